@@ -1,0 +1,65 @@
+/* vec.h — the project's one growable array.
+ *
+ * A vec is a struct { T *data; size_t len, cap; } declared with VEC(T).
+ * All operations are macros over that shape, so one implementation serves
+ * every element type.  Allocation failure is fatal (see xalloc_fail). */
+#ifndef ISOCHECK_VEC_H
+#define ISOCHECK_VEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define VEC(T) struct { T *data; size_t len, cap; }
+
+/* Out of memory: print one line and exit with the "internal limit" code 2.
+ * The only place in the project that gives up on allocation. */
+static inline void xalloc_fail(size_t bytes) {
+    fprintf(stderr, "out of memory (allocating %zu bytes)\n", bytes);
+    exit(2);
+}
+
+static inline void *xrealloc(void *p, size_t bytes) {
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q) xalloc_fail(bytes);
+    return q;
+}
+
+static inline void *xcalloc(size_t n, size_t size) {
+    void *q = calloc(n ? n : 1, size ? size : 1);
+    if (!q) xalloc_fail(n * size);
+    return q;
+}
+
+static inline void *xmalloc(size_t bytes) { return xrealloc(NULL, bytes); }
+
+/* Grow storage to hold at least `need` elements (doubling). */
+static inline void *vec_grow_(void *data, size_t *cap, size_t elem, size_t need) {
+    size_t c = *cap ? *cap : 4;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / elem) xalloc_fail(SIZE_MAX);
+        c *= 2;
+    }
+    *cap = c;
+    return xrealloc(data, c * elem);
+}
+
+#define vec_init(v)        ((v).data = NULL, (v).len = (v).cap = 0)
+#define vec_reserve(v, n)  ((void)((n) > (v).cap ? ((v).data = vec_grow_((v).data, &(v).cap, sizeof *(v).data, (n))) : 0))
+#define vec_push(v, x)     (vec_reserve((v), (v).len + 1), (v).data[(v).len++] = (x))
+#define vec_pop(v)         ((v).data[--(v).len])
+#define vec_last(v)        ((v).data[(v).len - 1])
+#define vec_clear(v)       ((v).len = 0)
+#define vec_shrink(v, n)   ((v).len = (n))
+#define vec_resize(v, n)   (vec_reserve((v), (n)), (v).len = (n))
+#define vec_free(v)        (free((v).data), vec_init(v))
+#define vec_foreach(T, p, v) for (T *p = (v).data; p < (v).data + (v).len; p++)
+
+typedef VEC(int) vec_int;
+typedef VEC(unsigned) vec_uint;
+typedef VEC(int64_t) vec_i64;
+typedef VEC(uint32_t) vec_u32;
+typedef VEC(char) vec_char;
+
+#endif

@@ -1,0 +1,51 @@
+/* theory.h — how a theory plugs into the CDCL engine (design.md §4).
+ *
+ * The engine owns the trail.  A theory registers the variables it watches
+ * (gsat_theory_watch); after Boolean propagation reaches a fixpoint the
+ * engine walks the new part of the trail and calls assigned() for each
+ * watched literal that became true (either polarity of a watched variable
+ * is reported).  Then it calls propagate() for implied literals and puts
+ * them on the trail with a lazy reason: reason() is only called when
+ * conflict analysis needs it.  new_level()/backtrack() mirror the engine's
+ * decision levels.  final_check() runs on a full assignment.
+ *
+ * Clauses are returned by pushing DIMACS literals into a vec_int that the
+ * engine clears first.  A conflict clause has all its literals false under
+ * the current assignment; a reason clause for lit starts with lit and its
+ * other literals are false. */
+#ifndef GSAT_THEORY_H
+#define GSAT_THEORY_H
+
+#include "vec.h"
+
+typedef struct gsat gsat;
+
+typedef struct theory_ops {
+    const char *name;
+    /* A watched literal became true.  Return 0 if consistent, 1 if the theory
+     * is now in conflict (the engine then calls conflict()). */
+    int  (*assigned)(void *t, int lit);
+    void (*new_level)(void *t);
+    void (*backtrack)(void *t, int level);      /* undo everything above level */
+    /* Push implied literals (unassigned now) into out; return how many. */
+    int  (*propagate)(void *t, vec_int *out);
+    /* The reason clause for a literal this theory implied. */
+    void (*reason)(void *t, int lit, vec_int *out);
+    /* The conflict clause after assigned() or final_check() reported one. */
+    void (*conflict)(void *t, vec_int *out);
+    /* Full assignment: return 0 if consistent, 1 if in conflict. */
+    int  (*final_check)(void *t);
+    void (*destroy)(void *t);
+} theory_ops;
+
+/* Attach a theory (the engine owns it and calls destroy on gsat_free);
+ * returns its index. */
+int  gsat_add_theory(gsat *s, const theory_ops *ops, void *t);
+/* Report assignments of variable var to theory index th. */
+void gsat_theory_watch(gsat *s, int th, int var);
+/* Current decision level and the value of a literal now (1/-1/0), for
+ * theories that need them. */
+int  gsat_decision_level(const gsat *s);
+int  gsat_lit_value_now(const gsat *s, int lit);
+
+#endif

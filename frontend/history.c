@@ -152,7 +152,7 @@ uint32_t hb_key_str(history_builder *b, const char *s, size_t len) {
     return k;
 }
 
-void hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line) {
+uint32_t hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line) {
     if (b->op_kind.len >= UINT32_MAX / 2) xalloc_fail(SIZE_MAX);
     unsigned k = kind & OP_KIND_MASK;
     if (k == OP_APPEND || k == OP_LIST_READ) b->has_lists = 1;
@@ -162,16 +162,25 @@ void hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_
     vec_push(b->op_line, line);
     vec_push(b->op_txn, txn);
     b->txns.data[txn].num_ops++;
+    return (uint32_t)b->op_kind.len - 1;
 }
 
-void hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
-                  const int64_t *vals, uint32_t n, uint32_t line) {
+uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
+                      const int64_t *vals, uint32_t n, uint32_t line) {
     history_list_ref r = { b->list_pool.len, n };
     vec_reserve(b->list_pool, b->list_pool.len + n);
     if (n) memcpy(b->list_pool.data + b->list_pool.len, vals, n * sizeof *vals);
     b->list_pool.len += n;
     vec_push(b->lists, r);
-    hb_op(b, txn, OP_LIST_READ, key, (int64_t)(b->lists.len - 1), line);
+    return hb_op(b, txn, OP_LIST_READ, key, (int64_t)(b->lists.len - 1), line);
+}
+
+void hb_op_make_empty_list_read(history_builder *b, uint32_t i) {
+    history_list_ref r = { b->list_pool.len, 0 };
+    vec_push(b->lists, r);
+    b->op_kind.data[i] = (uint8_t)((b->op_kind.data[i] & ~OP_KIND_MASK) | OP_LIST_READ);
+    b->op_value.data[i] = (int64_t)(b->lists.len - 1);
+    b->has_lists = 1;
 }
 
 /* ---- finish --------------------------------------------------------- */

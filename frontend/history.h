@@ -191,10 +191,14 @@ uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
 uint32_t hb_key(history_builder *b, int64_t ext_key);
 uint32_t hb_key_str(history_builder *b, const char *s, size_t len);
 
-/* Add an op at the end of txn's program order.  kind may carry OP_FAILED. */
-void hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line);
-void hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
-                  const int64_t *vals, uint32_t n, uint32_t line);
+/* Add an op at the end of txn's program order.  kind may carry OP_FAILED.
+ * Returns the op's builder-local index (for hb_op_retag). */
+uint32_t hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line);
+uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
+                      const int64_t *vals, uint32_t n, uint32_t line);
+/* Turn op i (a read of VALUE_INIT) into a read of the empty list: Elle's
+ * `[:r k nil]` is only known to be a list read once k is seen appended. */
+void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
 
 /* Build the history: checks it is non-empty (at least one transaction with
  * an op), and that no value is written twice to one key.  On error returns

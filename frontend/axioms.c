@@ -76,25 +76,25 @@ static void external_read(ax *x, uint32_t r) {
     history_key_str(h, k, kb, sizeof kb);
     uint32_t w = history_writer_of(h, k, v);
     if (w == HISTORY_NONE) {
-        report(x, AN_THIN_AIR_READ, &r, 1, "%s reads %s=%s, which no transaction wrote",
+        report(x, AN_THIN_AIR_READ, &r, 1, "%s reads key %s = %s, which no transaction wrote",
                txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb));
         return;
     }
     uint32_t wt = h->op_txn[w], ops[2] = { r, w };
     if (wt == t) {
-        report(x, AN_INT, ops, 2, "%s reads %s=%s, which it writes only later", txn_name(h, t, tb, sizeof tb), kb,
+        report(x, AN_INT, ops, 2, "%s reads key %s = %s, which it writes only later", txn_name(h, t, tb, sizeof tb), kb,
                val_str(v, vb, sizeof vb));
         return;
     }
     if (h->txns[wt].status == TXN_ABORTED) {
-        report(x, AN_ABORTED_READ, ops, 2, "%s reads %s=%s written by aborted %s", txn_name(h, t, tb, sizeof tb), kb,
+        report(x, AN_ABORTED_READ, ops, 2, "%s reads key %s = %s written by aborted %s", txn_name(h, t, tb, sizeof tb), kb,
                val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         return;
     }
     uint32_t nx = next_own_write(h, w);
     if (nx != HISTORY_NONE) {
         uint32_t ops3[3] = { r, w, nx };
-        report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads %s=%s, which %s overwrote with %s later in the same transaction",
+        report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads key %s = %s, which %s overwrote with %s later in the same transaction",
                txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb),
                val_str(h->op_value[nx], nb, sizeof nb));
     }
@@ -110,33 +110,33 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
     for (uint32_t i = 0; i < m; i++) {
         uint32_t w = history_writer_of(h, k, l[i]);
         if (w == HISTORY_NONE || h->op_txn[w] == 0) {
-            report(x, AN_LIST_BAD_ELEMENT, &r, 1, "%s reads list %s containing %s, which nobody appended",
+            report(x, AN_LIST_BAD_ELEMENT, &r, 1, "%s reads list key %s containing %s, which nobody appended",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb));
             return;
         }
         uint32_t ops[2] = { r, w };
         if (x->seen[w] == r + 1) {
-            report(x, AN_LIST_BAD_ELEMENT, ops, 2, "%s reads list %s containing %s twice", txn_name(h, t, tb, sizeof tb), kb,
+            report(x, AN_LIST_BAD_ELEMENT, ops, 2, "%s reads list key %s containing %s twice", txn_name(h, t, tb, sizeof tb), kb,
                    val_str(l[i], vb, sizeof vb));
             return;
         }
         x->seen[w] = r + 1;
         uint32_t wt = h->op_txn[w];
         if (wt == t) {
-            report(x, AN_INT, ops, 2, "%s reads list %s containing %s, which it appends only later",
+            report(x, AN_INT, ops, 2, "%s reads list key %s containing %s, which it appends only later",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb));
             return;
         }
         if (h->txns[wt].status == TXN_ABORTED && !aborted_done) {
             aborted_done = 1;
-            report(x, AN_ABORTED_READ, ops, 2, "%s reads list %s containing %s, appended by aborted %s",
+            report(x, AN_ABORTED_READ, ops, 2, "%s reads list key %s containing %s, appended by aborted %s",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         }
         uint32_t nx = next_own_write(h, w);
         if (nx != HISTORY_NONE && !inter_done && (i + 1 == m || l[i + 1] != h->op_value[nx])) {
             inter_done = 1;
             uint32_t ops3[3] = { r, w, nx };
-            report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads list %s with %s but without %s, which %s appended next",
+            report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads list key %s with %s but without %s, which %s appended next",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[nx], nb, sizeof nb),
                    txn_name(h, wt, wb, sizeof wb));
         }
@@ -152,9 +152,9 @@ static void check_register_read(ax *x, uint32_t r, uint32_t prev) {
     if (v == pv) return;                    /* own write, or agrees with a checked read */
     char tb[48], kb[64], vb[32], pb[32];
     uint32_t ops[2] = { r, prev };
-    report(x, AN_INT, ops, 2, "%s reads %s=%s after %s %s=%s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
+    report(x, AN_INT, ops, 2, "%s reads key %s = %s after %s %s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
            history_key_str(h, h->op_key[r], kb, sizeof kb), val_str(v, vb, sizeof vb),
-           pk == OP_WRITE ? "writing" : "reading", kb, val_str(pv, pb, sizeof pb));
+           pk == OP_WRITE ? "writing" : "reading", val_str(pv, pb, sizeof pb));
 }
 
 static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
@@ -187,7 +187,7 @@ static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
     if (!ok) {
         char tb[48], kb[64];
         uint32_t ops[2] = { r, base != HISTORY_NONE ? base : x->prev[r - first_op] };
-        report(x, AN_INT, ops, 2, "%s reads list %s, which does not match its own earlier %s", txn_name(h, h->op_txn[r], tb, sizeof tb),
+        report(x, AN_INT, ops, 2, "%s reads list key %s, which does not match its own earlier %s", txn_name(h, h->op_txn[r], tb, sizeof tb),
                history_key_str(h, h->op_key[r], kb, sizeof kb), base != HISTORY_NONE ? "read and appends" : "appends");
         return;
     }
@@ -217,7 +217,7 @@ static void check_list_orders(ax *x) {
         char tb[48], ub[48], kb[64], vb[32], wb[32];
         uint32_t ops[2] = { r, longest[k] };
         report(x, AN_LIST_INCOMPATIBLE, ops, 2,
-               "reads of list %s disagree at position %u: %s saw %s where %s saw %s",
+               "reads of list key %s disagree at position %u: %s saw %s where %s saw %s",
                history_key_str(h, k, kb, sizeof kb), i, txn_name(h, h->op_txn[r], tb, sizeof tb), val_str(l[i], vb, sizeof vb),
                txn_name(h, h->op_txn[longest[k]], ub, sizeof ub), val_str(L[i], wb, sizeof wb));
         longest[k] = HISTORY_NONE;          /* once per key */

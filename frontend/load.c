@@ -41,7 +41,11 @@ history_format detect_format(const unsigned char *p, size_t n) {
     if (i + 1 < n && (p[i] == 'r' || p[i] == 'w') && p[i + 1] == '(') return FORMAT_TEXT;
     if (n >= 9 && p[0] == 'S' && memchr(p + 1, 0, 8)) return FORMAT_COBRA;
     if (n >= 48 && memchr(p, 0, 40) && le64(p + 40) < (1u << 20)) return FORMAT_DBCOP;
-    if (i + 1 < n && p[i] == '#') return FORMAT_TEXT;       /* a commented text history */
+    if (i + 1 < n && p[i] == '#') {          /* an Elle record tag, or a commented text history */
+        for (size_t j = i; j < n && p[j] != '\n'; j++)
+            if (p[j] == '{') return FORMAT_ELLE;
+        return FORMAT_TEXT;
+    }
     return FORMAT_AUTO;
 }
 

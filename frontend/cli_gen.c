@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "frontend/cli.h"
@@ -48,7 +49,9 @@ static void usage(FILE *out) {
     fprintf(out, "  --format F          text (default), dbcop, cobra, elle\n"
                  "  -o OUT              output (\"-\": stdout, text and elle only)\n"
                  "  --no-retry          record aborted transactions without running them again\n"
-                 "  --no-truth          do not write OUT.truth\n"
+                 "  --truth FILE        write the ground truth to FILE (default OUT.truth when OUT\n"
+                 "                      is a file or directory path, not stdout or a device)\n"
+                 "  --no-truth          do not write the ground truth file\n"
                  "  -v                  print the ground truth to stderr\n\nfaults:\n");
     for (int f = 0; f < FAULT_COUNT; f++) fprintf(out, "  %-18s %s\n", sim_fault_name((sim_fault)f), sim_fault_desc((sim_fault)f));
     fprintf(out, "\ntext leaves aborted transactions out (the format has no aborts); the same --seed\n"
@@ -122,7 +125,7 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total) {
 int cli_gen(int argc, char **argv) {
     workload_params p;
     workload_defaults(&p);
-    const char *out = NULL, *fmt_name = "text";
+    const char *out = NULL, *fmt_name = "text", *truth_path = NULL;
     int verbose = 0, truth_file = 1;
     /* A preset first, so that explicit options override it wherever they are. */
     for (int i = 1; i + 1 < argc; i++)
@@ -136,11 +139,12 @@ int cli_gen(int argc, char **argv) {
         if (!strcmp(a, "-v")) { verbose = 1; continue; }
         if (!strcmp(a, "--no-truth")) { truth_file = 0; continue; }
         if (!strcmp(a, "--no-retry")) { p.retry = 0; continue; }
-        if (!strcmp(a, "-o") || !strcmp(a, "--format") || !strcmp(a, "--preset") ||
+        if (!strcmp(a, "-o") || !strcmp(a, "--format") || !strcmp(a, "--preset") || !strcmp(a, "--truth") ||
             (a[0] == '-' && a[1] == '-' && is_option(a + 2))) {
             if (i + 1 >= argc) { fprintf(stderr, "isocheck gen: option '%s' needs a value\n", a); return 2; }
             const char *val = argv[++i];
             if (!strcmp(a, "-o")) out = val;
+            else if (!strcmp(a, "--truth")) truth_path = val;
             else if (!strcmp(a, "--format")) fmt_name = val;
             else if (!strcmp(a, "--preset")) continue;
             else if (!set_option(&p, a + 2, val)) {
@@ -185,11 +189,13 @@ int cli_gen(int argc, char **argv) {
         if (h) history_free(h);
     }
     if (!ok) { ic_error_print(stderr, "isocheck gen", &err); return 2; }
-    if (truth_file && strcmp(out, "-")) {
-        size_t n = strlen(out) + 8;
+    struct stat st;
+    int plain = strcmp(out, "-") && (stat(out, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+    if (truth_file && (truth_path || plain)) {
+        size_t n = strlen(truth_path ? truth_path : out) + 8;
         char *tp = malloc(n);
         if (!tp) return 2;
-        snprintf(tp, n, "%s.truth", out);
+        if (truth_path) snprintf(tp, n, "%s", truth_path); else snprintf(tp, n, "%s.truth", out);
         FILE *tf = fopen(tp, "w");
         if (!tf) { fprintf(stderr, "isocheck gen: %s: cannot create: %s\n", tp, strerror(errno)); free(tp); return 2; }
         sim_truth_json(tf, &p, &truth);

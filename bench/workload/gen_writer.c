@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "vec.h"
 #include "frontend/u64map.h"
@@ -39,9 +40,18 @@ gen_writer *gen_writer_open(history_format fmt, const char *path, const workload
     gen_writer *w = xcalloc(1, sizeof *w);
     w->fmt = fmt;
     w->path = strcpy(xmalloc(strlen(path) + 1), path);
+    struct stat st;
+    int special = strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
     if (!strcmp(path, "-")) {
         if (fmt != FORMAT_TEXT) { ic_error_at(err, "", 0, "dbcop output is binary: give -o FILE"); free(w->path); free(w); return NULL; }
         w->out = stdout;
+    } else if (special) {        /* /dev/null, a pipe: write in place, never rename over it */
+        w->out = fopen(path, "wb");
+        if (!w->out) {
+            ic_error_at(err, path, 0, "cannot open: %s", strerror(errno));
+            free(w->path); free(w);
+            return NULL;
+        }
     } else {
         size_t n = strlen(path) + 16;
         w->tmp_path = xmalloc(n);
@@ -55,7 +65,8 @@ gen_writer *gen_writer_open(history_format fmt, const char *path, const workload
         setvbuf(w->out, NULL, _IOFBF, 1u << 20);
     }
     if (fmt == FORMAT_DBCOP) {
-        char *dir = dir_of(path);
+        const char *tmpdir = getenv("TMPDIR");
+        char *dir = special ? strcpy(xmalloc(strlen(tmpdir ? tmpdir : "/tmp") + 1), tmpdir ? tmpdir : "/tmp") : dir_of(path);
         w->sp = spool_new(p->sessions, dir, err);
         free(dir);
         if (!w->sp) { gen_writer_close(w, 0, NULL); return NULL; }
@@ -158,6 +169,7 @@ int gen_writer_close(gen_writer *w, int ok, ic_error *err) {
         ic_error_at(err, w->path, 0, "write error: %s", strerror(errno));
         ok = 0;
     }
+    if (!w->tmp_path && w->out != stdout) fclose(w->out);
     if (w->tmp_path) {
         if (fclose(w->out) != 0 && ok) { ic_error_at(err, w->path, 0, "write error: %s", strerror(errno)); ok = 0; }
         if (ok && rename(w->tmp_path, w->path) != 0) {

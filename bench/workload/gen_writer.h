@@ -9,8 +9,9 @@
  *          bytes frontend/write_dbcop.c writes for the same history.
  * The model sink builds a `history` through frontend/history.h's builder
  * (for cobra and elle, which go through frontend/write_*.c, and for tests).
- * Output is written to a temporary name and renamed into place on success;
- * a failed run leaves no half-written file. */
+ * A regular output file is written under a temporary name and renamed into
+ * place on success, so a failed run leaves no half-written file; anything
+ * else (/dev/null, a pipe) is written in place. */
 #ifndef WORKLOAD_GEN_WRITER_H
 #define WORKLOAD_GEN_WRITER_H
 

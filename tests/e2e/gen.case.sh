@@ -19,4 +19,12 @@ done
 "$ISOCHECK" gen --fault nope -o "$t/x" 2>/dev/null; [ $? -eq 2 ] || { echo "bad --fault accepted"; exit 1; }
 "$ISOCHECK" gen --sessions 3 2>/dev/null; [ $? -eq 2 ] || { echo "missing -o accepted"; exit 1; }
 [ ! -e "$t/x" ] || { echo "output written on error"; exit 1; }
+# a pipe (like /dev/null) is written in place, never replaced by a file
+mkfifo "$t/pipe" || exit 1
+cat "$t/pipe" > "$t/piped" &
+"$ISOCHECK" gen --sessions 4 --txns 25 --ops 6 --keys 50 --seed 3 -o "$t/pipe" || exit 1
+wait
+[ -p "$t/pipe" ] || { echo "the pipe was replaced"; exit 1; }
+cmp -s "$t/piped" "$t/a.txt" || { echo "piped output differs"; exit 1; }
+[ ! -e "$t/pipe.truth" ] || { echo "truth file next to a pipe"; exit 1; }
 exit 0

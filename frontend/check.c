@@ -175,7 +175,7 @@ check_verdict check_level(const pg_index *ix, check_level_id level, const check_
     check_verdict v;
     if (!ok) {
         copy_graph_stats(&g, &res->st);
-        v = confirm_failure(&g, res, "known graph");
+        v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
         pg_free(&g);
         return v;
     }

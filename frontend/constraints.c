@@ -157,7 +157,11 @@ uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
 int pg_build_constraints(polygraph *g) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
-    if (!pg_reach(g)) { snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph has a cycle"); return 0; }
+    if (!pg_reach(g)) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
+        g->fail_stage = "known graph";
+        return 0;
+    }
     uint32_t S = g->num_chains;
     VEC(uint32_t) cand; vec_init(cand);       /* per local unit x chain: first decided successor */
     dep_edge_vec scratch; vec_init(scratch);
@@ -178,6 +182,7 @@ int pg_build_constraints(polygraph *g) {
                 if (bij && bji) {
                     snprintf(g->fail_reason, sizeof g->fail_reason,
                              "key %u: both orders of two writers close a cycle", k);
+                    g->fail_stage = "pruning";
                     ok = 0; break;
                 }
                 if (!bij && !bji) { pg_cons c = { i, j }; vec_push(g->cons, c); continue; }

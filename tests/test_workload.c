@@ -112,7 +112,7 @@ static history *gen_model(const workload_params *p, int committed_only) {
 
 static void same_seed_same_bytes(void **state) {
     (void)state;
-    workload_params p = small(LEVEL_SI, FAULT_NONE);
+    workload_params p = small(SIM_SI, FAULT_NONE);
     for (int f = 0; f < 2; f++) {
         history_format fmt = f ? FORMAT_DBCOP : FORMAT_TEXT;
         gen_stream(&p, fmt, tpath("a"));
@@ -133,7 +133,7 @@ static void same_seed_same_bytes(void **state) {
 static void counts_and_read_fraction(void **state) {
     (void)state;
     for (int retry = 0; retry < 2; retry++) {
-        workload_params p = small(LEVEL_SI, FAULT_NONE);
+        workload_params p = small(SIM_SI, FAULT_NONE);
         p.retry = retry;
         p.read_fraction = 0.3;
         p.long_fraction = 0.1; p.long_ops = 40;
@@ -197,7 +197,7 @@ static void key_distributions(void **state) {
 
 static void written_values_unique(void **state) {
     (void)state;
-    workload_params p = small(LEVEL_RC, FAULT_INTERMEDIATE_READ);
+    workload_params p = small(SIM_RC, FAULT_INTERMEDIATE_READ);
     p.fault_rate = 0.5;
     capture c;
     run_capture(&p, &c);
@@ -320,7 +320,7 @@ static uint64_t count_si_witness_failures(const capture *c, uint32_t sessions, i
 static void levels_keep_their_guarantees(void **state) {
     (void)state;
     for (int hot = 0; hot < 2; hot++) {
-        workload_params p = small(LEVEL_SI, FAULT_NONE);
+        workload_params p = small(SIM_SI, FAULT_NONE);
         if (hot) { p.keys = 20; p.read_fraction = 0.5; }
         capture c;
         /* si: no lost update, SI witness holds for every transaction */
@@ -330,14 +330,14 @@ static void levels_keep_their_guarantees(void **state) {
         assert_int_equal(t.manifested, 0);
         cap_free(&c);
         /* ser: writers' reads hold at their commit point */
-        p.level = LEVEL_SER;
+        p.level = SIM_SER;
         run_capture(&p, &c);
         assert_int_equal(count_lost_updates(&c), 0);
         assert_int_equal(count_si_witness_failures(&c, p.sessions, 1), 0);
         cap_free(&c);
         /* rc on a hot key set: lost updates happen (RC allows them) */
         if (hot) {
-            p.level = LEVEL_RC;
+            p.level = SIM_RC;
             run_capture(&p, &c);
             assert_true(count_lost_updates(&c) > 0);
             assert_true(count_si_witness_failures(&c, p.sessions, 0) > 0);
@@ -348,7 +348,7 @@ static void levels_keep_their_guarantees(void **state) {
 
 static void lost_update_fault_manifests(void **state) {
     (void)state;
-    workload_params p = small(LEVEL_SI, FAULT_LOST_UPDATE);
+    workload_params p = small(SIM_SI, FAULT_LOST_UPDATE);
     p.keys = 20; p.fault_rate = 0.5;
     capture c;
     sim_truth t = run_capture(&p, &c);
@@ -365,7 +365,7 @@ static void snapshot_faults_manifest(void **state) {
     (void)state;
     sim_fault faults[] = { FAULT_CAUSALITY, FAULT_LONG_FORK };
     for (int i = 0; i < 2; i++) {
-        workload_params p = small(LEVEL_SI, faults[i]);
+        workload_params p = small(SIM_SI, faults[i]);
         p.keys = 50; p.fault_rate = 0.5; p.read_fraction = 0.7;
         capture c;
         sim_truth t = run_capture(&p, &c);
@@ -384,7 +384,7 @@ static void snapshot_faults_manifest(void **state) {
 static void dirty_read_faults_manifest(void **state) {
     (void)state;
     for (int i = 0; i < 2; i++) {
-        workload_params p = small(LEVEL_SI, i ? FAULT_INTERMEDIATE_READ : FAULT_ABORTED_READ);
+        workload_params p = small(SIM_SI, i ? FAULT_INTERMEDIATE_READ : FAULT_ABORTED_READ);
         p.keys = 20; p.fault_rate = 0.5;
         capture c;
         sim_truth t = run_capture(&p, &c);
@@ -456,7 +456,7 @@ static void assert_same_history(const char *what, const history *a, const histor
 
 static void formats_parse_back(void **state) {
     (void)state;
-    workload_params p = small(LEVEL_SI, FAULT_ABORTED_READ);
+    workload_params p = small(SIM_SI, FAULT_ABORTED_READ);
     p.keys = 30; p.fault_rate = 0.3;      /* aborted transactions and aborted reads */
     ic_error err; ic_error_clear(&err);
     history *model = gen_model(&p, 0), *committed = gen_model(&p, 1);
@@ -508,7 +508,7 @@ static void bad_params_rejected(void **state) {
     ic_error_clear(&err); assert_false(workload_validate(&p, &err));
     assert_int_equal(sim_fault_parse("long-fork"), FAULT_LONG_FORK);
     assert_int_equal(sim_fault_parse("bogus"), -1);
-    assert_int_equal(sim_level_parse("rc"), LEVEL_RC);
+    assert_int_equal(sim_level_parse("rc"), SIM_RC);
 }
 
 int main(void) {

@@ -16,7 +16,7 @@ void workload_defaults(workload_params *p) {
                                  * keys) touches 8,871 keys; s = 0.5 expects 8,881 */
     p->long_fraction = 0;
     p->long_ops = 150;
-    p->level = LEVEL_SI;
+    p->level = SIM_SI;
     p->fault = FAULT_NONE;
     p->fault_rate = 0.1;
     p->lag = 0;                 /* 0: 2 * sessions */
@@ -72,20 +72,20 @@ int workload_validate(const workload_params *p, ic_error *err) {
     if (p->dist == KEYDIST_ZIPF && !(p->zipf_exponent > 0 && p->zipf_exponent <= 10)) {
         ic_error_at(err, "", 0, "zipf exponent must be in (0,10]"); return 0;
     }
-    if ((unsigned)p->level > LEVEL_RC || (unsigned)p->fault >= FAULT_COUNT) { ic_error_at(err, "", 0, "unknown level or fault"); return 0; }
+    if ((unsigned)p->level > SIM_RC || (unsigned)p->fault >= FAULT_COUNT) { ic_error_at(err, "", 0, "unknown level or fault"); return 0; }
     return 1;
 }
 
 static const char *const level_names[] = { "ser", "si", "rc" };
 
-const char *sim_level_name(sim_level l) { return (unsigned)l <= LEVEL_RC ? level_names[l] : "?"; }
+const char *sim_level_name(sim_level l) { return (unsigned)l <= SIM_RC ? level_names[l] : "?"; }
 
 int sim_level_parse(const char *s) {
-    for (int i = 0; i <= LEVEL_RC; i++)
+    for (int i = 0; i <= SIM_RC; i++)
         if (!strcmp(s, level_names[i])) return i;
-    if (!strcmp(s, "serializable")) return LEVEL_SER;
-    if (!strcmp(s, "snapshot")) return LEVEL_SI;
-    if (!strcmp(s, "read-committed")) return LEVEL_RC;
+    if (!strcmp(s, "serializable")) return SIM_SER;
+    if (!strcmp(s, "snapshot")) return SIM_SI;
+    if (!strcmp(s, "read-committed")) return SIM_RC;
     return -1;
 }
 

@@ -195,7 +195,7 @@ static void do_read(sim *m, uint32_t s, int64_t key) {
     m->t->reads++;
     /* Own writes first; at ser/si a repeated read repeats. */
     for (size_t i = x->ops.len; i-- > 0;)
-        if (x->ops.data[i].key == key && (x->ops.data[i].write || p->level != LEVEL_RC)) {
+        if (x->ops.data[i].key == key && (x->ops.data[i].write || p->level != SIM_RC)) {
             op.value = x->ops.data[i].value;
             vec_push(x->ops, op);
             return;
@@ -214,11 +214,11 @@ static void do_read(sim *m, uint32_t s, int64_t key) {
         }
     }
     uint32_t replica = s & 1;
-    uint64_t snap = p->level == LEVEL_RC ? m->now : x->snap;
+    uint64_t snap = p->level == SIM_RC ? m->now : x->snap;
     long i = visible_index(m, k, x, replica, snap);
     op.value = version_value(k, i);
     if (x->faulted && (x->forked || p->fault == FAULT_CAUSALITY)) {
-        uint64_t fresh = p->level == LEVEL_RC ? m->now : x->fresh_snap;
+        uint64_t fresh = p->level == SIM_RC ? m->now : x->fresh_snap;
         if (version_value(k, visible_index(m, k, NULL, replica, fresh)) != op.value) m->t->stale_reads++;
     }
     vec_push(x->ops, op);
@@ -260,7 +260,7 @@ static int commit_ok(sim *m, uint32_t s) {
     session_state *x = &m->ss[s];
     const workload_params *p = m->p;
     if (x->doomed) return 0;
-    if (p->level == LEVEL_RC) return 1;
+    if (p->level == SIM_RC) return 1;
     uint64_t lost = 0;
     int wrote = 0;
     for (size_t i = 0; i < x->ops.len; i++) {
@@ -274,7 +274,7 @@ static int commit_ok(sim *m, uint32_t s) {
         if (!x->no_fcw) return 0;
         lost += (uint64_t)lost_update(m, s, o->key);
     }
-    if (p->level == LEVEL_SER && wrote && !x->no_fcw)
+    if (p->level == SIM_SER && wrote && !x->no_fcw)
         for (size_t i = 0; i < x->reads.len; i++) {
             key_state *k = key_get(m, x->reads.data[i].key);
             if (version_value(k, (long)k->v.len - 1) != x->reads.data[i].value) return 0;

@@ -41,7 +41,7 @@
 #include "error.h"
 #include "bench/workload/keydist.h"
 
-typedef enum { LEVEL_SER = 0, LEVEL_SI, LEVEL_RC } sim_level;
+typedef enum { SIM_SER = 0, SIM_SI, SIM_RC } sim_level;
 
 /* X(id, name, description) */
 #define SIM_FAULTS(X) \

@@ -175,7 +175,7 @@ int cli_gen(int argc, char **argv) {
         ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
         ok = gen_writer_close(w, ok, &err);
     } else {
-        uint64_t longest = p.long_ops > p.ops_per_txn ? p.long_ops : p.ops_per_txn;
+        uint64_t longest = p.long_fraction > 0 && p.long_ops > p.ops_per_txn ? p.long_ops : p.ops_per_txn;
         if (total * longest > MODEL_MAX_OPS) {
             fprintf(stderr, "isocheck gen: %s output is built in memory and limited to %llu operations; "
                             "use text or dbcop (streamed) and convert\n", fmt_name, (unsigned long long)MODEL_MAX_OPS);

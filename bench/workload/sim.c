@@ -261,7 +261,7 @@ static int commit_ok(sim *m, uint32_t s) {
     const workload_params *p = m->p;
     if (x->doomed) return 0;
     if (p->level == SIM_RC) return 1;
-    uint64_t lost = 0;
+    uint64_t lost = 0, overwrites = 0;
     int wrote = 0;
     for (size_t i = 0; i < x->ops.len; i++) {
         const sim_op *o = &x->ops.data[i];
@@ -272,6 +272,7 @@ static int commit_ok(sim *m, uint32_t s) {
             if (x->ops.data[j].write && x->ops.data[j].key == o->key) { first = 0; break; }
         if (!first || !write_conflict(m, s, o->key)) continue;
         if (!x->no_fcw) return 0;
+        overwrites++;
         lost += (uint64_t)lost_update(m, s, o->key);
     }
     if (p->level == SIM_SER && wrote && !x->no_fcw)
@@ -280,6 +281,7 @@ static int commit_ok(sim *m, uint32_t s) {
             if (version_value(k, (long)k->v.len - 1) != x->reads.data[i].value) return 0;
         }
     m->t->lost_updates += lost;
+    m->t->concurrent_overwrites += overwrites;
     return 1;
 }
 

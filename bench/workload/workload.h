@@ -78,8 +78,10 @@ typedef struct workload_params {
 /* Ground truth of one run. */
 typedef struct sim_truth {
     uint64_t txns, committed, aborted, ops, reads, writes;
-    uint64_t lost_updates;       /* commits that skipped first-committer-wins on a key
-                                  * they had read and a concurrent txn had overwritten */
+    uint64_t concurrent_overwrites; /* committed writes over a version their txn did not see
+                                  * (first-committer-wins skipped; not always observable) */
+    uint64_t lost_updates;       /* the subset that is a lost update in every version order:
+                                  * both txns read the same version of the key, then wrote it */
     uint64_t stale_reads;        /* reads that got an older version than a fresh snapshot would */
     uint64_t aborted_reads;      /* reads of a write whose txn aborted */
     uint64_t intermediate_reads; /* reads of a write its (committed) txn overwrote */

@@ -21,12 +21,15 @@ typedef struct version {
     uint32_t replica;
 } version;
 
+/* A key's committed versions in ts order; none: only the initial value.
+ * 16 bytes, zero-initialized, grown from one slot (most keys keep one). */
 typedef struct key_state {
-    VEC(version) v;              /* empty: only the initial value */
-    uint32_t pend_session;       /* last uncommitted write (dirty-read faults) */
-    uint32_t pend_serial;
-    int64_t pend_value;
+    version *v;
+    uint32_t len, cap;
 } key_state;
+
+/* The last uncommitted write of a key (dirty-read faults only). */
+typedef struct pending { uint32_t session, serial; int64_t value; } pending;
 
 typedef struct store_read { int64_t key, value; } store_read;
 typedef struct planned_op { uint8_t write; int64_t key; } planned_op;
@@ -61,20 +64,24 @@ typedef struct sim {
     int64_t next_txn_id;
     int64_t next_value;
     int dirty_fault;
-    key_state *dense;            /* keys <= DENSE_MAX: indexed directly */
+    key_state *dense;            /* keys <= DENSE_MAX: indexed directly (calloc: untouched
+                                  * pages cost nothing) */
+    vec_i64 dense_used;          /* dense keys that own version storage */
     u64map key_index;            /* otherwise key -> index into `sparse` */
     VEC(key_state) sparse;
+    u64map pend_index;           /* key -> index into `pend` */
+    VEC(pending) pend;
     session_state *ss;
     sim_truth *t;
 } sim;
 
-#define DENSE_MAX (1u << 22)
+#define DENSE_MAX (1u << 26)
 
 static key_state *key_get(sim *m, int64_t key) {
     if (m->dense) return &m->dense[key];
     uint32_t i = u64map_get(&m->key_index, (uint64_t)key);
     if (i == UINT32_MAX) {
-        key_state z; memset(&z, 0, sizeof z); z.pend_session = UINT32_MAX;
+        key_state z; memset(&z, 0, sizeof z);
         i = (uint32_t)m->sparse.len;
         vec_push(m->sparse, z);
         u64map_put(&m->key_index, (uint64_t)key, i);
@@ -91,12 +98,33 @@ static int visible(const sim *m, const session_state *x, uint32_t replica, uint6
 
 /* Index of the newest version visible to the view, -1 for the initial value. */
 static long visible_index(const sim *m, const key_state *k, const session_state *x, uint32_t replica, uint64_t snap) {
-    for (long i = (long)k->v.len - 1; i >= 0; i--)
-        if (visible(m, x, replica, snap, &k->v.data[i])) return i;
+    for (long i = (long)k->len - 1; i >= 0; i--)
+        if (visible(m, x, replica, snap, &k->v[i])) return i;
     return -1;
 }
 
-static int64_t version_value(const key_state *k, long i) { return i < 0 ? 0 : k->v.data[i].value; }
+static int64_t version_value(const key_state *k, long i) { return i < 0 ? 0 : k->v[i].value; }
+
+static void push_version(sim *m, key_state *k, int64_t key, version v) {
+    if (k->len == k->cap) {
+        if (!k->cap && m->dense) vec_push(m->dense_used, key);
+        k->cap = k->cap ? 2 * k->cap : 1;
+        k->v = xrealloc(k->v, k->cap * sizeof *k->v);
+    }
+    k->v[k->len++] = v;
+}
+
+static pending *pending_of(sim *m, int64_t key, int create) {
+    uint32_t i = u64map_get(&m->pend_index, (uint64_t)key);
+    if (i == UINT32_MAX) {
+        if (!create) return NULL;
+        pending z = { UINT32_MAX, 0, 0 };
+        i = (uint32_t)m->pend.len;
+        vec_push(m->pend, z);
+        u64map_put(&m->pend_index, (uint64_t)key, i);
+    }
+    return &m->pend.data[i];
+}
 
 /* Unique values; skips Cobra's marker values so every format can hold them. */
 static int64_t fresh_value(sim *m) {
@@ -125,10 +153,10 @@ static void update_horizon(sim *m) {
  * ones before it. */
 static void trim(sim *m, key_state *k) {
     size_t keep = 0;
-    while (keep + 1 < k->v.len && k->v.data[keep + 1].ts <= m->horizon) keep++;
+    while (keep + 1 < k->len && k->v[keep + 1].ts <= m->horizon) keep++;
     if (keep) {
-        memmove(k->v.data, k->v.data + keep, (k->v.len - keep) * sizeof *k->v.data);
-        k->v.len -= keep;
+        memmove(k->v, k->v + keep, (k->len - keep) * sizeof *k->v);
+        k->len -= keep;
     }
 }
 
@@ -182,8 +210,8 @@ static void do_write(sim *m, uint32_t s, int64_t key) {
     sim_op op = { 1, key, fresh_value(m) };
     vec_push(x->ops, op);
     if (m->dirty_fault) {
-        key_state *k = key_get(m, key);
-        k->pend_session = s; k->pend_serial = x->serial; k->pend_value = op.value;
+        pending *pw = pending_of(m, key, 1);
+        pw->session = s; pw->serial = x->serial; pw->value = op.value;
     }
     m->t->writes++;
 }
@@ -201,10 +229,11 @@ static void do_read(sim *m, uint32_t s, int64_t key) {
             return;
         }
     key_state *k = key_get(m, key);
-    if (m->dirty_fault && k->pend_session != UINT32_MAX && k->pend_session != s) {
-        session_state *w = &m->ss[k->pend_session];
-        if (w->open && w->serial == k->pend_serial && rng_chance(&m->fault, p->fault_rate)) {
-            op.value = k->pend_value;
+    pending *pw = m->dirty_fault ? pending_of(m, key, 0) : NULL;
+    if (pw && pw->session != UINT32_MAX && pw->session != s) {
+        session_state *w = &m->ss[pw->session];
+        if (w->open && w->serial == pw->serial && rng_chance(&m->fault, p->fault_rate)) {
+            op.value = pw->value;
             vec_push(x->ops, op);
             w->dirty_read_by_others++;
             if (p->fault == FAULT_ABORTED_READ) w->doomed = 1;
@@ -230,8 +259,8 @@ static void do_read(sim *m, uint32_t s, int64_t key) {
 static int write_conflict(sim *m, uint32_t s, int64_t key) {
     session_state *x = &m->ss[s];
     key_state *k = key_get(m, key);
-    if (!k->v.len) return 0;
-    return !visible(m, x, s & 1, x->snap, &k->v.data[k->v.len - 1]);
+    if (!k->len) return 0;
+    return !visible(m, x, s & 1, x->snap, &k->v[k->len - 1]);
 }
 
 /* What x read of key before writing it, -1 if it wrote blind.  (Only
@@ -251,8 +280,8 @@ static int lost_update(sim *m, uint32_t s, int64_t key) {
     int64_t r = read_before_write(x, key);
     if (r < 0) return 0;
     key_state *k = key_get(m, key);
-    for (size_t i = k->v.len; i-- > 0 && !visible(m, x, s & 1, x->snap, &k->v.data[i]);)
-        if (k->v.data[i].read_before == r) return 1;
+    for (size_t i = k->len; i-- > 0 && !visible(m, x, s & 1, x->snap, &k->v[i]);)
+        if (k->v[i].read_before == r) return 1;
     return 0;
 }
 
@@ -278,7 +307,7 @@ static int commit_ok(sim *m, uint32_t s) {
     if (p->level == SIM_SER && wrote && !x->no_fcw)
         for (size_t i = 0; i < x->reads.len; i++) {
             key_state *k = key_get(m, x->reads.data[i].key);
-            if (version_value(k, (long)k->v.len - 1) != x->reads.data[i].value) return 0;
+            if (version_value(k, (long)k->len - 1) != x->reads.data[i].value) return 0;
         }
     m->t->lost_updates += lost;
     m->t->concurrent_overwrites += overwrites;
@@ -296,9 +325,9 @@ static int finish(sim *m, uint32_t s, const sim_sink *sink, ic_error *err) {
             const sim_op *o = &x->ops.data[i];
             if (!o->write) continue;
             key_state *k = key_get(m, o->key);
-            if (k->v.len && k->v.data[k->v.len - 1].ts == ts) continue;   /* a later write won */
+            if (k->len && k->v[k->len - 1].ts == ts) continue;   /* a later write won */
             version v = { ts, o->value, read_before_write(x, o->key), s & 1 };
-            vec_push(k->v, v);
+            push_version(m, k, o->key, v);
             trim(m, k);
         }
         x->last_commit_ts = ts;
@@ -354,10 +383,12 @@ int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
     rng_seed(&m.fault, p->seed, 0xfa17);
     if (p->keys <= DENSE_MAX) {
         m.dense = xcalloc(p->keys, sizeof *m.dense);
-        for (uint64_t k = 0; k < p->keys; k++) m.dense[k].pend_session = UINT32_MAX;
     }
     u64map_init(&m.key_index);
     vec_init(m.sparse);
+    vec_init(m.dense_used);
+    u64map_init(&m.pend_index);
+    vec_init(m.pend);
     m.ss = xcalloc(p->sessions, sizeof *m.ss);
     uint32_t *active = xmalloc(p->sessions * sizeof *active);
     for (uint32_t s = 0; s < p->sessions; s++) {
@@ -388,9 +419,12 @@ int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
     for (uint32_t s = 0; s < p->sessions; s++) {
         vec_free(m.ss[s].ops); vec_free(m.ss[s].reads); vec_free(m.ss[s].inject); vec_free(m.ss[s].plan);
     }
-    if (m.dense) for (uint64_t k = 0; k < p->keys; k++) vec_free(m.dense[k].v);
-    vec_foreach(key_state, k, m.sparse) vec_free(k->v);
+    vec_foreach(int64_t, k, m.dense_used) free(m.dense[*k].v);
+    vec_foreach(key_state, k, m.sparse) free(k->v);
     vec_free(m.sparse);
+    vec_free(m.dense_used);
+    vec_free(m.pend);
+    u64map_free(&m.pend_index);
     u64map_free(&m.key_index);
     free(m.dense);
     free(m.ss);

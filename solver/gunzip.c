@@ -31,8 +31,8 @@ enum state { ST_HEADER, ST_BLOCK, ST_STORED, ST_CODES, ST_TRAILER, ST_END, ST_ER
 struct gunzip {
     gunzip_input input;
     void *ctx;
-    unsigned char in[IN_SIZE];
-    size_t in_pos, in_len;
+    unsigned char *in;
+    size_t in_pos, in_len, in_cap;
     int in_eof;
     long long in_offset;             /* compressed bytes consumed before in[0] */
     uint64_t bitbuf;
@@ -85,7 +85,7 @@ static int next_byte(gunzip *g) {
         if (g->in_eof) return -1;
         g->in_offset += (long long)g->in_len;
         g->in_pos = g->in_len = 0;
-        long n = g->input ? g->input(g->ctx, g->in, IN_SIZE) : 0;
+        long n = g->input ? g->input(g->ctx, g->in, g->in_cap) : 0;
         if (n < 0) { g->in_eof = 1; fail(g, "read error in compressed input"); return -1; }
         if (n == 0) { g->in_eof = 1; return -1; }
         g->in_len = (size_t)n;
@@ -316,8 +316,9 @@ gunzip *gunzip_new(const unsigned char *prefix, size_t prefix_len, gunzip_input 
     gunzip *g = xcalloc(1, sizeof *g);
     g->input = input;
     g->ctx = ctx;
-    if (prefix_len > IN_SIZE) prefix_len = IN_SIZE;   /* callers sniff a few bytes only */
-    memcpy(g->in, prefix, prefix_len);
+    g->in_cap = prefix_len > IN_SIZE ? prefix_len : IN_SIZE;
+    g->in = xmalloc(g->in_cap);
+    if (prefix_len) memcpy(g->in, prefix, prefix_len);
     g->in_len = prefix_len;
     g->state = ST_HEADER;
     g->err_offset = -1;
@@ -325,7 +326,10 @@ gunzip *gunzip_new(const unsigned char *prefix, size_t prefix_len, gunzip_input 
     return g;
 }
 
-void gunzip_free(gunzip *g) { free(g); }
+void gunzip_free(gunzip *g) {
+    if (g) free(g->in);
+    free(g);
+}
 const char *gunzip_error(const gunzip *g) { return g->err; }
 long long gunzip_error_offset(const gunzip *g) { return g->err_offset; }
 

@@ -36,7 +36,7 @@ revision() {
   local d r
   d=$(dirname "${BASH_SOURCE[0]}")
   r=$(git -C "$d" rev-parse --short HEAD 2>/dev/null) || { echo "(no git)"; return; }
-  git -C "$d" diff --quiet HEAD -- . ':!doc' 2>/dev/null || r="$r-dirty"
+  git -C "$d" diff --quiet HEAD -- ':(top)' ':(top,exclude)doc' 2>/dev/null || r="$r-dirty"
   echo "commit $r"
 }
 

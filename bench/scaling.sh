@@ -75,7 +75,7 @@ run_point() {   # axis x polysi_on -> rows in results.tsv; echoes "polysi verdic
   h=$OUT/$name.txt; fmt=text
   if [ $real = 1 ] && [ -f "$DATA/polysi-histories/fig7/$name/hist-00000/history.bincode" ]; then
     h=$DATA/polysi-histories/fig7/$name/hist-00000/history.bincode; fmt=dbcop
-  elif [ ! -s "$h" ]; then
+  elif [ ! "$h" -nt "$ISOCHECK" ]; then
     nice "$ISOCHECK" gen --level si --sessions $S --txns $T --ops $O --keys $K --reads $R --dist $D --seed $seed -o "$h" >/dev/null 2>&1 \
       || { echo "scaling: gen failed for $name" >&2; return; }
   fi

@@ -135,9 +135,25 @@ static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, in
 
 static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
 
+/* Orient every constraint so that "true" agrees with the known graph's
+ * topological order (as of the last pruning round) and make true the
+ * initial phase: the solver starts from the order the known graph
+ * suggests, which for histories from real executions is nearly a model. */
+static void orient_constraints(polygraph *g) {
+    const pg_index *ix = g->ix;
+    for (size_t i = 0; i < g->cons.len; i++) {
+        pg_cons *c = &g->cons.data[i];
+        uint32_t pu = g->topo_pos[pg_node_t(g, ix->units.data[c->u].head)];
+        uint32_t pv = g->topo_pos[pg_node_t(g, ix->units.data[c->v].head)];
+        if (pu > pv) { uint32_t t = c->u; c->u = c->v; c->v = t; }
+    }
+}
+
 static check_verdict solve(polygraph *g, const check_options *opt, check_result *res) {
     double t0 = now();
+    orient_constraints(g);
     gsat *s = gsat_new();
+    gsat_set_option(s, "phase", 1);
     uint64_t guarded = 0;
     int var0 = pg_encode(g, s, &guarded);
     res->st.vars = (uint64_t)gsat_num_vars(s);
@@ -181,6 +197,8 @@ static void early_failure(const polygraph *g, const check_external *ext, check_r
  * comes from ext's model (see check.h). */
 static check_verdict external(polygraph *g, const check_external *ext, check_result *res) {
     double t0 = now();
+    if (ext->no_prune) pg_order(g);           /* topo_pos current, as pruning leaves it */
+    orient_constraints(g);                    /* the same instance solve() hands gsat */
     uint64_t guarded = 0;
     int var0 = ext->sink ? pg_encode_sink(g, ext->sink, &guarded) : 1;
     res->st.vars = g->cons.len;

@@ -4,10 +4,14 @@
  * and no composition variables: under SI the graph is the split graph
  * (design.md §3), whose cycles are exactly those of D ; RW?.
  *
+ * Nodes are numbered by the known graph's topological order (topo_pos of
+ * the last pg_reach, which pruning leaves current), so every unguarded
+ * edge goes forward in the engine's initial order and costs nothing to
+ * insert into its Pearce–Kelly order.
+ *
  * The encoder talks to a graph_sink, so the same code feeds the live
  * engine (check) or a recorder that exports GNF / CNF (isocheck encode);
- * for a recorder, every constraint variable gets a name saying which
- * writers it orders. */
+ * for a recorder, every node and constraint variable gets a name. */
 #include "frontend/check.h"
 
 static void add_deps(const polygraph *g, const graph_sink *k, int graph, const dep_edge_vec *deps, int lit, uint64_t *count) {
@@ -15,7 +19,7 @@ static void add_deps(const polygraph *g, const graph_sink *k, int graph, const d
         uint32_t a, b;
         if (e->kind == DEP_RW) { a = pg_node_tp(g, e->from); b = pg_node_t(g, e->to); }
         else { a = pg_node_t(g, e->from); b = pg_node_tp(g, e->to); }
-        gs_add_edge(k, graph, (int)a, (int)b, lit);
+        gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
         (*count)++;
     }
 }
@@ -32,25 +36,36 @@ static void name_constraint(const polygraph *g, const graph_sink *k, int x, pg_c
     gs_name_vars(k, x, 1, text);
 }
 
+static void name_nodes(const polygraph *g, const graph_sink *k) {
+    const pg_index *ix = g->ix;
+    char text[256];
+    snprintf(text, sizeof text, "%s graph, one acyclicity constraint; nodes in a topological order of the known edges%s",
+             g->split ? "SI split" : "SER",
+             g->split ? "; T' nodes: edges into T' are D edges, out of T' RW edges, T'->T fixed" : "");
+    gs_comment(k, text);
+    for (uint32_t t = 0; t < ix->h->num_txns; t++) {
+        if (!ix->in_graph[t]) continue;
+        long long id = (long long)ix->h->txns[t].ext_id;
+        if (t == 0) snprintf(text, sizeof text, "node %u = INIT", g->topo_pos[pg_node_t(g, t)]);
+        else snprintf(text, sizeof text, "node %u = T%lld", g->topo_pos[pg_node_t(g, t)], id);
+        gs_comment(k, text);
+        if (g->split) {
+            if (t == 0) snprintf(text, sizeof text, "node %u = INIT'", g->topo_pos[pg_node_tp(g, t)]);
+            else snprintf(text, sizeof text, "node %u = T%lld'", g->topo_pos[pg_node_tp(g, t)], id);
+            gs_comment(k, text);
+        }
+    }
+}
+
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges) {
     const pg_index *ix = g->ix;
-    if (gs_wants_names(k)) {
-        char text[160];
-        snprintf(text, sizeof text, "%s graph: %s", g->split ? "SI split" : "SER",
-                 g->split ? "node 2i is transaction i (T), node 2i+1 is T' (edges into T' are D, out of T' are RW)"
-                          : "node i is transaction i");
-        gs_comment(k, text);
-        for (uint32_t t = 0; t < ix->h->num_txns; t++)
-            if (ix->in_graph[t]) {
-                snprintf(text, sizeof text, "transaction %u = T%lld", t, (long long)ix->h->txns[t].ext_id);
-                gs_comment(k, text);
-            }
-    }
+    if (gs_wants_names(k)) name_nodes(g, k);
     int graph = gs_graph_new(k, (int)g->num_nodes);
-    vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)e->from, (int)e->to, 0);
+    const uint32_t *ord = g->topo_pos;
+    vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)ord[e->from], (int)ord[e->to], 0);
     if (g->split)
         for (uint32_t t = 0; t < ix->h->num_txns; t++)
-            if (ix->in_graph[t]) gs_add_edge(k, graph, (int)(2 * t + 1), (int)(2 * t), 0);
+            if (ix->in_graph[t]) gs_add_edge(k, graph, (int)ord[2 * t + 1], (int)ord[2 * t], 0);
     int first = gs_num_vars(k) + 1;
     if (g->cons.len) gs_reserve_vars(k, first - 1 + (int)g->cons.len);
     dep_edge_vec deps; vec_init(deps);

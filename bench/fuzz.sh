@@ -41,7 +41,7 @@ for t in $targets; do
   done
   for f in tests/data/fuzz-regress/$t-*; do [ -e "$f" ] && cp "$f" "$seeds/"; done
   art="$out/artifacts-$t/"
-  mkdir -p "$art"
+  rm -rf "$art"; mkdir -p "$art"
   echo "== fuzzing $t for ${secs}s"
   nice "$bin" -max_total_time="$secs" -max_len=8192 -rss_limit_mb=1024 -timeout=10 \
     -artifact_prefix="$art" -print_final_stats=1 "$corpus" "$seeds" 2>&1 | tail -n 12

@@ -154,50 +154,142 @@ uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
     return n;
 }
 
+/* Decide or record one window pair (u < v as unit indices). */
+static int scan_pair(polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
+                     uint32_t G, const uint32_t *group_of_unit) {
+    const pg_index *ix = g->ix;
+    const history *h = ix->h;
+    int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
+    if (buv && bvu) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "key %u: both orders of two writers close a cycle", key);
+        g->fail_stage = "pruning";
+        return 0;
+    }
+    if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(g->cons, c); return 1; }
+    uint32_t before = bvu ? u : v, after = bvu ? v : u;
+    uint32_t *slot = &cand[(size_t)(before - s) * G + group_of_unit[after - s]];
+    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[after].head].pos)
+        *slot = after;
+    return 1;
+}
+
+typedef struct unit_at { uint32_t session, pos, unit; } unit_at;
+static int cmp_unit_at(const void *a, const void *b) {
+    const unit_at *x = a, *y = b;
+    if (x->session != y->session) return x->session < y->session ? -1 : 1;
+    if (x->pos != y->pos) return x->pos < y->pos ? -1 : 1;
+    return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/* The initial scan of a key's unit pairs.  Units are grouped by the session
+ * of their head, in session order.  For unit U and a session c, the units
+ * V whose head's T' node U's head T' node reaches form a suffix of c's
+ * group (session order is a path): they are certainly after U (V<U would
+ * close a cycle through last(V) -> head(U)').  Symmetrically the units
+ * certainly before U form a prefix.  Only the window in between is tested
+ * pair by pair, so a key costs O(units * sessions * log + window pairs)
+ * instead of O(units^2).  The first unit certainly or tested after U in
+ * each session is U's covering candidate (see the file comment). */
 int pg_build_constraints(polygraph *g) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
-    if (!pg_reach(g)) { snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph has a cycle"); return 0; }
+    if (!pg_reach(g)) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
+        g->fail_stage = "known graph";
+        return 0;
+    }
     uint32_t S = g->num_chains;
-    VEC(uint32_t) cand; vec_init(cand);       /* per local unit x chain: first decided successor */
+    VEC(uint32_t) cand; vec_init(cand);          /* per unit x group: first decided successor */
+    VEC(unit_at) sorted; vec_init(sorted);
+    vec_u32 gstart, gsess, group_of, idx_of;
+    vec_init(gstart); vec_init(gsess); vec_init(group_of); vec_init(idx_of);
     dep_edge_vec scratch; vec_init(scratch);
-    size_t known_before = g->known.len;
     int ok = 1;
     for (uint32_t k = 0; k < ix->num_keys && ok; k++) {
         uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
         if (n < 2) continue;
-        vec_resize(cand, (size_t)n * S);
-        for (size_t i = 0; i < (size_t)n * S; i++) cand.data[i] = UINT32_MAX;
-        for (uint32_t i = s; i < e && ok; i++) {
-            for (uint32_t j = i + 1; j < e; j++) {
-                int init = i == s;
-                if (!init) g->pairs_total++;
-                int bij = pg_side_blocked(g, i, j);
-                int bji = init ? 1 : pg_side_blocked(g, j, i);
-                uint32_t before, after;
-                if (bij && bji) {
-                    snprintf(g->fail_reason, sizeof g->fail_reason,
-                             "key %u: both orders of two writers close a cycle", k);
-                    ok = 0; break;
+        uint64_t m = n - 1;                       /* units besides INIT's */
+        g->pairs_total += m * (m - 1) / 2;
+        size_t cons_before = g->cons.len;
+        /* group the units by their head's session */
+        vec_clear(sorted);
+        for (uint32_t u = s + 1; u < e; u++) {
+            uint32_t hd = ix->units.data[u].head;
+            unit_at a = { h->txns[hd].session, h->txns[hd].pos, u };
+            vec_push(sorted, a);
+        }
+        qsort(sorted.data, sorted.len, sizeof *sorted.data, cmp_unit_at);
+        vec_clear(gstart); vec_clear(gsess);
+        vec_resize(group_of, n); vec_resize(idx_of, n);
+        for (uint32_t i = 0; i < sorted.len; i++) {
+            if (i == 0 || sorted.data[i].session != sorted.data[i - 1].session) {
+                vec_push(gstart, i); vec_push(gsess, sorted.data[i].session);
+            }
+            group_of.data[sorted.data[i].unit - s] = (uint32_t)gstart.len - 1;
+            idx_of.data[sorted.data[i].unit - s] = i;
+        }
+        uint32_t G = (uint32_t)gstart.len;
+        vec_push(gstart, (uint32_t)sorted.len);
+        vec_resize(cand, (size_t)n * G);
+        for (size_t i = 0; i < (size_t)n * G; i++) cand.data[i] = UINT32_MAX;
+
+        /* INIT's unit: first on the key.  Its order is fixed, but the side
+         * INIT<V may still close a cycle (a violation). */
+        for (uint32_t gi = 0; gi < G; gi++) cand.data[gi] = sorted.data[gstart.data[gi]].unit;
+        for (uint32_t v = s + 1; v < e && ok; v++)
+            if (pg_side_blocked(g, s, v)) {
+                snprintf(g->fail_reason, sizeof g->fail_reason, "key %u: a writer cannot come after the initial version", k);
+                g->fail_stage = "pruning";
+                ok = 0;
+            }
+        for (uint32_t u = s + 1; u < e && ok; u++) {
+            uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = idx_of.data[u - s];
+            const uint32_t *ru = g->reach + (size_t)pg_node_tp(g, hu) * S;
+            uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
+            for (uint32_t gi = 0; gi < G && ok; gi++) {
+                uint32_t gs = gstart.data[gi], ge = gstart.data[gi + 1], c = gsess.data[gi];
+                uint32_t a, b;
+                if (c == cu) { b = iu; a = iu + 1; }
+                else {
+                    /* suffix: first entry whose head's T' position >= ru[c] */
+                    uint32_t lo = gs, hi = ge;
+                    while (lo < hi) {
+                        uint32_t mid = lo + (hi - lo) / 2;
+                        uint32_t p = g->split ? 2 * sorted.data[mid].pos : sorted.data[mid].pos;
+                        if (p >= ru[c]) hi = mid; else lo = mid + 1;
+                    }
+                    a = lo;
+                    /* prefix: entries whose head's T' reaches U's head's T' */
+                    lo = gs; hi = a;
+                    while (lo < hi) {
+                        uint32_t mid = lo + (hi - lo) / 2;
+                        uint32_t hv = ix->units.data[sorted.data[mid].unit].head;
+                        if (g->reach[(size_t)pg_node_tp(g, hv) * S + cu] <= pu_tp) lo = mid + 1; else hi = mid;
+                    }
+                    b = lo;
                 }
-                if (!bij && !bji) { pg_cons c = { i, j }; vec_push(g->cons, c); continue; }
-                if (!init) g->pairs_decided_scan++;
-                if (bji) { before = i; after = j; } else { before = j; after = i; }
-                uint32_t hv = ix->units.data[after].head;
-                uint32_t c = h->txns[hv].session, *slot = &cand.data[(size_t)(before - s) * S + c];
-                if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[hv].pos) *slot = after;
+                if (a < ge) {
+                    uint32_t *slot = &cand.data[(size_t)(u - s) * G + gi];
+                    uint32_t v = sorted.data[a].unit;
+                    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[v].head].pos)
+                        *slot = v;
+                }
+                for (uint32_t j = b; j < a && ok; j++) {
+                    uint32_t v = sorted.data[j].unit;
+                    if (v > u) ok = scan_pair(g, u, v, k, cand.data, s, G, group_of.data);
+                }
             }
         }
         if (!ok) break;
+        g->pairs_decided_scan += m * (m - 1) / 2 - (g->cons.len - cons_before);
         for (uint32_t i = 0; i < n; i++)
-            for (uint32_t c = 0; c < S; c++) {
-                uint32_t v = cand.data[(size_t)i * S + c];
+            for (uint32_t gi = 0; gi < G; gi++) {
+                uint32_t v = cand.data[(size_t)i * G + gi];
                 if (v != UINT32_MAX) g->edges_covering += add_side_known(g, s + i, v, &scratch);
             }
     }
-    (void)known_before;
     g->cons_initial = g->cons.len;
-    vec_free(cand);
+    vec_free(cand); vec_free(sorted); vec_free(gstart); vec_free(gsess); vec_free(group_of); vec_free(idx_of);
     vec_free(scratch);
     return ok;
 }

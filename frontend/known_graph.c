@@ -143,7 +143,34 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
         vec_resize(visited, nw);
         for (uint32_t i = 0; i < nw; i++) { succ.data[i] = pred.data[i] = UINT32_MAX; rcount.data[i] = 0; visited.data[i] = 0; }
         rcount.data[nw] = 0;
-        /* readers per version, and links */
+        /* Elle list reads show a prefix of the version order itself: the
+         * longest observed list's writers follow INIT in exactly that order
+         * (the axioms make all of a key's lists prefixes of one order). */
+        if (h->has_lists) {
+            uint32_t best = HISTORY_NONE, best_len = 0;
+            for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+                uint32_t op = byk[i].op, len;
+                if (history_op_kind(h, op) != OP_LIST_READ) continue;
+                history_list(h, op, &len);
+                if (len > best_len) { best_len = len; best = op; }
+            }
+            if (best != HISTORY_NONE) {
+                uint32_t len;
+                const int64_t *els = history_list(h, best, &len);
+                uint32_t prev = 0;                      /* INIT's local index */
+                for (uint32_t j = 0; j < len; j++) {
+                    uint32_t wop = history_writer_of(h, k, els[j]);
+                    if (wop == HISTORY_NONE) break;
+                    uint32_t w = local[h->op_txn[wop]];
+                    if (w == UINT32_MAX) break;         /* not a participant's write */
+                    if (w == prev) continue;            /* several appends of one txn */
+                    if (pred.data[w] != UINT32_MAX || succ.data[prev] != UINT32_MAX || w == 0) break;
+                    succ.data[prev] = w; pred.data[w] = prev; ix->num_links++;
+                    prev = w;
+                }
+            }
+        }
+        /* readers per version, and read-modify-write links */
         for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
             const ext_read *r = &byk[i];
             uint32_t w = local[h->op_txn[r->src_op]];

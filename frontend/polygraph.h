@@ -112,6 +112,7 @@ typedef struct polygraph {
     uint64_t edges_covering;     /* edges added for decided pairs */
     uint32_t prune_rounds;
     char fail_reason[256];       /* why pg_build_constraints/pg_prune said "fails" */
+    const char *fail_stage;      /* "known graph" (SO, WR, units) or "pruning" */
 } polygraph;
 
 /* Node ids. */

@@ -14,6 +14,7 @@ int pg_prune(polygraph *g, int max_rounds) {
         if (!pg_reach(g)) {
             snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph has a cycle (after %u pruning rounds)",
                      g->prune_rounds);
+            g->fail_stage = "pruning";
             return 0;
         }
         if (!g->cons.len || (int)g->prune_rounds >= max_rounds) return 1;
@@ -26,6 +27,7 @@ int pg_prune(polygraph *g, int max_rounds) {
                 snprintf(g->fail_reason, sizeof g->fail_reason,
                          "key %u: both orders of two writers close a cycle (pruning round %u)",
                          g->ix->unit_key[c.u], g->prune_rounds);
+                g->fail_stage = "pruning";
                 return 0;
             }
             if (!buv && !bvu) { g->cons.data[keep++] = c; continue; }

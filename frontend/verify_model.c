@@ -118,6 +118,26 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     return 1;
 }
 
+/* A list read shows the versions of key k up to the one it read: its
+ * elements' writers (one per run of appends by one transaction) must be
+ * the first versions after INIT, in order. */
+static int list_matches(const history *h, const version_order *vo, uint32_t op, uint32_t k, const uint32_t *vpos) {
+    uint32_t len;
+    const int64_t *els = history_list(h, op, &len);
+    uint32_t idx = 0, prev = 0;
+    for (uint32_t j = 0; j < len; j++) {
+        uint32_t wop = history_writer_of(h, k, els[j]);
+        if (wop == HISTORY_NONE) return 0;
+        uint32_t w = h->op_txn[wop];
+        if (w == prev && j) continue;
+        idx++;
+        if (vo->start[k] + idx >= vo->start[k + 1] || vo->txns.data[vo->start[k] + idx] != w) return 0;
+        prev = w;
+    }
+    (void)vpos;
+    return 1;
+}
+
 /* ---- the graph -------------------------------------------------------- */
 
 typedef struct vgraph {
@@ -297,6 +317,10 @@ int vo_check(const history *h, const version_order *vo, int si,
                 if (w == HISTORY_NONE || w == t || !participates(h, obs, w) || !writes_key(h, w, k, &last_op) ||
                     last_op != src || vpos[src] == UINT32_MAX) {
                     snprintf(why, wl, "T%u's read of key %u has no committed final write as its source", t, k);
+                    free(seen); goto out;
+                }
+                if (history_op_kind(h, op) == OP_LIST_READ && !list_matches(h, vo, op, k, vpos)) {
+                    snprintf(why, wl, "T%u's list read of key %u disagrees with the version order", t, k);
                     free(seen); goto out;
                 }
                 if (w != 0) vg_edge(&g, si, DEP_WR, k, w, t);

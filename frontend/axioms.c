@@ -73,8 +73,11 @@ static void external_read(ax *x, uint32_t r) {
     uint32_t t = h->op_txn[r], k = h->op_key[r];
     int64_t v = h->op_value[r];
     char tb[48], wb[48], kb[64], vb[32], nb[32];
-    history_key_str(h, k, kb, sizeof kb);
     uint32_t w = history_writer_of(h, k, v);
+    if (w != HISTORY_NONE && h->op_txn[w] != t && h->txns[h->op_txn[w]].status != TXN_ABORTED &&
+        !history_op_overwritten(h, w))
+        return;                                       /* the common case: nothing to report */
+    history_key_str(h, k, kb, sizeof kb);
     if (w == HISTORY_NONE) {
         report(x, AN_THIN_AIR_READ, &r, 1, "%s reads key %s = %s, which no transaction wrote",
                txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb));
@@ -91,7 +94,7 @@ static void external_read(ax *x, uint32_t r) {
                val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         return;
     }
-    uint32_t nx = next_own_write(h, w);
+    uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
     if (nx != HISTORY_NONE) {
         uint32_t ops3[3] = { r, w, nx };
         report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads key %s = %s, which %s overwrote with %s later in the same transaction",
@@ -132,7 +135,7 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
             report(x, AN_ABORTED_READ, ops, 2, "%s reads list key %s containing %s, appended by aborted %s",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         }
-        uint32_t nx = next_own_write(h, w);
+        uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
         if (nx != HISTORY_NONE && !inter_done && (i + 1 == m || l[i + 1] != h->op_value[nx])) {
             inter_done = 1;
             uint32_t ops3[3] = { r, w, nx };

@@ -218,6 +218,9 @@ static int index_writers(history *h, ic_error *err) {
     for (uint32_t op = 0; op < h->num_ops; op++)
         if (history_op_is_write(h, op)) writes[cur[h->op_key[op]]++] = op;
     free(cur);
+    for (uint32_t k = 0; k < h->num_keys; k++)       /* writes are in op order: same txn is adjacent */
+        for (uint32_t i = start[k]; i + 1 < start[k + 1]; i++)
+            if (h->op_txn[writes[i]] == h->op_txn[writes[i + 1]]) h->op_kind[writes[i]] |= OP_OVERWRITTEN;
     h->key_write_start = start;
     h->key_writes = writes;
 
@@ -346,8 +349,9 @@ void history_free(history *h) {
 
 const int64_t *history_list(const history *h, uint32_t op, uint32_t *len) {
     const history_list_ref *r = &h->lists[h->op_value[op]];
+    static const int64_t empty[1] = { 0 };
     *len = r->len;
-    return h->list_pool + r->off;
+    return r->len ? h->list_pool + r->off : empty;     /* the pool may be NULL */
 }
 
 int64_t history_read_value(const history *h, uint32_t op) {

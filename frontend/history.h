@@ -19,6 +19,10 @@
  *     VALUE_INIT included; the builder rejects duplicates.  Failed ops
  *     (dbcop success=false; flag OP_FAILED) take no part in that check and
  *     are not found by history_writer_of().
+ *   - Transactions are committed, aborted or indeterminate (Elle :info).
+ *     Aborted transactions stay in the model so that reading their writes
+ *     can be reported; a checker builds its graph over committed (and, as
+ *     possible writers, indeterminate) transactions only.
  *   - OP_LIST_READ (Elle list-append) has no single value: history_list()
  *     gives the list it observed (a slice of a shared pool).  Its `value`
  *     field is the list's index, not a data value.
@@ -47,6 +51,8 @@ typedef enum {
 } op_kind;
 #define OP_KIND_MASK 0x0fu
 #define OP_FAILED    0x80u   /* flag on kind: the operation did not take effect */
+#define OP_OVERWRITTEN 0x40u /* set by the builder on a write/append followed by another
+                              * successful write/append of the same key in its txn */
 
 typedef enum {
     TXN_COMMITTED     = 0,
@@ -90,7 +96,7 @@ typedef struct history {
     history_txn *txns;
 
     uint32_t num_ops;                /* structure of arrays, num_ops each */
-    uint8_t  *op_kind;               /* op_kind | OP_FAILED */
+    uint8_t  *op_kind;               /* op_kind | OP_FAILED | OP_OVERWRITTEN */
     uint32_t *op_key;
     int64_t  *op_value;
     uint32_t *op_line;               /* line or byte offset (saturates at UINT32_MAX) */
@@ -131,6 +137,10 @@ static inline int history_op_failed(const history *h, uint32_t op) {
 static inline int history_op_is_write(const history *h, uint32_t op) {
     op_kind k = history_op_kind(h, op);
     return (k == OP_WRITE || k == OP_APPEND) && !history_op_failed(h, op);
+}
+/* A write that its own transaction overwrote (reading it is an intermediate read). */
+static inline int history_op_overwritten(const history *h, uint32_t op) {
+    return (h->op_kind[op] & OP_OVERWRITTEN) != 0;
 }
 static inline int history_op_is_read(const history *h, uint32_t op) {
     op_kind k = history_op_kind(h, op);

@@ -3,6 +3,7 @@
  *   {:type :ok, :f :txn, :process 3, :index 12,
  *    :value [[:append 1 5] [:r 2 [1 4]] [:w 3 7] [:r 3 nil]]}
  *
+ * A line may carry a record tag (#jepsen.history.Op{...}).
  * Only completions of :f :txn count (:invoke lines and other :f values are
  * checked for syntax and skipped): :ok is committed, :fail aborted, :info
  * indeterminate.  A completion carries the whole transaction; reads in
@@ -12,7 +13,7 @@
  * transaction id is :index, or the line number without one.
  *
  * Micro-ops: [:r k v] (v an integer or nil — the initial value) and
- * [:w k v] on registers; [:append k v] and [:r k [v ...]] on lists, where
+ * [:w k v] on registers ([:r k] without a value, as in invocations, is nil); [:append k v] and [:r k [v ...]] on lists, where
  * [:r k nil] or [:r k []] reads the empty list.  Keys are integers,
  * keywords or strings (interned as written).  A key is either a register
  * or a list, not both.  Values are 64-bit integers.  Other map keys and
@@ -203,8 +204,8 @@ static int parse_micro_op(elle_in *in, elle_state *st, uint32_t txn, int keep_re
     ws(in);
     int64_t v;
     if (m == M_READ) {
-        if (atom_is(in->p, "nil")) {
-            in->p += 3;
+        if (atom_is(in->p, "nil") || *in->p == ']') {      /* invocations may write [:r k] */
+            if (*in->p != ']') in->p += 3;
             if (keep_reads) {
                 vec_push(st->nil_reads, hb_op(st->b, txn, OP_READ, key, VALUE_INIT, line));
                 vec_push(st->nil_reads, key);
@@ -245,6 +246,11 @@ typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
  * :value again into the builder. */
 static int parse_line(elle_in *in, elle_state *st) {
     ws(in);
+    if (*in->p == '#' && in->p[1] != '{') {               /* a record tag: #jepsen.history.Op{...} */
+        in->p++;
+        in->p += atom_len(in->p);
+        ws(in);
+    }
     if (*in->p != '{') return fail_at(in, "'{' starting an operation map");
     in->p++;
     op_type type = T_NONE;

@@ -115,7 +115,7 @@ static void check_encoding(gp_encoding enc, int rounds, uint64_t seed) {
         random_problem(&p);
         int expect = brute_sat(&p);
         gp_encode_stats st;
-        gp_encode_cnf(&p, enc, &cnf, &st);
+        assert_int_equal(gp_encode_cnf(&p, enc, 0, &cnf, &st), 1);
         assert_int_equal(gp_num_edges(&cnf), 0);
         assert_true(cnf.num_vars == p.num_vars + st.aux_vars);
         assert_int_equal(gp_num_clauses(&cnf), gp_num_clauses(&p) + (size_t)st.clauses);
@@ -169,7 +169,7 @@ static void ring_and_tail(void **s) {
         gp_add_edge(&p, g, 3, 4, 5);            /* tail: in no cycle */
         gp_add_edge(&p, g, 4, 5, 0);
         gp_encode_stats st;
-        gp_encode_cnf(&p, (gp_encoding)enc, &cnf, &st);
+        assert_int_equal(gp_encode_cnf(&p, (gp_encoding)enc, 0, &cnf, &st), 1);
         assert_int_equal(st.components, 1);
         assert_int_equal(st.nodes_encoded, 4);
         assert_int_equal(st.edges_encoded, 4);
@@ -183,6 +183,27 @@ static void ring_and_tail(void **s) {
     }
 }
 
+/* The clause limit stops an encoding before it runs (tc: predicted) or
+ * while it runs (ve), and leaves the output empty. */
+static void clause_limit(void **s) {
+    (void)s;
+    graph_problem p, cnf; gp_init(&p); gp_init(&cnf);
+    gp_reserve_vars(&p, 10);
+    int g = gp_graph_new(&p, 10);
+    for (int i = 0; i < 10; i++) { gp_add_edge(&p, g, i, (i + 1) % 10, i + 1); gp_add_edge(&p, g, i, (i + 3) % 10, -(i + 1)); }
+    gp_encode_stats st;
+    assert_int_equal(gp_encode_cnf(&p, GP_TC, 500, &cnf, &st), 0);
+    assert_true(st.predicted >= 10 * 9 * 8);
+    assert_int_equal(gp_num_clauses(&cnf), 0);
+    assert_int_equal(cnf.num_vars, 0);
+    assert_int_equal(gp_encode_cnf(&p, GP_VE, 0, &cnf, &st), 1);
+    int64_t need = st.clauses;
+    assert_int_equal(gp_encode_cnf(&p, GP_VE, need - 1, &cnf, &st), 0);
+    assert_int_equal(gp_encode_cnf(&p, GP_VE, need, &cnf, &st), 1);
+    assert_int_equal(gp_num_clauses(&cnf), (size_t)need);
+    gp_free(&p); gp_free(&cnf);
+}
+
 /* Parallel edges with different guards share one pair variable. */
 static void parallel_edges_merge(void **s) {
     (void)s;
@@ -193,7 +214,7 @@ static void parallel_edges_merge(void **s) {
     gp_add_edge(&p, g, 0, 1, 2);
     gp_add_edge(&p, g, 1, 0, 3);
     gp_encode_stats st;
-    gp_encode_cnf(&p, GP_TC, &cnf, &st);
+    assert_int_equal(gp_encode_cnf(&p, GP_TC, 0, &cnf, &st), 1);
     /* pair var for 0->1 plus 2 reach vars; clauses: 2 guard->pair, 2 pair->reach, 1 irreflexive */
     assert_int_equal(st.aux_vars, 3);
     assert_int_equal(st.clauses, 5);
@@ -236,7 +257,7 @@ static void dimacs_writer(void **s) {
     char *t = write_to_string(gp_write_dimacs, &p, &ok);
     assert_int_equal(ok, 0);                    /* graphs not encoded yet */
     free(t);
-    gp_encode_cnf(&p, GP_RANK_BIN, &cnf, NULL);
+    assert_int_equal(gp_encode_cnf(&p, GP_RANK_BIN, 0, &cnf, NULL), 1);
     t = write_to_string(gp_write_dimacs, &cnf, &ok);
     assert_int_equal(ok, 1);
     assert_non_null(strstr(t, "c a test with a newline\n"));
@@ -289,6 +310,7 @@ int main(void) {
         cmocka_unit_test(ve_equisat),
         cmocka_unit_test(ring_and_tail),
         cmocka_unit_test(parallel_edges_merge),
+        cmocka_unit_test(clause_limit),
         cmocka_unit_test(dimacs_writer),
         cmocka_unit_test(gnf_writer),
     };

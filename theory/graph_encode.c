@@ -82,6 +82,8 @@ typedef struct enc {
     graph_problem *out;
     gp_encode_stats *st;
     int graph;
+    int64_t max_clauses;      /* 0: no limit */
+    int too_big;
     vec_int cl;
 } enc;
 
@@ -89,8 +91,24 @@ static void cl_start(enc *e) { vec_clear(e->cl); }
 static void cl_not(enc *e, int pair_lit) { if (pair_lit != LIT_TRUE) vec_push(e->cl, -pair_lit); }
 static void cl_lit(enc *e, int lit) { vec_push(e->cl, lit); }
 static void cl_emit(enc *e) {
+    if (e->too_big) return;
+    if (e->max_clauses && e->st->clauses >= e->max_clauses) { e->too_big = 1; return; }
     gp_add_clause(e->out, e->cl.data, (int)e->cl.len);
     e->st->clauses++;
+}
+
+/* Clauses a component of k nodes and np pairs costs (before running it;
+ * vertex elimination is only known as it runs). */
+static int64_t predicted_clauses(gp_encoding mode, int64_t k, int64_t np) {
+    int64_t b = 1;
+    while ((1LL << b) < k) b++;
+    switch (mode) {
+    case GP_TC: return np + k * (k - 1) * (k - 2) + k * (k - 1) / 2;
+    case GP_RANK_BIN: return np * (3 * b - 1);
+    case GP_RANK_UNARY: return k * (k > 2 ? k - 2 : 0) + np * k;
+    case GP_VE: return np;
+    }
+    return 0;
 }
 static int aux(enc *e) { e->st->aux_vars++; return gp_new_var(e->out); }
 static int aux_block(enc *e, int count) {
@@ -198,7 +216,7 @@ static void encode_ve(enc *e, const int *node, int k, const pair_vec *pairs) {
         }
         ADD_PAIR(p->u, p->v, l);
     }
-    for (int step = 0; step < k; step++) {
+    for (int step = 0; step < k && !e->too_big; step++) {
         int v = -1; long long best = -1;
         for (int i = 0; i < k; i++) {
             if (gone[i]) continue;
@@ -352,6 +370,11 @@ static void encode_graph(enc *e, const gp_graph *g, gp_encoding mode) {
         }
         int k = size[c];
         const int *node = members + cstart[c];
+        if (e->max_clauses && e->st->clauses + predicted_clauses(mode, k, (int64_t)pairs.len) > e->max_clauses) {
+            e->too_big = 1;
+            e->st->predicted = e->st->clauses + predicted_clauses(mode, k, (int64_t)pairs.len);
+        }
+        if (e->too_big) break;
         e->st->components++;
         e->st->nodes_encoded += k;
         switch (mode) {
@@ -367,7 +390,7 @@ static void encode_graph(enc *e, const gp_graph *g, gp_encoding mode) {
     free(comp); free(size); free(cstart); free(local); free(members); free(fill);
 }
 
-void gp_encode_cnf(const graph_problem *in, gp_encoding mode, graph_problem *out, gp_encode_stats *st) {
+int gp_encode_cnf(const graph_problem *in, gp_encoding mode, int64_t max_clauses, graph_problem *out, gp_encode_stats *st) {
     gp_encode_stats dummy;
     if (!st) st = &dummy;
     memset(st, 0, sizeof *st);
@@ -385,11 +408,17 @@ void gp_encode_cnf(const graph_problem *in, gp_encoding mode, graph_problem *out
     gp_comment(out, "acyclicity encoded as clauses: %s (variables 1..%d are the original problem's)",
                gp_encoding_name(mode), in->num_vars);
 
-    enc e = { .out = out, .st = st };
+    enc e = { .out = out, .st = st, .max_clauses = max_clauses };
     vec_init(e.cl);
-    for (size_t g = 0; g < in->graphs.len; g++) {
+    for (size_t g = 0; g < in->graphs.len && !e.too_big; g++) {
         e.graph = (int)g;
         encode_graph(&e, &in->graphs.data[g], mode);
     }
     vec_free(e.cl);
+    if (e.too_big) {
+        if (st->predicted < st->clauses + 1) st->predicted = st->clauses + 1;
+        gp_reset(out);
+        return 0;
+    }
+    return 1;
 }

@@ -101,9 +101,12 @@ int  gp_encoding_parse(const char *s, gp_encoding *e);   /* 1 on success */
 
 typedef struct gp_encode_stats {
     int64_t aux_vars, clauses, components, nodes_encoded, edges_encoded, edges_dropped;
+    int64_t predicted;        /* when over the limit: clauses it would need, at least */
 } gp_encode_stats;
 
-void gp_encode_cnf(const graph_problem *in, gp_encoding enc, graph_problem *out, gp_encode_stats *st);
+/* Returns 1, or 0 (out left empty) when more than max_clauses clauses
+ * (0: no limit) would be added; st->predicted then says how many. */
+int gp_encode_cnf(const graph_problem *in, gp_encoding enc, int64_t max_clauses, graph_problem *out, gp_encode_stats *st);
 
 /* ---- writers (graph_write.c) ----------------------------------------- */
 int gp_write_dimacs(const graph_problem *p, FILE *out);

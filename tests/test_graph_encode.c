@@ -174,6 +174,11 @@ static void ring_and_tail(void **s) {
         assert_int_equal(st.nodes_encoded, 4);
         assert_int_equal(st.edges_encoded, 4);
         assert_int_equal(st.edges_dropped, 2);
+        /* doc/encodings.md's sizes for k = 4 nodes, p = 4 pairs, b = 2 bits */
+        if (enc == GP_TC) { assert_int_equal(st.aux_vars, 4 * 3); assert_int_equal(st.clauses, 4 + 4 * 3 * 2 + 4 * 3 / 2); }
+        if (enc == GP_RANK_BIN) { assert_int_equal(st.aux_vars, 4 * 2 + 4 * 1); assert_int_equal(st.clauses, 4 * (3 * 2 - 1)); }
+        if (enc == GP_RANK_UNARY) { assert_int_equal(st.aux_vars, 4 * 3); assert_int_equal(st.clauses, 4 * 2 + 4 * 4); }
+        if (enc == GP_VE) { assert_true(st.aux_vars >= 4); assert_true(st.clauses >= 4 + 3); }
         signed char val[512];
         assert_true(cnf.num_vars < 512);
         assert_int_equal(dpll_solve(&cnf, val), 1);

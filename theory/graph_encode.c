@@ -149,7 +149,7 @@ static void encode_tc(enc *e, const int *node, int k, const pair_vec *pairs) {
  * comparator "P -> pos(u) < pos(v)" read from the top bit down:
  * c_i means "pos(u) < pos(v) on bits i..0"; c_{b-1} is P itself,
  *   c_i -> (-a_i | b_i),  c_i -> (-a_i | c_{i-1}),  c_i -> (b_i | c_{i-1})
- * and c_{-1} is false. */
+ * and c_{-1} is false (so c_0 -> -a_0 and c_0 -> b_0): 3b - 1 clauses. */
 static void encode_rank_bin(enc *e, const int *node, int k, const pair_vec *pairs) {
     int b = 1;
     while ((1LL << b) < k) b++;
@@ -164,7 +164,7 @@ static void encode_rank_bin(enc *e, const int *node, int k, const pair_vec *pair
             int c = i == b - 1 ? p->lit : cfirst + i;       /* pair literal on top */
             int ai = base + p->u * b + i, bi = base + p->v * b + i;
             int lower = i ? cfirst + i - 1 : 0;             /* 0: c_{-1} = false */
-            cl_start(e); cl_not(e, c); cl_lit(e, -ai); cl_lit(e, bi); cl_emit(e);
+            if (lower) { cl_start(e); cl_not(e, c); cl_lit(e, -ai); cl_lit(e, bi); cl_emit(e); }  /* else subsumed */
             cl_start(e); cl_not(e, c); cl_lit(e, -ai); if (lower) cl_lit(e, lower); cl_emit(e);
             cl_start(e); cl_not(e, c); cl_lit(e, bi); if (lower) cl_lit(e, lower); cl_emit(e);
         }

@@ -69,6 +69,13 @@ for h in "$ROOT"/tests/data/anomalies/*.txt "$tmp"/rand*.txt; do
         set +e; "$ISOCHECK" decode --level $lv $np -o "$tmp/c.cert" "$h" "$tmp/mono.out" >"$tmp/dec.txt" 2>&1; d=$?; set -e
         [ $d = $want ] || { echo "$h $lv $np: decode of MonoSAT's GNF model exit $d, want $want"; cat "$tmp/dec.txt"; exit 1; }
       fi
+      # gsat reads the GNF back and writes it as CNF (the same parser as for solving)
+      for enc in tc rank unary ve; do
+        "$GSAT" --to-cnf=$enc "$tmp/p.gnf" >"$tmp/back.cnf"
+        set +e; "$GSAT" -n "$tmp/back.cnf" >/dev/null 2>&1; st=$?; set -e
+        case $st in 10) got=0;; 20) got=1;; *) got=x;; esac
+        [ $got = $want ] || { echo "$h $lv $np: gsat --to-cnf=$enc of the GNF: exit $st, want $want"; exit 1; }
+      done
       for enc in tc rank unary ve; do
         "$ISOCHECK" encode --level $lv $np --cnf=$enc -o "$tmp/p.cnf" "$h" 2>/dev/null
         for s in $solvers; do

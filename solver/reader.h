@@ -15,13 +15,10 @@
 
 #include "error.h"
 
-/* libgsat and libisocheck each have a reader (frontend/reader.h); the
- * engine's link names are prefixed so both libraries link into one program. */
-#define reader_open     gsat_reader_open
-#define reader_open_mem gsat_reader_open_mem
-#define reader_close    gsat_reader_close
-#define reader_fill     gsat_reader_fill
-#define reader_strerror gsat_reader_strerror
+/* frontend/reader.h has its own reader_open/reader_close; the engine's get
+ * distinct link names so that libgsat and libisocheck link together. */
+#define reader_open  gsat_reader_open
+#define reader_close gsat_reader_close
 
 #define READER_EOF (-1)
 #define READER_EGZIP (-2)        /* r->error: corrupt or truncated gzip data */

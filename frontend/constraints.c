@@ -33,13 +33,38 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
     vec_push(g->known, e);
 }
 
+uint32_t pg_chain_limit;
+
 void pg_init(polygraph *g, const pg_index *ix, int split) {
     memset(g, 0, sizeof *g);
     const history *h = ix->h;
     g->ix = ix;
     g->split = split;
     g->num_nodes = split ? 2 * h->num_txns : h->num_txns;
-    g->num_chains = h->num_sessions ? h->num_sessions : 1;
+    /* Chains: every session, unless nodes x sessions words would be too
+     * many; then the largest sessions (memory for reach stays under ~2 GB). */
+    g->chain_of_session = xmalloc(((size_t)h->num_sessions + 1) * sizeof *g->chain_of_session);
+    uint64_t max_chains = ((uint64_t)1 << 29) / ((uint64_t)g->num_nodes + 1);
+    if (max_chains > 4096) max_chains = 4096;
+    if (pg_chain_limit && max_chains > pg_chain_limit) max_chains = pg_chain_limit;
+    if (max_chains < 1) max_chains = 1;
+    if (h->num_sessions <= max_chains) {
+        for (uint32_t i = 0; i < h->num_sessions; i++) g->chain_of_session[i] = i;
+        g->num_chains = h->num_sessions ? h->num_sessions : 1;
+    } else {
+        uint32_t *order = xmalloc((size_t)h->num_sessions * sizeof *order);
+        for (uint32_t i = 0; i < h->num_sessions; i++) { order[i] = i; g->chain_of_session[i] = UINT32_MAX; }
+        /* partial selection of the max_chains largest sessions */
+        for (uint32_t i = 0; i < max_chains; i++) {
+            uint32_t best = i;
+            for (uint32_t j = i + 1; j < h->num_sessions; j++)
+                if (h->sessions[order[j]].num_txns > h->sessions[order[best]].num_txns) best = j;
+            uint32_t t = order[i]; order[i] = order[best]; order[best] = t;
+            g->chain_of_session[order[i]] = i;
+        }
+        free(order);
+        g->num_chains = (uint32_t)max_chains;
+    }
     vec_reserve(g->known, ix->base.len + 16);
     vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
 
@@ -66,6 +91,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
                 uint32_t r = ix->readers.data[un->rd_first + j];
                 if (mark[r] == k) g->unit_slow[u] = 1;
                 uint32_t node = pg_node_tp(g, r), c = pg_node_chain(g, node), p = pg_node_pos(g, node);
+                if (c == HISTORY_NONE) continue;       /* untracked: this test is skipped */
                 if (best[c] == UINT32_MAX) { vec_push(touched, c); best[c] = p; }
                 else if (p > best[c]) best[c] = p;
             }
@@ -90,6 +116,7 @@ void pg_free(polygraph *g) {
     free(g->topo_pos);
     free(g->rsum_start);
     free(g->unit_slow);
+    free(g->chain_of_session);
     memset(g, 0, sizeof *g);
 }
 
@@ -248,15 +275,16 @@ int pg_build_constraints(polygraph *g) {
             uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
             for (uint32_t gi = 0; gi < G && ok; gi++) {
                 uint32_t gs = gstart.data[gi], ge = gstart.data[gi + 1], c = gsess.data[gi];
-                uint32_t a, b;
+                uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
                 if (c == cu) { b = iu; a = iu + 1; }
+                else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
                 else {
                     /* suffix: first entry whose head's T' position >= ru[c] */
                     uint32_t lo = gs, hi = ge;
                     while (lo < hi) {
                         uint32_t mid = lo + (hi - lo) / 2;
                         uint32_t p = g->split ? 2 * sorted.data[mid].pos : sorted.data[mid].pos;
-                        if (p >= ru[c]) hi = mid; else lo = mid + 1;
+                        if (p >= ru[chain]) hi = mid; else lo = mid + 1;
                     }
                     a = lo;
                     /* prefix: entries whose head's T' reaches U's head's T' */
@@ -264,7 +292,7 @@ int pg_build_constraints(polygraph *g) {
                     while (lo < hi) {
                         uint32_t mid = lo + (hi - lo) / 2;
                         uint32_t hv = ix->units.data[sorted.data[mid].unit].head;
-                        if (g->reach[(size_t)pg_node_tp(g, hv) * S + cu] <= pu_tp) lo = mid + 1; else hi = mid;
+                        if (g->reach[(size_t)pg_node_tp(g, hv) * S + chain_u] <= pu_tp) lo = mid + 1; else hi = mid;
                     }
                     b = lo;
                 }

@@ -38,7 +38,9 @@ static void mark_in_graph(pg_index *ix) {
     ix->in_graph = xcalloc(h->num_txns ? h->num_txns : 1, 1);
     for (uint32_t t = 0; t < h->num_txns; t++) ix->in_graph[t] = h->txns[t].status == TXN_COMMITTED;
     ix->in_graph[0] = 1;
-    for (uint32_t op = 0; op < h->num_ops; op++) {
+    int any_indeterminate = 0;
+    for (uint32_t t = 1; t < h->num_txns && !any_indeterminate; t++) any_indeterminate = h->txns[t].status == TXN_INDETERMINATE;
+    for (uint32_t op = 0; any_indeterminate && op < h->num_ops; op++) {
         if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
         uint32_t src = history_read_source(h, op);
         if (src != HISTORY_NONE && h->txns[h->op_txn[src]].status == TXN_INDETERMINATE) ix->in_graph[h->op_txn[src]] = 1;

@@ -93,7 +93,8 @@ typedef struct polygraph {
     const pg_index *ix;
     int split;                   /* 1: SI split graph, 0: SER */
     uint32_t num_nodes;          /* split ? 2 * num_txns : num_txns */
-    uint32_t num_chains;         /* sessions */
+    uint32_t num_chains;         /* tracked sessions (all of them unless there are very many) */
+    uint32_t *chain_of_session;  /* session -> chain, UINT32_MAX: not tracked */
     pg_edge_vec known;           /* unguarded edges (split: fixed edges implicit) */
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
@@ -120,13 +121,15 @@ static inline uint32_t pg_node_t(const polygraph *g, uint32_t txn) { return g->s
 static inline uint32_t pg_node_tp(const polygraph *g, uint32_t txn) { return g->split ? 2 * txn + 1 : txn; }
 static inline uint32_t pg_node_txn(const polygraph *g, uint32_t node) { return g->split ? node >> 1 : node; }
 static inline uint32_t pg_node_chain(const polygraph *g, uint32_t node) {
-    return g->ix->h->txns[pg_node_txn(g, node)].session;
+    uint32_t s = g->ix->h->txns[pg_node_txn(g, node)].session;
+    return s == HISTORY_NONE ? HISTORY_NONE : g->chain_of_session[s];
 }
 static inline uint32_t pg_node_pos(const polygraph *g, uint32_t node) {
     uint32_t p = g->ix->h->txns[pg_node_txn(g, node)].pos;
     return g->split ? 2 * p + !(node & 1) : p;
 }
-/* u reaches v in the known graph (as of the last pg_reach). */
+/* u reaches v in the known graph (as of the last pg_reach); 0 also when
+ * v's session is not tracked (unknown: callers only lose pruning). */
 static inline int pg_reaches(const polygraph *g, uint32_t u, uint32_t v) {
     if (u == v) return 1;
     uint32_t c = pg_node_chain(g, v);
@@ -141,6 +144,9 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
  * Returns 1 normally, 0 when the known graph already has a cycle or a pair
  * has both sides blocked (then the history fails the level). */
 void pg_init(polygraph *g, const pg_index *ix, int split);
+/* At most this many sessions get a reachability chain (0: automatic, all
+ * unless nodes x sessions is too large).  A tuning and testing knob. */
+extern uint32_t pg_chain_limit;
 void pg_free(polygraph *g);
 int  pg_build_constraints(polygraph *g);
 

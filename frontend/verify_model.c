@@ -19,7 +19,9 @@ static int participates(const history *h, const uint8_t *observed, uint32_t t) {
 
 static uint8_t *observed_txns(const history *h) {
     uint8_t *obs = xcalloc(h->num_txns ? h->num_txns : 1, 1);
-    for (uint32_t op = 0; op < h->num_ops; op++) {
+    int any = 0;       /* only indeterminate writers need it */
+    for (uint32_t t = 1; t < h->num_txns && !any; t++) any = h->txns[t].status == TXN_INDETERMINATE;
+    for (uint32_t op = 0; any && op < h->num_ops; op++) {
         if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
         uint32_t src = history_read_source(h, op);
         if (src != HISTORY_NONE) obs[h->op_txn[src]] = 1;

@@ -590,6 +590,38 @@ static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a) {
     }
 }
 
+static void free_whys(void *v) {
+    VEC(edge_why) *w = v;
+    for (size_t i = 0; i < w->len; i++) vec_free(w->data[i].alt);
+    vec_clear(*w);
+}
+
+/* Move a minimal cycle and its explanations into a new report entry. */
+static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, void *whyv) {
+    VEC(edge_why) *why = whyv;
+    cycle_class cl = classify_cycle(mc->data, mc->len, c->si);
+    report_anomaly *a = report_add(r, cl.kind, level);
+    snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
+    for (size_t i = 0; i < mc->len; i++) { vec_push(a->edges, mc->data[i]); add_txn(a, mc->data[i].from); }
+    a->num_cycle_txns = (uint32_t)a->txns.len;
+    for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a);
+    for (size_t i = 0; i < why->len; i++) {
+        vec_foreach(const dep_edge, e, why->data[i].alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(c, e, a); }
+        vec_push(a->why, why->data[i]);
+    }
+    vec_clear(*why);                 /* the alt vectors now belong to the report */
+    size_t keep = 0;
+    for (size_t i = 0; i < a->txns.len; i++) if (a->txns.data[i] != 0) a->txns.data[keep++] = a->txns.data[i];
+    a->txns.len = keep;
+    if (a->num_cycle_txns > keep) a->num_cycle_txns = (uint32_t)keep;
+    /* ops in history order: reads before writes within a transaction */
+    for (size_t i = 1; i < a->ops.len; i++)
+        for (size_t j = i; j > 0 && a->ops.data[j - 1] > a->ops.data[j]; j--) {
+            uint32_t t = a->ops.data[j]; a->ops.data[j] = a->ops.data[j - 1]; a->ops.data[j - 1] = t;
+        }
+    describe(c->h, a, c->si);
+}
+
 size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n, size_t max) {
     const history *h = r->h;
     if (!vo || !vo->start || vo->num_keys != h->num_keys || max == 0) return 0;
@@ -597,8 +629,8 @@ size_t interpret_failure(report *r, int level, const version_order *vo, const de
     ctx_init(&c, h, vo, level == 0);
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
-    dep_edge_vec mc; vec_init(mc);
-    VEC(edge_why) why; vec_init(why);
+    dep_edge_vec mc, fb; vec_init(mc); vec_init(fb);
+    VEC(edge_why) why, fbwhy; vec_init(why); vec_init(fbwhy);
     size_t count = 0;
     int have = 0;
     if (cycle && n) {
@@ -609,49 +641,54 @@ size_t interpret_failure(report *r, int level, const version_order *vo, const de
         }
         have = 1;
     }
-    for (int rounds = 0; count < max && rounds < 100000; rounds++) {
+    /* Candidates: violating cycles under vo.  One whose WW/RW facts are all
+     * forced is reported, and its transactions are set aside (the next
+     * ones are independent).  One with a fact the version order merely
+     * chose is kept as a fallback and broken by setting aside the writer
+     * of that fact, so a forced cycle through the same transactions can
+     * still be found.  Work is bounded by a budget of graph edges. */
+    uint64_t budget = 50000000, spent = 0;
+    for (int rounds = 0; count < max && rounds < 4096 && spent < budget; rounds++) {
+        int from_checker = have && rounds == 0;
         if (!have && !find_cycle_txns(&c, excl, &S)) break;
-        int from_checker = have && count == 0 && rounds == 0 && cycle && n;
         have = 0;
+        spent += c.known.edges.len + h->num_txns;
         int ok = S.len <= 256 && minimal_cycle(&c, S.data, S.len, &mc);
         if (!ok && from_checker) {          /* keep the checker's cycle as it is */
             vec_clear(mc);
             for (size_t i = 0; i < n; i++) vec_push(mc, cycle[i]);
             ok = cycle_violates(mc.data, mc.len, c.si);
         }
-        for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1;
-        if (!ok) continue;
-        for (size_t i = 0; i < why.len; i++) vec_free(why.data[i].alt);
-        vec_clear(why);
-        int all_forced = 1;
+        if (!ok) { for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1; continue; }
+        free_whys(&why);
+        uint32_t unforced = NONE;
         for (size_t i = 0; i < mc.len; i++) {
             edge_why w;
             explain_edge(&c, &mc.data[i], &w);
-            if (w.status == WHY_CHOSEN) all_forced = 0;
+            if (w.status == WHY_CHOSEN && unforced == NONE) unforced = mc.data[i].to;
             vec_push(why, w);
         }
-        if (count > 0 && !all_forced) continue;
-        /* hand the explanations over one by one */
-        cycle_class cl = classify_cycle(mc.data, mc.len, c.si);
-        report_anomaly *a = report_add(r, cl.kind, level);
-        snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
-        for (size_t i = 0; i < mc.len; i++) { vec_push(a->edges, mc.data[i]); add_txn(a, mc.data[i].from); }
-        a->num_cycle_txns = (uint32_t)a->txns.len;
-        for (size_t i = 0; i < mc.len; i++) edge_ops(&c, &mc.data[i], a);
-        for (size_t i = 0; i < why.len; i++) {
-            vec_foreach(const dep_edge, e, why.data[i].alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(&c, e, a); }
-            vec_push(a->why, why.data[i]);
+        if (getenv("ISOCHECK_DEBUG_INTERPRET")) {
+            fprintf(stderr, "candidate |S|=%zu len=%zu unforced=%u:", S.len, mc.len, unforced);
+            for (size_t i = 0; i < mc.len; i++) fprintf(stderr, " %" PRId64 "-%s-", h->txns[mc.data[i].from].ext_id, dep_kind_name((dep_kind)mc.data[i].kind));
+            fprintf(stderr, "\n");
         }
-        vec_clear(why);
-        size_t keep = 0;
-        for (size_t i = 0; i < a->txns.len; i++) if (a->txns.data[i] != 0) a->txns.data[keep++] = a->txns.data[i];
-        a->txns.len = keep;
-        if (a->num_cycle_txns > keep) a->num_cycle_txns = (uint32_t)keep;
-        describe(h, a, c.si);
+        if (unforced != NONE) {
+            if (!fb.len) {
+                for (size_t i = 0; i < mc.len; i++) vec_push(fb, mc.data[i]);
+                for (size_t i = 0; i < why.len; i++) vec_push(fbwhy, why.data[i]);
+                vec_clear(why);
+            }
+            excl[unforced] = 1;
+            continue;
+        }
+        emit(r, &c, level, &mc, &why);
+        for (size_t i = 0; i < mc.len; i++) excl[mc.data[i].from] = 1;
         count++;
     }
-    for (size_t i = 0; i < why.len; i++) vec_free(why.data[i].alt);
-    vec_free(why); vec_free(mc); vec_free(S);
+    if (count == 0 && fb.len) { emit(r, &c, level, &fb, &fbwhy); count = 1; }
+    free_whys(&why); free_whys(&fbwhy);
+    vec_free(why); vec_free(fbwhy); vec_free(mc); vec_free(fb); vec_free(S);
     free(excl);
     ctx_free(&c);
     return count;

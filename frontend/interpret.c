@@ -91,6 +91,8 @@ typedef struct ictx {
     uint32_t *rd_start;          /* per global version: its readers rd[rd_start[g]..] */
     vec_u32 rd;
     igraph known;                /* SO, WR, read-modify-write links */
+    igraph known2;               /* known plus the checker's forced WW/RW edges (n == 0: none) */
+    version_order own_vo;        /* vo repaired to agree with the forced WW edges */
 } ictx;
 
 static uint32_t last_write_on(const history *h, uint32_t t, uint32_t key) {
@@ -169,11 +171,95 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
     ig_finish(&c->known, h, c->part);
 }
 
+/* Per key, reorder vo's writers to agree with the forced WW edges of that
+ * key (Kahn's algorithm, ties by the original position), so that cycles of
+ * forced edges hold under it.  A key whose forced edges are cyclic keeps
+ * the rest of its order as given. */
+static void repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out) {
+    out->num_keys = vo->num_keys;
+    out->start = xmalloc(((size_t)vo->num_keys + 1) * sizeof *out->start);
+    memcpy(out->start, vo->start, ((size_t)vo->num_keys + 1) * sizeof *out->start);
+    vec_init(out->txns);
+    vec_reserve(out->txns, vo->txns.len);
+    for (size_t i = 0; i < vo->txns.len; i++) vec_push(out->txns, vo->txns.data[i]);
+    /* forced WW edges grouped by key */
+    uint32_t *fs = xcalloc((size_t)vo->num_keys + 1, sizeof *fs);
+    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fs[forced[i].key + 1]++;
+    for (uint32_t k = 0; k < vo->num_keys; k++) fs[k + 1] += fs[k];
+    uint32_t *fe = xmalloc((fs[vo->num_keys] + 1) * sizeof *fe), *fill = xmalloc(((size_t)vo->num_keys + 1) * sizeof *fill);
+    memcpy(fill, fs, ((size_t)vo->num_keys + 1) * sizeof *fill);
+    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fe[fill[forced[i].key]++] = (uint32_t)i;
+    uint32_t *loc = xmalloc(h->num_txns * sizeof *loc);
+    for (uint32_t t = 0; t < h->num_txns; t++) loc[t] = NONE;
+    vec_u32 indeg, heap, adj_start, adj;
+    vec_init(indeg); vec_init(heap); vec_init(adj_start); vec_init(adj);
+    for (uint32_t k = 0; k < vo->num_keys; k++) {
+        if (fs[k] == fs[k + 1]) continue;
+        uint32_t a = vo->start[k], w = vo->start[k + 1] - a;
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i;
+        vec_resize(indeg, w); vec_resize(adj_start, w + 1);
+        for (uint32_t i = 0; i <= w; i++) adj_start.data[i] = 0;
+        for (uint32_t i = 0; i < w; i++) indeg.data[i] = 0;
+        for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
+            const dep_edge *e = &forced[fe[j]];
+            if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
+            adj_start.data[loc[e->from] + 1]++;
+            indeg.data[loc[e->to]]++;
+        }
+        for (uint32_t i = 0; i < w; i++) adj_start.data[i + 1] += adj_start.data[i];
+        vec_resize(adj, adj_start.data[w]);
+        {
+            vec_u32 f2; vec_init(f2);
+            for (uint32_t i = 0; i <= w; i++) vec_push(f2, adj_start.data[i]);
+            for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
+                const dep_edge *e = &forced[fe[j]];
+                if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
+                adj.data[f2.data[loc[e->from]]++] = loc[e->to];
+            }
+            vec_free(f2);
+        }
+        /* Kahn with a min-heap on the original position; INIT (0) has no incoming forced edge */
+        vec_clear(heap);
+        uint32_t outn = 0;
+        uint8_t *emitted = xcalloc(w, 1);
+        for (uint32_t i = 0; i < w; i++) if (!indeg.data[i]) vec_push(heap, i);
+        for (;;) {
+            if (!heap.len) {                 /* a cycle of forced edges: take the earliest left */
+                uint32_t i = 0;
+                while (i < w && emitted[i]) i++;
+                if (i == w) break;
+                vec_push(heap, i);
+                indeg.data[i] = 0;
+            }
+            /* pop the minimum (small heaps: a linear scan is enough for typical keys) */
+            size_t mi = 0;
+            for (size_t i = 1; i < heap.len; i++) if (heap.data[i] < heap.data[mi]) mi = i;
+            uint32_t u = heap.data[mi];
+            heap.data[mi] = vec_last(heap); heap.len--;
+            if (emitted[u]) continue;
+            emitted[u] = 1;
+            out->txns.data[a + outn++] = vo->txns.data[a + u];
+            for (uint32_t j = adj_start.data[u]; j < adj_start.data[u + 1]; j++) {
+                uint32_t v = adj.data[j];
+                if (!emitted[v] && indeg.data[v] && --indeg.data[v] == 0) vec_push(heap, v);
+            }
+        }
+        free(emitted);
+        /* INIT must stay first: if a forced edge put something before it, restore the original order */
+        if (out->txns.data[a] != 0) for (uint32_t i = 0; i < w; i++) out->txns.data[a + i] = vo->txns.data[a + i];
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = NONE;
+    }
+    vec_free(indeg); vec_free(heap); vec_free(adj_start); vec_free(adj);
+    free(loc); free(fs); free(fe); free(fill);
+}
+
 static void ctx_free(ictx *c) {
     free(c->part);
     u64map_free(&c->wmap); u64map_free(&c->rmap);
     free(c->rd_start); vec_free(c->rd);
     ig_free(&c->known);
+    if (c->known2.start) ig_free(&c->known2);
+    version_order_free(&c->own_vo);
 }
 
 /* ---- why a version order fact is forced ----------------------------------- */
@@ -197,7 +283,7 @@ static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint
 /* Would "b's version of key precedes a's" close a violating cycle with what
  * the history fixes?  If so, put that cycle (starting with its hypothetical
  * edge) in alt and return 1. */
-static int opposite_cycle(const ictx *c, uint32_t a, uint32_t b, uint32_t key, dep_edge_vec *alt) {
+static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b, uint32_t key, dep_edge_vec *alt) {
     const history *h = c->h;
     xedge_vec ex; vec_init(ex);
     add_x(c, &ex, DEP_WW, key, b, a);
@@ -217,7 +303,6 @@ static int opposite_cycle(const ictx *c, uint32_t a, uint32_t b, uint32_t key, d
         v = s;
     }
     if (ex.len) qsort(ex.data, ex.len, sizeof *ex.data, cmp_xedge);
-    const igraph *g = &c->known;
     uint32_t *par = xmalloc((size_t)g->n * sizeof *par);      /* parent node */
     uint32_t *pe = xmalloc((size_t)g->n * sizeof *pe);        /* edge into node: eid, NONE fixed, NONE-1-i extra i */
     uint32_t *queue = xmalloc((size_t)g->n * sizeof *queue);
@@ -300,7 +385,11 @@ static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     w->before = a; w->after = b;
     if (a == 0) { w->status = WHY_INIT; return; }
     if (a == NONE) { w->status = WHY_CHOSEN; return; }
-    w->status = opposite_cycle(c, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    w->status = opposite_cycle(c, &c->known, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    /* with the checker's forced edges (each decided because its other side
+     * closed a cycle) the opposite order may close a cycle too */
+    if (w->status == WHY_CHOSEN && c->known2.start)
+        w->status = opposite_cycle(c, &c->known2, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
 }
 
 /* ---- dependencies between a few transactions, by definition ---------------- */
@@ -547,6 +636,18 @@ static void add_op(report_anomaly *a, uint32_t op) {
     vec_push(a->ops, op);
 }
 
+static uint32_t ext_read_of(const history *h, uint32_t t, uint32_t key) {
+    const history_txn *tx = &h->txns[t];
+    for (uint32_t i = 0; t && i < tx->num_ops; i++) {
+        uint32_t op = tx->first_op + i;
+        if (h->op_key[op] != key || history_op_failed(h, op)) continue;
+        return history_op_is_read(h, op) ? op : NONE;
+    }
+    return NONE;
+}
+
+static uint32_t final_write_of(const history *h, uint32_t t, uint32_t key) { return last_write_on(h, t, key); }
+
 static void describe(const history *h, report_anomaly *a, int si) {
     char buf[1024], t1[64], t2[64], kb[128];
     size_t at = 0;
@@ -555,10 +656,20 @@ static void describe(const history *h, report_anomaly *a, int si) {
     switch (a->kind) {
     case AN_LOST_UPDATE: {
         const dep_edge *rw = e[0].kind == DEP_RW ? &e[0] : &e[1];
+        uint32_t r = rw->from, w = rw->to, rop = ext_read_of(h, r, rw->key), wop = ext_read_of(h, w, rw->key);
+        char v[64], x[64], y[64];
+        report_value(h, rop, v, sizeof v);
+        report_value(h, final_write_of(h, w, rw->key), x, sizeof x);
+        report_value(h, final_write_of(h, r, rw->key), y, sizeof y);
         history_key_str(h, rw->key, kb, sizeof kb);
-        at += (size_t)snprintf(buf + at, sizeof buf - at,
-                               "%s read %s and then wrote it, but %s's write of %s came in between unseen: one update is lost",
-                               report_txn_name(h, rw->from, t1, sizeof t1), kb, report_txn_name(h, rw->to, t2, sizeof t2), kb);
+        report_txn_name(h, r, t1, sizeof t1);
+        report_txn_name(h, w, t2, sizeof t2);
+        if (wop != NONE && history_read_source(h, wop) == history_read_source(h, rop))
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s and %s both read %s=%s and both wrote %s; %s's %s=%s overwrote "
+                                   "%s's %s=%s without seeing it: %s's update is lost", t1, t2, kb, v, kb, t1, kb, y, t2, kb, x, t2);
+        else
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s read %s=%s, then its %s=%s overwrote %s's later %s=%s without "
+                                   "seeing it: %s's update is lost", t1, kb, v, kb, y, t2, kb, x, t2);
         break;
     }
     default:
@@ -622,11 +733,24 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, vo
     describe(c->h, a, c->si);
 }
 
-size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n, size_t max) {
+size_t interpret_failure(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
+                         const dep_edge *forced, size_t nforced, size_t max) {
     const history *h = r->h;
-    if (!vo || !vo->start || vo->num_keys != h->num_keys || max == 0) return 0;
+    if (!vo_in || !vo_in->start || vo_in->num_keys != h->num_keys || max == 0) return 0;
+    version_order rvo;
+    repair_vo(h, vo_in, forced, nforced, &rvo);
     ictx c;
-    ctx_init(&c, h, vo, level == 0);
+    ctx_init(&c, h, &rvo, level == 0);
+    c.own_vo = rvo;
+    if (nforced) {
+        c.known2.split = c.si;
+        vec_init(c.known2.edges);
+        vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.known2.edges, *e);
+        for (size_t i = 0; i < nforced; i++)
+            if (forced[i].from < h->num_txns && forced[i].to < h->num_txns && forced[i].from != forced[i].to)
+                vec_push(c.known2.edges, forced[i]);
+        ig_finish(&c.known2, h, c.part);
+    }
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
     dep_edge_vec mc, fb; vec_init(mc); vec_init(fb);

@@ -170,22 +170,25 @@ static const char *status_name(uint8_t st) {
 }
 
 static void print_txns(FILE *out, const history *h, const report_anomaly *a) {
-    char where[600], kb[128], vb[256];
+    char where[600], kb[128], vb[256], tb[64];
     for (size_t i = 0; i < a->txns.len; i++) {
         uint32_t t = a->txns.data[i];
         const history_txn *tx = &h->txns[t];
-        fprintf(out, "    %s  session %" PRId64 "%s%s  %s%s\n", report_txn_name(h, t, kb, sizeof kb),
-                h->sessions[tx->session].ext_id, tx->status == TXN_COMMITTED ? "" : "  ",
-                tx->status == TXN_COMMITTED ? "" : status_name(tx->status), history_txn_where(h, t, where, sizeof where),
-                i >= a->num_cycle_txns && a->edges.len ? "  (explains a forced order)" : "");
+        fprintf(out, "     %-9s session %-4" PRId64 " %s%s%s\n", report_txn_name(h, t, tb, sizeof tb), h->sessions[tx->session].ext_id,
+                history_txn_where(h, t, where, sizeof where), tx->status == TXN_COMMITTED ? "" : "  ",
+                tx->status == TXN_COMMITTED ? "" : status_name(tx->status));
+        int any = 0;
         for (size_t j = 0; j < a->ops.len; j++) {
             uint32_t op = a->ops.data[j];
             if (h->op_txn[op] != t) continue;
-            fprintf(out, "        %s(%s)=%s  %s\n", op_letter(h, op), history_key_str(h, h->op_key[op], kb, sizeof kb),
-                    report_value(h, op, vb, sizeof vb), history_op_where(h, op, where, sizeof where));
+            fprintf(out, "%s%s(%s)=%s [%s %u]", any ? "  " : "         ", op_letter(h, op),
+                    history_key_str(h, h->op_key[op], kb, sizeof kb), report_value(h, op, vb, sizeof vb),
+                    h->loc == LOC_LINE ? "line" : "byte", h->op_line[op]);
+            any = 1;
         }
+        if (i >= a->num_cycle_txns && a->edges.len) fprintf(out, "%s(in an explanation below)", any ? "  " : "         ");
+        if (any || (i >= a->num_cycle_txns && a->edges.len)) fputc('\n', out);
     }
-    /* reads of the initial state have no transaction to list under */
 }
 
 static void print_why(FILE *out, const history *h, const dep_edge *e, const edge_why *w) {
@@ -196,19 +199,19 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
     report_txn_name(h, w->after, b, sizeof b);
     switch (w->status) {
     case WHY_INIT:
-        fprintf(out, "          forced: %s=init is the initial version, older than every write\n", kb);
+        fprintf(out, "         forced: %s=init is the initial version, older than every write\n", kb);
         break;
     case WHY_FORCED:
         chain_text(h, w->alt.data, w->alt.len, chain, sizeof chain);
-        fprintf(out, "          forced: %s's %s must precede %s's; the other order would close the cycle %s\n", a, kb, b, chain);
+        fprintf(out, "         forced: %s's %s precedes %s's, else the cycle %s\n", a, kb, b, chain);
         for (size_t i = 1; i < w->alt.len; i++) {
             char s[700];
             report_edge_sentence(h, &w->alt.data[i], s, sizeof s);
-            fprintf(out, "            (%s)\n", s);
+            fprintf(out, "           where %s\n", s);
         }
         break;
     default:
-        fprintf(out, "          chosen: the version order found puts %s's %s before %s's (the history alone does not force it)\n",
+        fprintf(out, "         chosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
                 a, kb, b);
     }
 }
@@ -216,13 +219,12 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
 static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, size_t num) {
     fprintf(out, "  %zu. %s%s%s%s: %s\n", num, anomaly_name(a->kind), a->adya[0] ? " (" : "", a->adya, a->adya[0] ? ")" : "",
             a->detail ? a->detail : anomaly_summary(a->kind));
-    if (a->edges.len) fprintf(out, "     transactions:\n");
     print_txns(out, h, a);
     if (a->txns.len == 0)
         for (size_t j = 0; j < a->ops.len; j++) {
             char kb[128], vb[256];
             uint32_t op = a->ops.data[j];
-            fprintf(out, "        %s(%s)=%s  initial state\n", op_letter(h, op), history_key_str(h, h->op_key[op], kb, sizeof kb),
+            fprintf(out, "         %s(%s)=%s  initial state\n", op_letter(h, op), history_key_str(h, h->op_key[op], kb, sizeof kb),
                     report_value(h, op, vb, sizeof vb));
         }
     if (!a->edges.len) return;
@@ -232,9 +234,9 @@ static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
         char x[64], y[64], kb[128], s[700];
         report_edge_sentence(h, e, s, sizeof s);
         if (e->kind == DEP_SO)
-            fprintf(out, "       %s -SO-> %s: %s\n", report_txn_name(h, e->from, x, sizeof x), report_txn_name(h, e->to, y, sizeof y), s);
+            fprintf(out, "       %s -SO-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), report_txn_name(h, e->to, y, sizeof y), s);
         else
-            fprintf(out, "       %s -%s %s-> %s: %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
+            fprintf(out, "       %s -%s %s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     history_key_str(h, e->key, kb, sizeof kb), report_txn_name(h, e->to, y, sizeof y), s);
         if (i < a->why.len) print_why(out, h, e, &a->why.data[i]);
     }
@@ -265,7 +267,7 @@ void report_print_text(FILE *out, const report *r, int verbose) {
         vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) shown++;
         fprintf(out, "FAIL %s: %s is violated", lv, level_title(L->level));
         if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
-        if (L->stage && L->stage[0]) fprintf(out, " (decided by the %s)", L->stage);
+        if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
         fputc('\n', out);
         if (!shown && L->msg[0]) fprintf(out, "  %s\n", L->msg);
         size_t k = 0;

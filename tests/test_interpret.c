@@ -95,7 +95,7 @@ static void check_one(const expect *x, int level) {
     history_order_vo(h, &vo);
     report r;
     report_init(&r, h, level == 0 ? "si" : "ser");
-    size_t n = interpret_failure(&r, level, &vo, NULL, 0, 5);
+    size_t n = interpret_failure(&r, level, &vo, NULL, 0, NULL, 0, 5);
     int64_t want[16];
     int nw = expected_cycle(path, level == 0 ? "si" : "ser", want);
     anomaly_kind kind = level == 0 ? x->si : x->ser;

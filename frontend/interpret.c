@@ -746,9 +746,18 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
         c.known2.split = c.si;
         vec_init(c.known2.edges);
         vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.known2.edges, *e);
-        for (size_t i = 0; i < nforced; i++)
-            if (forced[i].from < h->num_txns && forced[i].to < h->num_txns && forced[i].from != forced[i].to)
-                vec_push(c.known2.edges, forced[i]);
+        /* only the forced edges that hold under the (repaired) version order:
+         * a failing history lets pruning derive both orders of some pairs,
+         * and an explanation should not mix the two */
+        for (size_t i = 0; i < nforced; i++) {
+            const dep_edge *e = &forced[i];
+            if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) continue;
+            uint32_t gb = vidx(&c, e->key, e->to);
+            uint32_t a = e->kind == DEP_WW ? e->from : read_src(&c, e->from, e->key);
+            uint32_t ga = a == NONE ? NONE : vidx(&c, e->key, a);
+            if (ga == NONE || gb == NONE || ga >= gb) continue;
+            vec_push(c.known2.edges, *e);
+        }
         ig_finish(&c.known2, h, c.part);
     }
     uint8_t *excl = xcalloc(h->num_txns, 1);

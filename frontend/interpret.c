@@ -93,6 +93,8 @@ typedef struct ictx {
     igraph known;                /* SO, WR, read-modify-write links */
     igraph known2;               /* known plus the checker's forced WW/RW edges (n == 0: none) */
     version_order own_vo;        /* vo repaired to agree with the forced WW edges */
+    igraph facts;                /* known plus all the checker's forced edges (n == 0: none) */
+    dep_edge_vec forced_sorted;  /* the forced edges, sorted for lookup */
 } ictx;
 
 static uint32_t last_write_on(const history *h, uint32_t t, uint32_t key) {
@@ -259,6 +261,8 @@ static void ctx_free(ictx *c) {
     free(c->rd_start); vec_free(c->rd);
     ig_free(&c->known);
     if (c->known2.start) ig_free(&c->known2);
+    if (c->facts.start) ig_free(&c->facts);
+    vec_free(c->forced_sorted);
     version_order_free(&c->own_vo);
 }
 
@@ -374,6 +378,20 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
     return found;
 }
 
+static int cmp_dep(const void *x, const void *y) {
+    const dep_edge *a = x, *b = y;
+    if (a->from != b->from) return a->from < b->from ? -1 : 1;
+    if (a->to != b->to) return a->to < b->to ? -1 : 1;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return (a->kind > b->kind) - (a->kind < b->kind);
+}
+
+/* Is e one of the checker's forced edges? */
+static int is_forced(const ictx *c, const dep_edge *e) {
+    if (!c->forced_sorted.len) return 0;
+    return bsearch(e, c->forced_sorted.data, c->forced_sorted.len, sizeof *e, cmp_dep) != NULL;
+}
+
 static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     memset(w, 0, sizeof *w);
     vec_init(w->alt);
@@ -390,6 +408,9 @@ static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
      * closed a cycle) the opposite order may close a cycle too */
     if (w->status == WHY_CHOSEN && c->known2.start)
         w->status = opposite_cycle(c, &c->known2, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    if (w->status == WHY_CHOSEN && c->facts.start)
+        w->status = opposite_cycle(c, &c->facts, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    if (w->status == WHY_CHOSEN && is_forced(c, e)) w->status = WHY_DECIDED;
 }
 
 /* ---- dependencies between a few transactions, by definition ---------------- */
@@ -433,9 +454,48 @@ static uint32_t edge_weight(const dep_edge *e) {
 }
 
 /* Shortest violating cycle among the dependencies between S's transactions. */
-static int minimal_cycle(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *out) {
+/* Dependencies between S's transactions in the fact graph (known and
+ * forced edges), plus the session order between any two of them. */
+static void induced_fact_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *out) {
+    const history *h = c->h;
+    const igraph *g = &c->facts;
+    u64map in; u64map_init(&in);
+    for (size_t i = 0; i < m; i++) u64map_put(&in, S[i], 1);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t t = S[i];
+        for (int half = 0; half < (g->split ? 2 : 1); half++) {
+            uint32_t u = g->split ? 2 * t + (uint32_t)half : t;
+            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+                uint32_t id = g->eid[j];
+                if (id == NONE) continue;
+                const dep_edge *e = &g->edges.data[id];
+                if (e->kind == DEP_SO || u64map_get(&in, e->to) == NONE) continue;
+                vec_push(*out, *e);
+            }
+        }
+        for (size_t j = 0; j < m; j++) {
+            uint32_t y = S[j];
+            if (t != 0 && y != t && h->txns[t].session == h->txns[y].session && h->txns[t].pos < h->txns[y].pos)
+                push_dep(out, DEP_SO, 0, t, y);
+        }
+    }
+    u64map_free(&in);
+}
+
+static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *E, dep_edge_vec *out);
+
+static int minimal_cycle(const ictx *c, const uint32_t *S, size_t m, int facts, dep_edge_vec *out) {
     dep_edge_vec E; vec_init(E);
-    induced_edges(c, S, m, &E);
+    if (facts) induced_fact_edges(c, S, m, &E);
+    else induced_edges(c, S, m, &E);
+    int ok = shortest_cycle_among(c, S, m, &E, out);
+    vec_free(E);
+    return ok;
+}
+
+/* Shortest violating cycle using edges E between S's transactions. */
+static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *E_, dep_edge_vec *out) {
+    dep_edge_vec E = *E_;
     /* local node ids: S index (SER) or 2*index + commit (SI) */
     u64map loc; u64map_init(&loc);
     for (size_t i = 0; i < m; i++) u64map_put(&loc, S[i], (uint32_t)i);
@@ -498,7 +558,7 @@ static int minimal_cycle(const ictx *c, const uint32_t *S, size_t m, dep_edge_ve
         vec_free(tmp);
     }
     free(dist); free(pl); free(done);
-    vec_free(best_path); vec_free(L); vec_free(E);
+    vec_free(best_path); vec_free(L);
     u64map_free(&loc);
     return ok && cycle_violates(out->data, out->len, c->si);
 }
@@ -546,18 +606,21 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
 }
 
 /* Any cycle (iterative DFS), as nodes. */
-static int ig_find_cycle(const igraph *g, vec_u32 *cyc) {
+#define EXCLUDED(g, excl, v) ((excl) && (excl)[(g)->split ? (v) >> 1 : (v)])
+
+static int ig_find_cycle(const igraph *g, const uint8_t *excl, vec_u32 *cyc) {
     uint8_t *color = xcalloc(g->n ? g->n : 1, 1);
     uint32_t *it = xmalloc((g->n ? g->n : 1) * sizeof *it);
     vec_u32 st; vec_init(st);
     int found = 0;
     for (uint32_t s = 0; s < g->n && !found; s++) {
-        if (color[s]) continue;
+        if (color[s] || EXCLUDED(g, excl, s)) continue;
         vec_push(st, s); color[s] = 1; it[s] = g->start[s];
         while (st.len && !found) {
             uint32_t u = vec_last(st);
             if (it[u] < g->start[u + 1]) {
                 uint32_t v = g->adj[it[u]++];
+                if (EXCLUDED(g, excl, v)) continue;
                 if (!color[v]) { color[v] = 1; it[v] = g->start[v]; vec_push(st, v); }
                 else if (color[v] == 1) {
                     size_t i = st.len;
@@ -574,7 +637,7 @@ static int ig_find_cycle(const igraph *g, vec_u32 *cyc) {
 }
 
 /* Shortest cycle through s (BFS), as nodes. */
-static int ig_shortest_through(const igraph *g, uint32_t s, uint32_t *par, uint32_t *queue, vec_u32 *out) {
+static int ig_shortest_through(const igraph *g, const uint8_t *excl, uint32_t s, uint32_t *par, uint32_t *queue, vec_u32 *out) {
     for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
     uint32_t qh = 0, qt = 0;
     queue[qt++] = s; par[s] = s;
@@ -587,24 +650,27 @@ static int ig_shortest_through(const igraph *g, uint32_t s, uint32_t *par, uint3
                 for (uint32_t x = u;; x = par[x]) { vec_push(*out, x); if (x == s) break; }
                 return 1;
             }
-            if (par[v] == NONE) { par[v] = u; queue[qt++] = v; }
+            if (par[v] == NONE && !EXCLUDED(g, excl, v)) { par[v] = u; queue[qt++] = v; }
         }
     }
     return 0;
 }
 
 /* Transactions of a short violating cycle avoiding excl, sorted; 0 if none. */
-static int find_cycle_txns(const ictx *c, const uint8_t *excl, vec_u32 *S) {
-    igraph g;
-    vo_graph(c, excl, &g);
+static int find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S) {
+    igraph own;
+    const igraph *gp = &c->facts;
+    if (!facts) { vo_graph(c, excl, &own); gp = &own; }
+    const igraph g = *gp;
+    const uint8_t *mask = facts ? excl : NULL;
     vec_u32 cyc, cur; vec_init(cyc); vec_init(cur);
-    int found = ig_find_cycle(&g, &cyc);
+    int found = ig_find_cycle(&g, mask, &cyc);
     if (found) {
         uint32_t *par = xmalloc((size_t)g.n * sizeof *par), *queue = xmalloc((size_t)g.n * sizeof *queue);
         size_t tries = cyc.len < 16 ? cyc.len : 16;
         vec_u32 best; vec_init(best);
         for (size_t i = 0; i < tries; i++)
-            if (ig_shortest_through(&g, cyc.data[i], par, queue, &cur) && (!best.len || cur.len < best.len)) {
+            if (ig_shortest_through(&g, mask, cyc.data[i], par, queue, &cur) && (!best.len || cur.len < best.len)) {
                 vec_clear(best);
                 for (size_t j = 0; j < cur.len; j++) vec_push(best, cur.data[j]);
             }
@@ -619,7 +685,7 @@ static int find_cycle_txns(const ictx *c, const uint8_t *excl, vec_u32 *S) {
         free(par); free(queue); vec_free(best);
     }
     vec_free(cyc); vec_free(cur);
-    ig_free(&g);
+    if (!facts) ig_free(&own);
     return found;
 }
 
@@ -759,6 +825,17 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
             vec_push(c.known2.edges, *e);
         }
         ig_finish(&c.known2, h, c.part);
+        c.facts.split = c.si;
+        vec_init(c.facts.edges);
+        vec_init(c.forced_sorted);
+        vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.facts.edges, *e);
+        for (size_t i = 0; i < nforced; i++)
+            if (forced[i].from < h->num_txns && forced[i].to < h->num_txns && forced[i].from != forced[i].to) {
+                vec_push(c.facts.edges, forced[i]);
+                vec_push(c.forced_sorted, forced[i]);
+            }
+        ig_finish(&c.facts, h, c.part);
+        qsort(c.forced_sorted.data, c.forced_sorted.len, sizeof *c.forced_sorted.data, cmp_dep);
     }
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
@@ -780,13 +857,25 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
      * chose is kept as a fallback and broken by setting aside the writer
      * of that fact, so a forced cycle through the same transactions can
      * still be found.  Work is bounded by a budget of graph edges. */
-    uint64_t budget = 50000000, spent = 0;
-    for (int rounds = 0; count < max && rounds < 4096 && spent < budget; rounds++) {
+    /* a round costs a few dozen traversals of the graphs (cycle search and
+     * shortening, one search per fact explained) */
+    uint64_t budget = 20000000, spent = 0, unit = 20 * ((uint64_t)c.known.edges.len + h->num_txns + vo_in->txns.len);
+    /* candidates: the checker's cycle, then cycles of the fact graph (every
+     * edge read off the history or forced), then cycles under the version
+     * order */
+    int phase = c.facts.start ? 1 : 2;
+    for (int rounds = 0; count < max && rounds < 4096 && (rounds == 0 || spent < budget); rounds++) {
         int from_checker = have && rounds == 0;
-        if (!have && !find_cycle_txns(&c, excl, &S)) break;
+        int use_facts = 0;
+        if (!have) {
+            if (phase == 1 && !find_cycle_txns(&c, excl, 1, &S)) phase = 2;
+            if (phase == 2 && !find_cycle_txns(&c, excl, 0, &S)) break;
+            use_facts = phase == 1;
+        }
         have = 0;
-        spent += c.known.edges.len + h->num_txns;
-        int ok = S.len <= 256 && minimal_cycle(&c, S.data, S.len, &mc);
+        spent += unit;
+        int ok = S.len <= 256 && minimal_cycle(&c, S.data, S.len, use_facts, &mc);
+        if (!ok && use_facts) ok = S.len <= 256 && minimal_cycle(&c, S.data, S.len, 0, &mc);
         if (!ok && from_checker) {          /* keep the checker's cycle as it is */
             vec_clear(mc);
             for (size_t i = 0; i < n; i++) vec_push(mc, cycle[i]);

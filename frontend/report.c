@@ -210,6 +210,10 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
             fprintf(out, "           where %s\n", s);
         }
         break;
+    case WHY_DECIDED:
+        fprintf(out, "         forced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
+                     "what it knew then)\n", a, kb, b);
+        break;
     default:
         fprintf(out, "         chosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
                 a, kb, b);

@@ -24,6 +24,8 @@ typedef enum {
     WHY_INIT,                /* the version read is the initial one: every write follows it */
     WHY_FORCED,              /* the other version order closes the cycle in `alt` */
     WHY_CHOSEN,              /* not forced by what is known alone: the version order found */
+    WHY_DECIDED,             /* forced by the checker's reasoning (pruning: the other order closes a
+                                cycle with what was known then), no short cycle shown */
 } why_status;
 
 typedef struct edge_why {

@@ -38,7 +38,8 @@ static void jedge(FILE *out, const history *h, const dep_edge *e) {
 }
 
 static const char *why_name(uint8_t st) {
-    return st == WHY_OBSERVED ? "observed" : st == WHY_INIT ? "initial-version" : st == WHY_FORCED ? "forced" : "chosen";
+    return st == WHY_OBSERVED ? "observed" : st == WHY_INIT ? "initial-version" : st == WHY_FORCED ? "forced"
+         : st == WHY_DECIDED ? "decided" : "chosen";
 }
 
 static void janomaly(FILE *out, const history *h, const report_anomaly *a) {

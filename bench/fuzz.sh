@@ -35,8 +35,9 @@ for t in $targets; do
       text) case "$f" in *.txt) cp "$f" "$seeds/";; esac ;;
       elle) case "$f" in *.edn) cp "$f" "$seeds/";; *.txt) build/isocheck convert --to elle -o "$seeds/$(basename "$f").edn" "$f" 2>/dev/null;; esac ;;
       dbcop) build/isocheck convert --to dbcop -o "$seeds/$(basename "$f").bin" "$f" 2>/dev/null ;;
-      cobra) build/isocheck convert --to cobra -o "$seeds/$(basename "$f").d" "$f" 2>/dev/null &&
-             cp "$seeds/$(basename "$f").d/T0.log" "$seeds/$(basename "$f").log" && rm -rf "$seeds/$(basename "$f").d" ;;
+      cobra) d="$seeds/$(basename "$f").d"      # the harness splits its input at "LOG|"
+             build/isocheck convert --to cobra -o "$d" "$f" 2>/dev/null &&
+             for l in "$d"/T*.log; do cat "$l"; printf 'LOG|'; done > "$seeds/$(basename "$f").logs" && rm -rf "$d" ;;
     esac
   done
   for f in tests/data/fuzz-regress/$t-*; do [ -e "$f" ] && cp "$f" "$seeds/"; done

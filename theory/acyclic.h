@@ -37,7 +37,7 @@ typedef VEC(acyclic_graph) acyclic_graph_vec;
 
 typedef struct acyclic_stats {
     int64_t edges, guarded_edges, inserts, pk_searches, pk_visited;
-    int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans;
+    int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans, presorts;
 } acyclic_stats;
 
 /* The solver's acyclicity theory, created and attached on first use. */

@@ -1,10 +1,14 @@
 /* cli_check.c — `isocheck check`: load, check the axioms, check each level
- * (frontend/check.h), interpret failures into named anomalies
- * (interpret.h), write a certificate on PASS (certificate.h), print text or
- * JSON, and optionally a Graphviz file. */
+ * (frontend/check.h; the index is shared), interpret failures into named
+ * anomalies (interpret.h), write a certificate on PASS (certificate.h),
+ * print text or JSON, and optionally a Graphviz file.  -v prints stage
+ * times, graph sizes, constraint counts and solver statistics on stderr; a
+ * progress line appears on stderr for runs longer than a second when it is
+ * a terminal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -21,21 +25,39 @@
 static void usage(FILE *out) {
     fprintf(out,
             "usage: isocheck check [--format text|dbcop|cobra|elle] [--level si|ser|all] [--json]\n"
-            "                      [--dot FILE] [--certificate FILE] [--max-anomalies N] [-v] FILE|DIR|-\n"
-            "Check a history against an isolation level (default si).\n"
+            "                      [--dot FILE] [--certificate FILE] [--max-anomalies N] [-v]\n"
+            "                      [--time-limit SECONDS] FILE|DIR|-\n"
+            "Check a history against an isolation level (default si; all: si and ser).\n"
             "  PASS: the history satisfies the level; --certificate FILE writes a proof that\n"
             "        'isocheck verify HISTORY FILE' checks without any solver.\n"
             "  FAIL: up to N (default 10) minimal named anomalies on disjoint transactions, each\n"
             "        with its transactions, operations, dependency edges and why each is forced.\n"
             "  --json     one JSON object (doc/json-schema.md)     --dot FILE  Graphviz of the anomalies\n"
-            "  -v         stage times and sizes on stderr\n"
+            "  -v         stage times, graph sizes, constraint counts and solver statistics on stderr\n"
+            "  --time-limit S  give up solving after S seconds (UNKNOWN, exit 2)\n"
             "exit: 0 the history satisfies the level, 1 it does not, 2 bad input or no answer.\n");
 }
 
-static void progress_line(void *ctx, const char *what) {
-    (void)ctx;
-    fprintf(stderr, "\risocheck: %s...   ", what);
+static double progress_start;
+static int progress_shown;
+
+static double wall(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Progress on stderr: only on a terminal, only after the first second. */
+static void progress(void *ctx, const char *what) {
+    double el = wall() - progress_start;
+    if (el < 1.0 || !isatty(2)) return;
+    fprintf(stderr, "\r\033[Kisocheck: %s: %s (%.1fs)", (const char *)ctx, what, el);
     fflush(stderr);
+    progress_shown = 1;
+}
+
+static void progress_clear(void) {
+    if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
 }
 
 /* Write c to path; returns 1 on success. */
@@ -51,11 +73,13 @@ int cli_check(int argc, char **argv) {
     const char *path = NULL, *fmt_name = NULL, *level = "si", *dot_path = NULL, *cert_path = NULL;
     int json = 0, verbose = 0;
     long max_anomalies = 10;
+    double time_limit = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) verbose = 1;
+        else if (!strcmp(a, "--time-limit") && i + 1 < argc) time_limit = strtod(argv[++i], NULL);
         else if (!strcmp(a, "--format") && i + 1 < argc) fmt_name = argv[++i];
         else if (!strncmp(a, "--format=", 9)) fmt_name = a + 9;
         else if (!strcmp(a, "--level") && i + 1 < argc) level = argv[++i];
@@ -88,7 +112,9 @@ int cli_check(int argc, char **argv) {
 
     ic_error err;
     ic_error_clear(&err);
+    progress_start = wall();
     history *h = load_history(path, (history_format)fmt, &err);
+    double load_seconds = wall() - progress_start;
     if (!h) { ic_error_print(stderr, "isocheck", &err); return 2; }
 
     report rep;
@@ -99,25 +125,34 @@ int cli_check(int argc, char **argv) {
     int rc = 0;
     if (found) report_add_axioms(&rep, &axioms, found);
     else {
+        double t0 = wall();
         pg_index ix;
         if (!pg_index_build(&ix, h, &err)) {
             ic_error_print(stderr, "isocheck", &err);
             anomaly_list_free(&axioms); report_free(&rep); history_free(h);
             return 2;
         }
+        if (verbose)
+            fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
+                    "%llu external reads, %llu read-modify-write links, %zu writer units\n",
+                    load_seconds, wall() - t0, (unsigned long long)ix.num_graph_txns - 1, h->num_sessions, h->num_keys,
+                    (unsigned long long)ix.num_writers, (unsigned long long)ix.num_ext_reads,
+                    (unsigned long long)ix.num_links, ix.units.len - ix.num_keys);
         check_options opt;
         check_options_default(&opt);
-        int show_progress = isatty(2) && !verbose;
-        if (show_progress) opt.progress = progress_line;
+        opt.time_limit = time_limit;
+        opt.progress = progress;
         certificate cert;
         cert_init(&cert);
         int cert_level = -1;         /* level of the certificate built */
         for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {     /* SER first: its certificate proves SI too */
             if (!want[lv]) continue;
             check_result res;
+            opt.progress_ctx = (void *)check_level_name((check_level_id)lv);
             check_level(&ix, (check_level_id)lv, &opt, &res);
-            if (show_progress) fprintf(stderr, "\r%40s\r", "");
+            progress_clear();
             if (verbose) check_print_stats(stderr, &res);
+            else if (res.verdict == CHECK_ERROR) fprintf(stderr, "isocheck: %s\n", res.msg);
             report_level *L = &rep.levels[rep.num_levels++];
             memset(L, 0, sizeof *L);
             L->level = lv;

@@ -426,22 +426,21 @@ static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_v
             if (x == y) continue;
             const history_txn *ty = &h->txns[y];
             if (x != 0 && tx->session == ty->session && tx->pos < ty->pos) push_dep(out, DEP_SO, 0, x, y);
-            int have[4] = { 0, 0, 0, 0 };
             for (uint32_t o = 0; o < tx->num_ops; o++) {
                 uint32_t op = tx->first_op + o, k = h->op_key[op];
                 uint32_t gy = vidx(c, k, y);
-                if (history_op_is_write(h, op) && !have[DEP_WW] && gy != NONE) {
+                if (history_op_is_write(h, op) && gy != NONE) {
                     uint32_t gx = vidx(c, k, x);
-                    if (gx != NONE && gx < gy) { push_dep(out, DEP_WW, k, x, y); have[DEP_WW] = 1; }
+                    if (gx != NONE && gx < gy) { if (last_write_on(h, x, k) == op) push_dep(out, DEP_WW, k, x, y); }
                 }
-                if (history_op_is_write(h, op) && !have[DEP_WR]) {
+                if (history_op_is_write(h, op)) {
                     uint32_t s = read_src(c, y, k);
-                    if (s == x && last_write_on(h, x, k) == op) { push_dep(out, DEP_WR, k, x, y); have[DEP_WR] = 1; }
+                    if (s == x && last_write_on(h, x, k) == op) push_dep(out, DEP_WR, k, x, y);
                 }
-                if (history_op_is_read(h, op) && !have[DEP_RW] && gy != NONE && u64map_get(&c->rmap, PAIR(k, x)) == op) {
+                if (history_op_is_read(h, op) && gy != NONE && u64map_get(&c->rmap, PAIR(k, x)) == op) {
                     uint32_t s = read_src(c, x, k);
                     uint32_t gs = s == NONE ? NONE : vidx(c, k, s);
-                    if (gs != NONE && gs < gy) { push_dep(out, DEP_RW, k, x, y); have[DEP_RW] = 1; }
+                    if (gs != NONE && gs < gy) push_dep(out, DEP_RW, k, x, y);
                 }
             }
         }
@@ -546,6 +545,17 @@ static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_
     for (size_t i = best_path.len; i-- > 0;) {
         uint32_t id = L.data[best_path.data[i]].id;
         if (id != NONE) vec_push(*out, E.data[id]);
+    }
+    /* between the same two transactions, prefer the key of a neighbouring
+     * edge (a -RW x-> b -WW x-> a is a lost update, with y it is read skew) */
+    for (size_t i = 0; i < out->len && out->len > 1; i++) {
+        dep_edge *d = &out->data[i];
+        uint32_t kp = out->data[(i + out->len - 1) % out->len].key, kn = out->data[(i + 1) % out->len].key;
+        if (d->kind == DEP_SO || d->key == kp || d->key == kn) continue;
+        for (size_t j = 0; j < E.len; j++) {
+            const dep_edge *x = &E.data[j];
+            if (x->from == d->from && x->to == d->to && x->kind == d->kind && (x->key == kp || x->key == kn)) { d->key = x->key; break; }
+        }
     }
     /* rotate to start at the smallest transaction index */
     if (out->len) {

@@ -83,6 +83,98 @@ static const expect catalogue[] = {
     { "write_skew.txt", AN_NUM_KINDS, AN_WRITE_SKEW },
 };
 
+/* ---- an independent minimality check ------------------------------------
+ * Which dependency kinds hold from a to b under vo, by definition (bit per
+ * dep_kind).  Used to assert that no proper subset of the anomaly's
+ * transactions carries a violating cycle. */
+static long vpos(const version_order *vo, uint32_t k, uint32_t t) {
+    for (uint32_t i = vo->start[k]; i < vo->start[k + 1]; i++) if (vo->txns.data[i] == t) return (long)(i - vo->start[k]);
+    return -1;
+}
+
+static uint32_t ext_read(const history *h, uint32_t t, uint32_t k) {
+    for (uint32_t i = 0; i < h->txns[t].num_ops; i++) {
+        uint32_t op = h->txns[t].first_op + i;
+        if (h->op_key[op] != k) continue;
+        return history_op_is_read(h, op) ? op : HISTORY_NONE;
+    }
+    return HISTORY_NONE;
+}
+
+static unsigned kinds_between(const history *h, const version_order *vo, uint32_t a, uint32_t b) {
+    unsigned m = 0;
+    if (a != b && h->txns[a].session == h->txns[b].session && h->txns[a].pos < h->txns[b].pos) m |= 1u << DEP_SO;
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        long pa = vpos(vo, k, a), pb = vpos(vo, k, b);
+        if (pa >= 0 && pb >= 0 && pa < pb) m |= 1u << DEP_WW;
+        uint32_t rb = ext_read(h, b, k), ra = ext_read(h, a, k);
+        if (rb != HISTORY_NONE) {
+            uint32_t src = history_read_source(h, rb);
+            if (src != HISTORY_NONE && h->op_txn[src] == a) m |= 1u << DEP_WR;
+        }
+        if (ra != HISTORY_NONE && pb >= 0 && a != b) {
+            uint32_t src = history_read_source(h, ra);
+            long ps = src == HISTORY_NONE ? -1 : vpos(vo, k, h->op_txn[src]);
+            if (ps >= 0 && ps < pb) m |= 1u << DEP_RW;
+        }
+    }
+    return m;
+}
+
+/* Is there a violating cycle through exactly the transactions t[0..n) in this order? */
+static int order_violates(const history *h, const version_order *vo, const uint32_t *t, int n, int si) {
+    unsigned km[8];
+    for (int i = 0; i < n; i++) { km[i] = kinds_between(h, vo, t[i], t[(i + 1) % n]); if (!km[i]) return 0; }
+    if (!si) return 1;
+    /* choose a kind per edge: some choice with no two cyclically adjacent RW */
+    int total = 1;
+    for (int i = 0; i < n; i++) total *= 4;
+    for (int c = 0; c < total; c++) {
+        int kind[8], ok = 1, x = c;
+        for (int i = 0; i < n; i++) { kind[i] = x % 4; x /= 4; if (!(km[i] >> kind[i] & 1u)) ok = 0; }
+        for (int i = 0; ok && i < n; i++) if (kind[i] == DEP_RW && kind[(i + 1) % n] == DEP_RW) ok = 0;
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* No subset of fewer transactions (in any order) has a violating cycle. */
+static void assert_minimal(const history *h, const version_order *vo, const report_anomaly *a, int si) {
+    int n = (int)a->num_cycle_txns;
+    const uint32_t *T = a->txns.data;          /* in cycle order */
+    assert_int_equal(order_violates(h, vo, T, n, si), 1);      /* the oracle sees the cycle itself */
+    for (int mask = 1; mask < (1 << n) - 1; mask++) {
+        uint32_t sub[8];
+        int m = 0;
+        for (int i = 0; i < n; i++) if (mask >> i & 1) sub[m++] = T[i];
+        if (m < 2) continue;
+        /* all orders with sub[0] first */
+        int perm[8];
+        for (int i = 0; i < m; i++) perm[i] = i;
+        for (;;) {
+            uint32_t ord[8];
+            for (int i = 0; i < m; i++) ord[i] = sub[perm[i]];
+            if (order_violates(h, vo, ord, m, si)) {
+                fprintf(stderr, "smaller violating cycle on %d of %d transactions\n", m, n);
+                fail();
+            }
+            /* next permutation of perm[1..m) */
+            int i = m - 2;
+            while (i >= 1 && perm[i] > perm[i + 1]) i--;
+            if (i < 1) break;
+            int j = m - 1;
+            while (perm[j] < perm[i]) j--;
+            int tmp = perm[i]; perm[i] = perm[j]; perm[j] = tmp;
+            for (int l = i + 1, r = m - 1; l < r; l++, r--) { tmp = perm[l]; perm[l] = perm[r]; perm[r] = tmp; }
+        }
+    }
+    /* and the reported cycle itself holds edge by edge */
+    for (size_t i = 0; i < a->edges.len; i++) {
+        const dep_edge *e = &a->edges.data[i];
+        assert_true(kinds_between(h, vo, e->from, e->to) >> e->kind & 1u);
+    }
+}
+
 static void check_one(const expect *x, int level) {
     char path[256];
     snprintf(path, sizeof path, CATALOGUE "%s", x->file);
@@ -116,6 +208,7 @@ static void check_one(const expect *x, int level) {
         qsort(want, (size_t)nw, sizeof want[0], cmp_i64);
         for (int i = 0; i < nw; i++) assert_int_equal(got[i], want[i]);
         assert_int_equal(cycle_violates(a->edges.data, a->edges.len, level == 0), 1);
+        assert_minimal(h, &vo, a, level == 0);
         assert_int_equal(a->why.len, a->edges.len);
         /* every WW/RW fact is explained: forced (with an adjoining cycle that holds
          * together: consecutive edges meet, it closes) or the initial version */

@@ -144,6 +144,7 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         random_instance(&in);
         gsat *s = gsat_new();
         assert_int_equal(gsat_set_option(s, "theory_propagate", mode), 1);
+        assert_int_equal(gsat_set_option(s, "theory_phase", r & 1), 1);   /* both branching styles */
         gsat_reserve_vars(s, in.vars);
         int gid[3];
         for (int g = 0; g < in.graphs; g++) gid[g] = gsat_graph_new(s, in.nodes[g]);
@@ -175,9 +176,9 @@ static void run_random(int mode, int rounds, uint64_t seed) {
     else assert_true(total_theory_props > 0);
 }
 
-static void random_no_propagation(void **state) { (void)state; run_random(0, 400, 0xA5A5A5A5ULL); }
-static void random_window_propagation(void **state) { (void)state; run_random(1, 400, 0x5EED1ULL); }
-static void random_bounded_propagation(void **state) { (void)state; run_random(2, 400, 0xBEEFULL); }
+static void random_no_propagation(void **state) { (void)state; run_random(0, 1000, 0xA5A5A5A5ULL); }
+static void random_window_propagation(void **state) { (void)state; run_random(1, 1000, 0x5EED1ULL); }
+static void random_bounded_propagation(void **state) { (void)state; run_random(2, 1000, 0xBEEFULL); }
 
 /* Bigger random instances (no brute force): SAT answers must come with
  * valid models, UNSAT answers must agree across the three modes. */

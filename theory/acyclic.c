@@ -469,6 +469,12 @@ const theory_ops *acyclic_theory_ops(void) { return &ops; }
 
 /* ---- construction ------------------------------------------------------- */
 
+const acyclic *acyclic_find(const gsat *s) {
+    for (int th = 0; th < s->ntheories; th++)
+        if (s->theories[th].ops == &ops) return s->theories[th].t;
+    return NULL;
+}
+
 acyclic *acyclic_of(gsat *s) {
     for (int th = 0; th < s->ntheories; th++)
         if (s->theories[th].ops == &ops) return s->theories[th].t;

@@ -42,6 +42,8 @@ typedef struct acyclic_stats {
 
 /* The solver's acyclicity theory, created and attached on first use. */
 acyclic *acyclic_of(gsat *s);
+/* The same without creating it: NULL if the solver has no graph. */
+const acyclic *acyclic_find(const gsat *s);
 const theory_ops *acyclic_theory_ops(void);
 
 /* Nodes are global to the theory; graphs map their own ids onto them. */

@@ -13,6 +13,7 @@
 #     --real      use the shared PostgreSQL fig7 histories where a point has one
 #     --no-peers  skip PolySI
 #     --timeout S per run (default 300; PolySI is dropped from an axis once it times out)
+#     --replot    only redraw the plots and the table from an existing results.tsv
 #
 # Writes bench/out/scaling/results.tsv, doc/scaling-time.{png,svg},
 # doc/scaling-memory.{png,svg} (and doc/scaling-size.{png,svg} with --big),
@@ -25,14 +26,19 @@ PEERS=${PEERS:-/work/shared/peers}
 DATA=${DATA:-/work/shared/data}
 OUT=${OUT:-$root/bench/out/scaling}
 DOC=${DOC:-$root/doc}
-quick=0; big=0; real=0; peers=1; limit=300; seed=1
+quick=0; big=0; real=0; peers=1; limit=300; seed=1; replot=0
 while [ $# -gt 0 ]; do case $1 in
   --quick) quick=1;; --big) big=1;; --real) real=1;; --no-peers) peers=0;;
-  --timeout) limit=$2; shift;; --seed) seed=$2; shift;;
+  --timeout) limit=$2; shift;; --seed) seed=$2; shift;; --replot) replot=1;;
   *) echo "usage: $0 [--quick] [--big] [--real] [--no-peers] [--timeout S] [--seed N]" >&2; exit 2;; esac; shift; done
 [ -x "$ISOCHECK" ] || { echo "scaling: build isocheck first (make)" >&2; exit 2; }
 mkdir -p "$OUT" "$DOC"
 
+res=$OUT/results.tsv
+if [ $replot = 1 ]; then
+  [ -s "$res" ] || { echo "scaling: no $res to replot" >&2; exit 2; }
+  grep -q '^size' "$res" && big=1
+else
 # Does `isocheck check` give verdicts yet?
 probe=$OUT/probe.txt
 printf 'w(1,1,1,1)\nr(1,1,2,2)\n' > "$probe"
@@ -55,7 +61,6 @@ axes=(
   "keys|1000 2000 4000 6000 8000 10000|1000 4000 10000"
   "dist|uniform zipf hotspot|uniform zipf hotspot"
 )
-res=$OUT/results.tsv
 printf 'axis\tx\ttxns\ttool\tlevel\tverdict\twall_s\tpeak_mb\n' > "$res"
 
 point() {   # axis x -> sets S T O R K D
@@ -104,6 +109,7 @@ for a in "${axes[@]}"; do
   sweep "$axis" $vals
 done
 [ $big = 1 ] && sweep size 1000 10000 100000 1000000
+fi   # replot
 
 # ---- plots ----
 # filtered AXIS TOOL LEVEL -> gnuplot data source: x, txns, time, memory of the runs with a verdict
@@ -113,7 +119,7 @@ plot_axis() {   # axis column(3 time, 4 memory) xcolumn
   local axis=$1 col=$2 xc=$3 sep="plot " s tool level title
   for s in "${series[@]}"; do
     read -r tool level title <<< "$s"
-    printf '%s%s using %s:%s with linespoints title "%s"' "$sep" "$(filtered "$axis" "$tool" "$level")" "$xc" "$col" "$title"
+    printf '%s%s using %s:($%s < 0.01 ? 0.01 : $%s) with linespoints title "%s"' "$sep" "$(filtered "$axis" "$tool" "$level")" "$xc" "$col" "$col" "$title"
     sep=", \\"$'\n'"     "
   done
   echo
@@ -127,7 +133,7 @@ if command -v gnuplot >/dev/null; then
         echo "set terminal $t"
         echo "set output \"$DOC/scaling-$kind.$term\""
         echo "set multiplot layout 2,3 title \"isocheck check scaling ($kind), isocheck gen --level si histories; baseline 20 sessions x 100 txns x 15 ops, 10k keys, 50% reads, uniform\""
-        echo "set key top left; set grid; set ylabel \"$ylab\"; set yrange [0:*]"
+        echo "set key top left; set grid; set ylabel \"$ylab (log scale)\"; set logscale y"
         for axis in sessions txns ops reads keys; do
           echo "set xlabel \"$axis\""
           plot_axis $axis $col 1
@@ -159,7 +165,7 @@ fi
 
 # ---- doc/benchmarks.md ----
 {
-  echo "Machine: $(machine_line)."
+  echo "Machine: $(machine_line); isocheck $(revision)."
   echo
   echo "Command: \`bench/scaling.sh$([ $quick = 1 ] && echo ' --quick')$([ $big = 1 ] && echo ' --big')$([ $real = 1 ] && echo ' --real')$([ $peers = 0 ] && echo ' --no-peers') --timeout $limit --seed $seed\`."
   echo "Histories: \`isocheck gen --level si --sessions S --txns T --ops O --keys K --reads R --dist D --seed $seed\`$([ $real = 1 ] && echo ', or the shared PostgreSQL fig7 history of the same setting where one exists')."

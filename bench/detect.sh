@@ -62,7 +62,7 @@ for c in "${cases[@]}"; do
         || { echo "detect: gen failed: $h" >&2; continue; }
       m=$(sed -n 's/.*"manifested": \([0-9]*\).*/\1/p' "$h.truth")
       read -r v w mem rc <<< "$(run_measured "$OUT/check.log" "$limit" nice "$ISOCHECK" check --level $clevel "$h")"
-      an=$(sed -n 's/^FAIL: *\([^:]*\).*/\1/p' "$OUT/check.log" | head -1)
+      an=$(sed -n -e 's/^FAIL: *\([^:]*\).*/\1/p' -e 's/^FAIL [a-z]*: .*cycle of.*/dependency cycle/p' "$OUT/check.log" | head -1)
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$txns" "$seed" "${m:-0}" "$v" "${an:--}" "$w" >> "$res"
     done
     printf '  %-40s %6s txns: done\n' "$name" "$txns" >&2
@@ -70,13 +70,13 @@ for c in "${cases[@]}"; do
 done
 
 {
-  echo "Machine: $(machine_line)."
+  echo "Machine: $(machine_line); isocheck $(revision)."
   echo
   echo "Command: \`bench/detect.sh$([ $quick = 1 ] && echo ' --quick') --seeds $seeds --rate $rate --timeout $limit --format $fmt\`."
   echo "Each history: \`isocheck gen <size> --level L --fault F --fault-rate $rate --seed N --format $fmt\` (sizes: 10x20x8 ops on 50 keys,"
   echo "10x100x8 on 200 keys, 20x500x8 on 2000 keys, zipf 0.5), then \`isocheck check --level L'\`."
-  echo "*Manifested*: the simulator's ground truth counted at least one occurrence of the fault (a lost update, a stale read,"
-  echo "a read of an aborted or an overwritten write); *caught*: check exits 1. A manifested fault need not make the history"
+  echo "*Manifested*: the simulator's ground truth counted at least one occurrence of the fault (a write over a concurrent"
+  echo "commit without first-committer-wins, a stale read, a read of an aborted or an overwritten write); *caught*: check exits 1. A manifested fault need not make the history"
   echo "violate the level (a stale read can have another explanation), so detection below 100% is not by itself a miss."
   echo "Control rows must be all PASS at their own level."
   echo

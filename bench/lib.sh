@@ -4,6 +4,7 @@
 #       124 TIMEOUT, else ERROR; wall and peak memory from /usr/bin/time -v.
 #   md_section FILE TITLE < BODY      replace (or append) "## TITLE" in FILE
 #   machine_line                      one line: CPU, cores, memory, OS, date
+#   revision                          the git commit measured (+ "-dirty")
 
 run_measured() {
   local log=$1 limit=$2; shift 2
@@ -29,6 +30,14 @@ md_section() {
     skip && /^## / { skip = 0 }
     !skip { print }
     END { if (!done) { print ""; print title; print ""; print body } }' "$file" > "$file.new" && mv "$file.new" "$file"
+}
+
+revision() {
+  local d r
+  d=$(dirname "${BASH_SOURCE[0]}")
+  r=$(git -C "$d" rev-parse --short HEAD 2>/dev/null) || { echo "(no git)"; return; }
+  git -C "$d" diff --quiet HEAD -- ':(top)' ':(top,exclude)doc' 2>/dev/null || r="$r-dirty"
+  echo "commit $r"
 }
 
 machine_line() {

@@ -165,7 +165,7 @@ fi
 
 # ---- doc/benchmarks.md ----
 {
-  echo "Machine: $(machine_line)."
+  echo "Machine: $(machine_line); isocheck $(revision)."
   echo
   echo "Command: \`bench/scaling.sh$([ $quick = 1 ] && echo ' --quick')$([ $big = 1 ] && echo ' --big')$([ $real = 1 ] && echo ' --real')$([ $peers = 0 ] && echo ' --no-peers') --timeout $limit --seed $seed\`."
   echo "Histories: \`isocheck gen --level si --sessions S --txns T --ops O --keys K --reads R --dist D --seed $seed\`$([ $real = 1 ] && echo ', or the shared PostgreSQL fig7 history of the same setting where one exists')."

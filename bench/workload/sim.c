@@ -410,7 +410,7 @@ int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
     }
     if (progress && ok) progress(progress_ctx, m.slots_done, total);
     switch (p->fault) {
-    case FAULT_LOST_UPDATE: truth->manifested = truth->lost_updates; break;
+    case FAULT_LOST_UPDATE: truth->manifested = truth->concurrent_overwrites; break;
     case FAULT_LONG_FORK: case FAULT_CAUSALITY: truth->manifested = truth->stale_reads; break;
     case FAULT_ABORTED_READ: truth->manifested = truth->aborted_reads; break;
     case FAULT_INTERMEDIATE_READ: truth->manifested = truth->intermediate_reads; break;

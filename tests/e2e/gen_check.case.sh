@@ -10,8 +10,9 @@ g --level ser -o "$t/ser.txt" || exit 1
 out=$("$ISOCHECK" check --level ser "$t/ser.txt"); rc=$?
 [ $rc = 0 ] && echo "$out" | grep -q '^PASS ser' || { echo "ser run, level ser: exit $rc: $out"; exit 1; }
 # fault -> what check must report
-for c in "aborted-read|^FAIL: aborted-read" "intermediate-read|^FAIL: intermediate-read" \
-         "causality|^FAIL si: .*cycle" "long-fork|^FAIL si: .*cycle" "lost-update|^FAIL si: .*cycle"; do
+for c in "aborted-read|^  [0-9]*\. aborted-read" "intermediate-read|^  [0-9]*\. intermediate-read" \
+         "causality|^FAIL si: snapshot isolation is violated" "long-fork|^FAIL si: snapshot isolation is violated" \
+         "lost-update|^FAIL si: snapshot isolation is violated"; do
   f=${c%%|*}; want=${c#*|}
   g --fault $f --fault-rate 0.5 --format dbcop -o "$t/$f.dbcop" || { echo "gen $f"; exit 1; }
   grep -q '"manifested": [1-9]' "$t/$f.dbcop.truth" || { echo "$f did not manifest: $(cat "$t/$f.dbcop.truth")"; exit 1; }

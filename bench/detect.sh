@@ -62,7 +62,8 @@ for c in "${cases[@]}"; do
         || { echo "detect: gen failed: $h" >&2; continue; }
       m=$(sed -n 's/.*"manifested": \([0-9]*\).*/\1/p' "$h.truth")
       read -r v w mem rc <<< "$(run_measured "$OUT/check.log" "$limit" nice "$ISOCHECK" check --level $clevel "$h")"
-      an=$(sed -n -e 's/^FAIL: *\([^:]*\).*/\1/p' -e 's/^FAIL [a-z]*: .*cycle of.*/dependency cycle/p' "$OUT/check.log" | head -1)
+      an=$(sed -n -e 's/^FAIL: *\([^:]*\).*/\1/p' -e 's/^ *[0-9][0-9]*\. \([A-Za-z-]*\).*/\1/p' \
+                  -e 's/^FAIL [a-z]*: .*cycle of.*/dependency cycle/p' "$OUT/check.log" | head -1)
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$txns" "$seed" "${m:-0}" "$v" "${an:--}" "$w" >> "$res"
     done
     printf '  %-40s %6s txns: done\n' "$name" "$txns" >&2

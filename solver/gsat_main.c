@@ -1,3 +1,180 @@
-/* gsat_main.c — placeholder until the engine lands. */
+/* gsat_main.c — `gsat [options] FILE|-`: solve a DIMACS CNF, answer in the
+ * SAT-competition format (s/v lines; exit 10 SAT, 20 UNSAT, 0 UNKNOWN).
+ * Bad input or usage: `gsat: FILE:LINE: message`, exit 2.  Engine options
+ * come from the table in solver/options.h as --name=value. */
+#include <errno.h>
 #include <stdio.h>
-int main(void) { fprintf(stderr, "gsat: not built yet\n"); return 2; }
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "gsat.h"
+#include "solver/dimacs.h"
+#include "solver/options.h"
+#include "solver/solver.h"
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: gsat [options] FILE|-\n"
+            "Solve a DIMACS CNF formula (FILE, or standard input for '-').\n"
+            "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
+            "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
+            "Bad input: 'gsat: FILE:LINE: message', exit 2.\n\n"
+            "options:\n"
+            "  -h, --help              this help\n"
+            "  -v, --verbose           statistics as 'c' lines\n"
+            "  -n, --no-model          do not print the 'v' lines\n"
+            "  --time-limit=SECONDS    give up (s UNKNOWN) after this long\n"
+            "  --conflict-limit=N      give up (s UNKNOWN) after N conflicts\n"
+            "engine options (--name=value):\n");
+#define X(name, def, lo, hi, help) \
+    fprintf(out, "  --%-18s %s [%lld, %lld..%lld]\n", #name "=N", help, (long long)(def), (long long)(lo), (long long)(hi));
+    GSAT_OPTIONS(X)
+#undef X
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "gsat: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (try 'gsat --help')\n");
+    return 2;
+}
+
+/* "--name=value" or "--name value": returns the value string or NULL. */
+static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t namelen) {
+    if (arg[namelen] == '=') return arg + namelen + 1;
+    if (arg[namelen] == 0 && *i + 1 < argc) return argv[++*i];
+    return NULL;
+}
+
+static int parse_int64(const char *t, long long *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(t, &end, 10);
+    if (errno || end == t || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+static void print_stats(const gsat *s, double parse_seconds) {
+    printf("c parse time: %.3f s\n", parse_seconds);
+#define X(name, help) printf("c %-24s %lld\n", #name ":", (long long)s->st.name);
+    GSAT_STATS(X)
+#undef X
+    printf("c %-24s %.3f\n", "solve time (s):", s->st.seconds);
+}
+
+static void print_model(const gsat *s) {
+    char buf[96];
+    size_t len = 0;
+    int n = gsat_num_vars(s);
+    for (int v = 1; v <= n + 1; v++) {
+        char tok[16];
+        int t = v <= n ? snprintf(tok, sizeof tok, " %d", gsat_value(s, v) > 0 ? v : -v)
+                       : snprintf(tok, sizeof tok, " 0");
+        if (len + (size_t)t > 78) {
+            fwrite(buf, 1, len, stdout);
+            fputc('\n', stdout);
+            len = 0;
+        }
+        if (len == 0) { buf[0] = 'v'; len = 1; }
+        memcpy(buf + len, tok, (size_t)t);
+        len += (size_t)t;
+    }
+    fwrite(buf, 1, len, stdout);
+    fputc('\n', stdout);
+}
+
+int main(int argc, char **argv) {
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    const char *path = NULL;
+    int verbose = 0, no_model = 0;
+    double time_limit = 0;
+    long long conflict_limit = -1;
+    gsat *s = gsat_new();
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); gsat_free(s); return 0; }
+        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) { verbose = 1; continue; }
+        if (strcmp(a, "-n") == 0 || strcmp(a, "--no-model") == 0) { no_model = 1; continue; }
+        if (strcmp(a, "-") == 0 || a[0] != '-') {
+            if (path) { gsat_free(s); return usage_error("more than one input file ('%s')", a); }
+            path = a;
+            continue;
+        }
+        if (strncmp(a, "--time-limit", 12) == 0 && (a[12] == 0 || a[12] == '=')) {
+            const char *val = option_value(argc, argv, &i, a, 12);
+            char *end;
+            if (val) { errno = 0; time_limit = strtod(val, &end); }
+            if (!val || errno || end == val || *end || time_limit < 0) {
+                gsat_free(s);
+                return usage_error("--time-limit needs a number of seconds, got '%s'", val ? val : "");
+            }
+            continue;
+        }
+        if (strncmp(a, "--conflict-limit", 16) == 0 && (a[16] == 0 || a[16] == '=')) {
+            const char *val = option_value(argc, argv, &i, a, 16);
+            if (!val || !parse_int64(val, &conflict_limit) || conflict_limit < 0) {
+                gsat_free(s);
+                return usage_error("--conflict-limit needs a non-negative integer, got '%s'", val ? val : "");
+            }
+            continue;
+        }
+        if (a[0] == '-' && a[1] == '-') {
+            const char *eq = strchr(a, '=');
+            char name[64];
+            size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            if (nl >= sizeof name) nl = sizeof name - 1;
+            memcpy(name, a + 2, nl);
+            name[nl] = 0;
+            for (char *p = name; *p; p++) if (*p == '-') *p = '_';
+            int known = 0;
+#define X(oname, def, lo, hi, help) if (strcmp(name, #oname) == 0) known = 1;
+            GSAT_OPTIONS(X)
+#undef X
+            if (!known) { gsat_free(s); return usage_error("unknown option '%s'", a); }
+            long long v;
+            if (!eq || !parse_int64(eq + 1, &v) || !gsat_set_option(s, name, v)) {
+                gsat_free(s);
+                return usage_error("bad value in '%s' (see gsat --help for the range)", a);
+            }
+            continue;
+        }
+        gsat_free(s);
+        return usage_error("unknown option '%s'", a);
+    }
+    if (!path) { gsat_free(s); return usage_error("%s", "no input file (use '-' for standard input)"); }
+
+    ic_error err;
+    ic_error_clear(&err);
+    dimacs_info info;
+    double t0 = gsat_now();
+    if (dimacs_parse_file(s, path, NULL, &info, &err) < 0) {
+        fflush(stdout);
+        ic_error_print(stderr, "gsat", &err);
+        gsat_free(s);
+        return 2;
+    }
+    double parse_seconds = gsat_now() - t0;
+    if (verbose) {
+        printf("c gsat: %ld variables, %ld clauses\n", info.vars, info.clauses);
+        fflush(stdout);
+    }
+    gsat_set_time_limit(s, time_limit);
+    gsat_set_conflict_limit(s, conflict_limit);
+    int res = gsat_solve(s, NULL, 0);
+    if (verbose) print_stats(s, parse_seconds);
+    if (res == GSAT_SAT) {
+        printf("s SATISFIABLE\n");
+        if (!no_model) print_model(s);
+    } else if (res == GSAT_UNSAT) {
+        printf("s UNSATISFIABLE\n");
+    } else {
+        printf("s UNKNOWN\n");
+    }
+    fflush(stdout);
+    gsat_free(s);
+    return res;
+}

@@ -1,0 +1,30 @@
+/* options.h — the engine's tunables, one X-macro table.
+ *
+ * X(name, default, min, max, help).  The table defines the option fields of
+ * the solver, gsat_set_option() and gsat's `--name=value` command-line
+ * options; nothing else lists options.  Ratios are integers (per mille or
+ * percent) so that every option is an int64. */
+#ifndef GSAT_OPTIONS_H
+#define GSAT_OPTIONS_H
+
+#define GSAT_OPTIONS(X)                                                                          \
+    X(restart, 1, 0, 1, "restart policy: 0 Luby, 1 Glucose-style (recent vs global LBD average)") \
+    X(luby_unit, 100, 1, 1000000, "Luby restarts: conflicts per Luby unit")                     \
+    X(lbd_window, 50, 5, 100000, "Glucose restarts: number of recent LBDs averaged")            \
+    X(lbd_margin, 80, 10, 100, "Glucose restarts: restart if recent*margin% > global average")  \
+    X(block_restart, 140, 0, 1000, "block a restart if the trail is x% of its recent average (0 off)") \
+    X(block_window, 5000, 10, 1000000, "restart blocking: number of recent trail sizes averaged") \
+    X(var_decay, 950, 500, 999, "VSIDS activity decay, per mille")                              \
+    X(var_decay_start, 800, 500, 999, "initial VSIDS decay, raised by 10 every 5000 conflicts")  \
+    X(clause_decay, 999, 500, 999, "learned-clause activity decay, per mille")                  \
+    X(phase, 0, 0, 1, "initial phase: 0 false, 1 true")                                         \
+    X(phase_saving, 1, 0, 1, "reuse the last value of a variable when branching")               \
+    X(minimize, 2, 0, 2, "learned-clause minimization: 0 none, 1 local, 2 recursive")           \
+    X(reduce_first, 2000, 100, 100000000, "conflicts before the first learned-clause reduction") \
+    X(reduce_inc, 300, 0, 1000000, "growth of the reduction interval per reduction")           \
+    X(core_lbd, 2, 0, 1000, "learned clauses with LBD <= this are kept forever")                \
+    X(tier2_lbd, 6, 0, 1000, "learned clauses with LBD <= this survive reductions while used")   \
+    X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \
+    X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")
+
+#endif

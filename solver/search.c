@@ -1,0 +1,124 @@
+/* search.c — the CDCL loop: propagate (Boolean and theories) to a
+ * fixpoint; on a conflict learn a clause and backjump; otherwise restart,
+ * simplify or reduce when due, then decide (assumptions first).  On a full
+ * assignment the theories get a final check.  Resource limits are checked
+ * after conflicts (the clock only every few of them). */
+#include <assert.h>
+#include <time.h>
+
+#include "solver/solver.h"
+
+double gsat_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static cref_t propagate_all(gsat *s) {
+    for (;;) {
+        cref_t confl = propagate_bcp(s);
+        if (confl != CREF_NONE || !s->ntheories) return confl;
+        int progress;
+        confl = theory_round(s, &progress);
+        if (confl != CREF_NONE || !progress) return confl;
+    }
+}
+
+/* Learn from a conflict clause (all literals false).  Returns 0 if the
+ * formula is unsatisfiable (the conflict does not depend on any decision). */
+static int resolve_conflict(gsat *s, cref_t confl) {
+    s->st.conflicts++;
+    clause *c = CL(s, confl);
+    int max_level = 0;
+    for (uint32_t k = 0; k < c->size; k++) {
+        int lv = var_level(s, lvar(c->lits[k]));
+        if (lv > max_level) max_level = lv;
+    }
+    if (max_level == 0) { s->ok = 0; return 0; }
+    /* a theory conflict may lie entirely below the current level */
+    if ((uint32_t)max_level < decision_level(s)) backtrack(s, (uint32_t)max_level);
+    uint32_t bt, lbd;
+    analyze(s, confl, &bt, &lbd);
+    backtrack(s, bt);
+    lit_t *lits = s->learnt.data;
+    uint32_t n = (uint32_t)s->learnt.len;
+    s->st.learned++;
+    if (n == 1) enqueue(s, lits[0], CREF_NONE);
+    else {
+        cref_t r = arena_alloc(s, lits, n, CL_LEARNT);
+        clause *lc = CL(s, r);
+        cl_set_lbd(lc, lbd);
+        clause_bump(s, lc);
+        vec_push(s->learnts, r);
+        watch_attach(s, r);
+        enqueue(s, lits[0], r);
+    }
+    var_decay(s);
+    clause_decay(s);
+    if ((s->st.conflicts % 5000) == 0 && s->var_decay < (double)s->opt.var_decay / 1000.0) {
+        s->var_decay += 0.01;
+        if (s->var_decay > (double)s->opt.var_decay / 1000.0) s->var_decay = (double)s->opt.var_decay / 1000.0;
+    }
+    restart_on_conflict(s, lbd);
+    return 1;
+}
+
+static lit_t pick_branch(gsat *s) {
+    for (;;) {
+        uint32_t v = heap_pop(s);
+        if (!v) return LIT_UNDEF;
+        if (s->vals[mklit(v, 0)] == 0 && s->decision[v]) return mklit(v, s->polarity[v]);
+    }
+}
+
+static int limits_hit(gsat *s) {
+    int64_t done = s->st.conflicts - s->solve_conflicts0;
+    if (s->conflict_limit >= 0 && done >= s->conflict_limit) return 1;
+    if (s->time_limit > 0 && (done & 63) == 0 && gsat_now() - s->solve_start >= s->time_limit) return 1;
+    return 0;
+}
+
+int search_solve(gsat *s) {
+    if (!s->ok) return GSAT_UNSAT;
+    for (;;) {
+        cref_t confl = propagate_all(s);
+        if (confl != CREF_NONE) {
+            if (!resolve_conflict(s, confl)) return GSAT_UNSAT;
+            if (limits_hit(s)) return GSAT_UNKNOWN;
+            continue;
+        }
+        if (restart_due(s)) {
+            restart_done(s);
+            backtrack(s, 0);
+            continue;
+        }
+        if (decision_level(s) == 0 && s->opt.simplify && s->trail_n != s->simp_assigns &&
+            s->st.propagations >= s->simp_props) {
+            simplify_level0(s);
+            s->simp_props = s->st.propagations + (int64_t)(s->ca.len / 2);
+        }
+        if (s->st.conflicts >= s->next_reduce) reduce_db(s);
+
+        lit_t next = LIT_UNDEF;
+        while (decision_level(s) < s->assumptions.len) {
+            lit_t a = s->assumptions.data[decision_level(s)];
+            if (s->vals[a] > 0) new_level(s);            /* already true: empty level */
+            else if (s->vals[a] < 0) { analyze_final(s, a); return GSAT_UNSAT; }
+            else { next = a; break; }
+        }
+        if (next == LIT_UNDEF) {
+            next = pick_branch(s);
+            if (next == LIT_UNDEF) {
+                if (!s->ntheories) return GSAT_SAT;
+                cref_t tc = theory_final_check(s);
+                if (tc == CREF_NONE) return GSAT_SAT;
+                if (!resolve_conflict(s, tc)) return GSAT_UNSAT;
+                if (limits_hit(s)) return GSAT_UNKNOWN;
+                continue;
+            }
+            s->st.decisions++;
+        }
+        new_level(s);
+        enqueue(s, next, CREF_NONE);
+    }
+}

@@ -1,0 +1,50 @@
+/* simplify.c — level-0 simplification: with the level-0 trail fully
+ * propagated, delete satisfied clauses and strip false literals from the
+ * rest.  Level-0 facts never need a reason (analysis skips level 0), so
+ * their reasons are dropped first and no clause is locked. */
+#include <assert.h>
+
+#include "solver/solver.h"
+
+static void simplify_list(gsat *s, vec_uint *list) {
+    size_t j = 0;
+    for (size_t i = 0; i < list->len; i++) {
+        cref_t r = list->data[i];
+        clause *c = CL(s, r);
+        if (c->flags & CL_GARBAGE) continue;
+        int sat = 0;
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < c->size; k++) {
+            int v = s->vals[c->lits[k]];
+            if (v > 0) { sat = 1; break; }
+            if (v == 0) c->lits[n++] = c->lits[k];
+        }
+        if (sat) { arena_free_clause(s, r); continue; }
+        assert(n >= 2);
+        if (n < c->size) {
+            if (c->flags & CL_LEARNT) {
+                float a = cl_activity(c);
+                s->ca.wasted += c->size - n;
+                c->size = n;
+                cl_set_activity(c, a);
+            } else {
+                s->ca.wasted += c->size - n;
+                c->size = n;
+            }
+        }
+        list->data[j++] = r;
+    }
+    list->len = j;
+}
+
+void simplify_level0(gsat *s) {
+    assert(decision_level(s) == 0 && s->qhead == s->trail_n);
+    for (uint32_t i = 0; i < s->trail_n; i++) s->vinfo[lvar(s->trail[i])].reason = CREF_NONE;
+    simplify_list(s, &s->originals);
+    simplify_list(s, &s->learnts);
+    for (size_t i = 0; i < s->treasons.len; i++) arena_free_clause(s, s->treasons.data[i]);
+    s->treasons.len = 0;
+    s->st.simplifications++;
+    arena_collect(s);
+    s->simp_assigns = s->trail_n;
+}

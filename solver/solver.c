@@ -1,0 +1,255 @@
+/* solver.c — the public API of include/gsat.h (minus the graph theory):
+ * creation, variables, clauses, solving under assumptions, the model,
+ * failed assumptions, limits, options and statistics. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/solver.h"
+
+gsat *gsat_new(void) {
+    gsat *s = xcalloc(1, sizeof *s);
+    s->ok = 1;
+#define X(name, def, lo, hi, help) s->opt.name = (def);
+    GSAT_OPTIONS(X)
+#undef X
+    s->var_inc = 1.0;
+    s->cla_inc = 1.0;
+    s->var_decay = (double)s->opt.var_decay_start / 1000.0;
+    s->conflict_limit = -1;
+    s->time_limit = 0;
+    s->reduce_interval = s->opt.reduce_first;
+    s->next_reduce = s->reduce_interval;
+    gsat_reserve_vars(s, 0);
+    restart_init(s);
+    return s;
+}
+
+void gsat_free(gsat *s) {
+    if (!s) return;
+    theory_free_all(s);
+    uint32_t nl = 2 * (s->cap_vars + 1);
+    for (uint32_t l = 0; l < nl; l++) free(s->watches[l].data);
+    free(s->watches);
+    free(s->vals); free(s->vinfo); free(s->seen); free(s->polarity); free(s->decision);
+    free(s->theory_mask); free(s->activity); free(s->heap_index); free(s->failed_mark);
+    free(s->model); free(s->trail); free(s->trail_pos); free(s->level_stamp);
+    vec_free(s->heap); vec_free(s->trail_lim);
+    free(s->ca.mem);
+    vec_free(s->originals); vec_free(s->learnts); vec_free(s->treasons);
+    vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
+    vec_free(s->assumptions); vec_free(s->failed);
+    vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
+#ifdef GSAT_DEBUG
+    vec_free(s->original);
+#endif
+    restart_free(s);
+    free(s);
+}
+
+#define GROW(p, oldn, newn) do { \
+        (p) = xrealloc((p), (size_t)(newn) * sizeof *(p)); \
+        memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
+    } while (0)
+
+void gsat_reserve_vars(gsat *s, int n) {
+    if (n < 0) return;
+    if (n > GSAT_MAX_VARS) xalloc_fail((size_t)n * 64);
+    uint32_t want = (uint32_t)n;
+    if (want <= s->nvars && s->cap_vars) return;
+    if (want + 1 > s->cap_vars || !s->cap_vars) {
+        uint32_t old = s->cap_vars ? s->cap_vars + 1 : 0;
+        uint32_t cap = s->cap_vars ? s->cap_vars : 16;
+        while (cap < want + 1) cap *= 2;
+        uint32_t nc = cap + 1;
+        GROW(s->vals, 2 * old, 2 * nc);
+        GROW(s->watches, 2 * old, 2 * nc);
+        GROW(s->failed_mark, 2 * old, 2 * nc);
+        GROW(s->vinfo, old, nc);
+        GROW(s->seen, old, nc);
+        GROW(s->polarity, old, nc);
+        GROW(s->decision, old, nc);
+        GROW(s->theory_mask, old, nc);
+        GROW(s->activity, old, nc);
+        GROW(s->heap_index, old, nc);
+        GROW(s->trail, old, nc);
+        GROW(s->trail_pos, old, nc);
+        s->cap_vars = cap;
+    }
+    for (uint32_t v = s->nvars + 1; v <= want; v++) {
+        s->vinfo[v].reason = CREF_NONE;
+        s->vinfo[v].level = 0;
+        s->polarity[v] = s->opt.phase ? 0 : 1;
+        s->decision[v] = 1;
+        s->heap_index[v] = -1;
+        heap_insert(s, v);
+    }
+    if (want > s->nvars) s->nvars = want;
+}
+
+int gsat_new_var(gsat *s) {
+    gsat_reserve_vars(s, (int)s->nvars + 1);
+    return (int)s->nvars;
+}
+
+int gsat_num_vars(const gsat *s) { return (int)s->nvars; }
+
+static int lit_cmp(const void *a, const void *b) {
+    lit_t x = *(const lit_t *)a, y = *(const lit_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int gsat_add_clause(gsat *s, const int *lits, int n) {
+#ifdef GSAT_DEBUG
+    for (int i = 0; i < n; i++) vec_push(s->original, lits[i]);
+    vec_push(s->original, 0);
+#endif
+    if (!s->ok) return 0;
+    backtrack(s, 0);
+    int maxv = 0;
+    for (int i = 0; i < n; i++) {
+        assert(lits[i] != 0);
+        int v = lits[i] < 0 ? -lits[i] : lits[i];
+        if (v > maxv) maxv = v;
+    }
+    gsat_reserve_vars(s, maxv);
+    vec_uint *buf = &s->learnt;
+    vec_clear(*buf);
+    for (int i = 0; i < n; i++)
+        if (lits[i] != 0) vec_push(*buf, lit_from_dimacs(lits[i]));
+    if (buf->len > 1) qsort(buf->data, buf->len, sizeof *buf->data, lit_cmp);
+    size_t j = 0;
+    lit_t prev = LIT_UNDEF;
+    for (size_t i = 0; i < buf->len; i++) {
+        lit_t l = buf->data[i];
+        if (l == prev) continue;
+        if (prev != LIT_UNDEF && l == lneg(prev)) return 1;   /* tautology */
+        if (s->vals[l] > 0) return 1;                          /* satisfied at level 0 */
+        prev = l;
+        if (s->vals[l] < 0) continue;                          /* false at level 0 */
+        buf->data[j++] = l;
+    }
+    buf->len = j;
+    if (j == 0) { s->ok = 0; return 0; }
+    if (j == 1) {
+        enqueue(s, buf->data[0], CREF_NONE);
+        if (propagate_bcp(s) != CREF_NONE) { s->ok = 0; return 0; }
+        return 1;
+    }
+    cref_t r = arena_alloc(s, buf->data, (uint32_t)j, 0);
+    vec_push(s->originals, r);
+    watch_attach(s, r);
+    return 1;
+}
+
+#ifdef GSAT_DEBUG
+/* Debug builds: every model must satisfy every clause ever added and the
+ * assumptions; a wrong model aborts loudly. */
+static void verify_model(gsat *s) {
+    size_t start = 0;
+    for (size_t i = 0; i < s->original.len; i++) {
+        if (s->original.data[i] != 0) continue;
+        int sat = 0;
+        for (size_t k = start; k < i && !sat; k++) sat = gsat_value(s, s->original.data[k]) > 0;
+        if (!sat) {
+            fprintf(stderr, "gsat: internal error: model falsifies clause");
+            for (size_t k = start; k < i; k++) fprintf(stderr, " %d", s->original.data[k]);
+            fprintf(stderr, " 0\n");
+            abort();
+        }
+        start = i + 1;
+    }
+    for (size_t i = 0; i < s->assumptions.len; i++) {
+        int d = lit_to_dimacs(s->assumptions.data[i]);
+        if (gsat_value(s, d) <= 0) {
+            fprintf(stderr, "gsat: internal error: model falsifies assumption %d\n", d);
+            abort();
+        }
+    }
+}
+#endif
+
+int gsat_solve(gsat *s, const int *assumptions, int n) {
+    double t0 = gsat_now();
+    for (size_t i = 0; i < s->failed.len; i++) s->failed_mark[lit_from_dimacs(s->failed.data[i])] = 0;
+    vec_clear(s->failed);
+    vec_clear(s->assumptions);
+    backtrack(s, 0);
+    for (int i = 0; i < n; i++) {
+        int v = assumptions[i] < 0 ? -assumptions[i] : assumptions[i];
+        if (!v) continue;
+        gsat_reserve_vars(s, v);
+        vec_push(s->assumptions, lit_from_dimacs(assumptions[i]));
+    }
+    s->solve_start = t0;
+    s->solve_conflicts0 = s->st.conflicts;
+    int status = search_solve(s);
+    if (status == GSAT_SAT) {
+        if (s->model_vars < s->nvars + 1) {
+            s->model = xrealloc(s->model, (size_t)s->nvars + 1);
+            s->model_vars = s->nvars + 1;
+        }
+        for (uint32_t v = 1; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+#ifdef GSAT_DEBUG
+        verify_model(s);
+#endif
+    }
+    backtrack(s, 0);
+    if (status != GSAT_SAT) s->model_vars = s->model_vars ? s->model_vars : 0;
+    s->st.seconds += gsat_now() - t0;
+    return status;
+}
+
+int gsat_value(const gsat *s, int lit) {
+    if (lit == 0 || !s->model) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
+    if (v >= s->model_vars) return 0;
+    int val = s->model[v];
+    return lit < 0 ? -val : val;
+}
+
+int gsat_failed(const gsat *s, int lit) {
+    if (lit == 0) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
+    if (v > s->nvars) return 0;
+    return s->failed_mark[lit_from_dimacs(lit)];
+}
+
+void gsat_set_conflict_limit(gsat *s, int64_t conflicts) { s->conflict_limit = conflicts < 0 ? -1 : conflicts; }
+void gsat_set_time_limit(gsat *s, double seconds) { s->time_limit = seconds > 0 ? seconds : 0; }
+
+int gsat_set_option(gsat *s, const char *name, int64_t value) {
+#define X(oname, def, lo, hi, help)                                   \
+    if (strcmp(name, #oname) == 0) {                                  \
+        if (value < (lo) || value > (hi)) return 0;                   \
+        s->opt.oname = value;                                         \
+        if (strcmp(#oname, "var_decay_start") == 0) s->var_decay = (double)value / 1000.0; \
+        if (strcmp(#oname, "lbd_window") == 0 || strcmp(#oname, "block_window") == 0) restart_init(s); \
+        return 1;                                                     \
+    }
+    GSAT_OPTIONS(X)
+#undef X
+    return 0;
+}
+
+void gsat_set_decision_var(gsat *s, int var, int is_decision) {
+    if (var <= 0) return;
+    gsat_reserve_vars(s, var);
+    s->decision[var] = is_decision ? 1 : 0;
+    if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
+}
+
+void gsat_get_stats(const gsat *s, gsat_stats *out) {
+    memset(out, 0, sizeof *out);
+    out->conflicts = s->st.conflicts;
+    out->decisions = s->st.decisions;
+    out->propagations = s->st.propagations;
+    out->restarts = s->st.restarts;
+    out->learned = s->st.learned;
+    out->reduced = s->st.reduced;
+    out->theory_conflicts = s->st.theory_conflicts;
+    out->theory_propagations = s->st.theory_propagations;
+    out->theory_explanation_lits = s->st.theory_explanation_lits;
+    out->seconds = s->st.seconds;
+}

@@ -1,0 +1,248 @@
+/* solver.h — the engine's internal state and the small inline helpers every
+ * module shares.  Only solver/ includes this; the outside sees gsat.h.
+ *
+ * Encoding: variable v (1..nvars, as in DIMACS) has literals 2v (positive)
+ * and 2v+1 (negative).  Values are kept per literal (vals[l] = 1 true,
+ * -1 false, 0 unassigned) so testing a literal is one load.
+ *
+ * Clauses live in one arena of 32-bit words, named by their offset (cref).
+ * The two watched literals of a clause are always lits[0] and lits[1]; the
+ * literal a clause implied is lits[0] (or either literal of a binary
+ * clause, which propagation does not reorder).  A reason is a cref, or
+ * CREF_NONE (decision, assumption, level-0 fact), or a lazy theory marker
+ * REASON_THEORY0 + th, turned into a real clause on first use. */
+#ifndef GSAT_SOLVER_H
+#define GSAT_SOLVER_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "gsat.h"
+#include "vec.h"
+#include "solver/options.h"
+#include "solver/stats.h"
+#include "solver/theory.h"
+
+typedef uint32_t lit_t;
+typedef uint32_t cref_t;
+
+#define LIT_UNDEF UINT32_MAX
+#define CREF_NONE UINT32_MAX
+#define MAX_THEORIES 32
+#define REASON_THEORY0 (UINT32_MAX - MAX_THEORIES - 1)
+#define WATCH_BIN 0x80000000u        /* watcher flag: the clause is binary */
+#define ARENA_MAX_WORDS 0x7ffff000u   /* crefs stay below WATCH_BIN */
+#define GSAT_MAX_VARS (1 << 27)
+
+static inline lit_t mklit(uint32_t v, int neg) { return 2 * v + (neg ? 1u : 0u); }
+static inline uint32_t lvar(lit_t l) { return l >> 1; }
+static inline lit_t lneg(lit_t l) { return l ^ 1u; }
+static inline lit_t lit_from_dimacs(int d) {
+    return d > 0 ? 2u * (uint32_t)d : 2u * (uint32_t)(-(int64_t)d) + 1u;
+}
+static inline int lit_to_dimacs(lit_t l) { int v = (int)(l >> 1); return (l & 1) ? -v : v; }
+static inline int reason_is_theory(cref_t r) { return r >= REASON_THEORY0 && r != CREF_NONE; }
+
+/* ---- clauses ------------------------------------------------------------ */
+enum {
+    CL_LEARNT = 1u << 0,
+    CL_GARBAGE = 1u << 1,
+    CL_REASON = 1u << 2,   /* a theory reason or conflict: not watched */
+    CL_USED = 1u << 3,     /* took part in a conflict since the last reduction */
+    CL_MOVED = 1u << 4,    /* during compaction: size holds the new cref */
+    CL_LBD_SHIFT = 8,
+};
+
+typedef struct clause {
+    uint32_t size;
+    uint32_t flags;          /* CL_* bits, LBD in the bits above CL_LBD_SHIFT */
+    lit_t lits[];            /* learned clauses keep their activity after lits */
+} clause;
+
+static inline uint32_t cl_lbd(const clause *c) { return c->flags >> CL_LBD_SHIFT; }
+static inline void cl_set_lbd(clause *c, uint32_t lbd) {
+    if (lbd > 0xffffff) lbd = 0xffffff;
+    c->flags = (c->flags & ((1u << CL_LBD_SHIFT) - 1)) | (lbd << CL_LBD_SHIFT);
+}
+static inline float cl_activity(const clause *c) {
+    float a; memcpy(&a, &c->lits[c->size], sizeof a); return a;
+}
+static inline void cl_set_activity(clause *c, float a) { memcpy(&c->lits[c->size], &a, sizeof a); }
+
+typedef struct arena {
+    uint32_t *mem;
+    size_t len, cap;          /* in words */
+    size_t wasted;            /* words of garbage clauses */
+} arena;
+
+/* ---- watches ------------------------------------------------------------- */
+typedef struct watcher {
+    lit_t blocker;            /* some other literal of the clause; true => skip */
+    uint32_t cref;            /* | WATCH_BIN for binary clauses */
+} watcher;
+
+typedef struct watch_list {
+    watcher *data;
+    uint32_t len, cap;
+} watch_list;
+
+typedef struct var_info {
+    cref_t reason;
+    int level;
+} var_info;
+
+typedef struct theory_slot {
+    const theory_ops *ops;
+    void *t;
+    uint32_t head;            /* trail position up to which it was told */
+    vec_uint pending;         /* watched literals assigned before the watch began */
+} theory_slot;
+
+typedef struct restart_state {
+    /* Glucose: bounded queues of recent LBDs and trail sizes */
+    uint32_t *lbd_q; uint32_t lbd_n, lbd_pos, lbd_cap; uint64_t lbd_sum;
+    uint32_t *trail_q; uint32_t trail_n, trail_pos, trail_cap; uint64_t trail_sum;
+    uint64_t lbd_total, lbd_count;
+    /* Luby */
+    int64_t luby_index, luby_budget, since_restart;
+    int due;
+} restart_state;
+
+struct gsat {
+    int ok;                   /* 0 once the formula is unsatisfiable at level 0 */
+    uint32_t nvars, cap_vars;
+
+    int8_t *vals;             /* per literal */
+    var_info *vinfo;          /* per variable */
+    uint8_t *seen;            /* analysis marks */
+    uint8_t *polarity;        /* saved phase: 1 = negative */
+    uint8_t *decision;
+    uint32_t *theory_mask;    /* bit th: theory th watches the variable */
+    double *activity;
+    int32_t *heap_index;      /* position in heap, -1 if absent */
+    vec_uint heap;
+    watch_list *watches;      /* per literal: clauses watching it */
+    uint8_t *failed_mark;     /* per literal: a failed assumption */
+    int8_t *model;            /* per variable, after SAT */
+    uint32_t model_vars;
+    uint32_t *trail_pos;      /* per variable: index on the trail */
+#ifdef GSAT_DEBUG
+    vec_int original;         /* every added clause, 0-terminated, for model checks */
+#endif
+
+    lit_t *trail;
+    uint32_t trail_n, qhead;
+    vec_uint trail_lim;
+
+    arena ca;
+    vec_uint originals, learnts, treasons;
+
+    /* analysis scratch */
+    vec_uint learnt, toclear, stack;
+    uint64_t *level_stamp; uint64_t stamp; size_t level_stamp_cap;
+    double var_inc, cla_inc, var_decay;
+
+    restart_state rs;
+    int64_t next_reduce, reduce_interval;
+    uint32_t simp_assigns; int64_t simp_props;
+
+    vec_uint assumptions;
+    vec_int failed;           /* DIMACS failed assumptions */
+
+    int64_t conflict_limit;   /* per solve, < 0 none */
+    double time_limit;        /* per solve, <= 0 none */
+    double solve_start;
+    int64_t solve_conflicts0;
+
+    theory_slot theories[MAX_THEORIES];
+    int ntheories;
+    vec_int tbuf;             /* DIMACS clauses from theories */
+    vec_int tout;             /* DIMACS literals implied by a theory */
+    vec_uint tlits;
+
+    struct {
+#define X(name, def, lo, hi, help) int64_t name;
+        GSAT_OPTIONS(X)
+#undef X
+    } opt;
+    struct {
+#define X(name, help) int64_t name;
+        GSAT_STATS(X)
+#undef X
+        double seconds;
+    } st;
+};
+
+static inline clause *CL(const gsat *s, cref_t r) { return (clause *)(s->ca.mem + r); }
+static inline int lit_value(const gsat *s, lit_t l) { return s->vals[l]; }
+static inline int var_level(const gsat *s, uint32_t v) { return s->vinfo[v].level; }
+static inline uint32_t decision_level(const gsat *s) { return (uint32_t)s->trail_lim.len; }
+
+static inline void enqueue(gsat *s, lit_t l, cref_t reason) {
+    uint32_t v = lvar(l);
+    s->vals[l] = 1;
+    s->vals[l ^ 1] = -1;
+    s->vinfo[v].reason = reason;
+    s->vinfo[v].level = (int)s->trail_lim.len;
+    s->trail_pos[v] = s->trail_n;
+    s->trail[s->trail_n++] = l;
+}
+
+/* arena.c */
+cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags);
+void arena_free_clause(gsat *s, cref_t r);
+void arena_collect(gsat *s);         /* compact when enough is garbage */
+void arena_compact(gsat *s);
+
+/* watch.c */
+void watch_push(watch_list *w, lit_t blocker, uint32_t cref);
+void watch_attach(gsat *s, cref_t r);
+void watch_rebuild(gsat *s);
+
+/* propagate.c */
+cref_t propagate_bcp(gsat *s);
+void new_level(gsat *s);
+void backtrack(gsat *s, uint32_t level);
+
+/* heap.c */
+void heap_insert(gsat *s, uint32_t v);
+uint32_t heap_pop(gsat *s);            /* 0 if empty */
+void heap_bump(gsat *s, uint32_t v);   /* activity of v grew */
+void var_bump(gsat *s, uint32_t v);
+void var_decay(gsat *s);
+
+/* analyze.c */
+cref_t reason_of(gsat *s, uint32_t v);
+void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd);
+void analyze_final(gsat *s, lit_t p);
+uint32_t compute_lbd(gsat *s, const lit_t *lits, uint32_t n);
+void clause_bump(gsat *s, clause *c);
+void clause_decay(gsat *s);
+
+/* restart.c */
+void restart_init(gsat *s);
+void restart_free(gsat *s);
+void restart_on_conflict(gsat *s, uint32_t lbd);
+int restart_due(gsat *s);
+void restart_done(gsat *s);
+
+/* reduce.c */
+int clause_locked(const gsat *s, cref_t r);
+void reduce_db(gsat *s);
+
+/* simplify.c */
+void simplify_level0(gsat *s);
+
+/* theory.c */
+cref_t theory_round(gsat *s, int *progress);
+cref_t theory_final_check(gsat *s);
+cref_t theory_explain(gsat *s, uint32_t v, int th);
+void theory_new_level(gsat *s);
+void theory_backtrack(gsat *s, uint32_t level);
+void theory_free_all(gsat *s);
+
+/* search.c */
+int search_solve(gsat *s);
+double gsat_now(void);
+
+#endif

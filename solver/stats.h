@@ -1,0 +1,25 @@
+/* stats.h — the engine's counters, one X-macro table: X(name, help).
+ * The table defines the counter fields of the solver and what `gsat -v`
+ * prints; gsat_get_stats() copies the public subset. */
+#ifndef GSAT_STATS_H
+#define GSAT_STATS_H
+
+#define GSAT_STATS(X)                                                        \
+    X(conflicts, "conflicts (Boolean and theory)")                           \
+    X(decisions, "decisions")                                                \
+    X(propagations, "literals propagated")                                   \
+    X(restarts, "restarts")                                                  \
+    X(blocked_restarts, "restarts blocked by a long trail")                  \
+    X(learned, "learned clauses (units included)")                           \
+    X(learned_lits, "literals in learned clauses after minimization")        \
+    X(minimized_lits, "literals removed by minimization")                    \
+    X(reductions, "learned-clause database reductions")                      \
+    X(reduced, "learned clauses deleted")                                    \
+    X(simplifications, "level-0 simplifications")                            \
+    X(gcs, "clause arena compactions")                                       \
+    X(theory_conflicts, "theory conflicts")                                  \
+    X(theory_propagations, "literals implied by theories")                   \
+    X(theory_explanations, "lazy reasons asked of theories")                 \
+    X(theory_explanation_lits, "literals in theory reasons and conflicts")
+
+#endif

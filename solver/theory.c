@@ -1,0 +1,191 @@
+/* theory.c — the engine side of solver/theory.h.
+ *
+ * After BCP reaches a fixpoint, theory_round() tells each theory about the
+ * watched literals on the trail past its head, then asks each for implied
+ * literals, which go on the trail with the lazy reason REASON_THEORY0 + th.
+ * theory_explain() turns such a marker into a real clause (kept in the
+ * arena on the treasons list, unwatched) the first time analysis needs it.
+ * Theory conflict clauses are stored the same way so that conflict
+ * analysis sees one kind of conflict. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "solver/solver.h"
+
+int gsat_add_theory(gsat *s, const theory_ops *ops, void *t) {
+    if (s->ntheories == MAX_THEORIES) return -1;
+    theory_slot *ts = &s->theories[s->ntheories];
+    ts->ops = ops;
+    ts->t = t;
+    ts->head = 0;          /* it is told about watched level-0 facts next round */
+    vec_init(ts->pending);
+    /* a theory joining mid-search sees the current levels as level 0 */
+    return s->ntheories++;
+}
+
+void gsat_theory_watch(gsat *s, int th, int var) {
+    if (th < 0 || th >= s->ntheories || var <= 0) return;
+    gsat_reserve_vars(s, var);
+    uint32_t bit = 1u << th;
+    if (s->theory_mask[var] & bit) return;
+    s->theory_mask[var] |= bit;
+    theory_slot *ts = &s->theories[th];
+    lit_t pos = mklit((uint32_t)var, 0);
+    if (s->vals[pos] != 0) {
+        lit_t l = s->vals[pos] > 0 ? pos : lneg(pos);
+        /* already on the trail before the theory's head: deliver later */
+        if (s->trail_pos[var] < ts->head) vec_push(ts->pending, l);
+    }
+}
+
+int gsat_decision_level(const gsat *s) { return (int)decision_level(s); }
+
+int gsat_lit_value_now(const gsat *s, int lit) {
+    if (lit == 0) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
+    if (v > s->nvars) return 0;
+    return s->vals[lit_from_dimacs(lit)];
+}
+
+#ifdef GSAT_DEBUG
+static void theory_bug(gsat *s, int th, const char *what, int lit) {
+    fprintf(stderr, "gsat: internal error: theory '%s': %s (literal %d)\n",
+            s->theories[th].ops->name ? s->theories[th].ops->name : "?", what, lit);
+    abort();
+}
+#endif
+
+/* Convert the DIMACS clause in s->tbuf, store it unwatched; returns its cref. */
+static cref_t store_theory_clause(gsat *s, int th, int implied) {
+    (void)th;
+    vec_clear(s->tlits);
+    for (size_t i = 0; i < s->tbuf.len; i++) {
+        int d = s->tbuf.data[i];
+#ifdef GSAT_DEBUG
+        uint32_t v = (uint32_t)(d < 0 ? -(int64_t)d : d);
+        if (d == 0 || v > s->nvars) theory_bug(s, th, "clause literal out of range", d);
+        lit_t l = lit_from_dimacs(d);
+        if (d != implied && s->vals[l] >= 0) theory_bug(s, th, "clause literal is not false", d);
+#endif
+        vec_push(s->tlits, lit_from_dimacs(d));
+    }
+    if (implied) {
+        lit_t il = lit_from_dimacs(implied);
+        size_t k = 0;
+        while (k < s->tlits.len && s->tlits.data[k] != il) k++;
+#ifdef GSAT_DEBUG
+        if (k == s->tlits.len) theory_bug(s, th, "reason does not contain the implied literal", implied);
+#endif
+        if (k == s->tlits.len) vec_push(s->tlits, il);
+        s->tlits.data[k] = s->tlits.data[0];
+        s->tlits.data[0] = il;
+    }
+    s->st.theory_explanation_lits += (int64_t)s->tlits.len;
+    cref_t r = arena_alloc(s, s->tlits.data, (uint32_t)s->tlits.len, CL_REASON);
+    vec_push(s->treasons, r);
+    return r;
+}
+
+cref_t theory_explain(gsat *s, uint32_t v, int th) {
+    lit_t l = s->vals[mklit(v, 0)] > 0 ? mklit(v, 0) : mklit(v, 1);
+    int d = lit_to_dimacs(l);
+    vec_clear(s->tbuf);
+    s->theories[th].ops->reason(s->theories[th].t, d, &s->tbuf);
+    s->st.theory_explanations++;
+    cref_t r = store_theory_clause(s, th, d);
+#ifdef GSAT_DEBUG
+    {
+        clause *c = CL(s, r);
+        for (uint32_t k = 1; k < c->size; k++)
+            if (s->trail_pos[lvar(c->lits[k])] > s->trail_pos[v])
+                theory_bug(s, th, "reason literal assigned after the implied literal", lit_to_dimacs(c->lits[k]));
+    }
+#endif
+    s->vinfo[v].reason = r;
+    return r;
+}
+
+static cref_t theory_conflict(gsat *s, int th) {
+    vec_clear(s->tbuf);
+    s->theories[th].ops->conflict(s->theories[th].t, &s->tbuf);
+    s->st.theory_conflicts++;
+    return store_theory_clause(s, th, 0);
+}
+
+cref_t theory_round(gsat *s, int *progress) {
+    *progress = 0;
+    for (int th = 0; th < s->ntheories; th++) {
+        theory_slot *ts = &s->theories[th];
+        uint32_t bit = 1u << th;
+        while (ts->pending.len) {
+            lit_t l = vec_pop(ts->pending);
+            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) return theory_conflict(s, th);
+        }
+        while (ts->head < s->trail_n) {
+            lit_t l = s->trail[ts->head++];
+            if ((s->theory_mask[lvar(l)] & bit) && ts->ops->assigned(ts->t, lit_to_dimacs(l)))
+                return theory_conflict(s, th);
+        }
+    }
+    for (int th = 0; th < s->ntheories; th++) {
+        theory_slot *ts = &s->theories[th];
+        if (!ts->ops->propagate) continue;
+        vec_int *outp = &s->tout;
+        vec_clear(*outp);
+        ts->ops->propagate(ts->t, outp);
+        vec_int out = *outp;
+        for (size_t i = 0; i < out.len; i++) {
+            int d = out.data[i];
+            uint32_t v = (uint32_t)(d < 0 ? -(int64_t)d : d);
+#ifdef GSAT_DEBUG
+            if (d == 0 || v > s->nvars) theory_bug(s, th, "implied literal out of range", d);
+#endif
+            if (d == 0 || v > s->nvars) continue;
+            lit_t l = lit_from_dimacs(d);
+            if (s->vals[l] > 0) continue;
+            if (s->vals[l] < 0) {
+                /* implied but already false: its reason is a conflict */
+                vec_clear(s->tbuf);
+                ts->ops->reason(ts->t, d, &s->tbuf);
+                s->st.theory_conflicts++;
+                return store_theory_clause(s, th, 0);
+            }
+            enqueue(s, l, REASON_THEORY0 + (uint32_t)th);
+            s->st.theory_propagations++;
+            *progress = 1;
+        }
+        if (*progress) return CREF_NONE;   /* let BCP catch up first */
+    }
+    return CREF_NONE;
+}
+
+cref_t theory_final_check(gsat *s) {
+    for (int th = 0; th < s->ntheories; th++) {
+        theory_slot *ts = &s->theories[th];
+        if (ts->ops->final_check && ts->ops->final_check(ts->t)) return theory_conflict(s, th);
+    }
+    return CREF_NONE;
+}
+
+void theory_new_level(gsat *s) {
+    for (int th = 0; th < s->ntheories; th++)
+        if (s->theories[th].ops->new_level) s->theories[th].ops->new_level(s->theories[th].t);
+}
+
+void theory_backtrack(gsat *s, uint32_t level) {
+    for (int th = 0; th < s->ntheories; th++) {
+        theory_slot *ts = &s->theories[th];
+        if (ts->head > s->trail_n) ts->head = s->trail_n;
+        if (ts->ops->backtrack) ts->ops->backtrack(ts->t, (int)level);
+    }
+}
+
+void theory_free_all(gsat *s) {
+    for (int th = 0; th < s->ntheories; th++) {
+        theory_slot *ts = &s->theories[th];
+        if (ts->ops->destroy) ts->ops->destroy(ts->t);
+        vec_free(ts->pending);
+    }
+    s->ntheories = 0;
+}

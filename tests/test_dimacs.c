@@ -1,0 +1,188 @@
+/* test_dimacs.c — the DIMACS parser: good inputs give the right formula,
+ * every malformed input gives its own message at the right line, and the
+ * extension hook (for GNF-like formats) sees keyword lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gsat.h"
+#include "solver/dimacs.h"
+
+static int parse_str(gsat *s, const char *text, const dimacs_opts *o, dimacs_info *info, ic_error *err) {
+    reader r;
+    reader_open_mem(&r, "t.cnf", text, strlen(text));
+    ic_error_clear(err);
+    int rc = dimacs_parse(s, &r, o, info, err);
+    reader_close(&r);
+    return rc;
+}
+
+/* Parse text that must fail; check "t.cnf:LINE: message". */
+static void expect_error(const char *text, long line, const char *msg) {
+    gsat *s = gsat_new();
+    ic_error err;
+    int rc = parse_str(s, text, NULL, NULL, &err);
+    if (rc != -1 || !err.set || err.line != line || strcmp(err.msg, msg) != 0)
+        fail_msg("input [%s]: rc %d, got line %ld '%s', want line %ld '%s'", text, rc, err.line, err.msg, line, msg);
+    assert_string_equal(err.file, "t.cnf");
+    gsat_free(s);
+}
+
+static void good_inputs(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    ic_error err;
+    dimacs_info info;
+    const char *text =
+        "c a comment\n"
+        "  p cnf 4 3\n"
+        "1 -2 0\n"
+        "\t2 3\n"          /* a clause across lines */
+        "c comment inside\n"
+        " -4 0 4 -1 0\r\n" /* two clauses on one line, CRLF */
+        "\n";
+    assert_int_equal(parse_str(s, text, NULL, &info, &err), 0);
+    assert_false(err.set);
+    assert_int_equal(info.vars, 4);
+    assert_int_equal(info.clauses, 3);
+    assert_int_equal(gsat_num_vars(s), 4);
+    /* (1|-2) (2|3|-4) (4|-1): force 1, then 4 */
+    int as[] = {2};
+    assert_int_equal(gsat_solve(s, as, 1), GSAT_SAT);
+    assert_int_equal(gsat_value(s, 1), 1);
+    assert_int_equal(gsat_value(s, 4), 1);
+    int as2[] = {-1, 2};
+    assert_int_equal(gsat_solve(s, as2, 2), GSAT_UNSAT);
+    gsat_free(s);
+
+    /* SATLIB end marker, empty clause, unused declared variables */
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "p cnf 9 2\n1 0\n-1 0\n%\n0\n", NULL, &info, &err), 0);
+    assert_int_equal(gsat_num_vars(s), 9);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "p cnf 0 1\n0\n", NULL, &info, &err), 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "p cnf 0 0\n", NULL, &info, &err), 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    gsat_free(s);
+}
+
+static void malformed_inputs(void **state) {
+    (void)state;
+    expect_error("", 1, "empty input: expected the 'p cnf VARIABLES CLAUSES' header");
+    expect_error("\n  \n", 1, "empty input: expected the 'p cnf VARIABLES CLAUSES' header");
+    expect_error("c only a comment\n", 1, "missing 'p cnf VARIABLES CLAUSES' header");
+    expect_error("1 2 0\n", 1, "clause before the 'p cnf VARIABLES CLAUSES' header");
+    expect_error("p cnf 3\n", 1, "bad header 'p cnf 3': expected 'p cnf VARIABLES CLAUSES'");
+    expect_error("p dnf 3 1\n", 1, "bad header 'p dnf 3 1': expected 'p cnf VARIABLES CLAUSES'");
+    expect_error("p cnf -3 1\n", 1, "bad header 'p cnf -3 1': expected 'p cnf VARIABLES CLAUSES'");
+    expect_error("p cnf 3 1 7\n", 1, "bad header 'p cnf 3 1 7': expected 'p cnf VARIABLES CLAUSES'");
+    expect_error("p cnf x 1\n", 1, "bad header 'p cnf x 1': expected 'p cnf VARIABLES CLAUSES'");
+    expect_error("p cnf 999999999 1\n", 1, "header declares 999999999 variables, more than the limit 67108864");
+    expect_error("p cnf 3 1\np cnf 3 1\n", 2, "second 'p' header (the first is on line 1)");
+    expect_error("p cnf 3 2\n1 2 0\n4 0\n", 3, "literal 4 out of range: the header declares 3 variables");
+    expect_error("p cnf 3 2\n1 -7 0\n", 2, "literal -7 out of range: the header declares 3 variables");
+    expect_error("p cnf 3 1\n1 99999999999 0\n", 2, "literal out of range: variable index above 67108864");
+    expect_error("p cnf 3 2\n1 2 0\n", 2, "the header declares 2 clauses, found 1");
+    expect_error("p cnf 3 1\n1 2 0\n3 0\n\n", 3, "the header declares 1 clauses, found 2");
+    expect_error("p cnf 3 1\n1 2\n", 2, "the last clause is not terminated by 0");
+    expect_error("p cnf 3 1\n1 x 0\n", 2, "unexpected 'x' after literals (expected a literal or 0)");
+    expect_error("p cnf 3 1\n1 2a 0\n", 2, "unexpected character 'a' in a literal");
+    expect_error("p cnf 3 1\n1 - 2 0\n", 2, "expected a literal, found '-'");
+    expect_error("p cnf 3 1\n1 -x 0\n", 2, "expected a literal, found '-x'");
+    expect_error("p cnf 3 1\n1 -0\n", 2, "'-0' is not a literal");
+    expect_error("p cnf 3 1\nhello 1 2 0\n", 2, "unexpected 'hello' (expected a clause, a comment or the 'p cnf' header)");
+    expect_error("p cnf 3 1\n1 0\n\n\nedge 1 2\n", 5, "unexpected 'edge' (expected a clause, a comment or the 'p cnf' header)");
+    expect_error("p cnf 3 1\n1 0\np cnf 3 1\n", 3, "second 'p' header (the first is on line 1)");
+    expect_error("c x\n1 0\np cnf 3 1\n", 2, "clause before the 'p cnf VARIABLES CLAUSES' header");
+}
+
+static void missing_file(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    ic_error err;
+    ic_error_clear(&err);
+    assert_int_equal(dimacs_parse_file(s, "/nonexistent/x.cnf", NULL, NULL, &err), -1);
+    assert_string_equal(err.file, "/nonexistent/x.cnf");
+    assert_int_equal(err.line, 0);
+    assert_string_equal(err.msg, "cannot open: No such file or directory");
+    gsat_free(s);
+}
+
+/* ---- extension hook ---- */
+typedef struct hook_ctx { int edges; long last_line; char last[64]; } hook_ctx;
+
+static int edge_hook(void *ctx, const char *line, long lineno, ic_error *err) {
+    hook_ctx *h = ctx;
+    if (strncmp(line, "edge ", 5) == 0) {
+        h->edges++;
+        h->last_line = lineno;
+        snprintf(h->last, sizeof h->last, "%s", line);
+        return 0;
+    }
+    if (strncmp(line, "bad", 3) == 0) {
+        ic_error_at(err, "t.cnf", lineno, "bad edge line");
+        return 1;
+    }
+    return 1;   /* unknown: the parser names the keyword */
+}
+
+static void extension_hook(void **state) {
+    (void)state;
+    hook_ctx h = {0};
+    dimacs_opts o = {edge_hook, &h, 0};
+    gsat *s = gsat_new();
+    ic_error err;
+    dimacs_info info;
+    /* no header needed; leading blanks; comments "c" only as a token */
+    const char *text = "c comment\n  edge 0 1 5\n1 2 0\n\t edge 1 0 6  \n-5 -6 0\n";
+    assert_int_equal(parse_str(s, text, &o, &info, &err), 0);
+    assert_int_equal(h.edges, 2);
+    assert_int_equal(h.last_line, 4);
+    assert_string_equal(h.last, "edge 1 0 6");
+    assert_int_equal(info.has_header, 0);
+    assert_int_equal(gsat_num_vars(s), 6);
+    assert_int_equal(info.clauses, 2);
+    gsat_free(s);
+
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "p cnf 2 0\ncolour 1\n", &o, NULL, &err), -1);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.msg, "unknown keyword 'colour'");
+    gsat_free(s);
+
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "bad 1 2\n", &o, NULL, &err), -1);
+    assert_int_equal(err.line, 1);
+    assert_string_equal(err.msg, "bad edge line");
+    gsat_free(s);
+
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "1 2\nedge 0 1 3\n0\n", &o, NULL, &err), -1);
+    assert_string_equal(err.msg, "'edge' line inside an unterminated clause");
+    gsat_free(s);
+
+    /* header_optional without a hook: keywords are still errors */
+    dimacs_opts o2 = {NULL, NULL, 1};
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "1 2 0\n", &o2, &info, &err), 0);
+    assert_int_equal(parse_str(s, "1 2 0\nedge 1 2 3\n", &o2, &info, &err), -1);
+    assert_int_equal(err.line, 2);
+    gsat_free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(good_inputs),
+        cmocka_unit_test(malformed_inputs),
+        cmocka_unit_test(missing_file),
+        cmocka_unit_test(extension_hook),
+    };
+    return cmocka_run_group_tests_name("dimacs", tests, NULL, NULL);
+}

@@ -1,0 +1,273 @@
+/* test_solver_modules.c — unit tests of the engine's modules through its
+ * internal header: the EVSIDS heap, the clause arena and its compaction,
+ * watch lists and BCP (binary fast path, blockers, watch replacement),
+ * conflict analysis (1UIP, minimization, LBD, backjump level) and
+ * analyze_final. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "solver/solver.h"
+
+static void add(gsat *s, int a, int b, int c, int d) {
+    int lits[4] = {a, b, c, d}, n = 0;
+    while (n < 4 && lits[n]) n++;
+    assert_int_equal(gsat_add_clause(s, lits, n), 1);
+}
+
+static void decide(gsat *s, int d) {
+    new_level(s);
+    enqueue(s, lit_from_dimacs(d), CREF_NONE);
+}
+
+static int val(gsat *s, int d) { return s->vals[lit_from_dimacs(d)]; }
+
+static void heap_orders_by_activity(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 50);
+    for (uint32_t v = 1; v <= 50; v++) s->activity[v] = (double)((v * 37) % 50);
+    /* rebuild: pop everything, push back */
+    while (heap_pop(s)) {}
+    for (uint32_t v = 1; v <= 50; v++) heap_insert(s, v);
+    heap_insert(s, 7);                      /* already present: no-op */
+    assert_int_equal(s->heap.len, 50);
+    s->activity[3] = 1000;                  /* bump: moves to the top */
+    heap_bump(s, 3);
+    assert_int_equal(heap_pop(s), 3);
+    double last = 1e300;
+    int count = 1;
+    uint32_t v;
+    while ((v = heap_pop(s))) {
+        assert_true(s->activity[v] <= last);
+        last = s->activity[v];
+        assert_int_equal(s->heap_index[v], -1);
+        count++;
+    }
+    assert_int_equal(count, 50);
+    /* var_bump rescales without changing the order */
+    s->var_inc = 1e99;
+    for (uint32_t u = 1; u <= 50; u++) heap_insert(s, u);
+    var_bump(s, 10);
+    var_bump(s, 10);
+    assert_true(s->activity[10] < 1e100);
+    assert_int_equal(heap_pop(s), 10);
+    gsat_free(s);
+}
+
+static void arena_alloc_free_compact(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 10);
+    lit_t a[3] = {2, 5, 7}, b[4] = {3, 4, 9, 11}, c[2] = {6, 8};
+    cref_t ra = arena_alloc(s, a, 3, 0);
+    cref_t rb = arena_alloc(s, b, 4, CL_LEARNT);
+    cref_t rc = arena_alloc(s, c, 2, CL_LEARNT);
+    vec_push(s->originals, ra);
+    vec_push(s->learnts, rb);
+    vec_push(s->learnts, rc);
+    cl_set_lbd(CL(s, rb), 3);
+    cl_set_activity(CL(s, rb), 2.5f);
+    assert_int_equal(CL(s, rb)->size, 4);
+    assert_memory_equal(CL(s, rb)->lits, b, sizeof b);
+    assert_int_equal(cl_lbd(CL(s, rb)), 3);
+    assert_true(CL(s, rb)->flags & CL_LEARNT);
+    size_t len = s->ca.len;
+    assert_int_equal(len, (2 + 3) + (2 + 4 + 1) + (2 + 2 + 1));
+    /* free the first, compact: the others survive, moved and intact */
+    arena_free_clause(s, ra);
+    assert_int_equal(s->ca.wasted, 5);
+    s->originals.len = 0;
+    arena_compact(s);
+    assert_int_equal(s->ca.len, len - 5);
+    assert_int_equal(s->ca.wasted, 0);
+    cref_t nb = s->learnts.data[0], nc = s->learnts.data[1];
+    assert_int_equal(nb, 0);
+    assert_memory_equal(CL(s, nb)->lits, b, sizeof b);
+    assert_int_equal(cl_lbd(CL(s, nb)), 3);
+    assert_true(cl_activity(CL(s, nb)) == 2.5f);
+    assert_memory_equal(CL(s, nc)->lits, c, sizeof c);
+    /* and the watches were rebuilt for the moved clauses */
+    assert_int_equal(s->watches[6].len, 1);
+    assert_int_equal(s->watches[6].data[0].cref, nc | WATCH_BIN);
+    assert_int_equal(s->watches[3].data[0].cref, nb);
+    gsat_free(s);
+}
+
+static void watches_and_bcp(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 8);
+    add(s, 1, 2, 0, 0);          /* binary */
+    add(s, -2, 3, 4, 5);         /* long */
+    /* binary clauses are flagged, both literals watched */
+    watch_list *w1 = &s->watches[lit_from_dimacs(1)];
+    assert_int_equal(w1->len, 1);
+    assert_true(w1->data[0].cref & WATCH_BIN);
+    assert_int_equal(w1->data[0].blocker, lit_from_dimacs(2));
+    cref_t long_ref = s->originals.data[1];
+    clause *c = CL(s, long_ref);
+    lit_t w0 = c->lits[0], wl1 = c->lits[1];
+    assert_int_equal(s->watches[w0].len, 1);
+    assert_int_equal(s->watches[wl1].len, 1);
+    assert_false(s->watches[w0].data[0].cref & WATCH_BIN);
+
+    /* -1 implies 2 through the binary clause */
+    decide(s, -1);
+    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(val(s, 2), 1);
+    assert_int_equal(s->vinfo[2].reason, s->originals.data[0]);
+    /* -3, -4: the long clause moves its watches, then implies 5 */
+    decide(s, -3);
+    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    decide(s, -4);
+    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(val(s, 5), 1);
+    assert_int_equal(s->vinfo[5].reason, long_ref);
+    c = CL(s, long_ref);
+    assert_int_equal(c->lits[0], lit_from_dimacs(5));    /* implied literal first */
+    for (uint32_t k = 1; k < c->size; k++) assert_int_equal(s->vals[c->lits[k]], -1);
+    /* backtracking undoes exactly the levels above */
+    backtrack(s, 1);
+    assert_int_equal(val(s, 2), 1);
+    assert_int_equal(val(s, 3), 0);
+    assert_int_equal(val(s, 5), 0);
+    assert_int_equal(s->trail_n, 2);
+    assert_int_equal(s->polarity[3], 1);                  /* phase saved: negative */
+    /* a falsified clause is a conflict */
+    decide(s, -3);
+    decide(s, -4);
+    enqueue(s, lit_from_dimacs(-5), CREF_NONE);
+    assert_int_equal(propagate_bcp(s), long_ref);
+    backtrack(s, 0);
+    assert_int_equal(s->trail_n, 0);
+    gsat_free(s);
+}
+
+/* Level 1: x1.  Level 2: x2 -> x3 -> x4 (with x1) -> x5 (with x6, implied
+ * by x1) -> conflict on (-x4 | -x5).  1UIP is x3; the learned clause is
+ * (-x3 | -x1 | -x6) and minimization drops -x6 (its reason is x1). */
+static gsat *analysis_setup(int minimize) {
+    gsat *s = gsat_new();
+    gsat_set_option(s, "minimize", minimize);
+    gsat_reserve_vars(s, 7);
+    add(s, -1, 6, 0, 0);
+    add(s, -2, 3, 0, 0);
+    add(s, -3, -1, 4, 0);
+    add(s, -3, -4, -6, 5);
+    add(s, -4, -5, 0, 0);
+    add(s, 7, 1, 0, 0);
+    decide(s, 1);
+    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(val(s, 6), 1);
+    decide(s, 2);
+    return s;
+}
+
+static void analysis_1uip_minimize_lbd(void **state) {
+    (void)state;
+    for (int minimize = 0; minimize <= 2; minimize++) {
+        gsat *s = analysis_setup(minimize);
+        cref_t confl = propagate_bcp(s);
+        assert_int_not_equal(confl, CREF_NONE);
+        uint32_t bt, lbd;
+        analyze(s, confl, &bt, &lbd);
+        vec_uint *l = &s->learnt;
+        assert_int_equal(l->data[0], lit_from_dimacs(-3));      /* the UIP, negated */
+        assert_int_equal(bt, 1);
+        assert_int_equal(lbd, 2);
+        if (minimize) {
+            assert_int_equal(l->len, 2);
+            assert_int_equal(l->data[1], lit_from_dimacs(-1));
+        } else {
+            assert_int_equal(l->len, 3);
+            int has6 = l->data[1] == lit_from_dimacs(-6) || l->data[2] == lit_from_dimacs(-6);
+            assert_true(has6);
+        }
+        /* analysis leaves no marks behind */
+        for (uint32_t v = 0; v <= s->nvars; v++) assert_int_equal(s->seen[v], 0);
+        /* variables in the conflict were bumped */
+        assert_true(s->activity[3] > 0 && s->activity[4] > 0 && s->activity[5] > 0);
+        assert_true(s->activity[7] == 0);
+        gsat_free(s);
+    }
+}
+
+static void analysis_final_assumptions(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 5);
+    add(s, -1, 3, 0, 0);
+    add(s, -2, 4, 0, 0);
+    add(s, -3, -4, -5, 0);
+    /* assumptions 1, 2, 5: 5 is false; the refutation uses 1, 2 (and 5) */
+    int as[] = {1, 2, 5};
+    assert_int_equal(gsat_solve(s, as, 3), GSAT_UNSAT);
+    assert_true(gsat_failed(s, 1) && gsat_failed(s, 2) && gsat_failed(s, 5));
+    /* -4 implies -2 at level 1; assumption 1 plays no part */
+    int as2[] = {-4, 1, 2};
+    assert_int_equal(gsat_solve(s, as2, 3), GSAT_UNSAT);
+    assert_true(gsat_failed(s, -4) && gsat_failed(s, 2));
+    assert_false(gsat_failed(s, 1));
+    assert_false(gsat_failed(s, 5));
+    gsat_free(s);
+}
+
+static void simplify_and_reduce(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 6);
+    add(s, 1, 2, 3, 0);
+    add(s, -1, 4, 5, 6);
+    add(s, 2, 5, 0, 0);
+    int u[] = {1};
+    gsat_add_clause(s, u, 1);
+    assert_int_equal(val(s, 1), 1);
+    simplify_level0(s);
+    /* (1|2|3) is gone, (-1|4|5|6) lost -1 */
+    assert_int_equal(s->originals.len, 2);
+    int found = 0;
+    for (size_t i = 0; i < s->originals.len; i++) {
+        clause *c = CL(s, s->originals.data[i]);
+        if (c->size == 3) {
+            found = 1;
+            for (uint32_t k = 0; k < 3; k++) assert_int_not_equal(c->lits[k], lit_from_dimacs(-1));
+        }
+    }
+    assert_true(found);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+
+    /* reduction keeps core clauses and drops half of the rest */
+    assert_int_equal(s->learnts.len, 0);
+    lit_t l4[4] = {2, 4, 6, 8};
+    for (int i = 0; i < 10; i++) {
+        cref_t r = arena_alloc(s, l4, 4, CL_LEARNT);
+        cl_set_lbd(CL(s, r), i < 2 ? 2 : 9);
+        cl_set_activity(CL(s, r), (float)i);
+        vec_push(s->learnts, r);
+    }
+    reduce_db(s);
+    assert_int_equal(s->learnts.len, 2 + 4);
+    int core = 0;
+    for (size_t i = 0; i < s->learnts.len; i++) {
+        clause *c = CL(s, s->learnts.data[i]);
+        if (cl_lbd(c) == 2) core++;
+        else assert_true(cl_activity(c) >= 6.0f);   /* the most active survive */
+    }
+    assert_int_equal(core, 2);
+    gsat_free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(heap_orders_by_activity),
+        cmocka_unit_test(arena_alloc_free_compact),
+        cmocka_unit_test(watches_and_bcp),
+        cmocka_unit_test(analysis_1uip_minimize_lbd),
+        cmocka_unit_test(analysis_final_assumptions),
+        cmocka_unit_test(simplify_and_reduce),
+    };
+    return cmocka_run_group_tests_name("engine modules", tests, NULL, NULL);
+}

@@ -163,7 +163,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
         line++;
     }
 
-    if (r->error) FAIL(line, "read error: %s", strerror(r->error));
+    if (r->error) FAIL(line, "read error: %s", reader_strerror(r));
     {
         long at = last_line ? last_line : 1;
         if (!has_header && !header_optional) {

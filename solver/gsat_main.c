@@ -1,5 +1,9 @@
-/* gsat_main.c — `gsat [options] FILE|-`: solve a DIMACS CNF, answer in the
+/* gsat_main.c — `gsat [options] FILE|-`: solve a DIMACS CNF or a MonoSAT
+ * GNF file (graph acyclicity constraints, theory/gnf.h), answer in the
  * SAT-competition format (s/v lines; exit 10 SAT, 20 UNSAT, 0 UNKNOWN).
+ * FILE.gnf, FILE.gnf.gz and standard input are read as GNF (a superset of
+ * DIMACS without a mandatory header), other files as strict DIMACS;
+ * --gnf / --cnf choose explicitly.  Gzip input is recognised by its magic.
  * Bad input or usage: `gsat: FILE:LINE: message`, exit 2.  Engine options
  * come from the table in solver/options.h as --name=value. */
 #include <errno.h>
@@ -12,11 +16,13 @@
 #include "solver/dimacs.h"
 #include "solver/options.h"
 #include "solver/solver.h"
+#include "theory/gnf.h"
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: gsat [options] FILE|-\n"
-            "Solve a DIMACS CNF formula (FILE, or standard input for '-').\n"
+            "Solve a DIMACS CNF formula or a MonoSAT GNF file with acyclicity constraints\n"
+            "(FILE, or standard input for '-'; gzip-compressed input is fine).\n"
             "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
             "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
             "Bad input: 'gsat: FILE:LINE: message', exit 2.\n\n"
@@ -24,6 +30,8 @@ static void usage(FILE *out) {
             "  -h, --help              this help\n"
             "  -v, --verbose           statistics as 'c' lines\n"
             "  -n, --no-model          do not print the 'v' lines\n"
+            "  --gnf, --cnf            read as GNF / strict DIMACS (default: GNF for\n"
+            "                          *.gnf, *.gnf.gz and '-', DIMACS otherwise)\n"
             "  --time-limit=SECONDS    give up (s UNKNOWN) after this long\n"
             "  --conflict-limit=N      give up (s UNKNOWN) after N conflicts\n"
             "engine options (--name=value):\n");
@@ -89,7 +97,7 @@ int main(int argc, char **argv) {
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     const char *path = NULL;
-    int verbose = 0, no_model = 0;
+    int verbose = 0, no_model = 0, format = 0;   /* format: 1 GNF, -1 CNF, 0 by name */
     double time_limit = 0;
     long long conflict_limit = -1;
     gsat *s = gsat_new();
@@ -99,6 +107,8 @@ int main(int argc, char **argv) {
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); gsat_free(s); return 0; }
         if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) { verbose = 1; continue; }
         if (strcmp(a, "-n") == 0 || strcmp(a, "--no-model") == 0) { no_model = 1; continue; }
+        if (strcmp(a, "--gnf") == 0) { format = 1; continue; }
+        if (strcmp(a, "--cnf") == 0) { format = -1; continue; }
         if (strcmp(a, "-") == 0 || a[0] != '-') {
             if (path) { gsat_free(s); return usage_error("more than one input file ('%s')", a); }
             path = a;
@@ -149,9 +159,25 @@ int main(int argc, char **argv) {
 
     ic_error err;
     ic_error_clear(&err);
-    dimacs_info info;
+    if (format == 0) {
+        size_t n = strlen(path);
+        int gnf_name = (n >= 4 && strcmp(path + n - 4, ".gnf") == 0) || (n >= 7 && strcmp(path + n - 7, ".gnf.gz") == 0);
+        format = (gnf_name || strcmp(path, "-") == 0) ? 1 : -1;
+    }
+    gnf_info info;
+    memset(&info, 0, sizeof info);
     double t0 = gsat_now();
-    if (dimacs_parse_file(s, path, NULL, &info, &err) < 0) {
+    int parsed;
+    if (format > 0) {
+        parsed = gnf_parse_file(s, path, &info, &err);
+    } else {
+        dimacs_info di;
+        parsed = dimacs_parse_file(s, path, NULL, &di, &err);
+        info.vars = di.vars;
+        info.clauses = di.clauses;
+    }
+    if (parsed < 0) {
+        gnf_info_free(&info);
         fflush(stdout);
         ic_error_print(stderr, "gsat", &err);
         gsat_free(s);
@@ -160,11 +186,15 @@ int main(int argc, char **argv) {
     double parse_seconds = gsat_now() - t0;
     if (verbose) {
         printf("c gsat: %ld variables, %ld clauses\n", info.vars, info.clauses);
+        if (info.graphs)
+            printf("c gsat: %ld graphs (%ld acyclic), %ld nodes, %ld edges, %zu assumptions\n", info.graphs,
+                   info.acyclic_graphs, info.nodes, info.edges, info.assumptions.len);
         fflush(stdout);
     }
     gsat_set_time_limit(s, time_limit);
     gsat_set_conflict_limit(s, conflict_limit);
-    int res = gsat_solve(s, NULL, 0);
+    int res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+    gnf_info_free(&info);
     if (verbose) print_stats(s, parse_seconds);
     if (res == GSAT_SAT) {
         printf("s SATISFIABLE\n");

@@ -25,6 +25,9 @@
     X(core_lbd, 2, 0, 1000, "learned clauses with LBD <= this are kept forever")                \
     X(tier2_lbd, 6, 0, 1000, "learned clauses with LBD <= this survive reductions while used")   \
     X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \
-    X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")
+    X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")           \
+    X(theory_propagate, 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search") \
+    X(theory_propagate_budget, 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge") \
+    X(theory_phase, 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order")
 
 #endif

@@ -67,7 +67,18 @@ static lit_t pick_branch(gsat *s) {
     for (;;) {
         uint32_t v = heap_pop(s);
         if (!v) return LIT_UNDEF;
-        if (s->vals[mklit(v, 0)] == 0 && s->decision[v]) return mklit(v, s->polarity[v]);
+        if (s->vals[mklit(v, 0)] != 0 || !s->decision[v]) continue;
+        lit_t l = mklit(v, s->polarity[v]);
+        if (s->theory_mask[v] && s->opt.theory_phase) {
+            /* a theory may know which value keeps it consistent */
+            for (int th = 0; th < s->ntheories; th++) {
+                const theory_slot *ts = &s->theories[th];
+                if (!(s->theory_mask[v] & (1u << th)) || !ts->phase) continue;
+                int p = ts->phase(ts->t, lit_to_dimacs(l));
+                if (p) return lit_from_dimacs(p);
+            }
+        }
+        return l;
     }
 }
 

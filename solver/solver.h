@@ -96,6 +96,7 @@ typedef struct theory_slot {
     void *t;
     uint32_t head;            /* trail position up to which it was told */
     vec_uint pending;         /* watched literals assigned before the watch began */
+    int (*phase)(void *t, int lit);   /* optional branching advice */
 } theory_slot;
 
 typedef struct restart_state {

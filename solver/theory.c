@@ -19,9 +19,14 @@ int gsat_add_theory(gsat *s, const theory_ops *ops, void *t) {
     ts->ops = ops;
     ts->t = t;
     ts->head = 0;          /* it is told about watched level-0 facts next round */
+    ts->phase = NULL;
     vec_init(ts->pending);
     /* a theory joining mid-search sees the current levels as level 0 */
     return s->ntheories++;
+}
+
+void gsat_theory_set_phase(gsat *s, int th, int (*phase)(void *t, int lit)) {
+    if (th >= 0 && th < s->ntheories) s->theories[th].phase = phase;
 }
 
 void gsat_theory_watch(gsat *s, int th, int var) {

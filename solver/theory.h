@@ -41,6 +41,11 @@ typedef struct theory_ops {
 /* Attach a theory (the engine owns it and calls destroy on gsat_free);
  * returns its index. */
 int  gsat_add_theory(gsat *s, const theory_ops *ops, void *t);
+/* Optional branching advice from theory th: when the engine is about to
+ * branch on lit (its saved phase) of a variable the theory watches, it
+ * asks phase(t, lit) for the literal to branch on (lit or -lit; 0 = no
+ * opinion).  Used when the option theory_phase is on. */
+void gsat_theory_set_phase(gsat *s, int th, int (*phase)(void *t, int lit));
 /* Report assignments of variable var to theory index th. */
 void gsat_theory_watch(gsat *s, int th, int var);
 /* Current decision level and the value of a literal now (1/-1/0), for

@@ -1,0 +1,456 @@
+/* test_acyclic.c — the acyclicity theory inside the engine: random small
+ * instances (guarded edges, clauses, several graphs, assumptions, edges
+ * added between solves) checked against brute force, with theory
+ * propagation off, windowed and bounded; models are checked; conflict
+ * explanations are checked to be cycles (debug builds verify every
+ * explanation against the enabled edges), and short. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsat.h"
+#include "theory/acyclic.h"
+
+static uint64_t rng;
+static uint32_t rnd(void) {
+    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
+    return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+}
+static int pick(int n) { return (int)(rnd() % (unsigned)n); }
+
+#define MAXE 40
+#define MAXC 24
+
+typedef struct { int graph, from, to, lit; } tedge;
+typedef struct {
+    int vars, graphs, nodes[3];
+    tedge e[MAXE]; int ne;
+    int cl[MAXC][3], cw[MAXC]; int nc;
+} instance;
+
+static int lit_true(int lit, unsigned mask) { int v = lit > 0 ? lit : -lit; int b = (mask >> (v - 1)) & 1; return lit > 0 ? b : !b; }
+
+/* Is graph g acyclic with the edges on under mask (first ne edges)? */
+static int acyclic_under(const instance *in, int ne, unsigned mask, int (*val)(void *, int), void *ctx) {
+    for (int g = 0; g < in->graphs; g++) {
+        int n = in->nodes[g], indeg[8] = {0}, adj[8][MAXE], na[8] = {0}, removed = 0;
+        for (int i = 0; i < ne; i++) {
+            const tedge *e = &in->e[i];
+            if (e->graph != g) continue;
+            int on = e->lit == 0 || (val ? val(ctx, e->lit) > 0 : lit_true(e->lit, mask));
+            if (!on) continue;
+            if (e->from == e->to) return 0;
+            adj[e->from][na[e->from]++] = e->to;
+            indeg[e->to]++;
+        }
+        int queue[8], qh = 0, qt = 0;
+        for (int v = 0; v < n; v++) if (!indeg[v]) queue[qt++] = v;
+        while (qh < qt) {
+            int v = queue[qh++]; removed++;
+            for (int k = 0; k < na[v]; k++) if (--indeg[adj[v][k]] == 0) queue[qt++] = adj[v][k];
+        }
+        if (removed != n) return 0;
+    }
+    return 1;
+}
+
+static int clauses_under(const instance *in, int nc, unsigned mask) {
+    for (int c = 0; c < nc; c++) {
+        int sat = 0;
+        for (int k = 0; k < in->cw[c]; k++) sat |= lit_true(in->cl[c][k], mask);
+        if (!sat) return 0;
+    }
+    return 1;
+}
+
+/* Brute force: is there a model of the first ne edges / nc clauses that
+ * makes every assumption true? */
+static int brute(const instance *in, int ne, int nc, const int *as, int na) {
+    for (unsigned mask = 0; mask < (1u << in->vars); mask++) {
+        int ok = 1;
+        for (int i = 0; i < na && ok; i++) ok = lit_true(as[i], mask);
+        if (ok && clauses_under(in, nc, mask) && acyclic_under(in, ne, mask, NULL, NULL)) return 1;
+    }
+    return 0;
+}
+
+static int model_val(void *ctx, int lit) { return gsat_value(ctx, lit); }
+
+static void check_model(gsat *s, const instance *in, int ne, int nc, const int *as, int na) {
+    for (int c = 0; c < nc; c++) {
+        int sat = 0;
+        for (int k = 0; k < in->cw[c]; k++) sat |= gsat_value(s, in->cl[c][k]) > 0;
+        assert_true(sat);
+    }
+    for (int i = 0; i < na; i++) assert_int_equal(gsat_value(s, as[i]), 1);
+    assert_true(acyclic_under(in, ne, 0, model_val, s));
+}
+
+static void random_instance(instance *in) {
+    memset(in, 0, sizeof *in);
+    in->vars = 1 + pick(8);
+    in->graphs = 1 + (pick(4) == 0);
+    for (int g = 0; g < in->graphs; g++) in->nodes[g] = 2 + pick(5);
+    in->ne = 1 + pick(MAXE / 2 + in->vars * 2 > MAXE ? MAXE : MAXE / 2 + in->vars * 2);
+    for (int i = 0; i < in->ne; i++) {
+        tedge *e = &in->e[i];
+        e->graph = pick(in->graphs);
+        e->from = pick(in->nodes[e->graph]);
+        e->to = pick(in->nodes[e->graph]);
+        if (e->from == e->to && pick(4)) e->to = (e->from + 1) % in->nodes[e->graph];
+        int v = 1 + pick(in->vars);
+        e->lit = pick(8) == 0 ? 0 : (pick(3) == 0 ? -v : v);
+    }
+    in->nc = pick(in->vars + 1);
+    for (int c = 0; c < in->nc; c++) {
+        in->cw[c] = 1 + pick(3);
+        for (int k = 0; k < in->cw[c]; k++) { int v = 1 + pick(in->vars); in->cl[c][k] = pick(2) ? v : -v; }
+    }
+}
+
+static void add_edges(gsat *s, const int *gid, const instance *in, int lo, int hi) {
+    for (int i = lo; i < hi; i++) {
+        const tedge *e = &in->e[i];
+        assert_true(gsat_graph_add_edge(s, gid[e->graph], e->from, e->to, e->lit) >= 0);
+    }
+}
+
+static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props;
+
+static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as, int na) {
+    int expect = brute(in, ne, nc, as, na);
+    int r = gsat_solve(s, as, na);
+    assert_int_equal(r, expect ? GSAT_SAT : GSAT_UNSAT);
+    if (r == GSAT_SAT) {
+        check_model(s, in, ne, nc, as, na);
+    } else if (na) {
+        /* the failed assumptions alone must already be contradictory */
+        int fa[4], nf = 0;
+        for (int i = 0; i < na; i++) if (gsat_failed(s, as[i])) fa[nf++] = as[i];
+        assert_false(brute(in, ne, nc, fa, nf));
+    }
+}
+
+static void run_random(int mode, int rounds, uint64_t seed) {
+    rng = seed;
+    total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = 0;
+    int sat = 0, unsat = 0;
+    for (int r = 0; r < rounds; r++) {
+        instance in;
+        random_instance(&in);
+        gsat *s = gsat_new();
+        assert_int_equal(gsat_set_option(s, "theory_propagate", mode), 1);
+        gsat_reserve_vars(s, in.vars);
+        int gid[3];
+        for (int g = 0; g < in.graphs; g++) gid[g] = gsat_graph_new(s, in.nodes[g]);
+        /* stage 1: half the edges and clauses */
+        int ne1 = in.ne / 2, nc1 = in.nc / 2;
+        add_edges(s, gid, &in, 0, ne1);
+        for (int c = 0; c < nc1; c++) gsat_add_clause(s, in.cl[c], in.cw[c]);
+        solve_and_check(s, &in, ne1, nc1, NULL, 0);
+        /* stage 2: everything, then under random assumptions */
+        add_edges(s, gid, &in, ne1, in.ne);
+        for (int c = nc1; c < in.nc; c++) gsat_add_clause(s, in.cl[c], in.cw[c]);
+        solve_and_check(s, &in, in.ne, in.nc, NULL, 0);
+        int as[3], na = pick(4);
+        for (int i = 0; i < na; i++) { int v = 1 + pick(in.vars); as[i] = pick(2) ? v : -v; }
+        solve_and_check(s, &in, in.ne, in.nc, as, na);
+        if (brute(&in, in.ne, in.nc, NULL, 0)) sat++; else unsat++;
+        gsat_stats st;
+        gsat_get_stats(s, &st);
+        total_conflicts += st.conflicts;
+        total_theory_conflicts += st.theory_conflicts;
+        total_theory_props += st.theory_propagations;
+        total_expl_lits += st.theory_explanation_lits;
+        gsat_free(s);
+    }
+    /* the generator produced both answers and the theory did real work */
+    assert_true(sat > rounds / 10);
+    assert_true(unsat > rounds / 10);
+    if (mode == 0) { assert_true(total_theory_conflicts > 0); assert_int_equal(total_theory_props, 0); }
+    else assert_true(total_theory_props > 0);
+}
+
+static void random_no_propagation(void **state) { (void)state; run_random(0, 400, 0xA5A5A5A5ULL); }
+static void random_window_propagation(void **state) { (void)state; run_random(1, 400, 0x5EED1ULL); }
+static void random_bounded_propagation(void **state) { (void)state; run_random(2, 400, 0xBEEFULL); }
+
+/* Bigger random instances (no brute force): SAT answers must come with
+ * valid models, UNSAT answers must agree across the three modes. */
+static void modes_agree_on_larger(void **state) {
+    (void)state;
+    rng = 4242;
+    for (int r = 0; r < 30; r++) {
+        int n = 12 + pick(20), vars = 10 + pick(30), m = 20 + pick(60);
+        int ef[100], et[100], el[100];
+        for (int i = 0; i < m; i++) {
+            ef[i] = pick(n); et[i] = pick(n);
+            if (ef[i] == et[i]) et[i] = (et[i] + 1) % n;
+            int v = 1 + pick(vars);
+            el[i] = pick(10) == 0 ? 0 : pick(2) ? v : -v;
+        }
+        int answer[3];
+        for (int mode = 0; mode < 3; mode++) {
+            gsat *s = gsat_new();
+            gsat_set_option(s, "theory_propagate", mode);
+            gsat_reserve_vars(s, vars);
+            int g = gsat_graph_new(s, n);
+            for (int i = 0; i < m; i++) gsat_graph_add_edge(s, g, ef[i], et[i], el[i]);
+            answer[mode] = gsat_solve(s, NULL, 0);
+            if (answer[mode] == GSAT_SAT) {
+                /* the edges on in the model form a DAG: Kahn's algorithm */
+                int indeg[40] = {0}, removed = 0, queue[40], qh = 0, qt = 0;
+                for (int i = 0; i < m; i++) if (!el[i] || gsat_value(s, el[i]) > 0) indeg[et[i]]++;
+                for (int v = 0; v < n; v++) if (!indeg[v]) queue[qt++] = v;
+                while (qh < qt) {
+                    int v = queue[qh++]; removed++;
+                    for (int i = 0; i < m; i++)
+                        if (ef[i] == v && (!el[i] || gsat_value(s, el[i]) > 0) && --indeg[et[i]] == 0) queue[qt++] = et[i];
+                }
+                assert_int_equal(removed, n);
+            }
+            gsat_free(s);
+        }
+        assert_int_equal(answer[0], answer[1]);
+        assert_int_equal(answer[0], answer[2]);
+    }
+}
+
+/* The conflict clause uses the path with the fewest guarded edges: a long
+ * path of always-on edges beats a short path of guarded ones. */
+static void explanation_prefers_fixed_edges(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_set_option(s, "theory_propagate", 0);
+    int g = gsat_graph_new(s, 12);
+    /* fixed path 1 -> 2 -> ... -> 10 -> 0 */
+    for (int v = 1; v < 10; v++) gsat_graph_add_edge(s, g, v, v + 1, 0);
+    gsat_graph_add_edge(s, g, 10, 0, 0);
+    /* guarded short path 1 -> 11 -> 0 (vars 2, 3) and the closing edge 0 -> 1 (var 1) */
+    gsat_graph_add_edge(s, g, 1, 11, 2);
+    gsat_graph_add_edge(s, g, 11, 0, 3);
+    gsat_graph_add_edge(s, g, 0, 1, 1);
+    int as[3] = {2, 3, 1};
+    assert_int_equal(gsat_solve(s, as, 3), GSAT_UNSAT);
+    assert_true(gsat_failed(s, 1));
+    assert_false(gsat_failed(s, 2));
+    assert_false(gsat_failed(s, 3));
+    gsat_stats st;
+    gsat_get_stats(s, &st);
+    assert_int_equal(st.theory_conflicts, 1);
+    assert_int_equal(st.theory_explanation_lits, 1);   /* just "not var 1" */
+    /* without the assumption on 1 it is satisfiable, with 1 false */
+    assert_int_equal(gsat_solve(s, as, 2), GSAT_SAT);
+    assert_int_equal(gsat_value(s, 1), -1);
+    gsat_free(s);
+}
+
+/* Theory propagation: a path v ~> u forces the guard of u -> v off, and
+ * the lazy reason is that path. */
+static void propagation_forces_edges_off(void **state) {
+    (void)state;
+    for (int mode = 1; mode <= 2; mode++) {
+        gsat *s = gsat_new();
+        gsat_set_option(s, "theory_propagate", mode);
+        int g = gsat_graph_new(s, 4);
+        /* against the initial order, so that every insertion reorders */
+        gsat_graph_add_edge(s, g, 3, 2, 1);
+        gsat_graph_add_edge(s, g, 2, 1, 2);
+        gsat_graph_add_edge(s, g, 1, 0, 3);
+        gsat_graph_add_edge(s, g, 0, 3, 4);     /* closes 3->2->1->0->3 */
+        gsat_add_clause(s, (int[]){4, 5}, 2);    /* 4 or 5 */
+        int as[3] = {1, 2, 3};
+        assert_int_equal(gsat_solve(s, as, 3), GSAT_SAT);
+        assert_int_equal(gsat_value(s, 4), -1);
+        assert_int_equal(gsat_value(s, 5), 1);
+        gsat_stats st;
+        gsat_get_stats(s, &st);
+        assert_true(st.theory_propagations >= 1);
+        assert_int_equal(st.theory_conflicts, 0);
+        gsat_free(s);
+    }
+}
+
+static void self_loops_negative_guards_shared_guards(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    int g = gsat_graph_new(s, 3);
+    assert_int_equal(gsat_graph_add_edge(s, g, 1, 1, 7), 0);        /* self-loop: 7 false */
+    assert_int_equal(gsat_graph_add_edge(s, g, 0, 1, -1), 1);       /* on when 1 is false */
+    assert_int_equal(gsat_graph_add_edge(s, g, 1, 2, 2), 2);
+    assert_int_equal(gsat_graph_add_edge(s, g, 2, 0, 2), 3);        /* same guard as 1 -> 2 */
+    assert_int_equal(gsat_graph_add_edge(s, g, 5, 0, 2), -1);       /* bad node */
+    assert_int_equal(gsat_graph_add_edge(s, 9, 0, 1, 2), -1);       /* bad graph */
+    assert_int_equal(gsat_solve(s, (int[]){7}, 1), GSAT_UNSAT);
+    assert_int_equal(gsat_solve(s, (int[]){-1, 2}, 2), GSAT_UNSAT);
+    assert_int_equal(gsat_solve(s, (int[]){2}, 1), GSAT_SAT);
+    assert_int_equal(gsat_value(s, 1), 1);
+    assert_int_equal(gsat_value(s, 7), -1);
+    /* nodes added later join the same graph */
+    assert_int_equal(gsat_graph_add_nodes(s, g, 2), 3);
+    gsat_graph_add_edge(s, g, 0, 3, 0);
+    gsat_graph_add_edge(s, g, 3, 4, 0);
+    gsat_graph_add_edge(s, g, 4, 0, 8);
+    assert_int_equal(gsat_solve(s, (int[]){8}, 1), GSAT_UNSAT);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_int_equal(gsat_value(s, 8), -1);
+    /* an always-on cycle makes everything unsatisfiable */
+    gsat_graph_add_edge(s, g, 4, 3, 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
+}
+
+/* Two graphs are independent constraints: a cycle across their node ids
+ * means nothing, a cycle inside one is a conflict. */
+static void graphs_are_independent(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    int a = gsat_graph_new(s, 2), b = gsat_graph_new(s, 2);
+    assert_true(a != b);
+    gsat_graph_add_edge(s, a, 0, 1, 1);
+    gsat_graph_add_edge(s, b, 1, 0, 1);      /* same guard, other graph: fine */
+    assert_int_equal(gsat_solve(s, (int[]){1}, 1), GSAT_SAT);
+    gsat_graph_add_edge(s, b, 0, 1, 2);
+    assert_int_equal(gsat_solve(s, (int[]){1, 2}, 2), GSAT_UNSAT);
+    assert_int_equal(gsat_solve(s, (int[]){1}, 1), GSAT_SAT);
+    assert_int_equal(gsat_value(s, 2), -1);
+    gsat_free(s);
+}
+
+/* Drive the theory by hand (as the engine would) on random graphs whose
+ * edges each have their own guard: every conflict clause must be a cycle
+ * of enabled edges through the new edge with the fewest guarded edges
+ * possible, and every implied literal's reason a real path. */
+typedef struct { int n, m, from[64], to[64], lit[64]; unsigned char on[64]; } hgraph;
+
+/* Fewest guarded edges on a path src ~> dst using enabled edges (and only
+ * those whose guard is in allowed[] when allowed != NULL); -1 if none.
+ * Bellman-Ford style relaxation: the graphs are tiny. */
+static int cheapest_path(const hgraph *h, int src, int dst, const unsigned char *allowed) {
+    int dist[16];
+    for (int v = 0; v < h->n; v++) dist[v] = 1000;
+    dist[src] = 0;
+    for (int round = 0; round < h->n; round++)
+        for (int i = 0; i < h->m; i++) {
+            if (!h->on[i]) continue;
+            if (allowed && h->lit[i] && !allowed[i]) continue;
+            int c = dist[h->from[i]] + (h->lit[i] != 0);
+            if (c < dist[h->to[i]]) dist[h->to[i]] = c;
+        }
+    return dist[dst] >= 1000 ? -1 : dist[dst];
+}
+
+static void explanations_are_cycles(void **state) {
+    (void)state;
+    rng = 777;
+    const theory_ops *ops = acyclic_theory_ops();
+    int conflicts = 0, implied = 0;
+    for (int r = 0; r < 300; r++) {
+        hgraph h;
+        memset(&h, 0, sizeof h);
+        h.n = 3 + pick(8);
+        h.m = 4 + pick(40);
+        gsat *s = gsat_new();
+        gsat_set_option(s, "theory_propagate", 1 + pick(2));
+        int g = gsat_graph_new(s, h.n), fixed_on = 1;
+        for (int i = 0; i < h.m; i++) {
+            h.from[i] = pick(h.n);
+            h.to[i] = (h.from[i] + 1 + pick(h.n - 1)) % h.n;
+            h.lit[i] = pick(6) == 0 && fixed_on ? 0 : i + 1;
+            if (!h.lit[i]) {             /* keep the always-on edges acyclic */
+                h.on[i] = 1;
+                if (cheapest_path(&h, h.to[i], h.from[i], NULL) >= 0) h.lit[i] = i + 1;
+                h.on[i] = 0;
+            }
+            gsat_reserve_vars(s, i + 1);
+            gsat_graph_add_edge(s, g, h.from[i], h.to[i], h.lit[i]);
+            h.on[i] = h.lit[i] == 0;
+        }
+        acyclic *a = acyclic_of(s);
+        int order[64], level = 0, lim[64];
+        for (int i = 0; i < h.m; i++) order[i] = i;
+        for (int i = h.m - 1; i > 0; i--) { int j = pick(i + 1), t = order[i]; order[i] = order[j]; order[j] = t; }
+        vec_int out; vec_init(out);
+        for (int k = 0; k < h.m; k++) {
+            int id = order[k];
+            if (!h.lit[id]) continue;
+            ops->new_level(a);
+            lim[level++] = k;
+            int expect_conflict = cheapest_path(&h, h.to[id], h.from[id], NULL);
+            int confl = ops->assigned(a, h.lit[id]);
+            assert_int_equal(confl, expect_conflict >= 0);
+            if (confl) {
+                conflicts++;
+                vec_clear(out);
+                ops->conflict(a, &out);
+                unsigned char allowed[64] = {0};
+                int has_own = 0;
+                for (size_t i = 0; i < out.len; i++) {
+                    int e = -out.data[i] - 1;
+                    assert_true(e >= 0 && e < h.m && (h.on[e] || e == id));  /* an enabled edge, or the new one */
+                    if (e == id) has_own = 1; else allowed[e] = 1;
+                }
+                assert_true(has_own);
+                /* those guards (plus always-on edges) close the cycle, and no
+                 * cycle through the new edge needs fewer */
+                int c = cheapest_path(&h, h.to[id], h.from[id], allowed);
+                assert_true(c >= 0);
+                assert_int_equal((int)out.len - 1, expect_conflict);
+                /* undo this level: the edge was not inserted */
+                ops->backtrack(a, --level);
+                continue;
+            }
+            h.on[id] = 1;
+            vec_clear(out);
+            ops->propagate(a, &out);
+            for (size_t i = 0; i < out.len; i++) {
+                int lit = out.data[i], e = -lit - 1;
+                assert_true(lit < 0 && e >= 0 && e < h.m && !h.on[e]);
+                assert_true(cheapest_path(&h, h.to[e], h.from[e], NULL) >= 0);
+                vec_int why; vec_init(why);
+                ops->reason(a, lit, &why);
+                assert_int_equal(why.data[0], lit);
+                unsigned char allowed[64] = {0};
+                for (size_t j = 1; j < why.len; j++) {
+                    int f = -why.data[j] - 1;
+                    assert_true(f >= 0 && f < h.m && h.on[f]);
+                    allowed[f] = 1;
+                }
+                assert_true(cheapest_path(&h, h.to[e], h.from[e], allowed) >= 0);
+                vec_free(why);
+                implied++;
+            }
+            assert_true(acyclic_verify_order(a));
+            if (pick(6) == 0 && level > 0) {          /* backtrack a few levels */
+                int to = pick(level);
+                for (int kk = lim[to]; kk <= k; kk++) if (h.lit[order[kk]]) h.on[order[kk]] = 0;
+                ops->backtrack(a, to);
+                level = to;
+            }
+        }
+        vec_free(out);
+        ops->backtrack(a, 0);
+        gsat_free(s);
+    }
+    assert_true(conflicts > 100);
+    assert_true(implied > 100);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_no_propagation),
+        cmocka_unit_test(random_window_propagation),
+        cmocka_unit_test(random_bounded_propagation),
+        cmocka_unit_test(modes_agree_on_larger),
+        cmocka_unit_test(explanation_prefers_fixed_edges),
+        cmocka_unit_test(propagation_forces_edges_off),
+        cmocka_unit_test(self_loops_negative_guards_shared_guards),
+        cmocka_unit_test(graphs_are_independent),
+        cmocka_unit_test(explanations_are_cycles),
+    };
+    return cmocka_run_group_tests_name("acyclic", tests, NULL, NULL);
+}

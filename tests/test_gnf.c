@@ -1,0 +1,250 @@
+/* test_gnf.c — MonoSAT's GNF input: the PolySI trace shape, the short
+ * digraph form, random GNF instances against brute force, gzip input, and
+ * every kind of bad line with its message. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gsat.h"
+#include "theory/gnf.h"
+
+static uint64_t rng;
+static uint32_t rnd(void) {
+    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
+    return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
+}
+static int pick(int n) { return (int)(rnd() % (unsigned)n); }
+
+/* Parse text; returns the solver (NULL on error, message in err). */
+static gsat *parse(const char *text, gnf_info *info, ic_error *err) {
+    gsat *s = gsat_new();
+    ic_error_clear(err);
+    if (gnf_parse_mem(s, "t.gnf", text, strlen(text), info, err) < 0) { gsat_free(s); return NULL; }
+    return s;
+}
+
+static int solve_text(const char *text) {
+    gnf_info info; ic_error err;
+    gsat *s = parse(text, &info, &err);
+    if (!s) fail_msg("unexpected parse error: %s:%ld: %s", err.file, err.line, err.msg);
+    int r = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+    gnf_info_free(&info);
+    gsat_free(s);
+    return r;
+}
+
+static void polysi_trace_shape(void **state) {
+    (void)state;
+    /* the shape MonoSAT's API writes: no header, leading blanks, decision
+     * hints, long digraph form with node lines, self-loops, a solve line */
+    const char *text =
+        "c monosat\n"
+        "1 0\n"
+        "decision 21 0\n"
+        " -22 -23 0\n"
+        "digraph 0 0 1 -1\n"
+        "node 1 0\n"
+        "node 1 1\n"
+        "node 1 2\n"
+        "edge 1 0 1 5 1\n"
+        "edge 1 1 2 6 1\n"
+        "edge 1 2 0 2 1\n"
+        "edge 1 2 2 10 1\n"
+        " acyclic 1 187\n"
+        "187 0\n"
+        " solve 5 6\n";
+    gnf_info info; ic_error err;
+    gsat *s = parse(text, &info, &err);
+    assert_non_null(s);
+    assert_true(info.has_solve);
+    assert_int_equal(info.assumptions.len, 2);
+    assert_int_equal(info.acyclic_graphs, 1);
+    assert_int_equal(info.edges, 4);
+    assert_int_equal(gsat_solve(s, info.assumptions.data, 2), GSAT_SAT);
+    assert_int_equal(gsat_value(s, 2), -1);      /* 0->1->2 on, so 2->0 is off */
+    assert_int_equal(gsat_value(s, 10), -1);     /* self-loop */
+    assert_int_equal(gsat_value(s, 1), 1);
+    int more[3] = {5, 6, 2};
+    assert_int_equal(gsat_solve(s, more, 3), GSAT_UNSAT);
+    gnf_info_free(&info);
+    gsat_free(s);
+    /* same with the cycle forced: unsatisfiable */
+    assert_int_equal(solve_text("digraph 3 3 0\nedge 0 0 1 1\nedge 0 1 2 2\nedge 0 2 0 3\nacyclic 0 4\n4 0\n1 0\n2 0\n3 0\n"),
+                     GSAT_UNSAT);
+    /* a graph without an acyclic constraint constrains nothing */
+    assert_int_equal(solve_text("digraph 3 3 0\nedge 0 0 1 1\nedge 0 1 0 2\n1 0\n2 0\n"), GSAT_SAT);
+    /* typed digraph, weighted edges, hints, names, p cnf header */
+    assert_int_equal(solve_text("p cnf 4 2\ndigraph int 2 2 0 32 g\nnode 0 1 b\nedge 0 0 1 1 7\nweighted_edge 0 1 0 2 3/4\n"
+                                "priority 1 5\nedge_priority 0 1 3\nsymbol 1 x\nacyclic 0 3\n3 0\n1 2 0\nsolve\n"),
+                     GSAT_SAT);
+    assert_int_equal(solve_text("digraph 2 2 0\nedge 0 0 1 1\nedge 0 1 0 2\nacyclic 0 3\n3 0\nsolve 1 2 0\n"), GSAT_UNSAT);
+    /* the acyclic variable may be asserted by the solve line instead */
+    assert_int_equal(solve_text("digraph 2 2 0\nedge 0 0 1 1\nedge 0 1 0 2\nacyclic 0 3\nsolve 3 1 2\n"), GSAT_UNSAT);
+}
+
+static void bad_lines(void **state) {
+    (void)state;
+    static const struct { const char *text; long line; const char *msg; } cases[] = {
+        {"digraph 2 2 0\nreach 0 0 1 3\n", 2, "unsupported MonoSAT constraint 'reach'"},
+        {"digraph 2 2 0\nmaximum_flow_geq 0 0 1 3 4\n", 2, "unsupported MonoSAT constraint 'maximum_flow_geq'"},
+        {"1 0\n\nbv 0 8 1 2 3\n", 3, "unsupported MonoSAT constraint 'bv'"},
+        {"digraph 2 2 0\nforest 0 3\n", 2, "unsupported MonoSAT constraint 'forest'"},
+        {"frobnicate 1 2\n", 1, "unknown keyword 'frobnicate' (expected a clause, a comment or a GNF graph line)"},
+        {"edge 0 0 1 1\n", 1, "'edge' line: graph 0 is not declared (expected an earlier 'digraph' line)"},
+        {"digraph 2 2 0\nedge 0 0 1\n", 2, "'edge' line: missing the edge variable"},
+        {"digraph 2 2 0\nedge 0 0 1 -3\n", 2, "'edge' line: the edge variable must be an integer in 1..67108864, found '-3'"},
+        {"digraph 2 2 0\nedge 0 x 1 3\n", 2, "'edge' line: the source node must be an integer in 0..268435455, found 'x'"},
+        {"digraph 2 2 0\nedge 0 0 1 3 1 9\n", 2, "'edge' line: unexpected '9' after the weight"},
+        {"digraph 2 2 0\ndigraph 3 3 0\n", 2, "graph 0 is declared twice (first on line 1)"},
+        {"digraph 2\n", 1, "'digraph' line: missing the number of edges"},
+        {"digraph 2 2 0\nnode 1 0\n", 2, "'node' line: graph 1 is not declared (expected an earlier 'digraph' line)"},
+        {"digraph 2 2 0\nacyclic 0\n", 2, "'acyclic' line: missing the constraint variable"},
+        {"decision 3 7\n", 1, "'decision' line: the flag must be an integer in 0..1, found '7'"},
+        {"solve 1 x\n", 1, "'solve' line: expected a literal, found 'x'"},
+        {"solve 1\nsolve 2\n", 2, "second 'solve' line (the first is on line 1): incremental GNF is not supported"},
+        {"solve 1\ndigraph 2 2 0\n", 2,
+         "'digraph' after the 'solve' line (line 1): incremental GNF with more than one solve is not supported"},
+        {"digraph 2 2 0\nedge 0 0 1 1\nacyclic 0 5\n", 3,
+         "'acyclic 0 5': variable 5 is not asserted; gsat supports acyclicity only as a hard constraint "
+         "(assert it with the unit clause '5 0' or a 'solve' assumption)"},
+        {"digraph 2 2 0\nacyclic 0 5\n-5 0\n", 2,
+         "'acyclic 0 5': variable 5 is asserted false; gsat supports acyclicity only as a hard constraint "
+         "(assert it with the unit clause '5 0' or a 'solve' assumption)"},
+        {"digraph 2 2 0\n1 2\nedge 0 0 1 1\n", 3, "'edge' line inside an unterminated clause"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        gnf_info info; ic_error err;
+        gsat *s = parse(cases[i].text, &info, &err);
+        if (s) fail_msg("case %zu parsed but should fail: %s", i, cases[i].text);
+        assert_true(err.set);
+        assert_string_equal(err.file, "t.gnf");
+        if (err.line != cases[i].line || strcmp(err.msg, cases[i].msg) != 0)
+            fail_msg("case %zu: got line %ld '%s', expected line %ld '%s'", i, err.line, err.msg, cases[i].line, cases[i].msg);
+        gnf_info_free(&info);
+    }
+}
+
+/* Random GNF text vs brute force over all assignments. */
+static void random_vs_brute_force(void **state) {
+    (void)state;
+    rng = 31337;
+    int sat = 0, unsat = 0;
+    for (int r = 0; r < 300; r++) {
+        int vars = 2 + pick(7), nodes = 2 + pick(4), m = 1 + pick(12), nc = pick(5), na = pick(3);
+        int ef[16], et[16], ev[16], cl[8][3], cw[8], as[4];
+        char text[4096]; size_t len = 0;
+        len += (size_t)snprintf(text + len, sizeof text - len, "c random %d\n", r);
+        int acyc_var = vars + 1;
+        if (pick(2)) len += (size_t)snprintf(text + len, sizeof text - len, "digraph %d %d 7\n", nodes, m);
+        else {
+            len += (size_t)snprintf(text + len, sizeof text - len, "digraph 0 0 7 -1\n");
+            for (int v = 0; v < nodes; v++) len += (size_t)snprintf(text + len, sizeof text - len, " node 7 %d\n", v);
+        }
+        for (int i = 0; i < m; i++) {
+            ef[i] = pick(nodes); et[i] = pick(nodes); ev[i] = 1 + pick(vars);
+            len += (size_t)snprintf(text + len, sizeof text - len, "edge 7 %d %d %d%s\n", ef[i], et[i], ev[i], pick(2) ? " 1" : "");
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len, "acyclic 7 %d\n%d 0\n", acyc_var, acyc_var);
+        for (int c = 0; c < nc; c++) {
+            cw[c] = 1 + pick(3);
+            for (int k = 0; k < cw[c]; k++) {
+                int v = 1 + pick(vars); cl[c][k] = pick(2) ? v : -v;
+                len += (size_t)snprintf(text + len, sizeof text - len, "%s%d ", k ? "" : "  ", cl[c][k]);
+            }
+            len += (size_t)snprintf(text + len, sizeof text - len, "0\n");
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len, "solve");
+        for (int i = 0; i < na; i++) {
+            int v = 1 + pick(vars); as[i] = pick(2) ? v : -v;
+            len += (size_t)snprintf(text + len, sizeof text - len, " %d", as[i]);
+        }
+        len += (size_t)snprintf(text + len, sizeof text - len, "\n");
+        /* brute force */
+        int expect = 0;
+        for (unsigned mask = 0; mask < (1u << vars) && !expect; mask++) {
+#define VAL(l) ((l) > 0 ? (int)((mask >> ((l) - 1)) & 1) : !(int)((mask >> (-(l) - 1)) & 1))
+            int ok = 1;
+            for (int i = 0; i < na && ok; i++) ok = VAL(as[i]);
+            for (int c = 0; c < nc && ok; c++) {
+                int any = 0;
+                for (int k = 0; k < cw[c]; k++) any |= VAL(cl[c][k]);
+                ok = any;
+            }
+            if (!ok) continue;
+            /* acyclic: repeatedly remove nodes without incoming on-edges */
+            int alive[8] = {0}, left = nodes, progress = 1;
+            for (int v = 0; v < nodes; v++) alive[v] = 1;
+            while (progress) {
+                progress = 0;
+                for (int v = 0; v < nodes; v++) {
+                    if (!alive[v]) continue;
+                    int in = 0;
+                    for (int i = 0; i < m; i++) in |= alive[ef[i]] && et[i] == v && VAL(ev[i]);
+                    if (!in) { alive[v] = 0; left--; progress = 1; }
+                }
+            }
+            expect = left == 0;
+#undef VAL
+        }
+        int got = solve_text(text);
+        if (got != (expect ? GSAT_SAT : GSAT_UNSAT)) fail_msg("instance %d: got %d, expected %s\n%s", r, got, expect ? "SAT" : "UNSAT", text);
+        if (expect) sat++; else unsat++;
+    }
+    assert_true(sat > 30 && unsat > 30);
+}
+
+static void gzip_input(void **state) {
+    (void)state;
+    char path[] = "/tmp/gsat_gnf_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    /* a ring 0 -> 1 -> ... -> 499 -> 0 guarded by 1..500, with "not all" */
+    fprintf(f, "c monosat\ndigraph 500 500 0\n");
+    for (int i = 0; i < 500; i++) fprintf(f, "edge 0 %d %d %d\n", i, (i + 1) % 500, i + 1);
+    fprintf(f, "acyclic 0 501\n501 0\nsolve");
+    for (int i = 1; i <= 499; i++) fprintf(f, " %d", i);
+    fprintf(f, "\n");
+    fclose(f);
+    char cmd[128], gz[64];
+    snprintf(gz, sizeof gz, "%s.gz", path);
+    snprintf(cmd, sizeof cmd, "gzip -c %s > %s", path, gz);
+    assert_int_equal(system(cmd), 0);
+    for (int k = 0; k < 2; k++) {
+        gsat *s = gsat_new();
+        gnf_info info; ic_error err; ic_error_clear(&err);
+        assert_int_equal(gnf_parse_file(s, k ? gz : path, &info, &err), 0);
+        assert_int_equal(info.edges, 500);
+        assert_int_equal(info.assumptions.len, 499);
+        assert_int_equal(gsat_solve(s, info.assumptions.data, 499), GSAT_SAT);
+        assert_int_equal(gsat_value(s, 500), -1);
+        gnf_info_free(&info);
+        gsat_free(s);
+    }
+    /* a truncated .gz is an error with a byte offset, never a partial answer */
+    snprintf(cmd, sizeof cmd, "truncate -s 300 %s", gz);
+    assert_int_equal(system(cmd), 0);
+    gsat *s = gsat_new();
+    gnf_info info; ic_error err; ic_error_clear(&err);
+    assert_int_equal(gnf_parse_file(s, gz, &info, &err), -1);
+    assert_non_null(strstr(err.msg, "gzip"));
+    gnf_info_free(&info);
+    gsat_free(s);
+    unlink(path); unlink(gz);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(polysi_trace_shape),
+        cmocka_unit_test(bad_lines),
+        cmocka_unit_test(random_vs_brute_force),
+        cmocka_unit_test(gzip_input),
+    };
+    return cmocka_run_group_tests_name("gnf", tests, NULL, NULL);
+}

@@ -1,0 +1,517 @@
+/* acyclic.c — the graph acyclicity theory (see acyclic.h). */
+#include "theory/acyclic.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <string.h>
+
+#include "solver/solver.h"
+#include "theory/pk_order.h"
+
+typedef struct edge {
+    int from, to;
+    int lit;              /* guard (DIMACS), 0: always on */
+    int pos;              /* index on the edge trail, -1 when off */
+    int next_guarded;     /* next edge with the same guard literal */
+    int next_out;         /* next guarded edge out of the same node */
+} edge;
+
+typedef struct reach { int node, edge; } reach;
+
+struct acyclic {
+    gsat *s;
+    int th;
+    pk_order pk;
+
+    edge *e;
+    int num_edges, cap_edges;
+
+    int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
+    int *implied_edge;    /* per variable: the edge whose cycle implied it */
+    int *implied_limit;   /* per variable: edge-trail length at implication */
+    uint32_t *var_stamp;  /* per variable: dedup in clauses and pending */
+    uint8_t *watched;     /* per variable */
+    uint8_t *pending_mark;/* per variable: on the pending list */
+    int cap_vars;
+    uint32_t vstamp;
+
+    int *out_guarded;     /* per node: first guarded edge out of it */
+    int *parent;          /* per node: BFS tree edge */
+    uint32_t *seen;       /* per node: BFS / bounded-search stamps */
+    uint32_t *seen2;
+    int cap_nodes;
+    uint32_t nstamp;
+
+    vec_int trail;        /* enabled edges, in order */
+    vec_int trail_lim;    /* trail length at the start of each level > 0 */
+    vec_int pending;      /* implied literals not yet handed to the engine */
+    vec_int stack;
+    VEC(reach) cur, next;
+    int conflict_edge;
+
+    acyclic_graph_vec graphs;
+    acyclic_stats st;
+};
+
+static const theory_ops ops;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static inline int lit_index(int lit) { return lit > 0 ? 2 * lit : 2 * -lit + 1; }
+static inline int lit_var(int lit) { return lit > 0 ? lit : -lit; }
+
+static void ensure_vars(acyclic *a, int var) {
+    if (var < a->cap_vars) return;
+    int cap = a->cap_vars ? a->cap_vars : 64;
+    while (cap <= var) cap *= 2;
+    a->guard_head = xrealloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
+    a->implied_edge = xrealloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
+    a->implied_limit = xrealloc(a->implied_limit, (size_t)cap * sizeof *a->implied_limit);
+    a->var_stamp = xrealloc(a->var_stamp, (size_t)cap * sizeof *a->var_stamp);
+    a->watched = xrealloc(a->watched, (size_t)cap);
+    a->pending_mark = xrealloc(a->pending_mark, (size_t)cap);
+    for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
+    for (int v = a->cap_vars; v < cap; v++) {
+        a->implied_edge[v] = -1;
+        a->implied_limit[v] = 0;
+        a->var_stamp[v] = 0;
+        a->watched[v] = 0;
+        a->pending_mark[v] = 0;
+    }
+    a->cap_vars = cap;
+}
+
+static uint32_t new_var_stamp(acyclic *a) {
+    if (++a->vstamp == 0) {
+        memset(a->var_stamp, 0, (size_t)a->cap_vars * sizeof *a->var_stamp);
+        a->vstamp = 1;
+    }
+    return a->vstamp;
+}
+
+static uint32_t new_node_stamp(acyclic *a) {
+    if (++a->nstamp == 0) {
+        memset(a->seen, 0, (size_t)a->cap_nodes * sizeof *a->seen);
+        memset(a->seen2, 0, (size_t)a->cap_nodes * sizeof *a->seen2);
+        a->nstamp = 1;
+    }
+    return a->nstamp;
+}
+
+static inline int guard_value(const acyclic *a, int lit) { return gsat_lit_value_now(a->s, lit); }
+
+/* Trail length of the edges enabled at level 0: they cost nothing in an
+ * explanation (their guards are false for good). */
+static inline int level0_end(const acyclic *a) {
+    return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
+}
+
+/* ---- explanations ------------------------------------------------------- */
+
+/* Push onto out the negated guards of a path src ~> dst through edges with
+ * trail index < limit, one with the fewest guarded edges (0-1 BFS, Dial
+ * style: cost-0 edges extend the current layer, cost-1 edges the next).
+ * Only nodes ordered between src and dst can lie on such a path.  Guards
+ * already pushed under stamp vs are skipped.  Returns the literals added. */
+static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, uint32_t vs) {
+    const pk_order *pk = &a->pk;
+    const int hi = pk->ord[dst], free_below = level0_end(a);
+    uint32_t stamp = new_node_stamp(a);
+    vec_clear(a->cur);
+    vec_clear(a->next);
+    a->seen[src] = stamp;
+    a->parent[src] = -1;
+    vec_push(a->cur, ((reach){src, -1}));
+    int found = src == dst;
+    while (!found && (a->cur.len || a->next.len)) {
+        if (!a->cur.len) {              /* next layer: settle what is not settled yet */
+            for (size_t i = 0; i < a->next.len; i++) {
+                reach r = a->next.data[i];
+                if (a->seen[r.node] == stamp) continue;
+                a->seen[r.node] = stamp;
+                a->parent[r.node] = r.edge;
+                if (r.node == dst) { found = 1; break; }
+                vec_push(a->cur, r);
+            }
+            vec_clear(a->next);
+            continue;
+        }
+        int w = vec_pop(a->cur).node;
+        const pk_adj *adj = &pk->out[w];
+        for (int i = 0; i < adj->len; i++) {
+            int z = adj->arcs[i].node, id = adj->arcs[i].edge;
+            if (a->seen[z] == stamp || pk->ord[z] > hi) continue;
+            const edge *ed = &a->e[id];
+            if (ed->pos >= limit) continue;
+            if (ed->lit == 0 || ed->pos < free_below) {
+                a->seen[z] = stamp;
+                a->parent[z] = id;
+                if (z == dst) { found = 1; break; }
+                vec_push(a->cur, ((reach){z, id}));
+            } else {
+                vec_push(a->next, ((reach){z, id}));
+            }
+        }
+    }
+    assert(found);
+    int added = 0;
+    for (int v = dst; v != src && found;) {
+        const edge *ed = &a->e[a->parent[v]];
+        if (ed->lit && ed->pos >= free_below && a->var_stamp[lit_var(ed->lit)] != vs) {
+            a->var_stamp[lit_var(ed->lit)] = vs;
+            vec_push(*out, -ed->lit);
+            added++;
+        }
+        v = ed->from;
+    }
+    return added;
+}
+
+/* ---- propagation -------------------------------------------------------- */
+
+static void imply_off(acyclic *a, int id) {
+    const edge *ed = &a->e[id];
+    int v = lit_var(ed->lit);
+    if (a->pending_mark[v]) return;                  /* already implied this round */
+    a->pending_mark[v] = 1;
+    a->implied_edge[v] = id;
+    a->implied_limit[v] = (int)a->trail.len;
+    vec_push(a->pending, -ed->lit);
+    a->st.implied++;
+}
+
+/* Guarded, unassigned edges out of the nodes in `from` whose target carries
+ * stamp `to_stamp` in `marks`: each closes a cycle, so its guard is off. */
+static void scan_candidates(acyclic *a, const int *from, size_t n, const uint32_t *marks, uint32_t to_stamp) {
+    for (size_t i = 0; i < n; i++) {
+        for (int id = a->out_guarded[from[i]]; id >= 0; id = a->e[id].next_out) {
+            const edge *ed = &a->e[id];
+            a->st.prop_scans++;
+            if (marks[ed->to] != to_stamp || ed->pos >= 0) continue;
+            if (guard_value(a, ed->lit) != 0) continue;
+            imply_off(a, id);
+        }
+    }
+}
+
+/* Bounded search from `start` (forward or backward), marks in `marks`. */
+static void bounded_search(acyclic *a, int start, int forward, uint32_t *marks, uint32_t stamp,
+                           int64_t budget, vec_int *set) {
+    vec_clear(*set);
+    vec_clear(a->stack);
+    marks[start] = stamp;
+    vec_push(a->stack, start);
+    vec_push(*set, start);
+    while (a->stack.len && (int64_t)set->len < budget) {
+        int w = vec_pop(a->stack);
+        const pk_adj *adj = forward ? &a->pk.out[w] : &a->pk.in[w];
+        for (int i = 0; i < adj->len && (int64_t)set->len < budget; i++) {
+            int z = adj->arcs[i].node;
+            if (marks[z] == stamp) continue;
+            marks[z] = stamp;
+            vec_push(a->stack, z);
+            vec_push(*set, z);
+        }
+    }
+}
+
+static void propagate_after_insert(acyclic *a, int id) {
+    int mode = (int)a->s->opt.theory_propagate;
+    if (mode == 0) return;
+    pk_order *pk = &a->pk;
+    if (pk->searched && pk->fwd.len && pk->bwd.len)
+        scan_candidates(a, pk->fwd.data, pk->fwd.len, pk->mark, pk->stamp);
+    if (mode >= 2) {
+        int64_t budget = a->s->opt.theory_propagate_budget;
+        const edge *ed = &a->e[id];
+        uint32_t st = new_node_stamp(a);
+        bounded_search(a, ed->from, 0, a->seen2, st, budget, &pk->bwd);
+        bounded_search(a, ed->to, 1, a->seen, st, budget, &pk->fwd);
+        scan_candidates(a, pk->fwd.data, pk->fwd.len, a->seen2, st);
+    }
+}
+
+/* ---- enabling edges ----------------------------------------------------- */
+
+/* Insert edge id; 0 if it would close a cycle. */
+static int enable(acyclic *a, int id) {
+    edge *ed = &a->e[id];
+    a->st.inserts++;
+    if (!pk_insert(&a->pk, ed->from, ed->to, id)) return 0;
+    ed->pos = (int)a->trail.len;
+    vec_push(a->trail, id);
+    if (ed->lit) propagate_after_insert(a, id);
+    return 1;
+}
+
+/* The conflict clause for edge id closing a cycle: its guard and the
+ * guards of a cheapest path back from its head to its tail. */
+static void conflict_clause(acyclic *a, int id, vec_int *out) {
+    const edge *ed = &a->e[id];
+    uint32_t vs = new_var_stamp(a);
+    int n = 0;
+    if (ed->lit) { vec_push(*out, -ed->lit); a->var_stamp[lit_var(ed->lit)] = vs; n++; }
+    n += explain_path(a, ed->to, ed->from, INT_MAX, out, vs);
+    a->st.conflicts++;
+    a->st.conflict_lits += n;
+}
+
+/* ---- theory_ops --------------------------------------------------------- */
+
+static int th_assigned(void *t, int lit) {
+    acyclic *a = t;
+    if (lit_var(lit) >= a->cap_vars) return 0;
+    for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
+        if (a->e[id].pos >= 0) continue;
+        if (!enable(a, id)) { a->conflict_edge = id; return 1; }
+    }
+    return 0;
+}
+
+static void th_new_level(void *t) {
+    acyclic *a = t;
+    vec_push(a->trail_lim, (int)a->trail.len);
+}
+
+static void th_backtrack(void *t, int level) {
+    acyclic *a = t;
+    for (size_t i = 0; i < a->pending.len; i++) a->pending_mark[lit_var(a->pending.data[i])] = 0;
+    vec_clear(a->pending);
+    if (level < 0 || (size_t)level >= a->trail_lim.len) return;
+    size_t keep = (size_t)a->trail_lim.data[level];
+    while (a->trail.len > keep) {
+        int id = vec_pop(a->trail);
+        edge *ed = &a->e[id];
+        pk_remove(&a->pk, ed->from, ed->to, id);
+        ed->pos = -1;
+    }
+    vec_shrink(a->trail_lim, (size_t)level);
+}
+
+static int th_propagate(void *t, vec_int *out) {
+    acyclic *a = t;
+    int n = 0;
+    for (size_t i = 0; i < a->pending.len; i++) {
+        int lit = a->pending.data[i];
+        a->pending_mark[lit_var(lit)] = 0;
+        if (guard_value(a, lit) == 0) { vec_push(*out, lit); n++; }
+    }
+    vec_clear(a->pending);
+    return n;
+}
+
+static void th_reason(void *t, int lit, vec_int *out) {
+    acyclic *a = t;
+    int id = a->implied_edge[lit_var(lit)];
+    assert(id >= 0 && a->e[id].lit == -lit);
+    const edge *ed = &a->e[id];
+    uint32_t vs = new_var_stamp(a);
+    vec_push(*out, lit);
+    a->var_stamp[lit_var(lit)] = vs;
+    int n = explain_path(a, ed->to, ed->from, a->implied_limit[lit_var(lit)], out, vs);
+    a->st.reasons++;
+    a->st.reason_lits += n + 1;
+}
+
+static void th_conflict(void *t, vec_int *out) {
+    acyclic *a = t;
+    assert(a->conflict_edge >= 0);
+    conflict_clause(a, a->conflict_edge, out);
+    a->conflict_edge = -1;
+}
+
+static int th_final_check(void *t) {
+    acyclic *a = t;
+    (void)a;
+#ifdef GSAT_DEBUG
+    if (!acyclic_verify(a)) {
+        fprintf(stderr, "gsat: internal error: acyclicity theory inconsistent at final check\n");
+        abort();
+    }
+#endif
+    return 0;
+}
+
+/* Branching on a guard: rank a literal 0 if it turns on edges that all
+ * agree with the current order (inserted in O(1), no cycle possible), 1 if
+ * it turns on nothing, 2 if some edge goes against the order.  Keep the
+ * engine's choice unless its negation ranks better. */
+static int lit_rank(const acyclic *a, int lit) {
+    int id = a->guard_head[lit_index(lit)];
+    if (id < 0) return 1;
+    const int *ord = a->pk.ord;
+    for (; id >= 0; id = a->e[id].next_guarded)
+        if (ord[a->e[id].from] > ord[a->e[id].to]) return 2;
+    return 0;
+}
+
+static int th_phase(void *t, int lit) {
+    acyclic *a = t;
+    if (lit_var(lit) >= a->cap_vars) return 0;
+    return lit_rank(a, -lit) < lit_rank(a, lit) ? -lit : lit;
+}
+
+static void th_destroy(void *t) {
+    acyclic *a = t;
+    pk_free(&a->pk);
+    free(a->e);
+    free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
+    free(a->var_stamp); free(a->watched); free(a->pending_mark);
+    free(a->out_guarded); free(a->parent); free(a->seen); free(a->seen2);
+    vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending);
+    vec_free(a->stack); vec_free(a->cur); vec_free(a->next);
+    for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
+    vec_free(a->graphs);
+    free(a);
+}
+
+static const theory_ops ops = {
+    .name = "acyclic",
+    .assigned = th_assigned,
+    .new_level = th_new_level,
+    .backtrack = th_backtrack,
+    .propagate = th_propagate,
+    .reason = th_reason,
+    .conflict = th_conflict,
+    .final_check = th_final_check,
+    .destroy = th_destroy,
+};
+
+const theory_ops *acyclic_theory_ops(void) { return &ops; }
+
+/* ---- construction ------------------------------------------------------- */
+
+acyclic *acyclic_of(gsat *s) {
+    for (int th = 0; th < s->ntheories; th++)
+        if (s->theories[th].ops == &ops) return s->theories[th].t;
+    acyclic *a = xcalloc(1, sizeof *a);
+    a->s = s;
+    pk_init(&a->pk);
+    a->conflict_edge = -1;
+    a->th = gsat_add_theory(s, &ops, a);
+    if (a->th < 0) { th_destroy(a); return NULL; }
+    gsat_theory_set_phase(s, a->th, th_phase);
+    /* The engine counts levels from its current one; mirror them. */
+    for (int l = 0; l < gsat_decision_level(s); l++) th_new_level(a);
+    return a;
+}
+
+int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
+int acyclic_num_edges(const acyclic *a) { return a->num_edges; }
+acyclic_graph_vec *acyclic_graphs(acyclic *a) { return &a->graphs; }
+
+int acyclic_add_nodes(acyclic *a, int count) {
+    int first = pk_add_nodes(&a->pk, count), n = a->pk.num_nodes;
+    if (n > a->cap_nodes) {
+        int cap = a->pk.cap_nodes;
+        a->out_guarded = xrealloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
+        a->parent = xrealloc(a->parent, (size_t)cap * sizeof *a->parent);
+        a->seen = xrealloc(a->seen, (size_t)cap * sizeof *a->seen);
+        a->seen2 = xrealloc(a->seen2, (size_t)cap * sizeof *a->seen2);
+        for (int v = a->cap_nodes; v < cap; v++) { a->seen[v] = a->seen2[v] = 0; a->parent[v] = -1; }
+        a->cap_nodes = cap;
+    }
+    for (int v = first; v < n; v++) a->out_guarded[v] = -1;
+    return first;
+}
+
+int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
+    if (a->num_edges == a->cap_edges) {
+        a->cap_edges = a->cap_edges ? 2 * a->cap_edges : 64;
+        a->e = xrealloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
+    }
+    int id = a->num_edges++;
+    edge *ed = &a->e[id];
+    *ed = (edge){from, to, lit, -1, -1, -1};
+    a->st.edges++;
+    if (from == to) {                 /* a self-loop can never be on */
+        if (lit) gsat_add_clause(a->s, (int[]){-lit}, 1);
+        else gsat_add_clause(a->s, NULL, 0);
+        return id;
+    }
+    if (lit) {
+        int v = lit_var(lit);
+        a->st.guarded_edges++;
+        gsat_reserve_vars(a->s, v);
+        ensure_vars(a, v);
+        ed->next_guarded = a->guard_head[lit_index(lit)];
+        a->guard_head[lit_index(lit)] = id;
+        ed->next_out = a->out_guarded[from];
+        a->out_guarded[from] = id;
+        if (!a->watched[v]) {
+            /* the engine delivers the guard later if it is already set */
+            a->watched[v] = 1;
+            gsat_theory_watch(a->s, a->th, v);
+            return id;
+        }
+        if (guard_value(a, lit) <= 0) return id;
+        /* The guard is watched, true, and was reported already: insert now. */
+    }
+    if (!enable(a, id)) {
+        vec_int cl; vec_init(cl);
+        conflict_clause(a, id, &cl);
+        gsat_add_clause(a->s, cl.data, (int)cl.len);
+        vec_free(cl);
+    }
+    return id;
+}
+
+/* ---- inspection ----------------------------------------------------------- */
+
+void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
+    *out = a->st;
+    out->pk_searches = a->pk.searches;
+    out->pk_visited = a->pk.visited;
+}
+
+int acyclic_edge_enabled(const acyclic *a, int e) { return e >= 0 && e < a->num_edges && a->e[e].pos >= 0; }
+
+void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
+    *from = a->e[e].from; *to = a->e[e].to; *lit = a->e[e].lit;
+}
+
+int acyclic_verify_order(const acyclic *a) {
+    for (size_t i = 0; i < a->trail.len; i++) {
+        const edge *ed = &a->e[a->trail.data[i]];
+        if (ed->pos != (int)i || a->pk.ord[ed->from] >= a->pk.ord[ed->to]) return 0;
+    }
+    for (int v = 0; v < a->pk.num_nodes; v++)
+        if (a->pk.node_at[a->pk.ord[v]] != v) return 0;
+    return 1;
+}
+
+int acyclic_verify(const acyclic *a) {
+    int n = a->pk.num_nodes;
+    if (!acyclic_verify_order(a)) return 0;
+    /* every edge that should be on is on, and only those */
+    for (int id = 0; id < a->num_edges; id++) {
+        const edge *ed = &a->e[id];
+        if (ed->from == ed->to) { if (ed->pos >= 0) return 0; continue; }
+        int should = ed->lit == 0 || guard_value(a, ed->lit) > 0;
+        if (should != (ed->pos >= 0)) return 0;
+    }
+    /* independent DFS over the on-edges: colour 0 new, 1 open, 2 done */
+    int *head = malloc(((size_t)n + 1) * sizeof *head), *nxt = malloc(((size_t)a->num_edges + 1) * sizeof *nxt);
+    unsigned char *colour = calloc((size_t)n + 1, 1);
+    int *stack = malloc(((size_t)n + 1) * sizeof *stack), *it = malloc(((size_t)n + 1) * sizeof *it);
+    if (!head || !nxt || !colour || !stack || !it) xalloc_fail((size_t)n);
+    for (int v = 0; v < n; v++) head[v] = -1;
+    for (int id = 0; id < a->num_edges; id++)
+        if (a->e[id].pos >= 0) { nxt[id] = head[a->e[id].from]; head[a->e[id].from] = id; }
+    int ok = 1;
+    for (int r = 0; r < n && ok; r++) {
+        if (colour[r]) continue;
+        int sp = 0;
+        stack[sp] = r; it[sp] = head[r]; sp++; colour[r] = 1;
+        while (sp && ok) {
+            int top = sp - 1, id = it[top];
+            if (id < 0) { colour[stack[top]] = 2; sp--; continue; }
+            it[top] = nxt[id];
+            int z = a->e[id].to;
+            if (colour[z] == 1) ok = 0;
+            else if (colour[z] == 0) { colour[z] = 1; stack[sp] = z; it[sp] = head[z]; sp++; }
+        }
+    }
+    free(head); free(nxt); free(colour); free(stack); free(it);
+    return ok;
+}

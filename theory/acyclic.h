@@ -1,0 +1,66 @@
+/* acyclic.h — the graph acyclicity theory (design.md §4).
+ *
+ * One theory instance per solver holds every graph of that solver: graphs
+ * are disjoint node ranges of one Pearce–Kelly order, so "each graph is
+ * acyclic" is "the union is acyclic" and one order serves them all.
+ *
+ * Edges are guarded by a DIMACS literal (0: always on).  When a guard
+ * becomes true its edges are inserted into the order; an edge that would
+ * close a cycle is a conflict whose clause is "not all the guards on one
+ * cycle", the cycle chosen with the fewest guarded edges (0-1 BFS: edges
+ * that are always on or on since level 0 cost nothing).  Backtracking pops
+ * edges off a per-level edge trail.
+ *
+ * Theory propagation (option theory_propagate): an unassigned guard whose
+ * edge u->v has a path v ~> u is implied false, the path being its lazy
+ * reason (searched later among the edges enabled before the implication).
+ *   0: off
+ *   1: candidates from the Pearce–Kelly window: after an insertion that
+ *      reordered, guarded edges from the forward set into the backward set
+ *   2: as 1, plus a forward/backward search bounded by
+ *      theory_propagate_budget nodes after every insertion
+ *
+ * The public face is gsat_graph_* in include/gsat.h (theory/graph.c). */
+#ifndef GSAT_ACYCLIC_H
+#define GSAT_ACYCLIC_H
+
+#include <stdint.h>
+#include "gsat.h"
+#include "vec.h"
+#include "solver/theory.h"
+
+typedef struct acyclic acyclic;
+
+/* A graph of the public API: its node ids map onto the theory's nodes. */
+typedef struct acyclic_graph { vec_int node; int num_edges; } acyclic_graph;
+typedef VEC(acyclic_graph) acyclic_graph_vec;
+
+typedef struct acyclic_stats {
+    int64_t edges, guarded_edges, inserts, pk_searches, pk_visited;
+    int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans;
+} acyclic_stats;
+
+/* The solver's acyclicity theory, created and attached on first use. */
+acyclic *acyclic_of(gsat *s);
+const theory_ops *acyclic_theory_ops(void);
+
+/* Nodes are global to the theory; graphs map their own ids onto them. */
+int  acyclic_add_nodes(acyclic *a, int count);
+/* Add edge from->to guarded by lit (0: always on); returns its global id.
+ * The caller has made sure the solver is at decision level 0. */
+int  acyclic_add_edge(acyclic *a, int from, int to, int lit);
+int  acyclic_num_nodes(const acyclic *a);
+int  acyclic_num_edges(const acyclic *a);
+acyclic_graph_vec *acyclic_graphs(acyclic *a);
+void acyclic_get_stats(const acyclic *a, acyclic_stats *out);
+
+/* Debugging and tests: 1 if the enabled edges form a DAG (independent
+ * DFS), and every edge whose guard is true now is enabled. */
+int  acyclic_verify(const acyclic *a);
+/* Tests: the enabled edges respect the topological order (no engine needed). */
+int  acyclic_verify_order(const acyclic *a);
+/* Tests: is edge e enabled now? */
+int  acyclic_edge_enabled(const acyclic *a, int e);
+void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit);
+
+#endif

@@ -1,0 +1,50 @@
+/* graph.c — the public graph API of include/gsat.h (gsat_graph_*).
+ *
+ * Graph ids index the acyclicity theory's graph table; a graph's node ids
+ * map onto the theory's global nodes, and its edge ids count its own edges.
+ * Changing the problem happens at decision level 0, so every call first
+ * takes the solver back there (like adding a clause). */
+#include "gsat.h"
+#include "solver/solver.h"
+#include "theory/acyclic.h"
+
+static acyclic_graph *graph_of(gsat *s, int graph, acyclic **a) {
+    *a = acyclic_of(s);
+    if (!*a) return NULL;
+    acyclic_graph_vec *gv = acyclic_graphs(*a);
+    if (graph < 0 || (size_t)graph >= gv->len) return NULL;
+    return &gv->data[graph];
+}
+
+int gsat_graph_new(gsat *s, int num_nodes) {
+    if (num_nodes < 0) return -1;
+    acyclic *a = acyclic_of(s);
+    if (!a) return -1;
+    acyclic_graph_vec *gv = acyclic_graphs(a);
+    acyclic_graph g = {{0}, 0};
+    vec_push(*gv, g);
+    int id = (int)gv->len - 1;
+    if (num_nodes > 0) gsat_graph_add_nodes(s, id, num_nodes);
+    return id;
+}
+
+int gsat_graph_add_nodes(gsat *s, int graph, int count) {
+    acyclic *a;
+    acyclic_graph *g = graph_of(s, graph, &a);
+    if (!g || count < 0) return -1;
+    int first_local = (int)g->node.len;
+    int first = acyclic_add_nodes(a, count);
+    vec_reserve(g->node, g->node.len + (size_t)count);
+    for (int i = 0; i < count; i++) vec_push(g->node, first + i);
+    return first_local;
+}
+
+int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
+    acyclic *a;
+    acyclic_graph *g = graph_of(s, graph, &a);
+    if (!g || from < 0 || to < 0 || (size_t)from >= g->node.len || (size_t)to >= g->node.len) return -1;
+    if (lit == INT32_MIN) return -1;
+    backtrack(s, 0);
+    acyclic_add_edge(a, g->node.data[from], g->node.data[to], lit);
+    return g->num_edges++;
+}

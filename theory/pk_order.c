@@ -1,0 +1,189 @@
+/* pk_order.c — Pearce–Kelly incremental topological order (see pk_order.h). */
+#include "theory/pk_order.h"
+
+#include <assert.h>
+#include <string.h>
+
+void pk_init(pk_order *pk) {
+    memset(pk, 0, sizeof *pk);
+    vec_init(pk->stack); vec_init(pk->fwd); vec_init(pk->bwd);
+    vec_init(pk->pos_buf); vec_init(pk->sort_buf);
+}
+
+void pk_free(pk_order *pk) {
+    for (int i = 0; i < pk->num_nodes; i++) { free(pk->out[i].arcs); free(pk->in[i].arcs); }
+    free(pk->out); free(pk->in); free(pk->ord); free(pk->node_at); free(pk->mark);
+    vec_free(pk->stack); vec_free(pk->fwd); vec_free(pk->bwd);
+    vec_free(pk->pos_buf); vec_free(pk->sort_buf);
+    memset(pk, 0, sizeof *pk);
+}
+
+int pk_add_nodes(pk_order *pk, int count) {
+    int first = pk->num_nodes, need = first + count;
+    if (need > pk->cap_nodes) {
+        int cap = pk->cap_nodes ? pk->cap_nodes : 16;
+        while (cap < need) cap *= 2;
+        pk->ord = xrealloc(pk->ord, (size_t)cap * sizeof *pk->ord);
+        pk->node_at = xrealloc(pk->node_at, (size_t)cap * sizeof *pk->node_at);
+        pk->mark = xrealloc(pk->mark, (size_t)cap * sizeof *pk->mark);
+        pk->out = xrealloc(pk->out, (size_t)cap * sizeof *pk->out);
+        pk->in = xrealloc(pk->in, (size_t)cap * sizeof *pk->in);
+        pk->cap_nodes = cap;
+    }
+    for (int n = first; n < need; n++) {
+        pk->ord[n] = n;             /* new nodes go to the end of the order */
+        pk->node_at[n] = n;
+        pk->mark[n] = 0;
+        pk->out[n] = (pk_adj){0};
+        pk->in[n] = (pk_adj){0};
+    }
+    pk->num_nodes = need;
+    return first;
+}
+
+uint32_t pk_new_stamp(pk_order *pk) {
+    if (++pk->stamp == 0) {          /* wrapped: forget every old stamp */
+        memset(pk->mark, 0, (size_t)pk->num_nodes * sizeof *pk->mark);
+        pk->stamp = 1;
+    }
+    return pk->stamp;
+}
+
+static inline void adj_push(pk_adj *a, int node, int edge) {
+    if (a->len == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 4;
+        a->arcs = xrealloc(a->arcs, (size_t)a->cap * sizeof *a->arcs);
+    }
+    a->arcs[a->len++] = (pk_arc){node, edge};
+}
+
+void pk_sort_ints(int *a, int n, int *tmp) {
+    if (n <= 48) {
+        for (int i = 1; i < n; i++) {
+            int x = a[i], j = i;
+            while (j > 0 && a[j - 1] > x) { a[j] = a[j - 1]; j--; }
+            a[j] = x;
+        }
+        return;
+    }
+    unsigned max = 0;
+    for (int i = 0; i < n; i++) if ((unsigned)a[i] > max) max = (unsigned)a[i];
+    int *src = a, *dst = tmp;
+    for (int shift = 0; shift < 32 && (max >> shift); shift += 8) {
+        int count[257] = {0};
+        for (int i = 0; i < n; i++) count[(((unsigned)src[i] >> shift) & 255) + 1]++;
+        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (int i = 0; i < n; i++) dst[count[((unsigned)src[i] >> shift) & 255]++] = src[i];
+        int *t = src; src = dst; dst = t;
+    }
+    if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
+}
+
+/* Nodes reachable from `start` through positions < ub, into pk->fwd.
+ * Returns 0 if the node at position ub (the edge's source) is reached. */
+static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
+    vec_clear(pk->fwd);
+    vec_clear(pk->stack);
+    pk->mark[start] = stamp;
+    vec_push(pk->stack, start);
+    vec_push(pk->fwd, start);
+    while (pk->stack.len) {
+        int w = vec_pop(pk->stack);
+        const pk_adj *a = &pk->out[w];
+        for (int i = 0; i < a->len; i++) {
+            int z = a->arcs[i].node, oz = pk->ord[z];
+            if (oz == ub) return 0;
+            if (oz < ub && pk->mark[z] != stamp) {
+                pk->mark[z] = stamp;
+                vec_push(pk->stack, z);
+                vec_push(pk->fwd, z);
+            }
+        }
+    }
+    return 1;
+}
+
+/* Nodes reaching `start` through positions > lb, into pk->bwd. */
+static void search_backward(pk_order *pk, int start, int lb, uint32_t stamp) {
+    vec_clear(pk->bwd);
+    vec_clear(pk->stack);
+    pk->mark[start] = stamp;
+    vec_push(pk->stack, start);
+    vec_push(pk->bwd, start);
+    while (pk->stack.len) {
+        int w = vec_pop(pk->stack);
+        const pk_adj *a = &pk->in[w];
+        for (int i = 0; i < a->len; i++) {
+            int z = a->arcs[i].node;
+            if (pk->ord[z] > lb && pk->mark[z] != stamp) {
+                pk->mark[z] = stamp;
+                vec_push(pk->stack, z);
+                vec_push(pk->bwd, z);
+            }
+        }
+    }
+}
+
+/* Turn a node set into its sorted positions, in place. */
+static void nodes_to_sorted_positions(pk_order *pk, vec_int *set) {
+    for (size_t i = 0; i < set->len; i++) set->data[i] = pk->ord[set->data[i]];
+    vec_reserve(pk->sort_buf, set->len);
+    pk_sort_ints(set->data, (int)set->len, pk->sort_buf.data);
+}
+
+/* Place bwd (in its old relative order) before fwd (likewise) on the union
+ * of their positions. */
+static void reorder(pk_order *pk) {
+    vec_int *b = &pk->bwd, *f = &pk->fwd;
+    nodes_to_sorted_positions(pk, b);
+    nodes_to_sorted_positions(pk, f);
+    size_t nb = b->len, nf = f->len, n = nb + nf;
+    vec_resize(pk->pos_buf, n);
+    int *pos = pk->pos_buf.data;
+    size_t i = 0, j = 0, k = 0;
+    while (i < nb && j < nf) pos[k++] = b->data[i] < f->data[j] ? b->data[i++] : f->data[j++];
+    while (i < nb) pos[k++] = b->data[i++];
+    while (j < nf) pos[k++] = f->data[j++];
+    /* Positions back to nodes (node_at is still the old order). */
+    for (i = 0; i < nb; i++) b->data[i] = pk->node_at[b->data[i]];
+    for (j = 0; j < nf; j++) f->data[j] = pk->node_at[f->data[j]];
+    k = 0;
+    for (i = 0; i < nb; i++, k++) { int v = b->data[i]; pk->ord[v] = pos[k]; pk->node_at[pos[k]] = v; }
+    for (j = 0; j < nf; j++, k++) { int v = f->data[j]; pk->ord[v] = pos[k]; pk->node_at[pos[k]] = v; }
+}
+
+int pk_insert(pk_order *pk, int from, int to, int edge) {
+    assert(from >= 0 && from < pk->num_nodes && to >= 0 && to < pk->num_nodes);
+    pk->inserts++;
+    pk->searched = 0;
+    vec_clear(pk->fwd);
+    vec_clear(pk->bwd);
+    if (from == to) { pk->cycles++; return 0; }
+    int ub = pk->ord[from], lb = pk->ord[to];
+    if (lb < ub) {
+        pk->searches++;
+        pk->searched = 1;
+        uint32_t sf = pk_new_stamp(pk);
+        if (!search_forward(pk, to, ub, sf)) {
+            pk->visited += (int64_t)pk->fwd.len;
+            pk->cycles++;
+            return 0;
+        }
+        uint32_t sb = pk_new_stamp(pk);
+        search_backward(pk, from, lb, sb);
+        pk->visited += (int64_t)(pk->fwd.len + pk->bwd.len);
+        reorder(pk);
+    }
+    adj_push(&pk->out[from], to, edge);
+    adj_push(&pk->in[to], from, edge);
+    return 1;
+}
+
+void pk_remove(pk_order *pk, int from, int to, int edge) {
+    pk_adj *o = &pk->out[from], *i = &pk->in[to];
+    assert(o->len > 0 && o->arcs[o->len - 1].edge == edge);
+    assert(i->len > 0 && i->arcs[i->len - 1].edge == edge);
+    (void)edge;
+    o->len--;
+    i->len--;
+}

@@ -35,13 +35,14 @@ for t in $targets; do
       text) case "$f" in *.txt) cp "$f" "$seeds/";; esac ;;
       elle) case "$f" in *.edn) cp "$f" "$seeds/";; *.txt) build/isocheck convert --to elle -o "$seeds/$(basename "$f").edn" "$f" 2>/dev/null;; esac ;;
       dbcop) build/isocheck convert --to dbcop -o "$seeds/$(basename "$f").bin" "$f" 2>/dev/null ;;
-      cobra) build/isocheck convert --to cobra -o "$seeds/$(basename "$f").d" "$f" 2>/dev/null &&
-             cp "$seeds/$(basename "$f").d/T0.log" "$seeds/$(basename "$f").log" && rm -rf "$seeds/$(basename "$f").d" ;;
+      cobra) d="$seeds/$(basename "$f").d"      # the harness splits its input at "LOG|"
+             build/isocheck convert --to cobra -o "$d" "$f" 2>/dev/null &&
+             for l in "$d"/T*.log; do cat "$l"; printf 'LOG|'; done > "$seeds/$(basename "$f").logs" && rm -rf "$d" ;;
     esac
   done
   for f in tests/data/fuzz-regress/$t-*; do [ -e "$f" ] && cp "$f" "$seeds/"; done
   art="$out/artifacts-$t/"
-  mkdir -p "$art"
+  rm -rf "$art"; mkdir -p "$art"
   echo "== fuzzing $t for ${secs}s"
   nice "$bin" -max_total_time="$secs" -max_len=8192 -rss_limit_mb=1024 -timeout=10 \
     -artifact_prefix="$art" -print_final_stats=1 "$corpus" "$seeds" 2>&1 | tail -n 12

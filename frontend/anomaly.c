@@ -18,7 +18,10 @@ const char *anomaly_summary(anomaly_kind k) { return (unsigned)k < AN_NUM_KINDS 
 void anomaly_list_init(anomaly_list *l) { vec_init(l->items); }
 
 void anomaly_list_free(anomaly_list *l) {
-    vec_foreach(anomaly, a, l->items) { vec_free(a->txns); vec_free(a->ops); free(a->detail); }
+    for (size_t i = 0; i < l->items.len; i++) {    /* not vec_foreach: NULL + 0 upsets clang's UBSan */
+        anomaly *a = &l->items.data[i];
+        vec_free(a->txns); vec_free(a->ops); free(a->detail);
+    }
     vec_free(l->items);
 }
 
@@ -31,7 +34,8 @@ anomaly *anomaly_add(anomaly_list *l, anomaly_kind kind) {
 }
 
 void anomaly_add_txn(anomaly *a, uint32_t txn) {
-    vec_foreach(uint32_t, t, a->txns) if (*t == txn) return;
+    for (size_t i = 0; i < a->txns.len; i++)
+        if (a->txns.data[i] == txn) return;
     vec_push(a->txns, txn);
 }
 

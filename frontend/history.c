@@ -349,8 +349,9 @@ void history_free(history *h) {
 
 const int64_t *history_list(const history *h, uint32_t op, uint32_t *len) {
     const history_list_ref *r = &h->lists[h->op_value[op]];
+    static const int64_t empty[1] = { 0 };
     *len = r->len;
-    return h->list_pool + r->off;
+    return r->len ? h->list_pool + r->off : empty;     /* the pool may be NULL */
 }
 
 int64_t history_read_value(const history *h, uint32_t op) {

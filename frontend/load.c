@@ -2,7 +2,7 @@
  *
  * Detection: a directory is Cobra; a file whose first non-blank byte is
  * '{' is Elle, 'r(' or 'w(' is text; a file starting with a Cobra 'S'
- * record is one Cobra log; a file with NUL bytes in a 48-byte dbcop header
+ * record followed by another record type byte is one Cobra log; a file with NUL bytes in a 48-byte dbcop header
  * whose first string length is plausible is dbcop.  A directory without
  * *.log files but with history.bincode (a dbcop run) is that file. */
 #include "frontend/parse.h"
@@ -39,7 +39,7 @@ history_format detect_format(const unsigned char *p, size_t n) {
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
     if (i < n && p[i] == '{') return FORMAT_ELLE;
     if (i + 1 < n && (p[i] == 'r' || p[i] == 'w') && p[i + 1] == '(') return FORMAT_TEXT;
-    if (n >= 9 && p[0] == 'S' && memchr(p + 1, 0, 8)) return FORMAT_COBRA;
+    if (n >= 10 && p[0] == 'S' && memchr("WRCA", p[9], 4) && p[9]) return FORMAT_COBRA;   /* one log */
     if (n >= 48 && memchr(p, 0, 40) && le64(p + 40) < (1u << 20)) return FORMAT_DBCOP;
     if (i + 1 < n && p[i] == '#') {          /* an Elle record tag, or a commented text history */
         for (size_t j = i; j < n && p[j] != '\n'; j++)

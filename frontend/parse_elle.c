@@ -254,7 +254,7 @@ static int parse_line(elle_in *in, elle_state *st) {
     if (*in->p != '{') return fail_at(in, "'{' starting an operation map");
     in->p++;
     op_type type = T_NONE;
-    int is_txn = -1, process_ok = 0, has_index = 0;
+    int is_txn = -1, process_ok = -1, has_index = 0;      /* process_ok: -1 absent, 0 keyword/nil, 1 integer */
     int64_t process = 0, index = 0;
     const char *value = NULL;
     for (;;) {
@@ -291,7 +291,8 @@ static int parse_line(elle_in *in, elle_state *st) {
     ws(in);
     if (*in->p) return fail_at(in, "end of line after the map (one operation per line)");
     if (type == T_NONE) return fail_at(in, "an operation with :type");
-    if (is_txn != 1 || type == T_INVOKE || !process_ok) return 1;
+    if (is_txn != 1 || type == T_INVOKE || process_ok == 0) return 1;
+    if (process_ok < 0) { in->p = ""; return fail_at(in, "a :process in a :txn completion"); }
     if (!value) { in->p = ""; return fail_at(in, "a :value in a :txn completion"); }
     int64_t ext = has_index ? index : in->r->line;
     if (u64map_get(&st->txn_ids, (uint64_t)ext) != UINT32_MAX) {

@@ -39,6 +39,9 @@ history *parse_text(reader *r, ic_error *err) {
     size_t len;
     char *line;
     char fb[48];
+    int have_last = 0;
+    int64_t last_txn = 0, last_sess = 0;
+    uint32_t last_t = 0;
     while ((line = reader_line(r, &len))) {
         const char *p = line;
         lex_space(&p);
@@ -61,6 +64,10 @@ history *parse_text(reader *r, ic_error *err) {
             if (kind == OP_WRITE) { ic_error_at(err, r->name, r->line, "value 0 is the initial value and cannot be written"); goto fail; }
             value = VALUE_INIT;
         }
+        if (have_last && txn == last_txn && sess == last_sess) {   /* the common case: same txn */
+            hb_op(b, last_t, kind, hb_key(b, key), value, (uint32_t)r->line);
+            continue;
+        }
         uint32_t s = hb_session(b, sess, NULL);
         uint32_t t = u64map_get(&txn_ids, (uint64_t)txn);
         if (t == UINT32_MAX) {
@@ -72,6 +79,7 @@ history *parse_text(reader *r, ic_error *err) {
             goto fail;
         }
         hb_op(b, t, kind, hb_key(b, key), value, (uint32_t)r->line);
+        have_last = 1; last_txn = txn; last_sess = sess; last_t = t;
     }
     if (r->io_error) { ic_error_at(err, r->name, 0, "read error"); goto fail; }
     u64map_free(&txn_ids);

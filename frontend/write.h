@@ -28,6 +28,10 @@ int write_cobra(const history *h, const char *dir, ic_error *err);
 /* Dispatch by format; path "-" is stdout (not for cobra). 1 on success. */
 int history_write(const history *h, history_format fmt, const char *path, ic_error *err);
 
+/* Transaction ids must be unique for formats that name transactions
+ * (text, cobra, elle); 0 with err set on the first repeat. */
+int write_check_unique_txn_ids(const history *h, const char *format, ic_error *err);
+
 /* Shared checks: 0 with err set if h has what the format cannot hold. */
 int write_check(const history *h, const char *format, int lists_ok, int string_keys_ok,
                 int aborted_ok, int indeterminate_ok, int failed_ok, ic_error *err);

@@ -27,6 +27,7 @@ static int reserved(int64_t v) {
 
 int write_cobra(const history *h, const char *dir, ic_error *err) {
     if (!write_check(h, "cobra", 0, 0, 1, 0, 0, err)) return 0;
+    if (!write_check_unique_txn_ids(h, "cobra", err)) return 0;
     char wb[600];
     for (uint32_t t = 1; t < h->num_txns; t++)
         if (reserved(h->txns[t].ext_id) || h->txns[t].ext_id == -1) {

@@ -2,7 +2,10 @@
 #include "frontend/write.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
+
+#include "frontend/u64map.h"
 
 int write_check(const history *h, const char *format, int lists_ok, int string_keys_ok,
                 int aborted_ok, int indeterminate_ok, int failed_ok, ic_error *err) {
@@ -32,6 +35,21 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
         }
     }
     return 1;
+}
+
+int write_check_unique_txn_ids(const history *h, const char *format, ic_error *err) {
+    u64map ids;
+    u64map_init(&ids);
+    int ok = 1;
+    for (uint32_t t = 1; t < h->num_txns && ok; t++)
+        if (u64map_put(&ids, (uint64_t)h->txns[t].ext_id, t) != t) {
+            char wb[600];
+            ic_error_at(err, h->source, 0, "cannot write %s in %s format: transaction id %" PRId64 " is used twice",
+                        history_txn_where(h, t, wb, sizeof wb), format, h->txns[t].ext_id);
+            ok = 0;
+        }
+    u64map_free(&ids);
+    return ok;
 }
 
 int history_write(const history *h, history_format fmt, const char *path, ic_error *err) {

@@ -13,6 +13,7 @@ static void put_key(const history *h, FILE *out, uint32_t k) {
 
 int write_elle(const history *h, FILE *out, ic_error *err) {
     if (!write_check(h, "elle", 1, 1, 1, 1, 0, err)) return 0;
+    if (!write_check_unique_txn_ids(h, "elle", err)) return 0;
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         const history_session *se = &h->sessions[s];
         for (uint32_t t = se->first_txn; t < se->first_txn + se->num_txns; t++) {

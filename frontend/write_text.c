@@ -6,6 +6,7 @@
 
 int write_text(const history *h, FILE *out, ic_error *err) {
     if (!write_check(h, "text", 0, 0, 0, 0, 0, err)) return 0;
+    if (!write_check_unique_txn_ids(h, "text", err)) return 0;
     for (uint32_t t = 1; t < h->num_txns; t++) {
         const history_txn *x = &h->txns[t];
         int64_t sess = h->sessions[x->session].ext_id;

@@ -4,7 +4,13 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "frontend/history.h"
+#include "frontend/history_stats.h"
+#include "frontend/parse.h"
 
 /* Two sessions whose transactions arrive interleaved, ops of one txn split. */
 static void builder_regroups_by_session(void **state) {
@@ -112,12 +118,44 @@ static void string_keys_and_lists(void **state) {
     history_free(h);
 }
 
+static void stats_count_shape(void **state) {
+    (void)state;
+    const char *text = "w(1,1,1,1)\nw(1,2,1,1)\nr(2,0,1,1)\nw(1,3,2,2)\nr(1,3,2,2)\nr(1,2,1,3)\n";
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(text, strlen(text), FORMAT_AUTO, "s", &err);
+    assert_non_null(h);
+    history_stats s;
+    history_stats_compute(h, &s);
+    assert_int_equal(s.sessions, 2);
+    assert_int_equal(s.txns, 3);
+    assert_int_equal(s.committed, 3);
+    assert_int_equal(s.ops, 6);
+    assert_int_equal(s.reads, 3);
+    assert_int_equal(s.writes, 3);
+    assert_int_equal(s.init_reads, 1);
+    assert_int_equal(s.keys, 2);
+    assert_int_equal(s.max_txn_ops, 3);
+    assert_int_equal(s.max_key_writers, 2);      /* txns 1 and 2 write key 1 (txn 1 twice) */
+    assert_true(s.read_fraction > 0.49 && s.read_fraction < 0.51);
+    assert_true(history_op_overwritten(h, h->txns[1].first_op));
+    assert_false(history_op_overwritten(h, h->txns[1].first_op + 1));
+    char *buf = NULL; size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    history_stats_print(out, h, &s, 1);
+    fclose(out);
+    assert_non_null(strstr(buf, "\"format\": \"text\", \"sessions\": 2, \"txns\": 3,"));
+    assert_non_null(strstr(buf, "\"read_fraction\": 0.5000}"));
+    free(buf);
+    history_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builder_regroups_by_session),
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),
         cmocka_unit_test(string_keys_and_lists),
+        cmocka_unit_test(stats_count_shape),
     };
     return cmocka_run_group_tests_name("history", tests, NULL, NULL);
 }

@@ -73,6 +73,8 @@ static void every_error(void **state) {
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]]} x\n", 1,
                       "expected end of line after the map (one operation per line), found 'x'");
     assert_load_error(FORMAT_ELLE, "{:f :txn, :process 0, :value []}\n", 1, "expected an operation with :type, found end of line");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :value []}\n", 1,
+                      "expected a :process in a :txn completion, found end of line");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0}\n", 1,
                       "expected a :value in a :txn completion, found end of line");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:cas 1 1 2]]}\n", 1,

@@ -127,11 +127,29 @@ static void lists_and_statuses_through_elle(void **state) {
     history_free(h);
 }
 
+static void repeated_txn_ids_refused(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "synthetic");
+    uint32_t s = hb_session(b, 0, NULL), k = hb_key(b, 1);
+    hb_op(b, hb_txn(b, s, 7, 0), OP_WRITE, k, 1, 0);
+    hb_op(b, hb_txn(b, s, 7, 0), OP_WRITE, k, 2, 0);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    char path[128];
+    snprintf(path, sizeof path, "%s/dup", tmpdir);
+    assert_false(history_write(h, FORMAT_TEXT, path, &err));
+    assert_string_equal(err.msg, "cannot write synthetic: txn 2 in text format: transaction id 7 is used twice");
+    roundtrip(h, FORMAT_DBCOP);                   /* dbcop numbers transactions itself */
+    history_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registers_through_every_format),
         cmocka_unit_test(aborted_and_failed_through_dbcop),
         cmocka_unit_test(lists_and_statuses_through_elle),
+        cmocka_unit_test(repeated_txn_ids_refused),
     };
     return cmocka_run_group_tests_name("roundtrip", tests, setup, teardown);
 }

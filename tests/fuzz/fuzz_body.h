@@ -8,16 +8,35 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "frontend/axioms.h"
 #include "frontend/history_stats.h"
 #include "frontend/parse.h"
 #include "frontend/write.h"
 
+/* Cobra: the input is up to 4 session logs separated by "LOG|". */
+static history *fuzz_load_cobra(const uint8_t *data, size_t size, ic_error *err) {
+    reader logs[4];
+    size_t n = 0, start = 0;
+    for (size_t i = 0; i + 4 <= size && n < 3; i++)
+        if (!memcmp(data + i, "LOG|", 4)) {
+            static const char *const names[3] = { "T0.log", "T1.log", "T2.log" };
+            reader_from_mem(&logs[n], data + start, i - start, names[n]);
+            n++;
+            start = i + 4;
+            i += 3;
+        }
+    reader_from_mem(&logs[n++], data + start, size - start, "Tlast.log");
+    history *h = parse_cobra_logs(logs, n, "fuzz", err);
+    for (size_t i = 0; i < n; i++) reader_close(&logs[i]);
+    return h;
+}
+
 static void fuzz_one(const uint8_t *data, size_t size, history_format fmt) {
     ic_error err;
     ic_error_clear(&err);
-    history *h = load_history_mem(data, size, fmt, "fuzz", &err);
+    history *h = fmt == FORMAT_COBRA ? fuzz_load_cobra(data, size, &err) : load_history_mem(data, size, fmt, "fuzz", &err);
     if (!h) {
         if (!err.set) abort();                 /* a failure must say why */
         return;

@@ -35,6 +35,9 @@ grep -q '^c gsat: 1 graphs (1 acyclic), 3 nodes, 3 edges, 2 assumptions' "$tmp/o
 sed 's/^solve 1 2$/solve 1 2 3/' "$tmp/c.gnf" > "$tmp/c3.gnf"
 "$GSAT" "$tmp/c3.gnf" > "$tmp/out"; rc=$?
 [ $rc -eq 20 ] || fail "all three edges assumed: exit $rc, want 20"
+# --assume: solved under the assumptions, the failed ones are listed
+"$GSAT" --assume "$tmp/c3.gnf" > "$tmp/out"; rc=$?
+[ $rc -eq 20 ] && grep -qx 'c failed: 1 2 3' "$tmp/out" || fail "--assume: exit $rc, $(cat "$tmp/out")"
 # the same problem through strict DIMACS is refused (no header)
 "$GSAT" --cnf "$tmp/c.gnf" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "--cnf on GNF: exit $rc, want 2"

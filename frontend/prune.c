@@ -12,8 +12,12 @@
 int pg_prune(polygraph *g, int max_rounds) {
     for (;;) {
         if (!pg_reach(g)) {
-            snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph has a cycle (after %u pruning rounds)",
-                     g->prune_rounds);
+            if (g->prune_rounds == 0)
+                snprintf(g->fail_reason, sizeof g->fail_reason,
+                         "the known graph plus the writer orders decided by reachability has a cycle");
+            else
+                snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph has a cycle after %u pruning rounds",
+                         g->prune_rounds);
             g->fail_stage = "pruning";
             return 0;
         }

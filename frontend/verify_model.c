@@ -41,17 +41,6 @@ static uint32_t external_read(const history *h, uint32_t t, uint32_t key) {
     return HISTORY_NONE;
 }
 
-static int writes_key(const history *h, uint32_t t, uint32_t key, uint32_t *last_op) {
-    if (t == 0) { if (last_op) *last_op = key; return key < h->num_keys; }   /* INIT's op k writes key k */
-    const history_txn *tx = &h->txns[t];
-    int found = 0;
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] == key && history_op_is_write(h, op)) { found = 1; if (last_op) *last_op = op; }
-    }
-    return found;
-}
-
 static long vo_index(const version_order *vo, uint32_t key, uint32_t t) {
     if (key >= vo->num_keys) return -1;
     for (uint32_t i = vo->start[key]; i < vo->start[key + 1]; i++)
@@ -255,6 +244,7 @@ int vo_check(const history *h, const version_order *vo, int si,
     uint32_t *mark = xmalloc((h->num_txns ? h->num_txns : 1) * sizeof *mark);   /* txn -> key being listed */
     for (uint32_t t = 0; t < h->num_txns; t++) mark[t] = UINT32_MAX;
     uint32_t *vpos = xmalloc((h->num_ops ? h->num_ops : 1) * sizeof *vpos);     /* final write op -> version index */
+    uint32_t *lastop = xmalloc((h->num_txns ? h->num_txns : 1) * sizeof *lastop); /* txn -> last write of the key */
     for (uint32_t op = 0; op < h->num_ops; op++) vpos[op] = UINT32_MAX;
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); goto out; }
 
@@ -281,21 +271,22 @@ int vo_check(const history *h, const version_order *vo, int si,
         }
         uint32_t nwriters = 0;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
-            if (t == 0 || !participates(h, obs, t) || mark[t] == k) continue;
-            mark[t] = k; nwriters++;
+            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            if (t == 0 || !participates(h, obs, t)) continue;
+            if (mark[t] != k) { mark[t] = k; lastop[t] = op; nwriters++; }
+            else if (op > lastop[t]) lastop[t] = op;          /* a transaction installs its last write */
         }
         if (b - a - 1 != nwriters) {
             snprintf(why, wl, "key %u: the version order has %u writers, the history %u", k, b - a - 1, nwriters); goto out;
         }
         vpos[k] = 0;                     /* INIT's op for key k is op k */
         for (uint32_t i = a + 1; i < b; i++) {
-            uint32_t t = vo->txns.data[i], last_op = HISTORY_NONE;
-            if (t == 0 || t >= h->num_txns || mark[t] != k || !writes_key(h, t, k, &last_op)) {
+            uint32_t t = vo->txns.data[i];
+            if (t == 0 || t >= h->num_txns || mark[t] != k) {
                 snprintf(why, wl, "key %u: bad or repeated writer T%u in the version order", k, t); goto out;
             }
             mark[t] = UINT32_MAX;        /* listed: a repeat is caught above */
-            vpos[last_op] = i - a;
+            vpos[lastop[t]] = i - a;
             vg_edge(&g, si, DEP_WW, k, vo->txns.data[i - 1], t);
         }
     }
@@ -315,9 +306,8 @@ int vo_check(const history *h, const version_order *vo, int si,
                 seen[k] = t;
                 uint32_t src = history_read_source(h, op);
                 uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
-                uint32_t last_op = HISTORY_NONE;
-                if (w == HISTORY_NONE || w == t || !participates(h, obs, w) || !writes_key(h, w, k, &last_op) ||
-                    last_op != src || vpos[src] == UINT32_MAX) {
+                /* vpos is set exactly for the listed writers' last writes */
+                if (w == HISTORY_NONE || w == t || !participates(h, obs, w) || vpos[src] == UINT32_MAX) {
                     snprintf(why, wl, "T%u's read of key %u has no committed final write as its source", t, k);
                     free(seen); goto out;
                 }
@@ -356,6 +346,7 @@ out:
     vg_free(&g);
     free(mark);
     free(vpos);
+    free(lastop);
     free(obs);
     return rc;
 }

@@ -23,6 +23,7 @@ void check_options_default(check_options *o) {
 void check_result_free(check_result *r) {
     version_order_free(&r->vo);
     vec_free(r->cycle);
+    vec_free(r->forced);
 }
 
 static void progress(const check_options *o, const char *what) {
@@ -74,6 +75,13 @@ static check_verdict confirm_failure(polygraph *g, check_result *res, const char
     int rc = vo_check(h, &res->vo, g->split, &res->cycle, why, sizeof why);
     res->st.t_verify += now() - t0;
     res->stage = stage;
+    vec_clear(res->forced);
+    vec_foreach(const pg_edge, e, g->known) {
+        dep_kind k = PG_KIND(e->meta);
+        if (k != DEP_WW && k != DEP_RW) continue;
+        dep_edge d = { pg_node_txn(g, e->from), pg_node_txn(g, e->to), PG_KEY(e->meta), (uint8_t)k };
+        vec_push(res->forced, d);
+    }
     if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
         snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = CHECK_FAIL;

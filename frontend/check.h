@@ -43,6 +43,8 @@ typedef struct check_result {
     const char *stage;           /* where the verdict was reached */
     version_order vo;
     dep_edge_vec cycle;
+    dep_edge_vec forced;         /* FAIL: the WW and RW edges of the final known graph (read off the
+                                    history, or decided by pruning), for the interpretation */
     char msg[512];
     check_stats st;
 } check_result;

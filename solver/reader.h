@@ -15,11 +15,6 @@
 
 #include "error.h"
 
-/* frontend/reader.h has its own reader_open/reader_close; the engine's get
- * distinct link names so that libgsat and libisocheck link together. */
-#define reader_open  gsat_reader_open
-#define reader_close gsat_reader_close
-
 #define READER_EOF (-1)
 #define READER_EGZIP (-2)        /* r->error: corrupt or truncated gzip data */
 

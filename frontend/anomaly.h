@@ -27,7 +27,14 @@
     X(AN_LONG_FORK,          "long-fork",              "two transactions observe two writes in opposite orders") \
     X(AN_CAUSALITY,          "causality-violation",    "a transaction misses a write its causal past saw") \
     X(AN_SESSION_GUARANTEE,  "session-guarantee",      "a session does not see its own earlier effects") \
-    X(AN_FRACTURED_READ,     "fractured-read",         "a transaction sees only part of another's writes")
+    X(AN_FRACTURED_READ,     "fractured-read",         "a transaction sees only part of another's writes") \
+    X(AN_G0,                 "write-cycle",            "transactions overwrite each other's writes in a cycle") \
+    X(AN_G1C,                "circular-information-flow", "transactions read each other's writes in a cycle") \
+    X(AN_READ_SKEW,          "read-skew",              "a transaction sees a state mixing versions from before and after another") \
+    X(AN_READ_YOUR_WRITES,   "read-your-writes",       "a transaction misses a write of an earlier transaction of its session") \
+    X(AN_MONOTONIC_READS,    "monotonic-reads",        "a session reads a version older than one it read before") \
+    X(AN_MONOTONIC_WRITES,   "monotonic-writes",       "a session's later write is ordered before its earlier write") \
+    X(AN_WRITES_FOLLOW_READS, "writes-follow-reads",   "a session's write is ordered before a write the session had already read")
 
 typedef enum {
 #define ANOMALY_ENUM(id, name, summary) id,

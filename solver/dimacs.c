@@ -7,7 +7,9 @@
 #include "solver/dimacs.h"
 #include "vec.h"
 
-#define MAX_LINE (1 << 20)
+/* Keyword lines are held whole; a GNF `solve` line lists every assumption
+ * (PolySI traces reach several MB), so the bound only stops runaway input. */
+#define MAX_LINE (1 << 30)
 
 static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }

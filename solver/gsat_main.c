@@ -16,6 +16,8 @@
 #include "solver/dimacs.h"
 #include "solver/options.h"
 #include "solver/solver.h"
+#include "theory/acyclic.h"
+#include "theory/graph_extract.h"
 #include "theory/gnf.h"
 
 static void usage(FILE *out) {
@@ -32,7 +34,12 @@ static void usage(FILE *out) {
             "  -n, --no-model          do not print the 'v' lines\n"
             "  --gnf, --cnf            read as GNF / strict DIMACS (default: GNF for\n"
             "                          *.gnf, *.gnf.gz and '-', DIMACS otherwise)\n"
+            "  --assume                solve a GNF 'solve L1 L2 ...' line under assumptions\n"
+            "                          (default: assert them, same answer; with --assume\n"
+            "                          an UNSAT answer lists the failed ones as 'c failed:')\n"
             "  --time-limit=SECONDS    give up (s UNKNOWN) after this long\n"
+            "  --to-cnf=MODE           do not solve: print the problem as DIMACS with acyclicity\n"
+            "                          as clauses (tc, rank, unary, ve: doc/encodings.md)\n"
             "  --conflict-limit=N      give up (s UNKNOWN) after N conflicts\n"
             "engine options (--name=value):\n");
 #define X(name, def, lo, hi, help) \
@@ -70,6 +77,19 @@ static void print_stats(const gsat *s, double parse_seconds) {
     GSAT_STATS(X)
 #undef X
     printf("c %-24s %.3f\n", "solve time (s):", s->st.seconds);
+    const acyclic *a = acyclic_find(s);
+    if (a) {
+        acyclic_stats as;
+        acyclic_get_stats(a, &as);
+        int64_t n = s->st.theory_conflicts + s->st.theory_explanations;
+        printf("c %-24s %.2f\n", "theory clause avg lits:", n ? (double)s->st.theory_explanation_lits / (double)n : 0.0);
+        printf("c acyclic: %lld edges (%lld guarded), %lld inserts, %lld Pearce-Kelly searches visiting %lld nodes,\n"
+               "c acyclic: %lld conflicts (avg %.2f guards), %lld implied, %lld reasons, %lld presorts\n",
+               (long long)as.edges, (long long)as.guarded_edges, (long long)as.inserts, (long long)as.pk_searches,
+               (long long)as.pk_visited, (long long)as.conflicts,
+               as.conflicts ? (double)as.conflict_lits / (double)as.conflicts : 0.0, (long long)as.implied,
+               (long long)as.reasons, (long long)as.presorts);
+    }
 }
 
 static void print_model(const gsat *s) {
@@ -97,9 +117,11 @@ int main(int argc, char **argv) {
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     const char *path = NULL;
-    int verbose = 0, no_model = 0, format = 0;   /* format: 1 GNF, -1 CNF, 0 by name */
+    int verbose = 0, no_model = 0, format = 0, keep_assumptions = 0;   /* format: 1 GNF, -1 CNF, 0 by name */
     double time_limit = 0;
     long long conflict_limit = -1;
+    int to_cnf = 0;
+    gp_encoding to_cnf_mode = GP_RANK_BIN;
     gsat *s = gsat_new();
 
     for (int i = 1; i < argc; i++) {
@@ -108,7 +130,16 @@ int main(int argc, char **argv) {
         if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) { verbose = 1; continue; }
         if (strcmp(a, "-n") == 0 || strcmp(a, "--no-model") == 0) { no_model = 1; continue; }
         if (strcmp(a, "--gnf") == 0) { format = 1; continue; }
+        if (strncmp(a, "--to-cnf=", 9) == 0) {
+            if (!gp_encoding_parse(a + 9, &to_cnf_mode)) {
+                gsat_free(s);
+                return usage_error("unknown encoding in '%s' (tc, rank, unary or ve)", a);
+            }
+            to_cnf = 1;
+            continue;
+        }
         if (strcmp(a, "--cnf") == 0) { format = -1; continue; }
+        if (strcmp(a, "--assume") == 0) { keep_assumptions = 1; continue; }
         if (strcmp(a, "-") == 0 || a[0] != '-') {
             if (path) { gsat_free(s); return usage_error("more than one input file ('%s')", a); }
             path = a;
@@ -191,20 +222,52 @@ int main(int argc, char **argv) {
                    info.acyclic_graphs, info.nodes, info.edges, info.assumptions.len);
         fflush(stdout);
     }
+    if (to_cnf) {
+        /* the problem as read, acyclicity encoded as clauses, on stdout */
+        graph_problem p, cnf;
+        gp_init(&p); gp_init(&cnf);
+        gp_from_solver(s, info.assumptions.data, (int)info.assumptions.len, &p);
+        gp_comment(&p, "gsat --to-cnf=%s %s", gp_encoding_name(to_cnf_mode), path);
+        gp_encode_stats est;
+        int ok = gp_encode_cnf(&p, to_cnf_mode, 20000000, &cnf, &est);
+        if (!ok) fprintf(stderr, "gsat: the %s encoding needs at least %lld clauses (limit 20000000)\n",
+                         gp_encoding_name(to_cnf_mode), (long long)est.predicted);
+        ok = ok && gp_write_dimacs(&cnf, stdout);
+        gp_free(&p); gp_free(&cnf);
+        gnf_info_free(&info);
+        gsat_free(s);
+        return ok ? 0 : 2;
+    }
     gsat_set_time_limit(s, time_limit);
     gsat_set_conflict_limit(s, conflict_limit);
-    int res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
-    gnf_info_free(&info);
+    /* A file has one solve: its assumptions hold for that solve only, so
+     * asserting them as unit clauses gives the same answer and model, and
+     * makes them level-0 facts (nothing to re-assign after each conflict).
+     * --assume keeps them as assumptions (reports the failed ones). */
+    int res;
+    if (!keep_assumptions) {
+        for (size_t i = 0; i < info.assumptions.len; i++) gsat_add_clause(s, &info.assumptions.data[i], 1);
+        res = gsat_solve(s, NULL, 0);
+    } else {
+        res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+    }
     if (verbose) print_stats(s, parse_seconds);
     if (res == GSAT_SAT) {
         printf("s SATISFIABLE\n");
         if (!no_model) print_model(s);
     } else if (res == GSAT_UNSAT) {
         printf("s UNSATISFIABLE\n");
+        if (keep_assumptions && info.assumptions.len) {
+            printf("c failed:");
+            for (size_t i = 0; i < info.assumptions.len; i++)
+                if (gsat_failed(s, info.assumptions.data[i])) printf(" %d", info.assumptions.data[i]);
+            printf("\n");
+        }
     } else {
         printf("s UNKNOWN\n");
     }
     fflush(stdout);
+    gnf_info_free(&info);
     gsat_free(s);
     return res;
 }

@@ -14,6 +14,7 @@ typedef struct edge {
     int pos;              /* index on the edge trail, -1 when off */
     int next_guarded;     /* next edge with the same guard literal */
     int next_out;         /* next guarded edge out of the same node */
+    int next_in;          /* next guarded edge into the same node */
 } edge;
 
 typedef struct reach { int node, edge; } reach;
@@ -36,6 +37,7 @@ struct acyclic {
     uint32_t vstamp;
 
     int *out_guarded;     /* per node: first guarded edge out of it */
+    int *in_guarded;      /* per node: first guarded edge into it */
     int *parent;          /* per node: BFS tree edge */
     uint32_t *seen;       /* per node: BFS / bounded-search stamps */
     uint32_t *seen2;
@@ -50,6 +52,7 @@ struct acyclic {
     int conflict_edge;
 
     acyclic_graph_vec graphs;
+    double presorted_solve;   /* solve (by start time) the order was last presorted for */
     acyclic_stats st;
 };
 
@@ -180,17 +183,26 @@ static void imply_off(acyclic *a, int id) {
     a->st.implied++;
 }
 
-/* Guarded, unassigned edges out of the nodes in `from` whose target carries
- * stamp `to_stamp` in `marks`: each closes a cycle, so its guard is off. */
-static void scan_candidates(acyclic *a, const int *from, size_t n, const uint32_t *marks, uint32_t to_stamp) {
-    for (size_t i = 0; i < n; i++) {
-        for (int id = a->out_guarded[from[i]]; id >= 0; id = a->e[id].next_out) {
-            const edge *ed = &a->e[id];
-            a->st.prop_scans++;
-            if (marks[ed->to] != to_stamp || ed->pos >= 0) continue;
-            if (guard_value(a, ed->lit) != 0) continue;
-            imply_off(a, id);
-        }
+static inline void consider(acyclic *a, int id) {
+    const edge *ed = &a->e[id];
+    a->st.prop_scans++;
+    if (ed->pos >= 0 || guard_value(a, ed->lit) != 0) return;
+    imply_off(a, id);
+}
+
+/* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
+ * fwd_marks) and y in bwd (bwd_stamp in bwd_marks): each closes a cycle
+ * y ~> u -> v ~> x, so its guard is off.  Scan from the smaller side. */
+static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
+                            const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
+    if (fwd->len <= bwd->len) {
+        for (size_t i = 0; i < fwd->len; i++)
+            for (int id = a->out_guarded[fwd->data[i]]; id >= 0; id = a->e[id].next_out)
+                if (bwd_marks[a->e[id].to] == bwd_stamp) consider(a, id);
+    } else {
+        for (size_t i = 0; i < bwd->len; i++)
+            for (int id = a->in_guarded[bwd->data[i]]; id >= 0; id = a->e[id].next_in)
+                if (fwd_marks[a->e[id].from] == fwd_stamp) consider(a, id);
     }
 }
 
@@ -220,14 +232,14 @@ static void propagate_after_insert(acyclic *a, int id) {
     if (mode == 0) return;
     pk_order *pk = &a->pk;
     if (pk->searched && pk->fwd.len && pk->bwd.len)
-        scan_candidates(a, pk->fwd.data, pk->fwd.len, pk->mark, pk->stamp);
+        scan_candidates(a, &pk->fwd, pk->mark, pk->fwd_stamp, &pk->bwd, pk->mark, pk->stamp);
     if (mode >= 2) {
         int64_t budget = a->s->opt.theory_propagate_budget;
         const edge *ed = &a->e[id];
         uint32_t st = new_node_stamp(a);
         bounded_search(a, ed->from, 0, a->seen2, st, budget, &pk->bwd);
         bounded_search(a, ed->to, 1, a->seen, st, budget, &pk->fwd);
-        scan_candidates(a, pk->fwd.data, pk->fwd.len, a->seen2, st);
+        scan_candidates(a, &pk->fwd, a->seen, st, &pk->bwd, a->seen2, st);
     }
 }
 
@@ -258,9 +270,84 @@ static void conflict_clause(acyclic *a, int id, vec_int *out) {
 
 /* ---- theory_ops --------------------------------------------------------- */
 
+/* Once per solve, before the first edge of the solve is inserted: re-sort
+ * the order so that it also agrees with the edges the solve is about to
+ * turn on: those whose guard is already true (level-0 facts not yet
+ * reported) and those guarded by assumptions.  They arrive one at a time,
+ * and inserting many edges against the order makes Pearce–Kelly reorder
+ * large windows again and again; a sort is O(nodes + edges) once.
+ * Kahn's algorithm over the enabled edges, which must stay respected, plus
+ * those soon-on edges, respected when they can be: when every remaining
+ * node waits on some predecessor, take one that waits on soon-on edges
+ * only (the enabled edges are acyclic, so one exists). */
+static int soon_on(const acyclic *a, const edge *ed, const uint8_t *assumed) {
+    if (ed->pos >= 0 || !ed->lit || ed->from == ed->to) return 0;
+    if (guard_value(a, ed->lit) > 0) return 1;
+    return assumed && assumed[lit_index(ed->lit)];
+}
+
+static void presort(acyclic *a) {
+    gsat *s = a->s;
+    a->presorted_solve = s->solve_start;
+    uint8_t *assumed = NULL;
+    if (s->assumptions.len) {
+        assumed = xcalloc(2 * (size_t)a->cap_vars, 1);
+        for (size_t i = 0; i < s->assumptions.len; i++) {
+            int lit = lit_to_dimacs(s->assumptions.data[i]);
+            if (lit_var(lit) < a->cap_vars) assumed[lit_index(lit)] = 1;
+        }
+    }
+    size_t soft = 0;
+    for (int id = 0; id < a->num_edges; id++) soft += soon_on(a, &a->e[id], assumed);
+    if (!soft) { free(assumed); return; }
+    int n = a->pk.num_nodes;
+    int *start = xcalloc((size_t)n + 2, sizeof *start), *head = xmalloc(soft * sizeof *head);
+    int *indeg_all = xcalloc((size_t)n, sizeof *indeg_all), *indeg_hard = xcalloc((size_t)n, sizeof *indeg_hard);
+    /* CSR of the soon-on edges by source */
+    for (int id = 0; id < a->num_edges; id++)
+        if (soon_on(a, &a->e[id], assumed)) { start[a->e[id].from + 2]++; indeg_all[a->e[id].to]++; }
+    for (int v = 0; v < n; v++) start[v + 2] += start[v + 1];
+    for (int id = 0; id < a->num_edges; id++)
+        if (soon_on(a, &a->e[id], assumed)) head[start[a->e[id].from + 1]++] = a->e[id].to;
+    free(assumed);
+    for (int v = 0; v < n; v++)
+        for (int k = 0; k < a->pk.out[v].len; k++) { indeg_all[a->pk.out[v].arcs[k].node]++; indeg_hard[a->pk.out[v].arcs[k].node]++; }
+    int *q1 = xmalloc((size_t)n * sizeof *q1), *q2 = xmalloc((size_t)n * sizeof *q2), *order = xmalloc((size_t)n * sizeof *order);
+    uint8_t *done = xcalloc((size_t)n, 1);
+    int h1 = 0, t1 = 0, h2 = 0, t2 = 0, k = 0;
+    for (int p = 0; p < n; p++) {             /* seeded in the current order: ties keep it */
+        int v = a->pk.node_at[p];
+        if (!indeg_all[v]) q1[t1++] = v;
+        else if (!indeg_hard[v]) q2[t2++] = v;
+    }
+    while (k < n) {
+        int v;
+        if (h1 < t1) v = q1[h1++];
+        else { assert(h2 < t2); v = q2[h2++]; }
+        if (done[v]) continue;
+        done[v] = 1;
+        order[k++] = v;
+        for (int j = 0; j < a->pk.out[v].len; j++) {
+            int w = a->pk.out[v].arcs[j].node;
+            if (--indeg_hard[w] == 0 && indeg_all[w] > 1) q2[t2++] = w;
+            if (--indeg_all[w] == 0) q1[t1++] = w;
+        }
+        for (int j = start[v]; j < start[v + 1]; j++)
+            if (--indeg_all[head[j]] == 0) q1[t1++] = head[j];
+    }
+    for (int p = 0; p < n; p++) { a->pk.node_at[p] = order[p]; a->pk.ord[order[p]] = p; }
+    free(start); free(head); free(indeg_all); free(indeg_hard); free(q1); free(q2); free(order); free(done);
+    a->st.presorts++;
+}
+
+static inline void maybe_presort(acyclic *a) {
+    if (a->presorted_solve != a->s->solve_start && !a->trail_lim.len) presort(a);
+}
+
 static int th_assigned(void *t, int lit) {
     acyclic *a = t;
     if (lit_var(lit) >= a->cap_vars) return 0;
+    maybe_presort(a);
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
         if (a->e[id].pos >= 0) continue;
         if (!enable(a, id)) { a->conflict_edge = id; return 1; }
@@ -270,6 +357,7 @@ static int th_assigned(void *t, int lit) {
 
 static void th_new_level(void *t) {
     acyclic *a = t;
+    maybe_presort(a);
     vec_push(a->trail_lim, (int)a->trail.len);
 }
 
@@ -357,7 +445,7 @@ static void th_destroy(void *t) {
     free(a->e);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
-    free(a->out_guarded); free(a->parent); free(a->seen); free(a->seen2);
+    free(a->out_guarded); free(a->in_guarded); free(a->parent); free(a->seen); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending);
     vec_free(a->stack); vec_free(a->cur); vec_free(a->next);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
@@ -380,6 +468,12 @@ static const theory_ops ops = {
 const theory_ops *acyclic_theory_ops(void) { return &ops; }
 
 /* ---- construction ------------------------------------------------------- */
+
+const acyclic *acyclic_find(const gsat *s) {
+    for (int th = 0; th < s->ntheories; th++)
+        if (s->theories[th].ops == &ops) return s->theories[th].t;
+    return NULL;
+}
 
 acyclic *acyclic_of(gsat *s) {
     for (int th = 0; th < s->ntheories; th++)
@@ -405,13 +499,14 @@ int acyclic_add_nodes(acyclic *a, int count) {
     if (n > a->cap_nodes) {
         int cap = a->pk.cap_nodes;
         a->out_guarded = xrealloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
+        a->in_guarded = xrealloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
         a->parent = xrealloc(a->parent, (size_t)cap * sizeof *a->parent);
         a->seen = xrealloc(a->seen, (size_t)cap * sizeof *a->seen);
         a->seen2 = xrealloc(a->seen2, (size_t)cap * sizeof *a->seen2);
         for (int v = a->cap_nodes; v < cap; v++) { a->seen[v] = a->seen2[v] = 0; a->parent[v] = -1; }
         a->cap_nodes = cap;
     }
-    for (int v = first; v < n; v++) a->out_guarded[v] = -1;
+    for (int v = first; v < n; v++) a->out_guarded[v] = a->in_guarded[v] = -1;
     return first;
 }
 
@@ -422,7 +517,7 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     }
     int id = a->num_edges++;
     edge *ed = &a->e[id];
-    *ed = (edge){from, to, lit, -1, -1, -1};
+    *ed = (edge){from, to, lit, -1, -1, -1, -1};
     a->st.edges++;
     if (from == to) {                 /* a self-loop can never be on */
         if (lit) gsat_add_clause(a->s, (int[]){-lit}, 1);
@@ -438,6 +533,8 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         a->guard_head[lit_index(lit)] = id;
         ed->next_out = a->out_guarded[from];
         a->out_guarded[from] = id;
+        ed->next_in = a->in_guarded[to];
+        a->in_guarded[to] = id;
         if (!a->watched[v]) {
             /* the engine delivers the guard later if it is already set */
             a->watched[v] = 1;

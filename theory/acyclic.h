@@ -37,11 +37,13 @@ typedef VEC(acyclic_graph) acyclic_graph_vec;
 
 typedef struct acyclic_stats {
     int64_t edges, guarded_edges, inserts, pk_searches, pk_visited;
-    int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans;
+    int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans, presorts;
 } acyclic_stats;
 
 /* The solver's acyclicity theory, created and attached on first use. */
 acyclic *acyclic_of(gsat *s);
+/* The same without creating it: NULL if the solver has no graph. */
+const acyclic *acyclic_find(const gsat *s);
 const theory_ops *acyclic_theory_ops(void);
 
 /* Nodes are global to the theory; graphs map their own ids onto them. */

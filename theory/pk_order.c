@@ -164,6 +164,7 @@ int pk_insert(pk_order *pk, int from, int to, int edge) {
         pk->searches++;
         pk->searched = 1;
         uint32_t sf = pk_new_stamp(pk);
+        pk->fwd_stamp = sf;
         if (!search_forward(pk, to, ub, sf)) {
             pk->visited += (int64_t)pk->fwd.len;
             pk->cycles++;

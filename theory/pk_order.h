@@ -34,6 +34,7 @@ typedef struct pk_order {
     pk_adj *out, *in;             /* enabled edges, per node, in insertion order */
     uint32_t *mark;               /* visit stamps */
     uint32_t stamp;
+    uint32_t fwd_stamp;           /* the stamp of the last forward search */
     vec_int stack, fwd, bwd, pos_buf, sort_buf;
     int searched;                 /* last insert needed a search */
     int64_t inserts, searches, visited, cycles;

@@ -24,12 +24,14 @@ for f in "$dir"/*.txt "$dir"/*.edn; do
     set -- $exp
     if [ "$verdict" = FAIL ] && [ "$2" = cycle ]; then
       echo "$out" | grep -q "^FAIL $level:" || { echo "$f [$level]: expected a FAIL $level line: $out"; fail=1; continue; }
-      txns=$(echo "$out" | sed -n 's/^  txn \([0-9]*\) .*/\1/p' | sort -n | tr '\n' ',' | sed 's/,$//')
-      kinds=$(echo "$out" | sed -n 's/^  txn [0-9]* .*--\(SO\|WR\|WW\|RW\).*/\1/p' | sort | tr '\n' ',' | sed 's/,$//')
+      # the first anomaly's cycle: its "cycle:" block, one "txn A -KIND key-> txn B" line per edge
+      cyc=$(echo "$out" | awk '/^  1\. /{a=1} /^  2\. /{a=0} a && /^     cycle:/{c=1; next} a && c && /^       txn /{print}')
+      txns=$(echo "$cyc" | sed -n 's/^       txn \([0-9]*\) .*/\1/p' | sort -n | tr '\n' ',' | sed 's/,$//')
+      kinds=$(echo "$cyc" | sed -n 's/^       txn [0-9]* -\(SO\|WR\|WW\|RW\)[ -].*/\1/p' | sort | tr '\n' ',' | sed 's/,$//')
       [ "$txns" = "$3" ] || { echo "$f [$level]: cycle transactions $txns, expected $3"; echo "$out"; fail=1; }
       [ "$kinds" = "$4" ] || { echo "$f [$level]: cycle edges $kinds, expected $4"; echo "$out"; fail=1; }
     elif [ "$verdict" = FAIL ] && [ "$2" = anomaly ]; then
-      echo "$out" | grep -q "^FAIL: $3:" || { echo "$f [$level]: expected anomaly $3, got: $out"; fail=1; }
+      echo "$out" | grep -q "^  1\. $3" || { echo "$f [$level]: expected anomaly $3, got: $out"; fail=1; }
     fi
   done
 done

@@ -126,6 +126,23 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
     st->prune_rounds = g->prune_rounds;
 }
 
+/* Make the side each constraint variable chose known (value(ctx, var) > 0:
+ * side u<v), then confirm by definition. */
+static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
+    dep_edge_vec side; vec_init(side);
+    for (size_t i = 0; i < g->cons.len; i++) {
+        pg_cons c = g->cons.data[i];
+        vec_clear(side);
+        if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
+        else pg_side_deps(g, c.v, c.u, &side);
+        vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    }
+    vec_free(side);
+    return confirm_success(g, res);
+}
+
+static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
+
 /* Orient every constraint so that "true" agrees with the known graph's
  * topological order (as of the last pruning round) and make true the
  * initial phase: the solver starts from the order the known graph
@@ -159,18 +176,8 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     gsat_get_stats(s, &res->st.solver);
     check_verdict v;
     if (r == GSAT_SAT) {
-        /* make the chosen sides known, then confirm */
-        dep_edge_vec side; vec_init(side);
-        for (size_t i = 0; i < g->cons.len; i++) {
-            pg_cons c = g->cons.data[i];
-            vec_clear(side);
-            if (gsat_value(s, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
-            else pg_side_deps(g, c.v, c.u, &side);
-            vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
-        }
-        vec_free(side);
+        v = apply_model(g, var0, gsat_model_value, s, res);
         gsat_free(s);
-        v = confirm_success(g, res);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");
@@ -183,7 +190,44 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     return v;
 }
 
+/* The stages decided FAIL before any solver: the exported instance is
+ * one empty clause, with the reason as a comment. */
+static void early_failure(const polygraph *g, const check_external *ext, check_result *res) {
+    if (!ext->sink) return;
+    char text[400];
+    snprintf(text, sizeof text, "isocheck decided before solving that the level fails (%s: %s)",
+             res->stage ? res->stage : "?", g->fail_reason);
+    gs_comment(ext->sink, text);
+    gs_add_clause(ext->sink, NULL, 0);
+}
+
+/* isocheck encode / decode: the problem goes to ext->sink, the answer
+ * comes from ext's model (see check.h). */
+static check_verdict external(polygraph *g, const check_external *ext, check_result *res) {
+    double t0 = now();
+    if (ext->no_prune) pg_order(g);           /* topo_pos current, as pruning leaves it */
+    orient_constraints(g);                    /* the same instance solve() hands gsat */
+    uint64_t guarded = 0;
+    int var0 = ext->sink ? pg_encode_sink(g, ext->sink, &guarded) : 1;
+    res->st.vars = g->cons.len;
+    res->st.guarded_edges = guarded;
+    res->st.t_encode = now() - t0;
+    if (ext->model_unsat) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (external solver)");
+        return confirm_failure(g, res, "external solver");
+    }
+    if (ext->model_value) return apply_model(g, var0, ext->model_value, ext->model_ctx, res);
+    res->stage = "exported";
+    snprintf(res->msg, sizeof res->msg, "encoded for an external solver");
+    return res->verdict = CHECK_ERROR;
+}
+
 check_verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
+    return check_level_ext(ix, level, opt, NULL, res);
+}
+
+check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                              const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
@@ -200,15 +244,22 @@ check_verdict check_level(const pg_index *ix, check_level_id level, const check_
     if (!ok) {
         copy_graph_stats(&g, &res->st);
         v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
+        if (ext) early_failure(&g, ext, res);
         pg_free(&g);
         return v;
     }
-    progress(opt, "pruning");
-    t0 = now();
-    ok = pg_prune(&g, opt->max_prune_rounds);
-    res->st.t_prune = now() - t0;
+    if (!ext || !ext->no_prune) {
+        progress(opt, "pruning");
+        t0 = now();
+        ok = pg_prune(&g, opt->max_prune_rounds);
+        res->st.t_prune = now() - t0;
+    }
     copy_graph_stats(&g, &res->st);
-    if (!ok) v = confirm_failure(&g, res, "pruning");
+    if (!ok) {
+        v = confirm_failure(&g, res, "pruning");
+        if (ext) early_failure(&g, ext, res);
+    }
+    else if (ext) v = external(&g, ext, res);
     else if (g.cons.len == 0) { res->stage = "pruning"; v = confirm_success(&g, res); }
     else { res->stage = "solver"; v = solve(&g, opt, res); }
     res->st.known_edges_final = g.known.len;

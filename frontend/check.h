@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "gsat.h"
+#include "theory/graph_sink.h"
 #include "frontend/polygraph.h"
 #include "frontend/verify_model.h"
 
@@ -62,9 +63,32 @@ void check_result_free(check_result *r);
 
 check_verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
 
+/* The same stages with an external solver (isocheck encode / decode).
+ * The remaining problem (after pruning unless no_prune) is encoded into
+ * sink (when non-NULL; if the stages already decide FAIL, the sink gets one
+ * empty clause and a comment).  Then:
+ *   model_unsat         the external solver said UNSAT: FAIL, confirmed as usual;
+ *   model_value != NULL its model decides each constraint (value(ctx, var) > 0:
+ *                       true) and the result is confirmed as after gsat;
+ *   neither             CHECK_ERROR with stage "exported" — unless the stages
+ *                       decided FAIL first (then that FAIL).
+ * Variable numbering is deterministic: the same history and options give
+ * the same variables in encode and decode. */
+typedef struct check_external {
+    int no_prune;
+    const graph_sink *sink;
+    int model_unsat;
+    int (*model_value)(void *ctx, int var);
+    void *model_ctx;
+} check_external;
+check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                              const check_external *ext, check_result *res);
+
 /* encode.c: the polygraph's known edges (unguarded) and one variable per
  * constraint (true: u before v) guarding both sides' edges, into graph of
  * solver s.  Returns the variable of constraint 0 (others follow). */
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
+/* The same into any sink (the engine, or a recorder for isocheck encode). */
+int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
 
 #endif

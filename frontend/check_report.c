@@ -87,6 +87,7 @@ void check_print_text(FILE *out, const history *h, const check_result *r) {
         fprintf(out, "FAIL %s: %s is violated: a dependency cycle of %zu transaction%s (%s)\n", lv, title,
                 r->cycle.len, r->cycle.len == 1 ? "" : "s",
                 !strcmp(r->stage, "solver") ? "no version order avoids one: solver"
+                : !strcmp(r->stage, "external solver") ? "no version order avoids one: external solver"
                 : !strcmp(r->stage, "pruning") ? "no version order avoids one: pruning" : "already in the known graph");
         for (size_t i = 0; i < r->cycle.len; i++) print_edge(out, h, &r->cycle.data[i]);
         break;

@@ -58,7 +58,7 @@ for c in "${cases[@]}"; do
     IFS='|' read -r txns opts <<< "$sz"
     for seed in $(seq 1 "$seeds"); do
       h=$OUT/$glevel-$fault-$txns-$seed$ext
-      [ -e "$h.truth" ] || nice "$ISOCHECK" gen $opts --level $glevel --fault $fault --fault-rate $rate --seed $seed --format $fmt -o "$h" >/dev/null 2>&1 \
+      [ "$h.truth" -nt "$ISOCHECK" ] || nice "$ISOCHECK" gen $opts --level $glevel --fault $fault --fault-rate $rate --seed $seed --format $fmt -o "$h" >/dev/null 2>&1 \
         || { echo "detect: gen failed: $h" >&2; continue; }
       m=$(sed -n 's/.*"manifested": \([0-9]*\).*/\1/p' "$h.truth")
       read -r v w mem rc <<< "$(run_measured "$OUT/check.log" "$limit" nice "$ISOCHECK" check --level $clevel "$h")"
@@ -77,7 +77,8 @@ done
   echo "10x100x8 on 200 keys, 20x500x8 on 2000 keys, zipf 0.5), then \`isocheck check --level L'\`."
   echo "*Manifested*: the simulator's ground truth counted at least one occurrence of the fault (a write over a concurrent"
   echo "commit without first-committer-wins, a stale read, a read of an aborted or an overwritten write); *caught*: check exits 1. A manifested fault need not make the history"
-  echo "violate the level (a stale read can have another explanation), so detection below 100% is not by itself a miss."
+  echo "violate the level (a stale read can have another explanation; a blind write over a concurrent commit that no read"
+  echo "relates to the writer is invisible to any black-box checker), so detection below 100% is not by itself a miss."
   echo "Control rows must be all PASS at their own level."
   echo
   echo "| case | txns | histories | manifested | caught / manifested | FAIL, not manifested | errors/timeouts | anomaly reported most | mean check time |"

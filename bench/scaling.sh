@@ -1,7 +1,9 @@
 #!/bin/bash
 # bench/scaling.sh — scaling curves in the manner of the PolySI paper's
 # Figure 7: time and peak memory of `isocheck check --level si` and
-# `--level ser` (and PolySI at SI where it is installed, capped by a timeout)
+# `--level ser` (and PolySI at SI where it is installed, and the CNF-only
+# path `isocheck encode --cnf=rank` + cadical where `encode` exists, both
+# capped by a timeout)
 # against sessions, transactions per session, operations per transaction,
 # read fraction, keys and key distribution, on histories from
 # `isocheck gen --level si` (PostgreSQL-like snapshot isolation); with
@@ -47,6 +49,9 @@ if [ $prc != 0 ]; then
   echo "scaling: isocheck check gives no verdict on a trivial SI history (exit $prc: $(head -1 "$OUT/probe.log")); skipping" >&2
   exit 0
 fi
+have_cnf=0
+if [ $peers = 1 ] && "$ISOCHECK" encode --help >/dev/null 2>&1 && command -v cadical >/dev/null; then have_cnf=1
+else echo "scaling: no isocheck encode or cadical; no CNF-only column" >&2; fi
 have_polysi=0
 if [ $peers = 1 ] && [ -f "${PEERS_DIR:-/opt/peers}/polysi/polysi.jar" ] && command -v java >/dev/null; then have_polysi=1
 else echo "scaling: PolySI not available; isocheck only" >&2; fi
@@ -68,14 +73,14 @@ point() {   # axis x -> sets S T O R K D
   case $1 in sessions) S=$2;; txns) T=$2;; ops) O=$2;; reads) R=$2;; keys) K=$2;; dist) D=$2;; size) S=20; T=$(( $2 / 20 )); K=$(( $2 * 10 ));; esac
 }
 
-run_point() {   # axis x polysi_on -> rows in results.tsv; echoes "polysi verdict"
-  local axis=$1 x=$2 pon=$3 h fmt name
+run_point() {   # axis x polysi_on cnf_on -> rows in results.tsv; echoes "polysi-verdict cnf-verdict"
+  local axis=$1 x=$2 pon=$3 con=$4 h fmt name pv=- cv=-
   point "$axis" "$x"
   name=${S}_${T}_${O}_${K}_${R}_${D}
   h=$OUT/$name.txt; fmt=text
   if [ $real = 1 ] && [ -f "$DATA/polysi-histories/fig7/$name/hist-00000/history.bincode" ]; then
     h=$DATA/polysi-histories/fig7/$name/hist-00000/history.bincode; fmt=dbcop
-  elif [ ! -s "$h" ]; then
+  elif [ ! "$h" -nt "$ISOCHECK" ]; then
     nice "$ISOCHECK" gen --level si --sessions $S --txns $T --ops $O --keys $K --reads $R --dist $D --seed $seed -o "$h" >/dev/null 2>&1 \
       || { echo "scaling: gen failed for $name" >&2; return; }
   fi
@@ -89,16 +94,24 @@ run_point() {   # axis x polysi_on -> rows in results.tsv; echoes "polysi verdic
     read -r v w m rc <<< "$(run_measured "$OUT/$name.polysi.log" "$limit" nice "$PEERS/polysi.sh" audit -t $fmt "$h")"
     printf '%s\t%s\t%s\tpolysi\tsi\t%s\t%s\t%s\n' "$axis" "$x" $txns $v $w $m >> "$res"
     printf '  %-8s %-8s %-9s %-8s %6ss %6sMB\n' "$axis" "$x" "polysi" "si $v" "$w" "$m" >&2
-    echo "$v"
+    pv=$v
   fi
+  if [ "$con" = 1 ]; then
+    read -r v w m rc <<< "$(run_measured "$OUT/$name.cnf.log" "$limit" nice "$here/cnf_check.sh" "$h" si rank cadical)"
+    printf '%s\t%s\t%s\tcnf\tsi\t%s\t%s\t%s\n' "$axis" "$x" $txns $v $w $m >> "$res"
+    printf '  %-8s %-8s %-9s %-8s %6ss %6sMB\n' "$axis" "$x" "cnf" "si $v" "$w" "$m" >&2
+    cv=$v
+  fi
+  echo "$pv $cv"
 }
 
 sweep() {   # axis values...
   local axis=$1; shift
-  local pon=$have_polysi
+  local pon=$have_polysi con=$have_cnf pv cv
   for x in "$@"; do
-    v=$(run_point "$axis" "$x" $pon)
-    [ "$v" = TIMEOUT ] && pon=0     # bigger points would time out too
+    read -r pv cv <<< "$(run_point "$axis" "$x" $pon $con)"
+    [ "$pv" = TIMEOUT ] && pon=0     # bigger points would time out too
+    [ "$cv" = TIMEOUT ] && con=0
   done
 }
 
@@ -114,7 +127,7 @@ fi   # replot
 # ---- plots ----
 # filtered AXIS TOOL LEVEL -> gnuplot data source: x, txns, time, memory of the runs with a verdict
 filtered() { echo "\"< awk -F'\\\\t' '\$1==\\\"$1\\\" && \$4==\\\"$2\\\" && \$5==\\\"$3\\\" && \$6 ~ /PASS|FAIL|ACCEPT|REJECT/ {print \$2, \$3, \$7, \$8}' $res\""; }
-series=("isocheck si isocheck SI" "isocheck ser isocheck SER" "polysi si PolySI SI")
+series=("isocheck si isocheck SI" "isocheck ser isocheck SER" "polysi si PolySI SI" "cnf si CNF (rank) + CaDiCaL SI")
 plot_axis() {   # axis column(3 time, 4 memory) xcolumn
   local axis=$1 col=$2 xc=$3 sep="plot " s tool level title
   for s in "${series[@]}"; do
@@ -171,13 +184,15 @@ fi
   echo "Histories: \`isocheck gen --level si --sessions S --txns T --ops O --keys K --reads R --dist D --seed $seed\`$([ $real = 1 ] && echo ', or the shared PostgreSQL fig7 history of the same setting where one exists')."
   echo "One axis varies around the baseline 20 sessions x 100 txns x 15 ops, 10k keys, 50% reads, uniform."
   echo "Each cell: verdict, wall time, peak memory (\`/usr/bin/time -v\`); all runs on this machine in this run, one after another;"
-  echo "TIMEOUT after ${limit} s. Ratio = PolySI time / isocheck SI time."
+  echo "The machine is shared with other jobs (\`nice\`d runs), so absolute times are noisy; PolySI and isocheck ran back to back"
+  echo "on the same history. TIMEOUT after ${limit} s. Ratio = PolySI time / isocheck SI time. CNF: \`bench/cnf_check.sh H si rank cadical\`"
+  echo "(\`isocheck encode --level si --cnf=rank\` then CaDiCaL; SAT = PASS), where \`isocheck encode\` exists."
   echo
   echo "![time](scaling-time.png) ![memory](scaling-memory.png)"
   [ $big = 1 ] && echo && echo "![size](scaling-size.png)"
   echo
-  echo "| axis | value | txns | isocheck SI | isocheck SER | PolySI SI | PolySI / isocheck |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| axis | value | txns | isocheck SI | isocheck SER | PolySI SI | PolySI / isocheck | CNF + CaDiCaL SI |"
+  echo "|---|---|---|---|---|---|---|---|"
   awk -F'\t' 'NR > 1 {
       k = $1 SUBSEP $2
       if (!(k in seen)) { seen[k] = 1; order[++n] = k; ax[k] = $1; xv[k] = $2; tx[k] = $3 }
@@ -186,8 +201,9 @@ fi
         si = (k SUBSEP "isocheck-si") in cell ? cell[k, "isocheck-si"] : "-"
         ser = (k SUBSEP "isocheck-ser") in cell ? cell[k, "isocheck-ser"] : "-"
         p = (k SUBSEP "polysi-si") in cell ? cell[k, "polysi-si"] : "-"
+        c = (k SUBSEP "cnf-si") in cell ? cell[k, "cnf-si"] : "-"
         r = "-"
         if (p != "-" && v[k, "polysi-si"] != "TIMEOUT" && t[k, "isocheck-si"] > 0) r = sprintf("%.1fx", t[k, "polysi-si"] / t[k, "isocheck-si"])
-        printf "| %s | %s | %s | %s | %s | %s | %s |\n", ax[k], xv[k], tx[k], si, ser, p, r } }' "$res"
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", ax[k], xv[k], tx[k], si, ser, p, r, c } }' "$res"
 } | md_section "$DOC/benchmarks.md" "Scaling"
 echo "scaling: results in $res; plots and table in $DOC" >&2

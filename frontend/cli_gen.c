@@ -24,7 +24,7 @@
 /* X(long name, argument, help) — the numeric options. */
 #define GEN_OPTIONS(X) \
     X("sessions",      "N", "client sessions (default 20)") \
-    X("txns",          "N", "transactions per session (default 100)") \
+    X("txns",          "N", "committed transactions per session (default 100)") \
     X("ops",           "N", "operations per transaction (default 15)") \
     X("keys",          "N", "number of keys (default 10000)") \
     X("reads",         "F", "read fraction 0..1 (default 0.5)") \
@@ -32,7 +32,7 @@
     X("zipf",          "S", "zipf exponent (default 0.5)") \
     X("long-fraction", "F", "fraction of long transactions (default 0)") \
     X("long-ops",      "N", "operations per long transaction (default 150)") \
-    X("level",         "L", "ser, si or rc (default si)") \
+    X("level",         "L", "ser (commit-time validation), si (snapshot, first-committer-wins), rc (default si)") \
     X("fault",         "F", "fault to inject (default none; see below)") \
     X("fault-rate",    "F", "fraction of transactions (dirty reads: reads) faulted (default 0.1)") \
     X("lag",           "N", "replica lag in commits (default 2*sessions)") \
@@ -42,18 +42,19 @@ static void usage(FILE *out) {
     fprintf(out, "usage: isocheck gen [--preset P] [options] [--format text|dbcop|cobra|elle] -o OUT\n"
                  "Generate a workload, execute it on the embedded multi-version store and write the\n"
                  "history (cobra: a directory) and its ground truth to OUT.truth (JSON).\n\n"
-                 "  --preset P          %s\n", workload_preset_names());
-#define X(name, arg, help) fprintf(out, "  --%-13s %-4s %s\n", name, arg, help);
+                 "  --preset P           %s\n", workload_preset_names());
+    char opt[64];
+#define X(name, arg, help) snprintf(opt, sizeof opt, "--%s %s", name, arg); fprintf(out, "  %-20s %s\n", opt, help);
     GEN_OPTIONS(X)
 #undef X
-    fprintf(out, "  --format F          text (default), dbcop, cobra, elle\n"
-                 "  -o OUT              output (\"-\": stdout, text and elle only)\n"
-                 "  --no-retry          record aborted transactions without running them again\n"
-                 "  --truth FILE        write the ground truth to FILE (default OUT.truth when OUT\n"
-                 "                      is a file or directory path, not stdout or a device)\n"
-                 "  --no-truth          do not write the ground truth file\n"
-                 "  -v                  print the ground truth to stderr\n\nfaults:\n");
-    for (int f = 0; f < FAULT_COUNT; f++) fprintf(out, "  %-18s %s\n", sim_fault_name((sim_fault)f), sim_fault_desc((sim_fault)f));
+    fprintf(out, "  --format F           text (default), dbcop, cobra, elle\n"
+                 "  -o OUT               output (\"-\": stdout, text and elle only)\n"
+                 "  --no-retry           record aborted transactions without running them again\n"
+                 "  --truth FILE         write the ground truth to FILE (default OUT.truth when OUT\n"
+                 "                       is a file or directory path, not stdout or a device)\n"
+                 "  --no-truth           do not write the ground truth file\n"
+                 "  -v                   print the ground truth to stderr\n\nfaults:\n");
+    for (int f = 0; f < FAULT_COUNT; f++) fprintf(out, "  %-20s %s\n", sim_fault_name((sim_fault)f), sim_fault_desc((sim_fault)f));
     fprintf(out, "\ntext leaves aborted transactions out (the format has no aborts); the same --seed\n"
                  "reproduces the same history byte for byte.\n");
 }

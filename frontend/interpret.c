@@ -678,6 +678,7 @@ static int find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u3
     if (found) {
         uint32_t *par = xmalloc((size_t)g.n * sizeof *par), *queue = xmalloc((size_t)g.n * sizeof *queue);
         size_t tries = cyc.len < 16 ? cyc.len : 16;
+        if (g.n > 200000 && tries > 4) tries = 4;          /* each try is a full BFS */
         vec_u32 best; vec_init(best);
         for (size_t i = 0; i < tries; i++)
             if (ig_shortest_through(&g, mask, cyc.data[i], par, queue, &cur) && (!best.len || cur.len < best.len)) {
@@ -861,23 +862,46 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
         }
         have = 1;
     }
-    /* Candidates: violating cycles under vo.  One whose WW/RW facts are all
-     * forced is reported, and its transactions are set aside (the next
-     * ones are independent).  One with a fact the version order merely
-     * chose is kept as a fallback and broken by setting aside the writer
-     * of that fact, so a forced cycle through the same transactions can
-     * still be found.  Work is bounded by a budget of graph edges. */
+    /* Candidates: violating cycles.  One whose WW/RW facts are all forced
+     * is reported, and its transactions are set aside (the next ones are
+     * independent).  Work is bounded by a budget of graph edges. */
     /* a round costs a few dozen traversals of the graphs (cycle search and
      * shortening, one search per fact explained) */
-    uint64_t budget = 20000000, spent = 0, unit = 20 * ((uint64_t)c.known.edges.len + h->num_txns + vo_in->txns.len);
+    uint64_t unit = 20 * ((uint64_t)c.known.edges.len + h->num_txns + vo_in->txns.len);
+    uint64_t budget = 20000000 + 2 * unit, spent = 0;
     /* candidates: the checker's cycle, then cycles of the fact graph (every
      * edge read off the history or forced), then cycles under the version
-     * order */
-    int phase = c.facts.start ? 1 : 2;
+     * order.  A candidate with a fact that is merely chosen is kept as a
+     * fallback, and its transactions are set aside like a reported one's. */
+    /* Lost updates need no search: two transactions that read the same
+     * version of a key and both write it conflict under every version order
+     * (each must directly follow that version).  They come right after the
+     * checker's cycle. */
+    vec_u32 lu; vec_init(lu);
+    for (uint32_t k = 0; k < vo_in->num_keys; k++)
+        for (uint32_t g = c.vo->start[k]; g < c.vo->start[k + 1]; g++) {
+            uint32_t first = NONE;
+            for (uint32_t i = c.rd_start[g]; i < c.rd_start[g + 1]; i++) {
+                uint32_t t = c.rd.data[i];
+                if (last_write_on(h, t, k) == NONE) continue;
+                if (first == NONE) { first = t; continue; }
+                vec_push(lu, first); vec_push(lu, t);
+                break;
+            }
+        }
+    size_t lu_next = 0;
+    int phase = 0;
     for (int rounds = 0; count < max && rounds < 4096 && (rounds == 0 || spent < budget); rounds++) {
         int from_checker = have && rounds == 0;
         int use_facts = 0;
         if (!have) {
+            if (phase == 0) {
+                while (lu_next < lu.len && (excl[lu.data[lu_next]] || excl[lu.data[lu_next + 1]])) lu_next += 2;
+                if (lu_next < lu.len) {
+                    vec_clear(S); vec_push(S, lu.data[lu_next]); vec_push(S, lu.data[lu_next + 1]);
+                    lu_next += 2;
+                } else phase = c.facts.start ? 1 : 2;
+            }
             if (phase == 1 && !find_cycle_txns(&c, excl, 1, &S)) phase = 2;
             if (phase == 2 && !find_cycle_txns(&c, excl, 0, &S)) break;
             use_facts = phase == 1;
@@ -891,7 +915,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
             for (size_t i = 0; i < n; i++) vec_push(mc, cycle[i]);
             ok = cycle_violates(mc.data, mc.len, c.si);
         }
-        if (!ok) { for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1; continue; }
+        if (!ok) { if (phase != 0) for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1; continue; }
         free_whys(&why);
         uint32_t unforced = NONE;
         for (size_t i = 0; i < mc.len; i++) {
@@ -911,7 +935,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
                 for (size_t i = 0; i < why.len; i++) vec_push(fbwhy, why.data[i]);
                 vec_clear(why);
             }
-            excl[unforced] = 1;
+            for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1;
             continue;
         }
         emit(r, &c, level, &mc, &why);
@@ -920,7 +944,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     }
     if (count == 0 && fb.len) { emit(r, &c, level, &fb, &fbwhy); count = 1; }
     free_whys(&why); free_whys(&fbwhy);
-    vec_free(why); vec_free(fbwhy); vec_free(mc); vec_free(fb); vec_free(S);
+    vec_free(why); vec_free(fbwhy); vec_free(mc); vec_free(fb); vec_free(S); vec_free(lu);
     free(excl);
     ctx_free(&c);
     return count;

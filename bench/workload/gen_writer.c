@@ -67,7 +67,7 @@ gen_writer *gen_writer_open(history_format fmt, const char *path, const workload
     if (fmt == FORMAT_DBCOP) {
         const char *tmpdir = getenv("TMPDIR");
         char *dir = special ? strcpy(xmalloc(strlen(tmpdir ? tmpdir : "/tmp") + 1), tmpdir ? tmpdir : "/tmp") : dir_of(path);
-        w->sp = spool_new(p->sessions, dir, err);
+        w->sp = spool_new(p->sessions, dir, 0, err);
         free(dir);
         if (!w->sp) { gen_writer_close(w, 0, NULL); return NULL; }
         w->sessions = p->sessions;

@@ -23,7 +23,7 @@ struct spool {
     int io_error;
 };
 
-spool *spool_new(unsigned n_streams, const char *dir, ic_error *err) {
+spool *spool_new(unsigned n_streams, const char *dir, size_t buffer, ic_error *err) {
     size_t dl = strlen(dir);
     char *path = xmalloc(dl + 32);
     snprintf(path, dl + 32, "%s/.isocheck-spool-XXXXXX", dl ? dir : ".");
@@ -42,6 +42,7 @@ spool *spool_new(unsigned n_streams, const char *dir, ic_error *err) {
     sp->cap = (64u << 20) / (n_streams ? n_streams : 1);   /* 64 MB in all */
     if (sp->cap > (1u << 20)) sp->cap = 1u << 20;
     if (sp->cap < 4096) sp->cap = 4096;
+    if (buffer) sp->cap = buffer;
     sp->s = xcalloc(n_streams, sizeof *sp->s);
     for (unsigned i = 0; i < n_streams; i++) sp->s[i].first = sp->s[i].last = NO_CHUNK;
     vec_init(sp->chunks);

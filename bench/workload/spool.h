@@ -13,8 +13,9 @@
 
 typedef struct spool spool;
 
-/* dir: where the temporary file goes.  NULL with err set on failure. */
-spool *spool_new(unsigned n_streams, const char *dir, ic_error *err);
+/* dir: where the temporary file goes; buffer: bytes per stream (0: 64 MB
+ * shared, 4 KB..1 MB each).  NULL with err set on failure. */
+spool *spool_new(unsigned n_streams, const char *dir, size_t buffer, ic_error *err);
 void spool_write(spool *sp, unsigned stream, const void *data, size_t len);
 /* Append stream's bytes to out, in the order written.  0 on I/O error. */
 int spool_copy(spool *sp, unsigned stream, FILE *out);

@@ -47,7 +47,7 @@ sizes=$OUT/sizes.tsv times=$OUT/times.tsv
 mismatch=0
 # REPORT_ONLY=1: rebuild the section from the last run's tables
 [ "${REPORT_ONLY:-0}" = 1 ] && SIZES=""
-[ -n "$SIZES" ] && { : >"$sizes"; : >"$times"; }
+[ -n "$SIZES" ] && { : >"$sizes"; : >"$times"; echo "$(revision); $(machine_line)" >"$OUT/run.info"; }
 for sz in $SIZES; do
   S=${sz%%:*} T=${sz##*:}
   for fault in none lost-update; do
@@ -106,7 +106,7 @@ cell() { # answer seconds -> "1.23" / "timeout" / "—"
   case $1 in SAT|UNSAT) echo "$2";; TIMEOUT) echo ">$TIMEOUT";; SKIP) echo "—";; *) echo "error";; esac
 }
 {
-  echo "Command: \`bench/encodings.sh$([ $QUICK = 1 ] && echo ' --quick')\` ($(revision); $(machine_line))."
+  echo "Command: \`bench/encodings.sh$([ $QUICK = 1 ] && echo ' --quick')\` ($(cat "$OUT/run.info"))."
   echo "Histories from \`isocheck gen --sessions S --txns T --ops 8 --keys S*T/2 --dist zipf --level si --seed 7\`"
   echo "(\`-lost-update\`: the same with \`--fault lost-update --fault-rate 0.2\`, unsatisfiable;"
   echo "the rows with 0 constraint variables are decided before any solver: one empty clause), exported with"

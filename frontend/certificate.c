@@ -599,14 +599,13 @@ static int check_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, ui
     V->edges++;
     if (e->from == 0) return 1;            /* INIT precedes everything */
     uint32_t x, y, ix;
-    char a[96], b[96];
-    tname(V->h, e->from, a, sizeof a);
-    tname(V->h, e->to, b, sizeof b);
     if (!V->si) { x = V->pc[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; }
     else if (e->kind == DEP_RW) { x = V->ps[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; }
     else { x = V->pc[e->from]; y = V->ps[e->to]; ix = V->idx_s[e->to]; }
     if (x < y) return 1;
-    char et[700];
+    char a[96], b[96], et[700];
+    tname(V->h, e->from, a, sizeof a);
+    tname(V->h, e->to, b, sizeof b);
     edge_text(V->h, e, r, wf, wt, et, sizeof et);
     long line = V->c->order_line.len > ix ? (long)V->c->order_line.data[ix] : 0;
     if (!V->si)

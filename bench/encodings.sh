@@ -47,7 +47,7 @@ sizes=$OUT/sizes.tsv times=$OUT/times.tsv
 mismatch=0
 # REPORT_ONLY=1: rebuild the section from the last run's tables
 [ "${REPORT_ONLY:-0}" = 1 ] && SIZES=""
-[ -n "$SIZES" ] && { : >"$sizes"; : >"$times"; echo "$(revision); $(machine_line)" >"$OUT/run.info"; }
+[ -n "$SIZES" ] && { : >"$sizes"; : >"$times"; echo "$(revision); $(machine_line)" >"$OUT/run.info"; echo "$TIMEOUT" >"$OUT/timeout"; }
 for sz in $SIZES; do
   S=${sz%%:*} T=${sz##*:}
   for fault in none lost-update; do
@@ -112,7 +112,7 @@ cell() { # answer seconds -> "1.23" / "timeout" / "—"
   echo "the rows with 0 constraint variables are decided before any solver: one empty clause), exported with"
   echo "\`isocheck encode --level si --no-prune\` (pruning alone decides these histories, so the solvers get the"
   echo "unpruned problem). Every answer agreed with \`isocheck check\`$([ $mismatch = 1 ] && echo ' — EXCEPT the MISMATCH lines printed by the run')."
-  echo "Timeout ${TIMEOUT} s per run; times are wall seconds including parsing; \`—\`: refused (over 30M clauses)."
+  echo "Timeout $(cat "$OUT/timeout" 2>/dev/null || echo "$TIMEOUT") s per run; times are wall seconds including parsing; \`—\`: refused (over 30M clauses)."
   echo
   echo "Instance sizes (CNF: variables/clauses):"
   echo

@@ -184,7 +184,8 @@ fi
   echo "Histories: \`isocheck gen --level si --sessions S --txns T --ops O --keys K --reads R --dist D --seed $seed\`$([ $real = 1 ] && echo ', or the shared PostgreSQL fig7 history of the same setting where one exists')."
   echo "One axis varies around the baseline 20 sessions x 100 txns x 15 ops, 10k keys, 50% reads, uniform."
   echo "Each cell: verdict, wall time, peak memory (\`/usr/bin/time -v\`); all runs on this machine in this run, one after another;"
-  echo "TIMEOUT after ${limit} s. Ratio = PolySI time / isocheck SI time. CNF: \`bench/cnf_check.sh H si rank cadical\`"
+  echo "The machine is shared with other jobs (\`nice\`d runs), so absolute times are noisy; PolySI and isocheck ran back to back"
+  echo "on the same history. TIMEOUT after ${limit} s. Ratio = PolySI time / isocheck SI time. CNF: \`bench/cnf_check.sh H si rank cadical\`"
   echo "(\`isocheck encode --level si --cnf=rank\` then CaDiCaL; SAT = PASS), where \`isocheck encode\` exists."
   echo
   echo "![time](scaling-time.png) ![memory](scaling-memory.png)"

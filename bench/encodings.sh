@@ -44,8 +44,10 @@ solve() { # log cmd...
 }
 
 sizes=$OUT/sizes.tsv times=$OUT/times.tsv
-: >"$sizes"; : >"$times"
 mismatch=0
+# REPORT_ONLY=1: rebuild the section from the last run's tables
+[ "${REPORT_ONLY:-0}" = 1 ] && SIZES=""
+[ -n "$SIZES" ] && { : >"$sizes"; : >"$times"; echo "$(revision); $(machine_line)" >"$OUT/run.info"; echo "$TIMEOUT" >"$OUT/timeout"; }
 for sz in $SIZES; do
   S=${sz%%:*} T=${sz##*:}
   for fault in none lost-update; do
@@ -99,17 +101,39 @@ for sz in $SIZES; do
   done
 done
 
+# ---- real histories: our GNF export against PolySI's GNF for the same benchmark
+# (PolySI's MonoSAT traces in $POLYSI_GNF_DIR, e.g. tpcc.gnf for fig8_9_10/tpcc-10000)
+POLYSI_GNF_DIR=${POLYSI_GNF_DIR:-/work/wt/gnf}
+DATA=${DATA:-$ROOT/../shared/data}
+real=$OUT/real.tsv
+: >"$real"
+echo "$(revision), $(date -u '+%Y-%m-%d %H:%M UTC')" >"$OUT/real.info"
+for b in rubis twitter tpcc; do
+  pg=$POLYSI_GNF_DIR/$b.gnf; hd=$DATA/polysi-histories/fig8_9_10/$b-10000
+  [ -f "$pg" ] && [ -d "$hd" ] || continue
+  h=$(ls -d "$hd"/* | head -1)
+  "$I" encode --level si --gnf -o "$OUT/$b.real.gnf" "$h" || continue
+  row="$b\t$(wc -c <"$OUT/$b.real.gnf")\t$(wc -c <"$pg")"
+  for f in "$OUT/$b.real.gnf" "$pg"; do
+    r=$(solve "$OUT/$b.real.gsat.log" "$G" -n "$f"); row="$row\t$r"
+    if [ -n "$MONOSAT" ]; then r=$(solve "$OUT/$b.real.mono.log" "$MONOSAT" "$f"); row="$row\t$r"; fi
+  done
+  printf '%b\n' "$row" >>"$real"
+  rm -f "$OUT/$b.real.gnf"
+done
+
 # ---- tables ---------------------------------------------------------------
 cell() { # answer seconds -> "1.23" / "timeout" / "—"
   case $1 in SAT|UNSAT) echo "$2";; TIMEOUT) echo ">$TIMEOUT";; SKIP) echo "—";; *) echo "error";; esac
 }
 {
-  echo "Command: \`bench/encodings.sh$([ $QUICK = 1 ] && echo ' --quick')\` ($(revision); $(machine_line))."
+  echo "Command: \`bench/encodings.sh$([ $QUICK = 1 ] && echo ' --quick')\` ($(cat "$OUT/run.info"))."
   echo "Histories from \`isocheck gen --sessions S --txns T --ops 8 --keys S*T/2 --dist zipf --level si --seed 7\`"
-  echo "(\`-lost-update\`: the same with \`--fault lost-update --fault-rate 0.02\`, unsatisfiable), exported with"
+  echo "(\`-lost-update\`: the same with \`--fault lost-update --fault-rate 0.2\`, unsatisfiable;"
+  echo "the rows with 0 constraint variables are decided before any solver: one empty clause), exported with"
   echo "\`isocheck encode --level si --no-prune\` (pruning alone decides these histories, so the solvers get the"
   echo "unpruned problem). Every answer agreed with \`isocheck check\`$([ $mismatch = 1 ] && echo ' — EXCEPT the MISMATCH lines printed by the run')."
-  echo "Timeout ${TIMEOUT} s per run; times are wall seconds including parsing; \`—\`: refused (over 30M clauses)."
+  echo "Timeout $(cat "$OUT/timeout" 2>/dev/null || echo "$TIMEOUT") s per run; times are wall seconds including parsing; \`—\`: refused (over 30M clauses)."
   echo
   echo "Instance sizes (CNF: variables/clauses):"
   echo
@@ -129,6 +153,28 @@ cell() { # answer seconds -> "1.23" / "timeout" / "—"
     for c in "${cells[@]}"; do set -- $c; line="$line $(cell "$2" "$3") |"; done
     echo "$line"
   done <"$times"
+  if [ -s "$real" ] && [ -n "$MONOSAT" ]; then
+    echo
+    echo "Real histories (fig8_9_10, SI, pruned): \`isocheck encode --gnf\` against the GNF PolySI hands MonoSAT for"
+    echo "the same benchmark (\`$POLYSI_GNF_DIR\`); both files solved by gsat and MonoSAT, wall s with parsing"
+    echo "($(cat "$OUT/real.info")):"
+    echo
+    echo "| history | our GNF bytes | PolySI GNF bytes | gsat, ours | MonoSAT, ours | gsat, PolySI's | MonoSAT, PolySI's |"
+    echo "|---|---|---|---|---|---|---|"
+    while IFS=$'\t' read -r b ob pb r1 r2 r3 r4; do
+      set -- $r1; a1=$(cell "$1" "$2"); set -- $r2; a2=$(cell "$1" "$2")
+      set -- $r3; a3=$(cell "$1" "$2"); set -- $r4; a4=$(cell "$1" "$2")
+      echo "| $b | $ob | $pb | $a1 | $a2 | $a3 | $a4 |"
+    done <"$real"
+  fi
+  # ratios on the largest history every method solved: each time / gsat's on the GNF
+  echo
+  awk -F'\t' '{ ok = 1; for (i = 5; i <= NF; i++) { split($i, c, " "); if (c[2] != "SAT" && c[2] != "UNSAT" && c[2] != "SKIP") ok = 0 }
+                 if (ok && $1 ~ /-none$/) last = $0 }
+       END { if (!last) exit; n = split(last, f, "\t"); split(f[5], g, " "); base = g[3] < 0.01 ? 0.01 : g[3];
+             printf "Ratios on %s (largest satisfiable history every method that was run solved; tc refused), time / gsat on the GNF (%.2f s, floor 0.01 s):", f[1], g[3];
+             for (i = 6; i <= n; i++) { split(f[i], c, " "); if (c[2] == "SKIP") continue; t = c[3] < 0.01 ? 0.01 : c[3]; printf " %s %.0fx;", c[1], t / base }
+             print "" }' "$times"
 } >"$OUT/section.md"
 
 # ---- plot: solve time against transactions, satisfiable runs --------------

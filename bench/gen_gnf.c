@@ -4,6 +4,7 @@
  *
  *   gen_gnf pairs  NODES PAIRS  SEED [unsat] > file.gnf
  *   gen_gnf triple NODES TRIPLES SEED [unsat] > file.gnf
+ *   gen_gnf rw     NODES PAIRS  SEED [unsat] > file.gnf
  *
  * Every edge has its own variable (MonoSAT requires it); an edge that is
  * always on has a unit clause, edges of one alternative are tied to the
@@ -15,6 +16,13 @@
  *   triple: per triple a, b, c three variables (at least one true), the
  *           i-th putting its node first: x1 -> a->b, a->c; x2 -> b->a, b->c;
  *           x3 -> c->a, c->b (a polygraph-like three-way choice).
+ *   rw:     SI-style writer pairs: writers a, b of one key, ra reading a's
+ *           value (always-on a->ra), rb reading b's (b->rb); either a before
+ *           b (x -> a->b, ra->b: the reader of a's value precedes b) or b
+ *           before a (y = not x -> b->a, rb->a).  Readers are drawn so that
+ *           the hidden order satisfies one side; the two edges of a side
+ *           need not agree with the solver's current order, so branching
+ *           alone does not avoid conflicts.
  * Both are satisfiable (follow the hidden order).  "unsat" adds one more
  * choice whose every alternative closes a cycle with a path of always-on
  * edges through random nodes. */
@@ -45,11 +53,11 @@ static void tied_edge(long a, long b, long x, long *next_var) {
 
 int main(int argc, char **argv) {
     if (argc < 5) {
-        fprintf(stderr, "usage: gen_gnf pairs|triple NODES COUNT SEED [unsat]\n");
+        fprintf(stderr, "usage: gen_gnf pairs|triple|rw NODES COUNT SEED [unsat]\n");
         return 2;
     }
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    int triple = strcmp(argv[1], "triple") == 0;
+    int triple = strcmp(argv[1], "triple") == 0, rw = strcmp(argv[1], "rw") == 0;
     long n = atol(argv[2]), m = atol(argv[3]);
     rng = (uint64_t)atoll(argv[4]) * 0x9E3779B97F4A7C15ULL + 1;
     int unsat = argc > 5 && strcmp(argv[5], "unsat") == 0;
@@ -60,7 +68,7 @@ int main(int argc, char **argv) {
 
     long acyc_var = 1, next_var = 2;
     printf("c gen_gnf %s %ld %ld seed %s%s\n", argv[1], n, m, argv[4], unsat ? " unsat" : "");
-    printf("digraph %ld %ld 0\n", n, n + (triple ? 6 : 2) * m);
+    printf("digraph %ld %ld 0\n", n, n + (triple ? 6 : rw ? 6 : 2) * m);
     printf("%ld 0\n", acyc_var);
     /* always-on DAG: n random forward edges */
     for (long i = 0; i < n; i++) {
@@ -69,7 +77,24 @@ int main(int argc, char **argv) {
         if (pos[a] > pos[b]) { long t = a; a = b; b = t; }
         fixed_edge(a, b, &next_var);
     }
-    for (long k = 0; k < m; k++) {
+    for (long k = 0; k < m && rw; k++) {
+        long a = pick(n), b = pick(n);
+        if (a == b) { k--; continue; }
+        if (pos[a] > pos[b]) { long t = a; a = b; b = t; }   /* a first in the hidden order */
+        if (pos[b] - pos[a] < 2 || pos[b] == n - 1) { k--; continue; }
+        long ra = perm[pos[a] + 1 + pick(pos[b] - pos[a] - 1)];   /* between a and b */
+        long rb = perm[pos[b] + 1 + pick(n - 1 - pos[b])];        /* after b */
+        if (pick(2)) { long t = a; a = b; b = t; t = ra; ra = rb; rb = t; }   /* hide which side holds */
+        fixed_edge(a, ra, &next_var);
+        fixed_edge(b, rb, &next_var);
+        long x = next_var++, y = next_var++;
+        printf("edge 0 %ld %ld %ld\n", a, b, x);
+        tied_edge(ra, b, x, &next_var);
+        printf("edge 0 %ld %ld %ld\n", b, a, y);
+        tied_edge(rb, a, y, &next_var);
+        printf("%ld %ld 0\n-%ld -%ld 0\n", x, y, x, y);
+    }
+    for (long k = 0; k < m && !rw; k++) {
         if (!triple) {
             long u = pick(n), v = pick(n);
             if (u == v) v = (u + 1) % n;
@@ -91,7 +116,7 @@ int main(int argc, char **argv) {
     if (unsat) {
         /* k nodes in hidden order; a chain of always-on edges through them,
          * then one choice whose alternatives all point backwards */
-        long k = triple ? 3 : 2, chain[3];
+        long k = triple ? 3 : 2, chain[3];   /* rw: like pairs */
         for (long i = 0; i < k; i++) chain[i] = pick(n);
         for (long i = 0; i < k; i++)
             for (long j = i + 1; j < k; j++)

@@ -8,10 +8,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$here/out"
 status=0
-for name in sat graph check scaling detect; do
+for name in sat graph check scaling detect encodings; do
   s=$here/$name.sh
   [ -x "$s" ] || [ -f "$s" ] || continue
-  case $name in scaling|detect) args="$*";; *) args="";; esac
+  case $name in scaling|detect|encodings) args="$*";; *) args="";; esac
   echo "== bench/$name.sh $args (log: bench/out/$name.log)"
   start=$(date +%s)
   # shellcheck disable=SC2086

@@ -378,7 +378,7 @@ static uint32_t find_skey(const lookup *L, const char *s, size_t n) {
 }
 
 typedef struct rd {
-    reader *r;
+    input *r;
     const char *name;
     ic_error *err;
     cert_status st;
@@ -426,7 +426,7 @@ static int parse_txn(rd *R, const lookup *L, const char **p, int allow_init, uin
 
 static int end_of_token(const char *p) { return *p == 0 || *p == ' ' || *p == '\t'; }
 
-cert_status cert_read(reader *r, const history *h, certificate *c, ic_error *err) {
+cert_status cert_read(input *r, const history *h, certificate *c, ic_error *err) {
     cert_free(c);
     cert_init(c);
     snprintf(c->file, sizeof c->file, "%s", r->name ? r->name : "");
@@ -440,7 +440,7 @@ cert_status cert_read(reader *r, const history *h, certificate *c, ic_error *err
     int header = 0, level = -1, ended = 0;
     char *line, fb[48];
     size_t len;
-    while ((line = reader_line(r, &len))) {
+    while ((line = input_line(r, &len))) {
         const char *p = line;
         lex_space(&p);
         if (!*p || *p == '#') continue;
@@ -599,14 +599,13 @@ static int check_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, ui
     V->edges++;
     if (e->from == 0) return 1;            /* INIT precedes everything */
     uint32_t x, y, ix;
-    char a[96], b[96];
-    tname(V->h, e->from, a, sizeof a);
-    tname(V->h, e->to, b, sizeof b);
     if (!V->si) { x = V->pc[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; }
     else if (e->kind == DEP_RW) { x = V->ps[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; }
     else { x = V->pc[e->from]; y = V->ps[e->to]; ix = V->idx_s[e->to]; }
     if (x < y) return 1;
-    char et[700];
+    char a[96], b[96], et[700];
+    tname(V->h, e->from, a, sizeof a);
+    tname(V->h, e->to, b, sizeof b);
     edge_text(V->h, e, r, wf, wt, et, sizeof et);
     long line = V->c->order_line.len > ix ? (long)V->c->order_line.data[ix] : 0;
     if (!V->si)

@@ -33,7 +33,7 @@
 #include "vec.h"
 #include "frontend/history.h"
 #include "frontend/polygraph.h"
-#include "frontend/reader.h"
+#include "frontend/input.h"
 #include "frontend/verify_model.h"
 
 typedef enum { CERT_OK = 0, CERT_REJECT = 1, CERT_MALFORMED = 2 } cert_status;
@@ -65,7 +65,7 @@ void cert_write(FILE *out, const history *h, const certificate *c);
 /* Read a certificate for history h.  CERT_MALFORMED: a syntax error
  * (err: file:line, expected/found); CERT_REJECT: well-formed but names a
  * key or transaction the history does not have, or a key twice. */
-cert_status cert_read(reader *r, const history *h, certificate *c, ic_error *err);
+cert_status cert_read(input *r, const history *h, certificate *c, ic_error *err);
 
 /* Check c against h for the level (si: 1 SI, 0 SER; a SER certificate
  * also proves SI, an SI one does not prove SER).  CERT_OK, or CERT_REJECT

@@ -51,10 +51,10 @@ int cli_decode(int argc, char **argv) {
     if (!h) { ic_error_print(stderr, "isocheck", &err); return 2; }
     sat_model m;
     sat_model_init(&m);
-    reader r;
-    if (!reader_open(&r, paths[1], &err)) { ic_error_print(stderr, "isocheck", &err); history_free(h); return 2; }
+    input r;
+    if (!input_open(&r, paths[1], &err)) { ic_error_print(stderr, "isocheck", &err); history_free(h); return 2; }
     int ok = sat_model_read(&r, &m, &err);
-    reader_close(&r);
+    input_close(&r);
     if (!ok) { ic_error_print(stderr, "isocheck", &err); history_free(h); return 2; }
 
     check_result res;

@@ -43,12 +43,12 @@ int cli_verify(int argc, char **argv) {
     ic_error_clear(&err);
     history *h = load_history(paths[0], (history_format)fmt, &err);
     if (!h) { ic_error_print(stderr, "isocheck", &err); return 2; }
-    reader r;
-    if (!reader_open(&r, paths[1], &err)) { ic_error_print(stderr, "isocheck", &err); history_free(h); return 2; }
+    input r;
+    if (!input_open(&r, paths[1], &err)) { ic_error_print(stderr, "isocheck", &err); history_free(h); return 2; }
     certificate c;
     cert_init(&c);
     cert_status st = cert_read(&r, h, &c, &err);
-    reader_close(&r);
+    input_close(&r);
     int rc;
     if (st == CERT_MALFORMED) { ic_error_print(stderr, "isocheck", &err); rc = 2; }
     else {

@@ -26,7 +26,7 @@ static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from
 static int read_error(ic_error *err, const history *h, uint32_t op, const char *what) {
     char where[600], kb[64];
     history_op_where(h, op, where, sizeof where);
-    ic_error_at(err, h->source, 0, "%s: read of key %s %s (axioms must hold before checking)",
+    ic_error_at(err, NULL, 0, "%s: read of key %s %s (axioms must hold before checking)",
                 where, history_key_str(h, h->op_key[op], kb, sizeof kb), what);
     return 0;
 }

@@ -49,10 +49,11 @@ history_format detect_format(const unsigned char *p, size_t n) {
     return FORMAT_AUTO;
 }
 
-static history *parse_reader(reader *r, history_format fmt, ic_error *err) {
+static history *parse_input(input *r, history_format fmt, ic_error *err) {
     if (fmt == FORMAT_AUTO) {
         const unsigned char *p;
-        size_t n = reader_peek(r, 4096, &p);
+        size_t n = input_peek(r, 4096, &p);
+        if (n == 0 && input_error(r)) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); return NULL; }
         if (n == 0) { ic_error_at(err, r->name, 0, "empty history: the file is empty"); return NULL; }
         fmt = detect_format(p, n);
         if (fmt == FORMAT_AUTO) {
@@ -101,23 +102,23 @@ history *load_history(const char *path, history_format fmt, ic_error *err) {
         int dbcop_dir = fmt == FORMAT_AUTO && stat(bin, &bs) == 0 && S_ISREG(bs.st_mode) && !dir_has_logs(path);
         history *h = NULL;
         if (dbcop_dir) {
-            reader r;
-            if (reader_open(&r, bin, err)) { h = parse_dbcop(&r, err); reader_close(&r); }
+            input r;
+            if (input_open(&r, bin, err)) { h = parse_dbcop(&r, err); input_close(&r); }
         } else h = parse_cobra_dir(path, err);
         free(bin);
         return h;
     }
-    reader r;
-    if (!reader_open(&r, path, err)) return NULL;
-    history *h = parse_reader(&r, fmt, err);
-    reader_close(&r);
+    input r;
+    if (!input_open(&r, path, err)) return NULL;
+    history *h = parse_input(&r, fmt, err);
+    input_close(&r);
     return h;
 }
 
 history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err) {
-    reader r;
-    reader_from_mem(&r, data, n, name);
-    history *h = parse_reader(&r, fmt, err);
-    reader_close(&r);
+    input r;
+    input_from_mem(&r, data, n, name);
+    history *h = parse_input(&r, fmt, err);
+    input_close(&r);
     return h;
 }

@@ -11,15 +11,15 @@
 
 #include "error.h"
 #include "frontend/history.h"
-#include "frontend/reader.h"
+#include "frontend/input.h"
 
-history *parse_text(reader *r, ic_error *err);
-history *parse_dbcop(reader *r, ic_error *err);
-history *parse_elle(reader *r, ic_error *err);
+history *parse_text(input *r, ic_error *err);
+history *parse_dbcop(input *r, ic_error *err);
+history *parse_elle(input *r, ic_error *err);
 /* A directory of Cobra logs (*.log, one session each). */
 history *parse_cobra_dir(const char *dir, ic_error *err);
-/* Cobra logs given as readers (tests, fuzzing): logs[i] is session i. */
-history *parse_cobra_logs(reader *logs, size_t n, const char *source, ic_error *err);
+/* Cobra logs given as inputs (tests, fuzzing): logs[i] is session i. */
+history *parse_cobra_logs(input *logs, size_t n, const char *source, ic_error *err);
 
 /* Cobra's special ids (see doc/formats.md). */
 #define COBRA_INIT_WRITE_ID 0xbebeebeeLL

@@ -30,10 +30,10 @@ typedef struct cobra_state {
     ic_error *err;
 } cobra_state;
 
-static int get_i64(reader *r, int64_t *v, const char *what, uint64_t rec_at, char type, ic_error *err) {
+static int get_i64(input *r, int64_t *v, const char *what, uint64_t rec_at, char type, ic_error *err) {
     unsigned char b[8];
     uint64_t at = r->offset;
-    size_t got = reader_read(r, b, 8);
+    size_t got = input_read(r, b, 8);
     if (got < 8) {
         ic_error_at_offset(err, r->name, (long long)at, "expected %s of the '%c' record at byte %" PRIu64 " (8 bytes), found %s",
                            what, type, rec_at, got ? "a truncated field" : "end of file");
@@ -49,14 +49,14 @@ static int reserved_txn_id(int64_t id) { return id == COBRA_INIT_TXN_ID || id ==
 
 static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 
-static int parse_log(cobra_state *st, reader *r, uint32_t sess) {
+static int parse_log(cobra_state *st, input *r, uint32_t sess) {
     ic_error *err = st->err;
     uint32_t cur = HISTORY_NONE;
     int64_t cur_id = 0;
     for (;;) {
         unsigned char type;
         uint64_t at = r->offset;
-        if (reader_read(r, &type, 1) < 1) break;
+        if (input_read(r, &type, 1) < 1) break;
         int64_t a, b2, c, d;
         switch (type) {
         case 'S':
@@ -139,7 +139,7 @@ static int parse_log(cobra_state *st, reader *r, uint32_t sess) {
             return 0;
         }
     }
-    if (r->io_error) { ic_error_at(err, r->name, 0, "read error"); return 0; }
+    if (r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); return 0; }
     if (cur != HISTORY_NONE) {
         ic_error_at_offset(err, r->name, (long long)r->offset,
                            "expected 'C' or 'A' ending transaction %" PRId64 ", found end of file (truncated log?)", cur_id);
@@ -148,7 +148,7 @@ static int parse_log(cobra_state *st, reader *r, uint32_t sess) {
     return 1;
 }
 
-history *parse_cobra_logs(reader *logs, size_t n, const char *source, ic_error *err) {
+history *parse_cobra_logs(input *logs, size_t n, const char *source, ic_error *err) {
     cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, err };
     u64map_init(&st.txn_ids);
     int ok = 1;
@@ -212,11 +212,11 @@ history *parse_cobra_dir(const char *dir, ic_error *err) {
     for (size_t i = 0; i < names.len && ok; i++) {      /* one log open at a time */
         char *path = xmalloc(dl + strlen(names.data[i]) + 2);
         sprintf(path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names.data[i]);
-        reader r;
-        ok = reader_open(&r, path, err);
+        input r;
+        ok = input_open(&r, path, err);
         if (ok) {
             ok = parse_log(&st, &r, hb_session(st.b, (int64_t)i, path));
-            reader_close(&r);
+            input_close(&r);
         }
         free(path);
     }

@@ -16,12 +16,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-typedef struct dbcop_in { reader *r; ic_error *err; } dbcop_in;
+typedef struct dbcop_in { input *r; ic_error *err; } dbcop_in;
 
 static int get_u64(dbcop_in *in, uint64_t *v, const char *what) {
     unsigned char b[8];
     uint64_t at = in->r->offset;
-    size_t got = reader_read(in->r, b, 8);
+    size_t got = input_read(in->r, b, 8);
     if (got < 8) {
         ic_error_at_offset(in->err, in->r->name, (long long)at,
                            "expected %s (8 bytes), found %s", what, got ? "a truncated field" : "end of file");
@@ -36,7 +36,7 @@ static int get_u64(dbcop_in *in, uint64_t *v, const char *what) {
 static int get_bool(dbcop_in *in, int *v, const char *what) {
     unsigned char c;
     uint64_t at = in->r->offset;
-    if (reader_read(in->r, &c, 1) < 1) {
+    if (input_read(in->r, &c, 1) < 1) {
         ic_error_at_offset(in->err, in->r->name, (long long)at, "expected %s (1 byte), found end of file", what);
         return 0;
     }
@@ -55,7 +55,7 @@ static int skip_string(dbcop_in *in, const char *what) {
     unsigned char buf[4096];
     while (n > 0) {
         size_t chunk = n < sizeof buf ? (size_t)n : sizeof buf;
-        size_t got = reader_read(in->r, buf, chunk);
+        size_t got = input_read(in->r, buf, chunk);
         if (got < chunk) {
             ic_error_at_offset(in->err, in->r->name, (long long)at,
                                "expected %s of %" PRIu64 " bytes, found end of file", what, n);
@@ -68,7 +68,7 @@ static int skip_string(dbcop_in *in, const char *what) {
 
 static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 
-history *parse_dbcop(reader *r, ic_error *err) {
+history *parse_dbcop(input *r, ic_error *err) {
     dbcop_in in = { r, err };
     history_builder *b = hb_new(FORMAT_DBCOP, LOC_OFFSET, r->name);
     static const char *const header[] = { "header id", "header n_node", "header n_variable",
@@ -117,7 +117,7 @@ history *parse_dbcop(reader *r, ic_error *err) {
         }
     }
     const unsigned char *p;
-    if (reader_peek(r, 1, &p)) {
+    if (input_peek(r, 1, &p)) {
         ic_error_at_offset(err, r->name, (long long)r->offset, "expected end of file after the last session, found more bytes");
         goto fail;
     }

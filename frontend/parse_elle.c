@@ -30,7 +30,7 @@
 #define EDN_MAX_DEPTH 256
 
 typedef struct elle_in {
-    reader *r;
+    input *r;
     ic_error *err;
     const char *p;
 } elle_in;
@@ -315,7 +315,7 @@ static int parse_line(elle_in *in, elle_state *st) {
     return 1;
 }
 
-history *parse_elle(reader *r, ic_error *err) {
+history *parse_elle(input *r, ic_error *err) {
     elle_state st;
     memset(&st, 0, sizeof st);
     st.b = hb_new(FORMAT_ELLE, LOC_LINE, r->name);
@@ -324,14 +324,14 @@ history *parse_elle(reader *r, ic_error *err) {
     size_t len;
     char *line;
     int ok = 1;
-    while (ok && (line = reader_line(r, &len))) {
+    while (ok && (line = input_line(r, &len))) {
         in.p = line;
         ws(&in);
         if (!*in.p) continue;
         if (len != strlen(line)) { ic_error_at(err, r->name, r->line, "expected text, found a NUL byte"); ok = 0; break; }
         ok = parse_line(&in, &st);
     }
-    if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error"); ok = 0; }
+    if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
     if (ok)   /* [:r k nil] on a list key reads the empty list */
         for (size_t i = 0; i + 1 < st.nil_reads.len; i += 2)
             if (st.key_use.data[st.nil_reads.data[i + 1]] == KEY_LIST) hb_op_make_empty_list_read(st.b, st.nil_reads.data[i]);

@@ -14,7 +14,7 @@
 #include "frontend/lex.h"
 #include "frontend/u64map.h"
 
-static int expect_int(const char **p, int64_t *v, const char *what, reader *r, ic_error *err) {
+static int expect_int(const char **p, int64_t *v, const char *what, input *r, ic_error *err) {
     char fb[48];
     int rc = lex_i64(p, v);
     if (rc == 1) return 1;
@@ -23,14 +23,14 @@ static int expect_int(const char **p, int64_t *v, const char *what, reader *r, i
     return 0;
 }
 
-static int expect_char(const char **p, char c, const char *after, reader *r, ic_error *err) {
+static int expect_char(const char **p, char c, const char *after, input *r, ic_error *err) {
     char fb[48];
     if (**p == c) { (*p)++; return 1; }
     ic_error_at(err, r->name, r->line, "expected '%c' after %s, found %s", c, after, lex_found(*p, fb, sizeof fb));
     return 0;
 }
 
-history *parse_text(reader *r, ic_error *err) {
+history *parse_text(input *r, ic_error *err) {
     history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, r->name);
     u64map txn_ids;                 /* ext txn id -> builder txn */
     vec_u32 txn_session;            /* builder txn -> builder session */
@@ -42,7 +42,7 @@ history *parse_text(reader *r, ic_error *err) {
     int have_last = 0;
     int64_t last_txn = 0, last_sess = 0;
     uint32_t last_t = 0;
-    while ((line = reader_line(r, &len))) {
+    while ((line = input_line(r, &len))) {
         const char *p = line;
         lex_space(&p);
         if (!*p || *p == '#') continue;
@@ -81,7 +81,7 @@ history *parse_text(reader *r, ic_error *err) {
         hb_op(b, t, kind, hb_key(b, key), value, (uint32_t)r->line);
         have_last = 1; last_txn = txn; last_sess = sess; last_t = t;
     }
-    if (r->io_error) { ic_error_at(err, r->name, 0, "read error"); goto fail; }
+    if (r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); goto fail; }
     u64map_free(&txn_ids);
     vec_free(txn_session);
     return hb_finish(b, err);

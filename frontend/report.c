@@ -202,6 +202,20 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
         fprintf(out, "         forced: %s=init is the initial version, older than every write\n", kb);
         break;
     case WHY_FORCED:
+        /* the two common short reasons in words */
+        if (w->alt.len == 2 && w->alt.data[0].kind == DEP_WW && w->alt.data[0].from == w->after &&
+            w->alt.data[0].to == w->before && w->alt.data[1].from == w->before && w->alt.data[1].to == w->after) {
+            char s[700];
+            if (w->alt.data[1].kind == DEP_WR) {
+                report_edge_sentence(h, &w->alt.data[1], s, sizeof s);
+                fprintf(out, "         forced: %s before overwriting it, so %s's %s precedes %s's\n", s, a, kb, b);
+                break;
+            }
+            if (w->alt.data[1].kind == DEP_SO) {
+                fprintf(out, "         forced: %s ran before %s in their session, so its %s is the older version\n", a, b, kb);
+                break;
+            }
+        }
         chain_text(h, w->alt.data, w->alt.len, chain, sizeof chain);
         fprintf(out, "         forced: %s's %s precedes %s's, else the cycle %s\n", a, kb, b, chain);
         for (size_t i = 1; i < w->alt.len; i++) {

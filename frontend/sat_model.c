@@ -36,19 +36,19 @@ static int status_word(const char *w, size_t n) {
     return -1;
 }
 
-static int read_model(reader *r, sat_model *m, ic_error *err);
+static int read_model(input *r, sat_model *m, ic_error *err);
 
-int sat_model_read(reader *r, sat_model *m, ic_error *err) {
+int sat_model_read(input *r, sat_model *m, ic_error *err) {
     sat_model_free(m);
     if (read_model(r, m, err)) return 1;
     sat_model_free(m);                  /* no half-read model on error */
     return 0;
 }
 
-static int read_model(reader *r, sat_model *m, ic_error *err) {
+static int read_model(input *r, sat_model *m, ic_error *err) {
     int cap = 0, said = -1, lits = 0;
     char *line; size_t len;
-    while ((line = reader_line(r, &len))) {
+    while ((line = input_line(r, &len))) {
         char *p = line;
         while (*p == ' ' || *p == '\t') p++;
         if (!*p || *p == 'c') continue;

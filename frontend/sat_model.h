@@ -10,7 +10,7 @@
 #define ISOCHECK_SAT_MODEL_H
 
 #include "error.h"
-#include "frontend/reader.h"
+#include "frontend/input.h"
 
 typedef struct sat_model {
     int status;              /* 10 SAT, 20 UNSAT, 0 unknown (no status, no literals) */
@@ -21,7 +21,7 @@ typedef struct sat_model {
 void sat_model_init(sat_model *m);
 void sat_model_free(sat_model *m);
 /* 1 on success; 0 with err set (file:line, what was expected/found). */
-int  sat_model_read(reader *r, sat_model *m, ic_error *err);
+int  sat_model_read(input *r, sat_model *m, ic_error *err);
 /* 1 true, -1 false, 0 unassigned or out of range. */
 int  sat_model_value(const sat_model *m, int var);
 

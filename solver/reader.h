@@ -15,11 +15,6 @@
 
 #include "error.h"
 
-/* frontend/reader.h has its own reader_open/reader_close; the engine's get
- * distinct link names so that libgsat and libisocheck link together. */
-#define reader_open  gsat_reader_open
-#define reader_close gsat_reader_close
-
 #define READER_EOF (-1)
 #define READER_EGZIP (-2)        /* r->error: corrupt or truncated gzip data */
 
@@ -46,6 +41,9 @@ void reader_open_mem(reader *r, const char *name, const char *data, size_t len);
 void reader_close(reader *r);
 
 int reader_fill(reader *r);
+/* Copy up to n bytes (fewer only at the end of input) into dst; returns
+ * the number copied.  Block interface for layers with their own buffer. */
+size_t reader_read_block(reader *r, void *dst, size_t n);
 /* What r->error means, for messages. */
 const char *reader_strerror(const reader *r);
 

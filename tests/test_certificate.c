@@ -66,14 +66,14 @@ static char *write_cert(const history *h, const certificate *c) {
 /* Read text as a certificate for h, verify at level si; returns the status,
  * the message in msg, the line in *line. */
 static cert_status run(const history *h, const char *text, int si, char *msg, size_t n, long *line) {
-    reader r;
-    reader_from_mem(&r, text, strlen(text), "cert");
+    input r;
+    input_from_mem(&r, text, strlen(text), "cert");
     certificate c;
     cert_init(&c);
     ic_error err;
     ic_error_clear(&err);
     cert_status st = cert_read(&r, h, &c, &err);
-    reader_close(&r);
+    input_close(&r);
     if (st == CERT_OK) st = cert_verify(h, &c, si, &err, NULL);
     snprintf(msg, n, "%s", err.msg);
     if (line) *line = err.line;

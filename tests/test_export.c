@@ -171,11 +171,11 @@ static void wrong_answers_are_errors(void **state) {
 }
 
 static int read_model(const char *text, sat_model *m, ic_error *err) {
-    reader r;
-    reader_from_mem(&r, text, strlen(text), "model.txt");
+    input r;
+    input_from_mem(&r, text, strlen(text), "model.txt");
     ic_error_clear(err);
     int ok = sat_model_read(&r, m, err);
-    reader_close(&r);
+    input_close(&r);
     return ok;
 }
 

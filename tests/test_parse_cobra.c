@@ -27,15 +27,15 @@ static void rec(bytes *b, char type, int n, int64_t a, int64_t c, int64_t d, int
 #define R(b, wtxn, wid, key, val) rec(b, 'R', 4, wtxn, wid, key, val)
 
 static history *load_logs(bytes *logs, size_t n, ic_error *err) {
-    reader r[4];
+    input r[4];
     for (size_t i = 0; i < n; i++) {
         char name[16];
         snprintf(name, sizeof name, "T%u.log", (unsigned)(i & 0xff));
-        reader_from_mem(&r[i], logs[i].data, logs[i].len, name);
+        input_from_mem(&r[i], logs[i].data, logs[i].len, name);
     }
     ic_error_clear(err);
     history *h = parse_cobra_logs(r, n, "dir", err);
-    for (size_t i = 0; i < n; i++) { reader_close(&r[i]); vec_free(logs[i]); }
+    for (size_t i = 0; i < n; i++) { input_close(&r[i]); vec_free(logs[i]); }
     return h;
 }
 

@@ -40,4 +40,21 @@ if command -v dot >/dev/null; then
 else
   echo "graphviz not installed: rendering skipped"
 fi
+# string keys with quotes and backslashes (Elle): JSON, DOT and certificates escape them
+cat > "$tmp/k.edn" <<'EDN'
+{:type :ok, :f :txn, :process 0, :index 1, :value [[:r "y \"q\" \\z" []] [:append "y \"q\" \\z" 1]]}
+{:type :ok, :f :txn, :process 1, :index 2, :value [[:r "y \"q\" \\z" []] [:append "y \"q\" \\z" 2] [:append :x 3]]}
+{:type :ok, :f :txn, :process 2, :index 3, :value [[:r :x [3]]]}
+EDN
+"$ISOCHECK" check --format elle --json --dot "$tmp/k.dot" "$tmp/k.edn" > "$tmp/k.json"; rc=$?
+[ $rc -eq 1 ] || { echo "string keys: exit $rc"; fail=1; }
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; d=json.load(sys.stdin); a=d["anomalies"][0]; assert a["name"]=="lost-update", a; assert a["edges"][0]["key"]=="\"y \\\"q\\\" \\\\z\"", a["edges"][0]["key"]' < "$tmp/k.json" \
+    || { echo "string keys json: $(cat "$tmp/k.json")"; fail=1; }
+fi
+if command -v dot >/dev/null; then dot -Tsvg "$tmp/k.dot" -o "$tmp/k.svg" || { echo "string keys dot"; cat "$tmp/k.dot"; fail=1; }; fi
+printf '%s\n' '{:type :ok, :f :txn, :process 0, :index 1, :value [[:append "a \"b\"" 1]]}' \
+  '{:type :ok, :f :txn, :process 1, :index 2, :value [[:r "a \"b\"" [1]]]}' > "$tmp/k2.edn"
+"$ISOCHECK" check --format elle --certificate "$tmp/k2.cert" "$tmp/k2.edn" >/dev/null && "$ISOCHECK" verify --format elle "$tmp/k2.edn" "$tmp/k2.cert" >/dev/null \
+  || { echo "string key certificate: $(cat "$tmp/k2.cert")"; fail=1; }
 exit $fail

@@ -17,19 +17,19 @@
 
 /* Cobra: the input is up to 4 session logs separated by "LOG|". */
 static history *fuzz_load_cobra(const uint8_t *data, size_t size, ic_error *err) {
-    reader logs[4];
+    input logs[4];
     size_t n = 0, start = 0;
     for (size_t i = 0; i + 4 <= size && n < 3; i++)
         if (!memcmp(data + i, "LOG|", 4)) {
             static const char *const names[3] = { "T0.log", "T1.log", "T2.log" };
-            reader_from_mem(&logs[n], data + start, i - start, names[n]);
+            input_from_mem(&logs[n], data + start, i - start, names[n]);
             n++;
             start = i + 4;
             i += 3;
         }
-    reader_from_mem(&logs[n++], data + start, size - start, "Tlast.log");
+    input_from_mem(&logs[n++], data + start, size - start, "Tlast.log");
     history *h = parse_cobra_logs(logs, n, "fuzz", err);
-    for (size_t i = 0; i < n; i++) reader_close(&logs[i]);
+    for (size_t i = 0; i < n; i++) input_close(&logs[i]);
     return h;
 }
 

@@ -1,5 +1,5 @@
-/* reader.c — see reader.h. */
-#include "frontend/reader.h"
+/* input.c — see input.h. */
+#include "frontend/input.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -7,29 +7,25 @@
 
 #include "vec.h"
 
-#define READER_CHUNK (1u << 20)
+#define INPUT_CHUNK (1u << 20)
 
-static void set_name(reader *r, const char *name) {
+static void set_name(input *r, const char *name) {
     size_t n = strlen(name);
     r->name = xmalloc(n + 1);
     memcpy(r->name, name, n + 1);
 }
 
-int reader_open(reader *r, const char *path, ic_error *err) {
+int input_open(input *r, const char *path, ic_error *err) {
     memset(r, 0, sizeof *r);
-    if (!strcmp(path, "-")) { r->f = stdin; r->owns_file = 0; }
-    else {
-        r->f = fopen(path, "rb");
-        if (!r->f) { ic_error_at(err, path, 0, "cannot open: %s", strerror(errno)); return 0; }
-        r->owns_file = 1;
-    }
+    if (reader_open(&r->src, path, err) != 0) return 0;
+    r->has_src = 1;
     set_name(r, path);
-    r->cap = READER_CHUNK;
+    r->cap = INPUT_CHUNK;
     r->buf = xmalloc(r->cap + 1);
     return 1;
 }
 
-void reader_from_mem(reader *r, const void *data, size_t n, const char *name) {
+void input_from_mem(input *r, const void *data, size_t n, const char *name) {
     memset(r, 0, sizeof *r);
     set_name(r, name);
     r->cap = n;
@@ -39,41 +35,41 @@ void reader_from_mem(reader *r, const void *data, size_t n, const char *name) {
     r->eof = 1;
 }
 
-void reader_close(reader *r) {
-    if (r->f && r->owns_file) fclose(r->f);
+void input_close(input *r) {
+    if (r->has_src) reader_close(&r->src);
     free(r->buf);
     free(r->name);
     memset(r, 0, sizeof *r);
 }
 
 /* Ensure at least `need` unread bytes if the input has them. */
-static void fill(reader *r, size_t need) {
+static void fill(input *r, size_t need) {
     while (r->end - r->start < need && !r->eof) {
         if (r->start > 0) {                      /* compact */
             memmove(r->buf, r->buf + r->start, r->end - r->start);
             r->end -= r->start;
             r->start = 0;
         }
-        if (r->cap - r->end < READER_CHUNK / 2 || r->cap < need) {
+        if (r->cap - r->end < INPUT_CHUNK / 2 || r->cap < need) {
             size_t c = r->cap * 2;
             while (c < need) c *= 2;
             r->buf = xrealloc(r->buf, c + 1);
             r->cap = c;
         }
-        size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+        size_t got = reader_read_block(&r->src, r->buf + r->end, r->cap - r->end);
         r->end += got;
-        if (got == 0) { r->eof = 1; if (ferror(r->f)) r->io_error = 1; }
+        if (got == 0) { r->eof = 1; if (r->src.error) r->io_error = 1; }
     }
 }
 
-size_t reader_peek(reader *r, size_t n, const unsigned char **p) {
+size_t input_peek(input *r, size_t n, const unsigned char **p) {
     fill(r, n);
     *p = r->buf + r->start;
     size_t have = r->end - r->start;
     return have < n ? have : n;
 }
 
-size_t reader_read(reader *r, void *dst, size_t n) {
+size_t input_read(input *r, void *dst, size_t n) {
     fill(r, n);
     size_t have = r->end - r->start;
     if (have > n) have = n;
@@ -83,7 +79,7 @@ size_t reader_read(reader *r, void *dst, size_t n) {
     return have;
 }
 
-char *reader_line(reader *r, size_t *len) {
+char *input_line(input *r, size_t *len) {
     size_t scanned = 0;
     for (;;) {
         unsigned char *s = r->buf + r->start;
@@ -102,6 +98,10 @@ char *reader_line(reader *r, size_t *len) {
             return (char *)s;
         }
         scanned = have;
-        fill(r, have + READER_CHUNK / 4);
+        fill(r, have + INPUT_CHUNK / 4);
     }
+}
+
+const char *input_error(const input *r) {
+    return r->io_error ? reader_strerror(&r->src) : NULL;
 }

@@ -3,8 +3,8 @@
 # after another (never in parallel: timings share the machine), each
 # logged to bench/out/<name>.log; a failing script is reported and the
 # others still run.  Results go to doc/benchmarks.md (each script owns its
-# section).  Extra arguments are passed to scaling.sh and detect.sh
-# (e.g. --quick).
+# section).  Extra arguments are passed to scaling.sh, detect.sh
+# and encodings.sh (e.g. --quick).
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$here/out"
 status=0

@@ -69,7 +69,8 @@ for level in $LEVELS; do
     if [ -x "$root/build/isocheck" ]; then
       "$root/build/isocheck" stats "$f" | grep -E '^(sessions|txns|ops|read_fraction) '
       for chk in si ser; do
-        echo "  isocheck check --level $chk: $("$root/build/isocheck" check --level $chk "$f" | head -1) (exit $?)"
+        res=$("$root/build/isocheck" check --level $chk "$f"); crc=$?
+        echo "  isocheck check --level $chk: $(echo "$res" | head -1) (exit $crc)"
       done
     fi
   else

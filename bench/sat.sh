@@ -45,11 +45,12 @@ for fam in $families; do
         cadical) cmd="cadical -q" ;;
       esac
       set +e
-      /usr/bin/time -f "%e %M" -o "$out/time.txt" timeout "$timeout_s" nice $cmd "$cnf" > "$out/answer.txt" 2>/dev/null
+      /usr/bin/time -f "%e %U %S %M" -o "$out/time.txt" timeout "$timeout_s" nice $cmd "$cnf" > "$out/answer.txt" 2>/dev/null
       rc=$?
       set -e
-      t=$(tail -1 "$out/time.txt" | awk '{print $1}')
-      mem=$(tail -1 "$out/time.txt" | awk '{print $2}')
+      # CPU time (user+sys): the machine is shared, wall time is noise
+      t=$(tail -1 "$out/time.txt" | awk '{printf "%.2f", $2 + $3}')
+      mem=$(tail -1 "$out/time.txt" | awk '{print $4}')
       case $rc in
         10) st=SAT ;;
         20) st=UNSAT ;;
@@ -108,7 +109,7 @@ section=$(cat <<EOF
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $machine (shared, solvers run under \`nice\`).
 - Command: \`bench/sat.sh -t $timeout_s\` (suite from \`bench/gen_cnf.py\`, fixed seeds;
   minisat = Debian \`minisat\`, cadical = Debian \`cadical\`, gsat = \`build/gsat\`).
-- Time is wall-clock per instance summed per family; a timeout counts as $timeout_s s.
+- Time is CPU time (user+sys) per instance, summed per family; a timeout ($timeout_s s wall) counts as $timeout_s s.
   Peak memory is the largest maximum resident set size over the family.
 - Answers cross-checked between solvers and every gsat model checked against the
   formula: $wrong wrong answers.

@@ -12,7 +12,27 @@
  * Clauses are returned by pushing DIMACS literals into a vec_int that the
  * engine clears first.  A conflict clause has all its literals false under
  * the current assignment; a reason clause for lit starts with lit and its
- * other literals are false. */
+ * other literals are false.
+ *
+ * Engine guarantees and requirements (solver/theory.c, solver/search.c):
+ * - new_level() is called after the engine opened the level, so
+ *   gsat_decision_level() already returns the new level; also for the empty
+ *   levels of assumptions that were already true.
+ * - assigned() sees each watched literal once per assignment, in trail
+ *   order, after BCP reached a fixpoint; literals the theory implied itself
+ *   are reported too.  A theory added (or a variable watched) after
+ *   level-0 facts exist is told about them on the next solve.
+ * - A reason clause may be asked for long after the implication, but only
+ *   while the implied literal is still assigned; its other literals must
+ *   have been assigned before the implied literal (debug builds abort if
+ *   not).  Implying a literal that is already false is a conflict: the
+ *   engine takes its reason clause as the conflict clause.
+ * - A conflict clause need not have a literal at the current level; the
+ *   engine backtracks to the clause's highest level first.
+ * - Callbacks must not call gsat_add_clause(), gsat_solve() or other
+ *   functions that change the engine; they may read
+ *   gsat_lit_value_now() and gsat_decision_level().
+ * - At most 32 theories (gsat_add_theory returns -1 beyond that). */
 #ifndef GSAT_THEORY_H
 #define GSAT_THEORY_H
 

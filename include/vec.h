@@ -54,7 +54,7 @@ static inline void *vec_grow_(void *data, size_t *cap, size_t elem, size_t need)
 #define vec_shrink(v, n)   ((v).len = (n))
 #define vec_resize(v, n)   (vec_reserve((v), (n)), (v).len = (n))
 #define vec_free(v)        (free((v).data), vec_init(v))
-#define vec_foreach(T, p, v) for (T *p = (v).data; p < (v).data + (v).len; p++)
+#define vec_foreach(T, p, v) for (T *p = (v).data; p && p < (v).data + (v).len; p++)  /* no NULL+0 */
 
 typedef VEC(int) vec_int;
 typedef VEC(unsigned) vec_uint;

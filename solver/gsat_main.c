@@ -17,6 +17,7 @@
 #include "solver/options.h"
 #include "solver/solver.h"
 #include "theory/acyclic.h"
+#include "theory/graph_extract.h"
 #include "theory/gnf.h"
 
 static void usage(FILE *out) {
@@ -37,6 +38,8 @@ static void usage(FILE *out) {
             "                          (default: assert them, same answer; with --assume\n"
             "                          an UNSAT answer lists the failed ones as 'c failed:')\n"
             "  --time-limit=SECONDS    give up (s UNKNOWN) after this long\n"
+            "  --to-cnf=MODE           do not solve: print the problem as DIMACS with acyclicity\n"
+            "                          as clauses (tc, rank, unary, ve: doc/encodings.md)\n"
             "  --conflict-limit=N      give up (s UNKNOWN) after N conflicts\n"
             "engine options (--name=value):\n");
 #define X(name, def, lo, hi, help) \
@@ -117,6 +120,8 @@ int main(int argc, char **argv) {
     int verbose = 0, no_model = 0, format = 0, keep_assumptions = 0;   /* format: 1 GNF, -1 CNF, 0 by name */
     double time_limit = 0;
     long long conflict_limit = -1;
+    int to_cnf = 0;
+    gp_encoding to_cnf_mode = GP_RANK_BIN;
     gsat *s = gsat_new();
 
     for (int i = 1; i < argc; i++) {
@@ -125,6 +130,14 @@ int main(int argc, char **argv) {
         if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) { verbose = 1; continue; }
         if (strcmp(a, "-n") == 0 || strcmp(a, "--no-model") == 0) { no_model = 1; continue; }
         if (strcmp(a, "--gnf") == 0) { format = 1; continue; }
+        if (strncmp(a, "--to-cnf=", 9) == 0) {
+            if (!gp_encoding_parse(a + 9, &to_cnf_mode)) {
+                gsat_free(s);
+                return usage_error("unknown encoding in '%s' (tc, rank, unary or ve)", a);
+            }
+            to_cnf = 1;
+            continue;
+        }
         if (strcmp(a, "--cnf") == 0) { format = -1; continue; }
         if (strcmp(a, "--assume") == 0) { keep_assumptions = 1; continue; }
         if (strcmp(a, "-") == 0 || a[0] != '-') {
@@ -208,6 +221,22 @@ int main(int argc, char **argv) {
             printf("c gsat: %ld graphs (%ld acyclic), %ld nodes, %ld edges, %zu assumptions\n", info.graphs,
                    info.acyclic_graphs, info.nodes, info.edges, info.assumptions.len);
         fflush(stdout);
+    }
+    if (to_cnf) {
+        /* the problem as read, acyclicity encoded as clauses, on stdout */
+        graph_problem p, cnf;
+        gp_init(&p); gp_init(&cnf);
+        gp_from_solver(s, info.assumptions.data, (int)info.assumptions.len, &p);
+        gp_comment(&p, "gsat --to-cnf=%s %s", gp_encoding_name(to_cnf_mode), path);
+        gp_encode_stats est;
+        int ok = gp_encode_cnf(&p, to_cnf_mode, 20000000, &cnf, &est);
+        if (!ok) fprintf(stderr, "gsat: the %s encoding needs at least %lld clauses (limit 20000000)\n",
+                         gp_encoding_name(to_cnf_mode), (long long)est.predicted);
+        ok = ok && gp_write_dimacs(&cnf, stdout);
+        gp_free(&p); gp_free(&cnf);
+        gnf_info_free(&info);
+        gsat_free(s);
+        return ok ? 0 : 2;
     }
     gsat_set_time_limit(s, time_limit);
     gsat_set_conflict_limit(s, conflict_limit);

@@ -20,8 +20,8 @@
     X(phase, 0, 0, 1, "initial phase: 0 false, 1 true")                                         \
     X(phase_saving, 1, 0, 1, "reuse the last value of a variable when branching")               \
     X(minimize, 2, 0, 2, "learned-clause minimization: 0 none, 1 local, 2 recursive")           \
-    X(reduce_first, 2000, 100, 100000000, "conflicts before the first learned-clause reduction") \
-    X(reduce_inc, 300, 0, 1000000, "growth of the reduction interval per reduction")           \
+    X(reduce_first, 1000, 100, 100000000, "conflicts before the first learned-clause reduction") \
+    X(reduce_inc, 100, 0, 1000000, "growth of the reduction interval per reduction")           \
     X(core_lbd, 2, 0, 1000, "learned clauses with LBD <= this are kept forever")                \
     X(tier2_lbd, 6, 0, 1000, "learned clauses with LBD <= this survive reductions while used")   \
     X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \

@@ -10,47 +10,58 @@
 #include "solver/solver.h"
 
 cref_t propagate_bcp(gsat *s) {
+    /* locals: stores through vals (int8) would otherwise force reloads */
     cref_t confl = CREF_NONE;
-    int8_t *vals = s->vals;
-    uint32_t props = 0;
-    while (s->qhead < s->trail_n) {
-        lit_t p = s->trail[s->qhead++];
-        lit_t false_lit = lneg(p);
-        watch_list *ws = &s->watches[false_lit];
+    int8_t *const vals = s->vals;
+    uint32_t *const mem = s->ca.mem;
+    lit_t *const trail = s->trail;
+    var_info *const vinfo = s->vinfo;
+    uint32_t *const tpos = s->trail_pos;
+    watch_list *const watches = s->watches;
+    const int level = (int)s->trail_lim.len;
+    uint32_t qhead = s->qhead, tn = s->trail_n;
+#define ASSIGN(lit, why) do { \
+        lit_t a_ = (lit); uint32_t v_ = a_ >> 1; \
+        vals[a_] = 1; vals[a_ ^ 1] = -1; \
+        vinfo[v_].reason = (why); vinfo[v_].level = level; \
+        tpos[v_] = tn; trail[tn++] = a_; \
+    } while (0)
+    while (qhead < tn) {
+        lit_t false_lit = lneg(trail[qhead++]);
+        watch_list *ws = &watches[false_lit];
         watcher *i = ws->data, *j = ws->data, *end = ws->data + ws->len;
-        props++;
         while (i != end) {
             watcher w = *i++;
             int bv = vals[w.blocker];
             if (bv > 0) { *j++ = w; continue; }
             if (w.cref & WATCH_BIN) {
                 *j++ = w;
-                if (bv == 0) { enqueue(s, w.blocker, w.cref & ~WATCH_BIN); continue; }
+                if (bv == 0) { ASSIGN(w.blocker, w.cref & ~WATCH_BIN); continue; }
                 confl = w.cref & ~WATCH_BIN;
-                s->qhead = s->trail_n;
                 while (i != end) *j++ = *i++;
                 break;
             }
-            clause *c = CL(s, w.cref);
+            clause *c = (clause *)(mem + w.cref);
             lit_t *lits = c->lits;
-            if (lits[0] == false_lit) { lits[0] = lits[1]; lits[1] = false_lit; }
             lit_t first = lits[0];
+            if (first == false_lit) { first = lits[1]; lits[0] = first; lits[1] = false_lit; }
             w.blocker = first;
-            if (vals[first] > 0) { *j++ = w; continue; }
-            uint32_t n = c->size;
-            for (uint32_t k = 2; k < n; k++) {
-                if (vals[lits[k]] >= 0) {
-                    lits[1] = lits[k];
-                    lits[k] = false_lit;
-                    watch_push(&s->watches[lits[1]], first, w.cref);
+            int fv = vals[first];
+            if (fv > 0) { *j++ = w; continue; }
+            lit_t *k = lits + 2, *kend = lits + c->size;
+            for (; k != kend; k++) {
+                if (vals[*k] >= 0) {
+                    lit_t nl = *k;
+                    lits[1] = nl;
+                    *k = false_lit;
+                    watch_push(&watches[nl], first, w.cref);
                     goto next_watcher;
                 }
             }
             *j++ = w;
-            if (vals[first] == 0) enqueue(s, first, w.cref);
+            if (fv == 0) ASSIGN(first, w.cref);
             else {
                 confl = w.cref;
-                s->qhead = s->trail_n;
                 while (i != end) *j++ = *i++;
                 break;
             }
@@ -59,7 +70,10 @@ cref_t propagate_bcp(gsat *s) {
         ws->len = (uint32_t)(j - ws->data);
         if (confl != CREF_NONE) break;
     }
-    s->st.propagations += props;
+#undef ASSIGN
+    s->st.propagations += qhead - s->qhead;
+    s->qhead = confl != CREF_NONE ? tn : qhead;
+    s->trail_n = tn;
     return confl;
 }
 

@@ -111,3 +111,22 @@ void reader_close(reader *r) {
     memset(r, 0, sizeof *r);
     r->fd = -1;
 }
+
+size_t reader_read_block(reader *r, void *dst, size_t n) {
+    unsigned char *out = dst;
+    size_t done = 0;
+    while (done < n) {
+        if (r->pos >= r->len) {
+            int c = reader_fill(r);              /* refills buf, hands back its first byte */
+            if (c == READER_EOF) break;
+            out[done++] = (unsigned char)c;
+            continue;
+        }
+        size_t k = r->len - r->pos;
+        if (k > n - done) k = n - done;
+        memcpy(out + done, r->buf + r->pos, k);
+        r->pos += k;
+        done += k;
+    }
+    return done;
+}

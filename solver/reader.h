@@ -41,6 +41,9 @@ void reader_open_mem(reader *r, const char *name, const char *data, size_t len);
 void reader_close(reader *r);
 
 int reader_fill(reader *r);
+/* Copy up to n bytes (fewer only at the end of input) into dst; returns
+ * the number copied.  Block interface for layers with their own buffer. */
+size_t reader_read_block(reader *r, void *dst, size_t n);
 /* What r->error means, for messages. */
 const char *reader_strerror(const reader *r);
 

@@ -196,7 +196,13 @@ void arena_collect(gsat *s);         /* compact when enough is garbage */
 void arena_compact(gsat *s);
 
 /* watch.c */
-void watch_push(watch_list *w, lit_t blocker, uint32_t cref);
+void watch_grow(watch_list *w);
+static inline void watch_push(watch_list *w, lit_t blocker, uint32_t cref) {
+    if (w->len == w->cap) watch_grow(w);
+    w->data[w->len].blocker = blocker;
+    w->data[w->len].cref = cref;
+    w->len++;
+}
 void watch_attach(gsat *s, cref_t r);
 void watch_rebuild(gsat *s);
 

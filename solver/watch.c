@@ -4,15 +4,10 @@
  * binary clauses are flagged so propagation never touches their memory. */
 #include "solver/solver.h"
 
-void watch_push(watch_list *w, lit_t blocker, uint32_t cref) {
-    if (w->len == w->cap) {
-        uint32_t cap = w->cap ? w->cap * 2 : 4;
-        w->data = xrealloc(w->data, (size_t)cap * sizeof *w->data);
-        w->cap = cap;
-    }
-    w->data[w->len].blocker = blocker;
-    w->data[w->len].cref = cref;
-    w->len++;
+void watch_grow(watch_list *w) {
+    uint32_t cap = w->cap ? w->cap * 2 : 4;
+    w->data = xrealloc(w->data, (size_t)cap * sizeof *w->data);
+    w->cap = cap;
 }
 
 void watch_attach(gsat *s, cref_t r) {

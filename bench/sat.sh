@@ -1,0 +1,136 @@
+#!/bin/sh
+# bench/sat.sh — the SAT engine against Debian's minisat (and cadical):
+# a fixed-seed suite (bench/gen_cnf.py), every solver on every instance with
+# a per-instance timeout, answers cross-checked (any disagreement or wrong
+# gsat model is reported and makes the script fail), time and peak memory
+# from /usr/bin/time.  Writes the table into doc/benchmarks.md, section
+# "SAT engine" (replaced on each run), raw results to bench/out/sat/.
+#
+# usage: bench/sat.sh [-t SECONDS] [-f FAMILY]...    (default timeout 60 s)
+# Runs the solvers under `nice`; long (about 10-20 minutes).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+timeout_s=60
+families=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -t) timeout_s=$2; shift 2 ;;
+    -f) families="$families $2"; shift 2 ;;
+    *) echo "usage: bench/sat.sh [-t SECONDS] [-f FAMILY]..." >&2; exit 2 ;;
+  esac
+done
+for tool in python3 minisat /usr/bin/time timeout; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "bench/sat.sh: needs $tool" >&2; exit 2; }
+done
+make -s build/gsat
+out=bench/out/sat
+rm -rf "$out"; mkdir -p "$out"
+python3 bench/gen_cnf.py "$out/suite"
+solvers="gsat minisat"
+command -v cadical >/dev/null 2>&1 && solvers="$solvers cadical"
+[ -n "$families" ] || families=$(ls "$out/suite")
+
+results="$out/results.tsv"
+: > "$results"
+wrong=0
+for fam in $families; do
+  for cnf in "$out/suite/$fam"/*.cnf; do
+    name=$(basename "$cnf" .cnf)
+    answers=""
+    for s in $solvers; do
+      case $s in
+        gsat) cmd="build/gsat" ;;
+        minisat) cmd="minisat -verb=0" ;;
+        cadical) cmd="cadical -q" ;;
+      esac
+      set +e
+      /usr/bin/time -f "%e %M" -o "$out/time.txt" timeout "$timeout_s" nice $cmd "$cnf" > "$out/answer.txt" 2>/dev/null
+      rc=$?
+      set -e
+      t=$(tail -1 "$out/time.txt" | awk '{print $1}')
+      mem=$(tail -1 "$out/time.txt" | awk '{print $2}')
+      case $rc in
+        10) st=SAT ;;
+        20) st=UNSAT ;;
+        *) st=TIMEOUT; t=$timeout_s ;;
+      esac
+      if [ "$s" = gsat ] && [ $st = SAT ]; then
+        # the printed model must satisfy every clause
+        if ! awk 'FNR==NR { if ($1=="v") for (i=2;i<=NF;i++) val[$i]=1; next }
+                  /^[cp%]/ { next }
+                  { for (i=1;i<=NF;i++) { if ($i=="0") { if (!ok) bad=1; ok=0 } else if ($i in val) ok=1 } }
+                  END { exit bad }' "$out/answer.txt" "$cnf"; then
+          echo "WRONG MODEL: gsat on $cnf" >&2; wrong=$((wrong+1))
+        fi
+      fi
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$fam" "$name" "$s" "$st" "$t" "$mem" >> "$results"
+      answers="$answers $st"
+    done
+    has_sat=0; has_unsat=0
+    for a in $answers; do
+      [ "$a" = SAT ] && has_sat=1
+      [ "$a" = UNSAT ] && has_unsat=1
+    done
+    if [ $has_sat = 1 ] && [ $has_unsat = 1 ]; then
+      echo "DISAGREEMENT on $cnf:$answers ($solvers)" >&2; wrong=$((wrong+1))
+    fi
+    printf '%-12s %-28s %s\n' "$fam" "$name" "$answers"
+  done
+done
+
+# ---- the table --------------------------------------------------------------
+table=$(awk -F'\t' -v solvers="$solvers" '
+  BEGIN { ns = split(solvers, S, " ") }
+  { f=$1; s=$3; if (!(f in seen)) { seen[f]=1; order[++nf]=f }
+    if (s == S[1]) n[f]++
+    if ($4 != "TIMEOUT") solved[f,s]++
+    tm[f,s] += $5; TT[s] += $5; if (s == S[1]) NN++
+    if ($4 != "TIMEOUT") SS[s]++
+    if ($6 > mem[f,s]) mem[f,s] = $6; if ($6 > MM[s]) MM[s] = $6 }
+  END {
+    printf "| family | instances |"; for (i=1;i<=ns;i++) printf " %s solved | %s time (s) |", S[i], S[i]
+    printf " gsat/minisat time | gsat peak MB | minisat peak MB |\n"
+    printf "|---|---|"; for (i=1;i<=ns;i++) printf "---|---|"; printf "---|---|---|\n"
+    for (k=1;k<=nf;k++) { f=order[k]
+      printf "| %s | %d |", f, n[f]
+      for (i=1;i<=ns;i++) printf " %d | %.2f |", solved[f,S[i]], tm[f,S[i]]
+      printf " %.2f | %.1f | %.1f |\n", (tm[f,"minisat"] > 0 ? tm[f,"gsat"]/tm[f,"minisat"] : 0), mem[f,"gsat"]/1024, mem[f,"minisat"]/1024 }
+    printf "| **total** | %d |", NN
+    for (i=1;i<=ns;i++) printf " %d | %.2f |", SS[S[i]], TT[S[i]]
+    printf " **%.2f** | %.1f | %.1f |\n", (TT["minisat"] > 0 ? TT["gsat"]/TT["minisat"] : 0), MM["gsat"]/1024, MM["minisat"]/1024
+  }' "$results")
+
+machine="$(uname -srm), $(nproc) cores, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')"
+section=$(cat <<EOF
+## SAT engine
+
+- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $machine (shared, solvers run under \`nice\`).
+- Command: \`bench/sat.sh -t $timeout_s\` (suite from \`bench/gen_cnf.py\`, fixed seeds;
+  minisat = Debian \`minisat\`, cadical = Debian \`cadical\`, gsat = \`build/gsat\`).
+- Time is wall-clock per instance summed per family; a timeout counts as $timeout_s s.
+  Peak memory is the largest maximum resident set size over the family.
+- Answers cross-checked between solvers and every gsat model checked against the
+  formula: $wrong wrong answers.
+
+$table
+EOF
+)
+doc=doc/benchmarks.md
+mkdir -p doc
+[ -f "$doc" ] || printf '# Benchmarks\n\nEach section is written by the script it names; rerun it to refresh.\n' > "$doc"
+begin='<!-- sat-engine:begin -->'; end='<!-- sat-engine:end -->'
+tmpdoc=$(mktemp)
+if grep -q "$begin" "$doc"; then
+  awk -v b="$begin" -v e="$end" 'index($0,b)==1 {skip=1; print "@@SECTION@@"; next} index($0,e)==1 {skip=0; next} !skip' "$doc" > "$tmpdoc"
+else
+  { cat "$doc"; echo; echo "@@SECTION@@"; } > "$tmpdoc"
+fi
+{ while IFS= read -r line; do
+    if [ "$line" = "@@SECTION@@" ]; then printf '%s\n%s\n%s\n' "$begin" "$section" "$end"; else printf '%s\n' "$line"; fi
+  done < "$tmpdoc"; } > "$doc"
+rm -f "$tmpdoc"
+echo
+echo "$table"
+echo "wrong answers: $wrong  (table written to $doc)"
+[ $wrong -eq 0 ]

@@ -1,0 +1,210 @@
+/* api.c — include/isocheck.h over the history builder and the checker.
+ * Everything a caller sees is owned by its handle; reports are rendered
+ * into memory (open_memstream), never to a terminal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isocheck.h"
+#include "frontend/anomaly.h"
+#include "frontend/axioms.h"
+#include "frontend/check.h"
+#include "frontend/check_report.h"
+#include "frontend/history.h"
+
+struct isocheck_history {
+    history_builder *b;          /* until the first check */
+    history *h;                  /* after it (NULL if rejected) */
+    uint32_t calls;              /* "line" of each operation: the call number */
+    int rejected;                /* hb_finish refused the history */
+    char error[600];
+};
+
+typedef struct api_edge { int64_t from, to, key; const char *kind; } api_edge;
+
+struct isocheck_result {
+    isocheck_verdict verdict;
+    int status;
+    char *text;
+    size_t num_edges;
+    api_edge *edges;
+};
+
+const char *isocheck_status_message(int status) {
+    switch (status) {
+    case ISOCHECK_OK: return "ok";
+    case ISOCHECK_EINVAL: return "invalid argument";
+    case ISOCHECK_EINPUT: return "the history is not well-formed";
+    case ISOCHECK_ESTATE: return "not allowed after the history was checked";
+    case ISOCHECK_ELIMIT: return "the solver hit a limit";
+    }
+    return "unknown status";
+}
+
+isocheck_history *isocheck_history_new(void) {
+    isocheck_history *h = xcalloc(1, sizeof *h);
+    h->b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "isocheck API call");
+    return h;
+}
+
+void isocheck_history_free(isocheck_history *h) {
+    if (!h) return;
+    if (h->b) hb_free(h->b);
+    if (h->h) history_free(h->h);
+    free(h);
+}
+
+const char *isocheck_history_error(const isocheck_history *h) { return h ? h->error : "no history"; }
+
+static int fail(isocheck_history *h, int status, const char *msg) {
+    if (h) snprintf(h->error, sizeof h->error, "%s", msg);
+    return status;
+}
+
+/* Common checks for an edit; returns 0 or a status. */
+static int editable(isocheck_history *h, int txn, int check_txn) {
+    if (!h) return ISOCHECK_EINVAL;
+    if (!h->b) return fail(h, ISOCHECK_ESTATE, "the history was already checked; it can no longer change");
+    if (check_txn && (txn < 1 || (uint32_t)txn > hb_num_txns(h->b)))
+        return fail(h, ISOCHECK_EINVAL, "unknown transaction handle");
+    h->error[0] = 0;
+    h->calls++;
+    return 0;
+}
+
+int isocheck_txn_begin(isocheck_history *h, int64_t session_id, int64_t txn_id) {
+    int rc = editable(h, 0, 0);
+    if (rc) return rc;
+    uint32_t s = hb_session(h->b, session_id, NULL);
+    return (int)hb_txn(h->b, s, txn_id, h->calls) + 1;
+}
+
+int isocheck_txn_abort(isocheck_history *h, int txn) {
+    int rc = editable(h, txn, 1);
+    if (rc) return rc;
+    hb_txn_status(h->b, (uint32_t)txn - 1, TXN_ABORTED);
+    return ISOCHECK_OK;
+}
+
+static int op(isocheck_history *h, int txn, op_kind kind, int64_t key, int64_t value) {
+    int rc = editable(h, txn, 1);
+    if (rc) return rc;
+    hb_op(h->b, (uint32_t)txn - 1, kind, hb_key(h->b, key), value, h->calls);
+    return ISOCHECK_OK;
+}
+
+int isocheck_write(isocheck_history *h, int txn, int64_t key, int64_t value) {
+    if (value == VALUE_INIT) return fail(h, ISOCHECK_EINVAL, "value INT64_MIN is reserved for the initial value");
+    return op(h, txn, OP_WRITE, key, value);
+}
+
+int isocheck_read(isocheck_history *h, int txn, int64_t key, int64_t value) {
+    if (value == VALUE_INIT) return fail(h, ISOCHECK_EINVAL, "value INT64_MIN is reserved: use isocheck_read_initial");
+    return op(h, txn, OP_READ, key, value);
+}
+
+int isocheck_read_initial(isocheck_history *h, int txn, int64_t key) {
+    return op(h, txn, OP_READ, key, VALUE_INIT);
+}
+
+/* ---- results -------------------------------------------------------- */
+static isocheck_result *result_new(isocheck_verdict v, int status) {
+    isocheck_result *r = xcalloc(1, sizeof *r);
+    r->verdict = v;
+    r->status = status;
+    return r;
+}
+
+static isocheck_result *unknown(int status, const char *msg) {
+    isocheck_result *r = result_new(ISOCHECK_UNKNOWN, status);
+    size_t n = strlen(msg);
+    r->text = xmalloc(n + 1);
+    memcpy(r->text, msg, n + 1);
+    return r;
+}
+
+isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
+    if (!ih) return NULL;
+    if (level != ISOCHECK_SI && level != ISOCHECK_SER) return unknown(ISOCHECK_EINVAL, "unknown level");
+    if (ih->b) {
+        ic_error err;
+        ic_error_clear(&err);
+        ih->h = hb_finish(ih->b, &err);
+        ih->b = NULL;
+        if (!ih->h) {
+            ih->rejected = 1;
+            if (err.line > 0) snprintf(ih->error, sizeof ih->error, "call %ld: %s", err.line, err.msg);
+            else snprintf(ih->error, sizeof ih->error, "%s", err.msg);
+        }
+    }
+    if (ih->rejected) return unknown(ISOCHECK_EINPUT, ih->error);
+    const history *h = ih->h;
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out) xalloc_fail(0);
+    isocheck_result *r;
+    anomaly_list al;
+    anomaly_list_init(&al);
+    if (axioms_check(h, &al, 10)) {
+        r = result_new(ISOCHECK_FAIL, ISOCHECK_OK);
+        vec_foreach(const anomaly, a, al.items) anomaly_print_text(out, h, a);
+        anomaly_list_free(&al);
+    } else {
+        anomaly_list_free(&al);
+        pg_index ix;
+        ic_error err;
+        ic_error_clear(&err);
+        if (!pg_index_build(&ix, h, &err)) {
+            fclose(out);
+            free(buf);
+            return unknown(ISOCHECK_EINPUT, err.msg);
+        }
+        check_result res;
+        check_level(&ix, level == ISOCHECK_SER ? LEVEL_SER : LEVEL_SI, NULL, &res);
+        check_print_text(out, h, &res);
+        if (res.verdict == CHECK_PASS) r = result_new(ISOCHECK_PASS, ISOCHECK_OK);
+        else if (res.verdict == CHECK_FAIL) {
+            r = result_new(ISOCHECK_FAIL, ISOCHECK_OK);
+            r->num_edges = res.cycle.len;
+            r->edges = xcalloc(res.cycle.len, sizeof *r->edges);
+            for (size_t i = 0; i < res.cycle.len; i++) {
+                const dep_edge *e = &res.cycle.data[i];
+                api_edge *a = &r->edges[i];
+                a->from = e->from ? h->txns[e->from].ext_id : -1;
+                a->to = e->to ? h->txns[e->to].ext_id : -1;
+                a->kind = dep_kind_name((dep_kind)e->kind);
+                a->key = e->kind == DEP_SO || e->key == HISTORY_NONE ? 0 : h->key_ext[e->key];
+            }
+        } else r = result_new(ISOCHECK_UNKNOWN, ISOCHECK_ELIMIT);
+        check_result_free(&res);
+        pg_index_free(&ix);
+    }
+    if (fclose(out) != 0) xalloc_fail(len);
+    r->text = buf;
+    return r;
+}
+
+isocheck_verdict isocheck_result_verdict(const isocheck_result *r) { return r ? r->verdict : ISOCHECK_UNKNOWN; }
+int isocheck_result_status(const isocheck_result *r) { return r ? r->status : ISOCHECK_EINVAL; }
+const char *isocheck_result_text(const isocheck_result *r) { return r && r->text ? r->text : ""; }
+size_t isocheck_result_cycle_length(const isocheck_result *r) { return r ? r->num_edges : 0; }
+
+int isocheck_result_cycle_edge(const isocheck_result *r, size_t i, int64_t *from, int64_t *to,
+                               int64_t *key, const char **kind) {
+    if (!r || i >= r->num_edges) return ISOCHECK_EINVAL;
+    const api_edge *e = &r->edges[i];
+    if (from) *from = e->from;
+    if (to) *to = e->to;
+    if (key) *key = e->key;
+    if (kind) *kind = e->kind;
+    return ISOCHECK_OK;
+}
+
+void isocheck_result_free(isocheck_result *r) {
+    if (!r) return;
+    free(r->text);
+    free(r->edges);
+    free(r);
+}

@@ -1,0 +1,33 @@
+/* axioms.h — the anomalies visible without any dependency graph:
+ *
+ *   internal-inconsistency  a read disagrees with its own transaction: after
+ *                           its own write it must see that write; a repeated
+ *                           read (no own write between) must agree; it may
+ *                           not see a value it only writes later; a list read
+ *                           after own appends must end with them
+ *   aborted-read            it sees a value written by an aborted transaction
+ *   intermediate-read       it sees a value its writer overwrote (or appended
+ *                           after) later in the same transaction
+ *   thin-air-read           it sees a value nobody wrote
+ *   list-thin-air-element   a list read holds an element nobody appended, or
+ *                           one element twice
+ *   incompatible-order      two reads of one list are not prefixes of one
+ *                           order (reported once per key)
+ *
+ * Only reads of committed transactions are judged (an aborted reader's
+ * observations do not constrain the committed history; Elle :info reads
+ * are not kept).  Reads by indeterminate writers are allowed. */
+#ifndef ISOCHECK_AXIOMS_H
+#define ISOCHECK_AXIOMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "frontend/anomaly.h"
+#include "frontend/history.h"
+
+/* Append the violations to out, at most `limit` records (0: no limit);
+ * returns how many violations there are in all. */
+uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit);
+
+#endif

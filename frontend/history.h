@@ -1,0 +1,218 @@
+/* history.h — the history model: sessions, transactions, operations.
+ *
+ * Contract
+ *   - A history is built once (by a parser, the simulator or a test, always
+ *     through the history_builder below) and is read-only afterwards.
+ *   - Transaction 0 is the synthetic INIT transaction.  It belongs to no
+ *     session (session == HISTORY_NONE), is committed, and holds one
+ *     OP_WRITE of VALUE_INIT per key, in key-id order (op k of INIT writes
+ *     key k, so INIT's op for key k is op index k).
+ *   - Reading the initial value is a read of VALUE_INIT.  Parsers map each
+ *     format's marker to it: text value 0, dbcop's initial value 0,
+ *     Cobra's init write id, Elle nil (and the empty list for list reads).
+ *     A format value equal to VALUE_INIT is rejected by the parser.
+ *   - Real transactions are 1..num_txns-1, grouped by session: session s
+ *     owns transactions [s.first_txn, s.first_txn + s.num_txns) in session
+ *     order.  A transaction's operations are ops [first_op, first_op+num_ops)
+ *     in program order, and op indices increase with transaction index.
+ *   - Values written (OP_WRITE, OP_APPEND) to one key are unique, INIT's
+ *     VALUE_INIT included; the builder rejects duplicates.  Failed ops
+ *     (dbcop success=false; flag OP_FAILED) take no part in that check and
+ *     are not found by history_writer_of().
+ *   - Transactions are committed, aborted or indeterminate (Elle :info).
+ *     Aborted transactions stay in the model so that reading their writes
+ *     can be reported; a checker builds its graph over committed (and, as
+ *     possible writers, indeterminate) transactions only.
+ *   - OP_LIST_READ (Elle list-append) has no single value: history_list()
+ *     gives the list it observed (a slice of a shared pool).  Its `value`
+ *     field is the list's index, not a data value.
+ *   - Keys are dense ids 0..num_keys-1; key_ext[k] is the format's key, or,
+ *     for string keys (Elle), key_name[k] is an offset into `strings`.
+ *
+ * Memory: per op 21 bytes (kind 1, key 4, value 8, line 4, txn 4) plus the
+ * writer index (4 bytes per slot, load <= 1/2 over writes); per transaction
+ * 32 bytes.  1M transactions x 15 ops is ~0.4 GB. */
+#ifndef ISOCHECK_HISTORY_H
+#define ISOCHECK_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define HISTORY_NONE UINT32_MAX
+#define VALUE_INIT   INT64_MIN
+
+typedef enum {
+    OP_READ      = 0,   /* read key -> value (VALUE_INIT: initial value) */
+    OP_WRITE     = 1,   /* write value to key */
+    OP_APPEND    = 2,   /* append value to the list at key (Elle) */
+    OP_LIST_READ = 3,   /* read the whole list at key (Elle); see history_list() */
+} op_kind;
+#define OP_KIND_MASK 0x0fu
+#define OP_FAILED    0x80u   /* flag on kind: the operation did not take effect */
+#define OP_OVERWRITTEN 0x40u /* set by the builder on a write/append followed by another
+                              * successful write/append of the same key in its txn */
+
+typedef enum {
+    TXN_COMMITTED     = 0,
+    TXN_ABORTED       = 1,
+    TXN_INDETERMINATE = 2,   /* Elle :info — may or may not have committed */
+} txn_status;
+
+typedef enum {
+    FORMAT_AUTO = 0, FORMAT_TEXT, FORMAT_DBCOP, FORMAT_COBRA, FORMAT_ELLE, FORMAT_SYNTHETIC,
+} history_format;
+
+/* Where line[] numbers point: text lines, or byte offsets of binary records. */
+typedef enum { LOC_LINE = 0, LOC_OFFSET = 1 } history_loc_kind;
+
+typedef struct history_txn {
+    uint32_t first_op, num_ops;
+    uint32_t session;        /* HISTORY_NONE for INIT */
+    uint32_t pos;            /* 0-based position within its session */
+    int64_t  ext_id;         /* the format's transaction id (or ordinal) */
+    uint32_t line;           /* where the transaction begins (line/offset) */
+    uint8_t  status;         /* txn_status */
+} history_txn;
+
+typedef struct history_session {
+    uint32_t first_txn, num_txns;
+    int64_t  ext_id;         /* the format's session/process id */
+    uint32_t file;           /* offset in strings of the file it came from */
+} history_session;
+
+typedef struct history_list_ref { uint64_t off; uint32_t len; } history_list_ref;
+
+typedef struct history {
+    history_format format;
+    history_loc_kind loc;
+    char *source;                    /* path given to the loader ("-" for stdin) */
+
+    uint32_t num_sessions;
+    history_session *sessions;
+
+    uint32_t num_txns;               /* including INIT (txn 0) */
+    history_txn *txns;
+
+    uint32_t num_ops;                /* structure of arrays, num_ops each */
+    uint8_t  *op_kind;               /* op_kind | OP_FAILED | OP_OVERWRITTEN */
+    uint32_t *op_key;
+    int64_t  *op_value;
+    uint32_t *op_line;               /* line or byte offset (saturates at UINT32_MAX) */
+    uint32_t *op_txn;
+
+    uint32_t num_keys;
+    int64_t  *key_ext;               /* the format's key (integer keys) */
+    uint32_t *key_name;              /* offset in strings, or HISTORY_NONE */
+
+    /* Per key, its successful writes/appends (INIT's first), as op indices:
+     * key_writes[key_write_start[k] .. key_write_start[k+1]). */
+    uint32_t *key_write_start;       /* num_keys + 1 */
+    uint32_t *key_writes;
+
+    /* (key, value) -> writing op, open addressing, HISTORY_NONE = empty. */
+    uint32_t *writer_slots;
+    uint64_t  writer_mask;
+
+    /* list reads */
+    uint32_t num_lists;
+    history_list_ref *lists;
+    int64_t *list_pool;
+
+    char  *strings;                  /* NUL-separated string pool */
+    size_t strings_len;
+
+    int has_lists;                   /* any OP_APPEND / OP_LIST_READ */
+} history;
+
+void history_free(history *h);
+
+static inline op_kind history_op_kind(const history *h, uint32_t op) {
+    return (op_kind)(h->op_kind[op] & OP_KIND_MASK);
+}
+static inline int history_op_failed(const history *h, uint32_t op) {
+    return (h->op_kind[op] & OP_FAILED) != 0;
+}
+static inline int history_op_is_write(const history *h, uint32_t op) {
+    op_kind k = history_op_kind(h, op);
+    return (k == OP_WRITE || k == OP_APPEND) && !history_op_failed(h, op);
+}
+/* A write that its own transaction overwrote (reading it is an intermediate read). */
+static inline int history_op_overwritten(const history *h, uint32_t op) {
+    return (h->op_kind[op] & OP_OVERWRITTEN) != 0;
+}
+static inline int history_op_is_read(const history *h, uint32_t op) {
+    op_kind k = history_op_kind(h, op);
+    return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
+}
+
+/* The successful write/append of `value` to `key`, or HISTORY_NONE. */
+uint32_t history_writer_of(const history *h, uint32_t key, int64_t value);
+
+/* The list an OP_LIST_READ observed; *len gets its length. */
+const int64_t *history_list(const history *h, uint32_t op, uint32_t *len);
+
+/* The value a read observed for "who wrote it" purposes: a plain read's
+ * value; a list read's last element, or VALUE_INIT for the empty list. */
+int64_t history_read_value(const history *h, uint32_t op);
+
+/* The op that wrote what read `op` observed (HISTORY_NONE: nobody). */
+uint32_t history_read_source(const history *h, uint32_t op);
+
+/* Human-readable key ("42" or the interned string) into buf. */
+const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n);
+/* "file:LINE" or "file: byte N" of an op / a transaction, into buf. */
+const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n);
+const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n);
+/* File a session came from (cobra: its T<n>.log; else the source). */
+const char *history_session_file(const history *h, uint32_t session);
+
+/* ---- Builder --------------------------------------------------------
+ * Usage:
+ *   history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, path);
+ *   uint32_t s = hb_session(b, ext_session_id, file_or_NULL);
+ *   uint32_t t = hb_txn(b, s, ext_txn_id, line);      // next in session s
+ *   hb_op(b, t, OP_WRITE, hb_key(b, 7), 42, line);
+ *   hb_txn_status(b, t, TXN_COMMITTED);               // default committed
+ *   history *h = hb_finish(b, &err);                  // frees b
+ * Transactions of different sessions may interleave; ops of a transaction
+ * may interleave with other transactions' (finish regroups them stably).
+ * Handles returned by hb_session/hb_txn are builder-local; the final
+ * indices differ (transactions are regrouped by session, INIT is 0). */
+typedef struct history_builder history_builder;
+
+history_builder *hb_new(history_format format, history_loc_kind loc, const char *source);
+void hb_free(history_builder *b);
+
+/* Session with this external id (created on first use).  `file` names the
+ * file it came from for messages (NULL: the source). */
+uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file);
+/* Session by external id if it exists, else HISTORY_NONE. */
+uint32_t hb_find_session(const history_builder *b, int64_t ext_id);
+
+/* Start a new transaction at the end of session s. */
+uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line);
+void hb_txn_status(history_builder *b, uint32_t txn, txn_status st);
+uint32_t hb_num_txns(const history_builder *b);
+uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
+
+/* Dense key ids. */
+uint32_t hb_key(history_builder *b, int64_t ext_key);
+uint32_t hb_key_str(history_builder *b, const char *s, size_t len);
+
+/* Add an op at the end of txn's program order.  kind may carry OP_FAILED.
+ * Returns the op's builder-local index (for hb_op_retag). */
+uint32_t hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line);
+uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
+                      const int64_t *vals, uint32_t n, uint32_t line);
+/* Turn op i (a read of VALUE_INIT) into a read of the empty list: Elle's
+ * `[:r k nil]` is only known to be a list read once k is seen appended. */
+void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
+
+/* Build the history: checks it is non-empty (at least one transaction with
+ * an op), and that no value is written twice to one key.  On error returns
+ * NULL with err set (file, line/offset).  Always frees b. */
+history *hb_finish(history_builder *b, ic_error *err);
+
+#endif

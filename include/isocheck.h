@@ -1,0 +1,97 @@
+/* isocheck.h — checking a database history against snapshot isolation or
+ * serializability, as a library.
+ *
+ * Build a history in memory (sessions, transactions, reads and writes of
+ * integer keys), then check it:
+ *
+ *     isocheck_history *h = isocheck_history_new();
+ *     int t1 = isocheck_txn_begin(h, 1, 101);          // session 1, txn id 101
+ *     isocheck_read_initial(h, t1, 7);                  // reads key 7's initial value
+ *     isocheck_write(h, t1, 7, 42);                     // writes 42 to key 7
+ *     int t2 = isocheck_txn_begin(h, 2, 201);
+ *     isocheck_read(h, t2, 7, 42);                      // reads 42 from key 7
+ *     isocheck_result *r = isocheck_check(h, ISOCHECK_SI);
+ *     if (isocheck_result_verdict(r) == ISOCHECK_FAIL) puts(isocheck_result_text(r));
+ *     isocheck_result_free(r);
+ *     isocheck_history_free(h);
+ *
+ * Rules the checker relies on: values written to one key are unique, and
+ * every read names the value it saw (a history that breaks the first rule
+ * is rejected by isocheck_check with status ISOCHECK_EINPUT).  Transactions are committed unless
+ * isocheck_txn_abort() is called.  Operations of a transaction may be
+ * added at any time before the first check.  The first isocheck_check()
+ * freezes the history: later edits return ISOCHECK_ESTATE; further checks
+ * (another level) are fine.
+ *
+ * Handles are opaque; the library keeps no global state, never prints and
+ * never exits (except when memory runs out).  Functions returning int give
+ * a handle or 0 on success and a negative isocheck_status on error;
+ * isocheck_history_error() then says what was wrong.  Thread safety: one
+ * history per thread at a time; distinct histories are independent. */
+#ifndef ISOCHECK_H
+#define ISOCHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum isocheck_status {
+    ISOCHECK_OK = 0,
+    ISOCHECK_EINVAL = -1,     /* a bad argument: unknown handle, reserved value, NULL */
+    ISOCHECK_EINPUT = -2,     /* the history is not well-formed (e.g. a value written twice) */
+    ISOCHECK_ESTATE = -3,     /* not allowed now (the history is frozen by a check) */
+    ISOCHECK_ELIMIT = -4,     /* the solver hit a limit; no verdict */
+} isocheck_status;
+
+typedef enum isocheck_level { ISOCHECK_SI = 0, ISOCHECK_SER = 1 } isocheck_level;
+typedef enum isocheck_verdict { ISOCHECK_PASS = 0, ISOCHECK_FAIL = 1, ISOCHECK_UNKNOWN = 2 } isocheck_verdict;
+
+typedef struct isocheck_history isocheck_history;
+typedef struct isocheck_result isocheck_result;
+
+/* Message for a status code (static string). */
+const char *isocheck_status_message(int status);
+
+isocheck_history *isocheck_history_new(void);
+void isocheck_history_free(isocheck_history *h);
+/* The last error on h ("" if none). */
+const char *isocheck_history_error(const isocheck_history *h);
+
+/* Start transaction txn_id at the end of session session_id (created on
+ * first use).  Returns a transaction handle (>= 1) or a negative status. */
+int isocheck_txn_begin(isocheck_history *h, int64_t session_id, int64_t txn_id);
+/* Mark a transaction aborted (its writes are never visible). */
+int isocheck_txn_abort(isocheck_history *h, int txn);
+/* Operations, in the transaction's program order.  value INT64_MIN is
+ * reserved (it stands for the initial value internally). */
+int isocheck_write(isocheck_history *h, int txn, int64_t key, int64_t value);
+int isocheck_read(isocheck_history *h, int txn, int64_t key, int64_t value);
+int isocheck_read_initial(isocheck_history *h, int txn, int64_t key);
+
+/* Check the history against a level.  Returns a result (never NULL except
+ * for h == NULL); its verdict is ISOCHECK_UNKNOWN when the history was
+ * rejected or no answer was found, with the reason in the text. */
+isocheck_result *isocheck_check(isocheck_history *h, isocheck_level level);
+
+isocheck_verdict isocheck_result_verdict(const isocheck_result *r);
+/* The status behind an UNKNOWN verdict (ISOCHECK_OK otherwise). */
+int isocheck_result_status(const isocheck_result *r);
+/* A readable report: "PASS ...", or "FAIL ..." with the anomaly or the
+ * dependency cycle and the operations behind it, or the reason for UNKNOWN. */
+const char *isocheck_result_text(const isocheck_result *r);
+/* For FAIL: the dependency cycle that every version order leaves (empty
+ * when an axiom fails, e.g. a read of an aborted write).  Edge i goes
+ * from transaction *from to *to (the caller's txn ids; INIT is -1); kind
+ * is "SO", "WR", "WW" or "RW"; key is set for all but SO. */
+size_t isocheck_result_cycle_length(const isocheck_result *r);
+int isocheck_result_cycle_edge(const isocheck_result *r, size_t i, int64_t *from, int64_t *to,
+                               int64_t *key, const char **kind);
+void isocheck_result_free(isocheck_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,17 @@
+# Bad input: one line "isocheck: FILE:LINE: expected ..., found ..." and exit 2, for every command.
+f="$ROOT/tests/data/hist/bad.txt"
+for cmd in check stats "convert --to elle"; do
+  err=$($ISOCHECK $cmd "$f" 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 2 ] || { echo "$cmd: exit $rc, want 2"; exit 1; }
+  [ "$err" = "isocheck: $f:2: expected ',' after the session id, found end of line" ] || { echo "$cmd: $err"; exit 1; }
+done
+err=$("$ISOCHECK" stats /nonexistent 2>&1); [ $? -eq 2 ] || exit 1
+echo "$err" | grep -q 'cannot open' || { echo "$err"; exit 1; }
+head -c 30 /dev/urandom > "${TMPDIR:-/tmp}/isocheck-garbage.$$"
+printf '\001\002garbage' >> "${TMPDIR:-/tmp}/isocheck-garbage.$$"
+"$ISOCHECK" stats --format dbcop "${TMPDIR:-/tmp}/isocheck-garbage.$$" 2>/dev/null; rc=$?
+rm -f "${TMPDIR:-/tmp}/isocheck-garbage.$$"
+[ $rc -eq 2 ] || { echo "garbage: exit $rc"; exit 1; }
+"$ISOCHECK" check --level xyz "$f" 2>/dev/null; [ $? -eq 2 ] || exit 1
+"$ISOCHECK" check --format nope "$f" 2>/dev/null; [ $? -eq 2 ] || exit 1
+exit 0

@@ -1,0 +1,8 @@
+/* fuzz_elle.c — libFuzzer target for the elle parser (see fuzz_body.h). */
+#include "tests/fuzz/fuzz_body.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_one(data, size, FORMAT_ELLE);
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* parse_helpers.h — shared by the parser tests: load from memory and
+ * assert on the error message. */
+#ifndef TESTS_PARSE_HELPERS_H
+#define TESTS_PARSE_HELPERS_H
+
+#include <string.h>
+
+#include "frontend/parse.h"
+
+static history *load_str(history_format fmt, const char *s, ic_error *err) {
+    ic_error_clear(err);
+    return load_history_mem(s, strlen(s), fmt, "t", err);
+}
+
+/* Loading must fail at `line` (0: any/none) with exactly `msg`. */
+#define assert_load_error(fmt, text, line_, want_) do {                      \
+        ic_error e_;                                                       \
+        history *h_ = load_str((fmt), (text), &e_);                        \
+        if (h_) history_free(h_);                                          \
+        assert_null(h_);                                                   \
+        assert_true(e_.set);                                               \
+        assert_string_equal(e_.msg, (want_));                                \
+        if ((line_) > 0) assert_int_equal(e_.line, (line_));               \
+    } while (0)
+
+/* The op index of the i-th op of transaction t. */
+static uint32_t op_of(const history *h, uint32_t t, uint32_t i) { return h->txns[t].first_op + i; }
+
+#endif

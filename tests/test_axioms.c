@@ -1,0 +1,191 @@
+/* test_axioms.c — each non-cycle anomaly with its expected report, and
+ * clean histories that must report nothing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "frontend/axioms.h"
+#include "parse_helpers.h"
+
+typedef struct found { anomaly_list list; uint64_t n; history *h; } found;
+
+static found check(history_format fmt, const char *text) {
+    found f;
+    ic_error err;
+    f.h = load_str(fmt, text, &err);
+    if (!f.h) fprintf(stderr, "load failed: %ld: %s\n", err.line, err.msg);
+    assert_non_null(f.h);
+    anomaly_list_init(&f.list);
+    f.n = axioms_check(f.h, &f.list, 0);
+    return f;
+}
+
+static void done(found *f) { anomaly_list_free(&f->list); history_free(f->h); }
+
+/* Exactly one anomaly, of this kind and detail, over these txn ext ids. */
+static void expect_one(history_format fmt, const char *text, anomaly_kind kind, const char *detail,
+                       int64_t t1, int64_t t2) {
+    found f = check(fmt, text);
+    if (f.n != 1) for (size_t i = 0; i < f.list.items.len; i++) fprintf(stderr, "  got: %s\n", f.list.items.data[i].detail);
+    assert_int_equal(f.n, 1);
+    anomaly *a = &f.list.items.data[0];
+    assert_int_equal(a->kind, kind);
+    assert_string_equal(a->detail, detail);
+    assert_int_equal(f.h->txns[a->txns.data[0]].ext_id, t1);
+    if (t2 >= 0) { assert_int_equal(a->txns.len, 2); assert_int_equal(f.h->txns[a->txns.data[1]].ext_id, t2); }
+    else assert_int_equal(a->txns.len, 1);
+    done(&f);
+}
+
+static void clean_histories_pass(void **state) {
+    (void)state;
+    found f = check(FORMAT_TEXT, "w(1,1,1,1)\nr(1,1,1,1)\nw(1,2,1,1)\nr(1,2,1,1)\nr(2,0,1,1)\nr(2,0,1,1)\n"
+                                 "r(1,2,2,2)\nw(1,3,2,2)\n");
+    assert_int_equal(f.n, 0);
+    assert_int_equal(f.list.items.len, 0);
+    done(&f);
+    f = check(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:append 1 1] [:append 1 2] [:r 1 [1 2]]]}\n"
+                           "{:type :ok, :f :txn, :process 1, :value [[:r 1 [1 2]] [:append 1 3] [:r 1 [1 2 3]]]}\n"
+                           "{:type :ok, :f :txn, :process 2, :value [[:r 1 [1 2 3]] [:r 2 []] [:r 3 nil] [:append 1 4] [:r 1 [1 2 3 4]]]}\n");
+    assert_int_equal(f.n, 0);
+    done(&f);
+}
+
+static void internal_read_after_write(void **state) {
+    (void)state;
+    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nw(1,2,1,2)\nr(1,1,1,2)\n", AN_INT,
+               "txn 2 reads key 1 = 1 after writing 2 itself", 2, -1);
+}
+
+static void internal_repeated_read(void **state) {
+    (void)state;
+    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nr(1,0,2,2)\nr(1,1,2,2)\n", AN_INT,
+               "txn 2 reads key 1 = 1 after reading init itself", 2, -1);
+}
+
+static void internal_future_read(void **state) {
+    (void)state;
+    expect_one(FORMAT_TEXT, "r(1,5,1,1)\nw(1,5,1,1)\n", AN_INT, "txn 1 reads key 1 = 5, which it writes only later", 1, -1);
+}
+
+static void aborted_read(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :fail, :f :txn, :process 0, :index 1, :value [[:w 1 7]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 7]]}\n",
+               AN_ABORTED_READ, "txn 2 reads key 1 = 7 written by aborted txn 1", 2, 1);
+}
+
+static void aborted_reader_not_judged(void **state) {
+    (void)state;
+    /* dbcop keeps reads of aborted transactions; they are not judged */
+    found f = check(FORMAT_ELLE, "{:type :fail, :f :txn, :process 0, :index 1, :value [[:w 1 7]]}\n");
+    assert_int_equal(f.n, 0);
+    done(&f);
+}
+
+static void intermediate_read(void **state) {
+    (void)state;
+    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nw(1,2,1,1)\nr(1,1,2,2)\n", AN_INTERMEDIATE_READ,
+               "txn 2 reads key 1 = 1, which txn 1 overwrote with 2 later in the same transaction", 2, 1);
+}
+
+static void thin_air_read(void **state) {
+    (void)state;
+    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nr(1,9,2,2)\n", AN_THIN_AIR_READ, "txn 2 reads key 1 = 9, which no transaction wrote", 2, -1);
+}
+
+static void indeterminate_writer_may_be_read(void **state) {
+    (void)state;
+    found f = check(FORMAT_ELLE, "{:type :info, :f :txn, :process 0, :index 1, :value [[:w 1 7]]}\n"
+                                 "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 7]]}\n");
+    assert_int_equal(f.n, 0);
+    done(&f);
+}
+
+static void list_incompatible_order(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 2]]}\n"
+                            "{:type :ok, :f :txn, :process 2, :index 3, :value [[:r 1 [1 2]]]}\n"
+                            "{:type :ok, :f :txn, :process 3, :index 4, :value [[:r 1 [2]]]}\n",
+               AN_LIST_INCOMPATIBLE, "reads of list key 1 disagree at position 0: txn 4 saw 2 where txn 3 saw 1", 4, 3);
+}
+
+static void list_thin_air_and_duplicate(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1 8]]]}\n",
+               AN_LIST_BAD_ELEMENT, "txn 2 reads list key 1 containing 8, which nobody appended", 2, -1);
+    found f = check(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                                 "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1 1]]]}\n");
+    assert_true(f.n >= 1);
+    assert_int_equal(f.list.items.data[0].kind, AN_LIST_BAD_ELEMENT);
+    assert_string_equal(f.list.items.data[0].detail, "txn 2 reads list key 1 containing 1 twice");
+    done(&f);
+}
+
+static void list_aborted_and_intermediate(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :fail, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]]]}\n",
+               AN_ABORTED_READ, "txn 2 reads list key 1 containing 1, appended by aborted txn 1", 2, 1);
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1] [:append 1 2]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]]]}\n",
+               AN_INTERMEDIATE_READ, "txn 2 reads list key 1 with 1 but without 2, which txn 1 appended next", 2, 1);
+}
+
+static void list_internal(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]] [:append 1 2] [:r 1 [1]]]}\n",
+               AN_INT, "txn 2 reads list key 1, which does not match its own earlier read and appends", 2, -1);
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 2] [:r 1 []]]}\n",
+               AN_INT, "txn 2 reads list key 1, which does not match its own earlier appends", 2, -1);
+}
+
+static void limit_counts_all(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_TEXT, "r(1,5,1,1)\nr(2,6,1,1)\nr(3,7,1,1)\n", &err);
+    anomaly_list l;
+    anomaly_list_init(&l);
+    assert_int_equal(axioms_check(h, &l, 2), 3);
+    assert_int_equal(l.items.len, 2);
+    char *buf = NULL; size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    anomaly_print_text(out, h, &l.items.data[0]);
+    fclose(out);
+    assert_string_equal(buf, "FAIL: thin-air-read: txn 1 reads key 1 = 5, which no transaction wrote\n"
+                             "  r(1)=5  txn 1 (session 1, committed)  at t:1\n");
+    free(buf);
+    out = open_memstream(&buf, &len);
+    anomaly_print_json(out, h, &l.items.data[0]);
+    fclose(out);
+    assert_string_equal(buf, "{\"anomaly\": \"thin-air-read\", \"detail\": \"txn 1 reads key 1 = 5, which no transaction wrote\", "
+                             "\"txns\": [{\"index\": 1, \"id\": 1, \"session\": 1, \"status\": \"committed\"}], "
+                             "\"ops\": [{\"op\": \"r\", \"key\": \"1\", \"value\": \"5\", \"txn\": 1, \"where\": \"t:1\"}]}");
+    free(buf);
+    anomaly_list_free(&l);
+    history_free(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clean_histories_pass),
+        cmocka_unit_test(internal_read_after_write),
+        cmocka_unit_test(internal_repeated_read),
+        cmocka_unit_test(internal_future_read),
+        cmocka_unit_test(aborted_read),
+        cmocka_unit_test(aborted_reader_not_judged),
+        cmocka_unit_test(intermediate_read),
+        cmocka_unit_test(thin_air_read),
+        cmocka_unit_test(indeterminate_writer_may_be_read),
+        cmocka_unit_test(list_incompatible_order),
+        cmocka_unit_test(list_thin_air_and_duplicate),
+        cmocka_unit_test(list_aborted_and_intermediate),
+        cmocka_unit_test(list_internal),
+        cmocka_unit_test(limit_counts_all),
+    };
+    return cmocka_run_group_tests_name("axioms", tests, NULL, NULL);
+}

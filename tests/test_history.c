@@ -1,0 +1,161 @@
+/* test_history.c — the history model and its builder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/history.h"
+#include "frontend/history_stats.h"
+#include "frontend/parse.h"
+
+/* Two sessions whose transactions arrive interleaved, ops of one txn split. */
+static void builder_regroups_by_session(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "h.txt");
+    uint32_t s1 = hb_session(b, 10, NULL), s2 = hb_session(b, 20, NULL);
+    assert_int_equal(hb_session(b, 10, NULL), s1);
+    uint32_t x = hb_key(b, 100), y = hb_key(b, -5);
+    assert_int_equal(hb_key(b, 100), x);
+    uint32_t t1 = hb_txn(b, s2, 7, 1);
+    uint32_t t2 = hb_txn(b, s1, 8, 2);
+    hb_op(b, t1, OP_WRITE, x, 1, 1);
+    hb_op(b, t2, OP_READ, x, 1, 2);
+    hb_op(b, t1, OP_WRITE, y, 2, 3);
+    uint32_t t3 = hb_txn(b, s2, 9, 4);
+    hb_op(b, t3, OP_READ, y, VALUE_INIT, 4);
+    hb_txn_status(b, t3, TXN_ABORTED);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    assert_false(err.set);
+    assert_int_equal(h->num_txns, 4);
+    assert_int_equal(h->num_sessions, 2);
+    assert_int_equal(h->num_keys, 2);
+    assert_int_equal(h->num_ops, 2 + 4);
+    /* INIT */
+    assert_int_equal(h->txns[0].num_ops, 2);
+    assert_int_equal(h->op_value[0], VALUE_INIT);
+    assert_int_equal(h->txns[0].session, HISTORY_NONE);
+    /* session 10 first: txn 1 = ext 8 */
+    assert_int_equal(h->txns[1].ext_id, 8);
+    assert_int_equal(h->txns[2].ext_id, 7);
+    assert_int_equal(h->txns[3].ext_id, 9);
+    assert_int_equal(h->txns[3].status, TXN_ABORTED);
+    assert_int_equal(h->txns[3].pos, 1);
+    assert_int_equal(h->sessions[1].first_txn, 2);
+    assert_int_equal(h->sessions[1].num_txns, 2);
+    /* ops of txn 2 contiguous in program order */
+    uint32_t f = h->txns[2].first_op;
+    assert_int_equal(h->txns[2].num_ops, 2);
+    assert_int_equal(h->op_value[f], 1);
+    assert_int_equal(h->op_value[f + 1], 2);
+    assert_int_equal(h->op_line[f + 1], 3);
+    assert_int_equal(h->op_txn[f + 1], 2);
+    /* writer lookup */
+    assert_int_equal(history_writer_of(h, x, 1), f);
+    assert_int_equal(history_writer_of(h, y, VALUE_INIT), y);
+    assert_int_equal(history_writer_of(h, y, 99), HISTORY_NONE);
+    assert_int_equal(history_read_source(h, h->txns[1].first_op), f);
+    assert_int_equal(h->key_write_start[x + 1] - h->key_write_start[x], 2);
+    char buf[64];
+    assert_string_equal(history_op_where(h, f + 1, buf, sizeof buf), "h.txt:3");
+    history_free(h);
+}
+
+static void duplicate_value_is_an_error(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "d.txt");
+    uint32_t s = hb_session(b, 1, NULL), k = hb_key(b, 3);
+    uint32_t t = hb_txn(b, s, 1, 1);
+    hb_op(b, t, OP_WRITE, k, 5, 1);
+    t = hb_txn(b, s, 2, 2);
+    hb_op(b, t, OP_WRITE, k, 5, 2);
+    ic_error err; ic_error_clear(&err);
+    assert_null(hb_finish(b, &err));
+    assert_true(err.set);
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.msg, "value 5 written twice to key 3 (first at d.txt:1); values written to a key must be unique");
+}
+
+static void empty_history_is_an_error(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "e.txt");
+    ic_error err; ic_error_clear(&err);
+    assert_null(hb_finish(b, &err));
+    assert_string_equal(err.msg, "empty history: no operations found");
+}
+
+static void string_keys_and_lists(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_ELLE, LOC_LINE, "e.edn");
+    uint32_t s = hb_session(b, 0, NULL);
+    uint32_t ka = hb_key_str(b, "a", 1), kb = hb_key_str(b, "bb", 2);
+    for (int i = 0; i < 200; i++) { char n[16]; int len = snprintf(n, sizeof n, "k%d", i); hb_key_str(b, n, (size_t)len); }
+    assert_int_equal(hb_key_str(b, "a", 1), ka);
+    assert_int_equal(hb_key_str(b, "bb", 2), kb);
+    uint32_t t = hb_txn(b, s, 0, 1);
+    hb_op(b, t, OP_APPEND, ka, 1, 1);
+    hb_op(b, t, OP_APPEND, ka, 2, 1);
+    int64_t l[] = { 1, 2 };
+    hb_list_read(b, t, ka, l, 2, 1);
+    hb_list_read(b, t, kb, NULL, 0, 1);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    assert_true(h->has_lists);
+    uint32_t f = h->txns[1].first_op, n;
+    const int64_t *got = history_list(h, f + 2, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(got[1], 2);
+    assert_int_equal(history_read_source(h, f + 2), f + 1);
+    assert_int_equal(history_read_source(h, f + 3), kb);    /* INIT's op for kb */
+    char buf[16];
+    assert_string_equal(history_key_str(h, kb, buf, sizeof buf), "bb");
+    history_free(h);
+}
+
+static void stats_count_shape(void **state) {
+    (void)state;
+    const char *text = "w(1,1,1,1)\nw(1,2,1,1)\nr(2,0,1,1)\nw(1,3,2,2)\nr(1,3,2,2)\nr(1,2,1,3)\n";
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(text, strlen(text), FORMAT_AUTO, "s", &err);
+    assert_non_null(h);
+    history_stats s;
+    history_stats_compute(h, &s);
+    assert_int_equal(s.sessions, 2);
+    assert_int_equal(s.txns, 3);
+    assert_int_equal(s.committed, 3);
+    assert_int_equal(s.ops, 6);
+    assert_int_equal(s.reads, 3);
+    assert_int_equal(s.writes, 3);
+    assert_int_equal(s.init_reads, 1);
+    assert_int_equal(s.keys, 2);
+    assert_int_equal(s.max_txn_ops, 3);
+    assert_int_equal(s.max_key_writers, 2);      /* txns 1 and 2 write key 1 (txn 1 twice) */
+    assert_true(s.read_fraction > 0.49 && s.read_fraction < 0.51);
+    assert_true(history_op_overwritten(h, h->txns[1].first_op));
+    assert_false(history_op_overwritten(h, h->txns[1].first_op + 1));
+    char *buf = NULL; size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    history_stats_print(out, h, &s, 1);
+    fclose(out);
+    assert_non_null(strstr(buf, "\"format\": \"text\", \"sessions\": 2, \"txns\": 3,"));
+    assert_non_null(strstr(buf, "\"read_fraction\": 0.5000}"));
+    free(buf);
+    history_free(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builder_regroups_by_session),
+        cmocka_unit_test(duplicate_value_is_an_error),
+        cmocka_unit_test(empty_history_is_an_error),
+        cmocka_unit_test(string_keys_and_lists),
+        cmocka_unit_test(stats_count_shape),
+    };
+    return cmocka_run_group_tests_name("history", tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+/* test_parse_text.c — PolySI text format: model contents and every error. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "parse_helpers.h"
+
+static void loads_sessions_txns_ops(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_AUTO,
+                          "w(1,5,1,10)\n"
+                          "w(2,6,1,10)\n"
+                          "\n"
+                          "# a comment\n"
+                          "r(1,5,2,20)\n"
+                          "r(2,0,2,20)\n"
+                          "w(1,7,1,11)\r\n"
+                          "r(-3,0,1,11)  \n", &err);
+    assert_non_null(h);
+    assert_int_equal(h->format, FORMAT_TEXT);
+    assert_int_equal(h->num_sessions, 2);
+    assert_int_equal(h->num_txns, 4);                 /* INIT + 3 */
+    assert_int_equal(h->num_keys, 3);
+    assert_int_equal(h->txns[1].ext_id, 10);
+    assert_int_equal(h->txns[2].ext_id, 11);
+    assert_int_equal(h->txns[2].pos, 1);
+    assert_int_equal(h->txns[3].ext_id, 20);
+    assert_int_equal(h->sessions[1].ext_id, 2);
+    assert_int_equal(h->txns[2].num_ops, 2);
+    uint32_t r = op_of(h, 3, 1);
+    assert_int_equal(history_op_kind(h, r), OP_READ);
+    assert_true(h->op_value[r] == VALUE_INIT);        /* value 0 reads INIT */
+    assert_int_equal(h->op_line[r], 6);
+    assert_int_equal(history_read_source(h, r), h->op_key[r]);
+    assert_int_equal(h->key_ext[h->op_key[op_of(h, 2, 1)]], -3);
+    assert_int_equal(history_read_source(h, op_of(h, 3, 0)), op_of(h, 1, 0));
+    history_free(h);
+}
+
+static void interleaved_txn_keeps_program_order(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_TEXT, "w(1,1,1,1)\nw(1,2,1,2)\nw(2,3,1,1)\n", &err);
+    assert_non_null(h);
+    assert_int_equal(h->txns[1].num_ops, 2);
+    assert_int_equal(h->op_value[op_of(h, 1, 1)], 3);
+    assert_int_equal(h->op_line[op_of(h, 1, 1)], 3);
+    history_free(h);
+}
+
+static void every_error(void **state) {
+    (void)state;
+    assert_load_error(FORMAT_TEXT, "w(1,1,1,1)\nx(1,2,3,4)\n", 2, "expected 'r(' or 'w(', found 'x(1,2,3,4)'");
+    assert_load_error(FORMAT_TEXT, "w(a,1,1,1)\n", 1, "expected key (an integer), found 'a,1,1,1)'");
+    assert_load_error(FORMAT_TEXT, "w(1;1,1,1)\n", 1, "expected ',' after the key, found ';1,1,1)'");
+    assert_load_error(FORMAT_TEXT, "w(1,,1,1)\n", 1, "expected value (an integer), found ',1,1)'");
+    assert_load_error(FORMAT_TEXT, "w(1,1,1)\n", 1, "expected ',' after the session id, found ')'");
+    assert_load_error(FORMAT_TEXT, "w(1,1,1,1\n", 1, "expected ')' after the transaction id, found end of line");
+    assert_load_error(FORMAT_TEXT, "w(1,1,1,1) x\n", 1, "expected end of line after ')', found 'x'");
+    assert_load_error(FORMAT_TEXT, "w(1,99999999999999999999,1,1)\n", 1, "value out of range (64-bit signed integers)");
+    assert_load_error(FORMAT_TEXT, "w(1,-9223372036854775808,1,1)\n", 1, "value -9223372036854775808 is reserved");
+    assert_load_error(FORMAT_TEXT, "w(1,0,1,1)\n", 1, "value 0 is the initial value and cannot be written");
+    assert_load_error(FORMAT_TEXT, "w(1,1,1,1)\nw(1,2,2,1)\n", 2,
+                      "transaction 1 appears in two sessions (duplicate transaction id?)");
+    assert_load_error(FORMAT_TEXT, "w(1,1,1,1)\nw(1,1,1,2)\n", 2,
+                      "value 1 written twice to key 1 (first at t:1); values written to a key must be unique");
+    assert_load_error(FORMAT_TEXT, "# nothing\n\n", 0, "empty history: no operations found");
+    assert_load_error(FORMAT_AUTO, "", 0, "empty history: the file is empty");
+    assert_load_error(FORMAT_AUTO, "hello\n", 0,
+                      "cannot tell the format (expected text r(...)/w(...) lines, Elle EDN maps, dbcop bincode or Cobra logs); use --format");
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = load_history_mem("w(1,1,1,1)\nw(1\0,2,1,1)\n", 22, FORMAT_TEXT, "t", &err);
+    assert_null(h);
+    assert_string_equal(err.msg, "expected text, found a NUL byte");
+    assert_int_equal(err.line, 2);
+}
+
+static void file_errors(void **state) {
+    (void)state;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_null(load_history("/nonexistent/h.txt", FORMAT_AUTO, &err));
+    assert_string_equal(err.msg, "cannot open: No such file or directory");
+    assert_string_equal(err.file, "/nonexistent/h.txt");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(loads_sessions_txns_ops),
+        cmocka_unit_test(interleaved_txn_keeps_program_order),
+        cmocka_unit_test(every_error),
+        cmocka_unit_test(file_errors),
+    };
+    return cmocka_run_group_tests_name("parse_text", tests, NULL, NULL);
+}

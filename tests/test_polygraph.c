@@ -1,0 +1,223 @@
+/* test_polygraph.c — the checker's stages before the solver: units, chain
+ * reachability, constraint scan and pruning, and the independent
+ * version-order re-check (verify_model). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "frontend/parse.h"
+#include "frontend/polygraph.h"
+#include "frontend/verify_model.h"
+
+static history *text(const char *s) {
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(s, strlen(s), FORMAT_TEXT, "t.txt", &err);
+    if (!h) fprintf(stderr, "%s\n", err.msg);
+    assert_non_null(h);
+    return h;
+}
+
+static uint32_t txn_by_ext(const history *h, int64_t ext) {
+    for (uint32_t t = 1; t < h->num_txns; t++) if (h->txns[t].ext_id == ext) return t;
+    fail();
+    return 0;
+}
+
+/* r-m-w chain 1 -> 2 -> 3 on key x, a blind writer 4: two units besides INIT's. */
+static void rmw_chains_form_units(void **state) {
+    (void)state;
+    history *h = text("r(1,0,1,1)\nw(1,10,1,1)\nr(1,10,2,2)\nw(1,20,2,2)\nr(1,20,3,3)\nw(1,30,3,3)\nw(1,40,4,4)\nr(1,10,4,5)\n");
+    pg_index ix; ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    assert_int_equal(ix.num_keys, 1);
+    assert_int_equal(ix.key_unit_start[1] - ix.key_unit_start[0], 2);   /* INIT+1+2+3, and 4 */
+    const pg_unit *u0 = &ix.units.data[0], *u1 = &ix.units.data[1];
+    assert_int_equal(u0->len, 4);
+    assert_int_equal(u0->head, 0);
+    assert_int_equal(u0->last, txn_by_ext(h, 3));
+    assert_int_equal(ix.members.data[u0->m_first + 2], txn_by_ext(h, 2));
+    assert_int_equal(u1->head, txn_by_ext(h, 4));
+    assert_int_equal(ix.num_links, 3);
+    /* txn 5 read version 10 (inside the chain): a known RW edge 5 -> 2 */
+    int found = 0;
+    vec_foreach(const dep_edge, e, ix.base)
+        if (e->kind == DEP_RW && e->from == txn_by_ext(h, 5) && e->to == txn_by_ext(h, 2)) found = 1;
+    assert_true(found);
+    pg_index_free(&ix);
+    history_free(h);
+}
+
+static void read_of_intermediate_write_is_refused(void **state) {
+    (void)state;
+    history *h = text("w(1,10,1,1)\nw(1,11,1,1)\nr(1,10,2,2)\n");
+    pg_index ix; ic_error err; ic_error_clear(&err);
+    assert_false(pg_index_build(&ix, h, &err));
+    assert_true(err.set);
+    assert_non_null(strstr(err.msg, "intermediate"));
+    history_free(h);
+}
+
+/* Chain reachability agrees with a BFS on the known edges. */
+static void reach_matches_bfs(void **state) {
+    (void)state;
+    uint64_t x = 12345;
+    for (int round = 0; round < 40; round++) {
+        /* random serial execution: acyclic known graph */
+        char buf[8192]; size_t n = 0;
+        int vals[4] = {0, 0, 0, 0}, next = 1;
+        for (int t = 1; t <= 14; t++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            int s = (int)(x % 4), k = (int)((x >> 8) % 4);
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "r(%d,%d,%d,%d)\n", k, vals[k], s, t);
+            if ((x >> 16) & 1) { vals[k] = next++; n += (size_t)snprintf(buf + n, sizeof buf - n, "w(%d,%d,%d,%d)\n", k, vals[k], s, t); }
+            int k2 = (int)((x >> 20) % 4);
+            if (k2 != k && ((x >> 24) & 1)) { vals[k2] = next++; n += (size_t)snprintf(buf + n, sizeof buf - n, "w(%d,%d,%d,%d)\n", k2, vals[k2], s, t); }
+        }
+        history *h = text(buf);
+        pg_index ix; ic_error err; ic_error_clear(&err);
+        assert_true(pg_index_build(&ix, h, &err));
+        for (int split = 0; split < 2; split++) {
+            polygraph g;
+            pg_init(&g, &ix, split);
+            assert_true(pg_build_constraints(&g));
+            assert_true(pg_reach(&g));
+            uint32_t N = g.num_nodes;
+            for (uint32_t s = 0; s < N; s++) {
+                /* BFS over known edges (+ fixed edges when split) */
+                uint8_t seen[64] = {0};
+                uint32_t q[64], qh = 0, qt = 0;
+                assert_true(N <= 64);
+                q[qt++] = s; seen[s] = 1;
+                while (qh < qt) {
+                    uint32_t u = q[qh++];
+                    vec_foreach(const pg_edge, e, g.known)
+                        if (e->from == u && !seen[e->to]) { seen[e->to] = 1; q[qt++] = e->to; }
+                    if (split && (u & 1) && ix.in_graph[u >> 1] && !seen[u - 1]) { seen[u - 1] = 1; q[qt++] = u - 1; }
+                }
+                for (uint32_t v = 0; v < N; v++)
+                    if (pg_node_chain(&g, v) != HISTORY_NONE) assert_int_equal(pg_reaches(&g, s, v), seen[v]);
+            }
+            pg_free(&g);
+        }
+        pg_index_free(&ix);
+        history_free(h);
+    }
+}
+
+/* One key, 400 writers in session order, each version read by a reader in
+ * another session: every pair is decided by reachability, no constraint is
+ * left and the covering edges stay linear in the number of writers. */
+static void hot_key_session_order_is_linear(void **state) {
+    (void)state;
+    enum { W = 400 };
+    static char buf[W * 48];
+    size_t n = 0;
+    for (int i = 1; i <= W; i++) {
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "w(1,%d,1,%d)\n", i, i);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "r(1,%d,%d,%d)\n", i, 2 + i % 3, W + i);
+    }
+    history *h = text(buf);
+    pg_index ix; ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    polygraph g;
+    pg_init(&g, &ix, 1);
+    assert_true(pg_build_constraints(&g));
+    assert_int_equal(g.pairs_total, (uint64_t)W * (W - 1) / 2);
+    assert_int_equal(g.cons.len, 0);
+    assert_true(g.edges_covering <= (uint64_t)W * 2 * g.num_chains);
+    assert_true(pg_prune(&g, 100));
+    pg_free(&g);
+    pg_index_free(&ix);
+    history_free(h);
+}
+
+/* PolySI's pruning example shape: a side that closes a cycle is dropped. */
+static void pruning_decides_forced_order(void **state) {
+    (void)state;
+    /* T1 and T2 write x blindly in different sessions; T3 after T2 in
+     * session 2 reads T1's x: T2 must come first. */
+    history *h = text("w(1,10,1,1)\nw(1,20,2,2)\nr(1,10,2,3)\n");
+    pg_index ix; ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    for (int split = 0; split < 2; split++) {
+        polygraph g;
+        pg_init(&g, &ix, split);
+        assert_true(pg_build_constraints(&g));
+        assert_true(pg_prune(&g, 100));
+        assert_int_equal(g.cons.len, 0);
+        uint32_t u1 = ix.key_unit_start[0] + 1, u2 = u1 + 1;
+        uint32_t t2 = txn_by_ext(h, 2);
+        if (ix.units.data[u1].head == t2) { uint32_t t = u1; u1 = u2; u2 = t; }
+        /* u1 (T1) before u2 (T2) is impossible */
+        assert_true(pg_side_blocked(&g, u1, u2));
+        assert_false(pg_side_blocked(&g, u2, u1));
+        pg_free(&g);
+    }
+    pg_index_free(&ix);
+    history_free(h);
+}
+
+static void make_vo(version_order *vo, uint32_t nkeys, const uint32_t *lists, const uint32_t *lens) {
+    vo->num_keys = nkeys;
+    vo->start = malloc((nkeys + 1) * sizeof *vo->start);
+    vec_init(vo->txns);
+    size_t off = 0;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        vo->start[k] = (uint32_t)vo->txns.len;
+        for (uint32_t i = 0; i < lens[k]; i++) vec_push(vo->txns, lists[off + i]);
+        off += lens[k];
+    }
+    vo->start[nkeys] = (uint32_t)vo->txns.len;
+}
+
+static void verify_model_checks_by_definition(void **state) {
+    (void)state;
+    /* write skew: SI holds under the (only) version order, SER does not */
+    history *h = text("r(1,0,1,1)\nr(2,0,1,1)\nw(1,10,1,1)\nr(1,0,2,2)\nr(2,0,2,2)\nw(2,20,2,2)\n");
+    uint32_t t1 = txn_by_ext(h, 1), t2 = txn_by_ext(h, 2);
+    uint32_t k1 = 0, k2 = 1;
+    if (h->key_ext[0] != 1) { k1 = 1; k2 = 0; }
+    uint32_t lists[4], lens[2] = {2, 2};
+    lists[k1 * 2] = 0; lists[k1 * 2 + 1] = t1;
+    lists[k2 * 2] = 0; lists[k2 * 2 + 1] = t2;
+    version_order vo;
+    make_vo(&vo, 2, lists, lens);
+    char why[300];
+    dep_edge_vec cyc; vec_init(cyc);
+    assert_int_equal(vo_check(h, &vo, 1, &cyc, why, sizeof why), 1);
+    assert_int_equal(vo_check(h, &vo, 0, &cyc, why, sizeof why), 0);
+    assert_int_equal(cyc.len, 2);
+    assert_true(cycle_holds(h, &vo, 0, cyc.data, cyc.len, why, sizeof why));
+    assert_false(cycle_holds(h, &vo, 1, cyc.data, cyc.len, why, sizeof why));   /* RW, RW: fine for SI */
+    dep_edge bogus = { t1, t2, k1, DEP_WW };
+    assert_false(dep_holds(h, &vo, &bogus, why, sizeof why));
+    dep_edge rw = { t2, t1, k1, DEP_RW };
+    assert_true(dep_holds(h, &vo, &rw, why, sizeof why));
+    version_order_free(&vo);
+    /* malformed: a writer missing, INIT not first */
+    uint32_t bad1[4] = {0, 0, 0, 0}, badlens[2] = {1, 1};
+    make_vo(&vo, 2, bad1, badlens);
+    assert_int_equal(vo_check(h, &vo, 1, NULL, why, sizeof why), -1);
+    version_order_free(&vo);
+    lists[k1 * 2] = t1; lists[k1 * 2 + 1] = 0;
+    make_vo(&vo, 2, lists, lens);
+    assert_int_equal(vo_check(h, &vo, 1, NULL, why, sizeof why), -1);
+    version_order_free(&vo);
+    vec_free(cyc);
+    history_free(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rmw_chains_form_units),
+        cmocka_unit_test(read_of_intermediate_write_is_refused),
+        cmocka_unit_test(reach_matches_bfs),
+        cmocka_unit_test(hot_key_session_order_is_linear),
+        cmocka_unit_test(pruning_decides_forced_order),
+        cmocka_unit_test(verify_model_checks_by_definition),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,155 @@
+/* test_roundtrip.c — write a history in each format, read it back, get
+ * the same model (sessions, transactions, statuses, ops, lists). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include "frontend/write.h"
+#include "parse_helpers.h"
+
+static void assert_same_model(const history *a, const history *b) {
+    assert_int_equal(a->num_sessions, b->num_sessions);
+    assert_int_equal(a->num_txns, b->num_txns);
+    assert_int_equal(a->num_ops, b->num_ops);
+    assert_int_equal(a->num_keys, b->num_keys);
+    for (uint32_t s = 0; s < a->num_sessions; s++) assert_int_equal(a->sessions[s].num_txns, b->sessions[s].num_txns);
+    for (uint32_t t = 1; t < a->num_txns; t++) {
+        assert_int_equal(a->txns[t].status, b->txns[t].status);
+        assert_int_equal(a->txns[t].num_ops, b->txns[t].num_ops);
+        for (uint32_t i = 0; i < a->txns[t].num_ops; i++) {
+            uint32_t x = a->txns[t].first_op + i, y = b->txns[t].first_op + i;
+            assert_int_equal(a->op_kind[x], b->op_kind[y]);
+            char ka[64], kb[64];
+            assert_string_equal(history_key_str(a, a->op_key[x], ka, sizeof ka), history_key_str(b, b->op_key[y], kb, sizeof kb));
+            if (history_op_kind(a, x) == OP_LIST_READ) {
+                uint32_t na, nb;
+                const int64_t *la = history_list(a, x, &na), *lb = history_list(b, y, &nb);
+                assert_int_equal(na, nb);
+                for (uint32_t j = 0; j < na; j++) assert_int_equal(la[j], lb[j]);
+            } else {
+                assert_true(a->op_value[x] == b->op_value[y]);
+            }
+        }
+    }
+}
+
+static char tmpdir[64];
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/isocheck-rt-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void roundtrip(const history *h, history_format to) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/out-%d", tmpdir, (int)to);
+    ic_error err;
+    ic_error_clear(&err);
+    if (!history_write(h, to, path, &err)) fprintf(stderr, "write: %s\n", err.msg);
+    assert_false(err.set);
+    history *back = load_history(path, FORMAT_AUTO, &err);
+    if (!back) fprintf(stderr, "reload: %s:%ld: %s\n", err.file, err.line, err.msg);
+    assert_non_null(back);
+    assert_int_equal(back->format, to);
+    assert_same_model(h, back);
+    history_free(back);
+}
+
+static void registers_through_every_format(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_TEXT, "w(1,5,1,10)\nw(2,6,1,10)\nr(1,5,2,20)\nr(2,0,2,20)\nw(-1,7,1,11)\n"
+                                       "r(-1,0,1,11)\nr(3,42,3,30)\n", &err);
+    assert_non_null(h);
+    roundtrip(h, FORMAT_TEXT);
+    roundtrip(h, FORMAT_DBCOP);
+    roundtrip(h, FORMAT_COBRA);                   /* the thin-air read of 42 stays one */
+    roundtrip(h, FORMAT_ELLE);
+    history_free(h);
+}
+
+static void aborted_and_failed_through_dbcop(void **state) {
+    (void)state;
+    /* built directly: an aborted txn and a failed op */
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "synthetic");
+    uint32_t s = hb_session(b, 0, NULL), k = hb_key(b, 3);
+    uint32_t t = hb_txn(b, s, 1, 0);
+    hb_op(b, t, OP_WRITE, k, 4, 0);
+    hb_op(b, t, OP_WRITE | OP_FAILED, k, 9, 0);
+    hb_txn_status(b, t, TXN_ABORTED);
+    t = hb_txn(b, s, 2, 0);
+    hb_op(b, t, OP_READ, k, VALUE_INIT, 0);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    roundtrip(h, FORMAT_DBCOP);
+    /* the others refuse instead of dropping */
+    char path[128];
+    snprintf(path, sizeof path, "%s/refused", tmpdir);
+    ic_error_clear(&err);
+    assert_false(history_write(h, FORMAT_TEXT, path, &err));
+    assert_string_equal(err.msg, "cannot write an aborted transaction (synthetic: txn 1) in text format");
+    assert_true(access(path, F_OK) != 0);         /* no half-written file */
+    ic_error_clear(&err);
+    assert_false(history_write(h, FORMAT_ELLE, path, &err));
+    assert_string_equal(err.msg, "cannot write a failed operation (synthetic: txn 1) in elle format");
+    history_free(h);
+}
+
+static void lists_and_statuses_through_elle(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_ELLE,
+        "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append :x 1] [:r :x [1]] [:r \"y\" nil]]}\n"
+        "{:type :fail, :f :txn, :process 1, :index 2, :value [[:append :x 2]]}\n"
+        "{:type :info, :f :txn, :process 2, :index 3, :value [[:append \"y\" 3]]}\n"
+        "{:type :ok, :f :txn, :process 3, :index 4, :value [[:r :x [1 2]] [:r \"y\" [3]] [:r :z nil] [:w :z 5]]}\n", &err);
+    assert_non_null(h);
+    roundtrip(h, FORMAT_ELLE);
+    ic_error_clear(&err);
+    char path[128];
+    snprintf(path, sizeof path, "%s/refused", tmpdir);
+    assert_false(history_write(h, FORMAT_DBCOP, path, &err));
+    assert_string_equal(err.msg, "cannot write an indeterminate transaction (t:3) in dbcop format");
+    history_free(h);
+}
+
+static void repeated_txn_ids_refused(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "synthetic");
+    uint32_t s = hb_session(b, 0, NULL), k = hb_key(b, 1);
+    hb_op(b, hb_txn(b, s, 7, 0), OP_WRITE, k, 1, 0);
+    hb_op(b, hb_txn(b, s, 7, 0), OP_WRITE, k, 2, 0);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    char path[128];
+    snprintf(path, sizeof path, "%s/dup", tmpdir);
+    assert_false(history_write(h, FORMAT_TEXT, path, &err));
+    assert_string_equal(err.msg, "cannot write synthetic: txn 2 in text format: transaction id 7 is used twice");
+    roundtrip(h, FORMAT_DBCOP);                   /* dbcop numbers transactions itself */
+    history_free(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(registers_through_every_format),
+        cmocka_unit_test(aborted_and_failed_through_dbcop),
+        cmocka_unit_test(lists_and_statuses_through_elle),
+        cmocka_unit_test(repeated_txn_ids_refused),
+    };
+    return cmocka_run_group_tests_name("roundtrip", tests, setup, teardown);
+}

@@ -28,6 +28,7 @@
     X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")           \
     X(theory_propagate, 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search") \
     X(theory_propagate_budget, 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge") \
-    X(theory_phase, 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order")
+    X(theory_phase, 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order") \
+    X(theory_phase_budget, 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle")
 
 #endif

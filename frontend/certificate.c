@@ -73,17 +73,6 @@ static uint8_t *participants(const history *h) {
  * `from`) and the writes (WW: both; WR: from's; RW: to's), or HISTORY_NONE. */
 typedef int (*edge_fn)(void *ctx, const dep_edge *e, uint32_t read_op, uint32_t wop_from, uint32_t wop_to);
 
-static uint32_t last_write_on(const history *h, uint32_t t, uint32_t key) {
-    if (t == 0) return key;                  /* INIT's op k writes key k */
-    const history_txn *tx = &h->txns[t];
-    uint32_t found = HISTORY_NONE;
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] == key && history_op_is_write(h, op)) found = op;
-    }
-    return found;
-}
-
 static void key_err(ic_error *err, const history *h, const certificate *c, uint32_t k, const char *fmt, const char *a,
                     const char *b) {
     char kb[128], msg[400];
@@ -160,7 +149,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
                         h->txns[t].status == TXN_ABORTED ? "aborted" : "indeterminate and never read");
                 goto out;
             }
-            uint32_t w = last_write_on(h, t, k);
+            uint32_t w = history_txn_final_write(h, t, k);
             if (w == HISTORY_NONE) { key_err(err, h, c, k, "%s does not write this key%s", tname(h, t, b1, sizeof b1), ""); goto out; }
             listed[t] = k + 1; vpos[t] = i - a; wop[t] = w;
             uint32_t p = vo->txns.data[i - 1];

@@ -4,34 +4,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-static uint32_t ext_read_op(const history *h, uint32_t t, uint32_t key) {
-    const history_txn *tx = &h->txns[t];
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] != key) continue;
-        if (history_op_is_write(h, op)) return HISTORY_NONE;
-        if (history_op_is_read(h, op)) return op;
-    }
-    return HISTORY_NONE;
-}
-
-static uint32_t last_write_op(const history *h, uint32_t t, uint32_t key) {
-    if (t == 0) return key < h->num_keys ? key : HISTORY_NONE;    /* INIT's op k writes key k */
-    const history_txn *tx = &h->txns[t];
-    uint32_t found = HISTORY_NONE;
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] == key && history_op_is_write(h, op)) found = op;
-    }
-    return found;
-}
-
 void dep_edge_ops(const history *h, const dep_edge *e, uint32_t *rd, uint32_t *wf, uint32_t *wt) {
     *rd = *wf = *wt = HISTORY_NONE;
     switch (e->kind) {
-    case DEP_WR: *rd = ext_read_op(h, e->to, e->key); *wf = last_write_op(h, e->from, e->key); break;
-    case DEP_WW: *wf = last_write_op(h, e->from, e->key); *wt = last_write_op(h, e->to, e->key); break;
-    case DEP_RW: *rd = ext_read_op(h, e->from, e->key); *wt = last_write_op(h, e->to, e->key); break;
+    case DEP_WR: *rd = history_txn_external_read(h, e->to, e->key); *wf = history_txn_final_write(h, e->from, e->key); break;
+    case DEP_WW: *wf = history_txn_final_write(h, e->from, e->key); *wt = history_txn_final_write(h, e->to, e->key); break;
+    case DEP_RW: *rd = history_txn_external_read(h, e->from, e->key); *wt = history_txn_final_write(h, e->to, e->key); break;
     default: break;
     }
 }

@@ -392,3 +392,23 @@ const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n)
 const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n) {
     return where(h, txn, h->txns[txn].line, buf, n);
 }
+
+uint32_t history_txn_final_write(const history *h, uint32_t t, uint32_t key) {
+    if (t == 0) return key < h->num_keys ? key : HISTORY_NONE;   /* INIT's op k writes key k */
+    if (t >= h->num_txns) return HISTORY_NONE;
+    const history_txn *tx = &h->txns[t];
+    uint32_t found = HISTORY_NONE;
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++)
+        if (h->op_key[op] == key && history_op_is_write(h, op)) found = op;
+    return found;
+}
+
+uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key) {
+    if (t == 0 || t >= h->num_txns) return HISTORY_NONE;
+    const history_txn *tx = &h->txns[t];
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+        if (h->op_key[op] != key || history_op_failed(h, op)) continue;
+        return history_op_is_read(h, op) ? op : HISTORY_NONE;
+    }
+    return HISTORY_NONE;
+}

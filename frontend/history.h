@@ -160,6 +160,14 @@ int64_t history_read_value(const history *h, uint32_t op);
 /* The op that wrote what read `op` observed (HISTORY_NONE: nobody). */
 uint32_t history_read_source(const history *h, uint32_t op);
 
+/* Transaction t's last successful write of key (INIT: its op for key), or
+ * HISTORY_NONE: the version of key that t installs. */
+uint32_t history_txn_final_write(const history *h, uint32_t t, uint32_t key);
+/* Transaction t's external read of key: its first effective op on key when
+ * that op is a read (a read after its own write is internal), else
+ * HISTORY_NONE. */
+uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key);
+
 /* Human-readable key ("42" or the interned string) into buf. */
 const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n);
 /* "file:LINE" or "file: byte N" of an op / a transaction, into buf. */

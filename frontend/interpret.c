@@ -97,17 +97,6 @@ typedef struct ictx {
     dep_edge_vec forced_sorted;  /* the forced edges, sorted for lookup */
 } ictx;
 
-static uint32_t last_write_on(const history *h, uint32_t t, uint32_t key) {
-    if (t == 0) return key;
-    const history_txn *tx = &h->txns[t];
-    uint32_t found = NONE;
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] == key && history_op_is_write(h, op)) found = op;
-    }
-    return found;
-}
-
 /* The writer txn whose version t's external read of key observed (NONE: no read). */
 static uint32_t read_src(const ictx *c, uint32_t t, uint32_t key) {
     uint32_t op = u64map_get(&c->rmap, PAIR(key, t));
@@ -148,7 +137,7 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
             uint32_t w = h->op_txn[src];
             if (w == t) continue;
             if (w != 0) push_dep(&c->known.edges, DEP_WR, k, w, t);
-            if (last_write_on(h, t, k) != NONE && last_write_on(h, w, k) == src) push_dep(&c->known.edges, DEP_WW, k, w, t);
+            if (history_txn_final_write(h, t, k) != NONE && history_txn_final_write(h, w, k) == src) push_dep(&c->known.edges, DEP_WW, k, w, t);
             uint32_t g = vidx(c, k, w);
             if (g != NONE) { vec_push(rg, g); vec_push(rg, t); c->rd_start[g + 1]++; }
         }
@@ -299,7 +288,7 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
     uint32_t v = b;
     for (int steps = 0; steps < 64 && v != 0; steps++) {
         uint32_t s = read_src(c, v, key);
-        if (s == NONE || last_write_on(h, v, key) == NONE) break;
+        if (s == NONE || history_txn_final_write(h, v, key) == NONE) break;
         uint32_t gs = vidx(c, key, s);
         if (gs == NONE) break;
         for (uint32_t i = c->rd_start[gs]; i < c->rd_start[gs + 1]; i++)
@@ -431,11 +420,11 @@ static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_v
                 uint32_t gy = vidx(c, k, y);
                 if (history_op_is_write(h, op) && gy != NONE) {
                     uint32_t gx = vidx(c, k, x);
-                    if (gx != NONE && gx < gy) { if (last_write_on(h, x, k) == op) push_dep(out, DEP_WW, k, x, y); }
+                    if (gx != NONE && gx < gy) { if (history_txn_final_write(h, x, k) == op) push_dep(out, DEP_WW, k, x, y); }
                 }
                 if (history_op_is_write(h, op)) {
                     uint32_t s = read_src(c, y, k);
-                    if (s == x && last_write_on(h, x, k) == op) push_dep(out, DEP_WR, k, x, y);
+                    if (s == x && history_txn_final_write(h, x, k) == op) push_dep(out, DEP_WR, k, x, y);
                 }
                 if (history_op_is_read(h, op) && gy != NONE && u64map_get(&c->rmap, PAIR(k, x)) == op) {
                     uint32_t s = read_src(c, x, k);
@@ -713,18 +702,6 @@ static void add_op(report_anomaly *a, uint32_t op) {
     vec_push(a->ops, op);
 }
 
-static uint32_t ext_read_of(const history *h, uint32_t t, uint32_t key) {
-    const history_txn *tx = &h->txns[t];
-    for (uint32_t i = 0; t && i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] != key || history_op_failed(h, op)) continue;
-        return history_op_is_read(h, op) ? op : NONE;
-    }
-    return NONE;
-}
-
-static uint32_t final_write_of(const history *h, uint32_t t, uint32_t key) { return last_write_on(h, t, key); }
-
 static void describe(const history *h, report_anomaly *a, int si) {
     char buf[1024], t1[64], t2[64], kb[128];
     size_t at = 0;
@@ -733,11 +710,11 @@ static void describe(const history *h, report_anomaly *a, int si) {
     switch (a->kind) {
     case AN_LOST_UPDATE: {
         const dep_edge *rw = e[0].kind == DEP_RW ? &e[0] : &e[1];
-        uint32_t r = rw->from, w = rw->to, rop = ext_read_of(h, r, rw->key), wop = ext_read_of(h, w, rw->key);
+        uint32_t r = rw->from, w = rw->to, rop = history_txn_external_read(h, r, rw->key), wop = history_txn_external_read(h, w, rw->key);
         char v[64], x[64], y[64];
         report_value(h, rop, v, sizeof v);
-        report_value(h, final_write_of(h, w, rw->key), x, sizeof x);
-        report_value(h, final_write_of(h, r, rw->key), y, sizeof y);
+        report_value(h, history_txn_final_write(h, w, rw->key), x, sizeof x);
+        report_value(h, history_txn_final_write(h, r, rw->key), y, sizeof y);
         history_key_str(h, rw->key, kb, sizeof kb);
         report_txn_name(h, r, t1, sizeof t1);
         report_txn_name(h, w, t2, sizeof t2);
@@ -771,9 +748,9 @@ static void describe(const history *h, report_anomaly *a, int si) {
 static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a) {
     const history *h = c->h;
     switch (e->kind) {
-    case DEP_WR: add_op(a, last_write_on(h, e->from, e->key)); add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->to))); break;
-    case DEP_WW: add_op(a, last_write_on(h, e->from, e->key)); add_op(a, last_write_on(h, e->to, e->key)); break;
-    case DEP_RW: add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->from))); add_op(a, last_write_on(h, e->to, e->key)); break;
+    case DEP_WR: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->to))); break;
+    case DEP_WW: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
+    case DEP_RW: add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->from))); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
     default: break;
     }
 }
@@ -883,7 +860,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
             uint32_t first = NONE;
             for (uint32_t i = c.rd_start[g]; i < c.rd_start[g + 1]; i++) {
                 uint32_t t = c.rd.data[i];
-                if (last_write_on(h, t, k) == NONE) continue;
+                if (history_txn_final_write(h, t, k) == NONE) continue;
                 if (first == NONE) { first = t; continue; }
                 vec_push(lu, first); vec_push(lu, t);
                 break;

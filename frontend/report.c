@@ -91,30 +91,6 @@ const char *report_level_name(int level) { return level == 0 ? "si" : level == 1
 
 static const char *level_title(int level) { return level == 0 ? "snapshot isolation" : "serializability"; }
 
-/* The external read of key by t, and t's final write of key. */
-static uint32_t ext_read(const history *h, uint32_t t, uint32_t key) {
-    if (t == 0 || t >= h->num_txns) return HISTORY_NONE;
-    const history_txn *tx = &h->txns[t];
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] != key || history_op_failed(h, op)) continue;
-        return history_op_is_read(h, op) ? op : HISTORY_NONE;
-    }
-    return HISTORY_NONE;
-}
-
-static uint32_t final_write(const history *h, uint32_t t, uint32_t key) {
-    if (t == 0) return key < h->num_keys ? key : HISTORY_NONE;
-    if (t >= h->num_txns) return HISTORY_NONE;
-    const history_txn *tx = &h->txns[t];
-    uint32_t found = HISTORY_NONE;
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] == key && history_op_is_write(h, op)) found = op;
-    }
-    return found;
-}
-
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
     char a[64], b[64], kb[128], v1[96], v2[96];
     report_txn_name(h, e->from, a, sizeof a);
@@ -126,17 +102,17 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
                  e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE ? h->sessions[h->txns[e->to].session].ext_id : -1);
         break;
     case DEP_WR:
-        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, report_value(h, ext_read(h, e->to, e->key), v1, sizeof v1), a);
+        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, report_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
         break;
     case DEP_WW:
         snprintf(buf, n, "%s's %s=%s is an older version than %s's %s=%s", a, kb,
-                 report_value(h, final_write(h, e->from, e->key), v1, sizeof v1), b, kb,
-                 report_value(h, final_write(h, e->to, e->key), v2, sizeof v2));
+                 report_value(h, history_txn_final_write(h, e->from, e->key), v1, sizeof v1), b, kb,
+                 report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
         break;
     case DEP_RW:
         snprintf(buf, n, "%s read %s=%s, which %s's %s=%s overwrote", a, kb,
-                 report_value(h, ext_read(h, e->from, e->key), v1, sizeof v1), b, kb,
-                 report_value(h, final_write(h, e->to, e->key), v2, sizeof v2));
+                 report_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
+                 report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
         break;
     default: snprintf(buf, n, "?");
     }

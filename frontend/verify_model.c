@@ -29,18 +29,6 @@ static uint8_t *observed_txns(const history *h) {
     return obs;
 }
 
-/* The external read of key by txn t: its op, or HISTORY_NONE. */
-static uint32_t external_read(const history *h, uint32_t t, uint32_t key) {
-    const history_txn *tx = &h->txns[t];
-    for (uint32_t i = 0; i < tx->num_ops; i++) {
-        uint32_t op = tx->first_op + i;
-        if (h->op_key[op] != key) continue;
-        if (history_op_is_write(h, op)) return HISTORY_NONE;
-        if (history_op_is_read(h, op)) return op;
-    }
-    return HISTORY_NONE;
-}
-
 static long vo_index(const version_order *vo, uint32_t key, uint32_t t) {
     if (key >= vo->num_keys) return -1;
     for (uint32_t i = vo->start[key]; i < vo->start[key + 1]; i++)
@@ -62,7 +50,7 @@ int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char
         if (!ok) snprintf(why, wl, "T%u is not before T%u in one session", e->from, e->to);
         break;
     case DEP_WR: {
-        uint32_t op = external_read(h, e->to, e->key);
+        uint32_t op = history_txn_external_read(h, e->to, e->key);
         uint32_t src = op == HISTORY_NONE ? HISTORY_NONE : history_read_source(h, op);
         ok = src != HISTORY_NONE && h->op_txn[src] == e->from;
         if (!ok) snprintf(why, wl, "T%u does not read key %u from T%u", e->to, e->key, e->from);
@@ -75,7 +63,7 @@ int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char
         break;
     }
     case DEP_RW: {
-        uint32_t op = external_read(h, e->from, e->key);
+        uint32_t op = history_txn_external_read(h, e->from, e->key);
         uint32_t src = op == HISTORY_NONE ? HISTORY_NONE : history_read_source(h, op);
         long a = src == HISTORY_NONE ? -1 : vo_index(vo, e->key, h->op_txn[src]);
         long b = vo_index(vo, e->key, e->to);

@@ -57,18 +57,6 @@ static const char *vstr(const history *h, uint32_t op, char *buf, size_t n) {
 
 /* ---- participation and edges -------------------------------------------- */
 
-static uint8_t *participants(const history *h) {
-    uint8_t *p = xcalloc(h->num_txns, 1);
-    p[0] = 1;
-    for (uint32_t t = 1; t < h->num_txns; t++) p[t] = h->txns[t].status == TXN_COMMITTED;
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
-        uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE) p[h->op_txn[src]] = 1;
-    }
-    return p;
-}
-
 /* Called per edge; returns 0 to stop.  ops: the read (WR: in `to`, RW: in
  * `from`) and the writes (WW: both; WR: from's; RW: to's), or HISTORY_NONE. */
 typedef int (*edge_fn)(void *ctx, const dep_edge *e, uint32_t read_op, uint32_t wop_from, uint32_t wop_to);
@@ -241,7 +229,7 @@ cert_status cert_build(const history *h, const version_order *vo, int si, certif
     vec_reserve(c->vo.txns, vo->txns.len);
     for (size_t i = 0; i < vo->txns.len; i++) vec_push(c->vo.txns, vo->txns.data[i]);
 
-    uint8_t *part = participants(h);
+    uint8_t *part = history_participants(h);
     build_ctx b = { si, { 0 }, { 0 } };
     vec_init(b.from); vec_init(b.to);
     cert_status rc = CERT_OK;
@@ -627,7 +615,7 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
         anomaly_list_free(&al);
         if (n) return CERT_REJECT;
     }
-    uint8_t *part = participants(h);
+    uint8_t *part = history_participants(h);
     verify_ctx V = { h, c, si, NULL, NULL, NULL, NULL, err, 0 };
     V.ps = xmalloc(h->num_txns * sizeof *V.ps);
     V.pc = xmalloc(h->num_txns * sizeof *V.pc);

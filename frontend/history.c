@@ -412,3 +412,15 @@ uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key) {
     }
     return HISTORY_NONE;
 }
+
+uint8_t *history_participants(const history *h) {
+    uint8_t *p = xcalloc(h->num_txns, 1);
+    p[0] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++) p[t] = h->txns[t].status == TXN_COMMITTED;
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
+        uint32_t src = history_read_source(h, op);
+        if (src != HISTORY_NONE) p[h->op_txn[src]] = 1;
+    }
+    return p;
+}

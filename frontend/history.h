@@ -167,6 +167,10 @@ uint32_t history_txn_final_write(const history *h, uint32_t t, uint32_t key);
  * that op is a read (a read after its own write is internal), else
  * HISTORY_NONE. */
 uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key);
+/* The transactions a dependency graph is built over: INIT, the committed
+ * ones, and any writer a committed transaction read from (e.g. an
+ * indeterminate Elle txn).  A calloc'd flag per txn; the caller frees it. */
+uint8_t *history_participants(const history *h);
 
 /* Human-readable key ("42" or the interned string) into buf. */
 const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n);

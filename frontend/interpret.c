@@ -17,18 +17,6 @@
 #define NONE UINT32_MAX
 #define PAIR(k, t) (((uint64_t)(k) << 32) | (uint64_t)(t))
 
-uint8_t *history_participants(const history *h) {
-    uint8_t *p = xcalloc(h->num_txns, 1);
-    p[0] = 1;
-    for (uint32_t t = 1; t < h->num_txns; t++) p[t] = h->txns[t].status == TXN_COMMITTED;
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
-        uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE) p[h->op_txn[src]] = 1;
-    }
-    return p;
-}
-
 /* ---- graphs ------------------------------------------------------------- */
 
 typedef struct igraph {

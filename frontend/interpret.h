@@ -39,8 +39,4 @@
 size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
                          const dep_edge *forced, size_t nforced, size_t max);
 
-/* Participating transactions: INIT, committed ones, and indeterminate ones a
- * committed transaction read from.  Caller frees. */
-uint8_t *history_participants(const history *h);
-
 #endif

@@ -20,6 +20,7 @@
 # Usage: bench/graph.sh [--quick]      (--quick: 1000-node sizes only)
 # Env:   GSAT_LIMIT (CPU s, default 600), MONOSAT_LIMIT (CPU s, default 600),
 #        SIZES ("1000:10000 2000:20000"), FAMILIES ("pairs triple rw"),
+#        CACHED_ONLY=1 (do not start new MonoSAT runs: report those not measured as "-"),
 #        OUT (results dir, default build/bench/graph), DOC (default doc/benchmarks.md)
 # Writes the table into $DOC, section "Acyclicity theory" (replaced if present).
 set -u
@@ -31,6 +32,7 @@ GSAT_LIMIT=${GSAT_LIMIT:-600}
 MONOSAT_LIMIT=${MONOSAT_LIMIT:-600}
 FAMILIES=${FAMILIES:-pairs triple rw}
 FORCE=${FORCE:-0}
+CACHED_ONLY=${CACHED_ONLY:-0}
 OUT=${OUT:-$ROOT/build/bench/graph}
 DOC=${DOC:-$ROOT/doc/benchmarks.md}
 POLYSI_GNF_DIR=${POLYSI_GNF_DIR:-}
@@ -45,6 +47,9 @@ have_monosat=0; [ -x "$MONOSAT" ] && have_monosat=1
 # run NAME CPU_LIMIT CMD... -> "answer wall cpu mem_mb" (answer: SAT UNSAT TIMEOUT ERROR)
 run() {
   local name=$1 lim=$2; shift 2
+  if [ "$CACHED_ONLY" = 1 ] && [ "${name%.monosat}" != "$name" ] && [ ! -s "$OUT/$name.time" ]; then
+    echo "- - - -"; return
+  fi
   if [ "$FORCE" = 1 ] || ! grep -qx 's \(UN\)\?SATISFIABLE' "$OUT/$name.out" 2>/dev/null || [ ! -s "$OUT/$name.time" ]; then
     /usr/bin/time -f "%e %U %S %M %x" -o "$OUT/$name.time" timeout $((4 * lim)) nice \
       bash -c 'ulimit -t "$0"; exec "$@"' "$lim" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
@@ -52,7 +57,7 @@ run() {
   local ans
   if grep -qx 's SATISFIABLE' "$OUT/$name.out"; then ans=SAT
   elif grep -qx 's UNSATISFIABLE' "$OUT/$name.out"; then ans=UNSAT
-  elif grep -q 'Command \(terminated by signal\|exited with non-zero status 124\)' "$OUT/$name.time"; then ans=TIMEOUT
+  elif grep -q 'Command \(terminated by signal\|exited with non-zero status \(124\|137\|152\)\)' "$OUT/$name.time"; then ans=TIMEOUT
   else ans=ERROR; fi
   local t; t=$(tail -1 "$OUT/$name.time")
   set -- $t
@@ -111,10 +116,10 @@ add_file() {
     read -r ma mw mc mm <<< "$(run "$tag.monosat" "$MONOSAT_LIMIT" "$MONOSAT" "$f")"
     ratio_w=$(awk -v a="$mw" -v b="$gw" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.0fx", a / b }')
     ratio_c=$(awk -v a="$mc" -v b="$gc" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.0fx", a / b }')
-    if [ "$ma" = TIMEOUT ]; then
-      mc=">$MONOSAT_LIMIT"; ratio_w=">$ratio_w"
-      ratio_c=">$(awk -v a="$MONOSAT_LIMIT" -v b="$gc" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.0fx", a / b }')"
-    elif [ "$ma" != "$ga" ]; then
+    if [ "$ma" = - ]; then ratio_w=-; ratio_c=-
+    elif [ "$ma" = TIMEOUT ]; then       # killed by the CPU or the wall limit: lower bounds
+      mw=">$mw"; mc=">$mc"; ratio_w=">$ratio_w"; ratio_c=">$ratio_c"
+    elif [ "$ma" != "$ga" ] && [ "$ma" != - ]; then
       echo "graph.sh: ANSWERS DIFFER on $tag: gsat $ga, MonoSAT $ma" >&2
     fi
   fi

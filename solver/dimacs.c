@@ -11,13 +11,12 @@
  * (PolySI traces reach several MB), so the bound only stops runaway input. */
 #define MAX_LINE (1 << 30)
 
-static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 
 /* First token of a line, printable, at most 40 bytes, for messages. */
 static void first_token(const char *line, char *out, size_t cap) {
     size_t n = 0;
-    while (line[n] && !is_blank((unsigned char)line[n]) && n + 1 < cap && n < 40) {
+    while (line[n] && !dimacs_is_blank((unsigned char)line[n]) && n + 1 < cap && n < 40) {
         unsigned char ch = (unsigned char)line[n];
         out[n] = (ch >= 32 && ch < 127) ? (char)ch : '?';
         n++;
@@ -25,16 +24,15 @@ static void first_token(const char *line, char *out, size_t cap) {
     out[n] = 0;
 }
 
-/* Split line into at most max tokens (in place). */
-static int tokenize(char *line, char **tok, int max) {
+int dimacs_tokenize(char *line, char **tok, int max) {
     int n = 0;
     char *p = line;
     for (;;) {
-        while (*p && is_blank((unsigned char)*p)) p++;
+        while (*p && dimacs_is_blank((unsigned char)*p)) p++;
         if (!*p) break;
         if (n == max) return max + 1;
         tok[n++] = p;
-        while (*p && !is_blank((unsigned char)*p)) p++;
+        while (*p && !dimacs_is_blank((unsigned char)*p)) p++;
         if (*p) *p++ = 0;
     }
     return n;
@@ -66,7 +64,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
 
     for (;;) {
         int c = reader_getc(r);
-        while (is_blank(c)) c = reader_getc(r);
+        while (dimacs_is_blank(c)) c = reader_getc(r);
         if (c == READER_EOF) break;
         if (c == '\n') { line++; continue; }
         any_content = 1;
@@ -77,7 +75,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
                 int neg = 0;
                 if (c == '-') { neg = 1; c = reader_getc(r); }
                 if (!is_digit(c)) {
-                    if (c == READER_EOF || c == '\n' || is_blank(c)) FAIL(line, "expected a literal, found '-'");
+                    if (c == READER_EOF || c == '\n' || dimacs_is_blank(c)) FAIL(line, "expected a literal, found '-'");
                     FAIL(line, "expected a literal, found '%s%c'", neg ? "-" : "",
                          (c >= 32 && c < 127) ? c : '?');
                 }
@@ -88,7 +86,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
                     if (v > DIMACS_MAX_VAR) too_big = 1;
                     c = reader_getc(r);
                 }
-                if (c != READER_EOF && c != '\n' && !is_blank(c))
+                if (c != READER_EOF && c != '\n' && !dimacs_is_blank(c))
                     FAIL(line, "unexpected character '%c' in a literal", (c >= 32 && c < 127) ? c : '?');
                 if (too_big) FAIL(line, "literal out of range: variable index above %d", DIMACS_MAX_VAR);
                 if (v == 0) {
@@ -102,11 +100,11 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
                     if (v > max_var) max_var = v;
                     vec_push(clause, neg ? -(int)v : (int)v);
                 }
-                while (is_blank(c)) c = reader_getc(r);
+                while (dimacs_is_blank(c)) c = reader_getc(r);
                 if (c == '\n' || c == READER_EOF) break;
                 if (c != '-' && !is_digit(c)) {
                     char tok[48]; size_t n = 0;
-                    while (c != READER_EOF && c != '\n' && !is_blank(c) && n < 40) {
+                    while (c != READER_EOF && c != '\n' && !dimacs_is_blank(c) && n < 40) {
                         tok[n++] = (c >= 32 && c < 127) ? (char)c : '?';
                         c = reader_getc(r);
                     }
@@ -126,7 +124,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
             vec_push(lb, (char)c);
             c = reader_getc(r);
         }
-        while (lb.len && is_blank((unsigned char)lb.data[lb.len - 1])) lb.len--;
+        while (lb.len && dimacs_is_blank((unsigned char)lb.data[lb.len - 1])) lb.len--;
         vec_push(lb, 0);
         char tok[48];
         first_token(lb.data, tok, sizeof tok);
@@ -138,7 +136,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
             char copy[128];
             snprintf(copy, sizeof copy, "%s", lb.data);
             char *t[5];
-            int n = tokenize(lb.data, t, 4);
+            int n = dimacs_tokenize(lb.data, t, 4);
             long nv, nc;
             if (n != 4 || strcmp(t[1], "cnf") != 0 || !parse_count(t[2], &nv) || !parse_count(t[3], &nc))
                 FAIL(line, "bad header '%s': expected 'p cnf VARIABLES CLAUSES'", copy);

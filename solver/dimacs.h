@@ -52,6 +52,12 @@ typedef struct dimacs_info {
 
 /* Parse from an open reader into s.  opts and info may be NULL.
  * Returns 0 on success, -1 with err set. */
+/* Line helpers shared with the GNF reader (theory/gnf.c): blanks are space,
+ * tab, CR, VT, FF; dimacs_tokenize splits line in place into at most max
+ * tokens and returns their number, or max + 1 if there are more. */
+static inline int dimacs_is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+int dimacs_tokenize(char *line, char **tok, int max);
+
 int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err);
 /* Open path ("-" = stdin), parse, close. */
 int dimacs_parse_file(gsat *s, const char *path, const dimacs_opts *opts, dimacs_info *info, ic_error *err);

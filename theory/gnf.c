@@ -54,21 +54,6 @@ static int in_list(const char *w, const char *const *list, size_t n) {
     return 0;
 }
 
-static int is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-static int tokenize(char *line, char **tok, int max) {
-    int n = 0;
-    for (char *p = line;;) {
-        while (*p && is_blank((unsigned char)*p)) p++;
-        if (!*p) break;
-        if (n == max) return max + 1;
-        tok[n++] = p;
-        while (*p && !is_blank((unsigned char)*p)) p++;
-        if (*p) *p++ = 0;
-    }
-    return n;
-}
-
 /* A decimal integer in [lo, hi]; 0 if t is not one. */
 static int parse_int(const char *t, long lo, long hi, long *out) {
     const char *p = t;
@@ -118,7 +103,7 @@ static int gnf_line(void *ctx, const char *line, long lineno, ic_error *err) {
     char buf[512], *copy = len < sizeof buf ? buf : xmalloc(len + 1);
     memcpy(copy, line, len + 1);
     char *tok[MAX_TOKENS + 1];
-    int n = tokenize(copy, tok, MAX_TOKENS), rc = 0;
+    int n = dimacs_tokenize(copy, tok, MAX_TOKENS), rc = 0;
     const char *kw = tok[0];
     long gid, a, b, v;
     if (st->solve_line && strcmp(kw, "solve") != 0) {
@@ -195,17 +180,17 @@ static int gnf_line(void *ctx, const char *line, long lineno, ic_error *err) {
         /* the assumptions may run past MAX_TOKENS: rescan the raw line */
         const char *p = line + 5;
         for (;;) {
-            while (is_blank((unsigned char)*p)) p++;
+            while (dimacs_is_blank((unsigned char)*p)) p++;
             if (!*p) break;
             char t[32]; size_t k = 0;
-            while (*p && !is_blank((unsigned char)*p) && k + 1 < sizeof t) t[k++] = *p++;
+            while (*p && !dimacs_is_blank((unsigned char)*p) && k + 1 < sizeof t) t[k++] = *p++;
             t[k] = 0;
             if (!parse_int(t, -DIMACS_MAX_VAR, DIMACS_MAX_VAR, &v)) {
                 rc = ERR("'solve' line: expected a literal, found '%.30s'", t);
                 goto out;
             }
             if (v == 0) {
-                while (is_blank((unsigned char)*p)) p++;
+                while (dimacs_is_blank((unsigned char)*p)) p++;
                 if (*p) { rc = ERR("'solve' line: unexpected '%.30s' after the terminating 0", p); goto out; }
                 break;
             }

@@ -6,20 +6,30 @@
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
 #   make fuzz         fuzz the parsers (long; needs afl++ or clang)
 #   make install PREFIX=/usr/local
+#   make jni          build/jni/libmonosat.so for MonoSAT's Java API (needs a JDK)
 #
 # Sources are found by wildcard: a new module foo.c in solver/, theory/ or
 # frontend/ joins its library; tests/test_*.c each become one test binary.
+#
+# Libraries: every object is compiled with hidden visibility and only the
+# public API (GSAT_API, ISOCHECK_API, IPASIR_API, MONOSAT_API in include/)
+# is exported.  The programs and the tests link internal archives
+# (build/obj/lib*.a, all names linkable); the public static libraries are
+# one prelinked object each whose hidden names are made local, so they
+# cannot clash with a user's own functions either (doc/library.md).
 
 CC      ?= cc
 PREFIX  ?= /usr/local
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-function
 BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Iinclude -I. -MMD -MP
-REL_CFLAGS := $(BASE) -O2 -DNDEBUG -fPIC
-DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGSAT_DEBUG
+REL_CFLAGS := $(BASE) -O2 -DNDEBUG -fPIC -fvisibility=hidden
+DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGSAT_DEBUG -fvisibility=hidden
 DBG_LDFLAGS := -fsanitize=address,undefined
 LDLIBS  := -lm
 
-GSAT_SRC := $(filter-out %_main.c,$(wildcard solver/*.c theory/*.c))
+GSAT_SRC := $(filter-out %_main.c,$(wildcard solver/*.c theory/*.c)) $(wildcard compat/ipasir/*.c)
+MONOSAT_SRC := $(wildcard compat/monosat/*.c)
+JNI_SRC  := $(wildcard compat/monosat/jni/*.c)
 ISO_SRC  := $(filter-out %_main.c frontend/cli_%.c,$(wildcard frontend/*.c))
 CLI_SRC  := $(wildcard frontend/cli_*.c)
 WORK_SRC := $(wildcard bench/workload/*.c)
@@ -29,24 +39,32 @@ obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
 REL := build
 DBG := build/debug
+SO_MAJOR   := 1
+SO_VERSION := 1.0.0
+PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so)
 
-.PHONY: all debug test unit e2e bench fuzz install clean
-all: $(REL)/gsat $(REL)/isocheck $(REL)/libgsat.a $(REL)/libisocheck.a $(REL)/libgsat.so $(REL)/libisocheck.so
+.PHONY: all debug test unit e2e bench fuzz install clean jni
+all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
-$(REL)/obj/%.o: %.c
+# Objects depend on the Makefile too: a change of flags (such as the
+# visibility the libraries rely on) must rebuild them.
+$(REL)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(REL_CFLAGS) $(CFLAGS) -c $< -o $@
-$(DBG)/obj/%.o: %.c
+$(DBG)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_CFLAGS) $(CFLAGS) -c $< -o $@
 
-define libs_for # $(1) = build dir, $(2) = compiler flags
-$(1)/libgsat.a: $(call obj,$(1),$(GSAT_SRC))
+# Internal archives: every module, every name linkable (programs, tests).
+define libs_for # $(1) = build dir
+$(1)/obj/libgsat.a: $(call obj,$(1),$(GSAT_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
-$(1)/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
+$(1)/obj/libmonosat.a: $(call obj,$(1),$(MONOSAT_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
-$(1)/libworkload.a: $(call obj,$(1),$(WORK_SRC)) $(1)/obj/.dir
+$(1)/obj/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
+	@rm -f $$@; ar rcs $$@ $$^
+$(1)/obj/libworkload.a: $(call obj,$(1),$(WORK_SRC)) $(1)/obj/.dir
 	@rm -f $$@; ar rcs $$@ $$(filter %.o,$$^)
 $(1)/obj/.dir:
 	@mkdir -p $$(dir $$@); touch $$@
@@ -54,21 +72,61 @@ endef
 $(eval $(call libs_for,$(REL)))
 $(eval $(call libs_for,$(DBG)))
 
-$(REL)/libgsat.so: $(call obj,$(REL),$(GSAT_SRC))
-	$(CC) -shared -o $@ $^ $(LDLIBS)
-$(REL)/libisocheck.so: $(call obj,$(REL),$(ISO_SRC)) $(REL)/libgsat.so
-	$(CC) -shared -o $@ $(call obj,$(REL),$(ISO_SRC)) -L$(REL) -lgsat $(LDLIBS)
+# Public static libraries: the objects prelinked into one (ld -r), hidden
+# names made local; a library that embeds the engine also localizes the
+# engine's own API, so it never clashes with libgsat.a linked beside it.
+# $(1) = archive, $(2) = objects and internal archives, $(3) = objcopy extras
+define prelink
+	@rm -f $(1) $(1:.a=.o)
+	ld -r -o $(1:.a=.o) $(2)
+	objcopy --localize-hidden $(3) $(1:.a=.o)
+	ar rcs $(1) $(1:.a=.o)
+	@rm -f $(1:.a=.o)
+endef
+ENGINE_LOCAL := -w -L 'gsat_*' -L 'ipasir_*'
+$(REL)/libgsat.a: $(call obj,$(REL),$(GSAT_SRC))
+	$(call prelink,$@,$^)
+$(REL)/libisocheck.a: $(call obj,$(REL),$(ISO_SRC)) $(REL)/obj/libgsat.a
+	$(call prelink,$@,$^,$(ENGINE_LOCAL))
 
-$(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/libgsat.a
+# Public shared libraries, versioned (soname lib*.so.$(SO_MAJOR)).  The
+# engine inside libisocheck and libmonosat is linked from the internal
+# archive with --exclude-libs, so it is not exported from them.
+SO_LDFLAGS = -shared -Wl,--no-undefined -Wl,-soname,$(notdir $(basename $(basename $@)))
+$(REL)/libgsat.so.$(SO_VERSION): $(call obj,$(REL),$(GSAT_SRC))
+	$(CC) $(SO_LDFLAGS) -o $@ $^ $(LDLIBS)
+$(REL)/libisocheck.so.$(SO_VERSION): $(call obj,$(REL),$(ISO_SRC)) $(REL)/obj/libgsat.a
+	$(CC) $(SO_LDFLAGS) -o $@ $^ -Wl,--exclude-libs,ALL $(LDLIBS)
+$(REL)/%.so.$(SO_MAJOR): $(REL)/%.so.$(SO_VERSION)
+	ln -sf $(notdir $<) $@
+$(REL)/%.so: $(REL)/%.so.$(SO_VERSION)
+	ln -sf $(notdir $<) $@
+# MonoSAT's C API over gsat (compat/monosat; doc/backend.md), and with the
+# JNI layer for MonoSAT's Java classes (`make jni`).
+$(REL)/monosat/libmonosat.so: $(call obj,$(REL),$(MONOSAT_SRC)) $(REL)/obj/libgsat.a
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ -Wl,--exclude-libs,ALL $(LDLIBS)
+
+JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(shell command -v javac 2>/dev/null)))
+JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+$(REL)/obj/compat/monosat/jni/%.o: CFLAGS += $(JNI_CFLAGS)
+jni: $(REL)/jni/libmonosat.so
+$(REL)/jni/libmonosat.so: $(call obj,$(REL),$(JNI_SRC) $(MONOSAT_SRC)) $(REL)/obj/libgsat.a
+	@[ -f "$(JAVA_HOME)/include/jni.h" ] || { echo "make jni: no jni.h under JAVA_HOME=$(JAVA_HOME) (install a JDK or set JAVA_HOME)"; exit 2; }
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ -Wl,--exclude-libs,ALL $(LDLIBS)
+
+PROG_LIBS = $(1)/obj/libworkload.a $(1)/obj/libisocheck.a $(1)/obj/libmonosat.a $(1)/obj/libgsat.a
+$(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(REL)/isocheck: $(REL)/obj/frontend/isocheck_main.o $(call obj,$(REL),$(CLI_SRC)) $(REL)/libworkload.a $(REL)/libisocheck.a $(REL)/libgsat.a
+$(REL)/isocheck: $(REL)/obj/frontend/isocheck_main.o $(call obj,$(REL),$(CLI_SRC)) $(REL)/obj/libworkload.a $(REL)/obj/libisocheck.a $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(DBG)/gsat: $(DBG)/obj/solver/gsat_main.o $(DBG)/libgsat.a
+$(DBG)/gsat: $(DBG)/obj/solver/gsat_main.o $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
-$(DBG)/isocheck: $(DBG)/obj/frontend/isocheck_main.o $(call obj,$(DBG),$(CLI_SRC)) $(DBG)/libworkload.a $(DBG)/libisocheck.a $(DBG)/libgsat.a
+$(DBG)/isocheck: $(DBG)/obj/frontend/isocheck_main.o $(call obj,$(DBG),$(CLI_SRC)) $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/libworkload.a $(DBG)/libisocheck.a $(DBG)/libgsat.a
+$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(call PROG_LIBS,$(DBG))
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
@@ -85,12 +143,15 @@ bench: all
 fuzz:
 	bench/fuzz.sh
 
+# Shared libraries keep their soname links.
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(REL)/gsat $(REL)/isocheck $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(REL)/libgsat.a $(REL)/libisocheck.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(REL)/libgsat.so $(REL)/libisocheck.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/gsat.h $(wildcard include/isocheck.h) $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(REL)/libgsat.so.$(SO_VERSION) $(REL)/libisocheck.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	for l in gsat isocheck; do for n in so.$(SO_MAJOR) so; do \
+	  ln -sf lib$$l.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$l.$$n; done; done
+	install -m 644 include/gsat.h include/isocheck.h include/ipasir.h $(DESTDIR)$(PREFIX)/include/
 	for pc in $(wildcard doc/*.pc.in); do sed 's|@PREFIX@|$(PREFIX)|g' $$pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in); done
 
 clean:

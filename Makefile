@@ -41,9 +41,10 @@ REL := build
 DBG := build/debug
 SO_MAJOR   := 1
 SO_VERSION := 1.0.0
-PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so)
+PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
+               $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test unit e2e bench fuzz install clean jni
+.PHONY: all debug test unit e2e bench fuzz install clean jni jni-check
 all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -57,10 +58,22 @@ $(DBG)/obj/%.o: %.c Makefile
 	$(CC) $(DBG_CFLAGS) $(CFLAGS) -c $< -o $@
 
 # Internal archives: every module, every name linkable (programs, tests).
+# The engine also comes prelinked into one object whose internal names
+# are local (gsat_engine.o): what libgsat.a holds, and what the layers
+# built on it link, since their own names may be the engine's internal
+# ones (MonoSAT's API has a backtrack()).  libmonosat.a is such a layer:
+# its objects and the engine prelinked, only MonoSAT's names left global.
+ENGINE_LOCAL := -w -L 'gsat_*' -L 'ipasir_*'
 define libs_for # $(1) = build dir
 $(1)/obj/libgsat.a: $(call obj,$(1),$(GSAT_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
-$(1)/obj/libmonosat.a: $(call obj,$(1),$(MONOSAT_SRC))
+$(1)/obj/gsat_engine.o: $(call obj,$(1),$(GSAT_SRC))
+	$(LD) -r -o $$@ $$^
+	objcopy --localize-hidden $$@
+$(1)/obj/monosat_layer.o: $(call obj,$(1),$(MONOSAT_SRC)) $(1)/obj/gsat_engine.o
+	$(LD) -r -o $$@ $$^
+	objcopy --localize-hidden $(ENGINE_LOCAL) $$@
+$(1)/obj/libmonosat.a: $(1)/obj/monosat_layer.o
 	@rm -f $$@; ar rcs $$@ $$^
 $(1)/obj/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
@@ -72,26 +85,19 @@ endef
 $(eval $(call libs_for,$(REL)))
 $(eval $(call libs_for,$(DBG)))
 
-# Public static libraries: the objects prelinked into one (ld -r), hidden
-# names made local; a library that embeds the engine also localizes the
-# engine's own API, so it never clashes with libgsat.a linked beside it.
-# $(1) = archive, $(2) = objects and internal archives, $(3) = objcopy extras
-define prelink
-	@rm -f $(1) $(1:.a=.o)
-	ld -r -o $(1:.a=.o) $(2)
-	objcopy --localize-hidden $(3) $(1:.a=.o)
-	ar rcs $(1) $(1:.a=.o)
-	@rm -f $(1:.a=.o)
-endef
-ENGINE_LOCAL := -w -L 'gsat_*' -L 'ipasir_*'
-$(REL)/libgsat.a: $(call obj,$(REL),$(GSAT_SRC))
-	$(call prelink,$@,$^)
+# Public static libraries: one prelinked object each, hidden names local;
+# libisocheck embeds the engine and localizes the engine's API too, so it
+# never clashes with libgsat.a linked beside it.
+$(REL)/libgsat.a: $(REL)/obj/gsat_engine.o
+	@rm -f $@; ar rcs $@ $^
 $(REL)/libisocheck.a: $(call obj,$(REL),$(ISO_SRC)) $(REL)/obj/libgsat.a
-	$(call prelink,$@,$^,$(ENGINE_LOCAL))
+	$(LD) -r -o $(@:.a=.o) $^
+	objcopy --localize-hidden $(ENGINE_LOCAL) $(@:.a=.o)
+	@rm -f $@; ar rcs $@ $(@:.a=.o); rm -f $(@:.a=.o)
 
 # Public shared libraries, versioned (soname lib*.so.$(SO_MAJOR)).  The
-# engine inside libisocheck and libmonosat is linked from the internal
-# archive with --exclude-libs, so it is not exported from them.
+# engine inside libisocheck is linked from the internal archive with
+# --exclude-libs, so it is not exported from there.
 SO_LDFLAGS = -shared -Wl,--no-undefined -Wl,-soname,$(notdir $(basename $(basename $@)))
 $(REL)/libgsat.so.$(SO_VERSION): $(call obj,$(REL),$(GSAT_SRC))
 	$(CC) $(SO_LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -101,20 +107,22 @@ $(REL)/%.so.$(SO_MAJOR): $(REL)/%.so.$(SO_VERSION)
 	ln -sf $(notdir $<) $@
 $(REL)/%.so: $(REL)/%.so.$(SO_VERSION)
 	ln -sf $(notdir $<) $@
-# MonoSAT's C API over gsat (compat/monosat; doc/backend.md), and with the
-# JNI layer for MonoSAT's Java classes (`make jni`).
-$(REL)/monosat/libmonosat.so: $(call obj,$(REL),$(MONOSAT_SRC)) $(REL)/obj/libgsat.a
+# MonoSAT's C API over gsat (compat/monosat; doc/backend.md), and the same
+# with the JNI layer for MonoSAT's Java classes (`make jni`).
+$(REL)/monosat/libmonosat.so: $(REL)/obj/monosat_layer.o
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,--no-undefined -o $@ $^ -Wl,--exclude-libs,ALL $(LDLIBS)
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ $(LDLIBS)
 
 JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(shell command -v javac 2>/dev/null)))
 JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
 $(REL)/obj/compat/monosat/jni/%.o: CFLAGS += $(JNI_CFLAGS)
 jni: $(REL)/jni/libmonosat.so
-$(REL)/jni/libmonosat.so: $(call obj,$(REL),$(JNI_SRC) $(MONOSAT_SRC)) $(REL)/obj/libgsat.a
-	@[ -f "$(JAVA_HOME)/include/jni.h" ] || { echo "make jni: no jni.h under JAVA_HOME=$(JAVA_HOME) (install a JDK or set JAVA_HOME)"; exit 2; }
+$(REL)/jni/libmonosat.so: $(REL)/obj/monosat_layer.o $(call obj,$(REL),$(JNI_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,--no-undefined -o $@ $^ -Wl,--exclude-libs,ALL $(LDLIBS)
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+$(call obj,$(REL),$(JNI_SRC)): | jni-check
+jni-check:
+	@[ -f "$(JAVA_HOME)/include/jni.h" ] || { echo "make jni: no jni.h under JAVA_HOME='$(JAVA_HOME)' (install a JDK or set JAVA_HOME)"; exit 2; }
 
 PROG_LIBS = $(1)/obj/libworkload.a $(1)/obj/libisocheck.a $(1)/obj/libmonosat.a $(1)/obj/libgsat.a
 $(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/obj/libgsat.a
@@ -143,15 +151,19 @@ bench: all
 fuzz:
 	bench/fuzz.sh
 
-# Shared libraries keep their soname links.
+# Shared libraries keep their soname links; MonoSAT's C API goes to
+# lib/gsat/ (beside, not over, a real MonoSAT; doc/backend.md).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	           $(DESTDIR)$(PREFIX)/lib/gsat $(DESTDIR)$(PREFIX)/include/gsat
 	install -m 755 $(REL)/gsat $(REL)/isocheck $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(REL)/libgsat.a $(REL)/libisocheck.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(REL)/libgsat.so.$(SO_VERSION) $(REL)/libisocheck.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
 	for l in gsat isocheck; do for n in so.$(SO_MAJOR) so; do \
 	  ln -sf lib$$l.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$l.$$n; done; done
+	install -m 755 $(REL)/monosat/libmonosat.so $(DESTDIR)$(PREFIX)/lib/gsat/
 	install -m 644 include/gsat.h include/isocheck.h include/ipasir.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/monosat.h $(DESTDIR)$(PREFIX)/include/gsat/
 	for pc in $(wildcard doc/*.pc.in); do sed 's|@PREFIX@|$(PREFIX)|g' $$pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in); done
 
 clean:

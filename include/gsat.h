@@ -86,6 +86,9 @@ GSAT_API int gsat_set_option(gsat *s, const char *name, int64_t value);
 /* Decision hint: variables marked 0 are never branched on (their value
  * follows from propagation).  Default 1. */
 GSAT_API void gsat_set_decision_var(gsat *s, int var, int is_decision);
+/* Decision hint: the value tried first when branching on var (1 true,
+ * 0 false), until phase saving replaces it.  Default: option phase. */
+GSAT_API void gsat_set_phase(gsat *s, int var, int value);
 
 typedef struct gsat_stats {
     int64_t conflicts, decisions, propagations, restarts, learned, reduced;

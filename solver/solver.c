@@ -262,6 +262,12 @@ void gsat_set_decision_var(gsat *s, int var, int is_decision) {
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
 }
 
+void gsat_set_phase(gsat *s, int var, int value) {
+    if (var <= 0) return;
+    gsat_reserve_vars(s, var);
+    s->polarity[var] = value ? 0 : 1;
+}
+
 void gsat_get_stats(const gsat *s, gsat_stats *out) {
     memset(out, 0, sizeof *out);
     out->conflicts = s->st.conflicts;

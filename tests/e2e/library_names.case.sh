@@ -1,7 +1,8 @@
 # The public libraries export exactly the declared API: the shared ones
 # (nm -D) and the static ones (global symbols of the prelinked object) name
-# only the functions declared in include/gsat.h + ipasir.h (libgsat) and
-# include/isocheck.h (libisocheck).  A program that defines its own
+# only the functions declared in include/gsat.h + ipasir.h (libgsat),
+# include/isocheck.h (libisocheck) and include/monosat.h (MonoSAT's C API,
+# build/monosat/libmonosat.so).  A program that defines its own
 # analyze, backtrack, propagate, reduce_db, ... links against both
 # libraries, static and shared, and both builds work (tests/link/own_names.c).
 set -e
@@ -9,9 +10,12 @@ nice make -s -C "$ROOT" all >/dev/null 2>&1 || { echo "make all failed"; exit 1;
 B="$ROOT/build"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-declared() { for h in "$@"; do sed -n 's/^[A-Z]*_API [^(]*[ *]\([a-z_0-9]*\)(.*/\1/p' "$ROOT/include/$h"; done | sort -u; }
+declared() { for h in "$@"; do sed -n 's/^[A-Z]*_API [^(]*[ *]\([A-Za-z_0-9]*\)(.*/\1/p' "$ROOT/include/$h"; done | sort -u; }
 declared gsat.h ipasir.h >"$tmp/gsat.want"
 declared isocheck.h >"$tmp/isocheck.want"
+declared monosat.h >"$tmp/monosat.want"
+nm -D --defined-only "$B/monosat/libmonosat.so" | awk '$2 ~ /^[TDBRVWi]$/ {print $3}' | sort -u >"$tmp/monosat.so.got"
+cmp -s "$tmp/monosat.want" "$tmp/monosat.so.got" || { echo "libmonosat.so exports other names than monosat.h declares:"; diff "$tmp/monosat.want" "$tmp/monosat.so.got" | head -20; exit 1; }
 [ "$(wc -l <"$tmp/gsat.want")" -ge 30 ] || { echo "could not read the declarations of gsat.h/ipasir.h"; exit 1; }
 for lib in gsat isocheck; do
   nm -D --defined-only "$B/lib$lib.so" | awk '$2 ~ /^[TDBRVWi]$/ {print $3}' | sort -u >"$tmp/$lib.so.got"

@@ -76,10 +76,10 @@ static int and_into(msat *m, const int *lits, int n, int out) {
     return out;
 }
 
-static int *negated(msat *m, const int *lits, int n) {
+/* A new array of the negations of lits (the caller frees it). */
+static int *negated(const int *lits, int n) {
     int *c = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *c);
     for (int i = 0; i < n; i++) c[i] = lits[i] ^ 1;
-    (void)m;
     return c;
 }
 
@@ -181,7 +181,7 @@ int Or_(SolverPtr S, int lit_a, int lit_b, int lit_out) {
 
 int Ors(SolverPtr S, int *lits, int n_lits) {
     SOLVER_OR(-1); LITS_OR(lits, n_lits, -1);
-    int *neg = negated(m, lits, n_lits);
+    int *neg = negated(lits, n_lits);
     int g = and_gate(m, neg, n_lits) ^ 1;
     free(neg);
     return g;
@@ -189,7 +189,7 @@ int Ors(SolverPtr S, int *lits, int n_lits) {
 
 int Ors_(SolverPtr S, int *lits, int n_lits, int lit_out) {
     SOLVER_OR(-1); LITS_OR(lits, n_lits, -1); LIT_OR(lit_out, -1);
-    int *neg = negated(m, lits, n_lits);
+    int *neg = negated(lits, n_lits);
     and_into(m, neg, n_lits, lit_out ^ 1);
     free(neg);
     return lit_out;
@@ -289,7 +289,7 @@ void AssertNand(SolverPtr S, int lit_a, int lit_b) { SOLVER_OR(); LIT_OR(lit_a, 
 
 void AssertNands(SolverPtr S, int *lits, int n_lits) {
     SOLVER_OR(); LITS_OR(lits, n_lits, );
-    int *neg = negated(m, lits, n_lits);
+    int *neg = negated(lits, n_lits);
     msat_add_clause(m, neg, n_lits);
     free(neg);
 }

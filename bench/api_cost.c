@@ -75,6 +75,9 @@ static void read_problem(problem *p, const char *path) {
             if (sscanf(rest, "%d %d %d %d", &a, &b, &c, &d) != 4 || d <= 0) die("bad edge line: ", s);
             edge e = {a, b, c, d};
             vec_push(p->edges, e);
+            while ((int)p->graph_nodes.len <= a) vec_push(p->graph_nodes, 0);
+            if (b >= p->graph_nodes.data[a]) p->graph_nodes.data[a] = b + 1;   /* as MonoSAT, nodes appear with edges */
+            if (c >= p->graph_nodes.data[a]) p->graph_nodes.data[a] = c + 1;
             note_var(p, d);
         } else if (!strcmp(kw, "acyclic")) {
             if (sscanf(rest, "%d %d", &a, &b) != 2 || b <= 0) die("bad acyclic line: ", s);
@@ -92,8 +95,12 @@ static void read_problem(problem *p, const char *path) {
                 if (end == q) break;
                 if (v) { vec_push(p->assume, (int)v); note_var(p, (int)v); }
             }
+        } else if (!strcmp(kw, "node")) {               /* node GID N: nodes 0..N exist */
+            if (sscanf(rest, "%d %d", &a, &b) != 2) die("bad node line: ", s);
+            while ((int)p->graph_nodes.len <= a) vec_push(p->graph_nodes, 0);
+            if (b >= p->graph_nodes.data[a]) p->graph_nodes.data[a] = b + 1;
         } else if (!strcmp(kw, "priority") || !strcmp(kw, "edge_priority") || !strcmp(kw, "symbol") ||
-                   !strcmp(kw, "graph_assign_edges_to_weight") || !strcmp(kw, "node")) {
+                   !strcmp(kw, "graph_assign_edges_to_weight")) {
             /* hints and names: nothing for satisfiability */
         } else {
             die("unsupported GNF line: ", s);
@@ -108,7 +115,7 @@ static void report(int status, long long conflicts) {
 }
 
 /* native and ipasir: clauses as they come, graphs after, then solve */
-static void run_native(const problem *p) {
+__attribute__((noinline)) static void run_native(const problem *p) {
     gsat *s = gsat_new();
     size_t start = 0;
     for (size_t i = 0; i < p->clauses.len; i++)
@@ -129,7 +136,7 @@ static void run_native(const problem *p) {
     gsat_free(s);
 }
 
-static void run_ipasir(const problem *p) {
+__attribute__((noinline)) static void run_ipasir(const problem *p) {
     if (p->edges.len) die("ipasir: the file has graphs, IPASIR has none", NULL);
     void *S = ipasir_init();
     for (size_t i = 0; i < p->clauses.len; i++) ipasir_add(S, p->clauses.data[i]);
@@ -148,7 +155,7 @@ static int acyclic_graph_of(const problem *p, int v) {
 
 /* The MonoSAT-shaped order: variable v of the file is gsat variable v + 1. */
 
-static void run_native1(const problem *p, const int *edge_at) {
+__attribute__((noinline)) static void run_native1(const problem *p, const int *edge_at) {
     gsat *s = gsat_new();
     int t = gsat_new_var(s);
     gsat_add_clause(s, &t, 1);
@@ -185,7 +192,7 @@ static void run_native1(const problem *p, const int *edge_at) {
 
 static int mlit(int dimacs) { return dimacs > 0 ? 2 * dimacs : 2 * -dimacs + 1; }
 
-static void run_monosat(const problem *p, const int *edge_at) {
+__attribute__((noinline)) static void run_monosat(const problem *p, const int *edge_at) {
     SolverPtr S = newSolver();
     VEC(GraphTheorySolver_long) graphs;
     vec_init(graphs);

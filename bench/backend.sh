@@ -36,16 +36,21 @@ load() { awk '{print $1", "$2", "$3}' /proc/loadavg; }
 cpu_s() { awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.2f", u+s}' "$1"; }
 tick_ms() { sed -n "s/^$2: \([0-9]*\)ms$/\1/p" "$1" | tail -1; }
 
-nice make -s -C "$ROOT" all jni >/dev/null || { echo "backend.sh: make all jni failed" >&2; exit 2; }
+# only the polysi part needs (and relinks) build/jni
+case " $parts " in *" polysi "*) targets="all jni";; *) targets=all;; esac
+nice make -s -C "$ROOT" $targets >/dev/null || { echo "backend.sh: make $targets failed" >&2; exit 2; }
 
 # ---- PolySI: MonoSAT vs gsat, same jar, same histories --------------------------
 polysi() {
   [ -f "$P/polysi/polysi.jar" ] && [ -f "$P/monosat-java/libmonosat.so" ] ||
     { echo "backend.sh: no PolySI/MonoSAT build under $P (../shared/peers/build.sh); skipping polysi" >&2; return 0; }
-  local list=$OUT/histories.txt tsv=$OUT/polysi.tsv
+  # POLYSI_ONLY (a grep pattern) runs a part of the histories into its own
+  # table file (POLYSI_TSV), so that parts can run side by side; the report
+  # below gathers every polysi*.tsv.
+  local list=$OUT/histories${POLYSI_TSV:+-$POLYSI_TSV}.txt tsv=$OUT/polysi${POLYSI_TSV:+-$POLYSI_TSV}.tsv
   { find "$H" -name history.bincode | sort | sed 's/^/dbcop /'
     find "$H" -name '*.txt' ! -name 'README*' | sort | sed 's/^/text /'
-    find "$H" -name '*.log' -exec dirname {} \; | sort -u | sed 's/^/cobra /'; } > "$list"
+    find "$H" -name '*.log' -exec dirname {} \; | sort -u | sed 's/^/cobra /'; } | grep -e "${POLYSI_ONLY:-.}" > "$list"
   printf 'history\tbackend\tverdict\twall_s\tcpu_s\tsolver_ms\tpeak_mb\tload\n' > "$tsv"
   local fmt path name lib log
   while read -r fmt path; do
@@ -60,8 +65,13 @@ polysi() {
       echo "polysi: $name $lib $v ${w}s" >&2
     done
   done < "$list"
+  polysi_report
+}
+
+# The PolySI table from every polysi*.tsv in $OUT (also: backend.sh polysi-report).
+polysi_report() {
   awk -F'\t' -v rev="$(revision)" -v machine="$(machine_line)" '
-    NR == 1 { next }
+    FNR == 1 { next }
     { k = $1; if (!(k in seen)) { order[++n] = k; seen[k] = 1 }
       v[k, $2] = $3; w[k, $2] = $4; c[k, $2] = $5; s[k, $2] = $6; m[k, $2] = $7; ld[k] = $8 }
     END {
@@ -83,7 +93,7 @@ polysi() {
       }
       printf "| **all %d** | | %d of %d equal | %.1f s | %.1f s | %.1f s | %.1f s | %.2f | %.1f s | %.1f s | | | |\n",
         n, same, n, tm, tg, cm, cg, cg > 0 ? cm / cg : 0, sm / 1000, sg / 1000
-    }' "$tsv" > "$OUT/polysi.md"
+    }' "$OUT"/polysi*.tsv > "$OUT/polysi.md"
   md_section "$DOC" "PolySI on gsat (drop-in libmonosat.so) vs PolySI on MonoSAT" < "$OUT/polysi.md"
   cat "$OUT/polysi.md"
 }
@@ -97,18 +107,18 @@ api() {
   cc -O2 -o "$gen" "$ROOT/bench/gen_gnf.c" || return 1
   # problems: CNF (IPASIR's sample inputs when there, pigeonhole), GNF (acyclicity families; PolySI's own)
   local files=""
-  [ -s "$OUT/php9.cnf" ] || python3 - "$OUT/php9.cnf" <<'EOF'
+  [ -s "$OUT/php8.cnf" ] || python3 - "$OUT/php8.cnf" <<'EOF'
 import sys
-h = 9; p = h + 1; v = lambda i, j: i * h + j + 1
+h = 8; p = h + 1; v = lambda i, j: i * h + j + 1
 cl = [[v(i, j) for j in range(h)] for i in range(p)]
 cl += [[-v(a, j), -v(b, j)] for j in range(h) for a in range(p) for b in range(a + 1, p)]
 with open(sys.argv[1], "w") as f:
     f.write("p cnf %d %d\n" % (p * h, len(cl)))
     for c in cl: f.write(" ".join(map(str, c)) + " 0\n")
 EOF
-  files="$OUT/php9.cnf"
+  files="$OUT/php8.cnf"
   if [ -d "$IPASIR_GIT" ]; then
-    for f in sat250 unsat250; do
+    for f in sat250; do
       [ -s "$OUT/$f.cnf" ] || git --git-dir="$IPASIR_GIT" show "HEAD:app/genipasat/inputs/$f.cnf" > "$OUT/$f.cnf"
       files="$files $OUT/$f.cnf"
     done
@@ -118,7 +128,7 @@ EOF
   [ -s "$OUT/triple.gnf" ] || "$gen" triple 400 1200 1 > "$OUT/triple.gnf"
   files="$files $OUT/rw.gnf $OUT/pairs.gnf $OUT/triple.gnf"
   local c name path
-  for c in ${POLYSI_GNF_CASES:-"rubis:cobra:fig8_9_10/rubis-10000/hist-00000 fig7:dbcop:fig7/20_100_15_10000_0.5_uniform/hist-00000/history.bincode"}; do
+  for c in ${POLYSI_GNF_CASES:-rubis:cobra:fig8_9_10/rubis-10000/hist-00000 fig7:dbcop:fig7/20_100_15_10000_0.5_uniform/hist-00000/history.bincode}; do
     name=${c%%:*}; path=${c##*:}; c=${c#*:}; local fmt=${c%%:*}
     if [ ! -s "$OUT/polysi-$name.gnf" ] && [ -f "$P/polysi/polysi-gnf.jar" ]; then
       POLYSI_GNF="$OUT/polysi-$name.gnf" timeout "$TIMEOUT" "$SHARED/peers/polysi.sh" audit -t "$fmt" "$H/$path" > "$OUT/polysi-$name.gnf.log" 2>&1
@@ -136,7 +146,7 @@ EOF
       /usr/bin/time -v -o "$log.time" "$bin" "$mode" "$f" > "$log.out" 2>&1
       cpu=$(cpu_s "$log.time")
       if command -v valgrind >/dev/null; then
-        valgrind --tool=callgrind --callgrind-out-file="$log.cg" "$bin" "$mode" "$f" > /dev/null 2> "$log.vg"
+        valgrind --tool=callgrind --toggle-collect='run_*' --callgrind-out-file="$log.cg" "$bin" "$mode" "$f" > /dev/null 2> "$log.vg"
         ir=$(sed -n 's/.*Collected : \([0-9]*\)/\1/p' "$log.vg")
       fi
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$f")" "$mode" "$(sed -n 's/^s //p' "$log.out")" \
@@ -152,7 +162,8 @@ EOF
     END {
       print "One problem through two interfaces whose calls give the engine the same problem in the same order"
       print "(`bench/api_cost.c`; the conflict counts show the search is the same).  Instructions: callgrind,"
-      print "whole process (reading the file included, the same code in both); CPU: user+sys of one plain run."
+      print "counted inside the interface calls only (building the problem and solving it; not reading the file);"
+      print "CPU: user+sys of one plain run of the whole process."
       print "native vs IPASIR: clauses as they come; native1 vs MonoSAT C API: the order of MonoSAT (its true"
       print "variable first, edges made by `newEdge`, graphs handed over at the solve)."
       print "(`bench/backend.sh api`; " rev "; " machine ")"
@@ -220,6 +231,7 @@ ipasir() {
 for part in $parts; do
   case $part in
     polysi) polysi ;;
+    polysi-report) polysi_report ;;
     api) api ;;
     ipasir) ipasir ;;
     *) echo "backend.sh: unknown part '$part' (polysi, api, ipasir)" >&2; exit 2 ;;

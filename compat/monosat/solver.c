@@ -29,10 +29,11 @@ int msat_check_lits(msat *m, const char *func, const int *lits, int n) {
 }
 
 int msat_add_clause(msat *m, const int *lits, int n) {
-    vec_clear(m->tmp);
-    for (int i = 0; i < n; i++) vec_push(m->tmp, msat_dimacs(lits[i]));
+    int small[16], *d = small;                 /* most clauses are short: no vector */
+    if (n > 16) { vec_reserve(m->tmp, (size_t)n); d = m->tmp.data; }
+    for (int i = 0; i < n; i++) d[i] = msat_dimacs(lits[i]);
     m->clauses++;
-    if (!gsat_add_clause(m->s, m->tmp.data, n)) m->ok = 0;
+    if (!gsat_add_clause(m->s, d, n)) m->ok = 0;
     return m->ok;
 }
 

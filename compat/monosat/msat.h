@@ -76,8 +76,10 @@ void msat_error(msat *m, const char *func, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* The solver behind S, or NULL after reporting the error. */
-msat *msat_of(SolverPtr S, const char *func);
+/* The solver behind S, or NULL after reporting the error (every call
+ * starts here, so the common case is inline). */
+msat *msat_no_solver(const char *func);
+static inline msat *msat_of(SolverPtr S, const char *func) { return S ? (msat *)S : msat_no_solver(func); }
 
 /* ---- literals, variables and clauses (solver.c) ------------------------- */
 static inline int msat_dimacs(int lit) { int v = (lit >> 1) + 1; return (lit & 1) ? -v : v; }
@@ -88,6 +90,9 @@ int msat_check_lit(msat *m, const char *func, int lit);
 int msat_check_lits(msat *m, const char *func, const int *lits, int n);
 int msat_new_var(msat *m);                       /* returns the positive literal */
 int msat_add_clause(msat *m, const int *lits, int n);
+/* The same for a caller's clause: checks each literal while converting it
+ * (one pass; reports the error and returns 0 on a bad literal). */
+int msat_add_checked_clause(msat *m, const char *func, const int *lits, int n);
 static inline int msat_add2(msat *m, int a, int b) { int c[2] = {a, b}; return msat_add_clause(m, c, 2); }
 static inline int msat_add3(msat *m, int a, int b, int c3) { int c[3] = {a, b, c3}; return msat_add_clause(m, c, 3); }
 /* 1 / -1 if lit is true / false in every model as far as gsat knows, else 0 */

@@ -37,6 +37,20 @@ int msat_add_clause(msat *m, const int *lits, int n) {
     return m->ok;
 }
 
+int msat_add_checked_clause(msat *m, const char *func, const int *lits, int n) {
+    if (n < 0 || (n > 0 && !lits)) { msat_error(m, func, "bad literal array (%d literals)", n); return 0; }
+    int small[16], *d = small;
+    if (n > 16) { vec_reserve(m->tmp, (size_t)n); d = m->tmp.data; }
+    uint32_t nv = (uint32_t)msat_nvars(m);
+    for (int i = 0; i < n; i++) {
+        if ((uint32_t)lits[i] >> 1 >= nv) return msat_check_lit(m, func, lits[i]);   /* negative or too big */
+        d[i] = msat_dimacs(lits[i]);
+    }
+    m->clauses++;
+    if (!gsat_add_clause(m->s, d, n)) m->ok = 0;
+    return m->ok;
+}
+
 int msat_fixed(const msat *m, int lit) { return gsat_fixed(m->s, msat_dimacs(lit)); }
 
 /* Union-find with parity over variables; the smallest variable of a class
@@ -249,20 +263,24 @@ int getDecisionPriority(SolverPtr S, int var) {
 
 bool addClause(SolverPtr S, int *lits, int n_lits) {
     msat *m = msat_of(S, __func__);
-    if (!m || !msat_check_lits(m, __func__, lits, n_lits)) return false;
-    return msat_add_clause(m, lits, n_lits);
+    return m && msat_add_checked_clause(m, __func__, lits, n_lits);
 }
 
-bool addUnitClause(SolverPtr S, int lit) { return addClause(S, &lit, 1); }
+bool addUnitClause(SolverPtr S, int lit) {
+    msat *m = msat_of(S, "addClause");
+    return m && msat_add_checked_clause(m, "addClause", &lit, 1);
+}
 
 bool addBinaryClause(SolverPtr S, int lit1, int lit2) {
     int c[2] = {lit1, lit2};
-    return addClause(S, c, 2);
+    msat *m = msat_of(S, "addClause");
+    return m && msat_add_checked_clause(m, "addClause", c, 2);
 }
 
 bool addTertiaryClause(SolverPtr S, int lit1, int lit2, int lit3) {
     int c[3] = {lit1, lit2, lit3};
-    return addClause(S, c, 3);
+    msat *m = msat_of(S, "addClause");
+    return m && msat_add_checked_clause(m, "addClause", c, 3);
 }
 
 void addBinaryClauses(SolverPtr S, int *first_args, int *second_args, int n_pairs) {

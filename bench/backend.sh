@@ -92,7 +92,7 @@ polysi_report() {
         tm += w[k, "monosat"]; tg += w[k, "gsat"]; cm += c[k, "monosat"]; cg += c[k, "gsat"]; sm += s[k, "monosat"]; sg += s[k, "gsat"]
       }
       printf "| **all %d** | | %d of %d equal | %.1f s | %.1f s | %.1f s | %.1f s | %.2f | %.1f s | %.1f s | | | |\n",
-        n, same, n, tm, tg, cm, cg, cg > 0 ? cm / cg : 0, sm / 1000, sg / 1000
+        n, same, n, tm, tg, cm, cg, (cg > 0 ? cm / cg : 0), sm / 1000, sg / 1000
     }' "$OUT"/polysi*.tsv > "$OUT/polysi.md"
   md_section "$DOC" "PolySI on gsat (drop-in libmonosat.so) vs PolySI on MonoSAT" < "$OUT/polysi.md"
   cat "$OUT/polysi.md"

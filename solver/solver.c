@@ -1,6 +1,7 @@
 /* solver.c — the public API of include/gsat.h (minus the graph theory):
  * creation, variables, clauses, solving under assumptions, the model,
- * failed assumptions, limits, options and statistics. */
+ * failed assumptions, fixed literals, limits, the caller's terminate and
+ * learn hooks, options and statistics. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ void gsat_free(gsat *s) {
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
     vec_free(s->assumptions); vec_free(s->failed);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
+    vec_free(s->learn_buf);
 #ifdef GSAT_DEBUG
     vec_free(s->original);
 #endif
@@ -216,6 +218,26 @@ int gsat_failed(const gsat *s, int lit) {
     return s->failed_mark[lit_from_dimacs(lit)];
 }
 
+int gsat_fixed(const gsat *s, int lit) {
+    if (lit == 0 || lit == INT32_MIN) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -lit : lit);
+    if (v > s->nvars) return 0;
+    lit_t l = lit_from_dimacs(lit);
+    if (!s->vals[l] || var_level(s, v) != 0) return 0;
+    return s->vals[l];
+}
+
+void gsat_set_terminate(gsat *s, void *state, int (*terminate)(void *state)) {
+    s->terminate = terminate;
+    s->terminate_state = state;
+}
+
+void gsat_set_learn(gsat *s, void *state, int max_length, void (*learn)(void *state, const int *lits, int n)) {
+    s->learn = learn;
+    s->learn_state = state;
+    s->learn_max = max_length < 0 ? 0 : max_length;
+}
+
 void gsat_set_conflict_limit(gsat *s, int64_t conflicts) { s->conflict_limit = conflicts < 0 ? -1 : conflicts; }
 void gsat_set_time_limit(gsat *s, double seconds) { s->time_limit = seconds > 0 ? seconds : 0; }
 
@@ -238,6 +260,12 @@ void gsat_set_decision_var(gsat *s, int var, int is_decision) {
     gsat_reserve_vars(s, var);
     s->decision[var] = is_decision ? 1 : 0;
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
+}
+
+void gsat_set_phase(gsat *s, int var, int value) {
+    if (var <= 0) return;
+    gsat_reserve_vars(s, var);
+    s->polarity[var] = value ? 0 : 1;
 }
 
 void gsat_get_stats(const gsat *s, gsat_stats *out) {

@@ -155,6 +155,14 @@ struct gsat {
     double solve_start;
     int64_t solve_conflicts0;
 
+    /* caller's hooks (gsat_set_terminate, gsat_set_learn) */
+    int (*terminate)(void *state);
+    void *terminate_state;
+    void (*learn)(void *state, const int *lits, int n);
+    void *learn_state;
+    int learn_max;
+    vec_int learn_buf;        /* the learned clause in DIMACS, 0-terminated */
+
     theory_slot theories[MAX_THEORIES];
     int ntheories;
     vec_int tbuf;             /* DIMACS clauses from theories */

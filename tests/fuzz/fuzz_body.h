@@ -28,7 +28,7 @@ static history *fuzz_load_cobra(const uint8_t *data, size_t size, ic_error *err)
             i += 3;
         }
     input_from_mem(&logs[n++], data + start, size - start, "Tlast.log");
-    history *h = parse_cobra_logs(logs, n, "fuzz", err);
+    history *h = parse_cobra_logs(logs, n, "fuzz", NULL, err);
     for (size_t i = 0; i < n; i++) input_close(&logs[i]);
     return h;
 }

@@ -57,7 +57,8 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len) {
     if (i >= len) return OV_NONE;
     for (size_t j = i; j < len; j++)
         if (s[j] < '0' || s[j] > '9') return OV_NONE;
-    while (i + 1 < len && s[i] == '0') i++;             /* canonical: no leading zeros */
+    while (i + 1 < len && s[i] == '0') i++;             /* canonical: no leading zeros, no '+', no "-0" */
+    if (len - i == 1 && s[i] == '0') neg = 0;
     uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
     int big = 0;
     for (size_t j = i; j < len && !big; j++) {
@@ -65,20 +66,16 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len) {
         if (v > (lim - d) / 10) big = 1;
         else v = v * 10 + d;
     }
-    if (!big) {
-        char buf[24];
-        int64_t x = neg ? (int64_t)(0 - v) : (int64_t)v;
-        int n = snprintf(buf, sizeof buf, "%lld", (long long)x);
-        uint32_t node = ot_atom(t, OV_INT, line, buf, (size_t)n);
-        t->nodes.data[node].ival = x;
-        return node;
-    }
-    uint32_t node = ot_atom(t, OV_BIGINT, line, "-", 0);     /* text rebuilt below */
-    t->pool.len--;                                          /* drop the NUL, append digits */
-    if (neg) vec_push(t->pool, '-');
-    for (size_t j = i; j < len; j++) vec_push(t->pool, s[j]);
-    vec_push(t->pool, 0);
+    uint32_t node = ot_atom(t, big ? OV_BIGINT : OV_INT, line, "", 0);
+    t->pool.len--;                                      /* the text: sign and digits, then the NUL */
+    if (t->pool.len + len + 2 > UINT32_MAX) xalloc_fail(t->pool.len + len + 2);
+    vec_reserve(t->pool, t->pool.len + len - i + 2);
+    if (neg) t->pool.data[t->pool.len++] = '-';
+    memcpy(t->pool.data + t->pool.len, s + i, len - i);
+    t->pool.len += len - i;
+    t->pool.data[t->pool.len++] = 0;
     t->nodes.data[node].len = (uint32_t)(len - i + (size_t)neg);
+    if (!big) t->nodes.data[node].ival = neg ? (int64_t)(0 - v) : (int64_t)v;
     return node;
 }
 

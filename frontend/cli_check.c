@@ -24,7 +24,7 @@
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: isocheck check [--format text|dbcop|cobra|elle] [--level si|ser|all] [--json]\n"
+            "usage: isocheck check [--format text|dbcop|cobra|elle|json] [--level si|ser|all] [--json]\n"
             "                      [--dot FILE] [--certificate FILE] [--max-anomalies N] [-v]\n"
             "                      [--time-limit SECONDS] [--failed-ops-abort] FILE|DIR|-\n"
             "Check a history against an isolation level (default si; all: si and ser).\n"

@@ -263,7 +263,7 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
             break;
         case M_LIST_READ:
             if (!use_key(c, key, KEY_LIST, m)) return 0;
-            hb_list_read(jr->b, txn, key, jr->elems.data + m->list_off, m->list_len, m->line);
+            hb_list_read(jr->b, txn, key, m->list_len ? jr->elems.data + m->list_off : NULL, m->list_len, m->line);
             break;
         case M_WRITE:
         case M_APPEND:

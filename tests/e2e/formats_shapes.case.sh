@@ -102,4 +102,11 @@ out=$("$ISOCHECK" check --failed-ops-abort "$t/failed.bincode" 2>"$t/err"); rc=$
 [ $rc -eq 1 ] && echo "$out" | grep -q '^  1\. aborted-read' && grep -q 'treated as aborted (--failed-ops-abort)' "$t/err" \
   || { echo "--failed-ops-abort: rc=$rc $out $(cat "$t/err")"; fail=1; }
 "$ISOCHECK" stats --failed-ops-abort "$t/failed.bincode" 2>/dev/null | grep -q '^  failed_aborted  *1 ' || { echo "stats --failed-ops-abort"; fail=1; }
+{ for i in 0 1 2 3 4; do u64 $i; done; u64 0; u64 0; u64 0; u64 2
+  u64 1; u64 2; ev 1 1 5 1; ev 0 2 0 0; printf '\001'
+  u64 1; u64 1; ev 0 1 0 1; printf '\001'                     # session 2 reads the initial value
+} > "$t/failed2.bincode"
+"$ISOCHECK" check --failed-ops-abort --certificate "$t/cert" "$t/failed2.bincode" >/dev/null 2>&1 \
+  && out=$("$ISOCHECK" verify --failed-ops-abort "$t/failed2.bincode" "$t/cert") && echo "$out" | grep -q '^VALID si:' \
+  || { echo "verify --failed-ops-abort: $out"; fail=1; }
 exit $fail

@@ -2,10 +2,10 @@
  *     r(key,value,session,txn)   or   w(key,value,session,txn)
  * Integers are decimal digits only (0 to 2^63-1), as PolySI's own loader
  * reads them: a sign is bad input.  Value 0 is the initial value: a read
- * of 0 reads INIT.  A transaction whose operations all write 0 (IsoVista
- * writes its initial state so, e.g. w(k,0,0,0) for every key) stands for
- * the initial state: its writes are merged into INIT (counted in the load
- * report); writing 0 anywhere else is an error.  Transaction ids are
+ * of 0 reads INIT.  When the file's first transaction only writes 0
+ * (IsoVista writes its initial state so, w(k,0,0,0) for every key) it
+ * stands for the initial state: its writes are merged into INIT (counted
+ * in the load report, with a note); writing 0 anywhere else is an error.  Transaction ids are
  * global; a transaction belongs to the session of its first line, and its
  * position in the session is the order of first appearance.  Blank lines
  * and lines starting with '#' are skipped; a NUL byte anywhere is an
@@ -82,10 +82,10 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
         }
         if (value == 0) {
             if (kind == OP_WRITE) {
-                if (have_init || u64map_get(&txn_ids, (uint64_t)txn) != UINT32_MAX) {
+                if (have_init || have_last) {            /* only the file's first transaction */
                     ic_error_at(err, r->name, r->line,
-                                "value 0 is the initial value and cannot be written (only one transaction, all of "
-                                "whose operations write 0, may: it stands for the initial state)");
+                                "value 0 is the initial value and cannot be written (only the first transaction of "
+                                "the file, all of whose operations write 0, may: it stands for the initial state)");
                     goto fail;
                 }
                 have_init = 1;                            /* IsoVista's explicit initial state */

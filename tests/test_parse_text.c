@@ -108,9 +108,10 @@ static void signs_are_bad_input(void **state) {
     assert_load_error(FORMAT_TEXT, "w(3,1,1,-1)\n", 1, "expected transaction id (digits 0-9, no sign), found '-1)'");
 }
 
-/* IsoVista writes its initial state as a transaction of w(k,0,...) lines:
- * it stands for INIT (merged, counted in the load report); 0 is still the
- * initial value for reads, and writing 0 anywhere else is an error. */
+/* IsoVista writes its initial state as a first transaction of w(k,0,...)
+ * lines: it stands for INIT (merged, counted in the load report); 0 is
+ * still the initial value for reads, and writing 0 anywhere else (a later
+ * transaction, even one of only such writes) is an error. */
 static void isovista_initial_transaction(void **state) {
     (void)state;
     ic_error err;
@@ -139,11 +140,11 @@ static void isovista_initial_transaction(void **state) {
                       "transaction 0 writes the initial value 0 (line 1), so it stands for the initial state and may "
                       "only write 0 in session 0; found another value");
     assert_load_error(FORMAT_TEXT, "w(1,0,0,0)\nw(2,0,1,1)\n", 2,
-                      "value 0 is the initial value and cannot be written (only one transaction, all of whose "
-                      "operations write 0, may: it stands for the initial state)");
-    assert_load_error(FORMAT_TEXT, "w(2,3,1,1)\nw(1,0,1,1)\n", 2,
-                      "value 0 is the initial value and cannot be written (only one transaction, all of whose "
-                      "operations write 0, may: it stands for the initial state)");
+                      "value 0 is the initial value and cannot be written (only the first transaction of the file, "
+                      "all of whose operations write 0, may: it stands for the initial state)");
+    assert_load_error(FORMAT_TEXT, "w(2,3,1,1)\nw(1,0,2,2)\n", 2,
+                      "value 0 is the initial value and cannot be written (only the first transaction of the file, "
+                      "all of whose operations write 0, may: it stands for the initial state)");
 }
 
 static void file_errors(void **state) {

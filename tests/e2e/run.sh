@@ -7,7 +7,8 @@
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 : "${GSAT:=$root/build/debug/gsat}" "${ISOCHECK:=$root/build/debug/isocheck}"
-export GSAT ISOCHECK ROOT="$root" DATA="$root/../shared/data"
+DATA="${DATA:-$root/../shared/data}"
+export GSAT ISOCHECK ROOT="$root" DATA
 pass=0; fail=0; skip=0
 for c in "$here"/*.case.sh; do
   [ -e "$c" ] || continue

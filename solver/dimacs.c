@@ -75,7 +75,7 @@ static int parse_header(const char *p, const char *end, int64_t *vars, int64_t *
            dimacs_int(t[3], n[3], 0, INT64_MAX, clauses);
 }
 
-int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {
+static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {
     memset(t, 0, sizeof *t);
     t->declared_vars = t->declared_clauses = -1;
     const char *file = r->name;
@@ -230,6 +230,22 @@ int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
         return DIMACS_ERROR;
     }
     return DIMACS_OK;
+}
+
+int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {
+    int rc = scan(r, opts, t, err);
+    if (rc == DIMACS_ERROR && r->gz) {
+        /* Corrupt compressed data decodes to garbage before a CRC check can
+         * catch it: read on, and if the data is corrupt, say so instead. */
+        long line = err->line;
+        char *b, *e;
+        while (!r->error && reader_lines(r, &b, &e) > 0) {}
+        if (r->error) {
+            ic_error_clear(err);
+            ic_error_at(err, r->name, line, "read error: %s", reader_strerror(r));
+        }
+    }
+    return rc;
 }
 
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {

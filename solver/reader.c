@@ -129,7 +129,7 @@ int reader_lines(reader *r, char **begin, char **end) {
             r->pos = 0;
         }
         if (r->eof) {
-            if (r->len == 0) return 0;
+            if (r->len == 0 || r->error) return 0;   /* a line cut short by an error is not served */
             if (r->len == r->cap) r->buf = xrealloc(r->buf, ++r->cap);
             r->buf[r->len++] = '\n';  /* the last line had none */
             continue;

@@ -45,8 +45,9 @@ void reader_close(reader *r);
 /* The next whole lines: [*begin, *end) is one or more complete lines, the
  * last one ending in '\n' (supplied after a last line that has none).
  * The bytes stay valid, and may be modified, until the next call.
- * Returns 1, or 0 at the end of the input (check r->error), or -1 when a
- * line is longer than READER_MAX_LINE bytes. */
+ * Returns 1, or 0 at the end of the input (check r->error: after an error
+ * the line it cut short is not served), or -1 when a line is longer than
+ * READER_MAX_LINE bytes. */
 int reader_lines(reader *r, char **begin, char **end);
 
 /* Copy up to n bytes (fewer only at the end of input) into dst; returns

@@ -426,12 +426,53 @@ static void memory_follows_use(void **state) {
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "max_allocation_size_mb=1024:allocator_may_return_null=1"; }
 
+/* Corrupt compressed data decodes to text that may fail to parse long
+ * before the member's CRC is checked: the error must blame the data. */
+static void corrupt_gzip_blamed(void **state) {
+    (void)state;
+    char path[] = "/tmp/gsat_gnfz_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "digraph 70000 70000 0\n");
+    for (int i = 0; i < 70000; i++) fprintf(f, "edge 0 %d %d %d\n", i, (i * 7 + 1) % 70000, i + 1);
+    fprintf(f, "acyclic 0 70001\n70001 0\n");
+    fclose(f);
+    char cmd[160], gz[64];
+    snprintf(gz, sizeof gz, "%s.gz", path);
+    snprintf(cmd, sizeof cmd, "gzip -1 -n -c %s > %s", path, gz);
+    assert_int_equal(system(cmd), 0);
+    FILE *zf = fopen(gz, "rb");
+    assert_non_null(zf);
+    static unsigned char z[1 << 20];
+    size_t zlen = fread(z, 1, sizeof z, zf);
+    fclose(zf);
+    assert_true(zlen > 100000 && zlen < sizeof z);
+    for (int k = 0; k < 16; k++) {
+        size_t at = 2000 + (size_t)k * 997;       /* early: garbage is parsed before the CRC */
+        z[at] ^= 0x04;
+        zf = fopen(gz, "wb");
+        assert_int_equal(fwrite(z, 1, zlen, zf), zlen);
+        fclose(zf);
+        z[at] ^= 0x04;
+        gsat *s = gsat_new();
+        gnf_opts o = {0, 1};
+        gnf_info info; ic_error err; ic_error_clear(&err);
+        if (gnf_parse_file(s, gz, &o, &info, &err) == 0) fail_msg("flip at %zu: corrupt gzip parsed", at);
+        if (!strstr(err.msg, "corrupt gzip input")) fail_msg("flip at %zu: %s", at, err.msg);
+        gnf_info_free(&info);
+        gsat_free(s);
+    }
+    unlink(path); unlink(gz);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(polysi_trace_shape),
         cmocka_unit_test(bad_lines),
         cmocka_unit_test(random_vs_brute_force),
         cmocka_unit_test(gzip_input),
+        cmocka_unit_test(corrupt_gzip_blamed),
         cmocka_unit_test(nul_bytes),
         cmocka_unit_test(solve_tokens),
         cmocka_unit_test(contradictions_before_acyclic),

@@ -14,7 +14,10 @@
 #   inflate                   every byte through solver/reader.c from the .gz
 #                             (bench/read_input.c bytes)
 #   text                      `gsat --parse-only=text`: the text checked and
-#                             the variables numbered, from the plain and the .gz file
+#                             the variables numbered, from the plain and the .gz
+#                             file; before: the earlier reader with its calls
+#                             adding clauses and edges to the engine stubbed out
+#                             (bench/read_input.c, STUB_ENGINE), plain file
 #   into solver               `read_input cnf|gnf`: read into a solver (text,
 #                             numbering, clauses and graphs built), no solving
 # "before" is the same driver built from commit $BEFORE (default e10e052,
@@ -45,9 +48,12 @@ if [ -n "$BEFORE" ] && git rev-parse -q --verify "$BEFORE^{commit}" >/dev/null; 
     rm -rf "$OUT/before" && mkdir -p "$OUT/before" && git archive "$BEFORE" | tar -x -C "$OUT/before" &&
       make -s -C "$OUT/before" build/libgsat.a >/dev/null &&
       cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DBEFORE_API -I"$OUT/before/include" -I"$OUT/before" \
-        -o "$OUT/read_before" bench/read_input.c "$OUT/before/build/libgsat.a" -lm
+        -o "$OUT/read_before" bench/read_input.c "$OUT/before/build/libgsat.a" -lm &&
+      cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DBEFORE_API -DSTUB_ENGINE -I"$OUT/before/include" \
+        -I"$OUT/before" -o "$OUT/text_before" bench/read_input.c "$OUT/before/build/libgsat.a" -lm \
+        -Wl,--wrap=gsat_add_clause,--wrap=gsat_graph_new,--wrap=gsat_graph_add_edge
   fi
-  [ -x "$OUT/read_before" ] && have_before=1
+  [ -x "$OUT/read_before" ] && [ -x "$OUT/text_before" ] && have_before=1
 fi
 [ $have_before = 1 ] || echo "parse.sh: no 'before' build (commit '$BEFORE')" >&2
 
@@ -95,11 +101,13 @@ for f in $files; do
   [ "$got" = "$bytes" ] || { echo "parse.sh: inflate gave $got bytes for $f, want $bytes" >&2; exit 2; }
   t_wc=$(cpu wc -l "$p"); t_gz=$(cpu gzip -dc "$z")
   t_inf_a=$(cpu "$OUT/read_after" bytes "$z"); t_inf_b=-
-  t_txt=$(cpu "$GSAT" --parse-only=text "$p"); t_txtz=$(cpu "$GSAT" --parse-only=text "$z")
+  t_txt=$(cpu "$GSAT" --parse-only=text "$p"); t_txtz=$(cpu "$GSAT" --parse-only=text "$z"); t_txt_b=-
   t_sol_a=$(cpu "$OUT/read_after" $kind "$p"); t_sol_b=-
-  if [ $have_before = 1 ]; then t_inf_b=$(cpu "$OUT/read_before" bytes "$z"); t_sol_b=$(cpu "$OUT/read_before" $kind "$p"); fi
-  echo "parse.sh: $f $mb MB: wc $t_wc gzip $t_gz inflate $t_inf_b/$t_inf_a text $t_txt/$t_txtz solver $t_sol_b/$t_sol_a s" >&2
-  rows="$rows| $f | $mb | $(rate "$bytes" "$t_wc") | $(rate "$bytes" "$t_gz") | $(rate "$bytes" "$t_inf_b") | $(rate "$bytes" "$t_inf_a") | $(rate "$bytes" "$t_txt") | $(rate "$bytes" "$t_txtz") | $(rate "$bytes" "$t_sol_b") | $(rate "$bytes" "$t_sol_a") | ${t_sol_b} / ${t_sol_a} |
+  if [ $have_before = 1 ]; then
+    t_inf_b=$(cpu "$OUT/read_before" bytes "$z"); t_sol_b=$(cpu "$OUT/read_before" $kind "$p"); t_txt_b=$(cpu "$OUT/text_before" $kind "$p")
+  fi
+  echo "parse.sh: $f $mb MB: wc $t_wc gzip $t_gz inflate $t_inf_b/$t_inf_a text $t_txt_b/$t_txt ($t_txtz .gz) solver $t_sol_b/$t_sol_a s" >&2
+  rows="$rows| $f | $mb | $(rate "$bytes" "$t_wc") | $(rate "$bytes" "$t_gz") | $(rate "$bytes" "$t_inf_b") | $(rate "$bytes" "$t_inf_a") | $(rate "$bytes" "$t_txt_b") | $(rate "$bytes" "$t_txt") | $(rate "$bytes" "$t_txtz") | $(rate "$bytes" "$t_sol_b") | $(rate "$bytes" "$t_sol_a") | ${t_sol_b} / ${t_sol_a} |
 "
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -111,11 +119,13 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "\`/usr/bin/time\`). Every figure is uncompressed MB per CPU second, measured in the same run;"
   echo "\"before\" is commit $BEFORE (the reader before issues 14/15), built and timed by the same driver"
   echo "(\`bench/read_input.c\`). inflate: the .gz through \`solver/reader.c\`; text: \`gsat --parse-only=text\`"
-  echo "(every line checked, variables numbered; plain / .gz); into solver: read into a solver with its"
-  echo "clauses and graphs built (\`gsat --parse-only\` does the same), no solving. Times below 0.01 s count as 0.01 s."
+  echo "(every line checked, variables numbered; plain file, and after also the .gz); text before: the earlier"
+  echo "reader with its calls adding clauses and edges to the engine stubbed out (it allocated the header's"
+  echo "variables still); into solver: read into a solver with its clauses and graphs built (\`gsat --parse-only\`"
+  echo "does the same), no solving. Times below 0.01 s count as 0.01 s."
   echo
-  echo "| file | MB | wc -l | gzip -dc | inflate before | inflate after | text | text .gz | into solver before | into solver after | into solver CPU s (before / after) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| file | MB | wc -l | gzip -dc | inflate before | inflate after | text before | text after | text after .gz | into solver before | into solver after | into solver CPU s (before / after) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
 } | md_section "$DOC" "Reading"
 echo "parse.sh: table in $DOC (section Reading)" >&2

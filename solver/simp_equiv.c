@@ -1,0 +1,187 @@
+/* simp_equiv.c — equivalent-literal substitution.
+ *
+ * The binary clauses (a b) are the implications -a -> b and -b -> a; the
+ * literals of one strongly connected component of that graph are all
+ * equal (Tarjan's algorithm, iterative).  A component holding l and -l
+ * makes the formula unsatisfiable.  Each component keeps one
+ * representative, chosen by its variable (so that the mirror component
+ * -C chooses the negated one): a frozen variable first, then a decision
+ * variable, then the smallest.  Every other member x whose variable may go
+ * (not frozen; not a decision variable replaced by a non-decision one) is
+ * replaced by the representative r in every clause, and x = r goes on the
+ * extension stack as (x -r) with witness x and (-x r) with witness -x.
+ * Runs before the occurrence lists exist: it rewrites the clause arena
+ * directly; units it finds go on the trail for occ_propagate(). */
+#include <stdlib.h>
+
+#include "solver/simp_state.h"
+
+typedef struct scc_state {
+    uint32_t *start, *adj;        /* implication graph, CSR by literal */
+    uint32_t *index, *low;        /* Tarjan: 0 = unvisited */
+    uint8_t *on_stack;
+    vec_uint stack, call_node, call_edge;
+    lit_t *repr;                  /* per literal: its replacement (itself if none) */
+} scc_state;
+
+static int better_rep(const simp_run *r, uint32_t a, uint32_t b) {
+    int sa = 2 * (r->frozen[a] != 0) + (r->s->decision[a] != 0);
+    int sb = 2 * (r->frozen[b] != 0) + (r->s->decision[b] != 0);
+    return sa != sb ? sa > sb : a < b;
+}
+
+/* The component is stack[from..]: pick its representative, map the rest. */
+static int component(simp_run *r, scc_state *g, size_t from) {
+    gsat *s = r->s;
+    size_t n = g->stack.len - from;
+    if (n < 2) return 1;
+    uint32_t stamp = simp_next_stamp(r);
+    lit_t rep = g->stack.data[from];
+    for (size_t i = from; i < g->stack.len; i++) {
+        lit_t l = g->stack.data[i];
+        if (r->mark[lneg(l)] == stamp) { s->ok = 0; return 0; }   /* l = -l */
+        r->mark[l] = stamp;
+        if (better_rep(r, lvar(l), lvar(rep))) rep = l;
+    }
+    for (size_t i = from; i < g->stack.len; i++) {
+        lit_t l = g->stack.data[i];
+        uint32_t v = lvar(l);
+        if (l == rep || r->frozen[v] || g->repr[l] != l) continue;
+        if (s->decision[v] && !s->decision[lvar(rep)]) continue;
+        g->repr[l] = rep;
+        g->repr[lneg(l)] = lneg(rep);
+    }
+    return 1;
+}
+
+static int tarjan(simp_run *r, scc_state *g) {
+    uint32_t nl = 2 * (r->s->nvars + 1), counter = 0;
+    for (lit_t root = 2; root < nl; root++) {
+        if (g->index[root] || g->start[root] == g->start[root + 1]) continue;
+        g->index[root] = g->low[root] = ++counter;
+        vec_push(g->stack, root); g->on_stack[root] = 1;
+        vec_push(g->call_node, root); vec_push(g->call_edge, g->start[root]);
+        while (g->call_node.len) {
+            lit_t u = vec_last(g->call_node);
+            uint32_t e = vec_last(g->call_edge);
+            if (e < g->start[u + 1]) {
+                vec_last(g->call_edge) = e + 1;
+                lit_t w = g->adj[e];
+                r->steps++;
+                if (!g->index[w]) {
+                    g->index[w] = g->low[w] = ++counter;
+                    vec_push(g->stack, w); g->on_stack[w] = 1;
+                    vec_push(g->call_node, w); vec_push(g->call_edge, g->start[w]);
+                } else if (g->on_stack[w] && g->index[w] < g->low[u]) {
+                    g->low[u] = g->index[w];
+                }
+                continue;
+            }
+            g->call_node.len--; g->call_edge.len--;
+            if (g->low[u] == g->index[u]) {
+                size_t from = g->stack.len;
+                do from--; while (g->stack.data[from] != u);
+                if (!component(r, g, from)) return 0;
+                for (size_t i = from; i < g->stack.len; i++) g->on_stack[g->stack.data[i]] = 0;
+                g->stack.len = from;
+            }
+            if (g->call_node.len) {
+                lit_t parent = vec_last(g->call_node);
+                if (g->low[u] < g->low[parent]) g->low[parent] = g->low[u];
+            }
+        }
+    }
+    return 1;
+}
+
+/* Rewrite the clauses with g->repr; 0 on the empty clause. */
+static int substitute(simp_run *r, scc_state *g) {
+    gsat *s = r->s;
+    for (size_t i = 0; i < s->originals.len && s->ok; i++) {
+        cref_t c = s->originals.data[i];
+        clause *cl = CL(s, c);
+        if (cl->flags & CL_GARBAGE) continue;
+        int touched = 0;
+        for (uint32_t k = 0; k < cl->size && !touched; k++) touched = g->repr[cl->lits[k]] != cl->lits[k];
+        r->steps += cl->size;
+        if (!touched) continue;
+        uint32_t stamp = simp_next_stamp(r), n = 0;
+        int taut = 0;
+        for (uint32_t k = 0; k < cl->size && !taut; k++) {
+            lit_t l = g->repr[cl->lits[k]];
+            if (r->mark[l] == stamp) continue;
+            if (r->mark[lneg(l)] == stamp) taut = 1;
+            r->mark[l] = stamp;
+            cl->lits[n++] = l;
+        }
+        if (taut || n == 1) {
+            lit_t unit = cl->lits[0];
+            arena_free_clause(s, c);
+            s->st.simp_removed_clauses++;
+            if (!taut) occ_unit(r, unit);
+            continue;
+        }
+        s->ca.wasted += cl->size - n;
+        cl->size = n;
+    }
+    return s->ok;
+}
+
+int equiv_run(simp_run *r) {
+    gsat *s = r->s;
+    uint32_t nl = 2 * (s->nvars + 1);
+    size_t nbin = 0;
+    for (size_t i = 0; i < s->originals.len; i++) {
+        const clause *c = CL(s, s->originals.data[i]);
+        if (!(c->flags & CL_GARBAGE) && c->size == 2) nbin++;
+    }
+    if (nbin < 2) return s->ok;
+    scc_state g;
+    memset(&g, 0, sizeof g);
+    g.start = xcalloc((size_t)nl + 1, sizeof *g.start);
+    g.adj = xmalloc(2 * nbin * sizeof *g.adj);
+    for (size_t i = 0; i < s->originals.len; i++) {
+        const clause *c = CL(s, s->originals.data[i]);
+        if ((c->flags & CL_GARBAGE) || c->size != 2) continue;
+        g.start[lneg(c->lits[0])]++;
+        g.start[lneg(c->lits[1])]++;
+    }
+    for (uint32_t l = 0, acc = 0; l <= nl; l++) { uint32_t k = g.start[l]; g.start[l] = acc; acc += k; }
+    uint32_t *fill = xmalloc(((size_t)nl + 1) * sizeof *fill);
+    memcpy(fill, g.start, ((size_t)nl + 1) * sizeof *fill);
+    for (size_t i = 0; i < s->originals.len; i++) {
+        const clause *c = CL(s, s->originals.data[i]);
+        if ((c->flags & CL_GARBAGE) || c->size != 2) continue;
+        g.adj[fill[lneg(c->lits[0])]++] = c->lits[1];
+        g.adj[fill[lneg(c->lits[1])]++] = c->lits[0];
+    }
+    free(fill);
+    r->steps += 4 * (int64_t)nbin;
+    g.index = xcalloc(nl, sizeof *g.index);
+    g.low = xcalloc(nl, sizeof *g.low);
+    g.on_stack = xcalloc(nl, 1);
+    g.repr = xmalloc((size_t)nl * sizeof *g.repr);
+    for (lit_t l = 0; l < nl; l++) g.repr[l] = l;
+
+    int ok = tarjan(r, &g);
+    uint32_t substituted = 0;
+    for (uint32_t v = 1; ok && v <= s->nvars; v++) {
+        lit_t x = mklit(v, 0), rep = g.repr[x];
+        if (rep == x) continue;
+        simp *p = r->p;
+        lit_t cl[2];
+        p->ext_begin[v] = p->ext.len;
+        cl[0] = x; cl[1] = lneg(rep);
+        ext_push(p, cl, 2, x);
+        cl[0] = lneg(x); cl[1] = rep;
+        ext_push(p, cl, 2, lneg(x));
+        p->ext_end[v] = p->ext.len;
+        simp_mark_removed(r, v, SIMP_SUBSTITUTED);
+        substituted++;
+    }
+    if (ok && substituted) ok = substitute(r, &g);
+
+    free(g.start); free(g.adj); free(g.index); free(g.low); free(g.on_stack); free(g.repr);
+    vec_free(g.stack); vec_free(g.call_node); vec_free(g.call_edge);
+    return ok && s->ok;
+}

@@ -88,20 +88,27 @@ int gsat_is_removed(const gsat *s, int var) {
 
 /* ---- a run ---------------------------------------------------------------- */
 
-/* Which variables may go in this run; 0 if none may. */
-static int compute_frozen(simp_run *r) {
+/* Which variables must stay in this run. */
+static void compute_frozen(simp_run *r) {
     gsat *s = r->s;
     simp *p = r->p;
     r->frozen = xcalloc((size_t)s->nvars + 1, 1);
     for (size_t i = 0; i < s->assumptions.len; i++) r->frozen[lvar(s->assumptions.data[i])] = 1;
-    int candidates = 0;
     for (uint32_t v = 1; v <= s->nvars; v++) {
         if (p->frozen[v] || s->theory_mask[v]) r->frozen[v] = 1;
-        if (p->removed[v] || s->vals[mklit(v, 0)]) continue;
-        if (!s->decision[v]) r->any_nondecision = 1;
-        if (!r->frozen[v]) candidates = 1;
+        if (!p->removed[v] && !s->vals[mklit(v, 0)] && !s->decision[v]) r->any_nondecision = 1;
     }
-    return candidates;
+}
+
+/* Is some variable left that could be removed (an unfrozen, unassigned
+ * decision variable)?  Variables that are not decision variables follow
+ * from propagation (e.g. the edge variables the GNF reader ties to their
+ * alternative's guard) and stay. */
+static int has_candidates(const simp_run *r) {
+    const gsat *s = r->s;
+    for (uint32_t v = 1; v <= s->nvars; v++)
+        if (!r->frozen[v] && !r->p->removed[v] && !s->vals[mklit(v, 0)] && s->decision[v]) return 1;
+    return 0;
 }
 
 static void drop_garbage(vec_uint *list, const gsat *s) {
@@ -136,7 +143,8 @@ static void run(gsat *s) {
     memset(&r, 0, sizeof r);
     r.s = s;
     r.p = p;
-    if (!compute_frozen(&r)) { free(r.frozen); p->originals_after = s->originals.len; return; }
+    compute_frozen(&r);
+    if (!has_candidates(&r)) { free(r.frozen); p->originals_after = s->originals.len; return; }
     double t0 = gsat_now();
     s->st.simp_runs++;
     uint32_t first_unit = s->trail_n;
@@ -148,15 +156,15 @@ static void run(gsat *s) {
     if (r.step_limit < 1000000) r.step_limit = 1000000;
 
     if (s->opt.equiv) equiv_run(&r);
-    if (s->ok) {
+    if (s->ok && has_candidates(&r)) {
         occ_init(&r);
         occ_propagate(&r);
+        if (s->ok && s->opt.subsume) {
+            subsume_queue_all(&r);
+            subsume_run(&r);
+        }
+        if (s->ok && s->opt.elim) elim_run(&r);
     }
-    if (s->ok && s->opt.subsume) {
-        subsume_queue_all(&r);
-        subsume_run(&r);
-    }
-    if (s->ok && s->opt.elim) elim_run(&r);
 
     elim_heap_free(&r);
     occ_free(&r);

@@ -12,9 +12,10 @@
  * - A removed (eliminated or substituted) variable is in no clause, is not
  *   a decision variable and stays unassigned.  Frozen variables are never
  *   removed: gsat_freeze()d ones, those a theory watches (edge guards) and
- *   the solve's assumptions; nor is a variable that is not a decision
- *   variable eliminated, nor one sharing a clause with such a variable
- *   (their values must keep following from propagation).
+ *   the solve's assumptions.  Nor are variables that are not decision
+ *   variables (their values must keep following from propagation, so
+ *   they are not eliminated, nor is a variable sharing a clause with one,
+ *   nor is a decision variable replaced by one).
  * - Whoever is about to use a variable again (gsat_add_clause, an
  *   assumption, gsat_theory_watch, gsat_freeze) calls simp_restore_*()
  *   first: the clauses removed with it come back (and, transitively, those

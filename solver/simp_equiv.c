@@ -7,7 +7,8 @@
  * representative, chosen by its variable (so that the mirror component
  * -C chooses the negated one): a frozen variable first, then a decision
  * variable, then the smallest.  Every other member x whose variable may go
- * (not frozen; not a decision variable replaced by a non-decision one) is
+ * (not frozen, a decision variable, and so is the representative's: values
+ * of non-decision variables must keep following from propagation) is
  * replaced by the representative r in every clause, and x = r goes on the
  * extension stack as (x -r) with witness x and (-x r) with witness -x.
  * Runs before the occurrence lists exist: it rewrites the clause arena
@@ -47,7 +48,7 @@ static int component(simp_run *r, scc_state *g, size_t from) {
         lit_t l = g->stack.data[i];
         uint32_t v = lvar(l);
         if (l == rep || r->frozen[v] || g->repr[l] != l) continue;
-        if (s->decision[v] && !s->decision[lvar(rep)]) continue;
+        if (!s->decision[v] || !s->decision[lvar(rep)]) continue;
         g->repr[l] = rep;
         g->repr[lneg(l)] = lneg(rep);
     }

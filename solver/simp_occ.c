@@ -14,15 +14,20 @@ void occ_init(simp_run *r) {
     size_t nl = 2 * ((size_t)s->nvars + 1);
     r->occ = xcalloc(nl, sizeof *r->occ);
     r->nocc = xcalloc(nl, sizeof *r->nocc);
+    /* count first: one allocation per list instead of a chain of doublings */
+    for (size_t i = 0; i < s->originals.len; i++) {
+        const clause *cl = CL(s, s->originals.data[i]);
+        if (cl->flags & CL_GARBAGE) continue;
+        for (uint32_t k = 0; k < cl->size; k++) r->nocc[cl->lits[k]]++;
+        r->steps += cl->size;
+    }
+    for (size_t l = 0; l < nl; l++)
+        if (r->nocc[l]) vec_reserve(r->occ[l], r->nocc[l]);
     for (size_t i = 0; i < s->originals.len; i++) {
         cref_t c = s->originals.data[i];
-        clause *cl = CL(s, c);
+        const clause *cl = CL(s, c);
         if (cl->flags & CL_GARBAGE) continue;
-        for (uint32_t k = 0; k < cl->size; k++) {
-            vec_push(r->occ[cl->lits[k]], c);
-            r->nocc[cl->lits[k]]++;
-        }
-        r->steps += cl->size;
+        for (uint32_t k = 0; k < cl->size; k++) vec_push(r->occ[cl->lits[k]], c);
     }
 }
 

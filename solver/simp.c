@@ -19,9 +19,13 @@
         memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
     } while (0)
 
-void simp_ensure(gsat *s) {
+static simp *simp_get(gsat *s) {
     if (!s->simp) s->simp = xcalloc(1, sizeof *s->simp);
-    simp *p = s->simp;
+    return s->simp;
+}
+
+void simp_ensure(gsat *s) {
+    simp *p = simp_get(s);
     if (p->cap >= s->nvars && p->frozen) return;
     uint32_t old = p->frozen ? p->cap + 1 : 0, cap = s->nvars, nc = cap + 1;
     GROW(p->frozen, old, nc);
@@ -130,13 +134,27 @@ static void drop_learnts_with_removed(gsat *s) {
     drop_garbage(&s->learnts, s);
 }
 
+/* A cheap first look (no allocation): could any variable go?  Ignores
+ * the assumptions, has_candidates() then looks again. */
+static int may_have_candidates(const gsat *s) {
+    const simp *p = s->simp;
+    for (uint32_t v = 1; v <= s->nvars; v++) {
+        if (!s->decision[v] || s->theory_mask[v] || s->vals[mklit(v, 0)]) continue;
+        if (v <= p->cap && (p->frozen[v] || p->removed[v])) continue;
+        return 1;
+    }
+    return 0;
+}
+
 static void run(gsat *s) {
     simp *p = s->simp;
     p->ran = 1;
+    p->originals_after = s->originals.len;
     backtrack(s, 0);
     if (!s->ok) return;
     if (propagate_bcp(s) != CREF_NONE) { s->ok = 0; return; }
-    if (!s->originals.len) { p->originals_after = 0; return; }
+    if (!s->originals.len || !may_have_candidates(s)) return;
+    simp_ensure(s);
     simplify_level0(s);
 
     simp_run r;
@@ -186,8 +204,7 @@ static void run(gsat *s) {
 
 void simp_before_solve(gsat *s) {
     if (!s->simp && !s->opt.preprocess) return;
-    simp_ensure(s);
-    simp *p = s->simp;
+    simp *p = simp_get(s);
     for (size_t i = 0; i < s->assumptions.len; i++) simp_restore_var(s, lvar(s->assumptions.data[i]));
     int due = s->opt.preprocess == 1 ? !p->ran
             : s->opt.preprocess == 2 ? !p->ran || s->originals.len > p->originals_after

@@ -2,8 +2,9 @@
  *
  * The binary clauses (a b) are the implications -a -> b and -b -> a; the
  * literals of one strongly connected component of that graph are all
- * equal (Tarjan's algorithm, iterative).  A component holding l and -l
- * makes the formula unsatisfiable.  Each component keeps one
+ * equal (Tarjan's algorithm, iterative, started from the literals of
+ * replaceable variables only).  A component holding l and -l makes the
+ * formula unsatisfiable.  Each component keeps one
  * representative, chosen by its variable (so that the mirror component
  * -C chooses the negated one): a frozen variable first, then a decision
  * variable, then the smallest.  Every other member x whose variable may go
@@ -55,10 +56,18 @@ static int component(simp_run *r, scc_state *g, size_t from) {
     return 1;
 }
 
+/* Could variable v be replaced?  Only components holding such a variable
+ * matter, so the search starts from their literals only (on graph problems
+ * most binary clauses tie frozen guards to non-decision edge variables). */
+static int replaceable(const simp_run *r, uint32_t v) {
+    const gsat *s = r->s;
+    return !r->frozen[v] && s->decision[v] && !r->p->removed[v] && !s->vals[mklit(v, 0)];
+}
+
 static int tarjan(simp_run *r, scc_state *g) {
     uint32_t nl = 2 * (r->s->nvars + 1), counter = 0;
     for (lit_t root = 2; root < nl; root++) {
-        if (g->index[root] || g->start[root] == g->start[root + 1]) continue;
+        if (g->index[root] || g->start[root] == g->start[root + 1] || !replaceable(r, lvar(root))) continue;
         g->index[root] = g->low[root] = ++counter;
         vec_push(g->stack, root); g->on_stack[root] = 1;
         vec_push(g->call_node, root); vec_push(g->call_edge, g->start[root]);

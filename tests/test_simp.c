@@ -180,7 +180,9 @@ static void incremental_preprocess_every_solve(void **state) { (void)state; incr
 
 /* Guarded edges on a small graph plus clauses over guards and auxiliary
  * variables: guards are never removed; answers match brute force (the
- * clauses hold and the edges whose guard is true form a DAG). */
+ * clauses hold and the edges whose guard is true form a DAG).  Then new
+ * edges guarded by removed variables, which must come back, and solves
+ * under assumptions. */
 typedef struct gproblem { int nodes, nedges, from[24], to[24], lit[24]; } gproblem;
 
 static int acyclic_under(void *ctx, uint32_t a) {
@@ -202,7 +204,7 @@ static void graphs_with_guards(void **state) {
     (void)state;
     rng r = {99991};
     totals t = {0};
-    int sat = 0, unsat = 0;
+    int sat = 0, unsat = 0, readded = 0;
     for (int inst = 0; inst < 600; inst++) {
         int guards = 2 + rng_int(&r, 5), n = guards + 2 + rng_int(&r, 8);
         gproblem g;
@@ -239,12 +241,40 @@ static void graphs_with_guards(void **state) {
         } else {
             unsat++;
         }
+        /* incremental: edges guarded by removed variables (they must come
+         * back), then a solve under assumptions */
+        for (int round = 0; round < 2 && g.nedges < 22; round++) {
+            for (int v = 1; v <= n && g.nedges < 22; v++) {
+                if (!gsat_is_removed(s, v) || rng_int(&r, 2)) continue;
+                int e = g.nedges++;
+                g.from[e] = rng_int(&r, g.nodes);
+                g.to[e] = (g.from[e] + 1 + rng_int(&r, g.nodes - 1)) % g.nodes;
+                g.lit[e] = rng_int(&r, 2) ? v : -v;
+                gsat_graph_add_edge(s, id, g.from[e], g.to[e], g.lit[e]);
+                assert_false(gsat_is_removed(s, v));
+                readded++;
+            }
+            int na = rng_int(&r, 3), as[4];
+            cnf h; cnf_init(&h, n);
+            for (size_t i = 0; i < f.lits.len; i++) vec_push(h.lits, f.lits.data[i]);
+            for (int i = 0; i < na; i++) { as[i] = (1 + rng_int(&r, n)) * (rng_int(&r, 2) ? 1 : -1); cnf_add(&h, &as[i], 1); }
+            int want = brute_force(&h, acyclic_under, &g, NULL);
+            int got = gsat_solve(s, as, na);
+            assert_int_equal(got, want ? GSAT_SAT : GSAT_UNSAT);
+            if (got == GSAT_SAT) {
+                assert_true(cnf_satisfied_by_solver(&h, s));
+                uint32_t a = 0;
+                for (int v = 1; v <= n; v++) if (gsat_value(s, v) > 0) a |= 1u << (v - 1);
+                assert_true(acyclic_under(&g, a));
+            }
+            cnf_free(&h);
+        }
         add_totals(&t, s);
         gsat_free(s);
         cnf_free(&f);
     }
     assert_true(sat > 100 && unsat > 100);
-    assert_true(t.eliminated > 500);
+    assert_true(t.eliminated > 500 && readded > 200);
 }
 
 /* A variable removed with no clause left to record still gets a value

@@ -28,6 +28,15 @@ void simp_ensure(gsat *s) {
     simp *p = simp_get(s);
     if (p->cap >= s->nvars && p->frozen) return;
     uint32_t old = p->frozen ? p->cap + 1 : 0, cap = s->nvars, nc = cap + 1;
+    if (!old) {                 /* zero pages: nothing touched until used */
+        p->frozen = xcalloc(nc, sizeof *p->frozen);
+        p->removed = xcalloc(nc, sizeof *p->removed);
+        p->saved_decision = xcalloc(nc, sizeof *p->saved_decision);
+        p->ext_begin = xcalloc(nc, sizeof *p->ext_begin);
+        p->ext_end = xcalloc(nc, sizeof *p->ext_end);
+        p->cap = cap;
+        return;
+    }
     GROW(p->frozen, old, nc);
     GROW(p->removed, old, nc);
     GROW(p->saved_decision, old, nc);

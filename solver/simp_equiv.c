@@ -12,19 +12,28 @@
  * of non-decision variables must keep following from propagation) is
  * replaced by the representative r in every clause, and x = r goes on the
  * extension stack as (x -r) with witness x and (-x r) with witness -x.
- * Runs before the occurrence lists exist: it rewrites the clause arena
- * directly; units it finds go on the trail for occ_propagate(). */
+ * Runs before the occurrence lists exist, on the watch lists (binary
+ * clauses are flagged there): it rewrites the clause arena directly; units
+ * it finds go on the trail for occ_propagate(). */
 #include <stdlib.h>
 
 #include "solver/simp_state.h"
 
 typedef struct scc_state {
-    uint32_t *start, *adj;        /* implication graph, CSR by literal */
+    const watch_list *watches;    /* the implication graph: see succ() */
     uint32_t *index, *low;        /* Tarjan: 0 = unvisited */
     uint8_t *on_stack;
     vec_uint stack, call_node, call_edge;
-    lit_t *repr;                  /* per literal: its replacement (itself if none) */
+    lit_t *repr;                  /* per literal: its replacement (0: none) */
+    vec_uint replaced;            /* variables given a replacement */
 } scc_state;
+
+/* The successors of literal u are the other literals of the binary
+ * clauses holding -u: the binary watchers of -u (watches are complete at
+ * level 0 after simplification; learned binary clauses are implied too). */
+static inline const watch_list *succ(const scc_state *g, lit_t u) { return &g->watches[lneg(u)]; }
+
+static inline lit_t repr_of(const scc_state *g, lit_t l) { return g->repr[l] ? g->repr[l] : l; }
 
 static int better_rep(const simp_run *r, uint32_t a, uint32_t b) {
     int sa = 2 * (r->frozen[a] != 0) + (r->s->decision[a] != 0);
@@ -48,10 +57,11 @@ static int component(simp_run *r, scc_state *g, size_t from) {
     for (size_t i = from; i < g->stack.len; i++) {
         lit_t l = g->stack.data[i];
         uint32_t v = lvar(l);
-        if (l == rep || r->frozen[v] || g->repr[l] != l) continue;
+        if (l == rep || r->frozen[v] || g->repr[l]) continue;
         if (!s->decision[v] || !s->decision[lvar(rep)]) continue;
         g->repr[l] = rep;
         g->repr[lneg(l)] = lneg(rep);
+        vec_push(g->replaced, v);
     }
     return 1;
 }
@@ -67,21 +77,23 @@ static int replaceable(const simp_run *r, uint32_t v) {
 static int tarjan(simp_run *r, scc_state *g) {
     uint32_t nl = 2 * (r->s->nvars + 1), counter = 0;
     for (lit_t root = 2; root < nl; root++) {
-        if (g->index[root] || g->start[root] == g->start[root + 1] || !replaceable(r, lvar(root))) continue;
+        if (g->index[root] || !replaceable(r, lvar(root)) || !succ(g, root)->len) continue;
         g->index[root] = g->low[root] = ++counter;
         vec_push(g->stack, root); g->on_stack[root] = 1;
-        vec_push(g->call_node, root); vec_push(g->call_edge, g->start[root]);
+        vec_push(g->call_node, root); vec_push(g->call_edge, 0);
         while (g->call_node.len) {
             lit_t u = vec_last(g->call_node);
             uint32_t e = vec_last(g->call_edge);
-            if (e < g->start[u + 1]) {
+            const watch_list *ws = succ(g, u);
+            if (e < ws->len) {
                 vec_last(g->call_edge) = e + 1;
-                lit_t w = g->adj[e];
                 r->steps++;
+                if (!(ws->data[e].cref & WATCH_BIN)) continue;
+                lit_t w = ws->data[e].blocker;
                 if (!g->index[w]) {
                     g->index[w] = g->low[w] = ++counter;
                     vec_push(g->stack, w); g->on_stack[w] = 1;
-                    vec_push(g->call_node, w); vec_push(g->call_edge, g->start[w]);
+                    vec_push(g->call_node, w); vec_push(g->call_edge, 0);
                 } else if (g->on_stack[w] && g->index[w] < g->low[u]) {
                     g->low[u] = g->index[w];
                 }
@@ -112,13 +124,13 @@ static int substitute(simp_run *r, scc_state *g) {
         clause *cl = CL(s, c);
         if (cl->flags & CL_GARBAGE) continue;
         int touched = 0;
-        for (uint32_t k = 0; k < cl->size && !touched; k++) touched = g->repr[cl->lits[k]] != cl->lits[k];
+        for (uint32_t k = 0; k < cl->size && !touched; k++) touched = g->repr[cl->lits[k]] != 0;
         r->steps += cl->size;
         if (!touched) continue;
         uint32_t stamp = simp_next_stamp(r), n = 0;
         int taut = 0;
         for (uint32_t k = 0; k < cl->size && !taut; k++) {
-            lit_t l = g->repr[cl->lits[k]];
+            lit_t l = repr_of(g, cl->lits[k]);
             if (r->mark[l] == stamp) continue;
             if (r->mark[lneg(l)] == stamp) taut = 1;
             r->mark[l] = stamp;
@@ -139,47 +151,21 @@ static int substitute(simp_run *r, scc_state *g) {
 
 int equiv_run(simp_run *r) {
     gsat *s = r->s;
-    uint32_t nl = 2 * (s->nvars + 1);
-    size_t nbin = 0;
-    for (size_t i = 0; i < s->originals.len; i++) {
-        const clause *c = CL(s, s->originals.data[i]);
-        if (!(c->flags & CL_GARBAGE) && c->size == 2) nbin++;
-    }
-    if (nbin < 2) return s->ok;
+    size_t nl = 2 * ((size_t)s->nvars + 1);
     scc_state g;
     memset(&g, 0, sizeof g);
-    g.start = xcalloc((size_t)nl + 1, sizeof *g.start);
-    g.adj = xmalloc(2 * nbin * sizeof *g.adj);
-    for (size_t i = 0; i < s->originals.len; i++) {
-        const clause *c = CL(s, s->originals.data[i]);
-        if ((c->flags & CL_GARBAGE) || c->size != 2) continue;
-        g.start[lneg(c->lits[0])]++;
-        g.start[lneg(c->lits[1])]++;
-    }
-    for (uint32_t l = 0, acc = 0; l <= nl; l++) { uint32_t k = g.start[l]; g.start[l] = acc; acc += k; }
-    uint32_t *fill = xmalloc(((size_t)nl + 1) * sizeof *fill);
-    memcpy(fill, g.start, ((size_t)nl + 1) * sizeof *fill);
-    for (size_t i = 0; i < s->originals.len; i++) {
-        const clause *c = CL(s, s->originals.data[i]);
-        if ((c->flags & CL_GARBAGE) || c->size != 2) continue;
-        g.adj[fill[lneg(c->lits[0])]++] = c->lits[1];
-        g.adj[fill[lneg(c->lits[1])]++] = c->lits[0];
-    }
-    free(fill);
-    r->steps += 4 * (int64_t)nbin;
+    g.watches = s->watches;
+    /* calloc'd: only the pages of the literals visited are ever touched */
     g.index = xcalloc(nl, sizeof *g.index);
     g.low = xcalloc(nl, sizeof *g.low);
     g.on_stack = xcalloc(nl, 1);
-    g.repr = xmalloc((size_t)nl * sizeof *g.repr);
-    for (lit_t l = 0; l < nl; l++) g.repr[l] = l;
+    g.repr = xcalloc(nl, sizeof *g.repr);
 
     int ok = tarjan(r, &g);
-    uint32_t substituted = 0;
-    for (uint32_t v = 1; ok && v <= s->nvars; v++) {
-        lit_t x = mklit(v, 0), rep = g.repr[x];
-        if (rep == x) continue;
-        simp *p = r->p;
-        lit_t cl[2];
+    simp *p = r->p;
+    for (size_t i = 0; ok && i < g.replaced.len; i++) {
+        uint32_t v = g.replaced.data[i];
+        lit_t x = mklit(v, 0), rep = g.repr[x], cl[2];
         p->ext_begin[v] = p->ext.len;
         cl[0] = x; cl[1] = lneg(rep);
         ext_push(p, cl, 2, x);
@@ -187,11 +173,10 @@ int equiv_run(simp_run *r) {
         ext_push(p, cl, 2, lneg(x));
         p->ext_end[v] = p->ext.len;
         simp_mark_removed(r, v, SIMP_SUBSTITUTED);
-        substituted++;
     }
-    if (ok && substituted) ok = substitute(r, &g);
+    if (ok && g.replaced.len) ok = substitute(r, &g);
 
-    free(g.start); free(g.adj); free(g.index); free(g.low); free(g.on_stack); free(g.repr);
-    vec_free(g.stack); vec_free(g.call_node); vec_free(g.call_edge);
+    free(g.index); free(g.low); free(g.on_stack); free(g.repr);
+    vec_free(g.stack); vec_free(g.call_node); vec_free(g.call_edge); vec_free(g.replaced);
     return ok && s->ok;
 }

@@ -4,7 +4,7 @@
 # for reference, on bench/sat.sh's fixed-seed CNF suite (bench/gen_cnf.py);
 # then gsat on/off on GNF acyclicity problems (bench/gen_gnf.c families, and
 # PolySI's own problems when cached in GNF_DIR, see bench/polysi-gnf.sh).
-# Each run has a CPU-time limit (ulimit -t; the wall limit is 4x that, the
+# Each run has a CPU-time limit (ulimit -t; the wall limit is 20x that, the
 # machine is shared); times are CPU seconds (user+sys), a run out of time
 # counts as the limit.  Answers are cross-checked and every gsat model is
 # checked against the CNF; any problem makes the script fail.  Writes the
@@ -42,7 +42,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 run() {
   o=$1; shift
   set +e
-  /usr/bin/time -f "%U %S %M" -o "$o.time" timeout $((4 * limit)) nice \
+  /usr/bin/time -f "%U %S %M" -o "$o.time" timeout $((20 * limit)) nice \
     bash -c 'ulimit -t "$0"; exec "$@"' "$limit" "$@" > "$o" 2>/dev/null
   rc=$?
   set -e

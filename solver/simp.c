@@ -201,8 +201,9 @@ static void run(gsat *s) {
     drop_garbage(&s->originals, s);
     drop_learnts_with_removed(s);
     arena_collect(s);                     /* rebuilds the watches */
-    /* the units found are applied to the irredundant clauses already;
-     * propagating them again reaches the learned ones */
+    /* propagate the units found through the new watches: the learned
+     * clauses have not seen them, nor have the irredundant ones when the
+     * occurrence-list phase did not run */
     if (s->ok) {
         s->qhead = first_unit;
         if (propagate_bcp(s) != CREF_NONE) s->ok = 0;

@@ -38,6 +38,7 @@ void simp_extend_model(gsat *s) {
         int witness = e[i - 1];
         size_t size = (size_t)e[i - 2], start = i - 2 - size;
         if (witness) {
+            assert(p->removed[abs(witness)]);    /* only removed variables are set here */
             int sat = 0;
             for (size_t k = start; k < start + size && !sat; k++) sat = model_true(m, e[k]);
             if (!sat) m[abs(witness)] = (int8_t)(witness > 0 ? 1 : -1);

@@ -30,6 +30,6 @@
     X(simp_subsumed, "clauses removed by subsumption")                       \
     X(simp_strengthened, "literals removed by self-subsuming resolution")    \
     X(simp_units, "units found by preprocessing")                            \
-    X(simp_usec, "preprocessing time (microseconds)")
+    X(simp_usec, "preprocessing time, wall clock (microseconds)")
 
 #endif

@@ -90,6 +90,19 @@ GSAT_API void gsat_set_decision_var(gsat *s, int var, int is_decision);
  * 0 false), until phase saving replaces it.  Default: option phase. */
 GSAT_API void gsat_set_phase(gsat *s, int var, int value);
 
+/* Preprocessing (option preprocess, on by default) may eliminate variables
+ * or replace them by equivalent literals before the first solve; such a
+ * variable still gets a value in every model.  Using it again (in a
+ * clause, an assumption, an edge guard) brings it back automatically.
+ * Frozen variables are never removed: freeze the ones you will use again
+ * to save that work (assumptions and edge guards are frozen already).
+ * Freezing counts: each gsat_freeze() needs its gsat_melt(). */
+void gsat_freeze(gsat *s, int var);
+void gsat_melt(gsat *s, int var);
+int  gsat_is_frozen(const gsat *s, int var);
+/* 1 if preprocessing has removed var (eliminated or substituted) now. */
+int  gsat_is_removed(const gsat *s, int var);
+
 typedef struct gsat_stats {
     int64_t conflicts, decisions, propagations, restarts, learned, reduced;
     int64_t theory_conflicts, theory_propagations, theory_explanation_lits;

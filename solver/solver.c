@@ -30,6 +30,7 @@ gsat *gsat_new(void) {
 void gsat_free(gsat *s) {
     if (!s) return;
     theory_free_all(s);
+    simp_free(s);
     uint32_t nl = 2 * (s->cap_vars + 1);
     for (uint32_t l = 0; l < nl; l++) free(s->watches[l].data);
     free(s->watches);
@@ -109,6 +110,8 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
 #endif
     if (!s->ok) return 0;
     backtrack(s, 0);
+    simp_restore_lits(s, lits, n);                /* preprocessing removed some? */
+    if (!s->ok) return 0;
     int maxv = 0;
     for (int i = 0; i < n; i++) {
         assert(lits[i] != 0);
@@ -184,6 +187,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
         gsat_reserve_vars(s, v);
         vec_push(s->assumptions, lit_from_dimacs(assumptions[i]));
     }
+    simp_before_solve(s);                         /* preprocessing */
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;
     int status = search_solve(s);
@@ -193,6 +197,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
             s->model_vars = s->nvars + 1;
         }
         for (uint32_t v = 1; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+        simp_extend_model(s);                     /* values of removed variables */
 #ifdef GSAT_DEBUG
         verify_model(s);
 #endif
@@ -258,6 +263,7 @@ int gsat_set_option(gsat *s, const char *name, int64_t value) {
 void gsat_set_decision_var(gsat *s, int var, int is_decision) {
     if (var <= 0) return;
     gsat_reserve_vars(s, var);
+    if (simp_removed(s, (uint32_t)var)) { simp_set_saved_decision(s, (uint32_t)var, is_decision); return; }
     s->decision[var] = is_decision ? 1 : 0;
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
 }

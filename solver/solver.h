@@ -20,6 +20,7 @@
 #include "gsat.h"
 #include "vec.h"
 #include "solver/options.h"
+#include "solver/simp.h"
 #include "solver/stats.h"
 #include "solver/theory.h"
 
@@ -168,6 +169,8 @@ struct gsat {
     vec_int tbuf;             /* DIMACS clauses from theories */
     vec_int tout;             /* DIMACS literals implied by a theory */
     vec_uint tlits;
+
+    simp *simp;               /* preprocessing (solver/simp.h); NULL until used */
 
     struct {
 #define X(name, def, lo, hi, help) int64_t name;

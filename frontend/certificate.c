@@ -170,14 +170,14 @@ static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops,
         if (kd == OP_READ) {
             int64_t v = h->op_value[op];
             if (own_w) {
-                if (v != own_v) { *rop = op; *bad = "reads a value other than its own earlier write"; return 0; }
+                if (v != own_v) { *rop = op; *bad = "after its own write of the key it must see that write"; return 0; }
                 continue;
             }
             x = *g != UINT32_MAX ? *g : find_mark(R, k, v);
             if (x == UINT32_MAX || x < a || x >= b || R->mark[x] != v || R->vo->txns.data[x] == t) {
                 *rop = op;
-                *bad = *g != UINT32_MAX ? "reads a value other than its own earlier read"
-                                        : "reads a value that is no other transaction's installed version in the certificate";
+                *bad = *g != UINT32_MAX ? "it must see what its earlier read of the key saw"
+                                        : "the value is no other transaction's installed version in the certificate";
                 return 0;
             }
         } else {
@@ -187,13 +187,13 @@ static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops,
             int ok = len >= nown;
             for (uint32_t y = first_app; ok && nown && y < i; y++)
                 if (op_kd(h, ops[y]) == OP_APPEND) ok = l[j++] == h->op_value[ops[y]];
-            if (!ok) { *rop = op; *bad = "reads a list that does not end with its own appends so far"; return 0; }
+            if (!ok) { *rop = op; *bad = "the list does not end with the transaction's own appends so far"; return 0; }
             x = *g != UINT32_MAX ? *g : p == 0 ? a : find_mark(R, k, l[p - 1]);
             if (x == UINT32_MAX || x < a || x >= b || R->vo->txns.data[x] == t || R->llen[x] != p ||
                 (p && memcmp(l, R->el.data + R->kel[k], p * sizeof *l))) {
                 *rop = op;
-                *bad = *g != UINT32_MAX ? "reads a list whose prefix differs from its own earlier read"
-                                        : "reads a list (without its own appends) that is not the list of a version in the certificate";
+                *bad = *g != UINT32_MAX ? "without its own appends the list differs from its earlier read"
+                                        : "without its own appends the list is not the list of any version in the certificate";
                 return 0;
             }
         }
@@ -327,9 +327,9 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
             uint32_t g, rop;
             const char *bad = NULL;
             if (!replay(&R, t, k, ops.data + i, j - i, &g, &rop, &bad)) {
-                char where[600];
-                snprintf(b2, sizeof b2, "%s (%s)", bad, history_op_where(h, rop, where, sizeof where));
-                key_err(err, h, c, k, "%s %s", tname(h, t, b1, sizeof b1), b2);
+                char where[400], val[160];
+                snprintf(b2, sizeof b2, "'s read %s (%s): %s", vstr(h, rop, val, sizeof val), history_op_where(h, rop, where, sizeof where), bad);
+                key_err(err, h, c, k, "%s%s", tname(h, t, b1, sizeof b1), b2);
                 goto out;
             }
             i = j;

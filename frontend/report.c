@@ -204,6 +204,21 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
         fprintf(out, "         forced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
                      "what it knew then)\n", a, kb, b);
         break;
+    case WHY_LISTED: {
+        char r[64], v[256];
+        uint32_t n, op = w->read_op;
+        const int64_t *l = history_list(h, op, &n);
+        int has_after = 0;               /* does the list hold after's elements too? */
+        for (uint32_t i = 0; i < n && !has_after; i++) {
+            uint32_t wop = history_writer_of(h, h->op_key[op], l[i]);
+            has_after = wop != HISTORY_NONE && h->op_txn[wop] == w->after;
+        }
+        report_txn_name(h, h->op_txn[op], r, sizeof r);
+        report_value(h, op, v, sizeof v);
+        if (has_after) fprintf(out, "         forced: %s's read %s=%s lists %s's %s before %s's\n", r, kb, v, a, kb, b);
+        else fprintf(out, "         forced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", r, kb, v, a, kb, b);
+        break;
+    }
     default:
         fprintf(out, "         chosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
                 a, kb, b);

@@ -87,12 +87,31 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n) {
     return buf;
 }
 
+/* A read's value for edge sentences: a list read that ends with its
+ * transaction's own appends also names the part it read from the snapshot
+ * ("[1 2] (snapshot [1])"). */
+static const char *read_value(const history *h, uint32_t op, char *buf, size_t n) {
+    report_value(h, op, buf, n);
+    if (op == HISTORY_NONE || history_op_kind(h, op) != OP_LIST_READ) return buf;
+    uint32_t t = h->op_txn[op], own = 0, len;
+    for (uint32_t o = h->txns[t].first_op; o < op; o++)
+        own += h->op_key[o] == h->op_key[op] && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
+    const int64_t *l = history_list(h, op, &len);
+    if (!own || own > len) return buf;
+    size_t at = strlen(buf);
+    at += (size_t)snprintf(buf + at, n > at ? n - at : 0, " (snapshot [");
+    for (uint32_t i = 0; i + own < len && at + 30 < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, i ? " %" PRId64 : "%" PRId64, l[i]);
+    if (at < n) snprintf(buf + at, n - at, "%s])", at + 30 >= n ? " ..." : "");
+    return buf;
+}
+
 const char *report_level_name(int level) { return level == 0 ? "si" : level == 1 ? "ser" : "any"; }
 
 static const char *level_title(int level) { return level == 0 ? "snapshot isolation" : "serializability"; }
 
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
-    char a[64], b[64], kb[128], v1[96], v2[96];
+    char a[64], b[64], kb[128], v1[256], v2[96];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
     if (e->kind != DEP_SO && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
@@ -102,7 +121,7 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
                  e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE ? h->sessions[h->txns[e->to].session].ext_id : -1);
         break;
     case DEP_WR:
-        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, report_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
+        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, read_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
         break;
     case DEP_WW:
         snprintf(buf, n, "%s's %s=%s is an older version than %s's %s=%s", a, kb,
@@ -111,7 +130,7 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
         break;
     case DEP_RW:
         snprintf(buf, n, "%s read %s=%s, which %s's %s=%s overwrote", a, kb,
-                 report_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
+                 read_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
                  report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
         break;
     default: snprintf(buf, n, "?");

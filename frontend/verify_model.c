@@ -66,12 +66,6 @@ static uint32_t kv_find(const kv_entry *t, size_t n, uint32_t key, int64_t value
 
 typedef struct key_op { uint32_t key, op; } key_op;
 
-static int cmp_key_op(const void *a, const void *b) {
-    const key_op *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
-}
-
 typedef struct vm {
     const history *h;
     const version_order *vo;
@@ -136,19 +130,26 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); return 0; }
     m->part = participants(h);
     uint32_t nk = h->num_keys, nt = h->num_txns;
-    size_t n = 0;
-    for (uint32_t t = 1; t < nt; t++)
-        if (m->part[t]) n += h->txns[t].num_ops;
-    m->ko = xmalloc((n ? n : 1) * sizeof *m->ko);
+    /* the participants' successful ops by key, in op order within a key
+     * (a counting sort: ops are visited in increasing order) */
+    m->ko_start = xcalloc((size_t)nk + 1, sizeof *m->ko_start);
     for (uint32_t t = 1; t < nt; t++) {
         if (!m->part[t]) continue;
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-            if (op_ok(h, op)) { key_op e = { h->op_key[op], op }; m->ko[m->nko++] = e; }
+            if (op_ok(h, op)) { m->ko_start[h->op_key[op] + 1]++; m->nko++; }
     }
-    if (m->nko) qsort(m->ko, m->nko, sizeof *m->ko, cmp_key_op);
-    m->ko_start = xcalloc((size_t)nk + 1, sizeof *m->ko_start);
-    for (size_t i = 0; i < m->nko; i++) m->ko_start[m->ko[i].key + 1]++;
     for (uint32_t k = 0; k < nk; k++) m->ko_start[k + 1] += m->ko_start[k];
+    m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
+    {
+        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+        memcpy(fill, m->ko_start, ((size_t)nk + 1) * sizeof *fill);
+        for (uint32_t t = 1; t < nt; t++) {
+            if (!m->part[t]) continue;
+            for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
+                if (op_ok(h, op)) { key_op e = { h->op_key[op], op }; m->ko[fill[h->op_key[op]]++] = e; }
+        }
+        free(fill);
+    }
     m->is_list = xcalloc(nk ? nk : 1, 1);
     for (uint32_t op = nk; op < h->num_ops; op++)       /* ops 0..nk-1 are INIT's */
         if (op_k(h, op) == OP_APPEND || op_k(h, op) == OP_LIST_READ) m->is_list[h->op_key[op]] = 1;

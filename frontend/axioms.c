@@ -158,7 +158,7 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
         uint32_t pv = prev_own_write(h, w);
         if (pv != HISTORY_NONE && !inter_done && (i == 0 || l[i - 1] != h->op_value[pv])) {
             inter_done = 1;
-            uint32_t ops3[3] = { r, w, pv };
+            uint32_t ops3[3] = { r, pv, w };
             report(x, AN_LIST_INCOMPATIBLE, ops3, 3, "%s reads list key %s with %s but not right after %s, which %s appended just before it",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[pv], nb, sizeof nb),
                    txn_name(h, wt, wb, sizeof wb));

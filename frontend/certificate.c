@@ -110,21 +110,29 @@ static int cmp_vmark(const void *a, const void *b) {
     return (x->value > y->value) - (x->value < y->value);
 }
 
-/* Transaction t's successful ops, grouped by key, in program order within a key. */
+/* Transaction t's successful ops, grouped by key, in program order within
+ * a key (insertion sort: transactions are short; qsort for long ones). */
 typedef struct kop { uint32_t key, op; } kop;
+typedef VEC(kop) kop_vec;
 static int cmp_kop(const void *a, const void *b) {
     const kop *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     return (x->op > y->op) - (x->op < y->op);
 }
-static void txn_ops_by_key(const history *h, uint32_t t, vec_u32 *out) {
-    VEC(kop) tmp; vec_init(tmp);
+static void txn_ops_by_key(const history *h, uint32_t t, kop_vec *tmp, vec_u32 *out) {
+    vec_clear(*tmp);
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-        if (op_done(h, op)) { kop x = { h->op_key[op], op }; vec_push(tmp, x); }
-    if (tmp.len > 1) qsort(tmp.data, tmp.len, sizeof *tmp.data, cmp_kop);
+        if (op_done(h, op)) { kop x = { h->op_key[op], op }; vec_push(*tmp, x); }
+    if (tmp->len > 32) qsort(tmp->data, tmp->len, sizeof *tmp->data, cmp_kop);
+    else
+        for (size_t i = 1; i < tmp->len; i++) {
+            kop x = tmp->data[i];
+            size_t j = i;
+            for (; j > 0 && cmp_kop(&tmp->data[j - 1], &x) > 0; j--) tmp->data[j] = tmp->data[j - 1];
+            tmp->data[j] = x;
+        }
     vec_clear(*out);
-    for (size_t i = 0; i < tmp.len; i++) vec_push(*out, tmp.data[i].op);
-    vec_free(tmp);
+    for (size_t i = 0; i < tmp->len; i++) vec_push(*out, tmp->data[i].op);
 }
 
 typedef struct creader {
@@ -238,6 +246,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
     VEC(wgroup) wg; vec_init(wg);
     vec_i64 wel; vec_init(wel);          /* the groups' appends */
     vec_u32 ops; vec_init(ops);
+    kop_vec kops; vec_init(kops);
     uint32_t *listed = xcalloc(nt ? nt : 1, sizeof *listed);    /* key+1 once listed for that key */
 
     /* SO: consecutive participating transactions of each session */
@@ -256,7 +265,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
     /* every participant's version of each key it writes */
     for (uint32_t t = 1; t < nt; t++) {
         if (!part[t]) continue;
-        txn_ops_by_key(h, t, &ops);
+        txn_ops_by_key(h, t, &kops, &ops);
         for (uint32_t i = 0; i < ops.len; i++) {
             uint32_t op = ops.data[i], k = h->op_key[op];
             if (!op_writes(h, op)) continue;
@@ -320,7 +329,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
     /* every participant's reads: its snapshot per key, WR from it, RW to the next version */
     for (uint32_t t = 1; t < nt; t++) {
         if (!part[t]) continue;
-        txn_ops_by_key(h, t, &ops);
+        txn_ops_by_key(h, t, &kops, &ops);
         for (uint32_t i = 0; i < ops.len;) {
             uint32_t k = h->op_key[ops.data[i]], j = i;
             while (j < ops.len && h->op_key[ops.data[j]] == k) j++;
@@ -348,7 +357,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
     ok = 1;
 out:
     free(R.mark); free(R.mark_op); free(R.llen); free(R.kel); vec_free(R.el); vec_free(R.marks);
-    vec_free(wg); vec_free(wel); vec_free(ops); free(listed);
+    vec_free(wg); vec_free(wel); vec_free(ops); vec_free(kops); free(listed);
     return ok;
 }
 

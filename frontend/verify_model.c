@@ -77,14 +77,35 @@ typedef struct vm {
     uint32_t *len;               /* per version g: length of the list at g */
     uint32_t *el_start;          /* per key: its full list in el */
     vec_i64 el;                  /* per key, the appends of its versions in order */
-    kv_entry *mk; size_t nmk;    /* (key, marker) -> version g, sorted */
+    uint32_t *gkey;              /* per version g: its key */
+    uint32_t *slot; uint64_t mask;   /* open addressing: (key, marker) -> g, UINT32_MAX empty */
     uint32_t *grp_key, *grp_at;  /* per txn: key whose slice it was seen in, where its ops start */
 } vm;
 
 static void vm_free(vm *m) {
     free(m->part); free(m->ko); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
-    free(m->el_start); vec_free(m->el); free(m->mk); free(m->grp_key); free(m->grp_at);
+    free(m->el_start); vec_free(m->el); free(m->gkey); free(m->slot); free(m->grp_key); free(m->grp_at);
     memset(m, 0, sizeof *m);
+}
+
+/* The marker table: a slot holds a version g; a probe compares g's key and
+ * marker exactly, so collisions cost time, never a wrong answer. */
+static uint64_t mk_hash(uint32_t key, int64_t v) {
+    uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)key << 32 | key);
+    x ^= x >> 31; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 29;
+    return x;
+}
+static void mk_put(vm *m, uint32_t g) {
+    uint64_t i = mk_hash(m->gkey[g], m->marker[g]) & m->mask;
+    while (m->slot[i] != UINT32_MAX) i = (i + 1) & m->mask;
+    m->slot[i] = g;
+}
+static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
+    if (!m->slot) return UINT32_MAX;
+    for (uint64_t i = mk_hash(key, v) & m->mask;; i = (i + 1) & m->mask) {
+        uint32_t g = m->slot[i];
+        if (g == UINT32_MAX || (m->gkey[g] == key && m->marker[g] == v)) return g;
+    }
 }
 
 /* Participants: INIT, committed, and indeterminate writers whose write a
@@ -122,9 +143,10 @@ static uint8_t *participants(const history *h) {
     return p;
 }
 
-/* Index the history under vo; 0 with why set when vo is not a version
- * order of the participants' writers. */
-static int vm_build(vm *m, const history *h, const version_order *vo, char *why, size_t wl) {
+/* Index the history under vo — only the keys with want[k] set when want
+ * is non-NULL (checking a few edges needs only their keys); 0 with why set
+ * when vo is not a version order of the participants' writers. */
+static int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want, char *why, size_t wl) {
     memset(m, 0, sizeof *m);
     m->h = h; m->vo = vo;
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); return 0; }
@@ -136,7 +158,7 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
     for (uint32_t t = 1; t < nt; t++) {
         if (!m->part[t]) continue;
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-            if (op_ok(h, op)) { m->ko_start[h->op_key[op] + 1]++; m->nko++; }
+            if (op_ok(h, op) && (!want || want[h->op_key[op]])) { m->ko_start[h->op_key[op] + 1]++; m->nko++; }
     }
     for (uint32_t k = 0; k < nk; k++) m->ko_start[k + 1] += m->ko_start[k];
     m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
@@ -146,7 +168,7 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
         for (uint32_t t = 1; t < nt; t++) {
             if (!m->part[t]) continue;
             for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-                if (op_ok(h, op)) { key_op e = { h->op_key[op], op }; m->ko[fill[h->op_key[op]]++] = e; }
+                if (op_ok(h, op) && (!want || want[h->op_key[op]])) { key_op e = { h->op_key[op], op }; m->ko[fill[h->op_key[op]]++] = e; }
         }
         free(fill);
     }
@@ -157,7 +179,12 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
     m->marker = xmalloc((nv ? nv : 1) * sizeof *m->marker);
     m->len = xcalloc(nv ? nv : 1, sizeof *m->len);
     m->el_start = xcalloc((size_t)nk + 1, sizeof *m->el_start);
-    m->mk = xmalloc((nv ? nv : 1) * sizeof *m->mk);
+    m->gkey = xmalloc((nv ? nv : 1) * sizeof *m->gkey);
+    uint64_t cap = 64;
+    while (cap < 2 * (uint64_t)nv) cap *= 2;
+    m->mask = cap - 1;
+    m->slot = xmalloc(cap * sizeof *m->slot);
+    memset(m->slot, 0xff, cap * sizeof *m->slot);
     m->grp_key = xmalloc((nt ? nt : 1) * sizeof *m->grp_key);
     m->grp_at = xmalloc((nt ? nt : 1) * sizeof *m->grp_at);
     for (uint32_t t = 0; t < nt; t++) m->grp_key[t] = UINT32_MAX;
@@ -165,6 +192,7 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
     int ok = 0;
     for (uint32_t k = 0; k < nk; k++) {
         uint32_t a = vo->start[k], b = vo->start[k + 1];
+        if (want && !want[k]) { m->el_start[k] = (uint32_t)m->el.len; continue; }
         if (b <= a || b > vo->txns.len || vo->txns.data[a] != 0) {
             snprintf(why, wl, "key %u: the version order does not start with INIT", k); goto out;
         }
@@ -182,8 +210,8 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
         m->el_start[k] = (uint32_t)m->el.len;
         m->marker[a] = VALUE_INIT;
         m->len[a] = 0;
-        kv_entry e0 = { k, VALUE_INIT, a };
-        m->mk[m->nmk++] = e0;
+        m->gkey[a] = k;
+        mk_put(m, a);
         for (uint32_t g = a + 1; g < b; g++) {
             uint32_t t = vo->txns.data[g];
             if (t == 0 || t >= nt || listed[t] != 2 * (uint64_t)k + 1) {
@@ -198,12 +226,11 @@ static int vm_build(vm *m, const history *h, const version_order *vo, char *why,
             }
             m->marker[g] = last;
             m->len[g] = (uint32_t)(m->el.len - m->el_start[k]);
-            kv_entry e = { k, last, g };
-            m->mk[m->nmk++] = e;
+            m->gkey[g] = k;
+            mk_put(m, g);
         }
     }
     m->el_start[nk] = (uint32_t)m->el.len;
-    if (m->nmk) qsort(m->mk, m->nmk, sizeof *m->mk, cmp_kv);
     ok = 1;
 out:
     free(listed);
@@ -232,7 +259,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const key_op *ops, siz
                 break;
             }
             if (*s == UINT32_MAX) {
-                uint32_t g = kv_find(m->mk, m->nmk, k, v);
+                uint32_t g = mk_get(m, k, v);
                 if (g == UINT32_MAX || g < a || g >= b || m->vo->txns.data[g] == t) {
                     snprintf(why, wl, "T%u's read of key %u is no other participant's installed version", t, k); return 0;
                 }
@@ -255,7 +282,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const key_op *ops, siz
             if (*s != UINT32_MAX) g = a + *s;
             else if (p == 0) g = a;
             else {
-                g = kv_find(m->mk, m->nmk, k, l[p - 1]);
+                g = mk_get(m, k, l[p - 1]);
                 if (g == UINT32_MAX || g < a || g >= b || m->vo->txns.data[g] == t) {
                     snprintf(why, wl, "T%u's list read of key %u is no other participant's installed version", t, k); return 0;
                 }
@@ -327,10 +354,24 @@ static int dep_holds_in(const vm *m, const dep_edge *e, char *why, size_t wl) {
     }
 }
 
+/* want[k] for the keys of edges c[0..n) (NULL if a key is out of range). */
+static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
+    uint8_t *want = xcalloc(h->num_keys ? h->num_keys : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].kind == DEP_SO) continue;
+        if (c[i].key >= h->num_keys) { free(want); return NULL; }
+        want[c[i].key] = 1;
+    }
+    return want;
+}
+
 int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t wl) {
     vm m;
-    int ok = vm_build(&m, h, vo, why, wl) && dep_holds_in(&m, e, why, wl);
+    uint8_t *want = edge_keys(h, e, 1);
+    int ok = want ? vm_build(&m, h, vo, want, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
+    if (!want) { snprintf(why, wl, "no such key"); memset(&m, 0, sizeof m); }
     vm_free(&m);
+    free(want);
     return ok;
 }
 
@@ -338,7 +379,10 @@ int cycle_holds(const history *h, const version_order *vo, int si,
                 const dep_edge *c, size_t n, char *why, size_t wl) {
     if (n == 0) { snprintf(why, wl, "empty cycle"); return 0; }
     vm m;
-    int ok = vm_build(&m, h, vo, why, wl);
+    memset(&m, 0, sizeof m);
+    uint8_t *want = edge_keys(h, c, n);
+    int ok = want && vm_build(&m, h, vo, want, why, wl);
+    if (!want) snprintf(why, wl, "no such key");
     for (size_t i = 0; i < n && ok; i++) {
         if (!dep_holds_in(&m, &c[i], why, wl)) { ok = 0; break; }
         if (c[i].to != c[(i + 1) % n].from) { snprintf(why, wl, "edges %zu and %zu do not meet", i, (i + 1) % n); ok = 0; break; }
@@ -352,6 +396,7 @@ int cycle_holds(const history *h, const version_order *vo, int si,
         if (rw == n) { snprintf(why, wl, "only RW edges"); ok = 0; }
     }
     vm_free(&m);
+    free(want);
     return ok;
 }
 
@@ -467,7 +512,7 @@ int vo_check(const history *h, const version_order *vo, int si,
     vgraph g; memset(&g, 0, sizeof g);
     g.n = si ? 2 * h->num_txns : h->num_txns;
     int rc = -1;
-    if (!vm_build(&m, h, vo, why, wl)) goto out;
+    if (!vm_build(&m, h, vo, NULL, why, wl)) goto out;
 
     /* SO and fixed edges */
     for (uint32_t s = 0; s < h->num_sessions; s++) {

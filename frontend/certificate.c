@@ -143,17 +143,17 @@ typedef struct creader {
     uint32_t *llen;          /* per version g: list length */
     uint32_t *kel;           /* per key: offset of its full list in el */
     vec_i64 el;              /* per key, the versions' appends in version order */
-    VEC(vmark) marks;        /* sorted */
+    VEC(vmark) marks;        /* per key (mstart), sorted by value within a key */
+    uint32_t *mstart;        /* per key: its marks[mstart[k] .. mstart[k+1]) */
 } creader;
 
 static uint32_t find_mark(const creader *R, uint32_t key, int64_t value) {
-    size_t lo = 0, hi = R->marks.len;
+    size_t lo = R->mstart[key], hi = R->mstart[key + 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const vmark *m = &R->marks.data[mid];
-        if (m->key < key || (m->key == key && m->value < value)) lo = mid + 1; else hi = mid;
+        if (R->marks.data[mid].value < value) lo = mid + 1; else hi = mid;
     }
-    if (lo < R->marks.len && R->marks.data[lo].key == key && R->marks.data[lo].value == value) return R->marks.data[lo].g;
+    if (lo < R->mstart[key + 1] && R->marks.data[lo].value == value) return R->marks.data[lo].g;
     return UINT32_MAX;
 }
 
@@ -242,6 +242,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
     R.mark_op = xmalloc((nv ? nv : 1) * sizeof *R.mark_op);
     R.llen = xcalloc(nv ? nv : 1, sizeof *R.llen);
     R.kel = xcalloc((size_t)nk + 1, sizeof *R.kel);
+    R.mstart = xcalloc((size_t)nk + 1, sizeof *R.mstart);
     vec_init(R.el); vec_init(R.marks);
     VEC(wgroup) wg; vec_init(wg);
     vec_i64 wel; vec_init(wel);          /* the groups' appends */
@@ -288,6 +289,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
         uint32_t gfirst = gi;
         while (gi < wg.len && wg.data[gi].key == k) gi++;
         R.kel[k] = (uint32_t)R.el.len;
+        R.mstart[k] = (uint32_t)R.marks.len;
         R.mark[a] = VALUE_INIT; R.mark_op[a] = k; R.llen[a] = 0;
         vmark m0 = { k, VALUE_INIT, a };
         vec_push(R.marks, m0);
@@ -324,8 +326,10 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
                 key_err(err, h, c, k, "%s writes this key but is missing from the version order%s", tname(h, t, b1, sizeof b1), "");
             goto out;
         }
+        if (R.marks.len - R.mstart[k] > 1)
+            qsort(R.marks.data + R.mstart[k], R.marks.len - R.mstart[k], sizeof *R.marks.data, cmp_vmark);
     }
-    if (R.marks.len) qsort(R.marks.data, R.marks.len, sizeof *R.marks.data, cmp_vmark);
+    R.mstart[nk] = (uint32_t)R.marks.len;
     /* every participant's reads: its snapshot per key, WR from it, RW to the next version */
     for (uint32_t t = 1; t < nt; t++) {
         if (!part[t]) continue;
@@ -356,7 +360,7 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
     }
     ok = 1;
 out:
-    free(R.mark); free(R.mark_op); free(R.llen); free(R.kel); vec_free(R.el); vec_free(R.marks);
+    free(R.mark); free(R.mark_op); free(R.llen); free(R.kel); free(R.mstart); vec_free(R.el); vec_free(R.marks);
     vec_free(wg); vec_free(wel); vec_free(ops); vec_free(kops); free(listed);
     return ok;
 }

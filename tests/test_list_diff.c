@@ -2,8 +2,8 @@
  * register) histories against the replaying oracle of tests/brute_list.h,
  * which shares no code with the checker.
  *
- * Thousands of random small histories (2-5 transactions, 1-3 keys, mostly
- * lists, some registers) with reads before and after the transaction's own
+ * Thousands of random small histories (2-5 transactions, and 4-7 in a
+ * larger tier; 1-3 keys, mostly lists, some registers) with reads before and after the transaction's own
  * appends and writes, aborted (:fail) and indeterminate (:info)
  * transactions.  Reads come from a random execution (serial, snapshot, or
  * arbitrary snapshots) in which each :info transaction did or did not
@@ -42,7 +42,7 @@ static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n)
 
 /* ---- random histories ------------------------------------------------------ */
 
-enum { MAXT = 5, MAXOPS = 4, MAXK = 3, MAXL = 24 };
+enum { MAXT = 7, MAXOPS = 4, MAXK = 3, MAXL = 32 };
 enum { ST_OK, ST_FAIL, ST_INFO };
 
 typedef struct gop {
@@ -108,10 +108,12 @@ static void g_corrupt(ghist *g) {
     }
 }
 
+static int larger;           /* 4-7 transactions instead of 2-5 */
+
 static void random_ghist(ghist *g) {
     memset(g, 0, sizeof *g);
     int nproc = 1 + (int)rnd(3);
-    g->ntx = 2 + (int)rnd(4);
+    g->ntx = larger ? 4 + (int)rnd(4) : 2 + (int)rnd(4);
     g->nkeys = 1 + (int)rnd(3);
     for (int k = 0; k < g->nkeys; k++) g->is_list[k] = rnd(5) != 0;
     int64_t next = 1;
@@ -216,7 +218,7 @@ static history *ghist_build(const ghist *g) {
 
 /* ---- comparison -------------------------------------------------------------- */
 
-typedef struct tally { int pass[2], fail[2], axioms, certs, shuffled, shuffled_ok, skipped; } tally;
+typedef struct tally { int pass[2], fail[2], axioms, certs, shuffled, shuffled_ok, skipped, solved; } tally;
 
 static void dump(const history *h, const char *what) {
     fprintf(stderr, "%s on:\n", what);
@@ -316,6 +318,7 @@ static void compare(history *h, tally *tl) {
         }
         assert_int_not_equal(v, CHECK_ERROR);
         assert_int_equal(v == CHECK_PASS, expect[l] == 1);
+        tl->solved += res.st.solver_called;
         char why[300];
         if (v == CHECK_PASS) {
             assert_int_equal(vo_check(h, &res.vo, si, NULL, why, sizeof why), 1);
@@ -376,8 +379,8 @@ static void run(int histories, int built, uint64_t seed, tally *tl) {
 
 static void report(const char *name, const tally *tl) {
     fprintf(stderr, "%s: SI %d pass %d fail, SER %d pass %d fail (%d by the axioms), %d certificates verified, "
-            "%d shuffled orders (%d certified), %d skipped\n", name, tl->pass[0], tl->fail[0], tl->pass[1], tl->fail[1],
-            tl->axioms, tl->certs, tl->shuffled, tl->shuffled_ok, tl->skipped);
+            "%d shuffled orders (%d certified), %d skipped, %d solver calls\n", name, tl->pass[0], tl->fail[0], tl->pass[1], tl->fail[1],
+            tl->axioms, tl->certs, tl->shuffled, tl->shuffled_ok, tl->skipped, tl->solved);
 }
 
 static void elle_histories_agree(void **state) {
@@ -401,10 +404,22 @@ static void built_histories_agree(void **state) {
     assert_true(tl.pass[0] > 100 && tl.fail[0] - tl.axioms > 50);
 }
 
+/* 4-7 transactions: longer lists, more writers per key, more solver work. */
+static void larger_histories_agree(void **state) {
+    (void)state;
+    tally tl; memset(&tl, 0, sizeof tl);
+    larger = 1;
+    run(1000, 0, 0x3c6ef372fe94f82bULL, &tl);
+    larger = 0;
+    report("larger elle", &tl);
+    assert_true(tl.pass[0] > 100 && tl.fail[0] - tl.axioms > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(elle_histories_agree),
         cmocka_unit_test(built_histories_agree),
+        cmocka_unit_test(larger_histories_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

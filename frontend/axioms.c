@@ -13,6 +13,7 @@
 
 typedef struct ax {
     const history *h;
+    const uint8_t *part;         /* history_participants: whose reads are judged */
     anomaly_list *out;
     size_t limit;
     uint64_t found;
@@ -103,7 +104,26 @@ static void external_read(ax *x, uint32_t r) {
     }
 }
 
-/* Elements l[0..m) of list read r, not explained by r's own appends. */
+/* The write op before w in w's transaction on the same key, or HISTORY_NONE. */
+static uint32_t prev_own_write(const history *h, uint32_t w) {
+    uint32_t k = h->op_key[w];
+    uint32_t lo = h->key_write_start[k], hi = h->key_write_start[k + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (h->key_writes[mid] < w) lo = mid + 1; else hi = mid;
+    }
+    if (lo > h->key_write_start[k]) {
+        uint32_t pv = h->key_writes[lo - 1];
+        if (h->op_txn[pv] == h->op_txn[w]) return pv;
+    }
+    return HISTORY_NONE;
+}
+
+/* Elements l[0..m) of list read r, not explained by r's own appends (its
+ * external prefix).  Every version is a whole transaction's appends, so
+ * each other transaction's elements must form one run of all its appends
+ * in program order: an element's own-transaction predecessor right before
+ * it, its successor right after it. */
 static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
     const history *h = x->h;
     uint32_t t = h->op_txn[r], k = h->op_key[r];
@@ -134,6 +154,14 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
             aborted_done = 1;
             report(x, AN_ABORTED_READ, ops, 2, "%s reads list key %s containing %s, appended by aborted %s",
                    txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
+        }
+        uint32_t pv = prev_own_write(h, w);
+        if (pv != HISTORY_NONE && !inter_done && (i == 0 || l[i - 1] != h->op_value[pv])) {
+            inter_done = 1;
+            uint32_t ops3[3] = { r, pv, w };
+            report(x, AN_LIST_INCOMPATIBLE, ops3, 3, "%s reads list key %s with %s but not right after %s, which %s appended just before it",
+                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[pv], nb, sizeof nb),
+                   txn_name(h, wt, wb, sizeof wb));
         }
         uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
         if (nx != HISTORY_NONE && !inter_done && (i + 1 == m || l[i + 1] != h->op_value[nx])) {
@@ -203,14 +231,14 @@ static void check_list_orders(ax *x) {
     memset(longest, 0xff, (size_t)h->num_keys * sizeof *longest);
     for (uint32_t r = 0; r < h->num_ops; r++) {
         if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
-        if (h->txns[h->op_txn[r]].status != TXN_COMMITTED) continue;
+        if (!x->part[h->op_txn[r]]) continue;
         uint32_t k = h->op_key[r], n, ln;
         history_list(h, r, &n);
         if (longest[k] == HISTORY_NONE || (history_list(h, longest[k], &ln), n > ln)) longest[k] = r;
     }
     for (uint32_t r = 0; r < h->num_ops; r++) {
         if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
-        if (h->txns[h->op_txn[r]].status != TXN_COMMITTED) continue;
+        if (!x->part[h->op_txn[r]]) continue;
         uint32_t k = h->op_key[r], n, ln;
         if (longest[k] == HISTORY_NONE || longest[k] == r) continue;
         const int64_t *l = history_list(h, r, &n), *L = history_list(h, longest[k], &ln);
@@ -229,7 +257,8 @@ static void check_list_orders(ax *x) {
 }
 
 uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) {
-    ax x = { h, out, limit, 0, NULL, NULL, NULL, NULL };
+    uint8_t *part = history_participants(h);
+    ax x = { h, part, out, limit, 0, NULL, NULL, NULL, NULL };
     size_t nk = h->num_keys ? h->num_keys : 1;
     x.last_op = xmalloc(nk * sizeof *x.last_op);
     x.stamp = xcalloc(nk, sizeof *x.stamp);          /* txn 0 is never checked */
@@ -242,7 +271,7 @@ uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) {
     }
     for (uint32_t t = 1; t < h->num_txns; t++) {
         const history_txn *tx = &h->txns[t];
-        if (tx->status != TXN_COMMITTED) continue;
+        if (!part[t]) continue;
         for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
             if (history_op_failed(h, o)) { if (x.prev) x.prev[o - tx->first_op] = HISTORY_NONE; continue; }
             uint32_t k = h->op_key[o];
@@ -258,6 +287,6 @@ uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) {
         }
     }
     if (h->has_lists) check_list_orders(&x);
-    free(x.last_op); free(x.stamp); free(x.prev); free(x.seen);
+    free(x.last_op); free(x.stamp); free(x.prev); free(x.seen); free(part);
     return x.found;
 }

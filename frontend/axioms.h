@@ -12,11 +12,16 @@
  *   list-thin-air-element   a list read holds an element nobody appended, or
  *                           one element twice
  *   incompatible-order      two reads of one list are not prefixes of one
- *                           order (reported once per key)
+ *                           order (reported once per key), or a list read
+ *                           splits another transaction's appends (each
+ *                           version is all of its writer's appends, in
+ *                           program order)
  *
- * Only reads of committed transactions are judged (an aborted reader's
- * observations do not constrain the committed history; Elle :info reads
- * are not kept).  Reads by indeterminate writers are allowed. */
+ * Only reads of participants are judged (history_participants: committed
+ * transactions and the indeterminate ones whose writes a participant
+ * observed — those committed, with all their effects); an aborted or
+ * unobserved indeterminate reader's observations do not constrain the
+ * history. */
 #ifndef ISOCHECK_AXIOMS_H
 #define ISOCHECK_AXIOMS_H
 

@@ -3,14 +3,23 @@
  *
  * One routine, cert_edges(), validates a version order against the
  * history and enumerates the edges a commit order must respect; the
- * builder topologically sorts them, the verifier compares positions. */
+ * builder topologically sorts them, the verifier compares positions.
+ *
+ * Independence.  The verifier must not trust the checker, so it derives
+ * the meaning of every read on its own, from the raw operation arrays
+ * (op_kind, op_key, op_value, op_txn, the transactions) and history_list()
+ * alone, replaying each participant's ops against the certificate's
+ * version order (see "the verifier's own reading" below).  It calls none
+ * of the history model's interpretation helpers (history_read_source,
+ * history_external_source, history_txn_external_read,
+ * history_txn_final_write, history_writer_of, history_participants), nor
+ * the axiom checks, nor anything of the polygraph or verify_model.c. */
 #include "frontend/certificate.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/axioms.h"
 #include "frontend/lex.h"
 #include "frontend/u64map.h"
 
@@ -47,15 +56,159 @@ static const char *tname(const history *h, uint32_t t, char *buf, size_t n) {
     return buf;
 }
 
+/* An op's value as text: a number, "init", or a list "[1 2 3]". */
 static const char *vstr(const history *h, uint32_t op, char *buf, size_t n) {
-    int64_t v = op == HISTORY_NONE ? VALUE_INIT
-              : history_op_is_read(h, op) ? history_read_value(h, op) : h->op_value[op];
-    if (op == HISTORY_NONE || v == VALUE_INIT) snprintf(buf, n, "init");
-    else snprintf(buf, n, "%" PRId64, v);
+    if (op == HISTORY_NONE) { snprintf(buf, n, "init"); return buf; }
+    if ((h->op_kind[op] & OP_KIND_MASK) == OP_LIST_READ) {
+        uint32_t len;
+        const int64_t *l = history_list(h, op, &len);
+        size_t at = (size_t)snprintf(buf, n, "[");
+        for (uint32_t i = 0; i < len && at + 24 < n; i++) at += (size_t)snprintf(buf + at, n - at, i ? " %" PRId64 : "%" PRId64, l[i]);
+        snprintf(buf + at, n - at, at + 24 >= n && len ? " ...]" : "]");
+        return buf;
+    }
+    if (h->op_value[op] == VALUE_INIT) snprintf(buf, n, "init");
+    else snprintf(buf, n, "%" PRId64, h->op_value[op]);
     return buf;
 }
 
-/* ---- participation and edges -------------------------------------------- */
+/* ---- the verifier's own reading of the history ------------------------------
+ *
+ * Everything below derives what each read means from the raw operations
+ * (op_kind, op_key, op_value, op_txn, the transactions) and history_list()
+ * alone, under the certificate's version order; it calls none of the
+ * history model's interpretation helpers and nothing of the checker.
+ *   - Version i of key k is its transaction's last write of k (registers),
+ *     or all its appends to k in program order (lists); the list at
+ *     version i is the appends of versions 1..i, concatenated.
+ *   - A participant's ops on k are replayed in program order against one
+ *     snapshot version s: a register read before an own write shows
+ *     version s's value, after one the own write; a list read shows (list
+ *     at s) ++ (own appends so far).  The first read fixes s; later reads
+ *     must agree.  s gives WR v_s -> t and RW t -> v_{s+1}. */
+
+static int op_done(const history *h, uint32_t op) { return !(h->op_kind[op] & OP_FAILED); }
+static unsigned op_kd(const history *h, uint32_t op) { return h->op_kind[op] & OP_KIND_MASK; }
+static int op_writes(const history *h, uint32_t op) {
+    return op_done(h, op) && (op_kd(h, op) == OP_WRITE || op_kd(h, op) == OP_APPEND);
+}
+
+/* A participant's version of a key: its last write (and, for lists, its
+ * appends el[el_off .. el_off + el_n) in program order). */
+typedef struct wgroup { uint32_t key, txn, last_op; uint32_t el_off, el_n; } wgroup;
+static int cmp_wgroup(const void *a, const void *b) {
+    const wgroup *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->txn > y->txn) - (x->txn < y->txn);
+}
+
+/* (key, installed value or last element) -> global version index */
+typedef struct vmark { uint32_t key; int64_t value; uint32_t g; } vmark;
+static int cmp_vmark(const void *a, const void *b) {
+    const vmark *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* Transaction t's successful ops, grouped by key, in program order within
+ * a key (insertion sort: transactions are short; qsort for long ones). */
+typedef struct kop { uint32_t key, op; } kop;
+typedef VEC(kop) kop_vec;
+static int cmp_kop(const void *a, const void *b) {
+    const kop *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->op > y->op) - (x->op < y->op);
+}
+static void txn_ops_by_key(const history *h, uint32_t t, kop_vec *tmp, vec_u32 *out) {
+    vec_clear(*tmp);
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
+        if (op_done(h, op)) { kop x = { h->op_key[op], op }; vec_push(*tmp, x); }
+    if (tmp->len > 32) qsort(tmp->data, tmp->len, sizeof *tmp->data, cmp_kop);
+    else
+        for (size_t i = 1; i < tmp->len; i++) {
+            kop x = tmp->data[i];
+            size_t j = i;
+            for (; j > 0 && cmp_kop(&tmp->data[j - 1], &x) > 0; j--) tmp->data[j] = tmp->data[j - 1];
+            tmp->data[j] = x;
+        }
+    vec_clear(*out);
+    for (size_t i = 0; i < tmp->len; i++) vec_push(*out, tmp->data[i].op);
+}
+
+typedef struct creader {
+    const history *h;
+    const version_order *vo;
+    int64_t *mark;           /* per version g: installed value / last element; INIT: VALUE_INIT */
+    uint32_t *mark_op;       /* per version g: its final write op (INIT: op k) */
+    uint32_t *llen;          /* per version g: list length */
+    uint32_t *kel;           /* per key: offset of its full list in el */
+    vec_i64 el;              /* per key, the versions' appends in version order */
+    VEC(vmark) marks;        /* per key (mstart), sorted by value within a key */
+    uint32_t *mstart;        /* per key: its marks[mstart[k] .. mstart[k+1]) */
+} creader;
+
+static uint32_t find_mark(const creader *R, uint32_t key, int64_t value) {
+    size_t lo = R->mstart[key], hi = R->mstart[key + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (R->marks.data[mid].value < value) lo = mid + 1; else hi = mid;
+    }
+    if (lo < R->mstart[key + 1] && R->marks.data[lo].value == value) return R->marks.data[lo].g;
+    return UINT32_MAX;
+}
+
+/* Replay t's ops on key k (ops[0..n), program order) against the version
+ * order.  1: consistent, *g the global index of its snapshot version
+ * (UINT32_MAX: no read shows it) and *rop the read that showed it;
+ * 0: *bad describes the inconsistent read, *rop is it. */
+static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops, uint32_t n, uint32_t *g,
+                  uint32_t *rop, const char **bad) {
+    const history *h = R->h;
+    uint32_t a = R->vo->start[k], b = R->vo->start[k + 1];
+    int own_w = 0;
+    int64_t own_v = 0;
+    uint32_t nown = 0, first_app = 0;
+    *g = UINT32_MAX; *rop = HISTORY_NONE;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t op = ops[i];
+        unsigned kd = op_kd(h, op);
+        if (kd == OP_WRITE) { own_w = 1; own_v = h->op_value[op]; continue; }
+        if (kd == OP_APPEND) { if (!nown++) first_app = i; continue; }
+        uint32_t x;
+        if (kd == OP_READ) {
+            int64_t v = h->op_value[op];
+            if (own_w) {
+                if (v != own_v) { *rop = op; *bad = "after its own write of the key it must see that write"; return 0; }
+                continue;
+            }
+            x = *g != UINT32_MAX ? *g : find_mark(R, k, v);
+            if (x == UINT32_MAX || x < a || x >= b || R->mark[x] != v || R->vo->txns.data[x] == t) {
+                *rop = op;
+                *bad = *g != UINT32_MAX ? "it must see what its earlier read of the key saw"
+                                        : "the value is no other transaction's installed version in the certificate";
+                return 0;
+            }
+        } else {
+            uint32_t len;
+            const int64_t *l = history_list(h, op, &len);
+            uint32_t j = len >= nown ? len - nown : 0, p = j;
+            int ok = len >= nown;
+            for (uint32_t y = first_app; ok && nown && y < i; y++)
+                if (op_kd(h, ops[y]) == OP_APPEND) ok = l[j++] == h->op_value[ops[y]];
+            if (!ok) { *rop = op; *bad = "the list does not end with the transaction's own appends so far"; return 0; }
+            x = *g != UINT32_MAX ? *g : p == 0 ? a : find_mark(R, k, l[p - 1]);
+            if (x == UINT32_MAX || x < a || x >= b || R->vo->txns.data[x] == t || R->llen[x] != p ||
+                (p && memcmp(l, R->el.data + R->kel[k], p * sizeof *l))) {
+                *rop = op;
+                *bad = *g != UINT32_MAX ? "without its own appends the list differs from its earlier read"
+                                        : "without its own appends the list is not the list of any version in the certificate";
+                return 0;
+            }
+        }
+        if (*g == UINT32_MAX) { *g = x; *rop = op; }
+    }
+    return 1;
+}
 
 /* Called per edge; returns 0 to stop.  ops: the read (WR: in `to`, RW: in
  * `from`) and the writes (WW: both; WR: from's; RW: to's), or HISTORY_NONE. */
@@ -63,22 +216,40 @@ typedef int (*edge_fn)(void *ctx, const dep_edge *e, uint32_t read_op, uint32_t 
 
 static void key_err(ic_error *err, const history *h, const certificate *c, uint32_t k, const char *fmt, const char *a,
                     const char *b) {
-    char kb[128], msg[400];
+    char kb[128], msg[700];
     snprintf(msg, sizeof msg, fmt, a, b);
     long line = c && c->key_line ? c->key_line[k] : 0;
     ic_error_at(err, c ? c->file : "", line, "key %s: %s", history_key_str(h, k, kb, sizeof kb), msg);
 }
 
-/* Validate vo (c supplies line numbers for messages; may be NULL) and
- * enumerate SO, WR, WW and RW edges.  Returns 1, or 0 with err set. */
+/* Validate vo against the participants part (c supplies line numbers for
+ * messages; may be NULL) and enumerate SO, WW, WR and RW edges.  Returns
+ * 1, or 0 with err set. */
 static int cert_edges(const history *h, const version_order *vo, const certificate *c, const uint8_t *part,
                       edge_fn fn, void *ctx, ic_error *err) {
-    char b1[96], b2[96], b3[64], b4[64];
+    char b1[96], b2[700];
     int ok = 0;
     if (vo->num_keys != h->num_keys) {
         ic_error_at(err, c ? c->file : "", 0, "the version order has %u keys, the history %u", vo->num_keys, h->num_keys);
         return 0;
     }
+    uint32_t nk = h->num_keys, nt = h->num_txns;
+    size_t nv = vo->txns.len;
+    creader R;
+    memset(&R, 0, sizeof R);
+    R.h = h; R.vo = vo;
+    R.mark = xmalloc((nv ? nv : 1) * sizeof *R.mark);
+    R.mark_op = xmalloc((nv ? nv : 1) * sizeof *R.mark_op);
+    R.llen = xcalloc(nv ? nv : 1, sizeof *R.llen);
+    R.kel = xcalloc((size_t)nk + 1, sizeof *R.kel);
+    R.mstart = xcalloc((size_t)nk + 1, sizeof *R.mstart);
+    vec_init(R.el); vec_init(R.marks);
+    VEC(wgroup) wg; vec_init(wg);
+    vec_i64 wel; vec_init(wel);          /* the groups' appends */
+    vec_u32 ops; vec_init(ops);
+    kop_vec kops; vec_init(kops);
+    uint32_t *listed = xcalloc(nt ? nt : 1, sizeof *listed);    /* key+1 once listed for that key */
+
     /* SO: consecutive participating transactions of each session */
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         uint32_t prev = HISTORY_NONE;
@@ -87,118 +258,110 @@ static int cert_edges(const history *h, const version_order *vo, const certifica
             if (!part[t]) continue;
             if (prev != HISTORY_NONE) {
                 dep_edge e = { prev, t, HISTORY_NONE, DEP_SO };
-                if (!fn(ctx, &e, HISTORY_NONE, HISTORY_NONE, HISTORY_NONE)) return 0;
+                if (!fn(ctx, &e, HISTORY_NONE, HISTORY_NONE, HISTORY_NONE)) goto out;
             }
             prev = t;
         }
     }
-    /* external reads (first op of a participating txn on a key is a read), grouped by key */
-    uint32_t nk = h->num_keys;
-    uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    uint32_t *seen = xmalloc(((size_t)nk + 1) * sizeof *seen);
-    for (uint32_t k = 0; k < nk; k++) seen[k] = UINT32_MAX;
-    vec_u32 rops; vec_init(rops);
-    for (uint32_t t = 1; t < h->num_txns; t++) {
-        if (!part[t] || h->txns[t].status != TXN_COMMITTED) continue;   /* indeterminate reads are not kept */
-        const history_txn *tx = &h->txns[t];
-        for (uint32_t i = 0; i < tx->num_ops; i++) {
-            uint32_t op = tx->first_op + i, k = h->op_key[op];
-            if (seen[k] == t || history_op_failed(h, op)) continue;
-            seen[k] = t;
-            if (history_op_is_read(h, op)) { vec_push(rops, op); rstart[k + 1]++; }
+    /* every participant's version of each key it writes */
+    for (uint32_t t = 1; t < nt; t++) {
+        if (!part[t]) continue;
+        txn_ops_by_key(h, t, &kops, &ops);
+        for (uint32_t i = 0; i < ops.len; i++) {
+            uint32_t op = ops.data[i], k = h->op_key[op];
+            if (!op_writes(h, op)) continue;
+            if (!wg.len || vec_last(wg).key != k || vec_last(wg).txn != t) {
+                wgroup w = { k, t, op, (uint32_t)wel.len, 0 };
+                vec_push(wg, w);
+            }
+            vec_last(wg).last_op = op;
+            if (op_kd(h, op) == OP_APPEND) { vec_push(wel, h->op_value[op]); vec_last(wg).el_n++; }
         }
     }
-    for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
-    uint32_t *rsorted = xmalloc((rops.len ? rops.len : 1) * sizeof *rsorted);
-    {
-        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
-        memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        for (size_t i = 0; i < rops.len; i++) rsorted[fill[h->op_key[rops.data[i]]]++] = rops.data[i];
-        free(fill);
-    }
-    /* per key: the version order, WW edges, then its reads */
-    uint32_t *listed = xmalloc(h->num_txns * sizeof *listed);    /* key+1 when listed for that key */
-    uint32_t *vpos = xmalloc(h->num_txns * sizeof *vpos);        /* index in the key's order */
-    uint32_t *wop = xmalloc(h->num_txns * sizeof *wop);          /* final write op on the key */
-    for (uint32_t t = 0; t < h->num_txns; t++) listed[t] = 0;
-    for (uint32_t k = 0; k < nk; k++) {
+    if (wg.len) qsort(wg.data, wg.len, sizeof *wg.data, cmp_wgroup);
+    /* per key: the version order is a permutation of its writers; WW edges */
+    for (uint32_t k = 0, gi = 0; k < nk; k++) {
         uint32_t a = vo->start[k], b = vo->start[k + 1];
-        if (b <= a || b > vo->txns.len || vo->txns.data[a] != 0) {
+        if (b <= a || b > nv || vo->txns.data[a] != 0) {
             key_err(err, h, c, k, "the version order does not start with INIT%s%s", "", "");
             goto out;
         }
-        listed[0] = k + 1; vpos[0] = 0; wop[0] = k;
+        uint32_t gfirst = gi;
+        while (gi < wg.len && wg.data[gi].key == k) gi++;
+        R.kel[k] = (uint32_t)R.el.len;
+        R.mstart[k] = (uint32_t)R.marks.len;
+        R.mark[a] = VALUE_INIT; R.mark_op[a] = k; R.llen[a] = 0;
+        vmark m0 = { k, VALUE_INIT, a };
+        vec_push(R.marks, m0);
         for (uint32_t i = a + 1; i < b; i++) {
             uint32_t t = vo->txns.data[i];
-            if (t == 0 || t >= h->num_txns) { key_err(err, h, c, k, "INIT or an unknown transaction after the first version%s%s", "", ""); goto out; }
+            if (t == 0 || t >= nt) { key_err(err, h, c, k, "INIT or an unknown transaction after the first version%s%s", "", ""); goto out; }
             if (listed[t] == k + 1) { key_err(err, h, c, k, "%s is listed twice%s", tname(h, t, b1, sizeof b1), ""); goto out; }
             if (!part[t]) {
                 key_err(err, h, c, k, "%s did not commit (%s) but is in the version order", tname(h, t, b1, sizeof b1),
-                        h->txns[t].status == TXN_ABORTED ? "aborted" : "indeterminate and never read");
+                        h->txns[t].status == TXN_ABORTED ? "aborted" : "indeterminate and not in the commit order");
                 goto out;
             }
-            uint32_t w = history_txn_final_write(h, t, k);
-            if (w == HISTORY_NONE) { key_err(err, h, c, k, "%s does not write this key%s", tname(h, t, b1, sizeof b1), ""); goto out; }
-            listed[t] = k + 1; vpos[t] = i - a; wop[t] = w;
+            wgroup key_w = { k, t, 0, 0, 0 };
+            const wgroup *w = gfirst < gi ? bsearch(&key_w, wg.data + gfirst, gi - gfirst, sizeof *wg.data, cmp_wgroup) : NULL;
+            if (!w) { key_err(err, h, c, k, "%s does not write this key%s", tname(h, t, b1, sizeof b1), ""); goto out; }
+            listed[t] = k + 1;
+            R.mark[i] = h->op_value[w->last_op];
+            R.mark_op[i] = w->last_op;
+            for (uint32_t j = 0; j < w->el_n; j++) vec_push(R.el, wel.data[w->el_off + j]);
+            R.llen[i] = (uint32_t)(R.el.len - R.kel[k]);
+            vmark m = { k, R.mark[i], i };
+            vec_push(R.marks, m);
             uint32_t p = vo->txns.data[i - 1];
             dep_edge e = { p, t, k, DEP_WW };
-            if (!fn(ctx, &e, HISTORY_NONE, wop[p], w)) goto out;
+            if (!fn(ctx, &e, HISTORY_NONE, R.mark_op[i - 1], w->last_op)) goto out;
         }
         /* every participating writer listed? */
-        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
-            if (t == 0 || !part[t] || listed[t] == k + 1) continue;
+        for (uint32_t j = gfirst; j < gi; j++) {
+            uint32_t t = wg.data[j].txn;
+            if (listed[t] == k + 1) continue;
             if (c && c->key_line && c->key_line[k] == 0 && b - a == 1)
                 key_err(err, h, c, k, "missing from the certificate (%s writes it)%s", tname(h, t, b1, sizeof b1), "");
             else
                 key_err(err, h, c, k, "%s writes this key but is missing from the version order%s", tname(h, t, b1, sizeof b1), "");
             goto out;
         }
-        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-            uint32_t op = rsorted[i], t = h->op_txn[op];
-            uint32_t src = history_read_source(h, op);
-            uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
-            if (w == HISTORY_NONE || w == t || listed[w] != k + 1 || wop[w] != src) {
-                char where[600];
-                key_err(err, h, c, k, "%s reads a value that is no committed transaction's final write (%s)",
-                        tname(h, t, b1, sizeof b1), history_op_where(h, op, where, sizeof where));
+        if (R.marks.len - R.mstart[k] > 1)
+            qsort(R.marks.data + R.mstart[k], R.marks.len - R.mstart[k], sizeof *R.marks.data, cmp_vmark);
+    }
+    R.mstart[nk] = (uint32_t)R.marks.len;
+    /* every participant's reads: its snapshot per key, WR from it, RW to the next version */
+    for (uint32_t t = 1; t < nt; t++) {
+        if (!part[t]) continue;
+        txn_ops_by_key(h, t, &kops, &ops);
+        for (uint32_t i = 0; i < ops.len;) {
+            uint32_t k = h->op_key[ops.data[i]], j = i;
+            while (j < ops.len && h->op_key[ops.data[j]] == k) j++;
+            uint32_t g, rop;
+            const char *bad = NULL;
+            if (!replay(&R, t, k, ops.data + i, j - i, &g, &rop, &bad)) {
+                char where[400], val[160];
+                snprintf(b2, sizeof b2, "'s read %s (%s): %s", vstr(h, rop, val, sizeof val), history_op_where(h, rop, where, sizeof where), bad);
+                key_err(err, h, c, k, "%s%s", tname(h, t, b1, sizeof b1), b2);
                 goto out;
             }
-            if (history_op_kind(h, op) == OP_LIST_READ) {
-                /* a list read observes versions 1..m of the order, in order */
-                uint32_t n, m = 0, prev = 0;
-                const int64_t *l = history_list(h, op, &n);
-                for (uint32_t j = 0; j < n; j++) {
-                    uint32_t eop = history_writer_of(h, k, l[j]);
-                    uint32_t et = eop == HISTORY_NONE ? HISTORY_NONE : h->op_txn[eop];
-                    if (et == prev && j) continue;
-                    m++;
-                    if (et == HISTORY_NONE || a + m >= b || vo->txns.data[a + m] != et) {
-                        snprintf(b3, sizeof b3, "%u", j + 1);
-                        key_err(err, h, c, k, "%s's list read is not a prefix of the version order (element %s)",
-                                tname(h, t, b1, sizeof b1), b3);
-                        goto out;
-                    }
-                    prev = et;
-                }
-            }
+            i = j;
+            if (g == UINT32_MAX) continue;
+            uint32_t w = vo->txns.data[g];
             if (w != 0) {
                 dep_edge e = { w, t, k, DEP_WR };
-                if (!fn(ctx, &e, op, src, HISTORY_NONE)) goto out;
+                if (!fn(ctx, &e, rop, R.mark_op[g], HISTORY_NONE)) goto out;
             }
-            uint32_t nx = a + vpos[w] + 1;
-            if (nx < b && vo->txns.data[nx] != t) {
-                uint32_t x = vo->txns.data[nx];
-                dep_edge e = { t, x, k, DEP_RW };
-                if (!fn(ctx, &e, op, HISTORY_NONE, wop[x])) goto out;
+            if (g + 1 < vo->start[k + 1] && vo->txns.data[g + 1] != t) {
+                dep_edge e = { t, vo->txns.data[g + 1], k, DEP_RW };
+                if (!fn(ctx, &e, rop, HISTORY_NONE, R.mark_op[g + 1])) goto out;
             }
         }
     }
     ok = 1;
 out:
-    (void)b2; (void)b4;
-    free(rstart); free(seen); free(rsorted); vec_free(rops);
-    free(listed); free(vpos); free(wop);
+    free(R.mark); free(R.mark_op); free(R.llen); free(R.kel); free(R.mstart); vec_free(R.el); vec_free(R.marks);
+    vec_free(wg); vec_free(wel); vec_free(ops); vec_free(kops); free(listed);
     return ok;
 }
 
@@ -229,7 +392,15 @@ cert_status cert_build(const history *h, const version_order *vo, int si, certif
     vec_reserve(c->vo.txns, vo->txns.len);
     for (size_t i = 0; i < vo->txns.len; i++) vec_push(c->vo.txns, vo->txns.data[i]);
 
-    uint8_t *part = history_participants(h);
+    /* participants: INIT, the committed transactions and the indeterminate
+     * ones the version order lists (they committed in this witness) */
+    uint8_t *part = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    part[0] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++) part[t] = h->txns[t].status == TXN_COMMITTED;
+    for (size_t i = 0; i < vo->txns.len; i++) {
+        uint32_t t = vo->txns.data[i];
+        if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
+    }
     build_ctx b = { si, { 0 }, { 0 } };
     vec_init(b.from); vec_init(b.to);
     cert_status rc = CERT_OK;
@@ -602,20 +773,19 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
         ic_error_at(err, c->file, 0, "the certificate orders start and commit events (level si); it does not prove serializability");
         return CERT_REJECT;
     }
-    /* the axioms first: a certificate says nothing about them */
-    {
-        anomaly_list al;
-        anomaly_list_init(&al);
-        uint64_t n = axioms_check(h, &al, 1);
-        if (n) {
-            anomaly *a = &al.items.data[0];
-            ic_error_at(err, "", 0, "the history violates an axiom: %s: %s", anomaly_name(a->kind),
-                        a->detail ? a->detail : anomaly_summary(a->kind));
-        }
-        anomaly_list_free(&al);
-        if (n) return CERT_REJECT;
+    /* Participants: INIT, the committed transactions, and the indeterminate
+     * ones the certificate puts in its commit order (it claims they
+     * committed; then all their writes and reads count).  No axiom check
+     * is needed first: replaying every participant's reads against the
+     * version order (cert_edges) covers INT and aborted, intermediate and
+     * thin-air reads. */
+    uint8_t *part = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    part[0] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++) part[t] = h->txns[t].status == TXN_COMMITTED;
+    for (size_t i = 0; i < c->order.len; i++) {
+        uint32_t t = c->si ? c->order.data[i] >> 1 : c->order.data[i];
+        if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
     }
-    uint8_t *part = history_participants(h);
     verify_ctx V = { h, c, si, NULL, NULL, NULL, NULL, err, 0 };
     V.ps = xmalloc(h->num_txns * sizeof *V.ps);
     V.pc = xmalloc(h->num_txns * sizeof *V.pc);
@@ -632,7 +802,7 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
         if (t == 0 || t >= h->num_txns) { ic_error_at(err, c->file, line, "unknown transaction in the commit order"); goto out; }
         if (!part[t]) {
             ic_error_at(err, c->file, line, "%s did not commit (%s) but is in the commit order", tname(h, t, a, sizeof a),
-                        h->txns[t].status == TXN_ABORTED ? "aborted" : "indeterminate and never read");
+                        "aborted");
             goto out;
         }
         uint32_t pos = (uint32_t)(c->si ? i + 2 : 2 * i + 2);

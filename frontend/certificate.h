@@ -3,23 +3,31 @@
  * A certificate is (doc/certificate.md has the file format and the
  * argument why the checks below suffice):
  *   - per key a version order: INIT, then every participating writer of
- *     the key once (participating: committed, or indeterminate and read by
- *     a committed transaction);
+ *     the key once (participating: committed, or indeterminate and listed
+ *     in the commit order — the certificate claims it committed);
  *   - a commit order: SER, a total order of the participating
  *     transactions; SI, a total order of their start and commit events
  *     (INIT's are implicitly first).
- * cert_verify() accepts iff the history passes the axioms, the version
- * orders are permutations of the writers consistent with every read, and
- * every SO, WR, WW (consecutive versions) and RW (reader of version i ->
- * writer of version i+1) edge respects the commit order:
+ * cert_verify() accepts iff the version orders are permutations of the
+ * participants' writers, every participant's reads replay consistently
+ * against them (one snapshot per key: a register read before an own write
+ * shows the snapshot's value, after it the own write; a list read shows
+ * the snapshot's list followed by the own appends so far — INT and the
+ * read axioms follow), and every SO, WR, WW (consecutive versions) and RW
+ * (reader of version i -> writer of version i+1) edge respects the commit
+ * order:
  *   SER  a before b;
  *   SI   D edge a->b: a commits before b starts; RW edge b->c: b starts
  *        before c commits; every transaction starts before it commits.
  * That is one pass over the history plus O(1) per edge: no solver, no
  * graph search.
  *
+ * The verifier derives all of this from the raw operations itself and
+ * shares no code with the checker's interpretation of reads.
+ *
  * cert_build() makes a certificate from a version order found by the
- * checker (the commit order is a topological order of the same edges).
+ * checker (the commit order is a topological order of the same edges; the
+ * indeterminate transactions the version order lists are put in it).
  * Transactions are named by their external id, or "#index" when the
  * history's external ids are not unique; keys by their external key (a
  * quoted string for string keys). */

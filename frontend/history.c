@@ -261,6 +261,27 @@ static int index_writers(history *h, ic_error *err) {
     return 1;
 }
 
+/* A key is a register or a list, not both; 0 (err set) at the first op
+ * that mixes them. */
+static int check_key_kinds(history *h, ic_error *err) {
+    uint8_t *kind = xcalloc(h->num_keys ? h->num_keys : 1, 1);    /* 0 unseen, 1 register, 2 list */
+    int ok = 1;
+    for (uint32_t op = h->num_keys; op < h->num_ops && ok; op++) {  /* INIT's ops fit both */
+        op_kind k = history_op_kind(h, op);
+        uint8_t want = k == OP_APPEND || k == OP_LIST_READ ? 2 : 1;
+        uint8_t *have = &kind[h->op_key[op]];
+        if (!*have) *have = want;
+        if (*have == want) continue;
+        char kb[64], msg[256];
+        snprintf(msg, sizeof msg, "key %s is used both as a register (read/write) and as a list (append/list read)",
+                 history_key_str(h, h->op_key[op], kb, sizeof kb));
+        where_error(h, op, err, msg);
+        ok = 0;
+    }
+    free(kind);
+    return ok;
+}
+
 history *hb_finish(history_builder *b, ic_error *err) {
     size_t nops = b->op_kind.len;
     if (nops == 0) {
@@ -342,7 +363,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->name_off = b->name_off.data; vec_init(b->name_off);
     hb_free(b);
 
-    if (!index_writers(h, err)) { history_free(h); return NULL; }
+    if (!check_key_kinds(h, err) || !index_writers(h, err)) { history_free(h); return NULL; }
     return h;
 }
 
@@ -425,24 +446,65 @@ uint32_t history_txn_final_write(const history *h, uint32_t t, uint32_t key) {
     return found;
 }
 
+uint32_t history_snapshot_source(const history *h, uint32_t op, uint32_t own_appends) {
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_read_source(h, op);
+    uint32_t n;
+    const int64_t *l = history_list(h, op, &n);
+    if (own_appends > n) return HISTORY_NONE;
+    uint32_t m = n - own_appends;                      /* the external prefix l[0..m) */
+    return history_writer_of(h, h->op_key[op], m ? l[m - 1] : VALUE_INIT);
+}
+
+uint32_t history_external_source(const history *h, uint32_t op) {
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_read_source(h, op);
+    uint32_t t = h->op_txn[op], k = h->op_key[op], own = 0;
+    for (uint32_t o = h->txns[t].first_op; o < op; o++)
+        own += h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
+    return history_snapshot_source(h, op, own);
+}
+
 uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key) {
     if (t == 0 || t >= h->num_txns) return HISTORY_NONE;
     const history_txn *tx = &h->txns[t];
     for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
         if (h->op_key[op] != key || history_op_failed(h, op)) continue;
-        return history_op_is_read(h, op) ? op : HISTORY_NONE;
+        op_kind k = history_op_kind(h, op);
+        if (k == OP_WRITE) return HISTORY_NONE;        /* an own write hides the snapshot */
+        if (k == OP_READ || k == OP_LIST_READ) return op;
     }
     return HISTORY_NONE;
 }
 
+/* Mark the writer of (key, value) if it is an indeterminate transaction
+ * other than t that is not marked yet; push it on the work list. */
+static void observe(const history *h, uint8_t *p, vec_u32 *work, uint32_t t, uint32_t key, int64_t value) {
+    uint32_t w = history_writer_of(h, key, value);
+    if (w == HISTORY_NONE) return;
+    uint32_t u = h->op_txn[w];
+    if (u == t || p[u] || h->txns[u].status != TXN_INDETERMINATE) return;
+    p[u] = 1;
+    vec_push(*work, u);
+}
+
 uint8_t *history_participants(const history *h) {
-    uint8_t *p = xcalloc(h->num_txns, 1);
+    uint8_t *p = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    vec_u32 work; vec_init(work);
     p[0] = 1;
-    for (uint32_t t = 1; t < h->num_txns; t++) p[t] = h->txns[t].status == TXN_COMMITTED;
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
-        uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE) p[h->op_txn[src]] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (h->txns[t].status == TXN_COMMITTED) { p[t] = 1; vec_push(work, t); }
+    int any_indeterminate = 0;
+    for (uint32_t t = 1; t < h->num_txns && !any_indeterminate; t++) any_indeterminate = h->txns[t].status == TXN_INDETERMINATE;
+    while (any_indeterminate && work.len) {
+        uint32_t t = work.data[--work.len];
+        const history_txn *tx = &h->txns[t];
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (!history_op_is_read(h, op)) continue;
+            if (history_op_kind(h, op) == OP_READ) { observe(h, p, &work, t, h->op_key[op], h->op_value[op]); continue; }
+            uint32_t n;
+            const int64_t *l = history_list(h, op, &n);
+            for (uint32_t i = 0; i < n; i++) observe(h, p, &work, t, h->op_key[op], l[i]);
+        }
     }
+    vec_free(work);
     return p;
 }

@@ -28,11 +28,26 @@
  *     field is the list's index, not a data value.
  *   - Keys are dense ids 0..num_keys-1; key_ext[k] is the format's key, or,
  *     for string keys (Elle), key_name[k] is an offset into `strings`.
+ *     A key is a register (OP_READ, OP_WRITE) or a list (OP_APPEND,
+ *     OP_LIST_READ), never both; the builder rejects a mix.
  *   - Named values: a reader whose values are not all 64-bit integers
  *     (Elle strings, big integers) interns each distinct written form as
  *     the id VALUE_NAME_BASE + i (hb_name); name_off[i] keeps the written
  *     form for messages (history_value_str).  Values are only compared, so
  *     the rest of the model is unchanged.  Session ids may be named too.
+ *
+ * What a transaction's reads mean (the helpers below; doc/checker.md):
+ *   - Under SI and SER a transaction reads every key from one snapshot.  A
+ *     register read before the transaction's own write of the key shows the
+ *     snapshot's value; after an own write it shows that write (INT).
+ *   - A list read always shows the snapshot: it is the snapshot's list
+ *     followed by the transaction's own appends so far, in program order.
+ *     Its *external prefix* (the list without those own elements) is a read
+ *     of the version installed by the appender of the prefix's last element
+ *     (INIT's for an empty prefix) — also when the read follows own appends.
+ *   - Participants: INIT, the committed transactions, and every
+ *     indeterminate transaction whose write a participant observed (so its
+ *     own reads then count too).  Aborted transactions never participate.
  *
  * Memory: per op 21 bytes (kind 1, key 4, value 8, line 4, txn 4) plus the
  * writer index (4 bytes per slot, load <= 1/2 over writes); per transaction
@@ -167,19 +182,30 @@ const int64_t *history_list(const history *h, uint32_t op, uint32_t *len);
  * value; a list read's last element, or VALUE_INIT for the empty list. */
 int64_t history_read_value(const history *h, uint32_t op);
 
-/* The op that wrote what read `op` observed (HISTORY_NONE: nobody). */
+/* The op that wrote what read `op` observed (HISTORY_NONE: nobody): for a
+ * list read, the appender of its last element — own appends included. */
 uint32_t history_read_source(const history *h, uint32_t op);
+/* The version an external read observed, as that version's final write op
+ * (INIT's op k for the initial one), or HISTORY_NONE (nobody wrote it, or a
+ * list shorter than its own suffix).  A register read: history_read_source.
+ * A list read after `own_appends` own appends to its key: the writer of the
+ * last element of its external prefix.  history_external_source counts the
+ * own appends itself (a scan of the transaction's ops before op). */
+uint32_t history_snapshot_source(const history *h, uint32_t op, uint32_t own_appends);
+uint32_t history_external_source(const history *h, uint32_t op);
 
 /* Transaction t's last successful write of key (INIT: its op for key), or
  * HISTORY_NONE: the version of key that t installs. */
 uint32_t history_txn_final_write(const history *h, uint32_t t, uint32_t key);
-/* Transaction t's external read of key: its first effective op on key when
- * that op is a read (a read after its own write is internal), else
- * HISTORY_NONE. */
+/* Transaction t's external read of key: the first successful read of key
+ * that shows t's snapshot — a register read before any own write of key, or
+ * any list read (after own appends too: its external prefix) — else
+ * HISTORY_NONE.  Its version: history_external_source(). */
 uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key);
 /* The transactions a dependency graph is built over: INIT, the committed
- * ones, and any writer a committed transaction read from (e.g. an
- * indeterminate Elle txn).  A calloc'd flag per txn; the caller frees it. */
+ * ones, and, to a fixpoint, every indeterminate transaction that wrote
+ * something a participant read (any element of a list read).  A calloc'd
+ * flag per txn; the caller frees it. */
 uint8_t *history_participants(const history *h);
 
 /* A value (or session id) as written: "init" for VALUE_INIT, the written
@@ -243,8 +269,9 @@ uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
 void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
 
 /* Build the history: checks it is non-empty (at least one transaction with
- * an op), and that no value is written twice to one key.  On error returns
- * NULL with err set (file, line/offset).  Always frees b. */
+ * an op), that no key is used both as a register and as a list, and that
+ * no value is written twice to one key.  On error returns NULL with err set
+ * (file, line/offset).  Always frees b. */
 history *hb_finish(history_builder *b, ic_error *err);
 
 #endif

@@ -76,6 +76,10 @@ typedef struct ictx {
     uint8_t *part;
     u64map wmap;                 /* (key, txn) -> global version index in vo->txns */
     u64map rmap;                 /* (key, txn) -> external read op */
+    u64map smap;                 /* (key, txn) -> the version it read, as a final write op */
+    uint32_t *lr_start;          /* per key: its participants' list reads lr[lr_start[k]..] */
+    vec_u32 lr;
+    u64map lpos;                 /* (key, txn) -> index of txn's last element in the key's longest list */
     uint32_t *rd_start;          /* per global version: its readers rd[rd_start[g]..] */
     vec_u32 rd;
     igraph known;                /* SO, WR, read-modify-write links */
@@ -87,10 +91,8 @@ typedef struct ictx {
 
 /* The writer txn whose version t's external read of key observed (NONE: no read). */
 static uint32_t read_src(const ictx *c, uint32_t t, uint32_t key) {
-    uint32_t op = u64map_get(&c->rmap, PAIR(key, t));
-    if (op == NONE) return NONE;
-    uint32_t w = history_read_source(c->h, op);
-    return w == HISTORY_NONE ? NONE : c->h->op_txn[w];
+    uint32_t w = u64map_get(&c->smap, PAIR(key, t));
+    return w == NONE ? NONE : c->h->op_txn[w];
 }
 
 static uint32_t vidx(const ictx *c, uint32_t key, uint32_t t) { return u64map_get(&c->wmap, PAIR(key, t)); }
@@ -99,12 +101,15 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
     memset(c, 0, sizeof *c);
     c->h = h; c->vo = vo; c->si = si;
     c->part = history_participants(h);
-    u64map_init(&c->wmap); u64map_init(&c->rmap);
+    u64map_init(&c->wmap); u64map_init(&c->rmap); u64map_init(&c->smap); u64map_init(&c->lpos);
     for (uint32_t k = 0; k < vo->num_keys && k < h->num_keys; k++)
         for (uint32_t g = vo->start[k]; g < vo->start[k + 1]; g++) u64map_put(&c->wmap, PAIR(k, vo->txns.data[g]), g);
-    /* external reads of committed participants */
+    /* external reads of the participants: per key the first read that
+     * shows the snapshot (a register read before an own write, any list
+     * read: its prefix without the own appends so far) */
     uint32_t *seen = xmalloc(((size_t)h->num_keys + 1) * sizeof *seen);
-    for (uint32_t k = 0; k < h->num_keys; k++) seen[k] = NONE;
+    uint32_t *app_txn = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_txn), *app_num = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_num);
+    for (uint32_t k = 0; k < h->num_keys; k++) seen[k] = app_txn[k] = NONE;
     uint32_t nv = (uint32_t)vo->txns.len;
     c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
     vec_u32 rg; vec_init(rg);            /* (version, reader) pairs */
@@ -112,16 +117,22 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
     c->known.split = si;
     vec_init(c->known.edges);
     for (uint32_t t = 1; t < h->num_txns; t++) {
-        if (!c->part[t] || h->txns[t].status != TXN_COMMITTED) continue;
+        if (!c->part[t]) continue;
         const history_txn *tx = &h->txns[t];
         for (uint32_t i = 0; i < tx->num_ops; i++) {
             uint32_t op = tx->first_op + i, k = h->op_key[op];
             if (seen[k] == t || history_op_failed(h, op)) continue;
+            if (history_op_kind(h, op) == OP_APPEND) {
+                if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 0; }
+                app_num[k]++;
+                continue;
+            }
             seen[k] = t;
             if (!history_op_is_read(h, op)) continue;
             u64map_put(&c->rmap, PAIR(k, t), op);
-            uint32_t src = history_read_source(h, op);
+            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
             if (src == HISTORY_NONE) continue;
+            u64map_put(&c->smap, PAIR(k, t), src);
             uint32_t w = h->op_txn[src];
             if (w == t) continue;
             if (w != 0) push_dep(&c->known.edges, DEP_WR, k, w, t);
@@ -137,7 +148,7 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
     for (size_t i = 0; i < rg.len; i += 2) c->rd.data[fill[rg.data[i]]++] = rg.data[i + 1];
     free(fill);
     vec_free(rg);
-    free(seen);
+    free(seen); free(app_txn); free(app_num);
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         uint32_t prev = NONE;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
@@ -148,6 +159,52 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
         }
     }
     ig_finish(&c->known, h, c->part);
+    /* list reads per key, and where each writer's elements end in the
+     * longest one (the axioms make every list a prefix of it) */
+    c->lr_start = xcalloc((size_t)h->num_keys + 1, sizeof *c->lr_start);
+    vec_init(c->lr);
+    if (h->has_lists) {
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+                c->lr_start[h->op_key[op] + 1]++;
+        for (uint32_t k = 0; k < h->num_keys; k++) c->lr_start[k + 1] += c->lr_start[k];
+        vec_resize(c->lr, c->lr_start[h->num_keys]);
+        uint32_t *at = xmalloc(((size_t)h->num_keys + 1) * sizeof *at);
+        memcpy(at, c->lr_start, ((size_t)h->num_keys + 1) * sizeof *at);
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+                c->lr.data[at[h->op_key[op]]++] = op;
+        free(at);
+        for (uint32_t k = 0; k < h->num_keys; k++) {
+            uint32_t best = NONE, best_len = 0, n;
+            for (uint32_t i = c->lr_start[k]; i < c->lr_start[k + 1]; i++) {
+                history_list(h, c->lr.data[i], &n);
+                if (best == NONE || n > best_len) { best = c->lr.data[i]; best_len = n; }
+            }
+            if (best == NONE) continue;
+            const int64_t *l = history_list(h, best, &n);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t w = history_writer_of(h, k, l[i]);
+                if (w != HISTORY_NONE) u64map_put(&c->lpos, PAIR(k, h->op_txn[w]), i);
+            }
+        }
+    }
+}
+
+/* A list read of key that shows a's version before b's: it holds a's
+ * elements and b's later or not at all (the shortest such read), or NONE. */
+static uint32_t list_shows(const ictx *c, uint32_t key, uint32_t a, uint32_t b) {
+    if (!c->lr_start || key >= c->h->num_keys) return NONE;
+    uint32_t pa = u64map_get(&c->lpos, PAIR(key, a));
+    if (pa == NONE) return NONE;
+    uint32_t pb = u64map_get(&c->lpos, PAIR(key, b));
+    if (pb != NONE && pb < pa) return NONE;
+    uint32_t best = NONE, best_len = UINT32_MAX, n;
+    for (uint32_t i = c->lr_start[key]; i < c->lr_start[key + 1]; i++) {
+        history_list(c->h, c->lr.data[i], &n);
+        if (n > pa && n < best_len) { best = c->lr.data[i]; best_len = n; }
+    }
+    return best;
 }
 
 /* Per key, reorder vo's writers to agree with the forced WW edges of that
@@ -234,7 +291,8 @@ static void repair_vo(const history *h, const version_order *vo, const dep_edge 
 
 static void ctx_free(ictx *c) {
     free(c->part);
-    u64map_free(&c->wmap); u64map_free(&c->rmap);
+    u64map_free(&c->wmap); u64map_free(&c->rmap); u64map_free(&c->smap); u64map_free(&c->lpos);
+    free(c->lr_start); vec_free(c->lr);
     free(c->rd_start); vec_free(c->rd);
     ig_free(&c->known);
     if (c->known2.start) ig_free(&c->known2);
@@ -372,7 +430,7 @@ static int is_forced(const ictx *c, const dep_edge *e) {
 static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     memset(w, 0, sizeof *w);
     vec_init(w->alt);
-    w->before = w->after = NONE;
+    w->before = w->after = w->read_op = NONE;
     if (e->kind == DEP_SO || e->kind == DEP_WR) { w->status = WHY_OBSERVED; return; }
     uint32_t a, b = e->to;
     if (e->kind == DEP_WW) a = e->from;
@@ -380,6 +438,9 @@ static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     w->before = a; w->after = b;
     if (a == 0) { w->status = WHY_INIT; return; }
     if (a == NONE) { w->status = WHY_CHOSEN; return; }
+    /* a list read that shows the order is the plainest reason */
+    uint32_t lop = list_shows(c, e->key, a, b);
+    if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return; }
     w->status = opposite_cycle(c, &c->known, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
     /* with the checker's forced edges (each decided because its other side
      * closed a cycle) the opposite order may close a cycle too */
@@ -706,7 +767,7 @@ static void describe(const history *h, report_anomaly *a, int si) {
         history_key_str(h, rw->key, kb, sizeof kb);
         report_txn_name(h, r, t1, sizeof t1);
         report_txn_name(h, w, t2, sizeof t2);
-        if (wop != NONE && history_read_source(h, wop) == history_read_source(h, rop))
+        if (wop != NONE && history_external_source(h, wop) == history_external_source(h, rop))
             at += (size_t)snprintf(buf + at, sizeof buf - at, "%s and %s both read %s=%s and both wrote %s; %s's %s=%s overwrote "
                                    "%s's %s=%s without seeing it: %s's update is lost", t1, t2, kb, v, kb, t1, kb, y, t2, kb, x, t2);
         else
@@ -760,6 +821,7 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, vo
     for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a);
     for (size_t i = 0; i < why->len; i++) {
         vec_foreach(const dep_edge, e, why->data[i].alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(c, e, a); }
+        if (why->data[i].status == WHY_LISTED) { add_txn(a, c->h->op_txn[why->data[i].read_op]); add_op(a, why->data[i].read_op); }
         vec_push(a->why, why->data[i]);
     }
     vec_clear(*why);                 /* the alt vectors now belong to the report */

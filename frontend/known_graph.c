@@ -31,20 +31,10 @@ static int read_error(ic_error *err, const history *h, uint32_t op, const char *
     return 0;
 }
 
-/* Which transactions take part: committed ones, and indeterminate ones
- * whose write a committed transaction read. */
+/* Which transactions take part: committed ones, and indeterminate ones a
+ * participant observed (history_participants, to a fixpoint). */
 static void mark_in_graph(pg_index *ix) {
-    const history *h = ix->h;
-    ix->in_graph = xcalloc(h->num_txns ? h->num_txns : 1, 1);
-    for (uint32_t t = 0; t < h->num_txns; t++) ix->in_graph[t] = h->txns[t].status == TXN_COMMITTED;
-    ix->in_graph[0] = 1;
-    int any_indeterminate = 0;
-    for (uint32_t t = 1; t < h->num_txns && !any_indeterminate; t++) any_indeterminate = h->txns[t].status == TXN_INDETERMINATE;
-    for (uint32_t op = 0; any_indeterminate && op < h->num_ops; op++) {
-        if (!history_op_is_read(h, op) || h->txns[h->op_txn[op]].status != TXN_COMMITTED) continue;
-        uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->txns[h->op_txn[src]].status == TXN_INDETERMINATE) ix->in_graph[h->op_txn[src]] = 1;
-    }
+    ix->in_graph = history_participants(ix->h);
 }
 
 int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
@@ -58,13 +48,17 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
     uint32_t *last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *last_w);   /* reverse pass */
     uint32_t *wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *wrote);     /* written before, this txn */
     uint32_t *read = xmalloc((size_t)(nk ? nk : 1) * sizeof *read);       /* read before, this txn */
-    for (uint32_t k = 0; k < nk; k++) last_w[k] = wrote[k] = read[k] = UINT32_MAX;
+    uint32_t *app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_txn); /* own appends so far: txn */
+    uint32_t *app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_num); /* ... and how many */
+    for (uint32_t k = 0; k < nk; k++) last_w[k] = wrote[k] = read[k] = app_txn[k] = UINT32_MAX;
     VEC(ext_read) reads; vec_init(reads);
     int ok = 1;
 
     /* Final writes (a transaction installs only its last write of a key)
-     * and external reads (before the transaction's own write of the key;
-     * the first one per key — INT makes the others agree with it). */
+     * and external reads: the first read per key that shows the snapshot —
+     * a register read before an own write, or any list read, whose external
+     * prefix (without the own appends so far) is what it read from the
+     * snapshot.  INT makes the later reads agree with it. */
     for (uint32_t t = 0; t < nt && ok; t++) {
         if (!ix->in_graph[t]) continue;
         const history_txn *tx = &h->txns[t];
@@ -77,10 +71,15 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
         }
         for (uint32_t i = 0; i < tx->num_ops && ok; i++) {
             uint32_t op = tx->first_op + i, k = h->op_key[op];
-            if (history_op_is_write(h, op)) { wrote[k] = t; continue; }
+            if (history_op_is_write(h, op)) {
+                if (history_op_kind(h, op) == OP_WRITE) wrote[k] = t;          /* hides the snapshot */
+                else if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 1; }
+                else app_num[k]++;
+                continue;
+            }
             if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
             read[k] = t;
-            uint32_t src = history_read_source(h, op);
+            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
             if (src == HISTORY_NONE) { ok = read_error(err, h, op, "observes a value nobody wrote"); break; }
             uint32_t w = h->op_txn[src];
             if (w == t) { ok = read_error(err, h, op, "observes the transaction's own later write"); break; }
@@ -89,7 +88,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
             vec_push(reads, r);
         }
     }
-    free(last_w); free(wrote); free(read);
+    free(last_w); free(wrote); free(read); free(app_txn); free(app_num);
     for (size_t i = 0; i < reads.len && ok; i++)
         if (!is_final[reads.data[i].src_op])
             ok = read_error(err, h, reads.data[i].op, "observes an intermediate (overwritten) write");
@@ -147,7 +146,9 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
         rcount.data[nw] = 0;
         /* Elle list reads show a prefix of the version order itself: the
          * longest observed list's writers follow INIT in exactly that order
-         * (the axioms make all of a key's lists prefixes of one order). */
+         * (the axioms make all of a key's lists prefixes of one order).  A
+         * list ending with its reader's own appends puts the reader's
+         * version right after its external prefix. */
         if (h->has_lists) {
             uint32_t best = HISTORY_NONE, best_len = 0;
             for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {

@@ -2,8 +2,10 @@
  * history's dependency graph and what is left to choose.
  *
  * Pipeline (one module each):
- *   known_graph.c  pg_index: committed transactions, external reads and who
- *                  they read from, per key the writers collapsed into units
+ *   known_graph.c  pg_index: participating transactions, external reads (a
+ *                  list read's external prefix too, also after the reader's
+ *                  own appends) and the version each read, per key the
+ *                  writers collapsed into units
  *                  (read-modify-write chains), and the level-independent
  *                  known edges (SO, WR, edges inside units).
  *   constraints.c  polygraph for one level (SER: one node per transaction,
@@ -60,7 +62,7 @@ typedef struct pg_unit {
 
 typedef struct pg_index {
     const history *h;
-    uint8_t *in_graph;           /* per txn: 1 if it takes part (committed, or observed) */
+    uint8_t *in_graph;           /* per txn: 1 if it takes part (history_participants) */
     uint32_t num_keys;
     uint32_t *key_unit_start;    /* num_keys + 1; key k's units are [start[k], start[k+1]),
                                     the first is INIT's */

@@ -85,12 +85,32 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n) {
     return history_value_str(h, h->op_value[op], buf, n);   /* "init", a named value's written form, or the integer */
 }
 
+/* A read's value for edge sentences: a list read that ends with its
+ * transaction's own appends also names the part it read from the snapshot
+ * ("[1 2] (snapshot [1])"). */
+static const char *read_value(const history *h, uint32_t op, char *buf, size_t n) {
+    report_value(h, op, buf, n);
+    if (op == HISTORY_NONE || history_op_kind(h, op) != OP_LIST_READ) return buf;
+    uint32_t t = h->op_txn[op], own = 0, len;
+    for (uint32_t o = h->txns[t].first_op; o < op; o++)
+        own += h->op_key[o] == h->op_key[op] && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
+    const int64_t *l = history_list(h, op, &len);
+    if (!own || own > len) return buf;
+    size_t at = strlen(buf);
+    at += (size_t)snprintf(buf + at, n > at ? n - at : 0, " (snapshot [");
+    char eb[64];
+    for (uint32_t i = 0; i + own < len && at + 30 < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, i ? " %s" : "%s", history_value_str(h, l[i], eb, sizeof eb));
+    if (at < n) snprintf(buf + at, n - at, "%s])", at + 30 >= n ? " ..." : "");
+    return buf;
+}
+
 const char *report_level_name(int level) { return level == 0 ? "si" : level == 1 ? "ser" : "any"; }
 
 static const char *level_title(int level) { return level == 0 ? "snapshot isolation" : "serializability"; }
 
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
-    char a[64], b[64], kb[128], v1[96], v2[96], sb[64];
+    char a[64], b[64], kb[128], v1[256], v2[96], sb[64];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
     if (e->kind != DEP_SO && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
@@ -101,7 +121,7 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
                                    ? h->sessions[h->txns[e->to].session].ext_id : -1, sb, sizeof sb));
         break;
     case DEP_WR:
-        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, report_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
+        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, read_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
         break;
     case DEP_WW:
         snprintf(buf, n, "%s's %s=%s is an older version than %s's %s=%s", a, kb,
@@ -110,7 +130,7 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
         break;
     case DEP_RW:
         snprintf(buf, n, "%s read %s=%s, which %s's %s=%s overwrote", a, kb,
-                 report_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
+                 read_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
                  report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
         break;
     default: snprintf(buf, n, "?");
@@ -204,6 +224,21 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
         fprintf(out, "         forced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
                      "what it knew then)\n", a, kb, b);
         break;
+    case WHY_LISTED: {
+        char r[64], v[256];
+        uint32_t n, op = w->read_op;
+        const int64_t *l = history_list(h, op, &n);
+        int has_after = 0;               /* does the list hold after's elements too? */
+        for (uint32_t i = 0; i < n && !has_after; i++) {
+            uint32_t wop = history_writer_of(h, h->op_key[op], l[i]);
+            has_after = wop != HISTORY_NONE && h->op_txn[wop] == w->after;
+        }
+        report_txn_name(h, h->op_txn[op], r, sizeof r);
+        report_value(h, op, v, sizeof v);
+        if (has_after) fprintf(out, "         forced: %s's read %s=%s lists %s's %s before %s's\n", r, kb, v, a, kb, b);
+        else fprintf(out, "         forced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", r, kb, v, a, kb, b);
+        break;
+    }
     default:
         fprintf(out, "         chosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
                 a, kb, b);

@@ -26,6 +26,8 @@ typedef enum {
     WHY_CHOSEN,              /* not forced by what is known alone: the version order found */
     WHY_DECIDED,             /* forced by the checker's reasoning (pruning: the other order closes a
                                 cycle with what was known then), no short cycle shown */
+    WHY_LISTED,              /* a list read (read_op) holds before's elements and after's later or
+                                not at all: list reads show the version order itself */
 } why_status;
 
 typedef struct edge_why {
@@ -33,6 +35,7 @@ typedef struct edge_why {
     uint32_t before, after;  /* WW/RW: the version order fact "before's version of key precedes after's" */
     dep_edge_vec alt;        /* WHY_FORCED: the cycle the opposite order would close (its first
                                 edge is the opposite WW or RW) */
+    uint32_t read_op;        /* WHY_LISTED: the list read that shows the order */
 } edge_why;
 
 #define LEVEL_ANY (-1)

@@ -39,7 +39,7 @@ static void jedge(FILE *out, const history *h, const dep_edge *e) {
 
 static const char *why_name(uint8_t st) {
     return st == WHY_OBSERVED ? "observed" : st == WHY_INIT ? "initial-version" : st == WHY_FORCED ? "forced"
-         : st == WHY_DECIDED ? "decided" : "chosen";
+         : st == WHY_DECIDED ? "decided" : st == WHY_LISTED ? "listed" : "chosen";
 }
 
 static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
@@ -87,6 +87,14 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
             if (w->status != WHY_OBSERVED) {
                 fputs(", \"before\": ", out); jtxn_ref(out, h, w->before);
                 fputs(", \"after\": ", out); jtxn_ref(out, h, w->after);
+            }
+            if (w->status == WHY_LISTED) {
+                char vb[256];
+                fprintf(out, ", \"read\": {\"index\": %u, \"txn\": ", w->read_op);
+                jtxn_ref(out, h, h->op_txn[w->read_op]);
+                fputs(", \"value\": ", out);
+                jstr(out, report_value(h, w->read_op, vb, sizeof vb));
+                fputc('}', out);
             }
             if (w->status == WHY_FORCED) {
                 fputs(", \"cycle\": [", out);

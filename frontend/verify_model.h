@@ -3,18 +3,24 @@
  *
  * A version order lists, per key, INIT (transaction 0) and then every
  * participating transaction that writes the key, once each.  Participating
- * transactions are the committed ones and indeterminate ones whose write a
- * committed transaction read.  From the history and the version order alone
- * this module rebuilds the dependency graph:
+ * transactions are INIT, the committed ones and, to a fixpoint, the
+ * indeterminate ones whose write a participant read.  From the history and
+ * the version order alone this module rebuilds the dependency graph:
  *   SO  consecutive participating transactions of a session,
- *   WR  writer -> reader of every external read (the first read of a key
- *       before the transaction writes it),
+ *   WR  writer -> reader of every external read: the version a
+ *       transaction's reads of a key show (a register read before its own
+ *       write; a list read's prefix without its own appends so far),
  *   WW  consecutive versions of a key,
  *   RW  reader of version v -> the writer of the version right after v,
  * which has the same reachability as the full relations (WW and RW to all
  * later versions follow through the WW chain), and checks SER (D ∪ RW
  * acyclic) or SI (the split graph: a D edge a->b is a->b', RW b->c is
  * b'->c, fixed b'->b; its cycles are those of D ; RW?) with its own DFS.
+ * Every read of a participant must be consistent with the version order
+ * (INT, values and lists exactly as installed), else the order is invalid.
+ *
+ * It derives all of that from the raw operations itself: it shares no code
+ * with the pipeline's interpretation of reads (see verify_model.c).
  *
  * On a cycle it returns a short one (shortest through the nodes of the first
  * cycle found) as transaction-level dependencies. */
@@ -38,7 +44,7 @@ void version_order_free(version_order *vo);
 
 /* 1: acyclic (the version order is a witness for the level);
  * 0: a cycle (put in *cycle when non-NULL);
- * -1: the version order is malformed or a read has no valid source
+ * -1: the version order is malformed or a read is inconsistent with it
  *     (message in why). */
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t whylen);

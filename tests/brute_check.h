@@ -10,8 +10,10 @@
  * Every combination of per-key permutations is tried (the caller keeps the
  * product small).  Relations are bit matrices; acyclicity by closure.
  * Participants: INIT and committed transactions (the generators make no
- * indeterminate ones).  Returns 1 (satisfiable), 0 (not), -1 (too big or a
- * read without a committed final source). */
+ * indeterminate ones).  Reads after an own write must see it and repeated
+ * reads must agree (INT), else the history is not satisfiable.  Returns 1
+ * (satisfiable), 0 (not), -1 (too big or a read without a committed final
+ * source). */
 #ifndef ISOCHECK_TESTS_BRUTE_CHECK_H
 #define ISOCHECK_TESTS_BRUTE_CHECK_H
 
@@ -129,11 +131,21 @@ static int brute_check(const history *h, int si) {
         for (uint32_t i = 0; i < h->txns[t].num_ops; i++) {
             uint32_t op = h->txns[t].first_op + i, k = h->op_key[op];
             int own_write_before = 0;
+            int64_t own_value = 0;
             for (uint32_t j = 0; j < i; j++) {
                 uint32_t o2 = h->txns[t].first_op + j;
-                if (h->op_key[o2] == k && history_op_is_write(h, o2)) own_write_before = 1;
+                if (h->op_key[o2] == k && history_op_is_write(h, o2)) { own_write_before = 1; own_value = h->op_value[o2]; }
             }
-            if (!history_op_is_read(h, op) || own_write_before || b.read_from[t][k] >= 0) continue;
+            if (!history_op_is_read(h, op)) continue;
+            /* INT: after an own write the read sees it; a repeated read sees what the first did */
+            if (own_write_before) { if (h->op_value[op] != own_value) return 0; continue; }
+            if (b.read_from[t][k] >= 0) {
+                for (uint32_t j = 0; j < i; j++) {
+                    uint32_t o2 = h->txns[t].first_op + j;
+                    if (h->op_key[o2] == k && history_op_is_read(h, o2)) { if (h->op_value[o2] != h->op_value[op]) return 0; break; }
+                }
+                continue;
+            }
             uint32_t src = history_read_source(h, op);
             if (src == HISTORY_NONE) return -1;
             int w = (int)h->op_txn[src];

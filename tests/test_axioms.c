@@ -135,6 +135,50 @@ static void list_aborted_and_intermediate(void **state) {
                AN_INTERMEDIATE_READ, "txn 2 reads list key 1 with 1 but without 2, which txn 1 appended next", 2, 1);
 }
 
+/* A version is all of its writer's appends: a list holding 2 must hold 1,
+ * its writer's earlier append, right before it. */
+static void list_split_run(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1] [:append 1 2]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [2]]]}\n",
+               AN_LIST_INCOMPATIBLE, "txn 2 reads list key 1 with 2 but not right after 1, which txn 1 appended just before it", 2, 1);
+    /* also in the external prefix of a read after an own append */
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1] [:append 1 2]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 3] [:r 1 [2 3]]]}\n",
+               AN_LIST_INCOMPATIBLE, "txn 2 reads list key 1 with 2 but not right after 1, which txn 1 appended just before it", 2, 1);
+    expect_one(FORMAT_ELLE, "{:type :fail, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 3] [:r 1 [1 3]]]}\n",
+               AN_ABORTED_READ, "txn 2 reads list key 1 containing 1, appended by aborted txn 1", 2, 1);
+}
+
+/* An indeterminate transaction whose write is observed committed: its own
+ * reads are judged too; an unobserved one's are not. */
+static void observed_indeterminate_reads_judged(void **state) {
+    (void)state;
+    for (int observed = 0; observed < 2; observed++) {
+        history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "b");
+        uint32_t x = hb_key(b, 1), y = hb_key(b, 2);
+        uint32_t t1 = hb_txn(b, hb_session(b, 1, NULL), 1, 1);
+        hb_op(b, t1, OP_READ, x, 99, 1);          /* nobody wrote 99 */
+        hb_op(b, t1, OP_WRITE, y, 7, 1);
+        hb_txn_status(b, t1, TXN_INDETERMINATE);
+        uint32_t t2 = hb_txn(b, hb_session(b, 2, NULL), 2, 2);
+        hb_op(b, t2, OP_READ, y, observed ? 7 : VALUE_INIT, 2);
+        ic_error err; ic_error_clear(&err);
+        history *h = hb_finish(b, &err);
+        assert_non_null(h);
+        anomaly_list l;
+        anomaly_list_init(&l);
+        assert_int_equal(axioms_check(h, &l, 0), observed ? 1 : 0);
+        if (observed) {
+            assert_int_equal(l.items.data[0].kind, AN_THIN_AIR_READ);
+            assert_string_equal(l.items.data[0].detail, "txn 1 reads key 1 = 99, which no transaction wrote");
+        }
+        anomaly_list_free(&l);
+        history_free(h);
+    }
+}
+
 static void list_internal(void **state) {
     (void)state;
     expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
@@ -185,6 +229,8 @@ int main(void) {
         cmocka_unit_test(list_thin_air_and_duplicate),
         cmocka_unit_test(list_aborted_and_intermediate),
         cmocka_unit_test(list_internal),
+        cmocka_unit_test(list_split_run),
+        cmocka_unit_test(observed_indeterminate_reads_judged),
         cmocka_unit_test(limit_counts_all),
     };
     return cmocka_run_group_tests_name("axioms", tests, NULL, NULL);

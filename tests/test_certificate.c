@@ -216,12 +216,81 @@ static void test_malformed(void **state) {
     expect_malformed("isocheck-certificate 1\nlevel si\norder 1\nend\n", "expected an event sTXN or cTXN, found '1'", 3);
 }
 
+static history *load_elle(const char *text) {
+    ic_error err;
+    history *h = load_str(FORMAT_ELLE, text, &err);
+    assert_non_null(h);
+    return h;
+}
+
+/* A list read after the reader's own append shows its snapshot: the order
+ * that puts the reader first contradicts [1 2] and is rejected by the
+ * verifier's own replay, before any commit order is looked at. */
+static void test_list_read_after_own_append(void **state) {
+    (void)state;
+    history *h = load_elle("{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                           "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 2] [:r 1 [1 2]]]}\n");
+    char msg[600];
+    long line;
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1 2\norder 1 2\nend\n", 0, msg, sizeof msg, NULL), CERT_OK);
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 2 1\norder 2 1\nend\n", 0, msg, sizeof msg, &line), CERT_REJECT);
+    assert_string_equal(msg, "key 1: txn 2's read [1 2] (t:2): without its own appends the list is not the list of any version in "
+                             "the certificate");
+    assert_int_equal(line, 3);
+    /* right versions, wrong commit order: the WR edge of the prefix read */
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1 2\norder 2 1\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "WW 1: txn 1's 1=1 is the version right before txn 2's 1=2; so txn 1 must come before txn 2, but the commit order puts txn 2 first");
+    history_free(h);
+}
+
+/* The verifier replays reads itself: an INT violation is rejected without
+ * any axiom check. */
+static void test_internal_read_rejected(void **state) {
+    (void)state;
+    history *h = load("w(1,1,1,1)\nw(1,2,1,1)\nr(1,1,1,1)\n");
+    char msg[600];
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\norder 1\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "key 1: txn 1's read 1 (t:3): after its own write of the key it must see that write");
+    history_free(h);
+    h = load("w(1,1,1,1)\nr(1,1,2,2)\nr(1,0,2,2)\n");
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\norder 1 2\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "key 1: txn 2's read init (t:3): it must see what its earlier read of the key saw");
+    history_free(h);
+}
+
+/* Indeterminate transactions take part exactly when the commit order lists
+ * them; one whose write is read must; aborted ones never. */
+static void test_indeterminate_participation(void **state) {
+    (void)state;
+    history *h = load_elle("{:type :info, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                           "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]]]}\n"
+                           "{:type :info, :f :txn, :process 2, :index 3, :value [[:append 2 5]]}\n"
+                           "{:type :fail, :f :txn, :process 3, :index 4, :value [[:append 2 6]]}\n");
+    char msg[600];
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\norder 1 2\nend\n", 0, msg, sizeof msg, NULL), CERT_OK);
+    /* the unread one may have committed or not */
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\nkey 2 INIT 3\norder 1 3 2\nend\n", 0, msg, sizeof msg, NULL), CERT_OK);
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\nkey 2 INIT 3\norder 1 2\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "key 2: txn 3 did not commit (indeterminate and not in the commit order) but is in the version order");
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\norder 1 3 2\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "key 2: missing from the certificate (txn 3 writes it)");
+    /* the read one must have committed */
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\norder 2\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "key 1: txn 2's read [1] (t:2): without its own appends the list is not the list of any version in the certificate");
+    assert_int_equal(run(h, "isocheck-certificate 1\nlevel ser\nkey 1 INIT 1\nkey 2 INIT 4\norder 1 4 2\nend\n", 0, msg, sizeof msg, NULL), CERT_REJECT);
+    assert_string_equal(msg, "txn 4 did not commit (aborted) but is in the commit order");
+    history_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_build_write_read_verify),
         cmocka_unit_test(test_write_skew_si_only),
         cmocka_unit_test(test_tampered),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_list_read_after_own_append),
+        cmocka_unit_test(test_internal_read_rejected),
+        cmocka_unit_test(test_indeterminate_participation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

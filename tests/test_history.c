@@ -118,6 +118,86 @@ static void string_keys_and_lists(void **state) {
     history_free(h);
 }
 
+/* A list read after the transaction's own appends shows its snapshot: its
+ * external prefix is a read of the version of the prefix's last element. */
+static void list_read_after_own_append_is_external(void **state) {
+    (void)state;
+    const char *text =
+        "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+        "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 2] [:append 1 3] [:r 1 [1 2 3]] [:r 1 [1 2 3]]]}\n"
+        "{:type :ok, :f :txn, :process 2, :index 3, :value [[:append 1 4] [:r 1 [4]] [:w 2 5] [:r 2 5]]}\n";
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(text, strlen(text), FORMAT_ELLE, "t", &err);
+    assert_non_null(h);
+    uint32_t k1 = h->op_key[h->txns[1].first_op], f1 = h->txns[1].first_op, f2 = h->txns[2].first_op, f3 = h->txns[3].first_op;
+    /* txn 2: its first read (after two appends) is the external one */
+    assert_int_equal(history_txn_external_read(h, 2, k1), f2 + 2);
+    assert_int_equal(history_read_source(h, f2 + 2), f2 + 1);           /* the last element: its own */
+    assert_int_equal(history_external_source(h, f2 + 2), f1);           /* the prefix [1]: txn 1's */
+    assert_int_equal(history_snapshot_source(h, f2 + 2, 2), f1);
+    assert_int_equal(history_snapshot_source(h, f2 + 2, 3), k1);        /* empty prefix: INIT's op */
+    assert_int_equal(history_snapshot_source(h, f2 + 2, 4), HISTORY_NONE);
+    /* txn 3: [4] after appending 4: the empty prefix, INIT's version */
+    assert_int_equal(history_external_source(h, f3 + 1), k1);
+    /* a register read after an own write shows no snapshot */
+    assert_int_equal(history_txn_external_read(h, 3, h->op_key[f3 + 2]), HISTORY_NONE);
+    history_free(h);
+}
+
+/* Participants: committed transactions and, to a fixpoint, indeterminate
+ * ones whose writes a participant read — any element of a list. */
+static void participants_to_a_fixpoint(void **state) {
+    (void)state;
+    const char *text =
+        "{:type :info, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+        "{:type :info, :f :txn, :process 1, :index 2, :value [[:append 1 2]]}\n"
+        "{:type :ok, :f :txn, :process 2, :index 3, :value [[:r 1 [1 2]]]}\n"
+        "{:type :info, :f :txn, :process 3, :index 4, :value [[:append 1 3]]}\n"
+        "{:type :fail, :f :txn, :process 4, :index 5, :value [[:append 1 9]]}\n";
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(text, strlen(text), FORMAT_ELLE, "t", &err);
+    assert_non_null(h);
+    uint8_t *p = history_participants(h);
+    /* txns are numbered by session: ext 1..5 are 1..5 */
+    assert_true(p[0] && p[1] && p[2] && p[3]);    /* 1 is in the middle of [1 2]: observed too */
+    assert_false(p[4]);                           /* never read */
+    assert_false(p[5]);                           /* aborted */
+    free(p);
+    history_free(h);
+    /* an observed indeterminate transaction's own reads count: built
+     * directly, since the Elle reader drops :info reads */
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "b");
+    uint32_t x = hb_key(b, 1), y = hb_key(b, 2);
+    uint32_t t1 = hb_txn(b, hb_session(b, 1, NULL), 1, 1);
+    hb_op(b, t1, OP_WRITE, y, 7, 1);
+    hb_txn_status(b, t1, TXN_INDETERMINATE);
+    uint32_t t2 = hb_txn(b, hb_session(b, 2, NULL), 2, 2);
+    hb_op(b, t2, OP_READ, y, 7, 2);
+    hb_op(b, t2, OP_WRITE, x, 8, 2);
+    hb_txn_status(b, t2, TXN_INDETERMINATE);
+    uint32_t t3 = hb_txn(b, hb_session(b, 3, NULL), 3, 3);
+    hb_op(b, t3, OP_READ, x, 8, 3);
+    h = hb_finish(b, &err);
+    assert_non_null(h);
+    p = history_participants(h);
+    assert_true(p[1] && p[2] && p[3]);            /* 3 reads 2, and 2 (now committed) reads 1 */
+    free(p);
+    history_free(h);
+}
+
+static void register_and_list_on_one_key_rejected(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "mix");
+    uint32_t k = hb_key(b, 3);
+    uint32_t t = hb_txn(b, hb_session(b, 1, NULL), 1, 4);
+    hb_op(b, t, OP_APPEND, k, 1, 4);
+    hb_op(b, t, OP_WRITE, k, 2, 5);
+    ic_error err; ic_error_clear(&err);
+    assert_null(hb_finish(b, &err));
+    assert_string_equal(err.msg, "key 3 is used both as a register (read/write) and as a list (append/list read)");
+    assert_int_equal(err.line, 5);
+}
+
 static void stats_count_shape(void **state) {
     (void)state;
     const char *text = "w(1,1,1,1)\nw(1,2,1,1)\nr(2,0,1,1)\nw(1,3,2,2)\nr(1,3,2,2)\nr(1,2,1,3)\n";
@@ -155,6 +235,9 @@ int main(void) {
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),
         cmocka_unit_test(string_keys_and_lists),
+        cmocka_unit_test(list_read_after_own_append_is_external),
+        cmocka_unit_test(participants_to_a_fixpoint),
+        cmocka_unit_test(register_and_list_on_one_key_rejected),
         cmocka_unit_test(stats_count_shape),
     };
     return cmocka_run_group_tests_name("history", tests, NULL, NULL);

@@ -210,6 +210,59 @@ static void verify_model_checks_by_definition(void **state) {
     history_free(h);
 }
 
+/* A list read after the reader's own append: the index records the
+ * external prefix's read (WR, and the reader linked right after the
+ * prefix's writer), and verify_model replays it the same way on its own. */
+static void list_read_after_own_append(void **state) {
+    (void)state;
+    const char *s = "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1] [:r 2 [1]]]}\n"
+                    "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 2 1] [:append 1 2] [:r 1 [1 2]]]}\n";
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(s, strlen(s), FORMAT_ELLE, "t.edn", &err);
+    assert_non_null(h);
+    uint32_t t1 = txn_by_ext(h, 1), t2 = txn_by_ext(h, 2);
+    uint32_t k1 = h->op_key[h->txns[t1].first_op], k2 = h->op_key[h->txns[t1].first_op + 1];
+    pg_index ix;
+    assert_true(pg_index_build(&ix, h, &err));
+    int wr12 = 0, wr21 = 0, ww12 = 0;
+    vec_foreach(const dep_edge, e, ix.base) {
+        wr12 += e->kind == DEP_WR && e->from == t1 && e->to == t2 && e->key == k1;
+        wr21 += e->kind == DEP_WR && e->from == t2 && e->to == t1 && e->key == k2;
+        ww12 += e->kind == DEP_WW && e->from == t1 && e->to == t2 && e->key == k1;
+    }
+    assert_int_equal(wr12, 1);
+    assert_int_equal(wr21, 1);
+    assert_int_equal(ww12, 1);
+    /* key 1's INIT unit is INIT, txn 1, txn 2 */
+    const pg_unit *u = &ix.units.data[ix.key_unit_start[k1]];
+    assert_int_equal(u->len, 3);
+    assert_int_equal(ix.members.data[u->m_first + 1], t1);
+    assert_int_equal(ix.members.data[u->m_first + 2], t2);
+    pg_index_free(&ix);
+
+    uint32_t lists[5], lens[2] = { 0, 0 };
+    uint32_t *l1 = k1 == 0 ? lists : lists + 2, *l2 = k1 == 0 ? lists + 3 : lists;
+    l1[0] = 0; l1[1] = t1; l1[2] = t2;
+    l2[0] = 0; l2[1] = t2;
+    lens[k1] = 3; lens[k2] = 2;
+    version_order vo;
+    make_vo(&vo, 2, lists, lens);
+    char why[300];
+    dep_edge_vec cyc; vec_init(cyc);
+    assert_int_equal(vo_check(h, &vo, 1, &cyc, why, sizeof why), 0);        /* the G1c cycle */
+    assert_true(cycle_holds(h, &vo, 1, cyc.data, cyc.len, why, sizeof why));
+    dep_edge wr = { t1, t2, k1, DEP_WR };
+    assert_true(dep_holds(h, &vo, &wr, why, sizeof why));
+    version_order_free(&vo);
+    l1[1] = t2; l1[2] = t1;                          /* txn 2 first contradicts its [1 2] */
+    make_vo(&vo, 2, lists, lens);
+    assert_int_equal(vo_check(h, &vo, 1, NULL, why, sizeof why), -1);
+    assert_string_equal(why, "T2's list read of key 0 disagrees with the version order");
+    version_order_free(&vo);
+    vec_free(cyc);
+    history_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rmw_chains_form_units),
@@ -218,6 +271,7 @@ int main(void) {
         cmocka_unit_test(hot_key_session_order_is_linear),
         cmocka_unit_test(pruning_decides_forced_order),
         cmocka_unit_test(verify_model_checks_by_definition),
+        cmocka_unit_test(list_read_after_own_append),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
 # its expected verdict per level in header lines
 #   # si: PASS
 #   # ser: FAIL cycle 1,2 RW,WW        (the cycle's transactions and edge kinds, sorted)
+#   # ser: FAIL cycle 1,2 RW,WW read-skew   (optionally: the first anomaly's name)
 #   # si: FAIL anomaly thin-air-read   (an axiom violation, by name)
 # and `isocheck check --level L` must give that verdict, exit code and reason.
 dir="$ROOT/tests/data/anomalies"
@@ -30,6 +31,9 @@ for f in "$dir"/*.txt "$dir"/*.edn; do
       kinds=$(echo "$cyc" | sed -n 's/^       txn [0-9]* -\(SO\|WR\|WW\|RW\)[ -].*/\1/p' | sort | tr '\n' ',' | sed 's/,$//')
       [ "$txns" = "$3" ] || { echo "$f [$level]: cycle transactions $txns, expected $3"; echo "$out"; fail=1; }
       [ "$kinds" = "$4" ] || { echo "$f [$level]: cycle edges $kinds, expected $4"; echo "$out"; fail=1; }
+      if [ -n "$5" ]; then
+        echo "$out" | grep -q "^  1\. $5 " || { echo "$f [$level]: expected anomaly $5, got: $out"; fail=1; }
+      fi
     elif [ "$verdict" = FAIL ] && [ "$2" = anomaly ]; then
       echo "$out" | grep -q "^  1\. $3" || { echo "$f [$level]: expected anomaly $3, got: $out"; fail=1; }
     fi

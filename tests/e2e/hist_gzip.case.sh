@@ -1,7 +1,7 @@
 # Histories may be gzip-compressed; a truncated gzip is a read error, not an empty history.
 set -e
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-gzip -c "$DATA/polysi-histories/violations/galera/galera.txt" > "$t/g.txt.gz"
+gzip -c "$ROOT/examples/galera-lost-update.txt" > "$t/g.txt.gz"      # PolySI's galera history
 "$ISOCHECK" stats "$t/g.txt.gz" > "$t/out"
 grep -q '^txns *7$' "$t/out" || { echo "gzip history not loaded:"; cat "$t/out"; exit 1; }
 head -c 20 "$t/g.txt.gz" > "$t/trunc.gz"

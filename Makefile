@@ -4,7 +4,8 @@
 #   make debug        checked binaries in build/debug/    (asserts, ASan+UBSan)
 #   make test         debug build, every cmocka suite, the end-to-end cases
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
-#   make fuzz         fuzz the parsers (long; needs afl++ or clang)
+#   make fuzz         fuzz every reader (long; installs clang if missing)
+#   make deps         install what is missing to build and test (apt; sudo only when not root)
 #   make install PREFIX=/usr/local
 #
 # Sources are found by wildcard: a new module foo.c in solver/, theory/ or
@@ -30,7 +31,7 @@ obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
 REL := build
 DBG := build/debug
 
-.PHONY: all debug test unit e2e bench fuzz install clean
+.PHONY: all debug test unit e2e bench fuzz deps install clean
 all: $(REL)/gsat $(REL)/isocheck $(REL)/libgsat.a $(REL)/libisocheck.a $(REL)/libgsat.so $(REL)/libisocheck.so
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -83,7 +84,11 @@ bench: all
 	bench/run-all.sh
 
 fuzz:
+	sh .ci/deps fuzz
 	bench/fuzz.sh
+
+deps:
+	sh .ci/deps
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -1,9 +1,7 @@
 /* cli_gen.c — `isocheck gen`: generate a workload, run it on the embedded
  * MVCC simulator at a level (optionally with a fault), and write the
  * history plus its ground truth (OUT.truth, JSON). */
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +33,7 @@ static void split_names(const char *list, char *buf, size_t n, const char **name
     for (char *p = strtok(buf, ", "); p && k + 1 < max; p = strtok(NULL, ", ")) names[k++] = p;
     names[k] = NULL;
 }
+
 /* Progress on stderr when it is a terminal. */
 typedef struct progress { int on; time_t last; } progress;
 

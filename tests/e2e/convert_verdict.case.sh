@@ -1,7 +1,8 @@
 # convert keeps the verdict: every history of the test data, written in
-# every format that can hold it, checks the same (verdicts and anomaly
-# names); values and ids a format reserves are renumbered, not reused
-# (Elle's 0 is an ordinary value, text's and dbcop's 0 is the initial one).
+# text, dbcop and cobra where they can hold it, checks the same (verdicts
+# and anomaly names); values and ids a format reserves are renumbered, not
+# reused (Elle's 0 is an ordinary value, text's and dbcop's 0 is the
+# initial one).  (Elle output is the formats tests' business.)
 t=$(mktemp -d) || exit 1
 trap 'rm -rf "$t"' EXIT
 fail=0
@@ -12,7 +13,7 @@ summary() { "$ISOCHECK" check --level all --max-anomalies 100 "$1" 2>&1 |
 roundtrip() {       # $1: history, $2: label
   want=$(summary "$1")
   [ -n "$want" ] || { no "$2: no verdict: $("$ISOCHECK" check "$1" 2>&1)"; return; }
-  for to in text dbcop cobra elle; do
+  for to in text dbcop cobra; do
     out="$t/rt.$to"; rm -rf "$out"
     if ! err=$("$ISOCHECK" convert --to $to -o "$out" "$1" 2>&1); then
       echo "$err" | grep -q 'cannot write' || no "$2 -> $to: $err"     # refused: fine, it says so
@@ -25,8 +26,8 @@ $got
 $want"
   done
 }
-for f in "$ROOT"/tests/data/anomalies/* "$ROOT"/tests/data/hist/*; do
-  "$ISOCHECK" stats "$f" >/dev/null 2>&1 || continue
+for f in "$ROOT"/tests/data/anomalies/*.txt "$ROOT"/tests/data/hist/*; do     # (the .edn anomalies are list-append)
+  case "$f" in */bad.txt) continue;; esac       # bad input on purpose
   roundtrip "$f" "$(basename "$f")"
 done
 # Elle's 0: read of 0 nobody wrote (thin air), a write of 0, a lost update over 0,

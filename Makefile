@@ -4,7 +4,8 @@
 #   make debug        checked binaries in build/debug/    (asserts, ASan+UBSan)
 #   make test         debug build, every cmocka suite, the end-to-end cases
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
-#   make fuzz         fuzz the parsers (long; needs afl++ or clang)
+#   make fuzz         fuzz every reader (long; installs clang if missing)
+#   make deps         install what is missing to build and test (apt; sudo only when not root)
 #   make install PREFIX=/usr/local
 #   make jni          build/jni/libmonosat.so for MonoSAT's Java API (needs a JDK)
 #
@@ -44,7 +45,7 @@ SO_VERSION := 1.0.0
 PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
                $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test unit e2e bench fuzz install clean jni jni-check
+.PHONY: all debug test unit e2e bench fuzz deps install clean jni jni-check
 all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -153,7 +154,11 @@ bench: all
 	bench/run-all.sh
 
 fuzz:
+	sh .ci/deps fuzz
 	bench/fuzz.sh
+
+deps:
+	sh .ci/deps
 
 # Shared libraries keep their soname links; MonoSAT's C API goes to
 # lib/gsat/ (beside, not over, a real MonoSAT; doc/backend.md).

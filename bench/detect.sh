@@ -58,7 +58,7 @@ for c in "${cases[@]}"; do
     IFS='|' read -r txns opts <<< "$sz"
     for seed in $(seq 1 "$seeds"); do
       h=$OUT/$glevel-$fault-$txns-$seed$ext
-      [ "$h.truth" -nt "$ISOCHECK" ] || nice "$ISOCHECK" gen $opts --level $glevel --fault $fault --fault-rate $rate --seed $seed --format $fmt -o "$h" >/dev/null 2>&1 \
+      [ "$h.truth" -nt "$ISOCHECK" ] || nice "$ISOCHECK" gen $opts --level $glevel --fault $fault --fault-rate $rate --seed $seed --format $fmt --force -o "$h" >/dev/null 2>&1 \
         || { echo "detect: gen failed: $h" >&2; continue; }
       m=$(sed -n 's/.*"manifested": \([0-9]*\).*/\1/p' "$h.truth")
       read -r v w mem rc <<< "$(run_measured "$OUT/check.log" "$limit" nice "$ISOCHECK" check --level $clevel "$h")"

@@ -54,10 +54,10 @@ for sz in $SIZES; do
     name="s${S}x${T}-$fault"
     h=$OUT/$name.txt
     if [ $fault = none ]; then
-      nice "$I" gen --sessions $S --txns $T --ops 8 --keys $((S * T / 2)) --dist zipf --level si --seed 7 --no-truth -o "$h" || exit 2
+      nice "$I" gen --sessions $S --txns $T --ops 8 --keys $((S * T / 2)) --dist zipf --level si --seed 7 --no-truth --force -o "$h" || exit 2
     else
       nice "$I" gen --sessions $S --txns $T --ops 8 --keys $((S * T / 2)) --dist zipf --level si --seed 7 \
-        --fault lost-update --fault-rate 0.2 --no-truth -o "$h" || exit 2
+        --fault lost-update --fault-rate 0.2 --no-truth --force -o "$h" || exit 2
     fi
     "$I" check --level si "$h" >/dev/null 2>&1; ref=$?
     case $ref in 0) want=SAT;; 1) want=UNSAT;; *) want=?;; esac

@@ -81,7 +81,7 @@ run_point() {   # axis x polysi_on cnf_on -> rows in results.tsv; echoes "polysi
   if [ $real = 1 ] && [ -f "$DATA/polysi-histories/fig7/$name/hist-00000/history.bincode" ]; then
     h=$DATA/polysi-histories/fig7/$name/hist-00000/history.bincode; fmt=dbcop
   elif [ ! "$h" -nt "$ISOCHECK" ]; then
-    nice "$ISOCHECK" gen --level si --sessions $S --txns $T --ops $O --keys $K --reads $R --dist $D --seed $seed -o "$h" >/dev/null 2>&1 \
+    nice "$ISOCHECK" gen --level si --sessions $S --txns $T --ops $O --keys $K --reads $R --dist $D --seed $seed --force -o "$h" >/dev/null 2>&1 \
       || { echo "scaling: gen failed for $name" >&2; return; }
   fi
   local txns=$((S * T)) v w m rc

@@ -589,10 +589,11 @@ cert_status cert_read(input *r, const history *h, certificate *c, ic_error *err)
     char *line, fb[48];
     size_t len;
     while ((line = input_line(r, &len))) {
+        /* a NUL byte anywhere is bad input, also on a line that would look blank or a comment before it */
+        if (len != strlen(line)) { bad(&R, "expected text, found %s", "a NUL byte"); goto out; }
         const char *p = line;
         lex_space(&p);
         if (!*p || *p == '#') continue;
-        if (len != strlen(line)) { bad(&R, "expected text, found %s", "a NUL byte"); goto out; }
         if (ended) { bad(&R, "expected nothing after 'end', found %s", lex_found(p, fb, sizeof fb)); goto out; }
         if (!header) {
             if (!word_is(p, "isocheck-certificate")) { bad(&R, "expected 'isocheck-certificate 1', found %s", lex_found(p, fb, sizeof fb)); goto out; }

@@ -19,25 +19,9 @@
 #include "frontend/check_report.h"
 #include "frontend/cli.h"
 #include "frontend/interpret.h"
+#include "frontend/output.h"
 #include "frontend/parse.h"
 #include "frontend/report.h"
-
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: isocheck check [--format text|dbcop|cobra|elle|json] [--level si|ser|all] [--json]\n"
-            "                      [--dot FILE] [--certificate FILE] [--max-anomalies N] [-v]\n"
-            "                      [--time-limit SECONDS] [--failed-ops-abort] FILE|DIR|-\n"
-            "Check a history against an isolation level (default si; all: si and ser).\n"
-            "  PASS: the history satisfies the level; --certificate FILE writes a proof that\n"
-            "        'isocheck verify HISTORY FILE' checks without any solver.\n"
-            "  FAIL: up to N (default 10) minimal named anomalies on disjoint transactions, each\n"
-            "        with its transactions, operations, dependency edges and why each is forced.\n"
-            "  --json     one JSON object (doc/json-schema.md)     --dot FILE  Graphviz of the anomalies\n"
-            "  -v         stage times, graph sizes, constraint counts and solver statistics on stderr\n"
-            "  --time-limit S  give up solving after S seconds (UNKNOWN, exit 2)\n"
-            "  --failed-ops-abort  dbcop: a committed transaction with a failed operation is aborted\n"
-            "exit: 0 the history satisfies the level, 1 it does not, 2 bad input or no answer.\n");
-}
 
 static double progress_start;
 static int progress_shown;
@@ -61,57 +45,71 @@ static void progress_clear(void) {
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
 }
 
-/* Write c to path; returns 1 on success. */
-static int write_certificate(const char *path, const history *h, const certificate *c) {
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "isocheck check: cannot write certificate '%s'\n", path); return 0; }
-    cert_write(f, h, c);
-    if (fclose(f) != 0) { fprintf(stderr, "isocheck check: error writing certificate '%s'\n", path); return 0; }
-    return 1;
+static const char *const level_names[] = { "si", "ser", "all", NULL };
+
+/* Write c through the output opened for it; 1 on success. */
+static int write_certificate(output *o, const history *h, const certificate *c) {
+    ic_error err;
+    ic_error_clear(&err);
+    cert_write(o->f, h, c);
+    if (output_commit(o, &err)) return 1;
+    cli_error("isocheck check: cannot write the certificate", &err);
+    return 0;
 }
 
 int cli_check(int argc, char **argv) {
-    const char *path = NULL, *fmt_name = NULL, *level = "si", *dot_path = NULL, *cert_path = NULL;
-    int json = 0, verbose = 0;
-    load_options lopt = { 0 };
-    long max_anomalies = 10;
+    const char *dot_path = NULL, *cert_path = NULL;
+    int json = 0, verbose = 0, level = 0, fmt_choice = -1;
+    int64_t max_anomalies = 10;
     double time_limit = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        else if (!strcmp(a, "--json")) json = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) verbose = 1;
-        else if (!strcmp(a, "--failed-ops-abort")) lopt.failed_ops_abort = 1;
-        else if (!strcmp(a, "--time-limit") && i + 1 < argc) time_limit = strtod(argv[++i], NULL);
-        else if (!strcmp(a, "--format") && i + 1 < argc) fmt_name = argv[++i];
-        else if (!strncmp(a, "--format=", 9)) fmt_name = a + 9;
-        else if (!strcmp(a, "--level") && i + 1 < argc) level = argv[++i];
-        else if (!strncmp(a, "--level=", 8)) level = a + 8;
-        else if (!strcmp(a, "--dot") && i + 1 < argc) dot_path = argv[++i];
-        else if (!strncmp(a, "--dot=", 6)) dot_path = a + 6;
-        else if (!strcmp(a, "--certificate") && i + 1 < argc) cert_path = argv[++i];
-        else if (!strncmp(a, "--certificate=", 14)) cert_path = a + 14;
-        else if ((!strcmp(a, "--max-anomalies") && i + 1 < argc) || !strncmp(a, "--max-anomalies=", 16)) {
-            const char *v = a[15] == '=' ? a + 16 : argv[++i];
-            char *end;
-            max_anomalies = strtol(v, &end, 10);
-            if (*end || end == v || max_anomalies < 1) {
-                fprintf(stderr, "isocheck check: --max-anomalies expects a positive integer, found '%s'\n", v);
-                return 2;
-            }
+    load_options lopt = { 0 };
+    cmd_opt opts[] = {
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("level", 0, &level, level_names, "L", "isolation level (default si; all: si and ser)"),
+        CMD_FLAG("json", 0, &json, "one JSON object (doc/json-schema.md)"),
+        CMD_STR("dot", 0, &dot_path, "FILE", "Graphviz drawing of the anomalies"),
+        CMD_STR("certificate", 0, &cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
+        CMD_INT("max-anomalies", 0, &max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
+        CMD_REAL("time-limit", 0, &time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
+        CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
+        CMD_FLAG("verbose", 'v', &verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
+        CMD_END
+    };
+    cmd_spec spec = {
+        "isocheck check", "[options] FILE|DIR|-",
+        "Check a history against an isolation level.\n"
+        "  PASS: the history satisfies the level; --certificate FILE writes a proof that\n"
+        "        'isocheck verify HISTORY FILE' checks without any solver.\n"
+        "  FAIL: up to N minimal named anomalies on disjoint transactions, each with its\n"
+        "        transactions, operations, dependency edges and why each is forced.\n",
+        opts, "one history: FILE, DIR or -", 1, 1,
+        "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, no answer,\n"
+        "or an output that cannot be written.\n"
+    };
+    const char *path;
+    int n, rc = cli_parse(&spec, argc, argv, &path, &n);
+    if (rc >= 0) return rc;
+    int want[2];
+    want[LEVEL_SI] = level != 1;       /* si or all */
+    want[LEVEL_SER] = level != 0;      /* ser or all */
+    int fmt = cli_format(fmt_choice);
+    const char *outs[2] = { cert_path, dot_path };
+    if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
+    /* open the outputs first: a bad path fails before any work, and the
+     * targets stay untouched until their content is complete */
+    output cert_out, dot_out;
+    memset(&cert_out, 0, sizeof cert_out);
+    memset(&dot_out, 0, sizeof dot_out);
+    {
+        ic_error oerr;
+        ic_error_clear(&oerr);
+        if ((cert_path && !output_open(&cert_out, cert_path, 0, &oerr)) ||
+            (dot_path && !output_open(&dot_out, dot_path, 0, &oerr))) {
+            cli_error("isocheck check", &oerr);
+            output_discard(&cert_out);
+            return 2;
         }
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "isocheck check: unknown option '%s'\n", a); usage(stderr); return 2; }
-        else if (!path) path = a;
-        else { fprintf(stderr, "isocheck check: more than one history given\n"); return 2; }
     }
-    if (!path) { usage(stderr); return 2; }
-    int want[2] = { 0, 0 };
-    if (!strcmp(level, "si")) want[LEVEL_SI] = 1;
-    else if (!strcmp(level, "ser")) want[LEVEL_SER] = 1;
-    else if (!strcmp(level, "all")) want[LEVEL_SI] = want[LEVEL_SER] = 1;
-    else { fprintf(stderr, "isocheck check: unknown level '%s' (si, ser or all)\n", level); return 2; }
-    int fmt = history_format_from_name(fmt_name);
-    if (fmt < 0) { fprintf(stderr, "isocheck check: unknown format '%s'\n", fmt_name); return 2; }
 
     ic_error err;
     ic_error_clear(&err);
@@ -120,17 +118,22 @@ int cli_check(int argc, char **argv) {
     load_report_init(&lrep);
     history *h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
     double load_seconds = wall() - progress_start;
-    if (!h) { ic_error_print(stderr, "isocheck", &err); load_report_free(&lrep); return 2; }
+    if (!h) {
+        ic_error_print(stderr, "isocheck", &err);
+        load_report_free(&lrep);
+        output_discard(&cert_out); output_discard(&dot_out);
+        return 2;
+    }
     load_report_print_notes(stderr, &lrep, "isocheck", path);
     if (verbose) { fprintf(stderr, "load report (%s):\n", path); load_report_print(stderr, &lrep); }
     load_report_free(&lrep);
 
     report rep;
-    report_init(&rep, h, level);
+    report_init(&rep, h, level_names[level]);
     anomaly_list axioms;
     anomaly_list_init(&axioms);
     uint64_t found = axioms_check(h, &axioms, (size_t)max_anomalies);
-    int rc = 0;
+    rc = 0;
     if (found) report_add_axioms(&rep, &axioms, found);
     else {
         double t0 = wall();
@@ -138,6 +141,7 @@ int cli_check(int argc, char **argv) {
         if (!pg_index_build(&ix, h, &err)) {
             ic_error_print(stderr, "isocheck", &err);
             anomaly_list_free(&axioms); report_free(&rep); history_free(h);
+            output_discard(&cert_out); output_discard(&dot_out);
             return 2;
         }
         if (verbose)
@@ -197,7 +201,7 @@ int cli_check(int argc, char **argv) {
         /* report SI before SER */
         if (rep.num_levels == 2) { report_level t = rep.levels[0]; rep.levels[0] = rep.levels[1]; rep.levels[1] = t; }
         if (cert_level >= 0) {
-            if (write_certificate(cert_path, h, &cert)) rep.certificate = cert_path;
+            if (write_certificate(&cert_out, h, &cert)) rep.certificate = cert_path;
             else rc = 2;
         }
         cert_free(&cert);
@@ -205,13 +209,15 @@ int cli_check(int argc, char **argv) {
     }
     if (json) report_print_json(stdout, &rep);
     else report_print_text(stdout, &rep, verbose);
+    output_discard(&cert_out);          /* no certificate (no PASS): the target stays as it was */
     if (dot_path) {
-        FILE *f = fopen(dot_path, "w");
-        if (!f) { fprintf(stderr, "isocheck check: cannot write '%s'\n", dot_path); rc = 2; }
-        else { report_print_dot(f, &rep); if (fclose(f) != 0) rc = 2; }
+        ic_error oerr;
+        ic_error_clear(&oerr);
+        report_print_dot(dot_out.f, &rep);
+        if (!output_commit(&dot_out, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
     }
     int verdict = report_exit_code(&rep);
-    if (verdict) rc = verdict;
+    if (rc == 0) rc = verdict;          /* an output that failed gives 2 whatever the verdict */
     anomaly_list_free(&axioms);
     report_free(&rep);
     history_free(h);

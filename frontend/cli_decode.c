@@ -9,41 +9,39 @@
 #include "frontend/check_report.h"
 #include "frontend/cli.h"
 #include "frontend/export.h"
+#include "frontend/output.h"
 #include "frontend/parse.h"
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: isocheck decode [--format text|dbcop|cobra|elle] [--level si|ser] [--no-prune]\n"
-            "                       [-o CERTIFICATE] HISTORY MODEL\n"
-            "Read a solver's answer (competition 's'/'v' lines, MiniSat's result file, or bare\n"
-            "literals) to the instance 'isocheck encode' wrote with the same --level/--no-prune.\n"
-            "SAT: the model's version order is re-checked and written as a certificate (to -o, else\n"
-            "stdout; 'isocheck verify HISTORY CERTIFICATE' checks it).  UNSAT: the confirmed cycle.\n"
-            "exit: 0 the history satisfies the level, 1 it does not, 2 bad input or a wrong answer.\n");
-}
+static const char *const level_names[] = { "si", "ser", NULL };
 
 int cli_decode(int argc, char **argv) {
-    const char *paths[2] = { NULL, NULL }, *fmt_name = NULL, *level = "si", *out_path = NULL;
-    int np = 0, no_prune = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        else if (!strcmp(a, "--no-prune")) no_prune = 1;
-        else if (!strcmp(a, "-o") && i + 1 < argc) out_path = argv[++i];
-        else if (!strcmp(a, "--format") && i + 1 < argc) fmt_name = argv[++i];
-        else if (!strncmp(a, "--format=", 9)) fmt_name = a + 9;
-        else if (!strcmp(a, "--level") && i + 1 < argc) level = argv[++i];
-        else if (!strncmp(a, "--level=", 8)) level = a + 8;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "isocheck decode: unknown option '%s'\n", a); usage(stderr); return 2; }
-        else if (np < 2) paths[np++] = a;
-        else { fprintf(stderr, "isocheck decode: too many arguments\n"); usage(stderr); return 2; }
-    }
-    if (np != 2) { usage(stderr); return 2; }
-    export_options o = { LEVEL_SI, no_prune };
-    if (!strcmp(level, "ser")) o.level = LEVEL_SER;
-    else if (strcmp(level, "si")) { fprintf(stderr, "isocheck decode: unknown level '%s' (si or ser)\n", level); return 2; }
-    int fmt = history_format_from_name(fmt_name);
-    if (fmt < 0) { fprintf(stderr, "isocheck decode: unknown format '%s'\n", fmt_name); return 2; }
+    const char *out_path = NULL;
+    int no_prune = 0, level = 0, fmt_choice = -1;
+    cmd_opt opts[] = {
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("level", 0, &level, level_names, "L", "the level given to 'isocheck encode' (default si)"),
+        CMD_FLAG("no-prune", 0, &no_prune, "the instance was encoded with --no-prune"),
+        CMD_STR("output", 'o', &out_path, "CERTIFICATE", "on SAT, write the certificate here (default stdout)"),
+        CMD_END
+    };
+    cmd_spec spec = {
+        "isocheck decode", "[options] HISTORY MODEL",
+        "Read a solver's answer (competition 's'/'v' lines, MiniSat's result file, or bare\n"
+        "literals) to the instance 'isocheck encode' wrote with the same --level/--no-prune.\n"
+        "SAT: the model's version order is re-checked and written as a certificate ('isocheck\n"
+        "verify HISTORY CERTIFICATE' checks it).  UNSAT: the confirmed cycle.\n",
+        opts, "HISTORY MODEL", 2, 2,
+        "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, a wrong answer,\n"
+        "or an output that cannot be written.\n"
+    };
+    const char *paths[2];
+    int np, rc = cli_parse(&spec, argc, argv, paths, &np);
+    if (rc >= 0) return rc;
+    if (!cli_outputs_ok("isocheck decode", paths[0], &out_path, NULL, 1) ||
+        !cli_outputs_ok("isocheck decode", paths[1], &out_path, NULL, 1))
+        return 2;
+    export_options o = { level == 1 ? LEVEL_SER : LEVEL_SI, no_prune };
+    int fmt = cli_format(fmt_choice);
 
     ic_error err;
     ic_error_clear(&err);
@@ -59,7 +57,6 @@ int cli_decode(int argc, char **argv) {
 
     check_result res;
     memset(&res, 0, sizeof res);
-    int rc;
     if (!export_decode(h, &o, &m, &res, &err)) { ic_error_print(stderr, "isocheck", &err); rc = 2; goto done; }
     if (res.verdict == CHECK_PASS) {
         certificate c;
@@ -68,12 +65,11 @@ int cli_decode(int argc, char **argv) {
             fprintf(stderr, "isocheck decode: internal error: no certificate from the model's version order: %s\n", err.msg);
             rc = 2;
         } else {
-            FILE *out = out_path ? fopen(out_path, "w") : stdout;
-            if (!out) { fprintf(stderr, "isocheck decode: cannot write '%s'\n", out_path); rc = 2; }
+            output out;
+            if (!output_open(&out, out_path ? out_path : "-", 0, &err)) { cli_error("isocheck decode", &err); rc = 2; }
             else {
-                cert_write(out, h, &c);
-                int bad = out_path ? fclose(out) != 0 : fflush(out) != 0;
-                if (bad) { fprintf(stderr, "isocheck decode: write error\n"); rc = 2; }
+                cert_write(out.f, h, &c);
+                if (!output_commit(&out, &err)) { cli_error("isocheck decode: cannot write the certificate", &err); rc = 2; }
                 else {
                     fprintf(out_path ? stdout : stderr, "PASS %s: the model gives a version order that satisfies %s%s%s\n",
                             check_level_name(o.level), check_level_title(o.level),

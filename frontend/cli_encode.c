@@ -8,63 +8,52 @@
 #include "error.h"
 #include "frontend/cli.h"
 #include "frontend/export.h"
+#include "frontend/output.h"
 #include "frontend/parse.h"
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: isocheck encode [--format text|dbcop|cobra|elle] [--level si|ser] [--no-prune] [-v]\n"
-            "                       (--gnf | --cnf=tc|rank|unary|ve) [--max-clauses N] [-o OUT] HISTORY\n"
-            "Write the problem 'isocheck check' hands its engine (after pruning unless --no-prune):\n"
-            "  --gnf       MonoSAT's graph format (gsat and MonoSAT read it)\n"
-            "  --cnf=MODE  DIMACS with acyclicity as clauses: tc (transitive closure), rank (binary\n"
-            "              positions), unary (order-encoded positions), ve (vertex elimination)\n"
-            "Comment lines name each constraint variable (key, writers) and node; variables\n"
-            "1..N keep their meaning in every format, so 'isocheck decode' reads any solver's model.\n"
-            "A CNF over --max-clauses (default 20000000) is refused.\n"
-            "See doc/encodings.md.  exit: 0 written, 2 bad input or usage.\n");
-}
+static const char *const level_names[] = { "si", "ser", NULL };
+static const char *const cnf_names[] = { "tc", "rank", "unary", "ve", NULL };
 
 int cli_encode(int argc, char **argv) {
-    const char *path = NULL, *fmt_name = NULL, *level = "si", *out_path = NULL, *cnf = NULL;
-    int gnf = 0, no_prune = 0, verbose = 0;
-    long long max_clauses = 20000000;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        else if (!strcmp(a, "--gnf")) gnf = 1;
-        else if (!strncmp(a, "--cnf=", 6)) cnf = a + 6;
-        else if (!strcmp(a, "--cnf") && i + 1 < argc) cnf = argv[++i];
-        else if (!strcmp(a, "--no-prune")) no_prune = 1;
-        else if (!strcmp(a, "-v")) verbose = 1;
-        else if (!strcmp(a, "--max-clauses") && i + 1 < argc) {
-            char *end;
-            max_clauses = strtoll(argv[++i], &end, 10);
-            if (*end || max_clauses < 0) { fprintf(stderr, "isocheck encode: --max-clauses wants a number >= 0\n"); return 2; }
-        }
-        else if (!strcmp(a, "-o") && i + 1 < argc) out_path = argv[++i];
-        else if (!strcmp(a, "--format") && i + 1 < argc) fmt_name = argv[++i];
-        else if (!strncmp(a, "--format=", 9)) fmt_name = a + 9;
-        else if (!strcmp(a, "--level") && i + 1 < argc) level = argv[++i];
-        else if (!strncmp(a, "--level=", 8)) level = a + 8;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "isocheck encode: unknown option '%s'\n", a); usage(stderr); return 2; }
-        else if (!path) path = a;
-        else { fprintf(stderr, "isocheck encode: more than one history given\n"); return 2; }
-    }
-    if (!path || gnf == (cnf != NULL)) {
-        if (path) fprintf(stderr, "isocheck encode: give exactly one of --gnf and --cnf=MODE\n");
-        usage(stderr);
+    const char *out_path = NULL;
+    int gnf = 0, no_prune = 0, verbose = 0, level = 0, fmt_choice = -1, cnf = -1;
+    int64_t max_clauses = 20000000;
+    cmd_opt opts[] = {
+        CMD_FLAG("gnf", 0, &gnf, "MonoSAT's graph format (gsat and MonoSAT read it)"),
+        CMD_CHOICE("cnf", 0, &cnf, cnf_names, "MODE", "DIMACS with acyclicity as clauses: tc (transitive closure),\n"
+                   "                         rank (binary positions), unary (order-encoded positions),\n"
+                   "                         ve (vertex elimination)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("level", 0, &level, level_names, "L", "isolation level (default si)"),
+        CMD_FLAG("no-prune", 0, &no_prune, "the problem before pruning"),
+        CMD_INT("max-clauses", 0, &max_clauses, 0, INT64_MAX, "N", "refuse a CNF over N clauses (default 20000000; 0: no limit)"),
+        CMD_STR("output", 'o', &out_path, "OUT", "output file (default stdout; never the input)"),
+        CMD_FLAG("verbose", 'v', &verbose, "sizes on stderr"),
+        CMD_END
+    };
+    cmd_spec spec = {
+        "isocheck encode", "(--gnf | --cnf MODE) [options] HISTORY",
+        "Write the problem 'isocheck check' hands its engine (after pruning unless --no-prune).\n"
+        "Comment lines name each constraint variable (key, writers) and node; variables\n"
+        "1..N keep their meaning in every format, so 'isocheck decode' reads any solver's model.\n"
+        "See doc/encodings.md.\n",
+        opts, "one history: FILE, DIR or -", 1, 1, "exit: 0 written, 2 bad input, usage or output.\n"
+    };
+    const char *path;
+    int n, rc = cli_parse(&spec, argc, argv, &path, &n);
+    if (rc >= 0) return rc;
+    if (gnf == (cnf >= 0)) {
+        fprintf(stderr, "isocheck encode: give exactly one of --gnf and --cnf MODE\n(try 'isocheck encode --help')\n");
         return 2;
     }
+    if (!cli_outputs_ok("isocheck encode", path, &out_path, NULL, 1)) return 2;
     gp_encoding enc = GP_TC;
-    if (cnf && !gp_encoding_parse(cnf, &enc)) {
-        fprintf(stderr, "isocheck encode: unknown CNF encoding '%s' (tc, rank, unary or ve)\n", cnf);
+    if (cnf >= 0 && !gp_encoding_parse(cnf_names[cnf], &enc)) {
+        fprintf(stderr, "isocheck encode: internal error: encoding '%s' unknown to the encoder\n", cnf_names[cnf]);
         return 2;
     }
-    export_options o = { LEVEL_SI, no_prune };
-    if (!strcmp(level, "ser")) o.level = LEVEL_SER;
-    else if (strcmp(level, "si")) { fprintf(stderr, "isocheck encode: unknown level '%s' (si or ser)\n", level); return 2; }
-    int fmt = history_format_from_name(fmt_name);
-    if (fmt < 0) { fprintf(stderr, "isocheck encode: unknown format '%s'\n", fmt_name); return 2; }
+    export_options o = { level == 1 ? LEVEL_SER : LEVEL_SI, no_prune };
+    int fmt = cli_format(fmt_choice);
 
     ic_error err;
     ic_error_clear(&err);
@@ -73,7 +62,10 @@ int cli_encode(int argc, char **argv) {
     graph_problem p, cnfp;
     gp_init(&p); gp_init(&cnfp);
     check_result res;
-    int rc = 0;
+    memset(&res, 0, sizeof res);
+    rc = 0;
+    output out;
+    memset(&out, 0, sizeof out);
     if (!export_encode(h, &o, &p, &res, &err)) { ic_error_print(stderr, "isocheck", &err); rc = 2; goto done; }
     if (res.verdict == CHECK_FAIL)
         fprintf(stderr, "isocheck encode: note: the level fails before solving (%s: %s); the instance is one empty clause\n",
@@ -81,24 +73,25 @@ int cli_encode(int argc, char **argv) {
     gp_encode_stats st;
     memset(&st, 0, sizeof st);
     const graph_problem *w = &p;
-    if (cnf) {
+    if (cnf >= 0) {
         if (!gp_encode_cnf(&p, enc, max_clauses, &cnfp, &st)) {
             fprintf(stderr, "isocheck encode: the %s encoding needs at least %lld clauses, over the limit of %lld "
-                    "(--max-clauses N; 0: no limit)\n", gp_encoding_name(enc), (long long)st.predicted, max_clauses);
+                    "(--max-clauses N; 0: no limit)\n", gp_encoding_name(enc), (long long)st.predicted, (long long)max_clauses);
             rc = 2;
             goto done;
         }
         w = &cnfp;
     }
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) { fprintf(stderr, "isocheck encode: cannot write '%s'\n", out_path); rc = 2; goto done; }
-    int ok = cnf ? gp_write_dimacs(w, out) : gp_write_gnf(w, out);
-    if (out_path && fclose(out) != 0) ok = 0;
-    if (!ok) { fprintf(stderr, "isocheck encode: write error on '%s'\n", out_path ? out_path : "stdout"); rc = 2; goto done; }
+    if (!output_open(&out, out_path ? out_path : "-", 0, &err)) { cli_error("isocheck encode", &err); rc = 2; goto done; }
+    int written = cnf >= 0 ? gp_write_dimacs(w, out.f) : gp_write_gnf(w, out.f);
+    int ok = 0;
+    if (written || ferror(out.f)) ok = output_commit(&out, &err) && written;   /* a stream error: commit names it */
+    else { ic_error_at(&err, out.path, 0, "could not write the problem"); output_discard(&out); }
+    if (!ok) { cli_error("isocheck encode", &err); rc = 2; goto done; }
     if (verbose)
         fprintf(stderr, "isocheck encode: %s, %s: %d constraint variables, %zu graph nodes, %zu edges, %zu clauses; "
                 "output %d variables, %zu clauses (%lld auxiliary variables, %lld components, %lld edges dropped)\n",
-                check_level_name(o.level), cnf ? gp_encoding_name(enc) : "gnf", p.num_vars,
+                check_level_name(o.level), cnf >= 0 ? gp_encoding_name(enc) : "gnf", p.num_vars,
                 p.graphs.len ? (size_t)p.graphs.data[0].num_nodes : 0, gp_num_edges(&p), gp_num_clauses(&p),
                 w->num_vars, gp_num_clauses(w), (long long)st.aux_vars, (long long)st.components,
                 (long long)st.edges_dropped);

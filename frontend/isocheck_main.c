@@ -1,4 +1,6 @@
-/* isocheck_main.c — dispatch `isocheck COMMAND ...` to frontend/cli_*.c. */
+/* isocheck_main.c — dispatch `isocheck COMMAND ...` to frontend/cli_*.c,
+ * then make sure everything written to standard output arrived (a full
+ * disk or a closed pipe is an error, exit 2). */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,10 +17,11 @@ static void usage(FILE *out) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n'isocheck COMMAND --help' describes each command.\n"
-                 "exit codes: 0 the history satisfies the level, 1 it does not, 2 bad input or usage\n");
+                 "exit codes: 0 the history satisfies the level, 1 it does not, 2 bad input, usage\n"
+                 "or output\n");
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
     if (argc < 2) { usage(stderr); return 2; }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -26,4 +29,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, "isocheck: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
+}
+
+int main(int argc, char **argv) {
+    int rc = run(argc, argv);
+    ic_error err;
+    ic_error_clear(&err);
+    if (!cmdline_close_stdout(&err)) {
+        fprintf(stderr, "isocheck: %s\n", err.msg);
+        return 2;
+    }
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* write_dbcop.c — dbcop bincode (layout in parse_dbcop.c); the initial
- * value is written as 0, aborted transactions with committed = 0 and
- * failed ops with success = 0. */
+ * value is written as 0 (a value 0 of the history is renumbered, write.h),
+ * aborted transactions with committed = 0 and failed ops with
+ * success = 0. */
 #include "frontend/write.h"
 
 #include <string.h>
@@ -19,6 +20,8 @@ static void put_string(FILE *out, const char *s) {
 
 int write_dbcop(const history *h, FILE *out, ic_error *err) {
     if (!write_check(h, "dbcop", 0, 0, 1, 0, 1, err)) return 0;
+    write_plan p;
+    write_plan_build(h, FORMAT_DBCOP, &p);
     put_u64(out, 0);
     put_u64(out, h->num_sessions);
     put_u64(out, h->num_keys);
@@ -37,12 +40,13 @@ int write_dbcop(const history *h, FILE *out, ic_error *err) {
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
                 int64_t v = h->op_value[op];
                 fputc(history_op_kind(h, op) == OP_WRITE, out);
-                put_u64(out, (uint64_t)h->key_ext[h->op_key[op]]);
-                put_u64(out, v == VALUE_INIT ? 0 : (uint64_t)v);
+                put_u64(out, (uint64_t)write_renumbered(&p.key, h->key_ext[h->op_key[op]]));
+                put_u64(out, v == VALUE_INIT ? 0 : (uint64_t)write_renumbered(&p.value, v));
                 fputc(!history_op_failed(h, op), out);
             }
             fputc(x->status == TXN_COMMITTED, out);
         }
     }
+    write_plan_free(&p);
     return 1;
 }

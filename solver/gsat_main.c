@@ -4,10 +4,12 @@
  * FILE.gnf, FILE.gnf.gz and standard input are read as GNF (a superset of
  * DIMACS without a mandatory header), other files as strict DIMACS;
  * --gnf / --cnf choose explicitly.  Gzip input is recognised by its magic.
- * Bad input or usage: `gsat: FILE:LINE: message`, exit 2; out of memory:
+ * Bad input or usage: `gsat: FILE:LINE: message`, exit 2; also when what
+ * was written to standard output did not arrive (disk full); out of memory:
  * `gsat: out of memory while reading FILE` (or `while solving`), exit 2.
- * The model lists the variables the input names, in its numbering.  Engine
- * options come from the table in solver/options.h as --name=value. */
+ * The model lists the variables the input names, in its numbering.  Arguments
+ * go through solver/cmdline.h; the engine options come from the table in
+ * solver/options.h (--name=value or --name value). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 
 #include "error.h"
 #include "gsat.h"
+#include "solver/cmdline.h"
 #include "solver/dimacs.h"
 #include "solver/options.h"
 #include "solver/solver.h"
@@ -23,57 +26,21 @@
 #include "theory/graph_extract.h"
 #include "theory/gnf.h"
 
-static void usage(FILE *out) {
-    fprintf(out,
-            "usage: gsat [options] FILE|-\n"
-            "Solve a DIMACS CNF formula or a MonoSAT GNF file with acyclicity constraints\n"
-            "(FILE, or standard input for '-'; gzip-compressed input is fine).\n"
-            "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
-            "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
-            "Bad input: 'gsat: FILE:LINE: message', exit 2 (also when out of memory).\n\n"
-            "options:\n"
-            "  -h, --help              this help\n"
-            "  -v, --verbose           statistics as 'c' lines\n"
-            "  -n, --no-model          do not print the 'v' lines\n"
-            "  --gnf, --cnf            read as GNF / strict DIMACS (default: GNF for\n"
-            "                          *.gnf, *.gnf.gz and '-', DIMACS otherwise)\n"
-            "  --assume                solve a GNF 'solve L1 L2 ...' line under assumptions\n"
-            "                          (default: assert them, same answer; with --assume\n"
-            "                          an UNSAT answer lists the failed ones as 'c failed:')\n"
-            "  --time-limit=SECONDS    give up (s UNKNOWN) after this long, reading included\n"
-            "  --parse-only[=text]     read the input into the solver, do not solve (=text:\n"
-            "                          only check and number the text); prints c lines, exit 0\n"
-            "  --to-cnf=MODE           do not solve: print the problem as DIMACS with acyclicity\n"
-            "                          as clauses (tc, rank, unary, ve: doc/encodings.md)\n"
-            "  --conflict-limit=N      give up (s UNKNOWN) after N conflicts\n"
-            "engine options (--name=value):\n");
-#define X(name, def, lo, hi, help) \
-    fprintf(out, "  --%-18s %s [%lld, %lld..%lld]\n", #name "=N", help, (long long)(def), (long long)(lo), (long long)(hi));
+enum { NUM_ENGINE_OPTIONS = 0
+#define X(name, def, lo, hi, help) + 1
     GSAT_OPTIONS(X)
 #undef X
-}
+};
+static const char *const parse_only_names[] = { "solver", "text", NULL };
+static const char *const encoding_names[] = { "tc", "rank", "unary", "ve", NULL };   /* gp_encoding order */
 
-static int usage_error(const char *fmt, const char *arg) {
-    fprintf(stderr, "gsat: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (try 'gsat --help')\n");
+/* Everything written to standard output must arrive: exit 2 if it did not. */
+static int finish(int rc) {
+    ic_error err;
+    ic_error_clear(&err);
+    if (cmdline_close_stdout(&err)) return rc;
+    fprintf(stderr, "gsat: %s\n", err.msg);
     return 2;
-}
-
-/* "--name=value" or "--name value": returns the value string or NULL. */
-static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t namelen) {
-    if (arg[namelen] == '=') return arg + namelen + 1;
-    if (arg[namelen] == 0 && *i + 1 < argc) return argv[++*i];
-    return NULL;
-}
-
-static int parse_int64(const char *t, long long *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(t, &end, 10);
-    if (errno || end == t || *end) return 0;
-    *out = v;
-    return 1;
 }
 
 static void print_stats(const gsat *s, double parse_seconds) {
@@ -120,83 +87,95 @@ static void print_model(const gsat *s, const vec_int *names) {
     fputc('\n', stdout);
 }
 
+/* Parse the command line into the variables below and the engine options
+ * of s; -1 to go on, else the exit code (help or a printed error). */
+typedef struct gsat_args {
+    const char *path;
+    int verbose, no_model, gnf, cnf, keep_assumptions, to_cnf, parse_only;   /* parse_only: -1 no, 0 into the solver, 1 text only */
+    double time_limit;
+    int64_t conflict_limit;
+} gsat_args;
+
+static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
+    int64_t engine[NUM_ENGINE_OPTIONS + 1];
+    char engine_help[NUM_ENGINE_OPTIONS + 1][200];
+    cmd_opt opts[16 + NUM_ENGINE_OPTIONS] = {
+        CMD_FLAG("verbose", 'v', &a->verbose, "statistics as 'c' lines"),
+        CMD_FLAG("no-model", 'n', &a->no_model, "do not print the 'v' lines"),
+        CMD_FLAG("gnf", 0, &a->gnf, "read as GNF (default for *.gnf, *.gnf.gz and '-')"),
+        CMD_FLAG("cnf", 0, &a->cnf, "read as strict DIMACS (default for other names)"),
+        CMD_FLAG("assume", 0, &a->keep_assumptions, "solve a GNF 'solve L1 L2 ...' line under assumptions (default:\n"
+                 "                         assert them, same answer; with --assume an UNSAT answer lists\n"
+                 "                         the failed ones as 'c failed:')"),
+        CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "SECONDS", "give up (s UNKNOWN) after this long, reading included (0: none)"),
+        CMD_INT("conflict-limit", 0, &a->conflict_limit, 0, INT64_MAX, "N", "give up (s UNKNOWN) after N conflicts"),
+        CMD_OPT_CHOICE("parse-only", &a->parse_only, parse_only_names, "WHAT", "read the input, do not solve; prints c lines, exit 0 (=text:\n"
+                       "                         only check and number the text)"),
+        CMD_CHOICE("to-cnf", 0, &a->to_cnf, encoding_names, "MODE", "do not solve: print the problem as DIMACS with acyclicity as\n"
+                   "                         clauses (doc/encodings.md)"),
+    };
+    int k = 0;
+    while (opts[k].kind != CMD_KIND_END) k++;
+    int first_engine = k;
+#define X(oname, def, lo, hi, ohelp)                                                                             \
+    engine[k - first_engine] = (def);                                                                           \
+    snprintf(engine_help[k - first_engine], sizeof engine_help[0], "%s [default %lld, %lld..%lld]", ohelp,     \
+             (long long)(def), (long long)(lo), (long long)(hi));                                               \
+    opts[k] = (cmd_opt)CMD_INT(#oname, 0, &engine[k - first_engine], lo, hi, "N", engine_help[k - first_engine]); \
+    k++;
+    GSAT_OPTIONS(X)
+#undef X
+    opts[k] = (cmd_opt)CMD_END;
+    cmd_spec spec = {
+        "gsat", "[options] FILE|-",
+        "Solve a DIMACS CNF formula or a MonoSAT GNF file with acyclicity constraints\n"
+        "(FILE, or standard input for '-'; gzip-compressed input is fine).\n"
+        "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
+        "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
+        "Bad input: 'gsat: FILE:LINE: message', exit 2 (also out of memory); so is usage,\n"
+        "or output that "
+        "cannot be written.  Engine options (the last ones below) also take\n"
+        "--name=value with '_' or '-'.\n",
+        opts, "one input: FILE or -", 1, 1, NULL
+    };
+    ic_error err;
+    ic_error_clear(&err);
+    int n;
+    switch (cmdline_parse(&spec, argc, argv, &a->path, &n, &err)) {
+    case CMDLINE_OK: break;
+    case CMDLINE_HELP: cmdline_help(stdout, &spec); return 0;
+    default: fprintf(stderr, "gsat: %s (try 'gsat --help')\n", err.msg); return 2;
+    }
+    if (a->gnf && a->cnf) { fprintf(stderr, "gsat: give at most one of --gnf and --cnf (try 'gsat --help')\n"); return 2; }
+    for (int i = first_engine; i < k; i++)
+        if (opts[i].given && !gsat_set_option(s, opts[i].name, *(int64_t *)opts[i].dest)) {
+            fprintf(stderr, "gsat: internal error: the engine refuses option %s\n", opts[i].name);
+            return 2;
+        }
+    return -1;
+}
+
 int main(int argc, char **argv) {
     double start = gsat_now();
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    const char *path = NULL;
-    int verbose = 0, no_model = 0, format = 0, keep_assumptions = 0;   /* format: 1 GNF, -1 CNF, 0 by name */
-    double time_limit = 0;
-    long long conflict_limit = -1;
-    int to_cnf = 0, parse_only = 0;   /* parse_only: 1 into the solver, 2 text only */
-    gp_encoding to_cnf_mode = GP_RANK_BIN;
     gsat *s = gsat_new();
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); gsat_free(s); return 0; }
-        if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) { verbose = 1; continue; }
-        if (strcmp(a, "-n") == 0 || strcmp(a, "--no-model") == 0) { no_model = 1; continue; }
-        if (strcmp(a, "--gnf") == 0) { format = 1; continue; }
-        if (strncmp(a, "--to-cnf=", 9) == 0) {
-            if (!gp_encoding_parse(a + 9, &to_cnf_mode)) {
-                gsat_free(s);
-                return usage_error("unknown encoding in '%s' (tc, rank, unary or ve)", a);
-            }
-            to_cnf = 1;
-            continue;
-        }
-        if (strcmp(a, "--cnf") == 0) { format = -1; continue; }
-        if (strcmp(a, "--assume") == 0) { keep_assumptions = 1; continue; }
-        if (strcmp(a, "--parse-only") == 0) { parse_only = 1; continue; }
-        if (strcmp(a, "--parse-only=text") == 0) { parse_only = 2; continue; }
-        if (strcmp(a, "-") == 0 || a[0] != '-') {
-            if (path) { gsat_free(s); return usage_error("more than one input file ('%s')", a); }
-            path = a;
-            continue;
-        }
-        if (strncmp(a, "--time-limit", 12) == 0 && (a[12] == 0 || a[12] == '=')) {
-            const char *val = option_value(argc, argv, &i, a, 12);
-            char *end;
-            if (val) { errno = 0; time_limit = strtod(val, &end); }
-            if (!val || errno || end == val || *end || time_limit < 0) {
-                gsat_free(s);
-                return usage_error("--time-limit needs a number of seconds, got '%s'", val ? val : "");
-            }
-            continue;
-        }
-        if (strncmp(a, "--conflict-limit", 16) == 0 && (a[16] == 0 || a[16] == '=')) {
-            const char *val = option_value(argc, argv, &i, a, 16);
-            if (!val || !parse_int64(val, &conflict_limit) || conflict_limit < 0) {
-                gsat_free(s);
-                return usage_error("--conflict-limit needs a non-negative integer, got '%s'", val ? val : "");
-            }
-            continue;
-        }
-        if (a[0] == '-' && a[1] == '-') {
-            const char *eq = strchr(a, '=');
-            char name[64];
-            size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (nl >= sizeof name) nl = sizeof name - 1;
-            memcpy(name, a + 2, nl);
-            name[nl] = 0;
-            for (char *p = name; *p; p++) if (*p == '-') *p = '_';
-            int known = 0;
-#define X(oname, def, lo, hi, help) if (strcmp(name, #oname) == 0) known = 1;
-            GSAT_OPTIONS(X)
-#undef X
-            if (!known) { gsat_free(s); return usage_error("unknown option '%s'", a); }
-            long long v;
-            if (!eq || !parse_int64(eq + 1, &v) || !gsat_set_option(s, name, v)) {
-                gsat_free(s);
-                return usage_error("bad value in '%s' (see gsat --help for the range)", a);
-            }
-            continue;
-        }
+    gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1 };
+    int rc = parse_args(s, argc, argv, &a);
+    if (rc >= 0) { gsat_free(s); return finish(rc); }
+    const char *path = a.path;
+    int verbose = a.verbose, no_model = a.no_model, keep_assumptions = a.keep_assumptions;
+    int format = a.gnf ? 1 : a.cnf ? -1 : 0;     /* 1 GNF, -1 CNF, 0 by name */
+    int parse_only = a.parse_only + 1;           /* 0 no, 1 into the solver, 2 text only */
+    double time_limit = a.time_limit;
+    long long conflict_limit = a.conflict_limit;
+    int to_cnf = a.to_cnf >= 0;
+    gp_encoding to_cnf_mode = GP_RANK_BIN;
+    if (to_cnf && !gp_encoding_parse(encoding_names[a.to_cnf], &to_cnf_mode)) {
+        fprintf(stderr, "gsat: internal error: encoding '%s' unknown to the encoder\n", encoding_names[a.to_cnf]);
         gsat_free(s);
-        return usage_error("unknown option '%s'", a);
+        return 2;
     }
-    if (!path) { gsat_free(s); return usage_error("%s", "no input file (use '-' for standard input)"); }
 
     ic_error err;
     ic_error_clear(&err);
@@ -230,24 +209,23 @@ int main(int argc, char **argv) {
         fflush(stdout);
         gnf_info_free(&info);
         gsat_free(s);
-        return 0;
+        return finish(0);
     }
     if (parsed < 0) {
         gnf_info_free(&info);
         fflush(stdout);
         ic_error_print(stderr, "gsat", &err);
         gsat_free(s);
-        return 2;
+        return finish(2);
     }
     double parse_seconds = gsat_now() - t0;
     if (parse_only) {
         printf("c gsat: read %s: %ld variables named, %ld clauses, %ld graphs, %ld edges in %.3f s%s\n", path,
                info.vars, info.clauses, info.graphs, info.edges, parse_seconds,
                parse_only == 2 ? " (text only)" : "");
-        fflush(stdout);
         gnf_info_free(&info);
         gsat_free(s);
-        return 0;
+        return finish(0);
     }
     if (verbose) {
         printf("c gsat: %ld variables, %ld clauses\n", info.vars, info.clauses);
@@ -270,7 +248,7 @@ int main(int argc, char **argv) {
         gp_free(&p); gp_free(&cnf);
         gnf_info_free(&info);
         gsat_free(s);
-        return ok ? 0 : 2;
+        return finish(ok ? 0 : 2);
     }
     if (time_limit > 0) {             /* the limit counts from the start, reading included */
         double left = start + time_limit - gsat_now();
@@ -303,8 +281,7 @@ int main(int argc, char **argv) {
     } else {
         printf("s UNKNOWN\n");
     }
-    fflush(stdout);
     gnf_info_free(&info);
     gsat_free(s);
-    return res;
+    return finish(res);
 }

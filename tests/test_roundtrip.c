@@ -71,6 +71,7 @@ static void roundtrip(const history *h, history_format to) {
 static void registers_through_every_format(void **state) {
     (void)state;
     ic_error err;
+    /* (negative numbers are renumbered in text: tests/test_write_renumber.c) */
     history *h = load_str(FORMAT_TEXT, "w(1,5,1,10)\nw(2,6,1,10)\nr(1,5,2,20)\nr(2,0,2,20)\nw(4,7,1,11)\n"
                                        "r(4,0,1,11)\nr(3,42,3,30)\n", &err);
     assert_non_null(h);

@@ -8,13 +8,15 @@
 #include <sys/stat.h>
 
 #include "vec.h"
+#include "frontend/output.h"
 #include "frontend/u64map.h"
 #include "bench/workload/spool.h"
 
 struct gen_writer {
     history_format fmt;
-    FILE *out;
-    char *path, *tmp_path;       /* tmp_path NULL: writing to stdout */
+    FILE *out;                   /* o.f */
+    output o;                    /* frontend/output.h: a temporary file renamed on success */
+    char *path;
     /* dbcop */
     spool *sp;
     uint32_t sessions;
@@ -41,35 +43,21 @@ gen_writer *gen_writer_open(history_format fmt, const char *path, const workload
     w->fmt = fmt;
     w->path = strcpy(xmalloc(strlen(path) + 1), path);
     struct stat st;
-    int special = strcmp(path, "-") && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    if (!strcmp(path, "-")) {
-        if (fmt != FORMAT_TEXT) { ic_error_at(err, "", 0, "dbcop output is binary: give -o FILE"); free(w->path); free(w); return NULL; }
-        w->out = stdout;
-    } else if (special) {        /* /dev/null, a pipe: write in place, never rename over it */
-        w->out = fopen(path, "wb");
-        if (!w->out) {
-            ic_error_at(err, path, 0, "cannot open: %s", strerror(errno));
-            free(w->path); free(w);
-            return NULL;
-        }
-    } else {
-        size_t n = strlen(path) + 16;
-        w->tmp_path = xmalloc(n);
-        snprintf(w->tmp_path, n, "%s.partial", path);
-        w->out = fopen(w->tmp_path, "wb");
-        if (!w->out) {
-            ic_error_at(err, path, 0, "cannot create: %s", strerror(errno));
-            free(w->tmp_path); free(w->path); free(w);
-            return NULL;
-        }
-        setvbuf(w->out, NULL, _IOFBF, 1u << 20);
+    int special = !strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+    if (!strcmp(path, "-") && fmt != FORMAT_TEXT) {
+        ic_error_at(err, "", 0, "dbcop output is binary: give -o FILE");
+        free(w->path); free(w);
+        return NULL;
     }
+    if (!output_open(&w->o, path, 0, err)) { free(w->path); free(w); return NULL; }
+    w->out = w->o.f;
+    if (w->o.tmp) setvbuf(w->out, NULL, _IOFBF, 1u << 20);
     if (fmt == FORMAT_DBCOP) {
         const char *tmpdir = getenv("TMPDIR");
         char *dir = special ? strcpy(xmalloc(strlen(tmpdir ? tmpdir : "/tmp") + 1), tmpdir ? tmpdir : "/tmp") : dir_of(path);
         w->sp = spool_new(p->sessions, dir, 0, err);
         free(dir);
-        if (!w->sp) { gen_writer_close(w, 0, NULL); return NULL; }
+        if (!w->sp) { gen_writer_close(w, 0, NULL); return NULL; }     /* removes the temporary file */
         w->sessions = p->sessions;
         w->session_txns = xcalloc(p->sessions, sizeof *w->session_txns);
         u64map_init(&w->keys_seen);
@@ -165,20 +153,8 @@ int gen_writer_close(gen_writer *w, int ok, ic_error *err) {
         ic_error_at(err, w->path, 0, "write error (temporary spool or output): %s", strerror(errno));
         ok = 0;
     }
-    if (ok && (fflush(w->out) != 0 || ferror(w->out))) {
-        ic_error_at(err, w->path, 0, "write error: %s", strerror(errno));
-        ok = 0;
-    }
-    if (!w->tmp_path && w->out != stdout) fclose(w->out);
-    if (w->tmp_path) {
-        if (fclose(w->out) != 0 && ok) { ic_error_at(err, w->path, 0, "write error: %s", strerror(errno)); ok = 0; }
-        if (ok && rename(w->tmp_path, w->path) != 0) {
-            ic_error_at(err, w->path, 0, "cannot rename %s into place: %s", w->tmp_path, strerror(errno));
-            ok = 0;
-        }
-        if (!ok) remove(w->tmp_path);
-        free(w->tmp_path);
-    }
+    if (ok) ok = output_commit(&w->o, err);
+    else output_discard(&w->o);          /* a failed run leaves the target as it was */
     if (w->sp) { spool_free(w->sp); u64map_free(&w->keys_seen); }
     free(w->session_txns);
     free(w->buf);

@@ -99,7 +99,7 @@ echo "$checked solver runs agree with the reference ($no_check times isocheck ch
 # bad usage and bad models
 set +e
 "$ISOCHECK" encode --gnf --cnf=tc "$ROOT/tests/data/anomalies/write_skew.txt" >/dev/null 2>&1; [ $? = 2 ] || { echo "both --gnf and --cnf accepted"; exit 1; }
-"$ISOCHECK" encode --cnf=nope "$ROOT/tests/data/anomalies/write_skew.txt" 2>"$tmp/e" >/dev/null; [ $? = 2 ] && grep -q "unknown CNF encoding 'nope'" "$tmp/e" || { echo "bad encoding name not rejected"; exit 1; }
+"$ISOCHECK" encode --cnf=nope "$ROOT/tests/data/anomalies/write_skew.txt" 2>"$tmp/e" >/dev/null; [ $? = 2 ] && grep -q "option --cnf: unknown value 'nope' (expected tc, rank, unary or ve)" "$tmp/e" || { echo "bad encoding name not rejected"; exit 1; }
 printf 's SATISFIABLE\nv 1 x2 0\n' >"$tmp/bad.model"
 "$ISOCHECK" decode "$ROOT/tests/data/anomalies/write_skew.txt" "$tmp/bad.model" 2>"$tmp/e" >/dev/null; [ $? = 2 ] && grep -q "bad.model:2: expected a literal, found 'x2'" "$tmp/e" || { echo "bad model not rejected:"; cat "$tmp/e"; exit 1; }
 exit 0

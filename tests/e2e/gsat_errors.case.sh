@@ -29,11 +29,11 @@ check binary "p cnf 2 1\n\001\002\003 0\n"   "2: unexpected '???' (expected a cl
 [ $rc -eq 2 ] && grep -q "^gsat: $tmp" "$tmp/err" || { echo "directory: exit $rc, '$(cat "$tmp/err")'"; fails=$((fails+1)); }
 
 "$GSAT" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "no input file" "$tmp/err" || { echo "no file: exit $rc"; fails=$((fails+1)); }
+[ $rc -eq 2 ] && grep -q "missing operand (expected one input: FILE or -)" "$tmp/err" || { echo "no file: exit $rc"; fails=$((fails+1)); }
 "$GSAT" --frobnicate x.cnf >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "unknown option '--frobnicate'" "$tmp/err" || { echo "unknown option: exit $rc"; fails=$((fails+1)); }
 "$GSAT" --restart=7 x.cnf >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "bad value in '--restart=7'" "$tmp/err" || { echo "bad option value: exit $rc"; fails=$((fails+1)); }
+[ $rc -eq 2 ] && grep -q "option --restart expects an integer in 0..1, found '7'" "$tmp/err" || { echo "bad option value: exit $rc"; fails=$((fails+1)); }
 "$GSAT" --time-limit=abc x.cnf >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] || { echo "bad time limit: exit $rc"; fails=$((fails+1)); }
 [ $fails -eq 0 ]

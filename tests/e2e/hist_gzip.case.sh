@@ -2,7 +2,7 @@
 [ -d "$DATA" ] || { echo "skip: $DATA absent"; exit 0; }
 set -e
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-gzip -c "$DATA/polysi-histories/violations/galera/galera.txt" > "$t/g.txt.gz"
+gzip -c "$ROOT/examples/galera-lost-update.txt" > "$t/g.txt.gz"      # PolySI's galera history
 "$ISOCHECK" stats "$t/g.txt.gz" > "$t/out"
 grep -q '^txns *7$' "$t/out" || { echo "gzip history not loaded:"; cat "$t/out"; exit 1; }
 head -c 20 "$t/g.txt.gz" > "$t/trunc.gz"

@@ -6,7 +6,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 for seed in 1 2; do
   "$ISOCHECK" gen --sessions 8 --txns 40 --ops 6 --keys 20 --dist hotspot --reads 0.5 \
-      --fault lost-update --fault-rate 0.3 --seed $seed -o "$tmp/h.txt" 2>/dev/null || { echo "gen failed"; exit 1; }
+      --fault lost-update --fault-rate 0.3 --seed $seed --force -o "$tmp/h.txt" 2>/dev/null || { echo "gen failed"; exit 1; }
   truth=$(sed -n 's/.*"lost_updates": \([0-9]*\).*/\1/p' "$tmp/h.txt.truth")
   out=$("$ISOCHECK" check --level si --max-anomalies 50 "$tmp/h.txt"); rc=$?
   [ $rc -eq 1 ] || { echo "seed $seed: exit $rc"; fail=1; continue; }

@@ -28,12 +28,13 @@ DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefine
 DBG_LDFLAGS := -fsanitize=address,undefined
 LDLIBS  := -lm
 
-GSAT_SRC := $(filter-out %_main.c,$(wildcard solver/*.c theory/*.c)) $(wildcard compat/ipasir/*.c)
+IO_SRC   := $(wildcard io/*.c)
+GSAT_SRC := $(IO_SRC) $(wildcard solver/*.c theory/*.c) $(wildcard compat/ipasir/*.c)
 MONOSAT_SRC := $(wildcard compat/monosat/*.c)
 JNI_SRC  := $(wildcard compat/monosat/jni/*.c)
-ISO_SRC  := $(filter-out %_main.c frontend/cli_%.c,$(wildcard frontend/*.c))
-CLI_SRC  := $(wildcard frontend/cli_*.c)
-WORK_SRC := $(wildcard bench/workload/*.c)
+ISO_SRC  := $(wildcard frontend/*.c frontend/*/*.c)
+PROG_SRC := $(filter-out %_main.c,$(wildcard programs/*.c))
+WORK_SRC := $(wildcard workload/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
@@ -77,6 +78,8 @@ $(1)/obj/monosat_layer.o: $(call obj,$(1),$(MONOSAT_SRC)) $(1)/obj/gsat_engine.o
 $(1)/obj/libmonosat.a: $(1)/obj/monosat_layer.o
 	@rm -f $$@; ar rcs $$@ $$^
 $(1)/obj/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
+	@rm -f $$@; ar rcs $$@ $$^
+$(1)/obj/libprograms.a: $(call obj,$(1),$(PROG_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
 $(1)/obj/libworkload.a: $(call obj,$(1),$(WORK_SRC)) $(1)/obj/.dir
 	@rm -f $$@; ar rcs $$@ $$(filter %.o,$$^)
@@ -125,16 +128,16 @@ $(call obj,$(REL),$(JNI_SRC)): | jni-check
 jni-check:
 	@[ -f "$(JAVA_HOME)/include/jni.h" ] || { echo "make jni: no jni.h under JAVA_HOME='$(JAVA_HOME)' (install a JDK or set JAVA_HOME)"; exit 2; }
 
-$(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/obj/libgsat.a
+$(REL)/gsat: $(REL)/obj/programs/gsat_main.o $(REL)/obj/libprograms.a $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(REL)/isocheck: $(REL)/obj/frontend/isocheck_main.o $(call obj,$(REL),$(CLI_SRC)) $(REL)/obj/libworkload.a $(REL)/obj/libisocheck.a $(REL)/obj/libgsat.a
+$(REL)/isocheck: $(REL)/obj/programs/isocheck_main.o $(REL)/obj/libprograms.a $(REL)/obj/libworkload.a $(REL)/obj/libisocheck.a $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(DBG)/gsat: $(DBG)/obj/solver/gsat_main.o $(DBG)/obj/libgsat.a
+$(DBG)/gsat: $(DBG)/obj/programs/gsat_main.o $(DBG)/obj/libprograms.a $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
-$(DBG)/isocheck: $(DBG)/obj/frontend/isocheck_main.o $(call obj,$(DBG),$(CLI_SRC)) $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
+$(DBG)/isocheck: $(DBG)/obj/programs/isocheck_main.o $(DBG)/obj/libprograms.a $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
+$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/obj/libprograms.a $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 # MonoSAT's API names include the engine's backtrack(): only this suite

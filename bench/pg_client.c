@@ -23,8 +23,8 @@
 
 #include <libpq-fe.h>
 
-#include "bench/workload/keydist.h"
-#include "bench/workload/rng.h"
+#include "workload/keydist.h"
+#include "workload/rng.h"
 
 typedef struct op { int write; int64_t key, value; } op;
 

@@ -20,7 +20,7 @@
 #include "error.h"
 #include "gsat.h"
 #include "solver/dimacs.h"
-#include "solver/reader.h"
+#include "io/reader.h"
 #include "theory/gnf.h"
 
 #ifdef STUB_ENGINE

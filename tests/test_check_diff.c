@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "frontend/axioms.h"
-#include "frontend/check.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
 #include "tests/brute_check.h"
 
 static uint64_t rng_state;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "solver/cmdline.h"
+#include "programs/cmdline.h"
 
 static const char *const what_names[] = { "solver", "text", NULL };
 

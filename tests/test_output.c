@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "frontend/output.h"
+#include "io/output.h"
 
 static char dir[64];
 

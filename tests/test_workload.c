@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "vec.h"
-#include "frontend/parse.h"
-#include "frontend/u64map.h"
-#include "frontend/write.h"
-#include "bench/workload/gen_writer.h"
-#include "bench/workload/spool.h"
-#include "bench/workload/workload.h"
+#include "frontend/formats/parse.h"
+#include "frontend/history/u64map.h"
+#include "frontend/formats/write.h"
+#include "workload/gen_writer.h"
+#include "workload/spool.h"
+#include "workload/workload.h"
 
 /* ---- a sink that keeps everything (for the independent checks) ---- */
 typedef struct cap_txn { uint32_t session, first, n; int committed; } cap_txn;

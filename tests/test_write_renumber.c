@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/parse.h"
-#include "frontend/write.h"
+#include "frontend/formats/parse.h"
+#include "frontend/formats/write.h"
 
 /* Session -2: txn -5 writes k1 := 5, k1 := 0 (overwrites), k-1 := -3;
  * session 0: txn 3 reads k1 = 0, k-1 = initial, k1 = 7 (nobody wrote 7). */

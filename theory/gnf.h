@@ -43,7 +43,7 @@
 #include "error.h"
 #include "gsat.h"
 #include "vec.h"
-#include "solver/reader.h"
+#include "io/reader.h"
 
 typedef struct gnf_opts {
     double deadline;          /* gsat_now() time to give up reading; 0: none */

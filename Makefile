@@ -46,7 +46,7 @@ SO_VERSION := 1.0.0
 PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
                $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test unit e2e bench fuzz deps install clean jni jni-check
+.PHONY: all debug test layering unit e2e bench fuzz deps install clean jni jni-check
 all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -146,9 +146,13 @@ $(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
-# Every cmocka suite, then the end-to-end cases; any failure fails the target.
+# The layering of #include lines (tests/layering.sh, doc/architecture.md),
+# every cmocka suite, then the end-to-end cases; any failure fails the target.
+layering:
+	@sh tests/layering.sh
 test: debug
-	@fail=0; for t in $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC)); do \
+	@fail=0; echo "== layering"; sh tests/layering.sh || fail=1; \
+	for t in $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC)); do \
 	  echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t || fail=1; done; \
 	echo "== end-to-end"; GSAT=$(DBG)/gsat ISOCHECK=$(DBG)/isocheck tests/e2e/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all suites passed"; else echo "make test: FAILURES"; exit 1; fi

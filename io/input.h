@@ -1,7 +1,7 @@
 /* input.h — history input for the parsers: peek, read exactly n bytes, or
  * take the next line.
  *
- * A layer over solver/reader.h, the project's one byte source (a file,
+ * A layer over io/reader.h, the project's one byte source (a file,
  * standard input "-", or gzip-compressed either of them).  Bytes can be
  * peeked before a parser is chosen (format detection reads stdin only
  * once).  Lines and binary fields are served from one buffer that grows

@@ -1,6 +1,6 @@
 /* reader.h — the one byte source for every input: a file, standard input
  * ("-") or a memory buffer (tests), plain or gzip-compressed (magic 1f 8b
- * in the first bytes, decompressed on the fly by solver/gunzip.c).
+ * in the first bytes, decompressed on the fly by io/gunzip.c).
  *
  * Two ways to read, not to be mixed on one reader:
  *   reader_lines()       whole lines in place, for line-oriented parsers

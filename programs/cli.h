@@ -1,6 +1,6 @@
 /* cli.h — isocheck's subcommands (table in commands.def) and what they
- * share: the option parser (solver/cmdline.h), the names of formats and
- * levels, and checks of outputs against inputs (frontend/output.h).
+ * share: the option parser (programs/cmdline.h), the names of formats and
+ * levels, and checks of outputs against inputs (io/output.h).
  * Each cli_<name> gets argv with argv[0] = the subcommand name and returns
  * the exit code: 0 pass, 1 the history fails, 2 bad input, usage or output. */
 #ifndef ISOCHECK_CLI_H

@@ -1,8 +1,8 @@
 /* cli_convert.c — `isocheck convert --to FORMAT [-o OUT] [--force] INPUT`:
- * the output goes through frontend/output.h (never over the input, a
+ * the output goes through io/output.h (never over the input, a
  * temporary file renamed into place, Cobra directories empty unless
  * --force), and what the target format cannot spell is renumbered
- * (frontend/write.h) with a note on stderr. */
+ * (frontend/formats/write.h) with a note on stderr. */
 #include <stdio.h>
 
 #include "error.h"

@@ -1,6 +1,6 @@
 /* cli_decode.c — `isocheck decode HISTORY MODEL`: a SAT solver's answer to
  * an `isocheck encode` instance turned into a verdict; a model becomes a
- * certificate that `isocheck verify` checks (frontend/certificate.h). */
+ * certificate that `isocheck verify` checks (frontend/reports/certificate.h). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* cli_encode.c — `isocheck encode`: the exact problem the checker solves,
  * for another solver: MonoSAT's GNF, or DIMACS CNF with acyclicity encoded
- * in clauses (frontend/export.h, theory/graph_problem.h). */
+ * in clauses (frontend/checking/export.h, theory/graph_problem.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* cli_verify.c — `isocheck verify [--level si|ser] HISTORY CERT`: check a
- * certificate (frontend/certificate.h) without any solver.
+ * certificate (frontend/reports/certificate.h) without any solver.
  * exit 0: the certificate proves the level; 1: it does not (the first
  * broken condition is named); 2: bad usage, history or certificate syntax. */
 #include <stdio.h>

@@ -8,7 +8,7 @@
  * was written to standard output did not arrive (disk full); out of memory:
  * `gsat: out of memory while reading FILE` (or `while solving`), exit 2.
  * The model lists the variables the input names, in its numbering.  Arguments
- * go through solver/cmdline.h; the engine options come from the table in
+ * go through programs/cmdline.h; the engine options come from the table in
  * solver/options.h (--name=value or --name value). */
 #include <errno.h>
 #include <stdio.h>

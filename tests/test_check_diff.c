@@ -1,4 +1,4 @@
-/* test_check_diff.c — differential test of the checker (frontend/check.h)
+/* test_check_diff.c — differential test of the checker (frontend/checking/check.h)
  * against the brute-force oracle of tests/brute_check.h on thousands of tiny
  * histories, both levels:
  *   - random histories (reads pick any committed final write or INIT);

@@ -1,4 +1,4 @@
-/* test_cmdline.c — the option parser (solver/cmdline.h): values checked
+/* test_cmdline.c — the option parser (programs/cmdline.h): values checked
  * while parsing, operands, and options whose value is optional. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* test_write_renumber.c — frontend/write.h: what a format reserves or
+/* test_write_renumber.c — frontend/formats/write.h: what a format reserves or
  * cannot spell is renumbered to the smallest unused number it can hold,
  * in order of first appearance; the rest is written as it is. */
 #include <setjmp.h>

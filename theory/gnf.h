@@ -36,7 +36,7 @@
  * info->names maps back), nodes densely per graph, both keeping the
  * file's order.
  *
- * Gzip-compressed input is recognised by its magic (solver/reader.c). */
+ * Gzip-compressed input is recognised by its magic (io/reader.c). */
 #ifndef GSAT_GNF_H
 #define GSAT_GNF_H
 

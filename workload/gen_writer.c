@@ -15,7 +15,7 @@
 struct gen_writer {
     history_format fmt;
     FILE *out;                   /* o.f */
-    output o;                    /* frontend/output.h: a temporary file renamed on success */
+    output o;                    /* io/output.h: a temporary file renamed on success */
     char *path;
     /* dbcop */
     spool *sp;

@@ -6,8 +6,8 @@
  *          the format cannot hold them (their writes, if read, then show as
  *          values nobody wrote).
  *   dbcop  per-session spools, then the file session by session; the same
- *          bytes frontend/write_dbcop.c writes for the same history.
- * The model sink builds a `history` through frontend/history.h's builder
+ *          bytes frontend/formats/write_dbcop.c writes for the same history.
+ * The model sink builds a `history` through frontend/history/history.h's builder
  * (for cobra and elle, which go through frontend/write_*.c, and for tests).
  * A regular output file is written under a temporary name and renamed into
  * place on success, so a failed run leaves no half-written file; anything
@@ -16,7 +16,7 @@
 #define WORKLOAD_GEN_WRITER_H
 
 #include "workload/workload.h"
-#include "frontend/history/history.h"
+#include "frontend/history/history.history.h"
 
 typedef struct gen_writer gen_writer;
 

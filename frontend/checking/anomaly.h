@@ -1,5 +1,5 @@
 /* anomaly.h — named anomalies found in a history, as a list shared by the
- * axiom checks (frontend/axioms.c), the cycle interpreter and the output.
+ * axiom checks (frontend/checking/axioms.c), the cycle interpreter and the output.
  *
  * An anomaly is a name from the table below, the transactions and ops it
  * involves (history indices; sessions follow from the transactions) and a
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "vec.h"
-#include "frontend/history/history.h"
+#include "frontend/history/history.history.h"
 
 /* X-macro: ANOMALY(id, name, summary).  The checker appends cycle kinds. */
 #define ANOMALY_KINDS(X) \

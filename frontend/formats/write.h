@@ -30,18 +30,18 @@
 
 #include "error.h"
 #include "vec.h"
-#include "frontend/history/history.h"
+#include "frontend/history/history.history.h"
 #include "frontend/history/u64map.h"
 
 int write_text(const history *h, FILE *out, ic_error *err);
 int write_dbcop(const history *h, FILE *out, ic_error *err);
 int write_elle(const history *h, FILE *out, ic_error *err);
-/* Cobra: T<session>.log files in dir (frontend/output.h's directory
+/* Cobra: T<session>.log files in dir (io/output.h's directory
  * rules; flags: OUTPUT_FORCE). */
 int write_cobra(const history *h, const char *dir, unsigned flags, ic_error *err);
 
 /* Dispatch by format; path "-" is stdout (not for cobra).  The file is
- * written through frontend/output.h (flags: OUTPUT_NO_CLOBBER,
+ * written through io/output.h (flags: OUTPUT_NO_CLOBBER,
  * OUTPUT_FORCE).  note (may be NULL) gets what was renumbered, or "".
  * 1 on success. */
 int history_write_file(const history *h, history_format fmt, const char *path, unsigned flags, char *note,

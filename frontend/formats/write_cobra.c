@@ -1,5 +1,5 @@
 /* write_cobra.c — Cobra logs (layout in parse_cobra.c), one T<i>.log per
- * session i, written through frontend/output.h's directory rules.  A
+ * session i, written through io/output.h's directory rules.  A
  * write's write id and value are both the model value; a read names its
  * writer's transaction id, the init ids for the initial value, and -1
  * when nobody wrote what it read (a thin-air read stays one when read

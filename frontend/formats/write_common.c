@@ -1,6 +1,6 @@
 /* write_common.c — what every writer checks, the renumbering of the
  * identifiers a format cannot hold (contract in write.h), and the dispatch
- * through the safe output module (frontend/output.h). */
+ * through the safe output module (io/output.h). */
 #include "frontend/formats/write.h"
 
 #include <errno.h>

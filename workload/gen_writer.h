@@ -16,7 +16,7 @@
 #define WORKLOAD_GEN_WRITER_H
 
 #include "workload/workload.h"
-#include "frontend/history/history.history.h"
+#include "frontend/history/history.h"
 
 typedef struct gen_writer gen_writer;
 

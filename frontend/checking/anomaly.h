@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "vec.h"
-#include "frontend/history/history.history.h"
+#include "frontend/history/history.h"
 
 /* X-macro: ANOMALY(id, name, summary).  The checker appends cycle kinds. */
 #define ANOMALY_KINDS(X) \

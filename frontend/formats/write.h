@@ -30,7 +30,7 @@
 
 #include "error.h"
 #include "vec.h"
-#include "frontend/history/history.history.h"
+#include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
 
 int write_text(const history *h, FILE *out, ic_error *err);

@@ -2,7 +2,7 @@
  * engine: known edges are unguarded, and constraint i's variable x guards
  * the edges of side u<v with x and those of side v<u with -x.  No clauses
  * and no composition variables: under SI the graph is the split graph
- * (design.md §3), whose cycles are exactly those of D ; RW?.
+ * (doc/checker.md, "The split graph"), whose cycles are exactly those of D ; RW?.
  *
  * Nodes are numbered by the known graph's topological order (topo_pos of
  * the last pg_reach, which pruning leaves current), so every unguarded

@@ -9,7 +9,7 @@
  *                  (read-modify-write chains), and the level-independent
  *                  known edges (SO, WR, edges inside units).
  *   constraints.c  polygraph for one level (SER: one node per transaction,
- *                  SI: the split graph T/T' of design.md §3): known edges as
+ *                  SI: the split graph T/T' of doc/checker.md): known edges as
  *                  graph edges, and one either/or constraint per pair of
  *                  units whose order is not decided by reachability.
  *   reach.c        topological order and chain reachability of the known

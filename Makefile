@@ -2,15 +2,18 @@
 #
 #   make              optimized binaries in build/        (-O2 -DNDEBUG)
 #   make debug        checked binaries in build/debug/    (asserts, ASan+UBSan)
-#   make test         debug build, every cmocka suite, the end-to-end cases
+#   make test         debug build, the layering check, every cmocka suite, the end-to-end cases
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
 #   make fuzz         fuzz every reader (long; installs clang if missing)
 #   make deps         install what is missing to build and test (apt; sudo only when not root)
 #   make install PREFIX=/usr/local
 #   make jni          build/jni/libmonosat.so for MonoSAT's Java API (needs a JDK)
 #
-# Sources are found by wildcard: a new module foo.c in solver/, theory/ or
-# frontend/ joins its library; tests/test_*.c each become one test binary.
+# Sources are found by wildcard: a new module foo.c in io/, solver/ or
+# theory/ joins libgsat, one in frontend/ or a frontend/ subfolder joins
+# libisocheck, workload/ and programs/ go into the programs only (parts and
+# what each may include: doc/architecture.md, tests/layering.sh);
+# tests/test_*.c each become one test binary.
 #
 # Libraries: every object is compiled with hidden visibility and only the
 # public API (GSAT_API, ISOCHECK_API, IPASIR_API, MONOSAT_API in include/)

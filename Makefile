@@ -2,15 +2,18 @@
 #
 #   make              optimized binaries in build/        (-O2 -DNDEBUG)
 #   make debug        checked binaries in build/debug/    (asserts, ASan+UBSan)
-#   make test         debug build, every cmocka suite, the end-to-end cases
+#   make test         debug build, the layering check, every cmocka suite, the end-to-end cases
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
 #   make fuzz         fuzz every reader (long; installs clang if missing)
 #   make deps         install what is missing to build and test (apt; sudo only when not root)
 #   make install PREFIX=/usr/local
 #   make jni          build/jni/libmonosat.so for MonoSAT's Java API (needs a JDK)
 #
-# Sources are found by wildcard: a new module foo.c in solver/, theory/ or
-# frontend/ joins its library; tests/test_*.c each become one test binary.
+# Sources are found by wildcard: a new module foo.c in io/, solver/ or
+# theory/ joins libgsat, one in frontend/ or a frontend/ subfolder joins
+# libisocheck, workload/ and programs/ go into the programs only (parts and
+# what each may include: doc/architecture.md, tests/layering.sh);
+# tests/test_*.c each become one test binary.
 #
 # Libraries: every object is compiled with hidden visibility and only the
 # public API (GSAT_API, ISOCHECK_API, IPASIR_API, MONOSAT_API in include/)
@@ -28,12 +31,13 @@ DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefine
 DBG_LDFLAGS := -fsanitize=address,undefined
 LDLIBS  := -lm
 
-GSAT_SRC := $(filter-out %_main.c,$(wildcard solver/*.c theory/*.c)) $(wildcard compat/ipasir/*.c)
+IO_SRC   := $(wildcard io/*.c)
+GSAT_SRC := $(IO_SRC) $(wildcard solver/*.c theory/*.c) $(wildcard compat/ipasir/*.c)
 MONOSAT_SRC := $(wildcard compat/monosat/*.c)
 JNI_SRC  := $(wildcard compat/monosat/jni/*.c)
-ISO_SRC  := $(filter-out %_main.c frontend/cli_%.c,$(wildcard frontend/*.c))
-CLI_SRC  := $(wildcard frontend/cli_*.c)
-WORK_SRC := $(wildcard bench/workload/*.c)
+ISO_SRC  := $(wildcard frontend/*.c frontend/*/*.c)
+PROG_SRC := $(filter-out %_main.c,$(wildcard programs/*.c))
+WORK_SRC := $(wildcard workload/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
@@ -45,7 +49,7 @@ SO_VERSION := 1.0.0
 PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
                $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test unit e2e bench fuzz deps install clean jni jni-check
+.PHONY: all debug test layering unit e2e bench fuzz deps install clean jni jni-check
 all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -77,6 +81,8 @@ $(1)/obj/monosat_layer.o: $(call obj,$(1),$(MONOSAT_SRC)) $(1)/obj/gsat_engine.o
 $(1)/obj/libmonosat.a: $(1)/obj/monosat_layer.o
 	@rm -f $$@; ar rcs $$@ $$^
 $(1)/obj/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
+	@rm -f $$@; ar rcs $$@ $$^
+$(1)/obj/libprograms.a: $(call obj,$(1),$(PROG_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
 $(1)/obj/libworkload.a: $(call obj,$(1),$(WORK_SRC)) $(1)/obj/.dir
 	@rm -f $$@; ar rcs $$@ $$(filter %.o,$$^)
@@ -125,16 +131,16 @@ $(call obj,$(REL),$(JNI_SRC)): | jni-check
 jni-check:
 	@[ -f "$(JAVA_HOME)/include/jni.h" ] || { echo "make jni: no jni.h under JAVA_HOME='$(JAVA_HOME)' (install a JDK or set JAVA_HOME)"; exit 2; }
 
-$(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/obj/libgsat.a
+$(REL)/gsat: $(REL)/obj/programs/gsat_main.o $(REL)/obj/libprograms.a $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(REL)/isocheck: $(REL)/obj/frontend/isocheck_main.o $(call obj,$(REL),$(CLI_SRC)) $(REL)/obj/libworkload.a $(REL)/obj/libisocheck.a $(REL)/obj/libgsat.a
+$(REL)/isocheck: $(REL)/obj/programs/isocheck_main.o $(REL)/obj/libprograms.a $(REL)/obj/libworkload.a $(REL)/obj/libisocheck.a $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(DBG)/gsat: $(DBG)/obj/solver/gsat_main.o $(DBG)/obj/libgsat.a
+$(DBG)/gsat: $(DBG)/obj/programs/gsat_main.o $(DBG)/obj/libprograms.a $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
-$(DBG)/isocheck: $(DBG)/obj/frontend/isocheck_main.o $(call obj,$(DBG),$(CLI_SRC)) $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
+$(DBG)/isocheck: $(DBG)/obj/programs/isocheck_main.o $(DBG)/obj/libprograms.a $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
+$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/obj/libprograms.a $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 # MonoSAT's API names include the engine's backtrack(): only this suite
@@ -143,9 +149,13 @@ $(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
-# Every cmocka suite, then the end-to-end cases; any failure fails the target.
+# The layering of #include lines (tests/layering.sh, doc/architecture.md),
+# every cmocka suite, then the end-to-end cases; any failure fails the target.
+layering:
+	@sh tests/layering.sh
 test: debug
-	@fail=0; for t in $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC)); do \
+	@fail=0; echo "== layering"; sh tests/layering.sh || fail=1; \
+	for t in $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC)); do \
 	  echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t || fail=1; done; \
 	echo "== end-to-end"; GSAT=$(DBG)/gsat ISOCHECK=$(DBG)/isocheck tests/e2e/run.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "make test: all suites passed"; else echo "make test: FAILURES"; exit 1; fi

@@ -46,7 +46,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root" -I"$root/include" -I"$inc" \
-   "$root/bench/pg_client.c" "$root/bench/workload/keydist.c" -o "$tmp/pg_client" -lpq -lpthread -lm || exit 2
+   "$root/bench/pg_client.c" "$root/workload/keydist.c" -o "$tmp/pg_client" -lpq -lpthread -lm || exit 2
 
 # A free loopback port (the first that nobody listens on).
 port=$((20000 + $$ % 20000))

@@ -11,7 +11,7 @@
 # Stages, each timed alone as CPU time (user+sys, /usr/bin/time), best of
 # $REPS runs, reported as uncompressed MB per CPU second:
 #   wc -l, gzip -dc           the floor: counting lines, decompressing
-#   inflate                   every byte through solver/reader.c from the .gz
+#   inflate                   every byte through io/reader.c from the .gz
 #                             (bench/read_input.c bytes)
 #   text                      `gsat --parse-only=text`: the text checked and
 #                             the variables numbered, from the plain and the .gz
@@ -118,7 +118,7 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "Command: \`bench/parse.sh\` (REPS=$REPS: best of $REPS runs of each stage, CPU = user+sys from"
   echo "\`/usr/bin/time\`). Every figure is uncompressed MB per CPU second, measured in the same run;"
   echo "\"before\" is commit $BEFORE (the reader before issues 14/15), built and timed by the same driver"
-  echo "(\`bench/read_input.c\`). inflate: the .gz through \`solver/reader.c\`; text: \`gsat --parse-only=text\`"
+  echo "(\`bench/read_input.c\`). inflate: the .gz through \`io/reader.c\`; text: \`gsat --parse-only=text\`"
   echo "(every line checked, variables numbered; plain file, and after also the .gz); text before: the earlier"
   echo "reader with its calls adding clauses and edges to the engine stubbed out (it allocated the header's"
   echo "variables still); into solver: read into a solver with its clauses and graphs built (\`gsat --parse-only\`"

@@ -14,7 +14,7 @@
  * transaction that fails with a serialization failure or a deadlock is
  * rolled back and run again with the same program (it is not recorded:
  * the text format holds committed transactions only).  Programs come from
- * the same generator as `isocheck gen` (bench/workload/keydist.c, rng.h). */
+ * the same generator as `isocheck gen` (workload/keydist.c, rng.h). */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,8 +23,8 @@
 
 #include <libpq-fe.h>
 
-#include "bench/workload/keydist.h"
-#include "bench/workload/rng.h"
+#include "workload/keydist.h"
+#include "workload/rng.h"
 
 typedef struct op { int write; int64_t key, value; } op;
 

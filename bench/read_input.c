@@ -3,7 +3,7 @@
  * and against an earlier commit's (-DBEFORE_API: gnf_parse_file had no
  * options then), so both are timed by the same driver.
  *
- *   read_input bytes FILE   every byte through solver/reader.c (gzip decoded)
+ *   read_input bytes FILE   every byte through io/reader.c (gzip decoded)
  *   read_input cnf FILE     DIMACS read into a solver, no solving
  *   read_input gnf FILE     GNF read into a solver, no solving
  *
@@ -20,7 +20,7 @@
 #include "error.h"
 #include "gsat.h"
 #include "solver/dimacs.h"
-#include "solver/reader.h"
+#include "io/reader.h"
 #include "theory/gnf.h"
 
 #ifdef STUB_ENGINE

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "isocheck.h"
-#include "frontend/anomaly.h"
-#include "frontend/axioms.h"
-#include "frontend/check.h"
-#include "frontend/check_report.h"
-#include "frontend/history.h"
+#include "frontend/checking/anomaly.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
+#include "frontend/reports/check_report.h"
+#include "frontend/history/history.h"
 
 struct isocheck_history {
     history_builder *b;          /* until the first check */

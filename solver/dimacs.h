@@ -47,7 +47,7 @@
 #include "error.h"
 #include "gsat.h"
 #include "vec.h"
-#include "solver/reader.h"
+#include "io/reader.h"
 #include "solver/varnum.h"
 
 #define DIMACS_MAX_VAR INT32_MAX

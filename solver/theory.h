@@ -1,4 +1,4 @@
-/* theory.h — how a theory plugs into the CDCL engine (design.md §4).
+/* theory.h — how a theory plugs into the CDCL engine (doc/architecture.md, "Engine and theory").
  *
  * The engine owns the trail.  A theory registers the variables it watches
  * (gsat_theory_watch); after Boolean propagation reaches a fixpoint the

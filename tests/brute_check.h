@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "frontend/history.h"
+#include "frontend/history/history.h"
 
 #define BRUTE_MAX_TXNS 16
 #define BRUTE_MAX_KEYS 8

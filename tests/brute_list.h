@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/history.h"
+#include "frontend/history/history.h"
 
 #define BL_MAX_TXNS 8          /* transactions besides INIT */
 #define BL_MAX_KEYS 4

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "frontend/history.h"
+#include "frontend/history/history.h"
 
 static char *model_text(const history *h) {
     char *buf = NULL;

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "frontend/parse.h"
+#include "frontend/formats/parse.h"
 
 static history *load_str(history_format fmt, const char *s, ic_error *err) {
     ic_error_clear(err);

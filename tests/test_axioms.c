@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "frontend/axioms.h"
+#include "frontend/checking/axioms.h"
 #include "parse_helpers.h"
 
 typedef struct found { anomaly_list list; uint64_t n; history *h; } found;

@@ -1,4 +1,4 @@
-/* test_check_diff.c — differential test of the checker (frontend/check.h)
+/* test_check_diff.c — differential test of the checker (frontend/checking/check.h)
  * against the brute-force oracle of tests/brute_check.h on thousands of tiny
  * histories, both levels:
  *   - random histories (reads pick any committed final write or INIT);
@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "frontend/axioms.h"
-#include "frontend/check.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
 #include "tests/brute_check.h"
 
 static uint64_t rng_state;

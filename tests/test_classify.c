@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "frontend/classify.h"
+#include "frontend/reports/classify.h"
 
 #define SO(a, b)     { a, b, HISTORY_NONE, DEP_SO }
 #define WR(a, b, k)  { a, b, k, DEP_WR }

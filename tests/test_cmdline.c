@@ -1,4 +1,4 @@
-/* test_cmdline.c — the option parser (solver/cmdline.h): values checked
+/* test_cmdline.c — the option parser (programs/cmdline.h): values checked
  * while parsing, operands, and options whose value is optional. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "solver/cmdline.h"
+#include "programs/cmdline.h"
 
 static const char *const what_names[] = { "solver", "text", NULL };
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "frontend/axioms.h"
-#include "frontend/history_stats.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/reports/history_stats.h"
 #include "parse_helpers.h"
 
 static char data[512];

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "frontend/certificate.h"
-#include "frontend/export.h"
-#include "frontend/parse.h"
+#include "frontend/reports/certificate.h"
+#include "frontend/checking/export.h"
+#include "frontend/formats/parse.h"
 #include "tests/brute_check.h"
 #include "tests/mini_dpll.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "solver/gunzip.h"
+#include "io/gunzip.h"
 
 static uint64_t rng = 0x1234567;
 static uint32_t rnd(void) {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/history.h"
-#include "frontend/history_stats.h"
-#include "frontend/parse.h"
+#include "frontend/history/history.h"
+#include "frontend/reports/history_stats.h"
+#include "frontend/formats/parse.h"
 
 /* Two sessions whose transactions arrive interleaved, ops of one txn split. */
 static void builder_regroups_by_session(void **state) {

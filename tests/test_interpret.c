@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/check.h"
-#include "frontend/classify.h"
-#include "frontend/interpret.h"
-#include "frontend/parse.h"
-#include "frontend/report.h"
+#include "frontend/checking/check.h"
+#include "frontend/reports/classify.h"
+#include "frontend/reports/interpret.h"
+#include "frontend/formats/parse.h"
+#include "frontend/reports/report.h"
 
 #define CATALOGUE "tests/data/anomalies/"
 

@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/axioms.h"
-#include "frontend/certificate.h"
-#include "frontend/check.h"
-#include "frontend/parse.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/reports/certificate.h"
+#include "frontend/checking/check.h"
+#include "frontend/formats/parse.h"
 #include "tests/brute_list.h"
 
 static uint64_t rng_state;

@@ -1,4 +1,4 @@
-/* test_output.c — frontend/output.h: a target is replaced only by a
+/* test_output.c — io/output.h: a target is replaced only by a
  * complete file, failures remove only the module's own temporary files,
  * devices are written in place, no-clobber, directories of logs, and the
  * checks of outputs against inputs. */
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "frontend/output.h"
+#include "io/output.h"
 
 static char dir[64];
 

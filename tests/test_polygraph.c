@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "frontend/parse.h"
-#include "frontend/polygraph.h"
-#include "frontend/verify_model.h"
+#include "frontend/formats/parse.h"
+#include "frontend/checking/polygraph.h"
+#include "frontend/checking/verify_model.h"
 
 static history *text(const char *s) {
     ic_error err; ic_error_clear(&err);

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <dirent.h>
 
-#include "frontend/write.h"
+#include "frontend/formats/write.h"
 #include "parse_helpers.h"
 
 static void assert_same_model(const history *a, const history *b) {

@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "vec.h"
-#include "frontend/parse.h"
-#include "frontend/u64map.h"
-#include "frontend/write.h"
-#include "bench/workload/gen_writer.h"
-#include "bench/workload/spool.h"
-#include "bench/workload/workload.h"
+#include "frontend/formats/parse.h"
+#include "frontend/history/u64map.h"
+#include "frontend/formats/write.h"
+#include "workload/gen_writer.h"
+#include "workload/spool.h"
+#include "workload/workload.h"
 
 /* ---- a sink that keeps everything (for the independent checks) ---- */
 typedef struct cap_txn { uint32_t session, first, n; int committed; } cap_txn;
@@ -482,7 +482,7 @@ static void formats_parse_back(void **state) {
         assert_same_history(others[i], model, h, i != 2);      /* elle drops reads of :fail */
         history_free(h);
     }
-    /* the streaming dbcop writer and frontend/write_dbcop.c agree byte for byte */
+    /* the streaming dbcop writer and frontend/formats/write_dbcop.c agree byte for byte */
     size_t n1, n2;
     unsigned char *d1 = slurp(tpath("h.dbcop"), &n1), *d2 = slurp(tpath("h2.dbcop"), &n2);
     assert_int_equal(n1, n2);

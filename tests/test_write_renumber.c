@@ -1,4 +1,4 @@
-/* test_write_renumber.c — frontend/write.h: what a format reserves or
+/* test_write_renumber.c — frontend/formats/write.h: what a format reserves or
  * cannot spell is renumbered to the smallest unused number it can hold,
  * in order of first appearance; the rest is written as it is. */
 #include <setjmp.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/parse.h"
-#include "frontend/write.h"
+#include "frontend/formats/parse.h"
+#include "frontend/formats/write.h"
 
 /* Session -2: txn -5 writes k1 := 5, k1 := 0 (overwrites), k-1 := -3;
  * session 0: txn 3 reads k1 = 0, k-1 = initial, k1 = 7 (nobody wrote 7). */

@@ -1,4 +1,4 @@
-/* acyclic.h — the graph acyclicity theory (design.md §4).
+/* acyclic.h — the graph acyclicity theory (doc/architecture.md, "Engine and theory").
  *
  * One theory instance per solver holds every graph of that solver: graphs
  * are disjoint node ranges of one Pearce–Kelly order, so "each graph is

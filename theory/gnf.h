@@ -36,14 +36,14 @@
  * info->names maps back), nodes densely per graph, both keeping the
  * file's order.
  *
- * Gzip-compressed input is recognised by its magic (solver/reader.c). */
+ * Gzip-compressed input is recognised by its magic (io/reader.c). */
 #ifndef GSAT_GNF_H
 #define GSAT_GNF_H
 
 #include "error.h"
 #include "gsat.h"
 #include "vec.h"
-#include "solver/reader.h"
+#include "io/reader.h"
 
 typedef struct gnf_opts {
     double deadline;          /* gsat_now() time to give up reading; 0: none */

@@ -1,4 +1,4 @@
-# One argument parser for every command (solver/cmdline.h): --opt value and
+# One argument parser for every command (programs/cmdline.h): --opt value and
 # --opt=value, every value validated, errors that name the option and the
 # value, --help everywhere.
 d="$ROOT/tests/data/anomalies"

@@ -1,4 +1,4 @@
-# Output safety (frontend/output.h): a failed write never removes anything
+# Output safety (io/output.h): a failed write never removes anything
 # of the user's, no output overwrites an input, gen does not replace files
 # without --force, a Cobra directory is not mixed with old logs, and
 # writes to a full disk (/dev/full) are errors, on files and on stdout.

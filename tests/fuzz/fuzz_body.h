@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/axioms.h"
-#include "frontend/history_stats.h"
-#include "frontend/parse.h"
-#include "frontend/write.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/reports/history_stats.h"
+#include "frontend/formats/parse.h"
+#include "frontend/formats/write.h"
 
 /* Cobra: the input is up to 4 session logs separated by "LOG|". */
 static history *fuzz_load_cobra(const uint8_t *data, size_t size, ic_error *err) {

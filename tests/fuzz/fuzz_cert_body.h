@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/axioms.h"
-#include "frontend/certificate.h"
-#include "frontend/check.h"
-#include "frontend/parse.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/reports/certificate.h"
+#include "frontend/checking/check.h"
+#include "frontend/formats/parse.h"
 
 static const char fuzz_cert_history[] =
     "w(1,1,1,1)\nw(2,1,1,1)\n"

@@ -1,0 +1,75 @@
+/* anomaly.h — named anomalies found in a history, as a list shared by the
+ * axiom checks (frontend/checking/axioms.c), the cycle interpreter and the output.
+ *
+ * An anomaly is a name from the table below, the transactions and ops it
+ * involves (history indices; sessions follow from the transactions) and a
+ * one-line explanation.  The list owns its entries. */
+#ifndef ISOCHECK_ANOMALY_H
+#define ISOCHECK_ANOMALY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vec.h"
+#include "frontend/history/history.h"
+
+/* X-macro: ANOMALY(id, name, summary).  The checker appends cycle kinds. */
+#define ANOMALY_KINDS(X) \
+    X(AN_INT,                "internal-inconsistency", "a read disagrees with the transaction's own earlier write or read") \
+    X(AN_ABORTED_READ,       "aborted-read",           "a read observes a value written by an aborted transaction") \
+    X(AN_INTERMEDIATE_READ,  "intermediate-read",      "a read observes a value its writer overwrote later in the same transaction") \
+    X(AN_THIN_AIR_READ,      "thin-air-read",          "a read observes a value nobody wrote") \
+    X(AN_LIST_INCOMPATIBLE,  "incompatible-order",     "two reads of a list disagree on the order of its elements") \
+    X(AN_LIST_BAD_ELEMENT,   "list-thin-air-element",  "a list read contains an element nobody appended or a duplicate") \
+    X(AN_CYCLE,              "cycle",                  "a dependency cycle (unnamed)") \
+    X(AN_LOST_UPDATE,        "lost-update",            "two transactions overwrite the same read version") \
+    X(AN_WRITE_SKEW,         "write-skew",             "two transactions each miss the other's write") \
+    X(AN_LONG_FORK,          "long-fork",              "two transactions observe two writes in opposite orders") \
+    X(AN_CAUSALITY,          "causality-violation",    "a transaction misses a write its causal past saw") \
+    X(AN_SESSION_GUARANTEE,  "session-guarantee",      "a session does not see its own earlier effects") \
+    X(AN_FRACTURED_READ,     "fractured-read",         "a transaction sees only part of another's writes") \
+    X(AN_G0,                 "write-cycle",            "transactions overwrite each other's writes in a cycle") \
+    X(AN_G1C,                "circular-information-flow", "transactions read each other's writes in a cycle") \
+    X(AN_READ_SKEW,          "read-skew",              "a transaction sees a state mixing versions from before and after another") \
+    X(AN_READ_YOUR_WRITES,   "read-your-writes",       "a transaction misses a write of an earlier transaction of its session") \
+    X(AN_MONOTONIC_READS,    "monotonic-reads",        "a session reads a version older than one it read before") \
+    X(AN_MONOTONIC_WRITES,   "monotonic-writes",       "a session's later write is ordered before its earlier write") \
+    X(AN_WRITES_FOLLOW_READS, "writes-follow-reads",   "a session's write is ordered before a write the session had already read")
+
+typedef enum {
+#define ANOMALY_ENUM(id, name, summary) id,
+    ANOMALY_KINDS(ANOMALY_ENUM)
+#undef ANOMALY_ENUM
+    AN_NUM_KINDS
+} anomaly_kind;
+
+const char *anomaly_name(anomaly_kind k);
+const char *anomaly_summary(anomaly_kind k);
+
+typedef struct anomaly {
+    anomaly_kind kind;
+    vec_u32 txns;            /* history transaction indices, in cycle/report order */
+    vec_u32 ops;             /* the ops that show it (read first, then writes) */
+    char *detail;            /* one line, e.g. "T3 reads x=5 written by aborted T2" */
+} anomaly;
+
+typedef struct anomaly_list { VEC(anomaly) items; } anomaly_list;
+
+void anomaly_list_init(anomaly_list *l);
+void anomaly_list_free(anomaly_list *l);
+/* Append a new anomaly; returns it so the caller can add txns/ops. */
+anomaly *anomaly_add(anomaly_list *l, anomaly_kind kind);
+void anomaly_add_txn(anomaly *a, uint32_t txn);      /* ignores repeats */
+void anomaly_add_op(anomaly *a, const history *h, uint32_t op);   /* and its txn */
+void anomaly_set_detail(anomaly *a, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* "FAIL: <name>: <detail>" plus indented lines with the ops and where
+ * they are in the file; JSON: one object. */
+void anomaly_print_text(FILE *out, const history *h, const anomaly *a);
+void anomaly_print_json(FILE *out, const history *h, const anomaly *a);
+
+#endif

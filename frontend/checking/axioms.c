@@ -1,0 +1,292 @@
+/* axioms.c — INT, aborted/intermediate/thin-air reads and list-append
+ * prefix consistency (contract in axioms.h).
+ *
+ * One pass over the committed transactions with, per key, the last op of
+ * the current transaction on it (stamped by transaction, so nothing is
+ * cleared between transactions); a second pass per list key compares every
+ * read with the longest one.  Linear in the size of the history. */
+#include "frontend/checking/axioms.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ax {
+    const history *h;
+    const uint8_t *part;         /* history_participants: whose reads are judged */
+    anomaly_list *out;
+    size_t limit;
+    uint64_t found;
+    uint32_t *last_op, *stamp;   /* per key, within the current txn */
+    uint32_t *prev;              /* per op of the current txn: previous op on its key (lists) */
+    uint32_t *seen;              /* per op: list read that last saw it (duplicate elements) */
+} ax;
+
+static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...) {
+    x->found++;
+    if (x->limit && x->out->items.len >= x->limit) return;
+    anomaly *a = anomaly_add(x->out, kind);
+    for (int i = 0; i < n; i++) anomaly_add_op(a, x->h, ops[i]);
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    anomaly_set_detail(a, "%s", buf);
+}
+
+/* "txn 12" / "the initial state" */
+static const char *txn_name(const history *h, uint32_t t, char *buf, size_t n) {
+    if (t == 0) snprintf(buf, n, "the initial state");
+    else snprintf(buf, n, "txn %" PRId64, h->txns[t].ext_id);
+    return buf;
+}
+
+static const char *val_str(int64_t v, char *buf, size_t n) {
+    if (v == VALUE_INIT) snprintf(buf, n, "init");
+    else snprintf(buf, n, "%" PRId64, v);
+    return buf;
+}
+
+/* The write op after w in w's transaction on the same key, or HISTORY_NONE. */
+static uint32_t next_own_write(const history *h, uint32_t w) {
+    uint32_t k = h->op_key[w];
+    uint32_t lo = h->key_write_start[k], hi = h->key_write_start[k + 1];
+    while (lo < hi) {                     /* key_writes is sorted by op index */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (h->key_writes[mid] < w) lo = mid + 1; else hi = mid;
+    }
+    if (lo + 1 < h->key_write_start[k + 1]) {
+        uint32_t nx = h->key_writes[lo + 1];
+        if (h->op_txn[nx] == h->op_txn[w]) return nx;
+    }
+    return HISTORY_NONE;
+}
+
+/* A register read with no earlier own op on its key. */
+static void external_read(ax *x, uint32_t r) {
+    const history *h = x->h;
+    uint32_t t = h->op_txn[r], k = h->op_key[r];
+    int64_t v = h->op_value[r];
+    char tb[48], wb[48], kb[64], vb[32], nb[32];
+    uint32_t w = history_writer_of(h, k, v);
+    if (w != HISTORY_NONE && h->op_txn[w] != t && h->txns[h->op_txn[w]].status != TXN_ABORTED &&
+        !history_op_overwritten(h, w))
+        return;                                       /* the common case: nothing to report */
+    history_key_str(h, k, kb, sizeof kb);
+    if (w == HISTORY_NONE) {
+        report(x, AN_THIN_AIR_READ, &r, 1, "%s reads key %s = %s, which no transaction wrote",
+               txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb));
+        return;
+    }
+    uint32_t wt = h->op_txn[w], ops[2] = { r, w };
+    if (wt == t) {
+        report(x, AN_INT, ops, 2, "%s reads key %s = %s, which it writes only later", txn_name(h, t, tb, sizeof tb), kb,
+               val_str(v, vb, sizeof vb));
+        return;
+    }
+    if (h->txns[wt].status == TXN_ABORTED) {
+        report(x, AN_ABORTED_READ, ops, 2, "%s reads key %s = %s written by aborted %s", txn_name(h, t, tb, sizeof tb), kb,
+               val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
+        return;
+    }
+    uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
+    if (nx != HISTORY_NONE) {
+        uint32_t ops3[3] = { r, w, nx };
+        report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads key %s = %s, which %s overwrote with %s later in the same transaction",
+               txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb),
+               val_str(h->op_value[nx], nb, sizeof nb));
+    }
+}
+
+/* The write op before w in w's transaction on the same key, or HISTORY_NONE. */
+static uint32_t prev_own_write(const history *h, uint32_t w) {
+    uint32_t k = h->op_key[w];
+    uint32_t lo = h->key_write_start[k], hi = h->key_write_start[k + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (h->key_writes[mid] < w) lo = mid + 1; else hi = mid;
+    }
+    if (lo > h->key_write_start[k]) {
+        uint32_t pv = h->key_writes[lo - 1];
+        if (h->op_txn[pv] == h->op_txn[w]) return pv;
+    }
+    return HISTORY_NONE;
+}
+
+/* Elements l[0..m) of list read r, not explained by r's own appends (its
+ * external prefix).  Every version is a whole transaction's appends, so
+ * each other transaction's elements must form one run of all its appends
+ * in program order: an element's own-transaction predecessor right before
+ * it, its successor right after it. */
+static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
+    const history *h = x->h;
+    uint32_t t = h->op_txn[r], k = h->op_key[r];
+    char tb[48], wb[48], kb[64], vb[32], nb[32];
+    history_key_str(h, k, kb, sizeof kb);
+    int aborted_done = 0, inter_done = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t w = history_writer_of(h, k, l[i]);
+        if (w == HISTORY_NONE || h->op_txn[w] == 0) {
+            report(x, AN_LIST_BAD_ELEMENT, &r, 1, "%s reads list key %s containing %s, which nobody appended",
+                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb));
+            return;
+        }
+        uint32_t ops[2] = { r, w };
+        if (x->seen[w] == r + 1) {
+            report(x, AN_LIST_BAD_ELEMENT, ops, 2, "%s reads list key %s containing %s twice", txn_name(h, t, tb, sizeof tb), kb,
+                   val_str(l[i], vb, sizeof vb));
+            return;
+        }
+        x->seen[w] = r + 1;
+        uint32_t wt = h->op_txn[w];
+        if (wt == t) {
+            report(x, AN_INT, ops, 2, "%s reads list key %s containing %s, which it appends only later",
+                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb));
+            return;
+        }
+        if (h->txns[wt].status == TXN_ABORTED && !aborted_done) {
+            aborted_done = 1;
+            report(x, AN_ABORTED_READ, ops, 2, "%s reads list key %s containing %s, appended by aborted %s",
+                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
+        }
+        uint32_t pv = prev_own_write(h, w);
+        if (pv != HISTORY_NONE && !inter_done && (i == 0 || l[i - 1] != h->op_value[pv])) {
+            inter_done = 1;
+            uint32_t ops3[3] = { r, pv, w };
+            report(x, AN_LIST_INCOMPATIBLE, ops3, 3, "%s reads list key %s with %s but not right after %s, which %s appended just before it",
+                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[pv], nb, sizeof nb),
+                   txn_name(h, wt, wb, sizeof wb));
+        }
+        uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
+        if (nx != HISTORY_NONE && !inter_done && (i + 1 == m || l[i + 1] != h->op_value[nx])) {
+            inter_done = 1;
+            uint32_t ops3[3] = { r, w, nx };
+            report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads list key %s with %s but without %s, which %s appended next",
+                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[nx], nb, sizeof nb),
+                   txn_name(h, wt, wb, sizeof wb));
+        }
+    }
+}
+
+static void check_register_read(ax *x, uint32_t r, uint32_t prev) {
+    const history *h = x->h;
+    if (prev == HISTORY_NONE) { external_read(x, r); return; }
+    op_kind pk = history_op_kind(h, prev);
+    if (pk != OP_READ && pk != OP_WRITE) { external_read(x, r); return; }
+    int64_t v = h->op_value[r], pv = h->op_value[prev];
+    if (v == pv) return;                    /* own write, or agrees with a checked read */
+    char tb[48], kb[64], vb[32], pb[32];
+    uint32_t ops[2] = { r, prev };
+    report(x, AN_INT, ops, 2, "%s reads key %s = %s after %s %s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
+           history_key_str(h, h->op_key[r], kb, sizeof kb), val_str(v, vb, sizeof vb),
+           pk == OP_WRITE ? "writing" : "reading", val_str(pv, pb, sizeof pb));
+}
+
+static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
+    const history *h = x->h;
+    uint32_t n;
+    const int64_t *l = history_list(h, r, &n);
+    /* own appends since the last own list read (collected backwards) */
+    uint32_t appends = 0, base = HISTORY_NONE;
+    for (uint32_t p = x->prev[r - first_op]; p != HISTORY_NONE; p = x->prev[p - first_op]) {
+        op_kind pk = history_op_kind(h, p);
+        if (pk == OP_LIST_READ) { base = p; break; }
+        if (pk == OP_APPEND) appends++;
+    }
+    uint32_t bn = 0;
+    const int64_t *bl = base != HISTORY_NONE ? history_list(h, base, &bn) : NULL;
+    int ok = 1;
+    uint32_t own_from;                     /* l[own_from..n) must be the own appends */
+    if (base != HISTORY_NONE) {
+        ok = n == bn + appends && (bn == 0 || !memcmp(l, bl, bn * sizeof *l));
+        own_from = bn;
+    } else {
+        ok = n >= appends;
+        own_from = n - (ok ? appends : 0);
+    }
+    if (ok && appends) {                   /* compare the suffix with the appends, in order */
+        uint32_t i = n;
+        for (uint32_t p = x->prev[r - first_op]; p != base && ok; p = x->prev[p - first_op])
+            if (history_op_kind(h, p) == OP_APPEND) ok = l[--i] == h->op_value[p];
+    }
+    if (!ok) {
+        char tb[48], kb[64];
+        uint32_t ops[2] = { r, base != HISTORY_NONE ? base : x->prev[r - first_op] };
+        report(x, AN_INT, ops, 2, "%s reads list key %s, which does not match its own earlier %s", txn_name(h, h->op_txn[r], tb, sizeof tb),
+               history_key_str(h, h->op_key[r], kb, sizeof kb), base != HISTORY_NONE ? "read and appends" : "appends");
+        return;
+    }
+    if (base == HISTORY_NONE) external_list(x, r, l, own_from);
+}
+
+static void check_list_orders(ax *x) {
+    const history *h = x->h;
+    uint32_t *longest = xmalloc(((size_t)h->num_keys ? h->num_keys : 1) * sizeof *longest);
+    memset(longest, 0xff, (size_t)h->num_keys * sizeof *longest);
+    for (uint32_t r = 0; r < h->num_ops; r++) {
+        if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
+        if (!x->part[h->op_txn[r]]) continue;
+        uint32_t k = h->op_key[r], n, ln;
+        history_list(h, r, &n);
+        if (longest[k] == HISTORY_NONE || (history_list(h, longest[k], &ln), n > ln)) longest[k] = r;
+    }
+    for (uint32_t r = 0; r < h->num_ops; r++) {
+        if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
+        if (!x->part[h->op_txn[r]]) continue;
+        uint32_t k = h->op_key[r], n, ln;
+        if (longest[k] == HISTORY_NONE || longest[k] == r) continue;
+        const int64_t *l = history_list(h, r, &n), *L = history_list(h, longest[k], &ln);
+        uint32_t i = 0;
+        while (i < n && l[i] == L[i]) i++;
+        if (i == n) continue;
+        char tb[48], ub[48], kb[64], vb[32], wb[32];
+        uint32_t ops[2] = { r, longest[k] };
+        report(x, AN_LIST_INCOMPATIBLE, ops, 2,
+               "reads of list key %s disagree at position %u: %s saw %s where %s saw %s",
+               history_key_str(h, k, kb, sizeof kb), i, txn_name(h, h->op_txn[r], tb, sizeof tb), val_str(l[i], vb, sizeof vb),
+               txn_name(h, h->op_txn[longest[k]], ub, sizeof ub), val_str(L[i], wb, sizeof wb));
+        longest[k] = HISTORY_NONE;          /* once per key */
+    }
+    free(longest);
+}
+
+uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) {
+    uint8_t *part = history_participants(h);
+    ax x = { h, part, out, limit, 0, NULL, NULL, NULL, NULL };
+    size_t nk = h->num_keys ? h->num_keys : 1;
+    x.last_op = xmalloc(nk * sizeof *x.last_op);
+    x.stamp = xcalloc(nk, sizeof *x.stamp);          /* txn 0 is never checked */
+    uint32_t max_ops = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (h->txns[t].num_ops > max_ops) max_ops = h->txns[t].num_ops;
+    if (h->has_lists) {
+        x.prev = xmalloc((size_t)max_ops * sizeof *x.prev);
+        x.seen = xcalloc(h->num_ops, sizeof *x.seen);
+    }
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        const history_txn *tx = &h->txns[t];
+        if (!part[t]) continue;
+        for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
+            if (history_op_failed(h, o)) { if (x.prev) x.prev[o - tx->first_op] = HISTORY_NONE; continue; }
+            uint32_t k = h->op_key[o];
+            uint32_t prev = x.stamp[k] == t ? x.last_op[k] : HISTORY_NONE;
+            x.stamp[k] = t;
+            x.last_op[k] = o;
+            if (x.prev) x.prev[o - tx->first_op] = prev;
+            switch (history_op_kind(h, o)) {
+            case OP_READ: check_register_read(&x, o, prev); break;
+            case OP_LIST_READ: check_list_read(&x, o, tx->first_op); break;
+            default: break;
+            }
+        }
+    }
+    if (h->has_lists) check_list_orders(&x);
+    free(x.last_op); free(x.stamp); free(x.prev); free(x.seen); free(part);
+    return x.found;
+}

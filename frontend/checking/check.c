@@ -1,0 +1,268 @@
+/* check.c — one level's check, end to end (see check.h): polygraph,
+ * pruning, solving, and the independent re-check of every answer. */
+#include "frontend/checking/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+const char *check_level_name(check_level_id l) { return l == LEVEL_SER ? "ser" : "si"; }
+const char *check_level_title(check_level_id l) { return l == LEVEL_SER ? "serializability" : "snapshot isolation"; }
+
+void check_options_default(check_options *o) {
+    memset(o, 0, sizeof *o);
+    o->max_prune_rounds = 100;
+}
+
+void check_result_free(check_result *r) {
+    version_order_free(&r->vo);
+    vec_free(r->cycle);
+    vec_free(r->forced);
+}
+
+static void progress(const check_options *o, const char *what) {
+    if (o && o->progress) o->progress(o->progress_ctx, what);
+}
+
+typedef struct unit_pos { uint32_t pos, unit; } unit_pos;
+static int cmp_unit_pos(const void *a, const void *b) {
+    const unit_pos *x = a, *y = b;
+    return x->pos < y->pos ? -1 : x->pos > y->pos ? 1 : (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/* Version order read off g->topo_pos: per key INIT's unit, then the other
+ * units by the position of their head, each unit's writers consecutively. */
+static void vo_from_order(const polygraph *g, version_order *vo) {
+    const pg_index *ix = g->ix;
+    version_order_free(vo);
+    vo->num_keys = ix->num_keys;
+    vo->start = xmalloc(((size_t)ix->num_keys + 1) * sizeof *vo->start);
+    vec_init(vo->txns);
+    vec_reserve(vo->txns, ix->members.len);
+    VEC(unit_pos) tmp; vec_init(tmp);
+    for (uint32_t k = 0; k < ix->num_keys; k++) {
+        vo->start[k] = (uint32_t)vo->txns.len;
+        uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1];
+        vec_clear(tmp);
+        for (uint32_t u = s + 1; u < e; u++) {
+            unit_pos p = { g->topo_pos[pg_node_t(g, ix->units.data[u].head)], u };
+            vec_push(tmp, p);
+        }
+        if (tmp.len) qsort(tmp.data, tmp.len, sizeof *tmp.data, cmp_unit_pos);
+        for (size_t i = 0; i <= tmp.len; i++) {
+            const pg_unit *un = &ix->units.data[i == 0 ? s : tmp.data[i - 1].unit];
+            for (uint32_t m = 0; m < un->len; m++) vec_push(vo->txns, ix->members.data[un->m_first + m]);
+        }
+    }
+    vo->start[ix->num_keys] = (uint32_t)vo->txns.len;
+    vec_free(tmp);
+}
+
+/* The level fails: find a cycle under the version order read off the
+ * known graph, and confirm it by definition. */
+static check_verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
+    const history *h = g->ix->h;
+    double t0 = now();
+    vo_from_order(g, &res->vo);
+    char why[300] = "";
+    vec_clear(res->cycle);
+    int rc = vo_check(h, &res->vo, g->split, &res->cycle, why, sizeof why);
+    res->st.t_verify += now() - t0;
+    res->stage = stage;
+    vec_clear(res->forced);
+    vec_foreach(const pg_edge, e, g->known) {
+        dep_kind k = PG_KIND(e->meta);
+        if (k != DEP_WW && k != DEP_RW) continue;
+        dep_edge d = { pg_node_txn(g, e->from), pg_node_txn(g, e->to), PG_KEY(e->meta), (uint8_t)k };
+        vec_push(res->forced, d);
+    }
+    if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
+        snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
+        return res->verdict = CHECK_FAIL;
+    }
+    if (rc == 1) snprintf(res->msg, sizeof res->msg, "internal error: %s found a violation (%s) but the version order "
+                          "read off the known graph has no cycle", stage, g->fail_reason);
+    else snprintf(res->msg, sizeof res->msg, "internal error: the failure could not be confirmed: %s", why);
+    return res->verdict = CHECK_ERROR;
+}
+
+/* A witness: the known graph (plus the solver's choices, already added)
+ * is acyclic; read the version order off it and re-check by definition. */
+static check_verdict confirm_success(polygraph *g, check_result *res) {
+    const history *h = g->ix->h;
+    double t0 = now();
+    if (!pg_order(g)) {
+        snprintf(res->msg, sizeof res->msg, "internal error: the solver's model leaves a cycle");
+        return res->verdict = CHECK_ERROR;
+    }
+    vo_from_order(g, &res->vo);
+    char why[300] = "";
+    vec_clear(res->cycle);
+    int rc = vo_check(h, &res->vo, g->split, &res->cycle, why, sizeof why);
+    res->st.t_verify += now() - t0;
+    if (rc == 1) return res->verdict = CHECK_PASS;
+    if (rc == 0) snprintf(res->msg, sizeof res->msg, "internal error: the model's version order has a cycle under %s",
+                          g->split ? "SI" : "SER");
+    else snprintf(res->msg, sizeof res->msg, "internal error: the model's version order is invalid: %s", why);
+    vec_clear(res->cycle);
+    return res->verdict = CHECK_ERROR;
+}
+
+static void copy_graph_stats(const polygraph *g, check_stats *st) {
+    st->nodes = g->num_nodes;
+    st->known_edges_final = g->known.len;
+    st->pairs_total = g->pairs_total;
+    st->pairs_decided_scan = g->pairs_decided_scan;
+    st->cons_initial = g->cons_initial;
+    st->cons_pruned = g->cons_pruned;
+    st->cons_final = g->cons.len;
+    st->edges_covering = g->edges_covering;
+    st->prune_rounds = g->prune_rounds;
+}
+
+/* Make the side each constraint variable chose known (value(ctx, var) > 0:
+ * side u<v), then confirm by definition. */
+static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
+    dep_edge_vec side; vec_init(side);
+    for (size_t i = 0; i < g->cons.len; i++) {
+        pg_cons c = g->cons.data[i];
+        vec_clear(side);
+        if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
+        else pg_side_deps(g, c.v, c.u, &side);
+        vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    }
+    vec_free(side);
+    return confirm_success(g, res);
+}
+
+static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
+
+/* Orient every constraint so that "true" agrees with the known graph's
+ * topological order (as of the last pruning round) and make true the
+ * initial phase: the solver starts from the order the known graph
+ * suggests, which for histories from real executions is nearly a model. */
+static void orient_constraints(polygraph *g) {
+    const pg_index *ix = g->ix;
+    for (size_t i = 0; i < g->cons.len; i++) {
+        pg_cons *c = &g->cons.data[i];
+        uint32_t pu = g->topo_pos[pg_node_t(g, ix->units.data[c->u].head)];
+        uint32_t pv = g->topo_pos[pg_node_t(g, ix->units.data[c->v].head)];
+        if (pu > pv) { uint32_t t = c->u; c->u = c->v; c->v = t; }
+    }
+}
+
+static check_verdict solve(polygraph *g, const check_options *opt, check_result *res) {
+    double t0 = now();
+    orient_constraints(g);
+    gsat *s = gsat_new();
+    gsat_set_option(s, "phase", 1);
+    uint64_t guarded = 0;
+    int var0 = pg_encode(g, s, &guarded);
+    res->st.vars = (uint64_t)gsat_num_vars(s);
+    res->st.guarded_edges = guarded;
+    res->st.t_encode = now() - t0;
+    progress(opt, "solving");
+    t0 = now();
+    if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
+    int r = gsat_solve(s, NULL, 0);
+    res->st.t_solve = now() - t0;
+    res->st.solver_called = 1;
+    gsat_get_stats(s, &res->st.solver);
+    check_verdict v;
+    if (r == GSAT_SAT) {
+        v = apply_model(g, var0, gsat_model_value, s, res);
+        gsat_free(s);
+    } else if (r == GSAT_UNSAT) {
+        gsat_free(s);
+        snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");
+        v = confirm_failure(g, res, "solver");
+    } else {
+        gsat_free(s);
+        snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
+        v = res->verdict = CHECK_ERROR;
+    }
+    return v;
+}
+
+/* The stages decided FAIL before any solver: the exported instance is
+ * one empty clause, with the reason as a comment. */
+static void early_failure(const polygraph *g, const check_external *ext, check_result *res) {
+    if (!ext->sink) return;
+    char text[400];
+    snprintf(text, sizeof text, "isocheck decided before solving that the level fails (%s: %s)",
+             res->stage ? res->stage : "?", g->fail_reason);
+    gs_comment(ext->sink, text);
+    gs_add_clause(ext->sink, NULL, 0);
+}
+
+/* isocheck encode / decode: the problem goes to ext->sink, the answer
+ * comes from ext's model (see check.h). */
+static check_verdict external(polygraph *g, const check_external *ext, check_result *res) {
+    double t0 = now();
+    if (ext->no_prune) pg_order(g);           /* topo_pos current, as pruning leaves it */
+    orient_constraints(g);                    /* the same instance solve() hands gsat */
+    uint64_t guarded = 0;
+    int var0 = ext->sink ? pg_encode_sink(g, ext->sink, &guarded) : 1;
+    res->st.vars = g->cons.len;
+    res->st.guarded_edges = guarded;
+    res->st.t_encode = now() - t0;
+    if (ext->model_unsat) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (external solver)");
+        return confirm_failure(g, res, "external solver");
+    }
+    if (ext->model_value) return apply_model(g, var0, ext->model_value, ext->model_ctx, res);
+    res->stage = "exported";
+    snprintf(res->msg, sizeof res->msg, "encoded for an external solver");
+    return res->verdict = CHECK_ERROR;
+}
+
+check_verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
+    return check_level_ext(ix, level, opt, NULL, res);
+}
+
+check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                              const check_external *ext, check_result *res) {
+    memset(res, 0, sizeof *res);
+    res->level = level;
+    vec_init(res->cycle);
+    check_options defaults;
+    if (!opt) { check_options_default(&defaults); opt = &defaults; }
+    polygraph g;
+    double t0 = now();
+    progress(opt, "building the polygraph");
+    pg_init(&g, ix, level == LEVEL_SI);
+    res->st.known_edges_initial = g.known.len;
+    int ok = pg_build_constraints(&g);
+    res->st.t_graph = now() - t0;
+    check_verdict v;
+    if (!ok) {
+        copy_graph_stats(&g, &res->st);
+        v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
+        if (ext) early_failure(&g, ext, res);
+        pg_free(&g);
+        return v;
+    }
+    if (!ext || !ext->no_prune) {
+        progress(opt, "pruning");
+        t0 = now();
+        ok = pg_prune(&g, opt->max_prune_rounds);
+        res->st.t_prune = now() - t0;
+    }
+    copy_graph_stats(&g, &res->st);
+    if (!ok) {
+        v = confirm_failure(&g, res, "pruning");
+        if (ext) early_failure(&g, ext, res);
+    }
+    else if (ext) v = external(&g, ext, res);
+    else if (g.cons.len == 0) { res->stage = "pruning"; v = confirm_success(&g, res); }
+    else { res->stage = "solver"; v = solve(&g, opt, res); }
+    res->st.known_edges_final = g.known.len;
+    pg_free(&g);
+    return v;
+}

@@ -1,0 +1,94 @@
+/* check.h — checking a history (that passed the axioms) against SI or SER.
+ *
+ * check_level() runs: polygraph for the level (constraints.c), pruning
+ * (prune.c), encoding and solving in the engine (encode.c), and always
+ * re-checks the answer by definition (verify_model.c):
+ *   PASS  the version order read off the model (plus what pruning decided)
+ *         rebuilds an acyclic graph — res->vo is that witness;
+ *   FAIL  res->cycle is a dependency cycle that holds in the history under
+ *         the version order res->vo (every version order has one; this is
+ *         the one read off the known graph's topological order), checked
+ *         edge by edge with dep_holds();
+ *   ERROR the answer could not be confirmed (an internal error) or a limit
+ *         was hit; res->msg says which.
+ * The pg_index (built once) is shared by the levels. */
+#ifndef ISOCHECK_CHECK_H
+#define ISOCHECK_CHECK_H
+
+#include <stdint.h>
+
+#include "gsat.h"
+#include "theory/graph_sink.h"
+#include "frontend/checking/polygraph.h"
+#include "frontend/checking/verify_model.h"
+
+typedef enum { CHECK_PASS = 0, CHECK_FAIL = 1, CHECK_ERROR = 2 } check_verdict;
+typedef enum { LEVEL_SI = 0, LEVEL_SER = 1 } check_level_id;
+
+const char *check_level_name(check_level_id l);     /* "si", "ser" */
+const char *check_level_title(check_level_id l);    /* "snapshot isolation", ... */
+
+typedef struct check_stats {
+    double t_graph, t_prune, t_encode, t_solve, t_verify;
+    uint64_t nodes, known_edges_initial, known_edges_final;
+    uint64_t pairs_total, pairs_decided_scan, cons_initial, cons_pruned, cons_final, edges_covering;
+    uint32_t prune_rounds;
+    uint64_t vars, guarded_edges;
+    int solver_called;
+    gsat_stats solver;
+} check_stats;
+
+typedef struct check_result {
+    check_verdict verdict;
+    check_level_id level;
+    const char *stage;           /* where the verdict was reached */
+    version_order vo;
+    dep_edge_vec cycle;
+    dep_edge_vec forced;         /* FAIL: the WW and RW edges of the final known graph (read off the
+                                    history, or decided by pruning), for the interpretation */
+    char msg[512];
+    check_stats st;
+} check_result;
+
+typedef struct check_options {
+    int max_prune_rounds;        /* default 100 */
+    double time_limit;           /* solver seconds, <= 0: none */
+    /* called at stage boundaries (may be NULL) */
+    void (*progress)(void *ctx, const char *what);
+    void *progress_ctx;
+} check_options;
+
+void check_options_default(check_options *o);
+void check_result_free(check_result *r);
+
+check_verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+
+/* The same stages with an external solver (isocheck encode / decode).
+ * The remaining problem (after pruning unless no_prune) is encoded into
+ * sink (when non-NULL; if the stages already decide FAIL, the sink gets one
+ * empty clause and a comment).  Then:
+ *   model_unsat         the external solver said UNSAT: FAIL, confirmed as usual;
+ *   model_value != NULL its model decides each constraint (value(ctx, var) > 0:
+ *                       true) and the result is confirmed as after gsat;
+ *   neither             CHECK_ERROR with stage "exported" — unless the stages
+ *                       decided FAIL first (then that FAIL).
+ * Variable numbering is deterministic: the same history and options give
+ * the same variables in encode and decode. */
+typedef struct check_external {
+    int no_prune;
+    const graph_sink *sink;
+    int model_unsat;
+    int (*model_value)(void *ctx, int var);
+    void *model_ctx;
+} check_external;
+check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                              const check_external *ext, check_result *res);
+
+/* encode.c: the polygraph's known edges (unguarded) and one variable per
+ * constraint (true: u before v) guarding both sides' edges, into graph of
+ * solver s.  Returns the variable of constraint 0 (others follow). */
+int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
+/* The same into any sink (the engine, or a recorder for isocheck encode). */
+int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
+
+#endif

@@ -1,0 +1,323 @@
+/* constraints.c — one level's polygraph: the known edges as node edges of
+ * the level's graph, and the either/or constraints between units of a key.
+ *
+ * Side "U before V" of a unit pair adds last(U) -WW-> head(V) and
+ * r -RW-> head(V) for each reader r of last(U).  A side is blocked when one
+ * of its edges x -> y closes a cycle with the known graph, i.e. y reaches x
+ * (PolySI's pruning test; in the split graph this is exactly its corrected
+ * RW rule, since an RW edge starts at the reader's T' node).
+ *
+ * The initial scan looks at every unit pair of a key once, with O(1 + number
+ * of reader sessions) work per pair, and materializes only:
+ *   - the undecided pairs, as constraints;
+ *   - for a decided pair U<V, edges only when V is the first unit decided
+ *     after U among the units whose head lies on V's head's session chain.
+ *     Any other decided successor W of U on that chain is reached through
+ *     V (head(V) reaches head(W) by session order, so V<W is decided too,
+ *     and following first-successors strictly advances along the chain), so
+ *     these covering edges give the known graph the same reachability as
+ *     all decided edges would — at most (1 + readers) * sessions edges per
+ *     unit instead of one per decided pair.
+ * Edges already implied by the known graph are skipped. */
+#include "frontend/checking/polygraph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    pg_edge e;
+    e.meta = PG_META(kind, key == HISTORY_NONE ? (UINT32_MAX >> 3) : key);
+    if (!g->split) { e.from = from; e.to = to; }
+    else if (kind == DEP_RW) { e.from = 2 * from + 1; e.to = 2 * to; }
+    else { e.from = 2 * from; e.to = 2 * to + 1; }
+    vec_push(g->known, e);
+}
+
+uint32_t pg_chain_limit;
+
+void pg_init(polygraph *g, const pg_index *ix, int split) {
+    memset(g, 0, sizeof *g);
+    const history *h = ix->h;
+    g->ix = ix;
+    g->split = split;
+    g->num_nodes = split ? 2 * h->num_txns : h->num_txns;
+    /* Chains: every session, unless nodes x sessions words would be too
+     * many; then the largest sessions (memory for reach stays under ~2 GB). */
+    g->chain_of_session = xmalloc(((size_t)h->num_sessions + 1) * sizeof *g->chain_of_session);
+    uint64_t max_chains = ((uint64_t)1 << 29) / ((uint64_t)g->num_nodes + 1);
+    if (max_chains > 4096) max_chains = 4096;
+    if (pg_chain_limit && max_chains > pg_chain_limit) max_chains = pg_chain_limit;
+    if (max_chains < 1) max_chains = 1;
+    if (h->num_sessions <= max_chains) {
+        for (uint32_t i = 0; i < h->num_sessions; i++) g->chain_of_session[i] = i;
+        g->num_chains = h->num_sessions ? h->num_sessions : 1;
+    } else {
+        uint32_t *order = xmalloc((size_t)h->num_sessions * sizeof *order);
+        for (uint32_t i = 0; i < h->num_sessions; i++) { order[i] = i; g->chain_of_session[i] = UINT32_MAX; }
+        /* partial selection of the max_chains largest sessions */
+        for (uint32_t i = 0; i < max_chains; i++) {
+            uint32_t best = i;
+            for (uint32_t j = i + 1; j < h->num_sessions; j++)
+                if (h->sessions[order[j]].num_txns > h->sessions[order[best]].num_txns) best = j;
+            uint32_t t = order[i]; order[i] = order[best]; order[best] = t;
+            g->chain_of_session[order[i]] = i;
+        }
+        free(order);
+        g->num_chains = (uint32_t)max_chains;
+    }
+    vec_reserve(g->known, ix->base.len + 16);
+    vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+
+    /* Reader summaries: per unit, per chain, the latest reader node
+     * (T' in the split graph, where its RW edges start). */
+    size_t nu = ix->units.len;
+    g->rsum_start = xmalloc((nu + 1) * sizeof *g->rsum_start);
+    g->unit_slow = xcalloc(nu ? nu : 1, 1);
+    uint32_t *best = xmalloc((size_t)g->num_chains * sizeof *best);
+    for (uint32_t c = 0; c < g->num_chains; c++) best[c] = UINT32_MAX;
+    uint32_t *mark = xmalloc((size_t)h->num_txns * sizeof *mark);   /* txn -> key it writes, per key */
+    for (uint32_t t = 0; t < h->num_txns; t++) mark[t] = UINT32_MAX;
+    vec_u32 touched; vec_init(touched);
+    for (uint32_t k = 0; k < ix->num_keys; k++) {
+        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
+            const pg_unit *un = &ix->units.data[u];
+            for (uint32_t m = 0; m < un->len; m++) mark[ix->members.data[un->m_first + m]] = k;
+        }
+        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
+            const pg_unit *un = &ix->units.data[u];
+            g->rsum_start[u] = (uint32_t)g->rsum.len;
+            vec_clear(touched);
+            for (uint32_t j = 0; j < un->rd_num; j++) {
+                uint32_t r = ix->readers.data[un->rd_first + j];
+                if (mark[r] == k) g->unit_slow[u] = 1;
+                uint32_t node = pg_node_tp(g, r), c = pg_node_chain(g, node), p = pg_node_pos(g, node);
+                if (c == HISTORY_NONE) continue;       /* untracked: this test is skipped */
+                if (best[c] == UINT32_MAX) { vec_push(touched, c); best[c] = p; }
+                else if (p > best[c]) best[c] = p;
+            }
+            for (size_t j = 0; j < touched.len; j++) {
+                vec_push(g->rsum, touched.data[j]);
+                vec_push(g->rsum, best[touched.data[j]]);
+                best[touched.data[j]] = UINT32_MAX;
+            }
+        }
+    }
+    g->rsum_start[nu] = (uint32_t)g->rsum.len;
+    vec_free(touched);
+    free(best);
+    free(mark);
+}
+
+void pg_free(polygraph *g) {
+    vec_free(g->known);
+    vec_free(g->cons);
+    vec_free(g->rsum);
+    free(g->reach);
+    free(g->topo_pos);
+    free(g->rsum_start);
+    free(g->unit_slow);
+    free(g->chain_of_session);
+    memset(g, 0, sizeof *g);
+}
+
+static inline int is_init_unit(const pg_index *ix, uint32_t u) {
+    return ix->key_unit_start[ix->unit_key[u]] == u;
+}
+
+int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
+    const pg_index *ix = g->ix;
+    if (is_init_unit(ix, v)) return 1;             /* INIT's unit comes first */
+    const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
+    uint32_t hv = V->head;
+    /* WW last(U) -> head(V): blocked if head(V)'s target node reaches last(U) */
+    if (U->last != 0 && pg_reaches(g, pg_node_tp(g, hv), pg_node_t(g, U->last))) return 1;
+    /* RW r -> head(V): blocked if head(V) reaches some reader's source node */
+    uint32_t from = pg_node_t(g, hv);
+    if (g->unit_slow[u] && !g->split) {
+        for (uint32_t j = 0; j < U->rd_num; j++) {
+            uint32_t r = ix->readers.data[U->rd_first + j];
+            if (r != hv && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
+        }
+        return 0;
+    }
+    const uint32_t *row = g->reach + (size_t)from * g->num_chains;
+    for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2)
+        if (row[g->rsum.data[j]] <= g->rsum.data[j + 1]) return 1;
+    return 0;
+}
+
+void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out) {
+    const pg_index *ix = g->ix;
+    const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
+    uint32_t k = ix->unit_key[u];
+    if (U->last != 0) { dep_edge e = { U->last, V->head, k, DEP_WW }; vec_push(*out, e); }
+    for (uint32_t j = 0; j < U->rd_num; j++) {
+        uint32_t r = ix->readers.data[U->rd_first + j];
+        if (r == V->head) continue;
+        dep_edge e = { r, V->head, k, DEP_RW };
+        vec_push(*out, e);
+    }
+}
+
+/* Add side u<v as known edges, skipping those the known graph implies. */
+static uint64_t add_side_known(polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch) {
+    vec_clear(*scratch);
+    pg_side_deps(g, u, v, scratch);
+    uint64_t added = 0;
+    vec_foreach(const dep_edge, e, *scratch) {
+        uint32_t a = e->kind == DEP_RW ? pg_node_tp(g, e->from) : pg_node_t(g, e->from);
+        uint32_t b = e->kind == DEP_RW ? pg_node_t(g, e->to) : pg_node_tp(g, e->to);
+        if (g->reach && pg_reaches(g, a, b)) continue;
+        pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+        added++;
+    }
+    return added;
+}
+
+uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
+    dep_edge_vec scratch; vec_init(scratch);
+    uint64_t n = add_side_known(g, u, v, &scratch);
+    vec_free(scratch);
+    return n;
+}
+
+/* Decide or record one window pair (u < v as unit indices). */
+static int scan_pair(polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
+                     uint32_t G, const uint32_t *group_of_unit) {
+    const pg_index *ix = g->ix;
+    const history *h = ix->h;
+    int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
+    if (buv && bvu) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "key %u: both orders of two writers close a cycle", key);
+        g->fail_stage = "pruning";
+        return 0;
+    }
+    if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(g->cons, c); return 1; }
+    uint32_t before = bvu ? u : v, after = bvu ? v : u;
+    uint32_t *slot = &cand[(size_t)(before - s) * G + group_of_unit[after - s]];
+    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[after].head].pos)
+        *slot = after;
+    return 1;
+}
+
+typedef struct unit_at { uint32_t session, pos, unit; } unit_at;
+static int cmp_unit_at(const void *a, const void *b) {
+    const unit_at *x = a, *y = b;
+    if (x->session != y->session) return x->session < y->session ? -1 : 1;
+    if (x->pos != y->pos) return x->pos < y->pos ? -1 : 1;
+    return (x->unit > y->unit) - (x->unit < y->unit);
+}
+
+/* The initial scan of a key's unit pairs.  Units are grouped by the session
+ * of their head, in session order.  For unit U and a session c, the units
+ * V whose head's T' node U's head T' node reaches form a suffix of c's
+ * group (session order is a path): they are certainly after U (V<U would
+ * close a cycle through last(V) -> head(U)').  Symmetrically the units
+ * certainly before U form a prefix.  Only the window in between is tested
+ * pair by pair, so a key costs O(units * sessions * log + window pairs)
+ * instead of O(units^2).  The first unit certainly or tested after U in
+ * each session is U's covering candidate (see the file comment). */
+int pg_build_constraints(polygraph *g) {
+    const pg_index *ix = g->ix;
+    const history *h = ix->h;
+    if (!pg_reach(g)) {
+        snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
+        g->fail_stage = "known graph";
+        return 0;
+    }
+    uint32_t S = g->num_chains;
+    VEC(uint32_t) cand; vec_init(cand);          /* per unit x group: first decided successor */
+    VEC(unit_at) sorted; vec_init(sorted);
+    vec_u32 gstart, gsess, group_of, idx_of;
+    vec_init(gstart); vec_init(gsess); vec_init(group_of); vec_init(idx_of);
+    dep_edge_vec scratch; vec_init(scratch);
+    int ok = 1;
+    for (uint32_t k = 0; k < ix->num_keys && ok; k++) {
+        uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
+        if (n < 2) continue;
+        uint64_t m = n - 1;                       /* units besides INIT's */
+        g->pairs_total += m * (m - 1) / 2;
+        size_t cons_before = g->cons.len;
+        /* group the units by their head's session */
+        vec_clear(sorted);
+        for (uint32_t u = s + 1; u < e; u++) {
+            uint32_t hd = ix->units.data[u].head;
+            unit_at a = { h->txns[hd].session, h->txns[hd].pos, u };
+            vec_push(sorted, a);
+        }
+        qsort(sorted.data, sorted.len, sizeof *sorted.data, cmp_unit_at);
+        vec_clear(gstart); vec_clear(gsess);
+        vec_resize(group_of, n); vec_resize(idx_of, n);
+        for (uint32_t i = 0; i < sorted.len; i++) {
+            if (i == 0 || sorted.data[i].session != sorted.data[i - 1].session) {
+                vec_push(gstart, i); vec_push(gsess, sorted.data[i].session);
+            }
+            group_of.data[sorted.data[i].unit - s] = (uint32_t)gstart.len - 1;
+            idx_of.data[sorted.data[i].unit - s] = i;
+        }
+        uint32_t G = (uint32_t)gstart.len;
+        vec_push(gstart, (uint32_t)sorted.len);
+        vec_resize(cand, (size_t)n * G);
+        for (size_t i = 0; i < (size_t)n * G; i++) cand.data[i] = UINT32_MAX;
+
+        /* INIT's unit: first on the key.  Its order is fixed, but the side
+         * INIT<V may still close a cycle (a violation). */
+        for (uint32_t gi = 0; gi < G; gi++) cand.data[gi] = sorted.data[gstart.data[gi]].unit;
+        for (uint32_t v = s + 1; v < e && ok; v++)
+            if (pg_side_blocked(g, s, v)) {
+                snprintf(g->fail_reason, sizeof g->fail_reason, "key %u: a writer cannot come after the initial version", k);
+                g->fail_stage = "pruning";
+                ok = 0;
+            }
+        for (uint32_t u = s + 1; u < e && ok; u++) {
+            uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = idx_of.data[u - s];
+            const uint32_t *ru = g->reach + (size_t)pg_node_tp(g, hu) * S;
+            uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
+            for (uint32_t gi = 0; gi < G && ok; gi++) {
+                uint32_t gs = gstart.data[gi], ge = gstart.data[gi + 1], c = gsess.data[gi];
+                uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
+                if (c == cu) { b = iu; a = iu + 1; }
+                else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
+                else {
+                    /* suffix: first entry whose head's T' position >= ru[c] */
+                    uint32_t lo = gs, hi = ge;
+                    while (lo < hi) {
+                        uint32_t mid = lo + (hi - lo) / 2;
+                        uint32_t p = g->split ? 2 * sorted.data[mid].pos : sorted.data[mid].pos;
+                        if (p >= ru[chain]) hi = mid; else lo = mid + 1;
+                    }
+                    a = lo;
+                    /* prefix: entries whose head's T' reaches U's head's T' */
+                    lo = gs; hi = a;
+                    while (lo < hi) {
+                        uint32_t mid = lo + (hi - lo) / 2;
+                        uint32_t hv = ix->units.data[sorted.data[mid].unit].head;
+                        if (g->reach[(size_t)pg_node_tp(g, hv) * S + chain_u] <= pu_tp) lo = mid + 1; else hi = mid;
+                    }
+                    b = lo;
+                }
+                if (a < ge) {
+                    uint32_t *slot = &cand.data[(size_t)(u - s) * G + gi];
+                    uint32_t v = sorted.data[a].unit;
+                    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[v].head].pos)
+                        *slot = v;
+                }
+                for (uint32_t j = b; j < a && ok; j++) {
+                    uint32_t v = sorted.data[j].unit;
+                    if (v > u) ok = scan_pair(g, u, v, k, cand.data, s, G, group_of.data);
+                }
+            }
+        }
+        if (!ok) break;
+        g->pairs_decided_scan += m * (m - 1) / 2 - (g->cons.len - cons_before);
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t gi = 0; gi < G; gi++) {
+                uint32_t v = cand.data[(size_t)i * G + gi];
+                if (v != UINT32_MAX) g->edges_covering += add_side_known(g, s + i, v, &scratch);
+            }
+    }
+    g->cons_initial = g->cons.len;
+    vec_free(cand); vec_free(sorted); vec_free(gstart); vec_free(gsess); vec_free(group_of); vec_free(idx_of);
+    vec_free(scratch);
+    return ok;
+}

@@ -1,0 +1,91 @@
+/* encode.c — the pruned polygraph as one acyclicity constraint of the
+ * engine: known edges are unguarded, and constraint i's variable x guards
+ * the edges of side u<v with x and those of side v<u with -x.  No clauses
+ * and no composition variables: under SI the graph is the split graph
+ * (doc/checker.md, "The split graph"), whose cycles are exactly those of D ; RW?.
+ *
+ * Nodes are numbered by the known graph's topological order (topo_pos of
+ * the last pg_reach, which pruning leaves current), so every unguarded
+ * edge goes forward in the engine's initial order and costs nothing to
+ * insert into its Pearce–Kelly order.
+ *
+ * The encoder talks to a graph_sink, so the same code feeds the live
+ * engine (check) or a recorder that exports GNF / CNF (isocheck encode);
+ * for a recorder, every node and constraint variable gets a name. */
+#include "frontend/checking/check.h"
+
+static void add_deps(const polygraph *g, const graph_sink *k, int graph, const dep_edge_vec *deps, int lit, uint64_t *count) {
+    vec_foreach(const dep_edge, e, *deps) {
+        uint32_t a, b;
+        if (e->kind == DEP_RW) { a = pg_node_tp(g, e->from); b = pg_node_t(g, e->to); }
+        else { a = pg_node_t(g, e->from); b = pg_node_tp(g, e->to); }
+        gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
+        (*count)++;
+    }
+}
+
+static void name_constraint(const polygraph *g, const graph_sink *k, int x, pg_cons c) {
+    const pg_index *ix = g->ix;
+    const history *h = ix->h;
+    const pg_unit *u = &ix->units.data[c.u], *v = &ix->units.data[c.v];
+    char key[64], text[256];
+    history_key_str(h, ix->unit_key[c.u], key, sizeof key);
+    snprintf(text, sizeof text, "key %s: writers T%lld..T%lld before T%lld..T%lld (true), after (false)", key,
+             (long long)h->txns[u->head].ext_id, (long long)h->txns[u->last].ext_id,
+             (long long)h->txns[v->head].ext_id, (long long)h->txns[v->last].ext_id);
+    gs_name_vars(k, x, 1, text);
+}
+
+static void name_nodes(const polygraph *g, const graph_sink *k) {
+    const pg_index *ix = g->ix;
+    char text[256];
+    snprintf(text, sizeof text, "%s graph, one acyclicity constraint; nodes in a topological order of the known edges%s",
+             g->split ? "SI split" : "SER",
+             g->split ? "; T' nodes: edges into T' are D edges, out of T' RW edges, T'->T fixed" : "");
+    gs_comment(k, text);
+    for (uint32_t t = 0; t < ix->h->num_txns; t++) {
+        if (!ix->in_graph[t]) continue;
+        long long id = (long long)ix->h->txns[t].ext_id;
+        if (t == 0) snprintf(text, sizeof text, "node %u = INIT", g->topo_pos[pg_node_t(g, t)]);
+        else snprintf(text, sizeof text, "node %u = T%lld", g->topo_pos[pg_node_t(g, t)], id);
+        gs_comment(k, text);
+        if (g->split) {
+            if (t == 0) snprintf(text, sizeof text, "node %u = INIT'", g->topo_pos[pg_node_tp(g, t)]);
+            else snprintf(text, sizeof text, "node %u = T%lld'", g->topo_pos[pg_node_tp(g, t)], id);
+            gs_comment(k, text);
+        }
+    }
+}
+
+int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges) {
+    const pg_index *ix = g->ix;
+    if (gs_wants_names(k)) name_nodes(g, k);
+    int graph = gs_graph_new(k, (int)g->num_nodes);
+    const uint32_t *ord = g->topo_pos;
+    vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)ord[e->from], (int)ord[e->to], 0);
+    if (g->split)
+        for (uint32_t t = 0; t < ix->h->num_txns; t++)
+            if (ix->in_graph[t]) gs_add_edge(k, graph, (int)ord[2 * t + 1], (int)ord[2 * t], 0);
+    int first = gs_num_vars(k) + 1;
+    if (g->cons.len) gs_reserve_vars(k, first - 1 + (int)g->cons.len);
+    dep_edge_vec deps; vec_init(deps);
+    uint64_t count = 0;
+    for (size_t i = 0; i < g->cons.len; i++) {
+        int x = first + (int)i;
+        if (gs_wants_names(k)) name_constraint(g, k, x, g->cons.data[i]);
+        vec_clear(deps);
+        pg_side_deps(g, g->cons.data[i].u, g->cons.data[i].v, &deps);
+        add_deps(g, k, graph, &deps, x, &count);
+        vec_clear(deps);
+        pg_side_deps(g, g->cons.data[i].v, g->cons.data[i].u, &deps);
+        add_deps(g, k, graph, &deps, -x, &count);
+    }
+    vec_free(deps);
+    if (guarded_edges) *guarded_edges = count;
+    return first;
+}
+
+int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
+    graph_sink k = graph_sink_gsat(s);
+    return pg_encode_sink(g, &k, guarded_edges);
+}

@@ -1,0 +1,103 @@
+/* export.c — isocheck encode / decode (contract in export.h). */
+#include <string.h>
+
+#include "frontend/checking/anomaly.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/export.h"
+
+/* The axioms fail: the level fails without a graph.  Returns 1 if so,
+ * with the first violation's text in why. */
+static int axioms_fail(const history *h, char *why, size_t n) {
+    anomaly_list l;
+    anomaly_list_init(&l);
+    uint64_t found = axioms_check(h, &l, 1);
+    if (found) snprintf(why, n, "%s: %s", anomaly_name(l.items.data[0].kind),
+                        l.items.data[0].detail ? l.items.data[0].detail : "");
+    anomaly_list_free(&l);
+    return found != 0;
+}
+
+static void fail_by_axioms(check_result *res, check_level_id level, const char *why) {
+    memset(res, 0, sizeof *res);
+    res->level = level;
+    res->verdict = CHECK_FAIL;
+    res->stage = "axioms";
+    snprintf(res->msg, sizeof res->msg, "%s", why);
+}
+
+int export_encode(const history *h, const export_options *o, graph_problem *p, check_result *res, ic_error *err) {
+    gp_reset(p);
+    gp_comment(p, "isocheck encode: level %s, %s", check_level_name(o->level), o->no_prune ? "no pruning" : "pruned");
+    char why[400];
+    if (axioms_fail(h, why, sizeof why)) {
+        fail_by_axioms(res, o->level, why);
+        gp_comment(p, "isocheck decided before solving that the level fails (axioms: %s)", why);
+        gp_add_clause(p, NULL, 0);
+        return 1;
+    }
+    pg_index ix;
+    if (!pg_index_build(&ix, h, err)) return 0;
+    graph_sink k = graph_sink_problem(p);
+    check_external ext = { .no_prune = o->no_prune, .sink = &k };
+    check_level_ext(&ix, o->level, NULL, &ext, res);
+    pg_index_free(&ix);
+    return 1;
+}
+
+static int model_value(void *m, int var) { return sat_model_value(m, var); }
+
+int export_decode(const history *h, const export_options *o, const sat_model *m, check_result *res, ic_error *err) {
+    char why[400];
+    if (axioms_fail(h, why, sizeof why)) {
+        fail_by_axioms(res, o->level, why);
+        if (m->status == 10) {
+            res->verdict = CHECK_ERROR;
+            snprintf(res->msg, sizeof res->msg, "the model says satisfiable, but the history fails the axioms (%s)", why);
+        }
+        return 1;
+    }
+    if (m->status != 10 && m->status != 20) {
+        memset(res, 0, sizeof *res);
+        res->level = o->level;
+        res->verdict = CHECK_ERROR;
+        res->stage = "model";
+        snprintf(res->msg, sizeof res->msg, "the solver's answer gives neither SAT nor UNSAT");
+        return 1;
+    }
+    pg_index ix;
+    if (!pg_index_build(&ix, h, err)) return 0;
+    /* first learn how many constraint variables the stages leave */
+    graph_problem p;
+    gp_init(&p);
+    graph_sink k = graph_sink_problem(&p);
+    check_external probe = { .no_prune = o->no_prune, .sink = &k };
+    check_level_ext(&ix, o->level, NULL, &probe, res);
+    int decided_fail = res->verdict == CHECK_FAIL;
+    int vars = p.num_vars;
+    gp_free(&p);
+    check_result_free(res);
+    if (decided_fail) {
+        check_level_ext(&ix, o->level, NULL, &(check_external){ .no_prune = o->no_prune }, res);
+        if (m->status == 10) {
+            res->verdict = CHECK_ERROR;
+            snprintf(res->msg, sizeof res->msg, "the model says satisfiable, but the level fails before solving");
+        }
+        pg_index_free(&ix);
+        return 1;
+    }
+    for (int v = 1; m->status == 10 && v <= vars; v++)
+        if (!sat_model_value(m, v)) {
+            memset(res, 0, sizeof *res);
+            res->level = o->level;
+            res->verdict = CHECK_ERROR;
+            res->stage = "model";
+            snprintf(res->msg, sizeof res->msg, "the model gives no value to constraint variable %d (of 1..%d)", v, vars);
+            pg_index_free(&ix);
+            return 1;
+        }
+    check_external ext = { .no_prune = o->no_prune, .model_unsat = m->status == 20 };
+    if (m->status == 10) { ext.model_value = model_value; ext.model_ctx = (void *)m; }
+    check_level_ext(&ix, o->level, NULL, &ext, res);
+    pg_index_free(&ix);
+    return 1;
+}

@@ -1,0 +1,262 @@
+/* known_graph.c — the level-independent part of the polygraph (pg_index):
+ * which transactions take part, who every external read read from, the
+ * writers of every key collapsed into units, and the known edges SO, WR and
+ * those inside units.  See polygraph.h for the reasoning behind units.
+ *
+ * Everything is linear in the size of the history: per-key work uses
+ * scratch arrays indexed by transaction, reset after each key. */
+#include "frontend/checking/polygraph.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *dep_kind_name(dep_kind k) {
+    static const char *names[] = { "SO", "WR", "WW", "RW", "FIXED" };
+    return (unsigned)k < 5 ? names[k] : "?";
+}
+
+typedef struct ext_read { uint32_t txn, key, src_op, op; } ext_read;
+
+static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    dep_edge e = { from, to, key, (uint8_t)kind };
+    vec_push(*v, e);
+}
+
+static int read_error(ic_error *err, const history *h, uint32_t op, const char *what) {
+    char where[600], kb[64];
+    history_op_where(h, op, where, sizeof where);
+    ic_error_at(err, NULL, 0, "%s: read of key %s %s (axioms must hold before checking)",
+                where, history_key_str(h, h->op_key[op], kb, sizeof kb), what);
+    return 0;
+}
+
+/* Which transactions take part: committed ones, and indeterminate ones a
+ * participant observed (history_participants, to a fixpoint). */
+static void mark_in_graph(pg_index *ix) {
+    ix->in_graph = history_participants(ix->h);
+}
+
+int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
+    memset(ix, 0, sizeof *ix);
+    ix->h = h;
+    ix->num_keys = h->num_keys;
+    mark_in_graph(ix);
+
+    uint32_t nk = h->num_keys, nt = h->num_txns;
+    uint8_t *is_final = xcalloc(h->num_ops ? h->num_ops : 1, 1);
+    uint32_t *last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *last_w);   /* reverse pass */
+    uint32_t *wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *wrote);     /* written before, this txn */
+    uint32_t *read = xmalloc((size_t)(nk ? nk : 1) * sizeof *read);       /* read before, this txn */
+    uint32_t *app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_txn); /* own appends so far: txn */
+    uint32_t *app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_num); /* ... and how many */
+    for (uint32_t k = 0; k < nk; k++) last_w[k] = wrote[k] = read[k] = app_txn[k] = UINT32_MAX;
+    VEC(ext_read) reads; vec_init(reads);
+    int ok = 1;
+
+    /* Final writes (a transaction installs only its last write of a key)
+     * and external reads: the first read per key that shows the snapshot —
+     * a register read before an own write, or any list read, whose external
+     * prefix (without the own appends so far) is what it read from the
+     * snapshot.  INT makes the later reads agree with it. */
+    for (uint32_t t = 0; t < nt && ok; t++) {
+        if (!ix->in_graph[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        ix->num_graph_txns++;
+        for (uint32_t i = tx->num_ops; i-- > 0;) {
+            uint32_t op = tx->first_op + i;
+            if (!history_op_is_write(h, op)) continue;
+            uint32_t k = h->op_key[op];
+            if (last_w[k] != t) { last_w[k] = t; is_final[op] = 1; }
+        }
+        for (uint32_t i = 0; i < tx->num_ops && ok; i++) {
+            uint32_t op = tx->first_op + i, k = h->op_key[op];
+            if (history_op_is_write(h, op)) {
+                if (history_op_kind(h, op) == OP_WRITE) wrote[k] = t;          /* hides the snapshot */
+                else if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 1; }
+                else app_num[k]++;
+                continue;
+            }
+            if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
+            read[k] = t;
+            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
+            if (src == HISTORY_NONE) { ok = read_error(err, h, op, "observes a value nobody wrote"); break; }
+            uint32_t w = h->op_txn[src];
+            if (w == t) { ok = read_error(err, h, op, "observes the transaction's own later write"); break; }
+            if (!ix->in_graph[w]) { ok = read_error(err, h, op, "observes a write of an aborted transaction"); break; }
+            ext_read r = { t, k, src, op };
+            vec_push(reads, r);
+        }
+    }
+    free(last_w); free(wrote); free(read); free(app_txn); free(app_num);
+    for (size_t i = 0; i < reads.len && ok; i++)
+        if (!is_final[reads.data[i].src_op])
+            ok = read_error(err, h, reads.data[i].op, "observes an intermediate (overwritten) write");
+    if (!ok) { free(is_final); vec_free(reads); pg_index_free(ix); return 0; }
+    ix->num_ext_reads = reads.len;
+
+    /* Bucket the external reads by key (counting sort). */
+    uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
+    for (size_t i = 0; i < reads.len; i++) rstart[reads.data[i].key + 1]++;
+    for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
+    ext_read *byk = xmalloc((reads.len ? reads.len : 1) * sizeof *byk);
+    {
+        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+        memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
+        for (size_t i = 0; i < reads.len; i++) byk[fill[reads.data[i].key]++] = reads.data[i];
+        free(fill);
+    }
+    vec_free(reads);
+
+    /* Per key: writers, read-modify-write links, units. */
+    uint32_t *local = xmalloc((size_t)nt * sizeof *local);       /* txn -> writer index */
+    for (uint32_t t = 0; t < nt; t++) local[t] = UINT32_MAX;
+    vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill;
+    vec_u32 visited;
+    vec_init(wtx); vec_init(succ); vec_init(pred); vec_init(rcount); vec_init(rfirst); vec_init(rlist);
+    vec_init(fill); vec_init(visited);
+    ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
+
+    for (uint32_t k = 0; k < nk; k++) {
+        ix->key_unit_start[k] = (uint32_t)ix->units.len;
+        vec_clear(wtx);
+        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            if (!ix->in_graph[t] || !is_final[op]) continue;
+            if (local[t] != UINT32_MAX) continue;
+            local[t] = (uint32_t)wtx.len;
+            vec_push(wtx, t);
+        }
+        if (wtx.len == 0 || wtx.data[0] != 0) {
+            /* INIT always writes every key first; be defensive. */
+            for (size_t i = 0; i < wtx.len; i++) local[wtx.data[i]] = UINT32_MAX;
+            vec_clear(wtx);
+            local[0] = 0; vec_push(wtx, 0u);
+            for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+                uint32_t op = h->key_writes[i], t = h->op_txn[op];
+                if (!ix->in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
+                local[t] = (uint32_t)wtx.len; vec_push(wtx, t);
+            }
+        }
+        uint32_t nw = (uint32_t)wtx.len;
+        ix->num_writers += nw - 1;
+        vec_resize(succ, nw); vec_resize(pred, nw); vec_resize(rcount, nw + 1); vec_resize(rfirst, nw + 1);
+        vec_resize(visited, nw);
+        for (uint32_t i = 0; i < nw; i++) { succ.data[i] = pred.data[i] = UINT32_MAX; rcount.data[i] = 0; visited.data[i] = 0; }
+        rcount.data[nw] = 0;
+        /* Elle list reads show a prefix of the version order itself: the
+         * longest observed list's writers follow INIT in exactly that order
+         * (the axioms make all of a key's lists prefixes of one order).  A
+         * list ending with its reader's own appends puts the reader's
+         * version right after its external prefix. */
+        if (h->has_lists) {
+            uint32_t best = HISTORY_NONE, best_len = 0;
+            for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+                uint32_t op = byk[i].op, len;
+                if (history_op_kind(h, op) != OP_LIST_READ) continue;
+                history_list(h, op, &len);
+                if (len > best_len) { best_len = len; best = op; }
+            }
+            if (best != HISTORY_NONE) {
+                uint32_t len;
+                const int64_t *els = history_list(h, best, &len);
+                uint32_t prev = 0;                      /* INIT's local index */
+                for (uint32_t j = 0; j < len; j++) {
+                    uint32_t wop = history_writer_of(h, k, els[j]);
+                    if (wop == HISTORY_NONE) break;
+                    uint32_t w = local[h->op_txn[wop]];
+                    if (w == UINT32_MAX) break;         /* not a participant's write */
+                    if (w == prev) continue;            /* several appends of one txn */
+                    if (pred.data[w] != UINT32_MAX || succ.data[prev] != UINT32_MAX || w == 0) break;
+                    succ.data[prev] = w; pred.data[w] = prev; ix->num_links++;
+                    prev = w;
+                }
+            }
+        }
+        /* readers per version, and read-modify-write links */
+        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+            const ext_read *r = &byk[i];
+            uint32_t w = local[h->op_txn[r->src_op]];
+            rcount.data[w]++;
+            uint32_t lt = local[r->txn];
+            if (lt != UINT32_MAX && lt != w && succ.data[w] == UINT32_MAX && pred.data[lt] == UINT32_MAX) {
+                succ.data[w] = lt; pred.data[lt] = w; ix->num_links++;
+            }
+            if (h->op_txn[r->src_op] != 0)
+                push_dep(&ix->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
+        }
+        rfirst.data[0] = 0;
+        for (uint32_t i = 0; i < nw; i++) rfirst.data[i + 1] = rfirst.data[i] + rcount.data[i];
+        vec_resize(rlist, rfirst.data[nw]);
+        vec_resize(fill, nw);
+        for (uint32_t i = 0; i < nw; i++) fill.data[i] = rfirst.data[i];
+        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+            const ext_read *r = &byk[i];
+            uint32_t w = local[h->op_txn[r->src_op]];
+            rlist.data[fill.data[w]++] = r->txn;
+        }
+        /* Units: walk links from every head (INIT's first); writers left
+         * unvisited lie on link cycles — break each at an arbitrary writer. */
+        for (uint32_t pass = 0; pass < 2; pass++) {
+            for (uint32_t i = 0; i < nw; i++) {
+                if (visited.data[i] || (pass == 0 && pred.data[i] != UINT32_MAX)) continue;
+                pg_unit u;
+                u.head = wtx.data[i];
+                u.m_first = (uint32_t)ix->members.len;
+                u.len = 0;
+                uint32_t x = i, prev = UINT32_MAX;
+                while (x != UINT32_MAX && !visited.data[x]) {
+                    visited.data[x] = 1;
+                    vec_push(ix->members, wtx.data[x]);
+                    u.len++;
+                    if (prev != UINT32_MAX) {
+                        /* link prev -> x: WW, and RW from prev's other readers */
+                        uint32_t a = wtx.data[prev], b = wtx.data[x];
+                        if (a != 0) push_dep(&ix->base, DEP_WW, k, a, b);
+                        for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++)
+                            if (rlist.data[j] != b) push_dep(&ix->base, DEP_RW, k, rlist.data[j], b);
+                    }
+                    prev = x;
+                    x = succ.data[x];
+                }
+                u.last = wtx.data[prev];
+                u.rd_first = (uint32_t)ix->readers.len;
+                u.rd_num = rcount.data[prev];
+                for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++) vec_push(ix->readers, rlist.data[j]);
+                vec_push(ix->units, u);
+            }
+        }
+        for (uint32_t i = 0; i < nw; i++) local[wtx.data[i]] = UINT32_MAX;
+    }
+    ix->key_unit_start[nk] = (uint32_t)ix->units.len;
+    ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
+    for (uint32_t k = 0; k < nk; k++)
+        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) ix->unit_key[u] = k;
+
+    /* Session order between consecutive participating transactions. */
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        uint32_t prev = UINT32_MAX;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!ix->in_graph[t]) continue;
+            if (prev != UINT32_MAX) push_dep(&ix->base, DEP_SO, HISTORY_NONE, prev, t);
+            prev = t;
+        }
+    }
+
+    free(local); free(rstart); free(byk); free(is_final);
+    vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
+    vec_free(fill); vec_free(visited);
+    return 1;
+}
+
+void pg_index_free(pg_index *ix) {
+    free(ix->in_graph);
+    free(ix->key_unit_start);
+    free(ix->unit_key);
+    vec_free(ix->units);
+    vec_free(ix->members);
+    vec_free(ix->readers);
+    vec_free(ix->base);
+    memset(ix, 0, sizeof *ix);
+}

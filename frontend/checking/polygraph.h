@@ -1,0 +1,171 @@
+/* polygraph.h — the checker's internal model: what is known about a
+ * history's dependency graph and what is left to choose.
+ *
+ * Pipeline (one module each):
+ *   known_graph.c  pg_index: participating transactions, external reads (a
+ *                  list read's external prefix too, also after the reader's
+ *                  own appends) and the version each read, per key the
+ *                  writers collapsed into units
+ *                  (read-modify-write chains), and the level-independent
+ *                  known edges (SO, WR, edges inside units).
+ *   constraints.c  polygraph for one level (SER: one node per transaction,
+ *                  SI: the split graph T/T' of doc/checker.md): known edges as
+ *                  graph edges, and one either/or constraint per pair of
+ *                  units whose order is not decided by reachability.
+ *   reach.c        topological order and chain reachability of the known
+ *                  graph: per node, the earliest reachable position on every
+ *                  session chain (u reaches v iff reach[u][chain v] <= pos v).
+ *   prune.c        PolySI's pruning to a fixpoint on those summaries.
+ *   encode.c       the remaining problem as guarded edges for the engine.
+ *   verify_model.c independent re-check of a version order by definition.
+ *
+ * Units.  Under SI and SER, if transaction b reads key k from a and writes k
+ * (read-modify-write), a is b's immediate predecessor in k's version order
+ * (an intermediate writer c would give c -WW-> b and b -RW-> c: a cycle
+ * without two adjacent RW edges).  Such links chain writers into units that
+ * occupy consecutive versions; only whole units are ordered against each
+ * other.  INIT's unit is first on every key.  A version with two
+ * read-modify-write successors keeps the first as its link; the second
+ * starts its own unit and the lost update shows up as a cycle.
+ *
+ * A unit pair (U, V) orders U before V ("side U<V") with the edges
+ *     last(U) -WW-> head(V)     and     r -RW-> head(V) for every reader r of last(U);
+ * every other dependency between the two units follows by transitivity. */
+#ifndef ISOCHECK_POLYGRAPH_H
+#define ISOCHECK_POLYGRAPH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vec.h"
+#include "error.h"
+#include "frontend/history/history.h"
+
+/* Dependency kinds; PG_FIXED is the split graph's T' -> T edge. */
+typedef enum { DEP_SO = 0, DEP_WR = 1, DEP_WW = 2, DEP_RW = 3, DEP_FIXED = 4 } dep_kind;
+const char *dep_kind_name(dep_kind k);
+
+/* A transaction-level dependency: the representation shared by cycles,
+ * reports and re-checks.  key is HISTORY_NONE for SO. */
+typedef struct dep_edge {
+    uint32_t from, to;       /* history transaction indices */
+    uint32_t key;
+    uint8_t  kind;           /* dep_kind */
+} dep_edge;
+typedef VEC(dep_edge) dep_edge_vec;
+
+typedef struct pg_unit {
+    uint32_t head, last;     /* transactions; INIT's unit has head 0 */
+    uint32_t m_first, len;   /* its writers in version order: pg_index.members[m_first..] */
+    uint32_t rd_first, rd_num;   /* readers of last's version: pg_index.readers[rd_first..] */
+} pg_unit;
+
+typedef struct pg_index {
+    const history *h;
+    uint8_t *in_graph;           /* per txn: 1 if it takes part (history_participants) */
+    uint32_t num_keys;
+    uint32_t *key_unit_start;    /* num_keys + 1; key k's units are [start[k], start[k+1]),
+                                    the first is INIT's */
+    VEC(pg_unit) units;
+    uint32_t *unit_key;          /* per unit: its key */
+    vec_u32 members;             /* writer transactions, grouped per unit */
+    vec_u32 readers;             /* reader transactions, grouped per unit */
+    dep_edge_vec base;           /* SO, WR and edges inside units */
+    uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
+} pg_index;
+
+/* Build the index.  Returns 0 and fills err when the history breaks an
+ * axiom the checker relies on (reads of aborted, intermediate, unwritten or
+ * own future values) — isocheck runs the axiom checks first. */
+int  pg_index_build(pg_index *ix, const history *h, ic_error *err);
+void pg_index_free(pg_index *ix);
+
+/* Node-level edge of a polygraph: meta = key << 3 | kind. */
+typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
+typedef VEC(pg_edge) pg_edge_vec;
+#define PG_META(kind, key) (((uint32_t)(key) << 3) | (uint32_t)(kind))
+#define PG_KIND(meta) ((dep_kind)((meta) & 7u))
+#define PG_KEY(meta)  ((meta) >> 3 == (UINT32_MAX >> 3) ? HISTORY_NONE : (meta) >> 3)
+
+/* An undecided pair of units of one key: variable true means u before v. */
+typedef struct pg_cons { uint32_t u, v; } pg_cons;
+typedef VEC(pg_cons) pg_cons_vec;
+
+typedef struct polygraph {
+    const pg_index *ix;
+    int split;                   /* 1: SI split graph, 0: SER */
+    uint32_t num_nodes;          /* split ? 2 * num_txns : num_txns */
+    uint32_t num_chains;         /* tracked sessions (all of them unless there are very many) */
+    uint32_t *chain_of_session;  /* session -> chain, UINT32_MAX: not tracked */
+    pg_edge_vec known;           /* unguarded edges (split: fixed edges implicit) */
+    pg_cons_vec cons;            /* remaining constraints */
+    /* reachability summary of the known graph (reach.c) */
+    uint32_t *reach;             /* num_nodes * num_chains, UINT32_MAX: unreachable */
+    uint32_t *topo_pos;          /* node -> position in a topological order */
+    int acyclic;                 /* result of the last pg_reach() */
+    /* per unit: reader summary (chain, max position) for the blocked tests */
+    uint32_t *rsum_start;        /* units + 1 */
+    vec_u32 rsum;                /* pairs (chain, maxpos) */
+    uint8_t *unit_slow;          /* SER: a reader of last(U) writes the key */
+    /* counts */
+    uint64_t pairs_total;        /* unit pairs considered (excluding INIT's) */
+    uint64_t pairs_decided_scan; /* decided by the initial scan */
+    uint64_t cons_initial;       /* constraints after the scan */
+    uint64_t cons_pruned;        /* decided by pruning rounds */
+    uint64_t edges_covering;     /* edges added for decided pairs */
+    uint32_t prune_rounds;
+    char fail_reason[256];       /* why pg_build_constraints/pg_prune said "fails" */
+    const char *fail_stage;      /* "known graph" (SO, WR, units) or "pruning" */
+} polygraph;
+
+/* Node ids. */
+static inline uint32_t pg_node_t(const polygraph *g, uint32_t txn) { return g->split ? 2 * txn : txn; }
+static inline uint32_t pg_node_tp(const polygraph *g, uint32_t txn) { return g->split ? 2 * txn + 1 : txn; }
+static inline uint32_t pg_node_txn(const polygraph *g, uint32_t node) { return g->split ? node >> 1 : node; }
+static inline uint32_t pg_node_chain(const polygraph *g, uint32_t node) {
+    uint32_t s = g->ix->h->txns[pg_node_txn(g, node)].session;
+    return s == HISTORY_NONE ? HISTORY_NONE : g->chain_of_session[s];
+}
+static inline uint32_t pg_node_pos(const polygraph *g, uint32_t node) {
+    uint32_t p = g->ix->h->txns[pg_node_txn(g, node)].pos;
+    return g->split ? 2 * p + !(node & 1) : p;
+}
+/* u reaches v in the known graph (as of the last pg_reach); 0 also when
+ * v's session is not tracked (unknown: callers only lose pruning). */
+static inline int pg_reaches(const polygraph *g, uint32_t u, uint32_t v) {
+    if (u == v) return 1;
+    uint32_t c = pg_node_chain(g, v);
+    if (c == HISTORY_NONE) return 0;
+    return g->reach[(size_t)u * g->num_chains + c] <= pg_node_pos(g, v);
+}
+
+/* Add a transaction-level dependency as node edge(s) of the level. */
+void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);
+
+/* constraints.c: the level's known graph and the initial constraints.
+ * Returns 1 normally, 0 when the known graph already has a cycle or a pair
+ * has both sides blocked (then the history fails the level). */
+void pg_init(polygraph *g, const pg_index *ix, int split);
+/* At most this many sessions get a reachability chain (0: automatic, all
+ * unless nodes x sessions is too large).  A tuning and testing knob. */
+extern uint32_t pg_chain_limit;
+void pg_free(polygraph *g);
+int  pg_build_constraints(polygraph *g);
+
+/* The edges of one side of a pair (u before v), as dependencies. */
+void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out);
+/* Side u<v would close a cycle with the known graph. */
+int  pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v);
+/* Make side u<v known (edges the known graph implies are skipped);
+ * returns the number of edges added. */
+uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v);
+
+/* reach.c: recompute topo_pos and reach; returns g->acyclic. */
+int  pg_reach(polygraph *g);
+/* Only topo_pos and acyclic (reach is left as it was). */
+int  pg_order(polygraph *g);
+
+/* prune.c: prune to a fixpoint; returns 1, or 0 when the level fails. */
+int  pg_prune(polygraph *g, int max_rounds);
+
+#endif

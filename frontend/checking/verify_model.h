@@ -1,0 +1,60 @@
+/* verify_model.h — check a version order against a history by definition,
+ * independently of the polygraph, pruning and solver.
+ *
+ * A version order lists, per key, INIT (transaction 0) and then every
+ * participating transaction that writes the key, once each.  Participating
+ * transactions are INIT, the committed ones and, to a fixpoint, the
+ * indeterminate ones whose write a participant read.  From the history and
+ * the version order alone this module rebuilds the dependency graph:
+ *   SO  consecutive participating transactions of a session,
+ *   WR  writer -> reader of every external read: the version a
+ *       transaction's reads of a key show (a register read before its own
+ *       write; a list read's prefix without its own appends so far),
+ *   WW  consecutive versions of a key,
+ *   RW  reader of version v -> the writer of the version right after v,
+ * which has the same reachability as the full relations (WW and RW to all
+ * later versions follow through the WW chain), and checks SER (D ∪ RW
+ * acyclic) or SI (the split graph: a D edge a->b is a->b', RW b->c is
+ * b'->c, fixed b'->b; its cycles are those of D ; RW?) with its own DFS.
+ * Every read of a participant must be consistent with the version order
+ * (INT, values and lists exactly as installed), else the order is invalid.
+ *
+ * It derives all of that from the raw operations itself: it shares no code
+ * with the pipeline's interpretation of reads (see verify_model.c).
+ *
+ * On a cycle it returns a short one (shortest through the nodes of the first
+ * cycle found) as transaction-level dependencies. */
+#ifndef ISOCHECK_VERIFY_MODEL_H
+#define ISOCHECK_VERIFY_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vec.h"
+#include "frontend/history/history.h"
+#include "frontend/checking/polygraph.h"
+
+typedef struct version_order {
+    uint32_t num_keys;
+    uint32_t *start;         /* num_keys + 1: key k's versions are txns[start[k] .. start[k+1]) */
+    vec_u32 txns;
+} version_order;
+
+void version_order_free(version_order *vo);
+
+/* 1: acyclic (the version order is a witness for the level);
+ * 0: a cycle (put in *cycle when non-NULL);
+ * -1: the version order is malformed or a read is inconsistent with it
+ *     (message in why). */
+int vo_check(const history *h, const version_order *vo, int si,
+             dep_edge_vec *cycle, char *why, size_t whylen);
+
+/* Does one dependency hold in h under vo, by definition? (why on failure) */
+int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t whylen);
+
+/* A closed chain of dependencies that all hold, and under SI no two
+ * adjacent RW edges (cyclically). */
+int cycle_holds(const history *h, const version_order *vo, int si,
+                const dep_edge *c, size_t n, char *why, size_t whylen);
+
+#endif

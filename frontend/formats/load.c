@@ -1,0 +1,166 @@
+/* load.c — pick a parser: by --format, or by the input's shape.
+ *
+ * Detection: a directory is Cobra (or, without *.log files but with
+ * history.bincode, a dbcop run: that file).  A file: after blanks and ';'
+ * comments, '{' is an operation map, EDN ('{:') or JSON ('{"'), '[' or '('
+ * opening a vector of them likewise; '#_' or a tag '#name{' is EDN; 'r('
+ * or 'w(' is text ('#' lines are text comments); a Cobra 'S' record
+ * followed by another record type byte is one Cobra log; NUL bytes in a
+ * 48-byte dbcop header whose first string length is plausible is dbcop. */
+#include "frontend/formats/parse.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vec.h"
+
+static const char *const format_names[] = { "auto", "text", "dbcop", "cobra", "elle", "synthetic", "json" };
+
+int history_format_from_name(const char *name) {
+    if (!name) return FORMAT_AUTO;
+    for (int i = 0; i < (int)(sizeof format_names / sizeof *format_names); i++)
+        if (i != FORMAT_SYNTHETIC && !strcmp(name, format_names[i])) return i;
+    return -1;
+}
+
+const char *history_format_name(history_format f) {
+    return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
+}
+
+static uint64_t le64(const unsigned char *p) {
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--) x = x << 8 | p[i];
+    return x;
+}
+
+static int blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
+
+/* After '{' (at i): JSON if its first key is a string, else EDN. */
+static history_format map_syntax(const unsigned char *p, size_t n, size_t i) {
+    for (i++; i < n && blank(p[i]); i++) {}
+    return i < n && p[i] == '"' ? FORMAT_JSON : FORMAT_ELLE;
+}
+
+history_format detect_format(const unsigned char *p, size_t n) {
+    size_t i = 0;
+    int comments = 0;
+    if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) i = 3;    /* a UTF-8 byte-order mark */
+    for (;;) {                                             /* blanks and EDN ';' comments */
+        while (i < n && blank(p[i])) i++;
+        if (i >= n || p[i] != ';') break;
+        comments = 1;
+        while (i < n && p[i] != '\n') i++;
+    }
+    if (i < n && p[i] == '{') return map_syntax(p, n, i);
+    if (i < n && (p[i] == '[' || p[i] == '(')) {            /* a vector or list of operation maps */
+        size_t j = i + 1;
+        while (j < n && blank(p[j])) j++;
+        if (j < n && p[j] == '{') return p[i] == '(' ? FORMAT_ELLE : map_syntax(p, n, j);
+        if (j < n && (p[j] == '#' || p[j] == ';' || p[j] == ']' || p[j] == ')')) return FORMAT_ELLE;
+    }
+    if (comments) return FORMAT_ELLE;
+    if (i + 1 < n && p[i] == '#' && p[i + 1] == '_') return FORMAT_ELLE;
+    if (i + 1 < n && (p[i] == 'r' || p[i] == 'w') && p[i + 1] == '(') return FORMAT_TEXT;
+    if (n >= 10 && p[0] == 'S' && memchr("WRCA", p[9], 4) && p[9]) return FORMAT_COBRA;   /* one log */
+    if (n >= 48 && memchr(p, 0, 40) && le64(p + 40) < (1u << 20)) return FORMAT_DBCOP;
+    if (i + 1 < n && p[i] == '#') {          /* an Elle record tag, or a commented text history */
+        for (size_t j = i; j < n && p[j] != '\n'; j++)
+            if (p[j] == '{') return FORMAT_ELLE;
+        return FORMAT_TEXT;
+    }
+    return FORMAT_AUTO;
+}
+
+static history *parse_input(input *r, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    if (fmt == FORMAT_AUTO) {
+        const unsigned char *p;
+        size_t n = input_peek(r, 4096, &p);
+        if (n == 0 && input_error(r)) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); return NULL; }
+        if (n == 0) { ic_error_at(err, r->name, 0, "empty history: the file is empty"); return NULL; }
+        fmt = detect_format(p, n);
+        if (fmt == FORMAT_AUTO) {
+            ic_error_at(err, r->name, 0,
+                        "cannot tell the format (expected text r(...)/w(...) lines, Elle EDN maps, "
+                        "JSON objects, dbcop bincode or Cobra logs); use --format");
+            return NULL;
+        }
+    }
+    switch (fmt) {
+    case FORMAT_TEXT:  return parse_text(r, opt, rep, err);
+    case FORMAT_DBCOP: return parse_dbcop(r, opt, rep, err);
+    case FORMAT_ELLE:  return parse_elle(r, opt, rep, err);
+    case FORMAT_JSON:  return parse_json(r, opt, rep, err);
+    case FORMAT_COBRA: return parse_cobra_logs(r, 1, r->name, rep, err);
+    default:
+        ic_error_at(err, r->name, 0, "unsupported format");
+        return NULL;
+    }
+}
+
+static int dir_has_logs(const char *path) {
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        found = n > 4 && !strcmp(e->d_name + n - 4, ".log");
+    }
+    closedir(d);
+    return found;
+}
+
+static history *load_any(const char *path, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    struct stat st;
+    if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (fmt != FORMAT_AUTO && fmt != FORMAT_COBRA) {
+            ic_error_at(err, path, 0, "is a directory; only the cobra format is a directory of logs");
+            return NULL;
+        }
+        /* a dbcop run directory (hist-00000/history.bincode) without logs */
+        size_t pl = strlen(path);
+        char *bin = xmalloc(pl + 32);
+        sprintf(bin, "%s/history.bincode", path);
+        struct stat bs;
+        int dbcop_dir = fmt == FORMAT_AUTO && stat(bin, &bs) == 0 && S_ISREG(bs.st_mode) && !dir_has_logs(path);
+        history *h = NULL;
+        if (dbcop_dir) {
+            input r;
+            if (input_open(&r, bin, err)) { h = parse_dbcop(&r, opt, rep, err); input_close(&r); }
+        } else h = parse_cobra_dir(path, rep, err);
+        free(bin);
+        return h;
+    }
+    input r;
+    if (!input_open(&r, path, err)) return NULL;
+    history *h = parse_input(&r, fmt, opt, rep, err);
+    input_close(&r);
+    return h;
+}
+
+history *load_history_ex(const char *path, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    history *h = load_any(path, fmt, opt, rep, err);
+    if (h) load_report_finish(rep, h);
+    return h;
+}
+
+history *load_history(const char *path, history_format fmt, ic_error *err) {
+    return load_history_ex(path, fmt, NULL, NULL, err);
+}
+
+history *load_history_mem_ex(const void *data, size_t n, history_format fmt, const char *name,
+                             const load_options *opt, load_report *rep, ic_error *err) {
+    input r;
+    input_from_mem(&r, data, n, name);
+    history *h = parse_input(&r, fmt, opt, rep, err);
+    input_close(&r);
+    if (h) load_report_finish(rep, h);
+    return h;
+}
+
+history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err) {
+    return load_history_mem_ex(data, n, fmt, name, NULL, NULL, err);
+}

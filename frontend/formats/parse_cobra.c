@@ -1,0 +1,231 @@
+/* parse_cobra.c — Cobra's logs: a directory of *.log files, one session
+ * each (sessions numbered in file-name order, T2.log before T10.log).
+ * A log is a sequence of records, a type byte then big-endian int64s:
+ *
+ *   'S' txn                          transaction begins
+ *   'C' txn                          it commits
+ *   'A' txn                          it aborts (not written by every client)
+ *   'W' write_id key value           a write; write_id is unique per history
+ *   'R' writer_txn write_id key value   a read of the write write_id
+ *
+ * The model's value of a write is its write_id (Cobra guarantees those
+ * are unique; the value field is a hash).  A read whose writer_txn is the
+ * init or null txn id and whose write_id is the init write id or the null
+ * id reads the initial value.  Cobra's garbage-collection reads (write ids
+ * 0x23332333 / 0x66666666) are not supported and are reported.  A
+ * transaction left open at the end of a log is an error (truncated). */
+#include "frontend/formats/parse.h"
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+#include "frontend/history/u64map.h"
+
+typedef struct cobra_state {
+    history_builder *b;
+    u64map txn_ids;
+    ic_error *err;
+    load_report *rep;
+} cobra_state;
+
+static int get_i64(input *r, int64_t *v, const char *what, uint64_t rec_at, char type, ic_error *err) {
+    unsigned char b[8];
+    uint64_t at = r->offset;
+    size_t got = input_read(r, b, 8);
+    if (got < 8) {
+        ic_error_at_offset(err, r->name, (long long)at, "expected %s of the '%c' record at byte %" PRIu64 " (8 bytes), found %s",
+                           what, type, rec_at, got ? "a truncated field" : "end of file");
+        return 0;
+    }
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) x = x << 8 | b[i];
+    *v = (int64_t)x;
+    return 1;
+}
+
+static int reserved_txn_id(int64_t id) { return id == COBRA_INIT_TXN_ID || id == COBRA_NULL_TXN_ID || id == VALUE_INIT; }
+
+static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
+
+static int parse_log(cobra_state *st, input *r, uint32_t sess) {
+    ic_error *err = st->err;
+    uint32_t cur = HISTORY_NONE;
+    int64_t cur_id = 0;
+    for (;;) {
+        unsigned char type;
+        uint64_t at = r->offset;
+        if (input_read(r, &type, 1) < 1) break;
+        if (st->rep) st->rep->records++;
+        int64_t a, b2, c, d;
+        switch (type) {
+        case 'S':
+            if (!get_i64(r, &a, "the transaction id", at, 'S', err)) return 0;
+            if (cur != HISTORY_NONE) {
+                ic_error_at_offset(err, r->name, (long long)at,
+                                   "expected 'C' or 'A' ending transaction %" PRId64 ", found 'S' (a new transaction)", cur_id);
+                return 0;
+            }
+            if (reserved_txn_id(a)) {
+                ic_error_at_offset(err, r->name, (long long)at, "transaction id 0x%" PRIx64 " is reserved", (uint64_t)a);
+                return 0;
+            }
+            if (u64map_get(&st->txn_ids, (uint64_t)a) != UINT32_MAX) {
+                ic_error_at_offset(err, r->name, (long long)at, "duplicate transaction id %" PRId64, a);
+                return 0;
+            }
+            cur = hb_txn(st->b, sess, a, sat32(at));
+            cur_id = a;
+            u64map_put(&st->txn_ids, (uint64_t)a, cur);
+            break;
+        case 'C': case 'A':
+            if (!get_i64(r, &a, "the transaction id", at, (char)type, err)) return 0;
+            if (cur == HISTORY_NONE) {
+                ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before '%c', found '%c' outside a transaction", type, type);
+                return 0;
+            }
+            if (a != cur_id) {
+                ic_error_at_offset(err, r->name, (long long)at, "expected '%c' for transaction %" PRId64 ", found one for %" PRId64,
+                                   type, cur_id, a);
+                return 0;
+            }
+            hb_txn_status(st->b, cur, type == 'C' ? TXN_COMMITTED : TXN_ABORTED);
+            cur = HISTORY_NONE;
+            break;
+        case 'W':
+            if (!get_i64(r, &a, "the write id", at, 'W', err) || !get_i64(r, &b2, "the key", at, 'W', err) ||
+                !get_i64(r, &c, "the value", at, 'W', err))
+                return 0;
+            if (cur == HISTORY_NONE) {
+                ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before 'W', found 'W' outside a transaction");
+                return 0;
+            }
+            if (a == COBRA_INIT_WRITE_ID || a == COBRA_NULL_TXN_ID || a == COBRA_GC_WID_TRUE ||
+                a == COBRA_GC_WID_FALSE || a == VALUE_INIT) {
+                ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)a);
+                return 0;
+            }
+            hb_op(st->b, cur, OP_WRITE, hb_key(st->b, b2), a, sat32(at));
+            break;
+        case 'R':
+            if (!get_i64(r, &a, "the writer transaction id", at, 'R', err) ||
+                !get_i64(r, &b2, "the write id", at, 'R', err) || !get_i64(r, &c, "the key", at, 'R', err) ||
+                !get_i64(r, &d, "the value", at, 'R', err))
+                return 0;
+            if (cur == HISTORY_NONE) {
+                ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before 'R', found 'R' outside a transaction");
+                return 0;
+            }
+            int64_t value = b2;
+            if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
+                if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = VALUE_INIT;
+                else if (b2 == COBRA_GC_WID_TRUE || b2 == COBRA_GC_WID_FALSE) {
+                    ic_error_at_offset(err, r->name, (long long)at, "Cobra garbage-collection reads are not supported");
+                    return 0;
+                } else {
+                    ic_error_at_offset(err, r->name, (long long)at,
+                                       "expected the init or null write id in a read of the initial state, found 0x%" PRIx64, (uint64_t)b2);
+                    return 0;
+                }
+            } else if (b2 == VALUE_INIT) {
+                ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)b2);
+                return 0;
+            }
+            hb_op(st->b, cur, OP_READ, hb_key(st->b, c), value, sat32(at));
+            break;
+        default:
+            ic_error_at_offset(err, r->name, (long long)at,
+                               "expected a record type 'S', 'C', 'A', 'W' or 'R', found byte 0x%02x", type);
+            return 0;
+        }
+    }
+    if (r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); return 0; }
+    if (cur != HISTORY_NONE) {
+        ic_error_at_offset(err, r->name, (long long)r->offset,
+                           "expected 'C' or 'A' ending transaction %" PRId64 ", found end of file (truncated log?)", cur_id);
+        return 0;
+    }
+    return 1;
+}
+
+history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err) {
+    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, err, rep };
+    u64map_init(&st.txn_ids);
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        uint32_t sess = hb_session(st.b, (int64_t)i, logs[i].name);
+        ok = parse_log(&st, &logs[i], sess);
+    }
+    u64map_free(&st.txn_ids);
+    if (!ok) { hb_free(st.b); return NULL; }
+    return hb_finish(st.b, err);
+}
+
+/* T2.log before T10.log: compare digit runs by value. */
+static int natural_cmp(const void *pa, const void *pb) {
+    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            while (*a == '0') a++;
+            while (*b == '0') b++;
+            size_t la = 0, lb = 0;
+            while (a[la] >= '0' && a[la] <= '9') la++;
+            while (b[lb] >= '0' && b[lb] <= '9') lb++;
+            if (la != lb) return la < lb ? -1 : 1;
+            int c = strncmp(a, b, la);
+            if (c) return c;
+            a += la; b += lb;
+        } else {
+            if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+            a++; b++;
+        }
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
+    DIR *d = opendir(dir);
+    if (!d) { ic_error_at(err, dir, 0, "cannot open directory"); return NULL; }
+    VEC(char *) names;
+    vec_init(names);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && !strcmp(e->d_name + len - 4, ".log")) {
+            char *s = xmalloc(len + 1);
+            memcpy(s, e->d_name, len + 1);
+            vec_push(names, s);
+        }
+    }
+    closedir(d);
+    history *h = NULL;
+    if (names.len == 0) {
+        ic_error_at(err, dir, 0, "expected Cobra logs (*.log files) in the directory, found none");
+        vec_free(names);
+        return NULL;
+    }
+    qsort(names.data, names.len, sizeof *names.data, natural_cmp);
+    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, dir), { 0 }, err, rep };
+    u64map_init(&st.txn_ids);
+    int ok = 1;
+    size_t dl = strlen(dir);
+    for (size_t i = 0; i < names.len && ok; i++) {      /* one log open at a time */
+        char *path = xmalloc(dl + strlen(names.data[i]) + 2);
+        sprintf(path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names.data[i]);
+        input r;
+        ok = input_open(&r, path, err);
+        if (ok) {
+            ok = parse_log(&st, &r, hb_session(st.b, (int64_t)i, path));
+            input_close(&r);
+        }
+        free(path);
+    }
+    u64map_free(&st.txn_ids);
+    if (ok) h = hb_finish(st.b, err);
+    else hb_free(st.b);
+    for (size_t i = 0; i < names.len; i++) free(names.data[i]);
+    vec_free(names);
+    return h;
+}

@@ -1,0 +1,264 @@
+/* parse_elle.c — Jepsen/Elle histories in EDN:
+ *
+ *   {:type :ok, :f :txn, :process 3, :index 12,
+ *    :value [[:append 1 5] [:r 2 [1 4]] [:w 3 7] [:r 3 nil]]}
+ *
+ * The input is a sequence of operation maps, or one vector or list that
+ * holds them (elle-cli's two shapes).  A map may span lines and a line may
+ * hold several maps.  EDN as Clojure reads it: ';' comments anywhere,
+ * '#_' discards the next form, tags (#jepsen.history.Op{...}, #inst "...")
+ * are dropped keeping the tagged value, sets #{...}, strings that span
+ * lines, characters, big integers (123N).  Nesting is limited to 256
+ * levels.  A map with a repeated key and a NUL byte anywhere are errors.
+ *
+ * This file is only the syntax; what the operations mean is
+ * jepsen_ops.c's (shared with the JSON reader). */
+#include "frontend/formats/parse.h"
+
+#include <string.h>
+
+#include "vec.h"
+#include "frontend/formats/jepsen_ops.h"
+#include "frontend/formats/optree.h"
+#include "frontend/formats/text_cursor.h"
+
+typedef struct edn { tcur c; optree t; vec_char buf; } edn;
+
+static int is_ws(char ch) { return ch == ' ' || ch == ',' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v'; }
+
+static int is_delim(char ch) {
+    return !ch || is_ws(ch) || ch == '[' || ch == ']' || ch == '(' || ch == ')' || ch == '{' || ch == '}' ||
+           ch == '"' || ch == ';';
+}
+
+/* Skip blanks, commas, comments and line ends; 1 at a form's first
+ * character, 0 at the end of the input (or on an error). */
+static int ws(edn *e) {
+    for (;;) {
+        char ch = *e->c.p;
+        if (is_ws(ch)) e->c.p++;
+        else if (ch == ';' || !ch) { if (!tcur_next_line(&e->c)) return 0; }
+        else return 1;
+    }
+}
+
+static uint32_t read_form(edn *e, int depth);
+
+/* ws() that also drops '#_' forms; 1 at a form (or closing bracket). */
+static int ws_discard(edn *e, int depth) {
+    while (ws(e)) {
+        if (e->c.p[0] != '#' || e->c.p[1] != '_') return 1;
+        e->c.p += 2;
+        if (read_form(e, depth + 1) == OV_NONE) return 0;   /* the discarded form */
+    }
+    return 0;
+}
+
+static size_t atom_len(const char *p) {
+    size_t n = 0;
+    while (!is_delim(p[n])) n++;
+    return n;
+}
+
+/* Append the UTF-8 encoding of code point cp. */
+static void put_utf8(vec_char *b, unsigned cp) {
+    if (cp < 0x80) vec_push(*b, (char)cp);
+    else if (cp < 0x800) { vec_push(*b, (char)(0xC0 | cp >> 6)); vec_push(*b, (char)(0x80 | (cp & 0x3F))); }
+    else {
+        vec_push(*b, (char)(0xE0 | cp >> 12));
+        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
+    }
+}
+
+static int hex4(const char *p, unsigned *cp) {
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char ch = p[i];
+        unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0') : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
+        if (d == 16) return 0;
+        v = v * 16 + d;
+    }
+    *cp = v;
+    return 1;
+}
+
+/* A string at '"'; its content decoded into a node.  May span lines. */
+static uint32_t read_string(edn *e) {
+    uint32_t line = (uint32_t)e->c.line;
+    vec_clear(e->buf);
+    e->c.p++;
+    for (;;) {
+        char ch = *e->c.p;
+        if (!ch) {                                     /* the string goes on on the next line */
+            if (!tcur_next_line(&e->c)) {
+                if (!e->c.failed) tcur_error(&e->c, line, "expected '\"' closing the string that starts here, found end of file");
+                return OV_NONE;
+            }
+            vec_push(e->buf, '\n');
+            continue;
+        }
+        e->c.p++;
+        if (ch == '"') break;
+        if (ch != '\\') { vec_push(e->buf, ch); continue; }
+        char esc = *e->c.p;
+        unsigned cp;
+        switch (esc) {
+        case 'n': vec_push(e->buf, '\n'); break;
+        case 't': vec_push(e->buf, '\t'); break;
+        case 'r': vec_push(e->buf, '\r'); break;
+        case 'b': vec_push(e->buf, '\b'); break;
+        case 'f': vec_push(e->buf, '\f'); break;
+        case '"': case '\\': case '/': vec_push(e->buf, esc); break;
+        case 'u':
+            if (!hex4(e->c.p + 1, &cp) || cp == 0) { tcur_fail(&e->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
+            put_utf8(&e->buf, cp);
+            e->c.p += 4;
+            break;
+        default:
+            e->c.p--;
+            tcur_fail(&e->c, "an escape \\n, \\t, \\r, \\b, \\f, \\\", \\\\ or \\uXXXX");
+            return OV_NONE;
+        }
+        e->c.p++;
+    }
+    return ot_atom(&e->t, OV_STRING, line, e->buf.data ? e->buf.data : "", e->buf.len);
+}
+
+static uint32_t read_atom(edn *e) {
+    uint32_t line = (uint32_t)e->c.line;
+    const char *p = e->c.p;
+    if (*p == '\\') {                                  /* a character: \a, \newline, \( ... */
+        size_t n = p[1] ? 1 + (is_delim(p[2]) ? 1 : atom_len(p + 1)) : 0;
+        if (!n) { tcur_fail(&e->c, "a character after '\\'"); return OV_NONE; }
+        e->c.p += n;
+        return ot_atom(&e->t, OV_CHAR, line, p, n);
+    }
+    size_t n = atom_len(p);
+    if (!n) { tcur_fail(&e->c, "a value"); return OV_NONE; }
+    e->c.p += n;
+    if (n == 3 && !strncmp(p, "nil", 3)) return ot_atom(&e->t, OV_NIL, line, p, n);
+    if ((n == 4 && !strncmp(p, "true", 4)) || (n == 5 && !strncmp(p, "false", 5))) return ot_atom(&e->t, OV_BOOL, line, p, n);
+    if (*p == ':') {
+        if (n < 2) { e->c.p -= n; tcur_fail(&e->c, "a keyword name after ':'"); return OV_NONE; }
+        return ot_atom(&e->t, OV_KEYWORD, line, p, n);
+    }
+    int numeric = (*p >= '0' && *p <= '9') || ((*p == '-' || *p == '+') && n > 1 && p[1] >= '0' && p[1] <= '9');
+    if (numeric) {
+        uint32_t node = ot_integer(&e->t, line, p, n);
+        return node != OV_NONE ? node : ot_atom(&e->t, OV_NUMBER, line, p, n);
+    }
+    return ot_atom(&e->t, OV_SYMBOL, line, p, n);
+}
+
+/* Elements up to `close`, as children of node. */
+static uint32_t read_elements(edn *e, uint32_t node, char close, int depth) {
+    uint32_t last = OV_NONE;
+    for (;;) {
+        if (!ws_discard(e, depth)) {
+            if (!e->c.failed) {
+                char exp[32];
+                snprintf(exp, sizeof exp, "'%c'", close);
+                tcur_fail(&e->c, exp);
+            }
+            return OV_NONE;
+        }
+        char ch = *e->c.p;
+        if (ch == close) { e->c.p++; return node; }
+        if (ch == ']' || ch == ')' || ch == '}') {
+            char exp[32];
+            snprintf(exp, sizeof exp, "'%c'", close);
+            tcur_fail(&e->c, exp);
+            return OV_NONE;
+        }
+        uint32_t child = read_form(e, depth);
+        if (child == OV_NONE) return OV_NONE;
+        ot_append(&e->t, node, &last, child);
+    }
+}
+
+static uint32_t read_form(edn *e, int depth) {
+    if (depth >= OT_MAX_DEPTH) { tcur_fail(&e->c, "less nesting (at most 256 levels)"); return OV_NONE; }
+    if (!ws_discard(e, depth)) {
+        if (!e->c.failed) tcur_fail(&e->c, "a value");
+        return OV_NONE;
+    }
+    uint32_t line = (uint32_t)e->c.line;
+    char ch = *e->c.p;
+    switch (ch) {
+    case '[': e->c.p++; return read_elements(e, ot_container(&e->t, OV_VECTOR, line), ']', depth + 1);
+    case '(': e->c.p++; return read_elements(e, ot_container(&e->t, OV_LIST, line), ')', depth + 1);
+    case '{': {
+        e->c.p++;
+        uint32_t m = read_elements(e, ot_container(&e->t, OV_MAP, line), '}', depth + 1);
+        if (m == OV_NONE) return OV_NONE;
+        if (ot_node(&e->t, m)->count & 1) {
+            tcur_error(&e->c, e->c.line, "a map (from line %u) has a key without a value", line);
+            return OV_NONE;
+        }
+        uint32_t dup = ot_duplicate_key(&e->t, m);
+        if (dup != OV_NONE) {
+            char kb[64];
+            tcur_error(&e->c, ot_node(&e->t, dup)->line, "key %s appears twice in one map (EDN forbids it)",
+                       ot_render(&e->t, dup, kb, sizeof kb));
+            return OV_NONE;
+        }
+        return m;
+    }
+    case ']': case ')': case '}':
+        tcur_fail(&e->c, "a value");
+        return OV_NONE;
+    case '"':
+        return read_string(e);
+    case '#': {
+        char next = e->c.p[1];
+        if (next == '{') { e->c.p += 2; return read_elements(e, ot_container(&e->t, OV_SET, line), '}', depth + 1); }
+        if (next == '#') { e->c.p++; return read_atom(e); }      /* ##Inf, ##NaN */
+        if (next == '"') { e->c.p++; return read_string(e); }    /* a regex: its text */
+        e->c.p++;
+        size_t n = atom_len(e->c.p);                             /* a tag: the tagged value follows */
+        if (!n) { tcur_fail(&e->c, "a tag after '#'"); return OV_NONE; }
+        e->c.p += n;
+        return read_form(e, depth + 1);
+    }
+    default:
+        return read_atom(e);
+    }
+}
+
+history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_error *err) {
+    (void)opt;
+    edn e;
+    memset(&e, 0, sizeof e);
+    ot_init(&e.t, 0);
+    jepsen_reader *jr = jr_new(FORMAT_ELLE, r->name, rep);
+    int ok = tcur_init(&e.c, r, err), wrapped = 0, forms = 0;
+    char close = 0;
+    while (ok && ws_discard(&e, 0)) {
+        char ch = *e.c.p;
+        if (wrapped == 1) {                      /* inside the vector/list holding the history */
+            if (ch == close) { e.c.p++; wrapped = 2; continue; }
+        } else if (wrapped == 2) {
+            ok = tcur_fail(&e.c, "end of file after the vector holding the history");
+            break;
+        } else if ((ch == '[' || ch == '(') && forms == 0) {
+            e.c.p++;
+            wrapped = 1;
+            close = ch == '[' ? ']' : ')';
+            continue;
+        }
+        ot_reset(&e.t);
+        uint32_t root = read_form(&e, wrapped);
+        if (root == OV_NONE) { ok = 0; break; }
+        forms++;
+        ok = jr_op(jr, &e.t, root, err);
+    }
+    if (ok && e.c.failed) ok = 0;
+    if (ok && wrapped == 1) ok = tcur_fail(&e.c, close == ']' ? "']' closing the vector holding the history"
+                                                              : "')' closing the list holding the history");
+    ot_free(&e.t);
+    vec_free(e.buf);
+    if (!ok) { jr_free(jr); return NULL; }
+    return jr_finish(jr, err);
+}

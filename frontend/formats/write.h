@@ -1,0 +1,81 @@
+/* write.h — write a history in one of the four formats (convert, the
+ * workload generator, round-trip tests).
+ *
+ * A written history reads back with the same verdict.  Each writer
+ * refuses, with an error naming the first offending op or transaction,
+ * what its format cannot express rather than dropping it:
+ *   text   registers only, integer keys, committed transactions, no failed ops
+ *   dbcop  registers only, integer keys, no indeterminate transactions
+ *   cobra  registers only, integer keys, no indeterminate transactions,
+ *          no failed ops
+ *   elle   everything but failed ops; reads of :fail/:info transactions are
+ *          written but not read back (Elle's own rule)
+ * and renumbers the identifiers its format reserves or cannot spell
+ * (values and ids are only ever compared, so a one-to-one renumbering
+ * keeps every verdict):
+ *   text   values must be >= 1 (0 is the initial value, and PolySI's text
+ *          has no signs); keys, sessions and transaction ids >= 0
+ *   dbcop  values must not be 0 (the initial value)
+ *   cobra  values and transaction ids must not be Cobra's markers
+ *          (0xbebeebee, 0xdeadbeef, 0x23332333, 0x66666666; ids also not -1)
+ * An identifier outside that set becomes the smallest one inside it that
+ * the history does not use (in order of first appearance); the note of
+ * history_write_file() says which.  Empty transactions are written where
+ * the format can hold them (dbcop, cobra, elle) and vanish in text.  INIT
+ * is never written. */
+#ifndef ISOCHECK_WRITE_H
+#define ISOCHECK_WRITE_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "vec.h"
+#include "frontend/history/history.h"
+#include "frontend/history/u64map.h"
+
+int write_text(const history *h, FILE *out, ic_error *err);
+int write_dbcop(const history *h, FILE *out, ic_error *err);
+int write_elle(const history *h, FILE *out, ic_error *err);
+/* Cobra: T<session>.log files in dir (io/output.h's directory
+ * rules; flags: OUTPUT_FORCE). */
+int write_cobra(const history *h, const char *dir, unsigned flags, ic_error *err);
+
+/* Dispatch by format; path "-" is stdout (not for cobra).  The file is
+ * written through io/output.h (flags: OUTPUT_NO_CLOBBER,
+ * OUTPUT_FORCE).  note (may be NULL) gets what was renumbered, or "".
+ * 1 on success. */
+int history_write_file(const history *h, history_format fmt, const char *path, unsigned flags, char *note,
+                       size_t note_len, ic_error *err);
+/* The same with flags 0 and no note. */
+int history_write(const history *h, history_format fmt, const char *path, ic_error *err);
+
+/* Transaction ids must be unique for formats that name transactions
+ * (text, cobra, elle); 0 with err set on the first repeat. */
+int write_check_unique_txn_ids(const history *h, const char *format, ic_error *err);
+
+/* Shared checks: 0 with err set if h has what the format cannot hold. */
+int write_check(const history *h, const char *format, int lists_ok, int string_keys_ok,
+                int aborted_ok, int indeterminate_ok, int failed_ok, ic_error *err);
+
+/* ---- renumbering ---------------------------------------------------------- */
+
+/* One kind of identifier: the ones the format cannot hold, mapped to fresh ones. */
+typedef struct write_renumber {
+    u64map index;            /* original -> position in from/to */
+    vec_i64 from, to;        /* in order of first appearance */
+} write_renumber;
+
+typedef struct write_plan {
+    write_renumber value, key, session, txn;
+} write_plan;
+
+/* The renumbering fmt needs for h (FORMAT_ELLE: none).  Free with
+ * write_plan_free(). */
+void write_plan_build(const history *h, history_format fmt, write_plan *p);
+void write_plan_free(write_plan *p);
+/* The identifier to write for v. */
+int64_t write_renumbered(const write_renumber *r, int64_t v);
+/* "value 0 written as 7" style summary into buf ("" when nothing). */
+void write_plan_describe(const write_plan *p, const char *format, char *buf, size_t n);
+
+#endif

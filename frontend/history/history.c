@@ -1,0 +1,510 @@
+/* history.c — the history model and its builder (contract in history.h).
+ *
+ * The builder appends ops in arrival order, tagged with their builder
+ * transaction; hb_finish() numbers transactions by session (INIT first),
+ * then scatters each op field to its final slot one array at a time, so
+ * the transient extra memory is one field plus a u32 per op. */
+#include "frontend/history/history.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+#include "frontend/history/u64map.h"
+
+typedef struct hb_session { int64_t ext_id; uint32_t file; uint32_t num_txns; } hb_session_t;
+typedef struct hb_txn {
+    uint32_t session, pos, line, num_ops;
+    int64_t  ext_id;
+    uint8_t  status;
+} hb_txn_t;
+
+struct history_builder {
+    history_format format;
+    history_loc_kind loc;
+    char *source;
+    VEC(hb_session_t) sessions;
+    u64map session_ids;
+    VEC(hb_txn_t) txns;
+    VEC(uint8_t) op_kind;
+    vec_u32 op_key, op_line, op_txn;
+    vec_i64 op_value;
+    vec_i64 key_ext;
+    vec_u32 key_name;
+    u64map int_keys;
+    /* string keys: open addressing over key ids, keyed by string hash */
+    uint32_t *str_slots; size_t str_cap, str_len;
+    VEC(history_list_ref) lists;
+    vec_i64 list_pool;
+    vec_char strings;
+    vec_u32 name_off;            /* named values (hb_name) */
+    int has_lists;
+};
+
+static uint32_t add_string(vec_char *pool, const char *s, size_t n) {
+    if (pool->len + n + 1 > UINT32_MAX) xalloc_fail(pool->len + n + 1);
+    uint32_t off = (uint32_t)pool->len;
+    vec_reserve(*pool, pool->len + n + 1);
+    memcpy(pool->data + pool->len, s, n);
+    pool->len += n;
+    pool->data[pool->len++] = 0;
+    return off;
+}
+
+history_builder *hb_new(history_format format, history_loc_kind loc, const char *source) {
+    history_builder *b = xcalloc(1, sizeof *b);
+    b->format = format;
+    b->loc = loc;
+    const char *src = source ? source : "";
+    b->source = xmalloc(strlen(src) + 1);
+    strcpy(b->source, src);
+    u64map_init(&b->session_ids);
+    u64map_init(&b->int_keys);
+    add_string(&b->strings, src, strlen(src));    /* offset 0: the source */
+    return b;
+}
+
+void hb_free(history_builder *b) {
+    if (!b) return;
+    free(b->source);
+    vec_free(b->sessions); u64map_free(&b->session_ids);
+    vec_free(b->txns);
+    vec_free(b->op_kind); vec_free(b->op_key); vec_free(b->op_line); vec_free(b->op_txn);
+    vec_free(b->op_value);
+    vec_free(b->key_ext); vec_free(b->key_name); u64map_free(&b->int_keys);
+    free(b->str_slots);
+    vec_free(b->lists); vec_free(b->list_pool); vec_free(b->strings);
+    vec_free(b->name_off);
+    free(b);
+}
+
+uint32_t hb_find_session(const history_builder *b, int64_t ext_id) {
+    return u64map_get(&b->session_ids, (uint64_t)ext_id);
+}
+
+uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file) {
+    uint32_t s = u64map_get(&b->session_ids, (uint64_t)ext_id);
+    if (s != UINT32_MAX) return s;
+    s = (uint32_t)b->sessions.len;
+    hb_session_t hs = { ext_id, file ? add_string(&b->strings, file, strlen(file)) : 0, 0 };
+    vec_push(b->sessions, hs);
+    u64map_put(&b->session_ids, (uint64_t)ext_id, s);
+    return s;
+}
+
+uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line) {
+    if (b->txns.len >= UINT32_MAX - 2) xalloc_fail(SIZE_MAX);
+    hb_txn_t t = { session, b->sessions.data[session].num_txns++, line, 0, ext_id, TXN_COMMITTED };
+    vec_push(b->txns, t);
+    return (uint32_t)b->txns.len - 1;
+}
+
+void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
+uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
+uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn) { return b->txns.data[txn].num_ops; }
+
+uint32_t hb_key(history_builder *b, int64_t ext_key) {
+    uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);
+    if (k != UINT32_MAX) return k;
+    k = (uint32_t)b->key_ext.len;
+    vec_push(b->key_ext, ext_key);
+    vec_push(b->key_name, HISTORY_NONE);
+    u64map_put(&b->int_keys, (uint64_t)ext_key, k);
+    return k;
+}
+
+static uint64_t str_hash(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ULL;          /* FNV-1a */
+    for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ULL; }
+    return h;
+}
+
+static void str_slots_insert(history_builder *b, uint32_t k) {
+    const char *s = b->strings.data + b->key_name.data[k];
+    size_t mask = b->str_cap - 1, i = str_hash(s, strlen(s)) & mask;
+    while (b->str_slots[i] != HISTORY_NONE) i = (i + 1) & mask;
+    b->str_slots[i] = k;
+    b->str_len++;
+}
+
+uint32_t hb_key_str(history_builder *b, const char *s, size_t len) {
+    if (b->str_cap) {
+        size_t mask = b->str_cap - 1;
+        for (size_t i = str_hash(s, len) & mask; b->str_slots[i] != HISTORY_NONE; i = (i + 1) & mask) {
+            uint32_t k = b->str_slots[i];
+            const char *have = b->strings.data + b->key_name.data[k];
+            if (strlen(have) == len && !memcmp(have, s, len)) return k;
+        }
+    }
+    if ((b->str_len + 1) * 2 > b->str_cap) {
+        size_t old = b->str_cap;
+        b->str_cap = old ? old * 2 : 64;
+        free(b->str_slots);
+        b->str_slots = xmalloc(b->str_cap * sizeof *b->str_slots);
+        memset(b->str_slots, 0xff, b->str_cap * sizeof *b->str_slots);
+        b->str_len = 0;
+        for (uint32_t k = 0; k < b->key_name.len; k++)
+            if (b->key_name.data[k] != HISTORY_NONE) str_slots_insert(b, k);
+    }
+    uint32_t k = (uint32_t)b->key_ext.len;
+    vec_push(b->key_ext, 0);
+    vec_push(b->key_name, add_string(&b->strings, s, len));
+    str_slots_insert(b, k);
+    return k;
+}
+
+int64_t hb_name(history_builder *b, const char *s, size_t len) {
+    if (b->name_off.len >= UINT32_MAX - 1) xalloc_fail(SIZE_MAX);
+    vec_push(b->name_off, add_string(&b->strings, s, len));
+    return VALUE_NAME_BASE + (int64_t)(b->name_off.len - 1);
+}
+
+uint32_t hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line) {
+    if (b->op_kind.len >= UINT32_MAX / 2) xalloc_fail(SIZE_MAX);
+    unsigned k = kind & OP_KIND_MASK;
+    if (k == OP_APPEND || k == OP_LIST_READ) b->has_lists = 1;
+    vec_push(b->op_kind, (uint8_t)kind);
+    vec_push(b->op_key, key);
+    vec_push(b->op_value, value);
+    vec_push(b->op_line, line);
+    vec_push(b->op_txn, txn);
+    b->txns.data[txn].num_ops++;
+    return (uint32_t)b->op_kind.len - 1;
+}
+
+uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
+                      const int64_t *vals, uint32_t n, uint32_t line) {
+    history_list_ref r = { b->list_pool.len, n };
+    vec_reserve(b->list_pool, b->list_pool.len + n);
+    if (n) memcpy(b->list_pool.data + b->list_pool.len, vals, n * sizeof *vals);
+    b->list_pool.len += n;
+    vec_push(b->lists, r);
+    return hb_op(b, txn, OP_LIST_READ, key, (int64_t)(b->lists.len - 1), line);
+}
+
+void hb_op_make_empty_list_read(history_builder *b, uint32_t i) {
+    history_list_ref r = { b->list_pool.len, 0 };
+    vec_push(b->lists, r);
+    b->op_kind.data[i] = (uint8_t)((b->op_kind.data[i] & ~OP_KIND_MASK) | OP_LIST_READ);
+    b->op_value.data[i] = (int64_t)(b->lists.len - 1);
+    b->has_lists = 1;
+}
+
+/* ---- finish --------------------------------------------------------- */
+
+static uint64_t writer_hash(uint32_t key, int64_t value) {
+    return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
+}
+
+uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
+    if (!h->writer_slots || key >= h->num_keys) return HISTORY_NONE;
+    for (uint64_t i = writer_hash(key, value) & h->writer_mask;; i = (i + 1) & h->writer_mask) {
+        uint32_t op = h->writer_slots[i];
+        if (op == HISTORY_NONE) return HISTORY_NONE;
+        if (h->op_key[op] == key && h->op_value[op] == value) return op;
+    }
+}
+
+static void where_error(const history *h, uint32_t op, ic_error *err, const char *msg) {
+    uint32_t t = h->op_txn[op];
+    const char *file = t ? history_session_file(h, h->txns[t].session) : h->source;
+    if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, h->op_line[op], "%s", msg);
+    else ic_error_at(err, file, h->op_line[op], "%s", msg);
+}
+
+/* Build key_writes and the (key,value) index; 0 on a duplicate value. */
+static int index_writers(history *h, ic_error *err) {
+    uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
+    size_t nw = 0;
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (history_op_is_write(h, op)) { start[h->op_key[op] + 1]++; nw++; }
+    for (uint32_t k = 0; k < h->num_keys; k++) start[k + 1] += start[k];
+    uint32_t *writes = xmalloc((nw ? nw : 1) * sizeof *writes);
+    uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
+    memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (history_op_is_write(h, op)) writes[cur[h->op_key[op]]++] = op;
+    free(cur);
+    for (uint32_t k = 0; k < h->num_keys; k++)       /* writes are in op order: same txn is adjacent */
+        for (uint32_t i = start[k]; i + 1 < start[k + 1]; i++)
+            if (h->op_txn[writes[i]] == h->op_txn[writes[i + 1]]) h->op_kind[writes[i]] |= OP_OVERWRITTEN;
+    h->key_write_start = start;
+    h->key_writes = writes;
+
+    uint64_t cap = 64;
+    while (cap < 2 * (uint64_t)nw) cap *= 2;
+    h->writer_mask = cap - 1;
+    h->writer_slots = xmalloc(cap * sizeof *h->writer_slots);
+    memset(h->writer_slots, 0xff, cap * sizeof *h->writer_slots);
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (!history_op_is_write(h, op)) continue;
+        uint32_t key = h->op_key[op];
+        int64_t value = h->op_value[op];
+        uint64_t i = writer_hash(key, value) & h->writer_mask;
+        for (;; i = (i + 1) & h->writer_mask) {
+            uint32_t other = h->writer_slots[i];
+            if (other == HISTORY_NONE) break;
+            if (h->op_key[other] == key && h->op_value[other] == value) {
+                char kb[64], vb[32], wb[300], msg[512];
+                if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
+                else snprintf(vb, sizeof vb, "value %" PRId64, value);
+                history_op_where(h, other, wb, sizeof wb);
+                snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
+                         vb, history_key_str(h, key, kb, sizeof kb), wb);
+                where_error(h, op, err, msg);
+                return 0;
+            }
+        }
+        h->writer_slots[i] = op;
+    }
+    return 1;
+}
+
+/* A key is a register or a list, not both; 0 (err set) at the first op
+ * that mixes them. */
+static int check_key_kinds(history *h, ic_error *err) {
+    uint8_t *kind = xcalloc(h->num_keys ? h->num_keys : 1, 1);    /* 0 unseen, 1 register, 2 list */
+    int ok = 1;
+    for (uint32_t op = h->num_keys; op < h->num_ops && ok; op++) {  /* INIT's ops fit both */
+        op_kind k = history_op_kind(h, op);
+        uint8_t want = k == OP_APPEND || k == OP_LIST_READ ? 2 : 1;
+        uint8_t *have = &kind[h->op_key[op]];
+        if (!*have) *have = want;
+        if (*have == want) continue;
+        char kb[64], msg[256];
+        snprintf(msg, sizeof msg, "key %s is used both as a register (read/write) and as a list (append/list read)",
+                 history_key_str(h, h->op_key[op], kb, sizeof kb));
+        where_error(h, op, err, msg);
+        ok = 0;
+    }
+    free(kind);
+    return ok;
+}
+
+history *hb_finish(history_builder *b, ic_error *err) {
+    size_t nops = b->op_kind.len;
+    if (nops == 0) {
+        ic_error_at(err, b->source, 0, "empty history: no operations found");
+        hb_free(b);
+        return NULL;
+    }
+    history *h = xcalloc(1, sizeof *h);
+    h->format = b->format;
+    h->loc = b->loc;
+    h->source = b->source; b->source = NULL;
+    h->has_lists = b->has_lists;
+
+    uint32_t nkeys = (uint32_t)b->key_ext.len;
+    uint32_t nsess = (uint32_t)b->sessions.len;
+    uint32_t ntx = (uint32_t)b->txns.len + 1;
+    if ((uint64_t)nops + nkeys >= UINT32_MAX) xalloc_fail(SIZE_MAX);
+
+    /* sessions: transactions numbered session by session, INIT is 0 */
+    h->num_sessions = nsess;
+    h->sessions = xmalloc((nsess ? nsess : 1) * sizeof *h->sessions);
+    uint32_t next = 1;
+    for (uint32_t s = 0; s < nsess; s++) {
+        hb_session_t *bs = &b->sessions.data[s];
+        h->sessions[s] = (history_session){ next, bs->num_txns, bs->ext_id, bs->file };
+        next += bs->num_txns;
+    }
+    h->num_txns = ntx;
+    h->txns = xcalloc(ntx, sizeof *h->txns);
+    uint32_t *txn_new = xmalloc((ntx - 1 ? ntx - 1 : 1) * sizeof *txn_new);
+    for (uint32_t t = 0; t + 1 < ntx; t++) {
+        hb_txn_t *bt = &b->txns.data[t];
+        uint32_t nt = h->sessions[bt->session].first_txn + bt->pos;
+        txn_new[t] = nt;
+        h->txns[nt] = (history_txn){ 0, bt->num_ops, bt->session, bt->pos, bt->ext_id, bt->line, bt->status };
+    }
+    h->txns[0] = (history_txn){ 0, nkeys, HISTORY_NONE, 0, VALUE_INIT, 0, TXN_COMMITTED };
+    uint32_t op = 0;
+    for (uint32_t t = 0; t < ntx; t++) { h->txns[t].first_op = op; op += h->txns[t].num_ops; }
+    h->num_ops = op;
+
+    /* destination of every builder op */
+    uint32_t *cursor = xmalloc(ntx * sizeof *cursor);
+    for (uint32_t t = 0; t < ntx; t++) cursor[t] = h->txns[t].first_op;
+    uint32_t *dest = xmalloc(nops * sizeof *dest);
+    for (size_t i = 0; i < nops; i++) dest[i] = cursor[txn_new[b->op_txn.data[i]]]++;
+    free(cursor);
+
+    h->op_kind = xmalloc(h->num_ops);
+    for (size_t i = 0; i < nops; i++) h->op_kind[dest[i]] = b->op_kind.data[i];
+    vec_free(b->op_kind);
+    h->op_key = xmalloc((size_t)h->num_ops * sizeof *h->op_key);
+    for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
+    vec_free(b->op_key);
+    h->op_value = xmalloc((size_t)h->num_ops * sizeof *h->op_value);
+    for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
+    vec_free(b->op_value);
+    h->op_line = xmalloc((size_t)h->num_ops * sizeof *h->op_line);
+    for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
+    vec_free(b->op_line);
+    free(dest);
+    free(txn_new);
+    vec_free(b->op_txn);
+    h->op_txn = xmalloc((size_t)h->num_ops * sizeof *h->op_txn);
+    for (uint32_t t = 0; t < ntx; t++)
+        for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
+    for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
+        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT; h->op_line[k] = 0;
+    }
+
+    h->num_keys = nkeys;
+    h->key_ext = b->key_ext.data; vec_init(b->key_ext);
+    h->key_name = b->key_name.data; vec_init(b->key_name);
+    h->num_lists = (uint32_t)b->lists.len;
+    h->lists = b->lists.data; vec_init(b->lists);
+    h->list_pool = b->list_pool.data; vec_init(b->list_pool);
+    h->strings = b->strings.data; h->strings_len = b->strings.len; vec_init(b->strings);
+    h->num_names = (uint32_t)b->name_off.len;
+    h->name_off = b->name_off.data; vec_init(b->name_off);
+    hb_free(b);
+
+    if (!check_key_kinds(h, err) || !index_writers(h, err)) { history_free(h); return NULL; }
+    return h;
+}
+
+void history_free(history *h) {
+    if (!h) return;
+    free(h->source); free(h->sessions); free(h->txns);
+    free(h->op_kind); free(h->op_key); free(h->op_value); free(h->op_line); free(h->op_txn);
+    free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
+    free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
+    free(h->name_off);
+    free(h);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+const int64_t *history_list(const history *h, uint32_t op, uint32_t *len) {
+    const history_list_ref *r = &h->lists[h->op_value[op]];
+    static const int64_t empty[1] = { 0 };
+    *len = r->len;
+    return r->len ? h->list_pool + r->off : empty;     /* the pool may be NULL */
+}
+
+int64_t history_read_value(const history *h, uint32_t op) {
+    if (history_op_kind(h, op) != OP_LIST_READ) return h->op_value[op];
+    uint32_t n;
+    const int64_t *l = history_list(h, op, &n);
+    return n ? l[n - 1] : VALUE_INIT;
+}
+
+uint32_t history_read_source(const history *h, uint32_t op) {
+    return history_writer_of(h, h->op_key[op], history_read_value(h, op));
+}
+
+int history_value_is_named(const history *h, int64_t v) {
+    return v >= VALUE_NAME_BASE && (uint64_t)v - (uint64_t)VALUE_NAME_BASE < h->num_names;
+}
+
+const char *history_value_str(const history *h, int64_t v, char *buf, size_t n) {
+    if (v == VALUE_INIT) snprintf(buf, n, "init");
+    else if (history_value_is_named(h, v)) snprintf(buf, n, "%s", h->strings + h->name_off[(uint64_t)v - (uint64_t)VALUE_NAME_BASE]);
+    else snprintf(buf, n, "%" PRId64, v);
+    return buf;
+}
+
+const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n) {
+    if (h->key_name[key] != HISTORY_NONE) snprintf(buf, n, "%s", h->strings + h->key_name[key]);
+    else snprintf(buf, n, "%" PRId64, h->key_ext[key]);
+    return buf;
+}
+
+const char *history_session_file(const history *h, uint32_t session) {
+    if (session >= h->num_sessions) return h->source;
+    return h->strings + h->sessions[session].file;
+}
+
+static const char *where(const history *h, uint32_t txn, uint32_t line, char *buf, size_t n) {
+    if (txn == 0) { snprintf(buf, n, "<initial state>"); return buf; }
+    const char *file = history_session_file(h, h->txns[txn].session);
+    if (h->format == FORMAT_SYNTHETIC) snprintf(buf, n, "%s: txn %u", file, txn);
+    else if (h->loc == LOC_OFFSET) snprintf(buf, n, "%s: byte %u", file, line);
+    else snprintf(buf, n, "%s:%u", file, line);
+    return buf;
+}
+
+const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n) {
+    return where(h, h->op_txn[op], h->op_line[op], buf, n);
+}
+
+const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n) {
+    return where(h, txn, h->txns[txn].line, buf, n);
+}
+
+uint32_t history_txn_final_write(const history *h, uint32_t t, uint32_t key) {
+    if (t == 0) return key < h->num_keys ? key : HISTORY_NONE;   /* INIT's op k writes key k */
+    if (t >= h->num_txns) return HISTORY_NONE;
+    const history_txn *tx = &h->txns[t];
+    uint32_t found = HISTORY_NONE;
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++)
+        if (h->op_key[op] == key && history_op_is_write(h, op)) found = op;
+    return found;
+}
+
+uint32_t history_snapshot_source(const history *h, uint32_t op, uint32_t own_appends) {
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_read_source(h, op);
+    uint32_t n;
+    const int64_t *l = history_list(h, op, &n);
+    if (own_appends > n) return HISTORY_NONE;
+    uint32_t m = n - own_appends;                      /* the external prefix l[0..m) */
+    return history_writer_of(h, h->op_key[op], m ? l[m - 1] : VALUE_INIT);
+}
+
+uint32_t history_external_source(const history *h, uint32_t op) {
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_read_source(h, op);
+    uint32_t t = h->op_txn[op], k = h->op_key[op], own = 0;
+    for (uint32_t o = h->txns[t].first_op; o < op; o++)
+        own += h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
+    return history_snapshot_source(h, op, own);
+}
+
+uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key) {
+    if (t == 0 || t >= h->num_txns) return HISTORY_NONE;
+    const history_txn *tx = &h->txns[t];
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+        if (h->op_key[op] != key || history_op_failed(h, op)) continue;
+        op_kind k = history_op_kind(h, op);
+        if (k == OP_WRITE) return HISTORY_NONE;        /* an own write hides the snapshot */
+        if (k == OP_READ || k == OP_LIST_READ) return op;
+    }
+    return HISTORY_NONE;
+}
+
+/* Mark the writer of (key, value) if it is an indeterminate transaction
+ * other than t that is not marked yet; push it on the work list. */
+static void observe(const history *h, uint8_t *p, vec_u32 *work, uint32_t t, uint32_t key, int64_t value) {
+    uint32_t w = history_writer_of(h, key, value);
+    if (w == HISTORY_NONE) return;
+    uint32_t u = h->op_txn[w];
+    if (u == t || p[u] || h->txns[u].status != TXN_INDETERMINATE) return;
+    p[u] = 1;
+    vec_push(*work, u);
+}
+
+uint8_t *history_participants(const history *h) {
+    uint8_t *p = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    vec_u32 work; vec_init(work);
+    p[0] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (h->txns[t].status == TXN_COMMITTED) { p[t] = 1; vec_push(work, t); }
+    int any_indeterminate = 0;
+    for (uint32_t t = 1; t < h->num_txns && !any_indeterminate; t++) any_indeterminate = h->txns[t].status == TXN_INDETERMINATE;
+    while (any_indeterminate && work.len) {
+        uint32_t t = work.data[--work.len];
+        const history_txn *tx = &h->txns[t];
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (!history_op_is_read(h, op)) continue;
+            if (history_op_kind(h, op) == OP_READ) { observe(h, p, &work, t, h->op_key[op], h->op_value[op]); continue; }
+            uint32_t n;
+            const int64_t *l = history_list(h, op, &n);
+            for (uint32_t i = 0; i < n; i++) observe(h, p, &work, t, h->op_key[op], l[i]);
+        }
+    }
+    vec_free(work);
+    return p;
+}

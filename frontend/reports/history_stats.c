@@ -1,0 +1,65 @@
+/* history_stats.c — see history_stats.h. */
+#include "frontend/reports/history_stats.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "frontend/formats/parse.h"
+
+void history_stats_compute(const history *h, history_stats *s) {
+    memset(s, 0, sizeof *s);
+    s->sessions = h->num_sessions;
+    s->txns = h->num_txns - 1;
+    s->keys = h->num_keys;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        const history_txn *x = &h->txns[t];
+        if (x->status == TXN_COMMITTED) s->committed++;
+        else if (x->status == TXN_ABORTED) s->aborted++;
+        else s->indeterminate++;
+        if (x->num_ops > s->max_txn_ops) s->max_txn_ops = x->num_ops;
+    }
+    for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++) {
+        s->ops++;
+        if (history_op_failed(h, op)) { s->failed_ops++; continue; }
+        switch (history_op_kind(h, op)) {
+        case OP_READ:      s->reads++; if (h->op_value[op] == VALUE_INIT) s->init_reads++; break;
+        case OP_LIST_READ: s->reads++; s->list_reads++; if (history_read_value(h, op) == VALUE_INIT) s->init_reads++; break;
+        case OP_WRITE:     s->writes++; break;
+        case OP_APPEND:    s->writes++; s->appends++; break;
+        }
+    }
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        uint64_t writers = 0;
+        uint32_t last = HISTORY_NONE;
+        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+            uint32_t t = h->op_txn[h->key_writes[i]];
+            if (t != 0 && t != last) writers++;   /* writes are in txn order */
+            last = t;
+        }
+        if (writers > s->max_key_writers) s->max_key_writers = writers;
+    }
+    s->read_fraction = s->reads + s->writes ? (double)s->reads / (double)(s->reads + s->writes) : 0.0;
+}
+
+void history_stats_print_load(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr) {
+    if (json) {
+        fprintf(out, "{\"format\": \"%s\"", history_format_name(h->format));
+#define STAT_JSON(name, desc) fprintf(out, ", \"" #name "\": %" PRIu64, s->name);
+        HISTORY_STATS(STAT_JSON)
+#undef STAT_JSON
+        fprintf(out, ", \"read_fraction\": %.4f", s->read_fraction);
+        if (lr) { fputs(", \"load\": ", out); load_report_print_json(out, lr); }
+        fputs("}\n", out);
+        return;
+    }
+    fprintf(out, "%-16s %s\n", "format", history_format_name(h->format));
+#define STAT_TEXT(name, desc) fprintf(out, "%-16s %" PRIu64 "\n", #name, s->name);
+    HISTORY_STATS(STAT_TEXT)
+#undef STAT_TEXT
+    fprintf(out, "%-16s %.4f\n", "read_fraction", s->read_fraction);
+    if (lr) { fputs("load report (what the reader did):\n", out); load_report_print(out, lr); }
+}
+
+void history_stats_print(FILE *out, const history *h, const history_stats *s, int json) {
+    history_stats_print_load(out, h, s, json, NULL);
+}

@@ -1,0 +1,978 @@
+/* interpret.c — minimal, named, explained anomalies from a failing version
+ * order (contract in interpret.h).
+ *
+ * Graphs here are over transactions (SER) or the split nodes of design.md
+ * §3 (SI): start S(t) = 2t, commit C(t) = 2t+1; a D edge a->b is
+ * C(a) -> S(b), an RW edge b->c is S(b) -> C(c), and S(t) -> C(t) is fixed.
+ * Every cycle of the split graph is an SI violation and vice versa. */
+#include "frontend/reports/interpret.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/reports/classify.h"
+#include "frontend/history/u64map.h"
+
+#define NONE UINT32_MAX
+#define PAIR(k, t) (((uint64_t)(k) << 32) | (uint64_t)(t))
+
+/* ---- graphs ------------------------------------------------------------- */
+
+typedef struct igraph {
+    int split;
+    uint32_t n;
+    uint32_t *start, *adj, *eid;     /* eid: index in edges, NONE for fixed edges */
+    dep_edge_vec edges;
+} igraph;
+
+static void node_pair(int split, const dep_edge *e, uint32_t *x, uint32_t *y) {
+    if (!split) { *x = e->from; *y = e->to; }
+    else if (e->kind == DEP_RW) { *x = 2 * e->from; *y = 2 * e->to + 1; }
+    else { *x = 2 * e->from + 1; *y = 2 * e->to; }
+}
+
+/* CSR from g->edges (plus fixed edges for the txns with fixed[t] set). */
+static void ig_finish(igraph *g, const history *h, const uint8_t *fixed) {
+    g->n = g->split ? 2 * h->num_txns : h->num_txns;
+    size_t m = g->edges.len, mf = 0;
+    if (g->split) for (uint32_t t = 0; t < h->num_txns; t++) mf += fixed[t] != 0;
+    g->start = xcalloc((size_t)g->n + 1, sizeof *g->start);
+    g->adj = xmalloc((m + mf + 1) * sizeof *g->adj);
+    g->eid = xmalloc((m + mf + 1) * sizeof *g->eid);
+    for (size_t i = 0; i < m; i++) { uint32_t x, y; node_pair(g->split, &g->edges.data[i], &x, &y); g->start[x + 1]++; }
+    if (g->split) for (uint32_t t = 0; t < h->num_txns; t++) if (fixed[t]) g->start[2 * t + 1]++;
+    for (uint32_t u = 0; u < g->n; u++) g->start[u + 1] += g->start[u];
+    uint32_t *fill = xmalloc(((size_t)g->n + 1) * sizeof *fill);
+    memcpy(fill, g->start, ((size_t)g->n + 1) * sizeof *fill);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t x, y;
+        node_pair(g->split, &g->edges.data[i], &x, &y);
+        g->adj[fill[x]] = y; g->eid[fill[x]++] = (uint32_t)i;
+    }
+    if (g->split)
+        for (uint32_t t = 0; t < h->num_txns; t++)
+            if (fixed[t]) { g->adj[fill[2 * t]] = 2 * t + 1; g->eid[fill[2 * t]++] = NONE; }
+    free(fill);
+}
+
+static void ig_free(igraph *g) {
+    free(g->start); free(g->adj); free(g->eid);
+    vec_free(g->edges);
+    g->start = g->adj = g->eid = NULL;
+}
+
+static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    dep_edge e = { from, to, kind == DEP_SO ? HISTORY_NONE : key, (uint8_t)kind };
+    vec_push(*v, e);
+}
+
+/* ---- context ------------------------------------------------------------ */
+
+typedef struct ictx {
+    const history *h;
+    const version_order *vo;
+    int si;
+    uint8_t *part;
+    u64map wmap;                 /* (key, txn) -> global version index in vo->txns */
+    u64map rmap;                 /* (key, txn) -> external read op */
+    u64map smap;                 /* (key, txn) -> the version it read, as a final write op */
+    uint32_t *lr_start;          /* per key: its participants' list reads lr[lr_start[k]..] */
+    vec_u32 lr;
+    u64map lpos;                 /* (key, txn) -> index of txn's last element in the key's longest list */
+    uint32_t *rd_start;          /* per global version: its readers rd[rd_start[g]..] */
+    vec_u32 rd;
+    igraph known;                /* SO, WR, read-modify-write links */
+    igraph known2;               /* known plus the checker's forced WW/RW edges (n == 0: none) */
+    version_order own_vo;        /* vo repaired to agree with the forced WW edges */
+    igraph facts;                /* known plus all the checker's forced edges (n == 0: none) */
+    dep_edge_vec forced_sorted;  /* the forced edges, sorted for lookup */
+} ictx;
+
+/* The writer txn whose version t's external read of key observed (NONE: no read). */
+static uint32_t read_src(const ictx *c, uint32_t t, uint32_t key) {
+    uint32_t w = u64map_get(&c->smap, PAIR(key, t));
+    return w == NONE ? NONE : c->h->op_txn[w];
+}
+
+static uint32_t vidx(const ictx *c, uint32_t key, uint32_t t) { return u64map_get(&c->wmap, PAIR(key, t)); }
+
+static void ctx_init(ictx *c, const history *h, const version_order *vo, int si) {
+    memset(c, 0, sizeof *c);
+    c->h = h; c->vo = vo; c->si = si;
+    c->part = history_participants(h);
+    u64map_init(&c->wmap); u64map_init(&c->rmap); u64map_init(&c->smap); u64map_init(&c->lpos);
+    for (uint32_t k = 0; k < vo->num_keys && k < h->num_keys; k++)
+        for (uint32_t g = vo->start[k]; g < vo->start[k + 1]; g++) u64map_put(&c->wmap, PAIR(k, vo->txns.data[g]), g);
+    /* external reads of the participants: per key the first read that
+     * shows the snapshot (a register read before an own write, any list
+     * read: its prefix without the own appends so far) */
+    uint32_t *seen = xmalloc(((size_t)h->num_keys + 1) * sizeof *seen);
+    uint32_t *app_txn = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_txn), *app_num = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_num);
+    for (uint32_t k = 0; k < h->num_keys; k++) seen[k] = app_txn[k] = NONE;
+    uint32_t nv = (uint32_t)vo->txns.len;
+    c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
+    vec_u32 rg; vec_init(rg);            /* (version, reader) pairs */
+    vec_init(c->rd);
+    c->known.split = si;
+    vec_init(c->known.edges);
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        if (!c->part[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        for (uint32_t i = 0; i < tx->num_ops; i++) {
+            uint32_t op = tx->first_op + i, k = h->op_key[op];
+            if (seen[k] == t || history_op_failed(h, op)) continue;
+            if (history_op_kind(h, op) == OP_APPEND) {
+                if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 0; }
+                app_num[k]++;
+                continue;
+            }
+            seen[k] = t;
+            if (!history_op_is_read(h, op)) continue;
+            u64map_put(&c->rmap, PAIR(k, t), op);
+            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
+            if (src == HISTORY_NONE) continue;
+            u64map_put(&c->smap, PAIR(k, t), src);
+            uint32_t w = h->op_txn[src];
+            if (w == t) continue;
+            if (w != 0) push_dep(&c->known.edges, DEP_WR, k, w, t);
+            if (history_txn_final_write(h, t, k) != NONE && history_txn_final_write(h, w, k) == src) push_dep(&c->known.edges, DEP_WW, k, w, t);
+            uint32_t g = vidx(c, k, w);
+            if (g != NONE) { vec_push(rg, g); vec_push(rg, t); c->rd_start[g + 1]++; }
+        }
+    }
+    for (uint32_t g = 0; g < nv; g++) c->rd_start[g + 1] += c->rd_start[g];
+    vec_resize(c->rd, rg.len / 2);
+    uint32_t *fill = xmalloc(((size_t)nv + 1) * sizeof *fill);
+    memcpy(fill, c->rd_start, ((size_t)nv + 1) * sizeof *fill);
+    for (size_t i = 0; i < rg.len; i += 2) c->rd.data[fill[rg.data[i]]++] = rg.data[i + 1];
+    free(fill);
+    vec_free(rg);
+    free(seen); free(app_txn); free(app_num);
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        uint32_t prev = NONE;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!c->part[t]) continue;
+            if (prev != NONE) push_dep(&c->known.edges, DEP_SO, 0, prev, t);
+            prev = t;
+        }
+    }
+    ig_finish(&c->known, h, c->part);
+    /* list reads per key, and where each writer's elements end in the
+     * longest one (the axioms make every list a prefix of it) */
+    c->lr_start = xcalloc((size_t)h->num_keys + 1, sizeof *c->lr_start);
+    vec_init(c->lr);
+    if (h->has_lists) {
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+                c->lr_start[h->op_key[op] + 1]++;
+        for (uint32_t k = 0; k < h->num_keys; k++) c->lr_start[k + 1] += c->lr_start[k];
+        vec_resize(c->lr, c->lr_start[h->num_keys]);
+        uint32_t *at = xmalloc(((size_t)h->num_keys + 1) * sizeof *at);
+        memcpy(at, c->lr_start, ((size_t)h->num_keys + 1) * sizeof *at);
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+                c->lr.data[at[h->op_key[op]]++] = op;
+        free(at);
+        for (uint32_t k = 0; k < h->num_keys; k++) {
+            uint32_t best = NONE, best_len = 0, n;
+            for (uint32_t i = c->lr_start[k]; i < c->lr_start[k + 1]; i++) {
+                history_list(h, c->lr.data[i], &n);
+                if (best == NONE || n > best_len) { best = c->lr.data[i]; best_len = n; }
+            }
+            if (best == NONE) continue;
+            const int64_t *l = history_list(h, best, &n);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t w = history_writer_of(h, k, l[i]);
+                if (w != HISTORY_NONE) u64map_put(&c->lpos, PAIR(k, h->op_txn[w]), i);
+            }
+        }
+    }
+}
+
+/* A list read of key that shows a's version before b's: it holds a's
+ * elements and b's later or not at all (the shortest such read), or NONE. */
+static uint32_t list_shows(const ictx *c, uint32_t key, uint32_t a, uint32_t b) {
+    if (!c->lr_start || key >= c->h->num_keys) return NONE;
+    uint32_t pa = u64map_get(&c->lpos, PAIR(key, a));
+    if (pa == NONE) return NONE;
+    uint32_t pb = u64map_get(&c->lpos, PAIR(key, b));
+    if (pb != NONE && pb < pa) return NONE;
+    uint32_t best = NONE, best_len = UINT32_MAX, n;
+    for (uint32_t i = c->lr_start[key]; i < c->lr_start[key + 1]; i++) {
+        history_list(c->h, c->lr.data[i], &n);
+        if (n > pa && n < best_len) { best = c->lr.data[i]; best_len = n; }
+    }
+    return best;
+}
+
+/* Per key, reorder vo's writers to agree with the forced WW edges of that
+ * key (Kahn's algorithm, ties by the original position), so that cycles of
+ * forced edges hold under it.  A key whose forced edges are cyclic keeps
+ * the rest of its order as given. */
+static void repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out) {
+    out->num_keys = vo->num_keys;
+    out->start = xmalloc(((size_t)vo->num_keys + 1) * sizeof *out->start);
+    memcpy(out->start, vo->start, ((size_t)vo->num_keys + 1) * sizeof *out->start);
+    vec_init(out->txns);
+    vec_reserve(out->txns, vo->txns.len);
+    for (size_t i = 0; i < vo->txns.len; i++) vec_push(out->txns, vo->txns.data[i]);
+    /* forced WW edges grouped by key */
+    uint32_t *fs = xcalloc((size_t)vo->num_keys + 1, sizeof *fs);
+    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fs[forced[i].key + 1]++;
+    for (uint32_t k = 0; k < vo->num_keys; k++) fs[k + 1] += fs[k];
+    uint32_t *fe = xmalloc((fs[vo->num_keys] + 1) * sizeof *fe), *fill = xmalloc(((size_t)vo->num_keys + 1) * sizeof *fill);
+    memcpy(fill, fs, ((size_t)vo->num_keys + 1) * sizeof *fill);
+    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fe[fill[forced[i].key]++] = (uint32_t)i;
+    uint32_t *loc = xmalloc(h->num_txns * sizeof *loc);
+    for (uint32_t t = 0; t < h->num_txns; t++) loc[t] = NONE;
+    vec_u32 indeg, heap, adj_start, adj;
+    vec_init(indeg); vec_init(heap); vec_init(adj_start); vec_init(adj);
+    for (uint32_t k = 0; k < vo->num_keys; k++) {
+        if (fs[k] == fs[k + 1]) continue;
+        uint32_t a = vo->start[k], w = vo->start[k + 1] - a;
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i;
+        vec_resize(indeg, w); vec_resize(adj_start, w + 1);
+        for (uint32_t i = 0; i <= w; i++) adj_start.data[i] = 0;
+        for (uint32_t i = 0; i < w; i++) indeg.data[i] = 0;
+        for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
+            const dep_edge *e = &forced[fe[j]];
+            if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
+            adj_start.data[loc[e->from] + 1]++;
+            indeg.data[loc[e->to]]++;
+        }
+        for (uint32_t i = 0; i < w; i++) adj_start.data[i + 1] += adj_start.data[i];
+        vec_resize(adj, adj_start.data[w]);
+        {
+            vec_u32 f2; vec_init(f2);
+            for (uint32_t i = 0; i <= w; i++) vec_push(f2, adj_start.data[i]);
+            for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
+                const dep_edge *e = &forced[fe[j]];
+                if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
+                adj.data[f2.data[loc[e->from]]++] = loc[e->to];
+            }
+            vec_free(f2);
+        }
+        /* Kahn with a min-heap on the original position; INIT (0) has no incoming forced edge */
+        vec_clear(heap);
+        uint32_t outn = 0;
+        uint8_t *emitted = xcalloc(w, 1);
+        for (uint32_t i = 0; i < w; i++) if (!indeg.data[i]) vec_push(heap, i);
+        for (;;) {
+            if (!heap.len) {                 /* a cycle of forced edges: take the earliest left */
+                uint32_t i = 0;
+                while (i < w && emitted[i]) i++;
+                if (i == w) break;
+                vec_push(heap, i);
+                indeg.data[i] = 0;
+            }
+            /* pop the minimum (small heaps: a linear scan is enough for typical keys) */
+            size_t mi = 0;
+            for (size_t i = 1; i < heap.len; i++) if (heap.data[i] < heap.data[mi]) mi = i;
+            uint32_t u = heap.data[mi];
+            heap.data[mi] = vec_last(heap); heap.len--;
+            if (emitted[u]) continue;
+            emitted[u] = 1;
+            out->txns.data[a + outn++] = vo->txns.data[a + u];
+            for (uint32_t j = adj_start.data[u]; j < adj_start.data[u + 1]; j++) {
+                uint32_t v = adj.data[j];
+                if (!emitted[v] && indeg.data[v] && --indeg.data[v] == 0) vec_push(heap, v);
+            }
+        }
+        free(emitted);
+        /* INIT must stay first: if a forced edge put something before it, restore the original order */
+        if (out->txns.data[a] != 0) for (uint32_t i = 0; i < w; i++) out->txns.data[a + i] = vo->txns.data[a + i];
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = NONE;
+    }
+    vec_free(indeg); vec_free(heap); vec_free(adj_start); vec_free(adj);
+    free(loc); free(fs); free(fe); free(fill);
+}
+
+static void ctx_free(ictx *c) {
+    free(c->part);
+    u64map_free(&c->wmap); u64map_free(&c->rmap); u64map_free(&c->smap); u64map_free(&c->lpos);
+    free(c->lr_start); vec_free(c->lr);
+    free(c->rd_start); vec_free(c->rd);
+    ig_free(&c->known);
+    if (c->known2.start) ig_free(&c->known2);
+    if (c->facts.start) ig_free(&c->facts);
+    vec_free(c->forced_sorted);
+    version_order_free(&c->own_vo);
+}
+
+/* ---- why a version order fact is forced ----------------------------------- */
+
+typedef struct xedge { uint32_t x, y; dep_edge e; } xedge;
+typedef VEC(xedge) xedge_vec;
+
+static int cmp_xedge(const void *a, const void *b) {
+    const xedge *p = a, *q = b;
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    if (from == to) return;
+    xedge xe;
+    xe.e = (dep_edge){ from, to, key, (uint8_t)kind };
+    node_pair(c->si, &xe.e, &xe.x, &xe.y);
+    vec_push(*v, xe);
+}
+
+/* Would "b's version of key precedes a's" close a violating cycle with what
+ * the history fixes?  If so, put that cycle (starting with its hypothetical
+ * edge) in alt and return 1. */
+static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b, uint32_t key, dep_edge_vec *alt) {
+    const history *h = c->h;
+    xedge_vec ex; vec_init(ex);
+    add_x(c, &ex, DEP_WW, key, b, a);
+    uint32_t gb = vidx(c, key, b);
+    if (gb != NONE)
+        for (uint32_t i = c->rd_start[gb]; i < c->rd_start[gb + 1]; i++) add_x(c, &ex, DEP_RW, key, c->rd.data[i], a);
+    /* b's read-modify-write ancestors s are before b, hence before a: their
+     * other readers read a version older than their successor's */
+    uint32_t v = b;
+    for (int steps = 0; steps < 64 && v != 0; steps++) {
+        uint32_t s = read_src(c, v, key);
+        if (s == NONE || history_txn_final_write(h, v, key) == NONE) break;
+        uint32_t gs = vidx(c, key, s);
+        if (gs == NONE) break;
+        for (uint32_t i = c->rd_start[gs]; i < c->rd_start[gs + 1]; i++)
+            if (c->rd.data[i] != v) add_x(c, &ex, DEP_RW, key, c->rd.data[i], v);
+        v = s;
+    }
+    if (ex.len) qsort(ex.data, ex.len, sizeof *ex.data, cmp_xedge);
+    uint32_t *par = xmalloc((size_t)g->n * sizeof *par);      /* parent node */
+    uint32_t *pe = xmalloc((size_t)g->n * sizeof *pe);        /* edge into node: eid, NONE fixed, NONE-1-i extra i */
+    uint32_t *queue = xmalloc((size_t)g->n * sizeof *queue);
+    vec_u32 stamp_nodes; vec_init(stamp_nodes);
+    for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
+    int found = 0;
+    size_t best_len = SIZE_MAX;
+    for (size_t ti = 0; ti < ex.len; ti++) {
+        uint32_t y = ex.data[ti].y;
+        int dup = 0;
+        for (size_t tj = 0; tj < ti; tj++) if (ex.data[tj].y == y) { dup = 1; break; }
+        if (dup) continue;
+        /* BFS from y over known + extra edges until a source x of an extra edge x->y */
+        for (size_t i = 0; i < stamp_nodes.len; i++) par[stamp_nodes.data[i]] = NONE;
+        vec_clear(stamp_nodes);
+        uint32_t qh = 0, qt = 0, hit = NONE, hit_edge = NONE;
+        queue[qt++] = y; par[y] = y; pe[y] = NONE; vec_push(stamp_nodes, y);
+        while (qh < qt && hit == NONE) {
+            uint32_t u = queue[qh++];
+            /* does an extra edge u -> y close it? */
+            size_t lo = 0, hi = ex.len;
+            while (lo < hi) { size_t mid = (lo + hi) / 2; if (ex.data[mid].x < u) lo = mid + 1; else hi = mid; }
+            for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
+                if (ex.data[j].y == y) { hit = u; hit_edge = (uint32_t)j; break; }
+            if (hit != NONE) break;
+            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+                uint32_t w = g->adj[j];
+                if (par[w] != NONE) continue;
+                par[w] = u; pe[w] = g->eid[j]; queue[qt++] = w; vec_push(stamp_nodes, w);
+            }
+            for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++) {
+                uint32_t w = ex.data[j].y;
+                if (par[w] != NONE) continue;
+                par[w] = u; pe[w] = NONE - 1 - (uint32_t)j; queue[qt++] = w; vec_push(stamp_nodes, w);
+            }
+        }
+        if (hit == NONE) continue;
+        /* path y ~> hit, then the extra edge hit -> y */
+        dep_edge_vec cyc; vec_init(cyc);
+        for (uint32_t w = hit; w != y; w = par[w]) {
+            uint32_t id = pe[w];
+            if (id == NONE) continue;                       /* fixed edge */
+            if (id >= NONE - ex.len) vec_push(cyc, ex.data[NONE - 1 - id].e);
+            else vec_push(cyc, g->edges.data[id]);
+        }
+        /* cyc holds the path backwards; the cycle is extra edge, then the path forwards */
+        if (cyc.len + 1 < best_len) {
+            best_len = cyc.len + 1;
+            vec_clear(*alt);
+            vec_push(*alt, ex.data[hit_edge].e);
+            for (size_t i = cyc.len; i-- > 0;) vec_push(*alt, cyc.data[i]);
+            /* start at the opposite WW edge b -> a when the cycle uses it */
+            for (size_t r = 0; r < alt->len; r++) {
+                const dep_edge *e = &alt->data[r];
+                if (e->kind != DEP_WW || e->from != b || e->to != a || e->key != key || r == 0) continue;
+                dep_edge_vec tmp; vec_init(tmp);
+                for (size_t i = 0; i < alt->len; i++) vec_push(tmp, alt->data[(r + i) % alt->len]);
+                vec_clear(*alt);
+                for (size_t i = 0; i < tmp.len; i++) vec_push(*alt, tmp.data[i]);
+                vec_free(tmp);
+                break;
+            }
+            found = 1;
+        }
+        vec_free(cyc);
+        if (best_len <= 2) break;
+    }
+    free(par); free(pe); free(queue); vec_free(stamp_nodes); vec_free(ex);
+    return found;
+}
+
+static int cmp_dep(const void *x, const void *y) {
+    const dep_edge *a = x, *b = y;
+    if (a->from != b->from) return a->from < b->from ? -1 : 1;
+    if (a->to != b->to) return a->to < b->to ? -1 : 1;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return (a->kind > b->kind) - (a->kind < b->kind);
+}
+
+/* Is e one of the checker's forced edges? */
+static int is_forced(const ictx *c, const dep_edge *e) {
+    if (!c->forced_sorted.len) return 0;
+    return bsearch(e, c->forced_sorted.data, c->forced_sorted.len, sizeof *e, cmp_dep) != NULL;
+}
+
+static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
+    memset(w, 0, sizeof *w);
+    vec_init(w->alt);
+    w->before = w->after = w->read_op = NONE;
+    if (e->kind == DEP_SO || e->kind == DEP_WR) { w->status = WHY_OBSERVED; return; }
+    uint32_t a, b = e->to;
+    if (e->kind == DEP_WW) a = e->from;
+    else a = read_src(c, e->from, e->key);
+    w->before = a; w->after = b;
+    if (a == 0) { w->status = WHY_INIT; return; }
+    if (a == NONE) { w->status = WHY_CHOSEN; return; }
+    /* a list read that shows the order is the plainest reason */
+    uint32_t lop = list_shows(c, e->key, a, b);
+    if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return; }
+    w->status = opposite_cycle(c, &c->known, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    /* with the checker's forced edges (each decided because its other side
+     * closed a cycle) the opposite order may close a cycle too */
+    if (w->status == WHY_CHOSEN && c->known2.start)
+        w->status = opposite_cycle(c, &c->known2, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    if (w->status == WHY_CHOSEN && c->facts.start)
+        w->status = opposite_cycle(c, &c->facts, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    if (w->status == WHY_CHOSEN && is_forced(c, e)) w->status = WHY_DECIDED;
+}
+
+/* ---- dependencies between a few transactions, by definition ---------------- */
+
+/* All SO/WR/WW/RW dependencies x -> y (x, y in S) under vo; one per kind and pair. */
+static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *out) {
+    const history *h = c->h;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t x = S[i];
+        const history_txn *tx = &h->txns[x];
+        for (size_t j = 0; j < m; j++) {
+            uint32_t y = S[j];
+            if (x == y) continue;
+            const history_txn *ty = &h->txns[y];
+            if (x != 0 && tx->session == ty->session && tx->pos < ty->pos) push_dep(out, DEP_SO, 0, x, y);
+            for (uint32_t o = 0; o < tx->num_ops; o++) {
+                uint32_t op = tx->first_op + o, k = h->op_key[op];
+                uint32_t gy = vidx(c, k, y);
+                if (history_op_is_write(h, op) && gy != NONE) {
+                    uint32_t gx = vidx(c, k, x);
+                    if (gx != NONE && gx < gy) { if (history_txn_final_write(h, x, k) == op) push_dep(out, DEP_WW, k, x, y); }
+                }
+                if (history_op_is_write(h, op)) {
+                    uint32_t s = read_src(c, y, k);
+                    if (s == x && history_txn_final_write(h, x, k) == op) push_dep(out, DEP_WR, k, x, y);
+                }
+                if (history_op_is_read(h, op) && gy != NONE && u64map_get(&c->rmap, PAIR(k, x)) == op) {
+                    uint32_t s = read_src(c, x, k);
+                    uint32_t gs = s == NONE ? NONE : vidx(c, k, s);
+                    if (gs != NONE && gs < gy) push_dep(out, DEP_RW, k, x, y);
+                }
+            }
+        }
+    }
+}
+
+static uint32_t edge_weight(const dep_edge *e) {
+    static const uint32_t rank[] = { 0, 1, 2, 3, 0 };
+    return 16 + rank[e->kind <= DEP_FIXED ? e->kind : 0];
+}
+
+/* Shortest violating cycle among the dependencies between S's transactions. */
+/* Dependencies between S's transactions in the fact graph (known and
+ * forced edges), plus the session order between any two of them. */
+static void induced_fact_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *out) {
+    const history *h = c->h;
+    const igraph *g = &c->facts;
+    u64map in; u64map_init(&in);
+    for (size_t i = 0; i < m; i++) u64map_put(&in, S[i], 1);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t t = S[i];
+        for (int half = 0; half < (g->split ? 2 : 1); half++) {
+            uint32_t u = g->split ? 2 * t + (uint32_t)half : t;
+            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+                uint32_t id = g->eid[j];
+                if (id == NONE) continue;
+                const dep_edge *e = &g->edges.data[id];
+                if (e->kind == DEP_SO || u64map_get(&in, e->to) == NONE) continue;
+                vec_push(*out, *e);
+            }
+        }
+        for (size_t j = 0; j < m; j++) {
+            uint32_t y = S[j];
+            if (t != 0 && y != t && h->txns[t].session == h->txns[y].session && h->txns[t].pos < h->txns[y].pos)
+                push_dep(out, DEP_SO, 0, t, y);
+        }
+    }
+    u64map_free(&in);
+}
+
+static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *E, dep_edge_vec *out);
+
+static int minimal_cycle(const ictx *c, const uint32_t *S, size_t m, int facts, dep_edge_vec *out) {
+    dep_edge_vec E; vec_init(E);
+    if (facts) induced_fact_edges(c, S, m, &E);
+    else induced_edges(c, S, m, &E);
+    int ok = shortest_cycle_among(c, S, m, &E, out);
+    vec_free(E);
+    return ok;
+}
+
+/* Shortest violating cycle using edges E between S's transactions. */
+static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *E_, dep_edge_vec *out) {
+    dep_edge_vec E = *E_;
+    /* local node ids: S index (SER) or 2*index + commit (SI) */
+    u64map loc; u64map_init(&loc);
+    for (size_t i = 0; i < m; i++) u64map_put(&loc, S[i], (uint32_t)i);
+    uint32_t n = (uint32_t)(c->si ? 2 * m : m);
+    typedef struct le { uint32_t x, y, w, id; } le;
+    VEC(le) L; vec_init(L);
+    for (size_t i = 0; i < E.len; i++) {
+        dep_edge d = E.data[i];
+        d.from = u64map_get(&loc, d.from); d.to = u64map_get(&loc, d.to);
+        uint32_t x, y;
+        node_pair(c->si, &d, &x, &y);
+        le l = { x, y, edge_weight(&E.data[i]), (uint32_t)i };
+        vec_push(L, l);
+    }
+    if (c->si) for (uint32_t i = 0; i < m; i++) { le l = { 2 * i, 2 * i + 1, 0, NONE }; vec_push(L, l); }
+    uint64_t *dist = xmalloc((size_t)n * sizeof *dist);
+    uint32_t *pl = xmalloc((size_t)n * sizeof *pl);
+    uint8_t *done = xmalloc(n);
+    uint64_t best = UINT64_MAX;
+    vec_u32 best_path; vec_init(best_path);        /* indices into L, in order */
+    for (uint32_t s = 0; s < n; s++) {
+        for (uint32_t u = 0; u < n; u++) { dist[u] = UINT64_MAX; done[u] = 0; pl[u] = NONE; }
+        dist[s] = 0;
+        for (;;) {
+            uint32_t u = NONE;
+            for (uint32_t v = 0; v < n; v++) if (!done[v] && dist[v] != UINT64_MAX && (u == NONE || dist[v] < dist[u])) u = v;
+            if (u == NONE || dist[u] >= best) break;
+            done[u] = 1;
+            for (size_t i = 0; i < L.len; i++) {
+                if (L.data[i].x != u) continue;
+                uint32_t v = L.data[i].y;
+                if (v == s) {
+                    uint64_t cand = dist[u] + L.data[i].w;
+                    if (cand < best && cand > 0) {
+                        best = cand;
+                        vec_clear(best_path);
+                        vec_push(best_path, (uint32_t)i);
+                        for (uint32_t x = u; x != s; x = L.data[pl[x]].x) vec_push(best_path, pl[x]);
+                    }
+                    continue;
+                }
+                if (dist[u] + L.data[i].w < dist[v]) { dist[v] = dist[u] + L.data[i].w; pl[v] = (uint32_t)i; }
+            }
+        }
+    }
+    int ok = best != UINT64_MAX;
+    vec_clear(*out);
+    for (size_t i = best_path.len; i-- > 0;) {
+        uint32_t id = L.data[best_path.data[i]].id;
+        if (id != NONE) vec_push(*out, E.data[id]);
+    }
+    /* between the same two transactions, prefer the key of a neighbouring
+     * edge (a -RW x-> b -WW x-> a is a lost update, with y it is read skew) */
+    for (size_t i = 0; i < out->len && out->len > 1; i++) {
+        dep_edge *d = &out->data[i];
+        uint32_t kp = out->data[(i + out->len - 1) % out->len].key, kn = out->data[(i + 1) % out->len].key;
+        if (d->kind == DEP_SO || d->key == kp || d->key == kn) continue;
+        for (size_t j = 0; j < E.len; j++) {
+            const dep_edge *x = &E.data[j];
+            if (x->from == d->from && x->to == d->to && x->kind == d->kind && (x->key == kp || x->key == kn)) { d->key = x->key; break; }
+        }
+    }
+    /* rotate to start at the smallest transaction index */
+    if (out->len) {
+        size_t r = 0;
+        for (size_t i = 1; i < out->len; i++) if (out->data[i].from < out->data[r].from) r = i;
+        dep_edge_vec tmp; vec_init(tmp);
+        for (size_t i = 0; i < out->len; i++) vec_push(tmp, out->data[(r + i) % out->len]);
+        vec_clear(*out);
+        for (size_t i = 0; i < tmp.len; i++) vec_push(*out, tmp.data[i]);
+        vec_free(tmp);
+    }
+    free(dist); free(pl); free(done);
+    vec_free(best_path); vec_free(L);
+    u64map_free(&loc);
+    return ok && cycle_violates(out->data, out->len, c->si);
+}
+
+/* ---- violating cycles under the version order, avoiding used txns -------- */
+
+static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
+    const history *h = c->h;
+    const version_order *vo = c->vo;
+    memset(g, 0, sizeof *g);
+    g->split = c->si;
+    vec_init(g->edges);
+    uint8_t *use = xcalloc(h->num_txns, 1);
+    for (uint32_t t = 0; t < h->num_txns; t++) use[t] = c->part[t] && !excl[t];
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        uint32_t prev = NONE;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!use[t]) continue;
+            if (prev != NONE) push_dep(&g->edges, DEP_SO, 0, prev, t);
+            prev = t;
+        }
+    }
+    for (uint32_t k = 0; k < vo->num_keys; k++) {
+        uint32_t a = vo->start[k], b = vo->start[k + 1], prev = NONE;
+        for (uint32_t i = a; i < b; i++) {
+            uint32_t t = vo->txns.data[i];
+            if (!use[t]) continue;
+            if (prev != NONE) push_dep(&g->edges, DEP_WW, k, prev, t);
+            prev = t;
+        }
+        for (uint32_t i = a; i < b; i++) {
+            uint32_t w = vo->txns.data[i], nx = NONE;
+            for (uint32_t j = i + 1; j < b; j++) if (use[vo->txns.data[j]]) { nx = vo->txns.data[j]; break; }
+            for (uint32_t r = c->rd_start[i]; r < c->rd_start[i + 1]; r++) {
+                uint32_t t = c->rd.data[r];
+                if (!use[t]) continue;
+                if (use[w] && w != 0) push_dep(&g->edges, DEP_WR, k, w, t);
+                if (nx != NONE && nx != t) push_dep(&g->edges, DEP_RW, k, t, nx);
+            }
+        }
+    }
+    ig_finish(g, h, use);
+    free(use);
+}
+
+/* Any cycle (iterative DFS), as nodes. */
+#define EXCLUDED(g, excl, v) ((excl) && (excl)[(g)->split ? (v) >> 1 : (v)])
+
+static int ig_find_cycle(const igraph *g, const uint8_t *excl, vec_u32 *cyc) {
+    uint8_t *color = xcalloc(g->n ? g->n : 1, 1);
+    uint32_t *it = xmalloc((g->n ? g->n : 1) * sizeof *it);
+    vec_u32 st; vec_init(st);
+    int found = 0;
+    for (uint32_t s = 0; s < g->n && !found; s++) {
+        if (color[s] || EXCLUDED(g, excl, s)) continue;
+        vec_push(st, s); color[s] = 1; it[s] = g->start[s];
+        while (st.len && !found) {
+            uint32_t u = vec_last(st);
+            if (it[u] < g->start[u + 1]) {
+                uint32_t v = g->adj[it[u]++];
+                if (EXCLUDED(g, excl, v)) continue;
+                if (!color[v]) { color[v] = 1; it[v] = g->start[v]; vec_push(st, v); }
+                else if (color[v] == 1) {
+                    size_t i = st.len;
+                    while (st.data[--i] != v) {}
+                    for (; i < st.len; i++) vec_push(*cyc, st.data[i]);
+                    found = 1;
+                }
+            } else { color[u] = 2; st.len--; }
+        }
+        vec_clear(st);
+    }
+    vec_free(st); free(color); free(it);
+    return found;
+}
+
+/* Shortest cycle through s (BFS), as nodes. */
+static int ig_shortest_through(const igraph *g, const uint8_t *excl, uint32_t s, uint32_t *par, uint32_t *queue, vec_u32 *out) {
+    for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
+    uint32_t qh = 0, qt = 0;
+    queue[qt++] = s; par[s] = s;
+    while (qh < qt) {
+        uint32_t u = queue[qh++];
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+            uint32_t v = g->adj[j];
+            if (v == s) {
+                vec_clear(*out);
+                for (uint32_t x = u;; x = par[x]) { vec_push(*out, x); if (x == s) break; }
+                return 1;
+            }
+            if (par[v] == NONE && !EXCLUDED(g, excl, v)) { par[v] = u; queue[qt++] = v; }
+        }
+    }
+    return 0;
+}
+
+/* Transactions of a short violating cycle avoiding excl, sorted; 0 if none. */
+static int find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S) {
+    igraph own;
+    const igraph *gp = &c->facts;
+    if (!facts) { vo_graph(c, excl, &own); gp = &own; }
+    const igraph g = *gp;
+    const uint8_t *mask = facts ? excl : NULL;
+    vec_u32 cyc, cur; vec_init(cyc); vec_init(cur);
+    int found = ig_find_cycle(&g, mask, &cyc);
+    if (found) {
+        uint32_t *par = xmalloc((size_t)g.n * sizeof *par), *queue = xmalloc((size_t)g.n * sizeof *queue);
+        size_t tries = cyc.len < 16 ? cyc.len : 16;
+        if (g.n > 200000 && tries > 4) tries = 4;          /* each try is a full BFS */
+        vec_u32 best; vec_init(best);
+        for (size_t i = 0; i < tries; i++)
+            if (ig_shortest_through(&g, mask, cyc.data[i], par, queue, &cur) && (!best.len || cur.len < best.len)) {
+                vec_clear(best);
+                for (size_t j = 0; j < cur.len; j++) vec_push(best, cur.data[j]);
+            }
+        const vec_u32 *use = best.len ? &best : &cyc;
+        vec_clear(*S);
+        for (size_t i = 0; i < use->len; i++) {
+            uint32_t t = g.split ? use->data[i] >> 1 : use->data[i];
+            int dup = 0;
+            for (size_t j = 0; j < S->len; j++) if (S->data[j] == t) dup = 1;
+            if (!dup) vec_push(*S, t);
+        }
+        free(par); free(queue); vec_free(best);
+    }
+    vec_free(cyc); vec_free(cur);
+    if (!facts) ig_free(&own);
+    return found;
+}
+
+/* ---- the anomaly record --------------------------------------------------- */
+
+static void add_txn(report_anomaly *a, uint32_t t) {
+    for (size_t i = 0; i < a->txns.len; i++) if (a->txns.data[i] == t) return;
+    vec_push(a->txns, t);
+}
+
+static void add_op(report_anomaly *a, uint32_t op) {
+    if (op == NONE) return;
+    for (size_t i = 0; i < a->ops.len; i++) if (a->ops.data[i] == op) return;
+    vec_push(a->ops, op);
+}
+
+static void describe(const history *h, report_anomaly *a, int si) {
+    char buf[1024], t1[64], t2[64], kb[128];
+    size_t at = 0;
+    const dep_edge *e = a->edges.data;
+    size_t n = a->edges.len;
+    switch (a->kind) {
+    case AN_LOST_UPDATE: {
+        const dep_edge *rw = e[0].kind == DEP_RW ? &e[0] : &e[1];
+        uint32_t r = rw->from, w = rw->to, rop = history_txn_external_read(h, r, rw->key), wop = history_txn_external_read(h, w, rw->key);
+        char v[64], x[64], y[64];
+        report_value(h, rop, v, sizeof v);
+        report_value(h, history_txn_final_write(h, w, rw->key), x, sizeof x);
+        report_value(h, history_txn_final_write(h, r, rw->key), y, sizeof y);
+        history_key_str(h, rw->key, kb, sizeof kb);
+        report_txn_name(h, r, t1, sizeof t1);
+        report_txn_name(h, w, t2, sizeof t2);
+        if (wop != NONE && history_external_source(h, wop) == history_external_source(h, rop))
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s and %s both read %s=%s and both wrote %s; %s's %s=%s overwrote "
+                                   "%s's %s=%s without seeing it: %s's update is lost", t1, t2, kb, v, kb, t1, kb, y, t2, kb, x, t2);
+        else
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s read %s=%s, then its %s=%s overwrote %s's later %s=%s without "
+                                   "seeing it: %s's update is lost", t1, kb, v, kb, y, t2, kb, x, t2);
+        break;
+    }
+    default:
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s: cycle of %zu transaction%s", anomaly_summary(a->kind), n,
+                               n == 1 ? "" : "s");
+    }
+    at += (size_t)snprintf(buf + at, sizeof buf - at, " [");
+    for (size_t i = 0; i < n && at < sizeof buf - 80; i++) {
+        if (i == 0) at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].from, t1, sizeof t1));
+        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, sizeof buf - at, " -SO-> ");
+        else at += (size_t)snprintf(buf + at, sizeof buf - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
+                                    history_key_str(h, e[i].key, kb, sizeof kb));
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].to, t1, sizeof t1));
+    }
+    snprintf(buf + at, sizeof buf - at, "]%s", si && a->kind == AN_WRITE_SKEW ? " (allowed under SI)" : "");
+    free(a->detail);
+    a->detail = xmalloc(strlen(buf) + 1);
+    memcpy(a->detail, buf, strlen(buf) + 1);
+}
+
+/* Ops behind an edge: external read of the reader, final writes. */
+static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a) {
+    const history *h = c->h;
+    switch (e->kind) {
+    case DEP_WR: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->to))); break;
+    case DEP_WW: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
+    case DEP_RW: add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->from))); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
+    default: break;
+    }
+}
+
+static void free_whys(void *v) {
+    VEC(edge_why) *w = v;
+    for (size_t i = 0; i < w->len; i++) vec_free(w->data[i].alt);
+    vec_clear(*w);
+}
+
+/* Move a minimal cycle and its explanations into a new report entry. */
+static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, void *whyv) {
+    VEC(edge_why) *why = whyv;
+    cycle_class cl = classify_cycle(mc->data, mc->len, c->si);
+    report_anomaly *a = report_add(r, cl.kind, level);
+    snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
+    for (size_t i = 0; i < mc->len; i++) { vec_push(a->edges, mc->data[i]); add_txn(a, mc->data[i].from); }
+    a->num_cycle_txns = (uint32_t)a->txns.len;
+    for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a);
+    for (size_t i = 0; i < why->len; i++) {
+        vec_foreach(const dep_edge, e, why->data[i].alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(c, e, a); }
+        if (why->data[i].status == WHY_LISTED) { add_txn(a, c->h->op_txn[why->data[i].read_op]); add_op(a, why->data[i].read_op); }
+        vec_push(a->why, why->data[i]);
+    }
+    vec_clear(*why);                 /* the alt vectors now belong to the report */
+    size_t keep = 0;
+    for (size_t i = 0; i < a->txns.len; i++) if (a->txns.data[i] != 0) a->txns.data[keep++] = a->txns.data[i];
+    a->txns.len = keep;
+    if (a->num_cycle_txns > keep) a->num_cycle_txns = (uint32_t)keep;
+    /* ops in history order: reads before writes within a transaction */
+    for (size_t i = 1; i < a->ops.len; i++)
+        for (size_t j = i; j > 0 && a->ops.data[j - 1] > a->ops.data[j]; j--) {
+            uint32_t t = a->ops.data[j]; a->ops.data[j] = a->ops.data[j - 1]; a->ops.data[j - 1] = t;
+        }
+    describe(c->h, a, c->si);
+}
+
+size_t interpret_failure(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
+                         const dep_edge *forced, size_t nforced, size_t max) {
+    const history *h = r->h;
+    if (!vo_in || !vo_in->start || vo_in->num_keys != h->num_keys || max == 0) return 0;
+    version_order rvo;
+    repair_vo(h, vo_in, forced, nforced, &rvo);
+    ictx c;
+    ctx_init(&c, h, &rvo, level == 0);
+    c.own_vo = rvo;
+    if (nforced) {
+        c.known2.split = c.si;
+        vec_init(c.known2.edges);
+        vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.known2.edges, *e);
+        /* only the forced edges that hold under the (repaired) version order:
+         * a failing history lets pruning derive both orders of some pairs,
+         * and an explanation should not mix the two */
+        for (size_t i = 0; i < nforced; i++) {
+            const dep_edge *e = &forced[i];
+            if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) continue;
+            uint32_t gb = vidx(&c, e->key, e->to);
+            uint32_t a = e->kind == DEP_WW ? e->from : read_src(&c, e->from, e->key);
+            uint32_t ga = a == NONE ? NONE : vidx(&c, e->key, a);
+            if (ga == NONE || gb == NONE || ga >= gb) continue;
+            vec_push(c.known2.edges, *e);
+        }
+        ig_finish(&c.known2, h, c.part);
+        c.facts.split = c.si;
+        vec_init(c.facts.edges);
+        vec_init(c.forced_sorted);
+        vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.facts.edges, *e);
+        for (size_t i = 0; i < nforced; i++)
+            if (forced[i].from < h->num_txns && forced[i].to < h->num_txns && forced[i].from != forced[i].to) {
+                vec_push(c.facts.edges, forced[i]);
+                vec_push(c.forced_sorted, forced[i]);
+            }
+        ig_finish(&c.facts, h, c.part);
+        qsort(c.forced_sorted.data, c.forced_sorted.len, sizeof *c.forced_sorted.data, cmp_dep);
+    }
+    uint8_t *excl = xcalloc(h->num_txns, 1);
+    vec_u32 S; vec_init(S);
+    dep_edge_vec mc, fb; vec_init(mc); vec_init(fb);
+    VEC(edge_why) why, fbwhy; vec_init(why); vec_init(fbwhy);
+    size_t count = 0;
+    int have = 0;
+    if (cycle && n) {
+        for (size_t i = 0; i < n; i++) {
+            int dup = 0;
+            for (size_t j = 0; j < S.len; j++) if (S.data[j] == cycle[i].from) dup = 1;
+            if (!dup && cycle[i].from < h->num_txns) vec_push(S, cycle[i].from);
+        }
+        have = 1;
+    }
+    /* Candidates: violating cycles.  One whose WW/RW facts are all forced
+     * is reported, and its transactions are set aside (the next ones are
+     * independent).  Work is bounded by a budget of graph edges. */
+    /* a round costs a few dozen traversals of the graphs (cycle search and
+     * shortening, one search per fact explained) */
+    uint64_t unit = 20 * ((uint64_t)c.known.edges.len + h->num_txns + vo_in->txns.len);
+    uint64_t budget = 20000000 + 2 * unit, spent = 0;
+    /* candidates: the checker's cycle, then cycles of the fact graph (every
+     * edge read off the history or forced), then cycles under the version
+     * order.  A candidate with a fact that is merely chosen is kept as a
+     * fallback, and its transactions are set aside like a reported one's. */
+    /* Lost updates need no search: two transactions that read the same
+     * version of a key and both write it conflict under every version order
+     * (each must directly follow that version).  They come right after the
+     * checker's cycle. */
+    vec_u32 lu; vec_init(lu);
+    for (uint32_t k = 0; k < vo_in->num_keys; k++)
+        for (uint32_t g = c.vo->start[k]; g < c.vo->start[k + 1]; g++) {
+            uint32_t first = NONE;
+            for (uint32_t i = c.rd_start[g]; i < c.rd_start[g + 1]; i++) {
+                uint32_t t = c.rd.data[i];
+                if (history_txn_final_write(h, t, k) == NONE) continue;
+                if (first == NONE) { first = t; continue; }
+                vec_push(lu, first); vec_push(lu, t);
+                break;
+            }
+        }
+    size_t lu_next = 0;
+    int phase = 0;
+    for (int rounds = 0; count < max && rounds < 4096 && (rounds == 0 || spent < budget); rounds++) {
+        int from_checker = have && rounds == 0;
+        int use_facts = 0;
+        if (!have) {
+            if (phase == 0) {
+                while (lu_next < lu.len && (excl[lu.data[lu_next]] || excl[lu.data[lu_next + 1]])) lu_next += 2;
+                if (lu_next < lu.len) {
+                    vec_clear(S); vec_push(S, lu.data[lu_next]); vec_push(S, lu.data[lu_next + 1]);
+                    lu_next += 2;
+                } else phase = c.facts.start ? 1 : 2;
+            }
+            if (phase == 1 && !find_cycle_txns(&c, excl, 1, &S)) phase = 2;
+            if (phase == 2 && !find_cycle_txns(&c, excl, 0, &S)) break;
+            use_facts = phase == 1;
+        }
+        have = 0;
+        spent += unit;
+        int ok = S.len <= 256 && minimal_cycle(&c, S.data, S.len, use_facts, &mc);
+        if (!ok && use_facts) ok = S.len <= 256 && minimal_cycle(&c, S.data, S.len, 0, &mc);
+        if (!ok && from_checker) {          /* keep the checker's cycle as it is */
+            vec_clear(mc);
+            for (size_t i = 0; i < n; i++) vec_push(mc, cycle[i]);
+            ok = cycle_violates(mc.data, mc.len, c.si);
+        }
+        if (!ok) { if (phase != 0) for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1; continue; }
+        free_whys(&why);
+        uint32_t unforced = NONE;
+        for (size_t i = 0; i < mc.len; i++) {
+            edge_why w;
+            explain_edge(&c, &mc.data[i], &w);
+            if (w.status == WHY_CHOSEN && unforced == NONE) unforced = mc.data[i].to;
+            vec_push(why, w);
+        }
+        if (getenv("ISOCHECK_DEBUG_INTERPRET")) {
+            fprintf(stderr, "candidate |S|=%zu len=%zu unforced=%u:", S.len, mc.len, unforced);
+            for (size_t i = 0; i < mc.len; i++) fprintf(stderr, " %" PRId64 "-%s-", h->txns[mc.data[i].from].ext_id, dep_kind_name((dep_kind)mc.data[i].kind));
+            fprintf(stderr, "\n");
+        }
+        if (unforced != NONE) {
+            if (!fb.len) {
+                for (size_t i = 0; i < mc.len; i++) vec_push(fb, mc.data[i]);
+                for (size_t i = 0; i < why.len; i++) vec_push(fbwhy, why.data[i]);
+                vec_clear(why);
+            }
+            for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1;
+            continue;
+        }
+        emit(r, &c, level, &mc, &why);
+        for (size_t i = 0; i < mc.len; i++) excl[mc.data[i].from] = 1;
+        count++;
+    }
+    if (count == 0 && fb.len) { emit(r, &c, level, &fb, &fbwhy); count = 1; }
+    free_whys(&why); free_whys(&fbwhy);
+    vec_free(why); vec_free(fbwhy); vec_free(mc); vec_free(fb); vec_free(S); vec_free(lu);
+    free(excl);
+    ctx_free(&c);
+    return count;
+}

@@ -1,0 +1,42 @@
+/* interpret.h — from "the level fails" to minimal, named, explained
+ * anomalies.
+ *
+ * Input: the history, the level, a version order under which the
+ * dependency graph has a violating cycle (the checker's res->vo),
+ * optionally the checker's cycle, and the WW/RW edges the checker knows to
+ * be forced (res->forced: read off the history or decided by pruning; may
+ * be empty).  The version order is first reordered per key to agree with
+ * the forced WW edges.  For each anomaly:
+ *   1. find a violating cycle under the version order (the given one
+ *      first, then on transactions not used so far: independent ones);
+ *   2. shrink it: among all dependencies between its transactions (by
+ *      definition under the version order), the shortest violating cycle
+ *      (ties: fewer RW, then WW edges) — no smaller subset of those
+ *      dependencies is still a violation;
+ *   3. name it (classify.h);
+ *   4. explain every WW and RW edge: the version order fact behind it
+ *      (a's version before b's) is forced when the opposite order, with
+ *      what the history alone fixes (SO, WR, read-modify-write links),
+ *      closes a violating cycle — that adjoining cycle is recorded (PolySI
+ *      Algorithm 3's "restore"); failing that, the same test with the
+ *      checker's forced edges added.  Otherwise the fact is marked as the
+ *      version order's choice.
+ * Anomalies after the first are reported only when all their WW/RW facts
+ * are forced, so every extra report holds under every version order the
+ * explanation considers. */
+#ifndef ISOCHECK_INTERPRET_H
+#define ISOCHECK_INTERPRET_H
+
+#include <stddef.h>
+
+#include "frontend/history/history.h"
+#include "frontend/reports/report.h"
+#include "frontend/checking/verify_model.h"
+
+/* Append up to max anomalies for level (LEVEL_SI 0 / LEVEL_SER 1 as in
+ * check.h: si = level == 0) to r.  cycle may be NULL.  Returns the number
+ * appended (0 if the version order has no violating cycle). */
+size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
+                         const dep_edge *forced, size_t nforced, size_t max);
+
+#endif

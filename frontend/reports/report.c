@@ -1,0 +1,305 @@
+/* report.c — the report model and its text output (see report.h). */
+#include "frontend/reports/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/reports/classify.h"
+
+void report_init(report *r, const history *h, const char *level_arg) {
+    memset(r, 0, sizeof *r);
+    r->h = h;
+    r->level_arg = level_arg;
+    vec_init(r->items);
+}
+
+void report_anomaly_free(report_anomaly *a) {
+    vec_free(a->txns);
+    vec_free(a->ops);
+    vec_free(a->edges);
+    vec_foreach(edge_why, w, a->why) vec_free(w->alt);
+    vec_free(a->why);
+    free(a->detail);
+    a->detail = NULL;
+}
+
+void report_free(report *r) {
+    vec_foreach(report_anomaly, a, r->items) report_anomaly_free(a);
+    vec_free(r->items);
+}
+
+report_anomaly *report_add(report *r, anomaly_kind kind, int level) {
+    report_anomaly a;
+    memset(&a, 0, sizeof a);
+    a.kind = kind;
+    a.level = level;
+    vec_init(a.txns); vec_init(a.ops); vec_init(a.edges); vec_init(a.why);
+    vec_push(r->items, a);
+    return &vec_last(r->items);
+}
+
+void report_add_axioms(report *r, const anomaly_list *l, uint64_t total) {
+    r->axiom_violations = total;
+    vec_foreach(const anomaly, x, l->items) {
+        report_anomaly *a = report_add(r, x->kind, LEVEL_ANY);
+        const char *adya = anomaly_adya(x->kind);
+        snprintf(a->adya, sizeof a->adya, "%s", adya ? adya : "");
+        for (size_t i = 0; i < x->txns.len; i++) vec_push(a->txns, x->txns.data[i]);
+        a->num_cycle_txns = 0;
+        for (size_t i = 0; i < x->ops.len; i++) vec_push(a->ops, x->ops.data[i]);
+        const char *d = x->detail ? x->detail : anomaly_summary(x->kind);
+        a->detail = xmalloc(strlen(d) + 1);
+        memcpy(a->detail, d, strlen(d) + 1);
+    }
+}
+
+int report_exit_code(const report *r) {
+    int any_unknown = 0;
+    if (r->axiom_violations) return 1;
+    for (int i = 0; i < r->num_levels; i++) {
+        if (r->levels[i].verdict == 1) return 1;
+        if (r->levels[i].verdict != 0) any_unknown = 1;
+    }
+    return any_unknown ? 2 : 0;
+}
+
+const char *report_txn_name(const history *h, uint32_t t, char *buf, size_t n) {
+    if (t == 0) snprintf(buf, n, "INIT");
+    else snprintf(buf, n, "txn %" PRId64, h->txns[t].ext_id);
+    return buf;
+}
+
+const char *report_value(const history *h, uint32_t op, char *buf, size_t n) {
+    if (op == HISTORY_NONE) { snprintf(buf, n, "?"); return buf; }
+    if (history_op_kind(h, op) == OP_LIST_READ) {
+        uint32_t len;
+        const int64_t *l = history_list(h, op, &len);
+        size_t at = (size_t)snprintf(buf, n, "[");
+        char eb[64];
+        for (uint32_t i = 0; i < len && at + 24 < n; i++)
+            at += (size_t)snprintf(buf + at, n - at, i ? " %s" : "%s", history_value_str(h, l[i], eb, sizeof eb));
+        snprintf(buf + at, n - at, at + 24 >= n && len ? " ...]" : "]");
+        return buf;
+    }
+    return history_value_str(h, h->op_value[op], buf, n);   /* "init", a named value's written form, or the integer */
+}
+
+/* A read's value for edge sentences: a list read that ends with its
+ * transaction's own appends also names the part it read from the snapshot
+ * ("[1 2] (snapshot [1])"). */
+static const char *read_value(const history *h, uint32_t op, char *buf, size_t n) {
+    report_value(h, op, buf, n);
+    if (op == HISTORY_NONE || history_op_kind(h, op) != OP_LIST_READ) return buf;
+    uint32_t t = h->op_txn[op], own = 0, len;
+    for (uint32_t o = h->txns[t].first_op; o < op; o++)
+        own += h->op_key[o] == h->op_key[op] && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
+    const int64_t *l = history_list(h, op, &len);
+    if (!own || own > len) return buf;
+    size_t at = strlen(buf);
+    at += (size_t)snprintf(buf + at, n > at ? n - at : 0, " (snapshot [");
+    char eb[64];
+    for (uint32_t i = 0; i + own < len && at + 30 < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, i ? " %s" : "%s", history_value_str(h, l[i], eb, sizeof eb));
+    if (at < n) snprintf(buf + at, n - at, "%s])", at + 30 >= n ? " ..." : "");
+    return buf;
+}
+
+const char *report_level_name(int level) { return level == 0 ? "si" : level == 1 ? "ser" : "any"; }
+
+static const char *level_title(int level) { return level == 0 ? "snapshot isolation" : "serializability"; }
+
+void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
+    char a[64], b[64], kb[128], v1[256], v2[96], sb[64];
+    report_txn_name(h, e->from, a, sizeof a);
+    report_txn_name(h, e->to, b, sizeof b);
+    if (e->kind != DEP_SO && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
+    switch (e->kind) {
+    case DEP_SO:
+        snprintf(buf, n, "%s ran before %s in session %s", a, b,
+                 history_value_str(h, e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE
+                                   ? h->sessions[h->txns[e->to].session].ext_id : -1, sb, sizeof sb));
+        break;
+    case DEP_WR:
+        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, read_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
+        break;
+    case DEP_WW:
+        snprintf(buf, n, "%s's %s=%s is an older version than %s's %s=%s", a, kb,
+                 report_value(h, history_txn_final_write(h, e->from, e->key), v1, sizeof v1), b, kb,
+                 report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
+        break;
+    case DEP_RW:
+        snprintf(buf, n, "%s read %s=%s, which %s's %s=%s overwrote", a, kb,
+                 read_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
+                 report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
+        break;
+    default: snprintf(buf, n, "?");
+    }
+}
+
+/* "txn 3 -RW x-> txn 8 -WW x-> txn 3" */
+static void chain_text(const history *h, const dep_edge *e, size_t n, char *buf, size_t cap) {
+    char t[64], kb[128];
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && at + 100 < cap; i++) {
+        if (i == 0) at += (size_t)snprintf(buf + at, cap - at, "%s", report_txn_name(h, e[i].from, t, sizeof t));
+        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, cap - at, " -SO-> ");
+        else at += (size_t)snprintf(buf + at, cap - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
+                                    history_key_str(h, e[i].key, kb, sizeof kb));
+        at += (size_t)snprintf(buf + at, cap - at, "%s", report_txn_name(h, e[i].to, t, sizeof t));
+    }
+}
+
+static const char *op_letter(const history *h, uint32_t op) {
+    switch (history_op_kind(h, op)) {
+    case OP_READ: case OP_LIST_READ: return "r";
+    case OP_WRITE: return "w";
+    case OP_APPEND: return "append";
+    }
+    return "?";
+}
+
+static const char *status_name(uint8_t st) {
+    return st == TXN_COMMITTED ? "committed" : st == TXN_ABORTED ? "aborted" : "indeterminate";
+}
+
+static void print_txns(FILE *out, const history *h, const report_anomaly *a) {
+    char where[600], kb[128], vb[256], tb[64], sb[64];
+    for (size_t i = 0; i < a->txns.len; i++) {
+        uint32_t t = a->txns.data[i];
+        const history_txn *tx = &h->txns[t];
+        fprintf(out, "     %-9s session %-4s %s%s%s\n", report_txn_name(h, t, tb, sizeof tb),
+                history_value_str(h, h->sessions[tx->session].ext_id, sb, sizeof sb),
+                history_txn_where(h, t, where, sizeof where), tx->status == TXN_COMMITTED ? "" : "  ",
+                tx->status == TXN_COMMITTED ? "" : status_name(tx->status));
+        int any = 0;
+        for (size_t j = 0; j < a->ops.len; j++) {
+            uint32_t op = a->ops.data[j];
+            if (h->op_txn[op] != t) continue;
+            fprintf(out, "%s%s(%s)=%s [%s %u]", any ? "  " : "         ", op_letter(h, op),
+                    history_key_str(h, h->op_key[op], kb, sizeof kb), report_value(h, op, vb, sizeof vb),
+                    h->loc == LOC_LINE ? "line" : "byte", h->op_line[op]);
+            any = 1;
+        }
+        if (i >= a->num_cycle_txns && a->edges.len) fprintf(out, "%s(in an explanation below)", any ? "  " : "         ");
+        if (any || (i >= a->num_cycle_txns && a->edges.len)) fputc('\n', out);
+    }
+}
+
+static void print_why(FILE *out, const history *h, const dep_edge *e, const edge_why *w) {
+    char a[64], b[64], kb[128], chain[2048];
+    if (w->status == WHY_OBSERVED) return;
+    history_key_str(h, e->key, kb, sizeof kb);
+    report_txn_name(h, w->before, a, sizeof a);
+    report_txn_name(h, w->after, b, sizeof b);
+    switch (w->status) {
+    case WHY_INIT:
+        fprintf(out, "         forced: %s=init is the initial version, older than every write\n", kb);
+        break;
+    case WHY_FORCED:
+        /* the two common short reasons in words */
+        if (w->alt.len == 2 && w->alt.data[0].kind == DEP_WW && w->alt.data[0].from == w->after &&
+            w->alt.data[0].to == w->before && w->alt.data[1].from == w->before && w->alt.data[1].to == w->after) {
+            char s[700];
+            if (w->alt.data[1].kind == DEP_WR) {
+                report_edge_sentence(h, &w->alt.data[1], s, sizeof s);
+                fprintf(out, "         forced: %s before overwriting it, so %s's %s precedes %s's\n", s, a, kb, b);
+                break;
+            }
+            if (w->alt.data[1].kind == DEP_SO) {
+                fprintf(out, "         forced: %s ran before %s in their session, so its %s is the older version\n", a, b, kb);
+                break;
+            }
+        }
+        chain_text(h, w->alt.data, w->alt.len, chain, sizeof chain);
+        fprintf(out, "         forced: %s's %s precedes %s's, else the cycle %s\n", a, kb, b, chain);
+        for (size_t i = 1; i < w->alt.len; i++) {
+            char s[700];
+            report_edge_sentence(h, &w->alt.data[i], s, sizeof s);
+            fprintf(out, "           where %s\n", s);
+        }
+        break;
+    case WHY_DECIDED:
+        fprintf(out, "         forced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
+                     "what it knew then)\n", a, kb, b);
+        break;
+    case WHY_LISTED: {
+        char r[64], v[256];
+        uint32_t n, op = w->read_op;
+        const int64_t *l = history_list(h, op, &n);
+        int has_after = 0;               /* does the list hold after's elements too? */
+        for (uint32_t i = 0; i < n && !has_after; i++) {
+            uint32_t wop = history_writer_of(h, h->op_key[op], l[i]);
+            has_after = wop != HISTORY_NONE && h->op_txn[wop] == w->after;
+        }
+        report_txn_name(h, h->op_txn[op], r, sizeof r);
+        report_value(h, op, v, sizeof v);
+        if (has_after) fprintf(out, "         forced: %s's read %s=%s lists %s's %s before %s's\n", r, kb, v, a, kb, b);
+        else fprintf(out, "         forced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", r, kb, v, a, kb, b);
+        break;
+    }
+    default:
+        fprintf(out, "         chosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
+                a, kb, b);
+    }
+}
+
+static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, size_t num) {
+    fprintf(out, "  %zu. %s%s%s%s: %s\n", num, anomaly_name(a->kind), a->adya[0] ? " (" : "", a->adya, a->adya[0] ? ")" : "",
+            a->detail ? a->detail : anomaly_summary(a->kind));
+    print_txns(out, h, a);
+    if (a->txns.len == 0)
+        for (size_t j = 0; j < a->ops.len; j++) {
+            char kb[128], vb[256];
+            uint32_t op = a->ops.data[j];
+            fprintf(out, "         %s(%s)=%s  initial state\n", op_letter(h, op), history_key_str(h, h->op_key[op], kb, sizeof kb),
+                    report_value(h, op, vb, sizeof vb));
+        }
+    if (!a->edges.len) return;
+    fprintf(out, "     cycle:\n");
+    for (size_t i = 0; i < a->edges.len; i++) {
+        const dep_edge *e = &a->edges.data[i];
+        char x[64], y[64], kb[128], s[700];
+        report_edge_sentence(h, e, s, sizeof s);
+        if (e->kind == DEP_SO)
+            fprintf(out, "       %s -SO-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), report_txn_name(h, e->to, y, sizeof y), s);
+        else
+            fprintf(out, "       %s -%s %s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
+                    history_key_str(h, e->key, kb, sizeof kb), report_txn_name(h, e->to, y, sizeof y), s);
+        if (i < a->why.len) print_why(out, h, e, &a->why.data[i]);
+    }
+}
+
+void report_print_text(FILE *out, const report *r, int verbose) {
+    (void)verbose;
+    const history *h = r->h;
+    size_t num = 0;
+    if (r->axiom_violations) {
+        fprintf(out, "FAIL %s: the history breaks the read axioms every level relies on (%" PRIu64 " violation%s)\n",
+                r->level_arg ? r->level_arg : "any", r->axiom_violations, r->axiom_violations == 1 ? "" : "s");
+        vec_foreach(const report_anomaly, a, r->items) if (a->level == LEVEL_ANY) print_anomaly(out, h, a, ++num);
+        if (r->axiom_violations > num)
+            fprintf(out, "  (%" PRIu64 " more not shown; --max-anomalies N)\n", r->axiom_violations - num);
+    }
+    for (int i = 0; i < r->num_levels; i++) {
+        const report_level *L = &r->levels[i];
+        const char *lv = report_level_name(L->level);
+        if (L->verdict == 0) {
+            fprintf(out, "PASS %s: the history satisfies %s", lv, level_title(L->level));
+            if (r->certificate) fprintf(out, " (certificate: %s)", r->certificate);
+            fputc('\n', out);
+            continue;
+        }
+        if (L->verdict != 1) { fprintf(out, "UNKNOWN %s: %s\n", lv, L->msg); continue; }
+        size_t shown = 0;
+        vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) shown++;
+        fprintf(out, "FAIL %s: %s is violated", lv, level_title(L->level));
+        if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
+        if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
+        fputc('\n', out);
+        if (!shown && L->msg[0]) fprintf(out, "  %s\n", L->msg);
+        size_t k = 0;
+        vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) print_anomaly(out, h, a, ++k);
+    }
+}

@@ -1,0 +1,96 @@
+/* report.h — what `isocheck check` answers, as data shared by the text,
+ * JSON and DOT writers (report_text.c, report_json.c, report_dot.c).
+ *
+ * A report holds one result per checked level (verdict, message, where it
+ * was decided) and the anomalies found: non-cycle ones from the axioms
+ * (level-independent) and interpreted dependency cycles (interpret.h), each
+ * with its name, transactions, operations, edges and, per WW/RW edge, why
+ * the version order behind it is forced.  The JSON schema is documented in
+ * doc/json-schema.md; the writers print exactly what is here. */
+#ifndef ISOCHECK_REPORT_H
+#define ISOCHECK_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vec.h"
+#include "frontend/checking/anomaly.h"
+#include "frontend/history/history.h"
+#include "frontend/checking/polygraph.h"
+
+/* Why a dependency holds. */
+typedef enum {
+    WHY_OBSERVED = 0,        /* SO, WR: read straight off the history */
+    WHY_INIT,                /* the version read is the initial one: every write follows it */
+    WHY_FORCED,              /* the other version order closes the cycle in `alt` */
+    WHY_CHOSEN,              /* not forced by what is known alone: the version order found */
+    WHY_DECIDED,             /* forced by the checker's reasoning (pruning: the other order closes a
+                                cycle with what was known then), no short cycle shown */
+    WHY_LISTED,              /* a list read (read_op) holds before's elements and after's later or
+                                not at all: list reads show the version order itself */
+} why_status;
+
+typedef struct edge_why {
+    uint8_t status;          /* why_status */
+    uint32_t before, after;  /* WW/RW: the version order fact "before's version of key precedes after's" */
+    dep_edge_vec alt;        /* WHY_FORCED: the cycle the opposite order would close (its first
+                                edge is the opposite WW or RW) */
+    uint32_t read_op;        /* WHY_LISTED: the list read that shows the order */
+} edge_why;
+
+#define LEVEL_ANY (-1)
+
+typedef struct report_anomaly {
+    anomaly_kind kind;
+    char adya[24];           /* "G-single", "G1a", "" */
+    int level;               /* LEVEL_ANY (axioms) or check_level_id */
+    vec_u32 txns;            /* the cycle's transactions in order, then supporting ones */
+    uint32_t num_cycle_txns;
+    vec_u32 ops;             /* the operations that show it */
+    dep_edge_vec edges;      /* the cycle (empty for axiom anomalies) */
+    VEC(edge_why) why;       /* per edge */
+    char *detail;            /* one line */
+} report_anomaly;
+
+typedef VEC(report_anomaly) report_anomaly_vec;
+
+typedef struct report_level {
+    int level;               /* check_level_id */
+    int verdict;             /* 0 PASS, 1 FAIL, 2 UNKNOWN */
+    const char *stage;       /* where it was decided ("" if not known) */
+    char msg[512];           /* UNKNOWN: why; FAIL: the checker's reason */
+    uint64_t violations;     /* anomalies found for the level (may exceed those listed) */
+} report_level;
+
+typedef struct report {
+    const history *h;
+    const char *level_arg;   /* "si", "ser" or "all" as asked */
+    report_level levels[2];
+    int num_levels;
+    report_anomaly_vec items;
+    uint64_t axiom_violations;   /* total axiom violations (items holds at most the limit) */
+    const char *certificate;     /* file written on PASS, or NULL */
+} report;
+
+void report_init(report *r, const history *h, const char *level_arg);
+void report_free(report *r);
+report_anomaly *report_add(report *r, anomaly_kind kind, int level);
+void report_anomaly_free(report_anomaly *a);
+/* Copy the axiom anomalies (level-independent). */
+void report_add_axioms(report *r, const anomaly_list *l, uint64_t total);
+/* Worst verdict over the levels: 1 if any FAIL, else 2 if any UNKNOWN, else 0. */
+int report_exit_code(const report *r);
+
+/* Names shared by the writers. */
+const char *report_txn_name(const history *h, uint32_t t, char *buf, size_t n);   /* "txn 12" / "INIT" */
+const char *report_value(const history *h, uint32_t op, char *buf, size_t n);     /* "5", "init", "[1 2]" */
+const char *report_level_name(int level);                                         /* "si", "ser", "any" */
+/* One sentence explaining a dependency with its values ("txn 3 read x=5 written by txn 1"). */
+void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n);
+
+void report_print_text(FILE *out, const report *r, int verbose);
+void report_print_json(FILE *out, const report *r);
+/* Graphviz: one cluster per anomaly with a cycle. */
+void report_print_dot(FILE *out, const report *r);
+
+#endif

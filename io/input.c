@@ -1,0 +1,107 @@
+/* input.c — see input.h. */
+#include "io/input.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+
+#define INPUT_CHUNK (1u << 20)
+
+static void set_name(input *r, const char *name) {
+    size_t n = strlen(name);
+    r->name = xmalloc(n + 1);
+    memcpy(r->name, name, n + 1);
+}
+
+int input_open(input *r, const char *path, ic_error *err) {
+    memset(r, 0, sizeof *r);
+    if (reader_open(&r->src, path, err) != 0) return 0;
+    r->has_src = 1;
+    set_name(r, path);
+    r->cap = INPUT_CHUNK;
+    r->buf = xmalloc(r->cap + 1);
+    return 1;
+}
+
+void input_from_mem(input *r, const void *data, size_t n, const char *name) {
+    memset(r, 0, sizeof *r);
+    set_name(r, name);
+    r->cap = n;
+    r->buf = xmalloc(n + 1);
+    if (n) memcpy(r->buf, data, n);
+    r->end = n;
+    r->eof = 1;
+}
+
+void input_close(input *r) {
+    if (r->has_src) reader_close(&r->src);
+    free(r->buf);
+    free(r->name);
+    memset(r, 0, sizeof *r);
+}
+
+/* Ensure at least `need` unread bytes if the input has them. */
+static void fill(input *r, size_t need) {
+    while (r->end - r->start < need && !r->eof) {
+        if (r->start > 0) {                      /* compact */
+            memmove(r->buf, r->buf + r->start, r->end - r->start);
+            r->end -= r->start;
+            r->start = 0;
+        }
+        if (r->cap - r->end < INPUT_CHUNK / 2 || r->cap < need) {
+            size_t c = r->cap * 2;
+            while (c < need) c *= 2;
+            r->buf = xrealloc(r->buf, c + 1);
+            r->cap = c;
+        }
+        size_t got = reader_read_block(&r->src, r->buf + r->end, r->cap - r->end);
+        r->end += got;
+        if (got == 0) { r->eof = 1; if (r->src.error) r->io_error = 1; }
+    }
+}
+
+size_t input_peek(input *r, size_t n, const unsigned char **p) {
+    fill(r, n);
+    *p = r->buf + r->start;
+    size_t have = r->end - r->start;
+    return have < n ? have : n;
+}
+
+size_t input_read(input *r, void *dst, size_t n) {
+    fill(r, n);
+    size_t have = r->end - r->start;
+    if (have > n) have = n;
+    memcpy(dst, r->buf + r->start, have);
+    r->start += have;
+    r->offset += have;
+    return have;
+}
+
+char *input_line(input *r, size_t *len) {
+    size_t scanned = 0;
+    for (;;) {
+        unsigned char *s = r->buf + r->start;
+        size_t have = r->end - r->start;
+        unsigned char *nl = have > scanned ? memchr(s + scanned, '\n', have - scanned) : NULL;
+        if (nl || r->eof) {
+            size_t n = nl ? (size_t)(nl - s) : have;
+            if (!nl && n == 0) return NULL;
+            size_t consumed = nl ? n + 1 : n;
+            if (n > 0 && s[n - 1] == '\r') n--;
+            s[n] = 0;                            /* buf has one spare byte */
+            r->start += consumed;
+            r->offset += consumed;
+            r->line++;
+            *len = n;
+            return (char *)s;
+        }
+        scanned = have;
+        fill(r, have + INPUT_CHUNK / 4);
+    }
+}
+
+const char *input_error(const input *r) {
+    return r->io_error ? reader_strerror(&r->src) : NULL;
+}

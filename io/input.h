@@ -1,0 +1,46 @@
+/* input.h — history input for the parsers: peek, read exactly n bytes, or
+ * take the next line.
+ *
+ * A layer over io/reader.h, the project's one byte source (a file,
+ * standard input "-", or gzip-compressed either of them).  Bytes can be
+ * peeked before a parser is chosen (format detection reads stdin only
+ * once).  Lines and binary fields are served from one buffer that grows
+ * for long lines; `offset` of the next byte is tracked for binary error
+ * messages, `line` for text ones. */
+#ifndef ISOCHECK_INPUT_H
+#define ISOCHECK_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "io/reader.h"
+
+typedef struct input {
+    reader src;              /* where bytes come from (unused for memory input) */
+    int has_src;
+    char *name;              /* for messages */
+    unsigned char *buf;
+    size_t cap, start, end;  /* unread bytes are buf[start..end) */
+    uint64_t offset;         /* offset (in the decompressed stream) of buf[start] */
+    long line;               /* lines returned so far by input_line */
+    int eof, io_error;
+} input;
+
+/* Open path ("-": stdin).  0 with err set if it cannot be opened. */
+int  input_open(input *r, const char *path, ic_error *err);
+/* Read from a copy of memory. */
+void input_from_mem(input *r, const void *data, size_t n, const char *name);
+void input_close(input *r);
+
+/* Make up to n bytes available; returns how many are (fewer only at EOF). */
+size_t input_peek(input *r, size_t n, const unsigned char **p);
+/* Copy exactly n bytes to dst; returns the number copied (< n at EOF). */
+size_t input_read(input *r, void *dst, size_t n);
+/* Next line without its '\n' (and '\r'), NUL-terminated, valid until the
+ * next call; NULL at EOF.  *len gets its length.  r->line is its number. */
+char *input_line(input *r, size_t *len);
+/* After EOF: why the input ended early (NULL if it simply ended). */
+const char *input_error(const input *r);
+
+#endif

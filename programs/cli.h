@@ -1,0 +1,35 @@
+/* cli.h — isocheck's subcommands (table in commands.def) and what they
+ * share: the option parser (programs/cmdline.h), the names of formats and
+ * levels, and checks of outputs against inputs (io/output.h).
+ * Each cli_<name> gets argv with argv[0] = the subcommand name and returns
+ * the exit code: 0 pass, 1 the history fails, 2 bad input, usage or output. */
+#ifndef ISOCHECK_CLI_H
+#define ISOCHECK_CLI_H
+
+#include "error.h"
+#include "programs/cmdline.h"
+
+#define CMD(name, summary) int cli_##name(int argc, char **argv);
+#include "programs/commands.def"
+#undef CMD
+
+/* --format values (text, dbcop, cobra, elle, json), and the formats
+ * `convert --to` writes (the same less json); cli_format maps an index of
+ * either to its history_format. */
+extern const char *const cli_format_names[];
+extern const char *const cli_write_format_names[];
+/* The history_format of a --format choice (-1, not given: FORMAT_AUTO). */
+int cli_format(int choice);
+
+/* Parse; returns -1 to go on, else the exit code (0 after --help, 2 after
+ * an error, both printed). */
+int cli_parse(cmd_spec *spec, int argc, char **argv, const char **operands, int *num_operands);
+
+/* "isocheck CMD: message" on stderr (file and line as ic_error_print). */
+void cli_error(const char *prog, const ic_error *err);
+
+/* Refuse (message printed, 0) an output that is the input, lies in an
+ * input directory, or is given twice; outputs may be NULL. */
+int cli_outputs_ok(const char *prog, const char *input, const char *const *outputs, const int *out_is_dir, int n);
+
+#endif

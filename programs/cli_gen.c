@@ -1,0 +1,189 @@
+/* cli_gen.c — `isocheck gen`: generate a workload, run it on the embedded
+ * MVCC simulator at a level (optionally with a fault), and write the
+ * history plus its ground truth (OUT.truth, JSON). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "error.h"
+#include "programs/cli.h"
+#include "io/output.h"
+#include "frontend/formats/parse.h"
+#include "frontend/formats/write.h"
+#include "workload/gen_writer.h"
+#include "workload/workload.h"
+
+/* Histories for the in-memory writers (cobra, elle) stay below this many ops. */
+#define MODEL_MAX_OPS 60000000ULL
+
+static int given(const cmd_opt *opts, const char *name) {
+    for (; opts->kind != CMD_KIND_END; opts++)
+        if (!strcmp(opts->name, name)) return opts->given;
+    return 0;
+}
+
+/* "a, b, c" -> { "a", "b", "c", NULL } in buf (names of presets). */
+static void split_names(const char *list, char *buf, size_t n, const char **names, size_t max) {
+    snprintf(buf, n, "%s", list);
+    size_t k = 0;
+    for (char *p = strtok(buf, ", "); p && k + 1 < max; p = strtok(NULL, ", ")) names[k++] = p;
+    names[k] = NULL;
+}
+
+/* Progress on stderr when it is a terminal. */
+typedef struct progress { int on; time_t last; } progress;
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total) {
+    progress *pr = ctx;
+    time_t now = time(NULL);
+    if (!pr->on || (now == pr->last && done < total)) return;
+    pr->last = now;
+    int width = 40, fill = total ? (int)(width * done / total) : width;
+    fprintf(stderr, "\rgen [%.*s%*s] %3d%% %" PRIu64 "/%" PRIu64 " txns", fill,
+            "########################################", width - fill, "",
+            total ? (int)(100 * done / total) : 100, done, total);
+    if (done >= total) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+int cli_gen(int argc, char **argv) {
+    workload_params p;
+    workload_defaults(&p);
+    const char *out = NULL, *truth_path = NULL;
+    int verbose = 0, no_truth = 0, no_retry = 0, force = 0, fmt_choice = 0, preset = -1;
+    int dist = (int)p.dist, level = (int)p.level, fault = (int)p.fault;
+    uint64_t sessions = p.sessions, txns = p.txns_per_session, ops = p.ops_per_txn, keys = p.keys, long_ops = p.long_ops,
+             lag = p.lag, seed = p.seed;
+    double reads = p.read_fraction, zipf = p.zipf_exponent, long_fraction = p.long_fraction, fault_rate = p.fault_rate;
+    char preset_buf[256];
+    const char *preset_names[16];
+    split_names(workload_preset_names(), preset_buf, sizeof preset_buf, preset_names, 16);
+    const char *dist_names[] = { keydist_name(KEYDIST_UNIFORM), keydist_name(KEYDIST_ZIPF), keydist_name(KEYDIST_HOTSPOT), NULL };
+    const char *level_names[] = { sim_level_name(SIM_SER), sim_level_name(SIM_SI), sim_level_name(SIM_RC), NULL };
+    const char *fault_names[FAULT_COUNT + 1];
+    for (int f = 0; f < FAULT_COUNT; f++) fault_names[f] = sim_fault_name((sim_fault)f);
+    fault_names[FAULT_COUNT] = NULL;
+    cmd_opt opts[] = {
+        CMD_CHOICE("preset", 0, &preset, preset_names, "P", "a workload of the PolySI paper (other options override it)"),
+        CMD_U64("sessions", 0, &sessions, 1, 1000000, "N", "client sessions (default 20)"),
+        CMD_U64("txns", 0, &txns, 1, INT32_MAX, "N", "committed transactions per session (default 100)"),
+        CMD_U64("ops", 0, &ops, 1, 1000000, "N", "operations per transaction (default 15)"),
+        CMD_U64("keys", 0, &keys, 1, (uint64_t)1 << 32, "N", "number of keys (default 10000)"),
+        CMD_REAL("reads", 0, &reads, 0, 1, "F", "read fraction (default 0.5)"),
+        CMD_CHOICE("dist", 0, &dist, dist_names, "D", "key distribution (default zipf)"),
+        CMD_REAL("zipf", 0, &zipf, 0, 10, "S", "zipf exponent, > 0 (default 0.5)"),
+        CMD_REAL("long-fraction", 0, &long_fraction, 0, 1, "F", "fraction of long transactions (default 0)"),
+        CMD_U64("long-ops", 0, &long_ops, 1, 1000000, "N", "operations per long transaction (default 150)"),
+        CMD_CHOICE("level", 0, &level, level_names, "L", "ser: commit-time validation, si: snapshot and first-committer-wins (default si)"),
+        CMD_CHOICE("fault", 0, &fault, fault_names, "F", "fault to inject (default none; see below)"),
+        CMD_REAL("fault-rate", 0, &fault_rate, 0, 1, "F", "fraction of transactions (dirty reads: reads) faulted (default 0.1)"),
+        CMD_U64("lag", 0, &lag, 0, UINT32_MAX, "N", "replica lag in commits (default 2*sessions)"),
+        CMD_U64("seed", 0, &seed, 0, UINT64_MAX, "S", "random seed (default 1)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "output format (default text)"),
+        CMD_STR("output", 'o', &out, "OUT", "output (\"-\": stdout, text and elle only)"),
+        CMD_FLAG("force", 0, &force, "replace an existing OUT and OUT.truth (cobra: the *.log files in OUT)"),
+        CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
+        CMD_STR("truth", 0, &truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
+        CMD_FLAG("no-truth", 0, &no_truth, "no ground truth file"),
+        CMD_FLAG("verbose", 'v', &verbose, "print the ground truth to stderr"),
+        CMD_END
+    };
+    char epilog[2048];
+    size_t el = (size_t)snprintf(epilog, sizeof epilog, "faults:\n");
+    for (int f = 0; f < FAULT_COUNT && el < sizeof epilog; f++)
+        el += (size_t)snprintf(epilog + el, sizeof epilog - el, "  %-20s %s\n", sim_fault_name((sim_fault)f), sim_fault_desc((sim_fault)f));
+    if (el < sizeof epilog)
+        snprintf(epilog + el, sizeof epilog - el, "\ntext leaves aborted transactions out (the format has no aborts); the same --seed\n"
+                 "reproduces the same history byte for byte.  An existing OUT or OUT.truth is only\n"
+                 "replaced with --force.\n");
+    cmd_spec spec = {
+        "isocheck gen", "[--preset P] [options] [--format text|dbcop|cobra|elle] -o OUT",
+        "Generate a workload, execute it on the embedded multi-version store and write the\n"
+        "history (cobra: a directory) and its ground truth to OUT.truth (JSON).\n",
+        opts, "no operands (the output is -o OUT)", 0, 0, epilog
+    };
+    int n, rc = cli_parse(&spec, argc, argv, NULL, &n);
+    if (rc >= 0) return rc;
+    if (!out) { fprintf(stderr, "isocheck gen: no output given (-o OUT)\n(try 'isocheck gen --help')\n"); return 2; }
+    if (preset >= 0) workload_preset(&p, preset_names[preset]);     /* explicit options override it */
+    if (given(opts, "sessions")) p.sessions = (uint32_t)sessions;
+    if (given(opts, "txns")) p.txns_per_session = (uint32_t)txns;
+    if (given(opts, "ops")) p.ops_per_txn = (uint32_t)ops;
+    if (given(opts, "keys")) p.keys = keys;
+    if (given(opts, "reads")) p.read_fraction = reads;
+    if (given(opts, "dist")) p.dist = (keydist_kind)dist;
+    if (given(opts, "zipf")) p.zipf_exponent = zipf;
+    if (given(opts, "long-fraction")) p.long_fraction = long_fraction;
+    if (given(opts, "long-ops")) p.long_ops = (uint32_t)long_ops;
+    if (given(opts, "level")) p.level = (sim_level)level;
+    if (given(opts, "fault")) p.fault = (sim_fault)fault;
+    if (given(opts, "fault-rate")) p.fault_rate = fault_rate;
+    if (given(opts, "lag")) p.lag = (uint32_t)lag;
+    if (given(opts, "seed")) p.seed = seed;
+    if (no_retry) p.retry = 0;
+    int fmt = fmt_choice + 1;
+    ic_error err;
+    ic_error_clear(&err);
+    if (!workload_validate(&p, &err)) { ic_error_print(stderr, "isocheck gen", &err); return 2; }
+
+    /* the ground truth goes beside a history file or directory, not beside stdout or a device */
+    struct stat st;
+    int plain = strcmp(out, "-") && (stat(out, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+    char *tp = NULL;
+    if (!no_truth && (truth_path || plain)) {
+        size_t tn = strlen(truth_path ? truth_path : out) + 8;
+        tp = xmalloc(tn);
+        if (truth_path) snprintf(tp, tn, "%s", truth_path); else snprintf(tp, tn, "%s.truth", out);
+    }
+    /* nothing is replaced without --force; everything is checked before the run */
+    unsigned flags = force ? OUTPUT_FORCE : OUTPUT_NO_CLOBBER;
+    const char *outs[2] = { out, tp };
+    output truth_out;
+    memset(&truth_out, 0, sizeof truth_out);
+    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 2) ||
+        !output_may_write(out, fmt == FORMAT_COBRA, flags, &err) ||
+        (tp && !output_open(&truth_out, tp, flags, &err))) {
+        if (err.set) cli_error("isocheck gen", &err);
+        free(tp);
+        return 2;
+    }
+    free(tp);
+
+    uint64_t total = (uint64_t)p.sessions * p.txns_per_session;
+    progress pr = { isatty(2) && total >= 100000, 0 };
+    sim_truth truth;
+    int ok;
+    if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
+        gen_writer *w = gen_writer_open((history_format)fmt, out, &p, &err);
+        if (!w) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
+        sim_sink sink = gen_writer_sink(w);
+        ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
+        ok = gen_writer_close(w, ok, &err);
+    } else {
+        uint64_t longest = p.long_fraction > 0 && p.long_ops > p.ops_per_txn ? p.long_ops : p.ops_per_txn;
+        if (total * longest > MODEL_MAX_OPS) {
+            fprintf(stderr, "isocheck gen: %s output is built in memory and limited to %llu operations; "
+                            "use text or dbcop (streamed) and convert\n", cli_format_names[fmt_choice],
+                    (unsigned long long)MODEL_MAX_OPS);
+            output_discard(&truth_out);
+            return 2;
+        }
+        model_sink *m = model_sink_new(out, p.sessions, 0);
+        sim_sink sink = model_sink_sink(m);
+        ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
+        history *h = model_sink_finish(m, &err);
+        ok = ok && h && history_write_file(h, (history_format)fmt, out, flags, NULL, 0, &err);
+        if (h) history_free(h);
+    }
+    if (!ok) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
+    if (truth_out.f) {
+        sim_truth_json(truth_out.f, &p, &truth);
+        if (!output_commit(&truth_out, &err)) { cli_error("isocheck gen: cannot write the ground truth", &err); return 2; }
+    }
+    if (verbose) sim_truth_json(stderr, &p, &truth);
+    return 0;
+}

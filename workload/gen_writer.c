@@ -1,0 +1,164 @@
+/* gen_writer.c — streaming text and dbcop writers for generated histories
+ * (see gen_writer.h). */
+#include "workload/gen_writer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "vec.h"
+#include "io/output.h"
+#include "frontend/history/u64map.h"
+#include "workload/spool.h"
+
+struct gen_writer {
+    history_format fmt;
+    FILE *out;                   /* o.f */
+    output o;                    /* io/output.h: a temporary file renamed on success */
+    char *path;
+    /* dbcop */
+    spool *sp;
+    uint32_t sessions;
+    uint64_t *session_txns;
+    uint64_t txns, events;
+    u64map keys_seen;
+    uint64_t bytes;
+    unsigned char *buf;          /* one transaction's bytes */
+    size_t buf_cap;
+};
+
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strcpy(xmalloc(2), ".");
+    size_t n = (size_t)(slash - path);
+    char *d = xmalloc(n + 2);
+    if (n == 0) strcpy(d, "/"); else { memcpy(d, path, n); d[n] = 0; }
+    return d;
+}
+
+gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, ic_error *err) {
+    if (fmt != FORMAT_TEXT && fmt != FORMAT_DBCOP) { ic_error_at(err, path, 0, "no streaming writer for this format"); return NULL; }
+    gen_writer *w = xcalloc(1, sizeof *w);
+    w->fmt = fmt;
+    w->path = strcpy(xmalloc(strlen(path) + 1), path);
+    struct stat st;
+    int special = !strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+    if (!strcmp(path, "-") && fmt != FORMAT_TEXT) {
+        ic_error_at(err, "", 0, "dbcop output is binary: give -o FILE");
+        free(w->path); free(w);
+        return NULL;
+    }
+    if (!output_open(&w->o, path, 0, err)) { free(w->path); free(w); return NULL; }
+    w->out = w->o.f;
+    if (w->o.tmp) setvbuf(w->out, NULL, _IOFBF, 1u << 20);
+    if (fmt == FORMAT_DBCOP) {
+        const char *tmpdir = getenv("TMPDIR");
+        char *dir = special ? strcpy(xmalloc(strlen(tmpdir ? tmpdir : "/tmp") + 1), tmpdir ? tmpdir : "/tmp") : dir_of(path);
+        w->sp = spool_new(p->sessions, dir, 0, err);
+        free(dir);
+        if (!w->sp) { gen_writer_close(w, 0, NULL); return NULL; }     /* removes the temporary file */
+        w->sessions = p->sessions;
+        w->session_txns = xcalloc(p->sessions, sizeof *w->session_txns);
+        u64map_init(&w->keys_seen);
+    }
+    return w;
+}
+
+/* Decimal without printf: the text writer's inner loop. */
+static char *put_i64(char *p, int64_t v) {
+    char tmp[24];
+    int n = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do { tmp[n++] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (v < 0) *p++ = '-';
+    while (n) *p++ = tmp[--n];
+    return p;
+}
+
+static void put_le64(unsigned char *b, uint64_t x) {
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
+}
+
+static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, int committed,
+                     const sim_op *ops, uint32_t n, ic_error *err) {
+    gen_writer *w = ctx;
+    (void)pos;
+    if (w->fmt == FORMAT_TEXT) {
+        if (!committed) return 1;
+        char line[128];
+        for (uint32_t i = 0; i < n; i++) {
+            char *q = line;
+            *q++ = ops[i].write ? 'w' : 'r'; *q++ = '(';
+            q = put_i64(q, ops[i].key); *q++ = ',';
+            q = put_i64(q, ops[i].value); *q++ = ',';
+            q = put_i64(q, (int64_t)session + 1); *q++ = ',';
+            q = put_i64(q, txn_id); *q++ = ')'; *q++ = '\n';
+            fwrite(line, 1, (size_t)(q - line), w->out);
+            w->bytes += (uint64_t)(q - line);
+        }
+    } else {
+        size_t need = 8 + (size_t)n * 18 + 1;
+        if (need > w->buf_cap) { w->buf_cap = need * 2; w->buf = xrealloc(w->buf, w->buf_cap); }
+        unsigned char *b = w->buf;
+        put_le64(b, n); b += 8;
+        for (uint32_t i = 0; i < n; i++) {
+            *b++ = ops[i].write;
+            put_le64(b, (uint64_t)ops[i].key); b += 8;
+            put_le64(b, (uint64_t)ops[i].value); b += 8;
+            *b++ = 1;
+            u64map_put(&w->keys_seen, (uint64_t)ops[i].key, 0);
+        }
+        *b++ = (unsigned char)(committed != 0);
+        spool_write(w->sp, session, w->buf, (size_t)(b - w->buf));
+        w->session_txns[session]++;
+        w->txns++;
+        w->events += n;
+        w->bytes += (uint64_t)(b - w->buf);
+    }
+    if (ferror(w->out) || (w->sp && !spool_ok(w->sp))) {
+        ic_error_at(err, w->path, 0, "write error: %s", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+sim_sink gen_writer_sink(gen_writer *w) { sim_sink s = { w, write_txn }; return s; }
+
+uint64_t gen_writer_bytes(const gen_writer *w) { return w->bytes; }
+
+static void out_u64(FILE *out, uint64_t x) { unsigned char b[8]; put_le64(b, x); fwrite(b, 1, 8, out); }
+static void out_str(FILE *out, const char *s) { out_u64(out, strlen(s)); fputs(s, out); }
+
+/* dbcop: the header (counts known only now), then each session's spool. */
+static int finish_dbcop(gen_writer *w) {
+    out_u64(w->out, 0);
+    out_u64(w->out, w->sessions);
+    out_u64(w->out, w->keys_seen.len);
+    out_u64(w->out, w->txns);
+    out_u64(w->out, w->events);
+    out_str(w->out, "written by isocheck");
+    out_str(w->out, "");
+    out_str(w->out, "");
+    out_u64(w->out, w->sessions);
+    for (uint32_t s = 0; s < w->sessions; s++) {
+        out_u64(w->out, w->session_txns[s]);
+        if (!spool_copy(w->sp, s, w->out)) return 0;
+    }
+    return 1;
+}
+
+int gen_writer_close(gen_writer *w, int ok, ic_error *err) {
+    if (ok && w->fmt == FORMAT_DBCOP && !finish_dbcop(w)) {
+        ic_error_at(err, w->path, 0, "write error (temporary spool or output): %s", strerror(errno));
+        ok = 0;
+    }
+    if (ok) ok = output_commit(&w->o, err);
+    else output_discard(&w->o);          /* a failed run leaves the target as it was */
+    if (w->sp) { spool_free(w->sp); u64map_free(&w->keys_seen); }
+    free(w->session_txns);
+    free(w->buf);
+    free(w->path);
+    free(w);
+    return ok;
+}

@@ -1,0 +1,38 @@
+/* gen_writer.h — where generated transactions go.
+ *
+ * Streaming writers (constant memory, any size):
+ *   text   one line per op in commit order (sessions interleaved, each
+ *          session in its order); aborted transactions are left out, as
+ *          the format cannot hold them (their writes, if read, then show as
+ *          values nobody wrote).
+ *   dbcop  per-session spools, then the file session by session; the same
+ *          bytes frontend/formats/write_dbcop.c writes for the same history.
+ * The model sink builds a `history` through frontend/history/history.h's builder
+ * (for cobra and elle, which go through frontend/write_*.c, and for tests).
+ * A regular output file is written under a temporary name and renamed into
+ * place on success, so a failed run leaves no half-written file; anything
+ * else (/dev/null, a pipe) is written in place. */
+#ifndef WORKLOAD_GEN_WRITER_H
+#define WORKLOAD_GEN_WRITER_H
+
+#include "workload/workload.h"
+#include "frontend/history/history.h"
+
+typedef struct gen_writer gen_writer;
+
+/* fmt: FORMAT_TEXT or FORMAT_DBCOP.  path "-": stdout (text only). */
+gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, ic_error *err);
+sim_sink gen_writer_sink(gen_writer *w);
+/* Finish (ok: the run succeeded) and free.  1 if the file is complete. */
+int gen_writer_close(gen_writer *w, int ok, ic_error *err);
+uint64_t gen_writer_bytes(const gen_writer *w);
+
+typedef struct model_sink model_sink;
+/* committed_only: leave out aborted transactions (for text). */
+model_sink *model_sink_new(const char *source, uint32_t sessions, int committed_only);
+sim_sink model_sink_sink(model_sink *m);
+/* The history (NULL with err set if the builder rejects it); frees m. */
+history *model_sink_finish(model_sink *m, ic_error *err);
+void model_sink_free(model_sink *m);
+
+#endif

@@ -71,40 +71,6 @@ void check_print_text(FILE *out, const history *h, const check_result *r) {
     }
 }
 
-void check_print_json(FILE *out, const history *h, const check_result *r) {
-    const char *v = r->verdict == CHECK_PASS ? "PASS" : r->verdict == CHECK_FAIL ? "FAIL" : "UNKNOWN";
-    fprintf(out, "{\"verdict\": \"%s\", \"level\": \"%s\"", v, check_level_name(r->level));
-    if (r->verdict == CHECK_FAIL) {
-        fprintf(out, ", \"stage\": \"%s\", \"cycle\": [", r->stage);
-        for (size_t i = 0; i < r->cycle.len; i++) {
-            const dep_edge *e = &r->cycle.data[i];
-            char kb[128] = "";
-            if (e->kind != DEP_SO) history_key_str(h, e->key, kb, sizeof kb);
-            fprintf(out, "%s{\"from\": %" PRId64 ", \"to\": %" PRId64 ", \"kind\": \"%s\"", i ? ", " : "",
-                    e->from ? h->txns[e->from].ext_id : -1, e->to ? h->txns[e->to].ext_id : -1,
-                    dep_kind_name((dep_kind)e->kind));
-            if (e->kind != DEP_SO) {
-                fputs(", \"key\": \"", out);
-                for (const char *p = kb; *p; p++) {
-                    if (*p == '"' || *p == '\\') fputc('\\', out);
-                    if ((unsigned char)*p >= 0x20) fputc(*p, out);
-                }
-                fputc('"', out);
-            }
-            fputc('}', out);
-        }
-        fputc(']', out);
-    } else if (r->verdict == CHECK_ERROR) {
-        fputs(", \"reason\": \"", out);
-        for (const char *p = r->msg; *p; p++) {
-            if (*p == '"' || *p == '\\') fputc('\\', out);
-            if ((unsigned char)*p >= 0x20) fputc(*p, out);
-        }
-        fputc('"', out);
-    }
-    fputs("}", out);
-}
-
 void check_print_stats(FILE *out, const check_result *r) {
     const check_stats *s = &r->st;
     const char *lv = check_level_name(r->level);

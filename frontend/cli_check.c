@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
+#include "monotonic.h"
 #include "frontend/anomaly.h"
 #include "frontend/axioms.h"
 #include "frontend/certificate.h"
@@ -26,15 +26,9 @@
 static double progress_start;
 static int progress_shown;
 
-static double wall(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Progress on stderr: only on a terminal, only after the first second. */
 static void progress(void *ctx, const char *what) {
-    double el = wall() - progress_start;
+    double el = monotonic_seconds() - progress_start;
     if (el < 1.0 || !isatty(2)) return;
     fprintf(stderr, "\r\033[Kisocheck: %s: %s (%.1fs)", (const char *)ctx, what, el);
     fflush(stderr);
@@ -113,11 +107,11 @@ int cli_check(int argc, char **argv) {
 
     ic_error err;
     ic_error_clear(&err);
-    progress_start = wall();
+    progress_start = monotonic_seconds();
     load_report lrep;
     load_report_init(&lrep);
     history *h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
-    double load_seconds = wall() - progress_start;
+    double load_seconds = monotonic_seconds() - progress_start;
     if (!h) {
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
@@ -136,7 +130,7 @@ int cli_check(int argc, char **argv) {
     rc = 0;
     if (found) report_add_axioms(&rep, &axioms, found);
     else {
-        double t0 = wall();
+        double t0 = monotonic_seconds();
         pg_index ix;
         if (!pg_index_build(&ix, h, &err)) {
             ic_error_print(stderr, "isocheck", &err);
@@ -147,7 +141,7 @@ int cli_check(int argc, char **argv) {
         if (verbose)
             fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
                     "%llu external reads, %llu read-modify-write links, %zu writer units\n",
-                    load_seconds, wall() - t0, (unsigned long long)ix.num_graph_txns - 1, h->num_sessions, h->num_keys,
+                    load_seconds, monotonic_seconds() - t0, (unsigned long long)ix.num_graph_txns - 1, h->num_sessions, h->num_keys,
                     (unsigned long long)ix.num_writers, (unsigned long long)ix.num_ext_reads,
                     (unsigned long long)ix.num_links, ix.units.len - ix.num_keys);
         check_options opt;

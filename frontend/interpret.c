@@ -7,7 +7,6 @@
  * Every cycle of the split graph is an SI violation and vice versa. */
 #include "frontend/interpret.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -837,8 +836,13 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, vo
     describe(c->h, a, c->si);
 }
 
+void interpret_trace_free(interpret_trace *t) {
+    vec_foreach(interpret_candidate, ca, *t) vec_free(ca->cycle);
+    vec_free(*t);
+}
+
 size_t interpret_failure(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
-                         const dep_edge *forced, size_t nforced, size_t max) {
+                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace) {
     const history *h = r->h;
     if (!vo_in || !vo_in->start || vo_in->num_keys != h->num_keys || max == 0) return 0;
     version_order rvo;
@@ -951,10 +955,11 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
             if (w.status == WHY_CHOSEN && unforced == NONE) unforced = mc.data[i].to;
             vec_push(why, w);
         }
-        if (getenv("ISOCHECK_DEBUG_INTERPRET")) {
-            fprintf(stderr, "candidate |S|=%zu len=%zu unforced=%u:", S.len, mc.len, unforced);
-            for (size_t i = 0; i < mc.len; i++) fprintf(stderr, " %" PRId64 "-%s-", h->txns[mc.data[i].from].ext_id, dep_kind_name((dep_kind)mc.data[i].kind));
-            fprintf(stderr, "\n");
+        if (trace) {
+            interpret_candidate ca = { (uint32_t)S.len, { NULL, 0, 0 }, unforced };
+            vec_init(ca.cycle);
+            for (size_t i = 0; i < mc.len; i++) vec_push(ca.cycle, mc.data[i]);
+            vec_push(*trace, ca);
         }
         if (unforced != NONE) {
             if (!fb.len) {

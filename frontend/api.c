@@ -1,4 +1,5 @@
-/* api.c — include/isocheck.h over the history builder and the checker.
+/* api.c — include/isocheck.h over the history builder and the checking
+ * pipeline (run_check.h, the one `isocheck check` runs: the same report).
  * Everything a caller sees is owned by its handle; reports are rendered
  * into memory (open_memstream), never to a terminal. */
 #include <stdio.h>
@@ -6,11 +7,8 @@
 #include <string.h>
 
 #include "isocheck.h"
-#include "frontend/checking/anomaly.h"
-#include "frontend/checking/axioms.h"
-#include "frontend/checking/check.h"
-#include "frontend/reports/check_report.h"
 #include "frontend/history/history.h"
+#include "frontend/run_check.h"
 
 struct isocheck_history {
     history_builder *b;          /* until the first check */
@@ -123,6 +121,14 @@ static isocheck_result *unknown(int status, const char *msg) {
     return r;
 }
 
+/* The checker's dependency cycle of a failing level (the accessors' cycle). */
+static void keep_cycle(void *ctx, const check_result *res) {
+    dep_edge_vec *cycle = ctx;
+    if (res->verdict != CHECK_FAIL) return;
+    vec_clear(*cycle);
+    vec_foreach(const dep_edge, e, res->cycle) vec_push(*cycle, *e);
+}
+
 isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
     if (!ih) return NULL;
     if (level != ISOCHECK_SI && level != ISOCHECK_SER) return unknown(ISOCHECK_EINVAL, "unknown level");
@@ -140,49 +146,48 @@ isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
     if (ih->rejected) return unknown(ISOCHECK_EINPUT, ih->error);
     const history *h = ih->h;
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    if (!out) xalloc_fail(0);
-    isocheck_result *r;
-    anomaly_list al;
-    anomaly_list_init(&al);
-    if (axioms_check(h, &al, 10)) {
-        r = result_new(ISOCHECK_FAIL, ISOCHECK_OK);
-        vec_foreach(const anomaly, a, al.items) anomaly_print_text(out, h, a);
-        anomaly_list_free(&al);
-    } else {
-        anomaly_list_free(&al);
-        pg_index ix;
-        ic_error err;
-        ic_error_clear(&err);
-        if (!pg_index_build(&ix, h, &err)) {
-            fclose(out);
-            free(buf);
-            return unknown(ISOCHECK_EINPUT, err.msg);
-        }
-        check_result res;
-        check_level(&ix, level == ISOCHECK_SER ? LEVEL_SER : LEVEL_SI, NULL, &res);
-        check_print_text(out, h, &res);
-        if (res.verdict == CHECK_PASS) r = result_new(ISOCHECK_PASS, ISOCHECK_OK);
-        else if (res.verdict == CHECK_FAIL) {
-            r = result_new(ISOCHECK_FAIL, ISOCHECK_OK);
-            r->num_edges = res.cycle.len;
-            r->edges = xcalloc(res.cycle.len, sizeof *r->edges);
-            for (size_t i = 0; i < res.cycle.len; i++) {
-                const dep_edge *e = &res.cycle.data[i];
-                api_edge *a = &r->edges[i];
-                a->from = e->from ? h->txns[e->from].ext_id : -1;
-                a->to = e->to ? h->txns[e->to].ext_id : -1;
-                a->kind = dep_kind_name((dep_kind)e->kind);
-                a->key = e->kind == DEP_SO || e->key == HISTORY_NONE ? 0 : h->key_ext[e->key];
-            }
-        } else r = result_new(ISOCHECK_UNKNOWN, ISOCHECK_ELIMIT);
-        check_result_free(&res);
-        pg_index_free(&ix);
+    run_check_options ro;
+    run_check_options_default(&ro);
+    check_level_id lv = level == ISOCHECK_SER ? LEVEL_SER : LEVEL_SI;
+    ro.want[LEVEL_SI] = lv == LEVEL_SI;
+    ro.want[LEVEL_SER] = lv == LEVEL_SER;
+    dep_edge_vec cycle;
+    vec_init(cycle);
+    ro.on_level = keep_cycle;
+    ro.hook_ctx = &cycle;
+    report rep;
+    report_init(&rep, h, check_level_name(lv));
+    ic_error err;
+    ic_error_clear(&err);
+    if (!run_check(h, &ro, &rep, NULL, NULL, &err)) {
+        report_free(&rep);
+        vec_free(cycle);
+        return unknown(ISOCHECK_EINPUT, err.msg);
     }
+    int verdict = report_exit_code(&rep);
+    isocheck_result *r = verdict == 0 ? result_new(ISOCHECK_PASS, ISOCHECK_OK)
+                         : verdict == 1 ? result_new(ISOCHECK_FAIL, ISOCHECK_OK)
+                         : result_new(ISOCHECK_UNKNOWN, ISOCHECK_ELIMIT);
+    if (verdict == 1 && cycle.len) {
+        r->num_edges = cycle.len;
+        r->edges = xcalloc(cycle.len, sizeof *r->edges);
+        for (size_t i = 0; i < cycle.len; i++) {
+            const dep_edge *e = &cycle.data[i];
+            api_edge *a = &r->edges[i];
+            a->from = e->from ? h->txns[e->from].ext_id : -1;
+            a->to = e->to ? h->txns[e->to].ext_id : -1;
+            a->kind = dep_kind_name((dep_kind)e->kind);
+            a->key = e->kind == DEP_SO || e->key == HISTORY_NONE ? 0 : h->key_ext[e->key];
+        }
+    }
+    vec_free(cycle);
+    /* the same report as `isocheck check` prints */
+    size_t len = 0;
+    FILE *out = open_memstream(&r->text, &len);
+    if (!out) xalloc_fail(0);
+    report_print_text(out, &rep, 0);
     if (fclose(out) != 0) xalloc_fail(len);
-    r->text = buf;
+    report_free(&rep);
     return r;
 }
 

@@ -89,8 +89,9 @@ ISOCHECK_API isocheck_result *isocheck_check(isocheck_history *h, isocheck_level
 ISOCHECK_API isocheck_verdict isocheck_result_verdict(const isocheck_result *r);
 /* The status behind an UNKNOWN verdict (ISOCHECK_OK otherwise). */
 ISOCHECK_API int isocheck_result_status(const isocheck_result *r);
-/* A readable report: "PASS ...", or "FAIL ..." with the anomaly or the
- * dependency cycle and the operations behind it, or the reason for UNKNOWN. */
+/* A readable report, the one `isocheck check` prints for the history:
+ * "PASS ...", or "FAIL ..." with the named anomalies, their operations,
+ * cycles and why each dependency is forced, or the reason for UNKNOWN. */
 ISOCHECK_API const char *isocheck_result_text(const isocheck_result *r);
 /* For FAIL: the dependency cycle that every version order leaves (empty
  * when an axiom fails, e.g. a read of an aborted write).  Edge i goes

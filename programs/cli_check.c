@@ -1,40 +1,30 @@
-/* cli_check.c — `isocheck check`: load, check the axioms, check each level
- * (frontend/check.h; the index is shared), interpret failures into named
- * anomalies (interpret.h), write a certificate on PASS (certificate.h),
- * print text or JSON, and optionally a Graphviz file.  -v prints stage
+/* cli_check.c — `isocheck check`: load, run the checking pipeline
+ * (run_check.h: axioms, index, each level, interpretation of failures,
+ * certificates), write the certificate on PASS, print text or JSON, and
+ * optionally a Graphviz file.  -v prints stage
  * times, graph sizes, constraint counts and solver statistics on stderr; a
  * progress line appears on stderr for runs longer than a second when it is
  * a terminal. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
-#include "frontend/checking/anomaly.h"
-#include "frontend/checking/axioms.h"
-#include "frontend/reports/certificate.h"
-#include "frontend/checking/check.h"
+#include "monotonic.h"
 #include "frontend/reports/check_report.h"
 #include "programs/cli.h"
-#include "frontend/reports/interpret.h"
 #include "io/output.h"
 #include "frontend/formats/parse.h"
-#include "frontend/reports/report.h"
+#include "frontend/run_check.h"
 
 static double progress_start;
 static int progress_shown;
 
-static double wall(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Progress on stderr: only on a terminal, only after the first second. */
 static void progress(void *ctx, const char *what) {
-    double el = wall() - progress_start;
+    double el = monotonic_seconds() - progress_start;
     if (el < 1.0 || !isatty(2)) return;
     fprintf(stderr, "\r\033[Kisocheck: %s: %s (%.1fs)", (const char *)ctx, what, el);
     fflush(stderr);
@@ -55,6 +45,39 @@ static int write_certificate(output *o, const history *h, const certificate *c) 
     if (output_commit(o, &err)) return 1;
     cli_error("isocheck check: cannot write the certificate", &err);
     return 0;
+}
+
+/* What the pipeline's hooks print: -v statistics, errors, the
+ * interpretation's candidates when ISOCHECK_DEBUG_INTERPRET is set. */
+typedef struct hook_state {
+    int verbose;
+    double load_seconds;
+    const history *h;
+    interpret_trace *trace;
+} hook_state;
+
+static void on_index(void *ctx, const pg_index *ix, double seconds) {
+    const hook_state *hs = ctx;
+    if (!hs->verbose) return;
+    fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
+            "%llu external reads, %llu read-modify-write links, %zu writer units\n",
+            hs->load_seconds, seconds, (unsigned long long)ix->num_graph_txns - 1, hs->h->num_sessions,
+            hs->h->num_keys, (unsigned long long)ix->num_writers, (unsigned long long)ix->num_ext_reads,
+            (unsigned long long)ix->num_links, ix->units.len - ix->num_keys);
+}
+
+static void on_level(void *ctx, const check_result *res) {
+    hook_state *hs = ctx;
+    progress_clear();
+    if (hs->verbose) check_print_stats(stderr, res);
+    else if (res->verdict == CHECK_ERROR) fprintf(stderr, "isocheck: %s\n", res->msg);
+    vec_foreach(const interpret_candidate, ca, *hs->trace) {
+        fprintf(stderr, "candidate |S|=%u len=%zu unforced=%u:", ca->num_txns, ca->cycle.len, ca->unforced);
+        vec_foreach(const dep_edge, e, ca->cycle)
+            fprintf(stderr, " %" PRId64 "-%s-", hs->h->txns[e->from].ext_id, dep_kind_name((dep_kind)e->kind));
+        fprintf(stderr, "\n");
+    }
+    interpret_trace_free(hs->trace);
 }
 
 int cli_check(int argc, char **argv) {
@@ -89,9 +112,6 @@ int cli_check(int argc, char **argv) {
     const char *path;
     int n, rc = cli_parse(&spec, argc, argv, &path, &n);
     if (rc >= 0) return rc;
-    int want[2];
-    want[LEVEL_SI] = level != 1;       /* si or all */
-    want[LEVEL_SER] = level != 0;      /* ser or all */
     int fmt = cli_format(fmt_choice);
     const char *outs[2] = { cert_path, dot_path };
     if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
@@ -113,11 +133,11 @@ int cli_check(int argc, char **argv) {
 
     ic_error err;
     ic_error_clear(&err);
-    progress_start = wall();
+    progress_start = monotonic_seconds();
     load_report lrep;
     load_report_init(&lrep);
     history *h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
-    double load_seconds = wall() - progress_start;
+    double load_seconds = monotonic_seconds() - progress_start;
     if (!h) {
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
@@ -130,83 +150,37 @@ int cli_check(int argc, char **argv) {
 
     report rep;
     report_init(&rep, h, level_names[level]);
-    anomaly_list axioms;
-    anomaly_list_init(&axioms);
-    uint64_t found = axioms_check(h, &axioms, (size_t)max_anomalies);
+    run_check_options ro;
+    run_check_options_default(&ro);
+    ro.want[LEVEL_SI] = level != 1;       /* si or all */
+    ro.want[LEVEL_SER] = level != 0;      /* ser or all */
+    ro.max_anomalies = (size_t)max_anomalies;
+    ro.check.time_limit = time_limit;
+    ro.check.progress = progress;
+    ro.certificate = cert_path != NULL;
+    interpret_trace trace;
+    vec_init(trace);
+    if (getenv("ISOCHECK_DEBUG_INTERPRET")) ro.trace = &trace;
+    hook_state hs = { verbose, load_seconds, h, &trace };
+    ro.on_index = on_index;
+    ro.on_level = on_level;
+    ro.hook_ctx = &hs;
+    certificate cert;
+    cert_init(&cert);
+    int cert_level;
     rc = 0;
-    if (found) report_add_axioms(&rep, &axioms, found);
-    else {
-        double t0 = wall();
-        pg_index ix;
-        if (!pg_index_build(&ix, h, &err)) {
-            ic_error_print(stderr, "isocheck", &err);
-            anomaly_list_free(&axioms); report_free(&rep); history_free(h);
-            output_discard(&cert_out); output_discard(&dot_out);
-            return 2;
-        }
-        if (verbose)
-            fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
-                    "%llu external reads, %llu read-modify-write links, %zu writer units\n",
-                    load_seconds, wall() - t0, (unsigned long long)ix.num_graph_txns - 1, h->num_sessions, h->num_keys,
-                    (unsigned long long)ix.num_writers, (unsigned long long)ix.num_ext_reads,
-                    (unsigned long long)ix.num_links, ix.units.len - ix.num_keys);
-        check_options opt;
-        check_options_default(&opt);
-        opt.time_limit = time_limit;
-        opt.progress = progress;
-        certificate cert;
-        cert_init(&cert);
-        /* Debug builds (make test) turn every PASS into a certificate and
-         * verify it; release builds do so when one is asked for. */
-#ifdef GSAT_DEBUG
-        const int self_check = 1;
-#else
-        const int self_check = 0;
-#endif
-        int cert_level = -1;         /* level of the certificate built */
-        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {     /* SER first: its certificate proves SI too */
-            if (!want[lv]) continue;
-            check_result res;
-            opt.progress_ctx = (void *)check_level_name((check_level_id)lv);
-            check_level(&ix, (check_level_id)lv, &opt, &res);
-            progress_clear();
-            if (verbose) check_print_stats(stderr, &res);
-            else if (res.verdict == CHECK_ERROR) fprintf(stderr, "isocheck: %s\n", res.msg);
-            report_level *L = &rep.levels[rep.num_levels++];
-            memset(L, 0, sizeof *L);
-            L->level = lv;
-            L->verdict = res.verdict == CHECK_PASS ? 0 : res.verdict == CHECK_FAIL ? 1 : 2;
-            L->stage = res.stage ? res.stage : "";
-            snprintf(L->msg, sizeof L->msg, "%s", res.msg);
-            if (res.verdict == CHECK_FAIL) {
-                L->violations = interpret_failure(&rep, lv, &res.vo, res.cycle.data, res.cycle.len, res.forced.data,
-                                                  res.forced.len, (size_t)max_anomalies);
-            } else if (res.verdict == CHECK_PASS && ((cert_path && cert_level < 0) || self_check)) {
-                /* the witness as a certificate, checked by `isocheck verify`'s code */
-                certificate one;
-                cert_init(&one);
-                ic_error cerr;
-                ic_error_clear(&cerr);
-                if (cert_build(h, &res.vo, lv == LEVEL_SI, &one, &cerr) == CERT_OK &&
-                    cert_verify(h, &one, lv == LEVEL_SI, &cerr, NULL) == CERT_OK) {
-                    if (cert_path && cert_level < 0) { cert_free(&cert); cert = one; cert_init(&one); cert_level = lv; }
-                } else {
-                    L->verdict = 2;
-                    snprintf(L->msg, sizeof L->msg, "internal error: the certificate does not verify: %.400s", cerr.msg);
-                }
-                cert_free(&one);
-            }
-            check_result_free(&res);
-        }
-        /* report SI before SER */
-        if (rep.num_levels == 2) { report_level t = rep.levels[0]; rep.levels[0] = rep.levels[1]; rep.levels[1] = t; }
-        if (cert_level >= 0) {
-            if (write_certificate(&cert_out, h, &cert)) rep.certificate = cert_path;
-            else rc = 2;
-        }
-        cert_free(&cert);
-        pg_index_free(&ix);
+    if (!run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
+        ic_error_print(stderr, "isocheck", &err);
+        cert_free(&cert); interpret_trace_free(&trace); report_free(&rep); history_free(h);
+        output_discard(&cert_out); output_discard(&dot_out);
+        return 2;
     }
+    if (cert_level >= 0) {
+        if (write_certificate(&cert_out, h, &cert)) rep.certificate = cert_path;
+        else rc = 2;
+    }
+    cert_free(&cert);
+    interpret_trace_free(&trace);
     if (json) report_print_json(stdout, &rep);
     else report_print_text(stdout, &rep, verbose);
     output_discard(&cert_out);          /* no certificate (no PASS): the target stays as it was */
@@ -218,7 +192,6 @@ int cli_check(int argc, char **argv) {
     }
     int verdict = report_exit_code(&rep);
     if (rc == 0) rc = verdict;          /* an output that failed gives 2 whatever the verdict */
-    anomaly_list_free(&axioms);
     report_free(&rep);
     history_free(h);
     return rc;

@@ -5,15 +5,11 @@
  * caller's terminate hook are checked after conflicts (the clock only
  * every few of them); learned clauses go to the caller's learn hook. */
 #include <assert.h>
-#include <time.h>
 
+#include "monotonic.h"
 #include "solver/solver.h"
 
-double gsat_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double gsat_now(void) { return monotonic_seconds(); }
 
 static cref_t propagate_all(gsat *s) {
     for (;;) {

@@ -203,7 +203,6 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
 #endif
     }
     backtrack(s, 0);
-    if (status != GSAT_SAT) s->model_vars = s->model_vars ? s->model_vars : 0;
     s->st.seconds += gsat_now() - t0;
     return status;
 }

@@ -188,7 +188,7 @@ static void check_one(const expect *x, int level) {
     history_order_vo(h, &vo);
     report r;
     report_init(&r, h, level == 0 ? "si" : "ser");
-    size_t n = interpret_failure(&r, level, &vo, NULL, 0, NULL, 0, 5);
+    size_t n = interpret_failure(&r, level, &vo, NULL, 0, NULL, 0, 5, NULL);
     int64_t want[16];
     int nw = expected_cycle(path, level == 0 ? "si" : "ser", want);
     anomaly_kind kind = level == 0 ? x->si : x->ser;
@@ -282,7 +282,7 @@ static void list_facts_explained_by_reads(void **state) {
         r.num_levels = 1;
         r.levels[0].level = 0;
         r.levels[0].verdict = 1;
-        assert_int_equal(interpret_failure(&r, 0, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5), 1);
+        assert_int_equal(interpret_failure(&r, 0, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL), 1);
         const report_anomaly *a = &r.items.data[0];
         assert_int_equal(a->kind, AN_READ_SKEW);
         int listed = 0;

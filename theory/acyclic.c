@@ -601,7 +601,6 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
     out->pk_visited = a->pk.visited;
 }
 
-int acyclic_edge_enabled(const acyclic *a, int e) { return e >= 0 && e < a->num_edges && a->e[e].pos >= 0; }
 
 void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
     *from = a->e[e].from; *to = a->e[e].to; *lit = a->e[e].lit;

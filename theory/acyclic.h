@@ -61,8 +61,6 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out);
 int  acyclic_verify(const acyclic *a);
 /* Tests: the enabled edges respect the topological order (no engine needed). */
 int  acyclic_verify_order(const acyclic *a);
-/* Tests: is edge e enabled now? */
-int  acyclic_edge_enabled(const acyclic *a, int e);
 void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit);
 
 #endif

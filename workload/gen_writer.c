@@ -23,7 +23,6 @@ struct gen_writer {
     uint64_t *session_txns;
     uint64_t txns, events;
     u64map keys_seen;
-    uint64_t bytes;
     unsigned char *buf;          /* one transaction's bytes */
     size_t buf_cap;
 };
@@ -95,7 +94,6 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
             q = put_i64(q, (int64_t)session + 1); *q++ = ',';
             q = put_i64(q, txn_id); *q++ = ')'; *q++ = '\n';
             fwrite(line, 1, (size_t)(q - line), w->out);
-            w->bytes += (uint64_t)(q - line);
         }
     } else {
         size_t need = 8 + (size_t)n * 18 + 1;
@@ -114,7 +112,6 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
         w->session_txns[session]++;
         w->txns++;
         w->events += n;
-        w->bytes += (uint64_t)(b - w->buf);
     }
     if (ferror(w->out) || (w->sp && !spool_ok(w->sp))) {
         ic_error_at(err, w->path, 0, "write error: %s", strerror(errno));
@@ -124,8 +121,6 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
 }
 
 sim_sink gen_writer_sink(gen_writer *w) { sim_sink s = { w, write_txn }; return s; }
-
-uint64_t gen_writer_bytes(const gen_writer *w) { return w->bytes; }
 
 static void out_u64(FILE *out, uint64_t x) { unsigned char b[8]; put_le64(b, x); fwrite(b, 1, 8, out); }
 static void out_str(FILE *out, const char *s) { out_u64(out, strlen(s)); fputs(s, out); }

@@ -25,7 +25,6 @@ gen_writer *gen_writer_open(history_format fmt, const char *path, const workload
 sim_sink gen_writer_sink(gen_writer *w);
 /* Finish (ok: the run succeeded) and free.  1 if the file is complete. */
 int gen_writer_close(gen_writer *w, int ok, ic_error *err);
-uint64_t gen_writer_bytes(const gen_writer *w);
 
 typedef struct model_sink model_sink;
 /* committed_only: leave out aborted transactions (for text). */
@@ -33,6 +32,5 @@ model_sink *model_sink_new(const char *source, uint32_t sessions, int committed_
 sim_sink model_sink_sink(model_sink *m);
 /* The history (NULL with err set if the builder rejects it); frees m. */
 history *model_sink_finish(model_sink *m, ic_error *err);
-void model_sink_free(model_sink *m);
 
 #endif

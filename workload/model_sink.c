@@ -41,9 +41,3 @@ history *model_sink_finish(model_sink *m, ic_error *err) {
     return h;
 }
 
-void model_sink_free(model_sink *m) {
-    if (!m) return;
-    hb_free(m->b);
-    free(m->session);
-    free(m);
-}

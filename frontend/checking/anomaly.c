@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/json_out.h"
+
 static const struct { const char *name, *summary; } kinds[] = {
 #define ANOMALY_ROW(id, name, summary) { name, summary },
     ANOMALY_KINDS(ANOMALY_ROW)
@@ -102,22 +104,11 @@ void anomaly_print_text(FILE *out, const history *h, const anomaly *a) {
     }
 }
 
-static void json_str(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void anomaly_print_json(FILE *out, const history *h, const anomaly *a) {
     fprintf(out, "{\"anomaly\": ");
-    json_str(out, anomaly_name(a->kind));
+    json_write_string(out, anomaly_name(a->kind));
     fprintf(out, ", \"detail\": ");
-    json_str(out, a->detail ? a->detail : anomaly_summary(a->kind));
+    json_write_string(out, a->detail ? a->detail : anomaly_summary(a->kind));
     fprintf(out, ", \"txns\": [");
     for (size_t i = 0; i < a->txns.len; i++) {
         uint32_t t = a->txns.data[i];
@@ -132,11 +123,11 @@ void anomaly_print_json(FILE *out, const history *h, const anomaly *a) {
         op_value_str(h, op, vb, sizeof vb);
         history_key_str(h, h->op_key[op], kb, sizeof kb);
         fprintf(out, "%s{\"op\": \"%s\", \"key\": ", i ? ", " : "", kind_letter(h, op));
-        json_str(out, kb);
+        json_write_string(out, kb);
         fprintf(out, ", \"value\": ");
-        json_str(out, vb);
+        json_write_string(out, vb);
         fprintf(out, ", \"txn\": %u, \"where\": ", h->op_txn[op]);
-        json_str(out, history_op_where(h, op, wb, sizeof wb));
+        json_write_string(out, history_op_where(h, op, wb, sizeof wb));
         fprintf(out, "}");
     }
     fprintf(out, "]}");

@@ -4,13 +4,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "monotonic.h"
 
 const char *check_level_name(check_level_id l) { return l == LEVEL_SER ? "ser" : "si"; }
 const char *check_level_title(check_level_id l) { return l == LEVEL_SER ? "serializability" : "snapshot isolation"; }
@@ -68,12 +63,12 @@ static void vo_from_order(const polygraph *g, version_order *vo) {
  * known graph, and confirm it by definition. */
 static check_verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
     const history *h = g->ix->h;
-    double t0 = now();
+    double t0 = monotonic_seconds();
     vo_from_order(g, &res->vo);
     char why[300] = "";
     vec_clear(res->cycle);
     int rc = vo_check(h, &res->vo, g->split, &res->cycle, why, sizeof why);
-    res->st.t_verify += now() - t0;
+    res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
     vec_clear(res->forced);
     vec_foreach(const pg_edge, e, g->known) {
@@ -96,7 +91,7 @@ static check_verdict confirm_failure(polygraph *g, check_result *res, const char
  * is acyclic; read the version order off it and re-check by definition. */
 static check_verdict confirm_success(polygraph *g, check_result *res) {
     const history *h = g->ix->h;
-    double t0 = now();
+    double t0 = monotonic_seconds();
     if (!pg_order(g)) {
         snprintf(res->msg, sizeof res->msg, "internal error: the solver's model leaves a cycle");
         return res->verdict = CHECK_ERROR;
@@ -105,7 +100,7 @@ static check_verdict confirm_success(polygraph *g, check_result *res) {
     char why[300] = "";
     vec_clear(res->cycle);
     int rc = vo_check(h, &res->vo, g->split, &res->cycle, why, sizeof why);
-    res->st.t_verify += now() - t0;
+    res->st.t_verify += monotonic_seconds() - t0;
     if (rc == 1) return res->verdict = CHECK_PASS;
     if (rc == 0) snprintf(res->msg, sizeof res->msg, "internal error: the model's version order has a cycle under %s",
                           g->split ? "SI" : "SER");
@@ -158,7 +153,7 @@ static void orient_constraints(polygraph *g) {
 }
 
 static check_verdict solve(polygraph *g, const check_options *opt, check_result *res) {
-    double t0 = now();
+    double t0 = monotonic_seconds();
     orient_constraints(g);
     gsat *s = gsat_new();
     gsat_set_option(s, "phase", 1);
@@ -166,12 +161,12 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     int var0 = pg_encode(g, s, &guarded);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
-    res->st.t_encode = now() - t0;
+    res->st.t_encode = monotonic_seconds() - t0;
     progress(opt, "solving");
-    t0 = now();
+    t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
     int r = gsat_solve(s, NULL, 0);
-    res->st.t_solve = now() - t0;
+    res->st.t_solve = monotonic_seconds() - t0;
     res->st.solver_called = 1;
     gsat_get_stats(s, &res->st.solver);
     check_verdict v;
@@ -204,14 +199,14 @@ static void early_failure(const polygraph *g, const check_external *ext, check_r
 /* isocheck encode / decode: the problem goes to ext->sink, the answer
  * comes from ext's model (see check.h). */
 static check_verdict external(polygraph *g, const check_external *ext, check_result *res) {
-    double t0 = now();
+    double t0 = monotonic_seconds();
     if (ext->no_prune) pg_order(g);           /* topo_pos current, as pruning leaves it */
     orient_constraints(g);                    /* the same instance solve() hands gsat */
     uint64_t guarded = 0;
     int var0 = ext->sink ? pg_encode_sink(g, ext->sink, &guarded) : 1;
     res->st.vars = g->cons.len;
     res->st.guarded_edges = guarded;
-    res->st.t_encode = now() - t0;
+    res->st.t_encode = monotonic_seconds() - t0;
     if (ext->model_unsat) {
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (external solver)");
         return confirm_failure(g, res, "external solver");
@@ -234,12 +229,12 @@ check_verdict check_level_ext(const pg_index *ix, check_level_id level, const ch
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
     polygraph g;
-    double t0 = now();
+    double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
     pg_init(&g, ix, level == LEVEL_SI);
     res->st.known_edges_initial = g.known.len;
     int ok = pg_build_constraints(&g);
-    res->st.t_graph = now() - t0;
+    res->st.t_graph = monotonic_seconds() - t0;
     check_verdict v;
     if (!ok) {
         copy_graph_stats(&g, &res->st);
@@ -250,9 +245,9 @@ check_verdict check_level_ext(const pg_index *ix, check_level_id level, const ch
     }
     if (!ext || !ext->no_prune) {
         progress(opt, "pruning");
-        t0 = now();
+        t0 = monotonic_seconds();
         ok = pg_prune(&g, opt->max_prune_rounds);
-        res->st.t_prune = now() - t0;
+        res->st.t_prune = monotonic_seconds() - t0;
     }
     copy_graph_stats(&g, &res->st);
     if (!ok) {

@@ -20,6 +20,7 @@
  *     unit instead of one per decided pair.
  * Edges already implied by the known graph are skipped. */
 #include "frontend/checking/polygraph.h"
+#include "frontend/checking/depgraph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,7 @@
 void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e;
     e.meta = PG_META(kind, key == HISTORY_NONE ? (UINT32_MAX >> 3) : key);
-    if (!g->split) { e.from = from; e.to = to; }
-    else if (kind == DEP_RW) { e.from = 2 * from + 1; e.to = 2 * to; }
-    else { e.from = 2 * from; e.to = 2 * to + 1; }
+    dg_dep_nodes(g->split, kind, from, to, &e.from, &e.to);
     vec_push(g->known, e);
 }
 

@@ -5,7 +5,7 @@
  * so reachability is summarized per node as the earliest position it
  * reaches on every chain: reach[u][c] = min position on chain c reachable
  * from u.  Since a chain is a path, u reaches v iff reach[u][chain v] <=
- * pos v.  Computed in reverse topological order (Kahn): O((V + E) * chains)
+ * pos v.  Computed in reverse topological order (depgraph.h): O((V + E) * chains)
  * time and V * chains words — linear in the history, unlike PolySI's full
  * transitive closure.
  *
@@ -13,6 +13,7 @@
  * nodes Kahn could not place after the others (an approximate order, used
  * only to pick a version order for the failure report). */
 #include "frontend/checking/polygraph.h"
+#include "frontend/checking/depgraph.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,35 +22,19 @@ static int compute(polygraph *g, int want_reach) {
     const pg_index *ix = g->ix;
     uint32_t N = g->num_nodes, S = g->num_chains;
     size_t E = g->known.len;
-    uint32_t *start = xcalloc((size_t)N + 1, sizeof *start);
-    uint32_t *indeg = xcalloc(N ? N : 1, sizeof *indeg);
-    for (size_t i = 0; i < E; i++) { start[g->known.data[i].from + 1]++; indeg[g->known.data[i].to]++; }
+    /* the known edges, then the fixed ones: start(t) -> commit(t) */
+    dg_arc_vec arcs; vec_init(arcs);
+    vec_reserve(arcs, E + (g->split ? ix->h->num_txns : 0));
+    for (size_t i = 0; i < E; i++) { dg_arc a = { g->known.data[i].from, g->known.data[i].to, DG_NONE }; vec_push(arcs, a); }
     if (g->split)
         for (uint32_t t = 0; t < ix->h->num_txns; t++)
-            if (ix->in_graph[t]) { start[2 * t + 1 + 1]++; indeg[2 * t]++; }
-    for (uint32_t u = 0; u < N; u++) start[u + 1] += start[u];
-    uint32_t *adj = xmalloc(((size_t)start[N] ? start[N] : 1) * sizeof *adj);
-    {
-        uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
-        memcpy(fill, start, ((size_t)N + 1) * sizeof *fill);
-        for (size_t i = 0; i < E; i++) adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
-        if (g->split)
-            for (uint32_t t = 0; t < ix->h->num_txns; t++)
-                if (ix->in_graph[t]) adj[fill[2 * t + 1]++] = 2 * t;
-        free(fill);
-    }
-    /* Kahn */
+            if (ix->in_graph[t]) { dg_arc a = { dg_start(t), dg_commit(t), DG_NONE }; vec_push(arcs, a); }
+    dg_graph dg;
+    dg_build(&dg, N, arcs.data, arcs.len, 0);
+    vec_free(arcs);
+    const uint32_t *start = dg.start, *adj = dg.adj;
     uint32_t *order = xmalloc((N ? N : 1) * sizeof *order);
-    uint32_t head = 0, tail = 0;
-    for (uint32_t u = 0; u < N; u++) if (!indeg[u]) order[tail++] = u;
-    while (head < tail) {
-        uint32_t u = order[head++];
-        for (uint32_t j = start[u]; j < start[u + 1]; j++)
-            if (--indeg[adj[j]] == 0) order[tail++] = adj[j];
-    }
-    g->acyclic = tail == N;
-    if (!g->acyclic)
-        for (uint32_t u = 0; u < N; u++) if (indeg[u]) order[tail++] = u;
+    g->acyclic = dg_topo_order(&dg, 0, 0, order);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 
@@ -67,7 +52,8 @@ static int compute(polygraph *g, int want_reach) {
             }
         }
     }
-    free(start); free(indeg); free(adj); free(order);
+    dg_free(&dg);
+    free(order);
     return g->acyclic;
 }
 

@@ -7,7 +7,9 @@
  * alone: it calls none of the history model's interpretation helpers
  * (history_read_source, history_external_source, history_txn_external_read,
  * history_txn_final_write, history_writer_of, history_participants) and
- * nothing of the polygraph code but the dep_edge type.
+ * nothing of the polygraph code but the dep_edge type.  Its graph and
+ * cycle search are its own on purpose, not depgraph.h's: a re-check must
+ * share no code with what it re-checks.
  *
  * How it reads a history under a version order (per key k, versions
  * v_0 = INIT, v_1, ... as listed):

@@ -60,30 +60,6 @@ static size_t atom_len(const char *p) {
     return n;
 }
 
-/* Append the UTF-8 encoding of code point cp. */
-static void put_utf8(vec_char *b, unsigned cp) {
-    if (cp < 0x80) vec_push(*b, (char)cp);
-    else if (cp < 0x800) { vec_push(*b, (char)(0xC0 | cp >> 6)); vec_push(*b, (char)(0x80 | (cp & 0x3F))); }
-    else {
-        vec_push(*b, (char)(0xE0 | cp >> 12));
-        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
-    }
-}
-
-static int hex4(const char *p, unsigned *cp) {
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        char ch = p[i];
-        unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0') : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
-                   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
-        if (d == 16) return 0;
-        v = v * 16 + d;
-    }
-    *cp = v;
-    return 1;
-}
-
 /* A string at '"'; its content decoded into a node.  May span lines. */
 static uint32_t read_string(edn *e) {
     uint32_t line = (uint32_t)e->c.line;
@@ -112,8 +88,8 @@ static uint32_t read_string(edn *e) {
         case 'f': vec_push(e->buf, '\f'); break;
         case '"': case '\\': case '/': vec_push(e->buf, esc); break;
         case 'u':
-            if (!hex4(e->c.p + 1, &cp) || cp == 0) { tcur_fail(&e->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
-            put_utf8(&e->buf, cp);
+            if (!tcur_hex4(e->c.p + 1, &cp) || cp == 0) { tcur_fail(&e->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
+            tcur_put_utf8(&e->buf, cp);
             e->c.p += 4;
             break;
         default:

@@ -37,34 +37,6 @@ static int expect_more(jin *j, const char *what) {
     return 0;
 }
 
-static void put_utf8(vec_char *b, unsigned cp) {
-    if (cp < 0x80) vec_push(*b, (char)cp);
-    else if (cp < 0x800) { vec_push(*b, (char)(0xC0 | cp >> 6)); vec_push(*b, (char)(0x80 | (cp & 0x3F))); }
-    else if (cp < 0x10000) {
-        vec_push(*b, (char)(0xE0 | cp >> 12));
-        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
-    } else {
-        vec_push(*b, (char)(0xF0 | cp >> 18));
-        vec_push(*b, (char)(0x80 | ((cp >> 12) & 0x3F)));
-        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
-        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
-    }
-}
-
-static int hex4(const char *p, unsigned *cp) {
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        char ch = p[i];
-        unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0') : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
-                   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
-        if (d == 16) return 0;
-        v = v * 16 + d;
-    }
-    *cp = v;
-    return 1;
-}
-
 /* A string at '"' (on one line, as JSON requires), decoded. */
 static uint32_t read_string(jin *j) {
     uint32_t line = (uint32_t)j->c.line;
@@ -87,17 +59,17 @@ static uint32_t read_string(jin *j) {
         case 'f': vec_push(j->buf, '\f'); break;
         case '"': case '\\': case '/': vec_push(j->buf, esc); break;
         case 'u':
-            if (!hex4(j->c.p + 1, &cp) || cp == 0) { tcur_fail(&j->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
+            if (!tcur_hex4(j->c.p + 1, &cp) || cp == 0) { tcur_fail(&j->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
             j->c.p += 4;
             if (cp >= 0xD800 && cp < 0xDC00) {             /* a surrogate pair */
-                if (j->c.p[1] != '\\' || j->c.p[2] != 'u' || !hex4(j->c.p + 3, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
+                if (j->c.p[1] != '\\' || j->c.p[2] != 'u' || !tcur_hex4(j->c.p + 3, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
                     tcur_fail(&j->c, "the low half of a UTF-16 surrogate pair (\\uDC00-\\uDFFF)");
                     return OV_NONE;
                 }
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 j->c.p += 6;
             }
-            put_utf8(&j->buf, cp);
+            tcur_put_utf8(&j->buf, cp);
             break;
         default:
             j->c.p--;

@@ -63,3 +63,31 @@ int tcur_error(tcur *c, long line, const char *fmt, ...) {
     ic_error_at(c->err, c->in->name, line, "%s", msg);
     return 0;
 }
+
+void tcur_put_utf8(vec_char *b, unsigned cp) {
+    if (cp < 0x80) vec_push(*b, (char)cp);
+    else if (cp < 0x800) { vec_push(*b, (char)(0xC0 | cp >> 6)); vec_push(*b, (char)(0x80 | (cp & 0x3F))); }
+    else if (cp < 0x10000) {
+        vec_push(*b, (char)(0xE0 | cp >> 12));
+        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
+    } else {
+        vec_push(*b, (char)(0xF0 | cp >> 18));
+        vec_push(*b, (char)(0x80 | ((cp >> 12) & 0x3F)));
+        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
+    }
+}
+
+int tcur_hex4(const char *p, unsigned *cp) {
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char ch = p[i];
+        unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0') : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
+        if (d == 16) return 0;
+        v = v * 16 + d;
+    }
+    *cp = v;
+    return 1;
+}

@@ -10,6 +10,7 @@
 #define ISOCHECK_TEXT_CURSOR_H
 
 #include "error.h"
+#include "vec.h"
 #include "io/input.h"
 
 typedef struct tcur {
@@ -35,5 +36,11 @@ int tcur_error(tcur *c, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* String escapes, shared by the EDN and JSON readers: append the UTF-8
+ * encoding of code point cp to b; read four hex digits at p into *cp (0 if
+ * one is not a hex digit). */
+void tcur_put_utf8(vec_char *b, unsigned cp);
+int  tcur_hex4(const char *p, unsigned *cp);
 
 #endif

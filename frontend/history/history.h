@@ -242,14 +242,11 @@ void hb_free(history_builder *b);
 /* Session with this external id (created on first use).  `file` names the
  * file it came from for messages (NULL: the source). */
 uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file);
-/* Session by external id if it exists, else HISTORY_NONE. */
-uint32_t hb_find_session(const history_builder *b, int64_t ext_id);
 
 /* Start a new transaction at the end of session s. */
 uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line);
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st);
 uint32_t hb_num_txns(const history_builder *b);
-uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
 
 /* Dense key ids. */
 uint32_t hb_key(history_builder *b, int64_t ext_key);

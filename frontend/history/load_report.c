@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "io/json_out.h"
+
 void load_report_init(load_report *r) {
     memset(r, 0, sizeof *r);
     vec_init(r->notes);
@@ -57,17 +59,6 @@ void load_report_print_notes(FILE *out, const load_report *r, const char *prog, 
     for (size_t i = 0; i < r->notes.len; i++) fprintf(out, "%s: %s: %s\n", prog, source, r->notes.data[i]);
 }
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void load_report_print_json(FILE *out, const load_report *r) {
     const char *sep = "{";
 #define LOAD_JSON(name, desc) { fprintf(out, "%s\"" #name "\": %" PRIu64, sep, r->name); sep = ", "; }
@@ -76,7 +67,7 @@ void load_report_print_json(FILE *out, const load_report *r) {
     fprintf(out, ", \"notes\": [");
     for (size_t i = 0; i < r->notes.len; i++) {
         if (i) fputs(", ", out);
-        json_string(out, r->notes.data[i]);
+        json_write_string(out, r->notes.data[i]);
     }
     fputs("]}", out);
 }

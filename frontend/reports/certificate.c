@@ -13,13 +13,16 @@
  * of the history model's interpretation helpers (history_read_source,
  * history_external_source, history_txn_external_read,
  * history_txn_final_write, history_writer_of, history_participants), nor
- * the axiom checks, nor anything of the polygraph or verify_model.c. */
+ * the axiom checks, nor anything of the polygraph, depgraph.h or
+ * verify_model.c: it re-checks the pipeline, so it shares none of its code
+ * (only the builder, which the verifier then checks, sorts with depgraph.h). */
 #include "frontend/reports/certificate.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/checking/depgraph.h"
 #include "frontend/formats/lex.h"
 #include "frontend/history/u64map.h"
 
@@ -409,31 +412,26 @@ cert_status cert_build(const history *h, const version_order *vo, int si, certif
     if (si)
         for (uint32_t t = 0; t < h->num_txns; t++)
             if (part[t]) { vec_push(b.from, CERT_START(t)); vec_push(b.to, CERT_COMMIT(t)); }
-    /* Kahn's algorithm over CSR adjacency, smallest-index-first is not
-     * needed: any topological order will do. */
-    uint32_t *start = xcalloc((size_t)n + 1, sizeof *start), *indeg = xcalloc(n, sizeof *indeg);
-    for (size_t i = 0; i < b.from.len; i++) { start[b.from.data[i] + 1]++; indeg[b.to.data[i]]++; }
-    for (uint32_t u = 0; u < n; u++) start[u + 1] += start[u];
-    uint32_t *adj = xmalloc((b.from.len ? b.from.len : 1) * sizeof *adj), *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
-    memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
-    for (size_t i = 0; i < b.from.len; i++) adj[fill[b.from.data[i]]++] = b.to.data[i];
-    uint32_t *queue = xmalloc((size_t)n * sizeof *queue), qh = 0, qt = 0, expected = 0;
-    for (uint32_t u = 0; u < n; u++) {
-        if (!part[si ? u >> 1 : u]) continue;
-        expected++;
-        if (!indeg[u]) queue[qt++] = u;
-    }
-    while (qh < qt) {
-        uint32_t u = queue[qh++];
-        if ((si ? u >> 1 : u) != 0) { vec_push(c->order, u); vec_push(c->order_line, 0); }
-        for (uint32_t j = start[u]; j < start[u + 1]; j++)
-            if (--indeg[adj[j]] == 0) queue[qt++] = adj[j];
-    }
-    if (qt != expected) {
+    /* any topological order will do (depgraph.h; nodes outside part have
+     * no edges, and are left out of the order) */
+    dg_arc_vec arcs; vec_init(arcs);
+    vec_reserve(arcs, b.from.len);
+    for (size_t i = 0; i < b.from.len; i++) { dg_arc a = { b.from.data[i], b.to.data[i], DG_NONE }; vec_push(arcs, a); }
+    dg_graph g;
+    dg_build(&g, n, arcs.data, arcs.len, 0);
+    vec_free(arcs);
+    uint32_t *order = xmalloc((n ? n : 1) * sizeof *order);
+    if (dg_topo_order(&g, 0, 0, order)) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t u = order[i], t = si ? u >> 1 : u;
+            if (part[t] && t != 0) { vec_push(c->order, u); vec_push(c->order_line, 0); }
+        }
+    } else {
         ic_error_at(err, "", 0, "the version order leaves a dependency cycle (%s); no commit order exists", si ? "SI" : "SER");
         rc = CERT_REJECT;
     }
-    free(start); free(indeg); free(adj); free(fill); free(queue);
+    dg_free(&g);
+    free(order);
 out:
     vec_free(b.from); vec_free(b.to);
     free(part);

@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "frontend/reports/report.h"
+
 void dep_edge_ops(const history *h, const dep_edge *e, uint32_t *rd, uint32_t *wf, uint32_t *wt) {
     *rd = *wf = *wt = HISTORY_NONE;
     switch (e->kind) {
@@ -12,12 +14,6 @@ void dep_edge_ops(const history *h, const dep_edge *e, uint32_t *rd, uint32_t *w
     case DEP_RW: *rd = history_txn_external_read(h, e->from, e->key); *wt = history_txn_final_write(h, e->to, e->key); break;
     default: break;
     }
-}
-
-static const char *txn_name(const history *h, uint32_t t, char *buf, size_t n) {
-    if (t == 0) snprintf(buf, n, "INIT");
-    else snprintf(buf, n, "txn %" PRId64, h->txns[t].ext_id);
-    return buf;
 }
 
 static const char *value_str(const history *h, uint32_t op, char *buf, size_t n) {
@@ -29,8 +25,8 @@ static void print_edge(FILE *out, const history *h, const dep_edge *e) {
     char a[64], b[64], kb[128], v1[64], v2[64], where[600];
     uint32_t rd, wf, wt;
     dep_edge_ops(h, e, &rd, &wf, &wt);
-    txn_name(h, e->from, a, sizeof a);
-    txn_name(h, e->to, b, sizeof b);
+    report_txn_name(h, e->from, a, sizeof a);
+    report_txn_name(h, e->to, b, sizeof b);
     if (e->kind != DEP_SO) history_key_str(h, e->key, kb, sizeof kb);
     fprintf(out, "  %s", a);
     if (e->from) fprintf(out, " [session %" PRId64 ", %s]", h->sessions[h->txns[e->from].session].ext_id,
@@ -69,40 +65,6 @@ void check_print_text(FILE *out, const history *h, const check_result *r) {
     default:
         fprintf(out, "UNKNOWN %s: %s\n", lv, r->msg);
     }
-}
-
-void check_print_json(FILE *out, const history *h, const check_result *r) {
-    const char *v = r->verdict == CHECK_PASS ? "PASS" : r->verdict == CHECK_FAIL ? "FAIL" : "UNKNOWN";
-    fprintf(out, "{\"verdict\": \"%s\", \"level\": \"%s\"", v, check_level_name(r->level));
-    if (r->verdict == CHECK_FAIL) {
-        fprintf(out, ", \"stage\": \"%s\", \"cycle\": [", r->stage);
-        for (size_t i = 0; i < r->cycle.len; i++) {
-            const dep_edge *e = &r->cycle.data[i];
-            char kb[128] = "";
-            if (e->kind != DEP_SO) history_key_str(h, e->key, kb, sizeof kb);
-            fprintf(out, "%s{\"from\": %" PRId64 ", \"to\": %" PRId64 ", \"kind\": \"%s\"", i ? ", " : "",
-                    e->from ? h->txns[e->from].ext_id : -1, e->to ? h->txns[e->to].ext_id : -1,
-                    dep_kind_name((dep_kind)e->kind));
-            if (e->kind != DEP_SO) {
-                fputs(", \"key\": \"", out);
-                for (const char *p = kb; *p; p++) {
-                    if (*p == '"' || *p == '\\') fputc('\\', out);
-                    if ((unsigned char)*p >= 0x20) fputc(*p, out);
-                }
-                fputc('"', out);
-            }
-            fputc('}', out);
-        }
-        fputc(']', out);
-    } else if (r->verdict == CHECK_ERROR) {
-        fputs(", \"reason\": \"", out);
-        for (const char *p = r->msg; *p; p++) {
-            if (*p == '"' || *p == '\\') fputc('\\', out);
-            if ((unsigned char)*p >= 0x20) fputc(*p, out);
-        }
-        fputc('"', out);
-    }
-    fputs("}", out);
 }
 
 void check_print_stats(FILE *out, const check_result *r) {

@@ -1,6 +1,6 @@
 /* check_report.h — printing a level's verdict: one line for PASS, the
  * confirmed dependency cycle for FAIL (each edge with its kind, key and
- * the operations behind it), statistics for -v, and a small JSON object. */
+ * the operations behind it), and statistics for -v. */
 #ifndef ISOCHECK_CHECK_REPORT_H
 #define ISOCHECK_CHECK_REPORT_H
 
@@ -9,7 +9,6 @@
 #include "frontend/checking/check.h"
 
 void check_print_text(FILE *out, const history *h, const check_result *r);
-void check_print_json(FILE *out, const history *h, const check_result *r);
 void check_print_stats(FILE *out, const check_result *r);
 
 /* The ops that justify a dependency: for WR/RW the read (in e->to / e->from)

@@ -1,17 +1,15 @@
 /* interpret.c — minimal, named, explained anomalies from a failing version
  * order (contract in interpret.h).
  *
- * Graphs here are over transactions (SER) or the split nodes of design.md
- * §3 (SI): start S(t) = 2t, commit C(t) = 2t+1; a D edge a->b is
- * C(a) -> S(b), an RW edge b->c is S(b) -> C(c), and S(t) -> C(t) is fixed.
- * Every cycle of the split graph is an SI violation and vice versa. */
+ * Graphs here are over transactions (SER) or the split nodes of SI, with
+ * the graph type, numbering and searches of depgraph.h. */
 #include "frontend/reports/interpret.h"
 
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frontend/reports/classify.h"
+#include "frontend/checking/depgraph.h"
 #include "frontend/history/u64map.h"
 
 #define NONE UINT32_MAX
@@ -21,45 +19,33 @@
 
 typedef struct igraph {
     int split;
-    uint32_t n;
-    uint32_t *start, *adj, *eid;     /* eid: index in edges, NONE for fixed edges */
+    dg_graph g;                      /* arc ids: index in edges, DG_NONE for fixed edges */
     dep_edge_vec edges;
 } igraph;
 
 static void node_pair(int split, const dep_edge *e, uint32_t *x, uint32_t *y) {
-    if (!split) { *x = e->from; *y = e->to; }
-    else if (e->kind == DEP_RW) { *x = 2 * e->from; *y = 2 * e->to + 1; }
-    else { *x = 2 * e->from + 1; *y = 2 * e->to; }
+    dg_dep_nodes(split, (dep_kind)e->kind, e->from, e->to, x, y);
 }
 
-/* CSR from g->edges (plus fixed edges for the txns with fixed[t] set). */
+/* The graph of g->edges (plus fixed edges for the txns with fixed[t] set). */
 static void ig_finish(igraph *g, const history *h, const uint8_t *fixed) {
-    g->n = g->split ? 2 * h->num_txns : h->num_txns;
-    size_t m = g->edges.len, mf = 0;
-    if (g->split) for (uint32_t t = 0; t < h->num_txns; t++) mf += fixed[t] != 0;
-    g->start = xcalloc((size_t)g->n + 1, sizeof *g->start);
-    g->adj = xmalloc((m + mf + 1) * sizeof *g->adj);
-    g->eid = xmalloc((m + mf + 1) * sizeof *g->eid);
-    for (size_t i = 0; i < m; i++) { uint32_t x, y; node_pair(g->split, &g->edges.data[i], &x, &y); g->start[x + 1]++; }
-    if (g->split) for (uint32_t t = 0; t < h->num_txns; t++) if (fixed[t]) g->start[2 * t + 1]++;
-    for (uint32_t u = 0; u < g->n; u++) g->start[u + 1] += g->start[u];
-    uint32_t *fill = xmalloc(((size_t)g->n + 1) * sizeof *fill);
-    memcpy(fill, g->start, ((size_t)g->n + 1) * sizeof *fill);
-    for (size_t i = 0; i < m; i++) {
-        uint32_t x, y;
-        node_pair(g->split, &g->edges.data[i], &x, &y);
-        g->adj[fill[x]] = y; g->eid[fill[x]++] = (uint32_t)i;
+    dg_arc_vec arcs; vec_init(arcs);
+    vec_reserve(arcs, g->edges.len);
+    for (size_t i = 0; i < g->edges.len; i++) {
+        dg_arc a = { 0, 0, (uint32_t)i };
+        node_pair(g->split, &g->edges.data[i], &a.from, &a.to);
+        vec_push(arcs, a);
     }
     if (g->split)
         for (uint32_t t = 0; t < h->num_txns; t++)
-            if (fixed[t]) { g->adj[fill[2 * t]] = 2 * t + 1; g->eid[fill[2 * t]++] = NONE; }
-    free(fill);
+            if (fixed[t]) { dg_arc a = { dg_start(t), dg_commit(t), DG_NONE }; vec_push(arcs, a); }
+    dg_build(&g->g, dg_num_nodes(g->split, h->num_txns), arcs.data, arcs.len, 1);
+    vec_free(arcs);
 }
 
 static void ig_free(igraph *g) {
-    free(g->start); free(g->adj); free(g->eid);
+    dg_free(&g->g);
     vec_free(g->edges);
-    g->start = g->adj = g->eid = NULL;
 }
 
 static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
@@ -208,7 +194,7 @@ static uint32_t list_shows(const ictx *c, uint32_t key, uint32_t a, uint32_t b) 
 }
 
 /* Per key, reorder vo's writers to agree with the forced WW edges of that
- * key (Kahn's algorithm, ties by the original position), so that cycles of
+ * key (topological order, ties by the original position), so that cycles of
  * forced edges hold under it.  A key whose forced edges are cyclic keeps
  * the rest of its order as given. */
 static void repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out) {
@@ -227,65 +213,31 @@ static void repair_vo(const history *h, const version_order *vo, const dep_edge 
     for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fe[fill[forced[i].key]++] = (uint32_t)i;
     uint32_t *loc = xmalloc(h->num_txns * sizeof *loc);
     for (uint32_t t = 0; t < h->num_txns; t++) loc[t] = NONE;
-    vec_u32 indeg, heap, adj_start, adj;
-    vec_init(indeg); vec_init(heap); vec_init(adj_start); vec_init(adj);
+    dg_arc_vec arcs; vec_init(arcs);
+    vec_u32 order; vec_init(order);
     for (uint32_t k = 0; k < vo->num_keys; k++) {
         if (fs[k] == fs[k + 1]) continue;
         uint32_t a = vo->start[k], w = vo->start[k + 1] - a;
         for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i;
-        vec_resize(indeg, w); vec_resize(adj_start, w + 1);
-        for (uint32_t i = 0; i <= w; i++) adj_start.data[i] = 0;
-        for (uint32_t i = 0; i < w; i++) indeg.data[i] = 0;
+        vec_clear(arcs);
         for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
             const dep_edge *e = &forced[fe[j]];
             if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
-            adj_start.data[loc[e->from] + 1]++;
-            indeg.data[loc[e->to]]++;
+            dg_arc arc = { loc[e->from], loc[e->to], DG_NONE };
+            vec_push(arcs, arc);
         }
-        for (uint32_t i = 0; i < w; i++) adj_start.data[i + 1] += adj_start.data[i];
-        vec_resize(adj, adj_start.data[w]);
-        {
-            vec_u32 f2; vec_init(f2);
-            for (uint32_t i = 0; i <= w; i++) vec_push(f2, adj_start.data[i]);
-            for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
-                const dep_edge *e = &forced[fe[j]];
-                if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
-                adj.data[f2.data[loc[e->from]]++] = loc[e->to];
-            }
-            vec_free(f2);
-        }
-        /* Kahn with a min-heap on the original position; INIT (0) has no incoming forced edge */
-        vec_clear(heap);
-        uint32_t outn = 0;
-        uint8_t *emitted = xcalloc(w, 1);
-        for (uint32_t i = 0; i < w; i++) if (!indeg.data[i]) vec_push(heap, i);
-        for (;;) {
-            if (!heap.len) {                 /* a cycle of forced edges: take the earliest left */
-                uint32_t i = 0;
-                while (i < w && emitted[i]) i++;
-                if (i == w) break;
-                vec_push(heap, i);
-                indeg.data[i] = 0;
-            }
-            /* pop the minimum (small heaps: a linear scan is enough for typical keys) */
-            size_t mi = 0;
-            for (size_t i = 1; i < heap.len; i++) if (heap.data[i] < heap.data[mi]) mi = i;
-            uint32_t u = heap.data[mi];
-            heap.data[mi] = vec_last(heap); heap.len--;
-            if (emitted[u]) continue;
-            emitted[u] = 1;
-            out->txns.data[a + outn++] = vo->txns.data[a + u];
-            for (uint32_t j = adj_start.data[u]; j < adj_start.data[u + 1]; j++) {
-                uint32_t v = adj.data[j];
-                if (!emitted[v] && indeg.data[v] && --indeg.data[v] == 0) vec_push(heap, v);
-            }
-        }
-        free(emitted);
+        /* the earliest ready writer first; on a cycle of forced edges the earliest left */
+        dg_graph g;
+        dg_build(&g, w, arcs.data, arcs.len, 0);
+        vec_resize(order, w);
+        dg_topo_order(&g, 1, 1, order.data);
+        dg_free(&g);
+        for (uint32_t i = 0; i < w; i++) out->txns.data[a + i] = vo->txns.data[a + order.data[i]];
         /* INIT must stay first: if a forced edge put something before it, restore the original order */
         if (out->txns.data[a] != 0) for (uint32_t i = 0; i < w; i++) out->txns.data[a + i] = vo->txns.data[a + i];
         for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = NONE;
     }
-    vec_free(indeg); vec_free(heap); vec_free(adj_start); vec_free(adj);
+    vec_free(arcs); vec_free(order);
     free(loc); free(fs); free(fe); free(fill);
 }
 
@@ -295,8 +247,8 @@ static void ctx_free(ictx *c) {
     free(c->lr_start); vec_free(c->lr);
     free(c->rd_start); vec_free(c->rd);
     ig_free(&c->known);
-    if (c->known2.start) ig_free(&c->known2);
-    if (c->facts.start) ig_free(&c->facts);
+    if (c->known2.g.start) ig_free(&c->known2);
+    if (c->facts.g.start) ig_free(&c->facts);
     vec_free(c->forced_sorted);
     version_order_free(&c->own_vo);
 }
@@ -342,11 +294,11 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
         v = s;
     }
     if (ex.len) qsort(ex.data, ex.len, sizeof *ex.data, cmp_xedge);
-    uint32_t *par = xmalloc((size_t)g->n * sizeof *par);      /* parent node */
-    uint32_t *pe = xmalloc((size_t)g->n * sizeof *pe);        /* edge into node: eid, NONE fixed, NONE-1-i extra i */
-    uint32_t *queue = xmalloc((size_t)g->n * sizeof *queue);
+    uint32_t *par = xmalloc((size_t)g->g.n * sizeof *par);      /* parent node */
+    uint32_t *pe = xmalloc((size_t)g->g.n * sizeof *pe);        /* edge into node: eid, NONE fixed, NONE-1-i extra i */
+    uint32_t *queue = xmalloc((size_t)g->g.n * sizeof *queue);
     vec_u32 stamp_nodes; vec_init(stamp_nodes);
-    for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
+    for (uint32_t u = 0; u < g->g.n; u++) par[u] = NONE;
     int found = 0;
     size_t best_len = SIZE_MAX;
     for (size_t ti = 0; ti < ex.len; ti++) {
@@ -367,10 +319,10 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
             for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
                 if (ex.data[j].y == y) { hit = u; hit_edge = (uint32_t)j; break; }
             if (hit != NONE) break;
-            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
-                uint32_t w = g->adj[j];
+            for (uint32_t j = g->g.start[u]; j < g->g.start[u + 1]; j++) {
+                uint32_t w = g->g.adj[j];
                 if (par[w] != NONE) continue;
-                par[w] = u; pe[w] = g->eid[j]; queue[qt++] = w; vec_push(stamp_nodes, w);
+                par[w] = u; pe[w] = g->g.eid[j]; queue[qt++] = w; vec_push(stamp_nodes, w);
             }
             for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++) {
                 uint32_t w = ex.data[j].y;
@@ -444,9 +396,9 @@ static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     w->status = opposite_cycle(c, &c->known, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
     /* with the checker's forced edges (each decided because its other side
      * closed a cycle) the opposite order may close a cycle too */
-    if (w->status == WHY_CHOSEN && c->known2.start)
+    if (w->status == WHY_CHOSEN && c->known2.g.start)
         w->status = opposite_cycle(c, &c->known2, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
-    if (w->status == WHY_CHOSEN && c->facts.start)
+    if (w->status == WHY_CHOSEN && c->facts.g.start)
         w->status = opposite_cycle(c, &c->facts, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
     if (w->status == WHY_CHOSEN && is_forced(c, e)) w->status = WHY_DECIDED;
 }
@@ -500,10 +452,10 @@ static void induced_fact_edges(const ictx *c, const uint32_t *S, size_t m, dep_e
     for (size_t i = 0; i < m; i++) u64map_put(&in, S[i], 1);
     for (size_t i = 0; i < m; i++) {
         uint32_t t = S[i];
-        for (int half = 0; half < (g->split ? 2 : 1); half++) {
-            uint32_t u = g->split ? 2 * t + (uint32_t)half : t;
-            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
-                uint32_t id = g->eid[j];
+        for (int half = 0; half < (g->split ? 2 : 1); half++) {      /* split: start, then commit */
+            uint32_t u = !g->split ? t : half == 0 ? dg_start(t) : dg_commit(t);
+            for (uint32_t j = g->g.start[u]; j < g->g.start[u + 1]; j++) {
+                uint32_t id = g->g.eid[j];
                 if (id == NONE) continue;
                 const dep_edge *e = &g->edges.data[id];
                 if (e->kind == DEP_SO || u64map_get(&in, e->to) == NONE) continue;
@@ -533,57 +485,27 @@ static int minimal_cycle(const ictx *c, const uint32_t *S, size_t m, int facts, 
 /* Shortest violating cycle using edges E between S's transactions. */
 static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *E_, dep_edge_vec *out) {
     dep_edge_vec E = *E_;
-    /* local node ids: S index (SER) or 2*index + commit (SI) */
+    /* local node ids: transaction i of S is node i (SER) or split nodes i's */
     u64map loc; u64map_init(&loc);
     for (size_t i = 0; i < m; i++) u64map_put(&loc, S[i], (uint32_t)i);
-    uint32_t n = (uint32_t)(c->si ? 2 * m : m);
-    typedef struct le { uint32_t x, y, w, id; } le;
-    VEC(le) L; vec_init(L);
+    dg_arc_vec arcs; vec_init(arcs);
+    uint32_t *weight = xmalloc((E.len + 1) * sizeof *weight);
     for (size_t i = 0; i < E.len; i++) {
         dep_edge d = E.data[i];
         d.from = u64map_get(&loc, d.from); d.to = u64map_get(&loc, d.to);
-        uint32_t x, y;
-        node_pair(c->si, &d, &x, &y);
-        le l = { x, y, edge_weight(&E.data[i]), (uint32_t)i };
-        vec_push(L, l);
+        dg_arc l = { 0, 0, (uint32_t)i };
+        node_pair(c->si, &d, &l.from, &l.to);
+        weight[i] = edge_weight(&E.data[i]);
+        vec_push(arcs, l);
     }
-    if (c->si) for (uint32_t i = 0; i < m; i++) { le l = { 2 * i, 2 * i + 1, 0, NONE }; vec_push(L, l); }
-    uint64_t *dist = xmalloc((size_t)n * sizeof *dist);
-    uint32_t *pl = xmalloc((size_t)n * sizeof *pl);
-    uint8_t *done = xmalloc(n);
-    uint64_t best = UINT64_MAX;
-    vec_u32 best_path; vec_init(best_path);        /* indices into L, in order */
-    for (uint32_t s = 0; s < n; s++) {
-        for (uint32_t u = 0; u < n; u++) { dist[u] = UINT64_MAX; done[u] = 0; pl[u] = NONE; }
-        dist[s] = 0;
-        for (;;) {
-            uint32_t u = NONE;
-            for (uint32_t v = 0; v < n; v++) if (!done[v] && dist[v] != UINT64_MAX && (u == NONE || dist[v] < dist[u])) u = v;
-            if (u == NONE || dist[u] >= best) break;
-            done[u] = 1;
-            for (size_t i = 0; i < L.len; i++) {
-                if (L.data[i].x != u) continue;
-                uint32_t v = L.data[i].y;
-                if (v == s) {
-                    uint64_t cand = dist[u] + L.data[i].w;
-                    if (cand < best && cand > 0) {
-                        best = cand;
-                        vec_clear(best_path);
-                        vec_push(best_path, (uint32_t)i);
-                        for (uint32_t x = u; x != s; x = L.data[pl[x]].x) vec_push(best_path, pl[x]);
-                    }
-                    continue;
-                }
-                if (dist[u] + L.data[i].w < dist[v]) { dist[v] = dist[u] + L.data[i].w; pl[v] = (uint32_t)i; }
-            }
-        }
-    }
-    int ok = best != UINT64_MAX;
+    if (c->si) for (uint32_t i = 0; i < m; i++) { dg_arc l = { dg_start(i), dg_commit(i), DG_NONE }; vec_push(arcs, l); }
+    dg_graph g;
+    dg_build(&g, dg_num_nodes(c->si, (uint32_t)m), arcs.data, arcs.len, 1);
+    vec_u32 ids; vec_init(ids);
+    int ok = dg_min_weight_cycle(&g, weight, &ids);
     vec_clear(*out);
-    for (size_t i = best_path.len; i-- > 0;) {
-        uint32_t id = L.data[best_path.data[i]].id;
-        if (id != NONE) vec_push(*out, E.data[id]);
-    }
+    vec_foreach(const uint32_t, id, ids) if (*id != DG_NONE) vec_push(*out, E.data[*id]);
+    vec_free(ids); dg_free(&g); vec_free(arcs); free(weight);
     /* between the same two transactions, prefer the key of a neighbouring
      * edge (a -RW x-> b -WW x-> a is a lost update, with y it is read skew) */
     for (size_t i = 0; i < out->len && out->len > 1; i++) {
@@ -605,8 +527,6 @@ static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_
         for (size_t i = 0; i < tmp.len; i++) vec_push(*out, tmp.data[i]);
         vec_free(tmp);
     }
-    free(dist); free(pl); free(done);
-    vec_free(best_path); vec_free(L);
     u64map_free(&loc);
     return ok && cycle_violates(out->data, out->len, c->si);
 }
@@ -653,80 +573,29 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
     free(use);
 }
 
-/* Any cycle (iterative DFS), as nodes. */
-#define EXCLUDED(g, excl, v) ((excl) && (excl)[(g)->split ? (v) >> 1 : (v)])
-
-static int ig_find_cycle(const igraph *g, const uint8_t *excl, vec_u32 *cyc) {
-    uint8_t *color = xcalloc(g->n ? g->n : 1, 1);
-    uint32_t *it = xmalloc((g->n ? g->n : 1) * sizeof *it);
-    vec_u32 st; vec_init(st);
-    int found = 0;
-    for (uint32_t s = 0; s < g->n && !found; s++) {
-        if (color[s] || EXCLUDED(g, excl, s)) continue;
-        vec_push(st, s); color[s] = 1; it[s] = g->start[s];
-        while (st.len && !found) {
-            uint32_t u = vec_last(st);
-            if (it[u] < g->start[u + 1]) {
-                uint32_t v = g->adj[it[u]++];
-                if (EXCLUDED(g, excl, v)) continue;
-                if (!color[v]) { color[v] = 1; it[v] = g->start[v]; vec_push(st, v); }
-                else if (color[v] == 1) {
-                    size_t i = st.len;
-                    while (st.data[--i] != v) {}
-                    for (; i < st.len; i++) vec_push(*cyc, st.data[i]);
-                    found = 1;
-                }
-            } else { color[u] = 2; st.len--; }
-        }
-        vec_clear(st);
-    }
-    vec_free(st); free(color); free(it);
-    return found;
-}
-
-/* Shortest cycle through s (BFS), as nodes. */
-static int ig_shortest_through(const igraph *g, const uint8_t *excl, uint32_t s, uint32_t *par, uint32_t *queue, vec_u32 *out) {
-    for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
-    uint32_t qh = 0, qt = 0;
-    queue[qt++] = s; par[s] = s;
-    while (qh < qt) {
-        uint32_t u = queue[qh++];
-        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
-            uint32_t v = g->adj[j];
-            if (v == s) {
-                vec_clear(*out);
-                for (uint32_t x = u;; x = par[x]) { vec_push(*out, x); if (x == s) break; }
-                return 1;
-            }
-            if (par[v] == NONE && !EXCLUDED(g, excl, v)) { par[v] = u; queue[qt++] = v; }
-        }
-    }
-    return 0;
-}
-
 /* Transactions of a short violating cycle avoiding excl, sorted; 0 if none. */
 static int find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S) {
     igraph own;
     const igraph *gp = &c->facts;
     if (!facts) { vo_graph(c, excl, &own); gp = &own; }
     const igraph g = *gp;
-    const uint8_t *mask = facts ? excl : NULL;
+    dg_mask mask = { facts ? excl : NULL, g.split ? 1u : 0u };
     vec_u32 cyc, cur; vec_init(cyc); vec_init(cur);
-    int found = ig_find_cycle(&g, mask, &cyc);
+    int found = dg_find_cycle(&g.g, mask, &cyc);
     if (found) {
-        uint32_t *par = xmalloc((size_t)g.n * sizeof *par), *queue = xmalloc((size_t)g.n * sizeof *queue);
+        uint32_t *par = xmalloc((size_t)g.g.n * sizeof *par), *queue = xmalloc((size_t)g.g.n * sizeof *queue);
         size_t tries = cyc.len < 16 ? cyc.len : 16;
-        if (g.n > 200000 && tries > 4) tries = 4;          /* each try is a full BFS */
+        if (g.g.n > 200000 && tries > 4) tries = 4;          /* each try is a full BFS */
         vec_u32 best; vec_init(best);
         for (size_t i = 0; i < tries; i++)
-            if (ig_shortest_through(&g, mask, cyc.data[i], par, queue, &cur) && (!best.len || cur.len < best.len)) {
+            if (dg_shortest_cycle_through(&g.g, mask, cyc.data[i], par, queue, &cur) && (!best.len || cur.len < best.len)) {
                 vec_clear(best);
                 for (size_t j = 0; j < cur.len; j++) vec_push(best, cur.data[j]);
             }
         const vec_u32 *use = best.len ? &best : &cyc;
         vec_clear(*S);
         for (size_t i = 0; i < use->len; i++) {
-            uint32_t t = g.split ? use->data[i] >> 1 : use->data[i];
+            uint32_t t = dg_node_txn(g.split, use->data[i]);
             int dup = 0;
             for (size_t j = 0; j < S->len; j++) if (S->data[j] == t) dup = 1;
             if (!dup) vec_push(*S, t);
@@ -837,8 +706,13 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, vo
     describe(c->h, a, c->si);
 }
 
+void interpret_trace_free(interpret_trace *t) {
+    vec_foreach(interpret_candidate, ca, *t) vec_free(ca->cycle);
+    vec_free(*t);
+}
+
 size_t interpret_failure(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
-                         const dep_edge *forced, size_t nforced, size_t max) {
+                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace) {
     const history *h = r->h;
     if (!vo_in || !vo_in->start || vo_in->num_keys != h->num_keys || max == 0) return 0;
     version_order rvo;
@@ -927,7 +801,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
                 if (lu_next < lu.len) {
                     vec_clear(S); vec_push(S, lu.data[lu_next]); vec_push(S, lu.data[lu_next + 1]);
                     lu_next += 2;
-                } else phase = c.facts.start ? 1 : 2;
+                } else phase = c.facts.g.start ? 1 : 2;
             }
             if (phase == 1 && !find_cycle_txns(&c, excl, 1, &S)) phase = 2;
             if (phase == 2 && !find_cycle_txns(&c, excl, 0, &S)) break;
@@ -951,10 +825,11 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
             if (w.status == WHY_CHOSEN && unforced == NONE) unforced = mc.data[i].to;
             vec_push(why, w);
         }
-        if (getenv("ISOCHECK_DEBUG_INTERPRET")) {
-            fprintf(stderr, "candidate |S|=%zu len=%zu unforced=%u:", S.len, mc.len, unforced);
-            for (size_t i = 0; i < mc.len; i++) fprintf(stderr, " %" PRId64 "-%s-", h->txns[mc.data[i].from].ext_id, dep_kind_name((dep_kind)mc.data[i].kind));
-            fprintf(stderr, "\n");
+        if (trace) {
+            interpret_candidate ca = { (uint32_t)S.len, { NULL, 0, 0 }, unforced };
+            vec_init(ca.cycle);
+            for (size_t i = 0; i < mc.len; i++) vec_push(ca.cycle, mc.data[i]);
+            vec_push(*trace, ca);
         }
         if (unforced != NONE) {
             if (!fb.len) {

@@ -33,10 +33,23 @@
 #include "frontend/reports/report.h"
 #include "frontend/checking/verify_model.h"
 
+/* One candidate the search considered, for a command's debugging output:
+ * the size of its transaction set, its minimal cycle, and the first
+ * transaction whose version order fact was merely chosen (HISTORY_NONE:
+ * every fact forced, so it was reported). */
+typedef struct interpret_candidate {
+    uint32_t num_txns;
+    dep_edge_vec cycle;
+    uint32_t unforced;
+} interpret_candidate;
+typedef VEC(interpret_candidate) interpret_trace;
+void interpret_trace_free(interpret_trace *t);
+
 /* Append up to max anomalies for level (LEVEL_SI 0 / LEVEL_SER 1 as in
- * check.h: si = level == 0) to r.  cycle may be NULL.  Returns the number
- * appended (0 if the version order has no violating cycle). */
+ * check.h: si = level == 0) to r.  cycle may be NULL.  When trace is not
+ * NULL, every candidate is appended to it.  Returns the number appended
+ * (0 if the version order has no violating cycle). */
 size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
-                         const dep_edge *forced, size_t nforced, size_t max);
+                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace);
 
 #endif

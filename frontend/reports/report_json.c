@@ -6,17 +6,7 @@
 #include <string.h>
 
 #include "frontend/formats/parse.h"
-
-static void jstr(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-        else if (c < 0x20) fprintf(out, "\\u%04x", c);
-        else fputc(c, out);
-    }
-    fputc('"', out);
-}
+#include "io/json_out.h"
 
 static const char *verdict_name(int v) { return v == 0 ? "PASS" : v == 1 ? "FAIL" : "UNKNOWN"; }
 
@@ -31,10 +21,10 @@ static void jedge(FILE *out, const history *h, const dep_edge *e) {
     fputs(", \"to\": ", out); jtxn_ref(out, h, e->to);
     fprintf(out, ", \"from_index\": %u, \"to_index\": %u, \"kind\": \"%s\", \"key\": ", e->from, e->to, dep_kind_name((dep_kind)e->kind));
     if (e->kind == DEP_SO || e->key == HISTORY_NONE) fputs("null", out);
-    else jstr(out, history_key_str(h, e->key, kb, sizeof kb));
+    else json_write_string(out, history_key_str(h, e->key, kb, sizeof kb));
     report_edge_sentence(h, e, s, sizeof s);
     fputs(", \"text\": ", out);
-    jstr(out, s);
+    json_write_string(out, s);
 }
 
 static const char *why_name(uint8_t st) {
@@ -44,13 +34,13 @@ static const char *why_name(uint8_t st) {
 
 static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     char buf[700];
-    fputs("{\"name\": ", out); jstr(out, anomaly_name(a->kind));
+    fputs("{\"name\": ", out); json_write_string(out, anomaly_name(a->kind));
     fputs(", \"adya\": ", out);
-    if (a->adya[0]) jstr(out, a->adya); else fputs("null", out);
+    if (a->adya[0]) json_write_string(out, a->adya); else fputs("null", out);
     fprintf(out, ", \"level\": \"%s\", \"summary\": ", report_level_name(a->level));
-    jstr(out, anomaly_summary(a->kind));
+    json_write_string(out, anomaly_summary(a->kind));
     fputs(", \"detail\": ", out);
-    jstr(out, a->detail ? a->detail : "");
+    json_write_string(out, a->detail ? a->detail : "");
     fputs(", \"txns\": [", out);
     for (size_t i = 0; i < a->txns.len; i++) {
         uint32_t t = a->txns.data[i];
@@ -59,7 +49,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
                 i ? ", " : "", tx->ext_id, t, h->sessions[tx->session].ext_id,
                 tx->status == TXN_COMMITTED ? "committed" : tx->status == TXN_ABORTED ? "aborted" : "indeterminate",
                 a->edges.len == 0 ? "involved" : i < a->num_cycle_txns ? "cycle" : "support");
-        jstr(out, history_txn_where(h, t, buf, sizeof buf));
+        json_write_string(out, history_txn_where(h, t, buf, sizeof buf));
         fputc('}', out);
     }
     fputs("], \"ops\": [", out);
@@ -70,11 +60,11 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
         fprintf(out, "%s{\"index\": %u, \"txn\": ", i ? ", " : "", op);
         jtxn_ref(out, h, t);
         fprintf(out, ", \"op\": \"%s\", \"key\": ", k == OP_WRITE ? "w" : k == OP_APPEND ? "append" : "r");
-        jstr(out, history_key_str(h, h->op_key[op], kb, sizeof kb));
+        json_write_string(out, history_key_str(h, h->op_key[op], kb, sizeof kb));
         fputs(", \"value\": ", out);
-        jstr(out, report_value(h, op, vb, sizeof vb));
+        json_write_string(out, report_value(h, op, vb, sizeof vb));
         fputs(", \"where\": ", out);
-        if (t == 0) fputs("null", out); else jstr(out, history_op_where(h, op, buf, sizeof buf));
+        if (t == 0) fputs("null", out); else json_write_string(out, history_op_where(h, op, buf, sizeof buf));
         fputc('}', out);
     }
     fputs("], \"edges\": [", out);
@@ -93,7 +83,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
                 fprintf(out, ", \"read\": {\"index\": %u, \"txn\": ", w->read_op);
                 jtxn_ref(out, h, h->op_txn[w->read_op]);
                 fputs(", \"value\": ", out);
-                jstr(out, report_value(h, w->read_op, vb, sizeof vb));
+                json_write_string(out, report_value(h, w->read_op, vb, sizeof vb));
                 fputc('}', out);
             }
             if (w->status == WHY_FORCED) {
@@ -116,23 +106,23 @@ void report_print_json(FILE *out, const report *r) {
     const history *h = r->h;
     int rc = report_exit_code(r);
     fputs("{\"isocheck\": 1, \"history\": ", out);
-    jstr(out, h->source ? h->source : "-");
+    json_write_string(out, h->source ? h->source : "-");
     fputs(", \"format\": ", out);
-    jstr(out, history_format_name(h->format));
+    json_write_string(out, history_format_name(h->format));
     fprintf(out, ", \"verdict\": \"%s\", \"level\": ", verdict_name(rc));
-    jstr(out, r->level_arg ? r->level_arg : "si");
+    json_write_string(out, r->level_arg ? r->level_arg : "si");
     fprintf(out, ", \"axiom_violations\": %" PRIu64 ", \"results\": [", r->axiom_violations);
     for (int i = 0; i < r->num_levels; i++) {
         const report_level *L = &r->levels[i];
         fprintf(out, "%s{\"level\": \"%s\", \"verdict\": \"%s\", \"stage\": ", i ? ", " : "", report_level_name(L->level),
                 verdict_name(L->verdict));
-        if (L->stage && L->stage[0]) jstr(out, L->stage); else fputs("null", out);
+        if (L->stage && L->stage[0]) json_write_string(out, L->stage); else fputs("null", out);
         fprintf(out, ", \"violations\": %" PRIu64 ", \"reason\": ", L->violations);
-        if (L->msg[0]) jstr(out, L->msg); else fputs("null", out);
+        if (L->msg[0]) json_write_string(out, L->msg); else fputs("null", out);
         fputc('}', out);
     }
     fputs("], \"certificate\": ", out);
-    if (r->certificate) jstr(out, r->certificate); else fputs("null", out);
+    if (r->certificate) json_write_string(out, r->certificate); else fputs("null", out);
     fputs(", \"anomalies\": [", out);
     for (size_t i = 0; i < r->items.len; i++) {
         fputs(i ? ", " : "", out);

@@ -1,0 +1,48 @@
+/* run_check.h — the checking pipeline, once, for every caller: the
+ * `isocheck check` command and the library (include/isocheck.h) both run
+ * it, so both get the same report.
+ *
+ *   axioms (axioms.h) -> index (polygraph.h) -> each level asked, SER
+ *   first (check.h) -> on FAIL the anomalies, named and explained
+ *   (interpret.h); on PASS optionally a certificate, verified with
+ *   `isocheck verify`'s own code (certificate.h).
+ *
+ * Axiom violations end the run (the levels are not checked).  The report
+ * lists SI before SER.  Nothing is printed: a caller that wants to show
+ * progress, statistics or traces does so in the hooks. */
+#ifndef ISOCHECK_RUN_CHECK_H
+#define ISOCHECK_RUN_CHECK_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "frontend/reports/certificate.h"
+#include "frontend/checking/check.h"
+#include "frontend/reports/interpret.h"
+#include "frontend/reports/report.h"
+
+typedef struct run_check_options {
+    int want[2];                 /* want[LEVEL_SI], want[LEVEL_SER]: check that level */
+    size_t max_anomalies;        /* axiom anomalies listed; anomalies per failing level */
+    check_options check;         /* time limit, progress (progress_ctx: set to the level's name) */
+    int certificate;             /* keep the certificate of the strongest level that passes */
+    int verify_every_pass;       /* build and verify a certificate for every PASS (a self-check:
+                                    on by default in debug builds) */
+    interpret_trace *trace;      /* candidates the interpretation looked at, or NULL */
+    /* Optional hooks: after the index is built (seconds it took), and after
+     * each level is done (its result; the report is filled for it). */
+    void (*on_index)(void *ctx, const pg_index *ix, double seconds);
+    void (*on_level)(void *ctx, const check_result *res);
+    void *hook_ctx;
+} run_check_options;
+
+void run_check_options_default(run_check_options *o);
+
+/* Check h and fill rep (report_init'ed by the caller).  When o->certificate
+ * is set and a level passes, *cert receives the verified certificate and
+ * *cert_level its level (else *cert_level is -1; cert may then be NULL).
+ * Returns 1, or 0 with err set when the history cannot be indexed. */
+int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
+              ic_error *err);
+
+#endif

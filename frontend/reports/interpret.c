@@ -620,48 +620,6 @@ static void add_op(report_anomaly *a, uint32_t op) {
     vec_push(a->ops, op);
 }
 
-static void describe(const history *h, report_anomaly *a, int si) {
-    char buf[1024], t1[64], t2[64], kb[128];
-    size_t at = 0;
-    const dep_edge *e = a->edges.data;
-    size_t n = a->edges.len;
-    switch (a->kind) {
-    case AN_LOST_UPDATE: {
-        const dep_edge *rw = e[0].kind == DEP_RW ? &e[0] : &e[1];
-        uint32_t r = rw->from, w = rw->to, rop = history_txn_external_read(h, r, rw->key), wop = history_txn_external_read(h, w, rw->key);
-        char v[64], x[64], y[64];
-        report_value(h, rop, v, sizeof v);
-        report_value(h, history_txn_final_write(h, w, rw->key), x, sizeof x);
-        report_value(h, history_txn_final_write(h, r, rw->key), y, sizeof y);
-        history_key_str(h, rw->key, kb, sizeof kb);
-        report_txn_name(h, r, t1, sizeof t1);
-        report_txn_name(h, w, t2, sizeof t2);
-        if (wop != NONE && history_external_source(h, wop) == history_external_source(h, rop))
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s and %s both read %s=%s and both wrote %s; %s's %s=%s overwrote "
-                                   "%s's %s=%s without seeing it: %s's update is lost", t1, t2, kb, v, kb, t1, kb, y, t2, kb, x, t2);
-        else
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s read %s=%s, then its %s=%s overwrote %s's later %s=%s without "
-                                   "seeing it: %s's update is lost", t1, kb, v, kb, y, t2, kb, x, t2);
-        break;
-    }
-    default:
-        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s: cycle of %zu transaction%s", anomaly_summary(a->kind), n,
-                               n == 1 ? "" : "s");
-    }
-    at += (size_t)snprintf(buf + at, sizeof buf - at, " [");
-    for (size_t i = 0; i < n && at < sizeof buf - 80; i++) {
-        if (i == 0) at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].from, t1, sizeof t1));
-        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, sizeof buf - at, " -SO-> ");
-        else at += (size_t)snprintf(buf + at, sizeof buf - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
-                                    history_key_str(h, e[i].key, kb, sizeof kb));
-        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].to, t1, sizeof t1));
-    }
-    snprintf(buf + at, sizeof buf - at, "]%s", si && a->kind == AN_WRITE_SKEW ? " (allowed under SI)" : "");
-    free(a->detail);
-    a->detail = xmalloc(strlen(buf) + 1);
-    memcpy(a->detail, buf, strlen(buf) + 1);
-}
-
 /* Ops behind an edge: external read of the reader, final writes. */
 static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a) {
     const history *h = c->h;
@@ -703,7 +661,7 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, vo
         for (size_t j = i; j > 0 && a->ops.data[j - 1] > a->ops.data[j]; j--) {
             uint32_t t = a->ops.data[j]; a->ops.data[j] = a->ops.data[j - 1]; a->ops.data[j - 1] = t;
         }
-    describe(c->h, a, c->si);
+    report_describe_cycle(c->h, a, c->si);
 }
 
 void interpret_trace_free(interpret_trace *t) {

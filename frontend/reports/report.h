@@ -87,6 +87,10 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n);   
 const char *report_level_name(int level);                                         /* "si", "ser", "any" */
 /* One sentence explaining a dependency with its values ("txn 3 read x=5 written by txn 1"). */
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n);
+/* Set a's detail to the one line that names and explains its cycle (a
+ * lost update with the values involved, else the anomaly's summary) and
+ * lists the cycle's edges; si: a write skew is marked allowed under SI. */
+void report_describe_cycle(const history *h, report_anomaly *a, int si);
 
 void report_print_text(FILE *out, const report *r, int verbose);
 void report_print_json(FILE *out, const report *r);

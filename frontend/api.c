@@ -11,8 +11,8 @@
 #include "frontend/run_check.h"
 
 struct isocheck_history {
-    history_builder *b;          /* until the first check */
-    history *h;                  /* after it (NULL if rejected) */
+    history_builder *b;          /* everything added so far; it grows after checks too */
+    history *h;                  /* built by the last check, kept until the next edit (NULL if rejected) */
     uint32_t calls;              /* "line" of each operation: the call number */
     int rejected;                /* hb_finish refused the history */
     char error[600];
@@ -33,7 +33,7 @@ const char *isocheck_status_message(int status) {
     case ISOCHECK_OK: return "ok";
     case ISOCHECK_EINVAL: return "invalid argument";
     case ISOCHECK_EINPUT: return "the history is not well-formed";
-    case ISOCHECK_ESTATE: return "not allowed after the history was checked";
+    case ISOCHECK_ESTATE: return "not allowed now";
     case ISOCHECK_ELIMIT: return "the solver hit a limit";
     }
     return "unknown status";
@@ -62,11 +62,12 @@ static int fail(isocheck_history *h, int status, const char *msg) {
 /* Common checks for an edit; returns 0 or a status. */
 static int editable(isocheck_history *h, int txn, int check_txn) {
     if (!h) return ISOCHECK_EINVAL;
-    if (!h->b) return fail(h, ISOCHECK_ESTATE, "the history was already checked; it can no longer change");
     if (check_txn && (txn < 1 || (uint32_t)txn > hb_num_txns(h->b)))
         return fail(h, ISOCHECK_EINVAL, "unknown transaction handle");
     h->error[0] = 0;
     h->calls++;
+    if (h->h) { history_free(h->h); h->h = NULL; }     /* the next check builds the grown history */
+    h->rejected = 0;
     return 0;
 }
 
@@ -132,11 +133,10 @@ static void keep_cycle(void *ctx, const check_result *res) {
 isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
     if (!ih) return NULL;
     if (level != ISOCHECK_SI && level != ISOCHECK_SER) return unknown(ISOCHECK_EINVAL, "unknown level");
-    if (ih->b) {
+    if (!ih->h && !ih->rejected) {      /* built from a copy: the builder takes more afterwards */
         ic_error err;
         ic_error_clear(&err);
-        ih->h = hb_finish(ih->b, &err);
-        ih->b = NULL;
+        ih->h = hb_finish(hb_clone(ih->b, NULL), &err);
         if (!ih->h) {
             ih->rejected = 1;
             if (err.line > 0) snprintf(ih->error, sizeof ih->error, "call %ld: %s", err.line, err.msg);

@@ -18,10 +18,13 @@
  * Rules the checker relies on: values written to one key are unique, and
  * every read names the value it saw (a history that breaks the first rule
  * is rejected by isocheck_check with status ISOCHECK_EINPUT).  Transactions are committed unless
- * isocheck_txn_abort() is called.  Operations of a transaction may be
- * added at any time before the first check.  The first isocheck_check()
- * freezes the history: later edits return ISOCHECK_ESTATE; further checks
- * (another level) are fine.
+ * isocheck_txn_abort() is called.  Transactions and operations may be
+ * added at any time, also after a check: each isocheck_check() judges
+ * everything added before it (online checking: check, add what completed
+ * since, check again).  Checks with no edit in between (another level)
+ * reuse the history built for the first.  A violation among transactions
+ * whose writers are all present stays a violation when more transactions
+ * are added (doc/checker.md, "Online checking").
  *
  * Handles are opaque; the library keeps no global state, never prints and
  * never exits (except when memory runs out).  Functions returning int give
@@ -52,7 +55,7 @@ typedef enum isocheck_status {
     ISOCHECK_OK = 0,
     ISOCHECK_EINVAL = -1,     /* a bad argument: unknown handle, reserved value, NULL */
     ISOCHECK_EINPUT = -2,     /* the history is not well-formed (e.g. a value written twice) */
-    ISOCHECK_ESTATE = -3,     /* not allowed now (the history is frozen by a check) */
+    ISOCHECK_ESTATE = -3,     /* not allowed now (kept for compatibility: histories are no longer frozen) */
     ISOCHECK_ELIMIT = -4,     /* the solver hit a limit; no verdict */
 } isocheck_status;
 

@@ -18,6 +18,7 @@
 #include "io/output.h"
 #include "frontend/formats/parse.h"
 #include "frontend/run_check.h"
+#include "programs/cli_follow.h"
 
 static double progress_start;
 static int progress_shown;
@@ -84,7 +85,8 @@ int cli_check(int argc, char **argv) {
     const char *dot_path = NULL, *cert_path = NULL;
     int json = 0, verbose = 0, level = 0, fmt_choice = -1;
     int64_t max_anomalies = 10;
-    double time_limit = 0;
+    double time_limit = 0, follow_idle = 5;
+    int follow = 0;
     load_options lopt = { 0 };
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
@@ -95,6 +97,8 @@ int cli_check(int argc, char **argv) {
         CMD_INT("max-anomalies", 0, &max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
         CMD_REAL("time-limit", 0, &time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
+        CMD_FLAG("follow", 0, &follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
+        CMD_REAL("follow-idle", 0, &follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
         CMD_FLAG("verbose", 'v', &verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
         CMD_END
     };
@@ -136,7 +140,21 @@ int cli_check(int argc, char **argv) {
     progress_start = monotonic_seconds();
     load_report lrep;
     load_report_init(&lrep);
-    history *h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
+    history *h;
+    if (follow) {                       /* online first; then the batch check of every byte read */
+        follow_options fo = { follow_idle, json, level != 1, level != 0, (size_t)max_anomalies, (history_format)fmt };
+        char *bytes = NULL;
+        size_t nbytes = 0;
+        history_format ffmt = (history_format)fmt;
+        int frc = cli_follow(path, &fo, &bytes, &nbytes, &ffmt);
+        if (frc >= 0) {
+            load_report_free(&lrep);
+            output_discard(&cert_out); output_discard(&dot_out);
+            return frc;
+        }
+        h = load_history_mem_ex(bytes, nbytes, ffmt, path, &lopt, &lrep, &err);
+        free(bytes);
+    } else h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
     double load_seconds = monotonic_seconds() - progress_start;
     if (!h) {
         ic_error_print(stderr, "isocheck", &err);
@@ -181,7 +199,8 @@ int cli_check(int argc, char **argv) {
     }
     cert_free(&cert);
     interpret_trace_free(&trace);
-    if (json) report_print_json(stdout, &rep);
+    if (json && follow) cli_follow_print_final_json(stdout, &rep);
+    else if (json) report_print_json(stdout, &rep);
     else report_print_text(stdout, &rep, verbose);
     output_discard(&cert_out);          /* no certificate (no PASS): the target stays as it was */
     if (dot_path) {

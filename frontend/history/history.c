@@ -98,6 +98,7 @@ uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t l
 
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
+uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn) { return b->txns.data[txn].num_ops; }
 
 uint32_t hb_key(history_builder *b, int64_t ext_key) {
     uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);
@@ -184,6 +185,58 @@ void hb_op_make_empty_list_read(history_builder *b, uint32_t i) {
     b->op_kind.data[i] = (uint8_t)((b->op_kind.data[i] & ~OP_KIND_MASK) | OP_LIST_READ);
     b->op_value.data[i] = (int64_t)(b->lists.len - 1);
     b->has_lists = 1;
+}
+
+history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
+    history_builder *c = hb_new(b->format, b->loc, b->source);
+    vec_clear(c->strings);                    /* the whole pool, offsets unchanged */
+    vec_reserve(c->strings, b->strings.len);
+    if (b->strings.len) memcpy(c->strings.data, b->strings.data, b->strings.len);
+    c->strings.len = b->strings.len;
+    for (size_t i = 0; i < b->name_off.len; i++) vec_push(c->name_off, b->name_off.data[i]);
+    for (size_t k = 0; k < b->key_ext.len; k++) {     /* same key ids, same lookups */
+        vec_push(c->key_ext, b->key_ext.data[k]);
+        vec_push(c->key_name, b->key_name.data[k]);
+        if (b->key_name.data[k] == HISTORY_NONE) u64map_put(&c->int_keys, (uint64_t)b->key_ext.data[k], (uint32_t)k);
+    }
+    if (b->str_cap) {
+        c->str_cap = b->str_cap;
+        c->str_len = b->str_len;
+        c->str_slots = xmalloc(b->str_cap * sizeof *c->str_slots);
+        memcpy(c->str_slots, b->str_slots, b->str_cap * sizeof *c->str_slots);
+    }
+    uint32_t *sess_new = xmalloc((b->sessions.len ? b->sessions.len : 1) * sizeof *sess_new);
+    for (size_t s = 0; s < b->sessions.len; s++) sess_new[s] = HISTORY_NONE;
+    uint32_t *txn_new = xmalloc((b->txns.len ? b->txns.len : 1) * sizeof *txn_new);
+    for (size_t t = 0; t < b->txns.len; t++) {
+        txn_new[t] = HISTORY_NONE;
+        if (keep && !keep[t]) continue;
+        const hb_txn_t *bt = &b->txns.data[t];
+        uint32_t s = bt->session;
+        if (sess_new[s] == HISTORY_NONE) {            /* only sessions that keep a transaction */
+            hb_session_t hs = b->sessions.data[s];
+            hs.num_txns = 0;
+            sess_new[s] = (uint32_t)c->sessions.len;
+            vec_push(c->sessions, hs);
+            u64map_put(&c->session_ids, (uint64_t)hs.ext_id, sess_new[s]);
+        }
+        txn_new[t] = hb_txn(c, sess_new[s], bt->ext_id, bt->line);
+        c->txns.data[txn_new[t]].status = bt->status;
+    }
+    free(sess_new);
+    for (size_t i = 0; i < b->op_kind.len; i++) {
+        uint32_t t = txn_new[b->op_txn.data[i]];
+        if (t == HISTORY_NONE) continue;
+        unsigned kind = b->op_kind.data[i];
+        if ((kind & OP_KIND_MASK) == OP_LIST_READ) {
+            const history_list_ref *r = &b->lists.data[b->op_value.data[i]];
+            uint32_t j = hb_list_read(c, t, b->op_key.data[i], b->list_pool.data + r->off, r->len, b->op_line.data[i]);
+            c->op_kind.data[j] = (uint8_t)kind;
+        } else hb_op(c, t, kind, b->op_key.data[i], b->op_value.data[i], b->op_line.data[i]);
+    }
+    free(txn_new);
+    c->has_lists = b->has_lists;
+    return c;
 }
 
 /* ---- finish --------------------------------------------------------- */

@@ -247,6 +247,7 @@ uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file);
 uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line);
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st);
 uint32_t hb_num_txns(const history_builder *b);
+uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
 
 /* Dense key ids. */
 uint32_t hb_key(history_builder *b, int64_t ext_key);
@@ -264,6 +265,14 @@ uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
 /* Turn op i (a read of VALUE_INIT) into a read of the empty list: Elle's
  * `[:r k nil]` is only known to be a list read once k is seen appended. */
 void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
+
+/* A copy of b holding only the transactions t with keep[t] != 0 (NULL:
+ * all), each with all its ops, in the same order; keys (same ids), named
+ * values and strings are copied whole; sessions only where a transaction
+ * is kept.
+ * b is unchanged: a history can be built (hb_finish on the copy) and the
+ * original builder extended afterwards (online checking, the library). */
+history_builder *hb_clone(const history_builder *b, const uint8_t *keep);
 
 /* Build the history: checks it is non-empty (at least one transaction with
  * an op), that no key is used both as a register and as a list, and that

@@ -1,0 +1,146 @@
+/* online_check.c — the settled part of a growing history, and the check
+ * whose FAIL is final (contract in online_check.h; why it is final:
+ * doc/checker.md, "Online checking"). */
+#include "frontend/online_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/run_check.h"
+
+void online_init(online_checker *oc, int want_si, int want_ser, size_t max_anomalies) {
+    memset(oc, 0, sizeof *oc);
+    oc->want[LEVEL_SI] = want_si;
+    oc->want[LEVEL_SER] = want_ser;
+    oc->max_anomalies = max_anomalies ? max_anomalies : 10;
+}
+
+void online_free(online_checker *oc) {
+    if (oc->proof) { report_free(&oc->rep); history_free(oc->proof); }
+    oc->proof = NULL;
+}
+
+/* Whether the value v of key has a writer whose transaction is settled. */
+static int source_settled(const history *h, const uint8_t *settled, uint32_t key, int64_t v) {
+    if (v == VALUE_INIT) return 1;
+    uint32_t w = history_writer_of(h, key, v);
+    return w != HISTORY_NONE && settled[h->op_txn[w]];
+}
+
+uint8_t *online_settled(const history *h, uint32_t *num) {
+    uint8_t *settled = xmalloc(h->num_txns ? h->num_txns : 1);
+    memset(settled, 1, h->num_txns);
+    /* Greatest fixpoint: drop a transaction with a read whose writer is
+     * missing or dropped, until nothing changes.  Chains of waiting
+     * readers are short in practice; each round is linear. */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t t = 1; t < h->num_txns; t++) {
+            if (!settled[t]) continue;
+            const history_txn *x = &h->txns[t];
+            for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+                if (!history_op_is_read(h, op)) continue;
+                uint32_t key = h->op_key[op];
+                int ok = 1;
+                if (history_op_kind(h, op) == OP_LIST_READ) {
+                    uint32_t n;
+                    const int64_t *l = history_list(h, op, &n);
+                    for (uint32_t i = 0; i < n && ok; i++) ok = source_settled(h, settled, key, l[i]);
+                } else ok = source_settled(h, settled, key, h->op_value[op]);
+                if (!ok) { settled[t] = 0; changed = 1; break; }
+            }
+        }
+    }
+    uint32_t count = 0;
+    for (uint32_t t = 1; t < h->num_txns; t++) count += settled[t];
+    if (num) *num = count;
+    return settled;
+}
+
+history *history_subset(const history *h, const uint8_t *keep, ic_error *err) {
+    history_builder *b = hb_new(h->format, h->loc, h->source);
+    for (uint32_t i = 0; i < h->num_names; i++) {           /* same named-value ids */
+        const char *s = h->strings + h->name_off[i];
+        hb_name(b, s, strlen(s));
+    }
+    for (uint32_t k = 0; k < h->num_keys; k++) {             /* same key ids */
+        if (h->key_name[k] != HISTORY_NONE) {
+            const char *s = h->strings + h->key_name[k];
+            hb_key_str(b, s, strlen(s));
+        } else hb_key(b, h->key_ext[k]);
+    }
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        if (!keep[t]) continue;
+        const history_txn *x = &h->txns[t];
+        const history_session *s = &h->sessions[x->session];
+        uint32_t bs = hb_session(b, s->ext_id, s->file ? h->strings + s->file : NULL);
+        uint32_t bt = hb_txn(b, bs, x->ext_id, x->line);
+        hb_txn_status(b, bt, (txn_status)x->status);
+        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            unsigned kind = h->op_kind[op] & (unsigned)~OP_OVERWRITTEN;   /* the builder sets it again */
+            if (history_op_kind(h, op) == OP_LIST_READ) {
+                if (history_op_failed(h, op)) continue;                     /* takes no part anywhere */
+                uint32_t n;
+                const int64_t *l = history_list(h, op, &n);
+                hb_list_read(b, bt, h->op_key[op], l, n, h->op_line[op]);
+            } else hb_op(b, bt, kind, h->op_key[op], h->op_value[op], h->op_line[op]);
+        }
+    }
+    return hb_finish(b, err);
+}
+
+/* Check S for the wanted levels into oc->rep (report of S); 1 if a level
+ * fails, 0 if all pass, -1 if one has no answer. */
+static int check_settled(online_checker *oc, const history *s) {
+    report_init(&oc->rep, s, oc->want[LEVEL_SI] && oc->want[LEVEL_SER] ? "all" : oc->want[LEVEL_SER] ? "ser" : "si");
+    run_check_options o;
+    run_check_options_default(&o);
+    o.want[LEVEL_SI] = oc->want[LEVEL_SI];
+    o.want[LEVEL_SER] = oc->want[LEVEL_SER];
+    o.max_anomalies = oc->max_anomalies;
+    o.check.time_limit = oc->time_limit;
+    int cert_level;
+    ic_error err;
+    ic_error_clear(&err);
+    if (!run_check(s, &o, &oc->rep, NULL, &cert_level, &err)) {
+        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
+        return -1;                          /* the caller frees the report */
+    }
+    int code = report_exit_code(&oc->rep);
+    if (code == 2)
+        for (int i = 0; i < oc->rep.num_levels; i++)
+            if (oc->rep.levels[i].verdict == 2) {
+                snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", oc->rep.levels[i].msg);
+                break;
+            }
+    return code == 2 ? -1 : code;
+}
+
+int online_check(online_checker *oc, const history *h) {
+    if (oc->failed) return ONLINE_NO_VIOLATION;
+    uint32_t num;
+    uint8_t *settled = online_settled(h, &num);
+    oc->seen = h->num_txns - 1;
+    /* S only grows with the completed transactions: same size, same S */
+    if (num == 0 || (num == oc->settled && oc->checks > 0)) { free(settled); return ONLINE_NO_VIOLATION; }
+    oc->settled = num;
+    ic_error err;
+    ic_error_clear(&err);
+    history *s = history_subset(h, settled, &err);     /* owned here: kept as the proof */
+    free(settled);
+    if (!s) {
+        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
+        return ONLINE_UNKNOWN;
+    }
+    oc->checks++;
+    int out = check_settled(oc, s);
+    if (out == 1) {
+        oc->failed = 1;
+        oc->proof = s;
+        return ONLINE_VIOLATION;
+    }
+    report_free(&oc->rep);
+    history_free(s);
+    return out < 0 ? ONLINE_UNKNOWN : ONLINE_NO_VIOLATION;
+}

@@ -1,0 +1,76 @@
+/* online_check.h — checking a history that is still growing, and reporting
+ * a violation only once no later transaction can take it back.
+ *
+ * Contract
+ *   - The caller hands online_check() the history of the transactions that
+ *     have *completed* so far (committed, aborted or indeterminate: their
+ *     operations are all known), each time more have completed.
+ *   - A completed transaction is *settled* when every value it read (every
+ *     element of a list read) has a writer that is itself completed and
+ *     settled (or is INIT, or the transaction itself).  The others wait: a
+ *     read whose writer has not been seen may still be satisfied by a
+ *     transaction that completes later, so judging it now could give a
+ *     false thin-air read.
+ *   - The settled transactions form a sub-history S with no dangling read.
+ *     If S fails a level (an axiom, or a cycle in every version order),
+ *     every history that contains S fails it too (doc/checker.md, "Online
+ *     checking"): the violation is final, and it is reported once, with a
+ *     report of S (the same named, minimal anomalies as a batch check of S).
+ *     After that, online_check() does nothing more: the verdict cannot
+ *     change, and the final report comes from a batch check of the whole
+ *     input at its end.
+ *   - A PASS of S is provisional: later transactions may break it.
+ *   - What is recomputed: each call rebuilds S and checks it from scratch
+ *     (axioms, index, polygraph, pruning, solver).  Calls that settle no new
+ *     transaction are skipped.
+ *   - Never prints, never exits. */
+#ifndef ISOCHECK_ONLINE_CHECK_H
+#define ISOCHECK_ONLINE_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "frontend/history/history.h"
+#include "frontend/reports/report.h"
+
+typedef enum {
+    ONLINE_NO_VIOLATION = 0,   /* nothing proven (yet): the settled part passes */
+    ONLINE_VIOLATION = 1,      /* a final violation, reported now (oc->rep) */
+    ONLINE_UNKNOWN = 2,        /* the settled part could not be decided (a solver limit, an internal error) */
+} online_outcome;
+
+typedef struct online_checker {
+    int want[2];                   /* check_level_id -> wanted */
+    size_t max_anomalies;
+    double time_limit;             /* solver seconds per check (<= 0: none) */
+    /* state */
+    int failed;                    /* a violation was reported: final */
+    uint32_t seen;                 /* completed transactions in the last call */
+    uint32_t settled;              /* of which settled (checked) */
+    uint32_t checks;               /* checks run */
+    /* the violation, once found: the settled history and its report */
+    history *proof;
+    report rep;
+    char unknown_msg[512];         /* ONLINE_UNKNOWN: why */
+} online_checker;
+
+/* levels: want_si / want_ser; at most max_anomalies anomalies in a report. */
+void online_init(online_checker *oc, int want_si, int want_ser, size_t max_anomalies);
+void online_free(online_checker *oc);
+
+/* Check the completed transactions h (INIT is txn 0).  Returns an
+ * online_outcome; ONLINE_VIOLATION only on the call that first proves one. */
+int online_check(online_checker *oc, const history *h);
+
+/* The settled transactions of h: a calloc'd flag per transaction (INIT
+ * settled), to the greatest fixpoint; *num gets how many real ones are. */
+uint8_t *online_settled(const history *h, uint32_t *num);
+
+/* The sub-history of h holding the transactions with keep[t] (INIT always),
+ * with all their operations, keys (same ids) and sessions; NULL with err
+ * set only if the builder refuses it (never for a sub-history of a valid
+ * history). */
+history *history_subset(const history *h, const uint8_t *keep, ic_error *err);
+
+#endif

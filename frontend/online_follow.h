@@ -1,0 +1,70 @@
+/* online_follow.h — reading a history that is still being written
+ * (`isocheck check --follow`): the bytes of a growing file or a pipe, and
+ * the completed transactions of what arrived so far.
+ *
+ * Contract
+ *   - follow_read() appends new bytes to f->data: a pipe (or "-") blocks
+ *     until bytes or EOF; a regular file is polled every `poll` seconds
+ *     and ends after `idle` seconds without new bytes (the writer is
+ *     done: there is no end marker in these formats).  All bytes are kept:
+ *     the final verdict is a batch check of exactly them.
+ *   - follow_completed() parses the complete lines so far with the batch
+ *     parsers (same syntax, same errors, same line numbers) and returns the
+ *     history of the *completed* transactions: Elle EDN/JSON — every
+ *     transaction the reader built (it builds one per :ok/:fail/:info
+ *     completion; invocations wait); text — every transaction but the last
+ *     of each session (it is over once its session starts the next one;
+ *     at_end: all).  A prefix that ends inside a vector/array holding the
+ *     history is read as if it were closed there.
+ *   - A text transaction judged complete must not grow later: if it does,
+ *     the input cannot be followed (bad input, err set).
+ *   - Formats: text, Elle EDN, Elle JSON; dbcop and Cobra are refused
+ *     (err set), and so is gzip input.  Re-parsing is linear in the input
+ *     so far (not incremental yet).
+ *   - Never prints, never exits. */
+#ifndef ISOCHECK_ONLINE_FOLLOW_H
+#define ISOCHECK_ONLINE_FOLLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "vec.h"
+#include "frontend/history/history.h"
+#include "frontend/history/u64map.h"
+
+typedef struct follow_input {
+    int fd;
+    int regular;                 /* a regular file: poll; else block */
+    char *name;
+    double idle, poll;           /* seconds */
+    vec_char data;               /* every byte read */
+    int eof;
+} follow_input;
+
+/* Open path ("-": standard input).  0 with err set if it cannot be read. */
+int follow_open(follow_input *f, const char *path, double idle, double poll, ic_error *err);
+void follow_close(follow_input *f);
+/* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
+ * read error (err set). */
+int follow_read(follow_input *f, ic_error *err);
+
+typedef struct follow_parse {
+    history_format fmt;          /* FORMAT_AUTO until detected */
+    u64map text_ops;             /* text: ext txn id -> ops when judged complete */
+    uint32_t completed;          /* completed transactions in the last history */
+    uint32_t read;               /* transactions read (completed or not) */
+} follow_parse;
+
+void follow_parse_init(follow_parse *p, history_format fmt);
+void follow_parse_free(follow_parse *p);
+
+/* The completed transactions of data[0..n) (complete lines only, unless
+ * at_end).  Returns 1 with *out (NULL: nothing complete yet), 0 when the
+ * prefix cannot be read yet (an EDN/JSON form cut between lines; the end
+ * of input decides), -1 bad input (err set: a refused format, a text
+ * syntax error, a completed transaction that grows). */
+int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
+                     ic_error *err);
+
+#endif

@@ -1,0 +1,238 @@
+/* test_online.c — online checking (frontend/online_check.h) against batch
+ * checks of every prefix.
+ *
+ * Histories arrive one completed transaction at a time:
+ *   - executions of the workload simulator (bench/workload), every level
+ *     and every injected fault, in the order transactions end (a reader of
+ *     an aborted write may end before its writer: it waits);
+ *   - random list-append histories (Elle's model) with :fail and :info
+ *     transactions and snapshots taken anywhere, delivered with readers
+ *     sometimes ahead of their writers.
+ * After each arrival, the prefix is checked twice: online (settled part,
+ * report on the first proven violation) and as a batch (axioms then
+ * check_level on the whole prefix, as isocheck check does).  Asserted:
+ *   - a violation reported online is a batch FAIL of that prefix, and of
+ *     every later prefix (it is never taken back); so is a batch FAIL of a
+ *     prefix in which no reader waits for its writer;
+ *   - when every transaction of the prefix is settled, the online verdict
+ *     equals the batch verdict: so the violation is reported exactly at the
+ *     first prefix where the batch check fails;
+ *   - the report names an anomaly for a level that fails. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/workload.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
+#include "frontend/online_check.h"
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
+}
+
+/* Batch verdict of h for a level: 1 FAIL (axioms or cycle), 0 PASS. */
+static int batch_fails(const history *h, check_level_id lv) {
+    anomaly_list al;
+    anomaly_list_init(&al);
+    uint64_t found = axioms_check(h, &al, 1);
+    anomaly_list_free(&al);
+    if (found) return 1;
+    pg_index ix;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    check_result res;
+    check_level(&ix, lv, NULL, &res);
+    assert_int_not_equal(res.verdict, CHECK_ERROR);
+    int fails = res.verdict == CHECK_FAIL;
+    check_result_free(&res);
+    pg_index_free(&ix);
+    return fails;
+}
+
+typedef struct stream_stats { int histories, failing, reported_at_first, waited; } stream_stats;
+
+/* One arrival order: the builder's transactions in order[0..n).  Checks
+ * every prefix online and in batch for both levels. */
+static void check_stream(const history_builder *b, const uint32_t *order, uint32_t n, stream_stats *st) {
+    uint8_t *keep = calloc(hb_num_txns(b) + 1, 1);
+    online_checker oc;
+    online_init(&oc, 1, 1, 10);
+    int reported = -1, first_batch_fail = -1, failed_before[2] = { 0, 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        keep[order[i]] = 1;
+        if (hb_txn_num_ops(b, order[i]) == 0) continue;
+        ic_error err;
+        ic_error_clear(&err);
+        history *h = hb_finish(hb_clone(b, keep), &err);
+        if (!h) { free(keep); online_free(&oc); return; }      /* nothing to check yet */
+        int was_failed = oc.failed;
+        int rc = online_check(&oc, h);
+        assert_int_not_equal(rc, ONLINE_UNKNOWN);
+        if (rc == ONLINE_VIOLATION) {
+            assert_false(was_failed);
+            reported = (int)i;
+            /* the report names a failing level and its anomaly */
+            int any = 0;
+            for (int l = 0; l < oc.rep.num_levels; l++) any |= oc.rep.levels[l].verdict == 1;
+            assert_true(any || oc.rep.axiom_violations > 0);
+            assert_true(oc.rep.items.len > 0);
+        }
+        /* A FAIL of a prefix with no waiting reader stays a FAIL (monotone);
+         * a prefix with a reader ahead of its writer may fail (thin-air) and
+         * pass later: that is why such readers wait. */
+        int all_settled = oc.settled == h->num_txns - 1, fails[2];
+        for (int lv = 0; lv < 2; lv++) {
+            fails[lv] = batch_fails(h, (check_level_id)lv);
+            if (failed_before[lv]) assert_true(fails[lv]);
+            if (all_settled) failed_before[lv] |= fails[lv];
+        }
+        int batch_fail = fails[0] || fails[1];
+        if (batch_fail && first_batch_fail < 0) first_batch_fail = (int)i;
+        if (oc.failed) assert_true(batch_fail);                      /* never ahead of the truth */
+        if (all_settled) assert_int_equal(oc.failed, batch_fail);
+        else st->waited++;
+        history_free(h);
+    }
+    st->histories++;
+    if (first_batch_fail >= 0) st->failing++;
+    if (first_batch_fail >= 0 && reported == first_batch_fail) st->reported_at_first++;
+    online_free(&oc);
+    free(keep);
+}
+
+/* ---- the workload simulator ------------------------------------------------ */
+
+typedef struct sim_capture { history_builder *b; vec_u32 order; } sim_capture;
+
+static int capture_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, int committed,
+                       const sim_op *ops, uint32_t n_ops, ic_error *err) {
+    (void)pos; (void)err;
+    sim_capture *c = ctx;
+    uint32_t t = hb_txn(c->b, hb_session(c->b, session + 1, NULL), txn_id, 0);
+    for (uint32_t i = 0; i < n_ops; i++)
+        hb_op(c->b, t, ops[i].write ? OP_WRITE : OP_READ, hb_key(c->b, ops[i].key),
+              ops[i].value ? ops[i].value : VALUE_INIT, 0);
+    if (!committed) hb_txn_status(c->b, t, TXN_ABORTED);
+    vec_push(c->order, t);
+    return 1;
+}
+
+static void test_simulator_prefixes(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0 };
+    int cases = 0;
+    for (int level = SIM_SER; level <= SIM_RC; level++)
+        for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                workload_params p;
+                workload_defaults(&p);
+                p.sessions = 3;
+                p.txns_per_session = 6;
+                p.ops_per_txn = 3;
+                p.keys = 4;
+                p.read_fraction = 0.5;
+                p.level = (sim_level)level;
+                p.fault = (sim_fault)fault;
+                p.fault_rate = 0.3;
+                p.lag = 2;
+                p.seed = seed * 7919 + (uint64_t)fault;
+                sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 } };
+                sim_sink sink = { &c, capture_txn };
+                sim_truth truth;
+                ic_error err;
+                ic_error_clear(&err);
+                assert_true(sim_run(&p, &sink, &truth, NULL, NULL, &err));
+                check_stream(c.b, c.order.data, (uint32_t)c.order.len, &st);
+                hb_free(c.b);
+                vec_free(c.order);
+                cases++;
+            }
+    print_message("simulator: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
+                  "%d prefixes with waiting readers\n", st.histories, st.failing, st.reported_at_first, st.waited);
+    assert_int_equal(st.histories, cases);
+    assert_true(st.failing >= 5);              /* the faults and rc make violations: the test can fail */
+}
+
+/* ---- random list-append ---------------------------------------------------- */
+
+enum { LT = 10, LK = 3, LOPS = 3, LMAX = 64 };
+
+static void test_list_prefixes(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0 };
+    rng_state = 0x5eed0717ULL;
+    for (int iter = 0; iter < 120; iter++) {
+        int ntx = 3 + (int)rnd(LT - 2), nproc = 1 + (int)rnd(3);
+        /* the store after each commit: lists per key */
+        int64_t lists[LT + 1][LK][LMAX];
+        int len[LT + 1][LK];
+        memset(len, 0, sizeof len);
+        history_builder *b = hb_new(FORMAT_ELLE, LOC_LINE, "random");
+        uint32_t keys[LK];
+        for (int k = 0; k < LK; k++) keys[k] = hb_key(b, k);
+        int64_t next_value = 1;
+        int committed = 0;
+        uint32_t order[LT];
+        for (int t = 0; t < ntx; t++) {
+            int status = rnd(8) == 0 ? TXN_ABORTED : rnd(8) == 0 ? TXN_INDETERMINATE : TXN_COMMITTED;
+            /* a snapshot: usually the latest commit, sometimes an older one */
+            int snap = rnd(3) ? committed : (int)rnd((uint32_t)committed + 1);
+            int64_t cur[LK][LMAX];
+            int clen[LK];
+            for (int k = 0; k < LK; k++) { clen[k] = len[snap][k]; memcpy(cur[k], lists[snap][k], sizeof cur[k]); }
+            uint32_t bt = hb_txn(b, hb_session(b, (int64_t)rnd((uint32_t)nproc), NULL), t, (uint32_t)t + 1);
+            hb_txn_status(b, bt, (txn_status)status);
+            int nops = 1 + (int)rnd(LOPS);
+            for (int i = 0; i < nops; i++) {
+                int k = (int)rnd(LK);
+                if (rnd(2) && clen[k] < LMAX) {
+                    cur[k][clen[k]++] = next_value;
+                    hb_op(b, bt, OP_APPEND, keys[k], next_value++, (uint32_t)t + 1);
+                } else {
+                    int n = clen[k];
+                    if (n && rnd(12) == 0) n--;          /* a stale element dropped: maybe an anomaly */
+                    hb_list_read(b, bt, keys[k], cur[k], (uint32_t)n, (uint32_t)t + 1);
+                }
+            }
+            /* committed (and some indeterminate) transactions install their lists */
+            if (status == TXN_COMMITTED || (status == TXN_INDETERMINATE && rnd(2))) {
+                committed++;
+                for (int k = 0; k < LK; k++) {
+                    /* appends go after the latest state (a stale snapshot then overwrites nothing) */
+                    memcpy(lists[committed][k], lists[committed - 1][k], sizeof lists[0][0]);
+                    len[committed][k] = len[committed - 1][k];
+                    for (int j = len[snap][k]; j < clen[k] && len[committed][k] < LMAX; j++)
+                        lists[committed][k][len[committed][k]++] = cur[k][j];
+                }
+            }
+            order[t] = bt;
+        }
+        /* arrival: sometimes a transaction arrives before the one ahead of it, even
+         * before its own writer (a sub-history keeps the order of the rest) */
+        for (int t = 0; t + 1 < ntx; t++)
+            if (rnd(4) == 0) { uint32_t x = order[t]; order[t] = order[t + 1]; order[t + 1] = x; }
+        check_stream(b, order, (uint32_t)ntx, &st);
+        hb_free(b);
+    }
+    print_message("list-append: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
+                  "%d prefixes with waiting readers\n", st.histories, st.failing, st.reported_at_first, st.waited);
+    assert_true(st.failing >= 10);
+    assert_true(st.waited >= 10);              /* readers ahead of their writers were exercised */
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_simulator_prefixes),
+        cmocka_unit_test(test_list_prefixes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,10 +1,12 @@
 /* analyze.c — conflict analysis.
  *
- * analyze(): resolve the conflict clause (all literals false, at least one
- * at the current level) back to the first unique implication point,
- * minimize the learned clause recursively (a literal is dropped when its
- * reason is covered by the other literals), compute its LBD and the level
- * to jump back to.  Theory-implied literals get their reason clause from
+ * analyze(): resolve the conflict clause (all literals false, at least two
+ * at the current level, none above it) back to the first unique
+ * implication point, minimize the learned clause recursively (a literal is
+ * dropped when its reason is covered by the other literals), compute its
+ * LBD and the level to jump back to.  The trail need not be sorted by
+ * level (chronological backtracking): the walk back looks only at
+ * literals of the conflict level.  Theory-implied literals get their reason clause from
  * the theory only when the analysis reaches them (reason_of()).
  *
  * analyze_final(): which assumptions imply that assumption p is false. */
@@ -125,7 +127,10 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
             if (var_level(s, v) >= dl) path++;
             else vec_push(*learnt, q);
         }
-        do { assert(idx > 0); idx--; } while (!s->seen[lvar(s->trail[idx])]);
+        /* the next marked literal of the conflict level; with
+         * chronological backtracking lower levels are interleaved */
+        do { assert(idx > 0); idx--; }
+        while (!s->seen[lvar(s->trail[idx])] || var_level(s, lvar(s->trail[idx])) != dl);
         p = s->trail[idx];
         s->seen[lvar(p)] = 0;
         path--;

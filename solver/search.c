@@ -24,26 +24,69 @@ static cref_t propagate_all(gsat *s) {
     }
 }
 
+/* Undo the levels above `jump` after a conflict: jump there (the classic
+ * backjump), or with chronological backtracking (Nadel and Ryvchin,
+ * SAT 2018) go back one level only when the jump would undo more than
+ * chrono_levels levels, keeping the assignments below, which would
+ * mostly be re-decided the same way. */
+static void backtrack_after_conflict(gsat *s, uint32_t jump) {
+    uint32_t dl = decision_level(s);
+    if (s->opt.chrono && dl - jump > (uint32_t)s->opt.chrono_levels && dl - 1 > jump) {
+        s->st.chrono_backtracks++;
+        backtrack(s, dl - 1);
+    } else backtrack(s, jump);
+}
+
+/* The conflict clause has a single literal, lits[forced], on the highest
+ * level (the current one): no analysis is needed, the clause implies its
+ * negation at the highest level of the others. */
+static void assign_missed(gsat *s, cref_t confl, uint32_t forced) {
+    s->st.missed_implications++;
+    clause *c = CL(s, confl);
+    uint32_t second = forced;
+    int jump = 0;
+    for (uint32_t k = 0; k < c->size; k++) {
+        int lv = var_level(s, lvar(c->lits[k]));
+        if (k != forced && (second == forced || lv > jump)) { jump = lv; second = k; }
+    }
+    lit_t f = c->lits[forced];
+    backtrack_after_conflict(s, (uint32_t)jump);
+    c = CL(s, confl);                 /* backtracking may have grown the arena */
+    if (second != forced) {
+        if (c->flags & CL_REASON) {   /* unwatched: any order */
+            lit_t t = c->lits[0]; c->lits[0] = c->lits[forced]; c->lits[forced] = t;
+            if (second == 0) second = forced;
+            t = c->lits[1]; c->lits[1] = c->lits[second]; c->lits[second] = t;
+        } else if (c->size > 2) watch_move(s, confl, forced, second);
+        /* a binary clause may imply either of its literals */
+    }
+    enqueue_at(s, f, jump ? confl : CREF_NONE, jump);
+}
+
 /* Learn from a conflict clause (all literals false).  Returns 0 if the
  * formula is unsatisfiable (the conflict does not depend on any decision). */
 static int resolve_conflict(gsat *s, cref_t confl) {
     s->st.conflicts++;
     clause *c = CL(s, confl);
     int max_level = 0;
+    uint32_t at_max = 0, forced = 0;
     for (uint32_t k = 0; k < c->size; k++) {
         int lv = var_level(s, lvar(c->lits[k]));
-        if (lv > max_level) max_level = lv;
+        if (lv > max_level) { max_level = lv; at_max = 1; forced = k; }
+        else if (lv == max_level) at_max++;
     }
     if (max_level == 0) { s->ok = 0; return 0; }
-    /* a theory conflict may lie entirely below the current level */
+    /* theory conflicts, and with chronological backtracking Boolean ones,
+     * may lie entirely below the current level */
     if ((uint32_t)max_level < decision_level(s)) backtrack(s, (uint32_t)max_level);
+    if (at_max == 1) { assign_missed(s, confl, forced); return 1; }
     uint32_t bt, lbd;
     analyze(s, confl, &bt, &lbd);
-    backtrack(s, bt);
+    backtrack_after_conflict(s, bt);
     lit_t *lits = s->learnt.data;
     uint32_t n = (uint32_t)s->learnt.len;
     s->st.learned++;
-    if (n == 1) enqueue(s, lits[0], CREF_NONE);
+    if (n == 1) enqueue_at(s, lits[0], CREF_NONE, 0);
     else {
         cref_t r = arena_alloc(s, lits, n, CL_LEARNT);
         clause *lc = CL(s, r);
@@ -51,7 +94,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
         clause_bump(s, lc);
         vec_push(s->learnts, r);
         watch_attach(s, r);
-        enqueue(s, lits[0], r);
+        enqueue_at(s, lits[0], r, (int)bt);
     }
     var_decay(s);
     clause_decay(s);

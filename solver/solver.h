@@ -179,15 +179,21 @@ static inline int lit_value(const gsat *s, lit_t l) { return s->vals[l]; }
 static inline int var_level(const gsat *s, uint32_t v) { return s->vinfo[v].level; }
 static inline uint32_t decision_level(const gsat *s) { return (uint32_t)s->trail_lim.len; }
 
-static inline void enqueue(gsat *s, lit_t l, cref_t reason) {
+/* Assign l at `level`, which may lie below the current decision level
+ * (chronological backtracking keeps such out-of-order literals on the
+ * trail; a literal's level is never below those of its reason's other
+ * literals). */
+static inline void enqueue_at(gsat *s, lit_t l, cref_t reason, int level) {
     uint32_t v = lvar(l);
     s->vals[l] = 1;
     s->vals[l ^ 1] = -1;
     s->vinfo[v].reason = reason;
-    s->vinfo[v].level = (int)s->trail_lim.len;
+    s->vinfo[v].level = level;
     s->trail_pos[v] = s->trail_n;
     s->trail[s->trail_n++] = l;
 }
+
+static inline void enqueue(gsat *s, lit_t l, cref_t reason) { enqueue_at(s, l, reason, (int)s->trail_lim.len); }
 
 /* arena.c */
 cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags);
@@ -205,6 +211,7 @@ static inline void watch_push(watch_list *w, lit_t blocker, uint32_t cref) {
 }
 void watch_attach(gsat *s, cref_t r);
 void watch_rebuild(gsat *s);
+void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j);   /* watch lits[i], lits[j] */
 
 /* propagate.c */
 cref_t propagate_bcp(gsat *s);
@@ -245,7 +252,7 @@ cref_t theory_round(gsat *s, int *progress);
 cref_t theory_final_check(gsat *s);
 cref_t theory_explain(gsat *s, uint32_t v, int th);
 void theory_new_level(gsat *s);
-void theory_backtrack(gsat *s, uint32_t level);
+void theory_backtrack(gsat *s, uint32_t level, uint32_t lim);   /* lim: trail start of level+1 */
 void theory_free_all(gsat *s);
 
 /* search.c */

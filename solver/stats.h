@@ -8,6 +8,8 @@
     X(conflicts, "conflicts (Boolean and theory)")                           \
     X(decisions, "decisions")                                                \
     X(propagations, "literals propagated")                                   \
+    X(chrono_backtracks, "conflicts answered by backtracking one level")    \
+    X(missed_implications, "conflicts with one literal on their level (no learning)") \
     X(restarts, "restarts")                                                  \
     X(blocked_restarts, "restarts blocked by a long trail")                  \
     X(learned, "learned clauses (units included)")                           \

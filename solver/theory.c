@@ -178,10 +178,12 @@ void theory_new_level(gsat *s) {
         if (s->theories[th].ops->new_level) s->theories[th].ops->new_level(s->theories[th].t);
 }
 
-void theory_backtrack(gsat *s, uint32_t level) {
+void theory_backtrack(gsat *s, uint32_t level, uint32_t lim) {
     for (int th = 0; th < s->ntheories; th++) {
         theory_slot *ts = &s->theories[th];
-        if (ts->head > s->trail_n) ts->head = s->trail_n;
+        /* the theory undoes everything it was told from position lim on;
+         * literals kept there (chronological backtracking) are told again */
+        if (ts->head > lim) ts->head = lim;
         if (ts->ops->backtrack) ts->ops->backtrack(ts->t, (int)level);
     }
 }

@@ -29,6 +29,13 @@
  *   engine takes its reason clause as the conflict clause.
  * - A conflict clause need not have a literal at the current level; the
  *   engine backtracks to the clause's highest level first.
+ * - backtrack(level) undoes everything reported since the (level+1)-th
+ *   open new_level() call, whatever the levels of those literals: with
+ *   chronological backtracking the engine keeps literals of levels <= level
+ *   that were assigned after that point, and reports them to assigned()
+ *   again afterwards.  Literals a theory implies get the level current
+ *   at the time, so they are never among the kept ones: a theory never
+ *   explains a literal from state it has undone.
  * - Callbacks must not call gsat_add_clause(), gsat_solve() or other
  *   functions that change the engine; they may read
  *   gsat_lit_value_now() and gsat_decision_level().
@@ -46,7 +53,7 @@ typedef struct theory_ops {
      * is now in conflict (the engine then calls conflict()). */
     int  (*assigned)(void *t, int lit);
     void (*new_level)(void *t);
-    void (*backtrack)(void *t, int level);      /* undo everything above level */
+    void (*backtrack)(void *t, int level);      /* undo what came after level+1 opened */
     /* Push implied literals (unassigned now) into out; return how many. */
     int  (*propagate)(void *t, vec_int *out);
     /* The reason clause for a literal this theory implied. */

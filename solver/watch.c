@@ -2,6 +2,8 @@
  * lits[0] or lits[1] is l; they are visited when l becomes false.  Each
  * watcher carries a blocking literal (skip the clause while it is true);
  * binary clauses are flagged so propagation never touches their memory. */
+#include <assert.h>
+
 #include "solver/solver.h"
 
 void watch_grow(watch_list *w) {
@@ -27,4 +29,27 @@ void watch_rebuild(gsat *s) {
             cref_t r = lists[k]->data[i];
             if (!(CL(s, r)->flags & CL_GARBAGE)) watch_attach(s, r);
         }
+}
+
+/* Make lits[i] and lits[j] (i != j) the watched pair of long clause r, as
+ * lits[0] and lits[1], moving its watchers from the old pair. */
+static void unwatch(watch_list *w, cref_t r) {
+    for (uint32_t k = 0; k < w->len; k++)
+        if (w->data[k].cref == r) { w->data[k] = w->data[--w->len]; return; }
+    assert(0 && "watcher not found");
+}
+
+void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j) {
+    clause *c = CL(s, r);
+    assert(c->size > 2 && !(c->flags & CL_REASON) && i != j);
+    lit_t old0 = c->lits[0], old1 = c->lits[1];
+    lit_t t = c->lits[0]; c->lits[0] = c->lits[i]; c->lits[i] = t;
+    if (j == 0) j = i;               /* lits[0] moved to position i */
+    t = c->lits[1]; c->lits[1] = c->lits[j]; c->lits[j] = t;
+    for (int k = 0; k < 2; k++) {
+        lit_t old = k ? old1 : old0;
+        if (old != c->lits[0] && old != c->lits[1]) unwatch(&s->watches[old], r);
+        lit_t now = c->lits[k];
+        if (now != old0 && now != old1) watch_push(&s->watches[now], c->lits[1 - k], r);
+    }
 }

@@ -3,7 +3,8 @@
  * added between solves) checked against brute force, with theory
  * propagation off, windowed and bounded; models are checked; conflict
  * explanations are checked to be cycles (debug builds verify every
- * explanation against the enabled edges), and short. */
+ * explanation against the enabled edges), and short; the random suites
+ * again with chronological backtracking on every conflict. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "gsat.h"
+#include "solver/solver.h"
 #include "theory/acyclic.h"
 
 static uint64_t rng;
@@ -119,7 +121,7 @@ static void add_edges(gsat *s, const int *gid, const instance *in, int lo, int h
     }
 }
 
-static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props;
+static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props, total_chrono;
 
 static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as, int na) {
     int expect = brute(in, ne, nc, as, na);
@@ -135,9 +137,12 @@ static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as
     }
 }
 
+/* < 0: the default; 0: backtrack chronologically after every conflict */
+static int chrono_levels = -1;
+
 static void run_random(int mode, int rounds, uint64_t seed) {
     rng = seed;
-    total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = 0;
+    total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = total_chrono = 0;
     int sat = 0, unsat = 0;
     for (int r = 0; r < rounds; r++) {
         instance in;
@@ -145,6 +150,7 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         gsat *s = gsat_new();
         assert_int_equal(gsat_set_option(s, "theory_propagate", mode), 1);
         assert_int_equal(gsat_set_option(s, "theory_phase", r & 1), 1);   /* both branching styles */
+        if (chrono_levels >= 0) assert_int_equal(gsat_set_option(s, "chrono_levels", chrono_levels), 1);
         gsat_reserve_vars(s, in.vars);
         int gid[3];
         for (int g = 0; g < in.graphs; g++) gid[g] = gsat_graph_new(s, in.nodes[g]);
@@ -167,6 +173,7 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         total_theory_conflicts += st.theory_conflicts;
         total_theory_props += st.theory_propagations;
         total_expl_lits += st.theory_explanation_lits;
+        total_chrono += s->st.chrono_backtracks;
         gsat_free(s);
     }
     /* the generator produced both answers and the theory did real work */
@@ -198,6 +205,7 @@ static void modes_agree_on_larger(void **state) {
         for (int mode = 0; mode < 3; mode++) {
             gsat *s = gsat_new();
             gsat_set_option(s, "theory_propagate", mode);
+            if (chrono_levels >= 0) gsat_set_option(s, "chrono_levels", chrono_levels);
             gsat_reserve_vars(s, vars);
             int g = gsat_graph_new(s, n);
             for (int i = 0; i < m; i++) gsat_graph_add_edge(s, g, ef[i], et[i], el[i]);
@@ -219,6 +227,25 @@ static void modes_agree_on_larger(void **state) {
         assert_int_equal(answer[0], answer[1]);
         assert_int_equal(answer[0], answer[2]);
     }
+}
+
+/* Chronological backtracking on every conflict: literals below the
+ * current level stay on the trail, so the theory undoes edges by time and
+ * is told the kept guards again, and kept implied literals must have been
+ * explained before; brute force still decides every answer. */
+static void random_always_chronological(void **state) {
+    chrono_levels = 0;
+    int64_t chrono = 0;
+    run_random(1, 1000, 0xC4C4ULL);
+    chrono += total_chrono;
+    run_random(2, 500, 0xC5C5ULL);
+    chrono += total_chrono;
+    run_random(0, 500, 0xC6C6ULL);
+    chrono += total_chrono;
+    modes_agree_on_larger(state);
+    chrono_levels = -1;
+    print_message("chrono %lld\n", (long long)chrono);
+    assert_true(chrono > 100);
 }
 
 /* The conflict clause uses the path with the fewest guarded edges: a long
@@ -450,6 +477,7 @@ int main(void) {
         cmocka_unit_test(random_window_propagation),
         cmocka_unit_test(random_bounded_propagation),
         cmocka_unit_test(modes_agree_on_larger),
+        cmocka_unit_test(random_always_chronological),
         cmocka_unit_test(explanation_prefers_fixed_edges),
         cmocka_unit_test(propagation_forces_edges_off),
         cmocka_unit_test(self_loops_negative_guards_shared_guards),

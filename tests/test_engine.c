@@ -2,7 +2,8 @@
  * testing against brute force on thousands of random small CNFs, incremental
  * solving under random assumptions (failed assumptions checked to be a
  * refutation), structured UNSAT (pigeonhole, parity) and SAT instances,
- * limits, options and statistics. */
+ * limits, options and statistics; the differential suites again with
+ * chronological backtracking forced on every conflict and switched off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,16 @@
 
 #include "cnf_util.h"
 #include "gsat.h"
+#include "solver/solver.h"
+
+/* How often the solvers of a suite backtracked chronologically and met
+ * conflicts with a single literal on their level (internal counters). */
+static int64_t chrono_total, missed_total;
+static void tally_and_free(gsat *s) {
+    chrono_total += s->st.chrono_backtracks;
+    missed_total += s->st.missed_implications;
+    gsat_free(s);
+}
 
 static void check_against_brute(const cnf *f, int *sat_count) {
     gsat *s = cnf_load(f);
@@ -20,7 +31,7 @@ static void check_against_brute(const cnf *f, int *sat_count) {
         assert_true(cnf_satisfied_by_solver(f, s));
         (*sat_count)++;
     }
-    gsat_free(s);
+    tally_and_free(s);
 }
 
 static void random_3sat_near_threshold(void **state) {
@@ -73,7 +84,7 @@ static void incremental_random_assumptions(void **state) {
     for (int inst = 0; inst < 150; inst++) {
         int n = 6 + rng_int(&r, 9);
         cnf f; cnf_init(&f, n);
-        gsat *s = gsat_new();
+        gsat *s = cnf_new_solver();
         for (int round = 0; round < 12; round++) {
             int add = 1 + rng_int(&r, n / 2 + 1);
             for (int i = 0; i < add; i++) {
@@ -110,7 +121,7 @@ static void incremental_random_assumptions(void **state) {
             }
             cnf_free(&g);
         }
-        gsat_free(s);
+        tally_and_free(s);
         cnf_free(&f);
     }
     assert_true(unsat_assumed > 50);
@@ -310,6 +321,64 @@ static void decision_vars_and_new_var(void **state) {
     gsat_free(s);
 }
 
+/* The same differential suites with every backjump of more than one level
+ * replaced by going back one level (chrono_levels=0): the trail then holds
+ * literals below the current level, conflicts may lie below it or have a
+ * single literal on their level.  Both mechanisms must really have run. */
+static void always_chronological(void **state) {
+    cnf_options[0] = (cnf_option){"chrono_levels", 0};
+    cnf_noptions = 1;
+    chrono_total = missed_total = 0;
+    random_3sat_near_threshold(state);
+    random_mixed_lengths(state);
+    incremental_random_assumptions(state);
+    cnf_noptions = 0;
+    assert_true(chrono_total > 300);
+    assert_true(missed_total > 50);
+}
+
+/* Formulas too big for brute force, where backjumps span many levels:
+ * always-chronological and classic backtracking must give the same
+ * answers, and every model is checked. */
+static void chronological_agrees_on_larger(void **state) {
+    (void)state;
+    rng r = {31337};
+    int sat = 0, unsat = 0;
+    chrono_total = 0;
+    for (int inst = 0; inst < 60; inst++) {
+        int n = 60 + rng_int(&r, 40);
+        cnf f; cnf_init(&f, n);
+        int m = (int)(4.26 * n);
+        for (int i = 0; i < m; i++) cnf_random_clause(&f, &r, 3, 0);
+        int answer[2];
+        for (int cfg = 0; cfg < 2; cfg++) {
+            cnf_options[0] = (cnf_option){cfg ? "chrono_levels" : "chrono", 0};
+            cnf_noptions = 1;
+            gsat *s = cnf_load(&f);
+            answer[cfg] = gsat_solve(s, NULL, 0);
+            if (answer[cfg] == GSAT_SAT) assert_true(cnf_satisfied_by_solver(&f, s));
+            tally_and_free(s);
+        }
+        cnf_noptions = 0;
+        assert_int_equal(answer[0], answer[1]);
+        if (answer[0] == GSAT_SAT) sat++; else unsat++;
+        cnf_free(&f);
+    }
+    assert_true(sat > 10 && unsat > 10);
+    assert_true(chrono_total > 1000);
+}
+
+/* And with chronological backtracking off: classic backjumping only. */
+static void never_chronological(void **state) {
+    cnf_options[0] = (cnf_option){"chrono", 0};
+    cnf_noptions = 1;
+    chrono_total = 0;
+    random_3sat_near_threshold(state);
+    incremental_random_assumptions(state);
+    cnf_noptions = 0;
+    assert_int_equal(chrono_total, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_3sat_near_threshold),
@@ -322,6 +391,9 @@ int main(void) {
         cmocka_unit_test(limits_give_unknown),
         cmocka_unit_test(options_by_name),
         cmocka_unit_test(decision_vars_and_new_var),
+        cmocka_unit_test(always_chronological),
+        cmocka_unit_test(never_chronological),
+        cmocka_unit_test(chronological_agrees_on_larger),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

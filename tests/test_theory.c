@@ -13,6 +13,7 @@
 
 #include "cnf_util.h"
 #include "gsat.h"
+#include "solver/solver.h"
 #include "solver/theory.h"
 
 enum { PROPAGATE, CONFLICT, FINAL };
@@ -141,6 +142,8 @@ static void random_spec(rng *r, int nvars, amk_spec *sp) {
     }
 }
 
+static int64_t chrono_backtracks;
+
 static void run_mode(int mode, int instances, uint64_t seed) {
     rng r = {seed};
     long destroyed = 0, attached = 0, propagated = 0, reasons = 0, conflicts = 0;
@@ -188,6 +191,7 @@ static void run_mode(int mode, int instances, uint64_t seed) {
         for (int j = 0; j < sp.n; j++) {
             propagated += th[j]->propagated; reasons += th[j]->reasons; conflicts += th[j]->conflicts;
         }
+        chrono_backtracks += s->st.chrono_backtracks;
         gsat_free(s);
         cnf_free(&f);
     }
@@ -206,6 +210,21 @@ static void run_mode(int mode, int instances, uint64_t seed) {
 }
 
 static void at_most_k_propagating(void **state) { (void)state; run_mode(PROPAGATE, 700, 1001); }
+
+/* Chronological backtracking on every conflict: the theory is told kept
+ * literals again after it backtracked, and explains kept implied literals
+ * before it backtracks (amk_reason reads its trail of true members). */
+static void at_most_k_always_chronological(void **state) {
+    (void)state;
+    cnf_options[0] = (cnf_option){"chrono_levels", 0};
+    cnf_noptions = 1;
+    chrono_backtracks = 0;
+    run_mode(PROPAGATE, 700, 4004);
+    run_mode(FINAL, 300, 5005);
+    cnf_noptions = 0;
+    print_message("chrono %lld\n", (long long)chrono_backtracks);
+    assert_true(chrono_backtracks > 100);
+}
 static void at_most_k_conflicts_only(void **state) { (void)state; run_mode(CONFLICT, 500, 2002); }
 static void at_most_k_final_check_only(void **state) { (void)state; run_mode(FINAL, 500, 3003); }
 
@@ -268,6 +287,7 @@ int main(void) {
         cmocka_unit_test(at_most_k_propagating),
         cmocka_unit_test(at_most_k_conflicts_only),
         cmocka_unit_test(at_most_k_final_check_only),
+        cmocka_unit_test(at_most_k_always_chronological),
         cmocka_unit_test(late_theory_and_late_watch),
         cmocka_unit_test(theory_statistics),
     };

@@ -1,13 +1,14 @@
 /* analyze.c — conflict analysis.
  *
  * analyze(): resolve the conflict clause (all literals false, at least two
- * at the current level, none above it) back to the first unique
+ * on its highest level, the conflict level) back to the first unique
  * implication point, minimize the learned clause recursively (a literal is
  * dropped when its reason is covered by the other literals), compute its
  * LBD and the level to jump back to.  The trail need not be sorted by
- * level (chronological backtracking): the walk back looks only at
- * literals of the conflict level.  Theory-implied literals get their reason clause from
- * the theory only when the analysis reaches them (reason_of()).
+ * level (chronological and partial backtracking) and may hold levels above
+ * the conflict level: the walk back looks only at literals of the conflict
+ * level.  Theory-implied literals get their reason clause from the theory
+ * only when the analysis reaches them (reason_of()).
  *
  * analyze_final(): which assumptions imply that assumption p is false. */
 #include <assert.h>
@@ -100,7 +101,11 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
     vec_uint *learnt = &s->learnt;
     vec_clear(*learnt);
     vec_push(*learnt, LIT_UNDEF);
-    int dl = (int)decision_level(s);
+    /* the conflict level: the current one, or below it when partial
+     * backtracking analyses a conflict without leaving the higher levels */
+    int dl = 0;
+    for (uint32_t k = 0; k < CL(s, confl)->size; k++)
+        if (var_level(s, lvar(CL(s, confl)->lits[k])) > dl) dl = var_level(s, lvar(CL(s, confl)->lits[k]));
     int path = 0;
     lit_t p = LIT_UNDEF;
     uint32_t idx = s->trail_n;

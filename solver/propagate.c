@@ -88,8 +88,12 @@ cref_t propagate_bcp(gsat *s) {
         if (confl != CREF_NONE) break;
     }
 #undef ASSIGN
+    /* after a conflict the literal being propagated is visited again: the
+     * literals after it stay unpropagated on the queue, which matters when
+     * partial backtracking keeps them */
+    if (confl != CREF_NONE) qhead--;
     s->st.propagations += qhead - s->qhead;
-    s->qhead = confl != CREF_NONE ? tn : qhead;
+    s->qhead = qhead;
     s->trail_n = tn;
     return confl;
 }

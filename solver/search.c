@@ -37,10 +37,22 @@ static void backtrack_after_conflict(gsat *s, uint32_t jump) {
     } else backtrack(s, jump);
 }
 
+/* Undo the true literal t (on the conflict level `level`, below the
+ * current one) before assigning its negation at `jump`: partial
+ * backtracking when possible, else every level from `level` up.  Not on
+ * the assumption levels: every assumption is on one of them, and
+ * search_solve notices a falsified assumption only when it goes back there
+ * (t's dependents all have levels >= t's). */
+static void take_back(gsat *s, lit_t t, uint32_t level, uint32_t jump, int below) {
+    if (below && level > s->assumptions.len) { unassign_dependents(s, t); return; }
+    if (below) backtrack(s, level);
+    backtrack_after_conflict(s, jump);
+}
+
 /* The conflict clause has a single literal, lits[forced], on the highest
- * level (the current one): no analysis is needed, the clause implies its
- * negation at the highest level of the others. */
-static void assign_missed(gsat *s, cref_t confl, uint32_t forced) {
+ * level: no analysis is needed, the clause implies its negation at the
+ * highest level of the others. */
+static void assign_missed(gsat *s, cref_t confl, uint32_t forced, int below) {
     s->st.missed_implications++;
     clause *c = CL(s, confl);
     uint32_t second = forced;
@@ -50,7 +62,7 @@ static void assign_missed(gsat *s, cref_t confl, uint32_t forced) {
         if (k != forced && (second == forced || lv > jump)) { jump = lv; second = k; }
     }
     lit_t f = c->lits[forced];
-    backtrack_after_conflict(s, (uint32_t)jump);
+    take_back(s, lneg(f), (uint32_t)var_level(s, lvar(f)), (uint32_t)jump, below);
     c = CL(s, confl);                 /* backtracking may have grown the arena */
     if (second != forced) {
         if (c->flags & CL_REASON) {   /* unwatched: any order */
@@ -77,12 +89,14 @@ static int resolve_conflict(gsat *s, cref_t confl) {
     }
     if (max_level == 0) { s->ok = 0; return 0; }
     /* theory conflicts, and with chronological backtracking Boolean ones,
-     * may lie entirely below the current level */
-    if ((uint32_t)max_level < decision_level(s)) backtrack(s, (uint32_t)max_level);
-    if (at_max == 1) { assign_missed(s, confl, forced); return 1; }
+     * may lie entirely below the current level: partial backtracking keeps
+     * the levels above, else they go */
+    int below = (uint32_t)max_level < decision_level(s);
+    if (below && !unassign_supported(s)) { backtrack(s, (uint32_t)max_level); below = 0; }
+    if (at_max == 1) { assign_missed(s, confl, forced, below); return 1; }
     uint32_t bt, lbd;
     analyze(s, confl, &bt, &lbd);
-    backtrack_after_conflict(s, bt);
+    take_back(s, lneg(s->learnt.data[0]), (uint32_t)max_level, bt, below);
     lit_t *lits = s->learnt.data;
     uint32_t n = (uint32_t)s->learnt.len;
     s->st.learned++;

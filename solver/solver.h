@@ -244,6 +244,10 @@ void restart_done(gsat *s);
 int clause_locked(const gsat *s, cref_t r);
 void reduce_db(gsat *s);
 
+/* unassign.c */
+int unassign_supported(const gsat *s);      /* option on, every theory can unassign */
+void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends on it */
+
 /* simplify.c */
 void simplify_level0(gsat *s);
 

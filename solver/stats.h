@@ -10,6 +10,8 @@
     X(propagations, "literals propagated")                                   \
     X(chrono_backtracks, "conflicts answered by backtracking one level")    \
     X(missed_implications, "conflicts with one literal on their level (no learning)") \
+    X(partial_backtracks, "conflicts below the current level answered by partial backtracking") \
+    X(partial_unassigned, "literals taken back by partial backtracking")     \
     X(restarts, "restarts")                                                  \
     X(blocked_restarts, "restarts blocked by a long trail")                  \
     X(learned, "learned clauses (units included)")                           \

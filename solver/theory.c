@@ -118,6 +118,11 @@ static cref_t theory_conflict(gsat *s, int th) {
     return store_theory_clause(s, th, 0);
 }
 
+/* The literal whose report put the theory in conflict is taken back from
+ * it and will be reported again: partial backtracking may keep it
+ * assigned, and the theory may have acted on it only in part. */
+static void untell(theory_slot *ts, lit_t l) { ts->ops->unassign(ts->t, lit_to_dimacs(l)); }
+
 cref_t theory_round(gsat *s, int *progress) {
     *progress = 0;
     for (int th = 0; th < s->ntheories; th++) {
@@ -125,12 +130,19 @@ cref_t theory_round(gsat *s, int *progress) {
         uint32_t bit = 1u << th;
         while (ts->pending.len) {
             lit_t l = vec_pop(ts->pending);
-            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) return theory_conflict(s, th);
+            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
+                cref_t c = theory_conflict(s, th);
+                if (ts->ops->unassign) { untell(ts, l); vec_push(ts->pending, l); }
+                return c;
+            }
         }
         while (ts->head < s->trail_n) {
             lit_t l = s->trail[ts->head++];
-            if ((s->theory_mask[lvar(l)] & bit) && ts->ops->assigned(ts->t, lit_to_dimacs(l)))
-                return theory_conflict(s, th);
+            if ((s->theory_mask[lvar(l)] & bit) && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
+                cref_t c = theory_conflict(s, th);
+                if (ts->ops->unassign) { untell(ts, l); ts->head--; }
+                return c;
+            }
         }
     }
     for (int th = 0; th < s->ntheories; th++) {

@@ -63,6 +63,11 @@ typedef struct theory_ops {
     /* Full assignment: return 0 if consistent, 1 if in conflict. */
     int  (*final_check)(void *t);
     void (*destroy)(void *t);
+    /* Optional: the engine took back lit, reported by assigned(), while
+     * keeping literals reported after it (partial backtracking): undo just
+     * its effect and drop implied literals not yet handed over.  Without
+     * it the engine only ever backtracks by levels. */
+    void (*unassign)(void *t, int lit);
 } theory_ops;
 
 /* Attach a theory (the engine owns it and calls destroy on gsat_free);

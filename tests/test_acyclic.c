@@ -244,7 +244,6 @@ static void random_always_chronological(void **state) {
     chrono += total_chrono;
     modes_agree_on_larger(state);
     chrono_levels = -1;
-    print_message("chrono %lld\n", (long long)chrono);
     assert_true(chrono > 100);
 }
 

@@ -379,6 +379,54 @@ static void never_chronological(void **state) {
     assert_int_equal(chrono_total, 0);
 }
 
+/* Many assumptions on formulas too big for brute force, solved with
+ * backtracking forced chronological (so partial backtracking runs below the
+ * current level) and classic: same answers, models satisfy the
+ * assumptions, and the failed ones alone are refuted by a fresh solver. */
+static void assumptions_with_partial_backtracking(void **state) {
+    (void)state;
+    rng r = {2718};
+    int sat = 0, unsat = 0;
+    int64_t partial = 0;
+    for (int inst = 0; inst < 40; inst++) {
+        int n = 60 + rng_int(&r, 40);
+        cnf f; cnf_init(&f, n);
+        int m = (int)(3.8 * n);
+        for (int i = 0; i < m; i++) cnf_random_clause(&f, &r, 3, 0);
+        gsat *fast = cnf_load(&f);
+        gsat_set_option(fast, "chrono_levels", 0);
+        cnf_options[0] = (cnf_option){"chrono", 0};
+        cnf_options[1] = (cnf_option){"partial_backtrack", 0};
+        cnf_noptions = 2;
+        gsat *classic = cnf_load(&f);
+        for (int round = 0; round < 6; round++) {
+            int na = 2 + rng_int(&r, 12), as[32];
+            for (int i = 0; i < na; i++) as[i] = (1 + rng_int(&r, n)) * (rng_int(&r, 2) ? 1 : -1);
+            int res = gsat_solve(fast, as, na);
+            assert_int_equal(res, gsat_solve(classic, as, na));
+            if (res == GSAT_SAT) {
+                sat++;
+                assert_true(cnf_satisfied_by_solver(&f, fast));
+                for (int i = 0; i < na; i++) assert_int_equal(gsat_value(fast, as[i]), 1);
+            } else {
+                unsat++;
+                int failed[32], nf = 0;
+                for (int i = 0; i < na; i++) if (gsat_failed(fast, as[i])) failed[nf++] = as[i];
+                gsat *check = cnf_load(&f);
+                assert_int_equal(gsat_solve(check, failed, nf), GSAT_UNSAT);
+                gsat_free(check);
+            }
+        }
+        cnf_noptions = 0;
+        partial += fast->st.partial_backtracks;
+        gsat_free(fast);
+        gsat_free(classic);
+        cnf_free(&f);
+    }
+    assert_true(sat > 20 && unsat > 20);
+    assert_true(partial > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_3sat_near_threshold),
@@ -394,6 +442,7 @@ int main(void) {
         cmocka_unit_test(always_chronological),
         cmocka_unit_test(never_chronological),
         cmocka_unit_test(chronological_agrees_on_larger),
+        cmocka_unit_test(assumptions_with_partial_backtracking),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

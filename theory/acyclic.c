@@ -361,19 +361,42 @@ static void th_new_level(void *t) {
     vec_push(a->trail_lim, (int)a->trail.len);
 }
 
-static void th_backtrack(void *t, int level) {
-    acyclic *a = t;
+static void drop_pending(acyclic *a) {
     for (size_t i = 0; i < a->pending.len; i++) a->pending_mark[lit_var(a->pending.data[i])] = 0;
     vec_clear(a->pending);
+}
+
+/* The edge trail may have holes: entries of edges disabled by
+ * th_unassign (their pos no longer names the entry). */
+static void th_backtrack(void *t, int level) {
+    acyclic *a = t;
+    drop_pending(a);
     if (level < 0 || (size_t)level >= a->trail_lim.len) return;
     size_t keep = (size_t)a->trail_lim.data[level];
     while (a->trail.len > keep) {
         int id = vec_pop(a->trail);
         edge *ed = &a->e[id];
+        if (ed->pos != (int)a->trail.len) continue;      /* a hole */
         pk_remove(&a->pk, ed->from, ed->to, id);
         ed->pos = -1;
     }
     vec_shrink(a->trail_lim, (size_t)level);
+}
+
+/* Partial backtracking took back lit alone: disable its edges, leaving
+ * holes in the edge trail (positions of later edges, level marks and the
+ * limits of lazy reasons stay valid).  Pending implications may rest on
+ * those edges. */
+static void th_unassign(void *t, int lit) {
+    acyclic *a = t;
+    drop_pending(a);
+    if (lit_var(lit) >= a->cap_vars) return;
+    for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
+        edge *ed = &a->e[id];
+        if (ed->pos < 0) continue;
+        pk_remove(&a->pk, ed->from, ed->to, id);
+        ed->pos = -1;
+    }
 }
 
 static int th_propagate(void *t, vec_int *out) {
@@ -503,6 +526,7 @@ static const theory_ops ops = {
     .conflict = th_conflict,
     .final_check = th_final_check,
     .destroy = th_destroy,
+    .unassign = th_unassign,
 };
 
 const theory_ops *acyclic_theory_ops(void) { return &ops; }
@@ -608,10 +632,19 @@ void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
 }
 
 int acyclic_verify_order(const acyclic *a) {
+    int on = 0;
     for (size_t i = 0; i < a->trail.len; i++) {
         const edge *ed = &a->e[a->trail.data[i]];
-        if (ed->pos != (int)i || a->pk.ord[ed->from] >= a->pk.ord[ed->to]) return 0;
+        if (ed->pos != (int)i) continue;                   /* a hole */
+        on++;
+        if (a->pk.ord[ed->from] >= a->pk.ord[ed->to]) return 0;
     }
+    /* every enabled edge is on the trail once: as many as the order holds */
+    int arcs = 0;
+    for (int v = 0; v < a->pk.num_nodes; v++) arcs += a->pk.out[v].len;
+    for (int id = 0; id < a->num_edges; id++)
+        if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
+    if (arcs != on) return 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[a->pk.ord[v]] != v) return 0;
     return 1;

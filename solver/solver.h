@@ -255,6 +255,7 @@ void simplify_level0(gsat *s);
 cref_t theory_round(gsat *s, int *progress);
 cref_t theory_final_check(gsat *s);
 cref_t theory_explain(gsat *s, uint32_t v, int th);
+int theory_still_implied(gsat *s, uint32_t v, int th);   /* partial backtracking */
 void theory_new_level(gsat *s);
 void theory_backtrack(gsat *s, uint32_t level, uint32_t lim);   /* lim: trail start of level+1 */
 void theory_free_all(gsat *s);

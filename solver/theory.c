@@ -111,6 +111,20 @@ cref_t theory_explain(gsat *s, uint32_t v, int th) {
     return r;
 }
 
+int theory_still_implied(gsat *s, uint32_t v, int th) {
+    const theory_slot *ts = &s->theories[th];
+    if (!ts->ops->implied_still) return 0;
+    lit_t l = s->vals[mklit(v, 0)] > 0 ? mklit(v, 0) : mklit(v, 1);
+    int d = lit_to_dimacs(l);
+    vec_clear(s->tbuf);
+    if (!ts->ops->implied_still(ts->t, d, &s->tbuf)) return 0;
+    if (s->tbuf.len) {
+        s->st.theory_explanations++;
+        s->vinfo[v].reason = store_theory_clause(s, th, d);
+    }
+    return 1;
+}
+
 static cref_t theory_conflict(gsat *s, int th) {
     vec_clear(s->tbuf);
     s->theories[th].ops->conflict(s->theories[th].t, &s->tbuf);

@@ -36,6 +36,9 @@
  *   again afterwards.  Literals a theory implies get the level current
  *   at the time, so they are never among the kept ones: a theory never
  *   explains a literal from state it has undone.
+ * - Partial backtracking (solver/unassign.c) takes back single literals
+ *   with unassign(), keeping levels and later literals; the theory's
+ *   implied literals reported later stay only if implied_still() says so.
  * - Callbacks must not call gsat_add_clause(), gsat_solve() or other
  *   functions that change the engine; they may read
  *   gsat_lit_value_now() and gsat_decision_level().
@@ -63,11 +66,18 @@ typedef struct theory_ops {
     /* Full assignment: return 0 if consistent, 1 if in conflict. */
     int  (*final_check)(void *t);
     void (*destroy)(void *t);
-    /* Optional: the engine took back lit, reported by assigned(), while
-     * keeping literals reported after it (partial backtracking): undo just
-     * its effect and drop implied literals not yet handed over.  Without
-     * it the engine only ever backtracks by levels. */
+    /* Optional, partial backtracking.  unassign(): the engine took back
+     * lit, reported by assigned(), while keeping literals reported after
+     * it; undo just its effect and drop implied literals not yet handed
+     * over.  Literals go in trail order; lit 0 starts a partial backtrack.
+     * Without it the engine only ever backtracks by levels. */
     void (*unassign)(void *t, int lit);
+    /* Optional: during a partial backtrack, after unassign() calls, is lit
+     * (implied by this theory after those literals were reported, still
+     * assigned) still implied by what remains?  1: yes, and if its lazy
+     * reason no longer holds, push a new reason clause into reason (as
+     * reason() would); 0: no.  Without it such literals are taken back. */
+    int  (*implied_still)(void *t, int lit, vec_int *reason);
 } theory_ops;
 
 /* Attach a theory (the engine owns it and calls destroy on gsat_free);

@@ -7,12 +7,13 @@
  * those assignments do not depend on it; redoing them (decisions, their
  * propagation, the theory's edges) is where the time went on hard graph
  * instances.  Here only the dependents go: a literal depends on p when its
- * reason clause holds p or a dependent.  A literal a theory implied (lazy
- * reason) is explained first, but only once a literal that theory was told
- * about has gone: otherwise its reason rests on literals that stay.  The
- * rest keeps its levels and its order; level starts, the propagation queue
- * and the theories' heads are renumbered; each theory undoes the taken-back
- * literals it was told about (theory_ops.unassign).
+ * reason clause holds p or a dependent.  Each theory is told at once
+ * (unassign(), in trail order) about the literals it knew that go, so that
+ * it can say whether a literal it implied later is still implied by what
+ * remains, giving a new reason if the old one is gone (implied_still();
+ * without it such a literal goes too).  The rest
+ * keeps its levels and its order; level starts, the propagation queue and
+ * the theories' heads are renumbered.
  *
  * Propagation is not redone for the kept literals: a clause that only a
  * taken-back literal satisfied may now be unit unnoticed.  It shows up as a
@@ -34,38 +35,41 @@ static inline void renumber(uint32_t *x, uint32_t at, uint32_t gone_before) {
     if (*x == at) *x = at - gone_before;
 }
 
+/* Literal trail[i] goes: tell the theories that know it. */
+static uint32_t tell_gone(gsat *s, uint32_t i) {
+    uint32_t v = lvar(s->trail[i]), told = 0;
+    for (int th = 0; th < s->ntheories; th++) {
+        theory_slot *ts = &s->theories[th];
+        if (!(s->theory_mask[v] & (1u << th)) || i >= ts->head) continue;
+        ts->ops->unassign(ts->t, lit_to_dimacs(s->trail[i]));
+        told |= 1u << th;
+    }
+    return told;
+}
+
 void unassign_dependents(gsat *s, lit_t p) {
     uint8_t *gone = s->seen;             /* analysis marks are clear here */
     uint32_t pv = lvar(p), start = s->trail_pos[pv];
     int min_level = var_level(s, pv);
     assert(s->vals[p] > 0 && min_level > 0);
+    for (int th = 0; th < s->ntheories; th++) s->theories[th].ops->unassign(s->theories[th].t, 0);
     gone[pv] = 1;
-    uint32_t told = s->theory_mask[pv];  /* theories that lose a literal */
+    uint32_t told = tell_gone(s, start);  /* theories that lost a literal */
     for (uint32_t i = start + 1; i < s->trail_n; i++) {
         uint32_t v = lvar(s->trail[i]);
         cref_t r = s->vinfo[v].reason;
         /* a dependent's level is at least min_level: its reason holds p */
         if (r == CREF_NONE || var_level(s, v) < min_level) continue;
+        int dep = 0;
         if (reason_is_theory(r)) {
             int th = (int)(r - REASON_THEORY0);
             if (!(told & (1u << th))) continue;
-            r = theory_explain(s, v, th);
+            dep = !theory_still_implied(s, v, th);
+        } else {
+            const clause *c = CL(s, r);
+            for (uint32_t k = 0; k < c->size && !dep; k++) dep = lvar(c->lits[k]) != v && gone[lvar(c->lits[k])];
         }
-        const clause *c = CL(s, r);
-        for (uint32_t k = 0; k < c->size; k++) {
-            uint32_t u = lvar(c->lits[k]);
-            if (u != v && gone[u]) { gone[v] = 1; told |= s->theory_mask[v]; break; }
-        }
-    }
-    /* theories first, latest literal first, while positions are unchanged */
-    for (int th = 0; th < s->ntheories; th++) {
-        theory_slot *ts = &s->theories[th];
-        if (!(told & (1u << th))) continue;
-        for (uint32_t i = ts->head < s->trail_n ? ts->head : s->trail_n; i-- > start;) {
-            lit_t l = s->trail[i];
-            if (gone[lvar(l)] && (s->theory_mask[lvar(l)] & (1u << th)))
-                ts->ops->unassign(ts->t, lit_to_dimacs(l));
-        }
+        if (dep) { gone[v] = 1; told |= tell_gone(s, i); }
     }
     /* compact the trail; renumber level starts, queue head, theory heads */
     size_t k = s->trail_lim.len;

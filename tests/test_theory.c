@@ -102,6 +102,7 @@ static void amk_destroy(void *t) {
  * true members, the level marks after it move down. */
 static void amk_unassign(void *t, int lit) {
     amk *a = t;
+    if (!lit) return;                    /* a partial backtrack starts */
     size_t i = 0;
     while (i < a->true_trail.len && a->true_trail.data[i] != lit) i++;
     if (i == a->true_trail.len) { assert_false(amk_is_member(a, lit)); return; }
@@ -113,12 +114,12 @@ static void amk_unassign(void *t, int lit) {
 
 static const theory_ops amk_ops = {
     "at-most-k", amk_assigned, amk_new_level, amk_backtrack, amk_propagate,
-    amk_reason, amk_conflict, amk_final_check, amk_destroy, NULL,
+    amk_reason, amk_conflict, amk_final_check, amk_destroy, NULL, NULL,
 };
 /* the same with partial backtracking supported */
 static const theory_ops amk_ops_partial = {
     "at-most-k", amk_assigned, amk_new_level, amk_backtrack, amk_propagate,
-    amk_reason, amk_conflict, amk_final_check, amk_destroy, amk_unassign,
+    amk_reason, amk_conflict, amk_final_check, amk_destroy, amk_unassign, NULL,
 };
 static int use_partial;
 

@@ -160,6 +160,12 @@ int search_solve(gsat *s) {
             backtrack(s, 0);
             continue;
         }
+        /* at level 0 after a restart, propagated: maybe improve the phases */
+        if (decision_level(s) == 0 && s->opt.walk && !s->ntheories && !s->assumptions.len &&
+            s->st.conflicts >= s->next_walk) {
+            walk_phases(s);
+            s->next_walk = s->st.conflicts + s->opt.walk_interval * (s->st.walks + 1);
+        }
         if (decision_level(s) == 0 && s->opt.simplify && s->trail_n != s->simp_assigns &&
             s->st.propagations >= s->simp_props) {
             simplify_level0(s);

@@ -21,6 +21,7 @@ gsat *gsat_new(void) {
     s->time_limit = 0;
     s->reduce_interval = s->opt.reduce_first;
     s->next_reduce = s->reduce_interval;
+    s->next_walk = s->opt.walk_interval;
     gsat_reserve_vars(s, 0);
     restart_init(s);
     return s;
@@ -225,6 +226,7 @@ int gsat_set_option(gsat *s, const char *name, int64_t value) {
         if (value < (lo) || value > (hi)) return 0;                   \
         s->opt.oname = value;                                         \
         if (strcmp(#oname, "var_decay_start") == 0) s->var_decay = (double)value / 1000.0; \
+        if (strcmp(#oname, "walk_interval") == 0) s->next_walk = value;  \
         if (strcmp(#oname, "lbd_window") == 0 || strcmp(#oname, "block_window") == 0) restart_init(s); \
         return 1;                                                     \
     }

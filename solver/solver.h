@@ -145,6 +145,7 @@ struct gsat {
 
     restart_state rs;
     int64_t next_reduce, reduce_interval;
+    int64_t next_walk, walk_props;    /* walk.c: conflicts of the next walk, propagations at the last */
     uint32_t simp_assigns; int64_t simp_props;
 
     vec_uint assumptions;
@@ -247,6 +248,9 @@ void reduce_db(gsat *s);
 /* unassign.c */
 int unassign_supported(const gsat *s);      /* option on, every theory can unassign */
 void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends on it */
+
+/* walk.c */
+int walk_phases(gsat *s);          /* 1 if the new phases satisfy every clause */
 
 /* simplify.c */
 void simplify_level0(gsat *s);

@@ -13,6 +13,9 @@
     X(partial_backtracks, "conflicts below the current level answered by partial backtracking") \
     X(partial_unassigned, "literals taken back by partial backtracking")     \
     X(restarts, "restarts")                                                  \
+    X(walks, "local searches for phases")                                    \
+    X(walk_flips, "local search flips")                                      \
+    X(walk_models, "local searches that found a model")                      \
     X(blocked_restarts, "restarts blocked by a long trail")                  \
     X(learned, "learned clauses (units included)")                           \
     X(learned_lits, "literals in learned clauses after minimization")        \

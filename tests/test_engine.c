@@ -3,7 +3,8 @@
  * solving under random assumptions (failed assumptions checked to be a
  * refutation), structured UNSAT (pigeonhole, parity) and SAT instances,
  * limits, options and statistics; the differential suites again with
- * chronological backtracking forced on every conflict and switched off. */
+ * chronological backtracking forced on every conflict and switched off,
+ * and with local search for phases after every few conflicts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +16,10 @@
 
 /* How often the solvers of a suite backtracked chronologically and met
  * conflicts with a single literal on their level (internal counters). */
-static int64_t chrono_total, missed_total;
+static int64_t chrono_total, missed_total, walks_total;
 static void tally_and_free(gsat *s) {
     chrono_total += s->st.chrono_backtracks;
+    walks_total += s->st.walks;
     missed_total += s->st.missed_implications;
     gsat_free(s);
 }
@@ -427,6 +429,44 @@ static void assumptions_with_partial_backtracking(void **state) {
     assert_true(partial > 100);
 }
 
+/* Local search for phases: on planted 3-SAT too big for brute force the
+ * walks run, find models, and the search answers with a checked model;
+ * walking after every few conflicts keeps small formulas (with level-0
+ * facts and empty clauses) exact against brute force. */
+static void walks_for_phases(void **state) {
+    rng r = {8080};
+    int64_t walks = 0, models = 0;
+    for (int inst = 0; inst < 10; inst++) {
+        int n = 400;
+        uint8_t hidden[401];
+        for (int v = 1; v <= n; v++) hidden[v] = (uint8_t)rng_int(&r, 2);
+        cnf f; cnf_init(&f, n);
+        while (f.nclauses < (int)(4.2 * n)) {
+            int c[3];
+            for (int i = 0; i < 3; i++) { int v = 1 + rng_int(&r, n); c[i] = rng_int(&r, 2) ? v : -v; }
+            int ok = 0;
+            for (int i = 0; i < 3; i++) ok |= (c[i] > 0) == hidden[abs(c[i])];
+            if (ok) cnf_add(&f, c, 3);
+        }
+        gsat *s = cnf_load(&f);
+        gsat_set_option(s, "walk_interval", 50);
+        assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+        assert_true(cnf_satisfied_by_solver(&f, s));
+        walks += s->st.walks;
+        models += s->st.walk_models;
+        gsat_free(s);
+        cnf_free(&f);
+    }
+    assert_true(walks > 0 && models > 0);
+    cnf_options[0] = (cnf_option){"walk_interval", 1};
+    cnf_noptions = 1;
+    walks_total = 0;
+    random_3sat_near_threshold(state);
+    random_mixed_lengths(state);
+    cnf_noptions = 0;
+    assert_true(walks_total > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_3sat_near_threshold),
@@ -443,6 +483,7 @@ int main(void) {
         cmocka_unit_test(never_chronological),
         cmocka_unit_test(chronological_agrees_on_larger),
         cmocka_unit_test(assumptions_with_partial_backtracking),
+        cmocka_unit_test(walks_for_phases),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

@@ -6,20 +6,30 @@
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
 #   make fuzz         fuzz the parsers (long; needs afl++ or clang)
 #   make install PREFIX=/usr/local
+#   make jni          build/jni/libmonosat.so for MonoSAT's Java API (needs a JDK)
 #
 # Sources are found by wildcard: a new module foo.c in solver/, theory/ or
 # frontend/ joins its library; tests/test_*.c each become one test binary.
+#
+# Libraries: every object is compiled with hidden visibility and only the
+# public API (GSAT_API, ISOCHECK_API, IPASIR_API, MONOSAT_API in include/)
+# is exported.  The programs and the tests link internal archives
+# (build/obj/lib*.a, all names linkable); the public static libraries are
+# one prelinked object each whose hidden names are made local, so they
+# cannot clash with a user's own functions either (doc/library.md).
 
 CC      ?= cc
 PREFIX  ?= /usr/local
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-function
 BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Iinclude -I. -MMD -MP
-REL_CFLAGS := $(BASE) -O2 -DNDEBUG -fPIC
-DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGSAT_DEBUG
+REL_CFLAGS := $(BASE) -O2 -DNDEBUG -fPIC -fvisibility=hidden
+DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGSAT_DEBUG -fvisibility=hidden
 DBG_LDFLAGS := -fsanitize=address,undefined
 LDLIBS  := -lm
 
-GSAT_SRC := $(filter-out %_main.c,$(wildcard solver/*.c theory/*.c))
+GSAT_SRC := $(filter-out %_main.c,$(wildcard solver/*.c theory/*.c)) $(wildcard compat/ipasir/*.c)
+MONOSAT_SRC := $(wildcard compat/monosat/*.c)
+JNI_SRC  := $(wildcard compat/monosat/jni/*.c)
 ISO_SRC  := $(filter-out %_main.c frontend/cli_%.c,$(wildcard frontend/*.c))
 CLI_SRC  := $(wildcard frontend/cli_*.c)
 WORK_SRC := $(wildcard bench/workload/*.c)
@@ -29,24 +39,45 @@ obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
 REL := build
 DBG := build/debug
+SO_MAJOR   := 1
+SO_VERSION := 1.0.0
+PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
+               $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test unit e2e bench fuzz install clean
-all: $(REL)/gsat $(REL)/isocheck $(REL)/libgsat.a $(REL)/libisocheck.a $(REL)/libgsat.so $(REL)/libisocheck.so
+.PHONY: all debug test unit e2e bench fuzz install clean jni jni-check
+all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
-$(REL)/obj/%.o: %.c
+# Objects depend on the Makefile too: a change of flags (such as the
+# visibility the libraries rely on) must rebuild them.
+$(REL)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(REL_CFLAGS) $(CFLAGS) -c $< -o $@
-$(DBG)/obj/%.o: %.c
+$(DBG)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_CFLAGS) $(CFLAGS) -c $< -o $@
 
-define libs_for # $(1) = build dir, $(2) = compiler flags
-$(1)/libgsat.a: $(call obj,$(1),$(GSAT_SRC))
+# Internal archives: every module, every name linkable (programs, tests).
+# The engine also comes prelinked into one object whose internal names
+# are local (gsat_engine.o): what libgsat.a holds, and what the layers
+# built on it link, since their own names may be the engine's internal
+# ones (MonoSAT's API has a backtrack()).  libmonosat.a is such a layer:
+# its objects and the engine prelinked, only MonoSAT's names left global.
+ENGINE_LOCAL := -w -L 'gsat_*' -L 'ipasir_*'
+define libs_for # $(1) = build dir
+$(1)/obj/libgsat.a: $(call obj,$(1),$(GSAT_SRC))
 	@rm -f $$@; ar rcs $$@ $$^
-$(1)/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
+$(1)/obj/gsat_engine.o: $(call obj,$(1),$(GSAT_SRC))
+	$(LD) -r -o $$@ $$^
+	objcopy --localize-hidden $$@
+$(1)/obj/monosat_layer.o: $(call obj,$(1),$(MONOSAT_SRC)) $(1)/obj/gsat_engine.o
+	$(LD) -r -o $$@ $$^
+	objcopy --localize-hidden $(ENGINE_LOCAL) $$@
+$(1)/obj/libmonosat.a: $(1)/obj/monosat_layer.o
 	@rm -f $$@; ar rcs $$@ $$^
-$(1)/libworkload.a: $(call obj,$(1),$(WORK_SRC)) $(1)/obj/.dir
+$(1)/obj/libisocheck.a: $(call obj,$(1),$(ISO_SRC))
+	@rm -f $$@; ar rcs $$@ $$^
+$(1)/obj/libworkload.a: $(call obj,$(1),$(WORK_SRC)) $(1)/obj/.dir
 	@rm -f $$@; ar rcs $$@ $$(filter %.o,$$^)
 $(1)/obj/.dir:
 	@mkdir -p $$(dir $$@); touch $$@
@@ -54,21 +85,60 @@ endef
 $(eval $(call libs_for,$(REL)))
 $(eval $(call libs_for,$(DBG)))
 
-$(REL)/libgsat.so: $(call obj,$(REL),$(GSAT_SRC))
-	$(CC) -shared -o $@ $^ $(LDLIBS)
-$(REL)/libisocheck.so: $(call obj,$(REL),$(ISO_SRC)) $(REL)/libgsat.so
-	$(CC) -shared -o $@ $(call obj,$(REL),$(ISO_SRC)) -L$(REL) -lgsat $(LDLIBS)
+# Public static libraries: one prelinked object each, hidden names local;
+# libisocheck embeds the engine and localizes the engine's API too, so it
+# never clashes with libgsat.a linked beside it.
+$(REL)/libgsat.a: $(REL)/obj/gsat_engine.o
+	@rm -f $@; ar rcs $@ $^
+$(REL)/libisocheck.a: $(call obj,$(REL),$(ISO_SRC)) $(REL)/obj/libgsat.a
+	$(LD) -r -o $(@:.a=.o) $^
+	objcopy --localize-hidden $(ENGINE_LOCAL) $(@:.a=.o)
+	@rm -f $@; ar rcs $@ $(@:.a=.o); rm -f $(@:.a=.o)
 
-$(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/libgsat.a
+# Public shared libraries, versioned (soname lib*.so.$(SO_MAJOR)).  The
+# engine inside libisocheck is linked from the internal archive with
+# --exclude-libs, so it is not exported from there.
+SO_LDFLAGS = -shared -Wl,--no-undefined -Wl,-soname,$(notdir $(basename $(basename $@)))
+$(REL)/libgsat.so.$(SO_VERSION): $(call obj,$(REL),$(GSAT_SRC))
+	$(CC) $(SO_LDFLAGS) -o $@ $^ $(LDLIBS)
+$(REL)/libisocheck.so.$(SO_VERSION): $(call obj,$(REL),$(ISO_SRC)) $(REL)/obj/libgsat.a
+	$(CC) $(SO_LDFLAGS) -o $@ $^ -Wl,--exclude-libs,ALL $(LDLIBS)
+$(REL)/%.so.$(SO_MAJOR): $(REL)/%.so.$(SO_VERSION)
+	ln -sf $(notdir $<) $@
+$(REL)/%.so: $(REL)/%.so.$(SO_VERSION)
+	ln -sf $(notdir $<) $@
+# MonoSAT's C API over gsat (compat/monosat; doc/backend.md), and the same
+# with the JNI layer for MonoSAT's Java classes (`make jni`).
+$(REL)/monosat/libmonosat.so: $(REL)/obj/monosat_layer.o
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+
+JAVA_HOME ?= $(patsubst %/bin/javac,%,$(realpath $(shell command -v javac 2>/dev/null)))
+JNI_CFLAGS := -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux
+$(REL)/obj/compat/monosat/jni/%.o: CFLAGS += $(JNI_CFLAGS)
+jni: $(REL)/jni/libmonosat.so
+$(REL)/jni/libmonosat.so: $(REL)/obj/monosat_layer.o $(call obj,$(REL),$(JNI_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+$(call obj,$(REL),$(JNI_SRC)): | jni-check
+jni-check:
+	@[ -f "$(JAVA_HOME)/include/jni.h" ] || { echo "make jni: no jni.h under JAVA_HOME='$(JAVA_HOME)' (install a JDK or set JAVA_HOME)"; exit 2; }
+
+$(REL)/gsat: $(REL)/obj/solver/gsat_main.o $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(REL)/isocheck: $(REL)/obj/frontend/isocheck_main.o $(call obj,$(REL),$(CLI_SRC)) $(REL)/libworkload.a $(REL)/libisocheck.a $(REL)/libgsat.a
+$(REL)/isocheck: $(REL)/obj/frontend/isocheck_main.o $(call obj,$(REL),$(CLI_SRC)) $(REL)/obj/libworkload.a $(REL)/obj/libisocheck.a $(REL)/obj/libgsat.a
 	$(CC) -o $@ $^ $(LDLIBS)
-$(DBG)/gsat: $(DBG)/obj/solver/gsat_main.o $(DBG)/libgsat.a
+$(DBG)/gsat: $(DBG)/obj/solver/gsat_main.o $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
-$(DBG)/isocheck: $(DBG)/obj/frontend/isocheck_main.o $(call obj,$(DBG),$(CLI_SRC)) $(DBG)/libworkload.a $(DBG)/libisocheck.a $(DBG)/libgsat.a
+$(DBG)/isocheck: $(DBG)/obj/frontend/isocheck_main.o $(call obj,$(DBG),$(CLI_SRC)) $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/libworkload.a $(DBG)/libisocheck.a $(DBG)/libgsat.a
+$(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
+	@mkdir -p $(dir $@)
+	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+# MonoSAT's API names include the engine's backtrack(): only this suite
+# links the layer (whose copy of the engine is sealed), and no other does.
+$(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat.a $(DBG)/obj/libgsat.a
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
@@ -85,12 +155,19 @@ bench: all
 fuzz:
 	bench/fuzz.sh
 
+# Shared libraries keep their soname links; MonoSAT's C API goes to
+# lib/gsat/ (beside, not over, a real MonoSAT; doc/backend.md).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	           $(DESTDIR)$(PREFIX)/lib/gsat $(DESTDIR)$(PREFIX)/include/gsat
 	install -m 755 $(REL)/gsat $(REL)/isocheck $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(REL)/libgsat.a $(REL)/libisocheck.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(REL)/libgsat.so $(REL)/libisocheck.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/gsat.h $(wildcard include/isocheck.h) $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(REL)/libgsat.so.$(SO_VERSION) $(REL)/libisocheck.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	for l in gsat isocheck; do for n in so.$(SO_MAJOR) so; do \
+	  ln -sf lib$$l.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$l.$$n; done; done
+	install -m 755 $(REL)/monosat/libmonosat.so $(DESTDIR)$(PREFIX)/lib/gsat/
+	install -m 644 include/gsat.h include/isocheck.h include/ipasir.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/monosat.h $(DESTDIR)$(PREFIX)/include/gsat/
 	for pc in $(wildcard doc/*.pc.in); do sed 's|@PREFIX@|$(PREFIX)|g' $$pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in); done
 
 clean:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh — `make fuzz`: fuzz every history parser with libFuzzer (clang).
 #
-#   FUZZ_SECONDS=600 (per parser)  FUZZ_TARGETS="text dbcop cobra elle"  FUZZ_JOBS=1
+#   FUZZ_SECONDS=600 (per parser)  FUZZ_TARGETS="text dbcop cobra elle json"  FUZZ_JOBS=1
 #
 # Harnesses: tests/fuzz/fuzz_<format>.c (body in tests/fuzz/fuzz_body.h),
 # built with ASan+UBSan into build/fuzz/.  Seeds come from tests/data and
@@ -12,13 +12,13 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 secs=${FUZZ_SECONDS:-600}
-targets=${FUZZ_TARGETS:-"text dbcop cobra elle"}
+targets=${FUZZ_TARGETS:-"text dbcop cobra elle json"}
 CLANG=${CLANG:-clang}
 out=build/fuzz
 command -v "$CLANG" >/dev/null || { echo "fuzz.sh: needs clang with libFuzzer"; exit 2; }
 make -s all || exit 2
 mkdir -p "$out" tests/data/fuzz-regress
-lib_src=$(ls frontend/*.c | grep -v -e '_main\.c$' -e '/cli_')
+lib_src=$(ls frontend/*.c solver/*.c theory/*.c | grep -v -e '_main\.c$' -e '/cli_')
 found=0
 for t in $targets; do
   bin="$out/fuzz_$t"
@@ -30,10 +30,11 @@ for t in $targets; do
   mkdir -p "$corpus"
   seeds="$out/seeds-$t"
   rm -rf "$seeds"; mkdir -p "$seeds"
-  for f in tests/data/hist/*; do
+  for f in tests/data/hist/* tests/data/formats/*; do
     case "$t" in
       text) case "$f" in *.txt) cp "$f" "$seeds/";; esac ;;
       elle) case "$f" in *.edn) cp "$f" "$seeds/";; *.txt) build/isocheck convert --to elle -o "$seeds/$(basename "$f").edn" "$f" 2>/dev/null;; esac ;;
+      json) case "$f" in *.json|*.jsonl) cp "$f" "$seeds/";; esac ;;
       dbcop) build/isocheck convert --to dbcop -o "$seeds/$(basename "$f").bin" "$f" 2>/dev/null ;;
       cobra) d="$seeds/$(basename "$f").d"      # the harness splits its input at "LOG|"
              build/isocheck convert --to cobra -o "$d" "$f" 2>/dev/null &&

@@ -8,7 +8,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$here/out"
 status=0
-for name in sat graph polysi-gnf check scaling detect encodings; do
+for name in sat graph polysi-gnf parse check scaling detect encodings; do
   s=$here/$name.sh
   [ -x "$s" ] || [ -f "$s" ] || continue
   case $name in scaling|detect|encodings) args="$*";; *) args="";; esac

@@ -73,15 +73,14 @@ static void op_value_str(const history *h, uint32_t op, char *buf, size_t n) {
         const int64_t *l = history_list(h, op, &len);
         size_t at = 0;
         at += (size_t)snprintf(buf + at, n - at, "[");
+        char eb[64];
         for (uint32_t i = 0; i < len && at + 24 < n; i++)
-            at += (size_t)snprintf(buf + at, n - at, i ? " %" PRId64 : "%" PRId64, l[i]);
+            at += (size_t)snprintf(buf + at, n - at, i ? " %s" : "%s", history_value_str(h, l[i], eb, sizeof eb));
         if (at + 24 >= n && len) snprintf(buf + at, n - at, " ...]");
         else snprintf(buf + at, n - at, "]");
         return;
     }
-    int64_t v = h->op_value[op];
-    if (v == VALUE_INIT) snprintf(buf, n, "init");
-    else snprintf(buf, n, "%" PRId64, v);
+    history_value_str(h, h->op_value[op], buf, n);   /* "init", a named value's written form, or the integer */
 }
 
 static const char *status_name(uint8_t st) {
@@ -92,12 +91,13 @@ void anomaly_print_text(FILE *out, const history *h, const anomaly *a) {
     fprintf(out, "FAIL: %s: %s\n", anomaly_name(a->kind), a->detail ? a->detail : anomaly_summary(a->kind));
     for (size_t i = 0; i < a->ops.len; i++) {
         uint32_t op = a->ops.data[i], t = h->op_txn[op];
-        char kb[128], vb[256], wb[600];
+        char kb[128], vb[256], wb[600], sb[64];
         op_value_str(h, op, vb, sizeof vb);
         history_key_str(h, h->op_key[op], kb, sizeof kb);
         if (t == 0) { fprintf(out, "  %s(%s)=%s  initial state\n", kind_letter(h, op), kb, vb); continue; }
-        fprintf(out, "  %s(%s)=%s  txn %" PRId64 " (session %" PRId64 ", %s)  at %s\n", kind_letter(h, op), kb, vb,
-                h->txns[t].ext_id, h->sessions[h->txns[t].session].ext_id, status_name(h->txns[t].status),
+        fprintf(out, "  %s(%s)=%s  txn %" PRId64 " (session %s, %s)  at %s\n", kind_letter(h, op), kb, vb,
+                h->txns[t].ext_id, history_value_str(h, h->sessions[h->txns[t].session].ext_id, sb, sizeof sb),
+                status_name(h->txns[t].status),
                 history_op_where(h, op, wb, sizeof wb));
     }
 }

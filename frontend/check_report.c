@@ -22,10 +22,7 @@ static const char *txn_name(const history *h, uint32_t t, char *buf, size_t n) {
 
 static const char *value_str(const history *h, uint32_t op, char *buf, size_t n) {
     if (op == HISTORY_NONE) { snprintf(buf, n, "?"); return buf; }
-    int64_t v = history_op_is_read(h, op) ? history_read_value(h, op) : h->op_value[op];
-    if (v == VALUE_INIT) snprintf(buf, n, "init");
-    else snprintf(buf, n, "%" PRId64, v);
-    return buf;
+    return history_value_str(h, history_op_is_read(h, op) ? history_read_value(h, op) : h->op_value[op], buf, n);
 }
 
 static void print_edge(FILE *out, const history *h, const dep_edge *e) {

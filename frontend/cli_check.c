@@ -24,9 +24,9 @@
 
 static void usage(FILE *out) {
     fprintf(out,
-            "usage: isocheck check [--format text|dbcop|cobra|elle] [--level si|ser|all] [--json]\n"
+            "usage: isocheck check [--format text|dbcop|cobra|elle|json] [--level si|ser|all] [--json]\n"
             "                      [--dot FILE] [--certificate FILE] [--max-anomalies N] [-v]\n"
-            "                      [--time-limit SECONDS] FILE|DIR|-\n"
+            "                      [--time-limit SECONDS] [--failed-ops-abort] FILE|DIR|-\n"
             "Check a history against an isolation level (default si; all: si and ser).\n"
             "  PASS: the history satisfies the level; --certificate FILE writes a proof that\n"
             "        'isocheck verify HISTORY FILE' checks without any solver.\n"
@@ -35,6 +35,7 @@ static void usage(FILE *out) {
             "  --json     one JSON object (doc/json-schema.md)     --dot FILE  Graphviz of the anomalies\n"
             "  -v         stage times, graph sizes, constraint counts and solver statistics on stderr\n"
             "  --time-limit S  give up solving after S seconds (UNKNOWN, exit 2)\n"
+            "  --failed-ops-abort  dbcop: a committed transaction with a failed operation is aborted\n"
             "exit: 0 the history satisfies the level, 1 it does not, 2 bad input or no answer.\n");
 }
 
@@ -72,6 +73,7 @@ static int write_certificate(const char *path, const history *h, const certifica
 int cli_check(int argc, char **argv) {
     const char *path = NULL, *fmt_name = NULL, *level = "si", *dot_path = NULL, *cert_path = NULL;
     int json = 0, verbose = 0;
+    load_options lopt = { 0 };
     long max_anomalies = 10;
     double time_limit = 0;
     for (int i = 1; i < argc; i++) {
@@ -79,6 +81,7 @@ int cli_check(int argc, char **argv) {
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) verbose = 1;
+        else if (!strcmp(a, "--failed-ops-abort")) lopt.failed_ops_abort = 1;
         else if (!strcmp(a, "--time-limit") && i + 1 < argc) time_limit = strtod(argv[++i], NULL);
         else if (!strcmp(a, "--format") && i + 1 < argc) fmt_name = argv[++i];
         else if (!strncmp(a, "--format=", 9)) fmt_name = a + 9;
@@ -113,9 +116,14 @@ int cli_check(int argc, char **argv) {
     ic_error err;
     ic_error_clear(&err);
     progress_start = wall();
-    history *h = load_history(path, (history_format)fmt, &err);
+    load_report lrep;
+    load_report_init(&lrep);
+    history *h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
     double load_seconds = wall() - progress_start;
-    if (!h) { ic_error_print(stderr, "isocheck", &err); return 2; }
+    if (!h) { ic_error_print(stderr, "isocheck", &err); load_report_free(&lrep); return 2; }
+    load_report_print_notes(stderr, &lrep, "isocheck", path);
+    if (verbose) { fprintf(stderr, "load report (%s):\n", path); load_report_print(stderr, &lrep); }
+    load_report_free(&lrep);
 
     report rep;
     report_init(&rep, h, level);

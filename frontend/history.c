@@ -38,6 +38,7 @@ struct history_builder {
     VEC(history_list_ref) lists;
     vec_i64 list_pool;
     vec_char strings;
+    vec_u32 name_off;            /* named values (hb_name) */
     int has_lists;
 };
 
@@ -74,6 +75,7 @@ void hb_free(history_builder *b) {
     vec_free(b->key_ext); vec_free(b->key_name); u64map_free(&b->int_keys);
     free(b->str_slots);
     vec_free(b->lists); vec_free(b->list_pool); vec_free(b->strings);
+    vec_free(b->name_off);
     free(b);
 }
 
@@ -150,6 +152,12 @@ uint32_t hb_key_str(history_builder *b, const char *s, size_t len) {
     vec_push(b->key_name, add_string(&b->strings, s, len));
     str_slots_insert(b, k);
     return k;
+}
+
+int64_t hb_name(history_builder *b, const char *s, size_t len) {
+    if (b->name_off.len >= UINT32_MAX - 1) xalloc_fail(SIZE_MAX);
+    vec_push(b->name_off, add_string(&b->strings, s, len));
+    return VALUE_NAME_BASE + (int64_t)(b->name_off.len - 1);
 }
 
 uint32_t hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line) {
@@ -330,6 +338,8 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->lists = b->lists.data; vec_init(b->lists);
     h->list_pool = b->list_pool.data; vec_init(b->list_pool);
     h->strings = b->strings.data; h->strings_len = b->strings.len; vec_init(b->strings);
+    h->num_names = (uint32_t)b->name_off.len;
+    h->name_off = b->name_off.data; vec_init(b->name_off);
     hb_free(b);
 
     if (!index_writers(h, err)) { history_free(h); return NULL; }
@@ -342,6 +352,7 @@ void history_free(history *h) {
     free(h->op_kind); free(h->op_key); free(h->op_value); free(h->op_line); free(h->op_txn);
     free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
     free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
+    free(h->name_off);
     free(h);
 }
 
@@ -363,6 +374,17 @@ int64_t history_read_value(const history *h, uint32_t op) {
 
 uint32_t history_read_source(const history *h, uint32_t op) {
     return history_writer_of(h, h->op_key[op], history_read_value(h, op));
+}
+
+int history_value_is_named(const history *h, int64_t v) {
+    return v >= VALUE_NAME_BASE && (uint64_t)v - (uint64_t)VALUE_NAME_BASE < h->num_names;
+}
+
+const char *history_value_str(const history *h, int64_t v, char *buf, size_t n) {
+    if (v == VALUE_INIT) snprintf(buf, n, "init");
+    else if (history_value_is_named(h, v)) snprintf(buf, n, "%s", h->strings + h->name_off[(uint64_t)v - (uint64_t)VALUE_NAME_BASE]);
+    else snprintf(buf, n, "%" PRId64, v);
+    return buf;
 }
 
 const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n) {

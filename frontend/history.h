@@ -28,6 +28,11 @@
  *     field is the list's index, not a data value.
  *   - Keys are dense ids 0..num_keys-1; key_ext[k] is the format's key, or,
  *     for string keys (Elle), key_name[k] is an offset into `strings`.
+ *   - Named values: a reader whose values are not all 64-bit integers
+ *     (Elle strings, big integers) interns each distinct written form as
+ *     the id VALUE_NAME_BASE + i (hb_name); name_off[i] keeps the written
+ *     form for messages (history_value_str).  Values are only compared, so
+ *     the rest of the model is unchanged.  Session ids may be named too.
  *
  * Memory: per op 21 bytes (kind 1, key 4, value 8, line 4, txn 4) plus the
  * writer index (4 bytes per slot, load <= 1/2 over writes); per transaction
@@ -42,6 +47,7 @@
 
 #define HISTORY_NONE UINT32_MAX
 #define VALUE_INIT   INT64_MIN
+#define VALUE_NAME_BASE (INT64_MIN + 1)   /* first named value (see hb_name) */
 
 typedef enum {
     OP_READ      = 0,   /* read key -> value (VALUE_INIT: initial value) */
@@ -62,6 +68,7 @@ typedef enum {
 
 typedef enum {
     FORMAT_AUTO = 0, FORMAT_TEXT, FORMAT_DBCOP, FORMAT_COBRA, FORMAT_ELLE, FORMAT_SYNTHETIC,
+    FORMAT_JSON,         /* Elle's history in JSON (as elle-cli reads it) */
 } history_format;
 
 /* Where line[] numbers point: text lines, or byte offsets of binary records. */
@@ -123,6 +130,9 @@ typedef struct history {
     char  *strings;                  /* NUL-separated string pool */
     size_t strings_len;
 
+    uint32_t num_names;              /* named values: VALUE_NAME_BASE + i is strings + name_off[i] */
+    uint32_t *name_off;
+
     int has_lists;                   /* any OP_APPEND / OP_LIST_READ */
 } history;
 
@@ -172,6 +182,12 @@ uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key);
  * indeterminate Elle txn).  A calloc'd flag per txn; the caller frees it. */
 uint8_t *history_participants(const history *h);
 
+/* A value (or session id) as written: "init" for VALUE_INIT, the written
+ * form of a named value, else the integer. */
+const char *history_value_str(const history *h, int64_t v, char *buf, size_t n);
+/* Whether v is a named value (hb_name) of h. */
+int history_value_is_named(const history *h, int64_t v);
+
 /* Human-readable key ("42" or the interned string) into buf. */
 const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n);
 /* "file:LINE" or "file: byte N" of an op / a transaction, into buf. */
@@ -212,6 +228,10 @@ uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
 /* Dense key ids. */
 uint32_t hb_key(history_builder *b, int64_t ext_key);
 uint32_t hb_key_str(history_builder *b, const char *s, size_t len);
+
+/* A new named value with written form s (the caller interns: every call
+ * gives a new id VALUE_NAME_BASE + i). */
+int64_t hb_name(history_builder *b, const char *s, size_t len);
 
 /* Add an op at the end of txn's program order.  kind may carry OP_FAILED.
  * Returns the op's builder-local index (for hb_op_retag). */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "frontend/history.h"
+#include "frontend/load_report.h"
 
 /* X-macro: STAT(name, description) — all uint64_t counters. */
 #define HISTORY_STATS(X) \
@@ -35,5 +36,8 @@ typedef struct history_stats {
 
 void history_stats_compute(const history *h, history_stats *s);
 void history_stats_print(FILE *out, const history *h, const history_stats *s, int json);
+/* The same followed by what the reader did (load_report.h): in JSON as a
+ * member "load" of the same object.  lr may be NULL. */
+void history_stats_print_load(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr);
 
 #endif

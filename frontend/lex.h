@@ -40,6 +40,23 @@ static inline int lex_i64(const char **p, int64_t *out) {
     return 1;
 }
 
+/* Parse a decimal int64 of digits only (no sign) at *p; 1 on success
+ * (advances *p), 0 if no digit, -1 on overflow. */
+static inline int lex_digits_i64(const char **p, int64_t *out) {
+    const char *s = *p;
+    if (!isdigit((unsigned char)*s)) return 0;
+    uint64_t v = 0;
+    while (isdigit((unsigned char)*s)) {
+        unsigned d = (unsigned)(*s - '0');
+        if (v > ((uint64_t)INT64_MAX - d) / 10) return -1;
+        v = v * 10 + d;
+        s++;
+    }
+    *out = (int64_t)v;
+    *p = s;
+    return 1;
+}
+
 static inline void lex_space(const char **p) {
     while (**p == ' ' || **p == '\t') (*p)++;
 }

@@ -1,10 +1,12 @@
 /* load.c — pick a parser: by --format, or by the input's shape.
  *
- * Detection: a directory is Cobra; a file whose first non-blank byte is
- * '{' is Elle, 'r(' or 'w(' is text; a file starting with a Cobra 'S'
- * record followed by another record type byte is one Cobra log; a file with NUL bytes in a 48-byte dbcop header
- * whose first string length is plausible is dbcop.  A directory without
- * *.log files but with history.bincode (a dbcop run) is that file. */
+ * Detection: a directory is Cobra (or, without *.log files but with
+ * history.bincode, a dbcop run: that file).  A file: after blanks and ';'
+ * comments, '{' is an operation map, EDN ('{:') or JSON ('{"'), '[' or '('
+ * opening a vector of them likewise; '#_' or a tag '#name{' is EDN; 'r('
+ * or 'w(' is text ('#' lines are text comments); a Cobra 'S' record
+ * followed by another record type byte is one Cobra log; NUL bytes in a
+ * 48-byte dbcop header whose first string length is plausible is dbcop. */
 #include "frontend/parse.h"
 
 #include <dirent.h>
@@ -15,12 +17,12 @@
 
 #include "vec.h"
 
-static const char *const format_names[] = { "auto", "text", "dbcop", "cobra", "elle", "synthetic" };
+static const char *const format_names[] = { "auto", "text", "dbcop", "cobra", "elle", "synthetic", "json" };
 
 int history_format_from_name(const char *name) {
     if (!name) return FORMAT_AUTO;
-    for (int i = 0; i <= FORMAT_ELLE; i++)
-        if (!strcmp(name, format_names[i])) return i;
+    for (int i = 0; i < (int)(sizeof format_names / sizeof *format_names); i++)
+        if (i != FORMAT_SYNTHETIC && !strcmp(name, format_names[i])) return i;
     return -1;
 }
 
@@ -34,10 +36,33 @@ static uint64_t le64(const unsigned char *p) {
     return x;
 }
 
+static int blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
+
+/* After '{' (at i): JSON if its first key is a string, else EDN. */
+static history_format map_syntax(const unsigned char *p, size_t n, size_t i) {
+    for (i++; i < n && blank(p[i]); i++) {}
+    return i < n && p[i] == '"' ? FORMAT_JSON : FORMAT_ELLE;
+}
+
 history_format detect_format(const unsigned char *p, size_t n) {
     size_t i = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r')) i++;
-    if (i < n && p[i] == '{') return FORMAT_ELLE;
+    int comments = 0;
+    if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) i = 3;    /* a UTF-8 byte-order mark */
+    for (;;) {                                             /* blanks and EDN ';' comments */
+        while (i < n && blank(p[i])) i++;
+        if (i >= n || p[i] != ';') break;
+        comments = 1;
+        while (i < n && p[i] != '\n') i++;
+    }
+    if (i < n && p[i] == '{') return map_syntax(p, n, i);
+    if (i < n && (p[i] == '[' || p[i] == '(')) {            /* a vector or list of operation maps */
+        size_t j = i + 1;
+        while (j < n && blank(p[j])) j++;
+        if (j < n && p[j] == '{') return p[i] == '(' ? FORMAT_ELLE : map_syntax(p, n, j);
+        if (j < n && (p[j] == '#' || p[j] == ';' || p[j] == ']' || p[j] == ')')) return FORMAT_ELLE;
+    }
+    if (comments) return FORMAT_ELLE;
+    if (i + 1 < n && p[i] == '#' && p[i + 1] == '_') return FORMAT_ELLE;
     if (i + 1 < n && (p[i] == 'r' || p[i] == 'w') && p[i + 1] == '(') return FORMAT_TEXT;
     if (n >= 10 && p[0] == 'S' && memchr("WRCA", p[9], 4) && p[9]) return FORMAT_COBRA;   /* one log */
     if (n >= 48 && memchr(p, 0, 40) && le64(p + 40) < (1u << 20)) return FORMAT_DBCOP;
@@ -49,7 +74,7 @@ history_format detect_format(const unsigned char *p, size_t n) {
     return FORMAT_AUTO;
 }
 
-static history *parse_input(input *r, history_format fmt, ic_error *err) {
+static history *parse_input(input *r, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
     if (fmt == FORMAT_AUTO) {
         const unsigned char *p;
         size_t n = input_peek(r, 4096, &p);
@@ -59,15 +84,16 @@ static history *parse_input(input *r, history_format fmt, ic_error *err) {
         if (fmt == FORMAT_AUTO) {
             ic_error_at(err, r->name, 0,
                         "cannot tell the format (expected text r(...)/w(...) lines, Elle EDN maps, "
-                        "dbcop bincode or Cobra logs); use --format");
+                        "JSON objects, dbcop bincode or Cobra logs); use --format");
             return NULL;
         }
     }
     switch (fmt) {
-    case FORMAT_TEXT:  return parse_text(r, err);
-    case FORMAT_DBCOP: return parse_dbcop(r, err);
-    case FORMAT_ELLE:  return parse_elle(r, err);
-    case FORMAT_COBRA: return parse_cobra_logs(r, 1, r->name, err);
+    case FORMAT_TEXT:  return parse_text(r, opt, rep, err);
+    case FORMAT_DBCOP: return parse_dbcop(r, opt, rep, err);
+    case FORMAT_ELLE:  return parse_elle(r, opt, rep, err);
+    case FORMAT_JSON:  return parse_json(r, opt, rep, err);
+    case FORMAT_COBRA: return parse_cobra_logs(r, 1, r->name, rep, err);
     default:
         ic_error_at(err, r->name, 0, "unsupported format");
         return NULL;
@@ -87,7 +113,7 @@ static int dir_has_logs(const char *path) {
     return found;
 }
 
-history *load_history(const char *path, history_format fmt, ic_error *err) {
+static history *load_any(const char *path, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
     struct stat st;
     if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         if (fmt != FORMAT_AUTO && fmt != FORMAT_COBRA) {
@@ -103,22 +129,38 @@ history *load_history(const char *path, history_format fmt, ic_error *err) {
         history *h = NULL;
         if (dbcop_dir) {
             input r;
-            if (input_open(&r, bin, err)) { h = parse_dbcop(&r, err); input_close(&r); }
-        } else h = parse_cobra_dir(path, err);
+            if (input_open(&r, bin, err)) { h = parse_dbcop(&r, opt, rep, err); input_close(&r); }
+        } else h = parse_cobra_dir(path, rep, err);
         free(bin);
         return h;
     }
     input r;
     if (!input_open(&r, path, err)) return NULL;
-    history *h = parse_input(&r, fmt, err);
+    history *h = parse_input(&r, fmt, opt, rep, err);
     input_close(&r);
     return h;
 }
 
-history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err) {
+history *load_history_ex(const char *path, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    history *h = load_any(path, fmt, opt, rep, err);
+    if (h) load_report_finish(rep, h);
+    return h;
+}
+
+history *load_history(const char *path, history_format fmt, ic_error *err) {
+    return load_history_ex(path, fmt, NULL, NULL, err);
+}
+
+history *load_history_mem_ex(const void *data, size_t n, history_format fmt, const char *name,
+                             const load_options *opt, load_report *rep, ic_error *err) {
     input r;
     input_from_mem(&r, data, n, name);
-    history *h = parse_input(&r, fmt, err);
+    history *h = parse_input(&r, fmt, opt, rep, err);
     input_close(&r);
+    if (h) load_report_finish(rep, h);
     return h;
+}
+
+history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err) {
+    return load_history_mem_ex(data, n, fmt, name, NULL, NULL, err);
 }

@@ -3,7 +3,9 @@
  * Every parser builds through history_builder and returns a history, or
  * NULL with err set to FILE:LINE (text formats) or FILE: byte N (binary)
  * and a message "expected ..., found ...".  Parsers never print, never
- * exit and never crash on any input. */
+ * exit and never crash on any input.  Each fills a load report (what it
+ * read, skipped, merged; notes and warnings; NULL: none) and honours the
+ * load options. */
 #ifndef ISOCHECK_PARSE_H
 #define ISOCHECK_PARSE_H
 
@@ -12,14 +14,20 @@
 #include "error.h"
 #include "frontend/history.h"
 #include "frontend/input.h"
+#include "frontend/load_report.h"
 
-history *parse_text(input *r, ic_error *err);
-history *parse_dbcop(input *r, ic_error *err);
-history *parse_elle(input *r, ic_error *err);
+typedef struct load_options {
+    int failed_ops_abort;    /* dbcop: a committed transaction with a failed op is aborted */
+} load_options;
+
+history *parse_text(input *r, const load_options *opt, load_report *rep, ic_error *err);
+history *parse_dbcop(input *r, const load_options *opt, load_report *rep, ic_error *err);
+history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_error *err);
+history *parse_json(input *r, const load_options *opt, load_report *rep, ic_error *err);
 /* A directory of Cobra logs (*.log, one session each). */
-history *parse_cobra_dir(const char *dir, ic_error *err);
+history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err);
 /* Cobra logs given as inputs (tests, fuzzing): logs[i] is session i. */
-history *parse_cobra_logs(input *logs, size_t n, const char *source, ic_error *err);
+history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err);
 
 /* Cobra's special ids (see doc/formats.md). */
 #define COBRA_INIT_WRITE_ID 0xbebeebeeLL
@@ -28,7 +36,7 @@ history *parse_cobra_logs(input *logs, size_t n, const char *source, ic_error *e
 #define COBRA_GC_WID_TRUE   0x23332333LL
 #define COBRA_GC_WID_FALSE  0x66666666LL
 
-/* Format names: "text", "dbcop", "cobra", "elle" (NULL/"auto": FORMAT_AUTO).
+/* Format names: "text", "dbcop", "cobra", "elle", "json" (NULL/"auto": FORMAT_AUTO).
  * Returns -1 for an unknown name. */
 int history_format_from_name(const char *name);
 const char *history_format_name(history_format f);
@@ -37,9 +45,14 @@ const char *history_format_name(history_format f);
 history_format detect_format(const unsigned char *p, size_t n);
 
 /* Load path (file, "-" for stdin, or a Cobra directory) in format fmt
- * (FORMAT_AUTO: detect). */
+ * (FORMAT_AUTO: detect), with default options and no report. */
 history *load_history(const char *path, history_format fmt, ic_error *err);
+/* The same with options (NULL: defaults) and a load report (NULL: none;
+ * else initialized by the caller, completed by load_report_finish). */
+history *load_history_ex(const char *path, history_format fmt, const load_options *opt, load_report *rep, ic_error *err);
 /* Load from memory (tests, fuzzing); Cobra takes one session. */
 history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err);
+history *load_history_mem_ex(const void *data, size_t n, history_format fmt, const char *name,
+                             const load_options *opt, load_report *rep, ic_error *err);
 
 #endif

@@ -28,6 +28,7 @@ typedef struct cobra_state {
     history_builder *b;
     u64map txn_ids;
     ic_error *err;
+    load_report *rep;
 } cobra_state;
 
 static int get_i64(input *r, int64_t *v, const char *what, uint64_t rec_at, char type, ic_error *err) {
@@ -57,6 +58,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
         unsigned char type;
         uint64_t at = r->offset;
         if (input_read(r, &type, 1) < 1) break;
+        if (st->rep) st->rep->records++;
         int64_t a, b2, c, d;
         switch (type) {
         case 'S':
@@ -148,8 +150,8 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
     return 1;
 }
 
-history *parse_cobra_logs(input *logs, size_t n, const char *source, ic_error *err) {
-    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, err };
+history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err) {
+    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, err, rep };
     u64map_init(&st.txn_ids);
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
@@ -183,7 +185,7 @@ static int natural_cmp(const void *pa, const void *pb) {
     return *a ? 1 : *b ? -1 : 0;
 }
 
-history *parse_cobra_dir(const char *dir, ic_error *err) {
+history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
     DIR *d = opendir(dir);
     if (!d) { ic_error_at(err, dir, 0, "cannot open directory"); return NULL; }
     VEC(char *) names;
@@ -205,7 +207,7 @@ history *parse_cobra_dir(const char *dir, ic_error *err) {
         return NULL;
     }
     qsort(names.data, names.len, sizeof *names.data, natural_cmp);
-    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, dir), { 0 }, err };
+    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, dir), { 0 }, err, rep };
     u64map_init(&st.txn_ids);
     int ok = 1;
     size_t dl = strlen(dir);

@@ -10,7 +10,12 @@
  * events are kept with OP_FAILED and uncommitted transactions as aborted:
  * reading an aborted write is an anomaly worth reporting.  The header
  * counts are informational and not checked.  Bytes after the last session
- * are an error. */
+ * are an error.
+ *
+ * A committed transaction with a failed event (a client whose COMMIT of an
+ * already-failed transaction returned OK) is suspicious: the load report
+ * gets a warning naming such transactions, and with the load option
+ * failed_ops_abort they are aborted instead. */
 #include "frontend/parse.h"
 
 #include <inttypes.h>
@@ -68,7 +73,37 @@ static int skip_string(dbcop_in *in, const char *what) {
 
 static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 
-history *parse_dbcop(input *r, ic_error *err) {
+#define NAMED_SUSPECTS 5
+
+/* The warning (or note, when they were aborted) about committed
+ * transactions with failed events. */
+static void report_failed_in_committed(load_report *rep, const char *name, const int64_t *ids, const uint64_t *at,
+                                       size_t named, int aborted) {
+    if (!rep || !rep->failed_in_committed) return;
+    char list[400];
+    size_t len = 0;
+    list[0] = 0;
+    for (size_t i = 0; i < named && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%stxn %" PRId64 " (%s: byte %" PRIu64 ")", i ? ", " : "",
+                                ids[i], name, at[i]);
+    char more[48] = "";
+    if (rep->failed_in_committed > named)
+        snprintf(more, sizeof more, " and %" PRIu64 " more", rep->failed_in_committed - named);
+    if (aborted)
+        load_report_note(rep, "note", "%" PRIu64 " committed transactions contain failed operations: %s%s; "
+                         "treated as aborted (--failed-ops-abort)", rep->failed_in_committed, list, more);
+    else
+        load_report_note(rep, "warning", "%" PRIu64 " committed transactions contain failed operations "
+                         "(their COMMIT returned OK after an operation failed): %s%s; they are checked as committed "
+                         "without the failed operations; --failed-ops-abort treats them as aborted",
+                         rep->failed_in_committed, list, more);
+}
+
+history *parse_dbcop(input *r, const load_options *opt, load_report *rep, ic_error *err) {
+    int64_t suspect_id[NAMED_SUSPECTS];
+    uint64_t suspect_at[NAMED_SUSPECTS];
+    size_t suspects = 0;
+    int abort_failed = opt && opt->failed_ops_abort;
     dbcop_in in = { r, err };
     history_builder *b = hb_new(FORMAT_DBCOP, LOC_OFFSET, r->name);
     static const char *const header[] = { "header id", "header n_node", "header n_variable",
@@ -88,7 +123,9 @@ history *parse_dbcop(input *r, ic_error *err) {
         for (uint64_t t = 0; t < n_txns; t++) {
             uint64_t n_events, at = r->offset;
             if (!get_u64(&in, &n_events, "number of events in a transaction")) goto fail;
-            uint32_t txn = hb_txn(b, sess, txn_id++, sat32(at));
+            int64_t ext = txn_id++;
+            uint32_t txn = hb_txn(b, sess, ext, sat32(at));
+            int has_failed = 0;
             for (uint64_t e = 0; e < n_events; e++) {
                 uint64_t key, value, ev_at = r->offset;
                 int write, success;
@@ -110,10 +147,17 @@ history *parse_dbcop(input *r, ic_error *err) {
                 }
                 unsigned kind = (write ? OP_WRITE : OP_READ) | (success ? 0 : OP_FAILED);
                 hb_op(b, txn, kind, hb_key(b, (int64_t)key), val, sat32(ev_at));
+                if (rep) rep->records++;
+                if (!success) { has_failed = 1; if (rep) rep->failed_ops++; }
             }
             int committed;
             if (!get_bool(&in, &committed, "transaction flag 'committed'")) goto fail;
-            if (!committed) hb_txn_status(b, txn, TXN_ABORTED);
+            if (committed && has_failed && rep) {
+                if (suspects < NAMED_SUSPECTS) { suspect_id[suspects] = ext; suspect_at[suspects++] = at; }
+                rep->failed_in_committed++;
+                if (abort_failed) rep->failed_aborted++;
+            }
+            if (!committed || (has_failed && abort_failed)) hb_txn_status(b, txn, TXN_ABORTED);
         }
     }
     const unsigned char *p;
@@ -121,6 +165,7 @@ history *parse_dbcop(input *r, ic_error *err) {
         ic_error_at_offset(err, r->name, (long long)r->offset, "expected end of file after the last session, found more bytes");
         goto fail;
     }
+    report_failed_in_committed(rep, r->name, suspect_id, suspect_at, suspects, abort_failed);
     return hb_finish(b, err);
 fail:
     hb_free(b);

@@ -1,344 +1,264 @@
-/* parse_elle.c — Jepsen/Elle histories in EDN, one operation map per line:
+/* parse_elle.c — Jepsen/Elle histories in EDN:
  *
  *   {:type :ok, :f :txn, :process 3, :index 12,
  *    :value [[:append 1 5] [:r 2 [1 4]] [:w 3 7] [:r 3 nil]]}
  *
- * A line may carry a record tag (#jepsen.history.Op{...}).
- * Only completions of :f :txn count (:invoke lines and other :f values are
- * checked for syntax and skipped): :ok is committed, :fail aborted, :info
- * indeterminate.  A completion carries the whole transaction; reads in
- * :fail and :info completions are dropped (they are the invocation's nil
- * placeholders), their writes kept.  The session is :process (an integer;
- * operations of keyword processes such as :nemesis are skipped); the
- * transaction id is :index, or the line number without one.
+ * The input is a sequence of operation maps, or one vector or list that
+ * holds them (elle-cli's two shapes).  A map may span lines and a line may
+ * hold several maps.  EDN as Clojure reads it: ';' comments anywhere,
+ * '#_' discards the next form, tags (#jepsen.history.Op{...}, #inst "...")
+ * are dropped keeping the tagged value, sets #{...}, strings that span
+ * lines, characters, big integers (123N).  Nesting is limited to 256
+ * levels.  A map with a repeated key and a NUL byte anywhere are errors.
  *
- * Micro-ops: [:r k v] (v an integer or nil — the initial value) and
- * [:w k v] on registers ([:r k] without a value, as in invocations, is nil); [:append k v] and [:r k [v ...]] on lists, where
- * [:r k nil] or [:r k []] reads the empty list.  Keys are integers,
- * keywords or strings (interned as written).  A key is either a register
- * or a list, not both.  Values are 64-bit integers.  Other map keys and
- * their values (:time, :node, :error, ...) are skipped, any EDN. */
+ * This file is only the syntax; what the operations mean is
+ * jepsen_ops.c's (shared with the JSON reader). */
 #include "frontend/parse.h"
 
-#include <inttypes.h>
 #include <string.h>
 
 #include "vec.h"
-#include "frontend/lex.h"
-#include "frontend/u64map.h"
+#include "frontend/jepsen_ops.h"
+#include "frontend/optree.h"
+#include "frontend/text_cursor.h"
 
-#define EDN_MAX_DEPTH 256
+typedef struct edn { tcur c; optree t; vec_char buf; } edn;
 
-typedef struct elle_in {
-    input *r;
-    ic_error *err;
-    const char *p;
-} elle_in;
+static int is_ws(char ch) { return ch == ' ' || ch == ',' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v'; }
 
-static int fail_at(elle_in *in, const char *expected) {
-    char fb[48];
-    ic_error_at(in->err, in->r->name, in->r->line, "expected %s, found %s", expected, lex_found(in->p, fb, sizeof fb));
-    return 0;
+static int is_delim(char ch) {
+    return !ch || is_ws(ch) || ch == '[' || ch == ']' || ch == '(' || ch == ')' || ch == '{' || ch == '}' ||
+           ch == '"' || ch == ';';
 }
 
-static void ws(elle_in *in) {
+/* Skip blanks, commas, comments and line ends; 1 at a form's first
+ * character, 0 at the end of the input (or on an error). */
+static int ws(edn *e) {
     for (;;) {
-        char c = *in->p;
-        if (c == ' ' || c == ',' || c == '\t' || c == '\r' || c == '\f' || c == '\v') in->p++;
-        else if (c == ';') { while (*in->p) in->p++; }
-        else return;
+        char ch = *e->c.p;
+        if (is_ws(ch)) e->c.p++;
+        else if (ch == ';' || !ch) { if (!tcur_next_line(&e->c)) return 0; }
+        else return 1;
     }
 }
 
-static int is_delim(char c) {
-    return !c || c == ' ' || c == ',' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '[' || c == ']' ||
-           c == '(' || c == ')' || c == '{' || c == '}' || c == '"' || c == ';';
+static uint32_t read_form(edn *e, int depth);
+
+/* ws() that also drops '#_' forms; 1 at a form (or closing bracket). */
+static int ws_discard(edn *e, int depth) {
+    while (ws(e)) {
+        if (e->c.p[0] != '#' || e->c.p[1] != '_') return 1;
+        e->c.p += 2;
+        if (read_form(e, depth + 1) == OV_NONE) return 0;   /* the discarded form */
+    }
+    return 0;
 }
 
-/* An atom (number, keyword, symbol, nil): its extent. */
 static size_t atom_len(const char *p) {
     size_t n = 0;
     while (!is_delim(p[n])) n++;
     return n;
 }
 
-static int atom_is(const char *p, const char *word) {
-    size_t n = strlen(word);
-    return !strncmp(p, word, n) && is_delim(p[n]);
+/* Append the UTF-8 encoding of code point cp. */
+static void put_utf8(vec_char *b, unsigned cp) {
+    if (cp < 0x80) vec_push(*b, (char)cp);
+    else if (cp < 0x800) { vec_push(*b, (char)(0xC0 | cp >> 6)); vec_push(*b, (char)(0x80 | (cp & 0x3F))); }
+    else {
+        vec_push(*b, (char)(0xE0 | cp >> 12));
+        vec_push(*b, (char)(0x80 | ((cp >> 6) & 0x3F)));
+        vec_push(*b, (char)(0x80 | (cp & 0x3F)));
+    }
 }
 
-static int skip_string(elle_in *in) {
-    in->p++;
-    while (*in->p && *in->p != '"') {
-        if (*in->p == '\\' && in->p[1]) in->p++;
-        in->p++;
+static int hex4(const char *p, unsigned *cp) {
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char ch = p[i];
+        unsigned d = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0') : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                   : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
+        if (d == 16) return 0;
+        v = v * 16 + d;
     }
-    if (*in->p != '"') return fail_at(in, "'\"' closing a string (strings may not span lines)");
-    in->p++;
+    *cp = v;
     return 1;
 }
 
-/* Skip one EDN value of any kind, nesting kept on an explicit stack. */
-static int skip_value(elle_in *in) {
-    char stack[EDN_MAX_DEPTH];
-    int depth = 0;
+/* A string at '"'; its content decoded into a node.  May span lines. */
+static uint32_t read_string(edn *e) {
+    uint32_t line = (uint32_t)e->c.line;
+    vec_clear(e->buf);
+    e->c.p++;
     for (;;) {
-        ws(in);
-        char c = *in->p;
-        if (!c) return fail_at(in, depth ? "a closing bracket" : "a value");
-        if (c == '[' || c == '(' || c == '{') {
-            if (depth == EDN_MAX_DEPTH) return fail_at(in, "less nesting (at most 256 levels)");
-            stack[depth++] = c == '[' ? ']' : c == '(' ? ')' : '}';
-            in->p++;
+        char ch = *e->c.p;
+        if (!ch) {                                     /* the string goes on on the next line */
+            if (!tcur_next_line(&e->c)) {
+                if (!e->c.failed) tcur_error(&e->c, line, "expected '\"' closing the string that starts here, found end of file");
+                return OV_NONE;
+            }
+            vec_push(e->buf, '\n');
             continue;
         }
-        if (c == ']' || c == ')' || c == '}') {
-            if (!depth || stack[depth - 1] != c) {
+        e->c.p++;
+        if (ch == '"') break;
+        if (ch != '\\') { vec_push(e->buf, ch); continue; }
+        char esc = *e->c.p;
+        unsigned cp;
+        switch (esc) {
+        case 'n': vec_push(e->buf, '\n'); break;
+        case 't': vec_push(e->buf, '\t'); break;
+        case 'r': vec_push(e->buf, '\r'); break;
+        case 'b': vec_push(e->buf, '\b'); break;
+        case 'f': vec_push(e->buf, '\f'); break;
+        case '"': case '\\': case '/': vec_push(e->buf, esc); break;
+        case 'u':
+            if (!hex4(e->c.p + 1, &cp) || cp == 0) { tcur_fail(&e->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
+            put_utf8(&e->buf, cp);
+            e->c.p += 4;
+            break;
+        default:
+            e->c.p--;
+            tcur_fail(&e->c, "an escape \\n, \\t, \\r, \\b, \\f, \\\", \\\\ or \\uXXXX");
+            return OV_NONE;
+        }
+        e->c.p++;
+    }
+    return ot_atom(&e->t, OV_STRING, line, e->buf.data ? e->buf.data : "", e->buf.len);
+}
+
+static uint32_t read_atom(edn *e) {
+    uint32_t line = (uint32_t)e->c.line;
+    const char *p = e->c.p;
+    if (*p == '\\') {                                  /* a character: \a, \newline, \( ... */
+        size_t n = p[1] ? 1 + (is_delim(p[2]) ? 1 : atom_len(p + 1)) : 0;
+        if (!n) { tcur_fail(&e->c, "a character after '\\'"); return OV_NONE; }
+        e->c.p += n;
+        return ot_atom(&e->t, OV_CHAR, line, p, n);
+    }
+    size_t n = atom_len(p);
+    if (!n) { tcur_fail(&e->c, "a value"); return OV_NONE; }
+    e->c.p += n;
+    if (n == 3 && !strncmp(p, "nil", 3)) return ot_atom(&e->t, OV_NIL, line, p, n);
+    if ((n == 4 && !strncmp(p, "true", 4)) || (n == 5 && !strncmp(p, "false", 5))) return ot_atom(&e->t, OV_BOOL, line, p, n);
+    if (*p == ':') {
+        if (n < 2) { e->c.p -= n; tcur_fail(&e->c, "a keyword name after ':'"); return OV_NONE; }
+        return ot_atom(&e->t, OV_KEYWORD, line, p, n);
+    }
+    int numeric = (*p >= '0' && *p <= '9') || ((*p == '-' || *p == '+') && n > 1 && p[1] >= '0' && p[1] <= '9');
+    if (numeric) {
+        uint32_t node = ot_integer(&e->t, line, p, n);
+        return node != OV_NONE ? node : ot_atom(&e->t, OV_NUMBER, line, p, n);
+    }
+    return ot_atom(&e->t, OV_SYMBOL, line, p, n);
+}
+
+/* Elements up to `close`, as children of node. */
+static uint32_t read_elements(edn *e, uint32_t node, char close, int depth) {
+    uint32_t last = OV_NONE;
+    for (;;) {
+        if (!ws_discard(e, depth)) {
+            if (!e->c.failed) {
                 char exp[32];
-                if (depth) snprintf(exp, sizeof exp, "'%c'", stack[depth - 1]);
-                else snprintf(exp, sizeof exp, "a value");
-                return fail_at(in, exp);
+                snprintf(exp, sizeof exp, "'%c'", close);
+                tcur_fail(&e->c, exp);
             }
-            in->p++;
-            if (--depth == 0) return 1;
+            return OV_NONE;
+        }
+        char ch = *e->c.p;
+        if (ch == close) { e->c.p++; return node; }
+        if (ch == ']' || ch == ')' || ch == '}') {
+            char exp[32];
+            snprintf(exp, sizeof exp, "'%c'", close);
+            tcur_fail(&e->c, exp);
+            return OV_NONE;
+        }
+        uint32_t child = read_form(e, depth);
+        if (child == OV_NONE) return OV_NONE;
+        ot_append(&e->t, node, &last, child);
+    }
+}
+
+static uint32_t read_form(edn *e, int depth) {
+    if (depth >= OT_MAX_DEPTH) { tcur_fail(&e->c, "less nesting (at most 256 levels)"); return OV_NONE; }
+    if (!ws_discard(e, depth)) {
+        if (!e->c.failed) tcur_fail(&e->c, "a value");
+        return OV_NONE;
+    }
+    uint32_t line = (uint32_t)e->c.line;
+    char ch = *e->c.p;
+    switch (ch) {
+    case '[': e->c.p++; return read_elements(e, ot_container(&e->t, OV_VECTOR, line), ']', depth + 1);
+    case '(': e->c.p++; return read_elements(e, ot_container(&e->t, OV_LIST, line), ')', depth + 1);
+    case '{': {
+        e->c.p++;
+        uint32_t m = read_elements(e, ot_container(&e->t, OV_MAP, line), '}', depth + 1);
+        if (m == OV_NONE) return OV_NONE;
+        if (ot_node(&e->t, m)->count & 1) {
+            tcur_error(&e->c, e->c.line, "a map (from line %u) has a key without a value", line);
+            return OV_NONE;
+        }
+        uint32_t dup = ot_duplicate_key(&e->t, m);
+        if (dup != OV_NONE) {
+            char kb[64];
+            tcur_error(&e->c, ot_node(&e->t, dup)->line, "key %s appears twice in one map (EDN forbids it)",
+                       ot_render(&e->t, dup, kb, sizeof kb));
+            return OV_NONE;
+        }
+        return m;
+    }
+    case ']': case ')': case '}':
+        tcur_fail(&e->c, "a value");
+        return OV_NONE;
+    case '"':
+        return read_string(e);
+    case '#': {
+        char next = e->c.p[1];
+        if (next == '{') { e->c.p += 2; return read_elements(e, ot_container(&e->t, OV_SET, line), '}', depth + 1); }
+        if (next == '#') { e->c.p++; return read_atom(e); }      /* ##Inf, ##NaN */
+        if (next == '"') { e->c.p++; return read_string(e); }    /* a regex: its text */
+        e->c.p++;
+        size_t n = atom_len(e->c.p);                             /* a tag: the tagged value follows */
+        if (!n) { tcur_fail(&e->c, "a tag after '#'"); return OV_NONE; }
+        e->c.p += n;
+        return read_form(e, depth + 1);
+    }
+    default:
+        return read_atom(e);
+    }
+}
+
+history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_error *err) {
+    (void)opt;
+    edn e;
+    memset(&e, 0, sizeof e);
+    ot_init(&e.t, 0);
+    jepsen_reader *jr = jr_new(FORMAT_ELLE, r->name, rep);
+    int ok = tcur_init(&e.c, r, err), wrapped = 0, forms = 0;
+    char close = 0;
+    while (ok && ws_discard(&e, 0)) {
+        char ch = *e.c.p;
+        if (wrapped == 1) {                      /* inside the vector/list holding the history */
+            if (ch == close) { e.c.p++; wrapped = 2; continue; }
+        } else if (wrapped == 2) {
+            ok = tcur_fail(&e.c, "end of file after the vector holding the history");
+            break;
+        } else if ((ch == '[' || ch == '(') && forms == 0) {
+            e.c.p++;
+            wrapped = 1;
+            close = ch == '[' ? ']' : ')';
             continue;
         }
-        if (c == '"') { if (!skip_string(in)) return 0; }
-        else if (c == '#') {
-            in->p++;
-            if (*in->p == '{') {
-                if (depth == EDN_MAX_DEPTH) return fail_at(in, "less nesting (at most 256 levels)");
-                stack[depth++] = '}';
-                in->p++;
-                continue;
-            }
-            if (*in->p == '_') { in->p++; continue; }      /* discard: the next value is skipped anyway */
-            size_t n = atom_len(in->p);                      /* a tag: the value follows */
-            if (!n) return fail_at(in, "a tag after '#'");
-            in->p += n;
-            continue;
-        } else if (c == '\\') {
-            in->p++;
-            if (!*in->p) return fail_at(in, "a character after '\\'");
-            in->p++;
-            in->p += atom_len(in->p);
-        } else {
-            size_t n = atom_len(in->p);
-            if (!n) return fail_at(in, "a value");
-            in->p += n;
-        }
-        if (depth == 0) return 1;
+        ot_reset(&e.t);
+        uint32_t root = read_form(&e, wrapped);
+        if (root == OV_NONE) { ok = 0; break; }
+        forms++;
+        ok = jr_op(jr, &e.t, root, err);
     }
-}
-
-static int parse_int(elle_in *in, int64_t *v, const char *what) {
-    const char *start = in->p;
-    int rc = lex_i64(&in->p, v);
-    if (rc == 1 && is_delim(*in->p)) return 1;
-    in->p = start;
-    if (rc < 0) {
-        ic_error_at(in->err, in->r->name, in->r->line, "%s out of range (64-bit signed integers)", what);
-        return 0;
-    }
-    return fail_at(in, what);
-}
-
-typedef enum { KEY_UNUSED = 0, KEY_REGISTER = 1, KEY_LIST = 2 } key_use;
-
-typedef struct elle_state {
-    history_builder *b;
-    VEC(uint8_t) key_use;
-    vec_u32 nil_reads;        /* pairs (builder op, key): [:r k nil], list or register */
-    const char *key_tok;      /* the last key as written, for messages */
-    int key_tok_len;
-    u64map txn_ids;
-    VEC(int64_t) list;
-} elle_state;
-
-static int parse_key(elle_in *in, elle_state *st, uint32_t *key) {
-    ws(in);
-    st->key_tok = in->p;
-    char c = *in->p;
-    if (c == '"') {
-        const char *s = in->p;
-        if (!skip_string(in)) return 0;
-        *key = hb_key_str(st->b, s, (size_t)(in->p - s));
-    } else if (c == ':') {
-        size_t n = atom_len(in->p);
-        if (n < 2) return fail_at(in, "a key (integer, keyword or string)");
-        *key = hb_key_str(st->b, in->p, n);
-        in->p += n;
-    } else {
-        int64_t k;
-        if (!parse_int(in, &k, "a key (integer, keyword or string)")) return 0;
-        *key = hb_key(st->b, k);
-    }
-    st->key_tok_len = (int)(in->p - st->key_tok > 40 ? 40 : in->p - st->key_tok);
-    while (st->key_use.len <= *key) vec_push(st->key_use, KEY_UNUSED);
-    return 1;
-}
-
-static int use_key(elle_in *in, elle_state *st, uint32_t key, key_use use) {
-    if (st->key_use.data[key] == KEY_UNUSED) st->key_use.data[key] = (uint8_t)use;
-    if (st->key_use.data[key] == use) return 1;
-    ic_error_at(in->err, in->r->name, in->r->line,
-                "key %.*s is used both as a register ([:w k v], [:r k v]) and as a list ([:append k v], [:r k [...]])",
-                st->key_tok_len, st->key_tok);
-    return 0;
-}
-
-/* One micro-op; adds it to txn unless it is a read and keep_reads is 0. */
-static int parse_micro_op(elle_in *in, elle_state *st, uint32_t txn, int keep_reads) {
-    ws(in);
-    if (*in->p != '[') return fail_at(in, "'[' starting a micro-op like [:r k v]");
-    in->p++;
-    ws(in);
-    uint32_t line = (uint32_t)in->r->line;
-    enum { M_READ, M_WRITE, M_APPEND } m;
-    if (atom_is(in->p, ":r")) { m = M_READ; in->p += 2; }
-    else if (atom_is(in->p, ":w")) { m = M_WRITE; in->p += 2; }
-    else if (atom_is(in->p, ":append")) { m = M_APPEND; in->p += 7; }
-    else return fail_at(in, "a micro-op :r, :w or :append");
-    uint32_t key = 0;
-    if (!parse_key(in, st, &key)) return 0;
-    ws(in);
-    int64_t v;
-    if (m == M_READ) {
-        if (atom_is(in->p, "nil") || *in->p == ']') {      /* invocations may write [:r k] */
-            if (*in->p != ']') in->p += 3;
-            if (keep_reads) {
-                vec_push(st->nil_reads, hb_op(st->b, txn, OP_READ, key, VALUE_INIT, line));
-                vec_push(st->nil_reads, key);
-            }
-        } else if (*in->p == '[') {
-            in->p++;
-            vec_clear(st->list);
-            for (;;) {
-                ws(in);
-                if (*in->p == ']') { in->p++; break; }
-                if (!parse_int(in, &v, "an integer list element or ']'")) return 0;
-                vec_push(st->list, v);
-            }
-            if (st->list.len > UINT32_MAX / 2) return fail_at(in, "a shorter list");
-            if (!use_key(in, st, key, KEY_LIST)) return 0;
-            if (keep_reads) hb_list_read(st->b, txn, key, st->list.data, (uint32_t)st->list.len, line);
-        } else {
-            if (!parse_int(in, &v, "a read value (integer, nil or a list)")) return 0;
-            if (v == VALUE_INIT) { ic_error_at(in->err, in->r->name, in->r->line, "value %" PRId64 " is reserved", v); return 0; }
-            if (!use_key(in, st, key, KEY_REGISTER)) return 0;
-            if (keep_reads) hb_op(st->b, txn, OP_READ, key, v, line);
-        }
-    } else {
-        if (!parse_int(in, &v, m == M_WRITE ? "a written value (integer)" : "an appended value (integer)")) return 0;
-        if (v == VALUE_INIT) { ic_error_at(in->err, in->r->name, in->r->line, "value %" PRId64 " is reserved", v); return 0; }
-        if (!use_key(in, st, key, m == M_WRITE ? KEY_REGISTER : KEY_LIST)) return 0;
-        hb_op(st->b, txn, m == M_WRITE ? OP_WRITE : OP_APPEND, key, v, line);
-    }
-    ws(in);
-    if (*in->p != ']') return fail_at(in, "']' closing the micro-op");
-    in->p++;
-    return 1;
-}
-
-typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
-
-/* One line: a map.  Reads the fields, then (for txn completions) parses
- * :value again into the builder. */
-static int parse_line(elle_in *in, elle_state *st) {
-    ws(in);
-    if (*in->p == '#' && in->p[1] != '{') {               /* a record tag: #jepsen.history.Op{...} */
-        in->p++;
-        in->p += atom_len(in->p);
-        ws(in);
-    }
-    if (*in->p != '{') return fail_at(in, "'{' starting an operation map");
-    in->p++;
-    op_type type = T_NONE;
-    int is_txn = -1, process_ok = -1, has_index = 0;      /* process_ok: -1 absent, 0 keyword/nil, 1 integer */
-    int64_t process = 0, index = 0;
-    const char *value = NULL;
-    for (;;) {
-        ws(in);
-        if (*in->p == '}') { in->p++; break; }
-        if (*in->p != ':') return fail_at(in, "a keyword (like :type) or '}'");
-        size_t n = atom_len(in->p);
-        const char *k = in->p;
-        in->p += n;
-        ws(in);
-        if (n == 5 && !strncmp(k, ":type", 5)) {
-            if (atom_is(in->p, ":invoke")) type = T_INVOKE;
-            else if (atom_is(in->p, ":ok")) type = T_OK;
-            else if (atom_is(in->p, ":fail")) type = T_FAIL;
-            else if (atom_is(in->p, ":info")) type = T_INFO;
-            else return fail_at(in, ":invoke, :ok, :fail or :info after :type");
-            in->p += atom_len(in->p);
-        } else if (n == 2 && !strncmp(k, ":f", 2)) {
-            is_txn = atom_is(in->p, ":txn");
-            if (!skip_value(in)) return 0;
-        } else if (n == 8 && !strncmp(k, ":process", 8)) {
-            if (*in->p == ':' || atom_is(in->p, "nil")) { process_ok = 0; if (!skip_value(in)) return 0; }
-            else { if (!parse_int(in, &process, "an integer or keyword :process")) return 0; process_ok = 1; }
-        } else if (n == 6 && !strncmp(k, ":index", 6)) {
-            if (!parse_int(in, &index, "an integer :index")) return 0;
-            has_index = 1;
-        } else if (n == 6 && !strncmp(k, ":value", 6)) {
-            value = in->p;
-            if (!skip_value(in)) return 0;
-        } else {
-            if (!skip_value(in)) return 0;
-        }
-    }
-    ws(in);
-    if (*in->p) return fail_at(in, "end of line after the map (one operation per line)");
-    if (type == T_NONE) return fail_at(in, "an operation with :type");
-    if (is_txn != 1 || type == T_INVOKE || process_ok == 0) return 1;
-    if (process_ok < 0) { in->p = ""; return fail_at(in, "a :process in a :txn completion"); }
-    if (!value) { in->p = ""; return fail_at(in, "a :value in a :txn completion"); }
-    int64_t ext = has_index ? index : in->r->line;
-    if (u64map_get(&st->txn_ids, (uint64_t)ext) != UINT32_MAX) {
-        ic_error_at(in->err, in->r->name, in->r->line, "duplicate transaction id (:index %" PRId64 ")", ext);
-        return 0;
-    }
-    uint32_t txn = hb_txn(st->b, hb_session(st->b, process, NULL), ext, (uint32_t)in->r->line);
-    u64map_put(&st->txn_ids, (uint64_t)ext, txn);
-    hb_txn_status(st->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
-    in->p = value;
-    ws(in);
-    if (atom_is(in->p, "nil")) return 1;
-    if (*in->p != '[') return fail_at(in, "a vector of micro-ops as :value");
-    in->p++;
-    for (;;) {
-        ws(in);
-        if (*in->p == ']') break;
-        if (!parse_micro_op(in, st, txn, type == T_OK)) return 0;
-    }
-    return 1;
-}
-
-history *parse_elle(input *r, ic_error *err) {
-    elle_state st;
-    memset(&st, 0, sizeof st);
-    st.b = hb_new(FORMAT_ELLE, LOC_LINE, r->name);
-    u64map_init(&st.txn_ids);
-    elle_in in = { r, err, NULL };
-    size_t len;
-    char *line;
-    int ok = 1;
-    while (ok && (line = input_line(r, &len))) {
-        in.p = line;
-        ws(&in);
-        if (!*in.p) continue;
-        if (len != strlen(line)) { ic_error_at(err, r->name, r->line, "expected text, found a NUL byte"); ok = 0; break; }
-        ok = parse_line(&in, &st);
-    }
-    if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
-    if (ok)   /* [:r k nil] on a list key reads the empty list */
-        for (size_t i = 0; i + 1 < st.nil_reads.len; i += 2)
-            if (st.key_use.data[st.nil_reads.data[i + 1]] == KEY_LIST) hb_op_make_empty_list_read(st.b, st.nil_reads.data[i]);
-    vec_free(st.key_use);
-    vec_free(st.nil_reads);
-    vec_free(st.list);
-    u64map_free(&st.txn_ids);
-    if (!ok) { hb_free(st.b); return NULL; }
-    return hb_finish(st.b, err);
+    if (ok && e.c.failed) ok = 0;
+    if (ok && wrapped == 1) ok = tcur_fail(&e.c, close == ']' ? "']' closing the vector holding the history"
+                                                              : "')' closing the list holding the history");
+    ot_free(&e.t);
+    vec_free(e.buf);
+    if (!ok) { jr_free(jr); return NULL; }
+    return jr_finish(jr, err);
 }

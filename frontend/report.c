@@ -76,15 +76,13 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n) {
         uint32_t len;
         const int64_t *l = history_list(h, op, &len);
         size_t at = (size_t)snprintf(buf, n, "[");
+        char eb[64];
         for (uint32_t i = 0; i < len && at + 24 < n; i++)
-            at += (size_t)snprintf(buf + at, n - at, i ? " %" PRId64 : "%" PRId64, l[i]);
+            at += (size_t)snprintf(buf + at, n - at, i ? " %s" : "%s", history_value_str(h, l[i], eb, sizeof eb));
         snprintf(buf + at, n - at, at + 24 >= n && len ? " ...]" : "]");
         return buf;
     }
-    int64_t v = h->op_value[op];
-    if (v == VALUE_INIT) snprintf(buf, n, "init");
-    else snprintf(buf, n, "%" PRId64, v);
-    return buf;
+    return history_value_str(h, h->op_value[op], buf, n);   /* "init", a named value's written form, or the integer */
 }
 
 const char *report_level_name(int level) { return level == 0 ? "si" : level == 1 ? "ser" : "any"; }
@@ -92,14 +90,15 @@ const char *report_level_name(int level) { return level == 0 ? "si" : level == 1
 static const char *level_title(int level) { return level == 0 ? "snapshot isolation" : "serializability"; }
 
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
-    char a[64], b[64], kb[128], v1[96], v2[96];
+    char a[64], b[64], kb[128], v1[96], v2[96], sb[64];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
     if (e->kind != DEP_SO && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
     switch (e->kind) {
     case DEP_SO:
-        snprintf(buf, n, "%s ran before %s in session %" PRId64, a, b,
-                 e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE ? h->sessions[h->txns[e->to].session].ext_id : -1);
+        snprintf(buf, n, "%s ran before %s in session %s", a, b,
+                 history_value_str(h, e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE
+                                   ? h->sessions[h->txns[e->to].session].ext_id : -1, sb, sizeof sb));
         break;
     case DEP_WR:
         snprintf(buf, n, "%s read %s=%s written by %s", b, kb, report_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
@@ -146,11 +145,12 @@ static const char *status_name(uint8_t st) {
 }
 
 static void print_txns(FILE *out, const history *h, const report_anomaly *a) {
-    char where[600], kb[128], vb[256], tb[64];
+    char where[600], kb[128], vb[256], tb[64], sb[64];
     for (size_t i = 0; i < a->txns.len; i++) {
         uint32_t t = a->txns.data[i];
         const history_txn *tx = &h->txns[t];
-        fprintf(out, "     %-9s session %-4" PRId64 " %s%s%s\n", report_txn_name(h, t, tb, sizeof tb), h->sessions[tx->session].ext_id,
+        fprintf(out, "     %-9s session %-4s %s%s%s\n", report_txn_name(h, t, tb, sizeof tb),
+                history_value_str(h, h->sessions[tx->session].ext_id, sb, sizeof sb),
                 history_txn_where(h, t, where, sizeof where), tx->status == TXN_COMMITTED ? "" : "  ",
                 tx->status == TXN_COMMITTED ? "" : status_name(tx->status));
         int any = 0;

@@ -25,6 +25,21 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
                             h->strings + h->key_name[k], format);
                 return 0;
             }
+    if (!string_keys_ok && h->num_names) {          /* named values/processes (Elle strings, big integers) */
+        for (uint32_t s = 0; s < h->num_sessions; s++)
+            if (history_value_is_named(h, h->sessions[s].ext_id)) {
+                ic_error_at(err, h->source, 0, "cannot write session %s in %s format (integer sessions only)",
+                            h->strings + h->name_off[h->sessions[s].ext_id - VALUE_NAME_BASE], format);
+                return 0;
+            }
+        for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++)
+            if (history_op_kind(h, op) != OP_LIST_READ && history_value_is_named(h, h->op_value[op])) {
+                ic_error_at(err, h->source, 0, "cannot write value %s (%s) in %s format (integer values only)",
+                            h->strings + h->name_off[h->op_value[op] - VALUE_NAME_BASE],
+                            history_op_where(h, op, wb, sizeof wb), format);
+                return 0;
+            }
+    }
     for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++) {
         op_kind k = history_op_kind(h, op);
         if ((history_op_failed(h, op) && !failed_ok) || ((k == OP_APPEND || k == OP_LIST_READ) && !lists_ok)) {

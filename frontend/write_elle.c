@@ -1,7 +1,12 @@
 /* write_elle.c — Elle EDN, one completion map per transaction, sessions
  * one after another:
  *   {:type :ok, :f :txn, :process S, :index I, :value [[:w k v] [:r k nil]]}
- * The initial value is nil (registers) or [] (lists). */
+ * The initial value is nil (registers) or [] (lists).  Keys, values and
+ * processes are written as they were read (named values by their written
+ * form).  Every op is read back: the completion of an aborted or
+ * indeterminate transaction says `:isocheck/reads :observed`, so that its
+ * reads (nil included) are taken as observed rather than as the
+ * invocation's placeholders (jepsen_ops.h).  Failed ops cannot be written. */
 #include "frontend/write.h"
 
 #include <inttypes.h>
@@ -11,6 +16,12 @@ static void put_key(const history *h, FILE *out, uint32_t k) {
     else fprintf(out, "%" PRId64, h->key_ext[k]);
 }
 
+static void put_value(const history *h, FILE *out, int64_t v) {
+    char vb[32];
+    if (history_value_is_named(h, v)) fputs(h->strings + h->name_off[v - VALUE_NAME_BASE], out);
+    else fputs(history_value_str(h, v, vb, sizeof vb), out);
+}
+
 int write_elle(const history *h, FILE *out, ic_error *err) {
     if (!write_check(h, "elle", 1, 1, 1, 1, 0, err)) return 0;
     if (!write_check_unique_txn_ids(h, "elle", err)) return 0;
@@ -18,8 +29,12 @@ int write_elle(const history *h, FILE *out, ic_error *err) {
         const history_session *se = &h->sessions[s];
         for (uint32_t t = se->first_txn; t < se->first_txn + se->num_txns; t++) {
             const history_txn *x = &h->txns[t];
-            fprintf(out, "{:type %s, :f :txn, :process %" PRId64 ", :index %" PRId64 ", :value [",
-                    x->status == TXN_COMMITTED ? ":ok" : x->status == TXN_ABORTED ? ":fail" : ":info", se->ext_id, x->ext_id);
+            fprintf(out, "{:type %s, :f :txn, :process ",
+                    x->status == TXN_COMMITTED ? ":ok" : x->status == TXN_ABORTED ? ":fail" : ":info");
+            put_value(h, out, se->ext_id);
+            fprintf(out, ", :index %" PRId64 ", ", x->ext_id);
+            if (x->status != TXN_COMMITTED) fputs(":isocheck/reads :observed, ", out);
+            fputs(":value [", out);
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
                 int64_t v = h->op_value[op];
                 fputs(op == x->first_op ? "[" : " [", out);
@@ -34,10 +49,13 @@ int write_elle(const history *h, FILE *out, ic_error *err) {
                     uint32_t n;
                     const int64_t *l = history_list(h, op, &n);
                     fputs(" [", out);
-                    for (uint32_t i = 0; i < n; i++) fprintf(out, i ? " %" PRId64 : "%" PRId64, l[i]);
+                    for (uint32_t i = 0; i < n; i++) {
+                        if (i) fputc(' ', out);
+                        put_value(h, out, l[i]);
+                    }
                     fputs("]]", out);
                 } else if (v == VALUE_INIT) fputs(" nil]", out);
-                else fprintf(out, " %" PRId64 "]", v);
+                else { fputc(' ', out); put_value(h, out, v); fputc(']', out); }
             }
             fputs("]}\n", out);
         }

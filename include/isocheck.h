@@ -34,6 +34,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The library is built with hidden visibility; ISOCHECK_API marks the
+ * functions it exports (these, and nothing else). */
+#ifndef ISOCHECK_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define ISOCHECK_API __attribute__((visibility("default")))
+#else
+#define ISOCHECK_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -53,43 +63,43 @@ typedef struct isocheck_history isocheck_history;
 typedef struct isocheck_result isocheck_result;
 
 /* Message for a status code (static string). */
-const char *isocheck_status_message(int status);
+ISOCHECK_API const char *isocheck_status_message(int status);
 
-isocheck_history *isocheck_history_new(void);
-void isocheck_history_free(isocheck_history *h);
+ISOCHECK_API isocheck_history *isocheck_history_new(void);
+ISOCHECK_API void isocheck_history_free(isocheck_history *h);
 /* The last error on h ("" if none). */
-const char *isocheck_history_error(const isocheck_history *h);
+ISOCHECK_API const char *isocheck_history_error(const isocheck_history *h);
 
 /* Start transaction txn_id at the end of session session_id (created on
  * first use).  Returns a transaction handle (>= 1) or a negative status. */
-int isocheck_txn_begin(isocheck_history *h, int64_t session_id, int64_t txn_id);
+ISOCHECK_API int isocheck_txn_begin(isocheck_history *h, int64_t session_id, int64_t txn_id);
 /* Mark a transaction aborted (its writes are never visible). */
-int isocheck_txn_abort(isocheck_history *h, int txn);
+ISOCHECK_API int isocheck_txn_abort(isocheck_history *h, int txn);
 /* Operations, in the transaction's program order.  value INT64_MIN is
  * reserved (it stands for the initial value internally). */
-int isocheck_write(isocheck_history *h, int txn, int64_t key, int64_t value);
-int isocheck_read(isocheck_history *h, int txn, int64_t key, int64_t value);
-int isocheck_read_initial(isocheck_history *h, int txn, int64_t key);
+ISOCHECK_API int isocheck_write(isocheck_history *h, int txn, int64_t key, int64_t value);
+ISOCHECK_API int isocheck_read(isocheck_history *h, int txn, int64_t key, int64_t value);
+ISOCHECK_API int isocheck_read_initial(isocheck_history *h, int txn, int64_t key);
 
 /* Check the history against a level.  Returns a result (never NULL except
  * for h == NULL); its verdict is ISOCHECK_UNKNOWN when the history was
  * rejected or no answer was found, with the reason in the text. */
-isocheck_result *isocheck_check(isocheck_history *h, isocheck_level level);
+ISOCHECK_API isocheck_result *isocheck_check(isocheck_history *h, isocheck_level level);
 
-isocheck_verdict isocheck_result_verdict(const isocheck_result *r);
+ISOCHECK_API isocheck_verdict isocheck_result_verdict(const isocheck_result *r);
 /* The status behind an UNKNOWN verdict (ISOCHECK_OK otherwise). */
-int isocheck_result_status(const isocheck_result *r);
+ISOCHECK_API int isocheck_result_status(const isocheck_result *r);
 /* A readable report: "PASS ...", or "FAIL ..." with the anomaly or the
  * dependency cycle and the operations behind it, or the reason for UNKNOWN. */
-const char *isocheck_result_text(const isocheck_result *r);
+ISOCHECK_API const char *isocheck_result_text(const isocheck_result *r);
 /* For FAIL: the dependency cycle that every version order leaves (empty
  * when an axiom fails, e.g. a read of an aborted write).  Edge i goes
  * from transaction *from to *to (the caller's txn ids; INIT is -1); kind
  * is "SO", "WR", "WW" or "RW"; key is set for all but SO. */
-size_t isocheck_result_cycle_length(const isocheck_result *r);
-int isocheck_result_cycle_edge(const isocheck_result *r, size_t i, int64_t *from, int64_t *to,
-                               int64_t *key, const char **kind);
-void isocheck_result_free(isocheck_result *r);
+ISOCHECK_API size_t isocheck_result_cycle_length(const isocheck_result *r);
+ISOCHECK_API int isocheck_result_cycle_edge(const isocheck_result *r, size_t i, int64_t *from, int64_t *to,
+                                            int64_t *key, const char **kind);
+ISOCHECK_API void isocheck_result_free(isocheck_result *r);
 
 #ifdef __cplusplus
 }

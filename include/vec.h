@@ -13,10 +13,21 @@
 
 #define VEC(T) struct { T *data; size_t len, cap; }
 
+/* What the program is doing, for the out-of-memory line: a program's main
+ * may point it at e.g. "gsat: out of memory while reading F"; libraries
+ * never set it.  Weak, so that every object file may define it and the
+ * linker keeps one. */
+#if defined(__GNUC__)
+__attribute__((weak)) const char *xalloc_stage;
+#else
+extern const char *xalloc_stage;
+#endif
+
 /* Out of memory: print one line and exit with the "internal limit" code 2.
  * The only place in the project that gives up on allocation. */
 static inline void xalloc_fail(size_t bytes) {
-    fprintf(stderr, "out of memory (allocating %zu bytes)\n", bytes);
+    if (xalloc_stage) fprintf(stderr, "%s (allocating %zu bytes)\n", xalloc_stage, bytes);
+    else fprintf(stderr, "out of memory (allocating %zu bytes)\n", bytes);
     exit(2);
 }
 

@@ -1,195 +1,298 @@
-/* dimacs.c — DIMACS CNF parser with an extension hook (see dimacs.h).
- * Literal lines are scanned byte by byte straight from the reader; any
- * other line is collected whole and classified by its first token. */
-#include <stdint.h>
+/* dimacs.c — DIMACS CNF input with an extension hook (see dimacs.h).
+ * The scanner works on whole lines in the reader's buffer: a window of
+ * lines ends in '\n', which stops every inner loop, so numbers are read
+ * with a pointer and no bounds checks; literals go to one growing array
+ * (reserved per window: a literal takes at least two bytes). */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "solver/dimacs.h"
-#include "vec.h"
+#include "solver/solver.h"
 
-/* Keyword lines are held whole; a GNF `solve` line lists every assumption
- * (PolySI traces reach several MB), so the bound only stops runaway input. */
-#define MAX_LINE (1 << 30)
+static inline int is_digit(int c) { return (unsigned)(c - '0') <= 9; }
 
-static int is_digit(int c) { return c >= '0' && c <= '9'; }
-
-/* First token of a line, printable, at most 40 bytes, for messages. */
-static void first_token(const char *line, char *out, size_t cap) {
-    size_t n = 0;
-    while (line[n] && !dimacs_is_blank((unsigned char)line[n]) && n + 1 < cap && n < 40) {
-        unsigned char ch = (unsigned char)line[n];
-        out[n] = (ch >= 32 && ch < 127) ? (char)ch : '?';
-        n++;
+void dimacs_shown(const char *t, size_t n, char out[48]) {
+    size_t k = 0;
+    for (; k < n && k < 40; k++) {
+        unsigned char ch = (unsigned char)t[k];
+        out[k] = (ch >= 32 && ch < 127) ? (char)ch : '?';
     }
-    out[n] = 0;
+    out[k] = 0;
 }
 
-int dimacs_tokenize(char *line, char **tok, int max) {
-    int n = 0;
-    char *p = line;
-    for (;;) {
-        while (*p && dimacs_is_blank((unsigned char)*p)) p++;
-        if (!*p) break;
-        if (n == max) return max + 1;
-        tok[n++] = p;
-        while (*p && !dimacs_is_blank((unsigned char)*p)) p++;
-        if (*p) *p++ = 0;
+int dimacs_int(const char *t, size_t n, int64_t lo, int64_t hi, int64_t *out) {
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (t[i] == '-' || t[i] == '+')) neg = t[i++] == '-';
+    if (i == n) return 0;
+    int64_t v = 0;
+    for (; i < n; i++) {
+        if (!is_digit((unsigned char)t[i])) return 0;
+        v = v * 10 + (t[i] - '0');
+        if (v > ((int64_t)1 << 40)) v = (int64_t)1 << 40;   /* saturate: out of any range */
     }
-    return n;
-}
-
-static int parse_count(const char *t, long *out) {
-    long v = 0;
-    if (!*t) return 0;
-    for (; *t; t++) {
-        if (!is_digit((unsigned char)*t)) return 0;
-        if (v > (INT32_MAX - 9) / 10) return 0;
-        v = v * 10 + (*t - '0');
-    }
+    if (neg) v = -v;
+    if (v < lo || v > hi) return 0;
     *out = v;
     return 1;
 }
 
-int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err) {
+/* The first token of a line, for messages. */
+static void first_token(const char *p, const char *end, char out[48]) {
+    const char *tok;
+    size_t n;
+    dimacs_token(&p, end, &tok, &n);
+    dimacs_shown(tok, n, out);
+}
+
+void dimacs_reserve_slow(vec_int *v, size_t need, size_t *populated) {
+    vec_reserve(*v, need);
+    size_t upto = need + ((1u << 20) / sizeof(int));          /* 1 MB steps */
+    if (upto > v->cap) upto = v->cap;
+#ifdef MADV_POPULATE_WRITE
+    const size_t page = 4096;
+    uintptr_t a = (uintptr_t)(v->data + v->len) & ~(uintptr_t)(page - 1);
+    uintptr_t z = ((uintptr_t)(v->data + upto)) & ~(uintptr_t)(page - 1);
+    if (z > a) (void)madvise((void *)a, z - a, MADV_POPULATE_WRITE);   /* only a hint */
+#endif
+    *populated = upto;
+}
+
+void dimacs_text_free(dimacs_text *t) {
+    vec_free(t->lits);
+    varnum_marks_free(&t->marks);
+}
+void dimacs_info_free(dimacs_info *info) { vec_free(info->names); }
+
+/* "p cnf VARS CLAUSES" in [p, end); the counts may be out of range. */
+static int parse_header(const char *p, const char *end, int64_t *vars, int64_t *clauses) {
+    const char *t[5];
+    size_t n[5];
+    int k = 0;
+    while (k < 5 && dimacs_token(&p, end, &t[k], &n[k])) k++;
+    return k == 4 && n[1] == 3 && memcmp(t[1], "cnf", 3) == 0 && is_digit((unsigned char)t[2][0]) &&
+           is_digit((unsigned char)t[3][0]) && dimacs_int(t[2], n[2], 0, INT64_MAX, vars) &&
+           dimacs_int(t[3], n[3], 0, INT64_MAX, clauses);
+}
+
+static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {
+    memset(t, 0, sizeof *t);
+    t->declared_vars = t->declared_clauses = -1;
     const char *file = r->name;
     int ext = opts && opts->hook;
     int header_optional = ext || (opts && opts->header_optional);
-    long line = 1, last_line = 0, header_line = 0;
-    long hdr_vars = -1, hdr_clauses = -1, nclauses = 0, max_var = 0;
-    int has_header = 0, any_content = 0, failed = 0;
-    vec_int clause; vec_init(clause);
-    vec_char lb; vec_init(lb);
+    double deadline = opts ? opts->deadline : 0;
+    long line = 0, header_line = 0, last_line = 0, clauses = 0;
+    int has_header = 0, stop = 0;
+    int64_t hdr_vars = INT64_MAX, max_var = 0;
+    size_t open_lits = 0;                 /* literals of the clause not yet ended by 0 */
+    size_t populated = 0;                 /* t->lits.data[0..populated) is prefaulted */
+    char *b, *e;
+    int got = 0;
 
-#define FAIL(ln, ...) do { ic_error_at(err, file, (ln), __VA_ARGS__); failed = 1; goto done; } while (0)
+#define FAIL(ln, ...) do { ic_error_at(err, file, (ln), __VA_ARGS__); t->lits.len = (size_t)(out - t->lits.data); return DIMACS_ERROR; } while (0)
 
-    for (;;) {
-        int c = reader_getc(r);
-        while (dimacs_is_blank(c)) c = reader_getc(r);
-        if (c == READER_EOF) break;
-        if (c == '\n') { line++; continue; }
-        any_content = 1;
-        last_line = line;
-        if (c == '-' || is_digit(c)) {
-            if (!has_header && !header_optional) FAIL(line, "clause before the 'p cnf VARIABLES CLAUSES' header");
-            for (;;) {
-                int neg = 0;
-                if (c == '-') { neg = 1; c = reader_getc(r); }
-                if (!is_digit(c)) {
-                    if (c == READER_EOF || c == '\n' || dimacs_is_blank(c)) FAIL(line, "expected a literal, found '-'");
-                    FAIL(line, "expected a literal, found '%s%c'", neg ? "-" : "",
-                         (c >= 32 && c < 127) ? c : '?');
-                }
-                long v = 0;
-                int too_big = 0;
-                while (is_digit(c)) {
-                    if (v <= DIMACS_MAX_VAR) v = v * 10 + (c - '0');
-                    if (v > DIMACS_MAX_VAR) too_big = 1;
-                    c = reader_getc(r);
-                }
-                if (c != READER_EOF && c != '\n' && !dimacs_is_blank(c))
-                    FAIL(line, "unexpected character '%c' in a literal", (c >= 32 && c < 127) ? c : '?');
-                if (too_big) FAIL(line, "literal out of range: variable index above %d", DIMACS_MAX_VAR);
-                if (v == 0) {
-                    if (neg) FAIL(line, "'-0' is not a literal");
-                    gsat_add_clause(s, clause.data, (int)clause.len);
-                    vec_clear(clause);
-                    nclauses++;
-                } else {
-                    if (has_header && v > hdr_vars)
-                        FAIL(line, "literal %s%ld out of range: the header declares %ld variables", neg ? "-" : "", v, hdr_vars);
-                    if (v > max_var) max_var = v;
-                    vec_push(clause, neg ? -(int)v : (int)v);
-                }
-                while (dimacs_is_blank(c)) c = reader_getc(r);
-                if (c == '\n' || c == READER_EOF) break;
-                if (c != '-' && !is_digit(c)) {
-                    char tok[48]; size_t n = 0;
-                    while (c != READER_EOF && c != '\n' && !dimacs_is_blank(c) && n < 40) {
-                        tok[n++] = (c >= 32 && c < 127) ? (char)c : '?';
-                        c = reader_getc(r);
-                    }
-                    tok[n] = 0;
-                    FAIL(line, "unexpected '%s' after literals (expected a literal or 0)", tok);
-                }
-            }
-            if (c == READER_EOF) break;
+    while (!stop && (got = reader_lines(r, &b, &e)) > 0) {
+        /* lines after a NUL byte wait: the error names the NUL's line */
+        char *end = e, *nul = memchr(b, 0, (size_t)(e - b));
+        if (nul) { end = nul; while (end > b && end[-1] != '\n') end--; }
+        dimacs_reserve(&t->lits, (size_t)(end - b) / 2 + 1, &populated);
+        int *out = t->lits.data + t->lits.len;
+        const char *p = b;
+        while (p < end) {
             line++;
-            continue;
-        }
-
-        /* a non-literal line: collect it */
-        vec_clear(lb);
-        while (c != READER_EOF && c != '\n') {
-            if (lb.len >= MAX_LINE) FAIL(line, "line longer than %d bytes", MAX_LINE);
-            vec_push(lb, (char)c);
-            c = reader_getc(r);
-        }
-        while (lb.len && dimacs_is_blank((unsigned char)lb.data[lb.len - 1])) lb.len--;
-        vec_push(lb, 0);
-        char tok[48];
-        first_token(lb.data, tok, sizeof tok);
-        if (lb.data[0] == 'c' && (!ext || strcmp(tok, "c") == 0)) {
-            /* comment */
-        } else if (strcmp(tok, "p") == 0) {
-            if (has_header) FAIL(line, "second 'p' header (the first is on line %ld)", header_line);
-            if (nclauses || clause.len) FAIL(line, "'p cnf' header after clauses");
-            char copy[128];
-            snprintf(copy, sizeof copy, "%s", lb.data);
-            char *t[5];
-            int n = dimacs_tokenize(lb.data, t, 4);
-            long nv, nc;
-            if (n != 4 || strcmp(t[1], "cnf") != 0 || !parse_count(t[2], &nv) || !parse_count(t[3], &nc))
-                FAIL(line, "bad header '%s': expected 'p cnf VARIABLES CLAUSES'", copy);
-            if (nv > DIMACS_MAX_VAR) FAIL(line, "header declares %ld variables, more than the limit %d", nv, DIMACS_MAX_VAR);
-            if (max_var > nv) FAIL(line, "header declares %ld variables but variable %ld was used", nv, max_var);
-            has_header = 1;
-            header_line = line;
-            hdr_vars = nv;
-            hdr_clauses = nc;
-            gsat_reserve_vars(s, (int)nv);
-        } else if (lb.data[0] == '%') {
-            break;                 /* SATLIB end-of-data marker */
-        } else if (ext) {
-            if (clause.len) FAIL(line, "'%s' line inside an unterminated clause", tok);
-            if (opts->hook(opts->hook_ctx, lb.data, line, err)) {
-                if (!err->set) ic_error_at(err, file, line, "unknown keyword '%s'", tok);
-                failed = 1;
-                goto done;
+            while (dimacs_is_blank((unsigned char)*p)) p++;
+            int c = (unsigned char)*p;
+            if (c == '\n') { p++; continue; }
+            last_line = line;
+            if (c == '-' || is_digit(c)) {
+                if (!has_header && !header_optional) FAIL(line, "clause before the 'p cnf VARIABLES CLAUSES' header");
+                for (;;) {
+                    int neg = *p == '-';
+                    p += neg;
+                    unsigned d = (unsigned)((unsigned char)*p - '0');
+                    if (d > 9) {
+                        c = (unsigned char)*p;
+                        if (c == '\n' || dimacs_is_blank(c)) FAIL(line, "expected a literal, found '-'");
+                        FAIL(line, "expected a literal, found '-%c'", (c >= 32 && c < 127) ? c : '?');
+                    }
+                    int64_t v = d;
+                    while ((d = (unsigned)((unsigned char)*++p - '0')) <= 9) {
+                        v = v * 10 + d;
+                        if (v > DIMACS_MAX_VAR) v = (int64_t)DIMACS_MAX_VAR + 1;
+                    }
+                    c = (unsigned char)*p;
+                    if (c != '\n' && !dimacs_is_blank(c))
+                        FAIL(line, "unexpected character '%c' in a literal", (c >= 32 && c < 127) ? c : '?');
+                    if (v == 0) {
+                        if (neg) FAIL(line, "'-0' is not a literal");
+                        *out++ = 0;
+                        clauses++;
+                        open_lits = 0;
+                    } else {
+                        if (v > DIMACS_MAX_VAR)
+                            FAIL(line, "literal out of range: variable index above %d", DIMACS_MAX_VAR);
+                        if (v > hdr_vars)
+                            FAIL(line, "literal %s%lld out of range: the header declares %lld variables", neg ? "-" : "",
+                                 (long long)v, (long long)hdr_vars);
+                        if (v > max_var) max_var = v;
+                        varnum_mark(&t->marks, (uint32_t)v, (size_t)(out - t->lits.data));
+                        *out++ = neg ? -(int)v : (int)v;
+                        open_lits++;
+                    }
+                    while (dimacs_is_blank((unsigned char)*p)) p++;
+                    c = (unsigned char)*p;
+                    if (c == '\n') { p++; break; }
+                    if (c != '-' && !is_digit(c)) {
+                        char tok[48];
+                        first_token(p, end, tok);
+                        FAIL(line, "unexpected '%s' after literals (expected a literal or 0)", tok);
+                    }
+                }
+                continue;
             }
-        } else {
-            FAIL(line, "unexpected '%s' (expected a clause, a comment or the 'p cnf' header)", tok);
-        }
-        if (c == READER_EOF) break;
-        line++;
-    }
 
-    if (r->error) FAIL(line, "read error: %s", reader_strerror(r));
-    {
-        long at = last_line ? last_line : 1;
-        if (!has_header && !header_optional) {
-            if (!any_content) FAIL(1, "empty input: expected the 'p cnf VARIABLES CLAUSES' header");
-            FAIL(at, "missing 'p cnf VARIABLES CLAUSES' header");
+            /* a keyword line: [ls, le) without blanks at either end */
+            const char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
+            p = le + 1;
+            while (le > ls && dimacs_is_blank((unsigned char)le[-1])) le--;
+            int single = ls + 1 == le || dimacs_is_blank((unsigned char)ls[1]);   /* a 1-byte first token */
+            if (c == 'c' && (!ext || single)) continue;    /* comment */
+            char tok[48];                                  /* the first token, for messages */
+            if (c == 'p' && single) {
+                if (has_header) FAIL(line, "second 'p' header (the first is on line %ld)", header_line);
+                if (clauses || open_lits) FAIL(line, "'p cnf' header after clauses");
+                int64_t nv, nc;
+                if (!parse_header(ls, le, &nv, &nc)) {
+                    char shown[128];
+                    size_t k = (size_t)(le - ls) < sizeof shown - 1 ? (size_t)(le - ls) : sizeof shown - 1;
+                    for (size_t i = 0; i < k; i++)
+                        shown[i] = (ls[i] >= 32 && ls[i] < 127) ? ls[i] : '?';
+                    shown[k] = 0;
+                    FAIL(line, "bad header '%s': expected 'p cnf VARIABLES CLAUSES'", shown);
+                }
+                if (nv > DIMACS_MAX_VAR)
+                    FAIL(line, "header declares %lld variables, more than the limit %d", (long long)nv, DIMACS_MAX_VAR);
+                if (nc > INT32_MAX)
+                    FAIL(line, "header declares %lld clauses, more than the limit %d", (long long)nc, INT32_MAX);
+                has_header = 1;
+                header_line = line;
+                hdr_vars = nv;
+                t->declared_vars = (long)nv;
+                t->declared_clauses = (long)nc;
+            } else if (c == '%') {
+                stop = 1;                  /* SATLIB end-of-data marker */
+                break;
+            } else if (ext) {
+                if (open_lits) FAIL(line, "'%s' line inside an unterminated clause", (first_token(ls, le, tok), tok));
+                if (opts->hook(opts->hook_ctx, ls, le, line, err)) {
+                    if (!err->set) ic_error_at(err, file, line, "unknown keyword '%s'", (first_token(ls, le, tok), tok));
+                    t->lits.len = (size_t)(out - t->lits.data);
+                    return DIMACS_ERROR;
+                }
+            } else {
+                first_token(ls, le, tok);
+                FAIL(line, "unexpected '%s' (expected a clause, a comment or the 'p cnf' header)", tok);
+            }
         }
-        if (clause.len) FAIL(at, "the last clause is not terminated by 0");
-        if (has_header && nclauses != hdr_clauses)
-            FAIL(at, "the header declares %ld clauses, found %ld", hdr_clauses, nclauses);
+        t->lits.len = (size_t)(out - t->lits.data);
+        if (nul && !stop) {
+            line++;
+            ic_error_at(err, file, line, "NUL byte in the input (expected DIMACS or GNF text)");
+            return DIMACS_ERROR;
+        }
+        if (deadline > 0 && gsat_now() > deadline) return DIMACS_TIMEOUT;
     }
-    if (info) {
-        info->vars = has_header ? hdr_vars : max_var;
-        info->clauses = nclauses;
-        info->has_header = has_header;
-        info->lines = line;
-    }
-done:
 #undef FAIL
-    vec_free(clause);
-    vec_free(lb);
-    return failed ? -1 : 0;
+    t->lines = line;
+    t->clauses = clauses;
+    t->max_var = (int)max_var;
+    long at = last_line ? last_line : 1;
+    if (!stop && got < 0) {
+        ic_error_at(err, file, line + 1, "line longer than %u bytes", READER_MAX_LINE);
+        return DIMACS_ERROR;
+    }
+    if (r->error) {
+        ic_error_at(err, file, line + 1, "read error: %s", reader_strerror(r));
+        return DIMACS_ERROR;
+    }
+    if (!has_header && !header_optional) {
+        if (!last_line) ic_error_at(err, file, 1, "empty input: expected the 'p cnf VARIABLES CLAUSES' header");
+        else ic_error_at(err, file, at, "missing 'p cnf VARIABLES CLAUSES' header");
+        return DIMACS_ERROR;
+    }
+    if (open_lits) {
+        ic_error_at(err, file, at, "the last clause is not terminated by 0");
+        return DIMACS_ERROR;
+    }
+    if (has_header && clauses != t->declared_clauses) {
+        ic_error_at(err, file, at, "the header declares %ld clauses, found %ld", t->declared_clauses, clauses);
+        return DIMACS_ERROR;
+    }
+    return DIMACS_OK;
+}
+
+int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {
+    int rc = scan(r, opts, t, err);
+    if (rc == DIMACS_ERROR && r->gz) {
+        /* Corrupt compressed data decodes to garbage before a CRC check can
+         * catch it: read on, and if the data is corrupt, say so instead. */
+        long line = err->line;
+        char *b, *e;
+        while (!r->error && reader_lines(r, &b, &e) > 0) {}
+        if (r->error) {
+            ic_error_clear(err);
+            ic_error_at(err, r->name, line, "read error: %s", reader_strerror(r));
+        }
+    }
+    return rc;
+}
+
+int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {
+    size_t start = 0;
+    long added = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lits[i]) continue;
+        gsat_add_clause(s, lits + start, (int)(i - start));
+        start = i + 1;
+        if (deadline > 0 && (++added & 0xffff) == 0 && gsat_now() > deadline) return DIMACS_TIMEOUT;
+    }
+    return DIMACS_OK;
+}
+
+int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err) {
+    dimacs_text t;
+    dimacs_info local;
+    if (!info) info = &local;
+    memset(info, 0, sizeof *info);
+    int rc = dimacs_scan(r, opts, &t, err);
+    if (rc == DIMACS_OK) {
+        varnum_span span = {t.lits.data, t.lits.len};
+        info->vars = (long)varnum_renumber(&span, 1, t.max_var, &t.marks, &info->names);
+        if (info->names.len - 1 > GSAT_MAX_VARS) {
+            ic_error_at(err, r->name, 0, "%ld distinct variables, more than gsat's limit %d", info->vars, GSAT_MAX_VARS);
+            rc = DIMACS_ERROR;
+        }
+    }
+    if (rc == DIMACS_OK) {
+        info->clauses = t.clauses;
+        info->declared_vars = t.declared_vars;
+        info->has_header = t.declared_vars >= 0;
+        info->lines = t.lines;
+    }
+    if (rc == DIMACS_OK && !(opts && opts->text_only)) {
+        gsat_reserve_vars(s, (int)info->names.len - 1);
+        rc = dimacs_load(s, t.lits.data, t.lits.len, opts ? opts->deadline : 0);
+    }
+    dimacs_text_free(&t);
+    if (info == &local) dimacs_info_free(info);
+    return rc;
 }
 
 int dimacs_parse_file(gsat *s, const char *path, const dimacs_opts *opts, dimacs_info *info, ic_error *err) {
     reader r;
-    if (reader_open(&r, path, err) < 0) return -1;
+    if (info) memset(info, 0, sizeof *info);
+    if (reader_open(&r, path, err) < 0) return DIMACS_ERROR;
     int rc = dimacs_parse(s, &r, opts, info, err);
     reader_close(&r);
     return rc;

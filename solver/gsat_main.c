@@ -4,8 +4,10 @@
  * FILE.gnf, FILE.gnf.gz and standard input are read as GNF (a superset of
  * DIMACS without a mandatory header), other files as strict DIMACS;
  * --gnf / --cnf choose explicitly.  Gzip input is recognised by its magic.
- * Bad input or usage: `gsat: FILE:LINE: message`, exit 2.  Engine options
- * come from the table in solver/options.h as --name=value. */
+ * Bad input or usage: `gsat: FILE:LINE: message`, exit 2; out of memory:
+ * `gsat: out of memory while reading FILE` (or `while solving`), exit 2.
+ * The model lists the variables the input names, in its numbering.  Engine
+ * options come from the table in solver/options.h as --name=value. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "solver/dimacs.h"
 #include "solver/options.h"
 #include "solver/solver.h"
+#include "solver/varnum.h"
 #include "theory/acyclic.h"
 #include "theory/graph_extract.h"
 #include "theory/gnf.h"
@@ -27,7 +30,7 @@ static void usage(FILE *out) {
             "(FILE, or standard input for '-'; gzip-compressed input is fine).\n"
             "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
             "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
-            "Bad input: 'gsat: FILE:LINE: message', exit 2.\n\n"
+            "Bad input: 'gsat: FILE:LINE: message', exit 2 (also when out of memory).\n\n"
             "options:\n"
             "  -h, --help              this help\n"
             "  -v, --verbose           statistics as 'c' lines\n"
@@ -37,7 +40,9 @@ static void usage(FILE *out) {
             "  --assume                solve a GNF 'solve L1 L2 ...' line under assumptions\n"
             "                          (default: assert them, same answer; with --assume\n"
             "                          an UNSAT answer lists the failed ones as 'c failed:')\n"
-            "  --time-limit=SECONDS    give up (s UNKNOWN) after this long\n"
+            "  --time-limit=SECONDS    give up (s UNKNOWN) after this long, reading included\n"
+            "  --parse-only[=text]     read the input into the solver, do not solve (=text:\n"
+            "                          only check and number the text); prints c lines, exit 0\n"
             "  --to-cnf=MODE           do not solve: print the problem as DIMACS with acyclicity\n"
             "                          as clauses (tc, rank, unary, ve: doc/encodings.md)\n"
             "  --conflict-limit=N      give up (s UNKNOWN) after N conflicts\n"
@@ -92,13 +97,15 @@ static void print_stats(const gsat *s, double parse_seconds) {
     }
 }
 
-static void print_model(const gsat *s) {
+/* The model in the input's numbering (names: solver variable -> file's). */
+static void print_model(const gsat *s, const vec_int *names) {
     char buf[96];
     size_t len = 0;
-    int n = gsat_num_vars(s);
+    int n = (int)names->len - 1;
     for (int v = 1; v <= n + 1; v++) {
+        if (v <= n && !names->data[v]) continue;   /* an index the input does not name */
         char tok[16];
-        int t = v <= n ? snprintf(tok, sizeof tok, " %d", gsat_value(s, v) > 0 ? v : -v)
+        int t = v <= n ? snprintf(tok, sizeof tok, " %d", varnum_file_lit(names, gsat_value(s, v) > 0 ? v : -v))
                        : snprintf(tok, sizeof tok, " 0");
         if (len + (size_t)t > 78) {
             fwrite(buf, 1, len, stdout);
@@ -114,13 +121,14 @@ static void print_model(const gsat *s) {
 }
 
 int main(int argc, char **argv) {
+    double start = gsat_now();
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     const char *path = NULL;
     int verbose = 0, no_model = 0, format = 0, keep_assumptions = 0;   /* format: 1 GNF, -1 CNF, 0 by name */
     double time_limit = 0;
     long long conflict_limit = -1;
-    int to_cnf = 0;
+    int to_cnf = 0, parse_only = 0;   /* parse_only: 1 into the solver, 2 text only */
     gp_encoding to_cnf_mode = GP_RANK_BIN;
     gsat *s = gsat_new();
 
@@ -140,6 +148,8 @@ int main(int argc, char **argv) {
         }
         if (strcmp(a, "--cnf") == 0) { format = -1; continue; }
         if (strcmp(a, "--assume") == 0) { keep_assumptions = 1; continue; }
+        if (strcmp(a, "--parse-only") == 0) { parse_only = 1; continue; }
+        if (strcmp(a, "--parse-only=text") == 0) { parse_only = 2; continue; }
         if (strcmp(a, "-") == 0 || a[0] != '-') {
             if (path) { gsat_free(s); return usage_error("more than one input file ('%s')", a); }
             path = a;
@@ -197,15 +207,30 @@ int main(int argc, char **argv) {
     }
     gnf_info info;
     memset(&info, 0, sizeof info);
-    double t0 = gsat_now();
+    double t0 = gsat_now(), deadline = time_limit > 0 ? start + time_limit : 0;
     int parsed;
+    char stage[600];
+    snprintf(stage, sizeof stage, "gsat: out of memory while reading %s", path);
+    xalloc_stage = stage;
     if (format > 0) {
-        parsed = gnf_parse_file(s, path, &info, &err);
+        gnf_opts go = {deadline, parse_only == 2};
+        parsed = gnf_parse_file(s, path, &go, &info, &err);
     } else {
         dimacs_info di;
-        parsed = dimacs_parse_file(s, path, NULL, &di, &err);
+        dimacs_opts dopts = {NULL, NULL, 0, deadline, parse_only == 2};
+        parsed = dimacs_parse_file(s, path, &dopts, &di, &err);
         info.vars = di.vars;
         info.clauses = di.clauses;
+        info.declared_vars = di.declared_vars;
+        info.names = di.names;
+    }
+    xalloc_stage = "gsat: out of memory while solving";
+    if (parsed == DIMACS_TIMEOUT) {
+        printf("s UNKNOWN\n");
+        fflush(stdout);
+        gnf_info_free(&info);
+        gsat_free(s);
+        return 0;
     }
     if (parsed < 0) {
         gnf_info_free(&info);
@@ -215,6 +240,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     double parse_seconds = gsat_now() - t0;
+    if (parse_only) {
+        printf("c gsat: read %s: %ld variables named, %ld clauses, %ld graphs, %ld edges in %.3f s%s\n", path,
+               info.vars, info.clauses, info.graphs, info.edges, parse_seconds,
+               parse_only == 2 ? " (text only)" : "");
+        fflush(stdout);
+        gnf_info_free(&info);
+        gsat_free(s);
+        return 0;
+    }
     if (verbose) {
         printf("c gsat: %ld variables, %ld clauses\n", info.vars, info.clauses);
         if (info.graphs)
@@ -238,7 +272,10 @@ int main(int argc, char **argv) {
         gsat_free(s);
         return ok ? 0 : 2;
     }
-    gsat_set_time_limit(s, time_limit);
+    if (time_limit > 0) {             /* the limit counts from the start, reading included */
+        double left = start + time_limit - gsat_now();
+        gsat_set_time_limit(s, left > 1e-6 ? left : 1e-6);
+    }
     gsat_set_conflict_limit(s, conflict_limit);
     /* A file has one solve: its assumptions hold for that solve only, so
      * asserting them as unit clauses gives the same answer and model, and
@@ -254,13 +291,13 @@ int main(int argc, char **argv) {
     if (verbose) print_stats(s, parse_seconds);
     if (res == GSAT_SAT) {
         printf("s SATISFIABLE\n");
-        if (!no_model) print_model(s);
+        if (!no_model) print_model(s, &info.names);
     } else if (res == GSAT_UNSAT) {
         printf("s UNSATISFIABLE\n");
         if (keep_assumptions && info.assumptions.len) {
             printf("c failed:");
             for (size_t i = 0; i < info.assumptions.len; i++)
-                if (gsat_failed(s, info.assumptions.data[i])) printf(" %d", info.assumptions.data[i]);
+                if (gsat_failed(s, info.assumptions.data[i])) printf(" %d", varnum_file_lit(&info.names, info.assumptions.data[i]));
             printf("\n");
         }
     } else {

@@ -1,11 +1,17 @@
 /* gunzip.c — streaming gzip/deflate decoder (see gunzip.h).
  *
- * The decoder is a small state machine whose unit of work is one symbol
- * (a literal, or a match that may be cut short when `out` fills up), so it
- * can stop whenever the caller's buffer is full.  Huffman codes are decoded
- * with a 9-bit lookup table (deflate sends codes most-significant bit first
- * inside a least-significant-bit-first stream, so the table is indexed by
- * the bit-reversed code) and a canonical bit-by-bit walk for longer codes. */
+ * Two paths share one state.  The fast path runs while the output has room
+ * for a whole match and the input has bytes to spare: the bit buffer is
+ * refilled eight bytes at a time, symbols come from 10-bit lookup tables,
+ * and matches are copied eight bytes at a time.  Near either end the
+ * careful path takes over: a small state machine whose unit of work is
+ * one symbol (a literal, or a match that may be cut short when `out`
+ * fills up), so it can stop whenever the caller's buffer is full.
+ * Deflate sends Huffman codes most-significant bit first inside a
+ * least-significant-bit-first stream, so tables are indexed by the
+ * bit-reversed code; codes longer than the table are decoded by a
+ * canonical walk.  Output is written straight into the caller's buffer;
+ * the last 32 KB of it are kept as the window for later matches. */
 #include "solver/gunzip.h"
 
 #include <stdint.h>
@@ -16,12 +22,20 @@
 #include "vec.h"
 
 #define WIN_SIZE 32768u
-#define FAST_BITS 9
+#define FAST_BITS 10
 #define IN_SIZE 65536u
 #define MAX_BITS 15
+#define FAST_OUT_ROOM (258 + 8)   /* a whole match plus the wide copy's overrun */
+#define FAST_IN_ROOM 16           /* bytes of input the fast path may read ahead */
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAVE_FAST_PATH 1
+#else
+#define HAVE_FAST_PATH 0
+#endif
 
 typedef struct huffman {
-    uint16_t fast[1 << FAST_BITS];   /* (symbol << 4) | length, 0: longer code */
+    uint16_t fast[1 << FAST_BITS];   /* (symbol << 4) | length, 0: longer (or no) code */
     uint16_t count[MAX_BITS + 1];    /* codes per length */
     uint16_t symbol[288];            /* symbols ordered by (length, value) */
 } huffman;
@@ -35,7 +49,7 @@ struct gunzip {
     size_t in_pos, in_len, in_cap;
     int in_eof;
     long long in_offset;             /* compressed bytes consumed before in[0] */
-    uint64_t bitbuf;
+    uint64_t bitbuf;                 /* bits above bitcnt are zero */
     int bitcnt;
 
     enum state state;
@@ -44,11 +58,11 @@ struct gunzip {
     int copy_len, copy_dist;         /* a match cut short by a full buffer */
     huffman lit, dist;
 
-    unsigned char win[WIN_SIZE];
-    uint32_t win_pos;
-    uint64_t member_out;             /* bytes of the current member so far */
+    unsigned char win[WIN_SIZE];     /* the last WIN_SIZE bytes output before this call */
+    uint32_t win_pos;                /* bytes ever put in win (mod 2^32) */
+    uint64_t member_out;             /* bytes of the current member before this call */
     uint32_t crc;
-    uint32_t crc_table[256];
+    uint32_t crc_table[8][256];
     int members;
 
     char err[160];
@@ -119,6 +133,26 @@ static int byte_aligned_byte(gunzip *g) {       /* whole bytes after the deflate
     return next_byte(g);
 }
 
+/* Make room for more input: keep the unread bytes, at the front. */
+static void compact_input(gunzip *g) {
+    if (g->in_pos == 0) return;
+    memmove(g->in, g->in + g->in_pos, g->in_len - g->in_pos);
+    g->in_offset += (long long)g->in_pos;
+    g->in_len -= g->in_pos;
+    g->in_pos = 0;
+}
+
+/* Top up the input buffer (for the fast path); errors surface later. */
+static void fill_input(gunzip *g) {
+    if (g->in_eof || !g->input) return;
+    compact_input(g);
+    while (g->in_len < g->in_cap / 2 && !g->in_eof) {
+        long n = g->input(g->ctx, g->in + g->in_len, g->in_cap - g->in_len);
+        if (n <= 0) { g->in_eof = 1; if (n < 0) fail(g, "read error in compressed input"); break; }
+        g->in_len += (size_t)n;
+    }
+}
+
 /* ---- Huffman tables ------------------------------------------------------ */
 
 static unsigned reverse_bits(unsigned code, int len) {
@@ -162,31 +196,41 @@ static int build(huffman *h, const uint8_t *lengths, int n) {
     return 1;
 }
 
-/* Decode one symbol; -1 on a bad code or truncated input. */
-static int decode(gunzip *g, const huffman *h) {
-    need(g, FAST_BITS);                         /* may come up short near the end */
-    unsigned entry = h->fast[g->bitbuf & ((1u << FAST_BITS) - 1)];
-    if (entry) {
-        int len = (int)(entry & 15);
-        if (len > g->bitcnt) return fail(g, "unexpected end of compressed data");
-        g->bitbuf >>= len;
-        g->bitcnt -= len;
-        return (int)(entry >> 4);
-    }
-    /* Canonical walk: at each length, codes of that length are the
-     * count[len] values starting at `first`. */
+/* Canonical walk over the buffered bits (at least MAX_BITS of them, or
+ * `avail`): the symbol and *used bits, or -1 if no code matches. */
+static int walk(const huffman *h, uint64_t b, int avail, int *used) {
+    /* at each length, codes of that length are the count[len] values starting at `first` */
     int code = 0, first = 0, index = 0;
-    for (int len = 1; len <= MAX_BITS; len++) {
-        int64_t b = bits(g, 1);
-        if (b < 0) return -1;
-        code |= (int)b;
+    for (int len = 1; len <= MAX_BITS && len <= avail; len++) {
+        code |= (int)(b & 1);
+        b >>= 1;
         int cnt = h->count[len];
-        if (code - first < cnt) return h->symbol[index + code - first];
+        if (code - first < cnt) { *used = len; return h->symbol[index + code - first]; }
         index += cnt;
         first = (first + cnt) << 1;
         code <<= 1;
     }
-    return fail(g, "invalid Huffman code in compressed data");
+    *used = avail < MAX_BITS ? avail + 1 : MAX_BITS;   /* avail short: more bits were needed */
+    return -1;
+}
+
+/* Decode one symbol; -1 on a bad code or truncated input. */
+static int decode(gunzip *g, const huffman *h) {
+    need(g, MAX_BITS);                          /* may come up short near the end */
+    unsigned entry = h->fast[g->bitbuf & ((1u << FAST_BITS) - 1)];
+    int len, sym;
+    if (entry) {
+        len = (int)(entry & 15);
+        sym = (int)(entry >> 4);
+    } else {
+        sym = walk(h, g->bitbuf, g->bitcnt, &len);
+        if (sym < 0 && len <= MAX_BITS && len > g->bitcnt) return fail(g, "unexpected end of compressed data");
+        if (sym < 0) return fail(g, "invalid Huffman code in compressed data");
+    }
+    if (len > g->bitcnt) return fail(g, "unexpected end of compressed data");
+    g->bitbuf >>= len;
+    g->bitcnt -= len;
+    return sym;
 }
 
 static void fixed_tables(gunzip *g) {
@@ -244,13 +288,24 @@ static void crc_init(gunzip *g) {
     for (uint32_t i = 0; i < 256; i++) {
         uint32_t c = i;
         for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        g->crc_table[i] = c;
+        g->crc_table[0][i] = c;
     }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++)
+            g->crc_table[t][i] = (g->crc_table[t - 1][i] >> 8) ^ g->crc_table[0][g->crc_table[t - 1][i] & 255];
 }
 
+/* CRC-32, eight bytes per step (slicing by 8). */
 static uint32_t crc_update(const gunzip *g, uint32_t crc, const unsigned char *p, size_t n) {
+    const uint32_t (*t)[256] = g->crc_table;
     crc = ~crc;
-    for (size_t i = 0; i < n; i++) crc = g->crc_table[(crc ^ p[i]) & 255] ^ (crc >> 8);
+    for (; n >= 8; n -= 8, p += 8) {
+        uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+        crc = t[7][lo & 255] ^ t[6][(lo >> 8) & 255] ^ t[5][(lo >> 16) & 255] ^ t[4][lo >> 24] ^
+              t[3][hi & 255] ^ t[2][(hi >> 8) & 255] ^ t[1][(hi >> 16) & 255] ^ t[0][hi >> 24];
+    }
+    while (n--) crc = t[0][(crc ^ *p++) & 255] ^ (crc >> 8);
     return ~crc;
 }
 
@@ -291,7 +346,6 @@ static int member_header(gunzip *g) {
     g->members++;
     g->crc = 0;
     g->member_out = 0;
-    g->win_pos = 0;
     return 1;
 }
 
@@ -333,10 +387,94 @@ void gunzip_free(gunzip *g) {
 const char *gunzip_error(const gunzip *g) { return g->err; }
 long long gunzip_error_offset(const gunzip *g) { return g->err_offset; }
 
-static inline void emit(gunzip *g, unsigned char *out, size_t *n, unsigned char c) {
-    out[(*n)++] = c;
-    g->win[g->win_pos++ & (WIN_SIZE - 1)] = c;
+/* Copy len bytes of a match at distance dist to out[n..]: bytes before
+ * out[0] come from the window.  wide: the fast path's room allows writing
+ * up to 8 bytes past the end. */
+static inline void copy_match(const gunzip *g, unsigned char *out, size_t n, unsigned dist, unsigned len, int wide) {
+    unsigned char *dst = out + n;
+    if (dist > n) {                             /* starts in the window */
+        uint32_t back = (uint32_t)(dist - n);
+        unsigned k = back < len ? back : len;
+        uint32_t at = g->win_pos - back;
+        for (unsigned i = 0; i < k; i++) dst[i] = g->win[(at + i) & (WIN_SIZE - 1)];
+        dst += k;
+        len -= k;
+        if (!len) return;
+    }
+    const unsigned char *src = dst - dist;
+    if (wide && dist >= 8) {
+        for (unsigned i = 0; i < len; i += 8) memcpy(dst + i, src + i, 8);
+    } else if (dist == 1 && len) {
+        memset(dst, *src, len);
+    } else {
+        for (unsigned i = 0; i < len; i++) dst[i] = src[i];
+    }
 }
+
+#if HAVE_FAST_PATH
+/* Symbols of a Huffman block while out has FAST_OUT_ROOM to spare and the
+ * input FAST_IN_ROOM bytes; stops at the end of the block (state set),
+ * on an error (-1) or near either end (0). */
+static int inflate_fast(gunzip *g, unsigned char *out, size_t *np, size_t cap) {
+    if (g->in_len - g->in_pos < 4 * FAST_IN_ROOM) fill_input(g);
+    if (g->state == ST_ERROR) return -1;
+    size_t n = *np;
+    const unsigned char *ip = g->in + g->in_pos, *ip0 = ip;
+    const unsigned char *ilimit = g->in + g->in_len - (g->in_len >= FAST_IN_ROOM ? FAST_IN_ROOM : g->in_len);
+    uint64_t bb = g->bitbuf;
+    unsigned bc = (unsigned)g->bitcnt;
+    const huffman *lit = &g->lit, *dst = &g->dist;
+    const uint64_t fmask = (1u << FAST_BITS) - 1;
+    int rc = 0;
+    const char *error = NULL;
+    while (n + FAST_OUT_ROOM <= cap && ip < ilimit) {
+        uint64_t w;
+        memcpy(&w, ip, 8);                       /* little-endian: the next bytes above bc */
+        bb |= w << bc;
+        ip += (63 - bc) >> 3;
+        bc |= 56;                               /* now 56..63 bits */
+        unsigned e = lit->fast[bb & fmask];
+        int sym, used;
+        if (e) { sym = (int)(e >> 4); used = (int)(e & 15); }
+        else if ((sym = walk(lit, bb, MAX_BITS, &used)) < 0) { error = "invalid Huffman code in compressed data"; break; }
+        bb >>= used; bc -= (unsigned)used;
+        if (sym < 256) {
+            out[n++] = (unsigned char)sym;
+            /* a second literal from the same refill */
+            e = lit->fast[bb & fmask];
+            if (e && (e >> 4) < 256) { out[n++] = (unsigned char)(e >> 4); bb >>= e & 15; bc -= e & 15; }
+            continue;
+        }
+        if (sym == 256) { g->state = g->final_block ? ST_TRAILER : ST_BLOCK; break; }
+        sym -= 257;
+        if (sym >= 29) { error = "invalid length code"; break; }
+        unsigned len = len_base[sym] + (unsigned)(bb & ((1u << len_extra[sym]) - 1));
+        bb >>= len_extra[sym]; bc -= len_extra[sym];
+        e = dst->fast[bb & fmask];               /* 20 bits used at most: 36 left */
+        if (e) { sym = (int)(e >> 4); used = (int)(e & 15); }
+        else if ((sym = walk(dst, bb, MAX_BITS, &used)) < 0) { error = "invalid Huffman code in compressed data"; break; }
+        bb >>= used; bc -= (unsigned)used;
+        if (sym >= 30) { error = "invalid distance code"; break; }
+        unsigned dist = dist_base[sym] + (unsigned)(bb & ((1u << dist_extra[sym]) - 1));
+        bb >>= dist_extra[sym]; bc -= dist_extra[sym];
+        if ((uint64_t)dist > g->member_out + n) { error = "distance too far back in compressed data"; break; }
+        copy_match(g, out, n, dist, len, 1);
+        n += len;
+    }
+    /* hand back the whole bytes this call loaded but did not use (bits above
+     * bc are dropped: they are read again) */
+    unsigned back = bc >> 3;
+    if (back > (size_t)(ip - ip0)) back = (unsigned)(ip - ip0);
+    ip -= back;
+    bc -= back * 8;
+    g->bitbuf = bc ? bb & (((uint64_t)1 << bc) - 1) : 0;
+    g->bitcnt = (int)bc;
+    g->in_pos = (size_t)(ip - g->in);
+    *np = n;
+    if (error) rc = fail(g, error);
+    return rc;
+}
+#endif
 
 /* Decode into out until it is full, the member ends or the data does. */
 static long read_some(gunzip *g, unsigned char *out, size_t cap) {
@@ -378,26 +516,46 @@ static long read_some(gunzip *g, unsigned char *out, size_t cap) {
             break;
         }
         case ST_STORED:
-            while (g->stored_left && n < cap) {
-                int c = g->bitcnt >= 8 ? (int)bits(g, 8) : next_byte(g);
-                if (c < 0) return fail(g, "unexpected end of compressed data");
-                emit(g, out, &n, (unsigned char)c);
+            while (g->stored_left && n < cap && g->bitcnt >= 8) {   /* bytes still in the bit buffer */
+                out[n++] = (unsigned char)bits(g, 8);
                 g->stored_left--;
+            }
+            while (g->stored_left && n < cap) {
+                if (g->in_pos == g->in_len) {
+                    int c = next_byte(g);
+                    if (c < 0) return fail(g, "unexpected end of compressed data");
+                    g->in_pos--;
+                }
+                size_t k = g->in_len - g->in_pos;
+                if (k > g->stored_left) k = g->stored_left;
+                if (k > cap - n) k = cap - n;
+                memcpy(out + n, g->in + g->in_pos, k);
+                g->in_pos += k;
+                n += k;
+                g->stored_left -= (uint32_t)k;
             }
             if (!g->stored_left) g->state = g->final_block ? ST_TRAILER : ST_BLOCK;
             break;
         case ST_CODES:
-            while (n < cap) {
+            while (n < cap && g->state == ST_CODES) {
                 if (g->copy_len) {
-                    while (g->copy_len && n < cap) {
-                        emit(g, out, &n, g->win[(g->win_pos - (uint32_t)g->copy_dist) & (WIN_SIZE - 1)]);
-                        g->copy_len--;
-                    }
+                    unsigned k = (unsigned)g->copy_len;
+                    if (k > cap - n) k = (unsigned)(cap - n);
+                    copy_match(g, out, n, (unsigned)g->copy_dist, k, 0);
+                    n += k;
+                    g->copy_len -= (int)k;
                     continue;
                 }
+#if HAVE_FAST_PATH
+                if (n + FAST_OUT_ROOM <= cap) {
+                    size_t before = n;
+                    if (inflate_fast(g, out, &n, cap) < 0) return -1;
+                    if (n != before || g->state != ST_CODES) continue;
+                }
+#endif
                 int sym = decode(g, &g->lit);
                 if (sym < 0) return -1;
-                if (sym < 256) { emit(g, out, &n, (unsigned char)sym); continue; }
+                if (sym < 256) { out[n++] = (unsigned char)sym; continue; }
                 if (sym == 256) { g->state = g->final_block ? ST_TRAILER : ST_BLOCK; break; }
                 sym -= 257;
                 if (sym >= 29) return fail(g, "invalid length code");
@@ -422,6 +580,19 @@ static long read_some(gunzip *g, unsigned char *out, size_t cap) {
 done:
     g->crc = crc_update(g, g->crc, out, n);
     g->member_out += n;
+    /* the window: the last WIN_SIZE bytes output */
+    if (n >= WIN_SIZE) {
+        memcpy(g->win, out + n - WIN_SIZE, WIN_SIZE);
+        g->win_pos = 0;
+    } else {
+        for (size_t i = 0; i < n; ) {
+            uint32_t at = g->win_pos & (WIN_SIZE - 1);
+            size_t k = WIN_SIZE - at < n - i ? WIN_SIZE - at : n - i;
+            memcpy(g->win + at, out + i, k);
+            g->win_pos += (uint32_t)k;
+            i += k;
+        }
+    }
     if (g->state == ST_TRAILER) {
         if (member_trailer(g) < 0) return -1;
         g->state = ST_HEADER;

@@ -35,6 +35,16 @@
     X(theory_propagate, 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search") \
     X(theory_propagate_budget, 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge") \
     X(theory_phase, 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order") \
-    X(theory_phase_budget, 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle")
+    X(theory_phase_budget, 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle") \
+    /* preprocessing (solver/simp*.c) */                                                         \
+    X(preprocess, 1, 0, 2, "preprocessing: 0 off, 1 before the first solve, 2 before every solve that follows new clauses") \
+    X(equiv, 1, 0, 1, "preprocessing: substitute equivalent literals")                          \
+    X(subsume, 1, 0, 1, "preprocessing: backward subsumption and self-subsuming strengthening")   \
+    X(subsume_limit, 1000, 2, 1000000000, "preprocessing: longest clause used to subsume others") \
+    X(elim, 1, 0, 1, "preprocessing: bounded variable elimination")                             \
+    X(elim_bound, 0, 0, 1000, "variable elimination: resolvents may outnumber the clauses removed by this") \
+    X(elim_clause_limit, 20, 2, 1000000, "variable elimination: longest resolvent allowed")      \
+    X(elim_occ_limit, 1000, 1, 1000000000, "variable elimination: skip variables with more occurrences") \
+    X(simp_effort, 100, 1, 1000000, "preprocessing work limit: steps per literal of the formula (at least 10^6)")
 
 #endif

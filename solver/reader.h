@@ -1,13 +1,16 @@
-/* reader.h — one buffered byte reader for every text input: a file, standard
- * input ("-") or a memory buffer (tests).  Reads in large blocks; a
- * decompressing layer (gzip) would go into reader_fill().
+/* reader.h — the one byte source for every input: a file, standard input
+ * ("-") or a memory buffer (tests), plain or gzip-compressed (magic 1f 8b
+ * in the first bytes, decompressed on the fly by solver/gunzip.c).
  *
- * Gzip input (magic 1f 8b in the first bytes) is decompressed on the fly
- * (solver/gunzip.c), for files and standard input alike.
+ * Two ways to read, not to be mixed on one reader:
+ *   reader_lines()       whole lines in place, for line-oriented parsers
+ *                        (DIMACS, GNF): no copy, no per-byte calls;
+ *   reader_read_block()  the next n bytes copied out, for layers with a
+ *                        buffer of their own (the history readers).
  *
- * reader_getc() returns the next byte or READER_EOF.  A read error ends the
- * input and sets r->error (an errno value, or READER_EGZIP for corrupt
- * compressed data); reader_strerror() says what went wrong. */
+ * A read error ends the input and sets r->error (an errno value, or
+ * READER_EGZIP for corrupt or truncated compressed data);
+ * reader_strerror() says what went wrong. */
 #ifndef GSAT_READER_H
 #define GSAT_READER_H
 
@@ -15,19 +18,18 @@
 
 #include "error.h"
 
-#define READER_EOF (-1)
-#define READER_EGZIP (-2)        /* r->error: corrupt or truncated gzip data */
+#define READER_EGZIP (-2)          /* r->error: corrupt or truncated gzip data */
+#define READER_MAX_LINE (1u << 30) /* reader_lines(): longer lines are an error */
 
 struct gunzip;
 
 typedef struct reader {
     int fd;                   /* -1 for memory input */
     int own_fd;
-    unsigned char *buf;
+    unsigned char *buf;       /* unread bytes are buf[pos..len) */
     size_t pos, len, cap;
     int eof;
     int error;
-    const unsigned char *mem;
     char name[512];           /* for error messages */
     struct gunzip *gz;        /* set once gzip input was recognised */
     int sniffed;              /* the first block was checked for gzip */
@@ -36,26 +38,23 @@ typedef struct reader {
 
 /* Open path ("-" = standard input).  Returns 0, or -1 with err set. */
 int reader_open(reader *r, const char *path, ic_error *err);
-/* Read from memory (not copied: data must outlive the reader). */
+/* Read from a copy of data[0..len). */
 void reader_open_mem(reader *r, const char *name, const char *data, size_t len);
 void reader_close(reader *r);
 
-int reader_fill(reader *r);
+/* The next whole lines: [*begin, *end) is one or more complete lines, the
+ * last one ending in '\n' (supplied after a last line that has none).
+ * The bytes stay valid, and may be modified, until the next call.
+ * Returns 1, or 0 at the end of the input (check r->error: after an error
+ * the line it cut short is not served), or -1 when a line is longer than
+ * READER_MAX_LINE bytes. */
+int reader_lines(reader *r, char **begin, char **end);
+
 /* Copy up to n bytes (fewer only at the end of input) into dst; returns
- * the number copied.  Block interface for layers with their own buffer. */
+ * the number copied. */
 size_t reader_read_block(reader *r, void *dst, size_t n);
+
 /* What r->error means, for messages. */
 const char *reader_strerror(const reader *r);
-
-static inline int reader_getc(reader *r) {
-    if (r->pos < r->len) return r->buf[r->pos++];
-    return reader_fill(r);
-}
-
-static inline int reader_peek(reader *r) {
-    int c = reader_getc(r);
-    if (c != READER_EOF) r->pos--;
-    return c;
-}
 
 #endif

@@ -1,8 +1,9 @@
 /* search.c — the CDCL loop: propagate (Boolean and theories) to a
  * fixpoint; on a conflict learn a clause and backjump; otherwise restart,
  * simplify or reduce when due, then decide (assumptions first).  On a full
- * assignment the theories get a final check.  Resource limits are checked
- * after conflicts (the clock only every few of them). */
+ * assignment the theories get a final check.  Resource limits and the
+ * caller's terminate hook are checked after conflicts (the clock only
+ * every few of them); learned clauses go to the caller's learn hook. */
 #include <assert.h>
 #include <time.h>
 
@@ -75,6 +76,14 @@ static void assign_missed(gsat *s, cref_t confl, uint32_t forced, int below) {
     enqueue_at(s, f, jump ? confl : CREF_NONE, jump);
 }
 
+/* Hand a learned clause to the caller's hook (gsat_set_learn). */
+static void report_learned(gsat *s, const lit_t *lits, uint32_t n) {
+    vec_clear(s->learn_buf);
+    for (uint32_t i = 0; i < n; i++) vec_push(s->learn_buf, lit_to_dimacs(lits[i]));
+    vec_push(s->learn_buf, 0);
+    s->learn(s->learn_state, s->learn_buf.data, (int)n);
+}
+
 /* Learn from a conflict clause (all literals false).  Returns 0 if the
  * formula is unsatisfiable (the conflict does not depend on any decision). */
 static int resolve_conflict(gsat *s, cref_t confl) {
@@ -100,6 +109,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
     lit_t *lits = s->learnt.data;
     uint32_t n = (uint32_t)s->learnt.len;
     s->st.learned++;
+    if (s->learn && n <= (uint32_t)s->learn_max) report_learned(s, lits, n);
     if (n == 1) enqueue_at(s, lits[0], CREF_NONE, 0);
     else {
         cref_t r = arena_alloc(s, lits, n, CL_LEARNT);
@@ -143,6 +153,7 @@ static int limits_hit(gsat *s) {
     int64_t done = s->st.conflicts - s->solve_conflicts0;
     if (s->conflict_limit >= 0 && done >= s->conflict_limit) return 1;
     if (s->time_limit > 0 && (done & 63) == 0 && gsat_now() - s->solve_start >= s->time_limit) return 1;
+    if (s->terminate && s->terminate(s->terminate_state)) return 1;
     return 0;
 }
 

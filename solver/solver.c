@@ -1,6 +1,7 @@
 /* solver.c — the public API of include/gsat.h (minus the graph theory):
  * creation, variables, clauses, solving under assumptions, the model,
- * failed assumptions, limits, options and statistics. */
+ * failed assumptions, fixed literals, limits, the caller's terminate and
+ * learn hooks, options and statistics. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ gsat *gsat_new(void) {
 void gsat_free(gsat *s) {
     if (!s) return;
     theory_free_all(s);
+    simp_free(s);
     uint32_t nl = 2 * (s->cap_vars + 1);
     for (uint32_t l = 0; l < nl; l++) free(s->watches[l].data);
     free(s->watches);
@@ -42,6 +44,7 @@ void gsat_free(gsat *s) {
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
     vec_free(s->assumptions); vec_free(s->failed);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
+    vec_free(s->learn_buf);
 #ifdef GSAT_DEBUG
     vec_free(s->original);
 #endif
@@ -108,6 +111,8 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
 #endif
     if (!s->ok) return 0;
     backtrack(s, 0);
+    simp_restore_lits(s, lits, n);                /* preprocessing removed some? */
+    if (!s->ok) return 0;
     int maxv = 0;
     for (int i = 0; i < n; i++) {
         assert(lits[i] != 0);
@@ -183,6 +188,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
         gsat_reserve_vars(s, v);
         vec_push(s->assumptions, lit_from_dimacs(assumptions[i]));
     }
+    simp_before_solve(s);                         /* preprocessing */
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;
     int status = search_solve(s);
@@ -192,6 +198,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
             s->model_vars = s->nvars + 1;
         }
         for (uint32_t v = 1; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+        simp_extend_model(s);                     /* values of removed variables */
 #ifdef GSAT_DEBUG
         verify_model(s);
 #endif
@@ -217,6 +224,26 @@ int gsat_failed(const gsat *s, int lit) {
     return s->failed_mark[lit_from_dimacs(lit)];
 }
 
+int gsat_fixed(const gsat *s, int lit) {
+    if (lit == 0 || lit == INT32_MIN) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -lit : lit);
+    if (v > s->nvars) return 0;
+    lit_t l = lit_from_dimacs(lit);
+    if (!s->vals[l] || var_level(s, v) != 0) return 0;
+    return s->vals[l];
+}
+
+void gsat_set_terminate(gsat *s, void *state, int (*terminate)(void *state)) {
+    s->terminate = terminate;
+    s->terminate_state = state;
+}
+
+void gsat_set_learn(gsat *s, void *state, int max_length, void (*learn)(void *state, const int *lits, int n)) {
+    s->learn = learn;
+    s->learn_state = state;
+    s->learn_max = max_length < 0 ? 0 : max_length;
+}
+
 void gsat_set_conflict_limit(gsat *s, int64_t conflicts) { s->conflict_limit = conflicts < 0 ? -1 : conflicts; }
 void gsat_set_time_limit(gsat *s, double seconds) { s->time_limit = seconds > 0 ? seconds : 0; }
 
@@ -238,8 +265,15 @@ int gsat_set_option(gsat *s, const char *name, int64_t value) {
 void gsat_set_decision_var(gsat *s, int var, int is_decision) {
     if (var <= 0) return;
     gsat_reserve_vars(s, var);
+    if (simp_removed(s, (uint32_t)var)) { simp_set_saved_decision(s, (uint32_t)var, is_decision); return; }
     s->decision[var] = is_decision ? 1 : 0;
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
+}
+
+void gsat_set_phase(gsat *s, int var, int value) {
+    if (var <= 0) return;
+    gsat_reserve_vars(s, var);
+    s->polarity[var] = value ? 0 : 1;
 }
 
 void gsat_get_stats(const gsat *s, gsat_stats *out) {

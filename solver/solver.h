@@ -20,6 +20,7 @@
 #include "gsat.h"
 #include "vec.h"
 #include "solver/options.h"
+#include "solver/simp.h"
 #include "solver/stats.h"
 #include "solver/theory.h"
 
@@ -156,11 +157,21 @@ struct gsat {
     double solve_start;
     int64_t solve_conflicts0;
 
+    /* caller's hooks (gsat_set_terminate, gsat_set_learn) */
+    int (*terminate)(void *state);
+    void *terminate_state;
+    void (*learn)(void *state, const int *lits, int n);
+    void *learn_state;
+    int learn_max;
+    vec_int learn_buf;        /* the learned clause in DIMACS, 0-terminated */
+
     theory_slot theories[MAX_THEORIES];
     int ntheories;
     vec_int tbuf;             /* DIMACS clauses from theories */
     vec_int tout;             /* DIMACS literals implied by a theory */
     vec_uint tlits;
+
+    simp *simp;               /* preprocessing (solver/simp.h); NULL until used */
 
     struct {
 #define X(name, def, lo, hi, help) int64_t name;

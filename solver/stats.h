@@ -27,6 +27,16 @@
     X(theory_conflicts, "theory conflicts")                                  \
     X(theory_propagations, "literals implied by theories")                   \
     X(theory_explanations, "lazy reasons asked of theories")                 \
-    X(theory_explanation_lits, "literals in theory reasons and conflicts")
+    X(theory_explanation_lits, "literals in theory reasons and conflicts") \
+    X(simp_runs, "preprocessing runs")                                       \
+    X(simp_eliminated, "variables eliminated")                               \
+    X(simp_substituted, "variables replaced by an equivalent literal")       \
+    X(simp_restored, "removed variables brought back")                       \
+    X(simp_removed_clauses, "clauses removed by preprocessing")              \
+    X(simp_resolvents, "resolvents added by variable elimination")           \
+    X(simp_subsumed, "clauses removed by subsumption")                       \
+    X(simp_strengthened, "literals removed by self-subsuming resolution")    \
+    X(simp_units, "units found by preprocessing")                            \
+    X(simp_usec, "preprocessing time, wall clock (microseconds)")
 
 #endif

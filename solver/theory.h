@@ -88,7 +88,9 @@ int  gsat_add_theory(gsat *s, const theory_ops *ops, void *t);
  * asks phase(t, lit) for the literal to branch on (lit or -lit; 0 = no
  * opinion).  Used when the option theory_phase is on. */
 void gsat_theory_set_phase(gsat *s, int th, int (*phase)(void *t, int lit));
-/* Report assignments of variable var to theory index th. */
+/* Report assignments of variable var to theory index th.  A watched
+ * variable is never removed by preprocessing (one already removed comes
+ * back first, solver/simp.h). */
 void gsat_theory_watch(gsat *s, int th, int var);
 /* Current decision level and the value of a literal now (1/-1/0), for
  * theories that need them. */

@@ -122,6 +122,7 @@ static void add_edges(gsat *s, const int *gid, const instance *in, int lo, int h
 }
 
 static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props, total_chrono;
+static int64_t total_partial, total_eliminated, total_restored;   /* internal counters */
 
 static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as, int na) {
     int expect = brute(in, ne, nc, as, na);
@@ -143,6 +144,7 @@ static int chrono_levels = -1;
 static void run_random(int mode, int rounds, uint64_t seed) {
     rng = seed;
     total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = total_chrono = 0;
+    total_partial = total_eliminated = total_restored = 0;
     int sat = 0, unsat = 0;
     for (int r = 0; r < rounds; r++) {
         instance in;
@@ -174,6 +176,9 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         total_theory_props += st.theory_propagations;
         total_expl_lits += st.theory_explanation_lits;
         total_chrono += s->st.chrono_backtracks;
+        total_partial += s->st.partial_backtracks;
+        total_eliminated += s->st.simp_eliminated;
+        total_restored += s->st.simp_restored;
         gsat_free(s);
     }
     /* the generator produced both answers and the theory did real work */
@@ -235,16 +240,18 @@ static void modes_agree_on_larger(void **state) {
  * explained before; brute force still decides every answer. */
 static void random_always_chronological(void **state) {
     chrono_levels = 0;
-    int64_t chrono = 0;
-    run_random(1, 1000, 0xC4C4ULL);
-    chrono += total_chrono;
-    run_random(2, 500, 0xC5C5ULL);
-    chrono += total_chrono;
-    run_random(0, 500, 0xC6C6ULL);
-    chrono += total_chrono;
+    int64_t chrono = 0, partial = 0, eliminated = 0, restored = 0;
+    static const struct { int mode, rounds; uint64_t seed; } runs[] = {{1, 1000, 0xC4C4ULL}, {2, 500, 0xC5C5ULL}, {0, 500, 0xC6C6ULL}};
+    for (int i = 0; i < 3; i++) {
+        run_random(runs[i].mode, runs[i].rounds, runs[i].seed);
+        chrono += total_chrono; partial += total_partial;
+        eliminated += total_eliminated; restored += total_restored;
+    }
     modes_agree_on_larger(state);
     chrono_levels = -1;
-    assert_true(chrono > 100);
+    /* chronological and partial backtracking ran, and so did preprocessing,
+     * with variables eliminated at the first solve coming back as guards */
+    assert_true(chrono > 100 && partial > 10 && eliminated > 500 && restored > 400);
 }
 
 /* The conflict clause uses the path with the fewest guarded edges: a long

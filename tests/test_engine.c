@@ -4,7 +4,8 @@
  * refutation), structured UNSAT (pigeonhole, parity) and SAT instances,
  * limits, options and statistics; the differential suites again with
  * chronological backtracking forced on every conflict and switched off,
- * and with local search for phases after every few conflicts. */
+ * with local search for phases after every few conflicts, and with
+ * preprocessing and partial backtracking together, incrementally. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -429,6 +430,82 @@ static void assumptions_with_partial_backtracking(void **state) {
     assert_true(partial > 100);
 }
 
+/* Preprocessing (elimination, substitution) and partial backtracking
+ * together, incrementally: random 3-SAT plus AND gates and equivalences on
+ * fresh variables (which preprocessing removes), solved under assumptions
+ * (often on removed variables, which come back) with preprocessing before
+ * every solve and backtracking forced chronological, against a solver with
+ * neither: same answers, models checked, failed assumptions refuted. */
+static void preprocessing_with_partial_backtracking(void **state) {
+    (void)state;
+    rng r = {1618};
+    int sat = 0, unsat = 0;
+    int64_t partial = 0, eliminated = 0, substituted = 0, restored = 0;
+    for (int inst = 0; inst < 30; inst++) {
+        int base = 50 + rng_int(&r, 30), n = base + 30;
+        cnf f; cnf_init(&f, n);
+        for (int i = 0; i < (int)(3.7 * base); i++) {
+            int c[3];
+            for (int k = 0; k < 3; k++) { int v = 1 + rng_int(&r, base); c[k] = rng_int(&r, 2) ? v : -v; }
+            cnf_add(&f, c, 3);
+        }
+        for (int x = base + 1; x <= n; x++) {            /* x = a AND b, or x <-> a */
+            int a = (1 + rng_int(&r, x - 1)) * (rng_int(&r, 2) ? 1 : -1);
+            int b = (1 + rng_int(&r, x - 1)) * (rng_int(&r, 2) ? 1 : -1);
+            if (rng_int(&r, 2)) {
+                int c1[2] = {-x, a}, c2[2] = {-x, b}, c3[3] = {x, -a, -b};
+                cnf_add(&f, c1, 2); cnf_add(&f, c2, 2); cnf_add(&f, c3, 3);
+            } else {
+                int c1[2] = {-x, a}, c2[2] = {x, -a};
+                cnf_add(&f, c1, 2); cnf_add(&f, c2, 2);
+            }
+        }
+        cnf_options[0] = (cnf_option){"chrono_levels", 0};
+        cnf_options[1] = (cnf_option){"preprocess", 2};
+        cnf_noptions = 2;
+        gsat *fast = cnf_load(&f);
+        cnf_options[0] = (cnf_option){"chrono", 0};
+        cnf_options[1] = (cnf_option){"partial_backtrack", 0};
+        cnf_options[2] = (cnf_option){"preprocess", 0};
+        cnf_noptions = 3;
+        gsat *classic = cnf_load(&f);
+        cnf_noptions = 0;
+        for (int round = 0; round < 6; round++) {
+            int na = 2 + rng_int(&r, 10), as[16];
+            for (int i = 0; i < na; i++) as[i] = (1 + rng_int(&r, n)) * (rng_int(&r, 2) ? 1 : -1);
+            int res = gsat_solve(fast, as, na);
+            assert_int_equal(res, gsat_solve(classic, as, na));
+            if (res == GSAT_SAT) {
+                sat++;
+                assert_true(cnf_satisfied_by_solver(&f, fast));
+                for (int i = 0; i < na; i++) assert_int_equal(gsat_value(fast, as[i]), 1);
+            } else {
+                unsat++;
+                int failed[16], nf = 0;
+                for (int i = 0; i < na; i++) if (gsat_failed(fast, as[i])) failed[nf++] = as[i];
+                gsat *check = cnf_load(&f);
+                assert_int_equal(gsat_solve(check, failed, nf), GSAT_UNSAT);
+                gsat_free(check);
+            }
+            /* a new clause between solves, on a gate variable (maybe removed) */
+            int c[2] = {(base + 1 + rng_int(&r, n - base)) * (rng_int(&r, 2) ? 1 : -1),
+                        (1 + rng_int(&r, base)) * (rng_int(&r, 2) ? 1 : -1)};
+            cnf_add(&f, c, 2);
+            gsat_add_clause(fast, c, 2);
+            gsat_add_clause(classic, c, 2);
+        }
+        partial += fast->st.partial_backtracks;
+        eliminated += fast->st.simp_eliminated;
+        substituted += fast->st.simp_substituted;
+        restored += fast->st.simp_restored;
+        gsat_free(fast);
+        gsat_free(classic);
+        cnf_free(&f);
+    }
+    assert_true(sat > 20 && unsat > 20);
+    assert_true(partial > 100 && eliminated > 100 && substituted > 100 && restored > 20);
+}
+
 /* Local search for phases: on planted 3-SAT too big for brute force the
  * walks run, find models, and the search answers with a checked model;
  * walking after every few conflicts keeps small formulas (with level-0
@@ -483,6 +560,7 @@ int main(void) {
         cmocka_unit_test(never_chronological),
         cmocka_unit_test(chronological_agrees_on_larger),
         cmocka_unit_test(assumptions_with_partial_backtracking),
+        cmocka_unit_test(preprocessing_with_partial_backtracking),
         cmocka_unit_test(walks_for_phases),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);

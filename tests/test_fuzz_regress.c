@@ -19,11 +19,12 @@ static void replay_regressions(void **state) {
     if (!d) { fprintf(stderr, "%s absent (run from the repository root)\n", dir); fail(); }
     static const struct { const char *prefix; history_format fmt; } kinds[] = {
         { "text-", FORMAT_TEXT }, { "dbcop-", FORMAT_DBCOP }, { "cobra-", FORMAT_COBRA }, { "elle-", FORMAT_ELLE },
+        { "json-", FORMAT_JSON },
     };
     struct dirent *e;
     int replayed = 0;
     while ((e = readdir(d))) {
-        for (size_t k = 0; k < 4; k++) {
+        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
             if (strncmp(e->d_name, kinds[k].prefix, strlen(kinds[k].prefix))) continue;
             char path[512];
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -53,6 +54,9 @@ static void nasty_inputs(void **state) {
     static const char *elle[] = { "{", "{:type", "{:type :ok :f :txn :process 0 :value [[:r 1 [", "#{", "#", "\\",
                                   "{:type :ok, :f :txn, :process 0, :value [[:r 1 [1]] [:r 1 nil]]}" };
     for (size_t i = 0; i < sizeof elle / sizeof *elle; i++) fuzz_one((const uint8_t *)elle[i], strlen(elle[i]), FORMAT_ELLE);
+    static const char *json[] = { "[", "{\"", "[{\"type\":\"ok\",\"value\":[[\"r\",1,[", "\"\\ud800", "-", "1e",
+                                  "[{\"type\":\"ok\",\"process\":\"p\",\"value\":[[\"w\",\"k\",\"v\"],[\"r\",\"k\",null]]}]" };
+    for (size_t i = 0; i < sizeof json / sizeof *json; i++) fuzz_one((const uint8_t *)json[i], strlen(json[i]), FORMAT_JSON);
 }
 
 int main(void) {

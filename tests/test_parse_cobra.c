@@ -34,7 +34,7 @@ static history *load_logs(bytes *logs, size_t n, ic_error *err) {
         input_from_mem(&r[i], logs[i].data, logs[i].len, name);
     }
     ic_error_clear(err);
-    history *h = parse_cobra_logs(r, n, "dir", err);
+    history *h = parse_cobra_logs(r, n, "dir", NULL, err);
     for (size_t i = 0; i < n; i++) { input_close(&r[i]); vec_free(logs[i]); }
     return h;
 }

@@ -59,6 +59,44 @@ static void loads_status_and_failed_events(void **state) {
     vec_free(b);
 }
 
+/* A committed transaction with a failed event (its COMMIT returned OK after
+ * an operation failed): a warning names it; failed_ops_abort aborts it. */
+static void failed_ops_in_committed_transactions(void **state) {
+    (void)state;
+    bytes b; vec_init(b);
+    header(&b, 1);
+    u64(&b, 8);
+    for (int t = 0; t < 7; t++) {                 /* txns 1..7: a write, then a failed read */
+        u64(&b, 2); event(&b, 1, 1, (uint64_t)t + 1, 1); event(&b, 0, 2, 0, 0); u8(&b, 1);
+    }
+    u64(&b, 1); event(&b, 0, 1, 7, 1); u8(&b, 1); /* txn 8 reads txn 7's write */
+    for (int abort_them = 0; abort_them < 2; abort_them++) {
+        load_options opt = { abort_them };
+        load_report rep;
+        load_report_init(&rep);
+        ic_error err;
+        ic_error_clear(&err);
+        history *h = load_history_mem_ex(b.data, b.len, FORMAT_AUTO, "h.bin", &opt, &rep, &err);
+        assert_non_null(h);
+        assert_int_equal(rep.failed_ops, 7);
+        assert_int_equal(rep.failed_in_committed, 7);
+        assert_int_equal(rep.failed_aborted, abort_them ? 7 : 0);
+        assert_int_equal(rep.records, 15);
+        for (uint32_t t = 1; t <= 7; t++) assert_int_equal(h->txns[t].status, abort_them ? TXN_ABORTED : TXN_COMMITTED);
+        assert_int_equal(h->txns[8].status, TXN_COMMITTED);
+        assert_int_equal(rep.notes.len, 1);
+        const char *named = "7 committed transactions contain failed operations";
+        assert_non_null(strstr(rep.notes.data[0], named));
+        assert_non_null(strstr(rep.notes.data[0], "txn 1 (h.bin: byte 104), txn 2 (h.bin: byte 149)"));
+        assert_non_null(strstr(rep.notes.data[0], "txn 5 (h.bin: byte 284) and 2 more"));
+        assert_true(!strncmp(rep.notes.data[0], abort_them ? "note: " : "warning: ", abort_them ? 6 : 9));
+        if (!abort_them) assert_non_null(strstr(rep.notes.data[0], "--failed-ops-abort treats them as aborted"));
+        history_free(h);
+        load_report_free(&rep);
+    }
+    vec_free(b);
+}
+
 static void expect_error(bytes *b, long long offset, const char *msg) {
     ic_error err;
     ic_error_clear(&err);
@@ -102,6 +140,7 @@ static void every_error(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_status_and_failed_events),
+        cmocka_unit_test(failed_ops_in_committed_transactions),
         cmocka_unit_test(every_error),
     };
     return cmocka_run_group_tests_name("parse_dbcop", tests, NULL, NULL);

@@ -1,10 +1,15 @@
-/* test_parse_elle.c — Elle EDN: registers, lists, statuses, every error. */
+/* test_parse_elle.c — Elle EDN: registers, lists, statuses, every shape real
+ * histories come in (each read into the same model as the canonical
+ * one-map-per-line form), the load report, every error. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
+
 #include "parse_helpers.h"
+#include "model_text.h"
 
 static void loads_list_append(void **state) {
     (void)state;
@@ -27,7 +32,7 @@ static void loads_list_append(void **state) {
     assert_int_equal(h->txns[2].ext_id, 3);
     assert_int_equal(h->txns[3].status, TXN_ABORTED);
     assert_int_equal(h->txns[4].status, TXN_INDETERMINATE);
-    assert_int_equal(h->txns[3].num_ops, 1);            /* the :fail read is dropped */
+    assert_int_equal(h->txns[3].num_ops, 1);            /* the :fail read of nil is the invocation's placeholder */
     assert_int_equal(h->txns[4].num_ops, 1);
     uint32_t r = op_of(h, 2, 0), n;
     assert_int_equal(history_op_kind(h, r), OP_LIST_READ);
@@ -54,43 +59,306 @@ static void loads_registers(void **state) {
         "{:type :ok, :f :txn, :process 1, :value [[:r :x 1] [:w :y -4]]}\n", &err);
     assert_non_null(h);
     assert_false(h->has_lists);
-    assert_int_equal(h->txns[1].ext_id, 1);              /* no :index: the line number */
-    assert_int_equal(h->txns[2].ext_id, 2);
+    assert_int_equal(h->txns[1].ext_id, 0);              /* no :index: the position among the operations */
+    assert_int_equal(h->txns[2].ext_id, 1);
     uint32_t r = op_of(h, 1, 2);
     assert_int_equal(history_op_kind(h, r), OP_READ);
     assert_true(h->op_value[r] == VALUE_INIT);
     assert_int_equal(history_read_source(h, op_of(h, 2, 0)), op_of(h, 1, 0));
+    assert_int_equal(h->op_value[op_of(h, 2, 1)], -4);
     history_free(h);
+}
+
+/* The canonical form (one map per line) and every shape real files use
+ * must give the same model. */
+static const char canonical[] =
+    "{:type :invoke, :f :txn, :process 1, :index 0, :value [[:r :x nil] [:w :x 10]]}\n"
+    "{:type :invoke, :f :txn, :process 2, :index 1, :value [[:r :x nil] [:w :x 20]]}\n"
+    "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r :x nil] [:w :x 10]]}\n"
+    "{:type :ok, :f :txn, :process 2, :index 3, :value [[:r :x nil] [:w :x 20]]}\n"
+    "{:type :ok, :f :txn, :process 1, :index 5, :value [[:r :x 20] [:append :l 3] [:r :l [3]]]}\n";
+
+static void assert_same_as_canonical(const char *text, history_format fmt) {
+    ic_error err;
+    history *want = load_str(FORMAT_ELLE, canonical, &err);
+    assert_non_null(want);
+    history *got = load_str(fmt, text, &err);
+    if (!got) fprintf(stderr, "%s:%ld: %s\n", err.file, err.line, err.msg);
+    assert_non_null(got);
+    char *a = model_text(want), *b = model_text(got);
+    if (strcmp(a, b)) fprintf(stderr, "want:\n%s\ngot:\n%s\n", a, b);
+    assert_string_equal(a, b);
+    free(a); free(b);
+    history_free(want);
+    history_free(got);
+}
+
+static void shapes_read_like_the_canonical_form(void **state) {
+    (void)state;
+    /* comments before the first map and inside maps, maps over several
+     * lines, several maps on one line, #_ discards, tags, no commas */
+    assert_same_as_canonical(
+        "; a history\n"
+        ";; with comments\n"
+        "{:type :invoke :f :txn :process 1 :index 0 :value [[:r :x nil] [:w :x 10]]} "
+        "{:type :invoke, :f :txn, :process 2, :index 1, :value [[:r :x nil] [:w :x 20]]}\n"
+        "#_{:type :ok, :f :txn, :process 9, :index 2, :value [[:w :x 99]]}\n"
+        "#jepsen.history.Op{:type :ok,  ; the first completion\n"
+        "                   :f :txn, :process 1,\n"
+        "                   :index 2, :error #_ignored nil, :time #inst \"2024-01-01\",\n"
+        "                   :value [[:r :x nil]\n"
+        "                           [:w :x 10]]}\n"
+        "#jepsen.history.Op {:type :ok, :f :txn, :process 2, :index 3, :value [[:r :x nil] [:w :x 20]]}"
+        "{:type :ok, :f :txn, :process 1, :index 5, :value [#_[:r :y 1] [:r :x 20] [:append :l 3] [:r :l [3]]],\n"
+        " :note \"a string\nover two lines\", :set #{1 2}, :chars [\\a \\newline], :inf ##Inf}  ; done\n",
+        FORMAT_AUTO);
+    /* the whole history in a vector, micro-ops in ( ) */
+    assert_same_as_canonical(
+        "[{:type :invoke, :f :txn, :process 1, :index 0, :value [(:r :x nil) (:w :x 10)]}\n"
+        " {:type :invoke, :f :txn, :process 2, :index 1, :value ((:r :x nil) (:w :x 20))}\n"
+        " {:type :ok, :f :txn, :process 1, :index 2, :value ((:r :x nil) (:w :x 10))}\n"
+        " {:type :ok, :f :txn, :process 2, :index 3, :value [(:r :x nil) (:w :x 20)]}\n"
+        " {:type :ok, :f :txn, :process 1, :index 5, :value [(:r :x 20) (:append :l 3) (:r :l (3))]}]\n",
+        FORMAT_AUTO);
+    /* in a list, over lines, with a comment first */
+    assert_same_as_canonical(
+        "; list-wrapped\n"
+        "({:type :invoke, :f :txn, :process 1, :index 0, :value [[:r :x nil] [:w :x 10]]}\n"
+        " {:type :invoke, :f :txn, :process 2, :index 1, :value [[:r :x nil] [:w :x 20]]}\n"
+        " {:type :ok, :f :txn, :process 1, :index 2, :value [[:r :x nil] [:w :x 10]]}\n"
+        " {:type :ok, :f :txn, :process 2, :index 3, :value [[:r :x nil] [:w :x 20]]}\n"
+        " {:type :ok, :f :txn, :process 1, :index 5, :value [[:r :x 20] [:append :l 3] [:r :l [3]]]}\n"
+        ")\n",
+        FORMAT_AUTO);
+    /* no :f (elle-cli, tipocket), :f as a string, "ok" as a string, string
+     * processes of digits, :f :read/:write with micro-ops */
+    assert_same_as_canonical(
+        "{:type :invoke, :process 1, :index 0, :value [[:r :x nil] [:w :x 10]]}\n"
+        "{:type :invoke, :f \"txn\", :process \"2\", :index 1, :value [[:r :x nil] [:w :x 20]]}\n"
+        "{:type \"ok\", :process \"1\", :index 2, :value [[:r :x nil] [:w :x 10]]}\n"
+        "{:type :ok, :f :write, :process 2, :index 3, :value [[:r :x nil] [:w :x 20]]}\n"
+        "{:type :ok, :f :read, :process 1, :index 5, :value [[\"r\" :x 20] [\"append\" :l 3] [:r :l [3]]]}\n",
+        FORMAT_AUTO);
+}
+
+/* Regression: a :f :write op was dropped, and a read of its value was
+ * reported as a thin-air read. */
+static void read_and_write_ops_with_micro_ops_are_transactions(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_AUTO,
+        "{:type :invoke, :f :write, :process 0, :value [[:w 0 1]]}\n"
+        "{:type :ok, :f :write, :process 0, :value [[:w 0 1]]}\n"
+        "{:type :invoke, :f :read, :process 1, :value [[:r 0 nil]]}\n"
+        "{:type :ok, :f :read, :process 1, :value [[:r 0 1]]}\n", &err);
+    assert_non_null(h);
+    assert_int_equal(h->num_txns, 3);
+    assert_int_equal(history_read_source(h, op_of(h, 2, 0)), op_of(h, 1, 0));
+    history_free(h);
+}
+
+/* An op whose :f the checker cannot use is named in an error, never skipped. */
+static void unusable_ops_are_named(void **state) {
+    (void)state;
+    assert_load_error(FORMAT_AUTO,
+        "[{:process 4, :type :invoke, :f :write, :value 2}\n {:process 4, :type :ok, :f :write, :value 2}]\n", 2,
+        "expected a transaction (a :value of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an operation "
+        "with :f :write and :value 2: isocheck checks transactional histories (Elle's rw-register and list-append), "
+        "not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)");
+    assert_load_error(FORMAT_AUTO, "{:type :ok, :f :read, :process 0, :value {0 10, 1 10}}\n", 1,
+        "expected a transaction (a :value of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an operation "
+        "with :f :read and :value {0 10 1 10}: isocheck checks transactional histories (Elle's rw-register and "
+        "list-append), not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)");
+    assert_load_error(FORMAT_AUTO, "{:type :fail, :f :cas, :process 0, :value [3 4]}\n", 1,
+        "expected a transaction (a :value of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an operation "
+        "with :f :cas and :value [3 4]: isocheck checks transactional histories (Elle's rw-register and "
+        "list-append), not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)");
+    assert_load_error(FORMAT_AUTO, "{:type :ok, :f :txn, :process 0}\n", 1,
+        "expected a transaction (a :value of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an operation "
+        "with :f :txn and :value absent: isocheck checks transactional histories (Elle's rw-register and "
+        "list-append), not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)");
+}
+
+/* Keys and values that are not 64-bit integers are interned by their
+ * written form; values are compared, never computed on. */
+static void string_and_big_keys_and_values(void **state) {
+    (void)state;
+    ic_error err;
+    history *h = load_str(FORMAT_AUTO,
+        "{:type :ok, :f :txn, :process \"alice\", :value [[:w \"x\" \"ten\"] [:w 123456789012345678901234567890 :a]"
+        " [:w :y 99999999999999999999] [:w :z -9223372036854775807] [:append \"l\" \"e1\"]]}\n"
+        "{:type :ok, :f :txn, :process \"bob\", :value [[:r \"x\" \"ten\"] [:r 123456789012345678901234567890 :a]"
+        " [:r :y 99999999999999999999N] [:r :z -9223372036854775807] [:r \"l\" [\"e1\"]] [:w :w 5]]}\n"
+        "{:type :ok, :f :txn, :process \"alice\", :value [[:r :w \"5\"] [:r :y +099999999999999999999]]}\n", &err);
+    if (!h) fprintf(stderr, "%s:%ld: %s\n", err.file, err.line, err.msg);
+    assert_non_null(h);
+    assert_int_equal(h->num_sessions, 2);
+    assert_int_equal(h->sessions[0].num_txns, 2);        /* "alice" twice: one session */
+    char b1[64], b2[64];
+    assert_string_equal(history_value_str(h, h->sessions[1].ext_id, b1, sizeof b1), "\"bob\"");
+    for (uint32_t i = 0; i < 5; i++)                     /* every read of bob's (txn 3) finds its write */
+        assert_int_equal(history_read_source(h, op_of(h, 3, i)), op_of(h, 1, i));
+    assert_string_equal(history_value_str(h, h->op_value[op_of(h, 1, 0)], b1, sizeof b1), "\"ten\"");
+    assert_string_equal(history_key_str(h, h->op_key[op_of(h, 1, 1)], b1, sizeof b1), "123456789012345678901234567890");
+    assert_string_equal(history_value_str(h, h->op_value[op_of(h, 1, 2)], b1, sizeof b1), "99999999999999999999");
+    assert_string_equal(history_value_str(h, h->op_value[op_of(h, 1, 3)], b2, sizeof b2), "-9223372036854775807");
+    assert_true(history_value_is_named(h, h->op_value[op_of(h, 1, 3)]));   /* in the band of named ids */
+    assert_int_equal(history_read_source(h, op_of(h, 2, 0)), HISTORY_NONE);  /* "5" is not 5 */
+    assert_int_equal(history_read_source(h, op_of(h, 2, 1)), op_of(h, 1, 2)); /* +0999... is 999... */
+    history_free(h);
+}
+
+/* :fail/:info completions: nil reads are placeholders (dropped, counted);
+ * reads with values are kept; without micro-ops the invocation's writes are
+ * used; `:isocheck/reads :observed` keeps nil reads (convert's output). */
+static void indeterminate_and_failed_completions(void **state) {
+    (void)state;
+    ic_error err;
+    ic_error_clear(&err);
+    load_report rep;
+    load_report_init(&rep);
+    const char *text =
+        "{:type :invoke, :f :start, :process :nemesis}\n"
+        "{:type :invoke, :f :txn, :process 3, :index 0, :value [[:w :y 7] [:r :z nil]]}\n"
+        "{:type :info, :f :txn, :process 3, :index 1, :error :timeout}\n"
+        "{:type :ok, :f :txn, :process 4, :index 2, :value [[:r :y 7]]}\n"
+        "{:type :fail, :f :txn, :process 5, :index 3, :value [[:w :z 1] [:r :y 7] [:r :q nil]]}\n"
+        "{:type :fail, :f :txn, :process 6, :index 4, :isocheck/reads :observed, :value [[:r :q nil] [:w :q 2]]}\n"
+        "{:type :info, :f :txn, :process 7, :index 5, :value nil}\n"
+        "{:type :info, :f :stop, :process :nemesis}\n";
+    history *h = load_history_mem_ex(text, strlen(text), FORMAT_AUTO, "t", NULL, &rep, &err);
+    if (!h) fprintf(stderr, "%s:%ld: %s\n", err.file, err.line, err.msg);
+    assert_non_null(h);
+    assert_int_equal(h->num_txns, 6);
+    assert_int_equal(h->txns[1].status, TXN_INDETERMINATE);
+    assert_int_equal(h->txns[1].num_ops, 1);             /* the invocation's write of y=7 */
+    assert_int_equal(history_read_source(h, op_of(h, 2, 0)), op_of(h, 1, 0));
+    assert_int_equal(h->txns[3].num_ops, 2);             /* w z=1, r y=7 (r q nil dropped) */
+    assert_int_equal(h->txns[4].num_ops, 2);             /* observed: r q=init kept */
+    assert_true(h->op_value[op_of(h, 4, 0)] == VALUE_INIT);
+    assert_int_equal(h->txns[5].num_ops, 0);
+    assert_int_equal(rep.records, 8);
+    assert_int_equal(rep.nemesis, 2);
+    assert_int_equal(rep.invocations, 1);
+    assert_int_equal(rep.completions_ok, 1);
+    assert_int_equal(rep.completions_fail, 2);
+    assert_int_equal(rep.completions_info, 2);
+    assert_int_equal(rep.micro_ops, 6);
+    assert_int_equal(rep.unknown_reads, 1);
+    assert_int_equal(rep.from_invocation, 1);
+    assert_int_equal(rep.ops, 6);
+    history_free(h);
+    load_report_free(&rep);
+}
+
+/* Without :process (Elle's own examples) each transaction is its own
+ * session: no session order is invented. */
+static void no_process_no_session_order(void **state) {
+    (void)state;
+    ic_error err;
+    ic_error_clear(&err);
+    load_report rep;
+    load_report_init(&rep);
+    const char *text = "{:index 0 :type :invoke :value [[:append 1 1]]}\n{:index 1 :type :ok :value [[:append 1 1]]}\n"
+                       "{:index 3 :type :ok, :value [[:r 1 [1]]]} {:index 5 :type :ok :process nil :value [[:r 1 []]]}\n";
+    history *h = load_history_mem_ex(text, strlen(text), FORMAT_AUTO, "t", NULL, &rep, &err);
+    assert_non_null(h);
+    assert_int_equal(h->num_sessions, 3);
+    char b[32];
+    assert_string_equal(history_value_str(h, h->sessions[2].ext_id, b, sizeof b), "nil");
+    assert_int_equal(rep.no_process, 3);
+    history_free(h);
+    load_report_free(&rep);
+}
+
+static void no_committed_transaction_is_noted(void **state) {
+    (void)state;
+    ic_error err;
+    ic_error_clear(&err);
+    load_report rep;
+    load_report_init(&rep);
+    const char *text = "{:type :fail, :f :txn, :process 0, :value [[:w 1 1]]}\n{:type :info, :f :txn, :process 1, :value [[:w 1 2]]}\n";
+    history *h = load_history_mem_ex(text, strlen(text), FORMAT_AUTO, "t", NULL, &rep, &err);
+    assert_non_null(h);
+    assert_int_equal(rep.notes.len, 1);
+    assert_string_equal(rep.notes.data[0], "note: no committed transaction (1 aborted, 1 indeterminate): there is "
+                                           "nothing to check, so any level holds trivially");
+    history_free(h);
+    load_report_free(&rep);
+}
+
+/* Regression (issue 14): a second :type in one map was accepted, the last
+ * one winning; here that turned a committed writer into an aborted one and
+ * hid a lost update.  A repeated key is bad input. */
+static void repeated_keys_are_errors(void **state) {
+    (void)state;
+    assert_load_error(FORMAT_AUTO,
+        "{:type :ok, :f :txn, :process 1, :index 1, :value [[:r :x nil] [:w :x 10]]}\n"
+        "{:type :ok, :f :txn, :process 2, :index 2, :value [[:r :x nil] [:w :x 20]],\n"
+        " :type :fail}\n", 3, "key :type appears twice in one map (EDN forbids it)");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]], :time 1, :time 2}\n", 1,
+                      "key :time appears twice in one map (EDN forbids it)");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]], :error {:a 1, :a 1}}\n", 1,
+                      "key :a appears twice in one map (EDN forbids it)");
+    char big[4096];                                      /* a big map takes the sorting path */
+    size_t at = (size_t)snprintf(big, sizeof big, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]], :x {");
+    for (int i = 0; i < 40; i++) at += (size_t)snprintf(big + at, sizeof big - at, "%d %d ", i * 7 % 40, i);
+    snprintf(big + at, sizeof big - at, "21 0}}\n");
+    assert_load_error(FORMAT_ELLE, big, 1, "key 21 appears twice in one map (EDN forbids it)");
+}
+
+/* Regression (issue 14): NUL first on a line (after blanks) was skipped as
+ * a blank line; a NUL anywhere is bad input, at its line. */
+static void nul_bytes_are_errors(void **state) {
+    (void)state;
+    static const char lost[] =
+        "{:type :ok, :f :txn, :process 1, :value [[:r :x nil] [:w :x 10]]}\n"
+        "  \0{:type :ok, :f :txn, :process 2, :value [[:r :x nil] [:w :x 20]]}\n";
+    static const char in_string[] = "{:type :ok, :f :txn, :process 1, :node \"a\0b\", :value [[:w :x 10]]}\n";
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = load_history_mem(lost, sizeof lost - 1, FORMAT_AUTO, "t", &err);
+    assert_null(h);
+    assert_string_equal(err.msg, "expected text, found a NUL byte");
+    assert_int_equal(err.line, 2);
+    ic_error_clear(&err);
+    h = load_history_mem(in_string, sizeof in_string - 1, FORMAT_ELLE, "t", &err);
+    assert_null(h);
+    assert_string_equal(err.msg, "expected text, found a NUL byte");
+    assert_int_equal(err.line, 1);
 }
 
 static void every_error(void **state) {
     (void)state;
-    assert_load_error(FORMAT_ELLE, "[:type :ok]\n", 1, "expected '{' starting an operation map, found '[:type :ok]'");
-    assert_load_error(FORMAT_ELLE, "{:type :weird}\n", 1, "expected :invoke, :ok, :fail or :info after :type, found ':weird}'");
-    assert_load_error(FORMAT_ELLE, "{type :ok}\n", 1, "expected a keyword (like :type) or '}', found 'type :ok}'");
-    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]]\n", 1,
-                      "expected a keyword (like :type) or '}', found end of line");
+    assert_load_error(FORMAT_ELLE, "[:type :ok]\n", 1, "expected an operation map ({:type ..., :value ...}), found :type");
+    assert_load_error(FORMAT_ELLE, "{:type :weird}\n", 1, "expected :invoke, :ok, :fail or :info as :type, found :weird");
+    assert_load_error(FORMAT_ELLE, "{type :ok}\n", 1, "expected an operation with :type, found none");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]]\n", 1, "expected '}', found end of file");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]]} x\n", 1,
-                      "expected end of line after the map (one operation per line), found 'x'");
-    assert_load_error(FORMAT_ELLE, "{:f :txn, :process 0, :value []}\n", 1, "expected an operation with :type, found end of line");
-    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :value []}\n", 1,
-                      "expected a :process in a :txn completion, found end of line");
-    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0}\n", 1,
-                      "expected a :value in a :txn completion, found end of line");
+                      "expected an operation map ({:type ..., :value ...}), found x");
+    assert_load_error(FORMAT_ELLE, "{:f :txn, :process 0, :value []}\n", 1, "expected an operation with :type, found none");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:cas 1 1 2]]}\n", 1,
-                      "expected a micro-op :r, :w or :append, found ':cas 1 1 2]]}'");
+                      "expected a micro-op :r, :w or :append, found :cas");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [:w 1 1]}\n", 1,
-                      "expected '[' starting a micro-op like [:r k v], found ':w 1 1]}'");
+                      "expected a micro-op like [:r k v], [:w k v] or [:append k v], found :w");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 x]]}\n", 1,
-                      "expected a written value (integer), found 'x]]}'");
+                      "expected a written value (integer, string or keyword), found x");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 nil]]}\n", 1,
+                      "expected a written value (integer, string or keyword), found nil");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:append 1 1 2]]}\n", 1,
-                      "expected ']' closing the micro-op, found '2]]}'");
+                      "expected a micro-op of 3 elements like [:w k v], found [:append 1 1 2]");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:r 1 2 3]]}\n", 1,
+                      "expected a micro-op [:r k v] or [:r k], found [:r 1 2 3]");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:r 1 [1 a]]]}\n", 1,
-                      "expected an integer list element or ']', found 'a]]]}'");
+                      "expected a list element (integer, string or keyword), found a");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:r [1] 1]]}\n", 1,
+                      "expected a key (integer, keyword or string), found [1]");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 1] [:append 1 2]]}\n", 1,
                       "key 1 is used both as a register ([:w k v], [:r k v]) and as a list ([:append k v], [:r k [...]])");
-    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w 1 99999999999999999999]]}\n", 1,
-                      "a written value (integer) out of range (64-bit signed integers)");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index x, :value [[:w 1 1]]}\n", 1,
+                      "expected an integer :index, found x");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process [0], :value [[:w 1 1]]}\n", 1,
+                      "expected a :process (integer, string, keyword or nil), found [0]");
     assert_load_error(FORMAT_ELLE,
                       "{:type :ok, :f :txn, :process 0, :index 7, :value [[:w 1 1]]}\n"
                       "{:type :ok, :f :txn, :process 1, :index 7, :value [[:w 1 2]]}\n", 2,
@@ -100,8 +368,17 @@ static void every_error(void **state) {
                       "{:type :ok, :f :txn, :process 1, :value [[:append 1 3]]}\n", 2,
                       "value 3 written twice to key 1 (first at t:1); values written to a key must be unique");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :time \"abc, :f :txn}\n", 1,
-                      "expected '\"' closing a string (strings may not span lines), found end of line");
+                      "expected '\"' closing the string that starts here, found end of file");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :x \"a\\qb\"}\n", 1,
+                      "expected an escape \\n, \\t, \\r, \\b, \\f, \\\", \\\\ or \\uXXXX, found '\\qb\"}'");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :x [1 2)}\n", 1, "expected ']', found ')}'");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :x}\n", 1, "a map (from line 1) has a key without a value");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, : 1}\n", 1, "expected a keyword name after ':', found ': 1}'");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :x # 1}\n", 1, "expected a tag after '#', found ' 1}'");
+    assert_load_error(FORMAT_ELLE, "[{:type :invoke, :f :txn, :process 0, :value [[:w 1 1]]}\n", 1,
+                      "expected ']' closing the vector holding the history, found end of file");
+    assert_load_error(FORMAT_ELLE, "[{:type :ok, :f :txn, :process 0, :value [[:w 1 1]]}] {:type :ok}\n", 1,
+                      "expected end of file after the vector holding the history, found '{:type :ok}'");
     assert_load_error(FORMAT_ELLE, "{:type :invoke, :f :txn, :process 0, :value [[:w 1 1]]}\n", 0,
                       "empty history: no operations found");
     char deep[700];
@@ -109,12 +386,25 @@ static void every_error(void **state) {
     for (int i = 0; i < 300; i++) deep[at++] = '[';
     deep[at++] = '\n'; deep[at] = 0;
     assert_load_error(FORMAT_ELLE, deep, 1, "expected less nesting (at most 256 levels), found '[[[[[[[[[[[[[[[[[[[[[[[...'");
+    at = (size_t)snprintf(deep, sizeof deep, "{:type :ok, :x ");   /* discards nest too */
+    for (int i = 0; i < 300; i++) { deep[at++] = '#'; deep[at++] = '_'; }
+    deep[at++] = '\n'; deep[at] = 0;
+    assert_load_error(FORMAT_ELLE, deep, 1, "expected less nesting (at most 256 levels), found '#_#_#_#_#_#_#_#_#_#_#_#...'");
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_list_append),
         cmocka_unit_test(loads_registers),
+        cmocka_unit_test(shapes_read_like_the_canonical_form),
+        cmocka_unit_test(read_and_write_ops_with_micro_ops_are_transactions),
+        cmocka_unit_test(unusable_ops_are_named),
+        cmocka_unit_test(string_and_big_keys_and_values),
+        cmocka_unit_test(indeterminate_and_failed_completions),
+        cmocka_unit_test(no_process_no_session_order),
+        cmocka_unit_test(no_committed_transaction_is_noted),
+        cmocka_unit_test(repeated_keys_are_errors),
+        cmocka_unit_test(nul_bytes_are_errors),
         cmocka_unit_test(every_error),
     };
     return cmocka_run_group_tests_name("parse_elle", tests, NULL, NULL);

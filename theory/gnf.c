@@ -1,7 +1,9 @@
 /* gnf.c — MonoSAT's GNF input (see gnf.h), as an extension of the DIMACS
- * parser: graph lines are collected while the clauses stream into the
- * solver; at the end every graph with an `acyclic` constraint becomes a
- * gsat graph (graphs without one constrain nothing). */
+ * scanner: graph lines are collected as the clauses are scanned; then the
+ * variables are numbered (clauses, edges, constraints, hints and
+ * assumptions together), the clauses loaded, and every graph with an
+ * `acyclic` constraint becomes a gsat graph on the nodes its edges use
+ * (graphs without one constrain nothing). */
 #include "theory/gnf.h"
 
 #include <stdint.h>
@@ -9,27 +11,28 @@
 #include <string.h>
 
 #include "solver/dimacs.h"
-#include "solver/reader.h"
 #include "solver/solver.h"
+#include "solver/varnum.h"
 
-#define MAX_TOKENS 16
-#define MAX_GRAPH_ID (1 << 24)
-#define MAX_NODE_ID ((1 << 28) - 1)
-
-typedef struct gnf_edge { int from, to, var; } gnf_edge;
+#define MAX_NODE_ID (INT32_MAX - 1)   /* node n is numbered as n + 1 first */
 
 typedef struct gnf_graph {
-    long line;                 /* of its digraph line; 0: not declared */
-    int nodes;
-    VEC(gnf_edge) edges;
+    int gid;
+    long line;                 /* of its digraph line */
+    vec_int ends;              /* edge i: ends[2i] -> ends[2i+1] */
+    vec_int edge_var;
+    size_t ends_ready, var_ready;   /* dimacs_reserve bookkeeping */
     vec_int acyclic_var;       /* variables of its acyclic constraints */
     VEC(long) acyclic_line;
 } gnf_graph;
 
 typedef struct gnf_state {
     const char *file;
-    gsat *s;
-    VEC(gnf_graph) graphs;     /* indexed by graph id */
+    VEC(gnf_graph) graphs;     /* in the order of their digraph lines */
+    int *slot;                 /* open addressing: graph index + 1, 0 empty */
+    size_t slot_cap;
+    int last_gid, last_index;  /* the graph of the previous edge line (index + 1) */
+    vec_int dec_var, dec_flag; /* decision hints */
     gnf_info *info;
     long solve_line;
     int max_var;
@@ -49,166 +52,224 @@ static const char *const unsupported[] = {
 /* Heuristic hints and names: meaning-free for satisfiability. */
 static const char *const ignored[] = {"priority", "edge_priority", "graph_assign_edges_to_weight", "symbol"};
 
-static int in_list(const char *w, const char *const *list, size_t n) {
-    for (size_t i = 0; i < n; i++) if (strcmp(w, list[i]) == 0) return 1;
+static int is_word(const char *t, size_t n, const char *w) { return strlen(w) == n && memcmp(t, w, n) == 0; }
+
+static int in_list(const char *t, size_t n, const char *const *list, size_t count) {
+    for (size_t i = 0; i < count; i++) if (is_word(t, n, list[i])) return 1;
     return 0;
 }
 
-/* A decimal integer in [lo, hi]; 0 if t is not one. */
-static int parse_int(const char *t, long lo, long hi, long *out) {
-    const char *p = t;
-    int neg = 0;
-    if (*p == '-' || *p == '+') neg = *p++ == '-';
-    if (!*p) return 0;
-    long v = 0;
-    for (; *p; p++) {
-        if (*p < '0' || *p > '9') return 0;
-        if (v > (INT32_MAX - 9) / 10) return 0;
-        v = v * 10 + (*p - '0');
+/* ---- graph ids -> graphs ---------------------------------------------- */
+static size_t slot_of(const gnf_state *st, int gid) {
+    size_t mask = st->slot_cap - 1, i = ((uint32_t)gid * 2654435761u) & mask;
+    while (st->slot[i] && st->graphs.data[st->slot[i] - 1].gid != gid) i = (i + 1) & mask;
+    return i;
+}
+
+static gnf_graph *find_graph(gnf_state *st, int gid) {
+    if (st->last_index && st->last_gid == gid) return &st->graphs.data[st->last_index - 1];
+    if (!st->slot_cap) return NULL;
+    int k = st->slot[slot_of(st, gid)];
+    if (!k) return NULL;
+    st->last_gid = gid;
+    st->last_index = k;
+    return &st->graphs.data[k - 1];
+}
+
+static gnf_graph *add_graph(gnf_state *st, int gid, long line) {
+    if (2 * (st->graphs.len + 1) > st->slot_cap) {
+        free(st->slot);
+        st->slot_cap = st->slot_cap ? 2 * st->slot_cap : 16;
+        st->slot = xcalloc(st->slot_cap, sizeof *st->slot);
+        for (size_t k = 0; k < st->graphs.len; k++) st->slot[slot_of(st, st->graphs.data[k].gid)] = (int)k + 1;
     }
-    if (neg) v = -v;
-    if (v < lo || v > hi) return 0;
-    *out = v;
+    gnf_graph g;
+    memset(&g, 0, sizeof g);
+    g.gid = gid;
+    g.line = line;
+    vec_push(st->graphs, g);
+    st->slot[slot_of(st, gid)] = (int)st->graphs.len;
+    return &vec_last(st->graphs);
+}
+
+/* ---- lines -------------------------------------------------------------- */
+#define ERR(...) (ic_error_at(err, st->file, lineno, __VA_ARGS__), 1)
+
+/* The next token of the line as an integer in [lo, hi], or an error naming it. */
+static int field(gnf_state *st, ic_error *err, long lineno, const char **p, const char *end, const char *kw,
+                 const char *what, int64_t lo, int64_t hi, int64_t *out) {
+    const char *t;
+    size_t n;
+    if (!dimacs_token(p, end, &t, &n)) return ERR("'%s' line: missing %s", kw, what);
+    if (!dimacs_int(t, n, lo, hi, out)) {
+        char shown[48];
+        dimacs_shown(t, n, shown);
+        return ERR("'%s' line: %s must be an integer in %lld..%lld, found '%s'", kw, what, (long long)lo,
+                   (long long)hi, shown);
+    }
+    return 0;
+}
+
+/* Nothing may follow on the line; `after` says what came last. */
+static int line_end(gnf_state *st, ic_error *err, long lineno, const char **p, const char *end, const char *kw,
+                    const char *after) {
+    const char *t;
+    size_t n;
+    if (!dimacs_token(p, end, &t, &n)) return 0;
+    char shown[48];
+    dimacs_shown(t, n, shown);
+    return ERR("'%s' line: unexpected '%s' %s", kw, shown, after);
+}
+
+static gnf_graph *declared_graph(gnf_state *st, ic_error *err, long lineno, const char *kw, int64_t gid) {
+    gnf_graph *g = find_graph(st, (int)gid);
+    if (!g) (void)ERR("'%s' line: graph %lld is not declared (expected an earlier 'digraph' line)", kw, (long long)gid);
+    return g;
+}
+
+static void note_var(gnf_state *st, int64_t v) { if (v > st->max_var) st->max_var = (int)v; }
+
+/* The next token as a plain decimal in 0..INT32_MAX: 1 and *v; else 0
+ * (then the careful path explains). */
+static inline int quick_uint(const char **pp, const char *end, int64_t *v) {
+    const char *p = *pp;
+    while (p < end && dimacs_is_blank((unsigned char)*p)) p++;
+    const char *s = p;
+    int64_t x = 0;
+    while (p < end && (unsigned)((unsigned char)*p - '0') <= 9) {
+        x = x * 10 + (*p++ - '0');
+        if (x > INT32_MAX) return 0;
+    }
+    if (p == s || (p < end && !dimacs_is_blank((unsigned char)*p))) return 0;
+    *pp = p;
+    *v = x;
     return 1;
 }
 
-#define ERR(...) (ic_error_at(err, st->file, lineno, __VA_ARGS__), 1)
+static int edge_line(gnf_state *st, ic_error *err, long lineno, const char *p, const char *end, const char *kw) {
+    int64_t gid, from, to, v;
+    const char *q = p;
+    if (!(quick_uint(&q, end, &gid) && quick_uint(&q, end, &from) && from <= MAX_NODE_ID && quick_uint(&q, end, &to) &&
+          to <= MAX_NODE_ID && quick_uint(&q, end, &v) && v >= 1)) {
+        if (field(st, err, lineno, &p, end, kw, "the graph id", 0, INT32_MAX, &gid) ||
+            field(st, err, lineno, &p, end, kw, "the source node", 0, MAX_NODE_ID, &from) ||
+            field(st, err, lineno, &p, end, kw, "the target node", 0, MAX_NODE_ID, &to) ||
+            field(st, err, lineno, &p, end, kw, "the edge variable", 1, DIMACS_MAX_VAR, &v))
+            return 1;
+        q = p;
+    }
+    const char *t;
+    size_t n;
+    dimacs_token(&q, end, &t, &n);                 /* the weight, if any */
+    if (line_end(st, err, lineno, &q, end, kw, "after the weight")) return 1;
+    gnf_graph *g = declared_graph(st, err, lineno, kw, gid);
+    if (!g) return 1;
+    dimacs_reserve(&g->ends, 2, &g->ends_ready);
+    dimacs_reserve(&g->edge_var, 1, &g->var_ready);
+    g->ends.data[g->ends.len++] = (int)from + 1;   /* + 1: numbered like variables */
+    g->ends.data[g->ends.len++] = (int)to + 1;
+    g->edge_var.data[g->edge_var.len++] = (int)v;
+    note_var(st, v);
+    st->info->edges++;
+    return 0;
+}
 
-/* Field i of `what` as an integer in [lo, hi], or an error naming it. */
-static int field(gnf_state *st, ic_error *err, long lineno, char **tok, int ntok, int i, const char *kw,
-                 const char *what, long lo, long hi, long *out) {
-    if (i >= ntok) return ERR("'%s' line: missing %s", kw, what);
-    if (!parse_int(tok[i], lo, hi, out)) {
-        char shown[48];
-        snprintf(shown, sizeof shown, "%.40s", tok[i]);
-        if (hi == INT32_MAX) return ERR("'%s' line: %s must be an integer >= %ld, found '%s'", kw, what, lo, shown);
-        return ERR("'%s' line: %s must be an integer in %ld..%ld, found '%s'", kw, what, lo, hi, shown);
+static int digraph_line(gnf_state *st, ic_error *err, long lineno, const char *p, const char *end) {
+    const char *kw = "digraph", *t;
+    size_t n;
+    const char *q = p;
+    if (dimacs_token(&q, end, &t, &n) && (is_word(t, n, "int") || is_word(t, n, "float") || is_word(t, n, "rational")))
+        p = q;
+    int64_t nodes, edges, gid, bits;
+    if (field(st, err, lineno, &p, end, kw, "the number of nodes", 0, INT32_MAX, &nodes) ||
+        field(st, err, lineno, &p, end, kw, "the number of edges", 0, INT32_MAX, &edges) ||
+        field(st, err, lineno, &p, end, kw, "the graph id", 0, INT32_MAX, &gid))
+        return 1;
+    q = p;
+    if (dimacs_token(&q, end, &t, &n)) {
+        if (field(st, err, lineno, &p, end, kw, "the bit width", -2, INT32_MAX, &bits)) return 1;
+        dimacs_token(&p, end, &t, &n);             /* the name, if any */
+        if (line_end(st, err, lineno, &p, end, kw, "after the graph name")) return 1;
+    }
+    gnf_graph *g = find_graph(st, (int)gid);
+    if (g) return ERR("graph %lld is declared twice (first on line %ld)", (long long)gid, g->line);
+    add_graph(st, (int)gid, lineno);
+    st->info->graphs++;
+    return 0;
+}
+
+static int solve_line(gnf_state *st, ic_error *err, long lineno, const char *p, const char *end) {
+    if (st->solve_line)
+        return ERR("second 'solve' line (the first is on line %ld): incremental GNF is not supported", st->solve_line);
+    st->solve_line = lineno;
+    st->info->has_solve = 1;
+    const char *t;
+    size_t n;
+    while (dimacs_token(&p, end, &t, &n)) {
+        int64_t v;
+        if (!dimacs_int(t, n, -(int64_t)DIMACS_MAX_VAR, DIMACS_MAX_VAR, &v)) {
+            char shown[48];
+            dimacs_shown(t, n, shown);
+            return ERR("'solve' line: expected a literal, found '%s'", shown);
+        }
+        if (v == 0) return line_end(st, err, lineno, &p, end, "solve", "after the terminating 0");
+        note_var(st, v < 0 ? -v : v);
+        vec_push(st->info->assumptions, (int)v);
     }
     return 0;
 }
 
-static gnf_graph *declared_graph(gnf_state *st, ic_error *err, long lineno, const char *kw, long gid) {
-    if (gid >= (long)st->graphs.len || !st->graphs.data[gid].line) {
-        (void)ERR("'%s' line: graph %ld is not declared (expected an earlier 'digraph' line)", kw, gid);
-        return NULL;
-    }
-    return &st->graphs.data[gid];
-}
-
-static void note_var(gnf_state *st, long v) { if (v > st->max_var) st->max_var = (int)v; }
-
-static int gnf_line(void *ctx, const char *line, long lineno, ic_error *err) {
+static int gnf_line(void *ctx, const char *line, const char *end, long lineno, ic_error *err) {
     gnf_state *st = ctx;
-    size_t len = strlen(line);
-    char buf[512], *copy = len < sizeof buf ? buf : xmalloc(len + 1);
-    memcpy(copy, line, len + 1);
-    char *tok[MAX_TOKENS + 1];
-    int n = dimacs_tokenize(copy, tok, MAX_TOKENS), rc = 0;
-    const char *kw = tok[0];
-    long gid, a, b, v;
-    if (st->solve_line && strcmp(kw, "solve") != 0) {
-        rc = ERR("'%s' after the 'solve' line (line %ld): incremental GNF with more than one solve is not supported",
-                 kw, st->solve_line);
-        goto out;
+    const char *p = line, *kw;
+    size_t kn;
+    dimacs_token(&p, end, &kw, &kn);
+    char shown[48];
+    int64_t gid, a, v;
+    if (st->solve_line && !is_word(kw, kn, "solve"))
+        return ERR("'%s' after the 'solve' line (line %ld): incremental GNF with more than one solve is not supported",
+                   (dimacs_shown(kw, kn, shown), shown), st->solve_line);
+    if (kn == 4 && memcmp(kw, "edge", 4) == 0) return edge_line(st, err, lineno, p, end, "edge");
+    if (is_word(kw, kn, "weighted_edge")) return edge_line(st, err, lineno, p, end, "weighted_edge");
+    if (is_word(kw, kn, "digraph")) return digraph_line(st, err, lineno, p, end);
+    if (is_word(kw, kn, "node")) {
+        if (field(st, err, lineno, &p, end, "node", "the graph id", 0, INT32_MAX, &gid) ||
+            field(st, err, lineno, &p, end, "node", "the node id", 0, MAX_NODE_ID, &a))
+            return 1;
+        const char *t;
+        size_t n;
+        dimacs_token(&p, end, &t, &n);             /* the name, if any */
+        if (line_end(st, err, lineno, &p, end, "node", "after the node name")) return 1;
+        return declared_graph(st, err, lineno, "node", gid) ? 0 : 1;
     }
-    if (strcmp(kw, "digraph") == 0) {
-        int i = 1;
-        if (n > 1 && (!strcmp(tok[1], "int") || !strcmp(tok[1], "float") || !strcmp(tok[1], "rational"))) i = 2;
-        if ((rc = field(st, err, lineno, tok, n, i, kw, "the number of nodes", 0, MAX_NODE_ID + 1L, &a)) ||
-            (rc = field(st, err, lineno, tok, n, i + 1, kw, "the number of edges", 0, INT32_MAX, &b)) ||
-            (rc = field(st, err, lineno, tok, n, i + 2, kw, "the graph id", 0, MAX_GRAPH_ID, &gid)))
-            goto out;
-        if (n > i + 5) { rc = ERR("'digraph' line: unexpected '%.40s' after the graph name", tok[i + 5]); goto out; }
-        if (n > i + 3 && (rc = field(st, err, lineno, tok, n, i + 3, kw, "the bit width", -2, INT32_MAX, &v))) goto out;
-        while ((long)st->graphs.len <= gid) {
-            gnf_graph g; memset(&g, 0, sizeof g);
-            vec_push(st->graphs, g);
-        }
-        gnf_graph *g = &st->graphs.data[gid];
-        if (g->line) { rc = ERR("graph %ld is declared twice (first on line %ld)", gid, g->line); goto out; }
-        g->line = lineno;
-        g->nodes = (int)a;
-        st->info->graphs++;
-    } else if (strcmp(kw, "node") == 0) {
-        if ((rc = field(st, err, lineno, tok, n, 1, kw, "the graph id", 0, MAX_GRAPH_ID, &gid)) ||
-            (rc = field(st, err, lineno, tok, n, 2, kw, "the node id", 0, MAX_NODE_ID, &a)))
-            goto out;
-        if (n > 4) { rc = ERR("'node' line: unexpected '%.40s' after the node name", tok[4]); goto out; }
-        gnf_graph *g = declared_graph(st, err, lineno, kw, gid);
-        if (!g) { rc = 1; goto out; }
-        if (a >= g->nodes) g->nodes = (int)a + 1;
-    } else if (strcmp(kw, "edge") == 0 || strcmp(kw, "weighted_edge") == 0) {
-        long to;
-        if ((rc = field(st, err, lineno, tok, n, 1, kw, "the graph id", 0, MAX_GRAPH_ID, &gid)) ||
-            (rc = field(st, err, lineno, tok, n, 2, kw, "the source node", 0, MAX_NODE_ID, &a)) ||
-            (rc = field(st, err, lineno, tok, n, 3, kw, "the target node", 0, MAX_NODE_ID, &to)) ||
-            (rc = field(st, err, lineno, tok, n, 4, kw, "the edge variable", 1, DIMACS_MAX_VAR, &v)))
-            goto out;
-        if (n > 6) { rc = ERR("'%s' line: unexpected '%.40s' after the weight", kw, tok[6]); goto out; }
-        gnf_graph *g = declared_graph(st, err, lineno, kw, gid);
-        if (!g) { rc = 1; goto out; }
-        if (a >= g->nodes) g->nodes = (int)a + 1;      /* MonoSAT creates missing nodes */
-        if (to >= g->nodes) g->nodes = (int)to + 1;
-        vec_push(g->edges, ((gnf_edge){(int)a, (int)to, (int)v}));
-        note_var(st, v);
-        st->info->edges++;
-    } else if (strcmp(kw, "acyclic") == 0) {
-        if ((rc = field(st, err, lineno, tok, n, 1, kw, "the graph id", 0, MAX_GRAPH_ID, &gid)) ||
-            (rc = field(st, err, lineno, tok, n, 2, kw, "the constraint variable", 1, DIMACS_MAX_VAR, &v)))
-            goto out;
-        if (n > 3) { rc = ERR("'acyclic' line: unexpected '%.40s' (expected 'acyclic GRAPH VARIABLE')", tok[3]); goto out; }
-        gnf_graph *g = declared_graph(st, err, lineno, kw, gid);
-        if (!g) { rc = 1; goto out; }
+    if (is_word(kw, kn, "acyclic")) {
+        if (field(st, err, lineno, &p, end, "acyclic", "the graph id", 0, INT32_MAX, &gid) ||
+            field(st, err, lineno, &p, end, "acyclic", "the constraint variable", 1, DIMACS_MAX_VAR, &v) ||
+            line_end(st, err, lineno, &p, end, "acyclic", "(expected 'acyclic GRAPH VARIABLE')"))
+            return 1;
+        gnf_graph *g = declared_graph(st, err, lineno, "acyclic", gid);
+        if (!g) return 1;
         vec_push(g->acyclic_var, (int)v);
         vec_push(g->acyclic_line, lineno);
         note_var(st, v);
-    } else if (strcmp(kw, "decision") == 0) {
-        if ((rc = field(st, err, lineno, tok, n, 1, kw, "the variable", 1, DIMACS_MAX_VAR, &v)) ||
-            (rc = field(st, err, lineno, tok, n, 2, kw, "the flag", 0, 1, &a)))
-            goto out;
-        if (n > 3) { rc = ERR("'decision' line: unexpected '%.40s' (expected 'decision VARIABLE 0|1')", tok[3]); goto out; }
-        note_var(st, v);
-        gsat_reserve_vars(st->s, (int)v);
-        gsat_set_decision_var(st->s, (int)v, (int)a);
-    } else if (strcmp(kw, "solve") == 0) {
-        if (st->solve_line) {
-            rc = ERR("second 'solve' line (the first is on line %ld): incremental GNF is not supported", st->solve_line);
-            goto out;
-        }
-        st->solve_line = lineno;
-        st->info->has_solve = 1;
-        /* the assumptions may run past MAX_TOKENS: rescan the raw line */
-        const char *p = line + 5;
-        for (;;) {
-            while (dimacs_is_blank((unsigned char)*p)) p++;
-            if (!*p) break;
-            char t[32]; size_t k = 0;
-            while (*p && !dimacs_is_blank((unsigned char)*p) && k + 1 < sizeof t) t[k++] = *p++;
-            t[k] = 0;
-            if (!parse_int(t, -DIMACS_MAX_VAR, DIMACS_MAX_VAR, &v)) {
-                rc = ERR("'solve' line: expected a literal, found '%.30s'", t);
-                goto out;
-            }
-            if (v == 0) {
-                while (dimacs_is_blank((unsigned char)*p)) p++;
-                if (*p) { rc = ERR("'solve' line: unexpected '%.30s' after the terminating 0", p); goto out; }
-                break;
-            }
-            note_var(st, v < 0 ? -v : v);
-            vec_push(st->info->assumptions, (int)v);
-        }
-    } else if (in_list(kw, ignored, sizeof ignored / sizeof *ignored)) {
-        /* a hint or a name: nothing to do */
-    } else if (in_list(kw, unsupported, sizeof unsupported / sizeof *unsupported)) {
-        rc = ERR("unsupported MonoSAT constraint '%s'", kw);
-    } else {
-        char shown[48];
-        snprintf(shown, sizeof shown, "%.40s", kw);
-        rc = ERR("unknown keyword '%s' (expected a clause, a comment or a GNF graph line)", shown);
+        return 0;
     }
-out:
-    if (copy != buf) free(copy);
-    return rc;
+    if (is_word(kw, kn, "decision")) {
+        if (field(st, err, lineno, &p, end, "decision", "the variable", 1, DIMACS_MAX_VAR, &v) ||
+            field(st, err, lineno, &p, end, "decision", "the flag", 0, 1, &a) ||
+            line_end(st, err, lineno, &p, end, "decision", "(expected 'decision VARIABLE 0|1')"))
+            return 1;
+        vec_push(st->dec_var, (int)v);
+        vec_push(st->dec_flag, (int)a);
+        note_var(st, v);
+        return 0;
+    }
+    if (is_word(kw, kn, "solve")) return solve_line(st, err, lineno, p, end);
+    if (in_list(kw, kn, ignored, sizeof ignored / sizeof *ignored)) return 0;
+    dimacs_shown(kw, kn, shown);
+    if (in_list(kw, kn, unsupported, sizeof unsupported / sizeof *unsupported))
+        return ERR("unsupported MonoSAT constraint '%s'", shown);
+    return ERR("unknown keyword '%s' (expected a clause, a comment or a GNF graph line)", shown);
 }
 
 /* ---- edge variables tied by equivalences --------------------------------
@@ -281,91 +342,141 @@ static void find_equivalences(gsat *s, equiv *q, const uint8_t *is_edge_var) {
     free(start); free(other); free(fill);
 }
 
-/* Is variable v asserted true: a level-0 fact or a positive assumption? */
-static int asserted(gnf_state *st, int v) {
-    if (gsat_lit_value_now(st->s, v) > 0) return 1;
-    for (size_t i = 0; i < st->info->assumptions.len; i++)
-        if (st->info->assumptions.data[i] == v) return 1;
+/* ---- the graphs ------------------------------------------------------------ */
+
+/* Are the clauses, or the clauses with the assumptions, contradictory
+ * already?  Then the answer is UNSAT whatever the graphs say.  assumed[v]:
+ * bit 0 v assumed, bit 1 -v assumed. */
+static int contradictory(gsat *s, const vec_int *assumptions, const uint8_t *assumed) {
+    if (!s->ok) return 1;
+    for (size_t i = 0; i < assumptions->len; i++) {
+        int l = assumptions->data[i], v = l < 0 ? -l : l;
+        if (assumed[v] == 3 || gsat_lit_value_now(s, l) < 0) return 1;
+    }
     return 0;
 }
 
-static int finish(gnf_state *st, ic_error *err) {
-    if (st->max_var > 0) gsat_reserve_vars(st->s, st->max_var);
+static int finish(gsat *s, gnf_state *st, ic_error *err) {
+    int nv = gsat_num_vars(s);
     equiv q;
-    q.n = gsat_num_vars(st->s) + 1;
+    q.n = nv + 1;
     q.parent = xmalloc((size_t)q.n * sizeof *q.parent);
     q.flip = xcalloc((size_t)q.n, 1);
-    uint8_t *is_edge_var = xcalloc((size_t)q.n, 1);
+    uint8_t *mark = xcalloc((size_t)q.n, 1);
     for (int v = 0; v < q.n; v++) q.parent[v] = v;
-    for (size_t gid = 0; gid < st->graphs.len; gid++)
-        for (size_t e = 0; e < st->graphs.data[gid].edges.len; e++) is_edge_var[st->graphs.data[gid].edges.data[e].var] = 1;
-    find_equivalences(st->s, &q, is_edge_var);
+    vec_foreach(gnf_graph, g, st->graphs)
+        if (g->acyclic_var.len) vec_foreach(int, e, g->edge_var) mark[*e] = 1;
+    find_equivalences(s, &q, mark);
     for (int v = 1; v < q.n; v++) {
         int flip, r = eq_find(&q, v, &flip);
         if (r == v) continue;
-        gsat_set_decision_var(st->s, v, 0);
-        gsat_set_decision_var(st->s, r, 1);
+        gsat_set_decision_var(s, v, 0);
+        gsat_set_decision_var(s, r, 1);
     }
-    int rc = 0;
-    for (size_t gid = 0; gid < st->graphs.len && !rc; gid++) {
-        gnf_graph *g = &st->graphs.data[gid];
-        if (!g->line || !g->acyclic_var.len) continue;
-        for (size_t k = 0; k < g->acyclic_var.len; k++) {
-            int v = g->acyclic_var.data[k];
-            long lineno = g->acyclic_line.data[k];
-            if (!asserted(st, v)) {
-                const char *why = gsat_lit_value_now(st->s, v) < 0 ? "is asserted false" : "is not asserted";
-                rc = ERR("'acyclic %zu %d': variable %d %s; gsat supports acyclicity only as a hard "
-                           "constraint (assert it with the unit clause '%d 0' or a 'solve' assumption)",
-                           gid, v, v, why, v);
-                break;
-            }
+    memset(mark, 0, (size_t)q.n);
+    vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
+    int unsat = contradictory(s, &st->info->assumptions, mark), rc = 0;
+    for (size_t k = 0; k < st->graphs.len && !rc && s->ok; k++) {
+        gnf_graph *g = &st->graphs.data[k];
+        if (!g->acyclic_var.len) continue;
+        for (size_t i = 0; i < g->acyclic_var.len && !unsat; i++) {
+            int v = g->acyclic_var.data[i];
+            if (gsat_lit_value_now(s, v) > 0 || (mark[v] & 1)) continue;
+            long lineno = g->acyclic_line.data[i];
+            int file_v = st->info->names.data[v];
+            const char *why = gsat_lit_value_now(s, v) < 0 ? "is asserted false" : "is not asserted";
+            rc = ERR("'acyclic %d %d': variable %d %s; gsat supports acyclicity only as a hard "
+                     "constraint (assert it with the unit clause '%d 0' or a 'solve' assumption)",
+                     g->gid, file_v, file_v, why, file_v);
+            break;
         }
         if (rc) break;
-        int id = gsat_graph_new(st->s, g->nodes);
-        for (size_t e = 0; e < g->edges.len; e++) {
-            gnf_edge ed = g->edges.data[e];
-            int flip, rep = eq_find(&q, ed.var, &flip);
-            gsat_graph_add_edge(st->s, id, ed.from, ed.to, flip ? -rep : rep);
+        /* nodes: the ones the edges use, numbered densely in the file's order */
+        vec_int node_names;
+        vec_init(node_names);
+        varnum_span span = {g->ends.data, g->ends.len};
+        int max_node = 0;
+        vec_foreach(int, e, g->ends) if (*e > max_node) max_node = *e;
+        varnum_renumber(&span, 1, max_node, NULL, &node_names);
+        int nodes = (int)node_names.len - 1;
+        vec_free(node_names);
+        int id = gsat_graph_new(s, nodes);
+        for (size_t e = 0; e < g->edge_var.len; e++) {
+            int flip, rep = eq_find(&q, g->edge_var.data[e], &flip);
+            gsat_graph_add_edge(s, id, g->ends.data[2 * e] - 1, g->ends.data[2 * e + 1] - 1, flip ? -rep : rep);
         }
         st->info->acyclic_graphs++;
-        st->info->nodes += g->nodes;
+        st->info->nodes += nodes;
     }
-    free(q.parent); free(q.flip); free(is_edge_var);
+    free(q.parent); free(q.flip); free(mark);
     return rc;
 }
 
-static int parse(gsat *s, reader *r, gnf_info *info, ic_error *err) {
-    gnf_info dummy;
-    if (!info) info = &dummy;
+static void state_free(gnf_state *st) {
+    vec_foreach(gnf_graph, g, st->graphs) {
+        vec_free(g->ends);
+        vec_free(g->edge_var);
+        vec_free(g->acyclic_var);
+        vec_free(g->acyclic_line);
+    }
+    vec_free(st->graphs);
+    free(st->slot);
+    vec_free(st->dec_var);
+    vec_free(st->dec_flag);
+}
+
+int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error *err) {
+    gnf_info local;
+    if (!info) info = &local;
     memset(info, 0, sizeof *info);
+    double deadline = opts ? opts->deadline : 0;
     gnf_state st;
     memset(&st, 0, sizeof st);
     st.file = r->name;
-    st.s = s;
     st.info = info;
-    dimacs_opts opts = {gnf_line, &st, 1};
-    dimacs_info di;
-    int rc = dimacs_parse(s, r, &opts, &di, err);
-    if (rc == 0) {
-        info->vars = di.vars;
-        info->clauses = di.clauses;
-        rc = finish(&st, err) ? -1 : 0;
+    dimacs_opts dopts = {gnf_line, &st, 1, deadline, 0};
+    dimacs_text t;
+    int rc = dimacs_scan(r, &dopts, &t, err);
+    if (rc == DIMACS_OK) {
+        /* every variable the file names, numbered together */
+        VEC(varnum_span) spans;
+        vec_init(spans);
+        vec_push(spans, ((varnum_span){t.lits.data, t.lits.len}));
+        vec_push(spans, ((varnum_span){info->assumptions.data, info->assumptions.len}));
+        vec_push(spans, ((varnum_span){st.dec_var.data, st.dec_var.len}));
+        vec_foreach(gnf_graph, g, st.graphs) {
+            vec_push(spans, ((varnum_span){g->edge_var.data, g->edge_var.len}));
+            vec_push(spans, ((varnum_span){g->acyclic_var.data, g->acyclic_var.len}));
+        }
+        info->vars = (long)varnum_renumber(spans.data, spans.len, t.max_var > st.max_var ? t.max_var : st.max_var,
+                                           &t.marks, &info->names);
+        vec_free(spans);
+        info->clauses = t.clauses;
+        info->declared_vars = t.declared_vars;
+        if (info->names.len - 1 > GSAT_MAX_VARS) {
+            ic_error_at(err, st.file, 0, "%ld distinct variables, more than gsat's limit %d", info->vars, GSAT_MAX_VARS);
+            rc = DIMACS_ERROR;
+        }
     }
-    for (size_t g = 0; g < st.graphs.len; g++) {
-        vec_free(st.graphs.data[g].edges);
-        vec_free(st.graphs.data[g].acyclic_var);
-        vec_free(st.graphs.data[g].acyclic_line);
+    if (rc == DIMACS_OK && !(opts && opts->text_only)) {
+        gsat_reserve_vars(s, (int)info->names.len - 1);
+        rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
+        dimacs_text_free(&t);
+        for (size_t i = 0; i < st.dec_var.len; i++) gsat_set_decision_var(s, st.dec_var.data[i], st.dec_flag.data[i]);
+        if (rc == DIMACS_OK) rc = finish(s, &st, err) ? DIMACS_ERROR : DIMACS_OK;
+        if (rc == DIMACS_OK && deadline > 0 && gsat_now() > deadline) rc = DIMACS_TIMEOUT;
     }
-    vec_free(st.graphs);
-    if (info == &dummy) gnf_info_free(info);
+    dimacs_text_free(&t);
+    state_free(&st);
+    if (info == &local) gnf_info_free(info);
     return rc;
 }
 
-int gnf_parse_file(gsat *s, const char *path, gnf_info *info, ic_error *err) {
+int gnf_parse_file(gsat *s, const char *path, const gnf_opts *opts, gnf_info *info, ic_error *err) {
     reader r;
-    if (reader_open(&r, path, err) < 0) return -1;
-    int rc = parse(s, &r, info, err);
+    if (info) memset(info, 0, sizeof *info);
+    if (reader_open(&r, path, err) < 0) return DIMACS_ERROR;
+    int rc = gnf_parse(s, &r, opts, info, err);
     reader_close(&r);
     return rc;
 }
@@ -373,9 +484,12 @@ int gnf_parse_file(gsat *s, const char *path, gnf_info *info, ic_error *err) {
 int gnf_parse_mem(gsat *s, const char *name, const char *text, size_t len, gnf_info *info, ic_error *err) {
     reader r;
     reader_open_mem(&r, name, text, len);
-    int rc = parse(s, &r, info, err);
+    int rc = gnf_parse(s, &r, NULL, info, err);
     reader_close(&r);
     return rc;
 }
 
-void gnf_info_free(gnf_info *info) { vec_free(info->assumptions); }
+void gnf_info_free(gnf_info *info) {
+    vec_free(info->assumptions);
+    vec_free(info->names);
+}

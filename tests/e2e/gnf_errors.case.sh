@@ -14,7 +14,7 @@ check reach "digraph 2 1 0\nedge 0 0 1 1\nreach 0 0 1 2\n" "3: unsupported MonoS
 check bv "1 0\nbv 0 4 1 2 3 4\n" "2: unsupported MonoSAT constraint 'bv'"
 check flow "digraph 2 1 0\n maximum_flow_geq 0 0 1 3 5\n" "2: unsupported MonoSAT constraint 'maximum_flow_geq'"
 check undeclared "edge 3 0 1 1\n" "1: 'edge' line: graph 3 is not declared (expected an earlier 'digraph' line)"
-check badvar "digraph 2 1 0\nedge 0 0 1 0\n" "2: 'edge' line: the edge variable must be an integer in 1..67108864, found '0'"
+check badvar "digraph 2 1 0\nedge 0 0 1 0\n" "2: 'edge' line: the edge variable must be an integer in 1..2147483647, found '0'"
 check soft "digraph 2 1 0\nedge 0 0 1 1\nacyclic 0 2\n" \
   "3: 'acyclic 0 2': variable 2 is not asserted; gsat supports acyclicity only as a hard constraint (assert it with the unit clause '2 0' or a 'solve' assumption)"
 check twosolve "1 0\nsolve 1\n2 0\nsolve 2\n" "4: second 'solve' line (the first is on line 2): incremental GNF is not supported"

@@ -1,4 +1,5 @@
 # Histories may be gzip-compressed; a truncated gzip is a read error, not an empty history.
+[ -d "$DATA" ] || { echo "skip: $DATA absent"; exit 0; }
 set -e
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 gzip -c "$DATA/polysi-histories/violations/galera/galera.txt" > "$t/g.txt.gz"

@@ -1,0 +1,452 @@
+/* jepsen_ops.c — Jepsen operations into transactions (contract in
+ * jepsen_ops.h).
+ *
+ * Each operation's micro-ops are first checked and decoded into `mops`
+ * (keys still as written, so that invocations add no keys to the model),
+ * then, for a completion, added to the builder. */
+#include "frontend/jepsen_ops.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "vec.h"
+#include "frontend/strtab.h"
+#include "frontend/u64map.h"
+
+/* Integers in [INT64_MIN, NAMED_BAND_END) are named like strings, so that a
+ * named value's id never equals an integer value of the history. */
+#define NAMED_BAND_END (VALUE_NAME_BASE + (int64_t)UINT32_MAX)
+
+typedef enum { M_READ, M_READ_NIL, M_LIST_READ, M_WRITE, M_APPEND } mop_kind;
+
+typedef struct mop {
+    uint8_t  kind;           /* mop_kind */
+    uint8_t  named_key;      /* key: an integer, or an id in key_names */
+    int64_t  key;
+    int64_t  value;          /* M_READ/M_WRITE/M_APPEND */
+    uint32_t list_off, list_len;   /* M_LIST_READ: elements in `elems` */
+    uint32_t line;
+} mop;
+typedef VEC(mop) mop_vec;
+
+typedef enum { KEY_UNUSED = 0, KEY_REGISTER = 1, KEY_LIST = 2 } key_use;
+
+typedef struct pending { int64_t process; mop_vec writes; int valid; } pending;
+
+struct jepsen_reader {
+    history_builder *b;
+    load_report *rep;
+    const char *source;
+    uint64_t ordinal;        /* operation maps seen */
+    strtab key_names;        /* written forms of non-integer keys */
+    vec_u32 key_name_id;     /* key_names id -> builder key (HISTORY_NONE until used) */
+    strtab value_names;      /* written forms of named values and processes */
+    vec_i64 value_name_id;   /* value_names id -> model value */
+    VEC(uint8_t) key_use;    /* builder key -> key_use */
+    vec_u32 nil_reads;       /* pairs (builder op, key) of [:r k nil] */
+    u64map txn_ids;
+    mop_vec mops;
+    vec_i64 elems;
+    vec_char scratch;
+    u64map pending_ix;       /* process -> pendings index */
+    VEC(pending) pendings;
+};
+
+jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep) {
+    jepsen_reader *jr = xcalloc(1, sizeof *jr);
+    jr->b = hb_new(fmt, LOC_LINE, source);
+    jr->rep = rep;
+    jr->source = source;
+    strtab_init(&jr->key_names);
+    strtab_init(&jr->value_names);
+    u64map_init(&jr->txn_ids);
+    u64map_init(&jr->pending_ix);
+    return jr;
+}
+
+static void free_parts(jepsen_reader *jr) {
+    strtab_free(&jr->key_names);
+    vec_free(jr->key_name_id);
+    strtab_free(&jr->value_names);
+    vec_free(jr->value_name_id);
+    vec_free(jr->key_use);
+    vec_free(jr->nil_reads);
+    u64map_free(&jr->txn_ids);
+    vec_free(jr->mops);
+    vec_free(jr->elems);
+    vec_free(jr->scratch);
+    u64map_free(&jr->pending_ix);
+    for (size_t i = 0; i < jr->pendings.len; i++) vec_free(jr->pendings.data[i].writes);
+    vec_free(jr->pendings);
+}
+
+void jr_free(jepsen_reader *jr) {
+    if (!jr) return;
+    hb_free(jr->b);
+    free_parts(jr);
+    free(jr);
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+typedef struct ctx { jepsen_reader *jr; const optree *t; ic_error *err; } ctx;
+
+static int fail_node(ctx *c, uint32_t node, uint32_t line, const char *expected) {
+    char fb[64];
+    ic_error_at(c->err, c->jr->source, line, "expected %s, found %s", expected, ot_render(c->t, node, fb, sizeof fb));
+    return 0;
+}
+
+/* "the keyword :f" / "\"f\"" as written, for messages. */
+static const char *field(const ctx *c, const char *name, char *buf, size_t n) {
+    snprintf(buf, n, c->t->json ? "\"%s\"" : ":%s", name);
+    return buf;
+}
+
+/* ---- scalars ----------------------------------------------------------- */
+
+static const char *written(ctx *c, uint32_t node) {
+    vec_clear(c->jr->scratch);
+    ot_written(c->t, node, &c->jr->scratch);
+    vec_push(c->jr->scratch, 0);
+    return c->jr->scratch.data;
+}
+
+/* The model id of a named thing with written form s. */
+static int64_t name_id(jepsen_reader *jr, const char *s, size_t len) {
+    int added;
+    uint32_t id = strtab_intern(&jr->value_names, s, len, &added);
+    if (added) {
+        vec_push(jr->value_name_id, hb_name(jr->b, s, len));
+        if (jr->rep) jr->rep->named_values++;
+    }
+    return jr->value_name_id.data[id];
+}
+
+/* A value: 1 with *v set, 0 if node is not a value. */
+static int scalar_value(ctx *c, uint32_t node, int64_t *v) {
+    const ov_node *n = ot_node(c->t, node);
+    if (n->kind == OV_INT && n->ival >= NAMED_BAND_END) { *v = n->ival; return 1; }
+    if (n->kind == OV_INT || n->kind == OV_BIGINT || n->kind == OV_STRING || n->kind == OV_KEYWORD ||
+        n->kind == OV_NUMBER) {                      /* integers in the named band are names too */
+        const char *s = written(c, node);
+        *v = name_id(c->jr, s, strlen(s));
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_key(ctx *c, uint32_t node, mop *m) {
+    const ov_node *n = ot_node(c->t, node);
+    if (n->kind == OV_INT) { m->named_key = 0; m->key = n->ival; return 1; }
+    if (n->kind == OV_BIGINT || n->kind == OV_STRING || n->kind == OV_KEYWORD) {
+        const char *s = written(c, node);
+        m->named_key = 1;
+        m->key = strtab_intern(&c->jr->key_names, s, strlen(s), NULL);
+        return 1;
+    }
+    return fail_node(c, node, n->line, "a key (integer, keyword or string)");
+}
+
+/* ---- micro-ops ----------------------------------------------------------- */
+
+static int is_seq(const optree *t, uint32_t node) {
+    return node != OV_NONE && (ot_node(t, node)->kind == OV_VECTOR || ot_node(t, node)->kind == OV_LIST);
+}
+
+static int is_mop_name(const optree *t, uint32_t node) {
+    return ot_is_name(t, node, "r") || ot_is_name(t, node, "w") || ot_is_name(t, node, "append");
+}
+
+/* Whether :value is meant as a transaction: any sequence for :f :txn (or
+ * no :f), else a sequence whose first element looks like a micro-op. */
+static int txn_shaped(const optree *t, uint32_t value, int txn_f) {
+    if (!is_seq(t, value)) return 0;
+    if (txn_f) return 1;
+    uint32_t first = ot_node(t, value)->child;
+    return first != OV_NONE && is_seq(t, first) && is_mop_name(t, ot_node(t, first)->child);
+}
+
+static int parse_mop(ctx *c, uint32_t node) {
+    const optree *t = c->t;
+    const ov_node *n = ot_node(t, node);
+    uint32_t line = n->line;
+    if (!is_seq(t, node)) return fail_node(c, node, line, "a micro-op like [:r k v], [:w k v] or [:append k v]");
+    uint32_t fn = n->child;
+    if (!is_mop_name(t, fn)) return fail_node(c, fn == OV_NONE ? node : fn, line, "a micro-op :r, :w or :append");
+    int is_read = ot_is_name(t, fn, "r"), is_append = ot_is_name(t, fn, "append");
+    if (n->count < 2 || n->count > 3 || (!is_read && n->count != 3))
+        return fail_node(c, node, line, is_read ? "a micro-op [:r k v] or [:r k]" : "a micro-op of 3 elements like [:w k v]");
+    mop m;
+    memset(&m, 0, sizeof m);
+    m.line = line;
+    uint32_t knode = ot_node(t, fn)->next;
+    if (!parse_key(c, knode, &m)) return 0;
+    uint32_t vnode = ot_node(t, knode)->next;
+    if (is_read) {
+        if (vnode == OV_NONE || ot_node(t, vnode)->kind == OV_NIL) m.kind = M_READ_NIL;
+        else if (is_seq(t, vnode)) {
+            m.kind = M_LIST_READ;
+            m.list_off = (uint32_t)c->jr->elems.len;
+            for (uint32_t e = ot_node(t, vnode)->child; e != OV_NONE; e = ot_node(t, e)->next) {
+                int64_t v;
+                if (!scalar_value(c, e, &v)) return fail_node(c, e, ot_node(t, e)->line, "a list element (integer, string or keyword)");
+                vec_push(c->jr->elems, v);
+            }
+            if (c->jr->elems.len - m.list_off > UINT32_MAX / 2) return fail_node(c, vnode, line, "a shorter list");
+            m.list_len = (uint32_t)(c->jr->elems.len - m.list_off);
+        } else {
+            m.kind = M_READ;
+            if (!scalar_value(c, vnode, &m.value))
+                return fail_node(c, vnode, line, "a read value (integer, string, keyword, nil or a list)");
+        }
+    } else {
+        m.kind = is_append ? M_APPEND : M_WRITE;
+        if (!scalar_value(c, vnode, &m.value))
+            return fail_node(c, vnode, line, is_append ? "an appended value (integer, string or keyword)"
+                                                       : "a written value (integer, string or keyword)");
+    }
+    vec_push(c->jr->mops, m);
+    return 1;
+}
+
+static int parse_mops(ctx *c, uint32_t value) {
+    vec_clear(c->jr->mops);
+    vec_clear(c->jr->elems);
+    for (uint32_t e = ot_node(c->t, value)->child; e != OV_NONE; e = ot_node(c->t, e)->next)
+        if (!parse_mop(c, e)) return 0;
+    return 1;
+}
+
+/* ---- adding a transaction ------------------------------------------------ */
+
+static uint32_t builder_key(jepsen_reader *jr, const mop *m) {
+    if (!m->named_key) return hb_key(jr->b, m->key);
+    uint32_t id = (uint32_t)m->key;
+    while (jr->key_name_id.len <= id) vec_push(jr->key_name_id, HISTORY_NONE);
+    if (jr->key_name_id.data[id] == HISTORY_NONE)
+        jr->key_name_id.data[id] = hb_key_str(jr->b, strtab_text(&jr->key_names, id), strtab_len(&jr->key_names, id));
+    return jr->key_name_id.data[id];
+}
+
+static int use_key(ctx *c, uint32_t key, key_use use, const mop *m) {
+    jepsen_reader *jr = c->jr;
+    while (jr->key_use.len <= key) vec_push(jr->key_use, KEY_UNUSED);
+    if (jr->key_use.data[key] == KEY_UNUSED) jr->key_use.data[key] = (uint8_t)use;
+    if (jr->key_use.data[key] == use) return 1;
+    char kb[128];
+    if (m->named_key) snprintf(kb, sizeof kb, "%.120s", strtab_text(&jr->key_names, (uint32_t)m->key));
+    else snprintf(kb, sizeof kb, "%" PRId64, m->key);
+    ic_error_at(c->err, jr->source, m->line,
+                "key %s is used both as a register ([:w k v], [:r k v]) and as a list ([:append k v], [:r k [...]])", kb);
+    return 0;
+}
+
+/* Add mops (all of them for :ok; nil reads of :fail/:info only if observed). */
+static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_reads) {
+    jepsen_reader *jr = c->jr;
+    for (size_t i = 0; i < n; i++) {
+        const mop *m = &ms[i];
+        if (m->kind == M_READ_NIL && !keep_nil_reads) {
+            if (jr->rep) jr->rep->unknown_reads++;
+            continue;
+        }
+        uint32_t key = builder_key(jr, m);
+        switch (m->kind) {
+        case M_READ_NIL:
+            vec_push(jr->nil_reads, hb_op(jr->b, txn, OP_READ, key, VALUE_INIT, m->line));
+            vec_push(jr->nil_reads, key);
+            break;
+        case M_READ:
+            if (!use_key(c, key, KEY_REGISTER, m)) return 0;
+            hb_op(jr->b, txn, OP_READ, key, m->value, m->line);
+            break;
+        case M_LIST_READ:
+            if (!use_key(c, key, KEY_LIST, m)) return 0;
+            hb_list_read(jr->b, txn, key, m->list_len ? jr->elems.data + m->list_off : NULL, m->list_len, m->line);
+            break;
+        case M_WRITE:
+        case M_APPEND:
+            if (!use_key(c, key, m->kind == M_WRITE ? KEY_REGISTER : KEY_LIST, m)) return 0;
+            hb_op(jr->b, txn, m->kind == M_WRITE ? OP_WRITE : OP_APPEND, key, m->value, m->line);
+            break;
+        }
+    }
+    return 1;
+}
+
+static pending *pending_of(jepsen_reader *jr, int64_t process, int create) {
+    uint32_t i = u64map_get(&jr->pending_ix, (uint64_t)process);
+    if (i == UINT32_MAX) {
+        if (!create) return NULL;
+        pending p = { process, { NULL, 0, 0 }, 0 };
+        vec_push(jr->pendings, p);
+        i = u64map_put(&jr->pending_ix, (uint64_t)process, (uint32_t)jr->pendings.len - 1);
+    }
+    return &jr->pendings.data[i];
+}
+
+/* A string of decimal digits that fits in int64. */
+static int digits_i64(const char *s, int64_t *v) {
+    if (!*s) return 0;
+    uint64_t x = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9') return 0;
+        unsigned d = (unsigned)(*s - '0');
+        if (x > ((uint64_t)INT64_MAX - d) / 10) return 0;
+        x = x * 10 + d;
+    }
+    *v = (int64_t)x;
+    return 1;
+}
+
+/* ---- one operation --------------------------------------------------------- */
+
+typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
+typedef enum { P_NONE, P_CLIENT, P_NEMESIS } proc_kind;
+
+int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
+    ctx c = { jr, t, err };
+    const ov_node *r = ot_node(t, root);
+    uint64_t ordinal = jr->ordinal++;
+    if (jr->rep) jr->rep->records++;
+    if (r->kind != OV_MAP)
+        return fail_node(&c, root, r->line, t->json ? "an operation object ({\"type\": ..., \"value\": ...})"
+                                                    : "an operation map ({:type ..., :value ...})");
+    static const char *const names[] = { "type", "f", "process", "index", "value", "isocheck/reads" };
+    enum { F_TYPE, F_F, F_PROCESS, F_INDEX, F_VALUE, F_READS, F_N };
+    uint32_t fields[F_N];
+    for (int i = 0; i < F_N; i++) fields[i] = OV_NONE;
+    for (uint32_t k = r->child; k != OV_NONE;) {
+        uint32_t v = ot_node(t, k)->next;
+        for (int i = 0; i < F_N; i++) {
+            if (!ot_is_field(t, k, names[i])) continue;
+            if (fields[i] != OV_NONE) {
+                char fb[32];
+                ic_error_at(err, jr->source, ot_node(t, k)->line, "key %s appears twice in one operation map",
+                            field(&c, names[i], fb, sizeof fb));
+                return 0;
+            }
+            fields[i] = v;
+        }
+        k = v == OV_NONE ? OV_NONE : ot_node(t, v)->next;
+    }
+    char fb[32], fb2[32];
+    op_type type = T_NONE;
+    uint32_t tn = fields[F_TYPE];
+    if (tn == OV_NONE) {
+        ic_error_at(err, jr->source, r->line, "expected an operation with %s, found none", field(&c, "type", fb, sizeof fb));
+        return 0;
+    }
+    if (ot_is_name(t, tn, "invoke")) type = T_INVOKE;
+    else if (ot_is_name(t, tn, "ok")) type = T_OK;
+    else if (ot_is_name(t, tn, "fail")) type = T_FAIL;
+    else if (ot_is_name(t, tn, "info")) type = T_INFO;
+    else return fail_node(&c, tn, ot_node(t, tn)->line, t->json ? "\"invoke\", \"ok\", \"fail\" or \"info\" as \"type\""
+                                                              : ":invoke, :ok, :fail or :info as :type");
+
+    /* the process: a client (session), a non-client, or none */
+    proc_kind pk = P_NONE;
+    int64_t process = 0;
+    uint32_t pn = fields[F_PROCESS];
+    if (pn != OV_NONE) {
+        const ov_node *p = ot_node(t, pn);
+        if (p->kind == OV_KEYWORD) pk = P_NEMESIS;
+        else if (p->kind == OV_NIL) pk = P_NONE;
+        else if (p->kind == OV_INT && p->ival >= NAMED_BAND_END) { pk = P_CLIENT; process = p->ival; }
+        else if (p->kind == OV_STRING) {
+            pk = P_CLIENT;
+            if (!digits_i64(ot_text(t, pn), &process) || process < NAMED_BAND_END) {   /* "3" is process 3 */
+                const char *s = written(&c, pn);
+                process = name_id(jr, s, strlen(s));
+            }
+        } else if (p->kind == OV_INT || p->kind == OV_BIGINT) {
+            const char *s = written(&c, pn);
+            pk = P_CLIENT;
+            process = name_id(jr, s, strlen(s));
+        } else return fail_node(&c, pn, p->line, "a :process (integer, string, keyword or nil)");
+    }
+    if (pk == P_NEMESIS) {
+        if (jr->rep) jr->rep->nemesis++;
+        return 1;
+    }
+
+    uint32_t fnode = fields[F_F], value = fields[F_VALUE];
+    int txn_f = fnode == OV_NONE || ot_is_name(t, fnode, "txn");
+    int shaped = value != OV_NONE && txn_shaped(t, value, txn_f);
+    if (type == T_INVOKE) {
+        if (jr->rep) jr->rep->invocations++;
+        if (!shaped || pk != P_CLIENT) return 1;
+        if (!parse_mops(&c, value)) return 0;
+        pending *pd = pending_of(jr, process, 1);
+        vec_clear(pd->writes);
+        for (size_t i = 0; i < jr->mops.len; i++)
+            if (jr->mops.data[i].kind == M_WRITE || jr->mops.data[i].kind == M_APPEND) vec_push(pd->writes, jr->mops.data[i]);
+        pd->valid = 1;
+        return 1;
+    }
+
+    if (jr->rep) {
+        if (type == T_OK) jr->rep->completions_ok++;
+        else if (type == T_FAIL) jr->rep->completions_fail++;
+        else jr->rep->completions_info++;
+    }
+    pending *pd = pk == P_CLIENT ? pending_of(jr, process, 0) : NULL;
+    const mop *ms = NULL;
+    size_t nms = 0;
+    if (shaped) {
+        if (!parse_mops(&c, value)) return 0;
+        ms = jr->mops.data;
+        nms = jr->mops.len;
+        if (jr->rep) jr->rep->micro_ops += nms;
+    } else if (type != T_OK && pd && pd->valid) {
+        ms = pd->writes.data;                     /* :fail/:info without micro-ops: the invocation's writes */
+        nms = pd->writes.len;
+        if (jr->rep) jr->rep->from_invocation += nms;
+    } else if (!(type != T_OK && txn_f && (value == OV_NONE || ot_node(t, value)->kind == OV_NIL))) {
+        char vb[64], fnb[64];
+        ic_error_at(err, jr->source, r->line,
+                    "expected a transaction (a %s of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an "
+                    "operation with %s %s and %s %s: isocheck checks transactional histories (Elle's rw-register and "
+                    "list-append), not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)",
+                    field(&c, "value", fb, sizeof fb), field(&c, "f", fb2, sizeof fb2),
+                    fnode == OV_NONE ? "absent" : ot_render(t, fnode, fnb, sizeof fnb),
+                    field(&c, "value", fb, sizeof fb), value == OV_NONE ? "absent" : ot_render(t, value, vb, sizeof vb));
+        return 0;
+    }
+
+    /* the transaction */
+    int64_t ext = (int64_t)ordinal;
+    uint32_t in = fields[F_INDEX];
+    if (in != OV_NONE) {
+        if (ot_node(t, in)->kind != OV_INT) return fail_node(&c, in, ot_node(t, in)->line, "an integer :index");
+        ext = ot_node(t, in)->ival;
+    }
+    if (u64map_get(&jr->txn_ids, (uint64_t)ext) != UINT32_MAX) {
+        ic_error_at(err, jr->source, r->line, "duplicate transaction id (%s %" PRId64 ")",
+                    in != OV_NONE ? field(&c, "index", fb, sizeof fb) : "position", ext);
+        return 0;
+    }
+    if (pk == P_NONE) {
+        process = hb_name(jr->b, "nil", 3);      /* a session of its own */
+        if (jr->rep) jr->rep->no_process++;
+    }
+    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
+    u64map_put(&jr->txn_ids, (uint64_t)ext, txn);
+    hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
+    int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
+    if (!add_mops(&c, txn, ms, nms, type == T_OK || observed)) return 0;
+    if (pd) pd->valid = 0;
+    return 1;
+}
+
+history *jr_finish(jepsen_reader *jr, ic_error *err) {
+    for (size_t i = 0; i + 1 < jr->nil_reads.len; i += 2)     /* [:r k nil] on a list key reads [] */
+        if (jr->nil_reads.data[i + 1] < jr->key_use.len && jr->key_use.data[jr->nil_reads.data[i + 1]] == KEY_LIST)
+            hb_op_make_empty_list_read(jr->b, jr->nil_reads.data[i]);
+    history_builder *b = jr->b;
+    jr->b = NULL;
+    free_parts(jr);
+    free(jr);
+    return hb_finish(b, err);
+}

@@ -1,0 +1,182 @@
+/* simp_equiv.c — equivalent-literal substitution.
+ *
+ * The binary clauses (a b) are the implications -a -> b and -b -> a; the
+ * literals of one strongly connected component of that graph are all
+ * equal (Tarjan's algorithm, iterative, started from the literals of
+ * replaceable variables only).  A component holding l and -l makes the
+ * formula unsatisfiable.  Each component keeps one
+ * representative, chosen by its variable (so that the mirror component
+ * -C chooses the negated one): a frozen variable first, then a decision
+ * variable, then the smallest.  Every other member x whose variable may go
+ * (not frozen, a decision variable, and so is the representative's: values
+ * of non-decision variables must keep following from propagation) is
+ * replaced by the representative r in every clause, and x = r goes on the
+ * extension stack as (x -r) with witness x and (-x r) with witness -x.
+ * Runs before the occurrence lists exist, on the watch lists (binary
+ * clauses are flagged there): it rewrites the clause arena directly; units
+ * it finds go on the trail for occ_propagate(). */
+#include <stdlib.h>
+
+#include "solver/simp_state.h"
+
+typedef struct scc_state {
+    const watch_list *watches;    /* the implication graph: see succ() */
+    uint32_t *index, *low;        /* Tarjan: 0 = unvisited */
+    uint8_t *on_stack;
+    vec_uint stack, call_node, call_edge;
+    lit_t *repr;                  /* per literal: its replacement (0: none) */
+    vec_uint replaced;            /* variables given a replacement */
+} scc_state;
+
+/* The successors of literal u are the other literals of the binary
+ * clauses holding -u: the binary watchers of -u (watches are complete at
+ * level 0 after simplification; learned binary clauses are implied too). */
+static inline const watch_list *succ(const scc_state *g, lit_t u) { return &g->watches[lneg(u)]; }
+
+static inline lit_t repr_of(const scc_state *g, lit_t l) { return g->repr[l] ? g->repr[l] : l; }
+
+static int better_rep(const simp_run *r, uint32_t a, uint32_t b) {
+    int sa = 2 * (r->frozen[a] != 0) + (r->s->decision[a] != 0);
+    int sb = 2 * (r->frozen[b] != 0) + (r->s->decision[b] != 0);
+    return sa != sb ? sa > sb : a < b;
+}
+
+/* The component is stack[from..]: pick its representative, map the rest. */
+static int component(simp_run *r, scc_state *g, size_t from) {
+    gsat *s = r->s;
+    size_t n = g->stack.len - from;
+    if (n < 2) return 1;
+    uint32_t stamp = simp_next_stamp(r);
+    lit_t rep = g->stack.data[from];
+    for (size_t i = from; i < g->stack.len; i++) {
+        lit_t l = g->stack.data[i];
+        if (r->mark[lneg(l)] == stamp) { s->ok = 0; return 0; }   /* l = -l */
+        r->mark[l] = stamp;
+        if (better_rep(r, lvar(l), lvar(rep))) rep = l;
+    }
+    for (size_t i = from; i < g->stack.len; i++) {
+        lit_t l = g->stack.data[i];
+        uint32_t v = lvar(l);
+        if (l == rep || r->frozen[v] || g->repr[l]) continue;
+        if (!s->decision[v] || !s->decision[lvar(rep)]) continue;
+        g->repr[l] = rep;
+        g->repr[lneg(l)] = lneg(rep);
+        vec_push(g->replaced, v);
+    }
+    return 1;
+}
+
+/* Could variable v be replaced?  Only components holding such a variable
+ * matter, so the search starts from their literals only (on graph problems
+ * most binary clauses tie frozen guards to non-decision edge variables). */
+static int replaceable(const simp_run *r, uint32_t v) {
+    const gsat *s = r->s;
+    return !r->frozen[v] && s->decision[v] && !r->p->removed[v] && !s->vals[mklit(v, 0)];
+}
+
+static int tarjan(simp_run *r, scc_state *g) {
+    uint32_t nl = 2 * (r->s->nvars + 1), counter = 0;
+    for (lit_t root = 2; root < nl; root++) {
+        if (g->index[root] || !replaceable(r, lvar(root)) || !succ(g, root)->len) continue;
+        g->index[root] = g->low[root] = ++counter;
+        vec_push(g->stack, root); g->on_stack[root] = 1;
+        vec_push(g->call_node, root); vec_push(g->call_edge, 0);
+        while (g->call_node.len) {
+            lit_t u = vec_last(g->call_node);
+            uint32_t e = vec_last(g->call_edge);
+            const watch_list *ws = succ(g, u);
+            if (e < ws->len) {
+                vec_last(g->call_edge) = e + 1;
+                r->steps++;
+                if (!(ws->data[e].cref & WATCH_BIN)) continue;
+                lit_t w = ws->data[e].blocker;
+                if (!g->index[w]) {
+                    g->index[w] = g->low[w] = ++counter;
+                    vec_push(g->stack, w); g->on_stack[w] = 1;
+                    vec_push(g->call_node, w); vec_push(g->call_edge, 0);
+                } else if (g->on_stack[w] && g->index[w] < g->low[u]) {
+                    g->low[u] = g->index[w];
+                }
+                continue;
+            }
+            g->call_node.len--; g->call_edge.len--;
+            if (g->low[u] == g->index[u]) {
+                size_t from = g->stack.len;
+                do from--; while (g->stack.data[from] != u);
+                if (!component(r, g, from)) return 0;
+                for (size_t i = from; i < g->stack.len; i++) g->on_stack[g->stack.data[i]] = 0;
+                g->stack.len = from;
+            }
+            if (g->call_node.len) {
+                lit_t parent = vec_last(g->call_node);
+                if (g->low[u] < g->low[parent]) g->low[parent] = g->low[u];
+            }
+        }
+    }
+    return 1;
+}
+
+/* Rewrite the clauses with g->repr; 0 on the empty clause. */
+static int substitute(simp_run *r, scc_state *g) {
+    gsat *s = r->s;
+    for (size_t i = 0; i < s->originals.len && s->ok; i++) {
+        cref_t c = s->originals.data[i];
+        clause *cl = CL(s, c);
+        if (cl->flags & CL_GARBAGE) continue;
+        int touched = 0;
+        for (uint32_t k = 0; k < cl->size && !touched; k++) touched = g->repr[cl->lits[k]] != 0;
+        r->steps += cl->size;
+        if (!touched) continue;
+        uint32_t stamp = simp_next_stamp(r), n = 0;
+        int taut = 0;
+        for (uint32_t k = 0; k < cl->size && !taut; k++) {
+            lit_t l = repr_of(g, cl->lits[k]);
+            if (r->mark[l] == stamp) continue;
+            if (r->mark[lneg(l)] == stamp) taut = 1;
+            r->mark[l] = stamp;
+            cl->lits[n++] = l;
+        }
+        if (taut || n == 1) {
+            lit_t unit = cl->lits[0];
+            arena_free_clause(s, c);
+            s->st.simp_removed_clauses++;
+            if (!taut) occ_unit(r, unit);
+            continue;
+        }
+        s->ca.wasted += cl->size - n;
+        cl->size = n;
+    }
+    return s->ok;
+}
+
+int equiv_run(simp_run *r) {
+    gsat *s = r->s;
+    size_t nl = 2 * ((size_t)s->nvars + 1);
+    scc_state g;
+    memset(&g, 0, sizeof g);
+    g.watches = s->watches;
+    /* calloc'd: only the pages of the literals visited are ever touched */
+    g.index = xcalloc(nl, sizeof *g.index);
+    g.low = xcalloc(nl, sizeof *g.low);
+    g.on_stack = xcalloc(nl, 1);
+    g.repr = xcalloc(nl, sizeof *g.repr);
+
+    int ok = tarjan(r, &g);
+    simp *p = r->p;
+    for (size_t i = 0; ok && i < g.replaced.len; i++) {
+        uint32_t v = g.replaced.data[i];
+        lit_t x = mklit(v, 0), rep = g.repr[x], cl[2];
+        p->ext_begin[v] = p->ext.len;
+        cl[0] = x; cl[1] = lneg(rep);
+        ext_push(p, cl, 2, x);
+        cl[0] = lneg(x); cl[1] = rep;
+        ext_push(p, cl, 2, lneg(x));
+        p->ext_end[v] = p->ext.len;
+        simp_mark_removed(r, v, SIMP_SUBSTITUTED);
+    }
+    if (ok && g.replaced.len) ok = substitute(r, &g);
+
+    free(g.index); free(g.low); free(g.on_stack); free(g.repr);
+    vec_free(g.stack); vec_free(g.call_node); vec_free(g.call_edge); vec_free(g.replaced);
+    return ok && s->ok;
+}

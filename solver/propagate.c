@@ -66,7 +66,7 @@ cref_t propagate_bcp(gsat *s) {
                     lit_t nl = *k;
                     lits[1] = nl;
                     *k = false_lit;
-                    watch_push(&watches[nl], first, w.cref);
+                    watch_push(s, &watches[nl], first, w.cref);
                     goto next_watcher;
                 }
             }

@@ -74,6 +74,7 @@ typedef struct arena {
     uint32_t *mem;
     size_t len, cap;          /* in words */
     size_t wasted;            /* words of garbage clauses */
+    int unpurged;             /* clauses freed since the watches were rebuilt */
 } arena;
 
 /* ---- watches ------------------------------------------------------------- */
@@ -124,6 +125,9 @@ struct gsat {
     int32_t *heap_index;      /* position in heap, -1 if absent */
     vec_uint heap;
     watch_list *watches;      /* per literal: clauses watching it */
+    VEC(watcher *) watch_slabs;  /* watch.c: first small blocks of the lists */
+    watcher *slab_next;
+    uint32_t slab_left;
     uint8_t *failed_mark;     /* per literal: a failed assumption */
     int8_t *model;            /* per variable, after SAT */
     uint32_t model_vars;
@@ -214,9 +218,10 @@ void arena_collect(gsat *s);         /* compact when enough is garbage */
 void arena_compact(gsat *s);
 
 /* watch.c */
-void watch_grow(watch_list *w);
-static inline void watch_push(watch_list *w, lit_t blocker, uint32_t cref) {
-    if (w->len == w->cap) watch_grow(w);
+void watch_grow(gsat *s, watch_list *w);
+void watch_free_all(gsat *s);
+static inline void watch_push(gsat *s, watch_list *w, lit_t blocker, uint32_t cref) {
+    if (w->len == w->cap) watch_grow(s, w);
     w->data[w->len].blocker = blocker;
     w->data[w->len].cref = cref;
     w->len++;

@@ -3,25 +3,60 @@
  * watcher carries a blocking literal (skip the clause while it is true);
  * binary clauses are flagged so propagation never touches their memory. */
 #include <assert.h>
+#include <string.h>
 
 #include "solver/solver.h"
 
-void watch_grow(watch_list *w) {
-    uint32_t cap = w->cap ? w->cap * 2 : 4;
-    w->data = xrealloc(w->data, (size_t)cap * sizeof *w->data);
+/* A list's first block (WATCH_FIRST watchers) is cut from a slab: most
+ * literals of a large formula have one or two watchers, and a malloc each
+ * would cost more than the clauses themselves.  A list outgrowing it moves
+ * to memory of its own (WATCH_FIRST is never a capacity of such memory). */
+enum { WATCH_FIRST = 4, WATCH_SLAB = 1 << 16 };
+
+void watch_grow(gsat *s, watch_list *w) {
+    if (w->cap == 0) {
+        if (s->slab_left < WATCH_FIRST) {
+            s->slab_next = xmalloc((size_t)WATCH_SLAB * sizeof *s->slab_next);
+            s->slab_left = WATCH_SLAB;
+            vec_push(s->watch_slabs, s->slab_next);
+        }
+        w->data = s->slab_next;
+        s->slab_next += WATCH_FIRST;
+        s->slab_left -= WATCH_FIRST;
+        w->cap = WATCH_FIRST;
+        return;
+    }
+    uint32_t cap = w->cap * 2;
+    if (w->cap == WATCH_FIRST) {                 /* leave the slab */
+        watcher *own = xmalloc((size_t)cap * sizeof *own);
+        memcpy(own, w->data, (size_t)w->len * sizeof *own);
+        w->data = own;
+    } else {
+        w->data = xrealloc(w->data, (size_t)cap * sizeof *w->data);
+    }
     w->cap = cap;
+}
+
+void watch_free_all(gsat *s) {
+    uint32_t nl = 2 * (s->nvars + 1);
+    for (uint32_t l = 0; l < nl; l++)
+        if (s->watches[l].cap > WATCH_FIRST) free(s->watches[l].data);
+    for (size_t i = 0; i < s->watch_slabs.len; i++) free(s->watch_slabs.data[i]);
+    vec_free(s->watch_slabs);
+    free(s->watches);
 }
 
 void watch_attach(gsat *s, cref_t r) {
     clause *c = CL(s, r);
     uint32_t tag = c->size == 2 ? WATCH_BIN : 0;
-    watch_push(&s->watches[c->lits[0]], c->lits[1], r | tag);
-    watch_push(&s->watches[c->lits[1]], c->lits[0], r | tag);
+    watch_push(s, &s->watches[c->lits[0]], c->lits[1], r | tag);
+    watch_push(s, &s->watches[c->lits[1]], c->lits[0], r | tag);
 }
 
 /* Drop every watcher and re-attach the live clauses (after deletions or
  * compaction).  Valid at any level: the watched literals are lits[0..1]. */
 void watch_rebuild(gsat *s) {
+    s->ca.unpurged = 0;
     for (uint32_t l = 0; l < 2 * (s->nvars + 1); l++) s->watches[l].len = 0;
     vec_uint *lists[2] = {&s->originals, &s->learnts};
     for (int k = 0; k < 2; k++)
@@ -50,6 +85,6 @@ void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j) {
         lit_t old = k ? old1 : old0;
         if (old != c->lits[0] && old != c->lits[1]) unwatch(&s->watches[old], r);
         lit_t now = c->lits[k];
-        if (now != old0 && now != old1) watch_push(&s->watches[now], c->lits[1 - k], r);
+        if (now != old0 && now != old1) watch_push(s, &s->watches[now], c->lits[1 - k], r);
     }
 }

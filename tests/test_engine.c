@@ -324,6 +324,33 @@ static void decision_vars_and_new_var(void **state) {
     gsat_free(s);
 }
 
+/* Variables reserved in jumps (one large reserve, as the readers do, then
+ * small steps and a second large jump) start unassigned and free, and
+ * watch lists outgrow their first block: a chain of implications over
+ * the whole range with one literal in many clauses, solved twice. */
+static void reserve_in_jumps_and_long_watch_lists(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 5000);
+    assert_int_equal(gsat_num_vars(s), 5000);
+    for (int v = 1; v < 5000; v++) { int c[] = {-v, v + 1}; gsat_add_clause(s, c, 2); }
+    for (int i = 0; i < 10; i++) assert_int_equal(gsat_new_var(s), 5001 + i);
+    gsat_reserve_vars(s, 60000);                  /* more than 4x: fresh memory */
+    for (int v = 5001; v < 60000; v++) { int c[] = {-v, v + 1}; gsat_add_clause(s, c, 2); }
+    for (int k = 0; k < 40; k++) { int c[] = {-1, 60000, 100 + k}; gsat_add_clause(s, c, 3); }
+    int c[] = {-5000, 5001}; gsat_add_clause(s, c, 2);
+    int as[] = {1};
+    assert_int_equal(gsat_solve(s, as, 1), GSAT_SAT);
+    for (int v = 1; v <= 60000; v++) assert_int_equal(gsat_value(s, v), 1);
+    int nas[] = {-60000};
+    assert_int_equal(gsat_solve(s, nas, 1), GSAT_SAT);
+    for (int v = 1; v <= 60000; v++) assert_int_equal(gsat_value(s, v), -1);
+    int both[] = {1, -60000};
+    assert_int_equal(gsat_solve(s, both, 2), GSAT_UNSAT);
+    assert_true(gsat_failed(s, 1) && gsat_failed(s, -60000));
+    gsat_free(s);
+}
+
 /* The same differential suites with every backjump of more than one level
  * replaced by going back one level (chrono_levels=0): the trail then holds
  * literals below the current level, conflicts may lie below it or have a
@@ -556,6 +583,7 @@ int main(void) {
         cmocka_unit_test(limits_give_unknown),
         cmocka_unit_test(options_by_name),
         cmocka_unit_test(decision_vars_and_new_var),
+        cmocka_unit_test(reserve_in_jumps_and_long_watch_lists),
         cmocka_unit_test(always_chronological),
         cmocka_unit_test(never_chronological),
         cmocka_unit_test(chronological_agrees_on_larger),

@@ -11,13 +11,14 @@
  * literals of a large formula have one or two watchers, and a malloc each
  * would cost more than the clauses themselves.  A list outgrowing it moves
  * to memory of its own (WATCH_FIRST is never a capacity of such memory). */
-enum { WATCH_FIRST = 4, WATCH_SLAB = 1 << 16 };
+enum { WATCH_FIRST = 4, SLAB_MIN = 1 << 8, SLAB_MAX = 1 << 16 };
 
 void watch_grow(gsat *s, watch_list *w) {
     if (w->cap == 0) {
-        if (s->slab_left < WATCH_FIRST) {
-            s->slab_next = xmalloc((size_t)WATCH_SLAB * sizeof *s->slab_next);
-            s->slab_left = WATCH_SLAB;
+        if (s->slab_left < WATCH_FIRST) {     /* slabs double: small solvers stay small */
+            size_t n = s->watch_slabs.len < 8 ? (size_t)SLAB_MIN << s->watch_slabs.len : SLAB_MAX;
+            s->slab_next = xmalloc(n * sizeof *s->slab_next);
+            s->slab_left = (uint32_t)n;
             vec_push(s->watch_slabs, s->slab_next);
         }
         w->data = s->slab_next;

@@ -566,7 +566,6 @@ static void walks_for_phases(void **state) {
     cnf_noptions = 1;
     walks_total = 0;
     random_3sat_near_threshold(state);
-    random_mixed_lengths(state);
     cnf_noptions = 0;
     assert_true(walks_total > 100);
 }

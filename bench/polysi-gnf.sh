@@ -7,7 +7,11 @@
 # Without PolySI and without cached files there is nothing to compare: the
 # script says so and exits 0.  MonoSAT absent: gsat alone.
 #   env: GNF_DIR (default build/bench/polysi-gnf), TIMEOUT (default 600 s),
-#        DOC (default doc/benchmarks.md; section "gsat vs MonoSAT on PolySI's problems")
+#        DOC (default doc/benchmarks.md; section "gsat vs MonoSAT on PolySI's problems"),
+#        EXTRA_GNF "name=path ..." more GNF files already dumped (measured too),
+#        ONLY_EXTRA=1 measure only those (no PolySI runs).
+# Times are CPU time (user+sys; the machine is shared), the ratio MonoSAT/gsat
+# comes from the same run; the load average is printed with each row.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/lib.sh"
@@ -27,6 +31,12 @@ GeneralWH dbcop fig8_9_10/25_400_8_10000_0.3_uniform/hist-00000/history.bincode
 rubis cobra fig8_9_10/rubis-10000/hist-00000
 twitter cobra fig8_9_10/twitter-10000/hist-00000
 tpcc cobra fig8_9_10/tpcc-10000/hist-00000"
+[ "${ONLY_EXTRA:-0}" = 1 ] && cases=""
+for x in ${EXTRA_GNF:-}; do cases="$cases${cases:+
+}${x%%=*} file ${x#*=}"; done
+
+# CPU seconds (user+sys) from the /usr/bin/time -v file run_measured leaves
+cpu_of() { awk -F': ' '/User time|System time/ { t += $2 } END { printf "%.2f", t }' "$1.time"; }
 
 have_polysi=0; [ -f /opt/peers/polysi/polysi-gnf.jar ] && have_polysi=1
 have_monosat=0; [ -x "$MONOSAT" ] && have_monosat=1
@@ -34,7 +44,9 @@ have_monosat=0; [ -x "$MONOSAT" ] && have_monosat=1
 
 rows=""; n=0
 while read -r name fmt path; do
+  [ -n "$name" ] || continue
   gnf=$GNF_DIR/$name.gnf
+  [ "$fmt" = file ] && gnf=$path
   if [ ! -s "$gnf" ]; then
     if [ $have_polysi = 0 ]; then echo "polysi-gnf: no PolySI (../shared/peers/build.sh) and no cached $gnf; skipping $name" >&2; continue; fi
     echo "polysi-gnf: dumping PolySI's problem for $name" >&2
@@ -42,16 +54,18 @@ while read -r name fmt path; do
     [ -s "$gnf" ] || { echo "polysi-gnf: PolySI wrote no GNF for $name" >&2; continue; }
   fi
   read -r gv gw gm _ < <(run_measured "$GNF_DIR/$name.gsat" "$TIMEOUT" nice "$GSAT" -n "$gnf")
+  gw=$(cpu_of "$GNF_DIR/$name.gsat")
   gv=$(grep -o '^s [A-Z]*' "$GNF_DIR/$name.gsat" | cut -c3-)
   mv="-"; mw="-"; mm="-"; ratio="-"
   if [ $have_monosat = 1 ]; then
     read -r mv mw mm _ < <(run_measured "$GNF_DIR/$name.monosat" "$TIMEOUT" nice "$MONOSAT" "$gnf")
+    mw=$(cpu_of "$GNF_DIR/$name.monosat")
     mv=$(grep -o '^s [A-Z]*' "$GNF_DIR/$name.monosat" | cut -c3-); mv=${mv:-TIMEOUT/ERROR}
     [ "$mv" = "$gv" ] || [ "$mv" = TIMEOUT/ERROR ] || echo "polysi-gnf: ANSWERS DIFFER on $name: gsat $gv, MonoSAT $mv" >&2
     ratio=$(awk -v a="$mw" -v b="$gw" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.0fx", a / b }')
   fi
   size=$(du -m "$gnf" | cut -f1)
-  rows="$rows| $name | $size MB | $gv | ${gw} s | ${gm} MB | $mv | ${mw} s | ${mm} MB | $ratio |
+  rows="$rows| $name | $size MB | $gv | ${gw} s | ${gm} MB | $mv | ${mw} s | ${mm} MB | $ratio | $(cut -d' ' -f1-3 /proc/loadavg) |
 "
   n=$((n+1))
 done <<< "$cases"
@@ -61,12 +75,13 @@ done <<< "$cases"
   echo "$(machine_line); $(revision)."
   echo
   echo "Command: \`bench/polysi-gnf.sh\` (GNF dumped by PolySI with \`../shared/peers/polysi-gnf.patch\`,"
-  echo "then \`build/gsat -n FILE.gnf\` and \`monosat FILE.gnf\` on the same file, one run each, wall time"
-  echo "and peak memory from \`/usr/bin/time -v\`, both under \`nice\`). These are PolySI's constraint problems,"
-  echo "not isocheck's (isocheck's own are smaller; see \"Encodings\")."
+  echo "then \`build/gsat -n FILE.gnf\` and \`monosat FILE.gnf\` on the same file, one after the other,"
+  echo "CPU time (user+sys, reading included) and peak memory from \`/usr/bin/time -v\`, both under \`nice\`;"
+  echo "the ratio is from that one run, with the load average after it). These are PolySI's constraint"
+  echo "problems, not isocheck's (isocheck's own are smaller; see \"Encodings\")."
   echo
-  echo "| history | GNF | gsat | gsat time | gsat peak | MonoSAT | MonoSAT time | MonoSAT peak | MonoSAT/gsat |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| history | GNF | gsat | gsat CPU | gsat peak | MonoSAT | MonoSAT CPU | MonoSAT peak | MonoSAT/gsat | load avg |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
 } | md_section "$DOC" "gsat vs MonoSAT on PolySI's problems"
 echo "polysi-gnf: table in $DOC" >&2

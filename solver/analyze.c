@@ -1,11 +1,14 @@
 /* analyze.c — conflict analysis.
  *
- * analyze(): resolve the conflict clause (all literals false, at least one
- * at the current level) back to the first unique implication point,
- * minimize the learned clause recursively (a literal is dropped when its
- * reason is covered by the other literals), compute its LBD and the level
- * to jump back to.  Theory-implied literals get their reason clause from
- * the theory only when the analysis reaches them (reason_of()).
+ * analyze(): resolve the conflict clause (all literals false, at least two
+ * on its highest level, the conflict level) back to the first unique
+ * implication point, minimize the learned clause recursively (a literal is
+ * dropped when its reason is covered by the other literals), compute its
+ * LBD and the level to jump back to.  The trail need not be sorted by
+ * level (chronological and partial backtracking) and may hold levels above
+ * the conflict level: the walk back looks only at literals of the conflict
+ * level.  Theory-implied literals get their reason clause from the theory
+ * only when the analysis reaches them (reason_of()).
  *
  * analyze_final(): which assumptions imply that assumption p is false. */
 #include <assert.h>
@@ -98,7 +101,11 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
     vec_uint *learnt = &s->learnt;
     vec_clear(*learnt);
     vec_push(*learnt, LIT_UNDEF);
-    int dl = (int)decision_level(s);
+    /* the conflict level: the current one, or below it when partial
+     * backtracking analyses a conflict without leaving the higher levels */
+    int dl = 0;
+    for (uint32_t k = 0; k < CL(s, confl)->size; k++)
+        if (var_level(s, lvar(CL(s, confl)->lits[k])) > dl) dl = var_level(s, lvar(CL(s, confl)->lits[k]));
     int path = 0;
     lit_t p = LIT_UNDEF;
     uint32_t idx = s->trail_n;
@@ -125,7 +132,10 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
             if (var_level(s, v) >= dl) path++;
             else vec_push(*learnt, q);
         }
-        do { assert(idx > 0); idx--; } while (!s->seen[lvar(s->trail[idx])]);
+        /* the next marked literal of the conflict level; with
+         * chronological backtracking lower levels are interleaved */
+        do { assert(idx > 0); idx--; }
+        while (!s->seen[lvar(s->trail[idx])] || var_level(s, lvar(s->trail[idx])) != dl);
         p = s->trail[idx];
         s->seen[lvar(p)] = 0;
         path--;

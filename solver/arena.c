@@ -36,6 +36,7 @@ void arena_free_clause(gsat *s, cref_t r) {
     assert(!(c->flags & CL_GARBAGE));
     c->flags |= CL_GARBAGE;
     s->ca.wasted += clause_words(c->size, c->flags);
+    s->ca.unpurged = 1;
 }
 
 static void move_list(gsat *s, vec_uint *list, arena *to) {
@@ -74,6 +75,7 @@ void arena_compact(gsat *s) {
     }
     free(s->ca.mem);
     s->ca = fresh;
+    s->ca.unpurged = 1;               /* every watcher names an old offset */
     s->st.gcs++;
     watch_rebuild(s);
 }

@@ -24,6 +24,12 @@
     X(reduce_inc, 100, 0, 1000000, "growth of the reduction interval per reduction")           \
     X(core_lbd, 2, 0, 1000, "learned clauses with LBD <= this are kept forever")                \
     X(tier2_lbd, 6, 0, 1000, "learned clauses with LBD <= this survive reductions while used")   \
+    X(chrono, 1, 0, 1, "chronological backtracking: after a conflict go back one level instead of far") \
+    X(chrono_levels, 100, 0, 1000000000, "chrono: only when the backjump would undo more than this many levels") \
+    X(partial_backtrack, 1, 0, 1, "a conflict below the current level takes back only what depends on the flipped literal") \
+    X(walk, 1, 0, 1, "pure CNF: local search (ProbSAT) for the saved phases at restarts") \
+    X(walk_interval, 2000, 1, 100000000, "walk: conflicts before the first walk, and added per walk to the gap") \
+    X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \
     X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \
     X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")           \
     X(theory_propagate, 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search") \

@@ -4,7 +4,16 @@
  * propagate_bcp() runs to a fixpoint or the first falsified clause.  Per
  * watcher: a true blocker skips the clause; binary clauses imply or
  * conflict without touching the arena; longer clauses keep the false
- * literal in lits[1] and look for a replacement watch from lits[2]. */
+ * literal in lits[1] and look for a replacement watch from lits[2].
+ *
+ * Chronological backtracking (search.c) leaves literals on the trail whose
+ * level is below the current one.  A literal implied by propagating such
+ * an out-of-order literal gets the highest level among its reason's other
+ * literals, not the current level, so that it survives backtracking as
+ * long as its reason does.  backtrack(level) removes the literals above
+ * `level` wherever they are on the trail, keeps the others in their order,
+ * and propagates the kept ones again (clauses they watched may have been
+ * satisfied only by removed literals). */
 #include <assert.h>
 
 #include "solver/solver.h"
@@ -20,14 +29,17 @@ cref_t propagate_bcp(gsat *s) {
     watch_list *const watches = s->watches;
     const int level = (int)s->trail_lim.len;
     uint32_t qhead = s->qhead, tn = s->trail_n;
-#define ASSIGN(lit, why) do { \
+#define ASSIGN(lit, why, lv) do { \
         lit_t a_ = (lit); uint32_t v_ = a_ >> 1; \
         vals[a_] = 1; vals[a_ ^ 1] = -1; \
-        vinfo[v_].reason = (why); vinfo[v_].level = level; \
+        vinfo[v_].reason = (why); vinfo[v_].level = (lv); \
         tpos[v_] = tn; trail[tn++] = a_; \
     } while (0)
     while (qhead < tn) {
         lit_t false_lit = lneg(trail[qhead++]);
+        /* level of what this literal implies; only an out-of-order literal
+         * (below the current level) needs the clause's maximum */
+        const int fl_level = vinfo[false_lit >> 1].level;
         watch_list *ws = &watches[false_lit];
         watcher *i = ws->data, *j = ws->data, *end = ws->data + ws->len;
         while (i != end) {
@@ -36,7 +48,7 @@ cref_t propagate_bcp(gsat *s) {
             if (bv > 0) { *j++ = w; continue; }
             if (w.cref & WATCH_BIN) {
                 *j++ = w;
-                if (bv == 0) { ASSIGN(w.blocker, w.cref & ~WATCH_BIN); continue; }
+                if (bv == 0) { ASSIGN(w.blocker, w.cref & ~WATCH_BIN, fl_level); continue; }
                 confl = w.cref & ~WATCH_BIN;
                 while (i != end) *j++ = *i++;
                 break;
@@ -54,13 +66,18 @@ cref_t propagate_bcp(gsat *s) {
                     lit_t nl = *k;
                     lits[1] = nl;
                     *k = false_lit;
-                    watch_push(&watches[nl], first, w.cref);
+                    watch_push(s, &watches[nl], first, w.cref);
                     goto next_watcher;
                 }
             }
             *j++ = w;
-            if (fv == 0) ASSIGN(first, w.cref);
-            else {
+            if (fv == 0) {
+                int lv = fl_level;
+                if (lv != level)
+                    for (k = lits + 2; k != kend; k++)
+                        if (vinfo[*k >> 1].level > lv) lv = vinfo[*k >> 1].level;
+                ASSIGN(first, w.cref, lv);
+            } else {
                 confl = w.cref;
                 while (i != end) *j++ = *i++;
                 break;
@@ -71,8 +88,12 @@ cref_t propagate_bcp(gsat *s) {
         if (confl != CREF_NONE) break;
     }
 #undef ASSIGN
+    /* after a conflict the literal being propagated is visited again: the
+     * literals after it stay unpropagated on the queue, which matters when
+     * partial backtracking keeps them */
+    if (confl != CREF_NONE) qhead--;
     s->st.propagations += qhead - s->qhead;
-    s->qhead = confl != CREF_NONE ? tn : qhead;
+    s->qhead = qhead;
     s->trail_n = tn;
     return confl;
 }
@@ -86,14 +107,24 @@ void backtrack(gsat *s, uint32_t level) {
     if (decision_level(s) <= level) return;
     uint32_t lim = s->trail_lim.data[level];
     int save = (int)s->opt.phase_saving;
-    for (uint32_t i = s->trail_n; i-- > lim;) {
+    uint32_t kept = lim;
+    for (uint32_t i = lim; i < s->trail_n; i++) {
         lit_t l = s->trail[i];
         uint32_t v = lvar(l);
+        if ((uint32_t)s->vinfo[v].level <= level) {
+            /* theories imply at the current level, so the lazy reasons of
+             * their literals never outlive the state that explains them */
+            assert(!reason_is_theory(s->vinfo[v].reason));
+            s->trail_pos[v] = kept;
+            s->trail[kept++] = l;
+            continue;
+        }
         s->vals[l] = s->vals[l ^ 1] = 0;
         if (save) s->polarity[v] = (uint8_t)(l & 1);
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
-    s->trail_n = s->qhead = lim;
+    s->trail_n = kept;
+    s->qhead = lim;
     s->trail_lim.len = level;
-    if (s->ntheories) theory_backtrack(s, level);
+    if (s->ntheories) theory_backtrack(s, level, lim);
 }

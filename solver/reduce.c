@@ -60,7 +60,9 @@ void reduce_db(gsat *s) {
     }
     s->treasons.len = j;
 
-    arena_collect(s);
+    /* rebuilding the watches costs a pass over every clause: not when
+     * nothing went (a theory-driven search may learn nothing at all) */
+    if (s->ca.unpurged) arena_collect(s);
     s->reduce_interval += s->opt.reduce_inc;
     s->next_reduce = s->st.conflicts + s->reduce_interval;
 }

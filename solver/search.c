@@ -21,6 +21,57 @@ static cref_t propagate_all(gsat *s) {
     }
 }
 
+/* Undo the levels above `jump` after a conflict: jump there (the classic
+ * backjump), or with chronological backtracking (Nadel and Ryvchin,
+ * SAT 2018) go back one level only when the jump would undo more than
+ * chrono_levels levels, keeping the assignments below, which would
+ * mostly be re-decided the same way. */
+static void backtrack_after_conflict(gsat *s, uint32_t jump) {
+    uint32_t dl = decision_level(s);
+    if (s->opt.chrono && dl - jump > (uint32_t)s->opt.chrono_levels && dl - 1 > jump) {
+        s->st.chrono_backtracks++;
+        backtrack(s, dl - 1);
+    } else backtrack(s, jump);
+}
+
+/* Undo the true literal t (on the conflict level `level`, below the
+ * current one) before assigning its negation at `jump`: partial
+ * backtracking when possible, else every level from `level` up.  Not on
+ * the assumption levels: every assumption is on one of them, and
+ * search_solve notices a falsified assumption only when it goes back there
+ * (t's dependents all have levels >= t's). */
+static void take_back(gsat *s, lit_t t, uint32_t level, uint32_t jump, int below) {
+    if (below && level > s->assumptions.len) { unassign_dependents(s, t); return; }
+    if (below) backtrack(s, level);
+    backtrack_after_conflict(s, jump);
+}
+
+/* The conflict clause has a single literal, lits[forced], on the highest
+ * level: no analysis is needed, the clause implies its negation at the
+ * highest level of the others. */
+static void assign_missed(gsat *s, cref_t confl, uint32_t forced, int below) {
+    s->st.missed_implications++;
+    clause *c = CL(s, confl);
+    uint32_t second = forced;
+    int jump = 0;
+    for (uint32_t k = 0; k < c->size; k++) {
+        int lv = var_level(s, lvar(c->lits[k]));
+        if (k != forced && (second == forced || lv > jump)) { jump = lv; second = k; }
+    }
+    lit_t f = c->lits[forced];
+    take_back(s, lneg(f), (uint32_t)var_level(s, lvar(f)), (uint32_t)jump, below);
+    c = CL(s, confl);                 /* backtracking may have grown the arena */
+    if (second != forced) {
+        if (c->flags & CL_REASON) {   /* unwatched: any order */
+            lit_t t = c->lits[0]; c->lits[0] = c->lits[forced]; c->lits[forced] = t;
+            if (second == 0) second = forced;
+            t = c->lits[1]; c->lits[1] = c->lits[second]; c->lits[second] = t;
+        } else if (c->size > 2) watch_move(s, confl, forced, second);
+        /* a binary clause may imply either of its literals */
+    }
+    enqueue_at(s, f, jump ? confl : CREF_NONE, jump);
+}
+
 /* Hand a learned clause to the caller's hook (gsat_set_learn). */
 static void report_learned(gsat *s, const lit_t *lits, uint32_t n) {
     vec_clear(s->learn_buf);
@@ -35,21 +86,27 @@ static int resolve_conflict(gsat *s, cref_t confl) {
     s->st.conflicts++;
     clause *c = CL(s, confl);
     int max_level = 0;
+    uint32_t at_max = 0, forced = 0;
     for (uint32_t k = 0; k < c->size; k++) {
         int lv = var_level(s, lvar(c->lits[k]));
-        if (lv > max_level) max_level = lv;
+        if (lv > max_level) { max_level = lv; at_max = 1; forced = k; }
+        else if (lv == max_level) at_max++;
     }
     if (max_level == 0) { s->ok = 0; return 0; }
-    /* a theory conflict may lie entirely below the current level */
-    if ((uint32_t)max_level < decision_level(s)) backtrack(s, (uint32_t)max_level);
+    /* theory conflicts, and with chronological backtracking Boolean ones,
+     * may lie entirely below the current level: partial backtracking keeps
+     * the levels above, else they go */
+    int below = (uint32_t)max_level < decision_level(s);
+    if (below && !unassign_supported(s)) { backtrack(s, (uint32_t)max_level); below = 0; }
+    if (at_max == 1) { assign_missed(s, confl, forced, below); return 1; }
     uint32_t bt, lbd;
     analyze(s, confl, &bt, &lbd);
-    backtrack(s, bt);
+    take_back(s, lneg(s->learnt.data[0]), (uint32_t)max_level, bt, below);
     lit_t *lits = s->learnt.data;
     uint32_t n = (uint32_t)s->learnt.len;
     s->st.learned++;
     if (s->learn && n <= (uint32_t)s->learn_max) report_learned(s, lits, n);
-    if (n == 1) enqueue(s, lits[0], CREF_NONE);
+    if (n == 1) enqueue_at(s, lits[0], CREF_NONE, 0);
     else {
         cref_t r = arena_alloc(s, lits, n, CL_LEARNT);
         clause *lc = CL(s, r);
@@ -57,7 +114,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
         clause_bump(s, lc);
         vec_push(s->learnts, r);
         watch_attach(s, r);
-        enqueue(s, lits[0], r);
+        enqueue_at(s, lits[0], r, (int)bt);
     }
     var_decay(s);
     clause_decay(s);
@@ -109,6 +166,12 @@ int search_solve(gsat *s) {
             restart_done(s);
             backtrack(s, 0);
             continue;
+        }
+        /* at level 0 after a restart, propagated: maybe improve the phases */
+        if (decision_level(s) == 0 && s->opt.walk && !s->ntheories && !s->assumptions.len &&
+            s->st.conflicts >= s->next_walk) {
+            walk_phases(s);
+            s->next_walk = s->st.conflicts + s->opt.walk_interval * (s->st.walks + 1);
         }
         if (decision_level(s) == 0 && s->opt.simplify && s->trail_n != s->simp_assigns &&
             s->st.propagations >= s->simp_props) {

@@ -22,6 +22,7 @@ gsat *gsat_new(void) {
     s->time_limit = 0;
     s->reduce_interval = s->opt.reduce_first;
     s->next_reduce = s->reduce_interval;
+    s->next_walk = s->opt.walk_interval;
     gsat_reserve_vars(s, 0);
     restart_init(s);
     return s;
@@ -31,9 +32,7 @@ void gsat_free(gsat *s) {
     if (!s) return;
     theory_free_all(s);
     simp_free(s);
-    uint32_t nl = 2 * (s->cap_vars + 1);
-    for (uint32_t l = 0; l < nl; l++) free(s->watches[l].data);
-    free(s->watches);
+    watch_free_all(s);
     free(s->vals); free(s->vinfo); free(s->seen); free(s->polarity); free(s->decision);
     free(s->theory_mask); free(s->activity); free(s->heap_index); free(s->failed_mark);
     free(s->model); free(s->trail); free(s->trail_pos); free(s->level_stamp);
@@ -51,9 +50,20 @@ void gsat_free(gsat *s) {
     free(s);
 }
 
+/* Grow per-variable array p from oldn to newn zeroed entries.  A large
+ * jump (a reader reserving every variable at once) takes fresh zeroed
+ * memory: calloc leaves the pages to the kernel, realloc + memset would
+ * write them twice. */
 #define GROW(p, oldn, newn) do { \
-        (p) = xrealloc((p), (size_t)(newn) * sizeof *(p)); \
-        memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
+        if ((size_t)(newn) > 4 * (size_t)(oldn)) { \
+            void *fresh_ = xcalloc((size_t)(newn), sizeof *(p)); \
+            if ((oldn) != 0) memcpy(fresh_, (p), (size_t)(oldn) * sizeof *(p)); \
+            free(p); \
+            (p) = fresh_; \
+        } else { \
+            (p) = xrealloc((p), (size_t)(newn) * sizeof *(p)); \
+            memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
+        } \
     } while (0)
 
 void gsat_reserve_vars(gsat *s, int n) {
@@ -64,7 +74,7 @@ void gsat_reserve_vars(gsat *s, int n) {
     if (want + 1 > s->cap_vars || !s->cap_vars) {
         uint32_t old = s->cap_vars ? s->cap_vars + 1 : 0;
         uint32_t cap = s->cap_vars ? s->cap_vars : 16;
-        while (cap < want + 1) cap *= 2;
+        cap = cap * 2 > want + 1 ? cap * 2 : want + 1;   /* exact for a reader's one reserve */
         uint32_t nc = cap + 1;
         GROW(s->vals, 2 * old, 2 * nc);
         GROW(s->watches, 2 * old, 2 * nc);
@@ -251,6 +261,7 @@ int gsat_set_option(gsat *s, const char *name, int64_t value) {
         if (value < (lo) || value > (hi)) return 0;                   \
         s->opt.oname = value;                                         \
         if (strcmp(#oname, "var_decay_start") == 0) s->var_decay = (double)value / 1000.0; \
+        if (strcmp(#oname, "walk_interval") == 0) s->next_walk = value;  \
         if (strcmp(#oname, "lbd_window") == 0 || strcmp(#oname, "block_window") == 0) restart_init(s); \
         return 1;                                                     \
     }

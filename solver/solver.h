@@ -74,6 +74,7 @@ typedef struct arena {
     uint32_t *mem;
     size_t len, cap;          /* in words */
     size_t wasted;            /* words of garbage clauses */
+    int unpurged;             /* clauses freed since the watches were rebuilt */
 } arena;
 
 /* ---- watches ------------------------------------------------------------- */
@@ -124,6 +125,9 @@ struct gsat {
     int32_t *heap_index;      /* position in heap, -1 if absent */
     vec_uint heap;
     watch_list *watches;      /* per literal: clauses watching it */
+    VEC(watcher *) watch_slabs;  /* watch.c: first small blocks of the lists */
+    watcher *slab_next;
+    uint32_t slab_left;
     uint8_t *failed_mark;     /* per literal: a failed assumption */
     int8_t *model;            /* per variable, after SAT */
     uint32_t model_vars;
@@ -146,6 +150,7 @@ struct gsat {
 
     restart_state rs;
     int64_t next_reduce, reduce_interval;
+    int64_t next_walk, walk_props;    /* walk.c: conflicts of the next walk, propagations at the last */
     uint32_t simp_assigns; int64_t simp_props;
 
     vec_uint assumptions;
@@ -190,15 +195,21 @@ static inline int lit_value(const gsat *s, lit_t l) { return s->vals[l]; }
 static inline int var_level(const gsat *s, uint32_t v) { return s->vinfo[v].level; }
 static inline uint32_t decision_level(const gsat *s) { return (uint32_t)s->trail_lim.len; }
 
-static inline void enqueue(gsat *s, lit_t l, cref_t reason) {
+/* Assign l at `level`, which may lie below the current decision level
+ * (chronological backtracking keeps such out-of-order literals on the
+ * trail; a literal's level is never below those of its reason's other
+ * literals). */
+static inline void enqueue_at(gsat *s, lit_t l, cref_t reason, int level) {
     uint32_t v = lvar(l);
     s->vals[l] = 1;
     s->vals[l ^ 1] = -1;
     s->vinfo[v].reason = reason;
-    s->vinfo[v].level = (int)s->trail_lim.len;
+    s->vinfo[v].level = level;
     s->trail_pos[v] = s->trail_n;
     s->trail[s->trail_n++] = l;
 }
+
+static inline void enqueue(gsat *s, lit_t l, cref_t reason) { enqueue_at(s, l, reason, (int)s->trail_lim.len); }
 
 /* arena.c */
 cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags);
@@ -207,15 +218,17 @@ void arena_collect(gsat *s);         /* compact when enough is garbage */
 void arena_compact(gsat *s);
 
 /* watch.c */
-void watch_grow(watch_list *w);
-static inline void watch_push(watch_list *w, lit_t blocker, uint32_t cref) {
-    if (w->len == w->cap) watch_grow(w);
+void watch_grow(gsat *s, watch_list *w);
+void watch_free_all(gsat *s);
+static inline void watch_push(gsat *s, watch_list *w, lit_t blocker, uint32_t cref) {
+    if (w->len == w->cap) watch_grow(s, w);
     w->data[w->len].blocker = blocker;
     w->data[w->len].cref = cref;
     w->len++;
 }
 void watch_attach(gsat *s, cref_t r);
 void watch_rebuild(gsat *s);
+void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j);   /* watch lits[i], lits[j] */
 
 /* propagate.c */
 cref_t propagate_bcp(gsat *s);
@@ -248,6 +261,13 @@ void restart_done(gsat *s);
 int clause_locked(const gsat *s, cref_t r);
 void reduce_db(gsat *s);
 
+/* unassign.c */
+int unassign_supported(const gsat *s);      /* option on, every theory can unassign */
+void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends on it */
+
+/* walk.c */
+int walk_phases(gsat *s);          /* 1 if the new phases satisfy every clause */
+
 /* simplify.c */
 void simplify_level0(gsat *s);
 
@@ -255,8 +275,9 @@ void simplify_level0(gsat *s);
 cref_t theory_round(gsat *s, int *progress);
 cref_t theory_final_check(gsat *s);
 cref_t theory_explain(gsat *s, uint32_t v, int th);
+int theory_still_implied(gsat *s, uint32_t v, int th);   /* partial backtracking */
 void theory_new_level(gsat *s);
-void theory_backtrack(gsat *s, uint32_t level);
+void theory_backtrack(gsat *s, uint32_t level, uint32_t lim);   /* lim: trail start of level+1 */
 void theory_free_all(gsat *s);
 
 /* search.c */

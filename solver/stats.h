@@ -8,7 +8,14 @@
     X(conflicts, "conflicts (Boolean and theory)")                           \
     X(decisions, "decisions")                                                \
     X(propagations, "literals propagated")                                   \
+    X(chrono_backtracks, "conflicts answered by backtracking one level")    \
+    X(missed_implications, "conflicts with one literal on their level (no learning)") \
+    X(partial_backtracks, "conflicts below the current level answered by partial backtracking") \
+    X(partial_unassigned, "literals taken back by partial backtracking")     \
     X(restarts, "restarts")                                                  \
+    X(walks, "local searches for phases")                                    \
+    X(walk_flips, "local search flips")                                      \
+    X(walk_models, "local searches that found a model")                      \
     X(blocked_restarts, "restarts blocked by a long trail")                  \
     X(learned, "learned clauses (units included)")                           \
     X(learned_lits, "literals in learned clauses after minimization")        \

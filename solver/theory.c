@@ -112,12 +112,31 @@ cref_t theory_explain(gsat *s, uint32_t v, int th) {
     return r;
 }
 
+int theory_still_implied(gsat *s, uint32_t v, int th) {
+    const theory_slot *ts = &s->theories[th];
+    if (!ts->ops->implied_still) return 0;
+    lit_t l = s->vals[mklit(v, 0)] > 0 ? mklit(v, 0) : mklit(v, 1);
+    int d = lit_to_dimacs(l);
+    vec_clear(s->tbuf);
+    if (!ts->ops->implied_still(ts->t, d, &s->tbuf)) return 0;
+    if (s->tbuf.len) {
+        s->st.theory_explanations++;
+        s->vinfo[v].reason = store_theory_clause(s, th, d);
+    }
+    return 1;
+}
+
 static cref_t theory_conflict(gsat *s, int th) {
     vec_clear(s->tbuf);
     s->theories[th].ops->conflict(s->theories[th].t, &s->tbuf);
     s->st.theory_conflicts++;
     return store_theory_clause(s, th, 0);
 }
+
+/* The literal whose report put the theory in conflict is taken back from
+ * it and will be reported again: partial backtracking may keep it
+ * assigned, and the theory may have acted on it only in part. */
+static void untell(theory_slot *ts, lit_t l) { ts->ops->unassign(ts->t, lit_to_dimacs(l)); }
 
 cref_t theory_round(gsat *s, int *progress) {
     *progress = 0;
@@ -126,12 +145,19 @@ cref_t theory_round(gsat *s, int *progress) {
         uint32_t bit = 1u << th;
         while (ts->pending.len) {
             lit_t l = vec_pop(ts->pending);
-            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) return theory_conflict(s, th);
+            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
+                cref_t c = theory_conflict(s, th);
+                if (ts->ops->unassign) { untell(ts, l); vec_push(ts->pending, l); }
+                return c;
+            }
         }
         while (ts->head < s->trail_n) {
             lit_t l = s->trail[ts->head++];
-            if ((s->theory_mask[lvar(l)] & bit) && ts->ops->assigned(ts->t, lit_to_dimacs(l)))
-                return theory_conflict(s, th);
+            if ((s->theory_mask[lvar(l)] & bit) && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
+                cref_t c = theory_conflict(s, th);
+                if (ts->ops->unassign) { untell(ts, l); ts->head--; }
+                return c;
+            }
         }
     }
     for (int th = 0; th < s->ntheories; th++) {
@@ -179,10 +205,12 @@ void theory_new_level(gsat *s) {
         if (s->theories[th].ops->new_level) s->theories[th].ops->new_level(s->theories[th].t);
 }
 
-void theory_backtrack(gsat *s, uint32_t level) {
+void theory_backtrack(gsat *s, uint32_t level, uint32_t lim) {
     for (int th = 0; th < s->ntheories; th++) {
         theory_slot *ts = &s->theories[th];
-        if (ts->head > s->trail_n) ts->head = s->trail_n;
+        /* the theory undoes everything it was told from position lim on;
+         * literals kept there (chronological backtracking) are told again */
+        if (ts->head > lim) ts->head = lim;
         if (ts->ops->backtrack) ts->ops->backtrack(ts->t, (int)level);
     }
 }

@@ -29,6 +29,16 @@
  *   engine takes its reason clause as the conflict clause.
  * - A conflict clause need not have a literal at the current level; the
  *   engine backtracks to the clause's highest level first.
+ * - backtrack(level) undoes everything reported since the (level+1)-th
+ *   open new_level() call, whatever the levels of those literals: with
+ *   chronological backtracking the engine keeps literals of levels <= level
+ *   that were assigned after that point, and reports them to assigned()
+ *   again afterwards.  Literals a theory implies get the level current
+ *   at the time, so they are never among the kept ones: a theory never
+ *   explains a literal from state it has undone.
+ * - Partial backtracking (solver/unassign.c) takes back single literals
+ *   with unassign(), keeping levels and later literals; the theory's
+ *   implied literals reported later stay only if implied_still() says so.
  * - Callbacks must not call gsat_add_clause(), gsat_solve() or other
  *   functions that change the engine; they may read
  *   gsat_lit_value_now() and gsat_decision_level().
@@ -46,7 +56,7 @@ typedef struct theory_ops {
      * is now in conflict (the engine then calls conflict()). */
     int  (*assigned)(void *t, int lit);
     void (*new_level)(void *t);
-    void (*backtrack)(void *t, int level);      /* undo everything above level */
+    void (*backtrack)(void *t, int level);      /* undo what came after level+1 opened */
     /* Push implied literals (unassigned now) into out; return how many. */
     int  (*propagate)(void *t, vec_int *out);
     /* The reason clause for a literal this theory implied. */
@@ -56,6 +66,18 @@ typedef struct theory_ops {
     /* Full assignment: return 0 if consistent, 1 if in conflict. */
     int  (*final_check)(void *t);
     void (*destroy)(void *t);
+    /* Optional, partial backtracking.  unassign(): the engine took back
+     * lit, reported by assigned(), while keeping literals reported after
+     * it; undo just its effect and drop implied literals not yet handed
+     * over.  Literals go in trail order; lit 0 starts a partial backtrack.
+     * Without it the engine only ever backtracks by levels. */
+    void (*unassign)(void *t, int lit);
+    /* Optional: during a partial backtrack, after unassign() calls, is lit
+     * (implied by this theory after those literals were reported, still
+     * assigned) still implied by what remains?  1: yes, and if its lazy
+     * reason no longer holds, push a new reason clause into reason (as
+     * reason() would); 0: no.  Without it such literals are taken back. */
+    int  (*implied_still)(void *t, int lit, vec_int *reason);
 } theory_ops;
 
 /* Attach a theory (the engine owns it and calls destroy on gsat_free);

@@ -47,8 +47,21 @@ static inline void cnf_random_clause(cnf *f, rng *r, int k, int allow_dup) {
     cnf_add(f, c, k);
 }
 
-static inline gsat *cnf_load(const cnf *f) {
+/* Engine options every solver made by cnf_load() gets: suites rerun
+ * under other settings (e.g. always-chronological backtracking). */
+typedef struct cnf_option { const char *name; int64_t value; } cnf_option;
+static cnf_option cnf_options[4];
+static int cnf_noptions;
+
+static inline gsat *cnf_new_solver(void) {
     gsat *s = gsat_new();
+    for (int i = 0; i < cnf_noptions; i++)
+        if (!gsat_set_option(s, cnf_options[i].name, cnf_options[i].value)) abort();
+    return s;
+}
+
+static inline gsat *cnf_load(const cnf *f) {
+    gsat *s = cnf_new_solver();
     gsat_reserve_vars(s, f->nvars);
     size_t start = 0;
     for (size_t i = 0; i < f->lits.len; i++)

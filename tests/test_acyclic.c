@@ -3,7 +3,8 @@
  * added between solves) checked against brute force, with theory
  * propagation off, windowed and bounded; models are checked; conflict
  * explanations are checked to be cycles (debug builds verify every
- * explanation against the enabled edges), and short. */
+ * explanation against the enabled edges), and short; the random suites
+ * again with chronological backtracking on every conflict. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "gsat.h"
+#include "solver/solver.h"
 #include "theory/acyclic.h"
 
 static uint64_t rng;
@@ -119,7 +121,8 @@ static void add_edges(gsat *s, const int *gid, const instance *in, int lo, int h
     }
 }
 
-static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props;
+static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props, total_chrono;
+static int64_t total_partial, total_eliminated, total_restored;   /* internal counters */
 
 static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as, int na) {
     int expect = brute(in, ne, nc, as, na);
@@ -135,9 +138,13 @@ static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as
     }
 }
 
+/* < 0: the default; 0: backtrack chronologically after every conflict */
+static int chrono_levels = -1;
+
 static void run_random(int mode, int rounds, uint64_t seed) {
     rng = seed;
-    total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = 0;
+    total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = total_chrono = 0;
+    total_partial = total_eliminated = total_restored = 0;
     int sat = 0, unsat = 0;
     for (int r = 0; r < rounds; r++) {
         instance in;
@@ -145,6 +152,7 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         gsat *s = gsat_new();
         assert_int_equal(gsat_set_option(s, "theory_propagate", mode), 1);
         assert_int_equal(gsat_set_option(s, "theory_phase", r & 1), 1);   /* both branching styles */
+        if (chrono_levels >= 0) assert_int_equal(gsat_set_option(s, "chrono_levels", chrono_levels), 1);
         gsat_reserve_vars(s, in.vars);
         int gid[3];
         for (int g = 0; g < in.graphs; g++) gid[g] = gsat_graph_new(s, in.nodes[g]);
@@ -167,6 +175,10 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         total_theory_conflicts += st.theory_conflicts;
         total_theory_props += st.theory_propagations;
         total_expl_lits += st.theory_explanation_lits;
+        total_chrono += s->st.chrono_backtracks;
+        total_partial += s->st.partial_backtracks;
+        total_eliminated += s->st.simp_eliminated;
+        total_restored += s->st.simp_restored;
         gsat_free(s);
     }
     /* the generator produced both answers and the theory did real work */
@@ -198,6 +210,7 @@ static void modes_agree_on_larger(void **state) {
         for (int mode = 0; mode < 3; mode++) {
             gsat *s = gsat_new();
             gsat_set_option(s, "theory_propagate", mode);
+            if (chrono_levels >= 0) gsat_set_option(s, "chrono_levels", chrono_levels);
             gsat_reserve_vars(s, vars);
             int g = gsat_graph_new(s, n);
             for (int i = 0; i < m; i++) gsat_graph_add_edge(s, g, ef[i], et[i], el[i]);
@@ -219,6 +232,26 @@ static void modes_agree_on_larger(void **state) {
         assert_int_equal(answer[0], answer[1]);
         assert_int_equal(answer[0], answer[2]);
     }
+}
+
+/* Chronological backtracking on every conflict: literals below the
+ * current level stay on the trail, so the theory undoes edges by time and
+ * is told the kept guards again, and kept implied literals must have been
+ * explained before; brute force still decides every answer. */
+static void random_always_chronological(void **state) {
+    chrono_levels = 0;
+    int64_t chrono = 0, partial = 0, eliminated = 0, restored = 0;
+    static const struct { int mode, rounds; uint64_t seed; } runs[] = {{1, 1000, 0xC4C4ULL}, {2, 500, 0xC5C5ULL}, {0, 500, 0xC6C6ULL}};
+    for (int i = 0; i < 3; i++) {
+        run_random(runs[i].mode, runs[i].rounds, runs[i].seed);
+        chrono += total_chrono; partial += total_partial;
+        eliminated += total_eliminated; restored += total_restored;
+    }
+    modes_agree_on_larger(state);
+    chrono_levels = -1;
+    /* chronological and partial backtracking ran, and so did preprocessing,
+     * with variables eliminated at the first solve coming back as guards */
+    assert_true(chrono > 100 && partial > 10 && eliminated > 500 && restored > 400);
 }
 
 /* The conflict clause uses the path with the fewest guarded edges: a long
@@ -450,6 +483,7 @@ int main(void) {
         cmocka_unit_test(random_window_propagation),
         cmocka_unit_test(random_bounded_propagation),
         cmocka_unit_test(modes_agree_on_larger),
+        cmocka_unit_test(random_always_chronological),
         cmocka_unit_test(explanation_prefers_fixed_edges),
         cmocka_unit_test(propagation_forces_edges_off),
         cmocka_unit_test(self_loops_negative_guards_shared_guards),

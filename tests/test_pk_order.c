@@ -1,6 +1,7 @@
 /* test_pk_order.c — the Pearce–Kelly order against a DFS oracle on random
- * insertion / backtrack sequences: the order stays topological and a cycle
- * is reported exactly when the new edge's target reaches its source. */
+ * insertion / backtrack sequences (edges also removed out of stack order):
+ * the order stays topological and a cycle is reported exactly when the new
+ * edge's target reaches its source. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +17,7 @@ static uint32_t rnd(void) {          /* xorshift64*, fixed seeds: reproducible *
     return (uint32_t)((rng_state * 2685821657736338717ULL) >> 32);
 }
 
-typedef struct { int from, to; } edge_t;
+typedef struct { int from, to, id; } edge_t;
 
 /* Oracle: does `src` reach `dst` through the edges in e[0..m-1]? */
 static int reaches(const edge_t *e, int m, int n, int src, int dst) {
@@ -49,7 +50,8 @@ static void check_order(const pk_order *pk, const edge_t *e, int m) {
     assert_int_equal(arcs, m);
 }
 
-static void random_sequences(int n, int steps, int rounds, uint64_t seed) {
+/* any_order: edges also leave from the middle (partial backtracking) */
+static void random_sequences_in(int n, int steps, int rounds, uint64_t seed, int any_order) {
     rng_state = seed;
     for (int r = 0; r < rounds; r++) {
         pk_order pk; pk_init(&pk);
@@ -58,15 +60,20 @@ static void random_sequences(int n, int steps, int rounds, uint64_t seed) {
         edge_t *e = malloc((size_t)steps * sizeof *e);
         int m = 0, cycles = 0, next_id = 0;
         for (int s = 0; s < steps; s++) {
-            if (m > 0 && rnd() % 8 == 0) {               /* backtrack a few edges */
+            if (any_order && m > 0 && rnd() % 6 == 0) {  /* one edge from anywhere */
+                int i = (int)(rnd() % (unsigned)m);
+                pk_remove(&pk, e[i].from, e[i].to, e[i].id);
+                memmove(&e[i], &e[i + 1], (size_t)(m - 1 - i) * sizeof *e);
+                m--;
+            } else if (m > 0 && rnd() % 8 == 0) {        /* backtrack a few edges */
                 int k = 1 + (int)(rnd() % (unsigned)m);
-                while (k-- > 0) { m--; pk_remove(&pk, e[m].from, e[m].to, m); }
+                while (k-- > 0) { m--; pk_remove(&pk, e[m].from, e[m].to, e[m].id); }
             } else {
                 int a = (int)(rnd() % (unsigned)n), b = (int)(rnd() % (unsigned)n);
                 int expect_cycle = a == b || reaches(e, m, n, b, a);
-                int ok = pk_insert(&pk, a, b, m);
+                int ok = pk_insert(&pk, a, b, next_id);
                 assert_int_equal(ok, !expect_cycle);
-                if (ok) e[m++] = (edge_t){a, b};
+                if (ok) e[m++] = (edge_t){a, b, next_id};
                 else cycles++;
                 next_id++;
             }
@@ -79,9 +86,19 @@ static void random_sequences(int n, int steps, int rounds, uint64_t seed) {
     }
 }
 
+static void random_sequences(int n, int steps, int rounds, uint64_t seed) {
+    random_sequences_in(n, steps, rounds, seed, 0);
+}
+
 static void small_graphs(void **state) { (void)state; random_sequences(6, 300, 50, 0x9E3779B97F4A7C15ULL); }
 static void medium_graphs(void **state) { (void)state; random_sequences(40, 600, 20, 12345); }
 static void large_sparse(void **state) { (void)state; random_sequences(300, 900, 3, 777); }
+
+static void removal_in_any_order(void **state) {
+    (void)state;
+    random_sequences_in(6, 300, 50, 4242, 1);
+    random_sequences_in(40, 600, 20, 4343, 1);
+}
 
 static void growing_nodes(void **state) {
     (void)state;
@@ -112,6 +129,7 @@ int main(void) {
         cmocka_unit_test(small_graphs),
         cmocka_unit_test(medium_graphs),
         cmocka_unit_test(large_sparse),
+        cmocka_unit_test(removal_in_any_order),
         cmocka_unit_test(growing_nodes),
         cmocka_unit_test(sorts),
     };

@@ -13,6 +13,7 @@
 
 #include "cnf_util.h"
 #include "gsat.h"
+#include "solver/solver.h"
 #include "solver/theory.h"
 
 enum { PROPAGATE, CONFLICT, FINAL };
@@ -97,10 +98,30 @@ static void amk_destroy(void *t) {
     free(a);
 }
 
+/* Partial backtracking took lit back alone: drop it from the trail of
+ * true members, the level marks after it move down. */
+static void amk_unassign(void *t, int lit) {
+    amk *a = t;
+    if (!lit) return;                    /* a partial backtrack starts */
+    size_t i = 0;
+    while (i < a->true_trail.len && a->true_trail.data[i] != lit) i++;
+    if (i == a->true_trail.len) { assert_false(amk_is_member(a, lit)); return; }
+    memmove(&a->true_trail.data[i], &a->true_trail.data[i + 1], (a->true_trail.len - i - 1) * sizeof(int));
+    a->true_trail.len--;
+    for (size_t k = 0; k < a->level_lim.len; k++)
+        if ((size_t)a->level_lim.data[k] > i) a->level_lim.data[k]--;
+}
+
 static const theory_ops amk_ops = {
     "at-most-k", amk_assigned, amk_new_level, amk_backtrack, amk_propagate,
-    amk_reason, amk_conflict, amk_final_check, amk_destroy,
+    amk_reason, amk_conflict, amk_final_check, amk_destroy, NULL, NULL,
 };
+/* the same with partial backtracking supported */
+static const theory_ops amk_ops_partial = {
+    "at-most-k", amk_assigned, amk_new_level, amk_backtrack, amk_propagate,
+    amk_reason, amk_conflict, amk_final_check, amk_destroy, amk_unassign, NULL,
+};
+static int use_partial;
 
 typedef struct amk_spec { int k, n, members[32]; } amk_spec;
 typedef struct amk_specs { amk_spec c[4]; int n; } amk_specs;
@@ -123,7 +144,7 @@ static amk *attach_amk(gsat *s, const amk_spec *sp, int mode, long *destroyed) {
     a->s = s; a->k = sp->k; a->mode = mode; a->n = sp->n; a->destroyed = destroyed;
     memcpy(a->members, sp->members, sizeof a->members);
     vec_init(a->true_trail); vec_init(a->level_lim);
-    int th = gsat_add_theory(s, &amk_ops, a);
+    int th = gsat_add_theory(s, use_partial ? &amk_ops_partial : &amk_ops, a);
     assert_true(th >= 0);
     for (int i = 0; i < sp->n; i++) gsat_theory_watch(s, th, abs(sp->members[i]));
     return a;
@@ -140,6 +161,8 @@ static void random_spec(rng *r, int nvars, amk_spec *sp) {
         sp->members[i] = rng_int(r, 3) ? v : -v;
     }
 }
+
+static int64_t chrono_backtracks, partial_backtracks;
 
 static void run_mode(int mode, int instances, uint64_t seed) {
     rng r = {seed};
@@ -188,6 +211,8 @@ static void run_mode(int mode, int instances, uint64_t seed) {
         for (int j = 0; j < sp.n; j++) {
             propagated += th[j]->propagated; reasons += th[j]->reasons; conflicts += th[j]->conflicts;
         }
+        chrono_backtracks += s->st.chrono_backtracks;
+        partial_backtracks += s->st.partial_backtracks;
         gsat_free(s);
         cnf_free(&f);
     }
@@ -206,6 +231,28 @@ static void run_mode(int mode, int instances, uint64_t seed) {
 }
 
 static void at_most_k_propagating(void **state) { (void)state; run_mode(PROPAGATE, 700, 1001); }
+
+/* Chronological backtracking on every conflict: the theory is told kept
+ * literals again after it backtracked.  A theory without unassign() keeps
+ * the engine from backtracking partially; one with it sees single
+ * literals taken back (amk_reason reads its trail of true members, so a
+ * wrong trail gives wrong reasons). */
+static void at_most_k_always_chronological(void **state) {
+    (void)state;
+    cnf_options[0] = (cnf_option){"chrono_levels", 0};
+    cnf_noptions = 1;
+    for (use_partial = 0; use_partial <= 1; use_partial++) {
+        chrono_backtracks = partial_backtracks = 0;
+        run_mode(PROPAGATE, 700, 4004);
+        run_mode(CONFLICT, 300, 6006);
+        run_mode(FINAL, 300, 5005);
+        assert_true(chrono_backtracks > 100);
+        if (use_partial) assert_true(partial_backtracks > 50);
+        else assert_int_equal(partial_backtracks, 0);
+    }
+    use_partial = 0;
+    cnf_noptions = 0;
+}
 static void at_most_k_conflicts_only(void **state) { (void)state; run_mode(CONFLICT, 500, 2002); }
 static void at_most_k_final_check_only(void **state) { (void)state; run_mode(FINAL, 500, 3003); }
 
@@ -268,6 +315,7 @@ int main(void) {
         cmocka_unit_test(at_most_k_propagating),
         cmocka_unit_test(at_most_k_conflicts_only),
         cmocka_unit_test(at_most_k_final_check_only),
+        cmocka_unit_test(at_most_k_always_chronological),
         cmocka_unit_test(late_theory_and_late_watch),
         cmocka_unit_test(theory_statistics),
     };

@@ -47,6 +47,10 @@ struct acyclic {
     vec_int trail;        /* enabled edges, in order */
     vec_int trail_lim;    /* trail length at the start of each level > 0 */
     vec_int pending;      /* implied literals not yet handed to the engine */
+    VEC(reach) taken_back;/* edges of literals th_unassign took back, still enabled */
+    uint32_t *gone_stamp; /* per variable: its guard was taken back (== gone_epoch) */
+    uint32_t gone_epoch;
+    int gone_any;         /* something was taken back since the last flush */
     vec_int stack;
     VEC(reach) cur, next;
     int conflict_edge;
@@ -57,6 +61,7 @@ struct acyclic {
 };
 
 static const theory_ops ops;
+static void flush_taken_back(acyclic *a);
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -73,6 +78,7 @@ static void ensure_vars(acyclic *a, int var) {
     a->var_stamp = xrealloc(a->var_stamp, (size_t)cap * sizeof *a->var_stamp);
     a->watched = xrealloc(a->watched, (size_t)cap);
     a->pending_mark = xrealloc(a->pending_mark, (size_t)cap);
+    a->gone_stamp = xrealloc(a->gone_stamp, (size_t)cap * sizeof *a->gone_stamp);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
     for (int v = a->cap_vars; v < cap; v++) {
         a->implied_edge[v] = -1;
@@ -80,6 +86,7 @@ static void ensure_vars(acyclic *a, int var) {
         a->var_stamp[v] = 0;
         a->watched[v] = 0;
         a->pending_mark[v] = 0;
+        a->gone_stamp[v] = 0;
     }
     a->cap_vars = cap;
 }
@@ -115,7 +122,8 @@ static inline int level0_end(const acyclic *a) {
  * trail index < limit, one with the fewest guarded edges (0-1 BFS, Dial
  * style: cost-0 edges extend the current layer, cost-1 edges the next).
  * Only nodes ordered between src and dst can lie on such a path.  Guards
- * already pushed under stamp vs are skipped.  Returns the literals added. */
+ * already pushed under stamp vs are skipped.  Returns the literals added,
+ * -1 if there is no such path. */
 static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, uint32_t vs) {
     const pk_order *pk = &a->pk;
     const int hi = pk->ord[dst], free_below = level0_end(a);
@@ -156,9 +164,9 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
             }
         }
     }
-    assert(found);
+    if (!found) return -1;
     int added = 0;
-    for (int v = dst; v != src && found;) {
+    for (int v = dst; v != src;) {
         const edge *ed = &a->e[a->parent[v]];
         if (ed->lit && ed->pos >= free_below && a->var_stamp[lit_var(ed->lit)] != vs) {
             a->var_stamp[lit_var(ed->lit)] = vs;
@@ -263,7 +271,9 @@ static void conflict_clause(acyclic *a, int id, vec_int *out) {
     uint32_t vs = new_var_stamp(a);
     int n = 0;
     if (ed->lit) { vec_push(*out, -ed->lit); a->var_stamp[lit_var(ed->lit)] = vs; n++; }
-    n += explain_path(a, ed->to, ed->from, INT_MAX, out, vs);
+    int path = explain_path(a, ed->to, ed->from, INT_MAX, out, vs);
+    assert(path >= 0);
+    n += path;
     a->st.conflicts++;
     a->st.conflict_lits += n;
 }
@@ -346,6 +356,7 @@ static inline void maybe_presort(acyclic *a) {
 
 static int th_assigned(void *t, int lit) {
     acyclic *a = t;
+    flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     maybe_presort(a);
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
@@ -357,27 +368,102 @@ static int th_assigned(void *t, int lit) {
 
 static void th_new_level(void *t) {
     acyclic *a = t;
+    flush_taken_back(a);
     maybe_presort(a);
     vec_push(a->trail_lim, (int)a->trail.len);
 }
 
-static void th_backtrack(void *t, int level) {
-    acyclic *a = t;
+static void drop_pending(acyclic *a) {
     for (size_t i = 0; i < a->pending.len; i++) a->pending_mark[lit_var(a->pending.data[i])] = 0;
     vec_clear(a->pending);
+}
+
+/* The edge trail may have holes: entries of edges disabled by
+ * th_unassign (their pos no longer names the entry). */
+static void th_backtrack(void *t, int level) {
+    acyclic *a = t;
+    flush_taken_back(a);
+    drop_pending(a);
     if (level < 0 || (size_t)level >= a->trail_lim.len) return;
     size_t keep = (size_t)a->trail_lim.data[level];
     while (a->trail.len > keep) {
         int id = vec_pop(a->trail);
         edge *ed = &a->e[id];
+        if (ed->pos != (int)a->trail.len) continue;      /* a hole */
         pk_remove(&a->pk, ed->from, ed->to, id);
         ed->pos = -1;
     }
     vec_shrink(a->trail_lim, (size_t)level);
 }
 
+/* Partial backtracking takes back single literals: their edges are
+ * recorded in taken_back and stay in the order until the partial
+ * backtrack is over (flush_taken_back, on the next call of any other
+ * kind), so that th_implied_still judges later implied literals by the
+ * graph they were implied in.  Disabled edges leave holes in the edge
+ * trail: positions of later edges, level marks and the limits of lazy
+ * reasons stay valid.  Pending implications may rest on those edges. */
+static void flush_taken_back(acyclic *a) {
+    if (!a->gone_any) return;
+    a->gone_any = 0;
+    for (size_t i = 0; i < a->taken_back.len; i++) {
+        edge *ed = &a->e[a->taken_back.data[i].edge];
+        pk_remove(&a->pk, ed->from, ed->to, a->taken_back.data[i].edge);
+        ed->pos = -1;
+    }
+    vec_clear(a->taken_back);
+    if (++a->gone_epoch == 0) {
+        memset(a->gone_stamp, 0, (size_t)a->cap_vars * sizeof *a->gone_stamp);
+        a->gone_epoch = 1;
+    }
+}
+
+static void th_unassign(void *t, int lit) {
+    acyclic *a = t;
+    if (!lit) { flush_taken_back(a); return; }      /* a partial backtrack starts */
+    drop_pending(a);
+    if (lit_var(lit) >= a->cap_vars) return;
+    a->gone_stamp[lit_var(lit)] = a->gone_epoch;
+    a->gone_any = 1;
+    for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded)
+        if (a->e[id].pos >= 0) vec_push(a->taken_back, ((reach){a->e[id].pos, id}));
+}
+
+/* lit was implied because its edge u->v would close a cycle with a path
+ * v ~> u of edges older than the implication; its reason is the one with
+ * the fewest guards.  If no edge taken back could lie on that path, it
+ * stands: an edge x->y can lie on one only if it is older and ord[v] <=
+ * ord[x] < ord[y] <= ord[u].  Otherwise the path is searched: lit stays
+ * (with that path as its reason) only if none of its guards was taken
+ * back. */
+static int th_implied_still(void *t, int lit, vec_int *reason) {
+    acyclic *a = t;
+    int id = a->implied_edge[lit_var(lit)];
+    assert(id >= 0 && a->e[id].lit == -lit);
+    const edge *ed = &a->e[id];
+    const int *ord = a->pk.ord, lo = ord[ed->to], hi = ord[ed->from];
+    const int limit = a->implied_limit[lit_var(lit)];
+    size_t i = 0;
+    for (; i < a->taken_back.len; i++) {
+        const reach r = a->taken_back.data[i];       /* node: trail position, edge */
+        const edge *g = &a->e[r.edge];
+        if (r.node < limit && ord[g->from] >= lo && ord[g->to] <= hi) break;
+    }
+    if (i == a->taken_back.len) return 1;
+    uint32_t vs = new_var_stamp(a);
+    vec_push(*reason, lit);
+    a->var_stamp[lit_var(lit)] = vs;
+    if (explain_path(a, ed->to, ed->from, limit, reason, vs) < 0) assert(0 && "an implied edge lost its cycle");
+    for (size_t k = 1; k < reason->len; k++)
+        if (a->gone_stamp[lit_var(reason->data[k])] == a->gone_epoch) { vec_clear(*reason); return 0; }
+    a->st.reasons++;
+    a->st.reason_lits += (int64_t)reason->len;
+    return 1;
+}
+
 static int th_propagate(void *t, vec_int *out) {
     acyclic *a = t;
+    flush_taken_back(a);
     int n = 0;
     for (size_t i = 0; i < a->pending.len; i++) {
         int lit = a->pending.data[i];
@@ -390,6 +476,7 @@ static int th_propagate(void *t, vec_int *out) {
 
 static void th_reason(void *t, int lit, vec_int *out) {
     acyclic *a = t;
+    flush_taken_back(a);
     int id = a->implied_edge[lit_var(lit)];
     assert(id >= 0 && a->e[id].lit == -lit);
     const edge *ed = &a->e[id];
@@ -397,12 +484,14 @@ static void th_reason(void *t, int lit, vec_int *out) {
     vec_push(*out, lit);
     a->var_stamp[lit_var(lit)] = vs;
     int n = explain_path(a, ed->to, ed->from, a->implied_limit[lit_var(lit)], out, vs);
+    assert(n >= 0);
     a->st.reasons++;
     a->st.reason_lits += n + 1;
 }
 
 static void th_conflict(void *t, vec_int *out) {
     acyclic *a = t;
+    flush_taken_back(a);
     assert(a->conflict_edge >= 0);
     conflict_clause(a, a->conflict_edge, out);
     a->conflict_edge = -1;
@@ -410,6 +499,7 @@ static void th_conflict(void *t, vec_int *out) {
 
 static int th_final_check(void *t) {
     acyclic *a = t;
+    flush_taken_back(a);
     (void)a;
 #ifdef GSAT_DEBUG
     if (!acyclic_verify(a)) {
@@ -472,6 +562,7 @@ static int closes_cycle(acyclic *a, int lit) {
 
 static int th_phase(void *t, int lit) {
     acyclic *a = t;
+    flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     int mine = lit_rank(a, lit), other = lit_rank(a, -lit);
     if (other < mine) return -lit;
@@ -486,7 +577,8 @@ static void th_destroy(void *t) {
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
     free(a->out_guarded); free(a->in_guarded); free(a->parent); free(a->seen); free(a->seen2);
-    vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending);
+    vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
+    free(a->gone_stamp);
     vec_free(a->stack); vec_free(a->cur); vec_free(a->next);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
     vec_free(a->graphs);
@@ -503,6 +595,8 @@ static const theory_ops ops = {
     .conflict = th_conflict,
     .final_check = th_final_check,
     .destroy = th_destroy,
+    .unassign = th_unassign,
+    .implied_still = th_implied_still,
 };
 
 const theory_ops *acyclic_theory_ops(void) { return &ops; }
@@ -551,6 +645,7 @@ int acyclic_add_nodes(acyclic *a, int count) {
 }
 
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
+    flush_taken_back(a);
     if (a->num_edges == a->cap_edges) {
         a->cap_edges = a->cap_edges ? 2 * a->cap_edges : 64;
         a->e = xrealloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
@@ -607,10 +702,19 @@ void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
 }
 
 int acyclic_verify_order(const acyclic *a) {
+    int on = 0;
     for (size_t i = 0; i < a->trail.len; i++) {
         const edge *ed = &a->e[a->trail.data[i]];
-        if (ed->pos != (int)i || a->pk.ord[ed->from] >= a->pk.ord[ed->to]) return 0;
+        if (ed->pos != (int)i) continue;                   /* a hole */
+        on++;
+        if (a->pk.ord[ed->from] >= a->pk.ord[ed->to]) return 0;
     }
+    /* every enabled edge is on the trail once: as many as the order holds */
+    int arcs = 0;
+    for (int v = 0; v < a->pk.num_nodes; v++) arcs += a->pk.out[v].len;
+    for (int id = 0; id < a->num_edges; id++)
+        if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
+    if (arcs != on) return 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[a->pk.ord[v]] != v) return 0;
     return 1;

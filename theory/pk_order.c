@@ -180,11 +180,18 @@ int pk_insert(pk_order *pk, int from, int to, int edge) {
     return 1;
 }
 
+/* Drop the arc of `edge` from a: the last one when edges leave in stack
+ * order, else found from the end and the rest shifted down (insertion
+ * order is kept, so stack-order removals stay O(1) afterwards). */
+static void adj_remove(pk_adj *a, int edge) {
+    int i = a->len - 1;
+    while (i >= 0 && a->arcs[i].edge != edge) i--;
+    assert(i >= 0);
+    memmove(&a->arcs[i], &a->arcs[i + 1], (size_t)(a->len - 1 - i) * sizeof *a->arcs);
+    a->len--;
+}
+
 void pk_remove(pk_order *pk, int from, int to, int edge) {
-    pk_adj *o = &pk->out[from], *i = &pk->in[to];
-    assert(o->len > 0 && o->arcs[o->len - 1].edge == edge);
-    assert(i->len > 0 && i->arcs[i->len - 1].edge == edge);
-    (void)edge;
-    o->len--;
-    i->len--;
+    adj_remove(&pk->out[from], edge);
+    adj_remove(&pk->in[to], edge);
 }

@@ -11,9 +11,9 @@
  *    (fwd) and the nodes reaching a with position > ord[b] (bwd) are
  *    searched and only that window is reordered.  If b reaches a, the edge
  *    would close a cycle: the graph is left unchanged and 0 is returned.
- *  - pk_remove(a, b, e) disables edge e; edges must be disabled in the
- *    reverse order of their insertion (a stack, as a SAT trail unwinds).
- *    Removal never invalidates the order, so it costs O(1).
+ *  - pk_remove(a, b, e) disables edge e.  Removal never invalidates the
+ *    order; in the reverse order of insertion (a stack, as a SAT trail
+ *    unwinds) it costs O(1), out of that order O(degree).
  *  - After pk_insert, pk->fwd / pk->bwd hold the searched node sets (empty
  *    when no search was needed) until the next call; the theory uses them
  *    for cheap propagation.

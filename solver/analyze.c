@@ -1,6 +1,6 @@
 /* analyze.c — conflict analysis.
  *
- * analyze(): resolve the conflict clause (all literals false, at least two
+ * solver_analyze(): resolve the conflict clause (all literals false, at least two
  * on its highest level, the conflict level) back to the first unique
  * implication point, minimize the learned clause recursively (a literal is
  * dropped when its reason is covered by the other literals), compute its
@@ -8,20 +8,20 @@
  * level (chronological and partial backtracking) and may hold levels above
  * the conflict level: the walk back looks only at literals of the conflict
  * level.  Theory-implied literals get their reason clause from the theory
- * only when the analysis reaches them (reason_of()).
+ * only when the analysis reaches them (solver_reason_of()).
  *
- * analyze_final(): which assumptions imply that assumption p is false. */
+ * solver_analyze_final(): which assumptions imply that assumption p is false. */
 #include <assert.h>
 
 #include "solver/solver.h"
 
-cref_t reason_of(gsat *s, uint32_t v) {
+cref_t solver_reason_of(gsat *s, uint32_t v) {
     cref_t r = s->vinfo[v].reason;
     if (!reason_is_theory(r)) return r;
     return theory_explain(s, v, (int)(r - REASON_THEORY0));
 }
 
-uint32_t compute_lbd(gsat *s, const lit_t *lits, uint32_t n) {
+uint32_t solver_compute_lbd(gsat *s, const lit_t *lits, uint32_t n) {
     uint32_t levels = decision_level(s) + 1;
     if (s->level_stamp_cap < levels) {
         size_t cap = s->level_stamp_cap ? s->level_stamp_cap : 64;
@@ -39,7 +39,7 @@ uint32_t compute_lbd(gsat *s, const lit_t *lits, uint32_t n) {
     return lbd;
 }
 
-void clause_bump(gsat *s, clause *c) {
+void solver_clause_bump(gsat *s, clause *c) {
     float a = cl_activity(c) + (float)s->cla_inc;
     cl_set_activity(c, a);
     if (a > 1e20f) {
@@ -51,7 +51,7 @@ void clause_bump(gsat *s, clause *c) {
     }
 }
 
-void clause_decay(gsat *s) { s->cla_inc /= (double)s->opt.clause_decay / 1000.0; }
+void solver_clause_decay(gsat *s) { s->cla_inc /= (double)s->opt.clause_decay / 1000.0; }
 
 static inline uint32_t abstract_level(const gsat *s, uint32_t v) {
     return 1u << (var_level(s, v) & 31);
@@ -65,7 +65,7 @@ static int lit_redundant(gsat *s, lit_t p, uint32_t abstract) {
     vec_push(s->stack, p);
     while (s->stack.len) {
         lit_t q = vec_pop(s->stack);
-        cref_t r = reason_of(s, lvar(q));
+        cref_t r = solver_reason_of(s, lvar(q));
         clause *c = CL(s, r);
         for (uint32_t k = 0; k < c->size; k++) {
             lit_t l = c->lits[k];
@@ -88,7 +88,7 @@ static int lit_redundant(gsat *s, lit_t p, uint32_t abstract) {
 /* Local minimization: drop a literal whose reason's other literals are all
  * in the clause. */
 static int lit_locally_redundant(gsat *s, lit_t p) {
-    cref_t r = reason_of(s, lvar(p));
+    cref_t r = solver_reason_of(s, lvar(p));
     clause *c = CL(s, r);
     for (uint32_t k = 0; k < c->size; k++) {
         uint32_t v = lvar(c->lits[k]);
@@ -97,7 +97,7 @@ static int lit_locally_redundant(gsat *s, lit_t p) {
     return 1;
 }
 
-void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
+void solver_analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
     vec_uint *learnt = &s->learnt;
     vec_clear(*learnt);
     vec_push(*learnt, LIT_UNDEF);
@@ -113,12 +113,12 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
         assert(confl != CREF_NONE);
         clause *c = CL(s, confl);
         if (c->flags & CL_LEARNT) {
-            clause_bump(s, c);
+            solver_clause_bump(s, c);
             c = CL(s, confl);
             c->flags |= CL_USED;
             uint32_t old = cl_lbd(c);
             if (old > (uint32_t)s->opt.core_lbd) {
-                uint32_t now = compute_lbd(s, c->lits, c->size);
+                uint32_t now = solver_compute_lbd(s, c->lits, c->size);
                 if (now + 1 < old) cl_set_lbd(c, now);
             }
         }
@@ -128,7 +128,7 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
             if (p != LIT_UNDEF && v == lvar(p)) continue;
             if (s->seen[v] || var_level(s, v) == 0) continue;
             s->seen[v] = 1;
-            var_bump(s, v);
+            solver_var_bump(s, v);
             if (var_level(s, v) >= dl) path++;
             else vec_push(*learnt, q);
         }
@@ -139,7 +139,7 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
         p = s->trail[idx];
         s->seen[lvar(p)] = 0;
         path--;
-        if (path > 0) confl = reason_of(s, lvar(p));
+        if (path > 0) confl = solver_reason_of(s, lvar(p));
     } while (path > 0);
     learnt->data[0] = lneg(p);
 
@@ -179,10 +179,10 @@ void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out) {
         learnt->data[1] = t;
         *bt_level = (uint32_t)var_level(s, lvar(t));
     }
-    *lbd_out = compute_lbd(s, learnt->data, (uint32_t)learnt->len);
+    *lbd_out = solver_compute_lbd(s, learnt->data, (uint32_t)learnt->len);
 }
 
-void analyze_final(gsat *s, lit_t p) {
+void solver_analyze_final(gsat *s, lit_t p) {
     /* p: an assumption that is false now */
     s->failed_mark[p] = 1;
     vec_push(s->failed, lit_to_dimacs(p));
@@ -202,7 +202,7 @@ void analyze_final(gsat *s, lit_t p) {
                 vec_push(s->failed, lit_to_dimacs(l));
             }
         } else {
-            clause *c = CL(s, reason_of(s, v));
+            clause *c = CL(s, solver_reason_of(s, v));
             for (uint32_t k = 0; k < c->size; k++) {
                 uint32_t u = lvar(c->lits[k]);
                 if (u != v && var_level(s, u) > 0) s->seen[u] = 1;

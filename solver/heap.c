@@ -62,7 +62,7 @@ void heap_bump(gsat *s, uint32_t v) {
     if (s->heap_index[v] >= 0) sift_up(s, (uint32_t)s->heap_index[v]);
 }
 
-void var_bump(gsat *s, uint32_t v) {
+void solver_var_bump(gsat *s, uint32_t v) {
     if ((s->activity[v] += s->var_inc) > 1e100) {
         for (uint32_t u = 1; u <= s->nvars; u++) s->activity[u] *= 1e-100;
         s->var_inc *= 1e-100;
@@ -70,6 +70,6 @@ void var_bump(gsat *s, uint32_t v) {
     heap_bump(s, v);
 }
 
-void var_decay(gsat *s) {
+void solver_var_decay(gsat *s) {
     s->var_inc /= s->var_decay;
 }

@@ -1,7 +1,7 @@
 /* propagate.c — the trail: Boolean constraint propagation over the watch
  * lists, opening decision levels and backtracking.
  *
- * propagate_bcp() runs to a fixpoint or the first falsified clause.  Per
+ * solver_propagate() runs to a fixpoint or the first falsified clause.  Per
  * watcher: a true blocker skips the clause; binary clauses imply or
  * conflict without touching the arena; longer clauses keep the false
  * literal in lits[1] and look for a replacement watch from lits[2].
@@ -10,7 +10,7 @@
  * level is below the current one.  A literal implied by propagating such
  * an out-of-order literal gets the highest level among its reason's other
  * literals, not the current level, so that it survives backtracking as
- * long as its reason does.  backtrack(level) removes the literals above
+ * long as its reason does.  solver_backtrack(level) removes the literals above
  * `level` wherever they are on the trail, keeps the others in their order,
  * and propagates the kept ones again (clauses they watched may have been
  * satisfied only by removed literals). */
@@ -18,7 +18,7 @@
 
 #include "solver/solver.h"
 
-cref_t propagate_bcp(gsat *s) {
+cref_t solver_propagate(gsat *s) {
     /* locals: stores through vals (int8) would otherwise force reloads */
     cref_t confl = CREF_NONE;
     int8_t *const vals = s->vals;
@@ -98,12 +98,12 @@ cref_t propagate_bcp(gsat *s) {
     return confl;
 }
 
-void new_level(gsat *s) {
+void solver_new_level(gsat *s) {
     vec_push(s->trail_lim, s->trail_n);
     if (s->ntheories) theory_new_level(s);
 }
 
-void backtrack(gsat *s, uint32_t level) {
+void solver_backtrack(gsat *s, uint32_t level) {
     if (decision_level(s) <= level) return;
     uint32_t lim = s->trail_lim.data[level];
     int save = (int)s->opt.phase_saving;

@@ -9,7 +9,7 @@
 
 #include "solver/solver.h"
 
-int clause_locked(const gsat *s, cref_t r) {
+int solver_clause_locked(const gsat *s, cref_t r) {
     const clause *c = CL(s, r);
     for (uint32_t k = 0; k < c->size && k < 2; k++) {
         lit_t l = c->lits[k];
@@ -27,7 +27,7 @@ static int worse_first(const void *a, const void *b) {
     return x->r < y->r ? -1 : (x->r > y->r);
 }
 
-void reduce_db(gsat *s) {
+void solver_reduce_db(gsat *s) {
     s->st.reductions++;
     VEC(cand) cands; vec_init(cands);
     for (size_t i = 0; i < s->learnts.len; i++) {
@@ -37,7 +37,7 @@ void reduce_db(gsat *s) {
         if (c->size <= 2 || lbd <= (uint32_t)s->opt.core_lbd) continue;
         if (lbd <= (uint32_t)s->opt.tier2_lbd && (c->flags & CL_USED)) { c->flags &= ~(uint32_t)CL_USED; continue; }
         c->flags &= ~(uint32_t)CL_USED;
-        if (clause_locked(s, r)) continue;
+        if (solver_clause_locked(s, r)) continue;
         cand x = {lbd, cl_activity(c), r};
         vec_push(cands, x);
     }
@@ -55,7 +55,7 @@ void reduce_db(gsat *s) {
     j = 0;
     for (size_t i = 0; i < s->treasons.len; i++) {
         cref_t r = s->treasons.data[i];
-        if (clause_locked(s, r)) s->treasons.data[j++] = r;
+        if (solver_clause_locked(s, r)) s->treasons.data[j++] = r;
         else arena_free_clause(s, r);
     }
     s->treasons.len = j;

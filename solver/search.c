@@ -13,7 +13,7 @@ double gsat_now(void) { return monotonic_seconds(); }
 
 static cref_t propagate_all(gsat *s) {
     for (;;) {
-        cref_t confl = propagate_bcp(s);
+        cref_t confl = solver_propagate(s);
         if (confl != CREF_NONE || !s->ntheories) return confl;
         int progress;
         confl = theory_round(s, &progress);
@@ -30,8 +30,8 @@ static void backtrack_after_conflict(gsat *s, uint32_t jump) {
     uint32_t dl = decision_level(s);
     if (s->opt.chrono && dl - jump > (uint32_t)s->opt.chrono_levels && dl - 1 > jump) {
         s->st.chrono_backtracks++;
-        backtrack(s, dl - 1);
-    } else backtrack(s, jump);
+        solver_backtrack(s, dl - 1);
+    } else solver_backtrack(s, jump);
 }
 
 /* Undo the true literal t (on the conflict level `level`, below the
@@ -42,7 +42,7 @@ static void backtrack_after_conflict(gsat *s, uint32_t jump) {
  * (t's dependents all have levels >= t's). */
 static void take_back(gsat *s, lit_t t, uint32_t level, uint32_t jump, int below) {
     if (below && level > s->assumptions.len) { unassign_dependents(s, t); return; }
-    if (below) backtrack(s, level);
+    if (below) solver_backtrack(s, level);
     backtrack_after_conflict(s, jump);
 }
 
@@ -97,10 +97,10 @@ static int resolve_conflict(gsat *s, cref_t confl) {
      * may lie entirely below the current level: partial backtracking keeps
      * the levels above, else they go */
     int below = (uint32_t)max_level < decision_level(s);
-    if (below && !unassign_supported(s)) { backtrack(s, (uint32_t)max_level); below = 0; }
+    if (below && !unassign_supported(s)) { solver_backtrack(s, (uint32_t)max_level); below = 0; }
     if (at_max == 1) { assign_missed(s, confl, forced, below); return 1; }
     uint32_t bt, lbd;
-    analyze(s, confl, &bt, &lbd);
+    solver_analyze(s, confl, &bt, &lbd);
     take_back(s, lneg(s->learnt.data[0]), (uint32_t)max_level, bt, below);
     lit_t *lits = s->learnt.data;
     uint32_t n = (uint32_t)s->learnt.len;
@@ -111,13 +111,13 @@ static int resolve_conflict(gsat *s, cref_t confl) {
         cref_t r = arena_alloc(s, lits, n, CL_LEARNT);
         clause *lc = CL(s, r);
         cl_set_lbd(lc, lbd);
-        clause_bump(s, lc);
+        solver_clause_bump(s, lc);
         vec_push(s->learnts, r);
         watch_attach(s, r);
         enqueue_at(s, lits[0], r, (int)bt);
     }
-    var_decay(s);
-    clause_decay(s);
+    solver_var_decay(s);
+    solver_clause_decay(s);
     if ((s->st.conflicts % 5000) == 0 && s->var_decay < (double)s->opt.var_decay / 1000.0) {
         s->var_decay += 0.01;
         if (s->var_decay > (double)s->opt.var_decay / 1000.0) s->var_decay = (double)s->opt.var_decay / 1000.0;
@@ -153,7 +153,7 @@ static int limits_hit(gsat *s) {
     return 0;
 }
 
-int search_solve(gsat *s) {
+int solver_search(gsat *s) {
     if (!s->ok) return GSAT_UNSAT;
     for (;;) {
         cref_t confl = propagate_all(s);
@@ -164,7 +164,7 @@ int search_solve(gsat *s) {
         }
         if (restart_due(s)) {
             restart_done(s);
-            backtrack(s, 0);
+            solver_backtrack(s, 0);
             continue;
         }
         /* at level 0 after a restart, propagated: maybe improve the phases */
@@ -175,16 +175,16 @@ int search_solve(gsat *s) {
         }
         if (decision_level(s) == 0 && s->opt.simplify && s->trail_n != s->simp_assigns &&
             s->st.propagations >= s->simp_props) {
-            simplify_level0(s);
+            solver_simplify_level0(s);
             s->simp_props = s->st.propagations + (int64_t)(s->ca.len / 2);
         }
-        if (s->st.conflicts >= s->next_reduce) reduce_db(s);
+        if (s->st.conflicts >= s->next_reduce) solver_reduce_db(s);
 
         lit_t next = LIT_UNDEF;
         while (decision_level(s) < s->assumptions.len) {
             lit_t a = s->assumptions.data[decision_level(s)];
-            if (s->vals[a] > 0) new_level(s);            /* already true: empty level */
-            else if (s->vals[a] < 0) { analyze_final(s, a); return GSAT_UNSAT; }
+            if (s->vals[a] > 0) solver_new_level(s);            /* already true: empty level */
+            else if (s->vals[a] < 0) { solver_analyze_final(s, a); return GSAT_UNSAT; }
             else { next = a; break; }
         }
         if (next == LIT_UNDEF) {
@@ -199,7 +199,7 @@ int search_solve(gsat *s) {
             }
             s->st.decisions++;
         }
-        new_level(s);
+        solver_new_level(s);
         enqueue(s, next, CREF_NONE);
     }
 }

@@ -81,7 +81,7 @@ void gsat_freeze(gsat *s, int var) {
     if (var <= 0) return;
     gsat_reserve_vars(s, var);
     simp_ensure(s);
-    backtrack(s, 0);
+    solver_backtrack(s, 0);
     simp_restore_var(s, (uint32_t)var);
     s->simp->frozen[var]++;
 }
@@ -159,12 +159,12 @@ static void run(gsat *s) {
     simp *p = s->simp;
     p->ran = 1;
     p->originals_after = s->originals.len;
-    backtrack(s, 0);
+    solver_backtrack(s, 0);
     if (!s->ok) return;
-    if (propagate_bcp(s) != CREF_NONE) { s->ok = 0; return; }
+    if (solver_propagate(s) != CREF_NONE) { s->ok = 0; return; }
     if (!s->originals.len || !may_have_candidates(s)) return;
     simp_ensure(s);
-    simplify_level0(s);
+    solver_simplify_level0(s);
 
     simp_run r;
     memset(&r, 0, sizeof r);
@@ -206,7 +206,7 @@ static void run(gsat *s) {
      * occurrence-list phase did not run */
     if (s->ok) {
         s->qhead = first_unit;
-        if (propagate_bcp(s) != CREF_NONE) s->ok = 0;
+        if (solver_propagate(s) != CREF_NONE) s->ok = 0;
     }
     p->originals_after = s->originals.len;
     s->st.simp_usec += (int64_t)((gsat_now() - t0) * 1e6);

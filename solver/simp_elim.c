@@ -162,7 +162,7 @@ static int elim_try(simp_run *r, uint32_t v) {
         const vec_uint *cls = side ? neg : pos;
         for (size_t i = 0; i < cls->len; i++) {
             const clause *c = CL(s, cls->data[i]);
-            ext_push(p, c->lits, c->size, side ? nl : pl);
+            simp_ext_push(p, c->lits, c->size, side ? nl : pl);
         }
     }
     p->ext_end[v] = p->ext.len;

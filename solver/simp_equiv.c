@@ -168,9 +168,9 @@ int equiv_run(simp_run *r) {
         lit_t x = mklit(v, 0), rep = g.repr[x], cl[2];
         p->ext_begin[v] = p->ext.len;
         cl[0] = x; cl[1] = lneg(rep);
-        ext_push(p, cl, 2, x);
+        simp_ext_push(p, cl, 2, x);
         cl[0] = lneg(x); cl[1] = rep;
-        ext_push(p, cl, 2, lneg(x));
+        simp_ext_push(p, cl, 2, lneg(x));
         p->ext_end[v] = p->ext.len;
         simp_mark_removed(r, v, SIMP_SUBSTITUTED);
     }

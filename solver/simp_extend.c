@@ -16,7 +16,7 @@
 
 #include "solver/simp_state.h"
 
-void ext_push(simp *p, const lit_t *lits, uint32_t n, lit_t witness) {
+void simp_ext_push(simp *p, const lit_t *lits, uint32_t n, lit_t witness) {
     for (uint32_t k = 0; k < n; k++) vec_push(p->ext, lit_to_dimacs(lits[k]));
     vec_push(p->ext, (int)n);
     vec_push(p->ext, lit_to_dimacs(witness));
@@ -62,7 +62,7 @@ static void add_restored_clause(gsat *s, vec_uint *lits) {
     if (j == 0) { s->ok = 0; return; }
     if (j == 1) {
         enqueue(s, lits->data[0], CREF_NONE);
-        if (propagate_bcp(s) != CREF_NONE) s->ok = 0;
+        if (solver_propagate(s) != CREF_NONE) s->ok = 0;
         return;
     }
     cref_t r = arena_alloc(s, lits->data, (uint32_t)j, 0);

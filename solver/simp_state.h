@@ -94,6 +94,6 @@ void elim_heap_free(simp_run *r);
 int  equiv_run(simp_run *r);                         /* 0: conflict */
 
 /* simp_extend.c */
-void ext_push(simp *p, const lit_t *lits, uint32_t n, lit_t witness);
+void simp_ext_push(simp *p, const lit_t *lits, uint32_t n, lit_t witness);
 
 #endif

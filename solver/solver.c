@@ -119,7 +119,7 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
     vec_push(s->original, 0);
 #endif
     if (!s->ok) return 0;
-    backtrack(s, 0);
+    solver_backtrack(s, 0);
     simp_restore_lits(s, lits, n);                /* preprocessing removed some? */
     if (!s->ok) return 0;
     int maxv = 0;
@@ -149,7 +149,7 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
     if (j == 0) { s->ok = 0; return 0; }
     if (j == 1) {
         enqueue(s, buf->data[0], CREF_NONE);
-        if (propagate_bcp(s) != CREF_NONE) { s->ok = 0; return 0; }
+        if (solver_propagate(s) != CREF_NONE) { s->ok = 0; return 0; }
         return 1;
     }
     cref_t r = arena_alloc(s, buf->data, (uint32_t)j, 0);
@@ -190,7 +190,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     for (size_t i = 0; i < s->failed.len; i++) s->failed_mark[lit_from_dimacs(s->failed.data[i])] = 0;
     vec_clear(s->failed);
     vec_clear(s->assumptions);
-    backtrack(s, 0);
+    solver_backtrack(s, 0);
     for (int i = 0; i < n; i++) {
         int v = assumptions[i] < 0 ? -assumptions[i] : assumptions[i];
         if (!v) continue;
@@ -200,7 +200,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     simp_before_solve(s);                         /* preprocessing */
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;
-    int status = search_solve(s);
+    int status = solver_search(s);
     if (status == GSAT_SAT) {
         if (s->model_vars < s->nvars + 1) {
             s->model = xrealloc(s->model, (size_t)s->nvars + 1);
@@ -212,7 +212,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
         verify_model(s);
 #endif
     }
-    backtrack(s, 0);
+    solver_backtrack(s, 0);
     s->st.seconds += gsat_now() - t0;
     return status;
 }

@@ -231,24 +231,24 @@ void watch_rebuild(gsat *s);
 void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j);   /* watch lits[i], lits[j] */
 
 /* propagate.c */
-cref_t propagate_bcp(gsat *s);
-void new_level(gsat *s);
-void backtrack(gsat *s, uint32_t level);
+cref_t solver_propagate(gsat *s);
+void solver_new_level(gsat *s);
+void solver_backtrack(gsat *s, uint32_t level);
 
 /* heap.c */
 void heap_insert(gsat *s, uint32_t v);
 uint32_t heap_pop(gsat *s);            /* 0 if empty */
 void heap_bump(gsat *s, uint32_t v);   /* activity of v grew */
-void var_bump(gsat *s, uint32_t v);
-void var_decay(gsat *s);
+void solver_var_bump(gsat *s, uint32_t v);
+void solver_var_decay(gsat *s);
 
 /* analyze.c */
-cref_t reason_of(gsat *s, uint32_t v);
-void analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd);
-void analyze_final(gsat *s, lit_t p);
-uint32_t compute_lbd(gsat *s, const lit_t *lits, uint32_t n);
-void clause_bump(gsat *s, clause *c);
-void clause_decay(gsat *s);
+cref_t solver_reason_of(gsat *s, uint32_t v);
+void solver_analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd);
+void solver_analyze_final(gsat *s, lit_t p);
+uint32_t solver_compute_lbd(gsat *s, const lit_t *lits, uint32_t n);
+void solver_clause_bump(gsat *s, clause *c);
+void solver_clause_decay(gsat *s);
 
 /* restart.c */
 void restart_init(gsat *s);
@@ -258,8 +258,8 @@ int restart_due(gsat *s);
 void restart_done(gsat *s);
 
 /* reduce.c */
-int clause_locked(const gsat *s, cref_t r);
-void reduce_db(gsat *s);
+int solver_clause_locked(const gsat *s, cref_t r);
+void solver_reduce_db(gsat *s);
 
 /* unassign.c */
 int unassign_supported(const gsat *s);      /* option on, every theory can unassign */
@@ -269,7 +269,7 @@ void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends
 int walk_phases(gsat *s);          /* 1 if the new phases satisfy every clause */
 
 /* simplify.c */
-void simplify_level0(gsat *s);
+void solver_simplify_level0(gsat *s);
 
 /* theory.c */
 cref_t theory_round(gsat *s, int *progress);
@@ -281,7 +281,7 @@ void theory_backtrack(gsat *s, uint32_t level, uint32_t lim);   /* lim: trail st
 void theory_free_all(gsat *s);
 
 /* search.c */
-int search_solve(gsat *s);
+int solver_search(gsat *s);
 double gsat_now(void);
 
 #endif

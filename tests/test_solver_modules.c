@@ -18,7 +18,7 @@ static void add(gsat *s, int a, int b, int c, int d) {
 }
 
 static void decide(gsat *s, int d) {
-    new_level(s);
+    solver_new_level(s);
     enqueue(s, lit_from_dimacs(d), CREF_NONE);
 }
 
@@ -50,8 +50,8 @@ static void heap_orders_by_activity(void **state) {
     /* var_bump rescales without changing the order */
     s->var_inc = 1e99;
     for (uint32_t u = 1; u <= 50; u++) heap_insert(s, u);
-    var_bump(s, 10);
-    var_bump(s, 10);
+    solver_var_bump(s, 10);
+    solver_var_bump(s, 10);
     assert_true(s->activity[10] < 1e100);
     assert_int_equal(heap_pop(s), 10);
     gsat_free(s);
@@ -116,21 +116,21 @@ static void watches_and_bcp(void **state) {
 
     /* -1 implies 2 through the binary clause */
     decide(s, -1);
-    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(solver_propagate(s), CREF_NONE);
     assert_int_equal(val(s, 2), 1);
     assert_int_equal(s->vinfo[2].reason, s->originals.data[0]);
     /* -3, -4: the long clause moves its watches, then implies 5 */
     decide(s, -3);
-    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(solver_propagate(s), CREF_NONE);
     decide(s, -4);
-    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(solver_propagate(s), CREF_NONE);
     assert_int_equal(val(s, 5), 1);
     assert_int_equal(s->vinfo[5].reason, long_ref);
     c = CL(s, long_ref);
     assert_int_equal(c->lits[0], lit_from_dimacs(5));    /* implied literal first */
     for (uint32_t k = 1; k < c->size; k++) assert_int_equal(s->vals[c->lits[k]], -1);
     /* backtracking undoes exactly the levels above */
-    backtrack(s, 1);
+    solver_backtrack(s, 1);
     assert_int_equal(val(s, 2), 1);
     assert_int_equal(val(s, 3), 0);
     assert_int_equal(val(s, 5), 0);
@@ -140,8 +140,8 @@ static void watches_and_bcp(void **state) {
     decide(s, -3);
     decide(s, -4);
     enqueue(s, lit_from_dimacs(-5), CREF_NONE);
-    assert_int_equal(propagate_bcp(s), long_ref);
-    backtrack(s, 0);
+    assert_int_equal(solver_propagate(s), long_ref);
+    solver_backtrack(s, 0);
     assert_int_equal(s->trail_n, 0);
     gsat_free(s);
 }
@@ -160,7 +160,7 @@ static gsat *analysis_setup(int minimize) {
     add(s, -4, -5, 0, 0);
     add(s, 7, 1, 0, 0);
     decide(s, 1);
-    assert_int_equal(propagate_bcp(s), CREF_NONE);
+    assert_int_equal(solver_propagate(s), CREF_NONE);
     assert_int_equal(val(s, 6), 1);
     decide(s, 2);
     return s;
@@ -170,10 +170,10 @@ static void analysis_1uip_minimize_lbd(void **state) {
     (void)state;
     for (int minimize = 0; minimize <= 2; minimize++) {
         gsat *s = analysis_setup(minimize);
-        cref_t confl = propagate_bcp(s);
+        cref_t confl = solver_propagate(s);
         assert_int_not_equal(confl, CREF_NONE);
         uint32_t bt, lbd;
-        analyze(s, confl, &bt, &lbd);
+        solver_analyze(s, confl, &bt, &lbd);
         vec_uint *l = &s->learnt;
         assert_int_equal(l->data[0], lit_from_dimacs(-3));      /* the UIP, negated */
         assert_int_equal(bt, 1);
@@ -225,7 +225,7 @@ static void simplify_and_reduce(void **state) {
     int u[] = {1};
     gsat_add_clause(s, u, 1);
     assert_int_equal(val(s, 1), 1);
-    simplify_level0(s);
+    solver_simplify_level0(s);
     /* (1|2|3) is gone, (-1|4|5|6) lost -1 */
     assert_int_equal(s->originals.len, 2);
     int found = 0;
@@ -248,7 +248,7 @@ static void simplify_and_reduce(void **state) {
         cl_set_activity(CL(s, r), (float)i);
         vec_push(s->learnts, r);
     }
-    reduce_db(s);
+    solver_reduce_db(s);
     assert_int_equal(s->learnts.len, 2 + 4);
     int core = 0;
     for (size_t i = 0; i < s->learnts.len; i++) {

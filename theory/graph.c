@@ -44,7 +44,7 @@ int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
     acyclic_graph *g = graph_of(s, graph, &a);
     if (!g || from < 0 || to < 0 || (size_t)from >= g->node.len || (size_t)to >= g->node.len) return -1;
     if (lit == INT32_MIN) return -1;
-    backtrack(s, 0);
+    solver_backtrack(s, 0);
     acyclic_add_edge(a, g->node.data[from], g->node.data[to], lit);
     return g->num_edges++;
 }

@@ -13,6 +13,7 @@
  * variables sharing a clause with one (simp.h), more than elim_occ_limit
  * occurrences.  Resolvents are queued for subsumption, which runs after
  * each elimination. */
+#include "solver/idx_heap.h"
 #include "solver/simp_state.h"
 
 static inline uint64_t elim_cost(const simp_run *r, uint32_t v) {
@@ -25,34 +26,12 @@ static int elim_candidate(const simp_run *r, uint32_t v) {
 }
 
 /* ---- the candidate heap (min-heap on elim_cost) ------------------------ */
-static void heap_up(simp_run *r, uint32_t pos) {
-    uint32_t *h = r->heap.data, v = h[pos];
-    uint64_t key = elim_cost(r, v);
-    while (pos > 0) {
-        uint32_t parent = (pos - 1) / 2;
-        if (elim_cost(r, h[parent]) <= key) break;
-        h[pos] = h[parent];
-        r->heap_pos[h[pos]] = (int32_t)pos;
-        pos = parent;
-    }
-    h[pos] = v;
-    r->heap_pos[v] = (int32_t)pos;
-}
+static int elim_less(const void *ctx, uint32_t a, uint32_t b) { return elim_cost(ctx, a) < elim_cost(ctx, b); }
+
+static void heap_up(simp_run *r, uint32_t pos) { idx_heap_up(r->heap.data, r->heap_pos, pos, elim_less, r); }
 
 static void heap_down(simp_run *r, uint32_t pos) {
-    uint32_t *h = r->heap.data, n = (uint32_t)r->heap.len, v = h[pos];
-    uint64_t key = elim_cost(r, v);
-    for (;;) {
-        uint32_t child = 2 * pos + 1;
-        if (child >= n) break;
-        if (child + 1 < n && elim_cost(r, h[child + 1]) < elim_cost(r, h[child])) child++;
-        if (elim_cost(r, h[child]) >= key) break;
-        h[pos] = h[child];
-        r->heap_pos[h[pos]] = (int32_t)pos;
-        pos = child;
-    }
-    h[pos] = v;
-    r->heap_pos[v] = (int32_t)pos;
+    idx_heap_down(r->heap.data, (uint32_t)r->heap.len, r->heap_pos, pos, elim_less, r);
 }
 
 static void heap_add(simp_run *r, uint32_t v) {
@@ -61,13 +40,9 @@ static void heap_add(simp_run *r, uint32_t v) {
 }
 
 static uint32_t heap_take(simp_run *r) {
-    uint32_t top = r->heap.data[0], last = vec_pop(r->heap);
-    r->heap_pos[top] = -1;
-    if (r->heap.len) {
-        r->heap.data[0] = last;
-        r->heap_pos[last] = 0;
-        heap_down(r, 0);
-    }
+    uint32_t n = (uint32_t)r->heap.len;
+    uint32_t top = idx_heap_pop(r->heap.data, &n, r->heap_pos, elim_less, r);
+    r->heap.len = n;
     return top;
 }
 

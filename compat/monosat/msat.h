@@ -97,9 +97,10 @@ static inline msat *msat_of(SolverPtr S, const char *func) {
 static inline int msat_dimacs(int lit) { int v = (lit >> 1) + 1, neg = -(lit & 1); return (v ^ neg) - neg; }
 static inline int msat_lit(int dimacs) { return dimacs > 0 ? 2 * (dimacs - 1) : 2 * (-dimacs - 1) + 1; }
 static inline int msat_nvars(const msat *m) { return (int)m->vars.len; }
-/* 1 if lit names a variable of m: one compare, since a negative lit wraps
- * to at least 2^31 and m has fewer variables (they are ints). */
-static inline int msat_lit_ok(const msat *m, int lit) { return (size_t)((unsigned)lit >> 1) < m->vars.len; }
+/* 1 if lit names a variable of m: one compare, since a negative lit is at
+ * least 2^31 as unsigned, while the literals of m's variables are ints
+ * (2v + 1 < 2^31), so 2 * len <= 2^31. */
+static inline int msat_lit_ok(const msat *m, int lit) { return (size_t)(unsigned)lit < 2 * m->vars.len; }
 /* Report that lit is not a literal of m; returns 0 (out of line: rare). */
 bool msat_bad_lit(msat *m, const char *func, int lit);
 bool msat_bad_array(msat *m, const char *func, int n);

@@ -147,15 +147,10 @@ __attribute__((noinline)) static void run_ipasir(const problem *p) {
     ipasir_release(S);
 }
 
-/* The graph whose acyclic variable v is, or -1. */
-static int acyclic_graph_of(const problem *p, int v) {
-    for (size_t k = 0; k < p->acyclic_var.len; k++) if (p->acyclic_var.data[k] == v) return p->acyclic_graph.data[k];
-    return -1;
-}
-
 /* The MonoSAT-shaped order: variable v of the file is gsat variable v + 1. */
 
-__attribute__((noinline)) static void run_native1(const problem *p, const int *edge_at) {
+__attribute__((noinline)) static void run_native1(const problem *p, const int *edge_at, const int *acyclic_at) {
+    (void)acyclic_at;
     gsat *s = gsat_new();
     int t = gsat_new_var(s);
     gsat_add_clause(s, &t, 1);
@@ -190,9 +185,9 @@ __attribute__((noinline)) static void run_native1(const problem *p, const int *e
     gsat_free(s);
 }
 
-static int mlit(int dimacs) { return dimacs > 0 ? 2 * dimacs : 2 * -dimacs + 1; }
+static inline int mlit(int dimacs) { return dimacs > 0 ? 2 * dimacs : 2 * -dimacs + 1; }
 
-__attribute__((noinline)) static void run_monosat(const problem *p, const int *edge_at) {
+__attribute__((noinline)) static void run_monosat(const problem *p, const int *edge_at, const int *acyclic_at) {
     SolverPtr S = newSolver();
     VEC(GraphTheorySolver_long) graphs;
     vec_init(graphs);
@@ -202,7 +197,7 @@ __attribute__((noinline)) static void run_monosat(const problem *p, const int *e
         vec_push(graphs, G);
     }
     for (int v = 1; v <= p->maxvar; v++) {
-        int acyclic_graph = acyclic_graph_of(p, v), made;
+        int acyclic_graph = acyclic_at[v], made;
         if (edge_at[v] >= 0) {
             const edge *e = &p->edges.data[edge_at[v]];
             made = newEdge(S, graphs.data[e->graph], e->from, e->to, 1) / 2;
@@ -235,18 +230,23 @@ int main(int argc, char **argv) {
     problem p;
     memset(&p, 0, sizeof p);
     read_problem(&p, argv[2]);
-    /* edge_at[v]: the edge whose variable v is (MonoSAT modes need one each) */
+    /* edge_at[v]: the edge whose variable v is (MonoSAT modes need one each);
+     * acyclic_at[v]: the graph whose acyclicity variable v is.  Looked up
+     * here, so that neither mode's own bookkeeping is counted */
     int *edge_at = malloc(((size_t)p.maxvar + 1) * sizeof *edge_at);
-    for (int v = 0; v <= p.maxvar; v++) edge_at[v] = -1;
+    int *acyclic_at = malloc(((size_t)p.maxvar + 1) * sizeof *acyclic_at);
+    for (int v = 0; v <= p.maxvar; v++) edge_at[v] = acyclic_at[v] = -1;
+    for (size_t k = 0; k < p.acyclic_var.len; k++) acyclic_at[p.acyclic_var.data[k]] = p.acyclic_graph.data[k];
     for (size_t e = 0; e < p.edges.len; e++) {
         if (edge_at[p.edges.data[e].var] >= 0) die("an edge variable guards two edges (MonoSAT gives each edge its own)", NULL);
         edge_at[p.edges.data[e].var] = (int)e;
     }
     if (!strcmp(argv[1], "native")) run_native(&p);
     else if (!strcmp(argv[1], "ipasir")) run_ipasir(&p);
-    else if (!strcmp(argv[1], "native1")) run_native1(&p, edge_at);
-    else if (!strcmp(argv[1], "monosat")) run_monosat(&p, edge_at);
+    else if (!strcmp(argv[1], "native1")) run_native1(&p, edge_at, acyclic_at);
+    else if (!strcmp(argv[1], "monosat")) run_monosat(&p, edge_at, acyclic_at);
     else die("unknown mode ", argv[1]);
     free(edge_at);
+    free(acyclic_at);
     return 0;
 }

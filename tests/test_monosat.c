@@ -485,6 +485,102 @@ static void limits_and_hints(void **state) {
     deleteSolver(S);
 }
 
+/* The per-call paths (clauses, variables, edges) have a common way and an
+ * out-of-line one (errors, long clauses, growing records): every check
+ * still fails loudly, and records stay right past the first room. */
+static void per_call_paths_check_and_grow(void **state) {
+    (void)state;
+    SolverPtr S = newSolver();
+    int x = 2 * newVar(S), y = 2 * newVar(S);          /* variables 1, 2 */
+    int before = errors;
+    assert_false(addClause(S, (int[]){x, -3}, 2));       /* negative literal */
+    assert_int_equal(errors, before + 1);
+    assert_non_null(strstr(last_error, "addClause: literal -3"));
+    assert_false(addBinaryClause(S, x, 2 * nVars(S)));   /* one past the last variable */
+    assert_non_null(strstr(last_error, "literal 6 "));
+    assert_false(addClause(S, (int[]){x}, -1));
+    assert_non_null(strstr(last_error, "bad literal array (-1"));
+    assert_false(addClause(S, NULL, 2));
+    assert_non_null(strstr(last_error, "bad literal array (2"));
+    assert_int_equal(errors, before + 4);
+    deleteSolver(S);
+
+    /* long clauses (past the scratch buffer) are checked just as well */
+    S = newSolver();
+    enum { LONG = 300 };
+    int c[LONG];
+    for (int i = 0; i < LONG; i++) c[i] = 2 * newVar(S) + 1;     /* all negative */
+    assert_true(addClause(S, c, LONG));
+    for (int i = 0; i < LONG - 1; i++) assert_true(addUnitClause(S, c[i] ^ 1));
+    assert_true(solve(S));
+    assert_int_equal(getModel_Literal(S, c[LONG - 1]), 0);     /* the one left must hold */
+    c[LONG - 1] = -8;
+    before = errors;
+    assert_false(addClause(S, c, LONG));
+    assert_int_equal(errors, before + 1);
+    assert_non_null(strstr(last_error, "literal -8"));
+    deleteSolver(S);
+
+    /* the empty clause is no error: it makes the solver unsatisfiable */
+    errors = 0;
+    S = newSolver();
+    assert_false(addClause(S, NULL, 0));
+    assert_int_equal(errors, 0);
+    assert_false(ok(S));
+    deleteSolver(S);
+
+    /* thousands of variables and edges, past the first room of each */
+    S = newSolver();
+    for (int i = 0; i < 30000; i++) newVar(S);
+    GraphTheorySolver_long G = newGraph(S), H = newGraph(S);
+    int a = newNode(S, G), b = newNode(S, G), h0 = newNode(S, H), h1 = newNode(S, H);
+    enum { EDGES = 25000 };
+    static int lit[EDGES];
+    for (int i = 0; i < EDGES; i++) {
+        lit[i] = newEdge(S, G, i % 2 ? b : a, i % 2 ? a : b, i);
+        assert_int_equal(lit[i], 2 * (30001 + i));
+    }
+    int hl = newEdge(S, H, h0, h1, 1);
+    assert_int_equal(nVars(S), 30001 + EDGES + 1);
+    assert_int_equal(nEdges(S, G), EDGES);
+    for (int i = 0; i < EDGES; i += 997) {
+        assert_int_equal(getEdgeLiteralN(S, G, i), lit[i]);
+        assert_int_equal(getEdge_from(S, G, lit[i]), i % 2 ? b : a);
+        assert_int_equal(getEdge_to(S, G, lit[i]), i % 2 ? a : b);
+        assert_int_equal(getEdge_weight_const(S, G, lit[i]), i);
+    }
+    errors = 0;
+    assert_int_equal(getEdge_from(S, G, hl), -1);              /* H's edge, asked of G */
+    assert_non_null(strstr(last_error, "not an edge of this graph"));
+    assert_int_equal(getEdge_to(S, G, lit[7] ^ 1), -1);        /* negated */
+    assert_int_equal(getEdge_to(S, G, 2), -1);                 /* a plain variable */
+    assert_int_equal(getEdge_to(S, G, -2), -1);
+    assert_int_equal(newEdge(S, G, -1, a, 1), -1);
+    assert_non_null(strstr(last_error, "edge -1 -> 0: no such node"));
+    assert_int_equal(newEdge(S, G, a, 2, 1), -1);
+    assert_int_equal(errors, 6);
+    deleteSolver(S);
+
+    /* the same, solved: one edge each way, tied to variables of the caller */
+    errors = 0;
+    S = newSolver();
+    int u = 2 * newVar(S), w = 2 * newVar(S);
+    G = newGraph(S);
+    a = newNode(S, G), b = newNode(S, G);
+    for (int i = 0; i < EDGES; i++) {
+        lit[i] = newEdge(S, G, i % 2 ? b : a, i % 2 ? a : b, 1);
+        AssertEqual(S, lit[i], i % 2 ? w : u);
+    }
+    Assert(S, acyclic_directed(S, G));
+    assert_true(solveAssumptions(S, (int[]){u}, 1));
+    assert_int_equal(getModel_Literal(S, w), 1);               /* b -> a would close a cycle */
+    assert_int_equal(getModel_Literal(S, lit[EDGES - 1]), 1);
+    assert_false(solveAssumptions(S, (int[]){u, w}, 2));
+    assert_int_equal(errors, 0);
+    (void)x; (void)y;
+    deleteSolver(S);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(constants_and_variables, setup),
@@ -497,6 +593,7 @@ int main(void) {
         cmocka_unit_test_setup(acyclicity_by_assumption_and_refusal, setup),
         cmocka_unit_test_setup(bad_arguments_fail_loudly, setup),
         cmocka_unit_test_setup(limits_and_hints, setup),
+        cmocka_unit_test_setup(per_call_paths_check_and_grow, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,11 +17,17 @@
 
 static msat_graph *graph_of(msat *m, GraphTheorySolver_long G, const char *func) {
     uintptr_t id = (uintptr_t)G;
-    if (id == 0 || id > m->graphs.len) {
+    if (id - 1 >= m->graphs.len) {                   /* one compare: 0 wraps */
         msat_error(m, func, "not a graph of this solver (handle %p)", G);
         return NULL;
     }
     return &m->graphs.data[id - 1];
+}
+
+/* The edge record and its variable, with room for both. */
+static inline int add_edge(msat *m, msat_graph *g, int from, int to, Weight weight) {
+    g->edges.data[g->edges.len] = (msat_edge){from, to, 2 * msat_nvars(m), weight};
+    return msat_push_var_in_room(m, (int)g->edges.len++);
 }
 
 #define GRAPH_OR(ret) \
@@ -87,18 +93,23 @@ const char *getNodeName(SolverPtr S, GraphTheorySolver_long G, int nodeID) {
     return "";
 }
 
+/* Room for one more edge of g and one more variable; then the edge. */
+MSAT_COLD static int grow_and_add_edge(msat *m, msat_graph *g, int from, int to, Weight weight) {
+    size_t first = MSAT_FIRST_ROOM / sizeof *g->edges.data;
+    vec_reserve(g->edges, g->edges.len < first ? first : g->edges.len + 1);
+    if (m->vars.len == m->vars.cap) msat_grow_vars(m);
+    return add_edge(m, g, from, to, weight);
+}
+
+/* The common way: the checks cost a compare each, room was there. */
 int newEdge(SolverPtr S, GraphTheorySolver_long G, int from, int to, Weight weight) {
     GRAPH_OR(-1);
-    if (from < 0 || to < 0 || from >= g->nodes || to >= g->nodes) {
+    if ((unsigned)from >= (unsigned)g->nodes || (unsigned)to >= (unsigned)g->nodes) {   /* negatives wrap */
         msat_error(m, __func__, "edge %d -> %d: no such node (the graph has %d)", from, to, g->nodes);
         return -1;
     }
-    int lit = msat_new_var(m);
-    msat_edge e = {(int)(g - m->graphs.data), from, to, lit, weight};
-    m->vars.data[lit >> 1].edge = (int)m->edges.len;
-    vec_push(g->edges, (int)m->edges.len);
-    vec_push(m->edges, e);
-    return lit;
+    if (g->edges.len == g->edges.cap || m->vars.len == m->vars.cap) return grow_and_add_edge(m, g, from, to, weight);
+    return add_edge(m, g, from, to, weight);
 }
 
 int nNodes(SolverPtr S, GraphTheorySolver_long G) { GRAPH_OR(0); return g->nodes; }
@@ -107,17 +118,17 @@ int nEdges(SolverPtr S, GraphTheorySolver_long G) { GRAPH_OR(0); return (int)g->
 int getEdgeLiteralN(SolverPtr S, GraphTheorySolver_long G, int n) {
     GRAPH_OR(-1);
     if (n < 0 || (size_t)n >= g->edges.len) { msat_error(m, __func__, "no edge %d (the graph has %zu)", n, g->edges.len); return -1; }
-    return m->edges.data[g->edges.data[n]].lit;
+    return g->edges.data[n].lit;
 }
 
 static msat_edge *edge_of(msat *m, msat_graph *g, int edgeLit, const char *func) {
     if (!msat_check_lit(m, func, edgeLit)) return NULL;
-    int e = m->vars.data[edgeLit >> 1].edge;
-    if (e < 0 || (edgeLit & 1) || &m->graphs.data[m->edges.data[e].graph] != g) {
+    size_t e = (size_t)m->vars.data[edgeLit >> 1].edge;      /* -1 wraps */
+    if (e >= g->edges.len || g->edges.data[e].lit != edgeLit) {
         msat_error(m, func, "literal %d is not an edge of this graph", edgeLit);
         return NULL;
     }
-    return &m->edges.data[e];
+    return &g->edges.data[e];
 }
 
 int getEdge_to(SolverPtr S, GraphTheorySolver_long G, int edgeLit) {
@@ -164,20 +175,34 @@ int msat_is_acyclic_lit(const msat *m, int lit) {
     return 0;
 }
 
+/* The guard of the edge whose literal lit is not its class's
+ * representative: the representative, which the theory then decides on
+ * in place of lit's variable. */
+MSAT_COLD static int tied_guard(msat *m, int lit) {
+    int rep = msat_find_slow(m, lit);
+    if ((rep >> 1) != (lit >> 1)) {
+        gsat_set_decision_var(m->s, (lit >> 1) + 1, 0);
+        gsat_set_decision_var(m->s, (rep >> 1) + 1, 1);
+    }
+    return rep;
+}
+
 /* Hand graph g's new nodes and edges to gsat (creating the gsat graph on
  * first use). */
 static void to_gsat(msat *m, msat_graph *g) {
     if (g->gsat_id < 0) { g->gsat_id = gsat_graph_new(m->s, g->nodes); g->gsat_nodes = g->nodes; }
     if (g->nodes > g->gsat_nodes) { gsat_graph_add_nodes(m->s, g->gsat_id, g->nodes - g->gsat_nodes); g->gsat_nodes = g->nodes; }
-    for (; g->gsat_edges < g->edges.len; g->gsat_edges++) {
-        const msat_edge *e = &m->edges.data[g->edges.data[g->gsat_edges]];
-        int rep = msat_find(m, e->lit);
-        if ((rep >> 1) != (e->lit >> 1)) {
-            gsat_set_decision_var(m->s, (e->lit >> 1) + 1, 0);
-            gsat_set_decision_var(m->s, (rep >> 1) + 1, 1);
-        }
-        gsat_graph_add_edge(m->s, g->gsat_id, e->from, e->to, msat_dimacs(rep));
+    /* local copies: gsat's calls cannot change the layer's records */
+    gsat *s = m->s;
+    int id = g->gsat_id;
+    const msat_var *vars = m->vars.data;
+    const msat_edge *e = g->edges.data + g->gsat_edges, *end = g->edges.data + g->edges.len;
+    for (; e < end; e++) {
+        int v = e->lit >> 1;            /* an edge literal is positive: DIMACS v + 1 */
+        int guard = vars[v].parent == v ? v + 1 : msat_dimacs(tied_guard(m, e->lit));
+        gsat_graph_add_edge(s, id, e->from, e->to, guard);
     }
+    g->gsat_edges = g->edges.len;
 }
 
 int msat_graphs_ready(msat *m, const char *func, const int *assumptions, int n) {

@@ -25,9 +25,9 @@ static int run(msat *m, const char *func, const int *assumptions, int n, int lim
         return GSAT_UNKNOWN;
     }
     if (!msat_check_lits(m, func, assumptions, n) || !msat_graphs_ready(m, func, assumptions, n)) return GSAT_UNKNOWN;
-    vec_clear(m->assumptions);
-    vec_clear(m->tmp);
-    for (int i = 0; i < n; i++) { vec_push(m->assumptions, assumptions[i]); vec_push(m->tmp, msat_dimacs(assumptions[i])); }
+    vec_resize(m->assumptions, (size_t)n);
+    vec_resize(m->tmp, (size_t)n);
+    for (int i = 0; i < n; i++) { m->assumptions.data[i] = assumptions[i]; m->tmp.data[i] = msat_dimacs(assumptions[i]); }
     gsat_set_conflict_limit(m->s, limited ? m->conflict_limit : -1);
     gsat_set_time_limit(m->s, limited && m->time_limit > 0 ? (double)m->time_limit : 0);
     int r = gsat_solve(m->s, m->tmp.data, n);
@@ -43,7 +43,7 @@ static int run(msat *m, const char *func, const int *assumptions, int n, int lim
             for (size_t k = 0; k < m->conflict.len && !dup; k++) dup = m->conflict.data[k] == (a ^ 1);
             if (!dup) vec_push(m->conflict, a ^ 1);
         }
-        if (m->conflict.len == 0) m->ok = 0;     /* unsatisfiable without any assumption */
+        if (m->conflict.len == 0) m->ok = false;    /* unsatisfiable without any assumption */
     }
     return r;
 }

@@ -9,46 +9,35 @@
 
 /* ---- bookkeeping ------------------------------------------------------------ */
 
-int msat_new_var(msat *m) {
-    int d = gsat_new_var(m->s);
-    msat_var mv = {(int)m->vars.len, -1, 0};
-    vec_push(m->vars, mv);
-    return msat_lit(d);
+MSAT_COLD void msat_grow_vars(msat *m) { vec_reserve(m->vars, m->vars.len + 1); }
+MSAT_COLD void msat_grow_clause(msat *m, int n) { vec_reserve(m->clause, (size_t)n); }
+
+MSAT_COLD bool msat_add_checked_clause_slow(msat *m, const char *func, const int *lits, int n) {
+    if (n < 0 || (n > 0 && !lits)) return msat_bad_array(m, func, n);
+    if (n == 0) return msat_add_dimacs(m, m->clause.data, 0);
+    msat_grow_clause(m, n);
+    return msat_add_checked_clause(m, func, lits, n);   /* now the common way */
 }
 
-int msat_check_lit(msat *m, const char *func, int lit) {
-    if (lit >= 0 && (lit >> 1) < msat_nvars(m)) return 1;
+MSAT_COLD bool msat_bad_lit(msat *m, const char *func, int lit) {
     msat_error(m, func, "literal %d is not a literal of this solver (it has %d variables)", lit, msat_nvars(m));
-    return 0;
+    return false;
+}
+
+MSAT_COLD bool msat_bad_array(msat *m, const char *func, int n) {
+    msat_error(m, func, "bad literal array (%d literals)", n);
+    return false;
+}
+
+MSAT_COLD bool msat_bad_clause(msat *m, const char *func, const int *lits, int n) {
+    for (int i = 0; i < n; i++) if (!msat_check_lit(m, func, lits[i])) return false;
+    return true;                        /* not reached: the caller saw a bad literal */
 }
 
 int msat_check_lits(msat *m, const char *func, const int *lits, int n) {
-    if (n < 0 || (n > 0 && !lits)) { msat_error(m, func, "bad literal array (%d literals)", n); return 0; }
+    if (n < 0 || (n > 0 && !lits)) return msat_bad_array(m, func, n);
     for (int i = 0; i < n; i++) if (!msat_check_lit(m, func, lits[i])) return 0;
     return 1;
-}
-
-int msat_add_clause(msat *m, const int *lits, int n) {
-    int small[16], *d = small;                 /* most clauses are short: no vector */
-    if (n > 16) { vec_reserve(m->tmp, (size_t)n); d = m->tmp.data; }
-    for (int i = 0; i < n; i++) d[i] = msat_dimacs(lits[i]);
-    m->clauses++;
-    if (!gsat_add_clause(m->s, d, n)) m->ok = 0;
-    return m->ok;
-}
-
-int msat_add_checked_clause(msat *m, const char *func, const int *lits, int n) {
-    if (n < 0 || (n > 0 && !lits)) { msat_error(m, func, "bad literal array (%d literals)", n); return 0; }
-    int small[16], *d = small;
-    if (n > 16) { vec_reserve(m->tmp, (size_t)n); d = m->tmp.data; }
-    uint32_t nv = (uint32_t)msat_nvars(m);
-    for (int i = 0; i < n; i++) {
-        if ((uint32_t)lits[i] >> 1 >= nv) return msat_check_lit(m, func, lits[i]);   /* negative or too big */
-        d[i] = msat_dimacs(lits[i]);
-    }
-    m->clauses++;
-    if (!gsat_add_clause(m->s, d, n)) m->ok = 0;
-    return m->ok;
 }
 
 int msat_fixed(const msat *m, int lit) { return gsat_fixed(m->s, msat_dimacs(lit)); }
@@ -72,7 +61,7 @@ static int find_var(msat *m, int v, int *flip) {
     return r;
 }
 
-int msat_find(msat *m, int lit) {
+int msat_find_slow(msat *m, int lit) {
     int flip, r = find_var(m, lit >> 1, &flip);
     return 2 * r + ((lit & 1) ^ flip);
 }
@@ -93,7 +82,9 @@ const char *getVersion(void) { return "gsat " GSAT_VERSION " (MonoSAT C API laye
 SolverPtr newSolver(void) {
     msat *m = xcalloc(1, sizeof *m);
     m->s = gsat_new();
-    m->ok = 1;
+    vec_reserve(m->vars, MSAT_FIRST_ROOM / sizeof *m->vars.data);
+    vec_reserve(m->clause, 64);
+    m->ok = true;
     m->last = -1;
     m->conflict_limit = -1;
     int t = msat_new_var(m);                  /* variable 0: the constant true */
@@ -153,7 +144,7 @@ void deleteSolver(SolverPtr S) {
     if (!m) return;
     gsat_free(m->s);
     msat_graphs_free(m);
-    vec_free(m->vars); vec_free(m->edges);
+    vec_free(m->vars); vec_free(m->clause);
     vec_free(m->assumptions); vec_free(m->conflict); vec_free(m->tmp); vec_free(m->tmp2);
     free(m);
 }

@@ -154,11 +154,7 @@ $(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat
 layering:
 	@sh tests/layering.sh
 test: debug
-	@fail=0; echo "== layering"; sh tests/layering.sh || fail=1; \
-	for t in $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC)); do \
-	  echo "== $$t"; ASAN_OPTIONS=detect_leaks=1 $$t || fail=1; done; \
-	echo "== end-to-end"; GSAT=$(DBG)/gsat ISOCHECK=$(DBG)/isocheck tests/e2e/run.sh || fail=1; \
-	if [ $$fail = 0 ]; then echo "make test: all suites passed"; else echo "make test: FAILURES"; exit 1; fi
+	@sh tests/run_tests.sh $(DBG) $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
 bench: all
 	bench/run-all.sh

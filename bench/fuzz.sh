@@ -36,7 +36,7 @@ flags="$flags -fsanitize-recover=pointer-overflow"
 export UBSAN_OPTIONS="suppressions=$root/bench/fuzz.supp:halt_on_error=1:print_stacktrace=1"
 # the libraries once, instrumented for coverage
 lib="$out/libfuzzed.a"
-src=$(find io solver theory frontend -name '*.c' | sort)
+src=$(find io solver theory frontend -name '*.c' | sort; echo programs/gnf.c)
 objs=""
 for f in $src; do
   o="$out/obj/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"

@@ -41,7 +41,7 @@ make -s all >/dev/null || { echo "parse.sh: build failed" >&2; exit 2; }
 GSAT=$ROOT/build/gsat
 cc -O2 -o "$OUT/gen_gnf" bench/gen_gnf.c || exit 2
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Iinclude -I. -o "$OUT/read_after" \
-  bench/read_input.c build/libgsat.a -lm || exit 2
+  bench/read_input.c build/obj/libprograms.a build/obj/libgsat.a -lm || exit 2
 have_before=0
 if [ -n "$BEFORE" ] && git rev-parse -q --verify "$BEFORE^{commit}" >/dev/null; then
   if [ ! -x "$OUT/read_before" ]; then

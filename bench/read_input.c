@@ -21,7 +21,7 @@
 #include "gsat.h"
 #include "solver/dimacs.h"
 #include "io/reader.h"
-#include "theory/gnf.h"
+#include "programs/gnf.h"
 
 #ifdef STUB_ENGINE
 int __real_gsat_add_clause(gsat *s, const int *lits, int n);

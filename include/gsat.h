@@ -41,7 +41,8 @@ typedef struct gsat gsat;
 GSAT_API gsat *gsat_new(void);
 GSAT_API void  gsat_free(gsat *s);
 
-/* Variables are numbered 1..gsat_num_vars(). */
+/* Variables are numbered 1..gsat_num_vars(), at most GSAT_MAX_VARS. */
+#define GSAT_MAX_VARS (1 << 27)
 GSAT_API int  gsat_new_var(gsat *s);
 GSAT_API void gsat_reserve_vars(gsat *s, int n);      /* make sure variables 1..n exist */
 GSAT_API int  gsat_num_vars(const gsat *s);
@@ -83,6 +84,15 @@ GSAT_API void gsat_set_learn(gsat *s, void *state, int max_length,
  * or the value out of range. */
 GSAT_API int gsat_set_option(gsat *s, const char *name, int64_t value);
 
+/* The options, the engine's first and then those of theories: fills *out
+ * with option i (0, 1, ...) and returns 1, or returns 0 past the last. */
+typedef struct gsat_option {
+    const char *name;
+    int64_t def, lo, hi;      /* default and range */
+    const char *help;
+} gsat_option;
+GSAT_API int gsat_option_at(const gsat *s, int i, gsat_option *out);
+
 /* Decision hint: variables marked 0 are never branched on (their value
  * follows from propagation).  Default 1. */
 GSAT_API void gsat_set_decision_var(gsat *s, int var, int is_decision);
@@ -102,6 +112,20 @@ void gsat_melt(gsat *s, int var);
 int  gsat_is_frozen(const gsat *s, int var);
 /* 1 if preprocessing has removed var (eliminated or substituted) now. */
 int  gsat_is_removed(const gsat *s, int var);
+
+/* The formula as the engine holds it now, clause by clause:
+ * clause(state, lits, n) gets lits[0..n-1] in DIMACS (valid only during
+ * the call).  If the formula is known unsatisfiable, just the empty
+ * clause; else every literal fixed at the top level as a unit clause, then
+ * every clause kept from those added (learned clauses are not included).
+ * Together they are satisfiable exactly when the clauses added are;
+ * preprocessing may have removed variables and clauses (gsat_is_removed).
+ * Stops at the first nonzero return of clause and returns it; else 0.
+ * Not during gsat_solve(). */
+GSAT_API int gsat_clauses(const gsat *s, void *state, int (*clause)(void *state, const int *lits, int n));
+/* 1 once the clauses added are known unsatisfiable (gsat_add_clause()
+ * returned 0), else 0. */
+GSAT_API int gsat_inconsistent(const gsat *s);
 
 typedef struct gsat_stats {
     int64_t conflicts, decisions, propagations, restarts, learned, reduced;

@@ -1,5 +1,5 @@
 /* gsat_main.c — `gsat [options] FILE|-`: solve a DIMACS CNF or a MonoSAT
- * GNF file (graph acyclicity constraints, theory/gnf.h), answer in the
+ * GNF file (graph acyclicity constraints, programs/gnf.h), answer in the
  * SAT-competition format (s/v lines; exit 10 SAT, 20 UNSAT, 0 UNKNOWN).
  * FILE.gnf, FILE.gnf.gz and standard input are read as GNF (a superset of
  * DIMACS without a mandatory header), other files as strict DIMACS;
@@ -8,8 +8,9 @@
  * was written to standard output did not arrive (disk full); out of memory:
  * `gsat: out of memory while reading FILE` (or `while solving`), exit 2.
  * The model lists the variables the input names, in its numbering.  Arguments
- * go through programs/cmdline.h; the engine options come from the table in
- * solver/options.h (--name=value or --name value). */
+ * go through programs/cmdline.h; the engine options are the solver's
+ * (gsat_option_at: the engine's table in solver/options.h, then the
+ * acyclicity theory's), given as --name=value or --name value. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,18 +20,13 @@
 #include "gsat.h"
 #include "programs/cmdline.h"
 #include "solver/dimacs.h"
-#include "solver/options.h"
 #include "solver/solver.h"
 #include "solver/varnum.h"
 #include "theory/acyclic.h"
 #include "theory/graph_extract.h"
-#include "theory/gnf.h"
+#include "programs/gnf.h"
 
-enum { NUM_ENGINE_OPTIONS = 0
-#define X(name, def, lo, hi, help) + 1
-    GSAT_OPTIONS(X)
-#undef X
-};
+enum { MAX_ENGINE_OPTIONS = 96 };   /* the engine's and the theories' (gsat_option_at) */
 static const char *const parse_only_names[] = { "solver", "text", NULL };
 static const char *const encoding_names[] = { "tc", "rank", "unary", "ve", NULL };   /* gp_encoding order */
 
@@ -97,9 +93,9 @@ typedef struct gsat_args {
 } gsat_args;
 
 static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
-    int64_t engine[NUM_ENGINE_OPTIONS + 1];
-    char engine_help[NUM_ENGINE_OPTIONS + 1][200];
-    cmd_opt opts[16 + NUM_ENGINE_OPTIONS] = {
+    int64_t engine[MAX_ENGINE_OPTIONS];
+    char engine_help[MAX_ENGINE_OPTIONS][200];
+    cmd_opt opts[16 + MAX_ENGINE_OPTIONS] = {
         CMD_FLAG("verbose", 'v', &a->verbose, "statistics as 'c' lines"),
         CMD_FLAG("no-model", 'n', &a->no_model, "do not print the 'v' lines"),
         CMD_FLAG("gnf", 0, &a->gnf, "read as GNF (default for *.gnf, *.gnf.gz and '-')"),
@@ -117,14 +113,17 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     int k = 0;
     while (opts[k].kind != CMD_KIND_END) k++;
     int first_engine = k;
-#define X(oname, def, lo, hi, ohelp)                                                                             \
-    engine[k - first_engine] = (def);                                                                           \
-    snprintf(engine_help[k - first_engine], sizeof engine_help[0], "%s [default %lld, %lld..%lld]", ohelp,     \
-             (long long)(def), (long long)(lo), (long long)(hi));                                               \
-    opts[k] = (cmd_opt)CMD_INT(#oname, 0, &engine[k - first_engine], lo, hi, "N", engine_help[k - first_engine]); \
-    k++;
-    GSAT_OPTIONS(X)
-#undef X
+    gsat_option o;
+    for (int i = 0; gsat_option_at(s, i, &o); i++) {
+        if (i == MAX_ENGINE_OPTIONS) {
+            fprintf(stderr, "gsat: internal error: more than %d engine options\n", MAX_ENGINE_OPTIONS);
+            return 2;
+        }
+        engine[i] = o.def;
+        snprintf(engine_help[i], sizeof engine_help[0], "%s [default %lld, %lld..%lld]", o.help,
+                 (long long)o.def, (long long)o.lo, (long long)o.hi);
+        opts[k++] = (cmd_opt)CMD_INT(o.name, 0, &engine[i], o.lo, o.hi, "N", engine_help[i]);
+    }
     opts[k] = (cmd_opt)CMD_END;
     cmd_spec spec = {
         "gsat", "[options] FILE|-",

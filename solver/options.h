@@ -3,7 +3,9 @@
  * X(name, default, min, max, help).  The table defines the option fields of
  * the solver, gsat_set_option() and gsat's `--name=value` command-line
  * options; nothing else lists options.  Ratios are integers (per mille or
- * percent) so that every option is an int64. */
+ * percent) so that every option is an int64.  A theory's options are its
+ * own (gsat_add_options in solver/theory.h; the acyclicity theory's in
+ * theory/acyclic.c). */
 #ifndef GSAT_OPTIONS_H
 #define GSAT_OPTIONS_H
 
@@ -32,10 +34,6 @@
     X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \
     X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \
     X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")           \
-    X(theory_propagate, 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search") \
-    X(theory_propagate_budget, 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge") \
-    X(theory_phase, 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order") \
-    X(theory_phase_budget, 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle") \
     /* preprocessing (solver/simp*.c) */                                                         \
     X(preprocess, 1, 0, 2, "preprocessing: 0 off, 1 before the first solve, 2 before every solve that follows new clauses") \
     X(equiv, 1, 0, 1, "preprocessing: substitute equivalent literals")                          \

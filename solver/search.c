@@ -132,7 +132,7 @@ static lit_t pick_branch(gsat *s) {
         if (!v) return LIT_UNDEF;
         if (s->vals[mklit(v, 0)] != 0 || !s->decision[v]) continue;
         lit_t l = mklit(v, s->polarity[v]);
-        if (s->theory_mask[v] && s->opt.theory_phase) {
+        if (s->theory_mask[v]) {
             /* a theory may know which value keeps it consistent */
             for (int th = 0; th < s->ntheories; th++) {
                 const theory_slot *ts = &s->theories[th];

@@ -9,7 +9,7 @@
 
 #include "solver/solver.h"
 
-gsat *gsat_new(void) {
+gsat *gsat_engine_new(void) {
     gsat *s = xcalloc(1, sizeof *s);
     s->ok = 1;
 #define X(name, def, lo, hi, help) s->opt.name = (def);
@@ -47,6 +47,8 @@ void gsat_free(gsat *s) {
     vec_free(s->original);
 #endif
     restart_free(s);
+    for (size_t i = 0; i < s->opt_groups.len; i++) free(s->opt_groups.data[i].values);
+    vec_free(s->opt_groups);
     free(s);
 }
 
@@ -200,6 +202,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     simp_before_solve(s);                         /* preprocessing */
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;
+    theory_solve_start(s);
     int status = solver_search(s);
     if (status == GSAT_SAT) {
         if (s->model_vars < s->nvars + 1) {
@@ -267,7 +270,73 @@ int gsat_set_option(gsat *s, const char *name, int64_t value) {
     }
     GSAT_OPTIONS(X)
 #undef X
+    for (size_t g = 0; g < s->opt_groups.len; g++) {
+        const option_group *og = &s->opt_groups.data[g];
+        for (int i = 0; i < og->n; i++) {
+            if (strcmp(name, og->table[i].name) != 0) continue;
+            if (value < og->table[i].lo || value > og->table[i].hi) return 0;
+            og->values[i] = value;
+            return 1;
+        }
+    }
     return 0;
+}
+
+static const gsat_option engine_options[] = {
+#define X(name, def, lo, hi, help) {#name, def, lo, hi, help},
+    GSAT_OPTIONS(X)
+#undef X
+};
+enum { NUM_ENGINE_OPTIONS = (int)(sizeof engine_options / sizeof engine_options[0]) };
+
+int gsat_option_at(const gsat *s, int i, gsat_option *out) {
+    if (i < 0) return 0;
+    if (i < NUM_ENGINE_OPTIONS) { *out = engine_options[i]; return 1; }
+    i -= NUM_ENGINE_OPTIONS;
+    for (size_t g = 0; g < s->opt_groups.len; g++) {
+        if (i < s->opt_groups.data[g].n) { *out = s->opt_groups.data[g].table[i]; return 1; }
+        i -= s->opt_groups.data[g].n;
+    }
+    return 0;
+}
+
+const int64_t *gsat_add_options(gsat *s, const gsat_option *table, int n) {
+    for (size_t g = 0; g < s->opt_groups.len; g++)
+        if (s->opt_groups.data[g].table == table) return s->opt_groups.data[g].values;
+    gsat_option o;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; gsat_option_at(s, k, &o); k++)
+            if (strcmp(o.name, table[i].name) == 0) return NULL;
+        for (int k = 0; k < i; k++)
+            if (strcmp(table[k].name, table[i].name) == 0) return NULL;
+    }
+    option_group og = {table, n, xmalloc((n > 0 ? (size_t)n : 1) * sizeof(int64_t))};
+    for (int i = 0; i < n; i++) og.values[i] = table[i].def;
+    vec_push(s->opt_groups, og);
+    return og.values;
+}
+
+int gsat_inconsistent(const gsat *s) { return !s->ok; }
+
+int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int *lits, int n)) {
+    if (!s->ok) return each(state, NULL, 0);
+    int rc = 0;
+    for (uint32_t i = 0; i < s->trail_n && !rc; i++) {
+        if (var_level(s, lvar(s->trail[i])) != 0) continue;
+        int u = lit_to_dimacs(s->trail[i]);
+        rc = each(state, &u, 1);
+    }
+    vec_int lits;
+    vec_init(lits);
+    for (size_t i = 0; i < s->originals.len && !rc; i++) {
+        const clause *c = CL(s, s->originals.data[i]);
+        if (c->flags & CL_GARBAGE) continue;
+        vec_clear(lits);
+        for (uint32_t j = 0; j < c->size; j++) vec_push(lits, lit_to_dimacs(c->lits[j]));
+        rc = each(state, lits.data, (int)lits.len);
+    }
+    vec_free(lits);
+    return rc;
 }
 
 void gsat_set_decision_var(gsat *s, int var, int is_decision) {

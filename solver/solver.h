@@ -33,7 +33,6 @@ typedef uint32_t cref_t;
 #define REASON_THEORY0 (UINT32_MAX - MAX_THEORIES - 1)
 #define WATCH_BIN 0x80000000u        /* watcher flag: the clause is binary */
 #define ARENA_MAX_WORDS 0x7ffff000u   /* crefs stay below WATCH_BIN */
-#define GSAT_MAX_VARS (1 << 27)
 
 static inline lit_t mklit(uint32_t v, int neg) { return 2 * v + (neg ? 1u : 0u); }
 static inline uint32_t lvar(lit_t l) { return l >> 1; }
@@ -100,6 +99,12 @@ typedef struct theory_slot {
     vec_uint pending;         /* watched literals assigned before the watch began */
     int (*phase)(void *t, int lit);   /* optional branching advice */
 } theory_slot;
+
+typedef struct option_group {   /* a theory's options (gsat_add_options) */
+    const gsat_option *table;
+    int n;
+    int64_t *values;
+} option_group;
 
 typedef struct restart_state {
     /* Glucose: bounded queues of recent LBDs and trail sizes */
@@ -176,6 +181,7 @@ struct gsat {
     vec_uint tlits;
 
     simp *simp;               /* preprocessing (solver/simp.h); NULL until used */
+    VEC(option_group) opt_groups;
 
     struct {
 #define X(name, def, lo, hi, help) int64_t name;
@@ -279,6 +285,7 @@ int theory_still_implied(gsat *s, uint32_t v, int th);   /* partial backtracking
 void theory_new_level(gsat *s);
 void theory_backtrack(gsat *s, uint32_t level, uint32_t lim);   /* lim: trail start of level+1 */
 void theory_free_all(gsat *s);
+void theory_solve_start(gsat *s);      /* each theory's solve_start() */
 
 /* search.c */
 int solver_search(gsat *s);

@@ -25,6 +25,25 @@ int gsat_add_theory(gsat *s, const theory_ops *ops, void *t) {
     return s->ntheories++;
 }
 
+void *gsat_theory_find(const gsat *s, const theory_ops *ops) {
+    for (int th = 0; th < s->ntheories; th++)
+        if (s->theories[th].ops == ops) return s->theories[th].t;
+    return NULL;
+}
+
+void gsat_backtrack_root(gsat *s) { solver_backtrack(s, 0); }
+
+void theory_solve_start(gsat *s) {
+    int want = 0;
+    for (int th = 0; th < s->ntheories; th++) want |= s->theories[th].ops->solve_start != NULL;
+    if (!want) return;
+    vec_clear(s->tbuf);
+    for (size_t i = 0; i < s->assumptions.len; i++) vec_push(s->tbuf, lit_to_dimacs(s->assumptions.data[i]));
+    for (int th = 0; th < s->ntheories; th++)
+        if (s->theories[th].ops->solve_start)
+            s->theories[th].ops->solve_start(s->theories[th].t, s->tbuf.data, (int)s->tbuf.len);
+}
+
 void gsat_theory_set_phase(gsat *s, int th, int (*phase)(void *t, int lit)) {
     if (th >= 0 && th < s->ntheories) s->theories[th].phase = phase;
 }

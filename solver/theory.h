@@ -39,16 +39,26 @@
  * - Partial backtracking (solver/unassign.c) takes back single literals
  *   with unassign(), keeping levels and later literals; the theory's
  *   implied literals reported later stay only if implied_still() says so.
+ * - solve_start() is called once per gsat_solve(), after preprocessing and
+ *   before the search, with that solve's assumptions (DIMACS); the engine
+ *   is at level 0 and no watched literal of the solve is reported yet.
  * - Callbacks must not call gsat_add_clause(), gsat_solve() or other
  *   functions that change the engine; they may read
  *   gsat_lit_value_now() and gsat_decision_level().
+ *
+ * Options: a theory hands the engine a table of its tunables
+ * (gsat_add_options); gsat_set_option(), gsat_option_at() and so
+ * `gsat --help` find them after the engine's own.  The engine keeps the
+ * values, so they can be set before the theory is attached.
+ *
+ * The formula as the engine holds it (for a theory that reads or exports
+ * it): gsat_clauses() in gsat.h.
  * - At most 32 theories (gsat_add_theory returns -1 beyond that). */
 #ifndef GSAT_THEORY_H
 #define GSAT_THEORY_H
 
+#include "gsat.h"
 #include "vec.h"
-
-typedef struct gsat gsat;
 
 typedef struct theory_ops {
     const char *name;
@@ -78,11 +88,16 @@ typedef struct theory_ops {
      * reason no longer holds, push a new reason clause into reason (as
      * reason() would); 0: no.  Without it such literals are taken back. */
     int  (*implied_still)(void *t, int lit, vec_int *reason);
+    /* Optional: a solve begins under assumptions[0..n-1] (valid only
+     * during the call). */
+    void (*solve_start)(void *t, const int *assumptions, int n);
 } theory_ops;
 
 /* Attach a theory (the engine owns it and calls destroy on gsat_free);
  * returns its index. */
 int  gsat_add_theory(gsat *s, const theory_ops *ops, void *t);
+/* The state of the first attached theory with these ops, NULL if none. */
+void *gsat_theory_find(const gsat *s, const theory_ops *ops);
 /* Optional branching advice from theory th: when the engine is about to
  * branch on lit (its saved phase) of a variable the theory watches, it
  * asks phase(t, lit) for the literal to branch on (lit or -lit; 0 = no
@@ -96,5 +111,18 @@ void gsat_theory_watch(gsat *s, int th, int var);
  * theories that need them. */
 int  gsat_decision_level(const gsat *s);
 int  gsat_lit_value_now(const gsat *s, int lit);
+/* Take the engine back to decision level 0, as gsat_add_clause() does:
+ * for a theory's own API that changes the problem (not from callbacks). */
+void gsat_backtrack_root(gsat *s);
+
+/* Register a theory's options: table[0..n-1] (static storage; names unique
+ * among all options, values within [lo, hi]).  Returns their values, the
+ * defaults until gsat_set_option() changes them, owned by the engine and
+ * valid until gsat_free(); registering the same table again returns the
+ * same values.  NULL if a name is taken already. */
+const int64_t *gsat_add_options(gsat *s, const gsat_option *table, int n);
+/* A solver with the engine's options alone; gsat_new() is this plus the
+ * options of the theories libgsat brings (theory/graph.c). */
+gsat *gsat_engine_new(void);
 
 #endif

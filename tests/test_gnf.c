@@ -16,7 +16,7 @@
 
 #include "gsat.h"
 #include "solver/varnum.h"
-#include "theory/gnf.h"
+#include "programs/gnf.h"
 
 static uint64_t rng;
 static uint32_t rnd(void) {

@@ -114,12 +114,12 @@ static void amk_unassign(void *t, int lit) {
 
 static const theory_ops amk_ops = {
     "at-most-k", amk_assigned, amk_new_level, amk_backtrack, amk_propagate,
-    amk_reason, amk_conflict, amk_final_check, amk_destroy, NULL, NULL,
+    amk_reason, amk_conflict, amk_final_check, amk_destroy, NULL, NULL, NULL,
 };
 /* the same with partial backtracking supported */
 static const theory_ops amk_ops_partial = {
     "at-most-k", amk_assigned, amk_new_level, amk_backtrack, amk_propagate,
-    amk_reason, amk_conflict, amk_final_check, amk_destroy, amk_unassign, NULL,
+    amk_reason, amk_conflict, amk_final_check, amk_destroy, amk_unassign, NULL, NULL,
 };
 static int use_partial;
 
@@ -310,6 +310,110 @@ static void theory_statistics(void **state) {
     gsat_free(s);
 }
 
+/* A theory that only watches solves begin: solve_start() gets each solve's
+ * assumptions once, before any watched literal of that solve; its options
+ * are the engine's to keep and set. */
+typedef struct spy { int starts, assigned_before_start; vec_int last; long *destroyed; } spy;
+static int spy_assigned(void *t, int lit) { spy *p = t; (void)lit; if (!p->starts) p->assigned_before_start++; return 0; }
+static void spy_level(void *t) { (void)t; }
+static void spy_backtrack(void *t, int level) { (void)t; (void)level; }
+static int spy_propagate(void *t, vec_int *out) { (void)t; (void)out; return 0; }
+static void spy_clause(void *t, vec_int *out) { (void)t; (void)out; }
+static void spy_reason(void *t, int lit, vec_int *out) { (void)t; (void)lit; (void)out; }
+static int spy_final(void *t) { (void)t; return 0; }
+static void spy_destroy(void *t) { spy *p = t; vec_free(p->last); (*p->destroyed)++; }
+static void spy_start(void *t, const int *assumptions, int n) {
+    spy *p = t;
+    p->starts++;
+    vec_clear(p->last);
+    for (int i = 0; i < n; i++) vec_push(p->last, assumptions[i]);
+}
+static const theory_ops spy_ops = {
+    .name = "spy", .assigned = spy_assigned, .new_level = spy_level, .backtrack = spy_backtrack,
+    .propagate = spy_propagate, .reason = spy_reason, .conflict = spy_clause, .final_check = spy_final,
+    .destroy = spy_destroy, .solve_start = spy_start,
+};
+static const gsat_option spy_options[] = {
+    {"spy_depth", 3, 1, 9, "a test option"},
+    {"spy_mode", 0, 0, 1, "another"},
+};
+
+static void solve_start_and_options(void **state) {
+    (void)state;
+    long destroyed = 0;
+    gsat *s = gsat_new();
+    int engine = 0;
+    gsat_option o;
+    while (gsat_option_at(s, engine, &o)) engine++;
+    const int64_t *val = gsat_add_options(s, spy_options, 2);
+    assert_non_null(val);
+    assert_ptr_equal(gsat_add_options(s, spy_options, 2), val);       /* same table: same values */
+    assert_null(gsat_add_options(s, (gsat_option[]){{"phase", 0, 0, 1, "taken"}}, 1));
+    assert_int_equal(val[0], 3);
+    assert_int_equal(gsat_set_option(s, "spy_depth", 7), 1);
+    assert_int_equal(gsat_set_option(s, "spy_depth", 10), 0);          /* out of range */
+    assert_int_equal(val[0], 7);
+    assert_true(gsat_option_at(s, engine + 1, &o));
+    assert_string_equal(o.name, "spy_mode");
+    assert_false(gsat_option_at(s, engine + 2, &o));
+
+    spy p = {0, 0, {0}, &destroyed};
+    vec_init(p.last);
+    int th = gsat_add_theory(s, &spy_ops, &p);
+    assert_ptr_equal(gsat_theory_find(s, &spy_ops), &p);
+    gsat_reserve_vars(s, 3);
+    gsat_theory_watch(s, th, 1);
+    gsat_add_clause(s, (int[]){1}, 1);            /* a level-0 fact, reported during the solve */
+    assert_int_equal(gsat_solve(s, (int[]){-2, 3}, 2), GSAT_SAT);
+    assert_int_equal(p.starts, 1);
+    assert_int_equal(p.assigned_before_start, 0);
+    assert_int_equal((int)p.last.len, 2);
+    assert_int_equal(p.last.data[0], -2);
+    assert_int_equal(p.last.data[1], 3);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_int_equal(p.starts, 2);
+    assert_int_equal((int)p.last.len, 0);
+    gsat_free(s);
+    assert_int_equal(destroyed, 1);
+}
+
+/* gsat_clauses(): units for the level-0 facts, then the kept clauses; the
+ * empty clause alone once the formula is unsatisfiable; early stop. */
+typedef struct seen_clauses { vec_int lits; int count, stop_at; } seen_clauses;
+static int collect(void *state, const int *lits, int n) {
+    seen_clauses *c = state;
+    for (int i = 0; i < n; i++) vec_push(c->lits, lits[i]);
+    vec_push(c->lits, 0);
+    return ++c->count == c->stop_at ? 42 : 0;
+}
+
+static void clause_iterator(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_set_option(s, "preprocess", 0);
+    gsat_add_clause(s, (int[]){1, 2, 3}, 3);
+    gsat_add_clause(s, (int[]){-4}, 1);
+    gsat_add_clause(s, (int[]){4, 5, -6}, 3);     /* shrinks to 5 -6 at level 0 */
+    seen_clauses c = {{0}, 0, 0};
+    vec_init(c.lits);
+    assert_int_equal(gsat_clauses(s, &c, collect), 0);
+    int want[] = {-4, 0, 1, 2, 3, 0};
+    assert_int_equal(c.count, 3);
+    assert_memory_equal(c.lits.data, want, sizeof want);
+    assert_int_equal(gsat_inconsistent(s), 0);
+    vec_clear(c.lits); c.count = 0; c.stop_at = 2;
+    assert_int_equal(gsat_clauses(s, &c, collect), 42);
+    assert_int_equal(c.count, 2);
+    gsat_add_clause(s, (int[]){4}, 1);
+    assert_int_equal(gsat_inconsistent(s), 1);
+    vec_clear(c.lits); c.count = 0; c.stop_at = 0;
+    assert_int_equal(gsat_clauses(s, &c, collect), 0);
+    assert_int_equal(c.count, 1);
+    assert_int_equal((int)c.lits.len, 1);
+    vec_free(c.lits);
+    gsat_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(at_most_k_propagating),
@@ -318,6 +422,8 @@ int main(void) {
         cmocka_unit_test(at_most_k_always_chronological),
         cmocka_unit_test(late_theory_and_late_watch),
         cmocka_unit_test(theory_statistics),
+        cmocka_unit_test(solve_start_and_options),
+        cmocka_unit_test(clause_iterator),
     };
     return cmocka_run_group_tests_name("theory interface", tests, NULL, NULL);
 }

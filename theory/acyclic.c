@@ -3,10 +3,19 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "solver/solver.h"
 #include "theory/pk_order.h"
+
+/* The theory's own options (gsat_add_options): the engine keeps the values. */
+enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, NUM_OPTIONS };
+static const gsat_option options[NUM_OPTIONS] = {
+    {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
+    {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
+    {"theory_phase", 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order"},
+    {"theory_phase_budget", 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle"},
+};
 
 typedef struct edge {
     int from, to;
@@ -22,6 +31,7 @@ typedef struct reach { int node, edge; } reach;
 struct acyclic {
     gsat *s;
     int th;
+    const int64_t *opt;   /* values of options[], owned by the engine */
     pk_order pk;
 
     edge *e;
@@ -56,7 +66,8 @@ struct acyclic {
     int conflict_edge;
 
     acyclic_graph_vec graphs;
-    double presorted_solve;   /* solve (by start time) the order was last presorted for */
+    int presort_due;      /* a solve began and the order is not presorted for it yet */
+    vec_int assumed;      /* that solve's assumptions */
     acyclic_stats st;
 };
 
@@ -236,13 +247,13 @@ static void bounded_search(acyclic *a, int start, int forward, uint32_t *marks, 
 }
 
 static void propagate_after_insert(acyclic *a, int id) {
-    int mode = (int)a->s->opt.theory_propagate;
+    int mode = (int)a->opt[OPT_PROPAGATE];
     if (mode == 0) return;
     pk_order *pk = &a->pk;
     if (pk->searched && pk->fwd.len && pk->bwd.len)
         scan_candidates(a, &pk->fwd, pk->mark, pk->fwd_stamp, &pk->bwd, pk->mark, pk->stamp);
     if (mode >= 2) {
-        int64_t budget = a->s->opt.theory_propagate_budget;
+        int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
         const edge *ed = &a->e[id];
         uint32_t st = new_node_stamp(a);
         bounded_search(a, ed->from, 0, a->seen2, st, budget, &pk->bwd);
@@ -297,13 +308,12 @@ static int soon_on(const acyclic *a, const edge *ed, const uint8_t *assumed) {
 }
 
 static void presort(acyclic *a) {
-    gsat *s = a->s;
-    a->presorted_solve = s->solve_start;
+    a->presort_due = 0;
     uint8_t *assumed = NULL;
-    if (s->assumptions.len) {
+    if (a->assumed.len) {
         assumed = xcalloc(2 * (size_t)a->cap_vars, 1);
-        for (size_t i = 0; i < s->assumptions.len; i++) {
-            int lit = lit_to_dimacs(s->assumptions.data[i]);
+        for (size_t i = 0; i < a->assumed.len; i++) {
+            int lit = a->assumed.data[i];
             if (lit_var(lit) < a->cap_vars) assumed[lit_index(lit)] = 1;
         }
     }
@@ -351,7 +361,16 @@ static void presort(acyclic *a) {
 }
 
 static inline void maybe_presort(acyclic *a) {
-    if (a->presorted_solve != a->s->solve_start && !a->trail_lim.len) presort(a);
+    if (a->presort_due && !a->trail_lim.len) presort(a);
+}
+
+/* Presorting waits for the first callback of the solve: by then the
+ * level-0 facts of the solve are known (guard_value). */
+static void th_solve_start(void *t, const int *assumptions, int n) {
+    acyclic *a = t;
+    vec_clear(a->assumed);
+    for (int i = 0; i < n; i++) vec_push(a->assumed, assumptions[i]);
+    a->presort_due = 1;
 }
 
 static int th_assigned(void *t, int lit) {
@@ -550,7 +569,7 @@ static int lit_rank(const acyclic *a, int lit) {
 }
 
 static int closes_cycle(acyclic *a, int lit) {
-    int budget = (int)a->s->opt.theory_phase_budget;
+    int budget = (int)a->opt[OPT_PHASE_BUDGET];
     if (budget <= 0) return 0;
     const int *ord = a->pk.ord;
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
@@ -562,6 +581,7 @@ static int closes_cycle(acyclic *a, int lit) {
 
 static int th_phase(void *t, int lit) {
     acyclic *a = t;
+    if (!a->opt[OPT_PHASE]) return 0;                /* no opinion */
     flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     int mine = lit_rank(a, lit), other = lit_rank(a, -lit);
@@ -578,6 +598,7 @@ static void th_destroy(void *t) {
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
     free(a->out_guarded); free(a->in_guarded); free(a->parent); free(a->seen); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
+    vec_free(a->assumed);
     free(a->gone_stamp);
     vec_free(a->stack); vec_free(a->cur); vec_free(a->next);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
@@ -597,23 +618,25 @@ static const theory_ops ops = {
     .destroy = th_destroy,
     .unassign = th_unassign,
     .implied_still = th_implied_still,
+    .solve_start = th_solve_start,
 };
 
 const theory_ops *acyclic_theory_ops(void) { return &ops; }
 
 /* ---- construction ------------------------------------------------------- */
 
-const acyclic *acyclic_find(const gsat *s) {
-    for (int th = 0; th < s->ntheories; th++)
-        if (s->theories[th].ops == &ops) return s->theories[th].t;
-    return NULL;
-}
+const int64_t *acyclic_add_options(gsat *s) { return gsat_add_options(s, options, NUM_OPTIONS); }
+
+const acyclic *acyclic_find(const gsat *s) { return gsat_theory_find(s, &ops); }
 
 acyclic *acyclic_of(gsat *s) {
-    for (int th = 0; th < s->ntheories; th++)
-        if (s->theories[th].ops == &ops) return s->theories[th].t;
+    acyclic *found = gsat_theory_find(s, &ops);
+    if (found) return found;
+    const int64_t *opt = acyclic_add_options(s);
+    if (!opt) return NULL;
     acyclic *a = xcalloc(1, sizeof *a);
     a->s = s;
+    a->opt = opt;
     pk_init(&a->pk);
     a->conflict_edge = -1;
     a->th = gsat_add_theory(s, &ops, a);

@@ -20,6 +20,9 @@
  *   2: as 1, plus a forward/backward search bounded by
  *      theory_propagate_budget nodes after every insertion
  *
+ * Branching (option theory_phase): see th_phase in acyclic.c.
+ *
+ * The theory uses the engine only through solver/theory.h and gsat.h.
  * The public face is gsat_graph_* in include/gsat.h (theory/graph.c). */
 #ifndef GSAT_ACYCLIC_H
 #define GSAT_ACYCLIC_H
@@ -40,6 +43,10 @@ typedef struct acyclic_stats {
     int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans, presorts;
 } acyclic_stats;
 
+/* Register the theory's options (theory_propagate, theory_phase and their
+ * budgets) with s; gsat_new() does, so they can be set before the first
+ * graph.  Returns their values (solver/theory.h, gsat_add_options). */
+const int64_t *acyclic_add_options(gsat *s);
 /* The solver's acyclicity theory, created and attached on first use. */
 acyclic *acyclic_of(gsat *s);
 /* The same without creating it: NULL if the solver has no graph. */

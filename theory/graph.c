@@ -3,10 +3,21 @@
  * Graph ids index the acyclicity theory's graph table; a graph's node ids
  * map onto the theory's global nodes, and its edge ids count its own edges.
  * Changing the problem happens at decision level 0, so every call first
- * takes the solver back there (like adding a clause). */
+ * takes the solver back there (like adding a clause).
+ *
+ * gsat_new() is here too: libgsat's solver is the engine with the
+ * acyclicity theory's options registered from the start, so that they can
+ * be set (and `gsat --help` lists them) before the first graph attaches
+ * the theory itself. */
 #include "gsat.h"
-#include "solver/solver.h"
+#include "solver/theory.h"
 #include "theory/acyclic.h"
+
+gsat *gsat_new(void) {
+    gsat *s = gsat_engine_new();
+    acyclic_add_options(s);
+    return s;
+}
 
 static acyclic_graph *graph_of(gsat *s, int graph, acyclic **a) {
     *a = acyclic_of(s);
@@ -44,7 +55,7 @@ int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
     acyclic_graph *g = graph_of(s, graph, &a);
     if (!g || from < 0 || to < 0 || (size_t)from >= g->node.len || (size_t)to >= g->node.len) return -1;
     if (lit == INT32_MIN) return -1;
-    solver_backtrack(s, 0);
+    gsat_backtrack_root(s);
     acyclic_add_edge(a, g->node.data[from], g->node.data[to], lit);
     return g->num_edges++;
 }

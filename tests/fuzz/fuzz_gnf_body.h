@@ -12,7 +12,7 @@
 
 #include "gsat.h"
 #include "solver/dimacs.h"
-#include "theory/gnf.h"
+#include "programs/gnf.h"
 
 static void fuzz_solve(gsat *s, const int *assumptions, int n) {
     gsat_set_conflict_limit(s, 2000);

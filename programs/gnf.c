@@ -3,15 +3,19 @@
  * variables are numbered (clauses, edges, constraints, hints and
  * assumptions together), the clauses loaded, and every graph with an
  * `acyclic` constraint becomes a gsat graph on the nodes its edges use
- * (graphs without one constrain nothing). */
-#include "theory/gnf.h"
+ * (graphs without one constrain nothing).
+ *
+ * A reader for programs (gsat, tests, bench), not part of libgsat: it is
+ * built on the engine's DIMACS scanner and variable numbering
+ * (solver/dimacs.h, solver/varnum.h) and otherwise uses gsat.h alone. */
+#include "programs/gnf.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "solver/dimacs.h"
-#include "solver/solver.h"
 #include "solver/varnum.h"
 
 #define MAX_NODE_ID (INT32_MAX - 1)   /* node n is numbered as n + 1 first */
@@ -311,24 +315,36 @@ static void eq_union(equiv *q, int a, int b, int neg) {
 
 static inline uint32_t code_of(int lit) { return lit > 0 ? 2u * (uint32_t)lit : 2u * (uint32_t)-lit + 1u; }
 
-/* Binary clauses by literal (CSR), then equivalences: (-a b) and (a -b). */
+/* Binary clauses by literal (CSR), then equivalences: (-a b) and (a -b).
+ * Two passes over gsat_clauses(): count, then fill. */
+typedef struct bin_csr { uint32_t *start, *other, *fill; size_t total; } bin_csr;
+
+static int count_binary(void *state, const int *lits, int n) {
+    bin_csr *b = state;
+    if (n == 2) { b->start[code_of(lits[0])]++; b->start[code_of(lits[1])]++; b->total += 2; }
+    return 0;
+}
+
+static int fill_binary(void *state, const int *lits, int n) {
+    bin_csr *b = state;
+    if (n == 2) {
+        uint32_t l0 = code_of(lits[0]), l1 = code_of(lits[1]);
+        b->other[b->fill[l0]++] = l1;
+        b->other[b->fill[l1]++] = l0;
+    }
+    return 0;
+}
+
 static void find_equivalences(gsat *s, equiv *q, const uint8_t *is_edge_var) {
-    size_t nlits = 2 * (size_t)q->n + 2, total = 0;
-    uint32_t *start = xcalloc(nlits + 1, sizeof *start);
-    for (size_t i = 0; i < s->originals.len; i++) {
-        const clause *c = CL(s, s->originals.data[i]);
-        if (c->size != 2 || (c->flags & CL_GARBAGE)) continue;
-        start[c->lits[0]]++; start[c->lits[1]]++; total += 2;
-    }
+    size_t nlits = 2 * (size_t)q->n + 2;
+    bin_csr b = {xcalloc(nlits + 1, sizeof(uint32_t)), NULL, NULL, 0};
+    uint32_t *start = b.start;
+    gsat_clauses(s, &b, count_binary);
     for (size_t l = 0, acc = 0; l <= nlits; l++) { size_t k = start[l]; start[l] = (uint32_t)acc; acc += k; }
-    uint32_t *other = xmalloc((total + 1) * sizeof *other), *fill = xmalloc((nlits + 1) * sizeof *fill);
+    uint32_t *other = b.other = xmalloc((b.total + 1) * sizeof *other);
+    uint32_t *fill = b.fill = xmalloc((nlits + 1) * sizeof *fill);
     memcpy(fill, start, (nlits + 1) * sizeof *fill);
-    for (size_t i = 0; i < s->originals.len; i++) {
-        const clause *c = CL(s, s->originals.data[i]);
-        if (c->size != 2 || (c->flags & CL_GARBAGE)) continue;
-        other[fill[c->lits[0]]++] = c->lits[1];
-        other[fill[c->lits[1]]++] = c->lits[0];
-    }
+    gsat_clauses(s, &b, fill_binary);
     for (int v = 1; v < q->n; v++) {
         if (!is_edge_var[v]) continue;
         /* clause (-v p): v implies p; is there (v -p): p implies v? */
@@ -348,10 +364,10 @@ static void find_equivalences(gsat *s, equiv *q, const uint8_t *is_edge_var) {
  * already?  Then the answer is UNSAT whatever the graphs say.  assumed[v]:
  * bit 0 v assumed, bit 1 -v assumed. */
 static int contradictory(gsat *s, const vec_int *assumptions, const uint8_t *assumed) {
-    if (!s->ok) return 1;
+    if (gsat_inconsistent(s)) return 1;
     for (size_t i = 0; i < assumptions->len; i++) {
         int l = assumptions->data[i], v = l < 0 ? -l : l;
-        if (assumed[v] == 3 || gsat_lit_value_now(s, l) < 0) return 1;
+        if (assumed[v] == 3 || gsat_fixed(s, l) < 0) return 1;
     }
     return 0;
 }
@@ -376,15 +392,15 @@ static int finish(gsat *s, gnf_state *st, ic_error *err) {
     memset(mark, 0, (size_t)q.n);
     vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
     int unsat = contradictory(s, &st->info->assumptions, mark), rc = 0;
-    for (size_t k = 0; k < st->graphs.len && !rc && s->ok; k++) {
+    for (size_t k = 0; k < st->graphs.len && !rc && !gsat_inconsistent(s); k++) {
         gnf_graph *g = &st->graphs.data[k];
         if (!g->acyclic_var.len) continue;
         for (size_t i = 0; i < g->acyclic_var.len && !unsat; i++) {
             int v = g->acyclic_var.data[i];
-            if (gsat_lit_value_now(s, v) > 0 || (mark[v] & 1)) continue;
+            if (gsat_fixed(s, v) > 0 || (mark[v] & 1)) continue;
             long lineno = g->acyclic_line.data[i];
             int file_v = st->info->names.data[v];
-            const char *why = gsat_lit_value_now(s, v) < 0 ? "is asserted false" : "is not asserted";
+            const char *why = gsat_fixed(s, v) < 0 ? "is asserted false" : "is not asserted";
             rc = ERR("'acyclic %d %d': variable %d %s; gsat supports acyclicity only as a hard "
                      "constraint (assert it with the unit clause '%d 0' or a 'solve' assumption)",
                      g->gid, file_v, file_v, why, file_v);
@@ -464,7 +480,7 @@ int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error
         dimacs_text_free(&t);
         for (size_t i = 0; i < st.dec_var.len; i++) gsat_set_decision_var(s, st.dec_var.data[i], st.dec_flag.data[i]);
         if (rc == DIMACS_OK) rc = finish(s, &st, err) ? DIMACS_ERROR : DIMACS_OK;
-        if (rc == DIMACS_OK && deadline > 0 && gsat_now() > deadline) rc = DIMACS_TIMEOUT;
+        if (rc == DIMACS_OK && deadline > 0 && monotonic_seconds() > deadline) rc = DIMACS_TIMEOUT;
     }
     dimacs_text_free(&t);
     state_free(&st);

@@ -16,6 +16,9 @@
 /* --format values (text, dbcop, cobra, elle, json), and the formats
  * `convert --to` writes (the same less json); cli_format maps an index of
  * either to its history_format. */
+/* --level values: si, ser (index LEVEL_SI, LEVEL_SER); with "all" (both) for check. */
+extern const char *const cli_level_names[];
+extern const char *const cli_level_all_names[];
 extern const char *const cli_format_names[];
 extern const char *const cli_write_format_names[];
 /* The history_format of a --format choice (-1, not given: FORMAT_AUTO). */

@@ -36,8 +36,6 @@ static void progress_clear(void) {
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
 }
 
-static const char *const level_names[] = { "si", "ser", "all", NULL };
-
 /* Write c through the output opened for it; 1 on success. */
 static int write_certificate(output *o, const history *h, const certificate *c) {
     ic_error err;
@@ -90,7 +88,7 @@ int cli_check(int argc, char **argv) {
     load_options lopt = { 0 };
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
-        CMD_CHOICE("level", 0, &level, level_names, "L", "isolation level (default si; all: si and ser)"),
+        CMD_CHOICE("level", 0, &level, cli_level_all_names, "L", "isolation level (default si; all: si and ser)"),
         CMD_FLAG("json", 0, &json, "one JSON object (doc/json-schema.md)"),
         CMD_STR("dot", 0, &dot_path, "FILE", "Graphviz drawing of the anomalies"),
         CMD_STR("certificate", 0, &cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
@@ -167,7 +165,7 @@ int cli_check(int argc, char **argv) {
     load_report_free(&lrep);
 
     report rep;
-    report_init(&rep, h, level_names[level]);
+    report_init(&rep, h, cli_level_all_names[level]);
     run_check_options ro;
     run_check_options_default(&ro);
     ro.want[LEVEL_SI] = level != 1;       /* si or all */

@@ -5,6 +5,8 @@
 #include "frontend/history/history.h"
 #include "io/output.h"
 
+const char *const cli_level_names[] = { "si", "ser", NULL };
+const char *const cli_level_all_names[] = { "si", "ser", "all", NULL };
 const char *const cli_format_names[] = { "text", "dbcop", "cobra", "elle", "json", NULL };
 const char *const cli_write_format_names[] = { "text", "dbcop", "cobra", "elle", NULL };
 

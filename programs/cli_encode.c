@@ -11,7 +11,6 @@
 #include "io/output.h"
 #include "frontend/formats/parse.h"
 
-static const char *const level_names[] = { "si", "ser", NULL };
 static const char *const cnf_names[] = { "tc", "rank", "unary", "ve", NULL };
 
 int cli_encode(int argc, char **argv) {
@@ -24,7 +23,7 @@ int cli_encode(int argc, char **argv) {
                    "                         rank (binary positions), unary (order-encoded positions),\n"
                    "                         ve (vertex elimination)"),
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
-        CMD_CHOICE("level", 0, &level, level_names, "L", "isolation level (default si)"),
+        CMD_CHOICE("level", 0, &level, cli_level_names, "L", "isolation level (default si)"),
         CMD_FLAG("no-prune", 0, &no_prune, "the problem before pruning"),
         CMD_INT("max-clauses", 0, &max_clauses, 0, INT64_MAX, "N", "refuse a CNF over N clauses (default 20000000; 0: no limit)"),
         CMD_STR("output", 'o', &out_path, "OUT", "output file (default stdout; never the input)"),

@@ -122,6 +122,27 @@ static inline int brute_force(const cnf *f, int (*extra)(void *, uint32_t), void
     return found;
 }
 
+/* After an UNSAT answer under assumptions as[0..na) on formula f: the
+ * failed set is a subset of the assumptions (no other literal of 1..n is
+ * failed) and, with f, unsatisfiable by brute force.  *nfailed: its size. */
+static inline int failed_core_ok(const cnf *f, gsat *s, const int *as, int na, int n, int *nfailed) {
+    cnf h;
+    cnf_init(&h, n);
+    for (size_t i = 0; i < f->lits.len; i++) vec_push(h.lits, f->lits.data[i]);
+    *nfailed = 0;
+    for (int i = 0; i < na; i++)
+        if (gsat_failed(s, as[i])) { cnf_add(&h, &as[i], 1); ++*nfailed; }
+    int ok = 1;
+    for (int v = 1; v <= n && ok; v++) {
+        int in = 0;
+        for (int i = 0; i < na; i++) in |= as[i] == v || as[i] == -v;
+        if (!in && (gsat_failed(s, v) || gsat_failed(s, -v))) ok = 0;
+    }
+    ok = ok && !brute_force(&h, NULL, NULL, NULL);
+    cnf_free(&h);
+    return ok;
+}
+
 /* Pigeonhole: holes+1 pigeons into holes holes (unsatisfiable). */
 static inline void cnf_pigeonhole(cnf *f, int holes) {
     int p = holes + 1;

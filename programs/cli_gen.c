@@ -83,7 +83,7 @@ int cli_gen(int argc, char **argv) {
         CMD_REAL("fault-rate", 0, &fault_rate, 0, 1, "F", "fraction of transactions (dirty reads: reads) faulted (default 0.1)"),
         CMD_U64("lag", 0, &lag, 0, UINT32_MAX, "N", "replica lag in commits (default 2*sessions)"),
         CMD_U64("seed", 0, &seed, 0, UINT64_MAX, "S", "random seed (default 1)"),
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "output format (default text)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_write_format_names, "F", "output format (default text)"),
         CMD_STR("output", 'o', &out, "OUT", "output (\"-\": stdout, text and elle only)"),
         CMD_FLAG("force", 0, &force, "replace an existing OUT and OUT.truth (cobra: the *.log files in OUT)"),
         CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
@@ -167,7 +167,7 @@ int cli_gen(int argc, char **argv) {
         uint64_t longest = p.long_fraction > 0 && p.long_ops > p.ops_per_txn ? p.long_ops : p.ops_per_txn;
         if (total * longest > MODEL_MAX_OPS) {
             fprintf(stderr, "isocheck gen: %s output is built in memory and limited to %llu operations; "
-                            "use text or dbcop (streamed) and convert\n", cli_format_names[fmt_choice],
+                            "use text or dbcop (streamed) and convert\n", cli_write_format_names[fmt_choice],
                     (unsigned long long)MODEL_MAX_OPS);
             output_discard(&truth_out);
             return 2;

@@ -25,11 +25,11 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-function
-BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Iinclude -I. -MMD -MP
+BASE    := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Iinclude -I. -MMD -MP
 REL_CFLAGS := $(BASE) -O2 -DNDEBUG -fPIC -fvisibility=hidden
 DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGSAT_DEBUG -fvisibility=hidden
 DBG_LDFLAGS := -fsanitize=address,undefined
-LDLIBS  := -lm
+LDLIBS  := -lm -pthread
 
 IO_SRC   := $(wildcard io/*.c)
 GSAT_SRC := $(IO_SRC) $(wildcard solver/*.c theory/*.c) $(wildcard compat/ipasir/*.c)

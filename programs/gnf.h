@@ -48,6 +48,9 @@
 typedef struct gnf_opts {
     double deadline;          /* gsat_now() time to give up reading; 0: none */
     int text_only;            /* check and number the text, build nothing in the solver */
+    int assert_solve;         /* assert the `solve` line's literals as unit clauses, before the
+                                 clauses: same answer, and the clauses they satisfy are never
+                                 stored (gsat without --assume); info->assumptions still lists them */
 } gnf_opts;
 
 typedef struct gnf_info {

@@ -191,7 +191,7 @@ int main(int argc, char **argv) {
     snprintf(stage, sizeof stage, "gsat: out of memory while reading %s", path);
     xalloc_stage = stage;
     if (format > 0) {
-        gnf_opts go = {deadline, parse_only == 2};
+        gnf_opts go = {deadline, parse_only == 2, !keep_assumptions && !to_cnf && parse_only == 0};
         parsed = gnf_parse_file(s, path, &go, &info, &err);
     } else {
         dimacs_info di;

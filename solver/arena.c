@@ -4,6 +4,7 @@
  * array, forwards reasons and rebuilds the watches. */
 #include <assert.h>
 
+#include "io/bigmem.h"
 #include "solver/solver.h"
 
 static size_t clause_words(uint32_t n, uint32_t flags) {
@@ -18,7 +19,7 @@ cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags) {
         size_t cap = a->cap ? a->cap : 1 << 16;
         while (cap < a->len + words) cap += cap / 2;
         if (cap > ARENA_MAX_WORDS) cap = ARENA_MAX_WORDS;
-        a->mem = xrealloc(a->mem, cap * sizeof *a->mem);
+        a->mem = big_realloc(a->mem, cap * sizeof *a->mem);
         a->cap = cap;
     }
     cref_t r = (cref_t)a->len;
@@ -29,6 +30,17 @@ cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags) {
     if (n) memcpy(c->lits, lits, n * sizeof *lits);
     if (flags & CL_LEARNT) cl_set_activity(c, 0.0f);
     return r;
+}
+
+void arena_reserve(gsat *s, size_t clauses, size_t lits) {
+    arena *a = &s->ca;
+    size_t words = a->len + 2 * clauses + lits;
+    if (words > ARENA_MAX_WORDS) words = ARENA_MAX_WORDS;
+    if (words > a->cap) {
+        a->mem = big_realloc(a->mem, words * sizeof *a->mem);
+        a->cap = words;
+    }
+    vec_reserve(s->originals, s->originals.len + clauses);
 }
 
 void arena_free_clause(gsat *s, cref_t r) {

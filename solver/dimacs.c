@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "io/bigmem.h"
 #include "solver/dimacs.h"
 #include "solver/solver.h"
 
@@ -47,6 +48,7 @@ static void first_token(const char *p, const char *end, char out[48]) {
 
 void dimacs_reserve_slow(vec_int *v, size_t need, size_t *populated) {
     vec_reserve(*v, need);
+    big_advise(v->data, v->cap * sizeof *v->data);
     size_t upto = need + ((1u << 20) / sizeof(int));          /* 1 MB steps */
     if (upto > v->cap) upto = v->cap;
 #ifdef MADV_POPULATE_WRITE
@@ -249,8 +251,10 @@ int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
 }
 
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {
-    size_t start = 0;
+    size_t start = 0, clauses = 0;
     long added = 0;
+    for (size_t i = 0; i < n; i++) clauses += lits[i] == 0;
+    arena_reserve(s, clauses, n - clauses);       /* one allocation, no copies */
     for (size_t i = 0; i < n; i++) {
         if (lits[i]) continue;
         gsat_add_clause(s, lits + start, (int)(i - start));

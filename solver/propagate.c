@@ -19,6 +19,7 @@
 #include "solver/solver.h"
 
 cref_t solver_propagate(gsat *s) {
+    watch_flush(s);
     /* locals: stores through vals (int8) would otherwise force reloads */
     cref_t confl = CREF_NONE;
     int8_t *const vals = s->vals;

@@ -66,8 +66,7 @@ static void add_restored_clause(gsat *s, vec_uint *lits) {
         return;
     }
     cref_t r = arena_alloc(s, lits->data, (uint32_t)j, 0);
-    vec_push(s->originals, r);
-    watch_attach(s, r);
+    vec_push(s->originals, r);                    /* watched at the next flush */
 }
 
 void simp_restore_var(gsat *s, uint32_t v) {

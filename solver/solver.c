@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/bigmem.h"
 #include "solver/solver.h"
 
 gsat *gsat_engine_new(void) {
@@ -58,12 +59,12 @@ void gsat_free(gsat *s) {
  * write them twice. */
 #define GROW(p, oldn, newn) do { \
         if ((size_t)(newn) > 4 * (size_t)(oldn)) { \
-            void *fresh_ = xcalloc((size_t)(newn), sizeof *(p)); \
+            void *fresh_ = big_calloc((size_t)(newn), sizeof *(p)); \
             if ((oldn) != 0) memcpy(fresh_, (p), (size_t)(oldn) * sizeof *(p)); \
             free(p); \
             (p) = fresh_; \
         } else { \
-            (p) = xrealloc((p), (size_t)(newn) * sizeof *(p)); \
+            (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
             memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
         } \
     } while (0)
@@ -155,8 +156,7 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
         return 1;
     }
     cref_t r = arena_alloc(s, buf->data, (uint32_t)j, 0);
-    vec_push(s->originals, r);
-    watch_attach(s, r);
+    vec_push(s->originals, r);                    /* watched at the next flush */
     return 1;
 }
 
@@ -199,6 +199,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
         gsat_reserve_vars(s, v);
         vec_push(s->assumptions, lit_from_dimacs(assumptions[i]));
     }
+    watch_flush(s);
     simp_before_solve(s);                         /* preprocessing */
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;

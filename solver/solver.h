@@ -14,6 +14,7 @@
 #ifndef GSAT_SOLVER_H
 #define GSAT_SOLVER_H
 
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -147,6 +148,7 @@ struct gsat {
 
     arena ca;
     vec_uint originals, learnts, treasons;
+    size_t unwatched;         /* originals[unwatched..] are not attached yet (watch.c) */
 
     /* analysis scratch */
     vec_uint learnt, toclear, stack;
@@ -219,6 +221,7 @@ static inline void enqueue(gsat *s, lit_t l, cref_t reason) { enqueue_at(s, l, r
 
 /* arena.c */
 cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags);
+void arena_reserve(gsat *s, size_t clauses, size_t lits);   /* room for that many more original clauses */
 void arena_free_clause(gsat *s, cref_t r);
 void arena_collect(gsat *s);         /* compact when enough is garbage */
 void arena_compact(gsat *s);
@@ -233,6 +236,13 @@ static inline void watch_push(gsat *s, watch_list *w, lit_t blocker, uint32_t cr
     w->len++;
 }
 void watch_attach(gsat *s, cref_t r);
+void watch_flush_slow(gsat *s);
+/* Attach the original clauses added since the last flush: before anything
+ * reads the watch lists (propagation, preprocessing, a solve). */
+static inline void watch_flush(gsat *s) {
+    assert(s->unwatched <= s->originals.len);   /* a shrinking list is followed by watch_rebuild */
+    if (s->unwatched < s->originals.len) watch_flush_slow(s);
+}
 void watch_rebuild(gsat *s);
 void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j);   /* watch lits[i], lits[j] */
 

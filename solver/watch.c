@@ -1,17 +1,44 @@
 /* watch.c — two-watched-literal lists.  watches[l] holds the clauses whose
  * lits[0] or lits[1] is l; they are visited when l becomes false.  Each
  * watcher carries a blocking literal (skip the clause while it is true);
- * binary clauses are flagged so propagation never touches their memory. */
+ * binary clauses are flagged so propagation never touches their memory.
+ *
+ * Original clauses are attached lazily: gsat_add_clause only appends to
+ * s->originals, and watch_flush() attaches everything from s->unwatched on
+ * in one counting pass (how many watchers each literal gets, then one
+ * block cut into exact-size lists, then one filling pass) before anything
+ * reads the lists.  Loading a million clauses this way touches each list
+ * once instead of growing it watcher by watcher. */
 #include <assert.h>
 #include <string.h>
 
+#include "io/bigmem.h"
 #include "solver/solver.h"
 
-/* A list's first block (WATCH_FIRST watchers) is cut from a slab: most
- * literals of a large formula have one or two watchers, and a malloc each
- * would cost more than the clauses themselves.  A list outgrowing it moves
- * to memory of its own (WATCH_FIRST is never a capacity of such memory). */
-enum { WATCH_FIRST = 4, SLAB_MIN = 1 << 8, SLAB_MAX = 1 << 16 };
+/* Who owns a list's memory, told by its capacity: memory of its own
+ * (malloc'ed, freed and realloc'ed with the list) always has a power of
+ * two >= 8 as capacity; any other capacity is a piece of a shared block
+ * (s->watch_slabs, freed at the end): either a first block of WATCH_FIRST
+ * watchers cut from a slab (most literals of a large formula have one or
+ * two watchers, and a malloc each would cost more than the clauses), or
+ * an exact-size piece cut by watch_flush(). */
+enum { WATCH_FIRST = 4, WATCH_OWN_MIN = 8, SLAB_MIN = 1 << 8, SLAB_MAX = 1 << 16 };
+
+static int owns_memory(uint32_t cap) { return cap >= WATCH_OWN_MIN && (cap & (cap - 1)) == 0; }
+
+/* Memory of its own for w, for at least `need` watchers. */
+static void watch_own(watch_list *w, uint32_t need) {
+    uint32_t cap = WATCH_OWN_MIN;
+    while (cap < need) cap *= 2;
+    if (owns_memory(w->cap)) {
+        w->data = xrealloc(w->data, (size_t)cap * sizeof *w->data);
+    } else {
+        watcher *own = xmalloc((size_t)cap * sizeof *own);
+        if (w->len) memcpy(own, w->data, (size_t)w->len * sizeof *own);
+        w->data = own;
+    }
+    w->cap = cap;
+}
 
 void watch_grow(gsat *s, watch_list *w) {
     if (w->cap == 0) {
@@ -27,21 +54,13 @@ void watch_grow(gsat *s, watch_list *w) {
         w->cap = WATCH_FIRST;
         return;
     }
-    uint32_t cap = w->cap * 2;
-    if (w->cap == WATCH_FIRST) {                 /* leave the slab */
-        watcher *own = xmalloc((size_t)cap * sizeof *own);
-        memcpy(own, w->data, (size_t)w->len * sizeof *own);
-        w->data = own;
-    } else {
-        w->data = xrealloc(w->data, (size_t)cap * sizeof *w->data);
-    }
-    w->cap = cap;
+    watch_own(w, w->cap * 2);
 }
 
 void watch_free_all(gsat *s) {
     uint32_t nl = 2 * (s->nvars + 1);
     for (uint32_t l = 0; l < nl; l++)
-        if (s->watches[l].cap > WATCH_FIRST) free(s->watches[l].data);
+        if (owns_memory(s->watches[l].cap)) free(s->watches[l].data);
     for (size_t i = 0; i < s->watch_slabs.len; i++) free(s->watch_slabs.data[i]);
     vec_free(s->watch_slabs);
     free(s->watches);
@@ -54,17 +73,76 @@ void watch_attach(gsat *s, cref_t r) {
     watch_push(s, &s->watches[c->lits[1]], c->lits[0], r | tag);
 }
 
+/* Attach the live clauses of lists[k] from index from[k] on, for k < n:
+ * count the watchers per literal, make room in each list at once (empty
+ * lists get exact-size pieces of one block), then fill. */
+static void attach_bulk(gsat *s, vec_uint *const *lists, const size_t *from, int n) {
+    size_t nl = 2 * ((size_t)s->nvars + 1), fresh = 0;
+    uint32_t *count = big_calloc(nl, sizeof *count);
+    for (int k = 0; k < n; k++)
+        for (size_t i = from[k]; i < lists[k]->len; i++) {
+            const clause *c = CL(s, lists[k]->data[i]);
+            if (c->flags & CL_GARBAGE) continue;
+            count[c->lits[0]]++;
+            count[c->lits[1]]++;
+        }
+    for (size_t l = 0; l < nl; l++) {
+        uint32_t k = count[l];
+        if (!k) continue;
+        watch_list *w = &s->watches[l];
+        if (w->cap == 0) fresh += k + (k >= WATCH_OWN_MIN && !(k & (k - 1)));
+        else if (w->len + k > w->cap) watch_own(w, w->len + k);
+    }
+    if (fresh) {
+        watcher *block = big_malloc(fresh * sizeof *block);
+        vec_push(s->watch_slabs, block);
+        for (size_t l = 0; l < nl; l++) {
+            uint32_t k = count[l];
+            watch_list *w = &s->watches[l];
+            if (!k || w->cap) continue;
+            if (owns_memory(k)) k++;          /* a piece must not look owned */
+            w->data = block;
+            w->cap = k;
+            block += k;
+        }
+    }
+    free(count);
+    for (int k = 0; k < n; k++)
+        for (size_t i = from[k]; i < lists[k]->len; i++) {
+            cref_t r = lists[k]->data[i];
+            const clause *c = CL(s, r);
+            if (c->flags & CL_GARBAGE) continue;
+            uint32_t tag = c->size == 2 ? WATCH_BIN : 0;
+            watch_list *w0 = &s->watches[c->lits[0]], *w1 = &s->watches[c->lits[1]];
+            w0->data[w0->len++] = (watcher){c->lits[1], r | tag};
+            w1->data[w1->len++] = (watcher){c->lits[0], r | tag};
+        }
+}
+
+void watch_flush_slow(gsat *s) {
+    size_t pending = s->originals.len - s->unwatched;
+    if (pending * 8 < 2 * ((size_t)s->nvars + 1)) {
+        /* a few clauses (units interleaved with clauses flush often):
+         * the counting pass would cost a sweep over every literal */
+        for (size_t i = s->unwatched; i < s->originals.len; i++)
+            if (!(CL(s, s->originals.data[i])->flags & CL_GARBAGE)) watch_attach(s, s->originals.data[i]);
+    } else {
+        vec_uint *lists[1] = {&s->originals};
+        size_t from[1] = {s->unwatched};
+        attach_bulk(s, lists, from, 1);
+    }
+    s->unwatched = s->originals.len;
+}
+
 /* Drop every watcher and re-attach the live clauses (after deletions or
  * compaction).  Valid at any level: the watched literals are lits[0..1]. */
 void watch_rebuild(gsat *s) {
     s->ca.unpurged = 0;
     for (uint32_t l = 0; l < 2 * (s->nvars + 1); l++) s->watches[l].len = 0;
     vec_uint *lists[2] = {&s->originals, &s->learnts};
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < lists[k]->len; i++) {
-            cref_t r = lists[k]->data[i];
-            if (!(CL(s, r)->flags & CL_GARBAGE)) watch_attach(s, r);
-        }
+    size_t from[2] = {0, 0};
+    attach_bulk(s, lists, from, 2);
+    s->unwatched = s->originals.len;
 }
 
 /* Make lits[i] and lits[j] (i != j) the watched pair of long clause r, as

@@ -456,7 +456,7 @@ static void corrupt_gzip_blamed(void **state) {
         fclose(zf);
         z[at] ^= 0x04;
         gsat *s = gsat_new();
-        gnf_opts o = {0, 1};
+        gnf_opts o = {0, 1, 0};
         gnf_info info; ic_error err; ic_error_clear(&err);
         if (gnf_parse_file(s, gz, &o, &info, &err) == 0) fail_msg("flip at %zu: corrupt gzip parsed", at);
         if (!strstr(err.msg, "corrupt gzip input")) fail_msg("flip at %zu: %s", at, err.msg);

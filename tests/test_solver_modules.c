@@ -2,7 +2,8 @@
  * internal header: the EVSIDS heap, the clause arena and its compaction,
  * watch lists and BCP (binary fast path, blockers, watch replacement),
  * conflict analysis (1UIP, minimization, LBD, backjump level) and
- * analyze_final. */
+ * analyze_final; the lazy attachment of original clauses (one counting
+ * pass for many, one by one for a few). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,8 @@ static void watches_and_bcp(void **state) {
     gsat_reserve_vars(s, 8);
     add(s, 1, 2, 0, 0);          /* binary */
     add(s, -2, 3, 4, 5);         /* long */
+    assert_int_equal(s->watches[lit_from_dimacs(1)].len, 0);   /* attached lazily */
+    watch_flush(s);
     /* binary clauses are flagged, both literals watched */
     watch_list *w1 = &s->watches[lit_from_dimacs(1)];
     assert_int_equal(w1->len, 1);
@@ -164,6 +167,67 @@ static gsat *analysis_setup(int minimize) {
     assert_int_equal(val(s, 6), 1);
     decide(s, 2);
     return s;
+}
+
+/* Every live original clause watched exactly on lits[0] and lits[1], with
+ * the other one as blocker and the binary flag right, and nothing else. */
+static void check_watches(gsat *s) {
+    size_t total = 0, live = 0;
+    for (uint32_t l = 2; l < 2 * (s->nvars + 1); l++) total += s->watches[l].len;
+    for (size_t i = 0; i < s->originals.len; i++) {
+        cref_t r = s->originals.data[i];
+        const clause *c = CL(s, r);
+        if (c->flags & CL_GARBAGE) continue;
+        live++;
+        for (int k = 0; k < 2; k++) {
+            const watch_list *w = &s->watches[c->lits[k]];
+            int found = 0;
+            for (uint32_t j = 0; j < w->len; j++)
+                if ((w->data[j].cref & ~WATCH_BIN) == r) {
+                    found++;
+                    assert_int_equal(w->data[j].blocker, c->lits[1 - k]);
+                    assert_int_equal(!!(w->data[j].cref & WATCH_BIN), c->size == 2);
+                }
+            assert_int_equal(found, 1);
+        }
+    }
+    assert_int_equal(total, 2 * live);
+}
+
+static void lazy_attach_bulk_and_few(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    gsat_reserve_vars(s, 30);
+    /* many clauses at once: the counting pass; literal 1 gets exactly 8
+     * watchers (a power of two: its piece must still not pass for memory
+     * of its own when it grows) */
+    for (int i = 0; i < 8; i++) add(s, 1, 2 + i, 20 + i, 0);
+    for (int v = 2; v < 30; v++) add(s, -v, v + 1 <= 30 ? v + 1 : 2, 0, 0);
+    assert_true((s->originals.len - s->unwatched) * 8 >= 2 * (size_t)(s->nvars + 1));
+    watch_flush(s);
+    assert_int_equal(s->unwatched, s->originals.len);
+    check_watches(s);
+    /* a few more, one by one */
+    add(s, 1, -29, 0, 0);
+    add(s, -1, 5, 9, 0);
+    watch_flush(s);
+    check_watches(s);
+    /* lists cut from the block grow into memory of their own, contents kept */
+    watch_list *w = &s->watches[lit_from_dimacs(1)];
+    uint32_t before = w->len;
+    for (uint32_t k = 0; k < 40; k++) watch_push(s, w, lit_from_dimacs(3), 7);
+    assert_int_equal(w->len, before + 40);
+    for (uint32_t k = before; k < w->len; k++) assert_int_equal(w->data[k].cref, 7);
+    w->len = before;
+    check_watches(s);
+    /* a unit propagates through the lazily attached clauses: -2 forces,
+     * along the chain -v | v+1 read backwards, nothing; 2 forces 3..30 */
+    add(s, 2, 0, 0, 0);
+    for (int v = 2; v <= 30; v++) assert_int_equal(val(s, v), 1);
+    /* rebuilding after compaction uses the counting pass too */
+    watch_rebuild(s);
+    check_watches(s);
+    gsat_free(s);                        /* ASan: pieces freed once, owned lists freed */
 }
 
 static void analysis_1uip_minimize_lbd(void **state) {
@@ -265,6 +329,7 @@ int main(void) {
         cmocka_unit_test(heap_orders_by_activity),
         cmocka_unit_test(arena_alloc_free_compact),
         cmocka_unit_test(watches_and_bcp),
+        cmocka_unit_test(lazy_attach_bulk_and_few),
         cmocka_unit_test(analysis_1uip_minimize_lbd),
         cmocka_unit_test(analysis_final_assumptions),
         cmocka_unit_test(simplify_and_reduce),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/bigmem.h"
 #include "theory/pk_order.h"
 
 /* The theory's own options (gsat_add_options): the engine keeps the values. */
@@ -83,13 +84,13 @@ static void ensure_vars(acyclic *a, int var) {
     if (var < a->cap_vars) return;
     int cap = a->cap_vars ? a->cap_vars : 64;
     while (cap <= var) cap *= 2;
-    a->guard_head = xrealloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
-    a->implied_edge = xrealloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
-    a->implied_limit = xrealloc(a->implied_limit, (size_t)cap * sizeof *a->implied_limit);
-    a->var_stamp = xrealloc(a->var_stamp, (size_t)cap * sizeof *a->var_stamp);
-    a->watched = xrealloc(a->watched, (size_t)cap);
-    a->pending_mark = xrealloc(a->pending_mark, (size_t)cap);
-    a->gone_stamp = xrealloc(a->gone_stamp, (size_t)cap * sizeof *a->gone_stamp);
+    a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
+    a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
+    a->implied_limit = big_realloc(a->implied_limit, (size_t)cap * sizeof *a->implied_limit);
+    a->var_stamp = big_realloc(a->var_stamp, (size_t)cap * sizeof *a->var_stamp);
+    a->watched = big_realloc(a->watched, (size_t)cap);
+    a->pending_mark = big_realloc(a->pending_mark, (size_t)cap);
+    a->gone_stamp = big_realloc(a->gone_stamp, (size_t)cap * sizeof *a->gone_stamp);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
     for (int v = a->cap_vars; v < cap; v++) {
         a->implied_edge[v] = -1;
@@ -655,11 +656,11 @@ int acyclic_add_nodes(acyclic *a, int count) {
     int first = pk_add_nodes(&a->pk, count), n = a->pk.num_nodes;
     if (n > a->cap_nodes) {
         int cap = a->pk.cap_nodes;
-        a->out_guarded = xrealloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
-        a->in_guarded = xrealloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
-        a->parent = xrealloc(a->parent, (size_t)cap * sizeof *a->parent);
-        a->seen = xrealloc(a->seen, (size_t)cap * sizeof *a->seen);
-        a->seen2 = xrealloc(a->seen2, (size_t)cap * sizeof *a->seen2);
+        a->out_guarded = big_realloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
+        a->in_guarded = big_realloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
+        a->parent = big_realloc(a->parent, (size_t)cap * sizeof *a->parent);
+        a->seen = big_realloc(a->seen, (size_t)cap * sizeof *a->seen);
+        a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
         for (int v = a->cap_nodes; v < cap; v++) { a->seen[v] = a->seen2[v] = 0; a->parent[v] = -1; }
         a->cap_nodes = cap;
     }
@@ -671,7 +672,7 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     flush_taken_back(a);
     if (a->num_edges == a->cap_edges) {
         a->cap_edges = a->cap_edges ? 2 * a->cap_edges : 64;
-        a->e = xrealloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
+        a->e = big_realloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
     }
     int id = a->num_edges++;
     edge *ed = &a->e[id];

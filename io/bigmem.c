@@ -1,0 +1,36 @@
+/* bigmem.c — see bigmem.h.  The advice is MADV_HUGEPAGE on the page-aligned
+ * interior of a block; blocks under 2 MB are left alone (a huge page
+ * there would only waste memory). */
+#include "io/bigmem.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "vec.h"
+
+enum { HUGE_BYTES = 2u << 20, PAGE_BYTES = 4096 };
+
+void big_advise(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (!p || bytes < HUGE_BYTES) return;
+    uintptr_t a = ((uintptr_t)p + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
+    uintptr_t z = ((uintptr_t)p + bytes) & ~(uintptr_t)(PAGE_BYTES - 1);
+    if (z > a && z - a >= HUGE_BYTES) (void)madvise((void *)a, z - a, MADV_HUGEPAGE);
+#else
+    (void)p; (void)bytes;
+#endif
+}
+
+void *big_realloc(void *p, size_t bytes) {
+    void *q = xrealloc(p, bytes);
+    big_advise(q, bytes);
+    return q;
+}
+
+void *big_malloc(size_t bytes) { return big_realloc(NULL, bytes); }
+
+void *big_calloc(size_t n, size_t size) {
+    void *q = xcalloc(n, size);
+    big_advise(q, n * size);
+    return q;
+}

@@ -1,0 +1,20 @@
+/* bigmem.h — allocation for the large arrays that get written all over
+ * right after they are made (per-variable and per-literal arrays, the
+ * clause arena, watch lists, a graph's edges).  Same contract as vec.h's
+ * xrealloc/xcalloc (failure is fatal through xalloc_fail), plus advice to
+ * the kernel to back blocks of 2 MB and more with transparent huge pages:
+ * one page fault per 2 MB instead of one per 4 kB, and a fault costs
+ * about 10 µs on a virtual machine.  Advice only: where the kernel has no
+ * huge pages (or the platform no madvise) nothing changes but the call. */
+#ifndef ISOCHECK_BIGMEM_H
+#define ISOCHECK_BIGMEM_H
+
+#include <stddef.h>
+
+void *big_realloc(void *p, size_t bytes);
+void *big_calloc(size_t n, size_t size);
+void *big_malloc(size_t bytes);
+/* Advise the whole pages inside [p, p + bytes), if they cover 2 MB. */
+void big_advise(void *p, size_t bytes);
+
+#endif

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vec.h"
@@ -51,6 +52,15 @@ void reader_close(reader *r) {
     if (r->gz) gunzip_free(r->gz);
     memset(r, 0, sizeof *r);
     r->fd = -1;
+}
+
+size_t reader_size_hint(const reader *r) {
+    if (r->fd < 0) return r->len - r->pos;
+    struct stat st;
+    if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    off_t at = lseek(r->fd, 0, SEEK_CUR);
+    if (at < 0 || st.st_size < at) return 0;
+    return (size_t)(st.st_size - at) + (r->len - r->pos);
 }
 
 const char *reader_strerror(const reader *r) {

@@ -54,6 +54,10 @@ int reader_lines(reader *r, char **begin, char **end);
  * the number copied. */
 size_t reader_read_block(reader *r, void *dst, size_t n);
 
+/* The bytes left to read if the input is a regular file (its compressed
+ * size if it is gzip), else 0: a hint for sizing buffers up front. */
+size_t reader_size_hint(const reader *r);
+
 /* What r->error means, for messages. */
 const char *reader_strerror(const reader *r);
 

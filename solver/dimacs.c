@@ -91,6 +91,13 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
     size_t populated = 0;                 /* t->lits.data[0..populated) is prefaulted */
     char *b, *e;
     int got = 0;
+    /* at most one literal per two bytes of text: one allocation, no copies
+     * (the pages are only touched as they fill) */
+    size_t hint = reader_size_hint(r);
+    if (hint > (1u << 20)) {
+        vec_reserve(t->lits, hint / 2 + 1);
+        big_advise(t->lits.data, t->lits.cap * sizeof *t->lits.data);
+    }
 
 #define FAIL(ln, ...) do { ic_error_at(err, file, (ln), __VA_ARGS__); t->lits.len = (size_t)(out - t->lits.data); return DIMACS_ERROR; } while (0)
 

@@ -2,7 +2,8 @@
  * every malformed input gives its own message at the right line, the
  * extension hook (for GNF-like formats) sees keyword lines, variables are
  * numbered by use (not by the header or the largest index), lines cross
- * the reader's blocks, and a deadline stops reading. */
+ * the reader's blocks (and the reader's size hint is right), and a
+ * deadline stops reading. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -190,7 +191,28 @@ static void lines_across_blocks(void **state) {
     for (int i = 1; i < n; i++) fprintf(f, "%d %s%d 0\n-%d -%d 0\n", i, i % 7 ? "" : "\n", i + 1, i, i + 1);
     for (int i = 1; i <= n; i++) fprintf(f, " -%d", i);    /* ~400 KB on one line */
     fprintf(f, " 0\n-1 0");
+    long bytes = ftell(f);
     fclose(f);
+    /* the size hint (the text is reserved from it): a file's size, what is
+     * left of it once lines were served, memory's length, a pipe's 0 */
+    reader r;
+    ic_error e0;
+    ic_error_clear(&e0);
+    assert_int_equal(reader_open(&r, path, &e0), 0);
+    assert_int_equal(reader_size_hint(&r), (size_t)bytes);
+    char *b, *e;
+    assert_int_equal(reader_lines(&r, &b, &e), 1);
+    assert_int_equal(reader_size_hint(&r), (size_t)bytes - (size_t)(e - b));
+    reader_close(&r);
+    reader_open_mem(&r, "m", "1 0\n", 4);
+    assert_int_equal(reader_size_hint(&r), 4);
+    reader_close(&r);
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    r.fd = pfd[0];
+    r.len = r.pos = 0;
+    assert_int_equal(reader_size_hint(&r), 0);
+    close(pfd[0]); close(pfd[1]);
     gsat *s = gsat_new();
     ic_error err;
     ic_error_clear(&err);

@@ -82,8 +82,8 @@ static inline int lit_var(int lit) { return lit > 0 ? lit : -lit; }
 
 static void ensure_vars(acyclic *a, int var) {
     if (var < a->cap_vars) return;
-    int cap = a->cap_vars ? a->cap_vars : 64;
-    while (cap <= var) cap *= 2;
+    int cap = a->cap_vars ? a->cap_vars : 64, all = gsat_num_vars(a->s);
+    while (cap <= var || cap <= all) cap *= 2;     /* every variable at once: a reader adds edges after them */
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
     a->implied_limit = big_realloc(a->implied_limit, (size_t)cap * sizeof *a->implied_limit);

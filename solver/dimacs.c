@@ -262,13 +262,17 @@ int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {
     long added = 0;
     for (size_t i = 0; i < n; i++) clauses += lits[i] == 0;
     arena_reserve(s, clauses, n - clauses);       /* one allocation, no copies */
+    int rc = DIMACS_OK;
+    s->defer_units = 1;                           /* units: propagated once, below */
     for (size_t i = 0; i < n; i++) {
         if (lits[i]) continue;
         gsat_add_clause(s, lits + start, (int)(i - start));
         start = i + 1;
-        if (deadline > 0 && (++added & 0xffff) == 0 && gsat_now() > deadline) return DIMACS_TIMEOUT;
+        if (deadline > 0 && (++added & 0xffff) == 0 && gsat_now() > deadline) { rc = DIMACS_TIMEOUT; break; }
     }
-    return DIMACS_OK;
+    s->defer_units = 0;
+    if (s->ok && solver_propagate(s) != CREF_NONE) s->ok = 0;
+    return rc;
 }
 
 int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err) {

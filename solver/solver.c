@@ -152,6 +152,10 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
     if (j == 0) { s->ok = 0; return 0; }
     if (j == 1) {
         enqueue(s, buf->data[0], CREF_NONE);
+        /* a level-0 fact holds whether or not it was propagated: a loader
+         * propagates once at the end instead of once per unit (each would
+         * attach the clauses read since the last) */
+        if (s->defer_units) return 1;
         if (solver_propagate(s) != CREF_NONE) { s->ok = 0; return 0; }
         return 1;
     }

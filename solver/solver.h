@@ -149,6 +149,7 @@ struct gsat {
     arena ca;
     vec_uint originals, learnts, treasons;
     size_t unwatched;         /* originals[unwatched..] are not attached yet (watch.c) */
+    int defer_units;          /* dimacs_load: unit clauses only assigned, propagated at the end */
 
     /* analysis scratch */
     vec_uint learnt, toclear, stack;

@@ -165,6 +165,22 @@ static void unsat_while_reading(void **state) {
     assert_int_equal(parse_str(s, "p cnf 2 4\n1 0\n-1 0\n2 0\n1 2 0\n", NULL, NULL, &err), 0);
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
     gsat_free(s);
+    /* units are propagated once, after the last clause: the facts they
+     * imply through clauses read before and after them are known when
+     * reading ends, and so is a contradiction found only by propagation */
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "p cnf 4 4\n1 2 0\n-1 0\n-2 3 0\n-3 4 0\n", NULL, NULL, &err), 0);
+    assert_false(gsat_inconsistent(s));
+    assert_int_equal(gsat_fixed(s, -1), 1);
+    assert_int_equal(gsat_fixed(s, 2), 1);
+    assert_int_equal(gsat_fixed(s, 3), 1);
+    assert_int_equal(gsat_fixed(s, 4), 1);
+    gsat_free(s);
+    s = gsat_new();
+    assert_int_equal(parse_str(s, "p cnf 3 4\n1 2 0\n-1 0\n-2 3 0\n-3 0\n", NULL, NULL, &err), 0);
+    assert_true(gsat_inconsistent(s));
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
 }
 
 /* A deadline already past: reading stops with DIMACS_TIMEOUT, no error. */

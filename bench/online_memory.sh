@@ -1,0 +1,48 @@
+#!/bin/bash
+# bench/online_memory.sh — memory of `isocheck check --follow --retire` over
+# an unbounded-looking stream: `isocheck gen --fence-every F -o -` piped
+# straight into the checker (no file), the checker's VmRSS and the bytes it
+# has read (/proc/PID/io rchar, turned into transactions with the bytes per
+# transaction of the same stream) sampled every second.  Prints a TSV
+# (seconds, transactions read, RSS in MB) and an ASCII plot of RSS against
+# transactions, then the totals from the checker's END line and
+# /usr/bin/time (CPU = user+sys, peak RSS).  Usage:
+#   bench/online_memory.sh [TXNS (default 1000000)] [extra gen options...]
+# Default stream: 10 sessions x 8 ops, 100 keys uniform, 90% reads, a fence
+# every 10 transactions per session (doc/benchmarks.md, "Bounded memory").
+set -u
+cd "$(dirname "$0")/.." || exit 2
+ISO=${ISOCHECK:-build/isocheck}
+TXNS=${1:-1000000}; shift || true
+SESS=10
+GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 100 --dist uniform --reads 0.9 --fence-every 10 --seed 3 --level si "$@")
+t=$(mktemp -d) || exit 2
+trap 'rm -rf "$t"' EXIT
+# bytes per transaction, from the first 20,000 transactions of the same workload
+"$ISO" "${GEN[@]}" --txns $((20000 / SESS)) -o "$t/sample.txt" --force --no-truth >/dev/null || exit 2
+bpt=$(awk -v n=20000 '{b += length($0) + 1} END{printf "%.2f", b / n}' "$t/sample.txt")
+echo "# load: $(uptime | sed 's/.*load average: //')"
+echo "# stream: isocheck ${GEN[*]} -o -   ($bpt bytes per transaction)"
+"$ISO" "${GEN[@]}" -o - --no-truth | /usr/bin/time -v -o "$t/time" "$ISO" check --follow --retire - > "$t/out" 2>&1 &
+sleep 0.2
+pid=$(pgrep -n -f "check --follow --retire -" -P "$(jobs -p | tail -1)" 2>/dev/null || true)
+[ -n "$pid" ] || pid=$(pgrep -n -f "$ISO check --follow --retire -")
+start=$(date +%s.%N)
+echo -e "seconds\ttransactions\trss_mb" > "$t/tsv"
+while kill -0 "$pid" 2>/dev/null; do
+  rss=$(awk '/VmRSS/{print $2}' "/proc/$pid/status" 2>/dev/null)
+  rch=$(awk '/rchar/{print $2}' "/proc/$pid/io" 2>/dev/null)
+  [ -n "$rss" ] && [ -n "$rch" ] && \
+    echo -e "$(awk -v a="$(date +%s.%N)" -v s="$start" 'BEGIN{printf "%.0f", a - s}')\t$(awk -v r="$rch" -v b="$bpt" 'BEGIN{printf "%.0f", r / b}')\t$(awk -v k="$rss" 'BEGIN{printf "%.1f", k / 1024}')" >> "$t/tsv"
+  sleep 1
+done
+wait
+cat "$t/tsv"
+echo "# RSS (MB) against transactions read"
+awk -F'\t' 'NR > 1 { n++; x[n] = $2; y[n] = $3; if ($3 > m) m = $3 }
+  END { step = n > 40 ? int(n / 40) : 1
+        for (i = 1; i <= n; i += step) { w = m > 0 ? int(50 * y[i] / m) : 0; bar = ""; for (j = 0; j < w; j++) bar = bar "#"
+          printf "%10d %7.1f %s\n", x[i], y[i], bar } }' "$t/tsv"
+grep -E '^END|^PASS|^FAIL|^DETECTED' "$t/out"
+awk -F': ' '/User time/{u=$2} /System time/{s=$2} /Elapsed/{e=$2} /Maximum resident/{m=$2} END{printf "# checker: cpu %.1fs (user+sys), wall %s, peak RSS %.1f MB\n", u+s, e, m/1024}' "$t/time"
+echo "# load: $(uptime | sed 's/.*load average: //')"

@@ -18,25 +18,27 @@ SESS=10
 GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 100 --dist uniform --reads 0.9 --fence-every 10 --seed 3 --level si "$@")
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
-# bytes per transaction, from the first 20,000 transactions of the same workload
-"$ISO" "${GEN[@]}" --txns $((20000 / SESS)) -o "$t/sample.txt" --force --no-truth >/dev/null || exit 2
-bpt=$(awk -v n=20000 '{b += length($0) + 1} END{printf "%.2f", b / n}' "$t/sample.txt")
 echo "# load: $(uptime | sed 's/.*load average: //')"
-echo "# stream: isocheck ${GEN[*]} -o -   ($bpt bytes per transaction)"
-"$ISO" "${GEN[@]}" -o - --no-truth | /usr/bin/time -v -o "$t/time" "$ISO" check --follow --retire - > "$t/out" 2>&1 &
-sleep 0.2
-pid=$(pgrep -n -f "check --follow --retire -" -P "$(jobs -p | tail -1)" 2>/dev/null || true)
-[ -n "$pid" ] || pid=$(pgrep -n -f "$ISO check --follow --retire -")
+echo "# stream: isocheck ${GEN[*]} -o -"
+mkfifo "$t/pipe" || exit 2
+"$ISO" "${GEN[@]}" -o - --no-truth > "$t/pipe" &
+/usr/bin/time -v -o "$t/time" "$ISO" check --follow --retire - < "$t/pipe" > "$t/out" 2>&1 &
+timer=$!
+pid=
+while [ -z "$pid" ] && kill -0 "$timer" 2>/dev/null; do pid=$(pgrep -P "$timer"); sleep 0.05; done
 start=$(date +%s.%N)
-echo -e "seconds\ttransactions\trss_mb" > "$t/tsv"
+echo -n > "$t/raw"
 while kill -0 "$pid" 2>/dev/null; do
   rss=$(awk '/VmRSS/{print $2}' "/proc/$pid/status" 2>/dev/null)
   rch=$(awk '/rchar/{print $2}' "/proc/$pid/io" 2>/dev/null)
-  [ -n "$rss" ] && [ -n "$rch" ] && \
-    echo -e "$(awk -v a="$(date +%s.%N)" -v s="$start" 'BEGIN{printf "%.0f", a - s}')\t$(awk -v r="$rch" -v b="$bpt" 'BEGIN{printf "%.0f", r / b}')\t$(awk -v k="$rss" 'BEGIN{printf "%.1f", k / 1024}')" >> "$t/tsv"
+  [ -n "$rss" ] && [ -n "$rch" ] && echo "$(date +%s.%N) $rch $rss" >> "$t/raw"
   sleep 1
 done
 wait
+# bytes read -> transactions: the checker reads the whole stream (TXNS transactions) before its final check
+awk -v s="$start" -v n="$TXNS" '{ t[NR] = $1; r[NR] = $2; k[NR] = $3; if ($2 > m) m = $2 }
+  END { print "seconds\ttransactions\trss_mb"
+        for (i = 1; i <= NR; i++) printf "%.0f\t%.0f\t%.1f\n", t[i] - s, m ? r[i] * n / m : 0, k[i] / 1024 }' "$t/raw" > "$t/tsv"
 cat "$t/tsv"
 echo "# RSS (MB) against transactions read"
 awk -F'\t' 'NR > 1 { n++; x[n] = $2; y[n] = $3; if ($3 > m) m = $3 }

@@ -11,8 +11,9 @@
  *     fence_base).
  *   - retire_plan_compute() takes a live history h, its settled
  *     transactions (online_settled) and what the retired past left
- *     (positions of each session's latest fence), and returns the largest
- *     set R it finds with:
+ *     (positions of each session's latest retired fence), and returns the
+ *     set R left by starting from R1's session prefixes and removing what
+ *     breaks R2-R4 (with its session suffix) until nothing does:
  *       R1 frozen: each T in R is, in its session, at or before a chain
  *          fence whose position is <= q, the least over every known
  *          session of that session's latest chain fence: every later
@@ -20,11 +21,14 @@
  *          SO/WR edges;
  *       R0 R is settled, committed, and closed under session order;
  *       R2 every read of a T in R was written by R or INIT;
- *       R3 per key, the writers in R have a last one w (every other one
- *          reaches it), and w reaches every live writer of the key;
+ *       R3 per key, one retired version w is ordered after every other
+ *          retired version and before every live one;
  *       R4 every live read of a version written by R or INIT reads w's.
- *     "Reaches" is decided conservatively from session order and the
- *     chain alone.  Histories with list operations retire nothing.
+ *     "a reaches b": a path of SO/WR edges in h (vector clocks, exact);
+ *     "a's version is ordered before b's": a reaches b, or a reaches a
+ *     transaction that read b's version.  R1 uses the chain (it speaks of
+ *     transactions not seen yet).  Histories with list operations retire
+ *     nothing.
  *   - A retire_stream keeps the live part of a text history (PolySI
  *     format) fed in chunks of complete lines, and the summary of the
  *     retired past: per key the value of its last retired version (the

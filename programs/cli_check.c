@@ -84,7 +84,7 @@ int cli_check(int argc, char **argv) {
     int json = 0, verbose = 0, level = 0, fmt_choice = -1;
     int64_t max_anomalies = 10;
     double time_limit = 0, follow_idle = 5;
-    int follow = 0;
+    int follow = 0, retire = 0;
     load_options lopt = { 0 };
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
@@ -97,6 +97,7 @@ int cli_check(int argc, char **argv) {
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
         CMD_FLAG("follow", 0, &follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
         CMD_REAL("follow-idle", 0, &follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
+        CMD_FLAG("retire", 0, &retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
         CMD_FLAG("verbose", 'v', &verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
         CMD_END
     };
@@ -115,6 +116,10 @@ int cli_check(int argc, char **argv) {
     int n, rc = cli_parse(&spec, argc, argv, &path, &n);
     if (rc >= 0) return rc;
     int fmt = cli_format(fmt_choice);
+    if (retire && (!follow || cert_path)) {
+        fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
+        return 2;
+    }
     const char *outs[2] = { cert_path, dot_path };
     if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
     /* open the outputs first: a bad path fails before any work, and the
@@ -140,7 +145,7 @@ int cli_check(int argc, char **argv) {
     load_report_init(&lrep);
     history *h;
     if (follow) {                       /* online first; then the batch check of every byte read */
-        follow_options fo = { follow_idle, json, level != 1, level != 0, (size_t)max_anomalies, (history_format)fmt };
+        follow_options fo = { follow_idle, json, level != 1, level != 0, (size_t)max_anomalies, (history_format)fmt, retire };
         char *bytes = NULL;
         size_t nbytes = 0;
         history_format ffmt = (history_format)fmt;

@@ -16,6 +16,9 @@
 
 #include "frontend/online_check.h"
 #include "frontend/online_follow.h"
+#include "frontend/online_retire.h"
+#include "frontend/formats/parse.h"
+#include "frontend/formats/write.h"
 
 static double start_time;
 
@@ -46,16 +49,16 @@ void cli_follow_print_final_json(FILE *out, const report *r) {
     fputs("}\n", out);
 }
 
-static void print_violation(const follow_options *o, const online_checker *oc, const follow_parse *fp) {
+static void print_violation(const follow_options *o, const online_checker *oc, uint64_t read, uint64_t completed) {
     double t = elapsed();
     if (o->json) {
-        printf("{\"event\": \"violation\", \"time\": %.3f, \"read\": %u, \"completed\": %u, \"checked\": %u, \"report\": ",
-               t, fp->read, fp->completed, oc->settled);
+        printf("{\"event\": \"violation\", \"time\": %.3f, \"read\": %llu, \"completed\": %llu, \"checked\": %u, \"report\": ",
+               t, (unsigned long long)read, (unsigned long long)completed, oc->settled);
         json_inline(stdout, &oc->rep);
         fputs("}\n", stdout);
     } else {
-        printf("DETECTED after %.3fs: %u transactions read, %u completed, %u checked\n", t, fp->read, fp->completed,
-               oc->settled);
+        printf("DETECTED after %.3fs: %llu transactions read, %llu completed, %u checked\n", t, (unsigned long long)read,
+               (unsigned long long)completed, oc->settled);
         report_print_text(stdout, &oc->rep, 0);
     }
     fflush(stdout);
@@ -71,10 +74,106 @@ static void progress(const follow_parse *fp, const online_checker *oc, double la
     progress_shown = 1;
 }
 
+/* --retire: feed complete lines to a retire_stream and drop them; check
+ * whenever the completed live part has grown by half (at least 1,000
+ * transactions), so the work stays linear in the stream. */
+static int follow_retiring(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt) {
+    ic_error err;
+    ic_error_clear(&err);
+    if (o->fmt != FORMAT_AUTO && o->fmt != FORMAT_TEXT) {
+        fprintf(stderr, "isocheck: --retire reads the text format only\n");
+        return 2;
+    }
+    follow_input in;
+    if (!follow_open(&in, path, o->idle, 0.05, &err)) {
+        ic_error_print(stderr, "isocheck", &err);
+        return 2;
+    }
+    retire_stream rs;
+    retire_stream_init(&rs, path, o->want_si, o->want_ser, o->max_anomalies);
+    int rc = -1, got, detected = o->fmt == FORMAT_TEXT;
+    uint64_t read = 0, completed_total = 0;
+    for (;;) {
+        got = follow_read(&in, &err);
+        if (got < 0) { rc = 2; break; }
+        int at_end = got == 0;
+        if (!detected && in.data.len) {
+            history_format f = detect_format((const unsigned char *)in.data.data, in.data.len);
+            if (f != FORMAT_AUTO || at_end) {
+                if (f != FORMAT_TEXT) {
+                    ic_error_at(&err, path, 0, "--retire reads the text format only (found %s)", f == FORMAT_AUTO ? "no known format" : history_format_name(f));
+                    rc = 2;
+                    break;
+                }
+                detected = 1;
+            } else continue;
+        }
+        size_t upto = in.data.len;
+        if (!at_end) while (upto > 0 && in.data.data[upto - 1] != '\n') upto--;
+        if (upto) {
+            uint32_t before = retire_stream_completed(&rs), live_before = retire_stream_live(&rs);
+            if (!retire_stream_feed(&rs, in.data.data, upto, at_end, &err)) { rc = 2; break; }
+            memmove(in.data.data, in.data.data + upto, in.data.len - upto);      /* the bytes are in rs now */
+            in.data.len -= upto;
+            read += retire_stream_live(&rs) - live_before;
+            completed_total += retire_stream_completed(&rs) - before;
+        }
+        double arrived = elapsed();
+        uint32_t live = retire_stream_completed(&rs);
+        if (!rs.oc.failed && !at_end && rs.fresh >= 1000 && rs.fresh * 2 >= live) {
+            int out = retire_stream_check(&rs);
+            if (out == ONLINE_VIOLATION) {
+                if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
+                print_violation(o, &rs.oc, read, completed_total);
+            }
+            if (isatty(2)) {
+                fprintf(stderr, "\r\033[Kisocheck: following: %llu transactions read, %llu retired, %u live, lag %.3fs%s",
+                        (unsigned long long)read, (unsigned long long)rs.retired, retire_stream_live(&rs), elapsed() - arrived,
+                        rs.oc.failed ? " (violation found)" : "");
+                fflush(stderr);
+                progress_shown = 1;
+            }
+        }
+        if (at_end) break;
+    }
+    if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
+    if (rc < 0) {
+        /* the final check: the live part, every transaction complete, as text */
+        history *h = retire_stream_history(&rs, 1, &err);
+        char *buf = NULL;
+        size_t len = 0;
+        if (h) {
+            FILE *m = open_memstream(&buf, &len);
+            if (!m) xalloc_fail(0);
+            int ok = write_text(h, m, &err);
+            if (fclose(m) != 0) xalloc_fail(len);
+            history_free(h);
+            if (!ok) { free(buf); buf = NULL; len = 0; rc = 2; }
+        } else if (err.set) rc = 2;
+        if (rc < 0) {
+            if (o->json)
+                printf("{\"event\": \"end\", \"time\": %.3f, \"transactions\": %llu, \"retired\": %llu, \"peak_live\": %u}\n",
+                       elapsed(), (unsigned long long)read, (unsigned long long)rs.retired, rs.peak_live);
+            else
+                printf("END after %.3fs: %llu transactions read, %llu retired, at most %u live; the live part, checked in batch:\n",
+                       elapsed(), (unsigned long long)read, (unsigned long long)rs.retired, rs.peak_live);
+            fflush(stdout);
+            *fmt = FORMAT_TEXT;
+            *n = len;
+            *data = buf ? buf : xmalloc(1);
+        }
+    }
+    if (rc == 2) ic_error_print(stderr, "isocheck", &err);
+    retire_stream_free(&rs);
+    follow_close(&in);
+    return rc;
+}
+
 int cli_follow(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     start_time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    if (o->retire) return follow_retiring(path, o, data, n, fmt);
     ic_error err;
     ic_error_clear(&err);
     follow_input in;
@@ -102,7 +201,7 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         history_free(h);
         if (out == ONLINE_VIOLATION) {
             if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-            print_violation(o, &oc, &fp);
+            print_violation(o, &oc, fp.read, fp.completed);
         }
         progress(&fp, &oc, elapsed() - arrived);
     }

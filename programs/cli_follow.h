@@ -17,10 +17,12 @@ typedef struct follow_options {
     int want_si, want_ser;
     size_t max_anomalies;
     history_format fmt;          /* FORMAT_AUTO: detect */
+    int retire;                  /* keep only the live part (text; frontend/online_retire.h) */
 } follow_options;
 
-/* Follow path until its end.  Returns -1 with *data, *n (every byte read;
- * the caller frees *data) and *fmt (as detected) for the final batch
+/* Follow path until its end.  Returns -1 with *data, *n (every byte read,
+ * or with o->retire the live part at the end as text, the retired past
+ * summarized as the initial state; the caller frees *data) and *fmt (as detected) for the final batch
  * check, or an exit code (2: bad input, printed). */
 int cli_follow(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt);
 

@@ -57,7 +57,7 @@ int cli_gen(int argc, char **argv) {
     int verbose = 0, no_truth = 0, no_retry = 0, force = 0, fmt_choice = 0, preset = -1;
     int dist = (int)p.dist, level = (int)p.level, fault = (int)p.fault;
     uint64_t sessions = p.sessions, txns = p.txns_per_session, ops = p.ops_per_txn, keys = p.keys, long_ops = p.long_ops,
-             lag = p.lag, seed = p.seed;
+             lag = p.lag, seed = p.seed, fence_every = 0;
     double reads = p.read_fraction, zipf = p.zipf_exponent, long_fraction = p.long_fraction, fault_rate = p.fault_rate;
     char preset_buf[256];
     const char *preset_names[16];
@@ -82,6 +82,7 @@ int cli_gen(int argc, char **argv) {
         CMD_CHOICE("fault", 0, &fault, fault_names, "F", "fault to inject (default none; see below)"),
         CMD_REAL("fault-rate", 0, &fault_rate, 0, 1, "F", "fraction of transactions (dirty reads: reads) faulted (default 0.1)"),
         CMD_U64("lag", 0, &lag, 0, UINT32_MAX, "N", "replica lag in commits (default 2*sessions)"),
+        CMD_U64("fence-every", 0, &fence_every, 0, UINT32_MAX - 1, "N", "after every N transactions each session runs a fence transaction on a reserved key (default 0: none; doc/checker.md)"),
         CMD_U64("seed", 0, &seed, 0, UINT64_MAX, "S", "random seed (default 1)"),
         CMD_CHOICE("format", 0, &fmt_choice, cli_write_format_names, "F", "output format (default text)"),
         CMD_STR("output", 'o', &out, "OUT", "output (\"-\": stdout, text and elle only)"),
@@ -124,6 +125,7 @@ int cli_gen(int argc, char **argv) {
     if (given(opts, "fault-rate")) p.fault_rate = fault_rate;
     if (given(opts, "lag")) p.lag = (uint32_t)lag;
     if (given(opts, "seed")) p.seed = seed;
+    p.fence_every = (uint32_t)fence_every;
     if (no_retry) p.retry = 0;
     int fmt = fmt_choice + 1;
     ic_error err;

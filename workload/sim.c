@@ -64,6 +64,7 @@ typedef struct sim {
     int64_t next_txn_id;
     int64_t next_value;
     int dirty_fault;
+    key_state fence;             /* WORKLOAD_FENCE_KEY's versions */
     key_state *dense;            /* keys <= DENSE_MAX: indexed directly (calloc: untouched
                                   * pages cost nothing) */
     vec_i64 dense_used;          /* dense keys that own version storage */
@@ -78,6 +79,7 @@ typedef struct sim {
 #define DENSE_MAX (1u << 26)
 
 static key_state *key_get(sim *m, int64_t key) {
+    if (key == WORKLOAD_FENCE_KEY) return &m->fence;
     if (m->dense) return &m->dense[key];
     uint32_t i = u64map_get(&m->key_index, (uint64_t)key);
     if (i == UINT32_MAX) {
@@ -107,7 +109,7 @@ static int64_t version_value(const key_state *k, long i) { return i < 0 ? 0 : k-
 
 static void push_version(sim *m, key_state *k, int64_t key, version v) {
     if (k->len == k->cap) {
-        if (!k->cap && m->dense) vec_push(m->dense_used, key);
+        if (!k->cap && m->dense && key != WORKLOAD_FENCE_KEY) vec_push(m->dense_used, key);
         k->cap = k->cap ? 2 * k->cap : 1;
         k->v = xrealloc(k->v, k->cap * sizeof *k->v);
     }
@@ -165,7 +167,12 @@ static void begin(sim *m, uint32_t s) {
     const workload_params *p = m->p;
     x->open = 1;
     x->serial++;
-    if (!x->retries) {           /* a new program transaction; a retry repeats it */
+    if (!x->retries && p->fence_every && (x->pos + 1) % (p->fence_every + 1) == 0) {
+        vec_clear(x->plan);      /* a fence: no draw from the program */
+        planned_op rd = { 0, WORKLOAD_FENCE_KEY }, wr = { 1, WORKLOAD_FENCE_KEY };
+        vec_push(x->plan, rd);
+        vec_push(x->plan, wr);
+    } else if (!x->retries) {    /* a new program transaction; a retry repeats it */
         uint32_t n = rng_chance(&x->prog, p->long_fraction) ? p->long_ops : p->ops_per_txn;
         vec_clear(x->plan);
         for (uint32_t i = 0; i < n; i++) {
@@ -420,6 +427,7 @@ int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
         vec_free(m.ss[s].ops); vec_free(m.ss[s].reads); vec_free(m.ss[s].inject); vec_free(m.ss[s].plan);
     }
     vec_foreach(int64_t, k, m.dense_used) free(m.dense[*k].v);
+    free(m.fence.v);
     vec_foreach(key_state, k, m.sparse) free(k->v);
     vec_free(m.sparse);
     vec_free(m.dense_used);

@@ -23,6 +23,13 @@
  *     transactions or reads, modelled on what real databases showed.
  *     sim_truth counts how often each one actually changed what a
  *     transaction observed ("manifested").
+ *   - Fences (fence_every = N > 0): a session's program transaction i with
+ *     (i + 1) % (N + 1) == 0 is a fence, [read F, write F] on the reserved
+ *     key F = WORKLOAD_FENCE_KEY, and not drawn from the session's program
+ *     (the other transactions stay the same programs).  At ser and si two
+ *     concurrent fences conflict, so the committed fences form one chain,
+ *     each reading the previous one's write (doc/checker.md, "Retiring
+ *     transactions"); faults may break the chain like any other.
  *   - Every written value is unique over the whole history (a global
  *     counter from 1; 0 is the initial value), and a transaction reads its
  *     own latest write of a key.
@@ -73,7 +80,14 @@ typedef struct workload_params {
     uint32_t lag;               /* commits of replica lag (long-fork, causality) */
     uint64_t seed;
     int retry;                  /* re-run aborted transactions until they commit */
+    uint32_t fence_every;       /* 0: none; else after every N transactions a session runs a
+                                 * fence: read then write WORKLOAD_FENCE_KEY */
 } workload_params;
+
+/* The reserved key of fence transactions (the same number as
+ * RETIRE_FENCE_KEY in frontend/online_retire.h, which the checker reads;
+ * a test asserts it).  No keydist draws it: data keys are < 2^32. */
+#define WORKLOAD_FENCE_KEY 1000000000000000000LL
 
 /* Ground truth of one run. */
 typedef struct sim_truth {

@@ -1,0 +1,50 @@
+#!/bin/bash
+# bench/online_memory.sh — memory of `isocheck check --follow --retire` over
+# an unbounded-looking stream: `isocheck gen --fence-every F -o -` piped
+# straight into the checker (no file), the checker's VmRSS and the bytes it
+# has read (/proc/PID/io rchar, turned into transactions with the bytes per
+# transaction of the same stream) sampled every second.  Prints a TSV
+# (seconds, transactions read, RSS in MB) and an ASCII plot of RSS against
+# transactions, then the totals from the checker's END line and
+# /usr/bin/time (CPU = user+sys, peak RSS).  Usage:
+#   bench/online_memory.sh [TXNS (default 1000000)] [extra gen options...]
+# Default stream: 10 sessions x 8 ops, 100 keys uniform, 90% reads, a fence
+# every 10 transactions per session (doc/benchmarks.md, "Bounded memory").
+set -u
+cd "$(dirname "$0")/.." || exit 2
+ISO=${ISOCHECK:-build/isocheck}
+TXNS=${1:-1000000}; shift || true
+SESS=10
+GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 100 --dist uniform --reads 0.9 --fence-every 10 --seed 3 --level si "$@")
+t=$(mktemp -d) || exit 2
+trap 'rm -rf "$t"' EXIT
+echo "# load: $(uptime | sed 's/.*load average: //')"
+echo "# stream: isocheck ${GEN[*]} -o -"
+mkfifo "$t/pipe" || exit 2
+"$ISO" "${GEN[@]}" -o - --no-truth > "$t/pipe" &
+/usr/bin/time -v -o "$t/time" "$ISO" check --follow --retire - < "$t/pipe" > "$t/out" 2>&1 &
+timer=$!
+pid=
+while [ -z "$pid" ] && kill -0 "$timer" 2>/dev/null; do pid=$(pgrep -P "$timer"); sleep 0.05; done
+start=$(date +%s.%N)
+echo -n > "$t/raw"
+while kill -0 "$pid" 2>/dev/null; do
+  rss=$(awk '/VmRSS/{print $2}' "/proc/$pid/status" 2>/dev/null)
+  rch=$(awk '/rchar/{print $2}' "/proc/$pid/io" 2>/dev/null)
+  [ -n "$rss" ] && [ -n "$rch" ] && echo "$(date +%s.%N) $rch $rss" >> "$t/raw"
+  sleep 1
+done
+wait
+# bytes read -> transactions: the checker reads the whole stream (TXNS transactions) before its final check
+awk -v s="$start" -v n="$TXNS" '{ t[NR] = $1; r[NR] = $2; k[NR] = $3; if ($2 > m) m = $2 }
+  END { print "seconds\ttransactions\trss_mb"
+        for (i = 1; i <= NR; i++) printf "%.0f\t%.0f\t%.1f\n", t[i] - s, m ? r[i] * n / m : 0, k[i] / 1024 }' "$t/raw" > "$t/tsv"
+cat "$t/tsv"
+echo "# RSS (MB) against transactions read"
+awk -F'\t' 'NR > 1 { n++; x[n] = $2; y[n] = $3; if ($3 > m) m = $3 }
+  END { step = n > 40 ? int(n / 40) : 1
+        for (i = 1; i <= n; i += step) { w = m > 0 ? int(50 * y[i] / m) : 0; bar = ""; for (j = 0; j < w; j++) bar = bar "#"
+          printf "%10d %7.1f %s\n", x[i], y[i], bar } }' "$t/tsv"
+grep -E '^END|^PASS|^FAIL|^DETECTED' "$t/out"
+awk -F': ' '/User time/{u=$2} /System time/{s=$2} /Elapsed/{e=$2} /Maximum resident/{m=$2} END{printf "# checker: cpu %.1fs (user+sys), wall %s, peak RSS %.1f MB\n", u+s, e, m/1024}' "$t/time"
+echo "# load: $(uptime | sed 's/.*load average: //')"

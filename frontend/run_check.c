@@ -1,9 +1,24 @@
-/* run_check.c — the checking pipeline (contract in run_check.h). */
+/* run_check.c — the checking pipeline (contract in run_check.h).
+ *
+ * Each level is one task (level_run): check, and on FAIL the
+ * interpretation into the task's own report; on PASS, when every pass is
+ * verified anyway, its certificate.  With o->check.threads >= 2 and two
+ * levels the tasks run at once (par.h): they share only the history and
+ * the index, both read-only while checking.  Everything a caller sees —
+ * report items, levels, hooks, the certificate kept — is then assembled
+ * on the caller's thread in the serial order (level_finish, SER then SI),
+ * so the output does not depend on the thread count.  At once, both
+ * levels' polygraphs are alive together: when the estimate of the second
+ * one does not fit in half the memory free now, the levels run one after
+ * the other (same output). */
 #include "frontend/run_check.h"
 
+#include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "monotonic.h"
+#include "par.h"
 #include "frontend/checking/axioms.h"
 
 void run_check_options_default(run_check_options *o) {
@@ -16,21 +31,118 @@ void run_check_options_default(run_check_options *o) {
 #endif
 }
 
+/* What checking one level adds at its peak, per operation of the history
+ * (measured: 73 bytes on 300k generated transactions of 8 operations,
+ * doc/benchmarks.md "Both cores"; rounded up). */
+#define LEVEL_PEAK_BYTES_PER_OP 100.0
+
+/* Whether a second level's polygraph fits beside the first: its estimate
+ * within half the physical memory free now (unknown: assume it does). */
+static int second_level_fits(const history *h) {
+    long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 1;
+    return (double)h->num_ops * LEVEL_PEAK_BYTES_PER_OP <= (double)pages * (double)page / 2;
+}
+
+/* Progress from two levels at once: the caller's callback is called under
+ * one lock, so it never runs on two threads together. */
+typedef struct progress_lock {
+    pthread_mutex_t mu;
+    void (*progress)(void *ctx, const char *what);
+} progress_lock;
+
+typedef struct level_task {
+    check_level_id lv;
+    check_options copt;
+    progress_lock *plock;
+    check_result res;
+    report part;                 /* the interpretation's anomalies, moved into the caller's report */
+    uint64_t violations;         /* FAIL: anomalies found */
+    interpret_trace trace;
+    int certified;               /* certify() ran in the task */
+    int cert_ok;
+    certificate cert;            /* kept when cert_ok and a certificate is wanted */
+    char cert_msg[512];
+} level_task;
+
+typedef struct run_ctx {
+    const history *h;
+    const pg_index *ix;
+    const run_check_options *o;
+    level_task *tasks;
+} run_ctx;
+
+static void progress_locked(void *ctx, const char *what) {
+    level_task *t = ctx;
+    pthread_mutex_lock(&t->plock->mu);
+    t->plock->progress((void *)check_level_name(t->lv), what);
+    pthread_mutex_unlock(&t->plock->mu);
+}
+
 /* On PASS: the witness as a certificate, checked by `isocheck verify`'s
- * code; kept in *keep when wanted.  0 (with L's message) if it fails. */
-static void certify(const history *h, const check_result *res, report_level *L, certificate *keep, int *keep_level) {
-    certificate one;
-    cert_init(&one);
+ * code.  1 if it verifies (*c holds it), else 0 with msg set. */
+static int certify(const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
     ic_error cerr;
     ic_error_clear(&cerr);
     int si = res->level == LEVEL_SI;
-    if (cert_build(h, &res->vo, si, &one, &cerr) == CERT_OK && cert_verify(h, &one, si, &cerr, NULL) == CERT_OK) {
-        if (keep) { cert_free(keep); *keep = one; cert_init(&one); *keep_level = (int)res->level; }
-    } else {
-        L->verdict = 2;
-        snprintf(L->msg, sizeof L->msg, "internal error: the certificate does not verify: %.400s", cerr.msg);
+    if (cert_build(h, &res->vo, si, c, &cerr) == CERT_OK && cert_verify(h, c, si, &cerr, NULL) == CERT_OK) return 1;
+    snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
+    return 0;
+}
+
+static void level_run(void *ctx, size_t i) {
+    run_ctx *rc = ctx;
+    const run_check_options *o = rc->o;
+    level_task *t = &rc->tasks[i];
+    check_level(rc->ix, t->lv, &t->copt, &t->res);
+    if (t->res.verdict == CHECK_FAIL) {
+        t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
+                                          t->res.forced.data, t->res.forced.len, o->max_anomalies,
+                                          o->trace ? &t->trace : NULL);
+    } else if (t->res.verdict == CHECK_PASS && o->verify_every_pass) {
+        t->certified = 1;
+        t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+        if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
     }
-    cert_free(&one);
+}
+
+/* On the caller's thread, in the serial order: the level's line of the
+ * report, its anomalies, the certificate of the strongest level that
+ * passes (certified here when the task did not), the hook. */
+static void level_finish(run_ctx *rc, level_task *t, report *rep, certificate *cert, int *cert_level) {
+    const run_check_options *o = rc->o;
+    check_result *res = &t->res;
+    report_level *L = &rep->levels[rep->num_levels++];
+    memset(L, 0, sizeof *L);
+    L->level = t->lv;
+    L->verdict = res->verdict == CHECK_PASS ? 0 : res->verdict == CHECK_FAIL ? 1 : 2;
+    L->stage = res->stage ? res->stage : "";
+    snprintf(L->msg, sizeof L->msg, "%s", res->msg);
+    if (res->verdict == CHECK_FAIL) {
+        L->violations = t->violations;
+        vec_foreach(report_anomaly, a, t->part.items) vec_push(rep->items, *a);
+        t->part.items.len = 0;                       /* moved, not freed */
+    } else if (res->verdict == CHECK_PASS) {
+        int keep = o->certificate && cert && cert_level && *cert_level < 0;
+        if (!t->certified && keep) {
+            t->certified = 1;
+            t->cert_ok = certify(rc->h, res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+        }
+        if (t->certified && !t->cert_ok) {
+            L->verdict = 2;
+            snprintf(L->msg, sizeof L->msg, "%s", t->cert_msg);
+        } else if (t->certified && keep) {
+            cert_free(cert);
+            *cert = t->cert;
+            cert_init(&t->cert);
+            *cert_level = (int)t->lv;
+        }
+    }
+    if (o->trace) {
+        vec_foreach(interpret_candidate, ca, t->trace) vec_push(*o->trace, *ca);
+        t->trace.len = 0;
+    }
+    if (o->on_level) o->on_level(o->hook_ctx, res);
 }
 
 int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
@@ -47,28 +159,42 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
     pg_index ix;
     if (!pg_index_build(&ix, h, err)) return 0;
     if (o->on_index) o->on_index(o->hook_ctx, &ix, monotonic_seconds() - t0);
-    check_options copt = o->check;
+
+    level_task tasks[2];
+    size_t n = 0;
     for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {     /* SER first: its certificate proves SI too */
         if (!o->want[lv]) continue;
-        check_result res;
-        copt.progress_ctx = (void *)check_level_name((check_level_id)lv);
-        check_level(&ix, (check_level_id)lv, &copt, &res);
-        report_level *L = &rep->levels[rep->num_levels++];
-        memset(L, 0, sizeof *L);
-        L->level = lv;
-        L->verdict = res.verdict == CHECK_PASS ? 0 : res.verdict == CHECK_FAIL ? 1 : 2;
-        L->stage = res.stage ? res.stage : "";
-        snprintf(L->msg, sizeof L->msg, "%s", res.msg);
-        if (res.verdict == CHECK_FAIL) {
-            L->violations = interpret_failure(rep, lv, &res.vo, res.cycle.data, res.cycle.len, res.forced.data,
-                                              res.forced.len, o->max_anomalies, o->trace);
-        } else if (res.verdict == CHECK_PASS) {
-            int keep = o->certificate && cert && cert_level && *cert_level < 0;
-            if (keep || o->verify_every_pass) certify(h, &res, L, keep ? cert : NULL, cert_level);
-        }
-        if (o->on_level) o->on_level(o->hook_ctx, &res);
-        check_result_free(&res);
+        level_task *t = &tasks[n++];
+        memset(t, 0, sizeof *t);
+        t->lv = (check_level_id)lv;
+        t->copt = o->check;
+        t->copt.progress_ctx = (void *)check_level_name(t->lv);
+        report_init(&t->part, h, check_level_name(t->lv));
+        vec_init(t->trace);
+        cert_init(&t->cert);
     }
+    run_ctx rc = { h, &ix, o, tasks };
+    int together = o->check.threads >= 2 && n == 2 && second_level_fits(h);
+    progress_lock plock;
+    if (together && o->check.progress) {
+        pthread_mutex_init(&plock.mu, NULL);
+        plock.progress = o->check.progress;
+        for (size_t i = 0; i < n; i++) {
+            tasks[i].plock = &plock;
+            tasks[i].copt.progress = progress_locked;
+            tasks[i].copt.progress_ctx = &tasks[i];
+        }
+    }
+    if (together) par_run(2, n, level_run, &rc);
+    for (size_t i = 0; i < n; i++) {
+        if (!together) level_run(&rc, i);
+        level_finish(&rc, &tasks[i], rep, cert, cert_level);
+        check_result_free(&tasks[i].res);
+        report_free(&tasks[i].part);
+        interpret_trace_free(&tasks[i].trace);
+        cert_free(&tasks[i].cert);
+    }
+    if (together && o->check.progress) pthread_mutex_destroy(&plock.mu);
     if (rep->num_levels == 2) { report_level t = rep->levels[0]; rep->levels[0] = rep->levels[1]; rep->levels[1] = t; }
     pg_index_free(&ix);
     return 1;

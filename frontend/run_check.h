@@ -9,7 +9,15 @@
  *
  * Axiom violations end the run (the levels are not checked).  The report
  * lists SI before SER.  Nothing is printed: a caller that wants to show
- * progress, statistics or traces does so in the hooks. */
+ * progress, statistics or traces does so in the hooks.
+ *
+ * With o->check.threads >= 2 the two levels are checked at once, on two
+ * threads (unless both would not fit in memory), sharing the history and
+ * the index read-only.  The report, the certificate kept and the order and
+ * arguments of the on_level hooks are the same as with one thread; the
+ * hooks are called on the caller's thread once both levels are done, and
+ * the progress callback is called under a lock, never on two threads at
+ * once, with progress_ctx set to the level's name as before. */
 #ifndef ISOCHECK_RUN_CHECK_H
 #define ISOCHECK_RUN_CHECK_H
 

@@ -102,6 +102,24 @@ char *input_line(input *r, size_t *len) {
     }
 }
 
+char *input_take_lines(input *r, size_t want, size_t *n) {
+    if (want == 0) want = 1;
+    for (;;) {
+        fill(r, want);                               /* want bytes unless the input ends first */
+        unsigned char *s = r->buf + r->start;
+        size_t have = r->end - r->start, cut;
+        if (r->eof && have <= want) cut = have;      /* the rest of the input */
+        else for (cut = want; cut > 0 && s[cut - 1] != '\n'; cut--) {}
+        if (cut > 0 || have == 0) {
+            *n = cut;
+            r->start += cut;
+            r->offset += cut;
+            return cut ? (char *)s : NULL;
+        }
+        want *= 2;                                   /* a line longer than want: take more */
+    }
+}
+
 const char *input_error(const input *r) {
     return r->io_error ? reader_strerror(&r->src) : NULL;
 }

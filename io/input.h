@@ -40,6 +40,12 @@ size_t input_read(input *r, void *dst, size_t n);
 /* Next line without its '\n' (and '\r'), NUL-terminated, valid until the
  * next call; NULL at EOF.  *len gets its length.  r->line is its number. */
 char *input_line(input *r, size_t *len);
+/* A block of whole lines for a parser that splits it (parse_text.c): about
+ * `want` bytes (more when one line is longer) ending just after a '\n', or
+ * all that is left at EOF; *n gets its length (0 and NULL at EOF).  The
+ * bytes are the caller's to modify (e.g. to end lines with NUL) until the
+ * next call on r.  r->line is not advanced: the caller counts lines. */
+char *input_take_lines(input *r, size_t want, size_t *n);
 /* After EOF: why the input ended early (NULL if it simply ended). */
 const char *input_error(const input *r);
 

@@ -16,6 +16,7 @@
 #include "frontend/reports/check_report.h"
 #include "programs/cli.h"
 #include "io/output.h"
+#include "par.h"
 #include "frontend/formats/parse.h"
 #include "frontend/run_check.h"
 #include "programs/cli_follow.h"
@@ -85,6 +86,7 @@ int cli_check(int argc, char **argv) {
     int64_t max_anomalies = 10;
     double time_limit = 0, follow_idle = 5;
     int follow = 0, retire = 0;
+    int64_t threads = par_threads_default();
     load_options lopt = { 0 };
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
@@ -98,6 +100,8 @@ int cli_check(int argc, char **argv) {
         CMD_FLAG("follow", 0, &follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
         CMD_REAL("follow-idle", 0, &follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
         CMD_FLAG("retire", 0, &retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
+        CMD_INT("threads", 0, &threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
+                "1: one thread); the output is the same for every N"),
         CMD_FLAG("verbose", 'v', &verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
         CMD_END
     };
@@ -120,6 +124,7 @@ int cli_check(int argc, char **argv) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
         return 2;
     }
+    lopt.threads = (unsigned)threads;
     const char *outs[2] = { cert_path, dot_path };
     if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
     /* open the outputs first: a bad path fails before any work, and the
@@ -178,6 +183,7 @@ int cli_check(int argc, char **argv) {
     ro.max_anomalies = (size_t)max_anomalies;
     ro.check.time_limit = time_limit;
     ro.check.progress = progress;
+    ro.check.threads = (unsigned)threads;
     ro.certificate = cert_path != NULL;
     interpret_trace trace;
     vec_init(trace);

@@ -71,7 +71,7 @@ static void failed_ops_in_committed_transactions(void **state) {
     }
     u64(&b, 1); event(&b, 0, 1, 7, 1); u8(&b, 1); /* txn 8 reads txn 7's write */
     for (int abort_them = 0; abort_them < 2; abort_them++) {
-        load_options opt = { abort_them };
+        load_options opt = { .failed_ops_abort = abort_them };
         load_report rep;
         load_report_init(&rep);
         ic_error err;

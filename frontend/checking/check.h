@@ -56,6 +56,9 @@ typedef struct check_options {
     /* called at stage boundaries (may be NULL) */
     void (*progress)(void *ctx, const char *what);
     void *progress_ctx;
+    unsigned threads;            /* threads the per-key stages may use (par.h); 0 or 1: single-threaded.
+                                    Results never depend on it.  run_check also runs SI and SER at once
+                                    when it is 2 or more. */
 } check_options;
 
 void check_options_default(check_options *o);

@@ -18,6 +18,10 @@
 
 typedef struct load_options {
     int failed_ops_abort;    /* dbcop: a committed transaction with a failed op is aborted */
+    unsigned threads;        /* threads a parser may use (par.h); 0 or 1: one.  The history and any
+                                error are the same for every count. */
+    size_t chunk_bytes;      /* with threads: bytes lexed per task (0: the default, 2 MiB; tests set
+                                it small to cut small inputs into many chunks) */
 } load_options;
 
 history *parse_text(input *r, const load_options *opt, load_report *rep, ic_error *err);

@@ -9,124 +9,278 @@
  * global; a transaction belongs to the session of its first line, and its
  * position in the session is the order of first appearance.  Blank lines
  * and lines starting with '#' are skipped; a NUL byte anywhere is an
- * error. */
+ * error.
+ *
+ * Two steps per line: lexing (text to a text_op, no state) and applying
+ * (the op into the history builder, in file order).  With opt->threads
+ * >= 2 the input is taken in blocks of whole lines, each block cut at line
+ * ends into chunks lexed on several threads (par.h) into per-chunk arrays
+ * (with the ids of the keys the builder already has, looked up read-only),
+ * then applied in order on the caller's thread.  A chunk stops at its
+ * first bad line; applying stops at the first chunk error after the ops
+ * before it, so the error reported is the first in the file, as when
+ * lexing line by line. */
 #include "frontend/formats/parse.h"
 
 #include <inttypes.h>
 #include <string.h>
 
+#include "par.h"
 #include "vec.h"
 #include "frontend/formats/lex.h"
 #include "frontend/history/u64map.h"
 
-static int expect_int(const char **p, int64_t *v, const char *what, input *r, ic_error *err) {
+/* One operation line, lexed; line counts from the start of its chunk;
+ * key_id is the key's id if the builder had it when the block was lexed
+ * (HISTORY_NONE: look it up, or add it, when applying). */
+typedef struct text_op {
+    int64_t key, value, sess, txn;
+    uint32_t line, key_id;
+    uint8_t kind;
+} text_op;
+
+static int expect_int(const char **p, int64_t *v, const char *what, const char *name, long line, ic_error *err) {
     char fb[48];
     int rc = lex_digits_i64(p, v);
     if (rc == 1) return 1;
-    if (rc < 0) ic_error_at(err, r->name, r->line, "%s out of range (at most 9223372036854775807)", what);
-    else ic_error_at(err, r->name, r->line, "expected %s (digits 0-9, no sign), found %s", what, lex_found(*p, fb, sizeof fb));
+    if (rc < 0) ic_error_at(err, name, line, "%s out of range (at most 9223372036854775807)", what);
+    else ic_error_at(err, name, line, "expected %s (digits 0-9, no sign), found %s", what, lex_found(*p, fb, sizeof fb));
     return 0;
 }
 
-static int expect_char(const char **p, char c, const char *after, input *r, ic_error *err) {
+static int expect_char(const char **p, char c, const char *after, const char *name, long line, ic_error *err) {
     char fb[48];
     if (**p == c) { (*p)++; return 1; }
-    ic_error_at(err, r->name, r->line, "expected '%c' after %s, found %s", c, after, lex_found(*p, fb, sizeof fb));
+    ic_error_at(err, name, line, "expected '%c' after %s, found %s", c, after, lex_found(*p, fb, sizeof fb));
     return 0;
+}
+
+/* Lex one line (NUL-terminated, len bytes, without its newline): 1 an
+ * operation in *op (all but op->line), 0 blank or a comment, -1 bad (err
+ * set at `line`). */
+static int lex_line(const char *p, size_t len, text_op *op, const char *name, long line, ic_error *err) {
+    char fb[48];
+    if (memchr(p, 0, len)) { ic_error_at(err, name, line, "expected text, found a NUL byte"); return -1; }
+    lex_space(&p);
+    if (!*p || *p == '#') return 0;
+    if ((p[0] == 'r' || p[0] == 'w') && p[1] == '(') op->kind = p[0] == 'r' ? OP_READ : OP_WRITE;
+    else { ic_error_at(err, name, line, "expected 'r(' or 'w(', found %s", lex_found(p, fb, sizeof fb)); return -1; }
+    p += 2;
+    if (!expect_int(&p, &op->key, "key", name, line, err) || !expect_char(&p, ',', "the key", name, line, err) ||
+        !expect_int(&p, &op->value, "value", name, line, err) || !expect_char(&p, ',', "the value", name, line, err) ||
+        !expect_int(&p, &op->sess, "session id", name, line, err) ||
+        !expect_char(&p, ',', "the session id", name, line, err) ||
+        !expect_int(&p, &op->txn, "transaction id", name, line, err) ||
+        !expect_char(&p, ')', "the transaction id", name, line, err))
+        return -1;
+    lex_space(&p);
+    if (*p) { ic_error_at(err, name, line, "expected end of line after ')', found %s", lex_found(p, fb, sizeof fb)); return -1; }
+    return 1;
+}
+
+/* What applying needs to remember from line to line. */
+typedef struct text_state {
+    history_builder *b;
+    const char *name;
+    load_report *rep;
+    u64map txn_ids;                 /* ext txn id -> builder txn */
+    vec_u32 txn_session;            /* builder txn -> builder session */
+    int have_last, have_init;
+    int64_t last_txn, last_sess, init_txn, init_sess;
+    long init_line;
+    uint64_t merged;
+    uint32_t last_t;
+} text_state;
+
+/* Apply one lexed operation found at `line`: 1, or 0 with err set. */
+static int apply_op(text_state *st, const text_op *op, long line, ic_error *err) {
+    history_builder *b = st->b;
+    int64_t key = op->key, value = op->value, sess = op->sess, txn = op->txn;
+    unsigned kind = op->kind;
+    uint32_t key_id = op->key_id;
+    if (st->rep) st->rep->records++;
+    if (st->have_init && txn == st->init_txn) {              /* the initial-state transaction goes on */
+        if (kind != OP_WRITE || value != 0 || sess != st->init_sess) {
+            ic_error_at(err, st->name, line,
+                        "transaction %" PRId64 " writes the initial value 0 (line %ld), so it stands for the initial "
+                        "state and may only write 0 in session %" PRId64 "; found %s",
+                        txn, st->init_line, st->init_sess,
+                        kind == OP_READ ? "a read" : sess != st->init_sess ? "another session" : "another value");
+            return 0;
+        }
+        hb_key(b, key);
+        st->merged++;
+        return 1;
+    }
+    if (value == 0) {
+        if (kind == OP_WRITE) {
+            if (st->have_init || st->have_last) {            /* only the file's first transaction */
+                ic_error_at(err, st->name, line,
+                            "value 0 is the initial value and cannot be written (only the first transaction of "
+                            "the file, all of whose operations write 0, may: it stands for the initial state)");
+                return 0;
+            }
+            st->have_init = 1;                                /* IsoVista's explicit initial state */
+            st->init_txn = txn;
+            st->init_sess = sess;
+            st->init_line = line;
+            hb_key(b, key);
+            st->merged++;
+            return 1;
+        }
+        value = VALUE_INIT;
+    }
+    if (st->have_last && txn == st->last_txn && sess == st->last_sess) {   /* the common case: same txn */
+        hb_op(b, st->last_t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);
+        return 1;
+    }
+    uint32_t s = hb_session(b, sess, NULL);
+    uint32_t t = u64map_get(&st->txn_ids, (uint64_t)txn);
+    if (t == UINT32_MAX) {
+        t = hb_txn(b, s, txn, (uint32_t)line);
+        u64map_put(&st->txn_ids, (uint64_t)txn, t);
+        vec_push(st->txn_session, s);
+    } else if (st->txn_session.data[t] != s) {
+        ic_error_at(err, st->name, line, "transaction %" PRId64 " appears in two sessions (duplicate transaction id?)", txn);
+        return 0;
+    }
+    hb_op(b, t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);
+    st->have_last = 1; st->last_txn = txn; st->last_sess = sess; st->last_t = t;
+    return 1;
+}
+
+/* Line by line (one thread). */
+static int parse_serial(input *r, text_state *st, ic_error *err) {
+    size_t len;
+    char *line;
+    text_op op;
+    while ((line = input_line(r, &len))) {
+        int rc = lex_line(line, len, &op, r->name, r->line, err);
+        op.key_id = HISTORY_NONE;
+        if (rc < 0 || (rc > 0 && !apply_op(st, &op, r->line, err))) return 0;
+    }
+    return 1;
+}
+
+/* ---- In chunks ---------------------------------------------------------- */
+
+#define TEXT_CHUNK_BYTES ((size_t)2 << 20)    /* lexed by one task, unless opt->chunk_bytes says */
+#define TEXT_CHUNKS_PER_THREAD 4              /* per block: uneven chunks still balance */
+
+typedef struct text_chunk {
+    char *p;                 /* whole lines (the last may lack its '\n' at EOF) */
+    size_t n;
+    VEC(text_op) ops;
+    long lines;              /* lines in the chunk (up to its bad line, if any) */
+    int failed;
+    ic_error err;            /* the chunk's first bad line; its line counts from the chunk's start */
+} text_chunk;
+
+typedef struct text_block {
+    text_chunk *chunks;
+    size_t n;
+    const char *name;
+    const history_builder *b;    /* read only while the block is lexed: the keys known so far */
+} text_block;
+
+/* Lex one chunk: its lines end with NUL in place of '\n' (and a '\r'
+ * before it), as input_line() gives them. */
+static void lex_chunk(void *ctx, size_t i) {
+    text_block *blk = ctx;
+    text_chunk *c = &blk->chunks[i];
+    char *p = c->p, *end = c->p + c->n;
+    vec_clear(c->ops);
+    c->lines = 0;
+    c->failed = 0;
+    ic_error_clear(&c->err);
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *e = nl ? nl : end;
+        size_t len = (size_t)(e - p);
+        if (len > 0 && p[len - 1] == '\r') len--;
+        char saved = *e;                     /* at EOF the byte after the input: its spare byte */
+        p[len] = 0;
+        c->lines++;
+        text_op op;
+        int rc = lex_line(p, len, &op, blk->name, c->lines, &c->err);
+        if (!nl) *e = saved;
+        if (rc < 0) { c->failed = 1; return; }
+        if (rc > 0) {
+            op.line = (uint32_t)c->lines;
+            op.key_id = hb_key_find(blk->b, op.key);      /* the hash probe off the serial path */
+            vec_push(c->ops, op);
+        }
+        p = e + (nl != NULL);
+    }
+}
+
+/* Cut [p, p+n) into chunks of about `size` bytes at line ends. */
+static size_t cut_chunks(char *p, size_t n, size_t size, text_chunk *chunks, size_t max) {
+    size_t k = 0;
+    while (n > 0 && k < max) {
+        size_t take = n;
+        if (k + 1 < max && n > size) {
+            char *nl = memchr(p + size, '\n', n - size);
+            take = nl ? (size_t)(nl - p) + 1 : n;
+        }
+        chunks[k].p = p;
+        chunks[k].n = take;
+        k++;
+        p += take;
+        n -= take;
+    }
+    return k;
+}
+
+static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chunk_bytes, ic_error *err) {
+    size_t max = (size_t)threads * TEXT_CHUNKS_PER_THREAD;
+    text_chunk *chunks = xcalloc(max, sizeof *chunks);
+    for (size_t i = 0; i < max; i++) vec_init(chunks[i].ops);
+    long base = 0;                           /* lines before the block */
+    int ok = 1;
+    size_t n;
+    char *p;
+    while (ok && (p = input_take_lines(r, max * chunk_bytes, &n))) {
+        text_block blk = { chunks, cut_chunks(p, n, chunk_bytes, chunks, max), r->name, st->b };
+        par_run(threads, blk.n, lex_chunk, &blk);
+        for (size_t i = 0; ok && i < blk.n; i++) {
+            text_chunk *c = &chunks[i];
+            for (size_t j = 0; ok && j < c->ops.len; j++)
+                ok = apply_op(st, &c->ops.data[j], base + c->ops.data[j].line, err);
+            if (ok && c->failed) {
+                *err = c->err;
+                err->line += base;
+                ok = 0;
+            }
+            base += c->lines;
+        }
+    }
+    r->line = base;
+    for (size_t i = 0; i < max; i++) vec_free(chunks[i].ops);
+    free(chunks);
+    return ok;
 }
 
 history *parse_text(input *r, const load_options *opt, load_report *rep, ic_error *err) {
-    (void)opt;
-    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, r->name);
-    u64map txn_ids;                 /* ext txn id -> builder txn */
-    vec_u32 txn_session;            /* builder txn -> builder session */
-    u64map_init(&txn_ids);
-    vec_init(txn_session);
-    size_t len;
-    char *line;
-    char fb[48];
-    int have_last = 0, have_init = 0;
-    int64_t last_txn = 0, last_sess = 0, init_txn = 0, init_sess = 0;
-    long init_line = 0;
-    uint64_t merged = 0;
-    uint32_t last_t = 0;
-    while ((line = input_line(r, &len))) {
-        if (len != strlen(line)) { ic_error_at(err, r->name, r->line, "expected text, found a NUL byte"); goto fail; }
-        const char *p = line;
-        lex_space(&p);
-        if (!*p || *p == '#') continue;
-        if (rep) rep->records++;
-        unsigned kind;
-        if ((p[0] == 'r' || p[0] == 'w') && p[1] == '(') kind = p[0] == 'r' ? OP_READ : OP_WRITE;
-        else { ic_error_at(err, r->name, r->line, "expected 'r(' or 'w(', found %s", lex_found(p, fb, sizeof fb)); goto fail; }
-        p += 2;
-        int64_t key, value, sess, txn;
-        if (!expect_int(&p, &key, "key", r, err) || !expect_char(&p, ',', "the key", r, err) ||
-            !expect_int(&p, &value, "value", r, err) || !expect_char(&p, ',', "the value", r, err) ||
-            !expect_int(&p, &sess, "session id", r, err) || !expect_char(&p, ',', "the session id", r, err) ||
-            !expect_int(&p, &txn, "transaction id", r, err) || !expect_char(&p, ')', "the transaction id", r, err))
-            goto fail;
-        lex_space(&p);
-        if (*p) { ic_error_at(err, r->name, r->line, "expected end of line after ')', found %s", lex_found(p, fb, sizeof fb)); goto fail; }
-        if (have_init && txn == init_txn) {              /* the initial-state transaction goes on */
-            if (kind != OP_WRITE || value != 0 || sess != init_sess) {
-                ic_error_at(err, r->name, r->line,
-                            "transaction %" PRId64 " writes the initial value 0 (line %ld), so it stands for the initial "
-                            "state and may only write 0 in session %" PRId64 "; found %s",
-                            txn, init_line, init_sess, kind == OP_READ ? "a read" : sess != init_sess ? "another session" : "another value");
-                goto fail;
-            }
-            hb_key(b, key);
-            merged++;
-            continue;
-        }
-        if (value == 0) {
-            if (kind == OP_WRITE) {
-                if (have_init || have_last) {            /* only the file's first transaction */
-                    ic_error_at(err, r->name, r->line,
-                                "value 0 is the initial value and cannot be written (only the first transaction of "
-                                "the file, all of whose operations write 0, may: it stands for the initial state)");
-                    goto fail;
-                }
-                have_init = 1;                            /* IsoVista's explicit initial state */
-                init_txn = txn;
-                init_sess = sess;
-                init_line = r->line;
-                hb_key(b, key);
-                merged++;
-                continue;
-            }
-            value = VALUE_INIT;
-        }
-        if (have_last && txn == last_txn && sess == last_sess) {   /* the common case: same txn */
-            hb_op(b, last_t, kind, hb_key(b, key), value, (uint32_t)r->line);
-            continue;
-        }
-        uint32_t s = hb_session(b, sess, NULL);
-        uint32_t t = u64map_get(&txn_ids, (uint64_t)txn);
-        if (t == UINT32_MAX) {
-            t = hb_txn(b, s, txn, (uint32_t)r->line);
-            u64map_put(&txn_ids, (uint64_t)txn, t);
-            vec_push(txn_session, s);
-        } else if (txn_session.data[t] != s) {
-            ic_error_at(err, r->name, r->line, "transaction %" PRId64 " appears in two sessions (duplicate transaction id?)", txn);
-            goto fail;
-        }
-        hb_op(b, t, kind, hb_key(b, key), value, (uint32_t)r->line);
-        have_last = 1; last_txn = txn; last_sess = sess; last_t = t;
-    }
-    if (r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); goto fail; }
-    if (have_init && rep) {
-        rep->init_merged += merged;
+    text_state st;
+    memset(&st, 0, sizeof st);
+    st.b = hb_new(FORMAT_TEXT, LOC_LINE, r->name);
+    st.name = r->name;
+    st.rep = rep;
+    u64map_init(&st.txn_ids);
+    vec_init(st.txn_session);
+    unsigned threads = opt ? opt->threads : 0;
+    size_t chunk_bytes = opt && opt->chunk_bytes ? opt->chunk_bytes : TEXT_CHUNK_BYTES;
+    int ok = threads >= 2 ? parse_chunked(r, &st, threads, chunk_bytes, err) : parse_serial(r, &st, err);
+    if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
+    if (ok && st.have_init && rep) {
+        rep->init_merged += st.merged;
         load_report_note(rep, "note", "transaction %" PRId64 " (session %" PRId64 ", line %ld) writes only the initial "
-                         "value 0: read as the initial state (%" PRIu64 " writes merged)", init_txn, init_sess, init_line, merged);
+                         "value 0: read as the initial state (%" PRIu64 " writes merged)", st.init_txn, st.init_sess,
+                         st.init_line, st.merged);
     }
-    u64map_free(&txn_ids);
-    vec_free(txn_session);
-    return hb_finish(b, err);
-fail:
-    u64map_free(&txn_ids);
-    vec_free(txn_session);
-    hb_free(b);
-    return NULL;
+    u64map_free(&st.txn_ids);
+    vec_free(st.txn_session);
+    if (!ok) { hb_free(st.b); return NULL; }
+    return hb_finish(st.b, err);
 }

@@ -110,6 +110,11 @@ uint32_t hb_key(history_builder *b, int64_t ext_key) {
     return k;
 }
 
+uint32_t hb_key_find(const history_builder *b, int64_t ext_key) {
+    uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);
+    return k == UINT32_MAX ? HISTORY_NONE : k;
+}
+
 static uint64_t str_hash(const char *s, size_t n) {
     uint64_t h = 1469598103934665603ULL;          /* FNV-1a */
     for (size_t i = 0; i < n; i++) { h ^= (unsigned char)s[i]; h *= 1099511628211ULL; }

@@ -58,7 +58,10 @@ static int batch_fails(const history *h, check_level_id lv) {
     return fails;
 }
 
-typedef struct stream_stats { int histories, failing, reported_at_first, waited; } stream_stats;
+typedef struct stream_stats {
+    int histories, failing, reported_at_first, waited;
+    uint32_t incr_checks, scratch_checks, fell_back;   /* how online_check checked */
+} stream_stats;
 
 /* One arrival order: the builder's transactions in order[0..n).  Checks
  * every prefix online and in batch for both levels. */
@@ -103,6 +106,9 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
         history_free(h);
     }
     st->histories++;
+    st->incr_checks += oc.incr_checks;
+    st->scratch_checks += oc.scratch_checks;
+    if (oc.fallback_why[0]) { st->fell_back++; if (getenv("ONLINE_VERBOSE")) print_message("fell back: %s\n", oc.fallback_why); }
     if (first_batch_fail >= 0) st->failing++;
     if (first_batch_fail >= 0 && reported == first_batch_fail) st->reported_at_first++;
     online_free(&oc);
@@ -128,7 +134,7 @@ static int capture_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id
 
 static void test_simulator_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
     int cases = 0;
     for (int level = SIM_SER; level <= SIM_RC; level++)
         for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
@@ -158,6 +164,8 @@ static void test_simulator_prefixes(void **state) {
             }
     print_message("simulator: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
                   "%d prefixes with waiting readers\n", st.histories, st.failing, st.reported_at_first, st.waited);
+    print_message("simulator: %u incremental checks, %u from scratch, %u histories fell back\n", st.incr_checks,
+                  st.scratch_checks, st.fell_back);
     assert_int_equal(st.histories, cases);
     assert_true(st.failing >= 5);              /* the faults and rc make violations: the test can fail */
 }
@@ -168,7 +176,7 @@ enum { LT = 10, LK = 3, LOPS = 3, LMAX = 64 };
 
 static void test_list_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
     rng_state = 0x5eed0717ULL;
     for (int iter = 0; iter < 120; iter++) {
         int ntx = 3 + (int)rnd(LT - 2), nproc = 1 + (int)rnd(3);
@@ -225,6 +233,8 @@ static void test_list_prefixes(void **state) {
     }
     print_message("list-append: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
                   "%d prefixes with waiting readers\n", st.histories, st.failing, st.reported_at_first, st.waited);
+    print_message("list-append: %u incremental checks, %u from scratch, %u histories fell back\n", st.incr_checks,
+                  st.scratch_checks, st.fell_back);
     assert_true(st.failing >= 10);
     assert_true(st.waited >= 10);              /* readers ahead of their writers were exercised */
 }

@@ -52,6 +52,7 @@ typedef struct itxn {
     uint32_t sess;           /* stable session */
     uint32_t hpos;           /* position in its session in the current history */
     uint32_t g;              /* graph node, NONE until it takes part */
+    uint32_t num_ops;        /* as first seen: a completed transaction never changes */
     uint8_t settled, status;
 } itxn;
 
@@ -96,6 +97,7 @@ struct incr_check {
     ext_read_vec reads;
     final_write_vec writes;
     int fallback, failed_level;
+    int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
     char why[400];
     incr_stats st;
@@ -122,7 +124,7 @@ incr_check *incr_new(int want_si, int want_ser) {
         gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
         L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
     }
-    itxn init = { 0, NONE, 0, 0, 1, TXN_COMMITTED };
+    itxn init = { 0, NONE, 0, 0, 0, 1, TXN_COMMITTED };
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
@@ -148,6 +150,7 @@ void incr_free(incr_check *ic) {
 }
 
 int incr_failed_level(const incr_check *ic) { return ic->failed_level; }
+void incr_set_rescan(incr_check *ic) { ic->rescan = 1; }
 const char *incr_why(const incr_check *ic) { return ic->why; }
 const incr_stats *incr_get_stats(const incr_check *ic) { return &ic->st; }
 
@@ -308,21 +311,21 @@ static int map_history(incr_check *ic, const history *h, vec_u32 *cand) {
         isess *s = &ic->sess.data[S];
         if (s->hsess != NONE) { fall_back(ic, "a session appears twice", NULL); return 0; }
         s->hsess = hs;
-        int append = s->seen <= hx->num_txns &&
+        int append = !ic->rescan && s->seen <= hx->num_txns &&
                      (s->seen == 0 || h->txns[hx->first_txn + s->seen - 1].ext_id == ic->txns.data[s->last].ext);
         uint32_t known = 0;
         for (uint32_t pos = append ? s->seen : 0; pos < hx->num_txns; pos++) {
             uint32_t t = hx->first_txn + pos;
             uint32_t id = u64map_get(&ic->by_ext, (uint64_t)h->txns[t].ext_id);
             if (id == NONE) {
-                itxn n = { h->txns[t].ext_id, S, pos, NONE, 0, h->txns[t].status };
+                itxn n = { h->txns[t].ext_id, S, pos, NONE, h->txns[t].num_ops, 0, h->txns[t].status };
                 vec_push(ic->txns, n);
                 id = (uint32_t)ic->txns.len - 1;
                 u64map_put(&ic->by_ext, (uint64_t)n.ext, id);
                 vec_push(*cand, id);
             } else {
                 itxn *x = &ic->txns.data[id];
-                if (append || x->sess != S || x->status != h->txns[t].status) {
+                if (append || x->sess != S || x->status != h->txns[t].status || x->num_ops != h->txns[t].num_ops) {
                     fall_back(ic, "a transaction id appears twice, or a transaction changed", NULL);
                     return 0;
                 }
@@ -556,4 +559,66 @@ uint8_t *incr_settled_flags(const incr_check *ic, const history *h) {
         f[t] = id != NONE && ic->txns.data[id].settled;
     }
     return f;
+}
+
+/* ---- the witness ----------------------------------------------------- */
+
+/* Writer a of a key before writer b in the last model (the pair is decided
+ * or has a variable: see new_writer). */
+static int model_before(const incr_check *ic, const gsat *s, uint32_t a, uint32_t b) {
+    uint32_t ga = ic->writers.data[a].g, gb = ic->writers.data[b].g;
+    if (decided(ic, ga, gb)) return 1;
+    if (decided(ic, gb, ga)) return 0;
+    vec_foreach(const ipair, p, ic->writers.data[a].pairs)
+        if (p->other == b) return gsat_value(s, p->lit) > 0;
+    return -1;
+}
+
+int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo) {
+    const ilevel *L = &ic->lv[level];
+    if (!L->on || ic->fallback) return 0;
+    version_order_free(vo);
+    vo->num_keys = h->num_keys;
+    vo->start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo->start);
+    vec_init(vo->txns);
+    vec_u32 ws;
+    vec_init(ws);
+    VEC(uint64_t) rank;
+    vec_init(rank);
+    int ok = h->num_keys <= ic->keys.len;
+    for (uint32_t k = 0; k < h->num_keys && ok; k++) {
+        vo->start[k] = (uint32_t)vo->txns.len;
+        vec_push(vo->txns, 0u);                               /* INIT */
+        vec_clear(ws);
+        vec_foreach(const ikey_sess, ks, ic->keys.data[k].by_sess)
+            for (size_t j = 0; j < ks->w.len; j++) vec_push(ws, ks->w.data[j]);
+        /* a writer's place: how many writers come before it (the model's
+         * order is total and acyclic, so the places are 0..n-1) */
+        vec_clear(rank);
+        for (size_t i = 0; i < ws.len && ok; i++) {
+            uint64_t before = 0;
+            for (size_t j = 0; j < ws.len && ok; j++) {
+                if (i == j) continue;
+                int b = model_before(ic, L->s, ws.data[j], ws.data[i]);
+                if (b < 0) ok = 0;
+                before += b > 0;
+            }
+            vec_push(rank, before << 32 | (uint64_t)i);
+        }
+        for (size_t i = 1; i < rank.len; i++)                 /* insertion sort: keys hold few writers online */
+            for (size_t j = i; j > 0 && rank.data[j - 1] > rank.data[j]; j--) {
+                uint64_t x = rank.data[j]; rank.data[j] = rank.data[j - 1]; rank.data[j - 1] = x;
+            }
+        for (size_t i = 0; i < rank.len && ok; i++) {
+            if (rank.data[i] >> 32 != i) { ok = 0; break; }    /* not a total order */
+            uint32_t g = ic->writers.data[ws.data[(uint32_t)rank.data[i]]].g;
+            uint32_t t = h_index((incr_check *)ic, h, ic->nodes.data[g].txn);
+            if (t == NONE) ok = 0;
+            else vec_push(vo->txns, t);
+        }
+    }
+    vo->start[h->num_keys] = (uint32_t)vo->txns.len;
+    vec_free(ws);
+    vec_free(rank);
+    return ok;
 }

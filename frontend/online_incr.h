@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "frontend/history/history.h"
+#include "frontend/checking/verify_model.h"
 
 enum { INCR_PASS = 0, INCR_FAIL = 1, INCR_FALLBACK = 2 };
 
@@ -60,5 +61,12 @@ const char *incr_why(const incr_check *ic);
  * set), for building the settled sub-history; h is the last one updated. */
 uint8_t *incr_settled_flags(const incr_check *ic, const history *h);
 const incr_stats *incr_get_stats(const incr_check *ic);
+/* Compare every known transaction with h at each update (a caller whose
+ * transactions may still change, like the library: a change falls back). */
+void incr_set_rescan(incr_check *ic);
+/* After INCR_PASS: the version order of level's last model over h's
+ * transactions (INIT first on every key), for an independent re-check
+ * (vo_check).  0 if there is none (fallback, level not wanted). */
+int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo);
 
 #endif

@@ -27,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isocheck.h"
 #include "workload/workload.h"
+#include "frontend/api_stats.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/online_check.h"
@@ -121,7 +123,20 @@ typedef struct sim_capture {
     history_builder *b;
     vec_u32 order;
     int indeterminate;           /* mark some transactions :info (committed or not: the checker cannot tell) */
+    isocheck_history *api;       /* also fed to the library, checked after each transaction (or NULL) */
+    stream_stats *st;
 } sim_capture;
+
+/* The library's verdict for a level: 1 FAIL, 0 PASS. */
+static int api_fails(isocheck_history *api, isocheck_level lv) {
+    isocheck_result *r = isocheck_check(api, lv);
+    int v = isocheck_result_verdict(r);
+    assert_int_not_equal(v, ISOCHECK_UNKNOWN);
+    if (v == ISOCHECK_FAIL) assert_non_null(strstr(isocheck_result_text(r), "FAIL"));
+    else assert_non_null(strstr(isocheck_result_text(r), "PASS"));
+    isocheck_result_free(r);
+    return v == ISOCHECK_FAIL;
+}
 
 static int capture_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, int committed,
                        const sim_op *ops, uint32_t n_ops, ic_error *err) {
@@ -134,6 +149,29 @@ static int capture_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id
     if (c->indeterminate && rnd(5) == 0) hb_txn_status(c->b, t, TXN_INDETERMINATE);
     else if (!committed) hb_txn_status(c->b, t, TXN_ABORTED);
     vec_push(c->order, t);
+    if (c->api) {
+        /* the library gets the same transaction, then checks everything so far;
+         * the batch check of the same prefix must agree at both levels */
+        int at = isocheck_txn_begin(c->api, (int64_t)session + 1, txn_id);
+        assert_true(at > 0);
+        for (uint32_t i = 0; i < n_ops; i++) {
+            int rc = !ops[i].write ? (ops[i].value ? isocheck_read(c->api, at, ops[i].key, ops[i].value)
+                                                   : isocheck_read_initial(c->api, at, ops[i].key))
+                                   : isocheck_write(c->api, at, ops[i].key, ops[i].value);
+            assert_int_equal(rc, ISOCHECK_OK);
+        }
+        if (!committed) assert_int_equal(isocheck_txn_abort(c->api, at), ISOCHECK_OK);
+        ic_error e2;
+        ic_error_clear(&e2);
+        history *h = hb_finish(hb_clone(c->b, NULL), &e2);
+        assert_non_null(h);
+        for (int lv = 0; lv < 2; lv++) {
+            int fails = batch_fails(h, (check_level_id)lv);
+            assert_int_equal(api_fails(c->api, (isocheck_level)lv), fails);
+            c->st->failing += fails;
+        }
+        history_free(h);
+    }
     return 1;
 }
 
@@ -160,7 +198,7 @@ static int simulator_streams(stream_stats *st, uint32_t sessions, uint32_t txns,
                 p.lag = 2;
                 p.seed = seed * 7919 + (uint64_t)fault + 31 * sessions;
                 rng_state = p.seed * 0x9E3779B97F4A7C15ULL + 1;
-                sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 }, indeterminate };
+                sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 }, indeterminate, NULL, st };
                 sim_sink sink = { &c, capture_txn };
                 sim_truth truth;
                 ic_error err;
@@ -207,6 +245,47 @@ static void test_simulator_shuffled(void **state) {
     assert_int_equal(st.histories, cases);
     assert_true(st.failing >= 5);
     assert_true(st.incr_checks > 5 * st.scratch_checks);
+}
+
+/* The library (include/isocheck.h): transactions added one at a time, a
+ * check of both levels after each; the verdict equals the batch check of
+ * the same history every time, and most checks are answered by the
+ * incremental path (a PASS there is re-checked by definition). */
+static void test_library_grows(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
+    uint32_t incremental = 0, incremental_pass = 0, pipeline = 0;
+    for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            workload_params p;
+            workload_defaults(&p);
+            p.sessions = 4;
+            p.txns_per_session = 8;
+            p.ops_per_txn = 3;
+            p.keys = 5;
+            p.read_fraction = 0.5;
+            p.level = SIM_SI;
+            p.fault = (sim_fault)fault;
+            p.fault_rate = 0.05;
+            p.seed = seed * 104729 + (uint64_t)fault;
+            sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 }, 0, isocheck_history_new(), &st };
+            sim_sink sink = { &c, capture_txn };
+            sim_truth truth;
+            ic_error err;
+            ic_error_clear(&err);
+            assert_true(sim_run(&p, &sink, &truth, NULL, NULL, &err));
+            const api_check_stats *as = isocheck_history_check_stats(c.api);
+            incremental += as->incremental;
+            incremental_pass += as->incremental_pass;
+            pipeline += as->pipeline;
+            isocheck_history_free(c.api);
+            hb_free(c.b);
+            vec_free(c.order);
+        }
+    print_message("library: %d failing checks; %u incremental (%u PASS answered there), %u by the pipeline\n",
+                  st.failing, incremental, incremental_pass, pipeline);
+    assert_true(st.failing >= 5);
+    assert_true(incremental_pass > pipeline);
 }
 
 /* ---- random list-append ---------------------------------------------------- */
@@ -279,6 +358,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulator_prefixes),
         cmocka_unit_test(test_simulator_shuffled),
+        cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_list_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

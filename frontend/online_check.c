@@ -143,6 +143,7 @@ static int check_incremental(online_checker *oc, const history *h, int *out) {
     oc->incr_checks++;
     if (r == INCR_PASS) return 1;
     /* detected incrementally; explained (and confirmed) once, by a batch check of S */
+    if (oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
     uint8_t *settled = incr_settled_flags(oc->incr, h);
     ic_error err;
     ic_error_clear(&err);
@@ -193,6 +194,7 @@ int online_check(online_checker *oc, const history *h) {
     oc->checks++;
     oc->scratch_checks++;
     out = check_settled(oc, s);
+    if (out == 1 && oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
     if (out == 1) {
         oc->failed = 1;
         oc->proof = s;

@@ -58,6 +58,10 @@ typedef struct online_checker {
     int from_scratch;              /* set by the caller: never use the incremental path */
     struct incr_check *incr;       /* the incremental state; NULL once it fell back */
     char fallback_why[600];        /* why the incremental path was left ("" if it was not) */
+    /* Optional: called once a violation is proven, before the batch check
+     * of S that explains it (which may take long on a big S). */
+    void (*on_detect)(void *ctx, const struct online_checker *oc);
+    void *detect_ctx;
     /* the violation, once found: the settled history and its report */
     history *proof;
     report rep;

@@ -17,6 +17,7 @@ typedef struct follow_options {
     int want_si, want_ser;
     size_t max_anomalies;
     history_format fmt;          /* FORMAT_AUTO: detect */
+    int verbose;                 /* at the end, how the checks were done (stderr) */
 } follow_options;
 
 /* Follow path until its end.  Returns -1 with *data, *n (every byte read;

@@ -260,7 +260,16 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
     for (size_t i = 0; i < ic->writers.data[w].pairs.len; i++) {
         ipair pr = ic->writers.data[w].pairs.data[i];
         uint32_t og = ic->writers.data[pr.other].g;
-        if (og != r) edge(ic, DEP_RW, r, og, pr.lit);
+        if (og == r) continue;
+        if (decided(ic, og, r)) {
+            /* pruning, locally: side "w before other" now has r -RW-> other
+             * while other reaches r, a cycle; so other comes first (a
+             * level-0 fact, never decided on again) */
+            int unit = -pr.lit;
+            for (int l = 0; l < 2; l++)
+                if (ic->lv[l].on) gsat_add_clause(ic->lv[l].s, &unit, 1);
+            ic->st.pairs_pruned++;
+        } else edge(ic, DEP_RW, r, og, pr.lit);
     }
     const ikey *K = &ic->keys.data[ic->writers.data[w].key];
     vec_foreach(const ikey_sess, ks, K->by_sess)
@@ -524,6 +533,10 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
             if (ic->txns.data[id].settled) continue;
             uint32_t t = h_index(ic, h, id);
             if (t == NONE) { fall_back(ic, "a completed transaction disappeared", NULL); break; }
+            /* in session order too: a transaction waits for its predecessor, so
+             * transactions join the graph in session order, never late (their
+             * reachability summaries then hold every ancestor) */
+            if (h->txns[t].pos > 0 && !ic->txns.data[stable_of(ic, h, t - 1)].settled) continue;
             if (!reads_settled(ic, h, t)) continue;
             ic->txns.data[id].settled = 1;
             vec_push(got, id);

@@ -23,7 +23,9 @@
  *   - Pairs of writers decided by reachability (over SO and WR, which only
  *     grow) stay decided; only pairs with a new writer become variables,
  *     and a new reader of an old writer adds RW edges under the pair
- *     variables that writer already has.  No pruning.
+ *     variables that writer already has, or, when that edge would close a
+ *     cycle with the known graph (the pair's other writer reaches the new
+ *     reader), fixes the pair with a unit clause: pruning, done locally.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_INCR_H
 #define ISOCHECK_ONLINE_INCR_H
@@ -40,6 +42,7 @@ typedef struct incr_stats {
     uint64_t writers;            /* (transaction, key) writers */
     uint64_t pairs_decided;      /* writer pairs decided by reachability when they met */
     uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
+    uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */
     uint64_t solves;
 } incr_stats;

@@ -11,12 +11,14 @@
  * checked, the lag of the last check) goes to stderr on a terminal. */
 #include "programs/cli_follow.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "frontend/online_check.h"
+#include "frontend/online_incr.h"
 #include "frontend/online_follow.h"
 
 static double start_time;
@@ -146,6 +148,13 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
                 oc.checks, oc.incr_checks, oc.scratch_checks, oc.fallback_why[0] ? " (" : "", oc.fallback_why,
                 oc.fallback_why[0] ? ")" : "");
+        if (oc.incr) {
+            const incr_stats *is = incr_get_stats(oc.incr);
+            fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
+                    PRIu64 " decided by reachability, %" PRIu64 " variables (%" PRIu64 " fixed by new readers), %" PRIu64
+                    " edges, %" PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_var,
+                    is->pairs_pruned, is->edges, is->solves);
+        }
         fprintf(stderr, "isocheck: follow: CPU %.3fs parsing the input so far, %.3fs checking; longest check %.3fs\n",
                 t_parse, t_check, t_check_max);
     }

@@ -42,6 +42,7 @@
 #include "vec.h"
 #include "frontend/checking/depgraph.h"
 #include "frontend/history/u64map.h"
+#include "frontend/online_model.h"
 
 #define NONE UINT32_MAX
 #define ANC_CHAINS 32                   /* sessions with a reachability chain; later ones: none */
@@ -78,6 +79,7 @@ typedef VEC(final_write) final_write_vec;
 
 struct incr_check {
     ilevel lv[2];
+    online_model om;         /* the last model, extended in place: most checks need no solve */
     VEC(itxn) txns;          /* stable ids; 0 is INIT */
     u64map by_ext;
     VEC(isess) sess;
@@ -124,6 +126,8 @@ incr_check *incr_new(int want_si, int want_ser) {
         gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
         L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
     }
+    om_init(&ic->om, want_si, want_ser);
+    om_add_txn(&ic->om);                                  /* INIT */
     itxn init = { 0, NONE, 0, 0, 0, 1, TXN_COMMITTED };
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
@@ -135,6 +139,7 @@ incr_check *incr_new(int want_si, int want_ser) {
 void incr_free(incr_check *ic) {
     if (!ic) return;
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
+    om_free(&ic->om);
     vec_foreach(isess, s, ic->sess) vec_free(s->members);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
@@ -164,13 +169,14 @@ static void edge(incr_check *ic, dep_kind kind, uint32_t a, uint32_t b, int lit)
         dg_dep_nodes(L->split, kind, a, b, &x, &y);
         gsat_graph_add_edge(L->s, L->graph, (int)x, (int)y, lit);
     }
+    om_add_edge(&ic->om, kind, a, b, lit);
     ic->st.edges++;
 }
 
 static int new_var(incr_check *ic) {
-    int v = 0;
+    int v = om_new_var(&ic->om);                           /* the same number everywhere: created together */
     for (int l = 0; l < 2; l++)
-        if (ic->lv[l].on) v = gsat_new_var(ic->lv[l].s);      /* the same number in both: created together */
+        if (ic->lv[l].on && gsat_new_var(ic->lv[l].s) != v) abort();
     return v;
 }
 
@@ -268,6 +274,7 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
             int unit = -pr.lit;
             for (int l = 0; l < 2; l++)
                 if (ic->lv[l].on) gsat_add_clause(ic->lv[l].s, &unit, 1);
+            om_unit(&ic->om, unit);
             ic->st.pairs_pruned++;
         } else edge(ic, DEP_RW, r, og, pr.lit);
     }
@@ -479,6 +486,7 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
     ic->st.txns_in_graph++;
     for (int l = 0; l < 2; l++)
         if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
+    om_add_txn(&ic->om);
     /* reachability summary: the ancestors of its in-neighbours, and itself */
     vec_resize(ic->anc, (size_t)(g + 1) * ANC_CHAINS);
     uint32_t *row = ic->anc.data + (size_t)g * ANC_CHAINS;
@@ -497,6 +505,7 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
     /* known edges */
     if (ic->lv[0].on) {
         gsat_graph_add_edge(ic->lv[0].s, ic->lv[0].graph, (int)dg_start(g), (int)dg_commit(g), 0);
+        om_add_edge(&ic->om, DEP_FIXED, g, g, 0);
     }
     if (prev != NONE) edge(ic, DEP_SO, prev, g, 0);
     if (next != NONE) edge(ic, DEP_SO, g, next, 0);
@@ -554,6 +563,7 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
     vec_free(got);
     if (ic->fallback) return INCR_FALLBACK;
     if (!*fresh) return INCR_PASS;
+    if (om_holds(&ic->om)) { ic->st.kept_model++; return INCR_PASS; }   /* the old choices extend: no solve */
     for (int l = 1; l >= 0; l--) {                  /* SER (1) first, then SI (0) */
         if (!ic->lv[l].on) continue;
         ic->st.solves++;
@@ -561,6 +571,8 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
         if (r == GSAT_UNSAT) { ic->failed_level = l; return INCR_FAIL; }
         if (r != GSAT_SAT) { fall_back(ic, "the solver hit a limit", NULL); return INCR_FALLBACK; }
     }
+    gsat *models[2] = { ic->lv[0].s, ic->lv[1].s };
+    if (!om_reset(&ic->om, models)) { fall_back(ic, "internal error: the solver's model leaves a cycle", NULL); return INCR_FALLBACK; }
     return INCR_PASS;
 }
 
@@ -578,18 +590,21 @@ uint8_t *incr_settled_flags(const incr_check *ic, const history *h) {
 
 /* Writer a of a key before writer b in the last model (the pair is decided
  * or has a variable: see new_writer). */
-static int model_before(const incr_check *ic, const gsat *s, uint32_t a, uint32_t b) {
+static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b) {
     uint32_t ga = ic->writers.data[a].g, gb = ic->writers.data[b].g;
     if (decided(ic, ga, gb)) return 1;
     if (decided(ic, gb, ga)) return 0;
     vec_foreach(const ipair, p, ic->writers.data[a].pairs)
-        if (p->other == b) return gsat_value(s, p->lit) > 0;
+        if (p->other == b) {
+            int v = p->lit < 0 ? -p->lit : p->lit;
+            return (ic->om.val[level].data[v] != 0) == (p->lit > 0);
+        }
     return -1;
 }
 
 int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo) {
     const ilevel *L = &ic->lv[level];
-    if (!L->on || ic->fallback) return 0;
+    if (!L->on || ic->fallback || !om_holds(&ic->om)) return 0;
     version_order_free(vo);
     vo->num_keys = h->num_keys;
     vo->start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo->start);
@@ -612,7 +627,7 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
             uint64_t before = 0;
             for (size_t j = 0; j < ws.len && ok; j++) {
                 if (i == j) continue;
-                int b = model_before(ic, L->s, ws.data[j], ws.data[i]);
+                int b = model_before(ic, level, ws.data[j], ws.data[i]);
                 if (b < 0) ok = 0;
                 before += b > 0;
             }

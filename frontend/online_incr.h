@@ -19,7 +19,10 @@
  *                      twice, a solver limit, ...); the caller checks from
  *                      scratch from now on.  Once returned, always returned.
  *   - Nothing is retracted, so no assumptions are needed: the settled part
- *     only grows, and so do its known graph and its constraints.
+ *     only grows, and so do its known graph and its constraints.  The last
+ *     model is kept as an ordered graph (online_model.h); when the new
+ *     edges fit it, the check needs no solve; else the engines solve (from
+ *     their saved phases) and the model is rebuilt from theirs.
  *   - Pairs of writers decided by reachability (over SO and WR, which only
  *     grow) stay decided; only pairs with a new writer become variables,
  *     and a new reader of an old writer adds RW edges under the pair
@@ -44,7 +47,8 @@ typedef struct incr_stats {
     uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
     uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */
-    uint64_t solves;
+    uint64_t solves;             /* engine solves (per level) */
+    uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
 } incr_stats;
 
 typedef struct incr_check incr_check;

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/online_check.h"
+#include "frontend/online_incr.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */
@@ -63,6 +65,7 @@ static int batch_fails(const history *h, check_level_id lv) {
 typedef struct stream_stats {
     int histories, failing, reported_at_first, waited;
     uint32_t incr_checks, scratch_checks, fell_back;   /* how online_check checked */
+    uint64_t kept_model, solves;                       /* incremental: answered by the kept model, engine solves */
 } stream_stats;
 
 /* One arrival order: the builder's transactions in order[0..n).  Checks
@@ -109,6 +112,7 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
     }
     st->histories++;
     st->incr_checks += oc.incr_checks;
+    if (oc.incr) { st->kept_model += incr_get_stats(oc.incr)->kept_model; st->solves += incr_get_stats(oc.incr)->solves; }
     st->scratch_checks += oc.scratch_checks;
     if (oc.fallback_why[0]) { st->fell_back++; if (getenv("ONLINE_VERBOSE")) print_message("fell back: %s\n", oc.fallback_why); }
     if (first_batch_fail >= 0) st->failing++;
@@ -218,13 +222,14 @@ static int simulator_streams(stream_stats *st, uint32_t sessions, uint32_t txns,
 static void report_stats(const char *what, const stream_stats *st) {
     print_message("%s: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
                   "%d prefixes with waiting readers\n", what, st->histories, st->failing, st->reported_at_first, st->waited);
-    print_message("%s: %u incremental checks, %u from scratch, %u histories fell back\n", what, st->incr_checks,
+    print_message("%s: %u incremental checks (%" PRIu64 " answered by the kept model, %" PRIu64 " engine solves), "
+                  "%u from scratch, %u histories fell back\n", what, st->incr_checks, st->kept_model, st->solves,
                   st->scratch_checks, st->fell_back);
 }
 
 static void test_simulator_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 3, 6, 4, 0, 0, 3);
     report_stats("simulator", &st);
     assert_int_equal(st.histories, cases);
@@ -232,6 +237,7 @@ static void test_simulator_prefixes(void **state) {
     /* the incremental path did the checking: only the aborted and intermediate
      * read faults (an axiom, named by the batch check) leave it */
     assert_true(st.incr_checks > 10 * st.scratch_checks);
+    assert_true(st.kept_model > 0 && st.solves > 0);          /* both ways of answering were taken */
 }
 
 /* Larger executions (pairs decided by reachability, and pair variables),
@@ -239,12 +245,13 @@ static void test_simulator_prefixes(void **state) {
  * path still agrees with the batch check of every prefix. */
 static void test_simulator_shuffled(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 4, 10, 5, 1, 1, 2);
     report_stats("simulator, out of order, :info", &st);
     assert_int_equal(st.histories, cases);
     assert_true(st.failing >= 5);
     assert_true(st.incr_checks > 5 * st.scratch_checks);
+    assert_true(st.kept_model > 0 && st.solves > 0);          /* both ways of answering were taken */
 }
 
 /* The library (include/isocheck.h): transactions added one at a time, a
@@ -253,7 +260,7 @@ static void test_simulator_shuffled(void **state) {
  * incremental path (a PASS there is re-checked by definition). */
 static void test_library_grows(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     uint32_t incremental = 0, incremental_pass = 0, pipeline = 0;
     for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
@@ -294,7 +301,7 @@ enum { LT = 10, LK = 3, LOPS = 3, LMAX = 64 };
 
 static void test_list_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     rng_state = 0x5eed0717ULL;
     for (int iter = 0; iter < 120; iter++) {
         int ntx = 3 + (int)rnd(LT - 2), nproc = 1 + (int)rnd(3);

@@ -80,6 +80,7 @@ typedef VEC(final_write) final_write_vec;
 struct incr_check {
     ilevel lv[2];
     online_model om;         /* the last model, extended in place: most checks need no solve */
+    int om_off;              /* it stopped paying (rebuilt more often than it answered): dropped */
     VEC(itxn) txns;          /* stable ids; 0 is INIT */
     u64map by_ext;
     VEC(isess) sess;
@@ -139,7 +140,7 @@ incr_check *incr_new(int want_si, int want_ser) {
 void incr_free(incr_check *ic) {
     if (!ic) return;
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
-    om_free(&ic->om);
+    if (!ic->om_off) om_free(&ic->om);
     vec_foreach(isess, s, ic->sess) vec_free(s->members);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
@@ -169,14 +170,15 @@ static void edge(incr_check *ic, dep_kind kind, uint32_t a, uint32_t b, int lit)
         dg_dep_nodes(L->split, kind, a, b, &x, &y);
         gsat_graph_add_edge(L->s, L->graph, (int)x, (int)y, lit);
     }
-    om_add_edge(&ic->om, kind, a, b, lit);
+    if (!ic->om_off) om_add_edge(&ic->om, kind, a, b, lit);
     ic->st.edges++;
 }
 
 static int new_var(incr_check *ic) {
-    int v = om_new_var(&ic->om);                           /* the same number everywhere: created together */
+    int v = 0;                                             /* the same number everywhere: created together */
     for (int l = 0; l < 2; l++)
-        if (ic->lv[l].on && gsat_new_var(ic->lv[l].s) != v) abort();
+        if (ic->lv[l].on) v = gsat_new_var(ic->lv[l].s);
+    if (!ic->om_off && om_new_var(&ic->om) != v) abort();
     return v;
 }
 
@@ -274,7 +276,7 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
             int unit = -pr.lit;
             for (int l = 0; l < 2; l++)
                 if (ic->lv[l].on) gsat_add_clause(ic->lv[l].s, &unit, 1);
-            om_unit(&ic->om, unit);
+            if (!ic->om_off) om_unit(&ic->om, unit);
             ic->st.pairs_pruned++;
         } else edge(ic, DEP_RW, r, og, pr.lit);
     }
@@ -486,7 +488,7 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
     ic->st.txns_in_graph++;
     for (int l = 0; l < 2; l++)
         if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
-    om_add_txn(&ic->om);
+    if (!ic->om_off) om_add_txn(&ic->om);
     /* reachability summary: the ancestors of its in-neighbours, and itself */
     vec_resize(ic->anc, (size_t)(g + 1) * ANC_CHAINS);
     uint32_t *row = ic->anc.data + (size_t)g * ANC_CHAINS;
@@ -505,7 +507,7 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
     /* known edges */
     if (ic->lv[0].on) {
         gsat_graph_add_edge(ic->lv[0].s, ic->lv[0].graph, (int)dg_start(g), (int)dg_commit(g), 0);
-        om_add_edge(&ic->om, DEP_FIXED, g, g, 0);
+        if (!ic->om_off) om_add_edge(&ic->om, DEP_FIXED, g, g, 0);
     }
     if (prev != NONE) edge(ic, DEP_SO, prev, g, 0);
     if (next != NONE) edge(ic, DEP_SO, g, next, 0);
@@ -563,13 +565,21 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
     vec_free(got);
     if (ic->fallback) return INCR_FALLBACK;
     if (!*fresh) return INCR_PASS;
-    if (om_holds(&ic->om)) { ic->st.kept_model++; return INCR_PASS; }   /* the old choices extend: no solve */
+    if (!ic->om_off && om_holds(&ic->om)) { ic->st.kept_model++; return INCR_PASS; }   /* the old choices extend: no solve */
     for (int l = 1; l >= 0; l--) {                  /* SER (1) first, then SI (0) */
         if (!ic->lv[l].on) continue;
         ic->st.solves++;
         int r = gsat_solve(ic->lv[l].s, NULL, 0);
         if (r == GSAT_UNSAT) { ic->failed_level = l; return INCR_FAIL; }
         if (r != GSAT_SAT) { fall_back(ic, "the solver hit a limit", NULL); return INCR_FALLBACK; }
+    }
+    if (ic->om_off) return INCR_PASS;
+    if (ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) {
+        /* rebuilding it costs a pass over the graph per solve: when the new
+         * edges keep contradicting the old choices, drop it and just solve */
+        om_free(&ic->om);
+        ic->om_off = 1;
+        return INCR_PASS;
     }
     gsat *models[2] = { ic->lv[0].s, ic->lv[1].s };
     if (!om_reset(&ic->om, models)) { fall_back(ic, "internal error: the solver's model leaves a cycle", NULL); return INCR_FALLBACK; }
@@ -596,6 +606,7 @@ static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b)
     if (decided(ic, gb, ga)) return 0;
     vec_foreach(const ipair, p, ic->writers.data[a].pairs)
         if (p->other == b) {
+            if (ic->om_off) return gsat_value(ic->lv[level].s, p->lit) > 0;     /* the last solve's model */
             int v = p->lit < 0 ? -p->lit : p->lit;
             return (ic->om.val[level].data[v] != 0) == (p->lit > 0);
         }
@@ -604,7 +615,7 @@ static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b)
 
 int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo) {
     const ilevel *L = &ic->lv[level];
-    if (!L->on || ic->fallback || !om_holds(&ic->om)) return 0;
+    if (!L->on || ic->fallback || (!ic->om_off && !om_holds(&ic->om))) return 0;
     version_order_free(vo);
     vo->num_keys = h->num_keys;
     vo->start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo->start);

@@ -544,10 +544,14 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
             if (ic->txns.data[id].settled) continue;
             uint32_t t = h_index(ic, h, id);
             if (t == NONE) { fall_back(ic, "a completed transaction disappeared", NULL); break; }
-            /* in session order too: a transaction waits for its predecessor, so
-             * transactions join the graph in session order, never late (their
-             * reachability summaries then hold every ancestor) */
-            if (h->txns[t].pos > 0 && !ic->txns.data[stable_of(ic, h, t - 1)].settled) continue;
+            /* in session order too: a transaction waits for its committed
+             * predecessor, so committed transactions join the graph in session
+             * order, never late (their reachability summaries then hold every
+             * ancestor); aborted and indeterminate ones may never join, and
+             * never hold their session up */
+            uint32_t p = t;
+            while (h->txns[p].pos > 0 && h->txns[p - 1].status != TXN_COMMITTED) p--;
+            if (h->txns[p].pos > 0 && !ic->txns.data[stable_of(ic, h, p - 1)].settled) continue;
             if (!reads_settled(ic, h, t)) continue;
             ic->txns.data[id].settled = 1;
             vec_push(got, id);

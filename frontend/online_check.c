@@ -131,7 +131,10 @@ static void leave_incremental(online_checker *oc, const char *why) {
 /* The incremental path: 1 done (*out set), 0 fall back to a check from
  * scratch of this same history. */
 static int check_incremental(online_checker *oc, const history *h, int *out) {
-    if (!oc->incr) oc->incr = incr_new(oc->want[LEVEL_SI], oc->want[LEVEL_SER]);
+    if (!oc->incr) {
+        oc->incr = incr_new(oc->want[LEVEL_SI], oc->want[LEVEL_SER]);
+        if (oc->time_limit > 0) incr_set_time_limit(oc->incr, oc->time_limit);
+    }
     uint32_t num, fresh;
     int r = incr_update(oc->incr, h, &num, &fresh);
     if (r == INCR_FALLBACK) { leave_incremental(oc, incr_why(oc->incr)); return 0; }

@@ -157,6 +157,9 @@ void incr_free(incr_check *ic) {
 
 int incr_failed_level(const incr_check *ic) { return ic->failed_level; }
 void incr_set_rescan(incr_check *ic) { ic->rescan = 1; }
+void incr_set_time_limit(incr_check *ic, double seconds) {
+    for (int l = 0; l < 2; l++) if (ic->lv[l].on) gsat_set_time_limit(ic->lv[l].s, seconds);
+}
 const char *incr_why(const incr_check *ic) { return ic->why; }
 const incr_stats *incr_get_stats(const incr_check *ic) { return &ic->st; }
 
@@ -178,7 +181,8 @@ static int new_var(incr_check *ic) {
     int v = 0;                                             /* the same number everywhere: created together */
     for (int l = 0; l < 2; l++)
         if (ic->lv[l].on) v = gsat_new_var(ic->lv[l].s);
-    if (!ic->om_off && om_new_var(&ic->om) != v) abort();
+    if (!ic->om_off && om_new_var(&ic->om) != v)         /* cannot happen: numbered together */
+        fall_back(ic, "internal error: variable numbering diverged", NULL);
     return v;
 }
 

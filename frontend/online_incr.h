@@ -71,6 +71,8 @@ const incr_stats *incr_get_stats(const incr_check *ic);
 /* Compare every known transaction with h at each update (a caller whose
  * transactions may still change, like the library: a change falls back). */
 void incr_set_rescan(incr_check *ic);
+/* Seconds per solve (<= 0: none); a solve that hits it falls back. */
+void incr_set_time_limit(incr_check *ic, double seconds);
 /* After INCR_PASS: the version order of level's last model over h's
  * transactions (INIT first on every key), for an independent re-check
  * (vo_check).  0 if there is none (fallback, level not wanted). */

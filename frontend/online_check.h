@@ -26,6 +26,9 @@
  *     by a batch check of S.  Where that path cannot be sound (list-append,
  *     a broken axiom, ... : incr_why) the calls from then on rebuild S and
  *     check it from scratch (axioms, index, polygraph, pruning, solver).
+ *     The incremental path also makes a transaction wait for the previous
+ *     committed one of its session (S stays closed under reads-from).
+ *     incr_checks / scratch_checks count how each check was done.
  *     Calls that settle no new transaction are skipped.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_CHECK_H

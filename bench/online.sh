@@ -1,47 +1,71 @@
 #!/bin/bash
 # bench/online.sh — `isocheck check --follow` against a batch check of the
-# same history: a generated history (isocheck gen, text) is streamed through
-# a pipe in batches of BATCH transactions' lines (default 1,000), with a
-# violation (a lost update on a key of its own) appended after the first
-# FRACTION of it.  Prints, for the batch check and the follow run: CPU time
-# (user+sys), wall time, peak memory, and for the follow run the detection
-# time (stream start to the DETECTED line) minus the time the anomaly's
-# lines were written (the detection latency).  Usage:
-#   bench/online.sh [TXNS (default 20000)] [BATCH (default 1000)]
-# Not run by make bench yet: the follow path re-parses and re-checks the
-# settled part per batch, so its cost grows quadratically with TXNS.
+# same history.  A generated history (isocheck gen, text, 20 sessions,
+# 8 ops per transaction, 10,000 keys) is streamed through a pipe in batches of BATCH
+# transactions (their lines written at once, then a pause of PAUSE s), with
+# a violation (a lost update on keys of their own: 5 transactions) inserted
+# after the first half.  Prints, per size: CPU time (user+sys) and peak
+# memory of the batch check and of the follow run of the clean history
+# (which ends with the same batch check of every byte), their ratios, and,
+# on the stream with the violation (where checking stops once it is
+# proven), the detection latency:
+# from the moment the writer starts writing the batch that completes the
+# violation to the DETECTED line (both clocks start with the pipeline),
+# and to the report (the batch check of the settled part that explains
+# it).  -v's split of the follow run's CPU into re-parsing and checking is
+# printed too.
+#   bench/online.sh [BATCH (default 1000)] [PAUSE (default 0.02)] SIZES...
+#   (default sizes: 10000 100000)
 set -u
 cd "$(dirname "$0")/.." || exit 2
-. bench/lib.sh
 ISO=${ISOCHECK:-build/isocheck}
-TXNS=${1:-20000}; BATCH=${2:-1000}
+BATCH=${1:-1000}; PAUSE=${2:-0.02}; shift 2 2>/dev/null
+SIZES=${*:-10000 100000}
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
 SESS=20
-"$ISO" gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 10000 --seed 7 --level si -o "$t/h.txt" --force >/dev/null || exit 2
-lines=$(wc -l < "$t/h.txt"); per=$((lines / (TXNS / BATCH)))
-cut_at=$((lines / 2))
-{ head -n $cut_at "$t/h.txt"
-  printf 'w(999999,900001,901,90000001)\nr(999999,900001,901,90000002)\nw(999999,900002,901,90000002)\n'
-  printf 'r(999999,900001,902,90000003)\nw(999999,900003,902,90000003)\nr(999998,0,901,90000004)\nr(999998,0,902,90000005)\n'
-  tail -n +$((cut_at + 1)) "$t/h.txt"; } > "$t/s.txt"
 cpu() { awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.2f", u+s}' "$1"; }
-echo "load: $(uptime | sed 's/.*load average: //')"
-/usr/bin/time -v -o "$t/batch.time" "$ISO" check "$t/s.txt" > "$t/batch.out"; echo "batch exit $?"
-# the writer: BATCH transactions' worth of lines at a time, logging when the anomaly's lines go out
-writer() {
-  local n=0 start; start=$(date +%s.%N)
-  while IFS= read -r l; do
-    printf '%s\n' "$l"; n=$((n + 1))
-    [ "$l" = 'r(999998,0,902,90000005)' ] && echo "$(date +%s.%N) $start" > "$t/anomaly.at"
-    [ $((n % per)) = 0 ] && sleep 0.01
-  done < "$t/s.txt"
-}
-writer | /usr/bin/time -v -o "$t/follow.time" "$ISO" check --follow - > "$t/follow.out"; echo "follow exit $?"
-det=$(grep -m1 '^DETECTED' "$t/follow.out" | sed 's/DETECTED after \([0-9.]*\)s.*/\1/')
-read -r at start < "$t/anomaly.at"
-echo "transactions $TXNS, batches of $BATCH ($per lines)"
-echo "batch : cpu $(cpu "$t/batch.time")s peak $(awk -F': ' '/Maximum resident/{printf "%.0f", $2/1024}' "$t/batch.time") MB"
-echo "follow: cpu $(cpu "$t/follow.time")s peak $(awk -F': ' '/Maximum resident/{printf "%.0f", $2/1024}' "$t/follow.time") MB"
-echo "detected at ${det:-never}s after the follow run started; the anomaly was written at $(awk -v a="$at" -v s="$start" 'BEGIN{printf "%.3f", a - s}')s after the writer started"
-echo "load: $(uptime | sed 's/.*load average: //')"
+peak() { awk -F': ' '/Maximum resident/{printf "%.0f", $2/1024}' "$1"; }
+now() { date +%s.%N; }
+echo "machine: $(nproc) cores; batches of $BATCH transactions, pause ${PAUSE}s"
+printf '%-9s %-18s %-18s %-9s %-9s %-16s %s\n' txns "batch cpu/peak" "follow cpu/peak" "cpu x" "peak x" "proven/reported" "load (1 5 15)"
+echo "(cpu/peak: the clean history; latency: the stream with the violation)"
+for TXNS in $SIZES; do
+  "$ISO" gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 10000 --seed 7 --level si \
+    -o "$t/h.txt" --force >/dev/null || exit 2
+  lines=$(wc -l < "$t/h.txt"); per=$((lines / (TXNS / BATCH)))
+  cut_at=$(( (lines / 2) / per * per ))            # the violation starts a batch of its own
+  { head -n $cut_at "$t/h.txt"
+    printf 'w(999999,900001,901,90000001)\nr(999999,900001,901,90000002)\nw(999999,900002,901,90000002)\n'
+    printf 'r(999999,900001,902,90000003)\nw(999999,900003,902,90000003)\nr(999998,0,901,90000004)\nr(999998,0,902,90000005)\n'
+    tail -n +$((cut_at + 1)) "$t/h.txt"; } > "$t/s.txt"
+  rm -f "$t"/chunk.* "$t"/clean.*
+  split -l "$per" -a 5 -d "$t/s.txt" "$t/chunk."
+  split -l "$per" -a 5 -d "$t/h.txt" "$t/clean."
+  bad=$(printf '%05d' $((cut_at / per)))           # the chunk holding the violation (and its completion)
+  /usr/bin/time -v -o "$t/batch.time" "$ISO" check "$t/h.txt" > "$t/batch.out"; brc=$?
+  for c in "$t"/clean.*; do cat "$c"; sleep "$PAUSE"; done |
+    /usr/bin/time -v -o "$t/clean.time" "$ISO" check -v --follow - > "$t/clean.out" 2> "$t/clean.err"; crc=$?
+  writer() {
+    local start; start=$(now); echo "$start" > "$t/start.at"
+    for c in "$t"/chunk.*; do
+      [ "${c##*.}" = "$bad" ] && now > "$t/anomaly.at"
+      cat "$c"
+      sleep "$PAUSE"
+    done
+  }
+  # the violation's transactions complete (text format: their sessions move on) within its batch
+  writer | /usr/bin/time -v -o "$t/follow.time" "$ISO" check -v --follow - > "$t/follow.out" 2> "$t/follow.err"; frc=$?
+  det=$(grep -m1 '^DETECTED' "$t/follow.out" | sed 's/DETECTED after \([0-9.]*\)s.*/\1/')
+  start=$(cat "$t/start.at"); at=$(cat "$t/anomaly.at" 2>/dev/null || echo "$start")
+  lat=$(awk -v d="${det:-0}" -v a="$at" -v s="$start" 'BEGIN{ if (d == 0) print "never"; else printf "%.0fms", (d - (a - s)) * 1000 }')
+  expl=$(sed -n 's/.*explained at \([0-9.]*\)s.*/\1/p' "$t/follow.err")
+  lat="$lat/$(awk -v d="${expl:-0}" -v a="$at" -v s="$start" 'BEGIN{ if (d == 0) print "never"; else printf "%.0fms", (d - (a - s)) * 1000 }')"
+  bc=$(cpu "$t/batch.time"); fc=$(cpu "$t/clean.time"); bp=$(peak "$t/batch.time"); fpk=$(peak "$t/clean.time")
+  printf '%-9s %-18s %-18s %-9s %-9s %-16s %s\n' "$TXNS" "${bc}s ${bp}MB" "${fc}s ${fpk}MB" \
+    "$(awk -v a="$fc" -v b="$bc" 'BEGIN{printf "%.1f", a / b}')" "$(awk -v a="$fpk" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')" \
+    "$lat" "$(uptime | sed 's/.*load average: //')"
+  [ $brc = 0 ] && [ $crc = 0 ] && [ $frc = 1 ] || echo "  unexpected exit codes: batch $brc, clean follow $crc, follow $frc"
+  grep 'isocheck: follow' "$t/clean.err" | sed 's/^/  clean: /'
+  grep 'isocheck: follow' "$t/follow.err" | sed 's/^/  violation: /'
+done

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/online_incr.h"
 #include "frontend/run_check.h"
 
 void online_init(online_checker *oc, int want_si, int want_ser, size_t max_anomalies) {
@@ -19,6 +20,8 @@ void online_init(online_checker *oc, int want_si, int want_ser, size_t max_anoma
 void online_free(online_checker *oc) {
     if (oc->proof) { report_free(&oc->rep); history_free(oc->proof); }
     oc->proof = NULL;
+    incr_free(oc->incr);
+    oc->incr = NULL;
 }
 
 /* Whether the value v of key has a writer whose transaction is settled. */
@@ -117,8 +120,66 @@ static int check_settled(online_checker *oc, const history *s) {
     return code == 2 ? -1 : code;
 }
 
+/* Leave the incremental path for good (why: its reason). */
+static void leave_incremental(online_checker *oc, const char *why) {
+    snprintf(oc->fallback_why, sizeof oc->fallback_why, "%s", why);
+    incr_free(oc->incr);
+    oc->incr = NULL;
+    oc->from_scratch = 1;
+}
+
+/* The incremental path: 1 done (*out set), 0 fall back to a check from
+ * scratch of this same history. */
+static int check_incremental(online_checker *oc, const history *h, int *out) {
+    if (!oc->incr) {
+        oc->incr = incr_new(oc->want[LEVEL_SI], oc->want[LEVEL_SER]);
+        if (oc->time_limit > 0) incr_set_time_limit(oc->incr, oc->time_limit);
+    }
+    uint32_t num, fresh;
+    int r = incr_update(oc->incr, h, &num, &fresh);
+    if (r == INCR_FALLBACK) { leave_incremental(oc, incr_why(oc->incr)); return 0; }
+    oc->seen = h->num_txns - 1;
+    *out = ONLINE_NO_VIOLATION;
+    if (!fresh) return 1;
+    oc->settled = num;
+    oc->checks++;
+    oc->incr_checks++;
+    if (r == INCR_PASS) return 1;
+    /* detected incrementally; explained (and confirmed) once, by a batch check of S */
+    if (oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
+    uint8_t *settled = incr_settled_flags(oc->incr, h);
+    ic_error err;
+    ic_error_clear(&err);
+    history *s = history_subset(h, settled, &err);
+    free(settled);
+    if (!s) {
+        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
+        *out = ONLINE_UNKNOWN;
+        return 1;
+    }
+    int batch = check_settled(oc, s);
+    if (batch == 1) {
+        oc->failed = 1;
+        oc->proof = s;
+        *out = ONLINE_VIOLATION;
+        return 1;
+    }
+    report_free(&oc->rep);
+    history_free(s);
+    if (batch == 0) {
+        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "internal error: the incremental check found a %s violation "
+                 "that the batch check of the settled part does not confirm",
+                 incr_failed_level(oc->incr) == LEVEL_SER ? "ser" : "si");
+        leave_incremental(oc, oc->unknown_msg);
+    }
+    *out = ONLINE_UNKNOWN;
+    return 1;
+}
+
 int online_check(online_checker *oc, const history *h) {
     if (oc->failed) return ONLINE_NO_VIOLATION;
+    int out;
+    if (!oc->from_scratch && check_incremental(oc, h, &out)) return out;
     uint32_t num;
     uint8_t *settled = online_settled(h, &num);
     oc->seen = h->num_txns - 1;
@@ -134,7 +195,9 @@ int online_check(online_checker *oc, const history *h) {
         return ONLINE_UNKNOWN;
     }
     oc->checks++;
-    int out = check_settled(oc, s);
+    oc->scratch_checks++;
+    out = check_settled(oc, s);
+    if (out == 1 && oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
     if (out == 1) {
         oc->failed = 1;
         oc->proof = s;

@@ -20,9 +20,16 @@
  *     change, and the final report comes from a batch check of the whole
  *     input at its end.
  *   - A PASS of S is provisional: later transactions may break it.
- *   - What is recomputed: each call rebuilds S and checks it from scratch
- *     (axioms, index, polygraph, pruning, solver).  Calls that settle no new
- *     transaction are skipped.
+ *   - What is recomputed: for register histories, nothing: S's new
+ *     transactions are added to one gsat instance per level, kept across
+ *     calls (online_incr.h), and a violation found there is explained once
+ *     by a batch check of S.  Where that path cannot be sound (list-append,
+ *     a broken axiom, ... : incr_why) the calls from then on rebuild S and
+ *     check it from scratch (axioms, index, polygraph, pruning, solver).
+ *     The incremental path also makes a transaction wait for the previous
+ *     committed one of its session (S stays closed under reads-from).
+ *     incr_checks / scratch_checks count how each check was done.
+ *     Calls that settle no new transaction are skipped.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_CHECK_H
 #define ISOCHECK_ONLINE_CHECK_H
@@ -49,6 +56,15 @@ typedef struct online_checker {
     uint32_t seen;                 /* completed transactions in the last call */
     uint32_t settled;              /* of which settled (checked) */
     uint32_t checks;               /* checks run */
+    uint32_t incr_checks;          /* of which incremental (online_incr.h) */
+    uint32_t scratch_checks;       /* of which from scratch (a fallback, or from_scratch) */
+    int from_scratch;              /* set by the caller: never use the incremental path */
+    struct incr_check *incr;       /* the incremental state; NULL once it fell back */
+    char fallback_why[600];        /* why the incremental path was left ("" if it was not) */
+    /* Optional: called once a violation is proven, before the batch check
+     * of S that explains it (which may take long on a big S). */
+    void (*on_detect)(void *ctx, const struct online_checker *oc);
+    void *detect_ctx;
     /* the violation, once found: the settled history and its report */
     history *proof;
     report rep;

@@ -303,6 +303,9 @@ void retire_stream_init(retire_stream *rs, const char *name, int want_si, int wa
     rs->name = xmalloc(strlen(name) + 1);
     strcpy(rs->name, name);
     online_init(&rs->oc, want_si, want_ser, max_anomalies);
+    /* the live part shrinks when transactions retire (ids change): every
+     * check is from scratch, never the incremental path, which needs growth */
+    rs->oc.from_scratch = 1;
     vec_init(rs->txns);
     vec_init(rs->ops);
     vec_init(rs->sessions);

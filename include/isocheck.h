@@ -21,8 +21,9 @@
  * isocheck_txn_abort() is called.  Transactions and operations may be
  * added at any time, also after a check: each isocheck_check() judges
  * everything added before it (online checking: check, add what completed
- * since, check again).  Checks with no edit in between (another level)
- * reuse the history built for the first.  A violation among transactions
+ * since, check again); each check reuses the work of the earlier ones for
+ * that level (doc/library.md).  Checks with no edit in between (another
+ * level) reuse the history built for the first.  A violation among transactions
  * whose writers are all present stays a violation when more transactions
  * are added (doc/checker.md, "Online checking").
  *

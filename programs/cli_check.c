@@ -150,7 +150,8 @@ int cli_check(int argc, char **argv) {
     load_report_init(&lrep);
     history *h;
     if (follow) {                       /* online first; then the batch check of every byte read */
-        follow_options fo = { follow_idle, json, level != 1, level != 0, (size_t)max_anomalies, (history_format)fmt, retire };
+        follow_options fo = { follow_idle, json, level != 1, level != 0, (size_t)max_anomalies, (history_format)fmt, retire, 0 };
+        fo.verbose = verbose;
         char *bytes = NULL;
         size_t nbytes = 0;
         history_format ffmt = (history_format)fmt;

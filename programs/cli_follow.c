@@ -1,20 +1,24 @@
 /* cli_follow.c — `isocheck check --follow` (contract in cli_follow.h).
  *
- * Output (stdout): on the first proven violation
+ * Output (stdout): on the first proven violation, as soon as it is proven,
  *     DETECTED after 1.234s: 120 transactions read, 118 completed, 117 checked
- * followed by the report of the checked part (as isocheck check prints it);
+ * followed, once a batch check of the checked part has explained it, by its
+ * report (as isocheck check prints it; -v tells both times on stderr);
  * at the end, "END after ...", then the final report of the whole input.
- * With --json each of these is one line: {"event": "violation", ...},
+ * With --json each of these is one line: {"event": "violation", "time",
+ * "detected", ...} (time: when explained; detected: when proven),
  * {"event": "final", ...}.  Progress (transactions read, completed,
  * checked, the lag of the last check) goes to stderr on a terminal. */
 #include "programs/cli_follow.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "frontend/online_check.h"
+#include "frontend/online_incr.h"
 #include "frontend/online_follow.h"
 #include "frontend/online_retire.h"
 #include "frontend/formats/parse.h"
@@ -26,6 +30,12 @@ static double elapsed(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9 - start_time;
+}
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* The report as one JSON line, without its newline. */
@@ -49,22 +59,35 @@ void cli_follow_print_final_json(FILE *out, const report *r) {
     fputs("}\n", out);
 }
 
-static void print_violation(const follow_options *o, const online_checker *oc, uint64_t read, uint64_t completed) {
-    double t = elapsed();
-    if (o->json) {
-        printf("{\"event\": \"violation\", \"time\": %.3f, \"read\": %llu, \"completed\": %llu, \"checked\": %u, \"report\": ",
-               t, (unsigned long long)read, (unsigned long long)completed, oc->settled);
-        json_inline(stdout, &oc->rep);
-        fputs("}\n", stdout);
-    } else {
-        printf("DETECTED after %.3fs: %llu transactions read, %llu completed, %u checked\n", t, (unsigned long long)read,
-               (unsigned long long)completed, oc->settled);
-        report_print_text(stdout, &oc->rep, 0);
-    }
+typedef struct detection {
+    const follow_options *o;
+    uint64_t read, completed;    /* the counts as of the check (set before it) */
+    double at;                   /* when the violation was proven (before its explanation) */
+} detection;
+
+static int progress_shown;
+
+/* The violation is proven: the DETECTED line now, its report once the batch
+ * check of the settled part has explained it. */
+static void on_detect(void *ctx, const online_checker *oc) {
+    detection *d = ctx;
+    d->at = elapsed();
+    if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
+    if (d->o->json) return;                               /* one event, with the report */
+    printf("DETECTED after %.3fs: %llu transactions read, %llu completed, %u checked\n", d->at,
+           (unsigned long long)d->read, (unsigned long long)d->completed, oc->settled);
     fflush(stdout);
 }
 
-static int progress_shown;
+static void print_violation(const follow_options *o, const online_checker *oc, const detection *d) {
+    if (o->json) {
+        printf("{\"event\": \"violation\", \"time\": %.3f, \"detected\": %.3f, \"read\": %llu, \"completed\": %llu, "
+               "\"checked\": %u, \"report\": ", elapsed(), d->at, (unsigned long long)d->read, (unsigned long long)d->completed, oc->settled);
+        json_inline(stdout, &oc->rep);
+        fputs("}\n", stdout);
+    } else report_print_text(stdout, &oc->rep, 0);
+    fflush(stdout);
+}
 
 static void progress(const follow_parse *fp, const online_checker *oc, double lag) {
     if (!isatty(2)) return;
@@ -91,6 +114,9 @@ static int follow_retiring(const char *path, const follow_options *o, char **dat
     }
     retire_stream rs;
     retire_stream_init(&rs, path, o->want_si, o->want_ser, o->max_anomalies);
+    detection det = { o, 0, 0, 0 };
+    rs.oc.on_detect = on_detect;
+    rs.oc.detect_ctx = &det;
     int rc = -1, got, detected = o->fmt == FORMAT_TEXT;
     uint64_t read = 0, completed_total = 0;
     for (;;) {
@@ -121,10 +147,12 @@ static int follow_retiring(const char *path, const follow_options *o, char **dat
         double arrived = elapsed();
         uint32_t live = retire_stream_completed(&rs);
         if (!rs.oc.failed && !at_end && rs.fresh >= 1000 && rs.fresh * 2 >= live) {
+            det.read = read;
+            det.completed = completed_total;
             int out = retire_stream_check(&rs);
             if (out == ONLINE_VIOLATION) {
                 if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-                print_violation(o, &rs.oc, read, completed_total);
+                print_violation(o, &rs.oc, &det);
             }
             if (isatty(2)) {
                 fprintf(stderr, "\r\033[Kisocheck: following: %llu transactions read, %llu retired, %u live, lag %.3fs%s",
@@ -185,8 +213,12 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
     follow_parse_init(&fp, o->fmt);
     online_checker oc;
     online_init(&oc, o->want_si, o->want_ser, o->max_anomalies);
+    detection det = { o, 0, 0, 0 };
+    oc.on_detect = on_detect;
+    oc.detect_ctx = &det;
     int rc = -1, got;
     size_t checked_bytes = 0;
+    double t_parse = 0, t_check = 0, t_check_max = 0;
     while ((got = follow_read(&in, &err)) > 0) {
         if (oc.failed) continue;                          /* final: only the end matters now */
         double arrived = elapsed();
@@ -194,18 +226,44 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         if (!memchr(in.data.data + checked_bytes, '\n', in.data.len - checked_bytes)) continue;
         checked_bytes = in.data.len;
         history *h;
+        double t0 = cpu_seconds();
         int st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
+        double t1 = cpu_seconds();
+        t_parse += t1 - t0;
         if (st < 0) { rc = 2; break; }
         if (st == 0 || !h) continue;
+        det.read = fp.read;
+        det.completed = fp.completed;
         int out = online_check(&oc, h);
         history_free(h);
+        t1 = cpu_seconds() - t1;
+        t_check += t1;
+        if (t1 > t_check_max) t_check_max = t1;
         if (out == ONLINE_VIOLATION) {
             if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-            print_violation(o, &oc, fp.read, fp.completed);
+            print_violation(o, &oc, &det);
+            if (o->verbose) fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs\n", det.at, elapsed());
+        } else if (det.at > 0 && !oc.failed) {           /* proven incrementally, not confirmed: an internal error */
+            if (!o->json) printf("  not confirmed: %s\n", oc.unknown_msg);
+            det.at = 0;
         }
         progress(&fp, &oc, elapsed() - arrived);
     }
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
+    if (o->verbose) {
+        fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
+                oc.checks, oc.incr_checks, oc.scratch_checks, oc.fallback_why[0] ? " (" : "", oc.fallback_why,
+                oc.fallback_why[0] ? ")" : "");
+        if (oc.incr) {
+            const incr_stats *is = incr_get_stats(oc.incr);
+            fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
+                    PRIu64 " decided by reachability, %" PRIu64 " variables (%" PRIu64 " fixed by new readers), %" PRIu64
+                    " edges, %" PRIu64 " checks answered by the kept model, %" PRIu64 " solves\n", is->txns_in_graph, is->writers,
+                    is->pairs_decided, is->pairs_var, is->pairs_pruned, is->edges, is->kept_model, is->solves);
+        }
+        fprintf(stderr, "isocheck: follow: CPU %.3fs parsing the input so far, %.3fs checking; longest check %.3fs\n",
+                t_parse, t_check, t_check_max);
+    }
     if (got < 0) rc = 2;
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     else {

@@ -18,6 +18,7 @@ typedef struct follow_options {
     size_t max_anomalies;
     history_format fmt;          /* FORMAT_AUTO: detect */
     int retire;                  /* keep only the live part (text; frontend/online_retire.h) */
+    int verbose;                 /* at the end, how the checks were done (stderr) */
 } follow_options;
 
 /* Follow path until its end.  Returns -1 with *data, *n (every byte read,

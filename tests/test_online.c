@@ -24,13 +24,17 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "isocheck.h"
 #include "workload/workload.h"
+#include "frontend/api_stats.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/online_check.h"
+#include "frontend/online_incr.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */
@@ -58,7 +62,11 @@ static int batch_fails(const history *h, check_level_id lv) {
     return fails;
 }
 
-typedef struct stream_stats { int histories, failing, reported_at_first, waited; } stream_stats;
+typedef struct stream_stats {
+    int histories, failing, reported_at_first, waited;
+    uint32_t incr_checks, scratch_checks, fell_back;   /* how online_check checked */
+    uint64_t kept_model, solves;                       /* incremental: answered by the kept model, engine solves */
+} stream_stats;
 
 /* One arrival order: the builder's transactions in order[0..n).  Checks
  * every prefix online and in batch for both levels. */
@@ -103,6 +111,10 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
         history_free(h);
     }
     st->histories++;
+    st->incr_checks += oc.incr_checks;
+    if (oc.incr) { st->kept_model += incr_get_stats(oc.incr)->kept_model; st->solves += incr_get_stats(oc.incr)->solves; }
+    st->scratch_checks += oc.scratch_checks;
+    if (oc.fallback_why[0]) { st->fell_back++; if (getenv("ONLINE_VERBOSE")) print_message("fell back: %s\n", oc.fallback_why); }
     if (first_batch_fail >= 0) st->failing++;
     if (first_batch_fail >= 0 && reported == first_batch_fail) st->reported_at_first++;
     online_free(&oc);
@@ -111,7 +123,24 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
 
 /* ---- the workload simulator ------------------------------------------------ */
 
-typedef struct sim_capture { history_builder *b; vec_u32 order; } sim_capture;
+typedef struct sim_capture {
+    history_builder *b;
+    vec_u32 order;
+    int indeterminate;           /* mark some transactions :info (committed or not: the checker cannot tell) */
+    isocheck_history *api;       /* also fed to the library, checked after each transaction (or NULL) */
+    stream_stats *st;
+} sim_capture;
+
+/* The library's verdict for a level: 1 FAIL, 0 PASS. */
+static int api_fails(isocheck_history *api, isocheck_level lv) {
+    isocheck_result *r = isocheck_check(api, lv);
+    int v = isocheck_result_verdict(r);
+    assert_int_not_equal(v, ISOCHECK_UNKNOWN);
+    if (v == ISOCHECK_FAIL) assert_non_null(strstr(isocheck_result_text(r), "FAIL"));
+    else assert_non_null(strstr(isocheck_result_text(r), "PASS"));
+    isocheck_result_free(r);
+    return v == ISOCHECK_FAIL;
+}
 
 static int capture_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, int committed,
                        const sim_op *ops, uint32_t n_ops, ic_error *err) {
@@ -121,45 +150,149 @@ static int capture_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id
     for (uint32_t i = 0; i < n_ops; i++)
         hb_op(c->b, t, ops[i].write ? OP_WRITE : OP_READ, hb_key(c->b, ops[i].key),
               ops[i].value ? ops[i].value : VALUE_INIT, 0);
-    if (!committed) hb_txn_status(c->b, t, TXN_ABORTED);
+    if (c->indeterminate && rnd(5) == 0) hb_txn_status(c->b, t, TXN_INDETERMINATE);
+    else if (!committed) hb_txn_status(c->b, t, TXN_ABORTED);
     vec_push(c->order, t);
+    if (c->api) {
+        /* the library gets the same transaction, then checks everything so far;
+         * the batch check of the same prefix must agree at both levels */
+        int at = isocheck_txn_begin(c->api, (int64_t)session + 1, txn_id);
+        assert_true(at > 0);
+        for (uint32_t i = 0; i < n_ops; i++) {
+            int rc = !ops[i].write ? (ops[i].value ? isocheck_read(c->api, at, ops[i].key, ops[i].value)
+                                                   : isocheck_read_initial(c->api, at, ops[i].key))
+                                   : isocheck_write(c->api, at, ops[i].key, ops[i].value);
+            assert_int_equal(rc, ISOCHECK_OK);
+        }
+        if (!committed) assert_int_equal(isocheck_txn_abort(c->api, at), ISOCHECK_OK);
+        ic_error e2;
+        ic_error_clear(&e2);
+        history *h = hb_finish(hb_clone(c->b, NULL), &e2);
+        assert_non_null(h);
+        for (int lv = 0; lv < 2; lv++) {
+            int fails = batch_fails(h, (check_level_id)lv);
+            assert_int_equal(api_fails(c->api, (isocheck_level)lv), fails);
+            c->st->failing += fails;
+        }
+        history_free(h);
+    }
     return 1;
 }
 
-static void test_simulator_prefixes(void **state) {
-    (void)state;
-    stream_stats st = { 0, 0, 0, 0 };
+/* The simulator's executions, every level and fault, streamed in the order
+ * transactions end, or (shuffle) with some arriving after their successor
+ * (out of session order, readers before writers); indeterminate: some
+ * transactions :info.  Returns the number of histories. */
+static int simulator_streams(stream_stats *st, uint32_t sessions, uint32_t txns, uint32_t keys, int shuffle,
+                             int indeterminate, uint64_t seeds) {
     int cases = 0;
     for (int level = SIM_SER; level <= SIM_RC; level++)
         for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
-            for (uint64_t seed = 1; seed <= 3; seed++) {
+            for (uint64_t seed = 1; seed <= seeds; seed++) {
                 workload_params p;
                 workload_defaults(&p);
-                p.sessions = 3;
-                p.txns_per_session = 6;
+                p.sessions = sessions;
+                p.txns_per_session = txns;
                 p.ops_per_txn = 3;
-                p.keys = 4;
+                p.keys = keys;
                 p.read_fraction = 0.5;
                 p.level = (sim_level)level;
                 p.fault = (sim_fault)fault;
-                p.fault_rate = 0.3;
+                p.fault_rate = fault == FAULT_NONE ? 0.3 : 0.05;
                 p.lag = 2;
-                p.seed = seed * 7919 + (uint64_t)fault;
-                sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 } };
+                p.seed = seed * 7919 + (uint64_t)fault + 31 * sessions;
+                rng_state = p.seed * 0x9E3779B97F4A7C15ULL + 1;
+                sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 }, indeterminate, NULL, st };
                 sim_sink sink = { &c, capture_txn };
                 sim_truth truth;
                 ic_error err;
                 ic_error_clear(&err);
                 assert_true(sim_run(&p, &sink, &truth, NULL, NULL, &err));
-                check_stream(c.b, c.order.data, (uint32_t)c.order.len, &st);
+                if (shuffle)
+                    for (size_t i = 0; i + 1 < c.order.len; i++)
+                        if (rnd(3) == 0) { uint32_t x = c.order.data[i]; c.order.data[i] = c.order.data[i + 1]; c.order.data[i + 1] = x; }
+                check_stream(c.b, c.order.data, (uint32_t)c.order.len, st);
                 hb_free(c.b);
                 vec_free(c.order);
                 cases++;
             }
-    print_message("simulator: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
-                  "%d prefixes with waiting readers\n", st.histories, st.failing, st.reported_at_first, st.waited);
+    return cases;
+}
+
+static void report_stats(const char *what, const stream_stats *st) {
+    print_message("%s: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
+                  "%d prefixes with waiting readers\n", what, st->histories, st->failing, st->reported_at_first, st->waited);
+    print_message("%s: %u incremental checks (%" PRIu64 " answered by the kept model, %" PRIu64 " engine solves), "
+                  "%u from scratch, %u histories fell back\n", what, st->incr_checks, st->kept_model, st->solves,
+                  st->scratch_checks, st->fell_back);
+}
+
+static void test_simulator_prefixes(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    int cases = simulator_streams(&st, 3, 6, 4, 0, 0, 3);
+    report_stats("simulator", &st);
     assert_int_equal(st.histories, cases);
     assert_true(st.failing >= 5);              /* the faults and rc make violations: the test can fail */
+    /* the incremental path did the checking: only the aborted and intermediate
+     * read faults (an axiom, named by the batch check) leave it */
+    assert_true(st.incr_checks > 10 * st.scratch_checks);
+    assert_true(st.kept_model > 0 && st.solves > 0);          /* both ways of answering were taken */
+}
+
+/* Larger executions (pairs decided by reachability, and pair variables),
+ * transactions out of session order, :info transactions: the incremental
+ * path still agrees with the batch check of every prefix. */
+static void test_simulator_shuffled(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    int cases = simulator_streams(&st, 4, 10, 5, 1, 1, 2);
+    report_stats("simulator, out of order, :info", &st);
+    assert_int_equal(st.histories, cases);
+    assert_true(st.failing >= 5);
+    assert_true(st.incr_checks > 5 * st.scratch_checks);
+    assert_true(st.kept_model > 0 && st.solves > 0);          /* both ways of answering were taken */
+}
+
+/* The library (include/isocheck.h): transactions added one at a time, a
+ * check of both levels after each; the verdict equals the batch check of
+ * the same history every time, and most checks are answered by the
+ * incremental path (a PASS there is re-checked by definition). */
+static void test_library_grows(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    uint32_t incremental = 0, incremental_pass = 0, pipeline = 0;
+    for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            workload_params p;
+            workload_defaults(&p);
+            p.sessions = 4;
+            p.txns_per_session = 8;
+            p.ops_per_txn = 3;
+            p.keys = 5;
+            p.read_fraction = 0.5;
+            p.level = SIM_SI;
+            p.fault = (sim_fault)fault;
+            p.fault_rate = 0.05;
+            p.seed = seed * 104729 + (uint64_t)fault;
+            sim_capture c = { hb_new(FORMAT_SYNTHETIC, LOC_LINE, "sim"), { NULL, 0, 0 }, 0, isocheck_history_new(), &st };
+            sim_sink sink = { &c, capture_txn };
+            sim_truth truth;
+            ic_error err;
+            ic_error_clear(&err);
+            assert_true(sim_run(&p, &sink, &truth, NULL, NULL, &err));
+            const api_check_stats *as = isocheck_history_check_stats(c.api);
+            incremental += as->incremental;
+            incremental_pass += as->incremental_pass;
+            pipeline += as->pipeline;
+            isocheck_history_free(c.api);
+            hb_free(c.b);
+            vec_free(c.order);
+        }
+    print_message("library: %d failing checks; %u incremental (%u PASS answered there), %u by the pipeline\n",
+                  st.failing, incremental, incremental_pass, pipeline);
+    assert_true(st.failing >= 5);
+    assert_true(incremental_pass > pipeline);
 }
 
 /* ---- random list-append ---------------------------------------------------- */
@@ -168,7 +301,7 @@ enum { LT = 10, LK = 3, LOPS = 3, LMAX = 64 };
 
 static void test_list_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     rng_state = 0x5eed0717ULL;
     for (int iter = 0; iter < 120; iter++) {
         int ntx = 3 + (int)rnd(LT - 2), nproc = 1 + (int)rnd(3);
@@ -223,8 +356,7 @@ static void test_list_prefixes(void **state) {
         check_stream(b, order, (uint32_t)ntx, &st);
         hb_free(b);
     }
-    print_message("list-append: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
-                  "%d prefixes with waiting readers\n", st.histories, st.failing, st.reported_at_first, st.waited);
+    report_stats("list-append", &st);
     assert_true(st.failing >= 10);
     assert_true(st.waited >= 10);              /* readers ahead of their writers were exercised */
 }
@@ -232,6 +364,8 @@ static void test_list_prefixes(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulator_prefixes),
+        cmocka_unit_test(test_simulator_shuffled),
+        cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_list_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,11 @@ out=$( (head -n "$half" "$t/clean.txt"; sleep 0.2; tail -n +"$((half + 1))" "$t/
        "$ISOCHECK" check --follow --level si -); rc=$?
 [ $rc = 0 ] && echo "$out" | grep -q '^PASS si' && ! echo "$out" | grep -q DETECTED ||
   { echo "clean pipe: exit $rc: $out"; exit 1; }
+# ... checked incrementally (-v says how): one engine per level, no check from scratch
+err=$( (head -n "$half" "$t/clean.txt"; sleep 0.2; tail -n +"$((half + 1))" "$t/clean.txt") |
+       "$ISOCHECK" check -v --follow - 2>&1 >/dev/null)
+echo "$err" | grep -q 'checks of the settled part: [0-9]* incremental, 0 from scratch$' &&
+  ! echo "$err" | grep -q ': 0 incremental' || { echo "clean pipe: not checked incrementally: $err"; exit 1; }
 
 # 3. Elle EDN through a pipe, --json: one event per line, the violation first
 "$ISOCHECK" convert --to elle -o "$t/lost.edn" "$t/grow.txt" >/dev/null || exit 1

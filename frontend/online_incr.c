@@ -1,0 +1,671 @@
+/* online_incr.c — incremental check of the settled part of a growing
+ * register history (contract in online_incr.h; why a FAIL is final:
+ * doc/checker.md, "Online checking").
+ *
+ * The encoding is the plain polygraph, kept in one gsat graph per level
+ * (SER: node g per transaction; SI: the split graph, commit 2g, start
+ * 2g+1, as depgraph.h): SO and WR edges unguarded, and for every pair of
+ * writers e, d of a key either a decision or one variable x = "e before d"
+ * guarding  e -WW-> d  and  r -RW-> d  for the readers r of e  (and the
+ * mirror edges under -x).
+ *
+ * Decisions.  e is certainly before d when e is INIT, or e precedes d in
+ * their session, or e reaches d over SO and WR edges: then the side
+ * "d before e" closes a cycle (d -WW-> e after e ~> d).  Reachability is
+ * summarized per node as anc[node][chain] = the highest sequence number,
+ * on each tracked session chain, of an ancestor (computed once, when the
+ * node arrives, from its in-neighbours then present: an underestimate,
+ * which only leaves more pairs to the solver).  SO and WR edges only
+ * accumulate, so a decided pair stays decided.
+ *
+ * For a decided pair e < d the WW edge is implied by the path; the RW
+ * edges from e's readers need only go to the first decided successor of e
+ * on each session (later ones are reached from it by SO):
+ *   INV  for decided e < d and a reader r of e, r -RW-> d0 is in the graph
+ *        (or r = d0) for some d0 at or before d on d's session with e < d0
+ *        decided.
+ * A new writer d adds those edges only when its previous writer p of the
+ * key on its session does not already satisfy INV (e < p not decided); a
+ * new reader r of e adds them to the first decided writer on each session.
+ *
+ * Transactions arriving out of session order (a late one: a text
+ * transaction completed after its successor, an indeterminate writer that
+ * becomes observed) get an order label between their neighbours and no
+ * sequence number, so nothing is decided from their ancestors. */
+#include "frontend/online_incr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsat.h"
+#include "vec.h"
+#include "frontend/checking/depgraph.h"
+#include "frontend/history/u64map.h"
+#include "frontend/online_model.h"
+
+#define NONE UINT32_MAX
+#define ANC_CHAINS 32                   /* sessions with a reachability chain; later ones: none */
+#define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
+
+typedef struct itxn {
+    int64_t ext;
+    uint32_t sess;           /* stable session */
+    uint32_t hpos;           /* position in its session in the current history */
+    uint32_t g;              /* graph node, NONE until it takes part */
+    uint32_t num_ops;        /* as first seen: a completed transaction never changes */
+    uint8_t settled, status;
+} itxn;
+
+typedef struct isess {
+    int64_t ext;
+    uint32_t hsess;          /* its index in the current history, NONE if absent */
+    uint32_t seen, last;     /* transactions of the current history mapped, and the last one */
+    uint32_t chain, seq;     /* tracked chain (NONE) and the last sequence number given */
+    vec_u32 members;         /* graph nodes of the session, in session order */
+} isess;
+
+typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
+typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
+typedef struct iwriter { uint32_t g, key; vec_u32 readers; VEC(ipair) pairs; } iwriter;
+typedef struct ikey_sess { uint32_t sess; vec_u32 w; } ikey_sess;       /* writers, session order */
+typedef struct ikey { uint64_t ident; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
+typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
+
+typedef struct ext_read { uint32_t key, src; } ext_read;        /* src: stable txn */
+typedef struct final_write { uint32_t key, op; } final_write;
+typedef VEC(ext_read) ext_read_vec;
+typedef VEC(final_write) final_write_vec;
+
+struct incr_check {
+    ilevel lv[2];
+    online_model om;         /* the last model, extended in place: most checks need no solve */
+    int om_off;              /* it stopped paying (rebuilt more often than it answered): dropped */
+    VEC(itxn) txns;          /* stable ids; 0 is INIT */
+    u64map by_ext;
+    VEC(isess) sess;
+    u64map sess_by_ext;
+    uint32_t chains;
+    VEC(inode) nodes;        /* graph nodes; 0 is INIT */
+    vec_u32 anc;             /* nodes x ANC_CHAINS */
+    VEC(iwriter) writers;
+    u64map writer_of;        /* g << 32 | key -> writer */
+    VEC(ikey) keys;
+    vec_u32 waiting;         /* completed, not settled */
+    /* per-transaction scratch, indexed by key */
+    vec_u32 stamp;
+    vec_i64 own, ext_val;
+    vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
+    uint32_t serial;
+    ext_read_vec reads;
+    final_write_vec writes;
+    int fallback, failed_level;
+    int rescan;              /* compare every known transaction with h at each update */
+    uint32_t settled;
+    char why[400];
+    incr_stats st;
+};
+
+static void fall_back(incr_check *ic, const char *fmt, const char *arg) {
+    if (ic->fallback) return;
+    ic->fallback = 1;
+    snprintf(ic->why, sizeof ic->why, fmt, arg ? arg : "");
+}
+
+incr_check *incr_new(int want_si, int want_ser) {
+    incr_check *ic = xcalloc(1, sizeof *ic);
+    u64map_init(&ic->by_ext);
+    u64map_init(&ic->sess_by_ext);
+    u64map_init(&ic->writer_of);
+    int want[2] = { want_si, want_ser };
+    for (int l = 0; l < 2; l++) {
+        ilevel *L = &ic->lv[l];
+        L->on = want[l];
+        L->split = l == 0;
+        if (!L->on) continue;
+        L->s = gsat_new();
+        gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
+        L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
+    }
+    om_init(&ic->om, want_si, want_ser);
+    om_add_txn(&ic->om);                                  /* INIT */
+    itxn init = { 0, NONE, 0, 0, 0, 1, TXN_COMMITTED };
+    vec_push(ic->txns, init);
+    inode n0 = { 0, NONE, 0, 0 };
+    vec_push(ic->nodes, n0);
+    for (int c = 0; c < ANC_CHAINS; c++) vec_push(ic->anc, 0u);
+    return ic;
+}
+
+void incr_free(incr_check *ic) {
+    if (!ic) return;
+    for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
+    if (!ic->om_off) om_free(&ic->om);
+    vec_foreach(isess, s, ic->sess) vec_free(s->members);
+    vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
+    vec_foreach(ikey, k, ic->keys) {
+        vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->w);
+        vec_free(k->by_sess);
+    }
+    vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
+    vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
+    vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
+    vec_free(ic->reads); vec_free(ic->writes);
+    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); u64map_free(&ic->writer_of);
+    free(ic);
+}
+
+int incr_failed_level(const incr_check *ic) { return ic->failed_level; }
+void incr_set_rescan(incr_check *ic) { ic->rescan = 1; }
+void incr_set_time_limit(incr_check *ic, double seconds) {
+    for (int l = 0; l < 2; l++) if (ic->lv[l].on) gsat_set_time_limit(ic->lv[l].s, seconds);
+}
+const char *incr_why(const incr_check *ic) { return ic->why; }
+const incr_stats *incr_get_stats(const incr_check *ic) { return &ic->st; }
+
+/* ---- the graph ------------------------------------------------------- */
+
+static void edge(incr_check *ic, dep_kind kind, uint32_t a, uint32_t b, int lit) {
+    for (int l = 0; l < 2; l++) {
+        ilevel *L = &ic->lv[l];
+        if (!L->on) continue;
+        uint32_t x, y;
+        dg_dep_nodes(L->split, kind, a, b, &x, &y);
+        gsat_graph_add_edge(L->s, L->graph, (int)x, (int)y, lit);
+    }
+    if (!ic->om_off) om_add_edge(&ic->om, kind, a, b, lit);
+    ic->st.edges++;
+}
+
+static int new_var(incr_check *ic) {
+    int v = 0;                                             /* the same number everywhere: created together */
+    for (int l = 0; l < 2; l++)
+        if (ic->lv[l].on) v = gsat_new_var(ic->lv[l].s);
+    if (!ic->om_off && om_new_var(&ic->om) != v)         /* cannot happen: numbered together */
+        fall_back(ic, "internal error: variable numbering diverged", NULL);
+    return v;
+}
+
+/* e is certainly before d in every version order that could avoid a
+ * cycle (see the file comment). */
+static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
+    if (e == 0) return 1;
+    const inode *x = &ic->nodes.data[e], *y = &ic->nodes.data[d];
+    if (x->sess == y->sess) return x->ord < y->ord;
+    uint32_t c = ic->sess.data[x->sess].chain;
+    return x->seq && c != NONE && ic->anc.data[(size_t)d * ANC_CHAINS + c] >= x->seq;
+}
+
+static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key) {
+    iwriter w;
+    memset(&w, 0, sizeof w);
+    w.g = g;
+    w.key = key;
+    vec_push(ic->writers, w);
+    uint32_t id = (uint32_t)ic->writers.len - 1;
+    u64map_put(&ic->writer_of, (uint64_t)g << 32 | key, id);
+    return id;
+}
+
+/* Writer d (graph node g) of key joins: every pair with an earlier writer
+ * is decided or gets a variable. */
+static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
+    uint32_t d = new_writer_rec(ic, g, key);
+    ic->st.writers++;
+    ikey *K = &ic->keys.data[key];
+    uint32_t sess = ic->nodes.data[g].sess;
+    ikey_sess *mine = NULL;
+    vec_foreach(ikey_sess, ks, K->by_sess) if (ks->sess == sess) { mine = ks; break; }
+    if (!mine) {
+        ikey_sess n = { sess, { NULL, 0, 0 } };
+        vec_push(K->by_sess, n);
+        mine = &vec_last(K->by_sess);
+    }
+    size_t at = mine->w.len;
+    uint64_t ord = ic->nodes.data[g].ord;
+    while (at > 0 && ic->nodes.data[ic->writers.data[mine->w.data[at - 1]].g].ord > ord) at--;
+    uint32_t p = at > 0 ? mine->w.data[at - 1] : NONE;
+    vec_push(mine->w, 0u);
+    memmove(mine->w.data + at + 1, mine->w.data + at, (mine->w.len - 1 - at) * sizeof *mine->w.data);
+    mine->w.data[at] = d;
+    uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
+
+    size_t nsess = K->by_sess.len;
+    for (size_t si = 0; si <= nsess; si++) {
+        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len;
+        for (size_t j = 0; j < n; j++) {
+            uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].w.data[j];
+            if (e == d) continue;
+            uint32_t a = ic->writers.data[e].g;
+            if (decided(ic, a, g)) {
+                ic->st.pairs_decided++;
+                if (pg != NONE && decided(ic, a, pg)) continue;          /* INV holds through p */
+                for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
+                    uint32_t rd = ic->writers.data[e].readers.data[r];
+                    if (rd != g) edge(ic, DEP_RW, rd, g, 0);
+                }
+            } else if (decided(ic, g, a)) {
+                ic->st.pairs_decided++;                                    /* d has no readers yet */
+            } else {
+                int x = new_var(ic);
+                ic->st.pairs_var++;
+                edge(ic, DEP_WW, a, g, x);
+                for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
+                    uint32_t rd = ic->writers.data[e].readers.data[r];
+                    if (rd != g) edge(ic, DEP_RW, rd, g, x);
+                }
+                edge(ic, DEP_WW, g, a, -x);
+                ipair pe = { d, x }, pd = { e, -x };
+                vec_push(ic->writers.data[e].pairs, pe);
+                vec_push(ic->writers.data[d].pairs, pd);
+            }
+        }
+    }
+}
+
+/* Reader r (graph node) of writer w joins: RW edges to every writer after
+ * w, under the pair variables w has, and to w's first decided successor
+ * on each session (INV). */
+static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
+    vec_push(ic->writers.data[w].readers, r);
+    uint32_t a = ic->writers.data[w].g;
+    for (size_t i = 0; i < ic->writers.data[w].pairs.len; i++) {
+        ipair pr = ic->writers.data[w].pairs.data[i];
+        uint32_t og = ic->writers.data[pr.other].g;
+        if (og == r) continue;
+        if (decided(ic, og, r)) {
+            /* pruning, locally: side "w before other" now has r -RW-> other
+             * while other reaches r, a cycle; so other comes first (a
+             * level-0 fact, never decided on again) */
+            int unit = -pr.lit;
+            for (int l = 0; l < 2; l++)
+                if (ic->lv[l].on) gsat_add_clause(ic->lv[l].s, &unit, 1);
+            if (!ic->om_off) om_unit(&ic->om, unit);
+            ic->st.pairs_pruned++;
+        } else edge(ic, DEP_RW, r, og, pr.lit);
+    }
+    const ikey *K = &ic->keys.data[ic->writers.data[w].key];
+    vec_foreach(const ikey_sess, ks, K->by_sess)
+        for (size_t j = 0; j < ks->w.len; j++) {
+            uint32_t dg = ic->writers.data[ks->w.data[j]].g;
+            if (!decided(ic, a, dg)) continue;
+            if (dg != r) edge(ic, DEP_RW, r, dg, 0);
+            break;
+        }
+}
+
+/* ---- the history ----------------------------------------------------- */
+
+static uint32_t stable_of(const incr_check *ic, const history *h, uint32_t t) {
+    return t == 0 ? 0 : u64map_get(&ic->by_ext, (uint64_t)h->txns[t].ext_id);
+}
+
+/* The index in h of stable transaction id (NONE if h lacks it). */
+static uint32_t h_index(incr_check *ic, const history *h, uint32_t id) {
+    itxn *x = &ic->txns.data[id];
+    uint32_t hs = ic->sess.data[x->sess].hsess;
+    if (hs == NONE) return NONE;
+    const history_session *s = &h->sessions[hs];
+    if (x->hpos < s->num_txns && h->txns[s->first_txn + x->hpos].ext_id == x->ext) return s->first_txn + x->hpos;
+    for (uint32_t p = 0; p < s->num_txns; p++)
+        if (h->txns[s->first_txn + p].ext_id == x->ext) { x->hpos = p; return s->first_txn + p; }
+    return NONE;
+}
+
+/* Map h's sessions and transactions to stable ids; new transactions go to
+ * cand.  0 (fallback) if h is not a growth of the last history. */
+static int map_history(incr_check *ic, const history *h, vec_u32 *cand) {
+    vec_foreach(isess, s, ic->sess) s->hsess = NONE;
+    for (uint32_t hs = 0; hs < h->num_sessions; hs++) {
+        const history_session *hx = &h->sessions[hs];
+        if (!hx->num_txns) continue;
+        uint32_t S = u64map_get(&ic->sess_by_ext, (uint64_t)hx->ext_id);
+        if (S == NONE) {
+            isess n;
+            memset(&n, 0, sizeof n);
+            n.ext = hx->ext_id;
+            n.hsess = NONE;
+            n.chain = ic->chains < ANC_CHAINS ? ic->chains++ : NONE;
+            vec_push(ic->sess, n);
+            S = (uint32_t)ic->sess.len - 1;
+            u64map_put(&ic->sess_by_ext, (uint64_t)hx->ext_id, S);
+        }
+        isess *s = &ic->sess.data[S];
+        if (s->hsess != NONE) { fall_back(ic, "a session appears twice", NULL); return 0; }
+        s->hsess = hs;
+        int append = !ic->rescan && s->seen <= hx->num_txns &&
+                     (s->seen == 0 || h->txns[hx->first_txn + s->seen - 1].ext_id == ic->txns.data[s->last].ext);
+        uint32_t known = 0;
+        for (uint32_t pos = append ? s->seen : 0; pos < hx->num_txns; pos++) {
+            uint32_t t = hx->first_txn + pos;
+            uint32_t id = u64map_get(&ic->by_ext, (uint64_t)h->txns[t].ext_id);
+            if (id == NONE) {
+                itxn n = { h->txns[t].ext_id, S, pos, NONE, h->txns[t].num_ops, 0, h->txns[t].status };
+                vec_push(ic->txns, n);
+                id = (uint32_t)ic->txns.len - 1;
+                u64map_put(&ic->by_ext, (uint64_t)n.ext, id);
+                vec_push(*cand, id);
+            } else {
+                itxn *x = &ic->txns.data[id];
+                if (append || x->sess != S || x->status != h->txns[t].status || x->num_ops != h->txns[t].num_ops) {
+                    fall_back(ic, "a transaction id appears twice, or a transaction changed", NULL);
+                    return 0;
+                }
+                x->hpos = pos;
+                known++;
+            }
+        }
+        if (!append && known != s->seen) { fall_back(ic, "a completed transaction disappeared", NULL); return 0; }
+        s->seen = hx->num_txns;
+        s->last = stable_of(ic, h, hx->first_txn + hx->num_txns - 1);
+    }
+    return 1;
+}
+
+/* Every value transaction t (index in h) read has a settled writer. */
+static int reads_settled(const incr_check *ic, const history *h, uint32_t t) {
+    const history_txn *x = &h->txns[t];
+    for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+        if (!history_op_is_read(h, op) || h->op_value[op] == VALUE_INIT) continue;
+        uint32_t w = history_writer_of(h, h->op_key[op], h->op_value[op]);
+        if (w == HISTORY_NONE) return 0;
+        uint32_t wt = h->op_txn[w];
+        if (wt == t || wt == 0) continue;
+        uint32_t id = stable_of(ic, h, wt);
+        if (id == NONE || !ic->txns.data[id].settled) return 0;
+    }
+    return 1;
+}
+
+/* The keys of h: same ids as before, new ones get INIT as their writer. */
+static int map_keys(incr_check *ic, const history *h) {
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        uint64_t ident;
+        if (h->key_name[k] != HISTORY_NONE) {
+            ident = 0xcbf29ce484222325ULL;                    /* FNV-1a of the name */
+            for (const char *p = h->strings + h->key_name[k]; *p; p++) ident = (ident ^ (uint8_t)*p) * 0x100000001b3ULL;
+        } else ident = u64_mix((uint64_t)h->key_ext[k]);
+        if (k < ic->keys.len) {
+            if (ic->keys.data[k].ident != ident) { fall_back(ic, "key ids changed between histories", NULL); return 0; }
+            continue;
+        }
+        ikey n;
+        memset(&n, 0, sizeof n);
+        n.ident = ident;
+        vec_push(ic->keys, n);
+        ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);
+        vec_push(ic->stamp, 0u);
+        vec_push(ic->own, 0);
+        vec_push(ic->ext_val, 0);
+        vec_push(ic->flags, 0u);
+    }
+    return 1;
+}
+
+/* Transaction t's external reads (source: stable id) and final writes, with
+ * the register axioms checked on the way (INT, aborted, intermediate and
+ * own-future reads); 0 (fallback) if one breaks: the batch check names it. */
+static int read_ops(incr_check *ic, const history *h, uint32_t t) {
+    const history_txn *x = &h->txns[t];
+    uint32_t serial = ++ic->serial;
+    vec_clear(ic->reads);
+    vec_clear(ic->writes);
+    for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+        uint32_t k = h->op_key[op];
+        int64_t v = h->op_value[op];
+        if (ic->stamp.data[k] != serial) { ic->stamp.data[k] = serial; ic->flags.data[k] = 0; }
+        if (history_op_is_write(h, op)) {
+            ic->own.data[k] = v;
+            if (!(ic->flags.data[k] & 1)) { final_write fw = { k, op }; vec_push(ic->writes, fw); }
+            else vec_foreach(final_write, fw, ic->writes) if (fw->key == k) fw->op = op;
+            ic->flags.data[k] |= 1;
+            continue;
+        }
+        if (!history_op_is_read(h, op)) continue;
+        if (ic->flags.data[k] & 1) {
+            if (v != ic->own.data[k]) { fall_back(ic, "internal inconsistency (a read after the own write)", NULL); return 0; }
+            continue;
+        }
+        if (ic->flags.data[k] & 2) {
+            if (v != ic->ext_val.data[k]) { fall_back(ic, "internal inconsistency (two reads disagree)", NULL); return 0; }
+            continue;
+        }
+        ic->flags.data[k] |= 2;
+        ic->ext_val.data[k] = v;
+        uint32_t src = 0;
+        if (v != VALUE_INIT) {
+            uint32_t w = history_writer_of(h, k, v);
+            if (w == HISTORY_NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
+            uint32_t wt = h->op_txn[w];
+            if (wt == t) { fall_back(ic, "a read of the transaction's own later write", NULL); return 0; }
+            if (history_op_overwritten(h, w)) { fall_back(ic, "an intermediate read", NULL); return 0; }
+            if (h->txns[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
+            src = stable_of(ic, h, wt);
+        }
+        ext_read r = { k, src };
+        vec_push(ic->reads, r);
+    }
+    return 1;
+}
+
+/* Add stable transaction id to the graph (a participant): node, SO and WR
+ * edges, reachability summary, then its writes and reads.  An observed
+ * indeterminate writer is added first. */
+static int add_txn(incr_check *ic, const history *h, uint32_t id) {
+    if (ic->txns.data[id].g != NONE) return 1;
+    uint32_t t = h_index(ic, h, id);
+    if (t == NONE) { fall_back(ic, "a completed transaction disappeared", NULL); return 0; }
+    if (!read_ops(ic, h, t)) return 0;
+    for (size_t i = 0; i < ic->reads.len; i++) {     /* writers first (indeterminate ones now take part) */
+        uint32_t src = ic->reads.data[i].src;
+        if (src == NONE || !ic->txns.data[src].settled) { fall_back(ic, "a reader settled before its writer", NULL); return 0; }
+        if (ic->txns.data[src].g != NONE) continue;
+        ext_read_vec keep = ic->reads;                /* the recursion reuses the scratch */
+        final_write_vec keepw = ic->writes;
+        vec_init(ic->reads); vec_init(ic->writes);
+        int ok = add_txn(ic, h, src);
+        vec_free(ic->reads); vec_free(ic->writes);
+        ic->reads = keep; ic->writes = keepw;
+        if (!ok) return 0;
+    }
+    itxn *x = &ic->txns.data[id];
+    isess *s = &ic->sess.data[x->sess];
+    uint32_t g = (uint32_t)ic->nodes.len;
+    inode n = { id, x->sess, 0, 0 };
+    size_t at = s->members.len;
+    while (at > 0 && ic->txns.data[ic->nodes.data[s->members.data[at - 1]].txn].hpos > x->hpos) at--;
+    uint32_t prev = at > 0 ? s->members.data[at - 1] : NONE;
+    uint32_t next = at < s->members.len ? s->members.data[at] : NONE;
+    if (next == NONE) {
+        n.ord = (prev == NONE ? 0 : ic->nodes.data[prev].ord) + ORD_GAP;
+        n.seq = ++s->seq;
+    } else {                                          /* a late transaction: between its neighbours */
+        uint64_t lo = prev == NONE ? 0 : ic->nodes.data[prev].ord, hi = ic->nodes.data[next].ord;
+        if (hi - lo < 2) { fall_back(ic, "too many transactions arrived out of session order", NULL); return 0; }
+        n.ord = lo + (hi - lo) / 2;
+    }
+    vec_push(ic->nodes, n);
+    vec_push(s->members, 0u);
+    memmove(s->members.data + at + 1, s->members.data + at, (s->members.len - 1 - at) * sizeof *s->members.data);
+    s->members.data[at] = g;
+    x->g = g;
+    ic->st.txns_in_graph++;
+    for (int l = 0; l < 2; l++)
+        if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
+    if (!ic->om_off) om_add_txn(&ic->om);
+    /* reachability summary: the ancestors of its in-neighbours, and itself */
+    vec_resize(ic->anc, (size_t)(g + 1) * ANC_CHAINS);
+    uint32_t *row = ic->anc.data + (size_t)g * ANC_CHAINS;
+    memset(row, 0, ANC_CHAINS * sizeof *row);
+    if (prev != NONE) {
+        const uint32_t *pr = ic->anc.data + (size_t)prev * ANC_CHAINS;
+        for (int c = 0; c < ANC_CHAINS; c++) if (pr[c] > row[c]) row[c] = pr[c];
+    }
+    for (size_t i = 0; i < ic->reads.len; i++) {
+        uint32_t src = ic->reads.data[i].src;
+        if (src == 0) continue;
+        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * ANC_CHAINS;
+        for (int c = 0; c < ANC_CHAINS; c++) if (pr[c] > row[c]) row[c] = pr[c];
+    }
+    if (n.seq && s->chain != NONE && n.seq > row[s->chain]) row[s->chain] = n.seq;
+    /* known edges */
+    if (ic->lv[0].on) {
+        gsat_graph_add_edge(ic->lv[0].s, ic->lv[0].graph, (int)dg_start(g), (int)dg_commit(g), 0);
+        if (!ic->om_off) om_add_edge(&ic->om, DEP_FIXED, g, g, 0);
+    }
+    if (prev != NONE) edge(ic, DEP_SO, prev, g, 0);
+    if (next != NONE) edge(ic, DEP_SO, g, next, 0);
+    for (size_t i = 0; i < ic->reads.len; i++)
+        if (ic->reads.data[i].src != 0) edge(ic, DEP_WR, ic->txns.data[ic->reads.data[i].src].g, g, 0);
+    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g);
+    for (size_t i = 0; i < ic->reads.len; i++) {
+        uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key;
+        uint32_t w = src == 0 ? ic->keys.data[k].init_w
+                              : u64map_get(&ic->writer_of, (uint64_t)ic->txns.data[src].g << 32 | k);
+        if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
+        new_reader(ic, w, g);
+    }
+    return 1;
+}
+
+int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_t *fresh) {
+    *fresh = 0;
+    *num_settled = ic->settled;
+    if (ic->fallback) return INCR_FALLBACK;
+    if (h->has_lists) { fall_back(ic, "list-append histories are checked from scratch", NULL); return INCR_FALLBACK; }
+    vec_u32 cand;
+    vec_init(cand);
+    if (!map_keys(ic, h) || !map_history(ic, h, &cand)) { vec_free(cand); return INCR_FALLBACK; }
+    vec_foreach(uint32_t, w, ic->waiting) vec_push(cand, *w);
+    vec_clear(ic->waiting);
+    /* settle to a fixpoint: a reader settles after its writers */
+    vec_u32 got;
+    vec_init(got);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < cand.len; i++) {
+            uint32_t id = cand.data[i];
+            if (ic->txns.data[id].settled) continue;
+            uint32_t t = h_index(ic, h, id);
+            if (t == NONE) { fall_back(ic, "a completed transaction disappeared", NULL); break; }
+            /* in session order too: a transaction waits for its committed
+             * predecessor, so committed transactions join the graph in session
+             * order, never late (their reachability summaries then hold every
+             * ancestor); aborted and indeterminate ones may never join, and
+             * never hold their session up */
+            uint32_t p = t;
+            while (h->txns[p].pos > 0 && h->txns[p - 1].status != TXN_COMMITTED) p--;
+            if (h->txns[p].pos > 0 && !ic->txns.data[stable_of(ic, h, p - 1)].settled) continue;
+            if (!reads_settled(ic, h, t)) continue;
+            ic->txns.data[id].settled = 1;
+            vec_push(got, id);
+            changed = 1;
+        }
+        if (ic->fallback) break;
+    }
+    vec_foreach(uint32_t, c, cand) if (!ic->txns.data[*c].settled) vec_push(ic->waiting, *c);
+    vec_free(cand);
+    ic->settled += (uint32_t)got.len;
+    *num_settled = ic->settled;
+    *fresh = (uint32_t)got.len;
+    for (size_t i = 0; i < got.len && !ic->fallback; i++)
+        if (ic->txns.data[got.data[i]].status == TXN_COMMITTED) add_txn(ic, h, got.data[i]);
+    vec_free(got);
+    if (ic->fallback) return INCR_FALLBACK;
+    if (!*fresh) return INCR_PASS;
+    if (!ic->om_off && om_holds(&ic->om)) { ic->st.kept_model++; return INCR_PASS; }   /* the old choices extend: no solve */
+    for (int l = 1; l >= 0; l--) {                  /* SER (1) first, then SI (0) */
+        if (!ic->lv[l].on) continue;
+        ic->st.solves++;
+        int r = gsat_solve(ic->lv[l].s, NULL, 0);
+        if (r == GSAT_UNSAT) { ic->failed_level = l; return INCR_FAIL; }
+        if (r != GSAT_SAT) { fall_back(ic, "the solver hit a limit", NULL); return INCR_FALLBACK; }
+    }
+    if (ic->om_off) return INCR_PASS;
+    if (ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) {
+        /* rebuilding it costs a pass over the graph per solve: when the new
+         * edges keep contradicting the old choices, drop it and just solve */
+        om_free(&ic->om);
+        ic->om_off = 1;
+        return INCR_PASS;
+    }
+    gsat *models[2] = { ic->lv[0].s, ic->lv[1].s };
+    if (!om_reset(&ic->om, models)) { fall_back(ic, "internal error: the solver's model leaves a cycle", NULL); return INCR_FALLBACK; }
+    return INCR_PASS;
+}
+
+uint8_t *incr_settled_flags(const incr_check *ic, const history *h) {
+    uint8_t *f = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    if (h->num_txns) f[0] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        uint32_t id = stable_of(ic, h, t);
+        f[t] = id != NONE && ic->txns.data[id].settled;
+    }
+    return f;
+}
+
+/* ---- the witness ----------------------------------------------------- */
+
+/* Writer a of a key before writer b in the last model (the pair is decided
+ * or has a variable: see new_writer). */
+static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b) {
+    uint32_t ga = ic->writers.data[a].g, gb = ic->writers.data[b].g;
+    if (decided(ic, ga, gb)) return 1;
+    if (decided(ic, gb, ga)) return 0;
+    vec_foreach(const ipair, p, ic->writers.data[a].pairs)
+        if (p->other == b) {
+            if (ic->om_off) return gsat_value(ic->lv[level].s, p->lit) > 0;     /* the last solve's model */
+            int v = p->lit < 0 ? -p->lit : p->lit;
+            return (ic->om.val[level].data[v] != 0) == (p->lit > 0);
+        }
+    return -1;
+}
+
+int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo) {
+    const ilevel *L = &ic->lv[level];
+    if (!L->on || ic->fallback || (!ic->om_off && !om_holds(&ic->om))) return 0;
+    version_order_free(vo);
+    vo->num_keys = h->num_keys;
+    vo->start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo->start);
+    vec_init(vo->txns);
+    vec_u32 ws;
+    vec_init(ws);
+    VEC(uint64_t) rank;
+    vec_init(rank);
+    int ok = h->num_keys <= ic->keys.len;
+    for (uint32_t k = 0; k < h->num_keys && ok; k++) {
+        vo->start[k] = (uint32_t)vo->txns.len;
+        vec_push(vo->txns, 0u);                               /* INIT */
+        vec_clear(ws);
+        vec_foreach(const ikey_sess, ks, ic->keys.data[k].by_sess)
+            for (size_t j = 0; j < ks->w.len; j++) vec_push(ws, ks->w.data[j]);
+        /* a writer's place: how many writers come before it (the model's
+         * order is total and acyclic, so the places are 0..n-1) */
+        vec_clear(rank);
+        for (size_t i = 0; i < ws.len && ok; i++) {
+            uint64_t before = 0;
+            for (size_t j = 0; j < ws.len && ok; j++) {
+                if (i == j) continue;
+                int b = model_before(ic, level, ws.data[j], ws.data[i]);
+                if (b < 0) ok = 0;
+                before += b > 0;
+            }
+            vec_push(rank, before << 32 | (uint64_t)i);
+        }
+        for (size_t i = 1; i < rank.len; i++)                 /* insertion sort: keys hold few writers online */
+            for (size_t j = i; j > 0 && rank.data[j - 1] > rank.data[j]; j--) {
+                uint64_t x = rank.data[j]; rank.data[j] = rank.data[j - 1]; rank.data[j - 1] = x;
+            }
+        for (size_t i = 0; i < rank.len && ok; i++) {
+            if (rank.data[i] >> 32 != i) { ok = 0; break; }    /* not a total order */
+            uint32_t g = ic->writers.data[ws.data[(uint32_t)rank.data[i]]].g;
+            uint32_t t = h_index((incr_check *)ic, h, ic->nodes.data[g].txn);
+            if (t == NONE) ok = 0;
+            else vec_push(vo->txns, t);
+        }
+    }
+    vo->start[h->num_keys] = (uint32_t)vo->txns.len;
+    vec_free(ws);
+    vec_free(rank);
+    return ok;
+}

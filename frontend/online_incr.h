@@ -1,0 +1,81 @@
+/* online_incr.h — the settled part of a growing register history, checked
+ * incrementally: one gsat instance per level, kept across checks, that only
+ * ever gains nodes, edges and constraint variables.
+ *
+ * Contract
+ *   - incr_update() gets, at each call, the history of the transactions
+ *     completed so far (as online_check() does).  Transactions are known by
+ *     their ids (ext_id): a later history holds every transaction of an
+ *     earlier one, same session, same operations; keys keep their ids.
+ *   - It finds the newly *settled* transactions (online_check.h: every value
+ *     they read has a settled writer, or INIT, or is their own), adds the
+ *     participating ones to the graph of each wanted level, and solves:
+ *       INCR_PASS      every wanted level has a version order for the
+ *                      settled part (provisional: later input may break it);
+ *       INCR_FAIL      a level has none: final (doc/checker.md, "Online
+ *                      checking"); incr_failed_level() says which;
+ *       INCR_FALLBACK  the incremental path cannot be sound here (incr_why():
+ *                      list-append, an axiom broken, a transaction id seen
+ *                      twice, a solver limit, ...); the caller checks from
+ *                      scratch from now on.  Once returned, always returned.
+ *   - Nothing is retracted, so no assumptions are needed: the settled part
+ *     only grows, and so do its known graph and its constraints.  The last
+ *     model is kept as an ordered graph (online_model.h); when the new
+ *     edges fit it, the check needs no solve; else the engines solve (from
+ *     their saved phases) and the model is rebuilt from theirs.
+ *   - Pairs of writers decided by reachability (over SO and WR, which only
+ *     grow) stay decided; only pairs with a new writer become variables,
+ *     and a new reader of an old writer adds RW edges under the pair
+ *     variables that writer already has, or, when that edge would close a
+ *     cycle with the known graph (the pair's other writer reaches the new
+ *     reader), fixes the pair with a unit clause: pruning, done locally.
+ *   - Never prints, never exits. */
+#ifndef ISOCHECK_ONLINE_INCR_H
+#define ISOCHECK_ONLINE_INCR_H
+
+#include <stdint.h>
+
+#include "frontend/history/history.h"
+#include "frontend/checking/verify_model.h"
+
+enum { INCR_PASS = 0, INCR_FAIL = 1, INCR_FALLBACK = 2 };
+
+typedef struct incr_stats {
+    uint64_t txns_in_graph;      /* participants added (INIT excluded) */
+    uint64_t writers;            /* (transaction, key) writers */
+    uint64_t pairs_decided;      /* writer pairs decided by reachability when they met */
+    uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
+    uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
+    uint64_t edges;              /* edges given to each level's graph */
+    uint64_t solves;             /* engine solves (per level) */
+    uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
+} incr_stats;
+
+typedef struct incr_check incr_check;
+
+incr_check *incr_new(int want_si, int want_ser);
+void incr_free(incr_check *ic);
+
+/* Settle and check what h adds (see above).  *num_settled gets the settled
+ * transactions so far (INIT excluded), *fresh how many this call settled. */
+int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_t *fresh);
+
+/* After INCR_FAIL: the failing level (0 SI, 1 SER, check_level_id). */
+int incr_failed_level(const incr_check *ic);
+/* After INCR_FALLBACK: why. */
+const char *incr_why(const incr_check *ic);
+/* The settled transactions of h as a calloc'd flag per h transaction (INIT
+ * set), for building the settled sub-history; h is the last one updated. */
+uint8_t *incr_settled_flags(const incr_check *ic, const history *h);
+const incr_stats *incr_get_stats(const incr_check *ic);
+/* Compare every known transaction with h at each update (a caller whose
+ * transactions may still change, like the library: a change falls back). */
+void incr_set_rescan(incr_check *ic);
+/* Seconds per solve (<= 0: none); a solve that hits it falls back. */
+void incr_set_time_limit(incr_check *ic, double seconds);
+/* After INCR_PASS: the version order of level's last model over h's
+ * transactions (INIT first on every key), for an independent re-check
+ * (vo_check).  0 if there is none (fallback, level not wanted). */
+int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo);
+
+#endif

@@ -9,48 +9,102 @@
  * time and V * chains words — linear in the history, unlike PolySI's full
  * transitive closure.
  *
+ * The chains are independent columns of that table, so with g->threads > 1
+ * the columns are split into ranges (whole cache lines) computed by par_run
+ * tasks, each walking the same order: every entry is written by one task
+ * only, and the result is the same for every thread count.
+ *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used
  * only to pick a version order for the failure report). */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
+#include "par.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int compute(polygraph *g, int want_reach) {
+/* The known graph in adjacency form, as dg_build would make it from the
+ * known edges followed by the fixed ones (same per-node arc order, hence
+ * the same Kahn order), built straight from g->known without a copy. */
+static void build_adjacency(const polygraph *g, dg_graph *dg) {
     const pg_index *ix = g->ix;
-    uint32_t N = g->num_nodes, S = g->num_chains;
-    size_t E = g->known.len;
-    /* the known edges, then the fixed ones: start(t) -> commit(t) */
-    dg_arc_vec arcs; vec_init(arcs);
-    vec_reserve(arcs, E + (g->split ? ix->h->num_txns : 0));
-    for (size_t i = 0; i < E; i++) { dg_arc a = { g->known.data[i].from, g->known.data[i].to, DG_NONE }; vec_push(arcs, a); }
+    uint32_t N = g->num_nodes, T = ix->h->num_txns;
+    size_t E = g->known.len, M = E + (g->split ? T : 0);
+    dg->n = N;
+    dg->start = xcalloc((size_t)N + 1, sizeof *dg->start);
+    dg->adj = xmalloc((M + 1) * sizeof *dg->adj);
+    dg->eid = NULL;
+    for (size_t i = 0; i < E; i++) dg->start[g->known.data[i].from + 1]++;
     if (g->split)
-        for (uint32_t t = 0; t < ix->h->num_txns; t++)
-            if (ix->in_graph[t]) { dg_arc a = { dg_start(t), dg_commit(t), DG_NONE }; vec_push(arcs, a); }
+        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->start[dg_start(t) + 1]++;
+    for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
+    uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
+    memcpy(fill, dg->start, ((size_t)N + 1) * sizeof *fill);
+    for (size_t i = 0; i < E; i++) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
+    if (g->split)
+        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
+    free(fill);
+}
+
+typedef struct reach_job {
+    polygraph *g;
+    const uint32_t *order, *start, *adj, *chain, *pos;
+    uint32_t ntasks;
+} reach_job;
+
+/* Columns [c0, c1) of every row, in reverse topological order. */
+static void reach_columns(void *ctx, size_t task) {
+    const reach_job *j = ctx;
+    polygraph *g = j->g;
+    uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
+    uint32_t per = (S + j->ntasks - 1) / j->ntasks;
+    per = (per + 15) & ~15u;                   /* 16 words: one cache line */
+    uint32_t c0 = (uint32_t)task * per, c1 = c0 + per < S ? c0 + per : S;
+    if (c0 >= c1) return;
+    uint32_t w = c1 - c0;
+    for (uint32_t i = N; i-- > 0;) {
+        uint32_t u = j->order[i];
+        uint32_t *row = g->reach + (size_t)u * stride + c0;
+        for (uint32_t x = 0; x < w; x++) row[x] = UINT32_MAX;
+        uint32_t c = j->chain[u];
+        if (c >= c0 && c < c1) row[c - c0] = j->pos[u];
+        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
+            const uint32_t *rv = g->reach + (size_t)j->adj[e] * stride + c0;
+            for (uint32_t x = 0; x < w; x++) row[x] = rv[x] < row[x] ? rv[x] : row[x];
+        }
+    }
+}
+
+static int compute(polygraph *g, int want_reach) {
+    uint32_t N = g->num_nodes, S = g->num_chains;
     dg_graph dg;
-    dg_build(&dg, N, arcs.data, arcs.len, 0);
-    vec_free(arcs);
-    const uint32_t *start = dg.start, *adj = dg.adj;
+    build_adjacency(g, &dg);
     uint32_t *order = xmalloc((N ? N : 1) * sizeof *order);
     g->acyclic = dg_topo_order(&dg, 0, 0, order);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 
     if (g->acyclic && want_reach) {
-        if (!g->reach) g->reach = xmalloc(((size_t)N * S + 1) * sizeof *g->reach);
-        for (uint32_t i = N; i-- > 0;) {
-            uint32_t u = order[i];
-            uint32_t *row = g->reach + (size_t)u * S;
-            memset(row, 0xff, (size_t)S * sizeof *row);
-            uint32_t c = pg_node_chain(g, u);
-            if (c != HISTORY_NONE) row[c] = pg_node_pos(g, u);
-            for (uint32_t j = start[u]; j < start[u + 1]; j++) {
-                const uint32_t *rv = g->reach + (size_t)adj[j] * S;
-                for (uint32_t x = 0; x < S; x++) if (rv[x] < row[x]) row[x] = rv[x];
-            }
+        if (!g->reach) {
+            /* whole cache lines per row once there are enough chains to split */
+            g->reach_stride = S >= 32 ? (S + 15) & ~15u : S;
+            size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
+            g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+            if (!g->reach) xalloc_fail(bytes);
         }
+        /* chain and position per node, once: the inner loop stays in the table */
+        uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
+        for (uint32_t u = 0; u < N; u++) {
+            chain[u] = pg_node_chain(g, u);
+            pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
+        }
+        unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
+        uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
+        if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
+        reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
+        par_run(threads, ntasks, reach_columns, &job);
+        free(chain); free(pos);
     }
     dg_free(&dg);
     free(order);

@@ -10,7 +10,8 @@
  * edges and every count.  The tally asserts that both verdicts and the
  * solver are exercised, and the single-threaded verdict is checked against
  * the simulator's ground truth where it is certain (correct executions
- * pass). */
+ * pass).  Likewise the incremental renewal of the reachability table
+ * against recomputing it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -146,10 +147,41 @@ static void few_chains_same_for_every_thread_count(void **state) {
     assert_true(tl.pass > 5 && tl.fail > 5);
 }
 
+/* Renewing the reachability table incrementally after each pruning round
+ * gives the same table as recomputing it: the same results throughout. */
+static void incremental_reach_same_as_full(void **state) {
+    (void)state;
+    int pruned = 0, checked = 0;
+    for (uint64_t seed = 21; seed <= 30; seed++)
+        for (int f = 0; f <= FAULT_CAUSALITY; f++) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 10, 25, seed);
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            assert_true(pg_index_build(&ix, h, &err));
+            for (int l = 0; l < 2; l++) {
+                check_result full, incr;
+                pg_reach_mode = PG_REACH_FULL;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, NULL, &full);
+                pg_reach_mode = PG_REACH_INCREMENTAL;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, NULL, &incr);
+                pg_reach_mode = PG_REACH_AUTO;
+                assert_same_result(&full, &incr);
+                pruned += full.st.prune_rounds > 1;
+                checked++;
+                check_result_free(&full); check_result_free(&incr);
+            }
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    fprintf(stderr, "incremental reach: %d checks, %d with more than one pruning round\n", checked, pruned);
+    assert_true(pruned > 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulated_histories_same_for_every_thread_count),
         cmocka_unit_test(few_chains_same_for_every_thread_count),
+        cmocka_unit_test(incremental_reach_same_as_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

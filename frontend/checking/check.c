@@ -257,7 +257,7 @@ check_verdict check_level_ext(const pg_index *ix, check_level_id level, const ch
     copy_graph_stats(&g, &res->st);
     /* Nothing after pruning asks for reachability (topo_pos is kept): free
      * the largest array before the solver and the re-check allocate theirs. */
-    free(g.reach); g.reach = NULL;
+    pg_reach_free(&g);
     if (!ok) {
         v = confirm_failure(&g, res, "pruning");
         if (ext) early_failure(&g, ext, res);

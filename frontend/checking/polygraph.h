@@ -105,6 +105,8 @@ typedef struct polygraph {
     uint32_t *reach;             /* num_nodes rows of reach_stride, UINT32_MAX: unreachable */
     uint32_t reach_stride;       /* num_chains, rounded up to whole cache lines when it is split
                                     between threads (so that no line is written by two) */
+    int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
+    size_t reach_edges;
     uint32_t *topo_pos;          /* node -> position in a topological order */
     int acyclic;                 /* result of the last pg_reach() */
     /* per unit: reader summary (chain, max position) for the blocked tests */
@@ -180,6 +182,13 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
 int  pg_reach(polygraph *g);
 /* Only topo_pos and acyclic (reach is left as it was). */
 int  pg_order(polygraph *g);
+/* How pg_reach renews a table after edges were added: incrementally unless
+ * that would touch a quarter of the nodes (auto), or always one way (a
+ * testing knob: both give the same table). */
+typedef enum { PG_REACH_AUTO = 0, PG_REACH_FULL, PG_REACH_INCREMENTAL } pg_reach_mode_id;
+extern pg_reach_mode_id pg_reach_mode;
+/* Free the reachability table (nothing after pruning needs it). */
+void pg_reach_free(polygraph *g);
 
 /* prune.c: prune to a fixpoint; returns 1, or 0 when the level fails. */
 int  pg_prune(polygraph *g, int max_rounds);

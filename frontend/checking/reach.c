@@ -9,6 +9,10 @@
  * time and V * chains words — linear in the history, unlike PolySI's full
  * transitive closure.
  *
+ * Pruning rounds only append edges, so after the first table each
+ * pg_reach relaxes the rows the new edges can change (below) instead of
+ * recomputing all of them.
+ *
  * The chains are independent columns of that table, so with g->threads > 1
  * the columns are split into ranges (whole cache lines) computed by par_run
  * tasks, each walking the same order: every entry is written by one task
@@ -76,6 +80,97 @@ static void reach_columns(void *ctx, size_t task) {
     }
 }
 
+/* ---- incremental update ----------------------------------------------
+ * The table is the least fixpoint of row[u] = min(own position, rows of
+ * u's successors); on a DAG that is unique.  After edges are appended to a
+ * graph whose table is known, only the new edges' sources and their
+ * ancestors can get smaller rows: relax those backwards, the node latest
+ * in the (new) topological order first, so that every node's successors
+ * are final when it is relaxed and it is visited once.  The result equals
+ * a full recomputation; when too many nodes change, that is done instead. */
+
+pg_reach_mode_id pg_reach_mode = PG_REACH_AUTO;
+
+typedef struct node_heap { uint32_t *node; uint32_t len; const uint32_t *key; } node_heap;
+
+static void heap_push_node(node_heap *hp, uint32_t u) {
+    uint32_t i = hp->len++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (hp->key[hp->node[p]] >= hp->key[u]) break;
+        hp->node[i] = hp->node[p];
+        i = p;
+    }
+    hp->node[i] = u;
+}
+
+static uint32_t heap_pop_node(node_heap *hp) {
+    uint32_t top = hp->node[0], x = hp->node[--hp->len], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= hp->len) break;
+        if (c + 1 < hp->len && hp->key[hp->node[c + 1]] > hp->key[hp->node[c]]) c++;
+        if (hp->key[hp->node[c]] <= hp->key[x]) break;
+        hp->node[i] = hp->node[c];
+        i = c;
+    }
+    if (hp->len) hp->node[i] = x;
+    return top;
+}
+
+/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller. */
+static int relax_row(uint32_t *dst, const uint32_t *src, uint32_t S) {
+    uint32_t smaller = 0;
+    for (uint32_t x = 0; x < S; x++) {
+        uint32_t m = src[x] < dst[x] ? src[x] : dst[x];
+        smaller |= m ^ dst[x];
+        dst[x] = m;
+    }
+    return smaller != 0;
+}
+
+/* Returns 0 (table unfinished: recompute it) when more than limit nodes
+ * would change. */
+static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit) {
+    uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
+    size_t M = dg->start[N];
+    /* predecessors: the reverse adjacency */
+    uint32_t *pstart = xcalloc((size_t)N + 1, sizeof *pstart), *pred = xmalloc((M + 1) * sizeof *pred);
+    for (size_t j = 0; j < M; j++) pstart[dg->adj[j] + 1]++;
+    for (uint32_t u = 0; u < N; u++) pstart[u + 1] += pstart[u];
+    uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
+    memcpy(fill, pstart, ((size_t)N + 1) * sizeof *fill);
+    for (uint32_t u = 0; u < N; u++)
+        for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
+    free(fill);
+    uint8_t *queued = xcalloc(N ? N : 1, 1);
+    node_heap hp = { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos };
+    for (size_t i = g->reach_edges; i < g->known.len; i++) {
+        uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
+        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S) && !queued[a]) {
+            queued[a] = 1;
+            heap_push_node(&hp, a);
+        }
+    }
+    uint32_t visited = 0;
+    int ok = 1;
+    while (hp.len) {
+        if (++visited > limit) { ok = 0; break; }
+        uint32_t x = heap_pop_node(&hp);
+        queued[x] = 0;
+        const uint32_t *rx = g->reach + (size_t)x * stride;
+        for (uint32_t j = pstart[x]; j < pstart[x + 1]; j++) {
+            uint32_t p = pred[j];
+            if (relax_row(g->reach + (size_t)p * stride, rx, S) && !queued[p]) {
+                queued[p] = 1;
+                heap_push_node(&hp, p);
+            }
+        }
+    }
+    free(hp.node); free(queued); free(pstart); free(pred);
+    return ok;
+}
+
 static int compute(polygraph *g, int want_reach) {
     uint32_t N = g->num_nodes, S = g->num_chains;
     dg_graph dg;
@@ -85,26 +180,35 @@ static int compute(polygraph *g, int want_reach) {
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 
+    if (!g->acyclic && want_reach) g->reach_valid = 0;   /* left as it was: stale */
     if (g->acyclic && want_reach) {
-        if (!g->reach) {
-            /* whole cache lines per row once there are enough chains to split */
-            g->reach_stride = S >= 32 ? (S + 15) & ~15u : S;
-            size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
-            g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-            if (!g->reach) xalloc_fail(bytes);
+        /* a table for a prefix of these edges: update it, unless that
+         * would touch a good part of the graph anyway */
+        uint32_t limit = pg_reach_mode == PG_REACH_INCREMENTAL ? UINT32_MAX : N / 4;
+        int done = pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach && update_incrementally(g, &dg, limit);
+        if (!done) {
+            if (!g->reach) {
+                /* whole cache lines per row once there are enough chains to split */
+                g->reach_stride = S >= 32 ? (S + 15) & ~15u : S;
+                size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
+                g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+                if (!g->reach) xalloc_fail(bytes);
+            }
+            /* chain and position per node, once: the inner loop stays in the table */
+            uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
+            for (uint32_t u = 0; u < N; u++) {
+                chain[u] = pg_node_chain(g, u);
+                pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
+            }
+            unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
+            uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
+            if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
+            reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
+            par_run(threads, ntasks, reach_columns, &job);
+            free(chain); free(pos);
         }
-        /* chain and position per node, once: the inner loop stays in the table */
-        uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
-        for (uint32_t u = 0; u < N; u++) {
-            chain[u] = pg_node_chain(g, u);
-            pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
-        }
-        unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
-        uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
-        if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
-        reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
-        par_run(threads, ntasks, reach_columns, &job);
-        free(chain); free(pos);
+        g->reach_valid = 1;
+        g->reach_edges = g->known.len;
     }
     dg_free(&dg);
     free(order);
@@ -113,3 +217,9 @@ static int compute(polygraph *g, int want_reach) {
 
 int pg_reach(polygraph *g) { return compute(g, 1); }
 int pg_order(polygraph *g) { return compute(g, 0); }
+
+void pg_reach_free(polygraph *g) {
+    free(g->reach);
+    g->reach = NULL;
+    g->reach_valid = 0;
+}

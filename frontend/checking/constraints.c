@@ -18,7 +18,12 @@
  *     these covering edges give the known graph the same reachability as
  *     all decided edges would — at most (1 + readers) * sessions edges per
  *     unit instead of one per decided pair.
- * Edges already implied by the known graph are skipped. */
+ * Edges already implied by the known graph are skipped.
+ *
+ * Keys are independent during the scan (it reads the reachability of its
+ * start only), so ranges of keys are scanned by par_run tasks into their
+ * own outputs, combined in key order: the same constraints and edges, in
+ * the same order, for every thread count. */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
 #include "par.h"
@@ -166,7 +171,7 @@ void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out)
 
 /* Side u<v's edges that the known graph does not imply yet, into out
  * (reachability as of the last pg_reach; g is only read). */
-static uint64_t side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch, pg_edge_vec *out) {
+uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch, pg_edge_vec *out) {
     vec_clear(*scratch);
     pg_side_deps(g, u, v, scratch);
     uint64_t added = 0;
@@ -180,14 +185,10 @@ static uint64_t side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_
     return added;
 }
 
-uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch, pg_edge_vec *out) {
-    return side_edges(g, u, v, scratch, out);
-}
-
 uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
     dep_edge_vec scratch; vec_init(scratch);
     pg_edge_vec out; vec_init(out);
-    uint64_t n = side_edges(g, u, v, &scratch, &out);
+    uint64_t n = pg_side_edges(g, u, v, &scratch, &out);
     vec_foreach(const pg_edge, e, out) vec_push(g->known, *e);
     vec_free(out);
     vec_free(scratch);
@@ -333,7 +334,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t v = cand[(size_t)i * G + gi];
-            if (v != UINT32_MAX) out->edges_covering += side_edges(g, s + i, v, &sc->deps, &out->edges);
+            if (v != UINT32_MAX) out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
         }
     return 1;
 }

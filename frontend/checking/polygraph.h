@@ -103,8 +103,8 @@ typedef struct polygraph {
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
     uint32_t *reach;             /* num_nodes rows of reach_stride, UINT32_MAX: unreachable */
-    uint32_t reach_stride;       /* num_chains, rounded up to whole cache lines when it is split
-                                    between threads (so that no line is written by two) */
+    uint32_t reach_stride;       /* num_chains, rounded up to whole cache lines when the table is
+                                    split between threads (so that no line is written by two) */
     int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
     size_t reach_edges;
     uint32_t *topo_pos;          /* node -> position in a topological order */

@@ -188,8 +188,8 @@ static int compute(polygraph *g, int want_reach) {
         int done = pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach && update_incrementally(g, &dg, limit);
         if (!done) {
             if (!g->reach) {
-                /* whole cache lines per row once there are enough chains to split */
-                g->reach_stride = S >= 32 ? (S + 15) & ~15u : S;
+                /* whole cache lines per row when the columns are split between threads */
+                g->reach_stride = S >= 32 && pg_threads_for(g, (uint64_t)N * S / 64) > 1 ? (S + 15) & ~15u : S;
                 size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
                 if (!g->reach) xalloc_fail(bytes);
@@ -201,7 +201,7 @@ static int compute(polygraph *g, int want_reach) {
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
             unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
-            uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
+            uint32_t ntasks = S >= 32 && g->reach_stride % 16 == 0 ? (uint32_t)threads : 1;
             if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
             reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
             par_run(threads, ntasks, reach_columns, &job);

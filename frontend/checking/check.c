@@ -13,6 +13,10 @@ const char *check_level_title(check_level_id l) { return l == LEVEL_SER ? "seria
 void check_options_default(check_options *o) {
     memset(o, 0, sizeof *o);
     o->max_prune_rounds = 100;
+    /* ISOCHECK_THREADS: the thread count for benchmarks until a command
+     * line option sets this field. */
+    const char *env = getenv("ISOCHECK_THREADS");
+    o->threads = env && atoi(env) > 0 ? (unsigned)atoi(env) : 1;
 }
 
 void check_result_free(check_result *r) {
@@ -232,6 +236,7 @@ check_verdict check_level_ext(const pg_index *ix, check_level_id level, const ch
     double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
     pg_init(&g, ix, level == LEVEL_SI);
+    g.threads = opt->threads;
     res->st.known_edges_initial = g.known.len;
     int ok = pg_build_constraints(&g);
     res->st.t_graph = monotonic_seconds() - t0;
@@ -250,6 +255,9 @@ check_verdict check_level_ext(const pg_index *ix, check_level_id level, const ch
         res->st.t_prune = monotonic_seconds() - t0;
     }
     copy_graph_stats(&g, &res->st);
+    /* Nothing after pruning asks for reachability (topo_pos is kept): free
+     * the largest array before the solver and the re-check allocate theirs. */
+    pg_reach_free(&g);
     if (!ok) {
         v = confirm_failure(&g, res, "pruning");
         if (ext) early_failure(&g, ext, res);

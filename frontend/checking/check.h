@@ -53,6 +53,8 @@ typedef struct check_result {
 typedef struct check_options {
     int max_prune_rounds;        /* default 100 */
     double time_limit;           /* solver seconds, <= 0: none */
+    unsigned threads;            /* threads for the per-key and per-chain stages (0, 1: single-threaded;
+                                    default 1); the result is byte-identical for every count */
     /* called at stage boundaries (may be NULL) */
     void (*progress)(void *ctx, const char *what);
     void *progress_ctx;

@@ -18,21 +18,32 @@
  *     these covering edges give the known graph the same reachability as
  *     all decided edges would — at most (1 + readers) * sessions edges per
  *     unit instead of one per decided pair.
- * Edges already implied by the known graph are skipped. */
+ * Edges already implied by the known graph are skipped.
+ *
+ * Keys are independent during the scan (it reads the reachability of its
+ * start only), so ranges of keys are scanned by par_run tasks into their
+ * own outputs, combined in key order: the same constraints and edges, in
+ * the same order, for every thread count. */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
+#include "par.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e;
     e.meta = PG_META(kind, key == HISTORY_NONE ? (UINT32_MAX >> 3) : key);
     dg_dep_nodes(g->split, kind, from, to, &e.from, &e.to);
-    vec_push(g->known, e);
+    return e;
+}
+
+void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    vec_push(g->known, pg_dep_edge(g, kind, key, from, to));
 }
 
 uint32_t pg_chain_limit;
+uint64_t pg_par_min_work = 1u << 15;
 
 void pg_init(polygraph *g, const pg_index *ix, int split) {
     memset(g, 0, sizeof *g);
@@ -139,7 +150,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
         }
         return 0;
     }
-    const uint32_t *row = g->reach + (size_t)from * g->num_chains;
+    const uint32_t *row = g->reach + (size_t)from * g->reach_stride;
     for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2)
         if (row[g->rsum.data[j]] <= g->rsum.data[j + 1]) return 1;
     return 0;
@@ -158,8 +169,9 @@ void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out)
     }
 }
 
-/* Add side u<v as known edges, skipping those the known graph implies. */
-static uint64_t add_side_known(polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch) {
+/* Side u<v's edges that the known graph does not imply yet, into out
+ * (reachability as of the last pg_reach; g is only read). */
+uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch, pg_edge_vec *out) {
     vec_clear(*scratch);
     pg_side_deps(g, u, v, scratch);
     uint64_t added = 0;
@@ -167,7 +179,7 @@ static uint64_t add_side_known(polygraph *g, uint32_t u, uint32_t v, dep_edge_ve
         uint32_t a = e->kind == DEP_RW ? pg_node_tp(g, e->from) : pg_node_t(g, e->from);
         uint32_t b = e->kind == DEP_RW ? pg_node_t(g, e->to) : pg_node_tp(g, e->to);
         if (g->reach && pg_reaches(g, a, b)) continue;
-        pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+        vec_push(*out, pg_dep_edge(g, (dep_kind)e->kind, e->key, e->from, e->to));
         added++;
     }
     return added;
@@ -175,28 +187,12 @@ static uint64_t add_side_known(polygraph *g, uint32_t u, uint32_t v, dep_edge_ve
 
 uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
     dep_edge_vec scratch; vec_init(scratch);
-    uint64_t n = add_side_known(g, u, v, &scratch);
+    pg_edge_vec out; vec_init(out);
+    uint64_t n = pg_side_edges(g, u, v, &scratch, &out);
+    vec_foreach(const pg_edge, e, out) vec_push(g->known, *e);
+    vec_free(out);
     vec_free(scratch);
     return n;
-}
-
-/* Decide or record one window pair (u < v as unit indices). */
-static int scan_pair(polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
-                     uint32_t G, const uint32_t *group_of_unit) {
-    const pg_index *ix = g->ix;
-    const history *h = ix->h;
-    int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
-    if (buv && bvu) {
-        snprintf(g->fail_reason, sizeof g->fail_reason, "key %u: both orders of two writers close a cycle", key);
-        g->fail_stage = "pruning";
-        return 0;
-    }
-    if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(g->cons, c); return 1; }
-    uint32_t before = bvu ? u : v, after = bvu ? v : u;
-    uint32_t *slot = &cand[(size_t)(before - s) * G + group_of_unit[after - s]];
-    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[after].head].pos)
-        *slot = after;
-    return 1;
 }
 
 typedef struct unit_at { uint32_t session, pos, unit; } unit_at;
@@ -207,6 +203,42 @@ static int cmp_unit_at(const void *a, const void *b) {
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
+/* What the scan of a range of keys produces, in key order: concatenating
+ * the ranges' outputs in order gives what one scan of all keys gives. */
+typedef struct scan_out {
+    pg_cons_vec cons;
+    pg_edge_vec edges;
+    uint64_t pairs_total, pairs_decided, edges_covering;
+    int failed;                  /* at the range's first failing key: stop there */
+    char fail_reason[256];
+} scan_out;
+
+/* Scratch of one scanning task. */
+typedef struct scan_scratch {
+    VEC(uint32_t) cand;          /* per unit x group: first decided successor */
+    VEC(unit_at) sorted;
+    vec_u32 gstart, gsess, group_of, idx_of;
+    dep_edge_vec deps;
+} scan_scratch;
+
+/* Decide or record one window pair (u < v as unit indices). */
+static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
+                     uint32_t G, const uint32_t *group_of_unit, scan_out *out) {
+    const pg_index *ix = g->ix;
+    const history *h = ix->h;
+    int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
+    if (buv && bvu) {
+        snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: both orders of two writers close a cycle", key);
+        return 0;
+    }
+    if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(out->cons, c); return 1; }
+    uint32_t before = bvu ? u : v, after = bvu ? v : u;
+    uint32_t *slot = &cand[(size_t)(before - s) * G + group_of_unit[after - s]];
+    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[after].head].pos)
+        *slot = after;
+    return 1;
+}
+
 /* The initial scan of a key's unit pairs.  Units are grouped by the session
  * of their head, in session order.  For unit U and a session c, the units
  * V whose head's T' node U's head T' node reaches form a suffix of c's
@@ -215,108 +247,165 @@ static int cmp_unit_at(const void *a, const void *b) {
  * certainly before U form a prefix.  Only the window in between is tested
  * pair by pair, so a key costs O(units * sessions * log + window pairs)
  * instead of O(units^2).  The first unit certainly or tested after U in
- * each session is U's covering candidate (see the file comment). */
-int pg_build_constraints(polygraph *g) {
+ * each session is U's covering candidate (see the file comment).
+ * Reads g only; returns 0 (out->fail_reason set) when the key fails. */
+static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *out) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
+    uint32_t S = g->reach_stride;
+    uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
+    if (n < 2) return 1;
+    uint64_t m = n - 1;                           /* units besides INIT's */
+    out->pairs_total += m * (m - 1) / 2;
+    size_t cons_before = out->cons.len;
+    /* group the units by their head's session */
+    vec_clear(sc->sorted);
+    for (uint32_t u = s + 1; u < e; u++) {
+        uint32_t hd = ix->units.data[u].head;
+        unit_at a = { h->txns[hd].session, h->txns[hd].pos, u };
+        vec_push(sc->sorted, a);
+    }
+    qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
+    const unit_at *sorted = sc->sorted.data;
+    vec_clear(sc->gstart); vec_clear(sc->gsess);
+    vec_resize(sc->group_of, n); vec_resize(sc->idx_of, n);
+    for (uint32_t i = 0; i < sc->sorted.len; i++) {
+        if (i == 0 || sorted[i].session != sorted[i - 1].session) {
+            vec_push(sc->gstart, i); vec_push(sc->gsess, sorted[i].session);
+        }
+        sc->group_of.data[sorted[i].unit - s] = (uint32_t)sc->gstart.len - 1;
+        sc->idx_of.data[sorted[i].unit - s] = i;
+    }
+    uint32_t G = (uint32_t)sc->gstart.len;
+    vec_push(sc->gstart, (uint32_t)sc->sorted.len);
+    const uint32_t *gstart = sc->gstart.data, *gsess = sc->gsess.data;
+    vec_resize(sc->cand, (size_t)n * G);
+    uint32_t *cand = sc->cand.data;
+    for (size_t i = 0; i < (size_t)n * G; i++) cand[i] = UINT32_MAX;
+
+    /* INIT's unit: first on the key.  Its order is fixed, but the side
+     * INIT<V may still close a cycle (a violation). */
+    for (uint32_t gi = 0; gi < G; gi++) cand[gi] = sorted[gstart[gi]].unit;
+    for (uint32_t v = s + 1; v < e; v++)
+        if (pg_side_blocked(g, s, v)) {
+            snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: a writer cannot come after the initial version", k);
+            return 0;
+        }
+    for (uint32_t u = s + 1; u < e; u++) {
+        uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = sc->idx_of.data[u - s];
+        const uint32_t *ru = g->reach + (size_t)pg_node_tp(g, hu) * S;
+        uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
+            uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
+            if (c == cu) { b = iu; a = iu + 1; }
+            else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
+            else {
+                /* suffix: first entry whose head's T' position >= ru[c] */
+                uint32_t lo = gs, hi = ge;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    uint32_t p = g->split ? 2 * sorted[mid].pos : sorted[mid].pos;
+                    if (p >= ru[chain]) hi = mid; else lo = mid + 1;
+                }
+                a = lo;
+                /* prefix: entries whose head's T' reaches U's head's T' */
+                lo = gs; hi = a;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    uint32_t hv = ix->units.data[sorted[mid].unit].head;
+                    if (g->reach[(size_t)pg_node_tp(g, hv) * S + chain_u] <= pu_tp) lo = mid + 1; else hi = mid;
+                }
+                b = lo;
+            }
+            if (a < ge) {
+                uint32_t *slot = &cand[(size_t)(u - s) * G + gi];
+                uint32_t v = sorted[a].unit;
+                if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[v].head].pos)
+                    *slot = v;
+            }
+            for (uint32_t j = b; j < a; j++) {
+                uint32_t v = sorted[j].unit;
+                if (v > u && !scan_pair(g, u, v, k, cand, s, G, sc->group_of.data, out)) return 0;
+            }
+        }
+    }
+    out->pairs_decided += m * (m - 1) / 2 - (out->cons.len - cons_before);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t v = cand[(size_t)i * G + gi];
+            if (v != UINT32_MAX) out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
+        }
+    return 1;
+}
+
+typedef struct scan_job {
+    const polygraph *g;
+    const uint32_t *range;       /* task i scans keys [range[i], range[i + 1]) */
+    scan_out *out;
+} scan_job;
+
+static void scan_task(void *ctx, size_t task) {
+    const scan_job *j = ctx;
+    scan_out *out = &j->out[task];
+    scan_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++)
+        if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
+    vec_free(sc.cand); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
+    vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
+}
+
+/* Key ranges of about equal numbers of units, a few per thread so that
+ * uneven ones balance; one range when single-threaded. */
+static uint32_t key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range) {
+    uint32_t nk = ix->num_keys, ntasks = threads > 1 ? 8 * threads : 1;
+    if (ntasks > nk) ntasks = nk ? nk : 1;
+    uint64_t total = ix->units.len, per = total / ntasks + 1;
+    vec_clear(*range);
+    vec_push(*range, 0u);
+    for (uint32_t k = 0; k < nk; k++)
+        if ((uint64_t)ix->key_unit_start[k + 1] >= per * range->len && range->len < ntasks) vec_push(*range, k + 1);
+    if (vec_last(*range) != nk) vec_push(*range, nk);
+    return (uint32_t)range->len - 1;
+}
+
+int pg_build_constraints(polygraph *g) {
+    const pg_index *ix = g->ix;
     if (!pg_reach(g)) {
         snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
         g->fail_stage = "known graph";
         return 0;
     }
-    uint32_t S = g->num_chains;
-    VEC(uint32_t) cand; vec_init(cand);          /* per unit x group: first decided successor */
-    VEC(unit_at) sorted; vec_init(sorted);
-    vec_u32 gstart, gsess, group_of, idx_of;
-    vec_init(gstart); vec_init(gsess); vec_init(group_of); vec_init(idx_of);
-    dep_edge_vec scratch; vec_init(scratch);
+    vec_u32 range; vec_init(range);
+    unsigned threads = pg_threads_for(g, ix->units.len);
+    uint32_t ntasks = key_ranges(ix, threads, &range);
+    scan_out *out = xcalloc(ntasks, sizeof *out);
+    scan_job job = { g, range.data, out };
+    par_run(threads, ntasks, scan_task, &job);
+    /* Combine in key order, up to and including the first failing range
+     * (which stopped at its failing key, as a scan of all keys would). */
     int ok = 1;
-    for (uint32_t k = 0; k < ix->num_keys && ok; k++) {
-        uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
-        if (n < 2) continue;
-        uint64_t m = n - 1;                       /* units besides INIT's */
-        g->pairs_total += m * (m - 1) / 2;
-        size_t cons_before = g->cons.len;
-        /* group the units by their head's session */
-        vec_clear(sorted);
-        for (uint32_t u = s + 1; u < e; u++) {
-            uint32_t hd = ix->units.data[u].head;
-            unit_at a = { h->txns[hd].session, h->txns[hd].pos, u };
-            vec_push(sorted, a);
-        }
-        qsort(sorted.data, sorted.len, sizeof *sorted.data, cmp_unit_at);
-        vec_clear(gstart); vec_clear(gsess);
-        vec_resize(group_of, n); vec_resize(idx_of, n);
-        for (uint32_t i = 0; i < sorted.len; i++) {
-            if (i == 0 || sorted.data[i].session != sorted.data[i - 1].session) {
-                vec_push(gstart, i); vec_push(gsess, sorted.data[i].session);
-            }
-            group_of.data[sorted.data[i].unit - s] = (uint32_t)gstart.len - 1;
-            idx_of.data[sorted.data[i].unit - s] = i;
-        }
-        uint32_t G = (uint32_t)gstart.len;
-        vec_push(gstart, (uint32_t)sorted.len);
-        vec_resize(cand, (size_t)n * G);
-        for (size_t i = 0; i < (size_t)n * G; i++) cand.data[i] = UINT32_MAX;
-
-        /* INIT's unit: first on the key.  Its order is fixed, but the side
-         * INIT<V may still close a cycle (a violation). */
-        for (uint32_t gi = 0; gi < G; gi++) cand.data[gi] = sorted.data[gstart.data[gi]].unit;
-        for (uint32_t v = s + 1; v < e && ok; v++)
-            if (pg_side_blocked(g, s, v)) {
-                snprintf(g->fail_reason, sizeof g->fail_reason, "key %u: a writer cannot come after the initial version", k);
-                g->fail_stage = "pruning";
+    for (uint32_t i = 0; i < ntasks; i++) {
+        scan_out *o = &out[i];
+        if (ok) {
+            vec_reserve(g->cons, g->cons.len + o->cons.len);
+            vec_foreach(const pg_cons, c, o->cons) g->cons.data[g->cons.len++] = *c;
+            vec_reserve(g->known, g->known.len + o->edges.len);
+            vec_foreach(const pg_edge, e, o->edges) g->known.data[g->known.len++] = *e;
+            g->pairs_total += o->pairs_total;
+            g->pairs_decided_scan += o->pairs_decided;
+            g->edges_covering += o->edges_covering;
+            if (o->failed) {
                 ok = 0;
-            }
-        for (uint32_t u = s + 1; u < e && ok; u++) {
-            uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = idx_of.data[u - s];
-            const uint32_t *ru = g->reach + (size_t)pg_node_tp(g, hu) * S;
-            uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
-            for (uint32_t gi = 0; gi < G && ok; gi++) {
-                uint32_t gs = gstart.data[gi], ge = gstart.data[gi + 1], c = gsess.data[gi];
-                uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
-                if (c == cu) { b = iu; a = iu + 1; }
-                else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
-                else {
-                    /* suffix: first entry whose head's T' position >= ru[c] */
-                    uint32_t lo = gs, hi = ge;
-                    while (lo < hi) {
-                        uint32_t mid = lo + (hi - lo) / 2;
-                        uint32_t p = g->split ? 2 * sorted.data[mid].pos : sorted.data[mid].pos;
-                        if (p >= ru[chain]) hi = mid; else lo = mid + 1;
-                    }
-                    a = lo;
-                    /* prefix: entries whose head's T' reaches U's head's T' */
-                    lo = gs; hi = a;
-                    while (lo < hi) {
-                        uint32_t mid = lo + (hi - lo) / 2;
-                        uint32_t hv = ix->units.data[sorted.data[mid].unit].head;
-                        if (g->reach[(size_t)pg_node_tp(g, hv) * S + chain_u] <= pu_tp) lo = mid + 1; else hi = mid;
-                    }
-                    b = lo;
-                }
-                if (a < ge) {
-                    uint32_t *slot = &cand.data[(size_t)(u - s) * G + gi];
-                    uint32_t v = sorted.data[a].unit;
-                    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[v].head].pos)
-                        *slot = v;
-                }
-                for (uint32_t j = b; j < a && ok; j++) {
-                    uint32_t v = sorted.data[j].unit;
-                    if (v > u) ok = scan_pair(g, u, v, k, cand.data, s, G, group_of.data);
-                }
+                snprintf(g->fail_reason, sizeof g->fail_reason, "%s", o->fail_reason);
+                g->fail_stage = "pruning";
             }
         }
-        if (!ok) break;
-        g->pairs_decided_scan += m * (m - 1) / 2 - (g->cons.len - cons_before);
-        for (uint32_t i = 0; i < n; i++)
-            for (uint32_t gi = 0; gi < G; gi++) {
-                uint32_t v = cand.data[(size_t)i * G + gi];
-                if (v != UINT32_MAX) g->edges_covering += add_side_known(g, s + i, v, &scratch);
-            }
+        vec_free(o->cons); vec_free(o->edges);
     }
+    free(out);
+    vec_free(range);
     g->cons_initial = g->cons.len;
-    vec_free(cand); vec_free(sorted); vec_free(gstart); vec_free(gsess); vec_free(group_of); vec_free(idx_of);
-    vec_free(scratch);
     return ok;
 }

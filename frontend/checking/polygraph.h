@@ -94,13 +94,19 @@ typedef VEC(pg_cons) pg_cons_vec;
 typedef struct polygraph {
     const pg_index *ix;
     int split;                   /* 1: SI split graph, 0: SER */
+    unsigned threads;            /* per-key and per-chain stages on this many threads (0, 1: one);
+                                    every result is the same for every count */
     uint32_t num_nodes;          /* split ? 2 * num_txns : num_txns */
     uint32_t num_chains;         /* tracked sessions (all of them unless there are very many) */
     uint32_t *chain_of_session;  /* session -> chain, UINT32_MAX: not tracked */
     pg_edge_vec known;           /* unguarded edges (split: fixed edges implicit) */
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
-    uint32_t *reach;             /* num_nodes * num_chains, UINT32_MAX: unreachable */
+    uint32_t *reach;             /* num_nodes rows of reach_stride, UINT32_MAX: unreachable */
+    uint32_t reach_stride;       /* num_chains, rounded up to whole cache lines when the table is
+                                    split between threads (so that no line is written by two) */
+    int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
+    size_t reach_edges;
     uint32_t *topo_pos;          /* node -> position in a topological order */
     int acyclic;                 /* result of the last pg_reach() */
     /* per unit: reader summary (chain, max position) for the blocked tests */
@@ -136,10 +142,12 @@ static inline int pg_reaches(const polygraph *g, uint32_t u, uint32_t v) {
     if (u == v) return 1;
     uint32_t c = pg_node_chain(g, v);
     if (c == HISTORY_NONE) return 0;
-    return g->reach[(size_t)u * g->num_chains + c] <= pg_node_pos(g, v);
+    return g->reach[(size_t)u * g->reach_stride + c] <= pg_node_pos(g, v);
 }
 
-/* Add a transaction-level dependency as node edge(s) of the level. */
+/* A transaction-level dependency as the level's node edge; pg_add_dep
+ * appends it to the known edges. */
+pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);
 void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);
 
 /* constraints.c: the level's known graph and the initial constraints.
@@ -149,6 +157,13 @@ void pg_init(polygraph *g, const pg_index *ix, int split);
 /* At most this many sessions get a reachability chain (0: automatic, all
  * unless nodes x sessions is too large).  A tuning and testing knob. */
 extern uint32_t pg_chain_limit;
+/* Below this much work (units, constraints, nodes x chains) a stage runs on
+ * one thread whatever g->threads says: starting threads would cost more.
+ * A tuning and testing knob (tests set 0 to split even tiny problems). */
+extern uint64_t pg_par_min_work;
+static inline unsigned pg_threads_for(const polygraph *g, uint64_t work) {
+    return g->threads > 1 && work >= pg_par_min_work ? g->threads : 1;
+}
 void pg_free(polygraph *g);
 int  pg_build_constraints(polygraph *g);
 
@@ -159,11 +174,21 @@ int  pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v);
 /* Make side u<v known (edges the known graph implies are skipped);
  * returns the number of edges added. */
 uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v);
+/* The same edges appended to out instead (g only read: safe from several
+ * threads at once); scratch is the caller's. */
+uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch, pg_edge_vec *out);
 
 /* reach.c: recompute topo_pos and reach; returns g->acyclic. */
 int  pg_reach(polygraph *g);
 /* Only topo_pos and acyclic (reach is left as it was). */
 int  pg_order(polygraph *g);
+/* How pg_reach renews a table after edges were added: incrementally unless
+ * that would touch a quarter of the nodes (auto), or always one way (a
+ * testing knob: both give the same table). */
+typedef enum { PG_REACH_AUTO = 0, PG_REACH_FULL, PG_REACH_INCREMENTAL } pg_reach_mode_id;
+extern pg_reach_mode_id pg_reach_mode;
+/* Free the reachability table (nothing after pruning needs it). */
+void pg_reach_free(polygraph *g);
 
 /* prune.c: prune to a fixpoint; returns 1, or 0 when the level fails. */
 int  pg_prune(polygraph *g, int max_rounds);

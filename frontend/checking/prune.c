@@ -6,8 +6,85 @@
  * with the known graph cannot happen, so the other side becomes known; if
  * both are blocked the history fails the level.  Rounds repeat until one
  * decides nothing (or max_rounds).  Pruning is an optimization only: the
- * solver handles whatever is left. */
+ * solver handles whatever is left.
+ *
+ * Within a round every test reads the reachability of the round's start,
+ * so the constraints are split into ranges tested by par_run tasks; their
+ * outputs (kept constraints, new edges) are combined in constraint order,
+ * up to the first failing constraint: the same result for every thread
+ * count. */
 #include "frontend/checking/polygraph.h"
+#include "par.h"
+
+#include <stdlib.h>
+
+typedef struct prune_out {
+    pg_cons_vec keep;
+    pg_edge_vec edges;
+    uint64_t decided, edges_covering;
+    size_t failed_at;            /* index of the first constraint with both sides blocked, or SIZE_MAX */
+} prune_out;
+
+typedef struct prune_job {
+    const polygraph *g;
+    size_t per;                  /* constraints per task */
+    prune_out *out;
+} prune_job;
+
+static void prune_task(void *ctx, size_t task) {
+    const prune_job *j = ctx;
+    const polygraph *g = j->g;
+    prune_out *o = &j->out[task];
+    o->failed_at = SIZE_MAX;
+    dep_edge_vec scratch; vec_init(scratch);
+    size_t end = (task + 1) * j->per < g->cons.len ? (task + 1) * j->per : g->cons.len;
+    for (size_t i = task * j->per; i < end; i++) {
+        pg_cons c = g->cons.data[i];
+        int buv = pg_side_blocked(g, c.u, c.v), bvu = pg_side_blocked(g, c.v, c.u);
+        if (buv && bvu) { o->failed_at = i; break; }
+        if (!buv && !bvu) { vec_push(o->keep, c); continue; }
+        o->decided++;
+        if (bvu) o->edges_covering += pg_side_edges(g, c.u, c.v, &scratch, &o->edges);
+        else o->edges_covering += pg_side_edges(g, c.v, c.u, &scratch, &o->edges);
+    }
+    vec_free(scratch);
+}
+
+/* One round over all constraints; returns 0 when a pair has both sides
+ * blocked.  *decided: how many constraints it decided. */
+static int prune_round(polygraph *g, size_t *decided) {
+    unsigned threads = pg_threads_for(g, g->cons.len);
+    size_t n = g->cons.len, ntasks = threads > 1 ? 8 * (size_t)threads : 1;
+    if (ntasks > n) ntasks = n ? n : 1;
+    prune_job job = { g, (n + ntasks - 1) / ntasks, xcalloc(ntasks, sizeof(prune_out)) };
+    if (!job.per) job.per = 1;
+    par_run(threads, ntasks, prune_task, &job);
+    size_t keep = 0;
+    int ok = 1;
+    *decided = 0;
+    for (size_t t = 0; t < ntasks; t++) {
+        prune_out *o = &job.out[t];
+        if (ok) {
+            /* kept constraints move down in place (reading ahead of writing) */
+            vec_foreach(const pg_cons, c, o->keep) g->cons.data[keep++] = *c;
+            vec_reserve(g->known, g->known.len + o->edges.len);
+            vec_foreach(const pg_edge, e, o->edges) g->known.data[g->known.len++] = *e;
+            g->edges_covering += o->edges_covering;
+            *decided += o->decided;
+            if (o->failed_at != SIZE_MAX) {
+                ok = 0;
+                snprintf(g->fail_reason, sizeof g->fail_reason,
+                         "key %u: both orders of two writers close a cycle (pruning round %u)",
+                         g->ix->unit_key[g->cons.data[o->failed_at].u], g->prune_rounds);
+                g->fail_stage = "pruning";
+            }
+        }
+        vec_free(o->keep); vec_free(o->edges);
+    }
+    free(job.out);
+    if (ok) g->cons.len = keep;
+    return ok;
+}
 
 int pg_prune(polygraph *g, int max_rounds) {
     for (;;) {
@@ -23,23 +100,8 @@ int pg_prune(polygraph *g, int max_rounds) {
         }
         if (!g->cons.len || (int)g->prune_rounds >= max_rounds) return 1;
         g->prune_rounds++;
-        size_t keep = 0, decided = 0;
-        for (size_t i = 0; i < g->cons.len; i++) {
-            pg_cons c = g->cons.data[i];
-            int buv = pg_side_blocked(g, c.u, c.v), bvu = pg_side_blocked(g, c.v, c.u);
-            if (buv && bvu) {
-                snprintf(g->fail_reason, sizeof g->fail_reason,
-                         "key %u: both orders of two writers close a cycle (pruning round %u)",
-                         g->ix->unit_key[c.u], g->prune_rounds);
-                g->fail_stage = "pruning";
-                return 0;
-            }
-            if (!buv && !bvu) { g->cons.data[keep++] = c; continue; }
-            decided++;
-            if (bvu) g->edges_covering += pg_add_side(g, c.u, c.v);
-            else g->edges_covering += pg_add_side(g, c.v, c.u);
-        }
-        g->cons.len = keep;
+        size_t decided;
+        if (!prune_round(g, &decided)) return 0;
         g->cons_pruned += decided;
         if (!decided) return 1;
     }

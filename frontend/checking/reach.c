@@ -9,48 +9,206 @@
  * time and V * chains words — linear in the history, unlike PolySI's full
  * transitive closure.
  *
+ * Pruning rounds only append edges, so after the first table each
+ * pg_reach relaxes the rows the new edges can change (below) instead of
+ * recomputing all of them.
+ *
+ * The chains are independent columns of that table, so with g->threads > 1
+ * the columns are split into ranges (whole cache lines) computed by par_run
+ * tasks, each walking the same order: every entry is written by one task
+ * only, and the result is the same for every thread count.
+ *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used
  * only to pick a version order for the failure report). */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
+#include "par.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int compute(polygraph *g, int want_reach) {
+/* The known graph in adjacency form, as dg_build would make it from the
+ * known edges followed by the fixed ones (same per-node arc order, hence
+ * the same Kahn order), built straight from g->known without a copy. */
+static void build_adjacency(const polygraph *g, dg_graph *dg) {
     const pg_index *ix = g->ix;
-    uint32_t N = g->num_nodes, S = g->num_chains;
-    size_t E = g->known.len;
-    /* the known edges, then the fixed ones: start(t) -> commit(t) */
-    dg_arc_vec arcs; vec_init(arcs);
-    vec_reserve(arcs, E + (g->split ? ix->h->num_txns : 0));
-    for (size_t i = 0; i < E; i++) { dg_arc a = { g->known.data[i].from, g->known.data[i].to, DG_NONE }; vec_push(arcs, a); }
+    uint32_t N = g->num_nodes, T = ix->h->num_txns;
+    size_t E = g->known.len, M = E + (g->split ? T : 0);
+    dg->n = N;
+    dg->start = xcalloc((size_t)N + 1, sizeof *dg->start);
+    dg->adj = xmalloc((M + 1) * sizeof *dg->adj);
+    dg->eid = NULL;
+    for (size_t i = 0; i < E; i++) dg->start[g->known.data[i].from + 1]++;
     if (g->split)
-        for (uint32_t t = 0; t < ix->h->num_txns; t++)
-            if (ix->in_graph[t]) { dg_arc a = { dg_start(t), dg_commit(t), DG_NONE }; vec_push(arcs, a); }
+        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->start[dg_start(t) + 1]++;
+    for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
+    uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
+    memcpy(fill, dg->start, ((size_t)N + 1) * sizeof *fill);
+    for (size_t i = 0; i < E; i++) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
+    if (g->split)
+        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
+    free(fill);
+}
+
+typedef struct reach_job {
+    polygraph *g;
+    const uint32_t *order, *start, *adj, *chain, *pos;
+    uint32_t ntasks;
+} reach_job;
+
+/* Columns [c0, c1) of every row, in reverse topological order. */
+static void reach_columns(void *ctx, size_t task) {
+    const reach_job *j = ctx;
+    polygraph *g = j->g;
+    uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
+    uint32_t per = (S + j->ntasks - 1) / j->ntasks;
+    per = (per + 15) & ~15u;                   /* 16 words: one cache line */
+    uint32_t c0 = (uint32_t)task * per, c1 = c0 + per < S ? c0 + per : S;
+    if (c0 >= c1) return;
+    uint32_t w = c1 - c0;
+    for (uint32_t i = N; i-- > 0;) {
+        uint32_t u = j->order[i];
+        uint32_t *row = g->reach + (size_t)u * stride + c0;
+        for (uint32_t x = 0; x < w; x++) row[x] = UINT32_MAX;
+        uint32_t c = j->chain[u];
+        if (c >= c0 && c < c1) row[c - c0] = j->pos[u];
+        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
+            const uint32_t *rv = g->reach + (size_t)j->adj[e] * stride + c0;
+            for (uint32_t x = 0; x < w; x++) row[x] = rv[x] < row[x] ? rv[x] : row[x];
+        }
+    }
+}
+
+/* ---- incremental update ----------------------------------------------
+ * The table is the least fixpoint of row[u] = min(own position, rows of
+ * u's successors); on a DAG that is unique.  After edges are appended to a
+ * graph whose table is known, only the new edges' sources and their
+ * ancestors can get smaller rows: relax those backwards, the node latest
+ * in the (new) topological order first, so that every node's successors
+ * are final when it is relaxed and it is visited once.  The result equals
+ * a full recomputation; when too many nodes change, that is done instead. */
+
+pg_reach_mode_id pg_reach_mode = PG_REACH_AUTO;
+
+typedef struct node_heap { uint32_t *node; uint32_t len; const uint32_t *key; } node_heap;
+
+static void heap_push_node(node_heap *hp, uint32_t u) {
+    uint32_t i = hp->len++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (hp->key[hp->node[p]] >= hp->key[u]) break;
+        hp->node[i] = hp->node[p];
+        i = p;
+    }
+    hp->node[i] = u;
+}
+
+static uint32_t heap_pop_node(node_heap *hp) {
+    uint32_t top = hp->node[0], x = hp->node[--hp->len], i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= hp->len) break;
+        if (c + 1 < hp->len && hp->key[hp->node[c + 1]] > hp->key[hp->node[c]]) c++;
+        if (hp->key[hp->node[c]] <= hp->key[x]) break;
+        hp->node[i] = hp->node[c];
+        i = c;
+    }
+    if (hp->len) hp->node[i] = x;
+    return top;
+}
+
+/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller. */
+static int relax_row(uint32_t *dst, const uint32_t *src, uint32_t S) {
+    uint32_t smaller = 0;
+    for (uint32_t x = 0; x < S; x++) {
+        uint32_t m = src[x] < dst[x] ? src[x] : dst[x];
+        smaller |= m ^ dst[x];
+        dst[x] = m;
+    }
+    return smaller != 0;
+}
+
+/* Returns 0 (table unfinished: recompute it) when more than limit nodes
+ * would change. */
+static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit) {
+    uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
+    size_t M = dg->start[N];
+    /* predecessors: the reverse adjacency */
+    uint32_t *pstart = xcalloc((size_t)N + 1, sizeof *pstart), *pred = xmalloc((M + 1) * sizeof *pred);
+    for (size_t j = 0; j < M; j++) pstart[dg->adj[j] + 1]++;
+    for (uint32_t u = 0; u < N; u++) pstart[u + 1] += pstart[u];
+    uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
+    memcpy(fill, pstart, ((size_t)N + 1) * sizeof *fill);
+    for (uint32_t u = 0; u < N; u++)
+        for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
+    free(fill);
+    uint8_t *queued = xcalloc(N ? N : 1, 1);
+    node_heap hp = { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos };
+    for (size_t i = g->reach_edges; i < g->known.len; i++) {
+        uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
+        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S) && !queued[a]) {
+            queued[a] = 1;
+            heap_push_node(&hp, a);
+        }
+    }
+    uint32_t visited = 0;
+    int ok = 1;
+    while (hp.len) {
+        if (++visited > limit) { ok = 0; break; }
+        uint32_t x = heap_pop_node(&hp);
+        queued[x] = 0;
+        const uint32_t *rx = g->reach + (size_t)x * stride;
+        for (uint32_t j = pstart[x]; j < pstart[x + 1]; j++) {
+            uint32_t p = pred[j];
+            if (relax_row(g->reach + (size_t)p * stride, rx, S) && !queued[p]) {
+                queued[p] = 1;
+                heap_push_node(&hp, p);
+            }
+        }
+    }
+    free(hp.node); free(queued); free(pstart); free(pred);
+    return ok;
+}
+
+static int compute(polygraph *g, int want_reach) {
+    uint32_t N = g->num_nodes, S = g->num_chains;
     dg_graph dg;
-    dg_build(&dg, N, arcs.data, arcs.len, 0);
-    vec_free(arcs);
-    const uint32_t *start = dg.start, *adj = dg.adj;
+    build_adjacency(g, &dg);
     uint32_t *order = xmalloc((N ? N : 1) * sizeof *order);
     g->acyclic = dg_topo_order(&dg, 0, 0, order);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 
+    if (!g->acyclic && want_reach) g->reach_valid = 0;   /* left as it was: stale */
     if (g->acyclic && want_reach) {
-        if (!g->reach) g->reach = xmalloc(((size_t)N * S + 1) * sizeof *g->reach);
-        for (uint32_t i = N; i-- > 0;) {
-            uint32_t u = order[i];
-            uint32_t *row = g->reach + (size_t)u * S;
-            memset(row, 0xff, (size_t)S * sizeof *row);
-            uint32_t c = pg_node_chain(g, u);
-            if (c != HISTORY_NONE) row[c] = pg_node_pos(g, u);
-            for (uint32_t j = start[u]; j < start[u + 1]; j++) {
-                const uint32_t *rv = g->reach + (size_t)adj[j] * S;
-                for (uint32_t x = 0; x < S; x++) if (rv[x] < row[x]) row[x] = rv[x];
+        /* a table for a prefix of these edges: update it, unless that
+         * would touch a good part of the graph anyway */
+        uint32_t limit = pg_reach_mode == PG_REACH_INCREMENTAL ? UINT32_MAX : N / 4;
+        int done = pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach && update_incrementally(g, &dg, limit);
+        if (!done) {
+            if (!g->reach) {
+                /* whole cache lines per row when the columns are split between threads */
+                g->reach_stride = S >= 32 && pg_threads_for(g, (uint64_t)N * S / 64) > 1 ? (S + 15) & ~15u : S;
+                size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
+                g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+                if (!g->reach) xalloc_fail(bytes);
             }
+            /* chain and position per node, once: the inner loop stays in the table */
+            uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
+            for (uint32_t u = 0; u < N; u++) {
+                chain[u] = pg_node_chain(g, u);
+                pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
+            }
+            unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
+            uint32_t ntasks = S >= 32 && g->reach_stride % 16 == 0 ? (uint32_t)threads : 1;
+            if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
+            reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
+            par_run(threads, ntasks, reach_columns, &job);
+            free(chain); free(pos);
         }
+        g->reach_valid = 1;
+        g->reach_edges = g->known.len;
     }
     dg_free(&dg);
     free(order);
@@ -59,3 +217,9 @@ static int compute(polygraph *g, int want_reach) {
 
 int pg_reach(polygraph *g) { return compute(g, 1); }
 int pg_order(polygraph *g) { return compute(g, 0); }
+
+void pg_reach_free(polygraph *g) {
+    free(g->reach);
+    g->reach = NULL;
+    g->reach_valid = 0;
+}

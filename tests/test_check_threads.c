@@ -1,0 +1,187 @@
+/* test_check_threads.c — the checking stages give the same result for
+ * every thread count (check_options.threads; polygraph.h, reach.c,
+ * constraints.c, prune.c).
+ *
+ * Histories from the workload simulator (40 sessions, so that the
+ * reachability table has enough chains to be split between threads), with
+ * every fault, are checked at SI and SER with 1, 2 and 3 threads and
+ * pg_par_min_work = 0 (every stage split even on tiny problems).  The whole
+ * result must agree: verdict, stage, message, version order, cycle, forced
+ * edges and every count.  The tally asserts that both verdicts and the
+ * solver are exercised, and the single-threaded verdict is checked against
+ * the simulator's ground truth where it is certain (correct executions
+ * pass).  Likewise the incremental renewal of the reachability table
+ * against recomputing it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "workload/gen_writer.h"
+#include "workload/workload.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
+
+static history *simulate(sim_level level, sim_fault fault, uint32_t sessions, uint64_t keys, uint64_t seed) {
+    workload_params p;
+    workload_defaults(&p);
+    p.sessions = sessions; p.txns_per_session = 12; p.ops_per_txn = 6; p.keys = keys;
+    p.level = level; p.fault = fault; p.fault_rate = 0.05; p.seed = seed;
+    ic_error err; ic_error_clear(&err);
+    model_sink *m = model_sink_new("sim", p.sessions, 0);
+    sim_sink sink = model_sink_sink(m);
+    sim_truth t;
+    assert_true(sim_run(&p, &sink, &t, NULL, NULL, &err));
+    history *h = model_sink_finish(m, &err);
+    if (!h) fail_msg("builder rejected the simulated history: %s", err.msg);
+    return h;
+}
+
+static void assert_same_deps(const dep_edge_vec *a, const dep_edge_vec *b) {
+    assert_int_equal(a->len, b->len);
+    for (size_t i = 0; i < a->len; i++) {
+        assert_int_equal(a->data[i].from, b->data[i].from);
+        assert_int_equal(a->data[i].to, b->data[i].to);
+        assert_int_equal(a->data[i].key, b->data[i].key);
+        assert_int_equal(a->data[i].kind, b->data[i].kind);
+    }
+}
+
+static void assert_same_result(const check_result *a, const check_result *b) {
+    assert_int_equal(a->verdict, b->verdict);
+    assert_string_equal(a->stage ? a->stage : "-", b->stage ? b->stage : "-");
+    assert_string_equal(a->msg, b->msg);
+    assert_int_equal(a->vo.num_keys, b->vo.num_keys);
+    if (a->vo.start) {
+        assert_memory_equal(a->vo.start, b->vo.start, ((size_t)a->vo.num_keys + 1) * sizeof *a->vo.start);
+        assert_int_equal(a->vo.txns.len, b->vo.txns.len);
+        if (a->vo.txns.len) assert_memory_equal(a->vo.txns.data, b->vo.txns.data, a->vo.txns.len * sizeof *a->vo.txns.data);
+    }
+    assert_same_deps(&a->cycle, &b->cycle);
+    assert_same_deps(&a->forced, &b->forced);
+    const check_stats *x = &a->st, *y = &b->st;
+    assert_int_equal(x->known_edges_initial, y->known_edges_initial);
+    assert_int_equal(x->known_edges_final, y->known_edges_final);
+    assert_int_equal(x->pairs_total, y->pairs_total);
+    assert_int_equal(x->pairs_decided_scan, y->pairs_decided_scan);
+    assert_int_equal(x->cons_initial, y->cons_initial);
+    assert_int_equal(x->cons_pruned, y->cons_pruned);
+    assert_int_equal(x->cons_final, y->cons_final);
+    assert_int_equal(x->edges_covering, y->edges_covering);
+    assert_int_equal(x->prune_rounds, y->prune_rounds);
+    assert_int_equal(x->vars, y->vars);
+    assert_int_equal(x->guarded_edges, y->guarded_edges);
+    assert_int_equal(x->solver_called, y->solver_called);
+}
+
+typedef struct tally { int pass, fail, solved, pruned, scanned_fail; } tally;
+
+/* Check h at both levels with 1, 2 and 3 threads; all must agree. */
+static void compare_threads(history *h, int expect_pass_level, tally *tl) {
+    anomaly_list al;
+    anomaly_list_init(&al);
+    uint64_t found = axioms_check(h, &al, 1);
+    anomaly_list_free(&al);
+    if (found) { history_free(h); return; }
+    pg_index ix;
+    ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    for (int l = 0; l < 2; l++) {
+        check_options opt;
+        check_options_default(&opt);
+        opt.threads = 1;
+        check_result one;
+        check_verdict v = check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &one);
+        assert_int_not_equal(v, CHECK_ERROR);
+        if (l == expect_pass_level) assert_int_equal(v, CHECK_PASS);
+        if (v == CHECK_PASS) tl->pass++; else tl->fail++;
+        if (v == CHECK_FAIL && one.stage && !strcmp(one.stage, "pruning") && one.st.prune_rounds == 0) tl->scanned_fail++;
+        tl->solved += one.st.solver_called;
+        tl->pruned += one.st.cons_pruned > 0;
+        for (unsigned th = 2; th <= 3; th++) {
+            opt.threads = th;
+            check_result many;
+            check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &many);
+            assert_same_result(&one, &many);
+            check_result_free(&many);
+        }
+        check_result_free(&one);
+    }
+    pg_index_free(&ix);
+    history_free(h);
+}
+
+static void simulated_histories_same_for_every_thread_count(void **state) {
+    (void)state;
+    pg_par_min_work = 0;
+    tally tl; memset(&tl, 0, sizeof tl);
+    for (uint64_t seed = 1; seed <= 8; seed++)
+        for (int f = 0; f < FAULT_COUNT; f++) {
+            sim_level lv = seed % 2 ? SIM_SI : SIM_SER;
+            history *h = simulate(lv, (sim_fault)f, 40, 30 + 10 * seed, seed);
+            /* a correct execution passes its own level (SI: level 0, SER: 1) */
+            compare_threads(h, f == FAULT_NONE ? (lv == SIM_SI ? 0 : 1) : -1, &tl);
+        }
+    fprintf(stderr, "threads: %d pass, %d fail (%d at the scan), %d solver calls, %d with pruning\n",
+            tl.pass, tl.fail, tl.scanned_fail, tl.solved, tl.pruned);
+    pg_par_min_work = 1u << 15;
+    assert_true(tl.pass > 10 && tl.fail > 10);
+    assert_true(tl.solved > 5 && tl.pruned > 5);
+}
+
+/* Fewer chains than sessions: the untracked sessions' pairs are tested one
+ * by one, and the reachability table is narrow (not split). */
+static void few_chains_same_for_every_thread_count(void **state) {
+    (void)state;
+    pg_par_min_work = 0;
+    pg_chain_limit = 3;
+    tally tl; memset(&tl, 0, sizeof tl);
+    for (uint64_t seed = 11; seed <= 14; seed++)
+        for (int f = 0; f < FAULT_COUNT; f++)
+            compare_threads(simulate(SIM_SI, (sim_fault)f, 12, 40, seed), f == FAULT_NONE ? 0 : -1, &tl);
+    pg_chain_limit = 0;
+    pg_par_min_work = 1u << 15;
+    assert_true(tl.pass > 5 && tl.fail > 5);
+}
+
+/* Renewing the reachability table incrementally after each pruning round
+ * gives the same table as recomputing it: the same results throughout. */
+static void incremental_reach_same_as_full(void **state) {
+    (void)state;
+    int pruned = 0, checked = 0;
+    for (uint64_t seed = 21; seed <= 30; seed++)
+        for (int f = 0; f <= FAULT_CAUSALITY; f++) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 10, 25, seed);
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            assert_true(pg_index_build(&ix, h, &err));
+            for (int l = 0; l < 2; l++) {
+                check_result full, incr;
+                pg_reach_mode = PG_REACH_FULL;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, NULL, &full);
+                pg_reach_mode = PG_REACH_INCREMENTAL;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, NULL, &incr);
+                pg_reach_mode = PG_REACH_AUTO;
+                assert_same_result(&full, &incr);
+                pruned += full.st.prune_rounds > 1;
+                checked++;
+                check_result_free(&full); check_result_free(&incr);
+            }
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    fprintf(stderr, "incremental reach: %d checks, %d with more than one pruning round\n", checked, pruned);
+    assert_true(pruned > 10);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(simulated_histories_same_for_every_thread_count),
+        cmocka_unit_test(few_chains_same_for_every_thread_count),
+        cmocka_unit_test(incremental_reach_same_as_full),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

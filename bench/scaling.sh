@@ -48,9 +48,7 @@ if [ $ten = 1 ]; then
   tmp=${BIG_TMP:-/tmp/scaling-10m}
   mkdir -p "$tmp" "$OUT"
   trap 'rm -rf "$tmp"' EXIT
-  # --threads once the command line has it; until then the library's
-  # ISOCHECK_THREADS (check_options.threads)
-  threads_arg() { if "$ISOCHECK" check --help 2>&1 | grep -q -- '--threads'; then echo "--threads $1"; fi; }
+  threads_arg() { echo "--threads $1"; }
   rows=$OUT/10m.tsv
   printf 'txns\tlevel\tthreads\tverdict\twall_s\tcpu_s\tpeak_mb\tload1\tstages\n' > "$rows"
   for n in $sizes; do
@@ -62,7 +60,7 @@ if [ $ten = 1 ]; then
       for th in 1 2; do
         load1=$(cut -d' ' -f1 /proc/loadavg)
         log=$OUT/10m-$n-$lvl-$th.log
-        ISOCHECK_THREADS=$th /usr/bin/time -f 'TIME %e %U %S %M' -o "$log.time" timeout "$limit" \
+        /usr/bin/time -f 'TIME %e %U %S %M' -o "$log.time" timeout "$limit" \
           "$ISOCHECK" check -v --level "$lvl" $(threads_arg $th) "$h" > "$log" 2>&1
         rc=$?; v=ERROR; case $rc in 0) v=PASS;; 1) v=FAIL;; 124) v=TIMEOUT;; esac
         read -r _ wall usr sys rss < <(grep '^TIME' "$log.time")

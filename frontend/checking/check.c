@@ -13,10 +13,7 @@ const char *check_level_title(check_level_id l) { return l == LEVEL_SER ? "seria
 void check_options_default(check_options *o) {
     memset(o, 0, sizeof *o);
     o->max_prune_rounds = 100;
-    /* ISOCHECK_THREADS: the thread count for benchmarks until a command
-     * line option sets this field. */
-    const char *env = getenv("ISOCHECK_THREADS");
-    o->threads = env && atoi(env) > 0 ? (unsigned)atoi(env) : 1;
+    o->threads = 1;
 }
 
 void check_result_free(check_result *r) {

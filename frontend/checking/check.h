@@ -53,14 +53,12 @@ typedef struct check_result {
 typedef struct check_options {
     int max_prune_rounds;        /* default 100 */
     double time_limit;           /* solver seconds, <= 0: none */
-    unsigned threads;            /* threads for the per-key and per-chain stages (0, 1: single-threaded;
-                                    default 1); the result is byte-identical for every count */
     /* called at stage boundaries (may be NULL) */
     void (*progress)(void *ctx, const char *what);
     void *progress_ctx;
-    unsigned threads;            /* threads the per-key stages may use (par.h); 0 or 1: single-threaded.
-                                    Results never depend on it.  run_check also runs SI and SER at once
-                                    when it is 2 or more. */
+    unsigned threads;            /* threads for the per-key and per-chain stages (par.h); 0 or 1:
+                                    single-threaded (the default).  Results never depend on it.
+                                    run_check also runs SI and SER at once when it is 2 or more. */
 } check_options;
 
 void check_options_default(check_options *o);

@@ -133,6 +133,16 @@ static isocheck_result *unknown(int status, const char *msg) {
     return r;
 }
 
+/* The result's text is the same report as `isocheck check` prints; the report is freed. */
+static void take_report_text(isocheck_result *r, report *rep) {
+    size_t len = 0;
+    FILE *out = open_memstream(&r->text, &len);
+    if (!out) xalloc_fail(0);
+    report_print_text(out, rep, 0);
+    if (fclose(out) != 0) xalloc_fail(len);
+    report_free(rep);
+}
+
 /* The checker's dependency cycle of a failing level (the accessors' cycle). */
 static void keep_cycle(void *ctx, const check_result *res) {
     dep_edge_vec *cycle = ctx;
@@ -179,12 +189,7 @@ static isocheck_result *check_incremental(isocheck_history *ih, const history *h
     L->level = lv;
     L->stage = "incremental";
     isocheck_result *r = result_new(ISOCHECK_PASS, ISOCHECK_OK);
-    size_t len = 0;
-    FILE *out = open_memstream(&r->text, &len);
-    if (!out) xalloc_fail(0);
-    report_print_text(out, &rep, 0);
-    if (fclose(out) != 0) xalloc_fail(len);
-    report_free(&rep);
+    take_report_text(r, &rep);
     return r;
 }
 
@@ -244,13 +249,7 @@ isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
         }
     }
     vec_free(cycle);
-    /* the same report as `isocheck check` prints */
-    size_t len = 0;
-    FILE *out = open_memstream(&r->text, &len);
-    if (!out) xalloc_fail(0);
-    report_print_text(out, &rep, 0);
-    if (fclose(out) != 0) xalloc_fail(len);
-    report_free(&rep);
+    take_report_text(r, &rep);
     return r;
 }
 

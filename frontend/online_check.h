@@ -39,12 +39,14 @@
 
 #include "error.h"
 #include "frontend/history/history.h"
+#include "frontend/online_incr.h"
 #include "frontend/reports/report.h"
 
 typedef enum {
     ONLINE_NO_VIOLATION = 0,   /* nothing proven (yet): the settled part passes */
     ONLINE_VIOLATION = 1,      /* a final violation, reported now (oc->rep) */
     ONLINE_UNKNOWN = 2,        /* the settled part could not be decided (a solver limit, an internal error) */
+    ONLINE_NEED_HISTORY = -1,  /* online_check_delta: call online_check() with the completed history now */
 } online_outcome;
 
 typedef struct online_checker {
@@ -65,6 +67,7 @@ typedef struct online_checker {
      * of S that explains it (which may take long on a big S). */
     void (*on_detect)(void *ctx, const struct online_checker *oc);
     void *detect_ctx;
+    int explain_pending;           /* proven by online_check_delta; the next online_check explains it */
     /* the violation, once found: the settled history and its report */
     history *proof;
     report rep;
@@ -78,6 +81,18 @@ void online_free(online_checker *oc);
 /* Check the completed transactions h (INIT is txn 0).  Returns an
  * online_outcome; ONLINE_VIOLATION only on the call that first proves one. */
 int online_check(online_checker *oc, const history *h);
+
+/* The streaming entry (a reader that parses only what arrived): the
+ * transactions completed since the last call, in session order, with
+ * every key id so far (key_ext[0..num_keys): integer keys, ids in order
+ * of first appearance, as the batch builder gives them); seen: completed
+ * transactions so far.  Same outcomes as online_check(), or
+ * ONLINE_NEED_HISTORY: the caller hands online_check() the history of
+ * every completed transaction now — the incremental path fell back (from
+ * then on every call says so), or it proved a violation (on_detect has
+ * run) that online_check() explains by a batch check of the settled part. */
+int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
+                       uint32_t seen);
 
 /* The settled transactions of h: a calloc'd flag per transaction (INIT
  * settled), to the greatest fixpoint; *num gets how many real ones are. */

@@ -68,6 +68,8 @@ typedef struct online_checker {
     void (*on_detect)(void *ctx, const struct online_checker *oc);
     void *detect_ctx;
     int explain_pending;           /* proven by online_check_delta; the next online_check explains it */
+    const char *source;            /* online_check_delta: the input's name, for a witness's report (NULL: none) */
+    uint32_t witness_txns;         /* the violation was explained by a witness of so many transactions (0: S) */
     /* the violation, once found: the settled history and its report */
     history *proof;
     report rep;
@@ -90,7 +92,12 @@ int online_check(online_checker *oc, const history *h);
  * ONLINE_NEED_HISTORY: the caller hands online_check() the history of
  * every completed transaction now — the incremental path fell back (from
  * then on every call says so), or it proved a violation (on_detect has
- * run) that online_check() explains by a batch check of the settled part. */
+ * run) that online_check() explains by a batch check of the settled part.
+ * Before asking for that, a violation is explained from what the
+ * incremental state holds when it can: the batch check of a witness made
+ * of the last transactions to settle (incr_window_history: the ones this
+ * check settled, then four times as many, ...), whose FAIL is final too;
+ * the report is then of that witness (oc->witness_txns set). */
 int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
                        uint32_t seen);
 

@@ -58,7 +58,7 @@ typedef struct itxn {
 } itxn;
 
 /* A stored operation (kind: op_kind with OP_FAILED / OP_OVERWRITTEN). */
-typedef struct iop { int64_t value; uint32_t key, txn; uint8_t kind; } iop;
+typedef struct iop { int64_t value; uint32_t key, txn, line; uint8_t kind; } iop;
 
 typedef struct isess {
     int64_t ext;
@@ -72,7 +72,7 @@ typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 typedef struct iwriter { uint32_t g, key; vec_u32 readers; VEC(ipair) pairs; } iwriter;
 typedef struct ikey_sess { uint32_t sess; vec_u32 w; } ikey_sess;       /* writers, session order */
-typedef struct ikey { uint64_t ident; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
+typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
 typedef struct ext_read { uint32_t key, src; } ext_read;        /* src: stable txn */
@@ -109,6 +109,7 @@ struct incr_check {
     int fallback, failed_level;
     int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
+    vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];
     incr_stats st;
 };
@@ -149,7 +150,7 @@ void incr_free(incr_check *ic) {
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
     if (!ic->om_off) om_free(&ic->om);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
-    vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand);
+    vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
         vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->w);
@@ -349,10 +350,12 @@ static int op_is_read(uint8_t kind) { return (kind & OP_KIND_MASK) == OP_READ &&
 static int op_is_write(uint8_t kind) { return (kind & OP_KIND_MASK) == OP_WRITE && !(kind & OP_FAILED); }
 
 /* A new key (the next id), named by its integer ident. */
-static void add_key(incr_check *ic, uint64_t ident) {
+static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     ikey n;
     memset(&n, 0, sizeof n);
     n.ident = ident;
+    n.ext = ext;
+    n.named = named;
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
     ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);
@@ -401,7 +404,7 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
     }
     vec_reserve(ic->ops, ic->ops.len + n);
     for (uint32_t i = 0; i < n; i++) {
-        iop o = { ops[i].value, ops[i].key, id, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
+        iop o = { ops[i].value, ops[i].key, id, ops[i].line, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
         ic->ops.data[ic->ops.len++] = o;
     }
     for (uint32_t i = n; i-- > 0;) {
@@ -523,7 +526,7 @@ static int map_keys(incr_check *ic, const history *h) {
             if (ic->keys.data[k].ident != ident) { fall_back(ic, "key ids changed between histories", NULL); return 0; }
             continue;
         }
-        add_key(ic, ident);
+        add_key(ic, ident, h->key_ext[k], h->key_name[k] != HISTORY_NONE);
     }
     return 1;
 }
@@ -688,6 +691,7 @@ static int settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fre
     vec_foreach(uint32_t, c, cand) if (!ic->txns.data[*c].settled) vec_push(ic->waiting, *c);
     vec_free(cand);
     ic->settled += (uint32_t)got.len;
+    vec_foreach(uint32_t, g, got) vec_push(ic->settle_order, *g);
     *num_settled = ic->settled;
     *fresh = (uint32_t)got.len;
     for (size_t i = 0; i < got.len && !ic->fallback; i++)
@@ -727,7 +731,7 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
 }
 
 void incr_add_key(incr_check *ic, int64_t ext_key) {
-    if (!ic->fallback) add_key(ic, u64_mix((uint64_t)ext_key));
+    if (!ic->fallback) add_key(ic, u64_mix((uint64_t)ext_key), ext_key, 0);
 }
 
 uint32_t incr_num_keys(const incr_check *ic) { return (uint32_t)ic->keys.len; }
@@ -742,6 +746,57 @@ int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh) {
     *num_settled = ic->settled;
     if (ic->fallback) return INCR_FALLBACK;
     return settle_and_solve(ic, num_settled, fresh);
+}
+
+/* Window order: by session, then position in it. */
+static const incr_check *win_ic;
+static int by_session_pos(const void *a, const void *b) {
+    const itxn *x = &win_ic->txns.data[*(const uint32_t *)a], *y = &win_ic->txns.data[*(const uint32_t *)b];
+    if (x->sess != y->sess) return x->sess < y->sess ? -1 : 1;
+    return x->hpos < y->hpos ? -1 : x->hpos > y->hpos;
+}
+
+history *incr_window_history(const incr_check *ic, uint32_t last, const char *source, uint32_t *num_txns, ic_error *err) {
+    *num_txns = 0;
+    vec_foreach(const ikey, k, ic->keys) if (k->named) return NULL;
+    size_t from = last >= ic->settle_order.len ? 0 : ic->settle_order.len - last;
+    vec_u32 win;
+    vec_init(win);
+    uint8_t *in = xcalloc(ic->txns.len, 1);
+    for (size_t i = from; i < ic->settle_order.len; i++) {
+        uint32_t id = ic->settle_order.data[i];
+        if (ic->txns.data[id].status != TXN_COMMITTED) continue;      /* participants only */
+        in[id] = 1;
+        vec_push(win, id);
+    }
+    win_ic = ic;
+    if (win.len) qsort(win.data, win.len, sizeof *win.data, by_session_pos);
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, source);
+    uint32_t *key_id = xmalloc((ic->keys.len ? ic->keys.len : 1) * sizeof *key_id);
+    for (size_t k = 0; k < ic->keys.len; k++) key_id[k] = HISTORY_NONE;
+    for (size_t i = 0; i < win.len; i++) {
+        const itxn *x = &ic->txns.data[win.data[i]];
+        uint32_t kept = 0, t = HISTORY_NONE;
+        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            const iop *o = &ic->ops.data[op];
+            if (op_is_read(o->kind) && o->value != VALUE_INIT) {
+                uint32_t w = writer_op(ic, o->key, o->value);
+                if (w == NONE || !in[ic->ops.data[w].txn]) continue;       /* its writer is outside: the read goes */
+            }
+            if (t == HISTORY_NONE) {
+                uint32_t s = hb_session(b, ic->sess.data[x->sess].ext, NULL);
+                t = hb_txn(b, s, x->ext, ic->ops.data[x->first_op].line);
+            }
+            if (key_id[o->key] == HISTORY_NONE) key_id[o->key] = hb_key(b, ic->keys.data[o->key].ext);
+            hb_op(b, t, o->kind & (unsigned)~OP_OVERWRITTEN, key_id[o->key], o->value, o->line);
+            kept++;
+        }
+        *num_txns += kept > 0;
+    }
+    free(key_id);
+    free(in);
+    vec_free(win);
+    return hb_finish(b, err);
 }
 
 uint8_t *incr_settled_flags(const incr_check *ic, const history *h) {

@@ -74,6 +74,17 @@ uint32_t incr_num_keys(const incr_check *ic);
 int incr_add_txn(incr_check *ic, const incr_txn *t);
 int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh);
 
+/* A small witness for a violation just found: the history of the last
+ * `last` transactions to settle (committed ones, in their sessions'
+ * order), each read whose writer is outside them dropped (so S' is closed
+ * under reads-from, and its graph under any version order is a subgraph
+ * of the settled part's: a FAIL of S' is a FAIL of every history that
+ * contains the settled part; doc/checker.md).  Lines as read, keys by
+ * their ext ids.  NULL (err unset) for named keys; *num_txns: its
+ * transactions. */
+history *incr_window_history(const incr_check *ic, uint32_t last, const char *source, uint32_t *num_txns,
+                             ic_error *err);
+
 /* After INCR_FAIL: the failing level (0 SI, 1 SER, check_level_id). */
 int incr_failed_level(const incr_check *ic);
 /* After INCR_FALLBACK: why. */

@@ -213,6 +213,7 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
     follow_parse_init(&fp, o->fmt);
     online_checker oc;
     online_init(&oc, o->want_si, o->want_ser, o->max_anomalies);
+    oc.source = path;
     detection det = { o, 0, 0, 0 };
     oc.on_detect = on_detect;
     oc.detect_ctx = &det;
@@ -260,7 +261,9 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         if (out == ONLINE_VIOLATION) {
             if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
             print_violation(o, &oc, &det);
-            if (o->verbose) fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs\n", det.at, elapsed());
+            if (o->verbose) fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs (%s)\n", det.at,
+                                    elapsed(), oc.witness_txns ? "a witness of the last transactions to settle"
+                                                               : "the batch check of the settled part");
         } else if (det.at > 0 && !oc.failed) {           /* proven incrementally, not confirmed: an internal error */
             if (!o->json) printf("  not confirmed: %s\n", oc.unknown_msg);
             det.at = 0;

@@ -113,6 +113,7 @@ typedef struct feed_result {
     int rc;                      /* 1 fed, -1 bad input */
     ic_error err;
     int failed, reported;        /* the online checker's verdict; a violation was reported */
+    int witnesses;               /* reported from a witness (not S) */
     uint32_t settled, completed;
 } feed_result;
 
@@ -128,6 +129,7 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
     if (old) fp.delta = -1;
     online_checker oc;
     online_init(&oc, 1, 1, 10);
+    oc.source = "t.txt";
     for (size_t c = 0; c < nc && r->rc > 0; c++) {
         history *h = NULL;
         int st = follow_delta(&fp, data, cuts[c], "t.txt", &r->err), out = ONLINE_NO_VIOLATION;
@@ -155,6 +157,17 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
             assert_false(r->reported);
             r->reported = 1;
             assert_true(batch_fails(oc.proof));                 /* what it reports fails in batch */
+            /* final: every history holding the settled part fails, the input so far first
+             * (the report may be of a witness: the last transactions to settle) */
+            size_t upto = cuts[c];
+            while (upto > 0 && data[upto - 1] != '\n') upto--;
+            ic_error e2;
+            ic_error_clear(&e2);
+            history *all = load_history_mem(data, upto, FORMAT_TEXT, "t.txt", &e2);
+            assert_non_null(all);
+            assert_true(batch_fails(all));
+            history_free(all);
+            r->witnesses += oc.witness_txns > 0;
         }
         history_free(h);
     }
@@ -220,7 +233,7 @@ static void assert_matches_batch(const char *data, size_t n, feed_result *r) {
 static void test_chunks_match_one_shot(void **state) {
     (void)state;
     rng_state = 0x9e3779b97f4a7c15ULL;
-    int fails = 0, all_settled = 0;
+    int fails = 0, all_settled = 0, witnesses = 0;
     for (int it = 0; it < 300; it++) {
         vec_char t;
         vec_init(t);
@@ -253,12 +266,14 @@ static void test_chunks_match_one_shot(void **state) {
             follow_parse_free(&fp);
         }
         fails += one.failed;
+        witnesses += one.witnesses + many.witnesses;
         feed_free(&one);
         feed_free(&many);
         vec_free(t);
     }
-    print_message("online text: 300 histories, %d with a violation reported, %d all settled at the end\n", fails,
-                  all_settled);
+    print_message("online text: 300 histories, %d with a violation reported, %d all settled at the end, %d reports "
+                  "from a witness\n", fails, all_settled, witnesses);
+    assert_true(witnesses > 10);
     assert_true(fails > 10);
     assert_true(all_settled > 100);
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,13 +50,31 @@ void follow_close(follow_input *f) {
     vec_free(f->data);
 }
 
+/* After a read that got bytes: take whatever else is already there (a
+ * pipe with more waiting, a file grown further), up to FOLLOW_DRAIN bytes,
+ * so that one check covers what arrived together instead of one per 64 KiB. */
+#define FOLLOW_DRAIN ((size_t)16 << 20)
+static void drain(follow_input *f) {
+    for (size_t taken = 0; taken < FOLLOW_DRAIN;) {
+        if (!f->regular) {
+            struct pollfd pfd = { f->fd, POLLIN, 0 };
+            if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLIN)) return;
+        }
+        vec_reserve(f->data, f->data.len + 65536);
+        ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
+        if (got <= 0) return;                        /* EOF, nothing more yet, or an error: the next read says */
+        f->data.len += (size_t)got;
+        taken += (size_t)got;
+    }
+}
+
 int follow_read(follow_input *f, ic_error *err) {
     if (f->eof) return 0;
     double quiet_since = now();
     for (;;) {
         vec_reserve(f->data, f->data.len + 65536);
         ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
-        if (got > 0) { f->data.len += (size_t)got; return 1; }
+        if (got > 0) { f->data.len += (size_t)got; drain(f); return 1; }
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) { ic_error_at(err, f->name, 0, "read error: %s", strerror(errno)); return -1; }
         if (!f->regular || now() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */

@@ -134,6 +134,10 @@ incr_check *incr_new(int want_si, int want_ser) {
         L->s = gsat_new();
         gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
         L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
+        /* many small solves of one growing graph: a pass over every edge per
+         * solve would make the stream quadratic (new nodes come last in the
+         * order, so their edges mostly go forward anyway) */
+        gsat_set_option(L->s, "theory_presort", 0);
     }
     om_init(&ic->om, want_si, want_ser);
     om_add_txn(&ic->om);                                  /* INIT */

@@ -104,6 +104,7 @@ struct incr_check {
     vec_i64 own, ext_val;
     vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
     uint32_t serial;
+    uint32_t late;           /* transactions that joined between two of their session (no sequence number) */
     ext_read_vec reads;
     final_write_vec writes;
     int fallback, failed_level;
@@ -245,8 +246,27 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
 
     size_t nsess = K->by_sess.len;
     for (size_t si = 0; si <= nsess; si++) {
-        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len;
-        for (size_t j = 0; j < n; j++) {
+        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
+        if (si < nsess && !ic->late && pg != NONE && K->by_sess.data[si].sess != sess) {
+            /* the writers of another session decided before both d and p (a
+             * prefix: with no late transaction, sequence numbers grow along
+             * the session) take the loop's first `continue`: count them only */
+            uint32_t c = ic->sess.data[K->by_sess.data[si].sess].chain;
+            if (c != NONE) {
+                uint32_t bd = ic->anc.data[(size_t)g * ANC_CHAINS + c], bp = ic->anc.data[(size_t)pg * ANC_CHAINS + c];
+                uint32_t bound = bd < bp ? bd : bp;
+                const vec_u32 *w = &K->by_sess.data[si].w;
+                size_t lo = 0, hi = n;                   /* first writer with seq > bound */
+                while (lo < hi) {
+                    size_t mid = (lo + hi) / 2;
+                    if (ic->nodes.data[ic->writers.data[w->data[mid]].g].seq <= bound) lo = mid + 1;
+                    else hi = mid;
+                }
+                j0 = lo;
+                ic->st.pairs_decided += j0;
+            }
+        }
+        for (size_t j = j0; j < n; j++) {
             uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].w.data[j];
             if (e == d) continue;
             uint32_t a = ic->writers.data[e].g;
@@ -298,13 +318,32 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
         } else edge(ic, DEP_RW, r, og, pr.lit);
     }
     const ikey *K = &ic->keys.data[ic->writers.data[w].key];
-    vec_foreach(const ikey_sess, ks, K->by_sess)
-        for (size_t j = 0; j < ks->w.len; j++) {
+    const inode *an = &ic->nodes.data[a];
+    uint32_t ca = a == 0 ? NONE : ic->sess.data[an->sess].chain;
+    vec_foreach(const ikey_sess, ks, K->by_sess) {
+        size_t j = 0;
+        if (!ic->late && a != 0 && (ks->sess == an->sess || (an->seq && ca != NONE))) {
+            /* "decided after a" is monotone along the session (its order
+             * labels, or its ancestor summaries, only grow): the first one
+             * by binary search; the loop below confirms it */
+            size_t lo = 0, hi = ks->w.len;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                const inode *dn = &ic->nodes.data[ic->writers.data[ks->w.data[mid]].g];
+                int after = ks->sess == an->sess ? dn->ord > an->ord
+                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ANC_CHAINS + ca] >= an->seq;
+                if (after) hi = mid;
+                else lo = mid + 1;
+            }
+            j = lo;
+        }
+        for (; j < ks->w.len; j++) {
             uint32_t dg = ic->writers.data[ks->w.data[j]].g;
             if (!decided(ic, a, dg)) continue;
             if (dg != r) edge(ic, DEP_RW, r, dg, 0);
             break;
         }
+    }
 }
 
 /* ---- the stored transactions ----------------------------------------- */
@@ -613,6 +652,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
         n.ord = (prev == NONE ? 0 : ic->nodes.data[prev].ord) + ORD_GAP;
         n.seq = ++s->seq;
     } else {                                          /* a late transaction: between its neighbours */
+        ic->late++;
         uint64_t lo = prev == NONE ? 0 : ic->nodes.data[prev].ord, hi = ic->nodes.data[next].ord;
         if (hi - lo < 2) { fall_back(ic, "too many transactions arrived out of session order", NULL); return 0; }
         n.ord = lo + (hi - lo) / 2;

@@ -23,7 +23,7 @@
  *   - What is recomputed: for register histories, nothing: S's new
  *     transactions are added to one gsat instance per level, kept across
  *     calls (online_incr.h), and a violation found there is explained once
- *     by a batch check of S.  Where that path cannot be sound (list-append,
+ *     by a batch check of S (online_check_delta: of a witness first).  Where that path cannot be sound (list-append,
  *     a broken axiom, ... : incr_why) the calls from then on rebuild S and
  *     check it from scratch (axioms, index, polygraph, pruning, solver).
  *     The incremental path also makes a transaction wait for the previous

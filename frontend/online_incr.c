@@ -19,14 +19,18 @@
  * accumulate, so a decided pair stays decided.
  *
  * For a decided pair e < d the WW edge is implied by the path; the RW
- * edges from e's readers need only go to the first decided successor of e
- * on each session (later ones are reached from it by SO):
+ * edge from a reader r of e need not be in the graph when a path from r
+ * to d starting with an RW edge to a writer decided after e, then SO/WR
+ * edges only, is (in the SI split graph: start(r) -> commit(d0) ~> commit(d)):
  *   INV  for decided e < d and a reader r of e, r -RW-> d0 is in the graph
- *        (or r = d0) for some d0 at or before d on d's session with e < d0
- *        decided.
- * A new writer d adds those edges only when its previous writer p of the
- * key on its session does not already satisfy INV (e < p not decided); a
- * new reader r of e adds them to the first decided writer on each session.
+ *        (or r = d0) for some d0 with e < d0 decided and d0 = d or d0
+ *        reaching d over SO and WR edges.
+ * A new writer d adds the edges r -RW-> d only when INV does not already
+ * hold through its previous writer p of the key on its session (e < p
+ * decided), nor through e's next writer e' of the key on e's session, or
+ * (for e = INIT) any other writer e', decided before d (INV for e < e',
+ * then e' ~> d); a new reader r of e adds them to the first decided writer
+ * on each session (later ones are reached from it by SO).
  *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
@@ -245,6 +249,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     size_t nsess = K->by_sess.len;
+    int other_before = 0;                        /* a writer other than INIT is decided before d */
     for (size_t si = 0; si <= nsess; si++) {
         size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
         if (si < nsess && !ic->late && pg != NONE && K->by_sess.data[si].sess != sess) {
@@ -264,6 +269,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                 }
                 j0 = lo;
                 ic->st.pairs_decided += j0;
+                other_before |= j0 > 0;
             }
         }
         for (size_t j = j0; j < n; j++) {
@@ -272,7 +278,12 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
             uint32_t a = ic->writers.data[e].g;
             if (decided(ic, a, g)) {
                 ic->st.pairs_decided++;
+                if (si < nsess) other_before = 1;
                 if (pg != NONE && decided(ic, a, pg)) continue;          /* INV holds through p */
+                /* INV through a later writer e' decided before d: e's next on
+                 * its session, or (for INIT) any other */
+                if (si < nsess && j + 1 < n && decided(ic, ic->writers.data[K->by_sess.data[si].w.data[j + 1]].g, g)) continue;
+                if (si == nsess && other_before) continue;
                 for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
                     uint32_t rd = ic->writers.data[e].readers.data[r];
                     if (rd != g) edge(ic, DEP_RW, rd, g, 0);

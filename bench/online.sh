@@ -11,9 +11,9 @@
 # proven), the detection latency:
 # from the moment the writer starts writing the batch that completes the
 # violation to the DETECTED line (both clocks start with the pipeline),
-# and to the report (the batch check of the settled part that explains
-# it).  -v's split of the follow run's CPU into re-parsing and checking is
-# printed too.
+# and to the report (a witness from the incremental state, or the batch
+# check of the settled part, explains it).  -v's split of the follow run's
+# CPU into parsing and checking is printed too.
 #   bench/online.sh [BATCH (default 1000)] [PAUSE (default 0.02)] SIZES...
 #   (default sizes: 10000 100000)
 set -u

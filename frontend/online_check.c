@@ -128,13 +128,45 @@ static void leave_incremental(online_checker *oc, const char *why) {
     oc->from_scratch = 1;
 }
 
+/* A violation the incremental path proved: explained (and confirmed)
+ * once, by a batch check of S.  Returns the outcome. */
+static int explain(online_checker *oc, const history *h) {
+    uint8_t *settled = incr_settled_flags(oc->incr, h);
+    ic_error err;
+    ic_error_clear(&err);
+    history *s = history_subset(h, settled, &err);
+    free(settled);
+    if (!s) {
+        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
+        return ONLINE_UNKNOWN;
+    }
+    int batch = check_settled(oc, s);
+    if (batch == 1) {
+        oc->failed = 1;
+        oc->proof = s;
+        return ONLINE_VIOLATION;
+    }
+    report_free(&oc->rep);
+    history_free(s);
+    if (batch == 0) {
+        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "internal error: the incremental check found a %s violation "
+                 "that the batch check of the settled part does not confirm",
+                 incr_failed_level(oc->incr) == LEVEL_SER ? "ser" : "si");
+        leave_incremental(oc, oc->unknown_msg);
+    }
+    return ONLINE_UNKNOWN;
+}
+
+static void start_incremental(online_checker *oc) {
+    if (oc->incr) return;
+    oc->incr = incr_new(oc->want[LEVEL_SI], oc->want[LEVEL_SER]);
+    if (oc->time_limit > 0) incr_set_time_limit(oc->incr, oc->time_limit);
+}
+
 /* The incremental path: 1 done (*out set), 0 fall back to a check from
  * scratch of this same history. */
 static int check_incremental(online_checker *oc, const history *h, int *out) {
-    if (!oc->incr) {
-        oc->incr = incr_new(oc->want[LEVEL_SI], oc->want[LEVEL_SER]);
-        if (oc->time_limit > 0) incr_set_time_limit(oc->incr, oc->time_limit);
-    }
+    start_incremental(oc);
     uint32_t num, fresh;
     int r = incr_update(oc->incr, h, &num, &fresh);
     if (r == INCR_FALLBACK) { leave_incremental(oc, incr_why(oc->incr)); return 0; }
@@ -145,39 +177,59 @@ static int check_incremental(online_checker *oc, const history *h, int *out) {
     oc->checks++;
     oc->incr_checks++;
     if (r == INCR_PASS) return 1;
-    /* detected incrementally; explained (and confirmed) once, by a batch check of S */
     if (oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
-    uint8_t *settled = incr_settled_flags(oc->incr, h);
-    ic_error err;
-    ic_error_clear(&err);
-    history *s = history_subset(h, settled, &err);
-    free(settled);
-    if (!s) {
-        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
-        *out = ONLINE_UNKNOWN;
-        return 1;
-    }
-    int batch = check_settled(oc, s);
-    if (batch == 1) {
-        oc->failed = 1;
-        oc->proof = s;
-        *out = ONLINE_VIOLATION;
-        return 1;
-    }
-    report_free(&oc->rep);
-    history_free(s);
-    if (batch == 0) {
-        snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "internal error: the incremental check found a %s violation "
-                 "that the batch check of the settled part does not confirm",
-                 incr_failed_level(oc->incr) == LEVEL_SER ? "ser" : "si");
-        leave_incremental(oc, oc->unknown_msg);
-    }
-    *out = ONLINE_UNKNOWN;
+    *out = explain(oc, h);
     return 1;
+}
+
+int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
+                       uint32_t seen) {
+    if (oc->failed) return ONLINE_NO_VIOLATION;
+    if (oc->from_scratch || oc->explain_pending) return ONLINE_NEED_HISTORY;
+    start_incremental(oc);
+    for (uint32_t k = incr_num_keys(oc->incr); k < num_keys; k++) incr_add_key(oc->incr, key_ext[k]);
+    for (size_t i = 0; i < n; i++)
+        if (!incr_add_txn(oc->incr, &txns[i])) { leave_incremental(oc, incr_why(oc->incr)); return ONLINE_NEED_HISTORY; }
+    uint32_t num, fresh;
+    int r = incr_check_added(oc->incr, &num, &fresh);
+    if (r == INCR_FALLBACK) { leave_incremental(oc, incr_why(oc->incr)); return ONLINE_NEED_HISTORY; }
+    oc->seen = seen;
+    if (!fresh) return ONLINE_NO_VIOLATION;
+    oc->settled = num;
+    oc->checks++;
+    oc->incr_checks++;
+    if (r == INCR_PASS) return ONLINE_NO_VIOLATION;
+    if (oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
+    /* a witness among the last transactions to settle (the violation is new:
+     * every cycle of it goes through one settled now), growing 4x at a time */
+    for (uint32_t last = fresh; oc->source && last < num; last *= 4) {
+        ic_error err;
+        ic_error_clear(&err);
+        uint32_t wtx;
+        history *w = incr_window_history(oc->incr, last, oc->source, &wtx, &err);
+        if (!w) break;
+        int batch = check_settled(oc, w);
+        if (batch == 1) {
+            oc->failed = 1;
+            oc->proof = w;
+            oc->witness_txns = wtx;
+            return ONLINE_VIOLATION;
+        }
+        report_free(&oc->rep);
+        history_free(w);
+        if (batch < 0) break;
+        if (last > UINT32_MAX / 4) break;
+    }
+    oc->explain_pending = 1;
+    return ONLINE_NEED_HISTORY;
 }
 
 int online_check(online_checker *oc, const history *h) {
     if (oc->failed) return ONLINE_NO_VIOLATION;
+    if (oc->explain_pending) {
+        oc->explain_pending = 0;
+        return explain(oc, h);
+    }
     int out;
     if (!oc->from_scratch && check_incremental(oc, h, &out)) return out;
     uint32_t num;

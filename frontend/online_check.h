@@ -23,7 +23,7 @@
  *   - What is recomputed: for register histories, nothing: S's new
  *     transactions are added to one gsat instance per level, kept across
  *     calls (online_incr.h), and a violation found there is explained once
- *     by a batch check of S.  Where that path cannot be sound (list-append,
+ *     by a batch check of S (online_check_delta: of a witness first).  Where that path cannot be sound (list-append,
  *     a broken axiom, ... : incr_why) the calls from then on rebuild S and
  *     check it from scratch (axioms, index, polygraph, pruning, solver).
  *     The incremental path also makes a transaction wait for the previous
@@ -39,12 +39,14 @@
 
 #include "error.h"
 #include "frontend/history/history.h"
+#include "frontend/online_incr.h"
 #include "frontend/reports/report.h"
 
 typedef enum {
     ONLINE_NO_VIOLATION = 0,   /* nothing proven (yet): the settled part passes */
     ONLINE_VIOLATION = 1,      /* a final violation, reported now (oc->rep) */
     ONLINE_UNKNOWN = 2,        /* the settled part could not be decided (a solver limit, an internal error) */
+    ONLINE_NEED_HISTORY = -1,  /* online_check_delta: call online_check() with the completed history now */
 } online_outcome;
 
 typedef struct online_checker {
@@ -65,6 +67,9 @@ typedef struct online_checker {
      * of S that explains it (which may take long on a big S). */
     void (*on_detect)(void *ctx, const struct online_checker *oc);
     void *detect_ctx;
+    int explain_pending;           /* proven by online_check_delta; the next online_check explains it */
+    const char *source;            /* online_check_delta: the input's name, for a witness's report (NULL: none) */
+    uint32_t witness_txns;         /* the violation was explained by a witness of so many transactions (0: S) */
     /* the violation, once found: the settled history and its report */
     history *proof;
     report rep;
@@ -78,6 +83,23 @@ void online_free(online_checker *oc);
 /* Check the completed transactions h (INIT is txn 0).  Returns an
  * online_outcome; ONLINE_VIOLATION only on the call that first proves one. */
 int online_check(online_checker *oc, const history *h);
+
+/* The streaming entry (a reader that parses only what arrived): the
+ * transactions completed since the last call, in session order, with
+ * every key id so far (key_ext[0..num_keys): integer keys, ids in order
+ * of first appearance, as the batch builder gives them); seen: completed
+ * transactions so far.  Same outcomes as online_check(), or
+ * ONLINE_NEED_HISTORY: the caller hands online_check() the history of
+ * every completed transaction now — the incremental path fell back (from
+ * then on every call says so), or it proved a violation (on_detect has
+ * run) that online_check() explains by a batch check of the settled part.
+ * Before asking for that, a violation is explained from what the
+ * incremental state holds when it can: the batch check of a witness made
+ * of the last transactions to settle (incr_window_history: the ones this
+ * check settled, then four times as many, ...), whose FAIL is final too;
+ * the report is then of that witness (oc->witness_txns set). */
+int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
+                       uint32_t seen);
 
 /* The settled transactions of h: a calloc'd flag per transaction (INIT
  * settled), to the greatest fixpoint; *num gets how many real ones are. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,13 +50,31 @@ void follow_close(follow_input *f) {
     vec_free(f->data);
 }
 
+/* After a read that got bytes: take whatever else is already there (a
+ * pipe with more waiting, a file grown further), up to FOLLOW_DRAIN bytes,
+ * so that one check covers what arrived together instead of one per 64 KiB. */
+#define FOLLOW_DRAIN ((size_t)16 << 20)
+static void drain(follow_input *f) {
+    for (size_t taken = 0; taken < FOLLOW_DRAIN;) {
+        if (!f->regular) {
+            struct pollfd pfd = { f->fd, POLLIN, 0 };
+            if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLIN)) return;
+        }
+        vec_reserve(f->data, f->data.len + 65536);
+        ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
+        if (got <= 0) return;                        /* EOF, nothing more yet, or an error: the next read says */
+        f->data.len += (size_t)got;
+        taken += (size_t)got;
+    }
+}
+
 int follow_read(follow_input *f, ic_error *err) {
     if (f->eof) return 0;
     double quiet_since = now();
     for (;;) {
         vec_reserve(f->data, f->data.len + 65536);
         ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
-        if (got > 0) { f->data.len += (size_t)got; return 1; }
+        if (got > 0) { f->data.len += (size_t)got; drain(f); return 1; }
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) { ic_error_at(err, f->name, 0, "read error: %s", strerror(errno)); return -1; }
         if (!f->regular || now() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
@@ -70,7 +89,10 @@ void follow_parse_init(follow_parse *p, history_format fmt) {
     u64map_init(&p->text_ops);
 }
 
-void follow_parse_free(follow_parse *p) { u64map_free(&p->text_ops); }
+void follow_parse_free(follow_parse *p) {
+    u64map_free(&p->text_ops);
+    if (p->delta) text_stream_free(&p->ts);
+}
 
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ','; }
 
@@ -96,6 +118,41 @@ static history *parse_prefix(const follow_parse *p, const char *data, size_t n, 
     return h;
 }
 
+/* Detect the format of data[0..n) (complete lines) once: 1 known, 0 not
+ * yet, -1 refused (err set). */
+static int detect(follow_parse *p, const char *data, size_t n, const char *name, int at_end, ic_error *err) {
+    if (p->fmt != FORMAT_AUTO) return 1;
+    if ((unsigned char)data[0] == 0x1f && n > 1 && (unsigned char)data[1] == 0x8b) {
+        ic_error_at(err, name, 0, "gzip-compressed input cannot be followed (--follow reads text, Elle EDN or JSON as it is written)");
+        return -1;
+    }
+    history_format f = detect_format((const unsigned char *)data, n);
+    if (f == FORMAT_AUTO) return at_end ? -1 : 0;
+    p->fmt = f;
+    return 1;
+}
+
+int follow_delta(follow_parse *p, const char *data, size_t n, const char *name, ic_error *err) {
+    if (p->delta < 0) return 0;
+    size_t m = n;
+    while (m > 0 && data[m - 1] != '\n') m--;
+    if (m == 0) return 0;
+    if (p->fmt == FORMAT_AUTO) {
+        ic_error e2;
+        ic_error_clear(&e2);
+        if (detect(p, data, m, name, 0, &e2) <= 0) return 0;   /* follow_completed says it again */
+    }
+    if (p->fmt != FORMAT_TEXT) { p->delta = -1; return 0; }
+    if (!p->delta) { text_stream_init(&p->ts, name); p->delta = 1; }
+    int r = text_stream_feed(&p->ts, data, m, err);
+    if (r < 0) return -1;
+    if (r == 0) { p->delta = -1; return 0; }                    /* the batch parser words it */
+    vec_foreach(const incr_txn, t, p->ts.done) u64map_put(&p->text_ops, (uint64_t)t->ext_id, t->num_ops);
+    p->read = text_stream_read(&p->ts);
+    p->completed = p->ts.completed;
+    return 1;
+}
+
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err) {
     *out = NULL;
@@ -103,15 +160,8 @@ int follow_completed(follow_parse *p, const char *data, size_t n, const char *na
         while (n > 0 && data[n - 1] != '\n') n--;
     }
     if (n == 0) return 1;
-    if (p->fmt == FORMAT_AUTO) {
-        if ((unsigned char)data[0] == 0x1f && n > 1 && (unsigned char)data[1] == 0x8b) {
-            ic_error_at(err, name, 0, "gzip-compressed input cannot be followed (--follow reads text, Elle EDN or JSON as it is written)");
-            return -1;
-        }
-        history_format f = detect_format((const unsigned char *)data, n);
-        if (f == FORMAT_AUTO) return at_end ? -1 : 0;
-        p->fmt = f;
-    }
+    int d = detect(p, data, n, name, at_end, err);
+    if (d <= 0) return d;
     if (p->fmt == FORMAT_DBCOP || p->fmt == FORMAT_COBRA) {
         ic_error_at(err, name, 0, "--follow reads text, Elle EDN or JSON histories; %s histories are checked once "
                     "complete (without --follow)", history_format_name(p->fmt));

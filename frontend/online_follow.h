@@ -19,8 +19,10 @@
  *   - A text transaction judged complete must not grow later: if it does,
  *     the input cannot be followed (bad input, err set).
  *   - Formats: text, Elle EDN, Elle JSON; dbcop and Cobra are refused
- *     (err set), and so is gzip input.  Re-parsing is linear in the input
- *     so far (not incremental yet).
+ *     (err set), and so is gzip input.  follow_completed() re-parses the
+ *     input so far (linear in it); text is parsed in increments by
+ *     follow_delta() instead, until an input error, where the batch
+ *     parser takes over to word it.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_FOLLOW_H
 #define ISOCHECK_ONLINE_FOLLOW_H
@@ -32,6 +34,7 @@
 #include "vec.h"
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
+#include "frontend/online_text.h"
 
 typedef struct follow_input {
     int fd;
@@ -54,6 +57,9 @@ typedef struct follow_parse {
     u64map text_ops;             /* text: ext txn id -> ops when judged complete */
     uint32_t completed;          /* completed transactions in the last history */
     uint32_t read;               /* transactions read (completed or not) */
+    int delta;                   /* text: 1 parsed in increments (ts), -1 no longer (the batch parser
+                                  * re-reads everything, as follow_completed) */
+    text_stream ts;
 } follow_parse;
 
 void follow_parse_init(follow_parse *p, history_format fmt);
@@ -66,5 +72,13 @@ void follow_parse_free(follow_parse *p);
  * syntax error, a completed transaction that grows). */
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err);
+
+/* Text input, parsed in increments (online_text.h): only the lines that
+ * arrived since the last call.  1: p->ts.done holds the transactions that
+ * completed with them (p->read, p->completed updated); 0: not for this
+ * input (not text, the format not known yet, or the stream handed over
+ * after a rule the batch parser words) — use follow_completed(); -1 bad
+ * input (err set, as follow_completed() sets it). */
+int follow_delta(follow_parse *p, const char *data, size_t n, const char *name, ic_error *err);
 
 #endif

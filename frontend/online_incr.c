@@ -19,14 +19,18 @@
  * accumulate, so a decided pair stays decided.
  *
  * For a decided pair e < d the WW edge is implied by the path; the RW
- * edges from e's readers need only go to the first decided successor of e
- * on each session (later ones are reached from it by SO):
+ * edge from a reader r of e need not be in the graph when a path from r
+ * to d starting with an RW edge to a writer decided after e, then SO/WR
+ * edges only, is (in the SI split graph: start(r) -> commit(d0) ~> commit(d)):
  *   INV  for decided e < d and a reader r of e, r -RW-> d0 is in the graph
- *        (or r = d0) for some d0 at or before d on d's session with e < d0
- *        decided.
- * A new writer d adds those edges only when its previous writer p of the
- * key on its session does not already satisfy INV (e < p not decided); a
- * new reader r of e adds them to the first decided writer on each session.
+ *        (or r = d0) for some d0 with e < d0 decided and d0 = d or d0
+ *        reaching d over SO and WR edges.
+ * A new writer d adds the edges r -RW-> d only when INV does not already
+ * hold through its previous writer p of the key on its session (e < p
+ * decided), nor through e's next writer e' of the key on e's session, or
+ * (for e = INIT) any other writer e', decided before d (INV for e < e',
+ * then e' ~> d); a new reader r of e adds them to the first decided writer
+ * on each session (later ones are reached from it by SO).
  *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
@@ -51,25 +55,28 @@
 typedef struct itxn {
     int64_t ext;
     uint32_t sess;           /* stable session */
-    uint32_t hpos;           /* position in its session in the current history */
+    uint32_t hpos;           /* position in its session (= in the current history, if any) */
     uint32_t g;              /* graph node, NONE until it takes part */
-    uint32_t num_ops;        /* as first seen: a completed transaction never changes */
+    uint32_t first_op, num_ops;   /* its operations in ops, as first seen: a completed transaction never changes */
     uint8_t settled, status;
 } itxn;
+
+/* A stored operation (kind: op_kind with OP_FAILED / OP_OVERWRITTEN). */
+typedef struct iop { int64_t value; uint32_t key, txn, line; uint8_t kind; } iop;
 
 typedef struct isess {
     int64_t ext;
     uint32_t hsess;          /* its index in the current history, NONE if absent */
-    uint32_t seen, last;     /* transactions of the current history mapped, and the last one */
     uint32_t chain, seq;     /* tracked chain (NONE) and the last sequence number given */
     vec_u32 members;         /* graph nodes of the session, in session order */
+    vec_u32 order;           /* its transactions (stable ids), in session order */
 } isess;
 
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 typedef struct iwriter { uint32_t g, key; vec_u32 readers; VEC(ipair) pairs; } iwriter;
 typedef struct ikey_sess { uint32_t sess; vec_u32 w; } ikey_sess;       /* writers, session order */
-typedef struct ikey { uint64_t ident; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
+typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
 typedef struct ext_read { uint32_t key, src; } ext_read;        /* src: stable txn */
@@ -82,6 +89,10 @@ struct incr_check {
     online_model om;         /* the last model, extended in place: most checks need no solve */
     int om_off;              /* it stopped paying (rebuilt more often than it answered): dropped */
     VEC(itxn) txns;          /* stable ids; 0 is INIT */
+    VEC(iop) ops;            /* the operations of every stored transaction */
+    uint32_t *wslots;        /* (key, value) -> its successful write in ops, open addressing */
+    uint64_t wmask, wlen;
+    vec_u32 cand;            /* stored, not yet tried for settling */
     u64map by_ext;
     VEC(isess) sess;
     u64map sess_by_ext;
@@ -97,11 +108,13 @@ struct incr_check {
     vec_i64 own, ext_val;
     vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
     uint32_t serial;
+    uint32_t late;           /* transactions that joined between two of their session (no sequence number) */
     ext_read_vec reads;
     final_write_vec writes;
     int fallback, failed_level;
     int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
+    vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];
     incr_stats st;
 };
@@ -126,10 +139,14 @@ incr_check *incr_new(int want_si, int want_ser) {
         L->s = gsat_new();
         gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
         L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
+        /* many small solves of one growing graph: a pass over every edge per
+         * solve would make the stream quadratic (new nodes come last in the
+         * order, so their edges mostly go forward anyway) */
+        gsat_set_option(L->s, "theory_presort", 0);
     }
     om_init(&ic->om, want_si, want_ser);
     om_add_txn(&ic->om);                                  /* INIT */
-    itxn init = { 0, NONE, 0, 0, 0, 1, TXN_COMMITTED };
+    itxn init = { 0, NONE, 0, 0, 0, 0, 1, TXN_COMMITTED };
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
@@ -141,7 +158,8 @@ void incr_free(incr_check *ic) {
     if (!ic) return;
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
     if (!ic->om_off) om_free(&ic->om);
-    vec_foreach(isess, s, ic->sess) vec_free(s->members);
+    vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
+    vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
         vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->w);
@@ -231,15 +249,41 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     size_t nsess = K->by_sess.len;
+    int other_before = 0;                        /* a writer other than INIT is decided before d */
     for (size_t si = 0; si <= nsess; si++) {
-        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len;
-        for (size_t j = 0; j < n; j++) {
+        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
+        if (si < nsess && !ic->late && pg != NONE && K->by_sess.data[si].sess != sess) {
+            /* the writers of another session decided before both d and p (a
+             * prefix: with no late transaction, sequence numbers grow along
+             * the session) take the loop's first `continue`: count them only */
+            uint32_t c = ic->sess.data[K->by_sess.data[si].sess].chain;
+            if (c != NONE) {
+                uint32_t bd = ic->anc.data[(size_t)g * ANC_CHAINS + c], bp = ic->anc.data[(size_t)pg * ANC_CHAINS + c];
+                uint32_t bound = bd < bp ? bd : bp;
+                const vec_u32 *w = &K->by_sess.data[si].w;
+                size_t lo = 0, hi = n;                   /* first writer with seq > bound */
+                while (lo < hi) {
+                    size_t mid = (lo + hi) / 2;
+                    if (ic->nodes.data[ic->writers.data[w->data[mid]].g].seq <= bound) lo = mid + 1;
+                    else hi = mid;
+                }
+                j0 = lo;
+                ic->st.pairs_decided += j0;
+                other_before |= j0 > 0;
+            }
+        }
+        for (size_t j = j0; j < n; j++) {
             uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].w.data[j];
             if (e == d) continue;
             uint32_t a = ic->writers.data[e].g;
             if (decided(ic, a, g)) {
                 ic->st.pairs_decided++;
+                if (si < nsess) other_before = 1;
                 if (pg != NONE && decided(ic, a, pg)) continue;          /* INV holds through p */
+                /* INV through a later writer e' decided before d: e's next on
+                 * its session, or (for INIT) any other */
+                if (si < nsess && j + 1 < n && decided(ic, ic->writers.data[K->by_sess.data[si].w.data[j + 1]].g, g)) continue;
+                if (si == nsess && other_before) continue;
                 for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
                     uint32_t rd = ic->writers.data[e].readers.data[r];
                     if (rd != g) edge(ic, DEP_RW, rd, g, 0);
@@ -285,13 +329,146 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
         } else edge(ic, DEP_RW, r, og, pr.lit);
     }
     const ikey *K = &ic->keys.data[ic->writers.data[w].key];
-    vec_foreach(const ikey_sess, ks, K->by_sess)
-        for (size_t j = 0; j < ks->w.len; j++) {
+    const inode *an = &ic->nodes.data[a];
+    uint32_t ca = a == 0 ? NONE : ic->sess.data[an->sess].chain;
+    vec_foreach(const ikey_sess, ks, K->by_sess) {
+        size_t j = 0;
+        if (!ic->late && a != 0 && (ks->sess == an->sess || (an->seq && ca != NONE))) {
+            /* "decided after a" is monotone along the session (its order
+             * labels, or its ancestor summaries, only grow): the first one
+             * by binary search; the loop below confirms it */
+            size_t lo = 0, hi = ks->w.len;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                const inode *dn = &ic->nodes.data[ic->writers.data[ks->w.data[mid]].g];
+                int after = ks->sess == an->sess ? dn->ord > an->ord
+                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ANC_CHAINS + ca] >= an->seq;
+                if (after) hi = mid;
+                else lo = mid + 1;
+            }
+            j = lo;
+        }
+        for (; j < ks->w.len; j++) {
             uint32_t dg = ic->writers.data[ks->w.data[j]].g;
             if (!decided(ic, a, dg)) continue;
             if (dg != r) edge(ic, DEP_RW, r, dg, 0);
             break;
         }
+    }
+}
+
+/* ---- the stored transactions ----------------------------------------- */
+
+static uint64_t wr_hash(uint32_t key, int64_t value) {
+    return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
+}
+
+/* The stored successful write of value to key (an index in ops), or NONE. */
+static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
+    if (!ic->wslots) return NONE;
+    for (uint64_t i = wr_hash(key, value) & ic->wmask;; i = (i + 1) & ic->wmask) {
+        uint32_t op = ic->wslots[i];
+        if (op == NONE) return NONE;
+        if (ic->ops.data[op].key == key && ic->ops.data[op].value == value) return op;
+    }
+}
+
+/* Index op as the writer of its (key, value); 0 if another op wrote it. */
+static int index_write(incr_check *ic, uint32_t op) {
+    if ((ic->wlen + 1) * 2 > ic->wmask + 1 || !ic->wslots) {
+        uint64_t cap = ic->wslots ? (ic->wmask + 1) * 2 : 1024;
+        uint32_t *old = ic->wslots;
+        uint64_t oldcap = old ? ic->wmask + 1 : 0;
+        ic->wslots = xmalloc(cap * sizeof *ic->wslots);
+        memset(ic->wslots, 0xff, cap * sizeof *ic->wslots);
+        ic->wmask = cap - 1;
+        for (uint64_t i = 0; i < oldcap; i++) {
+            uint32_t o = old[i];
+            if (o == NONE) continue;
+            uint64_t j = wr_hash(ic->ops.data[o].key, ic->ops.data[o].value) & ic->wmask;
+            while (ic->wslots[j] != NONE) j = (j + 1) & ic->wmask;
+            ic->wslots[j] = o;
+        }
+        free(old);
+    }
+    const iop *w = &ic->ops.data[op];
+    uint64_t i = wr_hash(w->key, w->value) & ic->wmask;
+    for (; ic->wslots[i] != NONE; i = (i + 1) & ic->wmask)
+        if (ic->ops.data[ic->wslots[i]].key == w->key && ic->ops.data[ic->wslots[i]].value == w->value) return 0;
+    ic->wslots[i] = op;
+    ic->wlen++;
+    return 1;
+}
+
+static int op_is_read(uint8_t kind) { return (kind & OP_KIND_MASK) == OP_READ && !(kind & OP_FAILED); }
+static int op_is_write(uint8_t kind) { return (kind & OP_KIND_MASK) == OP_WRITE && !(kind & OP_FAILED); }
+
+/* A new key (the next id), named by its integer ident. */
+static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
+    ikey n;
+    memset(&n, 0, sizeof n);
+    n.ident = ident;
+    n.ext = ext;
+    n.named = named;
+    vec_push(ic->keys, n);
+    uint32_t k = (uint32_t)ic->keys.len - 1;
+    ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);
+    vec_push(ic->stamp, 0u);
+    vec_push(ic->own, 0);
+    vec_push(ic->ext_val, 0);
+    vec_push(ic->flags, 0u);
+}
+
+/* The stable session with this id (created on first use). */
+static uint32_t session_of(incr_check *ic, int64_t ext) {
+    uint32_t S = u64map_get(&ic->sess_by_ext, (uint64_t)ext);
+    if (S != NONE) return S;
+    isess n;
+    memset(&n, 0, sizeof n);
+    n.ext = ext;
+    n.hsess = NONE;
+    n.chain = ic->chains < ANC_CHAINS ? ic->chains++ : NONE;
+    vec_push(ic->sess, n);
+    S = (uint32_t)ic->sess.len - 1;
+    u64map_put(&ic->sess_by_ext, (uint64_t)ext, S);
+    return S;
+}
+
+/* Store a completed transaction of session S (its operations, with
+ * OP_OVERWRITTEN recomputed, and its writes indexed) at the end of the
+ * session; it becomes a candidate.  NONE (fallback) on a reused id, a list
+ * operation, or a value written twice. */
+static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status, const incr_op *ops, uint32_t n) {
+    if (u64map_get(&ic->by_ext, (uint64_t)ext) != NONE) {
+        fall_back(ic, "a transaction id appears twice, or a transaction changed", NULL);
+        return NONE;
+    }
+    isess *s = &ic->sess.data[S];
+    itxn x = { ext, S, (uint32_t)s->order.len, NONE, (uint32_t)ic->ops.len, n, 0, status };
+    uint32_t id = (uint32_t)ic->txns.len;
+    vec_push(ic->txns, x);
+    u64map_put(&ic->by_ext, (uint64_t)ext, id);
+    vec_push(s->order, id);
+    vec_push(ic->cand, id);
+    uint32_t serial = ++ic->serial;
+    for (uint32_t i = n; i-- > 0;) {                 /* backwards: a write is overwritten by a later one */
+        unsigned k = ops[i].kind & OP_KIND_MASK;
+        if (k != OP_READ && k != OP_WRITE) { fall_back(ic, "list-append histories are checked from scratch", NULL); return NONE; }
+        if (ops[i].key >= ic->keys.len) { fall_back(ic, "internal error: an unknown key", NULL); return NONE; }
+    }
+    vec_reserve(ic->ops, ic->ops.len + n);
+    for (uint32_t i = 0; i < n; i++) {
+        iop o = { ops[i].value, ops[i].key, id, ops[i].line, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
+        ic->ops.data[ic->ops.len++] = o;
+    }
+    for (uint32_t i = n; i-- > 0;) {
+        iop *o = &ic->ops.data[x.first_op + i];
+        if (!op_is_write(o->kind)) continue;
+        if (ic->stamp.data[o->key] == serial) o->kind |= OP_OVERWRITTEN;
+        ic->stamp.data[o->key] = serial;
+        if (!index_write(ic, x.first_op + i)) { fall_back(ic, "a value written twice to one key", NULL); return NONE; }
+    }
+    return id;
 }
 
 /* ---- the history ----------------------------------------------------- */
@@ -312,67 +489,81 @@ static uint32_t h_index(incr_check *ic, const history *h, uint32_t id) {
     return NONE;
 }
 
-/* Map h's sessions and transactions to stable ids; new transactions go to
- * cand.  0 (fallback) if h is not a growth of the last history. */
-static int map_history(incr_check *ic, const history *h, vec_u32 *cand) {
+/* Store transaction t of h (stable session S). */
+static uint32_t store_h_txn(incr_check *ic, const history *h, uint32_t t, uint32_t S) {
+    const history_txn *x = &h->txns[t];
+    VEC(incr_op) ops;
+    vec_init(ops);
+    for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+        incr_op o = { h->op_kind[op], h->op_key[op], h->op_value[op], h->op_line[op] };
+        vec_push(ops, o);
+    }
+    uint32_t id = store_txn(ic, x->ext_id, S, x->status, ops.data, x->num_ops);
+    vec_free(ops);
+    return id;
+}
+
+/* Map h's sessions and transactions to stable ids, storing the new ones.
+ * 0 (fallback) if h is not a growth of the last history. */
+static int map_history(incr_check *ic, const history *h) {
     vec_foreach(isess, s, ic->sess) s->hsess = NONE;
     for (uint32_t hs = 0; hs < h->num_sessions; hs++) {
         const history_session *hx = &h->sessions[hs];
         if (!hx->num_txns) continue;
-        uint32_t S = u64map_get(&ic->sess_by_ext, (uint64_t)hx->ext_id);
-        if (S == NONE) {
-            isess n;
-            memset(&n, 0, sizeof n);
-            n.ext = hx->ext_id;
-            n.hsess = NONE;
-            n.chain = ic->chains < ANC_CHAINS ? ic->chains++ : NONE;
-            vec_push(ic->sess, n);
-            S = (uint32_t)ic->sess.len - 1;
-            u64map_put(&ic->sess_by_ext, (uint64_t)hx->ext_id, S);
-        }
+        uint32_t S = session_of(ic, hx->ext_id);
         isess *s = &ic->sess.data[S];
         if (s->hsess != NONE) { fall_back(ic, "a session appears twice", NULL); return 0; }
         s->hsess = hs;
-        int append = !ic->rescan && s->seen <= hx->num_txns &&
-                     (s->seen == 0 || h->txns[hx->first_txn + s->seen - 1].ext_id == ic->txns.data[s->last].ext);
+        uint32_t seen = (uint32_t)s->order.len;
+        int append = !ic->rescan && seen <= hx->num_txns &&
+                     (seen == 0 || h->txns[hx->first_txn + seen - 1].ext_id == ic->txns.data[s->order.data[seen - 1]].ext);
+        if (append) {
+            for (uint32_t pos = seen; pos < hx->num_txns; pos++)
+                if (store_h_txn(ic, h, hx->first_txn + pos, S) == NONE) return 0;
+            continue;
+        }
+        /* compare every transaction; new ones may come between known ones */
         uint32_t known = 0;
-        for (uint32_t pos = append ? s->seen : 0; pos < hx->num_txns; pos++) {
+        vec_u32 order;
+        vec_init(order);
+        for (uint32_t pos = 0; pos < hx->num_txns; pos++) {
             uint32_t t = hx->first_txn + pos;
             uint32_t id = u64map_get(&ic->by_ext, (uint64_t)h->txns[t].ext_id);
             if (id == NONE) {
-                itxn n = { h->txns[t].ext_id, S, pos, NONE, h->txns[t].num_ops, 0, h->txns[t].status };
-                vec_push(ic->txns, n);
-                id = (uint32_t)ic->txns.len - 1;
-                u64map_put(&ic->by_ext, (uint64_t)n.ext, id);
-                vec_push(*cand, id);
+                id = store_h_txn(ic, h, t, S);
+                if (id == NONE) { vec_free(order); return 0; }
+                s = &ic->sess.data[S];
+                s->order.len--;                       /* placed below, in h's order */
             } else {
                 itxn *x = &ic->txns.data[id];
-                if (append || x->sess != S || x->status != h->txns[t].status || x->num_ops != h->txns[t].num_ops) {
+                if (x->sess != S || x->status != h->txns[t].status || x->num_ops != h->txns[t].num_ops) {
                     fall_back(ic, "a transaction id appears twice, or a transaction changed", NULL);
+                    vec_free(order);
                     return 0;
                 }
-                x->hpos = pos;
                 known++;
             }
+            ic->txns.data[id].hpos = pos;
+            vec_push(order, id);
         }
-        if (!append && known != s->seen) { fall_back(ic, "a completed transaction disappeared", NULL); return 0; }
-        s->seen = hx->num_txns;
-        s->last = stable_of(ic, h, hx->first_txn + hx->num_txns - 1);
+        s = &ic->sess.data[S];
+        if (known != seen) { fall_back(ic, "a completed transaction disappeared", NULL); vec_free(order); return 0; }
+        vec_free(s->order);
+        s->order = order;
     }
     return 1;
 }
 
-/* Every value transaction t (index in h) read has a settled writer. */
-static int reads_settled(const incr_check *ic, const history *h, uint32_t t) {
-    const history_txn *x = &h->txns[t];
+/* Every value stable transaction id read has a settled writer. */
+static int reads_settled(const incr_check *ic, uint32_t id) {
+    const itxn *x = &ic->txns.data[id];
     for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-        if (!history_op_is_read(h, op) || h->op_value[op] == VALUE_INIT) continue;
-        uint32_t w = history_writer_of(h, h->op_key[op], h->op_value[op]);
-        if (w == HISTORY_NONE) return 0;
-        uint32_t wt = h->op_txn[w];
-        if (wt == t || wt == 0) continue;
-        uint32_t id = stable_of(ic, h, wt);
-        if (id == NONE || !ic->txns.data[id].settled) return 0;
+        const iop *o = &ic->ops.data[op];
+        if (!op_is_read(o->kind) || o->value == VALUE_INIT) continue;
+        uint32_t w = writer_op(ic, o->key, o->value);
+        if (w == NONE) return 0;
+        uint32_t wt = ic->ops.data[w].txn;
+        if (wt != id && !ic->txns.data[wt].settled) return 0;
     }
     return 1;
 }
@@ -389,39 +580,33 @@ static int map_keys(incr_check *ic, const history *h) {
             if (ic->keys.data[k].ident != ident) { fall_back(ic, "key ids changed between histories", NULL); return 0; }
             continue;
         }
-        ikey n;
-        memset(&n, 0, sizeof n);
-        n.ident = ident;
-        vec_push(ic->keys, n);
-        ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);
-        vec_push(ic->stamp, 0u);
-        vec_push(ic->own, 0);
-        vec_push(ic->ext_val, 0);
-        vec_push(ic->flags, 0u);
+        add_key(ic, ident, h->key_ext[k], h->key_name[k] != HISTORY_NONE);
     }
     return 1;
 }
 
-/* Transaction t's external reads (source: stable id) and final writes, with
- * the register axioms checked on the way (INT, aborted, intermediate and
- * own-future reads); 0 (fallback) if one breaks: the batch check names it. */
-static int read_ops(incr_check *ic, const history *h, uint32_t t) {
-    const history_txn *x = &h->txns[t];
+/* Stable transaction id's external reads (source: stable txn) and final
+ * writes, with the register axioms checked on the way (INT, aborted,
+ * intermediate and own-future reads); 0 (fallback) if one breaks: the
+ * batch check names it. */
+static int read_ops(incr_check *ic, uint32_t id) {
+    const itxn *x = &ic->txns.data[id];
     uint32_t serial = ++ic->serial;
     vec_clear(ic->reads);
     vec_clear(ic->writes);
     for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-        uint32_t k = h->op_key[op];
-        int64_t v = h->op_value[op];
+        const iop *o = &ic->ops.data[op];
+        uint32_t k = o->key;
+        int64_t v = o->value;
         if (ic->stamp.data[k] != serial) { ic->stamp.data[k] = serial; ic->flags.data[k] = 0; }
-        if (history_op_is_write(h, op)) {
+        if (op_is_write(o->kind)) {
             ic->own.data[k] = v;
             if (!(ic->flags.data[k] & 1)) { final_write fw = { k, op }; vec_push(ic->writes, fw); }
             else vec_foreach(final_write, fw, ic->writes) if (fw->key == k) fw->op = op;
             ic->flags.data[k] |= 1;
             continue;
         }
-        if (!history_op_is_read(h, op)) continue;
+        if (!op_is_read(o->kind)) continue;
         if (ic->flags.data[k] & 1) {
             if (v != ic->own.data[k]) { fall_back(ic, "internal inconsistency (a read after the own write)", NULL); return 0; }
             continue;
@@ -434,13 +619,13 @@ static int read_ops(incr_check *ic, const history *h, uint32_t t) {
         ic->ext_val.data[k] = v;
         uint32_t src = 0;
         if (v != VALUE_INIT) {
-            uint32_t w = history_writer_of(h, k, v);
-            if (w == HISTORY_NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
-            uint32_t wt = h->op_txn[w];
-            if (wt == t) { fall_back(ic, "a read of the transaction's own later write", NULL); return 0; }
-            if (history_op_overwritten(h, w)) { fall_back(ic, "an intermediate read", NULL); return 0; }
-            if (h->txns[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
-            src = stable_of(ic, h, wt);
+            uint32_t w = writer_op(ic, k, v);
+            if (w == NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
+            uint32_t wt = ic->ops.data[w].txn;
+            if (wt == id) { fall_back(ic, "a read of the transaction's own later write", NULL); return 0; }
+            if (ic->ops.data[w].kind & OP_OVERWRITTEN) { fall_back(ic, "an intermediate read", NULL); return 0; }
+            if (ic->txns.data[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
+            src = wt;
         }
         ext_read r = { k, src };
         vec_push(ic->reads, r);
@@ -451,11 +636,9 @@ static int read_ops(incr_check *ic, const history *h, uint32_t t) {
 /* Add stable transaction id to the graph (a participant): node, SO and WR
  * edges, reachability summary, then its writes and reads.  An observed
  * indeterminate writer is added first. */
-static int add_txn(incr_check *ic, const history *h, uint32_t id) {
+static int add_txn(incr_check *ic, uint32_t id) {
     if (ic->txns.data[id].g != NONE) return 1;
-    uint32_t t = h_index(ic, h, id);
-    if (t == NONE) { fall_back(ic, "a completed transaction disappeared", NULL); return 0; }
-    if (!read_ops(ic, h, t)) return 0;
+    if (!read_ops(ic, id)) return 0;
     for (size_t i = 0; i < ic->reads.len; i++) {     /* writers first (indeterminate ones now take part) */
         uint32_t src = ic->reads.data[i].src;
         if (src == NONE || !ic->txns.data[src].settled) { fall_back(ic, "a reader settled before its writer", NULL); return 0; }
@@ -463,7 +646,7 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
         ext_read_vec keep = ic->reads;                /* the recursion reuses the scratch */
         final_write_vec keepw = ic->writes;
         vec_init(ic->reads); vec_init(ic->writes);
-        int ok = add_txn(ic, h, src);
+        int ok = add_txn(ic, src);
         vec_free(ic->reads); vec_free(ic->writes);
         ic->reads = keep; ic->writes = keepw;
         if (!ok) return 0;
@@ -480,6 +663,7 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
         n.ord = (prev == NONE ? 0 : ic->nodes.data[prev].ord) + ORD_GAP;
         n.seq = ++s->seq;
     } else {                                          /* a late transaction: between its neighbours */
+        ic->late++;
         uint64_t lo = prev == NONE ? 0 : ic->nodes.data[prev].ord, hi = ic->nodes.data[next].ord;
         if (hi - lo < 2) { fall_back(ic, "too many transactions arrived out of session order", NULL); return 0; }
         n.ord = lo + (hi - lo) / 2;
@@ -528,14 +712,11 @@ static int add_txn(incr_check *ic, const history *h, uint32_t id) {
     return 1;
 }
 
-int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_t *fresh) {
-    *fresh = 0;
-    *num_settled = ic->settled;
-    if (ic->fallback) return INCR_FALLBACK;
-    if (h->has_lists) { fall_back(ic, "list-append histories are checked from scratch", NULL); return INCR_FALLBACK; }
-    vec_u32 cand;
-    vec_init(cand);
-    if (!map_keys(ic, h) || !map_history(ic, h, &cand)) { vec_free(cand); return INCR_FALLBACK; }
+/* Settle the candidates to a fixpoint, add the settled participants to
+ * the graphs, and solve if the kept model does not extend. */
+static int settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh) {
+    vec_u32 cand = ic->cand;
+    vec_init(ic->cand);
     vec_foreach(uint32_t, w, ic->waiting) vec_push(cand, *w);
     vec_clear(ic->waiting);
     /* settle to a fixpoint: a reader settles after its writers */
@@ -545,31 +726,31 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
         changed = 0;
         for (size_t i = 0; i < cand.len; i++) {
             uint32_t id = cand.data[i];
-            if (ic->txns.data[id].settled) continue;
-            uint32_t t = h_index(ic, h, id);
-            if (t == NONE) { fall_back(ic, "a completed transaction disappeared", NULL); break; }
+            itxn *x = &ic->txns.data[id];
+            if (x->settled) continue;
             /* in session order too: a transaction waits for its committed
              * predecessor, so committed transactions join the graph in session
              * order, never late (their reachability summaries then hold every
              * ancestor); aborted and indeterminate ones may never join, and
              * never hold their session up */
-            uint32_t p = t;
-            while (h->txns[p].pos > 0 && h->txns[p - 1].status != TXN_COMMITTED) p--;
-            if (h->txns[p].pos > 0 && !ic->txns.data[stable_of(ic, h, p - 1)].settled) continue;
-            if (!reads_settled(ic, h, t)) continue;
-            ic->txns.data[id].settled = 1;
+            const vec_u32 *order = &ic->sess.data[x->sess].order;
+            uint32_t p = x->hpos;
+            while (p > 0 && ic->txns.data[order->data[p - 1]].status != TXN_COMMITTED) p--;
+            if (p > 0 && !ic->txns.data[order->data[p - 1]].settled) continue;
+            if (!reads_settled(ic, id)) continue;
+            x->settled = 1;
             vec_push(got, id);
             changed = 1;
         }
-        if (ic->fallback) break;
     }
     vec_foreach(uint32_t, c, cand) if (!ic->txns.data[*c].settled) vec_push(ic->waiting, *c);
     vec_free(cand);
     ic->settled += (uint32_t)got.len;
+    vec_foreach(uint32_t, g, got) vec_push(ic->settle_order, *g);
     *num_settled = ic->settled;
     *fresh = (uint32_t)got.len;
     for (size_t i = 0; i < got.len && !ic->fallback; i++)
-        if (ic->txns.data[got.data[i]].status == TXN_COMMITTED) add_txn(ic, h, got.data[i]);
+        if (ic->txns.data[got.data[i]].status == TXN_COMMITTED) add_txn(ic, got.data[i]);
     vec_free(got);
     if (ic->fallback) return INCR_FALLBACK;
     if (!*fresh) return INCR_PASS;
@@ -592,6 +773,85 @@ int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_
     gsat *models[2] = { ic->lv[0].s, ic->lv[1].s };
     if (!om_reset(&ic->om, models)) { fall_back(ic, "internal error: the solver's model leaves a cycle", NULL); return INCR_FALLBACK; }
     return INCR_PASS;
+}
+
+
+int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_t *fresh) {
+    *fresh = 0;
+    *num_settled = ic->settled;
+    if (ic->fallback) return INCR_FALLBACK;
+    if (h->has_lists) { fall_back(ic, "list-append histories are checked from scratch", NULL); return INCR_FALLBACK; }
+    if (!map_keys(ic, h) || !map_history(ic, h)) return INCR_FALLBACK;
+    return settle_and_solve(ic, num_settled, fresh);
+}
+
+void incr_add_key(incr_check *ic, int64_t ext_key) {
+    if (!ic->fallback) add_key(ic, u64_mix((uint64_t)ext_key), ext_key, 0);
+}
+
+uint32_t incr_num_keys(const incr_check *ic) { return (uint32_t)ic->keys.len; }
+
+int incr_add_txn(incr_check *ic, const incr_txn *t) {
+    if (ic->fallback) return 0;
+    return store_txn(ic, t->ext_id, session_of(ic, t->session), t->status, t->ops, t->num_ops) != NONE;
+}
+
+int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh) {
+    *fresh = 0;
+    *num_settled = ic->settled;
+    if (ic->fallback) return INCR_FALLBACK;
+    return settle_and_solve(ic, num_settled, fresh);
+}
+
+/* Window order: by session, then position in it. */
+static const incr_check *win_ic;
+static int by_session_pos(const void *a, const void *b) {
+    const itxn *x = &win_ic->txns.data[*(const uint32_t *)a], *y = &win_ic->txns.data[*(const uint32_t *)b];
+    if (x->sess != y->sess) return x->sess < y->sess ? -1 : 1;
+    return x->hpos < y->hpos ? -1 : x->hpos > y->hpos;
+}
+
+history *incr_window_history(const incr_check *ic, uint32_t last, const char *source, uint32_t *num_txns, ic_error *err) {
+    *num_txns = 0;
+    vec_foreach(const ikey, k, ic->keys) if (k->named) return NULL;
+    size_t from = last >= ic->settle_order.len ? 0 : ic->settle_order.len - last;
+    vec_u32 win;
+    vec_init(win);
+    uint8_t *in = xcalloc(ic->txns.len, 1);
+    for (size_t i = from; i < ic->settle_order.len; i++) {
+        uint32_t id = ic->settle_order.data[i];
+        if (ic->txns.data[id].status != TXN_COMMITTED) continue;      /* participants only */
+        in[id] = 1;
+        vec_push(win, id);
+    }
+    win_ic = ic;
+    if (win.len) qsort(win.data, win.len, sizeof *win.data, by_session_pos);
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, source);
+    uint32_t *key_id = xmalloc((ic->keys.len ? ic->keys.len : 1) * sizeof *key_id);
+    for (size_t k = 0; k < ic->keys.len; k++) key_id[k] = HISTORY_NONE;
+    for (size_t i = 0; i < win.len; i++) {
+        const itxn *x = &ic->txns.data[win.data[i]];
+        uint32_t kept = 0, t = HISTORY_NONE;
+        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            const iop *o = &ic->ops.data[op];
+            if (op_is_read(o->kind) && o->value != VALUE_INIT) {
+                uint32_t w = writer_op(ic, o->key, o->value);
+                if (w == NONE || !in[ic->ops.data[w].txn]) continue;       /* its writer is outside: the read goes */
+            }
+            if (t == HISTORY_NONE) {
+                uint32_t s = hb_session(b, ic->sess.data[x->sess].ext, NULL);
+                t = hb_txn(b, s, x->ext, ic->ops.data[x->first_op].line);
+            }
+            if (key_id[o->key] == HISTORY_NONE) key_id[o->key] = hb_key(b, ic->keys.data[o->key].ext);
+            hb_op(b, t, o->kind & (unsigned)~OP_OVERWRITTEN, key_id[o->key], o->value, o->line);
+            kept++;
+        }
+        *num_txns += kept > 0;
+    }
+    free(key_id);
+    free(in);
+    vec_free(win);
+    return hb_finish(b, err);
 }
 
 uint8_t *incr_settled_flags(const incr_check *ic, const history *h) {

@@ -60,6 +60,31 @@ void incr_free(incr_check *ic);
  * transactions so far (INIT excluded), *fresh how many this call settled. */
 int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_t *fresh);
 
+/* The streaming entry (`check --follow`, which parses only what arrived):
+ * instead of a whole history, the caller stores each transaction once it
+ * has completed (in its session's order; ops: kind, key id, value, line,
+ * values as in the history model), registers each new key id first
+ * (incr_add_key, ids in order, integer keys), then asks for a check.
+ * incr_add_txn returns 0 when the incremental path falls back (incr_why).
+ * incr_check_added settles and checks what was added, as incr_update. */
+typedef struct incr_op { uint8_t kind; uint32_t key; int64_t value; uint32_t line; } incr_op;
+typedef struct incr_txn { int64_t ext_id, session; uint8_t status; const incr_op *ops; uint32_t num_ops; } incr_txn;
+void incr_add_key(incr_check *ic, int64_t ext_key);
+uint32_t incr_num_keys(const incr_check *ic);
+int incr_add_txn(incr_check *ic, const incr_txn *t);
+int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh);
+
+/* A small witness for a violation just found: the history of the last
+ * `last` transactions to settle (committed ones, in their sessions'
+ * order), each read whose writer is outside them dropped (so S' is closed
+ * under reads-from, and its graph under any version order is a subgraph
+ * of the settled part's: a FAIL of S' is a FAIL of every history that
+ * contains the settled part; doc/checker.md).  Lines as read, keys by
+ * their ext ids.  NULL (err unset) for named keys; *num_txns: its
+ * transactions. */
+history *incr_window_history(const incr_check *ic, uint32_t last, const char *source, uint32_t *num_txns,
+                             ic_error *err);
+
 /* After INCR_FAIL: the failing level (0 SI, 1 SER, check_level_id). */
 int incr_failed_level(const incr_check *ic);
 /* After INCR_FALLBACK: why. */

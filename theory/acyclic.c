@@ -10,12 +10,14 @@
 #include "theory/pk_order.h"
 
 /* The theory's own options (gsat_add_options): the engine keeps the values. */
-enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, NUM_OPTIONS };
+enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, NUM_OPTIONS };
 static const gsat_option options[NUM_OPTIONS] = {
     {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
     {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
     {"theory_phase", 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order"},
     {"theory_phase_budget", 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle"},
+    {"theory_presort", 1, 0, 1, "re-sort the order once per solve for the edges it will turn on (a pass over every edge; "
+     "0: never, for many small solves of one growing graph)"},
 };
 
 typedef struct edge {
@@ -362,7 +364,10 @@ static void presort(acyclic *a) {
 }
 
 static inline void maybe_presort(acyclic *a) {
-    if (a->presort_due && !a->trail_lim.len) presort(a);
+    if (a->presort_due && !a->trail_lim.len) {
+        if (a->opt[OPT_PRESORT]) presort(a);
+        else a->presort_due = 0;
+    }
 }
 
 /* Presorting waits for the first callback of the solve: by then the

@@ -28,6 +28,7 @@
 #include "par.h"
 #include "vec.h"
 #include "frontend/formats/lex.h"
+#include "frontend/formats/text_line.h"
 #include "frontend/history/u64map.h"
 
 /* One operation line, lexed; line counts from the start of its chunk;
@@ -76,6 +77,16 @@ static int lex_line(const char *p, size_t len, text_op *op, const char *name, lo
     lex_space(&p);
     if (*p) { ic_error_at(err, name, line, "expected end of line after ')', found %s", lex_found(p, fb, sizeof fb)); return -1; }
     return 1;
+}
+
+int text_lex_line(const char *p, size_t len, text_fields *f, const char *name, long line, ic_error *err) {
+    text_op op;
+    int rc = lex_line(p, len, &op, name, line, err);
+    if (rc > 0) {
+        f->key = op.key; f->value = op.value; f->sess = op.sess; f->txn = op.txn;
+        f->kind = op.kind;
+    }
+    return rc;
 }
 
 /* What applying needs to remember from line to line. */

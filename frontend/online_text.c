@@ -1,0 +1,164 @@
+/* online_text.c — the text format parsed in increments (contract in
+ * online_text.h). */
+#include "frontend/online_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/formats/text_line.h"
+#include "frontend/history/history.h"
+
+void text_stream_init(text_stream *ts, const char *name) {
+    memset(ts, 0, sizeof *ts);
+    ts->name = xmalloc(strlen(name) + 1);
+    strcpy(ts->name, name);
+    u64map_init(&ts->keys);
+    u64map_init(&ts->txn_ids);
+    u64map_init(&ts->sess_ids);
+    u64map_init(&ts->written);
+}
+
+/* The operations of the transactions handed out by the last feed. */
+static void release_done(text_stream *ts) {
+    vec_foreach(uint32_t, t, ts->done_ids) vec_free(ts->txns.data[*t].ops);
+    vec_clear(ts->done_ids);
+    vec_clear(ts->done);
+}
+
+void text_stream_free(text_stream *ts) {
+    free(ts->name);
+    vec_foreach(ts_txn, t, ts->txns) vec_free(t->ops);
+    vec_foreach(ts_sess, s, ts->sess) vec_free(s->open);
+    vec_free(ts->txns); vec_free(ts->sess); vec_free(ts->key_ext);
+    vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ids);
+    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); u64map_free(&ts->written);
+    memset(ts, 0, sizeof *ts);
+}
+
+static uint32_t key_id(text_stream *ts, int64_t ext) {
+    uint32_t k = u64map_get(&ts->keys, (uint64_t)ext);
+    if (k != UINT32_MAX) return k;
+    k = (uint32_t)ts->key_ext.len;
+    vec_push(ts->key_ext, ext);
+    u64map_put(&ts->keys, (uint64_t)ext, k);
+    return k;
+}
+
+static void add_op(text_stream *ts, uint32_t t, unsigned kind, uint32_t key, int64_t value, long line) {
+    incr_op op = { (uint8_t)kind, key, value, (uint32_t)line };
+    ts_txn *x = &ts->txns.data[t];
+    vec_push(x->ops, op);
+    x->num_ops++;
+}
+
+/* Apply one operation as parse_text.c's apply_op does: 1, or 0 where the
+ * batch builder (or the follow reader) would refuse the input. */
+static int apply(text_stream *ts, const text_fields *f, long line) {
+    int64_t value = f->value;
+    if (ts->have_init && f->txn == ts->init_txn) {           /* the initial-state transaction goes on */
+        if (f->kind != OP_WRITE || value != 0 || f->sess != ts->init_sess) return 0;
+        key_id(ts, f->key);
+        return 1;
+    }
+    if (value == 0) {
+        if (f->kind == OP_WRITE) {
+            if (ts->have_init || ts->have_last) return 0;
+            ts->have_init = 1;
+            ts->init_txn = f->txn;
+            ts->init_sess = f->sess;
+            key_id(ts, f->key);
+            return 1;
+        }
+        value = VALUE_INIT;
+    }
+    uint32_t t;
+    if (ts->have_last && f->txn == ts->last_txn && f->sess == ts->last_sess) t = ts->last_t;
+    else {
+        uint32_t s = u64map_get(&ts->sess_ids, (uint64_t)f->sess);
+        if (s == UINT32_MAX) {
+            ts_sess n;
+            memset(&n, 0, sizeof n);
+            n.ext = f->sess;
+            vec_push(ts->sess, n);
+            s = (uint32_t)ts->sess.len - 1;
+            u64map_put(&ts->sess_ids, (uint64_t)f->sess, s);
+        }
+        t = u64map_get(&ts->txn_ids, (uint64_t)f->txn);
+        if (t == UINT32_MAX) {
+            ts_txn n;
+            memset(&n, 0, sizeof n);
+            n.ext = f->txn;
+            n.sess = s;
+            vec_push(ts->txns, n);
+            t = (uint32_t)ts->txns.len - 1;
+            u64map_put(&ts->txn_ids, (uint64_t)f->txn, t);
+            vec_push(ts->sess.data[s].open, t);
+            if (ts->sess.data[s].touched != ts->round) {       /* only a new transaction completes one */
+                ts->sess.data[s].touched = ts->round;
+                vec_push(ts->touched, s);
+            }
+        } else if (ts->txns.data[t].sess != s) return 0;          /* in two sessions */
+        ts->have_last = 1; ts->last_txn = f->txn; ts->last_sess = f->sess; ts->last_t = t;
+    }
+    if (ts->txns.data[t].done) return 0;                            /* complete, and growing */
+    uint32_t k = key_id(ts, f->key);
+    if (f->kind == OP_WRITE) {                     /* values written to a key are unique (hash: a collision only
+                                                    * hands the input to the batch parser) */
+        uint64_t hv = u64_mix((uint64_t)value ^ u64_mix((uint64_t)k + 0x9e3779b97f4a7c15ULL));
+        if (u64map_get(&ts->written, hv) != UINT32_MAX) return 0;
+        u64map_put(&ts->written, hv, 1);
+    }
+    add_op(ts, t, f->kind, k, value, line);
+    return 1;
+}
+
+int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err) {
+    release_done(ts);
+    if (ts->failed) return 0;
+    ts->round++;
+    if (ts->round == 0) {                         /* wrapped: no session may look touched */
+        vec_foreach(ts_sess, s, ts->sess) s->touched = 0;
+        ts->round = 1;
+    }
+    vec_clear(ts->touched);
+    while (n > ts->consumed && data[n - 1] != '\n') n--;   /* complete lines only */
+    vec_char buf;
+    vec_init(buf);
+    int rc = 1;
+    size_t at = ts->consumed;
+    while (at < n) {
+        const char *nl = memchr(data + at, '\n', n - at);
+        size_t len = (size_t)(nl - (data + at));
+        if (len > 0 && data[at + len - 1] == '\r') len--;
+        vec_reserve(buf, len + 1);
+        memcpy(buf.data, data + at, len);
+        buf.data[len] = 0;
+        ts->line++;
+        text_fields f;
+        int r = text_lex_line(buf.data, len, &f, ts->name, ts->line, err);
+        if (r < 0) { rc = -1; break; }
+        if (r > 0 && !apply(ts, &f, ts->line)) { rc = 0; break; }
+        at = (size_t)(nl - data) + 1;
+    }
+    vec_free(buf);
+    if (rc <= 0) { ts->failed = 1; return rc; }
+    ts->consumed = n;
+    /* every transaction but the last of each session is complete */
+    vec_foreach(uint32_t, sp, ts->touched) {
+        ts_sess *s = &ts->sess.data[*sp];
+        for (size_t i = 0; i + 1 < s->open.len; i++) {
+            uint32_t t = s->open.data[i];
+            ts_txn *x = &ts->txns.data[t];
+            x->done = 1;
+            incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
+            vec_push(ts->done, it);
+            vec_push(ts->done_ids, t);
+            ts->completed++;
+        }
+        if (s->open.len > 1) {
+            s->open.data[0] = vec_last(s->open);
+            s->open.len = 1;
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,69 @@
+/* online_text.h — PolySI's text format read as it grows: each call parses
+ * only the complete lines that arrived since the last one, and hands back
+ * the transactions that completed with them (`isocheck check --follow`).
+ *
+ * Contract
+ *   - text_stream_feed() lexes data[consumed .. the last '\n' of n) with
+ *     the batch lexer (text_line.h: same syntax, same messages, line
+ *     numbers counted from the start of the input) and applies each line
+ *     as parse_text.c does (value 0 is INIT; the file's first transaction,
+ *     if it writes only 0, is the initial state and is merged away; keys
+ *     get ids in order of first appearance, as the batch builder gives
+ *     them).  Then, as online_follow.h judges completion, every
+ *     transaction but the last of each session is complete; the ones that
+ *     completed in this call are listed in ts->done (valid until the next
+ *     call), in session order per session.
+ *   - Returns 1, -1 on a syntax error (err set exactly as the batch parser
+ *     sets it), or 0 when the input breaks a rule the batch builder or the
+ *     follow reader enforces (a transaction in two sessions, 0 written
+ *     anywhere but the initial state, a value written twice to one key, a
+ *     complete transaction that grows): the caller then re-parses the
+ *     input so far with the batch parser, which reports it in its words.
+ *     A refused input is never accepted later (the stream stays failed).
+ *   - Cost: linear in the new bytes (hash lookups per line); memory: a
+ *     few words per transaction and per written value, and the operations
+ *     of the transactions still open.
+ *   - Never prints, never exits. */
+#ifndef ISOCHECK_ONLINE_TEXT_H
+#define ISOCHECK_ONLINE_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "vec.h"
+#include "frontend/history/u64map.h"
+#include "frontend/online_incr.h"
+
+typedef struct ts_txn { int64_t ext; uint32_t sess, num_ops; uint8_t done; VEC(incr_op) ops; } ts_txn;
+typedef struct ts_sess { int64_t ext; vec_u32 open; uint32_t touched; } ts_sess;   /* open: not complete, in order */
+
+typedef struct text_stream {
+    char *name;
+    size_t consumed;             /* bytes parsed */
+    long line;                   /* lines parsed */
+    int failed;                  /* 0 returned once: the batch parser speaks from now on */
+    u64map keys;                 /* ext key -> id */
+    vec_i64 key_ext;             /* id -> ext key */
+    u64map txn_ids;              /* ext txn -> index in txns */
+    VEC(ts_txn) txns;
+    u64map sess_ids;             /* ext session -> index in sess */
+    VEC(ts_sess) sess;
+    u64map written;              /* hash of (key id, value) of every write */
+    vec_u32 touched;             /* sessions with a new line since the last feed */
+    uint32_t round;
+    int have_last, have_init;    /* as parse_text.c's apply_op */
+    int64_t last_txn, last_sess, init_txn, init_sess;
+    uint32_t last_t;
+    uint32_t completed;          /* transactions complete so far */
+    VEC(incr_txn) done;          /* completed by the last feed */
+    vec_u32 done_ids;            /* their indices in txns (their ops are freed at the next feed) */
+} text_stream;
+
+void text_stream_init(text_stream *ts, const char *name);
+void text_stream_free(text_stream *ts);
+int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err);
+/* Transactions read so far (complete or not). */
+static inline uint32_t text_stream_read(const text_stream *ts) { return (uint32_t)ts->txns.len; }
+
+#endif

@@ -1,0 +1,356 @@
+/* test_online_text.c — `check --follow` on text parsed in increments
+ * (frontend/online_text.h through online_follow.h) against the batch
+ * parser and against a one-shot read.
+ *
+ * Random text histories (sessions whose lines interleave, comments, blank
+ * lines, CRLF line ends, sometimes IsoVista's initial-state transaction;
+ * reads mostly of the latest value, sometimes of an older one, so some
+ * histories violate SI/SER) are fed whole and in odd-sized chunks cut
+ * anywhere (inside lines, inside transactions).  Asserted:
+ *   - the transactions handed out as complete are, over all calls, exactly
+ *     the batch history's transactions but the last of each session, with
+ *     the same session, operations, key ids, values and lines;
+ *   - the checks driven as cli_follow drives them (online_check_delta,
+ *     and online_check with the batch parser's history when asked) end
+ *     with the same verdict for the chunked and the one-shot feed, and,
+ *     when every completed transaction is settled, the batch verdict of
+ *     the completed part; a violation reported online is a batch FAIL;
+ *   - a syntax error gives the batch parser's error (file, line, message),
+ *     and an input the batch builder refuses (a value written twice, a
+ *     transaction in two sessions) is worded by the batch parser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
+#include "frontend/formats/parse.h"
+#include "frontend/online_check.h"
+#include "frontend/online_follow.h"
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
+}
+
+static void put(vec_char *t, const char *fmt, ...) {
+    char line[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < n; i++) vec_push(*t, line[i]);
+}
+
+/* A random text history: sessions run transactions of 1-4 ops whose lines
+ * interleave with other sessions' lines. */
+static void gen_text(vec_char *t, int crlf) {
+    const char *eol = crlf ? "\r\n" : "\n";
+    uint32_t sessions = 1 + rnd(4), keys = 1 + rnd(6), txns = 3 + rnd(30);
+    int64_t last[8] = { 0 }, older[8] = { 0 };
+    int64_t next_val = 1, next_txn = 1;
+    if (rnd(3) == 0) {                                      /* the initial state, IsoVista's way */
+        for (uint32_t k = 0; k < keys; k++) put(t, "w(%u,0,0,0)%s", k, eol);
+        next_txn = 1;
+    }
+    if (rnd(2)) put(t, "# a comment%s%s", eol, eol);
+    int64_t cur[4] = { 0 };                                 /* a session's open transaction (0: none) */
+    uint32_t left[4] = { 0 };
+    for (uint32_t made = 0; made < txns;) {
+        uint32_t s = rnd(sessions);
+        if (!cur[s]) { cur[s] = next_txn++; left[s] = 1 + rnd(4); made++; }
+        uint32_t k = rnd(keys);
+        if (rnd(2)) {
+            int64_t v = rnd(6) == 0 ? older[k] : last[k];   /* sometimes a stale read */
+            put(t, "r(%u,%" PRId64 ",%u,%" PRId64 ")%s", k, v, s + 1, cur[s], eol);
+        } else {
+            older[k] = last[k];
+            last[k] = next_val++;
+            put(t, "w(%u,%" PRId64 ",%u,%" PRId64 ")%s", k, last[k], s + 1, cur[s], eol);
+        }
+        if (rnd(9) == 0) put(t, "%s", eol);
+        if (--left[s] == 0) cur[s] = 0;
+    }
+}
+
+/* Batch verdict of h: 1 if SI or SER fails (axioms or cycle). */
+static int batch_fails(const history *h) {
+    anomaly_list al;
+    anomaly_list_init(&al);
+    uint64_t found = axioms_check(h, &al, 1);
+    anomaly_list_free(&al);
+    if (found) return 1;
+    pg_index ix;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    int fails = 0;
+    for (int lv = 0; lv < 2; lv++) {
+        check_result res;
+        check_level(&ix, (check_level_id)lv, NULL, &res);
+        assert_int_not_equal(res.verdict, CHECK_ERROR);
+        fails |= res.verdict == CHECK_FAIL;
+        check_result_free(&res);
+    }
+    pg_index_free(&ix);
+    return fails;
+}
+
+/* A completed transaction as handed out: session and operations. */
+typedef struct seen_txn { int64_t ext, sess; uint32_t first, n; } seen_txn;
+typedef struct feed_result {
+    VEC(seen_txn) txns;
+    VEC(incr_op) ops;
+    int rc;                      /* 1 fed, -1 bad input */
+    ic_error err;
+    int failed, reported;        /* the online checker's verdict; a violation was reported */
+    int witnesses;               /* reported from a witness (not S) */
+    uint32_t settled, completed;
+} feed_result;
+
+/* Feed data[0..n) in pieces ending at cuts[0..nc) (the last is n), driving
+ * the checks as cli_follow does (old: as it did before, the batch parser
+ * re-reading everything each time). */
+static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r, int old) {
+    memset(r, 0, sizeof *r);
+    ic_error_clear(&r->err);
+    r->rc = 1;
+    follow_parse fp;
+    follow_parse_init(&fp, FORMAT_AUTO);
+    if (old) fp.delta = -1;
+    online_checker oc;
+    online_init(&oc, 1, 1, 10);
+    oc.source = "t.txt";
+    for (size_t c = 0; c < nc && r->rc > 0; c++) {
+        history *h = NULL;
+        int st = follow_delta(&fp, data, cuts[c], "t.txt", &r->err), out = ONLINE_NO_VIOLATION;
+        if (st > 0) {
+            vec_foreach(const incr_txn, t, fp.ts.done) {
+                seen_txn s = { t->ext_id, t->session, (uint32_t)r->ops.len, t->num_ops };
+                for (uint32_t i = 0; i < t->num_ops; i++) vec_push(r->ops, t->ops[i]);
+                vec_push(r->txns, s);
+            }
+            if (!fp.ts.done.len) continue;
+            out = online_check_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
+                                     fp.ts.done.len, fp.completed);
+            if (out == ONLINE_NEED_HISTORY) {
+                st = follow_completed(&fp, data, cuts[c], "t.txt", 0, &h, &r->err);
+                if (st < 0) { r->rc = -1; break; }
+                out = st > 0 && h ? online_check(&oc, h) : ONLINE_NO_VIOLATION;
+            }
+        } else {
+            if (st == 0) st = follow_completed(&fp, data, cuts[c], "t.txt", 0, &h, &r->err);
+            if (st < 0) { r->rc = -1; break; }
+            if (st > 0 && h) out = online_check(&oc, h);
+        }
+        assert_int_not_equal(out, ONLINE_UNKNOWN);
+        if (out == ONLINE_VIOLATION) {
+            assert_false(r->reported);
+            r->reported = 1;
+            assert_true(batch_fails(oc.proof));                 /* what it reports fails in batch */
+            /* final: every history holding the settled part fails, the input so far first
+             * (the report may be of a witness: the last transactions to settle) */
+            size_t upto = cuts[c];
+            while (upto > 0 && data[upto - 1] != '\n') upto--;
+            ic_error e2;
+            ic_error_clear(&e2);
+            history *all = load_history_mem(data, upto, FORMAT_TEXT, "t.txt", &e2);
+            assert_non_null(all);
+            assert_true(batch_fails(all));
+            history_free(all);
+            r->witnesses += oc.witness_txns > 0;
+        }
+        history_free(h);
+    }
+    r->failed = oc.failed;
+    r->settled = oc.settled;
+    r->completed = fp.completed;
+    online_free(&oc);
+    follow_parse_free(&fp);
+}
+
+static void feed_free(feed_result *r) { vec_free(r->txns); vec_free(r->ops); }
+
+static int by_ext(const void *a, const void *b) {
+    int64_t x = ((const seen_txn *)a)->ext, y = ((const seen_txn *)b)->ext;
+    return x < y ? -1 : x > y;
+}
+
+/* Cut points: odd-sized pieces (1..max bytes), anywhere. */
+static size_t make_cuts(size_t n, size_t max, size_t **out) {
+    size_t *c = malloc((n + 1) * sizeof *c), k = 0, at = 0;
+    while (at < n) {
+        at += 1 + rnd((uint32_t)max);
+        if (at > n) at = n;
+        c[k++] = at;
+    }
+    *out = c;
+    return k;
+}
+
+/* The completed transactions handed out are the batch history's but the
+ * last of each session, operation for operation. */
+static void assert_matches_batch(const char *data, size_t n, feed_result *r) {
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = load_history_mem(data, n, FORMAT_TEXT, "t.txt", &err);
+    if (!h) { assert_int_equal(r->txns.len, 0); return; }   /* nothing but comments and the initial state */
+    if (r->txns.len) qsort(r->txns.data, r->txns.len, sizeof *r->txns.data, by_ext);
+    size_t expect = 0;
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        const history_session *hs = &h->sessions[s];
+        for (uint32_t p = 0; p + 1 < hs->num_txns; p++) {
+            const history_txn *x = &h->txns[hs->first_txn + p];
+            seen_txn key = { x->ext_id, 0, 0, 0 };
+            seen_txn *got = r->txns.len ? bsearch(&key, r->txns.data, r->txns.len, sizeof key, by_ext) : NULL;
+            assert_non_null(got);
+            assert_int_equal(got->sess, hs->ext_id);
+            assert_int_equal(got->n, x->num_ops);
+            for (uint32_t i = 0; i < x->num_ops; i++) {
+                const incr_op *o = &r->ops.data[got->first + i];
+                uint32_t op = x->first_op + i;
+                assert_int_equal(o->kind, h->op_kind[op] & OP_KIND_MASK);
+                assert_int_equal(o->key, h->op_key[op]);
+                assert_true(o->value == h->op_value[op]);
+                assert_int_equal(o->line, h->op_line[op]);
+            }
+            expect++;
+        }
+    }
+    assert_int_equal(r->txns.len, expect);
+    history_free(h);
+}
+
+static void test_chunks_match_one_shot(void **state) {
+    (void)state;
+    rng_state = 0x9e3779b97f4a7c15ULL;
+    int fails = 0, all_settled = 0, witnesses = 0;
+    for (int it = 0; it < 300; it++) {
+        vec_char t;
+        vec_init(t);
+        gen_text(&t, it % 5 == 4);
+        size_t whole = t.len;
+        feed_result one, many;
+        feed(t.data, &whole, 1, &one, 0);
+        size_t *cuts;
+        size_t nc = make_cuts(t.len, 1 + rnd(40), &cuts);
+        feed(t.data, cuts, nc, &many, 0);
+        free(cuts);
+        assert_int_equal(one.rc, 1);
+        assert_int_equal(many.rc, 1);
+        assert_matches_batch(t.data, t.len, &one);
+        assert_matches_batch(t.data, t.len, &many);
+        assert_int_equal(one.completed, many.completed);
+        assert_int_equal(one.failed, many.failed);             /* same settled part at the end: same verdict */
+        if (one.settled == one.completed && one.completed > 0) {
+            /* every completed transaction settled: the batch verdict of the completed part */
+            follow_parse fp;
+            follow_parse_init(&fp, FORMAT_TEXT);
+            history *h = NULL;
+            ic_error err;
+            ic_error_clear(&err);
+            assert_int_equal(follow_completed(&fp, t.data, t.len, "t.txt", 0, &h, &err), 1);
+            assert_non_null(h);
+            assert_int_equal(one.failed, batch_fails(h));
+            all_settled++;
+            history_free(h);
+            follow_parse_free(&fp);
+        }
+        fails += one.failed;
+        witnesses += one.witnesses + many.witnesses;
+        feed_free(&one);
+        feed_free(&many);
+        vec_free(t);
+    }
+    print_message("online text: 300 histories, %d with a violation reported, %d all settled at the end, %d reports "
+                  "from a witness\n", fails, all_settled, witnesses);
+    assert_true(witnesses > 10);
+    assert_true(fails > 10);
+    assert_true(all_settled > 100);
+}
+
+/* A bad line anywhere: the batch parser's error, whatever the chunks. */
+static void test_errors_as_batch(void **state) {
+    (void)state;
+    rng_state = 12345;
+    static const char *bad[] = { "r(1,2,3)", "w(1,-2,1,5)", "x(1,2,3,4)", "w(1,2,1,5) junk" };
+    int empty_before = 0, undetected = 0;
+    for (int it = 0; it < 120; it++) {
+        vec_char t;
+        vec_init(t);
+        gen_text(&t, 0);
+        /* break one line: replace a random line by a bad one, or add a refused one */
+        size_t lines = 0;
+        for (size_t i = 0; i < t.len; i++) lines += t.data[i] == '\n';
+        size_t target = rnd((uint32_t)lines), at = 0;
+        for (size_t l = 0; l < target; at++) l += t.data[at] == '\n';
+        size_t end = at;
+        while (t.data[end] != '\n') end++;
+        vec_char u;
+        vec_init(u);
+        for (size_t i = 0; i < at; i++) vec_push(u, t.data[i]);
+        int kind = it % 6;
+        if (kind < 4) put(&u, "%s", bad[kind]);
+        else if (kind == 4) put(&u, "w(0,1000001,1,999)\nw(0,1000001,2,998)");                  /* a value written twice */
+        else put(&u, "r(0,0,1,997)\nr(0,0,2,997)");                                   /* a transaction in two sessions */
+        for (size_t i = end; i < t.len; i++) vec_push(u, t.data[i]);
+        ic_error want;
+        ic_error_clear(&want);
+        history *h = load_history_mem(u.data, u.len, FORMAT_TEXT, "t.txt", &want);
+        assert_null(h);
+        size_t *cuts;
+        size_t nc = make_cuts(u.len, 1 + rnd(30), &cuts);
+        /* the first piece reaches the first operation line (the old reader refused a piece without one) */
+        size_t first = 0;
+        for (size_t at2 = 0; at2 < u.len;) {
+            const char *nl = memchr(u.data + at2, '\n', u.len - at2);
+            size_t e = nl ? (size_t)(nl - u.data) + 1 : u.len;
+            long a, b2, c2, d;
+            if (sscanf(u.data + at2, "%*1[rw](%ld,%ld,%ld,%ld)", &a, &b2, &c2, &d) == 4 && b2 != 0) { first = e; break; }
+            at2 = e;
+        }
+        size_t skip = 0;
+        while (skip + 1 < nc && cuts[skip] < first) skip++;
+        memmove(cuts, cuts + skip, (nc - skip) * sizeof *cuts);
+        nc -= skip;
+        feed_result r, ref;
+        feed(u.data, cuts, nc, &r, 0);
+        feed(u.data, cuts, nc, &ref, 1);                /* the batch parser on every prefix, as before */
+        free(cuts);
+        assert_int_equal(r.rc, ref.rc);   /* -1; or both wait (a bad first line: no format detected) */
+        if (r.rc != -1) undetected++;
+        else if (!strstr(ref.err.msg, "empty history")) {     /* before: a first piece without operations was an error */
+            assert_int_equal(r.err.line, ref.err.line);
+            assert_string_equal(r.err.msg, ref.err.msg);
+            assert_string_equal(r.err.file, ref.err.file);
+        } else empty_before++;
+        if (kind < 4 && r.rc == -1) {                    /* a syntax error: where the whole file's batch parse says */
+            assert_int_equal(r.err.line, want.line);
+            assert_string_equal(r.err.msg, want.msg);
+        }
+        feed_free(&r);
+        feed_free(&ref);
+        vec_free(u);
+        vec_free(t);
+    }
+    print_message("online text: 120 bad inputs, %d of which the old reader refused early (a first piece with "
+                  "no operation), %d not known as text\n", empty_before, undetected);
+    assert_true(undetected < 20);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chunks_match_one_shot),
+        cmocka_unit_test(test_errors_as_batch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -285,18 +285,30 @@ static int gnf_line(void *ctx, const char *line, const char *end, long lineno, i
  * and each edge is guarded by its class representative, the smallest
  * variable.  The clauses stay, so the meaning is unchanged.  Only the
  * representative is branched on (the others follow by propagation), so
- * that every decision on an alternative goes through the theory's phase. */
-typedef struct equiv { int *parent; uint8_t *flip; int n; } equiv;
+ * that every decision on an alternative goes through the theory's phase.
+ *
+ * The clauses are read from the file's literal array once (the engine's
+ * copies are not walked): a clause counts when, after the level-0 facts,
+ * it is binary (not satisfied, two literals not false) and names an edge
+ * variable; only those go into a hash set of literal pairs, so the cost
+ * is one pass over the literals plus memory for those few clauses (none
+ * per variable unless an equivalence is found). */
+typedef struct equiv {
+    int *parent;      /* 0: a root; allocated at the first union */
+    uint8_t *flip;    /* parity to the parent */
+    int n;
+    vec_int joined;   /* variables given a parent */
+} equiv;
 
 static int eq_find(equiv *q, int v, int *flip) {
     int f = 0, r = v;
-    while (q->parent[r] != r) { f ^= q->flip[r]; r = q->parent[r]; }
+    if (!q->parent) { *flip = 0; return v; }
+    while (q->parent[r]) { f ^= q->flip[r]; r = q->parent[r]; }
     /* compress: point every node on the path straight at the root */
     int g = f;
-    while (q->parent[v] != v) {
+    while (q->parent[v]) {
         int next = q->parent[v], fv = q->flip[v];
-        q->parent[v] = r;
-        q->flip[v] = (uint8_t)g;
+        if (next != r) { q->parent[v] = r; q->flip[v] = (uint8_t)g; }
         g ^= fv;
         v = next;
     }
@@ -306,56 +318,84 @@ static int eq_find(equiv *q, int v, int *flip) {
 
 /* Variables a and b are equal (neg = 0) or opposite (neg = 1). */
 static void eq_union(equiv *q, int a, int b, int neg) {
+    if (!q->parent) {
+        q->parent = xcalloc((size_t)q->n, sizeof *q->parent);
+        q->flip = xcalloc((size_t)q->n, 1);
+    }
     int fa, fb, ra = eq_find(q, a, &fa), rb = eq_find(q, b, &fb);
     if (ra == rb) return;
     if (rb < ra) { int t = ra; ra = rb; rb = t; }
     q->parent[rb] = ra;
     q->flip[rb] = (uint8_t)(fa ^ fb ^ neg);
+    vec_push(q->joined, rb);
 }
+
+static void eq_free(equiv *q) { free(q->parent); free(q->flip); vec_free(q->joined); }
 
 static inline uint32_t code_of(int lit) { return lit > 0 ? 2u * (uint32_t)lit : 2u * (uint32_t)-lit + 1u; }
 
-/* Binary clauses by literal (CSR), then equivalences: (-a b) and (a -b).
- * Two passes over gsat_clauses(): count, then fill. */
-typedef struct bin_csr { uint32_t *start, *other, *fill; size_t total; } bin_csr;
+/* A set of binary clauses, each as its two literal codes (open addressing;
+ * codes are >= 2, so key 0 marks an empty slot). */
+typedef struct pair_set { uint64_t *slot; size_t mask; } pair_set;
 
-static int count_binary(void *state, const int *lits, int n) {
-    bin_csr *b = state;
-    if (n == 2) { b->start[code_of(lits[0])]++; b->start[code_of(lits[1])]++; b->total += 2; }
+static inline uint64_t pair_key(uint32_t a, uint32_t b) {
+    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+static inline size_t pair_hash(const pair_set *ps, uint64_t k) {
+    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & ps->mask;
+}
+static void pair_add(pair_set *ps, uint64_t k) {
+    size_t i = pair_hash(ps, k);
+    while (ps->slot[i] && ps->slot[i] != k) i = (i + 1) & ps->mask;
+    ps->slot[i] = k;
+}
+static int pair_has(const pair_set *ps, uint64_t k) {
+    for (size_t i = pair_hash(ps, k); ps->slot[i]; i = (i + 1) & ps->mask)
+        if (ps->slot[i] == k) return 1;
     return 0;
 }
 
-static int fill_binary(void *state, const int *lits, int n) {
-    bin_csr *b = state;
-    if (n == 2) {
-        uint32_t l0 = code_of(lits[0]), l1 = code_of(lits[1]);
-        b->other[b->fill[l0]++] = l1;
-        b->other[b->fill[l1]++] = l0;
-    }
-    return 0;
-}
-
-static void find_equivalences(gsat *s, equiv *q, const uint8_t *is_edge_var) {
-    size_t nlits = 2 * (size_t)q->n + 2;
-    bin_csr b = {xcalloc(nlits + 1, sizeof(uint32_t)), NULL, NULL, 0};
-    uint32_t *start = b.start;
-    gsat_clauses(s, &b, count_binary);
-    for (size_t l = 0, acc = 0; l <= nlits; l++) { size_t k = start[l]; start[l] = (uint32_t)acc; acc += k; }
-    uint32_t *other = b.other = xmalloc((b.total + 1) * sizeof *other);
-    uint32_t *fill = b.fill = xmalloc((nlits + 1) * sizeof *fill);
-    memcpy(fill, start, (nlits + 1) * sizeof *fill);
-    gsat_clauses(s, &b, fill_binary);
-    for (int v = 1; v < q->n; v++) {
-        if (!is_edge_var[v]) continue;
-        /* clause (-v p): v implies p; is there (v -p): p implies v? */
-        uint32_t nv = code_of(-v), pv = code_of(v);
-        for (uint32_t i = start[nv]; i < start[nv + 1]; i++) {
-            uint32_t p = other[i], np = p ^ 1u;
-            for (uint32_t j = start[pv]; j < start[pv + 1]; j++)
-                if (other[j] == np) { eq_union(q, v, (int)(p >> 1), (int)(p & 1)); break; }
+/* lits: the file's clauses, numbered like the engine's variables, each
+ * ended by 0; is_edge_var[v]: v guards an edge of an acyclic graph. */
+static void find_equivalences(gsat *s, const int *lits, size_t n, equiv *q, const uint8_t *is_edge_var) {
+    VEC(uint64_t) bins;                   /* the binary clauses that count */
+    vec_init(bins);
+    for (size_t start = 0, i = 0; i < n; start = ++i) {
+        int edge = 0;
+        while (lits[i]) { edge |= is_edge_var[lits[i] < 0 ? -lits[i] : lits[i]]; i++; }
+        if (!edge) continue;
+        uint32_t two[2];
+        int k = 0;
+        for (size_t j = start; j < i && k <= 2; j++) {
+            int f = gsat_fixed(s, lits[j]);
+            if (f > 0) { k = 3; break; }            /* satisfied: says nothing */
+            if (f < 0) continue;
+            uint32_t c = code_of(lits[j]);
+            if (k == 1 && two[0] == c) continue;    /* (a a) */
+            if (k < 2) two[k] = c;
+            k++;
         }
+        if (k == 2 && two[0] != (two[1] ^ 1u)) vec_push(bins, pair_key(two[0], two[1]));
     }
-    free(start); free(other); free(fill);
+    if (bins.len) {
+        pair_set ps;
+        size_t cap = 16;
+        while (cap < 2 * bins.len) cap *= 2;
+        ps.slot = xcalloc(cap, sizeof *ps.slot);
+        ps.mask = cap - 1;
+        vec_foreach(uint64_t, k, bins) pair_add(&ps, *k);
+        /* clause (-v p) with v an edge variable: v implies p; with (v -p) too, v = p */
+        vec_foreach(uint64_t, k, bins) {
+            uint32_t end[2] = {(uint32_t)(*k >> 32), (uint32_t)*k};
+            for (int side = 0; side < 2; side++) {
+                uint32_t nv = end[side], p = end[!side];
+                if (!(nv & 1u) || !is_edge_var[nv >> 1]) continue;
+                if (pair_has(&ps, pair_key(nv ^ 1u, p ^ 1u))) eq_union(q, (int)(nv >> 1), (int)(p >> 1), (int)(p & 1u));
+            }
+        }
+        free(ps.slot);
+    }
+    vec_free(bins);
 }
 
 /* ---- the graphs ------------------------------------------------------------ */
@@ -372,24 +412,27 @@ static int contradictory(gsat *s, const vec_int *assumptions, const uint8_t *ass
     return 0;
 }
 
-static int finish(gsat *s, gnf_state *st, ic_error *err) {
-    int nv = gsat_num_vars(s);
-    equiv q;
-    q.n = nv + 1;
-    q.parent = xmalloc((size_t)q.n * sizeof *q.parent);
-    q.flip = xcalloc((size_t)q.n, 1);
-    uint8_t *mark = xcalloc((size_t)q.n, 1);
-    for (int v = 0; v < q.n; v++) q.parent[v] = v;
+/* The variables that guard edges of acyclic graphs, and the equivalences
+ * among them (from the file's clauses, lits[0..n)). */
+static void tie_edges(gsat *s, gnf_state *st, const int *lits, size_t n, equiv *q) {
+    memset(q, 0, sizeof *q);
+    q->n = gsat_num_vars(s) + 1;
+    uint8_t *mark = xcalloc((size_t)q->n, 1);
+    int any = 0;
     vec_foreach(gnf_graph, g, st->graphs)
-        if (g->acyclic_var.len) vec_foreach(int, e, g->edge_var) mark[*e] = 1;
-    find_equivalences(s, &q, mark);
-    for (int v = 1; v < q.n; v++) {
-        int flip, r = eq_find(&q, v, &flip);
-        if (r == v) continue;
-        gsat_set_decision_var(s, v, 0);
+        if (g->acyclic_var.len) vec_foreach(int, e, g->edge_var) mark[*e] = 1, any = 1;
+    if (any) find_equivalences(s, lits, n, q, mark);
+    free(mark);
+    /* only a class's representative is branched on */
+    vec_foreach(int, v, q->joined) {
+        int flip, r = eq_find(q, *v, &flip);
+        gsat_set_decision_var(s, *v, 0);
         gsat_set_decision_var(s, r, 1);
     }
-    memset(mark, 0, (size_t)q.n);
+}
+
+static int finish(gsat *s, gnf_state *st, equiv *q, ic_error *err) {
+    uint8_t *mark = xcalloc((size_t)q->n, 1);
     vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
     int unsat = contradictory(s, &st->info->assumptions, mark), rc = 0;
     for (size_t k = 0; k < st->graphs.len && !rc && !gsat_inconsistent(s); k++) {
@@ -417,14 +460,15 @@ static int finish(gsat *s, gnf_state *st, ic_error *err) {
         int nodes = (int)node_names.len - 1;
         vec_free(node_names);
         int id = gsat_graph_new(s, nodes);
+        gsat_graph_reserve_edges(s, (int)g->edge_var.len);
         for (size_t e = 0; e < g->edge_var.len; e++) {
-            int flip, rep = eq_find(&q, g->edge_var.data[e], &flip);
+            int flip, rep = eq_find(q, g->edge_var.data[e], &flip);
             gsat_graph_add_edge(s, id, g->ends.data[2 * e] - 1, g->ends.data[2 * e + 1] - 1, flip ? -rep : rep);
         }
         st->info->acyclic_graphs++;
         st->info->nodes += nodes;
     }
-    free(q.parent); free(q.flip); free(mark);
+    free(mark);
     return rc;
 }
 
@@ -479,9 +523,12 @@ int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error
         if (opts && opts->assert_solve)
             vec_foreach(int, a, info->assumptions) gsat_add_clause(s, a, 1);
         rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
-        dimacs_text_free(&t);
         for (size_t i = 0; i < st.dec_var.len; i++) gsat_set_decision_var(s, st.dec_var.data[i], st.dec_flag.data[i]);
-        if (rc == DIMACS_OK) rc = finish(s, &st, err) ? DIMACS_ERROR : DIMACS_OK;
+        equiv q;
+        tie_edges(s, &st, t.lits.data, rc == DIMACS_OK ? t.lits.len : 0, &q);
+        dimacs_text_free(&t);
+        if (rc == DIMACS_OK) rc = finish(s, &st, &q, err) ? DIMACS_ERROR : DIMACS_OK;
+        eq_free(&q);
         if (rc == DIMACS_OK && deadline > 0 && monotonic_seconds() > deadline) rc = DIMACS_TIMEOUT;
     }
     dimacs_text_free(&t);

@@ -178,7 +178,7 @@ static void random_vs_brute_force(void **state) {
         mode = r % 3;
         int gid = mode == 2 ? 2147483647 : 7;
         int vars = 2 + pick(7), nodes = 2 + pick(4), m = 1 + pick(12), nc = pick(5), na = pick(3);
-        int ef[16], et[16], ev[16], cl[8][3], cw[8], as[4];
+        int ef[16], et[16], ev[16], cl[16][3], cw[16], as[4];
         char text[4096]; size_t len = 0;
         len += (size_t)snprintf(text + len, sizeof text - len, "c random %d\n", r);
         int acyc_var = vars + 1;
@@ -200,6 +200,27 @@ static void random_vs_brute_force(void **state) {
                 len += (size_t)snprintf(text + len, sizeof text - len, "%s%d ", k ? "" : "  ", file_lit(cl[c][k]));
             }
             len += (size_t)snprintf(text + len, sizeof text - len, "0\n");
+        }
+        /* edge variables tied to others by clause pairs (-e x) (e -x) (the
+         * reader gives the edges their class's guard), some of them binary
+         * only after a unit clause makes a third literal false */
+        for (int t = pick(4); t > 0; t--) {
+            int e = ev[pick(m)], x = 1 + pick(vars), sx = pick(2) ? x : -x, z = pick(3) ? 0 : 1 + pick(vars);
+            if (x == e) continue;
+            if (z == e || z == x) z = 0;
+            int first = nc;
+            for (int h = 0; h < 2; h++, nc++) {
+                cw[nc] = 2;
+                cl[nc][0] = h ? e : -e;
+                cl[nc][1] = h ? -sx : sx;
+                if (z) cl[nc][cw[nc]++] = z;
+            }
+            if (z) { cw[nc] = 1; cl[nc++][0] = -z; }
+            for (int c = first; c < nc; c++) {
+                for (int k = 0; k < cw[c]; k++)
+                    len += (size_t)snprintf(text + len, sizeof text - len, "%d ", file_lit(cl[c][k]));
+                len += (size_t)snprintf(text + len, sizeof text - len, "0\n");
+            }
         }
         len += (size_t)snprintf(text + len, sizeof text - len, "solve");
         for (int i = 0; i < na; i++) {

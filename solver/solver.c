@@ -93,6 +93,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         GROW(s->trail_pos, old, nc);
         s->cap_vars = cap;
     }
+    if (want > s->nvars) vec_reserve(s->heap, s->heap.len + (want - s->nvars));   /* once, not by doubling */
     for (uint32_t v = s->nvars + 1; v <= want; v++) {
         s->vinfo[v].reason = CREF_NONE;
         s->vinfo[v].level = 0;

@@ -77,7 +77,10 @@ static int replaceable(const simp_run *r, uint32_t v) {
 static int tarjan(simp_run *r, scc_state *g) {
     uint32_t nl = 2 * (r->s->nvars + 1), counter = 0;
     for (lit_t root = 2; root < nl; root++) {
-        if (g->index[root] || !replaceable(r, lvar(root)) || !succ(g, root)->len) continue;
+        /* replaceable() first: it reads arrays the run has touched already,
+         * index[] is touched only where the search goes */
+        if (!replaceable(r, lvar(root))) { root |= 1u; continue; }
+        if (g->index[root] || !succ(g, root)->len) continue;
         g->index[root] = g->low[root] = ++counter;
         vec_push(g->stack, root); g->on_stack[root] = 1;
         vec_push(g->call_node, root); vec_push(g->call_edge, 0);

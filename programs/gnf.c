@@ -287,12 +287,9 @@ static int gnf_line(void *ctx, const char *line, const char *end, long lineno, i
  * representative is branched on (the others follow by propagation), so
  * that every decision on an alternative goes through the theory's phase.
  *
- * The clauses are read from the file's literal array once (the engine's
- * copies are not walked): a clause counts when, after the level-0 facts,
- * it is binary (not satisfied, two literals not false) and names an edge
- * variable; only those go into a hash set of literal pairs, so the cost
- * is one pass over the literals plus memory for those few clauses (none
- * per variable unless an equivalence is found). */
+ * The binary clauses are read where the engine keeps them (its watch
+ * lists, dimacs_equivalences()): no copy, no memory per clause; the
+ * union-find is allocated at the first equivalence found. */
 typedef struct equiv {
     int *parent;      /* 0: a root; allocated at the first union */
     uint8_t *flip;    /* parity to the parent */
@@ -332,71 +329,7 @@ static void eq_union(equiv *q, int a, int b, int neg) {
 
 static void eq_free(equiv *q) { free(q->parent); free(q->flip); vec_free(q->joined); }
 
-static inline uint32_t code_of(int lit) { return lit > 0 ? 2u * (uint32_t)lit : 2u * (uint32_t)-lit + 1u; }
-
-/* A set of binary clauses, each as its two literal codes (open addressing;
- * codes are >= 2, so key 0 marks an empty slot). */
-typedef struct pair_set { uint64_t *slot; size_t mask; } pair_set;
-
-static inline uint64_t pair_key(uint32_t a, uint32_t b) {
-    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
-static inline size_t pair_hash(const pair_set *ps, uint64_t k) {
-    return (size_t)((k * 0x9E3779B97F4A7C15ull) >> 20) & ps->mask;
-}
-static void pair_add(pair_set *ps, uint64_t k) {
-    size_t i = pair_hash(ps, k);
-    while (ps->slot[i] && ps->slot[i] != k) i = (i + 1) & ps->mask;
-    ps->slot[i] = k;
-}
-static int pair_has(const pair_set *ps, uint64_t k) {
-    for (size_t i = pair_hash(ps, k); ps->slot[i]; i = (i + 1) & ps->mask)
-        if (ps->slot[i] == k) return 1;
-    return 0;
-}
-
-/* lits: the file's clauses, numbered like the engine's variables, each
- * ended by 0; is_edge_var[v]: v guards an edge of an acyclic graph. */
-static void find_equivalences(gsat *s, const int *lits, size_t n, equiv *q, const uint8_t *is_edge_var) {
-    VEC(uint64_t) bins;                   /* the binary clauses that count */
-    vec_init(bins);
-    for (size_t start = 0, i = 0; i < n; start = ++i) {
-        int edge = 0;
-        while (lits[i]) { edge |= is_edge_var[lits[i] < 0 ? -lits[i] : lits[i]]; i++; }
-        if (!edge) continue;
-        uint32_t two[2];
-        int k = 0;
-        for (size_t j = start; j < i && k <= 2; j++) {
-            int f = gsat_fixed(s, lits[j]);
-            if (f > 0) { k = 3; break; }            /* satisfied: says nothing */
-            if (f < 0) continue;
-            uint32_t c = code_of(lits[j]);
-            if (k == 1 && two[0] == c) continue;    /* (a a) */
-            if (k < 2) two[k] = c;
-            k++;
-        }
-        if (k == 2 && two[0] != (two[1] ^ 1u)) vec_push(bins, pair_key(two[0], two[1]));
-    }
-    if (bins.len) {
-        pair_set ps;
-        size_t cap = 16;
-        while (cap < 2 * bins.len) cap *= 2;
-        ps.slot = xcalloc(cap, sizeof *ps.slot);
-        ps.mask = cap - 1;
-        vec_foreach(uint64_t, k, bins) pair_add(&ps, *k);
-        /* clause (-v p) with v an edge variable: v implies p; with (v -p) too, v = p */
-        vec_foreach(uint64_t, k, bins) {
-            uint32_t end[2] = {(uint32_t)(*k >> 32), (uint32_t)*k};
-            for (int side = 0; side < 2; side++) {
-                uint32_t nv = end[side], p = end[!side];
-                if (!(nv & 1u) || !is_edge_var[nv >> 1]) continue;
-                if (pair_has(&ps, pair_key(nv ^ 1u, p ^ 1u))) eq_union(q, (int)(nv >> 1), (int)(p >> 1), (int)(p & 1u));
-            }
-        }
-        free(ps.slot);
-    }
-    vec_free(bins);
-}
+static void tie(void *state, int v, int p) { eq_union(state, v, p < 0 ? -p : p, p < 0); }
 
 /* ---- the graphs ------------------------------------------------------------ */
 
@@ -414,16 +347,12 @@ static int contradictory(gsat *s, const vec_int *assumptions, const uint8_t *ass
 
 /* The variables that guard edges of acyclic graphs, and the equivalences
  * among them (from the file's clauses, lits[0..n)). */
-static void tie_edges(gsat *s, gnf_state *st, const int *lits, size_t n, equiv *q) {
-    memset(q, 0, sizeof *q);
+/* The equivalences among the variables that guard edges of acyclic
+ * graphs; only a class's representative stays a decision variable. */
+static void tie_edges(gsat *s, gnf_state *st, equiv *q) {
     q->n = gsat_num_vars(s) + 1;
-    uint8_t *mark = xcalloc((size_t)q->n, 1);
-    int any = 0;
     vec_foreach(gnf_graph, g, st->graphs)
-        if (g->acyclic_var.len) vec_foreach(int, e, g->edge_var) mark[*e] = 1, any = 1;
-    if (any) find_equivalences(s, lits, n, q, mark);
-    free(mark);
-    /* only a class's representative is branched on */
+        if (g->acyclic_var.len) dimacs_equivalences(s, g->edge_var.data, g->edge_var.len, q, tie);
     vec_foreach(int, v, q->joined) {
         int flip, r = eq_find(q, *v, &flip);
         gsat_set_decision_var(s, *v, 0);
@@ -524,9 +453,10 @@ int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error
             vec_foreach(int, a, info->assumptions) gsat_add_clause(s, a, 1);
         rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
         for (size_t i = 0; i < st.dec_var.len; i++) gsat_set_decision_var(s, st.dec_var.data[i], st.dec_flag.data[i]);
-        equiv q;
-        tie_edges(s, &st, t.lits.data, rc == DIMACS_OK ? t.lits.len : 0, &q);
         dimacs_text_free(&t);
+        equiv q;
+        memset(&q, 0, sizeof q);
+        if (rc == DIMACS_OK) tie_edges(s, &st, &q);
         if (rc == DIMACS_OK) rc = finish(s, &st, &q, err) ? DIMACS_ERROR : DIMACS_OK;
         eq_free(&q);
         if (rc == DIMACS_OK && deadline > 0 && monotonic_seconds() > deadline) rc = DIMACS_TIMEOUT;

@@ -275,6 +275,27 @@ int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {
     return rc;
 }
 
+void dimacs_equivalences(gsat *s, const int *vars, size_t n, void *state, void (*each)(void *state, int v, int p)) {
+    if (!s->ok) return;
+    solver_backtrack(s, 0);
+    watch_flush(s);
+    for (size_t i = 0; i < n; i++) {
+        int v = vars[i];
+        if (v <= 0 || (uint32_t)v > s->nvars) continue;
+        /* a binary clause's watcher holds its other literal as blocker */
+        const watch_list *neg = &s->watches[mklit((uint32_t)v, 1)], *pos = &s->watches[mklit((uint32_t)v, 0)];
+        for (uint32_t a = 0; a < neg->len; a++) {
+            if (!(neg->data[a].cref & WATCH_BIN)) continue;
+            lit_t p = neg->data[a].blocker;       /* (-v p) */
+            for (uint32_t b = 0; b < pos->len; b++)
+                if ((pos->data[b].cref & WATCH_BIN) && pos->data[b].blocker == lneg(p)) {   /* (v -p) */
+                    each(state, v, lit_to_dimacs(p));
+                    break;
+                }
+        }
+    }
+}
+
 int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err) {
     dimacs_text t;
     dimacs_info local;

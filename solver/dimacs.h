@@ -97,6 +97,14 @@ void dimacs_text_free(dimacs_text *t);
  * Returns DIMACS_OK, or DIMACS_TIMEOUT when deadline (> 0) passed. */
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline);
 
+/* For readers that tie variables together after a load: for each v of
+ * vars[0..n) and each pair of clauses (-v p) (v -p) among the binary
+ * clauses the engine keeps at level 0 (as loaded: clauses satisfied when
+ * added are not kept, literals false then are dropped), each(state, v, p)
+ * with p a DIMACS literal: v = p.  Reads the engine's watch lists (no
+ * copy of the clauses); v may repeat, pairs may be reported twice. */
+void dimacs_equivalences(gsat *s, const int *vars, size_t n, void *state, void (*each)(void *state, int v, int p));
+
 /* Scan, number and load plain DIMACS from r into s.  opts and info may be
  * NULL.  Returns DIMACS_OK, DIMACS_ERROR with err set, or DIMACS_TIMEOUT. */
 int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err);

@@ -203,19 +203,19 @@ static void random_vs_brute_force(void **state) {
         }
         /* edge variables tied to others by clause pairs (-e x) (e -x) (the
          * reader gives the edges their class's guard), some of them binary
-         * only after a unit clause makes a third literal false */
+         * only because a unit clause before them makes a third literal false */
         for (int t = pick(4); t > 0; t--) {
             int e = ev[pick(m)], x = 1 + pick(vars), sx = pick(2) ? x : -x, z = pick(3) ? 0 : 1 + pick(vars);
             if (x == e) continue;
             if (z == e || z == x) z = 0;
             int first = nc;
+            if (z) { cw[nc] = 1; cl[nc++][0] = -z; }   /* first: the pair is binary when loaded */
             for (int h = 0; h < 2; h++, nc++) {
                 cw[nc] = 2;
                 cl[nc][0] = h ? e : -e;
                 cl[nc][1] = h ? -sx : sx;
                 if (z) cl[nc][cw[nc]++] = z;
             }
-            if (z) { cw[nc] = 1; cl[nc++][0] = -z; }
             for (int c = first; c < nc; c++) {
                 for (int k = 0; k < cw[c]; k++)
                     len += (size_t)snprintf(text + len, sizeof text - len, "%d ", file_lit(cl[c][k]));

@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "gsat.h"
+#include "io/bigmem.h"
 #include "programs/cmdline.h"
 #include "solver/dimacs.h"
 #include "solver/solver.h"
@@ -156,6 +157,7 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
 
 int main(int argc, char **argv) {
     double start = gsat_now();
+    big_prefer_heap();                           /* memory freed after reading is reused */
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     gsat *s = gsat_new();

@@ -450,8 +450,10 @@ int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error
     if (rc == DIMACS_OK && !(opts && opts->text_only)) {
         gsat_reserve_vars(s, (int)info->names.len - 1);
         if (opts && opts->assert_solve)
-            vec_foreach(int, a, info->assumptions) gsat_add_clause(s, a, 1);
-        rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
+            rc = dimacs_load_after_units(s, info->assumptions.data, info->assumptions.len, t.lits.data, t.lits.len,
+                                         deadline);
+        else
+            rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
         for (size_t i = 0; i < st.dec_var.len; i++) gsat_set_decision_var(s, st.dec_var.data[i], st.dec_flag.data[i]);
         dimacs_text_free(&t);
         equiv q;

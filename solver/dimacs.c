@@ -258,12 +258,17 @@ int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
 }
 
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {
+    return dimacs_load_after_units(s, NULL, 0, lits, n, deadline);
+}
+
+int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int *lits, size_t n, double deadline) {
     size_t start = 0, clauses = 0;
     long added = 0;
     for (size_t i = 0; i < n; i++) clauses += lits[i] == 0;
     arena_reserve(s, clauses, n - clauses);       /* one allocation, no copies */
     int rc = DIMACS_OK;
     s->defer_units = 1;                           /* units: propagated once, below */
+    for (size_t i = 0; i < nunits; i++) gsat_add_clause(s, &units[i], 1);
     for (size_t i = 0; i < n; i++) {
         if (lits[i]) continue;
         gsat_add_clause(s, lits + start, (int)(i - start));

@@ -96,6 +96,10 @@ void dimacs_text_free(dimacs_text *t);
 /* Add the clauses in lits[0..n) (each ended by 0, solver numbering) to s.
  * Returns DIMACS_OK, or DIMACS_TIMEOUT when deadline (> 0) passed. */
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline);
+/* The same after asserting units[0..nunits) (DIMACS literals) first: the
+ * clauses they satisfy are never stored, the literals they falsify are
+ * dropped, and all units are propagated once at the end. */
+int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int *lits, size_t n, double deadline);
 
 /* For readers that tie variables together after a load: for each v of
  * vars[0..n) and each pair of clauses (-v p) (v -p) among the binary

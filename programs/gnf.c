@@ -345,8 +345,6 @@ static int contradictory(gsat *s, const vec_int *assumptions, const uint8_t *ass
     return 0;
 }
 
-/* The variables that guard edges of acyclic graphs, and the equivalences
- * among them (from the file's clauses, lits[0..n)). */
 /* The equivalences among the variables that guard edges of acyclic
  * graphs; only a class's representative stays a decision variable. */
 static void tie_edges(gsat *s, gnf_state *st, equiv *q) {
@@ -360,10 +358,15 @@ static void tie_edges(gsat *s, gnf_state *st, equiv *q) {
     }
 }
 
-static int finish(gsat *s, gnf_state *st, equiv *q, ic_error *err) {
+/* asserted: the solve line's literals are unit clauses of s (then, if s
+ * is consistent, they are all true at level 0: nothing to look up) */
+static int finish(gsat *s, gnf_state *st, equiv *q, int asserted, ic_error *err) {
     uint8_t *mark = xcalloc((size_t)q->n, 1);
-    vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
-    int unsat = contradictory(s, &st->info->assumptions, mark), rc = 0;
+    int unsat = gsat_inconsistent(s), rc = 0;
+    if (!asserted) {
+        vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
+        unsat = contradictory(s, &st->info->assumptions, mark);
+    }
     for (size_t k = 0; k < st->graphs.len && !rc && !gsat_inconsistent(s); k++) {
         gnf_graph *g = &st->graphs.data[k];
         if (!g->acyclic_var.len) continue;
@@ -459,7 +462,7 @@ int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error
         equiv q;
         memset(&q, 0, sizeof q);
         if (rc == DIMACS_OK) tie_edges(s, &st, &q);
-        if (rc == DIMACS_OK) rc = finish(s, &st, &q, err) ? DIMACS_ERROR : DIMACS_OK;
+        if (rc == DIMACS_OK) rc = finish(s, &st, &q, opts && opts->assert_solve, err) ? DIMACS_ERROR : DIMACS_OK;
         eq_free(&q);
         if (rc == DIMACS_OK && deadline > 0 && monotonic_seconds() > deadline) rc = DIMACS_TIMEOUT;
     }

@@ -262,7 +262,8 @@ int main(int argc, char **argv) {
      * --assume keeps them as assumptions (reports the failed ones). */
     int res;
     if (!keep_assumptions) {
-        for (size_t i = 0; i < info.assumptions.len; i++) gsat_add_clause(s, &info.assumptions.data[i], 1);
+        if (format < 0)                          /* the GNF reader asserted them while loading */
+            for (size_t i = 0; i < info.assumptions.len; i++) gsat_add_clause(s, &info.assumptions.data[i], 1);
         res = gsat_solve(s, NULL, 0);
     } else {
         res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);

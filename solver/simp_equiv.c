@@ -98,10 +98,12 @@ static int tarjan(simp_run *r, scc_state *g) {
             lit_t u = vec_last(g->call_node);
             uint32_t e = vec_last(g->call_edge);
             const watch_list *ws = succ(g, u);
-            if (e < ws->len) {
+            uint32_t e0 = e, n = ws->len;
+            while (e < n && !(ws->data[e].cref & WATCH_BIN)) e++;   /* long clauses: no edges */
+            r->steps += e - e0;
+            if (e < n) {
                 vec_last(g->call_edge) = e + 1;
                 r->steps++;
-                if (!(ws->data[e].cref & WATCH_BIN)) continue;
                 lit_t w = ws->data[e].blocker;
                 if (!bit(g->visited, w)) {
                     bit_set(g->visited, w);

@@ -2,7 +2,10 @@
  * The scanner works on whole lines in the reader's buffer: a window of
  * lines ends in '\n', which stops every inner loop, so numbers are read
  * with a pointer and no bounds checks; literals go to one growing array
- * (reserved per window: a literal takes at least two bytes). */
+ * (reserved per window: a literal takes at least two bytes).  Loading
+ * stores the clauses itself (same rules as gsat_add_clause at level 0) with
+ * the level-0 values in a small bitmap: the lookups of every literal are
+ * what loading a million-variable problem costs. */
 #include <string.h>
 #include <sys/mman.h>
 

@@ -9,7 +9,11 @@
 #   env: GNF_DIR (default build/bench/polysi-gnf), TIMEOUT (default 600 s),
 #        DOC (default doc/benchmarks.md; section "gsat vs MonoSAT on PolySI's problems"),
 #        EXTRA_GNF "name=path ..." more GNF files already dumped (measured too),
-#        ONLY_EXTRA=1 measure only those (no PolySI runs).
+#        ONLY_EXTRA=1 measure only those (no PolySI runs),
+#        GSAT (default build/gsat), BASE_GSAT another gsat binary timed in the
+#        same run (e.g. main's: its CPU and the ratio base/gsat get columns),
+#        REPEAT (default 1) runs of each gsat, interleaved; the median CPU is
+#        reported (MonoSAT runs once), SECTION the doc section's title.
 # Times are CPU time (user+sys; the machine is shared), the ratio MonoSAT/gsat
 # comes from the same run; the load average is printed with each row.
 set -u
@@ -19,7 +23,8 @@ PEERS=$ROOT/../shared/peers; DATA=$ROOT/../shared/data/polysi-histories
 GNF_DIR=${GNF_DIR:-$ROOT/build/bench/polysi-gnf}; TIMEOUT=${TIMEOUT:-600}
 DOC=${DOC:-$ROOT/doc/benchmarks.md}
 MONOSAT=${MONOSAT:-/opt/peers/monosat-static/monosat}
-GSAT=$ROOT/build/gsat
+GSAT=${GSAT:-$ROOT/build/gsat}; BASE_GSAT=${BASE_GSAT:-}; REPEAT=${REPEAT:-1}
+SECTION=${SECTION:-"gsat vs MonoSAT on PolySI's problems"}
 [ -x "$GSAT" ] || make -C "$ROOT" -s build/gsat
 mkdir -p "$GNF_DIR"
 
@@ -37,6 +42,7 @@ for x in ${EXTRA_GNF:-}; do cases="$cases${cases:+
 
 # CPU seconds (user+sys) from the /usr/bin/time -v file run_measured leaves
 cpu_of() { awk -F': ' '/User time|System time/ { t += $2 } END { printf "%.2f", t }' "$1.time"; }
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 have_polysi=0; [ -f /opt/peers/polysi/polysi-gnf.jar ] && have_polysi=1
 have_monosat=0; [ -x "$MONOSAT" ] && have_monosat=1
@@ -53,9 +59,24 @@ while read -r name fmt path; do
     POLYSI_GNF=$gnf timeout "$TIMEOUT" "$PEERS/polysi.sh" audit -t "$fmt" "$DATA/$path" > "$GNF_DIR/$name.polysi.log" 2>&1
     [ -s "$gnf" ] || { echo "polysi-gnf: PolySI wrote no GNF for $name" >&2; continue; }
   fi
-  read -r gv gw gm _ < <(run_measured "$GNF_DIR/$name.gsat" "$TIMEOUT" nice "$GSAT" -n "$gnf")
-  gw=$(cpu_of "$GNF_DIR/$name.gsat")
+  gws=""; bws=""; bv=""
+  for ((k = 0; k < REPEAT; k++)); do
+    if [ -n "$BASE_GSAT" ]; then
+      run_measured "$GNF_DIR/$name.base" "$TIMEOUT" nice "$BASE_GSAT" -n "$gnf" > /dev/null
+      bws="$bws $(cpu_of "$GNF_DIR/$name.base")"
+      bv=$(grep -o '^s [A-Z]*' "$GNF_DIR/$name.base" | cut -c3-)
+    fi
+    read -r gv gw gm _ < <(run_measured "$GNF_DIR/$name.gsat" "$TIMEOUT" nice "$GSAT" -n "$gnf")
+    gws="$gws $(cpu_of "$GNF_DIR/$name.gsat")"
+  done
+  gw=$(echo "$gws" | median)
   gv=$(grep -o '^s [A-Z]*' "$GNF_DIR/$name.gsat" | cut -c3-)
+  base_cols=""
+  if [ -n "$BASE_GSAT" ]; then
+    bw=$(echo "$bws" | median)
+    [ "$bv" = "$gv" ] || echo "polysi-gnf: ANSWERS DIFFER on $name: gsat $gv, base gsat $bv" >&2
+    base_cols=" ${bw} s | $(awk -v a="$bw" -v b="$gw" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.2fx", a / b }') |"
+  fi
   mv="-"; mw="-"; mm="-"; ratio="-"
   if [ $have_monosat = 1 ]; then
     read -r mv mw mm _ < <(run_measured "$GNF_DIR/$name.monosat" "$TIMEOUT" nice "$MONOSAT" "$gnf")
@@ -65,7 +86,7 @@ while read -r name fmt path; do
     ratio=$(awk -v a="$mw" -v b="$gw" 'BEGIN { if (b < 0.01) b = 0.01; printf "%.0fx", a / b }')
   fi
   size=$(du -m "$gnf" | cut -f1)
-  rows="$rows| $name | $size MB | $gv | ${gw} s | ${gm} MB | $mv | ${mw} s | ${mm} MB | $ratio | $(cut -d' ' -f1-3 /proc/loadavg) |
+  rows="$rows| $name | $size MB | $gv | ${gw} s | ${gm} MB |$base_cols $mv | ${mw} s | ${mm} MB | $ratio | $(cut -d' ' -f1-3 /proc/loadavg) |
 "
   n=$((n+1))
 done <<< "$cases"
@@ -80,8 +101,16 @@ done <<< "$cases"
   echo "the ratio is from that one run, with the load average after it). These are PolySI's constraint"
   echo "problems, not isocheck's (isocheck's own are smaller; see \"Encodings\")."
   echo
-  echo "| history | GNF | gsat | gsat CPU | gsat peak | MonoSAT | MonoSAT CPU | MonoSAT peak | MonoSAT/gsat | load avg |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  if [ -n "$BASE_GSAT" ]; then
+    echo "Base gsat: \`$BASE_GSAT\`, run before each gsat run; CPU figures are medians of $REPEAT runs."
+    echo
+    echo "| history | GNF | gsat | gsat CPU | gsat peak | base CPU | base/gsat | MonoSAT | MonoSAT CPU | MonoSAT peak | MonoSAT/gsat | load avg |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  else
+    [ "$REPEAT" = 1 ] || { echo "gsat CPU: median of $REPEAT runs."; echo; }
+    echo "| history | GNF | gsat | gsat CPU | gsat peak | MonoSAT | MonoSAT CPU | MonoSAT peak | MonoSAT/gsat | load avg |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+  fi
   printf '%s' "$rows"
-} | md_section "$DOC" "gsat vs MonoSAT on PolySI's problems"
+} | md_section "$DOC" "$SECTION"
 echo "polysi-gnf: table in $DOC" >&2

@@ -5,6 +5,9 @@
 
 #include <stdint.h>
 #include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "vec.h"
 
@@ -33,4 +36,13 @@ void *big_calloc(size_t n, size_t size) {
     void *q = xcalloc(n, size);
     big_advise(q, n * size);
     return q;
+}
+
+void big_prefer_heap(void) {
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+    /* 1 GB: above any block a reader frees (blocks above it still get
+     * their own mapping); refused by glibc versions that cap the value,
+     * which then keep their default */
+    (void)mallopt(M_MMAP_THRESHOLD, 1 << 30);
+#endif
 }

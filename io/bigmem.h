@@ -16,5 +16,11 @@ void *big_calloc(size_t n, size_t size);
 void *big_malloc(size_t bytes);
 /* Advise the whole pages inside [p, p + bytes), if they cover 2 MB. */
 void big_advise(void *p, size_t bytes);
+/* For a program that reads a large input once and then solves (gsat):
+ * serve large blocks from the heap instead of fresh mappings, so that the
+ * memory freed after reading (the text, growth steps of arrays) is reused
+ * instead of returned to the kernel and faulted in again.  glibc only;
+ * elsewhere nothing happens.  Call before allocating. */
+void big_prefer_heap(void);
 
 #endif

@@ -285,18 +285,27 @@ static int gnf_line(void *ctx, const char *line, const char *end, long lineno, i
  * and each edge is guarded by its class representative, the smallest
  * variable.  The clauses stay, so the meaning is unchanged.  Only the
  * representative is branched on (the others follow by propagation), so
- * that every decision on an alternative goes through the theory's phase. */
-typedef struct equiv { int *parent; uint8_t *flip; int n; } equiv;
+ * that every decision on an alternative goes through the theory's phase.
+ *
+ * The binary clauses are read where the engine keeps them (its watch
+ * lists, dimacs_equivalences()): no copy, no memory per clause; the
+ * union-find is allocated at the first equivalence found. */
+typedef struct equiv {
+    int *parent;      /* 0: a root; allocated at the first union */
+    uint8_t *flip;    /* parity to the parent */
+    int n;
+    vec_int joined;   /* variables given a parent */
+} equiv;
 
 static int eq_find(equiv *q, int v, int *flip) {
     int f = 0, r = v;
-    while (q->parent[r] != r) { f ^= q->flip[r]; r = q->parent[r]; }
+    if (!q->parent) { *flip = 0; return v; }
+    while (q->parent[r]) { f ^= q->flip[r]; r = q->parent[r]; }
     /* compress: point every node on the path straight at the root */
     int g = f;
-    while (q->parent[v] != v) {
+    while (q->parent[v]) {
         int next = q->parent[v], fv = q->flip[v];
-        q->parent[v] = r;
-        q->flip[v] = (uint8_t)g;
+        if (next != r) { q->parent[v] = r; q->flip[v] = (uint8_t)g; }
         g ^= fv;
         v = next;
     }
@@ -306,57 +315,21 @@ static int eq_find(equiv *q, int v, int *flip) {
 
 /* Variables a and b are equal (neg = 0) or opposite (neg = 1). */
 static void eq_union(equiv *q, int a, int b, int neg) {
+    if (!q->parent) {
+        q->parent = xcalloc((size_t)q->n, sizeof *q->parent);
+        q->flip = xcalloc((size_t)q->n, 1);
+    }
     int fa, fb, ra = eq_find(q, a, &fa), rb = eq_find(q, b, &fb);
     if (ra == rb) return;
     if (rb < ra) { int t = ra; ra = rb; rb = t; }
     q->parent[rb] = ra;
     q->flip[rb] = (uint8_t)(fa ^ fb ^ neg);
+    vec_push(q->joined, rb);
 }
 
-static inline uint32_t code_of(int lit) { return lit > 0 ? 2u * (uint32_t)lit : 2u * (uint32_t)-lit + 1u; }
+static void eq_free(equiv *q) { free(q->parent); free(q->flip); vec_free(q->joined); }
 
-/* Binary clauses by literal (CSR), then equivalences: (-a b) and (a -b).
- * Two passes over gsat_clauses(): count, then fill. */
-typedef struct bin_csr { uint32_t *start, *other, *fill; size_t total; } bin_csr;
-
-static int count_binary(void *state, const int *lits, int n) {
-    bin_csr *b = state;
-    if (n == 2) { b->start[code_of(lits[0])]++; b->start[code_of(lits[1])]++; b->total += 2; }
-    return 0;
-}
-
-static int fill_binary(void *state, const int *lits, int n) {
-    bin_csr *b = state;
-    if (n == 2) {
-        uint32_t l0 = code_of(lits[0]), l1 = code_of(lits[1]);
-        b->other[b->fill[l0]++] = l1;
-        b->other[b->fill[l1]++] = l0;
-    }
-    return 0;
-}
-
-static void find_equivalences(gsat *s, equiv *q, const uint8_t *is_edge_var) {
-    size_t nlits = 2 * (size_t)q->n + 2;
-    bin_csr b = {xcalloc(nlits + 1, sizeof(uint32_t)), NULL, NULL, 0};
-    uint32_t *start = b.start;
-    gsat_clauses(s, &b, count_binary);
-    for (size_t l = 0, acc = 0; l <= nlits; l++) { size_t k = start[l]; start[l] = (uint32_t)acc; acc += k; }
-    uint32_t *other = b.other = xmalloc((b.total + 1) * sizeof *other);
-    uint32_t *fill = b.fill = xmalloc((nlits + 1) * sizeof *fill);
-    memcpy(fill, start, (nlits + 1) * sizeof *fill);
-    gsat_clauses(s, &b, fill_binary);
-    for (int v = 1; v < q->n; v++) {
-        if (!is_edge_var[v]) continue;
-        /* clause (-v p): v implies p; is there (v -p): p implies v? */
-        uint32_t nv = code_of(-v), pv = code_of(v);
-        for (uint32_t i = start[nv]; i < start[nv + 1]; i++) {
-            uint32_t p = other[i], np = p ^ 1u;
-            for (uint32_t j = start[pv]; j < start[pv + 1]; j++)
-                if (other[j] == np) { eq_union(q, v, (int)(p >> 1), (int)(p & 1)); break; }
-        }
-    }
-    free(start); free(other); free(fill);
-}
+static void tie(void *state, int v, int p) { eq_union(state, v, p < 0 ? -p : p, p < 0); }
 
 /* ---- the graphs ------------------------------------------------------------ */
 
@@ -372,26 +345,28 @@ static int contradictory(gsat *s, const vec_int *assumptions, const uint8_t *ass
     return 0;
 }
 
-static int finish(gsat *s, gnf_state *st, ic_error *err) {
-    int nv = gsat_num_vars(s);
-    equiv q;
-    q.n = nv + 1;
-    q.parent = xmalloc((size_t)q.n * sizeof *q.parent);
-    q.flip = xcalloc((size_t)q.n, 1);
-    uint8_t *mark = xcalloc((size_t)q.n, 1);
-    for (int v = 0; v < q.n; v++) q.parent[v] = v;
+/* The equivalences among the variables that guard edges of acyclic
+ * graphs; only a class's representative stays a decision variable. */
+static void tie_edges(gsat *s, gnf_state *st, equiv *q) {
+    q->n = gsat_num_vars(s) + 1;
     vec_foreach(gnf_graph, g, st->graphs)
-        if (g->acyclic_var.len) vec_foreach(int, e, g->edge_var) mark[*e] = 1;
-    find_equivalences(s, &q, mark);
-    for (int v = 1; v < q.n; v++) {
-        int flip, r = eq_find(&q, v, &flip);
-        if (r == v) continue;
-        gsat_set_decision_var(s, v, 0);
+        if (g->acyclic_var.len) dimacs_equivalences(s, g->edge_var.data, g->edge_var.len, q, tie);
+    vec_foreach(int, v, q->joined) {
+        int flip, r = eq_find(q, *v, &flip);
+        gsat_set_decision_var(s, *v, 0);
         gsat_set_decision_var(s, r, 1);
     }
-    memset(mark, 0, (size_t)q.n);
-    vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
-    int unsat = contradictory(s, &st->info->assumptions, mark), rc = 0;
+}
+
+/* asserted: the solve line's literals are unit clauses of s (then, if s
+ * is consistent, they are all true at level 0: nothing to look up) */
+static int finish(gsat *s, gnf_state *st, equiv *q, int asserted, ic_error *err) {
+    uint8_t *mark = xcalloc((size_t)q->n, 1);
+    int unsat = gsat_inconsistent(s), rc = 0;
+    if (!asserted) {
+        vec_foreach(int, a, st->info->assumptions) mark[*a < 0 ? -*a : *a] |= *a < 0 ? 2 : 1;
+        unsat = contradictory(s, &st->info->assumptions, mark);
+    }
     for (size_t k = 0; k < st->graphs.len && !rc && !gsat_inconsistent(s); k++) {
         gnf_graph *g = &st->graphs.data[k];
         if (!g->acyclic_var.len) continue;
@@ -417,14 +392,15 @@ static int finish(gsat *s, gnf_state *st, ic_error *err) {
         int nodes = (int)node_names.len - 1;
         vec_free(node_names);
         int id = gsat_graph_new(s, nodes);
+        gsat_graph_reserve_edges(s, (int)g->edge_var.len);
         for (size_t e = 0; e < g->edge_var.len; e++) {
-            int flip, rep = eq_find(&q, g->edge_var.data[e], &flip);
+            int flip, rep = eq_find(q, g->edge_var.data[e], &flip);
             gsat_graph_add_edge(s, id, g->ends.data[2 * e] - 1, g->ends.data[2 * e + 1] - 1, flip ? -rep : rep);
         }
         st->info->acyclic_graphs++;
         st->info->nodes += nodes;
     }
-    free(q.parent); free(q.flip); free(mark);
+    free(mark);
     return rc;
 }
 
@@ -477,11 +453,17 @@ int gnf_parse(gsat *s, reader *r, const gnf_opts *opts, gnf_info *info, ic_error
     if (rc == DIMACS_OK && !(opts && opts->text_only)) {
         gsat_reserve_vars(s, (int)info->names.len - 1);
         if (opts && opts->assert_solve)
-            vec_foreach(int, a, info->assumptions) gsat_add_clause(s, a, 1);
-        rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
-        dimacs_text_free(&t);
+            rc = dimacs_load_after_units(s, info->assumptions.data, info->assumptions.len, t.lits.data, t.lits.len,
+                                         deadline);
+        else
+            rc = dimacs_load(s, t.lits.data, t.lits.len, deadline);
         for (size_t i = 0; i < st.dec_var.len; i++) gsat_set_decision_var(s, st.dec_var.data[i], st.dec_flag.data[i]);
-        if (rc == DIMACS_OK) rc = finish(s, &st, err) ? DIMACS_ERROR : DIMACS_OK;
+        dimacs_text_free(&t);
+        equiv q;
+        memset(&q, 0, sizeof q);
+        if (rc == DIMACS_OK) tie_edges(s, &st, &q);
+        if (rc == DIMACS_OK) rc = finish(s, &st, &q, opts && opts->assert_solve, err) ? DIMACS_ERROR : DIMACS_OK;
+        eq_free(&q);
         if (rc == DIMACS_OK && deadline > 0 && monotonic_seconds() > deadline) rc = DIMACS_TIMEOUT;
     }
     dimacs_text_free(&t);

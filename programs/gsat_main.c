@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "gsat.h"
+#include "io/bigmem.h"
 #include "programs/cmdline.h"
 #include "solver/dimacs.h"
 #include "solver/solver.h"
@@ -156,6 +157,7 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
 
 int main(int argc, char **argv) {
     double start = gsat_now();
+    big_prefer_heap();                           /* memory freed after reading is reused */
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     gsat *s = gsat_new();
@@ -260,7 +262,8 @@ int main(int argc, char **argv) {
      * --assume keeps them as assumptions (reports the failed ones). */
     int res;
     if (!keep_assumptions) {
-        for (size_t i = 0; i < info.assumptions.len; i++) gsat_add_clause(s, &info.assumptions.data[i], 1);
+        if (format < 0)                          /* the GNF reader asserted them while loading */
+            for (size_t i = 0; i < info.assumptions.len; i++) gsat_add_clause(s, &info.assumptions.data[i], 1);
         res = gsat_solve(s, NULL, 0);
     } else {
         res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);

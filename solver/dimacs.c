@@ -2,7 +2,10 @@
  * The scanner works on whole lines in the reader's buffer: a window of
  * lines ends in '\n', which stops every inner loop, so numbers are read
  * with a pointer and no bounds checks; literals go to one growing array
- * (reserved per window: a literal takes at least two bytes). */
+ * (reserved per window: a literal takes at least two bytes).  Loading
+ * stores the clauses itself (same rules as gsat_add_clause at level 0) with
+ * the level-0 values in a small bitmap: the lookups of every literal are
+ * what loading a million-variable problem costs. */
 #include <string.h>
 #include <sys/mman.h>
 
@@ -258,21 +261,141 @@ int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
 }
 
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline) {
-    size_t start = 0, clauses = 0;
-    long added = 0;
-    for (size_t i = 0; i < n; i++) clauses += lits[i] == 0;
-    arena_reserve(s, clauses, n - clauses);       /* one allocation, no copies */
-    int rc = DIMACS_OK;
-    s->defer_units = 1;                           /* units: propagated once, below */
+    return dimacs_load_after_units(s, NULL, 0, lits, n, deadline);
+}
+
+/* Level-0 values as a bitmap over literal codes (bit l: l is true), 2
+ * bits per variable: cache-resident where the engine's value array (2
+ * bytes per variable) is not, and loading looks up every literal. */
+static inline int truth_has(const uint64_t *t, lit_t l) { return (int)(t[l >> 6] >> (l & 63) & 1); }
+static inline void truth_set(uint64_t *t, lit_t l) { t[l >> 6] |= (uint64_t)1 << (l & 63); }
+
+static int satisfied(const uint64_t *truth, const int *lits, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (truth_has(truth, lit_from_dimacs(lits[i]))) return 1;
+    return 0;
+}
+
+/* Clause lits[0..n) into s as gsat_add_clause() does it at level 0 with
+ * no preprocessor state (sorted; duplicates and false literals dropped;
+ * satisfied clauses and tautologies not stored; a unit enqueued, to be
+ * propagated by the caller; nothing left: s inconsistent), the values
+ * read from truth, which follows the units enqueued here. */
+static void load_clause(gsat *s, uint64_t *truth, vec_uint *buf, const int *lits, size_t n) {
+#ifdef GSAT_DEBUG
+    for (size_t i = 0; i < n; i++) vec_push(s->original, lits[i]);
+    vec_push(s->original, 0);
+#endif
+    if (!s->ok) return;
+    vec_clear(*buf);
     for (size_t i = 0; i < n; i++) {
+        lit_t l = lit_from_dimacs(lits[i]);
+        if (truth_has(truth, l)) return;                       /* satisfied at level 0 */
+        if (!truth_has(truth, lneg(l))) vec_push(*buf, l);     /* not false */
+    }
+    lit_t *d = buf->data;
+    size_t m = buf->len, j = 0;
+    for (size_t i = 1; i < m; i++) {                           /* insertion sort: clauses are short */
+        lit_t x = d[i];
+        size_t k = i;
+        for (; k > 0 && d[k - 1] > x; k--) d[k] = d[k - 1];
+        d[k] = x;
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (j && d[i] == d[j - 1]) continue;
+        if (j && d[i] == lneg(d[j - 1])) return;               /* tautology */
+        d[j++] = d[i];
+    }
+    if (j == 0) { s->ok = 0; return; }
+    if (j == 1) { enqueue(s, d[0], CREF_NONE); truth_set(truth, d[0]); return; }
+    vec_push(s->originals, arena_alloc(s, d, (uint32_t)j, 0));   /* watched at the next flush */
+}
+
+int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int *lits, size_t n, double deadline) {
+    size_t clauses = 0, stored = 0;               /* clauses and words to store */
+    long added = 0;
+    int maxv = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v = lits[i] < 0 ? -lits[i] : lits[i];
+        if (v > maxv) maxv = v;
+    }
+    for (size_t i = 0; i < nunits; i++) {
+        int v = units[i] < 0 ? -units[i] : units[i];
+        if (v > maxv) maxv = v;
+    }
+    gsat_reserve_vars(s, maxv);
+    int rc = DIMACS_OK;
+    solver_backtrack(s, 0);
+    /* The fast path needs every value to be a level-0 one and no
+     * preprocessor state (a clause may bring a removed variable back);
+     * otherwise each clause goes through gsat_add_clause(). */
+    uint64_t *truth = NULL;
+    if (!s->simp) {
+        truth = big_calloc(((size_t)s->nvars + 1) / 32 + 1, sizeof *truth);
+        for (uint32_t i = 0; i < s->trail_n; i++) truth_set(truth, s->trail[i]);
+    }
+    s->defer_units = 1;                           /* units: propagated once, below */
+    if (truth) {
+        /* in their order; the engine's arrays they write are fetched ahead
+         * (the variables of a solve line are scattered) */
+        vec_uint buf;
+        vec_init(buf);
+        for (size_t i = 0; i < nunits; i++) {
+            if (i + 16 < nunits) {
+                uint32_t w = (uint32_t)(units[i + 16] < 0 ? -units[i + 16] : units[i + 16]);
+                __builtin_prefetch(&s->vals[2 * w], 1);
+                __builtin_prefetch(&s->vinfo[w], 1);
+                __builtin_prefetch(&s->trail_pos[w], 1);
+            }
+            load_clause(s, truth, &buf, &units[i], 1);
+        }
+        vec_free(buf);
+    } else {
+        for (size_t i = 0; i < nunits; i++) gsat_add_clause(s, &units[i], 1);
+    }
+    s->defer_units = 0;
+    for (size_t i = 0, start = 0; i < n; i++) {
         if (lits[i]) continue;
-        gsat_add_clause(s, lits + start, (int)(i - start));
+        if (!truth || !satisfied(truth, lits + start, i - start)) { clauses++; stored += i - start + 2; }
+        start = i + 1;
+    }
+    arena_reserve(s, clauses, stored - 2 * clauses);   /* one allocation, no copies */
+    vec_uint buf;
+    vec_init(buf);
+    s->defer_units = 1;
+    for (size_t i = 0, start = 0; i < n && s->ok; i++) {
+        if (lits[i]) continue;
+        if (truth) load_clause(s, truth, &buf, lits + start, i - start);
+        else gsat_add_clause(s, lits + start, (int)(i - start));
         start = i + 1;
         if (deadline > 0 && (++added & 0xffff) == 0 && gsat_now() > deadline) { rc = DIMACS_TIMEOUT; break; }
     }
+    vec_free(buf);
+    free(truth);
     s->defer_units = 0;
     if (s->ok && solver_propagate(s) != CREF_NONE) s->ok = 0;
     return rc;
+}
+
+void dimacs_equivalences(gsat *s, const int *vars, size_t n, void *state, void (*each)(void *state, int v, int p)) {
+    if (!s->ok) return;
+    solver_backtrack(s, 0);
+    watch_flush(s);
+    for (size_t i = 0; i < n; i++) {
+        int v = vars[i];
+        if (v <= 0 || (uint32_t)v > s->nvars) continue;
+        /* a binary clause's watcher holds its other literal as blocker */
+        const watch_list *neg = &s->watches[mklit((uint32_t)v, 1)], *pos = &s->watches[mklit((uint32_t)v, 0)];
+        for (uint32_t a = 0; a < neg->len; a++) {
+            if (!(neg->data[a].cref & WATCH_BIN)) continue;
+            lit_t p = neg->data[a].blocker;       /* (-v p) */
+            for (uint32_t b = 0; b < pos->len; b++)
+                if ((pos->data[b].cref & WATCH_BIN) && pos->data[b].blocker == lneg(p)) {   /* (v -p) */
+                    each(state, v, lit_to_dimacs(p));
+                    break;
+                }
+        }
+    }
 }
 
 int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info, ic_error *err) {

@@ -96,6 +96,18 @@ void dimacs_text_free(dimacs_text *t);
 /* Add the clauses in lits[0..n) (each ended by 0, solver numbering) to s.
  * Returns DIMACS_OK, or DIMACS_TIMEOUT when deadline (> 0) passed. */
 int dimacs_load(gsat *s, const int *lits, size_t n, double deadline);
+/* The same after asserting units[0..nunits) (DIMACS literals) first: the
+ * clauses they satisfy are never stored, the literals they falsify are
+ * dropped, and all units are propagated once at the end. */
+int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int *lits, size_t n, double deadline);
+
+/* For readers that tie variables together after a load: for each v of
+ * vars[0..n) and each pair of clauses (-v p) (v -p) among the binary
+ * clauses the engine keeps at level 0 (as loaded: clauses satisfied when
+ * added are not kept, literals false then are dropped), each(state, v, p)
+ * with p a DIMACS literal: v = p.  Reads the engine's watch lists (no
+ * copy of the clauses); v may repeat, pairs may be reported twice. */
+void dimacs_equivalences(gsat *s, const int *vars, size_t n, void *state, void (*each)(void *state, int v, int p));
 
 /* Scan, number and load plain DIMACS from r into s.  opts and info may be
  * NULL.  Returns DIMACS_OK, DIMACS_ERROR with err set, or DIMACS_TIMEOUT. */

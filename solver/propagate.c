@@ -85,7 +85,9 @@ cref_t solver_propagate(gsat *s) {
             }
         next_watcher:;
         }
-        ws->len = (uint32_t)(j - ws->data);
+        /* stored only when watchers moved: the lists of literals that
+         * watch nothing (most of a loaded problem's) stay untouched memory */
+        if (j != end) ws->len = (uint32_t)(j - ws->data);
         if (confl != CREF_NONE) break;
     }
 #undef ASSIGN

@@ -21,10 +21,11 @@
 
 typedef struct scc_state {
     const watch_list *watches;    /* the implication graph: see succ() */
-    uint32_t *index, *low;        /* Tarjan: 0 = unvisited */
-    uint8_t *on_stack;
+    uint32_t *index, *low;        /* Tarjan: valid where visited */
+    uint64_t *visited, *on_stack; /* bitmaps per literal */
     vec_uint stack, call_node, call_edge;
-    lit_t *repr;                  /* per literal: its replacement (0: none) */
+    lit_t *repr;                  /* per literal: its replacement, where mapped */
+    uint64_t *mapped;             /* bitmap per literal */
     vec_uint replaced;            /* variables given a replacement */
 } scc_state;
 
@@ -33,7 +34,13 @@ typedef struct scc_state {
  * level 0 after simplification; learned binary clauses are implied too). */
 static inline const watch_list *succ(const scc_state *g, lit_t u) { return &g->watches[lneg(u)]; }
 
-static inline lit_t repr_of(const scc_state *g, lit_t l) { return g->repr[l] ? g->repr[l] : l; }
+/* The per-literal arrays are left uninitialised and only the bitmaps are
+ * zeroed: memory is touched where the search goes, not per literal. */
+static inline int bit(const uint64_t *b, lit_t l) { return (int)(b[l >> 6] >> (l & 63) & 1); }
+static inline void bit_set(uint64_t *b, lit_t l) { b[l >> 6] |= (uint64_t)1 << (l & 63); }
+static inline void bit_clear(uint64_t *b, lit_t l) { b[l >> 6] &= ~((uint64_t)1 << (l & 63)); }
+
+static inline lit_t repr_of(const scc_state *g, lit_t l) { return bit(g->mapped, l) ? g->repr[l] : l; }
 
 static int better_rep(const simp_run *r, uint32_t a, uint32_t b) {
     int sa = 2 * (r->frozen[a] != 0) + (r->s->decision[a] != 0);
@@ -57,10 +64,12 @@ static int component(simp_run *r, scc_state *g, size_t from) {
     for (size_t i = from; i < g->stack.len; i++) {
         lit_t l = g->stack.data[i];
         uint32_t v = lvar(l);
-        if (l == rep || r->frozen[v] || g->repr[l]) continue;
+        if (l == rep || r->frozen[v] || bit(g->mapped, l)) continue;
         if (!s->decision[v] || !s->decision[lvar(rep)]) continue;
         g->repr[l] = rep;
         g->repr[lneg(l)] = lneg(rep);
+        bit_set(g->mapped, l);
+        bit_set(g->mapped, lneg(l));
         vec_push(g->replaced, v);
     }
     return 1;
@@ -77,24 +86,31 @@ static int replaceable(const simp_run *r, uint32_t v) {
 static int tarjan(simp_run *r, scc_state *g) {
     uint32_t nl = 2 * (r->s->nvars + 1), counter = 0;
     for (lit_t root = 2; root < nl; root++) {
-        if (g->index[root] || !replaceable(r, lvar(root)) || !succ(g, root)->len) continue;
+        /* replaceable() first: it reads arrays the run has touched already,
+         * the search's arrays are touched only where it goes */
+        if (!replaceable(r, lvar(root))) { root |= 1u; continue; }
+        if (bit(g->visited, root) || !succ(g, root)->len) continue;
+        bit_set(g->visited, root);
         g->index[root] = g->low[root] = ++counter;
-        vec_push(g->stack, root); g->on_stack[root] = 1;
+        vec_push(g->stack, root); bit_set(g->on_stack, root);
         vec_push(g->call_node, root); vec_push(g->call_edge, 0);
         while (g->call_node.len) {
             lit_t u = vec_last(g->call_node);
             uint32_t e = vec_last(g->call_edge);
             const watch_list *ws = succ(g, u);
-            if (e < ws->len) {
+            uint32_t e0 = e, n = ws->len;
+            while (e < n && !(ws->data[e].cref & WATCH_BIN)) e++;   /* long clauses: no edges */
+            r->steps += e - e0;
+            if (e < n) {
                 vec_last(g->call_edge) = e + 1;
                 r->steps++;
-                if (!(ws->data[e].cref & WATCH_BIN)) continue;
                 lit_t w = ws->data[e].blocker;
-                if (!g->index[w]) {
+                if (!bit(g->visited, w)) {
+                    bit_set(g->visited, w);
                     g->index[w] = g->low[w] = ++counter;
-                    vec_push(g->stack, w); g->on_stack[w] = 1;
+                    vec_push(g->stack, w); bit_set(g->on_stack, w);
                     vec_push(g->call_node, w); vec_push(g->call_edge, 0);
-                } else if (g->on_stack[w] && g->index[w] < g->low[u]) {
+                } else if (bit(g->on_stack, w) && g->index[w] < g->low[u]) {
                     g->low[u] = g->index[w];
                 }
                 continue;
@@ -104,7 +120,7 @@ static int tarjan(simp_run *r, scc_state *g) {
                 size_t from = g->stack.len;
                 do from--; while (g->stack.data[from] != u);
                 if (!component(r, g, from)) return 0;
-                for (size_t i = from; i < g->stack.len; i++) g->on_stack[g->stack.data[i]] = 0;
+                for (size_t i = from; i < g->stack.len; i++) bit_clear(g->on_stack, g->stack.data[i]);
                 g->stack.len = from;
             }
             if (g->call_node.len) {
@@ -124,7 +140,7 @@ static int substitute(simp_run *r, scc_state *g) {
         clause *cl = CL(s, c);
         if (cl->flags & CL_GARBAGE) continue;
         int touched = 0;
-        for (uint32_t k = 0; k < cl->size && !touched; k++) touched = g->repr[cl->lits[k]] != 0;
+        for (uint32_t k = 0; k < cl->size && !touched; k++) touched = bit(g->mapped, cl->lits[k]);
         r->steps += cl->size;
         if (!touched) continue;
         uint32_t stamp = simp_next_stamp(r), n = 0;
@@ -155,11 +171,13 @@ int equiv_run(simp_run *r) {
     scc_state g;
     memset(&g, 0, sizeof g);
     g.watches = s->watches;
-    /* calloc'd: only the pages of the literals visited are ever touched */
-    g.index = xcalloc(nl, sizeof *g.index);
-    g.low = xcalloc(nl, sizeof *g.low);
-    g.on_stack = xcalloc(nl, 1);
-    g.repr = xcalloc(nl, sizeof *g.repr);
+    size_t words = nl / 64 + 1;
+    g.index = xmalloc(nl * sizeof *g.index);
+    g.low = xmalloc(nl * sizeof *g.low);
+    g.repr = xmalloc(nl * sizeof *g.repr);
+    g.visited = xcalloc(words, sizeof *g.visited);
+    g.on_stack = xcalloc(words, sizeof *g.on_stack);
+    g.mapped = xcalloc(words, sizeof *g.mapped);
 
     int ok = tarjan(r, &g);
     simp *p = r->p;
@@ -176,7 +194,8 @@ int equiv_run(simp_run *r) {
     }
     if (ok && g.replaced.len) ok = substitute(r, &g);
 
-    free(g.index); free(g.low); free(g.on_stack); free(g.repr);
+    free(g.index); free(g.low); free(g.repr);
+    free(g.visited); free(g.on_stack); free(g.mapped);
     vec_free(g.stack); vec_free(g.call_node); vec_free(g.call_edge); vec_free(g.replaced);
     return ok && s->ok;
 }

@@ -9,29 +9,56 @@
 
 #include "solver/simp_state.h"
 
+/* Could one of the clause's variables go in this run? */
+static int names_removable(const simp_run *r, const clause *cl) {
+    for (uint32_t k = 0; k < cl->size; k++) {
+        uint32_t v = lvar(cl->lits[k]);
+        if (!r->frozen[v] && r->s->decision[v]) return 1;
+    }
+    return 0;
+}
+
 void occ_init(simp_run *r) {
     gsat *s = r->s;
-    size_t nl = 2 * ((size_t)s->nvars + 1);
+    size_t nl = 2 * ((size_t)s->nvars + 1), n = s->originals.len, live = 0, keep = 0;
     r->occ = xcalloc(nl, sizeof *r->occ);
     r->nocc = xcalloc(nl, sizeof *r->nocc);
-    /* count first: one allocation per list instead of a chain of doublings */
-    for (size_t i = 0; i < s->originals.len; i++) {
+    r->listed = xmalloc(n ? n : 1);
+    r->nlisted = n;
+    for (size_t i = 0; i < n; i++) {
         const clause *cl = CL(s, s->originals.data[i]);
+        r->listed[i] = 0;
         if (cl->flags & CL_GARBAGE) continue;
-        for (uint32_t k = 0; k < cl->size; k++) r->nocc[cl->lits[k]]++;
+        live++;
+        r->listed[i] = (uint8_t)names_removable(r, cl);
+        keep += r->listed[i];
         r->steps += cl->size;
+    }
+    r->partial = 2 * keep < live;
+    s->st.simp_partial_runs += r->partial;
+    if (!r->partial)
+        for (size_t i = 0; i < n; i++) r->listed[i] = !(CL(s, s->originals.data[i])->flags & CL_GARBAGE);
+    /* count first: one allocation per list instead of a chain of doublings */
+    for (size_t i = 0; i < n; i++) {
+        if (!r->listed[i]) continue;
+        const clause *cl = CL(s, s->originals.data[i]);
+        for (uint32_t k = 0; k < cl->size; k++) r->nocc[cl->lits[k]]++;
     }
     for (size_t l = 0; l < nl; l++)
         if (r->nocc[l]) vec_reserve(r->occ[l], r->nocc[l]);
-    for (size_t i = 0; i < s->originals.len; i++) {
+    for (size_t i = 0; i < n; i++) {
+        if (!r->listed[i]) continue;
         cref_t c = s->originals.data[i];
         const clause *cl = CL(s, c);
-        if (cl->flags & CL_GARBAGE) continue;
         for (uint32_t k = 0; k < cl->size; k++) vec_push(r->occ[cl->lits[k]], c);
     }
 }
 
+int occ_listed(const simp_run *r, size_t i) { return i >= r->nlisted || r->listed[i]; }
+
 void occ_free(simp_run *r) {
+    free(r->listed);
+    r->listed = NULL;
     if (!r->occ) return;
     size_t nl = 2 * ((size_t)r->s->nvars + 1);
     for (size_t l = 0; l < nl; l++) vec_free(r->occ[l]);

@@ -10,6 +10,10 @@
  * simp_run is one preprocessing pass: occurrence lists of the irredundant
  * clauses (which may still name garbage clauses; nocc counts the live
  * ones), the subsumption queue, the elimination heap and a work budget.
+ * When most clauses name no variable that could go (frozen or non-decision
+ * variables only: a solve under many assumptions), those clauses stay out
+ * of the lists (partial run): no technique could remove their variables,
+ * and they could only subsume each other.
  * During a run the watches are stale: nothing propagates through them;
  * units go on the trail at level 0 and occ_propagate() applies them to the
  * clauses through the occurrence lists. */
@@ -37,6 +41,9 @@ typedef struct simp_run {
     gsat *s;
     simp *p;
     vec_uint *occ;                /* per literal: clauses containing it */
+    uint8_t *listed;              /* per originals index < nlisted: in the lists */
+    size_t nlisted;               /* later clauses (resolvents) are all listed */
+    int partial;                  /* clauses without a removable variable left out */
     uint32_t *nocc;               /* per literal: live clauses containing it */
     uint8_t *frozen;              /* per variable: must stay in this run */
     uint32_t *mark;               /* per literal: == stamp when marked */
@@ -69,6 +76,7 @@ void simp_mark_removed(simp_run *r, uint32_t v, int kind);
 
 /* simp_occ.c */
 void occ_init(simp_run *r);
+int  occ_listed(const simp_run *r, size_t i);     /* originals.data[i] is in the lists */
 void occ_free(simp_run *r);
 int  occ_unit(simp_run *r, lit_t l);                 /* 0: conflict (s->ok = 0) */
 int  occ_propagate(simp_run *r);                     /* 0: conflict */

@@ -13,7 +13,7 @@
 void subsume_queue_all(simp_run *r) {
     gsat *s = r->s;
     for (size_t i = 0; i < s->originals.len; i++)
-        if (!(CL(s, s->originals.data[i])->flags & CL_GARBAGE)) vec_push(r->queue, s->originals.data[i]);
+        if (occ_listed(r, i) && !(CL(s, s->originals.data[i])->flags & CL_GARBAGE)) vec_push(r->queue, s->originals.data[i]);
 }
 
 static void subsume_with(simp_run *r, cref_t c) {

@@ -93,6 +93,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         GROW(s->trail_pos, old, nc);
         s->cap_vars = cap;
     }
+    if (want > s->nvars) vec_reserve(s->heap, s->heap.len + (want - s->nvars));   /* once, not by doubling */
     for (uint32_t v = s->nvars + 1; v <= want; v++) {
         s->vinfo[v].reason = CREF_NONE;
         s->vinfo[v].level = 0;
@@ -136,7 +137,14 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
     vec_clear(*buf);
     for (int i = 0; i < n; i++)
         if (lits[i] != 0) vec_push(*buf, lit_from_dimacs(lits[i]));
-    if (buf->len > 1) qsort(buf->data, buf->len, sizeof *buf->data, lit_cmp);
+    if (buf->len > 16) qsort(buf->data, buf->len, sizeof *buf->data, lit_cmp);
+    else                          /* short clauses (nearly all): no calls per comparison */
+        for (size_t i = 1; i < buf->len; i++) {
+            lit_t x = buf->data[i];
+            size_t k = i;
+            for (; k > 0 && buf->data[k - 1] > x; k--) buf->data[k] = buf->data[k - 1];
+            buf->data[k] = x;
+        }
     size_t j = 0;
     lit_t prev = LIT_UNDEF;
     for (size_t i = 0; i < buf->len; i++) {

@@ -29,6 +29,7 @@
     X(theory_explanations, "lazy reasons asked of theories")                 \
     X(theory_explanation_lits, "literals in theory reasons and conflicts") \
     X(simp_runs, "preprocessing runs")                                       \
+    X(simp_partial_runs, "runs that left clauses of frozen variables out")   \
     X(simp_eliminated, "variables eliminated")                               \
     X(simp_substituted, "variables replaced by an equivalent literal")       \
     X(simp_restored, "removed variables brought back")                       \

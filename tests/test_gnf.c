@@ -25,12 +25,30 @@ static uint32_t rnd(void) {
 }
 static int pick(int n) { return (int)(rnd() % (unsigned)n); }
 
+/* 1: parse as gsat does without --assume (the solve line's literals
+ * asserted while loading), then solve without assumptions. */
+static int asserting;
+
 /* Parse text; returns the solver (NULL on error, message in err). */
 static gsat *parse(const char *text, gnf_info *info, ic_error *err) {
     gsat *s = gsat_new();
     ic_error_clear(err);
-    if (gnf_parse_mem(s, "t.gnf", text, strlen(text), info, err) < 0) { gsat_free(s); return NULL; }
+    int rc;
+    if (asserting) {
+        reader r;
+        reader_open_mem(&r, "t.gnf", text, strlen(text));
+        gnf_opts o = {0, 0, 1};
+        rc = gnf_parse(s, &r, &o, info, err);
+        reader_close(&r);
+    } else {
+        rc = gnf_parse_mem(s, "t.gnf", text, strlen(text), info, err);
+    }
+    if (rc < 0) { gsat_free(s); return NULL; }
     return s;
+}
+
+static int solve_parsed(gsat *s, const gnf_info *info) {
+    return asserting ? gsat_solve(s, NULL, 0) : gsat_solve(s, info->assumptions.data, (int)info->assumptions.len);
 }
 
 /* Solve text; after SAT, value[fv] = the model's value of file variable fv
@@ -39,7 +57,7 @@ static int solve_text_model(const char *text, int *value, int nvalue) {
     gnf_info info; ic_error err;
     gsat *s = parse(text, &info, &err);
     if (!s) fail_msg("unexpected parse error: %s:%ld: %s", err.file, err.line, err.msg);
-    int r = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+    int r = solve_parsed(s, &info);
     for (int i = 0; i < nvalue; i++) value[i] = 0;
     if (r == GSAT_SAT)
         for (size_t v = 1; v < info.names.len; v++) {
@@ -176,9 +194,10 @@ static void random_vs_brute_force(void **state) {
     int sat = 0, unsat = 0;
     for (int r = 0; r < 300; r++) {
         mode = r % 3;
+        asserting = (r / 3) % 2;     /* every mode both ways */
         int gid = mode == 2 ? 2147483647 : 7;
         int vars = 2 + pick(7), nodes = 2 + pick(4), m = 1 + pick(12), nc = pick(5), na = pick(3);
-        int ef[16], et[16], ev[16], cl[8][3], cw[8], as[4];
+        int ef[16], et[16], ev[16], cl[16][3], cw[16], as[4];
         char text[4096]; size_t len = 0;
         len += (size_t)snprintf(text + len, sizeof text - len, "c random %d\n", r);
         int acyc_var = vars + 1;
@@ -200,6 +219,27 @@ static void random_vs_brute_force(void **state) {
                 len += (size_t)snprintf(text + len, sizeof text - len, "%s%d ", k ? "" : "  ", file_lit(cl[c][k]));
             }
             len += (size_t)snprintf(text + len, sizeof text - len, "0\n");
+        }
+        /* edge variables tied to others by clause pairs (-e x) (e -x) (the
+         * reader gives the edges their class's guard), some of them binary
+         * only because a unit clause before them makes a third literal false */
+        for (int t = pick(4); t > 0; t--) {
+            int e = ev[pick(m)], x = 1 + pick(vars), sx = pick(2) ? x : -x, z = pick(3) ? 0 : 1 + pick(vars);
+            if (x == e) continue;
+            if (z == e || z == x) z = 0;
+            int first = nc;
+            if (z) { cw[nc] = 1; cl[nc++][0] = -z; }   /* first: the pair is binary when loaded */
+            for (int h = 0; h < 2; h++, nc++) {
+                cw[nc] = 2;
+                cl[nc][0] = h ? e : -e;
+                cl[nc][1] = h ? -sx : sx;
+                if (z) cl[nc][cw[nc]++] = z;
+            }
+            for (int c = first; c < nc; c++) {
+                for (int k = 0; k < cw[c]; k++)
+                    len += (size_t)snprintf(text + len, sizeof text - len, "%d ", file_lit(cl[c][k]));
+                len += (size_t)snprintf(text + len, sizeof text - len, "0\n");
+            }
         }
         len += (size_t)snprintf(text + len, sizeof text - len, "solve");
         for (int i = 0; i < na; i++) {
@@ -241,7 +281,7 @@ static void random_vs_brute_force(void **state) {
             gnf_info info; ic_error err;
             gsat *s = parse(text, &info, &err);
             if (!s) fail_msg("instance %d: parse error %s", r, err.msg);
-            got = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+            got = solve_parsed(s, &info);
             for (int v = 1; v <= acyc_var; v++) {
                 value[v] = 0;
                 for (size_t k = 1; k < info.names.len; k++)
@@ -291,6 +331,7 @@ static void random_vs_brute_force(void **state) {
         }
         if (expect) sat++; else unsat++;
     }
+    asserting = 0;
     assert_true(sat > 30 && unsat > 30);
 }
 

@@ -165,6 +165,51 @@ static void incremental_restore(int mode, uint64_t seed) {
     assert_true(t.eliminated > 150 && t.restored > 150);
 }
 
+/* Most variables frozen (as under thousands of assumptions): the run
+ * leaves the clauses of frozen variables only out of its lists.  Units it
+ * finds must still reach those clauses; answers, models and failed
+ * assumptions against brute force. */
+static void partial_runs(void **state) {
+    (void)state;
+    rng r = {0xA55E};
+    totals t = {0};
+    int partial = 0, sat = 0, unsat = 0;
+    for (int inst = 0; inst < 600; inst++) {
+        int n = 6 + rng_int(&r, 9);
+        cnf f; cnf_init(&f, n);
+        structured_cnf(&f, &r, n);
+        gsat *s = load_with(&f, NULL, NULL, 0);
+        int keep = 1 + rng_int(&r, 3), as[16], na = 0;
+        for (int v = keep + 1; v <= n; v++) {
+            if (rng_int(&r, 2)) gsat_freeze(s, v);
+            else if (rng_int(&r, 3) == 0) as[na++] = rng_int(&r, 2) ? v : -v;
+            else gsat_freeze(s, v);
+        }
+        int res = gsat_solve(s, as, na);
+        cnf g; cnf_init(&g, n);
+        for (size_t i = 0; i < f.lits.len; i++) vec_push(g.lits, f.lits.data[i]);
+        for (int i = 0; i < na; i++) cnf_add(&g, &as[i], 1);
+        int expect = brute_force(&g, NULL, NULL, NULL);
+        assert_int_equal(res, expect ? GSAT_SAT : GSAT_UNSAT);
+        if (res == GSAT_SAT) {
+            sat++;
+            assert_true(cnf_satisfied_by_solver(&g, s));
+            assert_total_model(s, n);
+        } else {
+            int nfailed;
+            assert_true(failed_core_ok(&f, s, as, na, n, &nfailed));
+            unsat++;
+        }
+        partial += s->st.simp_partial_runs > 0;
+        add_totals(&t, s);
+        cnf_free(&g);
+        gsat_free(s);
+        cnf_free(&f);
+    }
+    assert_true(partial > 100 && sat > 60 && unsat > 60);
+    assert_true(t.eliminated > 50 && t.units > 20);
+}
+
 static void incremental_preprocess_once(void **state) { (void)state; incremental_restore(1, 4711); }
 static void incremental_preprocess_every_solve(void **state) { (void)state; incremental_restore(2, 815); }
 
@@ -387,6 +432,7 @@ int main(void) {
         cmocka_unit_test(cnf_all_option_sets),
         cmocka_unit_test(incremental_preprocess_once),
         cmocka_unit_test(incremental_preprocess_every_solve),
+        cmocka_unit_test(partial_runs),
         cmocka_unit_test(graphs_with_guards),
         cmocka_unit_test(removed_without_records_has_value),
         cmocka_unit_test(restored_definition_still_holds),

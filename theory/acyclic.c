@@ -82,26 +82,37 @@ static void flush_taken_back(acyclic *a);
 static inline int lit_index(int lit) { return lit > 0 ? 2 * lit : 2 * -lit + 1; }
 static inline int lit_var(int lit) { return lit > 0 ? lit : -lit; }
 
+/* Grow zeroed per-variable array p from oldn to newn entries: a large jump
+ * (the first edge after a reader named every variable) takes fresh zero
+ * pages, which cost nothing until touched; small steps realloc. */
+#define GROW_ZERO(p, oldn, newn) do { \
+        if ((size_t)(newn) > 4 * (size_t)(oldn)) { \
+            void *fresh_ = big_calloc((size_t)(newn), sizeof *(p)); \
+            if ((oldn) != 0) memcpy(fresh_, (p), (size_t)(oldn) * sizeof *(p)); \
+            free(p); \
+            (p) = fresh_; \
+        } else { \
+            (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
+            memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
+        } \
+    } while (0)
+
 static void ensure_vars(acyclic *a, int var) {
     if (var < a->cap_vars) return;
-    int cap = a->cap_vars ? a->cap_vars : 64, all = gsat_num_vars(a->s);
-    while (cap <= var || cap <= all) cap *= 2;     /* every variable at once: a reader adds edges after them */
+    /* every variable at once, at its exact count (a reader adds edges after
+     * naming them all); later growth doubles */
+    int all = gsat_num_vars(a->s), cap = (var > all ? var : all) + 1;
+    if (cap < 2 * a->cap_vars) cap = 2 * a->cap_vars;
+    if (cap < 64) cap = 64;
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
-    a->implied_limit = big_realloc(a->implied_limit, (size_t)cap * sizeof *a->implied_limit);
-    a->var_stamp = big_realloc(a->var_stamp, (size_t)cap * sizeof *a->var_stamp);
-    a->watched = big_realloc(a->watched, (size_t)cap);
-    a->pending_mark = big_realloc(a->pending_mark, (size_t)cap);
-    a->gone_stamp = big_realloc(a->gone_stamp, (size_t)cap * sizeof *a->gone_stamp);
+    GROW_ZERO(a->implied_limit, a->cap_vars, cap);
+    GROW_ZERO(a->var_stamp, a->cap_vars, cap);
+    GROW_ZERO(a->watched, a->cap_vars, cap);
+    GROW_ZERO(a->pending_mark, a->cap_vars, cap);
+    GROW_ZERO(a->gone_stamp, a->cap_vars, cap);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
-    for (int v = a->cap_vars; v < cap; v++) {
-        a->implied_edge[v] = -1;
-        a->implied_limit[v] = 0;
-        a->var_stamp[v] = 0;
-        a->watched[v] = 0;
-        a->pending_mark[v] = 0;
-        a->gone_stamp[v] = 0;
-    }
+    for (int v = a->cap_vars; v < cap; v++) a->implied_edge[v] = -1;
     a->cap_vars = cap;
 }
 
@@ -671,6 +682,13 @@ int acyclic_add_nodes(acyclic *a, int count) {
     }
     for (int v = first; v < n; v++) a->out_guarded[v] = a->in_guarded[v] = -1;
     return first;
+}
+
+void acyclic_reserve_edges(acyclic *a, int count) {
+    if (count <= 0 || (int64_t)a->num_edges + count <= a->cap_edges) return;
+    if ((int64_t)a->num_edges + count > INT32_MAX) return;      /* add_edge grows as it goes */
+    a->cap_edges = a->num_edges + count;
+    a->e = big_realloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
 }
 
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {

@@ -50,6 +50,11 @@ int gsat_graph_add_nodes(gsat *s, int graph, int count) {
     return first_local;
 }
 
+void gsat_graph_reserve_edges(gsat *s, int count) {
+    acyclic *a = acyclic_of(s);
+    if (a) acyclic_reserve_edges(a, count);
+}
+
 int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
     acyclic *a;
     acyclic_graph *g = graph_of(s, graph, &a);

@@ -65,6 +65,7 @@ struct acyclic {
     vec_int stack;
     VEC(reach) cur, next;
     int conflict_edge;
+    vec_int cycle;        /* edge ids of the path that made the last insertion fail */
 
     acyclic_graph_vec graphs;
     int presort_due;      /* a solve began and the order is not presorted for it yet */
@@ -265,27 +266,55 @@ static void propagate_after_insert(acyclic *a, int id) {
 
 /* ---- enabling edges ----------------------------------------------------- */
 
-/* Insert edge id; 0 if it would close a cycle. */
+/* Insert edge id; 0 if it would close a cycle, the cycle's path (head to
+ * tail, fewest guards that cost: see explain_path) then in a->cycle.
+ * Arcs cost 0 in Pearce-Kelly's search if always on or inserted at level
+ * 0, which is "pos < level0_end" for as long as they stay. */
 static int enable(acyclic *a, int id) {
     edge *ed = &a->e[id];
     a->st.inserts++;
-    if (!pk_insert(&a->pk, ed->from, ed->to, id)) return 0;
+    int cost = ed->lit && a->trail_lim.len > 0;
+    if (!pk_insert_cost(&a->pk, ed->from, ed->to, id, cost)) {
+        vec_clear(a->cycle);
+        pk_cycle_path(&a->pk, &a->cycle);
+        return 0;
+    }
     ed->pos = (int)a->trail.len;
     vec_push(a->trail, id);
     if (ed->lit) propagate_after_insert(a, id);
     return 1;
 }
 
-/* The conflict clause for edge id closing a cycle: its guard and the
- * guards of a cheapest path back from its head to its tail. */
+/* The conflict clause for edge id whose insertion failed: its guard and
+ * the guards on the path Pearce-Kelly's search found back from its head to
+ * its tail (a->cycle), those not on for good. */
 static void conflict_clause(acyclic *a, int id, vec_int *out) {
     const edge *ed = &a->e[id];
+    const int free_below = level0_end(a);
     uint32_t vs = new_var_stamp(a);
     int n = 0;
     if (ed->lit) { vec_push(*out, -ed->lit); a->var_stamp[lit_var(ed->lit)] = vs; n++; }
-    int path = explain_path(a, ed->to, ed->from, INT_MAX, out, vs);
-    assert(path >= 0);
-    n += path;
+#ifdef GSAT_DEBUG
+    int at = ed->from;                              /* the path runs from ed->from back to ed->to */
+#endif
+    for (size_t i = 0; i < a->cycle.len; i++) {
+        const edge *pe = &a->e[a->cycle.data[i]];
+#ifdef GSAT_DEBUG
+        if (pe->to != at || pe->pos < 0 || a->trail.data[pe->pos] != a->cycle.data[i]) {
+            fprintf(stderr, "gsat: internal error: acyclicity conflict path broken\n");
+            abort();
+        }
+        at = pe->from;
+#endif
+        if (pe->lit && pe->pos >= free_below && a->var_stamp[lit_var(pe->lit)] != vs) {
+            a->var_stamp[lit_var(pe->lit)] = vs;
+            vec_push(*out, -pe->lit);
+            n++;
+        }
+    }
+#ifdef GSAT_DEBUG
+    if (at != ed->to) { fprintf(stderr, "gsat: internal error: acyclicity conflict path incomplete\n"); abort(); }
+#endif
     a->st.conflicts++;
     a->st.conflict_lits += n;
 }
@@ -601,7 +630,7 @@ static void th_destroy(void *t) {
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed);
     free(a->gone_stamp);
-    vec_free(a->stack); vec_free(a->cur); vec_free(a->next);
+    vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
     vec_free(a->graphs);
     free(a);

@@ -161,8 +161,13 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         add_edges(s, gid, &in, 0, ne1);
         for (int c = 0; c < nc1; c++) gsat_add_clause(s, in.cl[c], in.cw[c]);
         solve_and_check(s, &in, ne1, nc1, NULL, 0);
+        /* stage 1b: a few more edges (the propagation scan then takes the
+         * edges of the last solve from arrays, the new ones from lists) */
+        int ne2 = ne1 + (in.ne - ne1) / 4;
+        add_edges(s, gid, &in, ne1, ne2);
+        solve_and_check(s, &in, ne2, nc1, NULL, 0);
         /* stage 2: everything, then under random assumptions */
-        add_edges(s, gid, &in, ne1, in.ne);
+        add_edges(s, gid, &in, ne2, in.ne);
         for (int c = nc1; c < in.nc; c++) gsat_add_clause(s, in.cl[c], in.cw[c]);
         solve_and_check(s, &in, in.ne, in.nc, NULL, 0);
         int as[3], na = pick(4);
@@ -432,11 +437,13 @@ static void explanations_are_cycles(void **state) {
                     if (e == id) has_own = 1; else allowed[e] = 1;
                 }
                 assert_true(has_own);
-                /* those guards (plus always-on edges) close the cycle, and no
-                 * cycle through the new edge needs fewer */
+                /* those guards (plus always-on edges) close the cycle, and
+                 * at most one more than the cycle through the new edge that
+                 * needs fewest (the search stops at the first arc into the
+                 * tail, pk_order.h) */
                 int c = cheapest_path(&h, h.to[id], h.from[id], allowed);
                 assert_true(c >= 0);
-                assert_int_equal((int)out.len - 1, expect_conflict);
+                assert_true((int)out.len - 1 >= expect_conflict && (int)out.len - 1 <= expect_conflict + 1);
                 /* undo this level: the edge was not inserted */
                 ops->backtrack(a, --level);
                 continue;

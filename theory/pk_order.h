@@ -20,8 +20,7 @@
  *  - Every arc has a cost, 0 or 1 (pk_insert_cost; pk_insert gives 1).  The
  *    forward search is a 0-1 breadth-first search (Dial's layers), so when
  *    an insertion fails, pk_cycle_path gives a path b ~> a of least total
- *    cost or one more: the caller's explanation of the cycle, without a
- *    second search.
+ *    cost: the caller's explanation of the cycle, without a second search.
  * Searches are iterative with explicit stacks; visited marks are stamps,
  * so nothing is cleared per search. */
 #ifndef GSAT_PK_ORDER_H
@@ -56,8 +55,7 @@ int  pk_insert(pk_order *pk, int from, int to, int edge);
 /* The same with the arc's cost (0 or 1) for the forward search. */
 int  pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost);
 /* After pk_insert(a, b, ...) returned 0: push onto path the edge ids of a
- * path b ~> a through enabled edges, of least cost or one more (from a
- * back to b). */
+ * least-cost path b ~> a through enabled edges (from a back to b). */
 void pk_cycle_path(const pk_order *pk, vec_int *path);
 void pk_remove(pk_order *pk, int from, int to, int edge);
 /* A fresh stamp for callers that search the graph with pk->mark. */

@@ -141,10 +141,8 @@ static inline int level0_end(const acyclic *a) {
 /* Push onto out the negated guards of a path src ~> dst through edges with
  * trail index < limit, one with the fewest guarded edges (0-1 BFS, Dial
  * style: cost-0 edges extend the current layer, cost-1 edges the next).
- * Only nodes ordered between src and dst can lie on such a path.  During
- * a partial backtrack, edges whose guards were taken back (still in the
- * order until flush_taken_back) are not used.  Guards already pushed under
- * stamp vs are skipped.  Returns the literals added,
+ * Only nodes ordered between src and dst can lie on such a path.  Guards
+ * already pushed under stamp vs are skipped.  Returns the literals added,
  * -1 if there is no such path. */
 static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, uint32_t vs) {
     const pk_order *pk = &a->pk;
@@ -176,7 +174,6 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
             if (a->seen[z] == stamp || pk->ord[z] > hi) continue;
             const edge *ed = &a->e[id];
             if (ed->pos >= limit) continue;
-            if (ed->lit && a->gone_any && a->gone_stamp[lit_var(ed->lit)] == a->gone_epoch) continue;   /* taken back */
             if (ed->lit == 0 || ed->pos < free_below) {
                 a->seen[z] = stamp;
                 a->parent[z] = id;
@@ -538,9 +535,9 @@ static void th_unassign(void *t, int lit) {
  * v ~> u of edges older than the implication; its reason is the one with
  * the fewest guards.  If no edge taken back could lie on that path, it
  * stands: an edge x->y can lie on one only if it is older and ord[v] <=
- * ord[x] < ord[y] <= ord[u].  Otherwise a path is searched among the older
- * edges whose guards were not taken back (explain_path skips those): lit
- * stays, with that path as its reason, only if there is one. */
+ * ord[x] < ord[y] <= ord[u].  Otherwise the path is searched: lit stays
+ * (with that path as its reason) only if none of its guards was taken
+ * back. */
 static int th_implied_still(void *t, int lit, vec_int *reason) {
     acyclic *a = t;
     int id = a->implied_edge[lit_var(lit)];
@@ -558,10 +555,9 @@ static int th_implied_still(void *t, int lit, vec_int *reason) {
     uint32_t vs = new_var_stamp(a);
     vec_push(*reason, lit);
     a->var_stamp[lit_var(lit)] = vs;
-    if (explain_path(a, ed->to, ed->from, limit, reason, vs) < 0) { vec_clear(*reason); return 0; }
-#ifndef NDEBUG
-    for (size_t k = 1; k < reason->len; k++) assert(a->gone_stamp[lit_var(reason->data[k])] != a->gone_epoch);
-#endif
+    if (explain_path(a, ed->to, ed->from, limit, reason, vs) < 0) assert(0 && "an implied edge lost its cycle");
+    for (size_t k = 1; k < reason->len; k++)
+        if (a->gone_stamp[lit_var(reason->data[k])] == a->gone_epoch) { vec_clear(*reason); return 0; }
     a->st.reasons++;
     a->st.reason_lits += (int64_t)reason->len;
     return 1;

@@ -21,6 +21,7 @@
 # Env:   GSAT_LIMIT (CPU s, default 600), MONOSAT_LIMIT (CPU s, default 600),
 #        SIZES ("1000:10000 2000:20000"), FAMILIES ("pairs triple rw"),
 #        CACHED_ONLY=1 (do not start new MonoSAT runs: report those not measured as "-"),
+#        GSAT (the gsat binary, default build/gsat: another build to compare, e.g. main's),
 #        OUT (results dir, default build/bench/graph), DOC (default doc/benchmarks.md)
 # Writes the table into $DOC, section "Acyclicity theory" (replaced if present).
 set -u
@@ -40,7 +41,7 @@ mkdir -p "$OUT"
 
 make -s all >/dev/null || { echo "graph.sh: build failed" >&2; exit 2; }
 cc -O2 -o "$OUT/gen_gnf" bench/gen_gnf.c || exit 2
-GSAT=$ROOT/build/gsat
+GSAT=${GSAT:-$ROOT/build/gsat}
 have_monosat=0; [ -x "$MONOSAT" ] && have_monosat=1
 [ $have_monosat = 1 ] || echo "graph.sh: MonoSAT not found at $MONOSAT: gsat only" >&2
 

@@ -161,8 +161,13 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         add_edges(s, gid, &in, 0, ne1);
         for (int c = 0; c < nc1; c++) gsat_add_clause(s, in.cl[c], in.cw[c]);
         solve_and_check(s, &in, ne1, nc1, NULL, 0);
+        /* stage 1b: a few more edges (the propagation scan then takes the
+         * edges of the last solve from arrays, the new ones from lists) */
+        int ne2 = ne1 + (in.ne - ne1) / 4;
+        add_edges(s, gid, &in, ne1, ne2);
+        solve_and_check(s, &in, ne2, nc1, NULL, 0);
         /* stage 2: everything, then under random assumptions */
-        add_edges(s, gid, &in, ne1, in.ne);
+        add_edges(s, gid, &in, ne2, in.ne);
         for (int c = nc1; c < in.nc; c++) gsat_add_clause(s, in.cl[c], in.cw[c]);
         solve_and_check(s, &in, in.ne, in.nc, NULL, 0);
         int as[3], na = pick(4);

@@ -112,6 +112,71 @@ static void growing_nodes(void **state) {
     pk_free(&pk);
 }
 
+/* Oracle: least total cost of a path src ~> dst (-1: none), costs per edge
+ * id in cost[] (Bellman-Ford: small graphs). */
+static int least_cost(const edge_t *e, int m, int n, const int *cost, int src, int dst) {
+    int *d = malloc((size_t)n * sizeof *d);
+    for (int v = 0; v < n; v++) d[v] = -1;
+    d[src] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < m; i++) {
+            if (d[e[i].from] < 0) continue;
+            int c = d[e[i].from] + cost[e[i].id];
+            if (d[e[i].to] < 0 || c < d[e[i].to]) { d[e[i].to] = c; changed = 1; }
+        }
+    }
+    int r = d[dst];
+    free(d);
+    return r;
+}
+
+/* A failed insertion's pk_cycle_path is a least-cost path of enabled
+ * edges from the new edge's head to its tail. */
+static void cycle_paths(void **state) {
+    (void)state;
+    rng_state = 31337;
+    int checked = 0;
+    for (int r = 0; r < 40; r++) {
+        int n = 4 + (int)(rnd() % 30), steps = 400;
+        pk_order pk; pk_init(&pk);
+        pk_add_nodes(&pk, n);
+        edge_t *e = malloc((size_t)steps * sizeof *e);
+        int *cost = malloc((size_t)steps * sizeof *cost), m = 0;
+        vec_int path; vec_init(path);
+        for (int id = 0; id < steps; id++) {
+            if (m > 0 && rnd() % 8 == 0) {               /* backtrack a few edges */
+                int k = 1 + (int)(rnd() % (unsigned)m);
+                while (k-- > 0) { m--; pk_remove(&pk, e[m].from, e[m].to, e[m].id); }
+            }
+            int a = (int)(rnd() % (unsigned)n), b = (int)(rnd() % (unsigned)n);
+            if (a == b) continue;
+            cost[id] = (int)(rnd() % 3) != 0;
+            if (pk_insert_cost(&pk, a, b, id, cost[id])) { e[m++] = (edge_t){a, b, id}; continue; }
+            int best = least_cost(e, m, n, cost, b, a);
+            assert_true(best >= 0);
+            vec_clear(path);
+            pk_cycle_path(&pk, &path);
+            int at = a, sum = 0;
+            for (size_t i = 0; i < path.len; i++) {
+                int j = 0;
+                while (j < m && e[j].id != path.data[i]) j++;
+                assert_true(j < m);                      /* an enabled edge */
+                assert_int_equal(e[j].to, at);
+                at = e[j].from;
+                sum += cost[e[j].id];
+            }
+            assert_int_equal(at, b);
+            assert_int_equal(sum, best);
+            checked++;
+        }
+        vec_free(path);
+        free(e); free(cost);
+        pk_free(&pk);
+    }
+    assert_true(checked > 100);
+}
+
 static void sorts(void **state) {
     (void)state;
     rng_state = 99;
@@ -127,6 +192,7 @@ static void sorts(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_graphs),
+        cmocka_unit_test(cycle_paths),
         cmocka_unit_test(medium_graphs),
         cmocka_unit_test(large_sparse),
         cmocka_unit_test(removal_in_any_order),

@@ -49,8 +49,15 @@ struct acyclic {
     int cap_vars;
     uint32_t vstamp;
 
-    int *out_guarded;     /* per node: first guarded edge out of it */
+    int *out_guarded;     /* per node: first guarded edge out of it (newest first) */
     int *in_guarded;      /* per node: first guarded edge into it */
+    /* The same lists for the edges with id < csr_edges and nodes < csr_nodes
+     * as arrays (scanning them is the propagation's inner loop, and
+     * following next_out/next_in through the edge array misses the cache):
+     * node v's arcs are csr_out[csr_out_start[v] .. csr_out_start[v+1]). */
+    reach *csr_out, *csr_in;
+    int *csr_out_start, *csr_in_start;
+    int csr_edges, csr_nodes;
     int *parent;          /* per node: BFS tree edge */
     uint32_t *seen;       /* per node: BFS / bounded-search stamps */
     uint32_t *seen2;
@@ -67,6 +74,7 @@ struct acyclic {
     vec_int stack;
     VEC(reach) cur, next;
     int conflict_edge;
+    vec_int cycle;        /* edge ids of the path that made the last insertion fail */
 
     acyclic_graph_vec graphs;
     int presort_due;      /* a solve began and the order is not presorted for it yet */
@@ -223,19 +231,64 @@ static inline void consider(acyclic *a, int id) {
     imply_off(a, id);
 }
 
+/* Build the arrays of the guarded edges (see struct acyclic), when at
+ * least a quarter of the edges are newer than the last build: amortized
+ * O(1) per edge.  Edges newer than the build are found on the lists, which
+ * hold the newest first. */
+static void build_csr(acyclic *a) {
+    if (a->num_edges - a->csr_edges <= a->csr_edges / 4 && a->csr_edges) return;
+    int n = a->pk.num_nodes, m = a->num_edges;
+    size_t guarded = 0;
+    for (int id = 0; id < m; id++) guarded += a->e[id].lit != 0 && a->e[id].from != a->e[id].to;
+    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start);
+    a->csr_out = xmalloc((guarded + 1) * sizeof *a->csr_out);
+    a->csr_in = xmalloc((guarded + 1) * sizeof *a->csr_in);
+    a->csr_out_start = xcalloc((size_t)n + 2, sizeof *a->csr_out_start);
+    a->csr_in_start = xcalloc((size_t)n + 2, sizeof *a->csr_in_start);
+    for (int id = 0; id < m; id++) {
+        const edge *ed = &a->e[id];
+        if (!ed->lit || ed->from == ed->to) continue;
+        a->csr_out_start[ed->from + 2]++;
+        a->csr_in_start[ed->to + 2]++;
+    }
+    for (int v = 0; v < n; v++) {
+        a->csr_out_start[v + 2] += a->csr_out_start[v + 1];
+        a->csr_in_start[v + 2] += a->csr_in_start[v + 1];
+    }
+    for (int id = m - 1; id >= 0; id--) {          /* newest first, as on the lists */
+        const edge *ed = &a->e[id];
+        if (!ed->lit || ed->from == ed->to) continue;
+        a->csr_out[a->csr_out_start[ed->from + 1]++] = (reach){ed->to, id};
+        a->csr_in[a->csr_in_start[ed->to + 1]++] = (reach){ed->from, id};
+    }
+    a->csr_edges = m;
+    a->csr_nodes = n;
+}
+
 /* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
  * fwd_marks) and y in bwd (bwd_stamp in bwd_marks): each closes a cycle
  * y ~> u -> v ~> x, so its guard is off.  Scan from the smaller side. */
 static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
                             const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
+    const int old = a->csr_edges;
     if (fwd->len <= bwd->len) {
-        for (size_t i = 0; i < fwd->len; i++)
-            for (int id = a->out_guarded[fwd->data[i]]; id >= 0; id = a->e[id].next_out)
+        for (size_t i = 0; i < fwd->len; i++) {
+            int u = fwd->data[i], id = a->out_guarded[u];
+            for (; id >= old; id = a->e[id].next_out)
                 if (bwd_marks[a->e[id].to] == bwd_stamp) consider(a, id);
+            if (id < 0 || u >= a->csr_nodes) continue;
+            for (int k = a->csr_out_start[u], end = a->csr_out_start[u + 1]; k < end; k++)
+                if (bwd_marks[a->csr_out[k].node] == bwd_stamp) consider(a, a->csr_out[k].edge);
+        }
     } else {
-        for (size_t i = 0; i < bwd->len; i++)
-            for (int id = a->in_guarded[bwd->data[i]]; id >= 0; id = a->e[id].next_in)
+        for (size_t i = 0; i < bwd->len; i++) {
+            int v = bwd->data[i], id = a->in_guarded[v];
+            for (; id >= old; id = a->e[id].next_in)
                 if (fwd_marks[a->e[id].from] == fwd_stamp) consider(a, id);
+            if (id < 0 || v >= a->csr_nodes) continue;
+            for (int k = a->csr_in_start[v], end = a->csr_in_start[v + 1]; k < end; k++)
+                if (fwd_marks[a->csr_in[k].node] == fwd_stamp) consider(a, a->csr_in[k].edge);
+        }
     }
 }
 
@@ -278,27 +331,55 @@ static void propagate_after_insert(acyclic *a, int id) {
 
 /* ---- enabling edges ----------------------------------------------------- */
 
-/* Insert edge id; 0 if it would close a cycle. */
+/* Insert edge id; 0 if it would close a cycle, the cycle's path (head to
+ * tail, fewest guards that cost: see explain_path) then in a->cycle.
+ * Arcs cost 0 in Pearce-Kelly's search if always on or inserted at level
+ * 0, which is "pos < level0_end" for as long as they stay. */
 static int enable(acyclic *a, int id) {
     edge *ed = &a->e[id];
     a->st.inserts++;
-    if (!pk_insert(&a->pk, ed->from, ed->to, id)) return 0;
+    int cost = ed->lit && a->trail_lim.len > 0;
+    if (!pk_insert_cost(&a->pk, ed->from, ed->to, id, cost)) {
+        vec_clear(a->cycle);
+        pk_cycle_path(&a->pk, &a->cycle);
+        return 0;
+    }
     ed->pos = (int)a->trail.len;
     vec_push(a->trail, id);
     if (ed->lit) propagate_after_insert(a, id);
     return 1;
 }
 
-/* The conflict clause for edge id closing a cycle: its guard and the
- * guards of a cheapest path back from its head to its tail. */
+/* The conflict clause for edge id whose insertion failed: its guard and
+ * the guards on the path Pearce-Kelly's search found back from its head to
+ * its tail (a->cycle), those not on for good. */
 static void conflict_clause(acyclic *a, int id, vec_int *out) {
     const edge *ed = &a->e[id];
+    const int free_below = level0_end(a);
     uint32_t vs = new_var_stamp(a);
     int n = 0;
     if (ed->lit) { vec_push(*out, -ed->lit); a->var_stamp[lit_var(ed->lit)] = vs; n++; }
-    int path = explain_path(a, ed->to, ed->from, INT_MAX, out, vs);
-    assert(path >= 0);
-    n += path;
+#ifdef GSAT_DEBUG
+    int at = ed->from;                              /* the path runs from ed->from back to ed->to */
+#endif
+    for (size_t i = 0; i < a->cycle.len; i++) {
+        const edge *pe = &a->e[a->cycle.data[i]];
+#ifdef GSAT_DEBUG
+        if (pe->to != at || pe->pos < 0 || a->trail.data[pe->pos] != a->cycle.data[i]) {
+            fprintf(stderr, "gsat: internal error: acyclicity conflict path broken\n");
+            abort();
+        }
+        at = pe->from;
+#endif
+        if (pe->lit && pe->pos >= free_below && a->var_stamp[lit_var(pe->lit)] != vs) {
+            a->var_stamp[lit_var(pe->lit)] = vs;
+            vec_push(*out, -pe->lit);
+            n++;
+        }
+    }
+#ifdef GSAT_DEBUG
+    if (at != ed->to) { fprintf(stderr, "gsat: internal error: acyclicity conflict path incomplete\n"); abort(); }
+#endif
     a->st.conflicts++;
     a->st.conflict_lits += n;
 }
@@ -388,6 +469,7 @@ static void th_solve_start(void *t, const int *assumptions, int n) {
     vec_clear(a->assumed);
     for (int i = 0; i < n; i++) vec_push(a->assumed, assumptions[i]);
     a->presort_due = 1;
+    build_csr(a);
 }
 
 static int th_assigned(void *t, int lit) {
@@ -613,11 +695,12 @@ static void th_destroy(void *t) {
     free(a->e);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
-    free(a->out_guarded); free(a->in_guarded); free(a->parent); free(a->seen); free(a->seen2);
+    free(a->out_guarded); free(a->in_guarded);
+    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->parent); free(a->seen); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed);
     free(a->gone_stamp);
-    vec_free(a->stack); vec_free(a->cur); vec_free(a->next);
+    vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
     vec_free(a->graphs);
     free(a);

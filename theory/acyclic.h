@@ -7,9 +7,9 @@
  * Edges are guarded by a DIMACS literal (0: always on).  When a guard
  * becomes true its edges are inserted into the order; an edge that would
  * close a cycle is a conflict whose clause is "not all the guards on one
- * cycle", the cycle chosen with the fewest guarded edges (0-1 BFS: edges
- * that are always on or on since level 0 cost nothing).  Backtracking pops
- * edges off a per-level edge trail.
+ * cycle", the cycle the failed insertion's search found, one with the
+ * fewest guarded edges (0-1 BFS: edges that are always on or on since level
+ * 0 cost nothing).  Backtracking pops edges off a per-level edge trail.
  *
  * Theory propagation (option theory_propagate): an unassigned guard whose
  * edge u->v has a path v ~> u is implied false, the path being its lazy

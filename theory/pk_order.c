@@ -6,14 +6,15 @@
 
 void pk_init(pk_order *pk) {
     memset(pk, 0, sizeof *pk);
-    vec_init(pk->stack); vec_init(pk->fwd); vec_init(pk->bwd);
+    vec_init(pk->stack); vec_init(pk->next); vec_init(pk->fwd); vec_init(pk->bwd);
     vec_init(pk->pos_buf); vec_init(pk->sort_buf);
 }
 
 void pk_free(pk_order *pk) {
     for (int i = 0; i < pk->num_nodes; i++) { free(pk->out[i].arcs); free(pk->in[i].arcs); }
     free(pk->out); free(pk->in); free(pk->ord); free(pk->node_at); free(pk->mark);
-    vec_free(pk->stack); vec_free(pk->fwd); vec_free(pk->bwd);
+    free(pk->par_node); free(pk->par_edge);
+    vec_free(pk->stack); vec_free(pk->next); vec_free(pk->fwd); vec_free(pk->bwd);
     vec_free(pk->pos_buf); vec_free(pk->sort_buf);
     memset(pk, 0, sizeof *pk);
 }
@@ -26,6 +27,8 @@ int pk_add_nodes(pk_order *pk, int count) {
         pk->ord = xrealloc(pk->ord, (size_t)cap * sizeof *pk->ord);
         pk->node_at = xrealloc(pk->node_at, (size_t)cap * sizeof *pk->node_at);
         pk->mark = xrealloc(pk->mark, (size_t)cap * sizeof *pk->mark);
+        pk->par_node = xrealloc(pk->par_node, (size_t)cap * sizeof *pk->par_node);
+        pk->par_edge = xrealloc(pk->par_edge, (size_t)cap * sizeof *pk->par_edge);
         pk->out = xrealloc(pk->out, (size_t)cap * sizeof *pk->out);
         pk->in = xrealloc(pk->in, (size_t)cap * sizeof *pk->in);
         pk->cap_nodes = cap;
@@ -34,6 +37,7 @@ int pk_add_nodes(pk_order *pk, int count) {
         pk->ord[n] = n;             /* new nodes go to the end of the order */
         pk->node_at[n] = n;
         pk->mark[n] = 0;
+        pk->par_node[n] = pk->par_edge[n] = -1;
         pk->out[n] = (pk_adj){0};
         pk->in[n] = (pk_adj){0};
     }
@@ -49,12 +53,12 @@ uint32_t pk_new_stamp(pk_order *pk) {
     return pk->stamp;
 }
 
-static inline void adj_push(pk_adj *a, int node, int edge) {
+static inline void adj_push(pk_adj *a, int node, int edge, int cost) {
     if (a->len == a->cap) {
         a->cap = a->cap ? 2 * a->cap : 4;
         a->arcs = xrealloc(a->arcs, (size_t)a->cap * sizeof *a->arcs);
     }
-    a->arcs[a->len++] = (pk_arc){node, edge};
+    a->arcs[a->len++] = (pk_arc){node, (unsigned)edge, (unsigned)cost};
 }
 
 void pk_sort_ints(int *a, int n, int *tmp) {
@@ -79,28 +83,64 @@ void pk_sort_ints(int *a, int n, int *tmp) {
     if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
 }
 
-/* Nodes reachable from `start` through positions < ub, into pk->fwd.
- * Returns 0 if the node at position ub (the edge's source) is reached. */
+/* Nodes reachable from `start` through positions < ub, into pk->fwd, in
+ * order of least path cost (0-1 BFS in Dial's layers: pk->stack holds the
+ * current layer, cost-0 arcs extend it, cost-1 arcs feed pk->next; a node
+ * joins fwd when settled).  par_node/par_edge record the tree.  Returns 0
+ * once the node at position ub (the edge's source) is settled: its tree
+ * path is then one of least cost.  (Stopping at the first arc into it, at
+ * most one above the least, visits 15 % fewer nodes on the rw family but
+ * gave it 7-40 % more conflicts on three seeds out of three.) */
 static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
     vec_clear(pk->fwd);
     vec_clear(pk->stack);
+    vec_clear(pk->next);
     pk->mark[start] = stamp;
+    pk->par_node[start] = -1;
     vec_push(pk->stack, start);
     vec_push(pk->fwd, start);
-    while (pk->stack.len) {
+    for (;;) {
+        if (!pk->stack.len) {               /* next layer: settle what is new */
+            if (!pk->next.len) return 1;
+            for (size_t i = 0; i < pk->next.len; i += 3) {
+                int z = pk->next.data[i];
+                if (pk->mark[z] == stamp) continue;
+                pk->mark[z] = stamp;
+                pk->par_node[z] = pk->next.data[i + 1];
+                pk->par_edge[z] = pk->next.data[i + 2];
+                if (pk->ord[z] == ub) return 0;
+                vec_push(pk->stack, z);
+                vec_push(pk->fwd, z);
+            }
+            vec_clear(pk->next);
+            continue;
+        }
         int w = vec_pop(pk->stack);
         const pk_adj *a = &pk->out[w];
         for (int i = 0; i < a->len; i++) {
             int z = a->arcs[i].node, oz = pk->ord[z];
-            if (oz == ub) return 0;
-            if (oz < ub && pk->mark[z] != stamp) {
-                pk->mark[z] = stamp;
-                vec_push(pk->stack, z);
-                vec_push(pk->fwd, z);
+            if (oz > ub || pk->mark[z] == stamp) continue;
+            if (a->arcs[i].cost) {
+                vec_push(pk->next, z); vec_push(pk->next, w); vec_push(pk->next, (int)a->arcs[i].edge);
+                continue;
             }
+            pk->mark[z] = stamp;
+            pk->par_node[z] = w;
+            pk->par_edge[z] = (int)a->arcs[i].edge;
+            if (oz == ub) return 0;
+            vec_push(pk->stack, z);
+            vec_push(pk->fwd, z);
         }
     }
-    return 1;
+}
+
+void pk_cycle_path(const pk_order *pk, vec_int *path) {
+    int v = pk->cycle_from;
+    while (pk->par_node[v] >= 0 && v != pk->cycle_to) {
+        vec_push(*path, pk->par_edge[v]);
+        v = pk->par_node[v];
+    }
+    assert(v == pk->cycle_to);
 }
 
 /* Nodes reaching `start` through positions > lb, into pk->bwd. */
@@ -152,8 +192,13 @@ static void reorder(pk_order *pk) {
     for (j = 0; j < nf; j++, k++) { int v = f->data[j]; pk->ord[v] = pos[k]; pk->node_at[pos[k]] = v; }
 }
 
-int pk_insert(pk_order *pk, int from, int to, int edge) {
+int pk_insert(pk_order *pk, int from, int to, int edge) { return pk_insert_cost(pk, from, to, edge, 1); }
+
+int pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost) {
     assert(from >= 0 && from < pk->num_nodes && to >= 0 && to < pk->num_nodes);
+    assert(cost == 0 || cost == 1);
+    pk->cycle_from = from;
+    pk->cycle_to = to;
     pk->inserts++;
     pk->searched = 0;
     vec_clear(pk->fwd);
@@ -175,8 +220,8 @@ int pk_insert(pk_order *pk, int from, int to, int edge) {
         pk->visited += (int64_t)(pk->fwd.len + pk->bwd.len);
         reorder(pk);
     }
-    adj_push(&pk->out[from], to, edge);
-    adj_push(&pk->in[to], from, edge);
+    adj_push(&pk->out[from], to, edge, cost);
+    adj_push(&pk->in[to], from, edge, cost);
     return 1;
 }
 

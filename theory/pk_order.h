@@ -17,6 +17,10 @@
  *  - After pk_insert, pk->fwd / pk->bwd hold the searched node sets (empty
  *    when no search was needed) until the next call; the theory uses them
  *    for cheap propagation.
+ *  - Every arc has a cost, 0 or 1 (pk_insert_cost; pk_insert gives 1).  The
+ *    forward search is a 0-1 breadth-first search (Dial's layers), so when
+ *    an insertion fails, pk_cycle_path gives a path b ~> a of least total
+ *    cost: the caller's explanation of the cycle, without a second search.
  * Searches are iterative with explicit stacks; visited marks are stamps,
  * so nothing is cleared per search. */
 #ifndef GSAT_PK_ORDER_H
@@ -25,7 +29,7 @@
 #include <stdint.h>
 #include "vec.h"
 
-typedef struct pk_arc { int node, edge; } pk_arc;     /* other end, edge id */
+typedef struct pk_arc { int node; unsigned edge : 31, cost : 1; } pk_arc;   /* other end, edge id */
 typedef struct pk_adj { pk_arc *arcs; int len, cap; } pk_adj;
 
 typedef struct pk_order {
@@ -35,8 +39,10 @@ typedef struct pk_order {
     uint32_t *mark;               /* visit stamps */
     uint32_t stamp;
     uint32_t fwd_stamp;           /* the stamp of the last forward search */
-    vec_int stack, fwd, bwd, pos_buf, sort_buf;
+    int *par_node, *par_edge;     /* forward search tree: arc into each node */
+    vec_int stack, next, fwd, bwd, pos_buf, sort_buf;
     int searched;                 /* last insert needed a search */
+    int cycle_from, cycle_to;     /* the last insertion's edge (pk_cycle_path) */
     int64_t inserts, searches, visited, cycles;
 } pk_order;
 
@@ -46,6 +52,11 @@ void pk_free(pk_order *pk);
 int  pk_add_nodes(pk_order *pk, int count);
 /* 1: edge inserted; 0: it would close a cycle (nothing changed). */
 int  pk_insert(pk_order *pk, int from, int to, int edge);
+/* The same with the arc's cost (0 or 1) for the forward search. */
+int  pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost);
+/* After pk_insert(a, b, ...) returned 0: push onto path the edge ids of a
+ * least-cost path b ~> a through enabled edges (from a back to b). */
+void pk_cycle_path(const pk_order *pk, vec_int *path);
 void pk_remove(pk_order *pk, int from, int to, int edge);
 /* A fresh stamp for callers that search the graph with pk->mark. */
 uint32_t pk_new_stamp(pk_order *pk);

@@ -6,17 +6,27 @@
  * reaches on every chain: reach[u][c] = min position on chain c reachable
  * from u.  Since a chain is a path, u reaches v iff reach[u][chain v] <=
  * pos v.  Computed in reverse topological order (depgraph.h): O((V + E) * chains)
- * time and V * chains words — linear in the history, unlike PolySI's full
+ * time and V * chains entries — linear in the history, unlike PolySI's full
  * transitive closure.
+ *
+ * An entry is 16 bits: the offset from a per-row base, a lower bound of the
+ * row computed first (the least of the node's own position and its
+ * successors' bases).  Positions reached from one node lie close together
+ * in real histories, so offsets fit; one that does not is stored as "none
+ * known" — every entry is a position the node truly reaches, or none, so a
+ * lost fact only costs pruning, never a false answer.  Up to 32767
+ * transactions per session nothing can be lost.  At 10M transactions and
+ * 100 sessions this halves the table (4 GB instead of 8).
  *
  * Pruning rounds only append edges, so after the first table each
  * pg_reach relaxes the rows the new edges can change (below) instead of
  * recomputing all of them.
  *
- * The chains are independent columns of that table, so with g->threads > 1
- * the columns are split into ranges (whole cache lines) computed by par_run
- * tasks, each walking the same order: every entry is written by one task
- * only, and the result is the same for every thread count.
+ * The chains are independent columns of that table (the bases are set
+ * before), so with g->threads > 1 the columns are split into ranges
+ * computed by par_run tasks, each walking the same order: every entry is
+ * written by one task only, and the result is the same for every thread
+ * count.
  *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used
@@ -57,26 +67,68 @@ typedef struct reach_job {
     uint32_t ntasks;
 } reach_job;
 
-/* Columns [c0, c1) of every row, in reverse topological order. */
+/* A row's offsets from its values (UINT32_MAX: none), base b a lower bound
+ * of them; offsets past pg_reach_delta_max become NONE (the fact is lost). */
+static void encode_row(uint16_t *out, const uint32_t *val, uint32_t w, uint32_t b) {
+    uint32_t dmax = pg_reach_delta_max;
+    for (uint32_t x = 0; x < w; x++) {
+        uint32_t d = val[x] - b;
+        out[x] = (uint16_t)(val[x] != UINT32_MAX && d <= dmax ? d : PG_REACH_NONE);
+    }
+}
+
+/* Columns [c0, c1) of every row, in reverse topological order (the bases
+ * are set before the tasks start). */
 static void reach_columns(void *ctx, size_t task) {
     const reach_job *j = ctx;
     polygraph *g = j->g;
     uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
     uint32_t per = (S + j->ntasks - 1) / j->ntasks;
-    per = (per + 15) & ~15u;                   /* 16 words: one cache line */
+    per = (per + 15) & ~15u;                   /* whole 32-byte halves of cache lines */
     uint32_t c0 = (uint32_t)task * per, c1 = c0 + per < S ? c0 + per : S;
     if (c0 >= c1) return;
     uint32_t w = c1 - c0;
+    uint32_t *val = xmalloc(w * sizeof *val);
     for (uint32_t i = N; i-- > 0;) {
         uint32_t u = j->order[i];
-        uint32_t *row = g->reach + (size_t)u * stride + c0;
-        for (uint32_t x = 0; x < w; x++) row[x] = UINT32_MAX;
-        uint32_t c = j->chain[u];
-        if (c >= c0 && c < c1) row[c - c0] = j->pos[u];
-        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
-            const uint32_t *rv = g->reach + (size_t)j->adj[e] * stride + c0;
-            for (uint32_t x = 0; x < w; x++) row[x] = rv[x] < row[x] ? rv[x] : row[x];
+        uint16_t *row = g->reach + (size_t)u * stride;
+        uint32_t bu = pg_reach_row_base(row);
+        if (bu == UINT32_MAX) {                /* reaches no tracked node */
+            for (uint32_t x = 0; x < w; x++) row[2 + c0 + x] = PG_REACH_NONE;
+            continue;
         }
+        for (uint32_t x = 0; x < w; x++) val[x] = UINT32_MAX;
+        uint32_t c = j->chain[u];
+        if (c >= c0 && c < c1) val[c - c0] = j->pos[u];
+        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
+            const uint16_t *rv = g->reach + (size_t)j->adj[e] * stride;
+            uint32_t bv = pg_reach_row_base(rv);
+            if (bv == UINT32_MAX) continue;
+            rv += 2 + c0;
+            for (uint32_t x = 0; x < w; x++) {
+                uint32_t v = rv[x] == PG_REACH_NONE ? UINT32_MAX : bv + rv[x];
+                val[x] = v < val[x] ? v : val[x];
+            }
+        }
+        encode_row(row + 2 + c0, val, w, bu);
+    }
+    free(val);
+}
+
+/* Every row's base: the least of its own position and its successors'
+ * bases — a lower bound of every position the row will hold, the same for
+ * every split of the columns. */
+static void reach_bases(polygraph *g, const uint32_t *order, const dg_graph *dg, const uint32_t *chain,
+                        const uint32_t *pos) {
+    uint32_t N = g->num_nodes, stride = g->reach_stride;
+    for (uint32_t i = N; i-- > 0;) {
+        uint32_t u = order[i];
+        uint32_t b = chain[u] == HISTORY_NONE ? UINT32_MAX : pos[u];
+        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
+            uint32_t bv = pg_reach_row_base(g->reach + (size_t)dg->adj[e] * stride);
+            b = bv < b ? bv : b;
+        }
+        memcpy(g->reach + (size_t)u * stride, &b, sizeof b);
     }
 }
 
@@ -118,15 +170,25 @@ static uint32_t heap_pop_node(node_heap *hp) {
     return top;
 }
 
-/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller. */
-static int relax_row(uint32_t *dst, const uint32_t *src, uint32_t S) {
+/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  The
+ * base of dst drops to src's when that is lower (dst's offsets are
+ * re-encoded from it, and those that no longer fit are lost); val is
+ * scratch of S entries. */
+static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, uint32_t *val) {
+    uint32_t bs = pg_reach_row_base(src), bd = pg_reach_row_base(dst);
+    if (bs == UINT32_MAX) return 0;
     uint32_t smaller = 0;
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t m = src[x] < dst[x] ? src[x] : dst[x];
-        smaller |= m ^ dst[x];
-        dst[x] = m;
+        uint32_t vs = src[2 + x] == PG_REACH_NONE ? UINT32_MAX : bs + src[2 + x];
+        uint32_t vd = dst[2 + x] == PG_REACH_NONE ? UINT32_MAX : bd + dst[2 + x];
+        smaller |= vs < vd;
+        val[x] = vs < vd ? vs : vd;
     }
-    return smaller != 0;
+    if (!smaller) return 0;
+    uint32_t b = bs < bd ? bs : bd;
+    memcpy(dst, &b, sizeof b);
+    encode_row(dst + 2, val, S, b);
+    return 1;
 }
 
 /* Returns 0 (table unfinished: recompute it) when more than limit nodes
@@ -144,10 +206,11 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
     free(fill);
     uint8_t *queued = xcalloc(N ? N : 1, 1);
+    uint32_t *val = xmalloc((S ? S : 1) * sizeof *val);
     node_heap hp = { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
-        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S) && !queued[a]) {
+        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S, val) && !queued[a]) {
             queued[a] = 1;
             heap_push_node(&hp, a);
         }
@@ -158,16 +221,16 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         if (++visited > limit) { ok = 0; break; }
         uint32_t x = heap_pop_node(&hp);
         queued[x] = 0;
-        const uint32_t *rx = g->reach + (size_t)x * stride;
+        const uint16_t *rx = g->reach + (size_t)x * stride;
         for (uint32_t j = pstart[x]; j < pstart[x + 1]; j++) {
             uint32_t p = pred[j];
-            if (relax_row(g->reach + (size_t)p * stride, rx, S) && !queued[p]) {
+            if (relax_row(g->reach + (size_t)p * stride, rx, S, val) && !queued[p]) {
                 queued[p] = 1;
                 heap_push_node(&hp, p);
             }
         }
     }
-    free(hp.node); free(queued); free(pstart); free(pred);
+    free(hp.node); free(queued); free(pstart); free(pred); free(val);
     return ok;
 }
 
@@ -188,9 +251,8 @@ static int compute(polygraph *g, int want_reach) {
         int done = pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach && update_incrementally(g, &dg, limit);
         if (!done) {
             if (!g->reach) {
-                /* whole cache lines per row when the columns are split between threads */
-                g->reach_stride = S >= 32 && pg_threads_for(g, (uint64_t)N * S / 64) > 1 ? (S + 15) & ~15u : S;
-                size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
+                g->reach_stride = (S + 2 + 1) & ~1u;   /* even: every base 4-byte aligned */
+                size_t bytes = ((size_t)N * g->reach_stride + 32) * sizeof *g->reach;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
                 if (!g->reach) xalloc_fail(bytes);
             }
@@ -200,8 +262,9 @@ static int compute(polygraph *g, int want_reach) {
                 chain[u] = pg_node_chain(g, u);
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
+            reach_bases(g, order, &dg, chain, pos);
             unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
-            uint32_t ntasks = S >= 32 && g->reach_stride % 16 == 0 ? (uint32_t)threads : 1;
+            uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
             if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
             reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
             par_run(threads, ntasks, reach_columns, &job);

@@ -67,18 +67,38 @@ typedef struct reach_job {
     uint32_t ntasks;
 } reach_job;
 
-/* A row's offsets from its values (UINT32_MAX: none), base b a lower bound
- * of them; offsets past pg_reach_delta_max become NONE (the fact is lost). */
-static void encode_row(uint16_t *out, const uint32_t *val, uint32_t w, uint32_t b) {
-    uint32_t dmax = pg_reach_delta_max;
+/* The hot loops below are plain min/saturating-add loops over 16-bit
+ * offsets; -O2's "very cheap" vectorizer leaves them scalar, so GCC is told
+ * to use its "cheap" model for them (other compilers decide alone). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE __attribute__((optimize("vect-cost-model=cheap")))
+#else
+#define VECTORIZE
+#endif
+
+/* acc[x] = min(acc[x], src[x] + sh), the sum saturating at NONE: offsets
+ * from one base moved to a base sh lower; one that no longer fits is lost.
+ * sh < NONE. */
+VECTORIZE static void min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh) {
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t d = val[x] - b;
-        out[x] = (uint16_t)(val[x] != UINT32_MAX && d <= dmax ? d : PG_REACH_NONE);
+        uint32_t t = (uint32_t)src[x] + sh;
+        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
+        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
     }
 }
 
+/* Offsets past pg_reach_delta_max (a testing knob) become NONE. */
+static void clamp_offsets(uint16_t *acc, uint32_t w) {
+    uint32_t dmax = pg_reach_delta_max;
+    if (dmax >= PG_REACH_NONE - 1) return;
+    for (uint32_t x = 0; x < w; x++)
+        if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
+}
+
 /* Columns [c0, c1) of every row, in reverse topological order (the bases
- * are set before the tasks start). */
+ * are set before the tasks start).  A successor's offsets are moved to
+ * this row's base (never higher: the base is a lower bound of the
+ * successors' bases), so a row is built in the 16-bit domain. */
 static void reach_columns(void *ctx, size_t task) {
     const reach_job *j = ctx;
     polygraph *g = j->g;
@@ -88,31 +108,25 @@ static void reach_columns(void *ctx, size_t task) {
     uint32_t c0 = (uint32_t)task * per, c1 = c0 + per < S ? c0 + per : S;
     if (c0 >= c1) return;
     uint32_t w = c1 - c0;
-    uint32_t *val = xmalloc(w * sizeof *val);
     for (uint32_t i = N; i-- > 0;) {
         uint32_t u = j->order[i];
-        uint16_t *row = g->reach + (size_t)u * stride;
+        uint16_t *row = g->reach + (size_t)u * stride, *acc = row + 2 + c0;
         uint32_t bu = pg_reach_row_base(row);
-        if (bu == UINT32_MAX) {                /* reaches no tracked node */
-            for (uint32_t x = 0; x < w; x++) row[2 + c0 + x] = PG_REACH_NONE;
-            continue;
-        }
-        for (uint32_t x = 0; x < w; x++) val[x] = UINT32_MAX;
+        for (uint32_t x = 0; x < w; x++) acc[x] = PG_REACH_NONE;
+        if (bu == UINT32_MAX) continue;        /* reaches no tracked node */
         uint32_t c = j->chain[u];
-        if (c >= c0 && c < c1) val[c - c0] = j->pos[u];
+        if (c >= c0 && c < c1) {
+            uint32_t d = j->pos[u] - bu;
+            acc[c - c0] = (uint16_t)(d < PG_REACH_NONE ? d : PG_REACH_NONE);
+        }
         for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
             const uint16_t *rv = g->reach + (size_t)j->adj[e] * stride;
             uint32_t bv = pg_reach_row_base(rv);
-            if (bv == UINT32_MAX) continue;
-            rv += 2 + c0;
-            for (uint32_t x = 0; x < w; x++) {
-                uint32_t v = rv[x] == PG_REACH_NONE ? UINT32_MAX : bv + rv[x];
-                val[x] = v < val[x] ? v : val[x];
-            }
+            if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) continue;   /* nothing it knows fits */
+            min_shifted(acc, rv + 2 + c0, w, bv - bu);
         }
-        encode_row(row + 2 + c0, val, w, bu);
+        clamp_offsets(acc, w);
     }
-    free(val);
 }
 
 /* Every row's base: the least of its own position and its successors'
@@ -170,24 +184,28 @@ static uint32_t heap_pop_node(node_heap *hp) {
     return top;
 }
 
-/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  The
- * base of dst drops to src's when that is lower (dst's offsets are
- * re-encoded from it, and those that no longer fit are lost); val is
- * scratch of S entries. */
-static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, uint32_t *val) {
+/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both
+ * rows' offsets are moved to the lower base first (those that no longer
+ * fit are lost); dst is left as it was unless something got smaller.  val
+ * is scratch of S entries. */
+VECTORIZE static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, uint16_t *restrict val) {
     uint32_t bs = pg_reach_row_base(src), bd = pg_reach_row_base(dst);
     if (bs == UINT32_MAX) return 0;
-    uint32_t smaller = 0;
+    uint32_t b = bs < bd ? bs : bd;
+    if (bs - b >= PG_REACH_NONE) return 0;     /* nothing src knows fits dst's base */
+    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;
+    if (bd != UINT32_MAX && bd - b < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - b);
+    uint32_t smaller = 0, sh = bs - b;
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t vs = src[2 + x] == PG_REACH_NONE ? UINT32_MAX : bs + src[2 + x];
-        uint32_t vd = dst[2 + x] == PG_REACH_NONE ? UINT32_MAX : bd + dst[2 + x];
-        smaller |= vs < vd;
-        val[x] = vs < vd ? vs : vd;
+        uint32_t t = (uint32_t)src[2 + x] + sh;
+        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
+        smaller |= t < val[x];
+        val[x] = (uint16_t)(t < val[x] ? t : val[x]);
     }
     if (!smaller) return 0;
-    uint32_t b = bs < bd ? bs : bd;
+    clamp_offsets(val, S);
     memcpy(dst, &b, sizeof b);
-    encode_row(dst + 2, val, S, b);
+    memcpy(dst + 2, val, S * sizeof *val);
     return 1;
 }
 
@@ -206,7 +224,7 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
     free(fill);
     uint8_t *queued = xcalloc(N ? N : 1, 1);
-    uint32_t *val = xmalloc((S ? S : 1) * sizeof *val);
+    uint16_t *val = xmalloc((S ? S : 1) * sizeof *val);
     node_heap hp = { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;

@@ -34,6 +34,7 @@
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
 #include "par.h"
+#include "io/bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,8 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
     uint32_t N = g->num_nodes, T = ix->h->num_txns;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
     dg->n = N;
-    dg->start = xcalloc((size_t)N + 1, sizeof *dg->start);
-    dg->adj = xmalloc((M + 1) * sizeof *dg->adj);
+    dg->start = big_calloc((size_t)N + 1, sizeof *dg->start);
+    dg->adj = big_malloc((M + 1) * sizeof *dg->adj);
     dg->eid = NULL;
     for (size_t i = 0; i < E; i++) dg->start[g->known.data[i].from + 1]++;
     if (g->split)
@@ -273,6 +274,7 @@ static int compute(polygraph *g, int want_reach) {
                 size_t bytes = ((size_t)N * g->reach_stride + 32) * sizeof *g->reach;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
                 if (!g->reach) xalloc_fail(bytes);
+                big_advise(g->reach, bytes);           /* rows are read all over: fewer TLB misses */
             }
             /* chain and position per node, once: the inner loop stays in the table */
             uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);

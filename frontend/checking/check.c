@@ -137,7 +137,13 @@ static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, in
     return confirm_success(g, res);
 }
 
-static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
+/* The solver's choices, copied out so that the solver can be freed before
+ * the re-check allocates its own (the peak memory of a PASS). */
+typedef struct model_bits { int var0; uint8_t *val; } model_bits;
+static int model_bits_value(void *ctx, int var) {
+    const model_bits *m = ctx;
+    return m->val[var - m->var0] ? 1 : -1;
+}
 
 /* Orient every constraint so that "true" agrees with the known graph's
  * topological order (as of the last pruning round) and make true the
@@ -172,8 +178,11 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     gsat_get_stats(s, &res->st.solver);
     check_verdict v;
     if (r == GSAT_SAT) {
-        v = apply_model(g, var0, gsat_model_value, s, res);
+        model_bits m = { var0, xmalloc(g->cons.len ? g->cons.len : 1) };
+        for (size_t i = 0; i < g->cons.len; i++) m.val[i] = gsat_value(s, var0 + (int)i) > 0;
         gsat_free(s);
+        v = apply_model(g, var0, model_bits_value, &m, res);
+        free(m.val);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");

@@ -126,12 +126,17 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
  * side u<v), then confirm by definition. */
 static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
     dep_edge_vec side; vec_init(side);
-    for (size_t i = 0; i < g->cons.len; i++) {
-        pg_cons c = g->cons.data[i];
-        vec_clear(side);
-        if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
-        else pg_side_deps(g, c.v, c.u, &side);
-        vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    for (int pass = 0; pass < 2; pass++) {       /* count, reserve exactly, then add */
+        size_t n = 0;
+        for (size_t i = 0; i < g->cons.len; i++) {
+            pg_cons c = g->cons.data[i];
+            vec_clear(side);
+            if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
+            else pg_side_deps(g, c.v, c.u, &side);
+            n += side.len;
+            if (pass) vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+        }
+        if (!pass) pg_known_reserve(g, n);
     }
     vec_free(side);
     return confirm_success(g, res);

@@ -81,7 +81,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
         free(order);
         g->num_chains = (uint32_t)max_chains;
     }
-    vec_reserve(g->known, ix->base.len + 16);
+    pg_known_reserve(g, ix->base.len + 16);
     vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
 
     /* Reader summaries: per unit, per chain, the latest reader node
@@ -119,6 +119,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
         }
     }
     g->rsum_start[nu] = (uint32_t)g->rsum.len;
+    vec_fit(g->rsum);
     vec_free(touched);
     free(best);
     free(mark);
@@ -400,7 +401,7 @@ int pg_build_constraints(polygraph *g) {
         if (ok) {
             vec_reserve(g->cons, g->cons.len + o->cons.len);
             vec_foreach(const pg_cons, c, o->cons) g->cons.data[g->cons.len++] = *c;
-            vec_reserve(g->known, g->known.len + o->edges.len);
+            pg_known_reserve(g, o->edges.len);
             vec_foreach(const pg_edge, e, o->edges) g->known.data[g->known.len++] = *e;
             g->pairs_total += o->pairs_total;
             g->pairs_decided_scan += o->pairs_decided;

@@ -246,6 +246,8 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
         }
     }
 
+    /* kept while checking: no doubling slack */
+    vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
     free(local); free(rstart); free(byk); free(is_final);
     vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
     vec_free(fill); vec_free(visited);

@@ -168,6 +168,16 @@ static inline int pg_reaches(const polygraph *g, uint32_t u, uint32_t v) {
     return pg_reach_at(g, u, c) <= pg_node_pos(g, v);
 }
 
+/* Room for n more known edges, growing by exactly that much: the edge
+ * list is the largest array of a level but one, and grows a few times by a
+ * fraction (scan, pruning rounds), where doubling would reserve up to as
+ * much again. */
+static inline void pg_known_reserve(polygraph *g, size_t n) {
+    if (g->known.len + n <= g->known.cap) return;
+    g->known.cap = g->known.len + n;
+    g->known.data = xrealloc(g->known.data, g->known.cap * sizeof *g->known.data);
+}
+
 /* A transaction-level dependency as the level's node edge; pg_add_dep
  * appends it to the known edges. */
 pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);

@@ -22,6 +22,11 @@
 #                 wall, user+sys, peak RSS and the load average of every run.
 #                 Histories go to $BIG_TMP (default /tmp/scaling-10m, ~2.3 GB)
 #                 and are deleted afterwards; --sizes "N ..." to choose sizes.
+#                 Every run is capped at $MEM_CAP_KB of virtual memory
+#                 (ulimit -v; default 12000000: the machine is shared and has
+#                 no swap; a capped run ends as ERROR "out of memory").
+#                 BASE=path/to/isocheck adds the same runs of that binary
+#                 (e.g. main's build) as rows marked "base".
 #
 # Writes bench/out/scaling/results.tsv, doc/scaling-time.{png,svg},
 # doc/scaling-memory.{png,svg} (and doc/scaling-size.{png,svg} with --big),
@@ -50,7 +55,9 @@ if [ $ten = 1 ]; then
   trap 'rm -rf "$tmp"' EXIT
   threads_arg() { echo "--threads $1"; }
   rows=$OUT/10m.tsv
-  printf 'txns\tlevel\tthreads\tverdict\twall_s\tcpu_s\tpeak_mb\tload1\tstages\n' > "$rows"
+  cap=${MEM_CAP_KB:-12000000}
+  bins="new=$ISOCHECK"; [ -n "${BASE:-}" ] && bins="base=$BASE $bins"
+  printf 'txns\tbinary\tlevel\tthreads\tverdict\twall_s\tcpu_s\tpeak_mb\tload1\tstages\n' > "$rows"
   for n in $sizes; do
     h=$tmp/h$n.txt
     echo "scaling: generating $n transactions" >&2
@@ -58,30 +65,33 @@ if [ $ten = 1 ]; then
       -o "$h" --no-truth --force > /dev/null || { echo "scaling: gen failed for $n" >&2; exit 1; }
     for lvl in si ser; do
       for th in 1 2; do
+       for bin in $bins; do
+        name=${bin%%=*}; exe=${bin#*=}
         load1=$(cut -d' ' -f1 /proc/loadavg)
-        log=$OUT/10m-$n-$lvl-$th.log
-        /usr/bin/time -f 'TIME %e %U %S %M' -o "$log.time" timeout "$limit" \
-          "$ISOCHECK" check -v --level "$lvl" $(threads_arg $th) "$h" > "$log" 2>&1
+        log=$OUT/10m-$n-$name-$lvl-$th.log
+        ( ulimit -v "$cap"; /usr/bin/time -f 'TIME %e %U %S %M' -o "$log.time" timeout "$limit" \
+          "$exe" check -v --level "$lvl" $(threads_arg $th) "$h" > "$log" 2>&1 )
         rc=$?; v=ERROR; case $rc in 0) v=PASS;; 1) v=FAIL;; 124) v=TIMEOUT;; esac
         read -r _ wall usr sys rss < <(grep '^TIME' "$log.time")
         cpu=$(awk -v u="${usr:-0}" -v s="${sys:-0}" 'BEGIN{printf "%.1f", u + s}')
         st=$( { grep -o 'load [0-9.]*s  index [0-9.]*s' "$log"; grep -o "graph .*verify [0-9.]*s" "$log"; } | tr '\n' ' ')
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$lvl" "$th" "$v" "${wall:-0}" "$cpu" \
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$name" "$lvl" "$th" "$v" "${wall:-0}" "$cpu" \
           "$(( ${rss:-0} / 1024 ))" "$load1" "$st" >> "$rows"
-        echo "scaling: $n $lvl threads=$th: $v wall ${wall}s cpu ${cpu}s peak $(( ${rss:-0} / 1024 )) MB (load $load1)" >&2
+        echo "scaling: $n $name $lvl threads=$th: $v wall ${wall}s cpu ${cpu}s peak $(( ${rss:-0} / 1024 )) MB (load $load1)" >&2
+       done
       done
     done
     rm -f "$h"
   done
   {
-    echo "Command: \`bench/scaling.sh --10m --sizes \"$sizes\" --timeout $limit --seed $seed\`; $(revision); $(machine_line)."
+    echo "Command: \`${BASE:+BASE=$BASE }bench/scaling.sh --10m --sizes \"$sizes\" --timeout $limit --seed $seed\` (memory cap $cap kB); $(revision); $(machine_line)."
     echo "Histories: \`isocheck gen --sessions 100 --txns N/100 --ops 8 --keys N/10\`; \`isocheck check -v --level L\` with"
     echo "1 and 2 threads. Stage times are wall seconds from \`-v\`; cpu is user+sys; load is the 1-minute"
     echo "load average when the run started (other jobs share this 2-core machine)."
     echo
-    echo "| txns | level | threads | verdict | wall s | cpu s | peak MB | load | stages |"
-    echo "|---:|---|---:|---|---:|---:|---:|---:|---|"
-    tail -n +2 "$rows" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}'
+    echo "| txns | binary | level | threads | verdict | wall s | cpu s | peak MB | load | stages |"
+    echo "|---:|---|---|---:|---|---:|---:|---:|---:|---|"
+    tail -n +2 "$rows" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10}'
   } | md_section "$DOC/benchmarks.md" "Scaling to 10M transactions"
   exit 0
 fi

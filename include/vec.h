@@ -65,6 +65,11 @@ static inline void *vec_grow_(void *data, size_t *cap, size_t elem, size_t need)
 #define vec_shrink(v, n)   ((v).len = (n))
 #define vec_resize(v, n)   (vec_reserve((v), (n)), (v).len = (n))
 #define vec_free(v)        (free((v).data), vec_init(v))
+/* Capacity down to the length (a large block shrinks in place): for big
+ * arrays that stop growing, whose doubling slack would only hold address
+ * space. */
+#define vec_fit(v)         ((v).len < (v).cap ? ((v).data = xrealloc((v).data, ((v).len ? (v).len : 1) * sizeof *(v).data), \
+                                                (v).cap = (v).len ? (v).len : 1) : 0)
 #define vec_foreach(T, p, v) for (T *p = (v).data; p && p < (v).data + (v).len; p++)  /* no NULL+0 */
 
 typedef VEC(int) vec_int;

@@ -11,13 +11,17 @@
  * solver are exercised, and the single-threaded verdict is checked against
  * the simulator's ground truth where it is certain (correct executions
  * pass).  Likewise the incremental renewal of the reachability table
- * against recomputing it. */
+ * against recomputing it, the 16-bit table with offsets too small to hold
+ * every fact (same verdicts, same for every thread count), and the table
+ * itself against a search of the known graph (exact while offsets fit;
+ * otherwise every fact it keeps is true). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "workload/gen_writer.h"
@@ -177,11 +181,131 @@ static void incremental_reach_same_as_full(void **state) {
     assert_true(pruned > 10);
 }
 
+/* 16-bit offsets too small to hold every fact (pg_reach_delta_max
+ * lowered): the lost facts cost pruning only.  Every verdict equals the
+ * exact table's, and the result is still the same for every thread count. */
+static void lossy_reach_same_verdicts(void **state) {
+    (void)state;
+    pg_par_min_work = 0;
+    int checks = 0, lost = 0, fails = 0;
+    for (uint64_t seed = 31; seed <= 36; seed++)
+        for (int f = 0; f < FAULT_COUNT; f++) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 40, 60, seed);
+            anomaly_list al;
+            anomaly_list_init(&al);
+            uint64_t found = axioms_check(h, &al, 1);
+            anomaly_list_free(&al);
+            if (found) { history_free(h); continue; }
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            assert_true(pg_index_build(&ix, h, &err));
+            for (int l = 0; l < 2; l++) {
+                check_options opt;
+                check_options_default(&opt);
+                opt.threads = 1;
+                check_result exact, one;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &exact);
+                pg_reach_delta_max = 3;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &one);
+                assert_int_equal(exact.verdict, one.verdict);
+                lost += one.st.cons_initial > exact.st.cons_initial;
+                fails += one.verdict == CHECK_FAIL;
+                checks++;
+                for (unsigned th = 2; th <= 3; th++) {
+                    opt.threads = th;
+                    check_result many;
+                    check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &many);
+                    assert_same_result(&one, &many);
+                    check_result_free(&many);
+                }
+                pg_reach_delta_max = 0xFFFE;
+                check_result_free(&exact); check_result_free(&one);
+            }
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    pg_par_min_work = 1u << 15;
+    fprintf(stderr, "lossy reach: %d checks, %d with more constraints than exact, %d fail\n", checks, lost, fails);
+    assert_true(lost > 5 && fails > 5 && checks - fails > 5);
+}
+
+/* Every node pair of g's known graph: pg_reaches against a search.  exact:
+ * they agree; else only "the table says so -> truly reachable".  Returns
+ * how many true facts the table lacks. */
+static uint64_t table_vs_search(const polygraph *g, int exact) {
+    uint32_t N = g->num_nodes, T = g->ix->h->num_txns;
+    vec_u32 *out = calloc(N, sizeof *out);
+    vec_foreach(const pg_edge, e, g->known) vec_push(out[e->from], e->to);
+    if (g->split)
+        for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) vec_push(out[pg_node_tp(g, t)], pg_node_t(g, t));
+    uint8_t *seen = malloc(N);
+    uint32_t *stack = malloc(N * sizeof *stack);
+    uint64_t lacked = 0;
+    for (uint32_t u = 0; u < N; u++) {
+        if (!g->ix->in_graph[pg_node_txn(g, u)]) continue;
+        memset(seen, 0, N);
+        uint32_t sp = 0;
+        stack[sp++] = u; seen[u] = 1;
+        while (sp) {
+            uint32_t x = stack[--sp];
+            vec_foreach(const uint32_t, y, out[x]) if (!seen[*y]) { seen[*y] = 1; stack[sp++] = *y; }
+        }
+        for (uint32_t v = 0; v < N; v++) {
+            /* the chains are paths through participants only (aborted
+             * transactions have positions but no edges) */
+            if (pg_node_chain(g, v) == HISTORY_NONE || !g->ix->in_graph[pg_node_txn(g, v)]) continue;
+            int says = pg_reaches(g, u, v);
+            if (says) assert_true(seen[v]);                /* never a false fact */
+            if (exact) assert_int_equal(says, seen[v]);
+            lacked += seen[v] && !says;
+        }
+    }
+    for (uint32_t u = 0; u < N; u++) vec_free(out[u]);
+    free(out); free(seen); free(stack);
+    return lacked;
+}
+
+/* The 16-bit table itself: exact while offsets fit, and with offsets of at
+ * most 3 every fact it keeps is true (some are lost). */
+static void reach_table_matches_search(void **state) {
+    (void)state;
+    uint64_t lost = 0;
+    int tables = 0;
+    for (uint64_t seed = 41; seed <= 44; seed++) {
+        history *h = simulate(SIM_SI, FAULT_NONE, 6, 30, seed);
+        pg_index ix;
+        ic_error err; ic_error_clear(&err);
+        assert_true(pg_index_build(&ix, h, &err));
+        for (int split = 0; split < 2; split++)
+            for (int lossy = 0; lossy < 2; lossy++) {
+                polygraph g;
+                pg_init(&g, &ix, split);
+                pg_reach_delta_max = lossy ? 3 : 0xFFFE;
+                /* builds the table and adds the scan's edges; renewed after
+                 * them unless they close a cycle (the level fails) */
+                if (pg_build_constraints(&g) && pg_reach(&g)) {
+                    uint64_t l = table_vs_search(&g, !lossy);
+                    if (lossy) lost += l;
+                    tables++;
+                }
+                pg_reach_delta_max = 0xFFFE;
+                pg_free(&g);
+            }
+        pg_index_free(&ix);
+        history_free(h);
+    }
+    fprintf(stderr, "reach table: %d tables checked against search, %llu facts lost with 2-bit offsets\n",
+            tables, (unsigned long long)lost);
+    assert_true(tables >= 8 && lost > 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulated_histories_same_for_every_thread_count),
         cmocka_unit_test(few_chains_same_for_every_thread_count),
         cmocka_unit_test(incremental_reach_same_as_full),
+        cmocka_unit_test(lossy_reach_same_verdicts),
+        cmocka_unit_test(reach_table_matches_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,18 +126,29 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
  * side u<v), then confirm by definition. */
 static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
     dep_edge_vec side; vec_init(side);
-    for (size_t i = 0; i < g->cons.len; i++) {
-        pg_cons c = g->cons.data[i];
-        vec_clear(side);
-        if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
-        else pg_side_deps(g, c.v, c.u, &side);
-        vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    for (int pass = 0; pass < 2; pass++) {       /* count, reserve exactly, then add */
+        size_t n = 0;
+        for (size_t i = 0; i < g->cons.len; i++) {
+            pg_cons c = g->cons.data[i];
+            vec_clear(side);
+            if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
+            else pg_side_deps(g, c.v, c.u, &side);
+            n += side.len;
+            if (pass) vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+        }
+        if (!pass) pg_known_reserve(g, n);
     }
     vec_free(side);
     return confirm_success(g, res);
 }
 
-static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
+/* The solver's choices, copied out so that the solver can be freed before
+ * the re-check allocates its own (the peak memory of a PASS). */
+typedef struct model_bits { int var0; uint8_t *val; } model_bits;
+static int model_bits_value(void *ctx, int var) {
+    const model_bits *m = ctx;
+    return m->val[var - m->var0] ? 1 : -1;
+}
 
 /* Orient every constraint so that "true" agrees with the known graph's
  * topological order (as of the last pruning round) and make true the
@@ -172,8 +183,11 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     gsat_get_stats(s, &res->st.solver);
     check_verdict v;
     if (r == GSAT_SAT) {
-        v = apply_model(g, var0, gsat_model_value, s, res);
+        model_bits m = { var0, xmalloc(g->cons.len ? g->cons.len : 1) };
+        for (size_t i = 0; i < g->cons.len; i++) m.val[i] = gsat_value(s, var0 + (int)i) > 0;
         gsat_free(s);
+        v = apply_model(g, var0, model_bits_value, &m, res);
+        free(m.val);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");

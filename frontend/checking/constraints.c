@@ -43,6 +43,10 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
 }
 
 uint32_t pg_chain_limit;
+uint32_t pg_reach_delta_max = 0xFFFE;
+/* Bytes the reachability table may take: 100 sessions at 10M transactions
+ * under SI (20M nodes x 204 bytes) fit. */
+#define PG_REACH_BUDGET ((uint64_t)1 << 32)
 uint64_t pg_par_min_work = 1u << 15;
 
 void pg_init(polygraph *g, const pg_index *ix, int split) {
@@ -51,10 +55,12 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
     g->ix = ix;
     g->split = split;
     g->num_nodes = split ? 2 * h->num_txns : h->num_txns;
-    /* Chains: every session, unless nodes x sessions words would be too
-     * many; then the largest sessions (memory for reach stays under ~2 GB). */
+    /* Chains: every session, unless the table (2 bytes per node and chain,
+     * plus a base per node) would pass PG_REACH_BUDGET; then the largest
+     * sessions.  The budget does not depend on the thread count. */
     g->chain_of_session = xmalloc(((size_t)h->num_sessions + 1) * sizeof *g->chain_of_session);
-    uint64_t max_chains = ((uint64_t)1 << 29) / ((uint64_t)g->num_nodes + 1);
+    uint64_t max_chains = PG_REACH_BUDGET / (2 * ((uint64_t)g->num_nodes + 1));
+    max_chains = max_chains > 2 ? max_chains - 2 : 0;
     if (max_chains > 4096) max_chains = 4096;
     if (pg_chain_limit && max_chains > pg_chain_limit) max_chains = pg_chain_limit;
     if (max_chains < 1) max_chains = 1;
@@ -75,7 +81,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
         free(order);
         g->num_chains = (uint32_t)max_chains;
     }
-    vec_reserve(g->known, ix->base.len + 16);
+    pg_known_reserve(g, ix->base.len + 16);
     vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
 
     /* Reader summaries: per unit, per chain, the latest reader node
@@ -113,6 +119,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
         }
     }
     g->rsum_start[nu] = (uint32_t)g->rsum.len;
+    vec_fit(g->rsum);
     vec_free(touched);
     free(best);
     free(mark);
@@ -150,9 +157,13 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
         }
         return 0;
     }
-    const uint32_t *row = g->reach + (size_t)from * g->reach_stride;
-    for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2)
-        if (row[g->rsum.data[j]] <= g->rsum.data[j + 1]) return 1;
+    const uint16_t *row = g->reach + (size_t)from * g->reach_stride;
+    uint32_t base = pg_reach_row_base(row);
+    if (base == UINT32_MAX) return 0;              /* reaches no tracked node */
+    for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2) {
+        uint16_t d = row[2 + g->rsum.data[j]];
+        if (d != PG_REACH_NONE && base + d <= g->rsum.data[j + 1]) return 1;
+    }
     return 0;
 }
 
@@ -252,7 +263,6 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
 static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *out) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
-    uint32_t S = g->reach_stride;
     uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
     if (n < 2) return 1;
     uint64_t m = n - 1;                           /* units besides INIT's */
@@ -293,7 +303,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
         }
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = sc->idx_of.data[u - s];
-        const uint32_t *ru = g->reach + (size_t)pg_node_tp(g, hu) * S;
+        uint32_t tpu = pg_node_tp(g, hu);
         uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
@@ -302,11 +312,11 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
             else {
                 /* suffix: first entry whose head's T' position >= ru[c] */
-                uint32_t lo = gs, hi = ge;
+                uint32_t ru_chain = pg_reach_at(g, tpu, chain), lo = gs, hi = ge;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     uint32_t p = g->split ? 2 * sorted[mid].pos : sorted[mid].pos;
-                    if (p >= ru[chain]) hi = mid; else lo = mid + 1;
+                    if (p >= ru_chain) hi = mid; else lo = mid + 1;
                 }
                 a = lo;
                 /* prefix: entries whose head's T' reaches U's head's T' */
@@ -314,7 +324,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     uint32_t hv = ix->units.data[sorted[mid].unit].head;
-                    if (g->reach[(size_t)pg_node_tp(g, hv) * S + chain_u] <= pu_tp) lo = mid + 1; else hi = mid;
+                    if (pg_reach_at(g, pg_node_tp(g, hv), chain_u) <= pu_tp) lo = mid + 1; else hi = mid;
                 }
                 b = lo;
             }
@@ -391,7 +401,7 @@ int pg_build_constraints(polygraph *g) {
         if (ok) {
             vec_reserve(g->cons, g->cons.len + o->cons.len);
             vec_foreach(const pg_cons, c, o->cons) g->cons.data[g->cons.len++] = *c;
-            vec_reserve(g->known, g->known.len + o->edges.len);
+            pg_known_reserve(g, o->edges.len);
             vec_foreach(const pg_edge, e, o->edges) g->known.data[g->known.len++] = *e;
             g->pairs_total += o->pairs_total;
             g->pairs_decided_scan += o->pairs_decided;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/bigmem.h"
+
 const char *dep_kind_name(dep_kind k) {
     static const char *names[] = { "SO", "WR", "WW", "RW", "FIXED" };
     return (unsigned)k < 5 ? names[k] : "?";
@@ -44,7 +46,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
     mark_in_graph(ix);
 
     uint32_t nk = h->num_keys, nt = h->num_txns;
-    uint8_t *is_final = xcalloc(h->num_ops ? h->num_ops : 1, 1);
+    uint8_t *is_final = big_calloc(h->num_ops ? h->num_ops : 1, 1);
     uint32_t *last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *last_w);   /* reverse pass */
     uint32_t *wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *wrote);     /* written before, this txn */
     uint32_t *read = xmalloc((size_t)(nk ? nk : 1) * sizeof *read);       /* read before, this txn */
@@ -99,7 +101,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
     uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
     for (size_t i = 0; i < reads.len; i++) rstart[reads.data[i].key + 1]++;
     for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
-    ext_read *byk = xmalloc((reads.len ? reads.len : 1) * sizeof *byk);
+    ext_read *byk = big_malloc((reads.len ? reads.len : 1) * sizeof *byk);
     {
         uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
         memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
@@ -109,7 +111,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
     vec_free(reads);
 
     /* Per key: writers, read-modify-write links, units. */
-    uint32_t *local = xmalloc((size_t)nt * sizeof *local);       /* txn -> writer index */
+    uint32_t *local = big_malloc((size_t)nt * sizeof *local);       /* txn -> writer index */
     for (uint32_t t = 0; t < nt; t++) local[t] = UINT32_MAX;
     vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill;
     vec_u32 visited;
@@ -244,6 +246,8 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
         }
     }
 
+    /* kept while checking: no doubling slack */
+    vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
     free(local); free(rstart); free(byk); free(is_final);
     vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
     vec_free(fill); vec_free(visited);

@@ -14,7 +14,8 @@
  *                  units whose order is not decided by reachability.
  *   reach.c        topological order and chain reachability of the known
  *                  graph: per node, the earliest reachable position on every
- *                  session chain (u reaches v iff reach[u][chain v] <= pos v).
+ *                  session chain (u reaches v iff reach[u][chain v] <= pos v),
+ *                  stored as 16-bit offsets from a per-node base.
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
  *   verify_model.c independent re-check of a version order by definition.
@@ -36,6 +37,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "vec.h"
 #include "error.h"
@@ -102,9 +104,13 @@ typedef struct polygraph {
     pg_edge_vec known;           /* unguarded edges (split: fixed edges implicit) */
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
-    uint32_t *reach;             /* num_nodes rows of reach_stride, UINT32_MAX: unreachable */
-    uint32_t reach_stride;       /* num_chains, rounded up to whole cache lines when the table is
-                                    split between threads (so that no line is written by two) */
+    /* Row u is reach[u * reach_stride ...]: its first two entries hold a
+     * 32-bit base (a lower bound of every position it reaches), entry 2 + c
+     * the offset of chain c's earliest reachable position from that base,
+     * PG_REACH_NONE for none.  An offset too large for 16 bits is stored as
+     * NONE: a fact lost, never a false one (read with pg_reach_at). */
+    uint16_t *reach;
+    uint32_t reach_stride;       /* num_chains + 2, rounded up to even */
     int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
     size_t reach_edges;
     uint32_t *topo_pos;          /* node -> position in a topological order */
@@ -136,13 +142,40 @@ static inline uint32_t pg_node_pos(const polygraph *g, uint32_t node) {
     uint32_t p = g->ix->h->txns[pg_node_txn(g, node)].pos;
     return g->split ? 2 * p + !(node & 1) : p;
 }
+#define PG_REACH_NONE 0xFFFFu
+/* Largest offset stored (default 0xFFFE; a testing knob: lowered, rows
+ * lose facts, which may cost speed only). */
+extern uint32_t pg_reach_delta_max;
+static inline uint32_t pg_reach_row_base(const uint16_t *row) {
+    uint32_t b;
+    memcpy(&b, row, sizeof b);
+    return b;
+}
+/* The earliest position on chain c that node u reaches as far as the table
+ * knows (UINT32_MAX: none known).  Never smaller than the true one. */
+static inline uint32_t pg_reach_at(const polygraph *g, uint32_t u, uint32_t c) {
+    const uint16_t *row = g->reach + (size_t)u * g->reach_stride;
+    uint16_t d = row[2 + c];
+    return d == PG_REACH_NONE ? UINT32_MAX : pg_reach_row_base(row) + d;
+}
 /* u reaches v in the known graph (as of the last pg_reach); 0 also when
- * v's session is not tracked (unknown: callers only lose pruning). */
+ * v's session is not tracked or the fact was lost to the 16-bit offsets
+ * (unknown: callers only lose pruning). */
 static inline int pg_reaches(const polygraph *g, uint32_t u, uint32_t v) {
     if (u == v) return 1;
     uint32_t c = pg_node_chain(g, v);
     if (c == HISTORY_NONE) return 0;
-    return g->reach[(size_t)u * g->reach_stride + c] <= pg_node_pos(g, v);
+    return pg_reach_at(g, u, c) <= pg_node_pos(g, v);
+}
+
+/* Room for n more known edges, growing by exactly that much: the edge
+ * list is the largest array of a level but one, and grows a few times by a
+ * fraction (scan, pruning rounds), where doubling would reserve up to as
+ * much again. */
+static inline void pg_known_reserve(polygraph *g, size_t n) {
+    if (g->known.len + n <= g->known.cap) return;
+    g->known.cap = g->known.len + n;
+    g->known.data = xrealloc(g->known.data, g->known.cap * sizeof *g->known.data);
 }
 
 /* A transaction-level dependency as the level's node edge; pg_add_dep

@@ -67,7 +67,7 @@ static int prune_round(polygraph *g, size_t *decided) {
         if (ok) {
             /* kept constraints move down in place (reading ahead of writing) */
             vec_foreach(const pg_cons, c, o->keep) g->cons.data[keep++] = *c;
-            vec_reserve(g->known, g->known.len + o->edges.len);
+            pg_known_reserve(g, o->edges.len);
             vec_foreach(const pg_edge, e, o->edges) g->known.data[g->known.len++] = *e;
             g->edges_covering += o->edges_covering;
             *decided += o->decided;

@@ -6,17 +6,27 @@
  * reaches on every chain: reach[u][c] = min position on chain c reachable
  * from u.  Since a chain is a path, u reaches v iff reach[u][chain v] <=
  * pos v.  Computed in reverse topological order (depgraph.h): O((V + E) * chains)
- * time and V * chains words — linear in the history, unlike PolySI's full
+ * time and V * chains entries — linear in the history, unlike PolySI's full
  * transitive closure.
+ *
+ * An entry is 16 bits: the offset from a per-row base, a lower bound of the
+ * row computed first (the least of the node's own position and its
+ * successors' bases).  Positions reached from one node lie close together
+ * in real histories, so offsets fit; one that does not is stored as "none
+ * known" — every entry is a position the node truly reaches, or none, so a
+ * lost fact only costs pruning, never a false answer.  Up to 32767
+ * transactions per session nothing can be lost.  At 10M transactions and
+ * 100 sessions this halves the table (4 GB instead of 8).
  *
  * Pruning rounds only append edges, so after the first table each
  * pg_reach relaxes the rows the new edges can change (below) instead of
  * recomputing all of them.
  *
- * The chains are independent columns of that table, so with g->threads > 1
- * the columns are split into ranges (whole cache lines) computed by par_run
- * tasks, each walking the same order: every entry is written by one task
- * only, and the result is the same for every thread count.
+ * The chains are independent columns of that table (the bases are set
+ * before), so with g->threads > 1 the columns are split into ranges
+ * computed by par_run tasks, each walking the same order: every entry is
+ * written by one task only, and the result is the same for every thread
+ * count.
  *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used
@@ -24,6 +34,7 @@
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
 #include "par.h"
+#include "io/bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +47,8 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
     uint32_t N = g->num_nodes, T = ix->h->num_txns;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
     dg->n = N;
-    dg->start = xcalloc((size_t)N + 1, sizeof *dg->start);
-    dg->adj = xmalloc((M + 1) * sizeof *dg->adj);
+    dg->start = big_calloc((size_t)N + 1, sizeof *dg->start);
+    dg->adj = big_malloc((M + 1) * sizeof *dg->adj);
     dg->eid = NULL;
     for (size_t i = 0; i < E; i++) dg->start[g->known.data[i].from + 1]++;
     if (g->split)
@@ -57,26 +68,82 @@ typedef struct reach_job {
     uint32_t ntasks;
 } reach_job;
 
-/* Columns [c0, c1) of every row, in reverse topological order. */
+/* The hot loops below are plain min/saturating-add loops over 16-bit
+ * offsets; -O2's "very cheap" vectorizer leaves them scalar, so GCC is told
+ * to use its "cheap" model for them (other compilers decide alone). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VECTORIZE __attribute__((optimize("vect-cost-model=cheap")))
+#else
+#define VECTORIZE
+#endif
+
+/* acc[x] = min(acc[x], src[x] + sh), the sum saturating at NONE: offsets
+ * from one base moved to a base sh lower; one that no longer fits is lost.
+ * sh < NONE. */
+VECTORIZE static void min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh) {
+    for (uint32_t x = 0; x < w; x++) {
+        uint32_t t = (uint32_t)src[x] + sh;
+        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
+        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+    }
+}
+
+/* Offsets past pg_reach_delta_max (a testing knob) become NONE. */
+static void clamp_offsets(uint16_t *acc, uint32_t w) {
+    uint32_t dmax = pg_reach_delta_max;
+    if (dmax >= PG_REACH_NONE - 1) return;
+    for (uint32_t x = 0; x < w; x++)
+        if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
+}
+
+/* Columns [c0, c1) of every row, in reverse topological order (the bases
+ * are set before the tasks start).  A successor's offsets are moved to
+ * this row's base (never higher: the base is a lower bound of the
+ * successors' bases), so a row is built in the 16-bit domain. */
 static void reach_columns(void *ctx, size_t task) {
     const reach_job *j = ctx;
     polygraph *g = j->g;
     uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
     uint32_t per = (S + j->ntasks - 1) / j->ntasks;
-    per = (per + 15) & ~15u;                   /* 16 words: one cache line */
+    per = (per + 15) & ~15u;                   /* whole 32-byte halves of cache lines */
     uint32_t c0 = (uint32_t)task * per, c1 = c0 + per < S ? c0 + per : S;
     if (c0 >= c1) return;
     uint32_t w = c1 - c0;
     for (uint32_t i = N; i-- > 0;) {
         uint32_t u = j->order[i];
-        uint32_t *row = g->reach + (size_t)u * stride + c0;
-        for (uint32_t x = 0; x < w; x++) row[x] = UINT32_MAX;
+        uint16_t *row = g->reach + (size_t)u * stride, *acc = row + 2 + c0;
+        uint32_t bu = pg_reach_row_base(row);
+        for (uint32_t x = 0; x < w; x++) acc[x] = PG_REACH_NONE;
+        if (bu == UINT32_MAX) continue;        /* reaches no tracked node */
         uint32_t c = j->chain[u];
-        if (c >= c0 && c < c1) row[c - c0] = j->pos[u];
-        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
-            const uint32_t *rv = g->reach + (size_t)j->adj[e] * stride + c0;
-            for (uint32_t x = 0; x < w; x++) row[x] = rv[x] < row[x] ? rv[x] : row[x];
+        if (c >= c0 && c < c1) {
+            uint32_t d = j->pos[u] - bu;
+            acc[c - c0] = (uint16_t)(d < PG_REACH_NONE ? d : PG_REACH_NONE);
         }
+        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
+            const uint16_t *rv = g->reach + (size_t)j->adj[e] * stride;
+            uint32_t bv = pg_reach_row_base(rv);
+            if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) continue;   /* nothing it knows fits */
+            min_shifted(acc, rv + 2 + c0, w, bv - bu);
+        }
+        clamp_offsets(acc, w);
+    }
+}
+
+/* Every row's base: the least of its own position and its successors'
+ * bases — a lower bound of every position the row will hold, the same for
+ * every split of the columns. */
+static void reach_bases(polygraph *g, const uint32_t *order, const dg_graph *dg, const uint32_t *chain,
+                        const uint32_t *pos) {
+    uint32_t N = g->num_nodes, stride = g->reach_stride;
+    for (uint32_t i = N; i-- > 0;) {
+        uint32_t u = order[i];
+        uint32_t b = chain[u] == HISTORY_NONE ? UINT32_MAX : pos[u];
+        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
+            uint32_t bv = pg_reach_row_base(g->reach + (size_t)dg->adj[e] * stride);
+            b = bv < b ? bv : b;
+        }
+        memcpy(g->reach + (size_t)u * stride, &b, sizeof b);
     }
 }
 
@@ -118,15 +185,29 @@ static uint32_t heap_pop_node(node_heap *hp) {
     return top;
 }
 
-/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller. */
-static int relax_row(uint32_t *dst, const uint32_t *src, uint32_t S) {
-    uint32_t smaller = 0;
+/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both
+ * rows' offsets are moved to the lower base first (those that no longer
+ * fit are lost); dst is left as it was unless something got smaller.  val
+ * is scratch of S entries. */
+VECTORIZE static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, uint16_t *restrict val) {
+    uint32_t bs = pg_reach_row_base(src), bd = pg_reach_row_base(dst);
+    if (bs == UINT32_MAX) return 0;
+    uint32_t b = bs < bd ? bs : bd;
+    if (bs - b >= PG_REACH_NONE) return 0;     /* nothing src knows fits dst's base */
+    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;
+    if (bd != UINT32_MAX && bd - b < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - b);
+    uint32_t smaller = 0, sh = bs - b;
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t m = src[x] < dst[x] ? src[x] : dst[x];
-        smaller |= m ^ dst[x];
-        dst[x] = m;
+        uint32_t t = (uint32_t)src[2 + x] + sh;
+        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
+        smaller |= t < val[x];
+        val[x] = (uint16_t)(t < val[x] ? t : val[x]);
     }
-    return smaller != 0;
+    if (!smaller) return 0;
+    clamp_offsets(val, S);
+    memcpy(dst, &b, sizeof b);
+    memcpy(dst + 2, val, S * sizeof *val);
+    return 1;
 }
 
 /* Returns 0 (table unfinished: recompute it) when more than limit nodes
@@ -144,10 +225,11 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
     free(fill);
     uint8_t *queued = xcalloc(N ? N : 1, 1);
+    uint16_t *val = xmalloc((S ? S : 1) * sizeof *val);
     node_heap hp = { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
-        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S) && !queued[a]) {
+        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S, val) && !queued[a]) {
             queued[a] = 1;
             heap_push_node(&hp, a);
         }
@@ -158,16 +240,16 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         if (++visited > limit) { ok = 0; break; }
         uint32_t x = heap_pop_node(&hp);
         queued[x] = 0;
-        const uint32_t *rx = g->reach + (size_t)x * stride;
+        const uint16_t *rx = g->reach + (size_t)x * stride;
         for (uint32_t j = pstart[x]; j < pstart[x + 1]; j++) {
             uint32_t p = pred[j];
-            if (relax_row(g->reach + (size_t)p * stride, rx, S) && !queued[p]) {
+            if (relax_row(g->reach + (size_t)p * stride, rx, S, val) && !queued[p]) {
                 queued[p] = 1;
                 heap_push_node(&hp, p);
             }
         }
     }
-    free(hp.node); free(queued); free(pstart); free(pred);
+    free(hp.node); free(queued); free(pstart); free(pred); free(val);
     return ok;
 }
 
@@ -188,11 +270,11 @@ static int compute(polygraph *g, int want_reach) {
         int done = pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach && update_incrementally(g, &dg, limit);
         if (!done) {
             if (!g->reach) {
-                /* whole cache lines per row when the columns are split between threads */
-                g->reach_stride = S >= 32 && pg_threads_for(g, (uint64_t)N * S / 64) > 1 ? (S + 15) & ~15u : S;
-                size_t bytes = ((size_t)N * g->reach_stride + 16) * sizeof *g->reach;
+                g->reach_stride = (S + 2 + 1) & ~1u;   /* even: every base 4-byte aligned */
+                size_t bytes = ((size_t)N * g->reach_stride + 32) * sizeof *g->reach;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
                 if (!g->reach) xalloc_fail(bytes);
+                big_advise(g->reach, bytes);           /* rows are read all over: fewer TLB misses */
             }
             /* chain and position per node, once: the inner loop stays in the table */
             uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
@@ -200,8 +282,9 @@ static int compute(polygraph *g, int want_reach) {
                 chain[u] = pg_node_chain(g, u);
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
+            reach_bases(g, order, &dg, chain, pos);
             unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
-            uint32_t ntasks = S >= 32 && g->reach_stride % 16 == 0 ? (uint32_t)threads : 1;
+            uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
             if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
             reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
             par_run(threads, ntasks, reach_columns, &job);

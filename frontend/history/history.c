@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "io/bigmem.h"
 #include "frontend/history/u64map.h"
 
 typedef struct hb_session { int64_t ext_id; uint32_t file; uint32_t num_txns; } hb_session_t;
@@ -273,7 +274,7 @@ static int index_writers(history *h, ic_error *err) {
     for (uint32_t op = 0; op < h->num_ops; op++)
         if (history_op_is_write(h, op)) { start[h->op_key[op] + 1]++; nw++; }
     for (uint32_t k = 0; k < h->num_keys; k++) start[k + 1] += start[k];
-    uint32_t *writes = xmalloc((nw ? nw : 1) * sizeof *writes);
+    uint32_t *writes = big_malloc((nw ? nw : 1) * sizeof *writes);
     uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
     memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -288,7 +289,7 @@ static int index_writers(history *h, ic_error *err) {
     uint64_t cap = 64;
     while (cap < 2 * (uint64_t)nw) cap *= 2;
     h->writer_mask = cap - 1;
-    h->writer_slots = xmalloc(cap * sizeof *h->writer_slots);
+    h->writer_slots = big_malloc(cap * sizeof *h->writer_slots);
     memset(h->writer_slots, 0xff, cap * sizeof *h->writer_slots);
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (!history_op_is_write(h, op)) continue;
@@ -363,7 +364,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
         next += bs->num_txns;
     }
     h->num_txns = ntx;
-    h->txns = xcalloc(ntx, sizeof *h->txns);
+    h->txns = big_calloc(ntx, sizeof *h->txns);
     uint32_t *txn_new = xmalloc((ntx - 1 ? ntx - 1 : 1) * sizeof *txn_new);
     for (uint32_t t = 0; t + 1 < ntx; t++) {
         hb_txn_t *bt = &b->txns.data[t];
@@ -379,26 +380,26 @@ history *hb_finish(history_builder *b, ic_error *err) {
     /* destination of every builder op */
     uint32_t *cursor = xmalloc(ntx * sizeof *cursor);
     for (uint32_t t = 0; t < ntx; t++) cursor[t] = h->txns[t].first_op;
-    uint32_t *dest = xmalloc(nops * sizeof *dest);
+    uint32_t *dest = big_malloc(nops * sizeof *dest);
     for (size_t i = 0; i < nops; i++) dest[i] = cursor[txn_new[b->op_txn.data[i]]]++;
     free(cursor);
 
-    h->op_kind = xmalloc(h->num_ops);
+    h->op_kind = big_malloc(h->num_ops);
     for (size_t i = 0; i < nops; i++) h->op_kind[dest[i]] = b->op_kind.data[i];
     vec_free(b->op_kind);
-    h->op_key = xmalloc((size_t)h->num_ops * sizeof *h->op_key);
+    h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
     for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
     vec_free(b->op_key);
-    h->op_value = xmalloc((size_t)h->num_ops * sizeof *h->op_value);
+    h->op_value = big_malloc((size_t)h->num_ops * sizeof *h->op_value);
     for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
     vec_free(b->op_value);
-    h->op_line = xmalloc((size_t)h->num_ops * sizeof *h->op_line);
+    h->op_line = big_malloc((size_t)h->num_ops * sizeof *h->op_line);
     for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
     vec_free(b->op_line);
     free(dest);
     free(txn_new);
     vec_free(b->op_txn);
-    h->op_txn = xmalloc((size_t)h->num_ops * sizeof *h->op_txn);
+    h->op_txn = big_malloc((size_t)h->num_ops * sizeof *h->op_txn);
     for (uint32_t t = 0; t < ntx; t++)
         for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */

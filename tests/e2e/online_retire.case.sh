@@ -17,10 +17,16 @@ first=$(grep -m1 '^w(0,' "$t/h.txt" | sed 's/^w(0,\([0-9]*\),.*/\1/')
 { cat "$t/h.txt"; echo "r(0,$first,1,99999)"; echo "w(19,9999999,1,100000)"; } > "$t/stale.txt"
 "$ISOCHECK" check "$t/stale.txt" > "$t/batch.out"; brc=$?
 [ $brc = 1 ] || { echo "stale read: batch exit $brc, expected 1"; cat "$t/batch.out"; exit 1; }
-out=$(cat "$t/stale.txt" | "$ISOCHECK" check --follow --retire -); rc=$?
+# The stale lines come a moment after the stream, so the checks during the
+# stream have retired the version first (the usual case: thin-air-read at the
+# end). A slow checker (ASan, load) may still hold the stream's last check
+# back until they have arrived; then the version is live and the read is
+# caught at once as a cycle through txn 99999 (monotonic reads): both name it.
+out=$({ cat "$t/h.txt"; sleep 1; echo "r(0,$first,1,99999)"; echo "w(19,9999999,1,100000)"; } | "$ISOCHECK" check --follow --retire -); rc=$?
 [ $rc = 1 ] || { echo "stale read: exit $rc, expected 1: $out"; exit 1; }
 echo "$out" | grep -q "thin-air-read: txn 99999 reads key 0 = $first, which no transaction wrote" ||
-  { echo "stale read: not reported as the thin-air read of txn 99999: $out"; exit 1; }
+  { echo "$out" | grep -q '^DETECTED' && echo "$out" | grep -q 'monotonic-reads.*txn 99999'; } ||
+  { echo "stale read: neither the thin-air read of txn 99999 nor a cycle through it: $out"; exit 1; }
 # refused: --retire without --follow, with --certificate, on another format
 "$ISOCHECK" check --retire "$t/h.txt" >/dev/null 2>&1; [ $? = 2 ] || { echo "--retire without --follow accepted"; exit 1; }
 "$ISOCHECK" check --follow --retire --certificate "$t/c" - < "$t/h.txt" >/dev/null 2>&1; [ $? = 2 ] || { echo "--retire --certificate accepted"; exit 1; }

@@ -127,6 +127,33 @@ static uint32_t tell_gone(gsat *s, uint32_t i) {
     return told;
 }
 
+#ifdef GSAT_DEBUG
+/* After a partial backtrack: positions agree with the trail, every kept
+ * clause reason has its other literals false and earlier on the trail,
+ * and tprop_pos lists each unexplained theory-implied literal, ascending. */
+static void check_trail(const gsat *s) {
+    size_t t = 0;
+    for (uint32_t i = 0; i < s->trail_n; i++) {
+        lit_t l = s->trail[i];
+        uint32_t v = lvar(l);
+        assert(s->vals[l] > 0 && s->trail_pos[v] == i && !s->seen[v]);
+        cref_t r = s->vinfo[v].reason;
+        while (t < s->tprop_pos.len && s->tprop_pos.data[t] < i) t++;
+        if (reason_is_theory(r)) assert(t < s->tprop_pos.len && s->tprop_pos.data[t] == i);
+        if (r == CREF_NONE || reason_is_theory(r)) continue;
+        const clause *c = CL(s, r);
+        int holds = 0;
+        for (uint32_t k = 0; k < c->size; k++) {
+            lit_t q = c->lits[k];
+            if (q == l) { holds = 1; continue; }
+            assert(s->vals[q] < 0 && s->trail_pos[lvar(q)] < i);
+        }
+        assert(holds);
+    }
+    for (size_t k = 1; k < s->tprop_pos.len; k++) assert(s->tprop_pos.data[k - 1] < s->tprop_pos.data[k]);
+}
+#endif
+
 void unassign_dependents(gsat *s, lit_t p) {
     uint8_t *gone = s->seen;             /* analysis marks are clear here */
     uint32_t pv = lvar(p), start = s->trail_pos[pv];
@@ -212,4 +239,7 @@ void unassign_dependents(gsat *s, lit_t p) {
     s->st.partial_backtracks++;
     s->st.partial_unassigned += s->trail_n - out;
     s->trail_n = out;
+#ifdef GSAT_DEBUG
+    check_trail(s);
+#endif
 }

@@ -69,6 +69,7 @@ static void occ_build(gsat *s) {
     s->occ = xrealloc(s->occ, n * sizeof *s->occ);
     memset(s->occ, 0, n * sizeof *s->occ);
     s->occ_n = n;
+    s->st.partial_lists++;
     occ_list(s, &s->originals);
     occ_list(s, &s->learnts);
     occ_list(s, &s->treasons);

@@ -29,6 +29,7 @@ cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags) {
     c->flags = flags;
     if (n) memcpy(c->lits, lits, n * sizeof *lits);
     if (flags & CL_LEARNT) cl_set_activity(c, 0.0f);
+    if (s->occ_n) unassign_occ_add(s, r);
     return r;
 }
 
@@ -68,6 +69,7 @@ static void move_list(gsat *s, vec_uint *list, arena *to) {
 }
 
 void arena_compact(gsat *s) {
+    unassign_forget(s);               /* the lists name old offsets */
     arena fresh = {0};
     fresh.cap = s->ca.len - s->ca.wasted + 1024;
     fresh.mem = xmalloc(fresh.cap * sizeof *fresh.mem);

@@ -128,6 +128,7 @@ void solver_backtrack(gsat *s, uint32_t level) {
     }
     s->trail_n = kept;
     s->qhead = lim;
+    while (s->tprop_pos.len && s->tprop_pos.data[s->tprop_pos.len - 1] >= lim) s->tprop_pos.len--;
     s->trail_lim.len = level;
     if (s->ntheories) theory_backtrack(s, level, lim);
 }

@@ -158,6 +158,7 @@ static int may_have_candidates(const gsat *s) {
 static void run(gsat *s) {
     simp *p = s->simp;
     p->ran = 1;
+    unassign_forget(s);               /* clauses change in place */
     p->originals_after = s->originals.len;
     solver_backtrack(s, 0);
     if (!s->ok) return;

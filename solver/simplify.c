@@ -39,6 +39,7 @@ static void simplify_list(gsat *s, vec_uint *list) {
 
 void solver_simplify_level0(gsat *s) {
     assert(decision_level(s) == 0 && s->qhead == s->trail_n);
+    unassign_forget(s);               /* clauses lose literals in place */
     watch_flush(s);
     for (uint32_t i = 0; i < s->trail_n; i++) s->vinfo[lvar(s->trail[i])].reason = CREF_NONE;
     simplify_list(s, &s->originals);

@@ -148,6 +148,11 @@ struct gsat {
 
     arena ca;
     vec_uint originals, learnts, treasons;
+    /* unassign.c: partial backtracking's bookkeeping */
+    vec_uint tprop_pos;       /* trail positions of theory-implied literals, ascending */
+    vec_uint *occ;            /* per literal: clauses holding it; valid when occ_n > 0 */
+    size_t occ_n;             /* literals covered (2 * (nvars + 1)), 0 = not built */
+    vec_uint dep_heap, dep_gone;
     size_t unwatched;         /* originals[unwatched..] are not attached yet (watch.c) */
     int defer_units;          /* dimacs_load: unit clauses only assigned, propagated at the end */
 
@@ -281,6 +286,8 @@ void solver_reduce_db(gsat *s);
 /* unassign.c */
 int unassign_supported(const gsat *s);      /* option on, every theory can unassign */
 void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends on it */
+void unassign_occ_add(gsat *s, cref_t r);   /* a new clause, while the lists are built */
+void unassign_forget(gsat *s);              /* clauses move or change: drop the lists */
 
 /* walk.c */
 int walk_phases(gsat *s);          /* 1 if the new phases satisfy every clause */

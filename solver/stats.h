@@ -12,6 +12,7 @@
     X(missed_implications, "conflicts with one literal on their level (no learning)") \
     X(partial_backtracks, "conflicts below the current level answered by partial backtracking") \
     X(partial_unassigned, "literals taken back by partial backtracking")     \
+    X(partial_lists, "occurrence lists built for partial backtracking")     \
     X(restarts, "restarts")                                                  \
     X(walks, "local searches for phases")                                    \
     X(walk_flips, "local search flips")                                      \

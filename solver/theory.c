@@ -202,6 +202,7 @@ cref_t theory_round(gsat *s, int *progress) {
                 s->st.theory_conflicts++;
                 return store_theory_clause(s, th, 0);
             }
+            vec_push(s->tprop_pos, s->trail_n);
             enqueue(s, l, REASON_THEORY0 + (uint32_t)th);
             s->st.theory_propagations++;
             *progress = 1;

@@ -20,6 +20,7 @@
  * conflict with a single literal on its level once its last literal is
  * falsified (a missed implication, search.c), so answers stay exact. */
 #include <assert.h>
+#include <string.h>
 
 #include "solver/solver.h"
 
@@ -30,9 +31,89 @@ int unassign_supported(const gsat *s) {
     return 1;
 }
 
-/* Renumbered trail position x, given how many literals before it went. */
-static inline void renumber(uint32_t *x, uint32_t at, uint32_t gone_before) {
-    if (*x == at) *x = at - gone_before;
+/* Trail position x once the literals at the positions in `went`
+ * (ascending) are gone: x less the number of them before it. */
+static uint32_t shifted(const vec_uint *went, uint32_t x) {
+    size_t lo = 0, hi = went->len;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (went->data[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return x - (uint32_t)lo;
+}
+
+/* Occurrence lists over every clause (originals, learned, theory
+ * reasons), built at the first partial backtrack and kept up by
+ * arena_alloc until clauses move (arena_compact) or change in place
+ * (simplification), which drop them. */
+void unassign_forget(gsat *s) {
+    for (size_t i = 0; i < s->occ_n; i++) vec_free(s->occ[i]);
+    s->occ_n = 0;
+}
+
+void unassign_occ_add(gsat *s, cref_t r) {
+    const clause *c = CL(s, r);
+    for (uint32_t k = 0; k < c->size; k++) {
+        if (c->lits[k] >= s->occ_n) { unassign_forget(s); return; }   /* a new variable */
+        vec_push(s->occ[c->lits[k]], r);
+    }
+}
+
+static void occ_list(gsat *s, const vec_uint *list) {
+    for (size_t i = 0; i < list->len; i++)
+        if (!(CL(s, list->data[i])->flags & CL_GARBAGE)) unassign_occ_add(s, list->data[i]);
+}
+
+static void occ_build(gsat *s) {
+    size_t n = 2 * ((size_t)s->nvars + 1);
+    s->occ = xrealloc(s->occ, n * sizeof *s->occ);
+    memset(s->occ, 0, n * sizeof *s->occ);
+    s->occ_n = n;
+    s->st.partial_lists++;
+    occ_list(s, &s->originals);
+    occ_list(s, &s->learnts);
+    occ_list(s, &s->treasons);
+}
+
+/* Min-heap of trail positions (candidates to go, in trail order). */
+static void heap_push_pos(vec_uint *h, uint32_t x) {
+    vec_push(*h, x);
+    size_t i = h->len - 1;
+    while (i > 0 && h->data[(i - 1) / 2] > x) { h->data[i] = h->data[(i - 1) / 2]; i = (i - 1) / 2; }
+    h->data[i] = x;
+}
+
+static uint32_t heap_pop_pos(vec_uint *h) {
+    uint32_t top = h->data[0], x = h->data[--h->len];
+    size_t i = 0, n = h->len;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h->data[c + 1] < h->data[c]) c++;
+        if (h->data[c] >= x) break;
+        h->data[i] = h->data[c];
+        i = c;
+    }
+    if (n) h->data[i] = x;
+    return top;
+}
+
+/* The true literal l goes: queue the literals whose reason clause holds
+ * its negation. */
+static void queue_dependents(gsat *s, lit_t l) {
+    const vec_uint *o = &s->occ[l ^ 1];
+    uint32_t lv = lvar(l);
+    for (size_t i = 0; i < o->len; i++) {
+        cref_t r = o->data[i];
+        const clause *c = CL(s, r);
+        if (c->flags & CL_GARBAGE) continue;
+        for (uint32_t k = 0; k < c->size; k++) {
+            lit_t q = c->lits[k];
+            uint32_t u = lvar(q);
+            if (u != lv && s->vals[q] > 0 && s->vinfo[u].reason == r && !s->seen[u])
+                heap_push_pos(&s->dep_heap, s->trail_pos[u]);
+        }
+    }
 }
 
 /* Literal trail[i] goes: tell the theories that know it. */
@@ -47,57 +128,119 @@ static uint32_t tell_gone(gsat *s, uint32_t i) {
     return told;
 }
 
+#ifdef GSAT_DEBUG
+/* After a partial backtrack: positions agree with the trail, every kept
+ * clause reason has its other literals false and earlier on the trail,
+ * and tprop_pos lists each unexplained theory-implied literal, ascending. */
+static void check_trail(const gsat *s) {
+    size_t t = 0;
+    for (uint32_t i = 0; i < s->trail_n; i++) {
+        lit_t l = s->trail[i];
+        uint32_t v = lvar(l);
+        assert(s->vals[l] > 0 && s->trail_pos[v] == i && !s->seen[v]);
+        cref_t r = s->vinfo[v].reason;
+        while (t < s->tprop_pos.len && s->tprop_pos.data[t] < i) t++;
+        if (reason_is_theory(r)) assert(t < s->tprop_pos.len && s->tprop_pos.data[t] == i);
+        if (r == CREF_NONE || reason_is_theory(r)) continue;
+        const clause *c = CL(s, r);
+        int holds = 0;
+        for (uint32_t k = 0; k < c->size; k++) {
+            lit_t q = c->lits[k];
+            if (q == l) { holds = 1; continue; }
+            assert(s->vals[q] < 0 && s->trail_pos[lvar(q)] < i);
+        }
+        assert(holds);
+    }
+    for (size_t k = 1; k < s->tprop_pos.len; k++) assert(s->tprop_pos.data[k - 1] < s->tprop_pos.data[k]);
+}
+#endif
+
 void unassign_dependents(gsat *s, lit_t p) {
     uint8_t *gone = s->seen;             /* analysis marks are clear here */
     uint32_t pv = lvar(p), start = s->trail_pos[pv];
     int min_level = var_level(s, pv);
     assert(s->vals[p] > 0 && min_level > 0);
+    if (!s->occ_n) occ_build(s);
     for (int th = 0; th < s->ntheories; th++) s->theories[th].ops->unassign(s->theories[th].t, 0);
+    /* Who goes, in trail order: the literals whose reason clause holds
+     * one that goes (found through the occurrence lists), and the
+     * theory-implied literals (tprop_pos) that their theory no longer
+     * implies once told what went before them.  Only these are visited,
+     * not the whole trail suffix. */
+    vec_uint *heap = &s->dep_heap, *went = &s->dep_gone;
+    vec_clear(*heap);
+    vec_clear(*went);
     gone[pv] = 1;
+    vec_push(*went, start);
     uint32_t told = tell_gone(s, start);  /* theories that lost a literal */
-    for (uint32_t i = start + 1; i < s->trail_n; i++) {
+    queue_dependents(s, p);
+    size_t tc = s->tprop_pos.len;
+    while (tc > 0 && s->tprop_pos.data[tc - 1] > start) tc--;
+    for (;;) {
+        uint32_t i;
+        int from_theory;
+        if (tc < s->tprop_pos.len && (!heap->len || s->tprop_pos.data[tc] < heap->data[0])) {
+            i = s->tprop_pos.data[tc++];
+            from_theory = 1;
+        } else if (heap->len) {
+            i = heap_pop_pos(heap);
+            from_theory = 0;
+        } else break;
         uint32_t v = lvar(s->trail[i]);
+        if (gone[v]) continue;           /* queued twice */
         cref_t r = s->vinfo[v].reason;
-        /* a dependent's level is at least min_level: its reason holds p */
-        if (r == CREF_NONE || var_level(s, v) < min_level) continue;
-        int dep = 0;
-        if (reason_is_theory(r)) {
+        if (from_theory) {
+            /* explained since: a clause reason, reached through the lists */
+            if (!reason_is_theory(r) || var_level(s, v) < min_level) continue;
             int th = (int)(r - REASON_THEORY0);
-            if (!(told & (1u << th))) continue;
-            dep = !theory_still_implied(s, v, th);
-        } else {
-            const clause *c = CL(s, r);
-            for (uint32_t k = 0; k < c->size && !dep; k++) dep = lvar(c->lits[k]) != v && gone[lvar(c->lits[k])];
+            if (!(told & (1u << th)) || theory_still_implied(s, v, th)) continue;
         }
-        if (dep) { gone[v] = 1; told |= tell_gone(s, i); }
+        gone[v] = 1;
+        vec_push(*went, i);
+        told |= tell_gone(s, i);
+        queue_dependents(s, s->trail[i]);
     }
-    /* compact the trail; renumber level starts, queue head, theory heads */
-    size_t k = s->trail_lim.len;
-    while (k > 0 && s->trail_lim.data[k - 1] >= start) k--;
-    uint32_t qhead = s->qhead, heads[MAX_THEORIES];
-    for (int th = 0; th < s->ntheories; th++) heads[th] = s->theories[th].head;
-    uint32_t out = start, save = (uint32_t)s->opt.phase_saving;
-    for (uint32_t i = start;; i++) {
-        uint32_t gone_before = i - out;
-        while (k < s->trail_lim.len && s->trail_lim.data[k] == i) s->trail_lim.data[k++] = out;
-        renumber(&qhead, i, gone_before);
-        for (int th = 0; th < s->ntheories; th++) renumber(&heads[th], i, gone_before);
-        if (i == s->trail_n) break;
-        lit_t l = s->trail[i];
+    /* compact the trail, moving the kept stretches between the gone
+     * literals; renumber level starts, queue head, theory heads and
+     * theory-implied positions (a position moves down by the number of
+     * gone literals before it) */
+    uint32_t save = (uint32_t)s->opt.phase_saving;
+    for (size_t g = 0; g < went->len; g++) {
+        lit_t l = s->trail[went->data[g]];
         uint32_t v = lvar(l);
-        if (!gone[v]) {
-            s->trail_pos[v] = out;
-            s->trail[out++] = l;
-            continue;
-        }
         gone[v] = 0;
         s->vals[l] = s->vals[l ^ 1] = 0;
         if (save) s->polarity[v] = (uint8_t)(l & 1);
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
+    uint32_t out = start;
+    for (size_t g = 0; g < went->len; g++) {
+        uint32_t to = g + 1 < went->len ? went->data[g + 1] : s->trail_n;
+        for (uint32_t i = went->data[g] + 1; i < to; i++) {
+            lit_t l = s->trail[i];
+            s->trail_pos[lvar(l)] = out;
+            s->trail[out++] = l;
+        }
+    }
+    size_t k = s->trail_lim.len;
+    while (k > 0 && s->trail_lim.data[k - 1] >= start) k--;
+    for (; k < s->trail_lim.len; k++) s->trail_lim.data[k] = shifted(went, s->trail_lim.data[k]);
+    for (int th = 0; th < s->ntheories; th++) s->theories[th].head = shifted(went, s->theories[th].head);
+    s->qhead = shifted(went, s->qhead);
+    size_t ti = s->tprop_pos.len;
+    while (ti > 0 && s->tprop_pos.data[ti - 1] >= start) ti--;
+    size_t tj = ti, gi = 0;
+    for (; ti < s->tprop_pos.len; ti++) {
+        uint32_t x = s->tprop_pos.data[ti];
+        while (gi < went->len && went->data[gi] < x) gi++;
+        if (gi < went->len && went->data[gi] == x) continue;
+        s->tprop_pos.data[tj++] = x - (uint32_t)gi;
+    }
+    s->tprop_pos.len = tj;
     s->st.partial_backtracks++;
     s->st.partial_unassigned += s->trail_n - out;
     s->trail_n = out;
-    s->qhead = qhead;
-    for (int th = 0; th < s->ntheories; th++) s->theories[th].head = heads[th];
+#ifdef GSAT_DEBUG
+    check_trail(s);
+#endif
 }

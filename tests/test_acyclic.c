@@ -122,7 +122,7 @@ static void add_edges(gsat *s, const int *gid, const instance *in, int lo, int h
 }
 
 static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props, total_chrono;
-static int64_t total_partial, total_eliminated, total_restored;   /* internal counters */
+static int64_t total_partial, total_lists, total_rebuilt, total_eliminated, total_restored;   /* internal counters */
 
 static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as, int na) {
     int expect = brute(in, ne, nc, as, na);
@@ -144,7 +144,7 @@ static int chrono_levels = -1;
 static void run_random(int mode, int rounds, uint64_t seed) {
     rng = seed;
     total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = total_chrono = 0;
-    total_partial = total_eliminated = total_restored = 0;
+    total_partial = total_lists = total_rebuilt = total_eliminated = total_restored = 0;
     int sat = 0, unsat = 0;
     for (int r = 0; r < rounds; r++) {
         instance in;
@@ -182,6 +182,8 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         total_expl_lits += st.theory_explanation_lits;
         total_chrono += s->st.chrono_backtracks;
         total_partial += s->st.partial_backtracks;
+        total_lists += s->st.partial_lists;
+        total_rebuilt += s->st.partial_lists > 1;
         total_eliminated += s->st.simp_eliminated;
         total_restored += s->st.simp_restored;
         gsat_free(s);
@@ -245,11 +247,11 @@ static void modes_agree_on_larger(void **state) {
  * explained before; brute force still decides every answer. */
 static void random_always_chronological(void **state) {
     chrono_levels = 0;
-    int64_t chrono = 0, partial = 0, eliminated = 0, restored = 0;
+    int64_t chrono = 0, partial = 0, lists = 0, rebuilt = 0, eliminated = 0, restored = 0;
     static const struct { int mode, rounds; uint64_t seed; } runs[] = {{1, 1000, 0xC4C4ULL}, {2, 500, 0xC5C5ULL}, {0, 500, 0xC6C6ULL}};
     for (int i = 0; i < 3; i++) {
         run_random(runs[i].mode, runs[i].rounds, runs[i].seed);
-        chrono += total_chrono; partial += total_partial;
+        chrono += total_chrono; partial += total_partial; lists += total_lists; rebuilt += total_rebuilt;
         eliminated += total_eliminated; restored += total_restored;
     }
     modes_agree_on_larger(state);
@@ -257,6 +259,56 @@ static void random_always_chronological(void **state) {
     /* chronological and partial backtracking ran, and so did preprocessing,
      * with variables eliminated at the first solve coming back as guards */
     assert_true(chrono > 100 && partial > 10 && eliminated > 500 && restored > 400);
+    /* partial backtracking built its occurrence lists lazily, at most once
+     * per partial backtrack; debug builds check the trail after each one */
+    printf("partial backtracks %lld, occurrence lists built %lld, by %lld solvers more than once\n",
+           (long long)partial, (long long)lists, (long long)rebuilt);
+    assert_true(lists > 0 && lists <= partial);
+}
+
+/* Partial backtracking across arena compactions and level-0
+ * simplifications, which drop its occurrence lists: random graphs with
+ * clauses over the guards, solved again and again under assumptions with
+ * frequent reductions and compactions.  Debug builds check the trail after
+ * every partial backtrack and every model; the lists must have been built
+ * again within one solver. */
+static void partial_backtracking_across_compaction(void **state) {
+    (void)state;
+    rng = 0x0CC0ULL;
+    int64_t rebuilt = 0, partial = 0, gcs = 0;
+    for (int r = 0; r < 12; r++) {
+        int n = 40, vars = 120, m = 360;
+        gsat *s = gsat_new();
+        assert_int_equal(gsat_set_option(s, "chrono_levels", 0), 1);
+        assert_int_equal(gsat_set_option(s, "reduce_first", 100), 1);
+        assert_int_equal(gsat_set_option(s, "reduce_inc", 0), 1);
+        assert_int_equal(gsat_set_option(s, "gc_percent", 1), 1);
+        gsat_reserve_vars(s, vars);
+        int g = gsat_graph_new(s, n);
+        for (int i = 0; i < m; i++) {
+            int a = pick(n), b = pick(n), v = 1 + pick(vars);
+            if (a == b) b = (b + 1) % n;
+            gsat_graph_add_edge(s, g, a, b, pick(2) ? v : -v);
+        }
+        for (int c = 0; c < 200; c++) {
+            int cl[3];
+            for (int k = 0; k < 3; k++) { int v = 1 + pick(vars); cl[k] = pick(2) ? v : -v; }
+            gsat_add_clause(s, cl, 3);
+        }
+        for (int k = 0; k < 20; k++) {
+            int as[4];
+            for (int i = 0; i < 4; i++) { int v = 1 + pick(vars); as[i] = pick(2) ? v : -v; }
+            int res = gsat_solve(s, as, 4);
+            assert_true(res == GSAT_SAT || res == GSAT_UNSAT);
+        }
+        rebuilt += s->st.partial_lists > 1;
+        partial += s->st.partial_backtracks;
+        gcs += s->st.gcs;
+        gsat_free(s);
+    }
+    printf("partial backtracks %lld, compactions %lld, solvers that built the lists again %lld\n",
+           (long long)partial, (long long)gcs, (long long)rebuilt);
+    assert_true(partial > 100 && rebuilt > 0);
 }
 
 /* The conflict clause uses the path with the fewest guarded edges: a long
@@ -489,6 +541,7 @@ int main(void) {
         cmocka_unit_test(random_bounded_propagation),
         cmocka_unit_test(modes_agree_on_larger),
         cmocka_unit_test(random_always_chronological),
+        cmocka_unit_test(partial_backtracking_across_compaction),
         cmocka_unit_test(explanation_prefers_fixed_edges),
         cmocka_unit_test(propagation_forces_edges_off),
         cmocka_unit_test(self_loops_negative_guards_shared_guards),

@@ -23,4 +23,20 @@ void big_advise(void *p, size_t bytes);
  * elsewhere nothing happens.  Call before allocating. */
 void big_prefer_heap(void);
 
+/* Grow the zeroed array p from oldn to newn zeroed entries (needs <string.h>).
+ * A large jump (a reader reserving every variable at once) takes fresh
+ * zeroed memory: calloc leaves the pages to the kernel until touched, where
+ * realloc + memset would write them twice; small steps realloc. */
+#define BIG_GROW_ZERO(p, oldn, newn) do { \
+        if ((size_t)(newn) > 4 * (size_t)(oldn)) { \
+            void *fresh_ = big_calloc((size_t)(newn), sizeof *(p)); \
+            if ((oldn) != 0) memcpy(fresh_, (p), (size_t)(oldn) * sizeof *(p)); \
+            free(p); \
+            (p) = fresh_; \
+        } else { \
+            (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
+            memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
+        } \
+    } while (0)
+
 #endif

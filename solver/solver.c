@@ -55,22 +55,6 @@ void gsat_free(gsat *s) {
     free(s);
 }
 
-/* Grow per-variable array p from oldn to newn zeroed entries.  A large
- * jump (a reader reserving every variable at once) takes fresh zeroed
- * memory: calloc leaves the pages to the kernel, realloc + memset would
- * write them twice. */
-#define GROW(p, oldn, newn) do { \
-        if ((size_t)(newn) > 4 * (size_t)(oldn)) { \
-            void *fresh_ = big_calloc((size_t)(newn), sizeof *(p)); \
-            if ((oldn) != 0) memcpy(fresh_, (p), (size_t)(oldn) * sizeof *(p)); \
-            free(p); \
-            (p) = fresh_; \
-        } else { \
-            (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
-            memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
-        } \
-    } while (0)
-
 void gsat_reserve_vars(gsat *s, int n) {
     if (n < 0) return;
     if (n > GSAT_MAX_VARS) xalloc_fail((size_t)n * 64);
@@ -81,18 +65,18 @@ void gsat_reserve_vars(gsat *s, int n) {
         uint32_t cap = s->cap_vars ? s->cap_vars : 16;
         cap = cap * 2 > want + 1 ? cap * 2 : want + 1;   /* exact for a reader's one reserve */
         uint32_t nc = cap + 1;
-        GROW(s->vals, 2 * old, 2 * nc);
-        GROW(s->watches, 2 * old, 2 * nc);
-        GROW(s->failed_mark, 2 * old, 2 * nc);
-        GROW(s->vinfo, old, nc);
-        GROW(s->seen, old, nc);
-        GROW(s->polarity, old, nc);
-        GROW(s->decision, old, nc);
-        GROW(s->theory_mask, old, nc);
-        GROW(s->activity, old, nc);
-        GROW(s->heap_index, old, nc);
-        GROW(s->trail, old, nc);
-        GROW(s->trail_pos, old, nc);
+        BIG_GROW_ZERO(s->vals, 2 * old, 2 * nc);
+        BIG_GROW_ZERO(s->watches, 2 * old, 2 * nc);
+        BIG_GROW_ZERO(s->failed_mark, 2 * old, 2 * nc);
+        BIG_GROW_ZERO(s->vinfo, old, nc);
+        BIG_GROW_ZERO(s->seen, old, nc);
+        BIG_GROW_ZERO(s->polarity, old, nc);
+        BIG_GROW_ZERO(s->decision, old, nc);
+        BIG_GROW_ZERO(s->theory_mask, old, nc);
+        BIG_GROW_ZERO(s->activity, old, nc);
+        BIG_GROW_ZERO(s->heap_index, old, nc);
+        BIG_GROW_ZERO(s->trail, old, nc);
+        BIG_GROW_ZERO(s->trail_pos, old, nc);
         s->cap_vars = cap;
     }
     if (want > s->nvars) vec_reserve(s->heap, s->heap.len + (want - s->nvars));   /* once, not by doubling */

@@ -90,21 +90,6 @@ static void flush_taken_back(acyclic *a);
 static inline int lit_index(int lit) { return lit > 0 ? 2 * lit : 2 * -lit + 1; }
 static inline int lit_var(int lit) { return lit > 0 ? lit : -lit; }
 
-/* Grow zeroed per-variable array p from oldn to newn entries: a large jump
- * (the first edge after a reader named every variable) takes fresh zero
- * pages, which cost nothing until touched; small steps realloc. */
-#define GROW_ZERO(p, oldn, newn) do { \
-        if ((size_t)(newn) > 4 * (size_t)(oldn)) { \
-            void *fresh_ = big_calloc((size_t)(newn), sizeof *(p)); \
-            if ((oldn) != 0) memcpy(fresh_, (p), (size_t)(oldn) * sizeof *(p)); \
-            free(p); \
-            (p) = fresh_; \
-        } else { \
-            (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
-            memset((p) + (oldn), 0, ((size_t)(newn) - (size_t)(oldn)) * sizeof *(p)); \
-        } \
-    } while (0)
-
 static void ensure_vars(acyclic *a, int var) {
     if (var < a->cap_vars) return;
     /* every variable at once, at its exact count (a reader adds edges after
@@ -114,11 +99,11 @@ static void ensure_vars(acyclic *a, int var) {
     if (cap < 64) cap = 64;
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
-    GROW_ZERO(a->implied_limit, a->cap_vars, cap);
-    GROW_ZERO(a->var_stamp, a->cap_vars, cap);
-    GROW_ZERO(a->watched, a->cap_vars, cap);
-    GROW_ZERO(a->pending_mark, a->cap_vars, cap);
-    GROW_ZERO(a->gone_stamp, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->implied_limit, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->var_stamp, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->watched, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->pending_mark, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->gone_stamp, a->cap_vars, cap);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
     for (int v = a->cap_vars; v < cap; v++) a->implied_edge[v] = -1;
     a->cap_vars = cap;

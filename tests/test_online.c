@@ -35,31 +35,12 @@
 #include "frontend/checking/check.h"
 #include "frontend/online_check.h"
 #include "frontend/online_incr.h"
+#include "batch_verdict.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */
     rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
     return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
-}
-
-/* Batch verdict of h for a level: 1 FAIL (axioms or cycle), 0 PASS. */
-static int batch_fails(const history *h, check_level_id lv) {
-    anomaly_list al;
-    anomaly_list_init(&al);
-    uint64_t found = axioms_check(h, &al, 1);
-    anomaly_list_free(&al);
-    if (found) return 1;
-    pg_index ix;
-    ic_error err;
-    ic_error_clear(&err);
-    assert_true(pg_index_build(&ix, h, &err));
-    check_result res;
-    check_level(&ix, lv, NULL, &res);
-    assert_int_not_equal(res.verdict, CHECK_ERROR);
-    int fails = res.verdict == CHECK_FAIL;
-    check_result_free(&res);
-    pg_index_free(&ix);
-    return fails;
 }
 
 typedef struct stream_stats {

@@ -35,6 +35,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/online_check.h"
 #include "frontend/online_follow.h"
+#include "batch_verdict.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */
@@ -80,29 +81,6 @@ static void gen_text(vec_char *t, int crlf) {
         if (rnd(9) == 0) put(t, "%s", eol);
         if (--left[s] == 0) cur[s] = 0;
     }
-}
-
-/* Batch verdict of h: 1 if SI or SER fails (axioms or cycle). */
-static int batch_fails(const history *h) {
-    anomaly_list al;
-    anomaly_list_init(&al);
-    uint64_t found = axioms_check(h, &al, 1);
-    anomaly_list_free(&al);
-    if (found) return 1;
-    pg_index ix;
-    ic_error err;
-    ic_error_clear(&err);
-    assert_true(pg_index_build(&ix, h, &err));
-    int fails = 0;
-    for (int lv = 0; lv < 2; lv++) {
-        check_result res;
-        check_level(&ix, (check_level_id)lv, NULL, &res);
-        assert_int_not_equal(res.verdict, CHECK_ERROR);
-        fails |= res.verdict == CHECK_FAIL;
-        check_result_free(&res);
-    }
-    pg_index_free(&ix);
-    return fails;
 }
 
 /* A completed transaction as handed out: session and operations. */
@@ -156,7 +134,7 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
         if (out == ONLINE_VIOLATION) {
             assert_false(r->reported);
             r->reported = 1;
-            assert_true(batch_fails(oc.proof));                 /* what it reports fails in batch */
+            assert_true(batch_fails_any(oc.proof));                 /* what it reports fails in batch */
             /* final: every history holding the settled part fails, the input so far first
              * (the report may be of a witness: the last transactions to settle) */
             size_t upto = cuts[c];
@@ -165,7 +143,7 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
             ic_error_clear(&e2);
             history *all = load_history_mem(data, upto, FORMAT_TEXT, "t.txt", &e2);
             assert_non_null(all);
-            assert_true(batch_fails(all));
+            assert_true(batch_fails_any(all));
             history_free(all);
             r->witnesses += oc.witness_txns > 0;
         }
@@ -260,7 +238,7 @@ static void test_chunks_match_one_shot(void **state) {
             ic_error_clear(&err);
             assert_int_equal(follow_completed(&fp, t.data, t.len, "t.txt", 0, &h, &err), 1);
             assert_non_null(h);
-            assert_int_equal(one.failed, batch_fails(h));
+            assert_int_equal(one.failed, batch_fails_any(h));
             all_settled++;
             history_free(h);
             follow_parse_free(&fp);

@@ -1,0 +1,32 @@
+/* batch_verdict.h — the batch checker's verdict on a history, for tests that
+ * compare the online checker against it: 1 if the level fails (a read-axiom
+ * violation or a cycle), 0 if it passes; a checker error fails the test.
+ * Include after cmocka.h, frontend/checking/axioms.h and check.h. */
+#ifndef ISOCHECK_TESTS_BATCH_VERDICT_H
+#define ISOCHECK_TESTS_BATCH_VERDICT_H
+
+static int batch_fails(const history *h, check_level_id lv) {
+    anomaly_list al;
+    anomaly_list_init(&al);
+    uint64_t found = axioms_check(h, &al, 1);
+    anomaly_list_free(&al);
+    if (found) return 1;
+    pg_index ix;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    check_result res;
+    check_level(&ix, lv, NULL, &res);
+    assert_int_not_equal(res.verdict, CHECK_ERROR);
+    int fails = res.verdict == CHECK_FAIL;
+    check_result_free(&res);
+    pg_index_free(&ix);
+    return fails;
+}
+
+/* 1 if SI or SER fails. */
+static int batch_fails_any(const history *h) {
+    return batch_fails(h, LEVEL_SI) || batch_fails(h, LEVEL_SER);
+}
+
+#endif

@@ -145,20 +145,59 @@ static void level_finish(run_ctx *rc, level_task *t, report *rep, certificate *c
     if (o->on_level) o->on_level(o->hook_ctx, res);
 }
 
+/* The axioms and the index: two tasks, both only reading the history. */
+typedef struct start_ctx {
+    const history *h;
+    size_t max_anomalies;
+    anomaly_list axioms;
+    uint64_t found;
+    pg_index ix;
+    int ix_ok;
+    ic_error ix_err;
+    double ix_seconds;
+} start_ctx;
+
+static void start_task(void *ctx, size_t i) {
+    start_ctx *s = ctx;
+    if (i == 0) { s->found = axioms_check(s->h, &s->axioms, s->max_anomalies); return; }
+    double t0 = monotonic_seconds();
+    s->ix_ok = pg_index_build(&s->ix, s->h, &s->ix_err);
+    s->ix_seconds = monotonic_seconds() - t0;
+}
+
+/* Axioms first: a history that breaks one gets no index (serially) or
+ * has it dropped (with a pool, where both are built at once). */
+static int run_levels(const history *h, const run_check_options *o, par_pool *pool, report *rep, certificate *cert,
+                      int *cert_level, ic_error *err);
+
 int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
               ic_error *err) {
     if (cert_level) *cert_level = -1;
-    anomaly_list axioms;
-    anomaly_list_init(&axioms);
-    uint64_t found = axioms_check(h, &axioms, o->max_anomalies);
-    if (found) report_add_axioms(rep, &axioms, found);
-    anomaly_list_free(&axioms);
-    if (found) return 1;
+    par_pool *pool = o->check.threads >= 2 ? par_pool_new(o->check.threads) : NULL;
+    int ok = run_levels(h, o, pool, rep, cert, cert_level, err);
+    par_pool_free(pool);
+    return ok;
+}
 
-    double t0 = monotonic_seconds();
-    pg_index ix;
-    if (!pg_index_build(&ix, h, err)) return 0;
-    if (o->on_index) o->on_index(o->hook_ctx, &ix, monotonic_seconds() - t0);
+static int run_levels(const history *h, const run_check_options *o, par_pool *pool, report *rep, certificate *cert,
+                      int *cert_level, ic_error *err) {
+    start_ctx st = { .h = h, .max_anomalies = o->max_anomalies };
+    anomaly_list_init(&st.axioms);
+    ic_error_clear(&st.ix_err);
+    if (pool) par_pool_run(pool, 2, start_task, &st);
+    else {
+        start_task(&st, 0);
+        if (!st.found) start_task(&st, 1);
+    }
+    if (st.found) report_add_axioms(rep, &st.axioms, st.found);
+    anomaly_list_free(&st.axioms);
+    if (st.found) {
+        if (pool && st.ix_ok) pg_index_free(&st.ix);
+        return 1;
+    }
+    if (!st.ix_ok) { *err = st.ix_err; return 0; }
+    pg_index ix = st.ix;
+    if (o->on_index) o->on_index(o->hook_ctx, &ix, st.ix_seconds);
 
     level_task tasks[2];
     size_t n = 0;
@@ -168,13 +207,14 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
         memset(t, 0, sizeof *t);
         t->lv = (check_level_id)lv;
         t->copt = o->check;
+        t->copt.pool = pool;
         t->copt.progress_ctx = (void *)check_level_name(t->lv);
         report_init(&t->part, h, check_level_name(t->lv));
         vec_init(t->trace);
         cert_init(&t->cert);
     }
     run_ctx rc = { h, &ix, o, tasks };
-    int together = o->check.threads >= 2 && n == 2 && second_level_fits(h);
+    int together = pool && n == 2 && second_level_fits(h);
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);
@@ -185,7 +225,7 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
             tasks[i].copt.progress_ctx = &tasks[i];
         }
     }
-    if (together) par_run(2, n, level_run, &rc);
+    if (together) par_pool_run(pool, n, level_run, &rc);
     for (size_t i = 0; i < n; i++) {
         if (!together) level_run(&rc, i);
         level_finish(&rc, &tasks[i], rep, cert, cert_level);

@@ -5,9 +5,19 @@
  *     each i in [0, ntasks) and returns when every call has returned.  At
  *     most `threads` threads run tasks, the caller's own thread being one
  *     of them; tasks are handed out in increasing order from one shared
- *     counter, so uneven tasks balance themselves.
+ *     counter, so uneven tasks balance themselves.  Threads are created
+ *     for the call and joined before it returns.
  *   - threads <= 1 or ntasks <= 1: every task runs inline, in order, and
  *     no thread is created.
+ *   - A pool (par_pool_new(threads)) keeps threads - 1 workers for many
+ *     calls, possibly nested: par_pool_run(p, ntasks, fn, ctx) has the same
+ *     contract as par_run, the tasks running on the caller and on whichever
+ *     of the pool's threads are idle — never more than `threads` threads in
+ *     all, however many calls are under way at once (a task may itself
+ *     call par_pool_run).  A caller whose own tasks are all handed out
+ *     works on other calls' tasks while it waits for the last of its own,
+ *     so a thread that finishes its part early helps the others.
+ *     p == NULL or a pool of one thread: inline, in order.
  *   - Determinism is the caller's part: a task writes only its own output
  *     slot (out[i]), and the caller combines the slots in task order, so
  *     the result does not depend on the thread count or the schedule.
@@ -15,13 +25,15 @@
  *     run, on the threads that exist (at worst on the caller's alone).
  *   - par_threads_default(): the processors online, at least 1, at most
  *     PAR_MAX_THREADS.
- *   - Never prints, never exits. */
+ *   - Never prints, never exits (par_pool_new returns NULL when out of
+ *     memory, and NULL is a valid pool of one thread). */
 #ifndef ISOCHECK_PAR_H
 #define ISOCHECK_PAR_H
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #define PAR_MAX_THREADS 64
@@ -61,6 +73,121 @@ static inline void par_run(unsigned threads, size_t ntasks, par_task_fn fn, void
     }
     par_worker(&job);
     for (unsigned t = 0; t < started; t++) pthread_join(tid[t], NULL);
+}
+
+/* ---- the pool ---------------------------------------------------------
+ * Posted calls form a list (oldest first) under one mutex; a thread looking
+ * for work takes the oldest call with tasks left, counted in its helpers
+ * (refs) while it draws tasks from that call's counter.  The caller draws
+ * from its own call first, then unlinks it, and returns once no helper is
+ * inside: every task was handed out, and each helper finishes its task
+ * before it leaves.  Helpers signal the condition when they leave; idle
+ * workers and waiting callers sleep on it. */
+typedef struct par_call {
+    par_job job;
+    unsigned refs;               /* helpers drawing tasks from it (under mu) */
+    struct par_call *next;
+} par_call;
+
+typedef struct par_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    par_call *calls;             /* posted calls, oldest first */
+    unsigned threads, workers;   /* threads in all; workers started */
+    int stop;
+    pthread_t tid[PAR_MAX_THREADS];
+} par_pool;
+
+/* Draw tasks from job until none is left. */
+static inline void par_drain(par_job *job) {
+    for (;;) {
+        size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
+        if (i >= job->ntasks) return;
+        job->fn(job->ctx, i);
+    }
+}
+
+/* Under mu: the oldest call with tasks left, its refs raised; or NULL. */
+static inline par_call *par_pool_take(par_pool *p) {
+    for (par_call *c = p->calls; c; c = c->next)
+        if (atomic_load_explicit(&c->job.next, memory_order_relaxed) < c->job.ntasks) { c->refs++; return c; }
+    return NULL;
+}
+
+/* Under mu, returns under mu: help call c (taken by par_pool_take). */
+static inline void par_pool_help(par_pool *p, par_call *c) {
+    pthread_mutex_unlock(&p->mu);
+    par_drain(&c->job);
+    pthread_mutex_lock(&p->mu);
+    if (--c->refs == 0) pthread_cond_broadcast(&p->cv);
+}
+
+static void *par_pool_worker(void *arg) {
+    par_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop) {
+        par_call *c = par_pool_take(p);
+        if (c) par_pool_help(p, c);
+        else pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static inline par_pool *par_pool_new(unsigned threads) {
+    if (threads > PAR_MAX_THREADS) threads = PAR_MAX_THREADS;
+    if (threads <= 1) return NULL;
+    par_pool *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) { free(p); return NULL; }
+    if (pthread_cond_init(&p->cv, NULL) != 0) { pthread_mutex_destroy(&p->mu); free(p); return NULL; }
+    p->threads = threads;
+    for (unsigned t = 1; t < threads; t++) {
+        if (pthread_create(&p->tid[p->workers], NULL, par_pool_worker, p) != 0) break;
+        p->workers++;
+    }
+    return p;
+}
+
+/* Threads the pool runs tasks on (1 for NULL). */
+static inline unsigned par_pool_threads(const par_pool *p) { return p ? p->workers + 1 : 1; }
+
+/* Every call must have returned. */
+static inline void par_pool_free(par_pool *p) {
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (unsigned t = 0; t < p->workers; t++) pthread_join(p->tid[t], NULL);
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+static inline void par_pool_run(par_pool *p, size_t ntasks, par_task_fn fn, void *ctx) {
+    if (!p || p->workers == 0 || ntasks <= 1) {
+        for (size_t i = 0; i < ntasks; i++) fn(ctx, i);
+        return;
+    }
+    par_call me = { .job = { .fn = fn, .ctx = ctx, .ntasks = ntasks }, .refs = 0, .next = NULL };
+    atomic_init(&me.job.next, 0);
+    pthread_mutex_lock(&p->mu);
+    par_call **tail = &p->calls;
+    while (*tail) tail = &(*tail)->next;
+    *tail = &me;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    par_drain(&me.job);
+    pthread_mutex_lock(&p->mu);
+    for (par_call **c = &p->calls; *c; c = &(*c)->next)
+        if (*c == &me) { *c = me.next; break; }
+    while (me.refs) {                        /* help others until our last helper leaves */
+        par_call *c = par_pool_take(p);
+        if (c) par_pool_help(p, c);
+        else pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
 }
 
 static inline unsigned par_threads_default(void) {

@@ -1,11 +1,14 @@
 /* check.c — one level's check, end to end (see check.h): polygraph,
- * pruning, solving, and the independent re-check of every answer. */
+ * pruning, solving, and the independent re-check of every answer.  The
+ * stages split into tasks run on the caller's pool (run_check's, shared by
+ * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "monotonic.h"
+#include "par.h"
 
 const char *check_level_name(check_level_id l) { return l == LEVEL_SER ? "ser" : "si"; }
 const char *check_level_title(check_level_id l) { return l == LEVEL_SER ? "serializability" : "snapshot isolation"; }
@@ -236,18 +239,14 @@ check_verdict check_level(const pg_index *ix, check_level_id level, const check_
     return check_level_ext(ix, level, opt, NULL, res);
 }
 
-check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
-                              const check_external *ext, check_result *res) {
-    memset(res, 0, sizeof *res);
-    res->level = level;
-    vec_init(res->cycle);
-    check_options defaults;
-    if (!opt) { check_options_default(&defaults); opt = &defaults; }
+static check_verdict check_on(const pg_index *ix, check_level_id level, const check_options *opt,
+                              const check_external *ext, par_pool *pool, check_result *res) {
     polygraph g;
     double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
     pg_init(&g, ix, level == LEVEL_SI);
-    g.threads = opt->threads;
+    g.pool = pool;
+    g.threads = par_pool_threads(pool);
     res->st.known_edges_initial = g.known.len;
     int ok = pg_build_constraints(&g);
     res->st.t_graph = monotonic_seconds() - t0;
@@ -278,5 +277,18 @@ check_verdict check_level_ext(const pg_index *ix, check_level_id level, const ch
     else { res->stage = "solver"; v = solve(&g, opt, res); }
     res->st.known_edges_final = g.known.len;
     pg_free(&g);
+    return v;
+}
+
+check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                              const check_external *ext, check_result *res) {
+    memset(res, 0, sizeof *res);
+    res->level = level;
+    vec_init(res->cycle);
+    check_options defaults;
+    if (!opt) { check_options_default(&defaults); opt = &defaults; }
+    par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);
+    check_verdict v = check_on(ix, level, opt, ext, opt->pool ? opt->pool : own, res);
+    par_pool_free(own);
     return v;
 }

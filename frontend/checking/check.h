@@ -56,9 +56,12 @@ typedef struct check_options {
     /* called at stage boundaries (may be NULL) */
     void (*progress)(void *ctx, const char *what);
     void *progress_ctx;
-    unsigned threads;            /* threads for the per-key and per-chain stages (par.h); 0 or 1:
+    unsigned threads;            /* threads for the per-key stages (par.h); 0 or 1:
                                     single-threaded (the default).  Results never depend on it.
                                     run_check also runs SI and SER at once when it is 2 or more. */
+    struct par_pool *pool;       /* the stages' tasks go to this pool (run_check's, shared by the
+                                    levels), whose thread count replaces `threads`; NULL: the
+                                    check makes its own pool of `threads` for its run */
 } check_options;
 
 void check_options_default(check_options *o);

@@ -21,7 +21,7 @@
  * Edges already implied by the known graph are skipped.
  *
  * Keys are independent during the scan (it reads the reachability of its
- * start only), so ranges of keys are scanned by par_run tasks into their
+ * start only), so ranges of keys are scanned by par_pool_run tasks into their
  * own outputs, combined in key order: the same constraints and edges, in
  * the same order, for every thread count. */
 #include "frontend/checking/polygraph.h"
@@ -392,7 +392,7 @@ int pg_build_constraints(polygraph *g) {
     uint32_t ntasks = key_ranges(ix, threads, &range);
     scan_out *out = xcalloc(ntasks, sizeof *out);
     scan_job job = { g, range.data, out };
-    par_run(threads, ntasks, scan_task, &job);
+    par_pool_run(threads > 1 ? g->pool : NULL, ntasks, scan_task, &job);
     /* Combine in key order, up to and including the first failing range
      * (which stopped at its failing key, as a scan of all keys would). */
     int ok = 1;

@@ -96,8 +96,9 @@ typedef VEC(pg_cons) pg_cons_vec;
 typedef struct polygraph {
     const pg_index *ix;
     int split;                   /* 1: SI split graph, 0: SER */
-    unsigned threads;            /* per-key and per-chain stages on this many threads (0, 1: one);
+    unsigned threads;            /* per-key stages split for this many threads (0, 1: one);
                                     every result is the same for every count */
+    struct par_pool *pool;       /* where the split stages' tasks run (par.h; NULL: inline) */
     uint32_t num_nodes;          /* split ? 2 * num_txns : num_txns */
     uint32_t num_chains;         /* tracked sessions (all of them unless there are very many) */
     uint32_t *chain_of_session;  /* session -> chain, UINT32_MAX: not tracked */

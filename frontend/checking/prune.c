@@ -9,7 +9,7 @@
  * solver handles whatever is left.
  *
  * Within a round every test reads the reachability of the round's start,
- * so the constraints are split into ranges tested by par_run tasks; their
+ * so the constraints are split into ranges tested by par_pool_run tasks; their
  * outputs (kept constraints, new edges) are combined in constraint order,
  * up to the first failing constraint: the same result for every thread
  * count. */
@@ -58,7 +58,7 @@ static int prune_round(polygraph *g, size_t *decided) {
     if (ntasks > n) ntasks = n ? n : 1;
     prune_job job = { g, (n + ntasks - 1) / ntasks, xcalloc(ntasks, sizeof(prune_out)) };
     if (!job.per) job.per = 1;
-    par_run(threads, ntasks, prune_task, &job);
+    par_pool_run(threads > 1 ? g->pool : NULL, ntasks, prune_task, &job);
     size_t keep = 0;
     int ok = 1;
     *decided = 0;

@@ -22,18 +22,18 @@
  * pg_reach relaxes the rows the new edges can change (below) instead of
  * recomputing all of them.
  *
- * The chains are independent columns of that table (the bases are set
- * before), so with g->threads > 1 the columns are split into ranges
- * computed by par_run tasks, each walking the same order: every entry is
- * written by one task only, and the result is the same for every thread
- * count.
+ * The table is computed on one thread.  Its chains are independent
+ * columns (the bases are set before), and splitting them between tasks
+ * was tried: each task walks the whole order and fetches every
+ * successor's row, and that walk (memory latency, not arithmetic) is the
+ * cost, so two tasks took as long as one, in twice the CPU
+ * (doc/benchmarks.md, "Threads, second pass").
  *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used
  * only to pick a version order for the failure report). */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
-#include "par.h"
 #include "io/bigmem.h"
 
 #include <stdlib.h>
@@ -65,7 +65,6 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
 typedef struct reach_job {
     polygraph *g;
     const uint32_t *order, *start, *adj, *chain, *pos;
-    uint32_t ntasks;
 } reach_job;
 
 /* The hot loops below are plain min/saturating-add loops over 16-bit
@@ -96,43 +95,36 @@ static void clamp_offsets(uint16_t *acc, uint32_t w) {
         if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
 }
 
-/* Columns [c0, c1) of every row, in reverse topological order (the bases
- * are set before the tasks start).  A successor's offsets are moved to
- * this row's base (never higher: the base is a lower bound of the
- * successors' bases), so a row is built in the 16-bit domain. */
-static void reach_columns(void *ctx, size_t task) {
-    const reach_job *j = ctx;
+/* Every row, in reverse topological order (the bases are set before).  A
+ * successor's offsets are moved to this row's base (never higher: the base
+ * is a lower bound of the successors' bases), so a row is built in the
+ * 16-bit domain. */
+static void reach_rows(const reach_job *j) {
     polygraph *g = j->g;
     uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
-    uint32_t per = (S + j->ntasks - 1) / j->ntasks;
-    per = (per + 15) & ~15u;                   /* whole 32-byte halves of cache lines */
-    uint32_t c0 = (uint32_t)task * per, c1 = c0 + per < S ? c0 + per : S;
-    if (c0 >= c1) return;
-    uint32_t w = c1 - c0;
     for (uint32_t i = N; i-- > 0;) {
         uint32_t u = j->order[i];
-        uint16_t *row = g->reach + (size_t)u * stride, *acc = row + 2 + c0;
+        uint16_t *row = g->reach + (size_t)u * stride, *acc = row + 2;
         uint32_t bu = pg_reach_row_base(row);
-        for (uint32_t x = 0; x < w; x++) acc[x] = PG_REACH_NONE;
+        for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
         if (bu == UINT32_MAX) continue;        /* reaches no tracked node */
         uint32_t c = j->chain[u];
-        if (c >= c0 && c < c1) {
+        if (c < S) {
             uint32_t d = j->pos[u] - bu;
-            acc[c - c0] = (uint16_t)(d < PG_REACH_NONE ? d : PG_REACH_NONE);
+            acc[c] = (uint16_t)(d < PG_REACH_NONE ? d : PG_REACH_NONE);
         }
         for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
             const uint16_t *rv = g->reach + (size_t)j->adj[e] * stride;
             uint32_t bv = pg_reach_row_base(rv);
             if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) continue;   /* nothing it knows fits */
-            min_shifted(acc, rv + 2 + c0, w, bv - bu);
+            min_shifted(acc, rv + 2, S, bv - bu);
         }
-        clamp_offsets(acc, w);
+        clamp_offsets(acc, S);
     }
 }
 
 /* Every row's base: the least of its own position and its successors'
- * bases — a lower bound of every position the row will hold, the same for
- * every split of the columns. */
+ * bases — a lower bound of every position the row will hold. */
 static void reach_bases(polygraph *g, const uint32_t *order, const dg_graph *dg, const uint32_t *chain,
                         const uint32_t *pos) {
     uint32_t N = g->num_nodes, stride = g->reach_stride;
@@ -283,11 +275,8 @@ static int compute(polygraph *g, int want_reach) {
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
             reach_bases(g, order, &dg, chain, pos);
-            unsigned threads = pg_threads_for(g, (uint64_t)N * S / 64);
-            uint32_t ntasks = S >= 32 ? (uint32_t)threads : 1;
-            if (ntasks > S / 16) ntasks = S / 16 ? S / 16 : 1;
-            reach_job job = { g, order, dg.start, dg.adj, chain, pos, ntasks };
-            par_run(threads, ntasks, reach_columns, &job);
+            reach_job job = { g, order, dg.start, dg.adj, chain, pos };
+            reach_rows(&job);
             free(chain); free(pos);
         }
         g->reach_valid = 1;

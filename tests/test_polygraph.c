@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "par.h"
 #include "frontend/formats/parse.h"
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/verify_model.h"
@@ -258,6 +259,12 @@ static void list_read_after_own_append(void **state) {
     make_vo(&vo, 2, lists, lens);
     assert_int_equal(vo_check(h, &vo, 1, NULL, why, sizeof why), -1);
     assert_string_equal(why, "T2's list read of key 0 disagrees with the version order");
+    /* the keys replayed as separate tasks on a pool: the same message */
+    par_pool *pool = par_pool_new(3);
+    why[0] = 0;
+    assert_int_equal(vo_check_on(h, &vo, 1, NULL, why, sizeof why, pool), -1);
+    assert_string_equal(why, "T2's list read of key 0 disagrees with the version order");
+    par_pool_free(pool);
     version_order_free(&vo);
     vec_free(cyc);
     history_free(h);

@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
+
 void version_order_free(version_order *vo) {
     free(vo->start);
     vec_free(vo->txns);
@@ -508,8 +510,86 @@ static void nodes_to_deps(const vgraph *g, int si, const vec_u32 *cyc, dep_edge_
     }
 }
 
+/* ---- the per-key edges, in key ranges ------------------------------------
+ * A range's WW, WR and RW edges go to its own vectors, which are appended
+ * in key order: the same graph as one pass over all keys.  A range stops
+ * at its first inconsistent key; the first such range's message is the one
+ * a single pass would give. */
+typedef struct key_range_out { vgraph part; int failed; char why[300]; } key_range_out;
+
+typedef struct key_job {
+    const vm *m;
+    int si;
+    const uint32_t *range;       /* ntasks + 1 key bounds */
+    key_range_out *out;
+} key_job;
+
+static void key_task(void *ctx, size_t task) {
+    const key_job *j = ctx;
+    const vm *m = j->m;
+    const history *h = m->h;
+    const version_order *vo = m->vo;
+    key_range_out *o = &j->out[task];
+    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
+        uint32_t a = vo->start[k], b = vo->start[k + 1];
+        for (uint32_t i = a + 1; i < b; i++) vg_edge(&o->part, j->si, DEP_WW, k, vo->txns.data[i - 1], vo->txns.data[i]);
+        for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
+            uint32_t t = h->op_txn[m->ko[i].op], e = i, s;
+            while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e].op] == t) e++;
+            if (!vm_replay(m, t, k, m->ko + i, e - i, &s, o->why, sizeof o->why)) { o->failed = 1; return; }
+            i = e;
+            if (s == UINT32_MAX) continue;
+            uint32_t w = vo->txns.data[a + s];
+            if (w != 0) vg_edge(&o->part, j->si, DEP_WR, k, w, t);
+            if (a + s + 1 < b && vo->txns.data[a + s + 1] != t) vg_edge(&o->part, j->si, DEP_RW, k, t, vo->txns.data[a + s + 1]);
+        }
+    }
+}
+
+/* The per-key edges into g; 0 with why set at the first inconsistent key. */
+static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, char *why, size_t wl) {
+    const history *h = m->h;
+    uint32_t nk = h->num_keys, ntasks = par_pool_threads(pool) > 1 ? 8 * par_pool_threads(pool) : 1;
+    if (ntasks > nk) ntasks = nk ? nk : 1;
+    /* ranges of about equal numbers of ops */
+    uint32_t *range = xmalloc(((size_t)ntasks + 1) * sizeof *range), nr = 0;
+    range[nr++] = 0;
+    uint64_t per = m->nko / ntasks + 1;
+    for (uint32_t k = 0; k < nk && nr < ntasks; k++)
+        if ((uint64_t)m->ko_start[k + 1] >= per * nr) range[nr++] = k + 1;
+    if (range[nr - 1] != nk) range[nr++] = nk;
+    ntasks = nr - 1;
+    key_range_out *out = xcalloc(ntasks ? ntasks : 1, sizeof *out);
+    key_job job = { m, si, range, out };
+    par_pool_run(pool, ntasks, key_task, &job);
+    int ok = 1;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        key_range_out *o = &out[i];
+        if (ok) {
+            vec_reserve(g->from, g->from.len + o->part.from.len);
+            vec_reserve(g->to, g->to.len + o->part.to.len);
+            vec_reserve(g->meta, g->meta.len + o->part.meta.len);
+            for (size_t e = 0; e < o->part.from.len; e++) {
+                g->from.data[g->from.len++] = o->part.from.data[e];
+                g->to.data[g->to.len++] = o->part.to.data[e];
+                g->meta.data[g->meta.len++] = o->part.meta.data[e];
+            }
+            if (o->failed) { ok = 0; snprintf(why, wl, "%s", o->why); }
+        }
+        vg_free(&o->part);
+    }
+    free(out);
+    free(range);
+    return ok;
+}
+
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t wl) {
+    return vo_check_on(h, vo, si, cycle, why, wl, NULL);
+}
+
+int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t wl,
+                struct par_pool *pool) {
     vm m;
     vgraph g; memset(&g, 0, sizeof g);
     g.n = si ? 2 * h->num_txns : h->num_txns;
@@ -531,20 +611,7 @@ int vo_check(const history *h, const version_order *vo, int si,
             if (m.part[t]) vg_edge(&g, si, DEP_FIXED, 0, t, t);
     /* WW between consecutive versions; per participant and key its
      * snapshot: WR from it, RW to the version right after it */
-    for (uint32_t k = 0; k < h->num_keys; k++) {
-        uint32_t a = vo->start[k], b = vo->start[k + 1];
-        for (uint32_t i = a + 1; i < b; i++) vg_edge(&g, si, DEP_WW, k, vo->txns.data[i - 1], vo->txns.data[i]);
-        for (uint32_t i = m.ko_start[k]; i < m.ko_start[k + 1];) {
-            uint32_t t = h->op_txn[m.ko[i].op], j = i, s;
-            while (j < m.ko_start[k + 1] && h->op_txn[m.ko[j].op] == t) j++;
-            if (!vm_replay(&m, t, k, m.ko + i, j - i, &s, why, wl)) goto out;
-            i = j;
-            if (s == UINT32_MAX) continue;
-            uint32_t w = vo->txns.data[a + s];
-            if (w != 0) vg_edge(&g, si, DEP_WR, k, w, t);
-            if (a + s + 1 < b && vo->txns.data[a + s + 1] != t) vg_edge(&g, si, DEP_RW, k, t, vo->txns.data[a + s + 1]);
-        }
-    }
+    if (!key_edges(&m, si, &g, pool, why, wl)) goto out;
     vg_finish(&g);
     vec_u32 cyc; vec_init(cyc);
     if (!vg_find_cycle(&g, &cyc)) { rc = 1; vec_free(cyc); goto out; }

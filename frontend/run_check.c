@@ -208,6 +208,9 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         t->lv = (check_level_id)lv;
         t->copt = o->check;
         t->copt.pool = pool;
+        /* at once, SI's path is the longer (its pruning, encoding and
+         * solving are serial): its tasks go first */
+        t->copt.priority = lv == LEVEL_SI ? 2 : 1;
         t->copt.progress_ctx = (void *)check_level_name(t->lv);
         report_init(&t->part, h, check_level_name(t->lv));
         vec_init(t->trace);

@@ -14,9 +14,12 @@
  *     contract as par_run, the tasks running on the caller and on whichever
  *     of the pool's threads are idle — never more than `threads` threads in
  *     all, however many calls are under way at once (a task may itself
- *     call par_pool_run).  A caller whose own tasks are all handed out
- *     works on other calls' tasks while it waits for the last of its own,
- *     so a thread that finishes its part early helps the others.
+ *     call par_pool_run).  An idle worker, or a caller whose own tasks are
+ *     all handed out and which waits for the last of them, works on other
+ *     calls' tasks, so a thread that finishes its part early helps the
+ *     others.  par_pool_run_prio(p, prio, ...) posts a call of a priority
+ *     (par_pool_run: 0): a thread takes tasks of higher priority first, its
+ *     own on a tie; a caller takes none of lower priority than its own.
  *     p == NULL or a pool of one thread: inline, in order.
  *   - Determinism is the caller's part: a task writes only its own output
  *     slot (out[i]), and the caller combines the slots in task order, so
@@ -31,6 +34,7 @@
 #define ISOCHECK_PAR_H
 
 #include <pthread.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -76,48 +80,51 @@ static inline void par_run(unsigned threads, size_t ntasks, par_task_fn fn, void
 }
 
 /* ---- the pool ---------------------------------------------------------
- * Posted calls form a list (oldest first) under one mutex; a thread looking
- * for work takes the oldest call with tasks left, counted in its helpers
- * (refs) while it draws tasks from that call's counter.  The caller draws
- * from its own call first, then unlinks it, and returns once no helper is
- * inside: every task was handed out, and each helper finishes its task
- * before it leaves.  Helpers signal the condition when they leave; idle
- * workers and waiting callers sleep on it. */
+ * Posted calls form a list (oldest first) under one mutex, and every task
+ * is handed out under it, one at a time: a thread looking for work takes a
+ * task of the call of highest priority with tasks left (its own call on a
+ * tie, else the oldest), counted in that call's helpers (refs) until the
+ * task returns.  A caller draws from its own call and from calls of higher
+ * priority; when its own call has nothing left to hand out it unlinks it
+ * and, until no helper is inside, helps calls of its priority or higher
+ * only (never a long task of lower priority that would hold up its own
+ * return).  Idle workers take any call.  Tasks are coarse (a few per
+ * thread and stage), so a lock per task costs nothing measurable. */
 typedef struct par_call {
-    par_job job;
-    unsigned refs;               /* helpers drawing tasks from it (under mu) */
-    struct par_call *next;
+    par_task_fn fn;
+    void *ctx;
+    size_t ntasks, next;         /* next task to hand out (under mu) */
+    int prio;
+    unsigned refs;               /* threads running one of its tasks (under mu) */
+    struct par_call *next_call;
 } par_call;
 
 typedef struct par_pool {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     par_call *calls;             /* posted calls, oldest first */
-    unsigned threads, workers;   /* threads in all; workers started */
+    unsigned workers;            /* worker threads started */
     int stop;
     pthread_t tid[PAR_MAX_THREADS];
 } par_pool;
 
-/* Draw tasks from job until none is left. */
-static inline void par_drain(par_job *job) {
-    for (;;) {
-        size_t i = atomic_fetch_add_explicit(&job->next, 1, memory_order_relaxed);
-        if (i >= job->ntasks) return;
-        job->fn(job->ctx, i);
+/* Under mu: the call to take a task from — highest priority, at least
+ * min_prio, own on a tie, else the oldest — or NULL. */
+static inline par_call *par_pool_pick(par_pool *p, const par_call *own, int min_prio) {
+    par_call *best = NULL;
+    for (par_call *c = p->calls; c; c = c->next_call) {
+        if (c->next >= c->ntasks || c->prio < min_prio) continue;
+        if (!best || c->prio > best->prio || (c->prio == best->prio && c == own)) best = c;
     }
+    return best;
 }
 
-/* Under mu: the oldest call with tasks left, its refs raised; or NULL. */
-static inline par_call *par_pool_take(par_pool *p) {
-    for (par_call *c = p->calls; c; c = c->next)
-        if (atomic_load_explicit(&c->job.next, memory_order_relaxed) < c->job.ntasks) { c->refs++; return c; }
-    return NULL;
-}
-
-/* Under mu, returns under mu: help call c (taken by par_pool_take). */
-static inline void par_pool_help(par_pool *p, par_call *c) {
+/* Under mu, returns under mu: run the next task of c. */
+static inline void par_pool_step(par_pool *p, par_call *c) {
+    size_t i = c->next++;
+    c->refs++;
     pthread_mutex_unlock(&p->mu);
-    par_drain(&c->job);
+    c->fn(c->ctx, i);
     pthread_mutex_lock(&p->mu);
     if (--c->refs == 0) pthread_cond_broadcast(&p->cv);
 }
@@ -126,8 +133,8 @@ static void *par_pool_worker(void *arg) {
     par_pool *p = arg;
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
-        par_call *c = par_pool_take(p);
-        if (c) par_pool_help(p, c);
+        par_call *c = par_pool_pick(p, NULL, INT_MIN);
+        if (c) par_pool_step(p, c);
         else pthread_cond_wait(&p->cv, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
@@ -141,7 +148,6 @@ static inline par_pool *par_pool_new(unsigned threads) {
     if (!p) return NULL;
     if (pthread_mutex_init(&p->mu, NULL) != 0) { free(p); return NULL; }
     if (pthread_cond_init(&p->cv, NULL) != 0) { pthread_mutex_destroy(&p->mu); free(p); return NULL; }
-    p->threads = threads;
     for (unsigned t = 1; t < threads; t++) {
         if (pthread_create(&p->tid[p->workers], NULL, par_pool_worker, p) != 0) break;
         p->workers++;
@@ -165,29 +171,33 @@ static inline void par_pool_free(par_pool *p) {
     free(p);
 }
 
-static inline void par_pool_run(par_pool *p, size_t ntasks, par_task_fn fn, void *ctx) {
+/* par_pool_run with a priority: while calls are under way at once, a
+ * thread takes the tasks of higher priority first (run_check gives the
+ * level on the longer path the higher one). */
+static inline void par_pool_run_prio(par_pool *p, int prio, size_t ntasks, par_task_fn fn, void *ctx) {
     if (!p || p->workers == 0 || ntasks <= 1) {
         for (size_t i = 0; i < ntasks; i++) fn(ctx, i);
         return;
     }
-    par_call me = { .job = { .fn = fn, .ctx = ctx, .ntasks = ntasks }, .refs = 0, .next = NULL };
-    atomic_init(&me.job.next, 0);
+    par_call me = { fn, ctx, ntasks, 0, prio, 0, NULL };
     pthread_mutex_lock(&p->mu);
     par_call **tail = &p->calls;
-    while (*tail) tail = &(*tail)->next;
+    while (*tail) tail = &(*tail)->next_call;
     *tail = &me;
     pthread_cond_broadcast(&p->cv);
-    pthread_mutex_unlock(&p->mu);
-    par_drain(&me.job);
-    pthread_mutex_lock(&p->mu);
-    for (par_call **c = &p->calls; *c; c = &(*c)->next)
-        if (*c == &me) { *c = me.next; break; }
-    while (me.refs) {                        /* help others until our last helper leaves */
-        par_call *c = par_pool_take(p);
-        if (c) par_pool_help(p, c);
+    while (me.next < me.ntasks) par_pool_step(p, par_pool_pick(p, &me, prio));
+    for (par_call **c = &p->calls; *c; c = &(*c)->next_call)
+        if (*c == &me) { *c = me.next_call; break; }
+    while (me.refs) {                        /* help until our last helper leaves */
+        par_call *c = par_pool_pick(p, NULL, prio);
+        if (c) par_pool_step(p, c);
         else pthread_cond_wait(&p->cv, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
+}
+
+static inline void par_pool_run(par_pool *p, size_t ntasks, par_task_fn fn, void *ctx) {
+    par_pool_run_prio(p, 0, ntasks, fn, ctx);
 }
 
 static inline unsigned par_threads_default(void) {

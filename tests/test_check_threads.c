@@ -91,6 +91,7 @@ static void level_task(void *ctx, size_t i) {
     check_options opt;
     check_options_default(&opt);
     opt.pool = j->pool;
+    opt.priority = i ? 1 : 2;                    /* as run_check: SI first */
     check_level(j->ix, i ? LEVEL_SER : LEVEL_SI, &opt, &j->res[i]);
 }
 

@@ -262,7 +262,7 @@ static void list_read_after_own_append(void **state) {
     /* the keys replayed as separate tasks on a pool: the same message */
     par_pool *pool = par_pool_new(3);
     why[0] = 0;
-    assert_int_equal(vo_check_on(h, &vo, 1, NULL, why, sizeof why, pool), -1);
+    assert_int_equal(vo_check_on(h, &vo, 1, NULL, why, sizeof why, pool, 0), -1);
     assert_string_equal(why, "T2's list read of key 0 disagrees with the version order");
     par_pool_free(pool);
     version_order_free(&vo);

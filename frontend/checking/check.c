@@ -71,7 +71,7 @@ static check_verdict confirm_failure(polygraph *g, check_result *res, const char
     vo_from_order(g, &res->vo);
     char why[300] = "";
     vec_clear(res->cycle);
-    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool);
+    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
     vec_clear(res->forced);
@@ -103,7 +103,7 @@ static check_verdict confirm_success(polygraph *g, check_result *res) {
     vo_from_order(g, &res->vo);
     char why[300] = "";
     vec_clear(res->cycle);
-    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool);
+    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
     if (rc == 1) return res->verdict = CHECK_PASS;
     if (rc == 0) snprintf(res->msg, sizeof res->msg, "internal error: the model's version order has a cycle under %s",
@@ -246,6 +246,7 @@ static check_verdict check_on(const pg_index *ix, check_level_id level, const ch
     progress(opt, "building the polygraph");
     pg_init(&g, ix, level == LEVEL_SI);
     g.pool = pool;
+    g.prio = opt->priority;
     g.threads = par_pool_threads(pool);
     res->st.known_edges_initial = g.known.len;
     int ok = pg_build_constraints(&g);

@@ -62,6 +62,8 @@ typedef struct check_options {
     struct par_pool *pool;       /* the stages' tasks go to this pool (run_check's, shared by the
                                     levels), whose thread count replaces `threads`; NULL: the
                                     check makes its own pool of `threads` for its run */
+    int priority;                /* in a shared pool, this level's tasks go before those of lower
+                                    priority (par_pool_run_prio; default 0) */
 } check_options;
 
 void check_options_default(check_options *o);

@@ -392,7 +392,7 @@ int pg_build_constraints(polygraph *g) {
     uint32_t ntasks = key_ranges(ix, threads, &range);
     scan_out *out = xcalloc(ntasks, sizeof *out);
     scan_job job = { g, range.data, out };
-    par_pool_run(threads > 1 ? g->pool : NULL, ntasks, scan_task, &job);
+    par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, ntasks, scan_task, &job);
     /* Combine in key order, up to and including the first failing range
      * (which stopped at its failing key, as a scan of all keys would). */
     int ok = 1;

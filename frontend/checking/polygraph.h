@@ -99,6 +99,7 @@ typedef struct polygraph {
     unsigned threads;            /* per-key stages split for this many threads (0, 1: one);
                                     every result is the same for every count */
     struct par_pool *pool;       /* where the split stages' tasks run (par.h; NULL: inline) */
+    int prio;                    /* their priority in that pool */
     uint32_t num_nodes;          /* split ? 2 * num_txns : num_txns */
     uint32_t num_chains;         /* tracked sessions (all of them unless there are very many) */
     uint32_t *chain_of_session;  /* session -> chain, UINT32_MAX: not tracked */

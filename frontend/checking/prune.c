@@ -58,7 +58,7 @@ static int prune_round(polygraph *g, size_t *decided) {
     if (ntasks > n) ntasks = n ? n : 1;
     prune_job job = { g, (n + ntasks - 1) / ntasks, xcalloc(ntasks, sizeof(prune_out)) };
     if (!job.per) job.per = 1;
-    par_pool_run(threads > 1 ? g->pool : NULL, ntasks, prune_task, &job);
+    par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, ntasks, prune_task, &job);
     size_t keep = 0;
     int ok = 1;
     *decided = 0;

@@ -547,7 +547,7 @@ static void key_task(void *ctx, size_t task) {
 }
 
 /* The per-key edges into g; 0 with why set at the first inconsistent key. */
-static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, char *why, size_t wl) {
+static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, int prio, char *why, size_t wl) {
     const history *h = m->h;
     uint32_t nk = h->num_keys, ntasks = par_pool_threads(pool) > 1 ? 8 * par_pool_threads(pool) : 1;
     if (ntasks > nk) ntasks = nk ? nk : 1;
@@ -561,7 +561,7 @@ static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, char
     ntasks = nr - 1;
     key_range_out *out = xcalloc(ntasks ? ntasks : 1, sizeof *out);
     key_job job = { m, si, range, out };
-    par_pool_run(pool, ntasks, key_task, &job);
+    par_pool_run_prio(pool, prio, ntasks, key_task, &job);
     int ok = 1;
     for (uint32_t i = 0; i < ntasks; i++) {
         key_range_out *o = &out[i];
@@ -585,11 +585,11 @@ static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, char
 
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t wl) {
-    return vo_check_on(h, vo, si, cycle, why, wl, NULL);
+    return vo_check_on(h, vo, si, cycle, why, wl, NULL, 0);
 }
 
 int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t wl,
-                struct par_pool *pool) {
+                struct par_pool *pool, int prio) {
     vm m;
     vgraph g; memset(&g, 0, sizeof g);
     g.n = si ? 2 * h->num_txns : h->num_txns;
@@ -611,7 +611,7 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
             if (m.part[t]) vg_edge(&g, si, DEP_FIXED, 0, t, t);
     /* WW between consecutive versions; per participant and key its
      * snapshot: WR from it, RW to the version right after it */
-    if (!key_edges(&m, si, &g, pool, why, wl)) goto out;
+    if (!key_edges(&m, si, &g, pool, prio, why, wl)) goto out;
     vg_finish(&g);
     vec_u32 cyc; vec_init(cyc);
     if (!vg_find_cycle(&g, &cyc)) { rc = 1; vec_free(cyc); goto out; }

@@ -48,11 +48,12 @@ void version_order_free(version_order *vo);
  *     (message in why). */
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t whylen);
-/* The same, the per-key replay split into tasks on pool (par.h; NULL:
- * inline): the same answer, cycle and message for every pool. */
+/* The same, the per-key replay split into tasks on pool at priority prio
+ * (par.h; pool NULL: inline): the same answer, cycle and message for every
+ * pool. */
 struct par_pool;
 int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t whylen,
-                struct par_pool *pool);
+                struct par_pool *pool, int prio);
 
 /* Does one dependency hold in h under vo, by definition? (why on failure) */
 int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t whylen);

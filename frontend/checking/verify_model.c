@@ -562,13 +562,16 @@ static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, int 
     key_range_out *out = xcalloc(ntasks ? ntasks : 1, sizeof *out);
     key_job job = { m, si, range, out };
     par_pool_run_prio(pool, prio, ntasks, key_task, &job);
+    size_t total = g->from.len;                  /* reserved once: no regrowth beside the parts */
+    for (uint32_t i = 0; i < ntasks; i++) {
+        total += out[i].part.from.len;
+        if (out[i].failed) break;
+    }
+    vec_reserve(g->from, total); vec_reserve(g->to, total); vec_reserve(g->meta, total);
     int ok = 1;
     for (uint32_t i = 0; i < ntasks; i++) {
         key_range_out *o = &out[i];
         if (ok) {
-            vec_reserve(g->from, g->from.len + o->part.from.len);
-            vec_reserve(g->to, g->to.len + o->part.to.len);
-            vec_reserve(g->meta, g->meta.len + o->part.meta.len);
             for (size_t e = 0; e < o->part.from.len; e++) {
                 g->from.data[g->from.len++] = o->part.from.data[e];
                 g->to.data[g->to.len++] = o->part.to.data[e];

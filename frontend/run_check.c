@@ -2,8 +2,10 @@
  *
  * Each level is one task (level_run): check, and on FAIL the
  * interpretation into the task's own report; on PASS, when every pass is
- * verified anyway, its certificate.  With o->check.threads >= 2 and two
- * levels the tasks run at once (par.h): they share only the history and
+ * verified anyway, its certificate.  With o->check.threads >= 2 the run
+ * makes one pool (par.h): the axioms and the index are two tasks, and with
+ * two levels the level tasks run at once on it, their stages' tasks too
+ * (SI's first: its path is the longer); they share only the history and
  * the index, both read-only while checking.  Everything a caller sees —
  * report items, levels, hooks, the certificate kept — is then assembled
  * on the caller's thread in the serial order (level_finish, SER then SI),

@@ -11,9 +11,10 @@
  * lists SI before SER.  Nothing is printed: a caller that wants to show
  * progress, statistics or traces does so in the hooks.
  *
- * With o->check.threads >= 2 the two levels are checked at once, on two
- * threads (unless both would not fit in memory), sharing the history and
- * the index read-only.  The report, the certificate kept and the order and
+ * With o->check.threads >= 2 the run has one pool of that many threads
+ * (par.h): the axioms and the index are built at once, and the two levels
+ * are checked at once (unless both would not fit in memory), sharing the
+ * history and the index read-only and the pool for their stages' tasks.  The report, the certificate kept and the order and
  * arguments of the on_level hooks are the same as with one thread; the
  * hooks are called on the caller's thread once both levels are done, and
  * the progress callback is called under a lock, never on two threads at

@@ -29,6 +29,7 @@
     X(chrono, 1, 0, 1, "chronological backtracking: after a conflict go back one level instead of far") \
     X(chrono_levels, 100, 0, 1000000000, "chrono: only when the backjump would undo more than this many levels") \
     X(partial_backtrack, 1, 0, 1, "a conflict below the current level takes back only what depends on the flipped literal") \
+    X(learn_missed, 1, 0, 1, "keep a theory clause that shows a missed implication as a learned clause") \
     X(walk, 1, 0, 1, "pure CNF: local search (ProbSAT) for the saved phases at restarts") \
     X(walk_interval, 2000, 1, 100000000, "walk: conflicts before the first walk, and added per walk to the gap") \
     X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \

@@ -9,7 +9,8 @@
     X(decisions, "decisions")                                                \
     X(propagations, "literals propagated")                                   \
     X(chrono_backtracks, "conflicts answered by backtracking one level")    \
-    X(missed_implications, "conflicts with one literal on their level (no learning)") \
+    X(missed_implications, "conflicts with one literal on their level (no analysis)") \
+    X(learned_missed, "theory clauses of missed implications kept as learned clauses") \
     X(partial_backtracks, "conflicts below the current level answered by partial backtracking") \
     X(partial_unassigned, "literals taken back by partial backtracking")     \
     X(partial_lists, "occurrence lists built for partial backtracking")     \

@@ -123,6 +123,7 @@ static void add_edges(gsat *s, const int *gid, const instance *in, int lo, int h
 
 static int64_t total_conflicts, total_theory_conflicts, total_expl_lits, total_theory_props, total_chrono;
 static int64_t total_partial, total_lists, total_rebuilt, total_eliminated, total_restored;   /* internal counters */
+static int64_t total_learned_missed, total_missed;
 
 static void solve_and_check(gsat *s, const instance *in, int ne, int nc, int *as, int na) {
     int expect = brute(in, ne, nc, as, na);
@@ -145,6 +146,7 @@ static void run_random(int mode, int rounds, uint64_t seed) {
     rng = seed;
     total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = total_chrono = 0;
     total_partial = total_lists = total_rebuilt = total_eliminated = total_restored = 0;
+    total_learned_missed = total_missed = 0;
     int sat = 0, unsat = 0;
     for (int r = 0; r < rounds; r++) {
         instance in;
@@ -152,6 +154,8 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         gsat *s = gsat_new();
         assert_int_equal(gsat_set_option(s, "theory_propagate", mode), 1);
         assert_int_equal(gsat_set_option(s, "theory_phase", r & 1), 1);   /* both branching styles */
+        /* theory clauses of missed implications kept as learned clauses or not */
+        assert_int_equal(gsat_set_option(s, "learn_missed", (r >> 1) & 1), 1);
         if (chrono_levels >= 0) assert_int_equal(gsat_set_option(s, "chrono_levels", chrono_levels), 1);
         gsat_reserve_vars(s, in.vars);
         int gid[3];
@@ -186,6 +190,9 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         total_rebuilt += s->st.partial_lists > 1;
         total_eliminated += s->st.simp_eliminated;
         total_restored += s->st.simp_restored;
+        total_learned_missed += s->st.learned_missed;
+        total_missed += s->st.missed_implications;
+        if (!((r >> 1) & 1)) assert_int_equal(s->st.learned_missed, 0);
         gsat_free(s);
     }
     /* the generator produced both answers and the theory did real work */
@@ -193,6 +200,10 @@ static void run_random(int mode, int rounds, uint64_t seed) {
     assert_true(unsat > rounds / 10);
     if (mode == 0) { assert_true(total_theory_conflicts > 0); assert_int_equal(total_theory_props, 0); }
     else assert_true(total_theory_props > 0);
+    /* missed implications happened and some became learned clauses */
+    printf("mode %d: missed implications %lld, theory clauses kept %lld\n", mode,
+           (long long)total_missed, (long long)total_learned_missed);
+    assert_true(total_missed > 0 && total_learned_missed > 0);
 }
 
 static void random_no_propagation(void **state) { (void)state; run_random(0, 1000, 0xA5A5A5A5ULL); }

@@ -929,3 +929,78 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
     vec_free(rank);
     return ok;
 }
+
+/* ---- the end of input ------------------------------------------------ */
+
+int incr_complete(const incr_check *ic) {
+    return !ic->fallback && !ic->waiting.len && !ic->cand.len && ic->settled + 1 == ic->txns.len;
+}
+
+void incr_order_free(incr_order *o) {
+    vec_free(o->key_ext); vec_free(o->start); vec_free(o->txn_ext);
+}
+
+/* The value of a pair literal in level's last model. */
+static int model_lit(const incr_check *ic, int level, int lit) {
+    if (ic->om_off) return gsat_value(ic->lv[level].s, lit) > 0;
+    int v = lit < 0 ? -lit : lit;
+    return (ic->om.val[level].data[v] != 0) == (lit > 0);
+}
+
+int incr_export_order(const incr_check *ic, int level, incr_order *out) {
+    memset(out, 0, sizeof *out);
+    if (!ic->lv[level].on || !incr_complete(ic) || (!ic->om_off && !om_holds(&ic->om))) return 0;
+    /* A writer's place in its key's order is the number of writers before
+     * it: over the pairs decided by reachability (paths of the graph) and
+     * the pairs' variables in the model.  The model's graph is acyclic, so
+     * the relation is a strict total order and the places are 0..n-1;
+     * anything else is refused (the independent re-check judges the rest). */
+    uint32_t *idx = xmalloc((ic->writers.len ? ic->writers.len : 1) * sizeof *idx);
+    vec_u32 ws, before, place;
+    vec_init(ws); vec_init(before); vec_init(place);
+    int ok = 1;
+    for (size_t k = 0; k < ic->keys.len && ok; k++) {
+        const ikey *K = &ic->keys.data[k];
+        vec_clear(ws);
+        vec_foreach(const ikey_sess, ks, K->by_sess)
+            for (size_t j = 0; j < ks->w.len; j++) { idx[ks->w.data[j]] = (uint32_t)ws.len; vec_push(ws, ks->w.data[j]); }
+        if (!ws.len) continue;
+        if (K->named) { ok = 0; break; }
+        size_t n = ws.len;
+        vec_resize(before, n);
+        memset(before.data, 0, n * sizeof *before.data);
+        uint64_t open = 0, counted = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t a = ic->writers.data[ws.data[i]].g;
+            for (size_t j = i + 1; j < n; j++) {
+                uint32_t b = ic->writers.data[ws.data[j]].g;
+                if (decided(ic, a, b)) before.data[j]++;
+                else if (decided(ic, b, a)) before.data[i]++;
+                else open++;
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            vec_foreach(const ipair, p, ic->writers.data[ws.data[i]].pairs)
+                if (model_lit(ic, level, p->lit)) { before.data[idx[p->other]]++; counted++; }
+        if (counted != open) { ok = 0; break; }
+        vec_resize(place, n);
+        memset(place.data, 0xff, n * sizeof *place.data);
+        for (size_t i = 0; i < n && ok; i++) {
+            uint32_t b = before.data[i];
+            if (b >= n || place.data[b] != NONE) ok = 0;
+            else place.data[b] = (uint32_t)i;
+        }
+        if (!ok) break;
+        vec_push(out->key_ext, K->ext);
+        vec_push(out->start, (uint32_t)out->txn_ext.len);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t g = ic->writers.data[ws.data[place.data[i]]].g;
+            vec_push(out->txn_ext, ic->txns.data[ic->nodes.data[g].txn].ext);
+        }
+    }
+    vec_push(out->start, (uint32_t)out->txn_ext.len);
+    free(idx);
+    vec_free(ws); vec_free(before); vec_free(place);
+    if (!ok) incr_order_free(out);
+    return ok;
+}

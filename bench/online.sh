@@ -47,10 +47,10 @@ for TXNS in $SIZES; do
   split -l "$per" -a 5 -d "$t/h.txt" "$t/clean."
   bad=$(printf '%05d' $((cut_at / per)))           # the chunk holding the violation (and its completion)
   /usr/bin/time -v -o "$t/batch.time" "$ISO" check "$t/h.txt" > "$t/batch.out"; brc=$?
-  for c in "$t"/clean.*; do cat "$c"; sleep "$PAUSE"; done |
+  for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
     /usr/bin/time -v -o "$t/clean.time" "$ISO" check -v --follow - > "$t/clean.out" 2> "$t/clean.err"; crc=$?
   if [ -n "$BASE" ]; then
-    for c in "$t"/clean.*; do cat "$c"; sleep "$PAUSE"; done |
+    for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
       /usr/bin/time -v -o "$t/base.time" "$BASE" check -v --follow - > "$t/base.out" 2> "$t/base.err"
     cmp -s <(tail -n +2 "$t/base.out") <(tail -n +2 "$t/clean.out") || echo "  the final reports differ from BASE's"
   fi

@@ -114,6 +114,7 @@ struct incr_check {
     int fallback, failed_level;
     int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
+    vec_u32 succ;            /* new_reader's scratch: the first decided successors */
     vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];
     incr_stats st;
@@ -168,7 +169,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
-    vec_free(ic->reads); vec_free(ic->writes);
+    vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ);
     u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); u64map_free(&ic->writer_of);
     free(ic);
 }
@@ -252,13 +253,16 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     int other_before = 0;                        /* a writer other than INIT is decided before d */
     for (size_t si = 0; si <= nsess; si++) {
         size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
-        if (si < nsess && !ic->late && pg != NONE && K->by_sess.data[si].sess != sess) {
+        if (si < nsess && !ic->late && K->by_sess.data[si].sess != sess) {
             /* the writers of another session decided before both d and p (a
              * prefix: with no late transaction, sequence numbers grow along
-             * the session) take the loop's first `continue`: count them only */
+             * the session) take the loop's first `continue`: count them only;
+             * with no p, all but the last of the writers decided before d
+             * (INV holds through the next one, also decided before d) */
             uint32_t c = ic->sess.data[K->by_sess.data[si].sess].chain;
             if (c != NONE) {
-                uint32_t bd = ic->anc.data[(size_t)g * ANC_CHAINS + c], bp = ic->anc.data[(size_t)pg * ANC_CHAINS + c];
+                uint32_t bd = ic->anc.data[(size_t)g * ANC_CHAINS + c];
+                uint32_t bp = pg == NONE ? bd : ic->anc.data[(size_t)pg * ANC_CHAINS + c];
                 uint32_t bound = bd < bp ? bd : bp;
                 const vec_u32 *w = &K->by_sess.data[si].w;
                 size_t lo = 0, hi = n;                   /* first writer with seq > bound */
@@ -267,9 +271,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                     if (ic->nodes.data[ic->writers.data[w->data[mid]].g].seq <= bound) lo = mid + 1;
                     else hi = mid;
                 }
-                j0 = lo;
+                j0 = pg == NONE && lo > 0 ? lo - 1 : lo;
                 ic->st.pairs_decided += j0;
-                other_before |= j0 > 0;
+                other_before |= lo > 0;
             }
         }
         for (size_t j = j0; j < n; j++) {
@@ -284,10 +288,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                  * its session, or (for INIT) any other */
                 if (si < nsess && j + 1 < n && decided(ic, ic->writers.data[K->by_sess.data[si].w.data[j + 1]].g, g)) continue;
                 if (si == nsess && other_before) continue;
-                for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
-                    uint32_t rd = ic->writers.data[e].readers.data[r];
-                    if (rd != g) edge(ic, DEP_RW, rd, g, 0);
-                }
+                vec_push(ic->succ, e);                   /* a candidate: see below */
             } else if (decided(ic, g, a)) {
                 ic->st.pairs_decided++;                                    /* d has no readers yet */
             } else {
@@ -305,6 +306,25 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
             }
         }
     }
+    /* The candidates: writers e decided before d whose INV is not known to
+     * hold through p or their session's next.  INV holds for e through any
+     * other writer f decided after e and before d (INV for e < f, then
+     * f ~> d), so only the latest candidates (that no other one follows)
+     * give their readers RW edges to d. */
+    for (size_t i = 0; i < ic->succ.len; i++) {
+        uint32_t e = ic->succ.data[i], a = ic->writers.data[e].g;
+        int covered = 0;
+        for (size_t j = 0; j < ic->succ.len && !covered; j++) {
+            uint32_t f = ic->writers.data[ic->succ.data[j]].g;
+            covered = j != i && decided(ic, a, f) && !decided(ic, f, a);
+        }
+        if (covered) { ic->st.rw_covered += ic->writers.data[e].readers.len; continue; }
+        for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
+            uint32_t rd = ic->writers.data[e].readers.data[r];
+            if (rd != g) edge(ic, DEP_RW, rd, g, 0);
+        }
+    }
+    vec_clear(ic->succ);
 }
 
 /* Reader r (graph node) of writer w joins: RW edges to every writer after
@@ -351,10 +371,25 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
         for (; j < ks->w.len; j++) {
             uint32_t dg = ic->writers.data[ks->w.data[j]].g;
             if (!decided(ic, a, dg)) continue;
-            if (dg != r) edge(ic, DEP_RW, r, dg, 0);
+            vec_push(ic->succ, dg);
             break;
         }
     }
+    /* Only the first ones: a successor that another reaches (and does not
+     * reach back) gets no edge, INV holds through the other (r -RW-> d0
+     * ~> d0'); in the split graph too (start(r) -> commit(d0) ~> commit(d0')).
+     * r itself may be one (it writes the key too): no edge, INV holds with
+     * d0 = r. */
+    for (size_t i = 0; i < ic->succ.len; i++) {
+        uint32_t dg = ic->succ.data[i];
+        if (dg == r) continue;
+        int covered = 0;
+        for (size_t j = 0; j < ic->succ.len && !covered; j++)
+            covered = j != i && decided(ic, ic->succ.data[j], dg) && !decided(ic, dg, ic->succ.data[j]);
+        if (covered) { ic->st.rw_covered++; continue; }
+        edge(ic, DEP_RW, r, dg, 0);
+    }
+    vec_clear(ic->succ);
 }
 
 /* ---- the stored transactions ----------------------------------------- */

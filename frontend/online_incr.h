@@ -48,6 +48,7 @@ typedef struct incr_stats {
     uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
     uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */
+    uint64_t rw_covered;         /* RW edges of new readers left out: another successor reaches their target */
     uint64_t solves;             /* engine solves (per level) */
     uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
 } incr_stats;

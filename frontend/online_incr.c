@@ -49,7 +49,8 @@
 #include "frontend/online_model.h"
 
 #define NONE UINT32_MAX
-#define ANC_CHAINS 32                   /* sessions with a reachability chain; later ones: none */
+#define ANC_STEP 16                     /* the summary rows grow by this many chains at a time */
+#define ANC_MAX 128                     /* sessions with a reachability chain; later ones: none */
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
 
 typedef struct itxn {
@@ -75,7 +76,7 @@ typedef struct isess {
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 typedef struct iwriter { uint32_t g, key; vec_u32 readers; VEC(ipair) pairs; } iwriter;
-typedef struct ikey_sess { uint32_t sess; vec_u32 w; } ikey_sess;       /* writers, session order */
+typedef struct ikey_sess { uint32_t sess; vec_u32 w, seq; } ikey_sess;  /* writers, session order; seq: their nodes' (searched) */
 typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
@@ -98,7 +99,8 @@ struct incr_check {
     u64map sess_by_ext;
     uint32_t chains;
     VEC(inode) nodes;        /* graph nodes; 0 is INIT */
-    vec_u32 anc;             /* nodes x ANC_CHAINS */
+    vec_u32 anc;             /* nodes x stride */
+    uint32_t stride;         /* chains per summary row (a multiple of ANC_STEP, grown as sessions arrive) */
     VEC(iwriter) writers;
     u64map writer_of;        /* g << 32 | key -> writer */
     VEC(ikey) keys;
@@ -151,7 +153,8 @@ incr_check *incr_new(int want_si, int want_ser) {
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
-    for (int c = 0; c < ANC_CHAINS; c++) vec_push(ic->anc, 0u);
+    ic->stride = ANC_STEP;
+    for (int c = 0; c < ANC_STEP; c++) vec_push(ic->anc, 0u);
     return ic;
 }
 
@@ -163,7 +166,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
-        vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->w);
+        vec_foreach(ikey_sess, ks, k->by_sess) { vec_free(ks->w); vec_free(ks->seq); }
         vec_free(k->by_sess);
     }
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
@@ -212,7 +215,7 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     const inode *x = &ic->nodes.data[e], *y = &ic->nodes.data[d];
     if (x->sess == y->sess) return x->ord < y->ord;
     uint32_t c = ic->sess.data[x->sess].chain;
-    return x->seq && c != NONE && ic->anc.data[(size_t)d * ANC_CHAINS + c] >= x->seq;
+    return x->seq && c != NONE && ic->anc.data[(size_t)d * ic->stride + c] >= x->seq;
 }
 
 static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key) {
@@ -236,7 +239,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     ikey_sess *mine = NULL;
     vec_foreach(ikey_sess, ks, K->by_sess) if (ks->sess == sess) { mine = ks; break; }
     if (!mine) {
-        ikey_sess n = { sess, { NULL, 0, 0 } };
+        ikey_sess n;
+        memset(&n, 0, sizeof n);
+        n.sess = sess;
         vec_push(K->by_sess, n);
         mine = &vec_last(K->by_sess);
     }
@@ -247,6 +252,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     vec_push(mine->w, 0u);
     memmove(mine->w.data + at + 1, mine->w.data + at, (mine->w.len - 1 - at) * sizeof *mine->w.data);
     mine->w.data[at] = d;
+    vec_push(mine->seq, 0u);
+    memmove(mine->seq.data + at + 1, mine->seq.data + at, (mine->seq.len - 1 - at) * sizeof *mine->seq.data);
+    mine->seq.data[at] = ic->nodes.data[g].seq;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     size_t nsess = K->by_sess.len;
@@ -261,14 +269,14 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
              * (INV holds through the next one, also decided before d) */
             uint32_t c = ic->sess.data[K->by_sess.data[si].sess].chain;
             if (c != NONE) {
-                uint32_t bd = ic->anc.data[(size_t)g * ANC_CHAINS + c];
-                uint32_t bp = pg == NONE ? bd : ic->anc.data[(size_t)pg * ANC_CHAINS + c];
+                uint32_t bd = ic->anc.data[(size_t)g * ic->stride + c];
+                uint32_t bp = pg == NONE ? bd : ic->anc.data[(size_t)pg * ic->stride + c];
                 uint32_t bound = bd < bp ? bd : bp;
-                const vec_u32 *w = &K->by_sess.data[si].w;
+                const uint32_t *sq = K->by_sess.data[si].seq.data;
                 size_t lo = 0, hi = n;                   /* first writer with seq > bound */
                 while (lo < hi) {
                     size_t mid = (lo + hi) / 2;
-                    if (ic->nodes.data[ic->writers.data[w->data[mid]].g].seq <= bound) lo = mid + 1;
+                    if (sq[mid] <= bound) lo = mid + 1;
                     else hi = mid;
                 }
                 j0 = pg == NONE && lo > 0 ? lo - 1 : lo;
@@ -362,7 +370,7 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
                 size_t mid = (lo + hi) / 2;
                 const inode *dn = &ic->nodes.data[ic->writers.data[ks->w.data[mid]].g];
                 int after = ks->sess == an->sess ? dn->ord > an->ord
-                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ANC_CHAINS + ca] >= an->seq;
+                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ic->stride + ca] >= an->seq;
                 if (after) hi = mid;
                 else lo = mid + 1;
             }
@@ -462,7 +470,19 @@ static uint32_t session_of(incr_check *ic, int64_t ext) {
     memset(&n, 0, sizeof n);
     n.ext = ext;
     n.hsess = NONE;
-    n.chain = ic->chains < ANC_CHAINS ? ic->chains++ : NONE;
+    if (ic->chains == ic->stride && ic->stride < ANC_MAX) {
+        /* one more chain than the rows hold: widen every row (sessions
+         * mostly appear early, while the rows are few) */
+        uint32_t old = ic->stride, wide = old + ANC_STEP;
+        size_t rows = ic->anc.len / old;
+        vec_resize(ic->anc, rows * wide);
+        for (size_t r = rows; r-- > 0;) {
+            memmove(ic->anc.data + r * wide, ic->anc.data + r * old, old * sizeof *ic->anc.data);
+            memset(ic->anc.data + r * wide + old, 0, ANC_STEP * sizeof *ic->anc.data);
+        }
+        ic->stride = wide;
+    }
+    n.chain = ic->chains < ic->stride ? ic->chains++ : NONE;
     vec_push(ic->sess, n);
     S = (uint32_t)ic->sess.len - 1;
     u64map_put(&ic->sess_by_ext, (uint64_t)ext, S);
@@ -713,18 +733,19 @@ static int add_txn(incr_check *ic, uint32_t id) {
         if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
     if (!ic->om_off) om_add_txn(&ic->om);
     /* reachability summary: the ancestors of its in-neighbours, and itself */
-    vec_resize(ic->anc, (size_t)(g + 1) * ANC_CHAINS);
-    uint32_t *row = ic->anc.data + (size_t)g * ANC_CHAINS;
-    memset(row, 0, ANC_CHAINS * sizeof *row);
+    uint32_t W = ic->stride;
+    vec_resize(ic->anc, (size_t)(g + 1) * W);
+    uint32_t *row = ic->anc.data + (size_t)g * W;
+    memset(row, 0, W * sizeof *row);
     if (prev != NONE) {
-        const uint32_t *pr = ic->anc.data + (size_t)prev * ANC_CHAINS;
-        for (int c = 0; c < ANC_CHAINS; c++) if (pr[c] > row[c]) row[c] = pr[c];
+        const uint32_t *pr = ic->anc.data + (size_t)prev * W;
+        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
     }
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src;
         if (src == 0) continue;
-        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * ANC_CHAINS;
-        for (int c = 0; c < ANC_CHAINS; c++) if (pr[c] > row[c]) row[c] = pr[c];
+        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * W;
+        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
     }
     if (n.seq && s->chain != NONE && n.seq > row[s->chain]) row[s->chain] = n.seq;
     /* known edges */

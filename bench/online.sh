@@ -18,7 +18,8 @@
 #   [KEYS=N] [SESS=N] [BASE=other/isocheck] bench/online.sh [BATCH (default 1000)] [PAUSE (default 0.02)] SIZES...
 #   (default sizes: 10000 100000)
 # BASE: a second binary (e.g. main's) whose clean follow run is measured in
-# the same run, on the same stream: its CPU/peak and the ratio to it.
+# the same run, on the same stream: its CPU/peak and the ratio to it
+# (BASE_TIMEOUT=S stops it after S seconds of wall time).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ISO=${ISOCHECK:-build/isocheck}
@@ -51,7 +52,8 @@ for TXNS in $SIZES; do
     /usr/bin/time -v -o "$t/clean.time" "$ISO" check -v --follow - > "$t/clean.out" 2> "$t/clean.err"; crc=$?
   if [ -n "$BASE" ]; then
     for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
-      /usr/bin/time -v -o "$t/base.time" "$BASE" check -v --follow - > "$t/base.out" 2> "$t/base.err"
+      /usr/bin/time -v -o "$t/base.time" timeout "${BASE_TIMEOUT:-0}" "$BASE" check -v --follow - > "$t/base.out" 2> "$t/base.err"
+    [ "${PIPESTATUS[1]}" = 124 ] && echo "  BASE follow stopped after BASE_TIMEOUT=${BASE_TIMEOUT}s (wall)"
     cmp -s <(tail -n +2 "$t/base.out") <(tail -n +2 "$t/clean.out") || echo "  the final reports differ from BASE's"
   fi
   writer() {

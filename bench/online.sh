@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/online.sh — `isocheck check --follow` against a batch check of the
-# same history.  A generated history (isocheck gen, text, 20 sessions,
-# 8 ops per transaction, 10,000 keys) is streamed through a pipe in batches of BATCH
+# same history.  A generated history (isocheck gen, text, SESS sessions
+# (default 20), 8 ops per transaction, KEYS keys (default 10,000; the 1M
+# history of issue 17 is --sessions 100 --keys 100000)) is streamed through a pipe in batches of BATCH
 # transactions (their lines written at once, then a pause of PAUSE s), with
 # a violation (a lost update on keys of their own: 5 transactions) inserted
 # after the first half.  Prints, per size: CPU time (user+sys) and peak
@@ -14,8 +15,11 @@
 # and to the report (a witness from the incremental state, or the batch
 # check of the settled part, explains it).  -v's split of the follow run's
 # CPU into parsing and checking is printed too.
-#   bench/online.sh [BATCH (default 1000)] [PAUSE (default 0.02)] SIZES...
+#   [KEYS=N] [SESS=N] [BASE=other/isocheck] bench/online.sh [BATCH (default 1000)] [PAUSE (default 0.02)] SIZES...
 #   (default sizes: 10000 100000)
+# BASE: a second binary (e.g. main's) whose clean follow run is measured in
+# the same run, on the same stream: its CPU/peak and the ratio to it
+# (BASE_TIMEOUT=S stops it after S seconds of wall time).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ISO=${ISOCHECK:-build/isocheck}
@@ -23,15 +27,15 @@ BATCH=${1:-1000}; PAUSE=${2:-0.02}; shift 2 2>/dev/null
 SIZES=${*:-10000 100000}
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
-SESS=20
+SESS=${SESS:-20}; KEYS=${KEYS:-10000}; BASE=${BASE:-}
 cpu() { awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.2f", u+s}' "$1"; }
 peak() { awk -F': ' '/Maximum resident/{printf "%.0f", $2/1024}' "$1"; }
 now() { date +%s.%N; }
-echo "machine: $(nproc) cores; batches of $BATCH transactions, pause ${PAUSE}s"
+echo "machine: $(nproc) cores; $SESS sessions, $KEYS keys; batches of $BATCH transactions, pause ${PAUSE}s"
 printf '%-9s %-18s %-18s %-9s %-9s %-16s %s\n' txns "batch cpu/peak" "follow cpu/peak" "cpu x" "peak x" "proven/reported" "load (1 5 15)"
 echo "(cpu/peak: the clean history; latency: the stream with the violation)"
 for TXNS in $SIZES; do
-  "$ISO" gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 10000 --seed 7 --level si \
+  "$ISO" gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys $KEYS --seed 7 --level si \
     -o "$t/h.txt" --force >/dev/null || exit 2
   lines=$(wc -l < "$t/h.txt"); per=$((lines / (TXNS / BATCH)))
   cut_at=$(( (lines / 2) / per * per ))            # the violation starts a batch of its own
@@ -44,8 +48,14 @@ for TXNS in $SIZES; do
   split -l "$per" -a 5 -d "$t/h.txt" "$t/clean."
   bad=$(printf '%05d' $((cut_at / per)))           # the chunk holding the violation (and its completion)
   /usr/bin/time -v -o "$t/batch.time" "$ISO" check "$t/h.txt" > "$t/batch.out"; brc=$?
-  for c in "$t"/clean.*; do cat "$c"; sleep "$PAUSE"; done |
+  for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
     /usr/bin/time -v -o "$t/clean.time" "$ISO" check -v --follow - > "$t/clean.out" 2> "$t/clean.err"; crc=$?
+  if [ -n "$BASE" ]; then
+    for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
+      /usr/bin/time -v -o "$t/base.time" timeout "${BASE_TIMEOUT:-0}" "$BASE" check -v --follow - > "$t/base.out" 2> "$t/base.err"
+    [ "${PIPESTATUS[1]}" = 124 ] && echo "  BASE follow stopped after BASE_TIMEOUT=${BASE_TIMEOUT}s (wall)"
+    cmp -s <(tail -n +2 "$t/base.out") <(tail -n +2 "$t/clean.out") || echo "  the final reports differ from BASE's"
+  fi
   writer() {
     local start; start=$(now); echo "$start" > "$t/start.at"
     for c in "$t"/chunk.*; do
@@ -67,5 +77,12 @@ for TXNS in $SIZES; do
     "$lat" "$(uptime | sed 's/.*load average: //')"
   [ $brc = 0 ] && [ $crc = 0 ] && [ $frc = 1 ] || echo "  unexpected exit codes: batch $brc, clean follow $crc, follow $frc"
   grep 'isocheck: follow' "$t/clean.err" | sed 's/^/  clean: /'
+  if [ -n "$BASE" ]; then
+    bsc=$(cpu "$t/base.time"); bsp=$(peak "$t/base.time")
+    echo "  BASE follow (clean): ${bsc}s ${bsp}MB: cpu x $(awk -v a="$bsc" -v b="$bc" 'BEGIN{printf "%.1f", a / b}') of batch," \
+      "peak x $(awk -v a="$bsp" -v b="$bp" 'BEGIN{printf "%.2f", a / b}'); this/BASE cpu $(awk -v a="$fc" -v b="$bsc" 'BEGIN{printf "%.2f", a / b}')," \
+      "peak $(awk -v a="$fpk" -v b="$bsp" 'BEGIN{printf "%.2f", a / b}')"
+    grep 'isocheck: follow' "$t/base.err" | sed 's/^/  BASE clean: /'
+  fi
   grep 'isocheck: follow' "$t/follow.err" | sed 's/^/  violation: /'
 done

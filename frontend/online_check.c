@@ -259,3 +259,21 @@ int online_check(online_checker *oc, const history *h) {
     history_free(s);
     return out < 0 ? ONLINE_UNKNOWN : ONLINE_NO_VIOLATION;
 }
+
+int online_finish_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
+                        uint32_t read, incr_order order[2]) {
+    memset(order, 0, 2 * sizeof *order);
+    if (oc->failed || oc->from_scratch || oc->explain_pending || !oc->incr) return 0;
+    for (uint32_t k = incr_num_keys(oc->incr); k < num_keys; k++) incr_add_key(oc->incr, key_ext[k]);
+    for (size_t i = 0; i < n; i++)
+        if (!incr_add_txn(oc->incr, &txns[i])) return 0;
+    uint32_t num, fresh;
+    if (incr_check_added(oc->incr, &num, &fresh) != INCR_PASS || num != read || !incr_complete(oc->incr)) return 0;
+    if (fresh) { oc->settled = num; oc->checks++; oc->incr_checks++; }
+    for (int l = 0; l < 2; l++)
+        if (oc->want[l] && !incr_export_order(oc->incr, l, &order[l])) {
+            for (int m = 0; m < 2; m++) incr_order_free(&order[m]);
+            return 0;
+        }
+    return 1;
+}

@@ -101,6 +101,17 @@ int online_check(online_checker *oc, const history *h);
 int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
                        uint32_t seen);
 
+/* The end of input on the streaming entry: txns are the transactions that
+ * completed at the end (the last of each session, text), read the number
+ * of transactions read in all.  Adds them and checks, without reporting
+ * (no on_detect, no witness: a violation is left to the batch check of
+ * every byte, as is anything else).  Returns 1 when every transaction read
+ * is settled and every wanted level passes, with order[level] the version
+ * order of its model (incr_export_order) for the independent re-check the
+ * caller must run before it may say PASS; else 0 (the batch check decides). */
+int online_finish_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,
+                        uint32_t read, incr_order order[2]);
+
 /* The settled transactions of h: a calloc'd flag per transaction (INIT
  * settled), to the greatest fixpoint; *num gets how many real ones are. */
 uint8_t *online_settled(const history *h, uint32_t *num);

@@ -49,7 +49,8 @@
 #include "frontend/online_model.h"
 
 #define NONE UINT32_MAX
-#define ANC_CHAINS 32                   /* sessions with a reachability chain; later ones: none */
+#define ANC_STEP 16                     /* the summary rows grow by this many chains at a time */
+#define ANC_MAX 128                     /* sessions with a reachability chain; later ones: none */
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
 
 typedef struct itxn {
@@ -75,7 +76,7 @@ typedef struct isess {
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 typedef struct iwriter { uint32_t g, key; vec_u32 readers; VEC(ipair) pairs; } iwriter;
-typedef struct ikey_sess { uint32_t sess; vec_u32 w; } ikey_sess;       /* writers, session order */
+typedef struct ikey_sess { uint32_t sess; vec_u32 w, seq; } ikey_sess;  /* writers, session order; seq: their nodes' (searched) */
 typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
@@ -98,7 +99,8 @@ struct incr_check {
     u64map sess_by_ext;
     uint32_t chains;
     VEC(inode) nodes;        /* graph nodes; 0 is INIT */
-    vec_u32 anc;             /* nodes x ANC_CHAINS */
+    vec_u32 anc;             /* nodes x stride */
+    uint32_t stride;         /* chains per summary row (a multiple of ANC_STEP, grown as sessions arrive) */
     VEC(iwriter) writers;
     u64map writer_of;        /* g << 32 | key -> writer */
     VEC(ikey) keys;
@@ -114,6 +116,7 @@ struct incr_check {
     int fallback, failed_level;
     int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
+    vec_u32 succ;            /* new_reader's scratch: the first decided successors */
     vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];
     incr_stats st;
@@ -150,7 +153,8 @@ incr_check *incr_new(int want_si, int want_ser) {
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
-    for (int c = 0; c < ANC_CHAINS; c++) vec_push(ic->anc, 0u);
+    ic->stride = ANC_STEP;
+    for (int c = 0; c < ANC_STEP; c++) vec_push(ic->anc, 0u);
     return ic;
 }
 
@@ -162,13 +166,13 @@ void incr_free(incr_check *ic) {
     vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
-        vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->w);
+        vec_foreach(ikey_sess, ks, k->by_sess) { vec_free(ks->w); vec_free(ks->seq); }
         vec_free(k->by_sess);
     }
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
-    vec_free(ic->reads); vec_free(ic->writes);
+    vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ);
     u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); u64map_free(&ic->writer_of);
     free(ic);
 }
@@ -211,7 +215,7 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     const inode *x = &ic->nodes.data[e], *y = &ic->nodes.data[d];
     if (x->sess == y->sess) return x->ord < y->ord;
     uint32_t c = ic->sess.data[x->sess].chain;
-    return x->seq && c != NONE && ic->anc.data[(size_t)d * ANC_CHAINS + c] >= x->seq;
+    return x->seq && c != NONE && ic->anc.data[(size_t)d * ic->stride + c] >= x->seq;
 }
 
 static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key) {
@@ -235,7 +239,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     ikey_sess *mine = NULL;
     vec_foreach(ikey_sess, ks, K->by_sess) if (ks->sess == sess) { mine = ks; break; }
     if (!mine) {
-        ikey_sess n = { sess, { NULL, 0, 0 } };
+        ikey_sess n;
+        memset(&n, 0, sizeof n);
+        n.sess = sess;
         vec_push(K->by_sess, n);
         mine = &vec_last(K->by_sess);
     }
@@ -246,30 +252,36 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     vec_push(mine->w, 0u);
     memmove(mine->w.data + at + 1, mine->w.data + at, (mine->w.len - 1 - at) * sizeof *mine->w.data);
     mine->w.data[at] = d;
+    vec_push(mine->seq, 0u);
+    memmove(mine->seq.data + at + 1, mine->seq.data + at, (mine->seq.len - 1 - at) * sizeof *mine->seq.data);
+    mine->seq.data[at] = ic->nodes.data[g].seq;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     size_t nsess = K->by_sess.len;
     int other_before = 0;                        /* a writer other than INIT is decided before d */
     for (size_t si = 0; si <= nsess; si++) {
         size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
-        if (si < nsess && !ic->late && pg != NONE && K->by_sess.data[si].sess != sess) {
+        if (si < nsess && !ic->late && K->by_sess.data[si].sess != sess) {
             /* the writers of another session decided before both d and p (a
              * prefix: with no late transaction, sequence numbers grow along
-             * the session) take the loop's first `continue`: count them only */
+             * the session) take the loop's first `continue`: count them only;
+             * with no p, all but the last of the writers decided before d
+             * (INV holds through the next one, also decided before d) */
             uint32_t c = ic->sess.data[K->by_sess.data[si].sess].chain;
             if (c != NONE) {
-                uint32_t bd = ic->anc.data[(size_t)g * ANC_CHAINS + c], bp = ic->anc.data[(size_t)pg * ANC_CHAINS + c];
+                uint32_t bd = ic->anc.data[(size_t)g * ic->stride + c];
+                uint32_t bp = pg == NONE ? bd : ic->anc.data[(size_t)pg * ic->stride + c];
                 uint32_t bound = bd < bp ? bd : bp;
-                const vec_u32 *w = &K->by_sess.data[si].w;
+                const uint32_t *sq = K->by_sess.data[si].seq.data;
                 size_t lo = 0, hi = n;                   /* first writer with seq > bound */
                 while (lo < hi) {
                     size_t mid = (lo + hi) / 2;
-                    if (ic->nodes.data[ic->writers.data[w->data[mid]].g].seq <= bound) lo = mid + 1;
+                    if (sq[mid] <= bound) lo = mid + 1;
                     else hi = mid;
                 }
-                j0 = lo;
+                j0 = pg == NONE && lo > 0 ? lo - 1 : lo;
                 ic->st.pairs_decided += j0;
-                other_before |= j0 > 0;
+                other_before |= lo > 0;
             }
         }
         for (size_t j = j0; j < n; j++) {
@@ -284,10 +296,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                  * its session, or (for INIT) any other */
                 if (si < nsess && j + 1 < n && decided(ic, ic->writers.data[K->by_sess.data[si].w.data[j + 1]].g, g)) continue;
                 if (si == nsess && other_before) continue;
-                for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
-                    uint32_t rd = ic->writers.data[e].readers.data[r];
-                    if (rd != g) edge(ic, DEP_RW, rd, g, 0);
-                }
+                vec_push(ic->succ, e);                   /* a candidate: see below */
             } else if (decided(ic, g, a)) {
                 ic->st.pairs_decided++;                                    /* d has no readers yet */
             } else {
@@ -305,6 +314,25 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
             }
         }
     }
+    /* The candidates: writers e decided before d whose INV is not known to
+     * hold through p or their session's next.  INV holds for e through any
+     * other writer f decided after e and before d (INV for e < f, then
+     * f ~> d), so only the latest candidates (that no other one follows)
+     * give their readers RW edges to d. */
+    for (size_t i = 0; i < ic->succ.len; i++) {
+        uint32_t e = ic->succ.data[i], a = ic->writers.data[e].g;
+        int covered = 0;
+        for (size_t j = 0; j < ic->succ.len && !covered; j++) {
+            uint32_t f = ic->writers.data[ic->succ.data[j]].g;
+            covered = j != i && decided(ic, a, f) && !decided(ic, f, a);
+        }
+        if (covered) { ic->st.rw_covered += ic->writers.data[e].readers.len; continue; }
+        for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
+            uint32_t rd = ic->writers.data[e].readers.data[r];
+            if (rd != g) edge(ic, DEP_RW, rd, g, 0);
+        }
+    }
+    vec_clear(ic->succ);
 }
 
 /* Reader r (graph node) of writer w joins: RW edges to every writer after
@@ -342,7 +370,7 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
                 size_t mid = (lo + hi) / 2;
                 const inode *dn = &ic->nodes.data[ic->writers.data[ks->w.data[mid]].g];
                 int after = ks->sess == an->sess ? dn->ord > an->ord
-                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ANC_CHAINS + ca] >= an->seq;
+                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ic->stride + ca] >= an->seq;
                 if (after) hi = mid;
                 else lo = mid + 1;
             }
@@ -351,10 +379,25 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
         for (; j < ks->w.len; j++) {
             uint32_t dg = ic->writers.data[ks->w.data[j]].g;
             if (!decided(ic, a, dg)) continue;
-            if (dg != r) edge(ic, DEP_RW, r, dg, 0);
+            vec_push(ic->succ, dg);
             break;
         }
     }
+    /* Only the first ones: a successor that another reaches (and does not
+     * reach back) gets no edge, INV holds through the other (r -RW-> d0
+     * ~> d0'); in the split graph too (start(r) -> commit(d0) ~> commit(d0')).
+     * r itself may be one (it writes the key too): no edge, INV holds with
+     * d0 = r. */
+    for (size_t i = 0; i < ic->succ.len; i++) {
+        uint32_t dg = ic->succ.data[i];
+        if (dg == r) continue;
+        int covered = 0;
+        for (size_t j = 0; j < ic->succ.len && !covered; j++)
+            covered = j != i && decided(ic, ic->succ.data[j], dg) && !decided(ic, dg, ic->succ.data[j]);
+        if (covered) { ic->st.rw_covered++; continue; }
+        edge(ic, DEP_RW, r, dg, 0);
+    }
+    vec_clear(ic->succ);
 }
 
 /* ---- the stored transactions ----------------------------------------- */
@@ -427,7 +470,19 @@ static uint32_t session_of(incr_check *ic, int64_t ext) {
     memset(&n, 0, sizeof n);
     n.ext = ext;
     n.hsess = NONE;
-    n.chain = ic->chains < ANC_CHAINS ? ic->chains++ : NONE;
+    if (ic->chains == ic->stride && ic->stride < ANC_MAX) {
+        /* one more chain than the rows hold: widen every row (sessions
+         * mostly appear early, while the rows are few) */
+        uint32_t old = ic->stride, wide = old + ANC_STEP;
+        size_t rows = ic->anc.len / old;
+        vec_resize(ic->anc, rows * wide);
+        for (size_t r = rows; r-- > 0;) {
+            memmove(ic->anc.data + r * wide, ic->anc.data + r * old, old * sizeof *ic->anc.data);
+            memset(ic->anc.data + r * wide + old, 0, ANC_STEP * sizeof *ic->anc.data);
+        }
+        ic->stride = wide;
+    }
+    n.chain = ic->chains < ic->stride ? ic->chains++ : NONE;
     vec_push(ic->sess, n);
     S = (uint32_t)ic->sess.len - 1;
     u64map_put(&ic->sess_by_ext, (uint64_t)ext, S);
@@ -678,18 +733,19 @@ static int add_txn(incr_check *ic, uint32_t id) {
         if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
     if (!ic->om_off) om_add_txn(&ic->om);
     /* reachability summary: the ancestors of its in-neighbours, and itself */
-    vec_resize(ic->anc, (size_t)(g + 1) * ANC_CHAINS);
-    uint32_t *row = ic->anc.data + (size_t)g * ANC_CHAINS;
-    memset(row, 0, ANC_CHAINS * sizeof *row);
+    uint32_t W = ic->stride;
+    vec_resize(ic->anc, (size_t)(g + 1) * W);
+    uint32_t *row = ic->anc.data + (size_t)g * W;
+    memset(row, 0, W * sizeof *row);
     if (prev != NONE) {
-        const uint32_t *pr = ic->anc.data + (size_t)prev * ANC_CHAINS;
-        for (int c = 0; c < ANC_CHAINS; c++) if (pr[c] > row[c]) row[c] = pr[c];
+        const uint32_t *pr = ic->anc.data + (size_t)prev * W;
+        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
     }
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src;
         if (src == 0) continue;
-        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * ANC_CHAINS;
-        for (int c = 0; c < ANC_CHAINS; c++) if (pr[c] > row[c]) row[c] = pr[c];
+        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * W;
+        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
     }
     if (n.seq && s->chain != NONE && n.seq > row[s->chain]) row[s->chain] = n.seq;
     /* known edges */
@@ -927,5 +983,80 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
     vo->start[h->num_keys] = (uint32_t)vo->txns.len;
     vec_free(ws);
     vec_free(rank);
+    return ok;
+}
+
+/* ---- the end of input ------------------------------------------------ */
+
+int incr_complete(const incr_check *ic) {
+    return !ic->fallback && !ic->waiting.len && !ic->cand.len && ic->settled + 1 == ic->txns.len;
+}
+
+void incr_order_free(incr_order *o) {
+    vec_free(o->key_ext); vec_free(o->start); vec_free(o->txn_ext);
+}
+
+/* The value of a pair literal in level's last model. */
+static int model_lit(const incr_check *ic, int level, int lit) {
+    if (ic->om_off) return gsat_value(ic->lv[level].s, lit) > 0;
+    int v = lit < 0 ? -lit : lit;
+    return (ic->om.val[level].data[v] != 0) == (lit > 0);
+}
+
+int incr_export_order(const incr_check *ic, int level, incr_order *out) {
+    memset(out, 0, sizeof *out);
+    if (!ic->lv[level].on || !incr_complete(ic) || (!ic->om_off && !om_holds(&ic->om))) return 0;
+    /* A writer's place in its key's order is the number of writers before
+     * it: over the pairs decided by reachability (paths of the graph) and
+     * the pairs' variables in the model.  The model's graph is acyclic, so
+     * the relation is a strict total order and the places are 0..n-1;
+     * anything else is refused (the independent re-check judges the rest). */
+    uint32_t *idx = xmalloc((ic->writers.len ? ic->writers.len : 1) * sizeof *idx);
+    vec_u32 ws, before, place;
+    vec_init(ws); vec_init(before); vec_init(place);
+    int ok = 1;
+    for (size_t k = 0; k < ic->keys.len && ok; k++) {
+        const ikey *K = &ic->keys.data[k];
+        vec_clear(ws);
+        vec_foreach(const ikey_sess, ks, K->by_sess)
+            for (size_t j = 0; j < ks->w.len; j++) { idx[ks->w.data[j]] = (uint32_t)ws.len; vec_push(ws, ks->w.data[j]); }
+        if (!ws.len) continue;
+        if (K->named) { ok = 0; break; }
+        size_t n = ws.len;
+        vec_resize(before, n);
+        memset(before.data, 0, n * sizeof *before.data);
+        uint64_t open = 0, counted = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t a = ic->writers.data[ws.data[i]].g;
+            for (size_t j = i + 1; j < n; j++) {
+                uint32_t b = ic->writers.data[ws.data[j]].g;
+                if (decided(ic, a, b)) before.data[j]++;
+                else if (decided(ic, b, a)) before.data[i]++;
+                else open++;
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            vec_foreach(const ipair, p, ic->writers.data[ws.data[i]].pairs)
+                if (model_lit(ic, level, p->lit)) { before.data[idx[p->other]]++; counted++; }
+        if (counted != open) { ok = 0; break; }
+        vec_resize(place, n);
+        memset(place.data, 0xff, n * sizeof *place.data);
+        for (size_t i = 0; i < n && ok; i++) {
+            uint32_t b = before.data[i];
+            if (b >= n || place.data[b] != NONE) ok = 0;
+            else place.data[b] = (uint32_t)i;
+        }
+        if (!ok) break;
+        vec_push(out->key_ext, K->ext);
+        vec_push(out->start, (uint32_t)out->txn_ext.len);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t g = ic->writers.data[ws.data[place.data[i]]].g;
+            vec_push(out->txn_ext, ic->txns.data[ic->nodes.data[g].txn].ext);
+        }
+    }
+    vec_push(out->start, (uint32_t)out->txn_ext.len);
+    free(idx);
+    vec_free(ws); vec_free(before); vec_free(place);
+    if (!ok) incr_order_free(out);
     return ok;
 }

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "frontend/history/history.h"
+#include "vec.h"
 #include "frontend/checking/verify_model.h"
 
 enum { INCR_PASS = 0, INCR_FAIL = 1, INCR_FALLBACK = 2 };
@@ -47,6 +48,7 @@ typedef struct incr_stats {
     uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
     uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */
+    uint64_t rw_covered;         /* RW edges of new readers left out: another successor reaches their target */
     uint64_t solves;             /* engine solves (per level) */
     uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
 } incr_stats;
@@ -102,5 +104,16 @@ void incr_set_time_limit(incr_check *ic, double seconds);
  * transactions (INIT first on every key), for an independent re-check
  * (vo_check).  0 if there is none (fallback, level not wanted). */
 int incr_version_order(const incr_check *ic, const history *h, int level, version_order *vo);
+
+/* The end of input: every stored transaction is settled (none waits) and
+ * the last check passed.  Then, per wanted level, the version order of the
+ * last model: for each key with a writer (by its integer ext id), its
+ * writers' transaction ids (ext) in that order, INIT left out.  0 if there
+ * is none (fallback, a named key, the level not wanted, a model whose
+ * order is not total: then the batch check decides). */
+typedef struct incr_order { vec_i64 key_ext; vec_u32 start; vec_i64 txn_ext; } incr_order;
+int incr_complete(const incr_check *ic);
+int incr_export_order(const incr_check *ic, int level, incr_order *out);
+void incr_order_free(incr_order *o);
 
 #endif

@@ -162,3 +162,22 @@ int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err)
     }
     return 1;
 }
+
+int text_stream_finish(text_stream *ts) {
+    release_done(ts);
+    if (ts->failed) return 0;
+    vec_foreach(ts_sess, s, ts->sess) {
+        for (size_t i = 0; i < s->open.len; i++) {
+            uint32_t t = s->open.data[i];
+            ts_txn *x = &ts->txns.data[t];
+            x->done = 1;
+            incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
+            vec_push(ts->done, it);
+            vec_push(ts->done_ids, t);
+            ts->completed++;
+        }
+        s->open.len = 0;
+    }
+    ts->failed = 1;                               /* nothing may follow the end */
+    return 1;
+}

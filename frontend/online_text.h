@@ -63,6 +63,11 @@ typedef struct text_stream {
 void text_stream_init(text_stream *ts, const char *name);
 void text_stream_free(text_stream *ts);
 int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err);
+/* The end of input, after the last feed of every byte (which ended with a
+ * newline): the last transaction of each session completes too; ts->done
+ * lists them (as a feed does).  0 if the stream had failed.  Nothing may be
+ * fed afterwards. */
+int text_stream_finish(text_stream *ts);
 /* Transactions read so far (complete or not). */
 static inline uint32_t text_stream_read(const text_stream *ts) { return (uint32_t)ts->txns.len; }
 

@@ -23,6 +23,9 @@
 #include "frontend/online_retire.h"
 #include "frontend/formats/parse.h"
 #include "frontend/formats/write.h"
+#include "frontend/checking/check.h"
+#include "frontend/checking/verify_model.h"
+#include "frontend/history/u64map.h"
 
 static double start_time;
 
@@ -271,6 +274,18 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         progress(&fp, &oc, elapsed() - arrived);
     }
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
+    if (got == 0 && o->final && fp.delta == 1 && !oc.failed && fp.ts.consumed == in.data.len) {
+        /* the end of a text input the incremental path has followed: the
+         * last transaction of each session completes; if everything is
+         * settled and passes, the models' version orders go to the final
+         * report, which re-checks them instead of a second pipeline */
+        double t0 = cpu_seconds();
+        oc.on_detect = NULL;
+        if (text_stream_finish(&fp.ts))
+            o->final->ready = online_finish_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
+                                                  fp.ts.done.len, text_stream_read(&fp.ts), o->final->order);
+        t_check += cpu_seconds() - t0;
+    }
     if (o->verbose) {
         fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
                 oc.checks, oc.incr_checks, oc.scratch_checks, oc.fallback_why[0] ? " (" : "", oc.fallback_why,
@@ -279,8 +294,9 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
             const incr_stats *is = incr_get_stats(oc.incr);
             fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
                     PRIu64 " decided by reachability, %" PRIu64 " variables (%" PRIu64 " fixed by new readers), %" PRIu64
-                    " edges, %" PRIu64 " checks answered by the kept model, %" PRIu64 " solves\n", is->txns_in_graph, is->writers,
-                    is->pairs_decided, is->pairs_var, is->pairs_pruned, is->edges, is->kept_model, is->solves);
+                    " edges (%" PRIu64 " RW edges of readers covered by another), %" PRIu64 " checks answered by the kept model, %"
+                    PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_var, is->pairs_pruned,
+                    is->edges, is->rw_covered, is->kept_model, is->solves);
         }
         fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs\n",
                 t_parse, t_check, t_check_max);
@@ -308,4 +324,67 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
     follow_parse_free(&fp);
     follow_close(&in);
     return rc;
+}
+
+int cli_follow_final_report(const history *h, follow_final *f, int want_si, int want_ser, report *rep, char *why,
+                            size_t whylen) {
+    int ok = f->ready, want[2] = { want_si, want_ser };
+    u64map keys, txns;
+    u64map_init(&keys);
+    u64map_init(&txns);
+    for (uint32_t k = 0; k < h->num_keys && ok; k++) {
+        if (h->key_name[k] != HISTORY_NONE) { snprintf(why, whylen, "a named key"); ok = 0; }
+        else u64map_put(&keys, (uint64_t)h->key_ext[k], k);
+    }
+    for (uint32_t t = 1; t < h->num_txns && ok; t++)
+        if (u64map_put(&txns, (uint64_t)h->txns[t].ext_id, t) != t) { snprintf(why, whylen, "a transaction id twice"); ok = 0; }
+    uint32_t *of_key = xmalloc(((size_t)h->num_keys + 1) * sizeof *of_key);
+    for (int l = 0; l < 2 && ok; l++) {
+        if (!want[l]) continue;
+        const incr_order *o = &f->order[l];
+        /* the model's writers per key of h (INIT first), by ext ids */
+        for (uint32_t k = 0; k < h->num_keys; k++) of_key[k] = UINT32_MAX;
+        for (size_t i = 0; i < o->key_ext.len && ok; i++) {
+            uint32_t k = u64map_get(&keys, (uint64_t)o->key_ext.data[i]);
+            if (k == UINT32_MAX) { snprintf(why, whylen, "a key the history lacks"); ok = 0; }
+            else of_key[k] = (uint32_t)i;
+        }
+        version_order vo;
+        memset(&vo, 0, sizeof vo);
+        vo.num_keys = h->num_keys;
+        vo.start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo.start);
+        vec_init(vo.txns);
+        for (uint32_t k = 0; k < h->num_keys && ok; k++) {
+            vo.start[k] = (uint32_t)vo.txns.len;
+            vec_push(vo.txns, 0u);
+            uint32_t i = of_key[k];
+            if (i == UINT32_MAX) continue;
+            for (uint32_t j = o->start.data[i]; j < o->start.data[i + 1] && ok; j++) {
+                uint32_t t = u64map_get(&txns, (uint64_t)o->txn_ext.data[j]);
+                if (t == UINT32_MAX) { snprintf(why, whylen, "a transaction the history lacks"); ok = 0; }
+                else vec_push(vo.txns, t);
+            }
+        }
+        vo.start[h->num_keys] = (uint32_t)vo.txns.len;
+        if (ok && vo_check(h, &vo, l == LEVEL_SI, NULL, why, whylen) != 1) {
+            if (!why[0]) snprintf(why, whylen, "a cycle");
+            ok = 0;
+        }
+        version_order_free(&vo);
+    }
+    free(of_key);
+    u64map_free(&keys);
+    u64map_free(&txns);
+    for (int l = 0; l < 2; l++) incr_order_free(&f->order[l]);
+    f->ready = 0;
+    if (!ok) return 0;
+    for (int l = 0; l < 2; l++) {                     /* the levels in the batch report's order: si, then ser */
+        if (!want[l]) continue;
+        report_level *L = &rep->levels[rep->num_levels++];
+        memset(L, 0, sizeof *L);
+        L->level = l;
+        L->verdict = 0;
+        L->stage = "incremental";
+    }
+    return 1;
 }

@@ -1,7 +1,10 @@
 /* cli_follow.h — `isocheck check --follow`: check a history while it is
  * written (online_follow.h reads it, online_check.h judges it), print each
  * proven violation as it is found, then hand every byte read to the batch
- * check for the final verdict. */
+ * check for the final verdict — or, when the incremental state covers the
+ * whole text input and passes, the version orders of its models, which
+ * the final report uses once verify_model.c accepts them (a PASS is never
+ * said from the incremental state alone). */
 #ifndef ISOCHECK_CLI_FOLLOW_H
 #define ISOCHECK_CLI_FOLLOW_H
 
@@ -11,6 +14,16 @@
 #include "frontend/history/history.h"
 #include "frontend/reports/report.h"
 
+#include "frontend/online_incr.h"
+
+/* The end of a text stream that the incremental state covers whole and
+ * passes: the version order of each wanted level's model, which the final
+ * report may use once the independent re-check accepts it. */
+typedef struct follow_final {
+    int ready;                   /* set by cli_follow: order[] holds the models' version orders */
+    incr_order order[2];         /* check_level_id */
+} follow_final;
+
 typedef struct follow_options {
     double idle;                 /* a regular file ends after this many seconds without new bytes */
     int json;                    /* one JSON event per line */
@@ -19,6 +32,7 @@ typedef struct follow_options {
     history_format fmt;          /* FORMAT_AUTO: detect */
     int retire;                  /* keep only the live part (text; frontend/online_retire.h) */
     int verbose;                 /* at the end, how the checks were done (stderr) */
+    follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
 } follow_options;
 
 /* Follow path until its end.  Returns -1 with *data, *n (every byte read,
@@ -26,6 +40,16 @@ typedef struct follow_options {
  * summarized as the initial state; the caller frees *data) and *fmt (as detected) for the final batch
  * check, or an exit code (2: bad input, printed). */
 int cli_follow(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt);
+
+/* The final verdict from the incremental state: h is the whole input as
+ * the batch loader read it; each wanted level's version order (f->order)
+ * is re-checked on h by verify_model.c (vo_check, which shares no code with
+ * the incremental path); if all pass, rep (report_init'ed on h) gets a PASS
+ * line per level, as the batch check would, and 1 is returned.  0: the
+ * orders do not verify (why set), rep untouched: the batch check decides.
+ * Frees f's orders either way. */
+int cli_follow_final_report(const history *h, follow_final *f, int want_si, int want_ser, report *rep, char *why,
+                            size_t whylen);
 
 /* The final report as the last --json event (one line). */
 void cli_follow_print_final_json(FILE *out, const report *r);

@@ -305,4 +305,8 @@ void pg_reach_free(polygraph *g) {
     free(g->reach);
     g->reach = NULL;
     g->reach_valid = 0;
+    /* the reader summaries serve only pg_side_blocked */
+    vec_free(g->rsum);
+    free(g->rsum_start); g->rsum_start = NULL;
+    free(g->unit_slow); g->unit_slow = NULL;
 }

@@ -173,6 +173,7 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
         vec_init(t->trace);
         cert_init(&t->cert);
     }
+    pg_index_release_base_after(&ix, (unsigned)n);     /* each level copies it once */
     run_ctx rc = { h, &ix, o, tasks };
     int together = o->check.threads >= 2 && n == 2 && second_level_fits(h);
     progress_lock plock;

@@ -83,6 +83,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
     }
     pg_known_reserve(g, ix->base.len + 16);
     vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    pg_index_base_copied(ix);
 
     /* Reader summaries: per unit, per chain, the latest reader node
      * (T' in the split graph, where its RW edges start). */

@@ -35,6 +35,7 @@
 #ifndef ISOCHECK_POLYGRAPH_H
 #define ISOCHECK_POLYGRAPH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,8 @@ typedef struct pg_index {
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */
     dep_edge_vec base;           /* SO, WR and edges inside units */
+    atomic_uint base_copies;     /* pg_init calls still to copy base; the one that brings it
+                                    to 0 frees it (0 from the start: base is kept) */
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
 } pg_index;
 
@@ -81,6 +84,12 @@ typedef struct pg_index {
  * own future values) — isocheck runs the axiom checks first. */
 int  pg_index_build(pg_index *ix, const history *h, ic_error *err);
 void pg_index_free(pg_index *ix);
+/* A caller that runs a known number of levels on one index (each copies
+ * base into its own known graph in pg_init, possibly on its own thread)
+ * may have base freed right after the last copy: up to 16 bytes an edge,
+ * 0.8 GB at 10M transactions.  pg_index_base_copied is pg_init's part. */
+void pg_index_release_base_after(pg_index *ix, unsigned levels);
+void pg_index_base_copied(const pg_index *ix);
 
 /* Node-level edge of a polygraph: meta = key << 3 | kind. */
 typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
@@ -220,7 +229,8 @@ int  pg_order(polygraph *g);
  * testing knob: both give the same table). */
 typedef enum { PG_REACH_AUTO = 0, PG_REACH_FULL, PG_REACH_INCREMENTAL } pg_reach_mode_id;
 extern pg_reach_mode_id pg_reach_mode;
-/* Free the reachability table (nothing after pruning needs it). */
+/* Free the reachability table and the reader summaries: nothing after
+ * pruning tests reachability (pg_side_blocked, pg_reaches) again. */
 void pg_reach_free(polygraph *g);
 
 /* prune.c: prune to a fixpoint; returns 1, or 0 when the level fails. */

@@ -107,11 +107,13 @@ static void reach_matches_bfs(void **state) {
         history *h = text(buf);
         pg_index ix; ic_error err; ic_error_clear(&err);
         assert_true(pg_index_build(&ix, h, &err));
-        for (int split = 0; split < 2; split++) {
+        for (int split = 0; split < 3; split++) {      /* 2: split, half table */
             polygraph g;
-            pg_init(&g, &ix, split);
+            pg_reach_half_mode = split == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+            pg_init(&g, &ix, split != 0);
             assert_true(pg_build_constraints(&g));
             assert_true(pg_reach(&g));
+            assert_int_equal(g.reach_half, split == 2);
             uint32_t N = g.num_nodes;
             for (uint32_t s = 0; s < N; s++) {
                 /* BFS over known edges (+ fixed edges when split) */
@@ -129,6 +131,7 @@ static void reach_matches_bfs(void **state) {
                     if (pg_node_chain(&g, v) != HISTORY_NONE) assert_int_equal(pg_reaches(&g, s, v), seen[v]);
             }
             pg_free(&g);
+            pg_reach_half_mode = PG_REACH_HALF_AUTO;
         }
         pg_index_free(&ix);
         history_free(h);

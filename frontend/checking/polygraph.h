@@ -249,10 +249,10 @@ int  pg_order(polygraph *g);
  * testing knob: both give the same table). */
 typedef enum { PG_REACH_AUTO = 0, PG_REACH_FULL, PG_REACH_INCREMENTAL } pg_reach_mode_id;
 extern pg_reach_mode_id pg_reach_mode;
-/* Rows for the split graph's commit nodes only: half the table, for
- * about twice the time of building and renewing it (a start node's
- * entries are gathered from its arcs wherever its row was read; 1.4x the
- * CPU time of a whole 1M SI check).  Auto when the full table would pass
+/* Rows for the split graph's commit nodes only: half the table, for more
+ * time building and renewing it (a start node's entries are gathered from
+ * its arcs wherever its row was read: 1.4x the CPU time of a whole 1M SI
+ * check, most of which is the table's stages).  Auto when the full table would pass
  * PG_REACH_HALF_ABOVE bytes (2 GB: SI from about 5M transactions at 100
  * sessions), or always / never (a testing knob: the answers are the same). */
 typedef enum { PG_REACH_HALF_AUTO = 0, PG_REACH_HALF_ALWAYS, PG_REACH_HALF_NEVER } pg_reach_half_id;

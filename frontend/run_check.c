@@ -218,6 +218,7 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         vec_init(t->trace);
         cert_init(&t->cert);
     }
+    pg_index_release_base_after(&ix, (unsigned)n);     /* each level copies it once */
     run_ctx rc = { h, &ix, o, tasks };
     int together = pool && n == 2 && second_level_fits(h);
     progress_lock plock;

@@ -201,6 +201,45 @@ static void incremental_reach_same_as_full(void **state) {
     assert_true(pruned > 10);
 }
 
+/* Rows for the split graph's commit nodes only (a start node's entries
+ * gathered from its arcs) give the same results as the full table, built
+ * from scratch or renewed after each pruning round, on one thread or
+ * split by columns. */
+static void half_reach_same_as_full(void **state) {
+    (void)state;
+    int checked = 0, pruned = 0;
+    for (uint64_t seed = 41; seed <= 48; seed++)
+        for (int f = 0; f <= FAULT_CAUSALITY; f++) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 10, 25, seed);
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            assert_true(pg_index_build(&ix, h, &err));
+            for (int m = 0; m < 2; m++) {
+                check_options opt;
+                check_options_default(&opt);
+                opt.threads = 1 + (unsigned)m;
+                pg_par_min_work = m ? 0 : 1u << 15;
+                pg_reach_mode = m ? PG_REACH_INCREMENTAL : PG_REACH_FULL;
+                check_result full, half;
+                pg_reach_half_mode = PG_REACH_HALF_NEVER;
+                check_level(&ix, LEVEL_SI, &opt, &full);
+                pg_reach_half_mode = PG_REACH_HALF_ALWAYS;
+                check_level(&ix, LEVEL_SI, &opt, &half);
+                pg_reach_half_mode = PG_REACH_HALF_AUTO;
+                assert_same_result(&full, &half);
+                pruned += full.st.prune_rounds > 1;
+                checked++;
+                check_result_free(&full); check_result_free(&half);
+            }
+            pg_reach_mode = PG_REACH_AUTO;
+            pg_par_min_work = 1u << 15;
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    fprintf(stderr, "half reach: %d checks, %d with more than one pruning round\n", checked, pruned);
+    assert_true(pruned > 10);
+}
+
 /* 16-bit offsets too small to hold every fact (pg_reach_delta_max
  * lowered): the lost facts cost pruning only.  Every verdict equals the
  * exact table's, and the result is still the same for every thread count. */
@@ -223,11 +262,16 @@ static void lossy_reach_same_verdicts(void **state) {
                 check_options opt;
                 check_options_default(&opt);
                 opt.threads = 1;
-                check_result exact, one;
+                check_result exact, one, half;
                 check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &exact);
                 pg_reach_delta_max = 3;
                 check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &one);
                 assert_int_equal(exact.verdict, one.verdict);
+                pg_reach_half_mode = PG_REACH_HALF_ALWAYS;     /* loses facts in other places */
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &half);
+                pg_reach_half_mode = PG_REACH_HALF_AUTO;
+                assert_int_equal(exact.verdict, half.verdict);
+                check_result_free(&half);
                 lost += one.st.cons_initial > exact.st.cons_initial;
                 fails += one.verdict == CHECK_FAIL;
                 checks++;
@@ -324,6 +368,7 @@ int main(void) {
         cmocka_unit_test(simulated_histories_same_for_every_thread_count),
         cmocka_unit_test(few_chains_same_for_every_thread_count),
         cmocka_unit_test(incremental_reach_same_as_full),
+        cmocka_unit_test(half_reach_same_as_full),
         cmocka_unit_test(lossy_reach_same_verdicts),
         cmocka_unit_test(reach_table_matches_search),
     };

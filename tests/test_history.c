@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontend/history/history.h"
+#include "frontend/history/u64map.h"
 #include "frontend/reports/history_stats.h"
 #include "frontend/formats/parse.h"
 
@@ -229,8 +230,43 @@ static void stats_count_shape(void **state) {
     history_free(h);
 }
 
+/* The id map against a plain list: small keys in any order (the dense
+ * part, growing and taking over hashed keys), sparse and negative keys
+ * (the table), repeated puts keep the first value. */
+static void u64map_matches_reference(void **state) {
+    (void)state;
+    enum { N = 6000 };
+    static uint64_t key[N];
+    uint64_t x = 99;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        switch (i % 4) {
+        case 0: case 1: key[i] = x % 5000; break;                         /* dense, random order */
+        case 2: key[i] = x | (1ull << 40); break;                         /* sparse */
+        default: key[i] = (uint64_t)-(int64_t)(x % 1000 + 1); break;      /* negative ids */
+        }
+    }
+    u64map m; u64map_init(&m);
+    for (int i = 0; i < N; i++) {
+        uint32_t first = UINT32_MAX;
+        for (int j = 0; j < i; j++) if (key[j] == key[i]) { first = (uint32_t)j; break; }
+        assert_int_equal(u64map_get(&m, key[i]), first);
+        assert_int_equal(u64map_put(&m, key[i], (uint32_t)i), first == UINT32_MAX ? (uint32_t)i : first);
+    }
+    for (int i = 0; i < N; i++) {
+        uint32_t first = UINT32_MAX;
+        for (int j = 0; j < N; j++) if (key[j] == key[i]) { first = (uint32_t)j; break; }
+        assert_int_equal(u64map_get(&m, key[i]), first);
+    }
+    assert_true(m.dense_cap >= 4096);       /* the small keys went dense */
+    assert_int_equal(u64map_get(&m, 5001), UINT32_MAX);
+    assert_int_equal(u64map_get(&m, 1ull << 41), UINT32_MAX);
+    u64map_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(u64map_matches_reference),
         cmocka_unit_test(builder_regroups_by_session),
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),

@@ -51,6 +51,34 @@ static void rmw_chains_form_units(void **state) {
     history_free(h);
 }
 
+/* Released after a count of levels, the base edges live until the last
+ * level has copied them, and every level gets the same known edges as
+ * without the release. */
+static void base_edges_freed_after_last_copy(void **state) {
+    (void)state;
+    history *h = text("r(1,0,1,1)\nw(1,10,1,1)\nr(1,10,2,2)\nw(1,20,2,2)\nw(2,5,1,3)\nr(2,5,2,4)\nw(1,40,3,5)\n");
+    pg_index keep, rel; ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&keep, h, &err));
+    assert_true(pg_index_build(&rel, h, &err));
+    pg_index_release_base_after(&rel, 2);
+    size_t nbase = keep.base.len;
+    assert_true(nbase > 0);
+    for (int split = 0; split < 2; split++) {
+        polygraph a, b;
+        pg_init(&a, &keep, split);
+        pg_init(&b, &rel, split);
+        assert_int_equal(a.known.len, b.known.len);
+        assert_memory_equal(a.known.data, b.known.data, a.known.len * sizeof *a.known.data);
+        /* after the first level's copy base is still there, after the second gone */
+        assert_int_equal(rel.base.len, split ? 0 : nbase);
+        if (split) assert_null(rel.base.data);
+        assert_int_equal(keep.base.len, nbase);
+        pg_free(&a); pg_free(&b);
+    }
+    pg_index_free(&keep); pg_index_free(&rel);
+    history_free(h);
+}
+
 static void read_of_intermediate_write_is_refused(void **state) {
     (void)state;
     history *h = text("w(1,10,1,1)\nw(1,11,1,1)\nr(1,10,2,2)\n");
@@ -80,11 +108,13 @@ static void reach_matches_bfs(void **state) {
         history *h = text(buf);
         pg_index ix; ic_error err; ic_error_clear(&err);
         assert_true(pg_index_build(&ix, h, &err));
-        for (int split = 0; split < 2; split++) {
+        for (int split = 0; split < 3; split++) {      /* 2: split, half table */
             polygraph g;
-            pg_init(&g, &ix, split);
+            pg_reach_half_mode = split == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+            pg_init(&g, &ix, split != 0);
             assert_true(pg_build_constraints(&g));
             assert_true(pg_reach(&g));
+            assert_int_equal(g.reach_half, split == 2);
             uint32_t N = g.num_nodes;
             for (uint32_t s = 0; s < N; s++) {
                 /* BFS over known edges (+ fixed edges when split) */
@@ -102,6 +132,7 @@ static void reach_matches_bfs(void **state) {
                     if (pg_node_chain(&g, v) != HISTORY_NONE) assert_int_equal(pg_reaches(&g, s, v), seen[v]);
             }
             pg_free(&g);
+            pg_reach_half_mode = PG_REACH_HALF_AUTO;
         }
         pg_index_free(&ix);
         history_free(h);
@@ -273,6 +304,7 @@ static void list_read_after_own_append(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rmw_chains_form_units),
+        cmocka_unit_test(base_edges_freed_after_last_copy),
         cmocka_unit_test(read_of_intermediate_write_is_refused),
         cmocka_unit_test(reach_matches_bfs),
         cmocka_unit_test(hot_key_session_order_is_linear),

@@ -83,6 +83,7 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
     }
     pg_known_reserve(g, ix->base.len + 16);
     vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    pg_index_base_copied(ix);
 
     /* Reader summaries: per unit, per chain, the latest reader node
      * (T' in the split graph, where its RW edges start). */
@@ -126,13 +127,10 @@ void pg_init(polygraph *g, const pg_index *ix, int split) {
 }
 
 void pg_free(polygraph *g) {
+    pg_reach_free(g);             /* the table, start arcs, reader summaries */
     vec_free(g->known);
     vec_free(g->cons);
-    vec_free(g->rsum);
-    free(g->reach);
     free(g->topo_pos);
-    free(g->rsum_start);
-    free(g->unit_slow);
     free(g->chain_of_session);
     memset(g, 0, sizeof *g);
 }
@@ -157,7 +155,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
         }
         return 0;
     }
-    const uint16_t *row = g->reach + (size_t)from * g->reach_stride;
+    const uint16_t *row = pg_reach_row(g, from);  /* a commit: it has a row */
     uint32_t base = pg_reach_row_base(row);
     if (base == UINT32_MAX) return 0;              /* reaches no tracked node */
     for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2) {

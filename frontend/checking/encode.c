@@ -85,7 +85,29 @@ int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_ed
     return first;
 }
 
+/* Edges pg_encode_sink adds: the known ones, the fixed T' -> T ones, and
+ * both sides of every constraint (the same count as pg_side_deps gives). */
+static uint64_t edge_count(const polygraph *g) {
+    const pg_index *ix = g->ix;
+    uint64_t n = g->known.len;
+    if (g->split)
+        for (uint32_t t = 0; t < ix->h->num_txns; t++) n += ix->in_graph[t] != 0;
+    for (size_t i = 0; i < g->cons.len; i++)
+        for (int side = 0; side < 2; side++) {
+            const pg_unit *U = &ix->units.data[side ? g->cons.data[i].v : g->cons.data[i].u];
+            const pg_unit *V = &ix->units.data[side ? g->cons.data[i].u : g->cons.data[i].v];
+            n += U->last != 0;
+            for (uint32_t j = 0; j < U->rd_num; j++) n += ix->readers.data[U->rd_first + j] != V->head;
+        }
+    return n;
+}
+
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
+    /* The engine's edge array at its exact size: grown by doubling it
+     * would reserve up to as much again (28 bytes an edge; 100M edges at
+     * 10M transactions under SI). */
+    uint64_t edges = edge_count(g);
+    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, (int)edges);
     graph_sink k = graph_sink_gsat(s);
     return pg_encode_sink(g, &k, guarded_edges);
 }

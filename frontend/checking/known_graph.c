@@ -254,6 +254,18 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
     return 1;
 }
 
+void pg_index_release_base_after(pg_index *ix, unsigned levels) {
+    atomic_store(&ix->base_copies, levels);
+}
+
+/* The base edges are the one part of an index that a level changes: the
+ * levels sharing it are otherwise read-only (hence the const), and the
+ * counter makes the last copy, on whatever thread, the one that frees. */
+void pg_index_base_copied(const pg_index *ix) {
+    pg_index *mix = (pg_index *)ix;
+    if (atomic_load(&mix->base_copies) && atomic_fetch_sub(&mix->base_copies, 1) == 1) vec_free(mix->base);
+}
+
 void pg_index_free(pg_index *ix) {
     free(ix->in_graph);
     free(ix->key_unit_start);

@@ -35,6 +35,7 @@
 #ifndef ISOCHECK_POLYGRAPH_H
 #define ISOCHECK_POLYGRAPH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,8 @@ typedef struct pg_index {
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */
     dep_edge_vec base;           /* SO, WR and edges inside units */
+    atomic_uint base_copies;     /* pg_init calls still to copy base; the one that brings it
+                                    to 0 frees it (0 from the start: base is kept) */
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
 } pg_index;
 
@@ -81,6 +84,12 @@ typedef struct pg_index {
  * own future values) — isocheck runs the axiom checks first. */
 int  pg_index_build(pg_index *ix, const history *h, ic_error *err);
 void pg_index_free(pg_index *ix);
+/* A caller that runs a known number of levels on one index (each copies
+ * base into its own known graph in pg_init, possibly on its own thread)
+ * may have base freed right after the last copy: up to 16 bytes an edge,
+ * 0.8 GB at 10M transactions.  pg_index_base_copied is pg_init's part. */
+void pg_index_release_base_after(pg_index *ix, unsigned levels);
+void pg_index_base_copied(const pg_index *ix);
 
 /* Node-level edge of a polygraph: meta = key << 3 | kind. */
 typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
@@ -106,15 +115,22 @@ typedef struct polygraph {
     pg_edge_vec known;           /* unguarded edges (split: fixed edges implicit) */
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
-    /* Row u is reach[u * reach_stride ...]: its first two entries hold a
-     * 32-bit base (a lower bound of every position it reaches), entry 2 + c
-     * the offset of chain c's earliest reachable position from that base,
-     * PG_REACH_NONE for none.  An offset too large for 16 bits is stored as
-     * NONE: a fact lost, never a false one (read with pg_reach_at). */
+    /* One row per row node (pg_reach_has_row: every node, or with
+     * reach_half the commit nodes, row t for transaction t): its first
+     * two entries hold a 32-bit base (a lower bound of every position it
+     * reaches), entry 2 + c the offset of chain c's earliest reachable
+     * position from that base, PG_REACH_NONE for none.  An offset too large
+     * for 16 bits is stored as NONE: a fact lost, never a false one (read
+     * with pg_reach_at).  With reach_half a start node T' has no row: it
+     * reaches its own position and what the commits it has arcs to reach
+     * (its own T by the fixed edge, and its RW targets), listed as
+     * transactions in sout[sout_start[t] .. sout_start[t + 1]). */
     uint16_t *reach;
     uint32_t reach_stride;       /* num_chains + 2, rounded up to even */
     int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
     size_t reach_edges;
+    int reach_half;              /* split graph, rows for the commits only (pg_reach_half_mode) */
+    uint32_t *sout_start, *sout; /* with reach_half: start nodes' arcs, as of the table */
     uint32_t *topo_pos;          /* node -> position in a topological order */
     int acyclic;                 /* result of the last pg_reach() */
     /* per unit: reader summary (chain, max position) for the blocked tests */
@@ -153,12 +169,25 @@ static inline uint32_t pg_reach_row_base(const uint16_t *row) {
     memcpy(&b, row, sizeof b);
     return b;
 }
+static inline int pg_reach_has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
+/* Row node u's row. */
+static inline const uint16_t *pg_reach_row(const polygraph *g, uint32_t u) {
+    return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
+}
+static inline uint32_t pg_reach_row_at(const uint16_t *row, uint32_t c) {
+    uint16_t d = row[2 + c];
+    return d == PG_REACH_NONE ? UINT32_MAX : pg_reach_row_base(row) + d;
+}
 /* The earliest position on chain c that node u reaches as far as the table
  * knows (UINT32_MAX: none known).  Never smaller than the true one. */
 static inline uint32_t pg_reach_at(const polygraph *g, uint32_t u, uint32_t c) {
-    const uint16_t *row = g->reach + (size_t)u * g->reach_stride;
-    uint16_t d = row[2 + c];
-    return d == PG_REACH_NONE ? UINT32_MAX : pg_reach_row_base(row) + d;
+    if (pg_reach_has_row(g, u)) return pg_reach_row_at(pg_reach_row(g, u), c);
+    uint32_t t = u >> 1, best = pg_node_chain(g, u) == c ? pg_node_pos(g, u) : UINT32_MAX;
+    for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++) {
+        uint32_t p = pg_reach_row_at(g->reach + (size_t)g->sout[j] * g->reach_stride, c);
+        best = p < best ? p : best;
+    }
+    return best;
 }
 /* u reaches v in the known graph (as of the last pg_reach); 0 also when
  * v's session is not tracked or the fact was lost to the 16-bit offsets
@@ -222,7 +251,17 @@ int  pg_order(polygraph *g);
  * testing knob: both give the same table). */
 typedef enum { PG_REACH_AUTO = 0, PG_REACH_FULL, PG_REACH_INCREMENTAL } pg_reach_mode_id;
 extern pg_reach_mode_id pg_reach_mode;
-/* Free the reachability table (nothing after pruning needs it). */
+/* Rows for the split graph's commit nodes only: half the table, for more
+ * time building and renewing it (a start node's entries are gathered from
+ * its arcs wherever its row was read: 1.4x the CPU time of a whole 1M SI
+ * check, most of which is the table's stages).  Auto when the full table would pass
+ * PG_REACH_HALF_ABOVE bytes (2 GB: SI from about 5M transactions at 100
+ * sessions), or always / never (a testing knob: the answers are the same). */
+typedef enum { PG_REACH_HALF_AUTO = 0, PG_REACH_HALF_ALWAYS, PG_REACH_HALF_NEVER } pg_reach_half_id;
+extern pg_reach_half_id pg_reach_half_mode;
+#define PG_REACH_HALF_ABOVE ((uint64_t)1 << 31)
+/* Free the reachability table and the reader summaries: nothing after
+ * pruning tests reachability (pg_side_blocked, pg_reaches) again. */
 void pg_reach_free(polygraph *g);
 
 /* prune.c: prune to a fixpoint; returns 1, or 0 when the level fails. */

@@ -62,6 +62,22 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
     free(fill);
 }
 
+/* Rows.  Every node has one, unless g->reach_half (the split graph, when
+ * the full table would be large: pg_reach_half_mode).  There every edge
+ * joins a commit and a start node (D: commit -> start, fixed and RW:
+ * start -> commit), so only commit nodes get rows (row t for transaction
+ * t): a start node's entries are its own position and the rows of the
+ * commits it has arcs to (the fixed one to its own commit, its RW ones),
+ * and a commit's row takes its successors' entries that way.  Half the
+ * table, for the cost of gathering a start node's entries from its arcs
+ * wherever its row was read before, once per commit with an arc into it. */
+static inline int has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
+static inline uint16_t *row_of(const polygraph *g, uint32_t u) {
+    return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
+}
+
+pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
+
 typedef struct reach_job {
     polygraph *g;
     const uint32_t *order, *start, *adj, *chain, *pos;
@@ -95,29 +111,41 @@ static void clamp_offsets(uint16_t *acc, uint32_t w) {
         if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
 }
 
+/* Node x's own position into acc (columns [c0, c0 + w) of a row with base bu <= it). */
+static inline void own_into(uint16_t *acc, uint32_t c0, uint32_t w, uint32_t bu, uint32_t cx, uint32_t px) {
+    if (cx == HISTORY_NONE || cx < c0 || cx >= c0 + w) return;
+    uint32_t d = px - bu;
+    d = d < PG_REACH_NONE ? d : PG_REACH_NONE;
+    if (d < acc[cx - c0]) acc[cx - c0] = (uint16_t)d;
+}
+
+/* Row r's entries, moved to base bu, into acc. */
+static inline void row_into(uint16_t *acc, const uint16_t *r, uint32_t c0, uint32_t w, uint32_t bu) {
+    uint32_t bv = pg_reach_row_base(r);
+    if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) return;       /* nothing it knows fits */
+    min_shifted(acc, r + 2 + c0, w, bv - bu);
+}
+
 /* Every row, in reverse topological order (the bases are set before).  A
  * successor's offsets are moved to this row's base (never higher: the base
  * is a lower bound of the successors' bases), so a row is built in the
  * 16-bit domain. */
 static void reach_rows(const reach_job *j) {
     polygraph *g = j->g;
-    uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
+    uint32_t N = g->num_nodes, S = g->num_chains, c0 = 0, w = S;
     for (uint32_t i = N; i-- > 0;) {
         uint32_t u = j->order[i];
-        uint16_t *row = g->reach + (size_t)u * stride, *acc = row + 2;
+        if (!has_row(g, u)) continue;
+        uint16_t *row = row_of(g, u), *acc = row + 2 + c0;
         uint32_t bu = pg_reach_row_base(row);
         for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
         if (bu == UINT32_MAX) continue;        /* reaches no tracked node */
-        uint32_t c = j->chain[u];
-        if (c < S) {
-            uint32_t d = j->pos[u] - bu;
-            acc[c] = (uint16_t)(d < PG_REACH_NONE ? d : PG_REACH_NONE);
-        }
+        own_into(acc, c0, w, bu, j->chain[u], j->pos[u]);
         for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
-            const uint16_t *rv = g->reach + (size_t)j->adj[e] * stride;
-            uint32_t bv = pg_reach_row_base(rv);
-            if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) continue;   /* nothing it knows fits */
-            min_shifted(acc, rv + 2, S, bv - bu);
+            uint32_t x = j->adj[e];
+            if (has_row(g, x)) { row_into(acc, row_of(g, x), c0, w, bu); continue; }
+            own_into(acc, c0, w, bu, j->chain[x], j->pos[x]);
+            for (uint32_t f = j->start[x]; f < j->start[x + 1]; f++) row_into(acc, row_of(g, j->adj[f]), c0, w, bu);
         }
         clamp_offsets(acc, S);
     }
@@ -127,16 +155,43 @@ static void reach_rows(const reach_job *j) {
  * bases — a lower bound of every position the row will hold. */
 static void reach_bases(polygraph *g, const uint32_t *order, const dg_graph *dg, const uint32_t *chain,
                         const uint32_t *pos) {
-    uint32_t N = g->num_nodes, stride = g->reach_stride;
+    uint32_t N = g->num_nodes;
+#define OWN(x) (chain[x] == HISTORY_NONE ? UINT32_MAX : pos[x])
     for (uint32_t i = N; i-- > 0;) {
         uint32_t u = order[i];
-        uint32_t b = chain[u] == HISTORY_NONE ? UINT32_MAX : pos[u];
+        if (!has_row(g, u)) continue;
+        uint32_t b = OWN(u);
         for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
-            uint32_t bv = pg_reach_row_base(g->reach + (size_t)dg->adj[e] * stride);
-            b = bv < b ? bv : b;
+            uint32_t x = dg->adj[e], bx;
+            if (has_row(g, x)) { bx = pg_reach_row_base(row_of(g, x)); b = bx < b ? bx : b; continue; }
+            bx = OWN(x); b = bx < b ? bx : b;
+            for (uint32_t f = dg->start[x]; f < dg->start[x + 1]; f++) {
+                bx = pg_reach_row_base(row_of(g, dg->adj[f]));
+                b = bx < b ? bx : b;
+            }
         }
-        memcpy(g->reach + (size_t)u * stride, &b, sizeof b);
+        memcpy(row_of(g, u), &b, sizeof b);
     }
+#undef OWN
+}
+
+/* The split graph's start nodes' arcs (to commits, as transactions), kept
+ * with the table for pg_reach_at. */
+static void build_start_arcs(polygraph *g, const dg_graph *dg) {
+    free(g->sout_start); free(g->sout);
+    g->sout_start = NULL; g->sout = NULL;
+    if (!g->reach_half) return;
+    uint32_t T = g->num_nodes / 2;
+    size_t m = 0;
+    for (uint32_t t = 0; t < T; t++) m += dg->start[2 * t + 2] - dg->start[2 * t + 1];
+    g->sout_start = xmalloc(((size_t)T + 1) * sizeof *g->sout_start);
+    g->sout = xmalloc((m ? m : 1) * sizeof *g->sout);
+    m = 0;
+    for (uint32_t t = 0; t < T; t++) {
+        g->sout_start[t] = (uint32_t)m;
+        for (uint32_t e = dg->start[2 * t + 1]; e < dg->start[2 * t + 2]; e++) g->sout[m++] = dg->adj[e] >> 1;
+    }
+    g->sout_start[T] = (uint32_t)m;
 }
 
 /* ---- incremental update ----------------------------------------------
@@ -146,7 +201,9 @@ static void reach_bases(polygraph *g, const uint32_t *order, const dg_graph *dg,
  * ancestors can get smaller rows: relax those backwards, the node latest
  * in the (new) topological order first, so that every node's successors
  * are final when it is relaxed and it is visited once.  The result equals
- * a full recomputation; when too many nodes change, that is done instead. */
+ * a full recomputation; when too many nodes change, that is done instead.
+ * In the split graph the rows are the commits', and a commit's successors
+ * are reached through start nodes (see has_row). */
 
 pg_reach_mode_id pg_reach_mode = PG_REACH_AUTO;
 
@@ -202,10 +259,70 @@ VECTORIZE static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, u
     return 1;
 }
 
-/* Returns 0 (table unfinished: recompute it) when more than limit nodes
+/* row[dst] = min(row[dst], position p on chain c); 1 if it got smaller. */
+static int relax_own(uint16_t *dst, uint32_t S, uint32_t c, uint32_t p, uint16_t *restrict val) {
+    if (c == HISTORY_NONE) return 0;
+    uint32_t bd = pg_reach_row_base(dst);
+    if (bd != UINT32_MAX && p >= bd) {
+        uint32_t d = p - bd;
+        if (d > pg_reach_delta_max || d >= PG_REACH_NONE || d >= dst[2 + c]) return 0;
+        dst[2 + c] = (uint16_t)d;
+        return 1;
+    }
+    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;     /* p is the new base */
+    if (bd != UINT32_MAX && bd - p < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - p);
+    val[c] = 0;
+    clamp_offsets(val, S);
+    memcpy(dst, &p, sizeof p);
+    memcpy(dst + 2, val, S * sizeof *val);
+    return 1;
+}
+
+typedef struct incr {
+    polygraph *g;
+    const dg_graph *dg;
+    const uint32_t *pstart, *pred;
+    uint8_t *queued;
+    uint16_t *val;
+    node_heap hp;
+} incr;
+
+static void incr_push(incr *in, uint32_t u) {
+    if (in->queued[u]) return;
+    in->queued[u] = 1;
+    heap_push_node(&in->hp, u);
+}
+
+/* Row node p gets src's row (src a row node); queued if it changed. */
+static void incr_relax(incr *in, uint32_t p, uint32_t src) {
+    polygraph *g = in->g;
+    if (relax_row(row_of(g, p), row_of(g, src), g->num_chains, in->val)) incr_push(in, p);
+}
+
+/* Row node a gets what node x (a successor of a) contributes. */
+static void incr_from(incr *in, uint32_t a, uint32_t x) {
+    polygraph *g = in->g;
+    if (has_row(g, x)) { incr_relax(in, a, x); return; }
+    uint32_t c = pg_node_chain(g, x);
+    if (relax_own(row_of(g, a), g->num_chains, c, c == HISTORY_NONE ? 0 : pg_node_pos(g, x), in->val)) incr_push(in, a);
+    for (uint32_t f = in->dg->start[x]; f < in->dg->start[x + 1]; f++) incr_relax(in, a, in->dg->adj[f]);
+}
+
+/* The row nodes whose rows take row node x's: its row predecessors,
+ * directly or through a start node. */
+static void incr_spread(incr *in, uint32_t x) {
+    polygraph *g = in->g;
+    for (uint32_t j = in->pstart[x]; j < in->pstart[x + 1]; j++) {
+        uint32_t s = in->pred[j];
+        if (has_row(g, s)) { incr_relax(in, s, x); continue; }
+        for (uint32_t k = in->pstart[s]; k < in->pstart[s + 1]; k++) incr_relax(in, in->pred[k], x);
+    }
+}
+
+/* Returns 0 (table unfinished: recompute it) when more than limit rows
  * would change. */
 static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit) {
-    uint32_t N = g->num_nodes, S = g->num_chains, stride = g->reach_stride;
+    uint32_t N = g->num_nodes, S = g->num_chains;
     size_t M = dg->start[N];
     /* predecessors: the reverse adjacency */
     uint32_t *pstart = xcalloc((size_t)N + 1, sizeof *pstart), *pred = xmalloc((M + 1) * sizeof *pred);
@@ -216,37 +333,34 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
     for (uint32_t u = 0; u < N; u++)
         for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
     free(fill);
-    uint8_t *queued = xcalloc(N ? N : 1, 1);
-    uint16_t *val = xmalloc((S ? S : 1) * sizeof *val);
-    node_heap hp = { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos };
+    incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((S ? S : 1) * sizeof(uint16_t)),
+                { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos } };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
-        if (relax_row(g->reach + (size_t)a * stride, g->reach + (size_t)b * stride, S, val) && !queued[a]) {
-            queued[a] = 1;
-            heap_push_node(&hp, a);
-        }
+        if (has_row(g, a)) incr_from(&in, a, b);
+        else   /* an RW arc a' -> b: the commits with an arc into a' get b's row */
+            for (uint32_t k = pstart[a]; k < pstart[a + 1]; k++) incr_relax(&in, pred[k], b);
     }
     uint32_t visited = 0;
     int ok = 1;
-    while (hp.len) {
+    while (in.hp.len) {
         if (++visited > limit) { ok = 0; break; }
-        uint32_t x = heap_pop_node(&hp);
-        queued[x] = 0;
-        const uint16_t *rx = g->reach + (size_t)x * stride;
-        for (uint32_t j = pstart[x]; j < pstart[x + 1]; j++) {
-            uint32_t p = pred[j];
-            if (relax_row(g->reach + (size_t)p * stride, rx, S, val) && !queued[p]) {
-                queued[p] = 1;
-                heap_push_node(&hp, p);
-            }
-        }
+        uint32_t x = heap_pop_node(&in.hp);
+        in.queued[x] = 0;
+        incr_spread(&in, x);
     }
-    free(hp.node); free(queued); free(pstart); free(pred); free(val);
+    free(in.hp.node); free(in.queued); free(pstart); free(pred); free(in.val);
     return ok;
 }
 
 static int compute(polygraph *g, int want_reach) {
     uint32_t N = g->num_nodes, S = g->num_chains;
+    if (!g->reach) {
+        uint64_t full = (uint64_t)N * (((S + 2 + 1) & ~1u) * sizeof *g->reach);
+        g->reach_half = g->split && pg_reach_half_mode != PG_REACH_HALF_NEVER &&
+                        (pg_reach_half_mode == PG_REACH_HALF_ALWAYS || full > PG_REACH_HALF_ABOVE);
+    }
+    uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
     build_adjacency(g, &dg);
     uint32_t *order = xmalloc((N ? N : 1) * sizeof *order);
@@ -258,12 +372,12 @@ static int compute(polygraph *g, int want_reach) {
     if (g->acyclic && want_reach) {
         /* a table for a prefix of these edges: update it, unless that
          * would touch a good part of the graph anyway */
-        uint32_t limit = pg_reach_mode == PG_REACH_INCREMENTAL ? UINT32_MAX : N / 4;
+        uint32_t limit = pg_reach_mode == PG_REACH_INCREMENTAL ? UINT32_MAX : rows / 4;
         int done = pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach && update_incrementally(g, &dg, limit);
         if (!done) {
             if (!g->reach) {
                 g->reach_stride = (S + 2 + 1) & ~1u;   /* even: every base 4-byte aligned */
-                size_t bytes = ((size_t)N * g->reach_stride + 32) * sizeof *g->reach;
+                size_t bytes = ((size_t)rows * g->reach_stride + 32) * sizeof *g->reach;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
                 if (!g->reach) xalloc_fail(bytes);
                 big_advise(g->reach, bytes);           /* rows are read all over: fewer TLB misses */
@@ -279,6 +393,7 @@ static int compute(polygraph *g, int want_reach) {
             reach_rows(&job);
             free(chain); free(pos);
         }
+        build_start_arcs(g, &dg);
         g->reach_valid = 1;
         g->reach_edges = g->known.len;
     }
@@ -293,5 +408,11 @@ int pg_order(polygraph *g) { return compute(g, 0); }
 void pg_reach_free(polygraph *g) {
     free(g->reach);
     g->reach = NULL;
+    free(g->sout_start); free(g->sout);
+    g->sout_start = NULL; g->sout = NULL;
     g->reach_valid = 0;
+    /* the reader summaries serve only pg_side_blocked */
+    vec_free(g->rsum);
+    free(g->rsum_start); g->rsum_start = NULL;
+    free(g->unit_slow); g->unit_slow = NULL;
 }

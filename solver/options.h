@@ -34,7 +34,7 @@
     X(stable_factor, 200, 100, 1000, "each stable phase and the focused one after it are this % of the last") \
     X(stable_luby_unit, 1024, 1, 100000000, "stable mode: conflicts per Luby unit of its restarts") \
     X(target_phase, 1, 0, 1, "stable mode: branch along the longest conflict-free trail seen") \
-    X(rephase, 0, 0, 1, "pure CNF: reset the saved phases now and then (best, original, best, inverted)") \
+    X(rephase, 1, 0, 1, "pure CNF: reset the saved phases now and then (best, original, best, inverted)") \
     X(rephase_interval, 1000, 1, 100000000, "rephase: conflicts before the first, and added per rephase to the gap") \
     X(walk, 1, 0, 1, "pure CNF: local search (ProbSAT) for the saved phases at restarts") \
     X(walk_interval, 2000, 1, 100000000, "walk: conflicts before the first walk, and added per walk to the gap") \

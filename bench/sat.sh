@@ -149,7 +149,7 @@ section=$(cat <<EOF
 ## SAT engine
 
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $machine (shared, $([ -n "$nice_cmd" ] && echo 'solvers run under `nice`' || echo 'solvers not niced')).
-- Command: \`$([ -n "$nice_cmd" ] || echo 'NICE=0 ')bench/sat.sh -t $timeout_s$([ "$jobs" = 1 ] || echo " -j $jobs")\` (suite from \`bench/gen_cnf.py\`, fixed seeds;
+- Command: \`$([ -n "$nice_cmd" ] || echo 'NICE=0 ')$([ "${WALL_FACTOR:-4}" = 4 ] || echo "WALL_FACTOR=$WALL_FACTOR ")bench/sat.sh -t $timeout_s$([ "$jobs" = 1 ] || echo " -j $jobs")\` (suite from \`bench/gen_cnf.py\`, fixed seeds;
   minisat = Debian \`minisat\`, cadical = Debian \`cadical\`, gsat = \`$gsat\`).
 - Time is CPU time (user+sys) per instance, summed per family; the limit is $timeout_s s of CPU time
   (ulimit -t), and a run that hits it counts as $timeout_s s.  Load average when the run ended: $(cut -d' ' -f1-3 /proc/loadavg).

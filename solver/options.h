@@ -30,6 +30,13 @@
     X(chrono_levels, 100, 0, 1000000000, "chrono: only when the backjump would undo more than this many levels") \
     X(partial_backtrack, 1, 0, 1, "a conflict below the current level takes back only what depends on the flipped literal") \
     X(learn_missed, 1, 0, 1, "keep a theory clause that shows a missed implication as a learned clause") \
+    X(stable, 1, 0, 2, "pure CNF: 0 focused search only, 1 alternate focused and stable phases, 2 stable only") \
+    X(stable_init, 1000, 1, 1000000000, "conflicts of the first focused phase (and of the first stable one)") \
+    X(stable_factor, 200, 100, 1000, "each stable phase and the focused one after it are this % of the last") \
+    X(stable_luby_unit, 1024, 1, 100000000, "stable mode: conflicts per Luby unit of its restarts") \
+    X(target_phase, 1, 0, 1, "stable mode: branch along the longest conflict-free trail seen") \
+    X(rephase, 1, 0, 1, "pure CNF: reset the saved phases now and then (best, original, best, inverted)") \
+    X(rephase_interval, 1000, 1, 100000000, "rephase: conflicts before the first, and added per rephase to the gap") \
     X(walk, 1, 0, 1, "pure CNF: local search (ProbSAT) for the saved phases at restarts") \
     X(walk_interval, 2000, 1, 100000000, "walk: conflicts before the first walk, and added per walk to the gap") \
     X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \

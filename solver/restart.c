@@ -5,8 +5,11 @@
  * lbd_window learned clauses, scaled by lbd_margin%, exceeds the average
  * over the whole run (recent clauses are worse than usual: the search is
  * lost); block the restart when the trail is much longer than usual (the
- * search may be close to a model). */
+ * search may be close to a model).
+ * Stable mode (mode.c) restarts by Luby with its own, long unit. */
 #include "solver/solver.h"
+
+static int64_t luby_unit(const gsat *s) { return s->stable ? s->opt.stable_luby_unit : s->opt.luby_unit; }
 
 static double luby(double y, int64_t x) {
     int64_t size = 1, seq = 0;
@@ -24,7 +27,7 @@ void restart_init(gsat *s) {
     r->trail_cap = (uint32_t)s->opt.block_window;
     r->lbd_q = xcalloc(r->lbd_cap, sizeof *r->lbd_q);
     r->trail_q = xcalloc(r->trail_cap, sizeof *r->trail_q);
-    r->luby_budget = (int64_t)(luby(2, r->luby_index) * (double)s->opt.luby_unit);
+    r->luby_budget = (int64_t)(luby(2, r->luby_index) * (double)luby_unit(s));
 }
 
 void restart_free(gsat *s) {
@@ -46,7 +49,8 @@ static void push_q(uint32_t *q, uint32_t cap, uint32_t *n, uint32_t *pos, uint64
 void restart_on_conflict(gsat *s, uint32_t lbd) {
     restart_state *r = &s->rs;
     r->since_restart++;
-    if (s->opt.restart == 0) {
+    if (mode_switch_due(s)) r->due = 1;
+    if (s->opt.restart == 0 || s->stable) {
         if (r->since_restart >= r->luby_budget) r->due = 1;
         return;
     }
@@ -76,6 +80,16 @@ void restart_done(gsat *s) {
     r->lbd_n = r->lbd_pos = 0;
     r->lbd_sum = 0;
     r->luby_index++;
-    r->luby_budget = (int64_t)(luby(2, r->luby_index) * (double)s->opt.luby_unit);
+    r->luby_budget = (int64_t)(luby(2, r->luby_index) * (double)luby_unit(s));
     s->st.restarts++;
+}
+
+/* The mode changed (mode.c): start its policy afresh. */
+void restart_mode_changed(gsat *s) {
+    restart_state *r = &s->rs;
+    r->lbd_n = r->lbd_pos = 0;
+    r->lbd_sum = 0;
+    r->since_restart = 0;
+    r->luby_index = 0;
+    r->luby_budget = (int64_t)(luby(2, 0) * (double)luby_unit(s));
 }

@@ -127,6 +127,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
      * may lie entirely below the current level: partial backtracking keeps
      * the levels above, else they go */
     int below = (uint32_t)max_level < decision_level(s);
+    mode_on_conflict(s);
     if (below && !unassign_supported(s)) { solver_backtrack(s, (uint32_t)max_level); below = 0; }
     if (at_max == 1) { assign_missed(s, confl, forced, below); return 1; }
     uint32_t bt, lbd;
@@ -161,7 +162,7 @@ static lit_t pick_branch(gsat *s) {
         uint32_t v = heap_pop(s);
         if (!v) return LIT_UNDEF;
         if (s->vals[mklit(v, 0)] != 0 || !s->decision[v]) continue;
-        lit_t l = mklit(v, s->polarity[v]);
+        lit_t l = mklit(v, mode_polarity(s, v));
         if (s->theory_mask[v]) {
             /* a theory may know which value keeps it consistent */
             for (int th = 0; th < s->ntheories; th++) {
@@ -195,12 +196,15 @@ int solver_search(gsat *s) {
         if (restart_due(s)) {
             restart_done(s);
             solver_backtrack(s, 0);
+            mode_after_restart(s);
+            mode_rephase(s);
             continue;
         }
         /* at level 0 after a restart, propagated: maybe improve the phases */
         if (decision_level(s) == 0 && s->opt.walk && !s->ntheories && !s->assumptions.len &&
             s->st.conflicts >= s->next_walk) {
             walk_phases(s);
+            mode_reset_target(s);
             s->next_walk = s->st.conflicts + s->opt.walk_interval * (s->st.walks + 1);
         }
         if (decision_level(s) == 0 && s->opt.simplify && s->trail_n != s->simp_assigns &&

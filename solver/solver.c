@@ -34,7 +34,7 @@ void gsat_free(gsat *s) {
     theory_free_all(s);
     simp_free(s);
     watch_free_all(s);
-    free(s->vals); free(s->vinfo); free(s->seen); free(s->polarity); free(s->decision);
+    free(s->vals); free(s->vinfo); free(s->seen); free(s->polarity); free(s->target); free(s->best); free(s->decision);
     free(s->theory_mask); free(s->activity); free(s->heap_index); free(s->failed_mark);
     free(s->model); free(s->trail); free(s->trail_pos); free(s->level_stamp);
     vec_free(s->heap); vec_free(s->trail_lim);
@@ -71,6 +71,8 @@ void gsat_reserve_vars(gsat *s, int n) {
         BIG_GROW_ZERO(s->vinfo, old, nc);
         BIG_GROW_ZERO(s->seen, old, nc);
         BIG_GROW_ZERO(s->polarity, old, nc);
+        BIG_GROW_ZERO(s->target, old, nc);
+        BIG_GROW_ZERO(s->best, old, nc);
         BIG_GROW_ZERO(s->decision, old, nc);
         BIG_GROW_ZERO(s->theory_mask, old, nc);
         BIG_GROW_ZERO(s->activity, old, nc);
@@ -84,6 +86,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         s->vinfo[v].reason = CREF_NONE;
         s->vinfo[v].level = 0;
         s->polarity[v] = s->opt.phase ? 0 : 1;
+        s->target[v] = s->best[v] = s->polarity[v];
         s->decision[v] = 1;
         s->heap_index[v] = -1;
         heap_insert(s, v);
@@ -202,6 +205,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;
     theory_solve_start(s);
+    mode_start(s);
     int status = solver_search(s);
     if (status == GSAT_SAT) {
         if (s->model_vars < s->nvars + 1) {

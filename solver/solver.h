@@ -163,6 +163,12 @@ struct gsat {
 
     restart_state rs;
     int64_t next_reduce, reduce_interval;
+    /* mode.c: focused/stable phases, target phases */
+    int stable, target_valid;
+    int64_t mode_next, mode_len;
+    uint32_t target_assigned, best_assigned;
+    int64_t rephase_next;
+    uint8_t *target, *best;   /* per variable, as polarity */
     int64_t next_walk, walk_props;    /* walk.c: conflicts of the next walk, propagations at the last */
     uint32_t simp_assigns; int64_t simp_props;
 
@@ -288,6 +294,17 @@ int unassign_supported(const gsat *s);      /* option on, every theory can unass
 void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends on it */
 void unassign_occ_add(gsat *s, cref_t r);   /* a new clause, while the lists are built */
 void unassign_forget(gsat *s);              /* clauses move or change: drop the lists */
+
+/* mode.c */
+int mode_active(const gsat *s);
+void mode_start(gsat *s);                 /* at a solve's start */
+void mode_after_restart(gsat *s);
+int mode_switch_due(const gsat *s);
+void mode_on_conflict(gsat *s);
+void mode_reset_target(gsat *s);
+void mode_rephase(gsat *s);
+uint8_t mode_polarity(const gsat *s, uint32_t v);
+void restart_mode_changed(gsat *s);      /* restart.c: the policy follows s->stable */
 
 /* walk.c */
 int walk_phases(gsat *s);          /* 1 if the new phases satisfy every clause */

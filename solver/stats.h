@@ -15,6 +15,8 @@
     X(partial_unassigned, "literals taken back by partial backtracking")     \
     X(partial_lists, "occurrence lists built for partial backtracking")     \
     X(restarts, "restarts")                                                  \
+    X(mode_switches, "switches between focused and stable search (pure CNF)") \
+    X(rephases, "resets of the saved phases (pure CNF)")                    \
     X(walks, "local searches for phases")                                    \
     X(walk_flips, "local search flips")                                      \
     X(walk_models, "local searches that found a model")                      \

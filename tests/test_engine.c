@@ -4,7 +4,8 @@
  * refutation), structured UNSAT (pigeonhole, parity) and SAT instances,
  * limits, options and statistics; the differential suites again with
  * chronological backtracking forced on every conflict and switched off,
- * with local search for phases after every few conflicts, and with
+ * with local search for phases after every few conflicts, with focused/
+ * stable mode switches and rephasing after every conflict or so, and with
  * preprocessing and partial backtracking together, incrementally. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,9 +18,11 @@
 
 /* How often the solvers of a suite backtracked chronologically and met
  * conflicts with a single literal on their level (internal counters). */
-static int64_t chrono_total, missed_total, walks_total;
+static int64_t chrono_total, missed_total, walks_total, switches_total, rephases_total;
 static void tally_and_free(gsat *s) {
     chrono_total += s->st.chrono_backtracks;
+    switches_total += s->st.mode_switches;
+    rephases_total += s->st.rephases;
     walks_total += s->st.walks;
     missed_total += s->st.missed_implications;
     gsat_free(s);
@@ -560,6 +563,35 @@ static void walks_for_phases(void **state) {
     assert_true(walks_total > 100);
 }
 
+/* Focused/stable mode switches (target phases) and rephasing, as often as
+ * the options allow: the small formulas stay exact against brute force
+ * (models checked), pigeonhole stays UNSAT, and both mechanisms ran. */
+static void modes_and_rephasing(void **state) {
+    cnf_options[0] = (cnf_option){"stable_init", 1};
+    cnf_options[1] = (cnf_option){"stable_luby_unit", 1};
+    cnf_options[2] = (cnf_option){"rephase", 1};
+    cnf_options[3] = (cnf_option){"rephase_interval", 1};
+    cnf_noptions = 4;
+    switches_total = rephases_total = 0;
+    random_3sat_near_threshold(state);
+    random_mixed_lengths(state);
+    assert_true(switches_total > 100 && rephases_total > 100);
+    switches_total = 0;
+    for (int h = 7; h <= 8; h++) {
+        cnf f; cnf_pigeonhole(&f, h);
+        gsat *s = cnf_load(&f);
+        assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+        tally_and_free(s);
+        cnf_free(&f);
+    }
+    assert_true(switches_total > 10);
+    /* stable mode alone */
+    cnf_options[0] = (cnf_option){"stable", 2};
+    cnf_noptions = 2;
+    random_3sat_near_threshold(state);
+    cnf_noptions = 0;
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_3sat_near_threshold),
@@ -579,6 +611,7 @@ int main(void) {
         cmocka_unit_test(assumptions_with_partial_backtracking),
         cmocka_unit_test(preprocessing_with_partial_backtracking),
         cmocka_unit_test(walks_for_phases),
+        cmocka_unit_test(modes_and_rephasing),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

@@ -312,7 +312,8 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         } else if (fp.fmt == FORMAT_DBCOP || fp.fmt == FORMAT_COBRA) rc = 2;
         if (rc < 0) {
             if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), in.data.len);
-            else printf("END after %.3fs: %zu bytes read; the whole input, checked in batch:\n", elapsed(), in.data.len);
+            else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), in.data.len,
+                        o->final && o->final->ready ? "the incremental model re-checked" : "checked in batch");
             fflush(stdout);
             *fmt = fp.fmt;
             *n = in.data.len;

@@ -23,6 +23,11 @@ for spec in "si none 1" "si none 2" "ser none 3" "rc none 4" "si lost-update 5" 
     if grep -q 'final verdict from the incremental state' "$t/err"; then
       incr=$((incr + 1))
       [ $frc = 0 ] || { echo "$spec $lv: a verdict from the incremental state that is not PASS"; exit 1; }
+      echo "$out" | grep -q '^END after .*; the whole input, the incremental model re-checked:$' ||
+        { echo "$spec $lv: the END line does not say the incremental model was re-checked"; exit 1; }
+    else
+      echo "$out" | grep -q '^END after .*; the whole input, checked in batch:$' ||
+        { echo "$spec $lv: the END line does not say the batch check ran"; exit 1; }
     fi
   done
 done

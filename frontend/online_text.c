@@ -112,6 +112,16 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
     return 1;
 }
 
+/* Transaction t of session s is complete: it goes to the done list. */
+static void complete(text_stream *ts, const ts_sess *s, uint32_t t) {
+    ts_txn *x = &ts->txns.data[t];
+    x->done = 1;
+    incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
+    vec_push(ts->done, it);
+    vec_push(ts->done_ids, t);
+    ts->completed++;
+}
+
 int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err) {
     release_done(ts);
     if (ts->failed) return 0;
@@ -146,15 +156,7 @@ int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err)
     /* every transaction but the last of each session is complete */
     vec_foreach(uint32_t, sp, ts->touched) {
         ts_sess *s = &ts->sess.data[*sp];
-        for (size_t i = 0; i + 1 < s->open.len; i++) {
-            uint32_t t = s->open.data[i];
-            ts_txn *x = &ts->txns.data[t];
-            x->done = 1;
-            incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
-            vec_push(ts->done, it);
-            vec_push(ts->done_ids, t);
-            ts->completed++;
-        }
+        for (size_t i = 0; i + 1 < s->open.len; i++) complete(ts, s, s->open.data[i]);
         if (s->open.len > 1) {
             s->open.data[0] = vec_last(s->open);
             s->open.len = 1;
@@ -167,15 +169,7 @@ int text_stream_finish(text_stream *ts) {
     release_done(ts);
     if (ts->failed) return 0;
     vec_foreach(ts_sess, s, ts->sess) {
-        for (size_t i = 0; i < s->open.len; i++) {
-            uint32_t t = s->open.data[i];
-            ts_txn *x = &ts->txns.data[t];
-            x->done = 1;
-            incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
-            vec_push(ts->done, it);
-            vec_push(ts->done_ids, t);
-            ts->completed++;
-        }
+        for (size_t i = 0; i < s->open.len; i++) complete(ts, s, s->open.data[i]);
         s->open.len = 0;
     }
     ts->failed = 1;                               /* nothing may follow the end */

@@ -78,6 +78,27 @@ static void assert_total_model(const gsat *s, int n) {
     for (int v = 1; v <= n; v++) assert_true(gsat_value(s, v) == 1 || gsat_value(s, v) == -1);
 }
 
+/* Solve f under the assumptions as[0..na) and check the answer against brute
+ * force: a SAT model satisfies f and the assumptions and is total; an UNSAT
+ * answer's failed-assumption core is exact (its size in *nfailed). */
+static int solve_checked(const cnf *f, gsat *s, int *as, int na, int n, int *nfailed) {
+    int res = gsat_solve(s, as, na);
+    cnf g; cnf_init(&g, n);
+    for (size_t i = 0; i < f->lits.len; i++) vec_push(g.lits, f->lits.data[i]);
+    for (int i = 0; i < na; i++) cnf_add(&g, &as[i], 1);
+    int expect = brute_force(&g, NULL, NULL, NULL);
+    assert_int_equal(res, expect ? GSAT_SAT : GSAT_UNSAT);
+    *nfailed = 0;
+    if (res == GSAT_SAT) {
+        assert_true(cnf_satisfied_by_solver(&g, s));
+        assert_total_model(s, n);
+    } else {
+        assert_true(failed_core_ok(f, s, as, na, n, nfailed));
+    }
+    cnf_free(&g);
+    return res;
+}
+
 static void cnf_all_option_sets(void **state) {
     (void)state;
     static const char *const names[] = {"equiv", "subsume", "elim", "elim_bound", "elim_clause_limit"};
@@ -128,22 +149,9 @@ static void incremental_restore(int mode, uint64_t seed) {
         for (int round = 0; round < 8; round++) {
             int na = rng_int(&r, 4), as[8];
             for (int i = 0; i < na; i++) as[i] = (1 + rng_int(&r, n)) * (rng_int(&r, 2) ? 1 : -1);
-            int res = gsat_solve(s, as, na);
-            cnf g; cnf_init(&g, n);
-            for (size_t i = 0; i < f.lits.len; i++) vec_push(g.lits, f.lits.data[i]);
-            for (int i = 0; i < na; i++) cnf_add(&g, &as[i], 1);
-            int expect = brute_force(&g, NULL, NULL, NULL);
-            assert_int_equal(res, expect ? GSAT_SAT : GSAT_UNSAT);
-            if (res == GSAT_SAT) {
-                sat++;
-                assert_true(cnf_satisfied_by_solver(&g, s));
-                assert_total_model(s, n);
-            } else {
-                int nfailed;
-                assert_true(failed_core_ok(&f, s, as, na, n, &nfailed));
-                if (nfailed) unsat_assumed++;
-            }
-            cnf_free(&g);
+            int nfailed, res = solve_checked(&f, s, as, na, n, &nfailed);
+            if (res == GSAT_SAT) sat++;
+            else if (nfailed) unsat_assumed++;
             /* new clauses, preferably on variables preprocessing removed */
             int add = rng_int(&r, 3);
             for (int i = 0; i < add; i++) {
@@ -185,24 +193,11 @@ static void partial_runs(void **state) {
             else if (rng_int(&r, 3) == 0) as[na++] = rng_int(&r, 2) ? v : -v;
             else gsat_freeze(s, v);
         }
-        int res = gsat_solve(s, as, na);
-        cnf g; cnf_init(&g, n);
-        for (size_t i = 0; i < f.lits.len; i++) vec_push(g.lits, f.lits.data[i]);
-        for (int i = 0; i < na; i++) cnf_add(&g, &as[i], 1);
-        int expect = brute_force(&g, NULL, NULL, NULL);
-        assert_int_equal(res, expect ? GSAT_SAT : GSAT_UNSAT);
-        if (res == GSAT_SAT) {
-            sat++;
-            assert_true(cnf_satisfied_by_solver(&g, s));
-            assert_total_model(s, n);
-        } else {
-            int nfailed;
-            assert_true(failed_core_ok(&f, s, as, na, n, &nfailed));
-            unsat++;
-        }
+        int nfailed;
+        if (solve_checked(&f, s, as, na, n, &nfailed) == GSAT_SAT) sat++;
+        else unsat++;
         partial += s->st.simp_partial_runs > 0;
         add_totals(&t, s);
-        cnf_free(&g);
         gsat_free(s);
         cnf_free(&f);
     }

@@ -61,6 +61,25 @@ static void loads_two_sessions(void **state) {
     history_free(h);
 }
 
+/* VeriStrong's logs: the universal id in place of write ids; the value names the write. */
+static void value_identified_logs(void **state) {
+    (void)state;
+    const int64_t U = COBRA_UNIVERSAL_ID;
+    bytes l[2]; vec_init(l[0]); vec_init(l[1]);
+    S(&l[0], 100); W(&l[0], U, 7, 555); R(&l[0], COBRA_INIT_TXN_ID, COBRA_INIT_WRITE_ID, 8, 4242); C(&l[0], 100);
+    S(&l[0], 101); W(&l[0], U, 7, 556); C(&l[0], 101);
+    S(&l[1], 200); R(&l[1], U, U, 7, 555); R(&l[1], U, U, 7, 556); C(&l[1], 200);
+    ic_error err;
+    history *h = load_logs(l, 2, &err);
+    assert_non_null(h);
+    assert_int_equal(h->num_txns, 4);
+    assert_int_equal(h->op_value[op_of(h, 1, 0)], 555);          /* the value is the value */
+    assert_true(h->op_value[op_of(h, 1, 1)] == VALUE_INIT);      /* its hash of the initial row is not */
+    assert_int_equal(history_read_source(h, op_of(h, 3, 0)), op_of(h, 1, 0));
+    assert_int_equal(history_read_source(h, op_of(h, 3, 1)), op_of(h, 2, 0));
+    history_free(h);
+}
+
 static void expect_error(bytes *b, long long offset, const char *msg) {
     ic_error err;
     history *h = load_logs(b, 1, &err);
@@ -103,6 +122,22 @@ static void every_error(void **state) {
     expect_error(&b, 9, "expected the init or null write id in a read of the initial state, found 0x4d");
     vec_init(b); S(&b, 1); W(&b, 5, 1, 5); W(&b, 5, 1, 6); C(&b, 1);
     expect_error(&b, 34, "value 5 written twice to key 1 (first at T0.log: byte 9); values written to a key must be unique");
+    /* value-identified logs */
+    const int64_t U = COBRA_UNIVERSAL_ID;
+    vec_init(b); S(&b, U);
+    expect_error(&b, 0, "transaction id 0xabddefee is reserved");
+    vec_init(b); S(&b, 1); W(&b, U, 1, 5); W(&b, U, 2, 5); W(&b, U, 1, 5); C(&b, 1);
+    expect_error(&b, 59, "value 5 written twice to key 1 (first at T0.log: byte 9); values written to a key must be unique");
+    vec_init(b); S(&b, 1); W(&b, U, 1, 5); W(&b, 6, 1, 7); C(&b, 1);
+    expect_error(&b, 34, "expected the universal write id, found a unique write id: a history may not mix Cobra's "
+                         "unique write ids with value-identified writes (universal id 0xabddefee)");
+    vec_init(b); S(&b, 1); W(&b, 6, 1, 7); R(&b, U, U, 1, 7); C(&b, 1);
+    expect_error(&b, 34, "expected a unique write id, found the universal write id: a history may not mix Cobra's "
+                         "unique write ids with value-identified writes (universal id 0xabddefee)");
+    vec_init(b); S(&b, 1); R(&b, U, 6, 1, 7); C(&b, 1);
+    expect_error(&b, 9, "expected the universal id 0xabddefee as both writer txn and write id, found 0xabddefee and 0x6");
+    vec_init(b); S(&b, 1); W(&b, U, 1, VALUE_INIT); C(&b, 1);
+    expect_error(&b, 9, "value 0x8000000000000000 is reserved");
     vec_init(b);
     expect_error(&b, -1, "empty history: no operations found");
 }
@@ -152,6 +187,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_two_sessions),
         cmocka_unit_test(every_error),
+        cmocka_unit_test(value_identified_logs),
         cmocka_unit_test(directory_in_natural_order),
     };
     return cmocka_run_group_tests_name("parse_cobra", tests, NULL, NULL);

@@ -39,6 +39,7 @@ history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report
 #define COBRA_NULL_TXN_ID   0xdeadbeefLL
 #define COBRA_GC_WID_TRUE   0x23332333LL
 #define COBRA_GC_WID_FALSE  0x66666666LL
+#define COBRA_UNIVERSAL_ID  0xabddefeeLL   /* value-identified logs (VeriStrong's) */
 
 /* Format names: "text", "dbcop", "cobra", "elle", "json" (NULL/"auto": FORMAT_AUTO).
  * Returns -1 for an unknown name. */

@@ -13,7 +13,14 @@
  * init or null txn id and whose write_id is the init write id or the null
  * id reads the initial value.  Cobra's garbage-collection reads (write ids
  * 0x23332333 / 0x66666666) are not supported and are reported.  A
- * transaction left open at the end of a log is an error (truncated). */
+ * transaction left open at the end of a log is an error (truncated).
+ *
+ * Value-identified logs (VeriStrong's histories): every write carries the
+ * universal write id 0xabddefee and every read of a write the universal
+ * writer txn and write id; the value field then names the write, so it is
+ * the model value (and must be unique per key, as the model checks).  A
+ * history is one kind or the other: mixing them could make a write id of
+ * one equal a value of the other, so it is refused. */
 #include "frontend/formats/parse.h"
 
 #include <dirent.h>
@@ -27,6 +34,7 @@
 typedef struct cobra_state {
     history_builder *b;
     u64map txn_ids;
+    int ids;                /* 0 not yet known, ID_UNIQUE or ID_BY_VALUE */
     ic_error *err;
     load_report *rep;
 } cobra_state;
@@ -46,7 +54,23 @@ static int get_i64(input *r, int64_t *v, const char *what, uint64_t rec_at, char
     return 1;
 }
 
-static int reserved_txn_id(int64_t id) { return id == COBRA_INIT_TXN_ID || id == COBRA_NULL_TXN_ID || id == VALUE_INIT; }
+enum { ID_UNIQUE = 1, ID_BY_VALUE = 2 };
+
+/* The first write or read of a write fixes the history's kind of ids. */
+static int same_kind(cobra_state *st, input *r, uint64_t at, int kind) {
+    if (!st->ids) st->ids = kind;
+    if (st->ids == kind) return 1;
+    ic_error_at_offset(st->err, r->name, (long long)at,
+                       "expected %s, found %s: a history may not mix Cobra's unique write ids with "
+                       "value-identified writes (universal id 0x%llx)",
+                       st->ids == ID_UNIQUE ? "a unique write id" : "the universal write id",
+                       st->ids == ID_UNIQUE ? "the universal write id" : "a unique write id", (unsigned long long)COBRA_UNIVERSAL_ID);
+    return 0;
+}
+
+static int reserved_txn_id(int64_t id) {
+    return id == COBRA_INIT_TXN_ID || id == COBRA_NULL_TXN_ID || id == COBRA_UNIVERSAL_ID || id == VALUE_INIT;
+}
 
 static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 
@@ -107,6 +131,14 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                 ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)a);
                 return 0;
             }
+            if (!same_kind(st, r, at, a == COBRA_UNIVERSAL_ID ? ID_BY_VALUE : ID_UNIQUE)) return 0;
+            if (a == COBRA_UNIVERSAL_ID) {
+                if (c == VALUE_INIT) {
+                    ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)c);
+                    return 0;
+                }
+                a = c;
+            }
             hb_op(st->b, cur, OP_WRITE, hb_key(st->b, b2), a, sat32(at));
             break;
         case 'R':
@@ -119,7 +151,20 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                 return 0;
             }
             int64_t value = b2;
-            if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
+            if (a == COBRA_UNIVERSAL_ID || b2 == COBRA_UNIVERSAL_ID) {
+                if (a != b2) {
+                    ic_error_at_offset(err, r->name, (long long)at,
+                                       "expected the universal id 0x%llx as both writer txn and write id, found 0x%" PRIx64 " and 0x%" PRIx64,
+                                       (unsigned long long)COBRA_UNIVERSAL_ID, (uint64_t)a, (uint64_t)b2);
+                    return 0;
+                }
+                if (!same_kind(st, r, at, ID_BY_VALUE)) return 0;
+                if (d == VALUE_INIT) {
+                    ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)d);
+                    return 0;
+                }
+                value = d;
+            } else if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
                 if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = VALUE_INIT;
                 else if (b2 == COBRA_GC_WID_TRUE || b2 == COBRA_GC_WID_FALSE) {
                     ic_error_at_offset(err, r->name, (long long)at, "Cobra garbage-collection reads are not supported");
@@ -131,6 +176,8 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                 }
             } else if (b2 == VALUE_INIT) {
                 ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)b2);
+                return 0;
+            } else if (!same_kind(st, r, at, ID_UNIQUE)) {
                 return 0;
             }
             hb_op(st->b, cur, OP_READ, hb_key(st->b, c), value, sat32(at));
@@ -151,7 +198,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
 }
 
 history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err) {
-    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, err, rep };
+    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, 0, err, rep };
     u64map_init(&st.txn_ids);
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
@@ -207,7 +254,7 @@ history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
         return NULL;
     }
     qsort(names.data, names.len, sizeof *names.data, natural_cmp);
-    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, dir), { 0 }, err, rep };
+    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, dir), { 0 }, 0, err, rep };
     u64map_init(&st.txn_ids);
     int ok = 1;
     size_t dl = strlen(dir);

@@ -68,7 +68,9 @@ static void value_identified_logs(void **state) {
     bytes l[2]; vec_init(l[0]); vec_init(l[1]);
     S(&l[0], 100); W(&l[0], U, 7, 555); R(&l[0], COBRA_INIT_TXN_ID, COBRA_INIT_WRITE_ID, 8, 4242); C(&l[0], 100);
     S(&l[0], 101); W(&l[0], U, 7, 556); C(&l[0], 101);
-    S(&l[1], 200); R(&l[1], U, U, 7, 555); R(&l[1], U, U, 7, 556); C(&l[1], 200);
+    S(&l[1], 200); R(&l[1], U, U, 7, 555); R(&l[1], U, U, 7, 556);
+    R(&l[1], COBRA_NULL_TXN_ID, COBRA_NULL_TXN_ID, 8, 4242); R(&l[1], COBRA_INIT_TXN_ID, COBRA_INIT_WRITE_ID, 8, 4243);
+    C(&l[1], 200);
     ic_error err;
     history *h = load_logs(l, 2, &err);
     assert_non_null(h);
@@ -77,6 +79,13 @@ static void value_identified_logs(void **state) {
     assert_true(h->op_value[op_of(h, 1, 1)] == VALUE_INIT);      /* its hash of the initial row is not */
     assert_int_equal(history_read_source(h, op_of(h, 3, 0)), op_of(h, 1, 0));
     assert_int_equal(history_read_source(h, op_of(h, 3, 1)), op_of(h, 2, 0));
+    /* the initial row key 8 was first read with: the initial value; another hash: a value never written */
+    assert_true(h->op_value[op_of(h, 3, 2)] == VALUE_INIT);
+    int64_t other = h->op_value[op_of(h, 3, 3)];
+    assert_true(history_value_is_named(h, other));
+    char buf[96];
+    assert_string_equal(history_value_str(h, other, buf, sizeof buf), "an initial value with hash 0x1093 (first read: 0x1092)");
+    assert_int_equal(history_read_source(h, op_of(h, 3, 3)), HISTORY_NONE);
     history_free(h);
 }
 
@@ -138,6 +147,10 @@ static void every_error(void **state) {
     expect_error(&b, 9, "expected the universal id 0xabddefee as both writer txn and write id, found 0xabddefee and 0x6");
     vec_init(b); S(&b, 1); W(&b, U, 1, VALUE_INIT); C(&b, 1);
     expect_error(&b, 9, "value 0x8000000000000000 is reserved");
+    vec_init(b); S(&b, 1); W(&b, INT64_MIN + 5, 1, 7); C(&b, 1);      /* the band of named values */
+    expect_error(&b, 9, "write id 0x8000000000000005 is reserved");
+    vec_init(b); S(&b, 1); R(&b, 3, INT64_MIN + 5, 1, 7); C(&b, 1);
+    expect_error(&b, 9, "write id 0x8000000000000005 is reserved");
     vec_init(b);
     expect_error(&b, -1, "empty history: no operations found");
 }

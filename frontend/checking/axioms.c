@@ -47,11 +47,6 @@ static const char *txn_name(const history *h, uint32_t t, char *buf, size_t n) {
     return buf;
 }
 
-static const char *val_str(int64_t v, char *buf, size_t n) {
-    if (v == VALUE_INIT) snprintf(buf, n, "init");
-    else snprintf(buf, n, "%" PRId64, v);
-    return buf;
-}
 
 /* The write op after w in w's transaction on the same key, or HISTORY_NONE. */
 static uint32_t next_own_write(const history *h, uint32_t w) {
@@ -73,7 +68,7 @@ static void external_read(ax *x, uint32_t r) {
     const history *h = x->h;
     uint32_t t = h->op_txn[r], k = h->op_key[r];
     int64_t v = h->op_value[r];
-    char tb[48], wb[48], kb[64], vb[32], nb[32];
+    char tb[48], wb[48], kb[64], vb[96], nb[96];
     uint32_t w = history_writer_of(h, k, v);
     if (w != HISTORY_NONE && h->op_txn[w] != t && h->txns[h->op_txn[w]].status != TXN_ABORTED &&
         !history_op_overwritten(h, w))
@@ -81,26 +76,26 @@ static void external_read(ax *x, uint32_t r) {
     history_key_str(h, k, kb, sizeof kb);
     if (w == HISTORY_NONE) {
         report(x, AN_THIN_AIR_READ, &r, 1, "%s reads key %s = %s, which no transaction wrote",
-               txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb));
+               txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, v, vb, sizeof vb));
         return;
     }
     uint32_t wt = h->op_txn[w], ops[2] = { r, w };
     if (wt == t) {
         report(x, AN_INT, ops, 2, "%s reads key %s = %s, which it writes only later", txn_name(h, t, tb, sizeof tb), kb,
-               val_str(v, vb, sizeof vb));
+               history_value_str(h, v, vb, sizeof vb));
         return;
     }
     if (h->txns[wt].status == TXN_ABORTED) {
         report(x, AN_ABORTED_READ, ops, 2, "%s reads key %s = %s written by aborted %s", txn_name(h, t, tb, sizeof tb), kb,
-               val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
+               history_value_str(h, v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         return;
     }
     uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
     if (nx != HISTORY_NONE) {
         uint32_t ops3[3] = { r, w, nx };
         report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads key %s = %s, which %s overwrote with %s later in the same transaction",
-               txn_name(h, t, tb, sizeof tb), kb, val_str(v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb),
-               val_str(h->op_value[nx], nb, sizeof nb));
+               txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb),
+               history_value_str(h, h->op_value[nx], nb, sizeof nb));
     }
 }
 
@@ -127,40 +122,40 @@ static uint32_t prev_own_write(const history *h, uint32_t w) {
 static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
     const history *h = x->h;
     uint32_t t = h->op_txn[r], k = h->op_key[r];
-    char tb[48], wb[48], kb[64], vb[32], nb[32];
+    char tb[48], wb[48], kb[64], vb[96], nb[96];
     history_key_str(h, k, kb, sizeof kb);
     int aborted_done = 0, inter_done = 0;
     for (uint32_t i = 0; i < m; i++) {
         uint32_t w = history_writer_of(h, k, l[i]);
         if (w == HISTORY_NONE || h->op_txn[w] == 0) {
             report(x, AN_LIST_BAD_ELEMENT, &r, 1, "%s reads list key %s containing %s, which nobody appended",
-                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb));
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb));
             return;
         }
         uint32_t ops[2] = { r, w };
         if (x->seen[w] == r + 1) {
             report(x, AN_LIST_BAD_ELEMENT, ops, 2, "%s reads list key %s containing %s twice", txn_name(h, t, tb, sizeof tb), kb,
-                   val_str(l[i], vb, sizeof vb));
+                   history_value_str(h, l[i], vb, sizeof vb));
             return;
         }
         x->seen[w] = r + 1;
         uint32_t wt = h->op_txn[w];
         if (wt == t) {
             report(x, AN_INT, ops, 2, "%s reads list key %s containing %s, which it appends only later",
-                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb));
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb));
             return;
         }
         if (h->txns[wt].status == TXN_ABORTED && !aborted_done) {
             aborted_done = 1;
             report(x, AN_ABORTED_READ, ops, 2, "%s reads list key %s containing %s, appended by aborted %s",
-                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         }
         uint32_t pv = prev_own_write(h, w);
         if (pv != HISTORY_NONE && !inter_done && (i == 0 || l[i - 1] != h->op_value[pv])) {
             inter_done = 1;
             uint32_t ops3[3] = { r, pv, w };
             report(x, AN_LIST_INCOMPATIBLE, ops3, 3, "%s reads list key %s with %s but not right after %s, which %s appended just before it",
-                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[pv], nb, sizeof nb),
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), history_value_str(h, h->op_value[pv], nb, sizeof nb),
                    txn_name(h, wt, wb, sizeof wb));
         }
         uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
@@ -168,7 +163,7 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
             inter_done = 1;
             uint32_t ops3[3] = { r, w, nx };
             report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads list key %s with %s but without %s, which %s appended next",
-                   txn_name(h, t, tb, sizeof tb), kb, val_str(l[i], vb, sizeof vb), val_str(h->op_value[nx], nb, sizeof nb),
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), history_value_str(h, h->op_value[nx], nb, sizeof nb),
                    txn_name(h, wt, wb, sizeof wb));
         }
     }
@@ -181,11 +176,11 @@ static void check_register_read(ax *x, uint32_t r, uint32_t prev) {
     if (pk != OP_READ && pk != OP_WRITE) { external_read(x, r); return; }
     int64_t v = h->op_value[r], pv = h->op_value[prev];
     if (v == pv) return;                    /* own write, or agrees with a checked read */
-    char tb[48], kb[64], vb[32], pb[32];
+    char tb[48], kb[64], vb[96], pb[96];
     uint32_t ops[2] = { r, prev };
     report(x, AN_INT, ops, 2, "%s reads key %s = %s after %s %s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
-           history_key_str(h, h->op_key[r], kb, sizeof kb), val_str(v, vb, sizeof vb),
-           pk == OP_WRITE ? "writing" : "reading", val_str(pv, pb, sizeof pb));
+           history_key_str(h, h->op_key[r], kb, sizeof kb), history_value_str(h, v, vb, sizeof vb),
+           pk == OP_WRITE ? "writing" : "reading", history_value_str(h, pv, pb, sizeof pb));
 }
 
 static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
@@ -245,12 +240,12 @@ static void check_list_orders(ax *x) {
         uint32_t i = 0;
         while (i < n && l[i] == L[i]) i++;
         if (i == n) continue;
-        char tb[48], ub[48], kb[64], vb[32], wb[32];
+        char tb[48], ub[48], kb[64], vb[96], wb[96];
         uint32_t ops[2] = { r, longest[k] };
         report(x, AN_LIST_INCOMPATIBLE, ops, 2,
                "reads of list key %s disagree at position %u: %s saw %s where %s saw %s",
-               history_key_str(h, k, kb, sizeof kb), i, txn_name(h, h->op_txn[r], tb, sizeof tb), val_str(l[i], vb, sizeof vb),
-               txn_name(h, h->op_txn[longest[k]], ub, sizeof ub), val_str(L[i], wb, sizeof wb));
+               history_key_str(h, k, kb, sizeof kb), i, txn_name(h, h->op_txn[r], tb, sizeof tb), history_value_str(h, l[i], vb, sizeof vb),
+               txn_name(h, h->op_txn[longest[k]], ub, sizeof ub), history_value_str(h, L[i], wb, sizeof wb));
         longest[k] = HISTORY_NONE;          /* once per key */
     }
     free(longest);

@@ -11,7 +11,13 @@
  * The model's value of a write is its write_id (Cobra guarantees those
  * are unique; the value field is a hash).  A read whose writer_txn is the
  * init or null txn id and whose write_id is the init write id or the null
- * id reads the initial value.  Cobra's garbage-collection reads (write ids
+ * id reads the initial value — the value its first such read of the key
+ * reported (a hash of the row): a read of the initial state reporting
+ * another hash read something that was never the initial value, so it gets
+ * a named value no write wrote, and the axioms report a thin-air read (as
+ * PolySI and VeriStrong, which compare the hashes).  Write ids (and values
+ * of value-identified logs) in the band of named values are reserved.
+ * Cobra's garbage-collection reads (write ids
  * 0x23332333 / 0x66666666) are not supported and are reported.  A
  * transaction left open at the end of a log is an error (truncated).
  *
@@ -35,6 +41,8 @@ typedef struct cobra_state {
     history_builder *b;
     u64map txn_ids;
     int ids;                /* 0 not yet known, ID_UNIQUE or ID_BY_VALUE */
+    vec_i64 init_hash;      /* per key id: the hash its first read of the initial state reported */
+    vec_char init_seen;
     ic_error *err;
     load_report *rep;
 } cobra_state;
@@ -66,6 +74,28 @@ static int same_kind(cobra_state *st, input *r, uint64_t at, int kind) {
                        st->ids == ID_UNIQUE ? "a unique write id" : "the universal write id",
                        st->ids == ID_UNIQUE ? "the universal write id" : "a unique write id", (unsigned long long)COBRA_UNIVERSAL_ID);
     return 0;
+}
+
+/* The band of named values (hb_name); a Cobra id there could equal one. */
+#define RESERVED_BELOW (VALUE_NAME_BASE + (int64_t)UINT32_MAX)
+
+/* The model value of a read of key's initial state that reported hash. */
+static int64_t initial_value(cobra_state *st, uint32_t key, int64_t hash) {
+    if (key >= st->init_seen.len) {
+        size_t old = st->init_seen.len;
+        vec_resize(st->init_seen, (size_t)key + 1);
+        vec_resize(st->init_hash, (size_t)key + 1);
+        memset(st->init_seen.data + old, 0, st->init_seen.len - old);
+    }
+    if (!st->init_seen.data[key]) {
+        st->init_seen.data[key] = 1;
+        st->init_hash.data[key] = hash;
+    }
+    if (st->init_hash.data[key] == hash) return VALUE_INIT;
+    char name[64];
+    int len = snprintf(name, sizeof name, "an initial value with hash 0x%" PRIx64 " (first read: 0x%" PRIx64 ")",
+                       (uint64_t)hash, (uint64_t)st->init_hash.data[key]);
+    return hb_name(st->b, name, (size_t)len);
 }
 
 static int reserved_txn_id(int64_t id) {
@@ -127,13 +157,13 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                 return 0;
             }
             if (a == COBRA_INIT_WRITE_ID || a == COBRA_NULL_TXN_ID || a == COBRA_GC_WID_TRUE ||
-                a == COBRA_GC_WID_FALSE || a == VALUE_INIT) {
+                a == COBRA_GC_WID_FALSE || a < RESERVED_BELOW) {
                 ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)a);
                 return 0;
             }
             if (!same_kind(st, r, at, a == COBRA_UNIVERSAL_ID ? ID_BY_VALUE : ID_UNIQUE)) return 0;
             if (a == COBRA_UNIVERSAL_ID) {
-                if (c == VALUE_INIT) {
+                if (c < RESERVED_BELOW) {
                     ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)c);
                     return 0;
                 }
@@ -159,13 +189,13 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                     return 0;
                 }
                 if (!same_kind(st, r, at, ID_BY_VALUE)) return 0;
-                if (d == VALUE_INIT) {
+                if (d < RESERVED_BELOW) {
                     ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)d);
                     return 0;
                 }
                 value = d;
             } else if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
-                if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = VALUE_INIT;
+                if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = initial_value(st, hb_key(st->b, c), d);
                 else if (b2 == COBRA_GC_WID_TRUE || b2 == COBRA_GC_WID_FALSE) {
                     ic_error_at_offset(err, r->name, (long long)at, "Cobra garbage-collection reads are not supported");
                     return 0;
@@ -174,7 +204,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                                        "expected the init or null write id in a read of the initial state, found 0x%" PRIx64, (uint64_t)b2);
                     return 0;
                 }
-            } else if (b2 == VALUE_INIT) {
+            } else if (b2 < RESERVED_BELOW) {
                 ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)b2);
                 return 0;
             } else if (!same_kind(st, r, at, ID_UNIQUE)) {
@@ -198,7 +228,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
 }
 
 history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err) {
-    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, source), { 0 }, 0, err, rep };
+    cobra_state st = { .b = hb_new(FORMAT_COBRA, LOC_OFFSET, source), .err = err, .rep = rep };
     u64map_init(&st.txn_ids);
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
@@ -206,6 +236,7 @@ history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report
         ok = parse_log(&st, &logs[i], sess);
     }
     u64map_free(&st.txn_ids);
+    vec_free(st.init_hash); vec_free(st.init_seen);
     if (!ok) { hb_free(st.b); return NULL; }
     return hb_finish(st.b, err);
 }
@@ -254,7 +285,7 @@ history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
         return NULL;
     }
     qsort(names.data, names.len, sizeof *names.data, natural_cmp);
-    cobra_state st = { hb_new(FORMAT_COBRA, LOC_OFFSET, dir), { 0 }, 0, err, rep };
+    cobra_state st = { .b = hb_new(FORMAT_COBRA, LOC_OFFSET, dir), .err = err, .rep = rep };
     u64map_init(&st.txn_ids);
     int ok = 1;
     size_t dl = strlen(dir);
@@ -270,6 +301,7 @@ history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
         free(path);
     }
     u64map_free(&st.txn_ids);
+    vec_free(st.init_hash); vec_free(st.init_seen);
     if (ok) h = hb_finish(st.b, err);
     else hb_free(st.b);
     for (size_t i = 0; i < names.len; i++) free(names.data[i]);

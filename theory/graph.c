@@ -50,9 +50,9 @@ int gsat_graph_add_nodes(gsat *s, int graph, int count) {
     return first_local;
 }
 
-void gsat_graph_reserve_edges(gsat *s, int count) {
+void gsat_graph_reserve_edges(gsat *s, int always_on, int guarded) {
     acyclic *a = acyclic_of(s);
-    if (a) acyclic_reserve_edges(a, count);
+    if (a) acyclic_reserve_edges(a, always_on, guarded);
 }
 
 int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {

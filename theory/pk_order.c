@@ -14,6 +14,7 @@ void pk_free(pk_order *pk) {
     for (int i = 0; i < pk->num_nodes; i++) { free(pk->out[i].arcs); free(pk->in[i].arcs); }
     free(pk->out); free(pk->in); free(pk->ord); free(pk->node_at); free(pk->mark);
     free(pk->par_node); free(pk->par_edge);
+    free(pk->fix_out_start); free(pk->fix_in_start); free(pk->fix_out); free(pk->fix_in);
     vec_free(pk->stack); vec_free(pk->next); vec_free(pk->fwd); vec_free(pk->bwd);
     vec_free(pk->pos_buf); vec_free(pk->sort_buf);
     memset(pk, 0, sizeof *pk);
@@ -115,7 +116,18 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
             vec_clear(pk->next);
             continue;
         }
-        int w = vec_pop(pk->stack);
+        int w = vec_pop(pk->stack), nf;
+        const int *fixed = pk_fixed_out(pk, w, &nf);
+        for (int i = 0; i < nf; i++) {      /* frozen arcs first: they were inserted first */
+            int z = fixed[i], oz = pk->ord[z];
+            if (oz > ub || pk->mark[z] == stamp) continue;
+            pk->mark[z] = stamp;
+            pk->par_node[z] = w;
+            pk->par_edge[z] = PK_FIXED;
+            if (oz == ub) return 0;
+            vec_push(pk->stack, z);
+            vec_push(pk->fwd, z);
+        }
         const pk_adj *a = &pk->out[w];
         for (int i = 0; i < a->len; i++) {
             int z = a->arcs[i].node, oz = pk->ord[z];
@@ -151,7 +163,16 @@ static void search_backward(pk_order *pk, int start, int lb, uint32_t stamp) {
     vec_push(pk->stack, start);
     vec_push(pk->bwd, start);
     while (pk->stack.len) {
-        int w = vec_pop(pk->stack);
+        int w = vec_pop(pk->stack), nf;
+        const int *fixed = pk_fixed_in(pk, w, &nf);
+        for (int i = 0; i < nf; i++) {
+            int z = fixed[i];
+            if (pk->ord[z] > lb && pk->mark[z] != stamp) {
+                pk->mark[z] = stamp;
+                vec_push(pk->stack, z);
+                vec_push(pk->bwd, z);
+            }
+        }
         const pk_adj *a = &pk->in[w];
         for (int i = 0; i < a->len; i++) {
             int z = a->arcs[i].node;
@@ -239,4 +260,44 @@ static void adj_remove(pk_adj *a, int edge) {
 void pk_remove(pk_order *pk, int from, int to, int edge) {
     adj_remove(&pk->out[from], edge);
     adj_remove(&pk->in[to], edge);
+}
+
+/* Drop the PK_FIXED arcs of a list, keeping the others' order. */
+static void adj_drop_fixed(pk_adj *a) {
+    int k = 0;
+    for (int i = 0; i < a->len; i++)
+        if (a->arcs[i].edge != PK_FIXED) a->arcs[k++] = a->arcs[i];
+    a->len = k;
+    if (!k) { free(a->arcs); *a = (pk_adj){0}; }
+}
+
+/* Counting sort of the ends by tail (out) and by head (in); within a node
+ * the arcs keep the order of ends, the order they were inserted in. */
+int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
+    size_t arcs = 0;
+    for (size_t i = 0; i < n; i++) arcs += ends[2 * i] != ends[2 * i + 1];
+    if (arcs >= UINT32_MAX) return 0;
+    free(pk->fix_out_start); free(pk->fix_in_start); free(pk->fix_out); free(pk->fix_in);
+    int nodes = pk->num_nodes;
+    uint32_t *os = xcalloc((size_t)nodes + 2, sizeof *os), *is = xcalloc((size_t)nodes + 2, sizeof *is);
+    int *out = xmalloc((arcs ? arcs : 1) * sizeof *out), *in = xmalloc((arcs ? arcs : 1) * sizeof *in);
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        assert(a < nodes && b < nodes && pk->ord[a] < pk->ord[b]);
+        os[a + 2]++;
+        is[b + 2]++;
+    }
+    for (int v = 0; v < nodes; v++) { os[v + 2] += os[v + 1]; is[v + 2] += is[v + 1]; }
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        out[os[a + 1]++] = b;
+        in[is[b + 1]++] = a;
+    }
+    pk->fix_out_start = os; pk->fix_in_start = is;
+    pk->fix_out = out; pk->fix_in = in;
+    pk->fix_nodes = nodes;
+    for (int v = 0; v < nodes; v++) { adj_drop_fixed(&pk->out[v]); adj_drop_fixed(&pk->in[v]); }
+    return 1;
 }

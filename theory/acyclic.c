@@ -10,7 +10,7 @@
 #include "theory/pk_order.h"
 
 /* The theory's own options (gsat_add_options): the engine keeps the values. */
-enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, NUM_OPTIONS };
+enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, NUM_OPTIONS };
 static const gsat_option options[NUM_OPTIONS] = {
     {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
     {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
@@ -18,6 +18,8 @@ static const gsat_option options[NUM_OPTIONS] = {
     {"theory_phase_budget", 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle"},
     {"theory_presort", 1, 0, 1, "re-sort the order once per solve for the edges it will turn on (a pass over every edge; "
      "0: never, for many small solves of one growing graph)"},
+    {"theory_keep_ends", 1, 0, 1, "keep the ends of always-on edges once frozen into the order's arrays (8 bytes an edge; "
+     "0: a caller that never lists the edges drops them)"},
 };
 
 /* A guarded edge (or an always-on one that can never be on: a self-loop
@@ -47,10 +49,15 @@ struct acyclic {
     int num_guarded, cap_guarded;
     int *gid;             /* per guarded id: its edge id (ascending) */
     int num_edges;        /* edge ids given out: guarded records + fixed list */
-    int *fixed;           /* (from, to) of each always-on edge, in the order added */
-    size_t num_fixed, cap_fixed;
-    size_t fixed_in_pk;   /* fixed[0 .. fixed_in_pk) are in the order; the rest go forward in it */
-    size_t fixed_frozen;  /* fixed[0 .. fixed_frozen) were frozen into arrays */
+    /* The always-on edges, numbered 0 .. num_fixed-1 in the order added:
+     * those below fixed_in_pk are in the order (the rest go forward in it),
+     * those below fixed_frozen in its frozen arrays.  The list holds the
+     * ends of those from fixed_base on (fixed[2 (f - fixed_base)], and + 1);
+     * fixed_base is 0 unless theory_keep_ends is off, when a freeze drops
+     * the ends it froze. */
+    int *fixed;
+    size_t num_fixed, cap_fixed, fixed_base;
+    size_t fixed_in_pk, fixed_frozen;
 
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
@@ -71,7 +78,7 @@ struct acyclic {
     int *csr_out_start, *csr_in_start;
     int csr_edges, csr_nodes;
     uint32_t *seen;       /* per node: BFS / bounded-search stamps */
-    uint32_t *seen2;
+    uint32_t *seen2;      /* the same, second set: theory_propagate=2 only (NULL until then) */
     int cap_nodes;
     uint32_t nstamp;
 
@@ -131,7 +138,7 @@ static uint32_t new_var_stamp(acyclic *a) {
 static uint32_t new_node_stamp(acyclic *a) {
     if (++a->nstamp == 0) {
         memset(a->seen, 0, (size_t)a->cap_nodes * sizeof *a->seen);
-        memset(a->seen2, 0, (size_t)a->cap_nodes * sizeof *a->seen2);
+        if (a->seen2) memset(a->seen2, 0, (size_t)a->cap_nodes * sizeof *a->seen2);
         a->nstamp = 1;
     }
     return a->nstamp;
@@ -150,14 +157,40 @@ static inline int level0_end(const acyclic *a) {
  * ones or more (amortized O(1) an edge), else onto the per-node lists.
  * Each went forward in the order when added and nothing has reordered
  * since (every user of the order calls this first), so none searches. */
+static int freeze(acyclic *a) {
+    const int *ends = a->fixed;
+    int *all = NULL;
+    if (a->fixed_base) {          /* the dropped ones back from the arrays, by tail (each head's arcs then by tail) */
+        all = xmalloc(2 * a->num_fixed * sizeof *all);
+        size_t k = 0;
+        for (int v = 0; v < a->pk.fix_nodes; v++) {
+            int nf;
+            const int *heads = pk_fixed_out(&a->pk, v, &nf);
+            for (int i = 0; i < nf; i++) { all[k++] = v; all[k++] = heads[i]; }
+        }
+        assert(k == 2 * a->fixed_base);
+        memcpy(all + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *all);
+        ends = all;
+    }
+    int ok = pk_freeze_fixed(&a->pk, ends, a->num_fixed);
+    free(all);
+    if (!ok) return 0;
+    a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
+    if (!a->opt[OPT_KEEP_ENDS]) {
+        free(a->fixed);
+        a->fixed = NULL;
+        a->cap_fixed = 0;
+        a->fixed_base = a->num_fixed;
+    }
+    return 1;
+}
+
 static void sync_fixed(acyclic *a) {
     if (a->fixed_in_pk == a->num_fixed) return;
-    if (a->num_fixed - a->fixed_frozen > a->fixed_frozen / 4 && pk_freeze_fixed(&a->pk, a->fixed, a->num_fixed)) {
-        a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
-        return;
-    }
+    if (a->num_fixed - a->fixed_frozen > a->fixed_frozen / 4 && freeze(a)) return;
     for (; a->fixed_in_pk < a->num_fixed; a->fixed_in_pk++) {
-        int ok = pk_insert_cost(&a->pk, a->fixed[2 * a->fixed_in_pk], a->fixed[2 * a->fixed_in_pk + 1], PK_FIXED, 0);
+        const int *ends = a->fixed + 2 * (a->fixed_in_pk - a->fixed_base);
+        int ok = pk_insert_cost(&a->pk, ends[0], ends[1], PK_FIXED, 0);
         assert(ok && !a->pk.searched);
         (void)ok;
     }
@@ -209,8 +242,9 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
             else vec_push(a->cur, ((reach){z, PK_FIXED}));
         }
         const pk_adj *adj = &pk->out[w];
+        const pk_arc *arcs = pk_arcs(pk, adj);
         for (int i = 0; i < adj->len && !found; i++) {
-            int z = adj->arcs[i].node, id = adj->arcs[i].edge;
+            int z = arcs[i].node, id = (int)arcs[i].edge;
             if (a->seen[z] == stamp || pk->ord[z] > hi) continue;
             if (id == PK_FIXED || a->e[id].pos < free_below) {
                 if (id != PK_FIXED && a->e[id].pos >= limit) continue;
@@ -338,8 +372,9 @@ static void bounded_search(acyclic *a, int start, int forward, uint32_t *marks, 
             vec_push(*set, z);
         }
         const pk_adj *adj = forward ? &a->pk.out[w] : &a->pk.in[w];
+        const pk_arc *arcs = pk_arcs(&a->pk, adj);
         for (int i = 0; i < adj->len && (int64_t)set->len < budget; i++) {
-            int z = adj->arcs[i].node;
+            int z = arcs[i].node;
             if (marks[z] == stamp) continue;
             marks[z] = stamp;
             vec_push(a->stack, z);
@@ -357,6 +392,7 @@ static void propagate_after_insert(acyclic *a, int id) {
     if (mode >= 2) {
         int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
         const edge *ed = &a->e[id];
+        if (!a->seen2) a->seen2 = big_calloc((size_t)a->cap_nodes, sizeof *a->seen2);
         uint32_t st = new_node_stamp(a);
         bounded_search(a, ed->from, 0, a->seen2, st, budget, &pk->bwd);
         bounded_search(a, ed->to, 1, a->seen, st, budget, &pk->fwd);
@@ -381,7 +417,8 @@ static int is_enabled_arc(const acyclic *a, int from, int to, int eid) {
     const int *fixed = pk_fixed_out(&a->pk, from, &nf);
     for (int i = 0; i < nf; i++) if (fixed[i] == to) return 1;
     const pk_adj *adj = &a->pk.out[from];
-    for (int i = 0; i < adj->len; i++) if (adj->arcs[i].node == to && adj->arcs[i].edge == PK_FIXED) return 1;
+    const pk_arc *arcs = pk_arcs(&a->pk, adj);
+    for (int i = 0; i < adj->len; i++) if (arcs[i].node == to && arcs[i].edge == PK_FIXED) return 1;
     return 0;
 }
 
@@ -497,7 +534,8 @@ static void presort(acyclic *a) {
         int nf;
         const int *fixed = pk_fixed_out(&a->pk, v, &nf);
         for (int k = 0; k < nf; k++) { indeg_all[fixed[k]]++; indeg_hard[fixed[k]]++; }
-        for (int k = 0; k < a->pk.out[v].len; k++) { indeg_all[a->pk.out[v].arcs[k].node]++; indeg_hard[a->pk.out[v].arcs[k].node]++; }
+        const pk_arc *arcs = pk_arcs(&a->pk, &a->pk.out[v]);
+        for (int k = 0; k < a->pk.out[v].len; k++) { indeg_all[arcs[k].node]++; indeg_hard[arcs[k].node]++; }
     }
     int *q1 = xmalloc((size_t)n * sizeof *q1), *q2 = xmalloc((size_t)n * sizeof *q2), *order = xmalloc((size_t)n * sizeof *order);
     uint8_t *done = xcalloc((size_t)n, 1);
@@ -516,8 +554,9 @@ static void presort(acyclic *a) {
         order[k++] = v;
         int nf;
         const int *fixed = pk_fixed_out(&a->pk, v, &nf);
+        const pk_arc *arcs = pk_arcs(&a->pk, &a->pk.out[v]);
         for (int j = 0; j < nf + a->pk.out[v].len; j++) {   /* frozen arcs first, as inserted */
-            int w = j < nf ? fixed[j] : a->pk.out[v].arcs[j - nf].node;
+            int w = j < nf ? fixed[j] : arcs[j - nf].node;
             if (--indeg_hard[w] == 0 && indeg_all[w] > 1) q2[t2++] = w;
             if (--indeg_all[w] == 0) q1[t1++] = w;
         }
@@ -724,8 +763,9 @@ static int reaches(acyclic *a, int v, int u, int budget) {
             if (ord[z] < hi && a->seen[z] != stamp) { a->seen[z] = stamp; vec_push(a->stack, z); }
         }
         const pk_adj *adj = &a->pk.out[w];
+        const pk_arc *arcs = pk_arcs(&a->pk, adj);
         for (int i = 0; i < adj->len; i++) {
-            int z = adj->arcs[i].node;
+            int z = arcs[i].node;
             if (z == u) return 1;
             if (ord[z] < hi && a->seen[z] != stamp) { a->seen[z] = stamp; vec_push(a->stack, z); }
         }
@@ -840,8 +880,11 @@ int acyclic_add_nodes(acyclic *a, int count) {
         a->out_guarded = big_realloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
         a->in_guarded = big_realloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
         a->seen = big_realloc(a->seen, (size_t)cap * sizeof *a->seen);
-        a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
-        for (int v = a->cap_nodes; v < cap; v++) a->seen[v] = a->seen2[v] = 0;
+        for (int v = a->cap_nodes; v < cap; v++) a->seen[v] = 0;
+        if (a->seen2) {
+            a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
+            for (int v = a->cap_nodes; v < cap; v++) a->seen2[v] = 0;
+        }
         a->cap_nodes = cap;
     }
     for (int v = first; v < n; v++) a->out_guarded[v] = a->in_guarded[v] = -1;
@@ -849,8 +892,9 @@ int acyclic_add_nodes(acyclic *a, int count) {
 }
 
 void acyclic_reserve_edges(acyclic *a, int always_on, int guarded) {
-    if (always_on > 0 && a->num_fixed + (size_t)always_on > a->cap_fixed) {
-        a->cap_fixed = a->num_fixed + (size_t)always_on;
+    size_t listed = a->num_fixed - a->fixed_base;
+    if (always_on > 0 && listed + (size_t)always_on > a->cap_fixed) {
+        a->cap_fixed = listed + (size_t)always_on;
         a->fixed = big_realloc(a->fixed, 2 * a->cap_fixed * sizeof *a->fixed);
     }
     if (guarded <= 0 || (int64_t)a->num_guarded + guarded <= a->cap_guarded) return;
@@ -891,12 +935,13 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
             return;
         }
     }
-    if (a->num_fixed == a->cap_fixed) {
+    size_t listed = a->num_fixed - a->fixed_base;
+    if (listed == a->cap_fixed) {
         a->cap_fixed = a->cap_fixed ? 2 * a->cap_fixed : 64;
         a->fixed = big_realloc(a->fixed, 2 * a->cap_fixed * sizeof *a->fixed);
     }
-    a->fixed[2 * a->num_fixed] = from;
-    a->fixed[2 * a->num_fixed + 1] = to;
+    a->fixed[2 * listed] = from;
+    a->fixed[2 * listed + 1] = to;
     a->num_fixed++;
     if (!forward) a->fixed_in_pk = a->num_fixed;    /* synced before, and this one inserted */
 }
@@ -962,7 +1007,9 @@ void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
         return;
     }
     size_t f = (size_t)(e - lo);
-    *from = a->fixed[2 * f]; *to = a->fixed[2 * f + 1]; *lit = 0;
+    *lit = 0;
+    if (f < a->fixed_base) { *from = *to = -1; return; }      /* dropped (theory_keep_ends 0) */
+    *from = a->fixed[2 * (f - a->fixed_base)]; *to = a->fixed[2 * (f - a->fixed_base) + 1];
 }
 
 int acyclic_verify_order(const acyclic *a) {
@@ -975,14 +1022,19 @@ int acyclic_verify_order(const acyclic *a) {
         if (ord[ed->from] >= ord[ed->to]) return 0;
     }
     /* every always-on edge respects the order, those not in it yet too */
-    for (size_t f = 0; f < a->num_fixed; f++)
-        if (ord[a->fixed[2 * f]] >= ord[a->fixed[2 * f + 1]]) return 0;
+    for (int v = 0; v < a->pk.fix_nodes; v++) {
+        int nf;
+        const int *heads = pk_fixed_out(&a->pk, v, &nf);
+        for (int i = 0; i < nf; i++) if (ord[v] >= ord[heads[i]]) return 0;
+    }
+    for (size_t f = a->fixed_frozen; f < a->num_fixed; f++)
+        if (ord[a->fixed[2 * (f - a->fixed_base)]] >= ord[a->fixed[2 * (f - a->fixed_base) + 1]]) return 0;
     /* every enabled edge is on the trail once, every always-on one in the
      * order once: as many as the order holds */
     int64_t arcs = 0, fixed_arcs = a->pk.fix_nodes ? a->pk.fix_out_start[a->pk.fix_nodes] : 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
         for (int k = 0; k < a->pk.out[v].len; k++) {
-            if (a->pk.out[v].arcs[k].edge == PK_FIXED) fixed_arcs++;
+            if (pk_arcs(&a->pk, &a->pk.out[v])[k].edge == PK_FIXED) fixed_arcs++;
             else arcs++;
         }
     for (int id = 0; id < a->num_guarded; id++)
@@ -1004,8 +1056,18 @@ int acyclic_verify(const acyclic *a) {
         if (should != (ed->pos >= 0)) return 0;
     }
     /* independent DFS over the on-edges (always-on ones from the fixed
-     * list, ids num_guarded + f): colour 0 new, 1 open, 2 done */
-    size_t m = (size_t)a->num_guarded + a->num_fixed;
+     * list, ids num_guarded + f; those it dropped from the frozen arrays):
+     * colour 0 new, 1 open, 2 done */
+    size_t m = (size_t)a->num_guarded + a->num_fixed, k = 0;
+    int *fe = malloc((2 * a->num_fixed + 1) * sizeof *fe);
+    if (!fe) xalloc_fail(a->num_fixed);
+    for (int v = 0; v < a->pk.fix_nodes && k < 2 * a->fixed_base; v++) {
+        int nf;
+        const int *heads = pk_fixed_out(&a->pk, v, &nf);
+        for (int i = 0; i < nf; i++) { fe[k++] = v; fe[k++] = heads[i]; }
+    }
+    if (k != 2 * a->fixed_base) { free(fe); return 0; }
+    if (a->num_fixed > a->fixed_base) memcpy(fe + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *fe);
     int *head = malloc(((size_t)n + 1) * sizeof *head), *nxt = malloc((m + 1) * sizeof *nxt);
     unsigned char *colour = calloc((size_t)n + 1, 1);
     int *stack = malloc(((size_t)n + 1) * sizeof *stack), *it = malloc(((size_t)n + 1) * sizeof *it);
@@ -1017,7 +1079,7 @@ int acyclic_verify(const acyclic *a) {
             if (a->e[id].pos < 0) continue;
             from = a->e[id].from;
         } else {
-            from = a->fixed[2 * (id - (size_t)a->num_guarded)];
+            from = fe[2 * (id - (size_t)a->num_guarded)];
         }
         nxt[id] = head[from];
         head[from] = (int)id;
@@ -1031,11 +1093,11 @@ int acyclic_verify(const acyclic *a) {
             int top = sp - 1, id = it[top];
             if (id < 0) { colour[stack[top]] = 2; sp--; continue; }
             it[top] = nxt[id];
-            int z = id < a->num_guarded ? a->e[id].to : a->fixed[2 * ((size_t)id - (size_t)a->num_guarded) + 1];
+            int z = id < a->num_guarded ? a->e[id].to : fe[2 * ((size_t)id - (size_t)a->num_guarded) + 1];
             if (colour[z] == 1) ok = 0;
             else if (colour[z] == 0) { colour[z] = 1; stack[sp] = z; it[sp] = head[z]; sp++; }
         }
     }
-    free(head); free(nxt); free(colour); free(stack); free(it);
+    free(head); free(nxt); free(colour); free(stack); free(it); free(fe);
     return ok;
 }

@@ -45,7 +45,12 @@ int gsat_graph_add_nodes(gsat *s, int graph, int count) {
     if (!g || count < 0) return -1;
     int first_local = (int)g->node.len;
     int first = acyclic_add_nodes(a, count);
-    vec_reserve(g->node, g->node.len + (size_t)count);
+    size_t need = g->node.len + (size_t)count;
+    if (need > g->node.cap) {        /* doubling, but a whole graph at once at its exact size */
+        size_t cap = 2 * g->node.cap > need ? 2 * g->node.cap : need;
+        g->node.data = xrealloc(g->node.data, cap * sizeof *g->node.data);
+        g->node.cap = cap;
+    }
     for (int i = 0; i < count; i++) vec_push(g->node, first + i);
     return first_local;
 }

@@ -37,12 +37,17 @@
 
 typedef struct pk_arc { int node; unsigned edge : 31, cost : 1; } pk_arc;   /* other end, edge id */
 #define PK_FIXED 0x7FFFFFFF       /* the edge id of an always-on arc (no record of its own) */
-typedef struct pk_adj { pk_arc *arcs; int len, cap; } pk_adj;
+/* A node's arcs: arena[at .. at + len), room for cap (one arena for all
+ * nodes: no allocation per node; a list that outgrows its room moves to the
+ * arena's end, and the arena is compacted when half of it is left behind). */
+typedef struct pk_adj { uint32_t at; int len, cap; } pk_adj;
 
 typedef struct pk_order {
     int num_nodes, cap_nodes;
     int *ord, *node_at;
     pk_adj *out, *in;             /* enabled edges, per node, in insertion order */
+    pk_arc *arena;
+    size_t arena_len, arena_cap, arena_dead;   /* used (dead included), allocated, left behind */
     /* frozen always-on arcs of nodes < fix_nodes: node v's heads are
      * fix_out[fix_out_start[v] .. fix_out_start[v+1]), tails likewise */
     uint32_t *fix_out_start, *fix_in_start;
@@ -70,6 +75,8 @@ int  pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost);
  * least-cost path b ~> a through enabled edges (from a back to b). */
 void pk_cycle_path(const pk_order *pk, vec_int *path);
 void pk_remove(pk_order *pk, int from, int to, int edge);
+/* The arcs of list a (valid until the next insertion). */
+static inline pk_arc *pk_arcs(const pk_order *pk, const pk_adj *a) { return pk->arena + a->at; }
 /* Freeze the always-on edges: ends holds (from, to) of every one, in the
  * order they were added (self-loops skipped); they replace the frozen
  * arrays, and the PK_FIXED arcs on the lists are dropped.  Every one must

@@ -172,6 +172,7 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     orient_constraints(g);
     gsat *s = gsat_new();
     gsat_set_option(s, "phase", 1);
+    gsat_set_option(s, "theory_keep_ends", 0);   /* the checker never lists the engine's edges */
     uint64_t guarded = 0;
     int var0 = pg_encode(g, s, &guarded);
     res->st.vars = (uint64_t)gsat_num_vars(s);

@@ -77,8 +77,10 @@ struct acyclic {
     reach *csr_out, *csr_in;
     int *csr_out_start, *csr_in_start;
     int csr_edges, csr_nodes;
-    uint32_t *seen;       /* per node: BFS / bounded-search stamps */
-    uint32_t *seen2;      /* the same, second set: theory_propagate=2 only (NULL until then) */
+    /* Searches here mark nodes in the order's stamp array (pk.mark, free
+     * between insertions); the bounded search of theory_propagate=2 needs a
+     * second set (NULL until then). */
+    uint32_t *seen2;
     int cap_nodes;
     uint32_t nstamp;
 
@@ -135,10 +137,9 @@ static uint32_t new_var_stamp(acyclic *a) {
     return a->vstamp;
 }
 
-static uint32_t new_node_stamp(acyclic *a) {
+static uint32_t new_seen2_stamp(acyclic *a) {
     if (++a->nstamp == 0) {
-        memset(a->seen, 0, (size_t)a->cap_nodes * sizeof *a->seen);
-        if (a->seen2) memset(a->seen2, 0, (size_t)a->cap_nodes * sizeof *a->seen2);
+        memset(a->seen2, 0, (size_t)a->cap_nodes * sizeof *a->seen2);
         a->nstamp = 1;
     }
     return a->nstamp;
@@ -209,10 +210,10 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
     pk_order *pk = &a->pk;
     int *par_node = pk->par_node, *par_edge = pk->par_edge;   /* scratch between insertions */
     const int hi = pk->ord[dst], free_below = level0_end(a);
-    uint32_t stamp = new_node_stamp(a);
+    uint32_t stamp = pk_new_stamp(pk), *seen = pk->mark;
     vec_clear(a->cur);
     vec_clear(a->next);
-    a->seen[src] = stamp;
+    seen[src] = stamp;
     par_node[src] = -1;
     vec_push(a->cur, ((reach){src, -1}));
     int found = src == dst;
@@ -220,8 +221,8 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
         if (!a->cur.len) {              /* next layer: settle what is not settled yet */
             for (size_t i = 0; i < a->next.len; i++) {
                 reach r = a->next.data[i];
-                if (a->seen[r.node] == stamp) continue;
-                a->seen[r.node] = stamp;
+                if (seen[r.node] == stamp) continue;
+                seen[r.node] = stamp;
                 par_edge[r.node] = r.edge;
                 par_node[r.node] = a->e[r.edge].from;
                 if (r.node == dst) { found = 1; break; }
@@ -234,8 +235,8 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
         const int *fixed = pk_fixed_out(pk, w, &nf);
         for (int i = 0; i < nf && !found; i++) {   /* always on: free */
             int z = fixed[i];
-            if (a->seen[z] == stamp || pk->ord[z] > hi) continue;
-            a->seen[z] = stamp;
+            if (seen[z] == stamp || pk->ord[z] > hi) continue;
+            seen[z] = stamp;
             par_node[z] = w;
             par_edge[z] = PK_FIXED;
             if (z == dst) found = 1;
@@ -245,10 +246,10 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
         const pk_arc *arcs = pk_arcs(pk, adj);
         for (int i = 0; i < adj->len && !found; i++) {
             int z = arcs[i].node, id = (int)arcs[i].edge;
-            if (a->seen[z] == stamp || pk->ord[z] > hi) continue;
+            if (seen[z] == stamp || pk->ord[z] > hi) continue;
             if (id == PK_FIXED || a->e[id].pos < free_below) {
                 if (id != PK_FIXED && a->e[id].pos >= limit) continue;
-                a->seen[z] = stamp;
+                seen[z] = stamp;
                 par_node[z] = w;
                 par_edge[z] = id;
                 if (z == dst) found = 1;
@@ -393,10 +394,10 @@ static void propagate_after_insert(acyclic *a, int id) {
         int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
         const edge *ed = &a->e[id];
         if (!a->seen2) a->seen2 = big_calloc((size_t)a->cap_nodes, sizeof *a->seen2);
-        uint32_t st = new_node_stamp(a);
-        bounded_search(a, ed->from, 0, a->seen2, st, budget, &pk->bwd);
-        bounded_search(a, ed->to, 1, a->seen, st, budget, &pk->fwd);
-        scan_candidates(a, &pk->fwd, a->seen, st, &pk->bwd, a->seen2, st);
+        uint32_t st = pk_new_stamp(pk), st2 = new_seen2_stamp(a);
+        bounded_search(a, ed->from, 0, a->seen2, st2, budget, &pk->bwd);
+        bounded_search(a, ed->to, 1, pk->mark, st, budget, &pk->fwd);
+        scan_candidates(a, &pk->fwd, pk->mark, st, &pk->bwd, a->seen2, st2);
     }
 }
 
@@ -748,10 +749,10 @@ static int reaches(acyclic *a, int v, int u, int budget) {
     sync_fixed(a);
     const int *ord = a->pk.ord;
     int hi = ord[u];
-    uint32_t stamp = new_node_stamp(a);
+    uint32_t stamp = pk_new_stamp(&a->pk), *seen = a->pk.mark;
     vec_clear(a->stack);
     vec_push(a->stack, v);
-    a->seen[v] = stamp;
+    seen[v] = stamp;
     int visited = 0;
     while (a->stack.len) {
         int w = vec_pop(a->stack), nf;
@@ -760,14 +761,14 @@ static int reaches(acyclic *a, int v, int u, int budget) {
         for (int i = 0; i < nf; i++) {
             int z = fixed[i];
             if (z == u) return 1;
-            if (ord[z] < hi && a->seen[z] != stamp) { a->seen[z] = stamp; vec_push(a->stack, z); }
+            if (ord[z] < hi && seen[z] != stamp) { seen[z] = stamp; vec_push(a->stack, z); }
         }
         const pk_adj *adj = &a->pk.out[w];
         const pk_arc *arcs = pk_arcs(&a->pk, adj);
         for (int i = 0; i < adj->len; i++) {
             int z = arcs[i].node;
             if (z == u) return 1;
-            if (ord[z] < hi && a->seen[z] != stamp) { a->seen[z] = stamp; vec_push(a->stack, z); }
+            if (ord[z] < hi && seen[z] != stamp) { seen[z] = stamp; vec_push(a->stack, z); }
         }
     }
     return 0;
@@ -818,7 +819,7 @@ static void th_destroy(void *t) {
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
     free(a->out_guarded); free(a->in_guarded);
-    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->seen); free(a->seen2);
+    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed);
     free(a->gone_stamp);
@@ -879,8 +880,6 @@ int acyclic_add_nodes(acyclic *a, int count) {
         int cap = a->pk.cap_nodes;
         a->out_guarded = big_realloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
         a->in_guarded = big_realloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
-        a->seen = big_realloc(a->seen, (size_t)cap * sizeof *a->seen);
-        for (int v = a->cap_nodes; v < cap; v++) a->seen[v] = 0;
         if (a->seen2) {
             a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
             for (int v = a->cap_nodes; v < cap; v++) a->seen2[v] = 0;

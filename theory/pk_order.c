@@ -63,10 +63,10 @@ static void arena_compact(pk_order *pk) {
     for (int side = 0; side < 2; side++)
         for (int v = 0; v < pk->num_nodes; v++) {
             pk_adj *a = side ? &pk->in[v] : &pk->out[v];
-            if (!a->cap) continue;
+            if (!a->lcap) continue;
             memcpy(fresh + at, pk->arena + a->at, (size_t)a->len * sizeof *fresh);
             a->at = (uint32_t)at;
-            at += (size_t)a->cap;
+            at += (size_t)1 << a->lcap;
         }
     free(pk->arena);
     pk->arena = fresh;
@@ -77,10 +77,14 @@ static void arena_compact(pk_order *pk) {
 
 /* Room for one more arc in list a: twice its room at the arena's end. */
 static void adj_grow(pk_order *pk, pk_adj *a) {
-    size_t cap = a->cap ? 2 * (size_t)a->cap : 2;
-    if (cap > INT32_MAX) xalloc_fail(SIZE_MAX);
+    if (a->len == PK_MAX_DEGREE) xalloc_fail(SIZE_MAX);       /* no node has 2^27 enabled arcs */
+    unsigned lcap = a->lcap + 1;
+    size_t cap = (size_t)1 << lcap;
     if (pk->arena_len + cap > pk->arena_cap) {
-        if (pk->arena_dead > pk->arena_len / 2) arena_compact(pk);
+        /* a list's earlier rooms add up to about its room, so up to half
+         * is left behind; compacting costs a pass over the nodes, paid for
+         * by an arena at least that long */
+        if (pk->arena_dead > pk->arena_len / 4 && pk->arena_len >= (size_t)pk->num_nodes) arena_compact(pk);
         if (pk->arena_len + cap > pk->arena_cap) {
             size_t need = pk->arena_len + cap, c = pk->arena_cap ? 2 * pk->arena_cap : 64;
             if (c < need) c = need;
@@ -90,14 +94,14 @@ static void adj_grow(pk_order *pk, pk_adj *a) {
     }
     if (pk->arena_len + cap > UINT32_MAX) xalloc_fail(SIZE_MAX);   /* offsets are 32-bit */
     memcpy(pk->arena + pk->arena_len, pk->arena + a->at, (size_t)a->len * sizeof *pk->arena);
-    pk->arena_dead += (size_t)a->cap;
+    if (a->lcap) pk->arena_dead += (size_t)1 << a->lcap;
     a->at = (uint32_t)pk->arena_len;
-    a->cap = (int)cap;
+    a->lcap = lcap;
     pk->arena_len += cap;
 }
 
 static inline void adj_push(pk_order *pk, pk_adj *a, int node, int edge, int cost) {
-    if (a->len == a->cap) adj_grow(pk, a);
+    if (a->len == (a->lcap ? 1u << a->lcap : 0)) adj_grow(pk, a);
     pk->arena[a->at + (uint32_t)a->len++] = (pk_arc){node, (unsigned)edge, (unsigned)cost};
 }
 
@@ -311,7 +315,7 @@ static void adj_drop_fixed(pk_order *pk, pk_adj *a) {
     for (int i = 0; i < a->len; i++)
         if (arcs[i].edge != PK_FIXED) arcs[k++] = arcs[i];
     a->len = k;
-    if (!k && a->cap) { pk->arena_dead += (size_t)a->cap; *a = (pk_adj){0}; }
+    if (!k && a->lcap) { pk->arena_dead += (size_t)1 << a->lcap; *a = (pk_adj){0}; }
 }
 
 /* Counting sort of the ends by tail (out) and by head (in); within a node

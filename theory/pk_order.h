@@ -37,10 +37,12 @@
 
 typedef struct pk_arc { int node; unsigned edge : 31, cost : 1; } pk_arc;   /* other end, edge id */
 #define PK_FIXED 0x7FFFFFFF       /* the edge id of an always-on arc (no record of its own) */
-/* A node's arcs: arena[at .. at + len), room for cap (one arena for all
+/* A node's arcs: arena[at .. at + len), room for 1 << lcap (one arena for all
  * nodes: no allocation per node; a list that outgrows its room moves to the
- * arena's end, and the arena is compacted when half of it is left behind). */
-typedef struct pk_adj { uint32_t at; int len, cap; } pk_adj;
+ * arena's end, and a full arena is compacted when a quarter of it was left
+ * behind). */
+typedef struct pk_adj { uint32_t at; uint32_t len : 27, lcap : 5; } pk_adj;   /* room: 0, or 1 << lcap */
+#define PK_MAX_DEGREE ((1u << 27) - 1)
 
 typedef struct pk_order {
     int num_nodes, cap_nodes;

@@ -153,15 +153,15 @@ static inline int level0_end(const acyclic *a) {
     return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
 }
 
-/* Put the always-on edges added since the order was last used into it:
- * all of them into the frozen arrays if they are a quarter of the frozen
- * ones or more (amortized O(1) an edge), else onto the per-node lists.
- * Each went forward in the order when added and nothing has reordered
- * since (every user of the order calls this first), so none searches. */
+/* Freeze every always-on edge into the order's arrays (then drop their
+ * ends unless theory_keep_ends).  0 if there are too many for them. */
 static int freeze(acyclic *a) {
     const int *ends = a->fixed;
     int *all = NULL;
-    if (a->fixed_base) {          /* the dropped ones back from the arrays, by tail (each head's arcs then by tail) */
+    if (a->fixed_base) {
+        /* the dropped ends back from the out-arrays, tail by tail: each
+         * tail's heads keep their order, a head's tails come back ordered
+         * by tail rather than as added (only the in-arrays' order moves) */
         all = xmalloc(2 * a->num_fixed * sizeof *all);
         size_t k = 0;
         for (int v = 0; v < a->pk.fix_nodes; v++) {
@@ -186,6 +186,11 @@ static int freeze(acyclic *a) {
     return 1;
 }
 
+/* Put the always-on edges added since the order was last used into it:
+ * all of them into the frozen arrays if they are a quarter of the frozen
+ * ones or more (amortized O(1) an edge), else onto the per-node lists.
+ * Each went forward in the order when added and nothing has reordered
+ * since (every user of the order calls this first), so none searches. */
 static void sync_fixed(acyclic *a) {
     if (a->fixed_in_pk == a->num_fixed) return;
     if (a->num_fixed - a->fixed_frozen > a->fixed_frozen / 4 && freeze(a)) return;

@@ -83,7 +83,8 @@ static inline pk_arc *pk_arcs(const pk_order *pk, const pk_adj *a) { return pk->
  * order they were added (self-loops skipped); they replace the frozen
  * arrays, and the PK_FIXED arcs on the lists are dropped.  Every one must
  * already respect the order (inserted before, or added forward since
- * without an order change).  0 if there are too many (nothing changes). */
+ * without an order change).  0 if one does not, or there are too many
+ * (nothing changes). */
 int  pk_freeze_fixed(pk_order *pk, const int *ends, size_t n);
 /* Node v's frozen heads (out) or tails (in); *n their count. */
 static inline const int *pk_fixed_out(const pk_order *pk, int v, int *n) {

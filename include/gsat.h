@@ -146,9 +146,10 @@ GSAT_API int gsat_graph_add_nodes(gsat *s, int graph, int count);
 /* Edge from -> to guarded by lit (lit == 0: always on).  Returns the edge
  * id (>= 0) or -1 on a bad node id.  A self-loop forces lit false. */
 GSAT_API int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit);
-/* Optional: room for count more edges (of any graph), allocated at once;
- * a reader that knows its edge count saves the growth of the edge array. */
-GSAT_API void gsat_graph_reserve_edges(gsat *s, int count);
+/* Optional: room for more edges (of any graph), always_on with lit 0 and
+ * guarded ones, allocated at once; a reader that knows its edge counts
+ * saves the growth of the edge arrays. */
+GSAT_API void gsat_graph_reserve_edges(gsat *s, int always_on, int guarded);
 
 #ifdef __cplusplus
 }

@@ -392,7 +392,9 @@ static int finish(gsat *s, gnf_state *st, equiv *q, int asserted, ic_error *err)
         int nodes = (int)node_names.len - 1;
         vec_free(node_names);
         int id = gsat_graph_new(s, nodes);
-        gsat_graph_reserve_edges(s, (int)g->edge_var.len);
+        int always_on = 0, flip0;
+        for (size_t e = 0; e < g->edge_var.len; e++) always_on += eq_find(q, g->edge_var.data[e], &flip0) == 0;
+        gsat_graph_reserve_edges(s, always_on, (int)g->edge_var.len - always_on);
         for (size_t e = 0; e < g->edge_var.len; e++) {
             int flip, rep = eq_find(q, g->edge_var.data[e], &flip);
             gsat_graph_add_edge(s, id, g->ends.data[2 * e] - 1, g->ends.data[2 * e + 1] - 1, flip ? -rep : rep);

@@ -157,6 +157,9 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         /* theory clauses of missed implications kept as learned clauses or not */
         assert_int_equal(gsat_set_option(s, "learn_missed", (r >> 1) & 1), 1);
         if (chrono_levels >= 0) assert_int_equal(gsat_set_option(s, "chrono_levels", chrono_levels), 1);
+        /* always-on edges' ends dropped once frozen, or kept: the later
+         * stages then freeze again from the arrays, or from the list */
+        assert_int_equal(gsat_set_option(s, "theory_keep_ends", (r >> 2) & 1), 1);
         gsat_reserve_vars(s, in.vars);
         int gid[3];
         for (int g = 0; g < in.graphs; g++) gid[g] = gsat_graph_new(s, in.nodes[g]);
@@ -461,6 +464,7 @@ static void explanations_are_cycles(void **state) {
         h.m = 4 + pick(40);
         gsat *s = gsat_new();
         gsat_set_option(s, "theory_propagate", 1 + pick(2));
+        gsat_set_option(s, "theory_keep_ends", r & 1);
         int g = gsat_graph_new(s, h.n), fixed_on = 1;
         for (int i = 0; i < h.m; i++) {
             h.from[i] = pick(h.n);

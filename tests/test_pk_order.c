@@ -34,7 +34,8 @@ static int reaches(const edge_t *e, int m, int n, int src, int dst) {
     return found;
 }
 
-static void check_order(const pk_order *pk, const edge_t *e, int m) {
+/* e[0..f) are frozen (edge id PK_FIXED), e[f..m) on the lists. */
+static void check_order(const pk_order *pk, const edge_t *e, int f, int m) {
     int n = pk->num_nodes;
     char *used = calloc((size_t)n, 1);
     for (int v = 0; v < n; v++) {
@@ -47,26 +48,64 @@ static void check_order(const pk_order *pk, const edge_t *e, int m) {
     for (int i = 0; i < m; i++) assert_true(pk->ord[e[i].from] < pk->ord[e[i].to]);
     int arcs = 0;
     for (int v = 0; v < n; v++) arcs += pk->out[v].len;
-    assert_int_equal(arcs, m);
+    assert_int_equal(arcs, m - f);
+    /* every list holds exactly its node's edges (the arena's moves and
+     * compactions lose none), and the frozen arrays the frozen ones */
+    for (int v = 0; v < n; v++) {
+        for (int side = 0; side < 2; side++) {
+            const pk_adj *a = side ? &pk->in[v] : &pk->out[v];
+            const pk_arc *arcs_v = pk_arcs(pk, a);
+            int want = 0;
+            for (int i = f; i < m; i++) want += (side ? e[i].to : e[i].from) == v;
+            assert_int_equal((int)a->len, want);
+            for (int k = 0; k < (int)a->len; k++) {
+                int found = 0;
+                for (int i = f; i < m && !found; i++)
+                    found = e[i].id == (int)arcs_v[k].edge && (side ? e[i].to : e[i].from) == v &&
+                            (side ? e[i].from : e[i].to) == arcs_v[k].node;
+                assert_true(found);
+            }
+            int nf, wantf = 0;
+            const int *fx = side ? pk_fixed_in(pk, v, &nf) : pk_fixed_out(pk, v, &nf);
+            for (int i = 0; i < f; i++) wantf += (side ? e[i].to : e[i].from) == v;
+            assert_int_equal(nf, wantf);
+            for (int k = 0, i = 0; k < nf; k++, i++) {    /* in the order they were given */
+                while (i < f && (side ? e[i].to : e[i].from) != v) i++;
+                assert_true(i < f);
+                assert_int_equal(fx[k], side ? e[i].from : e[i].to);
+            }
+        }
+    }
 }
 
-/* any_order: edges also leave from the middle (partial backtracking) */
-static void random_sequences_in(int n, int steps, int rounds, uint64_t seed, int any_order) {
+/* any_order: edges also leave from the middle (partial backtracking);
+ * frozen: that many always-on edges (forward in the first order) frozen
+ * into the arrays first */
+static void random_sequences_in(int n, int steps, int rounds, uint64_t seed, int any_order, int frozen) {
     rng_state = seed;
     for (int r = 0; r < rounds; r++) {
         pk_order pk; pk_init(&pk);
         pk_add_nodes(&pk, n / 2);
         pk_add_nodes(&pk, n - n / 2);
-        edge_t *e = malloc((size_t)steps * sizeof *e);
+        edge_t *e = malloc((size_t)(steps + frozen) * sizeof *e);
         int m = 0, cycles = 0, next_id = 0;
+        int *ends = malloc((size_t)(2 * frozen + 1) * sizeof *ends);
+        for (int i = 0; i < frozen; i++) {
+            int a = (int)(rnd() % (unsigned)(n - 1)), b = a + 1 + (int)(rnd() % (unsigned)(n - 1 - a));
+            ends[2 * i] = a; ends[2 * i + 1] = b;
+            e[m++] = (edge_t){a, b, PK_FIXED};
+        }
+        if (frozen) assert_int_equal(pk_freeze_fixed(&pk, ends, (size_t)frozen), 1);
+        free(ends);
+        const int f = m;
         for (int s = 0; s < steps; s++) {
-            if (any_order && m > 0 && rnd() % 6 == 0) {  /* one edge from anywhere */
-                int i = (int)(rnd() % (unsigned)m);
+            if (any_order && m > f && rnd() % 6 == 0) {  /* one edge from anywhere */
+                int i = f + (int)(rnd() % (unsigned)(m - f));
                 pk_remove(&pk, e[i].from, e[i].to, e[i].id);
                 memmove(&e[i], &e[i + 1], (size_t)(m - 1 - i) * sizeof *e);
                 m--;
-            } else if (m > 0 && rnd() % 8 == 0) {        /* backtrack a few edges */
-                int k = 1 + (int)(rnd() % (unsigned)m);
+            } else if (m > f && rnd() % 8 == 0) {        /* backtrack a few edges */
+                int k = 1 + (int)(rnd() % (unsigned)(m - f));
                 while (k-- > 0) { m--; pk_remove(&pk, e[m].from, e[m].to, e[m].id); }
             } else {
                 int a = (int)(rnd() % (unsigned)n), b = (int)(rnd() % (unsigned)n);
@@ -77,7 +116,7 @@ static void random_sequences_in(int n, int steps, int rounds, uint64_t seed, int
                 else cycles++;
                 next_id++;
             }
-            check_order(&pk, e, m);
+            check_order(&pk, e, f, m);
         }
         assert_true(cycles > 0);                         /* the test exercised both paths */
         assert_true(pk.searches > 0);
@@ -87,7 +126,7 @@ static void random_sequences_in(int n, int steps, int rounds, uint64_t seed, int
 }
 
 static void random_sequences(int n, int steps, int rounds, uint64_t seed) {
-    random_sequences_in(n, steps, rounds, seed, 0);
+    random_sequences_in(n, steps, rounds, seed, 0, 0);
 }
 
 static void small_graphs(void **state) { (void)state; random_sequences(6, 300, 50, 0x9E3779B97F4A7C15ULL); }
@@ -96,8 +135,17 @@ static void large_sparse(void **state) { (void)state; random_sequences(300, 900,
 
 static void removal_in_any_order(void **state) {
     (void)state;
-    random_sequences_in(6, 300, 50, 4242, 1);
-    random_sequences_in(40, 600, 20, 4343, 1);
+    random_sequences_in(6, 300, 50, 4242, 1, 0);
+    random_sequences_in(40, 600, 20, 4343, 1, 0);
+}
+
+/* Always-on arcs frozen into arrays: searches, cycles and reorders see
+ * them (the oracle does), and the lists stay exact around them. */
+static void with_frozen_arcs(void **state) {
+    (void)state;
+    random_sequences_in(8, 300, 40, 5151, 1, 6);
+    random_sequences_in(40, 600, 10, 5252, 1, 40);
+    random_sequences_in(40, 600, 10, 5353, 0, 80);
 }
 
 static void growing_nodes(void **state) {
@@ -196,6 +244,7 @@ int main(void) {
         cmocka_unit_test(medium_graphs),
         cmocka_unit_test(large_sparse),
         cmocka_unit_test(removal_in_any_order),
+        cmocka_unit_test(with_frozen_arcs),
         cmocka_unit_test(growing_nodes),
         cmocka_unit_test(sorts),
     };

@@ -10,7 +10,7 @@
 #include "theory/pk_order.h"
 
 /* The theory's own options (gsat_add_options): the engine keeps the values. */
-enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, NUM_OPTIONS };
+enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, NUM_OPTIONS };
 static const gsat_option options[NUM_OPTIONS] = {
     {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
     {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
@@ -18,11 +18,19 @@ static const gsat_option options[NUM_OPTIONS] = {
     {"theory_phase_budget", 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle"},
     {"theory_presort", 1, 0, 1, "re-sort the order once per solve for the edges it will turn on (a pass over every edge; "
      "0: never, for many small solves of one growing graph)"},
+    {"theory_keep_ends", 1, 0, 1, "keep the ends of always-on edges once frozen into the order's arrays (8 bytes an edge; "
+     "0: a caller that never lists the edges drops them)"},
 };
 
+/* A guarded edge (or an always-on one that can never be on: a self-loop
+ * or one that closed a cycle when added).  Always-on edges have no record:
+ * their ends are on the fixed list, and the order holds them as PK_FIXED
+ * arcs (frozen into arrays, see pk_freeze_fixed); they never leave it, are
+ * free in every explanation and are not on the edge trail.  Edge ids of the
+ * theory's API count both kinds in the order they were added. */
 typedef struct edge {
     int from, to;
-    int lit;              /* guard (DIMACS), 0: always on */
+    int lit;              /* guard (DIMACS); 0 only for an edge never on */
     int pos;              /* index on the edge trail, -1 when off */
     int next_guarded;     /* next edge with the same guard literal */
     int next_out;         /* next guarded edge out of the same node */
@@ -37,8 +45,19 @@ struct acyclic {
     const int64_t *opt;   /* values of options[], owned by the engine */
     pk_order pk;
 
-    edge *e;
-    int num_edges, cap_edges;
+    edge *e;              /* indexed by guarded id: these ids are the ones used below */
+    int num_guarded, cap_guarded;
+    int *gid;             /* per guarded id: its edge id (ascending) */
+    int num_edges;        /* edge ids given out: guarded records + fixed list */
+    /* The always-on edges, numbered 0 .. num_fixed-1 in the order added:
+     * those below fixed_in_pk are in the order (the rest go forward in it),
+     * those below fixed_frozen in its frozen arrays.  The list holds the
+     * ends of those from fixed_base on (fixed[2 (f - fixed_base)], and + 1);
+     * fixed_base is 0 unless theory_keep_ends is off, when a freeze drops
+     * the ends it froze. */
+    int *fixed;
+    size_t num_fixed, cap_fixed, fixed_base;
+    size_t fixed_in_pk, fixed_frozen;
 
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
@@ -58,8 +77,9 @@ struct acyclic {
     reach *csr_out, *csr_in;
     int *csr_out_start, *csr_in_start;
     int csr_edges, csr_nodes;
-    int *parent;          /* per node: BFS tree edge */
-    uint32_t *seen;       /* per node: BFS / bounded-search stamps */
+    /* Searches here mark nodes in the order's stamp array (pk.mark, free
+     * between insertions); the bounded search of theory_propagate=2 needs a
+     * second set (NULL until then). */
     uint32_t *seen2;
     int cap_nodes;
     uint32_t nstamp;
@@ -117,9 +137,8 @@ static uint32_t new_var_stamp(acyclic *a) {
     return a->vstamp;
 }
 
-static uint32_t new_node_stamp(acyclic *a) {
+static uint32_t new_seen2_stamp(acyclic *a) {
     if (++a->nstamp == 0) {
-        memset(a->seen, 0, (size_t)a->cap_nodes * sizeof *a->seen);
         memset(a->seen2, 0, (size_t)a->cap_nodes * sizeof *a->seen2);
         a->nstamp = 1;
     }
@@ -134,6 +153,59 @@ static inline int level0_end(const acyclic *a) {
     return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
 }
 
+/* Freeze every always-on edge into the order's arrays (then drop their
+ * ends unless theory_keep_ends).  0 if there are too many for them. */
+static int freeze(acyclic *a) {
+    const int *ends = a->fixed;
+    int *all = NULL;
+    if (a->fixed_base) {
+        /* the dropped ends back from the out-arrays, tail by tail: each
+         * tail's heads keep their order, a head's tails come back ordered
+         * by tail rather than as added (only the in-arrays' order moves) */
+        all = xmalloc(2 * a->num_fixed * sizeof *all);
+        size_t k = 0;
+        for (int v = 0; v < a->pk.fix_nodes; v++) {
+            int nf;
+            const int *heads = pk_fixed_out(&a->pk, v, &nf);
+            for (int i = 0; i < nf; i++) { all[k++] = v; all[k++] = heads[i]; }
+        }
+        assert(k == 2 * a->fixed_base);
+        memcpy(all + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *all);
+        ends = all;
+    }
+    int ok = pk_freeze_fixed(&a->pk, ends, a->num_fixed);
+    free(all);
+    if (!ok) return 0;
+    a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
+    if (!a->opt[OPT_KEEP_ENDS]) {
+        free(a->fixed);
+        a->fixed = NULL;
+        a->cap_fixed = 0;
+        a->fixed_base = a->num_fixed;
+    }
+    return 1;
+}
+
+/* Put the always-on edges added since the order was last used into it:
+ * all of them into the frozen arrays if they are a quarter of the frozen
+ * ones or more (amortized O(1) an edge), else onto the per-node lists.
+ * Each went forward in the order when added and nothing has reordered
+ * since (every user of the order calls this first), so none searches. */
+static void sync_fixed(acyclic *a) {
+    if (a->fixed_in_pk == a->num_fixed) return;
+    if (a->num_fixed - a->fixed_frozen > a->fixed_frozen / 4 && freeze(a)) return;
+    for (; a->fixed_in_pk < a->num_fixed; a->fixed_in_pk++) {
+        const int *ends = a->fixed + 2 * (a->fixed_in_pk - a->fixed_base);
+        if (!pk_insert_cost(&a->pk, ends[0], ends[1], PK_FIXED, 0)) {
+            /* cannot happen (it went forward and nothing reordered); were it
+             * to, an edge silently missing could make a cyclic graph pass */
+            fprintf(stderr, "gsat: internal error: an always-on edge no longer fits the order\n");
+            abort();
+        }
+        assert(!a->pk.searched);
+    }
+}
+
 /* ---- explanations ------------------------------------------------------- */
 
 /* Push onto out the negated guards of a path src ~> dst through edges with
@@ -143,55 +215,69 @@ static inline int level0_end(const acyclic *a) {
  * already pushed under stamp vs are skipped.  Returns the literals added,
  * -1 if there is no such path. */
 static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, uint32_t vs) {
-    const pk_order *pk = &a->pk;
+    sync_fixed(a);
+    pk_order *pk = &a->pk;
+    int *par_node = pk->par_node, *par_edge = pk->par_edge;   /* scratch between insertions */
     const int hi = pk->ord[dst], free_below = level0_end(a);
-    uint32_t stamp = new_node_stamp(a);
+    uint32_t stamp = pk_new_stamp(pk), *seen = pk->mark;
     vec_clear(a->cur);
     vec_clear(a->next);
-    a->seen[src] = stamp;
-    a->parent[src] = -1;
+    seen[src] = stamp;
+    par_node[src] = -1;
     vec_push(a->cur, ((reach){src, -1}));
     int found = src == dst;
     while (!found && (a->cur.len || a->next.len)) {
         if (!a->cur.len) {              /* next layer: settle what is not settled yet */
             for (size_t i = 0; i < a->next.len; i++) {
                 reach r = a->next.data[i];
-                if (a->seen[r.node] == stamp) continue;
-                a->seen[r.node] = stamp;
-                a->parent[r.node] = r.edge;
+                if (seen[r.node] == stamp) continue;
+                seen[r.node] = stamp;
+                par_edge[r.node] = r.edge;
+                par_node[r.node] = a->e[r.edge].from;
                 if (r.node == dst) { found = 1; break; }
                 vec_push(a->cur, r);
             }
             vec_clear(a->next);
             continue;
         }
-        int w = vec_pop(a->cur).node;
+        int w = vec_pop(a->cur).node, nf;
+        const int *fixed = pk_fixed_out(pk, w, &nf);
+        for (int i = 0; i < nf && !found; i++) {   /* always on: free */
+            int z = fixed[i];
+            if (seen[z] == stamp || pk->ord[z] > hi) continue;
+            seen[z] = stamp;
+            par_node[z] = w;
+            par_edge[z] = PK_FIXED;
+            if (z == dst) found = 1;
+            else vec_push(a->cur, ((reach){z, PK_FIXED}));
+        }
         const pk_adj *adj = &pk->out[w];
-        for (int i = 0; i < adj->len; i++) {
-            int z = adj->arcs[i].node, id = adj->arcs[i].edge;
-            if (a->seen[z] == stamp || pk->ord[z] > hi) continue;
-            const edge *ed = &a->e[id];
-            if (ed->pos >= limit) continue;
-            if (ed->lit == 0 || ed->pos < free_below) {
-                a->seen[z] = stamp;
-                a->parent[z] = id;
-                if (z == dst) { found = 1; break; }
-                vec_push(a->cur, ((reach){z, id}));
-            } else {
+        const pk_arc *arcs = pk_arcs(pk, adj);
+        for (int i = 0; i < adj->len && !found; i++) {
+            int z = arcs[i].node, id = (int)arcs[i].edge;
+            if (seen[z] == stamp || pk->ord[z] > hi) continue;
+            if (id == PK_FIXED || a->e[id].pos < free_below) {
+                if (id != PK_FIXED && a->e[id].pos >= limit) continue;
+                seen[z] = stamp;
+                par_node[z] = w;
+                par_edge[z] = id;
+                if (z == dst) found = 1;
+                else vec_push(a->cur, ((reach){z, id}));
+            } else if (a->e[id].pos < limit) {
                 vec_push(a->next, ((reach){z, id}));
             }
         }
     }
     if (!found) return -1;
     int added = 0;
-    for (int v = dst; v != src;) {
-        const edge *ed = &a->e[a->parent[v]];
-        if (ed->lit && ed->pos >= free_below && a->var_stamp[lit_var(ed->lit)] != vs) {
+    for (int v = dst; v != src; v = par_node[v]) {
+        if (par_edge[v] == PK_FIXED) continue;
+        const edge *ed = &a->e[par_edge[v]];
+        if (ed->pos >= free_below && a->var_stamp[lit_var(ed->lit)] != vs) {
             a->var_stamp[lit_var(ed->lit)] = vs;
             vec_push(*out, -ed->lit);
             added++;
         }
-        v = ed->from;
     }
     return added;
 }
@@ -221,8 +307,8 @@ static inline void consider(acyclic *a, int id) {
  * O(1) per edge.  Edges newer than the build are found on the lists, which
  * hold the newest first. */
 static void build_csr(acyclic *a) {
-    if (a->num_edges - a->csr_edges <= a->csr_edges / 4 && a->csr_edges) return;
-    int n = a->pk.num_nodes, m = a->num_edges;
+    if (a->num_guarded - a->csr_edges <= a->csr_edges / 4 && a->csr_edges) return;
+    int n = a->pk.num_nodes, m = a->num_guarded;
     size_t guarded = 0;
     for (int id = 0; id < m; id++) guarded += a->e[id].lit != 0 && a->e[id].from != a->e[id].to;
     free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start);
@@ -286,10 +372,19 @@ static void bounded_search(acyclic *a, int start, int forward, uint32_t *marks, 
     vec_push(a->stack, start);
     vec_push(*set, start);
     while (a->stack.len && (int64_t)set->len < budget) {
-        int w = vec_pop(a->stack);
+        int w = vec_pop(a->stack), nf;
+        const int *fixed = forward ? pk_fixed_out(&a->pk, w, &nf) : pk_fixed_in(&a->pk, w, &nf);
+        for (int i = 0; i < nf && (int64_t)set->len < budget; i++) {
+            int z = fixed[i];
+            if (marks[z] == stamp) continue;
+            marks[z] = stamp;
+            vec_push(a->stack, z);
+            vec_push(*set, z);
+        }
         const pk_adj *adj = forward ? &a->pk.out[w] : &a->pk.in[w];
+        const pk_arc *arcs = pk_arcs(&a->pk, adj);
         for (int i = 0; i < adj->len && (int64_t)set->len < budget; i++) {
-            int z = adj->arcs[i].node;
+            int z = arcs[i].node;
             if (marks[z] == stamp) continue;
             marks[z] = stamp;
             vec_push(a->stack, z);
@@ -307,10 +402,11 @@ static void propagate_after_insert(acyclic *a, int id) {
     if (mode >= 2) {
         int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
         const edge *ed = &a->e[id];
-        uint32_t st = new_node_stamp(a);
-        bounded_search(a, ed->from, 0, a->seen2, st, budget, &pk->bwd);
-        bounded_search(a, ed->to, 1, a->seen, st, budget, &pk->fwd);
-        scan_candidates(a, &pk->fwd, a->seen, st, &pk->bwd, a->seen2, st);
+        if (!a->seen2) a->seen2 = big_calloc((size_t)a->cap_nodes, sizeof *a->seen2);
+        uint32_t st = pk_new_stamp(pk), st2 = new_seen2_stamp(a);
+        bounded_search(a, ed->from, 0, a->seen2, st2, budget, &pk->bwd);
+        bounded_search(a, ed->to, 1, pk->mark, st, budget, &pk->fwd);
+        scan_candidates(a, &pk->fwd, pk->mark, st, &pk->bwd, a->seen2, st2);
     }
 }
 
@@ -320,51 +416,84 @@ static void propagate_after_insert(acyclic *a, int id) {
  * tail, fewest guards that cost: see explain_path) then in a->cycle.
  * Arcs cost 0 in Pearce-Kelly's search if always on or inserted at level
  * 0, which is "pos < level0_end" for as long as they stay. */
-static int enable(acyclic *a, int id) {
-    edge *ed = &a->e[id];
-    a->st.inserts++;
-    int cost = ed->lit && a->trail_lim.len > 0;
-    if (!pk_insert_cost(&a->pk, ed->from, ed->to, id, cost)) {
-        vec_clear(a->cycle);
-        pk_cycle_path(&a->pk, &a->cycle);
-        return 0;
+#ifdef GSAT_DEBUG
+/* Is `eid` (a guarded id or PK_FIXED) an enabled edge from -> to? */
+static int is_enabled_arc(const acyclic *a, int from, int to, int eid) {
+    if (eid != PK_FIXED) {
+        const edge *ed = &a->e[eid];
+        return ed->from == from && ed->to == to && ed->pos >= 0 && a->trail.data[ed->pos] == eid;
     }
-    ed->pos = (int)a->trail.len;
-    vec_push(a->trail, id);
-    if (ed->lit) propagate_after_insert(a, id);
-    return 1;
+    int nf;
+    const int *fixed = pk_fixed_out(&a->pk, from, &nf);
+    for (int i = 0; i < nf; i++) if (fixed[i] == to) return 1;
+    const pk_adj *adj = &a->pk.out[from];
+    const pk_arc *arcs = pk_arcs(&a->pk, adj);
+    for (int i = 0; i < adj->len; i++) if (arcs[i].node == to && arcs[i].edge == PK_FIXED) return 1;
+    return 0;
 }
 
-/* The conflict clause for edge id whose insertion failed: its guard and
- * the guards on the path Pearce-Kelly's search found back from its head to
- * its tail (a->cycle), those not on for good. */
-static void conflict_clause(acyclic *a, int id, vec_int *out) {
-    const edge *ed = &a->e[id];
-    const int free_below = level0_end(a);
-    uint32_t vs = new_var_stamp(a);
-    int n = 0;
-    if (ed->lit) { vec_push(*out, -ed->lit); a->var_stamp[lit_var(ed->lit)] = vs; n++; }
-#ifdef GSAT_DEBUG
-    int at = ed->from;                              /* the path runs from ed->from back to ed->to */
-#endif
+/* The path of a->cycle runs through enabled edges from `from` back to `to`. */
+static void check_cycle_path(const acyclic *a, int from, int to) {
+    int at = from;
     for (size_t i = 0; i < a->cycle.len; i++) {
-        const edge *pe = &a->e[a->cycle.data[i]];
-#ifdef GSAT_DEBUG
-        if (pe->to != at || pe->pos < 0 || a->trail.data[pe->pos] != a->cycle.data[i]) {
+        int prev = a->pk.par_node[at];
+        if (prev < 0 || a->pk.par_edge[at] != a->cycle.data[i] || !is_enabled_arc(a, prev, at, a->cycle.data[i])) {
             fprintf(stderr, "gsat: internal error: acyclicity conflict path broken\n");
             abort();
         }
-        at = pe->from;
+        at = prev;
+    }
+    if (at != to) { fprintf(stderr, "gsat: internal error: acyclicity conflict path incomplete\n"); abort(); }
+}
 #endif
-        if (pe->lit && pe->pos >= free_below && a->var_stamp[lit_var(pe->lit)] != vs) {
+
+/* Insert from -> to into the order as edge `eid` (a guarded id or
+ * PK_FIXED); 0 if it would close a cycle, the cycle's path (head to tail,
+ * fewest guards that cost: see explain_path) then in a->cycle.  Arcs cost 0
+ * in Pearce-Kelly's search if always on or inserted at level 0, which is
+ * "pos < level0_end" for as long as they stay. */
+static int insert_arc(acyclic *a, int from, int to, int eid, int cost) {
+    sync_fixed(a);
+    a->st.inserts++;
+    if (!pk_insert_cost(&a->pk, from, to, eid, cost)) {
+        vec_clear(a->cycle);
+        pk_cycle_path(&a->pk, &a->cycle);
+#ifdef GSAT_DEBUG
+        check_cycle_path(a, from, to);
+#endif
+        return 0;
+    }
+    return 1;
+}
+
+/* Enable guarded edge id (see insert_arc). */
+static int enable(acyclic *a, int id) {
+    edge *ed = &a->e[id];
+    if (!insert_arc(a, ed->from, ed->to, id, a->trail_lim.len > 0)) return 0;
+    ed->pos = (int)a->trail.len;
+    vec_push(a->trail, id);
+    propagate_after_insert(a, id);
+    return 1;
+}
+
+/* The conflict clause for an edge guarded by lit (0: always on) whose
+ * insertion failed: its guard and the guards on the path Pearce-Kelly's
+ * search found back from its head to its tail (a->cycle), those not on for
+ * good. */
+static void conflict_clause(acyclic *a, int lit, vec_int *out) {
+    const int free_below = level0_end(a);
+    uint32_t vs = new_var_stamp(a);
+    int n = 0;
+    if (lit) { vec_push(*out, -lit); a->var_stamp[lit_var(lit)] = vs; n++; }
+    for (size_t i = 0; i < a->cycle.len; i++) {
+        if (a->cycle.data[i] == PK_FIXED) continue;
+        const edge *pe = &a->e[a->cycle.data[i]];
+        if (pe->pos >= free_below && a->var_stamp[lit_var(pe->lit)] != vs) {
             a->var_stamp[lit_var(pe->lit)] = vs;
             vec_push(*out, -pe->lit);
             n++;
         }
     }
-#ifdef GSAT_DEBUG
-    if (at != ed->to) { fprintf(stderr, "gsat: internal error: acyclicity conflict path incomplete\n"); abort(); }
-#endif
     a->st.conflicts++;
     a->st.conflict_lits += n;
 }
@@ -389,6 +518,7 @@ static int soon_on(const acyclic *a, const edge *ed, const uint8_t *assumed) {
 
 static void presort(acyclic *a) {
     a->presort_due = 0;
+    sync_fixed(a);
     uint8_t *assumed = NULL;
     if (a->assumed.len) {
         assumed = xcalloc(2 * (size_t)a->cap_vars, 1);
@@ -398,20 +528,25 @@ static void presort(acyclic *a) {
         }
     }
     size_t soft = 0;
-    for (int id = 0; id < a->num_edges; id++) soft += soon_on(a, &a->e[id], assumed);
+    for (int id = 0; id < a->num_guarded; id++) soft += soon_on(a, &a->e[id], assumed);
     if (!soft) { free(assumed); return; }
     int n = a->pk.num_nodes;
     int *start = xcalloc((size_t)n + 2, sizeof *start), *head = xmalloc(soft * sizeof *head);
     int *indeg_all = xcalloc((size_t)n, sizeof *indeg_all), *indeg_hard = xcalloc((size_t)n, sizeof *indeg_hard);
     /* CSR of the soon-on edges by source */
-    for (int id = 0; id < a->num_edges; id++)
+    for (int id = 0; id < a->num_guarded; id++)
         if (soon_on(a, &a->e[id], assumed)) { start[a->e[id].from + 2]++; indeg_all[a->e[id].to]++; }
     for (int v = 0; v < n; v++) start[v + 2] += start[v + 1];
-    for (int id = 0; id < a->num_edges; id++)
+    for (int id = 0; id < a->num_guarded; id++)
         if (soon_on(a, &a->e[id], assumed)) head[start[a->e[id].from + 1]++] = a->e[id].to;
     free(assumed);
-    for (int v = 0; v < n; v++)
-        for (int k = 0; k < a->pk.out[v].len; k++) { indeg_all[a->pk.out[v].arcs[k].node]++; indeg_hard[a->pk.out[v].arcs[k].node]++; }
+    for (int v = 0; v < n; v++) {
+        int nf;
+        const int *fixed = pk_fixed_out(&a->pk, v, &nf);
+        for (int k = 0; k < nf; k++) { indeg_all[fixed[k]]++; indeg_hard[fixed[k]]++; }
+        const pk_arc *arcs = pk_arcs(&a->pk, &a->pk.out[v]);
+        for (int k = 0; k < a->pk.out[v].len; k++) { indeg_all[arcs[k].node]++; indeg_hard[arcs[k].node]++; }
+    }
     int *q1 = xmalloc((size_t)n * sizeof *q1), *q2 = xmalloc((size_t)n * sizeof *q2), *order = xmalloc((size_t)n * sizeof *order);
     uint8_t *done = xcalloc((size_t)n, 1);
     int h1 = 0, t1 = 0, h2 = 0, t2 = 0, k = 0;
@@ -427,8 +562,11 @@ static void presort(acyclic *a) {
         if (done[v]) continue;
         done[v] = 1;
         order[k++] = v;
-        for (int j = 0; j < a->pk.out[v].len; j++) {
-            int w = a->pk.out[v].arcs[j].node;
+        int nf;
+        const int *fixed = pk_fixed_out(&a->pk, v, &nf);
+        const pk_arc *arcs = pk_arcs(&a->pk, &a->pk.out[v]);
+        for (int j = 0; j < nf + a->pk.out[v].len; j++) {   /* frozen arcs first, as inserted */
+            int w = j < nf ? fixed[j] : arcs[j - nf].node;
             if (--indeg_hard[w] == 0 && indeg_all[w] > 1) q2[t2++] = w;
             if (--indeg_all[w] == 0) q1[t1++] = w;
         }
@@ -454,6 +592,7 @@ static void th_solve_start(void *t, const int *assumptions, int n) {
     vec_clear(a->assumed);
     for (int i = 0; i < n; i++) vec_push(a->assumed, assumptions[i]);
     a->presort_due = 1;
+    sync_fixed(a);
     build_csr(a);
 }
 
@@ -596,7 +735,7 @@ static void th_conflict(void *t, vec_int *out) {
     acyclic *a = t;
     flush_taken_back(a);
     assert(a->conflict_edge >= 0);
-    conflict_clause(a, a->conflict_edge, out);
+    conflict_clause(a, a->e[a->conflict_edge].lit, out);
     a->conflict_edge = -1;
 }
 
@@ -616,21 +755,29 @@ static int th_final_check(void *t) {
 /* Does v reach u through enabled edges?  Only nodes ordered between them
  * can be on such a path; gives up (-1) after `budget` nodes. */
 static int reaches(acyclic *a, int v, int u, int budget) {
+    sync_fixed(a);
     const int *ord = a->pk.ord;
     int hi = ord[u];
-    uint32_t stamp = new_node_stamp(a);
+    uint32_t stamp = pk_new_stamp(&a->pk), *seen = a->pk.mark;
     vec_clear(a->stack);
     vec_push(a->stack, v);
-    a->seen[v] = stamp;
+    seen[v] = stamp;
     int visited = 0;
     while (a->stack.len) {
-        int w = vec_pop(a->stack);
+        int w = vec_pop(a->stack), nf;
         if (++visited > budget) return -1;
-        const pk_adj *adj = &a->pk.out[w];
-        for (int i = 0; i < adj->len; i++) {
-            int z = adj->arcs[i].node;
+        const int *fixed = pk_fixed_out(&a->pk, w, &nf);
+        for (int i = 0; i < nf; i++) {
+            int z = fixed[i];
             if (z == u) return 1;
-            if (ord[z] < hi && a->seen[z] != stamp) { a->seen[z] = stamp; vec_push(a->stack, z); }
+            if (ord[z] < hi && seen[z] != stamp) { seen[z] = stamp; vec_push(a->stack, z); }
+        }
+        const pk_adj *adj = &a->pk.out[w];
+        const pk_arc *arcs = pk_arcs(&a->pk, adj);
+        for (int i = 0; i < adj->len; i++) {
+            int z = arcs[i].node;
+            if (z == u) return 1;
+            if (ord[z] < hi && seen[z] != stamp) { seen[z] = stamp; vec_push(a->stack, z); }
         }
     }
     return 0;
@@ -677,11 +824,11 @@ static int th_phase(void *t, int lit) {
 static void th_destroy(void *t) {
     acyclic *a = t;
     pk_free(&a->pk);
-    free(a->e);
+    free(a->e); free(a->gid); free(a->fixed);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
     free(a->out_guarded); free(a->in_guarded);
-    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->parent); free(a->seen); free(a->seen2);
+    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed);
     free(a->gone_stamp);
@@ -742,61 +889,106 @@ int acyclic_add_nodes(acyclic *a, int count) {
         int cap = a->pk.cap_nodes;
         a->out_guarded = big_realloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
         a->in_guarded = big_realloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
-        a->parent = big_realloc(a->parent, (size_t)cap * sizeof *a->parent);
-        a->seen = big_realloc(a->seen, (size_t)cap * sizeof *a->seen);
-        a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
-        for (int v = a->cap_nodes; v < cap; v++) { a->seen[v] = a->seen2[v] = 0; a->parent[v] = -1; }
+        if (a->seen2) {
+            a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
+            for (int v = a->cap_nodes; v < cap; v++) a->seen2[v] = 0;
+        }
         a->cap_nodes = cap;
     }
     for (int v = first; v < n; v++) a->out_guarded[v] = a->in_guarded[v] = -1;
     return first;
 }
 
-void acyclic_reserve_edges(acyclic *a, int count) {
-    if (count <= 0 || (int64_t)a->num_edges + count <= a->cap_edges) return;
-    if ((int64_t)a->num_edges + count > INT32_MAX) return;      /* add_edge grows as it goes */
-    a->cap_edges = a->num_edges + count;
-    a->e = big_realloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
+void acyclic_reserve_edges(acyclic *a, int always_on, int guarded) {
+    size_t listed = a->num_fixed - a->fixed_base;
+    if (always_on > 0 && listed + (size_t)always_on > a->cap_fixed) {
+        a->cap_fixed = listed + (size_t)always_on;
+        a->fixed = big_realloc(a->fixed, 2 * a->cap_fixed * sizeof *a->fixed);
+    }
+    if (guarded <= 0 || (int64_t)a->num_guarded + guarded <= a->cap_guarded) return;
+    if ((int64_t)a->num_guarded + guarded > INT32_MAX) return;      /* add_edge grows as it goes */
+    a->cap_guarded = a->num_guarded + guarded;
+    a->e = big_realloc(a->e, (size_t)a->cap_guarded * sizeof *a->e);
+    a->gid = big_realloc(a->gid, (size_t)a->cap_guarded * sizeof *a->gid);
+}
+
+/* A new record (guarded id) for edge id `id`. */
+static int new_record(acyclic *a, int id, int from, int to, int lit) {
+    if (a->num_guarded == a->cap_guarded) {
+        if (a->num_guarded >= PK_FIXED - 1) xalloc_fail(SIZE_MAX);    /* guarded ids must stay below PK_FIXED */
+        a->cap_guarded = a->cap_guarded ? 2 * a->cap_guarded : 64;
+        if (a->cap_guarded >= PK_FIXED) a->cap_guarded = PK_FIXED - 1;
+        a->e = big_realloc(a->e, (size_t)a->cap_guarded * sizeof *a->e);
+        a->gid = big_realloc(a->gid, (size_t)a->cap_guarded * sizeof *a->gid);
+    }
+    int g = a->num_guarded++;
+    a->e[g] = (edge){from, to, lit, -1, -1, -1, -1};
+    a->gid[g] = id;
+    return g;
+}
+
+/* An always-on edge: onto the fixed list; into the order now only if it
+ * goes against it (a search), else at the next use of the order. */
+static void add_fixed(acyclic *a, int id, int from, int to) {
+    int forward = a->pk.ord[from] < a->pk.ord[to];
+    if (forward) a->st.inserts++;                     /* as insert_arc counts the others */
+    else {
+        if (!insert_arc(a, from, to, PK_FIXED, 0)) {
+            /* closes a cycle of edges on for good: kept as a record that is never on */
+            new_record(a, id, from, to, 0);
+            vec_int cl; vec_init(cl);
+            conflict_clause(a, 0, &cl);
+            gsat_add_clause(a->s, cl.data, (int)cl.len);
+            vec_free(cl);
+            return;
+        }
+    }
+    size_t listed = a->num_fixed - a->fixed_base;
+    if (listed == a->cap_fixed) {
+        a->cap_fixed = a->cap_fixed ? 2 * a->cap_fixed : 64;
+        a->fixed = big_realloc(a->fixed, 2 * a->cap_fixed * sizeof *a->fixed);
+    }
+    a->fixed[2 * listed] = from;
+    a->fixed[2 * listed + 1] = to;
+    a->num_fixed++;
+    if (!forward) a->fixed_in_pk = a->num_fixed;    /* synced before, and this one inserted */
 }
 
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     flush_taken_back(a);
-    if (a->num_edges == a->cap_edges) {
-        a->cap_edges = a->cap_edges ? 2 * a->cap_edges : 64;
-        a->e = big_realloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
-    }
+    if (a->num_edges == INT32_MAX) xalloc_fail(SIZE_MAX);
     int id = a->num_edges++;
-    edge *ed = &a->e[id];
-    *ed = (edge){from, to, lit, -1, -1, -1, -1};
     a->st.edges++;
     if (from == to) {                 /* a self-loop can never be on */
+        new_record(a, id, from, to, lit);
         if (lit) gsat_add_clause(a->s, (int[]){-lit}, 1);
         else gsat_add_clause(a->s, NULL, 0);
         return id;
     }
-    if (lit) {
-        int v = lit_var(lit);
-        a->st.guarded_edges++;
-        gsat_reserve_vars(a->s, v);
-        ensure_vars(a, v);
-        ed->next_guarded = a->guard_head[lit_index(lit)];
-        a->guard_head[lit_index(lit)] = id;
-        ed->next_out = a->out_guarded[from];
-        a->out_guarded[from] = id;
-        ed->next_in = a->in_guarded[to];
-        a->in_guarded[to] = id;
-        if (!a->watched[v]) {
-            /* the engine delivers the guard later if it is already set */
-            a->watched[v] = 1;
-            gsat_theory_watch(a->s, a->th, v);
-            return id;
-        }
-        if (guard_value(a, lit) <= 0) return id;
-        /* The guard is watched, true, and was reported already: insert now. */
+    if (!lit) { add_fixed(a, id, from, to); return id; }
+    int g = new_record(a, id, from, to, lit);
+    edge *ed = &a->e[g];
+    int v = lit_var(lit);
+    a->st.guarded_edges++;
+    gsat_reserve_vars(a->s, v);
+    ensure_vars(a, v);
+    ed->next_guarded = a->guard_head[lit_index(lit)];
+    a->guard_head[lit_index(lit)] = g;
+    ed->next_out = a->out_guarded[from];
+    a->out_guarded[from] = g;
+    ed->next_in = a->in_guarded[to];
+    a->in_guarded[to] = g;
+    if (!a->watched[v]) {
+        /* the engine delivers the guard later if it is already set */
+        a->watched[v] = 1;
+        gsat_theory_watch(a->s, a->th, v);
+        return id;
     }
-    if (!enable(a, id)) {
+    if (guard_value(a, lit) <= 0) return id;
+    /* The guard is watched, true, and was reported already: insert now. */
+    if (!enable(a, g)) {
         vec_int cl; vec_init(cl);
-        conflict_clause(a, id, &cl);
+        conflict_clause(a, lit, &cl);
         gsat_add_clause(a->s, cl.data, (int)cl.len);
         vec_free(cl);
     }
@@ -813,25 +1005,51 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
 
 
 void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
-    *from = a->e[e].from; *to = a->e[e].to; *lit = a->e[e].lit;
+    int lo = 0, hi = a->num_guarded;                 /* records with an edge id below e */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (a->gid[mid] < e) lo = mid + 1; else hi = mid;
+    }
+    if (lo < a->num_guarded && a->gid[lo] == e) {
+        *from = a->e[lo].from; *to = a->e[lo].to; *lit = a->e[lo].lit;
+        return;
+    }
+    size_t f = (size_t)(e - lo);
+    *lit = 0;
+    if (f < a->fixed_base) { *from = *to = -1; return; }      /* dropped (theory_keep_ends 0) */
+    *from = a->fixed[2 * (f - a->fixed_base)]; *to = a->fixed[2 * (f - a->fixed_base) + 1];
 }
 
 int acyclic_verify_order(const acyclic *a) {
+    const int *ord = a->pk.ord;
     int on = 0;
     for (size_t i = 0; i < a->trail.len; i++) {
         const edge *ed = &a->e[a->trail.data[i]];
         if (ed->pos != (int)i) continue;                   /* a hole */
         on++;
-        if (a->pk.ord[ed->from] >= a->pk.ord[ed->to]) return 0;
+        if (ord[ed->from] >= ord[ed->to]) return 0;
     }
-    /* every enabled edge is on the trail once: as many as the order holds */
-    int arcs = 0;
-    for (int v = 0; v < a->pk.num_nodes; v++) arcs += a->pk.out[v].len;
-    for (int id = 0; id < a->num_edges; id++)
-        if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
-    if (arcs != on) return 0;
+    /* every always-on edge respects the order, those not in it yet too */
+    for (int v = 0; v < a->pk.fix_nodes; v++) {
+        int nf;
+        const int *heads = pk_fixed_out(&a->pk, v, &nf);
+        for (int i = 0; i < nf; i++) if (ord[v] >= ord[heads[i]]) return 0;
+    }
+    for (size_t f = a->fixed_frozen; f < a->num_fixed; f++)
+        if (ord[a->fixed[2 * (f - a->fixed_base)]] >= ord[a->fixed[2 * (f - a->fixed_base) + 1]]) return 0;
+    /* every enabled edge is on the trail once, every always-on one in the
+     * order once: as many as the order holds */
+    int64_t arcs = 0, fixed_arcs = a->pk.fix_nodes ? a->pk.fix_out_start[a->pk.fix_nodes] : 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
-        if (a->pk.node_at[a->pk.ord[v]] != v) return 0;
+        for (int k = 0; k < a->pk.out[v].len; k++) {
+            if (pk_arcs(&a->pk, &a->pk.out[v])[k].edge == PK_FIXED) fixed_arcs++;
+            else arcs++;
+        }
+    for (int id = 0; id < a->num_guarded; id++)
+        if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
+    if (arcs != on || fixed_arcs != (int64_t)a->fixed_in_pk) return 0;
+    for (int v = 0; v < a->pk.num_nodes; v++)
+        if (a->pk.node_at[ord[v]] != v) return 0;
     return 1;
 }
 
@@ -839,20 +1057,41 @@ int acyclic_verify(const acyclic *a) {
     int n = a->pk.num_nodes;
     if (!acyclic_verify_order(a)) return 0;
     /* every edge that should be on is on, and only those */
-    for (int id = 0; id < a->num_edges; id++) {
+    for (int id = 0; id < a->num_guarded; id++) {
         const edge *ed = &a->e[id];
         if (ed->from == ed->to) { if (ed->pos >= 0) return 0; continue; }
         int should = ed->lit == 0 || guard_value(a, ed->lit) > 0;
         if (should != (ed->pos >= 0)) return 0;
     }
-    /* independent DFS over the on-edges: colour 0 new, 1 open, 2 done */
-    int *head = malloc(((size_t)n + 1) * sizeof *head), *nxt = malloc(((size_t)a->num_edges + 1) * sizeof *nxt);
+    /* independent DFS over the on-edges (always-on ones from the fixed
+     * list, ids num_guarded + f; those it dropped from the frozen arrays):
+     * colour 0 new, 1 open, 2 done */
+    size_t m = (size_t)a->num_guarded + a->num_fixed, k = 0;
+    int *fe = malloc((2 * a->num_fixed + 1) * sizeof *fe);
+    if (!fe) xalloc_fail(a->num_fixed);
+    for (int v = 0; v < a->pk.fix_nodes && k < 2 * a->fixed_base; v++) {
+        int nf;
+        const int *heads = pk_fixed_out(&a->pk, v, &nf);
+        for (int i = 0; i < nf; i++) { fe[k++] = v; fe[k++] = heads[i]; }
+    }
+    if (k != 2 * a->fixed_base) { free(fe); return 0; }
+    if (a->num_fixed > a->fixed_base) memcpy(fe + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *fe);
+    int *head = malloc(((size_t)n + 1) * sizeof *head), *nxt = malloc((m + 1) * sizeof *nxt);
     unsigned char *colour = calloc((size_t)n + 1, 1);
     int *stack = malloc(((size_t)n + 1) * sizeof *stack), *it = malloc(((size_t)n + 1) * sizeof *it);
     if (!head || !nxt || !colour || !stack || !it) xalloc_fail((size_t)n);
     for (int v = 0; v < n; v++) head[v] = -1;
-    for (int id = 0; id < a->num_edges; id++)
-        if (a->e[id].pos >= 0) { nxt[id] = head[a->e[id].from]; head[a->e[id].from] = id; }
+    for (size_t id = 0; id < m; id++) {
+        int from;
+        if (id < (size_t)a->num_guarded) {
+            if (a->e[id].pos < 0) continue;
+            from = a->e[id].from;
+        } else {
+            from = fe[2 * (id - (size_t)a->num_guarded)];
+        }
+        nxt[id] = head[from];
+        head[from] = (int)id;
+    }
     int ok = 1;
     for (int r = 0; r < n && ok; r++) {
         if (colour[r]) continue;
@@ -862,11 +1101,11 @@ int acyclic_verify(const acyclic *a) {
             int top = sp - 1, id = it[top];
             if (id < 0) { colour[stack[top]] = 2; sp--; continue; }
             it[top] = nxt[id];
-            int z = a->e[id].to;
+            int z = id < a->num_guarded ? a->e[id].to : fe[2 * ((size_t)id - (size_t)a->num_guarded) + 1];
             if (colour[z] == 1) ok = 0;
             else if (colour[z] == 0) { colour[z] = 1; stack[sp] = z; it[sp] = head[z]; sp++; }
         }
     }
-    free(head); free(nxt); free(colour); free(stack); free(it);
+    free(head); free(nxt); free(colour); free(stack); free(it); free(fe);
     return ok;
 }

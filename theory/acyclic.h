@@ -58,8 +58,9 @@ int  acyclic_add_nodes(acyclic *a, int count);
 /* Add edge from->to guarded by lit (0: always on); returns its global id.
  * The caller has made sure the solver is at decision level 0. */
 int  acyclic_add_edge(acyclic *a, int from, int to, int lit);
-/* Room for count more edges, allocated once (a reader that knows them). */
-void acyclic_reserve_edges(acyclic *a, int count);
+/* Room for more edges, always_on and guarded ones, allocated once (a
+ * reader that knows them). */
+void acyclic_reserve_edges(acyclic *a, int always_on, int guarded);
 int  acyclic_num_nodes(const acyclic *a);
 int  acyclic_num_edges(const acyclic *a);
 acyclic_graph_vec *acyclic_graphs(acyclic *a);

@@ -45,14 +45,19 @@ int gsat_graph_add_nodes(gsat *s, int graph, int count) {
     if (!g || count < 0) return -1;
     int first_local = (int)g->node.len;
     int first = acyclic_add_nodes(a, count);
-    vec_reserve(g->node, g->node.len + (size_t)count);
+    size_t need = g->node.len + (size_t)count;
+    if (need > g->node.cap) {        /* doubling, but a whole graph at once at its exact size */
+        size_t cap = 2 * g->node.cap > need ? 2 * g->node.cap : need;
+        g->node.data = xrealloc(g->node.data, cap * sizeof *g->node.data);
+        g->node.cap = cap;
+    }
     for (int i = 0; i < count; i++) vec_push(g->node, first + i);
     return first_local;
 }
 
-void gsat_graph_reserve_edges(gsat *s, int count) {
+void gsat_graph_reserve_edges(gsat *s, int always_on, int guarded) {
     acyclic *a = acyclic_of(s);
-    if (a) acyclic_reserve_edges(a, count);
+    if (a) acyclic_reserve_edges(a, always_on, guarded);
 }
 
 int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {

@@ -11,9 +11,10 @@ void pk_init(pk_order *pk) {
 }
 
 void pk_free(pk_order *pk) {
-    for (int i = 0; i < pk->num_nodes; i++) { free(pk->out[i].arcs); free(pk->in[i].arcs); }
+    free(pk->arena);
     free(pk->out); free(pk->in); free(pk->ord); free(pk->node_at); free(pk->mark);
     free(pk->par_node); free(pk->par_edge);
+    free(pk->fix_out_start); free(pk->fix_in_start); free(pk->fix_out); free(pk->fix_in);
     vec_free(pk->stack); vec_free(pk->next); vec_free(pk->fwd); vec_free(pk->bwd);
     vec_free(pk->pos_buf); vec_free(pk->sort_buf);
     memset(pk, 0, sizeof *pk);
@@ -22,8 +23,9 @@ void pk_free(pk_order *pk) {
 int pk_add_nodes(pk_order *pk, int count) {
     int first = pk->num_nodes, need = first + count;
     if (need > pk->cap_nodes) {
-        int cap = pk->cap_nodes ? pk->cap_nodes : 16;
-        while (cap < need) cap *= 2;
+        /* doubling, but a large add (a whole graph at once) at its exact size */
+        int cap = pk->cap_nodes < 8 ? 16 : 2 * pk->cap_nodes;
+        if (cap < need || cap < pk->cap_nodes) cap = need;
         pk->ord = xrealloc(pk->ord, (size_t)cap * sizeof *pk->ord);
         pk->node_at = xrealloc(pk->node_at, (size_t)cap * sizeof *pk->node_at);
         pk->mark = xrealloc(pk->mark, (size_t)cap * sizeof *pk->mark);
@@ -53,12 +55,54 @@ uint32_t pk_new_stamp(pk_order *pk) {
     return pk->stamp;
 }
 
-static inline void adj_push(pk_adj *a, int node, int edge, int cost) {
-    if (a->len == a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 4;
-        a->arcs = xrealloc(a->arcs, (size_t)a->cap * sizeof *a->arcs);
+/* Copy every list into a fresh arena, in node order, dropping the room
+ * lists left behind. */
+static void arena_compact(pk_order *pk) {
+    size_t cap = 2 * (pk->arena_len - pk->arena_dead) + 64, at = 0;
+    pk_arc *fresh = xmalloc(cap * sizeof *fresh);
+    for (int side = 0; side < 2; side++)
+        for (int v = 0; v < pk->num_nodes; v++) {
+            pk_adj *a = side ? &pk->in[v] : &pk->out[v];
+            if (!a->lcap) continue;
+            memcpy(fresh + at, pk->arena + a->at, (size_t)a->len * sizeof *fresh);
+            a->at = (uint32_t)at;
+            at += (size_t)1 << a->lcap;
+        }
+    free(pk->arena);
+    pk->arena = fresh;
+    pk->arena_len = at;
+    pk->arena_cap = cap;
+    pk->arena_dead = 0;
+}
+
+/* Room for one more arc in list a: twice its room at the arena's end. */
+static void adj_grow(pk_order *pk, pk_adj *a) {
+    if (a->len == PK_MAX_DEGREE) xalloc_fail(SIZE_MAX);       /* no node has 2^27 enabled arcs */
+    unsigned lcap = a->lcap + 1;
+    size_t cap = (size_t)1 << lcap;
+    if (pk->arena_len + cap > pk->arena_cap) {
+        /* a list's earlier rooms add up to about its room, so up to half
+         * is left behind; compacting costs a pass over the nodes, paid for
+         * by an arena at least that long */
+        if (pk->arena_dead > pk->arena_len / 4 && pk->arena_len >= (size_t)pk->num_nodes) arena_compact(pk);
+        if (pk->arena_len + cap > pk->arena_cap) {
+            size_t need = pk->arena_len + cap, c = pk->arena_cap ? 2 * pk->arena_cap : 64;
+            if (c < need) c = need;
+            pk->arena = xrealloc(pk->arena, c * sizeof *pk->arena);
+            pk->arena_cap = c;
+        }
     }
-    a->arcs[a->len++] = (pk_arc){node, (unsigned)edge, (unsigned)cost};
+    if (pk->arena_len + cap > UINT32_MAX) xalloc_fail(SIZE_MAX);   /* offsets are 32-bit */
+    memcpy(pk->arena + pk->arena_len, pk->arena + a->at, (size_t)a->len * sizeof *pk->arena);
+    if (a->lcap) pk->arena_dead += (size_t)1 << a->lcap;
+    a->at = (uint32_t)pk->arena_len;
+    a->lcap = lcap;
+    pk->arena_len += cap;
+}
+
+static inline void adj_push(pk_order *pk, pk_adj *a, int node, int edge, int cost) {
+    if (a->len == (a->lcap ? 1u << a->lcap : 0)) adj_grow(pk, a);
+    pk->arena[a->at + (uint32_t)a->len++] = (pk_arc){node, (unsigned)edge, (unsigned)cost};
 }
 
 void pk_sort_ints(int *a, int n, int *tmp) {
@@ -115,18 +159,30 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
             vec_clear(pk->next);
             continue;
         }
-        int w = vec_pop(pk->stack);
-        const pk_adj *a = &pk->out[w];
-        for (int i = 0; i < a->len; i++) {
-            int z = a->arcs[i].node, oz = pk->ord[z];
+        int w = vec_pop(pk->stack), nf;
+        const int *fixed = pk_fixed_out(pk, w, &nf);
+        for (int i = 0; i < nf; i++) {      /* frozen arcs first: they were inserted first */
+            int z = fixed[i], oz = pk->ord[z];
             if (oz > ub || pk->mark[z] == stamp) continue;
-            if (a->arcs[i].cost) {
-                vec_push(pk->next, z); vec_push(pk->next, w); vec_push(pk->next, (int)a->arcs[i].edge);
+            pk->mark[z] = stamp;
+            pk->par_node[z] = w;
+            pk->par_edge[z] = PK_FIXED;
+            if (oz == ub) return 0;
+            vec_push(pk->stack, z);
+            vec_push(pk->fwd, z);
+        }
+        const pk_adj *a = &pk->out[w];
+        const pk_arc *arcs = pk_arcs(pk, a);
+        for (int i = 0; i < a->len; i++) {
+            int z = arcs[i].node, oz = pk->ord[z];
+            if (oz > ub || pk->mark[z] == stamp) continue;
+            if (arcs[i].cost) {
+                vec_push(pk->next, z); vec_push(pk->next, w); vec_push(pk->next, (int)arcs[i].edge);
                 continue;
             }
             pk->mark[z] = stamp;
             pk->par_node[z] = w;
-            pk->par_edge[z] = (int)a->arcs[i].edge;
+            pk->par_edge[z] = (int)arcs[i].edge;
             if (oz == ub) return 0;
             vec_push(pk->stack, z);
             vec_push(pk->fwd, z);
@@ -151,10 +207,20 @@ static void search_backward(pk_order *pk, int start, int lb, uint32_t stamp) {
     vec_push(pk->stack, start);
     vec_push(pk->bwd, start);
     while (pk->stack.len) {
-        int w = vec_pop(pk->stack);
+        int w = vec_pop(pk->stack), nf;
+        const int *fixed = pk_fixed_in(pk, w, &nf);
+        for (int i = 0; i < nf; i++) {
+            int z = fixed[i];
+            if (pk->ord[z] > lb && pk->mark[z] != stamp) {
+                pk->mark[z] = stamp;
+                vec_push(pk->stack, z);
+                vec_push(pk->bwd, z);
+            }
+        }
         const pk_adj *a = &pk->in[w];
+        const pk_arc *arcs = pk_arcs(pk, a);
         for (int i = 0; i < a->len; i++) {
-            int z = a->arcs[i].node;
+            int z = arcs[i].node;
             if (pk->ord[z] > lb && pk->mark[z] != stamp) {
                 pk->mark[z] = stamp;
                 vec_push(pk->stack, z);
@@ -220,23 +286,70 @@ int pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost) {
         pk->visited += (int64_t)(pk->fwd.len + pk->bwd.len);
         reorder(pk);
     }
-    adj_push(&pk->out[from], to, edge, cost);
-    adj_push(&pk->in[to], from, edge, cost);
+    adj_push(pk, &pk->out[from], to, edge, cost);
+    adj_push(pk, &pk->in[to], from, edge, cost);
     return 1;
 }
 
 /* Drop the arc of `edge` from a: the last one when edges leave in stack
  * order, else found from the end and the rest shifted down (insertion
  * order is kept, so stack-order removals stay O(1) afterwards). */
-static void adj_remove(pk_adj *a, int edge) {
+static void adj_remove(pk_order *pk, pk_adj *a, int edge) {
+    pk_arc *arcs = pk_arcs(pk, a);
     int i = a->len - 1;
-    while (i >= 0 && a->arcs[i].edge != edge) i--;
+    while (i >= 0 && arcs[i].edge != (unsigned)edge) i--;
     assert(i >= 0);
-    memmove(&a->arcs[i], &a->arcs[i + 1], (size_t)(a->len - 1 - i) * sizeof *a->arcs);
+    memmove(&arcs[i], &arcs[i + 1], (size_t)(a->len - 1 - i) * sizeof *arcs);
     a->len--;
 }
 
 void pk_remove(pk_order *pk, int from, int to, int edge) {
-    adj_remove(&pk->out[from], edge);
-    adj_remove(&pk->in[to], edge);
+    adj_remove(pk, &pk->out[from], edge);
+    adj_remove(pk, &pk->in[to], edge);
+}
+
+/* Drop the PK_FIXED arcs of a list, keeping the others' order. */
+static void adj_drop_fixed(pk_order *pk, pk_adj *a) {
+    pk_arc *arcs = pk_arcs(pk, a);
+    int k = 0;
+    for (int i = 0; i < a->len; i++)
+        if (arcs[i].edge != PK_FIXED) arcs[k++] = arcs[i];
+    a->len = k;
+    if (!k && a->lcap) { pk->arena_dead += (size_t)1 << a->lcap; *a = (pk_adj){0}; }
+}
+
+/* Counting sort of the ends by tail (out) and by head (in); within a node
+ * the arcs keep the order of ends, the order they were inserted in. */
+int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
+    size_t arcs = 0;
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        if (pk->ord[a] >= pk->ord[b]) return 0;      /* not respecting the order: the caller inserts them */
+        arcs++;
+    }
+    if (arcs >= UINT32_MAX) return 0;
+    free(pk->fix_out_start); free(pk->fix_in_start); free(pk->fix_out); free(pk->fix_in);
+    int nodes = pk->num_nodes;
+    uint32_t *os = xcalloc((size_t)nodes + 2, sizeof *os), *is = xcalloc((size_t)nodes + 2, sizeof *is);
+    int *out = xmalloc((arcs ? arcs : 1) * sizeof *out), *in = xmalloc((arcs ? arcs : 1) * sizeof *in);
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        assert(a < nodes && b < nodes);
+        os[a + 2]++;
+        is[b + 2]++;
+    }
+    for (int v = 0; v < nodes; v++) { os[v + 2] += os[v + 1]; is[v + 2] += is[v + 1]; }
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        out[os[a + 1]++] = b;
+        in[is[b + 1]++] = a;
+    }
+    pk->fix_out_start = os; pk->fix_in_start = is;
+    pk->fix_out = out; pk->fix_in = in;
+    pk->fix_nodes = nodes;
+    for (int v = 0; v < nodes; v++) { adj_drop_fixed(pk, &pk->out[v]); adj_drop_fixed(pk, &pk->in[v]); }
+    return 1;
 }

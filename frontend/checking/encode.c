@@ -85,13 +85,15 @@ int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_ed
     return first;
 }
 
-/* Edges pg_encode_sink adds: the known ones, the fixed T' -> T ones, and
- * both sides of every constraint (the same count as pg_side_deps gives). */
-static uint64_t edge_count(const polygraph *g) {
+/* Edges pg_encode_sink adds: the known ones and the fixed T' -> T ones
+ * (always on, *fixed), and both sides of every constraint (the same count
+ * as pg_side_deps gives). */
+static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
     const pg_index *ix = g->ix;
     uint64_t n = g->known.len;
     if (g->split)
         for (uint32_t t = 0; t < ix->h->num_txns; t++) n += ix->in_graph[t] != 0;
+    *fixed = n;
     for (size_t i = 0; i < g->cons.len; i++)
         for (int side = 0; side < 2; side++) {
             const pg_unit *U = &ix->units.data[side ? g->cons.data[i].v : g->cons.data[i].u];
@@ -103,11 +105,11 @@ static uint64_t edge_count(const polygraph *g) {
 }
 
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
-    /* The engine's edge array at its exact size: grown by doubling it
-     * would reserve up to as much again (28 bytes an edge; 100M edges at
-     * 10M transactions under SI). */
-    uint64_t edges = edge_count(g);
-    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, (int)edges);
+    /* The engine's edge arrays at their exact sizes: grown by doubling
+     * they would reserve up to as much again (100M edges at 10M
+     * transactions under SI). */
+    uint64_t fixed, edges = edge_count(g, &fixed);
+    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, (int)fixed, (int)(edges - fixed));
     graph_sink k = graph_sink_gsat(s);
     return pg_encode_sink(g, &k, guarded_edges);
 }

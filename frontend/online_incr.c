@@ -146,6 +146,10 @@ incr_check *incr_new(int want_si, int want_ser) {
          * solve would make the stream quadratic (new nodes come last in the
          * order, so their edges mostly go forward anyway) */
         gsat_set_option(L->s, "theory_presort", 0);
+        /* keep the assignment across checks: the next solve decides only
+         * the new transactions' pairs (solver/warm.c; needs preprocess=0) */
+        gsat_set_option(L->s, "keep_trail", 1);
+        gsat_set_option(L->s, "preprocess", 0);
     }
     om_init(&ic->om, want_si, want_ser);
     om_add_txn(&ic->om);                                  /* INIT */

@@ -20,6 +20,10 @@
 
 cref_t solver_propagate(gsat *s) {
     watch_flush(s);
+    if (s->late_units.len) {                      /* keep_trail: solver/warm.c */
+        cref_t c = warm_restore_units(s);
+        if (c != CREF_NONE) return c;
+    }
     /* locals: stores through vals (int8) would otherwise force reloads */
     cref_t confl = CREF_NONE;
     int8_t *const vals = s->vals;

@@ -31,7 +31,7 @@ void *gsat_theory_find(const gsat *s, const theory_ops *ops) {
     return NULL;
 }
 
-void gsat_backtrack_root(gsat *s) { solver_backtrack(s, 0); }
+void gsat_backtrack_root(gsat *s) { if (!warm_active(s)) solver_backtrack(s, 0); }
 
 void theory_solve_start(gsat *s) {
     int want = 0;
@@ -71,6 +71,13 @@ int gsat_lit_value_now(const gsat *s, int lit) {
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
     if (v > s->nvars) return 0;
     return s->vals[lit_from_dimacs(lit)];
+}
+
+int gsat_lit_level_now(const gsat *s, int lit) {
+    if (lit == 0) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
+    if (v > s->nvars || !s->vals[mklit(v, 0)]) return 0;
+    return var_level(s, v);
 }
 
 #ifdef GSAT_DEBUG

@@ -111,8 +111,13 @@ void gsat_theory_watch(gsat *s, int th, int var);
  * theories that need them. */
 int  gsat_decision_level(const gsat *s);
 int  gsat_lit_value_now(const gsat *s, int lit);
+/* The level of an assigned literal's variable (0 if unassigned).  With
+ * option keep_trail, edges and guards may arrive above level 0 (warm.c). */
+int  gsat_lit_level_now(const gsat *s, int lit);
 /* Take the engine back to decision level 0, as gsat_add_clause() does:
- * for a theory's own API that changes the problem (not from callbacks). */
+ * for a theory's own API that changes the problem (not from callbacks).
+ * With option keep_trail after a SAT answer it stays (solver/warm.c): the
+ * theory then adds what is new against the current assignment. */
 void gsat_backtrack_root(gsat *s);
 
 /* Register a theory's options: table[0..n-1] (static storage; names unique

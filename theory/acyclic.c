@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,8 @@ struct acyclic {
     int conflict_edge;
     vec_int cycle;        /* edge ids of the path that made the last insertion fail */
 
+    vec_int late;         /* edges on above the level of their guard (keep_trail): see th_backtrack */
+    int late_on;          /* edges were added above level 0 */
     acyclic_graph_vec graphs;
     int presort_due;      /* a solve began and the order is not presorted for it yet */
     vec_int assumed;      /* that solve's assumptions */
@@ -462,9 +465,13 @@ static int th_assigned(void *t, int lit) {
     flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     maybe_presort(a);
+    /* a guard told late (watched after it was set, keep_trail): its edges
+     * go on at this level, above the guard's own */
+    int late = a->late_on && a->trail_lim.len && gsat_lit_level_now(a->s, lit) < (int)a->trail_lim.len;
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
         if (a->e[id].pos >= 0) continue;
         if (!enable(a, id)) { a->conflict_edge = id; return 1; }
+        if (late) vec_push(a->late, id);
     }
     return 0;
 }
@@ -479,6 +486,28 @@ static void th_new_level(void *t) {
 static void drop_pending(acyclic *a) {
     for (size_t i = 0; i < a->pending.len; i++) a->pending_mark[lit_var(a->pending.data[i])] = 0;
     vec_clear(a->pending);
+}
+
+/* Edges turned on above the level of their guard (always-on edges and
+ * edges of true guards added to the graph above level 0, guards told
+ * late; option keep_trail) were put on the edge trail at the level then
+ * current: a backtrack that keeps the guard takes them off.  Put back on
+ * at once: the edges on before the backtrack were acyclic, so a subset is.
+ * Those whose guard went are dropped (the engine reports it again when
+ * set); at level 0 the rest are on for good. */
+static void restore_late(acyclic *a, int level) {
+    size_t j = 0;
+    for (size_t i = 0; i < a->late.len; i++) {
+        int id = a->late.data[i];
+        const edge *ed = &a->e[id];
+        if (ed->lit && guard_value(a, ed->lit) <= 0) continue;
+        if (ed->pos < 0 && !enable(a, id)) {
+            fprintf(stderr, "gsat: internal error: an edge kept across a backtrack closes a cycle\n");
+            abort();
+        }
+        if (level > 0) a->late.data[j++] = id;
+    }
+    a->late.len = j;
 }
 
 /* The edge trail may have holes: entries of edges disabled by
@@ -497,6 +526,7 @@ static void th_backtrack(void *t, int level) {
         ed->pos = -1;
     }
     vec_shrink(a->trail_lim, (size_t)level);
+    if (a->late.len) restore_late(a, level);
 }
 
 /* Partial backtracking takes back single literals: their edges are
@@ -683,7 +713,7 @@ static void th_destroy(void *t) {
     free(a->out_guarded); free(a->in_guarded);
     free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->parent); free(a->seen); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
-    vec_free(a->assumed);
+    vec_free(a->assumed); vec_free(a->late);
     free(a->gone_stamp);
     vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
@@ -765,6 +795,7 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         a->cap_edges = a->cap_edges ? 2 * a->cap_edges : 64;
         a->e = big_realloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
     }
+    if (gsat_decision_level(a->s) > 0) a->late_on = 1;   /* keep_trail: see restore_late */
     int id = a->num_edges++;
     edge *ed = &a->e[id];
     *ed = (edge){from, to, lit, -1, -1, -1, -1};
@@ -794,12 +825,19 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         if (guard_value(a, lit) <= 0) return id;
         /* The guard is watched, true, and was reported already: insert now. */
     }
-    if (!enable(a, id)) {
+    /* Above level 0 (keep_trail) the conflict clause backtracks only as
+     * far as it must (solver/warm.c); then the edge may close another
+     * cycle, or wait for its guard.  At level 0 the clause is empty. */
+    const int warm = a->late_on;
+    while (!enable(a, id)) {
         vec_int cl; vec_init(cl);
         conflict_clause(a, id, &cl);
-        gsat_add_clause(a->s, cl.data, (int)cl.len);
+        int ok = gsat_add_clause(a->s, cl.data, (int)cl.len);
         vec_free(cl);
+        if (!ok || !warm || (lit && guard_value(a, lit) <= 0)) return id;
+        flush_taken_back(a);
     }
+    if (a->trail_lim.len) vec_push(a->late, id);
     return id;
 }
 

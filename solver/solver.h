@@ -174,6 +174,8 @@ struct gsat {
 
     vec_uint assumptions;
     vec_uint late_units;      /* warm.c: unit clauses true now above level 0, to become level-0 facts */
+    int late_max;             /* the highest level among them */
+    int late_dirty;           /* a backtrack may have taken one back */
     vec_int failed;           /* DIMACS failed assumptions */
 
     int64_t conflict_limit;   /* per solve, < 0 none */

@@ -80,6 +80,13 @@ int gsat_lit_level_now(const gsat *s, int lit) {
     return var_level(s, v);
 }
 
+int gsat_theory_told(const gsat *s, int th, int lit) {
+    if (lit == 0 || th < 0 || th >= s->ntheories) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
+    if (v > s->nvars || s->vals[lit_from_dimacs(lit)] <= 0) return 0;
+    return s->trail_pos[v] < s->theories[th].head;
+}
+
 #ifdef GSAT_DEBUG
 static void theory_bug(gsat *s, int th, const char *what, int lit) {
     fprintf(stderr, "gsat: internal error: theory '%s': %s (literal %d)\n",

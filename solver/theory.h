@@ -114,6 +114,10 @@ int  gsat_lit_value_now(const gsat *s, int lit);
 /* The level of an assigned literal's variable (0 if unassigned).  With
  * option keep_trail, edges and guards may arrive above level 0 (warm.c). */
 int  gsat_lit_level_now(const gsat *s, int lit);
+/* 1 if lit is true and theory th was told (its place on the trail is
+ * before the theory's head): a literal after it will be reported, and
+ * only told literals are reported again when taken back one by one. */
+int  gsat_theory_told(const gsat *s, int th, int lit);
 /* Take the engine back to decision level 0, as gsat_add_clause() does:
  * for a theory's own API that changes the problem (not from callbacks).
  * With option keep_trail after a SAT answer it stays (solver/warm.c): the

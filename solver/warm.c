@@ -4,19 +4,21 @@
  * CaDiCaL do.  The next solve then only propagates and decides what is new.
  *
  * A clause added above level 0 (after the level-0 facts were taken out by
- * gsat_add_clause) is made consistent with the trail by backtracking only
- * as far as it needs:
+ * gsat_add_clause) is made consistent with the trail by taking back only
+ * what it needs (a literal and what depends on it, with partial
+ * backtracking, solver/unassign.c; else the levels from its own up):
  * - two literals not false, or a true literal whose level is at most that
  *   of every false watched one: stored as it is (lits[0], lits[1] watched);
- * - a true literal above the highest false one: back to that level, then
- *   the clause is unit there;
+ * - a true literal above the highest false one: taken back, then the
+ *   clause is unit;
  * - one literal not assigned, the others false: implied at once, at the
  *   highest level of the others (out of order, as chronological
  *   backtracking leaves literals; solver/propagate.c);
- * - every literal false: back below the highest level, and again.
+ * - every literal false: the one on the highest level taken back, and
+ *   again.
  * A unit clause is a level-0 fact: assigned at level 0 (out of order) if
- * its literal is unassigned; after a backtrack below the level of a false
- * literal if false; and if true above level 0 it is remembered
+ * its literal is unassigned; after taking its negation back if false; and
+ * if true above level 0 it is remembered
  * (late_units) and assigned at level 0 by the first propagation after a
  * backtrack or a partial backtrack took its literal back.
  *
@@ -49,6 +51,15 @@ static void best_two_first(gsat *s, lit_t *lits, uint32_t n) {
     }
 }
 
+/* Take back the true literal t (above level 0): with partial backtracking
+ * only t and what depends on it go (solver/unassign.c), else every level
+ * from t's up. */
+static void take_back(gsat *s, lit_t t) {
+    s->st.warm_backtracks++;
+    if (unassign_supported(s)) unassign_dependents(s, t);
+    else solver_backtrack(s, (uint32_t)var_level(s, lvar(t)) - 1);
+}
+
 static int warm_unit(gsat *s, lit_t l) {
     for (;;) {
         if (s->vals[l] == 0) { enqueue_at(s, l, CREF_NONE, 0); return 1; }
@@ -58,9 +69,12 @@ static int warm_unit(gsat *s, lit_t l) {
             s->ok = 0;
             return 0;
         }
-        if (s->vals[l] > 0) { vec_push(s->late_units, l); return 1; }
-        solver_backtrack(s, (uint32_t)lv - 1);
-        s->st.warm_backtracks++;
+        if (s->vals[l] > 0) {
+            vec_push(s->late_units, l);
+            if (lv > s->late_max) s->late_max = lv;
+            return 1;
+        }
+        take_back(s, lneg(l));
     }
 }
 
@@ -73,8 +87,7 @@ int warm_add_clause(gsat *s, lit_t *lits, uint32_t n) {
         int l0 = var_level(s, lvar(lits[0])), l1 = var_level(s, lvar(lits[1]));
         if (v0 > 0 && (v1 >= 0 || l1 >= l0)) break;          /* satisfied, watches sound */
         if (v0 > 0) {                                         /* true above a false one */
-            solver_backtrack(s, (uint32_t)l1);
-            s->st.warm_backtracks++;
+            take_back(s, lits[0]);
             continue;
         }
         if (v0 == 0 && v1 == 0) break;                        /* two free watches */
@@ -86,8 +99,7 @@ int warm_add_clause(gsat *s, lit_t *lits, uint32_t n) {
         }
         /* every literal false: undo the highest level */
         if (l0 == 0) { s->ok = 0; return 0; }     /* false by restored units */
-        solver_backtrack(s, (uint32_t)l0 - 1);
-        s->st.warm_backtracks++;
+        take_back(s, lneg(lits[0]));
     }
     cref_t r = arena_alloc(s, lits, n, 0);
     vec_push(s->originals, r);
@@ -102,15 +114,23 @@ int warm_add_clause(gsat *s, lit_t *lits, uint32_t n) {
 cref_t warm_restore_units(gsat *s) {
     size_t j = 0;
     cref_t confl = CREF_NONE;
+    s->late_dirty = 0;
+    s->late_max = 0;
     for (size_t i = 0; i < s->late_units.len; i++) {
         lit_t l = s->late_units.data[i];
+        int lv = var_level(s, lvar(l));
         if (s->vals[l] == 0) enqueue_at(s, l, CREF_NONE, 0);
-        else if (s->vals[l] > 0) { if (var_level(s, lvar(l)) > 0) s->late_units.data[j++] = l; }
-        else if (confl == CREF_NONE) {
-            confl = arena_alloc(s, &l, 1, CL_REASON);   /* unwatched, freed as theory clauses are */
-            vec_push(s->treasons, confl);
-            s->late_units.data[j++] = l;                 /* until the conflict is resolved */
-        } else s->late_units.data[j++] = l;
+        else if (s->vals[l] > 0) {
+            if (lv > 0) { s->late_units.data[j++] = l; if (lv > s->late_max) s->late_max = lv; }
+        } else {                                         /* kept until the conflict is resolved */
+            if (confl == CREF_NONE) {
+                confl = arena_alloc(s, &l, 1, CL_REASON);   /* unwatched, freed as theory clauses are */
+                vec_push(s->treasons, confl);
+            }
+            s->late_units.data[j++] = l;
+            if (lv > s->late_max) s->late_max = lv;
+            s->late_dirty = 1;
+        }
     }
     s->late_units.len = j;
     return confl;

@@ -77,8 +77,8 @@ struct acyclic {
     int conflict_edge;
     vec_int cycle;        /* edge ids of the path that made the last insertion fail */
 
-    vec_int late;         /* edges on above the level of their guard (keep_trail): see th_backtrack */
-    int late_on;          /* edges were added above level 0 */
+    vec_int late;         /* th_backtrack: edges that stay on, set aside */
+    int late_on;          /* edges were added above level 0 (keep_trail): see th_backtrack */
     acyclic_graph_vec graphs;
     int presort_due;      /* a solve began and the order is not presorted for it yet */
     vec_int assumed;      /* that solve's assumptions */
@@ -465,13 +465,9 @@ static int th_assigned(void *t, int lit) {
     flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     maybe_presort(a);
-    /* a guard told late (watched after it was set, keep_trail): its edges
-     * go on at this level, above the guard's own */
-    int late = a->late_on && a->trail_lim.len && gsat_lit_level_now(a->s, lit) < (int)a->trail_lim.len;
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
         if (a->e[id].pos >= 0) continue;
         if (!enable(a, id)) { a->conflict_edge = id; return 1; }
-        if (late) vec_push(a->late, id);
     }
     return 0;
 }
@@ -488,45 +484,39 @@ static void drop_pending(acyclic *a) {
     vec_clear(a->pending);
 }
 
-/* Edges turned on above the level of their guard (always-on edges and
- * edges of true guards added to the graph above level 0, guards told
- * late; option keep_trail) were put on the edge trail at the level then
- * current: a backtrack that keeps the guard takes them off.  Put back on
- * at once: the edges on before the backtrack were acyclic, so a subset is.
- * Those whose guard went are dropped (the engine reports it again when
- * set); at level 0 the rest are on for good. */
-static void restore_late(acyclic *a, int level) {
-    size_t j = 0;
-    for (size_t i = 0; i < a->late.len; i++) {
-        int id = a->late.data[i];
-        const edge *ed = &a->e[id];
-        if (ed->lit && guard_value(a, ed->lit) <= 0) continue;
-        if (ed->pos < 0 && !enable(a, id)) {
-            fprintf(stderr, "gsat: internal error: an edge kept across a backtrack closes a cycle\n");
-            abort();
-        }
-        if (level > 0) a->late.data[j++] = id;
-    }
-    a->late.len = j;
-}
-
 /* The edge trail may have holes: entries of edges disabled by
- * th_unassign (their pos no longer names the entry). */
+ * th_unassign (their pos no longer names the entry).
+ *
+ * Above level 0 (option keep_trail) edges may be on above the level of
+ * their guard: always-on edges and edges of true guards added to the
+ * graph there, guards told late (watched after they were set).  A
+ * backtrack that keeps such an edge's guard, told, keeps the edge: it
+ * stays in the order and moves to the top of the edge trail (at level 0:
+ * on for good).  A guard that is kept but not told (it sits after the
+ * engine's new head) is told again, and its edges go off until then. */
 static void th_backtrack(void *t, int level) {
     acyclic *a = t;
     flush_taken_back(a);
     drop_pending(a);
     if (level < 0 || (size_t)level >= a->trail_lim.len) return;
     size_t keep = (size_t)a->trail_lim.data[level];
+    vec_clear(a->late);
     while (a->trail.len > keep) {
         int id = vec_pop(a->trail);
         edge *ed = &a->e[id];
         if (ed->pos != (int)a->trail.len) continue;      /* a hole */
+        if (a->late_on && (!ed->lit || (guard_value(a, ed->lit) > 0 && gsat_theory_told(a->s, a->th, ed->lit)))) {
+            vec_push(a->late, id);
+            continue;
+        }
         pk_remove(&a->pk, ed->from, ed->to, id);
         ed->pos = -1;
     }
     vec_shrink(a->trail_lim, (size_t)level);
-    if (a->late.len) restore_late(a, level);
+    for (size_t i = a->late.len; i-- > 0;) {            /* in their old order */
+        a->e[a->late.data[i]].pos = (int)a->trail.len;
+        vec_push(a->trail, a->late.data[i]);
+    }
 }
 
 /* Partial backtracking takes back single literals: their edges are
@@ -795,7 +785,7 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         a->cap_edges = a->cap_edges ? 2 * a->cap_edges : 64;
         a->e = big_realloc(a->e, (size_t)a->cap_edges * sizeof *a->e);
     }
-    if (gsat_decision_level(a->s) > 0) a->late_on = 1;   /* keep_trail: see restore_late */
+    if (gsat_decision_level(a->s) > 0) a->late_on = 1;   /* keep_trail: see th_backtrack */
     int id = a->num_edges++;
     edge *ed = &a->e[id];
     *ed = (edge){from, to, lit, -1, -1, -1, -1};
@@ -823,6 +813,9 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
             return id;
         }
         if (guard_value(a, lit) <= 0) return id;
+        /* Above level 0 (keep_trail) a true guard may still wait on the
+         * trail to be reported: then it is, with its edges. */
+        if (a->late_on && !gsat_theory_told(a->s, a->th, lit)) return id;
         /* The guard is watched, true, and was reported already: insert now. */
     }
     /* Above level 0 (keep_trail) the conflict clause backtracks only as
@@ -837,7 +830,6 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         if (!ok || !warm || (lit && guard_value(a, lit) <= 0)) return id;
         flush_taken_back(a);
     }
-    if (a->trail_lim.len) vec_push(a->late, id);
     return id;
 }
 

@@ -332,6 +332,10 @@ int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int 
         int u = lit_to_dimacs(s->trail[i]);
         rc = each(state, &u, 1);
     }
+    for (size_t i = 0; i < s->late_units.len && !rc; i++) {   /* keep_trail: units true above level 0 */
+        int u = lit_to_dimacs(s->late_units.data[i]);
+        rc = each(state, &u, 1);
+    }
     vec_int lits;
     vec_init(lits);
     for (size_t i = 0; i < s->originals.len && !rc; i++) {

@@ -170,6 +170,11 @@ static void run_many(uint64_t seed, int n, int small) {
 static void small_against_brute_force(void **state) { (void)state; run_many(0x5EEDFACEULL, 1500, 1); }
 static void larger_against_fresh_solver(void **state) { (void)state; run_many(0xC0FFEE11ULL, 300, 0); }
 
+static int has_unit1(void *state, const int *lits, int n) {
+    if (n == 1 && lits[0] == 1) *(int *)state = 1;
+    return 0;
+}
+
 /* A unit clause on a variable true above level 0 waits (late_units) and
  * becomes a level-0 fact when a backtrack takes it back; its negation
  * later makes the problem UNSAT. */
@@ -186,6 +191,9 @@ static void late_unit_then_its_negation(void **state) {
     assert_int_equal(gsat_fixed(s, 1), 0);
     gsat_add_clause(s, (int[]){1}, 1);                    /* true now: remembered */
     assert_int_equal(s->late_units.len, 1);
+    int found = 0;                                        /* the formula as the engine holds it has it */
+    gsat_clauses(s, &found, has_unit1);
+    assert_int_equal(found, 1);
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
     assert_int_equal(gsat_value(s, 1), 1);
     gsat_add_clause(s, (int[]){-1}, 1);                   /* false above level 0: backtrack */

@@ -73,13 +73,6 @@ int gsat_lit_value_now(const gsat *s, int lit) {
     return s->vals[lit_from_dimacs(lit)];
 }
 
-int gsat_lit_level_now(const gsat *s, int lit) {
-    if (lit == 0) return 0;
-    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
-    if (v > s->nvars || !s->vals[mklit(v, 0)]) return 0;
-    return var_level(s, v);
-}
-
 int gsat_theory_told(const gsat *s, int th, int lit) {
     if (lit == 0 || th < 0 || th >= s->ntheories) return 0;
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);

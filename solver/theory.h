@@ -111,9 +111,6 @@ void gsat_theory_watch(gsat *s, int th, int var);
  * theories that need them. */
 int  gsat_decision_level(const gsat *s);
 int  gsat_lit_value_now(const gsat *s, int lit);
-/* The level of an assigned literal's variable (0 if unassigned).  With
- * option keep_trail, edges and guards may arrive above level 0 (warm.c). */
-int  gsat_lit_level_now(const gsat *s, int lit);
 /* 1 if lit is true and theory th was told (its place on the trail is
  * before the theory's head): a literal after it will be reported, and
  * only told literals are reported again when taken back one by one. */

@@ -18,14 +18,15 @@
  *   again.
  * A unit clause is a level-0 fact: assigned at level 0 (out of order) if
  * its literal is unassigned; after taking its negation back if false; and
- * if true above level 0 it is remembered
- * (late_units) and assigned at level 0 by the first propagation after a
- * backtrack or a partial backtrack took its literal back.
+ * if true above level 0 it is remembered (late_units) and assigned at
+ * level 0 by the first propagation after a backtrack or a partial
+ * backtrack took its literal back.
  *
  * Theories learn the new literals from the trail as usual; edges added to
  * a graph above level 0 are the acyclicity theory's concern
- * (theory/acyclic.c, "late" edges).  Every model is still checked in
- * debug builds (solver.c verify_model, the theory's final check). */
+ * (theory/acyclic.c: acyclic_add_edge, th_backtrack).  Every model is still
+ * checked in debug builds (solver.c verify_model, the theory's final
+ * check, theory clauses against the trail). */
 #include <assert.h>
 
 #include "solver/solver.h"

@@ -818,9 +818,9 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         if (a->late_on && !gsat_theory_told(a->s, a->th, lit)) return id;
         /* The guard is watched, true, and was reported already: insert now. */
     }
-    /* Above level 0 (keep_trail) the conflict clause backtracks only as
-     * far as it must (solver/warm.c); then the edge may close another
-     * cycle, or wait for its guard.  At level 0 the clause is empty. */
+    /* Above level 0 (keep_trail) the conflict clause takes back only what
+     * it must (solver/warm.c); then the edge may close another cycle, or
+     * wait for its guard.  Otherwise (level 0) one clause, as always. */
     const int warm = a->late_on;
     while (!enable(a, id)) {
         vec_int cl; vec_init(cl);

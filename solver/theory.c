@@ -171,7 +171,10 @@ cref_t theory_round(gsat *s, int *progress) {
         uint32_t bit = 1u << th;
         while (ts->pending.len) {
             lit_t l = vec_pop(ts->pending);
-            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
+            /* one that a backtrack moved past the head is reported from
+             * there (keep_trail: a level-0 fact out of order), so that
+             * what the theory acted on is always before its head */
+            if (s->vals[l] > 0 && s->trail_pos[lvar(l)] < ts->head && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
                 cref_t c = theory_conflict(s, th);
                 if (ts->ops->unassign) { untell(ts, l); vec_push(ts->pending, l); }
                 return c;

@@ -827,7 +827,7 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         conflict_clause(a, id, &cl);
         int ok = gsat_add_clause(a->s, cl.data, (int)cl.len);
         vec_free(cl);
-        if (!ok || !warm || (lit && guard_value(a, lit) <= 0)) return id;
+        if (!ok || !warm || (lit && (guard_value(a, lit) <= 0 || !gsat_theory_told(a->s, a->th, lit)))) return id;
         flush_taken_back(a);
     }
     return id;

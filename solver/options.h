@@ -42,6 +42,7 @@
     X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \
     X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \
     X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")           \
+    X(keep_trail, 0, 0, 1, "incremental: keep the assignment after SAT; clauses and edges added later join it, the next solve decides only what is new (with preprocess=0)") \
     /* preprocessing (solver/simp*.c) */                                                         \
     X(preprocess, 1, 0, 2, "preprocessing: 0 off, 1 before the first solve, 2 before every solve that follows new clauses") \
     X(equiv, 1, 0, 1, "preprocessing: substitute equivalent literals")                          \

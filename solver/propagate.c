@@ -20,6 +20,10 @@
 
 cref_t solver_propagate(gsat *s) {
     watch_flush(s);
+    if (s->late_dirty) {                          /* keep_trail: solver/warm.c */
+        cref_t c = warm_restore_units(s);
+        if (c != CREF_NONE) return c;
+    }
     /* locals: stores through vals (int8) would otherwise force reloads */
     cref_t confl = CREF_NONE;
     int8_t *const vals = s->vals;
@@ -130,5 +134,6 @@ void solver_backtrack(gsat *s, uint32_t level) {
     s->qhead = lim;
     while (s->tprop_pos.len && s->tprop_pos.data[s->tprop_pos.len - 1] >= lim) s->tprop_pos.len--;
     s->trail_lim.len = level;
+    if (s->late_units.len && (int)level < s->late_max) s->late_dirty = 1;
     if (s->ntheories) theory_backtrack(s, level, lim);
 }

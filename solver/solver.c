@@ -43,7 +43,7 @@ void gsat_free(gsat *s) {
     unassign_forget(s);
     free(s->occ); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone);
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
-    vec_free(s->assumptions); vec_free(s->failed);
+    vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
     vec_free(s->learn_buf);
 #ifdef GSAT_DEBUG
@@ -112,7 +112,8 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
     vec_push(s->original, 0);
 #endif
     if (!s->ok) return 0;
-    solver_backtrack(s, 0);
+    int warm = warm_active(s);                    /* keep the assignment (warm.c) */
+    if (!warm) solver_backtrack(s, 0);
     simp_restore_lits(s, lits, n);                /* preprocessing removed some? */
     if (!s->ok) return 0;
     int maxv = 0;
@@ -140,13 +141,15 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
         lit_t l = buf->data[i];
         if (l == prev) continue;
         if (prev != LIT_UNDEF && l == lneg(prev)) return 1;   /* tautology */
-        if (s->vals[l] > 0) return 1;                          /* satisfied at level 0 */
+        int fixed = warm && var_level(s, lvar(l)) > 0 ? 0 : s->vals[l];
+        if (fixed > 0) return 1;                               /* satisfied at level 0 */
         prev = l;
-        if (s->vals[l] < 0) continue;                          /* false at level 0 */
+        if (fixed < 0) continue;                               /* false at level 0 */
         buf->data[j++] = l;
     }
     buf->len = j;
     if (j == 0) { s->ok = 0; return 0; }
+    if (warm) return warm_add_clause(s, buf->data, (uint32_t)j);
     if (j == 1) {
         enqueue(s, buf->data[0], CREF_NONE);
         /* a level-0 fact holds whether or not it was propagated: a loader
@@ -192,8 +195,8 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     double t0 = gsat_now();
     for (size_t i = 0; i < s->failed.len; i++) s->failed_mark[lit_from_dimacs(s->failed.data[i])] = 0;
     vec_clear(s->failed);
+    warm_solve_start(s, n);                       /* level 0, or the kept trail */
     vec_clear(s->assumptions);
-    solver_backtrack(s, 0);
     for (int i = 0; i < n; i++) {
         int v = assumptions[i] < 0 ? -assumptions[i] : assumptions[i];
         if (!v) continue;
@@ -218,7 +221,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
         verify_model(s);
 #endif
     }
-    solver_backtrack(s, 0);
+    if (status != GSAT_SAT || !s->opt.keep_trail) solver_backtrack(s, 0);
     s->st.seconds += gsat_now() - t0;
     return status;
 }
@@ -327,6 +330,10 @@ int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int 
     for (uint32_t i = 0; i < s->trail_n && !rc; i++) {
         if (var_level(s, lvar(s->trail[i])) != 0) continue;
         int u = lit_to_dimacs(s->trail[i]);
+        rc = each(state, &u, 1);
+    }
+    for (size_t i = 0; i < s->late_units.len && !rc; i++) {   /* keep_trail: units true above level 0 */
+        int u = lit_to_dimacs(s->late_units.data[i]);
         rc = each(state, &u, 1);
     }
     vec_int lits;

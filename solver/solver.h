@@ -173,6 +173,9 @@ struct gsat {
     uint32_t simp_assigns; int64_t simp_props;
 
     vec_uint assumptions;
+    vec_uint late_units;      /* warm.c: unit clauses true now above level 0, to become level-0 facts */
+    int late_max;             /* the highest level among them */
+    int late_dirty;           /* a backtrack may have taken one back */
     vec_int failed;           /* DIMACS failed assumptions */
 
     int64_t conflict_limit;   /* per solve, < 0 none */
@@ -321,6 +324,12 @@ void theory_new_level(gsat *s);
 void theory_backtrack(gsat *s, uint32_t level, uint32_t lim);   /* lim: trail start of level+1 */
 void theory_free_all(gsat *s);
 void theory_solve_start(gsat *s);      /* each theory's solve_start() */
+
+/* warm.c: the kept assignment (option keep_trail) */
+static inline int warm_active(const gsat *s) { return s->opt.keep_trail && decision_level(s) > 0 && !s->simp; }
+int warm_add_clause(gsat *s, lit_t *lits, uint32_t n);   /* n >= 1, no literal fixed at level 0 */
+cref_t warm_restore_units(gsat *s);                     /* before propagation: a conflict or CREF_NONE */
+void warm_solve_start(gsat *s, int n_assumptions);      /* keep the trail or go to level 0 */
 
 /* search.c */
 int solver_search(gsat *s);

@@ -32,6 +32,9 @@
     X(theory_propagations, "literals implied by theories")                   \
     X(theory_explanations, "lazy reasons asked of theories")                 \
     X(theory_explanation_lits, "literals in theory reasons and conflicts") \
+    X(warm_starts, "solves that began on the kept assignment (keep_trail)")  \
+    X(warm_clauses, "clauses added above level 0 (keep_trail)")              \
+    X(warm_backtracks, "backtracks an added clause needed (keep_trail)")     \
     X(simp_runs, "preprocessing runs")                                       \
     X(simp_partial_runs, "runs that left clauses of frozen variables out")   \
     X(simp_eliminated, "variables eliminated")                               \

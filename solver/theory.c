@@ -31,7 +31,7 @@ void *gsat_theory_find(const gsat *s, const theory_ops *ops) {
     return NULL;
 }
 
-void gsat_backtrack_root(gsat *s) { solver_backtrack(s, 0); }
+void gsat_backtrack_root(gsat *s) { if (!warm_active(s)) solver_backtrack(s, 0); }
 
 void theory_solve_start(gsat *s) {
     int want = 0;
@@ -71,6 +71,13 @@ int gsat_lit_value_now(const gsat *s, int lit) {
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
     if (v > s->nvars) return 0;
     return s->vals[lit_from_dimacs(lit)];
+}
+
+int gsat_theory_told(const gsat *s, int th, int lit) {
+    if (lit == 0 || th < 0 || th >= s->ntheories) return 0;
+    uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
+    if (v > s->nvars || s->vals[lit_from_dimacs(lit)] <= 0) return 0;
+    return s->trail_pos[v] < s->theories[th].head;
 }
 
 #ifdef GSAT_DEBUG
@@ -164,7 +171,10 @@ cref_t theory_round(gsat *s, int *progress) {
         uint32_t bit = 1u << th;
         while (ts->pending.len) {
             lit_t l = vec_pop(ts->pending);
-            if (s->vals[l] > 0 && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
+            /* one that a backtrack moved past the head is reported from
+             * there (keep_trail: a level-0 fact out of order), so that
+             * what the theory acted on is always before its head */
+            if (s->vals[l] > 0 && s->trail_pos[lvar(l)] < ts->head && ts->ops->assigned(ts->t, lit_to_dimacs(l))) {
                 cref_t c = theory_conflict(s, th);
                 if (ts->ops->unassign) { untell(ts, l); vec_push(ts->pending, l); }
                 return c;

@@ -111,8 +111,14 @@ void gsat_theory_watch(gsat *s, int th, int var);
  * theories that need them. */
 int  gsat_decision_level(const gsat *s);
 int  gsat_lit_value_now(const gsat *s, int lit);
+/* 1 if lit is true and theory th was told (its place on the trail is
+ * before the theory's head): a literal after it will be reported, and
+ * only told literals are reported again when taken back one by one. */
+int  gsat_theory_told(const gsat *s, int th, int lit);
 /* Take the engine back to decision level 0, as gsat_add_clause() does:
- * for a theory's own API that changes the problem (not from callbacks). */
+ * for a theory's own API that changes the problem (not from callbacks).
+ * With option keep_trail after a SAT answer it stays (solver/warm.c): the
+ * theory then adds what is new against the current assignment. */
 void gsat_backtrack_root(gsat *s);
 
 /* Register a theory's options: table[0..n-1] (static storage; names unique

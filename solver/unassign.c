@@ -161,6 +161,14 @@ void unassign_dependents(gsat *s, lit_t p) {
     int min_level = var_level(s, pv);
     assert(s->vals[p] > 0 && min_level > 0);
     if (!s->occ_n) occ_build(s);
+    else if (s->occ_n < 2 * ((size_t)s->nvars + 1)) {
+        /* variables added since (keep_trail: between solves) are in no
+         * clause the lists miss (such a clause drops them): empty lists */
+        size_t n = 2 * ((size_t)s->nvars + 1);
+        s->occ = xrealloc(s->occ, n * sizeof *s->occ);
+        memset(s->occ + s->occ_n, 0, (n - s->occ_n) * sizeof *s->occ);
+        s->occ_n = n;
+    }
     for (int th = 0; th < s->ntheories; th++) s->theories[th].ops->unassign(s->theories[th].t, 0);
     /* Who goes, in trail order: the literals whose reason clause holds
      * one that goes (found through the occurrence lists), and the
@@ -240,6 +248,7 @@ void unassign_dependents(gsat *s, lit_t p) {
     s->st.partial_backtracks++;
     s->st.partial_unassigned += s->trail_n - out;
     s->trail_n = out;
+    if (s->late_units.len) s->late_dirty = 1;     /* keep_trail: solver/warm.c */
 #ifdef GSAT_DEBUG
     check_trail(s);
 #endif

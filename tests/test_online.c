@@ -235,6 +235,22 @@ static void test_simulator_shuffled(void **state) {
     assert_true(st.kept_model > 0 && st.solves > 0);          /* both ways of answering were taken */
 }
 
+/* More sessions and longer streams, in order and shuffled: the engine
+ * keeps its assignment from check to check (option keep_trail), so new
+ * units and edges keep meeting decided pairs; the verdict of every prefix
+ * still equals the batch check's. */
+static void test_simulator_longer(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    int cases = simulator_streams(&st, 6, 16, 6, 0, 0, 1);
+    cases += simulator_streams(&st, 6, 16, 6, 1, 1, 1);
+    report_stats("simulator, 6 sessions of 16", &st);
+    assert_int_equal(st.histories, cases);
+    assert_true(st.failing >= 5);
+    assert_true(st.incr_checks > 5 * st.scratch_checks);
+    assert_true(st.solves > 0);
+}
+
 /* The library (include/isocheck.h): transactions added one at a time, a
  * check of both levels after each; the verdict equals the batch check of
  * the same history every time, and most checks are answered by the
@@ -346,6 +362,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulator_prefixes),
         cmocka_unit_test(test_simulator_shuffled),
+        cmocka_unit_test(test_simulator_longer),
         cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_list_prefixes),
     };

@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,8 @@ struct acyclic {
     int conflict_edge;
     vec_int cycle;        /* edge ids of the path that made the last insertion fail */
 
+    vec_int late;         /* th_backtrack: edges that stay on, set aside */
+    int late_on;          /* edges were added above level 0 (keep_trail): see th_backtrack */
     acyclic_graph_vec graphs;
     int presort_due;      /* a solve began and the order is not presorted for it yet */
     vec_int assumed;      /* that solve's assumptions */
@@ -621,21 +624,39 @@ static void drop_pending(acyclic *a) {
 }
 
 /* The edge trail may have holes: entries of edges disabled by
- * th_unassign (their pos no longer names the entry). */
+ * th_unassign (their pos no longer names the entry).
+ *
+ * Above level 0 (option keep_trail) edges may be on above the level of
+ * their guard: edges of true guards added to the graph there, guards told
+ * late (watched after they were set); always-on edges are never on the
+ * trail (fixed arcs of the order, add_fixed), so no backtrack removes them.  A
+ * backtrack that keeps such an edge's guard, told, keeps the edge: it
+ * stays in the order and moves to the top of the edge trail (at level 0:
+ * on for good).  A guard that is kept but not told (it sits after the
+ * engine's new head) is told again, and its edges go off until then. */
 static void th_backtrack(void *t, int level) {
     acyclic *a = t;
     flush_taken_back(a);
     drop_pending(a);
     if (level < 0 || (size_t)level >= a->trail_lim.len) return;
     size_t keep = (size_t)a->trail_lim.data[level];
+    vec_clear(a->late);
     while (a->trail.len > keep) {
         int id = vec_pop(a->trail);
         edge *ed = &a->e[id];
         if (ed->pos != (int)a->trail.len) continue;      /* a hole */
+        if (a->late_on && guard_value(a, ed->lit) > 0 && gsat_theory_told(a->s, a->th, ed->lit)) {
+            vec_push(a->late, id);
+            continue;
+        }
         pk_remove(&a->pk, ed->from, ed->to, id);
         ed->pos = -1;
     }
     vec_shrink(a->trail_lim, (size_t)level);
+    for (size_t i = a->late.len; i-- > 0;) {            /* in their old order */
+        a->e[a->late.data[i]].pos = (int)a->trail.len;
+        vec_push(a->trail, a->late.data[i]);
+    }
 }
 
 /* Partial backtracking takes back single literals: their edges are
@@ -830,7 +851,7 @@ static void th_destroy(void *t) {
     free(a->out_guarded); free(a->in_guarded);
     free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
-    vec_free(a->assumed);
+    vec_free(a->assumed); vec_free(a->late);
     free(a->gone_stamp);
     vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
@@ -933,13 +954,16 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
     int forward = a->pk.ord[from] < a->pk.ord[to];
     if (forward) a->st.inserts++;                     /* as insert_arc counts the others */
     else {
-        if (!insert_arc(a, from, to, PK_FIXED, 0)) {
-            /* closes a cycle of edges on for good: kept as a record that is never on */
-            new_record(a, id, from, to, 0);
+        while (!insert_arc(a, from, to, PK_FIXED, 0)) {
             vec_int cl; vec_init(cl);
             conflict_clause(a, 0, &cl);
-            gsat_add_clause(a->s, cl.data, (int)cl.len);
+            int ok = gsat_add_clause(a->s, cl.data, (int)cl.len);
             vec_free(cl);
+            /* Above level 0 (keep_trail) the clause took back a guard of
+             * the cycle (solver/warm.c): try again; the edge is on for good. */
+            if (ok && a->late_on) { flush_taken_back(a); continue; }
+            /* closes a cycle of edges on for good: kept as a record that is never on */
+            new_record(a, id, from, to, 0);
             return;
         }
     }
@@ -957,6 +981,7 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     flush_taken_back(a);
     if (a->num_edges == INT32_MAX) xalloc_fail(SIZE_MAX);
+    if (gsat_decision_level(a->s) > 0) a->late_on = 1;   /* keep_trail: see th_backtrack */
     int id = a->num_edges++;
     a->st.edges++;
     if (from == to) {                 /* a self-loop can never be on */
@@ -985,12 +1010,20 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
         return id;
     }
     if (guard_value(a, lit) <= 0) return id;
-    /* The guard is watched, true, and was reported already: insert now. */
-    if (!enable(a, g)) {
+    /* Above level 0 (keep_trail) a true guard may still wait on the
+     * trail to be reported: then it is, with its edges. */
+    if (a->late_on && !gsat_theory_told(a->s, a->th, lit)) return id;
+    /* The guard is watched, true, and was reported already: insert now.
+     * Above level 0 (keep_trail) the conflict clause takes back only what
+     * it must (solver/warm.c); then the edge may close another cycle, or
+     * wait for its guard.  Otherwise (level 0) one clause, as always. */
+    while (!enable(a, g)) {
         vec_int cl; vec_init(cl);
         conflict_clause(a, lit, &cl);
-        gsat_add_clause(a->s, cl.data, (int)cl.len);
+        int ok = gsat_add_clause(a->s, cl.data, (int)cl.len);
         vec_free(cl);
+        if (!ok || !a->late_on || guard_value(a, lit) <= 0 || !gsat_theory_told(a->s, a->th, lit)) return id;
+        flush_taken_back(a);
     }
     return id;
 }

@@ -194,6 +194,23 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
     return added;
 }
 
+/* Every edge of side u<v is implied by the known graph already (what
+ * pg_side_edges would add nothing for), tested without building the
+ * edges: most covering candidates of the scan are such. */
+static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
+    const pg_index *ix = g->ix;
+    if (!g->reach) return 0;
+    const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
+    uint32_t hv = V->head;
+    if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_tp(g, hv))) return 0;
+    uint32_t to = pg_node_t(g, hv);
+    for (uint32_t j = 0; j < U->rd_num; j++) {
+        uint32_t r = ix->readers.data[U->rd_first + j];
+        if (r != hv && !pg_reaches(g, pg_node_tp(g, r), to)) return 0;
+    }
+    return 1;
+}
+
 uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
     dep_edge_vec scratch; vec_init(scratch);
     pg_edge_vec out; vec_init(out);
@@ -342,7 +359,8 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t v = cand[(size_t)i * G + gi];
-            if (v != UINT32_MAX) out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
+            if (v != UINT32_MAX && !side_implied(g, s + i, v))
+                out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
         }
     return 1;
 }

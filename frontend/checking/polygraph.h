@@ -129,6 +129,7 @@ typedef struct polygraph {
     uint32_t reach_stride;       /* num_chains + 2, rounded up to even */
     int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
     size_t reach_edges;
+    size_t reach_incr_failed;    /* fewest new edges an incremental renewal gave up on (0: none) */
     int reach_half;              /* split graph, rows for the commits only (pg_reach_half_mode) */
     uint32_t *sout_start, *sout; /* with reach_half: start nodes' arcs, as of the table */
     uint32_t *topo_pos;          /* node -> position in a topological order */

@@ -77,29 +77,29 @@ typedef struct vm {
     uint32_t *ko_start;          /* per key: its slice of ko */
     uint8_t *is_list;            /* per key */
     int64_t *marker;             /* per version g: installed value / last element (INIT: VALUE_INIT) */
-    uint32_t *len;               /* per version g: length of the list at g */
+    uint32_t *len;               /* per version g: length of the list at g (NULL: no list keys) */
     uint32_t *el_start;          /* per key: its full list in el */
     vec_i64 el;                  /* per key, the appends of its versions in order */
-    uint32_t *gkey;              /* per version g: its key */
     uint32_t *slot; uint64_t mask;   /* open addressing: (key, marker) -> g, UINT32_MAX empty */
     uint32_t *grp_key, *grp_at;  /* per txn: key whose slice it was seen in, where its ops start */
 } vm;
 
 static void vm_free(vm *m) {
     free(m->part); free(m->ko); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
-    free(m->el_start); vec_free(m->el); free(m->gkey); free(m->slot); free(m->grp_key); free(m->grp_at);
+    free(m->el_start); vec_free(m->el); free(m->slot); free(m->grp_key); free(m->grp_at);
     memset(m, 0, sizeof *m);
 }
 
-/* The marker table: a slot holds a version g; a probe compares g's key and
- * marker exactly, so collisions cost time, never a wrong answer. */
+/* The marker table: a slot holds a version g; a probe compares g's key (the
+ * key whose slice of vo->txns holds g) and marker exactly, so collisions
+ * cost time, never a wrong answer. */
 static uint64_t mk_hash(uint32_t key, int64_t v) {
     uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)key << 32 | key);
     x ^= x >> 31; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 29;
     return x;
 }
-static void mk_put(vm *m, uint32_t g) {
-    uint64_t i = mk_hash(m->gkey[g], m->marker[g]) & m->mask;
+static void mk_put(vm *m, uint32_t key, uint32_t g) {
+    uint64_t i = mk_hash(key, m->marker[g]) & m->mask;
     while (m->slot[i] != UINT32_MAX) i = (i + 1) & m->mask;
     m->slot[i] = g;
 }
@@ -107,7 +107,7 @@ static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
     if (!m->slot) return UINT32_MAX;
     for (uint64_t i = mk_hash(key, v) & m->mask;; i = (i + 1) & m->mask) {
         uint32_t g = m->slot[i];
-        if (g == UINT32_MAX || (m->gkey[g] == key && m->marker[g] == v)) return g;
+        if (g == UINT32_MAX || (g >= m->vo->start[key] && g < m->vo->start[key + 1] && m->marker[g] == v)) return g;
     }
 }
 
@@ -180,9 +180,10 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
         if (op_k(h, op) == OP_APPEND || op_k(h, op) == OP_LIST_READ) m->is_list[h->op_key[op]] = 1;
     size_t nv = vo->txns.len;
     m->marker = xmalloc((nv ? nv : 1) * sizeof *m->marker);
-    m->len = xcalloc(nv ? nv : 1, sizeof *m->len);
+    int lists = 0;
+    for (uint32_t k = 0; k < nk && !lists; k++) lists = m->is_list[k];
+    m->len = lists ? xcalloc(nv ? nv : 1, sizeof *m->len) : NULL;   /* read by list reads only */
     m->el_start = xcalloc((size_t)nk + 1, sizeof *m->el_start);
-    m->gkey = xmalloc((nv ? nv : 1) * sizeof *m->gkey);
     uint64_t cap = 64;
     while (cap < 2 * (uint64_t)nv) cap *= 2;
     m->mask = cap - 1;
@@ -212,9 +213,8 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
         }
         m->el_start[k] = (uint32_t)m->el.len;
         m->marker[a] = VALUE_INIT;
-        m->len[a] = 0;
-        m->gkey[a] = k;
-        mk_put(m, a);
+        if (m->len) m->len[a] = 0;
+        mk_put(m, k, a);
         for (uint32_t g = a + 1; g < b; g++) {
             uint32_t t = vo->txns.data[g];
             if (t == 0 || t >= nt || listed[t] != 2 * (uint64_t)k + 1) {
@@ -228,9 +228,8 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
                 else if (op_k(h, op) == OP_APPEND) { last = h->op_value[op]; vec_push(m->el, last); }
             }
             m->marker[g] = last;
-            m->len[g] = (uint32_t)(m->el.len - m->el_start[k]);
-            m->gkey[g] = k;
-            mk_put(m, g);
+            if (m->len) m->len[g] = (uint32_t)(m->el.len - m->el_start[k]);
+            mk_put(m, k, g);
         }
     }
     m->el_start[nk] = (uint32_t)m->el.len;

@@ -102,10 +102,14 @@ static check_verdict confirm_success(polygraph *g, check_result *res) {
     }
     vo_from_order(g, &res->vo);
     /* The re-check reads the history and the version order only: the
-     * known edges (12 bytes each, the model's sides included) go before it
-     * builds its own graph, the peak of a PASS. */
+     * known edges (12 bytes each, the model's sides included), the
+     * constraints and the order (their counts are copied already) go
+     * before it builds its own graph, the peak of a PASS. */
     res->st.known_edges_final = g->known.len;
     vec_free(g->known);
+    vec_free(g->cons);
+    free(g->topo_pos);
+    g->topo_pos = NULL;
     char why[300] = "";
     vec_clear(res->cycle);
     int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);

@@ -68,39 +68,38 @@ static uint32_t kv_find(const kv_entry *t, size_t n, uint32_t key, int64_t value
 
 /* ---- the history read under a version order -------------------------------- */
 
-typedef struct key_op { uint32_t key, op; } key_op;
-
 typedef struct vm {
     const history *h;
     const version_order *vo;
     uint8_t *part;               /* per txn */
-    key_op *ko; size_t nko;      /* participants' successful ops, by key then program order */
+    uint32_t *ko; size_t nko;    /* participants' successful ops, by key then program order
+                                    (the key is implied by the slice: ko_start) */
     uint32_t *ko_start;          /* per key: its slice of ko */
     uint8_t *is_list;            /* per key */
     int64_t *marker;             /* per version g: installed value / last element (INIT: VALUE_INIT) */
-    uint32_t *len;               /* per version g: length of the list at g */
+    uint32_t *len;               /* per version g: length of the list at g (NULL: no list keys) */
     uint32_t *el_start;          /* per key: its full list in el */
     vec_i64 el;                  /* per key, the appends of its versions in order */
-    uint32_t *gkey;              /* per version g: its key */
     uint32_t *slot; uint64_t mask;   /* open addressing: (key, marker) -> g, UINT32_MAX empty */
     uint32_t *grp_key, *grp_at;  /* per txn: key whose slice it was seen in, where its ops start */
 } vm;
 
 static void vm_free(vm *m) {
     free(m->part); free(m->ko); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
-    free(m->el_start); vec_free(m->el); free(m->gkey); free(m->slot); free(m->grp_key); free(m->grp_at);
+    free(m->el_start); vec_free(m->el); free(m->slot); free(m->grp_key); free(m->grp_at);
     memset(m, 0, sizeof *m);
 }
 
-/* The marker table: a slot holds a version g; a probe compares g's key and
- * marker exactly, so collisions cost time, never a wrong answer. */
+/* The marker table: a slot holds a version g; a probe compares g's key (the
+ * key whose slice of vo->txns holds g) and marker exactly, so collisions
+ * cost time, never a wrong answer. */
 static uint64_t mk_hash(uint32_t key, int64_t v) {
     uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)key << 32 | key);
     x ^= x >> 31; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 29;
     return x;
 }
-static void mk_put(vm *m, uint32_t g) {
-    uint64_t i = mk_hash(m->gkey[g], m->marker[g]) & m->mask;
+static void mk_put(vm *m, uint32_t key, uint32_t g) {
+    uint64_t i = mk_hash(key, m->marker[g]) & m->mask;
     while (m->slot[i] != UINT32_MAX) i = (i + 1) & m->mask;
     m->slot[i] = g;
 }
@@ -108,7 +107,7 @@ static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
     if (!m->slot) return UINT32_MAX;
     for (uint64_t i = mk_hash(key, v) & m->mask;; i = (i + 1) & m->mask) {
         uint32_t g = m->slot[i];
-        if (g == UINT32_MAX || (m->gkey[g] == key && m->marker[g] == v)) return g;
+        if (g == UINT32_MAX || (g >= m->vo->start[key] && g < m->vo->start[key + 1] && m->marker[g] == v)) return g;
     }
 }
 
@@ -172,7 +171,7 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
         for (uint32_t t = 1; t < nt; t++) {
             if (!m->part[t]) continue;
             for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-                if (op_ok(h, op) && (!want || want[h->op_key[op]])) { key_op e = { h->op_key[op], op }; m->ko[fill[h->op_key[op]]++] = e; }
+                if (op_ok(h, op) && (!want || want[h->op_key[op]])) m->ko[fill[h->op_key[op]]++] = op;
         }
         free(fill);
     }
@@ -181,9 +180,10 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
         if (op_k(h, op) == OP_APPEND || op_k(h, op) == OP_LIST_READ) m->is_list[h->op_key[op]] = 1;
     size_t nv = vo->txns.len;
     m->marker = xmalloc((nv ? nv : 1) * sizeof *m->marker);
-    m->len = xcalloc(nv ? nv : 1, sizeof *m->len);
+    int lists = 0;
+    for (uint32_t k = 0; k < nk && !lists; k++) lists = m->is_list[k];
+    m->len = lists ? xcalloc(nv ? nv : 1, sizeof *m->len) : NULL;   /* read by list reads only */
     m->el_start = xcalloc((size_t)nk + 1, sizeof *m->el_start);
-    m->gkey = xmalloc((nv ? nv : 1) * sizeof *m->gkey);
     uint64_t cap = 64;
     while (cap < 2 * (uint64_t)nv) cap *= 2;
     m->mask = cap - 1;
@@ -203,7 +203,7 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
         /* the participants that write k, and where their ops on k start */
         uint32_t writers = 0;
         for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1]; i++) {
-            uint32_t op = m->ko[i].op, t = h->op_txn[op];
+            uint32_t op = m->ko[i], t = h->op_txn[op];
             if (m->grp_key[t] != k) { m->grp_key[t] = k; m->grp_at[t] = i; }
             op_kind ok_ = op_k(h, op);
             if ((ok_ == OP_WRITE || ok_ == OP_APPEND) && listed[t] != 2 * (uint64_t)k + 1) { listed[t] = 2 * (uint64_t)k + 1; writers++; }
@@ -213,9 +213,8 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
         }
         m->el_start[k] = (uint32_t)m->el.len;
         m->marker[a] = VALUE_INIT;
-        m->len[a] = 0;
-        m->gkey[a] = k;
-        mk_put(m, a);
+        if (m->len) m->len[a] = 0;
+        mk_put(m, k, a);
         for (uint32_t g = a + 1; g < b; g++) {
             uint32_t t = vo->txns.data[g];
             if (t == 0 || t >= nt || listed[t] != 2 * (uint64_t)k + 1) {
@@ -223,27 +222,28 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
             }
             listed[t] = 2 * (uint64_t)k + 2;            /* listed: a repeat is caught above */
             int64_t last = VALUE_INIT;
-            for (uint32_t i = m->grp_at[t]; i < m->ko_start[k + 1] && h->op_txn[m->ko[i].op] == t; i++) {
-                uint32_t op = m->ko[i].op;
+            for (uint32_t i = m->grp_at[t]; i < m->ko_start[k + 1] && h->op_txn[m->ko[i]] == t; i++) {
+                uint32_t op = m->ko[i];
                 if (op_k(h, op) == OP_WRITE) last = h->op_value[op];
                 else if (op_k(h, op) == OP_APPEND) { last = h->op_value[op]; vec_push(m->el, last); }
             }
             m->marker[g] = last;
-            m->len[g] = (uint32_t)(m->el.len - m->el_start[k]);
-            m->gkey[g] = k;
-            mk_put(m, g);
+            if (m->len) m->len[g] = (uint32_t)(m->el.len - m->el_start[k]);
+            mk_put(m, k, g);
         }
     }
     m->el_start[nk] = (uint32_t)m->el.len;
     ok = 1;
 out:
-    free(listed);
+    /* only the index above needs them: gone before the replay's output grows */
+    free(listed); free(m->grp_key); free(m->grp_at);
+    m->grp_key = m->grp_at = NULL;
     return ok;
 }
 
 /* Replay t's ops on key k (ops[0..n), program order).  1: consistent, *s
  * the snapshot's version index (UINT32_MAX: no read shows it); 0: why. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const key_op *ops, size_t n, uint32_t *s, char *why, size_t wl) {
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const uint32_t *ops, size_t n, uint32_t *s, char *why, size_t wl) {
     const history *h = m->h;
     uint32_t a = m->vo->start[k], b = m->vo->start[k + 1];
     const int64_t *full = m->el.data ? m->el.data + m->el_start[k] : NULL;
@@ -252,7 +252,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const key_op *ops, siz
     size_t own_first = 0, own_n = 0;              /* own appends: the OP_APPENDs among ops[own_first..] */
     *s = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
-        uint32_t op = ops[i].op;
+        uint32_t op = ops[i];
         switch (op_k(h, op)) {
         case OP_WRITE: have_own = 1; own_val = h->op_value[op]; break;
         case OP_APPEND: if (!own_n) own_first = i; own_n++; break;
@@ -279,7 +279,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const key_op *ops, siz
             if (len < own_n) { snprintf(why, wl, "T%u's list read of key %u misses its own appends", t, k); return 0; }
             uint32_t p = len - (uint32_t)own_n, j = p;
             for (size_t x = own_first; x < i; x++)
-                if (op_k(h, ops[x].op) == OP_APPEND && l[j++] != h->op_value[ops[x].op]) {
+                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != h->op_value[ops[x]]) {
                     snprintf(why, wl, "T%u's list read of key %u does not end with its own appends", t, k); return 0;
                 }
             uint32_t g;
@@ -309,10 +309,10 @@ static int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *w
     size_t lo = m->ko_start[k], hi = m->ko_start[k + 1];
     while (lo < hi) {                             /* first op of t in k's slice */
         size_t mid = lo + (hi - lo) / 2;
-        if (m->h->op_txn[m->ko[mid].op] < t) lo = mid + 1; else hi = mid;
+        if (m->h->op_txn[m->ko[mid]] < t) lo = mid + 1; else hi = mid;
     }
     size_t end = lo;
-    while (end < m->ko_start[k + 1] && m->h->op_txn[m->ko[end].op] == t) end++;
+    while (end < m->ko_start[k + 1] && m->h->op_txn[m->ko[end]] == t) end++;
     return vm_replay(m, t, k, m->ko + lo, end - lo, s, why, wl);
 }
 
@@ -404,43 +404,126 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     return ok;
 }
 
-/* ---- the graph -------------------------------------------------------- */
+/* ---- the graph --------------------------------------------------------
+ * Memory.  The graph is one CSR (start[n + 1], adj[m], 32-bit node ids)
+ * filled in two passes over the same edge sequence: the first counts each
+ * node's out-degree, the second writes the arcs.  The sequence is cheap
+ * to repeat because the per-key replay (the costly part) runs once and
+ * leaves only each participant's snapshot per key (vread, 8 bytes); the
+ * history index (vm) is freed before the CSR is allocated.  An arc's kind
+ * and key are not stored: on a cycle a third pass over the sequence finds
+ * them for the cycle's arcs alone.
+ *
+ * The edge sequence: SO (sessions in order), fixed (SI), then per key its
+ * WW chain and, per participant reading it (in program order of the
+ * key's ops), WR from the version read and RW to the version after it.
+ * Each node's arcs are in sequence order, so the DFS, the cycle found and
+ * its first arc a -> b are those of any graph built from this sequence. */
+
+/* Participant t reads key k's version g (an index into vo->txns inside
+ * k's slice, so g also names the key). */
+typedef struct vread { uint32_t t, g; } vread;
+
+enum { VG_COUNT, VG_FILL, VG_FIND };
 
 typedef struct vgraph {
     uint32_t n;
-    VEC(uint32_t) from, to, meta;    /* meta: key << 3 | kind */
-    uint32_t *start, *adj, *adj_meta;
+    int si, pass;
+    uint64_t m;                   /* VG_COUNT: arcs so far */
+    uint32_t *start, *adj;        /* CSR; during VG_FILL start[x] is x's cursor */
+    /* VG_FIND: the cycle's arcs cyc[i] -> cyc[i + 1] (cyclically) */
+    const uint32_t *cyc; size_t clen;
+    uint8_t *on;                  /* per node: it starts a cycle arc */
+    uint32_t *ckey; uint8_t *ckind, *cfound;
 } vgraph;
 
-static void vg_edge(vgraph *g, int si, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
+static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t key) {
+    for (size_t i = 0; i < g->clen; i++)
+        if (!g->cfound[i] && g->cyc[i] == x && g->cyc[(i + 1) % g->clen] == y) {
+            g->cfound[i] = 1; g->ckind[i] = (uint8_t)kind; g->ckey[i] = key;
+        }
+}
+
+static inline void vg_edge(vgraph *g, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
     uint32_t x, y;
-    if (!si) { x = a; y = b; }
+    if (!g->si) { x = a; y = b; }
     else if (kind == DEP_RW) { x = 2 * a + 1; y = 2 * b; }
     else if (kind == DEP_FIXED) { x = 2 * a + 1; y = 2 * a; }
     else { x = 2 * a; y = 2 * b + 1; }
-    vec_push(g->from, x); vec_push(g->to, y); vec_push(g->meta, (key << 3) | (uint32_t)kind);
+    switch (g->pass) {
+    case VG_COUNT: g->start[x + 1]++; g->m++; break;
+    case VG_FILL: g->adj[g->start[x]++] = y; break;
+    default: if (g->on[x]) vg_find(g, x, y, kind, key); break;
+    }
 }
 
-static void vg_finish(vgraph *g) {
-    g->start = xcalloc((size_t)g->n + 1, sizeof *g->start);
-    for (size_t i = 0; i < g->from.len; i++) g->start[g->from.data[i] + 1]++;
-    for (uint32_t u = 0; u < g->n; u++) g->start[u + 1] += g->start[u];
-    size_t m = g->from.len ? g->from.len : 1;
-    g->adj = xmalloc(m * sizeof *g->adj);
-    g->adj_meta = xmalloc(m * sizeof *g->adj_meta);
-    uint32_t *fill = xmalloc(((size_t)g->n + 1) * sizeof *fill);
-    memcpy(fill, g->start, ((size_t)g->n + 1) * sizeof *fill);
-    for (size_t i = 0; i < g->from.len; i++) {
-        uint32_t j = fill[g->from.data[i]]++;
-        g->adj[j] = g->to.data[i];
-        g->adj_meta[j] = g->meta.data[i];
+/* The per-key replay's output: key ranges in key order, each range's
+ * reads in key order, then in order of the participants' ops. */
+typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
+
+typedef struct vreads {
+    uint32_t ntasks;
+    uint32_t *range;              /* ntasks + 1 key bounds */
+    key_range_out *out;
+} vreads;
+
+static void vreads_free(vreads *r) {
+    for (uint32_t i = 0; r->out && i < r->ntasks; i++) vec_free(r->out[i].reads);
+    free(r->out); free(r->range);
+    memset(r, 0, sizeof *r);
+}
+
+/* One pass over the edge sequence (see above). */
+static void vg_emit(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r) {
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        uint32_t prev = UINT32_MAX;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!part[t]) continue;
+            if (prev != UINT32_MAX) vg_edge(g, DEP_SO, HISTORY_NONE, prev, t);
+            prev = t;
+        }
     }
-    free(fill);
+    if (g->si)
+        for (uint32_t t = 0; t < h->num_txns; t++)
+            if (part[t]) vg_edge(g, DEP_FIXED, 0, t, t);
+    for (uint32_t task = 0; task < r->ntasks; task++) {
+        const key_range_out *o = &r->out[task];
+        size_t i = 0;
+        for (uint32_t k = r->range[task]; k < r->range[task + 1]; k++) {
+            uint32_t a = vo->start[k], b = vo->start[k + 1];
+            for (uint32_t v = a + 1; v < b; v++) vg_edge(g, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
+            for (; i < o->reads.len && o->reads.data[i].g < b; i++) {
+                uint32_t t = o->reads.data[i].t, v = o->reads.data[i].g, w = vo->txns.data[v];
+                if (w != 0) vg_edge(g, DEP_WR, k, w, t);
+                if (v + 1 < b && vo->txns.data[v + 1] != t) vg_edge(g, DEP_RW, k, t, vo->txns.data[v + 1]);
+            }
+        }
+    }
+}
+
+/* The CSR of the sequence; 0 (why set) if it has 2^32 arcs or more. */
+static int vg_build(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r,
+                    char *why, size_t wl) {
+    g->start = xcalloc((size_t)g->n + 1, sizeof *g->start);
+    g->pass = VG_COUNT; g->m = 0;
+    vg_emit(g, h, vo, part, r);
+    if (g->m >= UINT32_MAX) {
+        snprintf(why, wl, "%" PRIu64 " dependencies: too many for the re-check's 32-bit graph", g->m); return 0;
+    }
+    for (uint32_t u = 0; u < g->n; u++) g->start[u + 1] += g->start[u];
+    g->adj = xmalloc((g->m ? g->m : 1) * sizeof *g->adj);
+    g->pass = VG_FILL;
+    vg_emit(g, h, vo, part, r);
+    /* each cursor start[x] ended at x + 1's first arc: shift back */
+    memmove(g->start + 1, g->start, (size_t)g->n * sizeof *g->start);
+    g->start[0] = 0;
+    return 1;
 }
 
 static void vg_free(vgraph *g) {
-    vec_free(g->from); vec_free(g->to); vec_free(g->meta);
-    free(g->start); free(g->adj); free(g->adj_meta);
+    free(g->start); free(g->adj);
+    g->start = g->adj = NULL;
 }
 
 /* Iterative DFS; on a back edge returns 1 and the cycle's nodes in *cyc. */
@@ -495,33 +578,41 @@ static int vg_shortest_through(const vgraph *g, uint32_t s, uint32_t *parent, ui
     return 0;
 }
 
-static void nodes_to_deps(const vgraph *g, int si, const vec_u32 *cyc, dep_edge_vec *out) {
+/* The cycle's arcs as dependencies: each arc's kind and key are those of
+ * the first edge of the sequence with its ends (the first in its tail's
+ * arc list), found by a third pass; fixed arcs are left out. */
+static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, const uint8_t *part,
+                          const vreads *r, const vec_u32 *cyc, dep_edge_vec *out) {
     vec_clear(*out);
-    for (size_t i = 0; i < cyc->len; i++) {
-        uint32_t a = cyc->data[i], b = cyc->data[(i + 1) % cyc->len];
-        uint32_t meta = UINT32_MAX;
-        for (uint32_t j = g->start[a]; j < g->start[a + 1]; j++)
-            if (g->adj[j] == b) { meta = g->adj_meta[j]; break; }
-        dep_kind k = (dep_kind)(meta & 7u);
-        if (k == DEP_FIXED) continue;
-        dep_edge e = { si ? a >> 1 : a, si ? b >> 1 : b, meta >> 3, (uint8_t)k };
+    size_t n = cyc->len;
+    g->cyc = cyc->data; g->clen = n;
+    g->on = xcalloc(g->n ? g->n : 1, 1);
+    g->ckey = xcalloc(n ? n : 1, sizeof *g->ckey);
+    g->ckind = xcalloc(n ? n : 1, 1);
+    g->cfound = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
+    g->pass = VG_FIND;
+    vg_emit(g, h, vo, part, r);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = cyc->data[i], b = cyc->data[(i + 1) % n];
+        dep_kind k = (dep_kind)g->ckind[i];
+        if (!g->cfound[i] || k == DEP_FIXED) continue;   /* not found: cannot be, the arc was in the CSR */
+        dep_edge e = { g->si ? a >> 1 : a, g->si ? b >> 1 : b, g->ckey[i], (uint8_t)k };
         if (k == DEP_SO) e.key = HISTORY_NONE;
         vec_push(*out, e);
     }
+    free(g->on); free(g->ckey); free(g->ckind); free(g->cfound);
+    g->on = NULL; g->ckey = NULL; g->ckind = g->cfound = NULL;
 }
 
-/* ---- the per-key edges, in key ranges ------------------------------------
- * A range's WW, WR and RW edges go to its own vectors, which are appended
- * in key order: the same graph as one pass over all keys.  A range stops
- * at its first inconsistent key; the first such range's message is the one
- * a single pass would give. */
-typedef struct key_range_out { vgraph part; int failed; char why[300]; } key_range_out;
-
+/* ---- the per-key replay, in key ranges -----------------------------------
+ * A range's reads go to its own vector, kept apart (the edge sequence
+ * walks the ranges in key order): the same as one pass over all keys.  A
+ * range stops at its first inconsistent key; the first such range's
+ * message is the one a single pass would give. */
 typedef struct key_job {
     const vm *m;
-    int si;
-    const uint32_t *range;       /* ntasks + 1 key bounds */
-    key_range_out *out;
+    vreads *r;
 } key_job;
 
 static void key_task(void *ctx, size_t task) {
@@ -529,25 +620,25 @@ static void key_task(void *ctx, size_t task) {
     const vm *m = j->m;
     const history *h = m->h;
     const version_order *vo = m->vo;
-    key_range_out *o = &j->out[task];
-    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
-        uint32_t a = vo->start[k], b = vo->start[k + 1];
-        for (uint32_t i = a + 1; i < b; i++) vg_edge(&o->part, j->si, DEP_WW, k, vo->txns.data[i - 1], vo->txns.data[i]);
+    key_range_out *o = &j->r->out[task];
+    for (uint32_t k = j->r->range[task]; k < j->r->range[task + 1]; k++) {
+        uint32_t a = vo->start[k];
         for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
-            uint32_t t = h->op_txn[m->ko[i].op], e = i, s;
-            while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e].op] == t) e++;
-            if (!vm_replay(m, t, k, m->ko + i, e - i, &s, o->why, sizeof o->why)) { o->failed = 1; return; }
+            uint32_t t = h->op_txn[m->ko[i]], e = i, s;
+            while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t) e++;
+            if (!vm_replay(m, t, k, m->ko + i, e - i, &s, o->why, sizeof o->why)) { o->failed = 1; break; }
             i = e;
-            if (s == UINT32_MAX) continue;
-            uint32_t w = vo->txns.data[a + s];
-            if (w != 0) vg_edge(&o->part, j->si, DEP_WR, k, w, t);
-            if (a + s + 1 < b && vo->txns.data[a + s + 1] != t) vg_edge(&o->part, j->si, DEP_RW, k, t, vo->txns.data[a + s + 1]);
+            if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
         }
+        if (o->failed) break;
     }
+    /* exact size: the vector's doubling room would outlive the replay */
+    vec_fit(o->reads);
 }
 
-/* The per-key edges into g; 0 with why set at the first inconsistent key. */
-static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, int prio, char *why, size_t wl) {
+/* Every participant's snapshot per key into *r; 0 with why set at the
+ * first inconsistent key. */
+static int key_reads(const vm *m, vreads *r, struct par_pool *pool, int prio, char *why, size_t wl) {
     const history *h = m->h;
     uint32_t nk = h->num_keys, ntasks = par_pool_threads(pool) > 1 ? 8 * par_pool_threads(pool) : 1;
     if (ntasks > nk) ntasks = nk ? nk : 1;
@@ -558,32 +649,14 @@ static int key_edges(const vm *m, int si, vgraph *g, struct par_pool *pool, int 
     for (uint32_t k = 0; k < nk && nr < ntasks; k++)
         if ((uint64_t)m->ko_start[k + 1] >= per * nr) range[nr++] = k + 1;
     if (range[nr - 1] != nk) range[nr++] = nk;
-    ntasks = nr - 1;
-    key_range_out *out = xcalloc(ntasks ? ntasks : 1, sizeof *out);
-    key_job job = { m, si, range, out };
-    par_pool_run_prio(pool, prio, ntasks, key_task, &job);
-    size_t total = g->from.len;                  /* reserved once: no regrowth beside the parts */
-    for (uint32_t i = 0; i < ntasks; i++) {
-        total += out[i].part.from.len;
-        if (out[i].failed) break;
-    }
-    vec_reserve(g->from, total); vec_reserve(g->to, total); vec_reserve(g->meta, total);
-    int ok = 1;
-    for (uint32_t i = 0; i < ntasks; i++) {
-        key_range_out *o = &out[i];
-        if (ok) {
-            for (size_t e = 0; e < o->part.from.len; e++) {
-                g->from.data[g->from.len++] = o->part.from.data[e];
-                g->to.data[g->to.len++] = o->part.to.data[e];
-                g->meta.data[g->meta.len++] = o->part.meta.data[e];
-            }
-            if (o->failed) { ok = 0; snprintf(why, wl, "%s", o->why); }
-        }
-        vg_free(&o->part);
-    }
-    free(out);
-    free(range);
-    return ok;
+    r->ntasks = nr - 1;
+    r->range = range;
+    r->out = xcalloc(r->ntasks ? r->ntasks : 1, sizeof *r->out);
+    key_job job = { m, r };
+    par_pool_run_prio(pool, prio, r->ntasks, key_task, &job);
+    for (uint32_t i = 0; i < r->ntasks; i++)
+        if (r->out[i].failed) { snprintf(why, wl, "%s", r->out[i].why); return 0; }
+    return 1;
 }
 
 int vo_check(const history *h, const version_order *vo, int si,
@@ -594,28 +667,17 @@ int vo_check(const history *h, const version_order *vo, int si,
 int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t wl,
                 struct par_pool *pool, int prio) {
     vm m;
+    vreads r; memset(&r, 0, sizeof r);
     vgraph g; memset(&g, 0, sizeof g);
     g.n = si ? 2 * h->num_txns : h->num_txns;
+    g.si = si;
+    uint8_t *part = NULL;
     int rc = -1;
-    if (!vm_build(&m, h, vo, NULL, why, wl)) goto out;
-
-    /* SO and fixed edges */
-    for (uint32_t s = 0; s < h->num_sessions; s++) {
-        uint32_t prev = UINT32_MAX;
-        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
-            uint32_t t = h->sessions[s].first_txn + i;
-            if (!m.part[t]) continue;
-            if (prev != UINT32_MAX) vg_edge(&g, si, DEP_SO, HISTORY_NONE >> 3, prev, t);
-            prev = t;
-        }
-    }
-    if (si)
-        for (uint32_t t = 0; t < h->num_txns; t++)
-            if (m.part[t]) vg_edge(&g, si, DEP_FIXED, 0, t, t);
-    /* WW between consecutive versions; per participant and key its
-     * snapshot: WR from it, RW to the version right after it */
-    if (!key_edges(&m, si, &g, pool, prio, why, wl)) goto out;
-    vg_finish(&g);
+    if (!vm_build(&m, h, vo, NULL, why, wl)) { vm_free(&m); goto out; }
+    int ok = key_reads(&m, &r, pool, prio, why, wl);
+    part = m.part; m.part = NULL;                 /* the rest of the index goes before the graph comes */
+    vm_free(&m);
+    if (!ok || !vg_build(&g, h, vo, part, &r, why, wl)) goto out;
     vec_u32 cyc; vec_init(cyc);
     if (!vg_find_cycle(&g, &cyc)) { rc = 1; vec_free(cyc); goto out; }
     rc = 0;
@@ -623,7 +685,7 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
         /* shorten: the shortest cycle through each node of the one found */
         uint32_t *parent = xmalloc((size_t)g.n * sizeof *parent), *queue = xmalloc((size_t)g.n * sizeof *queue);
         vec_u32 best, cur; vec_init(best); vec_init(cur);
-        size_t budget = (size_t)2e8 / ((size_t)g.n + g.from.len + 1) + 1;
+        size_t budget = (size_t)2e8 / ((size_t)g.n + (size_t)g.m + 1) + 1;
         size_t tries = cyc.len < 64 ? cyc.len : 64;
         if (tries > budget) tries = budget;
         for (size_t i = 0; i < tries; i++)
@@ -631,12 +693,14 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
                 vec_clear(best);
                 for (size_t j = 0; j < cur.len; j++) vec_push(best, cur.data[j]);
             }
-        nodes_to_deps(&g, si, best.len ? &best : &cyc, cycle);
-        free(parent); free(queue); vec_free(best); vec_free(cur);
+        free(parent); free(queue);
+        nodes_to_deps(&g, h, vo, part, &r, best.len ? &best : &cyc, cycle);
+        vec_free(best); vec_free(cur);
     }
     vec_free(cyc);
 out:
     vg_free(&g);
-    vm_free(&m);
+    vreads_free(&r);
+    free(part);
     return rc;
 }

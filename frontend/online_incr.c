@@ -78,8 +78,9 @@ typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer b
 typedef struct iwriter { uint32_t g, key, arr; vec_u32 readers; VEC(ipair) pairs; } iwriter;   /* arr: arrival number on its key (INIT 0) */
 /* writers of a key on one session, session order; seq: their nodes' (searched);
  * last_arr: the latest arrival among them; last_seq: the last one's seq (no
- * look into seq when the whole session is decided before a new writer) */
-typedef struct ikey_sess { uint32_t sess, last_arr, last_seq; vec_u32 w, seq; } ikey_sess;
+ * look into seq when the whole session is decided before a new writer);
+ * last_w: the last one (nor into w) */
+typedef struct ikey_sess { uint32_t sess, last_arr, last_seq, last_w; vec_u32 w, seq; } ikey_sess;
 /* narr: writers arrived (INIT excluded); pivot_g, pivot_arr: the latest writer
  * that every writer arrived before it was decided before (NONE: none yet) */
 typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w, narr, pivot_g, pivot_arr; VEC(ikey_sess) by_sess; } ikey;
@@ -268,6 +269,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     mine->seq.data[at] = ic->nodes.data[g].seq;
     mine->last_arr = arr;
     mine->last_seq = mine->seq.data[mine->seq.len - 1];
+    mine->last_w = mine->w.data[mine->w.len - 1];
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     /* The key's pivot: every writer that arrived before it is decided before
@@ -318,7 +320,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                      * one is the candidate (decided before d, no next) */
                     ic->st.pairs_decided += n;
                     other_before = 1;
-                    if (pg == NONE) vec_push(ic->succ, K->by_sess.data[si].w.data[n - 1]);
+                    if (pg == NONE) vec_push(ic->succ, K->by_sess.data[si].last_w);
                     continue;
                 }
                 while (lo < hi) {

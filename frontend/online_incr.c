@@ -32,6 +32,11 @@
  * then e' ~> d); a new reader r of e adds them to the first decided writer
  * on each session (later ones are reached from it by SO).
  *
+ * Key pivots: a key's pivot P is the latest writer that every writer
+ * arrived before it was decided before (when P arrived).  If P is decided
+ * before a new writer d, so is each such e (e ~> P ~> d), and INV holds for
+ * e < d through P: sessions whose writers all arrived before P are skipped.
+ *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
  * becomes observed) get an order label between their neighbours and no

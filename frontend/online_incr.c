@@ -32,6 +32,11 @@
  * then e' ~> d); a new reader r of e adds them to the first decided writer
  * on each session (later ones are reached from it by SO).
  *
+ * Key pivots: a key's pivot P is the latest writer that every writer
+ * arrived before it was decided before (when P arrived).  If P is decided
+ * before a new writer d, so is each such e (e ~> P ~> d), and INV holds for
+ * e < d through P: sessions whose writers all arrived before P are skipped.
+ *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
  * becomes observed) get an order label between their neighbours and no
@@ -75,9 +80,15 @@ typedef struct isess {
 
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
-typedef struct iwriter { uint32_t g, key; vec_u32 readers; VEC(ipair) pairs; } iwriter;
-typedef struct ikey_sess { uint32_t sess; vec_u32 w, seq; } ikey_sess;  /* writers, session order; seq: their nodes' (searched) */
-typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w; VEC(ikey_sess) by_sess; } ikey;
+typedef struct iwriter { uint32_t g, key, arr; vec_u32 readers; VEC(ipair) pairs; } iwriter;   /* arr: arrival number on its key (INIT 0) */
+/* writers of a key on one session, session order; seq: their nodes' (searched);
+ * last_arr: the latest arrival among them; last_seq: the last one's seq (no
+ * look into seq when the whole session is decided before a new writer);
+ * last_w: the last one (nor into w) */
+typedef struct ikey_sess { uint32_t sess, last_arr, last_seq, last_w; vec_u32 w, seq; } ikey_sess;
+/* narr: writers arrived (INIT excluded); pivot_g, pivot_arr: the latest writer
+ * that every writer arrived before it was decided before (NONE: none yet) */
+typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w, narr, pivot_g, pivot_arr; VEC(ikey_sess) by_sess; } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
 typedef struct ext_read { uint32_t key, src; } ext_read;        /* src: stable txn */
@@ -239,6 +250,8 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     uint32_t d = new_writer_rec(ic, g, key);
     ic->st.writers++;
     ikey *K = &ic->keys.data[key];
+    uint32_t arr = ++K->narr;
+    ic->writers.data[d].arr = arr;
     uint32_t sess = ic->nodes.data[g].sess;
     ikey_sess *mine = NULL;
     vec_foreach(ikey_sess, ks, K->by_sess) if (ks->sess == sess) { mine = ks; break; }
@@ -259,11 +272,31 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     vec_push(mine->seq, 0u);
     memmove(mine->seq.data + at + 1, mine->seq.data + at, (mine->seq.len - 1 - at) * sizeof *mine->seq.data);
     mine->seq.data[at] = ic->nodes.data[g].seq;
+    mine->last_arr = arr;
+    mine->last_seq = mine->seq.data[mine->seq.len - 1];
+    mine->last_w = mine->w.data[mine->w.len - 1];
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
+    /* The key's pivot: every writer that arrived before it is decided before
+     * it (checked when it arrived; decisions are stable).  If the pivot is
+     * decided before d, so is every such writer e (e ~> pivot ~> d), and INV
+     * holds for e < d through the pivot (INV for e < pivot, then pivot ~> d):
+     * the pair needs neither a variable nor edges, and a session whose
+     * writers all arrived before the pivot is not looked at.  The pivot's
+     * own session is (its last arrival is the pivot or later), so INV for
+     * pivot < d is established below as for any writer. */
+    const int pivot_ok = K->pivot_g != NONE && decided(ic, K->pivot_g, g);
+    const uint32_t pivot_arr = K->pivot_arr;
+    int all_before = 1;                          /* every earlier writer is decided before d: d becomes the pivot */
     size_t nsess = K->by_sess.len;
     int other_before = 0;                        /* a writer other than INIT is decided before d */
     for (size_t si = 0; si <= nsess; si++) {
+        if (pivot_ok && si < nsess && K->by_sess.data[si].last_arr < pivot_arr) {
+            ic->st.pairs_decided += K->by_sess.data[si].w.len;
+            ic->st.pairs_skipped += K->by_sess.data[si].w.len;
+            other_before = 1;                    /* a by_sess entry holds a writer */
+            continue;
+        }
         size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
         /* Writers of another session: decided(e, d) is "e's sequence number
          * (kept beside the list) is at most d's ancestor summary on e's
@@ -285,6 +318,16 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
             if (c != NONE) {
                 uint32_t bound = bd < bp ? bd : bp;
                 size_t lo = 0, hi = n;                   /* first writer with seq > bound */
+                const uint32_t ls = K->by_sess.data[si].last_seq;
+                if (ls && ls <= bound) {
+                    /* the whole session (the common case): with p, every
+                     * writer takes the first `continue`; without, the last
+                     * one is the candidate (decided before d, no next) */
+                    ic->st.pairs_decided += n;
+                    other_before = 1;
+                    if (pg == NONE) vec_push(ic->succ, K->by_sess.data[si].last_w);
+                    continue;
+                }
                 while (lo < hi) {
                     size_t mid = (lo + hi) / 2;
                     if (sq[mid] <= bound) lo = mid + 1;
@@ -313,6 +356,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                 continue;
             }
             uint32_t a = ic->writers.data[e].g;
+            all_before = 0;
             if (decided(ic, g, a)) {
                 ic->st.pairs_decided++;                                    /* d has no readers yet */
             } else {
@@ -349,6 +393,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
         }
     }
     vec_clear(ic->succ);
+    if (all_before) { K->pivot_g = g; K->pivot_arr = arr; }
 }
 
 /* Reader r (graph node) of writer w joins: RW edges to every writer after
@@ -375,8 +420,14 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
     const ikey *K = &ic->keys.data[ic->writers.data[w].key];
     const inode *an = &ic->nodes.data[a];
     uint32_t ca = a == 0 ? NONE : ic->sess.data[an->sess].chain;
+    const uint32_t warr = ic->writers.data[w].arr;
     vec_foreach(const ikey_sess, ks, K->by_sess) {
         size_t j = 0;
+        /* With no late transaction, a writer decided after a arrived after a
+         * (its ancestor summary, or its order label, was fixed when it
+         * arrived, before a's sequence number or label existed): a session
+         * with no later arrival has none. */
+        if (!ic->late && a != 0 && ks->last_arr <= warr) continue;
         if (!ic->late && a != 0 && (ks->sess == an->sess || (an->seq && ca != NONE))) {
             /* "decided after a" is monotone along the session (its order
              * labels, or its ancestor summaries, only grow): the first one
@@ -469,6 +520,7 @@ static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     n.ident = ident;
     n.ext = ext;
     n.named = named;
+    n.pivot_g = NONE;
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
     ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);

@@ -49,6 +49,9 @@ typedef struct stream_stats {
     uint64_t kept_model, solves;                       /* incremental: answered by the kept model, engine solves */
 } stream_stats;
 
+static incr_stats last_incr;              /* the incremental state's counts at the end of the last stream */
+static uint64_t total_skipped;            /* pairs_skipped over every stream so far */
+
 /* One arrival order: the builder's transactions in order[0..n).  Checks
  * every prefix online and in batch for both levels. */
 static void check_stream(const history_builder *b, const uint32_t *order, uint32_t n, stream_stats *st) {
@@ -93,7 +96,13 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
     }
     st->histories++;
     st->incr_checks += oc.incr_checks;
-    if (oc.incr) { st->kept_model += incr_get_stats(oc.incr)->kept_model; st->solves += incr_get_stats(oc.incr)->solves; }
+    memset(&last_incr, 0, sizeof last_incr);
+    if (oc.incr) {
+        last_incr = *incr_get_stats(oc.incr);
+        st->kept_model += last_incr.kept_model;
+        st->solves += last_incr.solves;
+        total_skipped += last_incr.pairs_skipped;
+    }
     st->scratch_checks += oc.scratch_checks;
     if (oc.fallback_why[0]) { st->fell_back++; if (getenv("ONLINE_VERBOSE")) print_message("fell back: %s\n", oc.fallback_why); }
     if (first_batch_fail >= 0) st->failing++;
@@ -243,12 +252,98 @@ static void test_simulator_longer(void **state) {
     (void)state;
     stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 6, 16, 6, 0, 0, 1);
+    uint64_t skipped_before = total_skipped;
     cases += simulator_streams(&st, 6, 16, 6, 1, 1, 1);
     report_stats("simulator, 6 sessions of 16", &st);
+    assert_true(total_skipped > skipped_before);              /* the key pivots took sessions out of new writers' scans */
     assert_int_equal(st.histories, cases);
     assert_true(st.failing >= 5);
     assert_true(st.incr_checks > 5 * st.scratch_checks);
     assert_true(st.solves > 0);
+}
+
+/* ---- hand-made streams: a pair the scans may leave out ------------------- */
+
+/* One transaction per string, arriving in this order: "S op op ...", S its
+ * session, an op "wK V" or "rK V" (K a key letter, V a value, 0: INIT). */
+static void hand_stream(const char *const *txns, uint32_t n, stream_stats *st) {
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "hand");
+    vec_u32 order;
+    vec_init(order);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *p = txns[i];
+        int64_t sess = strtoll(p, (char **)&p, 10);
+        uint32_t t = hb_txn(b, hb_session(b, sess, NULL), (int64_t)i + 1, i + 1);
+        while (*p) {
+            if (*p == ' ') { p++; continue; }
+            uint8_t kind = *p == 'w' ? OP_WRITE : OP_READ;
+            uint32_t key = hb_key(b, p[1] - 'a');
+            int64_t v = strtoll(p + 2, (char **)&p, 10);
+            hb_op(b, t, kind, key, v ? v : VALUE_INIT, i + 1);
+        }
+        vec_push(order, t);
+    }
+    check_stream(b, order.data, n, st);
+    vec_free(order);
+    hb_free(b);
+}
+
+/* Streams where a new writer's pairs with older writers, or a new reader's
+ * RW edges, are exactly what closes the cycle, around a key's pivot (the
+ * latest writer every earlier one is decided before): a scan that left out
+ * the wrong session would miss the violation, and check_stream's batch
+ * comparison after every arrival would fail. */
+static void test_hand_pivot(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    /* lost update: T2 (the pivot: it read T1) and T3 both read T1's x and
+     * write x.  T2 is not decided before T3, so T1's session must be looked
+     * at: T2 -RW-> T3 comes from T1 < T3 (T2 reads T1) */
+    const char *lost[] = { "1 wa1", "2 ra1 wa2", "3 ra1 wa3" };
+    hand_stream(lost, 3, &st);
+    assert_int_equal(st.failing, 1);
+    assert_int_equal(st.reported_at_first, 1);
+    assert_int_equal(last_incr.pairs_skipped, 0);
+    /* the pivot T2 is decided before T3 (T3 read it): T1's session is left
+     * out of T3's scan, T1's reader T4 has T4 -RW-> T2 ~> T3 already, and
+     * the cycle T4 -RW-> T2 -WR-> T3 -RW-> T4 (T3 read b's INIT, T4 wrote
+     * it) is found (SER; SI allows its two adjacent RW edges) */
+    const char *skip[] = { "1 wa1", "4 ra1 wb1", "2 ra1 wa2", "3 ra2 wa3 rb0" };
+    hand_stream(skip, 4, &st);
+    assert_int_equal(st.failing, 2);
+    assert_int_equal(st.reported_at_first, 2);
+    assert_true(last_incr.pairs_skipped >= 1);
+    /* the same without the read of b: no cycle, the skip still taken */
+    const char *clean[] = { "1 wa1", "4 ra1 wb1", "2 ra1 wa2", "3 ra2 wa3 rb1", "5 ra3 rb1" };
+    hand_stream(clean, 5, &st);
+    assert_int_equal(st.failing, 2);
+    assert_true(last_incr.pairs_skipped >= 1);
+    /* a new reader of an old version: T1's session has a later writer T2
+     * (arrived after T1), so T3 -RW-> T2 is added; T3 read T2's b: a cycle */
+    const char *fractured[] = { "1 wa1", "1 wa2 wb2", "2 ra1 rb2" };
+    hand_stream(fractured, 3, &st);
+    assert_int_equal(st.failing, 3);
+    assert_int_equal(st.reported_at_first, 3);
+    /* a reader of INIT: every session's first writer follows it */
+    const char *init[] = { "1 wa1 wb1", "2 ra0 rb1" };
+    hand_stream(init, 2, &st);
+    assert_int_equal(st.failing, 4);
+    assert_int_equal(st.reported_at_first, 4);
+    /* no pivot past an undecided pair: T1 and T2 write a concurrently, so
+     * T2 is no pivot, and T3 (which read T2) still meets T1: their pair is a
+     * variable, and both of its sides close a cycle (R1 read a from T1 and c
+     * from T3: T1 before T3 gives R1 -RW-> T3 -WR-> R1; R3 read a from T3 and
+     * b from T1: T3 before T1 gives R3 -RW-> T1 -WR-> R3).  Had T2 become the
+     * pivot, T1's session would leave T3's scan, the pair would be lost with
+     * both cycles, and the stream would pass */
+    const char *undecided[] = { "1 wa1 wb1", "2 wa2", "3 ra2 wa3 wc3", "4 ra1 rc3", "5 ra3 rb1" };
+    hand_stream(undecided, 5, &st);
+    assert_int_equal(st.failing, 5);
+    assert_int_equal(st.reported_at_first, 5);
+    assert_int_equal(last_incr.pairs_skipped, 0);
+    assert_int_equal(st.histories, 6);
+    assert_int_equal(st.fell_back, 0);
+    assert_true(st.incr_checks > 0);
 }
 
 /* The library (include/isocheck.h): transactions added one at a time, a
@@ -363,6 +458,7 @@ int main(void) {
         cmocka_unit_test(test_simulator_prefixes),
         cmocka_unit_test(test_simulator_shuffled),
         cmocka_unit_test(test_simulator_longer),
+        cmocka_unit_test(test_hand_pivot),
         cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_list_prefixes),
     };

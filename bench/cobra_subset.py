@@ -15,6 +15,11 @@ INIT_TXNS = (0xbebeebee, 0xdeadbeef)
 FIELDS = {'S': 1, 'C': 1, 'A': 1, 'W': 3, 'R': 4}
 
 
+def die(msg):
+    print('cobra_subset.py: ' + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def read_log(path):
     data = open(path, 'rb').read()
     i, txns, cur = 0, [], None
@@ -22,7 +27,7 @@ def read_log(path):
         t = chr(data[i]); i += 1
         n = FIELDS.get(t)
         if n is None:
-            sys.exit('%s: byte %d: unknown record type %r' % (path, i - 1, t))
+            die('%s: byte %d: unknown record type %r' % (path, i - 1, t))
         v = struct.unpack('>%dq' % n, data[i:i + 8 * n]); i += 8 * n
         if t == 'S': cur = (v[0], [])
         elif t == 'C': txns.append(cur); cur = None
@@ -32,9 +37,14 @@ def read_log(path):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
+    if len(sys.argv) != 4 or not sys.argv[3].isdigit():
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
     src, dst, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if not os.path.isdir(src):
+        die(src + ': not a directory of Cobra logs')
+    if os.path.exists(dst) and os.path.samefile(src, dst):
+        die('DST is SRC: refusing to overwrite the input logs')
     logs = {p: read_log(p)[:k] for p in sorted(glob.glob(os.path.join(src, '*.log')))}
     kept = {tid for txns in logs.values() for tid, _ in txns}
     wids = {v[0] for txns in logs.values() for _, ops in txns for t, v in ops if t == 'W'}

@@ -47,7 +47,6 @@ static const char *txn_name(const history *h, uint32_t t, char *buf, size_t n) {
     return buf;
 }
 
-
 /* The write op after w in w's transaction on the same key, or HISTORY_NONE. */
 static uint32_t next_own_write(const history *h, uint32_t w) {
     uint32_t k = h->op_key[w];

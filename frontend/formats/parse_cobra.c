@@ -102,6 +102,19 @@ static int reserved_txn_id(int64_t id) {
     return id == COBRA_INIT_TXN_ID || id == COBRA_NULL_TXN_ID || id == COBRA_UNIVERSAL_ID || id == VALUE_INIT;
 }
 
+static void state_init(cobra_state *st, const char *source, load_report *rep, ic_error *err) {
+    *st = (cobra_state){ .b = hb_new(FORMAT_COBRA, LOC_OFFSET, source), .err = err, .rep = rep };
+    u64map_init(&st->txn_ids);
+}
+
+/* Frees the parse state; the builder is finished (ok) or freed. */
+static history *state_finish(cobra_state *st, int ok) {
+    u64map_free(&st->txn_ids);
+    vec_free(st->init_hash); vec_free(st->init_seen);
+    if (!ok) { hb_free(st->b); return NULL; }
+    return hb_finish(st->b, st->err);
+}
+
 static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 
 static int parse_log(cobra_state *st, input *r, uint32_t sess) {
@@ -181,6 +194,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                 return 0;
             }
             int64_t value = b2;
+            uint32_t key = hb_key(st->b, c);
             if (a == COBRA_UNIVERSAL_ID || b2 == COBRA_UNIVERSAL_ID) {
                 if (a != b2) {
                     ic_error_at_offset(err, r->name, (long long)at,
@@ -195,7 +209,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
                 }
                 value = d;
             } else if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
-                if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = initial_value(st, hb_key(st->b, c), d);
+                if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = initial_value(st, key, d);
                 else if (b2 == COBRA_GC_WID_TRUE || b2 == COBRA_GC_WID_FALSE) {
                     ic_error_at_offset(err, r->name, (long long)at, "Cobra garbage-collection reads are not supported");
                     return 0;
@@ -210,7 +224,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
             } else if (!same_kind(st, r, at, ID_UNIQUE)) {
                 return 0;
             }
-            hb_op(st->b, cur, OP_READ, hb_key(st->b, c), value, sat32(at));
+            hb_op(st->b, cur, OP_READ, key, value, sat32(at));
             break;
         default:
             ic_error_at_offset(err, r->name, (long long)at,
@@ -228,17 +242,14 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
 }
 
 history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err) {
-    cobra_state st = { .b = hb_new(FORMAT_COBRA, LOC_OFFSET, source), .err = err, .rep = rep };
-    u64map_init(&st.txn_ids);
+    cobra_state st;
+    state_init(&st, source, rep, err);
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
         uint32_t sess = hb_session(st.b, (int64_t)i, logs[i].name);
         ok = parse_log(&st, &logs[i], sess);
     }
-    u64map_free(&st.txn_ids);
-    vec_free(st.init_hash); vec_free(st.init_seen);
-    if (!ok) { hb_free(st.b); return NULL; }
-    return hb_finish(st.b, err);
+    return state_finish(&st, ok);
 }
 
 /* T2.log before T10.log: compare digit runs by value. */
@@ -278,15 +289,14 @@ history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
         }
     }
     closedir(d);
-    history *h = NULL;
     if (names.len == 0) {
         ic_error_at(err, dir, 0, "expected Cobra logs (*.log files) in the directory, found none");
         vec_free(names);
         return NULL;
     }
     qsort(names.data, names.len, sizeof *names.data, natural_cmp);
-    cobra_state st = { .b = hb_new(FORMAT_COBRA, LOC_OFFSET, dir), .err = err, .rep = rep };
-    u64map_init(&st.txn_ids);
+    cobra_state st;
+    state_init(&st, dir, rep, err);
     int ok = 1;
     size_t dl = strlen(dir);
     for (size_t i = 0; i < names.len && ok; i++) {      /* one log open at a time */
@@ -300,10 +310,7 @@ history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
         }
         free(path);
     }
-    u64map_free(&st.txn_ids);
-    vec_free(st.init_hash); vec_free(st.init_seen);
-    if (ok) h = hb_finish(st.b, err);
-    else hb_free(st.b);
+    history *h = state_finish(&st, ok);
     for (size_t i = 0; i < names.len; i++) free(names.data[i]);
     vec_free(names);
     return h;

@@ -6,8 +6,10 @@
 # transaction of the same stream) sampled every second.  Prints a TSV
 # (seconds, transactions read, RSS in MB) and an ASCII plot of RSS against
 # transactions, then the totals from the checker's END line and
-# /usr/bin/time (CPU = user+sys, peak RSS).  Usage:
-#   bench/online_memory.sh [TXNS (default 1000000)] [extra gen options...]
+# /usr/bin/time (CPU = user+sys, peak RSS).  With gnuplot, also
+# doc/online-memory.png (PLOT=0: none; the TSV is kept as OUT/memory.tsv).
+# Usage:
+#   [OUT=dir] [PLOT=0] bench/online_memory.sh [TXNS (default 1000000)] [extra gen options...]
 # Default stream: 10 sessions x 8 ops, 100 keys uniform, 90% reads, a fence
 # every 10 transactions per session (doc/benchmarks.md, "Bounded memory").
 set -u
@@ -18,6 +20,8 @@ SESS=10
 GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 100 --dist uniform --reads 0.9 --fence-every 10 --seed 3 --level si "$@")
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
+OUT=${OUT:-bench/out/online_memory}
+mkdir -p "$OUT" || exit 2
 echo "# load: $(uptime | sed 's/.*load average: //')"
 echo "# stream: isocheck ${GEN[*]} -o -"
 mkfifo "$t/pipe" || exit 2
@@ -48,3 +52,11 @@ awk -F'\t' 'NR > 1 { n++; x[n] = $2; y[n] = $3; if ($3 > m) m = $3 }
 grep -E '^END|^PASS|^FAIL|^DETECTED' "$t/out"
 awk -F': ' '/User time/{u=$2} /System time/{s=$2} /Elapsed/{e=$2} /Maximum resident/{m=$2} END{printf "# checker: cpu %.1fs (user+sys), wall %s, peak RSS %.1f MB\n", u+s, e, m/1024}' "$t/time"
 echo "# load: $(uptime | sed 's/.*load average: //')"
+cp "$t/tsv" "$OUT/memory.tsv" || exit 2
+if [ "${PLOT:-1}" != 0 ] && command -v gnuplot >/dev/null; then
+  gnuplot -e "set terminal pngcairo size 900,500; set output 'doc/online-memory.png';
+    set title 'check --follow --retire: resident memory over a $TXNS-transaction stream';
+    set xlabel 'transactions read (millions)'; set ylabel 'RSS (MB)'; set yrange [0:*]; set grid; set key off;
+    plot '$OUT/memory.tsv' using (\$2/1e6):3 skip 1 with lines lw 2" 2>"$OUT/gnuplot.err" &&
+    echo "# plot: doc/online-memory.png" || echo "online_memory: gnuplot failed, see $OUT/gnuplot.err" >&2
+fi

@@ -43,7 +43,7 @@ void gsat_free(gsat *s) {
     unassign_forget(s);
     free(s->occ); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone);
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
-    vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units);
+    vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units); free(s->late_mark);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
     vec_free(s->learn_buf);
 #ifdef GSAT_DEBUG
@@ -79,6 +79,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         BIG_GROW_ZERO(s->heap_index, old, nc);
         BIG_GROW_ZERO(s->trail, old, nc);
         BIG_GROW_ZERO(s->trail_pos, old, nc);
+        if (s->late_mark) BIG_GROW_ZERO(s->late_mark, old, nc);   /* keep_trail only */
         s->cap_vars = cap;
     }
     if (want > s->nvars) vec_reserve(s->heap, s->heap.len + (want - s->nvars));   /* once, not by doubling */
@@ -332,8 +333,9 @@ int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int 
         int u = lit_to_dimacs(s->trail[i]);
         rc = each(state, &u, 1);
     }
-    for (size_t i = 0; i < s->late_units.len && !rc; i++) {   /* keep_trail: units true above level 0 */
-        int u = lit_to_dimacs(s->late_units.data[i]);
+    for (uint32_t v = 1; s->late_count && v <= s->nvars && !rc; v++) {   /* keep_trail: units not yet level 0 */
+        if (!s->late_mark[v]) continue;
+        int u = lit_to_dimacs(mklit(v, s->late_mark[v] - 1u));
         rc = each(state, &u, 1);
     }
     vec_int lits;

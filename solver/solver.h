@@ -173,9 +173,12 @@ struct gsat {
     uint32_t simp_assigns; int64_t simp_props;
 
     vec_uint assumptions;
-    vec_uint late_units;      /* warm.c: unit clauses true now above level 0, to become level-0 facts */
-    int late_max;             /* the highest level among them */
-    int late_dirty;           /* a backtrack may have taken one back */
+    /* warm.c: unit clauses whose literal is true above level 0, to become
+     * level-0 facts once a backtrack takes the literal back */
+    uint8_t *late_mark;       /* per variable (NULL until the first): 0, or 1 + the unit's sign */
+    uint32_t late_count;      /* variables marked */
+    vec_uint late_units;      /* units of marked variables a backtrack took back, to restore */
+    int late_dirty;           /* late_units is not empty */
     vec_int failed;           /* DIMACS failed assumptions */
 
     int64_t conflict_limit;   /* per solve, < 0 none */
@@ -329,6 +332,10 @@ void theory_solve_start(gsat *s);      /* each theory's solve_start() */
 static inline int warm_active(const gsat *s) { return s->opt.keep_trail && decision_level(s) > 0 && !s->simp; }
 int warm_add_clause(gsat *s, lit_t *lits, uint32_t n);   /* n >= 1, no literal fixed at level 0 */
 cref_t warm_restore_units(gsat *s);                     /* before propagation: a conflict or CREF_NONE */
+/* A backtrack takes variable v back: list its late unit, if any. */
+static inline void warm_taken_back(gsat *s, uint32_t v) {
+    if (s->late_mark[v]) { vec_push(s->late_units, mklit(v, s->late_mark[v] - 1u)); s->late_dirty = 1; }
+}
 void warm_solve_start(gsat *s, int n_assumptions);      /* keep the trail or go to level 0 */
 
 /* search.c */

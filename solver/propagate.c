@@ -113,7 +113,7 @@ void solver_new_level(gsat *s) {
 void solver_backtrack(gsat *s, uint32_t level) {
     if (decision_level(s) <= level) return;
     uint32_t lim = s->trail_lim.data[level];
-    int save = (int)s->opt.phase_saving, late = s->late_count > 0;
+    int save = (int)s->opt.phase_saving, late = s->late_count > 0, dirty = s->model_full > 0;
     uint32_t kept = lim;
     for (uint32_t i = lim; i < s->trail_n; i++) {
         lit_t l = s->trail[i];
@@ -128,7 +128,7 @@ void solver_backtrack(gsat *s, uint32_t level) {
         }
         s->vals[l] = s->vals[l ^ 1] = 0;
         if (save) s->polarity[v] = (uint8_t)(l & 1);
-        if (late) warm_taken_back(s, v);          /* keep_trail: solver/warm.c */
+        if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
     s->trail_n = kept;

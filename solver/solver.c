@@ -36,7 +36,7 @@ void gsat_free(gsat *s) {
     watch_free_all(s);
     free(s->vals); free(s->vinfo); free(s->seen); free(s->polarity); free(s->target); free(s->best); free(s->decision);
     free(s->theory_mask); free(s->activity); free(s->heap_index); free(s->failed_mark);
-    free(s->model); free(s->trail); free(s->trail_pos); free(s->level_stamp);
+    free(s->model); vec_free(s->model_dirty); free(s->trail); free(s->trail_pos); free(s->level_stamp);
     vec_free(s->heap); vec_free(s->trail_lim);
     free(s->ca.mem);
     vec_free(s->originals); vec_free(s->learnts); vec_free(s->treasons);
@@ -192,6 +192,32 @@ static void verify_model(gsat *s) {
 }
 #endif
 
+/* The model of a SAT answer.  With keep_trail, when the last model
+ * assigned every variable, a variable that no backtrack took back since
+ * still has that value (it was assigned then and stayed): only the ones
+ * taken back (model_dirty, listed by the backtracks) and the new variables
+ * are copied, not all of them at each of thousands of solves. */
+static void copy_model(gsat *s) {
+    if (s->model_vars < s->nvars + 1) {
+        s->model = xrealloc(s->model, (size_t)s->nvars + 1);
+        s->model_vars = s->nvars + 1;
+    }
+    uint32_t from = 1;
+    if (s->model_full) {
+        for (size_t i = 0; i < s->model_dirty.len; i++) {
+            uint32_t v = s->model_dirty.data[i];
+            s->model[v] = s->vals[mklit(v, 0)];
+        }
+        from = s->model_full + 1;
+    }
+    for (uint32_t v = from; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+    vec_clear(s->model_dirty);
+    s->model_full = s->opt.keep_trail && !s->simp && s->trail_n == s->nvars ? s->nvars : 0;
+#ifdef GSAT_DEBUG
+    for (uint32_t v = 1; v <= s->nvars; v++) assert(s->model[v] == s->vals[mklit(v, 0)]);
+#endif
+}
+
 int gsat_solve(gsat *s, const int *assumptions, int n) {
     double t0 = gsat_now();
     for (size_t i = 0; i < s->failed.len; i++) s->failed_mark[lit_from_dimacs(s->failed.data[i])] = 0;
@@ -212,11 +238,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     mode_start(s);
     int status = solver_search(s);
     if (status == GSAT_SAT) {
-        if (s->model_vars < s->nvars + 1) {
-            s->model = xrealloc(s->model, (size_t)s->nvars + 1);
-            s->model_vars = s->nvars + 1;
-        }
-        for (uint32_t v = 1; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+        copy_model(s);
         simp_extend_model(s);                     /* values of removed variables */
 #ifdef GSAT_DEBUG
         verify_model(s);

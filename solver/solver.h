@@ -137,6 +137,11 @@ struct gsat {
     uint8_t *failed_mark;     /* per literal: a failed assumption */
     int8_t *model;            /* per variable, after SAT */
     uint32_t model_vars;
+    /* keep_trail: the last model assigned every variable up to model_full
+     * (0: none known), and these were taken back since; the next model
+     * copies only them and the new variables (solver.c copy_model) */
+    uint32_t model_full;
+    vec_uint model_dirty;
     uint32_t *trail_pos;      /* per variable: index on the trail */
 #ifdef GSAT_DEBUG
     vec_int original;         /* every added clause, 0-terminated, for model checks */
@@ -332,9 +337,11 @@ void theory_solve_start(gsat *s);      /* each theory's solve_start() */
 static inline int warm_active(const gsat *s) { return s->opt.keep_trail && decision_level(s) > 0 && !s->simp; }
 int warm_add_clause(gsat *s, lit_t *lits, uint32_t n);   /* n >= 1, no literal fixed at level 0 */
 cref_t warm_restore_units(gsat *s);                     /* before propagation: a conflict or CREF_NONE */
-/* A backtrack takes variable v back: list its late unit, if any. */
-static inline void warm_taken_back(gsat *s, uint32_t v) {
-    if (s->late_mark[v]) { vec_push(s->late_units, mklit(v, s->late_mark[v] - 1u)); s->late_dirty = 1; }
+/* A backtrack takes variable v back: list its late unit, if any, and it
+ * for the next model.  `late`, `dirty`: whether either is kept. */
+static inline void warm_taken_back(gsat *s, uint32_t v, int late, int dirty) {
+    if (late && s->late_mark[v]) { vec_push(s->late_units, mklit(v, s->late_mark[v] - 1u)); s->late_dirty = 1; }
+    if (dirty) vec_push(s->model_dirty, v);
 }
 void warm_solve_start(gsat *s, int n_assumptions);      /* keep the trail or go to level 0 */
 

@@ -213,14 +213,14 @@ void unassign_dependents(gsat *s, lit_t p) {
      * theory-implied positions (a position moves down by the number of
      * gone literals before it) */
     uint32_t save = (uint32_t)s->opt.phase_saving;
-    int late = s->late_count > 0;
+    int late = s->late_count > 0, dirty = s->model_full > 0;
     for (size_t g = 0; g < went->len; g++) {
         lit_t l = s->trail[went->data[g]];
         uint32_t v = lvar(l);
         gone[v] = 0;
         s->vals[l] = s->vals[l ^ 1] = 0;
         if (save) s->polarity[v] = (uint8_t)(l & 1);
-        if (late) warm_taken_back(s, v);          /* keep_trail: solver/warm.c */
+        if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
     uint32_t out = start;

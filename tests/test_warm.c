@@ -261,6 +261,45 @@ static void late_units_listed_when_taken_back(int partial) {
 static void late_units_partial(void **state) { (void)state; late_units_listed_when_taken_back(1); }
 static void late_units_whole_levels(void **state) { (void)state; late_units_listed_when_taken_back(0); }
 
+/* The model after a kept-trail solve copies only what changed since the
+ * last one (solver.c copy_model): values taken back and set again, new
+ * variables, and everything after a solve under assumptions (which starts
+ * at level 0) must all show; a failed solve leaves the last model. */
+static void model_follows_the_kept_trail(void **state) {
+    (void)state;
+    enum { N = 64 };
+    gsat *s = gsat_new();
+    gsat_set_option(s, "keep_trail", 1);
+    gsat_set_option(s, "preprocess", 0);
+    gsat_set_option(s, "phase", 1);
+    gsat_reserve_vars(s, N);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int v = 1; v <= N; v++) assert_int_equal(gsat_value(s, v), 1);
+    assert_int_equal(s->model_full, N);
+    gsat_add_clause(s, (int[]){-5, -9}, 2);               /* one of them taken back */
+    gsat_add_clause(s, (int[]){-17}, 1);
+    assert_true(s->model_dirty.len >= 2 && s->model_dirty.len < N);
+    int x = gsat_new_var(s), y = gsat_new_var(s);
+    gsat_add_clause(s, (int[]){-x, -y}, 2);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_true(gsat_value(s, 5) < 0 || gsat_value(s, 9) < 0);
+    assert_int_equal(gsat_value(s, 17), -1);
+    assert_true(gsat_value(s, x) != 0 && gsat_value(s, y) != 0 && (gsat_value(s, x) < 0 || gsat_value(s, y) < 0));
+    int kept5 = gsat_value(s, 5);
+    assert_int_equal(gsat_solve(s, (int[]){17}, 1), GSAT_UNSAT);     /* the model stays */
+    assert_int_equal(gsat_value(s, 5), kept5);
+    assert_int_equal(gsat_value(s, 17), -1);
+    assert_int_equal(gsat_solve(s, (int[]){-5}, 1), GSAT_SAT);       /* from level 0 */
+    assert_int_equal(gsat_value(s, 5), -1);
+    gsat_add_clause(s, (int[]){5, 9}, 2);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_true(gsat_value(s, 5) > 0 || gsat_value(s, 9) > 0);
+    assert_true(gsat_value(s, 5) < 0 || gsat_value(s, 9) < 0);
+    for (int v = 1; v <= gsat_num_vars(s); v++)          /* the model is the kept assignment */
+        assert_int_equal(gsat_value(s, v), s->vals[mklit((uint32_t)v, 0)]);
+    gsat_free(s);
+}
+
 /* An always-on edge that closes a cycle with edges of decided guards:
  * the engine goes back only as far as the cycle's highest guard, the next
  * solve finds the other side. */
@@ -295,6 +334,7 @@ int main(void) {
         cmocka_unit_test(late_unit_then_its_negation),
         cmocka_unit_test(late_units_partial),
         cmocka_unit_test(late_units_whole_levels),
+        cmocka_unit_test(model_follows_the_kept_trail),
         cmocka_unit_test(edge_closing_a_cycle_above_level0),
         cmocka_unit_test(small_against_brute_force),
         cmocka_unit_test(small_second_seed),

@@ -117,6 +117,10 @@ typedef struct restart_state {
     int due;
 } restart_state;
 
+/* unassign.c: one occurrence of a literal in a clause */
+typedef struct occ_node { cref_t cref; uint32_t next; } occ_node;
+#define OCC_NONE UINT32_MAX
+
 struct gsat {
     int ok;                   /* 0 once the formula is unsatisfiable at level 0 */
     uint32_t nvars, cap_vars;
@@ -155,8 +159,12 @@ struct gsat {
     vec_uint originals, learnts, treasons;
     /* unassign.c: partial backtracking's bookkeeping */
     vec_uint tprop_pos;       /* trail positions of theory-implied literals, ascending */
-    vec_uint *occ;            /* per literal: clauses holding it; valid when occ_n > 0 */
-    size_t occ_n;             /* literals covered (2 * (nvars + 1)), 0 = not built */
+    /* per literal: the clauses holding it, a chain through occ_pool from
+     * occ_head (OCC_NONE ends it; 4 bytes a literal, most of them in no
+     * clause when a graph carries the constraints); valid when occ_n > 0 */
+    uint32_t *occ_head;
+    size_t occ_n, occ_cap;    /* literals covered (2 * (nvars + 1)), 0 = not built; room */
+    VEC(occ_node) occ_pool;
     vec_uint dep_heap, dep_gone;
     size_t unwatched;         /* originals[unwatched..] are not attached yet (watch.c) */
     int defer_units;          /* dimacs_load: unit clauses only assigned, propagated at the end */

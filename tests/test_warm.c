@@ -300,6 +300,45 @@ static void model_follows_the_kept_trail(void **state) {
     gsat_free(s);
 }
 
+/* Partial backtracking finds dependents through occurrence lists built
+ * once; a clause over a variable added since (keep_trail: between solves)
+ * joins them instead of dropping them for a rebuild over every clause.
+ * Each round: x new, (-a | x) implies x on a's level, (-a | -b) with b
+ * below a takes a back, and x with it (its reason lost a false literal:
+ * the debug build's trail check would catch it kept). */
+static void occurrences_grow_with_new_variables(void **state) {
+    (void)state;
+    enum { N = 40 };
+    gsat *s = gsat_new();
+    gsat_set_option(s, "keep_trail", 1);
+    gsat_set_option(s, "preprocess", 0);
+    gsat_set_option(s, "phase", 1);
+    gsat_reserve_vars(s, N);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int round = 0; round < 8; round++) {
+        int a = 0, b = 0;                                 /* a true above b, both decisions */
+        for (int v = 1; v <= N; v++) {
+            if (gsat_lit_value_now(s, v) <= 0 || var_level(s, (uint32_t)v) == 0) continue;
+            if (!a || var_level(s, (uint32_t)v) > var_level(s, (uint32_t)a)) a = v;
+        }
+        for (int v = 1; v <= N; v++)
+            if (gsat_lit_value_now(s, v) > 0 && var_level(s, (uint32_t)v) > 0 &&
+                var_level(s, (uint32_t)v) < var_level(s, (uint32_t)a)) b = v;
+        assert_true(a > 0 && b > 0);
+        int x = gsat_new_var(s);
+        gsat_add_clause(s, (int[]){-a, x}, 2);
+        assert_int_equal(gsat_lit_value_now(s, x), 1);   /* implied at once */
+        gsat_add_clause(s, (int[]){-a, -b}, 2);
+        assert_int_equal(gsat_lit_value_now(s, a), -1);  /* implied false below b, not decided */
+        assert_int_equal(gsat_lit_value_now(s, x), 0);   /* its reason went */
+        assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+        assert_true(gsat_value(s, a) < 0 || gsat_value(s, x) > 0);
+    }
+    assert_true(s->st.partial_backtracks >= 8);
+    assert_int_equal(s->st.partial_lists, 1);             /* built once, grown since */
+    gsat_free(s);
+}
+
 /* An always-on edge that closes a cycle with edges of decided guards:
  * the engine goes back only as far as the cycle's highest guard, the next
  * solve finds the other side. */
@@ -335,6 +374,7 @@ int main(void) {
         cmocka_unit_test(late_units_partial),
         cmocka_unit_test(late_units_whole_levels),
         cmocka_unit_test(model_follows_the_kept_trail),
+        cmocka_unit_test(occurrences_grow_with_new_variables),
         cmocka_unit_test(edge_closing_a_cycle_above_level0),
         cmocka_unit_test(small_against_brute_force),
         cmocka_unit_test(small_second_seed),

@@ -132,6 +132,7 @@ void solver_backtrack(gsat *s, uint32_t level) {
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
     s->trail_n = kept;
+    if (dirty) warm_dirty_bound(s);
     s->qhead = lim;
     while (s->tprop_pos.len && s->tprop_pos.data[s->tprop_pos.len - 1] >= lim) s->tprop_pos.len--;
     s->trail_lim.len = level;

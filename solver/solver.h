@@ -351,6 +351,11 @@ static inline void warm_taken_back(gsat *s, uint32_t v, int late, int dirty) {
     if (late && s->late_mark[v]) { vec_push(s->late_units, mklit(v, s->late_mark[v] - 1u)); s->late_dirty = 1; }
     if (dirty) vec_push(s->model_dirty, v);
 }
+/* After a backtrack: a list longer than the variables (restarts inside
+ * one solve) is worth no more than copying them all. */
+static inline void warm_dirty_bound(gsat *s) {
+    if (s->model_dirty.len > s->nvars) { s->model_full = 0; vec_clear(s->model_dirty); }
+}
 void warm_solve_start(gsat *s, int n_assumptions);      /* keep the trail or go to level 0 */
 
 /* search.c */

@@ -231,6 +231,7 @@ void unassign_dependents(gsat *s, lit_t p) {
         if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
+    if (dirty) warm_dirty_bound(s);
     uint32_t out = start;
     for (size_t g = 0; g < went->len; g++) {
         uint32_t to = g + 1 < went->len ? went->data[g + 1] : s->trail_n;

@@ -297,6 +297,21 @@ static void model_follows_the_kept_trail(void **state) {
     assert_true(gsat_value(s, 5) < 0 || gsat_value(s, 9) < 0);
     for (int v = 1; v <= gsat_num_vars(s); v++)          /* the model is the kept assignment */
         assert_int_equal(gsat_value(s, v), s->vals[mklit((uint32_t)v, 0)]);
+    /* backtracks listing more than every variable (restarts within one
+     * solve) give the list up: the next model is copied whole */
+    assert_true(s->model_full > 0);
+    solver_backtrack(s, 0);
+    assert_true(s->model_full > 0 && s->model_dirty.len > 0 && s->model_dirty.len <= (size_t)gsat_num_vars(s));
+    for (int round = 0; round < 3 && s->model_full; round++) {
+        for (int v = 1; v <= gsat_num_vars(s); v++)
+            if (s->vals[mklit((uint32_t)v, 0)] == 0) { solver_new_level(s); enqueue(s, mklit((uint32_t)v, 1), CREF_NONE); }
+        solver_backtrack(s, 0);
+    }
+    assert_int_equal(s->model_full, 0);
+    assert_int_equal(s->model_dirty.len, 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int v = 1; v <= gsat_num_vars(s); v++)
+        assert_int_equal(gsat_value(s, v), s->vals[mklit((uint32_t)v, 0)]);
     gsat_free(s);
 }
 

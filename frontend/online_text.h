@@ -51,7 +51,7 @@ typedef struct text_stream {
     VEC(ts_sess) sess;
     /* hashes of (key id, value) of every write, an open-addressing set of
      * written_cap slots (0: empty): 8 bytes a slot where a u64map takes 16,
-     * at most 3/4 full (4M writes at 1M transactions: 64 MB, not 256) */
+     * at most 3/4 full (4M writes at 1M transactions: 64 MB, not 128) */
     uint64_t *written;
     size_t written_cap, written_len;
     vec_u32 touched;             /* sessions with a new line since the last feed */

@@ -15,7 +15,6 @@ void text_stream_init(text_stream *ts, const char *name) {
     u64map_init(&ts->keys);
     u64map_init(&ts->txn_ids);
     u64map_init(&ts->sess_ids);
-    u64map_init(&ts->written);
 }
 
 /* The operations of the transactions handed out by the last feed. */
@@ -31,7 +30,7 @@ void text_stream_free(text_stream *ts) {
     vec_foreach(ts_sess, s, ts->sess) vec_free(s->open);
     vec_free(ts->txns); vec_free(ts->sess); vec_free(ts->key_ext);
     vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ids);
-    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); u64map_free(&ts->written);
+    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->written);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -42,6 +41,31 @@ static uint32_t key_id(text_stream *ts, int64_t ext) {
     vec_push(ts->key_ext, ext);
     u64map_put(&ts->keys, (uint64_t)ext, k);
     return k;
+}
+
+/* Add the hash h of a write to the set: 0 if it was there already. */
+static int written_add(text_stream *ts, uint64_t h) {
+    if (!h) h = 1;                                /* 0 marks an empty slot */
+    if (4 * (ts->written_len + 1) > 3 * ts->written_cap) {
+        size_t cap = ts->written_cap ? 2 * ts->written_cap : 1024;
+        uint64_t *slots = xcalloc(cap, sizeof *slots);
+        for (size_t i = 0; i < ts->written_cap; i++) {
+            uint64_t x = ts->written[i];
+            if (!x) continue;
+            size_t j = x & (cap - 1);
+            while (slots[j]) j = (j + 1) & (cap - 1);
+            slots[j] = x;
+        }
+        free(ts->written);
+        ts->written = slots;
+        ts->written_cap = cap;
+    }
+    size_t mask = ts->written_cap - 1, i = h & mask;
+    for (; ts->written[i]; i = (i + 1) & mask)
+        if (ts->written[i] == h) return 0;
+    ts->written[i] = h;
+    ts->written_len++;
+    return 1;
 }
 
 static void add_op(text_stream *ts, uint32_t t, unsigned kind, uint32_t key, int64_t value, long line) {
@@ -105,8 +129,7 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
     if (f->kind == OP_WRITE) {                     /* values written to a key are unique (hash: a collision only
                                                     * hands the input to the batch parser) */
         uint64_t hv = u64_mix((uint64_t)value ^ u64_mix((uint64_t)k + 0x9e3779b97f4a7c15ULL));
-        if (u64map_get(&ts->written, hv) != UINT32_MAX) return 0;
-        u64map_put(&ts->written, hv, 1);
+        if (!written_add(ts, hv)) return 0;
     }
     add_op(ts, t, f->kind, k, value, line);
     return 1;

@@ -113,7 +113,7 @@ void solver_new_level(gsat *s) {
 void solver_backtrack(gsat *s, uint32_t level) {
     if (decision_level(s) <= level) return;
     uint32_t lim = s->trail_lim.data[level];
-    int save = (int)s->opt.phase_saving;
+    int save = (int)s->opt.phase_saving, late = s->late_count > 0, dirty = s->model_full > 0;
     uint32_t kept = lim;
     for (uint32_t i = lim; i < s->trail_n; i++) {
         lit_t l = s->trail[i];
@@ -128,12 +128,13 @@ void solver_backtrack(gsat *s, uint32_t level) {
         }
         s->vals[l] = s->vals[l ^ 1] = 0;
         if (save) s->polarity[v] = (uint8_t)(l & 1);
+        if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
     s->trail_n = kept;
+    if (dirty) warm_dirty_bound(s);
     s->qhead = lim;
     while (s->tprop_pos.len && s->tprop_pos.data[s->tprop_pos.len - 1] >= lim) s->tprop_pos.len--;
     s->trail_lim.len = level;
-    if (s->late_units.len && (int)level < s->late_max) s->late_dirty = 1;
     if (s->ntheories) theory_backtrack(s, level, lim);
 }

@@ -36,14 +36,14 @@ void gsat_free(gsat *s) {
     watch_free_all(s);
     free(s->vals); free(s->vinfo); free(s->seen); free(s->polarity); free(s->target); free(s->best); free(s->decision);
     free(s->theory_mask); free(s->activity); free(s->heap_index); free(s->failed_mark);
-    free(s->model); free(s->trail); free(s->trail_pos); free(s->level_stamp);
+    free(s->model); vec_free(s->model_dirty); free(s->trail); free(s->trail_pos); free(s->level_stamp);
     vec_free(s->heap); vec_free(s->trail_lim);
     free(s->ca.mem);
     vec_free(s->originals); vec_free(s->learnts); vec_free(s->treasons);
     unassign_forget(s);
-    free(s->occ); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone);
+    free(s->occ_head); vec_free(s->occ_pool); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone);
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
-    vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units);
+    vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units); free(s->late_mark);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
     vec_free(s->learn_buf);
 #ifdef GSAT_DEBUG
@@ -79,6 +79,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         BIG_GROW_ZERO(s->heap_index, old, nc);
         BIG_GROW_ZERO(s->trail, old, nc);
         BIG_GROW_ZERO(s->trail_pos, old, nc);
+        if (s->late_mark) BIG_GROW_ZERO(s->late_mark, old, nc);   /* keep_trail only */
         s->cap_vars = cap;
     }
     if (want > s->nvars) vec_reserve(s->heap, s->heap.len + (want - s->nvars));   /* once, not by doubling */
@@ -191,6 +192,32 @@ static void verify_model(gsat *s) {
 }
 #endif
 
+/* The model of a SAT answer.  With keep_trail, when the last model
+ * assigned every variable, a variable that no backtrack took back since
+ * still has that value (it was assigned then and stayed): only the ones
+ * taken back (model_dirty, listed by the backtracks) and the new variables
+ * are copied, not all of them at each of thousands of solves. */
+static void copy_model(gsat *s) {
+    if (s->model_vars < s->nvars + 1) {
+        s->model = xrealloc(s->model, (size_t)s->nvars + 1);
+        s->model_vars = s->nvars + 1;
+    }
+    uint32_t from = 1;
+    if (s->model_full) {
+        for (size_t i = 0; i < s->model_dirty.len; i++) {
+            uint32_t v = s->model_dirty.data[i];
+            s->model[v] = s->vals[mklit(v, 0)];
+        }
+        from = s->model_full + 1;
+    }
+    for (uint32_t v = from; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+    vec_clear(s->model_dirty);
+    s->model_full = s->opt.keep_trail && !s->simp && s->trail_n == s->nvars ? s->nvars : 0;
+#ifdef GSAT_DEBUG
+    for (uint32_t v = 1; v <= s->nvars; v++) assert(s->model[v] == s->vals[mklit(v, 0)]);
+#endif
+}
+
 int gsat_solve(gsat *s, const int *assumptions, int n) {
     double t0 = gsat_now();
     for (size_t i = 0; i < s->failed.len; i++) s->failed_mark[lit_from_dimacs(s->failed.data[i])] = 0;
@@ -211,11 +238,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     mode_start(s);
     int status = solver_search(s);
     if (status == GSAT_SAT) {
-        if (s->model_vars < s->nvars + 1) {
-            s->model = xrealloc(s->model, (size_t)s->nvars + 1);
-            s->model_vars = s->nvars + 1;
-        }
-        for (uint32_t v = 1; v <= s->nvars; v++) s->model[v] = s->vals[mklit(v, 0)];
+        copy_model(s);
         simp_extend_model(s);                     /* values of removed variables */
 #ifdef GSAT_DEBUG
         verify_model(s);
@@ -332,8 +355,9 @@ int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int 
         int u = lit_to_dimacs(s->trail[i]);
         rc = each(state, &u, 1);
     }
-    for (size_t i = 0; i < s->late_units.len && !rc; i++) {   /* keep_trail: units true above level 0 */
-        int u = lit_to_dimacs(s->late_units.data[i]);
+    for (uint32_t v = 1; s->late_count && v <= s->nvars && !rc; v++) {   /* keep_trail: units not yet level 0 */
+        if (!s->late_mark[v]) continue;
+        int u = lit_to_dimacs(mklit(v, s->late_mark[v] - 1u));
         rc = each(state, &u, 1);
     }
     vec_int lits;

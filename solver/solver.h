@@ -117,6 +117,10 @@ typedef struct restart_state {
     int due;
 } restart_state;
 
+/* unassign.c: one occurrence of a literal in a clause */
+typedef struct occ_node { cref_t cref; uint32_t next; } occ_node;
+#define OCC_NONE UINT32_MAX
+
 struct gsat {
     int ok;                   /* 0 once the formula is unsatisfiable at level 0 */
     uint32_t nvars, cap_vars;
@@ -137,6 +141,11 @@ struct gsat {
     uint8_t *failed_mark;     /* per literal: a failed assumption */
     int8_t *model;            /* per variable, after SAT */
     uint32_t model_vars;
+    /* keep_trail: the last model assigned every variable up to model_full
+     * (0: none known), and these were taken back since; the next model
+     * copies only them and the new variables (solver.c copy_model) */
+    uint32_t model_full;
+    vec_uint model_dirty;
     uint32_t *trail_pos;      /* per variable: index on the trail */
 #ifdef GSAT_DEBUG
     vec_int original;         /* every added clause, 0-terminated, for model checks */
@@ -150,8 +159,12 @@ struct gsat {
     vec_uint originals, learnts, treasons;
     /* unassign.c: partial backtracking's bookkeeping */
     vec_uint tprop_pos;       /* trail positions of theory-implied literals, ascending */
-    vec_uint *occ;            /* per literal: clauses holding it; valid when occ_n > 0 */
-    size_t occ_n;             /* literals covered (2 * (nvars + 1)), 0 = not built */
+    /* per literal: the clauses holding it, a chain through occ_pool from
+     * occ_head (OCC_NONE ends it; 4 bytes a literal, most of them in no
+     * clause when a graph carries the constraints); valid when occ_n > 0 */
+    uint32_t *occ_head;
+    size_t occ_n, occ_cap;    /* literals covered (2 * (nvars + 1)), 0 = not built; room */
+    VEC(occ_node) occ_pool;
     vec_uint dep_heap, dep_gone;
     size_t unwatched;         /* originals[unwatched..] are not attached yet (watch.c) */
     int defer_units;          /* dimacs_load: unit clauses only assigned, propagated at the end */
@@ -173,9 +186,12 @@ struct gsat {
     uint32_t simp_assigns; int64_t simp_props;
 
     vec_uint assumptions;
-    vec_uint late_units;      /* warm.c: unit clauses true now above level 0, to become level-0 facts */
-    int late_max;             /* the highest level among them */
-    int late_dirty;           /* a backtrack may have taken one back */
+    /* warm.c: unit clauses whose literal is true above level 0, to become
+     * level-0 facts once a backtrack takes the literal back */
+    uint8_t *late_mark;       /* per variable (NULL until the first): 0, or 1 + the unit's sign */
+    uint32_t late_count;      /* variables marked */
+    vec_uint late_units;      /* units of marked variables a backtrack took back, to restore */
+    int late_dirty;           /* late_units is not empty */
     vec_int failed;           /* DIMACS failed assumptions */
 
     int64_t conflict_limit;   /* per solve, < 0 none */
@@ -329,6 +345,17 @@ void theory_solve_start(gsat *s);      /* each theory's solve_start() */
 static inline int warm_active(const gsat *s) { return s->opt.keep_trail && decision_level(s) > 0 && !s->simp; }
 int warm_add_clause(gsat *s, lit_t *lits, uint32_t n);   /* n >= 1, no literal fixed at level 0 */
 cref_t warm_restore_units(gsat *s);                     /* before propagation: a conflict or CREF_NONE */
+/* A backtrack takes variable v back: list its late unit, if any, and it
+ * for the next model.  `late`, `dirty`: whether either is kept. */
+static inline void warm_taken_back(gsat *s, uint32_t v, int late, int dirty) {
+    if (late && s->late_mark[v]) { vec_push(s->late_units, mklit(v, s->late_mark[v] - 1u)); s->late_dirty = 1; }
+    if (dirty) vec_push(s->model_dirty, v);
+}
+/* After a backtrack: a list longer than the variables (restarts inside
+ * one solve) is worth no more than copying them all. */
+static inline void warm_dirty_bound(gsat *s) {
+    if (s->model_dirty.len > s->nvars) { s->model_full = 0; vec_clear(s->model_dirty); }
+}
 void warm_solve_start(gsat *s, int n_assumptions);      /* keep the trail or go to level 0 */
 
 /* search.c */

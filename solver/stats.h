@@ -35,6 +35,8 @@
     X(warm_starts, "solves that began on the kept assignment (keep_trail)")  \
     X(warm_clauses, "clauses added above level 0 (keep_trail)")              \
     X(warm_backtracks, "backtracks an added clause needed (keep_trail)")     \
+    X(warm_late_units, "unit clauses added true above level 0 (keep_trail)") \
+    X(warm_late_restored, "of those, made level-0 facts after a backtrack (keep_trail)") \
     X(simp_runs, "preprocessing runs")                                       \
     X(simp_partial_runs, "runs that left clauses of frozen variables out")   \
     X(simp_eliminated, "variables eliminated")                               \

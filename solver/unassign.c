@@ -45,17 +45,35 @@ static uint32_t shifted(const vec_uint *went, uint32_t x) {
 /* Occurrence lists over every clause (originals, learned, theory
  * reasons), built at the first partial backtrack and kept up by
  * arena_alloc until clauses move (arena_compact) or change in place
- * (simplification), which drop them. */
+ * (simplification), which drop them.  Variables added since (keep_trail:
+ * between solves) get empty lists, whether a backtrack or a new clause
+ * finds them first. */
 void unassign_forget(gsat *s) {
-    for (size_t i = 0; i < s->occ_n; i++) vec_free(s->occ[i]);
     s->occ_n = 0;
+    vec_clear(s->occ_pool);
+}
+
+/* Heads for literals up to 2 * (nvars + 1), the new ones empty. */
+static void occ_cover(gsat *s) {
+    size_t n = 2 * ((size_t)s->nvars + 1);
+    if (n <= s->occ_n) return;
+    if (n > s->occ_cap) {
+        size_t cap = 2 * s->occ_cap > n ? 2 * s->occ_cap : n;
+        s->occ_head = xrealloc(s->occ_head, cap * sizeof *s->occ_head);
+        s->occ_cap = cap;
+    }
+    memset(s->occ_head + s->occ_n, 0xff, (n - s->occ_n) * sizeof *s->occ_head);   /* OCC_NONE */
+    s->occ_n = n;
 }
 
 void unassign_occ_add(gsat *s, cref_t r) {
     const clause *c = CL(s, r);
     for (uint32_t k = 0; k < c->size; k++) {
-        if (c->lits[k] >= s->occ_n) { unassign_forget(s); return; }   /* a new variable */
-        vec_push(s->occ[c->lits[k]], r);
+        lit_t l = c->lits[k];
+        if (l >= s->occ_n) occ_cover(s);
+        if (s->occ_pool.len >= OCC_NONE) xalloc_fail(SIZE_MAX);     /* 4G occurrences: 32 GB */
+        vec_push(s->occ_pool, ((occ_node){r, s->occ_head[l]}));
+        s->occ_head[l] = (uint32_t)s->occ_pool.len - 1;
     }
 }
 
@@ -65,10 +83,8 @@ static void occ_list(gsat *s, const vec_uint *list) {
 }
 
 static void occ_build(gsat *s) {
-    size_t n = 2 * ((size_t)s->nvars + 1);
-    s->occ = xrealloc(s->occ, n * sizeof *s->occ);
-    memset(s->occ, 0, n * sizeof *s->occ);
-    s->occ_n = n;
+    vec_clear(s->occ_pool);
+    occ_cover(s);
     s->st.partial_lists++;
     occ_list(s, &s->originals);
     occ_list(s, &s->learnts);
@@ -101,10 +117,9 @@ static uint32_t heap_pop_pos(vec_uint *h) {
 /* The true literal l goes: queue the literals whose reason clause holds
  * its negation. */
 static void queue_dependents(gsat *s, lit_t l) {
-    const vec_uint *o = &s->occ[l ^ 1];
     uint32_t lv = lvar(l);
-    for (size_t i = 0; i < o->len; i++) {
-        cref_t r = o->data[i];
+    for (uint32_t i = s->occ_head[l ^ 1]; i != OCC_NONE; i = s->occ_pool.data[i].next) {
+        cref_t r = s->occ_pool.data[i].cref;
         const clause *c = CL(s, r);
         if (c->flags & CL_GARBAGE) continue;
         for (uint32_t k = 0; k < c->size; k++) {
@@ -161,14 +176,7 @@ void unassign_dependents(gsat *s, lit_t p) {
     int min_level = var_level(s, pv);
     assert(s->vals[p] > 0 && min_level > 0);
     if (!s->occ_n) occ_build(s);
-    else if (s->occ_n < 2 * ((size_t)s->nvars + 1)) {
-        /* variables added since (keep_trail: between solves) are in no
-         * clause the lists miss (such a clause drops them): empty lists */
-        size_t n = 2 * ((size_t)s->nvars + 1);
-        s->occ = xrealloc(s->occ, n * sizeof *s->occ);
-        memset(s->occ + s->occ_n, 0, (n - s->occ_n) * sizeof *s->occ);
-        s->occ_n = n;
-    }
+    else occ_cover(s);                   /* variables added since: empty lists */
     for (int th = 0; th < s->ntheories; th++) s->theories[th].ops->unassign(s->theories[th].t, 0);
     /* Who goes, in trail order: the literals whose reason clause holds
      * one that goes (found through the occurrence lists), and the
@@ -213,14 +221,17 @@ void unassign_dependents(gsat *s, lit_t p) {
      * theory-implied positions (a position moves down by the number of
      * gone literals before it) */
     uint32_t save = (uint32_t)s->opt.phase_saving;
+    int late = s->late_count > 0, dirty = s->model_full > 0;
     for (size_t g = 0; g < went->len; g++) {
         lit_t l = s->trail[went->data[g]];
         uint32_t v = lvar(l);
         gone[v] = 0;
         s->vals[l] = s->vals[l ^ 1] = 0;
         if (save) s->polarity[v] = (uint8_t)(l & 1);
+        if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
+    if (dirty) warm_dirty_bound(s);
     uint32_t out = start;
     for (size_t g = 0; g < went->len; g++) {
         uint32_t to = g + 1 < went->len ? went->data[g + 1] : s->trail_n;
@@ -248,7 +259,6 @@ void unassign_dependents(gsat *s, lit_t p) {
     s->st.partial_backtracks++;
     s->st.partial_unassigned += s->trail_n - out;
     s->trail_n = out;
-    if (s->late_units.len) s->late_dirty = 1;     /* keep_trail: solver/warm.c */
 #ifdef GSAT_DEBUG
     check_trail(s);
 #endif

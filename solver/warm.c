@@ -18,9 +18,14 @@
  *   again.
  * A unit clause is a level-0 fact: assigned at level 0 (out of order) if
  * its literal is unassigned; after taking its negation back if false; and
- * if true above level 0 it is remembered (late_units) and assigned at
- * level 0 by the first propagation after a backtrack or a partial
- * backtrack took its literal back.
+ * if true above level 0 its variable is marked (late_mark) and the unit is
+ * assigned at level 0 by the first propagation after a backtrack or a
+ * partial backtrack took its literal back.  The backtracks list the marked
+ * variables they take back (warm_taken_back, on the literals they visit
+ * anyway), so that a solve pays for the units it restores, not for every
+ * unit ever marked (online checking marks one per fixed pair variable, a
+ * hundred thousand at 300k transactions, and backtracks thousands of
+ * times).
  *
  * Theories learn the new literals from the trail as usual; edges added to
  * a graph above level 0 are the acyclicity theory's concern
@@ -71,8 +76,15 @@ static int warm_unit(gsat *s, lit_t l) {
             return 0;
         }
         if (s->vals[l] > 0) {
-            vec_push(s->late_units, l);
-            if (lv > s->late_max) s->late_max = lv;
+            uint32_t v = lvar(l);
+            uint8_t want = (uint8_t)(1 + (l & 1));
+            if (!s->late_mark) s->late_mark = xcalloc((size_t)s->cap_vars + 1, 1);
+            if (s->late_mark[v] == want) return 1;
+            /* the opposite unit waits on the restore list: both are clauses */
+            if (s->late_mark[v]) { s->ok = 0; return 0; }
+            s->late_mark[v] = want;
+            s->late_count++;
+            s->st.warm_late_units++;
             return 1;
         }
         take_back(s, lneg(l));
@@ -107,33 +119,36 @@ int warm_add_clause(gsat *s, lit_t *lits, uint32_t n) {
     return 1;
 }
 
-/* Before propagation: a remembered unit clause whose literal a backtrack
- * took back becomes a level-0 fact.  Here rather than in the backtrack
- * itself: the engine assigns literals of its choosing right after a
- * backtrack (a learned clause's), and the unit may be about one of them.
- * A unit found false is a conflict clause of one literal. */
+/* Before propagation: a marked unit whose literal a backtrack took back
+ * becomes a level-0 fact.  Here rather than in the backtrack itself: the
+ * engine assigns literals of its choosing right after a backtrack (a
+ * learned clause's), and the unit may be about one of them.  A unit found
+ * false is a conflict clause of one literal, kept listed until resolved.
+ * The list may name a variable twice (taken back, set, taken back again);
+ * the mark tells whether its unit is still pending. */
 cref_t warm_restore_units(gsat *s) {
     size_t j = 0;
     cref_t confl = CREF_NONE;
-    s->late_dirty = 0;
-    s->late_max = 0;
     for (size_t i = 0; i < s->late_units.len; i++) {
         lit_t l = s->late_units.data[i];
-        int lv = var_level(s, lvar(l));
-        if (s->vals[l] == 0) enqueue_at(s, l, CREF_NONE, 0);
+        uint32_t v = lvar(l);
+        if (s->late_mark[v] != 1 + (l & 1)) continue;      /* restored already */
+        if (s->vals[l] == 0) { enqueue_at(s, l, CREF_NONE, 0); s->st.warm_late_restored++; }
         else if (s->vals[l] > 0) {
-            if (lv > 0) { s->late_units.data[j++] = l; if (lv > s->late_max) s->late_max = lv; }
-        } else {                                         /* kept until the conflict is resolved */
+            if (var_level(s, v) > 0) continue;             /* true again: listed at its next backtrack */
+        } else {
             if (confl == CREF_NONE) {
                 confl = arena_alloc(s, &l, 1, CL_REASON);   /* unwatched, freed as theory clauses are */
                 vec_push(s->treasons, confl);
             }
             s->late_units.data[j++] = l;
-            if (lv > s->late_max) s->late_max = lv;
-            s->late_dirty = 1;
+            continue;
         }
+        s->late_mark[v] = 0;                               /* a level-0 fact now */
+        s->late_count--;
     }
     s->late_units.len = j;
+    s->late_dirty = j > 0;
     return confl;
 }
 

@@ -98,7 +98,7 @@ static int fresh_answer(const problem *p) {
     return r;
 }
 
-static int64_t warm_starts, warm_clauses, warm_backtracks, sat_answers, unsat_answers;
+static int64_t warm_starts, warm_clauses, warm_backtracks, late_units, late_restored, sat_answers, unsat_answers;
 
 /* One random interleaving: start small, then rounds of additions (a new
  * node now and then, new variables, edges mostly forward in node order so
@@ -152,20 +152,24 @@ static void run_once(int small, int chrono_levels, int propagate, int partial) {
     warm_starts += s->st.warm_starts;
     warm_clauses += s->st.warm_clauses;
     warm_backtracks += s->st.warm_backtracks;
+    late_units += s->st.warm_late_units;
+    late_restored += s->st.warm_late_restored;
     gsat_free(s);
 }
 
 static void run_many(uint64_t seed, int n, int small) {
     rng = seed;
-    warm_starts = warm_clauses = warm_backtracks = sat_answers = unsat_answers = 0;
+    warm_starts = warm_clauses = warm_backtracks = late_units = late_restored = sat_answers = unsat_answers = 0;
     for (int i = 0; i < n; i++) run_once(small, (i & 3) == 3 ? 0 : -1, i % 3, i % 5 != 4);
-    printf("warm starts %lld, clauses added above level 0 %lld, backtracks they needed %lld; SAT %lld, UNSAT %lld\n",
+    printf("warm starts %lld, clauses added above level 0 %lld, backtracks they needed %lld, "
+           "late units %lld (%lld restored); SAT %lld, UNSAT %lld\n",
            (long long)warm_starts, (long long)warm_clauses, (long long)warm_backtracks,
-           (long long)sat_answers, (long long)unsat_answers);
+           (long long)late_units, (long long)late_restored, (long long)sat_answers, (long long)unsat_answers);
     /* the kept trail was used, and clauses met it, and both answers came */
     assert_true(warm_starts > n);
     assert_true(warm_clauses > n);
     assert_true(warm_backtracks > 0);
+    assert_true(late_restored > 0 && late_units > late_restored);   /* units waited, some came back */
     assert_true(sat_answers > n && unsat_answers > n / 10);
 }
 
@@ -180,7 +184,7 @@ static int has_unit1(void *state, const int *lits, int n) {
     return 0;
 }
 
-/* A unit clause on a variable true above level 0 waits (late_units) and
+/* A unit clause on a variable true above level 0 waits (late_mark) and
  * becomes a level-0 fact when a backtrack takes it back; its negation
  * later makes the problem UNSAT. */
 static void late_unit_then_its_negation(void **state) {
@@ -195,7 +199,8 @@ static void late_unit_then_its_negation(void **state) {
     assert_int_equal(gsat_value(s, 1), 1);                /* decided true, above level 0 */
     assert_int_equal(gsat_fixed(s, 1), 0);
     gsat_add_clause(s, (int[]){1}, 1);                    /* true now: remembered */
-    assert_int_equal(s->late_units.len, 1);
+    assert_int_equal(s->late_count, 1);                   /* marked, not yet listed for restoring */
+    assert_int_equal(s->late_units.len, 0);
     int found = 0;                                        /* the formula as the engine holds it has it */
     gsat_clauses(s, &found, has_unit1);
     assert_int_equal(found, 1);
@@ -203,6 +208,149 @@ static void late_unit_then_its_negation(void **state) {
     assert_int_equal(gsat_value(s, 1), 1);
     gsat_add_clause(s, (int[]){-1}, 1);                   /* false above level 0: backtrack */
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
+}
+
+/* Units on variables true above level 0 are marked, and a backtrack lists
+ * only the marked variables it takes back (the kept trail must not pay for
+ * every unit ever added at each backtrack): with partial backtracking one
+ * clause taking back one literal lists at most that one; taking back whole
+ * levels lists the marked variables on them.  A listed unit becomes a
+ * level-0 fact in the next solve, the others stay marked. */
+static void late_units_listed_when_taken_back(int partial) {
+    enum { N = 200, UNITS = 100 };
+    gsat *s = gsat_new();
+    gsat_set_option(s, "keep_trail", 1);
+    gsat_set_option(s, "preprocess", 0);
+    gsat_set_option(s, "phase", 1);
+    gsat_set_option(s, "partial_backtrack", partial);
+    gsat_reserve_vars(s, N);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int v = 1; v <= N; v++) assert_int_equal(gsat_value(s, v), 1);   /* each decided, own level */
+    for (int v = 1; v <= UNITS; v++) gsat_add_clause(s, (int[]){v}, 1);
+    assert_int_equal(s->late_count, UNITS);
+    assert_int_equal(s->late_units.len, 0);
+    assert_int_equal(s->st.warm_late_units, UNITS);
+    /* y: the free variable on the lowest level; a: the unit variable on
+     * the lowest level above it */
+    int a = 0, y = UNITS + 1;
+    for (int v = UNITS + 1; v <= N; v++) if (var_level(s, v) < var_level(s, y)) y = v;
+    for (int v = 1; v <= UNITS; v++)
+        if (var_level(s, v) > var_level(s, y) && (!a || var_level(s, v) < var_level(s, a))) a = v;
+    assert_true(a > 0);
+    int marked_above = 0;                                 /* what taking back a's level and up lists */
+    for (int v = 1; v <= UNITS; v++) marked_above += var_level(s, v) >= var_level(s, a);
+    assert_true(marked_above > 10);
+    gsat_add_clause(s, (int[]){-a, -y}, 2);               /* takes a back: its unit is listed */
+    assert_int_equal(s->late_units.len, partial ? 1 : marked_above);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_int_equal(gsat_fixed(s, a), 1);                /* a level-0 fact now */
+    assert_int_equal(gsat_value(s, y), -1);
+    assert_int_equal(s->late_units.len, 0);
+    for (int v = 1; v <= UNITS; v++) {
+        assert_int_equal(gsat_value(s, v), 1);
+        /* marked exactly while not yet a level-0 fact */
+        assert_int_equal(s->late_mark[v] != 0, gsat_fixed(s, v) == 0);
+    }
+    assert_true(s->late_count < UNITS);
+    gsat_add_clause(s, (int[]){-a}, 1);                   /* against a level-0 fact */
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
+}
+
+static void late_units_partial(void **state) { (void)state; late_units_listed_when_taken_back(1); }
+static void late_units_whole_levels(void **state) { (void)state; late_units_listed_when_taken_back(0); }
+
+/* The model after a kept-trail solve copies only what changed since the
+ * last one (solver.c copy_model): values taken back and set again, new
+ * variables, and everything after a solve under assumptions (which starts
+ * at level 0) must all show; a failed solve leaves the last model. */
+static void model_follows_the_kept_trail(void **state) {
+    (void)state;
+    enum { N = 64 };
+    gsat *s = gsat_new();
+    gsat_set_option(s, "keep_trail", 1);
+    gsat_set_option(s, "preprocess", 0);
+    gsat_set_option(s, "phase", 1);
+    gsat_reserve_vars(s, N);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int v = 1; v <= N; v++) assert_int_equal(gsat_value(s, v), 1);
+    assert_int_equal(s->model_full, N);
+    gsat_add_clause(s, (int[]){-5, -9}, 2);               /* one of them taken back */
+    gsat_add_clause(s, (int[]){-17}, 1);
+    assert_true(s->model_dirty.len >= 2 && s->model_dirty.len < N);
+    int x = gsat_new_var(s), y = gsat_new_var(s);
+    gsat_add_clause(s, (int[]){-x, -y}, 2);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_true(gsat_value(s, 5) < 0 || gsat_value(s, 9) < 0);
+    assert_int_equal(gsat_value(s, 17), -1);
+    assert_true(gsat_value(s, x) != 0 && gsat_value(s, y) != 0 && (gsat_value(s, x) < 0 || gsat_value(s, y) < 0));
+    int kept5 = gsat_value(s, 5);
+    assert_int_equal(gsat_solve(s, (int[]){17}, 1), GSAT_UNSAT);     /* the model stays */
+    assert_int_equal(gsat_value(s, 5), kept5);
+    assert_int_equal(gsat_value(s, 17), -1);
+    assert_int_equal(gsat_solve(s, (int[]){-5}, 1), GSAT_SAT);       /* from level 0 */
+    assert_int_equal(gsat_value(s, 5), -1);
+    gsat_add_clause(s, (int[]){5, 9}, 2);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    assert_true(gsat_value(s, 5) > 0 || gsat_value(s, 9) > 0);
+    assert_true(gsat_value(s, 5) < 0 || gsat_value(s, 9) < 0);
+    for (int v = 1; v <= gsat_num_vars(s); v++)          /* the model is the kept assignment */
+        assert_int_equal(gsat_value(s, v), s->vals[mklit((uint32_t)v, 0)]);
+    /* backtracks listing more than every variable (restarts within one
+     * solve) give the list up: the next model is copied whole */
+    assert_true(s->model_full > 0);
+    solver_backtrack(s, 0);
+    assert_true(s->model_full > 0 && s->model_dirty.len > 0 && s->model_dirty.len <= (size_t)gsat_num_vars(s));
+    for (int round = 0; round < 3 && s->model_full; round++) {
+        for (int v = 1; v <= gsat_num_vars(s); v++)
+            if (s->vals[mklit((uint32_t)v, 0)] == 0) { solver_new_level(s); enqueue(s, mklit((uint32_t)v, 1), CREF_NONE); }
+        solver_backtrack(s, 0);
+    }
+    assert_int_equal(s->model_full, 0);
+    assert_int_equal(s->model_dirty.len, 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int v = 1; v <= gsat_num_vars(s); v++)
+        assert_int_equal(gsat_value(s, v), s->vals[mklit((uint32_t)v, 0)]);
+    gsat_free(s);
+}
+
+/* Partial backtracking finds dependents through occurrence lists built
+ * once; a clause over a variable added since (keep_trail: between solves)
+ * joins them instead of dropping them for a rebuild over every clause.
+ * Each round: x new, (-a | x) implies x on a's level, (-a | -b) with b
+ * below a takes a back, and x with it (its reason lost a false literal:
+ * the debug build's trail check would catch it kept). */
+static void occurrences_grow_with_new_variables(void **state) {
+    (void)state;
+    enum { N = 40 };
+    gsat *s = gsat_new();
+    gsat_set_option(s, "keep_trail", 1);
+    gsat_set_option(s, "preprocess", 0);
+    gsat_set_option(s, "phase", 1);
+    gsat_reserve_vars(s, N);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int round = 0; round < 8; round++) {
+        int a = 0, b = 0;                                 /* a true above b, both decisions */
+        for (int v = 1; v <= N; v++) {
+            if (gsat_lit_value_now(s, v) <= 0 || var_level(s, (uint32_t)v) == 0) continue;
+            if (!a || var_level(s, (uint32_t)v) > var_level(s, (uint32_t)a)) a = v;
+        }
+        for (int v = 1; v <= N; v++)
+            if (gsat_lit_value_now(s, v) > 0 && var_level(s, (uint32_t)v) > 0 &&
+                var_level(s, (uint32_t)v) < var_level(s, (uint32_t)a)) b = v;
+        assert_true(a > 0 && b > 0);
+        int x = gsat_new_var(s);
+        gsat_add_clause(s, (int[]){-a, x}, 2);
+        assert_int_equal(gsat_lit_value_now(s, x), 1);   /* implied at once */
+        gsat_add_clause(s, (int[]){-a, -b}, 2);
+        assert_int_equal(gsat_lit_value_now(s, a), -1);  /* implied false below b, not decided */
+        assert_int_equal(gsat_lit_value_now(s, x), 0);   /* its reason went */
+        assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+        assert_true(gsat_value(s, a) < 0 || gsat_value(s, x) > 0);
+    }
+    assert_true(s->st.partial_backtracks >= 8);
+    assert_int_equal(s->st.partial_lists, 1);             /* built once, grown since */
     gsat_free(s);
 }
 
@@ -238,6 +386,10 @@ static void edge_closing_a_cycle_above_level0(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(late_unit_then_its_negation),
+        cmocka_unit_test(late_units_partial),
+        cmocka_unit_test(late_units_whole_levels),
+        cmocka_unit_test(model_follows_the_kept_trail),
+        cmocka_unit_test(occurrences_grow_with_new_variables),
         cmocka_unit_test(edge_closing_a_cycle_above_level0),
         cmocka_unit_test(small_against_brute_force),
         cmocka_unit_test(small_second_seed),

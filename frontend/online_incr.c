@@ -103,7 +103,7 @@ typedef struct ikey {
 } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
-typedef struct ext_read { uint32_t key, src; } ext_read;        /* src: stable txn */
+typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read (NONE: INIT) */
 typedef struct final_write { uint32_t key, op; } final_write;
 typedef VEC(ext_read) ext_read_vec;
 typedef VEC(final_write) final_write_vec;
@@ -125,7 +125,7 @@ struct incr_check {
     vec_u32 anc;             /* nodes x stride */
     uint32_t stride;         /* chains per summary row (a multiple of ANC_STEP, grown as sessions arrive) */
     VEC(iwriter) writers;
-    u64map writer_of;        /* g << 32 | key -> writer */
+    vec_u32 op_writer;       /* per stored operation: the writer record of a final write that took part (else NONE) */
     VEC(ikey) keys;
     vec_u32 waiting;         /* completed, not settled */
     /* per-transaction scratch, indexed by key */
@@ -159,7 +159,6 @@ incr_check *incr_new(int want_si, int want_ser) {
     incr_check *ic = xcalloc(1, sizeof *ic);
     u64map_init(&ic->by_ext);
     u64map_init(&ic->sess_by_ext);
-    u64map_init(&ic->writer_of);
     int want[2] = { want_si, want_ser };
     for (int l = 0; l < 2; l++) {
         ilevel *L = &ic->lv[l];
@@ -204,7 +203,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
-    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); u64map_free(&ic->writer_of);
+    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); vec_free(ic->op_writer);
     free(ic);
 }
 
@@ -249,14 +248,18 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     return x->seq && c != NONE && ic->anc.data[(size_t)d * ic->stride + c] >= x->seq;
 }
 
-static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key) {
+/* A writer record for node g's final write op (NONE: INIT's) of key. */
+static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t op) {
     iwriter w;
     memset(&w, 0, sizeof w);
     w.g = g;
     w.key = key;
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
-    u64map_put(&ic->writer_of, (uint64_t)g << 32 | key, id);
+    if (op != NONE) {
+        while (ic->op_writer.len < ic->ops.len) vec_push(ic->op_writer, NONE);
+        ic->op_writer.data[op] = id;
+    }
     return id;
 }
 
@@ -335,8 +338,8 @@ static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
 
 /* Writer d (graph node g) of key joins: every pair with an earlier writer
  * is decided or gets a variable. */
-static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
-    uint32_t d = new_writer_rec(ic, g, key);
+static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
+    uint32_t d = new_writer_rec(ic, g, key, op);
     ic->st.writers++;
     ikey *K = &ic->keys.data[key];
     uint32_t arr = ++K->narr;
@@ -662,7 +665,7 @@ static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     n.pivot_g = NONE;
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
-    ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);
+    ic->keys.data[k].init_w = new_writer_rec(ic, 0, k, NONE);
     vec_push(ic->stamp, 0u);
     vec_push(ic->own, 0);
     vec_push(ic->ext_val, 0);
@@ -879,7 +882,7 @@ static int read_ops(incr_check *ic, uint32_t id) {
         }
         ic->flags.data[k] |= 2;
         ic->ext_val.data[k] = v;
-        uint32_t src = 0;
+        uint32_t src = 0, wop = NONE;
         if (v != VALUE_INIT) {
             uint32_t w = writer_op(ic, k, v);
             if (w == NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
@@ -888,8 +891,9 @@ static int read_ops(incr_check *ic, uint32_t id) {
             if (ic->ops.data[w].kind & OP_OVERWRITTEN) { fall_back(ic, "an intermediate read", NULL); return 0; }
             if (ic->txns.data[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
             src = wt;
+            wop = w;
         }
-        ext_read r = { k, src };
+        ext_read r = { k, src, wop };
         vec_push(ic->reads, r);
     }
     return 1;
@@ -965,11 +969,10 @@ static int add_txn(incr_check *ic, uint32_t id) {
     if (next != NONE) edge(ic, DEP_SO, g, next, 0);
     for (size_t i = 0; i < ic->reads.len; i++)
         if (ic->reads.data[i].src != 0) edge(ic, DEP_WR, ic->txns.data[ic->reads.data[i].src].g, g, 0);
-    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g);
+    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g, ic->writes.data[i].op);
     for (size_t i = 0; i < ic->reads.len; i++) {
-        uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key;
-        uint32_t w = src == 0 ? ic->keys.data[k].init_w
-                              : u64map_get(&ic->writer_of, (uint64_t)ic->txns.data[src].g << 32 | k);
+        uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;
+        uint32_t w = src == 0 ? ic->keys.data[k].init_w : op < ic->op_writer.len ? ic->op_writer.data[op] : NONE;
         if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
         new_reader(ic, w, g);
     }

@@ -37,6 +37,13 @@
  * before a new writer d, so is each such e (e ~> P ~> d), and INV holds for
  * e < d through P: sessions whose writers all arrived before P are skipped.
  *
+ * The frontier (refresh_front): a writer that every session taking part
+ * reaches is retired, and decided before every later writer of those
+ * sessions; a key's top writers are the retired ones no other retired one
+ * is decided after.  A new writer of a session taking part skips the
+ * retired writers; INV holds for them through a top writer, whose own INV
+ * is established as for any writer (doc/checker.md, "What is incremental").
+ *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
  * becomes observed) get an order label between their neighbours and no

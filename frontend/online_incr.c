@@ -90,12 +90,13 @@ typedef struct isess {
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 typedef struct iwriter { uint32_t g, key, arr; vec_u32 readers; VEC(ipair) pairs; } iwriter;   /* arr: arrival number on its key (INIT 0) */
-/* writers of a key on one session, session order; seq: their nodes' (searched);
+/* writers of a key on one session, session order, with their nodes' seq (searched);
  * last_arr: the latest arrival among them; last_seq: the last one's seq (no
  * look into seq when the whole session is decided before a new writer);
  * last_w: the last one (nor into w); nret: the first nret are retired (see
  * the key's frontier) */
-typedef struct ikey_sess { uint32_t nret, last_arr, last_seq, last_w; vec_u32 w, seq; } ikey_sess;
+typedef struct iws { uint32_t w, seq; } iws;   /* a writer and its node's sequence number */
+typedef struct ikey_sess { uint32_t nret, last_arr, last_seq, last_w; VEC(iws) ws; } ikey_sess;
 /* narr: writers arrived (INIT excluded); pivot_g, pivot_arr: the latest writer
  * that every writer arrived before it was decided before (NONE: none yet).
  * by_sess[i] is session sids[i]'s; by_sess[0, nret_sess) are wholly retired
@@ -203,7 +204,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
-        vec_foreach(ikey_sess, ks, k->by_sess) { vec_free(ks->w); vec_free(ks->seq); }
+        vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->ws);
         vec_free(k->by_sess); vec_free(k->sids); vec_free(k->top);
     }
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
@@ -322,9 +323,9 @@ static void refresh_front(incr_check *ic) {
 static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     ikey_sess *ks = &K->by_sess.data[si];
     if (ks->last_seq > ic->used.data[chain]) ic->used.data[chain] = ks->last_seq;
-    ic->st.retired += ks->w.len - ks->nret;
-    K->nretw += (uint32_t)ks->w.len - ks->nret;
-    ks->nret = (uint32_t)ks->w.len;
+    ic->st.retired += ks->ws.len - ks->nret;
+    K->nretw += (uint32_t)ks->ws.len - ks->nret;
+    ks->nret = (uint32_t)ks->ws.len;
     const uint32_t x = ks->last_w, xg = ic->writers.data[x].g;
     size_t kept = 0;
     int below = 0;
@@ -367,20 +368,19 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
         mi = to;
     }
     ikey_sess *mine = &K->by_sess.data[mi];
-    size_t at = mine->w.len;
+    size_t at = mine->ws.len;
     uint64_t ord = ic->nodes.data[g].ord;
-    while (at > 0 && ic->nodes.data[ic->writers.data[mine->w.data[at - 1]].g].ord > ord) at--;
+    /* with no late transaction d is its session's last node: no search */
+    while (ic->late && at > 0 && ic->nodes.data[ic->writers.data[mine->ws.data[at - 1].w].g].ord > ord) at--;
     if (at < mine->nret) mine->nret = (uint32_t)at;      /* a late one (the frontier is not used any more) */
-    uint32_t p = at > 0 ? mine->w.data[at - 1] : NONE;
-    vec_push(mine->w, 0u);
-    memmove(mine->w.data + at + 1, mine->w.data + at, (mine->w.len - 1 - at) * sizeof *mine->w.data);
-    mine->w.data[at] = d;
-    vec_push(mine->seq, 0u);
-    memmove(mine->seq.data + at + 1, mine->seq.data + at, (mine->seq.len - 1 - at) * sizeof *mine->seq.data);
-    mine->seq.data[at] = ic->nodes.data[g].seq;
+    uint32_t p = at > 0 ? mine->ws.data[at - 1].w : NONE;
+    iws nw = { d, ic->nodes.data[g].seq };
+    vec_push(mine->ws, nw);
+    memmove(mine->ws.data + at + 1, mine->ws.data + at, (mine->ws.len - 1 - at) * sizeof *mine->ws.data);
+    mine->ws.data[at] = nw;
     mine->last_arr = arr;
-    mine->last_seq = mine->seq.data[mine->seq.len - 1];
-    mine->last_w = mine->w.data[mine->w.len - 1];
+    mine->last_seq = vec_last(mine->ws).seq;
+    mine->last_w = vec_last(mine->ws).w;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     /* The frontier (file comment): when d's session is in and no
@@ -417,18 +417,18 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             }
         }
         if (pivot_ok && si < nsess && K->by_sess.data[si].last_arr < pivot_arr) {
-            ic->st.pairs_decided += K->by_sess.data[si].w.len - jr;
-            ic->st.pairs_skipped += K->by_sess.data[si].w.len - jr;
+            ic->st.pairs_decided += K->by_sess.data[si].ws.len - jr;
+            ic->st.pairs_skipped += K->by_sess.data[si].ws.len - jr;
             other_before = 1;                    /* a by_sess entry holds a writer */
             continue;
         }
-        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
+        size_t n = si == nsess ? 1 : K->by_sess.data[si].ws.len, j0 = 0;
         /* Writers of another session: decided(e, d) is "e's sequence number
          * (kept beside the list) is at most d's ancestor summary on e's
          * chain", so it needs neither e's node nor its session (cache
          * misses: a third of the encoding's time); likewise before p. */
         const int other = si < nsess && ssid != sess;
-        const uint32_t *sq = si < nsess ? K->by_sess.data[si].seq.data : NULL;
+        const iws *sq = si < nsess ? K->by_sess.data[si].ws.data : NULL;
         uint32_t c = other ? ic->sess.data[ssid].chain : NONE, bd = 0, bp = 0;
         if (c != NONE) {
             bd = ic->anc.data[(size_t)g * ic->stride + c];
@@ -455,7 +455,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
                 }
                 while (lo < hi) {
                     size_t mid = (lo + hi) / 2;
-                    if (sq[mid] <= bound) lo = mid + 1;
+                    if (sq[mid].seq <= bound) lo = mid + 1;
                     else hi = mid;
                 }
                 j0 = pg == NONE && lo > jr ? lo - 1 : lo;
@@ -465,9 +465,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
         }
         if (j0 < jr) j0 = jr;
         for (size_t j = j0; j < n; j++) {
-            uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].w.data[j];
+            uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].ws.data[j].w;
             if (e == d) continue;
-#define BEFORE(k, bound) (c != NONE && sq[k] && sq[k] <= (bound))   /* decided(writer k of si, d or p) */
+#define BEFORE(k, bound) (c != NONE && sq[k].seq && sq[k].seq <= (bound))   /* decided(writer k of si, d or p) */
             if (other ? BEFORE(j, bd) : decided(ic, ic->writers.data[e].g, g)) {
                 ic->st.pairs_decided++;
                 if (si < nsess) other_before = 1;
@@ -475,7 +475,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
                 /* INV through a later writer e' decided before d: e's next on
                  * its session, or (for INIT) any other */
                 if (si < nsess && j + 1 < n &&
-                    (other ? BEFORE(j + 1, bd) : decided(ic, ic->writers.data[K->by_sess.data[si].w.data[j + 1]].g, g))) continue;
+                    (other ? BEFORE(j + 1, bd) : decided(ic, ic->writers.data[K->by_sess.data[si].ws.data[j + 1].w].g, g))) continue;
 #undef BEFORE
                 if (si == nsess && other_before) continue;
                 vec_push(ic->succ, e);                   /* a candidate: see below */
@@ -514,8 +514,8 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             size_t ki = 0;
             while (ki < K->sids.len && K->sids.data[ki] != ms) ki++;
             const ikey_sess *ks = &K->by_sess.data[ki];    /* m's session: it holds m */
-            if (ks->nret > 0 && ks->nret < ks->w.len && ks->w.data[ks->nret - 1] == m &&
-                decided(ic, ic->writers.data[ks->w.data[ks->nret]].g, g)) continue;
+            if (ks->nret > 0 && ks->nret < ks->ws.len && ks->ws.data[ks->nret - 1].w == m &&
+                decided(ic, ic->writers.data[ks->ws.data[ks->nret].w].g, g)) continue;
             vec_push(ic->succ, m);
         }
     }
@@ -581,19 +581,19 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
             /* "decided after a" is monotone along the session (its order
              * labels, or its ancestor summaries, only grow): the first one
              * by binary search; the loop below confirms it */
-            size_t lo = 0, hi = ks->w.len;
+            size_t lo = 0, hi = ks->ws.len;
             while (lo < hi) {
                 size_t mid = (lo + hi) / 2;
-                const inode *dn = &ic->nodes.data[ic->writers.data[ks->w.data[mid]].g];
+                const inode *dn = &ic->nodes.data[ic->writers.data[ks->ws.data[mid].w].g];
                 int after = ksess == an->sess ? dn->ord > an->ord
-                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ic->stride + ca] >= an->seq;
+                                                 : ic->anc.data[(size_t)ic->writers.data[ks->ws.data[mid].w].g * ic->stride + ca] >= an->seq;
                 if (after) hi = mid;
                 else lo = mid + 1;
             }
             j = lo;
         }
-        for (; j < ks->w.len; j++) {
-            uint32_t dg = ic->writers.data[ks->w.data[j]].g;
+        for (; j < ks->ws.len; j++) {
+            uint32_t dg = ic->writers.data[ks->ws.data[j].w].g;
             if (!decided(ic, a, dg)) continue;
             vec_push(ic->succ, dg);
             break;
@@ -1173,7 +1173,7 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
         vec_push(vo->txns, 0u);                               /* INIT */
         vec_clear(ws);
         vec_foreach(const ikey_sess, ks, ic->keys.data[k].by_sess)
-            for (size_t j = 0; j < ks->w.len; j++) vec_push(ws, ks->w.data[j]);
+            for (size_t j = 0; j < ks->ws.len; j++) vec_push(ws, ks->ws.data[j].w);
         /* a writer's place: how many writers come before it (the model's
          * order is total and acyclic, so the places are 0..n-1) */
         vec_clear(rank);
@@ -1238,7 +1238,7 @@ int incr_export_order(const incr_check *ic, int level, incr_order *out) {
         const ikey *K = &ic->keys.data[k];
         vec_clear(ws);
         vec_foreach(const ikey_sess, ks, K->by_sess)
-            for (size_t j = 0; j < ks->w.len; j++) { idx[ks->w.data[j]] = (uint32_t)ws.len; vec_push(ws, ks->w.data[j]); }
+            for (size_t j = 0; j < ks->ws.len; j++) { idx[ks->ws.data[j].w] = (uint32_t)ws.len; vec_push(ws, ks->ws.data[j].w); }
         if (!ws.len) continue;
         if (K->named) { ok = 0; break; }
         size_t n = ws.len;

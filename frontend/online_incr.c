@@ -906,6 +906,13 @@ static int read_ops(incr_check *ic, uint32_t id) {
     return 1;
 }
 
+/* row = max(row, pr) per chain; distinct rows, W a multiple of ANC_STEP:
+ * blocks of a known length, which the compiler vectorizes. */
+static void row_max(uint32_t *restrict row, const uint32_t *restrict pr, uint32_t W) {
+    for (uint32_t c = 0; c < W; c += ANC_STEP)
+        for (uint32_t k = 0; k < ANC_STEP; k++) row[c + k] = pr[c + k] > row[c + k] ? pr[c + k] : row[c + k];
+}
+
 /* Add stable transaction id to the graph (a participant): node, SO and WR
  * edges, reachability summary, then its writes and reads.  An observed
  * indeterminate writer is added first. */
@@ -955,16 +962,15 @@ static int add_txn(incr_check *ic, uint32_t id) {
     uint32_t W = ic->stride;
     vec_resize(ic->anc, (size_t)(g + 1) * W);
     uint32_t *row = ic->anc.data + (size_t)g * W;
-    memset(row, 0, W * sizeof *row);
-    if (prev != NONE) {
-        const uint32_t *pr = ic->anc.data + (size_t)prev * W;
-        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
-    }
+    if (prev != NONE) memcpy(row, ic->anc.data + (size_t)prev * W, W * sizeof *row);
+    else memset(row, 0, W * sizeof *row);
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src;
         if (src == 0) continue;
-        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * W;
-        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
+        size_t j = 0;
+        while (j < i && ic->reads.data[j].src != src) j++;
+        if (j < i) continue;                          /* merged already (another key read from it) */
+        row_max(row, ic->anc.data + (size_t)ic->txns.data[src].g * W, W);
     }
     if (n.seq && s->chain != NONE && n.seq > row[s->chain]) row[s->chain] = n.seq;
     /* known edges */

@@ -64,7 +64,7 @@
 #define ANC_STEP 16                     /* the summary rows grow by this many chains at a time */
 #define ANC_MAX 128                     /* sessions with a reachability chain; later ones: none */
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
-#define FRONT_EVERY 32                  /* nodes between two refreshes of the frontier (and at every check) */
+#define FRONT_EVERY 128                 /* nodes between two refreshes of the frontier (and at every check) */
 
 typedef struct itxn {
     int64_t ext;
@@ -415,6 +415,18 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
                 other_before = 1;
                 continue;
             }
+        }
+        if (!ic->late && si < nsess && ssid == sess) {
+            /* d's own session, d its last writer (no late transaction): the
+             * writers before p are decided before p (INV holds through p),
+             * p is decided before d and a candidate (its next is d) */
+            const size_t nown = K->by_sess.data[si].ws.len;
+            if (nown - 1 > jr) {
+                ic->st.pairs_decided += nown - 1 - jr;
+                other_before = 1;
+                vec_push(ic->succ, K->by_sess.data[si].ws.data[nown - 2].w);
+            }
+            continue;
         }
         if (pivot_ok && si < nsess && K->by_sess.data[si].last_arr < pivot_arr) {
             ic->st.pairs_decided += K->by_sess.data[si].ws.len - jr;

@@ -37,6 +37,13 @@
  * before a new writer d, so is each such e (e ~> P ~> d), and INV holds for
  * e < d through P: sessions whose writers all arrived before P are skipped.
  *
+ * The frontier (refresh_front): a writer that every session taking part
+ * reaches is retired, and decided before every later writer of those
+ * sessions; a key's top writers are the retired ones no other retired one
+ * is decided after.  A new writer of a session taking part skips the
+ * retired writers; INV holds for them through a top writer, whose own INV
+ * is established as for any writer (doc/checker.md, "What is incremental").
+ *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
  * becomes observed) get an order label between their neighbours and no
@@ -57,6 +64,7 @@
 #define ANC_STEP 16                     /* the summary rows grow by this many chains at a time */
 #define ANC_MAX 128                     /* sessions with a reachability chain; later ones: none */
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
+#define FRONT_EVERY 128                 /* nodes between two refreshes of the frontier (and at every check) */
 
 typedef struct itxn {
     int64_t ext;
@@ -74,6 +82,7 @@ typedef struct isess {
     int64_t ext;
     uint32_t hsess;          /* its index in the current history, NONE if absent */
     uint32_t chain, seq;     /* tracked chain (NONE) and the last sequence number given */
+    int front_in;            /* it takes part in the frontier (refresh_front): its writers may skip the retired ones */
     vec_u32 members;         /* graph nodes of the session, in session order */
     vec_u32 order;           /* its transactions (stable ids), in session order */
 } isess;
@@ -81,17 +90,28 @@ typedef struct isess {
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 typedef struct iwriter { uint32_t g, key, arr; vec_u32 readers; VEC(ipair) pairs; } iwriter;   /* arr: arrival number on its key (INIT 0) */
-/* writers of a key on one session, session order; seq: their nodes' (searched);
+/* writers of a key on one session, session order, with their nodes' seq (searched);
  * last_arr: the latest arrival among them; last_seq: the last one's seq (no
  * look into seq when the whole session is decided before a new writer);
- * last_w: the last one (nor into w) */
-typedef struct ikey_sess { uint32_t sess, last_arr, last_seq, last_w; vec_u32 w, seq; } ikey_sess;
+ * last_w: the last one (nor into w); nret: the first nret are retired (see
+ * the key's frontier) */
+typedef struct iws { uint32_t w, seq; } iws;   /* a writer and its node's sequence number */
+typedef struct ikey_sess { uint32_t nret, last_arr, last_seq, last_w; VEC(iws) ws; } ikey_sess;
 /* narr: writers arrived (INIT excluded); pivot_g, pivot_arr: the latest writer
- * that every writer arrived before it was decided before (NONE: none yet) */
-typedef struct ikey { uint64_t ident; int64_t ext; int named; uint32_t init_w, narr, pivot_g, pivot_arr; VEC(ikey_sess) by_sess; } ikey;
+ * that every writer arrived before it was decided before (NONE: none yet).
+ * by_sess[i] is session sids[i]'s; by_sess[0, nret_sess) are wholly retired
+ * (nret = w.len), the others are not.  nretw: retired writers; top: the
+ * retired writers no other retired writer is decided after (every retired
+ * writer is one of them or decided before one) */
+typedef struct ikey {
+    uint64_t ident; int64_t ext; int named;
+    uint32_t init_w, narr, pivot_g, pivot_arr, nret_sess, nretw;
+    vec_u32 sids, top;
+    VEC(ikey_sess) by_sess;
+} ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
-typedef struct ext_read { uint32_t key, src; } ext_read;        /* src: stable txn */
+typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read (NONE: INIT) */
 typedef struct final_write { uint32_t key, op; } final_write;
 typedef VEC(ext_read) ext_read_vec;
 typedef VEC(final_write) final_write_vec;
@@ -113,7 +133,7 @@ struct incr_check {
     vec_u32 anc;             /* nodes x stride */
     uint32_t stride;         /* chains per summary row (a multiple of ANC_STEP, grown as sessions arrive) */
     VEC(iwriter) writers;
-    u64map writer_of;        /* g << 32 | key -> writer */
+    vec_u32 op_writer;       /* per stored operation: the writer record of a final write that took part (else NONE) */
     VEC(ikey) keys;
     vec_u32 waiting;         /* completed, not settled */
     /* per-transaction scratch, indexed by key */
@@ -128,6 +148,10 @@ struct incr_check {
     int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
     vec_u32 succ;            /* new_reader's scratch: the first decided successors */
+    vec_u32 front;           /* per chain: a writer with a sequence number up to it is retired (file comment) */
+    vec_u32 front_tmp;
+    vec_u32 used;            /* per chain: the highest sequence number retired */
+    uint32_t since_front;    /* nodes added since the last refresh of front */
     vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];
     incr_stats st;
@@ -143,7 +167,6 @@ incr_check *incr_new(int want_si, int want_ser) {
     incr_check *ic = xcalloc(1, sizeof *ic);
     u64map_init(&ic->by_ext);
     u64map_init(&ic->sess_by_ext);
-    u64map_init(&ic->writer_of);
     int want[2] = { want_si, want_ser };
     for (int l = 0; l < 2; l++) {
         ilevel *L = &ic->lv[l];
@@ -181,14 +204,14 @@ void incr_free(incr_check *ic) {
     vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
     vec_foreach(ikey, k, ic->keys) {
-        vec_foreach(ikey_sess, ks, k->by_sess) { vec_free(ks->w); vec_free(ks->seq); }
-        vec_free(k->by_sess);
+        vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->ws);
+        vec_free(k->by_sess); vec_free(k->sids); vec_free(k->top);
     }
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
-    vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ);
-    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); u64map_free(&ic->writer_of);
+    vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
+    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); vec_free(ic->op_writer);
     free(ic);
 }
 
@@ -233,50 +256,139 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     return x->seq && c != NONE && ic->anc.data[(size_t)d * ic->stride + c] >= x->seq;
 }
 
-static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key) {
+/* A writer record for node g's final write op (NONE: INIT's) of key. */
+static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t op) {
     iwriter w;
     memset(&w, 0, sizeof w);
     w.g = g;
     w.key = key;
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
-    u64map_put(&ic->writer_of, (uint64_t)g << 32 | key, id);
+    if (op != NONE) {
+        while (ic->op_writer.len < ic->ops.len) vec_push(ic->op_writer, NONE);
+        ic->op_writer.data[op] = id;
+    }
     return id;
+}
+
+/* ---- the frontier ------------------------------------------------------ */
+
+/* front[c]: the least, over the sessions that take part ("in"), of their
+ * last node's ancestor summary on chain c, taken at each refresh.  A writer
+ * whose sequence number is at most front on its chain is *retired* (by
+ * new_writer, when it looks at its session); used[c] is the highest
+ * sequence number retired on chain c.  A session joins at a refresh once
+ * its last node's summary is at least used everywhere, so every in
+ * session's last node always is (retiring needs front, hence every in
+ * session's last node at the last refresh, at least the number), and so is
+ * every later node of an in session (no late transaction: it is its
+ * session's last, its summary at least its predecessor's): a retired writer
+ * is decided before every writer of an in session that arrives from now
+ * on. */
+static void refresh_front(incr_check *ic) {
+    ic->since_front = 0;
+    if (ic->late) return;                        /* no fast path any more (new_writer) */
+    const uint32_t W = ic->stride;
+    while (ic->front.len < W) { vec_push(ic->front, 0u); vec_push(ic->used, 0u); }   /* a new chain */
+    vec_resize(ic->front_tmp, W);
+    uint32_t *lo = ic->front_tmp.data;
+    for (uint32_t c = 0; c < W; c++) lo[c] = UINT32_MAX;
+    int any = 0;
+    vec_foreach(isess, s, ic->sess) {
+        if (!s->members.len) continue;
+        const uint32_t *row = ic->anc.data + (size_t)vec_last(s->members) * W;
+        if (!s->front_in) {
+            uint32_t c = 0;
+            while (c < W && row[c] >= ic->used.data[c]) c++;
+            if (c < W) continue;                 /* not yet: its writers take the full scan */
+            s->front_in = 1;
+        }
+        for (uint32_t c = 0; c < W; c++) if (row[c] < lo[c]) lo[c] = row[c];
+        any = 1;
+    }
+    for (uint32_t c = 0; c < W; c++) {
+        if (!any) lo[c] = 0;
+        if (lo[c] < ic->used.data[c]) {          /* cannot happen: every in session's last node is at least used */
+            fall_back(ic, "internal error: the frontier fell behind a retired writer", NULL);
+            return;
+        }
+        ic->front.data[c] = lo[c];
+    }
+}
+
+/* Retire key K's session entry si (every writer on it is within the
+ * frontier): count its writers, keep top (drop the writers it is decided
+ * after, add its last writer unless it is decided before one kept), and
+ * move the entry to the retired part of by_sess. */
+static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
+    ikey_sess *ks = &K->by_sess.data[si];
+    if (ks->last_seq > ic->used.data[chain]) ic->used.data[chain] = ks->last_seq;
+    ic->st.retired += ks->ws.len - ks->nret;
+    K->nretw += (uint32_t)ks->ws.len - ks->nret;
+    ks->nret = (uint32_t)ks->ws.len;
+    const uint32_t x = ks->last_w, xg = ic->writers.data[x].g;
+    size_t kept = 0;
+    int below = 0;
+    for (size_t i = 0; i < K->top.len; i++) {
+        uint32_t m = K->top.data[i], mg = ic->writers.data[m].g;
+        if (decided(ic, mg, xg)) continue;       /* m < x: x covers it */
+        below |= decided(ic, xg, mg);
+        K->top.data[kept++] = m;
+    }
+    K->top.len = kept;
+    if (!below) vec_push(K->top, x);
+    size_t to = K->nret_sess++;
+    if (to != si) {
+        ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[si]; K->by_sess.data[si] = t;
+        uint32_t u = K->sids.data[to]; K->sids.data[to] = K->sids.data[si]; K->sids.data[si] = u;
+    }
 }
 
 /* Writer d (graph node g) of key joins: every pair with an earlier writer
  * is decided or gets a variable. */
-static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
-    uint32_t d = new_writer_rec(ic, g, key);
+static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
+    uint32_t d = new_writer_rec(ic, g, key, op);
     ic->st.writers++;
     ikey *K = &ic->keys.data[key];
     uint32_t arr = ++K->narr;
     ic->writers.data[d].arr = arr;
     uint32_t sess = ic->nodes.data[g].sess;
-    ikey_sess *mine = NULL;
-    vec_foreach(ikey_sess, ks, K->by_sess) if (ks->sess == sess) { mine = ks; break; }
-    if (!mine) {
+    size_t mi = 0;
+    while (mi < K->sids.len && K->sids.data[mi] != sess) mi++;
+    if (mi == K->sids.len) {
         ikey_sess n;
         memset(&n, 0, sizeof n);
-        n.sess = sess;
         vec_push(K->by_sess, n);
-        mine = &vec_last(K->by_sess);
+        vec_push(K->sids, sess);
+    } else if (mi < K->nret_sess) {
+        /* a wholly retired session gets a writer: back to the other part */
+        size_t to = --K->nret_sess;
+        ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[mi]; K->by_sess.data[mi] = t;
+        uint32_t u = K->sids.data[to]; K->sids.data[to] = K->sids.data[mi]; K->sids.data[mi] = u;
+        mi = to;
     }
-    size_t at = mine->w.len;
+    ikey_sess *mine = &K->by_sess.data[mi];
+    size_t at = mine->ws.len;
     uint64_t ord = ic->nodes.data[g].ord;
-    while (at > 0 && ic->nodes.data[ic->writers.data[mine->w.data[at - 1]].g].ord > ord) at--;
-    uint32_t p = at > 0 ? mine->w.data[at - 1] : NONE;
-    vec_push(mine->w, 0u);
-    memmove(mine->w.data + at + 1, mine->w.data + at, (mine->w.len - 1 - at) * sizeof *mine->w.data);
-    mine->w.data[at] = d;
-    vec_push(mine->seq, 0u);
-    memmove(mine->seq.data + at + 1, mine->seq.data + at, (mine->seq.len - 1 - at) * sizeof *mine->seq.data);
-    mine->seq.data[at] = ic->nodes.data[g].seq;
+    /* with no late transaction d is its session's last node: no search */
+    while (ic->late && at > 0 && ic->nodes.data[ic->writers.data[mine->ws.data[at - 1].w].g].ord > ord) at--;
+    if (at < mine->nret) mine->nret = (uint32_t)at;      /* a late one (the frontier is not used any more) */
+    uint32_t p = at > 0 ? mine->ws.data[at - 1].w : NONE;
+    iws nw = { d, ic->nodes.data[g].seq };
+    vec_push(mine->ws, nw);
+    memmove(mine->ws.data + at + 1, mine->ws.data + at, (mine->ws.len - 1 - at) * sizeof *mine->ws.data);
+    mine->ws.data[at] = nw;
     mine->last_arr = arr;
-    mine->last_seq = mine->seq.data[mine->seq.len - 1];
-    mine->last_w = mine->w.data[mine->w.len - 1];
+    mine->last_seq = vec_last(mine->ws).seq;
+    mine->last_w = vec_last(mine->ws).w;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
+    /* The frontier (file comment): when d's session is in and no
+     * transaction came late, every retired writer is decided before d, and
+     * INV holds for each through a writer of top (INV for e < m, then
+     * m ~> d); the retired sessions are not looked at, nor the retired
+     * prefix of the others, and top's writers are candidates below. */
+    const int fast = !ic->late && ic->sess.data[sess].front_in;
     /* The key's pivot: every writer that arrived before it is decided before
      * it (checked when it arrived; decisions are stable).  If the pivot is
      * decided before d, so is every such writer e (e ~> pivot ~> d), and INV
@@ -289,22 +401,47 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     const uint32_t pivot_arr = K->pivot_arr;
     int all_before = 1;                          /* every earlier writer is decided before d: d becomes the pivot */
     size_t nsess = K->by_sess.len;
-    int other_before = 0;                        /* a writer other than INIT is decided before d */
-    for (size_t si = 0; si <= nsess; si++) {
+    int other_before = fast && K->nretw > 0;     /* a writer other than INIT is decided before d */
+    for (size_t si = fast ? K->nret_sess : 0; si <= nsess; si++) {
+        const uint32_t ssid = si < nsess ? K->sids.data[si] : NONE;
+        const size_t jr = fast && si < nsess ? K->by_sess.data[si].nret : 0;   /* the writers before jr are retired */
+        if (fast && si < nsess && ssid != sess) {
+            /* every writer of the session within the frontier: retired (d is
+             * not: its sequence number is past every refresh) */
+            uint32_t fc = ic->sess.data[ssid].chain;
+            const uint32_t ls = K->by_sess.data[si].last_seq;
+            if (fc < ic->front.len && ls && ls <= ic->front.data[fc]) {
+                retire_session(ic, K, si, fc);   /* swaps in an entry already looked at */
+                other_before = 1;
+                continue;
+            }
+        }
+        if (!ic->late && si < nsess && ssid == sess) {
+            /* d's own session, d its last writer (no late transaction): the
+             * writers before p are decided before p (INV holds through p),
+             * p is decided before d and a candidate (its next is d) */
+            const size_t nown = K->by_sess.data[si].ws.len;
+            if (nown - 1 > jr) {
+                ic->st.pairs_decided += nown - 1 - jr;
+                other_before = 1;
+                vec_push(ic->succ, K->by_sess.data[si].ws.data[nown - 2].w);
+            }
+            continue;
+        }
         if (pivot_ok && si < nsess && K->by_sess.data[si].last_arr < pivot_arr) {
-            ic->st.pairs_decided += K->by_sess.data[si].w.len;
-            ic->st.pairs_skipped += K->by_sess.data[si].w.len;
+            ic->st.pairs_decided += K->by_sess.data[si].ws.len - jr;
+            ic->st.pairs_skipped += K->by_sess.data[si].ws.len - jr;
             other_before = 1;                    /* a by_sess entry holds a writer */
             continue;
         }
-        size_t n = si == nsess ? 1 : K->by_sess.data[si].w.len, j0 = 0;
+        size_t n = si == nsess ? 1 : K->by_sess.data[si].ws.len, j0 = 0;
         /* Writers of another session: decided(e, d) is "e's sequence number
          * (kept beside the list) is at most d's ancestor summary on e's
          * chain", so it needs neither e's node nor its session (cache
          * misses: a third of the encoding's time); likewise before p. */
-        const int other = si < nsess && K->by_sess.data[si].sess != sess;
-        const uint32_t *sq = si < nsess ? K->by_sess.data[si].seq.data : NULL;
-        uint32_t c = other ? ic->sess.data[K->by_sess.data[si].sess].chain : NONE, bd = 0, bp = 0;
+        const int other = si < nsess && ssid != sess;
+        const iws *sq = si < nsess ? K->by_sess.data[si].ws.data : NULL;
+        uint32_t c = other ? ic->sess.data[ssid].chain : NONE, bd = 0, bp = 0;
         if (c != NONE) {
             bd = ic->anc.data[(size_t)g * ic->stride + c];
             bp = pg == NONE ? bd : ic->anc.data[(size_t)pg * ic->stride + c];
@@ -317,31 +454,32 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
              * (INV holds through the next one, also decided before d) */
             if (c != NONE) {
                 uint32_t bound = bd < bp ? bd : bp;
-                size_t lo = 0, hi = n;                   /* first writer with seq > bound */
+                size_t lo = jr, hi = n;                  /* first writer with seq > bound */
                 const uint32_t ls = K->by_sess.data[si].last_seq;
                 if (ls && ls <= bound) {
                     /* the whole session (the common case): with p, every
                      * writer takes the first `continue`; without, the last
                      * one is the candidate (decided before d, no next) */
-                    ic->st.pairs_decided += n;
+                    ic->st.pairs_decided += n - jr;
                     other_before = 1;
                     if (pg == NONE) vec_push(ic->succ, K->by_sess.data[si].last_w);
                     continue;
                 }
                 while (lo < hi) {
                     size_t mid = (lo + hi) / 2;
-                    if (sq[mid] <= bound) lo = mid + 1;
+                    if (sq[mid].seq <= bound) lo = mid + 1;
                     else hi = mid;
                 }
-                j0 = pg == NONE && lo > 0 ? lo - 1 : lo;
-                ic->st.pairs_decided += j0;
+                j0 = pg == NONE && lo > jr ? lo - 1 : lo;
+                ic->st.pairs_decided += j0 - jr;
                 other_before |= lo > 0;
             }
         }
+        if (j0 < jr) j0 = jr;
         for (size_t j = j0; j < n; j++) {
-            uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].w.data[j];
+            uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].ws.data[j].w;
             if (e == d) continue;
-#define BEFORE(k, bound) (c != NONE && sq[k] && sq[k] <= (bound))   /* decided(writer k of si, d or p) */
+#define BEFORE(k, bound) (c != NONE && sq[k].seq && sq[k].seq <= (bound))   /* decided(writer k of si, d or p) */
             if (other ? BEFORE(j, bd) : decided(ic, ic->writers.data[e].g, g)) {
                 ic->st.pairs_decided++;
                 if (si < nsess) other_before = 1;
@@ -349,7 +487,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                 /* INV through a later writer e' decided before d: e's next on
                  * its session, or (for INIT) any other */
                 if (si < nsess && j + 1 < n &&
-                    (other ? BEFORE(j + 1, bd) : decided(ic, ic->writers.data[K->by_sess.data[si].w.data[j + 1]].g, g))) continue;
+                    (other ? BEFORE(j + 1, bd) : decided(ic, ic->writers.data[K->by_sess.data[si].ws.data[j + 1].w].g, g))) continue;
 #undef BEFORE
                 if (si == nsess && other_before) continue;
                 vec_push(ic->succ, e);                   /* a candidate: see below */
@@ -372,6 +510,25 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                 vec_push(ic->writers.data[e].pairs, pe);
                 vec_push(ic->writers.data[d].pairs, pd);
             }
+        }
+    }
+    if (fast && K->nretw) {
+        /* the retired writers: decided before d, not looked at; of top, the
+         * candidates are those whose INV is not known to hold through p or
+         * through their session's next writer (decided before d) */
+        ic->st.pairs_decided += K->nretw;
+        ic->st.pairs_skipped += K->nretw;
+        ic->st.pairs_retired += K->nretw;
+        for (size_t i = 0; i < K->top.len; i++) {
+            uint32_t m = K->top.data[i], mg = ic->writers.data[m].g;
+            if (pg != NONE && decided(ic, mg, pg)) continue;
+            uint32_t ms = ic->nodes.data[mg].sess;
+            size_t ki = 0;
+            while (ki < K->sids.len && K->sids.data[ki] != ms) ki++;
+            const ikey_sess *ks = &K->by_sess.data[ki];    /* m's session: it holds m */
+            if (ks->nret > 0 && ks->nret < ks->ws.len && ks->ws.data[ks->nret - 1].w == m &&
+                decided(ic, ic->writers.data[ks->ws.data[ks->nret].w].g, g)) continue;
+            vec_push(ic->succ, m);
         }
     }
     /* The candidates: writers e decided before d whose INV is not known to
@@ -421,30 +578,34 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
     const inode *an = &ic->nodes.data[a];
     uint32_t ca = a == 0 ? NONE : ic->sess.data[an->sess].chain;
     const uint32_t warr = ic->writers.data[w].arr;
-    vec_foreach(const ikey_sess, ks, K->by_sess) {
+    /* With no late transaction, a writer decided after a arrived after a
+     * (its ancestor summary, or its order label, was fixed when it arrived,
+     * before a's sequence number or label existed): a session with no later
+     * arrival has none, and when w is the key's latest arrival no session
+     * has one. */
+    const size_t nks = !ic->late && a != 0 && warr == K->narr ? 0 : K->by_sess.len;
+    for (size_t ki = 0; ki < nks; ki++) {
+        const ikey_sess *ks = &K->by_sess.data[ki];
+        const uint32_t ksess = K->sids.data[ki];
         size_t j = 0;
-        /* With no late transaction, a writer decided after a arrived after a
-         * (its ancestor summary, or its order label, was fixed when it
-         * arrived, before a's sequence number or label existed): a session
-         * with no later arrival has none. */
         if (!ic->late && a != 0 && ks->last_arr <= warr) continue;
-        if (!ic->late && a != 0 && (ks->sess == an->sess || (an->seq && ca != NONE))) {
+        if (!ic->late && a != 0 && (ksess == an->sess || (an->seq && ca != NONE))) {
             /* "decided after a" is monotone along the session (its order
              * labels, or its ancestor summaries, only grow): the first one
              * by binary search; the loop below confirms it */
-            size_t lo = 0, hi = ks->w.len;
+            size_t lo = 0, hi = ks->ws.len;
             while (lo < hi) {
                 size_t mid = (lo + hi) / 2;
-                const inode *dn = &ic->nodes.data[ic->writers.data[ks->w.data[mid]].g];
-                int after = ks->sess == an->sess ? dn->ord > an->ord
-                                                 : ic->anc.data[(size_t)ic->writers.data[ks->w.data[mid]].g * ic->stride + ca] >= an->seq;
+                const inode *dn = &ic->nodes.data[ic->writers.data[ks->ws.data[mid].w].g];
+                int after = ksess == an->sess ? dn->ord > an->ord
+                                                 : ic->anc.data[(size_t)ic->writers.data[ks->ws.data[mid].w].g * ic->stride + ca] >= an->seq;
                 if (after) hi = mid;
                 else lo = mid + 1;
             }
             j = lo;
         }
-        for (; j < ks->w.len; j++) {
-            uint32_t dg = ic->writers.data[ks->w.data[j]].g;
+        for (; j < ks->ws.len; j++) {
+            uint32_t dg = ic->writers.data[ks->ws.data[j].w].g;
             if (!decided(ic, a, dg)) continue;
             vec_push(ic->succ, dg);
             break;
@@ -523,7 +684,7 @@ static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     n.pivot_g = NONE;
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
-    ic->keys.data[k].init_w = new_writer_rec(ic, 0, k);
+    ic->keys.data[k].init_w = new_writer_rec(ic, 0, k, NONE);
     vec_push(ic->stamp, 0u);
     vec_push(ic->own, 0);
     vec_push(ic->ext_val, 0);
@@ -740,7 +901,7 @@ static int read_ops(incr_check *ic, uint32_t id) {
         }
         ic->flags.data[k] |= 2;
         ic->ext_val.data[k] = v;
-        uint32_t src = 0;
+        uint32_t src = 0, wop = NONE;
         if (v != VALUE_INIT) {
             uint32_t w = writer_op(ic, k, v);
             if (w == NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
@@ -749,11 +910,19 @@ static int read_ops(incr_check *ic, uint32_t id) {
             if (ic->ops.data[w].kind & OP_OVERWRITTEN) { fall_back(ic, "an intermediate read", NULL); return 0; }
             if (ic->txns.data[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
             src = wt;
+            wop = w;
         }
-        ext_read r = { k, src };
+        ext_read r = { k, src, wop };
         vec_push(ic->reads, r);
     }
     return 1;
+}
+
+/* row = max(row, pr) per chain; distinct rows, W a multiple of ANC_STEP:
+ * blocks of a known length, which the compiler vectorizes. */
+static void row_max(uint32_t *restrict row, const uint32_t *restrict pr, uint32_t W) {
+    for (uint32_t c = 0; c < W; c += ANC_STEP)
+        for (uint32_t k = 0; k < ANC_STEP; k++) row[c + k] = pr[c + k] > row[c + k] ? pr[c + k] : row[c + k];
 }
 
 /* Add stable transaction id to the graph (a participant): node, SO and WR
@@ -774,6 +943,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
         ic->reads = keep; ic->writes = keepw;
         if (!ok) return 0;
     }
+    if (++ic->since_front >= FRONT_EVERY) refresh_front(ic);
     itxn *x = &ic->txns.data[id];
     isess *s = &ic->sess.data[x->sess];
     uint32_t g = (uint32_t)ic->nodes.len;
@@ -804,16 +974,15 @@ static int add_txn(incr_check *ic, uint32_t id) {
     uint32_t W = ic->stride;
     vec_resize(ic->anc, (size_t)(g + 1) * W);
     uint32_t *row = ic->anc.data + (size_t)g * W;
-    memset(row, 0, W * sizeof *row);
-    if (prev != NONE) {
-        const uint32_t *pr = ic->anc.data + (size_t)prev * W;
-        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
-    }
+    if (prev != NONE) memcpy(row, ic->anc.data + (size_t)prev * W, W * sizeof *row);
+    else memset(row, 0, W * sizeof *row);
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src;
         if (src == 0) continue;
-        const uint32_t *pr = ic->anc.data + (size_t)ic->txns.data[src].g * W;
-        for (uint32_t c = 0; c < W; c++) if (pr[c] > row[c]) row[c] = pr[c];
+        size_t j = 0;
+        while (j < i && ic->reads.data[j].src != src) j++;
+        if (j < i) continue;                          /* merged already (another key read from it) */
+        row_max(row, ic->anc.data + (size_t)ic->txns.data[src].g * W, W);
     }
     if (n.seq && s->chain != NONE && n.seq > row[s->chain]) row[s->chain] = n.seq;
     /* known edges */
@@ -825,11 +994,10 @@ static int add_txn(incr_check *ic, uint32_t id) {
     if (next != NONE) edge(ic, DEP_SO, g, next, 0);
     for (size_t i = 0; i < ic->reads.len; i++)
         if (ic->reads.data[i].src != 0) edge(ic, DEP_WR, ic->txns.data[ic->reads.data[i].src].g, g, 0);
-    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g);
+    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g, ic->writes.data[i].op);
     for (size_t i = 0; i < ic->reads.len; i++) {
-        uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key;
-        uint32_t w = src == 0 ? ic->keys.data[k].init_w
-                              : u64map_get(&ic->writer_of, (uint64_t)ic->txns.data[src].g << 32 | k);
+        uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;
+        uint32_t w = src == 0 ? ic->keys.data[k].init_w : op < ic->op_writer.len ? ic->op_writer.data[op] : NONE;
         if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
         new_reader(ic, w, g);
     }
@@ -873,6 +1041,7 @@ static int settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fre
     vec_foreach(uint32_t, g, got) vec_push(ic->settle_order, *g);
     *num_settled = ic->settled;
     *fresh = (uint32_t)got.len;
+    if (got.len) refresh_front(ic);
     for (size_t i = 0; i < got.len && !ic->fallback; i++)
         if (ic->txns.data[got.data[i]].status == TXN_COMMITTED) add_txn(ic, got.data[i]);
     vec_free(got);
@@ -1022,7 +1191,7 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
         vec_push(vo->txns, 0u);                               /* INIT */
         vec_clear(ws);
         vec_foreach(const ikey_sess, ks, ic->keys.data[k].by_sess)
-            for (size_t j = 0; j < ks->w.len; j++) vec_push(ws, ks->w.data[j]);
+            for (size_t j = 0; j < ks->ws.len; j++) vec_push(ws, ks->ws.data[j].w);
         /* a writer's place: how many writers come before it (the model's
          * order is total and acyclic, so the places are 0..n-1) */
         vec_clear(rank);
@@ -1087,7 +1256,7 @@ int incr_export_order(const incr_check *ic, int level, incr_order *out) {
         const ikey *K = &ic->keys.data[k];
         vec_clear(ws);
         vec_foreach(const ikey_sess, ks, K->by_sess)
-            for (size_t j = 0; j < ks->w.len; j++) { idx[ks->w.data[j]] = (uint32_t)ws.len; vec_push(ws, ks->w.data[j]); }
+            for (size_t j = 0; j < ks->ws.len; j++) { idx[ks->ws.data[j].w] = (uint32_t)ws.len; vec_push(ws, ks->ws.data[j].w); }
         if (!ws.len) continue;
         if (K->named) { ok = 0; break; }
         size_t n = ws.len;

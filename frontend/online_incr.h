@@ -45,7 +45,9 @@ typedef struct incr_stats {
     uint64_t txns_in_graph;      /* participants added (INIT excluded) */
     uint64_t writers;            /* (transaction, key) writers */
     uint64_t pairs_decided;      /* writer pairs decided by reachability when they met */
-    uint64_t pairs_skipped;      /* of the decided ones, not looked at: arrived before a pivot decided before the new writer */
+    uint64_t pairs_skipped;      /* of the decided ones, not looked at: arrived before a pivot decided before the new writer, or retired */
+    uint64_t pairs_retired;      /* of the skipped ones: with a retired writer (behind the frontier, online_incr.c) */
+    uint64_t retired;            /* writers retired */
     uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
     uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */

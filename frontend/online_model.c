@@ -13,12 +13,13 @@ void om_init(online_model *m, int want_si, int want_ser) {
     m->on[1] = want_ser;
     for (int l = 0; l < 2; l++) pk_init(&m->pk[l]);
     vec_push(m->var_head, -1);                       /* variable 0 does not exist */
+    vec_push(m->unit, (int8_t)0);
     for (int l = 0; l < 2; l++) vec_push(m->val[l], (int8_t)1);
 }
 
 void om_free(online_model *m) {
     for (int l = 0; l < 2; l++) { pk_free(&m->pk[l]); vec_free(m->val[l]); }
-    vec_free(m->e); vec_free(m->next); vec_free(m->var_head);
+    vec_free(m->e); vec_free(m->next); vec_free(m->var_head); vec_free(m->unit);
     memset(m, 0, sizeof *m);
 }
 
@@ -30,6 +31,7 @@ void om_add_txn(online_model *m) {
 
 int om_new_var(online_model *m) {
     vec_push(m->var_head, -1);
+    vec_push(m->unit, (int8_t)0);
     for (int l = 0; l < 2; l++) vec_push(m->val[l], (int8_t)1);
     return (int)m->var_head.len - 1;
 }
@@ -75,6 +77,11 @@ void om_add_edge(online_model *m, int kind, uint32_t a, uint32_t b, int lit) {
 
 void om_unit(online_model *m, int lit) {
     int v = lit < 0 ? -lit : lit;
+    int8_t sign = lit > 0 ? 1 : -1;
+    /* the opposite unit came before: no value satisfies both (a new
+     * reader's pruning can fix a pair each way), so no model holds */
+    if (m->unit.data[v] == -sign) { m->stale = 1; return; }
+    m->unit.data[v] = sign;
     for (int l = 0; l < 2; l++) {
         if (!m->on[l] || lit_true(m, l, lit)) continue;
         m->val[l].data[v] = lit > 0;

@@ -7,7 +7,9 @@
  *     the engine (online_incr.c): edges (dependency kind, transactions,
  *     guard literal, 0: none) and variables, numbered as in the engine.
  *   - A new variable takes the value true (the engine's initial phase).  A
- *     unit clause sets its variable (moving the guarded edges).  Each level
+ *     unit clause sets its variable (moving the guarded edges); one that
+ *     contradicts an earlier unit makes the model stale (the engine then
+ *     answers UNSAT).  Each level
  *     has its own values (its engine's model).  Edges whose
  *     guard is true, and unguarded ones, are kept in one Pearce–Kelly order
  *     per level; an insertion that would close a cycle makes the model
@@ -36,6 +38,7 @@ typedef struct online_model {
     vec_int next;                /* per edge: the next edge with the same guard variable */
     vec_int var_head;            /* per variable: its first guarded edge (-1) */
     VEC(int8_t) val[2];          /* per level, per variable: 1 true, 0 false (the levels' models differ) */
+    VEC(int8_t) unit;            /* per variable: 1 or -1 once a unit clause fixed it that way, else 0 */
     uint32_t num_txns;           /* nodes: 2 per transaction at SI, 1 at SER */
     int stale;
     uint64_t resets;

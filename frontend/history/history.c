@@ -251,9 +251,14 @@ static uint64_t writer_hash(uint32_t key, int64_t value) {
     return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
 }
 
+/* The first slot to probe: the hash's top half scaled to [0, cap) (cap <= 2^32). */
+static uint64_t writer_home(uint32_t key, int64_t value, uint64_t cap) {
+    return (writer_hash(key, value) >> 32) * cap >> 32;
+}
+
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     if (!h->writer_slots || key >= h->num_keys) return HISTORY_NONE;
-    for (uint64_t i = writer_hash(key, value) & h->writer_mask;; i = (i + 1) & h->writer_mask) {
+    for (uint64_t i = writer_home(key, value, h->writer_cap);; i = i + 1 == h->writer_cap ? 0 : i + 1) {
         uint32_t op = h->writer_slots[i];
         if (op == HISTORY_NONE) return HISTORY_NONE;
         if (h->op_key[op] == key && h->op_value[op] == value) return op;
@@ -263,8 +268,8 @@ uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
 static void where_error(const history *h, uint32_t op, ic_error *err, const char *msg) {
     uint32_t t = h->op_txn[op];
     const char *file = t ? history_session_file(h, h->txns[t].session) : h->source;
-    if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, h->op_line[op], "%s", msg);
-    else ic_error_at(err, file, h->op_line[op], "%s", msg);
+    if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, op), "%s", msg);
+    else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
 }
 
 /* Build key_writes and the (key,value) index; 0 on a duplicate value. */
@@ -286,17 +291,16 @@ static int index_writers(history *h, ic_error *err) {
     h->key_write_start = start;
     h->key_writes = writes;
 
-    uint64_t cap = 64;
-    while (cap < 2 * (uint64_t)nw) cap *= 2;
-    h->writer_mask = cap - 1;
+    uint64_t cap = 2 * (uint64_t)nw < 64 ? 64 : 2 * (uint64_t)nw;    /* load 1/2 */
+    h->writer_cap = cap;
     h->writer_slots = big_malloc(cap * sizeof *h->writer_slots);
     memset(h->writer_slots, 0xff, cap * sizeof *h->writer_slots);
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (!history_op_is_write(h, op)) continue;
         uint32_t key = h->op_key[op];
         int64_t value = h->op_value[op];
-        uint64_t i = writer_hash(key, value) & h->writer_mask;
-        for (;; i = (i + 1) & h->writer_mask) {
+        uint64_t i = writer_home(key, value, cap);
+        for (;; i = i + 1 == cap ? 0 : i + 1) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
             if (h->op_key[other] == key && h->op_value[other] == value) {
@@ -393,8 +397,20 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->op_value = big_malloc((size_t)h->num_ops * sizeof *h->op_value);
     for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
     vec_free(b->op_value);
-    h->op_line = big_malloc((size_t)h->num_ops * sizeof *h->op_line);
-    for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
+    /* op lines: an array only when no layout of history.h fits */
+    int step1 = 1, step0 = 1;
+    for (size_t i = 0; i < nops && (step1 || step0); i++) {
+        const history_txn *tx = &h->txns[txn_new[b->op_txn.data[i]]];
+        uint64_t at = b->op_line.data[i];
+        step1 &= at == (uint64_t)tx->line + (dest[i] - tx->first_op);
+        step0 &= at == tx->line;
+    }
+    h->op_line_step = step1;
+    if (!step1 && !step0) {
+        h->op_line = big_malloc((size_t)h->num_ops * sizeof *h->op_line);
+        for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
+        for (uint32_t k = 0; k < nkeys; k++) h->op_line[k] = 0;
+    }
     vec_free(b->op_line);
     free(dest);
     free(txn_new);
@@ -403,7 +419,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
     for (uint32_t t = 0; t < ntx; t++)
         for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
-        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT; h->op_line[k] = 0;
+        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT;
     }
 
     h->num_keys = nkeys;
@@ -483,7 +499,7 @@ static const char *where(const history *h, uint32_t txn, uint32_t line, char *bu
 }
 
 const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n) {
-    return where(h, h->op_txn[op], h->op_line[op], buf, n);
+    return where(h, h->op_txn[op], history_op_line(h, op), buf, n);
 }
 
 const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n) {

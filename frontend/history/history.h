@@ -49,9 +49,10 @@
  *     indeterminate transaction whose write a participant observed (so its
  *     own reads then count too).  Aborted transactions never participate.
  *
- * Memory: per op 21 bytes (kind 1, key 4, value 8, line 4, txn 4) plus the
- * writer index (4 bytes per slot, load <= 1/2 over writes); per transaction
- * 32 bytes.  1M transactions x 15 ops is ~0.4 GB. */
+ * Memory: per op 17 bytes (kind 1, key 4, value 8, txn 4), plus 4 for its
+ * line unless the lines follow one of the layouts below (op_line), plus the
+ * writer index (4 bytes per slot, 2 slots per write); per transaction 32
+ * bytes.  1M transactions x 15 ops is ~0.35 GB. */
 #ifndef ISOCHECK_HISTORY_H
 #define ISOCHECK_HISTORY_H
 
@@ -121,8 +122,15 @@ typedef struct history {
     uint8_t  *op_kind;               /* op_kind | OP_FAILED | OP_OVERWRITTEN */
     uint32_t *op_key;
     int64_t  *op_value;
-    uint32_t *op_line;               /* line or byte offset (saturates at UINT32_MAX) */
     uint32_t *op_txn;
+    /* Where an op is, line or byte offset (saturates at UINT32_MAX): read it
+     * with history_op_line().  Most inputs need no array: when op i of
+     * every transaction is at its line + i (text, one op per line, a
+     * transaction's lines together) op_line_step is 1, when every op is at
+     * its transaction's line (one record per transaction) it is 0, and
+     * op_line is NULL; else op_line holds each op's (4 bytes an op). */
+    uint32_t *op_line;
+    uint32_t  op_line_step;
 
     uint32_t num_keys;
     int64_t  *key_ext;               /* the format's key (integer keys) */
@@ -133,9 +141,11 @@ typedef struct history {
     uint32_t *key_write_start;       /* num_keys + 1 */
     uint32_t *key_writes;
 
-    /* (key, value) -> writing op, open addressing, HISTORY_NONE = empty. */
+    /* (key, value) -> writing op, open addressing, HISTORY_NONE = empty;
+     * writer_cap slots, twice the writes (not a power of two: rounding up
+     * would cost up to 2x more). */
     uint32_t *writer_slots;
-    uint64_t  writer_mask;
+    uint64_t  writer_cap;
 
     /* list reads */
     uint32_t num_lists;
@@ -170,6 +180,14 @@ static inline int history_op_overwritten(const history *h, uint32_t op) {
 static inline int history_op_is_read(const history *h, uint32_t op) {
     op_kind k = history_op_kind(h, op);
     return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
+}
+
+/* Where op is (line or byte offset; INIT's ops: 0). */
+static inline uint32_t history_op_line(const history *h, uint32_t op) {
+    if (h->op_line) return h->op_line[op];
+    uint32_t t = h->op_txn[op];
+    if (t == 0) return 0;
+    return h->txns[t].line + h->op_line_step * (op - h->txns[t].first_op);
 }
 
 /* The successful write/append of `value` to `key`, or HISTORY_NONE. */

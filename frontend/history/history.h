@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "frontend/history/u64map.h"
 
 #define HISTORY_NONE UINT32_MAX
 #define VALUE_INIT   INT64_MIN
@@ -190,6 +191,35 @@ static inline uint32_t history_op_line(const history *h, uint32_t op) {
     return h->txns[t].line + h->op_line_step * (op - h->txns[t].first_op);
 }
 
+/* The writer table's first slot to probe for (key, value): the hash's top
+ * half scaled to [0, writer_cap) (writer_cap <= 2^32). */
+static inline uint64_t history_writer_home(const history *h, uint32_t key, int64_t value) {
+    uint64_t hash = u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
+    return (hash >> 32) * h->writer_cap >> 32;
+}
+/* For loops that look up many writers: a lookup costs two cache misses
+ * (the slot, then the op it holds); ask for both ahead.  Stage 1 fetches
+ * the slot of a lookup some iterations ahead, stage 2 (about half as far
+ * ahead, the slot cached by then) the key, value and transaction of the op
+ * in it (callers go on to the writer's transaction).  Hints
+ * only: any argument gives the same results. */
+#define HISTORY_PREFETCH_AHEAD 16    /* stage 1's distance, in lookups (or ops) */
+#if defined(__GNUC__)
+#define HISTORY_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define HISTORY_PREFETCH(p) ((void)(p))
+#endif
+static inline void history_writer_prefetch_slot(const history *h, uint32_t key, int64_t value) {
+    if (h->writer_slots) HISTORY_PREFETCH(&h->writer_slots[history_writer_home(h, key, value)]);
+}
+static inline void history_writer_prefetch_op(const history *h, uint32_t key, int64_t value) {
+    if (!h->writer_slots) return;
+    uint32_t op = h->writer_slots[history_writer_home(h, key, value)];
+    if (op < h->num_ops) {
+        HISTORY_PREFETCH(&h->op_key[op]); HISTORY_PREFETCH(&h->op_value[op]); HISTORY_PREFETCH(&h->op_txn[op]);
+    }
+}
+
 /* The successful write/append of `value` to `key`, or HISTORY_NONE. */
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value);
 
@@ -294,6 +324,10 @@ void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
  * b is unchanged: a history can be built (hb_finish on the copy) and the
  * original builder extended afterwards (online checking, the library). */
 history_builder *hb_clone(const history_builder *b, const uint8_t *keep);
+
+/* hb_finish may place the op fields on this many threads (par.h; 0 or 1:
+ * the caller's alone).  The history is the same for every count. */
+void hb_set_threads(history_builder *b, unsigned threads);
 
 /* Build the history: checks it is non-empty (at least one transaction with
  * an op), that no key is used both as a register and as a list, and that

@@ -86,8 +86,8 @@ history *history_subset(const history *h, const uint8_t *keep, ic_error *err) {
                 if (history_op_failed(h, op)) continue;                     /* takes no part anywhere */
                 uint32_t n;
                 const int64_t *l = history_list(h, op, &n);
-                hb_list_read(b, bt, h->op_key[op], l, n, h->op_line[op]);
-            } else hb_op(b, bt, kind, h->op_key[op], h->op_value[op], h->op_line[op]);
+                hb_list_read(b, bt, h->op_key[op], l, n, history_op_line(h, op));
+            } else hb_op(b, bt, kind, h->op_key[op], h->op_value[op], history_op_line(h, op));
         }
     }
     return hb_finish(b, err);

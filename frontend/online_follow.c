@@ -185,7 +185,7 @@ int follow_completed(follow_parse *p, const char *data, size_t n, const char *na
             uint32_t had = u64map_get(&p->text_ops, (uint64_t)x->ext_id);
             if (had != UINT32_MAX && had != x->num_ops) {
                 uint32_t op = x->first_op + (had < x->num_ops ? had : 0);
-                ic_error_at(err, name, (long)h->op_line[op],
+                ic_error_at(err, name, (long)history_op_line(h, op),
                             "transaction %lld gets an operation after its session went on to another transaction; "
                             "--follow needs each transaction's lines before its session's next transaction",
                             (long long)x->ext_id);

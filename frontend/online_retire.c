@@ -369,7 +369,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
         return 0;
     }
     if (merged && (rs->lines > 0 || rs->txns.len)) {
-        ic_error_at(err, rs->name, rs->lines + (long)c->op_line[c->txns[0].num_ops ? c->txns[0].first_op : 0],
+        ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, c->txns[0].num_ops ? c->txns[0].first_op : 0),
                     "a transaction that writes only the initial value 0 after the history's start");
         history_free(c);
         return 0;
@@ -412,7 +412,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
         }
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             int64_t key = c->key_ext[c->op_key[op]], v = c->op_value[op], sv;
-            retire_op o = { key, v, (uint32_t)(rs->lines + (long)c->op_line[op]), lt, (uint8_t)history_op_kind(c, op) };
+            retire_op o = { key, v, (uint32_t)(rs->lines + (long)history_op_line(c, op)), lt, (uint8_t)history_op_kind(c, op) };
             if (o.kind == OP_WRITE && summary_has(rs, key, &sv) && sv == v) {
                 ic_error_at(err, rs->name, (long)o.line, "value %lld is written twice to key %lld (its first write was retired)",
                             (long long)v, (long long)key);

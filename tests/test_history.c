@@ -54,7 +54,7 @@ static void builder_regroups_by_session(void **state) {
     assert_int_equal(h->txns[2].num_ops, 2);
     assert_int_equal(h->op_value[f], 1);
     assert_int_equal(h->op_value[f + 1], 2);
-    assert_int_equal(h->op_line[f + 1], 3);
+    assert_int_equal(history_op_line(h, f + 1), 3);
     assert_int_equal(h->op_txn[f + 1], 2);
     /* writer lookup */
     assert_int_equal(history_writer_of(h, x, 1), f);
@@ -65,6 +65,71 @@ static void builder_regroups_by_session(void **state) {
     char buf[64];
     assert_string_equal(history_op_where(h, f + 1, buf, sizeof buf), "h.txt:3");
     history_free(h);
+}
+
+/* Op lines: no array when every op is at its transaction's line + its
+ * index (step 1) or at its transaction's line (step 0); the array when an
+ * op breaks both (a transaction's lines apart).  Every layout answers
+ * every op's line as given. */
+static void op_lines_kept_compact_when_they_follow_a_layout(void **state) {
+    (void)state;
+    /* lines[t][i]: op i of transaction t; layout: 1, 0, or -1 for the array */
+    static const struct { uint32_t lines[2][3]; int layout; } cases[] = {
+        { { { 4, 5, 6 }, { 7, 8, 9 } }, 1 },
+        { { { 4, 4, 4 }, { 9, 9, 9 } }, 0 },
+        { { { 4, 5, 7 }, { 8, 9, 10 } }, -1 },       /* a line between ops: a comment */
+        { { { 4, 4, 4 }, { 9, 10, 11 } }, -1 },      /* one of each */
+        { { { UINT32_MAX - 1, UINT32_MAX, UINT32_MAX }, { 1, 2, 3 } }, -1 },   /* saturated */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "l.txt");
+        uint32_t s = hb_session(b, 1, NULL), k = hb_key(b, 1);
+        int64_t v = 1;
+        for (uint32_t t = 0; t < 2; t++) {
+            uint32_t bt = hb_txn(b, s, t + 1, cases[c].lines[t][0]);
+            for (uint32_t i = 0; i < 3; i++) hb_op(b, bt, OP_WRITE, k, v++, cases[c].lines[t][i]);
+        }
+        ic_error err; ic_error_clear(&err);
+        history *h = hb_finish(b, &err);
+        assert_non_null(h);
+        if (cases[c].layout < 0) assert_non_null(h->op_line);
+        else {
+            assert_null(h->op_line);
+            assert_int_equal(h->op_line_step, (uint32_t)cases[c].layout);
+        }
+        assert_int_equal(history_op_line(h, 0), 0);         /* INIT's op */
+        for (uint32_t t = 0; t < 2; t++)
+            for (uint32_t i = 0; i < 3; i++)
+                assert_int_equal(history_op_line(h, h->txns[t + 1].first_op + i), cases[c].lines[t][i]);
+        history_free(h);
+    }
+}
+
+/* The writer table at sizes that are not powers of two (twice the
+ * writes): every write found, absent values not, probes wrapping past
+ * the last slot included. */
+static void writer_table_finds_every_write(void **state) {
+    (void)state;
+    for (uint32_t n = 1; n < 400; n += 37) {
+        history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "w.txt");
+        uint32_t s = hb_session(b, 1, NULL);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t t = hb_txn(b, s, i + 1, i + 1);
+            hb_op(b, t, OP_WRITE, hb_key(b, i % 7), (int64_t)i * 1000003 + 1, i + 1);
+        }
+        ic_error err; ic_error_clear(&err);
+        history *h = hb_finish(b, &err);
+        assert_non_null(h);
+        uint32_t nkeys = h->num_keys;
+        assert_true(h->writer_cap >= 2 * (uint64_t)(n + nkeys));
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t op = h->txns[i + 1].first_op;
+            assert_int_equal(history_writer_of(h, h->op_key[op], (int64_t)i * 1000003 + 1), op);
+            assert_int_equal(history_writer_of(h, h->op_key[op], (int64_t)i * 1000003 + 2), HISTORY_NONE);
+        }
+        for (uint32_t k = 0; k < nkeys; k++) assert_int_equal(history_writer_of(h, k, VALUE_INIT), k);
+        history_free(h);
+    }
 }
 
 static void duplicate_value_is_an_error(void **state) {
@@ -268,6 +333,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(u64map_matches_reference),
         cmocka_unit_test(builder_regroups_by_session),
+        cmocka_unit_test(op_lines_kept_compact_when_they_follow_a_layout),
+        cmocka_unit_test(writer_table_finds_every_write),
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),
         cmocka_unit_test(string_keys_and_lists),

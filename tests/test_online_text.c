@@ -199,7 +199,7 @@ static void assert_matches_batch(const char *data, size_t n, feed_result *r) {
                 assert_int_equal(o->kind, h->op_kind[op] & OP_KIND_MASK);
                 assert_int_equal(o->key, h->op_key[op]);
                 assert_true(o->value == h->op_value[op]);
-                assert_int_equal(o->line, h->op_line[op]);
+                assert_int_equal(o->line, history_op_line(h, op));
             }
             expect++;
         }

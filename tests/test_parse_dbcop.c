@@ -52,7 +52,7 @@ static void loads_status_and_failed_events(void **state) {
     /* the read of 6 finds the aborted write */
     assert_int_equal(history_read_source(h, op_of(h, 3, 0)), op_of(h, 2, 0));
     /* byte offset of the first event: 5*8 + (8+4) + (8+10) + (8+10) + 8 + 8 + 8 */
-    assert_int_equal(h->op_line[op_of(h, 1, 0)], 40 + 12 + 18 + 18 + 24);
+    assert_int_equal(history_op_line(h, op_of(h, 1, 0)), 40 + 12 + 18 + 18 + 24);
     char buf[64];
     assert_string_equal(history_op_where(h, op_of(h, 1, 0), buf, sizeof buf), "h.bin: byte 112");
     history_free(h);

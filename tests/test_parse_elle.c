@@ -47,7 +47,7 @@ static void loads_list_append(void **state) {
     assert_int_equal(history_read_source(h, nil), h->op_key[nil]);
     char kb[16];
     assert_string_equal(history_key_str(h, h->op_key[op_of(h, 4, 0)], kb, sizeof kb), "\"k\"");
-    assert_int_equal(h->op_line[op_of(h, 2, 2)], 4);
+    assert_int_equal(history_op_line(h, op_of(h, 2, 2)), 4);
     history_free(h);
 }
 

@@ -293,5 +293,6 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
     u64map_free(&st.txn_ids);
     vec_free(st.txn_session);
     if (!ok) { hb_free(st.b); return NULL; }
+    hb_set_threads(st.b, threads);
     return hb_finish(st.b, err);
 }

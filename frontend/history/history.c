@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
 #include "vec.h"
 #include "io/bigmem.h"
 #include "frontend/history/u64map.h"
@@ -41,6 +42,7 @@ struct history_builder {
     vec_char strings;
     vec_u32 name_off;            /* named values (hb_name) */
     int has_lists;
+    unsigned threads;            /* hb_finish may use this many (hb_set_threads) */
 };
 
 static uint32_t add_string(vec_char *pool, const char *s, size_t n) {
@@ -98,6 +100,7 @@ uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t l
 }
 
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
+void hb_set_threads(history_builder *b, unsigned threads) { b->threads = threads; }
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
 uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn) { return b->txns.data[txn].num_ops; }
 
@@ -247,13 +250,9 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
 
 /* ---- finish --------------------------------------------------------- */
 
-static uint64_t writer_hash(uint32_t key, int64_t value) {
-    return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
-}
-
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     if (!h->writer_slots || key >= h->num_keys) return HISTORY_NONE;
-    for (uint64_t i = writer_hash(key, value) & h->writer_mask;; i = (i + 1) & h->writer_mask) {
+    for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == h->writer_cap ? 0 : i + 1) {
         uint32_t op = h->writer_slots[i];
         if (op == HISTORY_NONE) return HISTORY_NONE;
         if (h->op_key[op] == key && h->op_value[op] == value) return op;
@@ -263,8 +262,8 @@ uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
 static void where_error(const history *h, uint32_t op, ic_error *err, const char *msg) {
     uint32_t t = h->op_txn[op];
     const char *file = t ? history_session_file(h, h->txns[t].session) : h->source;
-    if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, h->op_line[op], "%s", msg);
-    else ic_error_at(err, file, h->op_line[op], "%s", msg);
+    if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, op), "%s", msg);
+    else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
 }
 
 /* Build key_writes and the (key,value) index; 0 on a duplicate value. */
@@ -286,17 +285,21 @@ static int index_writers(history *h, ic_error *err) {
     h->key_write_start = start;
     h->key_writes = writes;
 
-    uint64_t cap = 64;
-    while (cap < 2 * (uint64_t)nw) cap *= 2;
-    h->writer_mask = cap - 1;
+    uint64_t cap = 2 * (uint64_t)nw < 64 ? 64 : 2 * (uint64_t)nw;    /* load 1/2 */
+    h->writer_cap = cap;
     h->writer_slots = big_malloc(cap * sizeof *h->writer_slots);
     memset(h->writer_slots, 0xff, cap * sizeof *h->writer_slots);
+    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
     for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (op + ahead < h->num_ops && history_op_is_write(h, op + ahead))
+            history_writer_prefetch_slot(h, h->op_key[op + ahead], h->op_value[op + ahead]);
+        if (op + half < h->num_ops && history_op_is_write(h, op + half))
+            history_writer_prefetch_op(h, h->op_key[op + half], h->op_value[op + half]);
         if (!history_op_is_write(h, op)) continue;
         uint32_t key = h->op_key[op];
         int64_t value = h->op_value[op];
-        uint64_t i = writer_hash(key, value) & h->writer_mask;
-        for (;; i = (i + 1) & h->writer_mask) {
+        uint64_t i = history_writer_home(h, key, value);
+        for (;; i = i + 1 == cap ? 0 : i + 1) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
             if (h->op_key[other] == key && h->op_value[other] == value) {
@@ -334,6 +337,57 @@ static int check_key_kinds(history *h, ic_error *err) {
     }
     free(kind);
     return ok;
+}
+
+/* The op fields go to their final slots field by field: independent
+ * tasks, each freeing the builder's copy once done (on several threads two
+ * fields are in flight at once: a few bytes an op more, briefly). */
+typedef struct scatter_ctx {
+    history_builder *b;
+    history *h;
+    const uint32_t *dest, *txn_new;     /* builder op -> op; builder txn -> txn */
+    size_t nops;
+    uint32_t nkeys;
+} scatter_ctx;
+#define SCATTER_TASKS 4
+
+static void scatter_task(void *ctx, size_t task) {
+    scatter_ctx *sc = ctx;
+    history_builder *b = sc->b;
+    history *h = sc->h;
+    const uint32_t *dest = sc->dest;
+    size_t nops = sc->nops;
+    if (task == 0) {
+        h->op_kind = big_malloc(h->num_ops);
+        for (size_t i = 0; i < nops; i++) h->op_kind[dest[i]] = b->op_kind.data[i];
+        vec_free(b->op_kind);
+        h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
+        for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
+        vec_free(b->op_key);
+    } else if (task == 1) {
+        h->op_value = big_malloc((size_t)h->num_ops * sizeof *h->op_value);
+        for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
+        vec_free(b->op_value);
+    } else if (task == 2) {                /* op lines: an array only when no layout of history.h fits */
+        int step1 = 1, step0 = 1;
+        for (size_t i = 0; i < nops && (step1 || step0); i++) {
+            const history_txn *tx = &h->txns[sc->txn_new[b->op_txn.data[i]]];
+            uint64_t at = b->op_line.data[i];
+            step1 &= at == (uint64_t)tx->line + (dest[i] - tx->first_op);
+            step0 &= at == tx->line;
+        }
+        h->op_line_step = (uint32_t)step1;
+        if (!step1 && !step0) {
+            h->op_line = big_malloc((size_t)h->num_ops * sizeof *h->op_line);
+            for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
+            for (uint32_t k = 0; k < sc->nkeys; k++) h->op_line[k] = 0;
+        }
+        vec_free(b->op_line);
+    } else {
+        h->op_txn = big_malloc((size_t)h->num_ops * sizeof *h->op_txn);
+        for (uint32_t t = 0; t < h->num_txns; t++)
+            for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
+    }
 }
 
 history *hb_finish(history_builder *b, ic_error *err) {
@@ -384,26 +438,13 @@ history *hb_finish(history_builder *b, ic_error *err) {
     for (size_t i = 0; i < nops; i++) dest[i] = cursor[txn_new[b->op_txn.data[i]]]++;
     free(cursor);
 
-    h->op_kind = big_malloc(h->num_ops);
-    for (size_t i = 0; i < nops; i++) h->op_kind[dest[i]] = b->op_kind.data[i];
-    vec_free(b->op_kind);
-    h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
-    for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
-    vec_free(b->op_key);
-    h->op_value = big_malloc((size_t)h->num_ops * sizeof *h->op_value);
-    for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
-    vec_free(b->op_value);
-    h->op_line = big_malloc((size_t)h->num_ops * sizeof *h->op_line);
-    for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
-    vec_free(b->op_line);
+    scatter_ctx sc = { b, h, dest, txn_new, nops, nkeys };
+    par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
     free(dest);
     free(txn_new);
     vec_free(b->op_txn);
-    h->op_txn = big_malloc((size_t)h->num_ops * sizeof *h->op_txn);
-    for (uint32_t t = 0; t < ntx; t++)
-        for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
-        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT; h->op_line[k] = 0;
+        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT;
     }
 
     h->num_keys = nkeys;
@@ -483,7 +524,7 @@ static const char *where(const history *h, uint32_t txn, uint32_t line, char *bu
 }
 
 const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n) {
-    return where(h, h->op_txn[op], h->op_line[op], buf, n);
+    return where(h, h->op_txn[op], history_op_line(h, op), buf, n);
 }
 
 const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n) {

@@ -49,9 +49,10 @@
  *     indeterminate transaction whose write a participant observed (so its
  *     own reads then count too).  Aborted transactions never participate.
  *
- * Memory: per op 21 bytes (kind 1, key 4, value 8, line 4, txn 4) plus the
- * writer index (4 bytes per slot, load <= 1/2 over writes); per transaction
- * 32 bytes.  1M transactions x 15 ops is ~0.4 GB. */
+ * Memory: per op 17 bytes (kind 1, key 4, value 8, txn 4), plus 4 for its
+ * line unless the lines follow one of the layouts below (op_line), plus the
+ * writer index (4 bytes per slot, 2 slots per write); per transaction 32
+ * bytes.  1M transactions x 15 ops is ~0.35 GB. */
 #ifndef ISOCHECK_HISTORY_H
 #define ISOCHECK_HISTORY_H
 
@@ -59,6 +60,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "frontend/history/u64map.h"
 
 #define HISTORY_NONE UINT32_MAX
 #define VALUE_INIT   INT64_MIN
@@ -121,8 +123,15 @@ typedef struct history {
     uint8_t  *op_kind;               /* op_kind | OP_FAILED | OP_OVERWRITTEN */
     uint32_t *op_key;
     int64_t  *op_value;
-    uint32_t *op_line;               /* line or byte offset (saturates at UINT32_MAX) */
     uint32_t *op_txn;
+    /* Where an op is, line or byte offset (saturates at UINT32_MAX): read it
+     * with history_op_line().  Most inputs need no array: when op i of
+     * every transaction is at its line + i (text, one op per line, a
+     * transaction's lines together) op_line_step is 1, when every op is at
+     * its transaction's line (one record per transaction) it is 0, and
+     * op_line is NULL; else op_line holds each op's (4 bytes an op). */
+    uint32_t *op_line;
+    uint32_t  op_line_step;
 
     uint32_t num_keys;
     int64_t  *key_ext;               /* the format's key (integer keys) */
@@ -133,9 +142,11 @@ typedef struct history {
     uint32_t *key_write_start;       /* num_keys + 1 */
     uint32_t *key_writes;
 
-    /* (key, value) -> writing op, open addressing, HISTORY_NONE = empty. */
+    /* (key, value) -> writing op, open addressing, HISTORY_NONE = empty;
+     * writer_cap slots, twice the writes (not a power of two: rounding up
+     * would cost up to 2x more). */
     uint32_t *writer_slots;
-    uint64_t  writer_mask;
+    uint64_t  writer_cap;
 
     /* list reads */
     uint32_t num_lists;
@@ -170,6 +181,43 @@ static inline int history_op_overwritten(const history *h, uint32_t op) {
 static inline int history_op_is_read(const history *h, uint32_t op) {
     op_kind k = history_op_kind(h, op);
     return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
+}
+
+/* Where op is (line or byte offset; INIT's ops: 0). */
+static inline uint32_t history_op_line(const history *h, uint32_t op) {
+    if (h->op_line) return h->op_line[op];
+    uint32_t t = h->op_txn[op];
+    if (t == 0) return 0;
+    return h->txns[t].line + h->op_line_step * (op - h->txns[t].first_op);
+}
+
+/* The writer table's first slot to probe for (key, value): the hash's top
+ * half scaled to [0, writer_cap) (writer_cap <= 2^32). */
+static inline uint64_t history_writer_home(const history *h, uint32_t key, int64_t value) {
+    uint64_t hash = u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
+    return (hash >> 32) * h->writer_cap >> 32;
+}
+/* For loops that look up many writers: a lookup costs two cache misses
+ * (the slot, then the op it holds); ask for both ahead.  Stage 1 fetches
+ * the slot of a lookup some iterations ahead, stage 2 (about half as far
+ * ahead, the slot cached by then) the key, value and transaction of the op
+ * in it (callers go on to the writer's transaction).  Hints
+ * only: any argument gives the same results. */
+#define HISTORY_PREFETCH_AHEAD 16    /* stage 1's distance, in lookups (or ops) */
+#if defined(__GNUC__)
+#define HISTORY_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define HISTORY_PREFETCH(p) ((void)(p))
+#endif
+static inline void history_writer_prefetch_slot(const history *h, uint32_t key, int64_t value) {
+    if (h->writer_slots) HISTORY_PREFETCH(&h->writer_slots[history_writer_home(h, key, value)]);
+}
+static inline void history_writer_prefetch_op(const history *h, uint32_t key, int64_t value) {
+    if (!h->writer_slots) return;
+    uint32_t op = h->writer_slots[history_writer_home(h, key, value)];
+    if (op < h->num_ops) {
+        HISTORY_PREFETCH(&h->op_key[op]); HISTORY_PREFETCH(&h->op_value[op]); HISTORY_PREFETCH(&h->op_txn[op]);
+    }
 }
 
 /* The successful write/append of `value` to `key`, or HISTORY_NONE. */
@@ -276,6 +324,10 @@ void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
  * b is unchanged: a history can be built (hb_finish on the copy) and the
  * original builder extended afterwards (online checking, the library). */
 history_builder *hb_clone(const history_builder *b, const uint8_t *keep);
+
+/* hb_finish may place the op fields on this many threads (par.h; 0 or 1:
+ * the caller's alone).  The history is the same for every count. */
+void hb_set_threads(history_builder *b, unsigned threads);
 
 /* Build the history: checks it is non-empty (at least one transaction with
  * an op), that no key is used both as a register and as a list, and that

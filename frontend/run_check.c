@@ -98,9 +98,11 @@ static void level_run(void *ctx, size_t i) {
     level_task *t = &rc->tasks[i];
     check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == CHECK_FAIL) {
+        double t0 = monotonic_seconds();
         t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                           t->res.forced.data, t->res.forced.len, o->max_anomalies,
                                           o->trace ? &t->trace : NULL);
+        t->res.st.t_interpret = monotonic_seconds() - t0;
     } else if (t->res.verdict == CHECK_PASS && o->verify_every_pass) {
         t->certified = 1;
         t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);

@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "monotonic.h"
@@ -107,6 +108,11 @@ static void level_run(void *ctx, size_t i) {
     }
 }
 
+static double thread_cpu_seconds(void) {
+    struct timespec ts;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec : 0;
+}
+
 /* On FAIL, the interpretation into the task's report: it reads the
  * history and the check's result only, so it runs after the index is
  * freed (1.5 GB at 10M transactions). */
@@ -115,13 +121,14 @@ static void level_interpret(void *ctx, size_t i) {
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != CHECK_FAIL) return;
-    double t0 = monotonic_seconds();
+    double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                       t->res.forced.data, t->res.forced.len, o->max_anomalies,
                                       o->trace ? &t->trace : NULL);
     /* the forced edges serve only the interpretation */
     vec_free(t->res.forced);
     t->res.st.t_interpret = monotonic_seconds() - t0;
+    t->res.st.cpu_interpret = thread_cpu_seconds() - c0;
 }
 
 /* On the caller's thread, in the serial order: the level's line of the

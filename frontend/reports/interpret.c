@@ -176,8 +176,9 @@ static void known_pass(ictx *c, uint32_t *deg, uint32_t *fill, uint32_t *rd_fill
             if (deg) {
                 uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
                 w = src == HISTORY_NONE || h->op_txn[src] == t ? NONE : h->op_txn[src];
-                ww = w != NONE && history_txn_final_write(h, t, k) != NONE && history_txn_final_write(h, w, k) == src;
-                g = w == NONE ? NONE : vidx(c, k, w);
+                uint32_t fw = w == NONE ? NONE : history_txn_final_write(h, w, k);
+                ww = fw != NONE && fw == src && history_txn_final_write(h, t, k) != NONE;
+                g = fw == NONE ? NONE : c->vpos[fw];
                 if (rr->cap == r) {
                     size_t cap = r ? 2 * r : 1024;
                     rr->w = xrealloc(rr->w, cap * sizeof *rr->w);

@@ -7,7 +7,9 @@
  *   (interpret.h); on PASS optionally a certificate, verified with
  *   `isocheck verify`'s own code (certificate.h).
  *
- * Axiom violations end the run (the levels are not checked).  The report
+ * The levels are checked first, then the index is freed, then each
+ * failing level is interpreted (it reads the history and the check's
+ * result only).  Axiom violations end the run (the levels are not checked).  The report
  * lists SI before SER.  Nothing is printed: a caller that wants to show
  * progress, statistics or traces does so in the hooks.
  *
@@ -39,7 +41,8 @@ typedef struct run_check_options {
                                     on by default in debug builds) */
     interpret_trace *trace;      /* candidates the interpretation looked at, or NULL */
     /* Optional hooks: after the index is built (seconds it took), and after
-     * each level is done (its result; the report is filled for it). */
+     * each level is done (its result, without its forced edges: the
+     * interpretation has used and freed them; the report is filled for it). */
     void (*on_index)(void *ctx, const pg_index *ix, double seconds);
     void (*on_level)(void *ctx, const check_result *res);
     void *hook_ctx;

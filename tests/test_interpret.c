@@ -1,7 +1,9 @@
 /* test_interpret.c — every catalogue anomaly (tests/data/anomalies, text format)
  * interpreted under a version order: the expected name, the minimal
  * cycle's transactions (from the file's "# si: FAIL cycle 1,2 ..." line),
- * the explanation of each WW/RW edge, and the text, JSON and DOT output. */
+ * the explanation of each WW/RW edge, and the text, JSON and DOT output;
+ * and on random failing histories, with the checker's forced edges, that
+ * every explanation is made of facts only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/reports/classify.h"
 #include "frontend/reports/interpret.h"
@@ -310,11 +313,156 @@ static void list_facts_explained_by_reads(void **state) {
     }
 }
 
+/* ---- random failing histories: explanations made of facts ----------------- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static uint32_t rnd(uint32_t n) {
+    rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
+    return (uint32_t)((rng * 0x2545F4914F6CDD1DULL) >> 33) % n;
+}
+
+/* Sessions of register transactions; a read shows the txn's own last write,
+ * else its earlier read, else the last write of a random earlier txn (or
+ * INIT): stale reads, so most such histories fail and pruning decides some
+ * pairs (the forced edges). */
+static history *random_failing_history(void) {
+    enum { MAXT = 24, MAXO = 4 };
+    int nsess = 2 + (int)rnd(3), ntx = 8 + (int)rnd(MAXT - 8), nkeys = 2 + (int)rnd(3);
+    int sess[MAXT], cnt[MAXT], wr[MAXT][MAXO], key[MAXT][MAXO];
+    int64_t val[MAXT][MAXO], next = 1;
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "random");
+    uint32_t keys[5];
+    for (int k = 0; k < nkeys; k++) keys[k] = hb_key(b, k);
+    for (int t = 0; t < ntx; t++) {
+        sess[t] = (int)rnd((uint32_t)nsess);
+        cnt[t] = 1 + (int)rnd(MAXO);
+        uint32_t bt = hb_txn(b, hb_session(b, sess[t], NULL), t + 1, 0);
+        for (int i = 0; i < cnt[t]; i++) {
+            int k = (int)rnd((uint32_t)nkeys);
+            key[t][i] = k; wr[t][i] = (int)rnd(2);
+            int64_t v = 0;
+            if (wr[t][i]) v = next++;
+            else {
+                for (int j = i - 1; j >= 0 && !v; j--) if (key[t][j] == k) v = val[t][j];
+                if (!v) {
+                    int u = (int)rnd((uint32_t)t + 1) - 1;       /* -1: INIT */
+                    for (int j = 0; u >= 0 && j < cnt[u]; j++) if (wr[u][j] && key[u][j] == k) v = val[u][j];
+                }
+            }
+            val[t][i] = v;
+            hb_op(b, bt, wr[t][i] ? OP_WRITE : OP_READ, keys[k], v ? v : VALUE_INIT, 0);
+        }
+    }
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    return h;
+}
+
+static int in_deps(const dep_edge_vec *v, const dep_edge *e) {
+    for (size_t i = 0; i < v->len; i++) {
+        const dep_edge *f = &v->data[i];
+        if (f->from == e->from && f->to == e->to && f->key == e->key && f->kind == e->kind) return 1;
+    }
+    return 0;
+}
+
+/* The writer txn t's external read of key observed (NONE: none). */
+static uint32_t ext_writer(const history *h, uint32_t t, uint32_t key) {
+    uint32_t op = history_txn_external_read(h, t, key);
+    if (op == HISTORY_NONE) return HISTORY_NONE;
+    uint32_t w = history_external_source(h, op);
+    return w == HISTORY_NONE ? HISTORY_NONE : h->op_txn[w];
+}
+
+/* Is e, in the explanation of fact "before's version precedes after's", a
+ * fact: read off the history, the opposite order (or what it implies), or
+ * one of the checker's forced edges? */
+static int is_fact(const history *h, const dep_edge_vec *forced, const edge_why *w, const dep_edge *e) {
+    switch (e->kind) {
+    case DEP_SO:
+        return e->from && e->to && h->txns[e->from].session == h->txns[e->to].session &&
+               h->txns[e->from].pos < h->txns[e->to].pos;
+    case DEP_WR: return ext_writer(h, e->to, e->key) == e->from;
+    case DEP_WW:
+        if (e->from == w->after && e->to == w->before) return 1;                  /* the opposite order */
+        if (ext_writer(h, e->to, e->key) == e->from && history_txn_final_write(h, e->to, e->key) != HISTORY_NONE)
+            return 1;                                                               /* read-modify-write */
+        return in_deps(forced, e);
+    case DEP_RW: {
+        if (e->to == w->before) return 1;             /* a reader of after's version, before before's */
+        uint32_t s = ext_writer(h, e->to, e->key);    /* to is a read-modify-write of s: other readers of s precede it */
+        if (s != HISTORY_NONE && ext_writer(h, e->from, e->key) == s && history_txn_final_write(h, e->to, e->key) != HISTORY_NONE)
+            return 1;
+        return in_deps(forced, e);
+    }
+    default: return 0;
+    }
+}
+
+static void forced_explanations_are_facts(void **state) {
+    (void)state;
+    int failing = 0, with_forced = 0, explained = 0;
+    for (int iter = 0; iter < 600; iter++) {
+        history *h = random_failing_history();
+        anomaly_list al; anomaly_list_init(&al);
+        uint64_t bad = axioms_check(h, &al, 1);
+        anomaly_list_free(&al);
+        if (bad) { history_free(h); continue; }
+        ic_error err; ic_error_clear(&err);
+        pg_index ix;
+        assert_true(pg_index_build(&ix, h, &err));
+        for (int level = 0; level < 2; level++) {
+            check_result res;
+            check_verdict v = check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
+            assert_true(v != CHECK_ERROR);
+            if (v == CHECK_FAIL) {
+                failing++;
+                with_forced += res.forced.len > 0;
+                report r;
+                report_init(&r, h, level == 0 ? "si" : "ser");
+                size_t n = interpret_failure(&r, level, &res.vo, res.cycle.data, res.cycle.len, res.forced.data,
+                                             res.forced.len, 5, NULL);
+                assert_true(n >= 1);
+                assert_int_equal(r.items.len, n);
+                for (size_t ai = 0; ai < n; ai++) {
+                    const report_anomaly *a = &r.items.data[ai];
+                    assert_true(a->edges.len >= 1);
+                    for (size_t i = 0; i < a->edges.len; i++)
+                        assert_int_equal(a->edges.data[i].to, a->edges.data[(i + 1) % a->edges.len].from);
+                    assert_int_equal(cycle_violates(a->edges.data, a->edges.len, level == 0), 1);
+                    assert_int_equal(a->why.len, a->edges.len);
+                    for (size_t i = 0; i < a->why.len; i++) {
+                        const edge_why *w = &a->why.data[i];
+                        if (w->status == WHY_DECIDED) assert_true(in_deps(&res.forced, &a->edges.data[i]));
+                        if (w->status != WHY_FORCED) continue;
+                        explained++;
+                        assert_true(w->alt.len >= 2);
+                        assert_int_equal(cycle_violates(w->alt.data, w->alt.len, level == 0), 1);
+                        for (size_t j = 0; j < w->alt.len; j++) {
+                            assert_int_equal(w->alt.data[j].to, w->alt.data[(j + 1) % w->alt.len].from);
+                            assert_true(is_fact(h, &res.forced, w, &w->alt.data[j]));
+                        }
+                    }
+                }
+                report_free(&r);
+            }
+            check_result_free(&res);
+        }
+        pg_index_free(&ix);
+        history_free(h);
+    }
+    fprintf(stderr, "  %d failing levels, %d with forced edges, %d facts explained by a cycle\n", failing, with_forced,
+            explained);
+    assert_true(failing > 100 && with_forced > 20 && explained > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalogue_si),
         cmocka_unit_test(test_catalogue_ser),
         cmocka_unit_test(list_facts_explained_by_reads),
+        cmocka_unit_test(forced_explanations_are_facts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,23 +64,36 @@ static void vo_from_order(const polygraph *g, version_order *vo) {
 }
 
 /* The level fails: find a cycle under the version order read off the
- * known graph, and confirm it by definition. */
+ * known graph, and confirm it by definition.  What follows (the re-check,
+ * run_check's interpretation) reads the history, the version order and the
+ * WW/RW known edges only: the reachability table, the constraints and the
+ * order go before the re-check builds its own graph, and the known edges
+ * right after their WW/RW part is copied out (exactly sized) — the peak of
+ * a FAIL was all of them alive at once. */
 static check_verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
     const history *h = g->ix->h;
     double t0 = monotonic_seconds();
     vo_from_order(g, &res->vo);
-    char why[300] = "";
-    vec_clear(res->cycle);
-    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
-    res->st.t_verify += monotonic_seconds() - t0;
-    res->stage = stage;
-    vec_clear(res->forced);
+    pg_reach_free(g);
+    vec_free(g->cons);
+    free(g->topo_pos);
+    g->topo_pos = NULL;
+    vec_free(res->forced);
+    size_t nf = 0;
+    vec_foreach(const pg_edge, e, g->known) nf += PG_KIND(e->meta) == DEP_WW || PG_KIND(e->meta) == DEP_RW;
+    vec_reserve(res->forced, nf);
     vec_foreach(const pg_edge, e, g->known) {
         dep_kind k = PG_KIND(e->meta);
         if (k != DEP_WW && k != DEP_RW) continue;
         dep_edge d = { pg_node_txn(g, e->from), pg_node_txn(g, e->to), PG_KEY(e->meta), (uint8_t)k };
         vec_push(res->forced, d);
     }
+    vec_free(g->known);
+    char why[300] = "";
+    vec_clear(res->cycle);
+    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
+    res->st.t_verify += monotonic_seconds() - t0;
+    res->stage = stage;
     if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
         snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = CHECK_FAIL;

@@ -55,53 +55,109 @@ static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from
 
 /* ---- context ------------------------------------------------------------ */
 
+/* The fact graph, one graph for three: the arcs of a node are its known
+ * edges (SO, WR, read-modify-write links) in the order they are generated,
+ * then its forced edges in the caller's order, then (SI) the fixed arc.
+ * cls[j] says which of the nested graphs arc j belongs to, so that reading
+ * only the arcs of class <= c gives exactly the graph that class names, in
+ * the same arc order as a graph of its own:
+ *   CLS_KNOWN   known edges (and fixed arcs)      eid: PG_META(kind, key)
+ *   CLS_HOLDS   forced edges that hold under the (repaired) version order
+ *   CLS_FORCED  the other forced edges                eid: index in forced
+ * No edge list is kept: an arc's edge is rebuilt from its two nodes and eid
+ * (arc_edge), and the forced edges are read in the caller's array. */
+enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2 };
+
 typedef struct ictx {
     const history *h;
     const version_order *vo;
     int si;
     uint8_t *part;
-    u64map wmap;                 /* (key, txn) -> global version index in vo->txns */
-    u64map rmap;                 /* (key, txn) -> external read op */
-    u64map smap;                 /* (key, txn) -> the version it read, as a final write op */
+    uint32_t *vpos;              /* per op: for a txn's final write of a key, its version's index in
+                                    vo->txns (NONE: not in the version order) */
     uint32_t *lr_start;          /* per key: its participants' list reads lr[lr_start[k]..] */
     vec_u32 lr;
     u64map lpos;                 /* (key, txn) -> index of txn's last element in the key's longest list */
     uint32_t *rd_start;          /* per global version: its readers rd[rd_start[g]..] */
     vec_u32 rd;
-    igraph known;                /* SO, WR, read-modify-write links */
-    igraph known2;               /* known plus the checker's forced WW/RW edges (n == 0: none) */
+    dg_graph g;                  /* the fact graph (above) */
+    uint8_t *cls;                /* per arc */
+    uint64_t num_known;          /* known edges (SO, WR, read-modify-write links) */
+    int has_forced;              /* forced edges were given: the CLS_HOLDS and CLS_FORCED graphs exist */
+    const dep_edge *forced;
+    size_t nforced;
     version_order own_vo;        /* vo repaired to agree with the forced WW edges */
-    igraph facts;                /* known plus all the checker's forced edges (n == 0: none) */
-    dep_edge_vec forced_sorted;  /* the forced edges, sorted for lookup */
 } ictx;
+
+/* t's external read of key, as ctx_init once defined it: per key the first
+ * op that is not an append, if it is a read (a register read before an own
+ * write, any list read: its prefix without the own appends so far, counted
+ * in *own).  NONE: no such read, or t does not take part. */
+static uint32_t ext_read(const ictx *c, uint32_t t, uint32_t key, uint32_t *own) {
+    const history *h = c->h;
+    if (own) *own = 0;
+    if (t == 0 || t >= h->num_txns || !c->part[t]) return NONE;
+    const history_txn *tx = &h->txns[t];
+    uint32_t apps = 0;
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+        if (h->op_key[op] != key || history_op_failed(h, op)) continue;
+        if (history_op_kind(h, op) == OP_APPEND) { apps++; continue; }
+        if (!history_op_is_read(h, op)) return NONE;
+        if (own) *own = apps;
+        return op;
+    }
+    return NONE;
+}
+
+/* The version t's external read of key observed, as its final write op (NONE: no read, or nobody wrote it). */
+static uint32_t ext_src(const ictx *c, uint32_t t, uint32_t key) {
+    uint32_t own, op = ext_read(c, t, key, &own);
+    return op == NONE ? NONE : history_snapshot_source(c->h, op, own);
+}
 
 /* The writer txn whose version t's external read of key observed (NONE: no read). */
 static uint32_t read_src(const ictx *c, uint32_t t, uint32_t key) {
-    uint32_t w = u64map_get(&c->smap, PAIR(key, t));
+    uint32_t w = ext_src(c, t, key);
     return w == NONE ? NONE : c->h->op_txn[w];
 }
 
-static uint32_t vidx(const ictx *c, uint32_t key, uint32_t t) { return u64map_get(&c->wmap, PAIR(key, t)); }
+/* t's version of key: its index in vo->txns, or NONE. */
+static uint32_t vidx(const ictx *c, uint32_t key, uint32_t t) {
+    uint32_t f = history_txn_final_write(c->h, t, key);
+    return f == NONE ? NONE : c->vpos[f];
+}
 
-static void ctx_init(ictx *c, const history *h, const version_order *vo, int si) {
-    memset(c, 0, sizeof *c);
-    c->h = h; c->vo = vo; c->si = si;
-    c->part = history_participants(h);
-    u64map_init(&c->wmap); u64map_init(&c->rmap); u64map_init(&c->smap); u64map_init(&c->lpos);
-    for (uint32_t k = 0; k < vo->num_keys && k < h->num_keys; k++)
-        for (uint32_t g = vo->start[k]; g < vo->start[k + 1]; g++) u64map_put(&c->wmap, PAIR(k, vo->txns.data[g]), g);
-    /* external reads of the participants: per key the first read that
-     * shows the snapshot (a register read before an own write, any list
-     * read: its prefix without the own appends so far) */
+/* The edge of arc j, which leaves node u (none for a fixed arc: 0). */
+static int arc_edge(const ictx *c, uint32_t u, uint32_t j, dep_edge *e) {
+    uint32_t id = c->g.eid[j];
+    if (id == DG_NONE) return 0;
+    if (c->cls[j] != CLS_KNOWN) { *e = c->forced[id]; return 1; }
+    dep_kind k = PG_KIND(id);
+    *e = (dep_edge){ dg_node_txn(c->si, u), dg_node_txn(c->si, c->g.adj[j]), k == DEP_SO ? HISTORY_NONE : PG_KEY(id),
+                     (uint8_t)k };
+    return 1;
+}
+
+/* What the second pass needs of each external read, found by the first
+ * (the source lookups are the passes' random accesses): the writer read
+ * from (NONE: no edge), its version's index, whether the read-modify-write
+ * link is there. */
+typedef struct read_recs { uint32_t *w, *g; uint8_t *ww; size_t cap; } read_recs;
+
+/* One pass over the known edges in their order (the participants' external
+ * reads in transaction order: WR, then the read-modify-write link; then SO),
+ * either counting arcs per node into deg and the readers of each version
+ * into rd_start, recording each read in rr; or (deg NULL) placing both at
+ * fill and rd_fill from rr. */
+static void known_pass(ictx *c, uint32_t *deg, uint32_t *fill, uint32_t *rd_fill, read_recs *rr) {
+    const history *h = c->h;
+    uint64_t n = 0;
+    size_t r = 0;
+    /* per key: the txn that last touched it and its appends so far (ext_read, in one scan a txn) */
     uint32_t *seen = xmalloc(((size_t)h->num_keys + 1) * sizeof *seen);
-    uint32_t *app_txn = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_txn), *app_num = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_num);
+    uint32_t *app_txn = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_txn);
+    uint32_t *app_num = xmalloc(((size_t)h->num_keys + 1) * sizeof *app_num);
     for (uint32_t k = 0; k < h->num_keys; k++) seen[k] = app_txn[k] = NONE;
-    uint32_t nv = (uint32_t)vo->txns.len;
-    c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
-    vec_u32 rg; vec_init(rg);            /* (version, reader) pairs */
-    vec_init(c->rd);
-    c->known.split = si;
-    vec_init(c->known.edges);
     for (uint32_t t = 1; t < h->num_txns; t++) {
         if (!c->part[t]) continue;
         const history_txn *tx = &h->txns[t];
@@ -115,36 +171,129 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si)
             }
             seen[k] = t;
             if (!history_op_is_read(h, op)) continue;
-            u64map_put(&c->rmap, PAIR(k, t), op);
-            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
-            if (src == HISTORY_NONE) continue;
-            u64map_put(&c->smap, PAIR(k, t), src);
-            uint32_t w = h->op_txn[src];
-            if (w == t) continue;
-            if (w != 0) push_dep(&c->known.edges, DEP_WR, k, w, t);
-            if (history_txn_final_write(h, t, k) != NONE && history_txn_final_write(h, w, k) == src) push_dep(&c->known.edges, DEP_WW, k, w, t);
-            uint32_t g = vidx(c, k, w);
-            if (g != NONE) { vec_push(rg, g); vec_push(rg, t); c->rd_start[g + 1]++; }
+            uint32_t w, g;
+            int ww;
+            if (deg) {
+                uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
+                w = src == HISTORY_NONE || h->op_txn[src] == t ? NONE : h->op_txn[src];
+                uint32_t fw = w == NONE ? NONE : history_txn_final_write(h, w, k);
+                ww = fw != NONE && fw == src && history_txn_final_write(h, t, k) != NONE;
+                g = fw == NONE ? NONE : c->vpos[fw];
+                if (rr->cap == r) {
+                    size_t cap = r ? 2 * r : 1024;
+                    rr->w = xrealloc(rr->w, cap * sizeof *rr->w);
+                    rr->g = xrealloc(rr->g, cap * sizeof *rr->g);
+                    rr->ww = xrealloc(rr->ww, cap);
+                    rr->cap = cap;
+                }
+                rr->w[r] = w; rr->g[r] = g; rr->ww[r] = (uint8_t)ww;
+            } else { w = rr->w[r]; g = rr->g[r]; ww = rr->ww[r]; }
+            r++;
+            if (w == NONE) continue;
+            for (int kind = DEP_WR; kind <= DEP_WW; kind++) {
+                if (kind == DEP_WR ? w == 0 : !ww) continue;
+                uint32_t x, y;
+                dg_dep_nodes(c->si, (dep_kind)kind, w, t, &x, &y);
+                if (deg) deg[x + 1]++;
+                else { uint32_t j = fill[x]++; c->g.adj[j] = y; c->g.eid[j] = PG_META(kind, k); c->cls[j] = CLS_KNOWN; }
+                n++;
+            }
+            if (g == NONE) continue;
+            if (deg) c->rd_start[g + 1]++;
+            else c->rd.data[rd_fill[g]++] = t;
         }
     }
-    for (uint32_t g = 0; g < nv; g++) c->rd_start[g + 1] += c->rd_start[g];
-    vec_resize(c->rd, rg.len / 2);
-    uint32_t *fill = xmalloc(((size_t)nv + 1) * sizeof *fill);
-    memcpy(fill, c->rd_start, ((size_t)nv + 1) * sizeof *fill);
-    for (size_t i = 0; i < rg.len; i += 2) c->rd.data[fill[rg.data[i]]++] = rg.data[i + 1];
-    free(fill);
-    vec_free(rg);
     free(seen); free(app_txn); free(app_num);
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         uint32_t prev = NONE;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
             if (!c->part[t]) continue;
-            if (prev != NONE) push_dep(&c->known.edges, DEP_SO, 0, prev, t);
+            if (prev != NONE) {
+                uint32_t x, y;
+                dg_dep_nodes(c->si, DEP_SO, prev, t, &x, &y);
+                if (deg) deg[x + 1]++;
+                else { uint32_t j = fill[x]++; c->g.adj[j] = y; c->g.eid[j] = PG_META(DEP_SO, UINT32_MAX >> 3); c->cls[j] = CLS_KNOWN; }
+                n++;
+            }
             prev = t;
         }
     }
-    ig_finish(&c->known, h, c->part);
+    c->num_known = n;
+}
+
+/* Does forced edge e hold under the (repaired) version order: its a's version before its b's? */
+static int forced_holds(const ictx *c, const dep_edge *e) {
+    const history *h = c->h;
+    if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) return 0;
+    uint32_t gb = vidx(c, e->key, e->to);
+    uint32_t a = e->kind == DEP_WW ? e->from : read_src(c, e->from, e->key);
+    uint32_t ga = a == NONE ? NONE : vidx(c, e->key, a);
+    return ga != NONE && gb != NONE && ga < gb;
+}
+
+static int forced_in_facts(const history *h, const dep_edge *e) {
+    return e->from < h->num_txns && e->to < h->num_txns && e->from != e->to;
+}
+
+static void ctx_init(ictx *c, const history *h, const version_order *vo, int si, const dep_edge *forced, size_t nf) {
+    memset(c, 0, sizeof *c);
+    c->h = h; c->vo = vo; c->si = si;
+    c->forced = forced; c->nforced = nf; c->has_forced = nf != 0;
+    c->part = history_participants(h);
+    u64map_init(&c->lpos);
+    c->vpos = xmalloc(((size_t)h->num_ops + 1) * sizeof *c->vpos);
+    for (uint32_t op = 0; op < h->num_ops; op++) c->vpos[op] = NONE;
+    for (uint32_t k = 0; k < vo->num_keys && k < h->num_keys; k++)
+        for (uint32_t g = vo->start[k]; g < vo->start[k + 1]; g++) {
+            uint32_t f = history_txn_final_write(h, vo->txns.data[g], k);
+            if (f != NONE && c->vpos[f] == NONE) c->vpos[f] = g;
+        }
+    /* the fact graph in compressed form, counted then placed (stable: each
+     * node's arcs in the order above), and the readers of each version */
+    uint32_t nn = dg_num_nodes(si, h->num_txns), nv = (uint32_t)vo->txns.len;
+    c->g.n = nn;
+    c->g.start = xcalloc((size_t)nn + 1, sizeof *c->g.start);
+    c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
+    vec_init(c->rd);
+    read_recs rr = { NULL, NULL, NULL, 0 };
+    known_pass(c, c->g.start, NULL, NULL, &rr);
+    for (size_t i = 0; i < nf; i++)
+        if (forced_in_facts(h, &forced[i])) {
+            uint32_t x, y;
+            node_pair(si, &forced[i], &x, &y);
+            c->g.start[x + 1]++;
+        }
+    if (si) for (uint32_t t = 0; t < h->num_txns; t++) if (c->part[t]) c->g.start[dg_start(t) + 1]++;
+    for (uint32_t u = 0; u < nn; u++) c->g.start[u + 1] += c->g.start[u];
+    size_t m = c->g.start[nn];
+    c->g.adj = xmalloc((m + 1) * sizeof *c->g.adj);
+    c->g.eid = xmalloc((m + 1) * sizeof *c->g.eid);
+    c->cls = xmalloc(m + 1);
+    for (uint32_t g = 0; g < nv; g++) c->rd_start[g + 1] += c->rd_start[g];
+    vec_resize(c->rd, c->rd_start[nv]);
+    uint32_t *fill = xmalloc(((size_t)nn + 1) * sizeof *fill);
+    memcpy(fill, c->g.start, ((size_t)nn + 1) * sizeof *fill);
+    uint32_t *rd_fill = xmalloc(((size_t)nv + 1) * sizeof *rd_fill);
+    memcpy(rd_fill, c->rd_start, ((size_t)nv + 1) * sizeof *rd_fill);
+    known_pass(c, NULL, fill, rd_fill, &rr);
+    free(rd_fill);
+    free(rr.w); free(rr.g); free(rr.ww);
+    for (size_t i = 0; i < nf; i++)
+        if (forced_in_facts(h, &forced[i])) {
+            uint32_t x, y;
+            node_pair(si, &forced[i], &x, &y);
+            uint32_t j = fill[x]++;
+            c->g.adj[j] = y; c->g.eid[j] = (uint32_t)i;
+            /* only forced edges that hold under the version order are in
+             * CLS_HOLDS: a failing history lets pruning derive both orders
+             * of some pairs, and an explanation should not mix the two */
+            c->cls[j] = forced[i].key < h->num_keys && forced_holds(c, &forced[i]) ? CLS_HOLDS : CLS_FORCED;
+        }
+    if (si)
+        for (uint32_t t = 0; t < h->num_txns; t++)
+            if (c->part[t]) { uint32_t j = fill[dg_start(t)]++; c->g.adj[j] = dg_commit(t); c->g.eid[j] = DG_NONE; c->cls[j] = CLS_KNOWN; }
+    free(fill);
     /* list reads per key, and where each writer's elements end in the
      * longest one (the axioms make every list a prefix of it) */
     c->lr_start = xcalloc((size_t)h->num_keys + 1, sizeof *c->lr_start);
@@ -243,13 +392,12 @@ static void repair_vo(const history *h, const version_order *vo, const dep_edge 
 
 static void ctx_free(ictx *c) {
     free(c->part);
-    u64map_free(&c->wmap); u64map_free(&c->rmap); u64map_free(&c->smap); u64map_free(&c->lpos);
+    free(c->vpos);
+    u64map_free(&c->lpos);
     free(c->lr_start); vec_free(c->lr);
     free(c->rd_start); vec_free(c->rd);
-    ig_free(&c->known);
-    if (c->known2.g.start) ig_free(&c->known2);
-    if (c->facts.g.start) ig_free(&c->facts);
-    vec_free(c->forced_sorted);
+    dg_free(&c->g);
+    free(c->cls);
     version_order_free(&c->own_vo);
 }
 
@@ -274,7 +422,7 @@ static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint
 /* Would "b's version of key precedes a's" close a violating cycle with what
  * the history fixes?  If so, put that cycle (starting with its hypothetical
  * edge) in alt and return 1. */
-static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b, uint32_t key, dep_edge_vec *alt) {
+static int opposite_cycle(const ictx *c, int maxcls, uint32_t a, uint32_t b, uint32_t key, dep_edge_vec *alt) {
     const history *h = c->h;
     xedge_vec ex; vec_init(ex);
     add_x(c, &ex, DEP_WW, key, b, a);
@@ -294,11 +442,12 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
         v = s;
     }
     if (ex.len) qsort(ex.data, ex.len, sizeof *ex.data, cmp_xedge);
-    uint32_t *par = xmalloc((size_t)g->g.n * sizeof *par);      /* parent node */
-    uint32_t *pe = xmalloc((size_t)g->g.n * sizeof *pe);        /* edge into node: eid, NONE fixed, NONE-1-i extra i */
-    uint32_t *queue = xmalloc((size_t)g->g.n * sizeof *queue);
+    const dg_graph *g = &c->g;
+    uint32_t *par = xmalloc((size_t)g->n * sizeof *par);        /* parent node */
+    uint32_t *pe = xmalloc((size_t)g->n * sizeof *pe);          /* arc into node: its index, NONE-1-i extra i */
+    uint32_t *queue = xmalloc((size_t)g->n * sizeof *queue);
     vec_u32 stamp_nodes; vec_init(stamp_nodes);
-    for (uint32_t u = 0; u < g->g.n; u++) par[u] = NONE;
+    for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
     int found = 0;
     size_t best_len = SIZE_MAX;
     for (size_t ti = 0; ti < ex.len; ti++) {
@@ -319,10 +468,10 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
             for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
                 if (ex.data[j].y == y) { hit = u; hit_edge = (uint32_t)j; break; }
             if (hit != NONE) break;
-            for (uint32_t j = g->g.start[u]; j < g->g.start[u + 1]; j++) {
-                uint32_t w = g->g.adj[j];
-                if (par[w] != NONE) continue;
-                par[w] = u; pe[w] = g->g.eid[j]; queue[qt++] = w; vec_push(stamp_nodes, w);
+            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+                uint32_t w = g->adj[j];
+                if (c->cls[j] > maxcls || par[w] != NONE) continue;
+                par[w] = u; pe[w] = j; queue[qt++] = w; vec_push(stamp_nodes, w);
             }
             for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++) {
                 uint32_t w = ex.data[j].y;
@@ -335,9 +484,9 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
         dep_edge_vec cyc; vec_init(cyc);
         for (uint32_t w = hit; w != y; w = par[w]) {
             uint32_t id = pe[w];
-            if (id == NONE) continue;                       /* fixed edge */
+            dep_edge d;
             if (id >= NONE - ex.len) vec_push(cyc, ex.data[NONE - 1 - id].e);
-            else vec_push(cyc, g->edges.data[id]);
+            else if (arc_edge(c, par[w], id, &d)) vec_push(cyc, d);      /* else a fixed arc */
         }
         /* cyc holds the path backwards; the cycle is extra edge, then the path forwards */
         if (cyc.len + 1 < best_len) {
@@ -365,18 +514,16 @@ static int opposite_cycle(const ictx *c, const igraph *g, uint32_t a, uint32_t b
     return found;
 }
 
-static int cmp_dep(const void *x, const void *y) {
-    const dep_edge *a = x, *b = y;
-    if (a->from != b->from) return a->from < b->from ? -1 : 1;
-    if (a->to != b->to) return a->to < b->to ? -1 : 1;
-    if (a->key != b->key) return a->key < b->key ? -1 : 1;
-    return (a->kind > b->kind) - (a->kind < b->kind);
-}
-
-/* Is e one of the checker's forced edges? */
+/* Is e one of the checker's forced edges (one in the fact graph)?  A scan:
+ * asked only for a fact no cycle explains, and no dearer than one search of
+ * the fact graph, where a sorted copy would cost 16 bytes an edge. */
 static int is_forced(const ictx *c, const dep_edge *e) {
-    if (!c->forced_sorted.len) return 0;
-    return bsearch(e, c->forced_sorted.data, c->forced_sorted.len, sizeof *e, cmp_dep) != NULL;
+    for (size_t i = 0; i < c->nforced; i++) {
+        const dep_edge *f = &c->forced[i];
+        if (f->from == e->from && f->to == e->to && f->key == e->key && f->kind == e->kind && forced_in_facts(c->h, f))
+            return 1;
+    }
+    return 0;
 }
 
 static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
@@ -393,13 +540,14 @@ static void explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     /* a list read that shows the order is the plainest reason */
     uint32_t lop = list_shows(c, e->key, a, b);
     if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return; }
-    w->status = opposite_cycle(c, &c->known, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    w->status = opposite_cycle(c, CLS_KNOWN, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
     /* with the checker's forced edges (each decided because its other side
-     * closed a cycle) the opposite order may close a cycle too */
-    if (w->status == WHY_CHOSEN && c->known2.g.start)
-        w->status = opposite_cycle(c, &c->known2, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
-    if (w->status == WHY_CHOSEN && c->facts.g.start)
-        w->status = opposite_cycle(c, &c->facts, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+     * closed a cycle) the opposite order may close a cycle too: first those
+     * that hold under the version order, then all */
+    if (w->status == WHY_CHOSEN && c->has_forced)
+        w->status = opposite_cycle(c, CLS_HOLDS, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
+    if (w->status == WHY_CHOSEN && c->has_forced)
+        w->status = opposite_cycle(c, CLS_FORCED, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
     if (w->status == WHY_CHOSEN && is_forced(c, e)) w->status = WHY_DECIDED;
 }
 
@@ -427,7 +575,7 @@ static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_v
                     uint32_t s = read_src(c, y, k);
                     if (s == x && history_txn_final_write(h, x, k) == op) push_dep(out, DEP_WR, k, x, y);
                 }
-                if (history_op_is_read(h, op) && gy != NONE && u64map_get(&c->rmap, PAIR(k, x)) == op) {
+                if (history_op_is_read(h, op) && gy != NONE && ext_read(c, x, k, NULL) == op) {
                     uint32_t s = read_src(c, x, k);
                     uint32_t gs = s == NONE ? NONE : vidx(c, k, s);
                     if (gs != NONE && gs < gy) push_dep(out, DEP_RW, k, x, y);
@@ -447,19 +595,18 @@ static uint32_t edge_weight(const dep_edge *e) {
  * forced edges), plus the session order between any two of them. */
 static void induced_fact_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_vec *out) {
     const history *h = c->h;
-    const igraph *g = &c->facts;
+    const dg_graph *g = &c->g;
     u64map in; u64map_init(&in);
     for (size_t i = 0; i < m; i++) u64map_put(&in, S[i], 1);
     for (size_t i = 0; i < m; i++) {
         uint32_t t = S[i];
-        for (int half = 0; half < (g->split ? 2 : 1); half++) {      /* split: start, then commit */
-            uint32_t u = !g->split ? t : half == 0 ? dg_start(t) : dg_commit(t);
-            for (uint32_t j = g->g.start[u]; j < g->g.start[u + 1]; j++) {
-                uint32_t id = g->g.eid[j];
-                if (id == NONE) continue;
-                const dep_edge *e = &g->edges.data[id];
-                if (e->kind == DEP_SO || u64map_get(&in, e->to) == NONE) continue;
-                vec_push(*out, *e);
+        for (int half = 0; half < (c->si ? 2 : 1); half++) {         /* split: start, then commit */
+            uint32_t u = !c->si ? t : half == 0 ? dg_start(t) : dg_commit(t);
+            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+                dep_edge e;
+                if (!arc_edge(c, u, j, &e)) continue;
+                if (e.kind == DEP_SO || u64map_get(&in, e.to) == NONE) continue;
+                vec_push(*out, e);
             }
         }
         for (size_t j = 0; j < m; j++) {
@@ -576,9 +723,8 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
 /* Transactions of a short violating cycle avoiding excl, sorted; 0 if none. */
 static int find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S) {
     igraph own;
-    const igraph *gp = &c->facts;
-    if (!facts) { vo_graph(c, excl, &own); gp = &own; }
-    const igraph g = *gp;
+    igraph g = { c->si, c->g, { NULL, 0, 0 } };             /* the fact graph: every arc */
+    if (!facts) { vo_graph(c, excl, &own); g = own; }
     dg_mask mask = { facts ? excl : NULL, g.split ? 1u : 0u };
     vec_u32 cyc, cur; vec_init(cyc); vec_init(cur);
     int found = dg_find_cycle(&g.g, mask, &cyc);
@@ -624,9 +770,9 @@ static void add_op(report_anomaly *a, uint32_t op) {
 static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a) {
     const history *h = c->h;
     switch (e->kind) {
-    case DEP_WR: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->to))); break;
+    case DEP_WR: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, ext_read(c, e->to, e->key, NULL)); break;
     case DEP_WW: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
-    case DEP_RW: add_op(a, u64map_get(&c->rmap, PAIR(e->key, e->from))); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
+    case DEP_RW: add_op(a, ext_read(c, e->from, e->key, NULL)); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
     default: break;
     }
 }
@@ -676,37 +822,8 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     version_order rvo;
     repair_vo(h, vo_in, forced, nforced, &rvo);
     ictx c;
-    ctx_init(&c, h, &rvo, level == 0);
+    ctx_init(&c, h, &rvo, level == 0, forced, nforced);
     c.own_vo = rvo;
-    if (nforced) {
-        c.known2.split = c.si;
-        vec_init(c.known2.edges);
-        vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.known2.edges, *e);
-        /* only the forced edges that hold under the (repaired) version order:
-         * a failing history lets pruning derive both orders of some pairs,
-         * and an explanation should not mix the two */
-        for (size_t i = 0; i < nforced; i++) {
-            const dep_edge *e = &forced[i];
-            if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) continue;
-            uint32_t gb = vidx(&c, e->key, e->to);
-            uint32_t a = e->kind == DEP_WW ? e->from : read_src(&c, e->from, e->key);
-            uint32_t ga = a == NONE ? NONE : vidx(&c, e->key, a);
-            if (ga == NONE || gb == NONE || ga >= gb) continue;
-            vec_push(c.known2.edges, *e);
-        }
-        ig_finish(&c.known2, h, c.part);
-        c.facts.split = c.si;
-        vec_init(c.facts.edges);
-        vec_init(c.forced_sorted);
-        vec_foreach(const dep_edge, e, c.known.edges) vec_push(c.facts.edges, *e);
-        for (size_t i = 0; i < nforced; i++)
-            if (forced[i].from < h->num_txns && forced[i].to < h->num_txns && forced[i].from != forced[i].to) {
-                vec_push(c.facts.edges, forced[i]);
-                vec_push(c.forced_sorted, forced[i]);
-            }
-        ig_finish(&c.facts, h, c.part);
-        qsort(c.forced_sorted.data, c.forced_sorted.len, sizeof *c.forced_sorted.data, cmp_dep);
-    }
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
     dep_edge_vec mc, fb; vec_init(mc); vec_init(fb);
@@ -726,7 +843,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
      * independent).  Work is bounded by a budget of graph edges. */
     /* a round costs a few dozen traversals of the graphs (cycle search and
      * shortening, one search per fact explained) */
-    uint64_t unit = 20 * ((uint64_t)c.known.edges.len + h->num_txns + vo_in->txns.len);
+    uint64_t unit = 20 * (c.num_known + h->num_txns + vo_in->txns.len);
     uint64_t budget = 20000000 + 2 * unit, spent = 0;
     /* candidates: the checker's cycle, then cycles of the fact graph (every
      * edge read off the history or forced), then cycles under the version
@@ -759,7 +876,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
                 if (lu_next < lu.len) {
                     vec_clear(S); vec_push(S, lu.data[lu_next]); vec_push(S, lu.data[lu_next + 1]);
                     lu_next += 2;
-                } else phase = c.facts.g.start ? 1 : 2;
+                } else phase = c.has_forced ? 1 : 2;
             }
             if (phase == 1 && !find_cycle_txns(&c, excl, 1, &S)) phase = 2;
             if (phase == 2 && !find_cycle_txns(&c, excl, 0, &S)) break;

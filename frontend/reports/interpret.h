@@ -5,8 +5,9 @@
  * dependency graph has a violating cycle (the checker's res->vo),
  * optionally the checker's cycle, and the WW/RW edges the checker knows to
  * be forced (res->forced: read off the history or decided by pruning; may
- * be empty).  The version order is first reordered per key to agree with
- * the forced WW edges.  For each anomaly:
+ * be empty).  The version order lists, per key, transactions that write it
+ * (as the checker's do; one that does not is ignored).  It is first
+ * reordered per key to agree with the forced WW edges.  For each anomaly:
  *   1. find a violating cycle under the version order (the given one
  *      first, then on transactions not used so far: independent ones);
  *   2. shrink it: among all dependencies between its transactions (by

@@ -363,49 +363,6 @@ static void reach_table_matches_search(void **state) {
     assert_true(tables >= 8 && lost > 0);
 }
 
-/* The scan's per-key reach matrix and its covering test (constraints.c)
- * against the table read where needed (pg_scan_matrix_max = 0): the same
- * constraints, edges and results, with the full table and the half one,
- * with every session a chain and with untracked sessions, SI and SER. */
-static void scan_matrix_same_as_table(void **state) {
-    (void)state;
-    int checked = 0, covered = 0, pass = 0, fail = 0;
-    for (uint64_t seed = 51; seed <= 58; seed++)
-        for (int f = 0; f < FAULT_COUNT; f++) {
-            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 12, 30, seed);
-            anomaly_list al;
-            anomaly_list_init(&al);
-            uint64_t found = axioms_check(h, &al, 1);
-            anomaly_list_free(&al);
-            if (found) { history_free(h); continue; }
-            pg_index ix;
-            ic_error err; ic_error_clear(&err);
-            assert_true(pg_index_build(&ix, h, &err));
-            for (int m = 0; m < 8; m++) {
-                pg_chain_limit = m & 1 ? 4 : 0;
-                pg_reach_half_mode = m & 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
-                check_level_id level = m & 4 ? LEVEL_SER : LEVEL_SI;
-                check_result table, matrix;
-                pg_scan_matrix_max = 0;
-                check_level(&ix, level, NULL, &table);
-                pg_scan_matrix_max = (uint64_t)1 << 21;
-                check_level(&ix, level, NULL, &matrix);
-                assert_same_result(&table, &matrix);
-                covered += table.st.edges_covering > 0;
-                pass += table.verdict == CHECK_PASS;
-                fail += table.verdict == CHECK_FAIL;
-                checked++;
-                check_result_free(&table); check_result_free(&matrix);
-            }
-            pg_chain_limit = 0;
-            pg_reach_half_mode = PG_REACH_HALF_AUTO;
-            pg_index_free(&ix);
-            history_free(h);
-        }
-    fprintf(stderr, "scan matrix: %d checks, %d with covering edges, %d pass, %d fail\n", checked, covered, pass, fail);
-    assert_true(covered > 20 && pass > 10 && fail > 10);
-}
-
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulated_histories_same_for_every_thread_count),
@@ -413,7 +370,6 @@ int main(void) {
         cmocka_unit_test(incremental_reach_same_as_full),
         cmocka_unit_test(half_reach_same_as_full),
         cmocka_unit_test(lossy_reach_same_verdicts),
-        cmocka_unit_test(scan_matrix_same_as_table),
         cmocka_unit_test(reach_table_matches_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

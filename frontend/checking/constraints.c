@@ -244,17 +244,8 @@ typedef struct scan_scratch {
     VEC(uint32_t) cand;          /* per unit x group: first decided successor */
     VEC(unit_at) sorted;
     vec_u32 gstart, gsess, group_of, idx_of;
-    vec_u32 gchain;              /* per group: its session's chain (UINT32_MAX: untracked) */
-    vec_u32 tpm;                 /* per sorted unit x group: where its head's T' reaches the group's chain */
-    vec_u32 lv, rv;              /* one unit's covering test, per group */
     dep_edge_vec deps;
 } scan_scratch;
-
-/* Entries of a key's reach matrix (tpm) a task may hold; a larger key
- * reads the table where it needs it (same tests, same answers).  A
- * testing knob too (0: no matrix and no per-unit covering test: every
- * test reads the table, as pg_side_blocked and side_implied do). */
-uint64_t pg_scan_matrix_max = (uint64_t)1 << 21;
 
 /* Decide or record one window pair (u < v as unit indices). */
 static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
@@ -272,121 +263,6 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
     if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[after].head].pos)
         *slot = after;
     return 1;
-}
-
-/* Where sorted unit i's head's T' node reaches group gi's chain (the
- * matrix, or the table itself for a key too large for one). */
-static inline uint32_t tp_reach(const polygraph *g, const scan_scratch *sc, uint32_t i, uint32_t gi) {
-    uint32_t G = (uint32_t)sc->gsess.len;
-    if (sc->tpm.len) return sc->tpm.data[(size_t)i * G + gi];
-    return pg_reach_at(g, pg_node_tp(g, g->ix->units.data[sc->sorted.data[i].unit].head), sc->gchain.data[gi]);
-}
-
-/* Ask for node u's row, all of its cache lines (a start node of the
- * half table: its arcs, whose rows the caller asks for later).  The scan
- * reads rows that lie anywhere in the table, a few per unit, and is bound
- * by their loads: asking a few units ahead overlaps them. */
-static inline void prefetch_row(const polygraph *g, uint32_t u) {
-    if (!pg_reach_has_row(g, u)) {
-        __builtin_prefetch(&g->sout_start[u >> 1]);
-        return;
-    }
-    const char *r = (const char *)pg_reach_row(g, u);
-    size_t bytes = (size_t)g->reach_stride * sizeof(uint16_t);
-    for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(r + o);
-    __builtin_prefetch(r + bytes - 1);
-}
-enum { PREFETCH_AHEAD = 4 };
-
-/* The matrix: one pass over the key's units reads each head's reach on
- * the key's chains once; the window searches then read a few kilobytes
- * instead of a table row (and in the half table, a start node's arcs'
- * rows) per probe. */
-static void fill_matrix(const polygraph *g, scan_scratch *sc) {
-    const pg_index *ix = g->ix;
-    uint32_t n = (uint32_t)sc->sorted.len, G = (uint32_t)sc->gsess.len;
-    const uint32_t *gchain = sc->gchain.data;
-    vec_resize(sc->tpm, (size_t)n * G);
-    for (uint32_t i = 0; i < n && i < PREFETCH_AHEAD; i++)
-        prefetch_row(g, pg_node_tp(g, ix->units.data[sc->sorted.data[i].unit].head));
-    for (uint32_t i = 0, gown = 0; i < n; i++) {
-        while (sc->gstart.data[gown + 1] <= i) gown++;   /* the group of sorted unit i */
-        if (i + PREFETCH_AHEAD < n)
-            prefetch_row(g, pg_node_tp(g, ix->units.data[sc->sorted.data[i + PREFETCH_AHEAD].unit].head));
-        uint32_t tp = pg_node_tp(g, ix->units.data[sc->sorted.data[i].unit].head);
-        uint32_t *m = &sc->tpm.data[(size_t)i * G];
-        if (pg_reach_has_row(g, tp)) {
-            const uint16_t *row = pg_reach_row(g, tp);
-            for (uint32_t gi = 0; gi < G; gi++)
-                m[gi] = gchain[gi] == UINT32_MAX ? UINT32_MAX : pg_reach_row_at(row, gchain[gi]);
-            continue;
-        }
-        /* half table: the start node's own position and its arcs' rows */
-        uint32_t t = tp >> 1;
-        for (uint32_t gi = 0; gi < G; gi++) m[gi] = UINT32_MAX;
-        if (gchain[gown] != UINT32_MAX) m[gown] = 2 * sc->sorted.data[i].pos;   /* its own T' position */
-        for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++) {
-            const uint16_t *row = g->reach + (size_t)g->sout[j] * g->reach_stride;
-            for (uint32_t gi = 0; gi < G; gi++) {
-                if (gchain[gi] == UINT32_MAX) continue;
-                uint32_t p = pg_reach_row_at(row, gchain[gi]);
-                m[gi] = p < m[gi] ? p : m[gi];
-            }
-        }
-    }
-}
-
-/* The rows cover_unit reads for unit u. */
-static void prefetch_unit_rows(const polygraph *g, uint32_t u) {
-    const pg_index *ix = g->ix;
-    const pg_unit *U = &ix->units.data[u];
-    prefetch_row(g, pg_node_t(g, U->last));
-    for (uint32_t j = 0; j < U->rd_num; j++) prefetch_row(g, pg_node_tp(g, ix->readers.data[U->rd_first + j]));
-}
-
-/* Covering candidates of unit u (cand[0..G), UINT32_MAX: none) whose side
- * u<v the known graph does not imply get their edges.  The test is
- * side_implied's, with what depends on u alone read once: where last(u)'s
- * commit reaches each group's chain, and the latest any reader's start
- * node reaches there (v must lie at or after both).  A unit with a
- * reader among the key's writers (one may be v's head, excluded there)
- * and INIT's unit take side_implied itself, as every unit does with
- * pg_scan_matrix_max 0 (the reference the tests compare with). */
-static void cover_unit(const polygraph *g, uint32_t s, uint32_t u, const uint32_t *cand, scan_scratch *sc,
-                       scan_out *out) {
-    const pg_index *ix = g->ix;
-    uint32_t G = (uint32_t)sc->gsess.len;
-    const pg_unit *U = &ix->units.data[u];
-    int direct = u == s || g->unit_slow[u] || !g->reach || !pg_scan_matrix_max;
-    if (!direct) {
-        vec_resize(sc->lv, G); vec_resize(sc->rv, G);
-        uint32_t *lv = sc->lv.data, *rv = sc->rv.data;
-        uint32_t lt = pg_node_t(g, U->last);
-        for (uint32_t gi = 0; gi < G; gi++) {
-            uint32_t c = sc->gchain.data[gi];
-            lv[gi] = U->last == 0 ? 0 : c == UINT32_MAX ? UINT32_MAX : pg_reach_at(g, lt, c);
-            rv[gi] = 0;
-        }
-        for (uint32_t j = 0; j < U->rd_num; j++) {
-            uint32_t r = pg_node_tp(g, ix->readers.data[U->rd_first + j]);
-            for (uint32_t gi = 0; gi < G; gi++) {
-                uint32_t c = sc->gchain.data[gi], p = c == UINT32_MAX ? UINT32_MAX : pg_reach_at(g, r, c);
-                rv[gi] = p > rv[gi] ? p : rv[gi];
-            }
-        }
-    }
-    for (uint32_t gi = 0; gi < G; gi++) {
-        uint32_t v = cand[gi];
-        if (v == UINT32_MAX) continue;
-        if (direct) {
-            if (side_implied(g, u, v)) continue;
-        } else {
-            uint32_t p = sc->sorted.data[sc->idx_of.data[v - s]].pos;   /* v's head's position */
-            uint32_t p_tp = g->split ? 2 * p : p, p_t = g->split ? 2 * p + 1 : p;
-            if (sc->lv.data[gi] <= p_tp && sc->rv.data[gi] <= p_t) continue;
-        }
-        out->edges_covering += pg_side_edges(g, u, v, &sc->deps, &out->edges);
-    }
 }
 
 /* The initial scan of a key's unit pairs.  Units are grouped by the session
@@ -416,24 +292,21 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     }
     qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
     const unit_at *sorted = sc->sorted.data;
-    vec_clear(sc->gstart); vec_clear(sc->gsess); vec_clear(sc->gchain);
+    vec_clear(sc->gstart); vec_clear(sc->gsess);
     vec_resize(sc->group_of, n); vec_resize(sc->idx_of, n);
     for (uint32_t i = 0; i < sc->sorted.len; i++) {
         if (i == 0 || sorted[i].session != sorted[i - 1].session) {
             vec_push(sc->gstart, i); vec_push(sc->gsess, sorted[i].session);
-            vec_push(sc->gchain, g->chain_of_session[sorted[i].session]);
         }
         sc->group_of.data[sorted[i].unit - s] = (uint32_t)sc->gstart.len - 1;
         sc->idx_of.data[sorted[i].unit - s] = i;
     }
     uint32_t G = (uint32_t)sc->gstart.len;
     vec_push(sc->gstart, (uint32_t)sc->sorted.len);
-    const uint32_t *gstart = sc->gstart.data, *gchain = sc->gchain.data;
+    const uint32_t *gstart = sc->gstart.data, *gsess = sc->gsess.data;
     vec_resize(sc->cand, (size_t)n * G);
     uint32_t *cand = sc->cand.data;
     for (size_t i = 0; i < (size_t)n * G; i++) cand[i] = UINT32_MAX;
-    vec_clear(sc->tpm);
-    if ((uint64_t)m * G <= pg_scan_matrix_max) fill_matrix(g, sc);
 
     /* INIT's unit: first on the key.  Its order is fixed, but the side
      * INIT<V may still close a cycle (a violation). */
@@ -444,17 +317,17 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             return 0;
         }
     for (uint32_t u = s + 1; u < e; u++) {
-        uint32_t iu = sc->idx_of.data[u - s], gu = sc->group_of.data[u - s];
-        uint32_t chain_u = gchain[gu];
-        uint32_t pu_tp = g->split ? 2 * sorted[iu].pos : sorted[iu].pos;   /* U's head's T' position */
+        uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = sc->idx_of.data[u - s];
+        uint32_t tpu = pg_node_tp(g, hu);
+        uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
         for (uint32_t gi = 0; gi < G; gi++) {
-            uint32_t gs = gstart[gi], ge = gstart[gi + 1];
-            uint32_t a, b, chain = gchain[gi];
-            if (gi == gu) { b = iu; a = iu + 1; }
+            uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
+            uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
+            if (c == cu) { b = iu; a = iu + 1; }
             else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
             else {
-                /* suffix: first entry whose head's T' position >= U's head's T' reach there */
-                uint32_t ru_chain = tp_reach(g, sc, iu, gi), lo = gs, hi = ge;
+                /* suffix: first entry whose head's T' position >= ru[c] */
+                uint32_t ru_chain = pg_reach_at(g, tpu, chain), lo = gs, hi = ge;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     uint32_t p = g->split ? 2 * sorted[mid].pos : sorted[mid].pos;
@@ -465,7 +338,8 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 lo = gs; hi = a;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    if (tp_reach(g, sc, mid, gu) <= pu_tp) lo = mid + 1; else hi = mid;
+                    uint32_t hv = ix->units.data[sorted[mid].unit].head;
+                    if (pg_reach_at(g, pg_node_tp(g, hv), chain_u) <= pu_tp) lo = mid + 1; else hi = mid;
                 }
                 b = lo;
             }
@@ -482,10 +356,12 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
         }
     }
     out->pairs_decided += m * (m - 1) / 2 - (out->cons.len - cons_before);
-    for (uint32_t i = 0; i < n; i++) {
-        if (i + PREFETCH_AHEAD < n) prefetch_unit_rows(g, s + i + PREFETCH_AHEAD);
-        cover_unit(g, s, s + i, &cand[(size_t)i * G], sc, out);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t v = cand[(size_t)i * G + gi];
+            if (v != UINT32_MAX && !side_implied(g, s + i, v))
+                out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
+        }
     return 1;
 }
 
@@ -502,9 +378,8 @@ static void scan_task(void *ctx, size_t task) {
     memset(&sc, 0, sizeof sc);
     for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++)
         if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
-    vec_free(sc.cand); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess); vec_free(sc.gchain);
-    vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.tpm); vec_free(sc.lv); vec_free(sc.rv);
-    vec_free(sc.deps);
+    vec_free(sc.cand); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
+    vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
 }
 
 /* Key ranges of about equal numbers of units, a few per thread so that

@@ -222,11 +222,6 @@ void pg_init(polygraph *g, const pg_index *ix, int split);
 /* At most this many sessions get a reachability chain (0: automatic, all
  * unless nodes x sessions is too large).  A tuning and testing knob. */
 extern uint32_t pg_chain_limit;
-/* The scan reads a key's reachability into a matrix of units x sessions
- * when it has at most this many entries, else from the table (a tuning
- * and testing knob: the answers are the same; 0: every test reads the
- * table, the reference). */
-extern uint64_t pg_scan_matrix_max;
 /* Below this much work (units, constraints, nodes x chains) a stage runs on
  * one thread whatever g->threads says: starting threads would cost more.
  * A tuning and testing knob (tests set 0 to split even tiny problems). */

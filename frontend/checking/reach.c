@@ -22,12 +22,8 @@
  * pg_reach relaxes the rows the new edges can change (below) instead of
  * recomputing all of them.
  *
- * The table is computed on one thread.  Its chains are independent
- * columns (the bases are set before), and splitting them between tasks
- * was tried: each task walks the whole order and fetches every
- * successor's row, and that walk (memory latency, not arithmetic) is the
- * cost, so two tasks took as long as one, in twice the CPU
- * (doc/benchmarks.md, "Threads, second pass").
+ * A full table is built on the level's threads by bands of rows (see
+ * full_table); incremental renewals run on one thread.
  *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used

@@ -1,12 +1,13 @@
 /* prune.c — PolySI's constraint pruning (Algorithm 2 with the appendix's
- * corrected RW rule) run to a fixpoint on the chain reachability summary.
+ * corrected RW rule) on the chain reachability summary, to a fixpoint or until another round does not pay.
  *
  * A round recomputes reachability of the known graph, then tests both sides
  * of every remaining constraint: a side one of whose edges closes a cycle
  * with the known graph cannot happen, so the other side becomes known; if
  * both are blocked the history fails the level.  Rounds repeat until one
- * decides nothing (or max_rounds).  Pruning is an optimization only: the
- * solver handles whatever is left.
+ * decides nothing, max_rounds were run, or the next one is not expected to
+ * pay for renewing the table (next_round_pays).  Pruning is an
+ * optimization only: the solver handles whatever is left.
  *
  * Within a round every test reads the reachability of the round's start,
  * so the constraints are split into ranges tested by par_pool_run tasks; their
@@ -91,7 +92,7 @@ pg_prune_stop_id pg_prune_stop = PG_PRUNE_STOP_AUTO;
 /* Whether another round is worth renewing the table for.  A round's yield
  * falls fast (1M SI: 353k, 28k, 2.9k, 320, 29 ... constraints decided in
  * rounds 1, 2, 3 ...), while a renewal that is not incremental costs a
- * full table (about 3.3 s at 1M, every round the same); a constraint left
+ * full table (0.8 s at 1M with a core to itself, every round the same); a constraint left
  * to the solver costs it a variable and its guarded edges, a few
  * microseconds, about PRUNE_ROWS_PER_CONS rows of a table.  So round r + 1
  * is run when its expected yield, the last round's count times the

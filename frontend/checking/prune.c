@@ -1,5 +1,6 @@
 /* prune.c — PolySI's constraint pruning (Algorithm 2 with the appendix's
- * corrected RW rule) on the chain reachability summary, to a fixpoint or until another round does not pay.
+ * corrected RW rule) on the chain reachability summary, to a fixpoint or
+ * until another round does not pay.
  *
  * A round recomputes reachability of the known graph, then tests both sides
  * of every remaining constraint: a side one of whose edges closes a cycle

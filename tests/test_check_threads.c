@@ -363,6 +363,125 @@ static void reach_table_matches_search(void **state) {
     assert_true(tables >= 8 && lost > 0);
 }
 
+/* Two polygraphs' tables byte for byte (both valid, same shape). */
+static void assert_same_table(const polygraph *a, const polygraph *b) {
+    assert_int_equal(a->reach_valid, b->reach_valid);
+    if (!a->reach_valid) return;
+    assert_int_equal(a->reach_half, b->reach_half);
+    assert_int_equal(a->reach_stride, b->reach_stride);
+    size_t rows = a->reach_half ? a->num_nodes / 2 : a->num_nodes;
+    assert_memory_equal(a->reach, b->reach, rows * a->reach_stride * sizeof *a->reach);
+}
+
+/* The table built by bands on 2 and 3 threads (par_min_work 0: even tiny
+ * tables, a row or a few per chunk, so threads often wait for each other's
+ * rows) is the serial pass's byte for byte: the first table, and each
+ * full renewal after a pruning round; whole tables and half tables, many
+ * chains and few; histories with faults too (their known graph may have a
+ * cycle, then no table is compared). */
+static void banded_table_same_as_serial(void **state) {
+    (void)state;
+    int compared = 0;
+    pg_reach_mode = PG_REACH_FULL;
+    for (uint64_t seed = 51; seed <= 58; seed++)
+        for (int f = 0; f < FAULT_COUNT; f++) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, seed % 3 ? 40 : 8, 30 + 5 * seed, seed);
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            if (!pg_index_build(&ix, h, &err)) { history_free(h); continue; }
+            for (int mode = 0; mode < 4; mode++) {          /* SER, SI, SI half, SI with 3 chains */
+                pg_reach_half_mode = mode == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+                pg_chain_limit = mode == 3 ? 3 : 0;
+                for (unsigned th = 2; th <= 3; th++) {
+                    polygraph one, many;
+                    pg_init(&one, &ix, mode != 0);
+                    pg_init(&many, &ix, mode != 0);
+                    par_pool *pool = par_pool_new(th);
+                    many.pool = pool;
+                    many.threads = par_pool_threads(pool);
+                    pg_par_min_work = 0;
+                    int ok1 = pg_build_constraints(&one), okn = pg_build_constraints(&many);
+                    assert_int_equal(ok1, okn);
+                    assert_same_table(&one, &many);
+                    compared += one.reach_valid;
+                    for (int r = 0; ok1 && r < 3 && one.cons.len; r++) {   /* renewals */
+                        ok1 = pg_prune(&one, (int)one.prune_rounds + 1);
+                        okn = pg_prune(&many, (int)many.prune_rounds + 1);
+                        assert_int_equal(ok1, okn);
+                        assert_int_equal(one.cons.len, many.cons.len);
+                        assert_same_table(&one, &many);
+                        compared += one.reach_valid;
+                    }
+                    pg_par_min_work = 1u << 15;
+                    pg_free(&one); pg_free(&many);
+                    par_pool_free(pool);
+                }
+            }
+            pg_reach_half_mode = PG_REACH_HALF_AUTO;
+            pg_chain_limit = 0;
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    pg_reach_mode = PG_REACH_AUTO;
+    fprintf(stderr, "banded table: %d tables compared with the serial pass\n", compared);
+    assert_true(compared > 200);
+}
+
+/* Pruning stopped by the expected yield of the next round (the rule on
+ * every table, pg_prune_stop ALWAYS) against pruning to the fixpoint: the
+ * same verdict (each model and cycle checked by the re-check in debug
+ * builds), never more rounds nor fewer constraints left, and the same for
+ * every thread count. */
+static void pruning_stopped_early_same_verdicts(void **state) {
+    (void)state;
+    int checks = 0, stopped = 0, solved = 0;
+    for (uint64_t seed = 61; seed <= 68; seed++)
+        for (int f = 0; f < FAULT_COUNT; f++) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 40, 40 + 5 * seed, seed);
+            anomaly_list al;
+            anomaly_list_init(&al);
+            uint64_t found = axioms_check(h, &al, 1);
+            anomaly_list_free(&al);
+            if (found) { history_free(h); continue; }
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            assert_true(pg_index_build(&ix, h, &err));
+            for (int l = 0; l < 2; l++) {
+                check_options opt;
+                check_options_default(&opt);
+                opt.threads = 1;
+                check_result fix, early;
+                pg_prune_stop = PG_PRUNE_STOP_NEVER;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &fix);
+                pg_prune_stop = PG_PRUNE_STOP_ALWAYS;
+                check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &early);
+                assert_int_equal(fix.verdict, early.verdict);
+                assert_int_not_equal(early.verdict, CHECK_ERROR);
+                assert_true(early.st.prune_rounds <= fix.st.prune_rounds);
+                if (fix.stage && !strcmp(fix.stage, "solver")) assert_true(early.st.cons_final >= fix.st.cons_final);
+                stopped += early.st.prune_rounds < fix.st.prune_rounds;
+                solved += early.st.solver_called && !fix.st.solver_called;
+                checks++;
+                pg_par_min_work = 0;
+                for (unsigned th = 2; th <= 3; th++) {
+                    opt.threads = th;
+                    check_result many;
+                    check_level(&ix, l ? LEVEL_SER : LEVEL_SI, &opt, &many);
+                    assert_same_result(&early, &many);
+                    check_result_free(&many);
+                }
+                pg_par_min_work = 1u << 15;
+                pg_prune_stop = PG_PRUNE_STOP_AUTO;
+                check_result_free(&fix); check_result_free(&early);
+            }
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    fprintf(stderr, "pruning stopped early: %d checks, %d with fewer rounds, %d left to the solver only then\n",
+            checks, stopped, solved);
+    assert_true(stopped > 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulated_histories_same_for_every_thread_count),
@@ -371,6 +490,8 @@ int main(void) {
         cmocka_unit_test(half_reach_same_as_full),
         cmocka_unit_test(lossy_reach_same_verdicts),
         cmocka_unit_test(reach_table_matches_search),
+        cmocka_unit_test(banded_table_same_as_serial),
+        cmocka_unit_test(pruning_stopped_early_same_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

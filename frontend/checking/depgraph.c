@@ -61,10 +61,13 @@ static heap_item heap_pop(heap_vec *h) {
 
 /* ---- Kahn ------------------------------------------------------------ */
 
+/* A node is placed when its in-degree drops to 0 (or a cycle is broken
+ * at it), and every node at 0 is placed before the ready nodes run out, so
+ * when they do "not placed" is "in-degree above 0": no separate marks, and
+ * one random access an arc fewer (at 10M transactions SI, 54M arcs). */
 int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order) {
     uint32_t n = g->n, placed = 0, head = 0;
     uint32_t *indeg = xcalloc(n ? n : 1, sizeof *indeg);
-    uint8_t *done = xcalloc(n ? n : 1, 1);
     for (uint32_t j = 0; j < g->start[n]; j++) indeg[g->adj[j]]++;
     heap_vec ready; vec_init(ready);           /* by_index */
     uint32_t *fifo = by_index ? NULL : xmalloc((n ? n : 1) * sizeof *fifo);
@@ -72,29 +75,27 @@ int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *o
 #define READY(v) do { if (by_index) heap_push(&ready, 0, (v)); else fifo[fifo_tail++] = (v); } while (0)
     for (uint32_t u = 0; u < n; u++) if (!indeg[u]) READY(u);
     int acyclic = 1;
-    uint32_t scan = 0;                         /* smallest node perhaps not placed */
+    uint32_t scan = 0;                         /* nodes below it are placed */
     while (placed < n) {
         if (by_index ? !ready.len : head == fifo_tail) {
             acyclic = 0;
-            while (scan < n && done[scan]) scan++;
+            while (scan < n && !indeg[scan]) scan++;
             if (!break_cycles) {               /* the rest in index order */
-                for (uint32_t u = scan; u < n; u++) if (!done[u]) order[placed++] = u;
+                for (uint32_t u = scan; u < n; u++) if (indeg[u]) order[placed++] = u;
                 break;
             }
             indeg[scan] = 0;
             READY(scan);
         }
         uint32_t u = by_index ? heap_pop(&ready).node : fifo[head++];
-        if (done[u]) continue;
-        done[u] = 1;
         order[placed++] = u;
         for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
             uint32_t v = g->adj[j];
-            if (!done[v] && indeg[v] && --indeg[v] == 0) READY(v);
+            if (indeg[v] && --indeg[v] == 0) READY(v);
         }
     }
 #undef READY
-    free(indeg); free(done); free(fifo); vec_free(ready);
+    free(indeg); free(fifo); vec_free(ready);
     return acyclic;
 }
 

@@ -265,7 +265,22 @@ extern pg_reach_half_id pg_reach_half_mode;
  * pruning tests reachability (pg_side_blocked, pg_reaches) again. */
 void pg_reach_free(polygraph *g);
 
-/* prune.c: prune to a fixpoint; returns 1, or 0 when the level fails. */
+/* Rows the table has (or will have when first built). */
+uint64_t pg_reach_rows(const polygraph *g);
+/* About what renewing the table for the edges added since the last
+ * pg_reach would cost, in rows of a full table (0: nothing to renew). */
+uint64_t pg_reach_renewal_rows(const polygraph *g);
+
+/* prune.c: prune until a round decides nothing, max_rounds were run, or
+ * (pg_prune_stop) another round is not expected to pay for its table;
+ * returns 1, or 0 when the level fails.  topo_pos is left the known
+ * graph's Kahn order either way. */
 int  pg_prune(polygraph *g, int max_rounds);
+/* When pruning stops before its fixpoint: by the expected yield of the
+ * next round, for tables that are not small (auto), always (a testing knob: the rule on
+ * every table), or never (to the fixpoint).  Verdicts are the same:
+ * pruning only decides what the solver would. */
+typedef enum { PG_PRUNE_STOP_AUTO = 0, PG_PRUNE_STOP_ALWAYS, PG_PRUNE_STOP_NEVER } pg_prune_stop_id;
+extern pg_prune_stop_id pg_prune_stop;
 
 #endif

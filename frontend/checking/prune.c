@@ -1,12 +1,14 @@
 /* prune.c — PolySI's constraint pruning (Algorithm 2 with the appendix's
- * corrected RW rule) run to a fixpoint on the chain reachability summary.
+ * corrected RW rule) on the chain reachability summary, to a fixpoint or
+ * until another round does not pay.
  *
  * A round recomputes reachability of the known graph, then tests both sides
  * of every remaining constraint: a side one of whose edges closes a cycle
  * with the known graph cannot happen, so the other side becomes known; if
  * both are blocked the history fails the level.  Rounds repeat until one
- * decides nothing (or max_rounds).  Pruning is an optimization only: the
- * solver handles whatever is left.
+ * decides nothing, max_rounds were run, or the next one is not expected to
+ * pay for renewing the table (next_round_pays).  Pruning is an
+ * optimization only: the solver handles whatever is left.
  *
  * Within a round every test reads the reachability of the round's start,
  * so the constraints are split into ranges tested by par_pool_run tasks; their
@@ -86,9 +88,38 @@ static int prune_round(polygraph *g, size_t *decided) {
     return ok;
 }
 
+pg_prune_stop_id pg_prune_stop = PG_PRUNE_STOP_AUTO;
+
+/* Whether another round is worth renewing the table for.  A round's yield
+ * falls fast (1M SI: 353k, 28k, 2.9k, 320, 29 ... constraints decided in
+ * rounds 1, 2, 3 ...), while a renewal that is not incremental costs a
+ * full table (0.8 s at 1M with a core to itself, every round the same); a constraint left
+ * to the solver costs it a variable and its guarded edges, a few
+ * microseconds, about PRUNE_ROWS_PER_CONS rows of a table.  So round r + 1
+ * is run when its expected yield, the last round's count times the
+ * fraction it decided, pays for the rows the renewal would compute.
+ * Tables below PRUNE_SMALL_TABLE entries (tens of milliseconds) are always
+ * renewed: small histories are pruned to the fixpoint as before.  Only
+ * counts decide, never clocks: the same for every run and thread count. */
+#define PRUNE_ROWS_PER_CONS 5
+#define PRUNE_SMALL_TABLE ((uint64_t)1 << 22)
+static int next_round_pays(const polygraph *g, size_t decided, size_t cons_before) {
+    if (pg_prune_stop == PG_PRUNE_STOP_NEVER) return 1;
+    uint64_t rows = pg_reach_renewal_rows(g), width = g->num_chains + 2;
+    if (pg_prune_stop == PG_PRUNE_STOP_AUTO && pg_reach_rows(g) * width < PRUNE_SMALL_TABLE) return 1;
+    if (!rows) return 0;                       /* no new edge: a round would decide nothing */
+    double expect = (double)decided * (double)decided / (double)(cons_before ? cons_before : 1);
+    return expect * PRUNE_ROWS_PER_CONS >= (double)rows;
+}
+
 int pg_prune(polygraph *g, int max_rounds) {
+    size_t decided = 0, cons_before = 0;
     for (;;) {
-        if (!pg_reach(g)) {
+        /* the last table renewal is skipped when no round follows: only
+         * the order (and whether there is one) is needed then */
+        int more = g->cons.len && (int)g->prune_rounds < max_rounds &&
+                   (g->prune_rounds == 0 || next_round_pays(g, decided, cons_before));
+        if (!(more ? pg_reach(g) : pg_order(g))) {
             if (g->prune_rounds == 0)
                 snprintf(g->fail_reason, sizeof g->fail_reason,
                          "the known graph plus the writer orders decided by reachability has a cycle");
@@ -98,9 +129,9 @@ int pg_prune(polygraph *g, int max_rounds) {
             g->fail_stage = "pruning";
             return 0;
         }
-        if (!g->cons.len || (int)g->prune_rounds >= max_rounds) return 1;
+        if (!more) return 1;
         g->prune_rounds++;
-        size_t decided;
+        cons_before = g->cons.len;
         if (!prune_round(g, &decided)) return 0;
         g->cons_pruned += decided;
         if (!decided) return 1;

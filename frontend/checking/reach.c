@@ -22,12 +22,8 @@
  * pg_reach relaxes the rows the new edges can change (below) instead of
  * recomputing all of them.
  *
- * The table is computed on one thread.  Its chains are independent
- * columns (the bases are set before), and splitting them between tasks
- * was tried: each task walks the whole order and fetches every
- * successor's row, and that walk (memory latency, not arithmetic) is the
- * cost, so two tasks took as long as one, in twice the CPU
- * (doc/benchmarks.md, "Threads, second pass").
+ * A full table is built on the level's threads by bands of rows (see
+ * full_table); incremental renewals run on one thread.
  *
  * When the known graph has a cycle, acyclic is 0 and topo_pos orders the
  * nodes Kahn could not place after the others (an approximate order, used
@@ -35,6 +31,10 @@
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
 #include "io/bigmem.h"
+#include "par.h"
+
+#include <sched.h>
+#include <stdatomic.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,11 +78,6 @@ static inline uint16_t *row_of(const polygraph *g, uint32_t u) {
 
 pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
 
-typedef struct reach_job {
-    polygraph *g;
-    const uint32_t *order, *start, *adj, *chain, *pos;
-} reach_job;
-
 /* The hot loops below are plain min/saturating-add loops over 16-bit
  * offsets; -O2's "very cheap" vectorizer leaves them scalar, so GCC is told
  * to use its "cheap" model for them (other compilers decide alone). */
@@ -111,68 +106,163 @@ static void clamp_offsets(uint16_t *acc, uint32_t w) {
         if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
 }
 
-/* Node x's own position into acc (columns [c0, c0 + w) of a row with base bu <= it). */
-static inline void own_into(uint16_t *acc, uint32_t c0, uint32_t w, uint32_t bu, uint32_t cx, uint32_t px) {
-    if (cx == HISTORY_NONE || cx < c0 || cx >= c0 + w) return;
+/* Node x's own position into acc (a row with base bu <= it). */
+static inline void own_into(uint16_t *acc, uint32_t bu, uint32_t cx, uint32_t px) {
+    if (cx == HISTORY_NONE) return;
     uint32_t d = px - bu;
     d = d < PG_REACH_NONE ? d : PG_REACH_NONE;
-    if (d < acc[cx - c0]) acc[cx - c0] = (uint16_t)d;
+    if (d < acc[cx]) acc[cx] = (uint16_t)d;
 }
 
 /* Row r's entries, moved to base bu, into acc. */
-static inline void row_into(uint16_t *acc, const uint16_t *r, uint32_t c0, uint32_t w, uint32_t bu) {
+static inline void row_into(uint16_t *acc, const uint16_t *r, uint32_t w, uint32_t bu) {
     uint32_t bv = pg_reach_row_base(r);
     if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) return;       /* nothing it knows fits */
-    min_shifted(acc, r + 2 + c0, w, bv - bu);
+    min_shifted(acc, r + 2, w, bv - bu);
 }
 
-/* Every row, in reverse topological order (the bases are set before).  A
- * successor's offsets are moved to this row's base (never higher: the base
- * is a lower bound of the successors' bases), so a row is built in the
- * 16-bit domain. */
-static void reach_rows(const reach_job *j) {
-    polygraph *g = j->g;
-    uint32_t N = g->num_nodes, S = g->num_chains, c0 = 0, w = S;
-    for (uint32_t i = N; i-- > 0;) {
-        uint32_t u = j->order[i];
-        if (!has_row(g, u)) continue;
-        uint16_t *row = row_of(g, u), *acc = row + 2 + c0;
-        uint32_t bu = pg_reach_row_base(row);
-        for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
-        if (bu == UINT32_MAX) continue;        /* reaches no tracked node */
-        own_into(acc, c0, w, bu, j->chain[u], j->pos[u]);
-        for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
-            uint32_t x = j->adj[e];
-            if (has_row(g, x)) { row_into(acc, row_of(g, x), c0, w, bu); continue; }
-            own_into(acc, c0, w, bu, j->chain[x], j->pos[x]);
-            for (uint32_t f = j->start[x]; f < j->start[x + 1]; f++) row_into(acc, row_of(g, j->adj[f]), c0, w, bu);
-        }
-        clamp_offsets(acc, S);
+/* ---- the full table ---------------------------------------------------
+ * A row is computed from its successors' final rows: first its base (the
+ * least of its own position and its successors' bases, a lower bound of
+ * every position it will hold), then its entries, each successor's offsets
+ * moved to that base (never higher), so a row is built in the 16-bit
+ * domain.  One pass in reverse topological order on one thread.
+ *
+ * On several threads the table is built by bands (level-synchronous):
+ * a row node's height is the longest path from it to a sink, so its
+ * successors all have smaller heights and the rows of one height depend
+ * on none of each other.  The row nodes, sorted by height, are handed out
+ * in chunks from one counter; a row is marked done once written, and a
+ * row that needs a successor still being written by another thread (only
+ * near a height's end) waits for its mark.  Every row is a function of its
+ * successors' final rows, so the table is the serial pass's, byte for
+ * byte, whatever the schedule.  The threads split the rows, not the
+ * chains: the pass is bound by the latency of fetching successors' rows,
+ * which splitting the columns only doubled (doc/benchmarks.md, "Threads,
+ * second pass"). */
+
+typedef struct reach_job {
+    polygraph *g;
+    const uint32_t *start, *adj, *chain, *pos;
+    const uint32_t *lv;          /* banded: row nodes by height */
+    uint32_t nlv, chunk;
+    _Atomic uint8_t *done;       /* banded: per node, its row is written (NULL: serial) */
+    atomic_size_t next_chunk;
+} reach_job;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Row node x's row, once it is final. */
+static inline const uint16_t *final_row(const reach_job *j, uint32_t x) {
+    if (j->done && !atomic_load_explicit(&j->done[x], memory_order_acquire)) {
+        /* another thread is writing it: it is close to done (same band) */
+        for (unsigned spins = 0; !atomic_load_explicit(&j->done[x], memory_order_acquire);)
+            if (++spins < 256) cpu_relax();
+            else sched_yield();                /* its thread may be off the processor */
     }
+    return row_of(j->g, x);
 }
 
-/* Every row's base: the least of its own position and its successors'
- * bases — a lower bound of every position the row will hold. */
-static void reach_bases(polygraph *g, const uint32_t *order, const dg_graph *dg, const uint32_t *chain,
-                        const uint32_t *pos) {
-    uint32_t N = g->num_nodes;
-#define OWN(x) (chain[x] == HISTORY_NONE ? UINT32_MAX : pos[x])
-    for (uint32_t i = N; i-- > 0;) {
-        uint32_t u = order[i];
-        if (!has_row(g, u)) continue;
-        uint32_t b = OWN(u);
-        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
-            uint32_t x = dg->adj[e], bx;
-            if (has_row(g, x)) { bx = pg_reach_row_base(row_of(g, x)); b = bx < b ? bx : b; continue; }
-            bx = OWN(x); b = bx < b ? bx : b;
-            for (uint32_t f = dg->start[x]; f < dg->start[x + 1]; f++) {
-                bx = pg_reach_row_base(row_of(g, dg->adj[f]));
-                b = bx < b ? bx : b;
-            }
+/* A successor's row: its base read now, every other cache line of it
+ * asked for at once, so that the row's misses overlap each other and the
+ * next rows' instead of coming one by one in the entries' loop (the pass
+ * is bound by the latency of these reads). */
+static inline uint32_t base_fetch(const reach_job *j, uint32_t x) {
+    const uint16_t *r = final_row(j, x);
+    for (uint32_t o = 32; o < j->g->reach_stride; o += 32) __builtin_prefetch(r + o);
+    return pg_reach_row_base(r);
+}
+
+/* Row node u's base and entries from its successors' final rows. */
+static void row_build(const reach_job *j, uint32_t u) {
+    polygraph *g = j->g;
+    uint32_t S = g->num_chains;
+    const uint32_t *start = j->start, *adj = j->adj;
+#define OWN(x) (j->chain[x] == HISTORY_NONE ? UINT32_MAX : j->pos[x])
+    uint32_t bu = OWN(u), bx;
+    for (uint32_t e = start[u]; e < start[u + 1]; e++) {
+        uint32_t x = adj[e];
+        if (has_row(g, x)) { bx = base_fetch(j, x); bu = bx < bu ? bx : bu; continue; }
+        bx = OWN(x); bu = bx < bu ? bx : bu;
+        for (uint32_t f = start[x]; f < start[x + 1]; f++) {
+            bx = base_fetch(j, adj[f]);
+            bu = bx < bu ? bx : bu;
         }
-        memcpy(row_of(g, u), &b, sizeof b);
     }
 #undef OWN
+    uint16_t *row = row_of(g, u), *acc = row + 2;
+    memcpy(row, &bu, sizeof bu);
+    for (uint32_t x = 0; x + 2 < g->reach_stride; x++) acc[x] = PG_REACH_NONE;   /* the padding too */
+    if (bu == UINT32_MAX) return;              /* reaches no tracked node */
+    own_into(acc, bu, j->chain[u], j->pos[u]);
+    for (uint32_t e = start[u]; e < start[u + 1]; e++) {
+        uint32_t x = adj[e];
+        if (has_row(g, x)) { row_into(acc, row_of(g, x), S, bu); continue; }
+        own_into(acc, bu, j->chain[x], j->pos[x]);
+        for (uint32_t f = start[x]; f < start[x + 1]; f++) row_into(acc, row_of(g, adj[f]), S, bu);
+    }
+    clamp_offsets(acc, S);
+}
+
+/* Rows handed out per chunk: at most 64 (about a hundred microseconds of
+ * work), fewer on small tables so that every thread gets some. */
+#define BAND_CHUNK 64u
+
+static void band_task(void *ctx, size_t task) {
+    (void)task;
+    reach_job *j = ctx;
+    for (;;) {
+        size_t lo = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed) * j->chunk;
+        if (lo >= j->nlv) return;
+        size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
+        for (size_t i = lo; i < hi; i++) {
+            uint32_t u = j->lv[i];
+            row_build(j, u);
+            atomic_store_explicit(&j->done[u], 1, memory_order_release);
+        }
+    }
+}
+
+/* Every row.  order: a topological order of all nodes; on the banded path
+ * it is overwritten (the row nodes by height). */
+static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
+    uint32_t N = g->num_nodes, rows = g->reach_half ? N / 2 : N;
+    reach_job j = { .g = g, .start = dg->start, .adj = dg->adj, .chain = chain, .pos = pos };
+    unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
+    if (threads <= 1 || rows < 2) {
+        for (uint32_t i = N; i-- > 0;)
+            if (has_row(g, order[i])) row_build(&j, order[i]);
+        return;
+    }
+    /* heights, over every node (a start node between its commits) */
+    uint32_t *height = xmalloc((size_t)N * sizeof *height), maxh = 0;
+    for (uint32_t i = N; i-- > 0;) {
+        uint32_t u = order[i], hu = 0;
+        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
+            uint32_t hx = height[dg->adj[e]] + 1;
+            hu = hx > hu ? hx : hu;
+        }
+        height[u] = hu;
+        maxh = hu > maxh ? hu : maxh;
+    }
+    /* row nodes by height (by node id within one), into order */
+    uint32_t *cnt = xcalloc((size_t)maxh + 2, sizeof *cnt);
+    for (uint32_t u = 0; u < N; u++) if (has_row(g, u)) cnt[height[u] + 1]++;
+    for (uint32_t hgt = 0; hgt <= maxh; hgt++) cnt[hgt + 1] += cnt[hgt];
+    for (uint32_t u = 0; u < N; u++) if (has_row(g, u)) order[cnt[height[u]]++] = u;
+    free(cnt); free(height);
+    j.lv = order;
+    j.nlv = rows;
+    j.chunk = rows / (16 * threads);
+    j.chunk = j.chunk < 1 ? 1 : j.chunk > BAND_CHUNK ? BAND_CHUNK : j.chunk;
+    j.done = xcalloc(N, sizeof *j.done);
+    atomic_init(&j.next_chunk, 0);
+    par_pool_run_prio(g->pool, g->prio, threads, band_task, &j);
+    free((void *)j.done);
 }
 
 /* The split graph's start nodes' arcs (to commits, as transactions), kept
@@ -371,13 +461,33 @@ static int incremental_may_pay(const polygraph *g, size_t added, uint32_t rows) 
     return !g->reach_incr_failed || added < g->reach_incr_failed / 2;
 }
 
+/* Whether the table, when first built, has rows for the commits only. */
+static int half_table(const polygraph *g) {
+    if (g->reach) return g->reach_half;
+    uint64_t full = (uint64_t)g->num_nodes * (((g->num_chains + 2 + 1) & ~1u) * sizeof *g->reach);
+    return g->split && pg_reach_half_mode != PG_REACH_HALF_NEVER &&
+           (pg_reach_half_mode == PG_REACH_HALF_ALWAYS || full > PG_REACH_HALF_ABOVE);
+}
+
+uint64_t pg_reach_rows(const polygraph *g) { return half_table(g) ? g->num_nodes / 2 : g->num_nodes; }
+
+/* An incremental renewal visits about a hundred rows per new edge (see
+ * incremental_may_pay) and first builds the reverse adjacency, which costs
+ * about a sixth of a full table. */
+uint64_t pg_reach_renewal_rows(const polygraph *g) {
+    uint64_t rows = pg_reach_rows(g);
+    if (!g->reach || !g->reach_valid) return rows;
+    size_t added = g->known.len - g->reach_edges;
+    if (!added) return 0;
+    if (pg_reach_mode == PG_REACH_FULL || (pg_reach_mode == PG_REACH_AUTO && !incremental_may_pay(g, added, (uint32_t)rows)))
+        return rows;
+    uint64_t est = 128 * (uint64_t)added + rows / 6;
+    return est < rows ? est : rows;
+}
+
 static int compute(polygraph *g, int want_reach) {
     uint32_t N = g->num_nodes, S = g->num_chains;
-    if (!g->reach) {
-        uint64_t full = (uint64_t)N * (((S + 2 + 1) & ~1u) * sizeof *g->reach);
-        g->reach_half = g->split && pg_reach_half_mode != PG_REACH_HALF_NEVER &&
-                        (pg_reach_half_mode == PG_REACH_HALF_ALWAYS || full > PG_REACH_HALF_ABOVE);
-    }
+    g->reach_half = half_table(g);
     uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
     build_adjacency(g, &dg);
@@ -394,7 +504,8 @@ static int compute(polygraph *g, int want_reach) {
         int done = 0;
         if (pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach) {
             size_t added = g->known.len - g->reach_edges;
-            if (pg_reach_mode == PG_REACH_INCREMENTAL || incremental_may_pay(g, added, rows)) {
+            if (!added) done = 1;                      /* nothing new: the table stands */
+            else if (pg_reach_mode == PG_REACH_INCREMENTAL || incremental_may_pay(g, added, rows)) {
                 done = update_incrementally(g, &dg, limit);
                 if (!done && (!g->reach_incr_failed || added < g->reach_incr_failed)) g->reach_incr_failed = added;
             }
@@ -413,9 +524,7 @@ static int compute(polygraph *g, int want_reach) {
                 chain[u] = pg_node_chain(g, u);
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
-            reach_bases(g, order, &dg, chain, pos);
-            reach_job job = { g, order, dg.start, dg.adj, chain, pos };
-            reach_rows(&job);
+            full_table(g, &dg, order, chain, pos);
             free(chain); free(pos);
         }
         build_start_arcs(g, &dg);

@@ -45,6 +45,19 @@ static history *simulate(sim_level level, sim_fault fault, uint32_t sessions, ui
     return h;
 }
 
+/* The index of h, or 0 (h freed) when h breaks an axiom: the checker
+ * would not get that far. */
+static int index_if_clean(history *h, pg_index *ix) {
+    anomaly_list al;
+    anomaly_list_init(&al);
+    uint64_t found = axioms_check(h, &al, 1);
+    anomaly_list_free(&al);
+    if (found) { history_free(h); return 0; }
+    ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(ix, h, &err));
+    return 1;
+}
+
 static void assert_same_deps(const dep_edge_vec *a, const dep_edge_vec *b) {
     assert_int_equal(a->len, b->len);
     for (size_t i = 0; i < a->len; i++) {
@@ -98,14 +111,8 @@ static void level_task(void *ctx, size_t i) {
 /* Check h at both levels with 1, 2 and 3 threads, one level at a time and
  * both at once on one pool; all must agree. */
 static void compare_threads(history *h, int expect_pass_level, tally *tl) {
-    anomaly_list al;
-    anomaly_list_init(&al);
-    uint64_t found = axioms_check(h, &al, 1);
-    anomaly_list_free(&al);
-    if (found) { history_free(h); return; }
     pg_index ix;
-    ic_error err; ic_error_clear(&err);
-    assert_true(pg_index_build(&ix, h, &err));
+    if (!index_if_clean(h, &ix)) return;
     for (int l = 0; l < 2; l++) {
         check_options opt;
         check_options_default(&opt);
@@ -250,14 +257,8 @@ static void lossy_reach_same_verdicts(void **state) {
     for (uint64_t seed = 31; seed <= 36; seed++)
         for (int f = 0; f < FAULT_COUNT; f++) {
             history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 40, 60, seed);
-            anomaly_list al;
-            anomaly_list_init(&al);
-            uint64_t found = axioms_check(h, &al, 1);
-            anomaly_list_free(&al);
-            if (found) { history_free(h); continue; }
             pg_index ix;
-            ic_error err; ic_error_clear(&err);
-            assert_true(pg_index_build(&ix, h, &err));
+            if (!index_if_clean(h, &ix)) continue;
             for (int l = 0; l < 2; l++) {
                 check_options opt;
                 check_options_default(&opt);
@@ -438,14 +439,8 @@ static void pruning_stopped_early_same_verdicts(void **state) {
     for (uint64_t seed = 61; seed <= 68; seed++)
         for (int f = 0; f < FAULT_COUNT; f++) {
             history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, 40, 40 + 5 * seed, seed);
-            anomaly_list al;
-            anomaly_list_init(&al);
-            uint64_t found = axioms_check(h, &al, 1);
-            anomaly_list_free(&al);
-            if (found) { history_free(h); continue; }
             pg_index ix;
-            ic_error err; ic_error_clear(&err);
-            assert_true(pg_index_build(&ix, h, &err));
+            if (!index_if_clean(h, &ix)) continue;
             for (int l = 0; l < 2; l++) {
                 check_options opt;
                 check_options_default(&opt);

@@ -187,12 +187,19 @@ static int has_unit1(void *state, const int *lits, int n) {
 /* A unit clause on a variable true above level 0 waits (late_mark) and
  * becomes a level-0 fact when a backtrack takes it back; its negation
  * later makes the problem UNSAT. */
-static void late_unit_then_its_negation(void **state) {
-    (void)state;
+/* A solver keeping its trail across solves, without preprocessing, whose
+ * decisions set variables true: the set-up of the hand-made cases below. */
+static gsat *kept_trail_solver(void) {
     gsat *s = gsat_new();
     gsat_set_option(s, "keep_trail", 1);
     gsat_set_option(s, "preprocess", 0);
     gsat_set_option(s, "phase", 1);
+    return s;
+}
+
+static void late_unit_then_its_negation(void **state) {
+    (void)state;
+    gsat *s = kept_trail_solver();
     gsat_reserve_vars(s, 3);
     gsat_add_clause(s, (int[]){1, 2, 3}, 3);
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
@@ -219,10 +226,7 @@ static void late_unit_then_its_negation(void **state) {
  * level-0 fact in the next solve, the others stay marked. */
 static void late_units_listed_when_taken_back(int partial) {
     enum { N = 200, UNITS = 100 };
-    gsat *s = gsat_new();
-    gsat_set_option(s, "keep_trail", 1);
-    gsat_set_option(s, "preprocess", 0);
-    gsat_set_option(s, "phase", 1);
+    gsat *s = kept_trail_solver();
     gsat_set_option(s, "partial_backtrack", partial);
     gsat_reserve_vars(s, N);
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
@@ -268,10 +272,7 @@ static void late_units_whole_levels(void **state) { (void)state; late_units_list
 static void model_follows_the_kept_trail(void **state) {
     (void)state;
     enum { N = 64 };
-    gsat *s = gsat_new();
-    gsat_set_option(s, "keep_trail", 1);
-    gsat_set_option(s, "preprocess", 0);
-    gsat_set_option(s, "phase", 1);
+    gsat *s = kept_trail_solver();
     gsat_reserve_vars(s, N);
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
     for (int v = 1; v <= N; v++) assert_int_equal(gsat_value(s, v), 1);
@@ -324,10 +325,7 @@ static void model_follows_the_kept_trail(void **state) {
 static void occurrences_grow_with_new_variables(void **state) {
     (void)state;
     enum { N = 40 };
-    gsat *s = gsat_new();
-    gsat_set_option(s, "keep_trail", 1);
-    gsat_set_option(s, "preprocess", 0);
-    gsat_set_option(s, "phase", 1);
+    gsat *s = kept_trail_solver();
     gsat_reserve_vars(s, N);
     assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
     for (int round = 0; round < 8; round++) {
@@ -359,10 +357,7 @@ static void occurrences_grow_with_new_variables(void **state) {
  * solve finds the other side. */
 static void edge_closing_a_cycle_above_level0(void **state) {
     (void)state;
-    gsat *s = gsat_new();
-    gsat_set_option(s, "keep_trail", 1);
-    gsat_set_option(s, "preprocess", 0);
-    gsat_set_option(s, "phase", 1);
+    gsat *s = kept_trail_solver();
     gsat_set_option(s, "theory_phase", 0);
     gsat_reserve_vars(s, 2);
     int g = gsat_graph_new(s, 3);

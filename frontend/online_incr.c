@@ -59,10 +59,9 @@
 #include "frontend/checking/depgraph.h"
 #include "frontend/history/u64map.h"
 #include "frontend/online_model.h"
+#include "frontend/online_reach.h"
 
 #define NONE UINT32_MAX
-#define ANC_STEP 16                     /* the summary rows grow by this many chains at a time */
-#define ANC_MAX 128                     /* sessions with a reachability chain; later ones: none */
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
 #define FRONT_EVERY 128                 /* nodes between two refreshes of the frontier (and at every check) */
 
@@ -128,10 +127,9 @@ struct incr_check {
     u64map by_ext;
     VEC(isess) sess;
     u64map sess_by_ext;
-    uint32_t chains;
     VEC(inode) nodes;        /* graph nodes; 0 is INIT */
-    vec_u32 anc;             /* nodes x stride */
-    uint32_t stride;         /* chains per summary row (a multiple of ANC_STEP, grown as sessions arrive) */
+    online_reach *reach;     /* the reachability summaries (online_reach.h) */
+    vec_u32 srcs;            /* add_txn's scratch: the nodes a new node reads from */
     VEC(iwriter) writers;
     vec_u32 op_writer;       /* per stored operation: the writer record of a final write that took part (else NONE) */
     VEC(ikey) keys;
@@ -191,8 +189,7 @@ incr_check *incr_new(int want_si, int want_ser) {
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
-    ic->stride = ANC_STEP;
-    for (int c = 0; c < ANC_STEP; c++) vec_push(ic->anc, 0u);
+    ic->reach = reach_new();
     return ic;
 }
 
@@ -207,7 +204,7 @@ void incr_free(incr_check *ic) {
         vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->ws);
         vec_free(k->by_sess); vec_free(k->sids); vec_free(k->top);
     }
-    vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); vec_free(ic->anc);
+    vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
@@ -253,7 +250,7 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     const inode *x = &ic->nodes.data[e], *y = &ic->nodes.data[d];
     if (x->sess == y->sess) return x->ord < y->ord;
     uint32_t c = ic->sess.data[x->sess].chain;
-    return x->seq && c != NONE && ic->anc.data[(size_t)d * ic->stride + c] >= x->seq;
+    return x->seq && c != NONE && reach_get(ic->reach, d, c) >= x->seq;
 }
 
 /* A writer record for node g's final write op (NONE: INIT's) of key. */
@@ -288,15 +285,15 @@ static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_
 static void refresh_front(incr_check *ic) {
     ic->since_front = 0;
     if (ic->late) return;                        /* no fast path any more (new_writer) */
-    const uint32_t W = ic->stride;
+    const uint32_t W = reach_chains(ic->reach);
     while (ic->front.len < W) { vec_push(ic->front, 0u); vec_push(ic->used, 0u); }   /* a new chain */
-    vec_resize(ic->front_tmp, W);
-    uint32_t *lo = ic->front_tmp.data;
+    vec_resize(ic->front_tmp, 2 * (size_t)W);
+    uint32_t *lo = ic->front_tmp.data, *row = lo + W;
     for (uint32_t c = 0; c < W; c++) lo[c] = UINT32_MAX;
     int any = 0;
     vec_foreach(isess, s, ic->sess) {
         if (!s->members.len) continue;
-        const uint32_t *row = ic->anc.data + (size_t)vec_last(s->members) * W;
+        reach_row(ic->reach, vec_last(s->members), row);
         if (!s->front_in) {
             uint32_t c = 0;
             while (c < W && row[c] >= ic->used.data[c]) c++;
@@ -443,8 +440,8 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
         const iws *sq = si < nsess ? K->by_sess.data[si].ws.data : NULL;
         uint32_t c = other ? ic->sess.data[ssid].chain : NONE, bd = 0, bp = 0;
         if (c != NONE) {
-            bd = ic->anc.data[(size_t)g * ic->stride + c];
-            bp = pg == NONE ? bd : ic->anc.data[(size_t)pg * ic->stride + c];
+            bd = reach_get(ic->reach, g, c);
+            bp = pg == NONE ? bd : reach_get(ic->reach, pg, c);
         }
         if (other && !ic->late) {
             /* the writers of another session decided before both d and p (a
@@ -598,7 +595,7 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
                 size_t mid = (lo + hi) / 2;
                 const inode *dn = &ic->nodes.data[ic->writers.data[ks->ws.data[mid].w].g];
                 int after = ksess == an->sess ? dn->ord > an->ord
-                                                 : ic->anc.data[(size_t)ic->writers.data[ks->ws.data[mid].w].g * ic->stride + ca] >= an->seq;
+                                                 : reach_get(ic->reach, ic->writers.data[ks->ws.data[mid].w].g, ca) >= an->seq;
                 if (after) hi = mid;
                 else lo = mid + 1;
             }
@@ -699,19 +696,7 @@ static uint32_t session_of(incr_check *ic, int64_t ext) {
     memset(&n, 0, sizeof n);
     n.ext = ext;
     n.hsess = NONE;
-    if (ic->chains == ic->stride && ic->stride < ANC_MAX) {
-        /* one more chain than the rows hold: widen every row (sessions
-         * mostly appear early, while the rows are few) */
-        uint32_t old = ic->stride, wide = old + ANC_STEP;
-        size_t rows = ic->anc.len / old;
-        vec_resize(ic->anc, rows * wide);
-        for (size_t r = rows; r-- > 0;) {
-            memmove(ic->anc.data + r * wide, ic->anc.data + r * old, old * sizeof *ic->anc.data);
-            memset(ic->anc.data + r * wide + old, 0, ANC_STEP * sizeof *ic->anc.data);
-        }
-        ic->stride = wide;
-    }
-    n.chain = ic->chains < ic->stride ? ic->chains++ : NONE;
+    n.chain = reach_new_chain(ic->reach);
     vec_push(ic->sess, n);
     S = (uint32_t)ic->sess.len - 1;
     u64map_put(&ic->sess_by_ext, (uint64_t)ext, S);
@@ -918,13 +903,6 @@ static int read_ops(incr_check *ic, uint32_t id) {
     return 1;
 }
 
-/* row = max(row, pr) per chain; distinct rows, W a multiple of ANC_STEP:
- * blocks of a known length, which the compiler vectorizes. */
-static void row_max(uint32_t *restrict row, const uint32_t *restrict pr, uint32_t W) {
-    for (uint32_t c = 0; c < W; c += ANC_STEP)
-        for (uint32_t k = 0; k < ANC_STEP; k++) row[c + k] = pr[c + k] > row[c + k] ? pr[c + k] : row[c + k];
-}
-
 /* Add stable transaction id to the graph (a participant): node, SO and WR
  * edges, reachability summary, then its writes and reads.  An observed
  * indeterminate writer is added first. */
@@ -971,20 +949,12 @@ static int add_txn(incr_check *ic, uint32_t id) {
         if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
     if (!ic->om_off) om_add_txn(&ic->om);
     /* reachability summary: the ancestors of its in-neighbours, and itself */
-    uint32_t W = ic->stride;
-    vec_resize(ic->anc, (size_t)(g + 1) * W);
-    uint32_t *row = ic->anc.data + (size_t)g * W;
-    if (prev != NONE) memcpy(row, ic->anc.data + (size_t)prev * W, W * sizeof *row);
-    else memset(row, 0, W * sizeof *row);
-    for (size_t i = 0; i < ic->reads.len; i++) {
-        uint32_t src = ic->reads.data[i].src;
-        if (src == 0) continue;
-        size_t j = 0;
-        while (j < i && ic->reads.data[j].src != src) j++;
-        if (j < i) continue;                          /* merged already (another key read from it) */
-        row_max(row, ic->anc.data + (size_t)ic->txns.data[src].g * W, W);
+    vec_clear(ic->srcs);
+    for (size_t i = 0; i < ic->reads.len; i++) vec_push(ic->srcs, ic->txns.data[ic->reads.data[i].src].g);
+    if (reach_add_node(ic->reach, n.sess, s->chain, n.seq, prev, ic->srcs.data, ic->srcs.len) != g) {
+        fall_back(ic, "internal error: reachability numbering diverged", NULL);
+        return 0;
     }
-    if (n.seq && s->chain != NONE && n.seq > row[s->chain]) row[s->chain] = n.seq;
     /* known edges */
     if (ic->lv[0].on) {
         gsat_graph_add_edge(ic->lv[0].s, ic->lv[0].graph, (int)dg_start(g), (int)dg_commit(g), 0);

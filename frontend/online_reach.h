@@ -49,4 +49,15 @@ uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c);
 /* reach_get(d, c) for every chain c < reach_chains(r), into out. */
 void reach_row(const online_reach *r, uint32_t d, uint32_t *out);
 
+/* What the summaries hold and cost (bench figures, tests). */
+typedef struct reach_stats {
+    uint64_t bytes;          /* allocated for the summaries (without the allocator's own overhead) */
+    uint64_t blocks;         /* blocks of rows */
+    uint64_t escapes;        /* entries kept outside their row's bytes */
+    uint64_t solo;           /* nodes with a full row of their own */
+    uint64_t merged;         /* source rows merged into a new row */
+    uint64_t skipped;        /* source rows not read: dominated by the row being built */
+} reach_stats;
+const reach_stats *reach_get_stats(const online_reach *r);
+
 #endif

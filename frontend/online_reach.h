@@ -11,7 +11,9 @@
  *     underestimate of the true ancestry (later edges into old nodes are
  *     not propagated), which is sound for the caller: an answer "e reaches
  *     d" is always a path of the graph, and it never changes later.
- *   - reach_get(d, c) >= seq(e) for e on chain c means e reaches d.
+ *   - reach_get(d, c) >= seq(e) for e on chain c means e reaches d.  A
+ *     node's summary never holds a node that arrived after it (its entry
+ *     on a chain is below the sequence number of any later node there).
  *   - Chains are the first ANC_MAX sessions to ask (reach_new_chain); a
  *     session without one is never reported as an ancestor.
  *   - Never prints, never exits (but on out-of-memory, as vec.h). */
@@ -45,6 +47,10 @@ uint32_t reach_add_node(online_reach *r, uint32_t sess, uint32_t chain, uint32_t
 /* The highest sequence number on chain c of an ancestor of d, or of d
  * itself; 0 if none. */
 uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c);
+
+/* reach_get(d, c) for a node the caller added with (sess, seq): the same
+ * answer, found without looking d up (one cache line for an old row). */
+uint32_t reach_get_at(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c);
 
 /* reach_get(d, c) for every chain c < reach_chains(r), into out. */
 void reach_row(const online_reach *r, uint32_t d, uint32_t *out);

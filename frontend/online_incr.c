@@ -251,7 +251,7 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     if (x->sess == y->sess) return x->ord < y->ord;
     uint32_t c = ic->sess.data[x->sess].chain;
     /* d's summary, fixed when d arrived, holds no later node (e > d) */
-    return x->seq && c != NONE && e < d && reach_get_at(ic->reach, d, y->sess, y->seq, c) >= x->seq;
+    return x->seq && c != NONE && e < d && reach_reaches(ic->reach, d, y->sess, y->seq, c, x->seq);
 }
 
 /* A writer record for node g's final write op (NONE: INIT's) of key. */
@@ -596,7 +596,7 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
                 size_t mid = (lo + hi) / 2;
                 const inode *dn = &ic->nodes.data[ic->writers.data[ks->ws.data[mid].w].g];
                 int after = ksess == an->sess ? dn->ord > an->ord
-                                                 : reach_get_at(ic->reach, ic->writers.data[ks->ws.data[mid].w].g, ksess, ks->ws.data[mid].seq, ca) >= an->seq;
+                                                 : reach_reaches(ic->reach, ic->writers.data[ks->ws.data[mid].w].g, ksess, ks->ws.data[mid].seq, ca, an->seq);
                 if (after) hi = mid;
                 else lo = mid + 1;
             }

@@ -119,6 +119,20 @@ static uint32_t block_get(const rsess *S, uint32_t pos, uint32_t c) {
     return k != ESC ? b->base[c] + k : esc_get(b, row, c);
 }
 
+int reach_reaches(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c, uint32_t q) {
+    if (!seq || r->broken) return reach_get(r, d, c) >= q;
+    const rsess *S = &r->sess.data[sess];
+    const uint32_t pos = seq - 1;
+    const rblock *b = &S->blk.data[pos / BLK_ROWS];
+    if (c >= b->width) return q == 0;
+    /* the block's first row is at most d's (rows grow along the session):
+     * usually enough, from the bases, which are shared by the block's rows */
+    if (b->base[c] >= q) return 1;
+    const uint32_t row = pos % BLK_ROWS;
+    uint8_t k = b->code[(size_t)row * b->width + c];
+    return (k != ESC ? b->base[c] + k : esc_get(b, row, c)) >= q;
+}
+
 uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c) {
     const rloc l = r->loc.data[d];
     if (l.sess & SOLO) return r->solo.data[(size_t)l.pos * ANC_MAX + c];

@@ -52,6 +52,11 @@ uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c);
  * answer, found without looking d up (one cache line for an old row). */
 uint32_t reach_get_at(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c);
 
+/* "The node numbered q on chain c reaches d" (reach_get(d, c) >= q) for a
+ * node d the caller added with (sess, seq); mostly answered from the
+ * bases of d's block, without d's own row. */
+int reach_reaches(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c, uint32_t q);
+
 /* reach_get(d, c) for every chain c < reach_chains(r), into out. */
 void reach_row(const online_reach *r, uint32_t d, uint32_t *out);
 

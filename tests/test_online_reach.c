@@ -11,7 +11,8 @@
  * summary of d on chain c is the highest sequence number on c among the
  * ancestors of d (a bitset closure over the edges at arrival, nothing
  * shared with the module's row arithmetic); every entry of every row is
- * compared, by reach_get, reach_get_at and reach_row. */
+ * compared, by reach_get, reach_get_at and reach_row, and reach_reaches
+ * asked around it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,11 +137,19 @@ static void compare_all(const online_reach *r, const world *w) {
     for (uint32_t d = 0; d < w->n; d++) {
         reach_row(r, d, row);
         expected(w, d, exp, W);
-        for (uint32_t c = 0; c < W; c++)
+        for (uint32_t c = 0; c < W; c++) {
             if (reach_get(r, d, c) != exp[c] || row[c] != exp[c] ||
                 reach_get_at(r, d, w->sess.data[d], w->seq.data[d], c) != exp[c])
                 fail_msg("node %u chain %u: get %u row %u at %u, expected %u", d, c, reach_get(r, d, c), row[c],
                          reach_get_at(r, d, w->sess.data[d], w->seq.data[d], c), exp[c]);
+            /* the threshold form, at and around the entry */
+            for (uint32_t q = exp[c] > 2 ? exp[c] - 2 : 0; q <= exp[c] + 2; q++)
+                if (reach_reaches(r, d, w->sess.data[d], w->seq.data[d], c, q) != (exp[c] >= q))
+                    fail_msg("node %u chain %u: reaches(%u) wrong, entry %u", d, c, q, exp[c]);
+            uint32_t q = 1 + rnd(exp[c] + 300);
+            if (reach_reaches(r, d, w->sess.data[d], w->seq.data[d], c, q) != (exp[c] >= q))
+                fail_msg("node %u chain %u: reaches(%u) wrong, entry %u", d, c, q, exp[c]);
+        }
     }
     free(row);
     free(exp);

@@ -22,6 +22,10 @@
  * session also keeps its last row in full: the next node starts from it,
  * and the frontier reads it.
  *
+ * "e reaches d" (reach_reaches) is answered from the bases of d's block
+ * when they suffice (the first row is at most d's), and they are shared by
+ * the block's rows, so more often in cache than d's row.
+ *
  * Nodes without a sequence number (late arrivals, INIT), or that do not
  * come next on their session, get a full 32-bit row of their own (rare);
  * the latter also turns off the skipping of dominated sources, which

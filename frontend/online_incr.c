@@ -12,7 +12,7 @@
  * Decisions.  e is certainly before d when e is INIT, or e precedes d in
  * their session, or e reaches d over SO and WR edges: then the side
  * "d before e" closes a cycle (d -WW-> e after e ~> d).  Reachability is
- * summarized per node (online_reach.h) as, per chain, the highest sequence number,
+ * summarized per node (online_reach.h) as the highest sequence number,
  * on each tracked session chain, of an ancestor (computed once, when the
  * node arrives, from its in-neighbours then present: an underestimate,
  * which only leaves more pairs to the solver).  SO and WR edges only

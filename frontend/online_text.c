@@ -145,20 +145,25 @@ static void complete(text_stream *ts, const ts_sess *s, uint32_t t) {
     ts->completed++;
 }
 
-int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err) {
+int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, ic_error *err) {
     release_done(ts);
     if (ts->failed) return 0;
+    if (ts->consumed < base) {                    /* a caller's bug: bytes not parsed are gone */
+        ic_error_at(err, ts->name, 0, "internal error: the follow reader dropped bytes not parsed yet");
+        ts->failed = 1;
+        return -1;
+    }
     ts->round++;
     if (ts->round == 0) {                         /* wrapped: no session may look touched */
         vec_foreach(ts_sess, s, ts->sess) s->touched = 0;
         ts->round = 1;
     }
     vec_clear(ts->touched);
-    while (n > ts->consumed && data[n - 1] != '\n') n--;   /* complete lines only */
+    size_t at = ts->consumed - base;              /* offsets in data from here on */
+    while (n > at && data[n - 1] != '\n') n--;   /* complete lines only */
     vec_char buf;
     vec_init(buf);
     int rc = 1;
-    size_t at = ts->consumed;
     while (at < n) {
         const char *nl = memchr(data + at, '\n', n - at);
         size_t len = (size_t)(nl - (data + at));
@@ -175,7 +180,7 @@ int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err)
     }
     vec_free(buf);
     if (rc <= 0) { ts->failed = 1; return rc; }
-    ts->consumed = n;
+    if (base + n > ts->consumed) ts->consumed = base + n;
     /* every transaction but the last of each session is complete */
     vec_foreach(uint32_t, sp, ts->touched) {
         ts_sess *s = &ts->sess.data[*sp];

@@ -3,7 +3,9 @@
  * the transactions that completed with them (`isocheck check --follow`).
  *
  * Contract
- *   - text_stream_feed() lexes data[consumed .. the last '\n' of n) with
+ *   - text_stream_feed(data, base, n): data holds the input's bytes
+ *     [base, base + n) (base <= consumed: what was parsed may be dropped
+ *     by the caller); it lexes the bytes from consumed to the last '\n' with
  *     the batch lexer (text_line.h: same syntax, same messages, line
  *     numbers counted from the start of the input) and applies each line
  *     as parse_text.c does (value 0 is INIT; the file's first transaction,
@@ -66,7 +68,7 @@ typedef struct text_stream {
 
 void text_stream_init(text_stream *ts, const char *name);
 void text_stream_free(text_stream *ts);
-int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err);
+int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, ic_error *err);
 /* The end of input, after the last feed of every byte (which ended with a
  * newline): the last transaction of each session completes too; ts->done
  * lists them (as a feed does).  0 if the stream had failed.  Nothing may be

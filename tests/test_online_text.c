@@ -110,7 +110,9 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
     oc.source = "t.txt";
     for (size_t c = 0; c < nc && r->rc > 0; c++) {
         history *h = NULL;
-        int st = follow_delta(&fp, data, cuts[c], "t.txt", &r->err), out = ONLINE_NO_VIOLATION;
+        /* only the bytes not parsed yet, as cli_follow keeps them once the rest is spilled */
+        size_t base = fp.delta == 1 ? fp.ts.consumed : 0;
+        int st = follow_delta(&fp, data + base, base, cuts[c] - base, "t.txt", &r->err), out = ONLINE_NO_VIOLATION;
         if (st > 0) {
             vec_foreach(const incr_txn, t, fp.ts.done) {
                 seen_txn s = { t->ext_id, t->session, (uint32_t)r->ops.len, t->num_ops };

@@ -322,28 +322,30 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
                 in.spill_fd < 0 ? "none" : in.spill_fd == in.fd ? "read again from the file" : "in a temporary file");
     }
     if (got < 0) rc = 2;
+    /* the checker's state goes before the bytes come back: the peak */
+    history_format detected = fp.fmt;
+    online_free(&oc);
+    follow_parse_free(&fp);
     if (rc < 0 && !follow_all(&in, &err)) rc = 2;        /* every byte, for the final report */
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     else {
-        if (fp.fmt == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
+        if (detected == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
             if (in.data.len && (in.data.data[0] == (char)0x1f)) {
                 fprintf(stderr, "isocheck: %s: gzip-compressed input cannot be followed\n", path);
                 rc = 2;
             }
-        } else if (fp.fmt == FORMAT_DBCOP || fp.fmt == FORMAT_COBRA) rc = 2;
+        } else if (detected == FORMAT_DBCOP || detected == FORMAT_COBRA) rc = 2;
         if (rc < 0) {
             if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), in.data.len);
             else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), in.data.len,
                         o->final && o->final->ready ? "the incremental model re-checked" : "checked in batch");
             fflush(stdout);
-            *fmt = fp.fmt;
+            *fmt = detected;
             *n = in.data.len;
             *data = in.data.data;
             vec_init(in.data);                            /* handed to the caller */
         }
     }
-    online_free(&oc);
-    follow_parse_free(&fp);
     follow_close(&in);
     return rc;
 }

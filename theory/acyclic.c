@@ -156,29 +156,12 @@ static inline int level0_end(const acyclic *a) {
     return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
 }
 
-/* Freeze every always-on edge into the order's arrays (then drop their
- * ends unless theory_keep_ends).  0 if there are too many for them. */
+/* Freeze every always-on edge into the order's arrays: the ones listed
+ * since the last freeze join them in place (then their ends are dropped
+ * unless theory_keep_ends).  0 if there are too many for them. */
 static int freeze(acyclic *a) {
-    const int *ends = a->fixed;
-    int *all = NULL;
-    if (a->fixed_base) {
-        /* the dropped ends back from the out-arrays, tail by tail: each
-         * tail's heads keep their order, a head's tails come back ordered
-         * by tail rather than as added (only the in-arrays' order moves) */
-        all = xmalloc(2 * a->num_fixed * sizeof *all);
-        size_t k = 0;
-        for (int v = 0; v < a->pk.fix_nodes; v++) {
-            int nf;
-            const int *heads = pk_fixed_out(&a->pk, v, &nf);
-            for (int i = 0; i < nf; i++) { all[k++] = v; all[k++] = heads[i]; }
-        }
-        assert(k == 2 * a->fixed_base);
-        memcpy(all + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *all);
-        ends = all;
-    }
-    int ok = pk_freeze_fixed(&a->pk, ends, a->num_fixed);
-    free(all);
-    if (!ok) return 0;
+    size_t from = a->fixed_frozen;
+    if (from < a->num_fixed && !pk_freeze_more(&a->pk, a->fixed + 2 * (from - a->fixed_base), a->num_fixed - from)) return 0;
     a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
     if (!a->opt[OPT_KEEP_ENDS]) {
         free(a->fixed);

@@ -353,3 +353,57 @@ int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
     for (int v = 0; v < nodes; v++) { adj_drop_fixed(pk, &pk->out[v]); adj_drop_fixed(pk, &pk->in[v]); }
     return 1;
 }
+
+/* One side of pk_freeze_more: node v's arcs move up from old(v) to
+ * old(v) + (new arcs of the nodes before v), back to front so that
+ * nothing is overwritten before it moved, then the new ones are appended
+ * in the order of ends.  *arr grows by realloc: no second copy of the
+ * frozen arcs is ever held. */
+static void merge_side(uint32_t **startp, int **arr, int old_nodes, int nodes, const int *ends, size_t n, int by_head,
+                       size_t added) {
+    const uint32_t *start = *startp;
+    uint32_t old_total = start[old_nodes];
+#define OLD_AT(v) ((v) < old_nodes ? start[v] : old_total)
+    uint32_t *nb = xcalloc((size_t)nodes + 2, sizeof *nb), *cur = xmalloc(((size_t)nodes + 1) * sizeof *cur);
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a != b) nb[(by_head ? b : a) + 1]++;
+    }
+    for (int v = 0; v < nodes; v++) nb[v + 1] += nb[v];   /* nb[v]: new arcs of the nodes before v */
+    *arr = xrealloc(*arr, ((size_t)old_total + added + 1) * sizeof **arr);
+    int *x = *arr;
+    for (int v = nodes - 1; v >= 0; v--) {
+        uint32_t s = OLD_AT(v), e = OLD_AT(v + 1);
+        if (e > s && nb[v]) memmove(x + s + nb[v], x + s, (size_t)(e - s) * sizeof *x);
+        cur[v] = e + nb[v];                           /* after v's old arcs, moved */
+    }
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        x[cur[by_head ? b : a]++] = by_head ? a : b;
+    }
+    for (int v = 0; v < nodes; v++) nb[v] += OLD_AT(v);   /* the new starts */
+#undef OLD_AT
+    nb[nodes] = nb[nodes + 1] = old_total + (uint32_t)added;
+    free(cur);
+    free(*startp);
+    *startp = nb;
+}
+
+int pk_freeze_more(pk_order *pk, const int *ends, size_t n) {
+    if (!pk->fix_nodes) return pk_freeze_fixed(pk, ends, n);
+    size_t added = 0, had = pk->fix_out_start[pk->fix_nodes];
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        if (pk->ord[a] >= pk->ord[b]) return 0;      /* not respecting the order: the caller inserts them */
+        added++;
+    }
+    if (had + added >= UINT32_MAX) return 0;
+    int nodes = pk->num_nodes;
+    merge_side(&pk->fix_out_start, &pk->fix_out, pk->fix_nodes, nodes, ends, n, 0, added);
+    merge_side(&pk->fix_in_start, &pk->fix_in, pk->fix_nodes, nodes, ends, n, 1, added);
+    pk->fix_nodes = nodes;
+    for (int v = 0; v < nodes; v++) { adj_drop_fixed(pk, &pk->out[v]); adj_drop_fixed(pk, &pk->in[v]); }
+    return 1;
+}

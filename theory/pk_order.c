@@ -55,8 +55,17 @@ uint32_t pk_new_stamp(pk_order *pk) {
     return pk->stamp;
 }
 
+/* The least lcap whose room holds len arcs (0: no room). */
+static unsigned room_for(uint32_t len) {
+    unsigned l = 0;
+    while (len && ((size_t)1 << l) < len) l++;
+    return len ? (l ? l : 1) : 0;
+}
+
 /* Copy every list into a fresh arena, in node order, dropping the room
- * lists left behind. */
+ * lists left behind, each list in the least room that holds it (a list
+ * that shrank — always-on arcs dropped at a freeze, edges taken back —
+ * gives the rest back). */
 static void arena_compact(pk_order *pk) {
     size_t cap = 2 * (pk->arena_len - pk->arena_dead) + 64, at = 0;
     pk_arc *fresh = xmalloc(cap * sizeof *fresh);
@@ -64,9 +73,12 @@ static void arena_compact(pk_order *pk) {
         for (int v = 0; v < pk->num_nodes; v++) {
             pk_adj *a = side ? &pk->in[v] : &pk->out[v];
             if (!a->lcap) continue;
+            unsigned l = room_for(a->len);
+            if (!l) { *a = (pk_adj){0}; continue; }
             memcpy(fresh + at, pk->arena + a->at, (size_t)a->len * sizeof *fresh);
             a->at = (uint32_t)at;
-            at += (size_t)1 << a->lcap;
+            a->lcap = l;
+            at += (size_t)1 << l;
         }
     free(pk->arena);
     pk->arena = fresh;
@@ -318,6 +330,22 @@ static void adj_drop_fixed(pk_order *pk, pk_adj *a) {
     if (!k && a->lcap) { pk->arena_dead += (size_t)1 << a->lcap; *a = (pk_adj){0}; }
 }
 
+/* Drop the PK_FIXED arcs of every list (they are frozen now); when that
+ * leaves the arena over twice the rooms its lists need, compact it — a
+ * pass like the freeze's own, and the lists of the always-on arcs since
+ * the last freeze would otherwise keep their rooms for good. */
+static void drop_fixed_all(pk_order *pk) {
+    size_t need = 0;
+    for (int v = 0; v < pk->num_nodes; v++) {
+        adj_drop_fixed(pk, &pk->out[v]);
+        adj_drop_fixed(pk, &pk->in[v]);
+        need += (size_t)1 << room_for(pk->out[v].len);
+        need += (size_t)1 << room_for(pk->in[v].len);
+    }
+    need -= 2 * (size_t)pk->num_nodes;                /* empty lists counted 1 each */
+    if (pk->arena_len > 2 * need + 4096) arena_compact(pk);
+}
+
 /* Counting sort of the ends by tail (out) and by head (in); within a node
  * the arcs keep the order of ends, the order they were inserted in. */
 int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
@@ -350,7 +378,7 @@ int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
     pk->fix_out_start = os; pk->fix_in_start = is;
     pk->fix_out = out; pk->fix_in = in;
     pk->fix_nodes = nodes;
-    for (int v = 0; v < nodes; v++) { adj_drop_fixed(pk, &pk->out[v]); adj_drop_fixed(pk, &pk->in[v]); }
+    drop_fixed_all(pk);
     return 1;
 }
 
@@ -404,6 +432,6 @@ int pk_freeze_more(pk_order *pk, const int *ends, size_t n) {
     merge_side(&pk->fix_out_start, &pk->fix_out, pk->fix_nodes, nodes, ends, n, 0, added);
     merge_side(&pk->fix_in_start, &pk->fix_in, pk->fix_nodes, nodes, ends, n, 1, added);
     pk->fix_nodes = nodes;
-    for (int v = 0; v < nodes; v++) { adj_drop_fixed(pk, &pk->out[v]); adj_drop_fixed(pk, &pk->in[v]); }
+    drop_fixed_all(pk);
     return 1;
 }

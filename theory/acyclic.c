@@ -116,9 +116,9 @@ static inline int lit_var(int lit) { return lit > 0 ? lit : -lit; }
 static void ensure_vars(acyclic *a, int var) {
     if (var < a->cap_vars) return;
     /* every variable at once, at its exact count (a reader adds edges after
-     * naming them all); later growth doubles */
+     * naming them all); later growth by half again */
     int all = gsat_num_vars(a->s), cap = (var > all ? var : all) + 1;
-    if (cap < 2 * a->cap_vars) cap = 2 * a->cap_vars;
+    if (cap < a->cap_vars + a->cap_vars / 2) cap = a->cap_vars + a->cap_vars / 2;   /* zeroed whole: not doubled */
     if (cap < 64) cap = 64;
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);

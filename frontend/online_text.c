@@ -19,14 +19,19 @@ void text_stream_init(text_stream *ts, const char *name) {
 
 /* The operations of the transactions handed out by the last feed. */
 static void release_done(text_stream *ts) {
-    vec_foreach(uint32_t, t, ts->done_ids) vec_free(ts->txns.data[*t].ops);
+    vec_foreach(uint32_t, t, ts->done_ids) {
+        ts_txn *x = &ts->txns.data[*t];
+        free(x->ops);
+        x->ops = NULL;
+        x->cap_ops = 0;
+    }
     vec_clear(ts->done_ids);
     vec_clear(ts->done);
 }
 
 void text_stream_free(text_stream *ts) {
     free(ts->name);
-    vec_foreach(ts_txn, t, ts->txns) vec_free(t->ops);
+    vec_foreach(ts_txn, t, ts->txns) free(t->ops);
     vec_foreach(ts_sess, s, ts->sess) vec_free(s->open);
     vec_free(ts->txns); vec_free(ts->sess); vec_free(ts->key_ext);
     vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ids);
@@ -71,8 +76,12 @@ static int written_add(text_stream *ts, uint64_t h) {
 static void add_op(text_stream *ts, uint32_t t, unsigned kind, uint32_t key, int64_t value, long line) {
     incr_op op = { (uint8_t)kind, key, value, (uint32_t)line };
     ts_txn *x = &ts->txns.data[t];
-    vec_push(x->ops, op);
-    x->num_ops++;
+    if (x->num_ops == x->cap_ops) {
+        if (x->cap_ops >= UINT32_MAX / 2) xalloc_fail(SIZE_MAX);
+        x->cap_ops = x->cap_ops ? 2 * x->cap_ops : 8;
+        x->ops = xrealloc(x->ops, (size_t)x->cap_ops * sizeof *x->ops);
+    }
+    x->ops[x->num_ops++] = op;
 }
 
 /* Apply one operation as parse_text.c's apply_op does: 1, or 0 where the
@@ -139,7 +148,7 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
 static void complete(text_stream *ts, const ts_sess *s, uint32_t t) {
     ts_txn *x = &ts->txns.data[t];
     x->done = 1;
-    incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
+    incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
     vec_push(ts->done, it);
     vec_push(ts->done_ids, t);
     ts->completed++;

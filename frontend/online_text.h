@@ -37,7 +37,9 @@
 #include "frontend/history/u64map.h"
 #include "frontend/online_incr.h"
 
-typedef struct ts_txn { int64_t ext; uint32_t sess, num_ops; uint8_t done; VEC(incr_op) ops; } ts_txn;
+/* A transaction read: 32 bytes (its operations, ops[0 .. num_ops) in room
+ * for cap_ops, are freed once handed out; the rest stays for the rules). */
+typedef struct ts_txn { int64_t ext; incr_op *ops; uint32_t sess, num_ops, cap_ops; uint8_t done; } ts_txn;
 typedef struct ts_sess { int64_t ext; vec_u32 open; uint32_t touched; } ts_sess;   /* open: not complete, in order */
 
 typedef struct text_stream {

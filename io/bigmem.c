@@ -46,11 +46,3 @@ void big_prefer_heap(void) {
     (void)mallopt(M_MMAP_THRESHOLD, 1 << 30);
 #endif
 }
-
-void big_prefer_mmap(void) {
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
-    /* a fixed threshold turns off glibc's raising it */
-    (void)mallopt(M_MMAP_THRESHOLD, 128 << 10);
-    (void)mallopt(M_TRIM_THRESHOLD, 128 << 10);
-#endif
-}

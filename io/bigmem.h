@@ -22,13 +22,6 @@ void big_advise(void *p, size_t bytes);
  * instead of returned to the kernel and faulted in again.  glibc only;
  * elsewhere nothing happens.  Call before allocating. */
 void big_prefer_heap(void);
-/* The opposite, for a process that keeps growing and freeing large blocks
- * while it runs (`check --follow`): every block of 128 kB and more gets
- * its own mapping, returned to the kernel when freed (glibc otherwise
- * raises its threshold to the largest block freed, and serves the next
- * ones from a heap that it cannot give back behind what is live), so the
- * peak resident size is nearer what is live.  glibc only. */
-void big_prefer_mmap(void);
 
 /* Grow the zeroed array p from oldn to newn zeroed entries (needs <string.h>).
  * A large jump (a reader reserving every variable at once) takes fresh

@@ -26,7 +26,6 @@
 #include "frontend/checking/check.h"
 #include "frontend/checking/verify_model.h"
 #include "frontend/history/u64map.h"
-#include "io/bigmem.h"
 
 static double start_time;
 
@@ -216,7 +215,6 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
     clock_gettime(CLOCK_MONOTONIC, &ts);
     start_time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
     if (o->retire) return follow_retiring(path, o, data, n, fmt);
-    big_prefer_mmap();                                    /* the state grows for the whole run: the peak */
     ic_error err;
     ic_error_clear(&err);
     follow_input in;

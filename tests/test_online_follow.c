@@ -6,7 +6,9 @@
  *     $TMPDIR that is already unlinked (the directory stays empty), and
  *     follow_all() gives back exactly the bytes read, in order;
  *   - with no usable $TMPDIR the bytes stay in memory, a note says why,
- *     and follow_all() gives back the same bytes;
+ *     and follow_all() gives back the same bytes; likewise when a write
+ *     to the temporary file fails (a file size limit), before or after
+ *     bytes went into it (those are read back first);
  *   - a regular file's spilled bytes are read again from the file (no
  *     copy of them is kept), and a file rewritten under us (a byte of the
  *     spilled part changed, or the file cut short) is an error, not other
@@ -19,6 +21,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,6 +132,51 @@ static void test_pipe_without_tmpdir_stays_in_memory(void **state) {
     free(b);
 }
 
+/* Writes to the temporary file fail past 20,000 bytes (RLIMIT_FSIZE,
+ * SIGXFSZ ignored: write() says EFBIG): the first spill fits, the second
+ * does not; the bytes come back from the file and stay in memory. */
+static void test_pipe_write_fails(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_follow.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("TMPDIR", dir, 1);
+    size_t n = 50000;
+    char *b = make_bytes(n), path[64];
+    int rd = pipe_of(b, n, path, sizeof path);
+    follow_input f;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    assert_int_equal(follow_read(&f, &err), 1);
+    assert_int_equal(follow_total(&f), n);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 20000;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    assert_int_equal(follow_spill(&f, 10000, &err), 1);      /* fits */
+    assert_int_equal(f.base, 10000);
+    assert_int_equal(follow_spill(&f, 30000, &err), 0);      /* 10,000 more than the limit: back in memory */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_false(err.set);
+    assert_non_null(strstr(f.note, "cannot write the temporary file"));
+    assert_true(f.keep);
+    assert_int_equal(f.base, 0);
+    assert_int_equal(f.data.len, n);
+    assert_memory_equal(f.data.data, b, n);
+    assert_int_equal(follow_spill(&f, n, &err), 0);          /* from now on in memory */
+    assert_int_equal(f.data.len, n);
+    assert_int_equal(follow_all(&f, &err), 1);
+    assert_memory_equal(f.data.data, b, n);
+    follow_close(&f);
+    close(rd);
+    assert_int_equal(rmdir(dir), 0);
+    unsetenv("TMPDIR");
+    free(b);
+}
+
 /* A regular file of b[0..n), followed to its end (idle 0), spilled. */
 static void follow_file(follow_input *f, const char *path, size_t n) {
     ic_error err;
@@ -183,6 +232,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipe_spills_to_unlinked_temp),
         cmocka_unit_test(test_pipe_without_tmpdir_stays_in_memory),
+        cmocka_unit_test(test_pipe_write_fails),
         cmocka_unit_test(test_file_read_again_or_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

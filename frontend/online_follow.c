@@ -22,6 +22,7 @@ static double now(void) {
 
 int follow_open(follow_input *f, const char *path, double idle, double poll, ic_error *err) {
     memset(f, 0, sizeof *f);
+    f->spill_fd = -1;
     f->name = xmalloc(strlen(path) + 1);
     strcpy(f->name, path);
     f->idle = idle;
@@ -40,14 +41,154 @@ int follow_open(follow_input *f, const char *path, double idle, double poll, ic_
         return 0;
     }
     f->regular = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (f->regular) {                    /* read again from where reading starts (stdin may be past 0) */
+        off_t at = lseek(f->fd, 0, SEEK_CUR);
+        if (at >= 0) { f->origin = (uint64_t)at; f->reread = 1; }
+    }
     return 1;
 }
 
 void follow_close(follow_input *f) {
     if (f->name && f->fd > 0) close(f->fd);
+    if (f->spill_fd >= 0 && f->spill_fd != f->fd) close(f->spill_fd);
+    f->spill_fd = -1;
     free(f->name);
     f->name = NULL;
     vec_free(f->data);
+}
+
+/* A checksum of the bytes that left memory, fed in any slices: 8 bytes
+ * at a time, a multiply and a rotation each (a few GB/s); it only has to
+ * notice a file rewritten under us, not resist an adversary. */
+static void sum_word(follow_sum *s, uint64_t w) {
+    s->h = ((s->h ^ w) * 0x9e3779b97f4a7c15ULL);
+    s->h = (s->h << 29) | (s->h >> 35);
+}
+
+static void sum_add(follow_sum *s, const char *p, size_t n) {
+    const unsigned char *b = (const unsigned char *)p;
+    s->len += n;
+    while (n && s->fill) {                       /* finish a partial word */
+        s->word |= (uint64_t)*b++ << (8 * s->fill);
+        n--;
+        if (++s->fill == 8) { sum_word(s, s->word); s->word = 0; s->fill = 0; }
+    }
+    for (; n >= 8; b += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        sum_word(s, w);
+    }
+    for (; n; n--, b++) s->word |= (uint64_t)*b << (8 * s->fill++);
+}
+
+static uint64_t sum_value(const follow_sum *s) {
+    follow_sum t = *s;
+    if (t.fill) sum_word(&t, t.word);
+    sum_word(&t, t.len);
+    return t.h;
+}
+
+/* Write all of p[0..n) to fd: 1, or 0 with errno set. */
+static int write_all(int fd, const char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) { if (w == 0) errno = EIO; return 0; }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 1;
+}
+
+/* Read n bytes at offset off of fd into p: 1, 0 at a short file (errno 0)
+ * or an error (errno set). */
+static int read_all_at(int fd, char *p, size_t n, uint64_t off) {
+    while (n) {
+        ssize_t r = pread(fd, p, n, (off_t)off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) { if (r == 0) errno = 0; return 0; }
+        p += r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
+    }
+    return 1;
+}
+
+/* A temporary file in $TMPDIR (else /tmp), unlinked at once: nothing is
+ * left behind, even by a crash.  -1 with f->note set if it cannot be made. */
+static int make_spill_file(follow_input *f) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    size_t n = strlen(dir) + 32;
+    char *path = xmalloc(n);
+    snprintf(path, n, "%s/isocheck-follow.XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) snprintf(f->note, sizeof f->note, "cannot create a temporary file in %s (%s)", dir, strerror(errno));
+    else if (unlink(path) != 0) {                /* never leave it behind: better in memory */
+        snprintf(f->note, sizeof f->note, "cannot unlink the temporary file %s (%s)", path, strerror(errno));
+        close(fd);
+        fd = -1;
+    }
+    free(path);
+    return fd;
+}
+
+int follow_all(follow_input *f, ic_error *err) {
+    f->keep = 1;
+    if (!f->base) return 1;
+    size_t len = f->data.len, total = f->base + len;
+    char *all = xmalloc(total + 1);
+    uint64_t off = f->spill_fd == f->fd ? f->origin : 0;
+    follow_sum s = { 0, 0, 0, 0 };
+    int ok = read_all_at(f->spill_fd, all, f->base, off);
+    int e = errno;
+    if (ok) sum_add(&s, all, f->base);
+    if (!ok || sum_value(&s) != sum_value(&f->sum)) {
+        free(all);
+        if (f->spill_fd != f->fd)
+            ic_error_at(err, f->name, 0, "cannot read back the input kept in a temporary file: %s",
+                        ok || !e ? "it changed" : strerror(e));
+        else if (!ok && e)
+            ic_error_at(err, f->name, 0, "cannot read the file again: %s", strerror(e));
+        else
+            ic_error_at(err, f->name, 0, "the file changed while it was followed (its first %zu bytes are not those "
+                        "read): --follow needs a file that only grows", f->base);
+        return 0;
+    }
+    if (len) memcpy(all + f->base, f->data.data, len);
+    free(f->data.data);
+    f->data.data = all;
+    f->data.len = total;
+    f->data.cap = total + 1;
+    f->base = 0;
+    if (f->spill_fd >= 0 && f->spill_fd != f->fd) close(f->spill_fd);
+    f->spill_fd = -1;
+    return 1;
+}
+
+int follow_spill(follow_input *f, size_t upto, ic_error *err) {
+    if (f->keep || upto <= f->base) return f->keep ? 0 : 1;
+    size_t n = upto - f->base;
+    if (n > f->data.len) n = f->data.len;
+    if (f->spill_fd < 0) {
+        if (f->reread) f->spill_fd = f->fd;     /* the file itself: read it again at the end */
+        else if ((f->spill_fd = make_spill_file(f)) < 0) { f->keep = 1; return 0; }
+    }
+    if (f->spill_fd != f->fd && !write_all(f->spill_fd, f->data.data, n)) {
+        snprintf(f->note, sizeof f->note, "cannot write the temporary file (%s)", strerror(errno));
+        if (!f->base) {                          /* nothing in it yet */
+            close(f->spill_fd);
+            f->spill_fd = -1;
+            f->keep = 1;
+            return 0;
+        }
+        return follow_all(f, err) ? 0 : -1;     /* the part written, back into memory */
+    }
+    sum_add(&f->sum, f->data.data, n);
+    memmove(f->data.data, f->data.data + n, f->data.len - n);
+    f->data.len -= n;
+    f->base += n;
+    return 1;
 }
 
 /* After a read that got bytes: take whatever else is already there (a
@@ -132,19 +273,19 @@ static int detect(follow_parse *p, const char *data, size_t n, const char *name,
     return 1;
 }
 
-int follow_delta(follow_parse *p, const char *data, size_t n, const char *name, ic_error *err) {
+int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err) {
     if (p->delta < 0) return 0;
     size_t m = n;
     while (m > 0 && data[m - 1] != '\n') m--;
-    if (m == 0) return 0;
-    if (p->fmt == FORMAT_AUTO) {
+    if (m == 0 && p->delta != 1) return 0;           /* (once parsing: no new line, nothing completes) */
+    if (p->fmt == FORMAT_AUTO) {                     /* nothing dropped before the format is known */
         ic_error e2;
         ic_error_clear(&e2);
         if (detect(p, data, m, name, 0, &e2) <= 0) return 0;   /* follow_completed says it again */
     }
     if (p->fmt != FORMAT_TEXT) { p->delta = -1; return 0; }
     if (!p->delta) { text_stream_init(&p->ts, name); p->delta = 1; }
-    int r = text_stream_feed(&p->ts, data, m, err);
+    int r = text_stream_feed(&p->ts, data, base, m, err);
     if (r < 0) return -1;
     if (r == 0) { p->delta = -1; return 0; }                    /* the batch parser words it */
     vec_foreach(const incr_txn, t, p->ts.done) u64map_put(&p->text_ops, (uint64_t)t->ext_id, t->num_ops);

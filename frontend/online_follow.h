@@ -8,6 +8,16 @@
  *     and ends after `idle` seconds without new bytes (the writer is
  *     done: there is no end marker in these formats).  All bytes are kept:
  *     the final verdict is a batch check of exactly them.
+ *   - Kept, not necessarily in memory: f->data holds the bytes from
+ *     f->base on; follow_spill() lets the bytes before a point leave
+ *     memory (parsed text that only the final check needs again).  A
+ *     regular file is read again when they are needed (a checksum of them
+ *     must match, else the file changed under us: an error); a pipe's go
+ *     to a temporary file in $TMPDIR (else /tmp), unlinked as soon as it
+ *     is made, every write checked.  If it cannot be made or written, the
+ *     bytes stay in memory (f->note says why) — the answers are the same.
+ *     follow_all() brings every byte back into f->data (base 0) and keeps
+ *     them there from then on.
  *   - follow_completed() parses the complete lines so far with the batch
  *     parsers (same syntax, same errors, same line numbers) and returns the
  *     history of the *completed* transactions: Elle EDN/JSON — every
@@ -36,12 +46,21 @@
 #include "frontend/history/u64map.h"
 #include "frontend/online_text.h"
 
+typedef struct follow_sum { uint64_t h, word, len; unsigned fill; } follow_sum;
+
 typedef struct follow_input {
     int fd;
     int regular;                 /* a regular file: poll; else block */
     char *name;
     double idle, poll;           /* seconds */
-    vec_char data;               /* every byte read */
+    vec_char data;               /* the bytes read from base on */
+    size_t base;                 /* bytes before data.data[0]: spilled */
+    int spill_fd;                /* where they are: fd itself (read again), a temporary file, or -1 (none yet) */
+    int reread;                  /* a regular file we can read again, from origin */
+    uint64_t origin;             /* fd's offset at open (stdin may not start at 0) */
+    follow_sum sum;              /* of the bytes spilled */
+    int keep;                    /* every byte stays in memory from now on */
+    char note[256];              /* why bytes stay in memory (set once; the caller may print and clear it) */
     int eof;
 } follow_input;
 
@@ -51,6 +70,17 @@ void follow_close(follow_input *f);
 /* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
  * read error (err set). */
 int follow_read(follow_input *f, ic_error *err);
+/* Bytes read so far. */
+static inline size_t follow_total(const follow_input *f) { return f->base + f->data.len; }
+/* The bytes before upto (f->base <= upto <= follow_total) leave memory:
+ * 1 done, 0 they stay (from now on: f->keep; f->note says why unless
+ * follow_all() asked it), -1 a temporary file failed after bytes went
+ * into it and they cannot be read back (err set). */
+int follow_spill(follow_input *f, size_t upto, ic_error *err);
+/* Every byte read, back in f->data (f->base = 0): 1, or 0 (err set) if
+ * they cannot be read again or are not the bytes read (a file rewritten
+ * under us). */
+int follow_all(follow_input *f, ic_error *err);
 
 typedef struct follow_parse {
     history_format fmt;          /* FORMAT_AUTO until detected */
@@ -74,11 +104,12 @@ int follow_completed(follow_parse *p, const char *data, size_t n, const char *na
                      ic_error *err);
 
 /* Text input, parsed in increments (online_text.h): only the lines that
- * arrived since the last call.  1: p->ts.done holds the transactions that
+ * arrived since the last call; data holds the bytes [base, base + n) of
+ * the input (base <= what was parsed: follow_spill).  1: p->ts.done holds the transactions that
  * completed with them (p->read, p->completed updated); 0: not for this
  * input (not text, the format not known yet, or the stream handed over
  * after a rule the batch parser words) — use follow_completed(); -1 bad
  * input (err set, as follow_completed() sets it). */
-int follow_delta(follow_parse *p, const char *data, size_t n, const char *name, ic_error *err);
+int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err);
 
 #endif

@@ -182,6 +182,7 @@ incr_check *incr_new(int want_si, int want_ser) {
          * the new transactions' pairs (solver/warm.c; needs preprocess=0) */
         gsat_set_option(L->s, "keep_trail", 1);
         gsat_set_option(L->s, "preprocess", 0);
+        gsat_set_option(L->s, "theory_keep_ends", 0);   /* nothing lists the engine's edges (online10) */
     }
     om_init(&ic->om, want_si, want_ser);
     om_add_txn(&ic->om);                                  /* INIT */

@@ -19,14 +19,19 @@ void text_stream_init(text_stream *ts, const char *name) {
 
 /* The operations of the transactions handed out by the last feed. */
 static void release_done(text_stream *ts) {
-    vec_foreach(uint32_t, t, ts->done_ids) vec_free(ts->txns.data[*t].ops);
+    vec_foreach(uint32_t, t, ts->done_ids) {
+        ts_txn *x = &ts->txns.data[*t];
+        free(x->ops);
+        x->ops = NULL;
+        x->cap_ops = 0;
+    }
     vec_clear(ts->done_ids);
     vec_clear(ts->done);
 }
 
 void text_stream_free(text_stream *ts) {
     free(ts->name);
-    vec_foreach(ts_txn, t, ts->txns) vec_free(t->ops);
+    vec_foreach(ts_txn, t, ts->txns) free(t->ops);
     vec_foreach(ts_sess, s, ts->sess) vec_free(s->open);
     vec_free(ts->txns); vec_free(ts->sess); vec_free(ts->key_ext);
     vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ids);
@@ -71,8 +76,12 @@ static int written_add(text_stream *ts, uint64_t h) {
 static void add_op(text_stream *ts, uint32_t t, unsigned kind, uint32_t key, int64_t value, long line) {
     incr_op op = { (uint8_t)kind, key, value, (uint32_t)line };
     ts_txn *x = &ts->txns.data[t];
-    vec_push(x->ops, op);
-    x->num_ops++;
+    if (x->num_ops == x->cap_ops) {
+        if (x->cap_ops >= UINT32_MAX / 2) xalloc_fail(SIZE_MAX);
+        x->cap_ops = x->cap_ops ? 2 * x->cap_ops : 8;
+        x->ops = xrealloc(x->ops, (size_t)x->cap_ops * sizeof *x->ops);
+    }
+    x->ops[x->num_ops++] = op;
 }
 
 /* Apply one operation as parse_text.c's apply_op does: 1, or 0 where the
@@ -139,26 +148,31 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
 static void complete(text_stream *ts, const ts_sess *s, uint32_t t) {
     ts_txn *x = &ts->txns.data[t];
     x->done = 1;
-    incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops.data, x->num_ops };
+    incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
     vec_push(ts->done, it);
     vec_push(ts->done_ids, t);
     ts->completed++;
 }
 
-int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err) {
+int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, ic_error *err) {
     release_done(ts);
     if (ts->failed) return 0;
+    if (ts->consumed < base) {                    /* a caller's bug: bytes not parsed are gone */
+        ic_error_at(err, ts->name, 0, "internal error: the follow reader dropped bytes not parsed yet");
+        ts->failed = 1;
+        return -1;
+    }
     ts->round++;
     if (ts->round == 0) {                         /* wrapped: no session may look touched */
         vec_foreach(ts_sess, s, ts->sess) s->touched = 0;
         ts->round = 1;
     }
     vec_clear(ts->touched);
-    while (n > ts->consumed && data[n - 1] != '\n') n--;   /* complete lines only */
+    size_t at = ts->consumed - base;              /* offsets in data from here on */
+    while (n > at && data[n - 1] != '\n') n--;   /* complete lines only */
     vec_char buf;
     vec_init(buf);
     int rc = 1;
-    size_t at = ts->consumed;
     while (at < n) {
         const char *nl = memchr(data + at, '\n', n - at);
         size_t len = (size_t)(nl - (data + at));
@@ -175,7 +189,7 @@ int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err)
     }
     vec_free(buf);
     if (rc <= 0) { ts->failed = 1; return rc; }
-    ts->consumed = n;
+    if (base + n > ts->consumed) ts->consumed = base + n;
     /* every transaction but the last of each session is complete */
     vec_foreach(uint32_t, sp, ts->touched) {
         ts_sess *s = &ts->sess.data[*sp];

@@ -3,7 +3,9 @@
  * the transactions that completed with them (`isocheck check --follow`).
  *
  * Contract
- *   - text_stream_feed() lexes data[consumed .. the last '\n' of n) with
+ *   - text_stream_feed(data, base, n): data holds the input's bytes
+ *     [base, base + n) (base <= consumed: what was parsed may be dropped
+ *     by the caller); it lexes the bytes from consumed to the last '\n' with
  *     the batch lexer (text_line.h: same syntax, same messages, line
  *     numbers counted from the start of the input) and applies each line
  *     as parse_text.c does (value 0 is INIT; the file's first transaction,
@@ -35,7 +37,9 @@
 #include "frontend/history/u64map.h"
 #include "frontend/online_incr.h"
 
-typedef struct ts_txn { int64_t ext; uint32_t sess, num_ops; uint8_t done; VEC(incr_op) ops; } ts_txn;
+/* A transaction read: 32 bytes (its operations, ops[0 .. num_ops) in room
+ * for cap_ops, are freed once handed out; the rest stays for the rules). */
+typedef struct ts_txn { int64_t ext; incr_op *ops; uint32_t sess, num_ops, cap_ops; uint8_t done; } ts_txn;
 typedef struct ts_sess { int64_t ext; vec_u32 open; uint32_t touched; } ts_sess;   /* open: not complete, in order */
 
 typedef struct text_stream {
@@ -66,7 +70,7 @@ typedef struct text_stream {
 
 void text_stream_init(text_stream *ts, const char *name);
 void text_stream_free(text_stream *ts);
-int text_stream_feed(text_stream *ts, const char *data, size_t n, ic_error *err);
+int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, ic_error *err);
 /* The end of input, after the last feed of every byte (which ended with a
  * newline): the last transaction of each session completes too; ts->done
  * lists them (as a feed does).  0 if the stream had failed.  Nothing may be

@@ -200,6 +200,16 @@ static int follow_retiring(const char *path, const follow_options *o, char **dat
     return rc;
 }
 
+/* follow_spill, and the note (once) when the bytes must stay in memory. */
+static int spill(follow_input *in, size_t upto, ic_error *err) {
+    int r = follow_spill(in, upto, err);
+    if (r == 0 && in->note[0]) {
+        fprintf(stderr, "isocheck: note: %s: the input read stays in memory\n", in->note);
+        in->note[0] = 0;
+    }
+    return r;
+}
+
 int cli_follow(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -227,12 +237,12 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         if (oc.failed) continue;                          /* final: only the end matters now */
         double arrived = elapsed();
         /* only lines that ended since the last check can complete something */
-        if (!memchr(in.data.data + checked_bytes, '\n', in.data.len - checked_bytes)) continue;
-        checked_bytes = in.data.len;
+        if (!memchr(in.data.data + (checked_bytes - in.base), '\n', follow_total(&in) - checked_bytes)) continue;
+        checked_bytes = follow_total(&in);
         history *h;
         double t0 = cpu_seconds();
         /* text: only the new lines; else (or once the batch parser must word an input error) all of them */
-        int st = follow_delta(&fp, in.data.data, in.data.len, path, &err), out;
+        int st = follow_delta(&fp, in.data.data, in.base, in.data.len, path, &err), out;
         double t1 = cpu_seconds();
         if (st > 0) {
             t_parse += t1 - t0;
@@ -242,13 +252,17 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
             out = online_check_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
                                      fp.ts.done.len, fp.completed);
             if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
+                if (!follow_all(&in, &err)) { rc = 2; break; }
                 st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
                 if (st < 0) { rc = 2; break; }
                 out = st > 0 && h ? online_check(&oc, h) : ONLINE_NO_VIOLATION;
                 history_free(h);
             }
         } else {
-            if (st == 0) st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
+            if (st == 0) {
+                if (!follow_all(&in, &err)) { rc = 2; break; }
+                st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
+            }
             t1 = cpu_seconds();
             t_parse += t1 - t0;
             if (st < 0) { rc = 2; break; }
@@ -272,9 +286,11 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
             det.at = 0;
         }
         progress(&fp, &oc, elapsed() - arrived);
+        /* the parsed bytes only matter to the final check: out of memory */
+        if (fp.delta == 1 && !oc.failed && spill(&in, fp.ts.consumed, &err) < 0) { rc = 2; break; }
     }
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
-    if (got == 0 && o->final && fp.delta == 1 && !oc.failed && fp.ts.consumed == in.data.len) {
+    if (got == 0 && o->final && fp.delta == 1 && !oc.failed && fp.ts.consumed == follow_total(&in)) {
         /* the end of a text input the incremental path has followed: the
          * last transaction of each session completes; if everything is
          * settled and passes, the models' version orders go to the final
@@ -302,29 +318,34 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         }
         fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs\n",
                 t_parse, t_check, t_check_max);
+        fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", follow_total(&in), in.base,
+                in.spill_fd < 0 ? "none" : in.spill_fd == in.fd ? "read again from the file" : "in a temporary file");
     }
     if (got < 0) rc = 2;
+    /* the checker's state goes before the bytes come back: the peak */
+    history_format detected = fp.fmt;
+    online_free(&oc);
+    follow_parse_free(&fp);
+    if (rc < 0 && !follow_all(&in, &err)) rc = 2;        /* every byte, for the final report */
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     else {
-        if (fp.fmt == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
+        if (detected == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
             if (in.data.len && (in.data.data[0] == (char)0x1f)) {
                 fprintf(stderr, "isocheck: %s: gzip-compressed input cannot be followed\n", path);
                 rc = 2;
             }
-        } else if (fp.fmt == FORMAT_DBCOP || fp.fmt == FORMAT_COBRA) rc = 2;
+        } else if (detected == FORMAT_DBCOP || detected == FORMAT_COBRA) rc = 2;
         if (rc < 0) {
             if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), in.data.len);
             else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), in.data.len,
                         o->final && o->final->ready ? "the incremental model re-checked" : "checked in batch");
             fflush(stdout);
-            *fmt = fp.fmt;
+            *fmt = detected;
             *n = in.data.len;
             *data = in.data.data;
             vec_init(in.data);                            /* handed to the caller */
         }
     }
-    online_free(&oc);
-    follow_parse_free(&fp);
     follow_close(&in);
     return rc;
 }

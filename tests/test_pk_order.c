@@ -237,6 +237,56 @@ static void sorts(void **state) {
     }
 }
 
+/* pk_freeze_more in batches, with nodes added between them and arcs of
+ * the next batch on the lists meanwhile, builds exactly the arrays one
+ * pk_freeze_fixed of every arc builds (each node's arcs in the order
+ * given), and drops the listed always-on arcs. */
+static void freeze_in_batches(void **state) {
+    (void)state;
+    rng_state = 99;
+    for (int round = 0; round < 40; round++) {
+        pk_order inc, whole;
+        pk_init(&inc); pk_init(&whole);
+        int n = 2 + (int)(rnd() % 30), total = 0;
+        pk_add_nodes(&inc, n);
+        int *ends = malloc(2 * 4000 * sizeof *ends);
+        int batches = 1 + (int)(rnd() % 6);
+        for (int b = 0; b < batches; b++) {
+            if (b && rnd() % 2) { int more = 1 + (int)(rnd() % 10); pk_add_nodes(&inc, more); n += more; }
+            int k = (int)(rnd() % 60), from = total;
+            for (int i = 0; i < k; i++) {          /* forward in the order (nodes never move here) */
+                int x = (int)(rnd() % (unsigned)n), y = (int)(rnd() % (unsigned)n);
+                if (x > y) { int t = x; x = y; y = t; }
+                if (rnd() % 10 == 0) y = x;           /* a self-loop: skipped */
+                ends[2 * total] = x; ends[2 * total + 1] = y;
+                total++;
+                if (x != y && rnd() % 2) assert_int_equal(pk_insert_cost(&inc, x, y, PK_FIXED, 0), 1);
+            }
+            assert_int_equal(pk_freeze_more(&inc, ends + 2 * from, (size_t)(total - from)), 1);
+            for (int v = 0; v < n; v++) { assert_int_equal(inc.out[v].len, 0); assert_int_equal(inc.in[v].len, 0); }
+        }
+        pk_add_nodes(&whole, n);
+        assert_int_equal(pk_freeze_fixed(&whole, ends, (size_t)total), 1);
+        assert_int_equal(inc.fix_nodes, whole.fix_nodes);
+        for (int v = 0; v < n; v++)
+            for (int side = 0; side < 2; side++) {
+                int na, nb;
+                const int *x = side ? pk_fixed_in(&inc, v, &na) : pk_fixed_out(&inc, v, &na);
+                const int *y = side ? pk_fixed_in(&whole, v, &nb) : pk_fixed_out(&whole, v, &nb);
+                assert_int_equal(na, nb);
+                if (na) assert_memory_equal(x, y, (size_t)na * sizeof *x);
+            }
+        /* one against the order: refused, nothing changes */
+        if (n >= 2) {
+            int back[2] = { n - 1, 0 }, before = (int)inc.fix_out_start[n];
+            assert_int_equal(pk_freeze_more(&inc, back, 1), 0);
+            assert_int_equal((int)inc.fix_out_start[n], before);
+        }
+        free(ends);
+        pk_free(&inc); pk_free(&whole);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_graphs),
@@ -245,6 +295,7 @@ int main(void) {
         cmocka_unit_test(large_sparse),
         cmocka_unit_test(removal_in_any_order),
         cmocka_unit_test(with_frozen_arcs),
+        cmocka_unit_test(freeze_in_batches),
         cmocka_unit_test(growing_nodes),
         cmocka_unit_test(sorts),
     };

@@ -116,9 +116,9 @@ static inline int lit_var(int lit) { return lit > 0 ? lit : -lit; }
 static void ensure_vars(acyclic *a, int var) {
     if (var < a->cap_vars) return;
     /* every variable at once, at its exact count (a reader adds edges after
-     * naming them all); later growth doubles */
+     * naming them all); later growth by half again */
     int all = gsat_num_vars(a->s), cap = (var > all ? var : all) + 1;
-    if (cap < 2 * a->cap_vars) cap = 2 * a->cap_vars;
+    if (cap < a->cap_vars + a->cap_vars / 2) cap = a->cap_vars + a->cap_vars / 2;   /* zeroed whole: not doubled */
     if (cap < 64) cap = 64;
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
@@ -156,29 +156,12 @@ static inline int level0_end(const acyclic *a) {
     return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
 }
 
-/* Freeze every always-on edge into the order's arrays (then drop their
- * ends unless theory_keep_ends).  0 if there are too many for them. */
+/* Freeze every always-on edge into the order's arrays: the ones listed
+ * since the last freeze join them in place (then their ends are dropped
+ * unless theory_keep_ends).  0 if there are too many for them. */
 static int freeze(acyclic *a) {
-    const int *ends = a->fixed;
-    int *all = NULL;
-    if (a->fixed_base) {
-        /* the dropped ends back from the out-arrays, tail by tail: each
-         * tail's heads keep their order, a head's tails come back ordered
-         * by tail rather than as added (only the in-arrays' order moves) */
-        all = xmalloc(2 * a->num_fixed * sizeof *all);
-        size_t k = 0;
-        for (int v = 0; v < a->pk.fix_nodes; v++) {
-            int nf;
-            const int *heads = pk_fixed_out(&a->pk, v, &nf);
-            for (int i = 0; i < nf; i++) { all[k++] = v; all[k++] = heads[i]; }
-        }
-        assert(k == 2 * a->fixed_base);
-        memcpy(all + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *all);
-        ends = all;
-    }
-    int ok = pk_freeze_fixed(&a->pk, ends, a->num_fixed);
-    free(all);
-    if (!ok) return 0;
+    size_t from = a->fixed_frozen;
+    if (from < a->num_fixed && !pk_freeze_more(&a->pk, a->fixed + 2 * (from - a->fixed_base), a->num_fixed - from)) return 0;
     a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
     if (!a->opt[OPT_KEEP_ENDS]) {
         free(a->fixed);

@@ -55,8 +55,17 @@ uint32_t pk_new_stamp(pk_order *pk) {
     return pk->stamp;
 }
 
+/* The least lcap whose room holds len arcs (0: no room). */
+static unsigned room_for(uint32_t len) {
+    unsigned l = 0;
+    while (len && ((size_t)1 << l) < len) l++;
+    return len ? (l ? l : 1) : 0;
+}
+
 /* Copy every list into a fresh arena, in node order, dropping the room
- * lists left behind. */
+ * lists left behind, each list in the least room that holds it (a list
+ * that shrank — always-on arcs dropped at a freeze, edges taken back —
+ * gives the rest back). */
 static void arena_compact(pk_order *pk) {
     size_t cap = 2 * (pk->arena_len - pk->arena_dead) + 64, at = 0;
     pk_arc *fresh = xmalloc(cap * sizeof *fresh);
@@ -64,9 +73,12 @@ static void arena_compact(pk_order *pk) {
         for (int v = 0; v < pk->num_nodes; v++) {
             pk_adj *a = side ? &pk->in[v] : &pk->out[v];
             if (!a->lcap) continue;
+            unsigned l = room_for(a->len);
+            if (!l) { *a = (pk_adj){0}; continue; }
             memcpy(fresh + at, pk->arena + a->at, (size_t)a->len * sizeof *fresh);
             a->at = (uint32_t)at;
-            at += (size_t)1 << a->lcap;
+            a->lcap = l;
+            at += (size_t)1 << l;
         }
     free(pk->arena);
     pk->arena = fresh;
@@ -318,6 +330,22 @@ static void adj_drop_fixed(pk_order *pk, pk_adj *a) {
     if (!k && a->lcap) { pk->arena_dead += (size_t)1 << a->lcap; *a = (pk_adj){0}; }
 }
 
+/* Drop the PK_FIXED arcs of every list (they are frozen now); when that
+ * leaves the arena over twice the rooms its lists need, compact it — a
+ * pass like the freeze's own, and the lists of the always-on arcs since
+ * the last freeze would otherwise keep their rooms for good. */
+static void drop_fixed_all(pk_order *pk) {
+    size_t need = 0;
+    for (int v = 0; v < pk->num_nodes; v++) {
+        adj_drop_fixed(pk, &pk->out[v]);
+        adj_drop_fixed(pk, &pk->in[v]);
+        need += (size_t)1 << room_for(pk->out[v].len);
+        need += (size_t)1 << room_for(pk->in[v].len);
+    }
+    need -= 2 * (size_t)pk->num_nodes;                /* empty lists counted 1 each */
+    if (pk->arena_len > 2 * need + 4096) arena_compact(pk);
+}
+
 /* Counting sort of the ends by tail (out) and by head (in); within a node
  * the arcs keep the order of ends, the order they were inserted in. */
 int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
@@ -350,6 +378,60 @@ int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
     pk->fix_out_start = os; pk->fix_in_start = is;
     pk->fix_out = out; pk->fix_in = in;
     pk->fix_nodes = nodes;
-    for (int v = 0; v < nodes; v++) { adj_drop_fixed(pk, &pk->out[v]); adj_drop_fixed(pk, &pk->in[v]); }
+    drop_fixed_all(pk);
+    return 1;
+}
+
+/* One side of pk_freeze_more: node v's arcs move up from old(v) to
+ * old(v) + (new arcs of the nodes before v), back to front so that
+ * nothing is overwritten before it moved, then the new ones are appended
+ * in the order of ends.  *arr grows by realloc: no second copy of the
+ * frozen arcs is ever held. */
+static void merge_side(uint32_t **startp, int **arr, int old_nodes, int nodes, const int *ends, size_t n, int by_head,
+                       size_t added) {
+    const uint32_t *start = *startp;
+    uint32_t old_total = start[old_nodes];
+#define OLD_AT(v) ((v) < old_nodes ? start[v] : old_total)
+    uint32_t *nb = xcalloc((size_t)nodes + 2, sizeof *nb), *cur = xmalloc(((size_t)nodes + 1) * sizeof *cur);
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a != b) nb[(by_head ? b : a) + 1]++;
+    }
+    for (int v = 0; v < nodes; v++) nb[v + 1] += nb[v];   /* nb[v]: new arcs of the nodes before v */
+    *arr = xrealloc(*arr, ((size_t)old_total + added + 1) * sizeof **arr);
+    int *x = *arr;
+    for (int v = nodes - 1; v >= 0; v--) {
+        uint32_t s = OLD_AT(v), e = OLD_AT(v + 1);
+        if (e > s && nb[v]) memmove(x + s + nb[v], x + s, (size_t)(e - s) * sizeof *x);
+        cur[v] = e + nb[v];                           /* after v's old arcs, moved */
+    }
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        x[cur[by_head ? b : a]++] = by_head ? a : b;
+    }
+    for (int v = 0; v < nodes; v++) nb[v] += OLD_AT(v);   /* the new starts */
+#undef OLD_AT
+    nb[nodes] = nb[nodes + 1] = old_total + (uint32_t)added;
+    free(cur);
+    free(*startp);
+    *startp = nb;
+}
+
+int pk_freeze_more(pk_order *pk, const int *ends, size_t n) {
+    if (!pk->fix_nodes) return pk_freeze_fixed(pk, ends, n);
+    size_t added = 0, had = pk->fix_out_start[pk->fix_nodes];
+    for (size_t i = 0; i < n; i++) {
+        int a = ends[2 * i], b = ends[2 * i + 1];
+        if (a == b) continue;
+        if (pk->ord[a] >= pk->ord[b]) return 0;      /* not respecting the order: the caller inserts them */
+        added++;
+    }
+    if (had + added >= UINT32_MAX) return 0;
+    int nodes = pk->num_nodes;
+    merge_side(&pk->fix_out_start, &pk->fix_out, pk->fix_nodes, nodes, ends, n, 0, added);
+    merge_side(&pk->fix_in_start, &pk->fix_in, pk->fix_nodes, nodes, ends, n, 1, added);
+    pk->fix_nodes = nodes;
+    drop_fixed_all(pk);
     return 1;
 }

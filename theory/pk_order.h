@@ -86,6 +86,13 @@ static inline pk_arc *pk_arcs(const pk_order *pk, const pk_adj *a) { return pk->
  * without an order change).  0 if one does not, or there are too many
  * (nothing changes). */
 int  pk_freeze_fixed(pk_order *pk, const int *ends, size_t n);
+/* The same for the always-on arcs added since the last freeze only: ends
+ * lists just those; they join the frozen arrays in place (each node's
+ * frozen arcs, then its new ones in the order of ends: the arrays
+ * pk_freeze_fixed would build from all of them), which grow without a
+ * second copy.  With nothing frozen yet it is pk_freeze_fixed.  0 if one
+ * does not respect the order, or there are too many (nothing changes). */
+int  pk_freeze_more(pk_order *pk, const int *ends, size_t n);
 /* Node v's frozen heads (out) or tails (in); *n their count. */
 static inline const int *pk_fixed_out(const pk_order *pk, int v, int *n) {
     if (v >= pk->fix_nodes) { *n = 0; return NULL; }

@@ -67,4 +67,31 @@ out=$("$ISOCHECK" check --follow --follow-idle 0.2 "$t/h.dbcop" 2>&1); rc=$?
 out=$( (printf 'w(1,1,1,1)\nw(2,2,1,2)\n'; sleep 0.3; printf 'w(3,3,1,1)\n') | "$ISOCHECK" check --follow - 2>&1); rc=$?
 [ $rc = 2 ] && echo "$out" | grep -q -- '-:3: transaction 1 gets an operation after its session went on' ||
   { echo "growing transaction: exit $rc: $out"; exit 1; }
+
+# 5. where the parsed bytes wait for the final check: a pipe's in a temporary
+# file in $TMPDIR, unlinked at once (nothing left behind); none usable: in
+# memory, with a note; either way the final report is the batch check's
+mkdir "$t/tmp" || exit 1
+batch=$("$ISOCHECK" check "$t/clean.txt")
+for td in "$t/tmp" "$t/none"; do
+  out=$( (head -n "$half" "$t/clean.txt"; sleep 0.2; tail -n +"$((half + 1))" "$t/clean.txt") |
+         TMPDIR="$td" "$ISOCHECK" check -v --follow - 2> "$t/err"); rc=$?
+  [ $rc = 0 ] && [ "$(echo "$out" | sed -n '/^END after/,$p' | tail -n +2)" = "$batch" ] ||
+    { echo "pipe, TMPDIR $td: exit $rc: $out"; cat "$t/err"; exit 1; }
+  [ -z "$(ls -A "$t/tmp")" ] || { echo "pipe: left in TMPDIR: $(ls -A "$t/tmp")"; exit 1; }
+done
+grep -q 'note: cannot create a temporary file in .*/none' "$t/err" && grep -q 'of them out of memory (none)' "$t/err" ||
+  { echo "no TMPDIR: no note: $(cat "$t/err")"; exit 1; }
+(head -n "$half" "$t/clean.txt"; sleep 0.2; tail -n +"$((half + 1))" "$t/clean.txt") |
+  TMPDIR="$t/tmp" "$ISOCHECK" check -v --follow - 2>&1 >/dev/null | grep -q ' [1-9][0-9]* of them out of memory (in a temporary file)' ||
+  { echo "pipe: nothing in a temporary file"; exit 1; }
+# a followed file is read again at the end; rewritten under us, it is refused
+: > "$t/rw.txt"
+( head -n "$half" "$t/clean.txt" >> "$t/rw.txt"; sleep 0.5
+  printf '#' | dd of="$t/rw.txt" bs=1 seek=0 conv=notrunc 2>/dev/null        # the first line becomes a comment
+  tail -n +"$((half + 1))" "$t/clean.txt" >> "$t/rw.txt" ) &
+out=$("$ISOCHECK" check --follow --follow-idle 1 "$t/rw.txt" 2>&1); rc=$?
+wait
+[ $rc = 2 ] && echo "$out" | grep -q 'rw.txt: the file changed while it was followed' ||
+  { echo "rewritten file: exit $rc: $out"; exit 1; }
 exit 0

@@ -1,0 +1,239 @@
+/* test_online_follow.c — where `check --follow` keeps the bytes it has
+ * parsed (frontend/online_follow.h: follow_spill, follow_all).
+ *
+ * Asserted:
+ *   - a pipe's bytes spilled in several slices go to a temporary file in
+ *     $TMPDIR that is already unlinked (the directory stays empty), and
+ *     follow_all() gives back exactly the bytes read, in order;
+ *   - with no usable $TMPDIR the bytes stay in memory, a note says why,
+ *     and follow_all() gives back the same bytes; likewise when a write
+ *     to the temporary file fails (a file size limit), before or after
+ *     bytes went into it (those are read back first);
+ *   - a regular file's spilled bytes are read again from the file (no
+ *     copy of them is kept), and a file rewritten under us (a byte of the
+ *     spilled part changed, or the file cut short) is an error, not other
+ *     bytes handed to the final check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vec.h"
+#include "frontend/online_follow.h"
+
+/* Some text of n bytes, every byte position telling apart. */
+static char *make_bytes(size_t n) {
+    char *b = malloc(n);
+    for (size_t i = 0; i < n; i++) b[i] = (char)('a' + (i * 7 + i / 26) % 26);
+    for (size_t i = 99; i < n; i += 100) b[i] = '\n';
+    return b;
+}
+
+static int dir_entries(const char *dir) {
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* Read all of f (a pipe whose writer wrote want[0..n) and closed),
+ * spilling up to some point after each read. */
+static void read_spilling(follow_input *f, size_t n, int expect_spill) {
+    ic_error err;
+    ic_error_clear(&err);
+    int got;
+    size_t slices = 0;
+    while ((got = follow_read(f, &err)) > 0) {
+        size_t total = follow_total(f), upto = f->base + (total - f->base) / 2 + 1;   /* leave a tail in memory */
+        if (upto > total) upto = total;
+        int r = follow_spill(f, upto, &err);
+        assert_int_equal(r, expect_spill);
+        if (expect_spill) { assert_int_equal(f->base, upto); slices++; }
+        else assert_int_equal(f->base, 0);
+    }
+    assert_int_equal(got, 0);
+    assert_int_equal(follow_total(f), n);
+    if (expect_spill) assert_true(slices >= 1);
+}
+
+/* A pipe holding b[0..n), writer closed; the path that opens it. */
+static int pipe_of(const char *b, size_t n, char *path, size_t len) {
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    assert_true(n <= 60000);                          /* fits the pipe's buffer: no writer thread */
+    assert_int_equal(write(p[1], b, n), (ssize_t)n);
+    close(p[1]);
+    snprintf(path, len, "/proc/self/fd/%d", p[0]);
+    return p[0];
+}
+
+static void test_pipe_spills_to_unlinked_temp(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_follow.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("TMPDIR", dir, 1);
+    size_t n = 50000;
+    char *b = make_bytes(n), path[64];
+    int rd = pipe_of(b, n, path, sizeof path);
+    follow_input f;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    assert_false(f.regular);
+    read_spilling(&f, n, 1);
+    assert_true(f.base > 0);
+    assert_true(f.spill_fd >= 0 && f.spill_fd != f.fd);
+    assert_int_equal(dir_entries(dir), 0);           /* unlinked as soon as made */
+    assert_true(f.data.len < n);                     /* the rest is not in memory */
+    assert_int_equal(follow_all(&f, &err), 1);
+    assert_int_equal(f.base, 0);
+    assert_int_equal(f.data.len, n);
+    assert_memory_equal(f.data.data, b, n);
+    assert_int_equal(follow_spill(&f, n, &err), 0);  /* kept in memory from now on */
+    assert_int_equal(f.data.len, n);
+    follow_close(&f);
+    close(rd);
+    assert_int_equal(rmdir(dir), 0);
+    unsetenv("TMPDIR");
+    free(b);
+}
+
+static void test_pipe_without_tmpdir_stays_in_memory(void **state) {
+    (void)state;
+    setenv("TMPDIR", "/nonexistent/test_follow", 1);
+    size_t n = 30000;
+    char *b = make_bytes(n), path[64];
+    int rd = pipe_of(b, n, path, sizeof path);
+    follow_input f;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    read_spilling(&f, n, 0);
+    assert_non_null(strstr(f.note, "cannot create a temporary file in /nonexistent/test_follow"));
+    assert_true(f.keep);
+    assert_int_equal(follow_all(&f, &err), 1);
+    assert_int_equal(f.data.len, n);
+    assert_memory_equal(f.data.data, b, n);
+    assert_false(err.set);
+    follow_close(&f);
+    close(rd);
+    unsetenv("TMPDIR");
+    free(b);
+}
+
+/* Writes to the temporary file fail past 20,000 bytes (RLIMIT_FSIZE,
+ * SIGXFSZ ignored: write() says EFBIG): the first spill fits, the second
+ * does not; the bytes come back from the file and stay in memory. */
+static void test_pipe_write_fails(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_follow.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    setenv("TMPDIR", dir, 1);
+    size_t n = 50000;
+    char *b = make_bytes(n), path[64];
+    int rd = pipe_of(b, n, path, sizeof path);
+    follow_input f;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    assert_int_equal(follow_read(&f, &err), 1);
+    assert_int_equal(follow_total(&f), n);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 20000;
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    assert_int_equal(follow_spill(&f, 10000, &err), 1);      /* fits */
+    assert_int_equal(f.base, 10000);
+    assert_int_equal(follow_spill(&f, 30000, &err), 0);      /* 10,000 more than the limit: back in memory */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    assert_false(err.set);
+    assert_non_null(strstr(f.note, "cannot write the temporary file"));
+    assert_true(f.keep);
+    assert_int_equal(f.base, 0);
+    assert_int_equal(f.data.len, n);
+    assert_memory_equal(f.data.data, b, n);
+    assert_int_equal(follow_spill(&f, n, &err), 0);          /* from now on in memory */
+    assert_int_equal(f.data.len, n);
+    assert_int_equal(follow_all(&f, &err), 1);
+    assert_memory_equal(f.data.data, b, n);
+    follow_close(&f);
+    close(rd);
+    assert_int_equal(rmdir(dir), 0);
+    unsetenv("TMPDIR");
+    free(b);
+}
+
+/* A regular file of b[0..n), followed to its end (idle 0), spilled. */
+static void follow_file(follow_input *f, const char *path, size_t n) {
+    ic_error err;
+    ic_error_clear(&err);
+    assert_true(follow_open(f, path, 0, 0.01, &err));
+    assert_true(f->regular);
+    read_spilling(f, n, 1);
+    assert_int_equal(f->spill_fd, f->fd);            /* the file itself, nothing written anywhere */
+}
+
+static void test_file_read_again_or_refused(void **state) {
+    (void)state;
+    char path[] = "/tmp/test_follow_file.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t n = 200000;
+    char *b = make_bytes(n);
+    assert_int_equal(write(fd, b, n), (ssize_t)n);
+    ic_error err;
+    follow_input f;
+
+    follow_file(&f, path, n);                         /* unchanged: the same bytes */
+    ic_error_clear(&err);
+    assert_int_equal(follow_all(&f, &err), 1);
+    assert_int_equal(f.data.len, n);
+    assert_memory_equal(f.data.data, b, n);
+    follow_close(&f);
+
+    follow_file(&f, path, n);                         /* a byte of the spilled part changed in place */
+    assert_true(f.base > 10);
+    assert_int_equal(pwrite(fd, "#", 1, 10), 1);
+    ic_error_clear(&err);
+    assert_int_equal(follow_all(&f, &err), 0);
+    assert_true(err.set);
+    assert_non_null(strstr(err.msg, "the file changed while it was followed"));
+    follow_close(&f);
+    assert_int_equal(pwrite(fd, b + 10, 1, 10), 1);
+
+    follow_file(&f, path, n);                         /* cut short */
+    size_t base = f.base;
+    assert_int_equal(ftruncate(fd, (off_t)(base / 2)), 0);
+    ic_error_clear(&err);
+    assert_int_equal(follow_all(&f, &err), 0);
+    assert_non_null(strstr(err.msg, "the file changed while it was followed"));
+    follow_close(&f);
+
+    close(fd);
+    unlink(path);
+    free(b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pipe_spills_to_unlinked_temp),
+        cmocka_unit_test(test_pipe_without_tmpdir_stays_in_memory),
+        cmocka_unit_test(test_pipe_write_fails),
+        cmocka_unit_test(test_file_read_again_or_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

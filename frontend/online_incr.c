@@ -89,7 +89,14 @@ typedef struct isess {
 
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
-typedef struct iwriter { uint32_t g, key, arr; vec_u32 readers; VEC(ipair) pairs; } iwriter;   /* arr: arrival number on its key (INIT 0) */
+/* arr: arrival number on its key (INIT 0).  Its readers and pairs are
+ * chains through two pools (rhead/phead first, rtail/ptail last, NONE:
+ * none; in the order added), not two small vectors per writer: 4M writers
+ * at 1M transactions were 8M allocations, 32 bytes of vector headers per
+ * writer, and the frees at the end. */
+typedef struct iwriter { uint32_t g, key, arr, nreaders, rhead, rtail, phead, ptail; } iwriter;
+typedef struct rlink { uint32_t r, next; } rlink;                    /* a reader, the next of its writer's */
+typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a pair (ipair), the next of its writer's */
 /* writers of a key on one session, session order, with their nodes' seq (searched);
  * last_arr: the latest arrival among them; last_seq: the last one's seq (no
  * look into seq when the whole session is decided before a new writer);
@@ -133,6 +140,8 @@ struct incr_check {
     vec_u32 anc;             /* nodes x stride */
     uint32_t stride;         /* chains per summary row (a multiple of ANC_STEP, grown as sessions arrive) */
     VEC(iwriter) writers;
+    VEC(rlink) rpool;        /* the writers' reader chains */
+    VEC(plink) ppool;        /* the writers' pair chains */
     vec_u32 op_writer;       /* per stored operation: the writer record of a final write that took part (else NONE) */
     VEC(ikey) keys;
     vec_u32 waiting;         /* completed, not settled */
@@ -202,7 +211,7 @@ void incr_free(incr_check *ic) {
     if (!ic->om_off) om_free(&ic->om);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
     vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
-    vec_foreach(iwriter, w, ic->writers) { vec_free(w->readers); vec_free(w->pairs); }
+    vec_free(ic->rpool); vec_free(ic->ppool);
     vec_foreach(ikey, k, ic->keys) {
         vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->ws);
         vec_free(k->by_sess); vec_free(k->sids); vec_free(k->top);
@@ -258,10 +267,7 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
 
 /* A writer record for node g's final write op (NONE: INIT's) of key. */
 static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t op) {
-    iwriter w;
-    memset(&w, 0, sizeof w);
-    w.g = g;
-    w.key = key;
+    iwriter w = { g, key, 0, 0, NONE, NONE, NONE, NONE };
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
     if (op != NONE) {
@@ -269,6 +275,29 @@ static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_
         ic->op_writer.data[op] = id;
     }
     return id;
+}
+
+/* Reader r (a node) of writer w, at the end of its chain. */
+static void push_reader(incr_check *ic, uint32_t w, uint32_t r) {
+    uint32_t at = (uint32_t)ic->rpool.len;
+    rlink l = { r, NONE };
+    vec_push(ic->rpool, l);
+    iwriter *x = &ic->writers.data[w];
+    if (x->rtail == NONE) x->rhead = at;
+    else ic->rpool.data[x->rtail].next = at;
+    x->rtail = at;
+    x->nreaders++;
+}
+
+/* Pair (other, lit: w before other) of writer w, at the end of its chain. */
+static void push_pair(incr_check *ic, uint32_t w, uint32_t other, int lit) {
+    uint32_t at = (uint32_t)ic->ppool.len;
+    plink l = { other, lit, NONE };
+    vec_push(ic->ppool, l);
+    iwriter *x = &ic->writers.data[w];
+    if (x->ptail == NONE) x->phead = at;
+    else ic->ppool.data[x->ptail].next = at;
+    x->ptail = at;
 }
 
 /* ---- the frontier ------------------------------------------------------ */
@@ -501,14 +530,13 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
                 int x = new_var(ic);
                 ic->st.pairs_var++;
                 edge(ic, DEP_WW, a, g, x);
-                for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
-                    uint32_t rd = ic->writers.data[e].readers.data[r];
+                for (uint32_t r = ic->writers.data[e].rhead; r != NONE; r = ic->rpool.data[r].next) {
+                    uint32_t rd = ic->rpool.data[r].r;
                     if (rd != g) edge(ic, DEP_RW, rd, g, x);
                 }
                 edge(ic, DEP_WW, g, a, -x);
-                ipair pe = { d, x }, pd = { e, -x };
-                vec_push(ic->writers.data[e].pairs, pe);
-                vec_push(ic->writers.data[d].pairs, pd);
+                push_pair(ic, e, d, x);
+                push_pair(ic, d, e, -x);
             }
         }
     }
@@ -543,9 +571,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             uint32_t f = ic->writers.data[ic->succ.data[j]].g;
             covered = j != i && decided(ic, a, f) && !decided(ic, f, a);
         }
-        if (covered) { ic->st.rw_covered += ic->writers.data[e].readers.len; continue; }
-        for (size_t r = 0; r < ic->writers.data[e].readers.len; r++) {
-            uint32_t rd = ic->writers.data[e].readers.data[r];
+        if (covered) { ic->st.rw_covered += ic->writers.data[e].nreaders; continue; }
+        for (uint32_t r = ic->writers.data[e].rhead; r != NONE; r = ic->rpool.data[r].next) {
+            uint32_t rd = ic->rpool.data[r].r;
             if (rd != g) edge(ic, DEP_RW, rd, g, 0);
         }
     }
@@ -557,10 +585,10 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
  * w, under the pair variables w has, and to w's first decided successor
  * on each session (INV). */
 static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
-    vec_push(ic->writers.data[w].readers, r);
+    push_reader(ic, w, r);
     uint32_t a = ic->writers.data[w].g;
-    for (size_t i = 0; i < ic->writers.data[w].pairs.len; i++) {
-        ipair pr = ic->writers.data[w].pairs.data[i];
+    for (uint32_t i = ic->writers.data[w].phead; i != NONE; i = ic->ppool.data[i].next) {
+        ipair pr = { ic->ppool.data[i].other, ic->ppool.data[i].lit };
         uint32_t og = ic->writers.data[pr.other].g;
         if (og == r) continue;
         if (decided(ic, og, r)) {
@@ -1165,8 +1193,9 @@ static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b)
     uint32_t ga = ic->writers.data[a].g, gb = ic->writers.data[b].g;
     if (decided(ic, ga, gb)) return 1;
     if (decided(ic, gb, ga)) return 0;
-    vec_foreach(const ipair, p, ic->writers.data[a].pairs)
-        if (p->other == b) {
+    for (uint32_t i = ic->writers.data[a].phead; i != NONE; i = ic->ppool.data[i].next)
+        if (ic->ppool.data[i].other == b) {
+            const plink *p = &ic->ppool.data[i];
             if (ic->om_off) return gsat_value(ic->lv[level].s, p->lit) > 0;     /* the last solve's model */
             int v = p->lit < 0 ? -p->lit : p->lit;
             return (ic->om.val[level].data[v] != 0) == (p->lit > 0);

@@ -751,15 +751,14 @@ static uint32_t session_of(incr_check *ic, int64_t ext) {
  * session; it becomes a candidate.  NONE (fallback) on a reused id, a list
  * operation, or a value written twice. */
 static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status, const incr_op *ops, uint32_t n) {
-    if (u64map_get(&ic->by_ext, (uint64_t)ext) != NONE) {
+    uint32_t id = (uint32_t)ic->txns.len;
+    if (u64map_put(&ic->by_ext, (uint64_t)ext, id) != id) {     /* one probe: put keeps a present id */
         fall_back(ic, "a transaction id appears twice, or a transaction changed", NULL);
         return NONE;
     }
     isess *s = &ic->sess.data[S];
     itxn x = { ext, S, (uint32_t)s->order.len, NONE, (uint32_t)ic->ops.len, n, 0, status };
-    uint32_t id = (uint32_t)ic->txns.len;
     vec_push(ic->txns, x);
-    u64map_put(&ic->by_ext, (uint64_t)ext, id);
     vec_push(s->order, id);
     vec_push(ic->cand, id);
     uint32_t serial = ++ic->serial;

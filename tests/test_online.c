@@ -598,6 +598,23 @@ static void test_order_against_arrival(void **state) {
     history_free(h);
 }
 
+/* A transaction id stored twice makes the incremental path fall back (the
+ * batch check then reports it), whatever sessions the two come from. */
+static void test_txn_id_twice(void **state) {
+    (void)state;
+    incr_check *ic = incr_new(1, 0);
+    incr_add_key(ic, 7);
+    incr_op w1 = { OP_WRITE, 0, 1, 1 }, w2 = { OP_WRITE, 0, 2, 2 }, w3 = { OP_WRITE, 0, 3, 3 };
+    incr_txn a = { 5, 1, TXN_COMMITTED, &w1, 1 }, b = { 6, 2, TXN_COMMITTED, &w2, 1 }, c = { 5, 3, TXN_COMMITTED, &w3, 1 };
+    assert_true(incr_add_txn(ic, &a));
+    assert_true(incr_add_txn(ic, &b));
+    assert_false(incr_add_txn(ic, &c));
+    assert_non_null(strstr(incr_why(ic), "appears twice"));
+    uint32_t num, fresh;
+    assert_int_equal(incr_check_added(ic, &num, &fresh), INCR_FALLBACK);
+    incr_free(ic);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulator_prefixes),
@@ -607,6 +624,7 @@ int main(void) {
         cmocka_unit_test(test_hand_frontier),
         cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_order_against_arrival),
+        cmocka_unit_test(test_txn_id_twice),
         cmocka_unit_test(test_list_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

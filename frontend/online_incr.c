@@ -142,7 +142,8 @@ struct incr_check {
     VEC(iwriter) writers;
     VEC(rlink) rpool;        /* the writers' reader chains */
     VEC(plink) ppool;        /* the writers' pair chains */
-    vec_u32 op_writer;       /* per stored operation: the writer record of a final write that took part (else NONE) */
+    vec_u32 op_link;         /* per stored operation: a write's writer record (a final write that took part), a
+                                read's write once settling found it (values are written once); else NONE */
     VEC(ikey) keys;
     vec_u32 waiting;         /* completed, not settled */
     /* per-transaction scratch, indexed by key */
@@ -220,7 +221,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
-    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); vec_free(ic->op_writer);
+    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); vec_free(ic->op_link);
     free(ic);
 }
 
@@ -271,8 +272,7 @@ static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
     if (op != NONE) {
-        while (ic->op_writer.len < ic->ops.len) vec_push(ic->op_writer, NONE);
-        ic->op_writer.data[op] = id;
+        ic->op_link.data[op] = id;
     }
     return id;
 }
@@ -771,6 +771,7 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
     for (uint32_t i = 0; i < n; i++) {
         iop o = { ops[i].value, ops[i].key, id, ops[i].line, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
         ic->ops.data[ic->ops.len++] = o;
+        vec_push(ic->op_link, NONE);
     }
     for (uint32_t i = n; i-- > 0;) {
         iop *o = &ic->ops.data[x.first_op + i];
@@ -865,14 +866,20 @@ static int map_history(incr_check *ic, const history *h) {
     return 1;
 }
 
-/* Every value stable transaction id read has a settled writer. */
-static int reads_settled(const incr_check *ic, uint32_t id) {
+/* Every value stable transaction id read has a settled writer.  The write
+ * a read finds is kept (op_link): read_ops needs it next, and a waiting
+ * reader asks again at every check. */
+static int reads_settled(incr_check *ic, uint32_t id) {
     const itxn *x = &ic->txns.data[id];
     for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
         const iop *o = &ic->ops.data[op];
         if (!op_is_read(o->kind) || o->value == VALUE_INIT) continue;
-        uint32_t w = writer_op(ic, o->key, o->value);
-        if (w == NONE) return 0;
+        uint32_t w = ic->op_link.data[op];
+        if (w == NONE) {
+            w = writer_op(ic, o->key, o->value);
+            if (w == NONE) return 0;
+            ic->op_link.data[op] = w;
+        }
         uint32_t wt = ic->ops.data[w].txn;
         if (wt != id && !ic->txns.data[wt].settled) return 0;
     }
@@ -930,7 +937,8 @@ static int read_ops(incr_check *ic, uint32_t id) {
         ic->ext_val.data[k] = v;
         uint32_t src = 0, wop = NONE;
         if (v != VALUE_INIT) {
-            uint32_t w = writer_op(ic, k, v);
+            uint32_t w = ic->op_link.data[op];                 /* found by reads_settled */
+            if (w == NONE) w = writer_op(ic, k, v);
             if (w == NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
             uint32_t wt = ic->ops.data[w].txn;
             if (wt == id) { fall_back(ic, "a read of the transaction's own later write", NULL); return 0; }
@@ -1024,7 +1032,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
     for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g, ic->writes.data[i].op);
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;
-        uint32_t w = src == 0 ? ic->keys.data[k].init_w : op < ic->op_writer.len ? ic->op_writer.data[op] : NONE;
+        uint32_t w = src == 0 ? ic->keys.data[k].init_w : ic->op_link.data[op];
         if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
         new_reader(ic, w, g);
     }

@@ -47,6 +47,7 @@ typedef struct stream_stats {
     int histories, failing, reported_at_first, waited;
     uint32_t incr_checks, scratch_checks, fell_back;   /* how online_check checked */
     uint64_t kept_model, solves;                       /* incremental: answered by the kept model, engine solves */
+    uint32_t orders;                                   /* the last model's version orders re-checked at a stream's end */
 } stream_stats;
 
 static incr_stats last_incr;              /* the incremental state's counts at the end of the last stream */
@@ -60,13 +61,14 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
     online_checker oc;
     online_init(&oc, 1, 1, 10);
     int reported = -1, first_batch_fail = -1, failed_before[2] = { 0, 0 };
+    history *last = NULL;
     for (uint32_t i = 0; i < n; i++) {
         keep[order[i]] = 1;
         if (hb_txn_num_ops(b, order[i]) == 0) continue;
         ic_error err;
         ic_error_clear(&err);
         history *h = hb_finish(hb_clone(b, keep), &err);
-        if (!h) { free(keep); online_free(&oc); return; }      /* nothing to check yet */
+        if (!h) { free(keep); online_free(&oc); history_free(last); return; }      /* nothing to check yet */
         int was_failed = oc.failed;
         int rc = online_check(&oc, h);
         assert_int_not_equal(rc, ONLINE_UNKNOWN);
@@ -93,8 +95,23 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
         if (oc.failed) assert_true(batch_fail);                      /* never ahead of the truth */
         if (all_settled) assert_int_equal(oc.failed, batch_fail);
         else st->waited++;
-        history_free(h);
+        history_free(last);
+        last = h;
     }
+    /* the last model's version orders (incr_version_order, as the library
+     * answers PASS with) pass the independent re-check */
+    if (last && oc.incr && !oc.failed && !oc.from_scratch && !oc.explain_pending)
+        for (int lv = 0; lv < 2; lv++) {
+            version_order vo;
+            memset(&vo, 0, sizeof vo);
+            if (incr_version_order(oc.incr, last, lv, &vo)) {
+                char why[200] = "";
+                assert_int_equal(vo_check(last, &vo, lv == LEVEL_SI, NULL, why, sizeof why), 1);
+                st->orders++;
+            }
+            version_order_free(&vo);
+        }
+    history_free(last);
     st->histories++;
     st->incr_checks += oc.incr_checks;
     memset(&last_incr, 0, sizeof last_incr);
@@ -215,13 +232,13 @@ static void report_stats(const char *what, const stream_stats *st) {
     print_message("%s: %d histories, %d fail in batch, %d reported online at the first failing prefix, "
                   "%d prefixes with waiting readers\n", what, st->histories, st->failing, st->reported_at_first, st->waited);
     print_message("%s: %u incremental checks (%" PRIu64 " answered by the kept model, %" PRIu64 " engine solves), "
-                  "%u from scratch, %u histories fell back\n", what, st->incr_checks, st->kept_model, st->solves,
-                  st->scratch_checks, st->fell_back);
+                  "%u from scratch, %u histories fell back; %u version orders of the last model re-checked\n", what,
+                  st->incr_checks, st->kept_model, st->solves, st->scratch_checks, st->fell_back, st->orders);
 }
 
 static void test_simulator_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 3, 6, 4, 0, 0, 3);
     report_stats("simulator", &st);
     assert_int_equal(st.histories, cases);
@@ -230,6 +247,7 @@ static void test_simulator_prefixes(void **state) {
      * read faults (an axiom, named by the batch check) leave it */
     assert_true(st.incr_checks > 10 * st.scratch_checks);
     assert_true(st.kept_model > 0 && st.solves > 0);          /* both ways of answering were taken */
+    assert_true(st.orders > 0);
 }
 
 /* Larger executions (pairs decided by reachability, and pair variables),
@@ -237,7 +255,7 @@ static void test_simulator_prefixes(void **state) {
  * path still agrees with the batch check of every prefix. */
 static void test_simulator_shuffled(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 4, 10, 5, 1, 1, 2);
     report_stats("simulator, out of order, :info", &st);
     assert_int_equal(st.histories, cases);
@@ -252,7 +270,7 @@ static void test_simulator_shuffled(void **state) {
  * still equals the batch check's. */
 static void test_simulator_longer(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 6, 16, 6, 0, 0, 1);
     uint64_t skipped_before = total_skipped, retired_before = total_retired;
     cases += simulator_streams(&st, 6, 16, 6, 1, 1, 1);
@@ -263,6 +281,7 @@ static void test_simulator_longer(void **state) {
     assert_true(st.failing >= 5);
     assert_true(st.incr_checks > 5 * st.scratch_checks);
     assert_true(st.solves > 0);
+    assert_true(st.orders > 0);
 }
 
 /* ---- hand-made streams: a pair the scans may leave out ------------------- */
@@ -298,7 +317,7 @@ static void hand_stream(const char *const *txns, uint32_t n, stream_stats *st) {
  * comparison after every arrival would fail. */
 static void test_hand_pivot(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     /* lost update: T2 (the pivot: it read T1) and T3 both read T1's x and
      * write x.  T2 is not decided before T3, so T1's session must be looked
      * at: T2 -RW-> T3 comes from T1 < T3 (T2 reads T1) */
@@ -356,7 +375,7 @@ static void test_hand_pivot(void **state) {
  * a wrong skip is a PASS where the batch check fails (check_stream). */
 static void test_hand_frontier(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     /* T1 retires when T4 writes a (every session's last node read it), and
      * T4 leaves its session out: T1 is the key's top, so its reader T2 gets
      * T2 -RW-> T4; with T4 -WR-> T5 -RW-> T2 (T5 read c's INIT, T2 wrote c)
@@ -418,7 +437,7 @@ static void test_hand_frontier(void **state) {
  * incremental path (a PASS there is re-checked by definition). */
 static void test_library_grows(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     uint32_t incremental = 0, incremental_pass = 0, pipeline = 0;
     for (int fault = FAULT_NONE; fault < FAULT_COUNT; fault++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
@@ -459,7 +478,7 @@ enum { LT = 10, LK = 3, LOPS = 3, LMAX = 64 };
 
 static void test_list_prefixes(void **state) {
     (void)state;
-    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     rng_state = 0x5eed0717ULL;
     for (int iter = 0; iter < 120; iter++) {
         int ntx = 3 + (int)rnd(LT - 2), nproc = 1 + (int)rnd(3);
@@ -519,6 +538,83 @@ static void test_list_prefixes(void **state) {
     assert_true(st.waited >= 10);              /* readers ahead of their writers were exercised */
 }
 
+/* ---- the last model's version order ------------------------------------ */
+
+/* A pair the model decides against arrival order: T1 and T2 write a
+ * concurrently, then T3 reads a from T1 and b from T2 (T2 -WR-> T3), so
+ * "T1 before T2" would close T3 -RW-> T2 -WR-> T3: the model puts T2, which
+ * joined later, first.  The version order (the library's) and the export
+ * at the end of input (--follow's final report) both have T2 before T1 and
+ * re-check; an order by arrival alone would not. */
+static void test_order_against_arrival(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "hand");
+    uint32_t ka = hb_key(b, 10), kb = hb_key(b, 11);
+    uint32_t t1 = hb_txn(b, hb_session(b, 1, NULL), 1, 1);
+    hb_op(b, t1, OP_WRITE, ka, 1, 1);
+    uint32_t t2 = hb_txn(b, hb_session(b, 2, NULL), 2, 2);
+    hb_op(b, t2, OP_WRITE, ka, 2, 2);
+    hb_op(b, t2, OP_WRITE, kb, 2, 2);
+    uint32_t t3 = hb_txn(b, hb_session(b, 3, NULL), 3, 3);
+    hb_op(b, t3, OP_READ, ka, 1, 3);
+    hb_op(b, t3, OP_READ, kb, 2, 3);
+    uint32_t t4 = hb_txn(b, hb_session(b, 1, NULL), 4, 4);       /* after T1 in its session: last on a */
+    hb_op(b, t4, OP_WRITE, ka, 4, 4);
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = hb_finish(b, &err);                               /* frees b */
+    assert_non_null(h);
+    incr_check *ic = incr_new(1, 1);
+    uint32_t num, fresh;
+    assert_int_equal(incr_update(ic, h, &num, &fresh), INCR_PASS);
+    assert_int_equal(num, 4);
+    assert_true(incr_complete(ic));
+    for (int lv = 0; lv < 2; lv++) {
+        version_order vo;
+        memset(&vo, 0, sizeof vo);
+        assert_true(incr_version_order(ic, h, lv, &vo));
+        uint32_t k = 0;
+        while (k < h->num_keys && h->key_ext[k] != 10) k++;
+        assert_int_equal(vo.start[k + 1] - vo.start[k], 4);      /* INIT, T2, T1, T4 */
+        const uint32_t *o = vo.txns.data + vo.start[k];
+        assert_int_equal(h->txns[o[1]].ext_id, 2);
+        assert_int_equal(h->txns[o[2]].ext_id, 1);
+        assert_int_equal(h->txns[o[3]].ext_id, 4);
+        char why[200] = "";
+        assert_int_equal(vo_check(h, &vo, lv == LEVEL_SI, NULL, why, sizeof why), 1);
+        version_order_free(&vo);
+        incr_order out;
+        assert_true(incr_export_order(ic, lv, &out));
+        size_t i = 0;
+        while (i < out.key_ext.len && out.key_ext.data[i] != 10) i++;
+        assert_true(i < out.key_ext.len);
+        assert_int_equal(out.start.data[i + 1] - out.start.data[i], 3);   /* INIT left out */
+        assert_int_equal(out.txn_ext.data[out.start.data[i]], 2);
+        assert_int_equal(out.txn_ext.data[out.start.data[i] + 1], 1);
+        assert_int_equal(out.txn_ext.data[out.start.data[i] + 2], 4);
+        incr_order_free(&out);
+    }
+    incr_free(ic);
+    history_free(h);
+}
+
+/* A transaction id stored twice makes the incremental path fall back (the
+ * batch check then reports it), whatever sessions the two come from. */
+static void test_txn_id_twice(void **state) {
+    (void)state;
+    incr_check *ic = incr_new(1, 0);
+    incr_add_key(ic, 7);
+    incr_op w1 = { OP_WRITE, 0, 1, 1 }, w2 = { OP_WRITE, 0, 2, 2 }, w3 = { OP_WRITE, 0, 3, 3 };
+    incr_txn a = { 5, 1, TXN_COMMITTED, &w1, 1 }, b = { 6, 2, TXN_COMMITTED, &w2, 1 }, c = { 5, 3, TXN_COMMITTED, &w3, 1 };
+    assert_true(incr_add_txn(ic, &a));
+    assert_true(incr_add_txn(ic, &b));
+    assert_false(incr_add_txn(ic, &c));
+    assert_non_null(strstr(incr_why(ic), "appears twice"));
+    uint32_t num, fresh;
+    assert_int_equal(incr_check_added(ic, &num, &fresh), INCR_FALLBACK);
+    incr_free(ic);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulator_prefixes),
@@ -527,6 +623,8 @@ int main(void) {
         cmocka_unit_test(test_hand_pivot),
         cmocka_unit_test(test_hand_frontier),
         cmocka_unit_test(test_library_grows),
+        cmocka_unit_test(test_order_against_arrival),
+        cmocka_unit_test(test_txn_id_twice),
         cmocka_unit_test(test_list_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -378,6 +378,44 @@ static void edge_closing_a_cycle_above_level0(void **state) {
     gsat_free(s);
 }
 
+/* A formula found unsatisfiable by itself (a cycle of always-on edges:
+ * online checking's proven violation) leaves the kept trail where it is:
+ * every later solve is UNSAT anyway, and taking back everything assigned
+ * (with its edges) was the whole detection latency at 1M transactions.
+ * UNSAT under assumptions (the formula may still be satisfiable) goes back
+ * to level 0 as before, and the next solve without them is SAT. */
+static void unsat_formula_keeps_the_trail(void **state) {
+    (void)state;
+    gsat *s = kept_trail_solver();
+    gsat_set_option(s, "theory_phase", 0);
+    enum { N = 20 };
+    gsat_reserve_vars(s, N);
+    int g = gsat_graph_new(s, N + 2);
+    for (int v = 1; v <= N; v++) {                        /* N free pairs: N decisions */
+        gsat_graph_add_edge(s, g, v, v + 1, v);
+        gsat_graph_add_edge(s, g, v + 1, v, -v);
+    }
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    int level = gsat_decision_level(s);
+    assert_true(level > 0);
+    assert_int_equal(gsat_solve(s, (int[]){1, -1}, 2), GSAT_UNSAT);   /* under assumptions: back to level 0 */
+    assert_int_equal(gsat_decision_level(s), 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    level = gsat_decision_level(s);
+    uint32_t assigned = s->trail_n;
+    assert_true(level > 0);
+    gsat_graph_add_edge(s, g, 0, N + 1, 0);
+    gsat_graph_add_edge(s, g, N + 1, 0, 0);               /* a cycle of always-on edges */
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    assert_int_equal(gsat_decision_level(s), level);      /* nothing taken back */
+    assert_int_equal(s->trail_n, assigned);
+    assert_int_equal(gsat_add_clause(s, (int[]){1}, 1), 0);   /* no clause is taken any more */
+    gsat_graph_add_edge(s, g, 1, 0, 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    assert_int_equal(gsat_solve(s, (int[]){2}, 1), GSAT_UNSAT);
+    gsat_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(late_unit_then_its_negation),
@@ -386,6 +424,7 @@ int main(void) {
         cmocka_unit_test(model_follows_the_kept_trail),
         cmocka_unit_test(occurrences_grow_with_new_variables),
         cmocka_unit_test(edge_closing_a_cycle_above_level0),
+        cmocka_unit_test(unsat_formula_keeps_the_trail),
         cmocka_unit_test(small_against_brute_force),
         cmocka_unit_test(small_second_seed),
         cmocka_unit_test(larger_against_fresh_solver),

@@ -378,6 +378,127 @@ static void verify_model_graph_survives_compaction(void **state) {
     history_free(h);
 }
 
+/* The re-check indexes and replays the keys in ranges on a pool: on a
+ * serial execution over many keys, the valid order passes and every
+ * malformed or inconsistent order gets the same answer and the same
+ * message on 1, 2 and 3 threads — the first bad key's, in key order, even
+ * when a later range fails too. */
+enum { RK_KEYS = 150, RK_SESS = 6, RK_TXNS = 900 };
+
+static int recheck_all_pools(const history *h, const version_order *vo, int si, char *why0) {
+    int rc0 = 0;
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        par_pool *pool = threads > 1 ? par_pool_new(threads) : NULL;
+        char why[300] = "";
+        int rc = vo_check_on(h, vo, si, NULL, why, sizeof why, pool, 0);
+        par_pool_free(pool);
+        if (threads == 1) { rc0 = rc; snprintf(why0, 300, "%s", why); continue; }
+        assert_int_equal(rc, rc0);
+        if (rc < 0) assert_string_equal(why, why0);
+    }
+    return rc0;
+}
+
+static void recheck_in_key_ranges_same_answers(void **state) {
+    (void)state;
+    uint64_t rng = 0x9e3779b97f4a7c15ULL;
+#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng % (n)))
+    size_t cap = (size_t)RK_TXNS * 4 * 48 + 64, len = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    int64_t cur[RK_KEYS + 1] = { 0 }, next = 1;
+    /* writers per key in the serial order (external ids) */
+    int64_t *wr = calloc((size_t)(RK_KEYS + 1) * RK_TXNS, sizeof *wr);
+    uint32_t nw[RK_KEYS + 1] = { 0 };
+    assert_non_null(wr);
+    for (int t = 1; t <= RK_TXNS; t++) {
+        int sess = 1 + (t - 1) * RK_SESS / RK_TXNS, nops = 1 + (int)RND(4), wrote[RK_KEYS + 1] = { 0 };
+        for (int i = 0; i < nops; i++) {
+            int k = 1 + (int)RND(RK_KEYS);
+            if (RND(2)) {
+                cur[k] = next++;
+                len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                if (!wrote[k]) { wrote[k] = 1; wr[(size_t)k * RK_TXNS + nw[k]++] = t; }
+            } else len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+        }
+    }
+    /* every key written at least once (INIT aside) */
+    for (int k = 1; k <= RK_KEYS; k++)
+        if (!nw[k]) {
+            len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k, (long long)next++, RK_SESS, RK_TXNS + k);
+            wr[(size_t)k * RK_TXNS + nw[k]++] = RK_TXNS + k;
+        }
+    history *h = text(src);
+    free(src);
+    uint32_t nk = h->num_keys;
+    assert_int_equal(nk, RK_KEYS);
+    /* the serial order: per key INIT, then its writers as executed */
+    version_order good;
+    good.num_keys = nk;
+    good.start = malloc(((size_t)nk + 1) * sizeof *good.start);
+    vec_init(good.txns);
+    for (uint32_t k = 0; k < nk; k++) {
+        int64_t ext = h->key_ext[k];
+        good.start[k] = (uint32_t)good.txns.len;
+        vec_push(good.txns, 0u);
+        for (uint32_t i = 0; i < nw[ext]; i++) vec_push(good.txns, txn_by_ext(h, wr[(size_t)ext * RK_TXNS + i]));
+    }
+    good.start[nk] = (uint32_t)good.txns.len;
+    free(wr);
+    char why[300];
+    for (int si = 0; si < 2; si++) assert_int_equal(recheck_all_pools(h, &good, si, why), 1);
+
+    /* keys with at least two writers, low and high in key order */
+    uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
+    for (uint32_t k = 0; k < nk; k++)
+        if (good.start[k + 1] - good.start[k] >= 3) { if (lo == UINT32_MAX) lo = k; hi = k; }
+    assert_true(lo != UINT32_MAX && hi > lo + 20);
+    char msg[300];
+    for (int mut = 0; mut < 6; mut++) {
+        version_order vo;
+        vo.num_keys = nk;
+        vo.start = malloc(((size_t)nk + 1) * sizeof *vo.start);
+        memcpy(vo.start, good.start, ((size_t)nk + 1) * sizeof *vo.start);
+        vec_init(vo.txns);
+        vec_reserve(vo.txns, good.txns.len);
+        memcpy(vo.txns.data, good.txns.data, good.txns.len * sizeof *vo.txns.data);
+        vo.txns.len = good.txns.len;
+        uint32_t *lt = vo.txns.data + vo.start[lo], *ht = vo.txns.data + vo.start[hi];
+        switch (mut) {
+        case 0: lt[2] = lt[1]; snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", lo, lt[1]); break;
+        case 1: lt[0] = lt[1]; lt[1] = 0; snprintf(msg, sizeof msg, "key %u: the version order does not start with INIT", lo); break;
+        case 2: /* a writer of another key in the low key's list; the high key broken too */
+            lt[1] = ht[1]; ht[2] = ht[1];
+            snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", lo, ht[1]); break;
+        case 3: ht[1] = ht[2]; snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", hi, ht[2]); break;
+        case 4: /* the high key's slice empty: the keys before it are still looked at first */
+            vo.start[hi + 1] = vo.start[hi]; lt[2] = lt[1];
+            snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", lo, lt[1]); break;
+        default: /* the same, the low key sound: the empty slice is the first fault */
+            vo.start[hi + 1] = vo.start[hi];
+            snprintf(msg, sizeof msg, "key %u: the version order does not start with INIT", hi); break;
+        }
+        for (int si = 0; si < 2; si++) {
+            assert_int_equal(recheck_all_pools(h, &vo, si, why), -1);
+            assert_string_equal(why, msg);
+        }
+        version_order_free(&vo);
+    }
+    /* two writers of the low key swapped: a read disagrees or a cycle
+     * appears (the serial order was the only one its reads allow, or not):
+     * never a pass unless the swap is harmless, and the same on every pool */
+    for (uint32_t k = 0; k < nk; k++) {
+        if (good.start[k + 1] - good.start[k] < 3) continue;
+        uint32_t *t = good.txns.data + good.start[k], x = t[1];
+        t[1] = t[2]; t[2] = x;
+        for (int si = 0; si < 2; si++) (void)recheck_all_pools(h, &good, si, why);
+        t[2] = t[1]; t[1] = x;
+    }
+    version_order_free(&good);
+    history_free(h);
+#undef RND
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rmw_chains_form_units),
@@ -389,6 +510,7 @@ int main(void) {
         cmocka_unit_test(verify_model_checks_by_definition),
         cmocka_unit_test(list_read_after_own_append),
         cmocka_unit_test(verify_model_graph_survives_compaction),
+        cmocka_unit_test(recheck_in_key_ranges_same_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -429,6 +429,10 @@ static void recheck_in_key_ranges_same_answers(void **state) {
             wr[(size_t)k * RK_TXNS + nw[k]++] = RK_TXNS + k;
         }
     history *h = text(src);
+    /* the same with a read of a value nobody wrote, in key ext 1's
+     * transaction that comes last: the replay's fault, not the order's */
+    len += (size_t)snprintf(src + len, cap - len, "r(1,777777777,%d,%d)\n", RK_SESS, RK_TXNS + RK_KEYS + 1);
+    history *hbad = text(src);
     free(src);
     uint32_t nk = h->num_keys;
     assert_int_equal(nk, RK_KEYS);
@@ -494,8 +498,30 @@ static void recheck_in_key_ranges_same_answers(void **state) {
         for (int si = 0; si < 2; si++) (void)recheck_all_pools(h, &good, si, why);
         t[2] = t[1]; t[1] = x;
     }
+    /* the bad read alone: the replay's message; with an index fault of a
+     * later key too: the index's (the whole index is checked first) */
+    {
+        uint32_t k1 = key_by_ext(hbad, 1), tb = txn_by_ext(hbad, RK_TXNS + RK_KEYS + 1);
+        for (int si = 0; si < 2; si++) {
+            assert_int_equal(recheck_all_pools(hbad, &good, si, why), -1);
+            snprintf(msg, sizeof msg, "T%u's read of key %u is no other participant's installed version", tb, k1);
+            assert_string_equal(why, msg);
+        }
+        uint32_t last = nk - 1;
+        while (good.start[last + 1] - good.start[last] < 3) last--;
+        assert_true(last > k1 + 20);
+        uint32_t *lt = good.txns.data + good.start[last], x = lt[2];
+        lt[2] = lt[1];
+        for (int si = 0; si < 2; si++) {
+            assert_int_equal(recheck_all_pools(hbad, &good, si, why), -1);
+            snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", last, lt[1]);
+            assert_string_equal(why, msg);
+        }
+        lt[2] = x;
+    }
     version_order_free(&good);
     history_free(h);
+    history_free(hbad);
 #undef RND
 }
 

@@ -230,6 +230,9 @@ static inline unsigned pg_threads_for(const polygraph *g, uint64_t work) {
     return g->threads > 1 && work >= pg_par_min_work ? g->threads : 1;
 }
 void pg_free(polygraph *g);
+/* Key ranges of about equal numbers of units into *range (bounds, key
+ * order), 8 per thread; returns how many.  One range for one thread. */
+uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range);
 int  pg_build_constraints(polygraph *g);
 
 /* The edges of one side of a pair (u before v), as dependencies. */

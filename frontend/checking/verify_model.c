@@ -162,12 +162,50 @@ static uint8_t *participants(const history *h) {
     return p;
 }
 
+/* Participant t reads key k's version g (an index into vo->txns inside
+ * k's slice, so g also names the key). */
+typedef struct vread { uint32_t t, g; } vread;
+
+/* The per-key replay's output: key ranges in key order, each range's
+ * reads in key order, then in order of the participants' ops. */
+typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
+
+typedef struct vreads {
+    uint32_t ntasks;
+    uint32_t *range;              /* ntasks + 1 key bounds */
+    key_range_out *out;
+} vreads;
+
+static void vreads_free(vreads *r) {
+    for (uint32_t i = 0; r->out && i < r->ntasks; i++) vec_free(r->out[i].reads);
+    free(r->out); free(r->range);
+    memset(r, 0, sizeof *r);
+}
+
 /* ---- the index of the versions, per key ------------------------------------
  * Each key is indexed from its own slice of ko and its own slice of the
  * version order alone (its writers found by a search of the slice, which is
  * in transaction order), so key ranges run as independent tasks; a range
  * stops at its first bad key, and the first failing range's message is the
  * one a single pass over the keys would give. */
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+                     uint32_t *s, char *why, size_t wl);
+
+/* Replay every participant's ops on key k (its list elements from full)
+ * into o's reads; 0 with o->why set at the first inconsistent read. */
+static int replay_key(const vm *m, uint32_t k, const int64_t *full, key_range_out *o) {
+    const history *h = m->h;
+    uint32_t a = m->vo->start[k];
+    for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
+        uint32_t t = h->op_txn[m->ko[i]], e = i, s;
+        while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t) e++;
+        if (!vm_replay(m, t, k, full, m->ko + i, e - i, &s, o->why, sizeof o->why)) return 0;
+        i = e;
+        if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
+    }
+    return 1;
+}
+
 typedef struct kw { uint32_t t, at; } kw;        /* a writer of the key, where its ops start in ko */
 typedef VEC(kw) kw_vec;
 
@@ -178,6 +216,7 @@ typedef struct build_job {
     const uint8_t *want;
     uint32_t kend;               /* keys from here on are not indexed (a bad slice bound) */
     build_out *out;
+    vreads *r;                   /* non-NULL: replay each key right after indexing it */
 } build_job;
 
 static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el, char *why, size_t wl) {
@@ -232,10 +271,15 @@ static void build_task(void *ctx, size_t task) {
     kw_vec w; vec_init(w);
     vec_u32 listed; vec_init(listed);
     uint32_t end = m->range[task + 1] < j->kend ? m->range[task + 1] : j->kend;
+    key_range_out *ro = j->r ? &j->r->out[task] : NULL;
     for (uint32_t k = m->range[task]; k < end && !o->failed; k++) {
         if (j->want && !j->want[k]) { m->el_start[k] = (uint32_t)o->el.len; continue; }
-        if (!index_key(m, k, &w, &listed, &o->el, o->why, sizeof o->why)) o->failed = 1;
+        if (!index_key(m, k, &w, &listed, &o->el, o->why, sizeof o->why)) { o->failed = 1; break; }
+        /* while the key's ops are in the cache; after a failed replay only
+         * the index goes on (its failures come first, see vm_build) */
+        if (ro && !ro->failed && !replay_key(m, k, o->el.data ? o->el.data + m->el_start[k] : NULL, ro)) ro->failed = 1;
     }
+    if (ro) vec_fit(ro->reads);                  /* exact size: the doubling room would outlive the replay */
     vec_free(w); vec_free(listed);
 }
 
@@ -259,7 +303,7 @@ static void split_keys(vm *m, unsigned threads) {
  * when vo is not a version order of the participants' writers.  The keys
  * are indexed in ranges on pool (NULL: inline). */
 static int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want,
-                    struct par_pool *pool, int prio, char *why, size_t wl) {
+                    struct par_pool *pool, int prio, vreads *r, char *why, size_t wl) {
     memset(m, 0, sizeof *m);
     m->h = h; m->vo = vo;
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); return 0; }
@@ -306,13 +350,23 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
     memset(m->slot, 0xff, nslots * sizeof *m->slot);
     split_keys(m, want ? 1 : par_pool_threads(pool));
     build_out *out = xcalloc(m->ntasks, sizeof *out);
-    build_job job = { m, want, kend, out };
+    if (r) {
+        r->ntasks = m->ntasks;
+        r->range = xmalloc(((size_t)m->ntasks + 1) * sizeof *r->range);
+        memcpy(r->range, m->range, ((size_t)m->ntasks + 1) * sizeof *r->range);
+        r->out = xcalloc(m->ntasks, sizeof *r->out);
+    }
+    build_job job = { m, want, kend, out, r };
     par_pool_run_prio(want ? NULL : pool, prio, m->ntasks, build_task, &job);
     /* join the ranges' list elements in key order */
     int ok = 1;
     for (uint32_t i = 0; i < m->ntasks && ok; i++)
         if (out[i].failed) { snprintf(why, wl, "%s", out[i].why); ok = 0; }
     if (ok && kend < nk) { snprintf(why, wl, "key %u: the version order does not start with INIT", kend); ok = 0; }
+    /* the index sound, the first inconsistent read in key order (a range
+     * replays up to its first one) */
+    for (uint32_t i = 0; r && i < r->ntasks && ok; i++)
+        if (r->out[i].failed) { snprintf(why, wl, "%s", r->out[i].why); ok = 0; }
     if (ok) {
         size_t total = 0;
         for (uint32_t i = 0; i < m->ntasks; i++) total += out[i].el.len;
@@ -332,10 +386,10 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
 
 /* Replay t's ops on key k (ops[0..n), program order).  1: consistent, *s
  * the snapshot's version index (UINT32_MAX: no read shows it); 0: why. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const uint32_t *ops, size_t n, uint32_t *s, char *why, size_t wl) {
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+                     uint32_t *s, char *why, size_t wl) {
     const history *h = m->h;
     uint32_t a = m->vo->start[k], b = m->vo->start[k + 1];
-    const int64_t *full = m->el.data ? m->el.data + m->el_start[k] : NULL;
     int have_own = 0;
     int64_t own_val = 0;
     size_t own_first = 0, own_n = 0;              /* own appends: the OP_APPENDs among ops[own_first..] */
@@ -402,7 +456,7 @@ static int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *w
     }
     size_t end = lo;
     while (end < m->ko_start[k + 1] && m->h->op_txn[m->ko[end]] == t) end++;
-    return vm_replay(m, t, k, m->ko + lo, end - lo, s, why, wl);
+    return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, m->ko + lo, end - lo, s, why, wl);
 }
 
 static long vo_index(const version_order *vo, uint32_t key, uint32_t t) {
@@ -461,7 +515,7 @@ static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
 int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t wl) {
     vm m;
     uint8_t *want = edge_keys(h, e, 1);
-    int ok = want ? vm_build(&m, h, vo, want, NULL, 0, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
+    int ok = want ? vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
     if (!want) { snprintf(why, wl, "no such key"); memset(&m, 0, sizeof m); }
     vm_free(&m);
     free(want);
@@ -474,7 +528,7 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     vm m;
     memset(&m, 0, sizeof m);
     uint8_t *want = edge_keys(h, c, n);
-    int ok = want && vm_build(&m, h, vo, want, NULL, 0, why, wl);
+    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl);
     if (!want) snprintf(why, wl, "no such key");
     for (size_t i = 0; i < n && ok; i++) {
         if (!dep_holds_in(&m, &c[i], why, wl)) { ok = 0; break; }
@@ -509,10 +563,6 @@ int cycle_holds(const history *h, const version_order *vo, int si,
  * Each node's arcs are in sequence order, so the DFS, the cycle found and
  * its first arc a -> b are those of any graph built from this sequence. */
 
-/* Participant t reads key k's version g (an index into vo->txns inside
- * k's slice, so g also names the key). */
-typedef struct vread { uint32_t t, g; } vread;
-
 enum { VG_COUNT, VG_FILL, VG_FIND };
 
 typedef struct vgraph {
@@ -544,22 +594,6 @@ static inline void vg_edge(vgraph *g, dep_kind kind, uint32_t key, uint32_t a, u
     case VG_FILL: g->adj[g->start[x]++] = y; break;
     default: if (g->on[x]) vg_find(g, x, y, kind, key); break;
     }
-}
-
-/* The per-key replay's output: key ranges in key order, each range's
- * reads in key order, then in order of the participants' ops. */
-typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
-
-typedef struct vreads {
-    uint32_t ntasks;
-    uint32_t *range;              /* ntasks + 1 key bounds */
-    key_range_out *out;
-} vreads;
-
-static void vreads_free(vreads *r) {
-    for (uint32_t i = 0; r->out && i < r->ntasks; i++) vec_free(r->out[i].reads);
-    free(r->out); free(r->range);
-    memset(r, 0, sizeof *r);
 }
 
 /* One pass over the edge sequence (see above). */
@@ -694,51 +728,6 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     g->on = NULL; g->ckey = NULL; g->ckind = g->cfound = NULL;
 }
 
-/* ---- the per-key replay, in key ranges -----------------------------------
- * A range's reads go to its own vector, kept apart (the edge sequence
- * walks the ranges in key order): the same as one pass over all keys.  A
- * range stops at its first inconsistent key; the first such range's
- * message is the one a single pass would give. */
-typedef struct key_job {
-    const vm *m;
-    vreads *r;
-} key_job;
-
-static void key_task(void *ctx, size_t task) {
-    const key_job *j = ctx;
-    const vm *m = j->m;
-    const history *h = m->h;
-    const version_order *vo = m->vo;
-    key_range_out *o = &j->r->out[task];
-    for (uint32_t k = j->r->range[task]; k < j->r->range[task + 1]; k++) {
-        uint32_t a = vo->start[k];
-        for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
-            uint32_t t = h->op_txn[m->ko[i]], e = i, s;
-            while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t) e++;
-            if (!vm_replay(m, t, k, m->ko + i, e - i, &s, o->why, sizeof o->why)) { o->failed = 1; break; }
-            i = e;
-            if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
-        }
-        if (o->failed) break;
-    }
-    /* exact size: the vector's doubling room would outlive the replay */
-    vec_fit(o->reads);
-}
-
-/* Every participant's snapshot per key into *r; 0 with why set at the
- * first inconsistent key. */
-static int key_reads(const vm *m, vreads *r, struct par_pool *pool, int prio, char *why, size_t wl) {
-    r->ntasks = m->ntasks;                        /* vm_build's key ranges */
-    r->range = xmalloc(((size_t)m->ntasks + 1) * sizeof *r->range);
-    memcpy(r->range, m->range, ((size_t)m->ntasks + 1) * sizeof *r->range);
-    r->out = xcalloc(r->ntasks ? r->ntasks : 1, sizeof *r->out);
-    key_job job = { m, r };
-    par_pool_run_prio(pool, prio, r->ntasks, key_task, &job);
-    for (uint32_t i = 0; i < r->ntasks; i++)
-        if (r->out[i].failed) { snprintf(why, wl, "%s", r->out[i].why); return 0; }
-    return 1;
-}
-
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t wl) {
     return vo_check_on(h, vo, si, cycle, why, wl, NULL, 0);
@@ -753,8 +742,7 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
     g.si = si;
     uint8_t *part = NULL;
     int rc = -1;
-    if (!vm_build(&m, h, vo, NULL, pool, prio, why, wl)) { vm_free(&m); goto out; }
-    int ok = key_reads(&m, &r, pool, prio, why, wl);
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
     part = m.part; m.part = NULL;                 /* the rest of the index goes before the graph comes */
     vm_free(&m);
     if (!ok || !vg_build(&g, h, vo, part, &r, why, wl)) goto out;

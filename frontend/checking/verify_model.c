@@ -550,7 +550,8 @@ int cycle_holds(const history *h, const version_order *vo, int si,
 /* ---- the graph --------------------------------------------------------
  * Memory.  The graph is one CSR (start[n + 1], adj[m], 32-bit node ids)
  * filled in two passes over the same edge sequence: the first counts each
- * node's out-degree, the second writes the arcs.  The sequence is cheap
+ * node's out-degree, the second writes the arcs (both split into a head
+ * and key-range groups on the pool, see vg_build).  The sequence is cheap
  * to repeat because the per-key replay (the costly part) runs once and
  * leaves only each participant's snapshot per key (vread, 8 bytes); the
  * history index (vm) is freed before the CSR is allocated.  An arc's kind
@@ -567,9 +568,9 @@ enum { VG_COUNT, VG_FILL, VG_FIND };
 
 typedef struct vgraph {
     uint32_t n;
-    int si, pass;
-    uint64_t m;                   /* VG_COUNT: arcs so far */
-    uint32_t *start, *adj;        /* CSR; during VG_FILL start[x] is x's cursor */
+    int si;
+    uint64_t m;                   /* arcs */
+    uint32_t *start, *adj;        /* CSR */
     /* VG_FIND: the cycle's arcs cyc[i] -> cyc[i + 1] (cyclically) */
     const uint32_t *cyc; size_t clen;
     uint8_t *on;                  /* per node: it starts a cycle arc */
@@ -583,65 +584,115 @@ static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t k
         }
 }
 
-static inline void vg_edge(vgraph *g, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
+/* Where one pass over (part of) the edge sequence puts its arcs. */
+typedef struct vpart {
+    int si, pass;
+    uint32_t *c;                  /* VG_COUNT: per node, its arcs so far; VG_FILL: where its next one goes */
+    uint32_t *adj;
+    uint64_t m;                   /* VG_COUNT: arcs so far */
+    vgraph *g;                    /* VG_FIND */
+} vpart;
+
+static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
     uint32_t x, y;
-    if (!g->si) { x = a; y = b; }
+    if (!p->si) { x = a; y = b; }
     else if (kind == DEP_RW) { x = 2 * a + 1; y = 2 * b; }
     else if (kind == DEP_FIXED) { x = 2 * a + 1; y = 2 * a; }
     else { x = 2 * a; y = 2 * b + 1; }
-    switch (g->pass) {
-    case VG_COUNT: g->start[x + 1]++; g->m++; break;
-    case VG_FILL: g->adj[g->start[x]++] = y; break;
-    default: if (g->on[x]) vg_find(g, x, y, kind, key); break;
+    switch (p->pass) {
+    case VG_COUNT: p->c[x]++; p->m++; break;
+    case VG_FILL: p->adj[p->c[x]++] = y; break;
+    default: if (p->g->on[x]) vg_find(p->g, x, y, kind, key); break;
     }
 }
 
-/* One pass over the edge sequence (see above). */
-static void vg_emit(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r) {
+/* The edge sequence's head: SO, then the fixed arcs (SI). */
+static void vg_emit_head(vpart *p, const history *h, const uint8_t *part) {
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         uint32_t prev = UINT32_MAX;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
             if (!part[t]) continue;
-            if (prev != UINT32_MAX) vg_edge(g, DEP_SO, HISTORY_NONE, prev, t);
+            if (prev != UINT32_MAX) vg_edge(p, DEP_SO, HISTORY_NONE, prev, t);
             prev = t;
         }
     }
-    if (g->si)
+    if (p->si)
         for (uint32_t t = 0; t < h->num_txns; t++)
-            if (part[t]) vg_edge(g, DEP_FIXED, 0, t, t);
-    for (uint32_t task = 0; task < r->ntasks; task++) {
+            if (part[t]) vg_edge(p, DEP_FIXED, 0, t, t);
+}
+
+/* The sequence's part for the replay's key ranges [lo, hi). */
+static void vg_emit_keys(vpart *p, const version_order *vo, const vreads *r, uint32_t lo, uint32_t hi) {
+    for (uint32_t task = lo; task < hi; task++) {
         const key_range_out *o = &r->out[task];
         size_t i = 0;
         for (uint32_t k = r->range[task]; k < r->range[task + 1]; k++) {
             uint32_t a = vo->start[k], b = vo->start[k + 1];
-            for (uint32_t v = a + 1; v < b; v++) vg_edge(g, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
+            for (uint32_t v = a + 1; v < b; v++) vg_edge(p, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
             for (; i < o->reads.len && o->reads.data[i].g < b; i++) {
                 uint32_t t = o->reads.data[i].t, v = o->reads.data[i].g, w = vo->txns.data[v];
-                if (w != 0) vg_edge(g, DEP_WR, k, w, t);
-                if (v + 1 < b && vo->txns.data[v + 1] != t) vg_edge(g, DEP_RW, k, t, vo->txns.data[v + 1]);
+                if (w != 0) vg_edge(p, DEP_WR, k, w, t);
+                if (v + 1 < b && vo->txns.data[v + 1] != t) vg_edge(p, DEP_RW, k, t, vo->txns.data[v + 1]);
             }
         }
     }
 }
 
-/* The CSR of the sequence; 0 (why set) if it has 2^32 arcs or more. */
+/* The CSR of the sequence, by parts: the head, then the key ranges in G
+ * groups (one a thread), each group counting into its own per-node array
+ * on the pool; a node's arcs are laid out head first, then group by group,
+ * so each group fills its own slots of every node's list — the layout of
+ * one pass over the whole sequence, for any G. */
+typedef struct vg_job {
+    const version_order *vo;
+    const vreads *r;
+    uint32_t groups;
+    vpart *parts;                 /* groups + 1: the head's, then each group's */
+} vg_job;
+
+static void vg_group_task(void *ctx, size_t j) {
+    const vg_job *job = ctx;
+    uint32_t lo = (uint32_t)((uint64_t)job->r->ntasks * j / job->groups);
+    uint32_t hi = (uint32_t)((uint64_t)job->r->ntasks * (j + 1) / job->groups);
+    vg_emit_keys(&job->parts[j + 1], job->vo, job->r, lo, hi);
+}
+
+/* 0 (why set) if the sequence has 2^32 arcs or more. */
 static int vg_build(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r,
-                    char *why, size_t wl) {
-    g->start = xcalloc((size_t)g->n + 1, sizeof *g->start);
-    g->pass = VG_COUNT; g->m = 0;
-    vg_emit(g, h, vo, part, r);
-    if (g->m >= UINT32_MAX) {
-        snprintf(why, wl, "%" PRIu64 " dependencies: too many for the re-check's 32-bit graph", g->m); return 0;
+                    struct par_pool *pool, int prio, char *why, size_t wl) {
+    uint32_t G = par_pool_threads(pool);
+    if (G > r->ntasks) G = r->ntasks ? r->ntasks : 1;
+    vpart *parts = xcalloc((size_t)G + 1, sizeof *parts);
+    for (uint32_t j = 0; j <= G; j++) {
+        parts[j].si = g->si;
+        parts[j].pass = VG_COUNT;
+        parts[j].c = xcalloc((size_t)g->n + 1, sizeof *parts[j].c);
     }
-    for (uint32_t u = 0; u < g->n; u++) g->start[u + 1] += g->start[u];
-    g->adj = xmalloc((g->m ? g->m : 1) * sizeof *g->adj);
-    g->pass = VG_FILL;
-    vg_emit(g, h, vo, part, r);
-    /* each cursor start[x] ended at x + 1's first arc: shift back */
-    memmove(g->start + 1, g->start, (size_t)g->n * sizeof *g->start);
-    g->start[0] = 0;
-    return 1;
+    vg_job job = { vo, r, G, parts };
+    vg_emit_head(&parts[0], h, part);
+    par_pool_run_prio(pool, prio, G, vg_group_task, &job);
+    uint64_t m = 0;
+    for (uint32_t j = 0; j <= G; j++) m += parts[j].m;
+    int ok = m < UINT32_MAX;
+    if (!ok) snprintf(why, wl, "%" PRIu64 " dependencies: too many for the re-check's 32-bit graph", m);
+    if (ok) {
+        g->m = m;
+        g->start = xmalloc(((size_t)g->n + 1) * sizeof *g->start);
+        g->adj = xmalloc((m ? m : 1) * sizeof *g->adj);
+        uint32_t at = 0;
+        for (uint32_t x = 0; x < g->n; x++) {     /* counts into each part's first slot of x */
+            g->start[x] = at;
+            for (uint32_t j = 0; j <= G; j++) { uint32_t c = parts[j].c[x]; parts[j].c[x] = at; at += c; }
+        }
+        g->start[g->n] = at;
+        for (uint32_t j = 0; j <= G; j++) { parts[j].pass = VG_FILL; parts[j].adj = g->adj; }
+        vg_emit_head(&parts[0], h, part);
+        par_pool_run_prio(pool, prio, G, vg_group_task, &job);
+    }
+    for (uint32_t j = 0; j <= G; j++) free(parts[j].c);
+    free(parts);
+    return ok;
 }
 
 static void vg_free(vgraph *g) {
@@ -714,8 +765,9 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     g->ckind = xcalloc(n ? n : 1, 1);
     g->cfound = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
-    g->pass = VG_FIND;
-    vg_emit(g, h, vo, part, r);
+    vpart p = { g->si, VG_FIND, NULL, NULL, 0, g };
+    vg_emit_head(&p, h, part);
+    vg_emit_keys(&p, vo, r, 0, r->ntasks);
     for (size_t i = 0; i < n; i++) {
         uint32_t a = cyc->data[i], b = cyc->data[(i + 1) % n];
         dep_kind k = (dep_kind)g->ckind[i];
@@ -745,7 +797,7 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
     int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
     part = m.part; m.part = NULL;                 /* the rest of the index goes before the graph comes */
     vm_free(&m);
-    if (!ok || !vg_build(&g, h, vo, part, &r, why, wl)) goto out;
+    if (!ok || !vg_build(&g, h, vo, part, &r, pool, prio, why, wl)) goto out;
     vec_u32 cyc; vec_init(cyc);
     if (!vg_find_cycle(&g, &cyc)) { rc = 1; vec_free(cyc); goto out; }
     rc = 0;

@@ -541,6 +541,76 @@ static void recheck_in_key_ranges_same_answers(void **state) {
 #undef RND
 }
 
+/* The index's per-key part in key ranges on a pool: the same arrays as
+ * one pass, field by field, on a history of many keys with read-modify-
+ * write chains (units of several writers), blind writes and reads of
+ * older versions. */
+static void index_in_key_ranges_same_arrays(void **state) {
+    (void)state;
+    uint64_t rng = 0x1D3Eull;
+#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng % (n)))
+    enum { KEYS = 300, TXNS = 3000, SESS = 8 };
+    size_t cap = (size_t)TXNS * 6 * 48 + 64, len = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    int64_t cur[KEYS + 1] = { 0 }, prev[KEYS + 1] = { 0 }, next = 1;
+    for (int t = 1; t <= TXNS; t++) {
+        int sess = 1 + (int)RND(SESS), nops = 1 + (int)RND(5), done[KEYS + 1] = { 0 };
+        for (int i = 0; i < nops; i++) {
+            int k = 1 + (int)RND(KEYS);
+            if (done[k]) continue;
+            done[k] = 1;
+            switch (RND(4)) {
+            case 0:                                   /* read-modify-write: a link */
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                /* fall through */
+            case 1:
+                prev[k] = cur[k]; cur[k] = next++;
+                len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                break;
+            case 2:
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                break;
+            default:                                  /* an older version */
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)prev[k], sess, t);
+            }
+        }
+    }
+    history *h = text(src);
+    free(src);
+    ic_error err; ic_error_clear(&err);
+    pg_index one;
+    assert_true(pg_index_build(&one, h, &err));
+    assert_true(one.num_links > 100 && one.units.len > 1000);
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        par_pool *pool = par_pool_new(threads);
+        pg_index ix;
+        assert_true(pg_index_build_on(&ix, h, &err, pool));
+        par_pool_free(pool);
+        assert_int_equal(ix.num_writers, one.num_writers);
+        assert_int_equal(ix.num_links, one.num_links);
+        assert_int_equal(ix.num_ext_reads, one.num_ext_reads);
+        assert_int_equal(ix.num_graph_txns, one.num_graph_txns);
+        assert_memory_equal(ix.key_unit_start, one.key_unit_start, ((size_t)h->num_keys + 1) * sizeof *ix.key_unit_start);
+        assert_int_equal(ix.units.len, one.units.len);
+        assert_memory_equal(ix.units.data, one.units.data, one.units.len * sizeof *ix.units.data);
+        assert_memory_equal(ix.unit_key, one.unit_key, one.units.len * sizeof *ix.unit_key);
+        assert_int_equal(ix.members.len, one.members.len);
+        assert_memory_equal(ix.members.data, one.members.data, one.members.len * sizeof *ix.members.data);
+        assert_int_equal(ix.readers.len, one.readers.len);
+        assert_memory_equal(ix.readers.data, one.readers.data, one.readers.len * sizeof *ix.readers.data);
+        assert_int_equal(ix.base.len, one.base.len);
+        for (size_t i = 0; i < one.base.len; i++) {
+            const dep_edge *a = &ix.base.data[i], *b = &one.base.data[i];
+            assert_true(a->from == b->from && a->to == b->to && a->key == b->key && a->kind == b->kind);
+        }
+        pg_index_free(&ix);
+    }
+    pg_index_free(&one);
+    history_free(h);
+#undef RND
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rmw_chains_form_units),
@@ -553,6 +623,7 @@ int main(void) {
         cmocka_unit_test(list_read_after_own_append),
         cmocka_unit_test(verify_model_graph_survives_compaction),
         cmocka_unit_test(recheck_in_key_ranges_same_answers),
+        cmocka_unit_test(index_in_key_ranges_same_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "io/bigmem.h"
+#include "par.h"
+
+#include <stdatomic.h>
 
 const char *dep_kind_name(dep_kind k) {
     static const char *names[] = { "SO", "WR", "WW", "RW", "FIXED" };
@@ -51,7 +54,182 @@ static void mark_in_graph(pg_index *ix) {
     ix->in_graph = history_participants(ix->h);
 }
 
-int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
+/* The per-key part of the index, for a range of keys (see pg_index_build). */
+typedef struct key_out {
+    VEC(pg_unit) units;          /* m_first, rd_first and key_unit_start relative to the range's own arrays */
+    vec_u32 members, readers;
+    dep_edge_vec base;
+    uint64_t num_writers, num_links;
+} key_out;
+
+/* txn -> writer index of the key at hand, UINT32_MAX between keys: one a
+ * thread, taken by a task while it runs (at most `threads` run at once) */
+typedef struct key_scratch { uint32_t *local; atomic_int busy; } key_scratch;
+
+typedef struct key_job {
+    pg_index *ix;
+    const uint32_t *rstart;
+    const ext_read *byk;
+    const uint8_t *is_final;
+    const uint32_t *range;
+    key_out *out;
+    unsigned threads;
+    key_scratch *scratch;
+} key_job;
+
+/* Ranges of keys with about equal numbers of external reads, 8 a thread. */
+static uint32_t key_ranges_by_reads(const uint32_t *rstart, uint32_t nk, unsigned threads, vec_u32 *range) {
+    uint32_t ntasks = threads > 1 ? 8 * threads : 1;
+    if (ntasks > nk) ntasks = nk ? nk : 1;
+    uint64_t per = (uint64_t)rstart[nk] / ntasks + 1;
+    vec_clear(*range);
+    vec_push(*range, 0u);
+    for (uint32_t k = 0; k < nk; k++)
+        if ((uint64_t)rstart[k + 1] >= per * range->len && range->len < ntasks) vec_push(*range, k + 1);
+    if (vec_last(*range) != nk) vec_push(*range, nk);
+    return (uint32_t)range->len - 1;
+}
+
+static void key_task(void *ctx, size_t task) {
+    key_job *jb = ctx;
+    pg_index *ix = jb->ix;
+    const history *h = ix->h;
+    const uint8_t *in_graph = ix->in_graph, *is_final = jb->is_final;
+    const uint32_t *rstart = jb->rstart;
+    const ext_read *byk = jb->byk;
+    key_out *o = &jb->out[task];
+    uint32_t nt = h->num_txns;
+    key_scratch *ks = NULL;
+    for (unsigned i = 0; !ks; i = (i + 1) % jb->threads)
+        if (!atomic_exchange(&jb->scratch[i].busy, 1)) ks = &jb->scratch[i];
+    if (!ks->local) {
+        ks->local = big_malloc((size_t)(nt ? nt : 1) * sizeof *ks->local);
+        for (uint32_t t = 0; t < nt; t++) ks->local[t] = UINT32_MAX;
+    }
+    uint32_t *local = ks->local;
+    vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill;
+    vec_u32 visited;
+    vec_init(wtx); vec_init(succ); vec_init(pred); vec_init(rcount); vec_init(rfirst); vec_init(rlist);
+    vec_init(fill); vec_init(visited);
+    for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
+        ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
+        vec_clear(wtx);
+        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            if (!in_graph[t] || !is_final[op]) continue;
+            if (local[t] != UINT32_MAX) continue;
+            local[t] = (uint32_t)wtx.len;
+            vec_push(wtx, t);
+        }
+        if (wtx.len == 0 || wtx.data[0] != 0) {
+            /* INIT always writes every key first; be defensive. */
+            for (size_t i = 0; i < wtx.len; i++) local[wtx.data[i]] = UINT32_MAX;
+            vec_clear(wtx);
+            local[0] = 0; vec_push(wtx, 0u);
+            for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+                uint32_t op = h->key_writes[i], t = h->op_txn[op];
+                if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
+                local[t] = (uint32_t)wtx.len; vec_push(wtx, t);
+            }
+        }
+        uint32_t nw = (uint32_t)wtx.len;
+        o->num_writers += nw - 1;
+        vec_resize(succ, nw); vec_resize(pred, nw); vec_resize(rcount, nw + 1); vec_resize(rfirst, nw + 1);
+        vec_resize(visited, nw);
+        for (uint32_t i = 0; i < nw; i++) { succ.data[i] = pred.data[i] = UINT32_MAX; rcount.data[i] = 0; visited.data[i] = 0; }
+        rcount.data[nw] = 0;
+        /* Elle list reads show a prefix of the version order itself: the
+         * longest observed list's writers follow INIT in exactly that order
+         * (the axioms make all of a key's lists prefixes of one order).  A
+         * list ending with its reader's own appends puts the reader's
+         * version right after its external prefix. */
+        if (h->has_lists) {
+            uint32_t best = HISTORY_NONE, best_len = 0;
+            for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+                uint32_t op = byk[i].op, len;
+                if (history_op_kind(h, op) != OP_LIST_READ) continue;
+                history_list(h, op, &len);
+                if (len > best_len) { best_len = len; best = op; }
+            }
+            if (best != HISTORY_NONE) {
+                uint32_t len;
+                const int64_t *els = history_list(h, best, &len);
+                uint32_t prev = 0;                      /* INIT's local index */
+                for (uint32_t j = 0; j < len; j++) {
+                    uint32_t wop = history_writer_of(h, k, els[j]);
+                    if (wop == HISTORY_NONE) break;
+                    uint32_t w = local[h->op_txn[wop]];
+                    if (w == UINT32_MAX) break;         /* not a participant's write */
+                    if (w == prev) continue;            /* several appends of one txn */
+                    if (pred.data[w] != UINT32_MAX || succ.data[prev] != UINT32_MAX || w == 0) break;
+                    succ.data[prev] = w; pred.data[w] = prev; o->num_links++;
+                    prev = w;
+                }
+            }
+        }
+        /* readers per version, and read-modify-write links */
+        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+            const ext_read *r = &byk[i];
+            uint32_t w = local[h->op_txn[r->src_op]];
+            rcount.data[w]++;
+            uint32_t lt = local[r->txn];
+            if (lt != UINT32_MAX && lt != w && succ.data[w] == UINT32_MAX && pred.data[lt] == UINT32_MAX) {
+                succ.data[w] = lt; pred.data[lt] = w; o->num_links++;
+            }
+            if (h->op_txn[r->src_op] != 0)
+                push_dep(&o->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
+        }
+        rfirst.data[0] = 0;
+        for (uint32_t i = 0; i < nw; i++) rfirst.data[i + 1] = rfirst.data[i] + rcount.data[i];
+        vec_resize(rlist, rfirst.data[nw]);
+        vec_resize(fill, nw);
+        for (uint32_t i = 0; i < nw; i++) fill.data[i] = rfirst.data[i];
+        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
+            const ext_read *r = &byk[i];
+            uint32_t w = local[h->op_txn[r->src_op]];
+            rlist.data[fill.data[w]++] = r->txn;
+        }
+        /* Units: walk links from every head (INIT's first); writers left
+         * unvisited lie on link cycles — break each at an arbitrary writer. */
+        for (uint32_t pass = 0; pass < 2; pass++) {
+            for (uint32_t i = 0; i < nw; i++) {
+                if (visited.data[i] || (pass == 0 && pred.data[i] != UINT32_MAX)) continue;
+                pg_unit u;
+                u.head = wtx.data[i];
+                u.m_first = (uint32_t)o->members.len;
+                u.len = 0;
+                uint32_t x = i, prev = UINT32_MAX;
+                while (x != UINT32_MAX && !visited.data[x]) {
+                    visited.data[x] = 1;
+                    vec_push(o->members, wtx.data[x]);
+                    u.len++;
+                    if (prev != UINT32_MAX) {
+                        /* link prev -> x: WW, and RW from prev's other readers */
+                        uint32_t a = wtx.data[prev], b = wtx.data[x];
+                        if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
+                        for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++)
+                            if (rlist.data[j] != b) push_dep(&o->base, DEP_RW, k, rlist.data[j], b);
+                    }
+                    prev = x;
+                    x = succ.data[x];
+                }
+                u.last = wtx.data[prev];
+                u.rd_first = (uint32_t)o->readers.len;
+                u.rd_num = rcount.data[prev];
+                for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++) vec_push(o->readers, rlist.data[j]);
+                vec_push(o->units, u);
+            }
+        }
+        for (uint32_t i = 0; i < nw; i++) local[wtx.data[i]] = UINT32_MAX;
+    }
+    vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
+    vec_free(fill); vec_free(visited);
+    atomic_store(&ks->busy, 0);
+}
+
+int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
+
+int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool) {
     memset(ix, 0, sizeof *ix);
     ix->h = h;
     ix->num_keys = h->num_keys;
@@ -123,126 +301,39 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
     }
     vec_free(reads);
 
-    /* Per key: writers, read-modify-write links, units. */
-    uint32_t *local = big_malloc((size_t)nt * sizeof *local);       /* txn -> writer index */
-    for (uint32_t t = 0; t < nt; t++) local[t] = UINT32_MAX;
-    vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill;
-    vec_u32 visited;
-    vec_init(wtx); vec_init(succ); vec_init(pred); vec_init(rcount); vec_init(rfirst); vec_init(rlist);
-    vec_init(fill); vec_init(visited);
+    /* Per key: writers, read-modify-write links, units — in key ranges on
+     * the pool, each into arrays of its own, joined in key order (the
+     * arrays of one pass over the keys). */
     ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
-
-    for (uint32_t k = 0; k < nk; k++) {
-        ix->key_unit_start[k] = (uint32_t)ix->units.len;
-        vec_clear(wtx);
-        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = h->op_txn[op];
-            if (!ix->in_graph[t] || !is_final[op]) continue;
-            if (local[t] != UINT32_MAX) continue;
-            local[t] = (uint32_t)wtx.len;
-            vec_push(wtx, t);
-        }
-        if (wtx.len == 0 || wtx.data[0] != 0) {
-            /* INIT always writes every key first; be defensive. */
-            for (size_t i = 0; i < wtx.len; i++) local[wtx.data[i]] = UINT32_MAX;
-            vec_clear(wtx);
-            local[0] = 0; vec_push(wtx, 0u);
-            for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-                uint32_t op = h->key_writes[i], t = h->op_txn[op];
-                if (!ix->in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
-                local[t] = (uint32_t)wtx.len; vec_push(wtx, t);
-            }
-        }
-        uint32_t nw = (uint32_t)wtx.len;
-        ix->num_writers += nw - 1;
-        vec_resize(succ, nw); vec_resize(pred, nw); vec_resize(rcount, nw + 1); vec_resize(rfirst, nw + 1);
-        vec_resize(visited, nw);
-        for (uint32_t i = 0; i < nw; i++) { succ.data[i] = pred.data[i] = UINT32_MAX; rcount.data[i] = 0; visited.data[i] = 0; }
-        rcount.data[nw] = 0;
-        /* Elle list reads show a prefix of the version order itself: the
-         * longest observed list's writers follow INIT in exactly that order
-         * (the axioms make all of a key's lists prefixes of one order).  A
-         * list ending with its reader's own appends puts the reader's
-         * version right after its external prefix. */
-        if (h->has_lists) {
-            uint32_t best = HISTORY_NONE, best_len = 0;
-            for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-                uint32_t op = byk[i].op, len;
-                if (history_op_kind(h, op) != OP_LIST_READ) continue;
-                history_list(h, op, &len);
-                if (len > best_len) { best_len = len; best = op; }
-            }
-            if (best != HISTORY_NONE) {
-                uint32_t len;
-                const int64_t *els = history_list(h, best, &len);
-                uint32_t prev = 0;                      /* INIT's local index */
-                for (uint32_t j = 0; j < len; j++) {
-                    uint32_t wop = history_writer_of(h, k, els[j]);
-                    if (wop == HISTORY_NONE) break;
-                    uint32_t w = local[h->op_txn[wop]];
-                    if (w == UINT32_MAX) break;         /* not a participant's write */
-                    if (w == prev) continue;            /* several appends of one txn */
-                    if (pred.data[w] != UINT32_MAX || succ.data[prev] != UINT32_MAX || w == 0) break;
-                    succ.data[prev] = w; pred.data[w] = prev; ix->num_links++;
-                    prev = w;
-                }
-            }
-        }
-        /* readers per version, and read-modify-write links */
-        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-            const ext_read *r = &byk[i];
-            uint32_t w = local[h->op_txn[r->src_op]];
-            rcount.data[w]++;
-            uint32_t lt = local[r->txn];
-            if (lt != UINT32_MAX && lt != w && succ.data[w] == UINT32_MAX && pred.data[lt] == UINT32_MAX) {
-                succ.data[w] = lt; pred.data[lt] = w; ix->num_links++;
-            }
-            if (h->op_txn[r->src_op] != 0)
-                push_dep(&ix->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
-        }
-        rfirst.data[0] = 0;
-        for (uint32_t i = 0; i < nw; i++) rfirst.data[i + 1] = rfirst.data[i] + rcount.data[i];
-        vec_resize(rlist, rfirst.data[nw]);
-        vec_resize(fill, nw);
-        for (uint32_t i = 0; i < nw; i++) fill.data[i] = rfirst.data[i];
-        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-            const ext_read *r = &byk[i];
-            uint32_t w = local[h->op_txn[r->src_op]];
-            rlist.data[fill.data[w]++] = r->txn;
-        }
-        /* Units: walk links from every head (INIT's first); writers left
-         * unvisited lie on link cycles — break each at an arbitrary writer. */
-        for (uint32_t pass = 0; pass < 2; pass++) {
-            for (uint32_t i = 0; i < nw; i++) {
-                if (visited.data[i] || (pass == 0 && pred.data[i] != UINT32_MAX)) continue;
-                pg_unit u;
-                u.head = wtx.data[i];
-                u.m_first = (uint32_t)ix->members.len;
-                u.len = 0;
-                uint32_t x = i, prev = UINT32_MAX;
-                while (x != UINT32_MAX && !visited.data[x]) {
-                    visited.data[x] = 1;
-                    vec_push(ix->members, wtx.data[x]);
-                    u.len++;
-                    if (prev != UINT32_MAX) {
-                        /* link prev -> x: WW, and RW from prev's other readers */
-                        uint32_t a = wtx.data[prev], b = wtx.data[x];
-                        if (a != 0) push_dep(&ix->base, DEP_WW, k, a, b);
-                        for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++)
-                            if (rlist.data[j] != b) push_dep(&ix->base, DEP_RW, k, rlist.data[j], b);
-                    }
-                    prev = x;
-                    x = succ.data[x];
-                }
-                u.last = wtx.data[prev];
-                u.rd_first = (uint32_t)ix->readers.len;
-                u.rd_num = rcount.data[prev];
-                for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++) vec_push(ix->readers, rlist.data[j]);
-                vec_push(ix->units, u);
-            }
-        }
-        for (uint32_t i = 0; i < nw; i++) local[wtx.data[i]] = UINT32_MAX;
+    vec_u32 range; vec_init(range);
+    unsigned threads = par_pool_threads(pool);
+    uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
+    key_out *out = xcalloc(ntasks, sizeof *out);
+    key_job job = { ix, rstart, byk, is_final, range.data, out, threads, NULL };
+    job.scratch = xcalloc(threads, sizeof *job.scratch);
+    par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
+    for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
+    free(job.scratch);
+    size_t nu = 0, nm = 0, nr = 0, nb = 0;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
     }
+    vec_reserve(ix->units, nu); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);
+    vec_reserve(ix->base, nb + nt);                              /* + SO below */
+    for (uint32_t i = 0; i < ntasks; i++) {
+        key_out *o = &out[i];
+        uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
+        for (uint32_t k = range.data[i]; k < range.data[i + 1]; k++) ix->key_unit_start[k] += u0;
+        vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
+#define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
+                            (dst).len += (src).len; vec_free(src); } while (0)
+        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers); JOIN(ix->base, o->base);
+#undef JOIN
+        ix->num_writers += o->num_writers;
+        ix->num_links += o->num_links;
+    }
+    free(out);
+    vec_free(range);
     ix->key_unit_start[nk] = (uint32_t)ix->units.len;
     ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
     for (uint32_t k = 0; k < nk; k++)
@@ -261,9 +352,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
 
     /* kept while checking: no doubling slack */
     vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
-    free(local); free(rstart); free(byk); free(is_final);
-    vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
-    vec_free(fill); vec_free(visited);
+    free(rstart); free(byk); free(is_final);
     return 1;
 }
 

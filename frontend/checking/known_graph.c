@@ -334,6 +334,7 @@ int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_
     }
     free(out);
     vec_free(range);
+    if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
     ix->key_unit_start[nk] = (uint32_t)ix->units.len;
     ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
     for (uint32_t k = 0; k < nk; k++)

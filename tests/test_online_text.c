@@ -281,6 +281,8 @@ static void test_errors_as_batch(void **state) {
         else if (kind == 4) put(&u, "w(0,1000001,1,999)\nw(0,1000001,2,998)");                  /* a value written twice */
         else put(&u, "r(0,0,1,997)\nr(0,0,2,997)");                                   /* a transaction in two sessions */
         for (size_t i = end; i < t.len; i++) vec_push(u, t.data[i]);
+        vec_push(u, '\0');                      /* for sscanf below, which reads to a NUL */
+        u.len--;
         ic_error want;
         ic_error_clear(&want);
         history *h = load_history_mem(u.data, u.len, FORMAT_TEXT, "t.txt", &want);

@@ -608,6 +608,38 @@ static void index_in_key_ranges_same_arrays(void **state) {
     }
     pg_index_free(&one);
     history_free(h);
+    /* faults in the read pass: two reads of unwritten values (the earlier
+     * transaction's is the error), then an intermediate write read early
+     * and an unwritten value read late (the read pass's fault comes first) */
+    for (int bad = 0; bad < 2; bad++) {
+        len = 0;
+        src = malloc(cap);
+        assert_non_null(src);
+        for (int t = 1; t <= TXNS; t++) {
+            int k = 1 + t % KEYS, sess = 1 + t % SESS;
+            if (bad == 0 && (t == 40 || t == TXNS - 40))          /* before the own write: external */
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%d,%d,%d)\n", k, 1000000 + t, sess, t);
+            if (bad == 1 && t == TXNS - 40) len += (size_t)snprintf(src + len, cap - len, "r(%d,%d,%d,%d)\n", k, 1000000 + t, sess, t);
+            len += (size_t)snprintf(src + len, cap - len, "w(%d,%d,%d,%d)\n", k, 2 * t, sess, t);
+            if (bad == 1 && t == 5) len += (size_t)snprintf(src + len, cap - len, "w(%d,%d,%d,%d)\n", k, 2 * t + 1, sess, t);
+            if (bad == 1 && t == 50) len += (size_t)snprintf(src + len, cap - len, "r(%d,%d,%d,%d)\n", 1 + 5 % KEYS, 10, sess, t);
+        }
+        h = text(src);
+        free(src);
+        ic_error e1; ic_error_clear(&e1);
+        pg_index bi;
+        assert_false(pg_index_build(&bi, h, &e1));
+        assert_non_null(strstr(e1.msg, "observes a value nobody wrote"));
+        assert_non_null(strstr(e1.msg, bad ? "t.txt:2962:" : "t.txt:40:"));   /* the late read; the early one */
+        for (unsigned threads = 2; threads <= 3; threads++) {
+            par_pool *pool = par_pool_new(threads);
+            ic_error e2; ic_error_clear(&e2);
+            assert_false(pg_index_build_on(&bi, h, &e2, pool));
+            par_pool_free(pool);
+            assert_string_equal(e2.msg, e1.msg);
+        }
+        history_free(h);
+    }
 #undef RND
 }
 

@@ -54,6 +54,82 @@ static void mark_in_graph(pg_index *ix) {
     ix->in_graph = history_participants(ix->h);
 }
 
+/* The read pass for a range of transactions.  Its per-key scratch is one
+ * set of arrays a thread (at most `threads` tasks run at once), stamped
+ * with transaction ids, which the ranges do not share: no reset between
+ * tasks. */
+typedef struct read_scratch { uint32_t *last_w, *wrote, *read, *app_txn, *app_num; atomic_int busy; } read_scratch;
+typedef struct read_out { VEC(ext_read) reads; uint64_t graph_txns; int failed; ic_error err; } read_out;
+typedef struct read_job {
+    const pg_index *ix;
+    uint8_t *is_final;           /* per op; a range writes its own transactions' ops */
+    uint32_t ntasks;
+    read_out *out;
+    read_scratch *scratch;
+    unsigned threads;
+} read_job;
+
+static void read_task(void *ctx, size_t task) {
+    read_job *jb = ctx;
+    const pg_index *ix = jb->ix;
+    const history *h = ix->h;
+    uint8_t *is_final = jb->is_final;
+    read_out *o = &jb->out[task];
+    uint32_t nk = h->num_keys, nt = h->num_txns;
+    uint32_t lo = (uint32_t)((uint64_t)nt * task / jb->ntasks), hi = (uint32_t)((uint64_t)nt * (task + 1) / jb->ntasks);
+    read_scratch *sc = NULL;
+    for (unsigned i = 0; !sc; i = (i + 1) % jb->threads)
+        if (!atomic_exchange(&jb->scratch[i].busy, 1)) sc = &jb->scratch[i];
+    if (!sc->last_w) {
+        sc->last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->last_w);    /* reverse pass */
+        sc->wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->wrote);      /* written before, this txn */
+        sc->read = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->read);        /* read before, this txn */
+        sc->app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_txn);  /* own appends so far: txn */
+        sc->app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_num);  /* ... and how many */
+        for (uint32_t k = 0; k < nk; k++) sc->last_w[k] = sc->wrote[k] = sc->read[k] = sc->app_txn[k] = UINT32_MAX;
+    }
+    uint32_t *last_w = sc->last_w, *wrote = sc->wrote, *read = sc->read, *app_txn = sc->app_txn, *app_num = sc->app_num;
+    ic_error_clear(&o->err);
+    int ok = 1;
+    /* Final writes (a transaction installs only its last write of a key)
+     * and external reads: the first read per key that shows the snapshot —
+     * a register read before an own write, or any list read, whose external
+     * prefix (without the own appends so far) is what it read from the
+     * snapshot.  INT makes the later reads agree with it. */
+    for (uint32_t t = lo; t < hi && ok; t++) {
+        if (!ix->in_graph[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        o->graph_txns++;
+        for (uint32_t i = tx->num_ops; i-- > 0;) {
+            uint32_t op = tx->first_op + i;
+            if (!history_op_is_write(h, op)) continue;
+            uint32_t k = h->op_key[op];
+            if (last_w[k] != t) { last_w[k] = t; is_final[op] = 1; }
+        }
+        for (uint32_t i = 0; i < tx->num_ops && ok; i++) {
+            uint32_t op = tx->first_op + i, k = h->op_key[op];
+            prefetch_sources(h, op);
+            if (history_op_is_write(h, op)) {
+                if (history_op_kind(h, op) == OP_WRITE) wrote[k] = t;          /* hides the snapshot */
+                else if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 1; }
+                else app_num[k]++;
+                continue;
+            }
+            if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
+            read[k] = t;
+            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
+            if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
+            uint32_t w = h->op_txn[src];
+            if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
+            if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
+            ext_read r = { t, k, src, op };
+            vec_push(o->reads, r);
+        }
+    }
+    o->failed = !ok;
+    atomic_store(&sc->busy, 0);
+}
+
 /* The per-key part of the index, for a range of keys (see pg_index_build). */
 typedef struct key_out {
     VEC(pg_unit) units;          /* m_first, rd_first and key_unit_start relative to the range's own arrays */
@@ -237,76 +313,57 @@ int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_
 
     uint32_t nk = h->num_keys, nt = h->num_txns;
     uint8_t *is_final = big_calloc(h->num_ops ? h->num_ops : 1, 1);
-    uint32_t *last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *last_w);   /* reverse pass */
-    uint32_t *wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *wrote);     /* written before, this txn */
-    uint32_t *read = xmalloc((size_t)(nk ? nk : 1) * sizeof *read);       /* read before, this txn */
-    uint32_t *app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_txn); /* own appends so far: txn */
-    uint32_t *app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_num); /* ... and how many */
-    for (uint32_t k = 0; k < nk; k++) last_w[k] = wrote[k] = read[k] = app_txn[k] = UINT32_MAX;
-    VEC(ext_read) reads; vec_init(reads);
-    int ok = 1;
+    unsigned threads = par_pool_threads(pool);
 
-    /* Final writes (a transaction installs only its last write of a key)
-     * and external reads: the first read per key that shows the snapshot —
-     * a register read before an own write, or any list read, whose external
-     * prefix (without the own appends so far) is what it read from the
-     * snapshot.  INT makes the later reads agree with it. */
-    for (uint32_t t = 0; t < nt && ok; t++) {
-        if (!ix->in_graph[t]) continue;
-        const history_txn *tx = &h->txns[t];
-        ix->num_graph_txns++;
-        for (uint32_t i = tx->num_ops; i-- > 0;) {
-            uint32_t op = tx->first_op + i;
-            if (!history_op_is_write(h, op)) continue;
-            uint32_t k = h->op_key[op];
-            if (last_w[k] != t) { last_w[k] = t; is_final[op] = 1; }
-        }
-        for (uint32_t i = 0; i < tx->num_ops && ok; i++) {
-            uint32_t op = tx->first_op + i, k = h->op_key[op];
-            prefetch_sources(h, op);
-            if (history_op_is_write(h, op)) {
-                if (history_op_kind(h, op) == OP_WRITE) wrote[k] = t;          /* hides the snapshot */
-                else if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 1; }
-                else app_num[k]++;
-                continue;
-            }
-            if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
-            read[k] = t;
-            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
-            if (src == HISTORY_NONE) { ok = read_error(err, h, op, "observes a value nobody wrote"); break; }
-            uint32_t w = h->op_txn[src];
-            if (w == t) { ok = read_error(err, h, op, "observes the transaction's own later write"); break; }
-            if (!ix->in_graph[w]) { ok = read_error(err, h, op, "observes a write of an aborted transaction"); break; }
-            ext_read r = { t, k, src, op };
-            vec_push(reads, r);
-        }
+    /* Final writes and external reads, in transaction ranges on the pool
+     * (read_task); a range stops at its first bad read, and the first
+     * range with one gives the error one pass would. */
+    uint32_t nread = threads > 1 ? 8 * threads : 1;
+    if (nread > nt) nread = nt ? nt : 1;
+    read_out *rout = xcalloc(nread, sizeof *rout);
+    read_job rjob = { ix, is_final, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads };
+    par_pool_run(threads > 1 ? pool : NULL, nread, read_task, &rjob);
+    for (unsigned i = 0; i < threads; i++) {
+        read_scratch *sc = &rjob.scratch[i];
+        free(sc->last_w); free(sc->wrote); free(sc->read); free(sc->app_txn); free(sc->app_num);
     }
-    free(last_w); free(wrote); free(read); free(app_txn); free(app_num);
-    for (size_t i = 0; i < reads.len && ok; i++)
-        if (!is_final[reads.data[i].src_op])
-            ok = read_error(err, h, reads.data[i].op, "observes an intermediate (overwritten) write");
-    if (!ok) { free(is_final); vec_free(reads); pg_index_free(ix); return 0; }
-    ix->num_ext_reads = reads.len;
+    free(rjob.scratch);
+    int ok = 1;
+    size_t nreads = 0;
+    for (uint32_t i = 0; i < nread; i++) {
+        if (ok && rout[i].failed) { *err = rout[i].err; ok = 0; }
+        ix->num_graph_txns += rout[i].graph_txns;
+        nreads += rout[i].reads.len;
+    }
+#define EACH_READ(r, body) for (uint32_t ti_ = 0; ti_ < nread; ti_++) \
+        for (size_t i_ = 0; i_ < rout[ti_].reads.len; i_++) { const ext_read *r = &rout[ti_].reads.data[i_]; body }
+    EACH_READ(r, if (ok && !is_final[r->src_op]) ok = read_error(err, h, r->op, "observes an intermediate (overwritten) write");)
+    if (!ok) {
+        for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
+        free(rout); free(is_final); pg_index_free(ix); return 0;
+    }
+    ix->num_ext_reads = nreads;
 
     /* Bucket the external reads by key (counting sort). */
     uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    for (size_t i = 0; i < reads.len; i++) rstart[reads.data[i].key + 1]++;
+    EACH_READ(r, rstart[r->key + 1]++;)
     for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
-    ext_read *byk = big_malloc((reads.len ? reads.len : 1) * sizeof *byk);
+    ext_read *byk = big_malloc((nreads ? nreads : 1) * sizeof *byk);
     {
         uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
         memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        for (size_t i = 0; i < reads.len; i++) byk[fill[reads.data[i].key]++] = reads.data[i];
+        EACH_READ(r, byk[fill[r->key]++] = *r;)
         free(fill);
     }
-    vec_free(reads);
+#undef EACH_READ
+    for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
+    free(rout);
 
     /* Per key: writers, read-modify-write links, units — in key ranges on
      * the pool, each into arrays of its own, joined in key order (the
      * arrays of one pass over the keys). */
     ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
     vec_u32 range; vec_init(range);
-    unsigned threads = par_pool_threads(pool);
     uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
     key_out *out = xcalloc(ntasks, sizeof *out);
     key_job job = { ix, rstart, byk, is_final, range.data, out, threads, NULL };

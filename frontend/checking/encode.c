@@ -78,6 +78,12 @@ static void ends_task(void *ctx, size_t task) {
     }
 }
 
+/* The nodes are the graph's own, so only 2^31 edges can make the call
+ * refuse them: fatal, as in acyclic_add_edge one at a time. */
+static void load_edges(gsat *s, int graph, const int *ends, size_t n) {
+    if (gsat_graph_add_edges(s, graph, ends, n) < 0) xalloc_fail(SIZE_MAX);
+}
+
 static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
     const pg_index *ix = g->ix;
     size_t cap = g->known.len < ENDS_CHUNK ? g->known.len : ENDS_CHUNK;
@@ -89,7 +95,7 @@ static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
         size_t ntasks = threads > 1 ? 4 * (size_t)threads : 1;
         ends_job job = { g, first, n, (n + ntasks - 1) / ntasks, ends };
         par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, ntasks, ends_task, &job);
-        gsat_graph_add_edges(s, graph, ends, n);
+        load_edges(s, graph, ends, n);
     }
     if (g->split) {
         size_t n = 0;
@@ -97,9 +103,9 @@ static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
             if (!ix->in_graph[t]) continue;
             ends[2 * n] = (int)g->topo_pos[2 * t + 1];
             ends[2 * n + 1] = (int)g->topo_pos[2 * t];
-            if (++n == cap) { gsat_graph_add_edges(s, graph, ends, n); n = 0; }
+            if (++n == cap) { load_edges(s, graph, ends, n); n = 0; }
         }
-        gsat_graph_add_edges(s, graph, ends, n);
+        load_edges(s, graph, ends, n);
     }
     free(ends);
 }

@@ -180,13 +180,14 @@ typedef struct start_ctx {
     int ix_ok;
     ic_error ix_err;
     double ix_seconds;
+    par_pool *pool;              /* the index's per-key part runs on it too */
 } start_ctx;
 
 static void start_task(void *ctx, size_t i) {
     start_ctx *s = ctx;
     if (i == 0) { s->found = axioms_check(s->h, &s->axioms, s->max_anomalies); return; }
     double t0 = monotonic_seconds();
-    s->ix_ok = pg_index_build(&s->ix, s->h, &s->ix_err);
+    s->ix_ok = pg_index_build_on(&s->ix, s->h, &s->ix_err, s->pool);
     s->ix_seconds = monotonic_seconds() - t0;
 }
 
@@ -206,7 +207,7 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
 
 static int run_levels(const history *h, const run_check_options *o, par_pool *pool, report *rep, certificate *cert,
                       int *cert_level, ic_error *err) {
-    start_ctx st = { .h = h, .max_anomalies = o->max_anomalies };
+    start_ctx st = { .h = h, .max_anomalies = o->max_anomalies, .pool = pool };
     anomaly_list_init(&st.axioms);
     ic_error_clear(&st.ix_err);
     if (pool) par_pool_run(pool, 2, start_task, &st);

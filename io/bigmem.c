@@ -46,3 +46,9 @@ void big_prefer_heap(void) {
     (void)mallopt(M_MMAP_THRESHOLD, 1 << 30);
 #endif
 }
+
+void big_release_free(void) {
+#ifdef __GLIBC__
+    (void)malloc_trim(0);
+#endif
+}

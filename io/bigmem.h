@@ -22,6 +22,11 @@ void big_advise(void *p, size_t bytes);
  * instead of returned to the kernel and faulted in again.  glibc only;
  * elsewhere nothing happens.  Call before allocating. */
 void big_prefer_heap(void);
+/* Hand the heap's free pages back to the kernel (glibc: malloc_trim; all
+ * threads' arenas), after many mid-sized blocks were freed at once and
+ * large ones (own mappings) come next: otherwise they stay resident.
+ * Elsewhere nothing happens. */
+void big_release_free(void);
 
 /* Grow the zeroed array p from oldn to newn zeroed entries (needs <string.h>).
  * A large jump (a reader reserving every variable at once) takes fresh

@@ -549,8 +549,86 @@ static void explanations_are_cycles(void **state) {
     assert_true(implied > 100);
 }
 
+/* gsat_graph_add_edges: always-on edges in batches give the same edge ids,
+ * ends, answers and counts as one gsat_graph_add_edge each — on new graphs
+ * (numbered forward: the batch path), with backward edges and self-loops
+ * among them, on a second graph whose nodes do not start at 0, and after a
+ * solve or a backward edge has reordered the nodes (the per-edge path). */
+static void batch_edges_same_as_one_by_one(void **state) {
+    (void)state;
+    rng = 0xBA7C4ULL;
+    int sat = 0, unsat = 0, reordered = 0;
+    for (int r = 0; r < 400; r++) {
+        int graphs = 1 + pick(2), nodes[2] = { 3 + pick(40), 3 + pick(40) }, vars = 1 + pick(6);
+        gsat *s[2] = { gsat_new(), gsat_new() };
+        int gid[2][2];
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(gsat_set_option(s[k], "theory_keep_ends", r & 1), 1);
+            gsat_reserve_vars(s[k], vars);
+            for (int g = 0; g < graphs; g++) gid[k][g] = gsat_graph_new(s[k], nodes[g]);
+        }
+        int back = pick(3);                      /* 0: every always-on edge forward */
+        for (int stage = 0; stage < 3; stage++) {
+            int batches = 1 + pick(3);
+            for (int b = 0; b < batches; b++) {
+                int g = pick(graphs), n = pick(3 * nodes[g]), ends[256];
+                if (n > 128) n = 128;
+                for (int i = 0; i < n; i++) {
+                    int x = pick(nodes[g]), y = pick(nodes[g]);
+                    if (x > y && (!back || pick(12))) { int t = x; x = y; y = t; }
+                    if (x == y && pick(8)) y = (x + 1) % nodes[g];
+                    ends[2 * i] = x; ends[2 * i + 1] = y;
+                }
+                int id0 = -2;
+                for (int i = 0; i < n; i++) {
+                    int id = gsat_graph_add_edge(s[0], gid[0][g], ends[2 * i], ends[2 * i + 1], 0);
+                    if (i == 0) id0 = id;
+                }
+                int id1 = gsat_graph_add_edges(s[1], gid[1][g], ends, (size_t)n);
+                if (n) assert_int_equal(id1, id0);
+                /* a guarded edge or two between the batches, one call each */
+                for (int i = pick(3); i > 0; i--) {
+                    int x = pick(nodes[g]), y = pick(nodes[g]), v = 1 + pick(vars), lit = pick(2) ? v : -v;
+                    for (int k = 0; k < 2; k++) gsat_graph_add_edge(s[k], gid[k][g], x, y, lit);
+                }
+            }
+            int bad[2] = { 0, nodes[0] };
+            assert_int_equal(gsat_graph_add_edges(s[1], gid[1][0], bad, 1), -1);     /* nothing added */
+            int a0 = gsat_solve(s[0], NULL, 0), a1 = gsat_solve(s[1], NULL, 0);
+            assert_int_equal(a1, a0);
+            if (a0 == GSAT_SAT)
+                for (int v = 1; v <= vars; v++) assert_int_equal(gsat_value(s[1], v), gsat_value(s[0], v));
+            if (a0 != GSAT_SAT) break;
+        }
+        acyclic *a[2] = { acyclic_of(s[0]), acyclic_of(s[1]) };
+        assert_int_equal(acyclic_num_edges(a[1]), acyclic_num_edges(a[0]));
+        for (int e = 0; e < acyclic_num_edges(a[0]); e++) {
+            int f0, t0, l0, f1, t1, l1;
+            acyclic_edge_ends(a[0], e, &f0, &t0, &l0);
+            acyclic_edge_ends(a[1], e, &f1, &t1, &l1);
+            assert_int_equal(f1, f0); assert_int_equal(t1, t0); assert_int_equal(l1, l0);
+        }
+        acyclic_stats st0, st1;
+        acyclic_get_stats(a[0], &st0);
+        acyclic_get_stats(a[1], &st1);
+        assert_int_equal(st1.edges, st0.edges);
+        assert_int_equal(st1.inserts, st0.inserts);
+        assert_int_equal(st1.pk_searches, st0.pk_searches);
+        reordered += st0.pk_searches > 0;
+        gsat_stats g0, g1;
+        gsat_get_stats(s[0], &g0);
+        gsat_get_stats(s[1], &g1);
+        assert_int_equal(g1.conflicts, g0.conflicts);
+        assert_int_equal(g1.decisions, g0.decisions);
+        if (gsat_solve(s[0], NULL, 0) == GSAT_SAT) sat++; else unsat++;
+        gsat_free(s[0]); gsat_free(s[1]);
+    }
+    assert_true(sat > 20 && unsat > 20 && reordered > 20);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(batch_edges_same_as_one_by_one),
         cmocka_unit_test(random_no_propagation),
         cmocka_unit_test(random_window_propagation),
         cmocka_unit_test(random_bounded_propagation),

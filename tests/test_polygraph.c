@@ -378,6 +378,271 @@ static void verify_model_graph_survives_compaction(void **state) {
     history_free(h);
 }
 
+/* The re-check indexes and replays the keys in ranges on a pool: on a
+ * serial execution over many keys, the valid order passes and every
+ * malformed or inconsistent order gets the same answer and the same
+ * message on 1, 2 and 3 threads — the first bad key's, in key order, even
+ * when a later range fails too. */
+enum { RK_KEYS = 150, RK_SESS = 6, RK_TXNS = 900 };
+
+static int recheck_cycles;       /* orders with a cycle seen */
+
+static int recheck_all_pools(const history *h, const version_order *vo, int si, char *why0) {
+    int rc0 = 0;
+    dep_edge_vec c0; vec_init(c0);
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        par_pool *pool = threads > 1 ? par_pool_new(threads) : NULL;
+        char why[300] = "";
+        dep_edge_vec cyc; vec_init(cyc);
+        int rc = vo_check_on(h, vo, si, &cyc, why, sizeof why, pool, 0);
+        par_pool_free(pool);
+        if (threads == 1) {
+            rc0 = rc; snprintf(why0, 300, "%s", why);
+            c0 = cyc;
+            if (rc == 0) { recheck_cycles++; assert_true(cycle_holds(h, vo, si, cyc.data, cyc.len, why, sizeof why)); }
+            continue;
+        }
+        assert_int_equal(rc, rc0);
+        if (rc < 0) assert_string_equal(why, why0);
+        /* the same cycle, arc for arc: the graph's layout does not depend on the pool */
+        assert_int_equal(cyc.len, c0.len);
+        for (size_t i = 0; i < cyc.len; i++) assert_memory_equal(&cyc.data[i], &c0.data[i], sizeof cyc.data[i]);
+        vec_free(cyc);
+    }
+    vec_free(c0);
+    return rc0;
+}
+
+static void recheck_in_key_ranges_same_answers(void **state) {
+    (void)state;
+    uint64_t rng = 0x9e3779b97f4a7c15ULL;
+#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng % (n)))
+    size_t cap = (size_t)RK_TXNS * 4 * 48 + 64, len = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    int64_t cur[RK_KEYS + 1] = { 0 }, next = 1;
+    /* writers per key in the serial order (external ids) */
+    int64_t *wr = calloc((size_t)(RK_KEYS + 1) * RK_TXNS, sizeof *wr);
+    uint32_t nw[RK_KEYS + 1] = { 0 };
+    assert_non_null(wr);
+    for (int t = 1; t <= RK_TXNS; t++) {
+        int sess = 1 + (t - 1) * RK_SESS / RK_TXNS, nops = 1 + (int)RND(4), wrote[RK_KEYS + 1] = { 0 };
+        for (int i = 0; i < nops; i++) {
+            int k = 1 + (int)RND(RK_KEYS);
+            if (RND(2)) {
+                cur[k] = next++;
+                len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                if (!wrote[k]) { wrote[k] = 1; wr[(size_t)k * RK_TXNS + nw[k]++] = t; }
+            } else len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+        }
+    }
+    /* every key written at least once (INIT aside) */
+    for (int k = 1; k <= RK_KEYS; k++)
+        if (!nw[k]) {
+            len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k, (long long)next++, RK_SESS, RK_TXNS + k);
+            wr[(size_t)k * RK_TXNS + nw[k]++] = RK_TXNS + k;
+        }
+    history *h = text(src);
+    /* the same with a read of a value nobody wrote, in key ext 1's
+     * transaction that comes last: the replay's fault, not the order's */
+    len += (size_t)snprintf(src + len, cap - len, "r(1,777777777,%d,%d)\n", RK_SESS, RK_TXNS + RK_KEYS + 1);
+    history *hbad = text(src);
+    free(src);
+    uint32_t nk = h->num_keys;
+    assert_int_equal(nk, RK_KEYS);
+    /* the serial order: per key INIT, then its writers as executed */
+    version_order good;
+    good.num_keys = nk;
+    good.start = malloc(((size_t)nk + 1) * sizeof *good.start);
+    vec_init(good.txns);
+    for (uint32_t k = 0; k < nk; k++) {
+        int64_t ext = h->key_ext[k];
+        good.start[k] = (uint32_t)good.txns.len;
+        vec_push(good.txns, 0u);
+        for (uint32_t i = 0; i < nw[ext]; i++) vec_push(good.txns, txn_by_ext(h, wr[(size_t)ext * RK_TXNS + i]));
+    }
+    good.start[nk] = (uint32_t)good.txns.len;
+    free(wr);
+    char why[300];
+    for (int si = 0; si < 2; si++) assert_int_equal(recheck_all_pools(h, &good, si, why), 1);
+
+    /* keys with at least two writers, low and high in key order */
+    uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
+    for (uint32_t k = 0; k < nk; k++)
+        if (good.start[k + 1] - good.start[k] >= 3) { if (lo == UINT32_MAX) lo = k; hi = k; }
+    assert_true(lo != UINT32_MAX && hi > lo + 20);
+    char msg[300];
+    for (int mut = 0; mut < 6; mut++) {
+        version_order vo;
+        vo.num_keys = nk;
+        vo.start = malloc(((size_t)nk + 1) * sizeof *vo.start);
+        memcpy(vo.start, good.start, ((size_t)nk + 1) * sizeof *vo.start);
+        vec_init(vo.txns);
+        vec_reserve(vo.txns, good.txns.len);
+        memcpy(vo.txns.data, good.txns.data, good.txns.len * sizeof *vo.txns.data);
+        vo.txns.len = good.txns.len;
+        uint32_t *lt = vo.txns.data + vo.start[lo], *ht = vo.txns.data + vo.start[hi];
+        switch (mut) {
+        case 0: lt[2] = lt[1]; snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", lo, lt[1]); break;
+        case 1: lt[0] = lt[1]; lt[1] = 0; snprintf(msg, sizeof msg, "key %u: the version order does not start with INIT", lo); break;
+        case 2: /* a writer of another key in the low key's list; the high key broken too */
+            lt[1] = ht[1]; ht[2] = ht[1];
+            snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", lo, ht[1]); break;
+        case 3: ht[1] = ht[2]; snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", hi, ht[2]); break;
+        case 4: /* the high key's slice empty: the keys before it are still looked at first */
+            vo.start[hi + 1] = vo.start[hi]; lt[2] = lt[1];
+            snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", lo, lt[1]); break;
+        default: /* the same, the low key sound: the empty slice is the first fault */
+            vo.start[hi + 1] = vo.start[hi];
+            snprintf(msg, sizeof msg, "key %u: the version order does not start with INIT", hi); break;
+        }
+        for (int si = 0; si < 2; si++) {
+            assert_int_equal(recheck_all_pools(h, &vo, si, why), -1);
+            assert_string_equal(why, msg);
+        }
+        version_order_free(&vo);
+    }
+    /* two writers of the low key swapped: a read disagrees or a cycle
+     * appears (the serial order was the only one its reads allow, or not):
+     * never a pass unless the swap is harmless, and the same on every pool */
+    recheck_cycles = 0;
+    for (uint32_t k = 0; k < nk; k++) {
+        if (good.start[k + 1] - good.start[k] < 3) continue;
+        uint32_t *t = good.txns.data + good.start[k], x = t[1];
+        t[1] = t[2]; t[2] = x;
+        for (int si = 0; si < 2; si++) (void)recheck_all_pools(h, &good, si, why);
+        t[2] = t[1]; t[1] = x;
+    }
+    assert_true(recheck_cycles > 20);
+    /* the bad read alone: the replay's message; with an index fault of a
+     * later key too: the index's (the whole index is checked first) */
+    {
+        uint32_t k1 = key_by_ext(hbad, 1), tb = txn_by_ext(hbad, RK_TXNS + RK_KEYS + 1);
+        for (int si = 0; si < 2; si++) {
+            assert_int_equal(recheck_all_pools(hbad, &good, si, why), -1);
+            snprintf(msg, sizeof msg, "T%u's read of key %u is no other participant's installed version", tb, k1);
+            assert_string_equal(why, msg);
+        }
+        uint32_t last = nk - 1;
+        while (good.start[last + 1] - good.start[last] < 3) last--;
+        assert_true(last > k1 + 20);
+        uint32_t *lt = good.txns.data + good.start[last], x = lt[2];
+        lt[2] = lt[1];
+        for (int si = 0; si < 2; si++) {
+            assert_int_equal(recheck_all_pools(hbad, &good, si, why), -1);
+            snprintf(msg, sizeof msg, "key %u: bad or repeated writer T%u in the version order", last, lt[1]);
+            assert_string_equal(why, msg);
+        }
+        lt[2] = x;
+    }
+    version_order_free(&good);
+    history_free(h);
+    history_free(hbad);
+#undef RND
+}
+
+/* The index's per-key part in key ranges on a pool: the same arrays as
+ * one pass, field by field, on a history of many keys with read-modify-
+ * write chains (units of several writers), blind writes and reads of
+ * older versions. */
+static void index_in_key_ranges_same_arrays(void **state) {
+    (void)state;
+    uint64_t rng = 0x1D3Eull;
+#define RND(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng % (n)))
+    enum { KEYS = 300, TXNS = 3000, SESS = 8 };
+    size_t cap = (size_t)TXNS * 6 * 48 + 64, len = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    int64_t cur[KEYS + 1] = { 0 }, prev[KEYS + 1] = { 0 }, next = 1;
+    for (int t = 1; t <= TXNS; t++) {
+        int sess = 1 + (int)RND(SESS), nops = 1 + (int)RND(5), done[KEYS + 1] = { 0 };
+        for (int i = 0; i < nops; i++) {
+            int k = 1 + (int)RND(KEYS);
+            if (done[k]) continue;
+            done[k] = 1;
+            switch (RND(4)) {
+            case 0:                                   /* read-modify-write: a link */
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                /* fall through */
+            case 1:
+                prev[k] = cur[k]; cur[k] = next++;
+                len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                break;
+            case 2:
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], sess, t);
+                break;
+            default:                                  /* an older version */
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)prev[k], sess, t);
+            }
+        }
+    }
+    history *h = text(src);
+    free(src);
+    ic_error err; ic_error_clear(&err);
+    pg_index one;
+    assert_true(pg_index_build(&one, h, &err));
+    assert_true(one.num_links > 100 && one.units.len > 1000);
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        par_pool *pool = par_pool_new(threads);
+        pg_index ix;
+        assert_true(pg_index_build_on(&ix, h, &err, pool));
+        par_pool_free(pool);
+        assert_int_equal(ix.num_writers, one.num_writers);
+        assert_int_equal(ix.num_links, one.num_links);
+        assert_int_equal(ix.num_ext_reads, one.num_ext_reads);
+        assert_int_equal(ix.num_graph_txns, one.num_graph_txns);
+        assert_memory_equal(ix.key_unit_start, one.key_unit_start, ((size_t)h->num_keys + 1) * sizeof *ix.key_unit_start);
+        assert_int_equal(ix.units.len, one.units.len);
+        assert_memory_equal(ix.units.data, one.units.data, one.units.len * sizeof *ix.units.data);
+        assert_memory_equal(ix.unit_key, one.unit_key, one.units.len * sizeof *ix.unit_key);
+        assert_int_equal(ix.members.len, one.members.len);
+        assert_memory_equal(ix.members.data, one.members.data, one.members.len * sizeof *ix.members.data);
+        assert_int_equal(ix.readers.len, one.readers.len);
+        assert_memory_equal(ix.readers.data, one.readers.data, one.readers.len * sizeof *ix.readers.data);
+        assert_int_equal(ix.base.len, one.base.len);
+        for (size_t i = 0; i < one.base.len; i++) {
+            const dep_edge *a = &ix.base.data[i], *b = &one.base.data[i];
+            assert_true(a->from == b->from && a->to == b->to && a->key == b->key && a->kind == b->kind);
+        }
+        pg_index_free(&ix);
+    }
+    pg_index_free(&one);
+    history_free(h);
+    /* faults in the read pass: two reads of unwritten values (the earlier
+     * transaction's is the error), then an intermediate write read early
+     * and an unwritten value read late (the read pass's fault comes first) */
+    for (int bad = 0; bad < 2; bad++) {
+        len = 0;
+        src = malloc(cap);
+        assert_non_null(src);
+        for (int t = 1; t <= TXNS; t++) {
+            int k = 1 + t % KEYS, sess = 1 + t % SESS;
+            if (bad == 0 && (t == 40 || t == TXNS - 40))          /* before the own write: external */
+                len += (size_t)snprintf(src + len, cap - len, "r(%d,%d,%d,%d)\n", k, 1000000 + t, sess, t);
+            if (bad == 1 && t == TXNS - 40) len += (size_t)snprintf(src + len, cap - len, "r(%d,%d,%d,%d)\n", k, 1000000 + t, sess, t);
+            len += (size_t)snprintf(src + len, cap - len, "w(%d,%d,%d,%d)\n", k, 2 * t, sess, t);
+            if (bad == 1 && t == 5) len += (size_t)snprintf(src + len, cap - len, "w(%d,%d,%d,%d)\n", k, 2 * t + 1, sess, t);
+            if (bad == 1 && t == 50) len += (size_t)snprintf(src + len, cap - len, "r(%d,%d,%d,%d)\n", 1 + 5 % KEYS, 10, sess, t);
+        }
+        h = text(src);
+        free(src);
+        ic_error e1; ic_error_clear(&e1);
+        pg_index bi;
+        assert_false(pg_index_build(&bi, h, &e1));
+        assert_non_null(strstr(e1.msg, "observes a value nobody wrote"));
+        assert_non_null(strstr(e1.msg, bad ? "t.txt:2962:" : "t.txt:40:"));   /* the late read; the early one */
+        for (unsigned threads = 2; threads <= 3; threads++) {
+            par_pool *pool = par_pool_new(threads);
+            ic_error e2; ic_error_clear(&e2);
+            assert_false(pg_index_build_on(&bi, h, &e2, pool));
+            par_pool_free(pool);
+            assert_string_equal(e2.msg, e1.msg);
+        }
+        history_free(h);
+    }
+#undef RND
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rmw_chains_form_units),
@@ -389,6 +654,8 @@ int main(void) {
         cmocka_unit_test(verify_model_checks_by_definition),
         cmocka_unit_test(list_read_after_own_append),
         cmocka_unit_test(verify_model_graph_survives_compaction),
+        cmocka_unit_test(recheck_in_key_ranges_same_answers),
+        cmocka_unit_test(index_in_key_ranges_same_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1011,6 +1011,44 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     return id;
 }
 
+/* Batch loading of always-on edges (the checker's known edges: tens of
+ * millions, numbered so that they go forward).  While the order is the
+ * identity on the map's nodes (a new graph whose nodes are consecutive,
+ * nothing reordered yet: checked once, in one pass), an edge from < to is
+ * forward without reading the order, and goes straight onto the fixed
+ * list as add_fixed would put it; any other edge takes acyclic_add_edge's
+ * path, after which the order may have changed and every edge does. */
+void acyclic_add_fixed_edges(acyclic *a, const int *map, const int *ends, size_t n) {
+    if (!n) return;
+    flush_taken_back(a);
+    size_t nodes = 0;
+    for (size_t i = 0; i < 2 * n; i++) if ((size_t)ends[i] + 1 > nodes) nodes = (size_t)ends[i] + 1;
+    int base = map[0], ident = gsat_decision_level(a->s) == 0;
+    for (size_t v = 0; v < nodes && ident; v++)
+        ident = map[v] == base + (int)v && a->pk.ord[base + (int)v] == base + (int)v;
+    size_t listed = a->num_fixed - a->fixed_base;
+    if (ident && listed + n > a->cap_fixed) {
+        a->cap_fixed = listed + n;
+        a->fixed = big_realloc(a->fixed, 2 * a->cap_fixed * sizeof *a->fixed);
+    }
+    for (size_t i = 0; i < n; i++) {
+        int from = map[ends[2 * i]], to = map[ends[2 * i + 1]];
+        if (ident && from < to) {
+            if (a->num_edges == INT32_MAX) xalloc_fail(SIZE_MAX);
+            a->num_edges++;
+            a->st.edges++;
+            a->st.inserts++;                      /* as add_fixed counts a forward edge */
+            listed = a->num_fixed - a->fixed_base;
+            a->fixed[2 * listed] = from;
+            a->fixed[2 * listed + 1] = to;
+            a->num_fixed++;
+            continue;
+        }
+        acyclic_add_edge(a, from, to, 0);
+        ident = 0;
+    }
+}
+
 /* ---- inspection ----------------------------------------------------------- */
 
 void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {

@@ -58,6 +58,10 @@ int  acyclic_add_nodes(acyclic *a, int count);
 /* Add edge from->to guarded by lit (0: always on); returns its global id.
  * The caller has made sure the solver is at decision level 0. */
 int  acyclic_add_edge(acyclic *a, int from, int to, int lit);
+/* n always-on edges at once (batch loading at level 0): edge i from
+ * map[ends[2i]] to map[ends[2i + 1]] (map: a graph's node ids), the same
+ * as n calls of acyclic_add_edge(a, from, to, 0). */
+void acyclic_add_fixed_edges(acyclic *a, const int *map, const int *ends, size_t n);
 /* Room for more edges, always_on and guarded ones, allocated once (a
  * reader that knows them). */
 void acyclic_reserve_edges(acyclic *a, int always_on, int guarded);

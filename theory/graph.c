@@ -60,6 +60,19 @@ void gsat_graph_reserve_edges(gsat *s, int always_on, int guarded) {
     if (a) acyclic_reserve_edges(a, always_on, guarded);
 }
 
+int gsat_graph_add_edges(gsat *s, int graph, const int *ends, size_t n) {
+    acyclic *a;
+    acyclic_graph *g = graph_of(s, graph, &a);
+    if (!g || (uint64_t)g->num_edges + n > INT32_MAX) return -1;
+    for (size_t i = 0; i < 2 * n; i++)
+        if (ends[i] < 0 || (size_t)ends[i] >= g->node.len) return -1;
+    gsat_backtrack_root(s);
+    int first = g->num_edges;
+    if (n) acyclic_add_fixed_edges(a, g->node.data, ends, n);
+    g->num_edges += (int)n;
+    return first;
+}
+
 int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
     acyclic *a;
     acyclic_graph *g = graph_of(s, graph, &a);

@@ -384,7 +384,7 @@ static void scan_task(void *ctx, size_t task) {
 
 /* Key ranges of about equal numbers of units, a few per thread so that
  * uneven ones balance; one range when single-threaded. */
-static uint32_t key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range) {
+uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range) {
     uint32_t nk = ix->num_keys, ntasks = threads > 1 ? 8 * threads : 1;
     if (ntasks > nk) ntasks = nk ? nk : 1;
     uint64_t total = ix->units.len, per = total / ntasks + 1;
@@ -405,7 +405,7 @@ int pg_build_constraints(polygraph *g) {
     }
     vec_u32 range; vec_init(range);
     unsigned threads = pg_threads_for(g, ix->units.len);
-    uint32_t ntasks = key_ranges(ix, threads, &range);
+    uint32_t ntasks = pg_key_ranges(ix, threads, &range);
     scan_out *out = xcalloc(ntasks, sizeof *out);
     scan_job job = { g, range.data, out };
     par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, ntasks, scan_task, &job);

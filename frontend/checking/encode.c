@@ -13,6 +13,7 @@
  * engine (check) or a recorder that exports GNF / CNF (isocheck encode);
  * for a recorder, every node and constraint variable gets a name. */
 #include "frontend/checking/check.h"
+#include "par.h"
 
 static void add_deps(const polygraph *g, const graph_sink *k, int graph, const dep_edge_vec *deps, int lit, uint64_t *count) {
     vec_foreach(const dep_edge, e, *deps) {
@@ -57,15 +58,70 @@ static void name_nodes(const polygraph *g, const graph_sink *k) {
     }
 }
 
-int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges) {
+/* The always-on edges for the live engine (s non-NULL), in the order
+ * pg_encode_sink gives them (known edges, then the fixed T' -> T ones):
+ * their ends looked up in topo_pos by chunks, each chunk on the level's
+ * pool, then loaded in one call (gsat_graph_add_edges: the same edges,
+ * ids and answers as one call each, without the per-edge work). */
+enum { ENDS_CHUNK = 1 << 23 };
+
+typedef struct ends_job { const polygraph *g; size_t first, n, per; int *ends; } ends_job;
+
+static void ends_task(void *ctx, size_t task) {
+    const ends_job *j = ctx;
+    const uint32_t *ord = j->g->topo_pos;
+    size_t a = task * j->per, b = a + j->per < j->n ? a + j->per : j->n;
+    for (size_t i = a; i < b; i++) {
+        const pg_edge *e = &j->g->known.data[j->first + i];
+        j->ends[2 * i] = (int)ord[e->from];
+        j->ends[2 * i + 1] = (int)ord[e->to];
+    }
+}
+
+/* The nodes are the graph's own, so only 2^31 edges can make the call
+ * refuse them: fatal, as in acyclic_add_edge one at a time. */
+static void load_edges(gsat *s, int graph, const int *ends, size_t n) {
+    if (gsat_graph_add_edges(s, graph, ends, n) < 0) xalloc_fail(SIZE_MAX);
+}
+
+static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
+    const pg_index *ix = g->ix;
+    size_t cap = g->known.len < ENDS_CHUNK ? g->known.len : ENDS_CHUNK;
+    if (cap < 1024) cap = 1024;
+    int *ends = xmalloc(2 * cap * sizeof *ends);
+    unsigned threads = pg_threads_for(g, g->known.len);
+    for (size_t first = 0; first < g->known.len; first += cap) {
+        size_t n = g->known.len - first < cap ? g->known.len - first : cap;
+        size_t ntasks = threads > 1 ? 4 * (size_t)threads : 1;
+        ends_job job = { g, first, n, (n + ntasks - 1) / ntasks, ends };
+        par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, ntasks, ends_task, &job);
+        load_edges(s, graph, ends, n);
+    }
+    if (g->split) {
+        size_t n = 0;
+        for (uint32_t t = 0; t < ix->h->num_txns; t++) {
+            if (!ix->in_graph[t]) continue;
+            ends[2 * n] = (int)g->topo_pos[2 * t + 1];
+            ends[2 * n + 1] = (int)g->topo_pos[2 * t];
+            if (++n == cap) { load_edges(s, graph, ends, n); n = 0; }
+        }
+        load_edges(s, graph, ends, n);
+    }
+    free(ends);
+}
+
+static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *guarded_edges) {
     const pg_index *ix = g->ix;
     if (gs_wants_names(k)) name_nodes(g, k);
     int graph = gs_graph_new(k, (int)g->num_nodes);
     const uint32_t *ord = g->topo_pos;
-    vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)ord[e->from], (int)ord[e->to], 0);
-    if (g->split)
-        for (uint32_t t = 0; t < ix->h->num_txns; t++)
-            if (ix->in_graph[t]) gs_add_edge(k, graph, (int)ord[2 * t + 1], (int)ord[2 * t], 0);
+    if (s) always_on_bulk(g, s, graph);
+    else {
+        vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)ord[e->from], (int)ord[e->to], 0);
+        if (g->split)
+            for (uint32_t t = 0; t < ix->h->num_txns; t++)
+                if (ix->in_graph[t]) gs_add_edge(k, graph, (int)ord[2 * t + 1], (int)ord[2 * t], 0);
+    }
     int first = gs_num_vars(k) + 1;
     if (g->cons.len) gs_reserve_vars(k, first - 1 + (int)g->cons.len);
     dep_edge_vec deps; vec_init(deps);
@@ -83,6 +139,10 @@ int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_ed
     vec_free(deps);
     if (guarded_edges) *guarded_edges = count;
     return first;
+}
+
+int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges) {
+    return encode(g, k, NULL, guarded_edges);
 }
 
 /* Edges pg_encode_sink adds: the known ones and the fixed T' -> T ones
@@ -111,5 +171,5 @@ int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
     uint64_t fixed, edges = edge_count(g, &fixed);
     if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, (int)fixed, (int)(edges - fixed));
     graph_sink k = graph_sink_gsat(s);
-    return pg_encode_sink(g, &k, guarded_edges);
+    return encode(g, &k, s, guarded_edges);
 }

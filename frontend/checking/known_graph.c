@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "io/bigmem.h"
+#include "par.h"
+
+#include <stdatomic.h>
 
 const char *dep_kind_name(dep_kind k) {
     static const char *names[] = { "SO", "WR", "WW", "RW", "FIXED" };
@@ -51,32 +54,52 @@ static void mark_in_graph(pg_index *ix) {
     ix->in_graph = history_participants(ix->h);
 }
 
-int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
-    memset(ix, 0, sizeof *ix);
-    ix->h = h;
-    ix->num_keys = h->num_keys;
-    mark_in_graph(ix);
+/* The read pass for a range of transactions.  Its per-key scratch is one
+ * set of arrays a thread (at most `threads` tasks run at once), stamped
+ * with transaction ids, which the ranges do not share: no reset between
+ * tasks. */
+typedef struct read_scratch { uint32_t *last_w, *wrote, *read, *app_txn, *app_num; atomic_int busy; } read_scratch;
+typedef struct read_out { VEC(ext_read) reads; uint64_t graph_txns; int failed; ic_error err; } read_out;
+typedef struct read_job {
+    const pg_index *ix;
+    uint8_t *is_final;           /* per op; a range writes its own transactions' ops */
+    uint32_t ntasks;
+    read_out *out;
+    read_scratch *scratch;
+    unsigned threads;
+} read_job;
 
+static void read_task(void *ctx, size_t task) {
+    read_job *jb = ctx;
+    const pg_index *ix = jb->ix;
+    const history *h = ix->h;
+    uint8_t *is_final = jb->is_final;
+    read_out *o = &jb->out[task];
     uint32_t nk = h->num_keys, nt = h->num_txns;
-    uint8_t *is_final = big_calloc(h->num_ops ? h->num_ops : 1, 1);
-    uint32_t *last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *last_w);   /* reverse pass */
-    uint32_t *wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *wrote);     /* written before, this txn */
-    uint32_t *read = xmalloc((size_t)(nk ? nk : 1) * sizeof *read);       /* read before, this txn */
-    uint32_t *app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_txn); /* own appends so far: txn */
-    uint32_t *app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *app_num); /* ... and how many */
-    for (uint32_t k = 0; k < nk; k++) last_w[k] = wrote[k] = read[k] = app_txn[k] = UINT32_MAX;
-    VEC(ext_read) reads; vec_init(reads);
+    uint32_t lo = (uint32_t)((uint64_t)nt * task / jb->ntasks), hi = (uint32_t)((uint64_t)nt * (task + 1) / jb->ntasks);
+    read_scratch *sc = NULL;
+    for (unsigned i = 0; !sc; i = (i + 1) % jb->threads)
+        if (!atomic_exchange(&jb->scratch[i].busy, 1)) sc = &jb->scratch[i];
+    if (!sc->last_w) {
+        sc->last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->last_w);    /* reverse pass */
+        sc->wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->wrote);      /* written before, this txn */
+        sc->read = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->read);        /* read before, this txn */
+        sc->app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_txn);  /* own appends so far: txn */
+        sc->app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_num);  /* ... and how many */
+        for (uint32_t k = 0; k < nk; k++) sc->last_w[k] = sc->wrote[k] = sc->read[k] = sc->app_txn[k] = UINT32_MAX;
+    }
+    uint32_t *last_w = sc->last_w, *wrote = sc->wrote, *read = sc->read, *app_txn = sc->app_txn, *app_num = sc->app_num;
+    ic_error_clear(&o->err);
     int ok = 1;
-
     /* Final writes (a transaction installs only its last write of a key)
      * and external reads: the first read per key that shows the snapshot —
      * a register read before an own write, or any list read, whose external
      * prefix (without the own appends so far) is what it read from the
      * snapshot.  INT makes the later reads agree with it. */
-    for (uint32_t t = 0; t < nt && ok; t++) {
+    for (uint32_t t = lo; t < hi && ok; t++) {
         if (!ix->in_graph[t]) continue;
         const history_txn *tx = &h->txns[t];
-        ix->num_graph_txns++;
+        o->graph_txns++;
         for (uint32_t i = tx->num_ops; i-- > 0;) {
             uint32_t op = tx->first_op + i;
             if (!history_op_is_write(h, op)) continue;
@@ -95,49 +118,81 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
             if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
             read[k] = t;
             uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
-            if (src == HISTORY_NONE) { ok = read_error(err, h, op, "observes a value nobody wrote"); break; }
+            if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
             uint32_t w = h->op_txn[src];
-            if (w == t) { ok = read_error(err, h, op, "observes the transaction's own later write"); break; }
-            if (!ix->in_graph[w]) { ok = read_error(err, h, op, "observes a write of an aborted transaction"); break; }
+            if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
+            if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
             ext_read r = { t, k, src, op };
-            vec_push(reads, r);
+            vec_push(o->reads, r);
         }
     }
-    free(last_w); free(wrote); free(read); free(app_txn); free(app_num);
-    for (size_t i = 0; i < reads.len && ok; i++)
-        if (!is_final[reads.data[i].src_op])
-            ok = read_error(err, h, reads.data[i].op, "observes an intermediate (overwritten) write");
-    if (!ok) { free(is_final); vec_free(reads); pg_index_free(ix); return 0; }
-    ix->num_ext_reads = reads.len;
+    o->failed = !ok;
+    atomic_store(&sc->busy, 0);
+}
 
-    /* Bucket the external reads by key (counting sort). */
-    uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    for (size_t i = 0; i < reads.len; i++) rstart[reads.data[i].key + 1]++;
-    for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
-    ext_read *byk = big_malloc((reads.len ? reads.len : 1) * sizeof *byk);
-    {
-        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
-        memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        for (size_t i = 0; i < reads.len; i++) byk[fill[reads.data[i].key]++] = reads.data[i];
-        free(fill);
+/* The per-key part of the index, for a range of keys (see pg_index_build). */
+typedef struct key_out {
+    VEC(pg_unit) units;          /* m_first, rd_first and key_unit_start relative to the range's own arrays */
+    vec_u32 members, readers;
+    dep_edge_vec base;
+    uint64_t num_writers, num_links;
+} key_out;
+
+/* txn -> writer index of the key at hand, UINT32_MAX between keys: one a
+ * thread, taken by a task while it runs (at most `threads` run at once) */
+typedef struct key_scratch { uint32_t *local; atomic_int busy; } key_scratch;
+
+typedef struct key_job {
+    pg_index *ix;
+    const uint32_t *rstart;
+    const ext_read *byk;
+    const uint8_t *is_final;
+    const uint32_t *range;
+    key_out *out;
+    unsigned threads;
+    key_scratch *scratch;
+} key_job;
+
+/* Ranges of keys with about equal numbers of external reads, 8 a thread. */
+static uint32_t key_ranges_by_reads(const uint32_t *rstart, uint32_t nk, unsigned threads, vec_u32 *range) {
+    uint32_t ntasks = threads > 1 ? 8 * threads : 1;
+    if (ntasks > nk) ntasks = nk ? nk : 1;
+    uint64_t per = (uint64_t)rstart[nk] / ntasks + 1;
+    vec_clear(*range);
+    vec_push(*range, 0u);
+    for (uint32_t k = 0; k < nk; k++)
+        if ((uint64_t)rstart[k + 1] >= per * range->len && range->len < ntasks) vec_push(*range, k + 1);
+    if (vec_last(*range) != nk) vec_push(*range, nk);
+    return (uint32_t)range->len - 1;
+}
+
+static void key_task(void *ctx, size_t task) {
+    key_job *jb = ctx;
+    pg_index *ix = jb->ix;
+    const history *h = ix->h;
+    const uint8_t *in_graph = ix->in_graph, *is_final = jb->is_final;
+    const uint32_t *rstart = jb->rstart;
+    const ext_read *byk = jb->byk;
+    key_out *o = &jb->out[task];
+    uint32_t nt = h->num_txns;
+    key_scratch *ks = NULL;
+    for (unsigned i = 0; !ks; i = (i + 1) % jb->threads)
+        if (!atomic_exchange(&jb->scratch[i].busy, 1)) ks = &jb->scratch[i];
+    if (!ks->local) {
+        ks->local = big_malloc((size_t)(nt ? nt : 1) * sizeof *ks->local);
+        for (uint32_t t = 0; t < nt; t++) ks->local[t] = UINT32_MAX;
     }
-    vec_free(reads);
-
-    /* Per key: writers, read-modify-write links, units. */
-    uint32_t *local = big_malloc((size_t)nt * sizeof *local);       /* txn -> writer index */
-    for (uint32_t t = 0; t < nt; t++) local[t] = UINT32_MAX;
+    uint32_t *local = ks->local;
     vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill;
     vec_u32 visited;
     vec_init(wtx); vec_init(succ); vec_init(pred); vec_init(rcount); vec_init(rfirst); vec_init(rlist);
     vec_init(fill); vec_init(visited);
-    ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
-
-    for (uint32_t k = 0; k < nk; k++) {
-        ix->key_unit_start[k] = (uint32_t)ix->units.len;
+    for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
+        ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
         vec_clear(wtx);
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
             uint32_t op = h->key_writes[i], t = h->op_txn[op];
-            if (!ix->in_graph[t] || !is_final[op]) continue;
+            if (!in_graph[t] || !is_final[op]) continue;
             if (local[t] != UINT32_MAX) continue;
             local[t] = (uint32_t)wtx.len;
             vec_push(wtx, t);
@@ -149,12 +204,12 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
             local[0] = 0; vec_push(wtx, 0u);
             for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
                 uint32_t op = h->key_writes[i], t = h->op_txn[op];
-                if (!ix->in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
+                if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
                 local[t] = (uint32_t)wtx.len; vec_push(wtx, t);
             }
         }
         uint32_t nw = (uint32_t)wtx.len;
-        ix->num_writers += nw - 1;
+        o->num_writers += nw - 1;
         vec_resize(succ, nw); vec_resize(pred, nw); vec_resize(rcount, nw + 1); vec_resize(rfirst, nw + 1);
         vec_resize(visited, nw);
         for (uint32_t i = 0; i < nw; i++) { succ.data[i] = pred.data[i] = UINT32_MAX; rcount.data[i] = 0; visited.data[i] = 0; }
@@ -183,7 +238,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
                     if (w == UINT32_MAX) break;         /* not a participant's write */
                     if (w == prev) continue;            /* several appends of one txn */
                     if (pred.data[w] != UINT32_MAX || succ.data[prev] != UINT32_MAX || w == 0) break;
-                    succ.data[prev] = w; pred.data[w] = prev; ix->num_links++;
+                    succ.data[prev] = w; pred.data[w] = prev; o->num_links++;
                     prev = w;
                 }
             }
@@ -195,10 +250,10 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
             rcount.data[w]++;
             uint32_t lt = local[r->txn];
             if (lt != UINT32_MAX && lt != w && succ.data[w] == UINT32_MAX && pred.data[lt] == UINT32_MAX) {
-                succ.data[w] = lt; pred.data[lt] = w; ix->num_links++;
+                succ.data[w] = lt; pred.data[lt] = w; o->num_links++;
             }
             if (h->op_txn[r->src_op] != 0)
-                push_dep(&ix->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
+                push_dep(&o->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
         }
         rfirst.data[0] = 0;
         for (uint32_t i = 0; i < nw; i++) rfirst.data[i + 1] = rfirst.data[i] + rcount.data[i];
@@ -217,32 +272,126 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
                 if (visited.data[i] || (pass == 0 && pred.data[i] != UINT32_MAX)) continue;
                 pg_unit u;
                 u.head = wtx.data[i];
-                u.m_first = (uint32_t)ix->members.len;
+                u.m_first = (uint32_t)o->members.len;
                 u.len = 0;
                 uint32_t x = i, prev = UINT32_MAX;
                 while (x != UINT32_MAX && !visited.data[x]) {
                     visited.data[x] = 1;
-                    vec_push(ix->members, wtx.data[x]);
+                    vec_push(o->members, wtx.data[x]);
                     u.len++;
                     if (prev != UINT32_MAX) {
                         /* link prev -> x: WW, and RW from prev's other readers */
                         uint32_t a = wtx.data[prev], b = wtx.data[x];
-                        if (a != 0) push_dep(&ix->base, DEP_WW, k, a, b);
+                        if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
                         for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++)
-                            if (rlist.data[j] != b) push_dep(&ix->base, DEP_RW, k, rlist.data[j], b);
+                            if (rlist.data[j] != b) push_dep(&o->base, DEP_RW, k, rlist.data[j], b);
                     }
                     prev = x;
                     x = succ.data[x];
                 }
                 u.last = wtx.data[prev];
-                u.rd_first = (uint32_t)ix->readers.len;
+                u.rd_first = (uint32_t)o->readers.len;
                 u.rd_num = rcount.data[prev];
-                for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++) vec_push(ix->readers, rlist.data[j]);
-                vec_push(ix->units, u);
+                for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++) vec_push(o->readers, rlist.data[j]);
+                vec_push(o->units, u);
             }
         }
         for (uint32_t i = 0; i < nw; i++) local[wtx.data[i]] = UINT32_MAX;
     }
+    vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
+    vec_free(fill); vec_free(visited);
+    atomic_store(&ks->busy, 0);
+}
+
+int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
+
+int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool) {
+    memset(ix, 0, sizeof *ix);
+    ix->h = h;
+    ix->num_keys = h->num_keys;
+    mark_in_graph(ix);
+
+    uint32_t nk = h->num_keys, nt = h->num_txns;
+    uint8_t *is_final = big_calloc(h->num_ops ? h->num_ops : 1, 1);
+    unsigned threads = par_pool_threads(pool);
+
+    /* Final writes and external reads, in transaction ranges on the pool
+     * (read_task); a range stops at its first bad read, and the first
+     * range with one gives the error one pass would. */
+    uint32_t nread = threads > 1 ? 8 * threads : 1;
+    if (nread > nt) nread = nt ? nt : 1;
+    read_out *rout = xcalloc(nread, sizeof *rout);
+    read_job rjob = { ix, is_final, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads };
+    par_pool_run(threads > 1 ? pool : NULL, nread, read_task, &rjob);
+    for (unsigned i = 0; i < threads; i++) {
+        read_scratch *sc = &rjob.scratch[i];
+        free(sc->last_w); free(sc->wrote); free(sc->read); free(sc->app_txn); free(sc->app_num);
+    }
+    free(rjob.scratch);
+    int ok = 1;
+    size_t nreads = 0;
+    for (uint32_t i = 0; i < nread; i++) {
+        if (ok && rout[i].failed) { *err = rout[i].err; ok = 0; }
+        ix->num_graph_txns += rout[i].graph_txns;
+        nreads += rout[i].reads.len;
+    }
+#define EACH_READ(r, body) for (uint32_t ti_ = 0; ti_ < nread; ti_++) \
+        for (size_t i_ = 0; i_ < rout[ti_].reads.len; i_++) { const ext_read *r = &rout[ti_].reads.data[i_]; body }
+    EACH_READ(r, if (ok && !is_final[r->src_op]) ok = read_error(err, h, r->op, "observes an intermediate (overwritten) write");)
+    if (!ok) {
+        for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
+        free(rout); free(is_final); pg_index_free(ix); return 0;
+    }
+    ix->num_ext_reads = nreads;
+
+    /* Bucket the external reads by key (counting sort). */
+    uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
+    EACH_READ(r, rstart[r->key + 1]++;)
+    for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
+    ext_read *byk = big_malloc((nreads ? nreads : 1) * sizeof *byk);
+    {
+        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+        memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
+        EACH_READ(r, byk[fill[r->key]++] = *r;)
+        free(fill);
+    }
+#undef EACH_READ
+    for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
+    free(rout);
+
+    /* Per key: writers, read-modify-write links, units — in key ranges on
+     * the pool, each into arrays of its own, joined in key order (the
+     * arrays of one pass over the keys). */
+    ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
+    vec_u32 range; vec_init(range);
+    uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
+    key_out *out = xcalloc(ntasks, sizeof *out);
+    key_job job = { ix, rstart, byk, is_final, range.data, out, threads, NULL };
+    job.scratch = xcalloc(threads, sizeof *job.scratch);
+    par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
+    for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
+    free(job.scratch);
+    size_t nu = 0, nm = 0, nr = 0, nb = 0;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
+    }
+    vec_reserve(ix->units, nu); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);
+    vec_reserve(ix->base, nb + nt);                              /* + SO below */
+    for (uint32_t i = 0; i < ntasks; i++) {
+        key_out *o = &out[i];
+        uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
+        for (uint32_t k = range.data[i]; k < range.data[i + 1]; k++) ix->key_unit_start[k] += u0;
+        vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
+#define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
+                            (dst).len += (src).len; vec_free(src); } while (0)
+        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers); JOIN(ix->base, o->base);
+#undef JOIN
+        ix->num_writers += o->num_writers;
+        ix->num_links += o->num_links;
+    }
+    free(out);
+    vec_free(range);
+    if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
     ix->key_unit_start[nk] = (uint32_t)ix->units.len;
     ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
     for (uint32_t k = 0; k < nk; k++)
@@ -261,9 +410,7 @@ int pg_index_build(pg_index *ix, const history *h, ic_error *err) {
 
     /* kept while checking: no doubling slack */
     vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
-    free(local); free(rstart); free(byk); free(is_final);
-    vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
-    vec_free(fill); vec_free(visited);
+    free(rstart); free(byk); free(is_final);
     return 1;
 }
 

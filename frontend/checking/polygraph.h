@@ -83,6 +83,10 @@ typedef struct pg_index {
  * axiom the checker relies on (reads of aborted, intermediate, unwritten or
  * own future values) — isocheck runs the axiom checks first. */
 int  pg_index_build(pg_index *ix, const history *h, ic_error *err);
+/* The same, the per-key part in key ranges on pool (NULL: inline): the
+ * same index for every pool. */
+struct par_pool;
+int  pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool);
 void pg_index_free(pg_index *ix);
 /* A caller that runs a known number of levels on one index (each copies
  * base into its own known graph in pg_init, possibly on its own thread)
@@ -230,6 +234,9 @@ static inline unsigned pg_threads_for(const polygraph *g, uint64_t work) {
     return g->threads > 1 && work >= pg_par_min_work ? g->threads : 1;
 }
 void pg_free(polygraph *g);
+/* Key ranges of about equal numbers of units into *range (bounds, key
+ * order), 8 per thread; returns how many.  One range for one thread. */
+uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range);
 int  pg_build_constraints(polygraph *g);
 
 /* The edges of one side of a pair (u before v), as dependencies. */

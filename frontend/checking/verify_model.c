@@ -80,34 +80,50 @@ typedef struct vm {
     uint32_t *len;               /* per version g: length of the list at g (NULL: no list keys) */
     uint32_t *el_start;          /* per key: its full list in el */
     vec_i64 el;                  /* per key, the appends of its versions in order */
-    uint32_t *slot; uint64_t mask;   /* open addressing: (key, marker) -> g, UINT32_MAX empty */
-    uint32_t *grp_key, *grp_at;  /* per txn: key whose slice it was seen in, where its ops start */
+    uint32_t *slot;              /* marker table: per key a region of its own (mk_region) */
+    uint32_t ntasks, *range;     /* key ranges (ntasks + 1 bounds) for the per-key passes */
 } vm;
 
 static void vm_free(vm *m) {
     free(m->part); free(m->ko); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
-    free(m->el_start); vec_free(m->el); free(m->slot); free(m->grp_key); free(m->grp_at);
+    free(m->el_start); vec_free(m->el); free(m->slot); free(m->range);
     memset(m, 0, sizeof *m);
 }
 
-/* The marker table: a slot holds a version g; a probe compares g's key (the
- * key whose slice of vo->txns holds g) and marker exactly, so collisions
- * cost time, never a wrong answer. */
+/* The marker table: (key, marker) -> version g.  Key k (versions a..b-1)
+ * has slots [2a + k, 2a + k + 2(b - a) + 1) to itself, at most half full,
+ * open addressing inside them: a key's lookups stay in its few cache lines,
+ * and keys in different ranges are indexed at once without sharing a
+ * slot.  A probe compares g's range and marker exactly, so collisions cost
+ * time, never a wrong answer. */
 static uint64_t mk_hash(uint32_t key, int64_t v) {
     uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)key << 32 | key);
     x ^= x >> 31; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 29;
     return x;
 }
+static inline void mk_region(const vm *m, uint32_t key, uint64_t *base, uint64_t *size) {
+    uint32_t a = m->vo->start[key], b = m->vo->start[key + 1];
+    *base = 2 * (uint64_t)a + key;
+    *size = 2 * (uint64_t)(b - a) + 1;
+}
+static inline uint64_t mk_first(uint32_t key, int64_t v, uint64_t size) {
+    return ((mk_hash(key, v) >> 32) * size) >> 32;        /* in [0, size) */
+}
 static void mk_put(vm *m, uint32_t key, uint32_t g) {
-    uint64_t i = mk_hash(key, m->marker[g]) & m->mask;
-    while (m->slot[i] != UINT32_MAX) i = (i + 1) & m->mask;
-    m->slot[i] = g;
+    uint64_t base, size;
+    mk_region(m, key, &base, &size);
+    uint64_t i = mk_first(key, m->marker[g], size);
+    while (m->slot[base + i] != UINT32_MAX) i = i + 1 == size ? 0 : i + 1;
+    m->slot[base + i] = g;
 }
 static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
     if (!m->slot) return UINT32_MAX;
-    for (uint64_t i = mk_hash(key, v) & m->mask;; i = (i + 1) & m->mask) {
-        uint32_t g = m->slot[i];
-        if (g == UINT32_MAX || (g >= m->vo->start[key] && g < m->vo->start[key + 1] && m->marker[g] == v)) return g;
+    uint64_t base, size;
+    mk_region(m, key, &base, &size);
+    uint32_t a = m->vo->start[key], b = m->vo->start[key + 1];
+    for (uint64_t i = mk_first(key, v, size);; i = i + 1 == size ? 0 : i + 1) {
+        uint32_t g = m->slot[base + i];
+        if (g == UINT32_MAX || (g >= a && g < b && m->marker[g] == v)) return g;
     }
 }
 
@@ -146,10 +162,148 @@ static uint8_t *participants(const history *h) {
     return p;
 }
 
+/* Participant t reads key k's version g (an index into vo->txns inside
+ * k's slice, so g also names the key). */
+typedef struct vread { uint32_t t, g; } vread;
+
+/* The per-key replay's output: key ranges in key order, each range's
+ * reads in key order, then in order of the participants' ops. */
+typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
+
+typedef struct vreads {
+    uint32_t ntasks;
+    uint32_t *range;              /* ntasks + 1 key bounds */
+    key_range_out *out;
+} vreads;
+
+static void vreads_free(vreads *r) {
+    for (uint32_t i = 0; r->out && i < r->ntasks; i++) vec_free(r->out[i].reads);
+    free(r->out); free(r->range);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the index of the versions, per key ------------------------------------
+ * Each key is indexed from its own slice of ko and its own slice of the
+ * version order alone (its writers found by a search of the slice, which is
+ * in transaction order), so key ranges run as independent tasks; a range
+ * stops at its first bad key, and the first failing range's message is the
+ * one a single pass over the keys would give. */
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+                     uint32_t *s, char *why, size_t wl);
+
+/* Replay every participant's ops on key k (its list elements from full)
+ * into o's reads; 0 with o->why set at the first inconsistent read. */
+static int replay_key(const vm *m, uint32_t k, const int64_t *full, key_range_out *o) {
+    const history *h = m->h;
+    uint32_t a = m->vo->start[k];
+    for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
+        uint32_t t = h->op_txn[m->ko[i]], e = i, s;
+        while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t) e++;
+        if (!vm_replay(m, t, k, full, m->ko + i, e - i, &s, o->why, sizeof o->why)) return 0;
+        i = e;
+        if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
+    }
+    return 1;
+}
+
+typedef struct kw { uint32_t t, at; } kw;        /* a writer of the key, where its ops start in ko */
+typedef VEC(kw) kw_vec;
+
+typedef struct build_out { vec_i64 el; int failed; char why[300]; } build_out;
+
+typedef struct build_job {
+    vm *m;
+    const uint8_t *want;
+    uint32_t kend;               /* keys from here on are not indexed (a bad slice bound) */
+    build_out *out;
+    vreads *r;                   /* non-NULL: replay each key right after indexing it */
+} build_job;
+
+static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el, char *why, size_t wl) {
+    const history *h = m->h;
+    const version_order *vo = m->vo;
+    uint32_t a = vo->start[k], b = vo->start[k + 1];
+    if (vo->txns.data[a] != 0) { snprintf(why, wl, "key %u: the version order does not start with INIT", k); return 0; }
+    /* the participants that write k, in transaction order, and where their ops on k start */
+    vec_clear(*w);
+    for (uint32_t i = m->ko_start[k], e; i < m->ko_start[k + 1]; i = e) {
+        uint32_t t = h->op_txn[m->ko[i]];
+        int writes = 0;
+        for (e = i; e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t; e++)
+            writes |= op_k(h, m->ko[e]) == OP_WRITE || op_k(h, m->ko[e]) == OP_APPEND;
+        if (writes) { kw x = { t, i }; vec_push(*w, x); }
+    }
+    uint32_t writers = (uint32_t)w->len;
+    if (b - a - 1 != writers) {
+        snprintf(why, wl, "key %u: the version order has %u writers, the history %u", k, b - a - 1, writers); return 0;
+    }
+    vec_resize(*listed, writers);
+    if (writers) memset(listed->data, 0, writers * sizeof *listed->data);
+    m->el_start[k] = (uint32_t)el->len;             /* in the range's own el until joined */
+    m->marker[a] = VALUE_INIT;
+    if (m->len) m->len[a] = 0;
+    mk_put(m, k, a);
+    for (uint32_t g = a + 1; g < b; g++) {
+        uint32_t t = vo->txns.data[g];
+        size_t lo = 0, hi = writers;
+        while (lo < hi) { size_t mid = lo + (hi - lo) / 2; if (w->data[mid].t < t) lo = mid + 1; else hi = mid; }
+        if (t == 0 || lo == writers || w->data[lo].t != t || listed->data[lo]) {
+            snprintf(why, wl, "key %u: bad or repeated writer T%u in the version order", k, t); return 0;
+        }
+        listed->data[lo] = 1;
+        int64_t last = VALUE_INIT;
+        for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && h->op_txn[m->ko[i]] == t; i++) {
+            uint32_t op = m->ko[i];
+            if (op_k(h, op) == OP_WRITE) last = h->op_value[op];
+            else if (op_k(h, op) == OP_APPEND) { last = h->op_value[op]; vec_push(*el, last); }
+        }
+        m->marker[g] = last;
+        if (m->len) m->len[g] = (uint32_t)(el->len - m->el_start[k]);
+        mk_put(m, k, g);
+    }
+    return 1;
+}
+
+static void build_task(void *ctx, size_t task) {
+    const build_job *j = ctx;
+    vm *m = j->m;
+    build_out *o = &j->out[task];
+    kw_vec w; vec_init(w);
+    vec_u32 listed; vec_init(listed);
+    uint32_t end = m->range[task + 1] < j->kend ? m->range[task + 1] : j->kend;
+    key_range_out *ro = j->r ? &j->r->out[task] : NULL;
+    for (uint32_t k = m->range[task]; k < end && !o->failed; k++) {
+        if (j->want && !j->want[k]) { m->el_start[k] = (uint32_t)o->el.len; continue; }
+        if (!index_key(m, k, &w, &listed, &o->el, o->why, sizeof o->why)) { o->failed = 1; break; }
+        /* while the key's ops are in the cache; after a failed replay only
+         * the index goes on (its failures come first, see vm_build) */
+        if (ro && !ro->failed && !replay_key(m, k, o->el.data ? o->el.data + m->el_start[k] : NULL, ro)) ro->failed = 1;
+    }
+    if (ro) vec_fit(ro->reads);                  /* exact size: the doubling room would outlive the replay */
+    vec_free(w); vec_free(listed);
+}
+
+/* Key ranges of about equal numbers of ops: one per thread's share of
+ * tasks (8 a thread), one range without a pool. */
+static void split_keys(vm *m, unsigned threads) {
+    uint32_t nk = m->h->num_keys, ntasks = threads > 1 ? 8 * threads : 1;
+    if (ntasks > nk) ntasks = nk ? nk : 1;
+    uint32_t *range = xmalloc(((size_t)ntasks + 1) * sizeof *range), nr = 0;
+    range[nr++] = 0;
+    uint64_t per = m->nko / ntasks + 1;
+    for (uint32_t k = 0; k < nk && nr < ntasks; k++)
+        if ((uint64_t)m->ko_start[k + 1] >= per * nr) range[nr++] = k + 1;
+    if (range[nr - 1] != nk) range[nr++] = nk;
+    m->ntasks = nr - 1;
+    m->range = range;
+}
+
 /* Index the history under vo — only the keys with want[k] set when want
  * is non-NULL (checking a few edges needs only their keys); 0 with why set
- * when vo is not a version order of the participants' writers. */
-static int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want, char *why, size_t wl) {
+ * when vo is not a version order of the participants' writers.  The keys
+ * are indexed in ranges on pool (NULL: inline). */
+static int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want,
+                    struct par_pool *pool, int prio, vreads *r, char *why, size_t wl) {
     memset(m, 0, sizeof *m);
     m->h = h; m->vo = vo;
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); return 0; }
@@ -178,75 +332,64 @@ static int vm_build(vm *m, const history *h, const version_order *vo, const uint
     m->is_list = xcalloc(nk ? nk : 1, 1);
     for (uint32_t op = nk; op < h->num_ops; op++)       /* ops 0..nk-1 are INIT's */
         if (op_k(h, op) == OP_APPEND || op_k(h, op) == OP_LIST_READ) m->is_list[h->op_key[op]] = 1;
+    /* The first key whose slice is empty or out of bounds: the keys before
+     * it are indexed, it fails (if none before it does), the rest are not
+     * looked at — as a pass in key order would stop there.  Below it the
+     * slices increase, so the keys' marker regions are disjoint. */
     size_t nv = vo->txns.len;
+    uint32_t kend = nk;
+    for (uint32_t k = 0; k < nk && kend == nk; k++)
+        if (vo->start[k + 1] <= vo->start[k] || vo->start[k + 1] > nv) kend = k;
     m->marker = xmalloc((nv ? nv : 1) * sizeof *m->marker);
     int lists = 0;
     for (uint32_t k = 0; k < nk && !lists; k++) lists = m->is_list[k];
     m->len = lists ? xcalloc(nv ? nv : 1, sizeof *m->len) : NULL;   /* read by list reads only */
     m->el_start = xcalloc((size_t)nk + 1, sizeof *m->el_start);
-    uint64_t cap = 64;
-    while (cap < 2 * (uint64_t)nv) cap *= 2;
-    m->mask = cap - 1;
-    m->slot = xmalloc(cap * sizeof *m->slot);
-    memset(m->slot, 0xff, cap * sizeof *m->slot);
-    m->grp_key = xmalloc((nt ? nt : 1) * sizeof *m->grp_key);
-    m->grp_at = xmalloc((nt ? nt : 1) * sizeof *m->grp_at);
-    for (uint32_t t = 0; t < nt; t++) m->grp_key[t] = UINT32_MAX;
-    uint64_t *listed = xcalloc(nt ? nt : 1, sizeof *listed);     /* 2k+1: writes k, 2k+2: listed for k */
-    int ok = 0;
-    for (uint32_t k = 0; k < nk; k++) {
-        uint32_t a = vo->start[k], b = vo->start[k + 1];
-        if (want && !want[k]) { m->el_start[k] = (uint32_t)m->el.len; continue; }
-        if (b <= a || b > vo->txns.len || vo->txns.data[a] != 0) {
-            snprintf(why, wl, "key %u: the version order does not start with INIT", k); goto out;
-        }
-        /* the participants that write k, and where their ops on k start */
-        uint32_t writers = 0;
-        for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1]; i++) {
-            uint32_t op = m->ko[i], t = h->op_txn[op];
-            if (m->grp_key[t] != k) { m->grp_key[t] = k; m->grp_at[t] = i; }
-            op_kind ok_ = op_k(h, op);
-            if ((ok_ == OP_WRITE || ok_ == OP_APPEND) && listed[t] != 2 * (uint64_t)k + 1) { listed[t] = 2 * (uint64_t)k + 1; writers++; }
-        }
-        if (b - a - 1 != writers) {
-            snprintf(why, wl, "key %u: the version order has %u writers, the history %u", k, b - a - 1, writers); goto out;
-        }
-        m->el_start[k] = (uint32_t)m->el.len;
-        m->marker[a] = VALUE_INIT;
-        if (m->len) m->len[a] = 0;
-        mk_put(m, k, a);
-        for (uint32_t g = a + 1; g < b; g++) {
-            uint32_t t = vo->txns.data[g];
-            if (t == 0 || t >= nt || listed[t] != 2 * (uint64_t)k + 1) {
-                snprintf(why, wl, "key %u: bad or repeated writer T%u in the version order", k, t); goto out;
-            }
-            listed[t] = 2 * (uint64_t)k + 2;            /* listed: a repeat is caught above */
-            int64_t last = VALUE_INIT;
-            for (uint32_t i = m->grp_at[t]; i < m->ko_start[k + 1] && h->op_txn[m->ko[i]] == t; i++) {
-                uint32_t op = m->ko[i];
-                if (op_k(h, op) == OP_WRITE) last = h->op_value[op];
-                else if (op_k(h, op) == OP_APPEND) { last = h->op_value[op]; vec_push(m->el, last); }
-            }
-            m->marker[g] = last;
-            if (m->len) m->len[g] = (uint32_t)(m->el.len - m->el_start[k]);
-            mk_put(m, k, g);
-        }
+    size_t nslots = 2 * nv + nk + 1;
+    m->slot = xmalloc(nslots * sizeof *m->slot);
+    memset(m->slot, 0xff, nslots * sizeof *m->slot);
+    split_keys(m, want ? 1 : par_pool_threads(pool));
+    build_out *out = xcalloc(m->ntasks, sizeof *out);
+    if (r) {
+        r->ntasks = m->ntasks;
+        r->range = xmalloc(((size_t)m->ntasks + 1) * sizeof *r->range);
+        memcpy(r->range, m->range, ((size_t)m->ntasks + 1) * sizeof *r->range);
+        r->out = xcalloc(m->ntasks, sizeof *r->out);
     }
-    m->el_start[nk] = (uint32_t)m->el.len;
-    ok = 1;
-out:
-    /* only the index above needs them: gone before the replay's output grows */
-    free(listed); free(m->grp_key); free(m->grp_at);
-    m->grp_key = m->grp_at = NULL;
+    build_job job = { m, want, kend, out, r };
+    par_pool_run_prio(want ? NULL : pool, prio, m->ntasks, build_task, &job);
+    /* join the ranges' list elements in key order */
+    int ok = 1;
+    for (uint32_t i = 0; i < m->ntasks && ok; i++)
+        if (out[i].failed) { snprintf(why, wl, "%s", out[i].why); ok = 0; }
+    if (ok && kend < nk) { snprintf(why, wl, "key %u: the version order does not start with INIT", kend); ok = 0; }
+    /* the index sound, the first inconsistent read in key order (a range
+     * replays up to its first one) */
+    for (uint32_t i = 0; r && i < r->ntasks && ok; i++)
+        if (r->out[i].failed) { snprintf(why, wl, "%s", r->out[i].why); ok = 0; }
+    if (ok) {
+        size_t total = 0;
+        for (uint32_t i = 0; i < m->ntasks; i++) total += out[i].el.len;
+        vec_reserve(m->el, total);
+        for (uint32_t i = 0; i < m->ntasks; i++) {
+            uint32_t off = (uint32_t)m->el.len;
+            for (uint32_t k = m->range[i]; k < m->range[i + 1]; k++) m->el_start[k] += off;
+            if (out[i].el.len) memcpy(m->el.data + m->el.len, out[i].el.data, out[i].el.len * sizeof *m->el.data);
+            m->el.len += out[i].el.len;
+        }
+        m->el_start[nk] = (uint32_t)m->el.len;
+    }
+    for (uint32_t i = 0; i < m->ntasks; i++) vec_free(out[i].el);
+    free(out);
     return ok;
 }
 
 /* Replay t's ops on key k (ops[0..n), program order).  1: consistent, *s
  * the snapshot's version index (UINT32_MAX: no read shows it); 0: why. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const uint32_t *ops, size_t n, uint32_t *s, char *why, size_t wl) {
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+                     uint32_t *s, char *why, size_t wl) {
     const history *h = m->h;
     uint32_t a = m->vo->start[k], b = m->vo->start[k + 1];
-    const int64_t *full = m->el.data ? m->el.data + m->el_start[k] : NULL;
     int have_own = 0;
     int64_t own_val = 0;
     size_t own_first = 0, own_n = 0;              /* own appends: the OP_APPENDs among ops[own_first..] */
@@ -313,7 +456,7 @@ static int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *w
     }
     size_t end = lo;
     while (end < m->ko_start[k + 1] && m->h->op_txn[m->ko[end]] == t) end++;
-    return vm_replay(m, t, k, m->ko + lo, end - lo, s, why, wl);
+    return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, m->ko + lo, end - lo, s, why, wl);
 }
 
 static long vo_index(const version_order *vo, uint32_t key, uint32_t t) {
@@ -372,7 +515,7 @@ static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
 int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t wl) {
     vm m;
     uint8_t *want = edge_keys(h, e, 1);
-    int ok = want ? vm_build(&m, h, vo, want, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
+    int ok = want ? vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
     if (!want) { snprintf(why, wl, "no such key"); memset(&m, 0, sizeof m); }
     vm_free(&m);
     free(want);
@@ -385,7 +528,7 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     vm m;
     memset(&m, 0, sizeof m);
     uint8_t *want = edge_keys(h, c, n);
-    int ok = want && vm_build(&m, h, vo, want, why, wl);
+    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl);
     if (!want) snprintf(why, wl, "no such key");
     for (size_t i = 0; i < n && ok; i++) {
         if (!dep_holds_in(&m, &c[i], why, wl)) { ok = 0; break; }
@@ -407,7 +550,8 @@ int cycle_holds(const history *h, const version_order *vo, int si,
 /* ---- the graph --------------------------------------------------------
  * Memory.  The graph is one CSR (start[n + 1], adj[m], 32-bit node ids)
  * filled in two passes over the same edge sequence: the first counts each
- * node's out-degree, the second writes the arcs.  The sequence is cheap
+ * node's out-degree, the second writes the arcs (both split into a head
+ * and key-range groups on the pool, see vg_build).  The sequence is cheap
  * to repeat because the per-key replay (the costly part) runs once and
  * leaves only each participant's snapshot per key (vread, 8 bytes); the
  * history index (vm) is freed before the CSR is allocated.  An arc's kind
@@ -420,17 +564,13 @@ int cycle_holds(const history *h, const version_order *vo, int si,
  * Each node's arcs are in sequence order, so the DFS, the cycle found and
  * its first arc a -> b are those of any graph built from this sequence. */
 
-/* Participant t reads key k's version g (an index into vo->txns inside
- * k's slice, so g also names the key). */
-typedef struct vread { uint32_t t, g; } vread;
-
 enum { VG_COUNT, VG_FILL, VG_FIND };
 
 typedef struct vgraph {
     uint32_t n;
-    int si, pass;
-    uint64_t m;                   /* VG_COUNT: arcs so far */
-    uint32_t *start, *adj;        /* CSR; during VG_FILL start[x] is x's cursor */
+    int si;
+    uint64_t m;                   /* arcs */
+    uint32_t *start, *adj;        /* CSR */
     /* VG_FIND: the cycle's arcs cyc[i] -> cyc[i + 1] (cyclically) */
     const uint32_t *cyc; size_t clen;
     uint8_t *on;                  /* per node: it starts a cycle arc */
@@ -444,81 +584,115 @@ static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t k
         }
 }
 
-static inline void vg_edge(vgraph *g, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
+/* Where one pass over (part of) the edge sequence puts its arcs. */
+typedef struct vpart {
+    int si, pass;
+    uint32_t *c;                  /* VG_COUNT: per node, its arcs so far; VG_FILL: where its next one goes */
+    uint32_t *adj;
+    uint64_t m;                   /* VG_COUNT: arcs so far */
+    vgraph *g;                    /* VG_FIND */
+} vpart;
+
+static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
     uint32_t x, y;
-    if (!g->si) { x = a; y = b; }
+    if (!p->si) { x = a; y = b; }
     else if (kind == DEP_RW) { x = 2 * a + 1; y = 2 * b; }
     else if (kind == DEP_FIXED) { x = 2 * a + 1; y = 2 * a; }
     else { x = 2 * a; y = 2 * b + 1; }
-    switch (g->pass) {
-    case VG_COUNT: g->start[x + 1]++; g->m++; break;
-    case VG_FILL: g->adj[g->start[x]++] = y; break;
-    default: if (g->on[x]) vg_find(g, x, y, kind, key); break;
+    switch (p->pass) {
+    case VG_COUNT: p->c[x]++; p->m++; break;
+    case VG_FILL: p->adj[p->c[x]++] = y; break;
+    default: if (p->g->on[x]) vg_find(p->g, x, y, kind, key); break;
     }
 }
 
-/* The per-key replay's output: key ranges in key order, each range's
- * reads in key order, then in order of the participants' ops. */
-typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
-
-typedef struct vreads {
-    uint32_t ntasks;
-    uint32_t *range;              /* ntasks + 1 key bounds */
-    key_range_out *out;
-} vreads;
-
-static void vreads_free(vreads *r) {
-    for (uint32_t i = 0; r->out && i < r->ntasks; i++) vec_free(r->out[i].reads);
-    free(r->out); free(r->range);
-    memset(r, 0, sizeof *r);
-}
-
-/* One pass over the edge sequence (see above). */
-static void vg_emit(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r) {
+/* The edge sequence's head: SO, then the fixed arcs (SI). */
+static void vg_emit_head(vpart *p, const history *h, const uint8_t *part) {
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         uint32_t prev = UINT32_MAX;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
             if (!part[t]) continue;
-            if (prev != UINT32_MAX) vg_edge(g, DEP_SO, HISTORY_NONE, prev, t);
+            if (prev != UINT32_MAX) vg_edge(p, DEP_SO, HISTORY_NONE, prev, t);
             prev = t;
         }
     }
-    if (g->si)
+    if (p->si)
         for (uint32_t t = 0; t < h->num_txns; t++)
-            if (part[t]) vg_edge(g, DEP_FIXED, 0, t, t);
-    for (uint32_t task = 0; task < r->ntasks; task++) {
+            if (part[t]) vg_edge(p, DEP_FIXED, 0, t, t);
+}
+
+/* The sequence's part for the replay's key ranges [lo, hi). */
+static void vg_emit_keys(vpart *p, const version_order *vo, const vreads *r, uint32_t lo, uint32_t hi) {
+    for (uint32_t task = lo; task < hi; task++) {
         const key_range_out *o = &r->out[task];
         size_t i = 0;
         for (uint32_t k = r->range[task]; k < r->range[task + 1]; k++) {
             uint32_t a = vo->start[k], b = vo->start[k + 1];
-            for (uint32_t v = a + 1; v < b; v++) vg_edge(g, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
+            for (uint32_t v = a + 1; v < b; v++) vg_edge(p, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
             for (; i < o->reads.len && o->reads.data[i].g < b; i++) {
                 uint32_t t = o->reads.data[i].t, v = o->reads.data[i].g, w = vo->txns.data[v];
-                if (w != 0) vg_edge(g, DEP_WR, k, w, t);
-                if (v + 1 < b && vo->txns.data[v + 1] != t) vg_edge(g, DEP_RW, k, t, vo->txns.data[v + 1]);
+                if (w != 0) vg_edge(p, DEP_WR, k, w, t);
+                if (v + 1 < b && vo->txns.data[v + 1] != t) vg_edge(p, DEP_RW, k, t, vo->txns.data[v + 1]);
             }
         }
     }
 }
 
-/* The CSR of the sequence; 0 (why set) if it has 2^32 arcs or more. */
+/* The CSR of the sequence, by parts: the head, then the key ranges in G
+ * groups (one a thread), each group counting into its own per-node array
+ * on the pool; a node's arcs are laid out head first, then group by group,
+ * so each group fills its own slots of every node's list — the layout of
+ * one pass over the whole sequence, for any G. */
+typedef struct vg_job {
+    const version_order *vo;
+    const vreads *r;
+    uint32_t groups;
+    vpart *parts;                 /* groups + 1: the head's, then each group's */
+} vg_job;
+
+static void vg_group_task(void *ctx, size_t j) {
+    const vg_job *job = ctx;
+    uint32_t lo = (uint32_t)((uint64_t)job->r->ntasks * j / job->groups);
+    uint32_t hi = (uint32_t)((uint64_t)job->r->ntasks * (j + 1) / job->groups);
+    vg_emit_keys(&job->parts[j + 1], job->vo, job->r, lo, hi);
+}
+
+/* 0 (why set) if the sequence has 2^32 arcs or more. */
 static int vg_build(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r,
-                    char *why, size_t wl) {
-    g->start = xcalloc((size_t)g->n + 1, sizeof *g->start);
-    g->pass = VG_COUNT; g->m = 0;
-    vg_emit(g, h, vo, part, r);
-    if (g->m >= UINT32_MAX) {
-        snprintf(why, wl, "%" PRIu64 " dependencies: too many for the re-check's 32-bit graph", g->m); return 0;
+                    struct par_pool *pool, int prio, char *why, size_t wl) {
+    uint32_t G = par_pool_threads(pool);
+    if (G > r->ntasks) G = r->ntasks ? r->ntasks : 1;
+    vpart *parts = xcalloc((size_t)G + 1, sizeof *parts);
+    for (uint32_t j = 0; j <= G; j++) {
+        parts[j].si = g->si;
+        parts[j].pass = VG_COUNT;
+        parts[j].c = xcalloc((size_t)g->n + 1, sizeof *parts[j].c);
     }
-    for (uint32_t u = 0; u < g->n; u++) g->start[u + 1] += g->start[u];
-    g->adj = xmalloc((g->m ? g->m : 1) * sizeof *g->adj);
-    g->pass = VG_FILL;
-    vg_emit(g, h, vo, part, r);
-    /* each cursor start[x] ended at x + 1's first arc: shift back */
-    memmove(g->start + 1, g->start, (size_t)g->n * sizeof *g->start);
-    g->start[0] = 0;
-    return 1;
+    vg_job job = { vo, r, G, parts };
+    vg_emit_head(&parts[0], h, part);
+    par_pool_run_prio(pool, prio, G, vg_group_task, &job);
+    uint64_t m = 0;
+    for (uint32_t j = 0; j <= G; j++) m += parts[j].m;
+    int ok = m < UINT32_MAX;
+    if (!ok) snprintf(why, wl, "%" PRIu64 " dependencies: too many for the re-check's 32-bit graph", m);
+    if (ok) {
+        g->m = m;
+        g->start = xmalloc(((size_t)g->n + 1) * sizeof *g->start);
+        g->adj = xmalloc((m ? m : 1) * sizeof *g->adj);
+        uint32_t at = 0;
+        for (uint32_t x = 0; x < g->n; x++) {     /* counts into each part's first slot of x */
+            g->start[x] = at;
+            for (uint32_t j = 0; j <= G; j++) { uint32_t c = parts[j].c[x]; parts[j].c[x] = at; at += c; }
+        }
+        g->start[g->n] = at;
+        for (uint32_t j = 0; j <= G; j++) { parts[j].pass = VG_FILL; parts[j].adj = g->adj; }
+        vg_emit_head(&parts[0], h, part);
+        par_pool_run_prio(pool, prio, G, vg_group_task, &job);
+    }
+    for (uint32_t j = 0; j <= G; j++) free(parts[j].c);
+    free(parts);
+    return ok;
 }
 
 static void vg_free(vgraph *g) {
@@ -591,8 +765,9 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     g->ckind = xcalloc(n ? n : 1, 1);
     g->cfound = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
-    g->pass = VG_FIND;
-    vg_emit(g, h, vo, part, r);
+    vpart p = { g->si, VG_FIND, NULL, NULL, 0, g };
+    vg_emit_head(&p, h, part);
+    vg_emit_keys(&p, vo, r, 0, r->ntasks);
     for (size_t i = 0; i < n; i++) {
         uint32_t a = cyc->data[i], b = cyc->data[(i + 1) % n];
         dep_kind k = (dep_kind)g->ckind[i];
@@ -603,60 +778,6 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     }
     free(g->on); free(g->ckey); free(g->ckind); free(g->cfound);
     g->on = NULL; g->ckey = NULL; g->ckind = g->cfound = NULL;
-}
-
-/* ---- the per-key replay, in key ranges -----------------------------------
- * A range's reads go to its own vector, kept apart (the edge sequence
- * walks the ranges in key order): the same as one pass over all keys.  A
- * range stops at its first inconsistent key; the first such range's
- * message is the one a single pass would give. */
-typedef struct key_job {
-    const vm *m;
-    vreads *r;
-} key_job;
-
-static void key_task(void *ctx, size_t task) {
-    const key_job *j = ctx;
-    const vm *m = j->m;
-    const history *h = m->h;
-    const version_order *vo = m->vo;
-    key_range_out *o = &j->r->out[task];
-    for (uint32_t k = j->r->range[task]; k < j->r->range[task + 1]; k++) {
-        uint32_t a = vo->start[k];
-        for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
-            uint32_t t = h->op_txn[m->ko[i]], e = i, s;
-            while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t) e++;
-            if (!vm_replay(m, t, k, m->ko + i, e - i, &s, o->why, sizeof o->why)) { o->failed = 1; break; }
-            i = e;
-            if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
-        }
-        if (o->failed) break;
-    }
-    /* exact size: the vector's doubling room would outlive the replay */
-    vec_fit(o->reads);
-}
-
-/* Every participant's snapshot per key into *r; 0 with why set at the
- * first inconsistent key. */
-static int key_reads(const vm *m, vreads *r, struct par_pool *pool, int prio, char *why, size_t wl) {
-    const history *h = m->h;
-    uint32_t nk = h->num_keys, ntasks = par_pool_threads(pool) > 1 ? 8 * par_pool_threads(pool) : 1;
-    if (ntasks > nk) ntasks = nk ? nk : 1;
-    /* ranges of about equal numbers of ops */
-    uint32_t *range = xmalloc(((size_t)ntasks + 1) * sizeof *range), nr = 0;
-    range[nr++] = 0;
-    uint64_t per = m->nko / ntasks + 1;
-    for (uint32_t k = 0; k < nk && nr < ntasks; k++)
-        if ((uint64_t)m->ko_start[k + 1] >= per * nr) range[nr++] = k + 1;
-    if (range[nr - 1] != nk) range[nr++] = nk;
-    r->ntasks = nr - 1;
-    r->range = range;
-    r->out = xcalloc(r->ntasks ? r->ntasks : 1, sizeof *r->out);
-    key_job job = { m, r };
-    par_pool_run_prio(pool, prio, r->ntasks, key_task, &job);
-    for (uint32_t i = 0; i < r->ntasks; i++)
-        if (r->out[i].failed) { snprintf(why, wl, "%s", r->out[i].why); return 0; }
-    return 1;
 }
 
 int vo_check(const history *h, const version_order *vo, int si,
@@ -673,11 +794,10 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
     g.si = si;
     uint8_t *part = NULL;
     int rc = -1;
-    if (!vm_build(&m, h, vo, NULL, why, wl)) { vm_free(&m); goto out; }
-    int ok = key_reads(&m, &r, pool, prio, why, wl);
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
     part = m.part; m.part = NULL;                 /* the rest of the index goes before the graph comes */
     vm_free(&m);
-    if (!ok || !vg_build(&g, h, vo, part, &r, why, wl)) goto out;
+    if (!ok || !vg_build(&g, h, vo, part, &r, pool, prio, why, wl)) goto out;
     vec_u32 cyc; vec_init(cyc);
     if (!vg_find_cycle(&g, &cyc)) { rc = 1; vec_free(cyc); goto out; }
     rc = 0;

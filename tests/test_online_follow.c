@@ -78,18 +78,32 @@ static int pipe_of(const char *b, size_t n, char *path, size_t len) {
     return p[0];
 }
 
+/* TMPDIR set to a fresh directory dir (a "/tmp/...XXXXXX" template). */
+static void fresh_tmpdir(char *dir) {
+    assert_non_null(mkdtemp(dir));
+    setenv("TMPDIR", dir, 1);
+}
+
+/* n made bytes (*bytes, the caller frees them) in a pipe, opened for
+ * following as f; returns the pipe's read end, for the caller to close. */
+static int follow_pipe_of(follow_input *f, size_t n, char **bytes, ic_error *err) {
+    char path[64];
+    *bytes = make_bytes(n);
+    int rd = pipe_of(*bytes, n, path, sizeof path);
+    ic_error_clear(err);
+    assert_true(follow_open(f, path, 0, 0.01, err));
+    return rd;
+}
+
 static void test_pipe_spills_to_unlinked_temp(void **state) {
     (void)state;
     char dir[] = "/tmp/test_follow.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    setenv("TMPDIR", dir, 1);
+    fresh_tmpdir(dir);
     size_t n = 50000;
-    char *b = make_bytes(n), path[64];
-    int rd = pipe_of(b, n, path, sizeof path);
+    char *b;
     follow_input f;
     ic_error err;
-    ic_error_clear(&err);
-    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    int rd = follow_pipe_of(&f, n, &b, &err);
     assert_false(f.regular);
     read_spilling(&f, n, 1);
     assert_true(f.base > 0);
@@ -113,12 +127,10 @@ static void test_pipe_without_tmpdir_stays_in_memory(void **state) {
     (void)state;
     setenv("TMPDIR", "/nonexistent/test_follow", 1);
     size_t n = 30000;
-    char *b = make_bytes(n), path[64];
-    int rd = pipe_of(b, n, path, sizeof path);
+    char *b;
     follow_input f;
     ic_error err;
-    ic_error_clear(&err);
-    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    int rd = follow_pipe_of(&f, n, &b, &err);
     read_spilling(&f, n, 0);
     assert_non_null(strstr(f.note, "cannot create a temporary file in /nonexistent/test_follow"));
     assert_true(f.keep);
@@ -138,15 +150,12 @@ static void test_pipe_without_tmpdir_stays_in_memory(void **state) {
 static void test_pipe_write_fails(void **state) {
     (void)state;
     char dir[] = "/tmp/test_follow.XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    setenv("TMPDIR", dir, 1);
+    fresh_tmpdir(dir);
     size_t n = 50000;
-    char *b = make_bytes(n), path[64];
-    int rd = pipe_of(b, n, path, sizeof path);
+    char *b;
     follow_input f;
     ic_error err;
-    ic_error_clear(&err);
-    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    int rd = follow_pipe_of(&f, n, &b, &err);
     assert_int_equal(follow_read(&f, &err), 1);
     assert_int_equal(follow_total(&f), n);
     struct rlimit old, lim;

@@ -27,6 +27,11 @@
 #include "frontend/checking/verify_model.h"
 #include "frontend/history/u64map.h"
 
+/* -v counts the checks longer than this (CPU seconds): a violation whose
+ * batch arrives while one runs is reported only after it (issue 17's
+ * detection goal is 100 ms). */
+#define FOLLOW_SLOW_CHECK 0.05
+
 static double start_time;
 
 static double elapsed(void) {
@@ -233,6 +238,7 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
     int rc = -1, got;
     size_t checked_bytes = 0;
     double t_parse = 0, t_check = 0, t_check_max = 0;
+    unsigned long slow_checks = 0;                    /* over FOLLOW_SLOW_CHECK: a violation arriving then waits */
     while ((got = follow_read(&in, &err)) > 0) {
         if (oc.failed) continue;                          /* final: only the end matters now */
         double arrived = elapsed();
@@ -275,6 +281,7 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
         t1 = cpu_seconds() - t1;
         t_check += t1;
         if (t1 > t_check_max) t_check_max = t1;
+        if (t1 > FOLLOW_SLOW_CHECK) slow_checks++;
         if (out == ONLINE_VIOLATION) {
             if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
             print_violation(o, &oc, &det);
@@ -316,8 +323,8 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
                     is->pairs_pruned,
                     is->edges, is->rw_covered, is->kept_model, is->solves);
         }
-        fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs\n",
-                t_parse, t_check, t_check_max);
+        fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
+                t_parse, t_check, t_check_max, slow_checks, FOLLOW_SLOW_CHECK * 1000);
         fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", follow_total(&in), in.base,
                 in.spill_fd < 0 ? "none" : in.spill_fd == in.fd ? "read again from the file" : "in a temporary file");
     }

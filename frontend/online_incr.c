@@ -96,24 +96,29 @@ typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer b
 typedef struct iwriter { uint32_t g, key, arr, nreaders, rhead, rtail, phead, ptail; } iwriter;
 typedef struct rlink { uint32_t r, next; } rlink;                    /* a reader, the next of its writer's */
 typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a pair (ipair), the next of its writer's */
-/* writers of a key on one session, session order, with their nodes' seq (searched);
- * last_arr: the latest arrival among them; last_seq: the last one's seq (no
- * look into seq when the whole session is decided before a new writer);
- * last_w: the last one (nor into w); nret: the first nret are retired (see
- * the key's frontier) */
+/* The writers of a key on one session, in session order, with their nodes'
+ * sequence numbers (searched): sess, the session; n, how many; last, the
+ * last one (no look into the list when the whole session is decided before
+ * a new writer); the list itself (ks_list) is last alone when n is 1, else
+ * n entries at `at` in the shared arena wsa (room for the next power of two;
+ * last repeats the final one); last_arr: the latest arrival among them;
+ * nret: the first nret are retired (see the key's frontier).  28 bytes an
+ * entry and no allocation of its own: at 1M transactions 3.0M entries hold
+ * 4.0M writers, where a vector each (its header, a malloc chunk) and the
+ * sessions' ids in a second array per key took 162 MB for 32 MB of writers. */
 typedef struct iws { uint32_t w, seq; } iws;   /* a writer and its node's sequence number */
-typedef struct ikey_sess { uint32_t nret, last_arr, last_seq, last_w; VEC(iws) ws; } ikey_sess;
+typedef struct ikey_sess { uint32_t sess, n, nret, last_arr, at; iws last; } ikey_sess;
 /* narr: writers arrived (INIT excluded); pivot_g, pivot_arr: the latest writer
  * that every writer arrived before it was decided before (NONE: none yet).
- * by_sess[i] is session sids[i]'s; by_sess[0, nret_sess) are wholly retired
- * (nret = w.len), the others are not.  nretw: retired writers; top: the
- * retired writers no other retired writer is decided after (every retired
- * writer is one of them or decided before one) */
+ * by_sess[0, nret_sess) are wholly retired (nret = n), the others are not.
+ * nretw: retired writers; top: the retired writers no other retired writer
+ * is decided after (every retired writer is one of them or decided before
+ * one) */
 typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
     uint32_t init_w, narr, pivot_g, pivot_arr, nret_sess, nretw;
-    vec_u32 sids, top;
-    VEC(ikey_sess) by_sess;
+    vec_u32 top;
+    VEC(ikey_sess) by_sess;      /* grown by half again (its spare room is resident) */
 } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
@@ -143,6 +148,8 @@ struct incr_check {
     vec_u32 op_link;         /* per stored operation: a write's writer record (a final write that took part), a
                                 read's write once settling found it (values are written once); else NONE */
     VEC(ikey) keys;
+    VEC(iws) wsa;            /* the keys' writer lists of two or more (ikey_sess) */
+    uint32_t wsa_free[32];   /* per room size 1 << c: a free room (its first entry's w: the next), NONE */
     vec_u32 waiting;         /* completed, not settled */
     /* per-transaction scratch, indexed by key */
     vec_u32 stamp;
@@ -201,6 +208,7 @@ incr_check *incr_new(int want_si, int want_ser) {
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
     ic->reach = reach_new();
+    for (int c = 0; c < 32; c++) ic->wsa_free[c] = NONE;
     return ic;
 }
 
@@ -212,9 +220,9 @@ void incr_free(incr_check *ic) {
     vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_free(ic->rpool); vec_free(ic->ppool);
     vec_foreach(ikey, k, ic->keys) {
-        vec_foreach(ikey_sess, ks, k->by_sess) vec_free(ks->ws);
-        vec_free(k->by_sess); vec_free(k->sids); vec_free(k->top);
+        vec_free(k->by_sess); vec_free(k->top);
     }
+    vec_free(ic->wsa);
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
@@ -299,6 +307,50 @@ static void push_pair(incr_check *ic, uint32_t w, uint32_t other, int lit) {
     x->ptail = at;
 }
 
+/* ---- the keys' writer lists (ikey_sess) --------------------------------- */
+
+/* The room class of a list of n >= 2 writers: room for 1 << c. */
+static uint32_t room_class(uint32_t n) {
+    uint32_t c = 1;
+    while ((1u << c) < n) c++;
+    return c;
+}
+
+/* A room of class c in wsa: a freed one, else at the end. */
+static uint32_t wsa_take(incr_check *ic, uint32_t c) {
+    uint32_t at = ic->wsa_free[c];
+    if (at != NONE) { ic->wsa_free[c] = ic->wsa.data[at].w; return at; }
+    at = (uint32_t)ic->wsa.len;
+    if (ic->wsa.len + ((size_t)1 << c) > UINT32_MAX) xalloc_fail(SIZE_MAX);
+    vec_resize(ic->wsa, ic->wsa.len + ((size_t)1 << c));
+    return at;
+}
+
+static inline const iws *ks_list(const incr_check *ic, const ikey_sess *ks) {
+    return ks->n >= 2 ? ic->wsa.data + ks->at : &ks->last;
+}
+
+/* Insert nw at position at (<= n) of ks's list. */
+static void ks_insert(incr_check *ic, ikey_sess *ks, uint32_t at, iws nw) {
+    uint32_t n = ks->n;
+    if (n == 0) { ks->last = nw; ks->n = 1; return; }
+    if (n == 1 || room_class(n + 1) != room_class(n)) {    /* a bigger room (taking it may move wsa) */
+        uint32_t to = wsa_take(ic, room_class(n + 1));
+        memcpy(ic->wsa.data + to, ks_list(ic, ks), n * sizeof(iws));
+        if (n >= 2) {                                      /* the old room goes on its free list */
+            uint32_t c = room_class(n);
+            ic->wsa.data[ks->at].w = ic->wsa_free[c];
+            ic->wsa_free[c] = ks->at;
+        }
+        ks->at = to;
+    }
+    iws *l = ic->wsa.data + ks->at;
+    memmove(l + at + 1, l + at, (n - at) * sizeof *l);
+    l[at] = nw;
+    ks->n = n + 1;
+    ks->last = l[n];
+}
+
 /* ---- the frontier ------------------------------------------------------ */
 
 /* front[c]: the least, over the sessions that take part ("in"), of their
@@ -350,11 +402,11 @@ static void refresh_front(incr_check *ic) {
  * move the entry to the retired part of by_sess. */
 static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     ikey_sess *ks = &K->by_sess.data[si];
-    if (ks->last_seq > ic->used.data[chain]) ic->used.data[chain] = ks->last_seq;
-    ic->st.retired += ks->ws.len - ks->nret;
-    K->nretw += (uint32_t)ks->ws.len - ks->nret;
-    ks->nret = (uint32_t)ks->ws.len;
-    const uint32_t x = ks->last_w, xg = ic->writers.data[x].g;
+    if (ks->last.seq > ic->used.data[chain]) ic->used.data[chain] = ks->last.seq;
+    ic->st.retired += ks->n - ks->nret;
+    K->nretw += ks->n - ks->nret;
+    ks->nret = ks->n;
+    const uint32_t x = ks->last.w, xg = ic->writers.data[x].g;
     size_t kept = 0;
     int below = 0;
     for (size_t i = 0; i < K->top.len; i++) {
@@ -368,7 +420,6 @@ static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     size_t to = K->nret_sess++;
     if (to != si) {
         ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[si]; K->by_sess.data[si] = t;
-        uint32_t u = K->sids.data[to]; K->sids.data[to] = K->sids.data[si]; K->sids.data[si] = u;
     }
 }
 
@@ -382,33 +433,32 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
     ic->writers.data[d].arr = arr;
     uint32_t sess = ic->nodes.data[g].sess;
     size_t mi = 0;
-    while (mi < K->sids.len && K->sids.data[mi] != sess) mi++;
-    if (mi == K->sids.len) {
+    while (mi < K->by_sess.len && K->by_sess.data[mi].sess != sess) mi++;
+    if (mi == K->by_sess.len) {
+        if (K->by_sess.len == K->by_sess.cap) {
+            K->by_sess.cap = K->by_sess.cap < 4 ? 4 : K->by_sess.cap + K->by_sess.cap / 2;
+            K->by_sess.data = xrealloc(K->by_sess.data, K->by_sess.cap * sizeof *K->by_sess.data);
+        }
         ikey_sess n;
         memset(&n, 0, sizeof n);
-        vec_push(K->by_sess, n);
-        vec_push(K->sids, sess);
+        n.sess = sess;
+        K->by_sess.data[K->by_sess.len++] = n;
     } else if (mi < K->nret_sess) {
         /* a wholly retired session gets a writer: back to the other part */
         size_t to = --K->nret_sess;
         ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[mi]; K->by_sess.data[mi] = t;
-        uint32_t u = K->sids.data[to]; K->sids.data[to] = K->sids.data[mi]; K->sids.data[mi] = u;
         mi = to;
     }
     ikey_sess *mine = &K->by_sess.data[mi];
-    size_t at = mine->ws.len;
+    uint32_t at = mine->n;
     uint64_t ord = ic->nodes.data[g].ord;
     /* with no late transaction d is its session's last node: no search */
-    while (ic->late && at > 0 && ic->nodes.data[ic->writers.data[mine->ws.data[at - 1].w].g].ord > ord) at--;
-    if (at < mine->nret) mine->nret = (uint32_t)at;      /* a late one (the frontier is not used any more) */
-    uint32_t p = at > 0 ? mine->ws.data[at - 1].w : NONE;
+    while (ic->late && at > 0 && ic->nodes.data[ic->writers.data[ks_list(ic, mine)[at - 1].w].g].ord > ord) at--;
+    if (at < mine->nret) mine->nret = at;               /* a late one (the frontier is not used any more) */
+    uint32_t p = at > 0 ? ks_list(ic, mine)[at - 1].w : NONE;
     iws nw = { d, ic->nodes.data[g].seq };
-    vec_push(mine->ws, nw);
-    memmove(mine->ws.data + at + 1, mine->ws.data + at, (mine->ws.len - 1 - at) * sizeof *mine->ws.data);
-    mine->ws.data[at] = nw;
+    ks_insert(ic, mine, at, nw);
     mine->last_arr = arr;
-    mine->last_seq = vec_last(mine->ws).seq;
-    mine->last_w = vec_last(mine->ws).w;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     /* The frontier (file comment): when d's session is in and no
@@ -431,13 +481,13 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
     size_t nsess = K->by_sess.len;
     int other_before = fast && K->nretw > 0;     /* a writer other than INIT is decided before d */
     for (size_t si = fast ? K->nret_sess : 0; si <= nsess; si++) {
-        const uint32_t ssid = si < nsess ? K->sids.data[si] : NONE;
+        const uint32_t ssid = si < nsess ? K->by_sess.data[si].sess : NONE;
         const size_t jr = fast && si < nsess ? K->by_sess.data[si].nret : 0;   /* the writers before jr are retired */
         if (fast && si < nsess && ssid != sess) {
             /* every writer of the session within the frontier: retired (d is
              * not: its sequence number is past every refresh) */
             uint32_t fc = ic->sess.data[ssid].chain;
-            const uint32_t ls = K->by_sess.data[si].last_seq;
+            const uint32_t ls = K->by_sess.data[si].last.seq;
             if (fc < ic->front.len && ls && ls <= ic->front.data[fc]) {
                 retire_session(ic, K, si, fc);   /* swaps in an entry already looked at */
                 other_before = 1;
@@ -448,27 +498,27 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             /* d's own session, d its last writer (no late transaction): the
              * writers before p are decided before p (INV holds through p),
              * p is decided before d and a candidate (its next is d) */
-            const size_t nown = K->by_sess.data[si].ws.len;
+            const size_t nown = K->by_sess.data[si].n;
             if (nown - 1 > jr) {
                 ic->st.pairs_decided += nown - 1 - jr;
                 other_before = 1;
-                vec_push(ic->succ, K->by_sess.data[si].ws.data[nown - 2].w);
+                vec_push(ic->succ, ks_list(ic, &K->by_sess.data[si])[nown - 2].w);
             }
             continue;
         }
         if (pivot_ok && si < nsess && K->by_sess.data[si].last_arr < pivot_arr) {
-            ic->st.pairs_decided += K->by_sess.data[si].ws.len - jr;
-            ic->st.pairs_skipped += K->by_sess.data[si].ws.len - jr;
+            ic->st.pairs_decided += K->by_sess.data[si].n - jr;
+            ic->st.pairs_skipped += K->by_sess.data[si].n - jr;
             other_before = 1;                    /* a by_sess entry holds a writer */
             continue;
         }
-        size_t n = si == nsess ? 1 : K->by_sess.data[si].ws.len, j0 = 0;
+        size_t n = si == nsess ? 1 : K->by_sess.data[si].n, j0 = 0;
         /* Writers of another session: decided(e, d) is "e's sequence number
          * (kept beside the list) is at most d's ancestor summary on e's
          * chain", so it needs neither e's node nor its session (cache
          * misses: a third of the encoding's time); likewise before p. */
         const int other = si < nsess && ssid != sess;
-        const iws *sq = si < nsess ? K->by_sess.data[si].ws.data : NULL;
+        const iws *sq = si < nsess ? ks_list(ic, &K->by_sess.data[si]) : NULL;
         uint32_t c = other ? ic->sess.data[ssid].chain : NONE, bd = 0, bp = 0;
         if (c != NONE) {
             bd = reach_get(ic->reach, g, c);
@@ -483,14 +533,14 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             if (c != NONE) {
                 uint32_t bound = bd < bp ? bd : bp;
                 size_t lo = jr, hi = n;                  /* first writer with seq > bound */
-                const uint32_t ls = K->by_sess.data[si].last_seq;
+                const uint32_t ls = K->by_sess.data[si].last.seq;
                 if (ls && ls <= bound) {
                     /* the whole session (the common case): with p, every
                      * writer takes the first `continue`; without, the last
                      * one is the candidate (decided before d, no next) */
                     ic->st.pairs_decided += n - jr;
                     other_before = 1;
-                    if (pg == NONE) vec_push(ic->succ, K->by_sess.data[si].last_w);
+                    if (pg == NONE) vec_push(ic->succ, K->by_sess.data[si].last.w);
                     continue;
                 }
                 while (lo < hi) {
@@ -505,7 +555,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
         }
         if (j0 < jr) j0 = jr;
         for (size_t j = j0; j < n; j++) {
-            uint32_t e = si == nsess ? K->init_w : K->by_sess.data[si].ws.data[j].w;
+            uint32_t e = si == nsess ? K->init_w : sq[j].w;
             if (e == d) continue;
 #define BEFORE(k, bound) (c != NONE && sq[k].seq && sq[k].seq <= (bound))   /* decided(writer k of si, d or p) */
             if (other ? BEFORE(j, bd) : decided(ic, ic->writers.data[e].g, g)) {
@@ -515,7 +565,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
                 /* INV through a later writer e' decided before d: e's next on
                  * its session, or (for INIT) any other */
                 if (si < nsess && j + 1 < n &&
-                    (other ? BEFORE(j + 1, bd) : decided(ic, ic->writers.data[K->by_sess.data[si].ws.data[j + 1].w].g, g))) continue;
+                    (other ? BEFORE(j + 1, bd) : decided(ic, ic->writers.data[sq[j + 1].w].g, g))) continue;
 #undef BEFORE
                 if (si == nsess && other_before) continue;
                 vec_push(ic->succ, e);                   /* a candidate: see below */
@@ -551,10 +601,11 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             if (pg != NONE && decided(ic, mg, pg)) continue;
             uint32_t ms = ic->nodes.data[mg].sess;
             size_t ki = 0;
-            while (ki < K->sids.len && K->sids.data[ki] != ms) ki++;
+            while (ki < K->by_sess.len && K->by_sess.data[ki].sess != ms) ki++;
             const ikey_sess *ks = &K->by_sess.data[ki];    /* m's session: it holds m */
-            if (ks->nret > 0 && ks->nret < ks->ws.len && ks->ws.data[ks->nret - 1].w == m &&
-                decided(ic, ic->writers.data[ks->ws.data[ks->nret].w].g, g)) continue;
+            const iws *kl = ks_list(ic, ks);
+            if (ks->nret > 0 && ks->nret < ks->n && kl[ks->nret - 1].w == m &&
+                decided(ic, ic->writers.data[kl[ks->nret].w].g, g)) continue;
             vec_push(ic->succ, m);
         }
     }
@@ -613,26 +664,27 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
     const size_t nks = !ic->late && a != 0 && warr == K->narr ? 0 : K->by_sess.len;
     for (size_t ki = 0; ki < nks; ki++) {
         const ikey_sess *ks = &K->by_sess.data[ki];
-        const uint32_t ksess = K->sids.data[ki];
+        const uint32_t ksess = ks->sess;
+        const iws *kl = ks_list(ic, ks);
         size_t j = 0;
         if (!ic->late && a != 0 && ks->last_arr <= warr) continue;
         if (!ic->late && a != 0 && (ksess == an->sess || (an->seq && ca != NONE))) {
             /* "decided after a" is monotone along the session (its order
              * labels, or its ancestor summaries, only grow): the first one
              * by binary search; the loop below confirms it */
-            size_t lo = 0, hi = ks->ws.len;
+            size_t lo = 0, hi = ks->n;
             while (lo < hi) {
                 size_t mid = (lo + hi) / 2;
-                const inode *dn = &ic->nodes.data[ic->writers.data[ks->ws.data[mid].w].g];
+                const inode *dn = &ic->nodes.data[ic->writers.data[kl[mid].w].g];
                 int after = ksess == an->sess ? dn->ord > an->ord
-                                                 : reach_reaches(ic->reach, ic->writers.data[ks->ws.data[mid].w].g, ksess, ks->ws.data[mid].seq, ca, an->seq);
+                                                 : reach_reaches(ic->reach, ic->writers.data[kl[mid].w].g, ksess, kl[mid].seq, ca, an->seq);
                 if (after) hi = mid;
                 else lo = mid + 1;
             }
             j = lo;
         }
-        for (; j < ks->ws.len; j++) {
-            uint32_t dg = ic->writers.data[ks->ws.data[j].w].g;
+        for (; j < ks->n; j++) {
+            uint32_t dg = ic->writers.data[kl[j].w].g;
             if (!decided(ic, a, dg)) continue;
             vec_push(ic->succ, dg);
             break;
@@ -1204,8 +1256,8 @@ static int key_order(const incr_check *ic, int level, const ikey *K, vec_u32 *ws
     vec_clear(*ws);
     vec_clear(*tmp);
     vec_foreach(const ikey_sess, ks, K->by_sess)
-        for (size_t j = 0; j < ks->ws.len; j++) {
-            uint32_t w = ks->ws.data[j].w;
+        for (size_t j = 0; j < ks->n; j++) {
+            uint32_t w = ks_list(ic, ks)[j].w;
             vec_push(*tmp, (uint64_t)ic->writers.data[w].g << 32 | w);
         }
     if (tmp->len > 1) qsort(tmp->data, tmp->len, sizeof *tmp->data, by_u64);

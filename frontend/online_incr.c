@@ -64,18 +64,37 @@
 #define NONE UINT32_MAX
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
 #define FRONT_EVERY 128                 /* nodes between two refreshes of the frontier (and at every check) */
+#define OPS_BLOCK (1u << 17)            /* operations a block holds (a transaction with more gets one of its own) */
+#define OPS_KEEP 65536                  /* the last transactions to settle whose operations stay (the witness) */
 
 typedef struct itxn {
     int64_t ext;
     uint32_t sess;           /* stable session */
     uint32_t hpos;           /* position in its session (= in the current history, if any) */
     uint32_t g;              /* graph node, NONE until it takes part */
-    uint32_t first_op, num_ops;   /* its operations in ops, as first seen: a completed transaction never changes */
+    uint32_t first_op, num_ops;   /* its operations (txn_ops), as first seen: a completed transaction never changes */
     uint8_t settled, status;
+    uint8_t done;            /* its operations are needed no more (op_done) */
 } itxn;
 
-/* A stored operation (kind: op_kind with OP_FAILED / OP_OVERWRITTEN). */
-typedef struct iop { int64_t value; uint32_t key, txn, line; uint8_t kind; } iop;
+/* The operations of a transaction are needed until it takes part in the
+ * graph (read_ops; an aborted one: until it settles), and by the witness
+ * (incr_window_history) while it is among the last OPS_KEEP to settle.
+ * They are kept in blocks, a block freed once all of its transactions are
+ * past that: at 1M transactions the 8M operations were 224 MB for good.
+ * What later transactions still look up, each successful write's key,
+ * value and transaction, stays in wops (24 bytes a write).
+ * A stored operation: kind, op_kind with OP_FAILED / OP_OVERWRITTEN; link,
+ * a write's entry in wops, a read's write there once settling found it
+ * (values are written once), else NONE. */
+typedef struct iop { int64_t value; uint32_t key, line, link; uint8_t kind; } iop;
+/* Operations numbered [start, start + len) (room for cap; NULL once freed);
+ * pending: its transactions not done; last_settle: the settled count when
+ * the last of them became done. */
+typedef struct opblock { iop *ops; uint32_t start, len, cap, pending, last_settle; } opblock;
+/* A successful write: rec, its writer record once it took part (NONE);
+ * over: overwritten in its transaction (a read of it is intermediate). */
+typedef struct iwop { int64_t value; uint32_t key, txn, rec; uint8_t over; } iwop;
 
 typedef struct isess {
     int64_t ext;
@@ -123,8 +142,8 @@ typedef struct ikey {
 } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
-typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read (NONE: INIT) */
-typedef struct final_write { uint32_t key, op; } final_write;
+typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read, in wops (NONE: INIT) */
+typedef struct final_write { uint32_t key, op; } final_write;   /* op: in wops */
 typedef VEC(ext_read) ext_read_vec;
 typedef VEC(final_write) final_write_vec;
 
@@ -133,8 +152,11 @@ struct incr_check {
     online_model om;         /* the last model, extended in place: most checks need no solve */
     int om_off;              /* it stopped paying (rebuilt more often than it answered): dropped */
     VEC(itxn) txns;          /* stable ids; 0 is INIT */
-    VEC(iop) ops;            /* the operations of every stored transaction */
-    uint32_t *wslots;        /* (key, value) -> its successful write in ops, open addressing */
+    VEC(opblock) blocks;     /* the operations of the stored transactions (iop's comment) */
+    uint32_t nops;           /* operations stored */
+    uint32_t ops_block, ops_keep;   /* OPS_BLOCK, OPS_KEEP (incr_set_ops_limits) */
+    VEC(iwop) wops;          /* every successful write */
+    uint32_t *wslots;        /* (key, value) -> its write in wops, open addressing */
     uint64_t wmask, wlen;
     vec_u32 cand;            /* stored, not yet tried for settling */
     u64map by_ext;
@@ -146,8 +168,6 @@ struct incr_check {
     VEC(iwriter) writers;
     VEC(rlink) rpool;        /* the writers' reader chains */
     VEC(plink) ppool;        /* the writers' pair chains */
-    vec_u32 op_link;         /* per stored operation: a write's writer record (a final write that took part), a
-                                read's write once settling found it (values are written once); else NONE */
     VEC(ikey) keys;
     VEC(iws) wsa;            /* the keys' writer lists of two or more (ikey_sess) */
     uint32_t wsa_free[32];   /* per room size 1 << c: a free room (its first entry's w: the next), NONE */
@@ -204,12 +224,14 @@ incr_check *incr_new(int want_si, int want_ser) {
     }
     om_init(&ic->om, want_si, want_ser);
     om_add_txn(&ic->om);                                  /* INIT */
-    itxn init = { 0, NONE, 0, 0, 0, 0, 1, TXN_COMMITTED };
+    itxn init = { 0, NONE, 0, 0, 0, 0, 1, TXN_COMMITTED, 1 };
     vec_push(ic->txns, init);
     inode n0 = { 0, NONE, 0, 0 };
     vec_push(ic->nodes, n0);
     ic->reach = reach_new();
     for (int c = 0; c < 32; c++) ic->wsa_free[c] = NONE;
+    ic->ops_block = OPS_BLOCK;
+    ic->ops_keep = OPS_KEEP;
     return ic;
 }
 
@@ -218,7 +240,8 @@ void incr_free(incr_check *ic) {
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
     if (!ic->om_off) om_free(&ic->om);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
-    vec_free(ic->ops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
+    vec_foreach(opblock, b, ic->blocks) free(b->ops);
+    vec_free(ic->blocks); vec_free(ic->wops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_free(ic->rpool); vec_free(ic->ppool);
     vec_foreach(ikey, k, ic->keys) {
         vec_free(k->by_sess); vec_free(k->top);
@@ -228,7 +251,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
-    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext); vec_free(ic->op_link);
+    u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext);
     free(ic);
 }
 
@@ -274,14 +297,12 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     return x->seq && c != NONE && e < d && reach_reaches(ic->reach, d, y->sess, y->seq, c, x->seq);
 }
 
-/* A writer record for node g's final write op (NONE: INIT's) of key. */
-static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t op) {
+/* A writer record for node g's final write wop (in wops; NONE: INIT's) of key. */
+static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t wop) {
     iwriter w = { g, key, 0, 0, NONE, NONE };
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
-    if (op != NONE) {
-        ic->op_link.data[op] = id;
-    }
+    if (wop != NONE) ic->wops.data[wop].rec = id;
     return id;
 }
 
@@ -708,18 +729,19 @@ static uint64_t wr_hash(uint32_t key, int64_t value) {
     return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
 }
 
-/* The stored successful write of value to key (an index in ops), or NONE. */
+/* The stored successful write of value to key (an index in wops), or NONE. */
 static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
     if (!ic->wslots) return NONE;
     for (uint64_t i = wr_hash(key, value) & ic->wmask;; i = (i + 1) & ic->wmask) {
         uint32_t op = ic->wslots[i];
         if (op == NONE) return NONE;
-        if (ic->ops.data[op].key == key && ic->ops.data[op].value == value) return op;
+        if (ic->wops.data[op].key == key && ic->wops.data[op].value == value) return op;
     }
 }
 
-/* Index op as the writer of its (key, value); 0 if another op wrote it. */
-static int index_write(incr_check *ic, uint32_t op) {
+/* Index transaction txn's successful write of value to key: its entry in
+ * wops, or NONE if another write wrote that value. */
+static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_t txn, int over) {
     if ((ic->wlen + 1) * 2 > ic->wmask + 1 || !ic->wslots) {
         uint64_t cap = ic->wslots ? (ic->wmask + 1) * 2 : 1024;
         uint32_t *old = ic->wslots;
@@ -730,19 +752,93 @@ static int index_write(incr_check *ic, uint32_t op) {
         for (uint64_t i = 0; i < oldcap; i++) {
             uint32_t o = old[i];
             if (o == NONE) continue;
-            uint64_t j = wr_hash(ic->ops.data[o].key, ic->ops.data[o].value) & ic->wmask;
+            uint64_t j = wr_hash(ic->wops.data[o].key, ic->wops.data[o].value) & ic->wmask;
             while (ic->wslots[j] != NONE) j = (j + 1) & ic->wmask;
             ic->wslots[j] = o;
         }
         free(old);
     }
-    const iop *w = &ic->ops.data[op];
-    uint64_t i = wr_hash(w->key, w->value) & ic->wmask;
+    uint64_t i = wr_hash(key, value) & ic->wmask;
     for (; ic->wslots[i] != NONE; i = (i + 1) & ic->wmask)
-        if (ic->ops.data[ic->wslots[i]].key == w->key && ic->ops.data[ic->wslots[i]].value == w->value) return 0;
-    ic->wslots[i] = op;
+        if (ic->wops.data[ic->wslots[i]].key == key && ic->wops.data[ic->wslots[i]].value == value) return NONE;
+    iwop w = { value, key, txn, NONE, (uint8_t)(over != 0) };
+    uint32_t at = (uint32_t)ic->wops.len;
+    vec_push(ic->wops, w);
+    ic->wslots[i] = at;
     ic->wlen++;
-    return 1;
+    return at;
+}
+
+/* ---- the stored operations (iop) ------------------------------------- */
+
+/* The block holding operation number op (some block does). */
+static opblock *op_block(const incr_check *ic, uint32_t op) {
+    size_t lo = 0, hi = ic->blocks.len;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ic->blocks.data[mid].start <= op) lo = mid;
+        else hi = mid;
+    }
+    return &ic->blocks.data[lo];
+}
+
+/* Transaction x's operations, NULL once they are freed (x done, its block
+ * released). */
+static iop *txn_ops(const incr_check *ic, const itxn *x) {
+    if (!x->num_ops) return NULL;
+    const opblock *b = op_block(ic, x->first_op);
+    return b->ops ? b->ops + (x->first_op - b->start) : NULL;
+}
+
+/* Room for n operations numbered from ic->nops, in the last block (a new
+ * one when they do not fit: a transaction's operations are in one block). */
+static iop *ops_reserve(incr_check *ic, uint32_t n) {
+    opblock *b = ic->blocks.len ? &vec_last(ic->blocks) : NULL;
+    if (!b || b->cap - b->len < n) {
+        opblock nb = { NULL, ic->nops, 0, n > ic->ops_block ? n : ic->ops_block, 0, 0 };
+        nb.ops = xmalloc((size_t)nb.cap * sizeof *nb.ops);
+        vec_push(ic->blocks, nb);
+        b = &vec_last(ic->blocks);
+    }
+    iop *o = b->ops + b->len;
+    b->len += n;
+    b->pending++;
+    ic->nops += n;
+    return o;
+}
+
+/* Stable transaction id's operations are needed no more by settling or
+ * the graph (it took part, or it is aborted and settled). */
+static void op_done(incr_check *ic, uint32_t id) {
+    itxn *x = &ic->txns.data[id];
+    if (x->done || id == 0) return;
+    x->done = 1;
+    if (!x->num_ops) return;
+    opblock *b = op_block(ic, x->first_op);
+    b->pending--;
+    b->last_settle = (uint32_t)ic->settle_order.len;
+}
+
+/* Free the blocks whose transactions are all done and not among the last
+ * ops_keep to settle (the last block still fills). */
+static void ops_release(incr_check *ic) {
+    for (size_t i = 0; i + 1 < ic->blocks.len; i++) {
+        opblock *b = &ic->blocks.data[i];
+        if (b->ops && !b->pending && ic->settle_order.len - b->last_settle >= ic->ops_keep) {
+            free(b->ops);
+            b->ops = NULL;
+            ic->st.op_blocks_freed++;
+        }
+    }
+}
+
+void incr_set_ops_limits(incr_check *ic, uint32_t block_ops, uint32_t keep_txns) {
+    ic->ops_block = block_ops ? block_ops : 1;
+    ic->ops_keep = keep_txns;
+    if (ic->blocks.len) {                             /* the next transaction starts a block of the new size */
+        opblock *b = &vec_last(ic->blocks);
+        b->cap = b->len;
+    }
 }
 
 static int op_is_read(uint8_t kind) { return (kind & OP_KIND_MASK) == OP_READ && !(kind & OP_FAILED); }
@@ -791,7 +887,8 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
         return NONE;
     }
     isess *s = &ic->sess.data[S];
-    itxn x = { ext, S, (uint32_t)s->order.len, NONE, (uint32_t)ic->ops.len, n, 0, status };
+    itxn x = { ext, S, (uint32_t)s->order.len, NONE, ic->nops, n, 0, status, 0 };
+    if ((uint64_t)ic->nops + n > UINT32_MAX - 1) { fall_back(ic, "too many operations", NULL); return NONE; }
     vec_push(ic->txns, x);
     vec_push(s->order, id);
     vec_push(ic->cand, id);
@@ -801,18 +898,17 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
         if (k != OP_READ && k != OP_WRITE) { fall_back(ic, "list-append histories are checked from scratch", NULL); return NONE; }
         if (ops[i].key >= ic->keys.len) { fall_back(ic, "internal error: an unknown key", NULL); return NONE; }
     }
-    vec_reserve(ic->ops, ic->ops.len + n);
+    iop *o = n ? ops_reserve(ic, n) : NULL;
     for (uint32_t i = 0; i < n; i++) {
-        iop o = { ops[i].value, ops[i].key, id, ops[i].line, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
-        ic->ops.data[ic->ops.len++] = o;
-        vec_push(ic->op_link, NONE);
+        iop y = { ops[i].value, ops[i].key, ops[i].line, NONE, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
+        o[i] = y;
     }
     for (uint32_t i = n; i-- > 0;) {
-        iop *o = &ic->ops.data[x.first_op + i];
-        if (!op_is_write(o->kind)) continue;
-        if (ic->stamp.data[o->key] == serial) o->kind |= OP_OVERWRITTEN;
-        ic->stamp.data[o->key] = serial;
-        if (!index_write(ic, x.first_op + i)) { fall_back(ic, "a value written twice to one key", NULL); return NONE; }
+        if (!op_is_write(o[i].kind)) continue;
+        if (ic->stamp.data[o[i].key] == serial) o[i].kind |= OP_OVERWRITTEN;
+        ic->stamp.data[o[i].key] = serial;
+        o[i].link = index_write(ic, o[i].key, o[i].value, id, o[i].kind & OP_OVERWRITTEN);
+        if (o[i].link == NONE) { fall_back(ic, "a value written twice to one key", NULL); return NONE; }
     }
     return id;
 }
@@ -905,16 +1001,17 @@ static int map_history(incr_check *ic, const history *h) {
  * reader asks again at every check. */
 static int reads_settled(incr_check *ic, uint32_t id) {
     const itxn *x = &ic->txns.data[id];
-    for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-        const iop *o = &ic->ops.data[op];
+    iop *ops = txn_ops(ic, x);                       /* not done: kept */
+    for (uint32_t i = 0; i < x->num_ops; i++) {
+        iop *o = &ops[i];
         if (!op_is_read(o->kind) || o->value == VALUE_INIT) continue;
-        uint32_t w = ic->op_link.data[op];
+        uint32_t w = o->link;
         if (w == NONE) {
             w = writer_op(ic, o->key, o->value);
             if (w == NONE) return 0;
-            ic->op_link.data[op] = w;
+            o->link = w;
         }
-        uint32_t wt = ic->ops.data[w].txn;
+        uint32_t wt = ic->wops.data[w].txn;
         if (wt != id && !ic->txns.data[wt].settled) return 0;
     }
     return 1;
@@ -946,15 +1043,16 @@ static int read_ops(incr_check *ic, uint32_t id) {
     uint32_t serial = ++ic->serial;
     vec_clear(ic->reads);
     vec_clear(ic->writes);
-    for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-        const iop *o = &ic->ops.data[op];
+    const iop *ops = txn_ops(ic, x);                 /* not done: kept */
+    for (uint32_t i = 0; i < x->num_ops; i++) {
+        const iop *o = &ops[i];
         uint32_t k = o->key;
         int64_t v = o->value;
         if (ic->stamp.data[k] != serial) { ic->stamp.data[k] = serial; ic->flags.data[k] = 0; }
         if (op_is_write(o->kind)) {
             ic->own.data[k] = v;
-            if (!(ic->flags.data[k] & 1)) { final_write fw = { k, op }; vec_push(ic->writes, fw); }
-            else vec_foreach(final_write, fw, ic->writes) if (fw->key == k) fw->op = op;
+            if (!(ic->flags.data[k] & 1)) { final_write fw = { k, o->link }; vec_push(ic->writes, fw); }
+            else vec_foreach(final_write, fw, ic->writes) if (fw->key == k) fw->op = o->link;
             ic->flags.data[k] |= 1;
             continue;
         }
@@ -971,12 +1069,12 @@ static int read_ops(incr_check *ic, uint32_t id) {
         ic->ext_val.data[k] = v;
         uint32_t src = 0, wop = NONE;
         if (v != VALUE_INIT) {
-            uint32_t w = ic->op_link.data[op];                 /* found by reads_settled */
+            uint32_t w = o->link;                              /* found by reads_settled */
             if (w == NONE) w = writer_op(ic, k, v);
             if (w == NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
-            uint32_t wt = ic->ops.data[w].txn;
+            uint32_t wt = ic->wops.data[w].txn;
             if (wt == id) { fall_back(ic, "a read of the transaction's own later write", NULL); return 0; }
-            if (ic->ops.data[w].kind & OP_OVERWRITTEN) { fall_back(ic, "an intermediate read", NULL); return 0; }
+            if (ic->wops.data[w].over) { fall_back(ic, "an intermediate read", NULL); return 0; }
             if (ic->txns.data[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
             src = wt;
             wop = w;
@@ -1028,6 +1126,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
     memmove(s->members.data + at + 1, s->members.data + at, (s->members.len - 1 - at) * sizeof *s->members.data);
     s->members.data[at] = g;
     x->g = g;
+    op_done(ic, id);                                  /* read_ops is behind it */
     ic->st.txns_in_graph++;
     for (int l = 0; l < 2; l++)
         if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
@@ -1051,7 +1150,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
     for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g, ic->writes.data[i].op);
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;
-        uint32_t w = src == 0 ? ic->keys.data[k].init_w : ic->op_link.data[op];
+        uint32_t w = src == 0 ? ic->keys.data[k].init_w : ic->wops.data[op].rec;
         if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
         new_reader(ic, w, g);
     }
@@ -1096,9 +1195,13 @@ static int settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fre
     *num_settled = ic->settled;
     *fresh = (uint32_t)got.len;
     if (got.len) refresh_front(ic);
-    for (size_t i = 0; i < got.len && !ic->fallback; i++)
-        if (ic->txns.data[got.data[i]].status == TXN_COMMITTED) add_txn(ic, got.data[i]);
+    for (size_t i = 0; i < got.len && !ic->fallback; i++) {
+        uint8_t st = ic->txns.data[got.data[i]].status;
+        if (st == TXN_COMMITTED) add_txn(ic, got.data[i]);
+        else if (st == TXN_ABORTED) op_done(ic, got.data[i]);      /* never takes part (an indeterminate one may) */
+    }
     vec_free(got);
+    if (!ic->fallback) ops_release(ic);
     if (ic->fallback) return INCR_FALLBACK;
     if (!*fresh) return INCR_PASS;
     if (!ic->om_off && om_holds(&ic->om)) { ic->st.kept_model++; return INCR_PASS; }   /* the old choices extend: no solve */
@@ -1168,6 +1271,11 @@ history *incr_window_history(const incr_check *ic, uint32_t last, const char *so
     for (size_t i = from; i < ic->settle_order.len; i++) {
         uint32_t id = ic->settle_order.data[i];
         if (ic->txns.data[id].status != TXN_COMMITTED) continue;      /* participants only */
+        if (ic->txns.data[id].num_ops && !txn_ops(ic, &ic->txns.data[id])) {   /* freed (OPS_KEEP): no witness */
+            free(in);
+            vec_free(win);
+            return NULL;
+        }
         in[id] = 1;
         vec_push(win, id);
     }
@@ -1179,15 +1287,16 @@ history *incr_window_history(const incr_check *ic, uint32_t last, const char *so
     for (size_t i = 0; i < win.len; i++) {
         const itxn *x = &ic->txns.data[win.data[i]];
         uint32_t kept = 0, t = HISTORY_NONE;
-        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-            const iop *o = &ic->ops.data[op];
+        const iop *ops = txn_ops(ic, x);
+        for (uint32_t op = 0; op < x->num_ops; op++) {
+            const iop *o = &ops[op];
             if (op_is_read(o->kind) && o->value != VALUE_INIT) {
                 uint32_t w = writer_op(ic, o->key, o->value);
-                if (w == NONE || !in[ic->ops.data[w].txn]) continue;       /* its writer is outside: the read goes */
+                if (w == NONE || !in[ic->wops.data[w].txn]) continue;      /* its writer is outside: the read goes */
             }
             if (t == HISTORY_NONE) {
                 uint32_t s = hb_session(b, ic->sess.data[x->sess].ext, NULL);
-                t = hb_txn(b, s, x->ext, ic->ops.data[x->first_op].line);
+                t = hb_txn(b, s, x->ext, ops[0].line);
             }
             if (key_id[o->key] == HISTORY_NONE) key_id[o->key] = hb_key(b, ic->keys.data[o->key].ext);
             hb_op(b, t, o->kind & (unsigned)~OP_OVERWRITTEN, key_id[o->key], o->value, o->line);

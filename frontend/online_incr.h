@@ -54,6 +54,7 @@ typedef struct incr_stats {
     uint64_t rw_covered;         /* RW edges of new readers left out: another successor reaches their target */
     uint64_t solves;             /* engine solves (per level) */
     uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
+    uint64_t op_blocks_freed;    /* blocks of stored operations freed (needed no more: online_incr.c, iop) */
 } incr_stats;
 
 typedef struct incr_check incr_check;
@@ -85,8 +86,9 @@ int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh);
  * under reads-from, and its graph under any version order is a subgraph
  * of the settled part's: a FAIL of S' is a FAIL of every history that
  * contains the settled part; doc/checker.md).  Lines as read, keys by
- * their ext ids.  NULL (err unset) for named keys; *num_txns: its
- * transactions. */
+ * their ext ids.  NULL (err unset) for named keys, or when a transaction
+ * of the window has its operations freed (incr_set_ops_limits); *num_txns:
+ * its transactions. */
 history *incr_window_history(const incr_check *ic, uint32_t last, const char *source, uint32_t *num_txns,
                              ic_error *err);
 
@@ -101,6 +103,12 @@ const incr_stats *incr_get_stats(const incr_check *ic);
 /* Compare every known transaction with h at each update (a caller whose
  * transactions may still change, like the library: a change falls back). */
 void incr_set_rescan(incr_check *ic);
+/* The stored operations: in blocks of block_ops (default 131072), a block
+ * freed once each of its transactions took part in the graph (or is
+ * aborted and settled) and is not among the last keep_txns to settle
+ * (default 65536; incr_window_history needs their operations, and gives
+ * NULL for a window reaching further).  Tests make both small. */
+void incr_set_ops_limits(incr_check *ic, uint32_t block_ops, uint32_t keep_txns);
 /* Seconds per solve (<= 0: none); a solve that hits it falls back. */
 void incr_set_time_limit(incr_check *ic, double seconds);
 /* After INCR_PASS: the version order of level's last model over h's

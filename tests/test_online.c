@@ -51,6 +51,8 @@ typedef struct stream_stats {
 } stream_stats;
 
 static incr_stats last_incr;              /* the incremental state's counts at the end of the last stream */
+static uint32_t ops_block, ops_keep;      /* nonzero block: each stream's incremental state frees its operations early */
+static uint64_t total_freed;              /* op_blocks_freed over every stream so far */
 static uint64_t total_skipped;            /* pairs_skipped over every stream so far */
 static uint64_t total_retired;            /* pairs_retired over every stream so far */
 
@@ -60,6 +62,10 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
     uint8_t *keep = calloc(hb_num_txns(b) + 1, 1);
     online_checker oc;
     online_init(&oc, 1, 1, 10);
+    if (ops_block) {                          /* made here: online_check keeps it */
+        oc.incr = incr_new(1, 1);
+        incr_set_ops_limits(oc.incr, ops_block, ops_keep);
+    }
     int reported = -1, first_batch_fail = -1, failed_before[2] = { 0, 0 };
     history *last = NULL;
     for (uint32_t i = 0; i < n; i++) {
@@ -121,6 +127,7 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
         st->solves += last_incr.solves;
         total_skipped += last_incr.pairs_skipped;
         total_retired += last_incr.pairs_retired;
+        total_freed += last_incr.op_blocks_freed;
     }
     st->scratch_checks += oc.scratch_checks;
     if (oc.fallback_why[0]) { st->fell_back++; if (getenv("ONLINE_VERBOSE")) print_message("fell back: %s\n", oc.fallback_why); }
@@ -282,6 +289,62 @@ static void test_simulator_longer(void **state) {
     assert_true(st.incr_checks > 5 * st.scratch_checks);
     assert_true(st.solves > 0);
     assert_true(st.orders > 0);
+}
+
+/* Blocks of a few operations, freed as soon as their transactions took part
+ * (keep 0), or once out of the last 3 to settle: aborted, :info and late
+ * transactions (which may wait, or join only when observed) keep their
+ * operations as long as they are needed, and every prefix still gets the
+ * batch check's verdict; blocks were freed (the test exercises the path). */
+static void test_ops_freed(void **state) {
+    (void)state;
+    for (uint32_t keep = 0; keep <= 3; keep += 3) {
+        stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        uint64_t freed_before = total_freed;
+        ops_block = 4;
+        ops_keep = keep;
+        int cases = simulator_streams(&st, 4, 10, 5, 0, 0, 1);
+        cases += simulator_streams(&st, 4, 10, 5, 1, 1, 1);
+        ops_block = 0;
+        report_stats("simulator, operations freed early", &st);
+        assert_int_equal(st.histories, cases);
+        assert_true(st.failing >= 5);
+        assert_true(st.incr_checks > 5 * st.scratch_checks);
+        assert_true(total_freed > freed_before);
+    }
+}
+
+/* The witness window needs the operations of its transactions: within the
+ * last keep to settle it is built (a read of a writer outside dropped),
+ * past them it is refused (NULL, no error: the caller explains from the
+ * whole input), never built from freed operations. */
+static void test_window_after_free(void **state) {
+    (void)state;
+    incr_check *ic = incr_new(1, 0);
+    incr_set_ops_limits(ic, 2, 4);
+    incr_add_key(ic, 7);
+    uint32_t num, fresh;
+    for (int64_t i = 1; i <= 12; i++) {          /* one session: each reads its predecessor's write */
+        incr_op ops[2] = { { OP_READ, 0, i == 1 ? VALUE_INIT : i - 1, (uint32_t)(2 * i) }, { OP_WRITE, 0, i, (uint32_t)(2 * i + 1) } };
+        incr_txn t = { i, 1, TXN_COMMITTED, ops, 2 };
+        assert_true(incr_add_txn(ic, &t));
+        assert_int_equal(incr_check_added(ic, &num, &fresh), INCR_PASS);
+        assert_int_equal(fresh, 1);
+    }
+    assert_true(incr_get_stats(ic)->op_blocks_freed >= 6);
+    ic_error err;
+    ic_error_clear(&err);
+    uint32_t n;
+    history *w = incr_window_history(ic, 3, "w", &n, &err);
+    assert_non_null(w);
+    assert_int_equal(n, 3);
+    assert_int_equal(w->num_txns, 4);                         /* INIT and 10, 11, 12 */
+    assert_int_equal(w->num_ops - w->txns[0].num_ops, 5);     /* 10's read of 9 dropped (INIT's are the builder's) */
+    assert_int_equal(history_op_line(w, w->txns[w->num_txns - 1].first_op), 24);   /* lines as stored */
+    history_free(w);
+    assert_null(incr_window_history(ic, 12, "w", &n, &err));
+    assert_false(err.set);
+    incr_free(ic);
 }
 
 /* ---- hand-made streams: a pair the scans may leave out ------------------- */
@@ -620,6 +683,8 @@ int main(void) {
         cmocka_unit_test(test_simulator_prefixes),
         cmocka_unit_test(test_simulator_shuffled),
         cmocka_unit_test(test_simulator_longer),
+        cmocka_unit_test(test_ops_freed),
+        cmocka_unit_test(test_window_after_free),
         cmocka_unit_test(test_hand_pivot),
         cmocka_unit_test(test_hand_frontier),
         cmocka_unit_test(test_library_grows),

@@ -83,7 +83,7 @@ typedef struct itxn {
  * They are kept in blocks, a block freed once all of its transactions are
  * past that: at 1M transactions the 8M operations were 224 MB for good.
  * What later transactions still look up, each successful write's key,
- * value and transaction, stays in wops (24 bytes a write).
+ * value and transaction, stays in wops (20 bytes a write).
  * A stored operation: kind, op_kind with OP_FAILED / OP_OVERWRITTEN; link,
  * a write's entry in wops, a read's write there once settling found it
  * (values are written once), else NONE. */
@@ -92,9 +92,16 @@ typedef struct iop { int64_t value; uint32_t key, line, link; uint8_t kind; } io
  * pending: its transactions not done; last_settle: the settled count when
  * the last of them became done. */
 typedef struct opblock { iop *ops; uint32_t start, len, cap, pending, last_settle; } opblock;
-/* A successful write: rec, its writer record once it took part (NONE);
- * over: overwritten in its transaction (a read of it is intermediate). */
-typedef struct iwop { int64_t value; uint32_t key, txn, rec; uint8_t over; } iwop;
+/* A successful write: txn, its transaction, with WOP_OVER set when it is
+ * overwritten in it (a read of it is intermediate); rec, its writer record
+ * once it took part (NONE); the value in two halves (20 bytes, not 24). */
+typedef struct iwop { uint32_t key, txn, rec, vlo, vhi; } iwop;
+#define WOP_OVER 0x80000000u            /* transaction ids stay below (store_txn) */
+static inline uint32_t wop_txn(const iwop *w) { return w->txn & ~WOP_OVER; }
+static inline int wop_is(const iwop *w, uint32_t key, int64_t value) {
+    return w->key == key && w->vlo == (uint32_t)(uint64_t)value && w->vhi == (uint32_t)((uint64_t)value >> 32);
+}
+static inline int64_t wop_value(const iwop *w) { return (int64_t)((uint64_t)w->vhi << 32 | w->vlo); }
 
 typedef struct isess {
     int64_t ext;
@@ -112,8 +119,8 @@ typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer b
  * order is of no account: each reader, each pair is handled on its own),
  * not two small vectors per writer: 4M writers at 1M transactions were 8M
  * allocations, 32 bytes of vector headers per writer, and the frees at the
- * end.  24 bytes (no tails to append at: 32 MB at 1M). */
-typedef struct iwriter { uint32_t g, key, arr, nreaders, rhead, phead; } iwriter;
+ * end.  20 bytes (no tails to append at, no reader count: 48 MB at 1M). */
+typedef struct iwriter { uint32_t g, key, arr, rhead, phead; } iwriter;
 typedef struct rlink { uint32_t r, next; } rlink;                    /* a reader, the next of its writer's */
 typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a pair (ipair), the next of its writer's */
 /* The writers of a key on one session, in session order, with their nodes'
@@ -299,7 +306,7 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
 
 /* A writer record for node g's final write wop (in wops; NONE: INIT's) of key. */
 static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t wop) {
-    iwriter w = { g, key, 0, 0, NONE, NONE };
+    iwriter w = { g, key, 0, NONE, NONE };
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
     if (wop != NONE) ic->wops.data[wop].rec = id;
@@ -311,7 +318,6 @@ static void push_reader(incr_check *ic, uint32_t w, uint32_t r) {
     iwriter *x = &ic->writers.data[w];
     rlink l = { r, x->rhead };
     x->rhead = (uint32_t)ic->rpool.len;
-    x->nreaders++;
     vec_push(ic->rpool, l);
 }
 
@@ -637,7 +643,10 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             uint32_t f = ic->writers.data[ic->succ.data[j]].g;
             covered = j != i && decided(ic, a, f) && !decided(ic, f, a);
         }
-        if (covered) { ic->st.rw_covered += ic->writers.data[e].nreaders; continue; }
+        if (covered) {                           /* count its readers (the stats only: no count kept) */
+            for (uint32_t r = ic->writers.data[e].rhead; r != NONE; r = ic->rpool.data[r].next) ic->st.rw_covered++;
+            continue;
+        }
         for (uint32_t r = ic->writers.data[e].rhead; r != NONE; r = ic->rpool.data[r].next) {
             uint32_t rd = ic->rpool.data[r].r;
             if (rd != g) edge(ic, DEP_RW, rd, g, 0);
@@ -735,7 +744,7 @@ static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
     for (uint64_t i = wr_hash(key, value) & ic->wmask;; i = (i + 1) & ic->wmask) {
         uint32_t op = ic->wslots[i];
         if (op == NONE) return NONE;
-        if (ic->wops.data[op].key == key && ic->wops.data[op].value == value) return op;
+        if (wop_is(&ic->wops.data[op], key, value)) return op;
     }
 }
 
@@ -752,7 +761,7 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
         for (uint64_t i = 0; i < oldcap; i++) {
             uint32_t o = old[i];
             if (o == NONE) continue;
-            uint64_t j = wr_hash(ic->wops.data[o].key, ic->wops.data[o].value) & ic->wmask;
+            uint64_t j = wr_hash(ic->wops.data[o].key, wop_value(&ic->wops.data[o])) & ic->wmask;
             while (ic->wslots[j] != NONE) j = (j + 1) & ic->wmask;
             ic->wslots[j] = o;
         }
@@ -760,8 +769,8 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
     }
     uint64_t i = wr_hash(key, value) & ic->wmask;
     for (; ic->wslots[i] != NONE; i = (i + 1) & ic->wmask)
-        if (ic->wops.data[ic->wslots[i]].key == key && ic->wops.data[ic->wslots[i]].value == value) return NONE;
-    iwop w = { value, key, txn, NONE, (uint8_t)(over != 0) };
+        if (wop_is(&ic->wops.data[ic->wslots[i]], key, value)) return NONE;
+    iwop w = { key, txn | (over ? WOP_OVER : 0), NONE, (uint32_t)(uint64_t)value, (uint32_t)((uint64_t)value >> 32) };
     uint32_t at = (uint32_t)ic->wops.len;
     vec_push(ic->wops, w);
     ic->wslots[i] = at;
@@ -888,7 +897,7 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
     }
     isess *s = &ic->sess.data[S];
     itxn x = { ext, S, (uint32_t)s->order.len, NONE, ic->nops, n, 0, status, 0 };
-    if ((uint64_t)ic->nops + n > UINT32_MAX - 1) { fall_back(ic, "too many operations", NULL); return NONE; }
+    if ((uint64_t)ic->nops + n > UINT32_MAX - 1 || id >= WOP_OVER) { fall_back(ic, "too many transactions or operations", NULL); return NONE; }
     vec_push(ic->txns, x);
     vec_push(s->order, id);
     vec_push(ic->cand, id);
@@ -1011,7 +1020,7 @@ static int reads_settled(incr_check *ic, uint32_t id) {
             if (w == NONE) return 0;
             o->link = w;
         }
-        uint32_t wt = ic->wops.data[w].txn;
+        uint32_t wt = wop_txn(&ic->wops.data[w]);
         if (wt != id && !ic->txns.data[wt].settled) return 0;
     }
     return 1;
@@ -1072,9 +1081,9 @@ static int read_ops(incr_check *ic, uint32_t id) {
             uint32_t w = o->link;                              /* found by reads_settled */
             if (w == NONE) w = writer_op(ic, k, v);
             if (w == NONE) { fall_back(ic, "a thin-air read among settled transactions", NULL); return 0; }
-            uint32_t wt = ic->wops.data[w].txn;
+            uint32_t wt = wop_txn(&ic->wops.data[w]);
             if (wt == id) { fall_back(ic, "a read of the transaction's own later write", NULL); return 0; }
-            if (ic->wops.data[w].over) { fall_back(ic, "an intermediate read", NULL); return 0; }
+            if (ic->wops.data[w].txn & WOP_OVER) { fall_back(ic, "an intermediate read", NULL); return 0; }
             if (ic->txns.data[wt].status == TXN_ABORTED) { fall_back(ic, "an aborted read", NULL); return 0; }
             src = wt;
             wop = w;
@@ -1292,7 +1301,7 @@ history *incr_window_history(const incr_check *ic, uint32_t last, const char *so
             const iop *o = &ops[op];
             if (op_is_read(o->kind) && o->value != VALUE_INIT) {
                 uint32_t w = writer_op(ic, o->key, o->value);
-                if (w == NONE || !in[ic->wops.data[w].txn]) continue;      /* its writer is outside: the read goes */
+                if (w == NONE || !in[wop_txn(&ic->wops.data[w])]) continue;      /* its writer is outside: the read goes */
             }
             if (t == HISTORY_NONE) {
                 uint32_t s = hb_session(b, ic->sess.data[x->sess].ext, NULL);

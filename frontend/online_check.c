@@ -270,6 +270,7 @@ int online_finish_delta(online_checker *oc, const int64_t *key_ext, uint32_t num
     uint32_t num, fresh;
     if (incr_check_added(oc->incr, &num, &fresh) != INCR_PASS || num != read || !incr_complete(oc->incr)) return 0;
     if (fresh) { oc->settled = num; oc->checks++; oc->incr_checks++; }
+    incr_drop_engines(oc->incr);                  /* no check follows: the export needs only the values */
     for (int l = 0; l < 2; l++)
         if (oc->want[l] && !incr_export_order(oc->incr, l, &order[l])) {
             for (int m = 0; m < 2; m++) incr_order_free(&order[m]);

@@ -158,6 +158,8 @@ struct incr_check {
     ilevel lv[2];
     online_model om;         /* the last model, extended in place: most checks need no solve */
     int om_off;              /* it stopped paying (rebuilt more often than it answered): dropped */
+    int dropped;             /* incr_drop_engines: the engines and the kept model are gone, their values in mval */
+    VEC(uint8_t) mval[2];    /* per level, bit v: variable v's value in the last model */
     VEC(itxn) txns;          /* stable ids; 0 is INIT */
     VEC(opblock) blocks;     /* the operations of the stored transactions (iop's comment) */
     uint32_t nops;           /* operations stored */
@@ -246,6 +248,7 @@ void incr_free(incr_check *ic) {
     if (!ic) return;
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
     if (!ic->om_off) om_free(&ic->om);
+    vec_free(ic->mval[0]); vec_free(ic->mval[1]);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
     vec_foreach(opblock, b, ic->blocks) free(b->ops);
     vec_free(ic->blocks); vec_free(ic->wops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
@@ -265,7 +268,7 @@ void incr_free(incr_check *ic) {
 int incr_failed_level(const incr_check *ic) { return ic->failed_level; }
 void incr_set_rescan(incr_check *ic) { ic->rescan = 1; }
 void incr_set_time_limit(incr_check *ic, double seconds) {
-    for (int l = 0; l < 2; l++) if (ic->lv[l].on) gsat_set_time_limit(ic->lv[l].s, seconds);
+    for (int l = 0; l < 2; l++) if (ic->lv[l].on && ic->lv[l].s) gsat_set_time_limit(ic->lv[l].s, seconds);
 }
 const char *incr_why(const incr_check *ic) { return ic->why; }
 const incr_stats *incr_get_stats(const incr_check *ic) { return &ic->st; }
@@ -1238,6 +1241,7 @@ static int settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fre
 int incr_update(incr_check *ic, const history *h, uint32_t *num_settled, uint32_t *fresh) {
     *fresh = 0;
     *num_settled = ic->settled;
+    if (ic->dropped) fall_back(ic, "internal error: a check after the engines were dropped", NULL);
     if (ic->fallback) return INCR_FALLBACK;
     if (h->has_lists) { fall_back(ic, "list-append histories are checked from scratch", NULL); return INCR_FALLBACK; }
     if (!map_keys(ic, h) || !map_history(ic, h)) return INCR_FALLBACK;
@@ -1258,6 +1262,7 @@ int incr_add_txn(incr_check *ic, const incr_txn *t) {
 int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh) {
     *fresh = 0;
     *num_settled = ic->settled;
+    if (ic->dropped) fall_back(ic, "internal error: a check after the engines were dropped", NULL);
     if (ic->fallback) return INCR_FALLBACK;
     return settle_and_solve(ic, num_settled, fresh);
 }
@@ -1340,8 +1345,9 @@ static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b)
     for (uint32_t i = ic->writers.data[a].phead; i != NONE; i = ic->ppool.data[i].next)
         if (ic->ppool.data[i].other == b) {
             const plink *p = &ic->ppool.data[i];
-            if (ic->om_off) return gsat_value(ic->lv[level].s, p->lit) > 0;     /* the last solve's model */
             int v = p->lit < 0 ? -p->lit : p->lit;
+            if (ic->dropped) return ((ic->mval[level].data[v >> 3] >> (v & 7)) & 1) == (p->lit > 0);
+            if (ic->om_off) return gsat_value(ic->lv[level].s, p->lit) > 0;     /* the last solve's model */
             return (ic->om.val[level].data[v] != 0) == (p->lit > 0);
         }
     return -1;
@@ -1427,6 +1433,27 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
 }
 
 /* ---- the end of input ------------------------------------------------ */
+
+int incr_drop_engines(incr_check *ic) {
+    if (ic->dropped) return 1;
+    if (ic->fallback || (!ic->om_off && !om_holds(&ic->om))) return 0;
+    for (int l = 0; l < 2; l++) {
+        ilevel *L = &ic->lv[l];
+        if (!L->on) continue;
+        int nv = gsat_num_vars(L->s);
+        vec_resize(ic->mval[l], (size_t)nv / 8 + 1);
+        memset(ic->mval[l].data, 0, ic->mval[l].len);
+        for (int v = 1; v <= nv; v++) {
+            int val = ic->om_off ? gsat_value(L->s, v) > 0 : ic->om.val[l].data[v] != 0;   /* as model_before read it */
+            if (val) ic->mval[l].data[v >> 3] |= (uint8_t)(1u << (v & 7));
+        }
+    }
+    for (int l = 0; l < 2; l++)
+        if (ic->lv[l].s) { gsat_free(ic->lv[l].s); ic->lv[l].s = NULL; }
+    if (!ic->om_off) { om_free(&ic->om); ic->om_off = 1; }
+    ic->dropped = 1;
+    return 1;
+}
 
 int incr_complete(const incr_check *ic) {
     return !ic->fallback && !ic->waiting.len && !ic->cand.len && ic->settled + 1 == ic->txns.len;

@@ -124,6 +124,11 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
  * order is not total: then the batch check decides). */
 typedef struct incr_order { vec_i64 key_ext; vec_u32 start; vec_i64 txn_ext; } incr_order;
 int incr_complete(const incr_check *ic);
+/* After the last check: keep the last model's values (a bit per variable
+ * and level) and free the engines and the kept model, so that the export
+ * below does not add to the state's peak; no check may follow (it falls
+ * back).  0 (nothing freed) after a fallback or when there is no model. */
+int incr_drop_engines(incr_check *ic);
 int incr_export_order(const incr_check *ic, int level, incr_order *out);
 void incr_order_free(incr_order *o);
 

@@ -24,7 +24,9 @@
 # peak before the END line (the stream) and after it (the final phase: the
 # batch parse of every byte and the final check or re-check), each against
 # the batch check's peak (short phases, as at 10,000 transactions, can fall
-# between two samples; /usr/bin/time's peak is the whole run's).
+# between two samples: then "0MB" and "?"; /usr/bin/time's peak is the whole run's); and the
+# final phase's CPU: the run's user+sys less what /proc/PID/stat showed at
+# the first sample after END (so up to 0.2 s late).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ISO=${ISOCHECK:-build/isocheck}
@@ -38,7 +40,7 @@ peak() { awk -F': ' '/Maximum resident/{printf "%.0f", $2/1024}' "$1"; }
 now() { date +%s.%N; }
 # follow_clean NAME BIN [timeout S]: the clean stream into BIN check -v --follow -
 # (outputs $t/NAME.{out,err,time}); its RSS sampled: $t/NAME.rss holds
-# "stream-peak-MB final-phase-peak-MB"; returns its exit code.
+# "stream-peak-MB final-phase-peak-MB CPU-seconds-at-END"; returns its exit code.
 follow_clean() {
   local name=$1 bin=$2 tp pid= rc; shift 2
   for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
@@ -48,16 +50,19 @@ follow_clean() {
     pid=$(pgrep -P "$tp"); [ -n "$pid" ] && [ "$(ps -o comm= -p "$pid")" = timeout ] && pid=$(pgrep -P "$pid")
     sleep 0.05
   done
-  local s=0 f=0 r
+  local s=0 f=0 r c=0 hz; hz=$(getconf CLK_TCK)
   while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; do
     r=$(awk '/VmRSS/{printf "%.0f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null)
     if [ -n "$r" ]; then
-      if grep -q '^END after\|"event": "end"' "$t/$name.out"; then [ "$r" -gt "$f" ] && f=$r; else [ "$r" -gt "$s" ] && s=$r; fi
+      if grep -q '^END after\|"event": "end"' "$t/$name.out"; then
+        [ "$r" -gt "$f" ] && f=$r
+        [ "$c" = 0 ] && c=$(awk -v hz="$hz" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$pid/stat" 2>/dev/null) && [ -z "$c" ] && c=0
+      else [ "$r" -gt "$s" ] && s=$r; fi
     fi
     sleep 0.2
   done
   wait "$tp"; rc=$?
-  echo "$s $f" > "$t/$name.rss"
+  echo "$s $f ${c:-0}" > "$t/$name.rss"
   return $rc
 }
 echo "machine: $(nproc) cores; $SESS sessions, $KEYS keys; batches of $BATCH transactions, pause ${PAUSE}s"
@@ -104,19 +109,22 @@ for TXNS in $SIZES; do
     "$lat" "$(uptime | sed 's/.*load average: //')"
   [ $brc = 0 ] && [ $crc = 0 ] && [ $frc = 1 ] || echo "  unexpected exit codes: batch $brc, clean follow $crc, follow $frc"
   grep 'isocheck: follow' "$t/clean.err" | sed 's/^/  clean: /'
-  read -r css cfs < "$t/clean.rss"
+  read -r css cfs cce < "$t/clean.rss"
+  cfc=$(awk -v a="$fc" -v b="$cce" 'BEGIN{if (b > 0) printf "%.2f", a - b; else printf "?"}')
   echo "  clean follow RSS (0.2 s samples): stream ${css}MB ($(awk -v a="$css" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch)," \
-    "final phase ${cfs}MB ($(awk -v a="$cfs" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch)"
+    "final phase ${cfs}MB ($(awk -v a="$cfs" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch), its CPU ~${cfc}s"
   if [ -n "$BASE" ]; then
     bsc=$(cpu "$t/base.time"); bsp=$(peak "$t/base.time")
     echo "  BASE follow (clean): ${bsc}s ${bsp}MB: cpu x $(awk -v a="$bsc" -v b="$bc" 'BEGIN{printf "%.1f", a / b}') of batch," \
       "peak x $(awk -v a="$bsp" -v b="$bp" 'BEGIN{printf "%.2f", a / b}'); this/BASE cpu $(awk -v a="$fc" -v b="$bsc" 'BEGIN{printf "%.2f", a / b}')," \
       "peak $(awk -v a="$fpk" -v b="$bsp" 'BEGIN{printf "%.2f", a / b}')"
     grep 'isocheck: follow' "$t/base.err" | sed 's/^/  BASE clean: /'
-    read -r bss bfs < "$t/base.rss"
+    read -r bss bfs bce < "$t/base.rss"
+    bfc=$(awk -v a="$bsc" -v b="$bce" 'BEGIN{if (b > 0) printf "%.2f", a - b; else printf "?"}')
     echo "  BASE follow RSS (0.2 s samples): stream ${bss}MB ($(awk -v a="$bss" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch)," \
-      "final phase ${bfs}MB ($(awk -v a="$bfs" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch); final phase this/BASE" \
-      "$(awk -v a="$cfs" -v b="$bfs" 'BEGIN{printf "%.2f", b ? a / b : 0}')"
+      "final phase ${bfs}MB ($(awk -v a="$bfs" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch), its CPU ~${bfc}s;" \
+      "final phase this/BASE: peak $(awk -v a="$cfs" -v b="$bfs" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", a / b; else printf "?"}')," \
+      "CPU $(awk -v a="$cfc" -v b="$bfc" 'BEGIN{if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "?"}')"
   fi
   grep 'isocheck: follow' "$t/follow.err" | sed 's/^/  violation: /'
 done

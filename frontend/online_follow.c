@@ -205,6 +205,7 @@ static size_t load_read(void *ctx, void *dst, size_t n) {
 }
 
 history *follow_load(follow_input *f, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    vec_fit(f->data);            /* reads of up to 16 MiB at a time left room the tail does not need */
     load_source src = { f, 0, { 0, 0, 0, 0 }, 0, 0 };
     input r;
     input_from_source(&r, load_read, &src, f->name);

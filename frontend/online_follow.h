@@ -90,8 +90,8 @@ int follow_all(follow_input *f, ic_error *err);
  * that they are never all in memory at once, next to the history built
  * from them.  Every spilled byte is read and summed, even past a parse
  * error; if they cannot be read or are not the bytes read, that is the
- * error (as follow_all words it) and no history is returned.  f is left
- * as it was (follow_close frees it). */
+ * error (as follow_all words it) and no history is returned.  f keeps
+ * its bytes (follow_close frees them); f->data's spare room is freed. */
 history *follow_load(follow_input *f, history_format fmt, const load_options *opt, load_report *rep, ic_error *err);
 
 typedef struct follow_parse {

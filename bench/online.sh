@@ -20,6 +20,13 @@
 # BASE: a second binary (e.g. main's) whose clean follow run is measured in
 # the same run, on the same stream: its CPU/peak and the ratio to it
 # (BASE_TIMEOUT=S stops it after S seconds of wall time).
+# The clean follow runs' RSS is sampled every 0.2 s (/proc/PID/status): the
+# peak before the END line (the stream) and after it (the final phase: the
+# batch parse of every byte and the final check or re-check), each against
+# the batch check's peak (short phases, as at 10,000 transactions, can fall
+# between two samples: then "0MB" and "?"; /usr/bin/time's peak is the whole run's); and the
+# final phase's CPU: the run's user+sys less what /proc/PID/stat showed at
+# the first sample after END (so up to 0.2 s late).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ISO=${ISOCHECK:-build/isocheck}
@@ -31,6 +38,33 @@ SESS=${SESS:-20}; KEYS=${KEYS:-10000}; BASE=${BASE:-}
 cpu() { awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.2f", u+s}' "$1"; }
 peak() { awk -F': ' '/Maximum resident/{printf "%.0f", $2/1024}' "$1"; }
 now() { date +%s.%N; }
+# follow_clean NAME BIN [timeout S]: the clean stream into BIN check -v --follow -
+# (outputs $t/NAME.{out,err,time}); its RSS sampled: $t/NAME.rss holds
+# "stream-peak-MB final-phase-peak-MB CPU-seconds-at-END"; returns its exit code.
+follow_clean() {
+  local name=$1 bin=$2 tp pid= rc; shift 2
+  for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
+    /usr/bin/time -v -o "$t/$name.time" "$@" "$bin" check -v --follow - > "$t/$name.out" 2> "$t/$name.err" &
+  tp=$!
+  while [ -z "$pid" ] && kill -0 "$tp" 2>/dev/null; do
+    pid=$(pgrep -P "$tp"); [ -n "$pid" ] && [ "$(ps -o comm= -p "$pid")" = timeout ] && pid=$(pgrep -P "$pid")
+    sleep 0.05
+  done
+  local s=0 f=0 r c=0 hz; hz=$(getconf CLK_TCK)
+  while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; do
+    r=$(awk '/VmRSS/{printf "%.0f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null)
+    if [ -n "$r" ]; then
+      if grep -q '^END after\|"event": "end"' "$t/$name.out"; then
+        [ "$r" -gt "$f" ] && f=$r
+        [ "$c" = 0 ] && c=$(awk -v hz="$hz" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$pid/stat" 2>/dev/null) && [ -z "$c" ] && c=0
+      else [ "$r" -gt "$s" ] && s=$r; fi
+    fi
+    sleep 0.2
+  done
+  wait "$tp"; rc=$?
+  echo "$s $f ${c:-0}" > "$t/$name.rss"
+  return $rc
+}
 echo "machine: $(nproc) cores; $SESS sessions, $KEYS keys; batches of $BATCH transactions, pause ${PAUSE}s"
 printf '%-9s %-18s %-18s %-9s %-9s %-16s %s\n' txns "batch cpu/peak" "follow cpu/peak" "cpu x" "peak x" "proven/reported" "load (1 5 15)"
 echo "(cpu/peak: the clean history; latency: the stream with the violation)"
@@ -48,12 +82,10 @@ for TXNS in $SIZES; do
   split -l "$per" -a 5 -d "$t/h.txt" "$t/clean."
   bad=$(printf '%05d' $((cut_at / per)))           # the chunk holding the violation (and its completion)
   /usr/bin/time -v -o "$t/batch.time" "$ISO" check "$t/h.txt" > "$t/batch.out"; brc=$?
-  for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
-    /usr/bin/time -v -o "$t/clean.time" "$ISO" check -v --follow - > "$t/clean.out" 2> "$t/clean.err"; crc=$?
+  follow_clean clean "$ISO"; crc=$?
   if [ -n "$BASE" ]; then
-    for c in "$t"/clean.[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
-      /usr/bin/time -v -o "$t/base.time" timeout "${BASE_TIMEOUT:-0}" "$BASE" check -v --follow - > "$t/base.out" 2> "$t/base.err"
-    [ "${PIPESTATUS[1]}" = 124 ] && echo "  BASE follow stopped after BASE_TIMEOUT=${BASE_TIMEOUT}s (wall)"
+    follow_clean base "$BASE" timeout "${BASE_TIMEOUT:-0}"
+    [ $? = 124 ] && echo "  BASE follow stopped after BASE_TIMEOUT=${BASE_TIMEOUT}s (wall)"
     cmp -s <(tail -n +2 "$t/base.out") <(tail -n +2 "$t/clean.out") || echo "  the final reports differ from BASE's"
   fi
   writer() {
@@ -77,12 +109,22 @@ for TXNS in $SIZES; do
     "$lat" "$(uptime | sed 's/.*load average: //')"
   [ $brc = 0 ] && [ $crc = 0 ] && [ $frc = 1 ] || echo "  unexpected exit codes: batch $brc, clean follow $crc, follow $frc"
   grep 'isocheck: follow' "$t/clean.err" | sed 's/^/  clean: /'
+  read -r css cfs cce < "$t/clean.rss"
+  cfc=$(awk -v a="$fc" -v b="$cce" 'BEGIN{if (b > 0) printf "%.2f", a - b; else printf "?"}')
+  echo "  clean follow RSS (0.2 s samples): stream ${css}MB ($(awk -v a="$css" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch)," \
+    "final phase ${cfs}MB ($(awk -v a="$cfs" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch), its CPU ~${cfc}s"
   if [ -n "$BASE" ]; then
     bsc=$(cpu "$t/base.time"); bsp=$(peak "$t/base.time")
     echo "  BASE follow (clean): ${bsc}s ${bsp}MB: cpu x $(awk -v a="$bsc" -v b="$bc" 'BEGIN{printf "%.1f", a / b}') of batch," \
       "peak x $(awk -v a="$bsp" -v b="$bp" 'BEGIN{printf "%.2f", a / b}'); this/BASE cpu $(awk -v a="$fc" -v b="$bsc" 'BEGIN{printf "%.2f", a / b}')," \
       "peak $(awk -v a="$fpk" -v b="$bsp" 'BEGIN{printf "%.2f", a / b}')"
     grep 'isocheck: follow' "$t/base.err" | sed 's/^/  BASE clean: /'
+    read -r bss bfs bce < "$t/base.rss"
+    bfc=$(awk -v a="$bsc" -v b="$bce" 'BEGIN{if (b > 0) printf "%.2f", a - b; else printf "?"}')
+    echo "  BASE follow RSS (0.2 s samples): stream ${bss}MB ($(awk -v a="$bss" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch)," \
+      "final phase ${bfs}MB ($(awk -v a="$bfs" -v b="$bp" 'BEGIN{printf "%.2f", a / b}')x batch), its CPU ~${bfc}s;" \
+      "final phase this/BASE: peak $(awk -v a="$cfs" -v b="$bfs" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", a / b; else printf "?"}')," \
+      "CPU $(awk -v a="$cfc" -v b="$bfc" 'BEGIN{if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else printf "?"}')"
   fi
   grep 'isocheck: follow' "$t/follow.err" | sed 's/^/  violation: /'
 done

@@ -133,26 +133,36 @@ static int make_spill_file(follow_input *f) {
     return fd;
 }
 
+/* The spilled bytes read again: 1 if they were (ok) and are those spilled
+ * (s: their sum); else 0 with err set (e: errno of a failed read, 0 for a
+ * file cut short). */
+static int spilled_same(const follow_input *f, int ok, int e, const follow_sum *s, ic_error *err) {
+    if (ok && s->len == f->base && sum_value(s) == sum_value(&f->sum)) return 1;
+    if (f->spill_fd != f->fd)
+        ic_error_at(err, f->name, 0, "cannot read back the input kept in a temporary file: %s",
+                    ok || !e ? "it changed" : strerror(e));
+    else if (!ok && e)
+        ic_error_at(err, f->name, 0, "cannot read the file again: %s", strerror(e));
+    else
+        ic_error_at(err, f->name, 0, "the file changed while it was followed (its first %zu bytes are not those "
+                    "read): --follow needs a file that only grows", f->base);
+    return 0;
+}
+
+/* Where the spilled bytes start in spill_fd. */
+static uint64_t spill_origin(const follow_input *f) { return f->spill_fd == f->fd ? f->origin : 0; }
+
 int follow_all(follow_input *f, ic_error *err) {
     f->keep = 1;
     if (!f->base) return 1;
     size_t len = f->data.len, total = f->base + len;
     char *all = xmalloc(total + 1);
-    uint64_t off = f->spill_fd == f->fd ? f->origin : 0;
     follow_sum s = { 0, 0, 0, 0 };
-    int ok = read_all_at(f->spill_fd, all, f->base, off);
+    int ok = read_all_at(f->spill_fd, all, f->base, spill_origin(f));
     int e = errno;
     if (ok) sum_add(&s, all, f->base);
-    if (!ok || sum_value(&s) != sum_value(&f->sum)) {
+    if (!spilled_same(f, ok, e, &s, err)) {
         free(all);
-        if (f->spill_fd != f->fd)
-            ic_error_at(err, f->name, 0, "cannot read back the input kept in a temporary file: %s",
-                        ok || !e ? "it changed" : strerror(e));
-        else if (!ok && e)
-            ic_error_at(err, f->name, 0, "cannot read the file again: %s", strerror(e));
-        else
-            ic_error_at(err, f->name, 0, "the file changed while it was followed (its first %zu bytes are not those "
-                        "read): --follow needs a file that only grows", f->base);
         return 0;
     }
     if (len) memcpy(all + f->base, f->data.data, len);
@@ -164,6 +174,54 @@ int follow_all(follow_input *f, ic_error *err) {
     if (f->spill_fd >= 0 && f->spill_fd != f->fd) close(f->spill_fd);
     f->spill_fd = -1;
     return 1;
+}
+
+/* follow_load's byte source: the spilled bytes from spill_fd (summed as
+ * they go by), then those in f->data. */
+typedef struct load_source {
+    const follow_input *f;
+    uint64_t at;                 /* bytes served */
+    follow_sum sum;              /* of the spilled ones served */
+    int failed, e;               /* a read of spill_fd failed (e: errno; 0: the file is shorter) */
+} load_source;
+
+static size_t load_read(void *ctx, void *dst, size_t n) {
+    load_source *s = ctx;
+    const follow_input *f = s->f;
+    if (s->failed) return 0;
+    if (s->at < f->base) {
+        size_t k = f->base - s->at < n ? (size_t)(f->base - s->at) : n;
+        ssize_t r;
+        do r = pread(f->spill_fd, dst, k, (off_t)(spill_origin(f) + s->at)); while (r < 0 && errno == EINTR);
+        if (r <= 0) { s->failed = 1; s->e = r < 0 ? errno : 0; return 0; }
+        sum_add(&s->sum, dst, (size_t)r);
+        s->at += (uint64_t)r;
+        return (size_t)r;
+    }
+    size_t left = (size_t)(follow_total(f) - s->at), k = left < n ? left : n;
+    if (k) memcpy(dst, f->data.data + (s->at - f->base), k);
+    s->at += k;
+    return k;
+}
+
+history *follow_load(follow_input *f, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    vec_fit(f->data);            /* reads of up to 16 MiB at a time left room the tail does not need */
+    load_source src = { f, 0, { 0, 0, 0, 0 }, 0, 0 };
+    input r;
+    input_from_source(&r, load_read, &src, f->name);
+    ic_error perr;
+    ic_error_clear(&perr);
+    history *h = load_history_input(&r, fmt, opt, rep, &perr);
+    input_close(&r);
+    /* the rest of the spilled bytes, if the parser stopped before them: all are summed */
+    char scratch[65536];
+    while (!src.failed && src.at < f->base) load_read(&src, scratch, sizeof scratch);
+    if (f->base && !spilled_same(f, !src.failed, src.e, &src.sum, err)) {
+        if (h) history_free(h);
+        return NULL;
+    }
+    if (!h) *err = perr;
+    return h;
 }
 
 int follow_spill(follow_input *f, size_t upto, ic_error *err) {

@@ -17,7 +17,8 @@
  *     is made, every write checked.  If it cannot be made or written, the
  *     bytes stay in memory (f->note says why) — the answers are the same.
  *     follow_all() brings every byte back into f->data (base 0) and keeps
- *     them there from then on.
+ *     them there from then on; follow_load() parses them all from where
+ *     they are, for the final check, without bringing them back.
  *   - follow_completed() parses the complete lines so far with the batch
  *     parsers (same syntax, same errors, same line numbers) and returns the
  *     history of the *completed* transactions: Elle EDN/JSON — every
@@ -44,6 +45,7 @@
 #include "vec.h"
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
+#include "frontend/formats/parse.h"
 #include "frontend/online_text.h"
 
 typedef struct follow_sum { uint64_t h, word, len; unsigned fill; } follow_sum;
@@ -81,6 +83,16 @@ int follow_spill(follow_input *f, size_t upto, ic_error *err);
  * they cannot be read again or are not the bytes read (a file rewritten
  * under us). */
 int follow_all(follow_input *f, ic_error *err);
+/* The final check's load: every byte read, parsed by the batch loader
+ * (load_history_input: the same parsers, errors and line numbers as a
+ * batch check of them) as it is read from where it is — the spilled part
+ * from the file again or the temporary file, the rest from f->data — so
+ * that they are never all in memory at once, next to the history built
+ * from them.  Every spilled byte is read and summed, even past a parse
+ * error; if they cannot be read or are not the bytes read, that is the
+ * error (as follow_all words it) and no history is returned.  f keeps
+ * its bytes (follow_close frees them); f->data's spare room is freed. */
+history *follow_load(follow_input *f, history_format fmt, const load_options *opt, load_report *rep, ic_error *err);
 
 typedef struct follow_parse {
     history_format fmt;          /* FORMAT_AUTO until detected */

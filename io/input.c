@@ -35,6 +35,15 @@ void input_from_mem(input *r, const void *data, size_t n, const char *name) {
     r->eof = 1;
 }
 
+void input_from_source(input *r, size_t (*read)(void *ctx, void *dst, size_t n), void *ctx, const char *name) {
+    memset(r, 0, sizeof *r);
+    set_name(r, name);
+    r->source = read;
+    r->source_ctx = ctx;
+    r->cap = INPUT_CHUNK;
+    r->buf = xmalloc(r->cap + 1);
+}
+
 void input_close(input *r) {
     if (r->has_src) reader_close(&r->src);
     free(r->buf);
@@ -56,9 +65,10 @@ static void fill(input *r, size_t need) {
             r->buf = xrealloc(r->buf, c + 1);
             r->cap = c;
         }
-        size_t got = reader_read_block(&r->src, r->buf + r->end, r->cap - r->end);
+        size_t got = r->source ? r->source(r->source_ctx, r->buf + r->end, r->cap - r->end)
+                               : reader_read_block(&r->src, r->buf + r->end, r->cap - r->end);
         r->end += got;
-        if (got == 0) { r->eof = 1; if (r->src.error) r->io_error = 1; }
+        if (got == 0) { r->eof = 1; if (!r->source && r->src.error) r->io_error = 1; }
     }
 }
 

@@ -25,12 +25,20 @@ typedef struct input {
     uint64_t offset;         /* offset (in the decompressed stream) of buf[start] */
     long line;               /* lines returned so far by input_line */
     int eof, io_error;
+    /* input_from_source: where bytes come from instead of src */
+    size_t (*source)(void *ctx, void *dst, size_t n);
+    void *source_ctx;
 } input;
 
 /* Open path ("-": stdin).  0 with err set if it cannot be opened. */
 int  input_open(input *r, const char *path, ic_error *err);
 /* Read from a copy of memory. */
 void input_from_mem(input *r, const void *data, size_t n, const char *name);
+/* Read through read(ctx, dst, n): up to n bytes into dst, 0 only at the
+ * end (a read error is the source's to record and report: here it is
+ * the end).  For bytes that are neither one file nor in memory whole
+ * (check --follow's final load: online_follow.h, follow_load). */
+void input_from_source(input *r, size_t (*read)(void *ctx, void *dst, size_t n), void *ctx, const char *name);
 void input_close(input *r);
 
 /* Make up to n bytes available; returns how many are (fewer only at EOF). */

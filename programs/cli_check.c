@@ -157,18 +157,13 @@ int cli_check(int argc, char **argv) {
         /* a PASS of the whole input from the incremental state (re-checked);
          * the JSON report names the batch stage, a certificate is the batch's */
         if (!json && !cert_path && !getenv("ISOCHECK_FOLLOW_BATCH")) fo.final = &ff;
-        char *bytes = NULL;
-        size_t nbytes = 0;
-        history_format ffmt = (history_format)fmt;
-        int frc = cli_follow(path, &fo, &bytes, &nbytes, &ffmt);
+        int frc = cli_follow(path, &fo, &lopt, &lrep, &h, &err);
         if (frc >= 0) {
             for (int l = 0; l < 2; l++) incr_order_free(&ff.order[l]);
             load_report_free(&lrep);
             output_discard(&cert_out); output_discard(&dot_out);
             return frc;
         }
-        h = load_history_mem_ex(bytes, nbytes, ffmt, path, &lopt, &lrep, &err);
-        free(bytes);
     } else h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
     double load_seconds = monotonic_seconds() - progress_start;
     if (!h) {

@@ -13,6 +13,9 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,10 +108,22 @@ static void progress(const follow_parse *fp, const online_checker *oc, double la
     progress_shown = 1;
 }
 
+/* The checker's state was just freed: its pages back to the system
+ * before the final load, which would otherwise grow next to them.  glibc
+ * keeps freed heap pages (in the middle of the heap: most of them, here)
+ * until asked; on a 1M-transaction stream that was ~0.8 GB held through
+ * the final phase (doc/benchmarks.md). */
+static void give_back_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 /* --retire: feed complete lines to a retire_stream and drop them; check
  * whenever the completed live part has grown by half (at least 1,000
  * transactions), so the work stays linear in the stream. */
-static int follow_retiring(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt) {
+static int follow_retiring(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep,
+                           history **hout, ic_error *lerr) {
     ic_error err;
     ic_error_clear(&err);
     if (o->fmt != FORMAT_AUTO && o->fmt != FORMAT_TEXT) {
@@ -173,11 +188,10 @@ static int follow_retiring(const char *path, const follow_options *o, char **dat
         if (at_end) break;
     }
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
+    char *buf = NULL;                     /* the final check: the live part, every transaction complete, as text */
+    size_t len = 0;
     if (rc < 0) {
-        /* the final check: the live part, every transaction complete, as text */
         history *h = retire_stream_history(&rs, 1, &err);
-        char *buf = NULL;
-        size_t len = 0;
         if (h) {
             FILE *m = open_memstream(&buf, &len);
             if (!m) xalloc_fail(0);
@@ -194,14 +208,16 @@ static int follow_retiring(const char *path, const follow_options *o, char **dat
                 printf("END after %.3fs: %llu transactions read, %llu retired, at most %u live; the live part, checked in batch:\n",
                        elapsed(), (unsigned long long)read, (unsigned long long)rs.retired, rs.peak_live);
             fflush(stdout);
-            *fmt = FORMAT_TEXT;
-            *n = len;
-            *data = buf ? buf : xmalloc(1);
         }
     }
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     retire_stream_free(&rs);
     follow_close(&in);
+    if (rc < 0) {
+        give_back_memory();
+        *hout = load_history_mem_ex(buf ? buf : "", len, FORMAT_TEXT, path, lopt, lrep, lerr);
+    }
+    free(buf);
     return rc;
 }
 
@@ -215,11 +231,13 @@ static int spill(follow_input *in, size_t upto, ic_error *err) {
     return r;
 }
 
-int cli_follow(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt) {
+int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **hout,
+               ic_error *lerr) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     start_time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-    if (o->retire) return follow_retiring(path, o, data, n, fmt);
+    *hout = NULL;
+    if (o->retire) return follow_retiring(path, o, lopt, lrep, hout, lerr);
     ic_error err;
     ic_error_clear(&err);
     follow_input in;
@@ -329,28 +347,28 @@ int cli_follow(const char *path, const follow_options *o, char **data, size_t *n
                 in.spill_fd < 0 ? "none" : in.spill_fd == in.fd ? "read again from the file" : "in a temporary file");
     }
     if (got < 0) rc = 2;
-    /* the checker's state goes before the bytes come back: the peak */
+    /* the checker's state goes, and its memory back to the system, before
+     * the final load: the final phase holds only what a batch check would */
     history_format detected = fp.fmt;
     online_free(&oc);
     follow_parse_free(&fp);
-    if (rc < 0 && !follow_all(&in, &err)) rc = 2;        /* every byte, for the final report */
+    give_back_memory();
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     else {
         if (detected == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
-            if (in.data.len && (in.data.data[0] == (char)0x1f)) {
+            /* (nothing was spilled: only parsed text is) */
+            if (!in.base && in.data.len && (in.data.data[0] == (char)0x1f)) {
                 fprintf(stderr, "isocheck: %s: gzip-compressed input cannot be followed\n", path);
                 rc = 2;
             }
         } else if (detected == FORMAT_DBCOP || detected == FORMAT_COBRA) rc = 2;
         if (rc < 0) {
-            if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), in.data.len);
-            else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), in.data.len,
+            if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), follow_total(&in));
+            else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), follow_total(&in),
                         o->final && o->final->ready ? "the incremental model re-checked" : "checked in batch");
             fflush(stdout);
-            *fmt = detected;
-            *n = in.data.len;
-            *data = in.data.data;
-            vec_init(in.data);                            /* handed to the caller */
+            /* every byte, by the batch loader, read from where it was kept */
+            *hout = follow_load(&in, detected, lopt, lrep, lerr);
         }
     }
     follow_close(&in);

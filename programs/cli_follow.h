@@ -12,6 +12,8 @@
 #include <stdio.h>
 
 #include "frontend/history/history.h"
+#include "frontend/history/load_report.h"
+#include "frontend/formats/parse.h"
 #include "frontend/reports/report.h"
 
 #include "frontend/online_incr.h"
@@ -35,11 +37,15 @@ typedef struct follow_options {
     follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
 } follow_options;
 
-/* Follow path until its end.  Returns -1 with *data, *n (every byte read,
- * or with o->retire the live part at the end as text, the retired past
- * summarized as the initial state; the caller frees *data) and *fmt (as detected) for the final batch
- * check, or an exit code (2: bad input, printed). */
-int cli_follow(const char *path, const follow_options *o, char **data, size_t *n, history_format *fmt);
+/* Follow path until its end.  Returns -1 with *h, the history of the
+ * final check: every byte read (or with o->retire the live part at the
+ * end as text, the retired past summarized as the initial state), loaded
+ * by the batch loader with lopt and lrep once the checker's state is
+ * freed (and its memory handed back to the system), the bytes read from
+ * where they were kept (online_follow.h, follow_load) — *h NULL with err
+ * set if that load fails; or an exit code (2: bad input, printed). */
+int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **h,
+               ic_error *err);
 
 /* The final verdict from the incremental state: h is the whole input as
  * the batch loader read it; each wanted level's version order (f->order)

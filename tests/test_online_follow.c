@@ -12,7 +12,15 @@
  *   - a regular file's spilled bytes are read again from the file (no
  *     copy of them is kept), and a file rewritten under us (a byte of the
  *     spilled part changed, or the file cut short) is an error, not other
- *     bytes handed to the final check. */
+ *     bytes handed to the final check;
+ *   - follow_load() (the final check's load, straight from where the bytes
+ *     are) gives the history a batch load of every byte gives — the
+ *     spilled part and the part still in memory, nothing skipped — with
+ *     the batch parser's errors and line numbers, leaves the bytes where
+ *     they were, and refuses (no history) spilled bytes that changed: in
+ *     the temporary file, or in the followed file, even where the change
+ *     still parses (only the checksum sees it) and even after a syntax
+ *     error that stopped the parser before them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +37,7 @@
 
 #include "vec.h"
 #include "frontend/online_follow.h"
+#include "frontend/formats/parse.h"
 
 /* Some text of n bytes, every byte position telling apart. */
 static char *make_bytes(size_t n) {
@@ -237,12 +246,151 @@ static void test_file_read_again_or_refused(void **state) {
     free(b);
 }
 
+/* A text history of n bytes or a little more (whole lines): writes and
+ * reads over 7 keys by 3 sessions, every line telling apart. */
+static char *make_text(size_t n, size_t *len) {
+    char *b = malloc(n + 64);
+    size_t at = 0;
+    for (unsigned t = 1; at < n; t++) {
+        at += (size_t)sprintf(b + at, "w(%u,%u,%u,%u)\n", t % 7, t, t % 3, t);
+        if (t % 4 == 0) at += (size_t)sprintf(b + at, "r(%u,%u,%u,%u)\n", (t + 3) % 7, t / 2, t % 3, t);
+    }
+    *len = at;
+    return b;
+}
+
+/* h is the history a batch load of b[0..n) gives: every array equal. */
+static void assert_same_as_batch(const history *h, const char *b, size_t n) {
+    ic_error err;
+    ic_error_clear(&err);
+    history *want = load_history_mem(b, n, FORMAT_TEXT, "-", &err);
+    assert_non_null(want);
+    assert_non_null(h);
+    assert_int_equal(h->num_txns, want->num_txns);
+    assert_int_equal(h->num_ops, want->num_ops);
+    assert_int_equal(h->num_keys, want->num_keys);
+    assert_int_equal(h->num_sessions, want->num_sessions);
+    assert_memory_equal(h->op_kind, want->op_kind, want->num_ops);
+    assert_memory_equal(h->op_key, want->op_key, want->num_ops * sizeof *want->op_key);
+    assert_memory_equal(h->op_value, want->op_value, want->num_ops * sizeof *want->op_value);
+    assert_memory_equal(h->op_txn, want->op_txn, want->num_ops * sizeof *want->op_txn);
+    for (uint32_t t = 0; t < want->num_txns; t++) assert_true(h->txns[t].ext_id == want->txns[t].ext_id);
+    history_free(want);
+}
+
+/* follow_load of f (both parts present): the batch load's history, and f
+ * as it was (nothing brought back into memory). */
+static void assert_loads(follow_input *f, const char *b, size_t n) {
+    size_t base = f->base, len = f->data.len;
+    assert_true(base > 0 && len > 0);                /* a spilled part and a part in memory */
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = follow_load(f, FORMAT_AUTO, NULL, NULL, &err);
+    assert_false(err.set);
+    assert_same_as_batch(h, b, n);
+    assert_int_equal(f->base, base);
+    assert_int_equal(f->data.len, len);
+    history_free(h);
+}
+
+static void test_load_from_temp_file(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_follow.XXXXXX";
+    fresh_tmpdir(dir);
+    size_t n;
+    char *b = make_text(40000, &n), path[64];
+    int rd = pipe_of(b, n, path, sizeof path);
+    ic_error err;
+    ic_error_clear(&err);
+    follow_input f;
+    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    read_spilling(&f, n, 1);
+    assert_true(f.spill_fd >= 0 && f.spill_fd != f.fd);
+    assert_loads(&f, b, n);
+    assert_loads(&f, b, n);                          /* again: nothing was used up */
+    /* a digit of the temporary file changed: still text, but not the bytes read */
+    char c;
+    assert_int_equal(pread(f.spill_fd, &c, 1, 2), 1);
+    assert_true(c >= '0' && c <= '9');
+    char d = c == '9' ? '8' : (char)(c + 1);
+    assert_int_equal(pwrite(f.spill_fd, &d, 1, 2), 1);
+    ic_error_clear(&err);
+    assert_null(follow_load(&f, FORMAT_AUTO, NULL, NULL, &err));
+    assert_non_null(strstr(err.msg, "cannot read back the input kept in a temporary file: it changed"));
+    follow_close(&f);
+    close(rd);
+    assert_int_equal(rmdir(dir), 0);
+    unsetenv("TMPDIR");
+    free(b);
+}
+
+static void test_load_from_file_again(void **state) {
+    (void)state;
+    char path[] = "/tmp/test_follow_file.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t n;
+    char *b = make_text(3000000, &n);                 /* more than the parser reads before a first-line error */
+    assert_int_equal(write(fd, b, n), (ssize_t)n);
+    ic_error err;
+    follow_input f;
+
+    follow_file(&f, path, n);                         /* unchanged: the batch history */
+    assert_loads(&f, b, n);
+    follow_close(&f);
+
+    follow_file(&f, path, n);                         /* a digit of the spilled part changed: it still parses */
+    assert_true(f.base > 100);
+    assert_true(b[2] >= '0' && b[2] <= '9');
+    char d = b[2] == '9' ? '8' : (char)(b[2] + 1);
+    assert_int_equal(pwrite(fd, &d, 1, 2), 1);
+    ic_error_clear(&err);
+    assert_null(follow_load(&f, FORMAT_AUTO, NULL, NULL, &err));
+    assert_non_null(strstr(err.msg, "the file changed while it was followed"));
+    follow_close(&f);
+    assert_int_equal(pwrite(fd, b + 2, 1, 2), 1);
+
+    /* a syntax error at the start, a change far after it: the change is the error */
+    assert_int_equal(pwrite(fd, "x", 1, 0), 1);
+    follow_file(&f, path, n);
+    assert_true(f.base > 1500000);
+    size_t at = f.base - 10;
+    while (b[at] < '0' || b[at] > '9') at--;
+    d = b[at] == '9' ? '8' : (char)(b[at] + 1);
+    assert_int_equal(pwrite(fd, &d, 1, (off_t)at), 1);
+    ic_error_clear(&err);
+    assert_null(follow_load(&f, FORMAT_TEXT, NULL, NULL, &err));
+    assert_non_null(strstr(err.msg, "the file changed while it was followed"));
+    follow_close(&f);
+    assert_int_equal(pwrite(fd, b + at, 1, (off_t)at), 1);
+
+    /* the syntax error alone: the batch parser's message, line and file name */
+    follow_file(&f, path, n);
+    ic_error_clear(&err);
+    assert_null(follow_load(&f, FORMAT_TEXT, NULL, NULL, &err));
+    ic_error want;
+    ic_error_clear(&want);
+    memcpy(b, "x", 1);
+    assert_null(load_history_mem(b, n, FORMAT_TEXT, path, &want));
+    assert_true(err.set && want.set);
+    assert_int_equal(err.line, want.line);
+    assert_string_equal(err.msg, want.msg);
+    assert_string_equal(err.file, want.file);
+    follow_close(&f);
+
+    close(fd);
+    unlink(path);
+    free(b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipe_spills_to_unlinked_temp),
         cmocka_unit_test(test_pipe_without_tmpdir_stays_in_memory),
         cmocka_unit_test(test_pipe_write_fails),
         cmocka_unit_test(test_file_read_again_or_refused),
+        cmocka_unit_test(test_load_from_temp_file),
+        cmocka_unit_test(test_load_from_file_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

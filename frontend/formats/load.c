@@ -161,6 +161,12 @@ history *load_history_mem_ex(const void *data, size_t n, history_format fmt, con
     return h;
 }
 
+history *load_history_input(input *r, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    history *h = parse_input(r, fmt, opt, rep, err);
+    if (h) load_report_finish(rep, h);
+    return h;
+}
+
 history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err) {
     return load_history_mem_ex(data, n, fmt, name, NULL, NULL, err);
 }

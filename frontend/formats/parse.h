@@ -59,5 +59,8 @@ history *load_history_ex(const char *path, history_format fmt, const load_option
 history *load_history_mem(const void *data, size_t n, history_format fmt, const char *name, ic_error *err);
 history *load_history_mem_ex(const void *data, size_t n, history_format fmt, const char *name,
                              const load_options *opt, load_report *rep, ic_error *err);
+/* Load from an opened input (io/input.h; not a Cobra directory); r stays
+ * the caller's to close. */
+history *load_history_input(input *r, history_format fmt, const load_options *opt, load_report *rep, ic_error *err);
 
 #endif

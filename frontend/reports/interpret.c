@@ -294,29 +294,56 @@ static read_part *read_parts(const ictx *c, uint32_t *nparts) {
     return parts;
 }
 
-/* One pass over the known edges in their order (the participants' external
- * reads in transaction order: WR, then the read-modify-write link; then SO),
- * either counting arcs per node into deg and the readers of each version
- * into rd_start; or (deg NULL) placing both at fill and rd_fill. */
-static void known_pass(ictx *c, const read_part *parts, uint32_t nparts, uint32_t *deg, uint32_t *fill,
-                       uint32_t *rd_fill) {
+/* The fact graph's arcs in their order (the participants' external reads
+ * in transaction order: WR, then the read-modify-write link; then SO; then
+ * the forced edges in the caller's order, of class CLS_HOLDS when holds[i];
+ * then SI's fixed arcs), and the readers of each version in the same read
+ * order: task j of nr counts (fill NULL: into g.start[x + 1] and
+ * rd_start[g + 1]) or places (at fill[x]++, rd_fill[g]++) those that leave
+ * its nodes x and read its versions g, ranges of about n/nr each.  Each
+ * task writes its own ranges only and meets every arc in the one order, so
+ * the graph does not depend on nr.  known[j]: its known arcs. */
+static int forced_in_facts(const history *h, const dep_edge *e);
+
+typedef struct arc_job {
+    ictx *c;
+    const read_part *parts;
+    uint32_t nparts, nr;
+    const uint8_t *holds;
+    uint32_t *fill, *rd_fill;
+    uint64_t *known;
+} arc_job;
+
+static void arc_task(void *ctx, size_t j) {
+    const arc_job *jb = ctx;
+    ictx *c = jb->c;
     const history *h = c->h;
+    uint32_t nn = c->g.n, nv = (uint32_t)c->vo->txns.len;
+    uint32_t x0 = (uint32_t)((uint64_t)nn * j / jb->nr), x1 = (uint32_t)((uint64_t)nn * (j + 1) / jb->nr);
+    uint32_t g0 = (uint32_t)((uint64_t)nv * j / jb->nr), g1 = (uint32_t)((uint64_t)nv * (j + 1) / jb->nr);
+    uint32_t *deg = jb->fill ? NULL : c->g.start, *fill = jb->fill, *rd_fill = jb->rd_fill;
     uint64_t n = 0;
-    for (uint32_t i = 0; i < nparts; i++) {
-        const read_part *p = &parts[i];
+#define ARC(x, y, id, cl) do { \
+        if (deg) deg[(x) + 1]++; \
+        else { uint32_t a_ = fill[x]++; c->g.adj[a_] = (y); c->g.eid[a_] = (id); c->cls[a_] = (uint8_t)(cl); } \
+    } while (0)
+    for (uint32_t i = 0; i < jb->nparts; i++) {
+        const read_part *p = &jb->parts[i];
         for (size_t r = 0; r < p->n; r++) {
             uint32_t w = p->w[r], g = p->g[r];
             if (w == NONE) continue;
+            uint32_t xw = c->si ? dg_commit(w) : w;          /* WR and WW leave w's commit node */
+            int in_x = xw >= x0 && xw < x1, in_g = g != NONE && g >= g0 && g < g1;
+            if (!in_x && !in_g) continue;
             uint32_t t = h->op_txn[p->op[r]], k = h->op_key[p->op[r]];
-            for (int kind = DEP_WR; kind <= DEP_WW; kind++) {
+            for (int kind = DEP_WR; in_x && kind <= DEP_WW; kind++) {
                 if (kind == DEP_WR ? w == 0 : !(p->ww[r] & RF_WW)) continue;
                 uint32_t x, y;
                 dg_dep_nodes(c->si, (dep_kind)kind, w, t, &x, &y);
-                if (deg) deg[x + 1]++;
-                else { uint32_t j = fill[x]++; c->g.adj[j] = y; c->g.eid[j] = PG_META(kind, k); c->cls[j] = CLS_KNOWN; }
+                ARC(x, y, PG_META(kind, k), CLS_KNOWN);
                 n++;
             }
-            if (g == NONE) continue;
+            if (!in_g) continue;
             if (deg) c->rd_start[g + 1]++;
             else { c->rd_writes[rd_fill[g]] = (p->ww[r] & RF_WRITES) != 0; c->rd.data[rd_fill[g]++] = t; }
         }
@@ -329,14 +356,25 @@ static void known_pass(ictx *c, const read_part *parts, uint32_t nparts, uint32_
             if (prev != NONE) {
                 uint32_t x, y;
                 dg_dep_nodes(c->si, DEP_SO, prev, t, &x, &y);
-                if (deg) deg[x + 1]++;
-                else { uint32_t j = fill[x]++; c->g.adj[j] = y; c->g.eid[j] = PG_META(DEP_SO, UINT32_MAX >> 3); c->cls[j] = CLS_KNOWN; }
-                n++;
+                if (x >= x0 && x < x1) { ARC(x, y, PG_META(DEP_SO, UINT32_MAX >> 3), CLS_KNOWN); n++; }
             }
             prev = t;
         }
     }
-    c->num_known = n;
+    for (size_t i = 0; i < c->nforced; i++)
+        if (forced_in_facts(h, &c->forced[i])) {
+            uint32_t x, y;
+            node_pair(c->si, &c->forced[i], &x, &y);
+            /* only forced edges that hold under the version order are in
+             * CLS_HOLDS: a failing history lets pruning derive both orders
+             * of some pairs, and an explanation should not mix the two */
+            if (x >= x0 && x < x1) ARC(x, y, (uint32_t)i, jb->holds[i] ? CLS_HOLDS : CLS_FORCED);
+        }
+    if (c->si)
+        for (uint32_t t = x0 / 2; t < h->num_txns && dg_start(t) < x1; t++)
+            if (c->part[t] && dg_start(t) >= x0) ARC(dg_start(t), dg_commit(t), DG_NONE, CLS_KNOWN);
+#undef ARC
+    jb->known[j] = n;
 }
 
 /* Does forced edge e hold under the (repaired) version order: its a's version before its b's? */
@@ -491,14 +529,16 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si,
     vec_init(c->rd);
     uint32_t nrp;
     read_part *rp = read_parts(c, &nrp);
-    known_pass(c, rp, nrp, c->g.start, NULL, NULL);
-    for (size_t i = 0; i < nf; i++)
-        if (forced_in_facts(h, &forced[i])) {
-            uint32_t x, y;
-            node_pair(si, &forced[i], &x, &y);
-            c->g.start[x + 1]++;
-        }
-    if (si) for (uint32_t t = 0; t < h->num_txns; t++) if (c->part[t]) c->g.start[dg_start(t) + 1]++;
+    uint8_t *holds = xmalloc(nf ? nf : 1);
+    holds_job hj = { c, holds, nf ? ipar_ranges(c, nf) : 1 };
+    if (hj.nparts > nf && nf) hj.nparts = nf;
+    ipar_run(c, hj.nparts, holds_task, &hj);
+    /* every task meets every arc: one a thread (ranges for tests) */
+    uint32_t nr = interpret_ranges ? interpret_ranges : ipar_ranges(c, (uint64_t)nn + nv) > 1 ? par_pool_threads(pool) : 1;
+    if (nr > nn) nr = nn ? nn : 1;
+    uint64_t *known = xcalloc(nr, sizeof *known);
+    arc_job aj = { c, rp, nrp, nr, holds, NULL, NULL, known };
+    ipar_run(c, nr, arc_task, &aj);                                  /* count */
     for (uint32_t u = 0; u < nn; u++) c->g.start[u + 1] += c->g.start[u];
     size_t m = c->g.start[nn];
     c->g.adj = xmalloc((m + 1) * sizeof *c->g.adj);
@@ -511,28 +551,12 @@ static void ctx_init(ictx *c, const history *h, const version_order *vo, int si,
     memcpy(fill, c->g.start, ((size_t)nn + 1) * sizeof *fill);
     uint32_t *rd_fill = xmalloc(((size_t)nv + 1) * sizeof *rd_fill);
     memcpy(rd_fill, c->rd_start, ((size_t)nv + 1) * sizeof *rd_fill);
-    known_pass(c, rp, nrp, NULL, fill, rd_fill);
-    free(rd_fill);
+    aj.fill = fill; aj.rd_fill = rd_fill;
+    ipar_run(c, nr, arc_task, &aj);                                  /* place */
+    c->num_known = 0;
+    for (uint32_t j = 0; j < nr; j++) c->num_known += known[j];
+    free(known); free(rd_fill); free(holds);
     read_parts_free(rp, nrp);
-    /* only forced edges that hold under the version order are in
-     * CLS_HOLDS: a failing history lets pruning derive both orders of some
-     * pairs, and an explanation should not mix the two */
-    uint8_t *holds = xmalloc(nf ? nf : 1);
-    holds_job hj = { c, holds, nf ? ipar_ranges(c, nf) : 1 };
-    if (hj.nparts > nf && nf) hj.nparts = nf;
-    ipar_run(c, hj.nparts, holds_task, &hj);
-    for (size_t i = 0; i < nf; i++)
-        if (forced_in_facts(h, &forced[i])) {
-            uint32_t x, y;
-            node_pair(si, &forced[i], &x, &y);
-            uint32_t j = fill[x]++;
-            c->g.adj[j] = y; c->g.eid[j] = (uint32_t)i;
-            c->cls[j] = holds[i] ? CLS_HOLDS : CLS_FORCED;
-        }
-    free(holds);
-    if (si)
-        for (uint32_t t = 0; t < h->num_txns; t++)
-            if (c->part[t]) { uint32_t j = fill[dg_start(t)]++; c->g.adj[j] = dg_commit(t); c->g.eid[j] = DG_NONE; c->cls[j] = CLS_KNOWN; }
     free(fill);
     /* list reads per key, and where each writer's elements end in the
      * longest one (the axioms make every list a prefix of it) */

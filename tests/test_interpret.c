@@ -463,12 +463,14 @@ static void forced_explanations_are_facts(void **state) {
 /* The text and JSON report of one interpretation, and its trace. */
 static char *interpret_text(const history *h, int level, const check_result *res, par_pool *pool, unsigned ranges) {
     interpret_ranges = ranges;
+    interpret_small_txn = ranges >= 1000 ? 0 : 32;       /* then per-key arrays for every transaction */
     report r;
     report_init(&r, h, level == 0 ? "si" : "ser");
     interpret_trace tr; vec_init(tr);
     size_t n = interpret_failure_on(&r, level, &res->vo, res->cycle.data, res->cycle.len, res->forced.data,
                                     res->forced.len, 5, &tr, pool, 1);
     interpret_ranges = 0;
+    interpret_small_txn = 32;
     r.num_levels = 1;
     r.levels[0].level = level;
     r.levels[0].verdict = 1;
@@ -490,8 +492,10 @@ static char *interpret_text(const history *h, int level, const check_result *res
 }
 
 /* Every level that fails, interpreted in one range on the caller (the
- * reference) and then in 2, 3, 7 and more ranges than transactions, on
- * the caller alone and on pools of 2 and 3 threads: the same text. */
+ * reference) and then in 2, 3, 7 and more ranges than transactions (that
+ * one with per-key arrays for every transaction's reads, the others
+ * comparing a small transaction's ops pairwise), on the caller alone and
+ * on pools of 2 and 3 threads: the same text. */
 static int same_in_ranges(history *h, par_pool *p2, par_pool *p3) {
     ic_error err; ic_error_clear(&err);
     pg_index ix;

@@ -167,6 +167,7 @@ static uint32_t writer_final_write(const history *h, uint32_t src) {
 /* Ranges for `work` items: 0 < interpret_ranges forces that many (tests);
  * else a few per thread of the pool when there is enough work, else one. */
 unsigned interpret_ranges = 0;
+uint32_t interpret_small_txn = 32;
 #define IPAR_MIN_WORK 65536u
 
 static uint32_t ipar_ranges(const ictx *c, uint64_t work) {
@@ -203,23 +204,44 @@ static void read_task(void *ctx, size_t i) {
     const history *h = c->h;
     read_part *p = &j->parts[i];
     size_t cap = 0;
-    uint32_t nk = h->num_keys + 1;
-    uint32_t *seen = xmalloc((size_t)nk * sizeof *seen), *app_txn = xmalloc((size_t)nk * sizeof *app_txn);
-    uint32_t *app_num = xmalloc((size_t)nk * sizeof *app_num);
-    memset(seen, 0xff, (size_t)nk * sizeof *seen);
-    memset(app_txn, 0xff, (size_t)nk * sizeof *app_txn);
+    /* per key: the txn whose first non-append op on it was met, and its
+     * appends before that — only for transactions of more than
+     * interpret_small_txn ops (allocated on the first: one set a thread at
+     * once, each as large as the keys); smaller ones compare their ops
+     * pairwise */
+    uint32_t nk = h->num_keys + 1, *seen = NULL, *app_txn = NULL, *app_num = NULL;
     for (uint32_t t = p->t0; t < p->t1; t++) {
         if (!c->part[t]) continue;
         const history_txn *tx = &h->txns[t];
+        int small = tx->num_ops <= interpret_small_txn;
+        if (!small && !seen) {
+            seen = xmalloc((size_t)nk * sizeof *seen); app_txn = xmalloc((size_t)nk * sizeof *app_txn);
+            app_num = xmalloc((size_t)nk * sizeof *app_num);
+            memset(seen, 0xff, (size_t)nk * sizeof *seen);
+            memset(app_txn, 0xff, (size_t)nk * sizeof *app_txn);
+        }
         for (uint32_t o = 0; o < tx->num_ops; o++) {
-            uint32_t op = tx->first_op + o, k = h->op_key[op];
-            if (seen[k] == t || history_op_failed(h, op)) continue;
-            if (history_op_kind(h, op) == OP_APPEND) {
-                if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 0; }
-                app_num[k]++;
-                continue;
+            uint32_t op = tx->first_op + o, k = h->op_key[op], own = 0;
+            if (history_op_failed(h, op)) continue;
+            if (small) {
+                if (history_op_kind(h, op) == OP_APPEND) continue;
+                int seen_before = 0;
+                for (uint32_t q = tx->first_op; q < op && !seen_before; q++) {
+                    if (h->op_key[q] != k || history_op_failed(h, q)) continue;
+                    if (history_op_kind(h, q) == OP_APPEND) own++;
+                    else seen_before = 1;
+                }
+                if (seen_before) continue;
+            } else {
+                if (seen[k] == t) continue;
+                if (history_op_kind(h, op) == OP_APPEND) {
+                    if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 0; }
+                    app_num[k]++;
+                    continue;
+                }
+                seen[k] = t;
+                own = app_txn[k] == t ? app_num[k] : 0;
             }
-            seen[k] = t;
             if (!history_op_is_read(h, op)) continue;
             if (p->n == cap) {
                 cap = cap ? 2 * cap : 1024;
@@ -228,7 +250,7 @@ static void read_task(void *ctx, size_t i) {
                 p->g = xrealloc(p->g, cap * sizeof *p->g);
             }
             p->op[p->n] = op;
-            p->g[p->n++] = app_txn[k] == t ? app_num[k] : 0;      /* own appends, until resolved */
+            p->g[p->n++] = own;                                  /* own appends, until resolved */
         }
     }
     free(seen); free(app_txn); free(app_num);

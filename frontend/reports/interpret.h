@@ -63,5 +63,9 @@ size_t interpret_failure_on(report *r, int level, const version_order *vo, const
 /* A testing knob: > 0 cuts every pass into that many parts whatever the
  * pool (0, the default: a few per pool thread on large histories, else one). */
 extern unsigned interpret_ranges;
+/* A testing knob: transactions of at most this many ops (default 32) find
+ * their external reads by comparing their ops pairwise, larger ones with
+ * per-key arrays (0: every transaction). */
+extern uint32_t interpret_small_txn;
 
 #endif

@@ -1,12 +1,15 @@
 /* run_check.c — the checking pipeline (contract in run_check.h).
  *
  * Each level is one task (level_run): check, and on PASS, when every pass
- * is verified anyway, its certificate; once every level is checked the
- * index is freed and each failing level is interpreted into its task's own
- * report (level_interpret, one task a level too).  With o->check.threads >= 2 the run
- * makes one pool (par.h): the axioms and the index are two tasks, and with
- * two levels the level tasks run at once on it, their stages' tasks too
- * (SI's first: its path is the longer); they share only the history and
+ * is verified anyway, its certificate; a failing level is interpreted into
+ * its task's own report (level_interpret): one level after the other, once
+ * every level is checked and the index freed; two levels at once, each
+ * right after its own check (so that the level checked first interprets
+ * while the other is still checking; the interpretation's memory is less
+ * than the polygraph it follows, already freed).  With o->check.threads >= 2
+ * the run makes one pool (par.h): the axioms and the index are two tasks,
+ * and with two levels the level tasks run at once on it, their stages'
+ * tasks too (the interpretation's as well); they share only the history and
  * the index, both read-only while checking.  Everything a caller sees —
  * report items, levels, hooks, the certificate kept — is then assembled
  * on the caller's thread in the serial order (level_finish, SER then SI),
@@ -74,6 +77,7 @@ typedef struct run_ctx {
     const pg_index *ix;
     const run_check_options *o;
     level_task *tasks;
+    int interpret_in_task;       /* levels at once: each interprets its failure right after its check */
 } run_ctx;
 
 static void progress_locked(void *ctx, const char *what) {
@@ -94,8 +98,11 @@ static int certify(const history *h, const check_result *res, certificate *c, ch
     return 0;
 }
 
+static void level_interpret(void *ctx, size_t i);
+
 /* A level's check, and on PASS (when every pass is verified) its
- * certificate: everything that needs the index. */
+ * certificate: everything that needs the index; at once, the
+ * interpretation too. */
 static void level_run(void *ctx, size_t i) {
     run_ctx *rc = ctx;
     const run_check_options *o = rc->o;
@@ -106,6 +113,7 @@ static void level_run(void *ctx, size_t i) {
         t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
     }
+    if (rc->interpret_in_task) level_interpret(ctx, i);
 }
 
 static double thread_cpu_seconds(void) {
@@ -114,17 +122,18 @@ static double thread_cpu_seconds(void) {
 }
 
 /* On FAIL, the interpretation into the task's report: it reads the
- * history and the check's result only, so it runs after the index is
- * freed (1.5 GB at 10M transactions). */
+ * history and the check's result only, so one level after the other it
+ * runs after the index is freed (1.5 GB at 10M transactions).  Its
+ * whole-history passes go to the level's pool at the level's priority. */
 static void level_interpret(void *ctx, size_t i) {
     run_ctx *rc = ctx;
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != CHECK_FAIL) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
-    t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
-                                      t->res.forced.data, t->res.forced.len, o->max_anomalies,
-                                      o->trace ? &t->trace : NULL);
+    t->violations = interpret_failure_on(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
+                                         t->res.forced.data, t->res.forced.len, o->max_anomalies,
+                                         o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
     /* the forced edges serve only the interpretation */
     vec_free(t->res.forced);
     t->res.st.t_interpret = monotonic_seconds() - t0;
@@ -243,8 +252,8 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         cert_init(&t->cert);
     }
     pg_index_release_base_after(&ix, (unsigned)n);     /* each level copies it once */
-    run_ctx rc = { h, &ix, o, tasks };
     int together = pool && n == 2 && second_level_fits(h);
+    run_ctx rc = { h, &ix, o, tasks, together };
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);
@@ -257,9 +266,9 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
     }
     if (together) par_pool_run(pool, n, level_run, &rc);
     else for (size_t i = 0; i < n; i++) level_run(&rc, i);
-    /* the levels are checked: the index goes before the interpretations */
+    /* the levels are checked (and at once, interpreted): the index goes
+     * before the interpretations one after the other */
     pg_index_free(&ix);
-    if (together) par_pool_run(pool, n, level_interpret, &rc);
     for (size_t i = 0; i < n; i++) {
         if (!together) level_interpret(&rc, i);
         level_finish(&rc, &tasks[i], rep, cert, cert_level);

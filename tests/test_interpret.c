@@ -18,6 +18,7 @@
 #include "frontend/reports/interpret.h"
 #include "frontend/formats/parse.h"
 #include "frontend/reports/report.h"
+#include "par.h"
 
 #define CATALOGUE "tests/data/anomalies/"
 
@@ -457,12 +458,114 @@ static void forced_explanations_are_facts(void **state) {
     assert_true(failing > 100 && with_forced > 20 && explained > 100);
 }
 
+/* ---- the set-up's passes in ranges and on threads: the same report ------ */
+
+/* The text and JSON report of one interpretation, and its trace. */
+static char *interpret_text(const history *h, int level, const check_result *res, par_pool *pool, unsigned ranges) {
+    interpret_ranges = ranges;
+    interpret_small_txn = ranges >= 1000 ? 0 : 32;       /* then per-key arrays for every transaction */
+    report r;
+    report_init(&r, h, level == 0 ? "si" : "ser");
+    interpret_trace tr; vec_init(tr);
+    size_t n = interpret_failure_on(&r, level, &res->vo, res->cycle.data, res->cycle.len, res->forced.data,
+                                    res->forced.len, 5, &tr, pool, 1);
+    interpret_ranges = 0;
+    interpret_small_txn = 32;
+    r.num_levels = 1;
+    r.levels[0].level = level;
+    r.levels[0].verdict = 1;
+    r.levels[0].violations = n;
+    char *buf = NULL; size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_print_text(f, &r, 1);
+    report_print_json(f, &r);
+    fprintf(f, "%zu anomalies, %zu candidates\n", n, tr.len);
+    vec_foreach(const interpret_candidate, ca, tr) {
+        fprintf(f, "%u txns, unforced %u:", ca->num_txns, ca->unforced);
+        vec_foreach(const dep_edge, e, ca->cycle) fprintf(f, " %u-%u>%u@%u", e->from, e->kind, e->to, e->key);
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    interpret_trace_free(&tr);
+    report_free(&r);
+    return buf;
+}
+
+/* Every level that fails, interpreted in one range on the caller (the
+ * reference) and then in 2, 3, 7 and more ranges than transactions (that
+ * one with per-key arrays for every transaction's reads, the others
+ * comparing a small transaction's ops pairwise), on the caller alone and
+ * on pools of 2 and 3 threads: the same text. */
+static int same_in_ranges(history *h, par_pool *p2, par_pool *p3) {
+    ic_error err; ic_error_clear(&err);
+    pg_index ix;
+    assert_true(pg_index_build(&ix, h, &err));
+    int compared = 0;
+    for (int level = 0; level < 2; level++) {
+        check_result res;
+        if (check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res) == CHECK_FAIL) {
+            char *want = interpret_text(h, level, &res, NULL, 1);
+            static const struct { unsigned ranges; int pool; } runs[] = { { 2, 0 }, { 3, 0 }, { 7, 2 }, { 3, 3 }, { 1000, 2 }, { 0, 3 } };
+            for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+                char *got = interpret_text(h, level, &res, runs[i].pool == 2 ? p2 : runs[i].pool == 3 ? p3 : NULL,
+                                           runs[i].ranges);
+                if (strcmp(want, got)) fprintf(stderr, "ranges %u, pool %d:\n%s\n-- instead of --\n%s\n", runs[i].ranges, runs[i].pool, got, want);
+                assert_string_equal(want, got);
+                free(got);
+            }
+            free(want);
+            compared++;
+        }
+        check_result_free(&res);
+    }
+    pg_index_free(&ix);
+    return compared;
+}
+
+static void ranges_and_threads_same_report(void **state) {
+    (void)state;
+    par_pool *p2 = par_pool_new(2), *p3 = par_pool_new(3);
+    int compared = 0;
+    /* the catalogue, lists included */
+    static const struct { const char *file; history_format fmt; } files[] = {
+        { "write_skew.txt", FORMAT_TEXT }, { "lost_update.txt", FORMAT_TEXT }, { "long_fork.txt", FORMAT_TEXT },
+        { "chained_rmw.txt", FORMAT_TEXT }, { "stale_after_rmw.txt", FORMAT_TEXT }, { "read_skew.txt", FORMAT_TEXT },
+        { "elle_paper_example.edn", FORMAT_ELLE }, { "list_own_append_gsingle.edn", FORMAT_ELLE },
+        { "list_own_append_g1c.edn", FORMAT_ELLE }, { "list_split_appends.edn", FORMAT_ELLE },
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, CATALOGUE "%s", files[i].file);
+        ic_error err; ic_error_clear(&err);
+        history *h = load_history(path, files[i].fmt, &err);
+        assert_non_null(h);
+        anomaly_list al; anomaly_list_init(&al);
+        uint64_t bad = axioms_check(h, &al, 1);
+        anomaly_list_free(&al);
+        if (!bad) compared += same_in_ranges(h, p2, p3);
+        history_free(h);
+    }
+    /* random failing histories, with forced edges */
+    for (int iter = 0; iter < 300; iter++) {
+        history *h = random_failing_history();
+        anomaly_list al; anomaly_list_init(&al);
+        uint64_t bad = axioms_check(h, &al, 1);
+        anomaly_list_free(&al);
+        if (!bad) compared += same_in_ranges(h, p2, p3);
+        history_free(h);
+    }
+    par_pool_free(p2); par_pool_free(p3);
+    fprintf(stderr, "  %d failing levels interpreted alike in ranges and on threads\n", compared);
+    assert_true(compared > 150);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalogue_si),
         cmocka_unit_test(test_catalogue_ser),
         cmocka_unit_test(list_facts_explained_by_reads),
         cmocka_unit_test(forced_explanations_are_facts),
+        cmocka_unit_test(ranges_and_threads_same_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,14 +51,14 @@ struct acyclic {
     int *gid;             /* per guarded id: its edge id (ascending) */
     int num_edges;        /* edge ids given out: guarded records + fixed list */
     /* The always-on edges, numbered 0 .. num_fixed-1 in the order added:
-     * those below fixed_in_pk are in the order (the rest go forward in it),
-     * those below fixed_frozen in its frozen arrays.  The list holds the
-     * ends of those from fixed_base on (fixed[2 (f - fixed_base)], and + 1);
-     * fixed_base is 0 unless theory_keep_ends is off, when a freeze drops
-     * the ends it froze. */
+     * those below fixed_in_pk are in the order (frozen or on its lists: the
+     * order merges them block by block), the rest go forward in it.  The
+     * list holds the ends of those from fixed_base on (fixed[2 (f -
+     * fixed_base)], and + 1); fixed_base is 0 unless theory_keep_ends is
+     * off, when the ends of the edges in the order are dropped. */
     int *fixed;
     size_t num_fixed, cap_fixed, fixed_base;
-    size_t fixed_in_pk, fixed_frozen;
+    size_t fixed_in_pk;
 
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
@@ -156,30 +156,29 @@ static inline int level0_end(const acyclic *a) {
     return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
 }
 
-/* Freeze every always-on edge into the order's arrays: the ones listed
- * since the last freeze join them in place (then their ends are dropped
- * unless theory_keep_ends).  0 if there are too many for them. */
-static int freeze(acyclic *a) {
-    size_t from = a->fixed_frozen;
-    if (from < a->num_fixed && !pk_freeze_more(&a->pk, a->fixed + 2 * (from - a->fixed_base), a->num_fixed - from)) return 0;
-    a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
-    if (!a->opt[OPT_KEEP_ENDS]) {
+/* theory_keep_ends off: forget the ends of the always-on edges once all
+ * are in the order (a small list is kept for the next ones). */
+static void forget_ends(acyclic *a) {
+    if (a->opt[OPT_KEEP_ENDS] || a->fixed_in_pk != a->num_fixed || a->fixed_base == a->num_fixed) return;
+    a->fixed_base = a->num_fixed;
+    if (a->cap_fixed > 65536) {
         free(a->fixed);
         a->fixed = NULL;
         a->cap_fixed = 0;
-        a->fixed_base = a->num_fixed;
     }
-    return 1;
 }
 
 /* Put the always-on edges added since the order was last used into it:
- * all of them into the frozen arrays if they are a quarter of the frozen
- * ones or more (amortized O(1) an edge), else onto the per-node lists.
- * Each went forward in the order when added and nothing has reordered
- * since (every user of the order calls this first), so none searches. */
+ * straight into its frozen arrays if they are a quarter of those in it or
+ * more (bulk loading: O(them + the blocks they touch)), else onto the
+ * per-node lists, from which the order merges them into its frozen arrays
+ * block by block (pk_order.h: no step touches the whole graph).  Each went
+ * forward in the order when added and nothing has reordered since (every
+ * user of the order calls this first), so none searches. */
 static void sync_fixed(acyclic *a) {
     if (a->fixed_in_pk == a->num_fixed) return;
-    if (a->num_fixed - a->fixed_frozen > a->fixed_frozen / 4 && freeze(a)) return;
+    size_t from = a->fixed_in_pk, n = a->num_fixed - from;
+    if (n > a->fixed_in_pk / 4 && pk_freeze(&a->pk, a->fixed + 2 * (from - a->fixed_base), n)) a->fixed_in_pk = a->num_fixed;
     for (; a->fixed_in_pk < a->num_fixed; a->fixed_in_pk++) {
         const int *ends = a->fixed + 2 * (a->fixed_in_pk - a->fixed_base);
         if (!pk_insert_cost(&a->pk, ends[0], ends[1], PK_FIXED, 0)) {
@@ -190,6 +189,7 @@ static void sync_fixed(acyclic *a) {
         }
         assert(!a->pk.searched);
     }
+    forget_ends(a);
 }
 
 /* ---- explanations ------------------------------------------------------- */
@@ -958,7 +958,10 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
     a->fixed[2 * listed] = from;
     a->fixed[2 * listed + 1] = to;
     a->num_fixed++;
-    if (!forward) a->fixed_in_pk = a->num_fixed;    /* synced before, and this one inserted */
+    if (!forward) {                                  /* synced before, and this one inserted */
+        a->fixed_in_pk = a->num_fixed;
+        forget_ends(a);
+    }
 }
 
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
@@ -1074,6 +1077,48 @@ void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
     *from = a->fixed[2 * (f - a->fixed_base)]; *to = a->fixed[2 * (f - a->fixed_base) + 1];
 }
 
+/* The always-on arcs in the order on one side (frozen, then those on the
+ * lists), as (from, to) pairs. */
+static void order_fixed_pairs(const acyclic *a, int side, vec_int *out) {
+    for (int v = 0; v < a->pk.num_nodes; v++) {
+        int nf;
+        const int *fx = side ? pk_fixed_in(&a->pk, v, &nf) : pk_fixed_out(&a->pk, v, &nf);
+        for (int i = 0; i < nf; i++) { vec_push(*out, side ? fx[i] : v); vec_push(*out, side ? v : fx[i]); }
+        const pk_adj *adj = side ? &a->pk.in[v] : &a->pk.out[v];
+        const pk_arc *arcs = pk_arcs(&a->pk, adj);
+        for (int i = 0; i < (int)adj->len; i++)
+            if (arcs[i].edge == PK_FIXED) { vec_push(*out, side ? arcs[i].node : v); vec_push(*out, side ? v : arcs[i].node); }
+    }
+}
+
+static int cmp_pair(const void *x, const void *y) {
+    const int *p = x, *q = y;
+    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+/* The always-on arcs in the order are the ones it should hold: both sides
+ * alike, and (ends kept) exactly the first fixed_in_pk listed edges. */
+static int verify_fixed_arcs(const acyclic *a) {
+    vec_int out, in;
+    vec_init(out); vec_init(in);
+    order_fixed_pairs(a, 0, &out);
+    order_fixed_pairs(a, 1, &in);
+    int ok = out.len == in.len && out.len == 2 * a->fixed_in_pk && out.len == 2 * pk_fixed_count(&a->pk);
+    if (ok && out.len) {
+        qsort(out.data, out.len / 2, 2 * sizeof *out.data, cmp_pair);
+        qsort(in.data, in.len / 2, 2 * sizeof *in.data, cmp_pair);
+        ok = !memcmp(out.data, in.data, out.len * sizeof *out.data);
+        if (ok && !a->fixed_base) {
+            vec_clear(in);
+            for (size_t i = 0; i < 2 * a->fixed_in_pk; i++) vec_push(in, a->fixed[i]);
+            qsort(in.data, in.len / 2, 2 * sizeof *in.data, cmp_pair);
+            ok = !memcmp(out.data, in.data, out.len * sizeof *out.data);
+        }
+    }
+    vec_free(out); vec_free(in);
+    return ok;
+}
+
 int acyclic_verify_order(const acyclic *a) {
     const int *ord = a->pk.ord;
     int on = 0;
@@ -1083,25 +1128,27 @@ int acyclic_verify_order(const acyclic *a) {
         on++;
         if (ord[ed->from] >= ord[ed->to]) return 0;
     }
-    /* every always-on edge respects the order, those not in it yet too */
-    for (int v = 0; v < a->pk.fix_nodes; v++) {
+    /* every always-on edge respects the order (frozen, listed, and those
+     * not in it yet), and every arc on a list */
+    for (int v = 0; v < a->pk.num_nodes; v++) {
         int nf;
         const int *heads = pk_fixed_out(&a->pk, v, &nf);
         for (int i = 0; i < nf; i++) if (ord[v] >= ord[heads[i]]) return 0;
     }
-    for (size_t f = a->fixed_frozen; f < a->num_fixed; f++)
+    for (size_t f = a->fixed_base; f < a->num_fixed; f++)
         if (ord[a->fixed[2 * (f - a->fixed_base)]] >= ord[a->fixed[2 * (f - a->fixed_base) + 1]]) return 0;
     /* every enabled edge is on the trail once, every always-on one in the
-     * order once: as many as the order holds */
-    int64_t arcs = 0, fixed_arcs = a->pk.fix_nodes ? a->pk.fix_out_start[a->pk.fix_nodes] : 0;
+     * order once */
+    int64_t arcs = 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
         for (int k = 0; k < a->pk.out[v].len; k++) {
-            if (pk_arcs(&a->pk, &a->pk.out[v])[k].edge == PK_FIXED) fixed_arcs++;
-            else arcs++;
+            const pk_arc *arc = &pk_arcs(&a->pk, &a->pk.out[v])[k];
+            if (ord[v] >= ord[arc->node]) return 0;
+            if (arc->edge != PK_FIXED) arcs++;
         }
     for (int id = 0; id < a->num_guarded; id++)
         if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
-    if (arcs != on || fixed_arcs != (int64_t)a->fixed_in_pk) return 0;
+    if (arcs != on || !verify_fixed_arcs(a)) return 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;
     return 1;
@@ -1117,19 +1164,19 @@ int acyclic_verify(const acyclic *a) {
         int should = ed->lit == 0 || guard_value(a, ed->lit) > 0;
         if (should != (ed->pos >= 0)) return 0;
     }
-    /* independent DFS over the on-edges (always-on ones from the fixed
-     * list, ids num_guarded + f; those it dropped from the frozen arrays):
-     * colour 0 new, 1 open, 2 done */
-    size_t m = (size_t)a->num_guarded + a->num_fixed, k = 0;
-    int *fe = malloc((2 * a->num_fixed + 1) * sizeof *fe);
-    if (!fe) xalloc_fail(a->num_fixed);
-    for (int v = 0; v < a->pk.fix_nodes && k < 2 * a->fixed_base; v++) {
-        int nf;
-        const int *heads = pk_fixed_out(&a->pk, v, &nf);
-        for (int i = 0; i < nf; i++) { fe[k++] = v; fe[k++] = heads[i]; }
+    /* independent DFS over the on-edges (the always-on ones: those in the
+     * order, which verify_fixed_arcs matched to the fixed list when it is
+     * kept, and the listed ones not in it yet; ids num_guarded + their
+     * index in fe): colour 0 new, 1 open, 2 done */
+    vec_int fev;
+    vec_init(fev);
+    order_fixed_pairs(a, 0, &fev);
+    for (size_t f = a->fixed_in_pk > a->fixed_base ? a->fixed_in_pk : a->fixed_base; f < a->num_fixed; f++) {
+        vec_push(fev, a->fixed[2 * (f - a->fixed_base)]);
+        vec_push(fev, a->fixed[2 * (f - a->fixed_base) + 1]);
     }
-    if (k != 2 * a->fixed_base) { free(fe); return 0; }
-    if (a->num_fixed > a->fixed_base) memcpy(fe + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *fe);
+    const int *fe = fev.data;
+    size_t m = (size_t)a->num_guarded + fev.len / 2;
     int *head = malloc(((size_t)n + 1) * sizeof *head), *nxt = malloc((m + 1) * sizeof *nxt);
     unsigned char *colour = calloc((size_t)n + 1, 1);
     int *stack = malloc(((size_t)n + 1) * sizeof *stack), *it = malloc(((size_t)n + 1) * sizeof *it);
@@ -1160,6 +1207,6 @@ int acyclic_verify(const acyclic *a) {
             else if (colour[z] == 0) { colour[z] = 1; stack[sp] = z; it[sp] = head[z]; sp++; }
         }
     }
-    free(head); free(nxt); free(colour); free(stack); free(it); free(fe);
+    free(head); free(nxt); free(colour); free(stack); free(it); vec_free(fev);
     return ok;
 }

@@ -40,6 +40,17 @@ typedef struct edge {
 
 typedef struct reach { int node, edge; } reach;
 
+/* The guarded edges of the nodes of one block (GBLOCK_SHIFT: 4096 nodes),
+ * one side, as an array: node v's are arcs[start[v + b] .. start[v + b +
+ * 1]) (block b, one slot more than nodes for its end), newest first, those
+ * with id < edges; newer ones are on the lists (next_out / next_in) only.
+ * fresh: edges of the block's nodes added since its build.  A block is
+ * rebuilt when they exceed a quarter of its arcs and of its nodes: O(block)
+ * each time, amortized O(1) an edge, never a pass over the whole graph. */
+#define GBLOCK_SHIFT 12          /* the default (acyclic_set_block_shift) */
+typedef struct gblock { reach *arcs; int edges; uint32_t len, fresh; } gblock;
+typedef struct gside { gblock *blk; uint32_t *start; int nblk, cap_blk, shift; } gside;
+
 struct acyclic {
     gsat *s;
     int th;
@@ -71,13 +82,10 @@ struct acyclic {
 
     int *out_guarded;     /* per node: first guarded edge out of it (newest first) */
     int *in_guarded;      /* per node: first guarded edge into it */
-    /* The same lists for the edges with id < csr_edges and nodes < csr_nodes
-     * as arrays (scanning them is the propagation's inner loop, and
-     * following next_out/next_in through the edge array misses the cache):
-     * node v's arcs are csr_out[csr_out_start[v] .. csr_out_start[v+1]). */
-    reach *csr_out, *csr_in;
-    int *csr_out_start, *csr_in_start;
-    int csr_edges, csr_nodes;
+    /* The same lists as arrays (scanning them is the propagation's inner
+     * loop, and following next_out/next_in through the edge array misses
+     * the cache), by blocks of nodes (gside): each block rebuilt alone. */
+    gside gcsr[2];        /* 0: out (heads), 1: in (tails) */
     /* Searches here mark nodes in the order's stamp array (pk.mark, free
      * between insertions); the bounded search of theory_propagate=2 needs a
      * second set (NULL until then). */
@@ -288,38 +296,73 @@ static inline void consider(acyclic *a, int id) {
     imply_off(a, id);
 }
 
-/* Build the arrays of the guarded edges (see struct acyclic), when at
- * least a quarter of the edges are newer than the last build: amortized
- * O(1) per edge.  Edges newer than the build are found on the lists, which
- * hold the newest first. */
-static void build_csr(acyclic *a) {
-    if (a->num_guarded - a->csr_edges <= a->csr_edges / 4 && a->csr_edges) return;
-    int n = a->pk.num_nodes, m = a->num_guarded;
-    size_t guarded = 0;
-    for (int id = 0; id < m; id++) guarded += a->e[id].lit != 0 && a->e[id].from != a->e[id].to;
-    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start);
-    a->csr_out = xmalloc((guarded + 1) * sizeof *a->csr_out);
-    a->csr_in = xmalloc((guarded + 1) * sizeof *a->csr_in);
-    a->csr_out_start = xcalloc((size_t)n + 2, sizeof *a->csr_out_start);
-    a->csr_in_start = xcalloc((size_t)n + 2, sizeof *a->csr_in_start);
-    for (int id = 0; id < m; id++) {
-        const edge *ed = &a->e[id];
-        if (!ed->lit || ed->from == ed->to) continue;
-        a->csr_out_start[ed->from + 2]++;
-        a->csr_in_start[ed->to + 2]++;
+/* Blocks of one side up to the one of node v (empty). */
+static void gside_cover(gside *g, int v) {
+    int need = (v >> g->shift) + 1;
+    size_t slots = ((size_t)1 << g->shift) + 1;
+    if (g->nblk >= need) return;
+    if (need > g->cap_blk) {
+        int cap = g->cap_blk ? 2 * g->cap_blk : 4;
+        if (cap < need) cap = need;
+        g->blk = xrealloc(g->blk, (size_t)cap * sizeof *g->blk);
+        g->start = xrealloc(g->start, (size_t)cap * slots * sizeof *g->start);
+        g->cap_blk = cap;
     }
-    for (int v = 0; v < n; v++) {
-        a->csr_out_start[v + 2] += a->csr_out_start[v + 1];
-        a->csr_in_start[v + 2] += a->csr_in_start[v + 1];
+    memset(g->blk + g->nblk, 0, (size_t)(need - g->nblk) * sizeof *g->blk);
+    memset(g->start + (size_t)g->nblk * slots, 0, (size_t)(need - g->nblk) * slots * sizeof *g->start);
+    g->nblk = need;
+}
+
+/* Rebuild block b of one side: per node, its edges newer than the build
+ * (from the list, newest first), then those of the build. */
+static void gblock_build(acyclic *a, int side, int b) {
+    gside *g = &a->gcsr[side];
+    gblock *k = &g->blk[b];
+    const int nodes = 1 << g->shift, first = b << g->shift;
+    uint32_t *st = g->start + (size_t)b * ((size_t)nodes + 1);
+    size_t total = (size_t)k->len + k->fresh;
+    reach *arcs = xmalloc((total ? total : 1) * sizeof *arcs);
+    uint32_t at = 0;
+    for (int i = 0; i < nodes; i++) {
+        uint32_t s = st[i], e = st[i + 1];           /* st[i + 1] is rewritten next round, after this read */
+        st[i] = at;
+        int v = first + i;
+        if (v < a->pk.num_nodes) {
+            int id = side ? a->in_guarded[v] : a->out_guarded[v];
+            for (; id >= k->edges; id = side ? a->e[id].next_in : a->e[id].next_out)
+                arcs[at++] = (reach){side ? a->e[id].from : a->e[id].to, id};
+        }
+        if (e > s) memcpy(arcs + at, k->arcs + s, (size_t)(e - s) * sizeof *arcs);
+        at += e - s;
     }
-    for (int id = m - 1; id >= 0; id--) {          /* newest first, as on the lists */
-        const edge *ed = &a->e[id];
-        if (!ed->lit || ed->from == ed->to) continue;
-        a->csr_out[a->csr_out_start[ed->from + 1]++] = (reach){ed->to, id};
-        a->csr_in[a->csr_in_start[ed->to + 1]++] = (reach){ed->from, id};
-    }
-    a->csr_edges = m;
-    a->csr_nodes = n;
+    st[nodes] = at;
+    assert(at == total);
+    free(k->arcs);
+    k->arcs = arcs;
+    k->len = at;
+    k->edges = a->num_guarded;
+    k->fresh = 0;
+    a->st.block_builds++;
+}
+
+/* A guarded edge went onto node v's list on one side. */
+static void gcsr_listed(acyclic *a, int side, int v) {
+    gside *g = &a->gcsr[side];
+    gside_cover(g, v);
+    gblock *k = &g->blk[v >> g->shift];
+    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2)) gblock_build(a, side, v >> g->shift);
+}
+
+/* Node v's guarded edges of one side older than its block's build:
+ * *n of them (the list holds the rest, ids >= *old). */
+static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, int *old) {
+    const gside *g = &a->gcsr[side];
+    int b = v >> g->shift;
+    if (b >= g->nblk) { *n = 0; *old = 0; return NULL; }
+    const uint32_t *st = g->start + v + b;
+    *n = (int)(st[1] - st[0]);
+    *old = g->blk[b].edges;
+    return g->blk[b].arcs + st[0];
 }
 
 /* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
@@ -327,24 +370,24 @@ static void build_csr(acyclic *a) {
  * y ~> u -> v ~> x, so its guard is off.  Scan from the smaller side. */
 static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
                             const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
-    const int old = a->csr_edges;
+    int n, old;
     if (fwd->len <= bwd->len) {
         for (size_t i = 0; i < fwd->len; i++) {
             int u = fwd->data[i], id = a->out_guarded[u];
+            const reach *r = gcsr_arcs(a, 0, u, &n, &old);
             for (; id >= old; id = a->e[id].next_out)
                 if (bwd_marks[a->e[id].to] == bwd_stamp) consider(a, id);
-            if (id < 0 || u >= a->csr_nodes) continue;
-            for (int k = a->csr_out_start[u], end = a->csr_out_start[u + 1]; k < end; k++)
-                if (bwd_marks[a->csr_out[k].node] == bwd_stamp) consider(a, a->csr_out[k].edge);
+            for (int k = 0; k < n; k++)
+                if (bwd_marks[r[k].node] == bwd_stamp) consider(a, r[k].edge);
         }
     } else {
         for (size_t i = 0; i < bwd->len; i++) {
             int v = bwd->data[i], id = a->in_guarded[v];
+            const reach *r = gcsr_arcs(a, 1, v, &n, &old);
             for (; id >= old; id = a->e[id].next_in)
                 if (fwd_marks[a->e[id].from] == fwd_stamp) consider(a, id);
-            if (id < 0 || v >= a->csr_nodes) continue;
-            for (int k = a->csr_in_start[v], end = a->csr_in_start[v + 1]; k < end; k++)
-                if (fwd_marks[a->csr_in[k].node] == fwd_stamp) consider(a, a->csr_in[k].edge);
+            for (int k = 0; k < n; k++)
+                if (fwd_marks[r[k].node] == fwd_stamp) consider(a, r[k].edge);
         }
     }
 }
@@ -579,7 +622,6 @@ static void th_solve_start(void *t, const int *assumptions, int n) {
     for (int i = 0; i < n; i++) vec_push(a->assumed, assumptions[i]);
     a->presort_due = 1;
     sync_fixed(a);
-    build_csr(a);
 }
 
 static int th_assigned(void *t, int lit) {
@@ -832,7 +874,11 @@ static void th_destroy(void *t) {
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
     free(a->out_guarded); free(a->in_guarded);
-    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->seen2);
+    for (int side = 0; side < 2; side++) {
+        for (int b = 0; b < a->gcsr[side].nblk; b++) free(a->gcsr[side].blk[b].arcs);
+        free(a->gcsr[side].blk); free(a->gcsr[side].start);
+    }
+    free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed); vec_free(a->late);
     free(a->gone_stamp);
@@ -874,6 +920,7 @@ acyclic *acyclic_of(gsat *s) {
     a->s = s;
     a->opt = opt;
     pk_init(&a->pk);
+    a->gcsr[0].shift = a->gcsr[1].shift = GBLOCK_SHIFT;
     a->conflict_edge = -1;
     a->th = gsat_add_theory(s, &ops, a);
     if (a->th < 0) { th_destroy(a); return NULL; }
@@ -881,6 +928,11 @@ acyclic *acyclic_of(gsat *s) {
     /* The engine counts levels from its current one; mirror them. */
     for (int l = 0; l < gsat_decision_level(s); l++) th_new_level(a);
     return a;
+}
+
+void acyclic_set_block_shift(acyclic *a, int shift) {
+    assert(!a->pk.num_nodes && shift >= 0 && shift <= 20);
+    a->pk.blk_shift = a->gcsr[0].shift = a->gcsr[1].shift = shift;
 }
 
 int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
@@ -989,6 +1041,8 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     a->out_guarded[from] = g;
     ed->next_in = a->in_guarded[to];
     a->in_guarded[to] = g;
+    gcsr_listed(a, 0, from);
+    gcsr_listed(a, 1, to);
     if (!a->watched[v]) {
         /* the engine delivers the guard later if it is already set */
         a->watched[v] = 1;
@@ -1058,6 +1112,7 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
     *out = a->st;
     out->pk_searches = a->pk.searches;
     out->pk_visited = a->pk.visited;
+    out->block_merges = a->pk.block_merges;
 }
 
 
@@ -1149,6 +1204,17 @@ int acyclic_verify_order(const acyclic *a) {
     for (int id = 0; id < a->num_guarded; id++)
         if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
     if (arcs != on || !verify_fixed_arcs(a)) return 0;
+    /* the arrays of guarded edges: each node's list past its block's build,
+     * in the list's order */
+    for (int side = 0; side < 2; side++)
+        for (int v = 0; v < a->pk.num_nodes; v++) {
+            int n, old, k = 0, id = side ? a->in_guarded[v] : a->out_guarded[v];
+            const reach *r = gcsr_arcs(a, side, v, &n, &old);
+            for (; id >= old; id = side ? a->e[id].next_in : a->e[id].next_out) {}
+            for (; id >= 0; id = side ? a->e[id].next_in : a->e[id].next_out, k++)
+                if (k >= n || r[k].edge != id || r[k].node != (side ? a->e[id].from : a->e[id].to)) return 0;
+            if (k != n) return 0;
+        }
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;
     return 1;

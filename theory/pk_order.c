@@ -18,8 +18,9 @@ void pk_free(pk_order *pk) {
     for (int side = 0; side < 2; side++) {
         pk_frozen *f = &pk->fix[side];
         for (int b = 0; b < f->nblk; b++) free(f->blk[b].arcs);
-        free(f->blk); free(f->start);
+        free(f->blk); free(f->start); free(f->listed);
     }
+    for (int l = 0; l < 32; l++) vec_free(pk->free_room[l]);
     vec_free(pk->stack); vec_free(pk->next); vec_free(pk->fwd); vec_free(pk->bwd);
     vec_free(pk->pos_buf); vec_free(pk->sort_buf);
     memset(pk, 0, sizeof *pk);
@@ -67,11 +68,9 @@ static unsigned room_for(uint32_t len) {
     return len ? (l ? l : 1) : 0;
 }
 
-/* Room of 2^l arcs left behind: onto its free list (arc 0 names the next;
- * UINT32_MAX ends the list). */
+/* Room of 2^l arcs left behind: onto its free list. */
 static void room_free(pk_order *pk, uint32_t at, unsigned l) {
-    pk->arena[at].node = (int)((pk->free_mask >> l) & 1 ? pk->free_head[l] : UINT32_MAX);
-    pk->free_head[l] = at;
+    vec_push(pk->free_room[l], at);
     pk->free_mask |= 1u << l;
     pk->arena_dead += (size_t)1 << l;
 }
@@ -84,9 +83,8 @@ static uint32_t room_alloc(pk_order *pk, unsigned l) {
     unsigned k = l;
     while (k < 32 && !((pk->free_mask >> k) & 1)) k++;
     if (k < 32) {
-        uint32_t at = pk->free_head[k], next = (uint32_t)pk->arena[at].node;
-        pk->free_head[k] = next;
-        if (next == UINT32_MAX) pk->free_mask &= ~(1u << k);
+        uint32_t at = vec_pop(pk->free_room[k]);
+        if (!pk->free_room[k].len) pk->free_mask &= ~(1u << k);
         pk->arena_dead -= (size_t)1 << k;
         while (k > l) { k--; room_free(pk, at + (1u << k), k); }
         return at;
@@ -337,6 +335,9 @@ void pk_remove(pk_order *pk, int from, int to, int edge) {
 
 /* ---- frozen always-on arcs ------------------------------------------------ */
 
+/* Words of the listed bits of cap blocks (zeroed as the blocks grow). */
+#define LISTED_WORDS(cap, shift) ((((size_t)(cap) << (shift)) + 63) / 64)
+
 /* Blocks on both sides up to the one of node v (empty: every slot 0). */
 static void fix_cover(pk_order *pk, int v) {
     int need = (v >> pk->blk_shift) + 1;
@@ -349,6 +350,9 @@ static void fix_cover(pk_order *pk, int v) {
             if (cap < need) cap = need;
             f->blk = xrealloc(f->blk, (size_t)cap * sizeof *f->blk);
             f->start = xrealloc(f->start, (size_t)cap * slots * sizeof *f->start);
+            f->listed = xrealloc(f->listed, LISTED_WORDS(cap, pk->blk_shift) * sizeof *f->listed);
+            memset(f->listed + LISTED_WORDS(f->cap_blk, pk->blk_shift), 0,
+                   (LISTED_WORDS(cap, pk->blk_shift) - LISTED_WORDS(f->cap_blk, pk->blk_shift)) * sizeof *f->listed);
             f->cap_blk = cap;
         }
         memset(f->blk + f->nblk, 0, (size_t)(need - f->nblk) * sizeof *f->blk);
@@ -379,20 +383,21 @@ static void merge_block(pk_order *pk, int side, int b, const uint32_t *add, uint
         st[i] = at;
         if (e > s) memcpy(arcs + at, k->arcs + s, (size_t)(e - s) * sizeof *arcs);
         at += e - s;
-        if (i >= last) continue;
-        pk_adj *a = side ? &pk->in[first + i] : &pk->out[first + i];
-        pk_arc *l = pk_arcs(pk, a);
-        int keep = 0;
-        for (int j = 0; j < (int)a->len; j++) {
-            if (l[j].edge == PK_FIXED) { arcs[at++] = l[j].node; listed++; }
-            else l[keep++] = l[j];
-        }
-        if (keep != (int)a->len) {
+        int v = first + i;
+        if (i < last && ((f->listed[v >> 6] >> (v & 63)) & 1)) {   /* its list holds always-on arcs */
+            f->listed[v >> 6] &= ~((uint64_t)1 << (v & 63));
+            pk_adj *a = side ? &pk->in[v] : &pk->out[v];
+            pk_arc *l = pk_arcs(pk, a);
+            int keep = 0;
+            for (int j = 0; j < (int)a->len; j++) {
+                if (l[j].edge == PK_FIXED) { arcs[at++] = l[j].node; listed++; }
+                else l[keep++] = l[j];
+            }
             a->len = (uint32_t)keep;
             if (!keep) { room_free(pk, a->at, a->lcap); *a = (pk_adj){0}; }
             else if (a->lcap > 2 && room_for((uint32_t)keep) + 2 <= a->lcap) adj_move(pk, a, room_for((uint32_t)keep) + 1);
         }
-        if (add) { uint32_t c = add[i]; cur[i] = at; at += c; }
+        if (add && i < last) { uint32_t c = add[i]; cur[i] = at; at += c; }
     }
     st[nodes] = at;
     assert(at == total && listed == k->pending);
@@ -410,7 +415,9 @@ static void merge_block(pk_order *pk, int side, int b, const uint32_t *add, uint
  * the merge's cost, O(nodes + arcs of the block), is then O(1) an arc). */
 static void fix_listed(pk_order *pk, int side, int v) {
     int b = v >> pk->blk_shift;
-    pk_fblock *k = &pk->fix[side].blk[b];
+    pk_frozen *f = &pk->fix[side];
+    pk_fblock *k = &f->blk[b];
+    f->listed[v >> 6] |= (uint64_t)1 << (v & 63);
     if (++k->pending > (k->len >> 2) + ((1u << pk->blk_shift) >> 2)) merge_block(pk, side, b, NULL, NULL);
 }
 

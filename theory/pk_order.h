@@ -62,6 +62,7 @@ typedef struct pk_fblock { int *arcs; uint32_t len, pending; } pk_fblock;
 typedef struct pk_frozen {
     pk_fblock *blk;
     uint32_t *start;
+    uint64_t *listed;             /* bit v: node v has always-on arcs on its list (merges read only those lists) */
     int nblk, cap_blk;
     size_t total;                 /* arcs in every block */
 } pk_frozen;
@@ -72,8 +73,8 @@ typedef struct pk_order {
     pk_adj *out, *in;             /* enabled edges, per node, in insertion order */
     pk_arc *arena;
     size_t arena_len, arena_cap, arena_dead;   /* used (free rooms included), allocated, in free rooms */
-    uint32_t free_head[32];       /* per room size 2^k: first free room (its arc 0 names the next) */
-    uint32_t free_mask;           /* bit k: free_head[k] holds a room */
+    vec_u32 free_room[32];        /* per room size 2^k: the free rooms (a stack: no cache miss to pop) */
+    uint32_t free_mask;           /* bit k: free_room[k] is not empty */
     pk_frozen fix[2];             /* frozen always-on arcs: 0 out (heads), 1 in (tails) */
     int blk_shift;                /* PK_BLOCK_SHIFT; tests may set less before the first always-on arc */
     uint32_t *mark;               /* visit stamps */

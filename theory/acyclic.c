@@ -49,7 +49,13 @@ typedef struct reach { int node, edge; } reach;
  * each time, amortized O(1) an edge, never a pass over the whole graph. */
 #define GBLOCK_SHIFT 12          /* the default (acyclic_set_block_shift) */
 typedef struct gblock { reach *arcs; int edges; uint32_t len, fresh; } gblock;
-typedef struct gside { gblock *blk; uint32_t *start; int nblk, cap_blk, shift; } gside;
+typedef struct gside {
+    gblock *blk;
+    uint32_t *start;
+    int nblk, cap_blk, shift;
+    size_t built, fresh;  /* arcs in the blocks, and on the lists only; more fresh than built: bulk loading,
+                           * one sequential pass at the next solve's start builds every block (gcsr_sync) */
+} gside;
 
 struct acyclic {
     gsat *s;
@@ -338,6 +344,8 @@ static void gblock_build(acyclic *a, int side, int b) {
     st[nodes] = at;
     assert(at == total);
     free(k->arcs);
+    g->built += (size_t)at - k->len;
+    g->fresh -= k->fresh;
     k->arcs = arcs;
     k->len = at;
     k->edges = a->num_guarded;
@@ -345,12 +353,60 @@ static void gblock_build(acyclic *a, int side, int b) {
     a->st.block_builds++;
 }
 
+/* Every block of one side in one pass over the edge records (sequential:
+ * for bulk loading, where block by block would follow the lists). */
+static void gcsr_build_all(acyclic *a, int side) {
+    gside *g = &a->gcsr[side];
+    const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
+    if (!n) return;
+    gside_cover(g, n - 1);
+    const size_t slots = (size_t)nodes + 1;
+    for (int b = 0; b < g->nblk; b++) { free(g->blk[b].arcs); g->blk[b] = (gblock){0}; }
+    memset(g->start, 0, (size_t)g->nblk * slots * sizeof *g->start);
+    for (int id = 0; id < m; id++) {                 /* the edges on the lists */
+        const edge *ed = &a->e[id];
+        if (!ed->lit || ed->from == ed->to) continue;
+        int v = side ? ed->to : ed->from;
+        g->start[(size_t)v + (size_t)(v >> g->shift) + 1]++;
+    }
+    for (int b = 0; b < g->nblk; b++) {
+        uint32_t *st = g->start + (size_t)b * slots;
+        for (int i = 0; i < nodes; i++) st[i + 1] += st[i];
+        g->blk[b].len = st[nodes];
+        g->blk[b].arcs = xmalloc((st[nodes] ? st[nodes] : 1) * sizeof *g->blk[b].arcs);
+        g->blk[b].edges = m;
+    }
+    for (int id = m - 1; id >= 0; id--) {           /* newest first, as on the lists */
+        const edge *ed = &a->e[id];
+        if (!ed->lit || ed->from == ed->to) continue;
+        int v = side ? ed->to : ed->from, b = v >> g->shift;
+        uint32_t *cur = &g->start[(size_t)v + (size_t)b];
+        g->blk[b].arcs[(*cur)++] = (reach){side ? ed->from : ed->to, id};
+    }
+    for (int b = 0; b < g->nblk; b++) {             /* each slot moved to its node's end: back one */
+        uint32_t *st = g->start + (size_t)b * slots;
+        memmove(st + 1, st, (size_t)nodes * sizeof *st);
+        st[0] = 0;
+    }
+    g->built = 0;
+    for (int b = 0; b < g->nblk; b++) g->built += g->blk[b].len;
+    g->fresh = 0;
+    a->st.block_builds += g->nblk;
+}
+
+/* At a solve's start: after bulk loading, every block at once. */
+static void gcsr_sync(acyclic *a) {
+    for (int side = 0; side < 2; side++)
+        if (a->gcsr[side].fresh > a->gcsr[side].built) gcsr_build_all(a, side);
+}
+
 /* A guarded edge went onto node v's list on one side. */
 static void gcsr_listed(acyclic *a, int side, int v) {
     gside *g = &a->gcsr[side];
     gside_cover(g, v);
     gblock *k = &g->blk[v >> g->shift];
-    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2)) gblock_build(a, side, v >> g->shift);
+    g->fresh++;
+    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) gblock_build(a, side, v >> g->shift);
 }
 
 /* Node v's guarded edges of one side older than its block's build:
@@ -622,6 +678,7 @@ static void th_solve_start(void *t, const int *assumptions, int n) {
     for (int i = 0; i < n; i++) vec_push(a->assumed, assumptions[i]);
     a->presort_due = 1;
     sync_fixed(a);
+    gcsr_sync(a);
 }
 
 static int th_assigned(void *t, int lit) {

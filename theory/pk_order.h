@@ -7,7 +7,7 @@
  *    order.  ord[n] is node n's position, node_at[p] the node at position p;
  *    for every enabled edge a->b, ord[a] < ord[b].
  *  - pk_insert(a, b, e) enables edge e = a->b.  If ord[a] < ord[b] this is
- *    O(1).  Otherwise the nodes reachable from b with position < ord[a]
+ *    O(1) (amortized for an always-on arc: see below).  Otherwise the nodes reachable from b with position < ord[a]
  *    (fwd) and the nodes reaching a with position > ord[b] (bwd) are
  *    searched and only that window is reordered.  If b reaches a, the edge
  *    would close a cycle: the graph is left unchanged and 0 is returned.
@@ -34,8 +34,9 @@
  *    graph is large.  Every always-on arc is, at every moment, either on a
  *    list or in the frozen arrays: searches see all of them.
  *  - The lists share one arena of rooms of 2^k arcs; a room left behind
- *    goes to a free list by size (a larger one is split to serve a smaller
- *    one), so the arena is never compacted (no pass over every node).
+ *    goes to a stack of free rooms of its size (a larger one is split to
+ *    serve a smaller one), so the arena is never compacted (no pass over
+ *    every node).  pk_arcs pointers are valid until the next insertion.
  * Searches are iterative with explicit stacks; visited marks are stamps,
  * so nothing is cleared per search. */
 #ifndef GSAT_PK_ORDER_H

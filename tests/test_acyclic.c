@@ -147,6 +147,7 @@ static void run_random(int mode, int rounds, uint64_t seed) {
     total_conflicts = total_theory_conflicts = total_expl_lits = total_theory_props = total_chrono = 0;
     total_partial = total_lists = total_rebuilt = total_eliminated = total_restored = 0;
     total_learned_missed = total_missed = 0;
+    int64_t total_merges = 0, total_builds = 0;
     int sat = 0, unsat = 0;
     for (int r = 0; r < rounds; r++) {
         instance in;
@@ -161,6 +162,10 @@ static void run_random(int mode, int rounds, uint64_t seed) {
          * stages then freeze again from the arrays, or from the list */
         assert_int_equal(gsat_set_option(s, "theory_keep_ends", (r >> 2) & 1), 1);
         gsat_reserve_vars(s, in.vars);
+        /* blocks of 1, 2 or 4 nodes (the default 4096 leaves every edge of
+         * these small graphs on the lists): the order's frozen arcs and the
+         * arrays of guarded edges then merge and rebuild block by block */
+        if (r % 4) acyclic_set_block_shift(acyclic_of(s), (r % 4) - 1);
         int gid[3];
         for (int g = 0; g < in.graphs; g++) gid[g] = gsat_graph_new(s, in.nodes[g]);
         /* stage 1: half the edges and clauses */
@@ -183,6 +188,10 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         if (brute(&in, in.ne, in.nc, NULL, 0)) sat++; else unsat++;
         gsat_stats st;
         gsat_get_stats(s, &st);
+        acyclic_stats ast;
+        acyclic_get_stats(acyclic_of(s), &ast);
+        total_merges += ast.block_merges;
+        total_builds += ast.block_builds;
         total_conflicts += st.conflicts;
         total_theory_conflicts += st.theory_conflicts;
         total_theory_props += st.theory_propagations;
@@ -207,6 +216,10 @@ static void run_random(int mode, int rounds, uint64_t seed) {
     printf("mode %d: missed implications %lld, theory clauses kept %lld\n", mode,
            (long long)total_missed, (long long)total_learned_missed);
     assert_true(total_missed > 0 && total_learned_missed > 0);
+    /* small blocks: merged and rebuilt (debug builds check both at every final check) */
+    printf("mode %d: frozen blocks merged %lld, guarded blocks built %lld\n", mode, (long long)total_merges,
+           (long long)total_builds);
+    assert_true(total_merges > rounds && total_builds > rounds);
 }
 
 static void random_no_propagation(void **state) { (void)state; run_random(0, 1000, 0xA5A5A5A5ULL); }

@@ -95,7 +95,7 @@ static void random_sequences_in(int n, int steps, int rounds, uint64_t seed, int
             ends[2 * i] = a; ends[2 * i + 1] = b;
             e[m++] = (edge_t){a, b, PK_FIXED};
         }
-        if (frozen) assert_int_equal(pk_freeze_fixed(&pk, ends, (size_t)frozen), 1);
+        if (frozen) assert_int_equal(pk_freeze(&pk, ends, (size_t)frozen), 1);
         free(ends);
         const int f = m;
         for (int s = 0; s < steps; s++) {
@@ -237,54 +237,200 @@ static void sorts(void **state) {
     }
 }
 
-/* pk_freeze_more in batches, with nodes added between them and arcs of
- * the next batch on the lists meanwhile, builds exactly the arrays one
- * pk_freeze_fixed of every arc builds (each node's arcs in the order
- * given), and drops the listed always-on arcs. */
+/* Node v's always-on arcs on one side as the searches see them: frozen,
+ * then those on its list (PK_FIXED), into out; returns the count. */
+static int fixed_seq(const pk_order *pk, int side, int v, int *out) {
+    int nf, k = 0;
+    const int *fx = side ? pk_fixed_in(pk, v, &nf) : pk_fixed_out(pk, v, &nf);
+    for (int i = 0; i < nf; i++) out[k++] = fx[i];
+    const pk_adj *a = side ? &pk->in[v] : &pk->out[v];
+    const pk_arc *arcs = pk_arcs(pk, a);
+    for (int i = 0; i < (int)a->len; i++) if (arcs[i].edge == PK_FIXED) out[k++] = arcs[i].node;
+    return k;
+}
+
+/* pk_freeze in batches, with nodes added between them and other always-on
+ * arcs put on the lists one at a time (merged block by block, blocks of 1
+ * to 8 nodes here): per node and side, frozen then listed, exactly the
+ * arcs one pk_freeze of every arc builds, in the order given. */
 static void freeze_in_batches(void **state) {
     (void)state;
     rng_state = 99;
-    for (int round = 0; round < 40; round++) {
+    int merges = 0;
+    for (int round = 0; round < 60; round++) {
         pk_order inc, whole;
         pk_init(&inc); pk_init(&whole);
+        inc.blk_shift = (int)(rnd() % 4);
         int n = 2 + (int)(rnd() % 30), total = 0;
         pk_add_nodes(&inc, n);
-        int *ends = malloc(2 * 4000 * sizeof *ends);
+        int *ends = malloc(2 * 4000 * sizeof *ends), *batch = malloc(2 * 4000 * sizeof *batch);
         int batches = 1 + (int)(rnd() % 6);
         for (int b = 0; b < batches; b++) {
             if (b && rnd() % 2) { int more = 1 + (int)(rnd() % 10); pk_add_nodes(&inc, more); n += more; }
-            int k = (int)(rnd() % 60), from = total;
+            int k = (int)(rnd() % 60), nb = 0;
             for (int i = 0; i < k; i++) {          /* forward in the order (nodes never move here) */
                 int x = (int)(rnd() % (unsigned)n), y = (int)(rnd() % (unsigned)n);
                 if (x > y) { int t = x; x = y; y = t; }
                 if (rnd() % 10 == 0) y = x;           /* a self-loop: skipped */
+                if (x != y && rnd() % 2) {
+                    /* one at a time, onto the lists; first what waits in
+                     * the batch, to keep the order they were given in */
+                    assert_int_equal(pk_freeze(&inc, batch, (size_t)nb), 1);
+                    nb = 0;
+                    assert_int_equal(pk_insert_cost(&inc, x, y, PK_FIXED, 0), 1);
+                } else {
+                    batch[2 * nb] = x; batch[2 * nb + 1] = y;
+                    nb++;
+                }
                 ends[2 * total] = x; ends[2 * total + 1] = y;
                 total++;
-                if (x != y && rnd() % 2) assert_int_equal(pk_insert_cost(&inc, x, y, PK_FIXED, 0), 1);
             }
-            assert_int_equal(pk_freeze_more(&inc, ends + 2 * from, (size_t)(total - from)), 1);
-            for (int v = 0; v < n; v++) { assert_int_equal(inc.out[v].len, 0); assert_int_equal(inc.in[v].len, 0); }
+            assert_int_equal(pk_freeze(&inc, batch, (size_t)nb), 1);
         }
+        merges += (int)inc.block_merges;
         pk_add_nodes(&whole, n);
-        assert_int_equal(pk_freeze_fixed(&whole, ends, (size_t)total), 1);
-        assert_int_equal(inc.fix_nodes, whole.fix_nodes);
+        assert_int_equal(pk_freeze(&whole, ends, (size_t)total), 1);
+        size_t arcs = 0;
+        for (int i = 0; i < total; i++) arcs += ends[2 * i] != ends[2 * i + 1];
+        assert_int_equal(pk_fixed_count(&inc), arcs);
+        assert_int_equal(pk_fixed_count(&whole), arcs);
+        int *x = malloc(8000 * sizeof *x);
         for (int v = 0; v < n; v++)
             for (int side = 0; side < 2; side++) {
-                int na, nb;
-                const int *x = side ? pk_fixed_in(&inc, v, &na) : pk_fixed_out(&inc, v, &na);
+                int na = fixed_seq(&inc, side, v, x), nb;
                 const int *y = side ? pk_fixed_in(&whole, v, &nb) : pk_fixed_out(&whole, v, &nb);
                 assert_int_equal(na, nb);
                 if (na) assert_memory_equal(x, y, (size_t)na * sizeof *x);
             }
+        free(x);
         /* one against the order: refused, nothing changes */
         if (n >= 2) {
-            int back[2] = { n - 1, 0 }, before = (int)inc.fix_out_start[n];
-            assert_int_equal(pk_freeze_more(&inc, back, 1), 0);
-            assert_int_equal((int)inc.fix_out_start[n], before);
+            int back[2] = { n - 1, 0 };
+            size_t before = pk_fixed_count(&inc);
+            assert_int_equal(pk_freeze(&inc, back, 1), 0);
+            assert_int_equal(pk_fixed_count(&inc), before);
         }
-        free(ends);
+        free(ends); free(batch);
         pk_free(&inc); pk_free(&whole);
     }
+    assert_true(merges > 100);                     /* the lists were merged into blocks often */
+}
+
+/* Always-on arcs arriving one at a time and in batches (merged into the
+ * frozen blocks as they fill, blocks of 1 to 8 nodes), guarded arcs
+ * inserted and taken back, nodes added: after EVERY step, each insertion
+ * is refused exactly when the oracle finds a path back, the order is
+ * topological for every arc, and per node and side the always-on arcs
+ * seen by the searches (frozen, then listed) are exactly those given, in
+ * the order given, and the lists hold exactly the guarded arcs on. */
+typedef struct { int from, to; } pair_t;
+
+static void check_fixed_exact(const pk_order *pk, const pair_t *fx, int nfx, const edge_t *e, int m) {
+    int n = pk->num_nodes, *got = malloc((size_t)(nfx + 1) * sizeof *got);
+    for (int v = 0; v < n; v++)
+        for (int side = 0; side < 2; side++) {
+            int k = fixed_seq(pk, side, v, got), j = 0;
+            for (int i = 0; i < nfx; i++) {
+                if ((side ? fx[i].to : fx[i].from) != v) continue;
+                assert_true(j < k);
+                assert_int_equal(got[j], side ? fx[i].from : fx[i].to);
+                j++;
+            }
+            assert_int_equal(j, k);
+            /* the guarded arcs: as many on the list as enabled */
+            const pk_adj *a = side ? &pk->in[v] : &pk->out[v];
+            const pk_arc *arcs = pk_arcs(pk, a);
+            int want = 0, have = 0;
+            for (int i = 0; i < m; i++) want += (side ? e[i].to : e[i].from) == v;
+            for (int i = 0; i < (int)a->len; i++) {
+                if (arcs[i].edge == PK_FIXED) continue;
+                have++;
+                int found = 0;
+                for (int q = 0; q < m && !found; q++)
+                    found = e[q].id == (int)arcs[i].edge && (side ? e[q].to : e[q].from) == v &&
+                            (side ? e[q].from : e[q].to) == arcs[i].node;
+                assert_true(found);
+            }
+            assert_int_equal(have, want);
+        }
+    for (int i = 0; i < nfx; i++) assert_true(pk->ord[fx[i].from] < pk->ord[fx[i].to]);
+    for (int i = 0; i < m; i++) assert_true(pk->ord[e[i].from] < pk->ord[e[i].to]);
+    for (int v = 0; v < n; v++) assert_int_equal(pk->node_at[pk->ord[v]], v);
+    assert_int_equal(pk_fixed_count(pk), (size_t)nfx);
+    free(got);
+}
+
+/* Oracle over both kinds: does src reach dst? */
+static int reaches_all(const pair_t *fx, int nfx, const edge_t *e, int m, int n, int src, int dst) {
+    edge_t *all = malloc((size_t)(nfx + m + 1) * sizeof *all);
+    for (int i = 0; i < nfx; i++) all[i] = (edge_t){fx[i].from, fx[i].to, PK_FIXED};
+    memcpy(all + nfx, e, (size_t)m * sizeof *e);
+    int r = reaches(all, nfx + m, n, src, dst);
+    free(all);
+    return r;
+}
+
+static void fixed_merges_against_oracle(void **state) {
+    (void)state;
+    rng_state = 20261126;
+    int64_t merges = 0, fixed_cycles = 0, searched = 0;
+    for (int round = 0; round < 30; round++) {
+        pk_order pk; pk_init(&pk);
+        pk.blk_shift = (int)(rnd() % 4);
+        int n = 4 + (int)(rnd() % 20), steps = 400, m = 0, nfx = 0, next_id = 0;
+        pk_add_nodes(&pk, n);
+        edge_t *e = malloc((size_t)steps * sizeof *e);
+        pair_t *fx = malloc((size_t)steps * 8 * sizeof *fx);
+        int *ends = malloc((size_t)steps * 16 * sizeof *ends);
+        for (int s = 0; s < steps; s++) {
+            unsigned op = rnd() % 16;
+            if (op == 0) {                                 /* nodes arrive */
+                int more = 1 + (int)(rnd() % 4);
+                pk_add_nodes(&pk, more);
+                n += more;
+            } else if (op <= 2 && m > 0) {                 /* backtrack guarded arcs */
+                int k = 1 + (int)(rnd() % (unsigned)m);
+                while (k-- > 0) { m--; pk_remove(&pk, e[m].from, e[m].to, e[m].id); }
+            } else if (op == 3 && m > 0) {                 /* one from the middle */
+                int i = (int)(rnd() % (unsigned)m);
+                pk_remove(&pk, e[i].from, e[i].to, e[i].id);
+                memmove(&e[i], &e[i + 1], (size_t)(m - 1 - i) * sizeof *e);
+                m--;
+            } else if (op <= 5) {                          /* a batch forward in the order */
+                int k = (int)(rnd() % 8), nb = 0;
+                for (int i = 0; i < k; i++) {
+                    int x = (int)(rnd() % (unsigned)n), y = (int)(rnd() % (unsigned)n);
+                    if (x == y) continue;
+                    if (pk.ord[x] > pk.ord[y]) { int t = x; x = y; y = t; }
+                    ends[2 * nb] = x; ends[2 * nb + 1] = y; nb++;
+                    fx[nfx++] = (pair_t){x, y};
+                }
+                assert_int_equal(pk_freeze(&pk, ends, (size_t)nb), 1);
+            } else if (op <= 10) {                         /* one always-on arc, any way */
+                int x = (int)(rnd() % (unsigned)n), y = (int)(rnd() % (unsigned)n);
+                int expect_cycle = x == y || reaches_all(fx, nfx, e, m, n, y, x);
+                int ok = pk_insert_cost(&pk, x, y, PK_FIXED, 0);
+                assert_int_equal(ok, !expect_cycle);
+                searched += pk.searched;
+                if (ok) fx[nfx++] = (pair_t){x, y};
+                else fixed_cycles++;
+            } else {                                       /* a guarded arc */
+                int x = (int)(rnd() % (unsigned)n), y = (int)(rnd() % (unsigned)n);
+                int expect_cycle = x == y || reaches_all(fx, nfx, e, m, n, y, x);
+                int ok = pk_insert(&pk, x, y, next_id);
+                assert_int_equal(ok, !expect_cycle);
+                if (ok) e[m++] = (edge_t){x, y, next_id};
+                next_id++;
+            }
+            check_fixed_exact(&pk, fx, nfx, e, m);
+        }
+        merges += pk.block_merges;
+        free(e); free(fx); free(ends);
+        pk_free(&pk);
+    }
+    assert_true(merges > 200);
+    assert_true(fixed_cycles > 20);
+    assert_true(searched > 20);
 }
 
 int main(void) {
@@ -296,6 +442,7 @@ int main(void) {
         cmocka_unit_test(removal_in_any_order),
         cmocka_unit_test(with_frozen_arcs),
         cmocka_unit_test(freeze_in_batches),
+        cmocka_unit_test(fixed_merges_against_oracle),
         cmocka_unit_test(growing_nodes),
         cmocka_unit_test(sorts),
     };

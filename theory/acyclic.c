@@ -40,6 +40,23 @@ typedef struct edge {
 
 typedef struct reach { int node, edge; } reach;
 
+/* The guarded edges of the nodes of one block (GBLOCK_SHIFT: 4096 nodes),
+ * one side, as an array: node v's are arcs[start[v + b] .. start[v + b +
+ * 1]) (block b, one slot more than nodes for its end), newest first, those
+ * with id < edges; newer ones are on the lists (next_out / next_in) only.
+ * fresh: edges of the block's nodes added since its build.  A block is
+ * rebuilt when they exceed a quarter of its arcs and of its nodes: O(block)
+ * each time, amortized O(1) an edge, never a pass over the whole graph. */
+#define GBLOCK_SHIFT 12          /* the default (acyclic_set_block_shift) */
+typedef struct gblock { reach *arcs; int edges; uint32_t len, fresh; } gblock;
+typedef struct gside {
+    gblock *blk;
+    uint32_t *start;
+    int nblk, cap_blk, shift;
+    size_t built, fresh;  /* arcs in the blocks, and on the lists only; more fresh than built: bulk loading,
+                           * one sequential pass at the next solve's start builds every block (gcsr_sync) */
+} gside;
+
 struct acyclic {
     gsat *s;
     int th;
@@ -51,14 +68,14 @@ struct acyclic {
     int *gid;             /* per guarded id: its edge id (ascending) */
     int num_edges;        /* edge ids given out: guarded records + fixed list */
     /* The always-on edges, numbered 0 .. num_fixed-1 in the order added:
-     * those below fixed_in_pk are in the order (the rest go forward in it),
-     * those below fixed_frozen in its frozen arrays.  The list holds the
-     * ends of those from fixed_base on (fixed[2 (f - fixed_base)], and + 1);
-     * fixed_base is 0 unless theory_keep_ends is off, when a freeze drops
-     * the ends it froze. */
+     * those below fixed_in_pk are in the order (frozen or on its lists: the
+     * order merges them block by block), the rest go forward in it.  The
+     * list holds the ends of those from fixed_base on (fixed[2 (f -
+     * fixed_base)], and + 1); fixed_base is 0 unless theory_keep_ends is
+     * off, when the ends of the edges in the order are dropped. */
     int *fixed;
     size_t num_fixed, cap_fixed, fixed_base;
-    size_t fixed_in_pk, fixed_frozen;
+    size_t fixed_in_pk;
 
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
@@ -71,13 +88,10 @@ struct acyclic {
 
     int *out_guarded;     /* per node: first guarded edge out of it (newest first) */
     int *in_guarded;      /* per node: first guarded edge into it */
-    /* The same lists for the edges with id < csr_edges and nodes < csr_nodes
-     * as arrays (scanning them is the propagation's inner loop, and
-     * following next_out/next_in through the edge array misses the cache):
-     * node v's arcs are csr_out[csr_out_start[v] .. csr_out_start[v+1]). */
-    reach *csr_out, *csr_in;
-    int *csr_out_start, *csr_in_start;
-    int csr_edges, csr_nodes;
+    /* The same lists as arrays (scanning them is the propagation's inner
+     * loop, and following next_out/next_in through the edge array misses
+     * the cache), by blocks of nodes (gside): each block rebuilt alone. */
+    gside gcsr[2];        /* 0: out (heads), 1: in (tails) */
     /* Searches here mark nodes in the order's stamp array (pk.mark, free
      * between insertions); the bounded search of theory_propagate=2 needs a
      * second set (NULL until then). */
@@ -156,30 +170,29 @@ static inline int level0_end(const acyclic *a) {
     return a->trail_lim.len ? a->trail_lim.data[0] : (int)a->trail.len;
 }
 
-/* Freeze every always-on edge into the order's arrays: the ones listed
- * since the last freeze join them in place (then their ends are dropped
- * unless theory_keep_ends).  0 if there are too many for them. */
-static int freeze(acyclic *a) {
-    size_t from = a->fixed_frozen;
-    if (from < a->num_fixed && !pk_freeze_more(&a->pk, a->fixed + 2 * (from - a->fixed_base), a->num_fixed - from)) return 0;
-    a->fixed_frozen = a->fixed_in_pk = a->num_fixed;
-    if (!a->opt[OPT_KEEP_ENDS]) {
+/* theory_keep_ends off: forget the ends of the always-on edges once all
+ * are in the order (a small list is kept for the next ones). */
+static void forget_ends(acyclic *a) {
+    if (a->opt[OPT_KEEP_ENDS] || a->fixed_in_pk != a->num_fixed || a->fixed_base == a->num_fixed) return;
+    a->fixed_base = a->num_fixed;
+    if (a->cap_fixed > 65536) {
         free(a->fixed);
         a->fixed = NULL;
         a->cap_fixed = 0;
-        a->fixed_base = a->num_fixed;
     }
-    return 1;
 }
 
 /* Put the always-on edges added since the order was last used into it:
- * all of them into the frozen arrays if they are a quarter of the frozen
- * ones or more (amortized O(1) an edge), else onto the per-node lists.
- * Each went forward in the order when added and nothing has reordered
- * since (every user of the order calls this first), so none searches. */
+ * straight into its frozen arrays if they are a quarter of those in it or
+ * more (bulk loading: O(them + the blocks they touch)), else onto the
+ * per-node lists, from which the order merges them into its frozen arrays
+ * block by block (pk_order.h: no step touches the whole graph).  Each went
+ * forward in the order when added and nothing has reordered since (every
+ * user of the order calls this first), so none searches. */
 static void sync_fixed(acyclic *a) {
     if (a->fixed_in_pk == a->num_fixed) return;
-    if (a->num_fixed - a->fixed_frozen > a->fixed_frozen / 4 && freeze(a)) return;
+    size_t from = a->fixed_in_pk, n = a->num_fixed - from;
+    if (n > a->fixed_in_pk / 4 && pk_freeze(&a->pk, a->fixed + 2 * (from - a->fixed_base), n)) a->fixed_in_pk = a->num_fixed;
     for (; a->fixed_in_pk < a->num_fixed; a->fixed_in_pk++) {
         const int *ends = a->fixed + 2 * (a->fixed_in_pk - a->fixed_base);
         if (!pk_insert_cost(&a->pk, ends[0], ends[1], PK_FIXED, 0)) {
@@ -190,6 +203,7 @@ static void sync_fixed(acyclic *a) {
         }
         assert(!a->pk.searched);
     }
+    forget_ends(a);
 }
 
 /* ---- explanations ------------------------------------------------------- */
@@ -288,38 +302,123 @@ static inline void consider(acyclic *a, int id) {
     imply_off(a, id);
 }
 
-/* Build the arrays of the guarded edges (see struct acyclic), when at
- * least a quarter of the edges are newer than the last build: amortized
- * O(1) per edge.  Edges newer than the build are found on the lists, which
- * hold the newest first. */
-static void build_csr(acyclic *a) {
-    if (a->num_guarded - a->csr_edges <= a->csr_edges / 4 && a->csr_edges) return;
-    int n = a->pk.num_nodes, m = a->num_guarded;
-    size_t guarded = 0;
-    for (int id = 0; id < m; id++) guarded += a->e[id].lit != 0 && a->e[id].from != a->e[id].to;
-    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start);
-    a->csr_out = xmalloc((guarded + 1) * sizeof *a->csr_out);
-    a->csr_in = xmalloc((guarded + 1) * sizeof *a->csr_in);
-    a->csr_out_start = xcalloc((size_t)n + 2, sizeof *a->csr_out_start);
-    a->csr_in_start = xcalloc((size_t)n + 2, sizeof *a->csr_in_start);
-    for (int id = 0; id < m; id++) {
+/* Blocks of one side up to the one of node v (empty). */
+static void gside_cover(gside *g, int v) {
+    int need = (v >> g->shift) + 1;
+    size_t slots = ((size_t)1 << g->shift) + 1;
+    if (g->nblk >= need) return;
+    if (need > g->cap_blk) {
+        int cap = g->cap_blk ? 2 * g->cap_blk : 4;
+        if (cap < need) cap = need;
+        g->blk = xrealloc(g->blk, (size_t)cap * sizeof *g->blk);
+        g->start = xrealloc(g->start, (size_t)cap * slots * sizeof *g->start);
+        g->cap_blk = cap;
+    }
+    memset(g->blk + g->nblk, 0, (size_t)(need - g->nblk) * sizeof *g->blk);
+    memset(g->start + (size_t)g->nblk * slots, 0, (size_t)(need - g->nblk) * slots * sizeof *g->start);
+    g->nblk = need;
+}
+
+/* Rebuild block b of one side: per node, its edges newer than the build
+ * (from the list, newest first), then those of the build. */
+static void gblock_build(acyclic *a, int side, int b) {
+    gside *g = &a->gcsr[side];
+    gblock *k = &g->blk[b];
+    const int nodes = 1 << g->shift, first = b << g->shift;
+    uint32_t *st = g->start + (size_t)b * ((size_t)nodes + 1);
+    size_t total = (size_t)k->len + k->fresh;
+    reach *arcs = xmalloc((total ? total : 1) * sizeof *arcs);
+    uint32_t at = 0;
+    for (int i = 0; i < nodes; i++) {
+        uint32_t s = st[i], e = st[i + 1];           /* st[i + 1] is rewritten next round, after this read */
+        st[i] = at;
+        int v = first + i;
+        if (v < a->pk.num_nodes) {
+            int id = side ? a->in_guarded[v] : a->out_guarded[v];
+            for (; id >= k->edges; id = side ? a->e[id].next_in : a->e[id].next_out)
+                arcs[at++] = (reach){side ? a->e[id].from : a->e[id].to, id};
+        }
+        if (e > s) memcpy(arcs + at, k->arcs + s, (size_t)(e - s) * sizeof *arcs);
+        at += e - s;
+    }
+    st[nodes] = at;
+    assert(at == total);
+    free(k->arcs);
+    g->built += (size_t)at - k->len;
+    g->fresh -= k->fresh;
+    k->arcs = arcs;
+    k->len = at;
+    k->edges = a->num_guarded;
+    k->fresh = 0;
+    a->st.block_builds++;
+}
+
+/* Every block of one side in one pass over the edge records (sequential:
+ * for bulk loading, where block by block would follow the lists). */
+static void gcsr_build_all(acyclic *a, int side) {
+    gside *g = &a->gcsr[side];
+    const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
+    if (!n) return;
+    gside_cover(g, n - 1);
+    const size_t slots = (size_t)nodes + 1;
+    for (int b = 0; b < g->nblk; b++) { free(g->blk[b].arcs); g->blk[b] = (gblock){0}; }
+    memset(g->start, 0, (size_t)g->nblk * slots * sizeof *g->start);
+    for (int id = 0; id < m; id++) {                 /* the edges on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
-        a->csr_out_start[ed->from + 2]++;
-        a->csr_in_start[ed->to + 2]++;
+        int v = side ? ed->to : ed->from;
+        g->start[(size_t)v + (size_t)(v >> g->shift) + 1]++;
     }
-    for (int v = 0; v < n; v++) {
-        a->csr_out_start[v + 2] += a->csr_out_start[v + 1];
-        a->csr_in_start[v + 2] += a->csr_in_start[v + 1];
+    for (int b = 0; b < g->nblk; b++) {
+        uint32_t *st = g->start + (size_t)b * slots;
+        for (int i = 0; i < nodes; i++) st[i + 1] += st[i];
+        g->blk[b].len = st[nodes];
+        g->blk[b].arcs = xmalloc((st[nodes] ? st[nodes] : 1) * sizeof *g->blk[b].arcs);
+        g->blk[b].edges = m;
     }
-    for (int id = m - 1; id >= 0; id--) {          /* newest first, as on the lists */
+    for (int id = m - 1; id >= 0; id--) {           /* newest first, as on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
-        a->csr_out[a->csr_out_start[ed->from + 1]++] = (reach){ed->to, id};
-        a->csr_in[a->csr_in_start[ed->to + 1]++] = (reach){ed->from, id};
+        int v = side ? ed->to : ed->from, b = v >> g->shift;
+        uint32_t *cur = &g->start[(size_t)v + (size_t)b];
+        g->blk[b].arcs[(*cur)++] = (reach){side ? ed->from : ed->to, id};
     }
-    a->csr_edges = m;
-    a->csr_nodes = n;
+    for (int b = 0; b < g->nblk; b++) {             /* each slot moved to its node's end: back one */
+        uint32_t *st = g->start + (size_t)b * slots;
+        memmove(st + 1, st, (size_t)nodes * sizeof *st);
+        st[0] = 0;
+    }
+    g->built = 0;
+    for (int b = 0; b < g->nblk; b++) g->built += g->blk[b].len;
+    g->fresh = 0;
+    a->st.block_builds += g->nblk;
+}
+
+/* At a solve's start: after bulk loading, every block at once. */
+static void gcsr_sync(acyclic *a) {
+    for (int side = 0; side < 2; side++)
+        if (a->gcsr[side].fresh > a->gcsr[side].built) gcsr_build_all(a, side);
+}
+
+/* A guarded edge went onto node v's list on one side. */
+static void gcsr_listed(acyclic *a, int side, int v) {
+    gside *g = &a->gcsr[side];
+    gside_cover(g, v);
+    gblock *k = &g->blk[v >> g->shift];
+    g->fresh++;
+    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) gblock_build(a, side, v >> g->shift);
+}
+
+/* Node v's guarded edges of one side older than its block's build:
+ * *n of them (the list holds the rest, ids >= *old). */
+static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, int *old) {
+    const gside *g = &a->gcsr[side];
+    int b = v >> g->shift;
+    if (b >= g->nblk) { *n = 0; *old = 0; return NULL; }
+    const uint32_t *st = g->start + v + b;
+    *n = (int)(st[1] - st[0]);
+    *old = g->blk[b].edges;
+    return g->blk[b].arcs + st[0];
 }
 
 /* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
@@ -327,24 +426,24 @@ static void build_csr(acyclic *a) {
  * y ~> u -> v ~> x, so its guard is off.  Scan from the smaller side. */
 static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
                             const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
-    const int old = a->csr_edges;
+    int n, old;
     if (fwd->len <= bwd->len) {
         for (size_t i = 0; i < fwd->len; i++) {
             int u = fwd->data[i], id = a->out_guarded[u];
+            const reach *r = gcsr_arcs(a, 0, u, &n, &old);
             for (; id >= old; id = a->e[id].next_out)
                 if (bwd_marks[a->e[id].to] == bwd_stamp) consider(a, id);
-            if (id < 0 || u >= a->csr_nodes) continue;
-            for (int k = a->csr_out_start[u], end = a->csr_out_start[u + 1]; k < end; k++)
-                if (bwd_marks[a->csr_out[k].node] == bwd_stamp) consider(a, a->csr_out[k].edge);
+            for (int k = 0; k < n; k++)
+                if (bwd_marks[r[k].node] == bwd_stamp) consider(a, r[k].edge);
         }
     } else {
         for (size_t i = 0; i < bwd->len; i++) {
             int v = bwd->data[i], id = a->in_guarded[v];
+            const reach *r = gcsr_arcs(a, 1, v, &n, &old);
             for (; id >= old; id = a->e[id].next_in)
                 if (fwd_marks[a->e[id].from] == fwd_stamp) consider(a, id);
-            if (id < 0 || v >= a->csr_nodes) continue;
-            for (int k = a->csr_in_start[v], end = a->csr_in_start[v + 1]; k < end; k++)
-                if (fwd_marks[a->csr_in[k].node] == fwd_stamp) consider(a, a->csr_in[k].edge);
+            for (int k = 0; k < n; k++)
+                if (fwd_marks[r[k].node] == fwd_stamp) consider(a, r[k].edge);
         }
     }
 }
@@ -579,7 +678,7 @@ static void th_solve_start(void *t, const int *assumptions, int n) {
     for (int i = 0; i < n; i++) vec_push(a->assumed, assumptions[i]);
     a->presort_due = 1;
     sync_fixed(a);
-    build_csr(a);
+    gcsr_sync(a);
 }
 
 static int th_assigned(void *t, int lit) {
@@ -832,7 +931,11 @@ static void th_destroy(void *t) {
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
     free(a->out_guarded); free(a->in_guarded);
-    free(a->csr_out); free(a->csr_in); free(a->csr_out_start); free(a->csr_in_start); free(a->seen2);
+    for (int side = 0; side < 2; side++) {
+        for (int b = 0; b < a->gcsr[side].nblk; b++) free(a->gcsr[side].blk[b].arcs);
+        free(a->gcsr[side].blk); free(a->gcsr[side].start);
+    }
+    free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed); vec_free(a->late);
     free(a->gone_stamp);
@@ -874,6 +977,7 @@ acyclic *acyclic_of(gsat *s) {
     a->s = s;
     a->opt = opt;
     pk_init(&a->pk);
+    a->gcsr[0].shift = a->gcsr[1].shift = GBLOCK_SHIFT;
     a->conflict_edge = -1;
     a->th = gsat_add_theory(s, &ops, a);
     if (a->th < 0) { th_destroy(a); return NULL; }
@@ -881,6 +985,11 @@ acyclic *acyclic_of(gsat *s) {
     /* The engine counts levels from its current one; mirror them. */
     for (int l = 0; l < gsat_decision_level(s); l++) th_new_level(a);
     return a;
+}
+
+void acyclic_set_block_shift(acyclic *a, int shift) {
+    assert(!a->pk.num_nodes && shift >= 0 && shift <= 20);
+    a->pk.blk_shift = a->gcsr[0].shift = a->gcsr[1].shift = shift;
 }
 
 int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
@@ -958,7 +1067,10 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
     a->fixed[2 * listed] = from;
     a->fixed[2 * listed + 1] = to;
     a->num_fixed++;
-    if (!forward) a->fixed_in_pk = a->num_fixed;    /* synced before, and this one inserted */
+    if (!forward) {                                  /* synced before, and this one inserted */
+        a->fixed_in_pk = a->num_fixed;
+        forget_ends(a);
+    }
 }
 
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
@@ -986,6 +1098,8 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     a->out_guarded[from] = g;
     ed->next_in = a->in_guarded[to];
     a->in_guarded[to] = g;
+    gcsr_listed(a, 0, from);
+    gcsr_listed(a, 1, to);
     if (!a->watched[v]) {
         /* the engine delivers the guard later if it is already set */
         a->watched[v] = 1;
@@ -1055,6 +1169,7 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
     *out = a->st;
     out->pk_searches = a->pk.searches;
     out->pk_visited = a->pk.visited;
+    out->block_merges = a->pk.block_merges;
 }
 
 
@@ -1074,6 +1189,48 @@ void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
     *from = a->fixed[2 * (f - a->fixed_base)]; *to = a->fixed[2 * (f - a->fixed_base) + 1];
 }
 
+/* The always-on arcs in the order on one side (frozen, then those on the
+ * lists), as (from, to) pairs. */
+static void order_fixed_pairs(const acyclic *a, int side, vec_int *out) {
+    for (int v = 0; v < a->pk.num_nodes; v++) {
+        int nf;
+        const int *fx = side ? pk_fixed_in(&a->pk, v, &nf) : pk_fixed_out(&a->pk, v, &nf);
+        for (int i = 0; i < nf; i++) { vec_push(*out, side ? fx[i] : v); vec_push(*out, side ? v : fx[i]); }
+        const pk_adj *adj = side ? &a->pk.in[v] : &a->pk.out[v];
+        const pk_arc *arcs = pk_arcs(&a->pk, adj);
+        for (int i = 0; i < (int)adj->len; i++)
+            if (arcs[i].edge == PK_FIXED) { vec_push(*out, side ? arcs[i].node : v); vec_push(*out, side ? v : arcs[i].node); }
+    }
+}
+
+static int cmp_pair(const void *x, const void *y) {
+    const int *p = x, *q = y;
+    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+/* The always-on arcs in the order are the ones it should hold: both sides
+ * alike, and (ends kept) exactly the first fixed_in_pk listed edges. */
+static int verify_fixed_arcs(const acyclic *a) {
+    vec_int out, in;
+    vec_init(out); vec_init(in);
+    order_fixed_pairs(a, 0, &out);
+    order_fixed_pairs(a, 1, &in);
+    int ok = out.len == in.len && out.len == 2 * a->fixed_in_pk && out.len == 2 * pk_fixed_count(&a->pk);
+    if (ok && out.len) {
+        qsort(out.data, out.len / 2, 2 * sizeof *out.data, cmp_pair);
+        qsort(in.data, in.len / 2, 2 * sizeof *in.data, cmp_pair);
+        ok = !memcmp(out.data, in.data, out.len * sizeof *out.data);
+        if (ok && !a->fixed_base) {
+            vec_clear(in);
+            for (size_t i = 0; i < 2 * a->fixed_in_pk; i++) vec_push(in, a->fixed[i]);
+            qsort(in.data, in.len / 2, 2 * sizeof *in.data, cmp_pair);
+            ok = !memcmp(out.data, in.data, out.len * sizeof *out.data);
+        }
+    }
+    vec_free(out); vec_free(in);
+    return ok;
+}
+
 int acyclic_verify_order(const acyclic *a) {
     const int *ord = a->pk.ord;
     int on = 0;
@@ -1083,25 +1240,38 @@ int acyclic_verify_order(const acyclic *a) {
         on++;
         if (ord[ed->from] >= ord[ed->to]) return 0;
     }
-    /* every always-on edge respects the order, those not in it yet too */
-    for (int v = 0; v < a->pk.fix_nodes; v++) {
+    /* every always-on edge respects the order (frozen, listed, and those
+     * not in it yet), and every arc on a list */
+    for (int v = 0; v < a->pk.num_nodes; v++) {
         int nf;
         const int *heads = pk_fixed_out(&a->pk, v, &nf);
         for (int i = 0; i < nf; i++) if (ord[v] >= ord[heads[i]]) return 0;
     }
-    for (size_t f = a->fixed_frozen; f < a->num_fixed; f++)
+    for (size_t f = a->fixed_base; f < a->num_fixed; f++)
         if (ord[a->fixed[2 * (f - a->fixed_base)]] >= ord[a->fixed[2 * (f - a->fixed_base) + 1]]) return 0;
     /* every enabled edge is on the trail once, every always-on one in the
-     * order once: as many as the order holds */
-    int64_t arcs = 0, fixed_arcs = a->pk.fix_nodes ? a->pk.fix_out_start[a->pk.fix_nodes] : 0;
+     * order once */
+    int64_t arcs = 0;
     for (int v = 0; v < a->pk.num_nodes; v++)
         for (int k = 0; k < a->pk.out[v].len; k++) {
-            if (pk_arcs(&a->pk, &a->pk.out[v])[k].edge == PK_FIXED) fixed_arcs++;
-            else arcs++;
+            const pk_arc *arc = &pk_arcs(&a->pk, &a->pk.out[v])[k];
+            if (ord[v] >= ord[arc->node]) return 0;
+            if (arc->edge != PK_FIXED) arcs++;
         }
     for (int id = 0; id < a->num_guarded; id++)
         if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
-    if (arcs != on || fixed_arcs != (int64_t)a->fixed_in_pk) return 0;
+    if (arcs != on || !verify_fixed_arcs(a)) return 0;
+    /* the arrays of guarded edges: each node's list past its block's build,
+     * in the list's order */
+    for (int side = 0; side < 2; side++)
+        for (int v = 0; v < a->pk.num_nodes; v++) {
+            int n, old, k = 0, id = side ? a->in_guarded[v] : a->out_guarded[v];
+            const reach *r = gcsr_arcs(a, side, v, &n, &old);
+            for (; id >= old; id = side ? a->e[id].next_in : a->e[id].next_out) {}
+            for (; id >= 0; id = side ? a->e[id].next_in : a->e[id].next_out, k++)
+                if (k >= n || r[k].edge != id || r[k].node != (side ? a->e[id].from : a->e[id].to)) return 0;
+            if (k != n) return 0;
+        }
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;
     return 1;
@@ -1117,19 +1287,19 @@ int acyclic_verify(const acyclic *a) {
         int should = ed->lit == 0 || guard_value(a, ed->lit) > 0;
         if (should != (ed->pos >= 0)) return 0;
     }
-    /* independent DFS over the on-edges (always-on ones from the fixed
-     * list, ids num_guarded + f; those it dropped from the frozen arrays):
-     * colour 0 new, 1 open, 2 done */
-    size_t m = (size_t)a->num_guarded + a->num_fixed, k = 0;
-    int *fe = malloc((2 * a->num_fixed + 1) * sizeof *fe);
-    if (!fe) xalloc_fail(a->num_fixed);
-    for (int v = 0; v < a->pk.fix_nodes && k < 2 * a->fixed_base; v++) {
-        int nf;
-        const int *heads = pk_fixed_out(&a->pk, v, &nf);
-        for (int i = 0; i < nf; i++) { fe[k++] = v; fe[k++] = heads[i]; }
+    /* independent DFS over the on-edges (the always-on ones: those in the
+     * order, which verify_fixed_arcs matched to the fixed list when it is
+     * kept, and the listed ones not in it yet; ids num_guarded + their
+     * index in fe): colour 0 new, 1 open, 2 done */
+    vec_int fev;
+    vec_init(fev);
+    order_fixed_pairs(a, 0, &fev);
+    for (size_t f = a->fixed_in_pk > a->fixed_base ? a->fixed_in_pk : a->fixed_base; f < a->num_fixed; f++) {
+        vec_push(fev, a->fixed[2 * (f - a->fixed_base)]);
+        vec_push(fev, a->fixed[2 * (f - a->fixed_base) + 1]);
     }
-    if (k != 2 * a->fixed_base) { free(fe); return 0; }
-    if (a->num_fixed > a->fixed_base) memcpy(fe + k, a->fixed, 2 * (a->num_fixed - a->fixed_base) * sizeof *fe);
+    const int *fe = fev.data;
+    size_t m = (size_t)a->num_guarded + fev.len / 2;
     int *head = malloc(((size_t)n + 1) * sizeof *head), *nxt = malloc((m + 1) * sizeof *nxt);
     unsigned char *colour = calloc((size_t)n + 1, 1);
     int *stack = malloc(((size_t)n + 1) * sizeof *stack), *it = malloc(((size_t)n + 1) * sizeof *it);
@@ -1160,6 +1330,6 @@ int acyclic_verify(const acyclic *a) {
             else if (colour[z] == 0) { colour[z] = 1; stack[sp] = z; it[sp] = head[z]; sp++; }
         }
     }
-    free(head); free(nxt); free(colour); free(stack); free(it); free(fe);
+    free(head); free(nxt); free(colour); free(stack); free(it); vec_free(fev);
     return ok;
 }

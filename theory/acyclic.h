@@ -41,6 +41,7 @@ typedef VEC(acyclic_graph) acyclic_graph_vec;
 typedef struct acyclic_stats {
     int64_t edges, guarded_edges, inserts, pk_searches, pk_visited;
     int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans, presorts;
+    int64_t block_merges, block_builds;   /* the order's frozen blocks merged, the guarded arrays' blocks built */
 } acyclic_stats;
 
 /* Register the theory's options (theory_propagate, theory_phase and their
@@ -65,6 +66,10 @@ void acyclic_add_fixed_edges(acyclic *a, const int *map, const int *ends, size_t
 /* Room for more edges, always_on and guarded ones, allocated once (a
  * reader that knows them). */
 void acyclic_reserve_edges(acyclic *a, int always_on, int guarded);
+/* Tests: blocks of 1 << shift nodes (default 4096) for the order's frozen
+ * arcs and the arrays of guarded edges, so that small graphs merge and
+ * rebuild them often.  Only before the first node. */
+void acyclic_set_block_shift(acyclic *a, int shift);
 int  acyclic_num_nodes(const acyclic *a);
 int  acyclic_num_edges(const acyclic *a);
 acyclic_graph_vec *acyclic_graphs(acyclic *a);

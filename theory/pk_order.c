@@ -8,13 +8,19 @@ void pk_init(pk_order *pk) {
     memset(pk, 0, sizeof *pk);
     vec_init(pk->stack); vec_init(pk->next); vec_init(pk->fwd); vec_init(pk->bwd);
     vec_init(pk->pos_buf); vec_init(pk->sort_buf);
+    pk->blk_shift = PK_BLOCK_SHIFT;
 }
 
 void pk_free(pk_order *pk) {
     free(pk->arena);
     free(pk->out); free(pk->in); free(pk->ord); free(pk->node_at); free(pk->mark);
     free(pk->par_node); free(pk->par_edge);
-    free(pk->fix_out_start); free(pk->fix_in_start); free(pk->fix_out); free(pk->fix_in);
+    for (int side = 0; side < 2; side++) {
+        pk_frozen *f = &pk->fix[side];
+        for (int b = 0; b < f->nblk; b++) free(f->blk[b].arcs);
+        free(f->blk); free(f->start); free(f->listed);
+    }
+    for (int l = 0; l < 32; l++) vec_free(pk->free_room[l]);
     vec_free(pk->stack); vec_free(pk->next); vec_free(pk->fwd); vec_free(pk->bwd);
     vec_free(pk->pos_buf); vec_free(pk->sort_buf);
     memset(pk, 0, sizeof *pk);
@@ -62,55 +68,57 @@ static unsigned room_for(uint32_t len) {
     return len ? (l ? l : 1) : 0;
 }
 
-/* Copy every list into a fresh arena, in node order, dropping the room
- * lists left behind, each list in the least room that holds it (a list
- * that shrank — always-on arcs dropped at a freeze, edges taken back —
- * gives the rest back). */
-static void arena_compact(pk_order *pk) {
-    size_t cap = 2 * (pk->arena_len - pk->arena_dead) + 64, at = 0;
-    pk_arc *fresh = xmalloc(cap * sizeof *fresh);
-    for (int side = 0; side < 2; side++)
-        for (int v = 0; v < pk->num_nodes; v++) {
-            pk_adj *a = side ? &pk->in[v] : &pk->out[v];
-            if (!a->lcap) continue;
-            unsigned l = room_for(a->len);
-            if (!l) { *a = (pk_adj){0}; continue; }
-            memcpy(fresh + at, pk->arena + a->at, (size_t)a->len * sizeof *fresh);
-            a->at = (uint32_t)at;
-            a->lcap = l;
-            at += (size_t)1 << l;
-        }
-    free(pk->arena);
-    pk->arena = fresh;
-    pk->arena_len = at;
-    pk->arena_cap = cap;
-    pk->arena_dead = 0;
+/* Room of 2^l arcs left behind: onto its free list. */
+static void room_free(pk_order *pk, uint32_t at, unsigned l) {
+    vec_push(pk->free_room[l], at);
+    pk->free_mask |= 1u << l;
+    pk->arena_dead += (size_t)1 << l;
 }
 
-/* Room for one more arc in list a: twice its room at the arena's end. */
+/* A room of 2^l arcs: the least free one that is large enough (split, its
+ * upper halves freed), else at the arena's end.  Nothing is ever compacted:
+ * a pass over every node would make one call slow on a large graph.  May
+ * move the arena. */
+static uint32_t room_alloc(pk_order *pk, unsigned l) {
+    unsigned k = l;
+    while (k < 32 && !((pk->free_mask >> k) & 1)) k++;
+    if (k < 32) {
+        uint32_t at = vec_pop(pk->free_room[k]);
+        if (!pk->free_room[k].len) pk->free_mask &= ~(1u << k);
+        pk->arena_dead -= (size_t)1 << k;
+        while (k > l) { k--; room_free(pk, at + (1u << k), k); }
+        return at;
+    }
+    size_t cap = (size_t)1 << l;
+    if (pk->arena_len + cap > UINT32_MAX) xalloc_fail(SIZE_MAX);   /* offsets are 32-bit */
+    if (pk->arena_len + cap > pk->arena_cap) {
+        size_t need = pk->arena_len + cap, c = pk->arena_cap ? 2 * pk->arena_cap : 64;
+        if (c < need) c = need;
+        pk->arena = xrealloc(pk->arena, c * sizeof *pk->arena);
+        pk->arena_cap = c;
+    }
+    uint32_t at = (uint32_t)pk->arena_len;
+    pk->arena_len += cap;
+    return at;
+}
+
+/* List a into a room of 2^l arcs (l > 0, room for its arcs). */
+static void adj_move(pk_order *pk, pk_adj *a, unsigned l) {
+    uint32_t at = room_alloc(pk, l);
+    memcpy(pk->arena + at, pk->arena + a->at, (size_t)a->len * sizeof *pk->arena);
+    if (a->lcap) room_free(pk, a->at, a->lcap);
+    a->at = at;
+    a->lcap = l;
+}
+
+/* Room for one more arc in list a: twice its room. */
 static void adj_grow(pk_order *pk, pk_adj *a) {
     if (a->len == PK_MAX_DEGREE) xalloc_fail(SIZE_MAX);       /* no node has 2^27 enabled arcs */
-    unsigned lcap = a->lcap + 1;
-    size_t cap = (size_t)1 << lcap;
-    if (pk->arena_len + cap > pk->arena_cap) {
-        /* a list's earlier rooms add up to about its room, so up to half
-         * is left behind; compacting costs a pass over the nodes, paid for
-         * by an arena at least that long */
-        if (pk->arena_dead > pk->arena_len / 4 && pk->arena_len >= (size_t)pk->num_nodes) arena_compact(pk);
-        if (pk->arena_len + cap > pk->arena_cap) {
-            size_t need = pk->arena_len + cap, c = pk->arena_cap ? 2 * pk->arena_cap : 64;
-            if (c < need) c = need;
-            pk->arena = xrealloc(pk->arena, c * sizeof *pk->arena);
-            pk->arena_cap = c;
-        }
-    }
-    if (pk->arena_len + cap > UINT32_MAX) xalloc_fail(SIZE_MAX);   /* offsets are 32-bit */
-    memcpy(pk->arena + pk->arena_len, pk->arena + a->at, (size_t)a->len * sizeof *pk->arena);
-    if (a->lcap) pk->arena_dead += (size_t)1 << a->lcap;
-    a->at = (uint32_t)pk->arena_len;
-    a->lcap = lcap;
-    pk->arena_len += cap;
+    adj_move(pk, a, a->lcap + 1u);
 }
+
+static void fix_cover(pk_order *pk, int v);
+static void fix_listed(pk_order *pk, int side, int v);
 
 static inline void adj_push(pk_order *pk, pk_adj *a, int node, int edge, int cost) {
     if (a->len == (a->lcap ? 1u << a->lcap : 0)) adj_grow(pk, a);
@@ -300,6 +308,11 @@ int pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost) {
     }
     adj_push(pk, &pk->out[from], to, edge, cost);
     adj_push(pk, &pk->in[to], from, edge, cost);
+    if (edge == PK_FIXED) {                /* always on: counted for its blocks' merges */
+        fix_cover(pk, from > to ? from : to);
+        fix_listed(pk, 0, from);
+        fix_listed(pk, 1, to);
+    }
     return 1;
 }
 
@@ -320,118 +333,137 @@ void pk_remove(pk_order *pk, int from, int to, int edge) {
     adj_remove(pk, &pk->in[to], edge);
 }
 
-/* Drop the PK_FIXED arcs of a list, keeping the others' order. */
-static void adj_drop_fixed(pk_order *pk, pk_adj *a) {
-    pk_arc *arcs = pk_arcs(pk, a);
-    int k = 0;
-    for (int i = 0; i < a->len; i++)
-        if (arcs[i].edge != PK_FIXED) arcs[k++] = arcs[i];
-    a->len = k;
-    if (!k && a->lcap) { pk->arena_dead += (size_t)1 << a->lcap; *a = (pk_adj){0}; }
+/* ---- frozen always-on arcs ------------------------------------------------ */
+
+/* Words of the listed bits of cap blocks (zeroed as the blocks grow). */
+#define LISTED_WORDS(cap, shift) ((((size_t)(cap) << (shift)) + 63) / 64)
+
+/* Blocks on both sides up to the one of node v (empty: every slot 0). */
+static void fix_cover(pk_order *pk, int v) {
+    int need = (v >> pk->blk_shift) + 1;
+    size_t slots = ((size_t)1 << pk->blk_shift) + 1;
+    for (int side = 0; side < 2; side++) {
+        pk_frozen *f = &pk->fix[side];
+        if (f->nblk >= need) continue;
+        if (need > f->cap_blk) {
+            int cap = f->cap_blk ? 2 * f->cap_blk : 4;
+            if (cap < need) cap = need;
+            f->blk = xrealloc(f->blk, (size_t)cap * sizeof *f->blk);
+            f->start = xrealloc(f->start, (size_t)cap * slots * sizeof *f->start);
+            f->listed = xrealloc(f->listed, LISTED_WORDS(cap, pk->blk_shift) * sizeof *f->listed);
+            memset(f->listed + LISTED_WORDS(f->cap_blk, pk->blk_shift), 0,
+                   (LISTED_WORDS(cap, pk->blk_shift) - LISTED_WORDS(f->cap_blk, pk->blk_shift)) * sizeof *f->listed);
+            f->cap_blk = cap;
+        }
+        memset(f->blk + f->nblk, 0, (size_t)(need - f->nblk) * sizeof *f->blk);
+        memset(f->start + (size_t)f->nblk * slots, 0, (size_t)(need - f->nblk) * slots * sizeof *f->start);
+        f->nblk = need;
+    }
 }
 
-/* Drop the PK_FIXED arcs of every list (they are frozen now); when that
- * leaves the arena over twice the rooms its lists need, compact it — a
- * pass like the freeze's own, and the lists of the always-on arcs since
- * the last freeze would otherwise keep their rooms for good. */
-static void drop_fixed_all(pk_order *pk) {
-    size_t need = 0;
-    for (int v = 0; v < pk->num_nodes; v++) {
-        adj_drop_fixed(pk, &pk->out[v]);
-        adj_drop_fixed(pk, &pk->in[v]);
-        need += (size_t)1 << room_for(pk->out[v].len);
-        need += (size_t)1 << room_for(pk->in[v].len);
+/* Merge block b of one side: per node, its frozen arcs, then the
+ * always-on arcs on its list (dropped from the list, whose room shrinks
+ * when it is mostly empty), then, with add (per node of the block: new
+ * arcs to come), room for add[i] arcs whose first index goes to cur[i]
+ * (cur may be add).  O(block nodes + block arcs); one block's arrays are
+ * held twice for a moment, nothing else. */
+static void merge_block(pk_order *pk, int side, int b, const uint32_t *add, uint32_t *cur) {
+    pk_frozen *f = &pk->fix[side];
+    pk_fblock *k = &f->blk[b];
+    const int nodes = 1 << pk->blk_shift, first = b << pk->blk_shift;
+    const int last = pk->num_nodes - first < nodes ? pk->num_nodes - first : nodes;   /* nodes that exist */
+    uint32_t *st = f->start + (size_t)b * ((size_t)nodes + 1);
+    size_t total = (size_t)k->len + k->pending;
+    if (add) for (int i = 0; i < last; i++) total += add[i];
+    assert(total < UINT32_MAX);
+    int *arcs = total ? xmalloc(total * sizeof *arcs) : NULL;
+    uint32_t at = 0, listed = 0;
+    for (int i = 0; i < nodes; i++) {
+        uint32_t s = st[i], e = st[i + 1];           /* st[i + 1] is rewritten next round, after this read */
+        st[i] = at;
+        if (e > s) memcpy(arcs + at, k->arcs + s, (size_t)(e - s) * sizeof *arcs);
+        at += e - s;
+        int v = first + i;
+        if (i < last && ((f->listed[v >> 6] >> (v & 63)) & 1)) {   /* its list holds always-on arcs */
+            f->listed[v >> 6] &= ~((uint64_t)1 << (v & 63));
+            pk_adj *a = side ? &pk->in[v] : &pk->out[v];
+            pk_arc *l = pk_arcs(pk, a);
+            int keep = 0;
+            for (int j = 0; j < (int)a->len; j++) {
+                if (l[j].edge == PK_FIXED) { arcs[at++] = l[j].node; listed++; }
+                else l[keep++] = l[j];
+            }
+            a->len = (uint32_t)keep;
+            if (!keep) { room_free(pk, a->at, a->lcap); *a = (pk_adj){0}; }
+            else if (a->lcap > 2 && room_for((uint32_t)keep) + 2 <= a->lcap) adj_move(pk, a, room_for((uint32_t)keep) + 1);
+        }
+        if (add && i < last) { uint32_t c = add[i]; cur[i] = at; at += c; }
     }
-    need -= 2 * (size_t)pk->num_nodes;                /* empty lists counted 1 each */
-    if (pk->arena_len > 2 * need + 4096) arena_compact(pk);
+    st[nodes] = at;
+    assert(at == total && listed == k->pending);
+    (void)listed;
+    free(k->arcs);
+    f->total += (size_t)at - k->len;
+    k->arcs = arcs;
+    k->len = at;
+    k->pending = 0;
+    pk->block_merges++;
 }
 
-/* Counting sort of the ends by tail (out) and by head (in); within a node
- * the arcs keep the order of ends, the order they were inserted in. */
-int pk_freeze_fixed(pk_order *pk, const int *ends, size_t n) {
-    size_t arcs = 0;
-    for (size_t i = 0; i < n; i++) {
-        int a = ends[2 * i], b = ends[2 * i + 1];
-        if (a == b) continue;
-        if (pk->ord[a] >= pk->ord[b]) return 0;      /* not respecting the order: the caller inserts them */
-        arcs++;
-    }
-    if (arcs >= UINT32_MAX) return 0;
-    free(pk->fix_out_start); free(pk->fix_in_start); free(pk->fix_out); free(pk->fix_in);
-    int nodes = pk->num_nodes;
-    uint32_t *os = xcalloc((size_t)nodes + 2, sizeof *os), *is = xcalloc((size_t)nodes + 2, sizeof *is);
-    int *out = xmalloc((arcs ? arcs : 1) * sizeof *out), *in = xmalloc((arcs ? arcs : 1) * sizeof *in);
-    for (size_t i = 0; i < n; i++) {
-        int a = ends[2 * i], b = ends[2 * i + 1];
-        if (a == b) continue;
-        assert(a < nodes && b < nodes);
-        os[a + 2]++;
-        is[b + 2]++;
-    }
-    for (int v = 0; v < nodes; v++) { os[v + 2] += os[v + 1]; is[v + 2] += is[v + 1]; }
-    for (size_t i = 0; i < n; i++) {
-        int a = ends[2 * i], b = ends[2 * i + 1];
-        if (a == b) continue;
-        out[os[a + 1]++] = b;
-        in[is[b + 1]++] = a;
-    }
-    pk->fix_out_start = os; pk->fix_in_start = is;
-    pk->fix_out = out; pk->fix_in = in;
-    pk->fix_nodes = nodes;
-    drop_fixed_all(pk);
-    return 1;
+/* An always-on arc went onto node v's list on one side: merge v's block
+ * once enough wait there (a quarter of its frozen arcs and of its nodes:
+ * the merge's cost, O(nodes + arcs of the block), is then O(1) an arc). */
+static void fix_listed(pk_order *pk, int side, int v) {
+    int b = v >> pk->blk_shift;
+    pk_frozen *f = &pk->fix[side];
+    pk_fblock *k = &f->blk[b];
+    f->listed[v >> 6] |= (uint64_t)1 << (v & 63);
+    if (++k->pending > (k->len >> 2) + ((1u << pk->blk_shift) >> 2)) merge_block(pk, side, b, NULL, NULL);
 }
 
-/* One side of pk_freeze_more: node v's arcs move up from old(v) to
- * old(v) + (new arcs of the nodes before v), back to front so that
- * nothing is overwritten before it moved, then the new ones are appended
- * in the order of ends.  *arr grows by realloc: no second copy of the
- * frozen arcs is ever held. */
-static void merge_side(uint32_t **startp, int **arr, int old_nodes, int nodes, const int *ends, size_t n, int by_head,
-                       size_t added) {
-    const uint32_t *start = *startp;
-    uint32_t old_total = start[old_nodes];
-#define OLD_AT(v) ((v) < old_nodes ? start[v] : old_total)
-    uint32_t *nb = xcalloc((size_t)nodes + 2, sizeof *nb), *cur = xmalloc(((size_t)nodes + 1) * sizeof *cur);
-    for (size_t i = 0; i < n; i++) {
-        int a = ends[2 * i], b = ends[2 * i + 1];
-        if (a != b) nb[(by_head ? b : a) + 1]++;
-    }
-    for (int v = 0; v < nodes; v++) nb[v + 1] += nb[v];   /* nb[v]: new arcs of the nodes before v */
-    *arr = xrealloc(*arr, ((size_t)old_total + added + 1) * sizeof **arr);
-    int *x = *arr;
-    for (int v = nodes - 1; v >= 0; v--) {
-        uint32_t s = OLD_AT(v), e = OLD_AT(v + 1);
-        if (e > s && nb[v]) memmove(x + s + nb[v], x + s, (size_t)(e - s) * sizeof *x);
-        cur[v] = e + nb[v];                           /* after v's old arcs, moved */
-    }
-    for (size_t i = 0; i < n; i++) {
-        int a = ends[2 * i], b = ends[2 * i + 1];
-        if (a == b) continue;
-        x[cur[by_head ? b : a]++] = by_head ? a : b;
-    }
-    for (int v = 0; v < nodes; v++) nb[v] += OLD_AT(v);   /* the new starts */
-#undef OLD_AT
-    nb[nodes] = nb[nodes + 1] = old_total + (uint32_t)added;
-    free(cur);
-    free(*startp);
-    *startp = nb;
+size_t pk_fixed_count(const pk_order *pk) {
+    size_t n = pk->fix[0].total;
+    for (int b = 0; b < pk->fix[0].nblk; b++) n += pk->fix[0].blk[b].pending;
+    return n;
 }
 
-int pk_freeze_more(pk_order *pk, const int *ends, size_t n) {
-    if (!pk->fix_nodes) return pk_freeze_fixed(pk, ends, n);
-    size_t added = 0, had = pk->fix_out_start[pk->fix_nodes];
+int pk_freeze(pk_order *pk, const int *ends, size_t n) {
+    size_t added = 0;
     for (size_t i = 0; i < n; i++) {
         int a = ends[2 * i], b = ends[2 * i + 1];
         if (a == b) continue;
+        assert(a >= 0 && a < pk->num_nodes && b >= 0 && b < pk->num_nodes);
         if (pk->ord[a] >= pk->ord[b]) return 0;      /* not respecting the order: the caller inserts them */
         added++;
     }
-    if (had + added >= UINT32_MAX) return 0;
-    int nodes = pk->num_nodes;
-    merge_side(&pk->fix_out_start, &pk->fix_out, pk->fix_nodes, nodes, ends, n, 0, added);
-    merge_side(&pk->fix_in_start, &pk->fix_in, pk->fix_nodes, nodes, ends, n, 1, added);
-    pk->fix_nodes = nodes;
-    drop_fixed_all(pk);
+    if (!added) return 1;
+    if (pk_fixed_count(pk) + added >= UINT32_MAX) return 0;   /* a block's offsets are 32-bit */
+    fix_cover(pk, pk->num_nodes - 1);
+    const int shift = pk->blk_shift, nodes = 1 << shift;
+    /* cnt, per node of every block: new arcs of this side, then where they go */
+    uint32_t *cnt = xmalloc((size_t)pk->fix[0].nblk * (size_t)nodes * sizeof *cnt);
+    uint8_t *touched = xmalloc((size_t)pk->fix[0].nblk);
+    for (int side = 0; side < 2; side++) {
+        pk_frozen *f = &pk->fix[side];
+        memset(cnt, 0, (size_t)f->nblk * (size_t)nodes * sizeof *cnt);
+        memset(touched, 0, (size_t)f->nblk);
+        for (size_t i = 0; i < n; i++) {
+            int a = ends[2 * i], b = ends[2 * i + 1];
+            if (a == b) continue;
+            int v = side ? b : a;
+            cnt[v]++;
+            touched[v >> shift] = 1;
+        }
+        for (int b = 0; b < f->nblk; b++)
+            if (touched[b]) merge_block(pk, side, b, cnt + ((size_t)b << shift), cnt + ((size_t)b << shift));
+        for (size_t i = 0; i < n; i++) {
+            int a = ends[2 * i], b = ends[2 * i + 1];
+            if (a == b) continue;
+            int v = side ? b : a;
+            f->blk[v >> shift].arcs[cnt[v]++] = side ? a : b;
+        }
+    }
+    free(cnt);
+    free(touched);
     return 1;
 }

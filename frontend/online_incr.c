@@ -165,8 +165,13 @@ struct incr_check {
     uint32_t nops;           /* operations stored */
     uint32_t ops_block, ops_keep;   /* OPS_BLOCK, OPS_KEEP (incr_set_ops_limits) */
     VEC(iwop) wops;          /* every successful write */
-    uint32_t *wslots;        /* (key, value) -> its write in wops, open addressing */
-    uint64_t wmask, wlen;
+    /* (key, value) -> its write in wops, open addressing, slot = index + 1
+     * (0: empty, so a new table is calloc's zero pages).  The table doubles
+     * without a pause: the old one stays for lookups while the writes
+     * wops[wmoved, wmove_end) still wait to be moved into the new one, a
+     * few at each insertion (a whole rehash at 4M writes was a 0.1 s check) */
+    uint32_t *wslots, *wold;
+    uint64_t wmask, woldmask, wlen, wmoved, wmove_end;
     vec_u32 cand;            /* stored, not yet tried for settling */
     u64map by_ext;
     VEC(isess) sess;
@@ -251,7 +256,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->mval[0]); vec_free(ic->mval[1]);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
     vec_foreach(opblock, b, ic->blocks) free(b->ops);
-    vec_free(ic->blocks); vec_free(ic->wops); free(ic->wslots); vec_free(ic->cand); vec_free(ic->settle_order);
+    vec_free(ic->blocks); vec_free(ic->wops); free(ic->wslots); free(ic->wold); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_free(ic->rpool); vec_free(ic->ppool);
     vec_foreach(ikey, k, ic->keys) {
         vec_free(k->by_sess); vec_free(k->top);
@@ -741,42 +746,62 @@ static uint64_t wr_hash(uint32_t key, int64_t value) {
     return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
 }
 
-/* The stored successful write of value to key (an index in wops), or NONE. */
-static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
-    if (!ic->wslots) return NONE;
-    for (uint64_t i = wr_hash(key, value) & ic->wmask;; i = (i + 1) & ic->wmask) {
-        uint32_t op = ic->wslots[i];
-        if (op == NONE) return NONE;
-        if (wop_is(&ic->wops.data[op], key, value)) return op;
+/* The write of value to key in table t (mask m), or NONE. */
+static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m, uint32_t key, int64_t value) {
+    for (uint64_t i = wr_hash(key, value) & m;; i = (i + 1) & m) {
+        uint32_t op = t[i];
+        if (!op) return NONE;
+        if (wop_is(&ic->wops.data[op - 1], key, value)) return op - 1;
     }
 }
 
+/* The stored successful write of value to key (an index in wops), or NONE:
+ * in the new table, else among those not moved yet, in the old one (one
+ * found there is in no other: a moved one would be in the new). */
+static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
+    if (!ic->wslots) return NONE;
+    uint32_t op = wtable_find(ic, ic->wslots, ic->wmask, key, value);
+    if (op == NONE && ic->wold) op = wtable_find(ic, ic->wold, ic->woldmask, key, value);
+    return op;
+}
+
+/* Move up to n of the writes still waiting into the new table; the old
+ * table goes once none waits. */
+static void wtable_move(incr_check *ic, uint64_t n) {
+    for (; n && ic->wmoved < ic->wmove_end; n--, ic->wmoved++) {
+        const iwop *w = &ic->wops.data[ic->wmoved];
+        uint64_t j = wr_hash(w->key, wop_value(w)) & ic->wmask;
+        while (ic->wslots[j]) j = (j + 1) & ic->wmask;
+        ic->wslots[j] = (uint32_t)ic->wmoved + 1;
+    }
+    if (ic->wold && ic->wmoved == ic->wmove_end) { free(ic->wold); ic->wold = NULL; }
+}
+
 /* Index transaction txn's successful write of value to key: its entry in
- * wops, or NONE if another write wrote that value. */
+ * wops, or NONE if another write wrote that value.  Every entry of wops is
+ * in the tables (wlen == wops.len). */
 static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_t txn, int over) {
     if ((ic->wlen + 1) * 2 > ic->wmask + 1 || !ic->wslots) {
-        uint64_t cap = ic->wslots ? (ic->wmask + 1) * 2 : 1024;
-        uint32_t *old = ic->wslots;
-        uint64_t oldcap = old ? ic->wmask + 1 : 0;
-        ic->wslots = xmalloc(cap * sizeof *ic->wslots);
-        memset(ic->wslots, 0xff, cap * sizeof *ic->wslots);
+        /* twice the room: the wlen writes waiting are moved, 4 a write,
+         * before wlen more come (the next doubling), so the new table is at
+         * most half full and the old one (none waits by then) is gone */
+        wtable_move(ic, UINT64_MAX);
+        uint64_t cap = ic->wslots ? (ic->wmask + 1) * 2 : 16;   /* small: tests cross many doublings */
+        ic->wold = ic->wslots;
+        ic->woldmask = ic->wmask;
+        ic->wslots = xcalloc(cap, sizeof *ic->wslots);
         ic->wmask = cap - 1;
-        for (uint64_t i = 0; i < oldcap; i++) {
-            uint32_t o = old[i];
-            if (o == NONE) continue;
-            uint64_t j = wr_hash(ic->wops.data[o].key, wop_value(&ic->wops.data[o])) & ic->wmask;
-            while (ic->wslots[j] != NONE) j = (j + 1) & ic->wmask;
-            ic->wslots[j] = o;
-        }
-        free(old);
+        ic->wmoved = 0;
+        ic->wmove_end = ic->wold ? ic->wlen : 0;
     }
+    wtable_move(ic, 4);
+    if (writer_op(ic, key, value) != NONE) return NONE;
     uint64_t i = wr_hash(key, value) & ic->wmask;
-    for (; ic->wslots[i] != NONE; i = (i + 1) & ic->wmask)
-        if (wop_is(&ic->wops.data[ic->wslots[i]], key, value)) return NONE;
+    while (ic->wslots[i]) i = (i + 1) & ic->wmask;
     iwop w = { key, txn | (over ? WOP_OVER : 0), NONE, (uint32_t)(uint64_t)value, (uint32_t)((uint64_t)value >> 32) };
     uint32_t at = (uint32_t)ic->wops.len;
     vec_push(ic->wops, w);
-    ic->wslots[i] = at;
+    ic->wslots[i] = at + 1;
     ic->wlen++;
     return at;
 }

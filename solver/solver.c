@@ -81,12 +81,12 @@ void gsat_reserve_vars(gsat *s, int n) {
         /* (old == 0: the zeroed path, so variable 0's entries are 0) */
         GROW_SPARE(s->vals, 2 * old, 2 * nc);
         GROW_SPARE(s->watches, 2 * old, 2 * nc);
-        GROW_SPARE(s->failed_mark, 2 * old, 2 * nc);
+        if (s->failed_mark) GROW_SPARE(s->failed_mark, 2 * old, 2 * nc);   /* made by a failed assumption */
         GROW_SPARE(s->vinfo, old, nc);
         GROW_SPARE(s->seen, old, nc);
         GROW_SPARE(s->polarity, old, nc);
-        GROW_SPARE(s->target, old, nc);
-        GROW_SPARE(s->best, old, nc);
+        if (s->target) GROW_SPARE(s->target, old, nc);   /* made by mode.c's first snapshot */
+        if (s->best) GROW_SPARE(s->best, old, nc);
         GROW_SPARE(s->decision, old, nc);
         GROW_SPARE(s->theory_mask, old, nc);
         GROW_SPARE(s->activity, old, nc);
@@ -102,7 +102,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         for (uint32_t l = 2 * v; l < 2 * v + 2; l++) {
             s->vals[l] = 0;
             s->watches[l] = (watch_list){ NULL, 0, 0 };
-            s->failed_mark[l] = 0;
+            if (s->failed_mark) s->failed_mark[l] = 0;
         }
         s->seen[v] = 0;
         s->theory_mask[v] = 0;
@@ -113,7 +113,8 @@ void gsat_reserve_vars(gsat *s, int n) {
         s->vinfo[v].reason = CREF_NONE;
         s->vinfo[v].level = 0;
         s->polarity[v] = s->opt.phase ? 0 : 1;
-        s->target[v] = s->best[v] = s->polarity[v];
+        if (s->target) s->target[v] = s->polarity[v];
+        if (s->best) s->best[v] = s->polarity[v];
         s->decision[v] = 1;
         s->heap_index[v] = -1;
         heap_insert(s, v);
@@ -293,7 +294,7 @@ int gsat_value(const gsat *s, int lit) {
 int gsat_failed(const gsat *s, int lit) {
     if (lit == 0) return 0;
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
-    if (v > s->nvars) return 0;
+    if (v > s->nvars || !s->failed_mark) return 0;
     return s->failed_mark[lit_from_dimacs(lit)];
 }
 

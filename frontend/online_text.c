@@ -19,22 +19,20 @@ void text_stream_init(text_stream *ts, const char *name) {
 
 /* The operations of the transactions handed out by the last feed. */
 static void release_done(text_stream *ts) {
-    vec_foreach(uint32_t, t, ts->done_ids) {
-        ts_txn *x = &ts->txns.data[*t];
-        free(x->ops);
-        x->ops = NULL;
-        x->cap_ops = 0;
-    }
-    vec_clear(ts->done_ids);
+    vec_foreach(incr_op *, o, ts->done_ops) free(*o);
+    vec_clear(ts->done_ops);
     vec_clear(ts->done);
 }
 
 void text_stream_free(text_stream *ts) {
     free(ts->name);
-    vec_foreach(ts_txn, t, ts->txns) free(t->ops);
-    vec_foreach(ts_sess, s, ts->sess) vec_free(s->open);
-    vec_free(ts->txns); vec_free(ts->sess); vec_free(ts->key_ext);
-    vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ids);
+    vec_foreach(incr_op *, o, ts->done_ops) free(*o);
+    vec_foreach(ts_sess, s, ts->sess) {
+        vec_foreach(ts_open, o, s->open) free(o->ops);
+        vec_free(s->open);
+    }
+    vec_free(ts->tag); vec_free(ts->sess); vec_free(ts->key_ext);
+    vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ops);
     u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->written);
     memset(ts, 0, sizeof *ts);
 }
@@ -73,9 +71,13 @@ static int written_add(text_stream *ts, uint64_t h) {
     return 1;
 }
 
-static void add_op(text_stream *ts, uint32_t t, unsigned kind, uint32_t key, int64_t value, long line) {
+/* Append an operation to open transaction t of session s. */
+static void add_op(text_stream *ts, uint32_t s, uint32_t t, unsigned kind, uint32_t key, int64_t value, long line) {
     incr_op op = { (uint8_t)kind, key, value, (uint32_t)line };
-    ts_txn *x = &ts->txns.data[t];
+    ts_sess *ss = &ts->sess.data[s];
+    size_t i = ss->open.len;
+    while (ss->open.data[--i].t != t) {}          /* there: t is not done (the newest, nearly always) */
+    ts_open *x = &ss->open.data[i];
     if (x->num_ops == x->cap_ops) {
         if (x->cap_ops >= UINT32_MAX / 2) xalloc_fail(SIZE_MAX);
         x->cap_ops = x->cap_ops ? 2 * x->cap_ops : 8;
@@ -104,10 +106,10 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
         }
         value = VALUE_INIT;
     }
-    uint32_t t;
-    if (ts->have_last && f->txn == ts->last_txn && f->sess == ts->last_sess) t = ts->last_t;
+    uint32_t t, s;
+    if (ts->have_last && f->txn == ts->last_txn && f->sess == ts->last_sess) { t = ts->last_t; s = ts->last_s; }
     else {
-        uint32_t s = u64map_get(&ts->sess_ids, (uint64_t)f->sess);
+        s = u64map_get(&ts->sess_ids, (uint64_t)f->sess);
         if (s == UINT32_MAX) {
             ts_sess n;
             memset(&n, 0, sizeof n);
@@ -118,39 +120,37 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
         }
         t = u64map_get(&ts->txn_ids, (uint64_t)f->txn);
         if (t == UINT32_MAX) {
-            ts_txn n;
-            memset(&n, 0, sizeof n);
-            n.ext = f->txn;
-            n.sess = s;
-            vec_push(ts->txns, n);
-            t = (uint32_t)ts->txns.len - 1;
+            if (ts->tag.len >= TS_DONE - 1 || s >= TS_DONE) xalloc_fail(SIZE_MAX);
+            t = (uint32_t)ts->tag.len;
+            vec_push(ts->tag, s);
             u64map_put(&ts->txn_ids, (uint64_t)f->txn, t);
-            vec_push(ts->sess.data[s].open, t);
+            ts_open o = { f->txn, NULL, t, 0, 0 };
+            vec_push(ts->sess.data[s].open, o);
             if (ts->sess.data[s].touched != ts->round) {       /* only a new transaction completes one */
                 ts->sess.data[s].touched = ts->round;
                 vec_push(ts->touched, s);
             }
-        } else if (ts->txns.data[t].sess != s) return 0;          /* in two sessions */
-        ts->have_last = 1; ts->last_txn = f->txn; ts->last_sess = f->sess; ts->last_t = t;
+        } else if ((ts->tag.data[t] & ~TS_DONE) != s) return 0;   /* in two sessions */
+        ts->have_last = 1; ts->last_txn = f->txn; ts->last_sess = f->sess; ts->last_t = t; ts->last_s = s;
     }
-    if (ts->txns.data[t].done) return 0;                            /* complete, and growing */
+    if (ts->tag.data[t] & TS_DONE) return 0;                        /* complete, and growing */
     uint32_t k = key_id(ts, f->key);
     if (f->kind == OP_WRITE) {                     /* values written to a key are unique (hash: a collision only
                                                     * hands the input to the batch parser) */
         uint64_t hv = u64_mix((uint64_t)value ^ u64_mix((uint64_t)k + 0x9e3779b97f4a7c15ULL));
         if (!written_add(ts, hv)) return 0;
     }
-    add_op(ts, t, f->kind, k, value, line);
+    add_op(ts, s, t, f->kind, k, value, line);
     return 1;
 }
 
-/* Transaction t of session s is complete: it goes to the done list. */
-static void complete(text_stream *ts, const ts_sess *s, uint32_t t) {
-    ts_txn *x = &ts->txns.data[t];
-    x->done = 1;
+/* Open transaction x of session s is complete: it goes to the done list
+ * (its operations with it, until the next call). */
+static void complete(text_stream *ts, const ts_sess *s, const ts_open *x) {
+    ts->tag.data[x->t] |= TS_DONE;
     incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
     vec_push(ts->done, it);
-    vec_push(ts->done_ids, t);
+    vec_push(ts->done_ops, x->ops);
     ts->completed++;
 }
 
@@ -193,7 +193,7 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
     /* every transaction but the last of each session is complete */
     vec_foreach(uint32_t, sp, ts->touched) {
         ts_sess *s = &ts->sess.data[*sp];
-        for (size_t i = 0; i + 1 < s->open.len; i++) complete(ts, s, s->open.data[i]);
+        for (size_t i = 0; i + 1 < s->open.len; i++) complete(ts, s, &s->open.data[i]);
         if (s->open.len > 1) {
             s->open.data[0] = vec_last(s->open);
             s->open.len = 1;
@@ -206,7 +206,7 @@ int text_stream_finish(text_stream *ts) {
     release_done(ts);
     if (ts->failed) return 0;
     vec_foreach(ts_sess, s, ts->sess) {
-        for (size_t i = 0; i < s->open.len; i++) complete(ts, s, s->open.data[i]);
+        for (size_t i = 0; i < s->open.len; i++) complete(ts, s, &s->open.data[i]);
         s->open.len = 0;
     }
     ts->failed = 1;                               /* nothing may follow the end */

@@ -22,9 +22,9 @@
  *     complete transaction that grows): the caller then re-parses the
  *     input so far with the batch parser, which reports it in its words.
  *     A refused input is never accepted later (the stream stays failed).
- *   - Cost: linear in the new bytes (hash lookups per line); memory: a
- *     few words per transaction and per written value, and the operations
- *     of the transactions still open.
+ *   - Cost: linear in the new bytes (hash lookups per line); memory: 4
+ *     bytes and an id-map entry per transaction, 8 to 16 bytes per written
+ *     value, and the operations of the transactions still open.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_TEXT_H
 #define ISOCHECK_ONLINE_TEXT_H
@@ -37,10 +37,14 @@
 #include "frontend/history/u64map.h"
 #include "frontend/online_incr.h"
 
-/* A transaction read: 32 bytes (its operations, ops[0 .. num_ops) in room
- * for cap_ops, are freed once handed out; the rest stays for the rules). */
-typedef struct ts_txn { int64_t ext; incr_op *ops; uint32_t sess, num_ops, cap_ops; uint8_t done; } ts_txn;
-typedef struct ts_sess { int64_t ext; vec_u32 open; uint32_t touched; } ts_sess;   /* open: not complete, in order */
+/* A transaction still open (not complete): its operations, ops[0 ..
+ * num_ops) in room for cap_ops, and its index among the transactions read.
+ * Kept in its session's open list only; once handed out, what stays of it
+ * is its tag (4 bytes: the rules need no more). */
+typedef struct ts_open { int64_t ext; incr_op *ops; uint32_t t, num_ops, cap_ops; } ts_open;
+typedef struct ts_sess { int64_t ext; VEC(ts_open) open; uint32_t touched; } ts_sess;   /* open: in order */
+/* tag[t] of transaction t: its session, with TS_DONE set once complete */
+#define TS_DONE 0x80000000u
 
 typedef struct text_stream {
     char *name;
@@ -49,8 +53,9 @@ typedef struct text_stream {
     int failed;                  /* 0 returned once: the batch parser speaks from now on */
     u64map keys;                 /* ext key -> id */
     vec_i64 key_ext;             /* id -> ext key */
-    u64map txn_ids;              /* ext txn -> index in txns */
-    VEC(ts_txn) txns;
+    u64map txn_ids;              /* ext txn -> index t in tag */
+    vec_u32 tag;                 /* per transaction read: session | TS_DONE (a whole
+                                  * 32-byte record each cost 32 MB at 1M) */
     u64map sess_ids;             /* ext session -> index in sess */
     VEC(ts_sess) sess;
     /* hashes of (key id, value) of every write, an open-addressing set of
@@ -62,10 +67,10 @@ typedef struct text_stream {
     uint32_t round;
     int have_last, have_init;    /* as parse_text.c's apply_op */
     int64_t last_txn, last_sess, init_txn, init_sess;
-    uint32_t last_t;
+    uint32_t last_t, last_s;     /* the last line's transaction and its session */
     uint32_t completed;          /* transactions complete so far */
     VEC(incr_txn) done;          /* completed by the last feed */
-    vec_u32 done_ids;            /* their indices in txns (their ops are freed at the next feed) */
+    VEC(incr_op *) done_ops;     /* their operations, freed at the next feed */
 } text_stream;
 
 void text_stream_init(text_stream *ts, const char *name);
@@ -77,6 +82,6 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
  * fed afterwards. */
 int text_stream_finish(text_stream *ts);
 /* Transactions read so far (complete or not). */
-static inline uint32_t text_stream_read(const text_stream *ts) { return (uint32_t)ts->txns.len; }
+static inline uint32_t text_stream_read(const text_stream *ts) { return (uint32_t)ts->tag.len; }
 
 #endif

@@ -13,6 +13,7 @@
  * solver_analyze_final(): which assumptions imply that assumption p is false. */
 #include <assert.h>
 
+#include "io/bigmem.h"
 #include "solver/solver.h"
 
 cref_t solver_reason_of(gsat *s, uint32_t v) {
@@ -184,6 +185,7 @@ void solver_analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd_out
 
 void solver_analyze_final(gsat *s, lit_t p) {
     /* p: an assumption that is false now */
+    if (!s->failed_mark) s->failed_mark = big_calloc(2 * ((size_t)s->cap_vars + 1), 1);   /* first failed assumption */
     s->failed_mark[p] = 1;
     vec_push(s->failed, lit_to_dimacs(p));
     if (decision_level(s) == 0) return;

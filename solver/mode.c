@@ -17,6 +17,7 @@
  *
  * With a theory nothing here is active: the graph problems' search is the
  * focused one it was tuned for. */
+#include "io/bigmem.h"
 #include "solver/solver.h"
 
 int mode_active(const gsat *s) { return s->opt.stable && !s->ntheories; }
@@ -43,7 +44,12 @@ int mode_switch_due(const gsat *s) {
     return s->mode_next && s->opt.stable == 1 && s->st.conflicts >= s->mode_next;
 }
 
-static void snapshot(const gsat *s, uint8_t *to) {
+/* The saved phases of every variable into *to (made at the first
+ * snapshot: nothing reads it before, and gsat_reserve_vars sets it for the
+ * variables made later). */
+static void snapshot(const gsat *s, uint8_t **tp) {
+    if (!*tp) *tp = big_calloc((size_t)s->cap_vars + 1, 1);
+    uint8_t *to = *tp;
     for (uint32_t v = 1; v <= s->nvars; v++) {
         int8_t x = s->vals[mklit(v, 0)];
         to[v] = x ? (uint8_t)(x < 0) : s->polarity[v];
@@ -60,12 +66,12 @@ void mode_on_conflict(gsat *s) {
     uint32_t prefix = s->trail_lim.data[dl - 1];
     if (s->stable && s->opt.target_phase && prefix > s->target_assigned) {
         s->target_assigned = prefix;
-        snapshot(s, s->target);
+        snapshot(s, &s->target);
         s->target_valid = 1;
     }
     if (s->opt.rephase && prefix > s->best_assigned) {
         s->best_assigned = prefix;
-        snapshot(s, s->best);
+        snapshot(s, &s->best);
     }
 }
 

@@ -55,6 +55,18 @@ void gsat_free(gsat *s) {
     free(s);
 }
 
+/* Grow p from oldn to newn entries; the new ones are NOT initialised
+ * (gsat_reserve_vars sets each variable's entries as it creates it).  So
+ * the spare room of a growth step stays untouched, and a large block's
+ * untouched pages are never made resident (realloc + memset of the spare
+ * cost ~75 bytes a spare variable: 1.5x growth left up to a third of the
+ * per-variable arrays resident and unused).  A large jump takes fresh zeroed
+ * memory, as BIG_GROW_ZERO does (io/bigmem.h). */
+#define GROW_SPARE(p, oldn, newn) do { \
+        if ((size_t)(newn) > 4 * (size_t)(oldn)) BIG_GROW_ZERO(p, oldn, newn); \
+        else (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
+    } while (0)
+
 void gsat_reserve_vars(gsat *s, int n) {
     if (n < 0) return;
     if (n > GSAT_MAX_VARS) xalloc_fail((size_t)n * 64);
@@ -63,34 +75,46 @@ void gsat_reserve_vars(gsat *s, int n) {
     if (want + 1 > s->cap_vars || !s->cap_vars) {
         uint32_t old = s->cap_vars ? s->cap_vars + 1 : 0;
         uint32_t cap = s->cap_vars ? s->cap_vars : 16;
-        /* exact for a reader's one reserve; else by half again (not
-         * doubled: the arrays are zeroed whole, so their spare room is
-         * resident — 1.3M variables of an online check had 2.1M) */
+        /* exact for a reader's one reserve; else by half again */
         cap = cap + cap / 2 > want + 1 ? cap + cap / 2 : want + 1;
         uint32_t nc = cap + 1;
-        BIG_GROW_ZERO(s->vals, 2 * old, 2 * nc);
-        BIG_GROW_ZERO(s->watches, 2 * old, 2 * nc);
-        BIG_GROW_ZERO(s->failed_mark, 2 * old, 2 * nc);
-        BIG_GROW_ZERO(s->vinfo, old, nc);
-        BIG_GROW_ZERO(s->seen, old, nc);
-        BIG_GROW_ZERO(s->polarity, old, nc);
-        BIG_GROW_ZERO(s->target, old, nc);
-        BIG_GROW_ZERO(s->best, old, nc);
-        BIG_GROW_ZERO(s->decision, old, nc);
-        BIG_GROW_ZERO(s->theory_mask, old, nc);
-        BIG_GROW_ZERO(s->activity, old, nc);
-        BIG_GROW_ZERO(s->heap_index, old, nc);
-        BIG_GROW_ZERO(s->trail, old, nc);
-        BIG_GROW_ZERO(s->trail_pos, old, nc);
-        if (s->late_mark) BIG_GROW_ZERO(s->late_mark, old, nc);   /* keep_trail only */
+        /* (old == 0: the zeroed path, so variable 0's entries are 0) */
+        GROW_SPARE(s->vals, 2 * old, 2 * nc);
+        GROW_SPARE(s->watches, 2 * old, 2 * nc);
+        if (s->failed_mark) GROW_SPARE(s->failed_mark, 2 * old, 2 * nc);   /* made by a failed assumption */
+        GROW_SPARE(s->vinfo, old, nc);
+        GROW_SPARE(s->seen, old, nc);
+        GROW_SPARE(s->polarity, old, nc);
+        if (s->target) GROW_SPARE(s->target, old, nc);   /* made by mode.c's first snapshot */
+        if (s->best) GROW_SPARE(s->best, old, nc);
+        GROW_SPARE(s->decision, old, nc);
+        GROW_SPARE(s->theory_mask, old, nc);
+        GROW_SPARE(s->activity, old, nc);
+        GROW_SPARE(s->heap_index, old, nc);
+        GROW_SPARE(s->trail, old, nc);
+        GROW_SPARE(s->trail_pos, old, nc);
+        if (s->late_mark) GROW_SPARE(s->late_mark, old, nc);   /* keep_trail only */
         s->cap_vars = cap;
     }
     if (want > s->nvars) vec_reserve(s->heap, s->heap.len + (want - s->nvars));   /* once, not by doubling */
     for (uint32_t v = s->nvars + 1; v <= want; v++) {
+        /* every entry as the zeroed arrays had it, then the variable's start */
+        for (uint32_t l = 2 * v; l < 2 * v + 2; l++) {
+            s->vals[l] = 0;
+            s->watches[l] = (watch_list){ NULL, 0, 0 };
+            if (s->failed_mark) s->failed_mark[l] = 0;
+        }
+        s->seen[v] = 0;
+        s->theory_mask[v] = 0;
+        s->activity[v] = 0;
+        s->trail[v] = 0;                          /* (position v: every position up to nvars is set) */
+        s->trail_pos[v] = 0;
+        if (s->late_mark) s->late_mark[v] = 0;
         s->vinfo[v].reason = CREF_NONE;
         s->vinfo[v].level = 0;
         s->polarity[v] = s->opt.phase ? 0 : 1;
-        s->target[v] = s->best[v] = s->polarity[v];
+        if (s->target) s->target[v] = s->polarity[v];
+        if (s->best) s->best[v] = s->polarity[v];
         s->decision[v] = 1;
         s->heap_index[v] = -1;
         heap_insert(s, v);
@@ -270,7 +294,7 @@ int gsat_value(const gsat *s, int lit) {
 int gsat_failed(const gsat *s, int lit) {
     if (lit == 0) return 0;
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
-    if (v > s->nvars) return 0;
+    if (v > s->nvars || !s->failed_mark) return 0;
     return s->failed_mark[lit_from_dimacs(lit)];
 }
 

@@ -138,7 +138,7 @@ struct gsat {
     VEC(watcher *) watch_slabs;  /* watch.c: first small blocks of the lists */
     watcher *slab_next;
     uint32_t slab_left;
-    uint8_t *failed_mark;     /* per literal: a failed assumption */
+    uint8_t *failed_mark;     /* per literal: a failed assumption (NULL until the first) */
     int8_t *model;            /* per variable, after SAT */
     uint32_t model_vars;
     /* keep_trail: the last model assigned every variable up to model_full
@@ -181,7 +181,7 @@ struct gsat {
     int64_t mode_next, mode_len;
     uint32_t target_assigned, best_assigned;
     int64_t rephase_next;
-    uint8_t *target, *best;   /* per variable, as polarity */
+    uint8_t *target, *best;   /* per variable, as polarity (NULL until mode.c snapshots: never with a theory) */
     int64_t next_walk, walk_props;    /* walk.c: conflicts of the next walk, propagations at the last */
     uint32_t simp_assigns; int64_t simp_props;
 

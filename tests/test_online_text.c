@@ -17,7 +17,10 @@
  *     the completed part; a violation reported online is a batch FAIL;
  *   - a syntax error gives the batch parser's error (file, line, message),
  *     and an input the batch builder refuses (a value written twice, a
- *     transaction in two sessions) is worded by the batch parser. */
+ *     transaction in two sessions) is worded by the batch parser;
+ *   - the reader's own rules, fed directly: a transaction reopened in its
+ *     session before it completed gets the new operations; one that
+ *     completed and grows, or reappears in another session, is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +38,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/online_check.h"
 #include "frontend/online_follow.h"
+#include "frontend/online_text.h"
 #include "batch_verdict.h"
 
 static uint64_t rng_state;
@@ -329,10 +333,61 @@ static void test_errors_as_batch(void **state) {
     assert_true(undetected < 20);
 }
 
+/* Feed one text to a fresh reader; the transactions completed (ext, ops). */
+static int feed_text(text_stream *ts, const char *text) {
+    ic_error err;
+    ic_error_clear(&err);
+    return text_stream_feed(ts, text, 0, strlen(text), &err);
+}
+
+static void test_reader_rules(void **state) {
+    (void)state;
+    text_stream ts;
+    /* txn 1 is open when it reappears after txn 2 of its session: it grows */
+    text_stream_init(&ts, "t.txt");
+    assert_int_equal(feed_text(&ts, "w(1,1,1,1)\nw(2,1,1,2)\nw(3,1,1,1)\nw(1,2,1,3)\n"), 1);
+    assert_int_equal(ts.done.len, 2);
+    assert_int_equal(ts.done.data[0].ext_id, 1);
+    assert_int_equal(ts.done.data[0].num_ops, 2);
+    assert_int_equal(ts.done.data[0].ops[1].key, 2);            /* key 3 is the third key seen: id 2 */
+    assert_int_equal(ts.done.data[0].ops[1].line, 3);
+    assert_int_equal(ts.done.data[1].ext_id, 2);
+    assert_int_equal(ts.done.data[1].num_ops, 1);
+    assert_int_equal(text_stream_read(&ts), 3);
+    assert_int_equal(ts.completed, 2);
+    /* then txn 1, complete, grows: refused, and the stream stays failed */
+    const char *more = "w(1,1,1,1)\nw(2,1,1,2)\nw(3,1,1,1)\nw(1,2,1,3)\nr(2,1,1,1)\n";
+    ic_error err;
+    ic_error_clear(&err);
+    assert_int_equal(text_stream_feed(&ts, more, 0, strlen(more), &err), 0);
+    assert_int_equal(text_stream_feed(&ts, more, 0, strlen(more), &err), 0);
+    text_stream_free(&ts);
+    /* a complete transaction in another session; an open one in another session */
+    text_stream_init(&ts, "t.txt");
+    assert_int_equal(feed_text(&ts, "w(1,1,1,1)\nw(1,2,1,2)\nr(1,1,2,1)\n"), 0);
+    text_stream_free(&ts);
+    text_stream_init(&ts, "t.txt");
+    assert_int_equal(feed_text(&ts, "w(1,1,1,1)\nw(1,2,2,2)\nr(1,1,1,2)\n"), 0);
+    text_stream_free(&ts);
+    /* at the end every open transaction completes, in session order */
+    text_stream_init(&ts, "t.txt");
+    assert_int_equal(feed_text(&ts, "w(1,1,1,1)\nw(1,2,2,2)\nw(1,3,1,3)\nr(1,2,2,2)\n"), 1);
+    assert_int_equal(ts.done.len, 1);
+    assert_int_equal(ts.done.data[0].ext_id, 1);
+    assert_int_equal(text_stream_finish(&ts), 1);
+    assert_int_equal(ts.done.len, 2);
+    assert_int_equal(ts.done.data[0].ext_id, 3);
+    assert_int_equal(ts.done.data[1].ext_id, 2);
+    assert_int_equal(ts.done.data[1].num_ops, 2);
+    assert_int_equal(ts.completed, 3);
+    text_stream_free(&ts);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chunks_match_one_shot),
         cmocka_unit_test(test_errors_as_batch),
+        cmocka_unit_test(test_reader_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

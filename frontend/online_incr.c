@@ -1462,6 +1462,12 @@ int incr_version_order(const incr_check *ic, const history *h, int level, versio
 int incr_drop_engines(incr_check *ic) {
     if (ic->dropped) return 1;
     if (ic->fallback || (!ic->om_off && !om_holds(&ic->om))) return 0;
+    /* one bit a variable says what model_before read only if the solver's
+     * model assigns every variable (it does after a solve): else keep all */
+    for (int l = 0; ic->om_off && l < 2; l++)
+        if (ic->lv[l].on)
+            for (int v = 1, nv = gsat_num_vars(ic->lv[l].s); v <= nv; v++)
+                if (gsat_value(ic->lv[l].s, v) == 0) return 0;
     for (int l = 0; l < 2; l++) {
         ilevel *L = &ic->lv[l];
         if (!L->on) continue;

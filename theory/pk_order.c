@@ -375,7 +375,7 @@ static void merge_block(pk_order *pk, int side, int b, const uint32_t *add, uint
     uint32_t *st = f->start + (size_t)b * ((size_t)nodes + 1);
     size_t total = (size_t)k->len + k->pending;
     if (add) for (int i = 0; i < last; i++) total += add[i];
-    assert(total < UINT32_MAX);
+    if (total >= UINT32_MAX) xalloc_fail(SIZE_MAX);   /* a block's arcs are counted in 32 bits (unreachable in practice) */
     int *arcs = total ? xmalloc(total * sizeof *arcs) : NULL;
     uint32_t at = 0, listed = 0;
     for (int i = 0; i < nodes; i++) {

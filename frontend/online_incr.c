@@ -746,12 +746,17 @@ static uint64_t wr_hash(uint32_t key, int64_t value) {
     return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
 }
 
-/* The write of value to key in table t (mask m), or NONE. */
-static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m, uint32_t key, int64_t value) {
-    for (uint64_t i = wr_hash(key, value) & m;; i = (i + 1) & m) {
+/* The write of value to key in table t (mask m), or NONE; *slot (if
+ * given) gets where the probe ended: that write's slot or the empty one. */
+static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m, uint32_t key, int64_t value,
+                            uint64_t *slot) {
+    uint64_t i = wr_hash(key, value) & m;
+    for (;; i = (i + 1) & m) {
         uint32_t op = t[i];
-        if (!op) return NONE;
-        if (wop_is(&ic->wops.data[op - 1], key, value)) return op - 1;
+        if (!op || wop_is(&ic->wops.data[op - 1], key, value)) {
+            if (slot) *slot = i;
+            return op ? op - 1 : NONE;
+        }
     }
 }
 
@@ -760,8 +765,8 @@ static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m,
  * found there is in no other: a moved one would be in the new). */
 static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
     if (!ic->wslots) return NONE;
-    uint32_t op = wtable_find(ic, ic->wslots, ic->wmask, key, value);
-    if (op == NONE && ic->wold) op = wtable_find(ic, ic->wold, ic->woldmask, key, value);
+    uint32_t op = wtable_find(ic, ic->wslots, ic->wmask, key, value, NULL);
+    if (op == NONE && ic->wold) op = wtable_find(ic, ic->wold, ic->woldmask, key, value, NULL);
     return op;
 }
 
@@ -795,9 +800,9 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
         ic->wmove_end = ic->wold ? ic->wlen : 0;
     }
     wtable_move(ic, 4);
-    if (writer_op(ic, key, value) != NONE) return NONE;
-    uint64_t i = wr_hash(key, value) & ic->wmask;
-    while (ic->wslots[i]) i = (i + 1) & ic->wmask;
+    uint64_t i;                  /* one probe of the new table: the match, or the slot for the new write */
+    if (wtable_find(ic, ic->wslots, ic->wmask, key, value, &i) != NONE ||
+        (ic->wold && wtable_find(ic, ic->wold, ic->woldmask, key, value, NULL) != NONE)) return NONE;
     iwop w = { key, txn | (over ? WOP_OVER : 0), NONE, (uint32_t)(uint64_t)value, (uint32_t)((uint64_t)value >> 32) };
     uint32_t at = (uint32_t)ic->wops.len;
     vec_push(ic->wops, w);

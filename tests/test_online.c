@@ -700,6 +700,29 @@ static void test_txn_id_twice(void **state) {
     incr_free(ic);
 }
 
+/* A value written twice to one key makes the incremental path fall back,
+ * wherever the first write sits in the write index: the index starts at 16
+ * slots and doubles as n grows, so for some n the first write is still in
+ * the old table, waiting to be moved, when the second one comes. */
+static void test_value_written_twice(void **state) {
+    (void)state;
+    for (uint32_t n = 1; n <= 300; n++)
+        for (uint32_t first = 0; first < n; first += n / 2 + 1) {
+            incr_check *ic = incr_new(1, 0);
+            incr_add_key(ic, 7);
+            for (uint32_t i = 0; i < n; i++) {
+                incr_op w = { OP_WRITE, 0, (int64_t)i + 1, i + 1 };
+                incr_txn t = { (int64_t)i + 1, 1, TXN_COMMITTED, &w, 1 };
+                assert_true(incr_add_txn(ic, &t));
+            }
+            incr_op again = { OP_WRITE, 0, (int64_t)first + 1, n + 1 };
+            incr_txn t = { (int64_t)n + 1, 1, TXN_COMMITTED, &again, 1 };
+            assert_false(incr_add_txn(ic, &t));
+            assert_non_null(strstr(incr_why(ic), "written twice"));
+            incr_free(ic);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simulator_prefixes),
@@ -712,6 +735,7 @@ int main(void) {
         cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_order_against_arrival),
         cmocka_unit_test(test_txn_id_twice),
+        cmocka_unit_test(test_value_written_twice),
         cmocka_unit_test(test_list_prefixes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

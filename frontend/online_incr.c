@@ -280,7 +280,24 @@ const incr_stats *incr_get_stats(const incr_check *ic) { return &ic->st; }
 
 /* ---- the graph ------------------------------------------------------- */
 
+static int decided(const incr_check *ic, uint32_t e, uint32_t d);
+
+/* Give the edge a -kind-> b under lit (0: always on) to each level's graph
+ * and the kept model.  An always-on RW edge whose ends are already joined
+ * over SO and WR edges (decided(a, b): a path, see below) is left out: a
+ * cycle through it has one through the path, so acyclicity, every model
+ * and every cycle the engine finds are the same (each made of edges that
+ * are given, all real dependencies).  In the SI split graph the path is
+ * start(a) -> commit(a) ~> start(b) -> commit(b), the edge start(a) ->
+ * commit(b).  The SO and WR edges the path would take are given or, if
+ * left out (add_txn), joined by a path of earlier ones in turn.  Half the
+ * edges of a clean stream: at 200k transactions 0.74M of the 0.91M
+ * always-on RW edges. */
 static void edge(incr_check *ic, dep_kind kind, uint32_t a, uint32_t b, int lit) {
+    if (!lit && kind == DEP_RW && a != 0 && a < b && decided(ic, a, b)) {   /* INIT reaches by convention, not a path */
+        ic->st.implied++;
+        return;
+    }
     for (int l = 0; l < 2; l++) {
         ilevel *L = &ic->lv[l];
         if (!L->on) continue;
@@ -1187,8 +1204,21 @@ static int add_txn(incr_check *ic, uint32_t id) {
     }
     if (prev != NONE) edge(ic, DEP_SO, prev, g, 0);
     if (next != NONE) edge(ic, DEP_SO, g, next, 0);
-    for (size_t i = 0; i < ic->reads.len; i++)
-        if (ic->reads.data[i].src != 0) edge(ic, DEP_WR, ic->txns.data[ic->reads.data[i].src].g, g, 0);
+    for (size_t i = 0; i < ic->reads.len; i++) {
+        /* A WR edge from a writer that g's session predecessor already has
+         * as an ancestor (or is: the SO edge) is implied by that path and
+         * the SO edge, and so is a second one from the same writer (two
+         * keys read from it): left out (edge() says why that is exact);
+         * four in five WR edges of a clean stream.  Not decided(src, g):
+         * g's summary holds src through this very edge. */
+        uint32_t src = ic->reads.data[i].src;
+        if (src == 0) continue;
+        uint32_t sg = ic->txns.data[src].g;
+        int implied = prev != NONE && (sg == prev || decided(ic, sg, prev));
+        for (size_t j = 0; j < i && j < 64 && !implied; j++) implied = ic->reads.data[j].src == src;
+        if (implied) ic->st.implied++;
+        else edge(ic, DEP_WR, sg, g, 0);
+    }
     for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g, ic->writes.data[i].op);
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;

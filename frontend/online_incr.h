@@ -52,6 +52,7 @@ typedef struct incr_stats {
     uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */
     uint64_t rw_covered;         /* RW edges of new readers left out: another successor reaches their target */
+    uint64_t implied;            /* always-on WR and RW edges left out: a path of given SO and WR edges joins their ends (online_incr.c, edge) */
     uint64_t solves;             /* engine solves (per level) */
     uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
     uint64_t op_blocks_freed;    /* blocks of stored operations freed (needed no more: online_incr.c, iop) */

@@ -336,10 +336,10 @@ int cli_follow(const char *path, const follow_options *o, const load_options *lo
             fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
                     PRIu64 " decided by reachability (%" PRIu64 " of them skipped behind a key's pivot), %" PRIu64
                     " variables (%" PRIu64 " fixed by new readers), %" PRIu64
-                    " edges (%" PRIu64 " RW edges of readers covered by another), %" PRIu64 " checks answered by the kept model, %"
+                    " edges (%" PRIu64 " RW edges of readers covered by another, %" PRIu64 " WR/RW edges implied by a path), %" PRIu64 " checks answered by the kept model, %"
                     PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_skipped, is->pairs_var,
                     is->pairs_pruned,
-                    is->edges, is->rw_covered, is->kept_model, is->solves);
+                    is->edges, is->rw_covered, is->implied, is->kept_model, is->solves);
         }
         fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
                 t_parse, t_check, t_check_max, slow_checks, FOLLOW_SLOW_CHECK * 1000);

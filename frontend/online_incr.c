@@ -114,13 +114,16 @@ typedef struct isess {
 
 typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
-/* arr: arrival number on its key (INIT 0).  Its readers and pairs are
- * chains through two pools (rhead/phead the latest added, NONE: none; the
- * order is of no account: each reader, each pair is handled on its own),
- * not two small vectors per writer: 4M writers at 1M transactions were 8M
- * allocations, 32 bytes of vector headers per writer, and the frees at the
- * end.  20 bytes (no tails to append at, no reader count: 48 MB at 1M). */
-typedef struct iwriter { uint32_t g, key, arr, rhead, phead; } iwriter;
+/* A writer: its node g, which also orders the writers of a key by arrival
+ * (new_writer runs as its node is made, nodes numbered as made; INIT's is
+ * 0), so no arrival number is kept; its key is known to every caller.  Its
+ * readers and pairs are chains through two pools (rhead/phead the latest
+ * added, NONE: none; the order is of no account: each reader, each pair is
+ * handled on its own), not two small vectors per writer: 4M writers at 1M
+ * transactions were 8M allocations, 32 bytes of vector headers per writer,
+ * and the frees at the end.  12 bytes (no tails to append at, no reader
+ * count, no key, no arrival number: 50 MB at 1M, was 84). */
+typedef struct iwriter { uint32_t g, rhead, phead; } iwriter;
 typedef struct rlink { uint32_t r, next; } rlink;                    /* a reader, the next of its writer's */
 typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a pair (ipair), the next of its writer's */
 /* The writers of a key on one session, in session order, with their nodes'
@@ -128,22 +131,24 @@ typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a p
  * last one (no look into the list when the whole session is decided before
  * a new writer); the list itself (ks_list) is last alone when n is 1, else
  * n entries at `at` in the shared arena wsa (room for the next power of two;
- * last repeats the final one); last_arr: the latest arrival among them;
+ * last repeats the final one); last_g: the node of the latest arrival
+ * among them (iwriter: nodes order the arrivals);
  * nret: the first nret are retired (see the key's frontier).  28 bytes an
  * entry and no allocation of its own: at 1M transactions 3.0M entries hold
  * 4.0M writers, where a vector each (its header, a malloc chunk) and the
  * sessions' ids in a second array per key took 162 MB for 32 MB of writers. */
 typedef struct iws { uint32_t w, seq; } iws;   /* a writer and its node's sequence number */
-typedef struct ikey_sess { uint32_t sess, n, nret, last_arr, at; iws last; } ikey_sess;
-/* narr: writers arrived (INIT excluded); pivot_g, pivot_arr: the latest writer
- * that every writer arrived before it was decided before (NONE: none yet).
+typedef struct ikey_sess { uint32_t sess, n, nret, last_g, at; iws last; } ikey_sess;
+/* last_g: the node of the latest writer to arrive (0: INIT alone); pivot_g:
+ * the latest writer that every writer arrived before it was decided before
+ * (NONE: none yet).
  * by_sess[0, nret_sess) are wholly retired (nret = n), the others are not.
  * nretw: retired writers; top: the retired writers no other retired writer
  * is decided after (every retired writer is one of them or decided before
  * one) */
 typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
-    uint32_t init_w, narr, pivot_g, pivot_arr, nret_sess, nretw;
+    uint32_t init_w, last_g, pivot_g, nret_sess, nretw;
     vec_u32 top;
     VEC(ikey_sess) by_sess;      /* grown by half again (its spare room is resident) */
 } ikey;
@@ -329,9 +334,9 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     return x->seq && c != NONE && e < d && reach_reaches(ic->reach, d, y->sess, y->seq, c, x->seq);
 }
 
-/* A writer record for node g's final write wop (in wops; NONE: INIT's) of key. */
-static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t key, uint32_t wop) {
-    iwriter w = { g, key, 0, NONE, NONE };
+/* A writer record for node g's final write wop (in wops; NONE: INIT's). */
+static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t wop) {
+    iwriter w = { g, NONE, NONE };
     vec_push(ic->writers, w);
     uint32_t id = (uint32_t)ic->writers.len - 1;
     if (wop != NONE) ic->wops.data[wop].rec = id;
@@ -473,11 +478,10 @@ static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
 /* Writer d (graph node g) of key joins: every pair with an earlier writer
  * is decided or gets a variable. */
 static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
-    uint32_t d = new_writer_rec(ic, g, key, op);
+    uint32_t d = new_writer_rec(ic, g, op);
     ic->st.writers++;
     ikey *K = &ic->keys.data[key];
-    uint32_t arr = ++K->narr;
-    ic->writers.data[d].arr = arr;
+    K->last_g = g;
     uint32_t sess = ic->nodes.data[g].sess;
     size_t mi = 0;
     while (mi < K->by_sess.len && K->by_sess.data[mi].sess != sess) mi++;
@@ -505,7 +509,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
     uint32_t p = at > 0 ? ks_list(ic, mine)[at - 1].w : NONE;
     iws nw = { d, ic->nodes.data[g].seq };
     ks_insert(ic, mine, at, nw);
-    mine->last_arr = arr;
+    mine->last_g = g;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     /* The frontier (file comment): when d's session is in and no
@@ -523,7 +527,6 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
      * own session is (its last arrival is the pivot or later), so INV for
      * pivot < d is established below as for any writer. */
     const int pivot_ok = K->pivot_g != NONE && decided(ic, K->pivot_g, g);
-    const uint32_t pivot_arr = K->pivot_arr;
     int all_before = 1;                          /* every earlier writer is decided before d: d becomes the pivot */
     size_t nsess = K->by_sess.len;
     int other_before = fast && K->nretw > 0;     /* a writer other than INIT is decided before d */
@@ -553,7 +556,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             }
             continue;
         }
-        if (pivot_ok && si < nsess && K->by_sess.data[si].last_arr < pivot_arr) {
+        if (pivot_ok && si < nsess && K->by_sess.data[si].last_g < K->pivot_g) {
             ic->st.pairs_decided += K->by_sess.data[si].n - jr;
             ic->st.pairs_skipped += K->by_sess.data[si].n - jr;
             other_before = 1;                    /* a by_sess entry holds a writer */
@@ -678,13 +681,13 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
         }
     }
     vec_clear(ic->succ);
-    if (all_before) { K->pivot_g = g; K->pivot_arr = arr; }
+    if (all_before) K->pivot_g = g;
 }
 
 /* Reader r (graph node) of writer w joins: RW edges to every writer after
  * w, under the pair variables w has, and to w's first decided successor
  * on each session (INV). */
-static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
+static void new_reader(incr_check *ic, uint32_t key, uint32_t w, uint32_t r) {
     push_reader(ic, w, r);
     uint32_t a = ic->writers.data[w].g;
     for (uint32_t i = ic->writers.data[w].phead; i != NONE; i = ic->ppool.data[i].next) {
@@ -702,22 +705,21 @@ static void new_reader(incr_check *ic, uint32_t w, uint32_t r) {
             ic->st.pairs_pruned++;
         } else edge(ic, DEP_RW, r, og, pr.lit);
     }
-    const ikey *K = &ic->keys.data[ic->writers.data[w].key];
+    const ikey *K = &ic->keys.data[key];
     const inode *an = &ic->nodes.data[a];
     uint32_t ca = a == 0 ? NONE : ic->sess.data[an->sess].chain;
-    const uint32_t warr = ic->writers.data[w].arr;
     /* With no late transaction, a writer decided after a arrived after a
      * (its ancestor summary, or its order label, was fixed when it arrived,
      * before a's sequence number or label existed): a session with no later
      * arrival has none, and when w is the key's latest arrival no session
      * has one. */
-    const size_t nks = !ic->late && a != 0 && warr == K->narr ? 0 : K->by_sess.len;
+    const size_t nks = !ic->late && a != 0 && a == K->last_g ? 0 : K->by_sess.len;
     for (size_t ki = 0; ki < nks; ki++) {
         const ikey_sess *ks = &K->by_sess.data[ki];
         const uint32_t ksess = ks->sess;
         const iws *kl = ks_list(ic, ks);
         size_t j = 0;
-        if (!ic->late && a != 0 && ks->last_arr <= warr) continue;
+        if (!ic->late && a != 0 && ks->last_g <= a) continue;
         if (!ic->late && a != 0 && (ksess == an->sess || (an->seq && ca != NONE))) {
             /* "decided after a" is monotone along the session (its order
              * labels, or its ancestor summaries, only grow): the first one
@@ -913,7 +915,7 @@ static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     n.pivot_g = NONE;
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
-    ic->keys.data[k].init_w = new_writer_rec(ic, 0, k, NONE);
+    ic->keys.data[k].init_w = new_writer_rec(ic, 0, NONE);
     vec_push(ic->stamp, 0u);
     vec_push(ic->own, 0);
     vec_push(ic->ext_val, 0);
@@ -1224,7 +1226,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
         uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;
         uint32_t w = src == 0 ? ic->keys.data[k].init_w : ic->wops.data[op].rec;
         if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
-        new_reader(ic, w, g);
+        new_reader(ic, k, w, g);
     }
     return 1;
 }

@@ -131,24 +131,24 @@ typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a p
  * last one (no look into the list when the whole session is decided before
  * a new writer); the list itself (ks_list) is last alone when n is 1, else
  * n entries at `at` in the shared arena wsa (room for the next power of two;
- * last repeats the final one); last_g: the node of the latest arrival
- * among them (iwriter: nodes order the arrivals);
- * nret: the first nret are retired (see the key's frontier).  28 bytes an
- * entry and no allocation of its own: at 1M transactions 3.0M entries hold
- * 4.0M writers, where a vector each (its header, a malloc chunk) and the
- * sessions' ids in a second array per key took 162 MB for 32 MB of writers. */
+ * last repeats the final one); nret: the first nret are retired (see the
+ * key's frontier).  The latest arrival among them is not kept
+ * (ks_latest).  24 bytes an entry and no allocation of its own: at 1M
+ * transactions 3.0M entries hold 4.0M writers, where a vector each (its
+ * header, a malloc chunk) and the sessions' ids in a second array per key
+ * took 162 MB for 32 MB of writers. */
 typedef struct iws { uint32_t w, seq; } iws;   /* a writer and its node's sequence number */
-typedef struct ikey_sess { uint32_t sess, n, nret, last_g, at; iws last; } ikey_sess;
-/* last_g: the node of the latest writer to arrive (0: INIT alone); pivot_g:
- * the latest writer that every writer arrived before it was decided before
- * (NONE: none yet).
+typedef struct ikey_sess { uint32_t sess, n, nret, at; iws last; } ikey_sess;
+/* last_g: the node of the latest writer to arrive (0: INIT alone); pivot_g,
+ * pivot_w: the latest writer (node, record) that every writer arrived
+ * before it was decided before (NONE: none yet).
  * by_sess[0, nret_sess) are wholly retired (nret = n), the others are not.
  * nretw: retired writers; top: the retired writers no other retired writer
  * is decided after (every retired writer is one of them or decided before
  * one) */
 typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
-    uint32_t init_w, last_g, pivot_g, nret_sess, nretw;
+    uint32_t init_w, last_g, pivot_g, pivot_w, nret_sess, nretw;
     vec_u32 top;
     VEC(ikey_sess) by_sess;      /* grown by half again (its spare room is resident) */
 } ikey;
@@ -382,6 +382,18 @@ static inline const iws *ks_list(const incr_check *ic, const ikey_sess *ks) {
     return ks->n >= 2 ? ic->wsa.data + ks->at : &ks->last;
 }
 
+/* The latest writer to arrive among ks's (its record: records, made as
+ * their writers arrive, order a key's arrivals; INIT's, made with the key,
+ * comes first): the last one, unless a late transaction came (it may be
+ * inserted before the end). */
+static inline uint32_t ks_latest(const incr_check *ic, const ikey_sess *ks) {
+    if (!ic->late) return ks->last.w;
+    const iws *l = ks_list(ic, ks);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < ks->n; i++) if (l[i].w > m) m = l[i].w;
+    return m;
+}
+
 /* Insert nw at position at (<= n) of ks's list. */
 static void ks_insert(incr_check *ic, ikey_sess *ks, uint32_t at, iws nw) {
     uint32_t n = ks->n;
@@ -509,7 +521,6 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
     uint32_t p = at > 0 ? ks_list(ic, mine)[at - 1].w : NONE;
     iws nw = { d, ic->nodes.data[g].seq };
     ks_insert(ic, mine, at, nw);
-    mine->last_g = g;
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     /* The frontier (file comment): when d's session is in and no
@@ -556,7 +567,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
             }
             continue;
         }
-        if (pivot_ok && si < nsess && K->by_sess.data[si].last_g < K->pivot_g) {
+        if (pivot_ok && si < nsess && ks_latest(ic, &K->by_sess.data[si]) < K->pivot_w) {
             ic->st.pairs_decided += K->by_sess.data[si].n - jr;
             ic->st.pairs_skipped += K->by_sess.data[si].n - jr;
             other_before = 1;                    /* a by_sess entry holds a writer */
@@ -681,7 +692,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
         }
     }
     vec_clear(ic->succ);
-    if (all_before) K->pivot_g = g;
+    if (all_before) { K->pivot_g = g; K->pivot_w = d; }
 }
 
 /* Reader r (graph node) of writer w joins: RW edges to every writer after
@@ -719,7 +730,7 @@ static void new_reader(incr_check *ic, uint32_t key, uint32_t w, uint32_t r) {
         const uint32_t ksess = ks->sess;
         const iws *kl = ks_list(ic, ks);
         size_t j = 0;
-        if (!ic->late && a != 0 && ks->last_g <= a) continue;
+        if (!ic->late && a != 0 && ks_latest(ic, ks) <= w) continue;
         if (!ic->late && a != 0 && (ksess == an->sess || (an->seq && ca != NONE))) {
             /* "decided after a" is monotone along the session (its order
              * labels, or its ancestor summaries, only grow): the first one

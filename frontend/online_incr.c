@@ -83,7 +83,7 @@ typedef struct itxn {
  * They are kept in blocks, a block freed once all of its transactions are
  * past that: at 1M transactions the 8M operations were 224 MB for good.
  * What later transactions still look up, each successful write's key,
- * value and transaction, stays in wops (20 bytes a write).
+ * value and transaction, stays in wops (16 bytes a write).
  * A stored operation: kind, op_kind with OP_FAILED / OP_OVERWRITTEN; link,
  * a write's entry in wops, a read's write there once settling found it
  * (values are written once), else NONE. */
@@ -94,14 +94,17 @@ typedef struct iop { int64_t value; uint32_t key, line, link; uint8_t kind; } io
 typedef struct opblock { iop *ops; uint32_t start, len, cap, pending, last_settle; } opblock;
 /* A successful write: txn, its transaction, with WOP_OVER set when it is
  * overwritten in it (a read of it is intermediate); rec, its writer record
- * once it took part (NONE); the value in two halves (20 bytes, not 24). */
-typedef struct iwop { uint32_t key, txn, rec, vlo, vhi; } iwop;
-#define WOP_OVER 0x80000000u            /* transaction ids stay below (store_txn) */
-static inline uint32_t wop_txn(const iwop *w) { return w->txn & ~WOP_OVER; }
-static inline int wop_is(const iwop *w, uint32_t key, int64_t value) {
-    return w->key == key && w->vlo == (uint32_t)(uint64_t)value && w->vhi == (uint32_t)((uint64_t)value >> 32);
-}
-static inline int64_t wop_value(const iwop *w) { return (int64_t)((uint64_t)w->vhi << 32 | w->vlo); }
+ * once it took part (NONE); vlo, the value's low half.  A value that is
+ * its low half sign-extended (most: 16 bytes a write, were 20 with the
+ * high half, 16 MB at 1M) needs no more; another one has WOP_WIDE set and
+ * its high half in the incr_check's list `wide` (by entry, sorted: entries
+ * are appended). */
+typedef struct iwop { uint32_t key, txn, rec, vlo; } iwop;
+typedef struct iwide { uint32_t at, hi; } iwide;
+#define WOP_OVER 0x80000000u            /* transaction ids stay below both (store_txn) */
+#define WOP_WIDE 0x40000000u
+static inline uint32_t wop_txn(const iwop *w) { return w->txn & ~(WOP_OVER | WOP_WIDE); }
+static inline int value_narrow(int64_t value) { return value == (int64_t)(int32_t)(uint32_t)(uint64_t)value; }
 
 typedef struct isess {
     int64_t ext;
@@ -170,6 +173,7 @@ struct incr_check {
     uint32_t nops;           /* operations stored */
     uint32_t ops_block, ops_keep;   /* OPS_BLOCK, OPS_KEEP (incr_set_ops_limits) */
     VEC(iwop) wops;          /* every successful write */
+    VEC(iwide) wide;         /* the high halves of wops' wide values (iwop) */
     /* (key, value) -> its write in wops, open addressing, slot = index + 1
      * (0: empty, so a new table is calloc's zero pages).  The table doubles
      * without a pause: the old one stays for lookups while the writes
@@ -261,7 +265,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->mval[0]); vec_free(ic->mval[1]);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
     vec_foreach(opblock, b, ic->blocks) free(b->ops);
-    vec_free(ic->blocks); vec_free(ic->wops); free(ic->wslots); free(ic->wold); vec_free(ic->cand); vec_free(ic->settle_order);
+    vec_free(ic->blocks); vec_free(ic->wops); vec_free(ic->wide); free(ic->wslots); free(ic->wold); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_free(ic->rpool); vec_free(ic->ppool);
     vec_foreach(ikey, k, ic->keys) {
         vec_free(k->by_sess); vec_free(k->top);
@@ -776,6 +780,32 @@ static uint64_t wr_hash(uint32_t key, int64_t value) {
     return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
 }
 
+/* The high half of wide entry `at` of wops (it is listed). */
+static uint32_t wide_hi(const incr_check *ic, uint32_t at) {
+    size_t lo = 0, hi = ic->wide.len;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (ic->wide.data[mid].at <= at) lo = mid;
+        else hi = mid;
+    }
+    return ic->wide.data[lo].hi;
+}
+
+/* Entry at of wops is a write of value to key. */
+static inline int wop_is(const incr_check *ic, uint32_t at, uint32_t key, int64_t value) {
+    const iwop *w = &ic->wops.data[at];
+    if (w->key != key || w->vlo != (uint32_t)(uint64_t)value) return 0;
+    if (!(w->txn & WOP_WIDE)) return value_narrow(value);
+    return !value_narrow(value) && wide_hi(ic, at) == (uint32_t)((uint64_t)value >> 32);
+}
+
+/* The value entry at of wops wrote. */
+static inline int64_t wop_value(const incr_check *ic, uint32_t at) {
+    const iwop *w = &ic->wops.data[at];
+    if (!(w->txn & WOP_WIDE)) return (int64_t)(int32_t)w->vlo;
+    return (int64_t)((uint64_t)wide_hi(ic, at) << 32 | w->vlo);
+}
+
 /* The write of value to key in table t (mask m), or NONE; *slot (if
  * given) gets where the probe ended: that write's slot or the empty one. */
 static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m, uint32_t key, int64_t value,
@@ -783,7 +813,7 @@ static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m,
     uint64_t i = wr_hash(key, value) & m;
     for (;; i = (i + 1) & m) {
         uint32_t op = t[i];
-        if (!op || wop_is(&ic->wops.data[op - 1], key, value)) {
+        if (!op || wop_is(ic, op - 1, key, value)) {
             if (slot) *slot = i;
             return op ? op - 1 : NONE;
         }
@@ -805,7 +835,7 @@ static uint32_t writer_op(const incr_check *ic, uint32_t key, int64_t value) {
 static void wtable_move(incr_check *ic, uint64_t n) {
     for (; n && ic->wmoved < ic->wmove_end; n--, ic->wmoved++) {
         const iwop *w = &ic->wops.data[ic->wmoved];
-        uint64_t j = wr_hash(w->key, wop_value(w)) & ic->wmask;
+        uint64_t j = wr_hash(w->key, wop_value(ic, (uint32_t)ic->wmoved)) & ic->wmask;
         while (ic->wslots[j]) j = (j + 1) & ic->wmask;
         ic->wslots[j] = (uint32_t)ic->wmoved + 1;
     }
@@ -833,9 +863,14 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
     uint64_t i;                  /* one probe of the new table: the match, or the slot for the new write */
     if (wtable_find(ic, ic->wslots, ic->wmask, key, value, &i) != NONE ||
         (ic->wold && wtable_find(ic, ic->wold, ic->woldmask, key, value, NULL) != NONE)) return NONE;
-    iwop w = { key, txn | (over ? WOP_OVER : 0), NONE, (uint32_t)(uint64_t)value, (uint32_t)((uint64_t)value >> 32) };
+    const int wide = !value_narrow(value);
+    iwop w = { key, txn | (over ? WOP_OVER : 0) | (wide ? WOP_WIDE : 0), NONE, (uint32_t)(uint64_t)value };
     uint32_t at = (uint32_t)ic->wops.len;
     vec_push(ic->wops, w);
+    if (wide) {
+        iwide x = { at, (uint32_t)((uint64_t)value >> 32) };
+        vec_push(ic->wide, x);
+    }
     ic->wslots[i] = at + 1;
     ic->wlen++;
     return at;
@@ -960,7 +995,7 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
     }
     isess *s = &ic->sess.data[S];
     itxn x = { ext, S, (uint32_t)s->order.len, NONE, ic->nops, n, 0, status, 0 };
-    if ((uint64_t)ic->nops + n > UINT32_MAX - 1 || id >= WOP_OVER) { fall_back(ic, "too many transactions or operations", NULL); return NONE; }
+    if ((uint64_t)ic->nops + n > UINT32_MAX - 1 || id >= WOP_WIDE) { fall_back(ic, "too many transactions or operations", NULL); return NONE; }
     vec_push(ic->txns, x);
     vec_push(s->order, id);
     vec_push(ic->cand, id);

@@ -481,6 +481,62 @@ static void test_hand_implied(void **state) {
     assert_true(st.incr_checks > 0);
 }
 
+/* Values whose low 32 bits agree (1 and 2^32 + 1, -1 and 2^32 - 1): the
+ * write index keeps the low half, and the high half only for a value that
+ * is not its low half sign-extended (online_incr.c, iwop), so a lookup
+ * that compared the low halves only would take one for the other — a
+ * "value written twice" fallback, or a read given the wrong writer. */
+static void test_wide_values(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const char *clean[] = { "1 wa1", "2 ra1 wa4294967297", "1 ra4294967297 wb-1", "2 rb-1 wb4294967295",
+                            "3 rb4294967295 wc-4294967296", "3 rc-4294967296" };
+    hand_stream(clean, 6, &st);
+    assert_int_equal(st.failing, 0);
+    assert_int_equal(last_incr.writers, 5);
+    /* a lost update on wide values: T2 and T3 both read T1's and write */
+    const char *lost[] = { "1 wa4294967297", "2 ra4294967297 wa-1", "3 ra4294967297 wa4294967295" };
+    hand_stream(lost, 3, &st);
+    assert_int_equal(st.failing, 1);
+    assert_int_equal(st.reported_at_first, 1);
+    /* a read of 1 after its session read 2^32 + 1, which overwrote 1: stale
+     * (T4 -RW-> T2 -WR-> T3 -SO-> T4) */
+    const char *stale[] = { "1 wa1", "2 ra1 wa4294967297", "3 ra4294967297", "3 ra1" };
+    hand_stream(stale, 4, &st);
+    assert_int_equal(st.failing, 2);
+    assert_int_equal(st.reported_at_first, 2);
+    /* 40 writes of a sharing their low half (1 + i 2^32), and of b negative
+     * narrow values, through table doublings (16 slots first): each insert
+     * and read probes past entries of the same key and low half (a lookup
+     * that did not compare the high halves falls back), and the moves into
+     * a doubled table hash each value again (a negative one read back
+     * without its sign would not be found: its reader would wait) */
+    static char buf[40][64];
+    const char *many[40];
+    for (int i = 0; i < 40; i++) {
+        int64_t a = 1 + ((int64_t)i << 32);
+        if (i == 0) snprintf(buf[i], sizeof buf[i], "1 wa%" PRId64 " wb%d", a, -(i + 1));
+        else snprintf(buf[i], sizeof buf[i], "1 ra%" PRId64 " rb%d wa%" PRId64 " wb%d", a - ((int64_t)1 << 32), -i, a, -(i + 1));
+        many[i] = buf[i];
+    }
+    hand_stream(many, 40, &st);
+    assert_int_equal(st.failing, 2);
+    assert_int_equal(st.waited, 0);
+    assert_int_equal(last_incr.txns_in_graph, 40);
+    /* 20 keys written with negative values, then read by another session,
+     * after the doublings moved them */
+    for (int i = 0; i < 40; i++) {
+        snprintf(buf[i], sizeof buf[i], "%d %c%c%d", i < 20 ? 1 : 2, i < 20 ? 'w' : 'r', 'a' + i % 20, -(i % 20 + 1));
+        many[i] = buf[i];
+    }
+    hand_stream(many, 40, &st);
+    assert_int_equal(st.failing, 2);
+    assert_int_equal(st.waited, 0);
+    assert_int_equal(last_incr.txns_in_graph, 40);
+    assert_int_equal(st.histories, 5);
+    assert_int_equal(st.fell_back, 0);
+}
+
 /* Streams around the frontier (online_incr.c: a writer every session in
  * it reaches is retired, and new writers of in sessions leave it out,
  * giving its readers' RW edges through the key's top writers): in each, the
@@ -783,6 +839,7 @@ int main(void) {
         cmocka_unit_test(test_hand_pivot),
         cmocka_unit_test(test_hand_frontier),
         cmocka_unit_test(test_hand_implied),
+        cmocka_unit_test(test_wide_values),
         cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_order_against_arrival),
         cmocka_unit_test(test_txn_id_twice),

@@ -153,7 +153,7 @@ typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
     uint32_t init_w, last_g, pivot_g, pivot_w, nret_sess, nretw;
     vec_u32 top;
-    VEC(ikey_sess) by_sess;      /* grown by half again (its spare room is resident) */
+    VEC(ikey_sess) by_sess;      /* grown by a quarter (its spare room is resident: at 1M 17% of 86 MB by half) */
 } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 
@@ -503,7 +503,7 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
     while (mi < K->by_sess.len && K->by_sess.data[mi].sess != sess) mi++;
     if (mi == K->by_sess.len) {
         if (K->by_sess.len == K->by_sess.cap) {
-            K->by_sess.cap = K->by_sess.cap < 4 ? 4 : K->by_sess.cap + K->by_sess.cap / 2;
+            K->by_sess.cap = K->by_sess.cap < 4 ? 4 : K->by_sess.cap + K->by_sess.cap / 4;
             K->by_sess.data = xrealloc(K->by_sess.data, K->by_sess.cap * sizeof *K->by_sess.data);
         }
         ikey_sess n;

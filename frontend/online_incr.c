@@ -83,7 +83,7 @@ typedef struct itxn {
  * They are kept in blocks, a block freed once all of its transactions are
  * past that: at 1M transactions the 8M operations were 224 MB for good.
  * What later transactions still look up, each successful write's key,
- * value and transaction, stays in wops (16 bytes a write).
+ * value and transaction, stays in wops (12 bytes a write).
  * A stored operation: kind, op_kind with OP_FAILED / OP_OVERWRITTEN; link,
  * a write's entry in wops, a read's write there once settling found it
  * (values are written once), else NONE. */
@@ -93,13 +93,15 @@ typedef struct iop { int64_t value; uint32_t key, line, link; uint8_t kind; } io
  * the last of them became done. */
 typedef struct opblock { iop *ops; uint32_t start, len, cap, pending, last_settle; } opblock;
 /* A successful write: txn, its transaction, with WOP_OVER set when it is
- * overwritten in it (a read of it is intermediate); rec, its writer record
- * once it took part (NONE); vlo, the value's low half.  A value that is
- * its low half sign-extended (most: 16 bytes a write, were 20 with the
- * high half, 16 MB at 1M) needs no more; another one has WOP_WIDE set and
- * its high half in the incr_check's list `wide` (by entry, sorted: entries
- * are appended). */
-typedef struct iwop { uint32_t key, txn, rec, vlo; } iwop;
+ * overwritten in it (a read of it is intermediate); vlo, the value's low
+ * half.  A value that is its low half sign-extended (most: 12 bytes a
+ * write, were 20 with the high half and the writer record, 32 MB at 1M)
+ * needs no more; another one has WOP_WIDE set and its high half in the
+ * incr_check's list `wide` (by entry, sorted: entries are appended).  A
+ * transaction's writes are consecutive entries, and its writer records
+ * (made when it joins, for the entries without WOP_OVER, in entry order)
+ * consecutive records from its node's first_rec: wop_rec. */
+typedef struct iwop { uint32_t key, txn, vlo; } iwop;
 typedef struct iwide { uint32_t at, hi; } iwide;
 #define WOP_OVER 0x80000000u            /* transaction ids stay below both (store_txn) */
 #define WOP_WIDE 0x40000000u
@@ -115,7 +117,9 @@ typedef struct isess {
     vec_u32 order;           /* its transactions (stable ids), in session order */
 } isess;
 
-typedef struct inode { uint32_t txn, sess, seq; uint64_t ord; } inode;
+/* first_rec: the writer record of its first final write (wop_rec; in the
+ * padding before ord) */
+typedef struct inode { uint32_t txn, sess, seq, first_rec; uint64_t ord; } inode;
 typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer before other */
 /* A writer: its node g, which also orders the writers of a key by arrival
  * (new_writer runs as its node is made, nodes numbered as made; INIT's is
@@ -156,6 +160,10 @@ typedef struct ikey {
     VEC(ikey_sess) by_sess;      /* grown by a quarter (its spare room is resident: at 1M 17% of 86 MB by half) */
 } ikey;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
+/* the sizes the comments above count on (a field added by mistake would
+ * cost tens of MB at 1M transactions) */
+_Static_assert(sizeof(iwop) == 12 && sizeof(iwriter) == 12 && sizeof(ikey_sess) == 24 && sizeof(inode) == 24,
+               "online_incr's per-write, per-writer and per-node records");
 
 typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read, in wops (NONE: INIT) */
 typedef struct final_write { uint32_t key, op; } final_write;   /* op: in wops */
@@ -249,7 +257,7 @@ incr_check *incr_new(int want_si, int want_ser) {
     om_add_txn(&ic->om);                                  /* INIT */
     itxn init = { 0, NONE, 0, 0, 0, 0, 1, TXN_COMMITTED, 1 };
     vec_push(ic->txns, init);
-    inode n0 = { 0, NONE, 0, 0 };
+    inode n0 = { 0, NONE, 0, NONE, 0 };
     vec_push(ic->nodes, n0);
     ic->reach = reach_new();
     for (int c = 0; c < 32; c++) ic->wsa_free[c] = NONE;
@@ -338,13 +346,24 @@ static int decided(const incr_check *ic, uint32_t e, uint32_t d) {
     return x->seq && c != NONE && e < d && reach_reaches(ic->reach, d, y->sess, y->seq, c, x->seq);
 }
 
-/* A writer record for node g's final write wop (in wops; NONE: INIT's). */
-static uint32_t new_writer_rec(incr_check *ic, uint32_t g, uint32_t wop) {
+/* A writer record for node g's next final write (INIT's: g 0). */
+static uint32_t new_writer_rec(incr_check *ic, uint32_t g) {
     iwriter w = { g, NONE, NONE };
     vec_push(ic->writers, w);
-    uint32_t id = (uint32_t)ic->writers.len - 1;
-    if (wop != NONE) ic->wops.data[wop].rec = id;
-    return id;
+    return (uint32_t)ic->writers.len - 1;
+}
+
+/* The writer record of write `at` of wops: its transaction's node's first
+ * record plus the final writes before it among the transaction's
+ * (consecutive) entries; NONE for a write overwritten in its transaction,
+ * or one whose transaction has not joined. */
+static uint32_t wop_rec(const incr_check *ic, uint32_t at) {
+    const iwop *w = &ic->wops.data[at];
+    uint32_t t = wop_txn(w), g = ic->txns.data[t].g;
+    if ((w->txn & WOP_OVER) || g == NONE) return NONE;
+    uint32_t k = 0;
+    for (uint32_t j = at; j-- > 0 && wop_txn(&ic->wops.data[j]) == t;) k += !(ic->wops.data[j].txn & WOP_OVER);
+    return ic->nodes.data[g].first_rec + k;
 }
 
 /* Reader r (a node) of writer w, at the head of its chain. */
@@ -493,8 +512,8 @@ static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
 
 /* Writer d (graph node g) of key joins: every pair with an earlier writer
  * is decided or gets a variable. */
-static void new_writer(incr_check *ic, uint32_t key, uint32_t g, uint32_t op) {
-    uint32_t d = new_writer_rec(ic, g, op);
+static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
+    uint32_t d = new_writer_rec(ic, g);
     ic->st.writers++;
     ikey *K = &ic->keys.data[key];
     K->last_g = g;
@@ -864,7 +883,7 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
     if (wtable_find(ic, ic->wslots, ic->wmask, key, value, &i) != NONE ||
         (ic->wold && wtable_find(ic, ic->wold, ic->woldmask, key, value, NULL) != NONE)) return NONE;
     const int wide = !value_narrow(value);
-    iwop w = { key, txn | (over ? WOP_OVER : 0) | (wide ? WOP_WIDE : 0), NONE, (uint32_t)(uint64_t)value };
+    iwop w = { key, txn | (over ? WOP_OVER : 0) | (wide ? WOP_WIDE : 0), (uint32_t)(uint64_t)value };
     uint32_t at = (uint32_t)ic->wops.len;
     vec_push(ic->wops, w);
     if (wide) {
@@ -961,7 +980,7 @@ static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     n.pivot_g = NONE;
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
-    ic->keys.data[k].init_w = new_writer_rec(ic, 0, NONE);
+    ic->keys.data[k].init_w = new_writer_rec(ic, 0);
     vec_push(ic->stamp, 0u);
     vec_push(ic->own, 0);
     vec_push(ic->ext_val, 0);
@@ -1214,7 +1233,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
     itxn *x = &ic->txns.data[id];
     isess *s = &ic->sess.data[x->sess];
     uint32_t g = (uint32_t)ic->nodes.len;
-    inode n = { id, x->sess, 0, 0 };
+    inode n = { id, x->sess, 0, NONE, 0 };
     size_t at = s->members.len;
     while (at > 0 && ic->txns.data[ic->nodes.data[s->members.data[at - 1]].txn].hpos > x->hpos) at--;
     uint32_t prev = at > 0 ? s->members.data[at - 1] : NONE;
@@ -1267,10 +1286,18 @@ static int add_txn(incr_check *ic, uint32_t id) {
         if (implied) ic->st.implied++;
         else edge(ic, DEP_WR, sg, g, 0);
     }
-    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g, ic->writes.data[i].op);
+    /* the writer records in the order of their writes' entries (wop_rec) */
+    for (size_t i = 1; i < ic->writes.len; i++) {
+        final_write fw = ic->writes.data[i];
+        size_t j = i;
+        for (; j > 0 && ic->writes.data[j - 1].op > fw.op; j--) ic->writes.data[j] = ic->writes.data[j - 1];
+        ic->writes.data[j] = fw;
+    }
+    ic->nodes.data[g].first_rec = (uint32_t)ic->writers.len;
+    for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g);
     for (size_t i = 0; i < ic->reads.len; i++) {
         uint32_t src = ic->reads.data[i].src, k = ic->reads.data[i].key, op = ic->reads.data[i].op;
-        uint32_t w = src == 0 ? ic->keys.data[k].init_w : ic->wops.data[op].rec;
+        uint32_t w = src == 0 ? ic->keys.data[k].init_w : wop_rec(ic, op);
         if (w == NONE) { fall_back(ic, "a read of a version that is not its writer's last", NULL); return 0; }
         new_reader(ic, k, w, g);
     }

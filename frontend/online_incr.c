@@ -132,7 +132,11 @@ typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer b
  * count, no key, no arrival number: 50 MB at 1M, was 84). */
 typedef struct iwriter { uint32_t g, rhead, phead; } iwriter;
 typedef struct rlink { uint32_t r, next; } rlink;                    /* a reader, the next of its writer's */
-typedef struct plink { uint32_t other; int lit; uint32_t next; } plink;   /* a pair (ipair), the next of its writer's */
+/* A pair's two links are entries 2k ("this writer before other": +x) and
+ * 2k + 1 (-x) of the pool, x = pvar0 + k (pairs are the only variables,
+ * made one per pair: checked in new_writer), so no literal is kept (8
+ * bytes, not 12: 10 MB at 1M); pair_lit gives it. */
+typedef struct plink { uint32_t other, next; } plink;   /* a pair (ipair), the next of its writer's */
 /* The writers of a key on one session, in session order, with their nodes'
  * sequence numbers (searched): sess, the session; n, how many; last, the
  * last one (no look into the list when the whole session is decided before
@@ -162,7 +166,7 @@ typedef struct ikey {
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 /* the sizes the comments above count on (a field added by mistake would
  * cost tens of MB at 1M transactions) */
-_Static_assert(sizeof(iwop) == 12 && sizeof(iwriter) == 12 && sizeof(ikey_sess) == 24 && sizeof(inode) == 24,
+_Static_assert(sizeof(iwop) == 12 && sizeof(iwriter) == 12 && sizeof(plink) == 8 && sizeof(ikey_sess) == 24 && sizeof(inode) == 24,
                "online_incr's per-write, per-writer and per-node records");
 
 typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read, in wops (NONE: INIT) */
@@ -199,6 +203,7 @@ struct incr_check {
     VEC(iwriter) writers;
     VEC(rlink) rpool;        /* the writers' reader chains */
     VEC(plink) ppool;        /* the writers' pair chains */
+    int pvar0;               /* the first pair's variable (0: no pair yet) */
     VEC(ikey) keys;
     VEC(iws) wsa;            /* the keys' writer lists of two or more (ikey_sess) */
     uint32_t wsa_free[32];   /* per room size 1 << c: a free room (its first entry's w: the next), NONE */
@@ -366,6 +371,12 @@ static uint32_t wop_rec(const incr_check *ic, uint32_t at) {
     return ic->nodes.data[g].first_rec + k;
 }
 
+/* The literal of pair link i (plink): this writer before the other. */
+static inline int pair_lit(const incr_check *ic, uint32_t i) {
+    int x = ic->pvar0 + (int)(i >> 1);
+    return i & 1 ? -x : x;
+}
+
 /* Reader r (a node) of writer w, at the head of its chain. */
 static void push_reader(incr_check *ic, uint32_t w, uint32_t r) {
     iwriter *x = &ic->writers.data[w];
@@ -375,9 +386,9 @@ static void push_reader(incr_check *ic, uint32_t w, uint32_t r) {
 }
 
 /* Pair (other, lit: w before other) of writer w, at the head of its chain. */
-static void push_pair(incr_check *ic, uint32_t w, uint32_t other, int lit) {
+static void push_pair(incr_check *ic, uint32_t w, uint32_t other) {
     iwriter *x = &ic->writers.data[w];
-    plink l = { other, lit, x->phead };
+    plink l = { other, x->phead };
     x->phead = (uint32_t)ic->ppool.len;
     vec_push(ic->ppool, l);
 }
@@ -661,6 +672,12 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                 ic->st.pairs_decided++;                                    /* d has no readers yet */
             } else {
                 int x = new_var(ic);
+                if (!ic->pvar0) ic->pvar0 = x;
+                if (x != ic->pvar0 + (int)(ic->ppool.len / 2)) {     /* pair_lit's numbering */
+                    fall_back(ic, "internal error: pair variables not consecutive", NULL);
+                    vec_clear(ic->succ);
+                    return;
+                }
                 ic->st.pairs_var++;
                 edge(ic, DEP_WW, a, g, x);
                 for (uint32_t r = ic->writers.data[e].rhead; r != NONE; r = ic->rpool.data[r].next) {
@@ -668,8 +685,8 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
                     if (rd != g) edge(ic, DEP_RW, rd, g, x);
                 }
                 edge(ic, DEP_WW, g, a, -x);
-                push_pair(ic, e, d, x);
-                push_pair(ic, d, e, -x);
+                push_pair(ic, e, d);                     /* entry 2k: x */
+                push_pair(ic, d, e);                     /* 2k + 1: -x */
             }
         }
     }
@@ -725,7 +742,7 @@ static void new_reader(incr_check *ic, uint32_t key, uint32_t w, uint32_t r) {
     push_reader(ic, w, r);
     uint32_t a = ic->writers.data[w].g;
     for (uint32_t i = ic->writers.data[w].phead; i != NONE; i = ic->ppool.data[i].next) {
-        ipair pr = { ic->ppool.data[i].other, ic->ppool.data[i].lit };
+        ipair pr = { ic->ppool.data[i].other, pair_lit(ic, i) };
         uint32_t og = ic->writers.data[pr.other].g;
         if (og == r) continue;
         if (decided(ic, og, r)) {
@@ -1479,11 +1496,10 @@ static int model_before(const incr_check *ic, int level, uint32_t a, uint32_t b)
     if (decided(ic, gb, ga)) return 0;
     for (uint32_t i = ic->writers.data[a].phead; i != NONE; i = ic->ppool.data[i].next)
         if (ic->ppool.data[i].other == b) {
-            const plink *p = &ic->ppool.data[i];
-            int v = p->lit < 0 ? -p->lit : p->lit;
-            if (ic->dropped) return ((ic->mval[level].data[v >> 3] >> (v & 7)) & 1) == (p->lit > 0);
-            if (ic->om_off) return gsat_value(ic->lv[level].s, p->lit) > 0;     /* the last solve's model */
-            return (ic->om.val[level].data[v] != 0) == (p->lit > 0);
+            const int lit = pair_lit(ic, i), v = lit < 0 ? -lit : lit;
+            if (ic->dropped) return ((ic->mval[level].data[v >> 3] >> (v & 7)) & 1) == (lit > 0);
+            if (ic->om_off) return gsat_value(ic->lv[level].s, lit) > 0;     /* the last solve's model */
+            return (ic->om.val[level].data[v] != 0) == (lit > 0);
         }
     return -1;
 }

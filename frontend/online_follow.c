@@ -331,6 +331,17 @@ static int detect(follow_parse *p, const char *data, size_t n, const char *name,
     return 1;
 }
 
+/* The text reader's question (online_text.h), put to the checker the
+ * completed transactions go to: its incremental state stores each one,
+ * writes indexed, unless it was never started, left that path (from
+ * scratch: it is gone), has a violation to explain, or reported one (then
+ * no transaction is taken). */
+static int checker_written(void *ctx, uint32_t key, int64_t value) {
+    const online_checker *oc = ctx;
+    if (oc->failed || oc->from_scratch || oc->explain_pending || !oc->incr) return -1;
+    return incr_written(oc->incr, key, value);
+}
+
 int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err) {
     if (p->delta < 0) return 0;
     size_t m = n;
@@ -342,7 +353,11 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
         if (detect(p, data, m, name, 0, &e2) <= 0) return 0;   /* follow_completed says it again */
     }
     if (p->fmt != FORMAT_TEXT) { p->delta = -1; return 0; }
-    if (!p->delta) { text_stream_init(&p->ts, name); p->delta = 1; }
+    if (!p->delta) {
+        text_stream_init(&p->ts, name);
+        if (p->oc) text_stream_set_written(&p->ts, checker_written, (void *)p->oc);
+        p->delta = 1;
+    }
     int r = text_stream_feed(&p->ts, data, base, m, err);
     if (r < 0) return -1;
     if (r == 0) { p->delta = -1; return 0; }                    /* the batch parser words it */

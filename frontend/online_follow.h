@@ -102,9 +102,18 @@ typedef struct follow_parse {
     int delta;                   /* text: 1 parsed in increments (ts), -1 no longer (the batch parser
                                   * re-reads everything, as follow_completed) */
     text_stream ts;
+    const struct online_checker *oc;   /* where ts->done goes (follow_parse_checker), or NULL */
 } follow_parse;
 
 void follow_parse_init(follow_parse *p, history_format fmt);
+/* The checker every transaction follow_delta hands out goes to
+ * (online_check_delta, at once): the text reader asks its incremental
+ * state whether a value was written before instead of keeping every write
+ * (online_text.h); while that state cannot say (none, left for checks from
+ * scratch, or a violation reported), a new write hands the input over to
+ * the batch parser.  Without a checker, the reader hands it over at the
+ * first write after a transaction completed. */
+static inline void follow_parse_checker(follow_parse *p, const struct online_checker *oc) { p->oc = oc; }
 void follow_parse_free(follow_parse *p);
 
 /* The completed transactions of data[0..n) (complete lines only, unless

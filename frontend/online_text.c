@@ -33,7 +33,7 @@ void text_stream_free(text_stream *ts) {
     }
     vec_free(ts->tag); vec_free(ts->sess); vec_free(ts->key_ext);
     vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ops);
-    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->written);
+    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->open_w);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -46,29 +46,54 @@ static uint32_t key_id(text_stream *ts, int64_t ext) {
     return k;
 }
 
-/* Add the hash h of a write to the set: 0 if it was there already. */
-static int written_add(text_stream *ts, uint64_t h) {
-    if (!h) h = 1;                                /* 0 marks an empty slot */
-    if (4 * (ts->written_len + 1) > 3 * ts->written_cap) {
-        size_t cap = ts->written_cap ? 2 * ts->written_cap : 1024;
-        uint64_t *slots = xcalloc(cap, sizeof *slots);
-        for (size_t i = 0; i < ts->written_cap; i++) {
-            uint64_t x = ts->written[i];
-            if (!x) continue;
-            size_t j = x & (cap - 1);
-            while (slots[j]) j = (j + 1) & (cap - 1);
-            slots[j] = x;
-        }
-        free(ts->written);
-        ts->written = slots;
-        ts->written_cap = cap;
+/* The hash of a write of value to key id in the open set (never 0: that
+ * marks an empty slot). */
+static uint64_t write_hash(uint32_t key, int64_t value) {
+    uint64_t h = u64_mix((uint64_t)value ^ u64_mix((uint64_t)key + 0x9e3779b97f4a7c15ULL));
+    return h ? h : 1;
+}
+
+/* The open set at cap slots (a power of two, room for every entry). */
+static void open_rehash(text_stream *ts, size_t cap) {
+    uint64_t *slots = xcalloc(cap, sizeof *slots);
+    for (size_t i = 0; i < ts->open_cap; i++) {
+        uint64_t x = ts->open_w[i];
+        if (!x) continue;
+        size_t j = x & (cap - 1);
+        while (slots[j]) j = (j + 1) & (cap - 1);
+        slots[j] = x;
     }
-    size_t mask = ts->written_cap - 1, i = h & mask;
-    for (; ts->written[i]; i = (i + 1) & mask)
-        if (ts->written[i] == h) return 0;
-    ts->written[i] = h;
-    ts->written_len++;
+    free(ts->open_w);
+    ts->open_w = slots;
+    ts->open_cap = cap;
+}
+
+/* Add hash h to the open set: 0 if it was there already. */
+static int open_add(text_stream *ts, uint64_t h) {
+    if (4 * (ts->open_len + 1) > 3 * ts->open_cap) open_rehash(ts, ts->open_cap ? 2 * ts->open_cap : 1024);
+    size_t mask = ts->open_cap - 1, i = h & mask;
+    for (; ts->open_w[i]; i = (i + 1) & mask)
+        if (ts->open_w[i] == h) return 0;
+    ts->open_w[i] = h;
+    ts->open_len++;
     return 1;
+}
+
+/* Remove hash h (there) from the open set: the entries after it in its
+ * run move back to where a lookup finds them without the hole. */
+static void open_remove(text_stream *ts, uint64_t h) {
+    size_t mask = ts->open_cap - 1, i = h & mask;
+    while (ts->open_w[i] != h) i = (i + 1) & mask;
+    for (size_t j = (i + 1) & mask; ts->open_w[j]; j = (j + 1) & mask) {
+        size_t home = ts->open_w[j] & mask;
+        /* j's entry may fill the hole at i unless its home lies in (i, j] */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            ts->open_w[i] = ts->open_w[j];
+            i = j;
+        }
+    }
+    ts->open_w[i] = 0;
+    ts->open_len--;
 }
 
 /* Append an operation to open transaction t of session s. */
@@ -137,8 +162,9 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
     uint32_t k = key_id(ts, f->key);
     if (f->kind == OP_WRITE) {                     /* values written to a key are unique (hash: a collision only
                                                     * hands the input to the batch parser) */
-        uint64_t hv = u64_mix((uint64_t)value ^ u64_mix((uint64_t)k + 0x9e3779b97f4a7c15ULL));
-        if (!written_add(ts, hv)) return 0;
+        if (!open_add(ts, write_hash(k, value))) return 0;
+        /* and not written by a transaction handed out: asked (-1, cannot say: refused) */
+        if (ts->completed && (!ts->written || ts->written(ts->written_ctx, k, value) != 0)) return 0;
     }
     add_op(ts, s, t, f->kind, k, value, line);
     return 1;
@@ -148,6 +174,8 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
  * (its operations with it, until the next call). */
 static void complete(text_stream *ts, const ts_sess *s, const ts_open *x) {
     ts->tag.data[x->t] |= TS_DONE;
+    for (uint32_t i = 0; i < x->num_ops; i++)     /* its writes: the caller's to know from now on */
+        if (x->ops[i].kind == OP_WRITE) open_remove(ts, write_hash(x->ops[i].key, x->ops[i].value));
     incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
     vec_push(ts->done, it);
     vec_push(ts->done_ops, x->ops);
@@ -198,6 +226,11 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
             s->open.data[0] = vec_last(s->open);
             s->open.len = 1;
         }
+    }
+    if (ts->open_cap > 1024 && 16 * ts->open_len < ts->open_cap) {   /* a big feed's room, given back */
+        size_t cap = 1024;
+        while (4 * ts->open_len >= cap) cap *= 2;
+        open_rehash(ts, cap);
     }
     return 1;
 }

@@ -22,9 +22,18 @@
  *     complete transaction that grows): the caller then re-parses the
  *     input so far with the batch parser, which reports it in its words.
  *     A refused input is never accepted later (the stream stays failed).
+ *   - Values written twice: the reader keeps the writes of the
+ *     transactions not handed out yet (open ones, and those completing in
+ *     this call) and asks ts->written about every transaction handed out
+ *     (the caller stores them: the incremental state's write index,
+ *     online_follow.h).  It answers 1 (written: refused), 0, or -1 when it
+ *     cannot say (it lacks some handed-out transaction): then the reader
+ *     refuses too, as it does with no ts->written at all — it never accepts
+ *     a write it could not check.  So a value written twice is refused at
+ *     its line, wherever the first write is.
  *   - Cost: linear in the new bytes (hash lookups per line); memory: 4
- *     bytes and an id-map entry per transaction, 8 to 16 bytes per written
- *     value, and the operations of the transactions still open.
+ *     bytes and an id-map entry per transaction, 8 to 16 bytes per write
+ *     of the transactions not handed out, and their operations.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_TEXT_H
 #define ISOCHECK_ONLINE_TEXT_H
@@ -45,6 +54,9 @@ typedef struct ts_open { int64_t ext; incr_op *ops; uint32_t t, num_ops, cap_ops
 typedef struct ts_sess { int64_t ext; VEC(ts_open) open; uint32_t touched; } ts_sess;   /* open: in order */
 /* tag[t] of transaction t: its session, with TS_DONE set once complete */
 #define TS_DONE 0x80000000u
+/* Did a transaction handed out (ts->done, in this or an earlier call)
+ * write value to key id?  1 yes, 0 no, -1 cannot say. */
+typedef int (*text_written_fn)(void *ctx, uint32_t key, int64_t value);
 
 typedef struct text_stream {
     char *name;
@@ -58,11 +70,14 @@ typedef struct text_stream {
                                   * 32-byte record each cost 32 MB at 1M) */
     u64map sess_ids;             /* ext session -> index in sess */
     VEC(ts_sess) sess;
-    /* hashes of (key id, value) of every write, an open-addressing set of
-     * written_cap slots (0: empty): 8 bytes a slot where a u64map takes 16,
-     * at most 3/4 full (4M writes at 1M transactions: 64 MB, not 128) */
-    uint64_t *written;
-    size_t written_cap, written_len;
+    /* hashes of (key id, value) of the writes of the transactions not
+     * handed out, an open-addressing set of open_cap slots (0: empty), at
+     * most 3/4 full; a transaction's leave it as it is handed out (all of
+     * them at 64 MB for 1M transactions: the caller has them already) */
+    uint64_t *open_w;
+    size_t open_cap, open_len;
+    text_written_fn written;     /* about the writes handed out (NULL: cannot say) */
+    void *written_ctx;
     vec_u32 touched;             /* sessions with a new line since the last feed */
     uint32_t round;
     int have_last, have_init;    /* as parse_text.c's apply_op */
@@ -74,6 +89,11 @@ typedef struct text_stream {
 } text_stream;
 
 void text_stream_init(text_stream *ts, const char *name);
+/* Who knows the writes of the transactions handed out (see above). */
+static inline void text_stream_set_written(text_stream *ts, text_written_fn fn, void *ctx) {
+    ts->written = fn;
+    ts->written_ctx = ctx;
+}
 void text_stream_free(text_stream *ts);
 int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, ic_error *err);
 /* The end of input, after the last feed of every byte (which ended with a

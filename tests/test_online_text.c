@@ -96,44 +96,88 @@ typedef struct feed_result {
     ic_error err;
     int failed, reported;        /* the online checker's verdict; a violation was reported */
     int witnesses;               /* reported from a witness (not S) */
+    size_t at;                   /* rc -1: at which piece (SIZE_MAX: the final batch check) */
     uint32_t settled, completed;
 } feed_result;
 
-/* Feed data[0..n) in pieces ending at cuts[0..nc) (the last is n), driving
- * the checks as cli_follow does (old: as it did before, the batch parser
- * re-reading everything each time). */
+/* What the tests' text readers are told about the writes handed out: all
+ * of them, kept here (a flat list: the histories are small); asked counts
+ * the questions. */
+typedef struct test_known { VEC(incr_op) w; int asked, cannot; } test_known;
+
+static int test_written(void *ctx, uint32_t key, int64_t value) {
+    test_known *k = ctx;
+    k->asked++;
+    if (k->cannot) return -1;
+    vec_foreach(const incr_op, o, k->w) if (o->key == key && o->value == value) return 1;
+    return 0;
+}
+
+/* The transactions ts handed out: their writes are the oracle's now. */
+static void known_add(test_known *k, const text_stream *ts) {
+    vec_foreach(const incr_txn, t, ts->done)
+        for (uint32_t i = 0; i < t->num_ops; i++)
+            if (t->ops[i].kind == OP_WRITE) vec_push(k->w, t->ops[i]);
+}
+
+/* Feed data[0..n) in pieces ending at cuts[0..nc) (the last is n):
+ *   - to a text reader alone, told of the writes handed out (test_known):
+ *     the transactions it hands out, and how many (r->txns, ops,
+ *     completed; a text input only);
+ *   - driving the checks as cli_follow does (old: as it did before, the
+ *     batch parser re-reading everything each time): the reader asks the
+ *     checker about the writes handed out, nothing is fed once a violation
+ *     is reported (only the final batch check matters then). */
 static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r, int old) {
     memset(r, 0, sizeof *r);
     ic_error_clear(&r->err);
     r->rc = 1;
+    text_stream ts;
+    text_stream_init(&ts, "t.txt");
+    test_known known;
+    memset(&known, 0, sizeof known);
+    text_stream_set_written(&ts, test_written, &known);
+    for (size_t c = 0; c < nc; c++) {
+        size_t base = ts.consumed;
+        ic_error e;
+        ic_error_clear(&e);
+        if (text_stream_feed(&ts, data + base, base, cuts[c] - base, &e) <= 0) break;
+        vec_foreach(const incr_txn, t, ts.done) {
+            seen_txn x = { t->ext_id, t->session, (uint32_t)r->ops.len, t->num_ops };
+            for (uint32_t i = 0; i < t->num_ops; i++) vec_push(r->ops, t->ops[i]);
+            vec_push(r->txns, x);
+        }
+        known_add(&known, &ts);
+    }
+    r->completed = ts.completed;
+    text_stream_free(&ts);
+    vec_free(known.w);
+
     follow_parse fp;
     follow_parse_init(&fp, FORMAT_AUTO);
     if (old) fp.delta = -1;
     online_checker oc;
     online_init(&oc, 1, 1, 10);
     oc.source = "t.txt";
+    follow_parse_checker(&fp, &oc);
     for (size_t c = 0; c < nc && r->rc > 0; c++) {
+        if (oc.failed) continue;
         history *h = NULL;
         /* only the bytes not parsed yet, as cli_follow keeps them once the rest is spilled */
         size_t base = fp.delta == 1 ? fp.ts.consumed : 0;
         int st = follow_delta(&fp, data + base, base, cuts[c] - base, "t.txt", &r->err), out = ONLINE_NO_VIOLATION;
         if (st > 0) {
-            vec_foreach(const incr_txn, t, fp.ts.done) {
-                seen_txn s = { t->ext_id, t->session, (uint32_t)r->ops.len, t->num_ops };
-                for (uint32_t i = 0; i < t->num_ops; i++) vec_push(r->ops, t->ops[i]);
-                vec_push(r->txns, s);
-            }
             if (!fp.ts.done.len) continue;
             out = online_check_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
                                      fp.ts.done.len, fp.completed);
             if (out == ONLINE_NEED_HISTORY) {
                 st = follow_completed(&fp, data, cuts[c], "t.txt", 0, &h, &r->err);
-                if (st < 0) { r->rc = -1; break; }
+                if (st < 0) { r->rc = -1; r->at = c; break; }
                 out = st > 0 && h ? online_check(&oc, h) : ONLINE_NO_VIOLATION;
             }
         } else {
             if (st == 0) st = follow_completed(&fp, data, cuts[c], "t.txt", 0, &h, &r->err);
-            if (st < 0) { r->rc = -1; break; }
+            if (st < 0) { r->rc = -1; r->at = c; break; }
             if (st > 0 && h) out = online_check(&oc, h);
         }
         assert_int_not_equal(out, ONLINE_UNKNOWN);
@@ -157,9 +201,17 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
     }
     r->failed = oc.failed;
     r->settled = oc.settled;
-    r->completed = fp.completed;
     online_free(&oc);
     follow_parse_free(&fp);
+}
+
+/* cli_follow's final phase, after an input read to its end without an
+ * error: the batch check of every byte, whose parse error is the run's. */
+static void feed_end(const char *data, size_t n, feed_result *r) {
+    if (r->rc < 0) return;
+    history *h = load_history_mem(data, n, FORMAT_TEXT, "t.txt", &r->err);
+    if (h) history_free(h);
+    else r->rc = -1, r->at = SIZE_MAX;
 }
 
 static void feed_free(feed_result *r) { vec_free(r->txns); vec_free(r->ops); }
@@ -267,7 +319,7 @@ static void test_errors_as_batch(void **state) {
     (void)state;
     rng_state = 12345;
     static const char *bad[] = { "r(1,2,3)", "w(1,-2,1,5)", "x(1,2,3,4)", "w(1,2,1,5) junk" };
-    int empty_before = 0, undetected = 0;
+    int empty_before = 0, undetected = 0, after_violation = 0;
     for (int it = 0; it < 120; it++) {
         vec_char t;
         vec_init(t);
@@ -313,13 +365,20 @@ static void test_errors_as_batch(void **state) {
         feed(u.data, cuts, nc, &ref, 1);                /* the batch parser on every prefix, as before */
         free(cuts);
         assert_int_equal(r.rc, ref.rc);   /* -1; or both wait (a bad first line: no format detected) */
-        if (r.rc != -1) undetected++;
+        if (r.rc == -1) assert_int_equal(r.at, ref.at);               /* refused with the same piece */
+        if (r.rc != -1 && r.reported) after_violation++;    /* the stream ended there: the final check says it */
+        else if (r.rc != -1) undetected++;
         else if (!strstr(ref.err.msg, "empty history")) {     /* before: a first piece without operations was an error */
             assert_int_equal(r.err.line, ref.err.line);
             assert_string_equal(r.err.msg, ref.err.msg);
             assert_string_equal(r.err.file, ref.err.file);
         } else empty_before++;
-        if (kind < 4 && r.rc == -1) {                    /* a syntax error: where the whole file's batch parse says */
+        /* refused before the end: the batch parser's error of the input so far, as before (not always
+         * the whole file's: it reports a value written twice after a later line's syntax error);
+         * else the run's end says it: the batch parser's error of the whole file */
+        if (r.rc != -1) {
+            feed_end(u.data, u.len, &r);
+            assert_int_equal(r.rc, -1);
             assert_int_equal(r.err.line, want.line);
             assert_string_equal(r.err.msg, want.msg);
         }
@@ -329,7 +388,8 @@ static void test_errors_as_batch(void **state) {
         vec_free(t);
     }
     print_message("online text: 120 bad inputs, %d of which the old reader refused early (a first piece with "
-                  "no operation), %d not known as text\n", empty_before, undetected);
+                  "no operation), %d not known as text, %d after a violation reported (refused at the end)\n",
+                  empty_before, undetected, after_violation);
     assert_true(undetected < 20);
 }
 

@@ -79,11 +79,13 @@ static int open_add(text_stream *ts, uint64_t h) {
     return 1;
 }
 
-/* Remove hash h (there) from the open set: the entries after it in its
+/* Remove hash h from the open set (each write of a transaction handed
+ * out is there once: a second was refused): the entries after it in its
  * run move back to where a lookup finds them without the hole. */
 static void open_remove(text_stream *ts, uint64_t h) {
     size_t mask = ts->open_cap - 1, i = h & mask;
-    while (ts->open_w[i] != h) i = (i + 1) & mask;
+    for (; ts->open_w[i] != h; i = (i + 1) & mask)
+        if (!ts->open_w[i]) return;               /* not there (cannot be): never loop */
     for (size_t j = (i + 1) & mask; ts->open_w[j]; j = (j + 1) & mask) {
         size_t home = ts->open_w[j] & mask;
         /* j's entry may fill the hole at i unless its home lies in (i, j] */

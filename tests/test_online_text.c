@@ -97,6 +97,7 @@ typedef struct feed_result {
     int failed, reported;        /* the online checker's verdict; a violation was reported */
     int witnesses;               /* reported from a witness (not S) */
     size_t at;                   /* rc -1: at which piece (SIZE_MAX: the final batch check) */
+    int scratch;                 /* the checker left the incremental path */
     uint32_t settled, completed;
 } feed_result;
 
@@ -200,6 +201,7 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
         history_free(h);
     }
     r->failed = oc.failed;
+    r->scratch = oc.from_scratch;
     r->settled = oc.settled;
     online_free(&oc);
     follow_parse_free(&fp);
@@ -443,11 +445,202 @@ static void test_reader_rules(void **state) {
     text_stream_free(&ts);
 }
 
+/* Feed text to ts, told of its writes handed out by k (and k told of them). */
+static int feed_known(text_stream *ts, test_known *k, const char *text) {
+    ic_error err;
+    ic_error_clear(&err);
+    size_t base = ts->consumed;
+    int r = text_stream_feed(ts, text + base, base, strlen(text) - base, &err);
+    if (r > 0) known_add(k, ts);
+    return r;
+}
+
+/* A value written twice: the reader's own set holds the writes not handed
+ * out, the rest it asks about; a write it cannot check is refused. */
+static void test_written_asked(void **state) {
+    (void)state;
+    text_stream ts;
+    test_known k;
+    memset(&k, 0, sizeof k);
+    /* in one transaction; in two open ones: refused without asking */
+    const char *cases[] = { "w(1,5,1,1)\nw(1,5,1,1)\n", "w(1,5,1,1)\nw(1,5,2,2)\n",
+                            "w(1,5,1,1)\nw(1,6,1,2)\nw(1,5,1,2)\n" };   /* txn 1 completes at the end of the feed only */
+    for (int c = 0; c < 3; c++) {
+        text_stream_init(&ts, "t.txt");
+        text_stream_set_written(&ts, test_written, &k);
+        assert_int_equal(feed_known(&ts, &k, cases[c]), 0);
+        assert_int_equal(ts.line, c == 2 ? 3 : 2);                 /* at the second write's line */
+        assert_int_equal(k.asked, 0);
+        text_stream_free(&ts);
+    }
+    /* against a transaction handed out in an earlier call: asked, refused at its line */
+    const char *text = "w(1,5,1,1)\nw(2,7,1,1)\nr(1,5,1,2)\n" "w(2,8,1,2)\nw(1,5,2,3)\n";
+    text_stream_init(&ts, "t.txt");
+    text_stream_set_written(&ts, test_written, &k);
+    char first[64];
+    size_t cut = strlen("w(1,5,1,1)\nw(2,7,1,1)\nr(1,5,1,2)\n");
+    memcpy(first, text, cut);
+    first[cut] = 0;
+    assert_int_equal(feed_known(&ts, &k, first), 1);
+    assert_int_equal(ts.done.len, 1);                               /* txn 1: its writes are k's now */
+    assert_int_equal(k.w.len, 2);
+    assert_int_equal(ts.open_len, 0);                               /* and not the reader's any more */
+    assert_int_equal(feed_known(&ts, &k, text), 0);
+    assert_int_equal(ts.line, 5);
+    assert_int_equal(k.asked, 2);                                   /* w(2,8) then w(1,5) */
+    text_stream_free(&ts);
+    /* the same, with a caller that knows nothing: accepted (the reader kept no more) */
+    vec_clear(k.w);
+    k.asked = 0;
+    text_stream_init(&ts, "t.txt");
+    text_stream_set_written(&ts, test_written, &k);
+    assert_int_equal(feed_known(&ts, &k, first), 1);
+    vec_clear(k.w);
+    assert_int_equal(feed_known(&ts, &k, text), 1);
+    assert_int_equal(k.asked, 2);
+    text_stream_free(&ts);
+    /* a caller that cannot say, or none: the first write after a transaction was handed out is refused
+     * (reads, and writes before any, are not) */
+    for (int c = 0; c < 2; c++) {
+        vec_clear(k.w);
+        k.cannot = 1;
+        text_stream_init(&ts, "t.txt");
+        if (!c) text_stream_set_written(&ts, test_written, &k);
+        assert_int_equal(feed_known(&ts, &k, first), 1);
+        assert_int_equal(feed_known(&ts, &k, "w(1,5,1,1)\nw(2,7,1,1)\nr(1,5,1,2)\nr(2,7,1,2)\nr(2,7,1,3)\n"), 1);
+        assert_int_equal(feed_known(&ts, &k, "w(1,5,1,1)\nw(2,7,1,1)\nr(1,5,1,2)\nr(2,7,1,2)\nr(2,7,1,3)\nw(3,1,1,3)\n"), 0);
+        assert_int_equal(ts.line, 6);
+        text_stream_free(&ts);
+    }
+    vec_free(k.w);
+}
+
+/* Random streams of many sessions with long open transactions (the set of
+ * open writes is large and crowded, its entries come and go), cut anywhere,
+ * sometimes with a value written again: the reader refuses exactly at the
+ * first such line, wherever the first write is, and hands out every
+ * transaction of a clean one. */
+static void test_open_writes_random(void **state) {
+    (void)state;
+    rng_state = 0x5eed;
+    int refused = 0, clean = 0;
+    for (int it = 0; it < 40; it++) {
+        uint32_t sessions = 50 + rnd(300), keys = 1 + rnd(50), txns = 400 + rnd(1500);
+        vec_char t;
+        vec_init(t);
+        VEC(incr_op) ws;                                        /* every write so far (key, value) */
+        vec_init(ws);
+        int64_t *cur = calloc(sessions, sizeof *cur), next_txn = 1, next_val = 1;
+        uint32_t *left = calloc(sessions, sizeof *left);
+        long line = 0, dup_line = 0, want = rnd(3) ? 1 + (long)rnd(txns * 3) : 0;   /* 0: clean */
+        for (uint32_t made = 0; made < txns || line < want;) {
+            uint32_t s = rnd(sessions);
+            if (!cur[s]) { cur[s] = next_txn++; left[s] = 1 + rnd(12); made++; }
+            uint32_t k = rnd(keys);
+            int64_t v = next_val++;
+            line++;
+            if (line == want && ws.len) {                       /* a value written before, anywhere */
+                incr_op o = ws.data[rnd((uint32_t)ws.len)];
+                k = o.key;
+                v = o.value;
+                dup_line = line;
+            }
+            put(&t, "w(%u,%" PRId64 ",%u,%" PRId64 ")\n", k, v, s + 1, cur[s]);
+            incr_op o = { OP_WRITE, k, v, 0 };
+            vec_push(ws, o);
+            if (--left[s] == 0) cur[s] = 0;
+        }
+        size_t *cuts;
+        size_t nc = make_cuts(t.len, 1 + rnd(4000), &cuts);
+        text_stream ts;
+        test_known k;
+        memset(&k, 0, sizeof k);
+        text_stream_init(&ts, "t.txt");
+        text_stream_set_written(&ts, test_written, &k);
+        int r = 1;
+        for (size_t c = 0; c < nc && r > 0; c++) {
+            ic_error err;
+            ic_error_clear(&err);
+            size_t base = ts.consumed;
+            r = text_stream_feed(&ts, t.data + base, base, cuts[c] - base, &err);
+            if (r > 0) known_add(&k, &ts);
+        }
+        /* the key ids are the order of first appearance: the values alone tell the writes apart here */
+        if (dup_line) {
+            assert_int_equal(r, 0);
+            assert_int_equal(ts.line, dup_line);
+            refused++;
+        } else {
+            assert_int_equal(r, 1);
+            assert_int_equal(text_stream_finish(&ts), 1);
+            known_add(&k, &ts);
+            assert_int_equal(ts.completed, txns);
+            assert_int_equal(k.w.len, ws.len);                  /* every write handed out once */
+            assert_int_equal(ts.open_len, 0);
+            clean++;
+        }
+        text_stream_free(&ts);
+        vec_free(k.w);
+        free(cuts);
+        free(cur);
+        free(left);
+        vec_free(ws);
+        vec_free(t);
+    }
+    print_message("online text: open writes: %d streams refused at their value written twice, %d clean\n", refused, clean);
+    assert_true(refused > 10 && clean > 5);
+}
+
+/* Driven as cli_follow drives it: a value written again long after the
+ * first write settled in the incremental state, or in a transaction still
+ * open at the end, is refused with the piece that holds its line (as
+ * before: not only when its transaction completes, nor only at the end),
+ * in the batch parser's words. */
+static void test_refused_as_it_arrives(void **state) {
+    (void)state;
+    vec_char t;
+    vec_init(t);
+    int64_t last[16] = { 0 }, next = 1;
+    uint32_t txn = 1;
+    for (; txn <= 3000; txn++) {                             /* 4 sessions, reads of the latest values */
+        uint32_t k = txn % 16, k2 = (txn * 7) % 16;
+        put(&t, "r(%u,%" PRId64 ",%u,%u)\n", k2, last[k2], txn % 4 + 1, txn);
+        last[k] = next++;
+        put(&t, "w(%u,%" PRId64 ",%u,%u)\n", k, last[k], txn % 4 + 1, txn);
+    }
+    size_t clean = t.len;
+    long lines = 6000;
+    /* the first write of all, (key 1, value 1), again: in a transaction that then completes, or
+     * in one still open at the end */
+    for (int open = 0; open < 2; open++) {
+        t.len = clean;
+        put(&t, "w(1,1,9,%u)\n", txn);
+        if (!open) put(&t, "r(2,0,9,%u)\n", txn + 1);
+        size_t cuts[32], nc = 0;
+        for (size_t at = 0; at < clean; at += clean / 16) cuts[nc++] = at + clean / 16 < clean ? at + clean / 16 : clean;
+        while (cuts[nc - 1] != clean) nc--;                   /* the clean part in pieces of whole lines or not */
+        cuts[nc++] = t.len;                                   /* the write again: a piece of its own */
+        feed_result r;
+        feed(t.data, cuts, nc, &r, 0);
+        assert_false(r.failed);
+        assert_false(r.scratch);                              /* the incremental state was asked, and knew */
+        assert_int_equal(r.rc, -1);
+        assert_int_equal(r.at, nc - 1);
+        assert_int_equal(r.err.line, lines + 1);
+        assert_non_null(strstr(r.err.msg, "value 1 written twice to key 1 (first at t.txt:2)"));
+        feed_free(&r);
+    }
+    vec_free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chunks_match_one_shot),
         cmocka_unit_test(test_errors_as_batch),
         cmocka_unit_test(test_reader_rules),
+        cmocka_unit_test(test_written_asked),
+        cmocka_unit_test(test_open_writes_random),
+        cmocka_unit_test(test_refused_as_it_arrives),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

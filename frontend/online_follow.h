@@ -96,7 +96,8 @@ history *follow_load(follow_input *f, history_format fmt, const load_options *op
 
 typedef struct follow_parse {
     history_format fmt;          /* FORMAT_AUTO until detected */
-    u64map text_ops;             /* text: ext txn id -> ops when judged complete */
+    u64map text_ops;             /* text: ext txn id -> ops when judged complete here (those the
+                                  * reader handed out: text_stream_done_ops) */
     uint32_t completed;          /* completed transactions in the last history */
     uint32_t read;               /* transactions read (completed or not) */
     int delta;                   /* text: 1 parsed in increments (ts), -1 no longer (the batch parser

@@ -157,7 +157,8 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
                 ts->sess.data[s].touched = ts->round;
                 vec_push(ts->touched, s);
             }
-        } else if ((ts->tag.data[t] & ~TS_DONE) != s) return 0;   /* in two sessions */
+        } else if (ts->tag.data[t] & TS_DONE) return 0;               /* complete: growing, or in two sessions */
+        else if (ts->tag.data[t] != s) return 0;                      /* in two sessions */
         ts->have_last = 1; ts->last_txn = f->txn; ts->last_sess = f->sess; ts->last_t = t; ts->last_s = s;
     }
     if (ts->tag.data[t] & TS_DONE) return 0;                        /* complete, and growing */
@@ -175,7 +176,7 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
 /* Open transaction x of session s is complete: it goes to the done list
  * (its operations with it, until the next call). */
 static void complete(text_stream *ts, const ts_sess *s, const ts_open *x) {
-    ts->tag.data[x->t] |= TS_DONE;
+    ts->tag.data[x->t] = TS_DONE | x->num_ops;     /* (num_ops < 2^31: add_op) */
     for (uint32_t i = 0; i < x->num_ops; i++)     /* its writes: the caller's to know from now on */
         if (x->ops[i].kind == OP_WRITE) open_remove(ts, write_hash(x->ops[i].key, x->ops[i].value));
     incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
@@ -235,6 +236,11 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
         open_rehash(ts, cap);
     }
     return 1;
+}
+
+uint32_t text_stream_done_ops(const text_stream *ts, int64_t ext) {
+    uint32_t t = u64map_get(&ts->txn_ids, (uint64_t)ext);
+    return t != UINT32_MAX && (ts->tag.data[t] & TS_DONE) ? ts->tag.data[t] & ~TS_DONE : UINT32_MAX;
 }
 
 int text_stream_finish(text_stream *ts) {

@@ -52,7 +52,9 @@
  * is its tag (4 bytes: the rules need no more). */
 typedef struct ts_open { int64_t ext; incr_op *ops; uint32_t t, num_ops, cap_ops; } ts_open;
 typedef struct ts_sess { int64_t ext; VEC(ts_open) open; uint32_t touched; } ts_sess;   /* open: in order */
-/* tag[t] of transaction t: its session, with TS_DONE set once complete */
+/* tag[t] of transaction t: its session while open; TS_DONE | its number
+ * of operations once complete (what a batch re-read compares it with:
+ * follow_completed) */
 #define TS_DONE 0x80000000u
 /* Did a transaction handed out (ts->done, in this or an earlier call)
  * write value to key id?  1 yes, 0 no, -1 cannot say. */
@@ -66,7 +68,7 @@ typedef struct text_stream {
     u64map keys;                 /* ext key -> id */
     vec_i64 key_ext;             /* id -> ext key */
     u64map txn_ids;              /* ext txn -> index t in tag */
-    vec_u32 tag;                 /* per transaction read: session | TS_DONE (a whole
+    vec_u32 tag;                 /* per transaction read: session, or TS_DONE | ops (a whole
                                   * 32-byte record each cost 32 MB at 1M) */
     u64map sess_ids;             /* ext session -> index in sess */
     VEC(ts_sess) sess;
@@ -101,6 +103,9 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
  * lists them (as a feed does).  0 if the stream had failed.  Nothing may be
  * fed afterwards. */
 int text_stream_finish(text_stream *ts);
+/* The operations of transaction ext if it was handed out (complete), else
+ * UINT32_MAX. */
+uint32_t text_stream_done_ops(const text_stream *ts, int64_t ext);
 /* Transactions read so far (complete or not). */
 static inline uint32_t text_stream_read(const text_stream *ts) { return (uint32_t)ts->tag.len; }
 

@@ -24,7 +24,7 @@
  *     A refused input is never accepted later (the stream stays failed).
  *   - Values written twice: the reader keeps the writes of the
  *     transactions not handed out yet (open ones, and those completing in
- *     this call) and asks ts->written about every transaction handed out
+ *     this call) and asks ts->written about those handed out before
  *     (the caller stores them: the incremental state's write index,
  *     online_follow.h).  It answers 1 (written: refused), 0, or -1 when it
  *     cannot say (it lacks some handed-out transaction): then the reader
@@ -35,8 +35,9 @@
  *     write rising values: one question a write cost the 1M stream a
  *     quarter of its parsing time).
  *   - Cost: linear in the new bytes (hash lookups per line); memory: 4
- *     bytes and an id-map entry per transaction, 8 to 16 bytes per write
- *     of the transactions not handed out, and their operations.
+ *     bytes and an id-map entry per transaction, 16 bytes a key (its
+ *     range), 16 to 32 bytes per write of the transactions not handed
+ *     out, and their operations.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_TEXT_H
 #define ISOCHECK_ONLINE_TEXT_H

@@ -331,6 +331,17 @@ static int detect(follow_parse *p, const char *data, size_t n, const char *name,
     return 1;
 }
 
+/* The text reader's question (online_text.h), put to the checker the
+ * completed transactions go to: its incremental state stores each one,
+ * writes indexed, unless it was never started, left that path (from
+ * scratch: it is gone), has a violation to explain, or reported one (then
+ * no transaction is taken). */
+static int checker_written(void *ctx, uint32_t key, int64_t value) {
+    const online_checker *oc = ctx;
+    if (oc->failed || oc->from_scratch || oc->explain_pending || !oc->incr) return -1;
+    return incr_written(oc->incr, key, value);
+}
+
 int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err) {
     if (p->delta < 0) return 0;
     size_t m = n;
@@ -342,11 +353,14 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
         if (detect(p, data, m, name, 0, &e2) <= 0) return 0;   /* follow_completed says it again */
     }
     if (p->fmt != FORMAT_TEXT) { p->delta = -1; return 0; }
-    if (!p->delta) { text_stream_init(&p->ts, name); p->delta = 1; }
+    if (!p->delta) {
+        text_stream_init(&p->ts, name);
+        if (p->oc) text_stream_set_written(&p->ts, checker_written, (void *)p->oc);
+        p->delta = 1;
+    }
     int r = text_stream_feed(&p->ts, data, base, m, err);
     if (r < 0) return -1;
     if (r == 0) { p->delta = -1; return 0; }                    /* the batch parser words it */
-    vec_foreach(const incr_txn, t, p->ts.done) u64map_put(&p->text_ops, (uint64_t)t->ext_id, t->num_ops);
     p->read = text_stream_read(&p->ts);
     p->completed = p->ts.completed;
     return 1;
@@ -381,7 +395,9 @@ int follow_completed(follow_parse *p, const char *data, size_t n, const char *na
     if (p->fmt == FORMAT_TEXT) {                     /* a completed transaction must not grow */
         for (uint32_t t = 1; t < h->num_txns; t++) {
             const history_txn *x = &h->txns[t];
-            uint32_t had = u64map_get(&p->text_ops, (uint64_t)x->ext_id);
+            /* judged complete: by the reader in increments (while there was one), or here */
+            uint32_t had = p->ts.name ? text_stream_done_ops(&p->ts, x->ext_id) : UINT32_MAX;
+            if (had == UINT32_MAX) had = u64map_get(&p->text_ops, (uint64_t)x->ext_id);
             if (had != UINT32_MAX && had != x->num_ops) {
                 uint32_t op = x->first_op + (had < x->num_ops ? had : 0);
                 ic_error_at(err, name, (long)history_op_line(h, op),

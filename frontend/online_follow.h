@@ -96,15 +96,25 @@ history *follow_load(follow_input *f, history_format fmt, const load_options *op
 
 typedef struct follow_parse {
     history_format fmt;          /* FORMAT_AUTO until detected */
-    u64map text_ops;             /* text: ext txn id -> ops when judged complete */
+    u64map text_ops;             /* text: ext txn id -> ops when judged complete here (those the
+                                  * reader handed out: text_stream_done_ops) */
     uint32_t completed;          /* completed transactions in the last history */
     uint32_t read;               /* transactions read (completed or not) */
     int delta;                   /* text: 1 parsed in increments (ts), -1 no longer (the batch parser
                                   * re-reads everything, as follow_completed) */
     text_stream ts;
+    const struct online_checker *oc;   /* where ts->done goes (follow_parse_checker), or NULL */
 } follow_parse;
 
 void follow_parse_init(follow_parse *p, history_format fmt);
+/* The checker every transaction follow_delta hands out goes to
+ * (online_check_delta, at once): the text reader asks its incremental
+ * state whether a value was written before instead of keeping every write
+ * (online_text.h); while that state cannot say (none, left for checks from
+ * scratch, or a violation reported), a new write hands the input over to
+ * the batch parser.  Without a checker, the reader hands it over at the
+ * first write after a transaction completed. */
+static inline void follow_parse_checker(follow_parse *p, const struct online_checker *oc) { p->oc = oc; }
 void follow_parse_free(follow_parse *p);
 
 /* The completed transactions of data[0..n) (complete lines only, unless

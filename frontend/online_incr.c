@@ -1406,6 +1406,11 @@ void incr_add_key(incr_check *ic, int64_t ext_key) {
 
 uint32_t incr_num_keys(const incr_check *ic) { return (uint32_t)ic->keys.len; }
 
+int incr_written(const incr_check *ic, uint32_t key, int64_t value) {
+    if (ic->fallback) return -1;                 /* a store may have stopped half way */
+    return writer_op(ic, key, value) != NONE;
+}
+
 int incr_add_txn(incr_check *ic, const incr_txn *t) {
     if (ic->fallback) return 0;
     return store_txn(ic, t->ext_id, session_of(ic, t->session), t->status, t->ops, t->num_ops) != NONE;

@@ -79,6 +79,11 @@ typedef struct incr_txn { int64_t ext_id, session; uint8_t status; const incr_op
 void incr_add_key(incr_check *ic, int64_t ext_key);
 uint32_t incr_num_keys(const incr_check *ic);
 int incr_add_txn(incr_check *ic, const incr_txn *t);
+/* Whether a stored transaction wrote value to key id: 1 or 0 — the write
+ * index keeps every write stored (the follow reader relies on it to
+ * refuse a value written twice as its line arrives, online_text.h) — or
+ * -1 after a fallback (a store may have stopped half way). */
+int incr_written(const incr_check *ic, uint32_t key, int64_t value);
 int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh);
 
 /* A small witness for a violation just found: the history of the last

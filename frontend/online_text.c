@@ -31,9 +31,9 @@ void text_stream_free(text_stream *ts) {
         vec_foreach(ts_open, o, s->open) free(o->ops);
         vec_free(s->open);
     }
-    vec_free(ts->tag); vec_free(ts->sess); vec_free(ts->key_ext);
+    vec_free(ts->tag); vec_free(ts->sess); vec_free(ts->key_ext); vec_free(ts->key_vals);
     vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ops);
-    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->written);
+    u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->open_w);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -42,33 +42,63 @@ static uint32_t key_id(text_stream *ts, int64_t ext) {
     if (k != UINT32_MAX) return k;
     k = (uint32_t)ts->key_ext.len;
     vec_push(ts->key_ext, ext);
+    ts_range none = { INT64_MAX, INT64_MIN };
+    vec_push(ts->key_vals, none);
     u64map_put(&ts->keys, (uint64_t)ext, k);
     return k;
 }
 
-/* Add the hash h of a write to the set: 0 if it was there already. */
-static int written_add(text_stream *ts, uint64_t h) {
-    if (!h) h = 1;                                /* 0 marks an empty slot */
-    if (4 * (ts->written_len + 1) > 3 * ts->written_cap) {
-        size_t cap = ts->written_cap ? 2 * ts->written_cap : 1024;
-        uint64_t *slots = xcalloc(cap, sizeof *slots);
-        for (size_t i = 0; i < ts->written_cap; i++) {
-            uint64_t x = ts->written[i];
-            if (!x) continue;
-            size_t j = x & (cap - 1);
-            while (slots[j]) j = (j + 1) & (cap - 1);
-            slots[j] = x;
-        }
-        free(ts->written);
-        ts->written = slots;
-        ts->written_cap = cap;
+/* The hash of a write of value to key id in the open set (never 0: that
+ * marks an empty slot). */
+static uint64_t write_hash(uint32_t key, int64_t value) {
+    uint64_t h = u64_mix((uint64_t)value ^ u64_mix((uint64_t)key + 0x9e3779b97f4a7c15ULL));
+    return h ? h : 1;
+}
+
+/* The open set at cap slots (a power of two, room for every entry). */
+static void open_rehash(text_stream *ts, size_t cap) {
+    uint64_t *slots = xcalloc(cap, sizeof *slots);
+    for (size_t i = 0; i < ts->open_cap; i++) {
+        uint64_t x = ts->open_w[i];
+        if (!x) continue;
+        size_t j = x & (cap - 1);
+        while (slots[j]) j = (j + 1) & (cap - 1);
+        slots[j] = x;
     }
-    size_t mask = ts->written_cap - 1, i = h & mask;
-    for (; ts->written[i]; i = (i + 1) & mask)
-        if (ts->written[i] == h) return 0;
-    ts->written[i] = h;
-    ts->written_len++;
+    free(ts->open_w);
+    ts->open_w = slots;
+    ts->open_cap = cap;
+}
+
+/* Add hash h to the open set: 0 if it was there already. */
+static int open_add(text_stream *ts, uint64_t h) {
+    /* at most half full: short runs, so that a removal (which walks the rest of its run) is cheap */
+    if (2 * (ts->open_len + 1) > ts->open_cap) open_rehash(ts, ts->open_cap ? 2 * ts->open_cap : 1024);
+    size_t mask = ts->open_cap - 1, i = h & mask;
+    for (; ts->open_w[i]; i = (i + 1) & mask)
+        if (ts->open_w[i] == h) return 0;
+    ts->open_w[i] = h;
+    ts->open_len++;
     return 1;
+}
+
+/* Remove hash h from the open set (each write of a transaction handed
+ * out is there once: a second was refused): the entries after it in its
+ * run move back to where a lookup finds them without the hole. */
+static void open_remove(text_stream *ts, uint64_t h) {
+    size_t mask = ts->open_cap - 1, i = h & mask;
+    for (; ts->open_w[i] != h; i = (i + 1) & mask)
+        if (!ts->open_w[i]) return;               /* not there (cannot be): never loop */
+    for (size_t j = (i + 1) & mask; ts->open_w[j]; j = (j + 1) & mask) {
+        size_t home = ts->open_w[j] & mask;
+        /* j's entry may fill the hole at i unless its home lies in (i, j] */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            ts->open_w[i] = ts->open_w[j];
+            i = j;
+        }
+    }
+    ts->open_w[i] = 0;
+    ts->open_len--;
 }
 
 /* Append an operation to open transaction t of session s. */
@@ -84,6 +114,7 @@ static void add_op(text_stream *ts, uint32_t s, uint32_t t, unsigned kind, uint3
         x->ops = xrealloc(x->ops, (size_t)x->cap_ops * sizeof *x->ops);
     }
     x->ops[x->num_ops++] = op;
+    x->num_w += kind == OP_WRITE;
 }
 
 /* Apply one operation as parse_text.c's apply_op does: 1, or 0 where the
@@ -124,21 +155,28 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
             t = (uint32_t)ts->tag.len;
             vec_push(ts->tag, s);
             u64map_put(&ts->txn_ids, (uint64_t)f->txn, t);
-            ts_open o = { f->txn, NULL, t, 0, 0 };
+            ts_open o = { f->txn, NULL, t, 0, 0, 0 };
             vec_push(ts->sess.data[s].open, o);
             if (ts->sess.data[s].touched != ts->round) {       /* only a new transaction completes one */
                 ts->sess.data[s].touched = ts->round;
                 vec_push(ts->touched, s);
             }
-        } else if ((ts->tag.data[t] & ~TS_DONE) != s) return 0;   /* in two sessions */
+        } else if (ts->tag.data[t] & TS_DONE) return 0;               /* complete: growing, or in two sessions */
+        else if (ts->tag.data[t] != s) return 0;                      /* in two sessions */
         ts->have_last = 1; ts->last_txn = f->txn; ts->last_sess = f->sess; ts->last_t = t; ts->last_s = s;
     }
     if (ts->tag.data[t] & TS_DONE) return 0;                        /* complete, and growing */
     uint32_t k = key_id(ts, f->key);
     if (f->kind == OP_WRITE) {                     /* values written to a key are unique (hash: a collision only
                                                     * hands the input to the batch parser) */
-        uint64_t hv = u64_mix((uint64_t)value ^ u64_mix((uint64_t)k + 0x9e3779b97f4a7c15ULL));
-        if (!written_add(ts, hv)) return 0;
+        if (!open_add(ts, write_hash(k, value))) return 0;
+        /* and not written by a transaction handed out: asked (-1, cannot say: refused), unless
+         * outside the range written to the key so far */
+        ts_range *r = &ts->key_vals.data[k];
+        int inside = value >= r->lo && value <= r->hi;
+        if (value < r->lo) r->lo = value;
+        if (value > r->hi) r->hi = value;
+        if (inside && ts->completed && (!ts->written || ts->written(ts->written_ctx, k, value) != 0)) return 0;
     }
     add_op(ts, s, t, f->kind, k, value, line);
     return 1;
@@ -146,8 +184,10 @@ static int apply(text_stream *ts, const text_fields *f, long line) {
 
 /* Open transaction x of session s is complete: it goes to the done list
  * (its operations with it, until the next call). */
-static void complete(text_stream *ts, const ts_sess *s, const ts_open *x) {
-    ts->tag.data[x->t] |= TS_DONE;
+static void complete(text_stream *ts, const ts_sess *s, const ts_open *x, int remove) {
+    ts->tag.data[x->t] = TS_DONE | x->num_ops;     /* (num_ops < 2^31: add_op) */
+    for (uint32_t i = 0; remove && i < x->num_ops; i++)   /* its writes: the caller's to know from now on */
+        if (x->ops[i].kind == OP_WRITE) open_remove(ts, write_hash(x->ops[i].key, x->ops[i].value));
     incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
     vec_push(ts->done, it);
     vec_push(ts->done_ops, x->ops);
@@ -190,25 +230,57 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
     vec_free(buf);
     if (rc <= 0) { ts->failed = 1; return rc; }
     if (base + n > ts->consumed) ts->consumed = base + n;
-    /* every transaction but the last of each session is complete */
+    /* every transaction but the last of each session is complete; their
+     * writes leave the open set one by one, or, when they are most of it,
+     * the set is made again of the rest (a removal walks a run: a cache
+     * miss each once a big feed made the set big) */
+    size_t leaving = 0;
+    vec_foreach(uint32_t, sp, ts->touched) {
+        const ts_sess *s = &ts->sess.data[*sp];
+        for (size_t i = 0; i + 1 < s->open.len; i++) leaving += s->open.data[i].num_w;
+    }
+    int rebuild = leaving > ts->open_len - leaving + ts->sess.len;
     vec_foreach(uint32_t, sp, ts->touched) {
         ts_sess *s = &ts->sess.data[*sp];
-        for (size_t i = 0; i + 1 < s->open.len; i++) complete(ts, s, &s->open.data[i]);
+        for (size_t i = 0; i + 1 < s->open.len; i++) complete(ts, s, &s->open.data[i], !rebuild);
         if (s->open.len > 1) {
             s->open.data[0] = vec_last(s->open);
             s->open.len = 1;
         }
     }
+    if (rebuild) {
+        size_t left = ts->open_len - leaving, cap = 1024;
+        while (2 * (left + 1) > cap) cap *= 2;
+        if (cap == ts->open_cap) memset(ts->open_w, 0, cap * sizeof *ts->open_w);
+        else {
+            free(ts->open_w);
+            ts->open_w = xcalloc(cap, sizeof *ts->open_w);
+            ts->open_cap = cap;
+        }
+        ts->open_len = 0;
+        vec_foreach(const ts_sess, s, ts->sess)
+            vec_foreach(const ts_open, x, s->open)
+                for (uint32_t i = 0; i < x->num_ops; i++)
+                    if (x->ops[i].kind == OP_WRITE) open_add(ts, write_hash(x->ops[i].key, x->ops[i].value));
+    }
     return 1;
+}
+
+uint32_t text_stream_done_ops(const text_stream *ts, int64_t ext) {
+    uint32_t t = u64map_get(&ts->txn_ids, (uint64_t)ext);
+    return t != UINT32_MAX && (ts->tag.data[t] & TS_DONE) ? ts->tag.data[t] & ~TS_DONE : UINT32_MAX;
 }
 
 int text_stream_finish(text_stream *ts) {
     release_done(ts);
     if (ts->failed) return 0;
     vec_foreach(ts_sess, s, ts->sess) {
-        for (size_t i = 0; i < s->open.len; i++) complete(ts, s, &s->open.data[i]);
+        for (size_t i = 0; i < s->open.len; i++) complete(ts, s, &s->open.data[i], 0);
         s->open.len = 0;
     }
+    free(ts->open_w);                             /* all handed out */
+    ts->open_w = NULL;
+    ts->open_cap = ts->open_len = 0;
     ts->failed = 1;                               /* nothing may follow the end */
     return 1;
 }

@@ -250,6 +250,7 @@ int cli_follow(const char *path, const follow_options *o, const load_options *lo
     online_checker oc;
     online_init(&oc, o->want_si, o->want_ser, o->max_anomalies);
     oc.source = path;
+    follow_parse_checker(&fp, &oc);               /* the text reader asks it about the writes handed out */
     detection det = { o, 0, 0, 0 };
     oc.on_detect = on_detect;
     oc.detect_ctx = &det;

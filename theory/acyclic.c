@@ -34,28 +34,36 @@ typedef struct edge {
     int lit;              /* guard (DIMACS); 0 only for an edge never on */
     int pos;              /* index on the edge trail, -1 when off */
     int next_guarded;     /* next edge with the same guard literal */
-    int next_out;         /* next guarded edge out of the same node */
-    int next_in;          /* next guarded edge into the same node */
 } edge;
 
 typedef struct reach { int node, edge; } reach;
 
-/* The guarded edges of the nodes of one block (GBLOCK_SHIFT: 4096 nodes),
- * one side, as an array: node v's are arcs[start[v + b] .. start[v + b +
- * 1]) (block b, one slot more than nodes for its end), newest first, those
- * with id < edges; newer ones are on the lists (next_out / next_in) only.
- * fresh: edges of the block's nodes added since its build.  A block is
- * rebuilt when they exceed a quarter of its arcs and of its nodes: O(block)
- * each time, amortized O(1) an edge, never a pass over the whole graph. */
+/* The guarded edges out of the nodes of one block (GBLOCK_SHIFT: 4096
+ * nodes) as an array: node v's are arcs[start[v + b] .. start[v + b + 1])
+ * (block b, one slot more than nodes for its end), newest first, those
+ * with id < edges.  Newer ones (fresh: added since the block's build) are
+ * on the node's fresh list only: head[v], newest first, through the pool.
+ * A block is rebuilt when its fresh edges exceed a quarter of its arcs and
+ * of its nodes: O(block) each time, amortized O(1) an edge, never a pass
+ * over the whole graph.  The build empties its nodes' lists; their pool
+ * entries are then dead (edge -1), and the pool is compacted when they
+ * are half of it (O(pool), amortized O(1) an entry).  So an edge is held
+ * once here (its arc), plus 8 bytes while fresh: the records have no
+ * links of their own.  Only the out side is kept: the propagation scans
+ * the forward set's out-edges (scan_candidates). */
 #define GBLOCK_SHIFT 12          /* the default (acyclic_set_block_shift) */
 typedef struct gblock { reach *arcs; int edges; uint32_t len, fresh; } gblock;
-typedef struct gside {
+typedef struct glink { int edge, next; } glink;   /* a fresh edge; the node's next (older) entry, -1: none */
+typedef struct gcsr {
     gblock *blk;
     uint32_t *start;
+    int *head;            /* per node: its newest fresh entry in pool, -1: none */
+    VEC(glink) pool;
+    size_t pool_dead;     /* pool entries whose edge is in its block now */
     int nblk, cap_blk, shift;
     size_t built, fresh;  /* arcs in the blocks, and on the lists only; more fresh than built: bulk loading,
                            * one sequential pass at the next solve's start builds every block (gcsr_sync) */
-} gside;
+} gcsr;
 
 struct acyclic {
     gsat *s;
@@ -65,7 +73,13 @@ struct acyclic {
 
     edge *e;              /* indexed by guarded id: these ids are the ones used below */
     int num_guarded, cap_guarded;
-    int *gid;             /* per guarded id: its edge id (ascending) */
+    /* Which edge ids have a record (acyclic_edge_ends): bit e of rec_bits,
+     * records being numbered in the order of their edge ids; rec_rank[k]:
+     * the records below edge id 512 k, for k < rank_len.  1/8 byte an edge
+     * id where a table of the records' edge ids took 4 bytes a record. */
+    uint64_t *rec_bits;
+    uint32_t *rec_rank;
+    size_t rank_len, rank_cap;
     int num_edges;        /* edge ids given out: guarded records + fixed list */
     /* The always-on edges, numbered 0 .. num_fixed-1 in the order added:
      * those below fixed_in_pk are in the order (frozen or on its lists: the
@@ -86,12 +100,10 @@ struct acyclic {
     int cap_vars;
     uint32_t vstamp;
 
-    int *out_guarded;     /* per node: first guarded edge out of it (newest first) */
-    int *in_guarded;      /* per node: first guarded edge into it */
-    /* The same lists as arrays (scanning them is the propagation's inner
-     * loop, and following next_out/next_in through the edge array misses
-     * the cache), by blocks of nodes (gside): each block rebuilt alone. */
-    gside gcsr[2];        /* 0: out (heads), 1: in (tails) */
+    /* The guarded edges out of each node as arrays (scanning them is the
+     * propagation's inner loop; lists through the edge records would miss
+     * the cache), by blocks of nodes (gcsr): each block rebuilt alone. */
+    gcsr gout;
     /* Searches here mark nodes in the order's stamp array (pk.mark, free
      * between insertions); the bounded search of theory_propagate=2 needs a
      * second set (NULL until then). */
@@ -302,8 +314,8 @@ static inline void consider(acyclic *a, int id) {
     imply_off(a, id);
 }
 
-/* Blocks of one side up to the one of node v (empty). */
-static void gside_cover(gside *g, int v) {
+/* Blocks up to the one of node v (empty). */
+static void gcsr_cover(gcsr *g, int v) {
     int need = (v >> g->shift) + 1;
     size_t slots = ((size_t)1 << g->shift) + 1;
     if (g->nblk >= need) return;
@@ -319,10 +331,10 @@ static void gside_cover(gside *g, int v) {
     g->nblk = need;
 }
 
-/* Rebuild block b of one side: per node, its edges newer than the build
- * (from the list, newest first), then those of the build. */
-static void gblock_build(acyclic *a, int side, int b) {
-    gside *g = &a->gcsr[side];
+/* Rebuild block b: per node, its edges newer than the build (from the
+ * list, newest first), then those of the build. */
+static void gblock_build(acyclic *a, int b) {
+    gcsr *g = &a->gout;
     gblock *k = &g->blk[b];
     const int nodes = 1 << g->shift, first = b << g->shift;
     uint32_t *st = g->start + (size_t)b * ((size_t)nodes + 1);
@@ -334,9 +346,13 @@ static void gblock_build(acyclic *a, int side, int b) {
         st[i] = at;
         int v = first + i;
         if (v < a->pk.num_nodes) {
-            int id = side ? a->in_guarded[v] : a->out_guarded[v];
-            for (; id >= k->edges; id = side ? a->e[id].next_in : a->e[id].next_out)
-                arcs[at++] = (reach){side ? a->e[id].from : a->e[id].to, id};
+            for (int p = g->head[v]; p >= 0; p = g->pool.data[p].next) {
+                int id = g->pool.data[p].edge;
+                arcs[at++] = (reach){a->e[id].to, id};
+                g->pool.data[p].edge = -1;
+                g->pool_dead++;
+            }
+            g->head[v] = -1;
         }
         if (e > s) memcpy(arcs + at, k->arcs + s, (size_t)(e - s) * sizeof *arcs);
         at += e - s;
@@ -353,20 +369,44 @@ static void gblock_build(acyclic *a, int side, int b) {
     a->st.block_builds++;
 }
 
-/* Every block of one side in one pass over the edge records (sequential:
- * for bulk loading, where block by block would follow the lists). */
-static void gcsr_build_all(acyclic *a, int side) {
-    gside *g = &a->gcsr[side];
+/* Drop the pool's dead entries (half of it or more): live ones keep their
+ * order, so each list still runs to older entries. */
+static void pool_compact(acyclic *a) {
+    gcsr *g = &a->gout;
+    size_t n = g->pool.len, at = 0;
+    int *moved = xmalloc((n ? n : 1) * sizeof *moved);
+    for (size_t p = 0; p < n; p++) {
+        glink l = g->pool.data[p];
+        if (l.edge < 0) continue;
+        moved[p] = (int)at;
+        l.next = l.next < 0 ? -1 : moved[l.next];     /* older: moved already */
+        int v = a->e[l.edge].from;
+        if (g->head[v] == (int)p) g->head[v] = (int)at;
+        g->pool.data[at++] = l;
+    }
+    free(moved);
+    g->pool.len = at;
+    g->pool_dead = 0;
+    if (g->pool.cap > 4096 && g->pool.cap > 4 * at) {  /* give back what a burst left */
+        g->pool.cap = 2 * at > 4096 ? 2 * at : 4096;
+        g->pool.data = xrealloc(g->pool.data, g->pool.cap * sizeof *g->pool.data);
+    }
+}
+
+/* Every block in one pass over the edge records (sequential: for bulk
+ * loading, where block by block would follow the lists). */
+static void gcsr_build_all(acyclic *a) {
+    gcsr *g = &a->gout;
     const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
     if (!n) return;
-    gside_cover(g, n - 1);
+    gcsr_cover(g, n - 1);
     const size_t slots = (size_t)nodes + 1;
     for (int b = 0; b < g->nblk; b++) { free(g->blk[b].arcs); g->blk[b] = (gblock){0}; }
     memset(g->start, 0, (size_t)g->nblk * slots * sizeof *g->start);
     for (int id = 0; id < m; id++) {                 /* the edges on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
-        int v = side ? ed->to : ed->from;
+        int v = ed->from;
         g->start[(size_t)v + (size_t)(v >> g->shift) + 1]++;
     }
     for (int b = 0; b < g->nblk; b++) {
@@ -379,9 +419,9 @@ static void gcsr_build_all(acyclic *a, int side) {
     for (int id = m - 1; id >= 0; id--) {           /* newest first, as on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
-        int v = side ? ed->to : ed->from, b = v >> g->shift;
+        int v = ed->from, b = v >> g->shift;
         uint32_t *cur = &g->start[(size_t)v + (size_t)b];
-        g->blk[b].arcs[(*cur)++] = (reach){side ? ed->from : ed->to, id};
+        g->blk[b].arcs[(*cur)++] = (reach){ed->to, id};
     }
     for (int b = 0; b < g->nblk; b++) {             /* each slot moved to its node's end: back one */
         uint32_t *st = g->start + (size_t)b * slots;
@@ -391,28 +431,36 @@ static void gcsr_build_all(acyclic *a, int side) {
     g->built = 0;
     for (int b = 0; b < g->nblk; b++) g->built += g->blk[b].len;
     g->fresh = 0;
+    for (int v = 0; v < n; v++) g->head[v] = -1;     /* every edge is in its block now */
+    vec_clear(g->pool);
+    g->pool_dead = 0;
     a->st.block_builds += g->nblk;
 }
 
 /* At a solve's start: after bulk loading, every block at once. */
 static void gcsr_sync(acyclic *a) {
-    for (int side = 0; side < 2; side++)
-        if (a->gcsr[side].fresh > a->gcsr[side].built) gcsr_build_all(a, side);
+    if (a->gout.fresh > a->gout.built) gcsr_build_all(a);
 }
 
-/* A guarded edge went onto node v's list on one side. */
-static void gcsr_listed(acyclic *a, int side, int v) {
-    gside *g = &a->gcsr[side];
-    gside_cover(g, v);
+/* Guarded edge id out of node v goes onto v's fresh list. */
+static void gcsr_listed(acyclic *a, int v, int id) {
+    gcsr *g = &a->gout;
+    if (g->pool.len >= INT_MAX) xalloc_fail(SIZE_MAX);
+    vec_push(g->pool, ((glink){id, g->head[v]}));
+    g->head[v] = (int)g->pool.len - 1;
+    gcsr_cover(g, v);
     gblock *k = &g->blk[v >> g->shift];
     g->fresh++;
-    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) gblock_build(a, side, v >> g->shift);
+    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) {
+        gblock_build(a, v >> g->shift);
+        if (g->pool_dead >= (1u << g->shift) >> 2 && 2 * g->pool_dead >= g->pool.len) pool_compact(a);
+    }
 }
 
-/* Node v's guarded edges of one side older than its block's build:
- * *n of them (the list holds the rest, ids >= *old). */
-static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, int *old) {
-    const gside *g = &a->gcsr[side];
+/* Node v's guarded out-edges older than its block's build: *n of them
+ * (its fresh list holds the rest, ids >= *old). */
+static inline const reach *gcsr_arcs(const acyclic *a, int v, int *n, int *old) {
+    const gcsr *g = &a->gout;
     int b = v >> g->shift;
     if (b >= g->nblk) { *n = 0; *old = 0; return NULL; }
     const uint32_t *st = g->start + v + b;
@@ -421,30 +469,23 @@ static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, 
     return g->blk[b].arcs + st[0];
 }
 
-/* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
- * fwd_marks) and y in bwd (bwd_stamp in bwd_marks): each closes a cycle
- * y ~> u -> v ~> x, so its guard is off.  Scan from the smaller side. */
-static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
-                            const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
+/* Guarded, unassigned edges x->y with x in fwd and y in bwd (marked
+ * bwd_stamp in bwd_marks): each closes a cycle y ~> u -> v ~> x, so its
+ * guard is off.  Scanned from fwd's out-edges, whichever set is larger:
+ * arrays of in-edges too (to scan from the smaller set) cost 8 bytes an
+ * edge more, and the scans are a small part of a check (the 200k prefix
+ * of the 1M stream: 18k scans, the forward sets 1.26M nodes in all, the
+ * smaller sets 0.35M; doc/benchmarks.md, guard29). */
+static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
     int n, old;
-    if (fwd->len <= bwd->len) {
-        for (size_t i = 0; i < fwd->len; i++) {
-            int u = fwd->data[i], id = a->out_guarded[u];
-            const reach *r = gcsr_arcs(a, 0, u, &n, &old);
-            for (; id >= old; id = a->e[id].next_out)
-                if (bwd_marks[a->e[id].to] == bwd_stamp) consider(a, id);
-            for (int k = 0; k < n; k++)
-                if (bwd_marks[r[k].node] == bwd_stamp) consider(a, r[k].edge);
-        }
-    } else {
-        for (size_t i = 0; i < bwd->len; i++) {
-            int v = bwd->data[i], id = a->in_guarded[v];
-            const reach *r = gcsr_arcs(a, 1, v, &n, &old);
-            for (; id >= old; id = a->e[id].next_in)
-                if (fwd_marks[a->e[id].from] == fwd_stamp) consider(a, id);
-            for (int k = 0; k < n; k++)
-                if (fwd_marks[r[k].node] == fwd_stamp) consider(a, r[k].edge);
-        }
+    const glink *pool = a->gout.pool.data;
+    for (size_t i = 0; i < fwd->len; i++) {
+        int u = fwd->data[i];
+        const reach *r = gcsr_arcs(a, u, &n, &old);
+        for (int p = a->gout.head[u]; p >= 0; p = pool[p].next)
+            if (bwd_marks[a->e[pool[p].edge].to] == bwd_stamp) consider(a, pool[p].edge);
+        for (int k = 0; k < n; k++)
+            if (bwd_marks[r[k].node] == bwd_stamp) consider(a, r[k].edge);
     }
 }
 
@@ -483,7 +524,7 @@ static void propagate_after_insert(acyclic *a, int id) {
     if (mode == 0) return;
     pk_order *pk = &a->pk;
     if (pk->searched && pk->fwd.len && pk->bwd.len)
-        scan_candidates(a, &pk->fwd, pk->mark, pk->fwd_stamp, &pk->bwd, pk->mark, pk->stamp);
+        scan_candidates(a, &pk->fwd, pk->mark, pk->stamp);
     if (mode >= 2) {
         int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
         const edge *ed = &a->e[id];
@@ -491,7 +532,7 @@ static void propagate_after_insert(acyclic *a, int id) {
         uint32_t st = pk_new_stamp(pk), st2 = new_seen2_stamp(a);
         bounded_search(a, ed->from, 0, a->seen2, st2, budget, &pk->bwd);
         bounded_search(a, ed->to, 1, pk->mark, st, budget, &pk->fwd);
-        scan_candidates(a, &pk->fwd, pk->mark, st, &pk->bwd, a->seen2, st2);
+        scan_candidates(a, &pk->fwd, a->seen2, st2);
     }
 }
 
@@ -927,14 +968,12 @@ static int th_phase(void *t, int lit) {
 static void th_destroy(void *t) {
     acyclic *a = t;
     pk_free(&a->pk);
-    free(a->e); free(a->gid); free(a->fixed);
+    free(a->e); free(a->rec_bits); free(a->rec_rank); free(a->fixed);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->var_stamp); free(a->watched); free(a->pending_mark);
-    free(a->out_guarded); free(a->in_guarded);
-    for (int side = 0; side < 2; side++) {
-        for (int b = 0; b < a->gcsr[side].nblk; b++) free(a->gcsr[side].blk[b].arcs);
-        free(a->gcsr[side].blk); free(a->gcsr[side].start);
-    }
+    for (int b = 0; b < a->gout.nblk; b++) free(a->gout.blk[b].arcs);
+    free(a->gout.blk); free(a->gout.start); free(a->gout.head);
+    vec_free(a->gout.pool);
     free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed); vec_free(a->late);
@@ -977,7 +1016,7 @@ acyclic *acyclic_of(gsat *s) {
     a->s = s;
     a->opt = opt;
     pk_init(&a->pk);
-    a->gcsr[0].shift = a->gcsr[1].shift = GBLOCK_SHIFT;
+    a->gout.shift = GBLOCK_SHIFT;
     a->conflict_edge = -1;
     a->th = gsat_add_theory(s, &ops, a);
     if (a->th < 0) { th_destroy(a); return NULL; }
@@ -989,7 +1028,7 @@ acyclic *acyclic_of(gsat *s) {
 
 void acyclic_set_block_shift(acyclic *a, int shift) {
     assert(!a->pk.num_nodes && shift >= 0 && shift <= 20);
-    a->pk.blk_shift = a->gcsr[0].shift = a->gcsr[1].shift = shift;
+    a->pk.blk_shift = a->gout.shift = shift;
 }
 
 int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
@@ -1000,15 +1039,14 @@ int acyclic_add_nodes(acyclic *a, int count) {
     int first = pk_add_nodes(&a->pk, count), n = a->pk.num_nodes;
     if (n > a->cap_nodes) {
         int cap = a->pk.cap_nodes;
-        a->out_guarded = big_realloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
-        a->in_guarded = big_realloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
+        a->gout.head = big_realloc(a->gout.head, (size_t)cap * sizeof *a->gout.head);
         if (a->seen2) {
             a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
             for (int v = a->cap_nodes; v < cap; v++) a->seen2[v] = 0;
         }
         a->cap_nodes = cap;
     }
-    for (int v = first; v < n; v++) a->out_guarded[v] = a->in_guarded[v] = -1;
+    for (int v = first; v < n; v++) a->gout.head[v] = -1;
     return first;
 }
 
@@ -1022,7 +1060,36 @@ void acyclic_reserve_edges(acyclic *a, int always_on, int guarded) {
     if ((int64_t)a->num_guarded + guarded > INT32_MAX) return;      /* add_edge grows as it goes */
     a->cap_guarded = a->num_guarded + guarded;
     a->e = big_realloc(a->e, (size_t)a->cap_guarded * sizeof *a->e);
-    a->gid = big_realloc(a->gid, (size_t)a->cap_guarded * sizeof *a->gid);
+}
+
+/* Edge id `id` (above every edge id with a record) gets the next record:
+ * its bit, the rank blocks up to its own (those before it count the
+ * records so far, its own as well: they all sit below). */
+static void mark_record(acyclic *a, int id) {
+    size_t k = (size_t)id >> 9;
+    if (k >= a->rank_cap) {
+        size_t cap = a->rank_cap ? 2 * a->rank_cap : 64;
+        if (cap <= k) cap = k + 1;
+        BIG_GROW_ZERO(a->rec_bits, 8 * a->rank_cap, 8 * cap);
+        a->rec_rank = big_realloc(a->rec_rank, cap * sizeof *a->rec_rank);
+        a->rank_cap = cap;
+    }
+    for (; a->rank_len <= k; a->rank_len++) a->rec_rank[a->rank_len] = (uint32_t)a->num_guarded;
+    a->rec_bits[(size_t)id >> 6] |= (uint64_t)1 << (id & 63);
+}
+
+/* The records with an edge id below e. */
+static int records_below(const acyclic *a, int e) {
+    size_t k = (size_t)e >> 9;
+    if (k >= a->rank_len) return a->num_guarded;
+    uint32_t n = a->rec_rank[k];
+    for (size_t w = 8 * k; w < (size_t)e >> 6; w++) n += (uint32_t)__builtin_popcountll(a->rec_bits[w]);
+    if (e & 63) n += (uint32_t)__builtin_popcountll(a->rec_bits[(size_t)e >> 6] & (((uint64_t)1 << (e & 63)) - 1));
+    return (int)n;
+}
+
+static int has_record(const acyclic *a, int e) {
+    return ((size_t)e >> 9) < a->rank_len && (a->rec_bits[(size_t)e >> 6] >> (e & 63) & 1);
 }
 
 /* A new record (guarded id) for edge id `id`. */
@@ -1032,11 +1099,10 @@ static int new_record(acyclic *a, int id, int from, int to, int lit) {
         a->cap_guarded = a->cap_guarded ? 2 * a->cap_guarded : 64;
         if (a->cap_guarded >= PK_FIXED) a->cap_guarded = PK_FIXED - 1;
         a->e = big_realloc(a->e, (size_t)a->cap_guarded * sizeof *a->e);
-        a->gid = big_realloc(a->gid, (size_t)a->cap_guarded * sizeof *a->gid);
     }
+    mark_record(a, id);
     int g = a->num_guarded++;
-    a->e[g] = (edge){from, to, lit, -1, -1, -1, -1};
-    a->gid[g] = id;
+    a->e[g] = (edge){from, to, lit, -1, -1};
     return g;
 }
 
@@ -1094,12 +1160,7 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     ensure_vars(a, v);
     ed->next_guarded = a->guard_head[lit_index(lit)];
     a->guard_head[lit_index(lit)] = g;
-    ed->next_out = a->out_guarded[from];
-    a->out_guarded[from] = g;
-    ed->next_in = a->in_guarded[to];
-    a->in_guarded[to] = g;
-    gcsr_listed(a, 0, from);
-    gcsr_listed(a, 1, to);
+    gcsr_listed(a, from, g);
     if (!a->watched[v]) {
         /* the engine delivers the guard later if it is already set */
         a->watched[v] = 1;
@@ -1174,12 +1235,8 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
 
 
 void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
-    int lo = 0, hi = a->num_guarded;                 /* records with an edge id below e */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (a->gid[mid] < e) lo = mid + 1; else hi = mid;
-    }
-    if (lo < a->num_guarded && a->gid[lo] == e) {
+    int lo = records_below(a, e);
+    if (has_record(a, e)) {
         *from = a->e[lo].from; *to = a->e[lo].to; *lit = a->e[lo].lit;
         return;
     }
@@ -1261,17 +1318,37 @@ int acyclic_verify_order(const acyclic *a) {
     for (int id = 0; id < a->num_guarded; id++)
         if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
     if (arcs != on || !verify_fixed_arcs(a)) return 0;
-    /* the arrays of guarded edges: each node's list past its block's build,
-     * in the list's order */
-    for (int side = 0; side < 2; side++)
-        for (int v = 0; v < a->pk.num_nodes; v++) {
-            int n, old, k = 0, id = side ? a->in_guarded[v] : a->out_guarded[v];
-            const reach *r = gcsr_arcs(a, side, v, &n, &old);
-            for (; id >= old; id = side ? a->e[id].next_in : a->e[id].next_out) {}
-            for (; id >= 0; id = side ? a->e[id].next_in : a->e[id].next_out, k++)
-                if (k >= n || r[k].edge != id || r[k].node != (side ? a->e[id].from : a->e[id].to)) return 0;
-            if (k != n) return 0;
+    /* the guarded edges out of each node: its fresh list (ids from its
+     * block's build on) then its block's arcs (older ids), newest first
+     * (strictly descending: no edge twice), each out of this node to the
+     * right head, as many as the records give it (so every edge once); the
+     * pool's live entries are those on the lists, its dead ones counted */
+    if (a->pk.num_nodes) {
+        const gcsr *g = &a->gout;
+        int *deg = xcalloc((size_t)a->pk.num_nodes, sizeof *deg);
+        size_t live = 0, dead = 0;
+        for (size_t p = 0; p < g->pool.len; p++) dead += g->pool.data[p].edge < 0;
+        for (int id = 0; id < a->num_guarded; id++)
+            if (a->e[id].lit && a->e[id].from != a->e[id].to) deg[a->e[id].from]++;
+        int ok = dead == g->pool_dead;
+        for (int v = 0; v < a->pk.num_nodes && ok; v++) {
+            int n, old, k = 0, last = INT_MAX;
+            const reach *r = gcsr_arcs(a, v, &n, &old);
+            for (int p = g->head[v]; p >= 0 && ok; p = g->pool.data[p].next, k++, live++) {
+                int id = g->pool.data[p].edge;
+                ok = p < (int)g->pool.len && id >= old && id < last && id < a->num_guarded && a->e[id].from == v;
+                last = id;
+            }
+            for (int i = 0; i < n && ok; i++, k++) {
+                int id = r[i].edge;
+                ok = id < old && id < last && id >= 0 && a->e[id].from == v && r[i].node == a->e[id].to;
+                last = id;
+            }
+            ok = ok && k == deg[v];
         }
+        free(deg);
+        if (!ok || live + dead != g->pool.len) return 0;
+    }
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;
     return 1;

@@ -387,6 +387,7 @@ static void pool_compact(acyclic *a) {
     free(moved);
     g->pool.len = at;
     g->pool_dead = 0;
+    a->st.pool_compactions++;
     if (g->pool.cap > 4096 && g->pool.cap > 4 * at) {  /* give back what a burst left */
         g->pool.cap = 2 * at > 4096 ? 2 * at : 4096;
         g->pool.data = xrealloc(g->pool.data, g->pool.cap * sizeof *g->pool.data);

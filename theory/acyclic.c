@@ -95,8 +95,7 @@ struct acyclic {
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
     int *implied_limit;   /* per variable: edge-trail length at implication */
     uint32_t *var_stamp;  /* per variable: dedup in clauses and pending */
-    uint8_t *watched;     /* per variable */
-    uint8_t *pending_mark;/* per variable: on the pending list */
+    uint8_t *vflag;       /* per variable: VF_* (one byte, where a byte, a byte and a stamp of 4 were) */
     int cap_vars;
     uint32_t vstamp;
 
@@ -115,9 +114,7 @@ struct acyclic {
     vec_int trail_lim;    /* trail length at the start of each level > 0 */
     vec_int pending;      /* implied literals not yet handed to the engine */
     VEC(reach) taken_back;/* edges of literals th_unassign took back, still enabled */
-    uint32_t *gone_stamp; /* per variable: its guard was taken back (== gone_epoch) */
-    uint32_t gone_epoch;
-    int gone_any;         /* something was taken back since the last flush */
+    vec_int gone;         /* variables taken back since the last flush (VF_GONE set) */
     vec_int stack;
     VEC(reach) cur, next;
     int conflict_edge;
@@ -133,6 +130,12 @@ struct acyclic {
 
 static const theory_ops ops;
 static void flush_taken_back(acyclic *a);
+
+enum {
+    VF_WATCHED = 1,       /* the engine reports it (gsat_theory_watch) */
+    VF_PENDING = 2,       /* implied, on the pending list */
+    VF_GONE = 4,          /* taken back by th_unassign since the last flush */
+};
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -150,9 +153,7 @@ static void ensure_vars(acyclic *a, int var) {
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
     BIG_GROW_ZERO(a->implied_limit, a->cap_vars, cap);
     BIG_GROW_ZERO(a->var_stamp, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->watched, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->pending_mark, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->gone_stamp, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->vflag, a->cap_vars, cap);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
     for (int v = a->cap_vars; v < cap; v++) a->implied_edge[v] = -1;
     a->cap_vars = cap;
@@ -299,8 +300,8 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
 static void imply_off(acyclic *a, int id) {
     const edge *ed = &a->e[id];
     int v = lit_var(ed->lit);
-    if (a->pending_mark[v]) return;                  /* already implied this round */
-    a->pending_mark[v] = 1;
+    if (a->vflag[v] & VF_PENDING) return;            /* already implied this round */
+    a->vflag[v] |= VF_PENDING;
     a->implied_edge[v] = id;
     a->implied_limit[v] = (int)a->trail.len;
     vec_push(a->pending, -ed->lit);
@@ -743,7 +744,7 @@ static void th_new_level(void *t) {
 }
 
 static void drop_pending(acyclic *a) {
-    for (size_t i = 0; i < a->pending.len; i++) a->pending_mark[lit_var(a->pending.data[i])] = 0;
+    for (size_t i = 0; i < a->pending.len; i++) a->vflag[lit_var(a->pending.data[i])] &= (uint8_t)~VF_PENDING;
     vec_clear(a->pending);
 }
 
@@ -791,18 +792,15 @@ static void th_backtrack(void *t, int level) {
  * trail: positions of later edges, level marks and the limits of lazy
  * reasons stay valid.  Pending implications may rest on those edges. */
 static void flush_taken_back(acyclic *a) {
-    if (!a->gone_any) return;
-    a->gone_any = 0;
+    if (!a->gone.len) return;
+    for (size_t i = 0; i < a->gone.len; i++) a->vflag[a->gone.data[i]] &= (uint8_t)~VF_GONE;
+    vec_clear(a->gone);
     for (size_t i = 0; i < a->taken_back.len; i++) {
         edge *ed = &a->e[a->taken_back.data[i].edge];
         pk_remove(&a->pk, ed->from, ed->to, a->taken_back.data[i].edge);
         ed->pos = -1;
     }
     vec_clear(a->taken_back);
-    if (++a->gone_epoch == 0) {
-        memset(a->gone_stamp, 0, (size_t)a->cap_vars * sizeof *a->gone_stamp);
-        a->gone_epoch = 1;
-    }
 }
 
 static void th_unassign(void *t, int lit) {
@@ -810,8 +808,10 @@ static void th_unassign(void *t, int lit) {
     if (!lit) { flush_taken_back(a); return; }      /* a partial backtrack starts */
     drop_pending(a);
     if (lit_var(lit) >= a->cap_vars) return;
-    a->gone_stamp[lit_var(lit)] = a->gone_epoch;
-    a->gone_any = 1;
+    if (!(a->vflag[lit_var(lit)] & VF_GONE)) {
+        a->vflag[lit_var(lit)] |= VF_GONE;
+        vec_push(a->gone, lit_var(lit));
+    }
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded)
         if (a->e[id].pos >= 0) vec_push(a->taken_back, ((reach){a->e[id].pos, id}));
 }
@@ -842,7 +842,7 @@ static int th_implied_still(void *t, int lit, vec_int *reason) {
     a->var_stamp[lit_var(lit)] = vs;
     if (explain_path(a, ed->to, ed->from, limit, reason, vs) < 0) assert(0 && "an implied edge lost its cycle");
     for (size_t k = 1; k < reason->len; k++)
-        if (a->gone_stamp[lit_var(reason->data[k])] == a->gone_epoch) { vec_clear(*reason); return 0; }
+        if (a->vflag[lit_var(reason->data[k])] & VF_GONE) { vec_clear(*reason); return 0; }
     a->st.reasons++;
     a->st.reason_lits += (int64_t)reason->len;
     return 1;
@@ -854,7 +854,7 @@ static int th_propagate(void *t, vec_int *out) {
     int n = 0;
     for (size_t i = 0; i < a->pending.len; i++) {
         int lit = a->pending.data[i];
-        a->pending_mark[lit_var(lit)] = 0;
+        a->vflag[lit_var(lit)] &= (uint8_t)~VF_PENDING;
         if (guard_value(a, lit) == 0) { vec_push(*out, lit); n++; }
     }
     vec_clear(a->pending);
@@ -971,14 +971,14 @@ static void th_destroy(void *t) {
     pk_free(&a->pk);
     free(a->e); free(a->rec_bits); free(a->rec_rank); free(a->fixed);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
-    free(a->var_stamp); free(a->watched); free(a->pending_mark);
+    free(a->var_stamp); free(a->vflag);
     for (int b = 0; b < a->gout.nblk; b++) free(a->gout.blk[b].arcs);
     free(a->gout.blk); free(a->gout.start); free(a->gout.head);
     vec_free(a->gout.pool);
     free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed); vec_free(a->late);
-    free(a->gone_stamp);
+    vec_free(a->gone);
     vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
     vec_free(a->graphs);
@@ -1162,9 +1162,9 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     ed->next_guarded = a->guard_head[lit_index(lit)];
     a->guard_head[lit_index(lit)] = g;
     gcsr_listed(a, from, g);
-    if (!a->watched[v]) {
+    if (!(a->vflag[v] & VF_WATCHED)) {
         /* the engine delivers the guard later if it is already set */
-        a->watched[v] = 1;
+        a->vflag[v] |= VF_WATCHED;
         gsat_theory_watch(a->s, a->th, v);
         return id;
     }

@@ -389,8 +389,8 @@ static void pool_compact(acyclic *a) {
     g->pool.len = at;
     g->pool_dead = 0;
     a->st.pool_compactions++;
-    if (g->pool.cap > 4096 && g->pool.cap > 4 * at) {  /* give back what a burst left */
-        g->pool.cap = 2 * at > 4096 ? 2 * at : 4096;
+    if (g->pool.cap > 4096 && g->pool.cap > at + at / 2) {    /* the dead entries' pages go back */
+        g->pool.cap = at + at / 2 > 4096 ? at + at / 2 : 4096;
         g->pool.data = xrealloc(g->pool.data, g->pool.cap * sizeof *g->pool.data);
     }
 }

@@ -543,6 +543,11 @@ static void explanations_are_cycles(void **state) {
                     allowed[f] = 1;
                 }
                 assert_true(cheapest_path(&h, h.to[e], h.from[e], allowed) >= 0);
+                vec_int again; vec_init(again);          /* asked again: the same clause */
+                ops->reason(a, lit, &again);
+                assert_int_equal(again.len, why.len);
+                assert_memory_equal(again.data, why.data, why.len * sizeof *why.data);
+                vec_free(again);
                 vec_free(why);
                 implied++;
             }

@@ -94,10 +94,8 @@ struct acyclic {
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
     int *implied_limit;   /* per variable: edge-trail length at implication */
-    uint32_t *var_stamp;  /* per variable: dedup in clauses and pending */
-    uint8_t *vflag;       /* per variable: VF_* (one byte, where a byte, a byte and a stamp of 4 were) */
+    uint8_t *vflag;       /* per variable: VF_* (one byte, where two bytes and two stamps of 4 were) */
     int cap_vars;
-    uint32_t vstamp;
 
     /* The guarded edges out of each node as arrays (scanning them is the
      * propagation's inner loop; lists through the edge records would miss
@@ -135,6 +133,7 @@ enum {
     VF_WATCHED = 1,       /* the engine reports it (gsat_theory_watch) */
     VF_PENDING = 2,       /* implied, on the pending list */
     VF_GONE = 4,          /* taken back by th_unassign since the last flush */
+    VF_SEEN = 8,          /* in the clause being built (unmark_seen clears it) */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -152,19 +151,16 @@ static void ensure_vars(acyclic *a, int var) {
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
     BIG_GROW_ZERO(a->implied_limit, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->var_stamp, a->cap_vars, cap);
     BIG_GROW_ZERO(a->vflag, a->cap_vars, cap);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
     for (int v = a->cap_vars; v < cap; v++) a->implied_edge[v] = -1;
     a->cap_vars = cap;
 }
 
-static uint32_t new_var_stamp(acyclic *a) {
-    if (++a->vstamp == 0) {
-        memset(a->var_stamp, 0, (size_t)a->cap_vars * sizeof *a->var_stamp);
-        a->vstamp = 1;
-    }
-    return a->vstamp;
+/* A clause's guards are deduplicated with VF_SEEN, set as each goes into
+ * the clause: clear it for the literals of out from index `from` on. */
+static void unmark_seen(acyclic *a, const vec_int *out, size_t from) {
+    for (size_t k = from; k < out->len; k++) a->vflag[lit_var(out->data[k])] &= (uint8_t)~VF_SEEN;
 }
 
 static uint32_t new_seen2_stamp(acyclic *a) {
@@ -225,9 +221,10 @@ static void sync_fixed(acyclic *a) {
  * trail index < limit, one with the fewest guarded edges (0-1 BFS, Dial
  * style: cost-0 edges extend the current layer, cost-1 edges the next).
  * Only nodes ordered between src and dst can lie on such a path.  Guards
- * already pushed under stamp vs are skipped.  Returns the literals added,
+ * already marked VF_SEEN are skipped, the others marked (the caller
+ * clears the marks: unmark_seen).  Returns the literals added,
  * -1 if there is no such path. */
-static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, uint32_t vs) {
+static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out) {
     sync_fixed(a);
     pk_order *pk = &a->pk;
     int *par_node = pk->par_node, *par_edge = pk->par_edge;   /* scratch between insertions */
@@ -286,8 +283,8 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
     for (int v = dst; v != src; v = par_node[v]) {
         if (par_edge[v] == PK_FIXED) continue;
         const edge *ed = &a->e[par_edge[v]];
-        if (ed->pos >= free_below && a->var_stamp[lit_var(ed->lit)] != vs) {
-            a->var_stamp[lit_var(ed->lit)] = vs;
+        if (ed->pos >= free_below && !(a->vflag[lit_var(ed->lit)] & VF_SEEN)) {
+            a->vflag[lit_var(ed->lit)] |= VF_SEEN;
             vec_push(*out, -ed->lit);
             added++;
         }
@@ -610,18 +607,19 @@ static int enable(acyclic *a, int id) {
  * good. */
 static void conflict_clause(acyclic *a, int lit, vec_int *out) {
     const int free_below = level0_end(a);
-    uint32_t vs = new_var_stamp(a);
+    const size_t from = out->len;
     int n = 0;
-    if (lit) { vec_push(*out, -lit); a->var_stamp[lit_var(lit)] = vs; n++; }
+    if (lit) { vec_push(*out, -lit); a->vflag[lit_var(lit)] |= VF_SEEN; n++; }
     for (size_t i = 0; i < a->cycle.len; i++) {
         if (a->cycle.data[i] == PK_FIXED) continue;
         const edge *pe = &a->e[a->cycle.data[i]];
-        if (pe->pos >= free_below && a->var_stamp[lit_var(pe->lit)] != vs) {
-            a->var_stamp[lit_var(pe->lit)] = vs;
+        if (pe->pos >= free_below && !(a->vflag[lit_var(pe->lit)] & VF_SEEN)) {
+            a->vflag[lit_var(pe->lit)] |= VF_SEEN;
             vec_push(*out, -pe->lit);
             n++;
         }
     }
+    unmark_seen(a, out, from);
     a->st.conflicts++;
     a->st.conflict_lits += n;
 }
@@ -837,10 +835,11 @@ static int th_implied_still(void *t, int lit, vec_int *reason) {
         if (r.node < limit && ord[g->from] >= lo && ord[g->to] <= hi) break;
     }
     if (i == a->taken_back.len) return 1;
-    uint32_t vs = new_var_stamp(a);
+    const size_t from = reason->len;
     vec_push(*reason, lit);
-    a->var_stamp[lit_var(lit)] = vs;
-    if (explain_path(a, ed->to, ed->from, limit, reason, vs) < 0) assert(0 && "an implied edge lost its cycle");
+    a->vflag[lit_var(lit)] |= VF_SEEN;
+    if (explain_path(a, ed->to, ed->from, limit, reason) < 0) assert(0 && "an implied edge lost its cycle");
+    unmark_seen(a, reason, from);
     for (size_t k = 1; k < reason->len; k++)
         if (a->vflag[lit_var(reason->data[k])] & VF_GONE) { vec_clear(*reason); return 0; }
     a->st.reasons++;
@@ -867,10 +866,11 @@ static void th_reason(void *t, int lit, vec_int *out) {
     int id = a->implied_edge[lit_var(lit)];
     assert(id >= 0 && a->e[id].lit == -lit);
     const edge *ed = &a->e[id];
-    uint32_t vs = new_var_stamp(a);
+    const size_t from = out->len;
     vec_push(*out, lit);
-    a->var_stamp[lit_var(lit)] = vs;
-    int n = explain_path(a, ed->to, ed->from, a->implied_limit[lit_var(lit)], out, vs);
+    a->vflag[lit_var(lit)] |= VF_SEEN;
+    int n = explain_path(a, ed->to, ed->from, a->implied_limit[lit_var(lit)], out);
+    unmark_seen(a, out, from);
     assert(n >= 0);
     a->st.reasons++;
     a->st.reason_lits += n + 1;
@@ -971,7 +971,7 @@ static void th_destroy(void *t) {
     pk_free(&a->pk);
     free(a->e); free(a->rec_bits); free(a->rec_rank); free(a->fixed);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
-    free(a->var_stamp); free(a->vflag);
+    free(a->vflag);
     for (int b = 0; b < a->gout.nblk; b++) free(a->gout.blk[b].arcs);
     free(a->gout.blk); free(a->gout.start); free(a->gout.head);
     vec_free(a->gout.pool);
@@ -1352,6 +1352,9 @@ int acyclic_verify_order(const acyclic *a) {
     }
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;
+    /* no clause is being built: every VF_SEEN mark was cleared */
+    for (int v = 0; v < a->cap_vars; v++)
+        if (a->vflag[v] & VF_SEEN) return 0;
     return 1;
 }
 

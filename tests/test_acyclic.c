@@ -161,6 +161,8 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         /* always-on edges' ends dropped once frozen, or kept: the later
          * stages then freeze again from the arrays, or from the list */
         assert_int_equal(gsat_set_option(s, "theory_keep_ends", (r >> 2) & 1), 1);
+        /* the guarded edges' arrays on both sides, or out-edges only */
+        assert_int_equal(gsat_set_option(s, "theory_in_arrays", (r >> 3) & 1), 1);
         gsat_reserve_vars(s, in.vars);
         /* blocks of 1, 2 or 4 nodes (the default 4096 leaves every edge of
          * these small graphs on the lists): the order's frozen arcs and the
@@ -478,6 +480,7 @@ static void explanations_are_cycles(void **state) {
         gsat *s = gsat_new();
         gsat_set_option(s, "theory_propagate", 1 + pick(2));
         gsat_set_option(s, "theory_keep_ends", r & 1);
+        gsat_set_option(s, "theory_in_arrays", (r >> 1) & 1);
         int g = gsat_graph_new(s, h.n), fixed_on = 1;
         for (int i = 0; i < h.m; i++) {
             h.from[i] = pick(h.n);
@@ -699,7 +702,10 @@ static void edge_ends_of_mixed_runs(void **state) {
  * 4 nodes: the fresh lists, the blocks' rebuilds and the pool's
  * compaction all run (counted), the arrays are checked against the
  * records after every solve (acyclic_verify_order), and every answer and
- * model agrees with a solver in blocks of 4096 nodes (all on the lists). */
+ * model agrees with a solver in blocks of 4096 nodes (all on the lists)
+ * with arrays of both sides: the same search, also when the other keeps
+ * out-edges only (theory_in_arrays 0: its scans from the forward set
+ * take the hits in the order a scan from the backward set would). */
 static void fresh_edges_on_old_nodes(void **state) {
     (void)state;
     rng = 0xF4E5ULL;
@@ -710,6 +716,7 @@ static void fresh_edges_on_old_nodes(void **state) {
         for (int k = 0; k < 2; k++) {
             gsat_reserve_vars(s[k], vars);
             if (k) acyclic_set_block_shift(acyclic_of(s[k]), 1 + (r & 1));
+            if (k) assert_int_equal(gsat_set_option(s[k], "theory_in_arrays", (r >> 1) & 1), 1);
             g[k] = gsat_graph_new(s[k], nodes);
         }
         for (int stage = 0; stage < 12; stage++) {

@@ -11,7 +11,7 @@
 #include "theory/pk_order.h"
 
 /* The theory's own options (gsat_add_options): the engine keeps the values. */
-enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, NUM_OPTIONS };
+enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, OPT_IN_ARRAYS, NUM_OPTIONS };
 static const gsat_option options[NUM_OPTIONS] = {
     {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
     {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
@@ -21,6 +21,8 @@ static const gsat_option options[NUM_OPTIONS] = {
      "0: never, for many small solves of one growing graph)"},
     {"theory_keep_ends", 1, 0, 1, "keep the ends of always-on edges once frozen into the order's arrays (8 bytes an edge; "
      "0: a caller that never lists the edges drops them)"},
+    {"theory_in_arrays", 1, 0, 1, "keep the guarded edges into each node as arrays too (8 bytes a guarded edge, 4 a node), "
+     "so that propagation scans the smaller side (0: out-edges only, for few scans; set before the first guarded edge)"},
 };
 
 /* A guarded edge (or an always-on one that can never be on: a self-loop
@@ -49,8 +51,9 @@ typedef struct reach { int node, edge; } reach;
  * entries are then dead (edge -1), and the pool is compacted when they
  * are half of it (O(pool), amortized O(1) an entry).  So an edge is held
  * once here (its arc), plus 8 bytes while fresh: the records have no
- * links of their own.  Only the out side is kept: the propagation scans
- * the forward set's out-edges (scan_candidates). */
+ * links of their own.  The in side (tails) too unless theory_in_arrays
+ * is 0: then the propagation scans the forward set's out-edges only
+ * (scan_candidates). */
 #define GBLOCK_SHIFT 12          /* the default (acyclic_set_block_shift) */
 typedef struct gblock { reach *arcs; int edges; uint32_t len, fresh; } gblock;
 typedef struct glink { int edge, next; } glink;   /* a fresh edge; the node's next (older) entry, -1: none */
@@ -100,7 +103,8 @@ struct acyclic {
     /* The guarded edges out of each node as arrays (scanning them is the
      * propagation's inner loop; lists through the edge records would miss
      * the cache), by blocks of nodes (gcsr): each block rebuilt alone. */
-    gcsr gout;
+    gcsr gc[2];           /* 0: out-edges (heads), 1: in-edges (tails), kept when sides == 2 */
+    int sides;            /* 0 until the first guarded edge, then 1 + theory_in_arrays then */
     /* Searches here mark nodes in the order's stamp array (pk.mark, free
      * between insertions); the bounded search of theory_propagate=2 needs a
      * second set (NULL until then). */
@@ -117,6 +121,7 @@ struct acyclic {
     VEC(reach) cur, next;
     int conflict_edge;
     vec_int cycle;        /* edge ids of the path that made the last insertion fail */
+    VEC(reach) cand;      /* scan_candidates: hits to take in the backward set's order */
 
     vec_int late;         /* th_backtrack: edges that stay on, set aside */
     int late_on;          /* edges were added above level 0 (keep_trail): see th_backtrack */
@@ -329,10 +334,10 @@ static void gcsr_cover(gcsr *g, int v) {
     g->nblk = need;
 }
 
-/* Rebuild block b: per node, its edges newer than the build (from the
- * list, newest first), then those of the build. */
-static void gblock_build(acyclic *a, int b) {
-    gcsr *g = &a->gout;
+/* Rebuild block b of one side: per node, its edges newer than the build
+ * (from the list, newest first), then those of the build. */
+static void gblock_build(acyclic *a, int side, int b) {
+    gcsr *g = &a->gc[side];
     gblock *k = &g->blk[b];
     const int nodes = 1 << g->shift, first = b << g->shift;
     uint32_t *st = g->start + (size_t)b * ((size_t)nodes + 1);
@@ -346,7 +351,7 @@ static void gblock_build(acyclic *a, int b) {
         if (v < a->pk.num_nodes) {
             for (int p = g->head[v]; p >= 0; p = g->pool.data[p].next) {
                 int id = g->pool.data[p].edge;
-                arcs[at++] = (reach){a->e[id].to, id};
+                arcs[at++] = (reach){side ? a->e[id].from : a->e[id].to, id};
                 g->pool.data[p].edge = -1;
                 g->pool_dead++;
             }
@@ -369,8 +374,8 @@ static void gblock_build(acyclic *a, int b) {
 
 /* Drop the pool's dead entries (half of it or more): live ones keep their
  * order, so each list still runs to older entries. */
-static void pool_compact(acyclic *a) {
-    gcsr *g = &a->gout;
+static void pool_compact(acyclic *a, int side) {
+    gcsr *g = &a->gc[side];
     size_t n = g->pool.len, at = 0;
     int *moved = xmalloc((n ? n : 1) * sizeof *moved);
     for (size_t p = 0; p < n; p++) {
@@ -378,7 +383,7 @@ static void pool_compact(acyclic *a) {
         if (l.edge < 0) continue;
         moved[p] = (int)at;
         l.next = l.next < 0 ? -1 : moved[l.next];     /* older: moved already */
-        int v = a->e[l.edge].from;
+        int v = side ? a->e[l.edge].to : a->e[l.edge].from;
         if (g->head[v] == (int)p) g->head[v] = (int)at;
         g->pool.data[at++] = l;
     }
@@ -392,10 +397,10 @@ static void pool_compact(acyclic *a) {
     }
 }
 
-/* Every block in one pass over the edge records (sequential: for bulk
- * loading, where block by block would follow the lists). */
-static void gcsr_build_all(acyclic *a) {
-    gcsr *g = &a->gout;
+/* Every block of one side in one pass over the edge records (sequential:
+ * for bulk loading, where block by block would follow the lists). */
+static void gcsr_build_all(acyclic *a, int side) {
+    gcsr *g = &a->gc[side];
     const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
     if (!n) return;
     gcsr_cover(g, n - 1);
@@ -405,7 +410,7 @@ static void gcsr_build_all(acyclic *a) {
     for (int id = 0; id < m; id++) {                 /* the edges on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
-        int v = ed->from;
+        int v = side ? ed->to : ed->from;
         g->start[(size_t)v + (size_t)(v >> g->shift) + 1]++;
     }
     for (int b = 0; b < g->nblk; b++) {
@@ -418,9 +423,9 @@ static void gcsr_build_all(acyclic *a) {
     for (int id = m - 1; id >= 0; id--) {           /* newest first, as on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
-        int v = ed->from, b = v >> g->shift;
+        int v = side ? ed->to : ed->from, b = v >> g->shift;
         uint32_t *cur = &g->start[(size_t)v + (size_t)b];
-        g->blk[b].arcs[(*cur)++] = (reach){ed->to, id};
+        g->blk[b].arcs[(*cur)++] = (reach){side ? ed->from : ed->to, id};
     }
     for (int b = 0; b < g->nblk; b++) {             /* each slot moved to its node's end: back one */
         uint32_t *st = g->start + (size_t)b * slots;
@@ -431,19 +436,20 @@ static void gcsr_build_all(acyclic *a) {
     for (int b = 0; b < g->nblk; b++) g->built += g->blk[b].len;
     g->fresh = 0;
     for (int v = 0; v < n; v++) g->head[v] = -1;     /* every edge is in its block now */
-    vec_clear(g->pool);
+    vec_free(g->pool);                               /* bulk loading filled it: give it back */
     g->pool_dead = 0;
     a->st.block_builds += g->nblk;
 }
 
 /* At a solve's start: after bulk loading, every block at once. */
 static void gcsr_sync(acyclic *a) {
-    if (a->gout.fresh > a->gout.built) gcsr_build_all(a);
+    for (int side = 0; side < a->sides; side++)
+        if (a->gc[side].fresh > a->gc[side].built) gcsr_build_all(a, side);
 }
 
-/* Guarded edge id out of node v goes onto v's fresh list. */
-static void gcsr_listed(acyclic *a, int v, int id) {
-    gcsr *g = &a->gout;
+/* Guarded edge id, node v's on one side, goes onto v's fresh list. */
+static void gcsr_listed(acyclic *a, int side, int v, int id) {
+    gcsr *g = &a->gc[side];
     if (g->pool.len >= INT_MAX) xalloc_fail(SIZE_MAX);
     vec_push(g->pool, ((glink){id, g->head[v]}));
     g->head[v] = (int)g->pool.len - 1;
@@ -451,15 +457,15 @@ static void gcsr_listed(acyclic *a, int v, int id) {
     gblock *k = &g->blk[v >> g->shift];
     g->fresh++;
     if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) {
-        gblock_build(a, v >> g->shift);
-        if (g->pool_dead >= (1u << g->shift) >> 2 && 2 * g->pool_dead >= g->pool.len) pool_compact(a);
+        gblock_build(a, side, v >> g->shift);
+        if (g->pool_dead >= (1u << g->shift) >> 2 && 2 * g->pool_dead >= g->pool.len) pool_compact(a, side);
     }
 }
 
-/* Node v's guarded out-edges older than its block's build: *n of them
- * (its fresh list holds the rest, ids >= *old). */
-static inline const reach *gcsr_arcs(const acyclic *a, int v, int *n, int *old) {
-    const gcsr *g = &a->gout;
+/* Node v's guarded edges of one side older than its block's build: *n
+ * of them (its fresh list holds the rest, ids >= *old). */
+static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, int *old) {
+    const gcsr *g = &a->gc[side];
     int b = v >> g->shift;
     if (b >= g->nblk) { *n = 0; *old = 0; return NULL; }
     const uint32_t *st = g->start + v + b;
@@ -468,24 +474,79 @@ static inline const reach *gcsr_arcs(const acyclic *a, int v, int *n, int *old) 
     return g->blk[b].arcs + st[0];
 }
 
-/* Guarded, unassigned edges x->y with x in fwd and y in bwd (marked
- * bwd_stamp in bwd_marks): each closes a cycle y ~> u -> v ~> x, so its
- * guard is off.  Scanned from fwd's out-edges, whichever set is larger:
- * arrays of in-edges too (to scan from the smaller set) cost 8 bytes an
- * edge more, and the scans are a small part of a check (the 200k prefix
- * of the 1M stream: 18k scans, the forward sets 1.26M nodes in all, the
- * smaller sets 0.35M; doc/benchmarks.md, guard29). */
-static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
-    int n, old;
-    const glink *pool = a->gout.pool.data;
+/* Order of the hits of a scan from the backward set (scan_candidates):
+ * by their head's place in that set (node: the place), newest first. */
+static int cmp_hit(const void *x, const void *y) {
+    const reach *p = x, *q = y;
+    if (p->node != q->node) return p->node < q->node ? -1 : 1;
+    return p->edge > q->edge ? -1 : p->edge < q->edge;
+}
+
+static int cmp_node(const void *x, const void *y) {
+    const reach *p = x, *q = y;
+    return (p->node > q->node) - (p->node < q->node);
+}
+
+/* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
+ * fwd_marks) and y in bwd (bwd_stamp in bwd_marks): each closes a cycle
+ * y ~> u -> v ~> x, so its guard is off.  Scanned from the smaller set:
+ * its out-edges or in-edges.  Without the in-edges' arrays
+ * (theory_in_arrays 0) always from fwd, whichever set is larger (on the
+ * 200k prefix of the 1M stream: 18k scans, the forward sets 1.26M nodes
+ * in all, the smaller sets 0.35M; on rw100k.gnf the scans' time doubles:
+ * doc/benchmarks.md, guard29); the hits are then taken (consider: the
+ * first edge of a guard gives its reason) in the order a scan from bwd
+ * gives: by their head's place in bwd, newest first, so that the search
+ * is the same either way (the order alone moves a hard search by half its
+ * time either way: rw100k.gnf took 30 or 51 s). */
+static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
+                            const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
+    int n, old, by_bwd = fwd->len > bwd->len;
+    if (by_bwd && a->sides == 2) {
+        const glink *pool = a->gc[1].pool.data;
+        for (size_t i = 0; i < bwd->len; i++) {
+            int v = bwd->data[i];
+            const reach *r = gcsr_arcs(a, 1, v, &n, &old);
+            for (int p = a->gc[1].head[v]; p >= 0; p = pool[p].next)
+                if (fwd_marks[a->e[pool[p].edge].from] == fwd_stamp) consider(a, pool[p].edge);
+            for (int k = 0; k < n; k++)
+                if (fwd_marks[r[k].node] == fwd_stamp) consider(a, r[k].edge);
+        }
+        return;
+    }
+    const glink *pool = a->gc[0].pool.data;
+    vec_clear(a->cand);
     for (size_t i = 0; i < fwd->len; i++) {
         int u = fwd->data[i];
-        const reach *r = gcsr_arcs(a, u, &n, &old);
-        for (int p = a->gout.head[u]; p >= 0; p = pool[p].next)
-            if (bwd_marks[a->e[pool[p].edge].to] == bwd_stamp) consider(a, pool[p].edge);
-        for (int k = 0; k < n; k++)
-            if (bwd_marks[r[k].node] == bwd_stamp) consider(a, r[k].edge);
+        const reach *r = gcsr_arcs(a, 0, u, &n, &old);
+        for (int p = a->gc[0].head[u]; p >= 0; p = pool[p].next) {
+            int id = pool[p].edge;
+            if (bwd_marks[a->e[id].to] != bwd_stamp) continue;
+            if (by_bwd) vec_push(a->cand, ((reach){a->e[id].to, id}));
+            else consider(a, id);
+        }
+        for (int k = 0; k < n; k++) {
+            if (bwd_marks[r[k].node] != bwd_stamp) continue;
+            if (by_bwd) vec_push(a->cand, r[k]);
+            else consider(a, r[k].edge);
+        }
     }
+    if (a->cand.len > 1) {
+        /* each hit's head -> its place in bwd: both sorted by node, merged */
+        size_t nb = bwd->len, j = 0;
+        reach *place = xmalloc(nb * sizeof *place);
+        for (size_t i = 0; i < nb; i++) place[i] = (reach){bwd->data[i], (int)i};
+        qsort(place, nb, sizeof *place, cmp_node);
+        qsort(a->cand.data, a->cand.len, sizeof *a->cand.data, cmp_node);
+        for (size_t i = 0; i < a->cand.len; i++) {
+            while (place[j].node < a->cand.data[i].node) j++;   /* every head is in bwd */
+            assert(j < nb && place[j].node == a->cand.data[i].node);
+            a->cand.data[i].node = place[j].edge;
+        }
+        free(place);
+        qsort(a->cand.data, a->cand.len, sizeof *a->cand.data, cmp_hit);
+    }
+    for (size_t i = 0; i < a->cand.len; i++) consider(a, a->cand.data[i].edge);
 }
 
 /* Bounded search from `start` (forward or backward), marks in `marks`. */
@@ -523,7 +584,7 @@ static void propagate_after_insert(acyclic *a, int id) {
     if (mode == 0) return;
     pk_order *pk = &a->pk;
     if (pk->searched && pk->fwd.len && pk->bwd.len)
-        scan_candidates(a, &pk->fwd, pk->mark, pk->stamp);
+        scan_candidates(a, &pk->fwd, pk->mark, pk->fwd_stamp, &pk->bwd, pk->mark, pk->stamp);
     if (mode >= 2) {
         int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
         const edge *ed = &a->e[id];
@@ -531,7 +592,7 @@ static void propagate_after_insert(acyclic *a, int id) {
         uint32_t st = pk_new_stamp(pk), st2 = new_seen2_stamp(a);
         bounded_search(a, ed->from, 0, a->seen2, st2, budget, &pk->bwd);
         bounded_search(a, ed->to, 1, pk->mark, st, budget, &pk->fwd);
-        scan_candidates(a, &pk->fwd, a->seen2, st2);
+        scan_candidates(a, &pk->fwd, pk->mark, st, &pk->bwd, a->seen2, st2);
     }
 }
 
@@ -972,14 +1033,16 @@ static void th_destroy(void *t) {
     free(a->e); free(a->rec_bits); free(a->rec_rank); free(a->fixed);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
     free(a->vflag);
-    for (int b = 0; b < a->gout.nblk; b++) free(a->gout.blk[b].arcs);
-    free(a->gout.blk); free(a->gout.start); free(a->gout.head);
-    vec_free(a->gout.pool);
+    for (int side = 0; side < 2; side++) {
+        for (int b = 0; b < a->gc[side].nblk; b++) free(a->gc[side].blk[b].arcs);
+        free(a->gc[side].blk); free(a->gc[side].start); free(a->gc[side].head);
+        vec_free(a->gc[side].pool);
+    }
     free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed); vec_free(a->late);
     vec_free(a->gone);
-    vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
+    vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle); vec_free(a->cand);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
     vec_free(a->graphs);
     free(a);
@@ -1017,7 +1080,7 @@ acyclic *acyclic_of(gsat *s) {
     a->s = s;
     a->opt = opt;
     pk_init(&a->pk);
-    a->gout.shift = GBLOCK_SHIFT;
+    a->gc[0].shift = a->gc[1].shift = GBLOCK_SHIFT;
     a->conflict_edge = -1;
     a->th = gsat_add_theory(s, &ops, a);
     if (a->th < 0) { th_destroy(a); return NULL; }
@@ -1029,7 +1092,7 @@ acyclic *acyclic_of(gsat *s) {
 
 void acyclic_set_block_shift(acyclic *a, int shift) {
     assert(!a->pk.num_nodes && shift >= 0 && shift <= 20);
-    a->pk.blk_shift = a->gout.shift = shift;
+    a->pk.blk_shift = a->gc[0].shift = a->gc[1].shift = shift;
 }
 
 int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
@@ -1040,14 +1103,17 @@ int acyclic_add_nodes(acyclic *a, int count) {
     int first = pk_add_nodes(&a->pk, count), n = a->pk.num_nodes;
     if (n > a->cap_nodes) {
         int cap = a->pk.cap_nodes;
-        a->gout.head = big_realloc(a->gout.head, (size_t)cap * sizeof *a->gout.head);
+        for (int side = 0; side < 2; side++)
+            if (side < a->sides || !side) a->gc[side].head = big_realloc(a->gc[side].head, (size_t)cap * sizeof *a->gc[side].head);
         if (a->seen2) {
             a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
             for (int v = a->cap_nodes; v < cap; v++) a->seen2[v] = 0;
         }
         a->cap_nodes = cap;
     }
-    for (int v = first; v < n; v++) a->gout.head[v] = -1;
+    for (int side = 0; side < 2; side++)
+        if (side < a->sides || !side)
+            for (int v = first; v < n; v++) a->gc[side].head[v] = -1;
     return first;
 }
 
@@ -1140,6 +1206,15 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
     }
 }
 
+/* The first guarded edge fixes the sides kept (theory_in_arrays then):
+ * the in side's heads are made for the nodes so far. */
+static void latch_sides(acyclic *a) {
+    a->sides = a->opt[OPT_IN_ARRAYS] ? 2 : 1;
+    if (a->sides < 2) return;
+    a->gc[1].head = big_realloc(a->gc[1].head, ((size_t)a->cap_nodes ? (size_t)a->cap_nodes : 1) * sizeof *a->gc[1].head);
+    for (int v = 0; v < a->pk.num_nodes; v++) a->gc[1].head[v] = -1;
+}
+
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     flush_taken_back(a);
     if (a->num_edges == INT32_MAX) xalloc_fail(SIZE_MAX);
@@ -1161,7 +1236,8 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     ensure_vars(a, v);
     ed->next_guarded = a->guard_head[lit_index(lit)];
     a->guard_head[lit_index(lit)] = g;
-    gcsr_listed(a, from, g);
+    if (!a->sides) latch_sides(a);
+    for (int side = 0; side < a->sides; side++) gcsr_listed(a, side, side ? to : from, g);
     if (!(a->vflag[v] & VF_WATCHED)) {
         /* the engine delivers the guard later if it is already set */
         a->vflag[v] |= VF_WATCHED;
@@ -1319,36 +1395,42 @@ int acyclic_verify_order(const acyclic *a) {
     for (int id = 0; id < a->num_guarded; id++)
         if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
     if (arcs != on || !verify_fixed_arcs(a)) return 0;
-    /* the guarded edges out of each node: its fresh list (ids from its
-     * block's build on) then its block's arcs (older ids), newest first
-     * (strictly descending: no edge twice), each out of this node to the
-     * right head, as many as the records give it (so every edge once); the
-     * pool's live entries are those on the lists, its dead ones counted */
+    /* the guarded edges of each node, each side kept: its fresh list (ids
+     * from its block's build on) then its block's arcs (older ids), newest
+     * first (strictly descending: no edge twice), each with this node as
+     * its end on that side and the right other end, as many as the records
+     * give it (so every edge once); the pool's live entries are those on
+     * the lists, its dead ones counted */
     if (a->pk.num_nodes) {
-        const gcsr *g = &a->gout;
         int *deg = xcalloc((size_t)a->pk.num_nodes, sizeof *deg);
-        size_t live = 0, dead = 0;
-        for (size_t p = 0; p < g->pool.len; p++) dead += g->pool.data[p].edge < 0;
-        for (int id = 0; id < a->num_guarded; id++)
-            if (a->e[id].lit && a->e[id].from != a->e[id].to) deg[a->e[id].from]++;
-        int ok = dead == g->pool_dead;
-        for (int v = 0; v < a->pk.num_nodes && ok; v++) {
-            int n, old, k = 0, last = INT_MAX;
-            const reach *r = gcsr_arcs(a, v, &n, &old);
-            for (int p = g->head[v]; p >= 0 && ok; p = g->pool.data[p].next, k++, live++) {
-                int id = g->pool.data[p].edge;
-                ok = p < (int)g->pool.len && id >= old && id < last && id < a->num_guarded && a->e[id].from == v;
-                last = id;
+        for (int side = 0; side < a->sides; side++) {
+            const gcsr *g = &a->gc[side];
+            size_t live = 0, dead = 0;
+            for (size_t p = 0; p < g->pool.len; p++) dead += g->pool.data[p].edge < 0;
+            memset(deg, 0, (size_t)a->pk.num_nodes * sizeof *deg);
+            for (int id = 0; id < a->num_guarded; id++)
+                if (a->e[id].lit && a->e[id].from != a->e[id].to) deg[side ? a->e[id].to : a->e[id].from]++;
+            int ok = dead == g->pool_dead;
+            for (int v = 0; v < a->pk.num_nodes && ok; v++) {
+                int n, old, k = 0, last = INT_MAX;
+                const reach *r = gcsr_arcs(a, side, v, &n, &old);
+                for (int p = g->head[v]; p >= 0 && ok; p = g->pool.data[p].next, k++, live++) {
+                    int id = g->pool.data[p].edge;
+                    ok = p < (int)g->pool.len && id >= old && id < last && id < a->num_guarded &&
+                         (side ? a->e[id].to : a->e[id].from) == v;
+                    last = id;
+                }
+                for (int i = 0; i < n && ok; i++, k++) {
+                    int id = r[i].edge;
+                    ok = id < old && id < last && id >= 0 && (side ? a->e[id].to : a->e[id].from) == v &&
+                         r[i].node == (side ? a->e[id].from : a->e[id].to);
+                    last = id;
+                }
+                ok = ok && k == deg[v];
             }
-            for (int i = 0; i < n && ok; i++, k++) {
-                int id = r[i].edge;
-                ok = id < old && id < last && id >= 0 && a->e[id].from == v && r[i].node == a->e[id].to;
-                last = id;
-            }
-            ok = ok && k == deg[v];
+            if (!ok || live + dead != g->pool.len) { free(deg); return 0; }
         }
         free(deg);
-        if (!ok || live + dead != g->pool.len) return 0;
     }
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;

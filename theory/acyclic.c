@@ -539,9 +539,11 @@ static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_
         qsort(place, nb, sizeof *place, cmp_node);
         qsort(a->cand.data, a->cand.len, sizeof *a->cand.data, cmp_node);
         for (size_t i = 0; i < a->cand.len; i++) {
-            while (place[j].node < a->cand.data[i].node) j++;   /* every head is in bwd */
+            while (j < nb && place[j].node < a->cand.data[i].node) j++;
+            /* every head is in bwd (marked with its stamp as it went in); were
+             * one not, it would go last, after every head that is */
             assert(j < nb && place[j].node == a->cand.data[i].node);
-            a->cand.data[i].node = place[j].edge;
+            a->cand.data[i].node = j < nb && place[j].node == a->cand.data[i].node ? place[j].edge : (int)nb;
         }
         free(place);
         qsort(a->cand.data, a->cand.len, sizeof *a->cand.data, cmp_hit);

@@ -21,8 +21,9 @@ static const gsat_option options[NUM_OPTIONS] = {
      "0: never, for many small solves of one growing graph)"},
     {"theory_keep_ends", 1, 0, 1, "keep the ends of always-on edges once frozen into the order's arrays (8 bytes an edge; "
      "0: a caller that never lists the edges drops them)"},
-    {"theory_in_arrays", 1, 0, 1, "keep the guarded edges into each node as arrays too (8 bytes a guarded edge, 4 a node), "
-     "so that propagation scans the smaller side (0: out-edges only, for few scans; set before the first guarded edge)"},
+    /* read at the first guarded edge (latch_sides) */
+    {"theory_in_arrays", 1, 0, 1, "keep the guarded edges into each node as arrays too (8 bytes an edge, 4 a node): "
+     "propagation scans the smaller side (0: out-edges only, for few scans)"},
 };
 
 /* A guarded edge (or an always-on one that can never be on: a self-loop

@@ -41,8 +41,8 @@ typedef struct edge {
 
 typedef struct reach { int node, edge; } reach;
 
-/* The guarded edges out of the nodes of one block (GBLOCK_SHIFT: 4096
- * nodes) as an array: node v's are arcs[start[v + b] .. start[v + b + 1])
+/* The guarded edges out of (or into) the nodes of one block (GBLOCK_SHIFT:
+ * 4096 nodes) as an array: node v's are arcs[start[v + b] .. start[v + b + 1])
  * (block b, one slot more than nodes for its end), newest first, those
  * with id < edges.  Newer ones (fresh: added since the block's build) are
  * on the node's fresh list only: head[v], newest first, through the pool.
@@ -101,9 +101,10 @@ struct acyclic {
     uint8_t *vflag;       /* per variable: VF_* (one byte, where two bytes and two stamps of 4 were) */
     int cap_vars;
 
-    /* The guarded edges out of each node as arrays (scanning them is the
-     * propagation's inner loop; lists through the edge records would miss
-     * the cache), by blocks of nodes (gcsr): each block rebuilt alone. */
+    /* The guarded edges out of each node, and into it unless
+     * theory_in_arrays is 0, as arrays (scanning them is the propagation's
+     * inner loop; lists through the edge records would miss the cache), by
+     * blocks of nodes (gcsr): each block rebuilt alone. */
     gcsr gc[2];           /* 0: out-edges (heads), 1: in-edges (tails), kept when sides == 2 */
     int sides;            /* 0 until the first guarded edge, then 1 + theory_in_arrays then */
     /* Searches here mark nodes in the order's stamp array (pk.mark, free

@@ -257,6 +257,8 @@ incr_check *incr_new(int want_si, int want_ser) {
         gsat_set_option(L->s, "keep_trail", 1);
         gsat_set_option(L->s, "preprocess", 0);
         gsat_set_option(L->s, "theory_keep_ends", 0);   /* nothing lists the engine's edges (online10) */
+        /* the guarded edges' arrays by tail only: few scans (guard29) */
+        gsat_set_option(L->s, "theory_in_arrays", 0);
     }
     om_init(&ic->om, want_si, want_ser);
     om_add_txn(&ic->om);                                  /* INIT */

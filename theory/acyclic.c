@@ -11,7 +11,7 @@
 #include "theory/pk_order.h"
 
 /* The theory's own options (gsat_add_options): the engine keeps the values. */
-enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, NUM_OPTIONS };
+enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, OPT_IN_ARRAYS, NUM_OPTIONS };
 static const gsat_option options[NUM_OPTIONS] = {
     {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
     {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
@@ -21,6 +21,9 @@ static const gsat_option options[NUM_OPTIONS] = {
      "0: never, for many small solves of one growing graph)"},
     {"theory_keep_ends", 1, 0, 1, "keep the ends of always-on edges once frozen into the order's arrays (8 bytes an edge; "
      "0: a caller that never lists the edges drops them)"},
+    /* read at the first guarded edge (latch_sides) */
+    {"theory_in_arrays", 1, 0, 1, "keep the guarded edges into each node as arrays too (8 bytes an edge, 4 a node): "
+     "propagation scans the smaller side (0: out-edges only, for few scans)"},
 };
 
 /* A guarded edge (or an always-on one that can never be on: a self-loop
@@ -34,28 +37,37 @@ typedef struct edge {
     int lit;              /* guard (DIMACS); 0 only for an edge never on */
     int pos;              /* index on the edge trail, -1 when off */
     int next_guarded;     /* next edge with the same guard literal */
-    int next_out;         /* next guarded edge out of the same node */
-    int next_in;          /* next guarded edge into the same node */
 } edge;
 
 typedef struct reach { int node, edge; } reach;
 
-/* The guarded edges of the nodes of one block (GBLOCK_SHIFT: 4096 nodes),
- * one side, as an array: node v's are arcs[start[v + b] .. start[v + b +
- * 1]) (block b, one slot more than nodes for its end), newest first, those
- * with id < edges; newer ones are on the lists (next_out / next_in) only.
- * fresh: edges of the block's nodes added since its build.  A block is
- * rebuilt when they exceed a quarter of its arcs and of its nodes: O(block)
- * each time, amortized O(1) an edge, never a pass over the whole graph. */
+/* The guarded edges out of (or into) the nodes of one block (GBLOCK_SHIFT:
+ * 4096 nodes) as an array: node v's are arcs[start[v + b] .. start[v + b + 1])
+ * (block b, one slot more than nodes for its end), newest first, those
+ * with id < edges.  Newer ones (fresh: added since the block's build) are
+ * on the node's fresh list only: head[v], newest first, through the pool.
+ * A block is rebuilt when its fresh edges exceed a quarter of its arcs and
+ * of its nodes: O(block) each time, amortized O(1) an edge, never a pass
+ * over the whole graph.  The build empties its nodes' lists; their pool
+ * entries are then dead (edge -1), and the pool is compacted when they
+ * are half of it (O(pool), amortized O(1) an entry).  So an edge is held
+ * once here (its arc), plus 8 bytes while fresh: the records have no
+ * links of their own.  The in side (tails) too unless theory_in_arrays
+ * is 0: then the propagation scans the forward set's out-edges only
+ * (scan_candidates). */
 #define GBLOCK_SHIFT 12          /* the default (acyclic_set_block_shift) */
 typedef struct gblock { reach *arcs; int edges; uint32_t len, fresh; } gblock;
-typedef struct gside {
+typedef struct glink { int edge, next; } glink;   /* a fresh edge; the node's next (older) entry, -1: none */
+typedef struct gcsr {
     gblock *blk;
     uint32_t *start;
+    int *head;            /* per node: its newest fresh entry in pool, -1: none */
+    VEC(glink) pool;
+    size_t pool_dead;     /* pool entries whose edge is in its block now */
     int nblk, cap_blk, shift;
     size_t built, fresh;  /* arcs in the blocks, and on the lists only; more fresh than built: bulk loading,
                            * one sequential pass at the next solve's start builds every block (gcsr_sync) */
-} gside;
+} gcsr;
 
 struct acyclic {
     gsat *s;
@@ -65,7 +77,13 @@ struct acyclic {
 
     edge *e;              /* indexed by guarded id: these ids are the ones used below */
     int num_guarded, cap_guarded;
-    int *gid;             /* per guarded id: its edge id (ascending) */
+    /* Which edge ids have a record (acyclic_edge_ends): bit e of rec_bits,
+     * records being numbered in the order of their edge ids; rec_rank[k]:
+     * the records below edge id 512 k, for k < rank_len.  1/8 byte an edge
+     * id where a table of the records' edge ids took 4 bytes a record. */
+    uint64_t *rec_bits;
+    uint32_t *rec_rank;
+    size_t rank_len, rank_cap;
     int num_edges;        /* edge ids given out: guarded records + fixed list */
     /* The always-on edges, numbered 0 .. num_fixed-1 in the order added:
      * those below fixed_in_pk are in the order (frozen or on its lists: the
@@ -80,18 +98,15 @@ struct acyclic {
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
     int *implied_limit;   /* per variable: edge-trail length at implication */
-    uint32_t *var_stamp;  /* per variable: dedup in clauses and pending */
-    uint8_t *watched;     /* per variable */
-    uint8_t *pending_mark;/* per variable: on the pending list */
+    uint8_t *vflag;       /* per variable: VF_* (one byte, where two bytes and two stamps of 4 were) */
     int cap_vars;
-    uint32_t vstamp;
 
-    int *out_guarded;     /* per node: first guarded edge out of it (newest first) */
-    int *in_guarded;      /* per node: first guarded edge into it */
-    /* The same lists as arrays (scanning them is the propagation's inner
-     * loop, and following next_out/next_in through the edge array misses
-     * the cache), by blocks of nodes (gside): each block rebuilt alone. */
-    gside gcsr[2];        /* 0: out (heads), 1: in (tails) */
+    /* The guarded edges out of each node, and into it unless
+     * theory_in_arrays is 0, as arrays (scanning them is the propagation's
+     * inner loop; lists through the edge records would miss the cache), by
+     * blocks of nodes (gcsr): each block rebuilt alone. */
+    gcsr gc[2];           /* 0: out-edges (heads), 1: in-edges (tails), kept when sides == 2 */
+    int sides;            /* 0 until the first guarded edge, then 1 + theory_in_arrays then */
     /* Searches here mark nodes in the order's stamp array (pk.mark, free
      * between insertions); the bounded search of theory_propagate=2 needs a
      * second set (NULL until then). */
@@ -103,13 +118,12 @@ struct acyclic {
     vec_int trail_lim;    /* trail length at the start of each level > 0 */
     vec_int pending;      /* implied literals not yet handed to the engine */
     VEC(reach) taken_back;/* edges of literals th_unassign took back, still enabled */
-    uint32_t *gone_stamp; /* per variable: its guard was taken back (== gone_epoch) */
-    uint32_t gone_epoch;
-    int gone_any;         /* something was taken back since the last flush */
+    vec_int gone;         /* variables taken back since the last flush (VF_GONE set) */
     vec_int stack;
     VEC(reach) cur, next;
     int conflict_edge;
     vec_int cycle;        /* edge ids of the path that made the last insertion fail */
+    VEC(reach) cand;      /* scan_candidates: hits to take in the backward set's order */
 
     vec_int late;         /* th_backtrack: edges that stay on, set aside */
     int late_on;          /* edges were added above level 0 (keep_trail): see th_backtrack */
@@ -121,6 +135,13 @@ struct acyclic {
 
 static const theory_ops ops;
 static void flush_taken_back(acyclic *a);
+
+enum {
+    VF_WATCHED = 1,       /* the engine reports it (gsat_theory_watch) */
+    VF_PENDING = 2,       /* implied, on the pending list */
+    VF_GONE = 4,          /* taken back by th_unassign since the last flush */
+    VF_SEEN = 8,          /* in the clause being built (unmark_seen clears it) */
+};
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -137,21 +158,16 @@ static void ensure_vars(acyclic *a, int var) {
     a->guard_head = big_realloc(a->guard_head, 2 * (size_t)cap * sizeof *a->guard_head);
     a->implied_edge = big_realloc(a->implied_edge, (size_t)cap * sizeof *a->implied_edge);
     BIG_GROW_ZERO(a->implied_limit, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->var_stamp, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->watched, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->pending_mark, a->cap_vars, cap);
-    BIG_GROW_ZERO(a->gone_stamp, a->cap_vars, cap);
+    BIG_GROW_ZERO(a->vflag, a->cap_vars, cap);
     for (int i = 2 * a->cap_vars; i < 2 * cap; i++) a->guard_head[i] = -1;
     for (int v = a->cap_vars; v < cap; v++) a->implied_edge[v] = -1;
     a->cap_vars = cap;
 }
 
-static uint32_t new_var_stamp(acyclic *a) {
-    if (++a->vstamp == 0) {
-        memset(a->var_stamp, 0, (size_t)a->cap_vars * sizeof *a->var_stamp);
-        a->vstamp = 1;
-    }
-    return a->vstamp;
+/* A clause's guards are deduplicated with VF_SEEN, set as each goes into
+ * the clause: clear it for the literals of out from index `from` on. */
+static void unmark_seen(acyclic *a, const vec_int *out, size_t from) {
+    for (size_t k = from; k < out->len; k++) a->vflag[lit_var(out->data[k])] &= (uint8_t)~VF_SEEN;
 }
 
 static uint32_t new_seen2_stamp(acyclic *a) {
@@ -212,9 +228,10 @@ static void sync_fixed(acyclic *a) {
  * trail index < limit, one with the fewest guarded edges (0-1 BFS, Dial
  * style: cost-0 edges extend the current layer, cost-1 edges the next).
  * Only nodes ordered between src and dst can lie on such a path.  Guards
- * already pushed under stamp vs are skipped.  Returns the literals added,
+ * already marked VF_SEEN are skipped, the others marked (the caller
+ * clears the marks: unmark_seen).  Returns the literals added,
  * -1 if there is no such path. */
-static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, uint32_t vs) {
+static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out) {
     sync_fixed(a);
     pk_order *pk = &a->pk;
     int *par_node = pk->par_node, *par_edge = pk->par_edge;   /* scratch between insertions */
@@ -273,8 +290,8 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
     for (int v = dst; v != src; v = par_node[v]) {
         if (par_edge[v] == PK_FIXED) continue;
         const edge *ed = &a->e[par_edge[v]];
-        if (ed->pos >= free_below && a->var_stamp[lit_var(ed->lit)] != vs) {
-            a->var_stamp[lit_var(ed->lit)] = vs;
+        if (ed->pos >= free_below && !(a->vflag[lit_var(ed->lit)] & VF_SEEN)) {
+            a->vflag[lit_var(ed->lit)] |= VF_SEEN;
             vec_push(*out, -ed->lit);
             added++;
         }
@@ -287,8 +304,8 @@ static int explain_path(acyclic *a, int src, int dst, int limit, vec_int *out, u
 static void imply_off(acyclic *a, int id) {
     const edge *ed = &a->e[id];
     int v = lit_var(ed->lit);
-    if (a->pending_mark[v]) return;                  /* already implied this round */
-    a->pending_mark[v] = 1;
+    if (a->vflag[v] & VF_PENDING) return;            /* already implied this round */
+    a->vflag[v] |= VF_PENDING;
     a->implied_edge[v] = id;
     a->implied_limit[v] = (int)a->trail.len;
     vec_push(a->pending, -ed->lit);
@@ -302,8 +319,8 @@ static inline void consider(acyclic *a, int id) {
     imply_off(a, id);
 }
 
-/* Blocks of one side up to the one of node v (empty). */
-static void gside_cover(gside *g, int v) {
+/* Blocks up to the one of node v (empty). */
+static void gcsr_cover(gcsr *g, int v) {
     int need = (v >> g->shift) + 1;
     size_t slots = ((size_t)1 << g->shift) + 1;
     if (g->nblk >= need) return;
@@ -322,7 +339,7 @@ static void gside_cover(gside *g, int v) {
 /* Rebuild block b of one side: per node, its edges newer than the build
  * (from the list, newest first), then those of the build. */
 static void gblock_build(acyclic *a, int side, int b) {
-    gside *g = &a->gcsr[side];
+    gcsr *g = &a->gc[side];
     gblock *k = &g->blk[b];
     const int nodes = 1 << g->shift, first = b << g->shift;
     uint32_t *st = g->start + (size_t)b * ((size_t)nodes + 1);
@@ -334,9 +351,13 @@ static void gblock_build(acyclic *a, int side, int b) {
         st[i] = at;
         int v = first + i;
         if (v < a->pk.num_nodes) {
-            int id = side ? a->in_guarded[v] : a->out_guarded[v];
-            for (; id >= k->edges; id = side ? a->e[id].next_in : a->e[id].next_out)
+            for (int p = g->head[v]; p >= 0; p = g->pool.data[p].next) {
+                int id = g->pool.data[p].edge;
                 arcs[at++] = (reach){side ? a->e[id].from : a->e[id].to, id};
+                g->pool.data[p].edge = -1;
+                g->pool_dead++;
+            }
+            g->head[v] = -1;
         }
         if (e > s) memcpy(arcs + at, k->arcs + s, (size_t)(e - s) * sizeof *arcs);
         at += e - s;
@@ -353,13 +374,38 @@ static void gblock_build(acyclic *a, int side, int b) {
     a->st.block_builds++;
 }
 
+/* Drop the pool's dead entries (half of it or more): live ones keep their
+ * order, so each list still runs to older entries. */
+static void pool_compact(acyclic *a, int side) {
+    gcsr *g = &a->gc[side];
+    size_t n = g->pool.len, at = 0;
+    int *moved = xmalloc((n ? n : 1) * sizeof *moved);
+    for (size_t p = 0; p < n; p++) {
+        glink l = g->pool.data[p];
+        if (l.edge < 0) continue;
+        moved[p] = (int)at;
+        l.next = l.next < 0 ? -1 : moved[l.next];     /* older: moved already */
+        int v = side ? a->e[l.edge].to : a->e[l.edge].from;
+        if (g->head[v] == (int)p) g->head[v] = (int)at;
+        g->pool.data[at++] = l;
+    }
+    free(moved);
+    g->pool.len = at;
+    g->pool_dead = 0;
+    a->st.pool_compactions++;
+    if (g->pool.cap > 4096 && g->pool.cap > at + at / 2) {    /* the dead entries' pages go back */
+        g->pool.cap = at + at / 2 > 4096 ? at + at / 2 : 4096;
+        g->pool.data = xrealloc(g->pool.data, g->pool.cap * sizeof *g->pool.data);
+    }
+}
+
 /* Every block of one side in one pass over the edge records (sequential:
  * for bulk loading, where block by block would follow the lists). */
 static void gcsr_build_all(acyclic *a, int side) {
-    gside *g = &a->gcsr[side];
+    gcsr *g = &a->gc[side];
     const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
     if (!n) return;
-    gside_cover(g, n - 1);
+    gcsr_cover(g, n - 1);
     const size_t slots = (size_t)nodes + 1;
     for (int b = 0; b < g->nblk; b++) { free(g->blk[b].arcs); g->blk[b] = (gblock){0}; }
     memset(g->start, 0, (size_t)g->nblk * slots * sizeof *g->start);
@@ -391,28 +437,37 @@ static void gcsr_build_all(acyclic *a, int side) {
     g->built = 0;
     for (int b = 0; b < g->nblk; b++) g->built += g->blk[b].len;
     g->fresh = 0;
+    for (int v = 0; v < n; v++) g->head[v] = -1;     /* every edge is in its block now */
+    vec_free(g->pool);                               /* bulk loading filled it: give it back */
+    g->pool_dead = 0;
     a->st.block_builds += g->nblk;
 }
 
 /* At a solve's start: after bulk loading, every block at once. */
 static void gcsr_sync(acyclic *a) {
-    for (int side = 0; side < 2; side++)
-        if (a->gcsr[side].fresh > a->gcsr[side].built) gcsr_build_all(a, side);
+    for (int side = 0; side < a->sides; side++)
+        if (a->gc[side].fresh > a->gc[side].built) gcsr_build_all(a, side);
 }
 
-/* A guarded edge went onto node v's list on one side. */
-static void gcsr_listed(acyclic *a, int side, int v) {
-    gside *g = &a->gcsr[side];
-    gside_cover(g, v);
+/* Guarded edge id, node v's on one side, goes onto v's fresh list. */
+static void gcsr_listed(acyclic *a, int side, int v, int id) {
+    gcsr *g = &a->gc[side];
+    if (g->pool.len >= INT_MAX) xalloc_fail(SIZE_MAX);
+    vec_push(g->pool, ((glink){id, g->head[v]}));
+    g->head[v] = (int)g->pool.len - 1;
+    gcsr_cover(g, v);
     gblock *k = &g->blk[v >> g->shift];
     g->fresh++;
-    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) gblock_build(a, side, v >> g->shift);
+    if (++k->fresh > (k->len >> 2) + ((1u << g->shift) >> 2) && g->fresh <= g->built) {
+        gblock_build(a, side, v >> g->shift);
+        if (g->pool_dead >= (1u << g->shift) >> 2 && 2 * g->pool_dead >= g->pool.len) pool_compact(a, side);
+    }
 }
 
-/* Node v's guarded edges of one side older than its block's build:
- * *n of them (the list holds the rest, ids >= *old). */
+/* Node v's guarded edges of one side older than its block's build: *n
+ * of them (its fresh list holds the rest, ids >= *old). */
 static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, int *old) {
-    const gside *g = &a->gcsr[side];
+    const gcsr *g = &a->gc[side];
     int b = v >> g->shift;
     if (b >= g->nblk) { *n = 0; *old = 0; return NULL; }
     const uint32_t *st = g->start + v + b;
@@ -421,31 +476,81 @@ static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, 
     return g->blk[b].arcs + st[0];
 }
 
+/* Order of the hits of a scan from the backward set (scan_candidates):
+ * by their head's place in that set (node: the place), newest first. */
+static int cmp_hit(const void *x, const void *y) {
+    const reach *p = x, *q = y;
+    if (p->node != q->node) return p->node < q->node ? -1 : 1;
+    return p->edge > q->edge ? -1 : p->edge < q->edge;
+}
+
+static int cmp_node(const void *x, const void *y) {
+    const reach *p = x, *q = y;
+    return (p->node > q->node) - (p->node < q->node);
+}
+
 /* Guarded, unassigned edges x->y with x in fwd (marked fwd_stamp in
  * fwd_marks) and y in bwd (bwd_stamp in bwd_marks): each closes a cycle
- * y ~> u -> v ~> x, so its guard is off.  Scan from the smaller side. */
+ * y ~> u -> v ~> x, so its guard is off.  Scanned from the smaller set:
+ * its out-edges or in-edges.  Without the in-edges' arrays
+ * (theory_in_arrays 0) always from fwd, whichever set is larger (on the
+ * 200k prefix of the 1M stream: 18k scans, the forward sets 1.26M nodes
+ * in all, the smaller sets 0.35M; on rw100k.gnf the scans' time doubles:
+ * doc/benchmarks.md, guard29); the hits are then taken (consider: the
+ * first edge of a guard gives its reason) in the order a scan from bwd
+ * gives: by their head's place in bwd, newest first, so that the search
+ * is the same either way (the order alone moves a hard search by half its
+ * time either way: rw100k.gnf took 30 or 51 s). */
 static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
                             const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
-    int n, old;
-    if (fwd->len <= bwd->len) {
-        for (size_t i = 0; i < fwd->len; i++) {
-            int u = fwd->data[i], id = a->out_guarded[u];
-            const reach *r = gcsr_arcs(a, 0, u, &n, &old);
-            for (; id >= old; id = a->e[id].next_out)
-                if (bwd_marks[a->e[id].to] == bwd_stamp) consider(a, id);
-            for (int k = 0; k < n; k++)
-                if (bwd_marks[r[k].node] == bwd_stamp) consider(a, r[k].edge);
-        }
-    } else {
+    int n, old, by_bwd = fwd->len > bwd->len;
+    if (by_bwd && a->sides == 2) {
+        const glink *pool = a->gc[1].pool.data;
         for (size_t i = 0; i < bwd->len; i++) {
-            int v = bwd->data[i], id = a->in_guarded[v];
+            int v = bwd->data[i];
             const reach *r = gcsr_arcs(a, 1, v, &n, &old);
-            for (; id >= old; id = a->e[id].next_in)
-                if (fwd_marks[a->e[id].from] == fwd_stamp) consider(a, id);
+            for (int p = a->gc[1].head[v]; p >= 0; p = pool[p].next)
+                if (fwd_marks[a->e[pool[p].edge].from] == fwd_stamp) consider(a, pool[p].edge);
             for (int k = 0; k < n; k++)
                 if (fwd_marks[r[k].node] == fwd_stamp) consider(a, r[k].edge);
         }
+        return;
     }
+    const glink *pool = a->gc[0].pool.data;
+    vec_clear(a->cand);
+    for (size_t i = 0; i < fwd->len; i++) {
+        int u = fwd->data[i];
+        const reach *r = gcsr_arcs(a, 0, u, &n, &old);
+        for (int p = a->gc[0].head[u]; p >= 0; p = pool[p].next) {
+            int id = pool[p].edge;
+            if (bwd_marks[a->e[id].to] != bwd_stamp) continue;
+            if (by_bwd) vec_push(a->cand, ((reach){a->e[id].to, id}));
+            else consider(a, id);
+        }
+        for (int k = 0; k < n; k++) {
+            if (bwd_marks[r[k].node] != bwd_stamp) continue;
+            if (by_bwd) vec_push(a->cand, r[k]);
+            else consider(a, r[k].edge);
+        }
+    }
+    if (a->cand.len > 1) {
+        /* each hit's head -> its place in bwd: both sorted by node, merged */
+        size_t nb = bwd->len, j = 0;
+        reach *place = xmalloc(nb * sizeof *place);
+        for (size_t i = 0; i < nb; i++) place[i] = (reach){bwd->data[i], (int)i};
+        qsort(place, nb, sizeof *place, cmp_node);
+        qsort(a->cand.data, a->cand.len, sizeof *a->cand.data, cmp_node);
+        for (size_t i = 0; i < a->cand.len; i++) {
+            while (j < nb && place[j].node < a->cand.data[i].node) j++;
+            /* every head is in bwd (marked with its stamp as it went in); were
+             * one not, it would go last, after every head that is */
+            assert(j < nb && place[j].node == a->cand.data[i].node);
+            a->cand.data[i].node = j < nb && place[j].node == a->cand.data[i].node ? place[j].edge : (int)nb;
+        }
+        free(place);
+        qsort(a->cand.data, a->cand.len, sizeof *a->cand.data, cmp_hit);
+    }
+    for (size_t i = 0; i < a->cand.len; i++) consider(a, a->cand.data[i].edge);
 }
 
 /* Bounded search from `start` (forward or backward), marks in `marks`. */
@@ -567,18 +672,19 @@ static int enable(acyclic *a, int id) {
  * good. */
 static void conflict_clause(acyclic *a, int lit, vec_int *out) {
     const int free_below = level0_end(a);
-    uint32_t vs = new_var_stamp(a);
+    const size_t from = out->len;
     int n = 0;
-    if (lit) { vec_push(*out, -lit); a->var_stamp[lit_var(lit)] = vs; n++; }
+    if (lit) { vec_push(*out, -lit); a->vflag[lit_var(lit)] |= VF_SEEN; n++; }
     for (size_t i = 0; i < a->cycle.len; i++) {
         if (a->cycle.data[i] == PK_FIXED) continue;
         const edge *pe = &a->e[a->cycle.data[i]];
-        if (pe->pos >= free_below && a->var_stamp[lit_var(pe->lit)] != vs) {
-            a->var_stamp[lit_var(pe->lit)] = vs;
+        if (pe->pos >= free_below && !(a->vflag[lit_var(pe->lit)] & VF_SEEN)) {
+            a->vflag[lit_var(pe->lit)] |= VF_SEEN;
             vec_push(*out, -pe->lit);
             n++;
         }
     }
+    unmark_seen(a, out, from);
     a->st.conflicts++;
     a->st.conflict_lits += n;
 }
@@ -701,7 +807,7 @@ static void th_new_level(void *t) {
 }
 
 static void drop_pending(acyclic *a) {
-    for (size_t i = 0; i < a->pending.len; i++) a->pending_mark[lit_var(a->pending.data[i])] = 0;
+    for (size_t i = 0; i < a->pending.len; i++) a->vflag[lit_var(a->pending.data[i])] &= (uint8_t)~VF_PENDING;
     vec_clear(a->pending);
 }
 
@@ -749,18 +855,15 @@ static void th_backtrack(void *t, int level) {
  * trail: positions of later edges, level marks and the limits of lazy
  * reasons stay valid.  Pending implications may rest on those edges. */
 static void flush_taken_back(acyclic *a) {
-    if (!a->gone_any) return;
-    a->gone_any = 0;
+    if (!a->gone.len) return;
+    for (size_t i = 0; i < a->gone.len; i++) a->vflag[a->gone.data[i]] &= (uint8_t)~VF_GONE;
+    vec_clear(a->gone);
     for (size_t i = 0; i < a->taken_back.len; i++) {
         edge *ed = &a->e[a->taken_back.data[i].edge];
         pk_remove(&a->pk, ed->from, ed->to, a->taken_back.data[i].edge);
         ed->pos = -1;
     }
     vec_clear(a->taken_back);
-    if (++a->gone_epoch == 0) {
-        memset(a->gone_stamp, 0, (size_t)a->cap_vars * sizeof *a->gone_stamp);
-        a->gone_epoch = 1;
-    }
 }
 
 static void th_unassign(void *t, int lit) {
@@ -768,8 +871,10 @@ static void th_unassign(void *t, int lit) {
     if (!lit) { flush_taken_back(a); return; }      /* a partial backtrack starts */
     drop_pending(a);
     if (lit_var(lit) >= a->cap_vars) return;
-    a->gone_stamp[lit_var(lit)] = a->gone_epoch;
-    a->gone_any = 1;
+    if (!(a->vflag[lit_var(lit)] & VF_GONE)) {
+        a->vflag[lit_var(lit)] |= VF_GONE;
+        vec_push(a->gone, lit_var(lit));
+    }
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded)
         if (a->e[id].pos >= 0) vec_push(a->taken_back, ((reach){a->e[id].pos, id}));
 }
@@ -795,12 +900,13 @@ static int th_implied_still(void *t, int lit, vec_int *reason) {
         if (r.node < limit && ord[g->from] >= lo && ord[g->to] <= hi) break;
     }
     if (i == a->taken_back.len) return 1;
-    uint32_t vs = new_var_stamp(a);
+    const size_t from = reason->len;
     vec_push(*reason, lit);
-    a->var_stamp[lit_var(lit)] = vs;
-    if (explain_path(a, ed->to, ed->from, limit, reason, vs) < 0) assert(0 && "an implied edge lost its cycle");
+    a->vflag[lit_var(lit)] |= VF_SEEN;
+    if (explain_path(a, ed->to, ed->from, limit, reason) < 0) assert(0 && "an implied edge lost its cycle");
+    unmark_seen(a, reason, from);
     for (size_t k = 1; k < reason->len; k++)
-        if (a->gone_stamp[lit_var(reason->data[k])] == a->gone_epoch) { vec_clear(*reason); return 0; }
+        if (a->vflag[lit_var(reason->data[k])] & VF_GONE) { vec_clear(*reason); return 0; }
     a->st.reasons++;
     a->st.reason_lits += (int64_t)reason->len;
     return 1;
@@ -812,7 +918,7 @@ static int th_propagate(void *t, vec_int *out) {
     int n = 0;
     for (size_t i = 0; i < a->pending.len; i++) {
         int lit = a->pending.data[i];
-        a->pending_mark[lit_var(lit)] = 0;
+        a->vflag[lit_var(lit)] &= (uint8_t)~VF_PENDING;
         if (guard_value(a, lit) == 0) { vec_push(*out, lit); n++; }
     }
     vec_clear(a->pending);
@@ -825,10 +931,11 @@ static void th_reason(void *t, int lit, vec_int *out) {
     int id = a->implied_edge[lit_var(lit)];
     assert(id >= 0 && a->e[id].lit == -lit);
     const edge *ed = &a->e[id];
-    uint32_t vs = new_var_stamp(a);
+    const size_t from = out->len;
     vec_push(*out, lit);
-    a->var_stamp[lit_var(lit)] = vs;
-    int n = explain_path(a, ed->to, ed->from, a->implied_limit[lit_var(lit)], out, vs);
+    a->vflag[lit_var(lit)] |= VF_SEEN;
+    int n = explain_path(a, ed->to, ed->from, a->implied_limit[lit_var(lit)], out);
+    unmark_seen(a, out, from);
     assert(n >= 0);
     a->st.reasons++;
     a->st.reason_lits += n + 1;
@@ -927,19 +1034,19 @@ static int th_phase(void *t, int lit) {
 static void th_destroy(void *t) {
     acyclic *a = t;
     pk_free(&a->pk);
-    free(a->e); free(a->gid); free(a->fixed);
+    free(a->e); free(a->rec_bits); free(a->rec_rank); free(a->fixed);
     free(a->guard_head); free(a->implied_edge); free(a->implied_limit);
-    free(a->var_stamp); free(a->watched); free(a->pending_mark);
-    free(a->out_guarded); free(a->in_guarded);
+    free(a->vflag);
     for (int side = 0; side < 2; side++) {
-        for (int b = 0; b < a->gcsr[side].nblk; b++) free(a->gcsr[side].blk[b].arcs);
-        free(a->gcsr[side].blk); free(a->gcsr[side].start);
+        for (int b = 0; b < a->gc[side].nblk; b++) free(a->gc[side].blk[b].arcs);
+        free(a->gc[side].blk); free(a->gc[side].start); free(a->gc[side].head);
+        vec_free(a->gc[side].pool);
     }
     free(a->seen2);
     vec_free(a->trail); vec_free(a->trail_lim); vec_free(a->pending); vec_free(a->taken_back);
     vec_free(a->assumed); vec_free(a->late);
-    free(a->gone_stamp);
-    vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle);
+    vec_free(a->gone);
+    vec_free(a->stack); vec_free(a->cur); vec_free(a->next); vec_free(a->cycle); vec_free(a->cand);
     for (size_t g = 0; g < a->graphs.len; g++) vec_free(a->graphs.data[g].node);
     vec_free(a->graphs);
     free(a);
@@ -977,7 +1084,7 @@ acyclic *acyclic_of(gsat *s) {
     a->s = s;
     a->opt = opt;
     pk_init(&a->pk);
-    a->gcsr[0].shift = a->gcsr[1].shift = GBLOCK_SHIFT;
+    a->gc[0].shift = a->gc[1].shift = GBLOCK_SHIFT;
     a->conflict_edge = -1;
     a->th = gsat_add_theory(s, &ops, a);
     if (a->th < 0) { th_destroy(a); return NULL; }
@@ -989,7 +1096,7 @@ acyclic *acyclic_of(gsat *s) {
 
 void acyclic_set_block_shift(acyclic *a, int shift) {
     assert(!a->pk.num_nodes && shift >= 0 && shift <= 20);
-    a->pk.blk_shift = a->gcsr[0].shift = a->gcsr[1].shift = shift;
+    a->pk.blk_shift = a->gc[0].shift = a->gc[1].shift = shift;
 }
 
 int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
@@ -1000,15 +1107,17 @@ int acyclic_add_nodes(acyclic *a, int count) {
     int first = pk_add_nodes(&a->pk, count), n = a->pk.num_nodes;
     if (n > a->cap_nodes) {
         int cap = a->pk.cap_nodes;
-        a->out_guarded = big_realloc(a->out_guarded, (size_t)cap * sizeof *a->out_guarded);
-        a->in_guarded = big_realloc(a->in_guarded, (size_t)cap * sizeof *a->in_guarded);
+        for (int side = 0; side < 2; side++)
+            if (side < a->sides || !side) a->gc[side].head = big_realloc(a->gc[side].head, (size_t)cap * sizeof *a->gc[side].head);
         if (a->seen2) {
             a->seen2 = big_realloc(a->seen2, (size_t)cap * sizeof *a->seen2);
             for (int v = a->cap_nodes; v < cap; v++) a->seen2[v] = 0;
         }
         a->cap_nodes = cap;
     }
-    for (int v = first; v < n; v++) a->out_guarded[v] = a->in_guarded[v] = -1;
+    for (int side = 0; side < 2; side++)
+        if (side < a->sides || !side)
+            for (int v = first; v < n; v++) a->gc[side].head[v] = -1;
     return first;
 }
 
@@ -1022,7 +1131,36 @@ void acyclic_reserve_edges(acyclic *a, int always_on, int guarded) {
     if ((int64_t)a->num_guarded + guarded > INT32_MAX) return;      /* add_edge grows as it goes */
     a->cap_guarded = a->num_guarded + guarded;
     a->e = big_realloc(a->e, (size_t)a->cap_guarded * sizeof *a->e);
-    a->gid = big_realloc(a->gid, (size_t)a->cap_guarded * sizeof *a->gid);
+}
+
+/* Edge id `id` (above every edge id with a record) gets the next record:
+ * its bit, the rank blocks up to its own (those before it count the
+ * records so far, its own as well: they all sit below). */
+static void mark_record(acyclic *a, int id) {
+    size_t k = (size_t)id >> 9;
+    if (k >= a->rank_cap) {
+        size_t cap = a->rank_cap ? 2 * a->rank_cap : 64;
+        if (cap <= k) cap = k + 1;
+        BIG_GROW_ZERO(a->rec_bits, 8 * a->rank_cap, 8 * cap);
+        a->rec_rank = big_realloc(a->rec_rank, cap * sizeof *a->rec_rank);
+        a->rank_cap = cap;
+    }
+    for (; a->rank_len <= k; a->rank_len++) a->rec_rank[a->rank_len] = (uint32_t)a->num_guarded;
+    a->rec_bits[(size_t)id >> 6] |= (uint64_t)1 << (id & 63);
+}
+
+/* The records with an edge id below e. */
+static int records_below(const acyclic *a, int e) {
+    size_t k = (size_t)e >> 9;
+    if (k >= a->rank_len) return a->num_guarded;
+    uint32_t n = a->rec_rank[k];
+    for (size_t w = 8 * k; w < (size_t)e >> 6; w++) n += (uint32_t)__builtin_popcountll(a->rec_bits[w]);
+    if (e & 63) n += (uint32_t)__builtin_popcountll(a->rec_bits[(size_t)e >> 6] & (((uint64_t)1 << (e & 63)) - 1));
+    return (int)n;
+}
+
+static int has_record(const acyclic *a, int e) {
+    return ((size_t)e >> 9) < a->rank_len && (a->rec_bits[(size_t)e >> 6] >> (e & 63) & 1);
 }
 
 /* A new record (guarded id) for edge id `id`. */
@@ -1032,11 +1170,10 @@ static int new_record(acyclic *a, int id, int from, int to, int lit) {
         a->cap_guarded = a->cap_guarded ? 2 * a->cap_guarded : 64;
         if (a->cap_guarded >= PK_FIXED) a->cap_guarded = PK_FIXED - 1;
         a->e = big_realloc(a->e, (size_t)a->cap_guarded * sizeof *a->e);
-        a->gid = big_realloc(a->gid, (size_t)a->cap_guarded * sizeof *a->gid);
     }
+    mark_record(a, id);
     int g = a->num_guarded++;
-    a->e[g] = (edge){from, to, lit, -1, -1, -1, -1};
-    a->gid[g] = id;
+    a->e[g] = (edge){from, to, lit, -1, -1};
     return g;
 }
 
@@ -1073,6 +1210,15 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
     }
 }
 
+/* The first guarded edge fixes the sides kept (theory_in_arrays then):
+ * the in side's heads are made for the nodes so far. */
+static void latch_sides(acyclic *a) {
+    a->sides = a->opt[OPT_IN_ARRAYS] ? 2 : 1;
+    if (a->sides < 2) return;
+    a->gc[1].head = big_realloc(a->gc[1].head, ((size_t)a->cap_nodes ? (size_t)a->cap_nodes : 1) * sizeof *a->gc[1].head);
+    for (int v = 0; v < a->pk.num_nodes; v++) a->gc[1].head[v] = -1;
+}
+
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     flush_taken_back(a);
     if (a->num_edges == INT32_MAX) xalloc_fail(SIZE_MAX);
@@ -1094,15 +1240,11 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     ensure_vars(a, v);
     ed->next_guarded = a->guard_head[lit_index(lit)];
     a->guard_head[lit_index(lit)] = g;
-    ed->next_out = a->out_guarded[from];
-    a->out_guarded[from] = g;
-    ed->next_in = a->in_guarded[to];
-    a->in_guarded[to] = g;
-    gcsr_listed(a, 0, from);
-    gcsr_listed(a, 1, to);
-    if (!a->watched[v]) {
+    if (!a->sides) latch_sides(a);
+    for (int side = 0; side < a->sides; side++) gcsr_listed(a, side, side ? to : from, g);
+    if (!(a->vflag[v] & VF_WATCHED)) {
         /* the engine delivers the guard later if it is already set */
-        a->watched[v] = 1;
+        a->vflag[v] |= VF_WATCHED;
         gsat_theory_watch(a->s, a->th, v);
         return id;
     }
@@ -1174,12 +1316,8 @@ void acyclic_get_stats(const acyclic *a, acyclic_stats *out) {
 
 
 void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit) {
-    int lo = 0, hi = a->num_guarded;                 /* records with an edge id below e */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (a->gid[mid] < e) lo = mid + 1; else hi = mid;
-    }
-    if (lo < a->num_guarded && a->gid[lo] == e) {
+    int lo = records_below(a, e);
+    if (has_record(a, e)) {
         *from = a->e[lo].from; *to = a->e[lo].to; *lit = a->e[lo].lit;
         return;
     }
@@ -1261,19 +1399,48 @@ int acyclic_verify_order(const acyclic *a) {
     for (int id = 0; id < a->num_guarded; id++)
         if (a->e[id].pos >= 0 && (a->e[id].pos >= (int)a->trail.len || a->trail.data[a->e[id].pos] != id)) return 0;
     if (arcs != on || !verify_fixed_arcs(a)) return 0;
-    /* the arrays of guarded edges: each node's list past its block's build,
-     * in the list's order */
-    for (int side = 0; side < 2; side++)
-        for (int v = 0; v < a->pk.num_nodes; v++) {
-            int n, old, k = 0, id = side ? a->in_guarded[v] : a->out_guarded[v];
-            const reach *r = gcsr_arcs(a, side, v, &n, &old);
-            for (; id >= old; id = side ? a->e[id].next_in : a->e[id].next_out) {}
-            for (; id >= 0; id = side ? a->e[id].next_in : a->e[id].next_out, k++)
-                if (k >= n || r[k].edge != id || r[k].node != (side ? a->e[id].from : a->e[id].to)) return 0;
-            if (k != n) return 0;
+    /* the guarded edges of each node, each side kept: its fresh list (ids
+     * from its block's build on) then its block's arcs (older ids), newest
+     * first (strictly descending: no edge twice), each with this node as
+     * its end on that side and the right other end, as many as the records
+     * give it (so every edge once); the pool's live entries are those on
+     * the lists, its dead ones counted */
+    if (a->pk.num_nodes) {
+        int *deg = xcalloc((size_t)a->pk.num_nodes, sizeof *deg);
+        for (int side = 0; side < a->sides; side++) {
+            const gcsr *g = &a->gc[side];
+            size_t live = 0, dead = 0;
+            for (size_t p = 0; p < g->pool.len; p++) dead += g->pool.data[p].edge < 0;
+            memset(deg, 0, (size_t)a->pk.num_nodes * sizeof *deg);
+            for (int id = 0; id < a->num_guarded; id++)
+                if (a->e[id].lit && a->e[id].from != a->e[id].to) deg[side ? a->e[id].to : a->e[id].from]++;
+            int ok = dead == g->pool_dead;
+            for (int v = 0; v < a->pk.num_nodes && ok; v++) {
+                int n, old, k = 0, last = INT_MAX;
+                const reach *r = gcsr_arcs(a, side, v, &n, &old);
+                for (int p = g->head[v]; p >= 0 && ok; p = g->pool.data[p].next, k++, live++) {
+                    int id = g->pool.data[p].edge;
+                    ok = p < (int)g->pool.len && id >= old && id < last && id < a->num_guarded &&
+                         (side ? a->e[id].to : a->e[id].from) == v;
+                    last = id;
+                }
+                for (int i = 0; i < n && ok; i++, k++) {
+                    int id = r[i].edge;
+                    ok = id < old && id < last && id >= 0 && (side ? a->e[id].to : a->e[id].from) == v &&
+                         r[i].node == (side ? a->e[id].from : a->e[id].to);
+                    last = id;
+                }
+                ok = ok && k == deg[v];
+            }
+            if (!ok || live + dead != g->pool.len) { free(deg); return 0; }
         }
+        free(deg);
+    }
     for (int v = 0; v < a->pk.num_nodes; v++)
         if (a->pk.node_at[ord[v]] != v) return 0;
+    /* no clause is being built: every VF_SEEN mark was cleared */
+    for (int v = 0; v < a->cap_vars; v++)
+        if (a->vflag[v] & VF_SEEN) return 0;
     return 1;
 }
 

@@ -42,6 +42,7 @@ typedef struct acyclic_stats {
     int64_t edges, guarded_edges, inserts, pk_searches, pk_visited;
     int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans, presorts;
     int64_t block_merges, block_builds;   /* the order's frozen blocks merged, the guarded arrays' blocks built */
+    int64_t pool_compactions;             /* the guarded arrays' pool of fresh edges compacted */
 } acyclic_stats;
 
 /* Register the theory's options (theory_propagate, theory_phase and their

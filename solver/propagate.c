@@ -31,7 +31,7 @@ cref_t solver_propagate(gsat *s) {
     lit_t *const trail = s->trail;
     var_info *const vinfo = s->vinfo;
     uint32_t *const tpos = s->trail_pos;
-    watch_list *const watches = s->watches;
+    const uint32_t *const watch_at = s->watch_at;
     const int level = (int)s->trail_lim.len;
     uint32_t qhead = s->qhead, tn = s->trail_n;
 #define ASSIGN(lit, why, lv) do { \
@@ -44,8 +44,13 @@ cref_t solver_propagate(gsat *s) {
         lit_t false_lit = lneg(trail[qhead++]);
         /* level of what this literal implies; only an out-of-order literal
          * (below the current level) needs the clause's maximum */
+        const uint32_t wi = watch_at[false_lit];
+        if (!wi) continue;                        /* in no clause (most graph literals) */
         const int fl_level = vinfo[false_lit >> 1].level;
-        watch_list *ws = &watches[false_lit];
+        /* the header is read here and written back below through its
+         * index: a push onto a literal without a list moves the headers
+         * (the watchers themselves stay put) */
+        const watch_list *ws = &s->wl.data[wi];
         watcher *i = ws->data, *j = ws->data, *end = ws->data + ws->len;
         while (i != end) {
             watcher w = *i++;
@@ -71,7 +76,7 @@ cref_t solver_propagate(gsat *s) {
                     lit_t nl = *k;
                     lits[1] = nl;
                     *k = false_lit;
-                    watch_push(s, &watches[nl], first, w.cref);
+                    watch_push(s, nl, first, w.cref);
                     goto next_watcher;
                 }
             }
@@ -91,7 +96,7 @@ cref_t solver_propagate(gsat *s) {
         }
         /* stored only when watchers moved: the lists of literals that
          * watch nothing (most of a loaded problem's) stay untouched memory */
-        if (j != end) ws->len = (uint32_t)(j - ws->data);
+        if (j != end) s->wl.data[wi].len = (uint32_t)(j - s->wl.data[wi].data);
         if (confl != CREF_NONE) break;
     }
 #undef ASSIGN

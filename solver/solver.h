@@ -277,9 +277,12 @@ static inline watch_list *watch_make(gsat *s, lit_t l) {
 void watch_grow(gsat *s, watch_list *w);
 void watch_init(gsat *s);
 void watch_free_all(gsat *s);
+void watch_push_slow(gsat *s, lit_t l, lit_t blocker, uint32_t cref);
+/* A literal without a list reads the empty one, whose len == cap (0)
+ * sends it to the slow path with a full list: one test for both. */
 static inline void watch_push(gsat *s, lit_t l, lit_t blocker, uint32_t cref) {
-    watch_list *w = watch_make(s, l);
-    if (w->len == w->cap) watch_grow(s, w);
+    watch_list *w = watch_of(s, l);
+    if (w->len == w->cap) { watch_push_slow(s, l, blocker, cref); return; }
     w->data[w->len].blocker = blocker;
     w->data[w->len].cref = cref;
     w->len++;

@@ -72,6 +72,13 @@ watch_list *watch_make_slow(gsat *s, lit_t l) {
     return &vec_last(s->wl);
 }
 
+/* watch_push's full list (or none yet): make it, grow it, push. */
+void watch_push_slow(gsat *s, lit_t l, lit_t blocker, uint32_t cref) {
+    watch_list *w = watch_make(s, l);
+    if (w->len == w->cap) watch_grow(s, w);
+    w->data[w->len++] = (watcher){ blocker, cref };
+}
+
 void watch_free_all(gsat *s) {
     for (size_t i = 1; i < s->wl.len; i++)
         if (owns_memory(s->wl.data[i].cap)) free(s->wl.data[i].data);

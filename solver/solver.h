@@ -30,7 +30,7 @@ typedef uint32_t cref_t;
 
 #define LIT_UNDEF UINT32_MAX
 #define CREF_NONE UINT32_MAX
-#define MAX_THEORIES 32
+#define MAX_THEORIES 8           /* theory_mask is a byte a variable (isocheck attaches one a solver) */
 #define REASON_THEORY0 (UINT32_MAX - MAX_THEORIES - 1)
 #define WATCH_BIN 0x80000000u        /* watcher flag: the clause is binary */
 #define ARENA_MAX_WORDS 0x7ffff000u   /* crefs stay below WATCH_BIN */
@@ -136,7 +136,7 @@ struct gsat {
     uint8_t *seen;            /* analysis marks */
     uint8_t *polarity;        /* saved phase: 1 = negative */
     uint8_t *decision;
-    uint32_t *theory_mask;    /* bit th: theory th watches the variable */
+    uint8_t *theory_mask;     /* bit th: theory th watches the variable */
     double *activity;
     int32_t *heap_index;      /* position in heap, -1 if absent */
     vec_uint heap;

@@ -108,6 +108,12 @@ static void attach_bulk(gsat *s, vec_uint *const *lists, const size_t *from, int
             count[c->lits[0]]++;
             count[c->lits[1]]++;
         }
+    size_t made = 0;                          /* lists to make: the table grows once, exactly */
+    for (size_t l = 0; l < nl; l++) made += count[l] && !s->watch_at[l];
+    if (s->wl.len + made > s->wl.cap) {
+        s->wl.data = big_realloc(s->wl.data, (s->wl.len + made) * sizeof *s->wl.data);
+        s->wl.cap = s->wl.len + made;
+    }
     for (size_t l = 0; l < nl; l++) {
         uint32_t k = count[l];
         if (!k) continue;

@@ -385,7 +385,7 @@ void dimacs_equivalences(gsat *s, const int *vars, size_t n, void *state, void (
         int v = vars[i];
         if (v <= 0 || (uint32_t)v > s->nvars) continue;
         /* a binary clause's watcher holds its other literal as blocker */
-        const watch_list *neg = &s->watches[mklit((uint32_t)v, 1)], *pos = &s->watches[mklit((uint32_t)v, 0)];
+        const watch_list *neg = watch_of(s, mklit((uint32_t)v, 1)), *pos = watch_of(s, mklit((uint32_t)v, 0));
         for (uint32_t a = 0; a < neg->len; a++) {
             if (!(neg->data[a].cref & WATCH_BIN)) continue;
             lit_t p = neg->data[a].blocker;       /* (-v p) */

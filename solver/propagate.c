@@ -31,7 +31,8 @@ cref_t solver_propagate(gsat *s) {
     lit_t *const trail = s->trail;
     var_info *const vinfo = s->vinfo;
     uint32_t *const tpos = s->trail_pos;
-    watch_list *const watches = s->watches;
+    const uint32_t *const watch_at = s->watch_at;
+    watch_list *wl = s->wl.data;                  /* reloaded when a list is made */
     const int level = (int)s->trail_lim.len;
     uint32_t qhead = s->qhead, tn = s->trail_n;
 #define ASSIGN(lit, why, lv) do { \
@@ -45,8 +46,13 @@ cref_t solver_propagate(gsat *s) {
         /* level of what this literal implies; only an out-of-order literal
          * (below the current level) needs the clause's maximum */
         const int fl_level = vinfo[false_lit >> 1].level;
-        watch_list *ws = &watches[false_lit];
-        watcher *i = ws->data, *j = ws->data, *end = ws->data + ws->len;
+        /* the header is read here and written back below through its
+         * index, found again (fewer live registers in the loop): a push
+         * onto a literal without a list moves the headers (the watchers
+         * themselves stay put).  A literal in no clause reads the empty
+         * list (index 0). */
+        const watch_list *ws = &wl[watch_at[false_lit]];
+        watcher *i = ws->data, *j = i, *end = i + ws->len;
         while (i != end) {
             watcher w = *i++;
             int bv = vals[w.blocker];
@@ -71,7 +77,13 @@ cref_t solver_propagate(gsat *s) {
                     lit_t nl = *k;
                     lits[1] = nl;
                     *k = false_lit;
-                    watch_push(s, &watches[nl], first, w.cref);
+                    watch_list *nw = &wl[watch_at[nl]];
+                    if (nw->len == nw->cap) {     /* full, or no list yet (solver.h watch_push) */
+                        watch_push_slow(s, lits[1], first, w.cref);   /* (lits[1]: nl stays out of the scan's registers) */
+                        wl = s->wl.data;
+                    } else {
+                        nw->data[nw->len++] = (watcher){ first, w.cref };
+                    }
                     goto next_watcher;
                 }
             }
@@ -91,7 +103,10 @@ cref_t solver_propagate(gsat *s) {
         }
         /* stored only when watchers moved: the lists of literals that
          * watch nothing (most of a loaded problem's) stay untouched memory */
-        if (j != end) ws->len = (uint32_t)(j - ws->data);
+        if (j != end) {                           /* wl may have moved: not through ws */
+            watch_list *back = &wl[watch_at[false_lit]];
+            back->len = (uint32_t)(j - back->data);
+        }
         if (confl != CREF_NONE) break;
     }
 #undef ASSIGN

@@ -20,7 +20,7 @@
 #include "solver/simp_state.h"
 
 typedef struct scc_state {
-    const watch_list *watches;    /* the implication graph: see succ() */
+    const gsat *s;                /* its watch lists: the implication graph, see succ() */
     uint32_t *index, *low;        /* Tarjan: valid where visited */
     uint64_t *visited, *on_stack; /* bitmaps per literal */
     vec_uint stack, call_node, call_edge;
@@ -32,7 +32,7 @@ typedef struct scc_state {
 /* The successors of literal u are the other literals of the binary
  * clauses holding -u: the binary watchers of -u (watches are complete at
  * level 0 after simplification; learned binary clauses are implied too). */
-static inline const watch_list *succ(const scc_state *g, lit_t u) { return &g->watches[lneg(u)]; }
+static inline const watch_list *succ(const scc_state *g, lit_t u) { return watch_of(g->s, lneg(u)); }
 
 /* The per-literal arrays are left uninitialised and only the bitmaps are
  * zeroed: memory is touched where the search goes, not per literal. */
@@ -170,7 +170,7 @@ int equiv_run(simp_run *r) {
     size_t nl = 2 * ((size_t)s->nvars + 1);
     scc_state g;
     memset(&g, 0, sizeof g);
-    g.watches = s->watches;
+    g.s = s;
     size_t words = nl / 64 + 1;
     g.index = xmalloc(nl * sizeof *g.index);
     g.low = xmalloc(nl * sizeof *g.low);

@@ -24,6 +24,7 @@ gsat *gsat_engine_new(void) {
     s->reduce_interval = s->opt.reduce_first;
     s->next_reduce = s->reduce_interval;
     s->next_walk = s->opt.walk_interval;
+    watch_init(s);
     gsat_reserve_vars(s, 0);
     restart_init(s);
     return s;
@@ -80,7 +81,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         uint32_t nc = cap + 1;
         /* (old == 0: the zeroed path, so variable 0's entries are 0) */
         GROW_SPARE(s->vals, 2 * old, 2 * nc);
-        GROW_SPARE(s->watches, 2 * old, 2 * nc);
+        GROW_SPARE(s->watch_at, 2 * old, 2 * nc);
         if (s->failed_mark) GROW_SPARE(s->failed_mark, 2 * old, 2 * nc);   /* made by a failed assumption */
         GROW_SPARE(s->vinfo, old, nc);
         GROW_SPARE(s->seen, old, nc);
@@ -101,7 +102,7 @@ void gsat_reserve_vars(gsat *s, int n) {
         /* every entry as the zeroed arrays had it, then the variable's start */
         for (uint32_t l = 2 * v; l < 2 * v + 2; l++) {
             s->vals[l] = 0;
-            s->watches[l] = (watch_list){ NULL, 0, 0 };
+            s->watch_at[l] = 0;
             if (s->failed_mark) s->failed_mark[l] = 0;
         }
         s->seen[v] = 0;

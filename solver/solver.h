@@ -30,7 +30,7 @@ typedef uint32_t cref_t;
 
 #define LIT_UNDEF UINT32_MAX
 #define CREF_NONE UINT32_MAX
-#define MAX_THEORIES 32
+#define MAX_THEORIES 8           /* theory_mask is a byte a variable (isocheck attaches one a solver) */
 #define REASON_THEORY0 (UINT32_MAX - MAX_THEORIES - 1)
 #define WATCH_BIN 0x80000000u        /* watcher flag: the clause is binary */
 #define ARENA_MAX_WORDS 0x7ffff000u   /* crefs stay below WATCH_BIN */
@@ -87,6 +87,12 @@ typedef struct watch_list {
     watcher *data;
     uint32_t len, cap;
 } watch_list;
+/* The lists themselves live in s->wl, made for a literal on its first
+ * watcher; s->watch_at[l] names literal l's (0: none yet, wl.data[0] is an
+ * empty list that is never written).  Most literals of a problem carried
+ * by a graph theory are in no clause (22k of 2.6M at the 1M online
+ * stream): 4 bytes a literal instead of a 16-byte header each. */
+typedef VEC(watch_list) watch_vec;
 
 typedef struct var_info {
     cref_t reason;
@@ -130,11 +136,12 @@ struct gsat {
     uint8_t *seen;            /* analysis marks */
     uint8_t *polarity;        /* saved phase: 1 = negative */
     uint8_t *decision;
-    uint32_t *theory_mask;    /* bit th: theory th watches the variable */
+    uint8_t *theory_mask;     /* bit th: theory th watches the variable */
     double *activity;
     int32_t *heap_index;      /* position in heap, -1 if absent */
     vec_uint heap;
-    watch_list *watches;      /* per literal: clauses watching it */
+    uint32_t *watch_at;       /* per literal: its list in wl (0: none) */
+    watch_vec wl;             /* the watch lists: clauses watching a literal */
     VEC(watcher *) watch_slabs;  /* watch.c: first small blocks of the lists */
     watcher *slab_next;
     uint32_t slab_left;
@@ -258,10 +265,24 @@ void arena_collect(gsat *s);         /* compact when enough is garbage */
 void arena_compact(gsat *s);
 
 /* watch.c */
+/* Literal l's watch list, to read (empty if l never had one).  The pointer
+ * is valid until a list is made (watch_push, watch_make). */
+static inline watch_list *watch_of(const gsat *s, lit_t l) { return &s->wl.data[s->watch_at[l]]; }
+watch_list *watch_make_slow(gsat *s, lit_t l);
+/* Literal l's list, made if it has none (may move every list header). */
+static inline watch_list *watch_make(gsat *s, lit_t l) {
+    uint32_t i = s->watch_at[l];
+    return i ? &s->wl.data[i] : watch_make_slow(s, l);
+}
 void watch_grow(gsat *s, watch_list *w);
+void watch_init(gsat *s);
 void watch_free_all(gsat *s);
-static inline void watch_push(gsat *s, watch_list *w, lit_t blocker, uint32_t cref) {
-    if (w->len == w->cap) watch_grow(s, w);
+void watch_push_slow(gsat *s, lit_t l, lit_t blocker, uint32_t cref);
+/* A literal without a list reads the empty one, whose len == cap (0)
+ * sends it to the slow path with a full list: one test for both. */
+static inline void watch_push(gsat *s, lit_t l, lit_t blocker, uint32_t cref) {
+    watch_list *w = watch_of(s, l);
+    if (w->len == w->cap) { watch_push_slow(s, l, blocker, cref); return; }
     w->data[w->len].blocker = blocker;
     w->data[w->len].cref = cref;
     w->len++;

@@ -52,7 +52,7 @@ void gsat_theory_watch(gsat *s, int th, int var) {
     if (th < 0 || th >= s->ntheories || var <= 0) return;
     gsat_reserve_vars(s, var);
     simp_restore_var(s, (uint32_t)var);            /* a guard must be in the formula */
-    uint32_t bit = 1u << th;
+    uint8_t bit = (uint8_t)(1u << th);
     if (s->theory_mask[var] & bit) return;
     s->theory_mask[var] |= bit;
     theory_slot *ts = &s->theories[th];

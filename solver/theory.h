@@ -53,7 +53,8 @@
  *
  * The formula as the engine holds it (for a theory that reads or exports
  * it): gsat_clauses() in gsat.h.
- * - At most 32 theories (gsat_add_theory returns -1 beyond that). */
+ * - At most 8 theories (gsat_add_theory returns -1 beyond that: the
+ *   engine keeps a byte a variable for which theories watch it). */
 #ifndef GSAT_THEORY_H
 #define GSAT_THEORY_H
 

@@ -1,5 +1,6 @@
-/* watch.c — two-watched-literal lists.  watches[l] holds the clauses whose
- * lits[0] or lits[1] is l; they are visited when l becomes false.  Each
+/* watch.c — two-watched-literal lists.  Literal l's list (watch_of: made
+ * on its first watcher, see solver.h) holds the clauses whose lits[0] or
+ * lits[1] is l; they are visited when l becomes false.  Each
  * watcher carries a blocking literal (skip the clause while it is true);
  * binary clauses are flagged so propagation never touches their memory.
  *
@@ -57,20 +58,41 @@ void watch_grow(gsat *s, watch_list *w) {
     watch_own(w, w->cap * 2);
 }
 
+/* wl.data[0]: the empty list of every literal without one of its own. */
+void watch_init(gsat *s) {
+    vec_init(s->wl);
+    vec_push(s->wl, ((watch_list){ NULL, 0, 0 }));
+}
+
+watch_list *watch_make_slow(gsat *s, lit_t l) {
+    assert(!s->watch_at[l] && l < 2 * ((size_t)s->nvars + 1));
+    if (s->wl.len >= UINT32_MAX) xalloc_fail(SIZE_MAX);   /* indices are 32-bit */
+    s->watch_at[l] = (uint32_t)s->wl.len;
+    vec_push(s->wl, ((watch_list){ NULL, 0, 0 }));
+    return &vec_last(s->wl);
+}
+
+/* watch_push's full list (or none yet): make it, grow it, push. */
+void watch_push_slow(gsat *s, lit_t l, lit_t blocker, uint32_t cref) {
+    watch_list *w = watch_make(s, l);
+    if (w->len == w->cap) watch_grow(s, w);
+    w->data[w->len++] = (watcher){ blocker, cref };
+}
+
 void watch_free_all(gsat *s) {
-    uint32_t nl = 2 * (s->nvars + 1);
-    for (uint32_t l = 0; l < nl; l++)
-        if (owns_memory(s->watches[l].cap)) free(s->watches[l].data);
+    for (size_t i = 1; i < s->wl.len; i++)
+        if (owns_memory(s->wl.data[i].cap)) free(s->wl.data[i].data);
     for (size_t i = 0; i < s->watch_slabs.len; i++) free(s->watch_slabs.data[i]);
     vec_free(s->watch_slabs);
-    free(s->watches);
+    vec_free(s->wl);
+    free(s->watch_at);
 }
 
 void watch_attach(gsat *s, cref_t r) {
     clause *c = CL(s, r);
     uint32_t tag = c->size == 2 ? WATCH_BIN : 0;
-    watch_push(s, &s->watches[c->lits[0]], c->lits[1], r | tag);
-    watch_push(s, &s->watches[c->lits[1]], c->lits[0], r | tag);
+    watch_push(s, c->lits[0], c->lits[1], r | tag);
+    watch_push(s, c->lits[1], c->lits[0], r | tag);
 }
 
 /* Attach the live clauses of lists[k] from index from[k] on, for k < n:
@@ -86,10 +108,16 @@ static void attach_bulk(gsat *s, vec_uint *const *lists, const size_t *from, int
             count[c->lits[0]]++;
             count[c->lits[1]]++;
         }
+    size_t made = 0;                          /* lists to make: the table grows once, exactly */
+    for (size_t l = 0; l < nl; l++) made += count[l] && !s->watch_at[l];
+    if (s->wl.len + made > s->wl.cap) {
+        s->wl.data = big_realloc(s->wl.data, (s->wl.len + made) * sizeof *s->wl.data);
+        s->wl.cap = s->wl.len + made;
+    }
     for (size_t l = 0; l < nl; l++) {
         uint32_t k = count[l];
         if (!k) continue;
-        watch_list *w = &s->watches[l];
+        watch_list *w = watch_make(s, (lit_t)l);
         if (w->cap == 0) fresh += k + (k >= WATCH_OWN_MIN && !(k & (k - 1)));
         else if (w->len + k > w->cap) watch_own(w, w->len + k);
     }
@@ -98,8 +126,9 @@ static void attach_bulk(gsat *s, vec_uint *const *lists, const size_t *from, int
         vec_push(s->watch_slabs, block);
         for (size_t l = 0; l < nl; l++) {
             uint32_t k = count[l];
-            watch_list *w = &s->watches[l];
-            if (!k || w->cap) continue;
+            if (!k) continue;
+            watch_list *w = watch_of(s, (lit_t)l);
+            if (w->cap) continue;
             if (owns_memory(k)) k++;          /* a piece must not look owned */
             w->data = block;
             w->cap = k;
@@ -113,7 +142,7 @@ static void attach_bulk(gsat *s, vec_uint *const *lists, const size_t *from, int
             const clause *c = CL(s, r);
             if (c->flags & CL_GARBAGE) continue;
             uint32_t tag = c->size == 2 ? WATCH_BIN : 0;
-            watch_list *w0 = &s->watches[c->lits[0]], *w1 = &s->watches[c->lits[1]];
+            watch_list *w0 = watch_of(s, c->lits[0]), *w1 = watch_of(s, c->lits[1]);
             w0->data[w0->len++] = (watcher){c->lits[1], r | tag};
             w1->data[w1->len++] = (watcher){c->lits[0], r | tag};
         }
@@ -138,7 +167,7 @@ void watch_flush_slow(gsat *s) {
  * compaction).  Valid at any level: the watched literals are lits[0..1]. */
 void watch_rebuild(gsat *s) {
     s->ca.unpurged = 0;
-    for (uint32_t l = 0; l < 2 * (s->nvars + 1); l++) s->watches[l].len = 0;
+    for (size_t i = 1; i < s->wl.len; i++) s->wl.data[i].len = 0;
     vec_uint *lists[2] = {&s->originals, &s->learnts};
     size_t from[2] = {0, 0};
     attach_bulk(s, lists, from, 2);
@@ -162,8 +191,8 @@ void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j) {
     t = c->lits[1]; c->lits[1] = c->lits[j]; c->lits[j] = t;
     for (int k = 0; k < 2; k++) {
         lit_t old = k ? old1 : old0;
-        if (old != c->lits[0] && old != c->lits[1]) unwatch(&s->watches[old], r);
+        if (old != c->lits[0] && old != c->lits[1]) unwatch(watch_of(s, old), r);
         lit_t now = c->lits[k];
-        if (now != old0 && now != old1) watch_push(s, &s->watches[now], c->lits[1 - k], r);
+        if (now != old0 && now != old1) watch_push(s, now, c->lits[1 - k], r);
     }
 }

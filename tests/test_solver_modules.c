@@ -91,9 +91,9 @@ static void arena_alloc_free_compact(void **state) {
     assert_true(cl_activity(CL(s, nb)) == 2.5f);
     assert_memory_equal(CL(s, nc)->lits, c, sizeof c);
     /* and the watches were rebuilt for the moved clauses */
-    assert_int_equal(s->watches[6].len, 1);
-    assert_int_equal(s->watches[6].data[0].cref, nc | WATCH_BIN);
-    assert_int_equal(s->watches[3].data[0].cref, nb);
+    assert_int_equal(watch_of(s, 6)->len, 1);
+    assert_int_equal(watch_of(s, 6)->data[0].cref, nc | WATCH_BIN);
+    assert_int_equal(watch_of(s, 3)->data[0].cref, nb);
     gsat_free(s);
 }
 
@@ -103,19 +103,19 @@ static void watches_and_bcp(void **state) {
     gsat_reserve_vars(s, 8);
     add(s, 1, 2, 0, 0);          /* binary */
     add(s, -2, 3, 4, 5);         /* long */
-    assert_int_equal(s->watches[lit_from_dimacs(1)].len, 0);   /* attached lazily */
+    assert_int_equal(watch_of(s, lit_from_dimacs(1))->len, 0);   /* attached lazily */
     watch_flush(s);
     /* binary clauses are flagged, both literals watched */
-    watch_list *w1 = &s->watches[lit_from_dimacs(1)];
+    watch_list *w1 = watch_of(s, lit_from_dimacs(1));
     assert_int_equal(w1->len, 1);
     assert_true(w1->data[0].cref & WATCH_BIN);
     assert_int_equal(w1->data[0].blocker, lit_from_dimacs(2));
     cref_t long_ref = s->originals.data[1];
     clause *c = CL(s, long_ref);
     lit_t w0 = c->lits[0], wl1 = c->lits[1];
-    assert_int_equal(s->watches[w0].len, 1);
-    assert_int_equal(s->watches[wl1].len, 1);
-    assert_false(s->watches[w0].data[0].cref & WATCH_BIN);
+    assert_int_equal(watch_of(s, w0)->len, 1);
+    assert_int_equal(watch_of(s, wl1)->len, 1);
+    assert_false(watch_of(s, w0)->data[0].cref & WATCH_BIN);
 
     /* -1 implies 2 through the binary clause */
     decide(s, -1);
@@ -173,14 +173,14 @@ static gsat *analysis_setup(int minimize) {
  * the other one as blocker and the binary flag right, and nothing else. */
 static void check_watches(gsat *s) {
     size_t total = 0, live = 0;
-    for (uint32_t l = 2; l < 2 * (s->nvars + 1); l++) total += s->watches[l].len;
+    for (uint32_t l = 2; l < 2 * (s->nvars + 1); l++) total += watch_of(s, l)->len;
     for (size_t i = 0; i < s->originals.len; i++) {
         cref_t r = s->originals.data[i];
         const clause *c = CL(s, r);
         if (c->flags & CL_GARBAGE) continue;
         live++;
         for (int k = 0; k < 2; k++) {
-            const watch_list *w = &s->watches[c->lits[k]];
+            const watch_list *w = watch_of(s, c->lits[k]);
             int found = 0;
             for (uint32_t j = 0; j < w->len; j++)
                 if ((w->data[j].cref & ~WATCH_BIN) == r) {
@@ -192,6 +192,16 @@ static void check_watches(gsat *s) {
         }
     }
     assert_int_equal(total, 2 * live);
+    /* the shared empty list is never written; each list has one literal */
+    assert_null(s->wl.data[0].data);
+    assert_int_equal(s->wl.data[0].len, 0);
+    assert_int_equal(s->wl.data[0].cap, 0);
+    size_t named = 0;
+    for (uint32_t l = 0; l < 2 * (s->nvars + 1); l++) {
+        assert_true(s->watch_at[l] < s->wl.len);
+        named += s->watch_at[l] != 0;
+    }
+    assert_int_equal(named, s->wl.len - 1);
 }
 
 static void lazy_attach_bulk_and_few(void **state) {
@@ -213,9 +223,9 @@ static void lazy_attach_bulk_and_few(void **state) {
     watch_flush(s);
     check_watches(s);
     /* lists cut from the block grow into memory of their own, contents kept */
-    watch_list *w = &s->watches[lit_from_dimacs(1)];
+    watch_list *w = watch_of(s, lit_from_dimacs(1));
     uint32_t before = w->len;
-    for (uint32_t k = 0; k < 40; k++) watch_push(s, w, lit_from_dimacs(3), 7);
+    for (uint32_t k = 0; k < 40; k++) watch_push(s, lit_from_dimacs(1), lit_from_dimacs(3), 7);
     assert_int_equal(w->len, before + 40);
     for (uint32_t k = before; k < w->len; k++) assert_int_equal(w->data[k].cref, 7);
     w->len = before;

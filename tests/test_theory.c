@@ -377,6 +377,26 @@ static void solve_start_and_options(void **state) {
     assert_int_equal(destroyed, 1);
 }
 
+/* At most MAX_THEORIES (8) theories: theory_mask keeps a byte a variable.
+ * The eighth attaches and is told about its variable; a ninth is refused. */
+static void theory_limit(void **state) {
+    (void)state;
+    long destroyed = 0;
+    gsat *s = gsat_new();
+    spy p[9];
+    for (int i = 0; i < 9; i++) { p[i] = (spy){0, 0, {0}, &destroyed}; vec_init(p[i].last); }
+    for (int i = 0; i < 8; i++) assert_int_equal(gsat_add_theory(s, &spy_ops, &p[i]), i);
+    assert_int_equal(gsat_add_theory(s, &spy_ops, &p[8]), -1);
+    vec_free(p[8].last);
+    gsat_theory_watch(s, 7, 2);
+    gsat_theory_watch(s, 0, 2);
+    assert_int_equal(s->theory_mask[2], 0x81);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    for (int i = 0; i < 8; i++) assert_int_equal(p[i].starts, 1);
+    gsat_free(s);
+    assert_int_equal(destroyed, 8);
+}
+
 /* gsat_clauses(): units for the level-0 facts, then the kept clauses; the
  * empty clause alone once the formula is unsatisfiable; early stop. */
 typedef struct seen_clauses { vec_int lits; int count, stop_at; } seen_clauses;
@@ -423,6 +443,7 @@ int main(void) {
         cmocka_unit_test(late_theory_and_late_watch),
         cmocka_unit_test(theory_statistics),
         cmocka_unit_test(solve_start_and_options),
+        cmocka_unit_test(theory_limit),
         cmocka_unit_test(clause_iterator),
     };
     return cmocka_run_group_tests_name("theory interface", tests, NULL, NULL);

@@ -363,7 +363,9 @@ static void fix_cover(pk_order *pk, int v) {
 
 /* Merge block b of one side: per node, its frozen arcs, then the
  * always-on arcs on its list (dropped from the list, whose room shrinks
- * when it is mostly empty), then, with add (per node of the block: new
+ * to the least power of two that holds the rest: the arena's rooms stay
+ * near their lists' size at the end of a long stream; the move costs
+ * what the merge already reads), then, with add (per node of the block: new
  * arcs to come), room for add[i] arcs whose first index goes to cur[i]
  * (cur may be add).  O(block nodes + block arcs); one block's arrays are
  * held twice for a moment, nothing else. */
@@ -395,7 +397,7 @@ static void merge_block(pk_order *pk, int side, int b, const uint32_t *add, uint
             }
             a->len = (uint32_t)keep;
             if (!keep) { room_free(pk, a->at, a->lcap); *a = (pk_adj){0}; }
-            else if (a->lcap > 2 && room_for((uint32_t)keep) + 2 <= a->lcap) adj_move(pk, a, room_for((uint32_t)keep) + 1);
+            else if (room_for((uint32_t)keep) < a->lcap) adj_move(pk, a, room_for((uint32_t)keep));
         }
         if (add && i < last) { uint32_t c = add[i]; cur[i] = at; at += c; }
     }

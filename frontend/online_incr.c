@@ -361,16 +361,29 @@ static uint32_t new_writer_rec(incr_check *ic, uint32_t g) {
 }
 
 /* The writer record of write `at` of wops: its transaction's node's first
- * record plus the final writes before it among the transaction's
- * (consecutive) entries; NONE for a write overwritten in its transaction,
- * or one whose transaction has not joined. */
+ * record plus its distance from the transaction's first entry (a
+ * transaction's entries are consecutive, its final writes first:
+ * store_txn); NONE for a write overwritten in its transaction, or one whose
+ * transaction has not joined.  The first entry is found by a short walk
+ * back, or for a transaction of many writes by bisection (transaction ids
+ * never decrease along wops): a bulk load of W writes read W times would
+ * cost W^2/2 steps walked. */
 static uint32_t wop_rec(const incr_check *ic, uint32_t at) {
     const iwop *w = &ic->wops.data[at];
     uint32_t t = wop_txn(w), g = ic->txns.data[t].g;
     if ((w->txn & WOP_OVER) || g == NONE) return NONE;
-    uint32_t k = 0;
-    for (uint32_t j = at; j-- > 0 && wop_txn(&ic->wops.data[j]) == t;) k += !(ic->wops.data[j].txn & WOP_OVER);
-    return ic->nodes.data[g].first_rec + k;
+    uint32_t first = at;
+    while (first > 0 && at - first < 16 && wop_txn(&ic->wops.data[first - 1]) == t) first--;
+    if (at - first == 16) {
+        uint32_t lo = 0, hi = first;               /* the first entry of t lies in [lo, hi] */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (wop_txn(&ic->wops.data[mid]) < t) lo = mid + 1;
+            else hi = mid;
+        }
+        first = lo;
+    }
+    return ic->nodes.data[g].first_rec + (at - first);
 }
 
 /* The literal of pair link i (plink): this writer before the other. */
@@ -1052,9 +1065,16 @@ static uint32_t store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t statu
         if (!op_is_write(o[i].kind)) continue;
         if (ic->stamp.data[o[i].key] == serial) o[i].kind |= OP_OVERWRITTEN;
         ic->stamp.data[o[i].key] = serial;
-        o[i].link = index_write(ic, o[i].key, o[i].value, id, o[i].kind & OP_OVERWRITTEN);
-        if (o[i].link == NONE) { fall_back(ic, "a value written twice to one key", NULL); return NONE; }
     }
+    /* the final writes' entries first, the overwritten ones after them:
+     * a final write's record is then its transaction's first plus its
+     * distance from the first entry (wop_rec) */
+    for (int over = 0; over <= 1; over++)
+        for (uint32_t i = n; i-- > 0;) {
+            if (!op_is_write(o[i].kind) || !(o[i].kind & OP_OVERWRITTEN) != !over) continue;
+            o[i].link = index_write(ic, o[i].key, o[i].value, id, over);
+            if (o[i].link == NONE) { fall_back(ic, "a value written twice to one key", NULL); return NONE; }
+        }
     return id;
 }
 
@@ -1233,6 +1253,11 @@ static int read_ops(incr_check *ic, uint32_t id) {
 /* Add stable transaction id to the graph (a participant): node, SO and WR
  * edges, reachability summary, then its writes and reads.  An observed
  * indeterminate writer is added first. */
+static int by_entry(const void *a, const void *b) {
+    uint32_t x = ((const final_write *)a)->op, y = ((const final_write *)b)->op;
+    return (x > y) - (x < y);
+}
+
 static int add_txn(incr_check *ic, uint32_t id) {
     if (ic->txns.data[id].g != NONE) return 1;
     if (!read_ops(ic, id)) return 0;
@@ -1305,13 +1330,14 @@ static int add_txn(incr_check *ic, uint32_t id) {
         if (implied) ic->st.implied++;
         else edge(ic, DEP_WR, sg, g, 0);
     }
-    /* the writer records in the order of their writes' entries (wop_rec) */
-    for (size_t i = 1; i < ic->writes.len; i++) {
-        final_write fw = ic->writes.data[i];
-        size_t j = i;
-        for (; j > 0 && ic->writes.data[j - 1].op > fw.op; j--) ic->writes.data[j] = ic->writes.data[j - 1];
-        ic->writes.data[j] = fw;
-    }
+    /* the writer records in the order of their writes' entries (wop_rec):
+     * store_txn indexed them backwards, so reversed they are in order; a
+     * key written twice moves its write, and then they are sorted */
+    final_write *fw = ic->writes.data;
+    size_t nfw = ic->writes.len;
+    for (size_t i = 0; i < nfw / 2; i++) { final_write tmp = fw[i]; fw[i] = fw[nfw - 1 - i]; fw[nfw - 1 - i] = tmp; }
+    for (size_t i = 1; i < nfw; i++)
+        if (fw[i - 1].op > fw[i].op) { qsort(fw, nfw, sizeof *fw, by_entry); break; }
     ic->nodes.data[g].first_rec = (uint32_t)ic->writers.len;
     for (size_t i = 0; i < ic->writes.len; i++) new_writer(ic, ic->writes.data[i].key, g);
     for (size_t i = 0; i < ic->reads.len; i++) {

@@ -542,6 +542,43 @@ static void test_wide_values(void **state) {
  * giving its readers' RW edges through the key's top writers): in each, the
  * pair or edge a wrong skip would lose is exactly what closes the cycle, so
  * a wrong skip is a PASS where the batch check fails (check_stream). */
+/* One transaction writes 200 keys, two of them twice (the first write
+ * overwritten in it), then two sessions read one key's final version from
+ * it: clean (the second reads the first's write) or a lost update (both
+ * overwrite it).  The reader must join the writer record of that key,
+ * found from the write's entry (wop_rec: a short walk back, bisection past
+ * 16 entries, the final writes' entries before the overwritten ones); a
+ * wrong record gives the reader another key's writers, and the batch
+ * comparison after every arrival fails. */
+static void test_bulk_writer(void **state) {
+    (void)state;
+    stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const uint32_t picks[] = { 0, 3, 5, 17, 100, 150, 199 };
+    for (int lost = 0; lost <= 1; lost++)
+        for (size_t p = 0; p < sizeof picks / sizeof *picks; p++) {
+            uint32_t j = picks[p], line = 1;
+            history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "bulk");
+            uint32_t t0 = hb_txn(b, hb_session(b, 1, NULL), 1, line);
+            hb_op(b, t0, OP_WRITE, hb_key(b, 3), 777, line++);
+            for (uint32_t k = 0; k < 200; k++) hb_op(b, t0, OP_WRITE, hb_key(b, k), 10000 + k, line++);
+            hb_op(b, t0, OP_WRITE, hb_key(b, 150), 779, line++);
+            int64_t fin = j == 150 ? 779 : 10000 + (int64_t)j;
+            uint32_t ta = hb_txn(b, hb_session(b, 2, NULL), 2, line);
+            hb_op(b, ta, OP_READ, hb_key(b, j), fin, line++);
+            hb_op(b, ta, OP_WRITE, hb_key(b, j), 20000 + j, line++);
+            uint32_t tb = hb_txn(b, hb_session(b, 3, NULL), 3, line);
+            hb_op(b, tb, OP_READ, hb_key(b, j), lost ? fin : 20000 + j, line++);
+            hb_op(b, tb, OP_WRITE, hb_key(b, j), 30000 + j, line++);
+            uint32_t order[] = { t0, ta, tb };
+            int failing = st.failing;
+            check_stream(b, order, 3, &st);
+            assert_int_equal(st.failing - failing, lost);
+            assert_int_equal(last_incr.writers, 200 + 2);         /* T0's final writes, and T2's and T3's */
+            hb_free(b);
+        }
+    assert_int_equal(st.fell_back, 0);                            /* every check incremental */
+}
+
 static void test_hand_frontier(void **state) {
     (void)state;
     stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
@@ -840,6 +877,7 @@ int main(void) {
         cmocka_unit_test(test_hand_frontier),
         cmocka_unit_test(test_hand_implied),
         cmocka_unit_test(test_wide_values),
+        cmocka_unit_test(test_bulk_writer),
         cmocka_unit_test(test_library_grows),
         cmocka_unit_test(test_order_against_arrival),
         cmocka_unit_test(test_txn_id_twice),

@@ -211,6 +211,7 @@ struct incr_check {
     /* per-transaction scratch, indexed by key */
     vec_u32 stamp;
     vec_i64 own, ext_val;
+    vec_u32 wpos;            /* per key: its entry in writes while read_ops reads a transaction that wrote it */
     vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
     uint32_t serial;
     uint32_t late;           /* transactions that joined between two of their session (no sequence number) */
@@ -288,7 +289,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->wsa);
     vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
-    vec_free(ic->stamp); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
+    vec_free(ic->stamp); vec_free(ic->wpos); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
     u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext);
     free(ic);
@@ -1015,6 +1016,7 @@ static void add_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     ic->keys.data[k].init_w = new_writer_rec(ic, 0);
     vec_push(ic->stamp, 0u);
     vec_push(ic->own, 0);
+    vec_push(ic->wpos, 0);
     vec_push(ic->ext_val, 0);
     vec_push(ic->flags, 0u);
 }
@@ -1216,8 +1218,11 @@ static int read_ops(incr_check *ic, uint32_t id) {
         if (ic->stamp.data[k] != serial) { ic->stamp.data[k] = serial; ic->flags.data[k] = 0; }
         if (op_is_write(o->kind)) {
             ic->own.data[k] = v;
-            if (!(ic->flags.data[k] & 1)) { final_write fw = { k, o->link }; vec_push(ic->writes, fw); }
-            else vec_foreach(final_write, fw, ic->writes) if (fw->key == k) fw->op = o->link;
+            if (!(ic->flags.data[k] & 1)) {
+                final_write fw = { k, o->link };
+                ic->wpos.data[k] = (uint32_t)ic->writes.len;
+                vec_push(ic->writes, fw);
+            } else ic->writes.data[ic->wpos.data[k]].op = o->link;   /* written again: its final write moves */
             ic->flags.data[k] |= 1;
             continue;
         }

@@ -1255,14 +1255,15 @@ static int read_ops(incr_check *ic, uint32_t id) {
     return 1;
 }
 
-/* Add stable transaction id to the graph (a participant): node, SO and WR
- * edges, reachability summary, then its writes and reads.  An observed
- * indeterminate writer is added first. */
+/* Final writes by their entries in wops (add_txn). */
 static int by_entry(const void *a, const void *b) {
     uint32_t x = ((const final_write *)a)->op, y = ((const final_write *)b)->op;
     return (x > y) - (x < y);
 }
 
+/* Add stable transaction id to the graph (a participant): node, SO and WR
+ * edges, reachability summary, then its writes and reads.  An observed
+ * indeterminate writer is added first. */
 static int add_txn(incr_check *ic, uint32_t id) {
     if (ic->txns.data[id].g != NONE) return 1;
     if (!read_ops(ic, id)) return 0;

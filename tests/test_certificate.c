@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/reports/certificate.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "parse_helpers.h"
 
 /* T1 (s1) writes x=1; T2 (s2) reads x=1, writes x=2; T3 (s1) reads x=2, writes y=5. */

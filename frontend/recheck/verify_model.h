@@ -30,17 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vec.h"
+#include "frontend/history/dep_edge.h"
 #include "frontend/history/history.h"
-#include "frontend/checking/polygraph.h"
-
-typedef struct version_order {
-    uint32_t num_keys;
-    uint32_t *start;         /* num_keys + 1: key k's versions are txns[start[k] .. start[k+1]) */
-    vec_u32 txns;
-} version_order;
-
-void version_order_free(version_order *vo);
+#include "frontend/history/version_order.h"
 
 /* 1: acyclic (the version order is a witness for the level);
  * 0: a cycle (put in *cycle when non-NULL);

@@ -18,7 +18,8 @@
  *                  stored as 16-bit offsets from a per-node base.
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
- *   verify_model.c independent re-check of a version order by definition.
+ * (The independent re-check of a version order by definition is not part
+ * of it: frontend/recheck/verify_model.h.)
  *
  * Units.  Under SI and SER, if transaction b reads key k from a and writes k
  * (read-modify-write), a is b's immediate predecessor in k's version order

@@ -4,8 +4,8 @@
  * order found by the checker: the commit order is a topological order of
  * the edges the verifier will check (cert_edges()), with the indeterminate
  * transactions the version order lists put in it (they committed in this
- * witness).  The verifier then checks what was built: run_check() never
- * hands out a certificate cert_verify() has not accepted. */
+ * witness).  The verifier then checks what was built (run_check() calls
+ * cert_verify() on every certificate it builds). */
 #ifndef ISOCHECK_CERT_BUILD_H
 #define ISOCHECK_CERT_BUILD_H
 

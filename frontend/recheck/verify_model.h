@@ -19,8 +19,11 @@
  * Every read of a participant must be consistent with the version order
  * (INT, values and lists exactly as installed), else the order is invalid.
  *
- * It derives all of that from the raw operations itself: it shares no code
- * with the pipeline's interpretation of reads (see verify_model.c).
+ * It derives all of that from the raw operations itself and shares no code
+ * with the pipeline it re-checks: it includes nothing of it, only the
+ * history model and the version-order and dependency types, and calls none
+ * of the history model's interpretation of reads (tests/layering.sh, part
+ * "recheck"; the files: vm_internal.h).
  *
  * On a cycle it returns a short one (shortest through the nodes of the first
  * cycle found) as transaction-level dependencies. */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/reads.sh — cost of reading every read fully (issue 13: list reads
 # after own appends, participants to a fixpoint, the independent re-checks
-# in verify_model.c and certificate.c): CPU time (user+sys) and peak memory
+# in frontend/recheck/): CPU time (user+sys) and peak memory
 # of `isocheck check --level all --certificate` and `isocheck verify`, for
 # this build and, when OLD points at another isocheck binary, for that one
 # in the same run, alternating runs so that load changes hit both alike.

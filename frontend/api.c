@@ -16,6 +16,7 @@
 #include "frontend/history/history.h"
 #include "frontend/online_incr.h"
 #include "frontend/run_check.h"
+#include "frontend/recheck/verify_model.h"
 
 struct isocheck_history {
     history_builder *b;          /* everything added so far; it grows after checks too */

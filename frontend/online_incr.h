@@ -37,7 +37,7 @@
 
 #include "frontend/history/history.h"
 #include "vec.h"
-#include "frontend/checking/verify_model.h"
+#include "frontend/history/version_order.h"
 
 enum { INCR_PASS = 0, INCR_FAIL = 1, INCR_FALLBACK = 2 };
 

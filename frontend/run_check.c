@@ -18,6 +18,7 @@
  * one does not fit in half the memory free now, the levels run one after
  * the other (same output). */
 #include "frontend/run_check.h"
+#include "frontend/reports/cert_build.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "error.h"
-#include "frontend/reports/certificate.h"
+#include "frontend/recheck/certificate.h"
 #include "frontend/checking/check.h"
 #include "frontend/reports/interpret.h"
 #include "frontend/reports/report.h"

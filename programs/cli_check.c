@@ -19,6 +19,7 @@
 #include "par.h"
 #include "frontend/formats/parse.h"
 #include "frontend/run_check.h"
+#include "frontend/reports/cert_file.h"
 #include "programs/cli_follow.h"
 
 static double progress_start;

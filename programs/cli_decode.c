@@ -1,11 +1,12 @@
 /* cli_decode.c — `isocheck decode HISTORY MODEL`: a SAT solver's answer to
  * an `isocheck encode` instance turned into a verdict; a model becomes a
- * certificate that `isocheck verify` checks (frontend/reports/certificate.h). */
+ * certificate that `isocheck verify` checks (frontend/reports/cert_build.h, cert_file.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "error.h"
-#include "frontend/reports/certificate.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "frontend/reports/check_report.h"
 #include "programs/cli.h"
 #include "frontend/checking/export.h"

@@ -27,7 +27,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/formats/write.h"
 #include "frontend/checking/check.h"
-#include "frontend/checking/verify_model.h"
+#include "frontend/recheck/verify_model.h"
 #include "frontend/history/u64map.h"
 
 /* -v counts the checks longer than this (CPU seconds): a violation whose

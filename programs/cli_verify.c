@@ -1,12 +1,13 @@
 /* cli_verify.c — `isocheck verify [--level si|ser] HISTORY CERT`: check a
- * certificate (frontend/reports/certificate.h) without any solver.
+ * certificate (frontend/recheck/certificate.h) without any solver.
  * exit 0: the certificate proves the level; 1: it does not (the first
  * broken condition is named); 2: bad usage, history or certificate syntax. */
 #include <stdio.h>
 #include <string.h>
 
 #include "error.h"
-#include "frontend/reports/certificate.h"
+#include "frontend/recheck/certificate.h"
+#include "frontend/reports/cert_file.h"
 #include "programs/cli.h"
 #include "frontend/formats/parse.h"
 

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/reports/certificate.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "parse_helpers.h"
 
 /* T1 (s1) writes x=1; T2 (s2) reads x=1, writes x=2; T3 (s1) reads x=2, writes y=5. */
@@ -214,6 +215,125 @@ static void test_malformed(void **state) {
     expect_malformed(CHAIN_HEAD "frobnicate\nend\n", "expected 'key', 'order' or 'end', found 'frobnicate'", 3);
     expect_malformed(CHAIN_HEAD "end\nkey 1 INIT\n", "expected nothing after 'end', found 'key 1 INIT'", 4);
     expect_malformed("isocheck-certificate 1\nlevel si\norder 1\nend\n", "expected an event sTXN or cTXN, found '1'", 3);
+    /* each kind of line: header, level, key, order, end */
+    expect_malformed("isocheck-certificate 1 x\n", "expected end of line, found 'x'", 1);
+    expect_malformed(CHAIN_HEAD "level ser\n", "expected one 'level' line, found a second one", 3);
+    expect_malformed("isocheck-certificate 1\nlevel foo\n", "expected level 'si' or 'ser', found 'foo'", 2);
+    expect_malformed(CHAIN_HEAD "key \"a INIT\n", "expected '\"' closing the key, found end of line", 3);
+    expect_malformed(CHAIN_HEAD "key 1x INIT\nend\n", "expected a space after the key, found 'x INIT'", 3);
+    expect_malformed(CHAIN_HEAD "key 1\nend\n", "expected the key's version order (INIT first), found end of line", 3);
+    expect_malformed(CHAIN_HEAD "key 1 INIT 1,2\nend\n", "expected a space between transactions, found ',2'", 3);
+    expect_malformed(CHAIN_HEAD "order 1,2\nend\n", "expected a space between events, found ',2'", 3);
+    expect_malformed(CHAIN_HEAD "end x\n", "expected end of line, found 'x'", 3);
+    expect_reject(CHAIN_HEAD "key \"x\" INIT\nend\n", 0, "unknown key \"x\" (not in the history)", 3);
+    expect_reject(CHAIN_HEAD "key 1 INIT #9\nend\n", 0, "unknown transaction #9", 3);
+}
+
+/* cert_edges(), the enumeration the builder and the verifier share: its
+ * edges in the documented order with their operations, and a callback
+ * that returns 0 stops it. */
+typedef struct seen { dep_edge e[16]; uint32_t r[16], wf[16], wt[16]; int n, stop_at; } seen;
+
+static int record_edge(void *ctx, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt) {
+    seen *s = ctx;
+    assert_true(s->n < 16);
+    s->e[s->n] = *e; s->r[s->n] = r; s->wf[s->n] = wf; s->wt[s->n] = wt;
+    return ++s->n != s->stop_at;
+}
+
+static uint32_t txn_of(const history *h, int64_t ext) {
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (h->txns[t].ext_id == ext) return t;
+    fail();
+    return 0;
+}
+
+/* the op of t on key k of the kind, with the value */
+static uint32_t find_op(const history *h, uint32_t t, uint32_t k, unsigned kind, int64_t v) {
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
+        if (h->op_key[op] == k && (h->op_kind[op] & OP_KIND_MASK) == kind && h->op_value[op] == v) return op;
+    fail();
+    return 0;
+}
+
+static void test_edges_enumeration(void **state) {
+    (void)state;
+    history *h = load(H_CHAIN);
+    static const int64_t keys[][4] = { { 1, 1, 2, 0 }, { 2, 3, 0, 0 } };
+    version_order vo;
+    make_vo(h, &vo, keys, 2);
+    uint32_t t1 = txn_of(h, 1), t2 = txn_of(h, 2), t3 = txn_of(h, 3), x = 0, y = 1;
+    assert_int_equal(h->key_ext[x], 1);
+    uint8_t part[8] = { 1, 1, 1, 1 };
+    assert_true(h->num_txns <= 8);
+    seen s;
+    memset(&s, 0, sizeof s);
+    ic_error err;
+    ic_error_clear(&err);
+    assert_int_equal(cert_edges(h, &vo, NULL, part, record_edge, &s, &err), 1);
+    /* SO; WW per key (INIT's write of key k is op k); per reader in
+     * transaction order (T3, in T1's session, is transaction 2) its WR;
+     * no RW: each read shows the version right before the reader's own */
+    assert_true(t3 < t2);
+    const dep_edge want[] = {
+        { t1, t3, HISTORY_NONE, DEP_SO },
+        { 0, t1, x, DEP_WW }, { t1, t2, x, DEP_WW }, { 0, t3, y, DEP_WW },
+        { t2, t3, x, DEP_WR }, { t1, t2, x, DEP_WR },
+    };
+    assert_int_equal(s.n, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(s.e[i].from, want[i].from);
+        assert_int_equal(s.e[i].to, want[i].to);
+        assert_int_equal(s.e[i].key, want[i].key);
+        assert_int_equal(s.e[i].kind, want[i].kind);
+    }
+    assert_int_equal(s.r[0], HISTORY_NONE);
+    assert_int_equal(s.wf[1], x);
+    assert_int_equal(s.wt[1], find_op(h, t1, x, OP_WRITE, 1));
+    assert_int_equal(s.wf[2], find_op(h, t1, x, OP_WRITE, 1));
+    assert_int_equal(s.wt[2], find_op(h, t2, x, OP_WRITE, 2));
+    assert_int_equal(s.r[4], find_op(h, t3, x, OP_READ, 2));
+    assert_int_equal(s.wf[4], find_op(h, t2, x, OP_WRITE, 2));
+    assert_int_equal(s.wt[4], HISTORY_NONE);
+    assert_int_equal(s.r[5], find_op(h, t2, x, OP_READ, 1));
+    assert_int_equal(s.wf[5], find_op(h, t1, x, OP_WRITE, 1));
+    /* a version order without T2's version of key 1 is no version order */
+    static const int64_t skip[][4] = { { 1, 1, 0, 0 }, { 2, 3, 0, 0 } };
+    version_order vo2;
+    make_vo(h, &vo2, skip, 2);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(cert_edges(h, &vo2, NULL, part, record_edge, &s, &err), 0);
+    assert_string_equal(err.msg, "key 1: txn 2 writes this key but is missing from the version order");
+    version_order_free(&vo2);
+    /* a callback that says stop stops it */
+    memset(&s, 0, sizeof s);
+    s.stop_at = 2;
+    ic_error_clear(&err);
+    assert_int_equal(cert_edges(h, &vo, NULL, part, record_edge, &s, &err), 0);
+    assert_int_equal(s.n, 2);
+    version_order_free(&vo);
+    history_free(h);
+    /* RW: in write skew each reads the initial version the other's write
+     * overwrites next; the edge carries the read and that write */
+    h = load(H_SKEW);
+    static const int64_t skew[][4] = { { 1, 1, 0, 0 }, { 2, 2, 0, 0 } };
+    make_vo(h, &vo, skew, 2);
+    t1 = txn_of(h, 1); t2 = txn_of(h, 2);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(cert_edges(h, &vo, NULL, part, record_edge, &s, &err), 1);
+    int rw = 0;
+    for (int i = 0; i < s.n; i++) {
+        if (s.e[i].kind != DEP_RW) continue;
+        uint32_t a = s.e[i].from, b = s.e[i].to, k = s.e[i].key;
+        assert_true((a == t1 && b == t2 && k == y) || (a == t2 && b == t1 && k == x));
+        assert_int_equal(s.r[i], find_op(h, a, k, OP_READ, VALUE_INIT));
+        assert_int_equal(s.wf[i], HISTORY_NONE);
+        assert_int_equal(s.wt[i], find_op(h, b, k, OP_WRITE, b == t1 ? 1 : 2));
+        rw++;
+    }
+    assert_int_equal(rw, 2);
+    version_order_free(&vo);
+    history_free(h);
 }
 
 static history *load_elle(const char *text) {
@@ -288,6 +408,7 @@ int main(void) {
         cmocka_unit_test(test_write_skew_si_only),
         cmocka_unit_test(test_tampered),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_edges_enumeration),
         cmocka_unit_test(test_list_read_after_own_append),
         cmocka_unit_test(test_internal_read_rejected),
         cmocka_unit_test(test_indeterminate_participation),

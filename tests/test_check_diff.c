@@ -19,6 +19,7 @@
 
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
+#include "frontend/recheck/verify_model.h"
 #include "tests/brute_check.h"
 
 static uint64_t rng_state;

@@ -15,7 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "frontend/reports/certificate.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "frontend/checking/export.h"
 #include "frontend/formats/parse.h"
 #include "tests/brute_check.h"

@@ -29,8 +29,10 @@
 #include <string.h>
 
 #include "frontend/checking/axioms.h"
-#include "frontend/reports/certificate.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "frontend/checking/check.h"
+#include "frontend/recheck/verify_model.h"
 #include "frontend/formats/parse.h"
 #include "tests/brute_list.h"
 

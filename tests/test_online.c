@@ -33,6 +33,7 @@
 #include "frontend/api_stats.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
+#include "frontend/recheck/verify_model.h"
 #include "frontend/online_check.h"
 #include "frontend/online_incr.h"
 #include "batch_verdict.h"

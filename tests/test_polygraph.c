@@ -11,7 +11,7 @@
 #include "par.h"
 #include "frontend/formats/parse.h"
 #include "frontend/checking/polygraph.h"
-#include "frontend/checking/verify_model.h"
+#include "frontend/recheck/verify_model.h"
 
 static history *text(const char *s) {
     ic_error err; ic_error_clear(&err);

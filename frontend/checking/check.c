@@ -3,6 +3,7 @@
  * stages split into tasks run on the caller's pool (run_check's, shared by
  * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
+#include "frontend/recheck/verify_model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,7 +20,7 @@
 #include "gsat.h"
 #include "theory/graph_sink.h"
 #include "frontend/checking/polygraph.h"
-#include "frontend/checking/verify_model.h"
+#include "frontend/history/version_order.h"
 
 typedef enum { CHECK_PASS = 0, CHECK_FAIL = 1, CHECK_ERROR = 2 } check_verdict;
 typedef enum { LEVEL_SI = 0, LEVEL_SER = 1 } check_level_id;

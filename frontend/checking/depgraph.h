@@ -2,10 +2,11 @@
  * compressed adjacency form, the split-node numbering of SI, topological
  * order (Kahn), cycle search and shortest cycles.  Used by reachability
  * (reach.c), the polygraph (constraints.c), interpretation (interpret.c)
- * and certificate building (certificate.c's cert_build).
+ * and certificate building (reports/cert_build.c).
  *
- * Not used, on purpose, by verify_model.c and certificate.c's verifier:
- * they re-check what this code computes and must share none of it.
+ * Not used, on purpose, by the re-checkers (frontend/recheck/: the model's
+ * re-check and the certificate verifier): they re-check what this code
+ * computes and must share none of it (tests/layering.sh).
  *
  * Split graph (SI, design in doc/checker.md): transaction t has a commit
  * node 2t and a start node 2t+1 (polygraph.h's T and T').  A WR, WW or SO

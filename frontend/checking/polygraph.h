@@ -18,7 +18,8 @@
  *                  stored as 16-bit offsets from a per-node base.
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
- *   verify_model.c independent re-check of a version order by definition.
+ * (The independent re-check of a version order by definition is not part
+ * of it: frontend/recheck/verify_model.h.)
  *
  * Units.  Under SI and SER, if transaction b reads key k from a and writes k
  * (read-modify-write), a is b's immediate predecessor in k's version order
@@ -43,19 +44,10 @@
 #include "vec.h"
 #include "error.h"
 #include "frontend/history/history.h"
+#include "frontend/history/dep_edge.h"
 
-/* Dependency kinds; PG_FIXED is the split graph's T' -> T edge. */
-typedef enum { DEP_SO = 0, DEP_WR = 1, DEP_WW = 2, DEP_RW = 3, DEP_FIXED = 4 } dep_kind;
+/* "SO", "WR", "WW", "RW" or "FIXED". */
 const char *dep_kind_name(dep_kind k);
-
-/* A transaction-level dependency: the representation shared by cycles,
- * reports and re-checks.  key is HISTORY_NONE for SO. */
-typedef struct dep_edge {
-    uint32_t from, to;       /* history transaction indices */
-    uint32_t key;
-    uint8_t  kind;           /* dep_kind */
-} dep_edge;
-typedef VEC(dep_edge) dep_edge_vec;
 
 typedef struct pg_unit {
     uint32_t head, last;     /* transactions; INIT's unit has head 0 */

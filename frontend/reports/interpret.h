@@ -32,7 +32,7 @@
 
 #include "frontend/history/history.h"
 #include "frontend/reports/report.h"
-#include "frontend/checking/verify_model.h"
+#include "frontend/history/version_order.h"
 
 /* One candidate the search considered, for a command's debugging output:
  * the size of its transaction set, its minimal cycle, and the first

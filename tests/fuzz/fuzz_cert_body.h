@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "frontend/checking/axioms.h"
-#include "frontend/reports/certificate.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
 

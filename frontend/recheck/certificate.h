@@ -1,4 +1,5 @@
-/* certificate.h — a checkable proof that a history satisfies SI or SER.
+/* certificate.h — a checkable proof that a history satisfies SI or SER,
+ * and its verification.
  *
  * A certificate is (doc/certificate.md has the file format and the
  * argument why the checks below suffice):
@@ -22,12 +23,13 @@
  * That is one pass over the history plus O(1) per edge: no solver, no
  * graph search.
  *
- * The verifier derives all of this from the raw operations itself and
- * shares no code with the checker's interpretation of reads.
+ * Independence.  The verifier derives all of this from the raw operations
+ * itself and shares no code with the checker: it includes nothing of the
+ * pipeline (tests/layering.sh, part "recheck"), only the history model and
+ * the version-order and dependency types.
  *
- * cert_build() makes a certificate from a version order found by the
- * checker (the commit order is a topological order of the same edges; the
- * indeterminate transactions the version order lists are put in it).
+ * Certificates are made by the checker's builder (reports/cert_build.h,
+ * through cert_edges() below) and written and read by reports/cert_file.h.
  * Transactions are named by their external id, or "#index" when the
  * history's external ids are not unique; keys by their external key (a
  * quoted string for string keys). */
@@ -35,14 +37,12 @@
 #define ISOCHECK_CERTIFICATE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "error.h"
 #include "vec.h"
+#include "frontend/history/dep_edge.h"
 #include "frontend/history/history.h"
-#include "frontend/checking/polygraph.h"
-#include "io/input.h"
-#include "frontend/checking/verify_model.h"
+#include "frontend/history/version_order.h"
 
 typedef enum { CERT_OK = 0, CERT_REJECT = 1, CERT_MALFORMED = 2 } cert_status;
 
@@ -62,23 +62,25 @@ typedef struct certificate {
 void cert_init(certificate *c);
 void cert_free(certificate *c);
 
-/* From a version order (listing every participating writer of every key):
- * computes the commit order.  CERT_OK, or CERT_REJECT with err set when
- * the version order is not a witness for the level. */
-cert_status cert_build(const history *h, const version_order *vo, int si, certificate *c, ic_error *err);
-
-/* Write in the text format of doc/certificate.md. */
-void cert_write(FILE *out, const history *h, const certificate *c);
-
-/* Read a certificate for history h.  CERT_MALFORMED: a syntax error
- * (err: file:line, expected/found); CERT_REJECT: well-formed but names a
- * key or transaction the history does not have, or a key twice. */
-cert_status cert_read(input *r, const history *h, certificate *c, ic_error *err);
-
 /* Check c against h for the level (si: 1 SI, 0 SER; a SER certificate
  * also proves SI, an SI one does not prove SER).  CERT_OK, or CERT_REJECT
  * with err naming the first broken condition (and the certificate line
  * where one applies).  *edges_checked (may be NULL) gets the edge count. */
 cert_status cert_verify(const history *h, const certificate *c, int si, ic_error *err, uint64_t *edges_checked);
+
+/* The verifier's reading of h under vo, for the builder too: checks that
+ * vo lists exactly the writers among the participants part[] (per
+ * transaction, 1: it takes part) and that every participant's reads
+ * replay consistently against it, and calls fn once per edge a commit
+ * order must respect: SO (sessions in order), then per key its WW chain,
+ * then per participant in transaction order, per key, WR from the version
+ * it reads and RW to the next one.  read_op is the read that shows the
+ * version (WR: in `to`, RW: in `from`), wop_from and wop_to the writes
+ * (WW: both; WR: from's; RW: to's), HISTORY_NONE where there is none.  fn
+ * returns 0 to stop (having set err).  c (may be NULL) names the file and
+ * lines in messages.  1, or 0 with err set. */
+typedef int (*cert_edge_fn)(void *ctx, const dep_edge *e, uint32_t read_op, uint32_t wop_from, uint32_t wop_to);
+int cert_edges(const history *h, const version_order *vo, const certificate *c, const uint8_t *part,
+               cert_edge_fn fn, void *ctx, ic_error *err);
 
 #endif

@@ -19,8 +19,11 @@
  * Every read of a participant must be consistent with the version order
  * (INT, values and lists exactly as installed), else the order is invalid.
  *
- * It derives all of that from the raw operations itself: it shares no code
- * with the pipeline's interpretation of reads (see verify_model.c).
+ * It derives all of that from the raw operations itself and shares no code
+ * with the pipeline it re-checks: it includes nothing of it, only the
+ * history model and the version-order and dependency types, and calls none
+ * of the history model's interpretation of reads (tests/layering.sh, part
+ * "recheck"; the files: vm_internal.h).
  *
  * On a cycle it returns a short one (shortest through the nodes of the first
  * cycle found) as transaction-level dependencies. */
@@ -30,17 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vec.h"
+#include "frontend/history/dep_edge.h"
 #include "frontend/history/history.h"
-#include "frontend/checking/polygraph.h"
-
-typedef struct version_order {
-    uint32_t num_keys;
-    uint32_t *start;         /* num_keys + 1: key k's versions are txns[start[k] .. start[k+1]) */
-    vec_u32 txns;
-} version_order;
-
-void version_order_free(version_order *vo);
+#include "frontend/history/version_order.h"
 
 /* 1: acyclic (the version order is a witness for the level);
  * 0: a cycle (put in *cycle when non-NULL);

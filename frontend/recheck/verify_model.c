@@ -1,0 +1,122 @@
+/* verify_model.c — rebuild the dependency graph of a history under a given
+ * version order, by definition, and check it for cycles (see the header):
+ * the entry points; the reading of the history is vm_index.c's, the graph
+ * and its search vm_graph.c's (vm_internal.h).
+ *
+ * Independence.  This is the re-check of every answer of the pipeline, so
+ * it derives the meaning of every read itself, from the raw operations,
+ * and includes nothing of the pipeline: only the history model and the
+ * dependency and version-order types (tests/layering.sh, part "recheck").
+ * Its graph and cycle search are its own on purpose, not depgraph.h's: a
+ * re-check must share no code with what it re-checks. */
+#include "frontend/recheck/vm_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long vo_index(const version_order *vo, uint32_t key, uint32_t t) {
+    if (key >= vo->num_keys) return -1;
+    for (uint32_t i = vo->start[key]; i < vo->start[key + 1]; i++)
+        if (vo->txns.data[i] == t) return (long)(i - vo->start[key]);
+    return -1;
+}
+
+static int dep_holds_in(const vm *m, const dep_edge *e, char *why, size_t wl) {
+    const history *h = m->h;
+    const version_order *vo = m->vo;
+    if (e->from >= h->num_txns || e->to >= h->num_txns) { snprintf(why, wl, "no such transaction"); return 0; }
+    if (!m->part[e->from] || !m->part[e->to]) { snprintf(why, wl, "T%u or T%u did not commit", e->from, e->to); return 0; }
+    uint32_t s;
+    switch (e->kind) {
+    case DEP_SO:
+        if (e->from != 0 && h->txns[e->from].session == h->txns[e->to].session && h->txns[e->from].pos < h->txns[e->to].pos) return 1;
+        snprintf(why, wl, "T%u is not before T%u in one session", e->from, e->to);
+        return 0;
+    case DEP_WR:
+        if (!vm_snapshot(m, e->to, e->key, &s, why, wl)) return 0;
+        if (s != UINT32_MAX && vo->txns.data[vo->start[e->key] + s] == e->from) return 1;
+        snprintf(why, wl, "T%u does not read key %u from T%u", e->to, e->key, e->from);
+        return 0;
+    case DEP_WW: {
+        long a = vo_index(vo, e->key, e->from), b = vo_index(vo, e->key, e->to);
+        if (a >= 0 && b >= 0 && a < b) return 1;
+        snprintf(why, wl, "T%u's version of key %u is not before T%u's", e->from, e->key, e->to);
+        return 0;
+    }
+    case DEP_RW: {
+        if (!vm_snapshot(m, e->from, e->key, &s, why, wl)) return 0;
+        long b = vo_index(vo, e->key, e->to);
+        if (e->from != e->to && s != UINT32_MAX && b >= 0 && (long)s < b) return 1;
+        snprintf(why, wl, "T%u does not read a version of key %u older than T%u's", e->from, e->key, e->to);
+        return 0;
+    }
+    default:
+        snprintf(why, wl, "unknown dependency kind");
+        return 0;
+    }
+}
+
+/* want[k] for the keys of edges c[0..n) (NULL if a key is out of range). */
+static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
+    uint8_t *want = xcalloc(h->num_keys ? h->num_keys : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].kind == DEP_SO) continue;
+        if (c[i].key >= h->num_keys) { free(want); return NULL; }
+        want[c[i].key] = 1;
+    }
+    return want;
+}
+
+int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t wl) {
+    vm m;
+    uint8_t *want = edge_keys(h, e, 1);
+    int ok = want ? vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
+    if (!want) { snprintf(why, wl, "no such key"); memset(&m, 0, sizeof m); }
+    vm_free(&m);
+    free(want);
+    return ok;
+}
+
+int cycle_holds(const history *h, const version_order *vo, int si,
+                const dep_edge *c, size_t n, char *why, size_t wl) {
+    if (n == 0) { snprintf(why, wl, "empty cycle"); return 0; }
+    vm m;
+    memset(&m, 0, sizeof m);
+    uint8_t *want = edge_keys(h, c, n);
+    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl);
+    if (!want) snprintf(why, wl, "no such key");
+    for (size_t i = 0; i < n && ok; i++) {
+        if (!dep_holds_in(&m, &c[i], why, wl)) { ok = 0; break; }
+        if (c[i].to != c[(i + 1) % n].from) { snprintf(why, wl, "edges %zu and %zu do not meet", i, (i + 1) % n); ok = 0; break; }
+        if (si && c[i].kind == DEP_RW && c[(i + 1) % n].kind == DEP_RW) {
+            snprintf(why, wl, "two adjacent RW edges (allowed under SI)"); ok = 0; break;
+        }
+    }
+    if (ok && si) {
+        size_t rw = 0;
+        for (size_t i = 0; i < n; i++) rw += c[i].kind == DEP_RW;
+        if (rw == n) { snprintf(why, wl, "only RW edges"); ok = 0; }
+    }
+    vm_free(&m);
+    free(want);
+    return ok;
+}
+
+int vo_check(const history *h, const version_order *vo, int si,
+             dep_edge_vec *cycle, char *why, size_t wl) {
+    return vo_check_on(h, vo, si, cycle, why, wl, NULL, 0);
+}
+
+int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t wl,
+                struct par_pool *pool, int prio) {
+    vm m;
+    vreads r; memset(&r, 0, sizeof r);
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
+    uint8_t *part = m.part; m.part = NULL;        /* the rest of the index goes before the graph comes */
+    vm_free(&m);
+    int rc = ok ? vm_graph_check(h, vo, si, part, &r, pool, prio, cycle, why, wl) : -1;
+    vreads_free(&r);
+    free(part);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* vm_internal.h — what the re-check's files share (the contract is
+ * verify_model.h; not for use outside frontend/recheck/: tests/layering.sh).
+ *
+ *   vm_index.c     the history read under a version order: participants,
+ *                  the index of every key's versions, each participant's
+ *                  replay against them (its snapshot per key);
+ *   vm_graph.c     the dependency graph the replay gives, its cycle search
+ *                  and the shortest cycle as dependencies;
+ *   verify_model.c the entry points (vo_check, dep_holds, cycle_holds). */
+#ifndef ISOCHECK_VM_INTERNAL_H
+#define ISOCHECK_VM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vec.h"
+#include "frontend/recheck/verify_model.h"
+
+typedef struct vm {
+    const history *h;
+    const version_order *vo;
+    uint8_t *part;               /* per txn */
+    uint32_t *ko; size_t nko;    /* participants' successful ops, by key then program order
+                                    (the key is implied by the slice: ko_start) */
+    uint32_t *ko_start;          /* per key: its slice of ko */
+    uint8_t *is_list;            /* per key */
+    int64_t *marker;             /* per version g: installed value / last element (INIT: VALUE_INIT) */
+    uint32_t *len;               /* per version g: length of the list at g (NULL: no list keys) */
+    uint32_t *el_start;          /* per key: its full list in el */
+    vec_i64 el;                  /* per key, the appends of its versions in order */
+    uint32_t *slot;              /* marker table: per key a region of its own (mk_region) */
+    uint32_t ntasks, *range;     /* key ranges (ntasks + 1 bounds) for the per-key passes */
+} vm;
+
+/* Participant t reads key k's version g (an index into vo->txns inside
+ * k's slice, so g also names the key). */
+typedef struct vread { uint32_t t, g; } vread;
+
+/* The per-key replay's output: key ranges in key order, each range's
+ * reads in key order, then in order of the participants' ops. */
+typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
+
+typedef struct vreads {
+    uint32_t ntasks;
+    uint32_t *range;              /* ntasks + 1 key bounds */
+    key_range_out *out;
+} vreads;
+
+void vm_free(vm *m);
+void vreads_free(vreads *r);
+
+/* Index the history under vo — only the keys with want[k] set when want
+ * is non-NULL (checking a few edges needs only their keys); 0 with why set
+ * when vo is not a version order of the participants' writers.  The keys
+ * are indexed in ranges on pool (NULL: inline); with r non-NULL each key
+ * is replayed right after it is indexed, into r (0 with why set at the
+ * first inconsistent read in key order). */
+int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want,
+             struct par_pool *pool, int prio, vreads *r, char *why, size_t wl);
+
+/* t's snapshot of k as a version index within k's slice (UINT32_MAX: none
+ * shown); 0 with why set on an inconsistent read. */
+int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *why, size_t wl);
+
+/* The graph of the participants part[] under vo with the snapshots r (SER:
+ * D and RW; si: the split graph), searched for a cycle: 1 acyclic, 0 a
+ * cycle (a short one in *cycle when non-NULL), -1 the graph is too large
+ * (why set).  On pool at prio (NULL: inline), the same answer for every
+ * pool. */
+int vm_graph_check(const history *h, const version_order *vo, int si, const uint8_t *part, const vreads *r,
+                   struct par_pool *pool, int prio, dep_edge_vec *cycle, char *why, size_t wl);
+
+#endif

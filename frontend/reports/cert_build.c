@@ -1,0 +1,77 @@
+/* cert_build.c — a certificate from a version order (contract in
+ * cert_build.h): the verifier's edges (cert_edges()) sorted topologically
+ * with the checker's graph toolkit (depgraph.h). */
+#include "frontend/reports/cert_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/checking/depgraph.h"
+
+typedef struct build_ctx { int si; vec_u32 from, to; } build_ctx;
+
+/* Nodes: SER txn; SI 2t (start), 2t+1 (commit). */
+static int collect_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt) {
+    (void)r; (void)wf; (void)wt;
+    build_ctx *b = vctx;
+    uint32_t x, y;
+    if (!b->si) { x = e->from; y = e->to; }
+    else if (e->kind == DEP_RW) { x = CERT_START(e->from); y = CERT_COMMIT(e->to); }
+    else { x = CERT_COMMIT(e->from); y = CERT_START(e->to); }
+    vec_push(b->from, x);
+    vec_push(b->to, y);
+    return 1;
+}
+
+cert_status cert_build(const history *h, const version_order *vo, int si, certificate *c, ic_error *err) {
+    cert_free(c);
+    cert_init(c);
+    c->si = si;
+    c->vo.num_keys = vo->num_keys;
+    c->vo.start = xmalloc(((size_t)vo->num_keys + 1) * sizeof *c->vo.start);
+    memcpy(c->vo.start, vo->start, ((size_t)vo->num_keys + 1) * sizeof *c->vo.start);
+    vec_reserve(c->vo.txns, vo->txns.len);
+    for (size_t i = 0; i < vo->txns.len; i++) vec_push(c->vo.txns, vo->txns.data[i]);
+
+    /* participants: INIT, the committed transactions and the indeterminate
+     * ones the version order lists (they committed in this witness) */
+    uint8_t *part = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    part[0] = 1;
+    for (uint32_t t = 1; t < h->num_txns; t++) part[t] = h->txns[t].status == TXN_COMMITTED;
+    for (size_t i = 0; i < vo->txns.len; i++) {
+        uint32_t t = vo->txns.data[i];
+        if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
+    }
+    build_ctx b = { si, { 0 }, { 0 } };
+    vec_init(b.from); vec_init(b.to);
+    cert_status rc = CERT_OK;
+    if (!cert_edges(h, vo, NULL, part, collect_edge, &b, err)) { rc = CERT_REJECT; goto out; }
+    uint32_t n = si ? 2 * h->num_txns : h->num_txns;
+    if (si)
+        for (uint32_t t = 0; t < h->num_txns; t++)
+            if (part[t]) { vec_push(b.from, CERT_START(t)); vec_push(b.to, CERT_COMMIT(t)); }
+    /* any topological order will do (depgraph.h; nodes outside part have
+     * no edges, and are left out of the order) */
+    dg_arc_vec arcs; vec_init(arcs);
+    vec_reserve(arcs, b.from.len);
+    for (size_t i = 0; i < b.from.len; i++) { dg_arc a = { b.from.data[i], b.to.data[i], DG_NONE }; vec_push(arcs, a); }
+    dg_graph g;
+    dg_build(&g, n, arcs.data, arcs.len, 0);
+    vec_free(arcs);
+    uint32_t *order = xmalloc((n ? n : 1) * sizeof *order);
+    if (dg_topo_order(&g, 0, 0, order)) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t u = order[i], t = si ? u >> 1 : u;
+            if (part[t] && t != 0) { vec_push(c->order, u); vec_push(c->order_line, 0); }
+        }
+    } else {
+        ic_error_at(err, "", 0, "the version order leaves a dependency cycle (%s); no commit order exists", si ? "SI" : "SER");
+        rc = CERT_REJECT;
+    }
+    dg_free(&g);
+    free(order);
+out:
+    vec_free(b.from); vec_free(b.to);
+    free(part);
+    return rc;
+}

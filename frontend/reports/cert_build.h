@@ -1,0 +1,22 @@
+/* cert_build.h — a certificate from the checker's answer.
+ *
+ * cert_build() makes a certificate (recheck/certificate.h) from a version
+ * order found by the checker: the commit order is a topological order of
+ * the edges the verifier will check (cert_edges()), with the indeterminate
+ * transactions the version order lists put in it (they committed in this
+ * witness).  The verifier then checks what was built (run_check() calls
+ * cert_verify() on every certificate it builds). */
+#ifndef ISOCHECK_CERT_BUILD_H
+#define ISOCHECK_CERT_BUILD_H
+
+#include "error.h"
+#include "frontend/history/history.h"
+#include "frontend/history/version_order.h"
+#include "frontend/recheck/certificate.h"
+
+/* From a version order (listing every participating writer of every key):
+ * computes the commit order.  CERT_OK, or CERT_REJECT with err set when
+ * the version order is not a witness for the level. */
+cert_status cert_build(const history *h, const version_order *vo, int si, certificate *c, ic_error *err);
+
+#endif

@@ -336,15 +336,30 @@ static char *real_parent(const char *path) {
     return real;
 }
 
+/* stat of a name: "-" is the standard stream std_fd (the file behind it). */
+static int stat_name(const char *path, int std_fd, struct stat *st) {
+    return !strcmp(path, "-") ? fstat(std_fd, st) == 0 : stat(path, st) == 0;
+}
+
+/* A character device (a terminal, /dev/null) or a socket read and written
+ * at once is two streams: writing does not touch what is read. */
+static int two_streams(const struct stat *st) { return S_ISCHR(st->st_mode) || S_ISSOCK(st->st_mode); }
+
 int output_check_input(const char *out_path, int out_is_dir, const char *in_path, ic_error *err) {
-    if (!out_path || !in_path || !strcmp(out_path, "-") || !strcmp(in_path, "-")) return 1;
+    if (!out_path || !in_path) return 1;
     struct stat si, so;
-    if (stat(in_path, &si) != 0) return 1;             /* loading it will fail and say why */
-    int out_exists = stat(out_path, &so) == 0;
-    if (out_exists && same_file(&so, &si)) {
-        ic_error_at(err, out_path, 0, "this output is the input %s: refusing to write over it", in_path);
+    if (!stat_name(in_path, STDIN_FILENO, &si)) return 1;    /* loading it will fail and say why */
+    int out_std = !strcmp(out_path, "-"), in_std = !strcmp(in_path, "-");
+    int out_exists = stat_name(out_path, STDOUT_FILENO, &so);
+    if (out_exists && same_file(&so, &si) && !two_streams(&si)) {
+        const char *in = in_std ? "(standard input)" : in_path;
+        const char *what = S_ISFIFO(si.st_mode) ? ", a pipe: refusing to write into it (the input would never end)"
+                                                : ": refusing to write over it";
+        if (out_std) ic_error_at(err, "", 0, "standard output is the input %s%s", in, what);
+        else ic_error_at(err, out_path, 0, "this output is the input %s%s", in, what);
         return 0;
     }
+    if (out_std || in_std) return 1;                    /* streams: neither is a directory */
     if (out_exists && !S_ISREG(so.st_mode) && !S_ISDIR(so.st_mode)) return 1;   /* a device or FIFO */
     if (S_ISDIR(si.st_mode)) {
         char *parent = real_parent(out_path);

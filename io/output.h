@@ -25,9 +25,13 @@
  *     in the directory is touched.  A directory the module created is
  *     removed again if writing fails.
  *   - output_check_input() refuses an output that is an input (same device
- *     and inode, whatever the names), lies inside an input directory, or
- *     is a directory containing an input; output_check_distinct() refuses
- *     two outputs that are the same file.
+ *     and inode, whatever the names: "-" is the file behind standard input
+ *     or output, /dev/stdin and /proc/self/fd/N the file they lead to), lies
+ *     inside an input directory, or is a directory containing an input;
+ *     a pipe counts as a file (writing into the pipe one reads would keep
+ *     it open forever), a terminal or other character device, or a socket,
+ *     does not.  output_check_distinct() refuses two outputs that are the
+ *     same file.
  * Errors are returned in an ic_error naming the path; nothing is printed. */
 #ifndef ISOCHECK_OUTPUT_H
 #define ISOCHECK_OUTPUT_H
@@ -82,7 +86,8 @@ void output_dir_discard(output_dir *d);
 int output_may_write(const char *path, int is_dir, unsigned flags, ic_error *err);
 
 /* 0 with err set if writing out_path would write over or into in_path
- * (out_is_dir: out_path is an output directory).  "-" never conflicts. */
+ * (out_is_dir: out_path is an output directory).  "-" is standard input
+ * as in_path, standard output as out_path. */
 int output_check_input(const char *out_path, int out_is_dir, const char *in_path, ic_error *err);
 /* 0 with err set if a and b are the same file (NULLs are ignored). */
 int output_check_distinct(const char *a, const char *b, ic_error *err);

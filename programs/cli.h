@@ -32,7 +32,8 @@ int cli_parse(cmd_spec *spec, int argc, char **argv, const char **operands, int 
 void cli_error(const char *prog, const ic_error *err);
 
 /* Refuse (message printed, 0) an output that is the input, lies in an
- * input directory, or is given twice; outputs may be NULL. */
+ * input directory, or is given twice; outputs may be NULL.  Standard
+ * output is always one of the outputs, "-" as input standard input. */
 int cli_outputs_ok(const char *prog, const char *input, const char *const *outputs, const int *out_is_dir, int n);
 
 #endif

@@ -31,7 +31,8 @@ void cli_error(const char *prog, const ic_error *err) { ic_error_print(stderr, p
 int cli_outputs_ok(const char *prog, const char *input, const char *const *outputs, const int *out_is_dir, int n) {
     ic_error err;
     ic_error_clear(&err);
-    for (int i = 0; i < n; i++) {
+    if (input) output_check_input("-", 0, input, &err);      /* the report or the output on stdout */
+    for (int i = 0; i < n && !err.set; i++) {
         if (!outputs[i]) continue;
         if (input && !output_check_input(outputs[i], out_is_dir ? out_is_dir[i] : 0, input, &err)) break;
         for (int j = i + 1; j < n && !err.set; j++) output_check_distinct(outputs[i], outputs[j], &err);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,12 +239,74 @@ static void outputs_against_inputs(void **state) {
     assert_false(err.set);
 }
 
+/* Standard input and output as "-" or under another name (/dev/stdin,
+ * /proc/self/fd/0): the file behind them is compared, a pipe included. */
+static void standard_streams_against_outputs(void **state) {
+    (void)state;
+    ic_error err;
+    ic_error_clear(&err);
+    put(p("h.txt"), "r(1,0,1,1)\n");
+    int saved_in = dup(0), saved_out = dup(1);
+    assert_true(saved_in >= 0 && saved_out >= 0);
+    int fd = open(p("h.txt"), O_RDONLY);
+    assert_true(fd >= 0 && dup2(fd, 0) == 0);
+    close(fd);
+    const char *same[] = { p("h.txt"), "/dev/stdin", "/proc/self/fd/0" };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        ic_error_clear(&err);
+        assert_false(output_check_input(same[i], 0, "-", &err));
+        assert_non_null(strstr(err.msg, "this output is the input (standard input): refusing to write over it"));
+    }
+    ic_error_clear(&err);
+    assert_true(output_check_input(p("other.txt"), 0, "-", &err));
+    assert_true(output_check_input("/dev/null", 0, "-", &err));
+    assert_false(err.set);
+    /* standard output appending to the input */
+    fd = open(p("h.txt"), O_WRONLY | O_APPEND);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    assert_int_equal(dup2(fd, 1), 1);
+    close(fd);
+    int r1 = output_check_input("-", 0, "-", &err);
+    ic_error e1 = err;
+    ic_error_clear(&err);
+    int r2 = output_check_input("-", 0, p("h.txt"), &err);
+    ic_error e2 = err;
+    ic_error_clear(&err);
+    int r3 = output_check_input("-", 0, p("other.txt"), &err);
+    assert_int_equal(dup2(saved_out, 1), 1);
+    assert_false(r1);
+    assert_string_equal(e1.msg, "standard output is the input (standard input): refusing to write over it");
+    assert_false(r2);
+    assert_non_null(strstr(e2.msg, "standard output is the input"));
+    assert_true(r3);
+    /* a pipe: writing into the one being read would keep it open forever */
+    int pp[2];
+    assert_int_equal(pipe(pp), 0);
+    assert_int_equal(dup2(pp[0], 0), 0);
+    close(pp[0]);
+    ic_error_clear(&err);
+    assert_false(output_check_input("/dev/stdin", 0, "-", &err));
+    assert_non_null(strstr(err.msg, "a pipe: refusing to write into it (the input would never end)"));
+    ic_error_clear(&err);
+    assert_false(output_check_input("/proc/self/fd/0", 0, "-", &err));
+    char pipe_name[64];
+    snprintf(pipe_name, sizeof pipe_name, "/proc/self/fd/%d", pp[1]);
+    ic_error_clear(&err);
+    assert_false(output_check_input(pipe_name, 0, "-", &err));     /* its write end, by another name */
+    close(pp[1]);
+    assert_int_equal(dup2(saved_in, 0), 0);
+    close(saved_in); close(saved_out);
+    assert_string_equal(get(p("h.txt")), "r(1,0,1,1)\n");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replaced_only_when_complete),
         cmocka_unit_test(links_devices_and_no_clobber),
         cmocka_unit_test(log_directories),
         cmocka_unit_test(outputs_against_inputs),
+        cmocka_unit_test(standard_streams_against_outputs),
     };
     return cmocka_run_group_tests_name("output", tests, setup, teardown);
 }

@@ -45,6 +45,21 @@ for args in "check --certificate $t/h.txt $t/h.txt" "check --dot $t/h.txt $t/h.t
   [ $rc -eq 2 ] && echo "$err" | grep -q 'this output is the input' || no "isocheck $args: exit $rc: $err"
 done
 cmp -s "$t/h.txt" "$t/h.bak" || no "an input was overwritten"
+# the input read from standard input ("-", /dev/stdin, /proc/self/fd/0) is the same file
+for args in "check --certificate $t/h.txt -" "check --certificate /proc/self/fd/0 -" "check --dot /dev/stdin -" \
+            "check --certificate $t/hard.txt /dev/stdin" "encode --cnf tc -o $t/h.txt -" "convert --to text -o /dev/stdin -" \
+            "convert --to dbcop -o $t/h.txt /proc/self/fd/0" "decode -o $t/h.txt $t/h.bak -"; do
+  err=$("$ISOCHECK" $args 2>&1 < "$t/h.txt"); rc=$?
+  [ $rc -eq 2 ] && echo "$err" | grep -q 'this output is the input' || no "isocheck $args < h.txt: exit $rc: $err"
+done
+# standard output appended to the input
+err=$("$ISOCHECK" check "$t/h.txt" 2>&1 >> "$t/h.txt"); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'standard output is the input' || no "check h.txt >> h.txt: exit $rc: $err"
+cmp -s "$t/h.txt" "$t/h.bak" || no "an input read from standard input was overwritten"
+# a certificate into the pipe the history comes from: refused, not a hang
+err=$(cat "$t/h.txt" | timeout 20 "$ISOCHECK" check --certificate /dev/stdin - 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'this output is the input (standard input), a pipe' ||
+  no "cat h | check --certificate /dev/stdin -: exit $rc: $err"
 err=$("$ISOCHECK" check --certificate "$t/c" --dot "$t/./c" "$t/h.txt" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'given for two outputs' || no "same file for two outputs: exit $rc: $err"
 # a Cobra input directory: nothing may be written inside it, and it may not be inside the output directory

@@ -4,6 +4,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,16 +36,25 @@ static mode_t default_mode(void) {
 }
 
 /* A new empty file "DIR/.BASE.isocheck-XXXXXX" beside target, with mode;
- * its name in *tmp.  NULL with err set. */
-static FILE *create_beside(const char *target, const char *shown, mode_t mode, char **tmp, ic_error *err) {
+ * its name in *tmp, its registry entry in *reg.  The signals the registry
+ * covers are blocked in this thread from its creation to its entry.  NULL
+ * with err set. */
+static FILE *create_beside(const char *target, const char *shown, mode_t mode, char **tmp, tmpreg_slot **reg,
+                           ic_error *err) {
     char *dir = dir_part(target);
     const char *base = base_part(target);
     size_t n = strlen(dir) + strlen(base) + 32;
     char *t = xmalloc(n);
     snprintf(t, n, "%s/.%s.isocheck-XXXXXX", dir, base);
+    sigset_t block, was;
+    tmpreg_signals(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &was);
     int fd = mkstemp(t);
+    int e = errno;
+    if (fd >= 0) *reg = tmpreg_add(t, 0);
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
     if (fd < 0) {
-        ic_error_at(err, shown, 0, "cannot create a temporary file in %s: %s", dir, strerror(errno));
+        ic_error_at(err, shown, 0, "cannot create a temporary file in %s: %s", dir, strerror(e));
         free(t); free(dir);
         return NULL;
     }
@@ -53,6 +64,8 @@ static FILE *create_beside(const char *target, const char *shown, mode_t mode, c
         ic_error_at(err, shown, 0, "cannot set up the temporary file %s: %s", t, strerror(errno));
         close(fd);
         unlink(t);
+        tmpreg_remove(*reg);
+        *reg = NULL;
         free(t);
         return NULL;
     }
@@ -109,7 +122,7 @@ int output_open(output *o, const char *path, unsigned flags, ic_error *err) {
         ic_error_at(err, path, 0, "cannot write: %s", strerror(errno));
         return 0;
     }
-    o->f = create_beside(o->target, path, mode, &o->tmp, err);
+    o->f = create_beside(o->target, path, mode, &o->tmp, &o->reg, err);
     if (!o->f) { free(o->target); o->target = NULL; return 0; }
     o->path = xstrdup(path);
     return 1;
@@ -137,6 +150,7 @@ int output_commit(output *o, ic_error *err) {
                 ok = 0;
             }
             if (!ok) unlink(o->tmp);
+            tmpreg_remove(o->reg);
         }
     }
     output_release(o);
@@ -146,6 +160,7 @@ int output_commit(output *o, ic_error *err) {
 void output_discard(output *o) {
     if (o->f && !o->is_stdout) fclose(o->f);
     if (o->tmp) unlink(o->tmp);
+    tmpreg_remove(o->reg);
     output_release(o);
 }
 
@@ -160,6 +175,7 @@ int output_dir_open(output_dir *d, const char *path, unsigned flags, ic_error *e
     memset(d, 0, sizeof *d);
     vec_init(d->tmp);
     vec_init(d->final);
+    vec_init(d->regs);
     if (!strcmp(path, "-")) { ic_error_at(err, "", 0, "this output is a directory: give a directory name, not '-'"); return 0; }
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -194,7 +210,13 @@ int output_dir_open(output_dir *d, const char *path, unsigned flags, ic_error *e
             return 0;
         }
     } else if (errno == ENOENT) {
-        if (mkdir(path, 0777) != 0) { ic_error_at(err, path, 0, "cannot create the directory: %s", strerror(errno)); return 0; }
+        sigset_t block, was;
+        tmpreg_signals(&block);
+        pthread_sigmask(SIG_BLOCK, &block, &was);
+        int made = mkdir(path, 0777) == 0, e = errno;
+        if (made) d->reg = tmpreg_add(path, 1);
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+        if (!made) { ic_error_at(err, path, 0, "cannot create the directory: %s", strerror(e)); return 0; }
         d->created = 1;
     } else {
         ic_error_at(err, path, 0, "cannot write: %s", strerror(errno));
@@ -217,8 +239,10 @@ FILE *output_dir_file(output_dir *d, const char *name, ic_error *err) {
     size_t n = strlen(d->path) + strlen(name) + 2;
     char *final = xmalloc(n), *tmp = NULL;
     snprintf(final, n, "%s/%s", d->path, name);
-    FILE *f = create_beside(final, final, default_mode(), &tmp, err);
+    tmpreg_slot *reg = NULL;
+    FILE *f = create_beside(final, final, default_mode(), &tmp, &reg, err);
     if (!f) { free(final); return NULL; }
+    vec_push(d->regs, reg);
     vec_push(d->tmp, tmp);
     vec_push(d->final, final);
     d->cur = f;
@@ -246,10 +270,13 @@ static int remove_stale_logs(output_dir *d, ic_error *err) {
     return ok;
 }
 
+/* The registry entries go once the files are renamed or removed. */
 static void dir_release(output_dir *d) {
-    for (size_t i = 0; i < d->tmp.len; i++) { free(d->tmp.data[i]); free(d->final.data[i]); }
+    for (size_t i = 0; i < d->tmp.len; i++) { tmpreg_remove(d->regs.data[i]); free(d->tmp.data[i]); free(d->final.data[i]); }
+    tmpreg_remove(d->reg);
     vec_free(d->tmp);
     vec_free(d->final);
+    vec_free(d->regs);
     free(d->path);
     memset(d, 0, sizeof *d);
 }
@@ -257,11 +284,17 @@ static void dir_release(output_dir *d) {
 int output_dir_commit(output_dir *d, ic_error *err) {
     if (!dir_close_current(d, err)) { output_dir_discard(d); return 0; }
     size_t i;
-    for (i = 0; i < d->tmp.len; i++)
-        if (rename(d->tmp.data[i], d->final.data[i]) != 0) {
-            ic_error_at(err, d->final.data[i], 0, "cannot move the finished file into place: %s", strerror(errno));
+    for (i = 0; i < d->tmp.len; i++) {
+        /* in a directory of ours, a signal during the renames removes the finished logs too */
+        tmpreg_slot *fin = d->created ? tmpreg_add(d->final.data[i], 0) : NULL;
+        int moved = rename(d->tmp.data[i], d->final.data[i]) == 0, e = errno;
+        if (fin && moved) { tmpreg_remove(d->regs.data[i]); d->regs.data[i] = fin; }
+        else tmpreg_remove(fin);
+        if (!moved) {
+            ic_error_at(err, d->final.data[i], 0, "cannot move the finished file into place: %s", strerror(e));
             break;
         }
+    }
     if (i < d->tmp.len) {            /* the files already renamed are ours: take them back out */
         for (size_t j = 0; j < i; j++) unlink(d->final.data[j]);
         output_dir_discard(d);

@@ -32,6 +32,10 @@
  *     it open forever), a terminal or other character device, or a socket,
  *     does not.  output_check_distinct() refuses two outputs that are the
  *     same file.
+ *   - Every temporary file, and a directory the module created, is listed
+ *     in io/tmp_registry.h while it exists: a program that calls
+ *     tmpreg_on_signals() leaves none behind when SIGINT, SIGTERM (and the
+ *     other signals listed there) end it.
  * Errors are returned in an ic_error naming the path; nothing is printed. */
 #ifndef ISOCHECK_OUTPUT_H
 #define ISOCHECK_OUTPUT_H
@@ -39,6 +43,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "io/tmp_registry.h"
 #include "vec.h"
 
 enum { OUTPUT_NO_CLOBBER = 1, OUTPUT_FORCE = 2 };
@@ -48,6 +53,7 @@ typedef struct output {
     char *path;              /* as given (for messages) */
     char *target;            /* the file replaced on commit */
     char *tmp;               /* the temporary file; NULL: writing in place */
+    tmpreg_slot *reg;        /* tmp's entry in the registry */
     int is_stdout;
 } output;
 
@@ -65,7 +71,9 @@ typedef struct output_dir {
     char *path;
     int created;             /* the module made the directory */
     int force;
+    tmpreg_slot *reg;        /* the directory's entry in the registry, if created */
     VEC(char *) tmp, final;  /* temporary and final names of the files written */
+    VEC(tmpreg_slot *) regs; /* the temporary files' entries */
     FILE *cur;               /* the file being written, if any */
 } output_dir;
 

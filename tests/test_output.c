@@ -12,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io/output.h"
+#include "io/tmp_registry.h"
 
 static char dir[64];
 
@@ -300,6 +303,76 @@ static void standard_streams_against_outputs(void **state) {
     assert_string_equal(get(p("h.txt")), "r(1,0,1,1)\n");
 }
 
+/* In a child: commit done.txt, then leave `open_files` outputs (one over
+ * keep.txt) and a new log directory half written, and end by signal sig
+ * (tmpreg_on_signals installed unless `no_handler`).  The parent's
+ * assertions follow. */
+static void die_writing(int sig, int open_files, int no_handler) {
+    signal(sig, SIG_DFL);
+    if (!no_handler) tmpreg_on_signals();
+    ic_error err;
+    ic_error_clear(&err);
+    output done, o[150];
+    if (!output_open(&done, p("done.txt"), 0, &err)) _exit(3);
+    fputs("complete\n", done.f);
+    if (!output_commit(&done, &err)) _exit(3);
+    for (int i = 0; i < open_files; i++) {
+        char name[32];
+        snprintf(name, sizeof name, i == 0 ? "keep.txt" : "out%d.txt", i);
+        if (!output_open(&o[i], p(name), 0, &err)) _exit(4);
+        fputs("partial\n", o[i].f);
+        fflush(o[i].f);
+    }
+    output_dir d;
+    if (!output_dir_open(&d, p("newlogs"), 0, &err) || !output_dir_file(&d, "T0.log", &err)) _exit(5);
+    fputs("S", d.cur);
+    fflush(d.cur);
+    kill(getpid(), sig);
+    _exit(6);                                   /* not reached: the signal ends the process */
+}
+
+static int count_temporaries(const char *d) {
+    DIR *x = opendir(d);
+    assert_non_null(x);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(x))) n += strstr(e->d_name, ".isocheck-") != NULL;
+    closedir(x);
+    return n;
+}
+
+/* SIGINT or SIGTERM while outputs are being written: every temporary file
+ * and the directory the module created are gone, the committed output and
+ * the user's file stay, and the process ends by the signal. */
+static void signals_leave_no_temporaries(void **state) {
+    (void)state;
+    static const struct { int sig, files, no_handler; } runs[] = {
+        { SIGINT, 1, 0 }, { SIGTERM, 150, 0 }, { SIGHUP, 3, 0 }, { SIGTERM, 3, 1 },
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; r++) {
+        char cmd[160];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'/* '%s'/.[!.]*", dir, dir);
+        assert_int_equal(system(cmd), 0);
+        put(p("keep.txt"), "mine\n");
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) die_writing(runs[r].sig, runs[r].files, runs[r].no_handler);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFSIGNALED(st));
+        assert_int_equal(WTERMSIG(st), runs[r].sig);
+        assert_string_equal(get(p("keep.txt")), "mine\n");
+        assert_string_equal(get(p("done.txt")), "complete\n");
+        if (runs[r].no_handler) {                /* the control: without the handler they stay */
+            assert_int_equal(count_temporaries(dir), runs[r].files);
+            continue;
+        }
+        assert_int_equal(count_temporaries(dir), 0);
+        assert_int_equal(entries(dir), 2);     /* keep.txt and done.txt: no newlogs/ */
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replaced_only_when_complete),
@@ -307,6 +380,7 @@ int main(void) {
         cmocka_unit_test(log_directories),
         cmocka_unit_test(outputs_against_inputs),
         cmocka_unit_test(standard_streams_against_outputs),
+        cmocka_unit_test(signals_leave_no_temporaries),
     };
     return cmocka_run_group_tests_name("output", tests, setup, teardown);
 }

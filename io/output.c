@@ -73,11 +73,37 @@ static FILE *create_beside(const char *target, const char *shown, mode_t mode, c
     return f;
 }
 
-/* Flush, fsync (regular files) and close f; 0 with err set on any error. */
+/* The errno of a failed write to standard output, noted by the writer
+ * that saw it (output_stdout_failed); 0: none noted. */
+static int stdout_errno;
+
+void output_stdout_failed(int e) {
+    if (!stdout_errno) stdout_errno = e;
+}
+
+/* Why writes to fd fail, asked again once stdio has dropped the bytes that
+ * failed and their errno: a write of nothing (a device answers as before:
+ * /dev/full gives ENOSPC), then, for our own temporary file only
+ * (`scratch`: it is removed anyway), one byte at its end (a full disk,
+ * a quota, a size limit).  0 if neither fails. */
+static int ask_write_errno(int fd, int scratch) {
+    if (write(fd, "", 0) < 0) return errno;
+    struct stat st;
+    if (scratch && fstat(fd, &st) == 0 && pwrite(fd, "", 1, st.st_size) < 0) return errno;
+    return 0;
+}
+
+int output_stdout_errno(void) {
+    return stdout_errno ? stdout_errno : ask_write_errno(STDOUT_FILENO, 0);
+}
+
+/* Flush, fsync (sync: f is our own temporary file) and close f; 0 with err
+ * set on any error, naming its reason. */
 static int close_checked(FILE *f, int sync, const char *shown, ic_error *err) {
     errno = 0;
     int ok = fflush(f) == 0 && !ferror(f);
-    int e = errno;
+    int e = ok ? 0 : errno;
+    if (!ok && !e) e = ask_write_errno(fileno(f), sync);
     if (ok && sync && fsync(fileno(f)) != 0) { ok = 0; e = errno; }
     if (fclose(f) != 0 && ok) { ok = 0; e = errno; }
     if (!ok) ic_error_at(err, shown, 0, "write error: %s", e ? strerror(e) : "a write failed");
@@ -138,8 +164,10 @@ int output_commit(output *o, ic_error *err) {
     if (o->is_stdout) {
         errno = 0;
         ok = fflush(stdout) == 0 && !ferror(stdout);
+        int e = errno;
+        if (!ok && !e) e = output_stdout_errno();
         if (!ok) {
-            ic_error_at(err, "", 0, "error writing standard output%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+            ic_error_at(err, "", 0, "error writing standard output%s%s", e ? ": " : "", e ? strerror(e) : "");
             clearerr(stdout);          /* reported here: not once more when the program closes it */
         }
     } else {

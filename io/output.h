@@ -67,6 +67,15 @@ int output_commit(output *o, ic_error *err);
  * a zeroed or already released output. */
 void output_discard(output *o);
 
+/* A write to standard output failed with errno e: noted (the first one)
+ * by a writer that sees the failure, for output_commit and the program's
+ * last check of standard output, which cannot learn it once stdio has
+ * dropped the bytes that failed. */
+void output_stdout_failed(int e);
+/* Why writes to standard output fail: the errno noted, else what a write
+ * of nothing answers (a device: /dev/full gives ENOSPC); 0 if unknown. */
+int output_stdout_errno(void);
+
 typedef struct output_dir {
     char *path;
     int created;             /* the module made the directory */

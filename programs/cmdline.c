@@ -1,5 +1,6 @@
 /* cmdline.c — table-driven option parser and help (contract in cmdline.h). */
 #include "programs/cmdline.h"
+#include "io/output.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -225,10 +226,10 @@ void cmdline_help(FILE *out, const cmd_spec *spec) {
 int cmdline_close_stdout(ic_error *err) {
     errno = 0;
     int flush_failed = fflush(stdout) != 0;
-    int e = errno;
+    int e = flush_failed ? errno : 0;
     int bad = flush_failed || ferror(stdout);
-    if (fclose(stdout) != 0 && !bad) { bad = 1; flush_failed = 1; e = errno; }
-    /* the errno of a write that failed inside an earlier fwrite is gone: then say no more than that */
-    if (bad) ic_error_at(err, "", 0, "error writing standard output%s%s", flush_failed && e ? ": " : "", flush_failed && e ? strerror(e) : "");
+    if (bad && !e) e = output_stdout_errno();       /* a write that failed earlier: its errno is gone */
+    if (fclose(stdout) != 0 && !bad) { bad = 1; e = errno; }
+    if (bad) ic_error_at(err, "", 0, "error writing standard output%s%s", e ? ": " : "", e ? strerror(e) : "");
     return !bad;
 }

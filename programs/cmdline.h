@@ -89,7 +89,8 @@ cmdline_result cmdline_parse(cmd_spec *spec, int argc, char **argv, const char *
 void cmdline_help(FILE *out, const cmd_spec *spec);
 
 /* Flush and close standard output; 0 with err set if anything written to
- * it was lost (disk full, closed pipe). */
+ * it was lost (disk full, closed pipe), with its reason when known (the
+ * flush's errno, else io/output.h's output_stdout_errno). */
 int cmdline_close_stdout(ic_error *err);
 
 #endif

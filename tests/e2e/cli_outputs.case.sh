@@ -130,6 +130,14 @@ if [ -c /dev/full ]; then
     [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'isocheck[a-z ]*: error writing standard output' ||
       no "isocheck $args > /dev/full: exit $rc: $err"
   done
+  # outputs longer than stdio's buffer: the failed write's errno is gone by the time the program
+  # checks standard output, and the reason is still given
+  g --sessions 10 --txns 40 --seed 3 -o "$t/m.txt" 2>/dev/null && "$ISOCHECK" encode --gnf "$t/m.txt" > "$t/m.gnf" || no "no GNF to test with"
+  for cmd in "$GSAT --to-cnf rank $t/m.gnf" "$GSAT --to-cnf ve $t/m.gnf" "$ISOCHECK encode --gnf $t/m.txt" \
+             "$ISOCHECK encode --cnf rank $t/m.txt" "$ISOCHECK convert --to elle $t/m.txt"; do
+    err=$($cmd 2>&1 >/dev/full); rc=$?
+    [ $rc -eq 2 ] && echo "$err" | grep -q 'error writing standard output: No space left on device' || no "$cmd > /dev/full: exit $rc: $err"
+  done
   printf 'p cnf 3 2\n1 2 0\n-1 3 0\n' > "$t/s.cnf"
   for args in "$t/s.cnf" "-n $t/s.cnf" "-v $t/s.cnf" "--to-cnf tc $t/s.cnf"; do
     err=$("$GSAT" $args 2>&1 >/dev/full); rc=$?
@@ -137,4 +145,11 @@ if [ -c /dev/full ]; then
       no "gsat $args > /dev/full: exit $rc: $err"
   done
 fi
+# a size limit (SIGXFSZ ignored: the write fails with EFBIG) names its reason, for a file and for stdout
+sh -c "trap '' XFSZ; ulimit -f 64; \"$ISOCHECK\" encode --gnf -o \"$t/fz.gnf\" \"$t/m.txt\"" > "$t/fz.err" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'fz.gnf: write error: File too large' "$t/fz.err" || no "encode -o past a size limit: exit $rc: $(cat "$t/fz.err")"
+sh -c "trap '' XFSZ; ulimit -f 64; \"$GSAT\" --to-cnf rank \"$t/m.gnf\" > \"$t/fz.cnf\"" > "$t/fz.err" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'gsat: error writing standard output: File too large' "$t/fz.err" || no "gsat --to-cnf past a size limit: exit $rc: $(cat "$t/fz.err")"
+[ ! -e "$t/fz.gnf" ] || no "a failed encode left its target"
+leftovers "$t"
 exit $fail

@@ -11,23 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/path.h"
+
 static char *xstrdup(const char *s) { return strcpy(xmalloc(strlen(s) + 1), s); }
-
-/* "dir" part of a path: "." for a bare name, "/" for "/x". */
-static char *dir_part(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash) return xstrdup(".");
-    if (slash == path) return xstrdup("/");
-    char *d = xmalloc((size_t)(slash - path) + 1);
-    memcpy(d, path, (size_t)(slash - path));
-    d[slash - path] = 0;
-    return d;
-}
-
-static const char *base_part(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 static mode_t default_mode(void) {
     mode_t um = umask(0);
@@ -41,8 +27,8 @@ static mode_t default_mode(void) {
  * with err set. */
 static FILE *create_beside(const char *target, const char *shown, mode_t mode, char **tmp, tmpreg_slot **reg,
                            ic_error *err) {
-    char *dir = dir_part(target);
-    const char *base = base_part(target);
+    char *dir = path_dir(target);
+    const char *base = path_base(target);
     size_t n = strlen(dir) + strlen(base) + 32;
     char *t = xmalloc(n);
     snprintf(t, n, "%s/.%s.isocheck-XXXXXX", dir, base);
@@ -286,7 +272,7 @@ static int remove_stale_logs(output_dir *d, ic_error *err) {
     while (ok && (e = readdir(dir))) {
         if (!is_log_name(e->d_name)) continue;
         int ours = 0;
-        for (size_t i = 0; i < d->final.len && !ours; i++) ours = !strcmp(base_part(d->final.data[i]), e->d_name);
+        for (size_t i = 0; i < d->final.len && !ours; i++) ours = !strcmp(path_base(d->final.data[i]), e->d_name);
         if (ours) continue;
         size_t n = strlen(d->path) + strlen(e->d_name) + 2;
         char *p = xmalloc(n);
@@ -391,7 +377,7 @@ static int under(const char *real_path, const struct stat *anc) {
 
 /* realpath of the directory that holds path (NULL if it does not exist). */
 static char *real_parent(const char *path) {
-    char *dir = dir_part(path);
+    char *dir = path_dir(path);
     char *real = realpath(dir, NULL);
     free(dir);
     return real;
@@ -447,9 +433,9 @@ int output_check_input(const char *out_path, int out_is_dir, const char *in_path
 static char *canonical_name(const char *path) {
     char *parent = real_parent(path);
     if (!parent) return xstrdup(path);
-    size_t n = strlen(parent) + strlen(base_part(path)) + 2;
+    size_t n = strlen(parent) + strlen(path_base(path)) + 2;
     char *c = xmalloc(n);
-    snprintf(c, n, "%s/%s", parent, base_part(path));
+    snprintf(c, n, "%s/%s", parent, path_base(path));
     free(parent);
     return c;
 }

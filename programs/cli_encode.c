@@ -23,7 +23,7 @@ int cli_encode(int argc, char **argv) {
         CMD_CHOICE("cnf", 0, &cnf, cnf_names, "MODE", "DIMACS with acyclicity as clauses: tc (transitive closure),\n"
                    "                         rank (binary positions), unary (order-encoded positions),\n"
                    "                         ve (vertex elimination)"),
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_CHOICE("level", 0, &level, cli_level_names, "L", "isolation level (default si)"),
         CMD_FLAG("no-prune", 0, &no_prune, "the problem before pruning"),
         CMD_INT("max-clauses", 0, &max_clauses, 0, INT64_MAX, "N", "refuse a CNF over N clauses (default 20000000; 0: no limit)"),

@@ -106,6 +106,13 @@ g --force -o "$t/notes.txt" || no "gen --force failed"
 grep -q '^[rw](' "$t/notes.txt" && grep -q '"level"' "$t/notes.txt.truth" || no "gen --force did not replace the file"
 err=$(g -o "$t/same" --truth "$t/same" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'given for two outputs' || no "gen -o X --truth X: exit $rc: $err"
+# dbcop to a device spools in $TMPDIR (else /tmp), and leaves nothing there
+mkdir "$t/spool"
+TMPDIR="$t/spool" g --format dbcop -o /dev/null || no "gen dbcop to /dev/null with TMPDIR failed"
+[ -z "$(ls -A "$t/spool")" ] || no "gen dbcop left in TMPDIR: $(ls -A "$t/spool")"
+err=$(TMPDIR="$t/no/such" g --format dbcop -o /dev/null 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "$t/no/such: cannot create a temporary file" || no "gen dbcop, TMPDIR missing: exit $rc: $err"
+TMPDIR= g --format dbcop -o /dev/null || no "gen dbcop with an empty TMPDIR (/tmp) failed"
 mkdir "$t/gc"; touch "$t/gc/T3.log"
 err=$(g --format cobra -o "$t/gc" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'not empty' || no "gen cobra into a non-empty directory: exit $rc: $err"

@@ -131,10 +131,10 @@ if [ -c /dev/full ]; then
   err=$("$ISOCHECK" check --certificate /dev/full "$d/write_skew.txt" 2>&1 >/dev/null); rc=$?
   [ $rc -eq 2 ] && echo "$err" | grep -q 'No space left' || no "--certificate /dev/full: exit $rc: $err"
   # standard output on a full disk
-  for args in "check --json $d/write_skew.txt" "check --level ser $d/write_skew.txt" "stats $d/write_skew.txt" \
+  for args in "check --json $d/write_skew.txt" "check --level ser $d/write_skew.txt" "check $d/write_skew.txt" "stats $d/write_skew.txt" \
               "stats --json $d/write_skew.txt" "convert --to elle $d/write_skew.txt" "encode --gnf $d/write_skew.txt"; do
     err=$("$ISOCHECK" $args 2>&1 >/dev/full); rc=$?
-    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'isocheck[a-z ]*: error writing standard output' ||
+    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'isocheck[a-z ]*: error writing standard output: No space left on device' ||
       no "isocheck $args > /dev/full: exit $rc: $err"
   done
   # outputs longer than stdio's buffer: the failed write's errno is gone by the time the program
@@ -148,7 +148,7 @@ if [ -c /dev/full ]; then
   printf 'p cnf 3 2\n1 2 0\n-1 3 0\n' > "$t/s.cnf"
   for args in "$t/s.cnf" "-n $t/s.cnf" "-v $t/s.cnf" "--to-cnf tc $t/s.cnf"; do
     err=$("$GSAT" $args 2>&1 >/dev/full); rc=$?
-    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'gsat: error writing standard output' ||
+    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'gsat: error writing standard output: No space left on device' ||
       no "gsat $args > /dev/full: exit $rc: $err"
   done
 fi

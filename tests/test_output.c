@@ -1,7 +1,9 @@
 /* test_output.c — io/output.h: a target is replaced only by a
  * complete file, failures remove only the module's own temporary files,
- * devices are written in place, no-clobber, directories of logs, and the
- * checks of outputs against inputs. */
+ * devices are written in place, no-clobber, directories of logs, the
+ * checks of outputs against inputs (standard input and output included),
+ * temporary files removed when a signal ends the process
+ * (io/tmp_registry.h), and io/path.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "io/output.h"
+#include "io/path.h"
 #include "io/tmp_registry.h"
 
 static char dir[64];
@@ -373,6 +376,21 @@ static void signals_leave_no_temporaries(void **state) {
     }
 }
 
+/* io/path.h: the directory and the last component of a name. */
+static void parts_of_a_path(void **state) {
+    (void)state;
+    static const struct { const char *path, *dir, *base; } cases[] = {
+        { "a/b/c", "a/b", "c" }, { "c", ".", "c" }, { "/c", "/", "c" }, { "/a/b", "/a", "b" },
+        { "./c", ".", "c" }, { "a/", "a", "" }, { "", ".", "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *d = path_dir(cases[i].path);
+        assert_string_equal(d, cases[i].dir);
+        assert_string_equal(path_base(cases[i].path), cases[i].base);
+        free(d);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replaced_only_when_complete),
@@ -381,6 +399,7 @@ int main(void) {
         cmocka_unit_test(outputs_against_inputs),
         cmocka_unit_test(standard_streams_against_outputs),
         cmocka_unit_test(signals_leave_no_temporaries),
+        cmocka_unit_test(parts_of_a_path),
     };
     return cmocka_run_group_tests_name("output", tests, setup, teardown);
 }

@@ -4,28 +4,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/path.h"
+
 static char *xstrdup(const char *s) { return strcpy(xmalloc(strlen(s) + 1), s); }
-
-/* "dir" part of a path: "." for a bare name, "/" for "/x". */
-static char *dir_part(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash) return xstrdup(".");
-    if (slash == path) return xstrdup("/");
-    char *d = xmalloc((size_t)(slash - path) + 1);
-    memcpy(d, path, (size_t)(slash - path));
-    d[slash - path] = 0;
-    return d;
-}
-
-static const char *base_part(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 static mode_t default_mode(void) {
     mode_t um = umask(0);
@@ -34,16 +22,25 @@ static mode_t default_mode(void) {
 }
 
 /* A new empty file "DIR/.BASE.isocheck-XXXXXX" beside target, with mode;
- * its name in *tmp.  NULL with err set. */
-static FILE *create_beside(const char *target, const char *shown, mode_t mode, char **tmp, ic_error *err) {
-    char *dir = dir_part(target);
-    const char *base = base_part(target);
+ * its name in *tmp, its registry entry in *reg.  The signals the registry
+ * covers are blocked in this thread from its creation to its entry.  NULL
+ * with err set. */
+static FILE *create_beside(const char *target, const char *shown, mode_t mode, char **tmp, tmpreg_slot **reg,
+                           ic_error *err) {
+    char *dir = path_dir(target);
+    const char *base = path_base(target);
     size_t n = strlen(dir) + strlen(base) + 32;
     char *t = xmalloc(n);
     snprintf(t, n, "%s/.%s.isocheck-XXXXXX", dir, base);
+    sigset_t block, was;
+    tmpreg_signals(&block);
+    pthread_sigmask(SIG_BLOCK, &block, &was);
     int fd = mkstemp(t);
+    int e = errno;
+    if (fd >= 0) *reg = tmpreg_add(t, 0);
+    pthread_sigmask(SIG_SETMASK, &was, NULL);
     if (fd < 0) {
-        ic_error_at(err, shown, 0, "cannot create a temporary file in %s: %s", dir, strerror(errno));
+        ic_error_at(err, shown, 0, "cannot create a temporary file in %s: %s", dir, strerror(e));
         free(t); free(dir);
         return NULL;
     }
@@ -53,6 +50,8 @@ static FILE *create_beside(const char *target, const char *shown, mode_t mode, c
         ic_error_at(err, shown, 0, "cannot set up the temporary file %s: %s", t, strerror(errno));
         close(fd);
         unlink(t);
+        tmpreg_remove(*reg);
+        *reg = NULL;
         free(t);
         return NULL;
     }
@@ -60,11 +59,37 @@ static FILE *create_beside(const char *target, const char *shown, mode_t mode, c
     return f;
 }
 
-/* Flush, fsync (regular files) and close f; 0 with err set on any error. */
+/* The errno of a failed write to standard output, noted by the writer
+ * that saw it (output_stdout_failed); 0: none noted. */
+static int stdout_errno;
+
+void output_stdout_failed(int e) {
+    if (!stdout_errno) stdout_errno = e;
+}
+
+/* Why writes to fd fail, asked again once stdio has dropped the bytes that
+ * failed and their errno: a write of nothing (a device answers as before:
+ * /dev/full gives ENOSPC), then, for our own temporary file only
+ * (`scratch`: it is removed anyway), one byte at its end (a full disk,
+ * a quota, a size limit).  0 if neither fails. */
+static int ask_write_errno(int fd, int scratch) {
+    if (write(fd, "", 0) < 0) return errno;
+    struct stat st;
+    if (scratch && fstat(fd, &st) == 0 && pwrite(fd, "", 1, st.st_size) < 0) return errno;
+    return 0;
+}
+
+int output_stdout_errno(void) {
+    return stdout_errno ? stdout_errno : ask_write_errno(STDOUT_FILENO, 0);
+}
+
+/* Flush, fsync (sync: f is our own temporary file) and close f; 0 with err
+ * set on any error, naming its reason. */
 static int close_checked(FILE *f, int sync, const char *shown, ic_error *err) {
     errno = 0;
     int ok = fflush(f) == 0 && !ferror(f);
-    int e = errno;
+    int e = ok ? 0 : errno;
+    if (!ok && !e) e = ask_write_errno(fileno(f), sync);
     if (ok && sync && fsync(fileno(f)) != 0) { ok = 0; e = errno; }
     if (fclose(f) != 0 && ok) { ok = 0; e = errno; }
     if (!ok) ic_error_at(err, shown, 0, "write error: %s", e ? strerror(e) : "a write failed");
@@ -109,7 +134,7 @@ int output_open(output *o, const char *path, unsigned flags, ic_error *err) {
         ic_error_at(err, path, 0, "cannot write: %s", strerror(errno));
         return 0;
     }
-    o->f = create_beside(o->target, path, mode, &o->tmp, err);
+    o->f = create_beside(o->target, path, mode, &o->tmp, &o->reg, err);
     if (!o->f) { free(o->target); o->target = NULL; return 0; }
     o->path = xstrdup(path);
     return 1;
@@ -125,8 +150,10 @@ int output_commit(output *o, ic_error *err) {
     if (o->is_stdout) {
         errno = 0;
         ok = fflush(stdout) == 0 && !ferror(stdout);
+        int e = errno;
+        if (!ok && !e) e = output_stdout_errno();
         if (!ok) {
-            ic_error_at(err, "", 0, "error writing standard output%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+            ic_error_at(err, "", 0, "error writing standard output%s%s", e ? ": " : "", e ? strerror(e) : "");
             clearerr(stdout);          /* reported here: not once more when the program closes it */
         }
     } else {
@@ -137,6 +164,7 @@ int output_commit(output *o, ic_error *err) {
                 ok = 0;
             }
             if (!ok) unlink(o->tmp);
+            tmpreg_remove(o->reg);
         }
     }
     output_release(o);
@@ -146,6 +174,7 @@ int output_commit(output *o, ic_error *err) {
 void output_discard(output *o) {
     if (o->f && !o->is_stdout) fclose(o->f);
     if (o->tmp) unlink(o->tmp);
+    tmpreg_remove(o->reg);
     output_release(o);
 }
 
@@ -160,6 +189,7 @@ int output_dir_open(output_dir *d, const char *path, unsigned flags, ic_error *e
     memset(d, 0, sizeof *d);
     vec_init(d->tmp);
     vec_init(d->final);
+    vec_init(d->regs);
     if (!strcmp(path, "-")) { ic_error_at(err, "", 0, "this output is a directory: give a directory name, not '-'"); return 0; }
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -194,7 +224,13 @@ int output_dir_open(output_dir *d, const char *path, unsigned flags, ic_error *e
             return 0;
         }
     } else if (errno == ENOENT) {
-        if (mkdir(path, 0777) != 0) { ic_error_at(err, path, 0, "cannot create the directory: %s", strerror(errno)); return 0; }
+        sigset_t block, was;
+        tmpreg_signals(&block);
+        pthread_sigmask(SIG_BLOCK, &block, &was);
+        int made = mkdir(path, 0777) == 0, e = errno;
+        if (made) d->reg = tmpreg_add(path, 1);
+        pthread_sigmask(SIG_SETMASK, &was, NULL);
+        if (!made) { ic_error_at(err, path, 0, "cannot create the directory: %s", strerror(e)); return 0; }
         d->created = 1;
     } else {
         ic_error_at(err, path, 0, "cannot write: %s", strerror(errno));
@@ -217,8 +253,10 @@ FILE *output_dir_file(output_dir *d, const char *name, ic_error *err) {
     size_t n = strlen(d->path) + strlen(name) + 2;
     char *final = xmalloc(n), *tmp = NULL;
     snprintf(final, n, "%s/%s", d->path, name);
-    FILE *f = create_beside(final, final, default_mode(), &tmp, err);
+    tmpreg_slot *reg = NULL;
+    FILE *f = create_beside(final, final, default_mode(), &tmp, &reg, err);
     if (!f) { free(final); return NULL; }
+    vec_push(d->regs, reg);
     vec_push(d->tmp, tmp);
     vec_push(d->final, final);
     d->cur = f;
@@ -234,7 +272,7 @@ static int remove_stale_logs(output_dir *d, ic_error *err) {
     while (ok && (e = readdir(dir))) {
         if (!is_log_name(e->d_name)) continue;
         int ours = 0;
-        for (size_t i = 0; i < d->final.len && !ours; i++) ours = !strcmp(base_part(d->final.data[i]), e->d_name);
+        for (size_t i = 0; i < d->final.len && !ours; i++) ours = !strcmp(path_base(d->final.data[i]), e->d_name);
         if (ours) continue;
         size_t n = strlen(d->path) + strlen(e->d_name) + 2;
         char *p = xmalloc(n);
@@ -246,10 +284,13 @@ static int remove_stale_logs(output_dir *d, ic_error *err) {
     return ok;
 }
 
+/* The registry entries go once the files are renamed or removed. */
 static void dir_release(output_dir *d) {
-    for (size_t i = 0; i < d->tmp.len; i++) { free(d->tmp.data[i]); free(d->final.data[i]); }
+    for (size_t i = 0; i < d->tmp.len; i++) { tmpreg_remove(d->regs.data[i]); free(d->tmp.data[i]); free(d->final.data[i]); }
+    tmpreg_remove(d->reg);
     vec_free(d->tmp);
     vec_free(d->final);
+    vec_free(d->regs);
     free(d->path);
     memset(d, 0, sizeof *d);
 }
@@ -257,11 +298,17 @@ static void dir_release(output_dir *d) {
 int output_dir_commit(output_dir *d, ic_error *err) {
     if (!dir_close_current(d, err)) { output_dir_discard(d); return 0; }
     size_t i;
-    for (i = 0; i < d->tmp.len; i++)
-        if (rename(d->tmp.data[i], d->final.data[i]) != 0) {
-            ic_error_at(err, d->final.data[i], 0, "cannot move the finished file into place: %s", strerror(errno));
+    for (i = 0; i < d->tmp.len; i++) {
+        /* in a directory of ours, a signal during the renames removes the finished logs too */
+        tmpreg_slot *fin = d->created ? tmpreg_add(d->final.data[i], 0) : NULL;
+        int moved = rename(d->tmp.data[i], d->final.data[i]) == 0, e = errno;
+        if (fin && moved) { tmpreg_remove(d->regs.data[i]); d->regs.data[i] = fin; }
+        else tmpreg_remove(fin);
+        if (!moved) {
+            ic_error_at(err, d->final.data[i], 0, "cannot move the finished file into place: %s", strerror(e));
             break;
         }
+    }
     if (i < d->tmp.len) {            /* the files already renamed are ours: take them back out */
         for (size_t j = 0; j < i; j++) unlink(d->final.data[j]);
         output_dir_discard(d);
@@ -330,21 +377,36 @@ static int under(const char *real_path, const struct stat *anc) {
 
 /* realpath of the directory that holds path (NULL if it does not exist). */
 static char *real_parent(const char *path) {
-    char *dir = dir_part(path);
+    char *dir = path_dir(path);
     char *real = realpath(dir, NULL);
     free(dir);
     return real;
 }
 
+/* stat of a name: "-" is the standard stream std_fd (the file behind it). */
+static int stat_name(const char *path, int std_fd, struct stat *st) {
+    return !strcmp(path, "-") ? fstat(std_fd, st) == 0 : stat(path, st) == 0;
+}
+
+/* A character device (a terminal, /dev/null) or a socket read and written
+ * at once is two streams: writing does not touch what is read. */
+static int two_streams(const struct stat *st) { return S_ISCHR(st->st_mode) || S_ISSOCK(st->st_mode); }
+
 int output_check_input(const char *out_path, int out_is_dir, const char *in_path, ic_error *err) {
-    if (!out_path || !in_path || !strcmp(out_path, "-") || !strcmp(in_path, "-")) return 1;
+    if (!out_path || !in_path) return 1;
     struct stat si, so;
-    if (stat(in_path, &si) != 0) return 1;             /* loading it will fail and say why */
-    int out_exists = stat(out_path, &so) == 0;
-    if (out_exists && same_file(&so, &si)) {
-        ic_error_at(err, out_path, 0, "this output is the input %s: refusing to write over it", in_path);
+    if (!stat_name(in_path, STDIN_FILENO, &si)) return 1;    /* loading it will fail and say why */
+    int out_std = !strcmp(out_path, "-"), in_std = !strcmp(in_path, "-");
+    int out_exists = stat_name(out_path, STDOUT_FILENO, &so);
+    if (out_exists && same_file(&so, &si) && !two_streams(&si)) {
+        const char *in = in_std ? "(standard input)" : in_path;
+        const char *what = S_ISFIFO(si.st_mode) ? ", a pipe: refusing to write into it (the input would never end)"
+                                                : ": refusing to write over it";
+        if (out_std) ic_error_at(err, "", 0, "standard output is the input %s%s", in, what);
+        else ic_error_at(err, out_path, 0, "this output is the input %s%s", in, what);
         return 0;
     }
+    if (out_std || in_std) return 1;                    /* streams: neither is a directory */
     if (out_exists && !S_ISREG(so.st_mode) && !S_ISDIR(so.st_mode)) return 1;   /* a device or FIFO */
     if (S_ISDIR(si.st_mode)) {
         char *parent = real_parent(out_path);
@@ -371,9 +433,9 @@ int output_check_input(const char *out_path, int out_is_dir, const char *in_path
 static char *canonical_name(const char *path) {
     char *parent = real_parent(path);
     if (!parent) return xstrdup(path);
-    size_t n = strlen(parent) + strlen(base_part(path)) + 2;
+    size_t n = strlen(parent) + strlen(path_base(path)) + 2;
     char *c = xmalloc(n);
-    snprintf(c, n, "%s/%s", parent, base_part(path));
+    snprintf(c, n, "%s/%s", parent, path_base(path));
     free(parent);
     return c;
 }

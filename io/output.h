@@ -25,9 +25,17 @@
  *     in the directory is touched.  A directory the module created is
  *     removed again if writing fails.
  *   - output_check_input() refuses an output that is an input (same device
- *     and inode, whatever the names), lies inside an input directory, or
- *     is a directory containing an input; output_check_distinct() refuses
- *     two outputs that are the same file.
+ *     and inode, whatever the names: "-" is the file behind standard input
+ *     or output, /dev/stdin and /proc/self/fd/N the file they lead to), lies
+ *     inside an input directory, or is a directory containing an input;
+ *     a pipe counts as a file (writing into the pipe one reads would keep
+ *     it open forever), a terminal or other character device, or a socket,
+ *     does not.  output_check_distinct() refuses two outputs that are the
+ *     same file.
+ *   - Every temporary file, and a directory the module created, is listed
+ *     in io/tmp_registry.h while it exists: a program that calls
+ *     tmpreg_on_signals() leaves none behind when SIGINT, SIGTERM (and the
+ *     other signals listed there) end it.
  * Errors are returned in an ic_error naming the path; nothing is printed. */
 #ifndef ISOCHECK_OUTPUT_H
 #define ISOCHECK_OUTPUT_H
@@ -35,6 +43,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "io/tmp_registry.h"
 #include "vec.h"
 
 enum { OUTPUT_NO_CLOBBER = 1, OUTPUT_FORCE = 2 };
@@ -44,6 +53,7 @@ typedef struct output {
     char *path;              /* as given (for messages) */
     char *target;            /* the file replaced on commit */
     char *tmp;               /* the temporary file; NULL: writing in place */
+    tmpreg_slot *reg;        /* tmp's entry in the registry */
     int is_stdout;
 } output;
 
@@ -57,11 +67,22 @@ int output_commit(output *o, ic_error *err);
  * a zeroed or already released output. */
 void output_discard(output *o);
 
+/* A write to standard output failed with errno e: noted (the first one)
+ * by a writer that sees the failure, for output_commit and the program's
+ * last check of standard output, which cannot learn it once stdio has
+ * dropped the bytes that failed. */
+void output_stdout_failed(int e);
+/* Why writes to standard output fail: the errno noted, else what a write
+ * of nothing answers (a device: /dev/full gives ENOSPC); 0 if unknown. */
+int output_stdout_errno(void);
+
 typedef struct output_dir {
     char *path;
     int created;             /* the module made the directory */
     int force;
+    tmpreg_slot *reg;        /* the directory's entry in the registry, if created */
     VEC(char *) tmp, final;  /* temporary and final names of the files written */
+    VEC(tmpreg_slot *) regs; /* the temporary files' entries */
     FILE *cur;               /* the file being written, if any */
 } output_dir;
 
@@ -82,7 +103,8 @@ void output_dir_discard(output_dir *d);
 int output_may_write(const char *path, int is_dir, unsigned flags, ic_error *err);
 
 /* 0 with err set if writing out_path would write over or into in_path
- * (out_is_dir: out_path is an output directory).  "-" never conflicts. */
+ * (out_is_dir: out_path is an output directory).  "-" is standard input
+ * as in_path, standard output as out_path. */
 int output_check_input(const char *out_path, int out_is_dir, const char *in_path, ic_error *err);
 /* 0 with err set if a and b are the same file (NULLs are ignored). */
 int output_check_distinct(const char *a, const char *b, ic_error *err);

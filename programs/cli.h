@@ -13,16 +13,19 @@
 #include "programs/commands.def"
 #undef CMD
 
-/* --format values (text, dbcop, cobra, elle, json), and the formats
- * `convert --to` writes (the same less json); cli_format maps an index of
- * either to its history_format. */
 /* --level values: si, ser (index LEVEL_SI, LEVEL_SER); with "all" (both) for check. */
 extern const char *const cli_level_names[];
 extern const char *const cli_level_all_names[];
-extern const char *const cli_format_names[];
-extern const char *const cli_write_format_names[];
-/* The history_format of a --format choice (-1, not given: FORMAT_AUTO). */
+/* --format values (text, dbcop, cobra, elle, json) and the formats
+ * `convert --to` and `gen --format` write (the same less json), both from
+ * the one table of format names (frontend/formats/parse.h,
+ * history_format_list); NULL-terminated. */
+const char *const *cli_format_names(void);
+const char *const *cli_write_format_names(void);
+/* The history_format of a --format choice (-1, not given: FORMAT_AUTO),
+ * and of a choice among the written formats. */
 int cli_format(int choice);
+int cli_write_format(int choice);
 
 /* Parse; returns -1 to go on, else the exit code (0 after --help, 2 after
  * an error, both printed). */
@@ -31,8 +34,14 @@ int cli_parse(cmd_spec *spec, int argc, char **argv, const char **operands, int 
 /* "isocheck CMD: message" on stderr (file and line as ic_error_print). */
 void cli_error(const char *prog, const ic_error *err);
 
+/* Where temporary files that belong beside no output go: $TMPDIR if set
+ * and not empty, else /tmp.  The one reading of TMPDIR (the libraries
+ * take the directory as an argument). */
+const char *cli_temp_dir(void);
+
 /* Refuse (message printed, 0) an output that is the input, lies in an
- * input directory, or is given twice; outputs may be NULL. */
+ * input directory, or is given twice; outputs may be NULL.  Standard
+ * output is always one of the outputs, "-" as input standard input. */
 int cli_outputs_ok(const char *prog, const char *input, const char *const *outputs, const int *out_is_dir, int n);
 
 #endif

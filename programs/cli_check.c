@@ -90,7 +90,7 @@ int cli_check(int argc, char **argv) {
     int64_t threads = par_threads_default();
     load_options lopt = { 0 };
     cmd_opt opts[] = {
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_CHOICE("level", 0, &level, cli_level_all_names, "L", "isolation level (default si; all: si and ser)"),
         CMD_FLAG("json", 0, &json, "one JSON object (doc/json-schema.md)"),
         CMD_STR("dot", 0, &dot_path, "FILE", "Graphviz drawing of the anomalies"),

@@ -15,8 +15,8 @@ int cli_convert(int argc, char **argv) {
     const char *out = NULL;
     int fmt_choice = -1, to_choice = -1, force = 0;
     cmd_opt opts[] = {
-        CMD_CHOICE("to", 0, &to_choice, cli_write_format_names, "F", "target format (required)"),
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "input format (default: detected)"),
+        CMD_CHOICE("to", 0, &to_choice, cli_write_format_names(), "F", "target format (required)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "input format (default: detected)"),
         CMD_STR("output", 'o', &out, "OUT", "output file (default stdout), or directory for cobra"),
         CMD_FLAG("force", 0, &force, "cobra: write into a non-empty directory, replacing its *.log files"),
         CMD_END
@@ -38,7 +38,7 @@ int cli_convert(int argc, char **argv) {
         fprintf(stderr, "isocheck convert: no target format: give --to text|dbcop|cobra|elle\n");
         return 2;
     }
-    history_format to = (history_format)cli_format(to_choice);
+    history_format to = (history_format)cli_write_format(to_choice);
     int is_dir = to == FORMAT_COBRA;
     if (is_dir && !out) {
         fprintf(stderr, "isocheck convert: cobra output is a directory: give -o DIR\n");

@@ -17,7 +17,7 @@ int cli_decode(int argc, char **argv) {
     const char *out_path = NULL;
     int no_prune = 0, level = 0, fmt_choice = -1;
     cmd_opt opts[] = {
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_CHOICE("level", 0, &level, cli_level_names, "L", "the level given to 'isocheck encode' (default si)"),
         CMD_FLAG("no-prune", 0, &no_prune, "the instance was encoded with --no-prune"),
         CMD_STR("output", 'o', &out_path, "CERTIFICATE", "on SAT, write the certificate here (default stdout)"),

@@ -1,6 +1,7 @@
 /* cli_encode.c — `isocheck encode`: the exact problem the checker solves,
  * for another solver: MonoSAT's GNF, or DIMACS CNF with acyclicity encoded
  * in clauses (frontend/checking/export.h, theory/graph_problem.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ int cli_encode(int argc, char **argv) {
         CMD_CHOICE("cnf", 0, &cnf, cnf_names, "MODE", "DIMACS with acyclicity as clauses: tc (transitive closure),\n"
                    "                         rank (binary positions), unary (order-encoded positions),\n"
                    "                         ve (vertex elimination)"),
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_CHOICE("level", 0, &level, cli_level_names, "L", "isolation level (default si)"),
         CMD_FLAG("no-prune", 0, &no_prune, "the problem before pruning"),
         CMD_INT("max-clauses", 0, &max_clauses, 0, INT64_MAX, "N", "refuse a CNF over N clauses (default 20000000; 0: no limit)"),
@@ -83,6 +84,7 @@ int cli_encode(int argc, char **argv) {
     }
     if (!output_open(&out, out_path ? out_path : "-", 0, &err)) { cli_error("isocheck encode", &err); rc = 2; goto done; }
     int written = cnf >= 0 ? gp_write_dimacs(w, out.f) : gp_write_gnf(w, out.f);
+    if (!written && out.is_stdout && ferror(stdout)) output_stdout_failed(errno);   /* before anything else runs */
     int ok = 0;
     if (written || ferror(out.f)) ok = output_commit(&out, &err) && written;   /* a stream error: commit names it */
     else { ic_error_at(&err, out.path, 0, "could not write the problem"); output_discard(&out); }

@@ -84,7 +84,7 @@ int cli_gen(int argc, char **argv) {
         CMD_U64("lag", 0, &lag, 0, UINT32_MAX, "N", "replica lag in commits (default 2*sessions)"),
         CMD_U64("fence-every", 0, &fence_every, 0, UINT32_MAX - 1, "N", "after every N transactions each session runs a fence transaction on a reserved key (default 0: none; doc/checker.md)"),
         CMD_U64("seed", 0, &seed, 0, UINT64_MAX, "S", "random seed (default 1)"),
-        CMD_CHOICE("format", 0, &fmt_choice, cli_write_format_names, "F", "output format (default text)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_write_format_names(), "F", "output format (default text)"),
         CMD_STR("output", 'o', &out, "OUT", "output (\"-\": stdout, text and elle only)"),
         CMD_FLAG("force", 0, &force, "replace an existing OUT and OUT.truth (cobra: the *.log files in OUT)"),
         CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
@@ -127,7 +127,7 @@ int cli_gen(int argc, char **argv) {
     if (given(opts, "seed")) p.seed = seed;
     p.fence_every = (uint32_t)fence_every;
     if (no_retry) p.retry = 0;
-    int fmt = fmt_choice + 1;
+    int fmt = cli_write_format(fmt_choice);
     ic_error err;
     ic_error_clear(&err);
     if (!workload_validate(&p, &err)) { ic_error_print(stderr, "isocheck gen", &err); return 2; }
@@ -160,7 +160,7 @@ int cli_gen(int argc, char **argv) {
     sim_truth truth;
     int ok;
     if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
-        gen_writer *w = gen_writer_open((history_format)fmt, out, &p, &err);
+        gen_writer *w = gen_writer_open((history_format)fmt, out, &p, cli_temp_dir(), &err);
         if (!w) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
         sim_sink sink = gen_writer_sink(w);
         ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
@@ -169,7 +169,7 @@ int cli_gen(int argc, char **argv) {
         uint64_t longest = p.long_fraction > 0 && p.long_ops > p.ops_per_txn ? p.long_ops : p.ops_per_txn;
         if (total * longest > MODEL_MAX_OPS) {
             fprintf(stderr, "isocheck gen: %s output is built in memory and limited to %llu operations; "
-                            "use text or dbcop (streamed) and convert\n", cli_write_format_names[fmt_choice],
+                            "use text or dbcop (streamed) and convert\n", cli_write_format_names()[fmt_choice],
                     (unsigned long long)MODEL_MAX_OPS);
             output_discard(&truth_out);
             return 2;

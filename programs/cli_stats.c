@@ -10,7 +10,7 @@ int cli_stats(int argc, char **argv) {
     int json = 0, fmt_choice = -1;
     load_options lopt = { 0 };
     cmd_opt opts[] = {
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_FLAG("json", 0, &json, "one JSON object"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
         CMD_END

@@ -15,7 +15,7 @@ int cli_verify(int argc, char **argv) {
     int level = -1, fmt_choice = -1;
     load_options lopt = { 0 };
     cmd_opt opts[] = {
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names, "F", "history format (default: detected)"),
+        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_CHOICE("level", 0, &level, cli_level_names, "L", "level to prove (default: the certificate's)"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "read the history as 'check --failed-ops-abort' did"),
         CMD_END

@@ -1,5 +1,6 @@
 /* cmdline.c — table-driven option parser and help (contract in cmdline.h). */
 #include "programs/cmdline.h"
+#include "io/output.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -37,9 +38,36 @@ static void choices_text(const char *const *choices, char *buf, size_t n) {
     }
 }
 
+/* Does v start as a number of o's kind: a digit, after an optional sign
+ * ('+', or '-' unless unsigned), or '.' for a real?  Every number option
+ * refuses alike what strtoll, strtoull and strtod would skip or wrap:
+ * leading white space of any kind, a '-' read as a huge unsigned value. */
+static int number_start(cmd_kind kind, const char *v) {
+    if (*v == '+' || (*v == '-' && kind != CMD_KIND_U64)) v++;
+    return (*v >= '0' && *v <= '9') || (kind == CMD_KIND_REAL && *v == '.');
+}
+
+/* v for an error message: control bytes (a newline, a tab) as escapes. */
+static const char *printable(const char *v, char *buf, size_t n) {
+    size_t len = 0;
+    for (; *v && len + 5 < n; v++) {
+        unsigned char c = (unsigned char)*v;
+        if (c == '\n') { buf[len++] = '\\'; buf[len++] = 'n'; }
+        else if (c == '\t') { buf[len++] = '\\'; buf[len++] = 't'; }
+        else if (c < 0x20 || c == 0x7f) len += (size_t)snprintf(buf + len, n - len, "\\x%02x", c);
+        else buf[len++] = (char)c;
+    }
+    if (*v && len + 4 <= n) { memcpy(buf + len, "...", 3); len += 3; }
+    buf[len] = 0;
+    return buf;
+}
+
 /* Check text against o's kind and store it; 0 with err set if it does not fit. */
-static int store_value(cmd_opt *o, const char *shown, const char *v, ic_error *err) {
-    char *end;
+static int store_value(cmd_opt *o, const char *shown, const char *value, ic_error *err) {
+    char *end, vbuf[160];
+    const char *v = value;
+    int number = o->kind == CMD_KIND_INT || o->kind == CMD_KIND_U64 || o->kind == CMD_KIND_REAL;
+    if (number && !number_start(o->kind, value)) v = "";     /* refused below, whatever strto* would take */
     switch (o->kind) {
     case CMD_KIND_STR:
         if (!*v) { ic_error_at(err, "", 0, "option %s needs a non-empty value (%s)", shown, o->arg ? o->arg : "VALUE"); return 0; }
@@ -48,34 +76,38 @@ static int store_value(cmd_opt *o, const char *shown, const char *v, ic_error *e
     case CMD_KIND_INT: {
         errno = 0;
         long long x = strtoll(v, &end, 10);
-        if (*v && *v != ' ' && *v != '\t' && !errno && end != v && !*end && x >= o->lo && x <= o->hi) {
+        if (*v && !errno && end != v && !*end && x >= o->lo && x <= o->hi) {
             *(int64_t *)o->dest = (int64_t)x;
             return 1;
         }
         if (o->hi == INT64_MAX)
-            ic_error_at(err, "", 0, "option %s expects an integer >= %" PRId64 ", found '%s'", shown, o->lo, v);
+            ic_error_at(err, "", 0, "option %s expects an integer >= %" PRId64 ", found '%s'", shown, o->lo,
+                        printable(value, vbuf, sizeof vbuf));
         else
-            ic_error_at(err, "", 0, "option %s expects an integer in %" PRId64 "..%" PRId64 ", found '%s'", shown, o->lo, o->hi, v);
+            ic_error_at(err, "", 0, "option %s expects an integer in %" PRId64 "..%" PRId64 ", found '%s'", shown, o->lo, o->hi,
+                        printable(value, vbuf, sizeof vbuf));
         return 0;
     }
     case CMD_KIND_U64: {
         errno = 0;
         unsigned long long x = strtoull(v, &end, 10);
-        if (*v >= '0' && *v <= '9' && !errno && !*end && x >= (uint64_t)o->lo && x <= o->umax) {
+        if (*v && !errno && end != v && !*end && x >= (uint64_t)o->lo && x <= o->umax) {
             *(uint64_t *)o->dest = (uint64_t)x;
             return 1;
         }
-        ic_error_at(err, "", 0, "option %s expects an integer in %" PRId64 "..%" PRIu64 ", found '%s'", shown, o->lo, o->umax, v);
+        ic_error_at(err, "", 0, "option %s expects an integer in %" PRId64 "..%" PRIu64 ", found '%s'", shown, o->lo, o->umax,
+                    printable(value, vbuf, sizeof vbuf));
         return 0;
     }
     case CMD_KIND_REAL: {
         errno = 0;
         double x = strtod(v, &end);
-        if (*v && *v != ' ' && *v != '\t' && !errno && end != v && !*end && isfinite(x) && x >= o->rlo && x <= o->rhi) {
+        if (*v && !errno && end != v && !*end && isfinite(x) && x >= o->rlo && x <= o->rhi) {
             *(double *)o->dest = x;
             return 1;
         }
-        ic_error_at(err, "", 0, "option %s expects a number in %g..%g, found '%s'", shown, o->rlo, o->rhi, v);
+        ic_error_at(err, "", 0, "option %s expects a number in %g..%g, found '%s'", shown, o->rlo, o->rhi,
+                    printable(value, vbuf, sizeof vbuf));
         return 0;
     }
     case CMD_KIND_CHOICE:
@@ -85,7 +117,7 @@ static int store_value(cmd_opt *o, const char *shown, const char *v, ic_error *e
         {
             char cs[256];
             choices_text(o->choices, cs, sizeof cs);
-            ic_error_at(err, "", 0, "option %s: unknown value '%s' (expected %s)", shown, v, cs);
+            ic_error_at(err, "", 0, "option %s: unknown value '%s' (expected %s)", shown, printable(value, vbuf, sizeof vbuf), cs);
         }
         return 0;
     default:
@@ -194,10 +226,10 @@ void cmdline_help(FILE *out, const cmd_spec *spec) {
 int cmdline_close_stdout(ic_error *err) {
     errno = 0;
     int flush_failed = fflush(stdout) != 0;
-    int e = errno;
+    int e = flush_failed ? errno : 0;
     int bad = flush_failed || ferror(stdout);
-    if (fclose(stdout) != 0 && !bad) { bad = 1; flush_failed = 1; e = errno; }
-    /* the errno of a write that failed inside an earlier fwrite is gone: then say no more than that */
-    if (bad) ic_error_at(err, "", 0, "error writing standard output%s%s", flush_failed && e ? ": " : "", flush_failed && e ? strerror(e) : "");
+    if (bad && !e) e = output_stdout_errno();       /* a write that failed earlier: its errno is gone */
+    if (fclose(stdout) != 0 && !bad) { bad = 1; e = errno; }
+    if (bad) ic_error_at(err, "", 0, "error writing standard output%s%s", e ? ": " : "", e ? strerror(e) : "");
     return !bad;
 }

@@ -12,11 +12,13 @@
  * short name, flags alone (`--json`, `-v`); '-' and '_' are the same in
  * names; options and operands may be mixed; `--` ends the options; `-`
  * alone is an operand.  Every value is checked while parsing: integers and
- * reals fully parsed (no trailing text, no NaN or infinity) and inside
- * their range, choices among their names.  A value taken from the next
- * argument may not look like a long option ("--dot --json" is an error;
- * "--dot=--json" names a file "--json").  Errors name the option as
- * written and the bad value.  A repeated option keeps its last value;
+ * reals fully parsed (a digit first, after an optional sign: no leading
+ * white space or newline, no trailing text, no NaN or infinity, no '-' for
+ * an unsigned value) and inside their range, choices among their names.
+ * A value taken from the next argument may not look like a long option
+ * ("--dot --json" is an error; "--dot=--json" names a file "--json").
+ * Errors name the option as written and the bad value (control characters
+ * escaped).  A repeated option keeps its last value;
  * `given` counts how often each option appeared.
  *
  * The parser never prints: errors go to an ic_error, the help text to the
@@ -87,7 +89,8 @@ cmdline_result cmdline_parse(cmd_spec *spec, int argc, char **argv, const char *
 void cmdline_help(FILE *out, const cmd_spec *spec);
 
 /* Flush and close standard output; 0 with err set if anything written to
- * it was lost (disk full, closed pipe). */
+ * it was lost (disk full, closed pipe), with its reason when known (the
+ * flush's errno, else io/output.h's output_stdout_errno). */
 int cmdline_close_stdout(ic_error *err);
 
 #endif

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "gsat.h"
 #include "io/bigmem.h"
+#include "io/output.h"
 #include "programs/cmdline.h"
 #include "solver/dimacs.h"
 #include "solver/solver.h"
@@ -72,16 +73,14 @@ static void print_model(const gsat *s, const vec_int *names) {
         int t = v <= n ? snprintf(tok, sizeof tok, " %d", varnum_file_lit(names, gsat_value(s, v) > 0 ? v : -v))
                        : snprintf(tok, sizeof tok, " 0");
         if (len + (size_t)t > 78) {
-            fwrite(buf, 1, len, stdout);
-            fputc('\n', stdout);
+            if (fwrite(buf, 1, len, stdout) != len || fputc('\n', stdout) == EOF) output_stdout_failed(errno);
             len = 0;
         }
         if (len == 0) { buf[0] = 'v'; len = 1; }
         memcpy(buf + len, tok, (size_t)t);
         len += (size_t)t;
     }
-    fwrite(buf, 1, len, stdout);
-    fputc('\n', stdout);
+    if (fwrite(buf, 1, len, stdout) != len || fputc('\n', stdout) == EOF) output_stdout_failed(errno);
 }
 
 /* Parse the command line into the variables below and the engine options
@@ -245,7 +244,10 @@ int main(int argc, char **argv) {
         int ok = gp_encode_cnf(&p, to_cnf_mode, 20000000, &cnf, &est);
         if (!ok) fprintf(stderr, "gsat: the %s encoding needs at least %lld clauses (limit 20000000)\n",
                          gp_encoding_name(to_cnf_mode), (long long)est.predicted);
-        ok = ok && gp_write_dimacs(&cnf, stdout);
+        if (ok && !gp_write_dimacs(&cnf, stdout)) {
+            ok = 0;
+            if (ferror(stdout)) output_stdout_failed(errno);   /* the failed write's, before anything else runs */
+        }
         gp_free(&p); gp_free(&cnf);
         gnf_info_free(&info);
         gsat_free(s);

@@ -1,9 +1,11 @@
 /* isocheck_main.c — dispatch `isocheck COMMAND ...` to frontend/cli_*.c,
  * then make sure everything written to standard output arrived (a full
- * disk or a closed pipe is an error, exit 2). */
+ * disk or a closed pipe is an error, exit 2).  A signal that ends the
+ * process removes the temporary output files first (io/tmp_registry.h). */
 #include <stdio.h>
 #include <string.h>
 
+#include "io/tmp_registry.h"
 #include "programs/cli.h"
 
 static const struct { const char *name, *summary; int (*run)(int, char **); } commands[] = {
@@ -32,6 +34,7 @@ static int run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+    tmpreg_on_signals();         /* SIGINT, SIGTERM, ... leave no temporary output file behind */
     int rc = run(argc, argv);
     ic_error err;
     ic_error_clear(&err);

@@ -78,11 +78,61 @@ static void values_are_checked(void **state) {
     assert_int_equal(p.what, -1);                      /* not given: untouched */
 }
 
+/* Every number option refuses leading white space alike (strtoll and
+ * strtod skip it, a newline included), and a '-' for an unsigned value;
+ * the error names the option and shows the value with escapes. */
+static void numbers_start_with_a_digit(void **state) {
+    (void)state;
+    int64_t i = -1;
+    uint64_t u = 0;
+    double r = -1;
+    cmd_opt opts[] = {
+        CMD_INT("threads", 0, &i, 1, 64, "N", "an int"),
+        CMD_U64("seed", 0, &u, 0, UINT64_MAX, "S", "an unsigned"),
+        CMD_REAL("time-limit", 0, &r, 0, 100, "S", "a real"),
+        CMD_END
+    };
+    cmd_spec spec = { "prog", "[options]", NULL, opts, NULL, 0, 0, NULL };
+    static const struct { const char *arg, *msg; } bad[] = {
+        { "--threads=\n3", "option --threads expects an integer in 1..64, found '\\n3'" },
+        { "--threads= 3", "option --threads expects an integer in 1..64, found ' 3'" },
+        { "--threads=\t3", "option --threads expects an integer in 1..64, found '\\t3'" },
+        { "--threads=\v3", "option --threads expects an integer in 1..64, found '\\x0b3'" },
+        { "--threads=3\n", "option --threads expects an integer in 1..64, found '3\\n'" },
+        { "--threads=+ 3", "option --threads expects an integer in 1..64, found '+ 3'" },
+        { "--seed=\n5", "option --seed expects an integer in 0..18446744073709551615, found '\\n5'" },
+        { "--seed=-1", "option --seed expects an integer in 0..18446744073709551615, found '-1'" },
+        { "--seed= 5", "option --seed expects an integer in 0..18446744073709551615, found ' 5'" },
+        { "--time-limit=\n1", "option --time-limit expects a number in 0..100, found '\\n1'" },
+        { "--time-limit= 1", "option --time-limit expects a number in 0..100, found ' 1'" },
+        { "--time-limit=\r1", "option --time-limit expects a number in 0..100, found '\\x0d1'" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        const char *argv[] = { "prog", bad[k].arg };
+        const char *ops[1];
+        int nops;
+        ic_error err;
+        ic_error_clear(&err);
+        assert_int_equal(cmdline_parse(&spec, 2, (char **)argv, ops, &nops, &err), CMDLINE_ERROR);
+        assert_string_equal(err.msg, bad[k].msg);
+    }
+    const char *good[] = { "prog", "--threads=+3", "--seed", "+7", "--time-limit=.5" };
+    const char *ops[1];
+    int nops;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_int_equal(cmdline_parse(&spec, 5, (char **)good, ops, &nops, &err), CMDLINE_OK);
+    assert_int_equal(i, 3);
+    assert_int_equal(u, 7);
+    assert_true(r == 0.5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(optional_value_alone_takes_the_first_choice),
         cmocka_unit_test(optional_value_after_equals),
         cmocka_unit_test(values_are_checked),
+        cmocka_unit_test(numbers_start_with_a_digit),
     };
     return cmocka_run_group_tests_name("cmdline", tests, NULL, NULL);
 }

@@ -90,7 +90,7 @@ static unsigned char *slurp(const char *path, size_t *n) {
 
 static void gen_stream(const workload_params *p, history_format fmt, const char *path) {
     ic_error err; ic_error_clear(&err);
-    gen_writer *w = gen_writer_open(fmt, path, p, &err);
+    gen_writer *w = gen_writer_open(fmt, path, p, NULL, &err);
     assert_non_null(w);
     sim_sink sink = gen_writer_sink(w);
     sim_truth t;

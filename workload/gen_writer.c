@@ -9,6 +9,7 @@
 
 #include "vec.h"
 #include "io/output.h"
+#include "io/path.h"
 #include "frontend/history/u64map.h"
 #include "workload/spool.h"
 
@@ -27,16 +28,8 @@ struct gen_writer {
     size_t buf_cap;
 };
 
-static char *dir_of(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash) return strcpy(xmalloc(2), ".");
-    size_t n = (size_t)(slash - path);
-    char *d = xmalloc(n + 2);
-    if (n == 0) strcpy(d, "/"); else { memcpy(d, path, n); d[n] = 0; }
-    return d;
-}
-
-gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, ic_error *err) {
+gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, const char *temp_dir,
+                            ic_error *err) {
     if (fmt != FORMAT_TEXT && fmt != FORMAT_DBCOP) { ic_error_at(err, path, 0, "no streaming writer for this format"); return NULL; }
     gen_writer *w = xcalloc(1, sizeof *w);
     w->fmt = fmt;
@@ -52,8 +45,8 @@ gen_writer *gen_writer_open(history_format fmt, const char *path, const workload
     w->out = w->o.f;
     if (w->o.tmp) setvbuf(w->out, NULL, _IOFBF, 1u << 20);
     if (fmt == FORMAT_DBCOP) {
-        const char *tmpdir = getenv("TMPDIR");
-        char *dir = special ? strcpy(xmalloc(strlen(tmpdir ? tmpdir : "/tmp") + 1), tmpdir ? tmpdir : "/tmp") : dir_of(path);
+        if (!temp_dir) temp_dir = "/tmp";
+        char *dir = special ? strcpy(xmalloc(strlen(temp_dir) + 1), temp_dir) : path_dir(path);
         w->sp = spool_new(p->sessions, dir, 0, err);
         free(dir);
         if (!w->sp) { gen_writer_close(w, 0, NULL); return NULL; }     /* removes the temporary file */

@@ -20,8 +20,11 @@
 
 typedef struct gen_writer gen_writer;
 
-/* fmt: FORMAT_TEXT or FORMAT_DBCOP.  path "-": stdout (text only). */
-gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, ic_error *err);
+/* fmt: FORMAT_TEXT or FORMAT_DBCOP.  path "-": stdout (text only).  The
+ * dbcop spool lies beside a regular output file, else (a device, a FIFO)
+ * in temp_dir (NULL: /tmp); the program chooses it ($TMPDIR). */
+gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, const char *temp_dir,
+                            ic_error *err);
 sim_sink gen_writer_sink(gen_writer *w);
 /* Finish (ok: the run succeeded) and free.  1 if the file is complete. */
 int gen_writer_close(gen_writer *w, int ok, ic_error *err);

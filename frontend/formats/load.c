@@ -17,17 +17,36 @@
 
 #include "vec.h"
 
-static const char *const format_names[] = { "auto", "text", "dbcop", "cobra", "elle", "synthetic", "json" };
+/* The one table of format names, in history_format order.  named: a
+ * command line names it (not "auto", the default, nor "synthetic", the
+ * builder's own); written: history_write_file (write.h) writes it. */
+static const struct { const char *name; int named, written; } formats[] = {
+    [FORMAT_AUTO] = { "auto", 0, 0 },     [FORMAT_TEXT] = { "text", 1, 1 },  [FORMAT_DBCOP] = { "dbcop", 1, 1 },
+    [FORMAT_COBRA] = { "cobra", 1, 1 },   [FORMAT_ELLE] = { "elle", 1, 1 },
+    [FORMAT_SYNTHETIC] = { "synthetic", 0, 0 }, [FORMAT_JSON] = { "json", 1, 0 },
+};
+#define NUM_FORMATS ((int)(sizeof formats / sizeof *formats))
 
 int history_format_from_name(const char *name) {
     if (!name) return FORMAT_AUTO;
-    for (int i = 0; i < (int)(sizeof format_names / sizeof *format_names); i++)
-        if (i != FORMAT_SYNTHETIC && !strcmp(name, format_names[i])) return i;
+    for (int i = 0; i < NUM_FORMATS; i++)
+        if ((formats[i].named || i == FORMAT_AUTO) && !strcmp(name, formats[i].name)) return i;
     return -1;
 }
 
 const char *history_format_name(history_format f) {
-    return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
+    return (unsigned)f < (unsigned)NUM_FORMATS ? formats[f].name : "?";
+}
+
+int history_format_list(int written, const char **names, history_format *fmts, int max) {
+    int n = 0;
+    for (int i = 0; i < NUM_FORMATS && n + 1 < max; i++)
+        if (formats[i].named && (!written || formats[i].written)) {
+            names[n] = formats[i].name;
+            fmts[n++] = (history_format)i;
+        }
+    names[n] = NULL;
+    return n;
 }
 
 static uint64_t le64(const unsigned char *p) {

@@ -45,6 +45,12 @@ history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report
  * Returns -1 for an unknown name. */
 int history_format_from_name(const char *name);
 const char *history_format_name(history_format f);
+/* The formats a command line names, in history_format order (written:
+ * only those history_write_file writes): their names in names[] (NULL
+ * after the last), their formats in fmts[]; at most max - 1 of them.
+ * Returns the count.  The names come from the one table that
+ * history_format_name reads. */
+int history_format_list(int written, const char **names, history_format *fmts, int max);
 
 /* Guess the format of a file's first bytes (not for directories). */
 history_format detect_format(const unsigned char *p, size_t n);

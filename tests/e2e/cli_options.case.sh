@@ -6,7 +6,7 @@ fail=0
 no() { echo "$1"; fail=1; }
 # bad: exit 2 and stderr matching the pattern
 bad() { pat=$1; shift; err=$("$@" 2>&1 >/dev/null); rc=$?
-        [ $rc -eq 2 ] && echo "$err" | grep -q -- "$pat" || no "$*: exit $rc, expected '$pat': $err"; }
+        [ $rc -eq 2 ] && printf '%s\n' "$err" | grep -q -- "$pat" || no "$*: exit $rc, expected '$pat': $err"; }
 h="$d/write_skew.txt"
 bad "option --time-limit expects a number in 0..1e+09, found 'abc'" "$ISOCHECK" check --time-limit abc "$h"
 bad "option --time-limit expects a number in 0..1e+09, found '-5'" "$ISOCHECK" check --time-limit -5 "$h"
@@ -20,12 +20,21 @@ bad "option --level: unknown value '$h' (expected si, ser or all)" "$ISOCHECK" c
 bad "option --format: unknown value 'csv' (expected text, dbcop, cobra, elle or json)" "$ISOCHECK" check --format=csv "$h"
 bad "option --max-anomalies expects an integer in 1..1000000000, found '0'" "$ISOCHECK" check --max-anomalies 0 "$h"
 bad "option --max-anomalies expects an integer in 1..1000000000, found '3x'" "$ISOCHECK" check --max-anomalies=3x "$h"
+# leading white space is refused alike, a newline included (shown escaped)
+nl3=$(printf '\n3')
+bad "option --threads expects an integer in 1\.\.[0-9]*, found '\\\\n3'" "$ISOCHECK" check --threads="$nl3" "$h"
+bad "option --threads expects an integer in 1\.\.[0-9]*, found ' 3'" "$ISOCHECK" check --threads=" 3" "$h"
+bad "option --conflict-limit expects an integer >= 0, found '\\\\n3'" "$GSAT" --conflict-limit "$nl3" x.cnf
+bad "option --seed expects an integer in 0..18446744073709551615, found '-1'" "$ISOCHECK" gen --seed=-1 -o /dev/null
 bad "option --json takes no value" "$ISOCHECK" check --json=1 "$h"
 bad "unknown option '--bogus'" "$ISOCHECK" check --bogus "$h"
 bad "unexpected argument" "$ISOCHECK" check "$h" "$h"
 bad "missing operand (expected HISTORY CERTIFICATE)" "$ISOCHECK" verify "$h"
 bad "option --to: unknown value 'xml'" "$ISOCHECK" convert --to xml "$h"
 bad "no target format" "$ISOCHECK" convert "$h"
+bad "option --to: unknown value 'json' (expected text, dbcop, cobra or elle)" "$ISOCHECK" convert --to json "$h"
+bad "option --format: unknown value 'json' (expected text, dbcop, cobra or elle)" "$ISOCHECK" gen --format json -o /dev/null
+bad "option --format: unknown value 'auto' (expected text, dbcop, cobra, elle or json)" "$ISOCHECK" stats --format auto "$h"
 bad "option --cnf: unknown value 'foo' (expected tc, rank, unary or ve)" "$ISOCHECK" encode --cnf=foo "$h"
 bad "give exactly one of --gnf and --cnf" "$ISOCHECK" encode "$h"
 bad "option --max-clauses expects an integer >= 0, found '-1'" "$ISOCHECK" encode --cnf tc --max-clauses -1 "$h"

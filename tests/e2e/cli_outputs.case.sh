@@ -45,6 +45,21 @@ for args in "check --certificate $t/h.txt $t/h.txt" "check --dot $t/h.txt $t/h.t
   [ $rc -eq 2 ] && echo "$err" | grep -q 'this output is the input' || no "isocheck $args: exit $rc: $err"
 done
 cmp -s "$t/h.txt" "$t/h.bak" || no "an input was overwritten"
+# the input read from standard input ("-", /dev/stdin, /proc/self/fd/0) is the same file
+for args in "check --certificate $t/h.txt -" "check --certificate /proc/self/fd/0 -" "check --dot /dev/stdin -" \
+            "check --certificate $t/hard.txt /dev/stdin" "encode --cnf tc -o $t/h.txt -" "convert --to text -o /dev/stdin -" \
+            "convert --to dbcop -o $t/h.txt /proc/self/fd/0" "decode -o $t/h.txt $t/h.bak -"; do
+  err=$("$ISOCHECK" $args 2>&1 < "$t/h.txt"); rc=$?
+  [ $rc -eq 2 ] && echo "$err" | grep -q 'this output is the input' || no "isocheck $args < h.txt: exit $rc: $err"
+done
+# standard output appended to the input
+err=$("$ISOCHECK" check "$t/h.txt" 2>&1 >> "$t/h.txt"); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'standard output is the input' || no "check h.txt >> h.txt: exit $rc: $err"
+cmp -s "$t/h.txt" "$t/h.bak" || no "an input read from standard input was overwritten"
+# a certificate into the pipe the history comes from: refused, not a hang
+err=$(cat "$t/h.txt" | timeout 20 "$ISOCHECK" check --certificate /dev/stdin - 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q 'this output is the input (standard input), a pipe' ||
+  no "cat h | check --certificate /dev/stdin -: exit $rc: $err"
 err=$("$ISOCHECK" check --certificate "$t/c" --dot "$t/./c" "$t/h.txt" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'given for two outputs' || no "same file for two outputs: exit $rc: $err"
 # a Cobra input directory: nothing may be written inside it, and it may not be inside the output directory
@@ -91,6 +106,13 @@ g --force -o "$t/notes.txt" || no "gen --force failed"
 grep -q '^[rw](' "$t/notes.txt" && grep -q '"level"' "$t/notes.txt.truth" || no "gen --force did not replace the file"
 err=$(g -o "$t/same" --truth "$t/same" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'given for two outputs' || no "gen -o X --truth X: exit $rc: $err"
+# dbcop to a device spools in $TMPDIR (else /tmp), and leaves nothing there
+mkdir "$t/spool"
+TMPDIR="$t/spool" g --format dbcop -o /dev/null || no "gen dbcop to /dev/null with TMPDIR failed"
+[ -z "$(ls -A "$t/spool")" ] || no "gen dbcop left in TMPDIR: $(ls -A "$t/spool")"
+err=$(TMPDIR="$t/no/such" g --format dbcop -o /dev/null 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "$t/no/such: cannot create a temporary file" || no "gen dbcop, TMPDIR missing: exit $rc: $err"
+TMPDIR= g --format dbcop -o /dev/null || no "gen dbcop with an empty TMPDIR (/tmp) failed"
 mkdir "$t/gc"; touch "$t/gc/T3.log"
 err=$(g --format cobra -o "$t/gc" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q 'not empty' || no "gen cobra into a non-empty directory: exit $rc: $err"
@@ -109,17 +131,32 @@ if [ -c /dev/full ]; then
   err=$("$ISOCHECK" check --certificate /dev/full "$d/write_skew.txt" 2>&1 >/dev/null); rc=$?
   [ $rc -eq 2 ] && echo "$err" | grep -q 'No space left' || no "--certificate /dev/full: exit $rc: $err"
   # standard output on a full disk
-  for args in "check --json $d/write_skew.txt" "check --level ser $d/write_skew.txt" "stats $d/write_skew.txt" \
+  for args in "check --json $d/write_skew.txt" "check --level ser $d/write_skew.txt" "check $d/write_skew.txt" "stats $d/write_skew.txt" \
               "stats --json $d/write_skew.txt" "convert --to elle $d/write_skew.txt" "encode --gnf $d/write_skew.txt"; do
     err=$("$ISOCHECK" $args 2>&1 >/dev/full); rc=$?
-    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'isocheck[a-z ]*: error writing standard output' ||
+    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'isocheck[a-z ]*: error writing standard output: No space left on device' ||
       no "isocheck $args > /dev/full: exit $rc: $err"
+  done
+  # outputs longer than stdio's buffer: the failed write's errno is gone by the time the program
+  # checks standard output, and the reason is still given
+  g --sessions 10 --txns 40 --seed 3 -o "$t/m.txt" 2>/dev/null && "$ISOCHECK" encode --gnf "$t/m.txt" > "$t/m.gnf" || no "no GNF to test with"
+  for cmd in "$GSAT --to-cnf rank $t/m.gnf" "$GSAT --to-cnf ve $t/m.gnf" "$ISOCHECK encode --gnf $t/m.txt" \
+             "$ISOCHECK encode --cnf rank $t/m.txt" "$ISOCHECK convert --to elle $t/m.txt"; do
+    err=$($cmd 2>&1 >/dev/full); rc=$?
+    [ $rc -eq 2 ] && echo "$err" | grep -q 'error writing standard output: No space left on device' || no "$cmd > /dev/full: exit $rc: $err"
   done
   printf 'p cnf 3 2\n1 2 0\n-1 3 0\n' > "$t/s.cnf"
   for args in "$t/s.cnf" "-n $t/s.cnf" "-v $t/s.cnf" "--to-cnf tc $t/s.cnf"; do
     err=$("$GSAT" $args 2>&1 >/dev/full); rc=$?
-    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'gsat: error writing standard output' ||
+    [ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" = 1 ] && echo "$err" | grep -q 'gsat: error writing standard output: No space left on device' ||
       no "gsat $args > /dev/full: exit $rc: $err"
   done
 fi
+# a size limit (SIGXFSZ ignored: the write fails with EFBIG) names its reason, for a file and for stdout
+sh -c "trap '' XFSZ; ulimit -f 64; \"$ISOCHECK\" encode --gnf -o \"$t/fz.gnf\" \"$t/m.txt\"" > "$t/fz.err" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'fz.gnf: write error: File too large' "$t/fz.err" || no "encode -o past a size limit: exit $rc: $(cat "$t/fz.err")"
+sh -c "trap '' XFSZ; ulimit -f 64; \"$GSAT\" --to-cnf rank \"$t/m.gnf\" > \"$t/fz.cnf\"" > "$t/fz.err" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'gsat: error writing standard output: File too large' "$t/fz.err" || no "gsat --to-cnf past a size limit: exit $rc: $(cat "$t/fz.err")"
+[ ! -e "$t/fz.gnf" ] || no "a failed encode left its target"
+leftovers "$t"
 exit $fail

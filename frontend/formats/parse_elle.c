@@ -190,7 +190,7 @@ static uint32_t read_form(edn *e, int depth) {
     case '#': {
         char next = e->c.p[1];
         if (next == '{') { e->c.p += 2; return read_elements(e, ot_container(&e->t, OV_SET, line), '}', depth + 1); }
-        if (next == '#') { e->c.p++; return read_atom(e); }      /* ##Inf, ##NaN */
+        if (next == '#') return read_atom(e);                  /* ##Inf, ##NaN: a symbol, as written */
         if (next == '"') { e->c.p++; return read_string(e); }    /* a regex: its text */
         e->c.p++;
         size_t n = atom_len(e->c.p);                             /* a tag: the tagged value follows */

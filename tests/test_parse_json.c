@@ -91,6 +91,23 @@ static void nemesis_twins_load_alike(void **state) {
     load_report_free(&re); load_report_free(&rj);
 }
 
+/* One escape routine for both readers (text_cursor.c): the same escapes,
+ * surrogate pairs included, decode to the same keys and values. */
+static void escapes_decode_alike(void **state) {
+    (void)state;
+    ic_error err;
+    history *e = load_str(FORMAT_ELLE, "{:type :ok, :process 1, :value [[:w \"\\ud83d\\ude00\\n\\/\" \"\\u00e9\\t\"]]}\n", &err);
+    history *j = load_str(FORMAT_JSON, "{\"type\": \"ok\", \"process\": 1, \"value\": [[\"w\", \"\\ud83d\\ude00\\n\\/\", \"\\u00e9\\t\"]]}\n", &err);
+    assert_non_null(e); assert_non_null(j);
+    char *a = model_text(e), *b = model_text(j);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\"\xF0\x9F\x98\x80\\n/\""));      /* one 4-byte code point */
+    free(a); free(b);
+    history_free(e); history_free(j);
+    assert_load_error(FORMAT_JSON, "{\"type\": \"ok\", \"x\": \"\\ud83d\"}\n", 1,
+                      "expected the low half of a UTF-16 surrogate pair (\\uDC00-\\uDFFF), found 'd\"}'");
+}
+
 static void detection(void **state) {
     (void)state;
     static const char *const json[] = { "{\"type\":\"ok\"}", "  [ {\"type\":1}]", "[\n\n  {\n \"a\": 1}]" };
@@ -166,6 +183,7 @@ int main(void) {
         cmocka_unit_test(array_and_lines_read_like_edn),
         cmocka_unit_test(detection),
         cmocka_unit_test(nemesis_twins_load_alike),
+        cmocka_unit_test(escapes_decode_alike),
         cmocka_unit_test(repeated_keys_and_nul_are_errors),
         cmocka_unit_test(every_error),
     };

@@ -1,12 +1,13 @@
 /* cli_decode.c — `isocheck decode HISTORY MODEL`: a SAT solver's answer to
  * an `isocheck encode` instance turned into a verdict; a model becomes a
- * certificate that `isocheck verify` checks (frontend/reports/certificate.h). */
+ * certificate that `isocheck verify` checks (frontend/reports/certificate.h),
+ * an UNSAT that isocheck's own check confirms (export.h) becomes check's
+ * report; a wrong answer exits 2. */
 #include <stdio.h>
 #include <string.h>
 
 #include "error.h"
 #include "frontend/reports/certificate.h"
-#include "frontend/reports/check_report.h"
 #include "frontend/reports/report.h"
 #include "frontend/run_check.h"
 #include "programs/cli.h"
@@ -54,7 +55,9 @@ int cli_decode(int argc, char **argv) {
         "Read a solver's answer (competition 's'/'v' lines, MiniSat's result file, or bare\n"
         "literals) to the instance 'isocheck encode' wrote with the same --level/--no-prune.\n"
         "SAT: the model's version order is re-checked and written as a certificate ('isocheck\n"
-        "verify HISTORY CERTIFICATE' checks it).  UNSAT: the confirmed cycle.\n",
+        "verify HISTORY CERTIFICATE' checks it).  UNSAT: confirmed by isocheck's own check,\n"
+        "then reported as 'isocheck check --level L' reports it; an UNSAT the check does not\n"
+        "confirm is a wrong answer (exit 2).\n",
         opts, "HISTORY MODEL", 2, 2,
         "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, a wrong answer,\n"
         "or an output that cannot be written.\n"

@@ -63,11 +63,8 @@ static void wrong_answer(check_result *res, check_level_id level, const char *fm
 int export_decode(const history *h, const export_options *o, const sat_model *m, check_result *res, ic_error *err) {
     char why[400];
     if (axioms_fail(h, why, sizeof why)) {
-        fail_by_axioms(res, o->level, why);
-        if (m->status == 10) {
-            res->verdict = CHECK_ERROR;
-            snprintf(res->msg, sizeof res->msg, "the model says satisfiable, but the history fails the axioms (%s)", why);
-        }
+        if (m->status == 10) wrong_answer(res, o->level, "the model says satisfiable, but the history fails the axioms (%s)", why);
+        else fail_by_axioms(res, o->level, why);
         return 1;
     }
     if (m->status != 10 && m->status != 20) {
@@ -89,8 +86,8 @@ int export_decode(const history *h, const export_options *o, const sat_model *m,
     if (decided_fail) {
         check_level_ext(&ix, o->level, NULL, &(check_external){ .no_prune = o->no_prune }, res);
         if (m->status == 10) {
-            res->verdict = CHECK_ERROR;
-            snprintf(res->msg, sizeof res->msg, "the model says satisfiable, but the level fails before solving");
+            check_result_free(res);
+            wrong_answer(res, o->level, "the model says satisfiable, but the level fails before solving");
         }
         pg_index_free(&ix);
         return 1;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh — `make fuzz`: fuzz every reader with libFuzzer (clang).
 #
-#   FUZZ_SECONDS=300 (per target)  FUZZ_TARGETS="text dbcop cobra elle json cert gnf dimacs"
+#   FUZZ_SECONDS=300 (per target)  FUZZ_TARGETS="text dbcop cobra elle json cert gnf dimacs verdict"
 #   FUZZ_CFLAGS="-DFUZZ_SKIP_NUL" (harnesses only: e.g. leave out inputs that hit a known bug)
 #
 # Targets: tests/fuzz/fuzz_<target>.c — the history parsers (body in
@@ -9,7 +9,9 @@
 # the certificate reader and verifier (fuzz_cert_body.h: a certificate that
 # verifies for a history the checker fails is a finding), the GNF and the
 # DIMACS readers (fuzz_gnf_body.h: read, then solve under a small conflict
-# limit).  Built with ASan+UBSan and -DGSAT_DEBUG (every model is checked
+# limit), and verdict (fuzz_verdict_body.h: any history format, checked for
+# SI and SER, written as text, dbcop, cobra and elle and read back: a
+# verdict that changes is a finding).  Built with ASan+UBSan and -DGSAT_DEBUG (every model is checked
 # against the clauses) into build/fuzz/.  Seeds come from tests/data,
 # examples/ and what build/isocheck makes of them (other formats,
 # certificates, encodings).  libFuzzer runs in fork mode and goes on after
@@ -22,7 +24,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 secs=${FUZZ_SECONDS:-300}
-targets=${FUZZ_TARGETS:-"text dbcop cobra elle json cert gnf dimacs"}
+targets=${FUZZ_TARGETS:-"text dbcop cobra elle json cert gnf dimacs verdict"}
 CLANG=${CLANG:-clang}
 out=build/fuzz
 command -v "$CLANG" >/dev/null || { echo "fuzz.sh: needs clang with libFuzzer (sh .ci/deps fuzz installs it)"; exit 2; }
@@ -68,6 +70,9 @@ make_seeds() {
             done; done ;;
     gnf) for f in tests/data/anomalies/*.txt; do
            build/isocheck encode --gnf --no-prune -o "$s/$(basename "$f").gnf" "$f" 2>/dev/null; done ;;
+    verdict) cp tests/data/anomalies/* tests/data/formats/*.txt tests/data/formats/*.edn tests/data/formats/*.json "$s/" 2>/dev/null
+             for f in tests/data/anomalies/*.txt; do
+               build/isocheck convert --to dbcop -o "$s/$(basename "$f").bin" "$f" 2>/dev/null; done ;;
     dimacs) cp examples/*.cnf "$s/" 2>/dev/null
             for f in tests/data/anomalies/*.txt; do
               build/isocheck encode --cnf tc --no-prune -o "$s/$(basename "$f").cnf" "$f" 2>/dev/null; done ;;

@@ -1,6 +1,8 @@
 /* cli_decode.c — `isocheck decode HISTORY MODEL`: a SAT solver's answer to
  * an `isocheck encode` instance turned into a verdict; a model becomes a
- * certificate that `isocheck verify` checks (frontend/reports/cert_build.h, cert_file.h). */
+ * certificate that `isocheck verify` checks (frontend/reports/cert_build.h, cert_file.h),
+ * an UNSAT that isocheck's own check confirms (export.h) becomes check's
+ * report; a wrong answer exits 2. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,10 +10,37 @@
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/cert_file.h"
 #include "frontend/reports/check_report.h"
+#include "frontend/reports/report.h"
+#include "frontend/run_check.h"
 #include "programs/cli.h"
 #include "frontend/checking/export.h"
 #include "io/output.h"
 #include "frontend/formats/parse.h"
+
+/* A confirmed FAIL, reported as `isocheck check --level L` reports it
+ * (the same pipeline: anomalies named and explained).  Returns the exit
+ * code: 1, or 2 if the pipeline does not find the failure again. */
+static int print_failure(const history *h, check_level_id level, const char *path) {
+    report rep;
+    report_init(&rep, h, check_level_name(level));
+    run_check_options ro;
+    run_check_options_default(&ro);
+    ro.want[LEVEL_SI] = level == LEVEL_SI;
+    ro.want[LEVEL_SER] = level == LEVEL_SER;
+    ic_error err;
+    ic_error_clear(&err);
+    int rc = 2;
+    if (!run_check(h, &ro, &rep, NULL, NULL, &err)) ic_error_print(stderr, "isocheck", &err);
+    else if (report_exit_code(&rep) != 1)
+        fprintf(stderr, "isocheck decode: internal error: %s fails by the decoded answer, but 'isocheck check' "
+                "does not find the failure again\n", path);
+    else {
+        report_print_text(stdout, &rep, 0);
+        rc = 1;
+    }
+    report_free(&rep);
+    return rc;
+}
 
 int cli_decode(int argc, char **argv) {
     const char *out_path = NULL;
@@ -28,7 +57,9 @@ int cli_decode(int argc, char **argv) {
         "Read a solver's answer (competition 's'/'v' lines, MiniSat's result file, or bare\n"
         "literals) to the instance 'isocheck encode' wrote with the same --level/--no-prune.\n"
         "SAT: the model's version order is re-checked and written as a certificate ('isocheck\n"
-        "verify HISTORY CERTIFICATE' checks it).  UNSAT: the confirmed cycle.\n",
+        "verify HISTORY CERTIFICATE' checks it).  UNSAT: confirmed by isocheck's own check,\n"
+        "then reported as 'isocheck check --level L' reports it; an UNSAT the check does not\n"
+        "confirm is a wrong answer (exit 2).\n",
         opts, "HISTORY MODEL", 2, 2,
         "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, a wrong answer,\n"
         "or an output that cannot be written.\n"
@@ -79,10 +110,7 @@ int cli_decode(int argc, char **argv) {
         }
         cert_free(&c);
     } else if (res.verdict == CHECK_FAIL) {
-        if (!strcmp(res.stage, "axioms"))
-            printf("FAIL %s: %s is violated: %s\n", check_level_name(o.level), check_level_title(o.level), res.msg);
-        else check_print_text(stdout, h, &res);
-        rc = 1;
+        rc = print_failure(h, o.level, paths[0]);
     } else {
         fprintf(stderr, "isocheck decode: %s%s%s\n", res.stage ? res.stage : "", res.stage ? ": " : "", res.msg);
         rc = 2;

@@ -87,9 +87,29 @@ static void dpll_model(const graph_problem *cnf, sat_model *m) {
 
 static int is_text_format_ok(const history *h) { return h->num_txns <= BRUTE_MAX_TXNS; }
 
+/* The model m (a PASS) with every constraint variable flipped, as a model
+ * of a differently encoded problem would be read: PASS, or a wrong answer
+ * that says what it is, never an internal error. */
+static void flipped_model_is_pass_or_wrong_answer(const history *h, const export_options *o, const sat_model *m,
+                                                  int *wrong) {
+    sat_model f = { 10, m->num_vars, xmalloc((size_t)m->num_vars + 1) };
+    for (int v = 1; v <= m->num_vars; v++) f.val[v] = (signed char)-m->val[v];
+    check_result res;
+    ic_error err; ic_error_clear(&err);
+    assert_int_equal(export_decode(h, o, &f, &res, &err), 1);
+    if (res.verdict == CHECK_ERROR) {
+        if (strcmp(res.stage, "model") || !strstr(res.msg, "another problem") || strstr(res.msg, "internal error"))
+            fail_msg("a flipped model: %s: %s", res.stage, res.msg);
+        (*wrong)++;
+    } else assert_int_equal(res.verdict, CHECK_PASS);
+    check_result_free(&res);
+    sat_model_free(&f);
+}
+
 static void encode_decode_matches_brute_force(void **state) {
     (void)state;
     int counts[2][2] = { { 0, 0 }, { 0, 0 } };           /* [si][pass] */
+    int wrong[2] = { 0, 0 };                             /* flipped models refused */
     graph_problem p, cnf;
     gp_init(&p); gp_init(&cnf);
     sat_model m;
@@ -119,6 +139,7 @@ static void encode_decode_matches_brute_force(void **state) {
                                  si ? "si" : "ser", !no_prune, gp_encoding_name((gp_encoding)enc), want,
                                  res.verdict, res.stage ? res.stage : "", res.msg);
                     if (res.verdict == CHECK_PASS) {
+                        flipped_model_is_pass_or_wrong_answer(h, &o, &m, &wrong[si]);
                         certificate c;
                         cert_init(&c);
                         assert_int_equal(cert_build(h, &res.vo, si, &c, &err), CERT_OK);
@@ -128,13 +149,24 @@ static void encode_decode_matches_brute_force(void **state) {
                     check_result_free(&res);
                 }
                 check_result_free(&er);
+                if (want) {                              /* a false UNSAT is refused, never a FAIL */
+                    sat_model unsat = { 20, 0, NULL };
+                    assert_int_equal(export_decode(h, &o, &unsat, &res, &err), 1);
+                    if (res.verdict != CHECK_ERROR || strcmp(res.stage, "model") || !strstr(res.msg, "UNSATISFIABLE"))
+                        fail_msg("round %d %s prune=%d: a false UNSAT decoded to verdict %d (%s: %s)", round,
+                                 si ? "si" : "ser", !no_prune, res.verdict, res.stage ? res.stage : "", res.msg);
+                    check_result_free(&res);
+                }
             }
             counts[si][want]++;
         }
         history_free(h);
     }
     print_message("ser: %d pass, %d fail; si: %d pass, %d fail\n", counts[0][1], counts[0][0], counts[1][1], counts[1][0]);
-    for (int si = 0; si <= 1; si++) { assert_true(counts[si][0] >= 10); assert_true(counts[si][1] >= 10); }
+    print_message("flipped models refused: ser %d, si %d\n", wrong[0], wrong[1]);
+    for (int si = 0; si <= 1; si++) {
+        assert_true(counts[si][0] >= 10); assert_true(counts[si][1] >= 10); assert_true(wrong[si] >= 1);
+    }
     sat_model_free(&m);
     gp_free(&p); gp_free(&cnf);
 }

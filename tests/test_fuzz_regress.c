@@ -1,6 +1,7 @@
 /* test_fuzz_regress.c — replay every input that ever broke a reader
  * (tests/data/fuzz-regress/<reader>-<name>, readers: text, dbcop, cobra,
- * elle, json, cert, gnf, dimacs) through the fuzz bodies of tests/fuzz/, plus a
+ * elle, json, cert, gnf, dimacs, and verdict: verdicts kept through every
+ * writer) through the fuzz bodies of tests/fuzz/, plus a
  * few hand-picked nasty inputs.
  *
  * Each input runs in a child process, so that one crash names its input
@@ -32,6 +33,7 @@
 #include "tests/fuzz/fuzz_body.h"
 #include "tests/fuzz/fuzz_cert_body.h"
 #include "tests/fuzz/fuzz_gnf_body.h"
+#include "tests/fuzz/fuzz_verdict_body.h"
 
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "allocator_may_return_null=1:max_allocation_size_mb=512"; }
@@ -54,8 +56,9 @@ static void child_exit_is_out_of_memory(void) { _exit(2); }
 
 #define CORPUS "tests/data/fuzz-regress"
 
-typedef enum { R_TEXT, R_DBCOP, R_COBRA, R_ELLE, R_JSON, R_CERT, R_GNF, R_DIMACS, R_NONE } reader_kind;
-static const char *const reader_prefix[] = { "text-", "dbcop-", "cobra-", "elle-", "json-", "cert-", "gnf-", "dimacs-" };
+typedef enum { R_TEXT, R_DBCOP, R_COBRA, R_ELLE, R_JSON, R_CERT, R_GNF, R_DIMACS, R_VERDICT, R_NONE } reader_kind;
+static const char *const reader_prefix[] = { "text-", "dbcop-", "cobra-", "elle-", "json-", "cert-", "gnf-", "dimacs-",
+                                             "verdict-" };
 
 static reader_kind kind_of(const char *name) {
     for (int k = 0; k < R_NONE; k++)
@@ -69,6 +72,7 @@ static void run_body(reader_kind k, const uint8_t *data, size_t n) {
     case R_CERT: fuzz_cert_one(data, n); break;
     case R_GNF: fuzz_gnf_one(data, n); break;
     case R_DIMACS: fuzz_dimacs_one(data, n); break;
+    case R_VERDICT: fuzz_verdict_one(data, n); break;
     default: fuzz_one(data, n, fmt[k]); break;
     }
 }
@@ -152,9 +156,9 @@ static void replay_corpus(void **state) {
     }
     closedir(d);
     free(list);
-    fprintf(stderr, "replayed %d inputs (text %d, dbcop %d, cobra %d, elle %d, json %d, cert %d, gnf %d, dimacs %d), %d failed\n",
-            replayed, per_kind[R_TEXT], per_kind[R_DBCOP], per_kind[R_COBRA], per_kind[R_ELLE], per_kind[R_JSON], per_kind[R_CERT],
-            per_kind[R_GNF], per_kind[R_DIMACS], failed);
+    fprintf(stderr, "replayed %d inputs (text %d, dbcop %d, cobra %d, elle %d, json %d, cert %d, gnf %d, dimacs %d, "
+            "verdict %d), %d failed\n", replayed, per_kind[R_TEXT], per_kind[R_DBCOP], per_kind[R_COBRA], per_kind[R_ELLE],
+            per_kind[R_JSON], per_kind[R_CERT], per_kind[R_GNF], per_kind[R_DIMACS], per_kind[R_VERDICT], failed);
     assert_true(replayed > 0);
     assert_int_equal(failed, 0);
 }
@@ -199,6 +203,31 @@ static void nasty_inputs(void **state) {
         fuzz_gnf_one((const uint8_t *)gnf[i], strlen(gnf[i]));
         fuzz_dimacs_one((const uint8_t *)gnf[i], strlen(gnf[i]));
     }
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++) fuzz_verdict_one((const uint8_t *)text[i], strlen(text[i]));
+    for (size_t i = 0; i < sizeof elle / sizeof *elle; i++) fuzz_verdict_one((const uint8_t *)elle[i], strlen(elle[i]));
+    for (size_t i = 0; i < sizeof json / sizeof *json; i++) fuzz_verdict_one((const uint8_t *)json[i], strlen(json[i]));
+}
+
+/* The verdict body's parts: fuzz_verdict tells PASS from FAIL, and a
+ * history written as dbcop or cobra reads back with its verdict. */
+static void verdict_body_compares(void **state) {
+    (void)state;
+    static const char lost[] = "r(1,0,1,1)\nw(1,1,1,1)\nr(1,0,2,2)\nw(1,2,2,2)\n";   /* a lost update: SI fails */
+    static const char fine[] = "w(1,1,1,1)\nr(1,1,2,2)\n";
+    ic_error err;
+    ic_error_clear(&err);
+    history *a = load_history_mem(lost, strlen(lost), FORMAT_TEXT, "t", &err), *b = load_history_mem(fine, strlen(fine), FORMAT_TEXT, "t", &err);
+    assert_non_null(a); assert_non_null(b);
+    assert_int_equal(fuzz_verdict(a, LEVEL_SI, "t"), 1);
+    assert_int_equal(fuzz_verdict(b, LEVEL_SI, "t"), 0);
+    assert_int_equal(fuzz_verdict(b, LEVEL_SER, "t"), 0);
+    for (int f = 0; f < 2; f++) {                        /* every writer keeps them */
+        history *back = fuzz_rewrite(f ? b : a, f ? FORMAT_COBRA : FORMAT_DBCOP);
+        assert_non_null(back);
+        assert_int_equal(fuzz_verdict(back, LEVEL_SI, "t"), f ? 0 : 1);
+        history_free(back);
+    }
+    history_free(a); history_free(b);
 }
 
 int main(void) {
@@ -207,6 +236,7 @@ int main(void) {
         cmocka_unit_test(replay_catches_a_crash),
         cmocka_unit_test(replay_corpus),
         cmocka_unit_test(nasty_inputs),
+        cmocka_unit_test(verdict_body_compares),
     };
     return cmocka_run_group_tests_name("fuzz_regress", tests, NULL, NULL);
 }

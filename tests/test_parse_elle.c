@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "frontend/formats/optree.h"
 #include "parse_helpers.h"
 #include "model_text.h"
 
@@ -307,6 +308,75 @@ static void repeated_keys_are_errors(void **state) {
     assert_load_error(FORMAT_ELLE, big, 1, "key 21 appears twice in one map (EDN forbids it)");
 }
 
+/* Regression (issue 30): map keys were hashed by kind and size only, so a
+ * map of N distinct vector keys cost N^2/2 comparisons (590 KB took 13 s).
+ * The cost is counted, not timed: about one comparison per key. */
+static uint32_t vector_key(optree *t, int64_t a, int64_t b) {
+    uint32_t v = ot_container(t, OV_VECTOR, 1), last = OV_NONE;
+    char s[32];
+    ot_append(t, v, &last, ot_integer(t, 1, s, (size_t)snprintf(s, sizeof s, "%lld", (long long)a)));
+    ot_append(t, v, &last, ot_integer(t, 1, s, (size_t)snprintf(s, sizeof s, "%lld", (long long)b)));
+    return v;
+}
+
+static void many_container_keys_cost_one_comparison_each(void **state) {
+    (void)state;
+    enum { N = 20000 };
+    optree t;
+    ot_init(&t, 0);
+    for (int copies = 1; copies <= 2; copies++) {        /* distinct keys; then every key twice */
+        ot_reset(&t);
+        t.key_compares = 0;
+        uint32_t map = ot_container(&t, OV_MAP, 1), last = OV_NONE;
+        for (int i = 0; i < N; i++) {
+            ot_append(&t, map, &last, vector_key(&t, i % 100, i / 100));   /* same first element: not enough */
+            ot_append(&t, map, &last, ot_integer(&t, 1, "0", 1));
+        }
+        uint32_t second = OV_NONE;
+        for (int c = 1; c < copies; c++)
+            for (int i = N - 1; i >= 0; i--) {
+                uint32_t k = vector_key(&t, i % 100, i / 100);
+                if (second == OV_NONE) second = k;
+                ot_append(&t, map, &last, k);
+                ot_append(&t, map, &last, ot_integer(&t, 1, "0", 1));
+            }
+        assert_int_equal(ot_duplicate_key(&t, map), second);  /* the earliest second occurrence */
+        if (t.key_compares > (uint64_t)copies * N)
+            fail_msg("%d copies of %d vector keys: %llu key comparisons", copies, N, (unsigned long long)t.key_compares);
+    }
+    ot_reset(&t);                                        /* one key N times */
+    t.key_compares = 0;
+    uint32_t map = ot_container(&t, OV_MAP, 1), last = OV_NONE, second = OV_NONE;
+    for (int i = 0; i < N; i++) {
+        uint32_t k = vector_key(&t, 1, 2);
+        if (i == 1) second = k;
+        ot_append(&t, map, &last, k);
+        ot_append(&t, map, &last, ot_integer(&t, 1, "0", 1));
+    }
+    assert_int_equal(ot_duplicate_key(&t, map), second);
+    if (t.key_compares > N) fail_msg("one key %d times: %llu key comparisons", N, (unsigned long long)t.key_compares);
+    ot_free(&t);
+    /* the same through the reader: a 600 KB skipped field loads */
+    vec_char in;
+    vec_init(in);
+    const char *head = "{:type :ok, :f :txn, :process 0, :value [[:w 1 1]], :error {";
+    while (*head) vec_push(in, *head++);
+    char item[64];
+    for (int i = 0; i < 40000; i++) {
+        int n = snprintf(item, sizeof item, "[%d %d] %d ", i % 7, i, i);
+        for (int j = 0; j < n; j++) vec_push(in, item[j]);
+    }
+    vec_push(in, '}'); vec_push(in, '}'); vec_push(in, '\n');
+    assert_true(in.len > 590000);
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = load_history_mem(in.data, in.len, FORMAT_ELLE, "t", &err);
+    if (!h) fail_msg("%s", err.msg);
+    assert_int_equal(h->num_txns, 2);                    /* INIT and the transaction */
+    history_free(h);
+    vec_free(in);
+}
+
 /* Regression (issue 14): NUL first on a line (after blanks) was skipped as
  * a blank line; a NUL anywhere is bad input, at its line. */
 static void nul_bytes_are_errors(void **state) {
@@ -367,6 +437,19 @@ static void every_error(void **state) {
                       "{:type :ok, :f :txn, :process 0, :value [[:append 1 3]]}\n"
                       "{:type :ok, :f :txn, :process 1, :value [[:append 1 3]]}\n", 2,
                       "value 3 written twice to key 1 (first at t:1); values written to a key must be unique");
+    /* values in messages as written (issue 30): not a named value's internal id, not "#NaN" */
+    assert_load_error(FORMAT_ELLE,
+                      "{:type :ok, :f :txn, :process 0, :value [[:w \"k3\" \"v\"]]}\n"
+                      "{:type :ok, :f :txn, :process 1, :value [[:w \"k3\" \"v\"]]}\n", 2,
+                      "value \"v\" written twice to key \"k3\" (first at t:1); values written to a key must be unique");
+    assert_load_error(FORMAT_ELLE,
+                      "{:type :ok, :f :txn, :process 0, :value [[:w :x :a]]}\n"
+                      "{:type :ok, :f :txn, :process 1, :value [[:w :x 123456789012345678901234567890]]}\n"
+                      "{:type :ok, :f :txn, :process 1, :value [[:w :x 123456789012345678901234567890N]]}\n", 3,
+                      "value 123456789012345678901234567890 written twice to key :x (first at t:2); values written to a "
+                      "key must be unique");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :value [[:w :x ##NaN]]}\n", 1,
+                      "expected a written value (integer, string or keyword), found ##NaN");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :time \"abc, :f :txn}\n", 1,
                       "expected '\"' closing the string that starts here, found end of file");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :x \"a\\qb\"}\n", 1,
@@ -404,6 +487,7 @@ int main(void) {
         cmocka_unit_test(no_process_no_session_order),
         cmocka_unit_test(no_committed_transaction_is_noted),
         cmocka_unit_test(repeated_keys_are_errors),
+        cmocka_unit_test(many_container_keys_cost_one_comparison_each),
         cmocka_unit_test(nul_bytes_are_errors),
         cmocka_unit_test(every_error),
     };

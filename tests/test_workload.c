@@ -415,7 +415,14 @@ static void dirty_read_faults_manifest(void **state) {
             }
         }
         if (i == 0) { assert_true(t.aborted_reads > 0); assert_true(ar >= t.aborted_reads); assert_int_equal(t.manifested, t.aborted_reads); }
-        else { assert_true(t.intermediate_reads > 0); assert_true(ir >= t.intermediate_reads); assert_int_equal(t.manifested, t.intermediate_reads); }
+        else {
+            /* the fault's dirty reads whose writer then aborted are aborted
+             * reads: manifested too (issue 30: "manifested": 0 beside
+             * "aborted_reads": 1 for a history that fails) */
+            assert_true(t.intermediate_reads > 0); assert_true(ir >= t.intermediate_reads);
+            assert_true(t.aborted_reads > 0); assert_true(ar >= t.aborted_reads);
+            assert_int_equal(t.manifested, t.intermediate_reads + t.aborted_reads);
+        }
         u64map_free(&aborted_w); u64map_free(&inter_w);
         cap_free(&c);
     }

@@ -10,6 +10,7 @@
 #include "vec.h"
 #include "io/output.h"
 #include "io/path.h"
+#include "frontend/history/dbcop_layout.h"
 #include "frontend/history/u64map.h"
 #include "workload/spool.h"
 
@@ -68,10 +69,6 @@ static char *put_i64(char *p, int64_t v) {
     return p;
 }
 
-static void put_le64(unsigned char *b, uint64_t x) {
-    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
-}
-
 static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, int committed,
                      const sim_op *ops, uint32_t n, ic_error *err) {
     gen_writer *w = ctx;
@@ -89,18 +86,14 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
             fwrite(line, 1, (size_t)(q - line), w->out);
         }
     } else {
-        size_t need = 8 + (size_t)n * 18 + 1;
+        size_t need = DBCOP_TXN_BYTES(n);
         if (need > w->buf_cap) { w->buf_cap = need * 2; w->buf = xrealloc(w->buf, w->buf_cap); }
-        unsigned char *b = w->buf;
-        put_le64(b, n); b += 8;
+        unsigned char *b = dbcop_txn_begin(w->buf, n);
         for (uint32_t i = 0; i < n; i++) {
-            *b++ = ops[i].write;
-            put_le64(b, (uint64_t)ops[i].key); b += 8;
-            put_le64(b, (uint64_t)ops[i].value); b += 8;
-            *b++ = 1;
+            b = dbcop_txn_event(b, ops[i].write, (uint64_t)ops[i].key, (uint64_t)ops[i].value, 1);
             u64map_put(&w->keys_seen, (uint64_t)ops[i].key, 0);
         }
-        *b++ = (unsigned char)(committed != 0);
+        b = dbcop_txn_end(b, committed);
         spool_write(w->sp, session, w->buf, (size_t)(b - w->buf));
         w->session_txns[session]++;
         w->txns++;
@@ -115,22 +108,11 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
 
 sim_sink gen_writer_sink(gen_writer *w) { sim_sink s = { w, write_txn }; return s; }
 
-static void out_u64(FILE *out, uint64_t x) { unsigned char b[8]; put_le64(b, x); fwrite(b, 1, 8, out); }
-static void out_str(FILE *out, const char *s) { out_u64(out, strlen(s)); fputs(s, out); }
-
 /* dbcop: the header (counts known only now), then each session's spool. */
 static int finish_dbcop(gen_writer *w) {
-    out_u64(w->out, 0);
-    out_u64(w->out, w->sessions);
-    out_u64(w->out, w->keys_seen.len);
-    out_u64(w->out, w->txns);
-    out_u64(w->out, w->events);
-    out_str(w->out, "written by isocheck");
-    out_str(w->out, "");
-    out_str(w->out, "");
-    out_u64(w->out, w->sessions);
+    dbcop_put_header(w->out, w->sessions, w->keys_seen.len, w->txns, w->events);
     for (uint32_t s = 0; s < w->sessions; s++) {
-        out_u64(w->out, w->session_txns[s]);
+        dbcop_put_u64(w->out, w->session_txns[s]);
         if (!spool_copy(w->sp, s, w->out)) return 0;
     }
     return 1;

@@ -6,7 +6,8 @@
  *          the format cannot hold them (their writes, if read, then show as
  *          values nobody wrote).
  *   dbcop  per-session spools, then the file session by session; the same
- *          bytes frontend/formats/write_dbcop.c writes for the same history.
+ *          bytes frontend/formats/write_dbcop.c writes for the same history
+ *          (one layout for both: frontend/history/dbcop_layout.h).
  * The model sink builds a `history` through frontend/history/history.h's builder
  * (for cobra and elle, which go through frontend/write_*.c, and for tests).
  * A regular output file is written under a temporary name and renamed into

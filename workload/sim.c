@@ -420,7 +420,8 @@ int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
     case FAULT_LOST_UPDATE: truth->manifested = truth->concurrent_overwrites; break;
     case FAULT_LONG_FORK: case FAULT_CAUSALITY: truth->manifested = truth->stale_reads; break;
     case FAULT_ABORTED_READ: truth->manifested = truth->aborted_reads; break;
-    case FAULT_INTERMEDIATE_READ: truth->manifested = truth->intermediate_reads; break;
+    case FAULT_INTERMEDIATE_READ:          /* its dirty reads: of overwritten writes, or of aborted ones */
+        truth->manifested = truth->intermediate_reads + truth->aborted_reads; break;
     default: truth->manifested = 0; break;
     }
     for (uint32_t s = 0; s < p->sessions; s++) {

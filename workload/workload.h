@@ -101,8 +101,9 @@ typedef struct sim_truth {
     uint64_t intermediate_reads; /* reads of a write its (committed) txn overwrote */
     uint64_t given_up;           /* program transactions that never committed */
     uint64_t faulted_txns;       /* transactions the fault was applied to */
-    uint64_t manifested;         /* the counter that belongs to the fault (lost-update:
-                                  * concurrent_overwrites) */
+    uint64_t manifested;         /* the counters that belong to the fault (lost-update:
+                                  * concurrent_overwrites; intermediate-read:
+                                  * intermediate_reads + aborted_reads) */
 } sim_truth;
 
 /* One finished transaction as the sink sees it.  value 0 = initial value. */

@@ -1,4 +1,6 @@
 /* export.c — isocheck encode / decode (contract in export.h). */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "frontend/checking/anomaly.h"
@@ -46,22 +48,27 @@ int export_encode(const history *h, const export_options *o, graph_problem *p, c
 
 static int model_value(void *m, int var) { return sat_model_value(m, var); }
 
+/* The solver's answer cannot be right for this problem: CHECK_ERROR. */
+static void wrong_answer(check_result *res, check_level_id level, const char *fmt, ...) {
+    memset(res, 0, sizeof *res);
+    res->level = level;
+    res->verdict = CHECK_ERROR;
+    res->stage = "model";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->msg, sizeof res->msg, fmt, ap);
+    va_end(ap);
+}
+
 int export_decode(const history *h, const export_options *o, const sat_model *m, check_result *res, ic_error *err) {
     char why[400];
     if (axioms_fail(h, why, sizeof why)) {
-        fail_by_axioms(res, o->level, why);
-        if (m->status == 10) {
-            res->verdict = CHECK_ERROR;
-            snprintf(res->msg, sizeof res->msg, "the model says satisfiable, but the history fails the axioms (%s)", why);
-        }
+        if (m->status == 10) wrong_answer(res, o->level, "the model says satisfiable, but the history fails the axioms (%s)", why);
+        else fail_by_axioms(res, o->level, why);
         return 1;
     }
     if (m->status != 10 && m->status != 20) {
-        memset(res, 0, sizeof *res);
-        res->level = o->level;
-        res->verdict = CHECK_ERROR;
-        res->stage = "model";
-        snprintf(res->msg, sizeof res->msg, "the solver's answer gives neither SAT nor UNSAT");
+        wrong_answer(res, o->level, "the solver's answer gives neither SAT nor UNSAT");
         return 1;
     }
     pg_index ix;
@@ -79,25 +86,43 @@ int export_decode(const history *h, const export_options *o, const sat_model *m,
     if (decided_fail) {
         check_level_ext(&ix, o->level, NULL, &(check_external){ .no_prune = o->no_prune }, res);
         if (m->status == 10) {
-            res->verdict = CHECK_ERROR;
-            snprintf(res->msg, sizeof res->msg, "the model says satisfiable, but the level fails before solving");
+            check_result_free(res);
+            wrong_answer(res, o->level, "the model says satisfiable, but the level fails before solving");
         }
         pg_index_free(&ix);
         return 1;
     }
     for (int v = 1; m->status == 10 && v <= vars; v++)
         if (!sat_model_value(m, v)) {
-            memset(res, 0, sizeof *res);
-            res->level = o->level;
-            res->verdict = CHECK_ERROR;
-            res->stage = "model";
-            snprintf(res->msg, sizeof res->msg, "the model gives no value to constraint variable %d (of 1..%d)", v, vars);
+            wrong_answer(res, o->level, "the model gives no value to constraint variable %d (of 1..%d)", v, vars);
             pg_index_free(&ix);
             return 1;
         }
-    check_external ext = { .no_prune = o->no_prune, .model_unsat = m->status == 20 };
-    if (m->status == 10) { ext.model_value = model_value; ext.model_ctx = (void *)m; }
+    if (m->status == 20) {
+        /* UNSAT is a claim about every version order: confirmed by the
+         * checker's own solver before it becomes a FAIL. */
+        check_level(&ix, o->level, NULL, res);
+        if (res->verdict == CHECK_PASS) {
+            check_result_free(res);
+            wrong_answer(res, o->level, "the answer says UNSATISFIABLE, but the history satisfies %s: isocheck's own "
+                         "check finds a version order (re-checked by definition); a wrong answer, or the answer "
+                         "to another problem", check_level_title(o->level));
+        }
+        pg_index_free(&ix);
+        return 1;
+    }
+    check_external ext = { .no_prune = o->no_prune, .model_value = model_value, .model_ctx = (void *)m };
     check_level_ext(&ix, o->level, NULL, &ext, res);
+    if (res->verdict == CHECK_ERROR) {
+        char was[sizeof res->msg];
+        const char *w = res->msg;
+        if (!strncmp(w, "internal error: ", 16)) w += 16;   /* not ours: the answer's */
+        snprintf(was, sizeof was, "%s", w);
+        check_result_free(res);
+        wrong_answer(res, o->level, "the model's choices do not give a version order that satisfies %s (%s): a wrong "
+                     "answer, or a model of another problem (encoded from another history, or with another "
+                     "--level or --no-prune than given here)", check_level_title(o->level), was);
+    }
     pg_index_free(&ix);
     return 1;
 }

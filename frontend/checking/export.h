@@ -13,10 +13,15 @@
  *
  * export_decode() repeats the same stages (the numbering is deterministic)
  * and takes the constraint variables from m: SAT gives PASS with
- * res->vo (confirmed by definition, as after gsat), UNSAT gives FAIL with
- * a confirmed cycle.  A model that contradicts the stages (SAT although
- * they decided FAIL, or a constraint variable left unassigned) is
- * CHECK_ERROR with a message.
+ * res->vo (confirmed by definition, as after gsat).  UNSAT is a claim
+ * about every version order, so it is not taken on trust: the checker's
+ * own solver decides, and its FAIL (with its confirmed cycle, as
+ * `isocheck check` finds it) is the result.  A wrong answer is
+ * CHECK_ERROR with stage "model" and a message saying what is wrong:
+ * UNSAT for a history the checker's own solver passes, SAT although the
+ * stages decided FAIL, a constraint variable left unassigned, a model
+ * whose choices leave a cycle (also what a model of a differently
+ * encoded problem gives).
  * Both return 0 and set err only when the history cannot be indexed. */
 #ifndef ISOCHECK_EXPORT_H
 #define ISOCHECK_EXPORT_H

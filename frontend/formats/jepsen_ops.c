@@ -354,6 +354,7 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
         if (p->kind == OV_KEYWORD) pk = P_NEMESIS;
         else if (p->kind == OV_NIL) pk = P_NONE;
         else if (p->kind == OV_INT && p->ival >= NAMED_BAND_END) { pk = P_CLIENT; process = p->ival; }
+        else if (p->kind == OV_STRING && t->json && ot_is_name(t, pn, "nemesis")) pk = P_NEMESIS;  /* JSON's :nemesis */
         else if (p->kind == OV_STRING) {
             pk = P_CLIENT;
             if (!digits_i64(ot_text(t, pn), &process) || process < NAMED_BAND_END) {   /* "3" is process 3 */

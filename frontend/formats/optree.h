@@ -42,6 +42,8 @@ typedef struct optree {
     VEC(ov_node) nodes;
     vec_char pool;
     int json;                /* rendering: JSON or EDN syntax */
+    uint64_t key_compares;   /* key comparisons ot_duplicate_key made (its cost: about one per
+                                key, never a product of key counts) */
 } optree;
 
 void ot_init(optree *t, int json);
@@ -71,8 +73,10 @@ int ot_is_field(const optree *t, uint32_t node, const char *word);
  * element by element). */
 int ot_equal(const optree *t, uint32_t a, uint32_t b);
 /* The first key that appears a second time in map node (same value), or
- * OV_NONE.  Both readers reject such maps (EDN and JSON forbid them). */
-uint32_t ot_duplicate_key(const optree *t, uint32_t map);
+ * OV_NONE.  Both readers reject such maps (EDN and JSON forbid them).
+ * Keys are hashed by content, so the cost is the keys' total size plus
+ * about one comparison per key (counted in t->key_compares). */
+uint32_t ot_duplicate_key(optree *t, uint32_t map);
 /* Short rendering for messages ("[:cas 1 2]", "\"x\"", "a map"), into buf. */
 const char *ot_render(const optree *t, uint32_t node, char *buf, size_t n);
 /* The written form of an atom (strings re-quoted and escaped), into vec. */

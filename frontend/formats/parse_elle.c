@@ -78,26 +78,7 @@ static uint32_t read_string(edn *e) {
         e->c.p++;
         if (ch == '"') break;
         if (ch != '\\') { vec_push(e->buf, ch); continue; }
-        char esc = *e->c.p;
-        unsigned cp;
-        switch (esc) {
-        case 'n': vec_push(e->buf, '\n'); break;
-        case 't': vec_push(e->buf, '\t'); break;
-        case 'r': vec_push(e->buf, '\r'); break;
-        case 'b': vec_push(e->buf, '\b'); break;
-        case 'f': vec_push(e->buf, '\f'); break;
-        case '"': case '\\': case '/': vec_push(e->buf, esc); break;
-        case 'u':
-            if (!tcur_hex4(e->c.p + 1, &cp) || cp == 0) { tcur_fail(&e->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
-            tcur_put_utf8(&e->buf, cp);
-            e->c.p += 4;
-            break;
-        default:
-            e->c.p--;
-            tcur_fail(&e->c, "an escape \\n, \\t, \\r, \\b, \\f, \\\", \\\\ or \\uXXXX");
-            return OV_NONE;
-        }
-        e->c.p++;
+        if (!tcur_escape(&e->c, &e->buf, 0)) return OV_NONE;
     }
     return ot_atom(&e->t, OV_STRING, line, e->buf.data ? e->buf.data : "", e->buf.len);
 }
@@ -190,7 +171,7 @@ static uint32_t read_form(edn *e, int depth) {
     case '#': {
         char next = e->c.p[1];
         if (next == '{') { e->c.p += 2; return read_elements(e, ot_container(&e->t, OV_SET, line), '}', depth + 1); }
-        if (next == '#') { e->c.p++; return read_atom(e); }      /* ##Inf, ##NaN */
+        if (next == '#') return read_atom(e);                  /* ##Inf, ##NaN: a symbol, as written */
         if (next == '"') { e->c.p++; return read_string(e); }    /* a regex: its text */
         e->c.p++;
         size_t n = atom_len(e->c.p);                             /* a tag: the tagged value follows */

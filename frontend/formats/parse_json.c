@@ -49,34 +49,7 @@ static uint32_t read_string(jin *j) {
         j->c.p++;
         if (ch == '"') break;
         if (ch != '\\') { vec_push(j->buf, (char)ch); continue; }
-        char esc = *j->c.p;
-        unsigned cp, lo;
-        switch (esc) {
-        case 'n': vec_push(j->buf, '\n'); break;
-        case 't': vec_push(j->buf, '\t'); break;
-        case 'r': vec_push(j->buf, '\r'); break;
-        case 'b': vec_push(j->buf, '\b'); break;
-        case 'f': vec_push(j->buf, '\f'); break;
-        case '"': case '\\': case '/': vec_push(j->buf, esc); break;
-        case 'u':
-            if (!tcur_hex4(j->c.p + 1, &cp) || cp == 0) { tcur_fail(&j->c, "4 hex digits (not 0000) after \\u"); return OV_NONE; }
-            j->c.p += 4;
-            if (cp >= 0xD800 && cp < 0xDC00) {             /* a surrogate pair */
-                if (j->c.p[1] != '\\' || j->c.p[2] != 'u' || !tcur_hex4(j->c.p + 3, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
-                    tcur_fail(&j->c, "the low half of a UTF-16 surrogate pair (\\uDC00-\\uDFFF)");
-                    return OV_NONE;
-                }
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                j->c.p += 6;
-            }
-            tcur_put_utf8(&j->buf, cp);
-            break;
-        default:
-            j->c.p--;
-            tcur_fail(&j->c, "an escape \\n, \\t, \\r, \\b, \\f, \\/, \\\", \\\\ or \\uXXXX");
-            return OV_NONE;
-        }
-        j->c.p++;
+        if (!tcur_escape(&j->c, &j->buf, 1)) return OV_NONE;
     }
     return ot_atom(&j->t, OV_STRING, line, j->buf.data ? j->buf.data : "", j->buf.len);
 }

@@ -64,7 +64,7 @@ int tcur_error(tcur *c, long line, const char *fmt, ...) {
     return 0;
 }
 
-void tcur_put_utf8(vec_char *b, unsigned cp) {
+static void put_utf8(vec_char *b, unsigned cp) {
     if (cp < 0x80) vec_push(*b, (char)cp);
     else if (cp < 0x800) { vec_push(*b, (char)(0xC0 | cp >> 6)); vec_push(*b, (char)(0x80 | (cp & 0x3F))); }
     else if (cp < 0x10000) {
@@ -79,7 +79,7 @@ void tcur_put_utf8(vec_char *b, unsigned cp) {
     }
 }
 
-int tcur_hex4(const char *p, unsigned *cp) {
+static int hex4(const char *p, unsigned *cp) {
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
         char ch = p[i];
@@ -89,5 +89,35 @@ int tcur_hex4(const char *p, unsigned *cp) {
         v = v * 16 + d;
     }
     *cp = v;
+    return 1;
+}
+
+int tcur_escape(tcur *c, vec_char *b, int json) {
+    char esc = *c->p;
+    unsigned cp, lo;
+    switch (esc) {
+    case 'n': vec_push(*b, '\n'); break;
+    case 't': vec_push(*b, '\t'); break;
+    case 'r': vec_push(*b, '\r'); break;
+    case 'b': vec_push(*b, '\b'); break;
+    case 'f': vec_push(*b, '\f'); break;
+    case '"': case '\\': case '/': vec_push(*b, esc); break;
+    case 'u':
+        if (!hex4(c->p + 1, &cp) || cp == 0) return tcur_fail(c, "4 hex digits (not 0000) after \\u");
+        c->p += 4;
+        if (cp >= 0xD800 && cp < 0xDC00) {                 /* the high half of a surrogate pair */
+            if (c->p[1] == '\\' && c->p[2] == 'u' && hex4(c->p + 3, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                c->p += 6;
+            } else if (json) return tcur_fail(c, "the low half of a UTF-16 surrogate pair (\\uDC00-\\uDFFF)");
+        }
+        put_utf8(b, cp);
+        break;
+    default:
+        c->p--;
+        return tcur_fail(c, json ? "an escape \\n, \\t, \\r, \\b, \\f, \\/, \\\", \\\\ or \\uXXXX"
+                                 : "an escape \\n, \\t, \\r, \\b, \\f, \\\", \\\\ or \\uXXXX");
+    }
+    c->p++;
     return 1;
 }

@@ -37,10 +37,13 @@ int tcur_error(tcur *c, long line, const char *fmt, ...)
 #endif
     ;
 
-/* String escapes, shared by the EDN and JSON readers: append the UTF-8
- * encoding of code point cp to b; read four hex digits at p into *cp (0 if
- * one is not a hex digit). */
-void tcur_put_utf8(vec_char *b, unsigned cp);
-int  tcur_hex4(const char *p, unsigned *cp);
+/* A string escape, one routine for the EDN and JSON readers: c->p is at
+ * the character after the backslash.  \n \t \r \b \f \" \\ \/ and \uXXXX
+ * (not 0000, as UTF-8) are decoded into b and c->p moves past them; a
+ * UTF-16 surrogate pair (\uD83D\uDE00) is one code point.  A high half
+ * without its low half is an error in JSON (json = 1) and kept as it is in
+ * EDN (Clojure's reader takes it).  1, or 0 after tcur_fail naming the
+ * syntax's escapes. */
+int tcur_escape(tcur *c, vec_char *b, int json);
 
 #endif

@@ -20,7 +20,7 @@
 #define LOAD_COUNTS(X) \
     X(records,          "records read (op maps, text lines, dbcop events, Cobra records)") \
     X(invocations,      "invocations skipped (:invoke; the completion holds the transaction)") \
-    X(nemesis,          "operations of non-client processes skipped (keyword :process, e.g. :nemesis)") \
+    X(nemesis,          "operations of non-client processes skipped (keyword :process, e.g. :nemesis; JSON \"nemesis\")") \
     X(completions_ok,   ":ok completions (committed transactions)") \
     X(completions_fail, ":fail completions (aborted transactions)") \
     X(completions_info, ":info completions (indeterminate transactions)") \

@@ -100,6 +100,16 @@ echo "$checked solver runs agree with the reference ($no_check times isocheck ch
 set +e
 "$ISOCHECK" encode --gnf --cnf=tc "$ROOT/tests/data/anomalies/write_skew.txt" >/dev/null 2>&1; [ $? = 2 ] || { echo "both --gnf and --cnf accepted"; exit 1; }
 "$ISOCHECK" encode --cnf=nope "$ROOT/tests/data/anomalies/write_skew.txt" 2>"$tmp/e" >/dev/null; [ $? = 2 ] && grep -q "option --cnf: unknown value 'nope' (expected tc, rank, unary or ve)" "$tmp/e" || { echo "bad encoding name not rejected"; exit 1; }
+# a false UNSAT: refused (exit 2) for a history that passes; for one that
+# fails, decode reports what `isocheck check` reports (the anomaly named)
+printf 's UNSATISFIABLE\n' >"$tmp/unsat.model"
+printf 'w(1,1,1,1)\nw(1,2,2,2)\nr(1,1,1,3)\nr(1,2,2,4)\n' >"$tmp/pass.txt"
+"$ISOCHECK" decode --level ser "$tmp/pass.txt" "$tmp/unsat.model" >"$tmp/o" 2>"$tmp/e"; [ $? = 2 ] && [ ! -s "$tmp/o" ] &&
+  grep -q "the answer says UNSATISFIABLE, but the history satisfies serializability" "$tmp/e" || { echo "false UNSAT not refused:"; cat "$tmp/o" "$tmp/e"; exit 1; }
+h="$ROOT/tests/data/anomalies/lost_update.txt"
+"$ISOCHECK" check --level si "$h" >"$tmp/check.txt" 2>/dev/null; [ $? = 1 ] || { echo "lost_update passes SI?"; exit 1; }
+"$ISOCHECK" decode --level si "$h" "$tmp/unsat.model" >"$tmp/o" 2>"$tmp/e"; [ $? = 1 ] && cmp -s "$tmp/o" "$tmp/check.txt" ||
+  { echo "decode's FAIL is not check's:"; diff "$tmp/check.txt" "$tmp/o"; cat "$tmp/e"; exit 1; }
 printf 's SATISFIABLE\nv 1 x2 0\n' >"$tmp/bad.model"
 "$ISOCHECK" decode "$ROOT/tests/data/anomalies/write_skew.txt" "$tmp/bad.model" 2>"$tmp/e" >/dev/null; [ $? = 2 ] && grep -q "bad.model:2: expected a literal, found 'x2'" "$tmp/e" || { echo "bad model not rejected:"; cat "$tmp/e"; exit 1; }
 exit 0

@@ -20,15 +20,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/online_check.h"
-#include "frontend/online_incr.h"
-#include "frontend/online_follow.h"
-#include "frontend/online_retire.h"
+#include "monotonic.h"
+#include "frontend/online/checker.h"
+#include "frontend/online/incr.h"
+#include "frontend/online/follow.h"
+#include "frontend/online/retire.h"
 #include "frontend/formats/parse.h"
 #include "frontend/formats/write.h"
 #include "frontend/checking/check.h"
-#include "frontend/checking/verify_model.h"
-#include "frontend/history/u64map.h"
 
 /* -v counts the checks longer than this (CPU seconds): a violation whose
  * batch arrives while one runs is reported only after it (issue 17's
@@ -37,11 +36,7 @@
 
 static double start_time;
 
-static double elapsed(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9 - start_time;
-}
+static double elapsed(void) { return monotonic_seconds() - start_time; }
 
 static double cpu_seconds(void) {
     struct timespec ts;
@@ -131,7 +126,7 @@ static int follow_retiring(const char *path, const follow_options *o, const load
         return 2;
     }
     follow_input in;
-    if (!follow_open(&in, path, o->idle, 0.05, &err)) {
+    if (!follow_open(&in, path, o->idle, 0.05, getenv("TMPDIR"), &err)) {
         ic_error_print(stderr, "isocheck", &err);
         return 2;
     }
@@ -233,15 +228,13 @@ static int spill(follow_input *in, size_t upto, ic_error *err) {
 
 int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **hout,
                ic_error *lerr) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    start_time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    start_time = monotonic_seconds();
     *hout = NULL;
     if (o->retire) return follow_retiring(path, o, lopt, lrep, hout, lerr);
     ic_error err;
     ic_error_clear(&err);
     follow_input in;
-    if (!follow_open(&in, path, o->idle, 0.05, &err)) {
+    if (!follow_open(&in, path, o->idle, 0.05, getenv("TMPDIR"), &err)) {
         ic_error_print(stderr, "isocheck", &err);
         return 2;
     }
@@ -374,67 +367,4 @@ int cli_follow(const char *path, const follow_options *o, const load_options *lo
     }
     follow_close(&in);
     return rc;
-}
-
-int cli_follow_final_report(const history *h, follow_final *f, int want_si, int want_ser, report *rep, char *why,
-                            size_t whylen) {
-    int ok = f->ready, want[2] = { want_si, want_ser };
-    u64map keys, txns;
-    u64map_init(&keys);
-    u64map_init(&txns);
-    for (uint32_t k = 0; k < h->num_keys && ok; k++) {
-        if (h->key_name[k] != HISTORY_NONE) { snprintf(why, whylen, "a named key"); ok = 0; }
-        else u64map_put(&keys, (uint64_t)h->key_ext[k], k);
-    }
-    for (uint32_t t = 1; t < h->num_txns && ok; t++)
-        if (u64map_put(&txns, (uint64_t)h->txns[t].ext_id, t) != t) { snprintf(why, whylen, "a transaction id twice"); ok = 0; }
-    uint32_t *of_key = xmalloc(((size_t)h->num_keys + 1) * sizeof *of_key);
-    for (int l = 0; l < 2 && ok; l++) {
-        if (!want[l]) continue;
-        const incr_order *o = &f->order[l];
-        /* the model's writers per key of h (INIT first), by ext ids */
-        for (uint32_t k = 0; k < h->num_keys; k++) of_key[k] = UINT32_MAX;
-        for (size_t i = 0; i < o->key_ext.len && ok; i++) {
-            uint32_t k = u64map_get(&keys, (uint64_t)o->key_ext.data[i]);
-            if (k == UINT32_MAX) { snprintf(why, whylen, "a key the history lacks"); ok = 0; }
-            else of_key[k] = (uint32_t)i;
-        }
-        version_order vo;
-        memset(&vo, 0, sizeof vo);
-        vo.num_keys = h->num_keys;
-        vo.start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo.start);
-        vec_init(vo.txns);
-        for (uint32_t k = 0; k < h->num_keys && ok; k++) {
-            vo.start[k] = (uint32_t)vo.txns.len;
-            vec_push(vo.txns, 0u);
-            uint32_t i = of_key[k];
-            if (i == UINT32_MAX) continue;
-            for (uint32_t j = o->start.data[i]; j < o->start.data[i + 1] && ok; j++) {
-                uint32_t t = u64map_get(&txns, (uint64_t)o->txn_ext.data[j]);
-                if (t == UINT32_MAX) { snprintf(why, whylen, "a transaction the history lacks"); ok = 0; }
-                else vec_push(vo.txns, t);
-            }
-        }
-        vo.start[h->num_keys] = (uint32_t)vo.txns.len;
-        if (ok && vo_check(h, &vo, l == LEVEL_SI, NULL, why, whylen) != 1) {
-            if (!why[0]) snprintf(why, whylen, "a cycle");
-            ok = 0;
-        }
-        version_order_free(&vo);
-    }
-    free(of_key);
-    u64map_free(&keys);
-    u64map_free(&txns);
-    for (int l = 0; l < 2; l++) incr_order_free(&f->order[l]);
-    f->ready = 0;
-    if (!ok) return 0;
-    for (int l = 0; l < 2; l++) {                     /* the levels in the batch report's order: si, then ser */
-        if (!want[l]) continue;
-        report_level *L = &rep->levels[rep->num_levels++];
-        memset(L, 0, sizeof *L);
-        L->level = l;
-        L->verdict = 0;
-        L->stage = "incremental";
-    }
-    return 1;
 }

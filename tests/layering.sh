@@ -10,6 +10,10 @@
 # checked either.  A file directly in frontend/ is part "frontend" (the
 # library's top: api.c); a file in a frontend/ subfolder the table does
 # not know is an error, so that a new folder gets its row before its code.
+# "run-check" is frontend/run_check.h alone: the batch pipeline, which the
+# online checker calls to explain a violation and to check what its
+# incremental path cannot follow; api.c and the programs include the online
+# part, nothing below them does.
 #
 # Usage: tests/layering.sh [ROOT]   (exit 0 clean, 1 violations, 2 misuse)
 ROOT=${1:-${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}}
@@ -27,9 +31,11 @@ history: include io
 formats: include io history
 checking: include io theory history
 reports: include io theory history formats checking
-frontend: include io theory history formats checking reports
+run-check: include io theory history formats checking reports
+online: include io theory history formats checking reports run-check
+frontend: include io theory history formats checking reports run-check online
 workload: include io history
-programs: include io solver solver-interface theory history formats checking reports frontend workload
+programs: include io solver solver-interface theory history formats checking reports run-check online frontend workload
 compat: include
 '
 
@@ -53,6 +59,7 @@ done | awk -F '\t' -v rules="$rules" -v allowed="$allowed" '
   # the part of a path rooted at the repository
   function part(path) {
     if (path == "solver/theory.h") return "solver-interface"
+    if (path == "frontend/run_check.h") return "run-check"
     if (path ~ /^include\//) return "include"
     if (path ~ /^frontend\/[^\/]+$/) return "frontend"
     if (path ~ /^frontend\/[^\/]+\//) { split(path, a, "/"); return a[2] }

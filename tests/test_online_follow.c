@@ -1,5 +1,5 @@
 /* test_online_follow.c — where `check --follow` keeps the bytes it has
- * parsed (frontend/online_follow.h: follow_spill, follow_all).
+ * parsed (frontend/online/follow.h: follow_spill, follow_all).
  *
  * Asserted:
  *   - a pipe's bytes spilled in several slices go to a temporary file in
@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "vec.h"
-#include "frontend/online_follow.h"
+#include "frontend/online/follow.h"
 #include "frontend/formats/parse.h"
 
 /* Some text of n bytes, every byte position telling apart. */
@@ -100,7 +100,7 @@ static int follow_pipe_of(follow_input *f, size_t n, char **bytes, ic_error *err
     *bytes = make_bytes(n);
     int rd = pipe_of(*bytes, n, path, sizeof path);
     ic_error_clear(err);
-    assert_true(follow_open(f, path, 0, 0.01, err));
+    assert_true(follow_open(f, path, 0, 0.01, getenv("TMPDIR"), err));
     return rd;
 }
 
@@ -199,7 +199,7 @@ static void test_pipe_write_fails(void **state) {
 static void follow_file(follow_input *f, const char *path, size_t n) {
     ic_error err;
     ic_error_clear(&err);
-    assert_true(follow_open(f, path, 0, 0.01, &err));
+    assert_true(follow_open(f, path, 0, 0.01, getenv("TMPDIR"), &err));
     assert_true(f->regular);
     read_spilling(f, n, 1);
     assert_int_equal(f->spill_fd, f->fd);            /* the file itself, nothing written anywhere */
@@ -303,7 +303,7 @@ static void test_load_from_temp_file(void **state) {
     ic_error err;
     ic_error_clear(&err);
     follow_input f;
-    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    assert_true(follow_open(&f, path, 0, 0.01, getenv("TMPDIR"), &err));
     read_spilling(&f, n, 1);
     assert_true(f.spill_fd >= 0 && f.spill_fd != f.fd);
     assert_loads(&f, b, n);

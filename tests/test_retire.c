@@ -1,4 +1,4 @@
-/* test_retire.c — retiring transactions (frontend/online_retire.h) against
+/* test_retire.c — retiring transactions (frontend/online/retire.h) against
  * batch checks of the whole history.
  *
  * Histories: executions of the workload simulator with fence transactions
@@ -25,7 +25,7 @@
 #include "vec.h"
 #include "workload/workload.h"
 #include "frontend/formats/parse.h"
-#include "frontend/online_retire.h"
+#include "frontend/online/retire.h"
 #include "frontend/run_check.h"
 
 /* ---- a simulator run as text ------------------------------------------ */

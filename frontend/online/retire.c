@@ -1,7 +1,7 @@
-/* online_retire.c — the retirable set of a live history and the stream
- * that keeps only the live part (contract in online_retire.h; why
+/* frontend/online/retire.c — the retirable set of a live history and the stream
+ * that keeps only the live part (contract in frontend/online/retire.h; why
  * retiring keeps every verdict: doc/checker.md, "Retiring transactions"). */
-#include "frontend/online_retire.h"
+#include "frontend/online/retire.h"
 
 #include <stdlib.h>
 #include <string.h>

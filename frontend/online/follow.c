@@ -1,6 +1,6 @@
-/* online_follow.c — the bytes of a growing input and its completed
- * transactions (contract in online_follow.h). */
-#include "frontend/online_follow.h"
+/* frontend/online/follow.c — the bytes of a growing input and its completed
+ * transactions (contract in frontend/online/follow.h). */
+#include "frontend/online/follow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,27 +11,26 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/online_check.h"
+#include "monotonic.h"
+#include "frontend/online/checker.h"
 #include "frontend/formats/parse.h"
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-int follow_open(follow_input *f, const char *path, double idle, double poll, ic_error *err) {
+int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err) {
     memset(f, 0, sizeof *f);
     f->spill_fd = -1;
     f->name = xmalloc(strlen(path) + 1);
     strcpy(f->name, path);
+    if (!tmp_dir || !*tmp_dir) tmp_dir = "/tmp";
+    f->tmp_dir = xmalloc(strlen(tmp_dir) + 1);
+    strcpy(f->tmp_dir, tmp_dir);
     f->idle = idle;
     f->poll = poll > 0 ? poll : 0.05;
     if (!strcmp(path, "-")) f->fd = 0;
     else if ((f->fd = open(path, O_RDONLY)) < 0) {
         ic_error_at(err, path, 0, "cannot open: %s", strerror(errno));
         free(f->name);
-        f->name = NULL;
+        free(f->tmp_dir);
+        f->name = f->tmp_dir = NULL;
         return 0;
     }
     struct stat st;
@@ -53,7 +52,8 @@ void follow_close(follow_input *f) {
     if (f->spill_fd >= 0 && f->spill_fd != f->fd) close(f->spill_fd);
     f->spill_fd = -1;
     free(f->name);
-    f->name = NULL;
+    free(f->tmp_dir);
+    f->name = f->tmp_dir = NULL;
     vec_free(f->data);
 }
 
@@ -114,11 +114,10 @@ static int read_all_at(int fd, char *p, size_t n, uint64_t off) {
     return 1;
 }
 
-/* A temporary file in $TMPDIR (else /tmp), unlinked at once: nothing is
- * left behind, even by a crash.  -1 with f->note set if it cannot be made. */
+/* A temporary file in f->tmp_dir, unlinked at once: nothing is left
+ * behind, even by a crash.  -1 with f->note set if it cannot be made. */
 static int make_spill_file(follow_input *f) {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
+    const char *dir = f->tmp_dir;
     size_t n = strlen(dir) + 32;
     char *path = xmalloc(n);
     snprintf(path, n, "%s/isocheck-follow.XXXXXX", dir);
@@ -269,14 +268,14 @@ static void drain(follow_input *f) {
 
 int follow_read(follow_input *f, ic_error *err) {
     if (f->eof) return 0;
-    double quiet_since = now();
+    double quiet_since = monotonic_seconds();
     for (;;) {
         vec_reserve(f->data, f->data.len + 65536);
         ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
         if (got > 0) { f->data.len += (size_t)got; drain(f); return 1; }
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) { ic_error_at(err, f->name, 0, "read error: %s", strerror(errno)); return -1; }
-        if (!f->regular || now() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
+        if (!f->regular || monotonic_seconds() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
         struct timespec ts = { (time_t)f->poll, (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
         nanosleep(&ts, NULL);
     }
@@ -331,7 +330,7 @@ static int detect(follow_parse *p, const char *data, size_t n, const char *name,
     return 1;
 }
 
-/* The text reader's question (online_text.h), put to the checker the
+/* The text reader's question (frontend/online/text_stream.h), put to the checker the
  * completed transactions go to: its incremental state stores each one,
  * writes indexed, unless it was never started, left that path (from
  * scratch: it is gone), has a violation to explain, or reported one (then

@@ -1,5 +1,5 @@
-/* online_incr.c — incremental check of the settled part of a growing
- * register history (contract in online_incr.h; why a FAIL is final:
+/* frontend/online/incr.c — incremental check of the settled part of a growing
+ * register history (contract in frontend/online/incr.h; why a FAIL is final:
  * doc/checker.md, "Online checking").
  *
  * The encoding is the plain polygraph, kept in one gsat graph per level
@@ -12,7 +12,7 @@
  * Decisions.  e is certainly before d when e is INIT, or e precedes d in
  * their session, or e reaches d over SO and WR edges: then the side
  * "d before e" closes a cycle (d -WW-> e after e ~> d).  Reachability is
- * summarized per node (online_reach.h) as the highest sequence number,
+ * summarized per node (frontend/online/reach_summary.h) as the highest sequence number,
  * on each tracked session chain, of an ancestor (computed once, when the
  * node arrives, from its in-neighbours then present: an underestimate,
  * which only leaves more pairs to the solver).  SO and WR edges only
@@ -38,17 +38,17 @@
  * e < d through P: sessions whose writers all arrived before P are skipped.
  *
  * The frontier (refresh_front): a writer that every session taking part
- * reaches is retired, and decided before every later writer of those
- * sessions; a key's top writers are the retired ones no other retired one
+ * reaches is sealed, and decided before every later writer of those
+ * sessions; a key's top writers are the sealed ones no other sealed one
  * is decided after.  A new writer of a session taking part skips the
- * retired writers; INV holds for them through a top writer, whose own INV
+ * sealed writers; INV holds for them through a top writer, whose own INV
  * is established as for any writer (doc/checker.md, "What is incremental").
  *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
  * becomes observed) get an order label between their neighbours and no
  * sequence number, so nothing is decided from their ancestors. */
-#include "frontend/online_incr.h"
+#include "frontend/online/incr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +58,8 @@
 #include "vec.h"
 #include "frontend/checking/depgraph.h"
 #include "frontend/history/u64map.h"
-#include "frontend/online_model.h"
-#include "frontend/online_reach.h"
+#include "frontend/online/kept_model.h"
+#include "frontend/online/reach_summary.h"
 
 #define NONE UINT32_MAX
 #define ORD_GAP ((uint64_t)1 << 24)     /* room for late transactions between two neighbours */
@@ -112,7 +112,7 @@ typedef struct isess {
     int64_t ext;
     uint32_t hsess;          /* its index in the current history, NONE if absent */
     uint32_t chain, seq;     /* tracked chain (NONE) and the last sequence number given */
-    int front_in;            /* it takes part in the frontier (refresh_front): its writers may skip the retired ones */
+    int front_in;            /* it takes part in the frontier (refresh_front): its writers may skip the sealed ones */
     vec_u32 members;         /* graph nodes of the session, in session order */
     vec_u32 order;           /* its transactions (stable ids), in session order */
 } isess;
@@ -142,24 +142,24 @@ typedef struct plink { uint32_t other, next; } plink;   /* a pair (ipair), the n
  * last one (no look into the list when the whole session is decided before
  * a new writer); the list itself (ks_list) is last alone when n is 1, else
  * n entries at `at` in the shared arena wsa (room for the next power of two;
- * last repeats the final one); nret: the first nret are retired (see the
+ * last repeats the final one); nseal: the first nseal are sealed (see the
  * key's frontier).  The latest arrival among them is not kept
  * (ks_latest).  24 bytes an entry and no allocation of its own: at 1M
  * transactions 3.0M entries hold 4.0M writers, where a vector each (its
  * header, a malloc chunk) and the sessions' ids in a second array per key
  * took 162 MB for 32 MB of writers. */
 typedef struct iws { uint32_t w, seq; } iws;   /* a writer and its node's sequence number */
-typedef struct ikey_sess { uint32_t sess, n, nret, at; iws last; } ikey_sess;
+typedef struct ikey_sess { uint32_t sess, n, nseal, at; iws last; } ikey_sess;
 /* last_g: the node of the latest writer to arrive (0: INIT alone); pivot_g,
  * pivot_w: the latest writer (node, record) that every writer arrived
  * before it was decided before (NONE: none yet).
- * by_sess[0, nret_sess) are wholly retired (nret = n), the others are not.
- * nretw: retired writers; top: the retired writers no other retired writer
- * is decided after (every retired writer is one of them or decided before
+ * by_sess[0, nseal_sess) are wholly sealed (nseal = n), the others are not.
+ * nsealw: sealed writers; top: the sealed writers no other sealed writer
+ * is decided after (every sealed writer is one of them or decided before
  * one) */
 typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
-    uint32_t init_w, last_g, pivot_g, pivot_w, nret_sess, nretw;
+    uint32_t init_w, last_g, pivot_g, pivot_w, nseal_sess, nsealw;
     vec_u32 top;
     VEC(ikey_sess) by_sess;      /* grown by a quarter (its spare room is resident: at 1M 17% of 86 MB by half) */
 } ikey;
@@ -198,7 +198,7 @@ struct incr_check {
     VEC(isess) sess;
     u64map sess_by_ext;
     VEC(inode) nodes;        /* graph nodes; 0 is INIT */
-    online_reach *reach;     /* the reachability summaries (online_reach.h) */
+    online_reach *reach;     /* the reachability summaries (frontend/online/reach_summary.h) */
     vec_u32 srcs;            /* add_txn's scratch: the nodes a new node reads from */
     VEC(iwriter) writers;
     VEC(rlink) rpool;        /* the writers' reader chains */
@@ -221,9 +221,9 @@ struct incr_check {
     int rescan;              /* compare every known transaction with h at each update */
     uint32_t settled;
     vec_u32 succ;            /* new_reader's scratch: the first decided successors */
-    vec_u32 front;           /* per chain: a writer with a sequence number up to it is retired (file comment) */
+    vec_u32 front;           /* per chain: a writer with a sequence number up to it is sealed (file comment) */
     vec_u32 front_tmp;
-    vec_u32 used;            /* per chain: the highest sequence number retired */
+    vec_u32 used;            /* per chain: the highest sequence number sealed */
     uint32_t since_front;    /* nodes added since the last refresh of front */
     vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];
@@ -469,14 +469,14 @@ static void ks_insert(incr_check *ic, ikey_sess *ks, uint32_t at, iws nw) {
 
 /* front[c]: the least, over the sessions that take part ("in"), of their
  * last node's ancestor summary on chain c, taken at each refresh.  A writer
- * whose sequence number is at most front on its chain is *retired* (by
+ * whose sequence number is at most front on its chain is *sealed* (by
  * new_writer, when it looks at its session); used[c] is the highest
- * sequence number retired on chain c.  A session joins at a refresh once
+ * sequence number sealed on chain c.  A session joins at a refresh once
  * its last node's summary is at least used everywhere, so every in
- * session's last node always is (retiring needs front, hence every in
+ * session's last node always is (sealing needs front, hence every in
  * session's last node at the last refresh, at least the number), and so is
  * every later node of an in session (no late transaction: it is its
- * session's last, its summary at least its predecessor's): a retired writer
+ * session's last, its summary at least its predecessor's): a sealed writer
  * is decided before every writer of an in session that arrives from now
  * on. */
 static void refresh_front(incr_check *ic) {
@@ -503,23 +503,23 @@ static void refresh_front(incr_check *ic) {
     for (uint32_t c = 0; c < W; c++) {
         if (!any) lo[c] = 0;
         if (lo[c] < ic->used.data[c]) {          /* cannot happen: every in session's last node is at least used */
-            fall_back(ic, "internal error: the frontier fell behind a retired writer", NULL);
+            fall_back(ic, "internal error: the frontier fell behind a sealed writer", NULL);
             return;
         }
         ic->front.data[c] = lo[c];
     }
 }
 
-/* Retire key K's session entry si (every writer on it is within the
+/* Seal key K's session entry si (every writer on it is within the
  * frontier): count its writers, keep top (drop the writers it is decided
  * after, add its last writer unless it is decided before one kept), and
- * move the entry to the retired part of by_sess. */
-static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
+ * move the entry to the sealed part of by_sess. */
+static void seal_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     ikey_sess *ks = &K->by_sess.data[si];
     if (ks->last.seq > ic->used.data[chain]) ic->used.data[chain] = ks->last.seq;
-    ic->st.retired += ks->n - ks->nret;
-    K->nretw += ks->n - ks->nret;
-    ks->nret = ks->n;
+    ic->st.sealed += ks->n - ks->nseal;
+    K->nsealw += ks->n - ks->nseal;
+    ks->nseal = ks->n;
     const uint32_t x = ks->last.w, xg = ic->writers.data[x].g;
     size_t kept = 0;
     int below = 0;
@@ -531,7 +531,7 @@ static void retire_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     }
     K->top.len = kept;
     if (!below) vec_push(K->top, x);
-    size_t to = K->nret_sess++;
+    size_t to = K->nseal_sess++;
     if (to != si) {
         ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[si]; K->by_sess.data[si] = t;
     }
@@ -556,9 +556,9 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
         memset(&n, 0, sizeof n);
         n.sess = sess;
         K->by_sess.data[K->by_sess.len++] = n;
-    } else if (mi < K->nret_sess) {
-        /* a wholly retired session gets a writer: back to the other part */
-        size_t to = --K->nret_sess;
+    } else if (mi < K->nseal_sess) {
+        /* a wholly sealed session gets a writer: back to the other part */
+        size_t to = --K->nseal_sess;
         ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[mi]; K->by_sess.data[mi] = t;
         mi = to;
     }
@@ -567,16 +567,16 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     uint64_t ord = ic->nodes.data[g].ord;
     /* with no late transaction d is its session's last node: no search */
     while (ic->late && at > 0 && ic->nodes.data[ic->writers.data[ks_list(ic, mine)[at - 1].w].g].ord > ord) at--;
-    if (at < mine->nret) mine->nret = at;               /* a late one (the frontier is not used any more) */
+    if (at < mine->nseal) mine->nseal = at;               /* a late one (the frontier is not used any more) */
     uint32_t p = at > 0 ? ks_list(ic, mine)[at - 1].w : NONE;
     iws nw = { d, ic->nodes.data[g].seq };
     ks_insert(ic, mine, at, nw);
     uint32_t pg = p == NONE ? NONE : ic->writers.data[p].g;
 
     /* The frontier (file comment): when d's session is in and no
-     * transaction came late, every retired writer is decided before d, and
+     * transaction came late, every sealed writer is decided before d, and
      * INV holds for each through a writer of top (INV for e < m, then
-     * m ~> d); the retired sessions are not looked at, nor the retired
+     * m ~> d); the sealed sessions are not looked at, nor the sealed
      * prefix of the others, and top's writers are candidates below. */
     const int fast = !ic->late && ic->sess.data[sess].front_in;
     /* The key's pivot: every writer that arrived before it is decided before
@@ -590,17 +590,17 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     const int pivot_ok = K->pivot_g != NONE && decided(ic, K->pivot_g, g);
     int all_before = 1;                          /* every earlier writer is decided before d: d becomes the pivot */
     size_t nsess = K->by_sess.len;
-    int other_before = fast && K->nretw > 0;     /* a writer other than INIT is decided before d */
-    for (size_t si = fast ? K->nret_sess : 0; si <= nsess; si++) {
+    int other_before = fast && K->nsealw > 0;     /* a writer other than INIT is decided before d */
+    for (size_t si = fast ? K->nseal_sess : 0; si <= nsess; si++) {
         const uint32_t ssid = si < nsess ? K->by_sess.data[si].sess : NONE;
-        const size_t jr = fast && si < nsess ? K->by_sess.data[si].nret : 0;   /* the writers before jr are retired */
+        const size_t jr = fast && si < nsess ? K->by_sess.data[si].nseal : 0;   /* the writers before jr are sealed */
         if (fast && si < nsess && ssid != sess) {
-            /* every writer of the session within the frontier: retired (d is
+            /* every writer of the session within the frontier: sealed (d is
              * not: its sequence number is past every refresh) */
             uint32_t fc = ic->sess.data[ssid].chain;
             const uint32_t ls = K->by_sess.data[si].last.seq;
             if (fc < ic->front.len && ls && ls <= ic->front.data[fc]) {
-                retire_session(ic, K, si, fc);   /* swaps in an entry already looked at */
+                seal_session(ic, K, si, fc);   /* swaps in an entry already looked at */
                 other_before = 1;
                 continue;
             }
@@ -706,13 +706,13 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
             }
         }
     }
-    if (fast && K->nretw) {
-        /* the retired writers: decided before d, not looked at; of top, the
+    if (fast && K->nsealw) {
+        /* the sealed writers: decided before d, not looked at; of top, the
          * candidates are those whose INV is not known to hold through p or
          * through their session's next writer (decided before d) */
-        ic->st.pairs_decided += K->nretw;
-        ic->st.pairs_skipped += K->nretw;
-        ic->st.pairs_retired += K->nretw;
+        ic->st.pairs_decided += K->nsealw;
+        ic->st.pairs_skipped += K->nsealw;
+        ic->st.pairs_sealed += K->nsealw;
         for (size_t i = 0; i < K->top.len; i++) {
             uint32_t m = K->top.data[i], mg = ic->writers.data[m].g;
             if (pg != NONE && decided(ic, mg, pg)) continue;
@@ -721,8 +721,8 @@ static void new_writer(incr_check *ic, uint32_t key, uint32_t g) {
             while (ki < K->by_sess.len && K->by_sess.data[ki].sess != ms) ki++;
             const ikey_sess *ks = &K->by_sess.data[ki];    /* m's session: it holds m */
             const iws *kl = ks_list(ic, ks);
-            if (ks->nret > 0 && ks->nret < ks->n && kl[ks->nret - 1].w == m &&
-                decided(ic, ic->writers.data[kl[ks->nret].w].g, g)) continue;
+            if (ks->nseal > 0 && ks->nseal < ks->n && kl[ks->nseal - 1].w == m &&
+                decided(ic, ic->writers.data[kl[ks->nseal].w].g, g)) continue;
             vec_push(ic->succ, m);
         }
     }

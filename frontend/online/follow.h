@@ -1,4 +1,4 @@
-/* online_follow.h — reading a history that is still being written
+/* frontend/online/follow.h — reading a history that is still being written
  * (`isocheck check --follow`): the bytes of a growing file or a pipe, and
  * the completed transactions of what arrived so far.
  *
@@ -13,7 +13,8 @@
  *     memory (parsed text that only the final check needs again).  A
  *     regular file is read again when they are needed (a checksum of them
  *     must match, else the file changed under us: an error); a pipe's go
- *     to a temporary file in $TMPDIR (else /tmp), unlinked as soon as it
+ *     to a temporary file in the directory follow_open() was given (the
+ *     program passes $TMPDIR; NULL: /tmp), unlinked as soon as it
  *     is made, every write checked.  If it cannot be made or written, the
  *     bytes stay in memory (f->note says why) — the answers are the same.
  *     follow_all() brings every byte back into f->data (base 0) and keeps
@@ -46,7 +47,7 @@
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
 #include "frontend/formats/parse.h"
-#include "frontend/online_text.h"
+#include "frontend/online/text_stream.h"
 
 typedef struct follow_sum { uint64_t h, word, len; unsigned fill; } follow_sum;
 
@@ -54,6 +55,7 @@ typedef struct follow_input {
     int fd;
     int regular;                 /* a regular file: poll; else block */
     char *name;
+    char *tmp_dir;               /* where a pipe's spilled bytes go */
     double idle, poll;           /* seconds */
     vec_char data;               /* the bytes read from base on */
     size_t base;                 /* bytes before data.data[0]: spilled */
@@ -66,8 +68,10 @@ typedef struct follow_input {
     int eof;
 } follow_input;
 
-/* Open path ("-": standard input).  0 with err set if it cannot be read. */
-int follow_open(follow_input *f, const char *path, double idle, double poll, ic_error *err);
+/* Open path ("-": standard input); a pipe's bytes may spill to a
+ * temporary file in tmp_dir (NULL or "": /tmp).  0 with err set if path
+ * cannot be read. */
+int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err);
 void follow_close(follow_input *f);
 /* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
  * read error (err set). */
@@ -110,7 +114,7 @@ void follow_parse_init(follow_parse *p, history_format fmt);
 /* The checker every transaction follow_delta hands out goes to
  * (online_check_delta, at once): the text reader asks its incremental
  * state whether a value was written before instead of keeping every write
- * (online_text.h); while that state cannot say (none, left for checks from
+ * (frontend/online/text_stream.h); while that state cannot say (none, left for checks from
  * scratch, or a violation reported), a new write hands the input over to
  * the batch parser.  Without a checker, the reader hands it over at the
  * first write after a transaction completed. */
@@ -125,7 +129,7 @@ void follow_parse_free(follow_parse *p);
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err);
 
-/* Text input, parsed in increments (online_text.h): only the lines that
+/* Text input, parsed in increments (frontend/online/text_stream.h): only the lines that
  * arrived since the last call; data holds the bytes [base, base + n) of
  * the input (base <= what was parsed: follow_spill).  1: p->ts.done holds the transactions that
  * completed with them (p->read, p->completed updated); 0: not for this

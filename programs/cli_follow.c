@@ -226,6 +226,102 @@ static int spill(follow_input *in, size_t upto, ic_error *err) {
     return r;
 }
 
+/* The state of one followed input (cli_follow). */
+typedef struct follow_run {
+    const follow_options *o;
+    const char *path;
+    follow_input in;
+    follow_parse fp;
+    online_checker oc;
+    detection det;
+    size_t checked_bytes;
+    double t_parse, t_check, t_check_max;
+    unsigned long slow_checks;   /* over FOLLOW_SLOW_CHECK: a violation arriving then waits */
+} follow_run;
+
+/* The bytes that arrived: parse what completed and check it.  -1 an input
+ * error (err set), ARRIVAL_NONE nothing completed (or the text stopped
+ * being followed: r->fp.stopped), else an online_outcome. */
+#define ARRIVAL_NONE (-2)
+static int follow_arrival(follow_run *r, ic_error *err) {
+    follow_input *in = &r->in;
+    follow_parse *fp = &r->fp;
+    history *h;
+    double t0 = cpu_seconds();
+    /* text: only the new lines; else (or once the batch parser must word an input error) all of them */
+    int st = follow_delta(fp, in->data.data, in->base, in->data.len, r->path, err), out;
+    double t1 = cpu_seconds();
+    if (st > 0) {
+        r->t_parse += t1 - t0;
+        if (!fp->ts.done.len) return ARRIVAL_NONE;
+        r->det.read = fp->read;
+        r->det.completed = fp->completed;
+        out = online_check_delta(&r->oc, fp->ts.key_ext.data, (uint32_t)fp->ts.key_ext.len, fp->ts.done.data,
+                                 fp->ts.done.len, fp->completed);
+        if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
+            if (!follow_all(in, err)) return -1;
+            st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
+            if (st < 0) return -1;
+            out = st > 0 && h ? online_check(&r->oc, h) : ONLINE_NO_VIOLATION;
+            history_free(h);
+        }
+    } else {
+        if (st == 0) {
+            if (!follow_all(in, err)) return -1;
+            st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
+        }
+        t1 = cpu_seconds();
+        r->t_parse += t1 - t0;
+        if (st < 0) return -1;
+        if (st == 0 || !h) return ARRIVAL_NONE;
+        r->det.read = fp->read;
+        r->det.completed = fp->completed;
+        out = online_check(&r->oc, h);
+        history_free(h);
+    }
+    t1 = cpu_seconds() - t1;
+    r->t_check += t1;
+    if (t1 > r->t_check_max) r->t_check_max = t1;
+    if (t1 > FOLLOW_SLOW_CHECK) r->slow_checks++;
+    return out;
+}
+
+/* -v: how the checks were made. */
+static void print_how(const follow_run *r) {
+    const online_checker *oc = &r->oc;
+    fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
+            oc->checks, oc->incr_checks, oc->scratch_checks, oc->fallback_why[0] ? " (" : "", oc->fallback_why,
+            oc->fallback_why[0] ? ")" : "");
+    if (oc->incr) {
+        const incr_stats *is = incr_get_stats(oc->incr);
+        fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
+                PRIu64 " decided by reachability (%" PRIu64 " of them skipped behind a key's pivot), %" PRIu64
+                " variables (%" PRIu64 " fixed by new readers), %" PRIu64
+                " edges (%" PRIu64 " RW edges of readers covered by another, %" PRIu64 " WR/RW edges implied by a path), %" PRIu64 " checks answered by the kept model, %"
+                PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_skipped, is->pairs_var,
+                is->pairs_pruned,
+                is->edges, is->rw_covered, is->implied, is->kept_model, is->solves);
+    }
+    fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
+            r->t_parse, r->t_check, r->t_check_max, r->slow_checks, FOLLOW_SLOW_CHECK * 1000);
+    fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", follow_total(&r->in), r->in.base,
+            r->in.spill_fd < 0 ? "none" : r->in.spill_fd == r->in.fd ? "read again from the file" : "in a temporary file");
+}
+
+/* The end of a text input the incremental path has followed: the last
+ * transaction of each session completes; if everything is settled and
+ * passes, the models' version orders go to the final report, which
+ * re-checks them (online/final.h) instead of a second pipeline. */
+static void follow_finish(follow_run *r) {
+    double t0 = cpu_seconds();
+    r->oc.on_detect = NULL;
+    text_stream *ts = &r->fp.ts;
+    if (text_stream_finish(ts))
+        r->o->final->ready = online_finish_delta(&r->oc, ts->key_ext.data, (uint32_t)ts->key_ext.len, ts->done.data,
+                                                 ts->done.len, text_stream_read(ts), r->o->final->order);
+    r->t_check += cpu_seconds() - t0;
+}
+
 int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **hout,
                ic_error *lerr) {
     start_time = monotonic_seconds();
@@ -233,138 +329,81 @@ int cli_follow(const char *path, const follow_options *o, const load_options *lo
     if (o->retire) return follow_retiring(path, o, lopt, lrep, hout, lerr);
     ic_error err;
     ic_error_clear(&err);
-    follow_input in;
-    if (!follow_open(&in, path, o->idle, 0.05, getenv("TMPDIR"), &err)) {
+    follow_run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.path = path;
+    if (!follow_open(&r.in, path, o->idle, 0.05, getenv("TMPDIR"), &err)) {
         ic_error_print(stderr, "isocheck", &err);
         return 2;
     }
-    follow_parse fp;
-    follow_parse_init(&fp, o->fmt);
-    online_checker oc;
-    online_init(&oc, o->want_si, o->want_ser, o->max_anomalies);
-    oc.source = path;
-    follow_parse_checker(&fp, &oc);               /* the text reader asks it about the writes handed out */
-    detection det = { o, 0, 0, 0 };
-    oc.on_detect = on_detect;
-    oc.detect_ctx = &det;
+    follow_parse_init(&r.fp, o->fmt);
+    online_init(&r.oc, o->want_si, o->want_ser, o->max_anomalies);
+    r.oc.source = path;
+    follow_parse_checker(&r.fp, &r.oc);           /* the text reader asks it about the writes handed out */
+    r.det.o = o;
+    r.oc.on_detect = on_detect;
+    r.oc.detect_ctx = &r.det;
     int rc = -1, got;
-    size_t checked_bytes = 0;
-    double t_parse = 0, t_check = 0, t_check_max = 0;
-    unsigned long slow_checks = 0;                    /* over FOLLOW_SLOW_CHECK: a violation arriving then waits */
-    while ((got = follow_read(&in, &err)) > 0) {
-        if (oc.failed) continue;                          /* final: only the end matters now */
+    while ((got = follow_read(&r.in, &err)) > 0) {
+        if (r.oc.failed || r.fp.stopped[0]) continue;   /* final: only the end matters now */
         double arrived = elapsed();
         /* only lines that ended since the last check can complete something */
-        if (!memchr(in.data.data + (checked_bytes - in.base), '\n', follow_total(&in) - checked_bytes)) continue;
-        checked_bytes = follow_total(&in);
-        history *h;
-        double t0 = cpu_seconds();
-        /* text: only the new lines; else (or once the batch parser must word an input error) all of them */
-        int st = follow_delta(&fp, in.data.data, in.base, in.data.len, path, &err), out;
-        double t1 = cpu_seconds();
-        if (st > 0) {
-            t_parse += t1 - t0;
-            if (!fp.ts.done.len) continue;
-            det.read = fp.read;
-            det.completed = fp.completed;
-            out = online_check_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
-                                     fp.ts.done.len, fp.completed);
-            if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
-                if (!follow_all(&in, &err)) { rc = 2; break; }
-                st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
-                if (st < 0) { rc = 2; break; }
-                out = st > 0 && h ? online_check(&oc, h) : ONLINE_NO_VIOLATION;
-                history_free(h);
-            }
-        } else {
-            if (st == 0) {
-                if (!follow_all(&in, &err)) { rc = 2; break; }
-                st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
-            }
-            t1 = cpu_seconds();
-            t_parse += t1 - t0;
-            if (st < 0) { rc = 2; break; }
-            if (st == 0 || !h) continue;
-            det.read = fp.read;
-            det.completed = fp.completed;
-            out = online_check(&oc, h);
-            history_free(h);
+        if (!memchr(r.in.data.data + (r.checked_bytes - r.in.base), '\n', follow_total(&r.in) - r.checked_bytes)) continue;
+        r.checked_bytes = follow_total(&r.in);
+        int out = follow_arrival(&r, &err);
+        if (out == -1) { rc = 2; break; }
+        if (r.fp.stopped[0]) {
+            if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
+            fprintf(stderr, "isocheck: note: %s: not checked while it is written; the final check reads every byte\n",
+                    r.fp.stopped);
+            continue;
         }
-        t1 = cpu_seconds() - t1;
-        t_check += t1;
-        if (t1 > t_check_max) t_check_max = t1;
-        if (t1 > FOLLOW_SLOW_CHECK) slow_checks++;
+        if (out == ARRIVAL_NONE) continue;
         if (out == ONLINE_VIOLATION) {
             if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-            print_violation(o, &oc, &det);
-            if (o->verbose) fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs (%s)\n", det.at,
-                                    elapsed(), oc.witness_txns ? "a witness of the last transactions to settle"
-                                                               : "the batch check of the settled part");
-        } else if (det.at > 0 && !oc.failed) {           /* proven incrementally, not confirmed: an internal error */
-            if (!o->json) printf("  not confirmed: %s\n", oc.unknown_msg);
-            det.at = 0;
+            print_violation(o, &r.oc, &r.det);
+            if (o->verbose) fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs (%s)\n", r.det.at,
+                                    elapsed(), r.oc.witness_txns ? "a witness of the last transactions to settle"
+                                                                 : "the batch check of the settled part");
+        } else if (r.det.at > 0 && !r.oc.failed) {       /* proven incrementally, not confirmed: an internal error */
+            if (!o->json) printf("  not confirmed: %s\n", r.oc.unknown_msg);
+            r.det.at = 0;
         }
-        progress(&fp, &oc, elapsed() - arrived);
+        progress(&r.fp, &r.oc, elapsed() - arrived);
         /* the parsed bytes only matter to the final check: out of memory */
-        if (fp.delta == 1 && !oc.failed && spill(&in, fp.ts.consumed, &err) < 0) { rc = 2; break; }
+        if (r.fp.delta == 1 && !r.oc.failed && spill(&r.in, r.fp.ts.consumed, &err) < 0) { rc = 2; break; }
     }
     if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
-    if (got == 0 && o->final && fp.delta == 1 && !oc.failed && fp.ts.consumed == follow_total(&in)) {
-        /* the end of a text input the incremental path has followed: the
-         * last transaction of each session completes; if everything is
-         * settled and passes, the models' version orders go to the final
-         * report, which re-checks them instead of a second pipeline */
-        double t0 = cpu_seconds();
-        oc.on_detect = NULL;
-        if (text_stream_finish(&fp.ts))
-            o->final->ready = online_finish_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
-                                                  fp.ts.done.len, text_stream_read(&fp.ts), o->final->order);
-        t_check += cpu_seconds() - t0;
-    }
-    if (o->verbose) {
-        fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
-                oc.checks, oc.incr_checks, oc.scratch_checks, oc.fallback_why[0] ? " (" : "", oc.fallback_why,
-                oc.fallback_why[0] ? ")" : "");
-        if (oc.incr) {
-            const incr_stats *is = incr_get_stats(oc.incr);
-            fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
-                    PRIu64 " decided by reachability (%" PRIu64 " of them skipped behind a key's pivot), %" PRIu64
-                    " variables (%" PRIu64 " fixed by new readers), %" PRIu64
-                    " edges (%" PRIu64 " RW edges of readers covered by another, %" PRIu64 " WR/RW edges implied by a path), %" PRIu64 " checks answered by the kept model, %"
-                    PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_skipped, is->pairs_var,
-                    is->pairs_pruned,
-                    is->edges, is->rw_covered, is->implied, is->kept_model, is->solves);
-        }
-        fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
-                t_parse, t_check, t_check_max, slow_checks, FOLLOW_SLOW_CHECK * 1000);
-        fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", follow_total(&in), in.base,
-                in.spill_fd < 0 ? "none" : in.spill_fd == in.fd ? "read again from the file" : "in a temporary file");
-    }
+    if (got == 0 && rc < 0 && o->final && r.fp.delta == 1 && !r.fp.stopped[0] && !r.oc.failed &&
+        r.fp.ts.consumed == follow_total(&r.in))
+        follow_finish(&r);
+    if (o->verbose) print_how(&r);
     if (got < 0) rc = 2;
     /* the checker's state goes, and its memory back to the system, before
      * the final load: the final phase holds only what a batch check would */
-    history_format detected = fp.fmt;
-    online_free(&oc);
-    follow_parse_free(&fp);
+    history_format detected = r.fp.fmt;
+    online_free(&r.oc);
+    follow_parse_free(&r.fp);
     give_back_memory();
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     else {
         if (detected == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
             /* (nothing was spilled: only parsed text is) */
-            if (!in.base && in.data.len && (in.data.data[0] == (char)0x1f)) {
+            if (!r.in.base && r.in.data.len && (r.in.data.data[0] == (char)0x1f)) {
                 fprintf(stderr, "isocheck: %s: gzip-compressed input cannot be followed\n", path);
                 rc = 2;
             }
         } else if (detected == FORMAT_DBCOP || detected == FORMAT_COBRA) rc = 2;
         if (rc < 0) {
-            if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), follow_total(&in));
-            else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), follow_total(&in),
+            if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), follow_total(&r.in));
+            else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), follow_total(&r.in),
                         o->final && o->final->ready ? "the incremental model re-checked" : "checked in batch");
             fflush(stdout);
             /* every byte, by the batch loader, read from where it was kept */
-            *hout = follow_load(&in, detected, lopt, lrep, lerr);
+            *hout = follow_load(&r.in, detected, lopt, lrep, lerr);
         }
     }
-    follow_close(&in);
+    follow_close(&r.in);
     return rc;
 }

@@ -20,7 +20,10 @@
  *     they were, and refuses (no history) spilled bytes that changed: in
  *     the temporary file, or in the followed file, even where the change
  *     still parses (only the checksum sees it) and even after a syntax
- *     error that stopped the parser before them. */
+ *     error that stopped the parser before them;
+ *   - a text transaction judged complete that grows later is no input
+ *     error: follow_completed() says where (stopped) and completes nothing
+ *     more, so the batch check of every byte decides, whatever the chunks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -383,6 +386,40 @@ static void test_load_from_file_again(void **state) {
     free(b);
 }
 
+/* A text transaction judged complete that grows later (the batch parser
+ * reads it as one transaction): not an input error, whatever the chunks;
+ * stopped says where, nothing more is completed (the final check decides). */
+static void test_completed_transaction_grows(void **state) {
+    (void)state;
+    const char *all = "w(1,1,1,1)\nw(2,2,1,2)\nw(3,3,1,1)\nw(4,4,1,3)\n";
+    size_t first = strlen("w(1,1,1,1)\nw(2,2,1,2)\n");
+    follow_parse p;
+    follow_parse_init(&p, FORMAT_AUTO);
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = NULL;
+    assert_int_equal(follow_completed(&p, all, first, "t", 0, &h, &err), 1);
+    assert_non_null(h);                                   /* txn 1 complete: its session went on */
+    assert_int_equal(p.completed, 1);
+    history_free(h);
+    assert_string_equal(p.stopped, "");
+    h = NULL;
+    assert_int_equal(follow_completed(&p, all, strlen(all), "t", 0, &h, &err), 1);
+    assert_null(h);
+    assert_false(err.set);
+    assert_non_null(strstr(p.stopped, "t:3: transaction 1 gets an operation after its session went on"));
+    assert_int_equal(follow_completed(&p, all, strlen(all), "t", 1, &h, &err), 1);   /* and from then on */
+    assert_null(h);
+    follow_parse_free(&p);
+    /* the same bytes at once: nothing grows, nothing stops */
+    follow_parse_init(&p, FORMAT_AUTO);
+    assert_int_equal(follow_completed(&p, all, strlen(all), "t", 0, &h, &err), 1);
+    assert_non_null(h);
+    assert_string_equal(p.stopped, "");
+    history_free(h);
+    follow_parse_free(&p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipe_spills_to_unlinked_temp),
@@ -391,6 +428,7 @@ int main(void) {
         cmocka_unit_test(test_file_read_again_or_refused),
         cmocka_unit_test(test_load_from_temp_file),
         cmocka_unit_test(test_load_from_file_again),
+        cmocka_unit_test(test_completed_transaction_grows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

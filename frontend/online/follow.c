@@ -342,7 +342,7 @@ static int checker_written(void *ctx, uint32_t key, int64_t value) {
 }
 
 int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err) {
-    if (p->delta < 0) return 0;
+    if (p->delta < 0 || p->stopped[0]) return 0;
     size_t m = n;
     while (m > 0 && data[m - 1] != '\n') m--;
     if (m == 0 && p->delta != 1) return 0;           /* (once parsing: no new line, nothing completes) */
@@ -368,6 +368,7 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err) {
     *out = NULL;
+    if (p->stopped[0]) return 1;
     if (!at_end) {                                   /* complete lines only */
         while (n > 0 && data[n - 1] != '\n') n--;
     }
@@ -398,14 +399,15 @@ int follow_completed(follow_parse *p, const char *data, size_t n, const char *na
             uint32_t had = p->ts.name ? text_stream_done_ops(&p->ts, x->ext_id) : UINT32_MAX;
             if (had == UINT32_MAX) had = u64map_get(&p->text_ops, (uint64_t)x->ext_id);
             if (had != UINT32_MAX && had != x->num_ops) {
+                /* judged complete, and it grew: the batch check of every
+                 * byte decides, whatever the chunks were (follow.h) */
                 uint32_t op = x->first_op + (had < x->num_ops ? had : 0);
-                ic_error_at(err, name, (long)history_op_line(h, op),
-                            "transaction %lld gets an operation after its session went on to another transaction; "
-                            "--follow needs each transaction's lines before its session's next transaction",
-                            (long long)x->ext_id);
+                snprintf(p->stopped, sizeof p->stopped, "%s:%lu: transaction %lld gets an operation after its "
+                         "session went on to another transaction", name, (unsigned long)history_op_line(h, op),
+                         (long long)x->ext_id);
                 free(done);
                 history_free(h);
-                return -1;
+                return 1;
             }
             if (had == UINT32_MAX && done[t]) u64map_put(&p->text_ops, (uint64_t)x->ext_id, x->num_ops);
         }

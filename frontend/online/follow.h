@@ -28,8 +28,13 @@
  *     of each session (it is over once its session starts the next one;
  *     at_end: all).  A prefix that ends inside a vector/array holding the
  *     history is read as if it were closed there.
- *   - A text transaction judged complete must not grow later: if it does,
- *     the input cannot be followed (bad input, err set).
+ *   - A text transaction judged complete may still grow (the batch
+ *     parser accepts a transaction's lines after its session's next
+ *     transaction began): whether it was judged complete first depends on
+ *     how the bytes arrived, so the answer must not.  When one grows,
+ *     p->stopped says where, and nothing more is completed: no check may
+ *     use the stale transaction, and the batch check of every byte at the
+ *     end decides, as it would for any chunking.
  *   - Formats: text, Elle EDN, Elle JSON; dbcop and Cobra are refused
  *     (err set), and so is gzip input.  follow_completed() re-parses the
  *     input so far (linear in it); text is parsed in increments by
@@ -108,6 +113,8 @@ typedef struct follow_parse {
                                   * re-reads everything, as follow_completed) */
     text_stream ts;
     const struct online_checker *oc;   /* where ts->done goes (follow_parse_checker), or NULL */
+    char stopped[320];           /* text: "FILE:LINE: why" a completed transaction grew; nothing is
+                                  * completed from then on ("" while following) */
 } follow_parse;
 
 void follow_parse_init(follow_parse *p, history_format fmt);
@@ -125,7 +132,8 @@ void follow_parse_free(follow_parse *p);
  * at_end).  Returns 1 with *out (NULL: nothing complete yet), 0 when the
  * prefix cannot be read yet (an EDN/JSON form cut between lines; the end
  * of input decides), -1 bad input (err set: a refused format, a text
- * syntax error, a completed transaction that grows). */
+ * syntax error).  Once a completed transaction grew (p->stopped): 1 with
+ * *out NULL. */
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err);
 

@@ -21,6 +21,10 @@
  *     the temporary file, or in the followed file, even where the change
  *     still parses (only the checksum sees it) and even after a syntax
  *     error that stopped the parser before them;
+ *   - a followed file that does not only grow is an error at the next read
+ *     or poll (cut short; cut short and written past what was read;
+ *     renamed away, with or without a new file under its name), or at the
+ *     end (bytes still in memory rewritten in place);
  *   - a text transaction judged complete that grows later is no input
  *     error: follow_completed() says where (stopped) and completes nothing
  *     more, so the batch check of every byte decides, whatever the chunks. */
@@ -420,6 +424,69 @@ static void test_completed_transaction_grows(void **state) {
     follow_parse_free(&p);
 }
 
+/* Write b[0..n) to path, replacing what it held (O_TRUNC: the same file). */
+static void rewrite(const char *path, const char *b, size_t n) {
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, b, n), (ssize_t)n);
+    close(fd);
+}
+
+/* A followed file that does not only grow is an error at the next read or
+ * poll, never a splice of old and new bytes: cut short (copy-and-truncate),
+ * cut short and written past what was read, renamed away (a new file under
+ * the name), and, at the end, bytes still in memory rewritten in place. */
+static void test_file_must_only_grow(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_follow_grow.XXXXXX", path[128], moved[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/h.txt", dir);
+    snprintf(moved, sizeof moved, "%s/h.txt.1", dir);
+    const char *old = "w(1,1,1,1)\nw(2,2,1,2)\n", *new = "w(1,5,7,70)\nw(2,6,7,71)\nr(1,1,8,80)\nr(2,0,8,80)\n";
+    for (int c = 0; c < 5; c++) {
+        FILE *w = fopen(path, "w");
+        assert_non_null(w);
+        fputs(old, w);
+        fclose(w);
+        follow_input f;
+        ic_error err;
+        ic_error_clear(&err);
+        assert_true(follow_open(&f, path, 0, 0.01, NULL, &err));
+        assert_int_equal(follow_read(&f, &err), 1);
+        assert_int_equal(follow_total(&f), strlen(old));
+        const char *want;
+        if (c == 0) { rewrite(path, old, 5); want = "it was cut short (22 bytes read, 5 now"; }
+        else if (c == 1) { rewrite(path, new, strlen(new)); want = "the bytes before offset 22 are not those read"; }
+        else if (c == 2) {                                /* renamed away, a new file under the name */
+            assert_int_equal(rename(path, moved), 0);
+            w = fopen(path, "w");
+            assert_non_null(w);
+            fputs(new, w);
+            fclose(w);
+            want = "the name now names another file";
+        } else if (c == 3) { assert_int_equal(rename(path, moved), 0); want = "the name no longer exists"; }
+        else want = NULL;
+        if (want) {
+            assert_int_equal(follow_read(&f, &err), -1);
+            assert_true(err.set);
+            if (!strstr(err.msg, want)) fail_msg("case %d: \"%s\" lacks \"%s\"", c, err.msg, want);
+            assert_non_null(strstr(err.msg, "the file changed while it was followed"));
+        } else {                                          /* the same length, other bytes: seen at the end */
+            assert_int_equal(follow_read(&f, &err), 0);
+            char *b = strdup(old);
+            b[9] = '7';
+            rewrite(path, b, strlen(b));
+            free(b);
+            assert_null(follow_load(&f, FORMAT_TEXT, NULL, NULL, &err));
+            assert_non_null(strstr(err.msg, "its bytes from offset 0 are not those read"));
+        }
+        follow_close(&f);
+        unlink(path);
+        unlink(moved);
+    }
+    rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipe_spills_to_unlinked_temp),
@@ -429,6 +496,7 @@ int main(void) {
         cmocka_unit_test(test_load_from_temp_file),
         cmocka_unit_test(test_load_from_file_again),
         cmocka_unit_test(test_completed_transaction_grows),
+        cmocka_unit_test(test_file_must_only_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,14 @@
  *     and ends after `idle` seconds without new bytes (the writer is
  *     done: there is no end marker in these formats).  All bytes are kept:
  *     the final verdict is a batch check of exactly them.
+ *   - A followed regular file must only grow.  It is checked at every
+ *     read and poll, and every byte again at the end (follow_load): cut
+ *     short (a copy-and-truncate rotation, a restarted test), rewritten
+ *     (the bytes just before the next read are not those read), or
+ *     replaced under its name (renamed, or removed and created again: the
+ *     name no longer names the file opened) — each is an error (err set,
+ *     "the file changed while it was followed: ..."), never a splice of
+ *     old and new bytes handed to a check.
  *   - Kept, not necessarily in memory: f->data holds the bytes from
  *     f->base on; follow_spill() lets the bytes before a point leave
  *     memory (parsed text that only the final check needs again).  A
@@ -67,6 +75,9 @@ typedef struct follow_input {
     int spill_fd;                /* where they are: fd itself (read again), a temporary file, or -1 (none yet) */
     int reread;                  /* a regular file we can read again, from origin */
     uint64_t origin;             /* fd's offset at open (stdin may not start at 0) */
+    uint64_t dev, ino;           /* a regular file: which one was opened (its name must keep naming it) */
+    char tail[64];               /* a regular file: the last bytes read, to be found there again */
+    unsigned tail_len;
     follow_sum sum;              /* of the bytes spilled */
     int keep;                    /* every byte stays in memory from now on */
     char note[256];              /* why bytes stay in memory (set once; the caller may print and clear it) */
@@ -79,7 +90,7 @@ typedef struct follow_input {
 int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err);
 void follow_close(follow_input *f);
 /* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
- * read error (err set). */
+ * read error or a regular file that did not only grow (err set). */
 int follow_read(follow_input *f, ic_error *err);
 /* Bytes read so far. */
 static inline size_t follow_total(const follow_input *f) { return f->base + f->data.len; }
@@ -99,7 +110,9 @@ int follow_all(follow_input *f, ic_error *err);
  * that they are never all in memory at once, next to the history built
  * from them.  Every spilled byte is read and summed, even past a parse
  * error; if they cannot be read or are not the bytes read, that is the
- * error (as follow_all words it) and no history is returned.  f keeps
+ * error (as follow_all words it) and no history is returned; so is a
+ * regular file whose bytes still in memory are not those there now, or
+ * that no longer has its name.  f keeps
  * its bytes (follow_close frees them); f->data's spare room is freed. */
 history *follow_load(follow_input *f, history_format fmt, const load_options *opt, load_report *rep, ic_error *err);
 

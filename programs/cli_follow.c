@@ -159,6 +159,7 @@ static int follow_retiring(const char *path, const follow_options *o, const load
             if (!retire_stream_feed(&rs, in.data.data, upto, at_end, &err)) { rc = 2; break; }
             memmove(in.data.data, in.data.data + upto, in.data.len - upto);      /* the bytes are in rs now */
             in.data.len -= upto;
+            in.base += upto;                      /* (gone: a regular file is still checked to only grow) */
             read += retire_stream_live(&rs) - live_before;
             completed_total += retire_stream_completed(&rs) - before;
         }

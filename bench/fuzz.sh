@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh — `make fuzz`: fuzz every reader with libFuzzer (clang).
 #
-#   FUZZ_SECONDS=300 (per target)  FUZZ_TARGETS="text dbcop cobra elle json cert gnf dimacs"
+#   FUZZ_SECONDS=300 (per target)  FUZZ_TARGETS="text dbcop cobra elle json cert gnf dimacs follow"
 #   FUZZ_CFLAGS="-DFUZZ_SKIP_NUL" (harnesses only: e.g. leave out inputs that hit a known bug)
 #
 # Targets: tests/fuzz/fuzz_<target>.c — the history parsers (body in
@@ -9,7 +9,10 @@
 # the certificate reader and verifier (fuzz_cert_body.h: a certificate that
 # verifies for a history the checker fails is a finding), the GNF and the
 # DIMACS readers (fuzz_gnf_body.h: read, then solve under a small conflict
-# limit).  Built with ASan+UBSan and -DGSAT_DEBUG (every model is checked
+# limit), and `check --follow` (fuzz_follow_body.h: the bytes fed through a
+# pipe in pieces the input's first two bytes choose, against the batch
+# check of them: one input, one answer; tests/test_follow_chunks.c replays
+# its findings).  Built with ASan+UBSan and -DGSAT_DEBUG (every model is checked
 # against the clauses) into build/fuzz/.  Seeds come from tests/data,
 # examples/ and what build/isocheck makes of them (other formats,
 # certificates, encodings).  libFuzzer runs in fork mode and goes on after
@@ -22,7 +25,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 secs=${FUZZ_SECONDS:-300}
-targets=${FUZZ_TARGETS:-"text dbcop cobra elle json cert gnf dimacs"}
+targets=${FUZZ_TARGETS:-"text dbcop cobra elle json cert gnf dimacs follow"}
 CLANG=${CLANG:-clang}
 out=build/fuzz
 command -v "$CLANG" >/dev/null || { echo "fuzz.sh: needs clang with libFuzzer (sh .ci/deps fuzz installs it)"; exit 2; }
@@ -36,7 +39,7 @@ flags="$flags -fsanitize-recover=pointer-overflow"
 export UBSAN_OPTIONS="suppressions=$root/bench/fuzz.supp:halt_on_error=1:print_stacktrace=1"
 # the libraries once, instrumented for coverage
 lib="$out/libfuzzed.a"
-src=$(find io solver theory frontend -name '*.c' | sort; echo programs/gnf.c)
+src=$(find io solver theory frontend -name '*.c' | sort; echo programs/gnf.c; echo programs/cli_check.c programs/cli_follow.c programs/cli_common.c programs/cmdline.c)
 objs=""
 for f in $src; do
   o="$out/obj/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"
@@ -68,6 +71,12 @@ make_seeds() {
             done; done ;;
     gnf) for f in tests/data/anomalies/*.txt; do
            build/isocheck encode --gnf --no-prune -o "$s/$(basename "$f").gnf" "$f" 2>/dev/null; done ;;
+    follow) i=0                                          # two bytes (how to cut), then a history
+            for f in tests/data/anomalies/*.txt tests/data/anomalies/*.edn tests/data/hist/*.txt tests/data/hist/*.edn \
+                     tests/data/formats/*.txt tests/data/formats/*.edn tests/data/formats/*.json tests/data/formats/*.jsonl; do
+              [ -f "$f" ] && [ "$(wc -c < "$f")" -le 8000 ] || continue
+              i=$((i + 1)); printf "\\$(printf %o $((i % 256)))\\$(printf %o $((i * 7 % 256)))" > "$s/$i"; cat "$f" >> "$s/$i"
+            done ;;
     dimacs) cp examples/*.cnf "$s/" 2>/dev/null
             for f in tests/data/anomalies/*.txt; do
               build/isocheck encode --cnf tc --no-prune -o "$s/$(basename "$f").cnf" "$f" 2>/dev/null; done ;;

@@ -1,10 +1,11 @@
 /* cli_follow.h — `isocheck check --follow`: check a history while it is
- * written (frontend/online/follow.h reads it, frontend/online/checker.h judges it), print each
- * proven violation as it is found, then hand every byte read to the batch
- * check for the final verdict — or, when the incremental state covers the
- * whole text input and passes, the version orders of its models, which
- * the final report uses once verify_model.c accepts them (a PASS is never
- * said from the incremental state alone). */
+ * written (frontend/online/follow.h reads it, frontend/online/checker.h
+ * judges it), print each proven violation as it is found, then hand every
+ * byte read to the batch check for the final verdict — or, when the
+ * incremental state covers the whole text input and passes, the version
+ * orders of its models, which the final report uses once the library's
+ * re-check accepts them (frontend/online/final.h: a PASS is never said from
+ * the incremental state alone). */
 #ifndef ISOCHECK_CLI_FOLLOW_H
 #define ISOCHECK_CLI_FOLLOW_H
 

@@ -94,7 +94,7 @@ for t in $targets; do
   make_seeds "$t" "$seeds"
   for f in tests/data/fuzz-regress/$t-*; do [ -e "$f" ] && cp "$f" "$seeds/"; done
   echo "== fuzzing $t for ${secs}s ($(ls "$seeds" | wc -l) seeds)"
-  nice "$bin" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -max_total_time="$secs" -max_len=8192 \
+  FUZZ_FOLLOW_LOG="$root/$out/findings-$t.log" nice "$bin" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -max_total_time="$secs" -max_len=8192 \
     -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -artifact_prefix="$art" -print_final_stats=1 \
     "$corpus" "$seeds" > "$out/fuzz-$t.log" 2>&1
   grep -E '^#[0-9]+.*DONE|cov:|stat::number_of_executed_units|stat::peak_rss_mb' "$out/fuzz-$t.log" | tail -n 3

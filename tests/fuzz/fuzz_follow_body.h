@@ -167,10 +167,18 @@ static void follow_one(const uint8_t *data, size_t size) {
     if (follow != batch) why = "the exit codes differ";
     else if (batch <= 1 && (!final || strcmp(final + 1, batch_out) != 0)) why = "the final reports differ";
     else if (strstr(follow_out, "DETECTED") && follow == 0) why = "a violation was printed, the verdict is PASS";
-    if (why) {
-        fprintf(stderr, "fuzz_follow: %s (%zu pieces:", why, feed.pieces);
-        for (size_t i = 1; i <= feed.pieces; i++) fprintf(stderr, " %zu", feed.cut[i] - feed.cut[i - 1]);
-        fprintf(stderr, ")\n== batch, exit %d:\n%s== follow, exit %d:\n%s", batch, batch_out, follow, follow_out);
+    if (why) {                   /* also to $FUZZ_FOLLOW_LOG: libFuzzer's fork mode drops a job's output */
+        const char *log = getenv("FUZZ_FOLLOW_LOG");
+        FILE *outs[2] = { stderr, log ? fopen(log, "a") : NULL };
+        for (int o = 0; o < 2 && outs[o]; o++) {
+            fprintf(outs[o], "fuzz_follow: %s (%zu pieces:", why, feed.pieces);
+            for (size_t i = 1; i <= feed.pieces; i++) fprintf(outs[o], " %zu", feed.cut[i] - feed.cut[i - 1]);
+            fprintf(outs[o], ")\n== batch, exit %d:\n%s== follow, exit %d:\n%s== input (after the two bytes):\n", batch,
+                    batch_out, follow, follow_out);
+            fwrite(h, 1, n, outs[o]);
+            fputs("\n== end\n", outs[o]);
+        }
+        if (outs[1]) fclose(outs[1]);
         abort();
     }
     free(batch_out);

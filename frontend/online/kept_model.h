@@ -1,10 +1,10 @@
-/* online_model.h — the online checker's last model, kept as a graph with a
+/* frontend/online/kept_model.h — the online checker's last model, kept as a graph with a
  * topological order (theory/pk_order.h) and extended in place, so that a
  * re-check whose new edges fit the old choices needs no solver call.
  *
  * Contract
  *   - It mirrors every edge and variable the incremental checker gives
- *     the engine (online_incr.c): edges (dependency kind, transactions,
+ *     the engine (frontend/online/incr.c): edges (dependency kind, transactions,
  *     guard literal, 0: none) and variables, numbered as in the engine.
  *   - A new variable takes the value true (the engine's initial phase).  A
  *     unit clause sets its variable (moving the guarded edges); one that

@@ -1,13 +1,13 @@
-/* online_check.c — the settled part of a growing history, and the check
- * whose FAIL is final (contract in online_check.h; why it is final:
+/* frontend/online/checker.c — the settled part of a growing history, and the check
+ * whose FAIL is final (contract in frontend/online/checker.h; why it is final:
  * doc/checker.md, "Online checking"). */
-#include "frontend/online_check.h"
+#include "frontend/online/checker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/online_incr.h"
+#include "frontend/online/incr.h"
 #include "frontend/run_check.h"
 
 void online_init(online_checker *oc, int want_si, int want_ser, size_t max_anomalies) {

@@ -1,6 +1,6 @@
-/* online_text.c — the text format parsed in increments (contract in
- * online_text.h). */
-#include "frontend/online_text.h"
+/* frontend/online/text_stream.c — the text format parsed in increments (contract in
+ * frontend/online/text_stream.h). */
+#include "frontend/online/text_stream.h"
 
 #include <stdlib.h>
 #include <string.h>

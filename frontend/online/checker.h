@@ -1,4 +1,4 @@
-/* online_check.h — checking a history that is still growing, and reporting
+/* frontend/online/checker.h — checking a history that is still growing, and reporting
  * a violation only once no later transaction can take it back.
  *
  * Contract
@@ -22,7 +22,7 @@
  *   - A PASS of S is provisional: later transactions may break it.
  *   - What is recomputed: for register histories, nothing: S's new
  *     transactions are added to one gsat instance per level, kept across
- *     calls (online_incr.h), and a violation found there is explained once
+ *     calls (frontend/online/incr.h), and a violation found there is explained once
  *     by a batch check of S (online_check_delta: of a witness first).  Where that path cannot be sound (list-append,
  *     a broken axiom, ... : incr_why) the calls from then on rebuild S and
  *     check it from scratch (axioms, index, polygraph, pruning, solver).
@@ -39,7 +39,7 @@
 
 #include "error.h"
 #include "frontend/history/history.h"
-#include "frontend/online_incr.h"
+#include "frontend/online/incr.h"
 #include "frontend/reports/report.h"
 
 typedef enum {
@@ -58,7 +58,7 @@ typedef struct online_checker {
     uint32_t seen;                 /* completed transactions in the last call */
     uint32_t settled;              /* of which settled (checked) */
     uint32_t checks;               /* checks run */
-    uint32_t incr_checks;          /* of which incremental (online_incr.h) */
+    uint32_t incr_checks;          /* of which incremental (frontend/online/incr.h) */
     uint32_t scratch_checks;       /* of which from scratch (a fallback, or from_scratch) */
     int from_scratch;              /* set by the caller: never use the incremental path */
     struct incr_check *incr;       /* the incremental state; NULL once it fell back */

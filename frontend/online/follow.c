@@ -1,6 +1,6 @@
-/* online_follow.c — the bytes of a growing input and its completed
- * transactions (contract in online_follow.h). */
-#include "frontend/online_follow.h"
+/* frontend/online/follow.c — the bytes of a growing input and its completed
+ * transactions (contract in frontend/online/follow.h). */
+#include "frontend/online/follow.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,27 +11,26 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/online_check.h"
+#include "monotonic.h"
+#include "frontend/online/checker.h"
 #include "frontend/formats/parse.h"
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-int follow_open(follow_input *f, const char *path, double idle, double poll, ic_error *err) {
+int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err) {
     memset(f, 0, sizeof *f);
     f->spill_fd = -1;
     f->name = xmalloc(strlen(path) + 1);
     strcpy(f->name, path);
+    if (!tmp_dir || !*tmp_dir) tmp_dir = "/tmp";
+    f->tmp_dir = xmalloc(strlen(tmp_dir) + 1);
+    strcpy(f->tmp_dir, tmp_dir);
     f->idle = idle;
     f->poll = poll > 0 ? poll : 0.05;
     if (!strcmp(path, "-")) f->fd = 0;
     else if ((f->fd = open(path, O_RDONLY)) < 0) {
         ic_error_at(err, path, 0, "cannot open: %s", strerror(errno));
         free(f->name);
-        f->name = NULL;
+        free(f->tmp_dir);
+        f->name = f->tmp_dir = NULL;
         return 0;
     }
     struct stat st;
@@ -44,8 +43,87 @@ int follow_open(follow_input *f, const char *path, double idle, double poll, ic_
     if (f->regular) {                    /* read again from where reading starts (stdin may be past 0) */
         off_t at = lseek(f->fd, 0, SEEK_CUR);
         if (at >= 0) { f->origin = (uint64_t)at; f->reread = 1; }
+        f->dev = (uint64_t)st.st_dev;
+        f->ino = (uint64_t)st.st_ino;
     }
     return 1;
+}
+
+/* ---- a regular file only grows ----------------------------------------- */
+
+/* The file's name still names the file opened ("-": nothing to compare). */
+static int same_name(const follow_input *f, ic_error *err) {
+    struct stat st;
+    if (!strcmp(f->name, "-")) return 1;
+    int r = stat(f->name, &st);
+    if (r == 0 && (uint64_t)st.st_dev == f->dev && (uint64_t)st.st_ino == f->ino) return 1;
+    ic_error_at(err, f->name, 0, "the file changed while it was followed: %s (renamed, or removed and created "
+                "again?): --follow reads the file it opened and needs one that only grows, not rotated by renaming",
+                r != 0 ? "the name no longer exists" : "the name now names another file");
+    return 0;
+}
+
+/* At a poll with no new bytes: the file is not shorter than what was read,
+ * and still has its name. */
+static int still_growing(const follow_input *f, ic_error *err) {
+    struct stat st;
+    uint64_t read_to = f->origin + follow_total(f);
+    if (fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < read_to) {
+        ic_error_at(err, f->name, 0, "the file changed while it was followed: it was cut short (%llu bytes read, "
+                    "%llu now; a copy-and-truncate rotation, or a test started again?): --follow needs a file that "
+                    "only grows", (unsigned long long)(read_to - f->origin), (unsigned long long)st.st_size);
+        return 0;
+    }
+    return same_name(f, err);
+}
+
+/* After bytes arrived from offset at (origin + what was read before): the
+ * bytes kept from just before it are still there (a file cut short and
+ * written again past that point would otherwise be read as one); then the
+ * tail moves to the end of what was read. */
+static int tail_still_there(follow_input *f, uint64_t at, ic_error *err) {
+    if (f->tail_len) {
+        char now[sizeof f->tail];
+        ssize_t r;
+        do r = pread(f->fd, now, f->tail_len, (off_t)(at - f->tail_len)); while (r < 0 && errno == EINTR);
+        if (r != (ssize_t)f->tail_len || memcmp(now, f->tail, f->tail_len) != 0) {
+            ic_error_at(err, f->name, 0, "the file changed while it was followed (the bytes before offset %llu are "
+                        "not those read: cut short and written again?): --follow needs a file that only grows",
+                        (unsigned long long)(at - f->origin));
+            return 0;
+        }
+    }
+    size_t n = f->data.len < sizeof f->tail ? f->data.len : sizeof f->tail;
+    if (n < sizeof f->tail && f->tail_len) {            /* few bytes in memory: keep the older ones too */
+        size_t keep = sizeof f->tail - n < f->tail_len ? sizeof f->tail - n : f->tail_len;
+        memmove(f->tail, f->tail + f->tail_len - keep, keep);
+        memcpy(f->tail + keep, f->data.data + f->data.len - n, n);
+        f->tail_len = (unsigned)(keep + n);
+    } else {
+        memcpy(f->tail, f->data.data + f->data.len - n, n);
+        f->tail_len = (unsigned)n;
+    }
+    return 1;
+}
+
+/* At the end: the bytes still in memory are those in the file now, and it
+ * still has its name (the spilled ones are summed where they are read). */
+static int memory_still_there(const follow_input *f, ic_error *err) {
+    if (!f->regular) return 1;
+    char buf[65536];
+    for (size_t done = 0; done < f->data.len;) {
+        size_t k = f->data.len - done < sizeof buf ? f->data.len - done : sizeof buf;
+        uint64_t off = f->origin + f->base + done;
+        ssize_t r;
+        do r = pread(f->fd, buf, k, (off_t)off); while (r < 0 && errno == EINTR);
+        if (r != (ssize_t)k || memcmp(buf, f->data.data + done, k) != 0) {
+            ic_error_at(err, f->name, 0, "the file changed while it was followed (its bytes from offset %llu are "
+                        "not those read): --follow needs a file that only grows", (unsigned long long)(f->base + done));
+            return 0;
+        }
+        done += k;
+    }
+    return same_name(f, err);
 }
 
 void follow_close(follow_input *f) {
@@ -53,7 +131,8 @@ void follow_close(follow_input *f) {
     if (f->spill_fd >= 0 && f->spill_fd != f->fd) close(f->spill_fd);
     f->spill_fd = -1;
     free(f->name);
-    f->name = NULL;
+    free(f->tmp_dir);
+    f->name = f->tmp_dir = NULL;
     vec_free(f->data);
 }
 
@@ -114,11 +193,10 @@ static int read_all_at(int fd, char *p, size_t n, uint64_t off) {
     return 1;
 }
 
-/* A temporary file in $TMPDIR (else /tmp), unlinked at once: nothing is
- * left behind, even by a crash.  -1 with f->note set if it cannot be made. */
+/* A temporary file in f->tmp_dir, unlinked at once: nothing is left
+ * behind, even by a crash.  -1 with f->note set if it cannot be made. */
 static int make_spill_file(follow_input *f) {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
+    const char *dir = f->tmp_dir;
     size_t n = strlen(dir) + 32;
     char *path = xmalloc(n);
     snprintf(path, n, "%s/isocheck-follow.XXXXXX", dir);
@@ -216,7 +294,7 @@ history *follow_load(follow_input *f, history_format fmt, const load_options *op
     /* the rest of the spilled bytes, if the parser stopped before them: all are summed */
     char scratch[65536];
     while (!src.failed && src.at < f->base) load_read(&src, scratch, sizeof scratch);
-    if (f->base && !spilled_same(f, !src.failed, src.e, &src.sum, err)) {
+    if ((f->base && !spilled_same(f, !src.failed, src.e, &src.sum, err)) || !memory_still_there(f, err)) {
         if (h) history_free(h);
         return NULL;
     }
@@ -269,14 +347,20 @@ static void drain(follow_input *f) {
 
 int follow_read(follow_input *f, ic_error *err) {
     if (f->eof) return 0;
-    double quiet_since = now();
+    double quiet_since = monotonic_seconds();
     for (;;) {
+        uint64_t at = f->origin + follow_total(f);
         vec_reserve(f->data, f->data.len + 65536);
         ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
-        if (got > 0) { f->data.len += (size_t)got; drain(f); return 1; }
+        if (got > 0) {
+            f->data.len += (size_t)got;
+            drain(f);
+            return !f->regular || tail_still_there(f, at, err) ? 1 : -1;
+        }
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) { ic_error_at(err, f->name, 0, "read error: %s", strerror(errno)); return -1; }
-        if (!f->regular || now() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
+        if (f->regular && !still_growing(f, err)) return -1;
+        if (!f->regular || monotonic_seconds() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
         struct timespec ts = { (time_t)f->poll, (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
         nanosleep(&ts, NULL);
     }
@@ -331,7 +415,7 @@ static int detect(follow_parse *p, const char *data, size_t n, const char *name,
     return 1;
 }
 
-/* The text reader's question (online_text.h), put to the checker the
+/* The text reader's question (frontend/online/text_stream.h), put to the checker the
  * completed transactions go to: its incremental state stores each one,
  * writes indexed, unless it was never started, left that path (from
  * scratch: it is gone), has a violation to explain, or reported one (then
@@ -343,7 +427,7 @@ static int checker_written(void *ctx, uint32_t key, int64_t value) {
 }
 
 int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err) {
-    if (p->delta < 0) return 0;
+    if (p->delta < 0 || p->stopped[0]) return 0;
     size_t m = n;
     while (m > 0 && data[m - 1] != '\n') m--;
     if (m == 0 && p->delta != 1) return 0;           /* (once parsing: no new line, nothing completes) */
@@ -369,6 +453,7 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err) {
     *out = NULL;
+    if (p->stopped[0]) return 1;
     if (!at_end) {                                   /* complete lines only */
         while (n > 0 && data[n - 1] != '\n') n--;
     }
@@ -399,14 +484,15 @@ int follow_completed(follow_parse *p, const char *data, size_t n, const char *na
             uint32_t had = p->ts.name ? text_stream_done_ops(&p->ts, x->ext_id) : UINT32_MAX;
             if (had == UINT32_MAX) had = u64map_get(&p->text_ops, (uint64_t)x->ext_id);
             if (had != UINT32_MAX && had != x->num_ops) {
+                /* judged complete, and it grew: the batch check of every
+                 * byte decides, whatever the chunks were (follow.h) */
                 uint32_t op = x->first_op + (had < x->num_ops ? had : 0);
-                ic_error_at(err, name, (long)history_op_line(h, op),
-                            "transaction %lld gets an operation after its session went on to another transaction; "
-                            "--follow needs each transaction's lines before its session's next transaction",
-                            (long long)x->ext_id);
+                snprintf(p->stopped, sizeof p->stopped, "%s:%lu: transaction %lld gets an operation after its "
+                         "session went on to another transaction", name, (unsigned long)history_op_line(h, op),
+                         (long long)x->ext_id);
                 free(done);
                 history_free(h);
-                return -1;
+                return 1;
             }
             if (had == UINT32_MAX && done[t]) u64map_put(&p->text_ops, (uint64_t)x->ext_id, x->num_ops);
         }

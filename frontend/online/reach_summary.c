@@ -1,5 +1,5 @@
-/* online_reach.c — reachability summaries of the online check (contract
- * in online_reach.h).
+/* frontend/online/reach_summary.c — reachability summaries of the online check (contract
+ * in frontend/online/reach_summary.h).
  *
  * Layout.  A node's summary (its row: one entry per chain) only grows
  * along its session: a node with a sequence number is added after its
@@ -38,7 +38,7 @@
  * session, by induction over the order of arrival; rows grow along a
  * session), so merging it changes nothing and its (cold) row is not
  * read. */
-#include "frontend/online_reach.h"
+#include "frontend/online/reach_summary.h"
 
 #include <string.h>
 

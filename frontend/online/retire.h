@@ -1,4 +1,4 @@
-/* online_retire.h — unbounded streams in bounded memory: retiring settled
+/* frontend/online/retire.h — unbounded streams in bounded memory: retiring settled
  * transactions that no later transaction can be ordered before, with
  * fence transactions (`isocheck check --follow --retire`).
  *
@@ -54,7 +54,7 @@
 #include "vec.h"
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
-#include "frontend/online_check.h"
+#include "frontend/online/checker.h"
 
 /* The reserved key of fence transactions (isocheck gen --fence-every). */
 #define RETIRE_FENCE_KEY 1000000000000000000LL

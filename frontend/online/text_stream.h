@@ -1,4 +1,4 @@
-/* online_text.h — PolySI's text format read as it grows: each call parses
+/* frontend/online/text_stream.h — PolySI's text format read as it grows: each call parses
  * only the complete lines that arrived since the last one, and hands back
  * the transactions that completed with them (`isocheck check --follow`).
  *
@@ -11,7 +11,7 @@
  *     as parse_text.c does (value 0 is INIT; the file's first transaction,
  *     if it writes only 0, is the initial state and is merged away; keys
  *     get ids in order of first appearance, as the batch builder gives
- *     them).  Then, as online_follow.h judges completion, every
+ *     them).  Then, as frontend/online/follow.h judges completion, every
  *     transaction but the last of each session is complete; the ones that
  *     completed in this call are listed in ts->done (valid until the next
  *     call), in session order per session.
@@ -26,7 +26,7 @@
  *     transactions not handed out yet (open ones, and those completing in
  *     this call) and asks ts->written about those handed out before
  *     (the caller stores them: the incremental state's write index,
- *     online_follow.h).  It answers 1 (written: refused), 0, or -1 when it
+ *     frontend/online/follow.h).  It answers 1 (written: refused), 0, or -1 when it
  *     cannot say (it lacks some handed-out transaction): then the reader
  *     refuses too, as it does with no ts->written at all — it never accepts
  *     a write it could not check.  So a value written twice is refused at
@@ -48,7 +48,7 @@
 #include "error.h"
 #include "vec.h"
 #include "frontend/history/u64map.h"
-#include "frontend/online_incr.h"
+#include "frontend/online/incr.h"
 
 /* A transaction still open (not complete): its operations, ops[0 ..
  * num_ops) in room for cap_ops, and its index among the transactions read.

@@ -1,5 +1,5 @@
-/* online_reach.h — the reachability summaries of the incremental online
- * check (online_incr.c): for each graph node d and each tracked session
+/* frontend/online/reach_summary.h — the reachability summaries of the incremental online
+ * check (frontend/online/incr.c): for each graph node d and each tracked session
  * chain c, the highest sequence number on c of an ancestor of d over SO
  * and WR edges (or of d itself), 0 if none.
  *

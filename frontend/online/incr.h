@@ -1,4 +1,4 @@
-/* online_incr.h — the settled part of a growing register history, checked
+/* frontend/online/incr.h — the settled part of a growing register history, checked
  * incrementally: one gsat instance per level, kept across checks, that only
  * ever gains nodes, edges and constraint variables.
  *
@@ -7,7 +7,7 @@
  *     completed so far (as online_check() does).  Transactions are known by
  *     their ids (ext_id): a later history holds every transaction of an
  *     earlier one, same session, same operations; keys keep their ids.
- *   - It finds the newly *settled* transactions (online_check.h: every value
+ *   - It finds the newly *settled* transactions (frontend/online/checker.h: every value
  *     they read has a settled writer, or INIT, or is their own), adds the
  *     participating ones to the graph of each wanted level, and solves:
  *       INCR_PASS      every wanted level has a version order for the
@@ -20,7 +20,7 @@
  *                      scratch from now on.  Once returned, always returned.
  *   - Nothing is retracted, so no assumptions are needed: the settled part
  *     only grows, and so do its known graph and its constraints.  The last
- *     model is kept as an ordered graph (online_model.h); when the new
+ *     model is kept as an ordered graph (frontend/online/kept_model.h); when the new
  *     edges fit it, the check needs no solve; else the engines solve (from
  *     their saved phases) and the model is rebuilt from theirs.
  *   - Pairs of writers decided by reachability (over SO and WR, which only
@@ -45,17 +45,17 @@ typedef struct incr_stats {
     uint64_t txns_in_graph;      /* participants added (INIT excluded) */
     uint64_t writers;            /* (transaction, key) writers */
     uint64_t pairs_decided;      /* writer pairs decided by reachability when they met */
-    uint64_t pairs_skipped;      /* of the decided ones, not looked at: arrived before a pivot decided before the new writer, or retired */
-    uint64_t pairs_retired;      /* of the skipped ones: with a retired writer (behind the frontier, online_incr.c) */
-    uint64_t retired;            /* writers retired */
+    uint64_t pairs_skipped;      /* of the decided ones, not looked at: arrived before a pivot decided before the new writer, or sealed */
+    uint64_t pairs_sealed;       /* of the skipped ones: with a sealed writer (behind the frontier, frontend/online/incr.c) */
+    uint64_t sealed;             /* writers sealed */
     uint64_t pairs_var;          /* writer pairs left to the solver (one variable each) */
     uint64_t pairs_pruned;       /* of which fixed later by a new reader (a unit clause) */
     uint64_t edges;              /* edges given to each level's graph */
     uint64_t rw_covered;         /* RW edges of new readers left out: another successor reaches their target */
-    uint64_t implied;            /* always-on WR and RW edges left out: a path of given SO and WR edges joins their ends (online_incr.c, edge) */
+    uint64_t implied;            /* always-on WR and RW edges left out: a path of given SO and WR edges joins their ends (frontend/online/incr.c, edge) */
     uint64_t solves;             /* engine solves (per level) */
-    uint64_t kept_model;         /* checks answered by the last model, extended (online_model.h) */
-    uint64_t op_blocks_freed;    /* blocks of stored operations freed (needed no more: online_incr.c, iop) */
+    uint64_t kept_model;         /* checks answered by the last model, extended (frontend/online/kept_model.h) */
+    uint64_t op_blocks_freed;    /* blocks of stored operations freed (needed no more: frontend/online/incr.c, iop) */
 } incr_stats;
 
 typedef struct incr_check incr_check;
@@ -81,7 +81,7 @@ uint32_t incr_num_keys(const incr_check *ic);
 int incr_add_txn(incr_check *ic, const incr_txn *t);
 /* Whether a stored transaction wrote value to key id: 1 or 0 — the write
  * index keeps every write stored (the follow reader relies on it to
- * refuse a value written twice as its line arrives, online_text.h) — or
+ * refuse a value written twice as its line arrives, frontend/online/text_stream.h) — or
  * -1 after a fallback (a store may have stopped half way). */
 int incr_written(const incr_check *ic, uint32_t key, int64_t value);
 int incr_check_added(incr_check *ic, uint32_t *num_settled, uint32_t *fresh);

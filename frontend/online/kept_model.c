@@ -1,6 +1,6 @@
-/* online_model.c — the last model as an incrementally ordered graph
- * (contract in online_model.h). */
-#include "frontend/online_model.h"
+/* frontend/online/kept_model.c — the last model as an incrementally ordered graph
+ * (contract in frontend/online/kept_model.h). */
+#include "frontend/online/kept_model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -21,38 +21,70 @@ static void add_op(report_anomaly *a, uint32_t op) {
     vec_push(a->ops, op);
 }
 
-/* Ops behind an edge: external read of the reader, final writes. */
-static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a) {
+/* Ops behind an edge: external read of the reader, final writes; with
+ * sources, an RW edge's reader's source too (the version it read). */
+static void edge_ops(const ictx *c, const dep_edge *e, report_anomaly *a, int sources) {
     const history *h = c->h;
     switch (e->kind) {
     case DEP_WR: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, ictx_ext_read(c, e->to, e->key, NULL)); break;
     case DEP_WW: add_op(a, history_txn_final_write(h, e->from, e->key)); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
-    case DEP_RW: add_op(a, ictx_ext_read(c, e->from, e->key, NULL)); add_op(a, history_txn_final_write(h, e->to, e->key)); break;
+    case DEP_RW:
+        add_op(a, ictx_ext_read(c, e->from, e->key, NULL)); add_op(a, history_txn_final_write(h, e->to, e->key));
+        if (sources) {
+            uint32_t s = ictx_read_src(c, e->from, e->key);
+            if (s != NONE) { add_txn(a, s); add_op(a, history_txn_final_write(h, s, e->key)); }
+        }
+        break;
     default: break;
     }
 }
 
-static void free_whys(void *v) {
-    VEC(edge_why) *w = v;
-    for (size_t i = 0; i < w->len; i++) vec_free(w->data[i].alt);
-    vec_clear(*w);
+/* A candidate's explanations: per cycle edge, and the facts they rely on in the order proven. */
+typedef struct explained {
+    VEC(edge_why) why;
+    VEC(report_fact) facts;
+} explained;
+
+static void explained_clear(explained *x) {
+    vec_foreach(edge_why, w, x->why) edge_why_free(w);
+    vec_clear(x->why);
+    vec_foreach(report_fact, f, x->facts) edge_why_free(&f->why);
+    vec_clear(x->facts);
+}
+
+/* The transactions and operations an explanation shows: its cycle's, the
+ * writes of the fact it proves and the list read that shows one. */
+static void why_ops(const ictx *c, const edge_why *w, uint32_t key, report_anomaly *a) {
+    vec_foreach(const dep_edge, e, w->alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(c, e, a, 1); }
+    if (w->status == WHY_LISTED) { add_txn(a, c->h->op_txn[w->read_op]); add_op(a, w->read_op); }
+    if (w->status == WHY_FORCED && key != HISTORY_NONE)
+        for (int i = 0; i < 2; i++) {
+            uint32_t t = i ? w->after : w->before;
+            if (t != NONE) { add_txn(a, t); add_op(a, history_txn_final_write(c->h, t, key)); }
+        }
 }
 
 /* Move a minimal cycle and its explanations into a new report entry. */
-static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, void *whyv) {
-    VEC(edge_why) *why = whyv;
+static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, explained *x) {
     cycle_class cl = classify_cycle(mc->data, mc->len, c->si);
     report_anomaly *a = report_add(r, cl.kind, level);
     snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
     for (size_t i = 0; i < mc->len; i++) { vec_push(a->edges, mc->data[i]); add_txn(a, mc->data[i].from); }
     a->num_cycle_txns = (uint32_t)a->txns.len;
-    for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a);
-    for (size_t i = 0; i < why->len; i++) {
-        vec_foreach(const dep_edge, e, why->data[i].alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(c, e, a); }
-        if (why->data[i].status == WHY_LISTED) { add_txn(a, c->h->op_txn[why->data[i].read_op]); add_op(a, why->data[i].read_op); }
-        vec_push(a->why, why->data[i]);
+    for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a, 0);
+    for (size_t i = 0; i < x->why.len; i++) {
+        why_ops(c, &x->why.data[i], mc->data[i].key, a);
+        if (x->why.data[i].status == WHY_CHOSEN) a->chosen = 1;
+        vec_push(a->why, x->why.data[i]);
     }
-    vec_clear(*why);                 /* the alt vectors now belong to the report */
+    vec_foreach(const report_fact, f, x->facts) { why_ops(c, &f->why, f->fact.key, a); vec_push(a->facts, *f); }
+    vec_clear(x->why); vec_clear(x->facts);        /* their vectors now belong to the report */
+    if (a->chosen) {                               /* not named as if observed */
+        a->shape = a->kind;
+        snprintf(a->shape_adya, sizeof a->shape_adya, "%s", a->adya);
+        a->kind = AN_CYCLE;
+        a->adya[0] = 0;
+    }
     size_t keep = 0;
     for (size_t i = 0; i < a->txns.len; i++) if (a->txns.data[i] != 0) a->txns.data[keep++] = a->txns.data[i];
     a->txns.len = keep;
@@ -63,6 +95,23 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, vo
             uint32_t t = a->ops.data[j]; a->ops.data[j] = a->ops.data[j - 1]; a->ops.data[j - 1] = t;
         }
     report_describe_cycle(c->h, a, c->si);
+}
+
+/* Lost updates need no search: two transactions that read the same
+ * version of a key and both write it conflict under every version order
+ * (each must directly follow that version).  Pairs into lu. */
+static void lost_update_pairs(const ictx *c, vec_u32 *lu) {
+    for (uint32_t k = 0; k < c->vo->num_keys; k++)
+        for (uint32_t g = c->vo->start[k]; g < c->vo->start[k + 1]; g++) {
+            uint32_t first = NONE;
+            for (uint32_t i = c->rd_start[g]; i < c->rd_start[g + 1]; i++) {
+                uint32_t t = c->rd.data[i];
+                if (!c->rd_writes[i]) continue;               /* t's final write of k: none */
+                if (first == NONE) { first = t; continue; }
+                vec_push(*lu, first); vec_push(*lu, t);
+                break;
+            }
+        }
 }
 
 void interpret_trace_free(interpret_trace *t) {
@@ -88,7 +137,8 @@ size_t interpret_failure_on(report *r, int level, const version_order *vo_in, co
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
     dep_edge_vec mc, fb; vec_init(mc); vec_init(fb);
-    VEC(edge_why) why, fbwhy; vec_init(why); vec_init(fbwhy);
+    explained why, fbwhy;
+    memset(&why, 0, sizeof why); memset(&fbwhy, 0, sizeof fbwhy);
     size_t count = 0;
     int have = 0;
     if (cycle && n) {
@@ -110,22 +160,9 @@ size_t interpret_failure_on(report *r, int level, const version_order *vo_in, co
      * edge read off the history or forced), then cycles under the version
      * order.  A candidate with a fact that is merely chosen is kept as a
      * fallback, and its transactions are set aside like a reported one's. */
-    /* Lost updates need no search: two transactions that read the same
-     * version of a key and both write it conflict under every version order
-     * (each must directly follow that version).  They come right after the
-     * checker's cycle. */
+    /* Lost updates come right after the checker's cycle. */
     vec_u32 lu; vec_init(lu);
-    for (uint32_t k = 0; k < vo_in->num_keys; k++)
-        for (uint32_t g = c.vo->start[k]; g < c.vo->start[k + 1]; g++) {
-            uint32_t first = NONE;
-            for (uint32_t i = c.rd_start[g]; i < c.rd_start[g + 1]; i++) {
-                uint32_t t = c.rd.data[i];
-                if (!c.rd_writes[i]) continue;               /* t's final write of k: none */
-                if (first == NONE) { first = t; continue; }
-                vec_push(lu, first); vec_push(lu, t);
-                break;
-            }
-        }
+    lost_update_pairs(&c, &lu);
     size_t lu_next = 0;
     int phase = 0;
     for (int rounds = 0; count < max && rounds < 4096 && (rounds == 0 || spent < budget); rounds++) {
@@ -153,13 +190,13 @@ size_t interpret_failure_on(report *r, int level, const version_order *vo_in, co
             ok = cycle_violates(mc.data, mc.len, c.si);
         }
         if (!ok) { if (phase != 0) for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1; continue; }
-        free_whys(&why);
+        explained_clear(&why);
         uint32_t unforced = NONE;
         for (size_t i = 0; i < mc.len; i++) {
             edge_why w;
-            ictx_explain_edge(&c, &mc.data[i], &w);
+            ictx_explain_edge(&c, &mc.data[i], &w, &why.facts);
             if (w.status == WHY_CHOSEN && unforced == NONE) unforced = mc.data[i].to;
-            vec_push(why, w);
+            vec_push(why.why, w);
         }
         if (trace) {
             interpret_candidate ca = { (uint32_t)S.len, { NULL, 0, 0 }, unforced };
@@ -170,8 +207,8 @@ size_t interpret_failure_on(report *r, int level, const version_order *vo_in, co
         if (unforced != NONE) {
             if (!fb.len) {
                 for (size_t i = 0; i < mc.len; i++) vec_push(fb, mc.data[i]);
-                for (size_t i = 0; i < why.len; i++) vec_push(fbwhy, why.data[i]);
-                vec_clear(why);
+                fbwhy = why;
+                memset(&why, 0, sizeof why);
             }
             for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1;
             continue;
@@ -181,8 +218,9 @@ size_t interpret_failure_on(report *r, int level, const version_order *vo_in, co
         count++;
     }
     if (count == 0 && fb.len) { emit(r, &c, level, &fb, &fbwhy); count = 1; }
-    free_whys(&why); free_whys(&fbwhy);
-    vec_free(why); vec_free(fbwhy); vec_free(mc); vec_free(fb); vec_free(S); vec_free(lu);
+    explained_clear(&why); explained_clear(&fbwhy);
+    vec_free(why.why); vec_free(why.facts); vec_free(fbwhy.why); vec_free(fbwhy.facts);
+    vec_free(mc); vec_free(fb); vec_free(S); vec_free(lu);
     free(excl);
     ictx_free(&c);
     return count;

@@ -1,13 +1,32 @@
 /* interpret_explain.c — why a version order fact behind a WW or RW edge is
- * forced: the cycle its opposite would close (interpret_internal.h). */
+ * forced: the cycle its opposite would close, each of whose edges holds
+ * without the fact (interpret_internal.h).
+ *
+ * A fact "a's version of key precedes b's" is explained by a violating
+ * cycle that holds once b's version precedes a's.  Its edges are taken
+ * from the fact graph (SO, WR and read-modify-write links: the history's
+ * own facts), from the opposite order itself (WW b -> a, RW from b's
+ * readers to a), from read-modify-write chains (other readers of a
+ * version overwritten by a read-modify-write), and from the checker's
+ * forced edges.  A forced edge is not taken on trust: the fact it rests
+ * on must be a fact of the history (initial version, read-modify-write,
+ * a list read) or be proven first, the same way, without the fact being
+ * explained or any fact whose proof is under way — so no explanation
+ * assumes what it proves, and the facts proven first are listed in the
+ * order proven (the anomaly's facts).  A forced edge whose fact cannot be
+ * proven so is left out and the search is run again without it. */
 #include "frontend/reports/interpret_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- why a version order fact is forced ----------------------------------- */
+/* Search bounds: facts proven inside a proof (depth), searches of the fact
+ * graph for one explained edge, forced edges set aside per search. */
+#define PROOF_DEPTH 3
+#define PROOF_SEARCHES 12
+#define PROOF_BANNED 16
 
-typedef struct xedge { uint32_t x, y; dep_edge e; } xedge;
+typedef struct xedge { uint32_t x, y; dep_edge e; edge_basis basis; } xedge;
 typedef VEC(xedge) xedge_vec;
 
 static int cmp_xedge(const void *a, const void *b) {
@@ -15,26 +34,27 @@ static int cmp_xedge(const void *a, const void *b) {
     return (p->x > q->x) - (p->x < q->x);
 }
 
-static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to, uint8_t basis,
+                  uint32_t before, uint32_t after) {
     if (from == to) return;
     xedge xe;
     xe.e = (dep_edge){ from, to, key, (uint8_t)kind };
+    xe.basis = (edge_basis){ basis, before, after, NONE };
     interp_node_pair(c->si, &xe.e, &xe.x, &xe.y);
     vec_push(*v, xe);
 }
 
-/* Would "b's version of key precedes a's" close a violating cycle with what
- * the history fixes?  If so, put that cycle (starting with its hypothetical
- * edge) in alt and return 1. */
-static int opposite_cycle(const ictx *c, int maxcls, uint32_t a, uint32_t b, uint32_t key, dep_edge_vec *alt) {
+/* The edges that hold once b's version of key precedes a's, beside the
+ * fact graph's. */
+static void opposite_extras(const ictx *c, uint32_t a, uint32_t b, uint32_t key, xedge_vec *ex) {
     const history *h = c->h;
-    xedge_vec ex; vec_init(ex);
-    add_x(c, &ex, DEP_WW, key, b, a);
+    add_x(c, ex, DEP_WW, key, b, a, BASIS_ASSUMED, b, a);
     uint32_t gb = ictx_vidx(c, key, b);
     if (gb != NONE)
-        for (uint32_t i = c->rd_start[gb]; i < c->rd_start[gb + 1]; i++) add_x(c, &ex, DEP_RW, key, c->rd.data[i], a);
-    /* b's read-modify-write ancestors s are before b, hence before a: their
-     * other readers read a version older than their successor's */
+        for (uint32_t i = c->rd_start[gb]; i < c->rd_start[gb + 1]; i++)
+            add_x(c, ex, DEP_RW, key, c->rd.data[i], a, BASIS_ASSUMED, b, a);
+    /* b's read-modify-write ancestors s: every other reader of s's version
+     * read one older than s's overwriter v (whatever the order) */
     uint32_t v = b;
     for (int steps = 0; steps < 64 && v != 0; steps++) {
         uint32_t s = ictx_read_src(c, v, key);
@@ -42,80 +62,280 @@ static int opposite_cycle(const ictx *c, int maxcls, uint32_t a, uint32_t b, uin
         uint32_t gs = ictx_vidx(c, key, s);
         if (gs == NONE) break;
         for (uint32_t i = c->rd_start[gs]; i < c->rd_start[gs + 1]; i++)
-            if (c->rd.data[i] != v) add_x(c, &ex, DEP_RW, key, c->rd.data[i], v);
+            if (c->rd.data[i] != v) add_x(c, ex, DEP_RW, key, c->rd.data[i], v, BASIS_RMW, s, v);
         v = s;
     }
-    if (ex.len) qsort(ex.data, ex.len, sizeof *ex.data, cmp_xedge);
+    if (ex->len) qsort(ex->data, ex->len, sizeof *ex->data, cmp_xedge);
+}
+
+static int is_banned(const vec_u32 *banned, uint32_t j) {
+    for (size_t i = 0; i < banned->len; i++) if (banned->data[i] == j) return 1;
+    return 0;
+}
+
+/* Origin of an edge of a found cycle: an arc of the fact graph (its
+ * index; for an RW edge derived from a WW arc, that arc's), or the extra
+ * edge i (ORIGIN_EXTRA - i). */
+#define ORIGIN_EXTRA (NONE - 1)
+/* Origin of an RW edge derived from a fact of session order rather than
+ * an arc (see derive_rw); banned as a whole when one cannot be proven. */
+#define ORIGIN_SESSION NONE
+/* How many writes of a key by transactions that do not take part are passed over. */
+#define SESSION_WALK 16
+/* Transactions of more ops than this derive no RW edges in a search (each
+ * visit compares their ops pairwise). */
+#define DERIVE_MAX_OPS 64
+/* Nor do nodes after the first DERIVE_NODES a search visits: the derived
+ * edges serve short cycles, and each visit costs a lookup a read. */
+#define DERIVE_NODES 4096
+
+/* The search's state: per node its parent, how it was reached (kind: 0 an
+ * arc, 1 an extra edge, 2 a derived RW edge; id: the arc, extra or derived
+ * edge), the queue, and the derived edges with the WW arcs they rest on. */
+typedef struct osearch {
+    uint32_t *par, *id, *queue;
+    uint8_t *how;
+    vec_u32 stamped;
+    dep_edge_vec dv;
+    vec_u32 dv_arc;
+} osearch;
+
+static void reach(osearch *s, uint32_t *qt, uint32_t u, uint32_t w, uint8_t how, uint32_t id) {
+    s->par[w] = u; s->how[w] = how; s->id[w] = id; s->queue[(*qt)++] = w; vec_push(s->stamped, w);
+}
+
+/* The first transaction after t in its session that writes key, or NONE:
+ * a key's writes are in op order, so in transaction order, and a
+ * session's transactions are consecutive. */
+static uint32_t next_session_writer(const ictx *c, uint32_t t, uint32_t key) {
+    const history *h = c->h;
+    uint32_t f = history_txn_final_write(h, t, key);
+    if (t == 0 || f == NONE) return NONE;
+    uint32_t lo = h->key_write_start[key], hi = h->key_write_start[key + 1];
+    while (lo < hi) { uint32_t mid = lo + (hi - lo) / 2; if (h->key_writes[mid] <= f) lo = mid + 1; else hi = mid; }
+    for (uint32_t i = lo, n = 0; i < h->key_write_start[key + 1] && n < SESSION_WALK; i++, n++) {
+        uint32_t u = h->op_txn[h->key_writes[i]];
+        if (u == t || !c->part[u]) continue;
+        return h->txns[u].session == h->txns[t].session ? u : NONE;
+    }
+    return NONE;
+}
+
+/* From node u, the RW edges derived from the WW arcs of class <= maxcls (not
+ * banned) that leave the versions u's transaction read: its reader read an
+ * older version than the arc's head.  Also, unless banned, the one to the
+ * next writer of the key in the version's writer's session: that order is
+ * a fact to be proven (their session order closes a cycle otherwise). */
+static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int maxcls, const vec_u32 *banned) {
+    const history *h = c->h;
+    uint32_t r = dg_node_txn(c->si, u);
+    if (r == 0 || r >= h->num_txns || !c->part[r] || (c->si && u != dg_start(r))) return;
+    const history_txn *tx = &h->txns[r];
+    if (tx->num_ops > DERIVE_MAX_OPS) return;
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+        uint32_t k = h->op_key[op];
+        if (!history_op_is_read(h, op) || ictx_ext_read(c, r, k, NULL) != op) continue;
+        uint32_t src = ictx_read_src(c, r, k), xs, ys;
+        if (src == NONE || src == 0) continue;          /* INIT's version: its arcs are many, its facts need none */
+        dg_dep_nodes(c->si, DEP_WW, src, src, &xs, &ys);
+        for (uint32_t j = c->g.start[xs]; j < c->g.start[xs + 1]; j++) {
+            dep_edge d;
+            if (c->cls[j] > maxcls || is_banned(banned, j)) continue;       /* a known arc too: its derived edges */
+            if (!ictx_arc_edge(c, xs, j, &d) || d.kind != DEP_WW || d.key != k || d.to == r) continue;
+            dep_edge rw = { r, d.to, k, DEP_RW };
+            uint32_t x, y;
+            interp_node_pair(c->si, &rw, &x, &y);
+            if (x != u || s->par[y] != NONE) continue;
+            vec_push(s->dv, rw); vec_push(s->dv_arc, j);
+            reach(s, qt, u, y, 2, (uint32_t)s->dv.len - 1);
+        }
+        uint32_t nx = is_banned(banned, ORIGIN_SESSION) ? NONE : next_session_writer(c, src, k);
+        if (nx == NONE || nx == r) continue;
+        dep_edge rw = { r, nx, k, DEP_RW };
+        uint32_t x, y;
+        interp_node_pair(c->si, &rw, &x, &y);
+        if (x != u || s->par[y] != NONE) continue;
+        vec_push(s->dv, rw); vec_push(s->dv_arc, ORIGIN_SESSION);
+        reach(s, qt, u, y, 2, (uint32_t)s->dv.len - 1);
+    }
+}
+
+/* BFS from y over the arcs, derived RW edges and extras until the source
+ * of an extra edge x -> y (its index; NONE: none). */
+static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uint32_t y, int maxcls, const vec_u32 *banned) {
+    const xedge_vec ex = *exv;
     const dg_graph *g = &c->g;
-    uint32_t *par = xmalloc((size_t)g->n * sizeof *par);        /* parent node */
-    uint32_t *pe = xmalloc((size_t)g->n * sizeof *pe);          /* arc into node: its index, NONE-1-i extra i */
-    uint32_t *queue = xmalloc((size_t)g->n * sizeof *queue);
-    vec_u32 stamp_nodes; vec_init(stamp_nodes);
-    for (uint32_t u = 0; u < g->n; u++) par[u] = NONE;
+    for (size_t i = 0; i < s->stamped.len; i++) s->par[s->stamped.data[i]] = NONE;
+    vec_clear(s->stamped); vec_clear(s->dv); vec_clear(s->dv_arc);
+    uint32_t qh = 0, qt = 0;
+    reach(s, &qt, y, y, 0, NONE);
+    while (qh < qt) {
+        uint32_t u = s->queue[qh++];
+        size_t lo = 0, hi = ex.len;
+        while (lo < hi) { size_t mid = (lo + hi) / 2; if (ex.data[mid].x < u) lo = mid + 1; else hi = mid; }
+        for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
+            if (ex.data[j].y == y) { s->id[y] = u; return (uint32_t)j; }     /* the closing extra; id[y]: where from */
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+            uint32_t w = g->adj[j];
+            if (c->cls[j] > maxcls || s->par[w] != NONE) continue;
+            if (c->cls[j] != CLS_KNOWN && is_banned(banned, j)) continue;
+            reach(s, &qt, u, w, 0, j);
+        }
+        if (qh <= DERIVE_NODES) derive_rw(c, s, &qt, u, maxcls, banned);
+        for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
+            if (s->par[ex.data[j].y] == NONE) reach(s, &qt, u, ex.data[j].y, 1, (uint32_t)j);
+    }
+    return NONE;
+}
+
+/* The shortest violating cycle through an extra edge, over the fact graph's
+ * arcs of class <= maxcls not in banned, the RW edges they derive and the
+ * extras; the cycle in alt (starting with the opposite WW edge b -> a when
+ * it uses it), each edge's origin in org.  0 if none. */
+static int opposite_cycle(const ictx *c, int maxcls, const xedge_vec *exv, const vec_u32 *banned, uint32_t a, uint32_t b,
+                          uint32_t key, dep_edge_vec *alt, vec_u32 *org) {
+    const xedge_vec ex = *exv;
+    uint32_t n = c->g.n;
+    osearch s;
+    s.par = xmalloc((size_t)n * sizeof *s.par); s.id = xmalloc((size_t)n * sizeof *s.id);
+    s.queue = xmalloc((size_t)n * sizeof *s.queue); s.how = xmalloc(n ? n : 1);
+    vec_init(s.stamped); vec_init(s.dv); vec_init(s.dv_arc);
+    for (uint32_t u = 0; u < n; u++) s.par[u] = NONE;
     int found = 0;
     size_t best_len = SIZE_MAX;
-    for (size_t ti = 0; ti < ex.len; ti++) {
+    dep_edge_vec cyc; vec_init(cyc);
+    vec_u32 corg; vec_init(corg);
+    for (size_t ti = 0; ti < ex.len && best_len > 2; ti++) {
         uint32_t y = ex.data[ti].y;
         int dup = 0;
         for (size_t tj = 0; tj < ti; tj++) if (ex.data[tj].y == y) { dup = 1; break; }
         if (dup) continue;
-        /* BFS from y over known + extra edges until a source x of an extra edge x->y */
-        for (size_t i = 0; i < stamp_nodes.len; i++) par[stamp_nodes.data[i]] = NONE;
-        vec_clear(stamp_nodes);
-        uint32_t qh = 0, qt = 0, hit = NONE, hit_edge = NONE;
-        queue[qt++] = y; par[y] = y; pe[y] = NONE; vec_push(stamp_nodes, y);
-        while (qh < qt && hit == NONE) {
-            uint32_t u = queue[qh++];
-            /* does an extra edge u -> y close it? */
-            size_t lo = 0, hi = ex.len;
-            while (lo < hi) { size_t mid = (lo + hi) / 2; if (ex.data[mid].x < u) lo = mid + 1; else hi = mid; }
-            for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
-                if (ex.data[j].y == y) { hit = u; hit_edge = (uint32_t)j; break; }
-            if (hit != NONE) break;
-            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
-                uint32_t w = g->adj[j];
-                if (c->cls[j] > maxcls || par[w] != NONE) continue;
-                par[w] = u; pe[w] = j; queue[qt++] = w; vec_push(stamp_nodes, w);
-            }
-            for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++) {
-                uint32_t w = ex.data[j].y;
-                if (par[w] != NONE) continue;
-                par[w] = u; pe[w] = NONE - 1 - (uint32_t)j; queue[qt++] = w; vec_push(stamp_nodes, w);
-            }
-        }
-        if (hit == NONE) continue;
-        /* path y ~> hit, then the extra edge hit -> y */
-        dep_edge_vec cyc; vec_init(cyc);
-        for (uint32_t w = hit; w != y; w = par[w]) {
-            uint32_t id = pe[w];
+        uint32_t hit_edge = search_from(c, &s, exv, y, maxcls, banned);
+        if (hit_edge == NONE) continue;
+        /* path y ~> hit (backwards), then the extra edge hit -> y */
+        vec_clear(cyc); vec_clear(corg);
+        for (uint32_t w = s.id[y]; w != y; w = s.par[w]) {
             dep_edge d;
-            if (id >= NONE - ex.len) vec_push(cyc, ex.data[NONE - 1 - id].e);
-            else if (ictx_arc_edge(c, par[w], id, &d)) vec_push(cyc, d);      /* else a fixed arc */
+            if (s.how[w] == 1) { vec_push(cyc, ex.data[s.id[w]].e); vec_push(corg, ORIGIN_EXTRA - s.id[w]); }
+            else if (s.how[w] == 2) { vec_push(cyc, s.dv.data[s.id[w]]); vec_push(corg, s.dv_arc.data[s.id[w]]); }
+            else if (ictx_arc_edge(c, s.par[w], s.id[w], &d)) { vec_push(cyc, d); vec_push(corg, s.id[w]); }  /* else a fixed arc */
         }
-        /* cyc holds the path backwards; the cycle is extra edge, then the path forwards */
-        if (cyc.len + 1 < best_len) {
-            best_len = cyc.len + 1;
-            vec_clear(*alt);
-            vec_push(*alt, ex.data[hit_edge].e);
-            for (size_t i = cyc.len; i-- > 0;) vec_push(*alt, cyc.data[i]);
-            /* start at the opposite WW edge b -> a when the cycle uses it */
-            for (size_t r = 0; r < alt->len; r++) {
-                const dep_edge *e = &alt->data[r];
-                if (e->kind != DEP_WW || e->from != b || e->to != a || e->key != key || r == 0) continue;
-                dep_edge_vec tmp; vec_init(tmp);
-                for (size_t i = 0; i < alt->len; i++) vec_push(tmp, alt->data[(r + i) % alt->len]);
-                vec_clear(*alt);
-                for (size_t i = 0; i < tmp.len; i++) vec_push(*alt, tmp.data[i]);
-                vec_free(tmp);
-                break;
-            }
-            found = 1;
+        if (cyc.len + 1 >= best_len) continue;
+        best_len = cyc.len + 1;
+        vec_clear(*alt); vec_clear(*org);
+        vec_push(*alt, ex.data[hit_edge].e); vec_push(*org, ORIGIN_EXTRA - hit_edge);
+        for (size_t i = cyc.len; i-- > 0;) { vec_push(*alt, cyc.data[i]); vec_push(*org, corg.data[i]); }
+        /* start at the opposite WW edge b -> a when the cycle uses it */
+        for (size_t r = 1; r < alt->len; r++) {
+            const dep_edge *e = &alt->data[r];
+            if (e->kind != DEP_WW || e->from != b || e->to != a || e->key != key) continue;
+            vec_clear(cyc); vec_clear(corg);
+            for (size_t i = 0; i < alt->len; i++) { vec_push(cyc, alt->data[(r + i) % alt->len]); vec_push(corg, org->data[(r + i) % alt->len]); }
+            vec_clear(*alt); vec_clear(*org);
+            for (size_t i = 0; i < cyc.len; i++) { vec_push(*alt, cyc.data[i]); vec_push(*org, corg.data[i]); }
+            break;
         }
-        vec_free(cyc);
-        if (best_len <= 2) break;
+        found = 1;
     }
-    free(par); free(pe); free(queue); vec_free(stamp_nodes); vec_free(ex);
+    vec_free(cyc); vec_free(corg);
+    free(s.par); free(s.id); free(s.queue); free(s.how);
+    vec_free(s.stamped); vec_free(s.dv); vec_free(s.dv_arc);
     return found;
+}
+
+/* ---- proofs ---------------------------------------------------------------- */
+
+/* Facts being proven (innermost last), the facts proven so far, and the searches left. */
+typedef struct iproof {
+    VEC(report_fact) *facts;
+    dep_edge stack[PROOF_DEPTH + 1];
+    int depth;
+    int searches;
+} iproof;
+
+static int same_fact(const dep_edge *f, uint32_t x, uint32_t y, uint32_t key) {
+    return f->from == x && f->to == y && f->key == key;
+}
+
+static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key, edge_why *w);
+
+/* Did y read x's version of key and write key (own-write order: x's version precedes y's)? */
+static int is_rmw(const ictx *c, uint32_t x, uint32_t y, uint32_t key) {
+    return ictx_read_src(c, y, key) == x && history_txn_final_write(c->h, y, key) != NONE;
+}
+
+/* How a fact x <key y behind an edge of a cycle for "a before b" holds, in
+ * *bs: a fact of the history, or one proven (now, if need be).  0: it is a
+ * fact under way or cannot be proven within the bounds. */
+static int basis_of(const ictx *c, iproof *pf, uint32_t x, uint32_t y, uint32_t key, edge_basis *bs) {
+    *bs = (edge_basis){ BASIS_PROVEN, x, y, NONE };
+    if (x == NONE || y == NONE || x == y) return 0;
+    /* the history's own facts first: they need no proof, so are never circular */
+    if (x == 0) { bs->kind = BASIS_INIT; return 1; }
+    if (is_rmw(c, x, y, key)) { bs->kind = BASIS_RMW; return 1; }
+    uint32_t lop = ictx_list_shows(c, key, x, y);
+    if (lop != NONE) { bs->kind = BASIS_LISTED; bs->ref = lop; return 1; }
+    for (int i = 0; i < pf->depth; i++) if (same_fact(&pf->stack[i], x, y, key)) return 0;
+    for (size_t i = 0; i < pf->facts->len; i++)
+        if (same_fact(&pf->facts->data[i].fact, x, y, key)) { bs->ref = (uint32_t)i; return 1; }
+    if (pf->depth >= PROOF_DEPTH) return 0;
+    report_fact f;
+    f.fact = (dep_edge){ x, y, key, DEP_WW };
+    if (!prove(c, pf, x, y, key, &f.why)) { edge_why_free(&f.why); return 0; }
+    bs->ref = (uint32_t)pf->facts->len;
+    vec_push(*pf->facts, f);
+    return 1;
+}
+
+/* The bases of the edges of a found cycle, into w->basis; 0 with the arc to
+ * set aside in *bad when one rests on a fact that cannot be used. */
+static int cycle_bases(const ictx *c, iproof *pf, const xedge_vec *ex, const vec_u32 *org, edge_why *w, uint32_t *bad) {
+    vec_clear(w->basis);
+    for (size_t i = 0; i < w->alt.len; i++) {
+        const dep_edge *e = &w->alt.data[i];
+        uint32_t o = org->data[i];
+        edge_basis bs = { BASIS_OBSERVED, NONE, NONE, NONE };
+        if (o != ORIGIN_SESSION && o > ORIGIN_EXTRA - ex->len && o <= ORIGIN_EXTRA) bs = ex->data[ORIGIN_EXTRA - o].basis;
+        else if (e->kind == DEP_WW && c->cls[o] == CLS_KNOWN) bs = (edge_basis){ BASIS_RMW, e->from, e->to, NONE };
+        else if (e->kind == DEP_WW || e->kind == DEP_RW) {
+            uint32_t x = e->kind == DEP_WW ? e->from : ictx_read_src(c, e->from, e->key);
+            if (!basis_of(c, pf, x, e->to, e->key, &bs)) { *bad = o; return 0; }
+        }
+        vec_push(w->basis, bs);
+    }
+    return 1;
+}
+
+/* Prove "a's version of key precedes b's" by a cycle its opposite closes
+ * (first with the history's facts alone, then with the forced edges that
+ * hold under the version order, then with all), into w (WHY_FORCED). */
+static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key, edge_why *w) {
+    memset(w, 0, sizeof *w);
+    vec_init(w->alt); vec_init(w->basis);
+    w->status = WHY_FORCED;
+    w->before = a; w->after = b; w->read_op = NONE;
+    pf->stack[pf->depth++] = (dep_edge){ a, b, key, DEP_WW };
+    xedge_vec ex; vec_init(ex);
+    opposite_extras(c, a, b, key, &ex);
+    vec_u32 banned, org; vec_init(banned); vec_init(org);
+    int ok = 0;
+    for (int cls = CLS_KNOWN; cls <= (c->has_forced ? CLS_FORCED : CLS_KNOWN) && !ok; cls++) {
+        vec_clear(banned);
+        while (!ok && pf->searches > 0 && banned.len < PROOF_BANNED) {
+            pf->searches--;
+            if (!opposite_cycle(c, cls, &ex, &banned, a, b, key, &w->alt, &org)) break;
+            size_t mark = pf->facts->len;
+            uint32_t bad = NONE;
+            if (cycle_bases(c, pf, &ex, &org, w, &bad)) { ok = 1; break; }
+            /* facts proven for a cycle not taken are dropped: the list holds only what is used */
+            while (pf->facts->len > mark) edge_why_free(&pf->facts->data[--pf->facts->len].why);
+            vec_push(banned, bad);
+        }
+    }
+    if (!ok) { vec_clear(w->alt); vec_clear(w->basis); }
+    vec_free(ex); vec_free(banned); vec_free(org);
+    pf->depth--;
+    return ok;
 }
 
 /* Is e one of the checker's forced edges (one in the fact graph)?  A scan:
@@ -130,9 +350,9 @@ static int is_forced(const ictx *c, const dep_edge *e) {
     return 0;
 }
 
-void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
+void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *factsv) {
     memset(w, 0, sizeof *w);
-    vec_init(w->alt);
+    vec_init(w->alt); vec_init(w->basis);
     w->before = w->after = w->read_op = NONE;
     if (e->kind == DEP_SO || e->kind == DEP_WR) { w->status = WHY_OBSERVED; return; }
     uint32_t a, b = e->to;
@@ -144,13 +364,20 @@ void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w) {
     /* a list read that shows the order is the plainest reason */
     uint32_t lop = ictx_list_shows(c, e->key, a, b);
     if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return; }
-    w->status = opposite_cycle(c, CLS_KNOWN, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
-    /* with the checker's forced edges (each decided because its other side
-     * closed a cycle) the opposite order may close a cycle too: first those
-     * that hold under the version order, then all */
-    if (w->status == WHY_CHOSEN && c->has_forced)
-        w->status = opposite_cycle(c, CLS_HOLDS, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
-    if (w->status == WHY_CHOSEN && c->has_forced)
-        w->status = opposite_cycle(c, CLS_FORCED, a, b, e->key, &w->alt) ? WHY_FORCED : WHY_CHOSEN;
-    if (w->status == WHY_CHOSEN && is_forced(c, e)) w->status = WHY_DECIDED;
+    if (is_rmw(c, a, b, e->key)) {                 /* b read a's version and overwrote it */
+        w->status = WHY_FORCED;
+        dep_edge opp = { b, a, e->key, DEP_WW }, wr = { a, b, e->key, DEP_WR };
+        edge_basis bo = { BASIS_ASSUMED, b, a, NONE }, bw = { BASIS_OBSERVED, NONE, NONE, NONE };
+        vec_push(w->alt, opp); vec_push(w->alt, wr);
+        vec_push(w->basis, bo); vec_push(w->basis, bw);
+        return;
+    }
+    iproof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.facts = factsv;
+    pf.searches = PROOF_SEARCHES;
+    edge_why p;
+    if (prove(c, &pf, a, b, e->key, &p)) { *w = p; return; }
+    edge_why_free(&p);
+    w->status = is_forced(c, e) ? WHY_DECIDED : WHY_CHOSEN;
 }

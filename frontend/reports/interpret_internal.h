@@ -111,7 +111,9 @@ int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 
 
 /* ---- explanations (interpret_explain.c) ---- */
 
-/* Why the version order fact behind dependency e holds (report.h's edge_why). */
-void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w);
+/* Why the version order fact behind dependency e holds (report.h's
+ * edge_why); facts (a VEC(report_fact)) gets, in the order proven, the
+ * facts its explanation relies on that were not already there. */
+void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *facts);
 
 #endif

@@ -303,9 +303,9 @@ static int index_writers(history *h, ic_error *err) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
             if (h->op_key[other] == key && h->op_value[other] == value) {
-                char kb[64], vb[32], wb[300], msg[512];
+                char kb[64], vb[96], nb[80], wb[300], msg[512];
                 if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
-                else snprintf(vb, sizeof vb, "value %" PRId64, value);
+                else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, nb, sizeof nb));   /* as written */
                 history_op_where(h, other, wb, sizeof wb);
                 snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
                          vb, history_key_str(h, key, kb, sizeof kb), wb);

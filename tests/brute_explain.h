@@ -6,7 +6,9 @@
  * precedes after's" and shows a cycle that holds once C is false.  It is
  * sound when, in every version order V that
  *   - puts INIT first and agrees with the history's own-write order (a
- *     transaction that read w's version of k and wrote k follows w on k),
+ *     transaction that read w's version of k and wrote k follows w on k)
+ *     and with its list reads (each shows the appenders of its elements in
+ *     order, before every appender it does not show),
  *   - satisfies every fact the anomaly proved before C (its facts[0..i)
  *     for facts[i]; all of them for an edge of the cycle), and
  *   - puts after's version before before's (C false),
@@ -21,7 +23,9 @@
  * and every edge speaks of one key, so the orders are enumerated key by
  * key (at most BX_MAX_WRITERS writers a key, else the claim is skipped);
  * a key on which no order meets the premises makes the claim vacuous
- * (counted, not failed).  Only committed transactions and INIT take part. */
+ * (counted, not failed).  Only committed transactions and INIT take part;
+ * a list read's version is its last element's (INIT's when empty), and
+ * list reads after an own append are not modelled (callers make none). */
 #ifndef ISOCHECK_TESTS_BRUTE_EXPLAIN_H
 #define ISOCHECK_TESTS_BRUTE_EXPLAIN_H
 
@@ -38,17 +42,57 @@ typedef struct bx_stats {
     unsigned checked, vacuous, skipped, decided, chosen;
 } bx_stats;
 
-/* The first op of txn t on key, if it is a read: the txn whose last write it read (INIT: 0), else BX_NONE. */
+/* The transaction that appended value v to key (BX_NONE: none). */
+static uint32_t bx_appender(const history *h, uint32_t key, int64_t v) {
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (h->op_key[op] == key && history_op_kind(h, op) == OP_APPEND && !history_op_failed(h, op) && h->op_value[op] == v)
+            return h->op_txn[op];
+    return BX_NONE;
+}
+
+/* The first op of txn t on key, if it is a read: the txn whose last write
+ * it read (a list read: the appender of its last element; INIT: 0), else
+ * BX_NONE (also for a list read that holds t's own appends: callers'
+ * histories have none). */
 static uint32_t bx_read_from(const history *h, uint32_t t, uint32_t key) {
     const history_txn *tx = &h->txns[t];
     for (uint32_t i = 0; i < tx->num_ops; i++) {
         uint32_t op = tx->first_op + i;
         if (h->op_key[op] != key) continue;
         if (!history_op_is_read(h, op)) return BX_NONE;
+        if (history_op_kind(h, op) == OP_LIST_READ) {
+            uint32_t n;
+            const int64_t *l = history_list(h, op, &n);
+            if (n == 0) return 0;
+            uint32_t w = bx_appender(h, key, l[n - 1]);
+            return w == t ? BX_NONE : w;
+        }
         uint32_t src = history_read_source(h, op);
         return src == HISTORY_NONE ? BX_NONE : h->op_txn[src];
     }
     return BX_NONE;
+}
+
+/* Does every list read of key agree with the order pos: the appenders of
+ * its elements in their order, before every appender it does not show? */
+static int bx_lists_agree(const history *h, const int *pos, uint32_t key) {
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (h->op_key[op] != key || history_op_kind(h, op) != OP_LIST_READ || history_op_failed(h, op)) continue;
+        uint32_t n;
+        const int64_t *l = history_list(h, op, &n);
+        int last = 0;                                  /* INIT's position */
+        uint8_t shown[64] = { 0 };
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t w = bx_appender(h, key, l[i]);
+            if (w == BX_NONE || w >= 64 || pos[w] < 0) return 0;
+            if (pos[w] < last) return 0;
+            last = pos[w];
+            shown[w] = 1;
+        }
+        for (uint32_t t = 1; t < h->num_txns && t < 64; t++)
+            if (pos[t] >= 0 && !shown[t] && pos[t] < last) return 0;
+    }
+    return 1;
 }
 
 static int bx_writes(const history *h, uint32_t t, uint32_t key) {
@@ -79,7 +123,7 @@ static int bx_meets(const history *h, const int *pos, uint32_t key, const bx_fac
     }
     for (size_t i = 0; i < np; i++)
         if (prem[i].key == key && (pos[prem[i].a] < 0 || pos[prem[i].b] < 0 || pos[prem[i].a] > pos[prem[i].b])) return 0;
-    return 1;
+    return bx_lists_agree(h, pos, key);
 }
 
 /* Does edge e hold under the order pos of e's key? */

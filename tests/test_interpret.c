@@ -569,6 +569,12 @@ static void session_order_fact_proven_first(void **state) {
                                 "\"after_index\": 2, \"fact\": 0}"));
     assert_non_null(strstr(buf, "\"chosen\": false"));
     free(buf);
+    buf = NULL; len = 0;
+    f = open_memstream(&buf, &len);
+    report_print_dot(f, &r);
+    fclose(f);
+    assert_non_null(strstr(buf, "a0_t1 -> a0_t2 [label=\"SO (fact 1)\""));       /* the fact's cycle, dotted */
+    free(buf);
     report_free(&r);
     check_result_free(&res);
     pg_index_free(&ix);

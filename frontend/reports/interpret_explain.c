@@ -100,6 +100,18 @@ typedef struct osearch {
     vec_u32 dv_arc;
 } osearch;
 
+static void osearch_init(osearch *s, uint32_t n) {
+    s->par = xmalloc(((size_t)n + 1) * sizeof *s->par); s->id = xmalloc(((size_t)n + 1) * sizeof *s->id);
+    s->queue = xmalloc(((size_t)n + 1) * sizeof *s->queue); s->how = xmalloc((size_t)n + 1);
+    vec_init(s->stamped); vec_init(s->dv); vec_init(s->dv_arc);
+    for (uint32_t u = 0; u < n; u++) s->par[u] = NONE;
+}
+
+static void osearch_free(osearch *s) {
+    free(s->par); free(s->id); free(s->queue); free(s->how);
+    vec_free(s->stamped); vec_free(s->dv); vec_free(s->dv_arc);
+}
+
 static void reach(osearch *s, uint32_t *qt, uint32_t u, uint32_t w, uint8_t how, uint32_t id) {
     s->par[w] = u; s->how[w] = how; s->id[w] = id; s->queue[(*qt)++] = w; vec_push(s->stamped, w);
 }
@@ -192,15 +204,10 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
  * arcs of class <= maxcls not in banned, the RW edges they derive and the
  * extras; the cycle in alt (starting with the opposite WW edge b -> a when
  * it uses it), each edge's origin in org.  0 if none. */
-static int opposite_cycle(const ictx *c, int maxcls, const xedge_vec *exv, const vec_u32 *banned, uint32_t a, uint32_t b,
-                          uint32_t key, dep_edge_vec *alt, vec_u32 *org) {
+static int opposite_cycle(const ictx *c, osearch *sp, int maxcls, const xedge_vec *exv, const vec_u32 *banned, uint32_t a,
+                          uint32_t b, uint32_t key, dep_edge_vec *alt, vec_u32 *org) {
     const xedge_vec ex = *exv;
-    uint32_t n = c->g.n;
-    osearch s;
-    s.par = xmalloc((size_t)n * sizeof *s.par); s.id = xmalloc((size_t)n * sizeof *s.id);
-    s.queue = xmalloc((size_t)n * sizeof *s.queue); s.how = xmalloc(n ? n : 1);
-    vec_init(s.stamped); vec_init(s.dv); vec_init(s.dv_arc);
-    for (uint32_t u = 0; u < n; u++) s.par[u] = NONE;
+    osearch *s = sp;
     int found = 0;
     size_t best_len = SIZE_MAX;
     dep_edge_vec cyc; vec_init(cyc);
@@ -210,15 +217,15 @@ static int opposite_cycle(const ictx *c, int maxcls, const xedge_vec *exv, const
         int dup = 0;
         for (size_t tj = 0; tj < ti; tj++) if (ex.data[tj].y == y) { dup = 1; break; }
         if (dup) continue;
-        uint32_t hit_edge = search_from(c, &s, exv, y, maxcls, banned);
+        uint32_t hit_edge = search_from(c, s, exv, y, maxcls, banned);
         if (hit_edge == NONE) continue;
         /* path y ~> hit (backwards), then the extra edge hit -> y */
         vec_clear(cyc); vec_clear(corg);
-        for (uint32_t w = s.id[y]; w != y; w = s.par[w]) {
+        for (uint32_t w = s->id[y]; w != y; w = s->par[w]) {
             dep_edge d;
-            if (s.how[w] == 1) { vec_push(cyc, ex.data[s.id[w]].e); vec_push(corg, ORIGIN_EXTRA - s.id[w]); }
-            else if (s.how[w] == 2) { vec_push(cyc, s.dv.data[s.id[w]]); vec_push(corg, s.dv_arc.data[s.id[w]]); }
-            else if (ictx_arc_edge(c, s.par[w], s.id[w], &d)) { vec_push(cyc, d); vec_push(corg, s.id[w]); }  /* else a fixed arc */
+            if (s->how[w] == 1) { vec_push(cyc, ex.data[s->id[w]].e); vec_push(corg, ORIGIN_EXTRA - s->id[w]); }
+            else if (s->how[w] == 2) { vec_push(cyc, s->dv.data[s->id[w]]); vec_push(corg, s->dv_arc.data[s->id[w]]); }
+            else if (ictx_arc_edge(c, s->par[w], s->id[w], &d)) { vec_push(cyc, d); vec_push(corg, s->id[w]); }  /* else a fixed arc */
         }
         if (cyc.len + 1 >= best_len) continue;
         best_len = cyc.len + 1;
@@ -238,8 +245,6 @@ static int opposite_cycle(const ictx *c, int maxcls, const xedge_vec *exv, const
         found = 1;
     }
     vec_free(cyc); vec_free(corg);
-    free(s.par); free(s.id); free(s.queue); free(s.how);
-    vec_free(s.stamped); vec_free(s.dv); vec_free(s.dv_arc);
     return found;
 }
 
@@ -248,6 +253,7 @@ static int opposite_cycle(const ictx *c, int maxcls, const xedge_vec *exv, const
 /* Facts being proven (innermost last), the facts proven so far, and the searches left. */
 typedef struct iproof {
     VEC(report_fact) *facts;
+    osearch *search;             /* the searches' state, one for all of an edge's (every par NONE between them) */
     dep_edge stack[PROOF_DEPTH + 1];
     int depth;
     int searches;
@@ -323,7 +329,7 @@ static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key
         vec_clear(banned);
         while (!ok && pf->searches > 0 && banned.len < PROOF_BANNED) {
             pf->searches--;
-            if (!opposite_cycle(c, cls, &ex, &banned, a, b, key, &w->alt, &org)) break;
+            if (!opposite_cycle(c, pf->search, cls, &ex, &banned, a, b, key, &w->alt, &org)) break;
             size_t mark = pf->facts->len;
             uint32_t bad = NONE;
             if (cycle_bases(c, pf, &ex, &org, w, &bad)) { ok = 1; break; }
@@ -376,8 +382,13 @@ void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *fact
     memset(&pf, 0, sizeof pf);
     pf.facts = factsv;
     pf.searches = PROOF_SEARCHES;
+    osearch s;
+    osearch_init(&s, c->g.n);
+    pf.search = &s;
     edge_why p;
-    if (prove(c, &pf, a, b, e->key, &p)) { *w = p; return; }
+    int ok = prove(c, &pf, a, b, e->key, &p);
+    osearch_free(&s);
+    if (ok) { *w = p; return; }
     edge_why_free(&p);
     w->status = is_forced(c, e) ? WHY_DECIDED : WHY_CHOSEN;
 }

@@ -77,11 +77,14 @@ static int is_banned(const vec_u32 *banned, uint32_t j) {
  * index; for an RW edge derived from a WW arc, that arc's), or the extra
  * edge i (ORIGIN_EXTRA - i). */
 #define ORIGIN_EXTRA (NONE - 1)
-/* Origin of an RW edge derived from a fact of session order rather than
- * an arc (see derive_rw); banned as a whole when one cannot be proven. */
+/* Origin of an RW edge derived from a fact of session order or from the
+ * initial version rather than an arc (see derive_rw); banned as a whole
+ * when one cannot be proven (one from the initial version always can). */
 #define ORIGIN_SESSION NONE
 /* How many writes of a key by transactions that do not take part are passed over. */
 #define SESSION_WALK 16
+/* How many writers of a key a reader of its initial version gets RW edges to. */
+#define INIT_WRITERS 64
 /* Transactions of more ops than this derive no RW edges in a search (each
  * visit compares their ops pairwise). */
 #define DERIVE_MAX_OPS 64
@@ -138,6 +141,17 @@ static uint32_t next_session_writer(const ictx *c, uint32_t t, uint32_t key) {
  * older version than the arc's head.  Also, unless banned, the one to the
  * next writer of the key in the version's writer's session: that order is
  * a fact to be proven (their session order closes a cycle otherwise). */
+/* Reach y's node by the RW edge r -> y on key, derived from origin, if it leaves u. */
+static void push_derived(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, uint32_t r, uint32_t to, uint32_t k,
+                         uint32_t origin) {
+    dep_edge rw = { r, to, k, DEP_RW };
+    uint32_t x, y;
+    interp_node_pair(c->si, &rw, &x, &y);
+    if (x != u || s->par[y] != NONE) return;
+    vec_push(s->dv, rw); vec_push(s->dv_arc, origin);
+    reach(s, qt, u, y, 2, (uint32_t)s->dv.len - 1);
+}
+
 static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int maxcls, const vec_u32 *banned) {
     const history *h = c->h;
     uint32_t r = dg_node_txn(c->si, u);
@@ -148,27 +162,25 @@ static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int m
         uint32_t k = h->op_key[op];
         if (!history_op_is_read(h, op) || ictx_ext_read(c, r, k, NULL) != op) continue;
         uint32_t src = ictx_read_src(c, r, k), xs, ys;
-        if (src == NONE || src == 0) continue;          /* INIT's version: its arcs are many, its facts need none */
+        if (src == NONE) continue;
+        if (src == 0) {                 /* the initial version: every writer's is later (a fact needing no proof) */
+            for (uint32_t i = h->key_write_start[k], n = 0; i < h->key_write_start[k + 1] && n < INIT_WRITERS; i++) {
+                uint32_t t = h->op_txn[h->key_writes[i]];
+                if (t == 0 || t == r || !c->part[t] || history_txn_final_write(h, t, k) != h->key_writes[i]) continue;
+                n++;
+                push_derived(c, s, qt, u, r, t, k, ORIGIN_SESSION);
+            }
+            continue;
+        }
         dg_dep_nodes(c->si, DEP_WW, src, src, &xs, &ys);
         for (uint32_t j = c->g.start[xs]; j < c->g.start[xs + 1]; j++) {
             dep_edge d;
             if (c->cls[j] > maxcls || is_banned(banned, j)) continue;       /* a known arc too: its derived edges */
             if (!ictx_arc_edge(c, xs, j, &d) || d.kind != DEP_WW || d.key != k || d.to == r) continue;
-            dep_edge rw = { r, d.to, k, DEP_RW };
-            uint32_t x, y;
-            interp_node_pair(c->si, &rw, &x, &y);
-            if (x != u || s->par[y] != NONE) continue;
-            vec_push(s->dv, rw); vec_push(s->dv_arc, j);
-            reach(s, qt, u, y, 2, (uint32_t)s->dv.len - 1);
+            push_derived(c, s, qt, u, r, d.to, k, j);
         }
         uint32_t nx = is_banned(banned, ORIGIN_SESSION) ? NONE : next_session_writer(c, src, k);
-        if (nx == NONE || nx == r) continue;
-        dep_edge rw = { r, nx, k, DEP_RW };
-        uint32_t x, y;
-        interp_node_pair(c->si, &rw, &x, &y);
-        if (x != u || s->par[y] != NONE) continue;
-        vec_push(s->dv, rw); vec_push(s->dv_arc, ORIGIN_SESSION);
-        reach(s, qt, u, y, 2, (uint32_t)s->dv.len - 1);
+        if (nx != NONE && nx != r) push_derived(c, s, qt, u, r, nx, k, ORIGIN_SESSION);
     }
 }
 

@@ -81,8 +81,10 @@ static int is_banned(const vec_u32 *banned, uint32_t j) {
  * initial version rather than an arc (see derive_rw); banned as a whole
  * when one cannot be proven (one from the initial version always can). */
 #define ORIGIN_SESSION NONE
-/* How many writes of a key by transactions that do not take part are passed over. */
+/* How far a session is walked for versions later than its writer's. */
 #define SESSION_WALK 16
+/* How many of a version's writer's WR and SO arcs are followed for later versions. */
+#define FOLLOW_ARCS 64
 /* How many writers of a key a reader of its initial version gets RW edges to. */
 #define INIT_WRITERS 64
 /* Transactions of more ops than this derive no RW edges in a search (each
@@ -119,28 +121,25 @@ static void reach(osearch *s, uint32_t *qt, uint32_t u, uint32_t w, uint8_t how,
     s->par[w] = u; s->how[w] = how; s->id[w] = id; s->queue[(*qt)++] = w; vec_push(s->stamped, w);
 }
 
-/* The first transaction after t in its session that writes key, or NONE:
- * a key's writes are in op order, so in transaction order, and a
- * session's transactions are consecutive. */
-static uint32_t next_session_writer(const ictx *c, uint32_t t, uint32_t key) {
+/* Writers whose version of key the session of t shows to be later than
+ * t's (t writes key): the versions read by t's later transactions, up to
+ * and including the next writer of key in the session (SESSION_WALK
+ * transactions at most).  Each such fact is proven by a two-edge cycle
+ * with the session order.  Returns how many went to out (at most max). */
+static uint32_t session_later_versions(const ictx *c, uint32_t t, uint32_t key, uint32_t *out, uint32_t max) {
     const history *h = c->h;
-    uint32_t f = history_txn_final_write(h, t, key);
-    if (t == 0 || f == NONE) return NONE;
-    uint32_t lo = h->key_write_start[key], hi = h->key_write_start[key + 1];
-    while (lo < hi) { uint32_t mid = lo + (hi - lo) / 2; if (h->key_writes[mid] <= f) lo = mid + 1; else hi = mid; }
-    for (uint32_t i = lo, n = 0; i < h->key_write_start[key + 1] && n < SESSION_WALK; i++, n++) {
-        uint32_t u = h->op_txn[h->key_writes[i]];
-        if (u == t || !c->part[u]) continue;
-        return h->txns[u].session == h->txns[t].session ? u : NONE;
+    uint32_t n = 0;
+    if (t == 0 || history_txn_final_write(h, t, key) == NONE) return 0;
+    uint32_t sess = h->txns[t].session;
+    for (uint32_t u = t + 1, i = 0; u < h->num_txns && i < SESSION_WALK && n < max && h->txns[u].session == sess; u++, i++) {
+        if (!c->part[u]) continue;
+        if (history_txn_final_write(h, u, key) != NONE) { out[n++] = u; break; }
+        uint32_t y = ictx_read_src(c, u, key);
+        if (y != NONE && y != 0 && y != t) out[n++] = y;
     }
-    return NONE;
+    return n;
 }
 
-/* From node u, the RW edges derived from the WW arcs of class <= maxcls (not
- * banned) that leave the versions u's transaction read: its reader read an
- * older version than the arc's head.  Also, unless banned, the one to the
- * next writer of the key in the version's writer's session: that order is
- * a fact to be proven (their session order closes a cycle otherwise). */
 /* Reach y's node by the RW edge r -> y on key, derived from origin, if it leaves u. */
 static void push_derived(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, uint32_t r, uint32_t to, uint32_t k,
                          uint32_t origin) {
@@ -173,14 +172,21 @@ static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int m
             continue;
         }
         dg_dep_nodes(c->si, DEP_WW, src, src, &xs, &ys);
-        for (uint32_t j = c->g.start[xs]; j < c->g.start[xs + 1]; j++) {
+        int follow = !is_banned(banned, ORIGIN_SESSION);
+        for (uint32_t j = c->g.start[xs], seen = 0; j < c->g.start[xs + 1]; j++) {
             dep_edge d;
-            if (c->cls[j] > maxcls || is_banned(banned, j)) continue;       /* a known arc too: its derived edges */
-            if (!ictx_arc_edge(c, xs, j, &d) || d.kind != DEP_WW || d.key != k || d.to == r) continue;
-            push_derived(c, s, qt, u, r, d.to, k, j);
+            if (c->cls[j] > maxcls || !ictx_arc_edge(c, xs, j, &d) || d.to == r) continue;
+            if (d.kind == DEP_WW && d.key == k && !is_banned(banned, j)) push_derived(c, s, qt, u, r, d.to, k, j);
+            /* a reader of src's writes, or its session successor, that writes k: its version is later
+             * (a fact to be proven: the opposite closes a cycle with that edge) */
+            else if (follow && (d.kind == DEP_WR || d.kind == DEP_SO) && seen++ < FOLLOW_ARCS &&
+                     history_txn_final_write(h, d.to, k) != NONE)
+                push_derived(c, s, qt, u, r, d.to, k, ORIGIN_SESSION);
         }
-        uint32_t nx = is_banned(banned, ORIGIN_SESSION) ? NONE : next_session_writer(c, src, k);
-        if (nx != NONE && nx != r) push_derived(c, s, qt, u, r, nx, k, ORIGIN_SESSION);
+        if (is_banned(banned, ORIGIN_SESSION)) continue;
+        uint32_t later[SESSION_WALK], nl = session_later_versions(c, src, k, later, SESSION_WALK);
+        for (uint32_t i = 0; i < nl; i++)
+            if (later[i] != r) push_derived(c, s, qt, u, r, later[i], k, ORIGIN_SESSION);
     }
 }
 

@@ -337,7 +337,7 @@ static void holds_task(void *ctx, size_t i) {
     const ictx *c = j->c;
     const history *h = c->h;
     size_t a = c->nforced * i / j->nparts, b = c->nforced * (i + 1) / j->nparts, n = b - a;
-    const dep_edge *fe = c->forced + a;
+    const dep_edge *fe = n ? c->forced + a : NULL;   /* no NULL + 0 when nothing is forced */
     uint32_t *fa = xmalloc((n + 1) * sizeof *fa), *fb = xmalloc((n + 1) * sizeof *fb), *own = xmalloc((n + 1) * sizeof *own);
     const size_t ahead = HISTORY_PREFETCH_AHEAD;
     /* 1: b's final write; a's (WW) or the read behind the edge (RW: fa holds the read op) */

@@ -33,6 +33,13 @@
  * with D = B ∪ WR ∪ WW and RW from each external read makes
  *   ser*  D ∪ RW acyclic;  si*  D ; RW? acyclic;  psi  D+ ; RW? irreflexive.
  *
+ * Method 3 (bv_saturation_check: rc, ra, cc): their premises do not depend
+ * on co, so a level holds iff  B ∪ {t2 → t1 : premise} ∪ L, with INIT
+ * before everything, is acyclic, where L orders each list read's writers as
+ * its prefix shows them (the prefix must be whole runs of their appends)
+ * and puts the writers missing from it after the last one (Biswas & Enea's
+ * polynomial algorithm for these levels).
+ *
  * Times: inv[t], cmp[t] per history transaction index (INIT ignored):
  * a RT b iff a is committed and cmp[a] < inv[b] (an indeterminate
  * transaction never completed).  The real-time levels need them.
@@ -95,6 +102,7 @@ typedef struct bv_hist {
     int n, nkeys, anomaly, too_big, have_times;
     const char *why;             /* the anomaly's name */
     uint32_t txn[BV_MAX_TXNS];   /* history index of each participant */
+    int idx[64];                 /* participant index of each history transaction, or -1 */
     uint32_t writes[BV_MAX_KEYS];        /* participants writing the key (INIT included) */
     uint32_t wkeys[BV_MAX_TXNS];         /* keys a participant writes (INIT: none) */
     uint32_t base_in[BV_NBASES][BV_MAX_TXNS];   /* predecessors under each base relation */
@@ -258,6 +266,7 @@ static void bv_prepare(bv_hist *b, const history *h, const int64_t *inv, const i
             }
         }
     }
+    memcpy(b->idx, idx, sizeof(int) * h->num_txns);
     for (int p = 1; p < b->n && !b->too_big; p++) bv_reads_of(b, idx, p);
     for (int q = 1; q < b->n; q++)
         for (int p = 1; p < b->n; p++) {
@@ -415,6 +424,54 @@ static int bv_acyclic(const uint32_t *out, int n) {
     bv_closure(c, n);
     for (int i = 0; i < n; i++) if (c[i] >> i & 1u) return 0;
     return 1;
+}
+
+/* ---- method 3: saturation (rc, ra, cc) ------------------------------------ */
+
+/* L for one list read e into out[]; 0 if its prefix is not whole runs. */
+static int bv_list_edges(const bv_hist *b, const bv_event *e, uint32_t *out) {
+    const history *h = b->h;
+    uint32_t in_prefix = 0;
+    int prev = 0;
+    for (uint32_t i = 0; i < e->len;) {
+        uint32_t w = bv_writer(h, (uint32_t)e->key, e->el[i]);
+        if (w == UINT32_MAX || b->idx[h->op_txn[w]] <= 0) return 0;
+        int p = b->idx[h->op_txn[w]];
+        uint32_t n = b->app_len[p][e->key];
+        if ((in_prefix >> p & 1u) || i + n > e->len || memcmp(e->el + i, &b->app[b->app_off[p][e->key]], n * sizeof *e->el))
+            return 0;                               /* a writer's appends split, or repeated */
+        in_prefix |= 1u << p;
+        out[prev] |= 1u << p;                       /* the run before it (INIT first) */
+        prev = p;
+        i += n;
+    }
+    if (prev != e->src) return 0;
+    out[prev] |= b->writes[e->key] & ~in_prefix & ~1u & ~(1u << prev);
+    return 1;
+}
+
+static int bv_saturation_check(const history *h, int level) {
+    static bv_hist b;
+    int ax = bv_level_axiom[level];
+    if (ax != BV_AX_RC && ax != BV_AX_RA && ax != BV_AX_CC) return -1;
+    bv_prepare(&b, h, NULL, NULL);
+    if (b.too_big) return -1;
+    if (b.anomaly) return 0;
+    uint32_t out[BV_MAX_TXNS] = {0};
+    for (int q = 0; q < b.n; q++) {
+        out[0] |= 1u << q;
+        for (int p = 0; p < b.n; p++) if (b.base_in[BV_BASE_SESSION][q] >> p & 1u) out[p] |= 1u << q;
+    }
+    out[0] &= ~1u;
+    for (int i = 0; i < b.nev; i++) {
+        const bv_event *e = &b.ev[i];
+        uint32_t p = ax == BV_AX_RC ? e->earlier : ax == BV_AX_RA ? b.base_in[BV_BASE_SESSION][e->t]
+                                                                  : b.clos_in[BV_BASE_SESSION][e->t];
+        p &= b.writes[e->key] & ~(1u << e->src) & ~(1u << e->t);
+        for (int t2 = 0; t2 < b.n; t2++) if (p >> t2 & 1u) out[t2] |= 1u << e->src;
+        if (e->list && !bv_list_edges(&b, e, out)) return 0;
+    }
+    return bv_acyclic(out, b.n);
 }
 
 typedef struct bv_graph {

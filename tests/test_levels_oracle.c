@@ -8,8 +8,9 @@
  *   (c) si and ser agree with tests/brute_check.h (registers) and
  *       tests/brute_list.h (lists, registers, indeterminate transactions);
  *   (d) si and ser agree with the checker (axioms, then check_level);
- *   (e) the two methods (commit orders, version orders) agree on psi, si,
- *       ser, their plain and real-time variants.
+ *   (e) the oracle's three methods agree: commit orders (every level) with
+ *       version orders (psi, si, ser, their plain and real-time variants)
+ *       and with saturation (rc, ra, cc).
  * Random histories: 2-7 transactions, 1-3 sessions and keys, registers and
  * lists, aborted and indeterminate transactions, reads from an execution
  * whose visibility is serial, a snapshot, a random set per transaction or
@@ -129,6 +130,8 @@ static void one_example(const char *name) {
         if (out[l] != expect[l]) fprintf(stderr, "%s: %s: oracle %d, documented %d\n", name, bv_level_name[l], out[l], expect[l]);
         assert_int_equal(out[l], expect[l]);
         int g = bv_graph_check(h, l, inv, cmp, 1000000);
+        if (g >= 0) assert_int_equal(g, expect[l]);
+        g = bv_saturation_check(h, l);
         if (g >= 0) assert_int_equal(g, expect[l]);
     }
     history_free(h);
@@ -298,11 +301,12 @@ static void ghist_random(ghist *g, int mode) {
             for (int j = 0; j < g->t[i].nops; j++) {
                 gop *o = &g->t[i].ops[j];
                 if (!o->write && rnd(4) == 0) {
-                    int u = (int)rnd((uint32_t)g->ntx);
+                    int u = (int)rnd((uint32_t)g->ntx), any = rnd(2);   /* any: maybe an overwritten one */
                     for (int q = 0; q < g->t[u].nops; q++)
                         if (g->t[u].ops[q].write && g->t[u].ops[q].key == o->key) {
                             if (g->is_list[o->key]) { o->n = 1; o->list[0] = g->t[u].ops[q].value; }
                             else o->value = g->t[u].ops[q].value;
+                            if (any) break;
                         }
                 }
             }
@@ -351,7 +355,7 @@ static void ladder_is_monotone(void **state) {
     (void)state;
     ladder_closure();
     rng_state = 0x9e3779b97f4a7c15ULL;
-    int holds[BV_NLEVELS] = {0}, fails[BV_NLEVELS] = {0}, undecided = 0, anomalies = 0, graph_cmp = 0;
+    int holds[BV_NLEVELS] = {0}, fails[BV_NLEVELS] = {0}, undecided = 0, anomalies = 0, graph_cmp = 0, sat_cmp = 0;
     int sep[BV_NLEVELS][BV_NLEVELS];                    /* [s][w]: w holds, s fails */
     memset(sep, 0, sizeof sep);
     for (int i = 0; i < 16000; i++) {
@@ -371,7 +375,13 @@ static void ladder_is_monotone(void **state) {
                     dump(h, inv, cmp);
                     fail();
                 }
-            /* (e) method 2 where it applies */
+            /* (e) method 3 (rc, ra, cc) and method 2 (psi and up) where they apply */
+            int sat = bv_saturation_check(h, l);
+            if (sat >= 0) {
+                sat_cmp++;
+                if (sat != out[l]) { fprintf(stderr, "%s: commit orders %d, saturation %d on:\n", bv_level_name[l], out[l], sat); dump(h, inv, cmp); }
+                assert_int_equal(sat, out[l]);
+            }
             if (i % 2 == 0) {
                 int g = bv_graph_check(h, l, inv, cmp, 5040);
                 if (g >= 0) {
@@ -384,7 +394,8 @@ static void ladder_is_monotone(void **state) {
         history_free(h);
     }
     for (int l = 0; l < BV_NLEVELS; l++) fprintf(stderr, "%-9s holds %4d fails %4d\n", bv_level_name[l], holds[l], fails[l]);
-    fprintf(stderr, "%d undecided, %d with a non-cycle anomaly, %d method-2 comparisons\n", undecided, anomalies, graph_cmp);
+    fprintf(stderr, "%d undecided, %d with a non-cycle anomaly, %d method-2 and %d method-3 comparisons\n", undecided, anomalies, graph_cmp, sat_cmp);
+    assert_true(sat_cmp > 40000);
     /* both verdicts, at every level, and no level equal to its weaker neighbour everywhere */
     for (int l = 0; l < BV_NLEVELS; l++) assert_true(holds[l] >= 100 && fails[l] >= 100);
     for (int s = 0; s < BV_NLEVELS; s++)

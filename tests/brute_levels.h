@@ -43,7 +43,9 @@
  * Times: inv[t], cmp[t] per history transaction index (INIT ignored):
  * a RT b iff a is committed and cmp[a] < inv[b] (an indeterminate
  * transaction never completed).  The real-time levels need them.
- * Results: 1 holds, 0 fails, -1 undecided (too big, or no times). */
+ * Results: 1 holds, 0 fails, -1 undecided (too big: see the BV_MAX_
+ * limits; or no times).  The functions keep their state in statics: one
+ * thread at a time. */
 #ifndef ISOCHECK_TESTS_BRUTE_LEVELS_H
 #define ISOCHECK_TESTS_BRUTE_LEVELS_H
 
@@ -87,7 +89,7 @@ static const int bv_level_base[BV_NLEVELS] = {
 #define BV_MAX_TXNS   9          /* participants, INIT included */
 #define BV_MAX_KEYS   8
 #define BV_MAX_EVENTS 64
-#define BV_MAX_LIST   64         /* appends to one list key */
+#define BV_MAX_APPENDS 128       /* successful appends of all participants */
 
 typedef struct bv_event {        /* one external read */
     int t, key, src;             /* reader, key, writer of the version read (participant indices) */
@@ -111,7 +113,7 @@ typedef struct bv_hist {
     bv_event ev[BV_MAX_EVENTS];
     /* appends of participant p to list key k: app[app_off[p][k] .. + app_len[p][k]) */
     uint32_t app_off[BV_MAX_TXNS][BV_MAX_KEYS], app_len[BV_MAX_TXNS][BV_MAX_KEYS];
-    int64_t app[BV_MAX_LIST * 2];
+    int64_t app[BV_MAX_APPENDS];
     uint32_t napp;
 } bv_hist;
 

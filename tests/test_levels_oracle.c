@@ -465,7 +465,7 @@ static void ladder_is_monotone(void **state) {
 
 /* ---- (c) today's oracles, (d) today's checker ------------------------------ */
 
-typedef struct tally { int agree[2], pipeline[2], brute[2], list[2], skipped; } tally;
+typedef struct tally { int agree[2], pipeline[2], brute[2], list[2], skipped, with_lists, with_aborted, with_info; } tally;
 
 static void compare_si_ser(history *h, const int64_t *inv, const int64_t *cmp, tally *tl) {
     int out[BV_NLEVELS];
@@ -473,7 +473,12 @@ static void compare_si_ser(history *h, const int64_t *inv, const int64_t *cmp, t
     if (out[BV_SI] < 0) { tl->skipped++; return; }
     int mine[2] = { out[BV_SI], out[BV_SER] };
     int has_info = 0, has_lists = h->has_lists;
-    for (uint32_t t = 1; t < h->num_txns; t++) has_info |= h->txns[t].status == TXN_INDETERMINATE;
+    int has_aborted = 0;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        has_info |= h->txns[t].status == TXN_INDETERMINATE;
+        has_aborted |= h->txns[t].status == TXN_ABORTED;
+    }
+    tl->with_lists += has_lists; tl->with_aborted += has_aborted; tl->with_info += has_info;
     for (int l = 0; l < 2; l++) {
         if (!has_info && !has_lists) {              /* brute_check: registers, committed / aborted */
             int b = brute_check(h, l == 0);
@@ -530,6 +535,8 @@ static void si_ser_agree(void **state) {
     }
     fprintf(stderr, "si/ser: %d/%d compared with the checker (%d/%d hold), %d/%d with brute_check, %d/%d with brute_list, %d skipped\n",
             tl.pipeline[0], tl.pipeline[1], tl.agree[0], tl.agree[1], tl.brute[0], tl.brute[1], tl.list[0], tl.list[1], tl.skipped);
+    fprintf(stderr, "si/ser: %d with lists, %d with aborted, %d with indeterminate transactions\n", tl.with_lists, tl.with_aborted, tl.with_info);
+    assert_true(tl.with_lists > 500 && tl.with_aborted > 300 && tl.with_info > 300);
     for (int l = 0; l < 2; l++) {
         assert_true(tl.pipeline[l] > 2000 && tl.brute[l] > 200 && tl.list[l] > 1000);
         assert_true(tl.agree[l] > 200 && tl.pipeline[l] - tl.agree[l] > 200);

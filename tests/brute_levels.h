@@ -40,6 +40,13 @@
  * and puts the writers missing from it after the last one (Biswas & Enea's
  * polynomial algorithm for these levels).
  *
+ * Method 4 (bv_replay_check: pc and the SI and SER levels): operational.
+ * Some commit order extending B in which each transaction, replayed on the
+ * state after a prefix of co (registers: the last value; lists: the appends
+ * in order) that contains its session and real-time predecessors (and, for
+ * SI, every earlier writer of a key it writes; for SER, everything before
+ * it), returns what every read recorded.
+ *
  * Times: inv[t], cmp[t] per history transaction index (INIT ignored):
  * a RT b iff a is committed and cmp[a] < inv[b] (an indeterminate
  * transaction never completed).  The real-time levels need them.
@@ -426,6 +433,114 @@ static int bv_acyclic(const uint32_t *out, int n) {
     bv_closure(c, n);
     for (int i = 0; i < n; i++) if (c[i] >> i & 1u) return 0;
     return 1;
+}
+
+/* ---- method 4: replay (pc, si*, ser*) ------------------------------------ */
+
+typedef struct bv_store {
+    int64_t reg[BV_MAX_KEYS];
+    uint32_t len[BV_MAX_KEYS];
+    int64_t el[BV_MAX_KEYS][BV_MAX_APPENDS];
+} bv_store;
+
+/* Transaction t's writes and appends on s, in program order. */
+static void bv_replay_apply(const history *h, uint32_t t, bv_store *s) {
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+        if (!bv_is_write(h, op)) continue;
+        uint32_t k = h->op_key[op];
+        if ((h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) s->reg[k] = h->op_value[op];
+        else if (s->len[k] < BV_MAX_APPENDS) s->el[k][s->len[k]++] = h->op_value[op];
+    }
+}
+
+/* Run t on a copy of *from: 1 if every read returns what it recorded. */
+static int bv_replay_reads(const history *h, uint32_t t, const bv_store *from, bv_store *s) {
+    *s = *from;
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+        if (h->op_kind[op] & OP_FAILED) continue;
+        uint32_t k = h->op_key[op];
+        switch (h->op_kind[op] & OP_KIND_MASK) {
+        case OP_WRITE: s->reg[k] = h->op_value[op]; break;
+        case OP_APPEND: if (s->len[k] < BV_MAX_APPENDS) s->el[k][s->len[k]++] = h->op_value[op]; break;
+        case OP_READ: if (h->op_value[op] != s->reg[k]) return 0; break;
+        default: {
+            uint32_t n;
+            const int64_t *l = history_list(h, op, &n);
+            if (n != s->len[k] || (n && memcmp(l, s->el[k], n * sizeof *l))) return 0;
+        }
+        }
+    }
+    return 1;
+}
+
+typedef struct bv_replay {
+    const bv_hist *b;
+    int base, ax, found;
+    int ord[BV_MAX_TXNS];
+    uint32_t placed;
+    bv_store states[BV_MAX_TXNS + 1];            /* states[j]: after ord[0..j) */
+    bv_store scratch;
+} bv_replay;
+
+/* Each transaction, at position i of co, runs on the state after some
+ * prefix of co of length s <= i that holds its base predecessors (session
+ * order, real time: its snapshot must include them; WR: its reads need them
+ * anyway) and, for SI, every earlier writer of a key it writes (first
+ * committer wins); SER: s = i. */
+static int bv_replay_leaf(bv_replay *r) {
+    const bv_hist *b = r->b;
+    const history *h = b->h;
+    int n = b->n, pos[BV_MAX_TXNS];
+    for (int i = 0; i < n; i++) pos[r->ord[i]] = i;
+    for (int k = 0; k < BV_MAX_KEYS; k++) { r->states[1].reg[k] = VALUE_INIT; r->states[1].len[k] = 0; }
+    for (int i = 1; i < n; i++) {
+        r->states[i + 1] = r->states[i];
+        bv_replay_apply(h, b->txn[r->ord[i]], &r->states[i + 1]);
+    }
+    for (int i = 1; i < n; i++) {
+        int p = r->ord[i], lo = 1;
+        for (int u = 1; u < n; u++) {
+            int forced = (int)(b->base_in[r->base][p] >> u & 1u);   /* (its WR part the reads need anyway) */
+            if (r->ax == BV_AX_SI && pos[u] < i && (b->wkeys[u] & b->wkeys[p])) forced = 1;
+            if (forced && pos[u] + 1 > lo) lo = pos[u] + 1;
+        }
+        if (r->ax == BV_AX_SER) lo = i;
+        int ok = 0;
+        for (int sz = lo; sz <= i && !ok; sz++) ok = bv_replay_reads(h, b->txn[p], &r->states[sz], &r->scratch);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+static void bv_replay_orders(bv_replay *r, int depth) {
+    const bv_hist *b = r->b;
+    if (depth == b->n) { r->found = bv_replay_leaf(r); return; }
+    for (int c = 1; c < b->n && !r->found; c++) {
+        if (r->placed >> c & 1u) continue;
+        if (b->base_in[r->base][c] & ~r->placed) continue;
+        r->placed |= 1u << c;
+        r->ord[depth] = c;
+        bv_replay_orders(r, depth + 1);
+        r->placed &= ~(1u << c);
+    }
+}
+
+/* pc, si-plain, si, strong-si, ser-plain, ser, sser by replaying every
+ * commit order (others: -1). */
+static int bv_replay_check(const history *h, int level, const int64_t *inv, const int64_t *cmp) {
+    static bv_hist b;
+    static bv_replay r;
+    int ax = bv_level_axiom[level];
+    if (ax != BV_AX_PC && ax != BV_AX_SI && ax != BV_AX_SER) return -1;
+    bv_prepare(&b, h, inv, cmp);
+    if (b.too_big) return -1;
+    if (bv_level_base[level] == BV_BASE_REALTIME && !b.have_times) return -1;
+    if (b.anomaly) return 0;
+    memset(&r, 0, sizeof r);
+    r.b = &b; r.base = bv_level_base[level]; r.ax = ax;
+    r.ord[0] = 0; r.placed = 1u;
+    bv_replay_orders(&r, 1);
+    return r.found;
 }
 
 /* ---- method 3: saturation (rc, ra, cc) ------------------------------------ */

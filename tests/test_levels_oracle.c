@@ -10,9 +10,9 @@
  *   (d) si and ser agree with the checker (axioms, then check_level);
  *   (a') the anomaly catalogue (tests/data/anomalies) gets its stated si
  *       and ser verdicts;
- *   (e) the oracle's three methods agree: commit orders (every level) with
- *       version orders (psi, si, ser, their plain and real-time variants)
- *       and with saturation (rc, ra, cc).
+ *   (e) the oracle's four methods agree: commit orders (every level) with
+ *       version orders (psi, si, ser, their plain and real-time variants),
+ *       saturation (rc, ra, cc) and replay (pc, si, ser and variants).
  * Random histories: 2-7 transactions, 1-3 sessions and keys, registers and
  * lists, aborted and indeterminate transactions, reads from an execution
  * whose visibility is serial, a snapshot, a random set per transaction or
@@ -135,6 +135,8 @@ static void one_example(const char *name) {
         int g = bv_graph_check(h, l, inv, cmp, 1000000);
         if (g >= 0) assert_int_equal(g, expect[l]);
         g = bv_saturation_check(h, l);
+        if (g >= 0) assert_int_equal(g, expect[l]);
+        g = bv_replay_check(h, l, inv, cmp);
         if (g >= 0) assert_int_equal(g, expect[l]);
     }
     history_free(h);
@@ -409,7 +411,7 @@ static void ladder_is_monotone(void **state) {
     (void)state;
     ladder_closure();
     rng_state = 0x9e3779b97f4a7c15ULL;
-    int holds[BV_NLEVELS] = {0}, fails[BV_NLEVELS] = {0}, undecided = 0, anomalies = 0, graph_cmp = 0, sat_cmp = 0;
+    int holds[BV_NLEVELS] = {0}, fails[BV_NLEVELS] = {0}, undecided = 0, anomalies = 0, graph_cmp = 0, sat_cmp = 0, replay_cmp = 0;
     int sep[BV_NLEVELS][BV_NLEVELS];                    /* [s][w]: w holds, s fails */
     memset(sep, 0, sizeof sep);
     for (int i = 0; i < 16000; i++) {
@@ -429,7 +431,15 @@ static void ladder_is_monotone(void **state) {
                     dump(h, inv, cmp);
                     fail();
                 }
-            /* (e) method 3 (rc, ra, cc) and method 2 (psi and up) where they apply */
+            /* (e) method 4 (pc, si*, ser*), method 3 (rc, ra, cc) and method 2 (psi and up) */
+            if (i % 2 == 1) {
+                int rp = bv_replay_check(h, l, inv, cmp);
+                if (rp >= 0) {
+                    replay_cmp++;
+                    if (rp != out[l]) { fprintf(stderr, "%s: commit orders %d, replay %d on:\n", bv_level_name[l], out[l], rp); dump(h, inv, cmp); }
+                    assert_int_equal(rp, out[l]);
+                }
+            }
             int sat = bv_saturation_check(h, l);
             if (sat >= 0) {
                 sat_cmp++;
@@ -448,8 +458,9 @@ static void ladder_is_monotone(void **state) {
         history_free(h);
     }
     for (int l = 0; l < BV_NLEVELS; l++) fprintf(stderr, "%-9s holds %4d fails %4d\n", bv_level_name[l], holds[l], fails[l]);
-    fprintf(stderr, "%d undecided, %d with a non-cycle anomaly, %d method-2 and %d method-3 comparisons\n", undecided, anomalies, graph_cmp, sat_cmp);
-    assert_true(sat_cmp > 40000);
+    fprintf(stderr, "%d undecided, %d with a non-cycle anomaly, %d method-2, %d method-3 and %d method-4 comparisons\n",
+            undecided, anomalies, graph_cmp, sat_cmp, replay_cmp);
+    assert_true(sat_cmp > 40000 && replay_cmp > 50000);
     /* both verdicts, at every level, and no level equal to its weaker neighbour everywhere */
     for (int l = 0; l < BV_NLEVELS; l++) assert_true(holds[l] >= 100 && fails[l] >= 100);
     for (int s = 0; s < BV_NLEVELS; s++)

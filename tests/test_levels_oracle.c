@@ -32,6 +32,7 @@
 #include "frontend/formats/parse.h"
 #include "tests/brute_check.h"
 #include "tests/brute_levels.h"
+#include "tests/brute_levels_alt.h"
 #include "tests/brute_list.h"
 
 #define LEVELS_DIR "tests/data/levels"

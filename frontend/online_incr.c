@@ -247,6 +247,7 @@ incr_check *incr_new(int want_si, int want_ser) {
         L->split = l == 0;
         if (!L->on) continue;
         L->s = gsat_new();
+        if (!L->s) xalloc_fail(0);
         gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
         L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
         /* many small solves of one growing graph: a pass over every edge per
@@ -1408,7 +1409,11 @@ static int settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fre
         ic->st.solves++;
         int r = gsat_solve(ic->lv[l].s, NULL, 0);
         if (r == GSAT_UNSAT) { ic->failed_level = l; return INCR_FAIL; }
-        if (r != GSAT_SAT) { fall_back(ic, "the solver hit a limit", NULL); return INCR_FALLBACK; }
+        if (r != GSAT_SAT) {
+            const char *e = gsat_error(ic->lv[l].s);
+            fall_back(ic, e ? "the solver failed: %s" : "the solver hit a limit", e);
+            return INCR_FALLBACK;
+        }
     }
     if (ic->om_off) return INCR_PASS;
     if (ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) {

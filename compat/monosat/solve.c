@@ -40,6 +40,10 @@ static int run(msat *m, const char *func, const int *assumptions, int n, int lim
     gsat_set_conflict_limit(m->s, limited ? m->conflict_limit : -1);
     gsat_set_time_limit(m->s, limited && m->time_limit > 0 ? (double)m->time_limit : 0);
     int r = gsat_solve(m->s, m->tmp.data, n);
+    if (r == GSAT_ERROR) {                          /* out of memory inside gsat */
+        msat_error(m, func, "%s", gsat_error(m->s));
+        return GSAT_UNKNOWN;
+    }
     m->last = r;
     if (r == GSAT_UNSAT) {
         for (int i = 0; i < n; i++) {

@@ -25,9 +25,9 @@
  * show in the answers.  ipasir_init returns NULL if out of memory.  A
  * literal that is INT32_MIN or beyond GSAT_MAX_VARS (gsat.h), in a clause
  * or an assumption, or a buffer that cannot grow puts the solver in an
- * error state: from then on ipasir_solve answers 0 (never 10 or 20),
- * ipasir_val and ipasir_failed answer 0, and the clauses are no longer
- * taken.  A clause with a bad literal is dropped whole.
+ * error state at that call: from then on ipasir_solve answers 0 (never 10
+ * or 20), ipasir_val and ipasir_failed answer 0, and clauses are no longer
+ * taken.
  *
  * Beyond plain SAT, gsat's graph acyclicity constraints (gsat.h) are not
  * reachable through IPASIR; use gsat.h for those. */

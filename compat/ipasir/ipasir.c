@@ -5,10 +5,10 @@
  * the terminate hook (passed straight through) and the learn hook (called
  * through an adapter that hands IPASIR its 0-terminated clause).
  *
- * Errors (ipasir.h): the literals are checked by gsat when the clause ends
- * or the solve starts, which then puts the solver in gsat's error state;
- * the handle's own buffers grow with a checked realloc, and a failure
- * marks the handle failed.  Either way every later solve answers 0. */
+ * Errors (ipasir.h): a bad literal, or a buffer of the handle that cannot
+ * grow (a checked realloc), marks the handle failed; gsat's own errors
+ * (out of memory) put the engine in its error state.  Either way every
+ * later solve answers 0. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -60,10 +60,17 @@ void ipasir_release(void *solver) {
     free(p);
 }
 
+/* A literal gsat takes (gsat.h): nonzero, not INT32_MIN, at most GSAT_MAX_VARS. */
+static int lit_ok(int32_t lit) { return lit != 0 && lit >= -GSAT_MAX_VARS && lit <= GSAT_MAX_VARS; }
+
 void ipasir_add(void *solver, int32_t lit_or_zero) {
     ipasir_solver *p = solver;
     if (p->failed) return;
-    if (lit_or_zero != 0) { push(p, &p->clause, lit_or_zero); return; }
+    if (lit_or_zero != 0) {
+        if (!lit_ok(lit_or_zero)) { p->failed = 1; return; }
+        push(p, &p->clause, lit_or_zero);
+        return;
+    }
     if (p->clause.len > INT32_MAX) { p->failed = 1; return; }
     gsat_add_clause(p->s, p->clause.data, (int)p->clause.len);   /* checks the literals */
     p->clause.len = 0;
@@ -71,8 +78,9 @@ void ipasir_add(void *solver, int32_t lit_or_zero) {
 
 void ipasir_assume(void *solver, int32_t lit) {
     ipasir_solver *p = solver;
-    if (p->failed) return;
-    if (lit != 0) push(p, &p->assumptions, lit);
+    if (p->failed || lit == 0) return;
+    if (!lit_ok(lit)) { p->failed = 1; return; }
+    push(p, &p->assumptions, lit);
 }
 
 int ipasir_solve(void *solver) {

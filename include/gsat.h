@@ -100,7 +100,7 @@ GSAT_API void gsat_set_learn(gsat *s, void *state, int max_length,
 
 /* Options by name (names, defaults, ranges and meanings: `gsat --help`,
  * or doc/library.md "Engine options"); returns 0 if the name is unknown
- * or the value out of range. */
+ * (or NULL) or the value out of range. */
 GSAT_API int gsat_set_option(gsat *s, const char *name, int64_t value);
 
 /* The options, the engine's first and then those of theories: fills *out

@@ -378,6 +378,7 @@ void gsat_set_conflict_limit(gsat *s, int64_t conflicts) { s->conflict_limit = c
 void gsat_set_time_limit(gsat *s, double seconds) { s->time_limit = seconds > 0 ? seconds : 0; }
 
 int gsat_set_option(gsat *s, const char *name, int64_t value) {
+    if (!name) return 0;
 #define X(oname, def, lo, hi, help)                                   \
     if (strcmp(name, #oname) == 0) {                                  \
         if (value < (lo) || value > (hi)) return 0;                   \

@@ -99,6 +99,7 @@ static void api_gsat_op(gsat *s, api_formula *f, unsigned op, api_in *in) {
         if (b == 255 && n == 0) { n = 3; lits = NULL; bad = 1; }
         r = gsat_add_clause(s, lits, n);
         if (bad || before) API_CHECK(r == -1);
+        else if (r < 0) API_CHECK(r == -1 && gsat_error(s));     /* out of memory: an error too */
         else { API_CHECK(r == 0 || r == 1); api_record(f, c, n); }
         break;
     }

@@ -30,9 +30,11 @@ typedef struct api_in { const uint8_t *p, *end; } api_in;
 
 static unsigned api_byte(api_in *in) { return in->p < in->end ? *in->p++ : 0; }
 
+/* Extremes that fail fast (an error, or an allocation above the cap):
+ * sizes a little below them are valid requests that only take long. */
 static const int api_extremes[] = {
     0, INT_MIN, INT_MIN + 1, INT_MAX, GSAT_MAX_VARS, GSAT_MAX_VARS + 1, -GSAT_MAX_VARS, -GSAT_MAX_VARS - 1,
-    -1, 1 << 20, (1 << 26) + (1 << 25), 65536,
+    -1, (1 << 28) + 1, (1 << 26) + (1 << 25), 65536,
 };
 enum { API_EXTREMES = (int)(sizeof api_extremes / sizeof *api_extremes) };
 
@@ -42,6 +44,15 @@ static int api_int(api_in *in) {
     unsigned b = api_byte(in);
     if (b < 200) return ((b / 12) & 1 ? -1 : 1) * ((int)(b % 12) + 1);
     return api_extremes[(b - 200) % API_EXTREMES];
+}
+
+/* A count of nodes or edges: small, or one of the sizes that must fail
+ * (a node array of 2^27 ints is right at the cap and would be a valid,
+ * only slow, request). */
+static int api_count(api_in *in) {
+    static const int huge[] = {-1, INT_MIN, INT_MAX, (1 << 28) + 1};
+    unsigned b = api_byte(in);
+    return b < 240 ? (int)(b % 64) : huge[b % 4];
 }
 
 /* A literal fit for gsat: nonzero, |lit| <= GSAT_MAX_VARS. */
@@ -126,13 +137,13 @@ static void api_gsat_op(gsat *s, api_formula *f, unsigned op, api_in *in) {
     case 8: { int v = api_int(in); bad = v > GSAT_MAX_VARS; gsat_set_phase(s, v, (int)(api_byte(in) & 1)); break; }
     case 9: { int v = api_int(in); bad = v > GSAT_MAX_VARS; gsat_freeze(s, v); gsat_melt(s, api_int(in)); break; }
     case 10: {
-        int n = api_int(in);
+        int n = api_count(in);
         r = gsat_graph_new(s, n);
         if (n < 0 || before) API_CHECK(r == -1);
         if (r >= 0) f->graphs = 1;
         break;
     }
-    case 11: r = gsat_graph_add_nodes(s, (int)(api_byte(in) % 3) - 1, api_int(in)); if (before) API_CHECK(r == -1); break;
+    case 11: r = gsat_graph_add_nodes(s, (int)(api_byte(in) % 3) - 1, api_count(in)); if (before) API_CHECK(r == -1); break;
     case 12: {
         int g = (int)(api_byte(in) % 3) - 1, from = api_int(in), to = api_int(in), lit = api_int(in);
         bad = lit == INT_MIN || lit > GSAT_MAX_VARS || lit < -GSAT_MAX_VARS;
@@ -147,7 +158,7 @@ static void api_gsat_op(gsat *s, api_formula *f, unsigned op, api_in *in) {
         if (before) API_CHECK(r == -1);
         break;
     }
-    case 14: gsat_graph_reserve_edges(s, api_int(in), api_int(in)); break;
+    case 14: gsat_graph_reserve_edges(s, api_count(in), api_count(in)); break;
     case 15: {                                       /* queries never fail, never crash */
         int l = api_int(in);
         r = gsat_value(s, l) + gsat_failed(s, l) + gsat_fixed(s, l);

@@ -20,7 +20,7 @@
  *   2: as 1, plus a forward/backward search bounded by
  *      theory_propagate_budget nodes after every insertion
  *
- * Branching (option theory_phase): see th_phase in acyclic.c.
+ * Branching (option theory_phase): see acyclic_phase.c.
  *
  * The theory uses the engine only through solver/theory.h and gsat.h.
  * The public face is gsat_graph_* in include/gsat.h (theory/graph.c). */

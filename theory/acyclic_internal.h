@@ -193,7 +193,8 @@ int  acyclic_new_record(acyclic *a, int id, int from, int to, int lit);
 void gcsr_sync(acyclic *a);
 void gcsr_listed(acyclic *a, int side, int v, int id);
 /* Node v's guarded edges of one side older than its block's build: *n
- * of them (its fresh list holds the rest, ids >= *old). */
+ * of them (its fresh list holds the rest, ids >= *old); NULL when none (a
+ * block not built yet has no array). */
 static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, int *old) {
     const gcsr *g = &a->gc[side];
     int b = v >> g->shift;
@@ -201,7 +202,7 @@ static inline const reach *gcsr_arcs(const acyclic *a, int side, int v, int *n, 
     const uint32_t *st = g->start + v + b;
     *n = (int)(st[1] - st[0]);
     *old = g->blk[b].edges;
-    return g->blk[b].arcs + st[0];
+    return *n ? g->blk[b].arcs + st[0] : NULL;
 }
 
 /* acyclic_propagate.c */

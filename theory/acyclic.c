@@ -11,23 +11,15 @@
 
 #include "io/bigmem.h"
 
-static const gsat_option options[NUM_OPTIONS] = {
-    {"theory_propagate", 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search"},
-    {"theory_propagate_budget", 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge"},
-    {"theory_phase", 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order"},
-    {"theory_phase_budget", 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle"},
-    {"theory_presort", 1, 0, 1, "re-sort the order once per solve for the edges it will turn on (a pass over every edge; "
-     "0: never, for many small solves of one growing graph)"},
-    {"theory_keep_ends", 1, 0, 1, "keep the ends of always-on edges once frozen into the order's arrays (8 bytes an edge; "
-     "0: a caller that never lists the edges drops them)"},
-    /* read at the first guarded edge (latch_sides) */
-    {"theory_in_arrays", 1, 0, 1, "keep the guarded edges into each node as arrays too (8 bytes an edge, 4 a node): "
-     "propagation scans the smaller side (0: out-edges only, for few scans)"},
+static const gsat_option options[ACYCLIC_NUM_OPTIONS] = {
+#define X(name, def, lo, hi, help) {#name, def, lo, hi, help},
+    ACYCLIC_OPTIONS(X)
+#undef X
 };
 
 static inline void maybe_presort(acyclic *a) {
     if (a->presort_due && !a->trail_lim.len) {
-        if (a->opt[OPT_PRESORT]) acyclic_presort(a);
+        if (OPTION(a, theory_presort)) acyclic_presort(a);
         else a->presort_due = 0;
     }
 }
@@ -201,7 +193,7 @@ const theory_ops *acyclic_theory_ops(void) { return &ops; }
 
 /* ---- construction ------------------------------------------------------- */
 
-const int64_t *acyclic_add_options(gsat *s) { return gsat_add_options(s, options, NUM_OPTIONS); }
+const int64_t *acyclic_add_options(gsat *s) { return gsat_add_options(s, options, ACYCLIC_NUM_OPTIONS); }
 
 const acyclic *acyclic_find(const gsat *s) { return gsat_theory_find(s, &ops); }
 

@@ -31,7 +31,7 @@ static void ensure_vars(acyclic *a, int var) {
 /* theory_keep_ends off: forget the ends of the always-on edges once all
  * are in the order (a small list is kept for the next ones). */
 static void forget_ends(acyclic *a) {
-    if (a->opt[OPT_KEEP_ENDS] || a->fixed_in_pk != a->num_fixed || a->fixed_base == a->num_fixed) return;
+    if (OPTION(a, theory_keep_ends) || a->fixed_in_pk != a->num_fixed || a->fixed_base == a->num_fixed) return;
     a->fixed_base = a->num_fixed;
     if (a->cap_fixed > 65536) {
         free(a->fixed);
@@ -135,7 +135,7 @@ static void add_fixed(acyclic *a, int id, int from, int to) {
 /* The first guarded edge fixes the sides kept (theory_in_arrays then):
  * the in side's heads are made for the nodes so far. */
 static void latch_sides(acyclic *a) {
-    a->sides = a->opt[OPT_IN_ARRAYS] ? 2 : 1;
+    a->sides = OPTION(a, theory_in_arrays) ? 2 : 1;
     if (a->sides < 2) return;
     a->gc[1].head = big_realloc(a->gc[1].head, ((size_t)a->cap_nodes ? (size_t)a->cap_nodes : 1) * sizeof *a->gc[1].head);
     for (int v = 0; v < a->pk.num_nodes; v++) a->gc[1].head[v] = -1;

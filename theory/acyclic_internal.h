@@ -36,10 +36,18 @@
 #include <stdint.h>
 
 #include "theory/acyclic.h"
+#include "theory/acyclic_options.h"
 #include "theory/pk_order.h"
 
-/* The theory's own options (gsat_add_options): the engine keeps the values. */
-enum { OPT_PROPAGATE, OPT_PROPAGATE_BUDGET, OPT_PHASE, OPT_PHASE_BUDGET, OPT_PRESORT, OPT_KEEP_ENDS, OPT_IN_ARRAYS, NUM_OPTIONS };
+/* The theory's options (acyclic_options.h): indices into the values the
+ * engine keeps (a->opt), read as OPTION(a, theory_phase). */
+enum {
+#define X(name, def, lo, hi, help) ACYCLIC_OPT_##name,
+    ACYCLIC_OPTIONS(X)
+#undef X
+    ACYCLIC_NUM_OPTIONS
+};
+#define OPTION(a, name) ((a)->opt[ACYCLIC_OPT_##name])
 
 /* A guarded edge (or an always-on one that can never be on: a self-loop
  * or one that closed a cycle when added).  Always-on edges have no record:
@@ -87,7 +95,7 @@ typedef struct gcsr {
 struct acyclic {
     gsat *s;
     int th;
-    const int64_t *opt;   /* values of options[], owned by the engine */
+    const int64_t *opt;   /* the options' values (OPTION), owned by the engine */
     pk_order pk;
 
     edge *e;              /* indexed by guarded id: these ids are the ones used below */

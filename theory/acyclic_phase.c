@@ -58,7 +58,7 @@ static int lit_rank(const acyclic *a, int lit) {
 }
 
 static int closes_cycle(acyclic *a, int lit) {
-    int budget = (int)a->opt[OPT_PHASE_BUDGET];
+    int budget = (int)OPTION(a, theory_phase_budget);
     if (budget <= 0) return 0;
     const int *ord = a->pk.ord;
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
@@ -70,7 +70,7 @@ static int closes_cycle(acyclic *a, int lit) {
 
 int acyclic_th_phase(void *t, int lit) {
     acyclic *a = t;
-    if (!a->opt[OPT_PHASE]) return 0;                /* no opinion */
+    if (!OPTION(a, theory_phase)) return 0;                /* no opinion */
     flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     int mine = lit_rank(a, lit), other = lit_rank(a, -lit);

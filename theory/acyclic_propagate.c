@@ -145,13 +145,13 @@ static void bounded_search(acyclic *a, int start, int forward, uint32_t *marks, 
 }
 
 static void propagate_after_insert(acyclic *a, int id) {
-    int mode = (int)a->opt[OPT_PROPAGATE];
+    int mode = (int)OPTION(a, theory_propagate);
     if (mode == 0) return;
     pk_order *pk = &a->pk;
     if (pk->searched && pk->fwd.len && pk->bwd.len)
         scan_candidates(a, &pk->fwd, pk->mark, pk->fwd_stamp, &pk->bwd, pk->mark, pk->stamp);
     if (mode >= 2) {
-        int64_t budget = a->opt[OPT_PROPAGATE_BUDGET];
+        int64_t budget = OPTION(a, theory_propagate_budget);
         const edge *ed = &a->e[id];
         if (!a->seen2) a->seen2 = big_calloc((size_t)a->cap_nodes, sizeof *a->seen2);
         uint32_t st = pk_new_stamp(pk), st2 = new_seen2_stamp(a);

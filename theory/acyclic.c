@@ -98,8 +98,8 @@ static void th_backtrack(void *t, int level) {
 /* Partial backtracking takes back single literals: their edges are
  * recorded in taken_back and stay in the order until the partial
  * backtrack is over (flush_taken_back, on the next call of any other
- * kind), so that th_implied_still judges later implied literals by the
- * graph they were implied in.  Disabled edges leave holes in the edge
+ * kind), so that acyclic_th_implied_still (acyclic_explain.c) judges
+ * later implied literals by the graph they were implied in.  Disabled edges leave holes in the edge
  * trail: positions of later edges, level marks and the limits of lazy
  * reasons stay valid.  Pending implications may rest on those edges. */
 void acyclic_flush_taken_back(acyclic *a) {

@@ -103,7 +103,7 @@ void acyclic_reserve_edges(acyclic *a, int always_on, int guarded) {
  * goes against it (a search), else at the next use of the order. */
 static void add_fixed(acyclic *a, int id, int from, int to) {
     int forward = a->pk.ord[from] < a->pk.ord[to];
-    if (forward) a->st.inserts++;                     /* as insert_arc counts the others */
+    if (forward) a->st.inserts++;                     /* as acyclic_insert_arc counts the others */
     else {
         while (!acyclic_insert_arc(a, from, to, PK_FIXED, 0)) {
             vec_int cl; vec_init(cl);

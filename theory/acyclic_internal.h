@@ -52,7 +52,7 @@ enum {
 /* A guarded edge (or an always-on one that can never be on: a self-loop
  * or one that closed a cycle when added).  Always-on edges have no record:
  * their ends are on the fixed list, and the order holds them as PK_FIXED
- * arcs (frozen into arrays, see pk_freeze_fixed); they never leave it, are
+ * arcs (frozen into arrays, see pk_freeze); they never leave it, are
  * free in every explanation and are not on the edge trail.  Edge ids of the
  * theory's API count both kinds in the order they were added. */
 typedef struct edge {
@@ -102,8 +102,8 @@ struct acyclic {
     int num_guarded, cap_guarded;
     /* Which edge ids have a record (acyclic_edge_ends): bit e of rec_bits,
      * records being numbered in the order of their edge ids; rec_rank[k]:
-     * the records below edge id 512 k, for k < rank_len.  1/8 byte an edge
-     * id where a table of the records' edge ids took 4 bytes a record. */
+     * the records below edge id 512 k, for k < rank_len (1/8 byte an edge
+     * id; a record's guarded id is the rank of its edge id's bit). */
     uint64_t *rec_bits;
     uint32_t *rec_rank;
     size_t rank_len, rank_cap;
@@ -121,7 +121,7 @@ struct acyclic {
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
     int *implied_limit;   /* per variable: edge-trail length at implication */
-    uint8_t *vflag;       /* per variable: VF_* (one byte, where two bytes and two stamps of 4 were) */
+    uint8_t *vflag;       /* per variable: VF_* flags */
     int cap_vars;
 
     /* The guarded edges out of each node, and into it unless

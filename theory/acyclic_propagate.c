@@ -54,14 +54,12 @@ static int cmp_node(const void *x, const void *y) {
  * fwd_marks) and y in bwd (bwd_stamp in bwd_marks): each closes a cycle
  * y ~> u -> v ~> x, so its guard is off.  Scanned from the smaller set:
  * its out-edges or in-edges.  Without the in-edges' arrays
- * (theory_in_arrays 0) always from fwd, whichever set is larger (on the
- * 200k prefix of the 1M stream: 18k scans, the forward sets 1.26M nodes
- * in all, the smaller sets 0.35M; on rw100k.gnf the scans' time doubles:
- * doc/benchmarks.md, guard29); the hits are then taken (consider: the
- * first edge of a guard gives its reason) in the order a scan from bwd
- * gives: by their head's place in bwd, newest first, so that the search
- * is the same either way (the order alone moves a hard search by half its
- * time either way: rw100k.gnf took 30 or 51 s). */
+ * (theory_in_arrays 0) always from fwd, whichever set is larger; the hits
+ * are then taken (consider: the first edge of a guard gives its reason) in
+ * the order a scan from bwd gives: by their head's place in bwd, newest
+ * first, so that both settings imply the same guards in the same order and
+ * the search is the same (the cost of each setting, and how much that
+ * order moves a hard search: doc/acyclicity.md, doc/benchmarks.md). */
 static void scan_candidates(acyclic *a, const vec_int *fwd, const uint32_t *fwd_marks, uint32_t fwd_stamp,
                             const vec_int *bwd, const uint32_t *bwd_marks, uint32_t bwd_stamp) {
     int n, old, by_bwd = fwd->len > bwd->len;
@@ -162,10 +160,11 @@ static void propagate_after_insert(acyclic *a, int id) {
 }
 
 /* Insert from -> to into the order as edge `eid` (a guarded id or
- * PK_FIXED); 0 if it would close a cycle, the cycle's path (head to tail,
- * fewest guards that cost: see explain_path) then in a->cycle.  Arcs cost 0
- * in Pearce-Kelly's search if always on or inserted at level 0, which is
- * "pos < level0_end" for as long as they stay. */
+ * PK_FIXED); 0 if it would close a cycle, the cycle's path (head to
+ * tail, fewest guards that cost: see acyclic_explain_path) then in
+ * a->cycle.  Arcs cost 0 in Pearce-Kelly's search if always on or
+ * inserted at level 0, which is "pos < level0_end" for as long as they
+ * stay. */
 int acyclic_insert_arc(acyclic *a, int from, int to, int eid, int cost) {
     sync_fixed(a);
     a->st.inserts++;
@@ -180,7 +179,7 @@ int acyclic_insert_arc(acyclic *a, int from, int to, int eid, int cost) {
     return 1;
 }
 
-/* Enable guarded edge id (see insert_arc). */
+/* Enable guarded edge id (see acyclic_insert_arc). */
 int acyclic_enable(acyclic *a, int id) {
     edge *ed = &a->e[id];
     if (!acyclic_insert_arc(a, ed->from, ed->to, id, a->trail_lim.len > 0)) return 0;

@@ -157,10 +157,10 @@ void pk_sort_ints(int *a, int n, int *tmp) {
  * order of least path cost (0-1 BFS in Dial's layers: pk->stack holds the
  * current layer, cost-0 arcs extend it, cost-1 arcs feed pk->next; a node
  * joins fwd when settled).  par_node/par_edge record the tree.  Returns 0
- * once the node at position ub (the edge's source) is settled: its tree
- * path is then one of least cost.  (Stopping at the first arc into it, at
- * most one above the least, visits 15 % fewer nodes on the rw family but
- * gave it 7-40 % more conflicts on three seeds out of three.) */
+ * once the node at position ub (the edge's source) is settled, not at the
+ * first arc into it: its tree path is then one of least cost, the fewest
+ * guards for the conflict clause (doc/acyclicity.md: what stopping
+ * earlier costs in conflicts). */
 static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
     vec_clear(pk->fwd);
     vec_clear(pk->stack);

@@ -81,6 +81,68 @@ static int parse_header(const char *p, const char *end, int64_t *vars, int64_t *
            dimacs_int(t[3], n[3], 0, INT64_MAX, clauses);
 }
 
+/* The 'p cnf' header seen so far: whether there is one, its line, its
+ * variable count (INT64_MAX until then: no bound on literals). */
+typedef struct scan_hdr {
+    int has_header;
+    long line;
+    int64_t vars;
+} scan_hdr;
+
+/* A 'p' line [ls, le) at line: parse and check it, record it in h and t;
+ * after_clauses: clauses or literals came before it.  1 with err set on
+ * a bad or repeated header. */
+static int scan_header(const char *ls, const char *le, long line, int after_clauses, scan_hdr *h,
+                       dimacs_text *t, const char *file, ic_error *err) {
+    if (h->has_header) { ic_error_at(err, file, line, "second 'p' header (the first is on line %ld)", h->line); return 1; }
+    if (after_clauses) { ic_error_at(err, file, line, "'p cnf' header after clauses"); return 1; }
+    int64_t nv, nc;
+    if (!parse_header(ls, le, &nv, &nc)) {
+        char shown[128];
+        size_t k = (size_t)(le - ls) < sizeof shown - 1 ? (size_t)(le - ls) : sizeof shown - 1;
+        for (size_t i = 0; i < k; i++)
+            shown[i] = (ls[i] >= 32 && ls[i] < 127) ? ls[i] : '?';
+        shown[k] = 0;
+        ic_error_at(err, file, line, "bad header '%s': expected 'p cnf VARIABLES CLAUSES'", shown);
+        return 1;
+    }
+    if (nv > DIMACS_MAX_VAR) {
+        ic_error_at(err, file, line, "header declares %lld variables, more than the limit %d", (long long)nv, DIMACS_MAX_VAR);
+        return 1;
+    }
+    if (nc > INT32_MAX) {
+        ic_error_at(err, file, line, "header declares %lld clauses, more than the limit %d", (long long)nc, INT32_MAX);
+        return 1;
+    }
+    h->has_header = 1;
+    h->line = line;
+    h->vars = nv;
+    t->declared_vars = (long)nv;
+    t->declared_clauses = (long)nc;
+    return 0;
+}
+
+/* The checks at the end of the input: a header where one is needed, the
+ * last clause ended, the header's clause count met (t->clauses set). */
+static int scan_finish(const dimacs_text *t, int has_header, int header_optional, long last_line, size_t open_lits,
+                       const char *file, ic_error *err) {
+    long at = last_line ? last_line : 1;
+    if (!has_header && !header_optional) {
+        if (!last_line) ic_error_at(err, file, 1, "empty input: expected the 'p cnf VARIABLES CLAUSES' header");
+        else ic_error_at(err, file, at, "missing 'p cnf VARIABLES CLAUSES' header");
+        return DIMACS_ERROR;
+    }
+    if (open_lits) {
+        ic_error_at(err, file, at, "the last clause is not terminated by 0");
+        return DIMACS_ERROR;
+    }
+    if (has_header && t->clauses != t->declared_clauses) {
+        ic_error_at(err, file, at, "the header declares %ld clauses, found %ld", t->declared_clauses, t->clauses);
+        return DIMACS_ERROR;
+    }
+    return DIMACS_OK;
+}
+
 static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {
     memset(t, 0, sizeof *t);
     t->declared_vars = t->declared_clauses = -1;
@@ -88,9 +150,10 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
     int ext = opts && opts->hook;
     int header_optional = ext || (opts && opts->header_optional);
     double deadline = opts ? opts->deadline : 0;
-    long line = 0, header_line = 0, last_line = 0, clauses = 0;
-    int has_header = 0, stop = 0;
-    int64_t hdr_vars = INT64_MAX, max_var = 0;
+    long line = 0, last_line = 0, clauses = 0;
+    int stop = 0;
+    scan_hdr hdr = { 0, 0, INT64_MAX };
+    int64_t max_var = 0;
     size_t open_lits = 0;                 /* literals of the clause not yet ended by 0 */
     size_t populated = 0;                 /* t->lits.data[0..populated) is prefaulted */
     char *b, *e;
@@ -119,7 +182,7 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
             if (c == '\n') { p++; continue; }
             last_line = line;
             if (c == '-' || is_digit(c)) {
-                if (!has_header && !header_optional) FAIL(line, "clause before the 'p cnf VARIABLES CLAUSES' header");
+                if (!hdr.has_header && !header_optional) FAIL(line, "clause before the 'p cnf VARIABLES CLAUSES' header");
                 for (;;) {
                     int neg = *p == '-';
                     p += neg;
@@ -145,9 +208,9 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
                     } else {
                         if (v > DIMACS_MAX_VAR)
                             FAIL(line, "literal out of range: variable index above %d", DIMACS_MAX_VAR);
-                        if (v > hdr_vars)
+                        if (v > hdr.vars)
                             FAIL(line, "literal %s%lld out of range: the header declares %lld variables", neg ? "-" : "",
-                                 (long long)v, (long long)hdr_vars);
+                                 (long long)v, (long long)hdr.vars);
                         if (v > max_var) max_var = v;
                         varnum_mark(&t->marks, (uint32_t)v, (size_t)(out - t->lits.data));
                         *out++ = neg ? -(int)v : (int)v;
@@ -173,26 +236,10 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
             if (c == 'c' && (!ext || single)) continue;    /* comment */
             char tok[48];                                  /* the first token, for messages */
             if (c == 'p' && single) {
-                if (has_header) FAIL(line, "second 'p' header (the first is on line %ld)", header_line);
-                if (clauses || open_lits) FAIL(line, "'p cnf' header after clauses");
-                int64_t nv, nc;
-                if (!parse_header(ls, le, &nv, &nc)) {
-                    char shown[128];
-                    size_t k = (size_t)(le - ls) < sizeof shown - 1 ? (size_t)(le - ls) : sizeof shown - 1;
-                    for (size_t i = 0; i < k; i++)
-                        shown[i] = (ls[i] >= 32 && ls[i] < 127) ? ls[i] : '?';
-                    shown[k] = 0;
-                    FAIL(line, "bad header '%s': expected 'p cnf VARIABLES CLAUSES'", shown);
+                if (scan_header(ls, le, line, clauses || open_lits, &hdr, t, file, err)) {
+                    t->lits.len = (size_t)(out - t->lits.data);
+                    return DIMACS_ERROR;
                 }
-                if (nv > DIMACS_MAX_VAR)
-                    FAIL(line, "header declares %lld variables, more than the limit %d", (long long)nv, DIMACS_MAX_VAR);
-                if (nc > INT32_MAX)
-                    FAIL(line, "header declares %lld clauses, more than the limit %d", (long long)nc, INT32_MAX);
-                has_header = 1;
-                header_line = line;
-                hdr_vars = nv;
-                t->declared_vars = (long)nv;
-                t->declared_clauses = (long)nc;
             } else if (c == '%') {
                 stop = 1;                  /* SATLIB end-of-data marker */
                 break;
@@ -220,7 +267,6 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
     t->lines = line;
     t->clauses = clauses;
     t->max_var = (int)max_var;
-    long at = last_line ? last_line : 1;
     if (!stop && got < 0) {
         ic_error_at(err, file, line + 1, "line longer than %u bytes", READER_MAX_LINE);
         return DIMACS_ERROR;
@@ -229,20 +275,7 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
         ic_error_at(err, file, line + 1, "read error: %s", reader_strerror(r));
         return DIMACS_ERROR;
     }
-    if (!has_header && !header_optional) {
-        if (!last_line) ic_error_at(err, file, 1, "empty input: expected the 'p cnf VARIABLES CLAUSES' header");
-        else ic_error_at(err, file, at, "missing 'p cnf VARIABLES CLAUSES' header");
-        return DIMACS_ERROR;
-    }
-    if (open_lits) {
-        ic_error_at(err, file, at, "the last clause is not terminated by 0");
-        return DIMACS_ERROR;
-    }
-    if (has_header && clauses != t->declared_clauses) {
-        ic_error_at(err, file, at, "the header declares %ld clauses, found %ld", t->declared_clauses, clauses);
-        return DIMACS_ERROR;
-    }
-    return DIMACS_OK;
+    return scan_finish(t, hdr.has_header, header_optional, last_line, open_lits, file, err);
 }
 
 int dimacs_scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *err) {

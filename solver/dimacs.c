@@ -122,6 +122,33 @@ static int scan_header(const char *ls, const char *le, long line, int after_clau
     return 0;
 }
 
+enum { KEY_NEXT, KEY_END, KEY_ERROR };
+/* A line [ls, le) that is not a clause (blanks trimmed): a comment, the
+ * header, the SATLIB end marker '%' (KEY_END), a line for the reader's
+ * hook (GNF's), or an error (KEY_ERROR, err set).  clauses, open_lits: the
+ * clauses ended and the literals of the open one so far. */
+static int scan_keyword(const char *ls, const char *le, long line, long clauses, size_t open_lits, scan_hdr *hdr,
+                        const dimacs_opts *opts, dimacs_text *t, const char *file, ic_error *err) {
+    int c = (unsigned char)*ls, ext = opts && opts->hook;
+    int single = ls + 1 == le || dimacs_is_blank((unsigned char)ls[1]);   /* a 1-byte first token */
+    if (c == 'c' && (!ext || single)) return KEY_NEXT;                      /* comment */
+    char tok[48];                                                           /* the first token, for messages */
+    if (c == 'p' && single)
+        return scan_header(ls, le, line, clauses || open_lits, hdr, t, file, err) ? KEY_ERROR : KEY_NEXT;
+    if (c == '%') return KEY_END;
+    first_token(ls, le, tok);
+    if (!ext) {
+        ic_error_at(err, file, line, "unexpected '%s' (expected a clause, a comment or the 'p cnf' header)", tok);
+        return KEY_ERROR;
+    }
+    if (open_lits) { ic_error_at(err, file, line, "'%s' line inside an unterminated clause", tok); return KEY_ERROR; }
+    if (opts->hook(opts->hook_ctx, ls, le, line, err)) {
+        if (!err->set) ic_error_at(err, file, line, "unknown keyword '%s'", tok);
+        return KEY_ERROR;
+    }
+    return KEY_NEXT;
+}
+
 /* The checks at the end of the input: a header where one is needed, the
  * last clause ended, the header's clause count met (t->clauses set). */
 static int scan_finish(const dimacs_text *t, int has_header, int header_optional, long last_line, size_t open_lits,
@@ -232,28 +259,9 @@ static int scan(reader *r, const dimacs_opts *opts, dimacs_text *t, ic_error *er
             const char *ls = p, *le = memchr(p, '\n', (size_t)(end - p));
             p = le + 1;
             while (le > ls && dimacs_is_blank((unsigned char)le[-1])) le--;
-            int single = ls + 1 == le || dimacs_is_blank((unsigned char)ls[1]);   /* a 1-byte first token */
-            if (c == 'c' && (!ext || single)) continue;    /* comment */
-            char tok[48];                                  /* the first token, for messages */
-            if (c == 'p' && single) {
-                if (scan_header(ls, le, line, clauses || open_lits, &hdr, t, file, err)) {
-                    t->lits.len = (size_t)(out - t->lits.data);
-                    return DIMACS_ERROR;
-                }
-            } else if (c == '%') {
-                stop = 1;                  /* SATLIB end-of-data marker */
-                break;
-            } else if (ext) {
-                if (open_lits) FAIL(line, "'%s' line inside an unterminated clause", (first_token(ls, le, tok), tok));
-                if (opts->hook(opts->hook_ctx, ls, le, line, err)) {
-                    if (!err->set) ic_error_at(err, file, line, "unknown keyword '%s'", (first_token(ls, le, tok), tok));
-                    t->lits.len = (size_t)(out - t->lits.data);
-                    return DIMACS_ERROR;
-                }
-            } else {
-                first_token(ls, le, tok);
-                FAIL(line, "unexpected '%s' (expected a clause, a comment or the 'p cnf' header)", tok);
-            }
+            int k = scan_keyword(ls, le, line, clauses, open_lits, &hdr, opts, t, file, err);
+            if (k == KEY_ERROR) { t->lits.len = (size_t)(out - t->lits.data); return DIMACS_ERROR; }
+            if (k == KEY_END) { stop = 1; break; }
         }
         t->lits.len = (size_t)(out - t->lits.data);
         if (nul && !stop) {

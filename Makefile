@@ -24,7 +24,7 @@
 
 CC      ?= cc
 PREFIX  ?= /usr/local
-WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-function
+WARN    := -Wall -Wextra -Werror -Wshadow
 BASE    := -std=c11 -pthread -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Iinclude -I. -MMD -MP
 REL_CFLAGS := $(BASE) -O2 -DNDEBUG -fPIC -fvisibility=hidden
 DBG_CFLAGS := $(BASE) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGSAT_DEBUG -fvisibility=hidden

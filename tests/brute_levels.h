@@ -396,7 +396,7 @@ static void bv_check_all(const history *h, const int64_t *inv, const int64_t *cm
     }
 }
 
-static int bv_check(const history *h, int level, const int64_t *inv, const int64_t *cmp) {
+static inline int bv_check(const history *h, int level, const int64_t *inv, const int64_t *cmp) {
     int out[BV_NLEVELS];
     bv_check_all(h, inv, cmp, out);
     return out[level];

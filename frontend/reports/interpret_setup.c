@@ -265,7 +265,9 @@ static void arc_task(void *ctx, size_t j) {
     jb->known[j] = n;
 }
 
-/* Does forced edge e hold under the (repaired) version order: its a's version before its b's? */
+#ifdef GSAT_DEBUG
+/* Does forced edge e hold under the (repaired) version order: its a's version
+ * before its b's?  (Debug builds: the reference holds_task is compared with.) */
 static int forced_holds(const ictx *c, const dep_edge *e) {
     const history *h = c->h;
     if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) return 0;
@@ -274,6 +276,7 @@ static int forced_holds(const ictx *c, const dep_edge *e) {
     uint32_t ga = a == NONE ? NONE : ictx_vidx(c, e->key, a);
     return ga != NONE && gb != NONE && ga < gb;
 }
+#endif
 
 
 /* Version ranges of keys: a part's keys hold about 1/n of vo's versions. */

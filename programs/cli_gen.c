@@ -15,6 +15,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/formats/write.h"
 #include "workload/gen_writer.h"
+#include "workload/version_out.h"
 #include "workload/workload.h"
 
 /* Histories for the in-memory writers (cobra, elle) stay below this many ops. */
@@ -53,7 +54,7 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total) {
 int cli_gen(int argc, char **argv) {
     workload_params p;
     workload_defaults(&p);
-    const char *out = NULL, *truth_path = NULL;
+    const char *out = NULL, *truth_path = NULL, *vo_path = NULL;
     int verbose = 0, no_truth = 0, no_retry = 0, force = 0, fmt_choice = 0, preset = -1;
     int dist = (int)p.dist, level = (int)p.level, fault = (int)p.fault;
     uint64_t sessions = p.sessions, txns = p.txns_per_session, ops = p.ops_per_txn, keys = p.keys, long_ops = p.long_ops,
@@ -90,6 +91,7 @@ int cli_gen(int argc, char **argv) {
         CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
         CMD_STR("truth", 0, &truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
         CMD_FLAG("no-truth", 0, &no_truth, "no ground truth file"),
+        CMD_STR("version-order-out", 0, &vo_path, "FILE", "the store's own version order to FILE, for 'check --version-order' (doc/formats.md)"),
         CMD_FLAG("verbose", 'v', &verbose, "print the ground truth to stderr"),
         CMD_END
     };
@@ -143,13 +145,16 @@ int cli_gen(int argc, char **argv) {
     }
     /* nothing is replaced without --force; everything is checked before the run */
     unsigned flags = force ? OUTPUT_FORCE : OUTPUT_NO_CLOBBER;
-    const char *outs[2] = { out, tp };
-    output truth_out;
+    const char *outs[3] = { out, tp, vo_path };
+    output truth_out, vo_out;
     memset(&truth_out, 0, sizeof truth_out);
-    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 2) ||
+    memset(&vo_out, 0, sizeof vo_out);
+    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 3) ||
+        (vo_path && !output_open(&vo_out, vo_path, flags, &err)) ||
         !output_may_write(out, fmt == FORMAT_COBRA, flags, &err) ||
         (tp && !output_open(&truth_out, tp, flags, &err))) {
         if (err.set) cli_error("isocheck gen", &err);
+        output_discard(&vo_out);
         free(tp);
         return 2;
     }
@@ -158,11 +163,13 @@ int cli_gen(int argc, char **argv) {
     uint64_t total = (uint64_t)p.sessions * p.txns_per_session;
     progress pr = { isatty(2) && total >= 100000, 0 };
     sim_truth truth;
+    vo_tee *tee = NULL;
     int ok;
     if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
         gen_writer *w = gen_writer_open((history_format)fmt, out, &p, cli_temp_dir(), &err);
-        if (!w) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
-        sim_sink sink = gen_writer_sink(w);
+        if (!w) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); output_discard(&vo_out); return 2; }
+        sim_sink inner = gen_writer_sink(w), sink = inner;
+        if (vo_path) sink = vo_tee_sink(tee = vo_tee_new(&inner));
         ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
         ok = gen_writer_close(w, ok, &err);
     } else {
@@ -172,16 +179,23 @@ int cli_gen(int argc, char **argv) {
                             "use text or dbcop (streamed) and convert\n", cli_write_format_names()[fmt_choice],
                     (unsigned long long)MODEL_MAX_OPS);
             output_discard(&truth_out);
+            output_discard(&vo_out);
             return 2;
         }
         model_sink *m = model_sink_new(out, p.sessions, 0);
-        sim_sink sink = model_sink_sink(m);
+        sim_sink inner = model_sink_sink(m), sink = inner;
+        if (vo_path) sink = vo_tee_sink(tee = vo_tee_new(&inner));
         ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
         history *h = model_sink_finish(m, &err);
         ok = ok && h && history_write_file(h, (history_format)fmt, out, flags, NULL, 0, &err);
         if (h) history_free(h);
     }
-    if (!ok) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
+    if (ok && tee && (!vo_tee_write(tee, vo_out.f) || !output_commit(&vo_out, &err))) {
+        if (!err.set) ic_error_at(&err, vo_path, 0, "cannot write the version order");
+        ok = 0;
+    }
+    vo_tee_free(tee);
+    if (!ok) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); output_discard(&vo_out); return 2; }
     if (truth_out.f) {
         sim_truth_json(truth_out.f, &p, &truth);
         if (!output_commit(&truth_out, &err)) { cli_error("isocheck gen: cannot write the ground truth", &err); return 2; }

@@ -67,9 +67,10 @@ static uint32_t find_write(const history *h, uint32_t k, const vh_value *v, cons
 }
 
 int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
-    u64map keys, named;
+    u64map keys, named, listed;        /* key text -> id; (key, value text) -> op; op -> its line */
     u64map_init(&keys);
     u64map_init(&named);
+    u64map_init(&listed);
     int named_made = 0, ok = 1;
     char kb[128];
     for (uint32_t k = 0; k < h->num_keys; k++) u64map_put(&keys, hash_str(0, history_key_str(h, k, kb, sizeof kb)), k);
@@ -93,14 +94,14 @@ int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *
                 ok = 0;
                 break;
             }
-            for (uint32_t j = ok_key.first; j < o->items.len; j++)
-                if (o->items.data[j].op == op) {
-                    snprintf(msg, cap, "version order hint contradicts itself: it lists %.200s twice for key %.200s "
-                             "(%s:%u and line %u)", vh_text(vh, v->text), ks, vh->source, o->items.data[j].line,
-                             v->line);
-                    ok = 0;
-                    break;
-                }
+            uint32_t seen = u64map_get(&listed, op);
+            if (seen != UINT32_MAX) {
+                snprintf(msg, cap, "version order hint contradicts itself: it lists %.200s twice for key %.200s "
+                         "(%s:%u and line %u)", vh_text(vh, v->text), ks, vh->source, seen, v->line);
+                ok = 0;
+                break;
+            }
+            u64map_put(&listed, op, v->line);
             hint_item it = { op, v->line };
             vec_push(o->items, it);
             ok_key.num++;
@@ -110,6 +111,7 @@ int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *
     }
     u64map_free(&keys);
     u64map_free(&named);
+    u64map_free(&listed);
     return ok;
 }
 

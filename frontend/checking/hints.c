@@ -34,10 +34,12 @@ static const char *name_write(const history *h, uint32_t op, char *buf, size_t n
 /* Why the index put b's version right after a's on key k: b's read of a's
  * version (read-modify-write), else a list read. */
 static const char *why_linked(const history *h, uint32_t a, uint32_t b, uint32_t k, char *buf, size_t n) {
-    uint32_t rd = history_txn_external_read(h, b, k);
-    char w[640];
-    if (rd != HISTORY_NONE && history_external_source(h, rd) == history_txn_final_write(h, a, k))
-        snprintf(buf, n, "T%lld read it at %s and overwrote it", (long long)h->txns[b].ext_id,
+    uint32_t rd = history_txn_external_read(h, b, k), wa = history_txn_final_write(h, a, k);
+    char w[640], v[96];
+    if (a == 0) snprintf(v, sizeof v, "the initial value");
+    else history_value_str(h, h->op_value[wa], v, sizeof v);
+    if (rd != HISTORY_NONE && history_external_source(h, rd) == wa)
+        snprintf(buf, n, "T%lld read %s at %s and wrote the key after it", (long long)h->txns[b].ext_id, v,
                  history_op_where(h, rd, w, sizeof w));
     else snprintf(buf, n, "a list read shows the two versions next to each other");
     return buf;
@@ -103,6 +105,15 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
             return 0;
         }
         uint32_t u = s->unit_of[t], m = s->idx_of[t];
+        if ((u == prev_unit || s->closed[u] == stamp) && m <= s->last_idx[u]) {    /* reversed */
+            const pg_unit *un = &ix->units.data[u];
+            uint32_t later = ix->members.data[un->m_first + s->last_idx[u]], succ = ix->members.data[un->m_first + m + 1];
+            snprintf(msg, cap, PREFIX "key %s lists %s after %s, but the history orders the former first, in a chain "
+                     "of consecutive versions (%s) (hint line %u)", kn, name_write(h, op, a, sizeof a),
+                     name_write(h, history_txn_final_write(h, later, k), b, sizeof b),
+                     why_linked(h, t, succ, k, c, sizeof c), o->items.data[i].line);
+            return 0;
+        }
         if (u != prev_unit) {
             if (u == ix->key_unit_start[k] && prev_unit != HISTORY_NONE) {
                 char why[400];
@@ -116,7 +127,7 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
             }
             if (s->closed[u] == stamp) {               /* u resumes after another unit: split */
                 const pg_unit *un = &ix->units.data[u];
-                uint32_t pa = ix->members.data[un->m_first + (m > 0 ? m - 1 : 0)];
+                uint32_t pa = ix->members.data[un->m_first + m - 1];   /* m > last_idx >= 0 */
                 char why[400], d[800];
                 why_linked(h, pa, t, k, why, sizeof why);
                 snprintf(msg, cap, PREFIX "key %s lists %s between %s and %s, but the history fixes the latter's "
@@ -129,12 +140,6 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
             s->last_idx[u] = m;
             vec_push(o->units, u);
             prev_unit = u;
-        } else if (m <= s->last_idx[u]) {
-            uint32_t succ = ix->members.data[ix->units.data[u].m_first + m + 1];
-            snprintf(msg, cap, PREFIX "key %s lists %s after %s, but the history orders the former first, in a chain "
-                     "of consecutive versions (%s) (hint line %u)", kn, name_write(h, op, a, sizeof a),
-                     name_write(h, prev_op, b, sizeof b), why_linked(h, t, succ, k, c, sizeof c), o->items.data[i].line);
-            return 0;
         } else s->last_idx[u] = m;
         prev_t = t;
         prev_op = op;

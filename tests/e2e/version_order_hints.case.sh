@@ -31,6 +31,24 @@ out=$("$ISOCHECK" check --version-order "$tmp/never.order" "$d/clark_fig3.txt");
 printf '1: 1 2 1\n' > "$tmp/twice.order"
 out=$("$ISOCHECK" check --version-order "$tmp/twice.order" "$d/clark_fig3.txt"); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q "white-box FAIL si: version order hint contradicts itself: it lists 1 twice" || t "twice (rc $rc): $out"
+# what the history proves: a read-modify-write chain split or reversed, a
+# transaction's own writes out of order, a list prefix reversed
+printf '1: 10 5 20\n' > "$tmp/split.order"
+out=$("$ISOCHECK" check --level ser --version-order "$tmp/split.order" "$d/rmw.txt"); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q '^PASS ser:' && echo "$out" | grep -q "white-box FAIL ser: version order hint contradicts the history: key 1 lists 5 (T3, .*rmw.txt:6) between 10 (T1, .*rmw.txt:3) and 20 (T2, .*rmw.txt:5), but the history fixes the latter's version right after the former's (T2 read 10 at .*rmw.txt:4 and wrote the key after it) (hint line 1)" || t "split chain (rc $rc): $out"
+printf '1: 20 5 10\n' > "$tmp/rev.order"
+out=$("$ISOCHECK" check --level ser --version-order "$tmp/rev.order" "$d/rmw.txt"); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "white-box FAIL ser: .*key 1 lists 10 (T1, .*) after 20 (T2, .*), but the history orders the former first" || t "reversed chain (rc $rc): $out"
+printf '1: 5 20\n' > "$tmp/ok.order"
+out=$("$ISOCHECK" check --level ser --version-order "$tmp/ok.order" "$d/rmw.txt"); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q "white-box hint: .*1 version pairs, 1 known edges added" || t "a consistent partial order (rc $rc): $out"
+l="$ROOT/tests/data/anomalies/list_append_ok.edn"
+printf '1: 1 3 2 4\n' > "$tmp/own.order"
+out=$("$ISOCHECK" check --format elle --version-order "$tmp/own.order" "$l"); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "white-box FAIL si: .*lists 2 (T2, .*) after 3 (T2, .*), against the transaction's own order of writes" || t "own order (rc $rc): $out"
+printf '{"1": [4, 3]}\n' > "$tmp/prefix.order"
+out=$("$ISOCHECK" check --format elle --version-order "$tmp/prefix.order" "$l"); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "white-box FAIL si: .*lists 3 (T2, .*) after 4 (T3, .*), but the history orders the former first" || t "list prefix reversed (rc $rc): $out"
 # JSON: both answers in one object
 j=$("$ISOCHECK" check --json --level ser --version-order "$d/clark_fig3.order" "$d/clark_fig3.txt"); rc=$?
 [ $rc -eq 1 ] || t "json: exit $rc"

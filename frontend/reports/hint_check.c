@@ -66,6 +66,13 @@ static uint32_t find_write(const history *h, uint32_t k, const vh_value *v, cons
     return HISTORY_NONE;
 }
 
+/* The text as written, else in double quotes: Elle keeps a string key or
+ * value with its quotes ("x"), a JSON hint spells it x. */
+static const char *quoted(const char *s, char *buf, size_t n) {
+    snprintf(buf, n, "\"%s\"", s);
+    return buf;
+}
+
 int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
     u64map keys, named, listed;        /* key text -> id; (key, value text) -> op; op -> its line */
     u64map_init(&keys);
@@ -76,7 +83,9 @@ int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *
     for (uint32_t k = 0; k < h->num_keys; k++) u64map_put(&keys, hash_str(0, history_key_str(h, k, kb, sizeof kb)), k);
     vec_foreach(const vh_key, hk, vh->keys) {
         const char *ks = vh_text(vh, hk->name);
+        char qb[600];
         uint32_t k = find_key(h, &keys, ks);
+        if (k == HISTORY_NONE) k = find_key(h, &keys, quoted(ks, qb, sizeof qb));
         if (k == HISTORY_NONE) {
             snprintf(msg, cap, "version order hint contradicts the history: it lists key %.200s (%s:%u), which the "
                      "history never uses", ks, vh->source, hk->line);
@@ -87,6 +96,7 @@ int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *
         for (uint32_t i = hk->first; i < hk->first + hk->num && ok; i++) {
             const vh_value *v = &vh->values.data[i];
             uint32_t op = find_write(h, k, v, vh_text(vh, v->text), &named, &named_made);
+            if (op == HISTORY_NONE) op = find_write(h, k, v, quoted(vh_text(vh, v->text), qb, sizeof qb), &named, &named_made);
             if (op == HISTORY_NONE) {
                 snprintf(msg, cap, "version order hint contradicts the history: it lists %.200s for key %.200s "
                          "(%s:%u), a value the history never wrote to that key", vh_text(vh, v->text), ks, vh->source,

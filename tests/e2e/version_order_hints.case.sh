@@ -52,6 +52,12 @@ out=$("$ISOCHECK" check --format elle --version-order "$tmp/own.order" "$l"); rc
 printf '{"1": [4, 3]}\n' > "$tmp/prefix.order"
 out=$("$ISOCHECK" check --format elle --version-order "$tmp/prefix.order" "$l"); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q "white-box FAIL si: .*lists 3 (T2, .*) after 4 (T3, .*), but the history orders the former first" || t "list prefix reversed (rc $rc): $out"
+# string keys and values, spelled with or without Elle's quotes
+printf '{"x": ["b", "a"]}' > "$tmp/s1.order"; printf '"x": init "a" "b"\n' > "$tmp/s2.order"
+out=$("$ISOCHECK" check --format elle --version-order "$tmp/s1.order" "$d/strings.edn"); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q '^white-box PASS si:' || t "strings b a (rc $rc): $out"
+out=$("$ISOCHECK" check --format elle --version-order "$tmp/s2.order" "$d/strings.edn"); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q '^white-box FAIL si: snapshot isolation is violated under every version order that extends the hint' || t "strings a b (rc $rc): $out"
 # JSON: both answers in one object
 j=$("$ISOCHECK" check --json --level ser --version-order "$d/clark_fig3.order" "$d/clark_fig3.txt"); rc=$?
 [ $rc -eq 1 ] || t "json: exit $rc"

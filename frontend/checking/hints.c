@@ -147,8 +147,7 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
     return 1;
 }
 
-int hints_validate(const pg_index *ix, hint_order *o, const char *hint_source, char *msg, size_t cap) {
-    (void)hint_source;
+int hints_validate(const pg_index *ix, hint_order *o, char *msg, size_t cap) {
     const history *h = ix->h;
     vstate s = { ix, h, NULL, NULL, NULL, NULL, NULL, NULL };
     s.unit_of = xmalloc((size_t)h->num_txns * sizeof *s.unit_of);

@@ -56,7 +56,7 @@ void hint_order_free(hint_order *o);
 
 /* 1: consistent; 0: a finding in msg ("version order hint contradicts the
  * history: ..."). */
-int hints_validate(const pg_index *ix, hint_order *o, const char *hint_source, char *msg, size_t cap);
+int hints_validate(const pg_index *ix, hint_order *o, char *msg, size_t cap);
 
 /* After hints_validate: the hint's sides into ix->base; returns the edges added. */
 uint64_t hints_apply(pg_index *ix, const hint_order *o);

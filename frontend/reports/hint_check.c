@@ -144,7 +144,7 @@ int whitebox_run(const history *h, const version_hint *vh, const int want[2], co
     if (!hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding)) { hint_order_free(&o); return 1; }
     pg_index ix;
     if (!pg_index_build(&ix, h, err)) { hint_order_free(&o); return 0; }
-    if (hints_validate(&ix, &o, vh->source, wb->finding, sizeof wb->finding)) {
+    if (hints_validate(&ix, &o, wb->finding, sizeof wb->finding)) {
         wb->hint_pairs = o.pairs;
         wb->edges_added = hints_apply(&ix, &o);
         for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)

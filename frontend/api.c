@@ -1,8 +1,8 @@
 /* api.c — include/isocheck.h over the history builder and the checking
  * pipeline (run_check.h, the one `isocheck check` runs: the same report).
  * Checks after more transactions arrive reuse the work of the earlier ones
- * (online_incr.h, one instance per level): a PASS found there is re-checked
- * by definition (vo_check) before it is returned; a FAIL, a read whose
+ * (frontend/online/incr.h, one instance per level): a PASS found there is re-checked
+ * by definition (online/final.h: vo_check) before it is returned; a FAIL, a read whose
  * writer is not there yet, or anything the incremental path cannot follow
  * goes through the pipeline, which names the anomaly.
  * Everything a caller sees is owned by its handle; reports are rendered
@@ -14,7 +14,8 @@
 #include "isocheck.h"
 #include "frontend/api_stats.h"
 #include "frontend/history/history.h"
-#include "frontend/online_incr.h"
+#include "frontend/online/final.h"
+#include "frontend/online/incr.h"
 #include "frontend/run_check.h"
 #include "frontend/recheck/verify_model.h"
 
@@ -175,20 +176,21 @@ static isocheck_result *check_incremental(isocheck_history *ih, const history *h
     ih->stats.incremental++;
     if (rc == INCR_FAIL) { *detected = 1; return NULL; }
     if (num != h->num_txns - 1) return NULL;    /* a read with no writer (yet): the pipeline names it */
-    version_order vo;
-    memset(&vo, 0, sizeof vo);
+    /* a PASS only once the re-check accepts the model's order (final.h) */
+    version_order vo[2];
+    memset(vo, 0, sizeof vo);
     char why[300];
-    int ok = incr_version_order(ih->incr[lv], h, lv, &vo) &&
-             vo_check(h, &vo, lv == LEVEL_SI, NULL, why, sizeof why) == 1;
-    version_order_free(&vo);
-    if (!ok) { incr_leave(ih, lv); return NULL; }   /* never trusted unconfirmed: the pipeline decides */
-    ih->stats.incremental_pass++;
+    int want[2] = { lv == LEVEL_SI, lv == LEVEL_SER };
     report rep;
     report_init(&rep, h, check_level_name(lv));
-    report_level *L = &rep.levels[rep.num_levels++];
-    memset(L, 0, sizeof *L);
-    L->level = lv;
-    L->stage = "incremental";
+    int ok = incr_version_order(ih->incr[lv], h, lv, &vo[lv]) && online_confirm_pass(h, want, vo, &rep, why, sizeof why);
+    version_order_free(&vo[lv]);
+    if (!ok) {                                  /* never trusted unconfirmed: the pipeline decides */
+        report_free(&rep);
+        incr_leave(ih, lv);
+        return NULL;
+    }
+    ih->stats.incremental_pass++;
     isocheck_result *r = result_new(ISOCHECK_PASS, ISOCHECK_OK);
     take_report_text(r, &rep);
     return r;

@@ -211,7 +211,7 @@ int cli_check(int argc, char **argv) {
     int from_incr = 0;
     if (ff.ready) {
         char why[512] = "";
-        from_incr = cli_follow_final_report(h, &ff, level != 1, level != 0, &rep, why, sizeof why);
+        from_incr = online_final_report(h, &ff, level != 1, level != 0, &rep, why, sizeof why);
         if (!from_incr)                 /* a bug of the incremental path: the batch check decides */
             fprintf(stderr, "isocheck: internal error: the incremental model does not verify (%s); checking in batch\n", why);
         else if (verbose)

@@ -13,41 +13,17 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/online_check.h"
-#include "frontend/online_incr.h"
-#include "frontend/online_follow.h"
-#include "frontend/online_retire.h"
-#include "frontend/formats/parse.h"
-#include "frontend/formats/write.h"
-#include "frontend/checking/check.h"
-#include "frontend/recheck/verify_model.h"
-#include "frontend/history/u64map.h"
-
-/* -v counts the checks longer than this (CPU seconds): a violation whose
- * batch arrives while one runs is reported only after it (issue 17's
- * detection goal is 100 ms). */
-#define FOLLOW_SLOW_CHECK 0.05
+#include "monotonic.h"
+#include "frontend/online/follow_run.h"
+#include "programs/cli.h"
 
 static double start_time;
 
-static double elapsed(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9 - start_time;
-}
-
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double elapsed(void) { return monotonic_seconds() - start_time; }
 
 /* The report as one JSON line, without its newline. */
 static void json_inline(FILE *out, const report *r) {
@@ -70,371 +46,124 @@ void cli_follow_print_final_json(FILE *out, const report *r) {
     fputs("}\n", out);
 }
 
-typedef struct detection {
+/* What the run tells, printed (follow_run.h's events). */
+typedef struct printer {
     const follow_options *o;
-    uint64_t read, completed;    /* the counts as of the check (set before it) */
-    double at;                   /* when the violation was proven (before its explanation) */
-} detection;
+    double at;                   /* when the violation was proven (before its explanation); 0: none pending */
+} printer;
 
 static int progress_shown;
 
+static void clear_progress(void) {
+    if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
+}
+
 /* The violation is proven: the DETECTED line now, its report once the batch
  * check of the settled part has explained it. */
-static void on_detect(void *ctx, const online_checker *oc) {
-    detection *d = ctx;
-    d->at = elapsed();
-    if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-    if (d->o->json) return;                               /* one event, with the report */
-    printf("DETECTED after %.3fs: %llu transactions read, %llu completed, %u checked\n", d->at,
-           (unsigned long long)d->read, (unsigned long long)d->completed, oc->settled);
+static void on_detected(void *ctx, const online_checker *oc, uint64_t read, uint64_t completed) {
+    printer *p = ctx;
+    p->at = elapsed();
+    clear_progress();
+    if (p->o->json) return;                               /* one event, with the report */
+    printf("DETECTED after %.3fs: %llu transactions read, %llu completed, %u checked\n", p->at,
+           (unsigned long long)read, (unsigned long long)completed, oc->settled);
     fflush(stdout);
 }
 
-static void print_violation(const follow_options *o, const online_checker *oc, const detection *d) {
-    if (o->json) {
+static void on_violation(void *ctx, const online_checker *oc, uint64_t read, uint64_t completed) {
+    printer *p = ctx;
+    clear_progress();
+    if (p->o->json) {
         printf("{\"event\": \"violation\", \"time\": %.3f, \"detected\": %.3f, \"read\": %llu, \"completed\": %llu, "
-               "\"checked\": %u, \"report\": ", elapsed(), d->at, (unsigned long long)d->read, (unsigned long long)d->completed, oc->settled);
+               "\"checked\": %u, \"report\": ", elapsed(), p->at, (unsigned long long)read, (unsigned long long)completed,
+               oc->settled);
         json_inline(stdout, &oc->rep);
         fputs("}\n", stdout);
     } else report_print_text(stdout, &oc->rep, 0);
     fflush(stdout);
+    if (p->o->verbose && !p->o->retire)
+        fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs (%s)\n", p->at, elapsed(),
+                oc->witness_txns ? "a witness of the last transactions to settle" : "the batch check of the settled part");
 }
 
-static void progress(const follow_parse *fp, const online_checker *oc, double lag) {
+/* Proven incrementally, not confirmed by the batch check: an internal error. */
+static void on_unconfirmed(void *ctx, const online_checker *oc) {
+    printer *p = ctx;
+    if (!p->o->json) printf("  not confirmed: %s\n", oc->unknown_msg);
+    p->at = 0;
+}
+
+static void on_progress(void *ctx, const follow_progress *g) {
+    (void)ctx;
     if (!isatty(2)) return;
-    fprintf(stderr, "\r\033[Kisocheck: following: %u transactions read, %u completed, %u checked, lag %.3fs%s",
-            fp->read, fp->completed, oc->settled, lag, oc->failed ? " (violation found)" : "");
+    if (g->retiring)
+        fprintf(stderr, "\r\033[Kisocheck: following: %llu transactions read, %llu retired, %u live, lag %.3fs%s",
+                (unsigned long long)g->read, (unsigned long long)g->retired, g->live, g->lag,
+                g->failed ? " (violation found)" : "");
+    else
+        fprintf(stderr, "\r\033[Kisocheck: following: %u transactions read, %u completed, %u checked, lag %.3fs%s",
+                (uint32_t)g->read, (uint32_t)g->completed, g->checked, g->lag, g->failed ? " (violation found)" : "");
     fflush(stderr);
     progress_shown = 1;
 }
 
-/* The checker's state was just freed: its pages back to the system
- * before the final load, which would otherwise grow next to them.  glibc
- * keeps freed heap pages (in the middle of the heap: most of them, here)
- * until asked; on a 1M-transaction stream that was ~0.8 GB held through
- * the final phase (doc/benchmarks.md). */
-static void give_back_memory(void) {
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
+static void on_note(void *ctx, const char *msg) {
+    (void)ctx;
+    clear_progress();
+    fprintf(stderr, "isocheck: note: %s\n", msg);
 }
 
-/* --retire: feed complete lines to a retire_stream and drop them; check
- * whenever the completed live part has grown by half (at least 1,000
- * transactions), so the work stays linear in the stream. */
-static int follow_retiring(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep,
-                           history **hout, ic_error *lerr) {
-    ic_error err;
-    ic_error_clear(&err);
-    if (o->fmt != FORMAT_AUTO && o->fmt != FORMAT_TEXT) {
-        fprintf(stderr, "isocheck: --retire reads the text format only\n");
-        return 2;
+/* -v: how the checks were made. */
+static void on_stats(void *ctx, const follow_summary *s) {
+    const printer *p = ctx;
+    clear_progress();
+    if (!p->o->verbose) return;
+    fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
+            s->checks, s->incr_checks, s->scratch_checks, s->fallback_why[0] ? " (" : "", s->fallback_why,
+            s->fallback_why[0] ? ")" : "");
+    if (s->incr) {
+        const incr_stats *is = s->incr;
+        fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
+                PRIu64 " decided by reachability (%" PRIu64 " of them skipped behind a key's pivot), %" PRIu64
+                " variables (%" PRIu64 " fixed by new readers), %" PRIu64
+                " edges (%" PRIu64 " RW edges of readers covered by another, %" PRIu64 " WR/RW edges implied by a path), %" PRIu64 " checks answered by the kept model, %"
+                PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_skipped, is->pairs_var,
+                is->pairs_pruned,
+                is->edges, is->rw_covered, is->implied, is->kept_model, is->solves);
     }
-    follow_input in;
-    if (!follow_open(&in, path, o->idle, 0.05, &err)) {
-        ic_error_print(stderr, "isocheck", &err);
-        return 2;
-    }
-    retire_stream rs;
-    retire_stream_init(&rs, path, o->want_si, o->want_ser, o->max_anomalies);
-    detection det = { o, 0, 0, 0 };
-    rs.oc.on_detect = on_detect;
-    rs.oc.detect_ctx = &det;
-    int rc = -1, got, detected = o->fmt == FORMAT_TEXT;
-    uint64_t read = 0, completed_total = 0;
-    for (;;) {
-        got = follow_read(&in, &err);
-        if (got < 0) { rc = 2; break; }
-        int at_end = got == 0;
-        if (!detected && in.data.len) {
-            history_format f = detect_format((const unsigned char *)in.data.data, in.data.len);
-            if (f != FORMAT_AUTO || at_end) {
-                if (f != FORMAT_TEXT) {
-                    ic_error_at(&err, path, 0, "--retire reads the text format only (found %s)", f == FORMAT_AUTO ? "no known format" : history_format_name(f));
-                    rc = 2;
-                    break;
-                }
-                detected = 1;
-            } else continue;
-        }
-        size_t upto = in.data.len;
-        if (!at_end) while (upto > 0 && in.data.data[upto - 1] != '\n') upto--;
-        if (upto) {
-            uint32_t before = retire_stream_completed(&rs), live_before = retire_stream_live(&rs);
-            if (!retire_stream_feed(&rs, in.data.data, upto, at_end, &err)) { rc = 2; break; }
-            memmove(in.data.data, in.data.data + upto, in.data.len - upto);      /* the bytes are in rs now */
-            in.data.len -= upto;
-            read += retire_stream_live(&rs) - live_before;
-            completed_total += retire_stream_completed(&rs) - before;
-        }
-        double arrived = elapsed();
-        uint32_t live = retire_stream_completed(&rs);
-        if (!rs.oc.failed && !at_end && rs.fresh >= 1000 && rs.fresh * 2 >= live) {
-            det.read = read;
-            det.completed = completed_total;
-            int out = retire_stream_check(&rs);
-            if (out == ONLINE_VIOLATION) {
-                if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-                print_violation(o, &rs.oc, &det);
-            }
-            if (isatty(2)) {
-                fprintf(stderr, "\r\033[Kisocheck: following: %llu transactions read, %llu retired, %u live, lag %.3fs%s",
-                        (unsigned long long)read, (unsigned long long)rs.retired, retire_stream_live(&rs), elapsed() - arrived,
-                        rs.oc.failed ? " (violation found)" : "");
-                fflush(stderr);
-                progress_shown = 1;
-            }
-        }
-        if (at_end) break;
-    }
-    if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
-    char *buf = NULL;                     /* the final check: the live part, every transaction complete, as text */
-    size_t len = 0;
-    if (rc < 0) {
-        history *h = retire_stream_history(&rs, 1, &err);
-        if (h) {
-            FILE *m = open_memstream(&buf, &len);
-            if (!m) xalloc_fail(0);
-            int ok = write_text(h, m, &err);
-            if (fclose(m) != 0) xalloc_fail(len);
-            history_free(h);
-            if (!ok) { free(buf); buf = NULL; len = 0; rc = 2; }
-        } else if (err.set) rc = 2;
-        if (rc < 0) {
-            if (o->json)
-                printf("{\"event\": \"end\", \"time\": %.3f, \"transactions\": %llu, \"retired\": %llu, \"peak_live\": %u}\n",
-                       elapsed(), (unsigned long long)read, (unsigned long long)rs.retired, rs.peak_live);
-            else
-                printf("END after %.3fs: %llu transactions read, %llu retired, at most %u live; the live part, checked in batch:\n",
-                       elapsed(), (unsigned long long)read, (unsigned long long)rs.retired, rs.peak_live);
-            fflush(stdout);
-        }
-    }
-    if (rc == 2) ic_error_print(stderr, "isocheck", &err);
-    retire_stream_free(&rs);
-    follow_close(&in);
-    if (rc < 0) {
-        give_back_memory();
-        *hout = load_history_mem_ex(buf ? buf : "", len, FORMAT_TEXT, path, lopt, lrep, lerr);
-    }
-    free(buf);
-    return rc;
+    fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
+            s->t_parse, s->t_check, s->t_check_max, s->slow_checks, FOLLOW_SLOW_CHECK * 1000);
+    fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", s->bytes, s->spilled,
+            s->spilled_where);
 }
 
-/* follow_spill, and the note (once) when the bytes must stay in memory. */
-static int spill(follow_input *in, size_t upto, ic_error *err) {
-    int r = follow_spill(in, upto, err);
-    if (r == 0 && in->note[0]) {
-        fprintf(stderr, "isocheck: note: %s: the input read stays in memory\n", in->note);
-        in->note[0] = 0;
-    }
-    return r;
+/* The END line (or event), before the final load. */
+static void on_ended(void *ctx, const follow_summary *s) {
+    const printer *p = ctx;
+    clear_progress();
+    if (s->retiring) {
+        if (p->o->json)
+            printf("{\"event\": \"end\", \"time\": %.3f, \"transactions\": %llu, \"retired\": %llu, \"peak_live\": %u}\n",
+                   elapsed(), (unsigned long long)s->txns, (unsigned long long)s->retired, s->peak_live);
+        else
+            printf("END after %.3fs: %llu transactions read, %llu retired, at most %u live; the live part, checked in batch:\n",
+                   elapsed(), (unsigned long long)s->txns, (unsigned long long)s->retired, s->peak_live);
+    } else if (p->o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), s->bytes);
+    else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), s->bytes,
+                s->from_incr ? "the incremental model re-checked" : "checked in batch");
+    fflush(stdout);
 }
 
 int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **hout,
                ic_error *lerr) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    start_time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-    *hout = NULL;
-    if (o->retire) return follow_retiring(path, o, lopt, lrep, hout, lerr);
+    start_time = monotonic_seconds();
+    follow_config c = { o->idle, cli_temp_dir(), o->want_si, o->want_ser, o->max_anomalies, o->fmt, o->retire, o->final };
+    printer p = { o, 0 };
+    follow_events ev = { &p, on_detected, on_violation, on_unconfirmed, on_progress, on_note, on_stats, on_ended };
     ic_error err;
     ic_error_clear(&err);
-    follow_input in;
-    if (!follow_open(&in, path, o->idle, 0.05, &err)) {
-        ic_error_print(stderr, "isocheck", &err);
-        return 2;
-    }
-    follow_parse fp;
-    follow_parse_init(&fp, o->fmt);
-    online_checker oc;
-    online_init(&oc, o->want_si, o->want_ser, o->max_anomalies);
-    oc.source = path;
-    follow_parse_checker(&fp, &oc);               /* the text reader asks it about the writes handed out */
-    detection det = { o, 0, 0, 0 };
-    oc.on_detect = on_detect;
-    oc.detect_ctx = &det;
-    int rc = -1, got;
-    size_t checked_bytes = 0;
-    double t_parse = 0, t_check = 0, t_check_max = 0;
-    unsigned long slow_checks = 0;                    /* over FOLLOW_SLOW_CHECK: a violation arriving then waits */
-    while ((got = follow_read(&in, &err)) > 0) {
-        if (oc.failed) continue;                          /* final: only the end matters now */
-        double arrived = elapsed();
-        /* only lines that ended since the last check can complete something */
-        if (!memchr(in.data.data + (checked_bytes - in.base), '\n', follow_total(&in) - checked_bytes)) continue;
-        checked_bytes = follow_total(&in);
-        history *h;
-        double t0 = cpu_seconds();
-        /* text: only the new lines; else (or once the batch parser must word an input error) all of them */
-        int st = follow_delta(&fp, in.data.data, in.base, in.data.len, path, &err), out;
-        double t1 = cpu_seconds();
-        if (st > 0) {
-            t_parse += t1 - t0;
-            if (!fp.ts.done.len) continue;
-            det.read = fp.read;
-            det.completed = fp.completed;
-            out = online_check_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
-                                     fp.ts.done.len, fp.completed);
-            if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
-                if (!follow_all(&in, &err)) { rc = 2; break; }
-                st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
-                if (st < 0) { rc = 2; break; }
-                out = st > 0 && h ? online_check(&oc, h) : ONLINE_NO_VIOLATION;
-                history_free(h);
-            }
-        } else {
-            if (st == 0) {
-                if (!follow_all(&in, &err)) { rc = 2; break; }
-                st = follow_completed(&fp, in.data.data, in.data.len, path, 0, &h, &err);
-            }
-            t1 = cpu_seconds();
-            t_parse += t1 - t0;
-            if (st < 0) { rc = 2; break; }
-            if (st == 0 || !h) continue;
-            det.read = fp.read;
-            det.completed = fp.completed;
-            out = online_check(&oc, h);
-            history_free(h);
-        }
-        t1 = cpu_seconds() - t1;
-        t_check += t1;
-        if (t1 > t_check_max) t_check_max = t1;
-        if (t1 > FOLLOW_SLOW_CHECK) slow_checks++;
-        if (out == ONLINE_VIOLATION) {
-            if (progress_shown) { fprintf(stderr, "\r\033[K"); progress_shown = 0; }
-            print_violation(o, &oc, &det);
-            if (o->verbose) fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs (%s)\n", det.at,
-                                    elapsed(), oc.witness_txns ? "a witness of the last transactions to settle"
-                                                               : "the batch check of the settled part");
-        } else if (det.at > 0 && !oc.failed) {           /* proven incrementally, not confirmed: an internal error */
-            if (!o->json) printf("  not confirmed: %s\n", oc.unknown_msg);
-            det.at = 0;
-        }
-        progress(&fp, &oc, elapsed() - arrived);
-        /* the parsed bytes only matter to the final check: out of memory */
-        if (fp.delta == 1 && !oc.failed && spill(&in, fp.ts.consumed, &err) < 0) { rc = 2; break; }
-    }
-    if (progress_shown) { fprintf(stderr, "\r\033[K"); fflush(stderr); progress_shown = 0; }
-    if (got == 0 && o->final && fp.delta == 1 && !oc.failed && fp.ts.consumed == follow_total(&in)) {
-        /* the end of a text input the incremental path has followed: the
-         * last transaction of each session completes; if everything is
-         * settled and passes, the models' version orders go to the final
-         * report, which re-checks them instead of a second pipeline */
-        double t0 = cpu_seconds();
-        oc.on_detect = NULL;
-        if (text_stream_finish(&fp.ts))
-            o->final->ready = online_finish_delta(&oc, fp.ts.key_ext.data, (uint32_t)fp.ts.key_ext.len, fp.ts.done.data,
-                                                  fp.ts.done.len, text_stream_read(&fp.ts), o->final->order);
-        t_check += cpu_seconds() - t0;
-    }
-    if (o->verbose) {
-        fprintf(stderr, "isocheck: follow: %u checks of the settled part: %u incremental, %u from scratch%s%s%s\n",
-                oc.checks, oc.incr_checks, oc.scratch_checks, oc.fallback_why[0] ? " (" : "", oc.fallback_why,
-                oc.fallback_why[0] ? ")" : "");
-        if (oc.incr) {
-            const incr_stats *is = incr_get_stats(oc.incr);
-            fprintf(stderr, "isocheck: follow: incremental: %" PRIu64 " transactions, %" PRIu64 " writers, writer pairs %"
-                    PRIu64 " decided by reachability (%" PRIu64 " of them skipped behind a key's pivot), %" PRIu64
-                    " variables (%" PRIu64 " fixed by new readers), %" PRIu64
-                    " edges (%" PRIu64 " RW edges of readers covered by another, %" PRIu64 " WR/RW edges implied by a path), %" PRIu64 " checks answered by the kept model, %"
-                    PRIu64 " solves\n", is->txns_in_graph, is->writers, is->pairs_decided, is->pairs_skipped, is->pairs_var,
-                    is->pairs_pruned,
-                    is->edges, is->rw_covered, is->implied, is->kept_model, is->solves);
-        }
-        fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
-                t_parse, t_check, t_check_max, slow_checks, FOLLOW_SLOW_CHECK * 1000);
-        fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", follow_total(&in), in.base,
-                in.spill_fd < 0 ? "none" : in.spill_fd == in.fd ? "read again from the file" : "in a temporary file");
-    }
-    if (got < 0) rc = 2;
-    /* the checker's state goes, and its memory back to the system, before
-     * the final load: the final phase holds only what a batch check would */
-    history_format detected = fp.fmt;
-    online_free(&oc);
-    follow_parse_free(&fp);
-    give_back_memory();
+    int rc = follow_run(path, &c, &ev, lopt, lrep, hout, &err, lerr);
+    clear_progress();
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
-    else {
-        if (detected == FORMAT_AUTO) {                      /* nothing detected yet: the batch loader decides */
-            /* (nothing was spilled: only parsed text is) */
-            if (!in.base && in.data.len && (in.data.data[0] == (char)0x1f)) {
-                fprintf(stderr, "isocheck: %s: gzip-compressed input cannot be followed\n", path);
-                rc = 2;
-            }
-        } else if (detected == FORMAT_DBCOP || detected == FORMAT_COBRA) rc = 2;
-        if (rc < 0) {
-            if (o->json) printf("{\"event\": \"end\", \"time\": %.3f, \"bytes\": %zu}\n", elapsed(), follow_total(&in));
-            else printf("END after %.3fs: %zu bytes read; the whole input, %s:\n", elapsed(), follow_total(&in),
-                        o->final && o->final->ready ? "the incremental model re-checked" : "checked in batch");
-            fflush(stdout);
-            /* every byte, by the batch loader, read from where it was kept */
-            *hout = follow_load(&in, detected, lopt, lrep, lerr);
-        }
-    }
-    follow_close(&in);
     return rc;
-}
-
-int cli_follow_final_report(const history *h, follow_final *f, int want_si, int want_ser, report *rep, char *why,
-                            size_t whylen) {
-    int ok = f->ready, want[2] = { want_si, want_ser };
-    u64map keys, txns;
-    u64map_init(&keys);
-    u64map_init(&txns);
-    for (uint32_t k = 0; k < h->num_keys && ok; k++) {
-        if (h->key_name[k] != HISTORY_NONE) { snprintf(why, whylen, "a named key"); ok = 0; }
-        else u64map_put(&keys, (uint64_t)h->key_ext[k], k);
-    }
-    for (uint32_t t = 1; t < h->num_txns && ok; t++)
-        if (u64map_put(&txns, (uint64_t)h->txns[t].ext_id, t) != t) { snprintf(why, whylen, "a transaction id twice"); ok = 0; }
-    uint32_t *of_key = xmalloc(((size_t)h->num_keys + 1) * sizeof *of_key);
-    for (int l = 0; l < 2 && ok; l++) {
-        if (!want[l]) continue;
-        const incr_order *o = &f->order[l];
-        /* the model's writers per key of h (INIT first), by ext ids */
-        for (uint32_t k = 0; k < h->num_keys; k++) of_key[k] = UINT32_MAX;
-        for (size_t i = 0; i < o->key_ext.len && ok; i++) {
-            uint32_t k = u64map_get(&keys, (uint64_t)o->key_ext.data[i]);
-            if (k == UINT32_MAX) { snprintf(why, whylen, "a key the history lacks"); ok = 0; }
-            else of_key[k] = (uint32_t)i;
-        }
-        version_order vo;
-        memset(&vo, 0, sizeof vo);
-        vo.num_keys = h->num_keys;
-        vo.start = xmalloc(((size_t)h->num_keys + 1) * sizeof *vo.start);
-        vec_init(vo.txns);
-        for (uint32_t k = 0; k < h->num_keys && ok; k++) {
-            vo.start[k] = (uint32_t)vo.txns.len;
-            vec_push(vo.txns, 0u);
-            uint32_t i = of_key[k];
-            if (i == UINT32_MAX) continue;
-            for (uint32_t j = o->start.data[i]; j < o->start.data[i + 1] && ok; j++) {
-                uint32_t t = u64map_get(&txns, (uint64_t)o->txn_ext.data[j]);
-                if (t == UINT32_MAX) { snprintf(why, whylen, "a transaction the history lacks"); ok = 0; }
-                else vec_push(vo.txns, t);
-            }
-        }
-        vo.start[h->num_keys] = (uint32_t)vo.txns.len;
-        if (ok && vo_check(h, &vo, l == LEVEL_SI, NULL, why, whylen) != 1) {
-            if (!why[0]) snprintf(why, whylen, "a cycle");
-            ok = 0;
-        }
-        version_order_free(&vo);
-    }
-    free(of_key);
-    u64map_free(&keys);
-    u64map_free(&txns);
-    for (int l = 0; l < 2; l++) incr_order_free(&f->order[l]);
-    f->ready = 0;
-    if (!ok) return 0;
-    for (int l = 0; l < 2; l++) {                     /* the levels in the batch report's order: si, then ser */
-        if (!want[l]) continue;
-        report_level *L = &rep->levels[rep->num_levels++];
-        memset(L, 0, sizeof *L);
-        L->level = l;
-        L->verdict = 0;
-        L->stage = "incremental";
-    }
-    return 1;
 }

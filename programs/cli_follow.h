@@ -1,10 +1,11 @@
 /* cli_follow.h — `isocheck check --follow`: check a history while it is
- * written (online_follow.h reads it, online_check.h judges it), print each
- * proven violation as it is found, then hand every byte read to the batch
- * check for the final verdict — or, when the incremental state covers the
- * whole text input and passes, the version orders of its models, which
- * the final report uses once verify_model.c accepts them (a PASS is never
- * said from the incremental state alone). */
+ * written (frontend/online/follow.h reads it, frontend/online/checker.h
+ * judges it), print each proven violation as it is found, then hand every
+ * byte read to the batch check for the final verdict — or, when the
+ * incremental state covers the whole text input and passes, the version
+ * orders of its models, which the final report uses once the library's
+ * re-check accepts them (frontend/online/final.h: a PASS is never said from
+ * the incremental state alone). */
 #ifndef ISOCHECK_CLI_FOLLOW_H
 #define ISOCHECK_CLI_FOLLOW_H
 
@@ -16,15 +17,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/reports/report.h"
 
-#include "frontend/online_incr.h"
-
-/* The end of a text stream that the incremental state covers whole and
- * passes: the version order of each wanted level's model, which the final
- * report may use once the independent re-check accepts it. */
-typedef struct follow_final {
-    int ready;                   /* set by cli_follow: order[] holds the models' version orders */
-    incr_order order[2];         /* check_level_id */
-} follow_final;
+#include "frontend/online/final.h"
 
 typedef struct follow_options {
     double idle;                 /* a regular file ends after this many seconds without new bytes */
@@ -32,7 +25,7 @@ typedef struct follow_options {
     int want_si, want_ser;
     size_t max_anomalies;
     history_format fmt;          /* FORMAT_AUTO: detect */
-    int retire;                  /* keep only the live part (text; frontend/online_retire.h) */
+    int retire;                  /* keep only the live part (text; frontend/online/retire.h) */
     int verbose;                 /* at the end, how the checks were done (stderr) */
     follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
 } follow_options;
@@ -42,20 +35,10 @@ typedef struct follow_options {
  * end as text, the retired past summarized as the initial state), loaded
  * by the batch loader with lopt and lrep once the checker's state is
  * freed (and its memory handed back to the system), the bytes read from
- * where they were kept (online_follow.h, follow_load) — *h NULL with err
+ * where they were kept (frontend/online/follow.h, follow_load) — *h NULL with err
  * set if that load fails; or an exit code (2: bad input, printed). */
 int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **h,
                ic_error *err);
-
-/* The final verdict from the incremental state: h is the whole input as
- * the batch loader read it; each wanted level's version order (f->order)
- * is re-checked on h by verify_model.c (vo_check, which shares no code with
- * the incremental path); if all pass, rep (report_init'ed on h) gets a PASS
- * line per level, as the batch check would, and 1 is returned.  0: the
- * orders do not verify (why set), rep untouched: the batch check decides.
- * Frees f's orders either way. */
-int cli_follow_final_report(const history *h, follow_final *f, int want_si, int want_ser, report *rep, char *why,
-                            size_t whylen);
 
 /* The final report as the last --json event (one line). */
 void cli_follow_print_final_json(FILE *out, const report *r);

@@ -53,12 +53,9 @@ static void print_stats(const gsat *s, double parse_seconds) {
         acyclic_get_stats(a, &as);
         int64_t n = s->st.theory_conflicts + s->st.theory_explanations;
         printf("c %-24s %.2f\n", "theory clause avg lits:", n ? (double)s->st.theory_explanation_lits / (double)n : 0.0);
-        printf("c acyclic: %lld edges (%lld guarded), %lld inserts, %lld Pearce-Kelly searches visiting %lld nodes,\n"
-               "c acyclic: %lld conflicts (avg %.2f guards), %lld implied, %lld reasons, %lld presorts\n",
-               (long long)as.edges, (long long)as.guarded_edges, (long long)as.inserts, (long long)as.pk_searches,
-               (long long)as.pk_visited, (long long)as.conflicts,
-               as.conflicts ? (double)as.conflict_lits / (double)as.conflicts : 0.0, (long long)as.implied,
-               (long long)as.reasons, (long long)as.presorts);
+#define X(name, help) printf("c acyclic %-24s %lld\n", #name ":", (long long)as.name);
+        ACYCLIC_STATS(X)
+#undef X
     }
 }
 
@@ -160,6 +157,7 @@ int main(int argc, char **argv) {
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     gsat *s = gsat_new();
+    if (!s) xalloc_fail(0);
     gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1 };
     int rc = parse_args(s, argc, argv, &a);
     if (rc >= 0) { gsat_free(s); return finish(rc); }
@@ -269,6 +267,12 @@ int main(int argc, char **argv) {
         res = gsat_solve(s, NULL, 0);
     } else {
         res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+    }
+    if (res == GSAT_ERROR) {                     /* out of memory in the engine, while reading or solving */
+        fprintf(stderr, "gsat: %s (%s)\n", gsat_error(s), path);
+        gnf_info_free(&info);
+        gsat_free(s);
+        return finish(2);
     }
     if (verbose) print_stats(s, parse_seconds);
     if (res == GSAT_SAT) {

@@ -10,6 +10,10 @@
 # checked either.  A file directly in frontend/ is part "frontend" (the
 # library's top: api.c); a file in a frontend/ subfolder the table does
 # not know is an error, so that a new folder gets its row before its code.
+# "run-check" is frontend/run_check.h alone: the batch pipeline, which the
+# online checker calls to explain a violation and to check what its
+# incremental path cannot follow; api.c and the programs include the online
+# part, nothing below them does.
 #
 # Usage: tests/layering.sh [ROOT]   (exit 0 clean, 1 violations, 2 misuse)
 ROOT=${1:-${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}}
@@ -28,9 +32,11 @@ recheck: include history
 formats: include io history
 checking: include io theory history recheck
 reports: include io theory history formats checking recheck
-frontend: include io theory history formats checking reports recheck
+run-check: include io theory history formats checking reports recheck
+online: include io theory history formats checking reports run-check recheck
+frontend: include io theory history formats checking reports run-check online recheck
 workload: include io history
-programs: include io solver solver-interface theory history formats checking reports frontend workload recheck
+programs: include io solver solver-interface theory history formats checking reports run-check online frontend workload recheck
 compat: include
 '
 
@@ -67,6 +73,7 @@ done | awk -F '\t' -v rules="$rules" -v allowed="$allowed" -v recheck_public="$r
   # the part of a path rooted at the repository
   function part(path) {
     if (path == "solver/theory.h") return "solver-interface"
+    if (path == "frontend/run_check.h") return "run-check"
     if (path ~ /^include\//) return "include"
     if (path ~ /^frontend\/[^\/]+$/) return "frontend"
     if (path ~ /^frontend\/[^\/]+\//) { split(path, a, "/"); return a[2] }

@@ -1,5 +1,5 @@
 /* test_follow_final.c — the final verdict of `check --follow` from the
- * incremental state (programs/cli_follow.h, cli_follow_final_report): the
+ * incremental state (frontend/online/final.h, online_final_report): the
  * version orders of the incremental models are re-checked on the whole
  * input by verify_model before a PASS is said.
  *
@@ -31,7 +31,7 @@
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
 #include "frontend/reports/report.h"
-#include "programs/cli_follow.h"
+#include "frontend/online/final.h"
 
 static const char text[] =
     "w(1,1,1,1)\n"
@@ -76,7 +76,7 @@ static int final_report(const int64_t *si, size_t nsi, const int64_t *ser, size_
     if (ser) make_order(&f.order[LEVEL_SER], key, ser, nser);
     report_init(rep, h, si && ser ? "all" : si ? "si" : "ser");
     char why[512] = "";
-    int ok = cli_follow_final_report(h, &f, si != NULL, ser != NULL, rep, why, sizeof why);
+    int ok = online_final_report(h, &f, si != NULL, ser != NULL, rep, why, sizeof why);
     assert_int_equal(f.ready, 0);
     for (int l = 0; l < 2; l++) assert_null(f.order[l].txn_ext.data);   /* freed */
     if (!ok) assert_true(why[0] != 0);

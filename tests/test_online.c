@@ -1,4 +1,4 @@
-/* test_online.c — online checking (frontend/online_check.h) against batch
+/* test_online.c — online checking (frontend/online/checker.h) against batch
  * checks of every prefix.
  *
  * Histories arrive one completed transaction at a time:
@@ -34,8 +34,8 @@
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/recheck/verify_model.h"
-#include "frontend/online_check.h"
-#include "frontend/online_incr.h"
+#include "frontend/online/checker.h"
+#include "frontend/online/incr.h"
 #include "batch_verdict.h"
 
 static uint64_t rng_state;
@@ -55,7 +55,7 @@ static incr_stats last_incr;              /* the incremental state's counts at t
 static uint32_t ops_block, ops_keep;      /* nonzero block: each stream's incremental state frees its operations early */
 static uint64_t total_freed;              /* op_blocks_freed over every stream so far */
 static uint64_t total_skipped;            /* pairs_skipped over every stream so far */
-static uint64_t total_retired;            /* pairs_retired over every stream so far */
+static uint64_t total_sealed;            /* pairs_sealed over every stream so far */
 
 /* One arrival order: the builder's transactions in order[0..n).  Checks
  * every prefix online and in batch for both levels. */
@@ -127,7 +127,7 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
         st->kept_model += last_incr.kept_model;
         st->solves += last_incr.solves;
         total_skipped += last_incr.pairs_skipped;
-        total_retired += last_incr.pairs_retired;
+        total_sealed += last_incr.pairs_sealed;
         total_freed += last_incr.op_blocks_freed;
     }
     st->scratch_checks += oc.scratch_checks;
@@ -280,11 +280,11 @@ static void test_simulator_longer(void **state) {
     (void)state;
     stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     int cases = simulator_streams(&st, 6, 16, 6, 0, 0, 1);
-    uint64_t skipped_before = total_skipped, retired_before = total_retired;
+    uint64_t skipped_before = total_skipped, sealed_before = total_sealed;
     cases += simulator_streams(&st, 6, 16, 6, 1, 1, 1);
     report_stats("simulator, 6 sessions of 16", &st);
     assert_true(total_skipped > skipped_before);              /* the key pivots took sessions out of new writers' scans */
-    assert_true(total_retired > retired_before);              /* and so did the frontier */
+    assert_true(total_sealed > sealed_before);              /* and so did the frontier */
     assert_int_equal(st.histories, cases);
     assert_true(st.failing >= 5);
     assert_true(st.incr_checks > 5 * st.scratch_checks);
@@ -433,7 +433,7 @@ static void test_hand_pivot(void **state) {
 }
 
 /* Streams around the always-on edges left out because a path of given SO
- * and WR edges joins their ends (online_incr.c, edge and add_txn): the
+ * and WR edges joins their ends (frontend/online/incr.c, edge and add_txn): the
  * cycle of each violation runs through such a path, or through an edge
  * that only looks implied; leaving out one that is not (say, asking the
  * new node's own summary, which holds its sources through these very
@@ -484,7 +484,7 @@ static void test_hand_implied(void **state) {
 
 /* Values whose low 32 bits agree (1 and 2^32 + 1, -1 and 2^32 - 1): the
  * write index keeps the low half, and the high half only for a value that
- * is not its low half sign-extended (online_incr.c, iwop), so a lookup
+ * is not its low half sign-extended (frontend/online/incr.c, iwop), so a lookup
  * that compared the low halves only would take one for the other — a
  * "value written twice" fallback, or a read given the wrong writer. */
 static void test_wide_values(void **state) {
@@ -538,8 +538,8 @@ static void test_wide_values(void **state) {
     assert_int_equal(st.fell_back, 0);
 }
 
-/* Streams around the frontier (online_incr.c: a writer every session in
- * it reaches is retired, and new writers of in sessions leave it out,
+/* Streams around the frontier (frontend/online/incr.c: a writer every session in
+ * it reaches is sealed, and new writers of in sessions leave it out,
  * giving its readers' RW edges through the key's top writers): in each, the
  * pair or edge a wrong skip would lose is exactly what closes the cycle, so
  * a wrong skip is a PASS where the batch check fails (check_stream). */
@@ -583,7 +583,7 @@ static void test_bulk_writer(void **state) {
 static void test_hand_frontier(void **state) {
     (void)state;
     stream_stats st = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-    /* T1 retires when T4 writes a (every session's last node read it), and
+    /* T1 is sealed when T4 writes a (every session's last node read it), and
      * T4 leaves its session out: T1 is the key's top, so its reader T2 gets
      * T2 -RW-> T4; with T4 -WR-> T5 -RW-> T2 (T5 read c's INIT, T2 wrote c)
      * a cycle (SER; SI allows the two adjacent RW edges) */
@@ -591,32 +591,32 @@ static void test_hand_frontier(void **state) {
     hand_stream(top, 5, &st);
     assert_int_equal(st.failing, 1);
     assert_int_equal(st.reported_at_first, 1);
-    assert_true(last_incr.pairs_retired >= 1);
+    assert_true(last_incr.pairs_sealed >= 1);
     /* the same without the read of c: no cycle, the skip still taken */
     const char *clean[] = { "1 wa1", "2 ra1 wc2", "3 ra1", "3 wa3 we3", "4 re3 rc2" };
     hand_stream(clean, 5, &st);
     assert_int_equal(st.failing, 1);
-    assert_true(last_incr.pairs_retired >= 1);
-    /* nothing retires unless every in session reaches it: T1 and T4 write a
+    assert_true(last_incr.pairs_sealed >= 1);
+    /* nothing is sealed unless every in session reaches it: T1 and T4 write a
      * concurrently (session 3's first transaction T1' read nothing, so the
      * frontier on session 1 stays 0), and both orders of the pair close a
      * cycle (T5 read a from T1 and c from T4; T6 read a from T4 and b from
-     * T1).  Retiring T1 would drop the pair */
+     * T1).  Sealing T1 would drop the pair */
     const char *concurrent[] = { "3 rd0", "1 wa1 wb1", "2 wa2", "3 ra2 wa3 wc3", "4 ra1 rc3", "5 ra3 rb1" };
     hand_stream(concurrent, 6, &st);
     assert_int_equal(st.failing, 2);
     assert_int_equal(st.reported_at_first, 2);
-    assert_int_equal(last_incr.retired, 0);
+    assert_int_equal(last_incr.sealed, 0);
     /* a session joins the frontier only once its last node reaches every
-     * retired writer: T1 retires when T3 writes a; session 3 (T4 read
+     * sealed writer: T1 is sealed when T3 writes a; session 3 (T4 read
      * nothing) is not in when T5 writes a, concurrently with T1; the pair
      * (T1, T5) is again a variable both of whose sides close a cycle */
     const char *join[] = { "1 wa1 wb1", "2 ra1", "2 wa2", "3 rz0", "3 wa3 wc3", "4 ra1 rc3", "5 ra3 rb1" };
     hand_stream(join, 7, &st);
     assert_int_equal(st.failing, 3);
     assert_int_equal(st.reported_at_first, 3);
-    assert_true(last_incr.retired >= 1);
-    /* two concurrent retired writers T1, T2 of a are both top: T3 read a
+    assert_true(last_incr.sealed >= 1);
+    /* two concurrent sealed writers T1, T2 of a are both top: T3 read a
      * from T1, and T7 (which reached both through T6) leaves both sessions
      * out; T3 -RW-> T7 -WR-> T8 -RW-> T3 closes the cycle only if T1 still
      * gives its readers RW edges to T7 */
@@ -625,7 +625,7 @@ static void test_hand_frontier(void **state) {
     hand_stream(twotop, 8, &st);
     assert_int_equal(st.failing, 4);
     assert_int_equal(st.reported_at_first, 4);
-    assert_true(last_incr.pairs_retired >= 2);
+    assert_true(last_incr.pairs_sealed >= 2);
     /* a top writer T1 whose session has a later writer T5 not decided before
      * T6: T1 stays a candidate (INV does not hold through T5), its reader T2
      * gets T2 -RW-> T6, and T6 -WR-> T7 -RW-> T2 closes the cycle */
@@ -633,7 +633,7 @@ static void test_hand_frontier(void **state) {
     hand_stream(next, 7, &st);
     assert_int_equal(st.failing, 5);
     assert_int_equal(st.reported_at_first, 5);
-    assert_true(last_incr.pairs_retired >= 1);
+    assert_true(last_incr.pairs_sealed >= 1);
     assert_int_equal(st.histories, 6);
     assert_int_equal(st.fell_back, 0);
 }

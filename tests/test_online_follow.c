@@ -1,5 +1,5 @@
 /* test_online_follow.c — where `check --follow` keeps the bytes it has
- * parsed (frontend/online_follow.h: follow_spill, follow_all).
+ * parsed (frontend/online/follow.h: follow_spill, follow_all).
  *
  * Asserted:
  *   - a pipe's bytes spilled in several slices go to a temporary file in
@@ -20,7 +20,14 @@
  *     they were, and refuses (no history) spilled bytes that changed: in
  *     the temporary file, or in the followed file, even where the change
  *     still parses (only the checksum sees it) and even after a syntax
- *     error that stopped the parser before them. */
+ *     error that stopped the parser before them;
+ *   - a followed file that does not only grow is an error at the next read
+ *     or poll (cut short; cut short and written past what was read;
+ *     renamed away, with or without a new file under its name), or at the
+ *     end (bytes still in memory rewritten in place);
+ *   - a text transaction judged complete that grows later is no input
+ *     error: follow_completed() says where (stopped) and completes nothing
+ *     more, so the batch check of every byte decides, whatever the chunks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,7 +43,7 @@
 #include <unistd.h>
 
 #include "vec.h"
-#include "frontend/online_follow.h"
+#include "frontend/online/follow.h"
 #include "frontend/formats/parse.h"
 
 /* Some text of n bytes, every byte position telling apart. */
@@ -100,7 +107,7 @@ static int follow_pipe_of(follow_input *f, size_t n, char **bytes, ic_error *err
     *bytes = make_bytes(n);
     int rd = pipe_of(*bytes, n, path, sizeof path);
     ic_error_clear(err);
-    assert_true(follow_open(f, path, 0, 0.01, err));
+    assert_true(follow_open(f, path, 0, 0.01, getenv("TMPDIR"), err));
     return rd;
 }
 
@@ -199,7 +206,7 @@ static void test_pipe_write_fails(void **state) {
 static void follow_file(follow_input *f, const char *path, size_t n) {
     ic_error err;
     ic_error_clear(&err);
-    assert_true(follow_open(f, path, 0, 0.01, &err));
+    assert_true(follow_open(f, path, 0, 0.01, getenv("TMPDIR"), &err));
     assert_true(f->regular);
     read_spilling(f, n, 1);
     assert_int_equal(f->spill_fd, f->fd);            /* the file itself, nothing written anywhere */
@@ -303,7 +310,7 @@ static void test_load_from_temp_file(void **state) {
     ic_error err;
     ic_error_clear(&err);
     follow_input f;
-    assert_true(follow_open(&f, path, 0, 0.01, &err));
+    assert_true(follow_open(&f, path, 0, 0.01, getenv("TMPDIR"), &err));
     read_spilling(&f, n, 1);
     assert_true(f.spill_fd >= 0 && f.spill_fd != f.fd);
     assert_loads(&f, b, n);
@@ -383,6 +390,103 @@ static void test_load_from_file_again(void **state) {
     free(b);
 }
 
+/* A text transaction judged complete that grows later (the batch parser
+ * reads it as one transaction): not an input error, whatever the chunks;
+ * stopped says where, nothing more is completed (the final check decides). */
+static void test_completed_transaction_grows(void **state) {
+    (void)state;
+    const char *all = "w(1,1,1,1)\nw(2,2,1,2)\nw(3,3,1,1)\nw(4,4,1,3)\n";
+    size_t first = strlen("w(1,1,1,1)\nw(2,2,1,2)\n");
+    follow_parse p;
+    follow_parse_init(&p, FORMAT_AUTO);
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = NULL;
+    assert_int_equal(follow_completed(&p, all, first, "t", 0, &h, &err), 1);
+    assert_non_null(h);                                   /* txn 1 complete: its session went on */
+    assert_int_equal(p.completed, 1);
+    history_free(h);
+    assert_string_equal(p.stopped, "");
+    h = NULL;
+    assert_int_equal(follow_completed(&p, all, strlen(all), "t", 0, &h, &err), 1);
+    assert_null(h);
+    assert_false(err.set);
+    assert_non_null(strstr(p.stopped, "t:3: transaction 1 gets an operation after its session went on"));
+    assert_int_equal(follow_completed(&p, all, strlen(all), "t", 1, &h, &err), 1);   /* and from then on */
+    assert_null(h);
+    follow_parse_free(&p);
+    /* the same bytes at once: nothing grows, nothing stops */
+    follow_parse_init(&p, FORMAT_AUTO);
+    assert_int_equal(follow_completed(&p, all, strlen(all), "t", 0, &h, &err), 1);
+    assert_non_null(h);
+    assert_string_equal(p.stopped, "");
+    history_free(h);
+    follow_parse_free(&p);
+}
+
+/* Write b[0..n) to path, replacing what it held (O_TRUNC: the same file). */
+static void rewrite(const char *path, const char *b, size_t n) {
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, b, n), (ssize_t)n);
+    close(fd);
+}
+
+/* A followed file that does not only grow is an error at the next read or
+ * poll, never a splice of old and new bytes: cut short (copy-and-truncate),
+ * cut short and written past what was read, renamed away (a new file under
+ * the name), and, at the end, bytes still in memory rewritten in place. */
+static void test_file_must_only_grow(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_follow_grow.XXXXXX", path[128], moved[160];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/h.txt", dir);
+    snprintf(moved, sizeof moved, "%s/h.txt.1", dir);
+    const char *old = "w(1,1,1,1)\nw(2,2,1,2)\n", *new = "w(1,5,7,70)\nw(2,6,7,71)\nr(1,1,8,80)\nr(2,0,8,80)\n";
+    for (int c = 0; c < 5; c++) {
+        FILE *w = fopen(path, "w");
+        assert_non_null(w);
+        fputs(old, w);
+        fclose(w);
+        follow_input f;
+        ic_error err;
+        ic_error_clear(&err);
+        assert_true(follow_open(&f, path, 0, 0.01, NULL, &err));
+        assert_int_equal(follow_read(&f, &err), 1);
+        assert_int_equal(follow_total(&f), strlen(old));
+        const char *want;
+        if (c == 0) { rewrite(path, old, 5); want = "it was cut short (22 bytes read, 5 now"; }
+        else if (c == 1) { rewrite(path, new, strlen(new)); want = "the bytes before offset 22 are not those read"; }
+        else if (c == 2) {                                /* renamed away, a new file under the name */
+            assert_int_equal(rename(path, moved), 0);
+            w = fopen(path, "w");
+            assert_non_null(w);
+            fputs(new, w);
+            fclose(w);
+            want = "the name now names another file";
+        } else if (c == 3) { assert_int_equal(rename(path, moved), 0); want = "the name no longer exists"; }
+        else want = NULL;
+        if (want) {
+            assert_int_equal(follow_read(&f, &err), -1);
+            assert_true(err.set);
+            if (!strstr(err.msg, want)) fail_msg("case %d: \"%s\" lacks \"%s\"", c, err.msg, want);
+            assert_non_null(strstr(err.msg, "the file changed while it was followed"));
+        } else {                                          /* the same length, other bytes: seen at the end */
+            assert_int_equal(follow_read(&f, &err), 0);
+            char *b = strdup(old);
+            b[9] = '7';
+            rewrite(path, b, strlen(b));
+            free(b);
+            assert_null(follow_load(&f, FORMAT_TEXT, NULL, NULL, &err));
+            assert_non_null(strstr(err.msg, "its bytes from offset 0 are not those read"));
+        }
+        follow_close(&f);
+        unlink(path);
+        unlink(moved);
+    }
+    rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipe_spills_to_unlinked_temp),
@@ -391,6 +495,8 @@ int main(void) {
         cmocka_unit_test(test_file_read_again_or_refused),
         cmocka_unit_test(test_load_from_temp_file),
         cmocka_unit_test(test_load_from_file_again),
+        cmocka_unit_test(test_completed_transaction_grows),
+        cmocka_unit_test(test_file_must_only_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* test_online_reach.c — the online check's reachability summaries
- * (frontend/online_reach.h) against brute-force reachability.
+ * (frontend/online/reach_summary.h) against brute-force reachability.
  *
- * Random DAGs built the way online_incr.c builds its graph: nodes arrive
+ * Random DAGs built the way frontend/online/incr.c builds its graph: nodes arrive
  * on sessions, each with its session predecessor and a few earlier nodes
  * it reads from (INIT and repeats among them); some arrive late (between
  * two of their session, no sequence number), sessions appear as the DAG
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "vec.h"
-#include "frontend/online_reach.h"
+#include "frontend/online/reach_summary.h"
 
 static uint64_t rng;
 static uint32_t rnd(uint32_t n) {

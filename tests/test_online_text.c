@@ -1,5 +1,5 @@
 /* test_online_text.c — `check --follow` on text parsed in increments
- * (frontend/online_text.h through online_follow.h) against the batch
+ * (frontend/online/text_stream.h through frontend/online/follow.h) against the batch
  * parser and against a one-shot read.
  *
  * Random text histories (sessions whose lines interleave, comments, blank
@@ -36,9 +36,9 @@
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
-#include "frontend/online_check.h"
-#include "frontend/online_follow.h"
-#include "frontend/online_text.h"
+#include "frontend/online/checker.h"
+#include "frontend/online/follow.h"
+#include "frontend/online/text_stream.h"
 #include "batch_verdict.h"
 
 static uint64_t rng_state;

@@ -1,4 +1,4 @@
-/* test_retire.c — retiring transactions (frontend/online_retire.h) against
+/* test_retire.c — retiring transactions (frontend/online/retire.h) against
  * batch checks of the whole history.
  *
  * Histories: executions of the workload simulator with fence transactions
@@ -25,7 +25,7 @@
 #include "vec.h"
 #include "workload/workload.h"
 #include "frontend/formats/parse.h"
-#include "frontend/online_retire.h"
+#include "frontend/online/retire.h"
 #include "frontend/run_check.h"
 
 /* ---- a simulator run as text ------------------------------------------ */
@@ -267,6 +267,30 @@ static void test_new_session_after_retirement_refused(void **state) {
     vec_free(text);
 }
 
+/* A transaction with a line after its session's next one began is refused
+ * wherever the feeds are cut: in one feed as in two (the batch parser reads
+ * it as one transaction; --retire does not keep the bytes to hand over). */
+static void test_late_line_refused_whatever_the_feeds(void **state) {
+    (void)state;
+    const char *text = "w(1,1,0,1)\nw(1,2,0,2)\nr(1,1,0,1)\nw(2,5,0,3)\n";
+    size_t n = strlen(text);
+    for (size_t cut = 0; cut <= 3; cut++) {                /* the first feed ends after `cut` lines (0: one feed) */
+        size_t at = 0;
+        for (size_t l = 0; l < cut; l++) at = (size_t)(strchr(text + at, '\n') - text) + 1;
+        retire_stream rs;
+        retire_stream_init(&rs, "late", 1, 1, 10);
+        ic_error err;
+        ic_error_clear(&err);
+        int ok = 1;
+        if (at) ok = retire_stream_feed(&rs, text, at, 0, &err);
+        if (ok) ok = retire_stream_feed(&rs, text + at, n - at, 1, &err);
+        if (ok) fail_msg("first feed of %zu lines: accepted", cut);
+        assert_non_null(strstr(err.msg, "transaction 1 gets an operation after its session went on"));
+        assert_int_equal(err.line, 3);
+        retire_stream_free(&rs);
+    }
+}
+
 /* Without fences nothing retires (and the verdict is still the batch one). */
 static void test_no_fences_no_retirement(void **state) {
     (void)state;
@@ -292,6 +316,7 @@ int main(void) {
         cmocka_unit_test(test_stale_read_of_retired_version),
         cmocka_unit_test(test_new_session_after_retirement_refused),
         cmocka_unit_test(test_no_fences_no_retirement),
+        cmocka_unit_test(test_late_line_refused_whatever_the_feeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

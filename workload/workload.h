@@ -85,7 +85,7 @@ typedef struct workload_params {
 } workload_params;
 
 /* The reserved key of fence transactions (the same number as
- * RETIRE_FENCE_KEY in frontend/online_retire.h, which the checker reads;
+ * RETIRE_FENCE_KEY in frontend/online/retire.h, which the checker reads;
  * a test asserts it).  No keydist draws it: data keys are < 2^32. */
 #define WORKLOAD_FENCE_KEY 1000000000000000000LL
 

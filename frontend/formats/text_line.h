@@ -1,6 +1,6 @@
 /* text_line.h — one line of PolySI's text format, lexed (parse_text.c's
  * lexer, shared with the online reader that parses a growing file a few
- * lines at a time, frontend/online_text.h): same syntax, same messages. */
+ * lines at a time, frontend/online/text_stream.h): same syntax, same messages. */
 #ifndef ISOCHECK_TEXT_LINE_H
 #define ISOCHECK_TEXT_LINE_H
 

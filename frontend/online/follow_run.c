@@ -1,0 +1,325 @@
+/* follow_run.c — following one input to its end (contract in
+ * follow_run.h). */
+#include "frontend/online/follow_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <string.h>
+#include <time.h>
+
+#include "monotonic.h"
+#include "frontend/formats/write.h"
+#include "frontend/online/follow.h"
+#include "frontend/online/retire.h"
+
+#define POLL_SECONDS 0.05        /* a regular file is looked at this often */
+
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The checker's state was just freed: its pages back to the system
+ * before the final load, which would otherwise grow next to them (glibc
+ * keeps freed heap pages in the middle of the heap until asked:
+ * doc/benchmarks.md). */
+static void give_back_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+/* One followed input. */
+typedef struct run {
+    const follow_config *c;
+    const follow_events *ev;
+    const char *path;
+    follow_input in;
+    follow_parse fp;
+    online_checker oc;
+    uint64_t read, completed;    /* the counts as of the check (set before it) */
+    int proven;                  /* detected has run for the check under way */
+    size_t checked_bytes;
+    double t_parse, t_check, t_check_max;
+    unsigned long slow_checks;
+} run;
+
+/* online_checker's on_detect: the detected event, with the counts. */
+static void on_detect(void *ctx, const online_checker *oc) {
+    run *r = ctx;
+    r->proven = 1;
+    if (r->ev->detected) r->ev->detected(r->ev->ctx, oc, r->read, r->completed);
+}
+
+static void note(const run *r, const char *msg) {
+    if (r->ev->note) r->ev->note(r->ev->ctx, msg);
+}
+
+/* follow_spill, and the note (once) when the bytes must stay in memory. */
+static int spill(run *r, size_t upto, ic_error *err) {
+    int s = follow_spill(&r->in, upto, err);
+    if (s == 0 && r->in.note[0]) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "%s: the input read stays in memory", r->in.note);
+        note(r, msg);
+        r->in.note[0] = 0;
+    }
+    return s;
+}
+
+/* ---- retiring ----------------------------------------------------------- */
+
+/* --retire: feed complete lines to a retire_stream and drop them; check
+ * whenever the completed live part has grown by half (at least 1,000
+ * transactions), so the work stays linear in the stream.  -1 with *text
+ * the live part at the end as text, or 2 (err set). */
+static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, ic_error *err) {
+    const follow_config *c = r->c;
+    retire_stream rs;
+    retire_stream_init(&rs, r->path, c->want_si, c->want_ser, c->max_anomalies);
+    rs.oc.on_detect = on_detect;
+    rs.oc.detect_ctx = r;
+    int rc = -1, got, detected = c->fmt == FORMAT_TEXT;
+    uint64_t read = 0, completed_total = 0;
+    for (;;) {
+        got = follow_read(&r->in, err);
+        if (got < 0) { rc = 2; break; }
+        int at_end = got == 0;
+        follow_input *in = &r->in;
+        if (!detected && in->data.len) {
+            history_format f = detect_format((const unsigned char *)in->data.data, in->data.len);
+            if (f != FORMAT_AUTO || at_end) {
+                if (f != FORMAT_TEXT) {
+                    ic_error_at(err, r->path, 0, "--retire reads the text format only (found %s)",
+                                f == FORMAT_AUTO ? "no known format" : history_format_name(f));
+                    rc = 2;
+                    break;
+                }
+                detected = 1;
+            } else continue;
+        }
+        size_t upto = in->data.len;
+        if (!at_end) while (upto > 0 && in->data.data[upto - 1] != '\n') upto--;
+        if (upto) {
+            uint32_t before = retire_stream_completed(&rs), live_before = retire_stream_live(&rs);
+            if (!retire_stream_feed(&rs, in->data.data, upto, at_end, err)) { rc = 2; break; }
+            memmove(in->data.data, in->data.data + upto, in->data.len - upto);      /* the bytes are in rs now */
+            in->data.len -= upto;
+            in->base += upto;                     /* (gone: a regular file is still checked to only grow) */
+            read += retire_stream_live(&rs) - live_before;
+            completed_total += retire_stream_completed(&rs) - before;
+        }
+        double arrived = monotonic_seconds();
+        uint32_t live = retire_stream_completed(&rs);
+        if (!rs.oc.failed && !at_end && rs.fresh >= 1000 && rs.fresh * 2 >= live) {
+            r->read = read;
+            r->completed = completed_total;
+            if (retire_stream_check(&rs) == ONLINE_VIOLATION && r->ev->violation)
+                r->ev->violation(r->ev->ctx, &rs.oc, r->read, r->completed);
+            if (r->ev->progress) {
+                follow_progress p = { 1, read, completed_total, rs.retired, rs.oc.settled, retire_stream_live(&rs),
+                                      rs.oc.failed, monotonic_seconds() - arrived };
+                r->ev->progress(r->ev->ctx, &p);
+            }
+        }
+        if (at_end) break;
+    }
+    if (rc < 0) {                         /* the final check: the live part, every transaction complete, as text */
+        history *h = retire_stream_history(&rs, 1, err);
+        if (h) {
+            FILE *m = open_memstream(text, len);
+            if (!m) xalloc_fail(0);
+            int ok = write_text(h, m, err);
+            if (fclose(m) != 0) xalloc_fail(*len);
+            history_free(h);
+            if (!ok) { free(*text); *text = NULL; *len = 0; rc = 2; }
+        } else if (err->set) rc = 2;
+    }
+    s->retiring = 1;
+    s->txns = read;
+    s->retired = rs.retired;
+    s->peak_live = rs.peak_live;
+    retire_stream_free(&rs);
+    return rc;
+}
+
+/* ---- following ---------------------------------------------------------- */
+
+/* The bytes that arrived: parse what completed and check it.  -1 an input
+ * error (err set), ARRIVAL_NONE nothing completed (or the text stopped
+ * being followed: r->fp.stopped), else an online_outcome. */
+#define ARRIVAL_NONE (-2)
+static int follow_arrival(run *r, ic_error *err) {
+    follow_input *in = &r->in;
+    follow_parse *fp = &r->fp;
+    history *h;
+    double t0 = cpu_seconds();
+    /* text: only the new lines; else (or once the batch parser must word an input error) all of them */
+    int st = follow_delta(fp, in->data.data, in->base, in->data.len, r->path, err), out;
+    double t1 = cpu_seconds();
+    if (st > 0) {
+        r->t_parse += t1 - t0;
+        if (!fp->ts.done.len) return ARRIVAL_NONE;
+        r->read = fp->read;
+        r->completed = fp->completed;
+        out = online_check_delta(&r->oc, fp->ts.key_ext.data, (uint32_t)fp->ts.key_ext.len, fp->ts.done.data,
+                                 fp->ts.done.len, fp->completed);
+        if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
+            if (!follow_all(in, err)) return -1;
+            st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
+            if (st < 0) return -1;
+            out = st > 0 && h ? online_check(&r->oc, h) : ONLINE_NO_VIOLATION;
+            history_free(h);
+        }
+    } else {
+        if (st == 0) {
+            if (!follow_all(in, err)) return -1;
+            st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
+        }
+        t1 = cpu_seconds();
+        r->t_parse += t1 - t0;
+        if (st < 0) return -1;
+        if (st == 0 || !h) return ARRIVAL_NONE;
+        r->read = fp->read;
+        r->completed = fp->completed;
+        out = online_check(&r->oc, h);
+        history_free(h);
+    }
+    t1 = cpu_seconds() - t1;
+    r->t_check += t1;
+    if (t1 > r->t_check_max) r->t_check_max = t1;
+    if (t1 > FOLLOW_SLOW_CHECK) r->slow_checks++;
+    return out;
+}
+
+/* The end of a text input the incremental path has followed: the last
+ * transaction of each session completes; if everything is settled and
+ * passes, the models' version orders go to the final report, which
+ * re-checks them (final.h) instead of a second pipeline. */
+static void follow_finish(run *r) {
+    double t0 = cpu_seconds();
+    r->oc.on_detect = NULL;
+    text_stream *ts = &r->fp.ts;
+    if (text_stream_finish(ts))
+        r->c->final->ready = online_finish_delta(&r->oc, ts->key_ext.data, (uint32_t)ts->key_ext.len, ts->done.data,
+                                                 ts->done.len, text_stream_read(ts), r->c->final->order);
+    r->t_check += cpu_seconds() - t0;
+}
+
+/* Read, parse and check to the end of input: -1, or 2 (err set). */
+static int follow_checking(run *r, ic_error *err) {
+    const follow_config *c = r->c;
+    follow_parse_init(&r->fp, c->fmt);
+    online_init(&r->oc, c->want_si, c->want_ser, c->max_anomalies);
+    r->oc.source = r->path;
+    follow_parse_checker(&r->fp, &r->oc);         /* the text reader asks it about the writes handed out */
+    r->oc.on_detect = on_detect;
+    r->oc.detect_ctx = r;
+    int got;
+    while ((got = follow_read(&r->in, err)) > 0) {
+        if (r->oc.failed || r->fp.stopped[0]) continue;   /* final: only the end matters now */
+        double arrived = monotonic_seconds();
+        /* only lines that ended since the last check can complete something */
+        if (!memchr(r->in.data.data + (r->checked_bytes - r->in.base), '\n', follow_total(&r->in) - r->checked_bytes)) continue;
+        r->checked_bytes = follow_total(&r->in);
+        int out = follow_arrival(r, err);
+        if (out == -1) return 2;
+        if (r->fp.stopped[0]) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "%s: not checked while it is written; the final check reads every byte", r->fp.stopped);
+            note(r, msg);
+            continue;
+        }
+        if (out == ARRIVAL_NONE) continue;
+        if (out == ONLINE_VIOLATION) {
+            if (r->ev->violation) r->ev->violation(r->ev->ctx, &r->oc, r->read, r->completed);
+        } else if (r->proven && !r->oc.failed && r->ev->unconfirmed)   /* proven incrementally, not confirmed */
+            r->ev->unconfirmed(r->ev->ctx, &r->oc);
+        r->proven = 0;
+        if (r->ev->progress) {
+            follow_progress p = { 0, r->fp.read, r->fp.completed, 0, r->oc.settled, 0, r->oc.failed,
+                                  monotonic_seconds() - arrived };
+            r->ev->progress(r->ev->ctx, &p);
+        }
+        /* the parsed bytes only matter to the final check: out of memory */
+        if (r->fp.delta == 1 && !r->oc.failed && spill(r, r->fp.ts.consumed, err) < 0) return 2;
+    }
+    if (got < 0) return 2;
+    if (c->final && r->fp.delta == 1 && !r->fp.stopped[0] && !r->oc.failed && r->fp.ts.consumed == follow_total(&r->in))
+        follow_finish(r);
+    return -1;
+}
+
+int follow_run(const char *path, const follow_config *c, const follow_events *ev, const load_options *lopt,
+               load_report *lrep, history **h, ic_error *err, ic_error *lerr) {
+    *h = NULL;
+    if (c->retire && c->fmt != FORMAT_AUTO && c->fmt != FORMAT_TEXT) {
+        ic_error_at(err, NULL, 0, "--retire reads the text format only");
+        return 2;
+    }
+    run r;
+    memset(&r, 0, sizeof r);
+    r.c = c;
+    r.ev = ev;
+    r.path = path;
+    if (!follow_open(&r.in, path, c->idle, POLL_SECONDS, c->tmp_dir, err)) return 2;
+    follow_summary s;
+    memset(&s, 0, sizeof s);
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+    history_format detected = FORMAT_TEXT;
+    if (c->retire) rc = follow_retiring(&r, &text, &len, &s, err);
+    else {
+        rc = follow_checking(&r, err);
+        s.checks = r.oc.checks;
+        s.incr_checks = r.oc.incr_checks;
+        s.scratch_checks = r.oc.scratch_checks;
+        s.fallback_why = r.oc.fallback_why;
+        s.incr = r.oc.incr ? incr_get_stats(r.oc.incr) : NULL;
+        s.t_parse = r.t_parse;
+        s.t_check = r.t_check;
+        s.t_check_max = r.t_check_max;
+        s.slow_checks = r.slow_checks;
+        s.spilled = r.in.base;
+        s.spilled_where = r.in.spill_fd < 0 ? "none" : r.in.spill_fd == r.in.fd ? "read again from the file"
+                                                                                : "in a temporary file";
+        s.bytes = follow_total(&r.in);
+        if (ev->stats) ev->stats(ev->ctx, &s);
+        /* the checker's state goes, and its memory back to the system, before
+         * the final load: the final phase holds only what a batch check would */
+        detected = r.fp.fmt;
+        online_free(&r.oc);
+        follow_parse_free(&r.fp);
+        s.incr = NULL;
+        s.fallback_why = "";
+    }
+    give_back_memory();
+    if (rc < 0 && !c->retire) {
+        if (detected == FORMAT_AUTO) {                  /* nothing detected yet: the batch loader decides */
+            /* (nothing was spilled: only parsed text is) */
+            if (!r.in.base && r.in.data.len && r.in.data.data[0] == (char)0x1f) {
+                ic_error_at(err, path, 0, "gzip-compressed input cannot be followed");
+                rc = 2;
+            }
+        } else if (detected == FORMAT_DBCOP || detected == FORMAT_COBRA) {
+            ic_error_at(err, path, 0, "--follow reads text, Elle EDN or JSON histories; %s histories are checked once "
+                        "complete (without --follow)", history_format_name(detected));
+            rc = 2;
+        }
+    }
+    if (rc < 0) {
+        s.from_incr = c->final && c->final->ready;
+        if (ev->ended) ev->ended(ev->ctx, &s);
+        /* every byte, by the batch loader, read from where it was kept (retiring: the live part) */
+        if (c->retire) *h = load_history_mem_ex(text ? text : "", len, FORMAT_TEXT, path, lopt, lrep, lerr);
+        else *h = follow_load(&r.in, detected, lopt, lrep, lerr);
+    }
+    free(text);
+    follow_close(&r.in);
+    return rc;
+}

@@ -1,0 +1,96 @@
+/* follow_run.h — following one input to its end (`check --follow`): read
+ * what arrived (follow.h), parse what completed, check the settled part
+ * (checker.h; with retiring, retire.h), and at the end free the checker's
+ * state and load every byte (or the live part) for the final check.
+ *
+ * Contract
+ *   - Nothing here prints: what a user sees goes through the events, in
+ *     this order per check: detected (a violation is proven, before the
+ *     batch check that explains it), then violation (explained: oc->rep)
+ *     or unconfirmed (proven by the incremental path, not confirmed by the
+ *     batch check: an internal error, oc->unknown_msg); progress after each
+ *     check; note for what stderr should say; then, once the input ended,
+ *     stats (how the checks were made; not when retiring), and, unless
+ *     the run ends in an error, ended before the final load (the counts
+ *     of the END line).  Any event may be NULL.
+ *   - The final verdict is not decided here: *h is the history of the
+ *     final check — every byte read, loaded by the batch loader from where
+ *     it waited (or, retiring, the live part as text) — and, for a text
+ *     input the incremental path followed to its end and that passes,
+ *     c->final holds the models' version orders (final.h decides).
+ *   - One input, one answer: a text transaction that grows after it was
+ *     judged complete stops the checks (a note), so the final check
+ *     decides whatever the chunks (follow.h); a followed file that does
+ *     not only grow is an error.
+ *   - Returns -1 with *h (NULL with lerr set when the final load fails),
+ *     or 2 with err set (bad input, a refused format, a file that changed):
+ *     the caller prints it. */
+#ifndef ISOCHECK_ONLINE_FOLLOW_RUN_H
+#define ISOCHECK_ONLINE_FOLLOW_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "frontend/history/history.h"
+#include "frontend/history/load_report.h"
+#include "frontend/formats/parse.h"
+#include "frontend/online/checker.h"
+#include "frontend/online/final.h"
+
+typedef struct follow_config {
+    double idle;                 /* a regular file ends after this many seconds without new bytes */
+    const char *tmp_dir;         /* where a pipe's bytes wait (NULL: /tmp) */
+    int want_si, want_ser;
+    size_t max_anomalies;
+    history_format fmt;          /* FORMAT_AUTO: detect */
+    int retire;                  /* keep only the live part (text; retire.h) */
+    follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
+} follow_config;
+
+/* After a check: what was read so far and the check's lag (seconds from
+ * the bytes' arrival to its end). */
+typedef struct follow_progress {
+    int retiring;                /* retired and live are meant; else completed */
+    uint64_t read, completed, retired;
+    uint32_t checked, live;
+    int failed;                  /* a violation was found */
+    double lag;
+} follow_progress;
+
+/* At the end, before the final load. */
+typedef struct follow_summary {
+    int retiring;
+    size_t bytes;                /* bytes read */
+    uint64_t txns, retired;      /* retiring: transactions read and retired */
+    uint32_t peak_live;
+    int from_incr;               /* c->final is ready: the incremental model will be re-checked */
+    /* how the checks were made (not retiring) */
+    uint32_t checks, incr_checks, scratch_checks;
+    const char *fallback_why;    /* why the incremental path was left ("" if it was not) */
+    const incr_stats *incr;      /* its counts, NULL without one */
+    double t_parse, t_check, t_check_max;   /* CPU seconds */
+    unsigned long slow_checks;   /* checks over FOLLOW_SLOW_CHECK */
+    size_t spilled;              /* of the bytes read, out of memory */
+    const char *spilled_where;   /* "none", "read again from the file", "in a temporary file" */
+} follow_summary;
+
+/* Checks longer than this (CPU seconds) are counted: a violation whose
+ * batch arrives while one runs is reported only after it. */
+#define FOLLOW_SLOW_CHECK 0.05
+
+typedef struct follow_events {
+    void *ctx;
+    void (*detected)(void *ctx, const online_checker *oc, uint64_t read, uint64_t completed);
+    void (*violation)(void *ctx, const online_checker *oc, uint64_t read, uint64_t completed);
+    void (*unconfirmed)(void *ctx, const online_checker *oc);
+    void (*progress)(void *ctx, const follow_progress *p);
+    void (*note)(void *ctx, const char *msg);
+    void (*stats)(void *ctx, const follow_summary *s);
+    void (*ended)(void *ctx, const follow_summary *s);
+} follow_events;
+
+int follow_run(const char *path, const follow_config *c, const follow_events *ev, const load_options *lopt,
+               load_report *lrep, history **h, ic_error *err, ic_error *lerr);
+
+#endif

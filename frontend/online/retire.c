@@ -1,0 +1,559 @@
+/* frontend/online/retire.c — the retirable set of a live history and the stream
+ * that keeps only the live part (contract in frontend/online/retire.h; why
+ * retiring keeps every verdict: doc/checker.md, "Retiring transactions"). */
+#include "frontend/online/retire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/formats/parse.h"
+#include "frontend/history/load_report.h"
+
+#define NO_POS INT64_MAX         /* no chain fence at or after a transaction */
+
+/* ---- the plan ---------------------------------------------------------- */
+
+typedef struct plan_ctx {
+    const history *h;
+    int64_t *up, *down;          /* per txn: first chain fence at/after it, last at/before it */
+    uint32_t ns;                 /* sessions */
+    uint32_t *vc;                /* per txn, per session: 1 + the last position of that session
+                                  * that reaches the txn by SO/WR edges (itself included) */
+    uint32_t *own_before;        /* per txn: its own session's component before itself */
+    uint32_t *reader_start, *readers;   /* per write op: the other txns that read its version */
+    uint32_t *cut;               /* per session: its first transaction not retired (position) */
+} plan_ctx;
+
+static int in_r(const plan_ctx *c, uint32_t t) {
+    if (t == 0) return 1;
+    const history_txn *x = &c->h->txns[t];
+    return x->pos < c->cut[x->session];
+}
+
+/* Does a reach b by SO/WR edges (which every extension keeps)? */
+static int reaches(const plan_ctx *c, uint32_t a, uint32_t b) {
+    if (a == b || b == 0) return 0;
+    if (a == 0) return 1;
+    const history_txn *x = &c->h->txns[a];
+    return c->vc[(size_t)b * c->ns + x->session] > x->pos;
+}
+
+/* Does a reach b strictly before b (through b's predecessors)? */
+static int reaches_before(const plan_ctx *c, uint32_t a, uint32_t b) {
+    if (a == b || b == 0) return 0;
+    if (a == 0) return 1;
+    const history_txn *x = &c->h->txns[a];
+    uint32_t v = x->session == c->h->txns[b].session ? c->own_before[b] : c->vc[(size_t)b * c->ns + x->session];
+    return v > x->pos;
+}
+
+/* Vector clocks over SO and WR in a topological order (Kahn); 0 if the
+ * graph has a cycle (then the check has failed and nothing retires). */
+static int clocks(plan_ctx *c) {
+    const history *h = c->h;
+    uint32_t n = h->num_txns;
+    c->vc = xcalloc((size_t)n * c->ns + 1, sizeof *c->vc);
+    c->own_before = xcalloc(n, sizeof *c->own_before);
+    uint32_t *indeg = xcalloc(n, sizeof *indeg), *start = xcalloc(n + 1, sizeof *start);
+    /* successors: the SO successor, and every reader of a txn's writes */
+    for (uint32_t t = 1; t < n; t++) {
+        const history_txn *x = &h->txns[t];
+        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            if (!history_op_is_read(h, op)) continue;
+            uint32_t src = history_read_source(h, op);
+            if (src == HISTORY_NONE || h->op_txn[src] == t || h->op_txn[src] == 0) continue;
+            start[h->op_txn[src]]++;
+            indeg[t]++;
+        }
+        if (x->pos) { start[t - 1]++; indeg[t]++; }
+    }
+    for (uint32_t t = 0, sum = 0; t <= n; t++) { uint32_t k = start[t]; start[t] = sum; sum += k; }
+    uint32_t *succ = xmalloc((start[n] + 1) * sizeof *succ), *fill = xmalloc((n + 1) * sizeof *fill);
+    memcpy(fill, start, (n + 1) * sizeof *fill);
+    for (uint32_t t = 1; t < n; t++) {
+        const history_txn *x = &h->txns[t];
+        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            if (!history_op_is_read(h, op)) continue;
+            uint32_t src = history_read_source(h, op);
+            if (src == HISTORY_NONE || h->op_txn[src] == t || h->op_txn[src] == 0) continue;
+            succ[fill[h->op_txn[src]]++] = t;
+        }
+        if (x->pos) succ[fill[t - 1]++] = t;
+    }
+    uint32_t *queue = xmalloc(n * sizeof *queue), qh = 0, qt = 0;
+    for (uint32_t t = 1; t < n; t++) if (!indeg[t]) queue[qt++] = t;
+    while (qh < qt) {
+        uint32_t t = queue[qh++];
+        uint32_t *v = c->vc + (size_t)t * c->ns, s = h->txns[t].session;
+        c->own_before[t] = v[s];
+        v[s] = h->txns[t].pos + 1;
+        for (uint32_t i = start[t]; i < start[t + 1]; i++) {
+            uint32_t u = succ[i];
+            uint32_t *w = c->vc + (size_t)u * c->ns;
+            for (uint32_t j = 0; j < c->ns; j++) if (v[j] > w[j]) w[j] = v[j];
+            if (--indeg[u] == 0) queue[qt++] = u;
+        }
+    }
+    int acyclic = qt == n - 1;
+    free(indeg); free(start); free(succ); free(fill); free(queue);
+    return acyclic;
+}
+
+/* Readers of each write op's version (other transactions), CSR. */
+static void reader_index(plan_ctx *c) {
+    const history *h = c->h;
+    c->reader_start = xcalloc(h->num_ops + 1, sizeof *c->reader_start);
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (!history_op_is_read(h, op)) continue;
+        uint32_t src = history_read_source(h, op);
+        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) c->reader_start[src]++;
+    }
+    for (uint32_t op = 0, sum = 0; op <= h->num_ops; op++) { uint32_t k = c->reader_start[op]; c->reader_start[op] = sum; sum += k; }
+    c->readers = xmalloc((c->reader_start[h->num_ops] + 1) * sizeof *c->readers);
+    uint32_t *fill = xmalloc((h->num_ops + 1) * sizeof *fill);
+    memcpy(fill, c->reader_start, (h->num_ops + 1) * sizeof *fill);
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (!history_op_is_read(h, op)) continue;
+        uint32_t src = history_read_source(h, op);
+        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) c->readers[fill[src]++] = h->op_txn[op];
+    }
+    free(fill);
+}
+
+/* Is transaction a's version of a key before version op b in every
+ * admissible order?  a reaches b's transaction, or a reaches a reader of
+ * b's version (else that reader would miss a's overwrite: a cycle with one
+ * RW edge, which SER and SI both forbid). */
+static int ordered_before(const plan_ctx *c, uint32_t a, uint32_t b) {
+    if (reaches(c, a, c->h->op_txn[b])) return 1;
+    for (uint32_t i = c->reader_start[b]; i < c->reader_start[b + 1]; i++)
+        if (reaches_before(c, a, c->readers[i])) return 1;
+    return 0;
+}
+
+/* Remove t and its session successors from R; 1 if R changed. */
+static int drop(plan_ctx *c, uint32_t t) {
+    if (t == 0 || !in_r(c, t)) return 0;
+    const history_txn *x = &c->h->txns[t];
+    c->cut[x->session] = x->pos;
+    return 1;
+}
+
+/* The fence key's id in h, HISTORY_NONE if absent. */
+static uint32_t fence_key_of(const history *h) {
+    for (uint32_t k = 0; k < h->num_keys; k++)
+        if (h->key_name[k] == HISTORY_NONE && h->key_ext[k] == RETIRE_FENCE_KEY) return k;
+    return HISTORY_NONE;
+}
+
+/* Chain positions per txn (-1: not in the chain). */
+static int64_t *chain_positions(const history *h, const uint8_t *settled, uint32_t fk, int64_t base) {
+    int64_t *pos = xmalloc(h->num_txns * sizeof *pos);
+    for (uint32_t t = 0; t < h->num_txns; t++) pos[t] = -1;
+    if (fk == HISTORY_NONE) return pos;
+    u64map next;                 /* version op -> the fence that read it (UINT32_MAX - 1: two) */
+    u64map_init(&next);
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        if (!settled[t] || h->txns[t].status != TXN_COMMITTED) continue;
+        uint32_t rd = history_txn_external_read(h, t, fk);
+        if (rd == HISTORY_NONE || history_txn_final_write(h, t, fk) == HISTORY_NONE) continue;
+        uint32_t src = history_external_source(h, rd);
+        if (src == HISTORY_NONE) continue;
+        uint32_t had = u64map_get(&next, src);
+        u64map_put(&next, src, had == UINT32_MAX ? t : UINT32_MAX - 1);
+    }
+    uint32_t cur = fk;           /* INIT's op for key fk */
+    for (int64_t p = base;;) {
+        uint32_t f = u64map_get(&next, cur);
+        if (f >= UINT32_MAX - 1) break;            /* the end, or a fork: the chain stops */
+        pos[f] = ++p;
+        cur = history_txn_final_write(h, f, fk);
+    }
+    u64map_free(&next);
+    return pos;
+}
+
+void retire_plan_compute(const history *h, const uint8_t *settled, const retire_input *in, retire_plan *p) {
+    memset(p, 0, sizeof *p);
+    p->retire = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+    p->last_write = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *p->last_write);
+    for (uint32_t k = 0; k < h->num_keys; k++) p->last_write[k] = HISTORY_NONE;
+    p->session_fence = xmalloc((h->num_sessions ? h->num_sessions : 1) * sizeof *p->session_fence);
+    p->fence_top = in->fence_base;
+    p->frontier = -1;
+    uint32_t fk = fence_key_of(h);
+    int64_t *chain = chain_positions(h, settled, fk, in->fence_base);
+    plan_ctx c;
+    c.h = h;
+    c.up = xmalloc(h->num_txns * sizeof *c.up);
+    c.down = xmalloc(h->num_txns * sizeof *c.down);
+    c.cut = xcalloc(h->num_sessions ? h->num_sessions : 1, sizeof *c.cut);
+    /* up/down per session, and each session's latest fence */
+    int64_t q = in->others_min;
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        const history_session *ss = &h->sessions[s];
+        int64_t last = in->prior_fence ? in->prior_fence[s] : -1;
+        for (uint32_t i = 0; i < ss->num_txns; i++) {
+            uint32_t t = ss->first_txn + i;
+            if (chain[t] >= 0) last = chain[t];
+            c.down[t] = last;
+        }
+        int64_t next = NO_POS;
+        for (uint32_t i = ss->num_txns; i-- > 0;) {
+            uint32_t t = ss->first_txn + i;
+            if (chain[t] >= 0) next = chain[t];
+            c.up[t] = next;
+        }
+        if (last < q) q = last;
+    }
+    p->frontier = q == INT64_MAX ? -1 : q;
+    c.ns = h->num_sessions ? h->num_sessions : 1;
+    int acyclic = clocks(&c);
+    reader_index(&c);
+    /* R1 and R0: each session's prefix of settled, committed, frozen transactions */
+    if (q >= 0 && !h->has_lists && acyclic)
+        for (uint32_t s = 0; s < h->num_sessions; s++) {
+            const history_session *ss = &h->sessions[s];
+            uint32_t i = 0;
+            while (i < ss->num_txns) {
+                uint32_t t = ss->first_txn + i;
+                if (!settled[t] || h->txns[t].status != TXN_COMMITTED || c.up[t] > q) break;
+                i++;
+            }
+            c.cut[s] = i;
+        }
+    /* R2-R4 to a fixpoint: each pass only shrinks R */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t t = 1; t < h->num_txns; t++) {                 /* R2 */
+            if (!in_r(&c, t)) continue;
+            const history_txn *x = &h->txns[t];
+            for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+                if (!history_op_is_read(h, op)) continue;
+                uint32_t src = history_read_source(h, op);
+                if (src == HISTORY_NONE || !in_r(&c, h->op_txn[src])) { changed |= drop(&c, t); break; }
+            }
+        }
+        for (uint32_t k = 0; k < h->num_keys; k++) {                 /* R3 */
+            uint32_t best = HISTORY_NONE;        /* the latest-looking retired version */
+            for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+                uint32_t w = h->key_writes[i], t = h->op_txn[w];
+                if (t == 0 || !in_r(&c, t) || history_op_overwritten(h, w)) continue;
+                if (best == HISTORY_NONE || ordered_before(&c, h->op_txn[best], w)) best = w;
+            }
+            p->last_write[k] = best;
+            if (best == HISTORY_NONE) continue;
+            uint32_t bt = h->op_txn[best];
+            for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+                uint32_t w = h->key_writes[i], t = h->op_txn[w];
+                if (t == 0 || t == bt || h->txns[t].status == TXN_ABORTED || history_op_overwritten(h, w)) continue;
+                if (in_r(&c, t)) { if (!ordered_before(&c, t, best)) changed |= drop(&c, t); }
+                else if (!ordered_before(&c, bt, w)) changed |= drop(&c, bt);
+            }
+        }
+        if (changed) continue;
+        for (uint32_t t = 1; t < h->num_txns; t++) {                 /* R4 */
+            if (in_r(&c, t)) continue;
+            const history_txn *x = &h->txns[t];
+            for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+                if (!history_op_is_read(h, op)) continue;
+                uint32_t src = history_read_source(h, op), k = h->op_key[op];
+                if (src == HISTORY_NONE || !in_r(&c, h->op_txn[src])) continue;
+                uint32_t last = p->last_write[k] == HISTORY_NONE ? k : p->last_write[k];   /* INIT's op k */
+                if (src != last) changed |= drop(&c, h->op_txn[last]);
+            }
+        }
+    }
+    /* the plan; the fence key's last retired version must be a chain fence */
+    if (fk != HISTORY_NONE && p->last_write[fk] != HISTORY_NONE) {
+        int64_t top = chain[h->op_txn[p->last_write[fk]]];
+        if (top < 0) memset(c.cut, 0, h->num_sessions * sizeof *c.cut);
+        else p->fence_top = top;
+    }
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (in_r(&c, t)) { p->retire[t] = 1; p->count++; }
+    for (uint32_t s = 0; s < h->num_sessions; s++)   /* live fences stay out: they follow live transactions */
+        p->session_fence[s] = c.cut[s] ? c.down[h->sessions[s].first_txn + c.cut[s] - 1]
+                                       : in->prior_fence ? in->prior_fence[s] : -1;
+    if (!p->count) {
+        for (uint32_t k = 0; k < h->num_keys; k++) p->last_write[k] = HISTORY_NONE;
+        p->fence_top = in->fence_base;
+    }
+    free(chain);
+    free(c.vc);
+    free(c.own_before);
+    free(c.reader_start);
+    free(c.readers);
+    free(c.up);
+    free(c.down);
+    free(c.cut);
+}
+
+void retire_plan_free(retire_plan *p) {
+    free(p->retire);
+    free(p->last_write);
+    free(p->session_fence);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- the stream -------------------------------------------------------- */
+
+void retire_stream_init(retire_stream *rs, const char *name, int want_si, int want_ser, size_t max_anomalies) {
+    memset(rs, 0, sizeof *rs);
+    rs->name = xmalloc(strlen(name) + 1);
+    strcpy(rs->name, name);
+    online_init(&rs->oc, want_si, want_ser, max_anomalies);
+    /* the live part shrinks when transactions retire (ids change): every
+     * check is from scratch, never the incremental path, which needs growth */
+    rs->oc.from_scratch = 1;
+    vec_init(rs->txns);
+    vec_init(rs->ops);
+    vec_init(rs->sessions);
+    vec_init(rs->summary);
+    u64map_init(&rs->txn_index);
+    u64map_init(&rs->session_index);
+    u64map_init(&rs->summary_index);
+}
+
+void retire_stream_free(retire_stream *rs) {
+    online_free(&rs->oc);
+    vec_free(rs->txns);
+    vec_free(rs->ops);
+    vec_free(rs->sessions);
+    vec_free(rs->summary);
+    u64map_free(&rs->txn_index);
+    u64map_free(&rs->session_index);
+    u64map_free(&rs->summary_index);
+    free(rs->name);
+    rs->name = NULL;
+}
+
+static int is_last(const retire_stream *rs, uint32_t t) {
+    return rs->sessions.data[rs->txns.data[t].session].last_txn == t;
+}
+
+uint32_t retire_stream_live(const retire_stream *rs) { return (uint32_t)rs->txns.len; }
+
+uint32_t retire_stream_completed(const retire_stream *rs) {
+    uint32_t open = 0;
+    vec_foreach(retire_session, s, rs->sessions) open += s->last_txn != HISTORY_NONE;
+    return (uint32_t)rs->txns.len - open;
+}
+
+static int summary_has(const retire_stream *rs, int64_t key, int64_t *v) {
+    uint32_t i = u64map_get(&rs->summary_index, (uint64_t)key);
+    if (i == UINT32_MAX) return 0;
+    *v = rs->summary.data[i];
+    return 1;
+}
+
+int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end, ic_error *err) {
+    long newlines = 0;
+    for (size_t i = 0; i < n; i++) newlines += text[i] == '\n';
+    if (!at_end && n && text[n - 1] != '\n') { ic_error_at(err, rs->name, rs->lines + 1, "internal: a chunk must end at a line end"); return 0; }
+    size_t blank = 0;
+    while (blank < n && (text[blank] == ' ' || text[blank] == '\t' || text[blank] == '\r' || text[blank] == '\n')) blank++;
+    if (blank == n) { rs->lines += newlines; return 1; }
+    load_report lrep;
+    load_report_init(&lrep);
+    load_options lopt;
+    memset(&lopt, 0, sizeof lopt);
+    ic_error perr;
+    ic_error_clear(&perr);
+    history *c = load_history_mem_ex(text, n, FORMAT_TEXT, rs->name, &lopt, &lrep, &perr);
+    int merged = lrep.init_merged != 0;
+    load_report_free(&lrep);
+    if (!c) {
+        *err = perr;
+        if (err->line) err->line += rs->lines;
+        return 0;
+    }
+    if (merged && (rs->lines > 0 || rs->txns.len)) {
+        ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, c->txns[0].num_ops ? c->txns[0].first_op : 0),
+                    "a transaction that writes only the initial value 0 after the history's start");
+        history_free(c);
+        return 0;
+    }
+    int ok = 1;
+    /* a transaction with a line after its session's next one began is
+     * refused within a feed as across feeds (is_last below), so that the
+     * answer does not depend on where the feeds were cut */
+    for (uint32_t s = 0; s < c->num_sessions && ok; s++) {
+        const history_session *S = &c->sessions[s];
+        for (uint32_t i = 0; i + 1 < S->num_txns && ok; i++) {
+            const history_txn *a = &c->txns[S->first_txn + i], *b = &c->txns[S->first_txn + i + 1];
+            if (!a->num_ops || !b->num_ops) continue;
+            uint32_t next = history_op_line(c, b->first_op);
+            for (uint32_t op = a->first_op; op < a->first_op + a->num_ops && ok; op++)
+                if (history_op_line(c, op) > next) {
+                    ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, op), "transaction %lld gets an "
+                                "operation after its session went on to another transaction (or from another session)",
+                                (long long)a->ext_id);
+                    ok = 0;
+                }
+        }
+    }
+    for (uint32_t t = 1; t < c->num_txns && ok; t++) {
+        const history_txn *x = &c->txns[t];
+        int64_t sess = c->sessions[x->session].ext_id;
+        long line0 = rs->lines + (long)x->line;
+        uint32_t s = u64map_get(&rs->session_index, (uint64_t)sess);
+        if (s == UINT32_MAX) {
+            if (rs->retirements) {
+                ic_error_at(err, rs->name, line0, "session %lld first appears after transactions were retired; "
+                            "--retire needs every session to start before the first retirement", (long long)sess);
+                ok = 0;
+                break;
+            }
+            retire_session z = { sess, -1, HISTORY_NONE, 0 };
+            s = (uint32_t)rs->sessions.len;
+            vec_push(rs->sessions, z);
+            u64map_put(&rs->session_index, (uint64_t)sess, s);
+        }
+        uint32_t lt = u64map_get(&rs->txn_index, (uint64_t)x->ext_id);
+        if (lt != UINT32_MAX) {
+            if (rs->txns.data[lt].session != s || !is_last(rs, lt)) {
+                ic_error_at(err, rs->name, line0, "transaction %lld gets an operation after its session went on "
+                            "to another transaction (or from another session)", (long long)x->ext_id);
+                ok = 0;
+                break;
+            }
+        } else {
+            retire_session *ss = &rs->sessions.data[s];
+            if (ss->last_txn != HISTORY_NONE) rs->fresh++;         /* the previous one is complete now */
+            lt = (uint32_t)rs->txns.len;
+            retire_txn z = { x->ext_id, s };
+            vec_push(rs->txns, z);
+            u64map_put(&rs->txn_index, (uint64_t)x->ext_id, lt);
+            ss->last_txn = lt;
+            ss->live++;
+        }
+        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            int64_t key = c->key_ext[c->op_key[op]], v = c->op_value[op], sv;
+            retire_op o = { key, v, (uint32_t)(rs->lines + (long)history_op_line(c, op)), lt, (uint8_t)history_op_kind(c, op) };
+            if (o.kind == OP_WRITE && summary_has(rs, key, &sv) && sv == v) {
+                ic_error_at(err, rs->name, (long)o.line, "value %lld is written twice to key %lld (its first write was retired)",
+                            (long long)v, (long long)key);
+                ok = 0;
+                break;
+            }
+            vec_push(rs->ops, o);
+        }
+    }
+    history_free(c);
+    rs->lines += newlines;
+    if (rs->txns.len > rs->peak_live) rs->peak_live = (uint32_t)rs->txns.len;
+    return ok;
+}
+
+history *retire_stream_history(const retire_stream *rs, int at_end, ic_error *err) {
+    uint32_t nt = (uint32_t)rs->txns.len, kept = 0;
+    uint32_t *bt = xmalloc((nt ? nt : 1) * sizeof *bt);
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, rs->name);
+    for (uint32_t t = 0; t < nt; t++) {
+        bt[t] = HISTORY_NONE;
+        if (!at_end && is_last(rs, t)) continue;
+        const retire_txn *x = &rs->txns.data[t];
+        uint32_t s = hb_session(b, rs->sessions.data[x->session].ext_id, NULL);
+        bt[t] = hb_txn(b, s, x->ext_id, 0);
+        kept++;
+    }
+    vec_foreach(retire_op, o, rs->ops) {
+        if (bt[o->txn] == HISTORY_NONE) continue;
+        int64_t v = o->value, sv;
+        if (o->kind == OP_READ && summary_has(rs, o->key, &sv))
+            v = v == sv ? VALUE_INIT : v == VALUE_INIT ? RETIRE_STALE_INIT : v;
+        hb_op(b, bt[o->txn], o->kind, hb_key(b, o->key), v, o->line);
+    }
+    free(bt);
+    if (!kept) { hb_free(b); return NULL; }
+    return hb_finish(b, err);
+}
+
+/* Drop the live transactions h's plan retires; record the summary. */
+static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        if (p->last_write[k] == HISTORY_NONE) continue;
+        int64_t key = h->key_ext[k], v = h->op_value[p->last_write[k]];
+        uint32_t i = u64map_get(&rs->summary_index, (uint64_t)key);
+        if (i == UINT32_MAX) {
+            u64map_put(&rs->summary_index, (uint64_t)key, (uint32_t)rs->summary.len);
+            vec_push(rs->summary, v);
+        } else rs->summary.data[i] = v;
+    }
+    rs->fence_base = p->fence_top;
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        uint32_t ls = u64map_get(&rs->session_index, (uint64_t)h->sessions[s].ext_id);
+        if (p->session_fence[s] > rs->sessions.data[ls].latest_fence) rs->sessions.data[ls].latest_fence = p->session_fence[s];
+    }
+    uint32_t nt = (uint32_t)rs->txns.len;
+    uint8_t *gone = xcalloc(nt ? nt : 1, 1);
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (p->retire[t]) gone[u64map_get(&rs->txn_index, (uint64_t)h->txns[t].ext_id)] = 1;
+    uint32_t *to = xmalloc((nt ? nt : 1) * sizeof *to), m = 0;
+    u64map_free(&rs->txn_index);
+    u64map_init(&rs->txn_index);
+    for (uint32_t t = 0; t < nt; t++) {
+        retire_session *ss = &rs->sessions.data[rs->txns.data[t].session];
+        if (gone[t]) { to[t] = HISTORY_NONE; ss->live--; continue; }
+        to[t] = m;
+        rs->txns.data[m] = rs->txns.data[t];
+        u64map_put(&rs->txn_index, (uint64_t)rs->txns.data[m].ext_id, m);
+        m++;
+    }
+    vec_shrink(rs->txns, m);
+    vec_foreach(retire_session, ss, rs->sessions)
+        if (ss->last_txn != HISTORY_NONE) ss->last_txn = to[ss->last_txn];
+    size_t k = 0;
+    vec_foreach(retire_op, o, rs->ops) {
+        if (to[o->txn] == HISTORY_NONE) continue;
+        retire_op c = *o;
+        c.txn = to[o->txn];
+        rs->ops.data[k++] = c;
+    }
+    vec_shrink(rs->ops, k);
+    free(gone);
+    free(to);
+    rs->retired += p->count;
+    rs->retirements++;
+}
+
+int retire_stream_check(retire_stream *rs) {
+    if (rs->oc.failed) return ONLINE_NO_VIOLATION;
+    rs->fresh = 0;
+    ic_error err;
+    ic_error_clear(&err);
+    history *h = retire_stream_history(rs, 0, &err);
+    if (!h) {
+        if (!err.set) return ONLINE_NO_VIOLATION;
+        snprintf(rs->oc.unknown_msg, sizeof rs->oc.unknown_msg, "%s", err.msg);
+        return ONLINE_UNKNOWN;
+    }
+    rs->checks++;
+    int out = online_check(&rs->oc, h);
+    if (out != ONLINE_NO_VIOLATION || rs->oc.failed || rs->oc.checks == 0) { history_free(h); return out; }
+    uint32_t num;
+    uint8_t *settled = online_settled(h, &num);
+    int64_t *prior = xmalloc((h->num_sessions ? h->num_sessions : 1) * sizeof *prior);
+    for (uint32_t s = 0; s < h->num_sessions; s++)
+        prior[s] = rs->sessions.data[u64map_get(&rs->session_index, (uint64_t)h->sessions[s].ext_id)].latest_fence;
+    /* known sessions with no completed live transaction still bound the frontier */
+    uint8_t *present = xcalloc(rs->sessions.len ? rs->sessions.len : 1, 1);
+    for (uint32_t s = 0; s < h->num_sessions; s++) present[u64map_get(&rs->session_index, (uint64_t)h->sessions[s].ext_id)] = 1;
+    int64_t others = INT64_MAX;
+    for (size_t s = 0; s < rs->sessions.len; s++)
+        if (!present[s] && rs->sessions.data[s].latest_fence < others) others = rs->sessions.data[s].latest_fence;
+    retire_input in = { rs->fence_base, prior, others };
+    retire_plan p;
+    retire_plan_compute(h, settled, &in, &p);
+    if (p.count) {
+        apply(rs, h, &p);
+        rs->oc.settled = 0;     /* the live part shrank: the next call must check again */
+    }
+    retire_plan_free(&p);
+    free(present);
+    free(prior);
+    free(settled);
+    history_free(h);
+    return ONLINE_NO_VIOLATION;
+}

@@ -136,6 +136,9 @@ int cli_check(int argc, char **argv) {
     lopt.threads = (unsigned)threads;
     const char *outs[2] = { cert_path, dot_path };
     if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
+    version_hint vh;                    /* read first: a malformed hint stops before any work */
+    memset(&vh, 0, sizeof vh);
+    if (hint_path && !cli_hint_load(hint_path, &vh)) return 2;
     /* open the outputs first: a bad path fails before any work, and the
      * targets stay untouched until their content is complete */
     output cert_out, dot_out;
@@ -148,6 +151,7 @@ int cli_check(int argc, char **argv) {
             (dot_path && !output_open(&dot_out, dot_path, 0, &oerr))) {
             cli_error("isocheck check", &oerr);
             output_discard(&cert_out);
+            version_hint_free(&vh);
             return 2;
         }
     }
@@ -180,6 +184,7 @@ int cli_check(int argc, char **argv) {
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
         output_discard(&cert_out); output_discard(&dot_out);
+        version_hint_free(&vh);
         return 2;
     }
     load_report_print_notes(stderr, &lrep, "isocheck", path);
@@ -220,7 +225,7 @@ int cli_check(int argc, char **argv) {
     }
     if (!from_incr && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
-        cert_free(&cert); interpret_trace_free(&trace); report_free(&rep); history_free(h);
+        cert_free(&cert); interpret_trace_free(&trace); report_free(&rep); history_free(h); version_hint_free(&vh);
         output_discard(&cert_out); output_discard(&dot_out);
         return 2;
     }
@@ -232,15 +237,10 @@ int cli_check(int argc, char **argv) {
     interpret_trace_free(&trace);
     whitebox wb;
     int wrc = -1;
-    if (hint_path) {                    /* a hint that cannot be read: exit 2, nothing printed */
-        version_hint vh;
-        wrc = 2;
-        if (cli_hint_load(hint_path, &vh)) {
-            if (cli_whitebox_run(h, &vh, level, (unsigned)threads, time_limit, verbose, &wb))
-                wrc = cli_print_both(stdout, &rep, &wb, json, verbose);
-            whitebox_free(&wb);
-            version_hint_free(&vh);
-        }
+    if (hint_path) {
+        wrc = cli_whitebox_run(h, &vh, level, (unsigned)threads, time_limit, verbose, &wb)
+            ? cli_print_both(stdout, &rep, &wb, json, verbose) : 2;
+        whitebox_free(&wb);
     } else if (json && follow) cli_follow_print_final_json(stdout, &rep);
     else if (json) report_print_json(stdout, &rep);
     else report_print_text(stdout, &rep, verbose);
@@ -255,5 +255,6 @@ int cli_check(int argc, char **argv) {
     if (rc == 0) rc = verdict;          /* an output that failed gives 2 whatever the verdict */
     report_free(&rep);
     history_free(h);
+    version_hint_free(&vh);
     return rc;
 }

@@ -73,6 +73,8 @@ fi
 printf '1: 1\n1 2\n' > "$tmp/bad.order"
 err=$("$ISOCHECK" check --version-order "$tmp/bad.order" "$d/clark_fig3.txt" 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q "bad.order:2: expected 'KEY: VALUE" || t "malformed (rc $rc): $err"
+"$ISOCHECK" check --certificate "$tmp/cert" --version-order "$tmp/bad.order" "$d/clark_fig3.txt" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/cert" ] || t "a malformed hint must stop before any output (rc $rc)"
 "$ISOCHECK" check --version-order "$tmp/none.order" "$d/clark_fig3.txt" >/dev/null 2>&1; [ $? -eq 2 ] || t "missing hint file must exit 2"
 # gen writes its own order: with it a generated SI history passes, and the
 # solver gets no constraints

@@ -21,6 +21,7 @@
 #include "frontend/run_check.h"
 #include "frontend/reports/cert_file.h"
 #include "programs/cli_follow.h"
+#include "programs/cli_hints.h"
 
 static double progress_start;
 static int progress_shown;
@@ -82,7 +83,7 @@ static void on_level(void *ctx, const check_result *res) {
 }
 
 int cli_check(int argc, char **argv) {
-    const char *dot_path = NULL, *cert_path = NULL;
+    const char *dot_path = NULL, *cert_path = NULL, *hint_path = NULL;
     int json = 0, verbose = 0, level = 0, fmt_choice = -1;
     int64_t max_anomalies = 10;
     double time_limit = 0, follow_idle = 5;
@@ -95,6 +96,8 @@ int cli_check(int argc, char **argv) {
         CMD_FLAG("json", 0, &json, "one JSON object (doc/json-schema.md)"),
         CMD_STR("dot", 0, &dot_path, "FILE", "Graphviz drawing of the anomalies"),
         CMD_STR("certificate", 0, &cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
+        CMD_STR("version-order", 0, &hint_path, "FILE", "also check with the database's own (complete or partial) version order "
+                "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
         CMD_INT("max-anomalies", 0, &max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
         CMD_REAL("time-limit", 0, &time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
@@ -115,7 +118,8 @@ int cli_check(int argc, char **argv) {
         "        transactions, operations, dependency edges and why each is forced.\n",
         opts, "one history: FILE, DIR or -", 1, 1,
         "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, no answer,\n"
-        "or an output that cannot be written.\n"
+        "or an output that cannot be written.  With --version-order: 1 if either answer\n"
+        "is FAIL, else 2 if either has none.\n"
     };
     const char *path;
     int n, rc = cli_parse(&spec, argc, argv, &path, &n);
@@ -125,9 +129,16 @@ int cli_check(int argc, char **argv) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
         return 2;
     }
+    if (hint_path && follow) {
+        fprintf(stderr, "isocheck check: --version-order is not available with --follow\n");
+        return 2;
+    }
     lopt.threads = (unsigned)threads;
     const char *outs[2] = { cert_path, dot_path };
     if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
+    version_hint vh;                    /* read first: a malformed hint stops before any work */
+    memset(&vh, 0, sizeof vh);
+    if (hint_path && !cli_hint_load(hint_path, &vh)) return 2;
     /* open the outputs first: a bad path fails before any work, and the
      * targets stay untouched until their content is complete */
     output cert_out, dot_out;
@@ -140,6 +151,7 @@ int cli_check(int argc, char **argv) {
             (dot_path && !output_open(&dot_out, dot_path, 0, &oerr))) {
             cli_error("isocheck check", &oerr);
             output_discard(&cert_out);
+            version_hint_free(&vh);
             return 2;
         }
     }
@@ -172,6 +184,7 @@ int cli_check(int argc, char **argv) {
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
         output_discard(&cert_out); output_discard(&dot_out);
+        version_hint_free(&vh);
         return 2;
     }
     load_report_print_notes(stderr, &lrep, "isocheck", path);
@@ -212,7 +225,7 @@ int cli_check(int argc, char **argv) {
     }
     if (!from_incr && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
-        cert_free(&cert); interpret_trace_free(&trace); report_free(&rep); history_free(h);
+        cert_free(&cert); interpret_trace_free(&trace); report_free(&rep); history_free(h); version_hint_free(&vh);
         output_discard(&cert_out); output_discard(&dot_out);
         return 2;
     }
@@ -222,7 +235,13 @@ int cli_check(int argc, char **argv) {
     }
     cert_free(&cert);
     interpret_trace_free(&trace);
-    if (json && follow) cli_follow_print_final_json(stdout, &rep);
+    whitebox wb;
+    int wrc = -1;
+    if (hint_path) {
+        wrc = cli_whitebox_run(h, &vh, level, (unsigned)threads, time_limit, verbose, &wb)
+            ? cli_print_both(stdout, &rep, &wb, json, verbose) : 2;
+        whitebox_free(&wb);
+    } else if (json && follow) cli_follow_print_final_json(stdout, &rep);
     else if (json) report_print_json(stdout, &rep);
     else report_print_text(stdout, &rep, verbose);
     output_discard(&cert_out);          /* no certificate (no PASS): the target stays as it was */
@@ -232,9 +251,10 @@ int cli_check(int argc, char **argv) {
         report_print_dot(dot_out.f, &rep);
         if (!output_commit(&dot_out, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
     }
-    int verdict = report_exit_code(&rep);
+    int verdict = wrc >= 0 ? wrc : report_exit_code(&rep);
     if (rc == 0) rc = verdict;          /* an output that failed gives 2 whatever the verdict */
     report_free(&rep);
     history_free(h);
+    version_hint_free(&vh);
     return rc;
 }

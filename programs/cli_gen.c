@@ -15,6 +15,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/formats/write.h"
 #include "workload/gen_writer.h"
+#include "workload/version_out.h"
 #include "workload/workload.h"
 
 /* Histories for the in-memory writers (cobra, elle) stay below this many ops. */
@@ -52,7 +53,7 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total) {
 
 /* What the command line asks for besides the workload. */
 typedef struct gen_request {
-    const char *out, *truth_path;
+    const char *out, *truth_path, *vo_path;   /* vo_path: --version-order-out */
     int verbose, no_truth, force;
     int fmt_choice;              /* index in cli_write_format_names() */
 } gen_request;
@@ -98,6 +99,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
         CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
         CMD_STR("truth", 0, &q->truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
         CMD_FLAG("no-truth", 0, &q->no_truth, "no ground truth file"),
+        CMD_STR("version-order-out", 0, &q->vo_path, "FILE", "the store's own version order to FILE, for 'check --version-order' (doc/formats.md)"),
         CMD_FLAG("verbose", 'v', &q->verbose, "print the ground truth to stderr"),
         CMD_END
     };
@@ -141,7 +143,8 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
 /* Runs the simulator into the history at out: streamed (text, dbcop) or
  * built in memory and written (cobra, elle).  1 done, 0 failed (err set),
  * -1 failed and said why. */
-static int gen_history(const workload_params *p, const gen_request *q, unsigned flags, sim_truth *truth, ic_error *err) {
+static int gen_history(const workload_params *p, const gen_request *q, unsigned flags, sim_truth *truth, vo_tee **tee,
+                       ic_error *err) {
     int fmt = cli_write_format(q->fmt_choice);
     uint64_t total = (uint64_t)p->sessions * p->txns_per_session;
     progress pr = { isatty(2) && total >= 100000, 0 };
@@ -149,7 +152,8 @@ static int gen_history(const workload_params *p, const gen_request *q, unsigned 
     if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
         gen_writer *w = gen_writer_open((history_format)fmt, q->out, p, cli_temp_dir(), err);
         if (!w) return 0;
-        sim_sink sink = gen_writer_sink(w);
+        sim_sink inner = gen_writer_sink(w), sink = inner;
+        if (q->vo_path) sink = vo_tee_sink(*tee = vo_tee_new(&inner));
         ok = sim_run(p, &sink, truth, show_progress, &pr, err);
         ok = gen_writer_close(w, ok, err);
     } else {
@@ -161,7 +165,8 @@ static int gen_history(const workload_params *p, const gen_request *q, unsigned 
             return -1;
         }
         model_sink *m = model_sink_new(q->out, p->sessions, 0);
-        sim_sink sink = model_sink_sink(m);
+        sim_sink inner = model_sink_sink(m), sink = inner;
+        if (q->vo_path) sink = vo_tee_sink(*tee = vo_tee_new(&inner));
         ok = sim_run(p, &sink, truth, show_progress, &pr, err);
         history *h = model_sink_finish(m, err);
         ok = ok && h && history_write_file(h, (history_format)fmt, q->out, flags, NULL, 0, err);
@@ -192,23 +197,33 @@ int cli_gen(int argc, char **argv) {
     }
     /* nothing is replaced without --force; everything is checked before the run */
     unsigned flags = q.force ? OUTPUT_FORCE : OUTPUT_NO_CLOBBER;
-    const char *outs[2] = { out, tp };
-    output truth_out;
+    const char *outs[3] = { out, tp, q.vo_path };
+    output truth_out, vo_out;
     memset(&truth_out, 0, sizeof truth_out);
-    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 2) ||
+    memset(&vo_out, 0, sizeof vo_out);
+    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 3) ||
+        (q.vo_path && !output_open(&vo_out, q.vo_path, flags, &err)) ||
         !output_may_write(out, fmt == FORMAT_COBRA, flags, &err) ||
         (tp && !output_open(&truth_out, tp, flags, &err))) {
         if (err.set) cli_error("isocheck gen", &err);
+        output_discard(&vo_out);
         free(tp);
         return 2;
     }
     free(tp);
 
     sim_truth truth;
-    int ok = gen_history(&p, &q, flags, &truth, &err);
+    vo_tee *tee = NULL;
+    int ok = gen_history(&p, &q, flags, &truth, &tee, &err);
+    if (ok > 0 && tee && (!vo_tee_write(tee, vo_out.f) || !output_commit(&vo_out, &err))) {
+        if (!err.set) ic_error_at(&err, q.vo_path, 0, "cannot write the version order");
+        ok = 0;
+    }
+    vo_tee_free(tee);
     if (ok <= 0) {
         if (ok == 0) ic_error_print(stderr, "isocheck gen", &err);
         output_discard(&truth_out);
+        output_discard(&vo_out);
         return 2;
     }
     if (truth_out.f) {

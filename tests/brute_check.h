@@ -36,6 +36,10 @@ typedef struct brute_state {
     /* read_from[t][k]: writer txn t read k from (-1: no external read) */
     int read_from[BRUTE_MAX_TXNS][BRUTE_MAX_KEYS];
     int si;
+    /* optional (brute_check_with): must[k][a][c] — a's version of k must
+     * come before c's (INIT is 0); orders that break it are not tried */
+    int has_must;
+    uint8_t must[BRUTE_MAX_KEYS][BRUTE_MAX_TXNS][BRUTE_MAX_TXNS];
 } brute_state;
 
 static int brute_acyclic(const uint32_t *rel, int n) {
@@ -57,6 +61,10 @@ static int brute_eval(const brute_state *b) {
         for (int t = 0; t < n; t++) vpos[t] = -1;
         vpos[0] = 0;
         for (int i = 0; i < b->nw[k]; i++) vpos[b->writers[k][b->perm[k][i]]] = i + 1;
+        if (b->has_must)
+            for (int a = 0; a < n; a++)
+                for (int c = 0; c < n; c++)
+                    if (b->must[k][a][c] && !(vpos[a] >= 0 && vpos[c] >= 0 && vpos[a] < vpos[c])) return 0;
         for (int a = 0; a < n; a++)
             for (int c = 0; c < n; c++)
                 if (vpos[a] >= 0 && vpos[c] >= 0 && vpos[a] < vpos[c]) ww[a] |= 1u << c;
@@ -97,7 +105,12 @@ static int brute_search(brute_state *b, int k) {
     return 0;
 }
 
-static int brute_check(const history *h, int si) {
+/* brute_check with amend(b, ctx) called on the prepared state before the
+ * search (it may set must[][][]); amend NULL: brute_check. */
+static int brute_check_with(const history *h, int si, void (*amend)(brute_state *, void *), void *ctx);
+static inline int brute_check(const history *h, int si) { return brute_check_with(h, si, NULL, NULL); }
+
+static int brute_check_with(const history *h, int si, void (*amend)(brute_state *, void *), void *ctx) {
     brute_state b;
     memset(&b, 0, sizeof b);
     b.si = si;
@@ -159,6 +172,7 @@ static int brute_check(const history *h, int si) {
             if (w != 0) b.wr[w] |= 1u << t;
         }
     }
+    if (amend) amend(&b, ctx);
     return brute_search(&b, 0);
 }
 

@@ -1,0 +1,250 @@
+/* hint_check.c — the white-box answer and its report (contract in
+ * hint_check.h). */
+#include "frontend/reports/hint_check.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/json_out.h"
+#include "frontend/checking/axioms.h"
+#include "frontend/reports/report.h"
+
+static uint64_t hash_str(uint64_t seed, const char *s) {
+    uint64_t x = 1469598103934665603ULL ^ seed;
+    for (; *s; s++) { x ^= (unsigned char)*s; x *= 1099511628211ULL; }
+    return u64_mix(x);
+}
+
+/* Key id of the text s, or HISTORY_NONE. */
+static uint32_t find_key(const history *h, const u64map *keys, const char *s) {
+    char kb[128];
+    uint32_t k = u64map_get(keys, hash_str(0, s));
+    if (k != HISTORY_NONE && strcmp(history_key_str(h, k, kb, sizeof kb), s) == 0) return k;
+    for (k = 0; k < h->num_keys; k++)                    /* a hash collision: look at every key */
+        if (strcmp(history_key_str(h, k, kb, sizeof kb), s) == 0) return k;
+    return HISTORY_NONE;
+}
+
+static int parse_i64(const char *s, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+/* The op that wrote value text s to key k (INIT's op k for the initial
+ * value), or HISTORY_NONE.  named: (key, written form) -> op for every
+ * write, made on first need. */
+static uint32_t find_write(const history *h, uint32_t k, const vh_value *v, const char *s, u64map *named, int *named_made) {
+    int64_t x;
+    if (v->is_init || strcmp(s, "init") == 0 || strcmp(s, "nil") == 0) return k;
+    if (parse_i64(s, &x) && x != VALUE_INIT) {
+        uint32_t op = history_writer_of(h, k, x);
+        if (op != HISTORY_NONE) return op;
+        if (x == 0 && (h->format == FORMAT_TEXT || h->format == FORMAT_DBCOP)) return k;
+    }
+    if (!*named_made) {
+        *named_made = 1;
+        char vb[128];
+        for (uint32_t key = 0; key < h->num_keys; key++)
+            for (uint32_t i = h->key_write_start[key]; i < h->key_write_start[key + 1]; i++) {
+                uint32_t op = h->key_writes[i];
+                if (h->op_txn[op] == 0) continue;
+                u64map_put(named, hash_str(key, history_value_str(h, h->op_value[op], vb, sizeof vb)), op);
+            }
+    }
+    char vb[128];
+    uint32_t op = u64map_get(named, hash_str(k, s));
+    if (op != HISTORY_NONE && h->op_key[op] == k && strcmp(history_value_str(h, h->op_value[op], vb, sizeof vb), s) == 0)
+        return op;
+    for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++)    /* a collision */
+        if (strcmp(history_value_str(h, h->op_value[h->key_writes[i]], vb, sizeof vb), s) == 0) return h->key_writes[i];
+    return HISTORY_NONE;
+}
+
+/* The text as written, else in double quotes: Elle keeps a string key or
+ * value with its quotes ("x"), a JSON hint spells it x. */
+static const char *quoted(const char *s, char *buf, size_t n) {
+    snprintf(buf, n, "\"%s\"", s);
+    return buf;
+}
+
+int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
+    u64map keys, named, listed;        /* key text -> id; (key, value text) -> op; op -> its line */
+    u64map_init(&keys);
+    u64map_init(&named);
+    u64map_init(&listed);
+    int named_made = 0, ok = 1;
+    char kb[128];
+    for (uint32_t k = 0; k < h->num_keys; k++) u64map_put(&keys, hash_str(0, history_key_str(h, k, kb, sizeof kb)), k);
+    vec_foreach(const vh_key, hk, vh->keys) {
+        const char *ks = vh_text(vh, hk->name);
+        char qb[600];
+        uint32_t k = find_key(h, &keys, ks);
+        if (k == HISTORY_NONE) k = find_key(h, &keys, quoted(ks, qb, sizeof qb));
+        if (k == HISTORY_NONE) {
+            snprintf(msg, cap, "version order hint contradicts the history: it lists key %.200s (%s:%u), which the "
+                     "history never uses", ks, vh->source, hk->line);
+            ok = 0;
+            break;
+        }
+        hint_key ok_key = { k, (uint32_t)o->items.len, 0 };
+        for (uint32_t i = hk->first; i < hk->first + hk->num && ok; i++) {
+            const vh_value *v = &vh->values.data[i];
+            uint32_t op = find_write(h, k, v, vh_text(vh, v->text), &named, &named_made);
+            if (op == HISTORY_NONE) op = find_write(h, k, v, quoted(vh_text(vh, v->text), qb, sizeof qb), &named, &named_made);
+            if (op == HISTORY_NONE) {
+                snprintf(msg, cap, "version order hint contradicts the history: it lists %.200s for key %.200s "
+                         "(%s:%u), a value the history never wrote to that key", vh_text(vh, v->text), ks, vh->source,
+                         v->line);
+                ok = 0;
+                break;
+            }
+            uint32_t seen = u64map_get(&listed, op);
+            if (seen != UINT32_MAX) {
+                snprintf(msg, cap, "version order hint contradicts itself: it lists %.200s twice for key %.200s "
+                         "(%s:%u and line %u)", vh_text(vh, v->text), ks, vh->source, seen, v->line);
+                ok = 0;
+                break;
+            }
+            u64map_put(&listed, op, v->line);
+            hint_item it = { op, v->line };
+            vec_push(o->items, it);
+            ok_key.num++;
+        }
+        if (!ok) break;
+        vec_push(o->keys, ok_key);
+    }
+    u64map_free(&keys);
+    u64map_free(&named);
+    u64map_free(&listed);
+    return ok;
+}
+
+int whitebox_run(const history *h, const version_hint *vh, const int want[2], const check_options *opt,
+                 whitebox *wb, ic_error *err) {
+    memset(wb, 0, sizeof *wb);
+    wb->h = h;
+    wb->hint_file = vh->source;
+    wb->want[0] = want[0];
+    wb->want[1] = want[1];
+    wb->hint_keys = vh->keys.len;
+    wb->hint_values = vh->values.len;
+    anomaly_list al;
+    anomaly_list_init(&al);
+    wb->axioms_fail = axioms_check(h, &al, 1) > 0;
+    anomaly_list_free(&al);
+    if (wb->axioms_fail) return 1;
+    hint_order o;
+    hint_order_init(&o);
+    if (!hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding)) { hint_order_free(&o); return 1; }
+    pg_index ix;
+    if (!pg_index_build(&ix, h, err)) { hint_order_free(&o); return 0; }
+    if (hints_validate(&ix, &o, wb->finding, sizeof wb->finding)) {
+        wb->hint_pairs = o.pairs;
+        wb->edges_added = hints_apply(&ix, &o);
+        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
+            if (want[lv]) hints_check_level(&ix, &o, (check_level_id)lv, opt, &wb->res[lv]);
+    }
+    pg_index_free(&ix);
+    hint_order_free(&o);
+    return 1;
+}
+
+void whitebox_free(whitebox *wb) {
+    for (int i = 0; i < 2; i++) check_result_free(&wb->res[i]);
+}
+
+static int level_verdict(const whitebox *wb, int lv) {
+    if (wb->axioms_fail || wb->finding[0]) return 1;
+    return wb->res[lv].verdict == CHECK_PASS ? 0 : wb->res[lv].verdict == CHECK_FAIL ? 1 : 2;
+}
+
+int whitebox_exit_code(const whitebox *wb) {
+    int any_unknown = 0;
+    for (int lv = 0; lv < 2; lv++) {
+        if (!wb->want[lv]) continue;
+        int v = level_verdict(wb, lv);
+        if (v == 1) return 1;
+        if (v == 2) any_unknown = 1;
+    }
+    return any_unknown ? 2 : 0;
+}
+
+static const char *vname(int v) { return v == 0 ? "PASS" : v == 1 ? "FAIL" : "UNKNOWN"; }
+
+static void reason(const whitebox *wb, int lv, char *buf, size_t n) {
+    const check_result *r = &wb->res[lv];
+    if (wb->axioms_fail) snprintf(buf, n, "the history breaks the read axioms (see the black-box answer)");
+    else if (wb->finding[0]) snprintf(buf, n, "%s", wb->finding);
+    else if (r->verdict == CHECK_PASS)
+        snprintf(buf, n, "the history satisfies %s with the hinted version order", check_level_title((check_level_id)lv));
+    else if (r->verdict == CHECK_FAIL)
+        snprintf(buf, n, "%s is violated under every version order that extends the hint: the database's order does "
+                 "not explain its results (%s, the hint's pairs included; stage %s)", check_level_title((check_level_id)lv), r->msg,
+                 r->stage ? r->stage : "?");
+    else snprintf(buf, n, "no answer: %s", r->msg);
+}
+
+void whitebox_print_text(FILE *out, const whitebox *wb) {
+    const history *h = wb->h;
+    char why[4096], t[64], kb[128];
+    for (int lv = LEVEL_SI; lv <= LEVEL_SER; lv++) {
+        if (!wb->want[lv]) continue;
+        reason(wb, lv, why, sizeof why);
+        fprintf(out, "white-box %s %s: %s\n", vname(level_verdict(wb, lv)), check_level_name((check_level_id)lv), why);
+        if (wb->axioms_fail || wb->finding[0] || wb->res[lv].verdict != CHECK_FAIL) continue;
+        fprintf(out, "  cycle (holds under an order that extends the hint):\n");
+        vec_foreach(const dep_edge, e, wb->res[lv].cycle) {
+            fprintf(out, "    %s -%s", report_txn_name(h, e->from, t, sizeof t), dep_kind_name((dep_kind)e->kind));
+            if (e->kind != DEP_SO) fprintf(out, " %s", history_key_str(h, e->key, kb, sizeof kb));
+            fprintf(out, "-> %s\n", report_txn_name(h, e->to, t, sizeof t));
+        }
+    }
+    fprintf(out, "white-box hint: %s: %" PRIu64 " keys, %" PRIu64 " values, %" PRIu64 " version pairs, %" PRIu64
+            " known edges added\n", wb->hint_file, wb->hint_keys, wb->hint_values, wb->hint_pairs, wb->edges_added);
+}
+
+void whitebox_print_json(FILE *out, const whitebox *wb) {
+    const history *h = wb->h;
+    char why[4096], kb[128];
+    fprintf(out, "{\"verdict\": \"%s\", \"hint\": ", vname(whitebox_exit_code(wb)));
+    json_write_string(out, wb->hint_file ? wb->hint_file : "");
+    fputs(", \"finding\": ", out);
+    if (wb->finding[0]) json_write_string(out, wb->finding); else fputs("null", out);
+    fprintf(out, ", \"hint_keys\": %" PRIu64 ", \"hint_pairs\": %" PRIu64 ", \"known_edges_added\": %" PRIu64
+            ", \"results\": [", wb->hint_keys, wb->hint_pairs, wb->edges_added);
+    int first = 1;
+    for (int lv = LEVEL_SI; lv <= LEVEL_SER; lv++) {
+        if (!wb->want[lv]) continue;
+        const check_result *r = &wb->res[lv];
+        reason(wb, lv, why, sizeof why);
+        fprintf(out, "%s{\"level\": \"%s\", \"verdict\": \"%s\", \"stage\": ", first ? "" : ", ",
+                check_level_name((check_level_id)lv), vname(level_verdict(wb, lv)));
+        first = 0;
+        if (!wb->finding[0] && !wb->axioms_fail && r->stage) json_write_string(out, r->stage);
+        else fputs(wb->finding[0] ? "\"hint\"" : "null", out);
+        fputs(", \"reason\": ", out);
+        json_write_string(out, why);
+        fprintf(out, ", \"constraints\": %" PRIu64 ", \"solver_called\": %s, \"cycle\": [",
+                r->st.cons_final, r->st.solver_called ? "true" : "false");
+        if (!wb->finding[0] && !wb->axioms_fail && r->verdict == CHECK_FAIL)
+            for (size_t i = 0; i < r->cycle.len; i++) {
+                const dep_edge *e = &r->cycle.data[i];
+                fprintf(out, "%s{\"from\": ", i ? ", " : "");
+                if (e->from) fprintf(out, "%" PRId64, h->txns[e->from].ext_id); else fputs("null", out);
+                fputs(", \"to\": ", out);
+                if (e->to) fprintf(out, "%" PRId64, h->txns[e->to].ext_id); else fputs("null", out);
+                fprintf(out, ", \"kind\": \"%s\", \"key\": ", dep_kind_name((dep_kind)e->kind));
+                if (e->kind == DEP_SO || e->key == HISTORY_NONE) fputs("null", out);
+                else json_write_string(out, history_key_str(h, e->key, kb, sizeof kb));
+                fputc('}', out);
+            }
+        fputs("]}", out);
+    }
+    fputs("]}", out);
+}

@@ -67,7 +67,7 @@ int cli_encode(int argc, char **argv) {
     output out;
     memset(&out, 0, sizeof out);
     if (!export_encode(h, &o, &p, &res, &err)) { ic_error_print(stderr, "isocheck", &err); rc = 2; goto done; }
-    if (res.verdict == CHECK_FAIL)
+    if (res.verdict == VERDICT_FAIL)
         fprintf(stderr, "isocheck encode: note: the level fails before solving (%s: %s); the instance is one empty clause\n",
                 res.stage, res.msg);
     gp_encode_stats st;

@@ -92,7 +92,7 @@ static void test_right_orders_pass(void **state) {
     assert_int_equal(rep.levels[0].level, LEVEL_SI);
     assert_int_equal(rep.levels[1].level, LEVEL_SER);
     for (int l = 0; l < 2; l++) {
-        assert_int_equal(rep.levels[l].verdict, 0);
+        assert_int_equal(rep.levels[l].verdict, VERDICT_PASS);
         assert_string_equal(rep.levels[l].stage, "incremental");
     }
     report_free(&rep);

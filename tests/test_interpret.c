@@ -280,12 +280,12 @@ static void list_facts_explained_by_reads(void **state) {
         pg_index ix;
         assert_true(pg_index_build(&ix, h, &err));
         check_result res;
-        assert_int_equal(check_level(&ix, LEVEL_SI, NULL, &res), CHECK_FAIL);
+        assert_int_equal(check_level(&ix, LEVEL_SI, NULL, &res), VERDICT_FAIL);
         report r;
         report_init(&r, h, "si");
         r.num_levels = 1;
         r.levels[0].level = 0;
-        r.levels[0].verdict = 1;
+        r.levels[0].verdict = VERDICT_FAIL;
         assert_int_equal(interpret_failure(&r, 0, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL), 1);
         const report_anomaly *a = &r.items.data[0];
         assert_int_equal(a->kind, AN_READ_SKEW);
@@ -415,9 +415,9 @@ static void forced_explanations_are_facts(void **state) {
         assert_true(pg_index_build(&ix, h, &err));
         for (int level = 0; level < 2; level++) {
             check_result res;
-            check_verdict v = check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
-            assert_true(v != CHECK_ERROR);
-            if (v == CHECK_FAIL) {
+            verdict v = check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
+            assert_true(v != VERDICT_UNKNOWN);
+            if (v == VERDICT_FAIL) {
                 failing++;
                 with_forced += res.forced.len > 0;
                 report r;
@@ -473,7 +473,7 @@ static char *interpret_text(const history *h, int level, const check_result *res
     interpret_small_txn = 32;
     r.num_levels = 1;
     r.levels[0].level = level;
-    r.levels[0].verdict = 1;
+    r.levels[0].verdict = VERDICT_FAIL;
     r.levels[0].violations = n;
     char *buf = NULL; size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -503,7 +503,7 @@ static int same_in_ranges(history *h, par_pool *p2, par_pool *p3) {
     int compared = 0;
     for (int level = 0; level < 2; level++) {
         check_result res;
-        if (check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res) == CHECK_FAIL) {
+        if (check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res) == VERDICT_FAIL) {
             char *want = interpret_text(h, level, &res, NULL, 1);
             static const struct { unsigned ranges; int pool; } runs[] = { { 2, 0 }, { 3, 0 }, { 7, 2 }, { 3, 3 }, { 1000, 2 }, { 0, 3 } };
             for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fatal.h"
 #include "programs/cli.h"
 #include "frontend/checking/export.h"
 #include "io/output.h"
@@ -48,10 +49,8 @@ int cli_encode(int argc, char **argv) {
     }
     if (!cli_outputs_ok("isocheck encode", path, &out_path, NULL, 1)) return 2;
     gp_encoding enc = GP_TC;
-    if (cnf >= 0 && !gp_encoding_parse(cnf_names[cnf], &enc)) {
-        fprintf(stderr, "isocheck encode: internal error: encoding '%s' unknown to the encoder\n", cnf_names[cnf]);
-        return 2;
-    }
+    if (cnf >= 0 && !gp_encoding_parse(cnf_names[cnf], &enc))
+        internal_error("isocheck encode", "encoding '%s' unknown to the encoder", cnf_names[cnf]);
     export_options o = { level == 1 ? LEVEL_SER : LEVEL_SI, no_prune };
     int fmt = cli_format(fmt_choice);
 

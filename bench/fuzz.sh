@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh — `make fuzz`: fuzz every reader with libFuzzer (clang).
 #
-#   FUZZ_SECONDS=300 (per target)  FUZZ_TARGETS="text dbcop cobra elle json cert gnf dimacs verdict follow"
+#   FUZZ_SECONDS=300 (per target)  FUZZ_TARGETS="text dbcop cobra elle json cert gnf dimacs verdict follow api"
 #   FUZZ_CFLAGS="-DFUZZ_SKIP_NUL" (harnesses only: e.g. leave out inputs that hit a known bug)
 #
 # Targets: tests/fuzz/fuzz_<target>.c — the history parsers (body in
@@ -14,7 +14,11 @@
 # verdict that changes is a finding), and `check --follow` (fuzz_follow_body.h:
 # the bytes fed through a pipe in pieces the input's first two bytes choose,
 # against the batch check of them: one input, one answer;
-# tests/test_follow_chunks.c replays its findings).  Built with ASan+UBSan and -DGSAT_DEBUG (every model is checked
+# tests/test_follow_chunks.c replays its findings), and the API misuse target
+# (fuzz_api_body.h: random programs of gsat_* and ipasir_* calls with extreme
+# arguments; the process must never end, every misuse or failed allocation
+# must come back as an error; its allocations are capped at 512 MB so that
+# huge sizes fail).  Built with ASan+UBSan and -DGSAT_DEBUG (every model is checked
 # against the clauses) into build/fuzz/.  Seeds come from tests/data,
 # examples/ and what build/isocheck makes of them (other formats,
 # certificates, encodings).  libFuzzer runs in fork mode and goes on after
@@ -27,7 +31,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 secs=${FUZZ_SECONDS:-300}
-targets=${FUZZ_TARGETS:-"text dbcop cobra elle json cert gnf dimacs verdict follow"}
+targets=${FUZZ_TARGETS:-"text dbcop cobra elle json cert gnf dimacs verdict follow api"}
 CLANG=${CLANG:-clang}
 out=build/fuzz
 command -v "$CLANG" >/dev/null || { echo "fuzz.sh: needs clang with libFuzzer (sh .ci/deps fuzz installs it)"; exit 2; }
@@ -41,7 +45,7 @@ flags="$flags -fsanitize-recover=pointer-overflow"
 export UBSAN_OPTIONS="suppressions=$root/bench/fuzz.supp:halt_on_error=1:print_stacktrace=1"
 # the libraries once, instrumented for coverage
 lib="$out/libfuzzed.a"
-src=$(find io solver theory frontend -name '*.c' | sort; echo programs/gnf.c; echo programs/cli_check.c programs/cli_follow.c programs/cli_common.c programs/cmdline.c)
+src=$(find io solver theory frontend compat/ipasir -name '*.c' | sort; echo programs/gnf.c; echo programs/cli_check.c programs/cli_follow.c programs/cli_common.c programs/cmdline.c)
 objs=""
 for f in $src; do
   o="$out/obj/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"
@@ -82,6 +86,8 @@ make_seeds() {
               [ -f "$f" ] && [ "$(wc -c < "$f")" -le 8000 ] || continue
               i=$((i + 1)); printf "\\$(printf %o $((i % 256)))\\$(printf %o $((i * 7 % 256)))" > "$s/$i"; cat "$f" >> "$s/$i"
             done ;;
+    api) printf '\000\003\001\203\003\000\240\001\241\243' > "$s/clauses-and-solves"   # a start; libFuzzer grows it
+         printf '\000\002\310\001\003\000' > "$s/int-min" ;;
     dimacs) cp examples/*.cnf "$s/" 2>/dev/null
             for f in tests/data/anomalies/*.txt; do
               build/isocheck encode --cnf tc --no-prune -o "$s/$(basename "$f").cnf" "$f" 2>/dev/null; done ;;
@@ -99,8 +105,12 @@ for t in $targets; do
   make_seeds "$t" "$seeds"
   for f in tests/data/fuzz-regress/$t-*; do [ -e "$f" ] && cp "$f" "$seeds/"; done
   echo "== fuzzing $t for ${secs}s ($(ls "$seeds" | wc -l) seeds)"
-  FUZZ_FOLLOW_LOG="$root/$out/findings-$t.log" nice "$bin" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -max_total_time="$secs" -max_len=8192 \
-    -rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -artifact_prefix="$art" -print_final_stats=1 \
+  # the API target: a large allocation fails (the library returns the
+  # error) instead of being a finding
+  asan= malloc_mb=1024
+  [ "$t" = api ] && asan="allocator_may_return_null=1:max_allocation_size_mb=512" malloc_mb=2048
+  FUZZ_FOLLOW_LOG="$root/$out/findings-$t.log" ASAN_OPTIONS="$asan" nice "$bin" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -max_total_time="$secs" -max_len=8192 \
+    -rss_limit_mb=2048 -malloc_limit_mb=$malloc_mb -timeout=10 -artifact_prefix="$art" -print_final_stats=1 \
     "$corpus" "$seeds" > "$out/fuzz-$t.log" 2>&1
   grep -E '^#[0-9]+.*DONE|cov:|stat::number_of_executed_units|stat::peak_rss_mb' "$out/fuzz-$t.log" | tail -n 3
   for a in "$art"*; do

@@ -3,7 +3,16 @@
  *
  * Literals are DIMACS integers: variable v >= 1 is the literal v, its
  * negation -v.  A solver is an opaque handle; the library keeps no global
- * state, never prints and never exits (except on out-of-memory).
+ * state, never prints and never exits.
+ *
+ * Errors: misuse (a literal 0, INT_MIN or beyond GSAT_MAX_VARS, a negative
+ * count, a NULL array with a positive count) and running out of memory
+ * put the solver in an error state: the failing call returns its error
+ * value (below: -1, 0, NULL or GSAT_ERROR; a void call returns
+ * nothing), gsat_error() tells what happened, and from then on every call
+ * that would change or solve is refused the same way, so that no answer
+ * ever follows an error (the queries gsat_value, gsat_failed and
+ * gsat_fixed answer 0).  Only gsat_free() remains to be done.
  *
  * Incremental use: variables, clauses and graph edges may be added between
  * calls to gsat_solve(); each solve may take assumptions.  After
@@ -35,25 +44,34 @@ extern "C" {
 
 #define GSAT_VERSION "0.1"     /* as in gsat.pc */
 
-enum { GSAT_UNKNOWN = 0, GSAT_SAT = 10, GSAT_UNSAT = 20 };
+enum { GSAT_ERROR = -1, GSAT_UNKNOWN = 0, GSAT_SAT = 10, GSAT_UNSAT = 20 };
 
 typedef struct gsat gsat;
 
+/* NULL if out of memory. */
 GSAT_API gsat *gsat_new(void);
 GSAT_API void  gsat_free(gsat *s);
 
-/* Variables are numbered 1..gsat_num_vars(), at most GSAT_MAX_VARS. */
+/* NULL, or after an error (see above) "FUNCTION: what was wrong" about the
+ * first one; valid until gsat_free(). */
+GSAT_API const char *gsat_error(const gsat *s);
+
+/* Variables are numbered 1..gsat_num_vars(), at most GSAT_MAX_VARS.
+ * gsat_new_var returns 0 on an error (beyond GSAT_MAX_VARS, out of
+ * memory); gsat_reserve_vars with n < 0 or n > GSAT_MAX_VARS is one. */
 #define GSAT_MAX_VARS (1 << 27)
 GSAT_API int  gsat_new_var(gsat *s);
 GSAT_API void gsat_reserve_vars(gsat *s, int n);      /* make sure variables 1..n exist */
 GSAT_API int  gsat_num_vars(const gsat *s);
 
-/* Add a clause (lits[0..n-1]); duplicate and opposite literals are fine.
- * Returns 0 once the formula is known unsatisfiable, 1 otherwise. */
+/* Add a clause (lits[0..n-1], each nonzero, |lit| <= GSAT_MAX_VARS);
+ * duplicate and opposite literals are fine.  Returns 0 once the formula
+ * is known unsatisfiable, 1 otherwise, -1 on an error (nothing added). */
 GSAT_API int gsat_add_clause(gsat *s, const int *lits, int n);
 
-/* Solve under assumptions (may be NULL/0).  Returns GSAT_SAT, GSAT_UNSAT or
- * GSAT_UNKNOWN (a limit was hit). */
+/* Solve under assumptions (may be NULL/0; a 0 among them is skipped).
+ * Returns GSAT_SAT, GSAT_UNSAT, GSAT_UNKNOWN (a limit was hit) or
+ * GSAT_ERROR. */
 GSAT_API int gsat_solve(gsat *s, const int *assumptions, int n);
 
 /* After GSAT_SAT: 1 if lit is true in the model, -1 if false. */
@@ -82,7 +100,7 @@ GSAT_API void gsat_set_learn(gsat *s, void *state, int max_length,
 
 /* Options by name (names, defaults, ranges and meanings: `gsat --help`,
  * or doc/library.md "Engine options"); returns 0 if the name is unknown
- * or the value out of range. */
+ * (or NULL) or the value out of range. */
 GSAT_API int gsat_set_option(gsat *s, const char *name, int64_t value);
 
 /* The options, the engine's first and then those of theories: fills *out
@@ -94,8 +112,9 @@ typedef struct gsat_option {
 } gsat_option;
 GSAT_API int gsat_option_at(const gsat *s, int i, gsat_option *out);
 
-/* Decision hint: variables marked 0 are never branched on (their value
- * follows from propagation).  Default 1. */
+/* Decision hints (var <= 0 is ignored, var > GSAT_MAX_VARS an error).
+ * Variables marked 0 are never branched on (their value follows from
+ * propagation).  Default 1. */
 GSAT_API void gsat_set_decision_var(gsat *s, int var, int is_decision);
 /* Decision hint: the value tried first when branching on var (1 true,
  * 0 false), until phase saving replaces it.  Default: option phase. */
@@ -121,8 +140,8 @@ int  gsat_is_removed(const gsat *s, int var);
  * every clause kept from those added (learned clauses are not included).
  * Together they are satisfiable exactly when the clauses added are;
  * preprocessing may have removed variables and clauses (gsat_is_removed).
- * Stops at the first nonzero return of clause and returns it; else 0.
- * Not during gsat_solve(). */
+ * Stops at the first nonzero return of clause and returns it; else 0
+ * (-1 after an error, with no call).  Not during gsat_solve(). */
 GSAT_API int gsat_clauses(const gsat *s, void *state, int (*clause)(void *state, const int *lits, int n));
 /* 1 once the clauses added are known unsatisfiable (gsat_add_clause()
  * returned 0), else 0. */
@@ -140,12 +159,15 @@ GSAT_API void gsat_get_stats(const gsat *s, gsat_stats *out);
  * edges whose guard is true (plus unguarded edges) acyclic.  Several graphs
  * may coexist; each is one acyclicity constraint. */
 
-/* New graph with nodes 0..num_nodes-1; returns its id (>= 0). */
+/* New graph with nodes 0..num_nodes-1; returns its id (>= 0), or -1
+ * (num_nodes < 0, an error). */
 GSAT_API int gsat_graph_new(gsat *s, int num_nodes);
-/* Add nodes; returns the id of the first one added. */
+/* Add nodes; returns the id of the first one added, or -1 (no such
+ * graph, count < 0, an error). */
 GSAT_API int gsat_graph_add_nodes(gsat *s, int graph, int count);
-/* Edge from -> to guarded by lit (lit == 0: always on).  Returns the edge
- * id (>= 0) or -1 on a bad node id.  A self-loop forces lit false. */
+/* Edge from -> to guarded by lit (lit == 0: always on; else a literal as
+ * in a clause).  Returns the edge id (>= 0) or -1 on a bad graph or node
+ * id, or an error (a bad lit is one).  A self-loop forces lit false. */
 GSAT_API int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit);
 /* n always-on edges at once, edge i from ends[2i] to ends[2i + 1]: the
  * same as n calls of gsat_graph_add_edge(s, graph, from, to, 0) in that

@@ -10,7 +10,7 @@
  *   ipasir_assume(S, lit)                     an assumption for the next
  *                                             solve only
  *   ipasir_solve(S)         10 (SAT), 20 (UNSAT) or 0 (stopped by the
- *                           terminate callback)
+ *                           terminate callback, or an error: below)
  *   ipasir_val(S, lit)      after 10: lit if true in the model, -lit if
  *                           false, 0 if the value does not matter
  *   ipasir_failed(S, lit)   after 20: 1 if assumption lit took part in the
@@ -20,6 +20,14 @@
  *   ipasir_set_learn        learn(data, clause) gets every learned clause
  *                           of at most max_length literals, 0-terminated,
  *                           valid during the call only
+ *
+ * Errors: IPASIR has no error code, so misuse and running out of memory
+ * show in the answers.  ipasir_init returns NULL if out of memory.  A
+ * literal that is INT32_MIN or beyond GSAT_MAX_VARS (gsat.h), in a clause
+ * or an assumption, or a buffer that cannot grow puts the solver in an
+ * error state at that call: from then on ipasir_solve answers 0 (never 10
+ * or 20), ipasir_val and ipasir_failed answer 0, and clauses are no longer
+ * taken.
  *
  * Beyond plain SAT, gsat's graph acyclicity constraints (gsat.h) are not
  * reachable through IPASIR; use gsat.h for those. */

@@ -28,7 +28,8 @@
  *
  * Errors: misuse (a literal that is not a variable of the solver, an
  * unsupported argument, an acyclicity literal that does not hold) goes to
- * the error handler with a message "FUNCTION: what was wrong".  The default
+ * the error handler with a message "FUNCTION: what was wrong"; so does a
+ * failure of gsat underneath (out of memory: gsat.h "Errors").  The default
  * handler prints it to stderr and aborts, as an uncaught C++ exception of
  * MonoSAT would; monosat_set_error_handler() installs another one (the
  * JNI layer turns errors into Java exceptions).  When a handler returns,

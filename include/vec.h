@@ -23,9 +23,21 @@ __attribute__((weak)) const char *xalloc_stage;
 extern const char *xalloc_stage;
 #endif
 
-/* Out of memory: print one line and exit with the "internal limit" code 2.
- * The only place in the project that gives up on allocation. */
+/* A library may catch allocation failure instead, per thread: the engine
+ * sets xalloc_catch while one of its entry points runs, and the function
+ * it points to does not return (solver/guard.h: the call returns an
+ * error).  Weak, as xalloc_stage. */
+#if defined(__GNUC__)
+__attribute__((weak)) _Thread_local void (*xalloc_catch)(size_t bytes);
+#else
+extern _Thread_local void (*xalloc_catch)(size_t bytes);
+#endif
+
+/* Out of memory: xalloc_catch's if set, else print one line and exit with
+ * the "internal limit" code 2.  The only place in the project that gives
+ * up on allocation. */
 static inline void xalloc_fail(size_t bytes) {
+    if (xalloc_catch) xalloc_catch(bytes);
     if (xalloc_stage) fprintf(stderr, "%s (allocating %zu bytes)\n", xalloc_stage, bytes);
     else fprintf(stderr, "out of memory (allocating %zu bytes)\n", bytes);
     exit(2);
@@ -52,8 +64,9 @@ static inline void *vec_grow_(void *data, size_t *cap, size_t elem, size_t need)
         if (c > SIZE_MAX / 2 / elem) xalloc_fail(SIZE_MAX);
         c *= 2;
     }
-    *cap = c;
-    return xrealloc(data, c * elem);
+    void *grown = xrealloc(data, c * elem);
+    *cap = c;                         /* only once it is there (xalloc_catch may return elsewhere) */
+    return grown;
 }
 
 #define vec_init(v)        ((v).data = NULL, (v).len = (v).cap = 0)

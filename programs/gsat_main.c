@@ -156,6 +156,7 @@ int main(int argc, char **argv) {
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     gsat *s = gsat_new();
+    if (!s) xalloc_fail(0);
     gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1 };
     int rc = parse_args(s, argc, argv, &a);
     if (rc >= 0) { gsat_free(s); return finish(rc); }
@@ -262,6 +263,12 @@ int main(int argc, char **argv) {
         res = gsat_solve(s, NULL, 0);
     } else {
         res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
+    }
+    if (res == GSAT_ERROR) {                     /* out of memory in the engine, while reading or solving */
+        fprintf(stderr, "gsat: %s (%s)\n", gsat_error(s), path);
+        gnf_info_free(&info);
+        gsat_free(s);
+        return finish(2);
     }
     if (verbose) print_stats(s, parse_seconds);
     if (res == GSAT_SAT) {

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "io/bigmem.h"
+#include "solver/clause_clean.h"
 #include "solver/dimacs.h"
 #include "solver/solver.h"
 
@@ -276,39 +277,28 @@ static int satisfied(const uint64_t *truth, const int *lits, size_t n) {
     return 0;
 }
 
+/* lit's level-0 value as truth holds it (the loader's bitmap). */
+static int truth_value(const void *ctx, lit_t l) {
+    const uint64_t *t = ctx;
+    return truth_has(t, l) ? 1 : truth_has(t, lneg(l)) ? -1 : 0;
+}
+
 /* Clause lits[0..n) into s as gsat_add_clause() does it at level 0 with
- * no preprocessor state (sorted; duplicates and false literals dropped;
- * satisfied clauses and tautologies not stored; a unit enqueued, to be
- * propagated by the caller; nothing left: s inconsistent), the values
- * read from truth, which follows the units enqueued here. */
+ * no preprocessor state (the same clean-up, solver/clause_clean.h; a unit
+ * enqueued, to be propagated by the caller), the values read from truth,
+ * which follows the units enqueued here. */
 static void load_clause(gsat *s, uint64_t *truth, vec_uint *buf, const int *lits, size_t n) {
 #ifdef GSAT_DEBUG
     for (size_t i = 0; i < n; i++) vec_push(s->original, lits[i]);
     vec_push(s->original, 0);
 #endif
     if (!s->ok) return;
-    vec_clear(*buf);
-    for (size_t i = 0; i < n; i++) {
-        lit_t l = lit_from_dimacs(lits[i]);
-        if (truth_has(truth, l)) return;                       /* satisfied at level 0 */
-        if (!truth_has(truth, lneg(l))) vec_push(*buf, l);     /* not false */
-    }
-    lit_t *d = buf->data;
-    size_t m = buf->len, j = 0;
-    for (size_t i = 1; i < m; i++) {                           /* insertion sort: clauses are short */
-        lit_t x = d[i];
-        size_t k = i;
-        for (; k > 0 && d[k - 1] > x; k--) d[k] = d[k - 1];
-        d[k] = x;
-    }
-    for (size_t i = 0; i < m; i++) {
-        if (j && d[i] == d[j - 1]) continue;
-        if (j && d[i] == lneg(d[j - 1])) return;               /* tautology */
-        d[j++] = d[i];
-    }
-    if (j == 0) { s->ok = 0; return; }
-    if (j == 1) { enqueue(s, d[0], CREF_NONE); truth_set(truth, d[0]); return; }
-    vec_push(s->originals, arena_alloc(s, d, (uint32_t)j, 0));   /* watched at the next flush */
+    vec_resize(*buf, n);
+    for (size_t i = 0; i < n; i++) buf->data[i] = lit_from_dimacs(lits[i]);
+    size_t j = clause_clean(buf->data, n, truth_value, truth);
+    if (j == CLAUSE_HOLDS) return;
+    if (j == 1) truth_set(truth, buf->data[0]);
+    solver_store_clause(s, buf->data, j, 0);
 }
 
 int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int *lits, size_t n, double deadline) {
@@ -323,12 +313,12 @@ int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int 
         int v = units[i] < 0 ? -units[i] : units[i];
         if (v > maxv) maxv = v;
     }
-    gsat_reserve_vars(s, maxv);
+    solver_reserve_vars(s, maxv);
     int rc = DIMACS_OK;
     solver_backtrack(s, 0);
     /* The fast path needs every value to be a level-0 one and no
      * preprocessor state (a clause may bring a removed variable back);
-     * otherwise each clause goes through gsat_add_clause(). */
+     * otherwise each clause goes the way of gsat_add_clause(). */
     uint64_t *truth = NULL;
     if (!s->simp) {
         truth = big_calloc(((size_t)s->nvars + 1) / 32 + 1, sizeof *truth);
@@ -351,7 +341,7 @@ int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int 
         }
         vec_free(buf);
     } else {
-        for (size_t i = 0; i < nunits; i++) gsat_add_clause(s, &units[i], 1);
+        for (size_t i = 0; i < nunits; i++) solver_add_clause(s, &units[i], 1);
     }
     s->defer_units = 0;
     for (size_t i = 0, start = 0; i < n; i++) {
@@ -366,7 +356,7 @@ int dimacs_load_after_units(gsat *s, const int *units, size_t nunits, const int 
     for (size_t i = 0, start = 0; i < n && s->ok; i++) {
         if (lits[i]) continue;
         if (truth) load_clause(s, truth, &buf, lits + start, i - start);
-        else gsat_add_clause(s, lits + start, (int)(i - start));
+        else solver_add_clause(s, lits + start, (int)(i - start));
         start = i + 1;
         if (deadline > 0 && (++added & 0xffff) == 0 && gsat_now() > deadline) { rc = DIMACS_TIMEOUT; break; }
     }
@@ -419,7 +409,7 @@ int dimacs_parse(gsat *s, reader *r, const dimacs_opts *opts, dimacs_info *info,
         info->lines = t.lines;
     }
     if (rc == DIMACS_OK && !(opts && opts->text_only)) {
-        gsat_reserve_vars(s, (int)info->names.len - 1);
+        solver_reserve_vars(s, (int)info->names.len - 1);
         rc = dimacs_load(s, t.lits.data, t.lits.len, opts ? opts->deadline : 0);
     }
     dimacs_text_free(&t);

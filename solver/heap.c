@@ -13,10 +13,6 @@ static inline int heap_less(const void *ctx, uint32_t a, uint32_t b) {
 
 static void sift_up(gsat *s, uint32_t pos) { idx_heap_up(s->heap.data, s->heap_index, pos, heap_less, s); }
 
-static void sift_down(gsat *s, uint32_t pos) {
-    idx_heap_down(s->heap.data, (uint32_t)s->heap.len, s->heap_index, pos, heap_less, s);
-}
-
 void heap_insert(gsat *s, uint32_t v) {
     if (s->heap_index[v] >= 0) return;
     vec_push(s->heap, v);

@@ -107,7 +107,9 @@ static void report_learned(gsat *s, const lit_t *lits, uint32_t n) {
     vec_clear(s->learn_buf);
     for (uint32_t i = 0; i < n; i++) vec_push(s->learn_buf, lit_to_dimacs(lits[i]));
     vec_push(s->learn_buf, 0);
+    guard_pause p = guard_suspend();              /* the caller's code: its failures are its own */
     s->learn(s->learn_state, s->learn_buf.data, (int)n);
+    guard_resume(p);
 }
 
 /* Learn from a conflict clause (all literals false).  Returns 0 if the
@@ -180,7 +182,12 @@ static int limits_hit(gsat *s) {
     int64_t done = s->st.conflicts - s->solve_conflicts0;
     if (s->conflict_limit >= 0 && done >= s->conflict_limit) return 1;
     if (s->time_limit > 0 && (done & 63) == 0 && gsat_now() - s->solve_start >= s->time_limit) return 1;
-    if (s->terminate && s->terminate(s->terminate_state)) return 1;
+    if (s->terminate) {
+        guard_pause p = guard_suspend();          /* the caller's code: its failures are its own */
+        int stop = s->terminate(s->terminate_state);
+        guard_resume(p);
+        if (stop) return 1;
+    }
     return 0;
 }
 

@@ -77,13 +77,21 @@ void simp_set_saved_decision(gsat *s, uint32_t v, int is_decision) {
 
 /* ---- freezing ------------------------------------------------------------ */
 
-void gsat_freeze(gsat *s, int var) {
-    if (var <= 0) return;
-    gsat_reserve_vars(s, var);
+static void freeze(gsat *s, int var) {
+    solver_reserve_vars(s, var);
     simp_ensure(s);
     solver_backtrack(s, 0);
     simp_restore_var(s, (uint32_t)var);
     s->simp->frozen[var]++;
+}
+
+void gsat_freeze(gsat *s, int var) {
+    if (s->in_error || var <= 0) return;
+    if (var > GSAT_MAX_VARS) {
+        gsat_fail(s, __func__, "variable %d is above GSAT_MAX_VARS (%d)", var, GSAT_MAX_VARS);
+        return;
+    }
+    GUARDED_VOID(s, freeze(s, var));
 }
 
 void gsat_melt(gsat *s, int var) {

@@ -14,6 +14,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "solver/clause_clean.h"
 #include "solver/simp_state.h"
 
 void simp_ext_push(simp *p, const lit_t *lits, uint32_t n, lit_t witness) {
@@ -47,26 +48,16 @@ void simp_extend_model(gsat *s) {
     }
 }
 
-/* Add a clause implied by the formula at level 0 (like gsat_add_clause,
- * without the debug record of the caller's clauses). */
+static int level0_value(const void *ctx, lit_t l) { return ((const gsat *)ctx)->vals[l]; }
+
+/* Add a clause implied by the formula at level 0 (as gsat_add_clause
+ * does, without the debug record of the caller's clauses). */
 static void add_restored_clause(gsat *s, vec_uint *lits) {
     if (!s->ok) return;
-    size_t j = 0;
-    for (size_t i = 0; i < lits->len; i++) {
-        lit_t l = lits->data[i];
-        if (s->vals[l] > 0) return;                  /* satisfied at level 0 */
-        if (s->vals[l] < 0) continue;
-        lits->data[j++] = l;
-    }
+    size_t j = clause_clean(lits->data, lits->len, level0_value, s);
+    if (j == CLAUSE_HOLDS) return;
     lits->len = j;
-    if (j == 0) { s->ok = 0; return; }
-    if (j == 1) {
-        enqueue(s, lits->data[0], CREF_NONE);
-        if (solver_propagate(s) != CREF_NONE) s->ok = 0;
-        return;
-    }
-    cref_t r = arena_alloc(s, lits->data, (uint32_t)j, 0);
-    vec_push(s->originals, r);                    /* watched at the next flush */
+    solver_store_clause(s, lits->data, j, 1);
 }
 
 void simp_restore_var(gsat *s, uint32_t v) {

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "io/bigmem.h"
+#include "solver/clause_clean.h"
 #include "solver/solver.h"
 
-gsat *gsat_engine_new(void) {
-    gsat *s = xcalloc(1, sizeof *s);
+static gsat *engine_init(gsat *s) {
     s->ok = 1;
 #define X(name, def, lo, hi, help) s->opt.name = (def);
     GSAT_OPTIONS(X)
@@ -25,9 +25,15 @@ gsat *gsat_engine_new(void) {
     s->next_reduce = s->reduce_interval;
     s->next_walk = s->opt.walk_interval;
     watch_init(s);
-    gsat_reserve_vars(s, 0);
+    solver_reserve_vars(s, 0);
     restart_init(s);
     return s;
+}
+
+gsat *gsat_engine_new(void) {
+    gsat *volatile s = calloc(1, sizeof *s);   /* live across the guard's setjmp */
+    if (!s) return NULL;
+    GUARDED(s, (gsat_free(guard_.s), (gsat *)NULL), gsat *, engine_init(s));   /* (s itself may be clobbered) */
 }
 
 void gsat_free(gsat *s) {
@@ -68,9 +74,8 @@ void gsat_free(gsat *s) {
         else (p) = big_realloc((p), (size_t)(newn) * sizeof *(p)); \
     } while (0)
 
-void gsat_reserve_vars(gsat *s, int n) {
-    if (n < 0) return;
-    if (n > GSAT_MAX_VARS) xalloc_fail((size_t)n * 64);
+void solver_reserve_vars(gsat *s, int n) {
+    if (n < 0 || n > GSAT_MAX_VARS) xalloc_fail(SIZE_MAX);   /* the callers checked: a size limit */
     uint32_t want = (uint32_t)n;
     if (want <= s->nvars && s->cap_vars) return;
     if (want + 1 > s->cap_vars || !s->cap_vars) {
@@ -123,19 +128,79 @@ void gsat_reserve_vars(gsat *s, int n) {
     if (want > s->nvars) s->nvars = want;
 }
 
+void gsat_reserve_vars(gsat *s, int n) {
+    if (s->in_error) return;
+    if (n < 0 || n > GSAT_MAX_VARS) {
+        gsat_fail(s, __func__, "%d variables asked, not in 0..GSAT_MAX_VARS (%d)", n, GSAT_MAX_VARS);
+        return;
+    }
+    GUARDED_VOID(s, solver_reserve_vars(s, n));
+}
+
 int gsat_new_var(gsat *s) {
+    if (s->in_error) return 0;
+    if (s->nvars >= GSAT_MAX_VARS) {
+        gsat_fail(s, __func__, "already GSAT_MAX_VARS (%d) variables", GSAT_MAX_VARS);
+        return 0;
+    }
     gsat_reserve_vars(s, (int)s->nvars + 1);
-    return (int)s->nvars;
+    return s->in_error ? 0 : (int)s->nvars;
 }
 
 int gsat_num_vars(const gsat *s) { return (int)s->nvars; }
 
-static int lit_cmp(const void *a, const void *b) {
-    lit_t x = *(const lit_t *)a, y = *(const lit_t *)b;
-    return x < y ? -1 : x > y;
+/* The variable of DIMACS literal d, or 0 if d is no literal the engine
+ * takes (0, INT_MIN, or a variable above GSAT_MAX_VARS). */
+static inline uint32_t lit_var_checked(int d) {
+    uint32_t v = (uint32_t)(d < 0 ? -(int64_t)d : d);
+    return v <= GSAT_MAX_VARS ? v : 0;
 }
 
-int gsat_add_clause(gsat *s, const int *lits, int n) {
+/* The clause or assumptions lits[0..n) of a call: 1 if every literal is
+ * one (0 allowed where zero_ok), *maxv their largest variable; else the
+ * error state and 0. */
+static int check_lits(gsat *s, const char *func, const int *lits, int n, int zero_ok, int *maxv) {
+    if (n < 0 || (n > 0 && !lits)) {
+        gsat_fail(s, func, "%d literals%s", n, n > 0 ? " at NULL" : "");
+        return 0;
+    }
+    int top = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t v = lit_var_checked(lits[i]);
+        if (!v && !(zero_ok && lits[i] == 0)) {
+            gsat_fail(s, func, "literal %d (position %d) is not a literal: 0 < |literal| <= GSAT_MAX_VARS (%d)",
+                      lits[i], i, GSAT_MAX_VARS);
+            return 0;
+        }
+        if ((int)v > top) top = (int)v;
+    }
+    *maxv = top;
+    return 1;
+}
+
+static int lit_value_level0(const void *ctx, lit_t l) { return ((const gsat *)ctx)->vals[l]; }
+/* warm: the kept trail holds values above level 0, which do not count */
+static int lit_value_warm(const void *ctx, lit_t l) {
+    const gsat *s = ctx;
+    return var_level(s, lvar(l)) > 0 ? 0 : s->vals[l];
+}
+
+/* Store the cleaned clause d[0..n) (n != CLAUSE_HOLDS) at level 0: empty,
+ * the formula is unsatisfiable; a unit is enqueued (and propagated unless
+ * propagate is 0); longer ones go to the originals, watched at the next
+ * flush.  Returns 0 if the formula is now known unsatisfiable. */
+int solver_store_clause(gsat *s, const lit_t *d, size_t n, int propagate) {
+    if (n == 0) { s->ok = 0; return 0; }
+    if (n == 1) {
+        enqueue(s, d[0], CREF_NONE);
+        if (propagate && solver_propagate(s) != CREF_NONE) { s->ok = 0; return 0; }
+        return 1;
+    }
+    vec_push(s->originals, arena_alloc(s, d, (uint32_t)n, 0));
+    return 1;
+}
+
+static int add_clause(gsat *s, const int *lits, int n, int maxv) {
 #ifdef GSAT_DEBUG
     for (int i = 0; i < n; i++) vec_push(s->original, lits[i]);
     vec_push(s->original, 0);
@@ -145,52 +210,35 @@ int gsat_add_clause(gsat *s, const int *lits, int n) {
     if (!warm) solver_backtrack(s, 0);
     simp_restore_lits(s, lits, n);                /* preprocessing removed some? */
     if (!s->ok) return 0;
+    solver_reserve_vars(s, maxv);
+    vec_uint *buf = &s->learnt;
+    vec_resize(*buf, (size_t)n);
+    for (int i = 0; i < n; i++) buf->data[i] = lit_from_dimacs(lits[i]);
+    size_t j = warm ? clause_clean(buf->data, buf->len, lit_value_warm, s)
+                    : clause_clean(buf->data, buf->len, lit_value_level0, s);
+    if (j == CLAUSE_HOLDS) return 1;
+    buf->len = j;
+    if (warm && j > 0) return warm_add_clause(s, buf->data, (uint32_t)j);
+    /* a level-0 fact holds whether or not it was propagated: a loader
+     * propagates once at the end instead of once per unit (each would
+     * attach the clauses read since the last) */
+    return solver_store_clause(s, buf->data, j, !s->defer_units);
+}
+
+int solver_add_clause(gsat *s, const int *lits, int n) {
     int maxv = 0;
     for (int i = 0; i < n; i++) {
-        assert(lits[i] != 0);
         int v = lits[i] < 0 ? -lits[i] : lits[i];
         if (v > maxv) maxv = v;
     }
-    gsat_reserve_vars(s, maxv);
-    vec_uint *buf = &s->learnt;
-    vec_clear(*buf);
-    for (int i = 0; i < n; i++)
-        if (lits[i] != 0) vec_push(*buf, lit_from_dimacs(lits[i]));
-    if (buf->len > 16) qsort(buf->data, buf->len, sizeof *buf->data, lit_cmp);
-    else                          /* short clauses (nearly all): no calls per comparison */
-        for (size_t i = 1; i < buf->len; i++) {
-            lit_t x = buf->data[i];
-            size_t k = i;
-            for (; k > 0 && buf->data[k - 1] > x; k--) buf->data[k] = buf->data[k - 1];
-            buf->data[k] = x;
-        }
-    size_t j = 0;
-    lit_t prev = LIT_UNDEF;
-    for (size_t i = 0; i < buf->len; i++) {
-        lit_t l = buf->data[i];
-        if (l == prev) continue;
-        if (prev != LIT_UNDEF && l == lneg(prev)) return 1;   /* tautology */
-        int fixed = warm && var_level(s, lvar(l)) > 0 ? 0 : s->vals[l];
-        if (fixed > 0) return 1;                               /* satisfied at level 0 */
-        prev = l;
-        if (fixed < 0) continue;                               /* false at level 0 */
-        buf->data[j++] = l;
-    }
-    buf->len = j;
-    if (j == 0) { s->ok = 0; return 0; }
-    if (warm) return warm_add_clause(s, buf->data, (uint32_t)j);
-    if (j == 1) {
-        enqueue(s, buf->data[0], CREF_NONE);
-        /* a level-0 fact holds whether or not it was propagated: a loader
-         * propagates once at the end instead of once per unit (each would
-         * attach the clauses read since the last) */
-        if (s->defer_units) return 1;
-        if (solver_propagate(s) != CREF_NONE) { s->ok = 0; return 0; }
-        return 1;
-    }
-    cref_t r = arena_alloc(s, buf->data, (uint32_t)j, 0);
-    vec_push(s->originals, r);                    /* watched at the next flush */
-    return 1;
+    return add_clause(s, lits, n, maxv);
+}
+
+int gsat_add_clause(gsat *s, const int *lits, int n) {
+    if (s->in_error) return -1;
+    int maxv;
+    if (!check_lits(s, __func__, lits, n, 0, &maxv)) return -1;
+    GUARDED(s, -1, int, add_clause(s, lits, n, maxv));
 }
 
 #ifdef GSAT_DEBUG
@@ -246,7 +294,7 @@ static void copy_model(gsat *s) {
 #endif
 }
 
-int gsat_solve(gsat *s, const int *assumptions, int n) {
+static int solve(gsat *s, const int *assumptions, int n) {
     double t0 = gsat_now();
     for (size_t i = 0; i < s->failed.len; i++) s->failed_mark[lit_from_dimacs(s->failed.data[i])] = 0;
     vec_clear(s->failed);
@@ -255,7 +303,7 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     for (int i = 0; i < n; i++) {
         int v = assumptions[i] < 0 ? -assumptions[i] : assumptions[i];
         if (!v) continue;
-        gsat_reserve_vars(s, v);
+        solver_reserve_vars(s, v);
         vec_push(s->assumptions, lit_from_dimacs(assumptions[i]));
     }
     watch_flush(s);
@@ -284,8 +332,15 @@ int gsat_solve(gsat *s, const int *assumptions, int n) {
     return status;
 }
 
+int gsat_solve(gsat *s, const int *assumptions, int n) {
+    if (s->in_error) return GSAT_ERROR;
+    int maxv;
+    if (!check_lits(s, __func__, assumptions, n, 1, &maxv)) return GSAT_ERROR;
+    GUARDED(s, GSAT_ERROR, int, solve(s, assumptions, n));
+}
+
 int gsat_value(const gsat *s, int lit) {
-    if (lit == 0 || !s->model) return 0;
+    if (lit == 0 || !s->model || s->in_error) return 0;
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
     if (v >= s->model_vars) return 0;
     int val = s->model[v];
@@ -293,14 +348,14 @@ int gsat_value(const gsat *s, int lit) {
 }
 
 int gsat_failed(const gsat *s, int lit) {
-    if (lit == 0) return 0;
+    if (lit == 0 || s->in_error) return 0;
     uint32_t v = (uint32_t)(lit < 0 ? -(int64_t)lit : lit);
     if (v > s->nvars || !s->failed_mark) return 0;
     return s->failed_mark[lit_from_dimacs(lit)];
 }
 
 int gsat_fixed(const gsat *s, int lit) {
-    if (lit == 0 || lit == INT32_MIN) return 0;
+    if (lit == 0 || lit == INT32_MIN || s->in_error) return 0;
     uint32_t v = (uint32_t)(lit < 0 ? -lit : lit);
     if (v > s->nvars) return 0;
     lit_t l = lit_from_dimacs(lit);
@@ -323,6 +378,7 @@ void gsat_set_conflict_limit(gsat *s, int64_t conflicts) { s->conflict_limit = c
 void gsat_set_time_limit(gsat *s, double seconds) { s->time_limit = seconds > 0 ? seconds : 0; }
 
 int gsat_set_option(gsat *s, const char *name, int64_t value) {
+    if (!name) return 0;
 #define X(oname, def, lo, hi, help)                                   \
     if (strcmp(name, #oname) == 0) {                                  \
         if (value < (lo) || value > (hi)) return 0;                   \
@@ -382,18 +438,26 @@ const int64_t *gsat_add_options(gsat *s, const gsat_option *table, int n) {
 
 int gsat_inconsistent(const gsat *s) { return !s->ok; }
 
-int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int *lits, int n)) {
-    if (!s->ok) return each(state, NULL, 0);
+/* The caller's callback, with no guard (solver/guard.h). */
+static int call_each(int (*each)(void *state, const int *lits, int n), void *state, const int *lits, int n) {
+    guard_pause p = guard_suspend();
+    int rc = each(state, lits, n);
+    guard_resume(p);
+    return rc;
+}
+
+static int clauses(const gsat *s, void *state, int (*each)(void *state, const int *lits, int n)) {
+    if (!s->ok) return call_each(each, state, NULL, 0);
     int rc = 0;
     for (uint32_t i = 0; i < s->trail_n && !rc; i++) {
         if (var_level(s, lvar(s->trail[i])) != 0) continue;
         int u = lit_to_dimacs(s->trail[i]);
-        rc = each(state, &u, 1);
+        rc = call_each(each, state, &u, 1);
     }
     for (uint32_t v = 1; s->late_count && v <= s->nvars && !rc; v++) {   /* keep_trail: units not yet level 0 */
         if (!s->late_mark[v]) continue;
         int u = lit_to_dimacs(mklit(v, s->late_mark[v] - 1u));
-        rc = each(state, &u, 1);
+        rc = call_each(each, state, &u, 1);
     }
     vec_int lits;
     vec_init(lits);
@@ -402,23 +466,42 @@ int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int 
         if (c->flags & CL_GARBAGE) continue;
         vec_clear(lits);
         for (uint32_t j = 0; j < c->size; j++) vec_push(lits, lit_to_dimacs(c->lits[j]));
-        rc = each(state, lits.data, (int)lits.len);
+        rc = call_each(each, state, lits.data, (int)lits.len);
     }
     vec_free(lits);
     return rc;
 }
 
-void gsat_set_decision_var(gsat *s, int var, int is_decision) {
-    if (var <= 0) return;
+int gsat_clauses(const gsat *s, void *state, int (*each)(void *state, const int *lits, int n)) {
+    if (s->in_error) return -1;
+    GUARDED((gsat *)s, -1, int, clauses(s, state, each));
+}
+
+/* A variable argument of a hint: 1 if var is one (reserved), else the
+ * error state (var <= 0 is no variable: ignored, as always). */
+static int hint_var(gsat *s, const char *func, int var) {
+    if (s->in_error || var <= 0) return 0;
+    if (var > GSAT_MAX_VARS) {
+        gsat_fail(s, func, "variable %d is above GSAT_MAX_VARS (%d)", var, GSAT_MAX_VARS);
+        return 0;
+    }
     gsat_reserve_vars(s, var);
+    return !s->in_error;
+}
+
+static void set_decision_var(gsat *s, int var, int is_decision) {
     if (simp_removed(s, (uint32_t)var)) { simp_set_saved_decision(s, (uint32_t)var, is_decision); return; }
     s->decision[var] = is_decision ? 1 : 0;
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
 }
 
+void gsat_set_decision_var(gsat *s, int var, int is_decision) {
+    if (!hint_var(s, __func__, var)) return;
+    GUARDED_VOID(s, set_decision_var(s, var, is_decision));
+}
+
 void gsat_set_phase(gsat *s, int var, int value) {
-    if (var <= 0) return;
-    gsat_reserve_vars(s, var);
+    if (!hint_var(s, __func__, var)) return;
     s->polarity[var] = value ? 0 : 1;
 }
 

@@ -20,6 +20,7 @@
 
 #include "gsat.h"
 #include "vec.h"
+#include "solver/guard.h"
 #include "solver/options.h"
 #include "solver/simp.h"
 #include "solver/stats.h"
@@ -129,6 +130,8 @@ typedef struct occ_node { cref_t cref; uint32_t next; } occ_node;
 
 struct gsat {
     int ok;                   /* 0 once the formula is unsatisfiable at level 0 */
+    int in_error;             /* the error state (solver/guard.h): error holds its message */
+    char error[240];
     uint32_t nvars, cap_vars;
 
     int8_t *vals;             /* per literal */
@@ -300,6 +303,14 @@ void watch_move(gsat *s, cref_t r, uint32_t i, uint32_t j);   /* watch lits[i], 
 
 /* propagate.c */
 cref_t solver_propagate(gsat *s);
+/* gsat_reserve_vars without its checks and guard (0 <= n <= GSAT_MAX_VARS),
+ * for the engine's own modules. */
+void solver_reserve_vars(gsat *s, int n);
+/* gsat_add_clause without its checks and guard (literals nonzero, at
+ * most GSAT_MAX_VARS), for the engine's own modules (the DIMACS loader). */
+int solver_add_clause(gsat *s, const int *lits, int n);
+/* Store a cleaned clause (solver/clause_clean.h) at level 0: see solver.c. */
+int solver_store_clause(gsat *s, const lit_t *d, size_t n, int propagate);
 void solver_new_level(gsat *s);
 void solver_backtrack(gsat *s, uint32_t level);
 

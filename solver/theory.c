@@ -50,7 +50,7 @@ void gsat_theory_set_phase(gsat *s, int th, int (*phase)(void *t, int lit)) {
 
 void gsat_theory_watch(gsat *s, int th, int var) {
     if (th < 0 || th >= s->ntheories || var <= 0) return;
-    gsat_reserve_vars(s, var);
+    solver_reserve_vars(s, var);
     simp_restore_var(s, (uint32_t)var);            /* a guard must be in the formula */
     uint8_t bit = (uint8_t)(1u << th);
     if (s->theory_mask[var] & bit) return;

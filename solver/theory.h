@@ -129,7 +129,20 @@ void gsat_backtrack_root(gsat *s);
  * same values.  NULL if a name is taken already. */
 const int64_t *gsat_add_options(gsat *s, const gsat_option *table, int n);
 /* A solver with the engine's options alone; gsat_new() is this plus the
- * options of the theories libgsat brings (theory/graph.c). */
+ * options of the theories libgsat brings (theory/graph.c).  NULL if out
+ * of memory. */
 gsat *gsat_engine_new(void);
+
+/* A theory's own public API fails as the engine's does (solver/guard.h,
+ * gsat.h "Errors"): gsat_guard_call runs fn(s, ctx) for entry point func
+ * and returns its result, or fail once allocation failed below it (the
+ * solver then is in the error state); gsat_fail puts the solver in the
+ * error state for misuse, "func: message" (the first error is kept). */
+int gsat_guard_call(gsat *s, const char *func, int (*fn)(gsat *s, void *ctx), void *ctx, int fail);
+void gsat_fail(gsat *s, const char *func, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 #endif

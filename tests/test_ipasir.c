@@ -206,6 +206,52 @@ static void learn_callback_can_be_removed(void **state) {
     cnf_free(&f);
 }
 
+/* (1 or 2), (-1 or 2): satisfiable, 2 true in every model. */
+static void *small_sat(void) {
+    void *S = ipasir_init();
+    assert_non_null(S);
+    ipasir_add(S, 1); ipasir_add(S, 2); ipasir_add(S, 0);
+    ipasir_add(S, -1); ipasir_add(S, 2); ipasir_add(S, 0);
+    return S;
+}
+
+/* After an error no solve answers (0, never 10 or 20), none of the model
+ * or failed queries either, and later clauses change nothing. */
+static void assert_no_answers(void *S) {
+    assert_int_equal(ipasir_solve(S), 0);
+    assert_int_equal(ipasir_val(S, 2), 0);
+    assert_int_equal(ipasir_failed(S, 2), 0);
+    ipasir_add(S, 3); ipasir_add(S, 0);
+    ipasir_assume(S, 3);
+    assert_int_equal(ipasir_solve(S), 0);
+}
+
+/* INT32_MIN has no negation: the clause (-2 or INT32_MIN) overflowed,
+ * vanished, and the solver answered 10; a literal beyond GSAT_MAX_VARS
+ * ended the whole process with "out of memory". */
+static void bad_literals_give_no_answer(void **state) {
+    (void)state;
+    const int32_t bad[] = {INT32_MIN, INT32_MAX, (1 << 27) + 1, -(1 << 27) - 1};
+    for (int i = 0; i < 4; i++) {
+        void *S = small_sat();
+        ipasir_add(S, -2); ipasir_add(S, bad[i]); ipasir_add(S, 0);
+        assert_no_answers(S);
+        ipasir_release(S);
+
+        S = small_sat();                          /* as an assumption */
+        ipasir_assume(S, bad[i]);
+        assert_no_answers(S);
+        ipasir_release(S);
+    }
+    void *S = small_sat();                        /* a good clause after bad ones elsewhere */
+    ipasir_add(S, -1000); ipasir_add(S, 2); ipasir_add(S, 0);
+    ipasir_assume(S, -2);
+    assert_int_equal(ipasir_solve(S), 20);
+    assert_int_equal(ipasir_failed(S, -2), 1);
+    assert_int_equal(ipasir_solve(S), 10);
+    ipasir_release(S);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(signature_names_gsat),
@@ -214,6 +260,7 @@ int main(void) {
         cmocka_unit_test(terminate_callback_stops_the_search),
         cmocka_unit_test(learn_callback_gets_implied_clauses),
         cmocka_unit_test(learn_callback_can_be_removed),
+        cmocka_unit_test(bad_literals_give_no_answer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

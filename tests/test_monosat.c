@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "monosat.h"
@@ -386,7 +388,7 @@ static void acyclicity_by_assumption_and_refusal(void **state) {
     /* without it: an error naming the call and the literal, no answer */
     assert_false(solve(S));
     assert_int_equal(errors, 1);
-    assert_non_null(strstr(last_error, "solveAssumptions"));
+    assert_int_equal(strncmp(last_error, "solve: ", 7), 0);  /* the call the caller made */
     assert_non_null(strstr(last_error, "acyclicity literal"));
     assert_false(solveAssumptions(S, one, 2));             /* refused from now on */
     assert_int_equal(errors, 2);
@@ -405,6 +407,56 @@ static void acyclicity_by_assumption_and_refusal(void **state) {
     assert_int_equal(errors, 4);
     assert_non_null(strstr(last_error, "reified"));
     deleteSolver(S);
+}
+
+/* Clauses that contradict each other, then the acyclicity literal
+ * asserted: an inconsistent solver takes no more clauses, so the literal
+ * never becomes fixed, yet every solve is UNSAT, with no error.  Checked
+ * with the recording handler and, in a child, with the default one (which
+ * aborts on any error). */
+static void contradiction_before_acyclicity(SolverPtr S, int assume) {
+    int x = 2 * newVar(S);
+    addUnitClause(S, x);
+    addUnitClause(S, neg(x));
+    GraphTheorySolver_long G = newGraph(S);
+    newNode(S, G); newNode(S, G);
+    newEdge(S, G, 0, 1, 1);
+    int acyc = acyclic_directed(S, G);
+    if (!assume) Assert(S, acyc);
+    int n = assume ? 1 : 0;
+    assert_false(n ? solveAssumptions(S, &acyc, 1) : solve(S));
+    assert_int_equal(n ? solveAssumptionsLimited(S, &acyc, 1) : solveLimited(S), 1);
+    assert_int_equal(getConflictClause(S, NULL, 0), 0);   /* no assumption needed */
+    assert_false(ok(S));
+}
+
+static void contradictory_clauses_then_acyclicity_is_unsat(void **state) {
+    (void)state;
+    for (int assume = 0; assume < 2; assume++) {
+        SolverPtr S = newSolver();
+        contradiction_before_acyclicity(S, assume);
+        assert_int_equal(errors, 0);
+        deleteSolver(S);
+    }
+    monosat_set_error_handler(NULL, NULL);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        SolverPtr S = newSolver();
+        int x = 2 * newVar(S);
+        addUnitClause(S, x);
+        addUnitClause(S, neg(x));
+        GraphTheorySolver_long G = newGraph(S);
+        newNode(S, G);
+        Assert(S, acyclic_directed(S, G));
+        _exit(solve(S) ? 3 : 0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    monosat_set_error_handler(record_error, NULL);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 static void bad_arguments_fail_loudly(void **state) {
@@ -591,6 +643,7 @@ int main(void) {
         cmocka_unit_test_setup(graph_with_asserted_acyclicity, setup),
         cmocka_unit_test_setup(random_graphs_match_brute_force, setup),
         cmocka_unit_test_setup(acyclicity_by_assumption_and_refusal, setup),
+        cmocka_unit_test_setup(contradictory_clauses_then_acyclicity_is_unsat, setup),
         cmocka_unit_test_setup(bad_arguments_fail_loudly, setup),
         cmocka_unit_test_setup(limits_and_hints, setup),
         cmocka_unit_test_setup(per_call_paths_check_and_grow, setup),

@@ -3,13 +3,15 @@
  * watch lists and BCP (binary fast path, blockers, watch replacement),
  * conflict analysis (1UIP, minimization, LBD, backjump level) and
  * analyze_final; the lazy attachment of original clauses (one counting
- * pass for many, one by one for a few). */
+ * pass for many, one by one for a few); the one clause clean-up
+ * (clause_clean.h) against a set-based reference. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "solver/clause_clean.h"
 #include "solver/solver.h"
 
 static void add(gsat *s, int a, int b, int c, int d) {
@@ -334,6 +336,52 @@ static void simplify_and_reduce(void **state) {
     gsat_free(s);
 }
 
+/* Values for clause_clean: table[l] per literal (1, -1, 0). */
+static int table_value(const void *ctx, lit_t l) { return ((const int8_t *)ctx)[l]; }
+
+/* Random clauses (1..40 literals over 6 variables, so duplicates and
+ * tautologies are common; lengths above 16 take the qsort path) under
+ * random level-0 values, against the definition: holds if a literal is
+ * true or a variable occurs both ways; else the open literals, as a set,
+ * in increasing order. */
+static void clause_clean_matches_its_definition(void **state) {
+    (void)state;
+    uint64_t x = 88172645463325252ull;
+    int holds = 0, empty = 0, long_ones = 0;
+    for (int round = 0; round < 20000; round++) {
+        int8_t table[2 * 7 + 2] = {0};
+        for (uint32_t v = 1; v <= 6; v++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            int val = (int)(x % 5) - 2;                   /* mostly open */
+            if (val == 1 || val == -1) { table[mklit(v, 0)] = (int8_t)val; table[mklit(v, 1)] = (int8_t)-val; }
+        }
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        size_t n = 1 + x % 40;
+        lit_t d[40];
+        int in[2 * 7 + 2] = {0};
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            d[i] = mklit(1 + (uint32_t)(x % 6), round % 2 ? (int)((x >> 8) & 1) : 0);   /* half: one sign each */
+            in[d[i]] = 1;
+        }
+        int want_holds = 0;
+        for (lit_t l = 2; l < 14; l++)
+            if (in[l] && (table[l] > 0 || (table[l] == 0 && in[l ^ 1u]))) want_holds = 1;
+        size_t got = clause_clean(d, n, table_value, table);
+        if (want_holds) { assert_true(got == CLAUSE_HOLDS); holds++; continue; }
+        assert_true(got != CLAUSE_HOLDS);
+        size_t k = 0;
+        for (lit_t l = 2; l < 14; l++)
+            if (in[l] && table[l] == 0) { assert_true(k < got); assert_int_equal(d[k], l); k++; }
+        assert_int_equal(got, k);
+        empty += got == 0;
+        long_ones += n > 16;
+    }
+    assert_true(holds > 1000);
+    assert_true(empty > 100);
+    assert_true(long_ones > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(heap_orders_by_activity),
@@ -343,6 +391,7 @@ int main(void) {
         cmocka_unit_test(analysis_1uip_minimize_lbd),
         cmocka_unit_test(analysis_final_assumptions),
         cmocka_unit_test(simplify_and_reduce),
+        cmocka_unit_test(clause_clean_matches_its_definition),
     };
     return cmocka_run_group_tests_name("engine modules", tests, NULL, NULL);
 }

@@ -9,13 +9,22 @@
  * acyclicity theory's options registered from the start, so that they can
  * be set (and `gsat --help` lists them) before the first graph attaches
  * the theory itself. */
+#include <stdint.h>
+
 #include "gsat.h"
 #include "solver/theory.h"
 #include "theory/acyclic.h"
 
+static int with_options(gsat *s, void *ctx) {
+    (void)ctx;
+    acyclic_add_options(s);
+    return 0;
+}
+
 gsat *gsat_new(void) {
     gsat *s = gsat_engine_new();
-    acyclic_add_options(s);
+    if (!s) return NULL;
+    if (gsat_guard_call(s, __func__, with_options, NULL, -1) < 0) { gsat_free(s); return NULL; }
     return s;
 }
 
@@ -27,22 +36,18 @@ static acyclic_graph *graph_of(gsat *s, int graph, acyclic **a) {
     return &gv->data[graph];
 }
 
-int gsat_graph_new(gsat *s, int num_nodes) {
-    if (num_nodes < 0) return -1;
-    acyclic *a = acyclic_of(s);
-    if (!a) return -1;
-    acyclic_graph_vec *gv = acyclic_graphs(a);
-    acyclic_graph g = {{0}, 0};
-    vec_push(*gv, g);
-    int id = (int)gv->len - 1;
-    if (num_nodes > 0) gsat_graph_add_nodes(s, id, num_nodes);
-    return id;
-}
+/* The arguments of a guarded call (gsat_guard_call). */
+typedef struct graph_args { int graph, a, b, lit; const int *ends; size_t n; } graph_args;
 
-int gsat_graph_add_nodes(gsat *s, int graph, int count) {
+static int add_nodes(gsat *s, int graph, int count) {
     acyclic *a;
     acyclic_graph *g = graph_of(s, graph, &a);
     if (!g || count < 0) return -1;
+    if (count > INT32_MAX - acyclic_num_nodes(a)) {     /* node ids are ints */
+        gsat_fail(s, "gsat_graph_add_nodes", "%d more nodes than the %d there are: beyond %d", count,
+                  acyclic_num_nodes(a), INT32_MAX);
+        return -1;
+    }
     int first_local = (int)g->node.len;
     int first = acyclic_add_nodes(a, count);
     size_t need = g->node.len + (size_t)count;
@@ -55,30 +60,84 @@ int gsat_graph_add_nodes(gsat *s, int graph, int count) {
     return first_local;
 }
 
-void gsat_graph_reserve_edges(gsat *s, int always_on, int guarded) {
+static int add_nodes_call(gsat *s, void *ctx) { graph_args *x = ctx; return add_nodes(s, x->graph, x->a); }
+
+static int graph_new(gsat *s, void *ctx) {
+    int num_nodes = ((graph_args *)ctx)->a;
     acyclic *a = acyclic_of(s);
-    if (a) acyclic_reserve_edges(a, always_on, guarded);
+    if (!a) return -1;
+    acyclic_graph_vec *gv = acyclic_graphs(a);
+    acyclic_graph g = {{0}, 0};
+    vec_push(*gv, g);
+    int id = (int)gv->len - 1;
+    if (num_nodes > 0 && add_nodes(s, id, num_nodes) < 0) return -1;
+    return id;
 }
 
-int gsat_graph_add_edges(gsat *s, int graph, const int *ends, size_t n) {
+int gsat_graph_new(gsat *s, int num_nodes) {
+    if (gsat_error(s) || num_nodes < 0) return -1;
+    graph_args x = {.a = num_nodes};
+    return gsat_guard_call(s, __func__, graph_new, &x, -1);
+}
+
+int gsat_graph_add_nodes(gsat *s, int graph, int count) {
+    if (gsat_error(s)) return -1;
+    graph_args x = {.graph = graph, .a = count};
+    return gsat_guard_call(s, __func__, add_nodes_call, &x, -1);
+}
+
+static int reserve_edges(gsat *s, void *ctx) {
+    graph_args *x = ctx;
+    acyclic *a = acyclic_of(s);
+    if (a) acyclic_reserve_edges(a, x->a, x->b);
+    return 0;
+}
+
+void gsat_graph_reserve_edges(gsat *s, int always_on, int guarded) {
+    if (gsat_error(s) || always_on < 0 || guarded < 0) return;
+    graph_args x = {.a = always_on, .b = guarded};
+    (void)gsat_guard_call(s, __func__, reserve_edges, &x, -1);
+}
+
+static int add_edges(gsat *s, void *ctx) {
+    graph_args *x = ctx;
     acyclic *a;
-    acyclic_graph *g = graph_of(s, graph, &a);
-    if (!g || (uint64_t)g->num_edges + n > INT32_MAX) return -1;
+    acyclic_graph *g = graph_of(s, x->graph, &a);
+    size_t n = x->n;
+    if (!g || (uint64_t)g->num_edges + n > INT32_MAX || (n && !x->ends)) return -1;
     for (size_t i = 0; i < 2 * n; i++)
-        if (ends[i] < 0 || (size_t)ends[i] >= g->node.len) return -1;
+        if (x->ends[i] < 0 || (size_t)x->ends[i] >= g->node.len) return -1;
     gsat_backtrack_root(s);
     int first = g->num_edges;
-    if (n) acyclic_add_fixed_edges(a, g->node.data, ends, n);
+    if (n) acyclic_add_fixed_edges(a, g->node.data, x->ends, n);
     g->num_edges += (int)n;
     return first;
 }
 
-int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
+int gsat_graph_add_edges(gsat *s, int graph, const int *ends, size_t n) {
+    if (gsat_error(s)) return -1;
+    graph_args x = {.graph = graph, .ends = ends, .n = n};
+    return gsat_guard_call(s, __func__, add_edges, &x, -1);
+}
+
+static int add_edge(gsat *s, void *ctx) {
+    graph_args *x = ctx;
     acyclic *a;
-    acyclic_graph *g = graph_of(s, graph, &a);
+    acyclic_graph *g = graph_of(s, x->graph, &a);
+    int from = x->a, to = x->b;
     if (!g || from < 0 || to < 0 || (size_t)from >= g->node.len || (size_t)to >= g->node.len) return -1;
-    if (lit == INT32_MIN) return -1;
+    if (g->num_edges == INT32_MAX) return -1;
     gsat_backtrack_root(s);
-    acyclic_add_edge(a, g->node.data[from], g->node.data[to], lit);
+    acyclic_add_edge(a, g->node.data[from], g->node.data[to], x->lit);
     return g->num_edges++;
+}
+
+int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit) {
+    if (gsat_error(s)) return -1;
+    if (lit == INT32_MIN || lit > GSAT_MAX_VARS || lit < -GSAT_MAX_VARS) {
+        gsat_fail(s, __func__, "guard %d is not a literal: |literal| <= GSAT_MAX_VARS (%d)", lit, GSAT_MAX_VARS);
+        return -1;
+    }
+    graph_args x = {.graph = graph, .a = from, .b = to, .lit = lit};
+    return gsat_guard_call(s, __func__, add_edge, &x, -1);
 }

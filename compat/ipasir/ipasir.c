@@ -3,28 +3,51 @@
  * A handle keeps the clause being added and the assumptions for the next
  * solve; everything else is the engine's: the model, failed assumptions,
  * the terminate hook (passed straight through) and the learn hook (called
- * through an adapter that hands IPASIR its 0-terminated clause). */
+ * through an adapter that hands IPASIR its 0-terminated clause).
+ *
+ * Errors (ipasir.h): a bad literal, or a buffer of the handle that cannot
+ * grow (a checked realloc), marks the handle failed; gsat's own errors
+ * (out of memory) put the engine in its error state.  Either way every
+ * later solve answers 0. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "gsat.h"
 #include "ipasir.h"
-#include "vec.h"
 
 _Static_assert(sizeof(int) == sizeof(int32_t), "IPASIR literals are passed to gsat as int");
 
+typedef struct lit_buf { int *data; size_t len, cap; } lit_buf;
+
 typedef struct ipasir_solver {
     gsat *s;
-    vec_int clause;           /* literals of the clause being added */
-    vec_int assumptions;      /* for the next solve */
+    lit_buf clause;            /* literals of the clause being added */
+    lit_buf assumptions;       /* for the next solve */
+    int failed;               /* a buffer could not grow: no more answers */
     void *learn_data;
     void (*learn)(void *data, int32_t *clause);
 } ipasir_solver;
 
+/* Append lit to b; 0 (and p failed) if there is no room to be had. */
+static int push(ipasir_solver *p, lit_buf *b, int lit) {
+    if (b->len == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 16;
+        int *d = cap <= SIZE_MAX / sizeof *d ? realloc(b->data, cap * sizeof *d) : NULL;
+        if (!d) { p->failed = 1; return 0; }
+        b->data = d;
+        b->cap = cap;
+    }
+    b->data[b->len++] = lit;
+    return 1;
+}
+
 const char *ipasir_signature(void) { return "gsat-" GSAT_VERSION; }
 
 void *ipasir_init(void) {
-    ipasir_solver *p = xcalloc(1, sizeof *p);
+    ipasir_solver *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
     p->s = gsat_new();
+    if (!p->s) { free(p); return NULL; }
     return p;
 }
 
@@ -32,39 +55,52 @@ void ipasir_release(void *solver) {
     ipasir_solver *p = solver;
     if (!p) return;
     gsat_free(p->s);
-    vec_free(p->clause);
-    vec_free(p->assumptions);
+    free(p->clause.data);
+    free(p->assumptions.data);
     free(p);
 }
 
+/* A literal gsat takes (gsat.h): nonzero, not INT32_MIN, at most GSAT_MAX_VARS. */
+static int lit_ok(int32_t lit) { return lit != 0 && lit >= -GSAT_MAX_VARS && lit <= GSAT_MAX_VARS; }
+
 void ipasir_add(void *solver, int32_t lit_or_zero) {
     ipasir_solver *p = solver;
-    if (lit_or_zero != 0) { vec_push(p->clause, lit_or_zero); return; }
-    gsat_add_clause(p->s, p->clause.data, (int)p->clause.len);
-    vec_clear(p->clause);
+    if (p->failed) return;
+    if (lit_or_zero != 0) {
+        if (!lit_ok(lit_or_zero)) { p->failed = 1; return; }
+        push(p, &p->clause, lit_or_zero);
+        return;
+    }
+    if (p->clause.len > INT32_MAX) { p->failed = 1; return; }
+    gsat_add_clause(p->s, p->clause.data, (int)p->clause.len);   /* checks the literals */
+    p->clause.len = 0;
 }
 
 void ipasir_assume(void *solver, int32_t lit) {
     ipasir_solver *p = solver;
-    if (lit != 0) vec_push(p->assumptions, lit);
+    if (p->failed || lit == 0) return;
+    if (!lit_ok(lit)) { p->failed = 1; return; }
+    push(p, &p->assumptions, lit);
 }
 
 int ipasir_solve(void *solver) {
     ipasir_solver *p = solver;
-    int r = gsat_solve(p->s, p->assumptions.data, (int)p->assumptions.len);
-    vec_clear(p->assumptions);
-    return r;
+    if (p->failed || p->assumptions.len > INT32_MAX) { p->failed = 1; return 0; }
+    int r = gsat_solve(p->s, p->assumptions.data, (int)p->assumptions.len);   /* checks the assumptions */
+    p->assumptions.len = 0;
+    return r == GSAT_SAT || r == GSAT_UNSAT ? r : 0;
 }
 
 int32_t ipasir_val(void *solver, int32_t lit) {
     ipasir_solver *p = solver;
+    if (p->failed) return 0;
     int v = gsat_value(p->s, lit);
     return v > 0 ? lit : v < 0 ? -lit : 0;
 }
 
 int ipasir_failed(void *solver, int32_t lit) {
     ipasir_solver *p = solver;
-    return gsat_failed(p->s, lit) ? 1 : 0;
+    return !p->failed && gsat_failed(p->s, lit) ? 1 : 0;
 }
 
 void ipasir_set_terminate(void *solver, void *data, int (*terminate)(void *data)) {

@@ -36,3 +36,8 @@ void msat_error(msat *m, const char *func, const char *fmt, ...) {
 }
 
 void msat_no_solver(const char *func) { msat_error(NULL, func, "no solver (NULL)"); }
+
+int msat_engine_failed(msat *m) {
+    msat_error(m, "gsat", "%s", gsat_error(m->s) ? gsat_error(m->s) : "unknown error");
+    return -1;
+}

@@ -131,10 +131,16 @@ void msat_grow_vars(msat *m);
  * literal.  gsat numbers variables in creation order and every variable
  * is made here, so MonoSAT variable v is gsat variable v + 1; the literal
  * is computed from gsat's answer so that nothing lives across the call. */
+/* gsat failed (gsat_error: out of memory, a limit): report it as an error
+ * of the layer (msat_error; every later solve is refused).  Returns -1.
+ * A variable that could not be made is the constant True instead (variable
+ * 0), so that the caller's records stay in range. */
+int msat_engine_failed(msat *m);
 static inline int msat_push_var_in_room(msat *m, int edge) {
     int v = (int)m->vars.len++;
     m->vars.data[v] = (msat_var){v, edge, 0};
     int d = gsat_new_var(m->s);
+    if (d == 0) { m->vars.len--; msat_engine_failed(m); return MSAT_TRUE; }
     assert(d == v + 1);
     return 2 * (d - 1);
 }
@@ -146,7 +152,9 @@ static inline int msat_new_var(msat *m) {
 /* Add the clause d[0..n) (DIMACS literals) to gsat; m->ok follows. */
 static inline bool msat_add_dimacs(msat *m, const int *d, int n) {
     m->clauses++;
-    if (!gsat_add_clause(m->s, d, n)) m->ok = false;
+    int r = gsat_add_clause(m->s, d, n);
+    if (r < 0) return msat_engine_failed(m), false;
+    if (r == 0) m->ok = false;
     return m->ok;
 }
 /* Room for an n-literal clause in m->clause (out of line: rare). */

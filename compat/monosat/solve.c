@@ -24,13 +24,26 @@ static int run(msat *m, const char *func, const int *assumptions, int n, int lim
         msat_error(m, func, "the solver had an error before, so it gives no answers (%s)", m->first_error);
         return GSAT_UNKNOWN;
     }
-    if (!msat_check_lits(m, func, assumptions, n) || !msat_graphs_ready(m, func, assumptions, n)) return GSAT_UNKNOWN;
+    if (!msat_check_lits(m, func, assumptions, n)) return GSAT_UNKNOWN;
+    if (!m->ok || gsat_inconsistent(m->s)) {
+        /* the clauses alone are unsatisfiable: so is every solve, whatever
+         * the acyclicity literals (whose unit clauses an inconsistent gsat
+         * no longer takes) and the assumptions; the conflict clause is empty */
+        m->ok = false;
+        m->last = GSAT_UNSAT;
+        return GSAT_UNSAT;
+    }
+    if (!msat_graphs_ready(m, func, assumptions, n)) return GSAT_UNKNOWN;
     vec_resize(m->assumptions, (size_t)n);
     vec_resize(m->tmp, (size_t)n);
     for (int i = 0; i < n; i++) { m->assumptions.data[i] = assumptions[i]; m->tmp.data[i] = msat_dimacs(assumptions[i]); }
     gsat_set_conflict_limit(m->s, limited ? m->conflict_limit : -1);
     gsat_set_time_limit(m->s, limited && m->time_limit > 0 ? (double)m->time_limit : 0);
     int r = gsat_solve(m->s, m->tmp.data, n);
+    if (r == GSAT_ERROR) {                          /* out of memory inside gsat */
+        msat_error(m, func, "%s", gsat_error(m->s));
+        return GSAT_UNKNOWN;
+    }
     m->last = r;
     if (r == GSAT_UNSAT) {
         for (int i = 0; i < n; i++) {
@@ -48,20 +61,24 @@ static int run(msat *m, const char *func, const int *assumptions, int n, int lim
     return r;
 }
 
-bool solve(SolverPtr S) { return solveAssumptions(S, NULL, 0); }
-
-bool solveAssumptions(SolverPtr S, int *assumptions, int n_assumptions) {
-    msat *m = msat_of(S, __func__);
-    return m && run(m, __func__, assumptions, n_assumptions, 0) == GSAT_SAT;
+/* The four solve calls; func names the one the caller made, for errors. */
+static bool solve_as(SolverPtr S, const char *func, const int *assumptions, int n) {
+    msat *m = msat_of(S, func);
+    return m && run(m, func, assumptions, n, 0) == GSAT_SAT;
 }
 
 static int mono_result(int r) { return r == GSAT_SAT ? MONO_SAT : r == GSAT_UNSAT ? MONO_UNSAT : MONO_UNKNOWN; }
 
-int solveLimited(SolverPtr S) { return solveAssumptionsLimited(S, NULL, 0); }
+static int solve_limited_as(SolverPtr S, const char *func, const int *assumptions, int n) {
+    msat *m = msat_of(S, func);
+    return m ? mono_result(run(m, func, assumptions, n, 1)) : MONO_UNKNOWN;
+}
 
+bool solve(SolverPtr S) { return solve_as(S, __func__, NULL, 0); }
+bool solveAssumptions(SolverPtr S, int *assumptions, int n_assumptions) { return solve_as(S, __func__, assumptions, n_assumptions); }
+int solveLimited(SolverPtr S) { return solve_limited_as(S, __func__, NULL, 0); }
 int solveAssumptionsLimited(SolverPtr S, int *assumptions, int n_assumptions) {
-    msat *m = msat_of(S, __func__);
-    return m ? mono_result(run(m, __func__, assumptions, n_assumptions, 1)) : MONO_UNKNOWN;
+    return solve_limited_as(S, __func__, assumptions, n_assumptions);
 }
 
 void setTimeLimit(SolverPtr S, int seconds) {

@@ -228,6 +228,7 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     double t0 = monotonic_seconds();
     orient_constraints(g);
     gsat *s = gsat_new();
+    if (!s) xalloc_fail(0);
     gsat_set_option(s, "phase", 1);
     gsat_set_option(s, "theory_keep_ends", 0);   /* the checker never lists the engine's edges */
     uint64_t guarded = 0;
@@ -254,8 +255,10 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");
         v = confirm_failure(g, res, "solver");
     } else {
+        const char *e = gsat_error(s);           /* out of memory inside the engine */
+        if (e) snprintf(res->msg, sizeof res->msg, "the solver failed (%s); no verdict", e);
+        else snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
         gsat_free(s);
-        snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
         v = res->verdict = VERDICT_UNKNOWN;
     }
     return v;

@@ -23,6 +23,7 @@ incr_check *incr_new(int want_si, int want_ser) {
         L->split = l == 0;
         if (!L->on) continue;
         L->s = gsat_new();
+        if (!L->s) xalloc_fail(0);
         gsat_set_option(L->s, "phase", 1);       /* variables say "older writer first": start there */
         L->graph = gsat_graph_new(L->s, L->split ? 2 : 1);
         /* many small solves of one growing graph: a pass over every edge per

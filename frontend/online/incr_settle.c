@@ -337,7 +337,11 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
         ic->st.solves++;
         int r = gsat_solve(ic->lv[l].s, NULL, 0);
         if (r == GSAT_UNSAT) { ic->failed_level = l; return INCR_FAIL; }
-        if (r != GSAT_SAT) { incr_fall_back(ic, "the solver hit a limit", NULL); return INCR_FALLBACK; }
+        if (r != GSAT_SAT) {
+            const char *e = gsat_error(ic->lv[l].s);
+            incr_fall_back(ic, e ? "the solver failed: %s" : "the solver hit a limit", e);
+            return INCR_FALLBACK;
+        }
     }
     if (ic->om_off) return INCR_PASS;
     if (ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) {

@@ -16,12 +16,17 @@
  *      dependencies is still a violation;
  *   3. name it (classify.h);
  *   4. explain every WW and RW edge: the version order fact behind it
- *      (a's version before b's) is forced when the opposite order, with
- *      what the history alone fixes (SO, WR, read-modify-write links),
- *      closes a violating cycle — that adjoining cycle is recorded (PolySI
- *      Algorithm 3's "restore"); failing that, the same test with the
- *      checker's forced edges added.  Otherwise the fact is marked as the
- *      version order's choice.
+ *      (a's version before b's) is forced when the opposite order closes a
+ *      violating cycle (PolySI Algorithm 3's "restore") each of whose other
+ *      edges holds without the fact: read off the history (SO, WR, own-write
+ *      order, list reads, the initial version), or resting on a fact proven
+ *      first the same way — the checker's forced edges and the RW edges
+ *      derived from WW facts are used only so, never on trust.  Those facts
+ *      go to the anomaly's facts in the order proven; each edge of an
+ *      explanation records its basis (report.h).  Failing that, a fact the
+ *      checker's forced edges hold is marked decided, else the version
+ *      order's choice, and an anomaly with a chosen fact is marked chosen
+ *      and named a cycle (the shape it would have kept aside).
  * Anomalies after the first are reported only when all their WW/RW facts
  * are forced, so every extra report holds under every version order the
  * explanation considers. */

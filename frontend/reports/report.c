@@ -18,8 +18,10 @@ void report_anomaly_free(report_anomaly *a) {
     vec_free(a->txns);
     vec_free(a->ops);
     vec_free(a->edges);
-    vec_foreach(edge_why, w, a->why) vec_free(w->alt);
+    vec_foreach(edge_why, w, a->why) edge_why_free(w);
     vec_free(a->why);
+    vec_foreach(report_fact, f, a->facts) edge_why_free(&f->why);
+    vec_free(a->facts);
     free(a->detail);
     a->detail = NULL;
 }
@@ -29,12 +31,17 @@ void report_free(report *r) {
     vec_free(r->items);
 }
 
+void edge_why_free(edge_why *w) {
+    vec_free(w->alt);
+    vec_free(w->basis);
+}
+
 report_anomaly *report_add(report *r, anomaly_kind kind, int level) {
     report_anomaly a;
     memset(&a, 0, sizeof a);
     a.kind = kind;
     a.level = level;
-    vec_init(a.txns); vec_init(a.ops); vec_init(a.edges); vec_init(a.why);
+    vec_init(a.txns); vec_init(a.ops); vec_init(a.edges); vec_init(a.why); vec_init(a.facts);
     vec_push(r->items, a);
     return &vec_last(r->items);
 }
@@ -183,42 +190,66 @@ static void print_txns(FILE *out, const history *h, const report_anomaly *a) {
     }
 }
 
-static void print_why(FILE *out, const history *h, const dep_edge *e, const edge_why *w) {
+/* " (txn 1's 1 precedes txn 2's: fact 1)": how edge e of an explanation's
+ * cycle holds without the fact explained. */
+static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs, char *buf, size_t n) {
+    char x[64], y[64], kb[128], r[64], v[256];
+    buf[0] = 0;
+    if (bs->kind == BASIS_OBSERVED || (e->kind != DEP_WW && e->kind != DEP_RW)) return;
+    report_txn_name(h, bs->before, x, sizeof x);
+    report_txn_name(h, bs->after, y, sizeof y);
+    history_key_str(h, e->key, kb, sizeof kb);
+    switch (bs->kind) {
+    case BASIS_ASSUMED: snprintf(buf, n, " (%s's %s precedes %s's: the order refuted)", x, kb, y); break;
+    case BASIS_INIT: snprintf(buf, n, " (%s=init is the initial version, older than every write)", kb); break;
+    case BASIS_RMW: snprintf(buf, n, " (%s's %s precedes %s's: %s read it and overwrote it)", x, kb, y, y); break;
+    case BASIS_LISTED:
+        snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so)", x, kb, y,
+                 report_txn_name(h, h->op_txn[bs->ref], r, sizeof r), kb, report_value(h, bs->ref, v, sizeof v));
+        break;
+    default: snprintf(buf, n, " (%s's %s precedes %s's: fact %u)", x, kb, y, bs->ref + 1);
+    }
+}
+
+/* Why the fact "before's key precedes after's" holds, at indent ind. */
+static void print_why(FILE *out, const history *h, uint32_t key, const edge_why *w, const char *ind) {
     char a[64], b[64], kb[128], chain[2048];
     if (w->status == WHY_OBSERVED) return;
-    history_key_str(h, e->key, kb, sizeof kb);
+    history_key_str(h, key, kb, sizeof kb);
     report_txn_name(h, w->before, a, sizeof a);
     report_txn_name(h, w->after, b, sizeof b);
     switch (w->status) {
     case WHY_INIT:
-        fprintf(out, "         forced: %s=init is the initial version, older than every write\n", kb);
+        fprintf(out, "%sforced: %s=init is the initial version, older than every write\n", ind, kb);
         break;
     case WHY_FORCED:
         /* the two common short reasons in words */
         if (w->alt.len == 2 && w->alt.data[0].kind == DEP_WW && w->alt.data[0].from == w->after &&
             w->alt.data[0].to == w->before && w->alt.data[1].from == w->before && w->alt.data[1].to == w->after) {
             char s[700];
-            if (w->alt.data[1].kind == DEP_WR) {
+            if (w->alt.data[1].kind == DEP_WR && w->alt.data[1].key == key) {
                 report_edge_sentence(h, &w->alt.data[1], s, sizeof s);
-                fprintf(out, "         forced: %s before overwriting it, so %s's %s precedes %s's\n", s, a, kb, b);
+                fprintf(out, "%sforced: %s before overwriting it, so %s's %s precedes %s's\n", ind, s, a, kb, b);
                 break;
             }
             if (w->alt.data[1].kind == DEP_SO) {
-                fprintf(out, "         forced: %s ran before %s in their session, so its %s is the older version\n", a, b, kb);
+                fprintf(out, "%sforced: %s ran before %s in their session, so its %s is the older version\n", ind, a, b, kb);
                 break;
             }
         }
         chain_text(h, w->alt.data, w->alt.len, chain, sizeof chain);
-        fprintf(out, "         forced: %s's %s precedes %s's, else the cycle %s\n", a, kb, b, chain);
+        fprintf(out, "%sforced: %s's %s precedes %s's, else the cycle %s\n", ind, a, kb, b, chain);
         for (size_t i = 1; i < w->alt.len; i++) {
-            char s[700];
+            char s[700], t[600];
             report_edge_sentence(h, &w->alt.data[i], s, sizeof s);
-            fprintf(out, "           where %s\n", s);
+            if (i < w->basis.len) basis_text(h, &w->alt.data[i], &w->basis.data[i], t, sizeof t);
+            else t[0] = 0;
+            fprintf(out, "%s  where %s%s\n", ind, s, t);
         }
         break;
     case WHY_DECIDED:
-        fprintf(out, "         forced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
-                     "what it knew then)\n", a, kb, b);
+        fprintf(out, "%sforced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
+                     "what it knew then)\n", ind, a, kb, b);
         break;
     case WHY_LISTED: {
         char r[64], v[256];
@@ -231,19 +262,36 @@ static void print_why(FILE *out, const history *h, const dep_edge *e, const edge
         }
         report_txn_name(h, h->op_txn[op], r, sizeof r);
         report_value(h, op, v, sizeof v);
-        if (has_after) fprintf(out, "         forced: %s's read %s=%s lists %s's %s before %s's\n", r, kb, v, a, kb, b);
-        else fprintf(out, "         forced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", r, kb, v, a, kb, b);
+        if (has_after) fprintf(out, "%sforced: %s's read %s=%s lists %s's %s before %s's\n", ind, r, kb, v, a, kb, b);
+        else fprintf(out, "%sforced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", ind, r, kb, v, a, kb, b);
         break;
     }
     default:
-        fprintf(out, "         chosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
-                a, kb, b);
+        fprintf(out, "%schosen: the version order found puts %s's %s before %s's (not forced by the history alone)\n",
+                ind, a, kb, b);
+    }
+}
+
+/* The facts the explanations rely on, numbered in the order proven. */
+static void print_facts(FILE *out, const history *h, const report_anomaly *a) {
+    if (!a->facts.len) return;
+    fprintf(out, "     facts proven first, each from the history and the facts before it:\n");
+    for (size_t i = 0; i < a->facts.len; i++) {
+        const report_fact *f = &a->facts.data[i];
+        char x[64], y[64], kb[128];
+        fprintf(out, "       %zu. %s's %s precedes %s's\n", i + 1, report_txn_name(h, f->fact.from, x, sizeof x),
+                history_key_str(h, f->fact.key, kb, sizeof kb), report_txn_name(h, f->fact.to, y, sizeof y));
+        print_why(out, h, f->fact.key, &f->why, "          ");
     }
 }
 
 static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, size_t num) {
-    fprintf(out, "  %zu. %s%s%s%s: %s\n", num, anomaly_name(a->kind), a->adya[0] ? " (" : "", a->adya, a->adya[0] ? ")" : "",
-            a->detail ? a->detail : anomaly_summary(a->kind));
+    if (a->chosen)
+        fprintf(out, "  %zu. cycle under the chosen version order (shaped as %s%s%s%s): %s\n", num, anomaly_name(a->shape),
+                a->shape_adya[0] ? ", " : "", a->shape_adya, "", a->detail ? a->detail : anomaly_summary(a->kind));
+    else
+        fprintf(out, "  %zu. %s%s%s%s: %s\n", num, anomaly_name(a->kind), a->adya[0] ? " (" : "", a->adya, a->adya[0] ? ")" : "",
+                a->detail ? a->detail : anomaly_summary(a->kind));
     print_txns(out, h, a);
     if (a->txns.len == 0)
         for (size_t j = 0; j < a->ops.len; j++) {
@@ -253,6 +301,7 @@ static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
                     report_value(h, op, vb, sizeof vb));
         }
     if (!a->edges.len) return;
+    print_facts(out, h, a);
     fprintf(out, "     cycle:\n");
     for (size_t i = 0; i < a->edges.len; i++) {
         const dep_edge *e = &a->edges.data[i];
@@ -263,7 +312,7 @@ static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
         else
             fprintf(out, "       %s -%s %s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     history_key_str(h, e->key, kb, sizeof kb), report_txn_name(h, e->to, y, sizeof y), s);
-        if (i < a->why.len) print_why(out, h, e, &a->why.data[i]);
+        if (i < a->why.len) print_why(out, h, e->key, &a->why.data[i], "         ");
     }
 }
 
@@ -326,8 +375,12 @@ void report_describe_cycle(const history *h, report_anomaly *a, int si) {
         break;
     }
     default:
-        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s: cycle of %zu transaction%s", anomaly_summary(a->kind), n,
-                               n == 1 ? "" : "s");
+        if (a->chosen)
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "no version order avoids a violating cycle; this one holds under "
+                                   "the order found, not under every order: cycle of %zu transaction%s", n, n == 1 ? "" : "s");
+        else
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s: cycle of %zu transaction%s", anomaly_summary(a->kind), n,
+                                   n == 1 ? "" : "s");
     }
     at += (size_t)snprintf(buf + at, sizeof buf - at, " [");
     for (size_t i = 0; i < n && at < sizeof buf - 80; i++) {

@@ -31,13 +31,44 @@ typedef enum {
                                 not at all: list reads show the version order itself */
 } why_status;
 
+/* How an edge of an explanation's cycle holds without the fact it
+ * explains.  Every WW or RW edge rests on a version order fact "before's
+ * version of key precedes after's" (WW: its two ends; RW: the version its
+ * reader read, and its `to`). */
+typedef enum {
+    BASIS_OBSERVED = 0,      /* SO, WR: read straight off the history */
+    BASIS_ASSUMED,           /* the opposite of the fact explained: the order the cycle refutes */
+    BASIS_INIT,              /* before is the initial version, older than every write */
+    BASIS_RMW,               /* after read before's version of key and wrote key (own-write order) */
+    BASIS_LISTED,            /* the list read `ref` holds before's elements and after's later or not at all */
+    BASIS_PROVEN,            /* proven earlier in the same anomaly: its facts[ref] */
+} basis_kind;
+
+typedef struct edge_basis {
+    uint8_t kind;            /* basis_kind */
+    uint32_t before, after;  /* WW/RW: the version order fact the edge rests on */
+    uint32_t ref;            /* BASIS_LISTED: the list read op; BASIS_PROVEN: the fact's index */
+} edge_basis;
+
 typedef struct edge_why {
     uint8_t status;          /* why_status */
     uint32_t before, after;  /* WW/RW: the version order fact "before's version of key precedes after's" */
     dep_edge_vec alt;        /* WHY_FORCED: the cycle the opposite order would close (its first
                                 edge is the opposite WW or RW) */
+    VEC(edge_basis) basis;   /* WHY_FORCED: per edge of alt, how it holds without this fact */
     uint32_t read_op;        /* WHY_LISTED: the list read that shows the order */
 } edge_why;
+
+/* A version order fact an explanation relies on, proven before it: fact
+ * is the WW edge before -> after on its key, why its proof (WHY_FORCED:
+ * its cycle's edges rest only on the history and on facts proven before
+ * it in the anomaly's list). */
+typedef struct report_fact {
+    dep_edge fact;
+    edge_why why;
+} report_fact;
+
+void edge_why_free(edge_why *w);
 
 #define LEVEL_ANY (-1)
 
@@ -50,6 +81,12 @@ typedef struct report_anomaly {
     vec_u32 ops;             /* the operations that show it */
     dep_edge_vec edges;      /* the cycle (empty for axiom anomalies) */
     VEC(edge_why) why;       /* per edge */
+    VEC(report_fact) facts;  /* facts the explanations rely on, in the order proven */
+    uint8_t chosen;          /* some edge's fact is merely the found version order's choice: the cycle
+                                holds under that order (and every order has some violating cycle); kind
+                                is then AN_CYCLE, adya empty, and the name its shape would have: */
+    anomaly_kind shape;
+    char shape_adya[24];
     char *detail;            /* one line */
 } report_anomaly;
 

@@ -40,12 +40,18 @@ void report_print_dot(FILE *out, const report *r) {
         const report_anomaly *a = &r->items.data[ai];
         if (!a->edges.len) continue;
         shown++;
-        fprintf(out, "  subgraph cluster_%zu {\n    label=\"%zu. %s (%s, %s)\";\n    fontname=\"monospace\";\n", ai, shown,
-                anomaly_name(a->kind), a->adya, report_level_name(a->level));
+        if (a->chosen)
+            fprintf(out, "  subgraph cluster_%zu {\n    label=\"%zu. cycle under the chosen version order (shaped as %s, %s, %s)\";\n"
+                         "    fontname=\"monospace\";\n", ai, shown, anomaly_name(a->shape), a->shape_adya, report_level_name(a->level));
+        else
+            fprintf(out, "  subgraph cluster_%zu {\n    label=\"%zu. %s (%s, %s)\";\n    fontname=\"monospace\";\n", ai, shown,
+                    anomaly_name(a->kind), a->adya, report_level_name(a->level));
         /* nodes: every transaction on an edge, with its relevant ops */
         vec_u32 nodes; vec_init(nodes);
         for (size_t i = 0; i < a->edges.len; i++) { vec_push(nodes, a->edges.data[i].from); vec_push(nodes, a->edges.data[i].to); }
         vec_foreach(const edge_why, w, a->why) vec_foreach(const dep_edge, e, w->alt) { vec_push(nodes, e->from); vec_push(nodes, e->to); }
+        vec_foreach(const report_fact, f, a->facts)
+            vec_foreach(const dep_edge, e, f->why.alt) { vec_push(nodes, e->from); vec_push(nodes, e->to); }
         for (size_t i = 0; i < nodes.len; i++) {
             uint32_t t = nodes.data[i];
             int dup = 0;
@@ -70,6 +76,14 @@ void report_print_dot(FILE *out, const report *r) {
         for (size_t i = 0; i < a->edges.len; i++) dedge(out, h, ai, &a->edges.data[i], "bold", "");
         vec_foreach(const edge_why, w, a->why) {
             for (size_t j = 0; j < w->alt.len; j++) dedge(out, h, ai, &w->alt.data[j], "dashed", j == 0 ? " (if)" : "");
+        }
+        for (size_t fi = 0; fi < a->facts.len; fi++) {        /* the facts proven first: dotted, numbered */
+            const edge_why *w = &a->facts.data[fi].why;
+            char sfx[48];
+            for (size_t j = 0; j < w->alt.len; j++) {
+                snprintf(sfx, sizeof sfx, j == 0 ? " (if; fact %zu)" : " (fact %zu)", fi + 1);
+                dedge(out, h, ai, &w->alt.data[j], "dotted", sfx);
+            }
         }
         fprintf(out, "  }\n");
     }

@@ -30,6 +30,52 @@ static const char *why_name(uint8_t st) {
          : st == WHY_DECIDED ? "decided" : st == WHY_LISTED ? "listed" : "chosen";
 }
 
+static const char *basis_name(uint8_t k) {
+    return k == BASIS_OBSERVED ? "observed" : k == BASIS_ASSUMED ? "assumed" : k == BASIS_INIT ? "initial-version"
+         : k == BASIS_RMW ? "read-modify-write" : k == BASIS_LISTED ? "listed" : "proven";
+}
+
+static void jread(FILE *out, const history *h, uint32_t op) {
+    char vb[256];
+    fprintf(out, "{\"index\": %u, \"txn\": ", op);
+    jtxn_ref(out, h, h->op_txn[op]);
+    fputs(", \"value\": ", out);
+    json_write_string(out, report_value(h, op, vb, sizeof vb));
+    fputc('}', out);
+}
+
+/* The "why" object of a cycle edge or a proven fact. */
+static void jwhy(FILE *out, const history *h, const edge_why *w) {
+    fprintf(out, "{\"status\": \"%s\"", why_name(w->status));
+    if (w->status != WHY_OBSERVED) {
+        fputs(", \"before\": ", out); jtxn_ref(out, h, w->before);
+        fputs(", \"after\": ", out); jtxn_ref(out, h, w->after);
+    }
+    if (w->status == WHY_LISTED) { fputs(", \"read\": ", out); jread(out, h, w->read_op); }
+    if (w->status == WHY_FORCED) {
+        fputs(", \"cycle\": [", out);
+        for (size_t j = 0; j < w->alt.len; j++) {
+            fputs(j ? ", " : "", out);
+            jedge(out, h, &w->alt.data[j]);
+            if (j < w->basis.len) {
+                const edge_basis *b = &w->basis.data[j];
+                fprintf(out, ", \"basis\": {\"kind\": \"%s\"", basis_name(b->kind));
+                if (b->kind != BASIS_OBSERVED) {
+                    fputs(", \"before\": ", out); jtxn_ref(out, h, b->before);
+                    fputs(", \"after\": ", out); jtxn_ref(out, h, b->after);
+                    fprintf(out, ", \"before_index\": %u, \"after_index\": %u", b->before, b->after);
+                }
+                if (b->kind == BASIS_PROVEN) fprintf(out, ", \"fact\": %u", b->ref);
+                if (b->kind == BASIS_LISTED) { fputs(", \"read\": ", out); jread(out, h, b->ref); }
+                fputc('}', out);
+            }
+            fputc('}', out);
+        }
+        fputc(']', out);
+    }
+    fputc('}', out);
+}
+
 static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     char buf[700];
     fputs("{\"name\": ", out); json_write_string(out, anomaly_name(a->kind));
@@ -69,35 +115,28 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     for (size_t i = 0; i < a->edges.len; i++) {
         fputs(i ? ", " : "", out);
         jedge(out, h, &a->edges.data[i]);
-        if (i < a->why.len) {
-            const edge_why *w = &a->why.data[i];
-            fprintf(out, ", \"why\": {\"status\": \"%s\"", why_name(w->status));
-            if (w->status != WHY_OBSERVED) {
-                fputs(", \"before\": ", out); jtxn_ref(out, h, w->before);
-                fputs(", \"after\": ", out); jtxn_ref(out, h, w->after);
-            }
-            if (w->status == WHY_LISTED) {
-                char vb[256];
-                fprintf(out, ", \"read\": {\"index\": %u, \"txn\": ", w->read_op);
-                jtxn_ref(out, h, h->op_txn[w->read_op]);
-                fputs(", \"value\": ", out);
-                json_write_string(out, report_value(h, w->read_op, vb, sizeof vb));
-                fputc('}', out);
-            }
-            if (w->status == WHY_FORCED) {
-                fputs(", \"cycle\": [", out);
-                for (size_t j = 0; j < w->alt.len; j++) {
-                    fputs(j ? ", " : "", out);
-                    jedge(out, h, &w->alt.data[j]);
-                    fputc('}', out);
-                }
-                fputc(']', out);
-            }
-            fputc('}', out);
-        }
+        if (i < a->why.len) { fputs(", \"why\": ", out); jwhy(out, h, &a->why.data[i]); }
         fputc('}', out);
     }
-    fputs("]}", out);
+    fputs("], \"facts\": [", out);
+    for (size_t i = 0; i < a->facts.len; i++) {
+        const report_fact *f = &a->facts.data[i];
+        char kb[128];
+        fputs(i ? ", {\"before\": " : "{\"before\": ", out); jtxn_ref(out, h, f->fact.from);
+        fputs(", \"after\": ", out); jtxn_ref(out, h, f->fact.to);
+        fprintf(out, ", \"before_index\": %u, \"after_index\": %u, \"key\": ", f->fact.from, f->fact.to);
+        json_write_string(out, history_key_str(h, f->fact.key, kb, sizeof kb));
+        fputs(", \"why\": ", out);
+        jwhy(out, h, &f->why);
+        fputc('}', out);
+    }
+    fprintf(out, "], \"chosen\": %s", a->chosen ? "true" : "false");
+    if (a->chosen) {
+        fputs(", \"shape\": ", out); json_write_string(out, anomaly_name(a->shape));
+        fputs(", \"shape_adya\": ", out);
+        if (a->shape_adya[0]) json_write_string(out, a->shape_adya); else fputs("null", out);
+    }
+    fputs("}", out);
 }
 
 void report_print_json(FILE *out, const report *r) {

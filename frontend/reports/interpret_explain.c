@@ -1,0 +1,412 @@
+/* interpret_explain.c — why a version order fact behind a WW or RW edge is
+ * forced: the cycle its opposite would close, each of whose edges holds
+ * without the fact (interpret_internal.h).
+ *
+ * A fact "a's version of key precedes b's" is explained by a violating
+ * cycle that holds once b's version precedes a's.  Its edges are taken
+ * from the fact graph (SO, WR and read-modify-write links: the history's
+ * own facts), from the opposite order itself (WW b -> a, RW from b's
+ * readers to a), from read-modify-write chains (other readers of a
+ * version overwritten by a read-modify-write), and from the checker's
+ * forced edges.  A forced edge is not taken on trust: the fact it rests
+ * on must be a fact of the history (initial version, read-modify-write,
+ * a list read) or be proven first, the same way, without the fact being
+ * explained or any fact whose proof is under way — so no explanation
+ * assumes what it proves, and the facts proven first are listed in the
+ * order proven (the anomaly's facts).  A forced edge whose fact cannot be
+ * proven so is left out and the search is run again without it. */
+#include "frontend/reports/interpret_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Search bounds: facts proven inside a proof (depth), searches of the fact
+ * graph for one explained edge, forced edges set aside per search. */
+#define PROOF_DEPTH 3
+#define PROOF_SEARCHES 12
+#define PROOF_BANNED 16
+
+typedef struct xedge { uint32_t x, y; dep_edge e; edge_basis basis; } xedge;
+typedef VEC(xedge) xedge_vec;
+
+static int cmp_xedge(const void *a, const void *b) {
+    const xedge *p = a, *q = b;
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to, uint8_t basis,
+                  uint32_t before, uint32_t after) {
+    if (from == to) return;
+    xedge xe;
+    xe.e = (dep_edge){ from, to, key, (uint8_t)kind };
+    xe.basis = (edge_basis){ basis, before, after, NONE };
+    interp_node_pair(c->si, &xe.e, &xe.x, &xe.y);
+    vec_push(*v, xe);
+}
+
+/* The edges that hold once b's version of key precedes a's, beside the
+ * fact graph's. */
+static void opposite_extras(const ictx *c, uint32_t a, uint32_t b, uint32_t key, xedge_vec *ex) {
+    const history *h = c->h;
+    add_x(c, ex, DEP_WW, key, b, a, BASIS_ASSUMED, b, a);
+    uint32_t gb = ictx_vidx(c, key, b);
+    if (gb != NONE)
+        for (uint32_t i = c->rd_start[gb]; i < c->rd_start[gb + 1]; i++)
+            add_x(c, ex, DEP_RW, key, c->rd.data[i], a, BASIS_ASSUMED, b, a);
+    /* b's read-modify-write ancestors s: every other reader of s's version
+     * read one older than s's overwriter v (whatever the order) */
+    uint32_t v = b;
+    for (int steps = 0; steps < 64 && v != 0; steps++) {
+        uint32_t s = ictx_read_src(c, v, key);
+        if (s == NONE || history_txn_final_write(h, v, key) == NONE) break;
+        uint32_t gs = ictx_vidx(c, key, s);
+        if (gs == NONE) break;
+        for (uint32_t i = c->rd_start[gs]; i < c->rd_start[gs + 1]; i++)
+            if (c->rd.data[i] != v) add_x(c, ex, DEP_RW, key, c->rd.data[i], v, BASIS_RMW, s, v);
+        v = s;
+    }
+    if (ex->len) qsort(ex->data, ex->len, sizeof *ex->data, cmp_xedge);
+}
+
+static int is_banned(const vec_u32 *banned, uint32_t j) {
+    for (size_t i = 0; i < banned->len; i++) if (banned->data[i] == j) return 1;
+    return 0;
+}
+
+/* Origin of an edge of a found cycle: an arc of the fact graph (its
+ * index; for an RW edge derived from a WW arc, that arc's), or the extra
+ * edge i (ORIGIN_EXTRA - i). */
+#define ORIGIN_EXTRA (NONE - 1)
+/* Origin of an RW edge derived from a fact of session order or from the
+ * initial version rather than an arc (see derive_rw); banned as a whole
+ * when one cannot be proven (one from the initial version always can). */
+#define ORIGIN_SESSION NONE
+/* How far a session is walked for versions later than its writer's. */
+#define SESSION_WALK 16
+/* How many of a version's writer's WR and SO arcs are followed for later versions. */
+#define FOLLOW_ARCS 64
+/* How many writers of a key a reader of its initial version gets RW edges to. */
+#define INIT_WRITERS 64
+/* Transactions of more ops than this derive no RW edges in a search (each
+ * visit compares their ops pairwise). */
+#define DERIVE_MAX_OPS 64
+/* Nor do nodes after the first DERIVE_NODES a search visits: the derived
+ * edges serve short cycles, and each visit costs a lookup a read. */
+#define DERIVE_NODES 4096
+
+/* The search's state: per node its parent, how it was reached (kind: 0 an
+ * arc, 1 an extra edge, 2 a derived RW edge; id: the arc, extra or derived
+ * edge), the queue, and the derived edges with the WW arcs they rest on. */
+typedef struct osearch {
+    uint32_t *par, *id, *queue;
+    uint8_t *how;
+    vec_u32 stamped;
+    dep_edge_vec dv;
+    vec_u32 dv_arc;
+} osearch;
+
+static void osearch_init(osearch *s, uint32_t n) {
+    s->par = xmalloc(((size_t)n + 1) * sizeof *s->par); s->id = xmalloc(((size_t)n + 1) * sizeof *s->id);
+    s->queue = xmalloc(((size_t)n + 1) * sizeof *s->queue); s->how = xmalloc((size_t)n + 1);
+    vec_init(s->stamped); vec_init(s->dv); vec_init(s->dv_arc);
+    for (uint32_t u = 0; u < n; u++) s->par[u] = NONE;
+}
+
+static void osearch_free(osearch *s) {
+    free(s->par); free(s->id); free(s->queue); free(s->how);
+    vec_free(s->stamped); vec_free(s->dv); vec_free(s->dv_arc);
+}
+
+static void reach(osearch *s, uint32_t *qt, uint32_t u, uint32_t w, uint8_t how, uint32_t id) {
+    s->par[w] = u; s->how[w] = how; s->id[w] = id; s->queue[(*qt)++] = w; vec_push(s->stamped, w);
+}
+
+/* Writers whose version of key the session of t shows to be later than
+ * t's (t writes key): the versions read by t's later transactions, up to
+ * and including the next writer of key in the session (SESSION_WALK
+ * transactions at most).  Each such fact is proven by a two-edge cycle
+ * with the session order.  Returns how many went to out (at most max). */
+static uint32_t session_later_versions(const ictx *c, uint32_t t, uint32_t key, uint32_t *out, uint32_t max) {
+    const history *h = c->h;
+    uint32_t n = 0;
+    if (t == 0 || history_txn_final_write(h, t, key) == NONE) return 0;
+    uint32_t sess = h->txns[t].session;
+    for (uint32_t u = t + 1, i = 0; u < h->num_txns && i < SESSION_WALK && n < max && h->txns[u].session == sess; u++, i++) {
+        if (!c->part[u]) continue;
+        if (history_txn_final_write(h, u, key) != NONE) { out[n++] = u; break; }
+        uint32_t y = ictx_read_src(c, u, key);
+        if (y != NONE && y != 0 && y != t) out[n++] = y;
+    }
+    return n;
+}
+
+/* Reach y's node by the RW edge r -> y on key, derived from origin, if it leaves u. */
+static void push_derived(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, uint32_t r, uint32_t to, uint32_t k,
+                         uint32_t origin) {
+    dep_edge rw = { r, to, k, DEP_RW };
+    uint32_t x, y;
+    interp_node_pair(c->si, &rw, &x, &y);
+    if (x != u || s->par[y] != NONE) return;
+    vec_push(s->dv, rw); vec_push(s->dv_arc, origin);
+    reach(s, qt, u, y, 2, (uint32_t)s->dv.len - 1);
+}
+
+static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int maxcls, const vec_u32 *banned) {
+    const history *h = c->h;
+    uint32_t r = dg_node_txn(c->si, u);
+    if (r == 0 || r >= h->num_txns || !c->part[r] || (c->si && u != dg_start(r))) return;
+    const history_txn *tx = &h->txns[r];
+    if (tx->num_ops > DERIVE_MAX_OPS) return;
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+        uint32_t k = h->op_key[op];
+        if (!history_op_is_read(h, op) || ictx_ext_read(c, r, k, NULL) != op) continue;
+        uint32_t src = ictx_read_src(c, r, k), xs, ys;
+        if (src == NONE) continue;
+        if (src == 0) {                 /* the initial version: every writer's is later (a fact needing no proof) */
+            for (uint32_t i = h->key_write_start[k], n = 0; i < h->key_write_start[k + 1] && n < INIT_WRITERS; i++) {
+                uint32_t t = h->op_txn[h->key_writes[i]];
+                if (t == 0 || t == r || !c->part[t] || history_txn_final_write(h, t, k) != h->key_writes[i]) continue;
+                n++;
+                push_derived(c, s, qt, u, r, t, k, ORIGIN_SESSION);
+            }
+            continue;
+        }
+        dg_dep_nodes(c->si, DEP_WW, src, src, &xs, &ys);
+        int follow = !is_banned(banned, ORIGIN_SESSION);
+        for (uint32_t j = c->g.start[xs], seen = 0; j < c->g.start[xs + 1]; j++) {
+            dep_edge d;
+            if (c->cls[j] > maxcls || !ictx_arc_edge(c, xs, j, &d) || d.to == r) continue;
+            if (d.kind == DEP_WW && d.key == k && !is_banned(banned, j)) push_derived(c, s, qt, u, r, d.to, k, j);
+            /* a reader of src's writes, or its session successor, that writes k: its version is later
+             * (a fact to be proven: the opposite closes a cycle with that edge) */
+            else if (follow && (d.kind == DEP_WR || d.kind == DEP_SO) && seen++ < FOLLOW_ARCS &&
+                     history_txn_final_write(h, d.to, k) != NONE)
+                push_derived(c, s, qt, u, r, d.to, k, ORIGIN_SESSION);
+        }
+        if (is_banned(banned, ORIGIN_SESSION)) continue;
+        uint32_t later[SESSION_WALK], nl = session_later_versions(c, src, k, later, SESSION_WALK);
+        for (uint32_t i = 0; i < nl; i++)
+            if (later[i] != r) push_derived(c, s, qt, u, r, later[i], k, ORIGIN_SESSION);
+    }
+}
+
+/* BFS from y over the arcs, derived RW edges and extras until the source
+ * of an extra edge x -> y (its index; NONE: none). */
+static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uint32_t y, int maxcls, const vec_u32 *banned) {
+    const xedge_vec ex = *exv;
+    const dg_graph *g = &c->g;
+    for (size_t i = 0; i < s->stamped.len; i++) s->par[s->stamped.data[i]] = NONE;
+    vec_clear(s->stamped); vec_clear(s->dv); vec_clear(s->dv_arc);
+    uint32_t qh = 0, qt = 0;
+    reach(s, &qt, y, y, 0, NONE);
+    while (qh < qt) {
+        uint32_t u = s->queue[qh++];
+        size_t lo = 0, hi = ex.len;
+        while (lo < hi) { size_t mid = (lo + hi) / 2; if (ex.data[mid].x < u) lo = mid + 1; else hi = mid; }
+        for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
+            if (ex.data[j].y == y) { s->id[y] = u; return (uint32_t)j; }     /* the closing extra; id[y]: where from */
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+            uint32_t w = g->adj[j];
+            if (c->cls[j] > maxcls || s->par[w] != NONE) continue;
+            if (c->cls[j] != CLS_KNOWN && is_banned(banned, j)) continue;
+            reach(s, &qt, u, w, 0, j);
+        }
+        if (qh <= DERIVE_NODES) derive_rw(c, s, &qt, u, maxcls, banned);
+        for (size_t j = lo; j < ex.len && ex.data[j].x == u; j++)
+            if (s->par[ex.data[j].y] == NONE) reach(s, &qt, u, ex.data[j].y, 1, (uint32_t)j);
+    }
+    return NONE;
+}
+
+/* The shortest violating cycle through an extra edge, over the fact graph's
+ * arcs of class <= maxcls not in banned, the RW edges they derive and the
+ * extras; the cycle in alt (starting with the opposite WW edge b -> a when
+ * it uses it), each edge's origin in org.  0 if none. */
+static int opposite_cycle(const ictx *c, osearch *sp, int maxcls, const xedge_vec *exv, const vec_u32 *banned, uint32_t a,
+                          uint32_t b, uint32_t key, dep_edge_vec *alt, vec_u32 *org) {
+    const xedge_vec ex = *exv;
+    osearch *s = sp;
+    int found = 0;
+    size_t best_len = SIZE_MAX;
+    dep_edge_vec cyc; vec_init(cyc);
+    vec_u32 corg; vec_init(corg);
+    for (size_t ti = 0; ti < ex.len && best_len > 2; ti++) {
+        uint32_t y = ex.data[ti].y;
+        int dup = 0;
+        for (size_t tj = 0; tj < ti; tj++) if (ex.data[tj].y == y) { dup = 1; break; }
+        if (dup) continue;
+        uint32_t hit_edge = search_from(c, s, exv, y, maxcls, banned);
+        if (hit_edge == NONE) continue;
+        /* path y ~> hit (backwards), then the extra edge hit -> y */
+        vec_clear(cyc); vec_clear(corg);
+        for (uint32_t w = s->id[y]; w != y; w = s->par[w]) {
+            dep_edge d;
+            if (s->how[w] == 1) { vec_push(cyc, ex.data[s->id[w]].e); vec_push(corg, ORIGIN_EXTRA - s->id[w]); }
+            else if (s->how[w] == 2) { vec_push(cyc, s->dv.data[s->id[w]]); vec_push(corg, s->dv_arc.data[s->id[w]]); }
+            else if (ictx_arc_edge(c, s->par[w], s->id[w], &d)) { vec_push(cyc, d); vec_push(corg, s->id[w]); }  /* else a fixed arc */
+        }
+        if (cyc.len + 1 >= best_len) continue;
+        best_len = cyc.len + 1;
+        vec_clear(*alt); vec_clear(*org);
+        vec_push(*alt, ex.data[hit_edge].e); vec_push(*org, ORIGIN_EXTRA - hit_edge);
+        for (size_t i = cyc.len; i-- > 0;) { vec_push(*alt, cyc.data[i]); vec_push(*org, corg.data[i]); }
+        /* start at the opposite WW edge b -> a when the cycle uses it */
+        for (size_t r = 1; r < alt->len; r++) {
+            const dep_edge *e = &alt->data[r];
+            if (e->kind != DEP_WW || e->from != b || e->to != a || e->key != key) continue;
+            vec_clear(cyc); vec_clear(corg);
+            for (size_t i = 0; i < alt->len; i++) { vec_push(cyc, alt->data[(r + i) % alt->len]); vec_push(corg, org->data[(r + i) % alt->len]); }
+            vec_clear(*alt); vec_clear(*org);
+            for (size_t i = 0; i < cyc.len; i++) { vec_push(*alt, cyc.data[i]); vec_push(*org, corg.data[i]); }
+            break;
+        }
+        found = 1;
+    }
+    vec_free(cyc); vec_free(corg);
+    return found;
+}
+
+/* ---- proofs ---------------------------------------------------------------- */
+
+/* Facts being proven (innermost last), the facts proven so far, and the searches left. */
+typedef struct iproof {
+    VEC(report_fact) *facts;
+    osearch *search;             /* the searches' state, one for all of an edge's (every par NONE between them) */
+    dep_edge stack[PROOF_DEPTH + 1];
+    int depth;
+    int searches;
+} iproof;
+
+static int same_fact(const dep_edge *f, uint32_t x, uint32_t y, uint32_t key) {
+    return f->from == x && f->to == y && f->key == key;
+}
+
+static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key, edge_why *w);
+
+/* Did y read x's version of key and write key (own-write order: x's version precedes y's)? */
+static int is_rmw(const ictx *c, uint32_t x, uint32_t y, uint32_t key) {
+    return ictx_read_src(c, y, key) == x && history_txn_final_write(c->h, y, key) != NONE;
+}
+
+/* How a fact x <key y behind an edge of a cycle for "a before b" holds, in
+ * *bs: a fact of the history, or one proven (now, if need be).  0: it is a
+ * fact under way or cannot be proven within the bounds. */
+static int basis_of(const ictx *c, iproof *pf, uint32_t x, uint32_t y, uint32_t key, edge_basis *bs) {
+    *bs = (edge_basis){ BASIS_PROVEN, x, y, NONE };
+    if (x == NONE || y == NONE || x == y) return 0;
+    /* the history's own facts first: they need no proof, so are never circular */
+    if (x == 0) { bs->kind = BASIS_INIT; return 1; }
+    if (is_rmw(c, x, y, key)) { bs->kind = BASIS_RMW; return 1; }
+    uint32_t lop = ictx_list_shows(c, key, x, y);
+    if (lop != NONE) { bs->kind = BASIS_LISTED; bs->ref = lop; return 1; }
+    for (int i = 0; i < pf->depth; i++) if (same_fact(&pf->stack[i], x, y, key)) return 0;
+    for (size_t i = 0; i < pf->facts->len; i++)
+        if (same_fact(&pf->facts->data[i].fact, x, y, key)) { bs->ref = (uint32_t)i; return 1; }
+    if (pf->depth >= PROOF_DEPTH) return 0;
+    report_fact f;
+    f.fact = (dep_edge){ x, y, key, DEP_WW };
+    if (!prove(c, pf, x, y, key, &f.why)) { edge_why_free(&f.why); return 0; }
+    bs->ref = (uint32_t)pf->facts->len;
+    vec_push(*pf->facts, f);
+    return 1;
+}
+
+/* The bases of the edges of a found cycle, into w->basis; 0 with the arc to
+ * set aside in *bad when one rests on a fact that cannot be used. */
+static int cycle_bases(const ictx *c, iproof *pf, const xedge_vec *ex, const vec_u32 *org, edge_why *w, uint32_t *bad) {
+    vec_clear(w->basis);
+    for (size_t i = 0; i < w->alt.len; i++) {
+        const dep_edge *e = &w->alt.data[i];
+        uint32_t o = org->data[i];
+        edge_basis bs = { BASIS_OBSERVED, NONE, NONE, NONE };
+        if (o != ORIGIN_SESSION && o > ORIGIN_EXTRA - ex->len && o <= ORIGIN_EXTRA) bs = ex->data[ORIGIN_EXTRA - o].basis;
+        else if (e->kind == DEP_WW && c->cls[o] == CLS_KNOWN) bs = (edge_basis){ BASIS_RMW, e->from, e->to, NONE };
+        else if (e->kind == DEP_WW || e->kind == DEP_RW) {
+            uint32_t x = e->kind == DEP_WW ? e->from : ictx_read_src(c, e->from, e->key);
+            if (!basis_of(c, pf, x, e->to, e->key, &bs)) { *bad = o; return 0; }
+        }
+        vec_push(w->basis, bs);
+    }
+    return 1;
+}
+
+/* Prove "a's version of key precedes b's" by a cycle its opposite closes
+ * (first with the history's facts alone, then with the forced edges that
+ * hold under the version order, then with all), into w (WHY_FORCED). */
+static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key, edge_why *w) {
+    memset(w, 0, sizeof *w);
+    vec_init(w->alt); vec_init(w->basis);
+    w->status = WHY_FORCED;
+    w->before = a; w->after = b; w->read_op = NONE;
+    pf->stack[pf->depth++] = (dep_edge){ a, b, key, DEP_WW };
+    xedge_vec ex; vec_init(ex);
+    opposite_extras(c, a, b, key, &ex);
+    vec_u32 banned, org; vec_init(banned); vec_init(org);
+    int ok = 0;
+    for (int cls = CLS_KNOWN; cls <= (c->has_forced ? CLS_FORCED : CLS_KNOWN) && !ok; cls++) {
+        vec_clear(banned);
+        while (!ok && pf->searches > 0 && banned.len < PROOF_BANNED) {
+            pf->searches--;
+            if (!opposite_cycle(c, pf->search, cls, &ex, &banned, a, b, key, &w->alt, &org)) break;
+            size_t mark = pf->facts->len;
+            uint32_t bad = NONE;
+            if (cycle_bases(c, pf, &ex, &org, w, &bad)) { ok = 1; break; }
+            /* facts proven for a cycle not taken are dropped: the list holds only what is used */
+            while (pf->facts->len > mark) edge_why_free(&pf->facts->data[--pf->facts->len].why);
+            vec_push(banned, bad);
+        }
+    }
+    if (!ok) { vec_clear(w->alt); vec_clear(w->basis); }
+    vec_free(ex); vec_free(banned); vec_free(org);
+    pf->depth--;
+    return ok;
+}
+
+/* Is e one of the checker's forced edges (one in the fact graph)?  A scan:
+ * asked only for a fact no cycle explains, and no dearer than one search of
+ * the fact graph, where a sorted copy would cost 16 bytes an edge. */
+static int is_forced(const ictx *c, const dep_edge *e) {
+    for (size_t i = 0; i < c->nforced; i++) {
+        const dep_edge *f = &c->forced[i];
+        if (f->from == e->from && f->to == e->to && f->key == e->key && f->kind == e->kind && interp_forced_in_facts(c->h, f))
+            return 1;
+    }
+    return 0;
+}
+
+void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *factsv) {
+    memset(w, 0, sizeof *w);
+    vec_init(w->alt); vec_init(w->basis);
+    w->before = w->after = w->read_op = NONE;
+    if (e->kind == DEP_SO || e->kind == DEP_WR) { w->status = WHY_OBSERVED; return; }
+    uint32_t a, b = e->to;
+    if (e->kind == DEP_WW) a = e->from;
+    else a = ictx_read_src(c, e->from, e->key);
+    w->before = a; w->after = b;
+    if (a == 0) { w->status = WHY_INIT; return; }
+    if (a == NONE) { w->status = WHY_CHOSEN; return; }
+    /* a list read that shows the order is the plainest reason */
+    uint32_t lop = ictx_list_shows(c, e->key, a, b);
+    if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return; }
+    if (is_rmw(c, a, b, e->key)) {                 /* b read a's version and overwrote it */
+        w->status = WHY_FORCED;
+        dep_edge opp = { b, a, e->key, DEP_WW }, wr = { a, b, e->key, DEP_WR };
+        edge_basis bo = { BASIS_ASSUMED, b, a, NONE }, bw = { BASIS_OBSERVED, NONE, NONE, NONE };
+        vec_push(w->alt, opp); vec_push(w->alt, wr);
+        vec_push(w->basis, bo); vec_push(w->basis, bw);
+        return;
+    }
+    iproof pf;
+    memset(&pf, 0, sizeof pf);
+    pf.facts = factsv;
+    pf.searches = PROOF_SEARCHES;
+    osearch s;
+    osearch_init(&s, c->g.n);
+    pf.search = &s;
+    edge_why p;
+    int ok = prove(c, &pf, a, b, e->key, &p);
+    osearch_free(&s);
+    if (ok) { *w = p; return; }
+    edge_why_free(&p);
+    w->status = is_forced(c, e) ? WHY_DECIDED : WHY_CHOSEN;
+}

@@ -1,0 +1,119 @@
+/* interpret_internal.h — what the parts of the interpreter share (the
+ * contract of the whole: interpret.h).
+ *
+ *   interpret_setup.c    the context: the fact graph, version positions and
+ *                        readers, built by whole-history passes in ranges
+ *   interpret_facts.c    questions about one transaction or version (its
+ *                        external read, the version it read, a list read
+ *                        that shows an order), the repaired version order
+ *   interpret_cycles.c   violating cycles among a few transactions, and
+ *                        short ones in the whole graph avoiding used ones
+ *   interpret_explain.c  why a version order fact is forced
+ *   interpret.c          the candidate loop and the anomaly records
+ *
+ * Graphs here are over transactions (SER) or the split nodes of SI, with
+ * the graph type, numbering and searches of depgraph.h. */
+#ifndef ISOCHECK_INTERPRET_INTERNAL_H
+#define ISOCHECK_INTERPRET_INTERNAL_H
+
+#include "frontend/reports/interpret.h"
+#include "frontend/checking/depgraph.h"
+#include "frontend/history/u64map.h"
+
+#define NONE UINT32_MAX
+#define PAIR(k, t) (((uint64_t)(k) << 32) | (uint64_t)(t))
+
+/* ---- context ------------------------------------------------------------ */
+
+/* The fact graph, one graph for three: the arcs of a node are its known
+ * edges (SO, WR, read-modify-write links) in the order they are generated,
+ * then its forced edges in the caller's order, then (SI) the fixed arc.
+ * cls[j] says which of the nested graphs arc j belongs to, so that reading
+ * only the arcs of class <= c gives exactly the graph that class names, in
+ * the same arc order as a graph of its own:
+ *   CLS_KNOWN   known edges (and fixed arcs)      eid: PG_META(kind, key)
+ *   CLS_HOLDS   forced edges that hold under the (repaired) version order
+ *   CLS_FORCED  the other forced edges                eid: index in forced
+ * No edge list is kept: an arc's edge is rebuilt from its two nodes and eid
+ * (arc_edge), and the forced edges are read in the caller's array. */
+enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2 };
+
+typedef struct ictx {
+    const history *h;
+    const version_order *vo;
+    int si;
+    uint8_t *part;
+    uint32_t *vpos;              /* per op: for a txn's final write of a key, its version's index in
+                                    vo->txns (NONE: not in the version order) */
+    uint32_t *lr_start;          /* per key: its participants' list reads lr[lr_start[k]..] */
+    vec_u32 lr;
+    u64map lpos;                 /* (key, txn) -> index of txn's last element in the key's longest list */
+    uint32_t *rd_start;          /* per global version: its readers rd[rd_start[g]..] */
+    vec_u32 rd;
+    uint8_t *rd_writes;          /* per reader in rd: it writes the key too */
+    dg_graph g;                  /* the fact graph (above) */
+    uint8_t *cls;                /* per arc */
+    uint64_t num_known;          /* known edges (SO, WR, read-modify-write links) */
+    int has_forced;              /* forced edges were given: the CLS_HOLDS and CLS_FORCED graphs exist */
+    const dep_edge *forced;
+    size_t nforced;
+    version_order own_vo;        /* vo repaired to agree with the forced WW edges */
+    struct par_pool *pool;       /* the set-up's passes run on it (NULL: on the caller alone) */
+    int prio;
+} ictx;
+
+
+/* ---- the context (interpret_setup.c, interpret_facts.c) ---- */
+
+/* Build the context for the (repaired) version order vo and level si; its
+ * passes run on pool at priority prio (NULL: on the caller's thread). */
+void ictx_init(ictx *c, const history *h, const version_order *vo, int si, const dep_edge *forced, size_t nf,
+               struct par_pool *pool, int prio);
+void ictx_free(ictx *c);
+
+/* t's external read of key: per key the first op that is not an append, if
+ * it is a read (a register read before an own write, any list read: its
+ * prefix without the own appends so far, counted in *own, which may be
+ * NULL).  NONE: no such read, or t does not take part. */
+uint32_t ictx_ext_read(const ictx *c, uint32_t t, uint32_t key, uint32_t *own);
+/* The writer txn whose version t's external read of key observed (NONE: no read). */
+uint32_t ictx_read_src(const ictx *c, uint32_t t, uint32_t key);
+/* t's version of key: its index in vo->txns, or NONE. */
+uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t);
+/* The edge of arc j of the fact graph, which leaves node u (none for a fixed arc: 0). */
+int ictx_arc_edge(const ictx *c, uint32_t u, uint32_t j, dep_edge *e);
+/* A list read of key that shows a's version before b's: it holds a's
+ * elements and b's later or not at all (the shortest such read), or NONE. */
+uint32_t ictx_list_shows(const ictx *c, uint32_t key, uint32_t a, uint32_t b);
+/* Is forced edge e between two distinct transactions of h (one the fact graph takes)? */
+int interp_forced_in_facts(const history *h, const dep_edge *e);
+/* Per key, vo's writers reordered to agree with the forced WW edges of that
+ * key (topological order, ties by the original position), so that cycles
+ * of forced edges hold under it.  A key whose forced edges are cyclic
+ * keeps the rest of its order as given. */
+void interp_repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out);
+
+/* The two graph nodes of dependency e (depgraph.h's numbering). */
+void interp_node_pair(int split, const dep_edge *e, uint32_t *x, uint32_t *y);
+/* Append the dependency (kind, key, from, to) to v (SO: no key). */
+void interp_push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);
+
+/* ---- cycles (interpret_cycles.c) ---- */
+
+/* The shortest violating cycle among the dependencies between S's m
+ * transactions (ties: fewer RW, then WW edges), rotated to start at the
+ * smallest transaction: facts, those of the fact graph (known and forced
+ * edges and SO); else all, by definition under the version order. */
+int ictx_minimal_cycle(const ictx *c, const uint32_t *S, size_t m, int facts, dep_edge_vec *out);
+/* Transactions of a short violating cycle avoiding excl, sorted, in the
+ * fact graph (facts) or the graph of the version order; 0 if none. */
+int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S);
+
+/* ---- explanations (interpret_explain.c) ---- */
+
+/* Why the version order fact behind dependency e holds (report.h's
+ * edge_why); facts (a VEC(report_fact)) gets, in the order proven, the
+ * facts its explanation relies on that were not already there. */
+void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *facts);
+
+#endif

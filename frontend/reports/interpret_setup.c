@@ -1,0 +1,477 @@
+/* interpret_setup.c — the interpreter's context: the fact graph, each
+ * final write's version position and each version's readers, built by
+ * whole-history passes cut into ranges on a pool (interpret_internal.h). */
+#include "frontend/reports/interpret_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "par.h"
+
+/* ---- the set-up's whole-history passes, in ranges ------------------------
+ * The fact graph is built from every participant's external reads: each
+ * read's source lookup and its writer's final write are random accesses
+ * into the history, the stage's whole cost (2 s of 4 s at 1M transactions
+ * when done read by read in one loop).  They are independent per read, so
+ * transactions are cut into ranges resolved on the caller's pool, each
+ * into its own records in transaction order; the counts and the placing
+ * then read the records range by range, in that same order, so the graph
+ * is the same for any number of ranges or threads. */
+
+/* The final write of src's key by src's transaction (src a write: the
+ * writer index holds only those): history_txn_final_write, but scanning
+ * only from src on, where the lookup of src has brought the ops already. */
+static uint32_t writer_final_write(const history *h, uint32_t src) {
+    uint32_t w = h->op_txn[src], k = h->op_key[src];
+    if (w == 0) return history_txn_final_write(h, 0, k);
+    uint32_t fw = src;
+    for (uint32_t o = src + 1; o < h->num_ops && h->op_txn[o] == w; o++)   /* a transaction's ops are consecutive */
+        if (h->op_key[o] == k && history_op_is_write(h, o)) fw = o;
+    return fw;
+}
+
+/* Ranges for `work` items: 0 < interpret_ranges forces that many (tests);
+ * else a few per thread of the pool when there is enough work, else one. */
+unsigned interpret_ranges = 0;
+uint32_t interpret_small_txn = 32;
+#define IPAR_MIN_WORK 65536u
+
+static uint32_t ipar_ranges(const ictx *c, uint64_t work) {
+    if (interpret_ranges) return interpret_ranges;
+    unsigned th = par_pool_threads(c->pool);
+    return th > 1 && work >= IPAR_MIN_WORK ? 4 * th : 1;
+}
+
+static void ipar_run(const ictx *c, size_t ntasks, par_task_fn fn, void *ctx) {
+    par_pool_run_prio(c->pool, c->prio, ntasks, fn, ctx);
+}
+
+/* The external reads of one range of transactions, in transaction then
+ * op order: the read op, the writer read from (NONE: no edge), its
+ * version's index in vo->txns (NONE: none), and flags: RF_WW the
+ * read-modify-write link is there, RF_WRITES the reader writes the key. */
+enum { RF_WW = 1, RF_WRITES = 2 };
+typedef struct read_part {
+    uint32_t t0, t1;
+    size_t n;
+    uint32_t *op, *w, *g;
+    uint8_t *ww;
+} read_part;
+
+typedef struct read_job { const ictx *c; read_part *parts; } read_job;
+
+/* Range i: first the reads in order (per key, a transaction's first op
+ * that is not an append, if it is a read; its own appends before it
+ * counted as ext_read does), then their sources, looked up a few reads
+ * ahead of use (history.h's two-stage prefetch). */
+static void read_task(void *ctx, size_t i) {
+    const read_job *j = ctx;
+    const ictx *c = j->c;
+    const history *h = c->h;
+    read_part *p = &j->parts[i];
+    size_t cap = 0;
+    /* per key: the txn whose first non-append op on it was met, and its
+     * appends before that — only for transactions of more than
+     * interpret_small_txn ops (allocated on the first: one set a thread at
+     * once, each as large as the keys); smaller ones compare their ops
+     * pairwise */
+    uint32_t nk = h->num_keys + 1, *seen = NULL, *app_txn = NULL, *app_num = NULL;
+    for (uint32_t t = p->t0; t < p->t1; t++) {
+        if (!c->part[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        int small = tx->num_ops <= interpret_small_txn;
+        if (!small && !seen) {
+            seen = xmalloc((size_t)nk * sizeof *seen); app_txn = xmalloc((size_t)nk * sizeof *app_txn);
+            app_num = xmalloc((size_t)nk * sizeof *app_num);
+            memset(seen, 0xff, (size_t)nk * sizeof *seen);
+            memset(app_txn, 0xff, (size_t)nk * sizeof *app_txn);
+        }
+        for (uint32_t o = 0; o < tx->num_ops; o++) {
+            uint32_t op = tx->first_op + o, k = h->op_key[op], own = 0;
+            if (history_op_failed(h, op)) continue;
+            if (small) {
+                if (history_op_kind(h, op) == OP_APPEND) continue;
+                int seen_before = 0;
+                for (uint32_t q = tx->first_op; q < op && !seen_before; q++) {
+                    if (h->op_key[q] != k || history_op_failed(h, q)) continue;
+                    if (history_op_kind(h, q) == OP_APPEND) own++;
+                    else seen_before = 1;
+                }
+                if (seen_before) continue;
+            } else {
+                if (seen[k] == t) continue;
+                if (history_op_kind(h, op) == OP_APPEND) {
+                    if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 0; }
+                    app_num[k]++;
+                    continue;
+                }
+                seen[k] = t;
+                own = app_txn[k] == t ? app_num[k] : 0;
+            }
+            if (!history_op_is_read(h, op)) continue;
+            if (p->n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                p->op = xrealloc(p->op, cap * sizeof *p->op);
+                p->w = xrealloc(p->w, cap * sizeof *p->w);
+                p->g = xrealloc(p->g, cap * sizeof *p->g);
+            }
+            p->op[p->n] = op;
+            p->g[p->n++] = own;                                  /* own appends, until resolved */
+        }
+    }
+    free(seen); free(app_txn); free(app_num);
+    p->ww = xmalloc(p->n ? p->n : 1);
+    /* Two loops, each asking ahead for the random accesses it will make:
+     * the source (the writer index's slot, then the op in it, its kind
+     * too) and the writer's final write; then that version's index. */
+    const size_t ahead = HISTORY_PREFETCH_AHEAD;
+    for (size_t r = 0; r < p->n; r++) {
+        if (r + ahead < p->n) {
+            uint32_t q = p->op[r + ahead];
+            history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
+        }
+        if (r + ahead / 2 < p->n && h->writer_slots) {
+            uint32_t q = p->op[r + ahead / 2];
+            uint32_t s = h->writer_slots[history_writer_home(h, h->op_key[q], history_read_value(h, q))];
+            if (s < h->num_ops) {
+                HISTORY_PREFETCH(&h->op_key[s]); HISTORY_PREFETCH(&h->op_value[s]);
+                HISTORY_PREFETCH(&h->op_txn[s]); HISTORY_PREFETCH(&h->op_kind[s]);
+            }
+        }
+        uint32_t op = p->op[r], t = h->op_txn[op], k = h->op_key[op];
+#ifdef GSAT_DEBUG
+        uint32_t own_ref;                        /* the read is t's external read of k, as ext_read defines it */
+        if (ictx_ext_read(c, t, k, &own_ref) != op || own_ref != p->g[r]) abort();
+#endif
+        uint32_t src = history_snapshot_source(h, op, p->g[r]);
+        uint32_t w = src == HISTORY_NONE || h->op_txn[src] == t ? NONE : h->op_txn[src];
+        uint32_t fw = w == NONE ? NONE : writer_final_write(h, src);
+#ifdef GSAT_DEBUG
+        if (w != NONE && fw != history_txn_final_write(h, w, k)) abort();
+#endif
+        int writes = history_txn_final_write(h, t, k) != NONE;
+        p->ww[r] = (uint8_t)((fw != NONE && fw == src && writes ? RF_WW : 0) | (writes ? RF_WRITES : 0));
+        p->g[r] = fw;
+        p->w[r] = w;
+    }
+    for (size_t r = 0; r < p->n; r++) {
+        if (r + ahead < p->n && p->g[r + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[p->g[r + ahead]]);
+        if (p->g[r] != NONE) p->g[r] = c->vpos[p->g[r]];
+    }
+}
+
+static void read_parts_free(read_part *parts, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) { free(parts[i].op); free(parts[i].w); free(parts[i].g); free(parts[i].ww); }
+    free(parts);
+}
+
+/* The participants' external reads, resolved (above), in ranges. */
+static read_part *read_parts(const ictx *c, uint32_t *nparts) {
+    const history *h = c->h;
+    uint32_t nt = h->num_txns > 1 ? h->num_txns - 1 : 0;       /* INIT reads nothing */
+    uint32_t n = ipar_ranges(c, h->num_ops);
+    if (n > nt) n = nt ? nt : 1;
+    read_part *parts = xcalloc(n, sizeof *parts);
+    for (uint32_t i = 0; i < n; i++) {
+        parts[i].t0 = 1 + (uint32_t)((uint64_t)nt * i / n);
+        parts[i].t1 = 1 + (uint32_t)((uint64_t)nt * (i + 1) / n);
+    }
+    read_job job = { c, parts };
+    ipar_run(c, n, read_task, &job);
+    *nparts = n;
+    return parts;
+}
+
+/* The fact graph's arcs in their order (the participants' external reads
+ * in transaction order: WR, then the read-modify-write link; then SO; then
+ * the forced edges in the caller's order, of class CLS_HOLDS when holds[i];
+ * then SI's fixed arcs), and the readers of each version in the same read
+ * order: task j of nr counts (fill NULL: into g.start[x + 1] and
+ * rd_start[g + 1]) or places (at fill[x]++, rd_fill[g]++) those that leave
+ * its nodes x and read its versions g, ranges of about n/nr each.  Each
+ * task writes its own ranges only and meets every arc in the one order, so
+ * the graph does not depend on nr.  known[j]: its known arcs. */
+
+
+typedef struct arc_job {
+    ictx *c;
+    const read_part *parts;
+    uint32_t nparts, nr;
+    const uint8_t *holds;
+    uint32_t *fill, *rd_fill;
+    uint64_t *known;
+} arc_job;
+
+static void arc_task(void *ctx, size_t j) {
+    const arc_job *jb = ctx;
+    ictx *c = jb->c;
+    const history *h = c->h;
+    uint32_t nn = c->g.n, nv = (uint32_t)c->vo->txns.len;
+    uint32_t x0 = (uint32_t)((uint64_t)nn * j / jb->nr), x1 = (uint32_t)((uint64_t)nn * (j + 1) / jb->nr);
+    uint32_t g0 = (uint32_t)((uint64_t)nv * j / jb->nr), g1 = (uint32_t)((uint64_t)nv * (j + 1) / jb->nr);
+    uint32_t *deg = jb->fill ? NULL : c->g.start, *fill = jb->fill, *rd_fill = jb->rd_fill;
+    uint64_t n = 0;
+#define ARC(x, y, id, cl) do { \
+        if (deg) deg[(x) + 1]++; \
+        else { uint32_t a_ = fill[x]++; c->g.adj[a_] = (y); c->g.eid[a_] = (id); c->cls[a_] = (uint8_t)(cl); } \
+    } while (0)
+    for (uint32_t i = 0; i < jb->nparts; i++) {
+        const read_part *p = &jb->parts[i];
+        for (size_t r = 0; r < p->n; r++) {
+            uint32_t w = p->w[r], g = p->g[r];
+            if (w == NONE) continue;
+            uint32_t xw = c->si ? dg_commit(w) : w;          /* WR and WW leave w's commit node */
+            int in_x = xw >= x0 && xw < x1, in_g = g != NONE && g >= g0 && g < g1;
+            if (!in_x && !in_g) continue;
+            uint32_t t = h->op_txn[p->op[r]], k = h->op_key[p->op[r]];
+            for (int kind = DEP_WR; in_x && kind <= DEP_WW; kind++) {
+                if (kind == DEP_WR ? w == 0 : !(p->ww[r] & RF_WW)) continue;
+                uint32_t x, y;
+                dg_dep_nodes(c->si, (dep_kind)kind, w, t, &x, &y);
+                ARC(x, y, PG_META(kind, k), CLS_KNOWN);
+                n++;
+            }
+            if (!in_g) continue;
+            if (deg) c->rd_start[g + 1]++;
+            else { c->rd_writes[rd_fill[g]] = (p->ww[r] & RF_WRITES) != 0; c->rd.data[rd_fill[g]++] = t; }
+        }
+    }
+    for (uint32_t s = 0; s < h->num_sessions; s++) {
+        uint32_t prev = NONE;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!c->part[t]) continue;
+            if (prev != NONE) {
+                uint32_t x, y;
+                dg_dep_nodes(c->si, DEP_SO, prev, t, &x, &y);
+                if (x >= x0 && x < x1) { ARC(x, y, PG_META(DEP_SO, UINT32_MAX >> 3), CLS_KNOWN); n++; }
+            }
+            prev = t;
+        }
+    }
+    for (size_t i = 0; i < c->nforced; i++)
+        if (interp_forced_in_facts(h, &c->forced[i])) {
+            uint32_t x, y;
+            interp_node_pair(c->si, &c->forced[i], &x, &y);
+            /* only forced edges that hold under the version order are in
+             * CLS_HOLDS: a failing history lets pruning derive both orders
+             * of some pairs, and an explanation should not mix the two */
+            if (x >= x0 && x < x1) ARC(x, y, (uint32_t)i, jb->holds[i] ? CLS_HOLDS : CLS_FORCED);
+        }
+    if (c->si)
+        for (uint32_t t = x0 / 2; t < h->num_txns && dg_start(t) < x1; t++)
+            if (c->part[t] && dg_start(t) >= x0) ARC(dg_start(t), dg_commit(t), DG_NONE, CLS_KNOWN);
+#undef ARC
+    jb->known[j] = n;
+}
+
+/* Does forced edge e hold under the (repaired) version order: its a's version before its b's? */
+static int forced_holds(const ictx *c, const dep_edge *e) {
+    const history *h = c->h;
+    if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) return 0;
+    uint32_t gb = ictx_vidx(c, e->key, e->to);
+    uint32_t a = e->kind == DEP_WW ? e->from : ictx_read_src(c, e->from, e->key);
+    uint32_t ga = a == NONE ? NONE : ictx_vidx(c, e->key, a);
+    return ga != NONE && gb != NONE && ga < gb;
+}
+
+
+/* Version ranges of keys: a part's keys hold about 1/n of vo's versions. */
+typedef struct key_part { uint32_t k0, k1; vec_u32 out; } key_part;
+
+static key_part *key_parts(const ictx *c, uint32_t *nparts) {
+    const version_order *vo = c->vo;
+    uint32_t nk = vo->num_keys < c->h->num_keys ? vo->num_keys : c->h->num_keys;
+    uint32_t n = ipar_ranges(c, vo->txns.len);
+    if (n > nk) n = nk ? nk : 1;
+    key_part *parts = xcalloc(n, sizeof *parts);
+    uint64_t total = vo->start[nk];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        parts[i].k0 = k;
+        uint64_t until = total * (i + 1) / n;
+        while (k < nk && (i + 1 == n || vo->start[k + 1] <= until)) k++;
+        parts[i].k1 = k;
+        vec_init(parts[i].out);
+    }
+    *nparts = n;
+    return parts;
+}
+
+static void key_parts_free(key_part *parts, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) vec_free(parts[i].out);
+    free(parts);
+}
+
+typedef struct key_job { ictx *c; key_part *parts; } key_job;
+
+/* vpos of the final writes of a range of keys: each op is one key's. */
+static void vpos_task(void *ctx, size_t i) {
+    const key_job *j = ctx;
+    ictx *c = j->c;
+    const history *h = c->h;
+    const uint32_t *vt = c->vo->txns.data;
+    uint32_t g1 = c->vo->start[j->parts[i].k1];
+    const uint32_t ahead = HISTORY_PREFETCH_AHEAD;
+    for (uint32_t k = j->parts[i].k0; k < j->parts[i].k1; k++)
+        for (uint32_t g = c->vo->start[k]; g < c->vo->start[k + 1]; g++) {
+            /* the writer's transaction, then its ops, asked for ahead */
+            if (g + ahead < g1 && vt[g + ahead] < h->num_txns) HISTORY_PREFETCH(&h->txns[vt[g + ahead]]);
+            if (g + ahead / 2 < g1 && vt[g + ahead / 2] < h->num_txns) {
+                const history_txn *tx = &h->txns[vt[g + ahead / 2]];
+                HISTORY_PREFETCH(&h->op_key[tx->first_op]); HISTORY_PREFETCH(&h->op_kind[tx->first_op]);
+            }
+            uint32_t f = history_txn_final_write(h, vt[g], k);
+            if (f != NONE && c->vpos[f] == NONE) c->vpos[f] = g;
+        }
+}
+
+/* Which forced edges hold, for a range of them. */
+typedef struct holds_job { const ictx *c; uint8_t *holds; size_t nparts; } holds_job;
+/* Range i of the forced edges: forced_holds, in three loops that each ask
+ * ahead for their random accesses (the two transactions' ops; the source
+ * of the read behind an RW edge; the two versions' indices).  Debug
+ * builds compare every answer with forced_holds. */
+static void holds_task(void *ctx, size_t i) {
+    const holds_job *j = ctx;
+    const ictx *c = j->c;
+    const history *h = c->h;
+    size_t a = c->nforced * i / j->nparts, b = c->nforced * (i + 1) / j->nparts, n = b - a;
+    const dep_edge *fe = n ? c->forced + a : NULL;   /* no NULL + 0 when nothing is forced */
+    uint32_t *fa = xmalloc((n + 1) * sizeof *fa), *fb = xmalloc((n + 1) * sizeof *fb), *own = xmalloc((n + 1) * sizeof *own);
+    const size_t ahead = HISTORY_PREFETCH_AHEAD;
+    /* 1: b's final write; a's (WW) or the read behind the edge (RW: fa holds the read op) */
+    for (size_t f = 0; f < n; f++) {
+        if (f + ahead < n) {
+            const dep_edge *e = &fe[f + ahead];
+            if (e->from < h->num_txns) HISTORY_PREFETCH(&h->txns[e->from]);
+            if (e->to < h->num_txns) HISTORY_PREFETCH(&h->txns[e->to]);
+        }
+        if (f + ahead / 2 < n) {
+            const dep_edge *e = &fe[f + ahead / 2];
+            if (e->from < h->num_txns) HISTORY_PREFETCH(&h->op_key[h->txns[e->from].first_op]);
+            if (e->to < h->num_txns) HISTORY_PREFETCH(&h->op_key[h->txns[e->to].first_op]);
+        }
+        const dep_edge *e = &fe[f];
+        fa[f] = fb[f] = NONE;
+        if (!interp_forced_in_facts(h, e) || e->key >= h->num_keys) continue;
+        fb[f] = history_txn_final_write(h, e->to, e->key);
+        if (fb[f] == NONE) continue;
+        fa[f] = e->kind == DEP_WW ? history_txn_final_write(h, e->from, e->key) : ictx_ext_read(c, e->from, e->key, &own[f]);
+    }
+    /* 2: RW: the source of that read, and its writer's final write */
+    for (size_t f = 0; f < n; f++) {
+        if (fe[f].kind == DEP_WW) continue;
+        if (f + ahead < n && fe[f + ahead].kind != DEP_WW && fa[f + ahead] != NONE) {
+            uint32_t q = fa[f + ahead];
+            history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
+        }
+        if (f + ahead / 2 < n && fe[f + ahead / 2].kind != DEP_WW && fa[f + ahead / 2] != NONE) {
+            uint32_t q = fa[f + ahead / 2];
+            history_writer_prefetch_op(h, h->op_key[q], history_read_value(h, q));
+        }
+        if (fa[f] == NONE) continue;
+        uint32_t src = history_snapshot_source(h, fa[f], own[f]);
+        fa[f] = src == NONE ? NONE : writer_final_write(h, src);
+    }
+    /* 3: the two versions' indices */
+    for (size_t f = 0; f < n; f++) {
+        if (f + ahead < n) {
+            if (fa[f + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[fa[f + ahead]]);
+            if (fb[f + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[fb[f + ahead]]);
+        }
+        uint32_t ga = fa[f] == NONE ? NONE : c->vpos[fa[f]], gb = fb[f] == NONE ? NONE : c->vpos[fb[f]];
+        j->holds[a + f] = ga != NONE && gb != NONE && ga < gb;
+#ifdef GSAT_DEBUG
+        if (j->holds[a + f] != (interp_forced_in_facts(h, &fe[f]) && fe[f].key < h->num_keys && forced_holds(c, &fe[f])))
+            abort();
+#endif
+    }
+    free(fa); free(fb); free(own);
+}
+
+void ictx_init(ictx *c, const history *h, const version_order *vo, int si, const dep_edge *forced, size_t nf,
+                     struct par_pool *pool, int prio) {
+    memset(c, 0, sizeof *c);
+    c->h = h; c->vo = vo; c->si = si;
+    c->pool = pool; c->prio = prio;
+    c->forced = forced; c->nforced = nf; c->has_forced = nf != 0;
+    c->part = history_participants(h);
+    u64map_init(&c->lpos);
+    c->vpos = xmalloc(((size_t)h->num_ops + 1) * sizeof *c->vpos);
+    memset(c->vpos, 0xff, ((size_t)h->num_ops + 1) * sizeof *c->vpos);       /* NONE */
+    uint32_t nkp;
+    key_part *kp = key_parts(c, &nkp);
+    key_job kj = { c, kp };
+    ipar_run(c, nkp, vpos_task, &kj);
+    key_parts_free(kp, nkp);
+    /* the fact graph in compressed form, counted then placed (stable: each
+     * node's arcs in the order above), and the readers of each version */
+    uint32_t nn = dg_num_nodes(si, h->num_txns), nv = (uint32_t)vo->txns.len;
+    c->g.n = nn;
+    c->g.start = xcalloc((size_t)nn + 1, sizeof *c->g.start);
+    c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
+    vec_init(c->rd);
+    uint32_t nrp;
+    read_part *rp = read_parts(c, &nrp);
+    uint8_t *holds = xmalloc(nf ? nf : 1);
+    holds_job hj = { c, holds, nf ? ipar_ranges(c, nf) : 1 };
+    if (hj.nparts > nf && nf) hj.nparts = nf;
+    ipar_run(c, hj.nparts, holds_task, &hj);
+    /* every task meets every arc: one a thread (ranges for tests) */
+    uint32_t nr = interpret_ranges ? interpret_ranges : ipar_ranges(c, (uint64_t)nn + nv) > 1 ? par_pool_threads(pool) : 1;
+    if (nr > nn) nr = nn ? nn : 1;
+    uint64_t *known = xcalloc(nr, sizeof *known);
+    arc_job aj = { c, rp, nrp, nr, holds, NULL, NULL, known };
+    ipar_run(c, nr, arc_task, &aj);                                  /* count */
+    for (uint32_t u = 0; u < nn; u++) c->g.start[u + 1] += c->g.start[u];
+    size_t m = c->g.start[nn];
+    c->g.adj = xmalloc((m + 1) * sizeof *c->g.adj);
+    c->g.eid = xmalloc((m + 1) * sizeof *c->g.eid);
+    c->cls = xmalloc(m + 1);
+    for (uint32_t g = 0; g < nv; g++) c->rd_start[g + 1] += c->rd_start[g];
+    vec_resize(c->rd, c->rd_start[nv]);
+    c->rd_writes = xmalloc(c->rd_start[nv] + 1);
+    uint32_t *fill = xmalloc(((size_t)nn + 1) * sizeof *fill);
+    memcpy(fill, c->g.start, ((size_t)nn + 1) * sizeof *fill);
+    uint32_t *rd_fill = xmalloc(((size_t)nv + 1) * sizeof *rd_fill);
+    memcpy(rd_fill, c->rd_start, ((size_t)nv + 1) * sizeof *rd_fill);
+    aj.fill = fill; aj.rd_fill = rd_fill;
+    ipar_run(c, nr, arc_task, &aj);                                  /* place */
+    c->num_known = 0;
+    for (uint32_t j = 0; j < nr; j++) c->num_known += known[j];
+    free(known); free(rd_fill); free(holds);
+    read_parts_free(rp, nrp);
+    free(fill);
+    /* list reads per key, and where each writer's elements end in the
+     * longest one (the axioms make every list a prefix of it) */
+    c->lr_start = xcalloc((size_t)h->num_keys + 1, sizeof *c->lr_start);
+    vec_init(c->lr);
+    if (h->has_lists) {
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+                c->lr_start[h->op_key[op] + 1]++;
+        for (uint32_t k = 0; k < h->num_keys; k++) c->lr_start[k + 1] += c->lr_start[k];
+        vec_resize(c->lr, c->lr_start[h->num_keys]);
+        uint32_t *at = xmalloc(((size_t)h->num_keys + 1) * sizeof *at);
+        memcpy(at, c->lr_start, ((size_t)h->num_keys + 1) * sizeof *at);
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+                c->lr.data[at[h->op_key[op]]++] = op;
+        free(at);
+        for (uint32_t k = 0; k < h->num_keys; k++) {
+            uint32_t best = NONE, best_len = 0, n;
+            for (uint32_t i = c->lr_start[k]; i < c->lr_start[k + 1]; i++) {
+                history_list(h, c->lr.data[i], &n);
+                if (best == NONE || n > best_len) { best = c->lr.data[i]; best_len = n; }
+            }
+            if (best == NONE) continue;
+            const int64_t *l = history_list(h, best, &n);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t w = history_writer_of(h, k, l[i]);
+                if (w != HISTORY_NONE) u64map_put(&c->lpos, PAIR(k, h->op_txn[w]), i);
+            }
+        }
+    }
+}
+

@@ -2,7 +2,7 @@
 #
 #   make              optimized binaries in build/        (-O2 -DNDEBUG)
 #   make debug        checked binaries in build/debug/    (asserts, ASan+UBSan)
-#   make test         debug build, the layering check, every cmocka suite, the end-to-end cases
+#   make test         debug build, the layering and size checks, every cmocka suite, the end-to-end cases
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
 #   make fuzz         fuzz every reader (long; installs clang if missing)
 #   make deps         install what is missing to build and test (apt; sudo only when not root)
@@ -49,7 +49,7 @@ SO_VERSION := 1.0.0
 PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
                $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test layering unit e2e bench fuzz deps install clean jni jni-check
+.PHONY: all debug test layering sizes unit e2e bench fuzz deps install clean jni jni-check
 all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -150,9 +150,12 @@ $(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 # The layering of #include lines (tests/layering.sh, doc/architecture.md),
-# every cmocka suite, then the end-to-end cases; any failure fails the target.
+# the limits on file and function length (tests/sizes.sh), every cmocka
+# suite, then the end-to-end cases; any failure fails the target.
 layering:
 	@sh tests/layering.sh
+sizes:
+	@sh tests/sizes.sh
 test: debug
 	@sh tests/run_tests.sh $(DBG) $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 

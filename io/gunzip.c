@@ -476,111 +476,109 @@ static int inflate_fast(gunzip *g, unsigned char *out, size_t *np, size_t cap) {
 }
 #endif
 
-/* Decode into out until it is full, the member ends or the data does. */
-static long read_some(gunzip *g, unsigned char *out, size_t cap) {
-    size_t n = 0;
-    while (n < cap) {
-        switch (g->state) {
-        case ST_ERROR:
-            return -1;
-        case ST_END:
-            goto done;
-        case ST_HEADER: {
-            int r = member_header(g);
-            if (r < 0) return -1;
-            g->state = r ? ST_BLOCK : ST_END;
-            break;
-        }
-        case ST_BLOCK: {
-            int64_t hdr = bits(g, 3);
-            if (hdr < 0) return -1;
-            g->final_block = (int)(hdr & 1);
-            int type = (int)(hdr >> 1);
-            if (type == 0) {
-                g->bitbuf >>= g->bitcnt & 7;
-                g->bitcnt -= g->bitcnt & 7;
-                int64_t len = bits(g, 16), nlen = bits(g, 16);
-                if (len < 0 || nlen < 0) return -1;
-                if ((len ^ 0xffff) != nlen) return fail(g, "stored block length check failed");
-                g->stored_left = (uint32_t)len;
-                g->state = ST_STORED;
-            } else if (type == 1) {
-                fixed_tables(g);
-                g->state = ST_CODES;
-            } else if (type == 2) {
-                if (dynamic_tables(g) < 0) return -1;
-                g->state = ST_CODES;
-            } else {
-                return fail(g, "invalid deflate block type");
-            }
-            break;
-        }
-        case ST_STORED:
-            while (g->stored_left && n < cap && g->bitcnt >= 8) {   /* bytes still in the bit buffer */
-                out[n++] = (unsigned char)bits(g, 8);
-                g->stored_left--;
-            }
-            while (g->stored_left && n < cap) {
-                if (g->in_pos == g->in_len) {
-                    int c = next_byte(g);
-                    if (c < 0) return fail(g, "unexpected end of compressed data");
-                    g->in_pos--;
-                }
-                size_t k = g->in_len - g->in_pos;
-                if (k > g->stored_left) k = g->stored_left;
-                if (k > cap - n) k = cap - n;
-                memcpy(out + n, g->in + g->in_pos, k);
-                g->in_pos += k;
-                n += k;
-                g->stored_left -= (uint32_t)k;
-            }
-            if (!g->stored_left) g->state = g->final_block ? ST_TRAILER : ST_BLOCK;
-            break;
-        case ST_CODES:
-            while (n < cap && g->state == ST_CODES) {
-                if (g->copy_len) {
-                    unsigned k = (unsigned)g->copy_len;
-                    if (k > cap - n) k = (unsigned)(cap - n);
-                    copy_match(g, out, n, (unsigned)g->copy_dist, k, 0);
-                    n += k;
-                    g->copy_len -= (int)k;
-                    continue;
-                }
-#if HAVE_FAST_PATH
-                if (n + FAST_OUT_ROOM <= cap) {
-                    size_t before = n;
-                    if (inflate_fast(g, out, &n, cap) < 0) return -1;
-                    if (n != before || g->state != ST_CODES) continue;
-                }
-#endif
-                int sym = decode(g, &g->lit);
-                if (sym < 0) return -1;
-                if (sym < 256) { out[n++] = (unsigned char)sym; continue; }
-                if (sym == 256) { g->state = g->final_block ? ST_TRAILER : ST_BLOCK; break; }
-                sym -= 257;
-                if (sym >= 29) return fail(g, "invalid length code");
-                int64_t e = bits(g, len_extra[sym]);
-                if (e < 0) return -1;
-                int len = len_base[sym] + (int)e;
-                int dsym = decode(g, &g->dist);
-                if (dsym < 0) return -1;
-                if (dsym >= 30) return fail(g, "invalid distance code");
-                if ((e = bits(g, dist_extra[dsym])) < 0) return -1;
-                int dist = dist_base[dsym] + (int)e;
-                if ((uint64_t)dist > g->member_out + n)
-                    return fail(g, "distance too far back in compressed data");
-                g->copy_len = len;
-                g->copy_dist = dist;
-            }
-            break;
-        case ST_TRAILER:
-            goto done;
-        }
+/* A block's header: stored (its length checked), fixed or dynamic codes;
+ * sets the state the block's data is read in.  -1 on an error. */
+static int block_header(gunzip *g) {
+    int64_t hdr = bits(g, 3);
+    if (hdr < 0) return -1;
+    g->final_block = (int)(hdr & 1);
+    int type = (int)(hdr >> 1);
+    if (type == 0) {
+        g->bitbuf >>= g->bitcnt & 7;
+        g->bitcnt -= g->bitcnt & 7;
+        int64_t len = bits(g, 16), nlen = bits(g, 16);
+        if (len < 0 || nlen < 0) return -1;
+        if ((len ^ 0xffff) != nlen) return fail(g, "stored block length check failed");
+        g->stored_left = (uint32_t)len;
+        g->state = ST_STORED;
+    } else if (type == 1) {
+        fixed_tables(g);
+        g->state = ST_CODES;
+    } else if (type == 2) {
+        if (dynamic_tables(g) < 0) return -1;
+        g->state = ST_CODES;
+    } else {
+        return fail(g, "invalid deflate block type");
     }
-done:
+    return 0;
+}
+
+/* The bytes of a stored block into out[*np..cap); the state moves on at
+ * the block's end.  -1 on an error. */
+static int copy_stored(gunzip *g, unsigned char *out, size_t *np, size_t cap) {
+    size_t n = *np;
+    while (g->stored_left && n < cap && g->bitcnt >= 8) {   /* bytes still in the bit buffer */
+        out[n++] = (unsigned char)bits(g, 8);
+        g->stored_left--;
+    }
+    while (g->stored_left && n < cap) {
+        if (g->in_pos == g->in_len) {
+            int c = next_byte(g);
+            if (c < 0) { *np = n; return fail(g, "unexpected end of compressed data"); }
+            g->in_pos--;
+        }
+        size_t k = g->in_len - g->in_pos;
+        if (k > g->stored_left) k = g->stored_left;
+        if (k > cap - n) k = cap - n;
+        memcpy(out + n, g->in + g->in_pos, k);
+        g->in_pos += k;
+        n += k;
+        g->stored_left -= (uint32_t)k;
+    }
+    if (!g->stored_left) g->state = g->final_block ? ST_TRAILER : ST_BLOCK;
+    *np = n;
+    return 0;
+}
+
+/* The symbols of a Huffman block into out[*np..cap): a match cut short
+ * by a full out is finished by the next call; the fast path runs while
+ * there is room.  The state moves on at the block's end.  -1 on an error. */
+static int inflate_codes(gunzip *g, unsigned char *out, size_t *np, size_t cap) {
+    size_t n = *np;
+    int rc = 0;
+    while (n < cap && g->state == ST_CODES) {
+        if (g->copy_len) {
+            unsigned k = (unsigned)g->copy_len;
+            if (k > cap - n) k = (unsigned)(cap - n);
+            copy_match(g, out, n, (unsigned)g->copy_dist, k, 0);
+            n += k;
+            g->copy_len -= (int)k;
+            continue;
+        }
+#if HAVE_FAST_PATH
+        if (n + FAST_OUT_ROOM <= cap) {
+            size_t before = n;
+            if (inflate_fast(g, out, &n, cap) < 0) { rc = -1; break; }
+            if (n != before || g->state != ST_CODES) continue;
+        }
+#endif
+        int sym = decode(g, &g->lit);
+        if (sym < 0) { rc = -1; break; }
+        if (sym < 256) { out[n++] = (unsigned char)sym; continue; }
+        if (sym == 256) { g->state = g->final_block ? ST_TRAILER : ST_BLOCK; break; }
+        sym -= 257;
+        if (sym >= 29) { rc = fail(g, "invalid length code"); break; }
+        int64_t e = bits(g, len_extra[sym]);
+        if (e < 0) { rc = -1; break; }
+        int len = len_base[sym] + (int)e;
+        int dsym = decode(g, &g->dist);
+        if (dsym < 0) { rc = -1; break; }
+        if (dsym >= 30) { rc = fail(g, "invalid distance code"); break; }
+        if ((e = bits(g, dist_extra[dsym])) < 0) { rc = -1; break; }
+        int dist = dist_base[dsym] + (int)e;
+        if ((uint64_t)dist > g->member_out + n) { rc = fail(g, "distance too far back in compressed data"); break; }
+        g->copy_len = len;
+        g->copy_dist = dist;
+    }
+    *np = n;
+    return rc;
+}
+
+/* n bytes just written to out: into the member's CRC and length, and
+ * the window (the last WIN_SIZE bytes output). */
+static void note_output(gunzip *g, const unsigned char *out, size_t n) {
     g->crc = crc_update(g, g->crc, out, n);
     g->member_out += n;
-    /* the window: the last WIN_SIZE bytes output */
     if (n >= WIN_SIZE) {
         memcpy(g->win, out + n - WIN_SIZE, WIN_SIZE);
         g->win_pos = 0;
@@ -593,6 +591,35 @@ done:
             i += k;
         }
     }
+}
+
+/* Decode into out until it is full, the member ends or the data does. */
+static long read_some(gunzip *g, unsigned char *out, size_t cap) {
+    size_t n = 0;
+    while (n < cap && g->state != ST_END && g->state != ST_TRAILER) {
+        switch (g->state) {
+        case ST_ERROR:
+            return -1;
+        case ST_HEADER: {
+            int r = member_header(g);
+            if (r < 0) return -1;
+            g->state = r ? ST_BLOCK : ST_END;
+            break;
+        }
+        case ST_BLOCK:
+            if (block_header(g) < 0) return -1;
+            break;
+        case ST_STORED:
+            if (copy_stored(g, out, &n, cap) < 0) return -1;
+            break;
+        case ST_CODES:
+            if (inflate_codes(g, out, &n, cap) < 0) return -1;
+            break;
+        default:
+            break;
+        }
+    }
+    note_output(g, out, n);
     if (g->state == ST_TRAILER) {
         if (member_trailer(g) < 0) return -1;
         g->state = ST_HEADER;

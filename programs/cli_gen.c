@@ -50,15 +50,23 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total) {
     fflush(stderr);
 }
 
-int cli_gen(int argc, char **argv) {
-    workload_params p;
-    workload_defaults(&p);
-    const char *out = NULL, *truth_path = NULL;
-    int verbose = 0, no_truth = 0, no_retry = 0, force = 0, fmt_choice = 0, preset = -1;
-    int dist = (int)p.dist, level = (int)p.level, fault = (int)p.fault;
-    uint64_t sessions = p.sessions, txns = p.txns_per_session, ops = p.ops_per_txn, keys = p.keys, long_ops = p.long_ops,
-             lag = p.lag, seed = p.seed, fence_every = 0;
-    double reads = p.read_fraction, zipf = p.zipf_exponent, long_fraction = p.long_fraction, fault_rate = p.fault_rate;
+/* What the command line asks for besides the workload. */
+typedef struct gen_request {
+    const char *out, *truth_path;
+    int verbose, no_truth, force;
+    int fmt_choice;              /* index in cli_write_format_names() */
+} gen_request;
+
+/* The command line into p (a preset, then the options given) and q:
+ * -1 to go on, else the exit code. */
+static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) {
+    workload_defaults(p);
+    *q = (gen_request){ 0 };
+    int no_retry = 0, preset = -1;
+    int dist = (int)p->dist, level = (int)p->level, fault = (int)p->fault;
+    uint64_t sessions = p->sessions, txns = p->txns_per_session, ops = p->ops_per_txn, keys = p->keys,
+             long_ops = p->long_ops, lag = p->lag, seed = p->seed, fence_every = 0;
+    double reads = p->read_fraction, zipf = p->zipf_exponent, long_fraction = p->long_fraction, fault_rate = p->fault_rate;
     char preset_buf[256];
     const char *preset_names[16];
     split_names(workload_preset_names(), preset_buf, sizeof preset_buf, preset_names, 16);
@@ -84,13 +92,13 @@ int cli_gen(int argc, char **argv) {
         CMD_U64("lag", 0, &lag, 0, UINT32_MAX, "N", "replica lag in commits (default 2*sessions)"),
         CMD_U64("fence-every", 0, &fence_every, 0, UINT32_MAX - 1, "N", "after every N transactions each session runs a fence transaction on a reserved key (default 0: none; doc/checker.md)"),
         CMD_U64("seed", 0, &seed, 0, UINT64_MAX, "S", "random seed (default 1)"),
-        CMD_CHOICE("format", 0, &fmt_choice, cli_write_format_names(), "F", "output format (default text)"),
-        CMD_STR("output", 'o', &out, "OUT", "output (\"-\": stdout, text and elle only)"),
-        CMD_FLAG("force", 0, &force, "replace an existing OUT and OUT.truth (cobra: the *.log files in OUT)"),
+        CMD_CHOICE("format", 0, &q->fmt_choice, cli_write_format_names(), "F", "output format (default text)"),
+        CMD_STR("output", 'o', &q->out, "OUT", "output (\"-\": stdout, text and elle only)"),
+        CMD_FLAG("force", 0, &q->force, "replace an existing OUT and OUT.truth (cobra: the *.log files in OUT)"),
         CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
-        CMD_STR("truth", 0, &truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
-        CMD_FLAG("no-truth", 0, &no_truth, "no ground truth file"),
-        CMD_FLAG("verbose", 'v', &verbose, "print the ground truth to stderr"),
+        CMD_STR("truth", 0, &q->truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
+        CMD_FLAG("no-truth", 0, &q->no_truth, "no ground truth file"),
+        CMD_FLAG("verbose", 'v', &q->verbose, "print the ground truth to stderr"),
         CMD_END
     };
     char epilog[2048];
@@ -109,25 +117,66 @@ int cli_gen(int argc, char **argv) {
     };
     int n, rc = cli_parse(&spec, argc, argv, NULL, &n);
     if (rc >= 0) return rc;
-    if (!out) { fprintf(stderr, "isocheck gen: no output given (-o OUT)\n(try 'isocheck gen --help')\n"); return 2; }
-    if (preset >= 0) workload_preset(&p, preset_names[preset]);     /* explicit options override it */
-    if (given(opts, "sessions")) p.sessions = (uint32_t)sessions;
-    if (given(opts, "txns")) p.txns_per_session = (uint32_t)txns;
-    if (given(opts, "ops")) p.ops_per_txn = (uint32_t)ops;
-    if (given(opts, "keys")) p.keys = keys;
-    if (given(opts, "reads")) p.read_fraction = reads;
-    if (given(opts, "dist")) p.dist = (keydist_kind)dist;
-    if (given(opts, "zipf")) p.zipf_exponent = zipf;
-    if (given(opts, "long-fraction")) p.long_fraction = long_fraction;
-    if (given(opts, "long-ops")) p.long_ops = (uint32_t)long_ops;
-    if (given(opts, "level")) p.level = (sim_level)level;
-    if (given(opts, "fault")) p.fault = (sim_fault)fault;
-    if (given(opts, "fault-rate")) p.fault_rate = fault_rate;
-    if (given(opts, "lag")) p.lag = (uint32_t)lag;
-    if (given(opts, "seed")) p.seed = seed;
-    p.fence_every = (uint32_t)fence_every;
-    if (no_retry) p.retry = 0;
-    int fmt = cli_write_format(fmt_choice);
+    if (!q->out) { fprintf(stderr, "isocheck gen: no output given (-o OUT)\n(try 'isocheck gen --help')\n"); return 2; }
+    if (preset >= 0) workload_preset(p, preset_names[preset]);     /* explicit options override it */
+    if (given(opts, "sessions")) p->sessions = (uint32_t)sessions;
+    if (given(opts, "txns")) p->txns_per_session = (uint32_t)txns;
+    if (given(opts, "ops")) p->ops_per_txn = (uint32_t)ops;
+    if (given(opts, "keys")) p->keys = keys;
+    if (given(opts, "reads")) p->read_fraction = reads;
+    if (given(opts, "dist")) p->dist = (keydist_kind)dist;
+    if (given(opts, "zipf")) p->zipf_exponent = zipf;
+    if (given(opts, "long-fraction")) p->long_fraction = long_fraction;
+    if (given(opts, "long-ops")) p->long_ops = (uint32_t)long_ops;
+    if (given(opts, "level")) p->level = (sim_level)level;
+    if (given(opts, "fault")) p->fault = (sim_fault)fault;
+    if (given(opts, "fault-rate")) p->fault_rate = fault_rate;
+    if (given(opts, "lag")) p->lag = (uint32_t)lag;
+    if (given(opts, "seed")) p->seed = seed;
+    p->fence_every = (uint32_t)fence_every;
+    if (no_retry) p->retry = 0;
+    return -1;
+}
+
+/* Runs the simulator into the history at out: streamed (text, dbcop) or
+ * built in memory and written (cobra, elle).  1 done, 0 failed (err set),
+ * -1 failed and said why. */
+static int gen_history(const workload_params *p, const gen_request *q, unsigned flags, sim_truth *truth, ic_error *err) {
+    int fmt = cli_write_format(q->fmt_choice);
+    uint64_t total = (uint64_t)p->sessions * p->txns_per_session;
+    progress pr = { isatty(2) && total >= 100000, 0 };
+    int ok;
+    if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
+        gen_writer *w = gen_writer_open((history_format)fmt, q->out, p, cli_temp_dir(), err);
+        if (!w) return 0;
+        sim_sink sink = gen_writer_sink(w);
+        ok = sim_run(p, &sink, truth, show_progress, &pr, err);
+        ok = gen_writer_close(w, ok, err);
+    } else {
+        uint64_t longest = p->long_fraction > 0 && p->long_ops > p->ops_per_txn ? p->long_ops : p->ops_per_txn;
+        if (total * longest > MODEL_MAX_OPS) {
+            fprintf(stderr, "isocheck gen: %s output is built in memory and limited to %llu operations; "
+                            "use text or dbcop (streamed) and convert\n", cli_write_format_names()[q->fmt_choice],
+                    (unsigned long long)MODEL_MAX_OPS);
+            return -1;
+        }
+        model_sink *m = model_sink_new(q->out, p->sessions, 0);
+        sim_sink sink = model_sink_sink(m);
+        ok = sim_run(p, &sink, truth, show_progress, &pr, err);
+        history *h = model_sink_finish(m, err);
+        ok = ok && h && history_write_file(h, (history_format)fmt, q->out, flags, NULL, 0, err);
+        if (h) history_free(h);
+    }
+    return ok;
+}
+
+int cli_gen(int argc, char **argv) {
+    workload_params p;
+    gen_request q;
+    int rc = gen_parse(argc, argv, &p, &q);
+    if (rc >= 0) return rc;
+    const char *out = q.out;
+    int fmt = cli_write_format(q.fmt_choice);
     ic_error err;
     ic_error_clear(&err);
     if (!workload_validate(&p, &err)) { ic_error_print(stderr, "isocheck gen", &err); return 2; }
@@ -136,13 +185,13 @@ int cli_gen(int argc, char **argv) {
     struct stat st;
     int plain = strcmp(out, "-") && (stat(out, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
     char *tp = NULL;
-    if (!no_truth && (truth_path || plain)) {
-        size_t tn = strlen(truth_path ? truth_path : out) + 8;
+    if (!q.no_truth && (q.truth_path || plain)) {
+        size_t tn = strlen(q.truth_path ? q.truth_path : out) + 8;
         tp = xmalloc(tn);
-        if (truth_path) snprintf(tp, tn, "%s", truth_path); else snprintf(tp, tn, "%s.truth", out);
+        if (q.truth_path) snprintf(tp, tn, "%s", q.truth_path); else snprintf(tp, tn, "%s.truth", out);
     }
     /* nothing is replaced without --force; everything is checked before the run */
-    unsigned flags = force ? OUTPUT_FORCE : OUTPUT_NO_CLOBBER;
+    unsigned flags = q.force ? OUTPUT_FORCE : OUTPUT_NO_CLOBBER;
     const char *outs[2] = { out, tp };
     output truth_out;
     memset(&truth_out, 0, sizeof truth_out);
@@ -155,37 +204,17 @@ int cli_gen(int argc, char **argv) {
     }
     free(tp);
 
-    uint64_t total = (uint64_t)p.sessions * p.txns_per_session;
-    progress pr = { isatty(2) && total >= 100000, 0 };
     sim_truth truth;
-    int ok;
-    if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
-        gen_writer *w = gen_writer_open((history_format)fmt, out, &p, cli_temp_dir(), &err);
-        if (!w) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
-        sim_sink sink = gen_writer_sink(w);
-        ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
-        ok = gen_writer_close(w, ok, &err);
-    } else {
-        uint64_t longest = p.long_fraction > 0 && p.long_ops > p.ops_per_txn ? p.long_ops : p.ops_per_txn;
-        if (total * longest > MODEL_MAX_OPS) {
-            fprintf(stderr, "isocheck gen: %s output is built in memory and limited to %llu operations; "
-                            "use text or dbcop (streamed) and convert\n", cli_write_format_names()[fmt_choice],
-                    (unsigned long long)MODEL_MAX_OPS);
-            output_discard(&truth_out);
-            return 2;
-        }
-        model_sink *m = model_sink_new(out, p.sessions, 0);
-        sim_sink sink = model_sink_sink(m);
-        ok = sim_run(&p, &sink, &truth, show_progress, &pr, &err);
-        history *h = model_sink_finish(m, &err);
-        ok = ok && h && history_write_file(h, (history_format)fmt, out, flags, NULL, 0, &err);
-        if (h) history_free(h);
+    int ok = gen_history(&p, &q, flags, &truth, &err);
+    if (ok <= 0) {
+        if (ok == 0) ic_error_print(stderr, "isocheck gen", &err);
+        output_discard(&truth_out);
+        return 2;
     }
-    if (!ok) { ic_error_print(stderr, "isocheck gen", &err); output_discard(&truth_out); return 2; }
     if (truth_out.f) {
         sim_truth_json(truth_out.f, &p, &truth);
         if (!output_commit(&truth_out, &err)) { cli_error("isocheck gen: cannot write the ground truth", &err); return 2; }
     }
-    if (verbose) sim_truth_json(stderr, &p, &truth);
+    if (q.verbose) sim_truth_json(stderr, &p, &truth);
     return 0;
 }

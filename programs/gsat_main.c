@@ -54,12 +54,9 @@ static void print_stats(const gsat *s, double parse_seconds) {
         acyclic_get_stats(a, &as);
         int64_t n = s->st.theory_conflicts + s->st.theory_explanations;
         printf("c %-24s %.2f\n", "theory clause avg lits:", n ? (double)s->st.theory_explanation_lits / (double)n : 0.0);
-        printf("c acyclic: %lld edges (%lld guarded), %lld inserts, %lld Pearce-Kelly searches visiting %lld nodes,\n"
-               "c acyclic: %lld conflicts (avg %.2f guards), %lld implied, %lld reasons, %lld presorts\n",
-               (long long)as.edges, (long long)as.guarded_edges, (long long)as.inserts, (long long)as.pk_searches,
-               (long long)as.pk_visited, (long long)as.conflicts,
-               as.conflicts ? (double)as.conflict_lits / (double)as.conflicts : 0.0, (long long)as.implied,
-               (long long)as.reasons, (long long)as.presorts);
+#define X(name, help) printf("c acyclic %-24s %lld\n", #name ":", (long long)as.name);
+        ACYCLIC_STATS(X)
+#undef X
     }
 }
 

@@ -5,7 +5,7 @@
  * options; nothing else lists options.  Ratios are integers (per mille or
  * percent) so that every option is an int64.  A theory's options are its
  * own (gsat_add_options in solver/theory.h; the acyclicity theory's in
- * theory/acyclic.c). */
+ * theory/acyclic_options.h, the ACYCLIC_OPTIONS table). */
 #ifndef GSAT_OPTIONS_H
 #define GSAT_OPTIONS_H
 

@@ -29,7 +29,7 @@
  *
  * Theories learn the new literals from the trail as usual; edges added to
  * a graph above level 0 are the acyclicity theory's concern
- * (theory/acyclic.c: acyclic_add_edge, th_backtrack).  Every model is still
+ * (theory/acyclic_build.c: acyclic_add_edge; theory/acyclic.c: th_backtrack).  Every model is still
  * checked in debug builds (solver.c verify_model, the theory's final
  * check, theory clauses against the trail). */
 #include <assert.h>

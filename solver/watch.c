@@ -61,7 +61,8 @@ void watch_grow(gsat *s, watch_list *w) {
 /* wl.data[0]: the empty list of every literal without one of its own. */
 void watch_init(gsat *s) {
     vec_init(s->wl);
-    vec_push(s->wl, ((watch_list){ NULL, 0, 0 }));
+    static watcher no_watchers[1];           /* never written: the list's data is not NULL, so an empty list's end is data + 0 */
+    vec_push(s->wl, ((watch_list){ no_watchers, 0, 0 }));
 }
 
 watch_list *watch_make_slow(gsat *s, lit_t l) {

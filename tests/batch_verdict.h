@@ -25,7 +25,7 @@ static int batch_fails(const history *h, check_level_id lv) {
 }
 
 /* 1 if SI or SER fails. */
-static int batch_fails_any(const history *h) {
+static inline int batch_fails_any(const history *h) {
     return batch_fails(h, LEVEL_SI) || batch_fails(h, LEVEL_SER);
 }
 

@@ -7,7 +7,7 @@
 
 #include "frontend/formats/parse.h"
 
-static history *load_str(history_format fmt, const char *s, ic_error *err) {
+static inline history *load_str(history_format fmt, const char *s, ic_error *err) {
     ic_error_clear(err);
     return load_history_mem(s, strlen(s), fmt, "t", err);
 }
@@ -24,6 +24,6 @@ static history *load_str(history_format fmt, const char *s, ic_error *err) {
     } while (0)
 
 /* The op index of the i-th op of transaction t. */
-static uint32_t op_of(const history *h, uint32_t t, uint32_t i) { return h->txns[t].first_op + i; }
+static inline uint32_t op_of(const history *h, uint32_t t, uint32_t i) { return h->txns[t].first_op + i; }
 
 #endif

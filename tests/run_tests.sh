@@ -1,6 +1,6 @@
 #!/bin/sh
-# run_tests.sh — `make test`: the layering check, every cmocka suite (under
-# ASan+UBSan, leaks checked) and the end-to-end cases.  The suites and the
+# run_tests.sh — `make test`: the layering and size checks, every cmocka
+# suite (under ASan+UBSan, leaks checked) and the end-to-end cases.  The suites and the
 # end-to-end cases run side by side (two jobs: this machine has two cores),
 # each into its own log, printed when both are done; TEST_JOBS=1 runs them
 # one after the other.  Exit 0 when everything passed.
@@ -23,6 +23,7 @@ e2e() { echo "== end-to-end"; GSAT=$dbg/gsat ISOCHECK=$dbg/isocheck "$root/tests
 
 fail=0
 echo "== layering"; sh "$root/tests/layering.sh" "$root" || fail=1
+echo "== sizes"; sh "$root/tests/sizes.sh" "$root" || fail=1
 start=$(date +%s)
 if [ "${TEST_JOBS:-2}" = 1 ]; then
   units "$@" || fail=1

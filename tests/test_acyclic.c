@@ -746,11 +746,55 @@ static void fresh_edges_on_old_nodes(void **state) {
     assert_true(compactions > 10);
 }
 
+/* Empty adjacency before any arc exists (issue 30, a UBSan finding in a
+ * fuzz target): the order has no list room yet, so a search reading an
+ * empty list computed NULL + 0, undefined in C.  (1) Branching: only
+ * always-on edges (frozen, none on the lists) and a guard whose two
+ * values both turn on a backward edge, so the phase heuristic searches
+ * the order (th_phase, closes_cycle); both values close a cycle.  (2)
+ * Propagation: after a first solve, guarded edges on new nodes of a
+ * block not built yet, and an insertion that reorders, so the scan reads
+ * that block's missing arrays.  gcc's UBSan has no such check: clang's
+ * (-fsanitize=pointer-overflow) stops on both without the fix;
+ * test_pk_order's empty_lists_are_valid fails under any compiler. */
+static void empty_adjacency_is_valid(void **state) {
+    (void)state;
+    gsat *s = gsat_new();
+    int x = gsat_new_var(s), g = gsat_graph_new(s, 3);
+    assert_true(gsat_graph_add_edge(s, g, 0, 1, 0) >= 0);
+    assert_true(gsat_graph_add_edge(s, g, 1, 2, 0) >= 0);
+    assert_true(gsat_graph_add_edge(s, g, 2, 0, x) >= 0);
+    assert_true(gsat_graph_add_edge(s, g, 1, 0, -x) >= 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_UNSAT);
+    gsat_free(s);
+
+    s = gsat_new();
+    acyclic_set_block_shift(acyclic_of(s), 1);
+    int y = gsat_new_var(s), z = gsat_new_var(s);
+    g = gsat_graph_new(s, 2);
+    assert_true(gsat_graph_add_edge(s, g, 0, 1, y) >= 0);
+    assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+    /* nodes 2..5, blocks 1 (2, 3) and 2 (4, 5); no guarded edge leaves
+     * 2 or 3, so block 1's out-arrays are never built; z's edge 5->2 goes
+     * against the order, and its window (2, 3 forward; 5, 4 backward) is
+     * scanned from 2 and 3's out-edges */
+    int h = gsat_graph_new(s, 4);
+    assert_true(gsat_graph_add_edge(s, h, 0, 1, 0) >= 0);
+    assert_true(gsat_graph_add_edge(s, h, 2, 3, 0) >= 0);
+    assert_true(gsat_graph_add_edge(s, h, 3, 0, z) >= 0);
+    int assume[] = { z };
+    assert_int_equal(gsat_solve(s, assume, 1), GSAT_SAT);
+    assert_int_equal(gsat_value(s, z), 1);
+    assert_true(acyclic_verify_order(acyclic_of(s)));
+    gsat_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_edges_same_as_one_by_one),
         cmocka_unit_test(edge_ends_of_mixed_runs),
         cmocka_unit_test(fresh_edges_on_old_nodes),
+        cmocka_unit_test(empty_adjacency_is_valid),
         cmocka_unit_test(random_no_propagation),
         cmocka_unit_test(random_window_propagation),
         cmocka_unit_test(random_bounded_propagation),

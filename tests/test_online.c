@@ -37,6 +37,7 @@
 #include "frontend/online/checker.h"
 #include "frontend/online/incr.h"
 #include "batch_verdict.h"
+#include "history_helpers.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {          /* xorshift64*, uniform-ish in [0, n) */

@@ -433,6 +433,28 @@ static void fixed_merges_against_oracle(void **state) {
     assert_true(searched > 20);
 }
 
+/* An order without arcs (none yet, or all frozen) has empty lists whose
+ * arcs pointer is still a valid pointer: searches add its offset to it,
+ * and NULL + 0 is undefined in C (a UBSan finding, issue 30). */
+static void empty_lists_are_valid(void **state) {
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        pk_order pk; pk_init(&pk);
+        pk_add_nodes(&pk, 3);
+        if (round) {
+            int ends[] = { 0, 1, 1, 2 };
+            assert_int_equal(pk_freeze(&pk, ends, 2), 1);
+        }
+        for (int v = 0; v < 3; v++) {
+            assert_int_equal(pk.out[v].len, 0);
+            assert_non_null(pk_arcs(&pk, &pk.out[v]));
+            assert_non_null(pk_arcs(&pk, &pk.in[v]));
+        }
+        assert_int_equal(pk_insert(&pk, 2, 0, 0), !round);   /* round 1: closes 0->1->2->0 */
+        pk_free(&pk);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(small_graphs),
@@ -444,6 +466,7 @@ int main(void) {
         cmocka_unit_test(freeze_in_batches),
         cmocka_unit_test(fixed_merges_against_oracle),
         cmocka_unit_test(growing_nodes),
+        cmocka_unit_test(empty_lists_are_valid),
         cmocka_unit_test(sorts),
     };
     return cmocka_run_group_tests_name("pk_order", tests, NULL, NULL);

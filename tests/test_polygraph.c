@@ -12,6 +12,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/checking/polygraph.h"
 #include "frontend/recheck/verify_model.h"
+#include "dep_holds.h"
 
 static history *text(const char *s) {
     ic_error err; ic_error_clear(&err);

@@ -11,6 +11,7 @@
 
 #include "frontend/formats/write.h"
 #include "parse_helpers.h"
+#include "history_helpers.h"
 
 static void assert_same_model(const history *a, const history *b) {
     assert_int_equal(a->num_sessions, b->num_sessions);

@@ -106,6 +106,11 @@ static void watches_and_bcp(void **state) {
     add(s, 1, 2, 0, 0);          /* binary */
     add(s, -2, 3, 4, 5);         /* long */
     assert_int_equal(watch_of(s, lit_from_dimacs(1))->len, 0);   /* attached lazily */
+    /* a literal without a list reads the shared empty one, whose data is
+     * not NULL: propagate's end pointer, data + len, is then defined (clang's
+     * UBSan stops on NULL + 0; gcc's does not see it) */
+    assert_non_null(watch_of(s, lit_from_dimacs(7))->data);
+    assert_int_equal(watch_of(s, lit_from_dimacs(7))->len, 0);
     watch_flush(s);
     /* binary clauses are flagged, both literals watched */
     watch_list *w1 = watch_of(s, lit_from_dimacs(1));

@@ -19,6 +19,7 @@
 #include "workload/gen_writer.h"
 #include "workload/spool.h"
 #include "workload/workload.h"
+#include "history_helpers.h"
 
 /* ---- a sink that keeps everything (for the independent checks) ---- */
 typedef struct cap_txn { uint32_t session, first, n; int committed; } cap_txn;

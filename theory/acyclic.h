@@ -20,7 +20,7 @@
  *   2: as 1, plus a forward/backward search bounded by
  *      theory_propagate_budget nodes after every insertion
  *
- * Branching (option theory_phase): see th_phase in acyclic.c.
+ * Branching (option theory_phase): see acyclic_phase.c.
  *
  * The theory uses the engine only through solver/theory.h and gsat.h.
  * The public face is gsat_graph_* in include/gsat.h (theory/graph.c). */
@@ -38,16 +38,35 @@ typedef struct acyclic acyclic;
 typedef struct acyclic_graph { vec_int node; int num_edges; } acyclic_graph;
 typedef VEC(acyclic_graph) acyclic_graph_vec;
 
+/* The theory's counters, one X-macro table: X(name, help), as the
+ * engine's solver/stats.h.  It defines acyclic_stats and what `gsat -v`
+ * prints after the engine's counters. */
+#define ACYCLIC_STATS(X)                                                                  \
+    X(edges, "edges added, always-on and guarded")                                        \
+    X(guarded_edges, "guarded edges added")                                               \
+    X(inserts, "edges put into the topological order")                                   \
+    X(pk_searches, "insertions against the order (Pearce-Kelly searches)")                \
+    X(pk_visited, "nodes those searches visited")                                         \
+    X(conflicts, "cycles closed: conflict clauses")                                       \
+    X(conflict_lits, "literals in conflict clauses")                                      \
+    X(implied, "guards implied false by theory propagation")                              \
+    X(reasons, "lazy reasons built for them")                                             \
+    X(reason_lits, "literals in lazy reasons")                                            \
+    X(prop_scans, "guarded edges theory propagation looked at")                           \
+    X(presorts, "re-sorts of the order at a solve's start (theory_presort)")              \
+    X(block_merges, "blocks of the order's frozen always-on arcs merged")                 \
+    X(block_builds, "blocks of the guarded edges' arrays built")                          \
+    X(pool_compactions, "compactions of the guarded arrays' pool of fresh edges")
+
 typedef struct acyclic_stats {
-    int64_t edges, guarded_edges, inserts, pk_searches, pk_visited;
-    int64_t conflicts, conflict_lits, implied, reasons, reason_lits, prop_scans, presorts;
-    int64_t block_merges, block_builds;   /* the order's frozen blocks merged, the guarded arrays' blocks built */
-    int64_t pool_compactions;             /* the guarded arrays' pool of fresh edges compacted */
+#define X(name, help) int64_t name;
+    ACYCLIC_STATS(X)
+#undef X
 } acyclic_stats;
 
-/* Register the theory's options (theory_propagate, theory_phase and their
- * budgets) with s; gsat_new() does, so they can be set before the first
- * graph.  Returns their values (solver/theory.h, gsat_add_options). */
+/* Register the theory's options (the table in theory/acyclic_options.h)
+ * with s; gsat_new() does, so they can be set before the first graph.
+ * Returns their values (solver/theory.h, gsat_add_options). */
 const int64_t *acyclic_add_options(gsat *s);
 /* The solver's acyclicity theory, created and attached on first use. */
 acyclic *acyclic_of(gsat *s);

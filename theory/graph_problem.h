@@ -75,10 +75,11 @@ void gp_comment(graph_problem *p, const char *fmt, ...)
     ;
 
 static inline size_t gp_num_clauses(const graph_problem *p) { return p->clause_end.len; }
+/* Clause i: its *n literals (NULL for the empty clause). */
 static inline const int *gp_clause(const graph_problem *p, size_t i, int *n) {
     size_t b = i ? p->clause_end.data[i - 1] : 0;
     *n = (int)(p->clause_end.data[i] - b);
-    return p->lits.data + b;
+    return *n ? p->lits.data + b : NULL;
 }
 size_t gp_num_edges(const graph_problem *p);
 

@@ -1,4 +1,4 @@
-/* graph_sink.c — the two sinks: the engine and the recorder. */
+/* graph_sink.c — the two sinks, the engine and the recorder (contract in graph_sink.h). */
 #include "theory/graph_sink.h"
 
 static int  sg_new_var(void *t) { return gsat_new_var(t); }

@@ -4,15 +4,21 @@
 #include <assert.h>
 #include <string.h>
 
+/* The arena before its first room: never NULL, so that pk_arcs of an
+ * empty list (at 0, len 0) is a valid pointer, not NULL + 0 (undefined in
+ * C).  Nothing is ever written to it (arena_cap 0). */
+static pk_arc no_arena[1];
+
 void pk_init(pk_order *pk) {
     memset(pk, 0, sizeof *pk);
+    pk->arena = no_arena;
     vec_init(pk->stack); vec_init(pk->next); vec_init(pk->fwd); vec_init(pk->bwd);
     vec_init(pk->pos_buf); vec_init(pk->sort_buf);
     pk->blk_shift = PK_BLOCK_SHIFT;
 }
 
 void pk_free(pk_order *pk) {
-    free(pk->arena);
+    if (pk->arena_cap) free(pk->arena);
     free(pk->out); free(pk->in); free(pk->ord); free(pk->node_at); free(pk->mark);
     free(pk->par_node); free(pk->par_edge);
     for (int side = 0; side < 2; side++) {
@@ -94,7 +100,7 @@ static uint32_t room_alloc(pk_order *pk, unsigned l) {
     if (pk->arena_len + cap > pk->arena_cap) {
         size_t need = pk->arena_len + cap, c = pk->arena_cap ? 2 * pk->arena_cap : 64;
         if (c < need) c = need;
-        pk->arena = xrealloc(pk->arena, c * sizeof *pk->arena);
+        pk->arena = xrealloc(pk->arena_cap ? pk->arena : NULL, c * sizeof *pk->arena);
         pk->arena_cap = c;
     }
     uint32_t at = (uint32_t)pk->arena_len;
@@ -151,10 +157,10 @@ void pk_sort_ints(int *a, int n, int *tmp) {
  * order of least path cost (0-1 BFS in Dial's layers: pk->stack holds the
  * current layer, cost-0 arcs extend it, cost-1 arcs feed pk->next; a node
  * joins fwd when settled).  par_node/par_edge record the tree.  Returns 0
- * once the node at position ub (the edge's source) is settled: its tree
- * path is then one of least cost.  (Stopping at the first arc into it, at
- * most one above the least, visits 15 % fewer nodes on the rw family but
- * gave it 7-40 % more conflicts on three seeds out of three.) */
+ * once the node at position ub (the edge's source) is settled, not at the
+ * first arc into it: its tree path is then one of least cost, the fewest
+ * guards for the conflict clause (doc/acyclicity.md: what stopping
+ * earlier costs in conflicts). */
 static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
     vec_clear(pk->fwd);
     vec_clear(pk->stack);

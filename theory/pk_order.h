@@ -100,7 +100,8 @@ int  pk_insert_cost(pk_order *pk, int from, int to, int edge, int cost);
  * least-cost path b ~> a through enabled edges (from a back to b). */
 void pk_cycle_path(const pk_order *pk, vec_int *path);
 void pk_remove(pk_order *pk, int from, int to, int edge);
-/* The arcs of list a (valid until the next insertion). */
+/* The arcs of list a (valid until the next insertion; never NULL, also
+ * for an empty list of an order without arcs). */
 static inline pk_arc *pk_arcs(const pk_order *pk, const pk_adj *a) { return pk->arena + a->at; }
 /* Add always-on arcs that are not in the order yet, straight into the
  * frozen arrays: ends holds (from, to) of each, in the order they were

@@ -67,9 +67,4 @@ void anomaly_set_detail(anomaly *a, const char *fmt, ...)
 #endif
     ;
 
-/* "FAIL: <name>: <detail>" plus indented lines with the ops and where
- * they are in the file; JSON: one object. */
-void anomaly_print_text(FILE *out, const history *h, const anomaly *a);
-void anomaly_print_json(FILE *out, const history *h, const anomaly *a);
-
 #endif

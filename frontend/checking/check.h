@@ -8,7 +8,7 @@
  *   FAIL  res->cycle is a dependency cycle that holds in the history under
  *         the version order res->vo (every version order has one; this is
  *         the one read off the known graph's topological order), checked
- *         edge by edge with dep_holds();
+ *         edge by edge with cycle_holds();
  *   UNKNOWN the answer could not be confirmed (an internal error) or a limit
  *         was hit; res->msg says which (frontend/history/verdict.h).
  * The pg_index (built once) is shared by the levels. */

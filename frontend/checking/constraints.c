@@ -211,16 +211,6 @@ static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     return 1;
 }
 
-uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v) {
-    dep_edge_vec scratch; vec_init(scratch);
-    pg_edge_vec out; vec_init(out);
-    uint64_t n = pg_side_edges(g, u, v, &scratch, &out);
-    vec_foreach(const pg_edge, e, out) vec_push(g->known, *e);
-    vec_free(out);
-    vec_free(scratch);
-    return n;
-}
-
 typedef struct unit_at { uint32_t session, pos, unit; } unit_at;
 static int cmp_unit_at(const void *a, const void *b) {
     const unit_at *x = a, *y = b;

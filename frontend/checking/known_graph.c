@@ -166,13 +166,140 @@ static uint32_t key_ranges_by_reads(const uint32_t *rstart, uint32_t nk, unsigne
     return (uint32_t)range->len - 1;
 }
 
+/* One task's working arrays for the key at hand, indexed by the key's
+ * writers (local index, INIT first): the writers' transactions, the links
+ * between consecutive versions, the readers of each version (rlist from
+ * rfirst, rcount of them) and the units walk's marks. */
+typedef struct key_work {
+    uint32_t *local;             /* txn -> local index, the task's key_scratch */
+    vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill, visited;
+} key_work;
+
+/* The participants' final writes of key k into w->wtx (INIT first) and
+ * their local indices into w->local. */
+static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t *is_final, uint32_t k, key_work *w) {
+    uint32_t *local = w->local;
+    vec_clear(w->wtx);
+    for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+        uint32_t op = h->key_writes[i], t = h->op_txn[op];
+        if (!in_graph[t] || !is_final[op]) continue;
+        if (local[t] != UINT32_MAX) continue;
+        local[t] = (uint32_t)w->wtx.len;
+        vec_push(w->wtx, t);
+    }
+    if (w->wtx.len == 0 || w->wtx.data[0] != 0) {
+        /* INIT always writes every key first; be defensive. */
+        for (size_t i = 0; i < w->wtx.len; i++) local[w->wtx.data[i]] = UINT32_MAX;
+        vec_clear(w->wtx);
+        local[0] = 0; vec_push(w->wtx, 0u);
+        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
+            local[t] = (uint32_t)w->wtx.len; vec_push(w->wtx, t);
+        }
+    }
+}
+
+/* Elle list reads show a prefix of the version order itself: the longest
+ * observed list's writers follow INIT in exactly that order (the axioms
+ * make all of a key's lists prefixes of one order).  A list ending with
+ * its reader's own appends puts the reader's version right after its
+ * external prefix.  Links those versions in w. */
+static void list_links(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
+                       key_out *o) {
+    uint32_t best = HISTORY_NONE, best_len = 0;
+    for (const ext_read *r = first; r < end; r++) {
+        uint32_t len;
+        if (history_op_kind(h, r->op) != OP_LIST_READ) continue;
+        history_list(h, r->op, &len);
+        if (len > best_len) { best_len = len; best = r->op; }
+    }
+    if (best == HISTORY_NONE) return;
+    uint32_t len;
+    const int64_t *els = history_list(h, best, &len);
+    uint32_t *succ = w->succ.data, *pred = w->pred.data;
+    uint32_t prev = 0;                      /* INIT's local index */
+    for (uint32_t j = 0; j < len; j++) {
+        uint32_t wop = history_writer_of(h, k, els[j]);
+        if (wop == HISTORY_NONE) break;
+        uint32_t x = w->local[h->op_txn[wop]];
+        if (x == UINT32_MAX) break;         /* not a participant's write */
+        if (x == prev) continue;            /* several appends of one txn */
+        if (pred[x] != UINT32_MAX || succ[prev] != UINT32_MAX || x == 0) break;
+        succ[prev] = x; pred[x] = prev; o->num_links++;
+        prev = x;
+    }
+}
+
+/* The readers of every version of key k (WR edges, read-modify-write
+ * links), then each version's list of readers (rfirst, rlist). */
+static void key_readers(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
+                        key_out *o) {
+    uint32_t nw = (uint32_t)w->wtx.len;
+    uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
+    for (const ext_read *r = first; r < end; r++) {
+        uint32_t x = w->local[h->op_txn[r->src_op]];
+        rcount[x]++;
+        uint32_t lt = w->local[r->txn];
+        if (lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
+            succ[x] = lt; pred[lt] = x; o->num_links++;
+        }
+        if (h->op_txn[r->src_op] != 0)
+            push_dep(&o->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
+    }
+    w->rfirst.data[0] = 0;
+    for (uint32_t i = 0; i < nw; i++) w->rfirst.data[i + 1] = w->rfirst.data[i] + rcount[i];
+    vec_resize(w->rlist, w->rfirst.data[nw]);
+    vec_resize(w->fill, nw);
+    for (uint32_t i = 0; i < nw; i++) w->fill.data[i] = w->rfirst.data[i];
+    for (const ext_read *r = first; r < end; r++) {
+        uint32_t x = w->local[h->op_txn[r->src_op]];
+        w->rlist.data[w->fill.data[x]++] = r->txn;
+    }
+}
+
+/* Units: walk links from every head (INIT's first); writers left
+ * unvisited lie on link cycles — break each at an arbitrary writer.
+ * Each link prev -> x gives WW, and RW from prev's other readers. */
+static void key_units(uint32_t k, key_work *w, key_out *o) {
+    uint32_t nw = (uint32_t)w->wtx.len;
+    const uint32_t *wtx = w->wtx.data, *succ = w->succ.data, *pred = w->pred.data;
+    const uint32_t *rfirst = w->rfirst.data, *rlist = w->rlist.data;
+    uint32_t *visited = w->visited.data;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < nw; i++) {
+            if (visited[i] || (pass == 0 && pred[i] != UINT32_MAX)) continue;
+            pg_unit u;
+            u.head = wtx[i];
+            u.m_first = (uint32_t)o->members.len;
+            u.len = 0;
+            uint32_t x = i, prev = UINT32_MAX;
+            while (x != UINT32_MAX && !visited[x]) {
+                visited[x] = 1;
+                vec_push(o->members, wtx[x]);
+                u.len++;
+                if (prev != UINT32_MAX) {
+                    uint32_t a = wtx[prev], b = wtx[x];
+                    if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
+                    for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++)
+                        if (rlist[j] != b) push_dep(&o->base, DEP_RW, k, rlist[j], b);
+                }
+                prev = x;
+                x = succ[x];
+            }
+            u.last = wtx[prev];
+            u.rd_first = (uint32_t)o->readers.len;
+            u.rd_num = w->rcount.data[prev];
+            for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++) vec_push(o->readers, rlist[j]);
+            vec_push(o->units, u);
+        }
+    }
+}
+
 static void key_task(void *ctx, size_t task) {
     key_job *jb = ctx;
     pg_index *ix = jb->ix;
     const history *h = ix->h;
-    const uint8_t *in_graph = ix->in_graph, *is_final = jb->is_final;
-    const uint32_t *rstart = jb->rstart;
-    const ext_read *byk = jb->byk;
     key_out *o = &jb->out[task];
     uint32_t nt = h->num_txns;
     key_scratch *ks = NULL;
@@ -182,124 +309,28 @@ static void key_task(void *ctx, size_t task) {
         ks->local = big_malloc((size_t)(nt ? nt : 1) * sizeof *ks->local);
         for (uint32_t t = 0; t < nt; t++) ks->local[t] = UINT32_MAX;
     }
-    uint32_t *local = ks->local;
-    vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill;
-    vec_u32 visited;
-    vec_init(wtx); vec_init(succ); vec_init(pred); vec_init(rcount); vec_init(rfirst); vec_init(rlist);
-    vec_init(fill); vec_init(visited);
+    key_work w = { .local = ks->local };
+    vec_init(w.wtx); vec_init(w.succ); vec_init(w.pred); vec_init(w.rcount); vec_init(w.rfirst); vec_init(w.rlist);
+    vec_init(w.fill); vec_init(w.visited);
     for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
         ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
-        vec_clear(wtx);
-        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = h->op_txn[op];
-            if (!in_graph[t] || !is_final[op]) continue;
-            if (local[t] != UINT32_MAX) continue;
-            local[t] = (uint32_t)wtx.len;
-            vec_push(wtx, t);
-        }
-        if (wtx.len == 0 || wtx.data[0] != 0) {
-            /* INIT always writes every key first; be defensive. */
-            for (size_t i = 0; i < wtx.len; i++) local[wtx.data[i]] = UINT32_MAX;
-            vec_clear(wtx);
-            local[0] = 0; vec_push(wtx, 0u);
-            for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-                uint32_t op = h->key_writes[i], t = h->op_txn[op];
-                if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
-                local[t] = (uint32_t)wtx.len; vec_push(wtx, t);
-            }
-        }
-        uint32_t nw = (uint32_t)wtx.len;
+        key_writers(h, ix->in_graph, jb->is_final, k, &w);
+        uint32_t nw = (uint32_t)w.wtx.len;
         o->num_writers += nw - 1;
-        vec_resize(succ, nw); vec_resize(pred, nw); vec_resize(rcount, nw + 1); vec_resize(rfirst, nw + 1);
-        vec_resize(visited, nw);
-        for (uint32_t i = 0; i < nw; i++) { succ.data[i] = pred.data[i] = UINT32_MAX; rcount.data[i] = 0; visited.data[i] = 0; }
-        rcount.data[nw] = 0;
-        /* Elle list reads show a prefix of the version order itself: the
-         * longest observed list's writers follow INIT in exactly that order
-         * (the axioms make all of a key's lists prefixes of one order).  A
-         * list ending with its reader's own appends puts the reader's
-         * version right after its external prefix. */
-        if (h->has_lists) {
-            uint32_t best = HISTORY_NONE, best_len = 0;
-            for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-                uint32_t op = byk[i].op, len;
-                if (history_op_kind(h, op) != OP_LIST_READ) continue;
-                history_list(h, op, &len);
-                if (len > best_len) { best_len = len; best = op; }
-            }
-            if (best != HISTORY_NONE) {
-                uint32_t len;
-                const int64_t *els = history_list(h, best, &len);
-                uint32_t prev = 0;                      /* INIT's local index */
-                for (uint32_t j = 0; j < len; j++) {
-                    uint32_t wop = history_writer_of(h, k, els[j]);
-                    if (wop == HISTORY_NONE) break;
-                    uint32_t w = local[h->op_txn[wop]];
-                    if (w == UINT32_MAX) break;         /* not a participant's write */
-                    if (w == prev) continue;            /* several appends of one txn */
-                    if (pred.data[w] != UINT32_MAX || succ.data[prev] != UINT32_MAX || w == 0) break;
-                    succ.data[prev] = w; pred.data[w] = prev; o->num_links++;
-                    prev = w;
-                }
-            }
+        vec_resize(w.succ, nw); vec_resize(w.pred, nw); vec_resize(w.rcount, nw + 1); vec_resize(w.rfirst, nw + 1);
+        vec_resize(w.visited, nw);
+        for (uint32_t i = 0; i < nw; i++) {
+            w.succ.data[i] = w.pred.data[i] = UINT32_MAX; w.rcount.data[i] = 0; w.visited.data[i] = 0;
         }
-        /* readers per version, and read-modify-write links */
-        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-            const ext_read *r = &byk[i];
-            uint32_t w = local[h->op_txn[r->src_op]];
-            rcount.data[w]++;
-            uint32_t lt = local[r->txn];
-            if (lt != UINT32_MAX && lt != w && succ.data[w] == UINT32_MAX && pred.data[lt] == UINT32_MAX) {
-                succ.data[w] = lt; pred.data[lt] = w; o->num_links++;
-            }
-            if (h->op_txn[r->src_op] != 0)
-                push_dep(&o->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
-        }
-        rfirst.data[0] = 0;
-        for (uint32_t i = 0; i < nw; i++) rfirst.data[i + 1] = rfirst.data[i] + rcount.data[i];
-        vec_resize(rlist, rfirst.data[nw]);
-        vec_resize(fill, nw);
-        for (uint32_t i = 0; i < nw; i++) fill.data[i] = rfirst.data[i];
-        for (uint32_t i = rstart[k]; i < rstart[k + 1]; i++) {
-            const ext_read *r = &byk[i];
-            uint32_t w = local[h->op_txn[r->src_op]];
-            rlist.data[fill.data[w]++] = r->txn;
-        }
-        /* Units: walk links from every head (INIT's first); writers left
-         * unvisited lie on link cycles — break each at an arbitrary writer. */
-        for (uint32_t pass = 0; pass < 2; pass++) {
-            for (uint32_t i = 0; i < nw; i++) {
-                if (visited.data[i] || (pass == 0 && pred.data[i] != UINT32_MAX)) continue;
-                pg_unit u;
-                u.head = wtx.data[i];
-                u.m_first = (uint32_t)o->members.len;
-                u.len = 0;
-                uint32_t x = i, prev = UINT32_MAX;
-                while (x != UINT32_MAX && !visited.data[x]) {
-                    visited.data[x] = 1;
-                    vec_push(o->members, wtx.data[x]);
-                    u.len++;
-                    if (prev != UINT32_MAX) {
-                        /* link prev -> x: WW, and RW from prev's other readers */
-                        uint32_t a = wtx.data[prev], b = wtx.data[x];
-                        if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
-                        for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++)
-                            if (rlist.data[j] != b) push_dep(&o->base, DEP_RW, k, rlist.data[j], b);
-                    }
-                    prev = x;
-                    x = succ.data[x];
-                }
-                u.last = wtx.data[prev];
-                u.rd_first = (uint32_t)o->readers.len;
-                u.rd_num = rcount.data[prev];
-                for (uint32_t j = rfirst.data[prev]; j < rfirst.data[prev + 1]; j++) vec_push(o->readers, rlist.data[j]);
-                vec_push(o->units, u);
-            }
-        }
-        for (uint32_t i = 0; i < nw; i++) local[wtx.data[i]] = UINT32_MAX;
+        w.rcount.data[nw] = 0;
+        const ext_read *first = jb->byk + jb->rstart[k], *end = jb->byk + jb->rstart[k + 1];
+        if (h->has_lists) list_links(h, k, first, end, &w, o);
+        key_readers(h, k, first, end, &w, o);
+        key_units(k, &w, o);
+        for (uint32_t i = 0; i < nw; i++) w.local[w.wtx.data[i]] = UINT32_MAX;
     }
-    vec_free(wtx); vec_free(succ); vec_free(pred); vec_free(rcount); vec_free(rfirst); vec_free(rlist);
-    vec_free(fill); vec_free(visited);
+    vec_free(w.wtx); vec_free(w.succ); vec_free(w.pred); vec_free(w.rcount); vec_free(w.rfirst); vec_free(w.rlist);
+    vec_free(w.fill); vec_free(w.visited);
     atomic_store(&ks->busy, 0);
 }
 

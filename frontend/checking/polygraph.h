@@ -235,11 +235,9 @@ int  pg_build_constraints(polygraph *g);
 void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out);
 /* Side u<v would close a cycle with the known graph. */
 int  pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v);
-/* Make side u<v known (edges the known graph implies are skipped);
- * returns the number of edges added. */
-uint64_t pg_add_side(polygraph *g, uint32_t u, uint32_t v);
-/* The same edges appended to out instead (g only read: safe from several
- * threads at once); scratch is the caller's. */
+/* The edges making side u<v known (those the known graph implies are
+ * skipped), appended to out (g only read: safe from several threads at
+ * once); scratch is the caller's.  Returns the number of edges. */
 uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *scratch, pg_edge_vec *out);
 
 /* reach.c: recompute topo_pos and reach; returns g->acyclic. */

@@ -305,6 +305,130 @@ static int digits_i64(const char *s, int64_t *v) {
 typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
 typedef enum { P_NONE, P_CLIENT, P_NEMESIS } proc_kind;
 
+/* The fields of an operation map this reader reads, OV_NONE when absent. */
+static const char *const op_field_names[] = { "type", "f", "process", "index", "value", "isocheck/reads" };
+enum { F_TYPE, F_F, F_PROCESS, F_INDEX, F_VALUE, F_READS, F_N };
+
+/* The value nodes of the operation map r's fields; a field twice is an error. */
+static int op_fields(ctx *c, const ov_node *r, uint32_t fields[F_N]) {
+    const optree *t = c->t;
+    for (int i = 0; i < F_N; i++) fields[i] = OV_NONE;
+    for (uint32_t k = r->child; k != OV_NONE;) {
+        uint32_t v = ot_node(t, k)->next;
+        for (int i = 0; i < F_N; i++) {
+            if (!ot_is_field(t, k, op_field_names[i])) continue;
+            if (fields[i] != OV_NONE) {
+                char fb[32];
+                ic_error_at(c->err, c->jr->source, ot_node(t, k)->line, "key %s appears twice in one operation map",
+                            field(c, op_field_names[i], fb, sizeof fb));
+                return 0;
+            }
+            fields[i] = v;
+        }
+        k = v == OV_NONE ? OV_NONE : ot_node(t, v)->next;
+    }
+    return 1;
+}
+
+/* The operation's :type (node tn, OV_NONE if absent) into *type. */
+static int op_type_of(ctx *c, const ov_node *r, uint32_t tn, op_type *type) {
+    const optree *t = c->t;
+    if (tn == OV_NONE) {
+        char fb[32];
+        ic_error_at(c->err, c->jr->source, r->line, "expected an operation with %s, found none", field(c, "type", fb, sizeof fb));
+        return 0;
+    }
+    if (ot_is_name(t, tn, "invoke")) *type = T_INVOKE;
+    else if (ot_is_name(t, tn, "ok")) *type = T_OK;
+    else if (ot_is_name(t, tn, "fail")) *type = T_FAIL;
+    else if (ot_is_name(t, tn, "info")) *type = T_INFO;
+    else return fail_node(c, tn, ot_node(t, tn)->line, t->json ? "\"invoke\", \"ok\", \"fail\" or \"info\" as \"type\""
+                                                             : ":invoke, :ok, :fail or :info as :type");
+    return 1;
+}
+
+/* The process (node pn, OV_NONE if absent): a client (session) with its
+ * id, a non-client, or none. */
+static int op_process(ctx *c, uint32_t pn, proc_kind *pk, int64_t *process) {
+    const optree *t = c->t;
+    jepsen_reader *jr = c->jr;
+    *pk = P_NONE;
+    *process = 0;
+    if (pn == OV_NONE) return 1;
+    const ov_node *p = ot_node(t, pn);
+    if (p->kind == OV_KEYWORD) *pk = P_NEMESIS;
+    else if (p->kind == OV_NIL) *pk = P_NONE;
+    else if (p->kind == OV_INT && p->ival >= NAMED_BAND_END) { *pk = P_CLIENT; *process = p->ival; }
+    else if (p->kind == OV_STRING && t->json && ot_is_name(t, pn, "nemesis")) *pk = P_NEMESIS;  /* JSON's :nemesis */
+    else if (p->kind == OV_STRING) {
+        *pk = P_CLIENT;
+        if (!digits_i64(ot_text(t, pn), process) || *process < NAMED_BAND_END) {   /* "3" is process 3 */
+            const char *s = written(c, pn);
+            *process = name_id(jr, s, strlen(s));
+        }
+    } else if (p->kind == OV_INT || p->kind == OV_BIGINT) {
+        const char *s = written(c, pn);
+        *pk = P_CLIENT;
+        *process = name_id(jr, s, strlen(s));
+    } else return fail_node(c, pn, p->line, "a :process (integer, string, keyword or nil)");
+    return 1;
+}
+
+/* A client's invocation: its writes kept for a completion without micro-ops. */
+static int op_invoke(ctx *c, int64_t process, uint32_t value) {
+    jepsen_reader *jr = c->jr;
+    if (!parse_mops(c, value)) return 0;
+    pending *pd = pending_of(jr, process, 1);
+    vec_clear(pd->writes);
+    for (size_t i = 0; i < jr->mops.len; i++)
+        if (jr->mops.data[i].kind == M_WRITE || jr->mops.data[i].kind == M_APPEND) vec_push(pd->writes, jr->mops.data[i]);
+    pd->valid = 1;
+    return 1;
+}
+
+/* A completion that is not a transaction: the error that says so. */
+static int not_a_txn(ctx *c, const ov_node *r, uint32_t fnode, uint32_t value) {
+    const optree *t = c->t;
+    char fb[32], fb2[32], vb[64], fnb[64];
+    ic_error_at(c->err, c->jr->source, r->line,
+                "expected a transaction (a %s of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an "
+                "operation with %s %s and %s %s: isocheck checks transactional histories (Elle's rw-register and "
+                "list-append), not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)",
+                field(c, "value", fb, sizeof fb), field(c, "f", fb2, sizeof fb2),
+                fnode == OV_NONE ? "absent" : ot_render(t, fnode, fnb, sizeof fnb),
+                field(c, "value", fb, sizeof fb), value == OV_NONE ? "absent" : ot_render(t, value, vb, sizeof vb));
+    return 0;
+}
+
+/* A completion's transaction, numbered by :index (else its position
+ * ordinal), with the micro-ops ms[0..nms). */
+static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type type, proc_kind pk, int64_t process,
+                  uint64_t ordinal, const mop *ms, size_t nms) {
+    const optree *t = c->t;
+    jepsen_reader *jr = c->jr;
+    int64_t ext = (int64_t)ordinal;
+    uint32_t in = fields[F_INDEX];
+    if (in != OV_NONE) {
+        if (ot_node(t, in)->kind != OV_INT) return fail_node(c, in, ot_node(t, in)->line, "an integer :index");
+        ext = ot_node(t, in)->ival;
+    }
+    if (u64map_get(&jr->txn_ids, (uint64_t)ext) != UINT32_MAX) {
+        char fb[32];
+        ic_error_at(c->err, jr->source, r->line, "duplicate transaction id (%s %" PRId64 ")",
+                    in != OV_NONE ? field(c, "index", fb, sizeof fb) : "position", ext);
+        return 0;
+    }
+    if (pk == P_NONE) {
+        process = hb_name(jr->b, "nil", 3);      /* a session of its own */
+        if (jr->rep) jr->rep->no_process++;
+    }
+    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
+    u64map_put(&jr->txn_ids, (uint64_t)ext, txn);
+    hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
+    int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
+    return add_mops(c, txn, ms, nms, type == T_OK || observed);
+}
+
 int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     ctx c = { jr, t, err };
     const ov_node *r = ot_node(t, root);
@@ -313,60 +437,13 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     if (r->kind != OV_MAP)
         return fail_node(&c, root, r->line, t->json ? "an operation object ({\"type\": ..., \"value\": ...})"
                                                     : "an operation map ({:type ..., :value ...})");
-    static const char *const names[] = { "type", "f", "process", "index", "value", "isocheck/reads" };
-    enum { F_TYPE, F_F, F_PROCESS, F_INDEX, F_VALUE, F_READS, F_N };
     uint32_t fields[F_N];
-    for (int i = 0; i < F_N; i++) fields[i] = OV_NONE;
-    for (uint32_t k = r->child; k != OV_NONE;) {
-        uint32_t v = ot_node(t, k)->next;
-        for (int i = 0; i < F_N; i++) {
-            if (!ot_is_field(t, k, names[i])) continue;
-            if (fields[i] != OV_NONE) {
-                char fb[32];
-                ic_error_at(err, jr->source, ot_node(t, k)->line, "key %s appears twice in one operation map",
-                            field(&c, names[i], fb, sizeof fb));
-                return 0;
-            }
-            fields[i] = v;
-        }
-        k = v == OV_NONE ? OV_NONE : ot_node(t, v)->next;
-    }
-    char fb[32], fb2[32];
     op_type type = T_NONE;
-    uint32_t tn = fields[F_TYPE];
-    if (tn == OV_NONE) {
-        ic_error_at(err, jr->source, r->line, "expected an operation with %s, found none", field(&c, "type", fb, sizeof fb));
+    proc_kind pk;
+    int64_t process;
+    if (!op_fields(&c, r, fields) || !op_type_of(&c, r, fields[F_TYPE], &type) ||
+        !op_process(&c, fields[F_PROCESS], &pk, &process))
         return 0;
-    }
-    if (ot_is_name(t, tn, "invoke")) type = T_INVOKE;
-    else if (ot_is_name(t, tn, "ok")) type = T_OK;
-    else if (ot_is_name(t, tn, "fail")) type = T_FAIL;
-    else if (ot_is_name(t, tn, "info")) type = T_INFO;
-    else return fail_node(&c, tn, ot_node(t, tn)->line, t->json ? "\"invoke\", \"ok\", \"fail\" or \"info\" as \"type\""
-                                                              : ":invoke, :ok, :fail or :info as :type");
-
-    /* the process: a client (session), a non-client, or none */
-    proc_kind pk = P_NONE;
-    int64_t process = 0;
-    uint32_t pn = fields[F_PROCESS];
-    if (pn != OV_NONE) {
-        const ov_node *p = ot_node(t, pn);
-        if (p->kind == OV_KEYWORD) pk = P_NEMESIS;
-        else if (p->kind == OV_NIL) pk = P_NONE;
-        else if (p->kind == OV_INT && p->ival >= NAMED_BAND_END) { pk = P_CLIENT; process = p->ival; }
-        else if (p->kind == OV_STRING && t->json && ot_is_name(t, pn, "nemesis")) pk = P_NEMESIS;  /* JSON's :nemesis */
-        else if (p->kind == OV_STRING) {
-            pk = P_CLIENT;
-            if (!digits_i64(ot_text(t, pn), &process) || process < NAMED_BAND_END) {   /* "3" is process 3 */
-                const char *s = written(&c, pn);
-                process = name_id(jr, s, strlen(s));
-            }
-        } else if (p->kind == OV_INT || p->kind == OV_BIGINT) {
-            const char *s = written(&c, pn);
-            pk = P_CLIENT;
-            process = name_id(jr, s, strlen(s));
-        } else return fail_node(&c, pn, p->line, "a :process (integer, string, keyword or nil)");
-    }
     if (pk == P_NEMESIS) {
         if (jr->rep) jr->rep->nemesis++;
         return 1;
@@ -378,13 +455,7 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     if (type == T_INVOKE) {
         if (jr->rep) jr->rep->invocations++;
         if (!shaped || pk != P_CLIENT) return 1;
-        if (!parse_mops(&c, value)) return 0;
-        pending *pd = pending_of(jr, process, 1);
-        vec_clear(pd->writes);
-        for (size_t i = 0; i < jr->mops.len; i++)
-            if (jr->mops.data[i].kind == M_WRITE || jr->mops.data[i].kind == M_APPEND) vec_push(pd->writes, jr->mops.data[i]);
-        pd->valid = 1;
-        return 1;
+        return op_invoke(&c, process, value);
     }
 
     if (jr->rep) {
@@ -405,38 +476,9 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
         nms = pd->writes.len;
         if (jr->rep) jr->rep->from_invocation += nms;
     } else if (!(type != T_OK && txn_f && (value == OV_NONE || ot_node(t, value)->kind == OV_NIL))) {
-        char vb[64], fnb[64];
-        ic_error_at(err, jr->source, r->line,
-                    "expected a transaction (a %s of micro-ops like [[:r k v] [:w k v] [:append k v]]), found an "
-                    "operation with %s %s and %s %s: isocheck checks transactional histories (Elle's rw-register and "
-                    "list-append), not Knossos/Jepsen single-object ones (register, cas, set, bank, counter)",
-                    field(&c, "value", fb, sizeof fb), field(&c, "f", fb2, sizeof fb2),
-                    fnode == OV_NONE ? "absent" : ot_render(t, fnode, fnb, sizeof fnb),
-                    field(&c, "value", fb, sizeof fb), value == OV_NONE ? "absent" : ot_render(t, value, vb, sizeof vb));
-        return 0;
+        return not_a_txn(&c, r, fnode, value);
     }
-
-    /* the transaction */
-    int64_t ext = (int64_t)ordinal;
-    uint32_t in = fields[F_INDEX];
-    if (in != OV_NONE) {
-        if (ot_node(t, in)->kind != OV_INT) return fail_node(&c, in, ot_node(t, in)->line, "an integer :index");
-        ext = ot_node(t, in)->ival;
-    }
-    if (u64map_get(&jr->txn_ids, (uint64_t)ext) != UINT32_MAX) {
-        ic_error_at(err, jr->source, r->line, "duplicate transaction id (%s %" PRId64 ")",
-                    in != OV_NONE ? field(&c, "index", fb, sizeof fb) : "position", ext);
-        return 0;
-    }
-    if (pk == P_NONE) {
-        process = hb_name(jr->b, "nil", 3);      /* a session of its own */
-        if (jr->rep) jr->rep->no_process++;
-    }
-    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
-    u64map_put(&jr->txn_ids, (uint64_t)ext, txn);
-    hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
-    int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
-    if (!add_mops(&c, txn, ms, nms, type == T_OK || observed)) return 0;
+    if (!op_txn(&c, r, fields, type, pk, process, ordinal, ms, nms)) return 0;
     if (pd) pd->valid = 0;
     return 1;
 }

@@ -27,13 +27,6 @@ static const struct { const char *name; int named, written; } formats[] = {
 };
 #define NUM_FORMATS ((int)(sizeof formats / sizeof *formats))
 
-int history_format_from_name(const char *name) {
-    if (!name) return FORMAT_AUTO;
-    for (int i = 0; i < NUM_FORMATS; i++)
-        if ((formats[i].named || i == FORMAT_AUTO) && !strcmp(name, formats[i].name)) return i;
-    return -1;
-}
-
 const char *history_format_name(history_format f) {
     return (unsigned)f < (unsigned)NUM_FORMATS ? formats[f].name : "?";
 }

@@ -80,12 +80,6 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len) {
     return node;
 }
 
-uint32_t ot_child(const optree *t, uint32_t node, uint32_t i) {
-    uint32_t c = t->nodes.data[node].child;
-    while (c != OV_NONE && i--) c = t->nodes.data[c].next;
-    return c;
-}
-
 int ot_is_name(const optree *t, uint32_t node, const char *word) {
     if (node == OV_NONE) return 0;
     const ov_node *n = ot_node(t, node);

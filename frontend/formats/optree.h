@@ -62,8 +62,6 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len);
 
 static inline const ov_node *ot_node(const optree *t, uint32_t i) { return &t->nodes.data[i]; }
 static inline const char *ot_text(const optree *t, uint32_t i) { return t->pool.data + t->nodes.data[i].text; }
-/* The i-th child, or OV_NONE. */
-uint32_t ot_child(const optree *t, uint32_t node, uint32_t i);
 /* A "name": a keyword without its ':', or a string's content.  Whether
  * node is a name equal to word. */
 int ot_is_name(const optree *t, uint32_t node, const char *word);

@@ -41,9 +41,7 @@ history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report
 #define COBRA_GC_WID_FALSE  0x66666666LL
 #define COBRA_UNIVERSAL_ID  0xabddefeeLL   /* value-identified logs (VeriStrong's) */
 
-/* Format names: "text", "dbcop", "cobra", "elle", "json" (NULL/"auto": FORMAT_AUTO).
- * Returns -1 for an unknown name. */
-int history_format_from_name(const char *name);
+/* A format's name: "text", "dbcop", "cobra", "elle", "json", ... */
 const char *history_format_name(history_format f);
 /* The formats a command line names, in history_format order (written:
  * only those history_write_file writes): their names in names[] (NULL

@@ -117,6 +117,81 @@ static history *state_finish(cobra_state *st, int ok) {
 
 static uint32_t sat32(uint64_t x) { return x > UINT32_MAX ? UINT32_MAX : (uint32_t)x; }
 
+/* A 'W' record at offset at, in transaction cur. */
+static int parse_write(cobra_state *st, input *r, uint64_t at, uint32_t cur) {
+    ic_error *err = st->err;
+    int64_t a, b2, c;
+    if (!get_i64(r, &a, "the write id", at, 'W', err) || !get_i64(r, &b2, "the key", at, 'W', err) ||
+        !get_i64(r, &c, "the value", at, 'W', err))
+        return 0;
+    if (cur == HISTORY_NONE) {
+        ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before 'W', found 'W' outside a transaction");
+        return 0;
+    }
+    if (a == COBRA_INIT_WRITE_ID || a == COBRA_NULL_TXN_ID || a == COBRA_GC_WID_TRUE ||
+        a == COBRA_GC_WID_FALSE || a < RESERVED_BELOW) {
+        ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)a);
+        return 0;
+    }
+    if (!same_kind(st, r, at, a == COBRA_UNIVERSAL_ID ? ID_BY_VALUE : ID_UNIQUE)) return 0;
+    if (a == COBRA_UNIVERSAL_ID) {
+        if (c < RESERVED_BELOW) {
+            ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)c);
+            return 0;
+        }
+        a = c;
+    }
+    hb_op(st->b, cur, OP_WRITE, hb_key(st->b, b2), a, sat32(at));
+    return 1;
+}
+
+/* An 'R' record at offset at, in transaction cur. */
+static int parse_read(cobra_state *st, input *r, uint64_t at, uint32_t cur) {
+    ic_error *err = st->err;
+    int64_t a, b2, c, d;
+    if (!get_i64(r, &a, "the writer transaction id", at, 'R', err) ||
+        !get_i64(r, &b2, "the write id", at, 'R', err) || !get_i64(r, &c, "the key", at, 'R', err) ||
+        !get_i64(r, &d, "the value", at, 'R', err))
+        return 0;
+    if (cur == HISTORY_NONE) {
+        ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before 'R', found 'R' outside a transaction");
+        return 0;
+    }
+    int64_t value = b2;
+    uint32_t key = hb_key(st->b, c);
+    if (a == COBRA_UNIVERSAL_ID || b2 == COBRA_UNIVERSAL_ID) {
+        if (a != b2) {
+            ic_error_at_offset(err, r->name, (long long)at,
+                               "expected the universal id 0x%llx as both writer txn and write id, found 0x%" PRIx64 " and 0x%" PRIx64,
+                               (unsigned long long)COBRA_UNIVERSAL_ID, (uint64_t)a, (uint64_t)b2);
+            return 0;
+        }
+        if (!same_kind(st, r, at, ID_BY_VALUE)) return 0;
+        if (d < RESERVED_BELOW) {
+            ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)d);
+            return 0;
+        }
+        value = d;
+    } else if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
+        if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = initial_value(st, key, d);
+        else if (b2 == COBRA_GC_WID_TRUE || b2 == COBRA_GC_WID_FALSE) {
+            ic_error_at_offset(err, r->name, (long long)at, "Cobra garbage-collection reads are not supported");
+            return 0;
+        } else {
+            ic_error_at_offset(err, r->name, (long long)at,
+                               "expected the init or null write id in a read of the initial state, found 0x%" PRIx64, (uint64_t)b2);
+            return 0;
+        }
+    } else if (b2 < RESERVED_BELOW) {
+        ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)b2);
+        return 0;
+    } else if (!same_kind(st, r, at, ID_UNIQUE)) {
+        return 0;
+    }
+    hb_op(st->b, cur, OP_READ, key, value, sat32(at));
+    return 1;
+}
+
 static int parse_log(cobra_state *st, input *r, uint32_t sess) {
     ic_error *err = st->err;
     uint32_t cur = HISTORY_NONE;
@@ -126,7 +201,7 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
         uint64_t at = r->offset;
         if (input_read(r, &type, 1) < 1) break;
         if (st->rep) st->rep->records++;
-        int64_t a, b2, c, d;
+        int64_t a;
         switch (type) {
         case 'S':
             if (!get_i64(r, &a, "the transaction id", at, 'S', err)) return 0;
@@ -162,69 +237,10 @@ static int parse_log(cobra_state *st, input *r, uint32_t sess) {
             cur = HISTORY_NONE;
             break;
         case 'W':
-            if (!get_i64(r, &a, "the write id", at, 'W', err) || !get_i64(r, &b2, "the key", at, 'W', err) ||
-                !get_i64(r, &c, "the value", at, 'W', err))
-                return 0;
-            if (cur == HISTORY_NONE) {
-                ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before 'W', found 'W' outside a transaction");
-                return 0;
-            }
-            if (a == COBRA_INIT_WRITE_ID || a == COBRA_NULL_TXN_ID || a == COBRA_GC_WID_TRUE ||
-                a == COBRA_GC_WID_FALSE || a < RESERVED_BELOW) {
-                ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)a);
-                return 0;
-            }
-            if (!same_kind(st, r, at, a == COBRA_UNIVERSAL_ID ? ID_BY_VALUE : ID_UNIQUE)) return 0;
-            if (a == COBRA_UNIVERSAL_ID) {
-                if (c < RESERVED_BELOW) {
-                    ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)c);
-                    return 0;
-                }
-                a = c;
-            }
-            hb_op(st->b, cur, OP_WRITE, hb_key(st->b, b2), a, sat32(at));
+            if (!parse_write(st, r, at, cur)) return 0;
             break;
         case 'R':
-            if (!get_i64(r, &a, "the writer transaction id", at, 'R', err) ||
-                !get_i64(r, &b2, "the write id", at, 'R', err) || !get_i64(r, &c, "the key", at, 'R', err) ||
-                !get_i64(r, &d, "the value", at, 'R', err))
-                return 0;
-            if (cur == HISTORY_NONE) {
-                ic_error_at_offset(err, r->name, (long long)at, "expected 'S' before 'R', found 'R' outside a transaction");
-                return 0;
-            }
-            int64_t value = b2;
-            uint32_t key = hb_key(st->b, c);
-            if (a == COBRA_UNIVERSAL_ID || b2 == COBRA_UNIVERSAL_ID) {
-                if (a != b2) {
-                    ic_error_at_offset(err, r->name, (long long)at,
-                                       "expected the universal id 0x%llx as both writer txn and write id, found 0x%" PRIx64 " and 0x%" PRIx64,
-                                       (unsigned long long)COBRA_UNIVERSAL_ID, (uint64_t)a, (uint64_t)b2);
-                    return 0;
-                }
-                if (!same_kind(st, r, at, ID_BY_VALUE)) return 0;
-                if (d < RESERVED_BELOW) {
-                    ic_error_at_offset(err, r->name, (long long)at, "value 0x%" PRIx64 " is reserved", (uint64_t)d);
-                    return 0;
-                }
-                value = d;
-            } else if (a == COBRA_INIT_TXN_ID || a == COBRA_NULL_TXN_ID) {
-                if (b2 == COBRA_INIT_WRITE_ID || b2 == COBRA_NULL_TXN_ID) value = initial_value(st, key, d);
-                else if (b2 == COBRA_GC_WID_TRUE || b2 == COBRA_GC_WID_FALSE) {
-                    ic_error_at_offset(err, r->name, (long long)at, "Cobra garbage-collection reads are not supported");
-                    return 0;
-                } else {
-                    ic_error_at_offset(err, r->name, (long long)at,
-                                       "expected the init or null write id in a read of the initial state, found 0x%" PRIx64, (uint64_t)b2);
-                    return 0;
-                }
-            } else if (b2 < RESERVED_BELOW) {
-                ic_error_at_offset(err, r->name, (long long)at, "write id 0x%" PRIx64 " is reserved", (uint64_t)b2);
-                return 0;
-            } else if (!same_kind(st, r, at, ID_UNIQUE)) {
-                return 0;
-            }
-            hb_op(st->b, cur, OP_READ, key, value, sat32(at));
+            if (!parse_read(st, r, at, cur)) return 0;
             break;
         default:
             ic_error_at_offset(err, r->name, (long long)at,

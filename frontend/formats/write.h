@@ -46,8 +46,6 @@ int write_cobra(const history *h, const char *dir, unsigned flags, ic_error *err
  * 1 on success. */
 int history_write_file(const history *h, history_format fmt, const char *path, unsigned flags, char *note,
                        size_t note_len, ic_error *err);
-/* The same with flags 0 and no note. */
-int history_write(const history *h, history_format fmt, const char *path, ic_error *err);
 
 /* Transaction ids must be unique for formats that name transactions
  * (text, cobra, elle); 0 with err set on the first repeat. */

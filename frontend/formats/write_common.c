@@ -214,7 +214,3 @@ int history_write_file(const history *h, history_format fmt, const char *path, u
     }
     return ok;
 }
-
-int history_write(const history *h, history_format fmt, const char *path, ic_error *err) {
-    return history_write_file(h, fmt, path, 0, NULL, 0, err);
-}

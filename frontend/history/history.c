@@ -102,7 +102,6 @@ uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t l
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
 void hb_set_threads(history_builder *b, unsigned threads) { b->threads = threads; }
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
-uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn) { return b->txns.data[txn].num_ops; }
 
 uint32_t hb_key(history_builder *b, int64_t ext_key) {
     uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);

@@ -295,7 +295,6 @@ uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file);
 uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line);
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st);
 uint32_t hb_num_txns(const history_builder *b);
-uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
 
 /* Dense key ids. */
 uint32_t hb_key(history_builder *b, int64_t ext_key);

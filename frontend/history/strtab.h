@@ -23,6 +23,5 @@ void strtab_free(strtab *t);
 uint32_t strtab_intern(strtab *t, const char *s, size_t len, int *added);
 static inline const char *strtab_text(const strtab *t, uint32_t id) { return t->pool.data + t->off.data[id]; }
 static inline size_t strtab_len(const strtab *t, uint32_t id) { return t->len.data[id]; }
-static inline uint32_t strtab_count(const strtab *t) { return (uint32_t)t->off.len; }
 
 #endif

@@ -22,7 +22,7 @@ static long vo_index(const version_order *vo, uint32_t key, uint32_t t) {
     return -1;
 }
 
-static int dep_holds_in(const vm *m, const dep_edge *e, char *why, size_t wl) {
+int vm_dep_holds(const vm *m, const dep_edge *e, char *why, size_t wl) {
     const history *h = m->h;
     const version_order *vo = m->vo;
     if (e->from >= h->num_txns || e->to >= h->num_txns) { snprintf(why, wl, "no such transaction"); return 0; }
@@ -68,16 +68,6 @@ static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
     return want;
 }
 
-int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t wl) {
-    vm m;
-    uint8_t *want = edge_keys(h, e, 1);
-    int ok = want ? vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && dep_holds_in(&m, e, why, wl) : 0;
-    if (!want) { snprintf(why, wl, "no such key"); memset(&m, 0, sizeof m); }
-    vm_free(&m);
-    free(want);
-    return ok;
-}
-
 int cycle_holds(const history *h, const version_order *vo, int si,
                 const dep_edge *c, size_t n, char *why, size_t wl) {
     if (n == 0) { snprintf(why, wl, "empty cycle"); return 0; }
@@ -87,7 +77,7 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl);
     if (!want) snprintf(why, wl, "no such key");
     for (size_t i = 0; i < n && ok; i++) {
-        if (!dep_holds_in(&m, &c[i], why, wl)) { ok = 0; break; }
+        if (!vm_dep_holds(&m, &c[i], why, wl)) { ok = 0; break; }
         if (c[i].to != c[(i + 1) % n].from) { snprintf(why, wl, "edges %zu and %zu do not meet", i, (i + 1) % n); ok = 0; break; }
         if (si && c[i].kind == DEP_RW && c[(i + 1) % n].kind == DEP_RW) {
             snprintf(why, wl, "two adjacent RW edges (allowed under SI)"); ok = 0; break;

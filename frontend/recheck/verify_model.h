@@ -50,9 +50,6 @@ struct par_pool;
 int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t whylen,
                 struct par_pool *pool, int prio);
 
-/* Does one dependency hold in h under vo, by definition? (why on failure) */
-int dep_holds(const history *h, const version_order *vo, const dep_edge *e, char *why, size_t whylen);
-
 /* A closed chain of dependencies that all hold, and under SI no two
  * adjacent RW edges (cyclically). */
 int cycle_holds(const history *h, const version_order *vo, int si,

@@ -6,7 +6,8 @@
  *                  replay against them (its snapshot per key);
  *   vm_graph.c     the dependency graph the replay gives, its cycle search
  *                  and the shortest cycle as dependencies;
- *   verify_model.c the entry points (vo_check, dep_holds, cycle_holds). */
+ *   verify_model.c the entry points (vo_check, cycle_holds) and the
+ *                  test of one dependency (vm_dep_holds). */
 #ifndef ISOCHECK_VM_INTERNAL_H
 #define ISOCHECK_VM_INTERNAL_H
 
@@ -61,6 +62,10 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
 /* t's snapshot of k as a version index within k's slice (UINT32_MAX: none
  * shown); 0 with why set on an inconsistent read. */
 int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *why, size_t wl);
+
+/* Does dependency e hold in the indexed history, by definition (its key
+ * indexed)?  why on failure. */
+int vm_dep_holds(const vm *m, const dep_edge *e, char *why, size_t wl);
 
 /* The graph of the participants part[] under vo with the snapshots r (SER:
  * D and RW; si: the split graph), searched for a cycle: 1 acyclic, 0 a

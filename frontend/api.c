@@ -120,15 +120,27 @@ int isocheck_read_initial(isocheck_history *h, int txn, int64_t key) {
 }
 
 /* ---- results -------------------------------------------------------- */
-static isocheck_result *result_new(isocheck_verdict v, int status) {
+/* The public verdict of the checker's: the ABI fixes isocheck_verdict's
+ * values, and they are the internal ones. */
+_Static_assert((int)ISOCHECK_PASS == (int)VERDICT_PASS && (int)ISOCHECK_FAIL == (int)VERDICT_FAIL &&
+               (int)ISOCHECK_UNKNOWN == (int)VERDICT_UNKNOWN, "isocheck_verdict and verdict disagree");
+static isocheck_verdict public_verdict(verdict v) {
+    switch (v) {
+    case VERDICT_PASS: return ISOCHECK_PASS;
+    case VERDICT_FAIL: return ISOCHECK_FAIL;
+    default: return ISOCHECK_UNKNOWN;
+    }
+}
+
+static isocheck_result *result_new(verdict v, int status) {
     isocheck_result *r = xcalloc(1, sizeof *r);
-    r->verdict = v;
+    r->verdict = public_verdict(v);
     r->status = status;
     return r;
 }
 
 static isocheck_result *unknown(int status, const char *msg) {
-    isocheck_result *r = result_new(ISOCHECK_UNKNOWN, status);
+    isocheck_result *r = result_new(VERDICT_UNKNOWN, status);
     size_t n = strlen(msg);
     r->text = xmalloc(n + 1);
     memcpy(r->text, msg, n + 1);
@@ -148,7 +160,7 @@ static void take_report_text(isocheck_result *r, report *rep) {
 /* The checker's dependency cycle of a failing level (the accessors' cycle). */
 static void keep_cycle(void *ctx, const check_result *res) {
     dep_edge_vec *cycle = ctx;
-    if (res->verdict != CHECK_FAIL) return;
+    if (res->verdict != VERDICT_FAIL) return;
     vec_clear(*cycle);
     vec_foreach(const dep_edge, e, res->cycle) vec_push(*cycle, *e);
 }
@@ -191,7 +203,7 @@ static isocheck_result *check_incremental(isocheck_history *ih, const history *h
         return NULL;
     }
     ih->stats.incremental_pass++;
-    isocheck_result *r = result_new(ISOCHECK_PASS, ISOCHECK_OK);
+    isocheck_result *r = result_new(VERDICT_PASS, ISOCHECK_OK);
     take_report_text(r, &rep);
     return r;
 }
@@ -234,12 +246,10 @@ isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
         vec_free(cycle);
         return unknown(ISOCHECK_EINPUT, err.msg);
     }
-    int verdict = report_exit_code(&rep);
-    if (detected && verdict != 1) incr_leave(ih, lv);     /* not confirmed: never trusted again */
-    isocheck_result *r = verdict == 0 ? result_new(ISOCHECK_PASS, ISOCHECK_OK)
-                         : verdict == 1 ? result_new(ISOCHECK_FAIL, ISOCHECK_OK)
-                         : result_new(ISOCHECK_UNKNOWN, ISOCHECK_ELIMIT);
-    if (verdict == 1 && cycle.len) {
+    verdict v = report_verdict(&rep);
+    if (detected && v != VERDICT_FAIL) incr_leave(ih, lv);     /* not confirmed: never trusted again */
+    isocheck_result *r = result_new(v, v == VERDICT_UNKNOWN ? ISOCHECK_ELIMIT : ISOCHECK_OK);
+    if (v == VERDICT_FAIL && cycle.len) {
         r->num_edges = cycle.len;
         r->edges = xcalloc(cycle.len, sizeof *r->edges);
         for (size_t i = 0; i < cycle.len; i++) {

@@ -109,7 +109,7 @@ static void level_run(void *ctx, size_t i) {
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
     check_level(rc->ix, t->lv, &t->copt, &t->res);
-    if (t->res.verdict == CHECK_PASS && o->verify_every_pass) {
+    if (t->res.verdict == VERDICT_PASS && o->verify_every_pass) {
         t->certified = 1;
         t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
@@ -130,7 +130,7 @@ static void level_interpret(void *ctx, size_t i) {
     run_ctx *rc = ctx;
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
-    if (t->res.verdict != CHECK_FAIL) return;
+    if (t->res.verdict != VERDICT_FAIL) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
     t->violations = interpret_failure_on(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                          t->res.forced.data, t->res.forced.len, o->max_anomalies,
@@ -150,21 +150,21 @@ static void level_finish(run_ctx *rc, level_task *t, report *rep, certificate *c
     report_level *L = &rep->levels[rep->num_levels++];
     memset(L, 0, sizeof *L);
     L->level = t->lv;
-    L->verdict = res->verdict == CHECK_PASS ? 0 : res->verdict == CHECK_FAIL ? 1 : 2;
+    L->verdict = res->verdict;
     L->stage = res->stage ? res->stage : "";
     snprintf(L->msg, sizeof L->msg, "%s", res->msg);
-    if (res->verdict == CHECK_FAIL) {
+    if (res->verdict == VERDICT_FAIL) {
         L->violations = t->violations;
         vec_foreach(report_anomaly, a, t->part.items) vec_push(rep->items, *a);
         t->part.items.len = 0;                       /* moved, not freed */
-    } else if (res->verdict == CHECK_PASS) {
+    } else if (res->verdict == VERDICT_PASS) {
         int keep = o->certificate && cert && cert_level && *cert_level < 0;
         if (!t->certified && keep) {
             t->certified = 1;
             t->cert_ok = certify(rc->h, res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         }
         if (t->certified && !t->cert_ok) {
-            L->verdict = 2;
+            L->verdict = VERDICT_UNKNOWN;
             snprintf(L->msg, sizeof L->msg, "%s", t->cert_msg);
         } else if (t->certified && keep) {
             cert_free(cert);

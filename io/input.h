@@ -37,7 +37,7 @@ void input_from_mem(input *r, const void *data, size_t n, const char *name);
 /* Read through read(ctx, dst, n): up to n bytes into dst, 0 only at the
  * end (a read error is the source's to record and report: here it is
  * the end).  For bytes that are neither one file nor in memory whole
- * (check --follow's final load: online_follow.h, follow_load). */
+ * (check --follow's final load: frontend/online/follow.h, follow_load). */
 void input_from_source(input *r, size_t (*read)(void *ctx, void *dst, size_t n), void *ctx, const char *name);
 void input_close(input *r);
 

@@ -2,16 +2,23 @@
  * share: the option parser (programs/cmdline.h), the names of formats and
  * levels, and checks of outputs against inputs (io/output.h).
  * Each cli_<name> gets argv with argv[0] = the subcommand name and returns
- * the exit code: 0 pass, 1 the history fails, 2 bad input, usage or output. */
+ * the exit code: 0 pass, 1 the history fails, 2 bad input, usage or output
+ * (and no answer: cli_exit_code). */
 #ifndef ISOCHECK_CLI_H
 #define ISOCHECK_CLI_H
 
 #include "error.h"
+#include "frontend/history/verdict.h"
 #include "programs/cmdline.h"
 
 #define CMD(name, summary) int cli_##name(int argc, char **argv);
 #include "programs/commands.def"
 #undef CMD
+
+/* The exit code of a verdict, the one place it is decided: 0 PASS, 1 FAIL,
+ * 2 UNKNOWN (the code of every error too: bad input, usage, an output
+ * that cannot be written). */
+int cli_exit_code(verdict v);
 
 /* --level values: si, ser (index LEVEL_SI, LEVEL_SER); with "all" (both) for check. */
 extern const char *const cli_level_names[];

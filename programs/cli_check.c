@@ -72,7 +72,7 @@ static void on_level(void *ctx, const check_result *res) {
     hook_state *hs = ctx;
     progress_clear();
     if (hs->verbose) check_print_stats(stderr, res);
-    else if (res->verdict == CHECK_ERROR) fprintf(stderr, "isocheck: %s\n", res->msg);
+    else if (res->verdict == VERDICT_UNKNOWN) fprintf(stderr, "isocheck: %s\n", res->msg);
     vec_foreach(const interpret_candidate, ca, *hs->trace) {
         fprintf(stderr, "candidate |S|=%u len=%zu unforced=%u:", ca->num_txns, ca->cycle.len, ca->unforced);
         vec_foreach(const dep_edge, e, ca->cycle)
@@ -251,8 +251,8 @@ int cli_check(int argc, char **argv) {
         report_print_dot(dot_out.f, &rep);
         if (!output_commit(&dot_out, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
     }
-    int verdict = wrc >= 0 ? wrc : report_exit_code(&rep);
-    if (rc == 0) rc = verdict;          /* an output that failed gives 2 whatever the verdict */
+    int code = wrc >= 0 ? wrc : cli_exit_code(report_verdict(&rep));
+    if (rc == 0) rc = code;             /* an output that failed gives 2 whatever the verdict */
     report_free(&rep);
     history_free(h);
     version_hint_free(&vh);

@@ -7,6 +7,14 @@
 #include "frontend/history/history.h"
 #include "io/output.h"
 
+int cli_exit_code(verdict v) {
+    switch (v) {
+    case VERDICT_PASS: return 0;
+    case VERDICT_FAIL: return 1;
+    default: return 2;
+    }
+}
+
 const char *const cli_level_names[] = { "si", "ser", NULL };
 const char *const cli_level_all_names[] = { "si", "ser", "all", NULL };
 /* The formats read (0) and written (1), from the library's one table. */

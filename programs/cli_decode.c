@@ -31,12 +31,12 @@ static int print_failure(const history *h, check_level_id level, const char *pat
     ic_error_clear(&err);
     int rc = 2;
     if (!run_check(h, &ro, &rep, NULL, NULL, &err)) ic_error_print(stderr, "isocheck", &err);
-    else if (report_exit_code(&rep) != 1)
+    else if (report_verdict(&rep) != VERDICT_FAIL)
         fprintf(stderr, "isocheck decode: internal error: %s fails by the decoded answer, but 'isocheck check' "
                 "does not find the failure again\n", path);
     else {
         report_print_text(stdout, &rep, 0);
-        rc = 1;
+        rc = cli_exit_code(VERDICT_FAIL);
     }
     report_free(&rep);
     return rc;
@@ -88,7 +88,7 @@ int cli_decode(int argc, char **argv) {
     check_result res;
     memset(&res, 0, sizeof res);
     if (!export_decode(h, &o, &m, &res, &err)) { ic_error_print(stderr, "isocheck", &err); rc = 2; goto done; }
-    if (res.verdict == CHECK_PASS) {
+    if (res.verdict == VERDICT_PASS) {
         certificate c;
         cert_init(&c);
         if (cert_build(h, &res.vo, o.level == LEVEL_SI, &c, &err) != CERT_OK) {
@@ -104,12 +104,12 @@ int cli_decode(int argc, char **argv) {
                     fprintf(out_path ? stdout : stderr, "PASS %s: the model gives a version order that satisfies %s%s%s\n",
                             check_level_name(o.level), check_level_title(o.level),
                             out_path ? "; certificate in " : "", out_path ? out_path : "");
-                    rc = 0;
+                    rc = cli_exit_code(VERDICT_PASS);
                 }
             }
         }
         cert_free(&c);
-    } else if (res.verdict == CHECK_FAIL) {
+    } else if (res.verdict == VERDICT_FAIL) {
         rc = print_failure(h, o.level, paths[0]);
     } else {
         fprintf(stderr, "isocheck decode: %s%s%s\n", res.stage ? res.stage : "", res.stage ? ": " : "", res.msg);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fatal.h"
 #include "programs/cli.h"
 #include "frontend/checking/export.h"
 #include "io/output.h"
@@ -48,10 +49,8 @@ int cli_encode(int argc, char **argv) {
     }
     if (!cli_outputs_ok("isocheck encode", path, &out_path, NULL, 1)) return 2;
     gp_encoding enc = GP_TC;
-    if (cnf >= 0 && !gp_encoding_parse(cnf_names[cnf], &enc)) {
-        fprintf(stderr, "isocheck encode: internal error: encoding '%s' unknown to the encoder\n", cnf_names[cnf]);
-        return 2;
-    }
+    if (cnf >= 0 && !gp_encoding_parse(cnf_names[cnf], &enc))
+        internal_error("isocheck encode", "encoding '%s' unknown to the encoder", cnf_names[cnf]);
     export_options o = { level == 1 ? LEVEL_SER : LEVEL_SI, no_prune };
     int fmt = cli_format(fmt_choice);
 
@@ -67,7 +66,7 @@ int cli_encode(int argc, char **argv) {
     output out;
     memset(&out, 0, sizeof out);
     if (!export_encode(h, &o, &p, &res, &err)) { ic_error_print(stderr, "isocheck", &err); rc = 2; goto done; }
-    if (res.verdict == CHECK_FAIL)
+    if (res.verdict == VERDICT_FAIL)
         fprintf(stderr, "isocheck encode: note: the level fails before solving (%s: %s); the instance is one empty clause\n",
                 res.stage, res.msg);
     gp_encode_stats st;

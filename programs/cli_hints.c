@@ -3,6 +3,7 @@
 #include "programs/cli_hints.h"
 
 #include "frontend/reports/check_report.h"
+#include "programs/cli.h"
 
 int cli_hint_load(const char *path, version_hint *vh) {
     ic_error err;
@@ -50,6 +51,5 @@ int cli_print_both(FILE *out, const report *rep, const whitebox *wb, int json, i
         report_print_text(out, rep, verbose);
         whitebox_print_text(out, wb);
     }
-    int b = report_exit_code(rep), w = whitebox_exit_code(wb);
-    return b == 1 || w == 1 ? 1 : b == 2 || w == 2 ? 2 : 0;
+    return cli_exit_code(verdict_worse(report_verdict(rep), whitebox_verdict(wb)));
 }

@@ -49,11 +49,11 @@ int cli_verify(int argc, char **argv) {
             printf("VALID %s: the certificate proves %s for %s (%u transactions, %u keys, %llu edges checked)\n",
                    si ? "si" : "ser", si ? "snapshot isolation" : "serializability", paths[0], h->num_txns - 1, h->num_keys,
                    (unsigned long long)edges);
-            rc = 0;
+            rc = cli_exit_code(VERDICT_PASS);
         } else {
             printf("INVALID %s: ", si ? "si" : "ser");
             ic_error_print(stdout, "certificate", &err);
-            rc = 1;
+            rc = cli_exit_code(VERDICT_FAIL);
         }
     }
     cert_free(&c);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fatal.h"
 #include "gsat.h"
 #include "io/bigmem.h"
 #include "io/output.h"
@@ -112,10 +113,7 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     int first_engine = k;
     gsat_option o;
     for (int i = 0; gsat_option_at(s, i, &o); i++) {
-        if (i == MAX_ENGINE_OPTIONS) {
-            fprintf(stderr, "gsat: internal error: more than %d engine options\n", MAX_ENGINE_OPTIONS);
-            return 2;
-        }
+        if (i == MAX_ENGINE_OPTIONS) internal_error("gsat", "more than %d engine options", MAX_ENGINE_OPTIONS);
         engine[i] = o.def;
         snprintf(engine_help[i], sizeof engine_help[0], "%s [default %lld, %lld..%lld]", o.help,
                  (long long)o.def, (long long)o.lo, (long long)o.hi);
@@ -144,10 +142,8 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     }
     if (a->gnf && a->cnf) { fprintf(stderr, "gsat: give at most one of --gnf and --cnf (try 'gsat --help')\n"); return 2; }
     for (int i = first_engine; i < k; i++)
-        if (opts[i].given && !gsat_set_option(s, opts[i].name, *(int64_t *)opts[i].dest)) {
-            fprintf(stderr, "gsat: internal error: the engine refuses option %s\n", opts[i].name);
-            return 2;
-        }
+        if (opts[i].given && !gsat_set_option(s, opts[i].name, *(int64_t *)opts[i].dest))
+            internal_error("gsat", "the engine refuses option %s", opts[i].name);
     return -1;
 }
 
@@ -169,11 +165,8 @@ int main(int argc, char **argv) {
     long long conflict_limit = a.conflict_limit;
     int to_cnf = a.to_cnf >= 0;
     gp_encoding to_cnf_mode = GP_RANK_BIN;
-    if (to_cnf && !gp_encoding_parse(encoding_names[a.to_cnf], &to_cnf_mode)) {
-        fprintf(stderr, "gsat: internal error: encoding '%s' unknown to the encoder\n", encoding_names[a.to_cnf]);
-        gsat_free(s);
-        return 2;
-    }
+    if (to_cnf && !gp_encoding_parse(encoding_names[a.to_cnf], &to_cnf_mode))
+        internal_error("gsat", "encoding '%s' unknown to the encoder", encoding_names[a.to_cnf]);
 
     ic_error err;
     ic_error_clear(&err);

@@ -1,4 +1,4 @@
-/* isocheck_main.c — dispatch `isocheck COMMAND ...` to frontend/cli_*.c,
+/* isocheck_main.c — dispatch `isocheck COMMAND ...` to programs/cli_*.c,
  * then make sure everything written to standard output arrived (a full
  * disk or a closed pipe is an error, exit 2).  A signal that ends the
  * process removes the temporary output files first (io/tmp_registry.h). */

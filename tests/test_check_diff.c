@@ -200,13 +200,13 @@ static void compare(history *h, tally *tl) {
     assert_true(pg_index_build(&ix, h, &err));
     for (int l = 0; l < 2; l++) {
         check_result res;
-        check_verdict v = check_level(&ix, l == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
-        if (v == CHECK_ERROR) fprintf(stderr, "checker error: %s\n", res.msg);
+        verdict v = check_level(&ix, l == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
+        if (v == VERDICT_UNKNOWN) fprintf(stderr, "checker error: %s\n", res.msg);
         tl->solved += res.st.solver_called;
-        assert_int_not_equal(v, CHECK_ERROR);
-        if ((v == CHECK_PASS) != (expect[l] == 1)) {
+        assert_int_not_equal(v, VERDICT_UNKNOWN);
+        if ((v == VERDICT_PASS) != (expect[l] == 1)) {
             fprintf(stderr, "level %s: checker %s, brute force %s on:\n", l ? "ser" : "si",
-                    v == CHECK_PASS ? "PASS" : "FAIL", expect[l] ? "PASS" : "FAIL");
+                    v == VERDICT_PASS ? "PASS" : "FAIL", expect[l] ? "PASS" : "FAIL");
             for (uint32_t t = 1; t < h->num_txns; t++) {
                 fprintf(stderr, "  T%u s%u%s:", t, h->txns[t].session, h->txns[t].status ? " aborted" : "");
                 for (uint32_t i = 0; i < h->txns[t].num_ops; i++) {
@@ -218,9 +218,9 @@ static void compare(history *h, tally *tl) {
                 fprintf(stderr, "\n");
             }
         }
-        assert_int_equal(v == CHECK_PASS, expect[l] == 1);
+        assert_int_equal(v == VERDICT_PASS, expect[l] == 1);
         char why[300];
-        if (v == CHECK_PASS) {
+        if (v == VERDICT_PASS) {
             assert_int_equal(vo_check(h, &res.vo, l == 0, NULL, why, sizeof why), 1);
             tl->pass[l]++;
         } else {

@@ -97,11 +97,11 @@ static void flipped_model_is_pass_or_wrong_answer(const history *h, const export
     check_result res;
     ic_error err; ic_error_clear(&err);
     assert_int_equal(export_decode(h, o, &f, &res, &err), 1);
-    if (res.verdict == CHECK_ERROR) {
+    if (res.verdict == VERDICT_UNKNOWN) {
         if (strcmp(res.stage, "model") || !strstr(res.msg, "another problem") || strstr(res.msg, "internal error"))
             fail_msg("a flipped model: %s: %s", res.stage, res.msg);
         (*wrong)++;
-    } else assert_int_equal(res.verdict, CHECK_PASS);
+    } else assert_int_equal(res.verdict, VERDICT_PASS);
     check_result_free(&res);
     sat_model_free(&f);
 }
@@ -134,11 +134,11 @@ static void encode_decode_matches_brute_force(void **state) {
                                  !no_prune, gp_encoding_name((gp_encoding)enc), want, m.status == 10 ? "SAT" : "UNSAT",
                                  er.stage ? er.stage : "");
                     assert_int_equal(export_decode(h, &o, &m, &res, &err), 1);
-                    if (res.verdict != (want ? CHECK_PASS : CHECK_FAIL))
+                    if (res.verdict != (want ? VERDICT_PASS : VERDICT_FAIL))
                         fail_msg("round %d %s prune=%d %s: brute force %d, decode verdict %d (%s: %s)", round,
                                  si ? "si" : "ser", !no_prune, gp_encoding_name((gp_encoding)enc), want,
                                  res.verdict, res.stage ? res.stage : "", res.msg);
-                    if (res.verdict == CHECK_PASS) {
+                    if (res.verdict == VERDICT_PASS) {
                         flipped_model_is_pass_or_wrong_answer(h, &o, &m, &wrong[si]);
                         certificate c;
                         cert_init(&c);
@@ -152,7 +152,7 @@ static void encode_decode_matches_brute_force(void **state) {
                 if (want) {                              /* a false UNSAT is refused, never a FAIL */
                     sat_model unsat = { 20, 0, NULL };
                     assert_int_equal(export_decode(h, &o, &unsat, &res, &err), 1);
-                    if (res.verdict != CHECK_ERROR || strcmp(res.stage, "model") || !strstr(res.msg, "UNSATISFIABLE"))
+                    if (res.verdict != VERDICT_UNKNOWN || strcmp(res.stage, "model") || !strstr(res.msg, "UNSATISFIABLE"))
                         fail_msg("round %d %s prune=%d: a false UNSAT decoded to verdict %d (%s: %s)", round,
                                  si ? "si" : "ser", !no_prune, res.verdict, res.stage ? res.stage : "", res.msg);
                     check_result_free(&res);
@@ -185,18 +185,18 @@ static void wrong_answers_are_errors(void **state) {
     graph_problem p; gp_init(&p);
     check_result res;
     assert_int_equal(export_encode(h, &o, &p, &res, &err), 1);
-    assert_int_equal(res.verdict, CHECK_ERROR);
+    assert_int_equal(res.verdict, VERDICT_UNKNOWN);
     assert_string_equal(res.stage, "exported");
     assert_true(p.num_vars >= 1);
     check_result_free(&res);
     sat_model m; sat_model_init(&m);
     m.status = 20;
     assert_int_equal(export_decode(h, &o, &m, &res, &err), 1);
-    assert_int_equal(res.verdict, CHECK_ERROR);          /* UNSAT cannot be confirmed */
+    assert_int_equal(res.verdict, VERDICT_UNKNOWN);          /* UNSAT cannot be confirmed */
     check_result_free(&res);
     m.status = 10;                                        /* SAT without literals */
     assert_int_equal(export_decode(h, &o, &m, &res, &err), 1);
-    assert_int_equal(res.verdict, CHECK_ERROR);
+    assert_int_equal(res.verdict, VERDICT_UNKNOWN);
     assert_non_null(strstr(res.msg, "no value"));
     check_result_free(&res);
     gp_free(&p);

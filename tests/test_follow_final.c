@@ -63,7 +63,7 @@ static void make_order(incr_order *o, int64_t key, const int64_t *w, size_t n) {
 
 static const int64_t right[] = { 1, 2 }, wrong[] = { 2, 1 }, missing[] = { 1 }, stranger[] = { 1, 2, 7 };
 
-/* cli_follow_final_report with order si / ser (NULL: not wanted). */
+/* online_final_report with order si / ser (NULL: not wanted). */
 static int final_report(const int64_t *si, size_t nsi, const int64_t *ser, size_t nser, report *rep, int64_t key) {
     ic_error err;
     ic_error_clear(&err);
@@ -92,7 +92,7 @@ static void test_right_orders_pass(void **state) {
     assert_int_equal(rep.levels[0].level, LEVEL_SI);
     assert_int_equal(rep.levels[1].level, LEVEL_SER);
     for (int l = 0; l < 2; l++) {
-        assert_int_equal(rep.levels[l].verdict, 0);
+        assert_int_equal(rep.levels[l].verdict, VERDICT_PASS);
         assert_string_equal(rep.levels[l].stage, "incremental");
     }
     report_free(&rep);

@@ -282,12 +282,12 @@ static void list_facts_explained_by_reads(void **state) {
         pg_index ix;
         assert_true(pg_index_build(&ix, h, &err));
         check_result res;
-        assert_int_equal(check_level(&ix, LEVEL_SI, NULL, &res), CHECK_FAIL);
+        assert_int_equal(check_level(&ix, LEVEL_SI, NULL, &res), VERDICT_FAIL);
         report r;
         report_init(&r, h, "si");
         r.num_levels = 1;
         r.levels[0].level = 0;
-        r.levels[0].verdict = 1;
+        r.levels[0].verdict = VERDICT_FAIL;
         assert_int_equal(interpret_failure(&r, 0, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL), 1);
         const report_anomaly *a = &r.items.data[0];
         assert_int_equal(a->kind, AN_READ_SKEW);
@@ -378,7 +378,7 @@ static void check_chosen_text(report *r, size_t ai) {
     const report_anomaly *a = &r->items.data[ai];
     char *buf = NULL; size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    r->num_levels = 1; r->levels[0].level = a->level; r->levels[0].verdict = 1;
+    r->num_levels = 1; r->levels[0].level = a->level; r->levels[0].verdict = VERDICT_FAIL;
     report_print_text(f, r, 0);
     report_print_json(f, r);
     fclose(f);
@@ -405,9 +405,9 @@ static int brute_check_explanations(const history *h, bx_stats *st) {
     int failing = 0;
     for (int level = 0; level < 2; level++) {
         check_result res;
-        check_verdict v = check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
-        assert_true(v != CHECK_ERROR);
-        if (v == CHECK_FAIL) {
+        verdict v = check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res);
+        assert_true(v != VERDICT_UNKNOWN);
+        if (v == VERDICT_FAIL) {
             failing++;
             report r;
             report_init(&r, h, level == 0 ? "si" : "ser");
@@ -544,11 +544,11 @@ static void session_order_fact_proven_first(void **state) {
     pg_index ix;
     assert_true(pg_index_build(&ix, h, &err));
     check_result res;
-    assert_int_equal(check_level(&ix, LEVEL_SER, NULL, &res), CHECK_FAIL);
+    assert_int_equal(check_level(&ix, LEVEL_SER, NULL, &res), VERDICT_FAIL);
     report r;
     report_init(&r, h, "ser");
     assert_int_equal(interpret_failure(&r, 1, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL), 1);
-    r.num_levels = 1; r.levels[0].level = 1; r.levels[0].verdict = 1;
+    r.num_levels = 1; r.levels[0].level = 1; r.levels[0].verdict = VERDICT_FAIL;
     char *buf = NULL; size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     report_print_text(f, &r, 0);
@@ -596,7 +596,7 @@ static char *interpret_text(const history *h, int level, const check_result *res
     interpret_small_txn = 32;
     r.num_levels = 1;
     r.levels[0].level = level;
-    r.levels[0].verdict = 1;
+    r.levels[0].verdict = VERDICT_FAIL;
     r.levels[0].violations = n;
     char *buf = NULL; size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -626,7 +626,7 @@ static int same_in_ranges(history *h, par_pool *p2, par_pool *p3) {
     int compared = 0;
     for (int level = 0; level < 2; level++) {
         check_result res;
-        if (check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res) == CHECK_FAIL) {
+        if (check_level(&ix, level == 0 ? LEVEL_SI : LEVEL_SER, NULL, &res) == VERDICT_FAIL) {
             char *want = interpret_text(h, level, &res, NULL, 1);
             static const struct { unsigned ranges; int pool; } runs[] = { { 2, 0 }, { 3, 0 }, { 7, 2 }, { 3, 3 }, { 1000, 2 }, { 0, 3 } };
             for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {

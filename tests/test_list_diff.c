@@ -312,17 +312,17 @@ static void compare(history *h, tally *tl) {
     for (int l = 0; l < 2; l++) {
         int si = l == 0;
         check_result res;
-        check_verdict v = check_level(&ix, si ? LEVEL_SI : LEVEL_SER, NULL, &res);
-        if (v == CHECK_ERROR || (v == CHECK_PASS) != (expect[l] == 1)) {
+        verdict v = check_level(&ix, si ? LEVEL_SI : LEVEL_SER, NULL, &res);
+        if (v == VERDICT_UNKNOWN || (v == VERDICT_PASS) != (expect[l] == 1)) {
             fprintf(stderr, "level %s: checker %s (%s), oracle %s\n", si ? "si" : "ser",
-                    v == CHECK_PASS ? "PASS" : v == CHECK_FAIL ? "FAIL" : "ERROR", res.msg, expect[l] ? "PASS" : "FAIL");
+                    v == VERDICT_PASS ? "PASS" : v == VERDICT_FAIL ? "FAIL" : "ERROR", res.msg, expect[l] ? "PASS" : "FAIL");
             dump(h, "disagreement");
         }
-        assert_int_not_equal(v, CHECK_ERROR);
-        assert_int_equal(v == CHECK_PASS, expect[l] == 1);
+        assert_int_not_equal(v, VERDICT_UNKNOWN);
+        assert_int_equal(v == VERDICT_PASS, expect[l] == 1);
         tl->solved += res.st.solver_called;
         char why[300];
-        if (v == CHECK_PASS) {
+        if (v == VERDICT_PASS) {
             assert_int_equal(vo_check(h, &res.vo, si, NULL, why, sizeof why), 1);
             char msg[700];
             cert_status st = cert_round_trip(h, &res.vo, si, msg, sizeof msg);

@@ -85,7 +85,7 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
             reported = (int)i;
             /* the report names a failing level and its anomaly */
             int any = 0;
-            for (int l = 0; l < oc.rep.num_levels; l++) any |= oc.rep.levels[l].verdict == 1;
+            for (int l = 0; l < oc.rep.num_levels; l++) any |= oc.rep.levels[l].verdict == VERDICT_FAIL;
             assert_true(any || oc.rep.axiom_violations > 0);
             assert_true(oc.rep.items.len > 0);
         }

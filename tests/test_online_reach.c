@@ -37,7 +37,7 @@ typedef struct cfg {
     uint32_t late_pct;           /* of the arrivals on a session that has members */
     uint32_t far_pct;            /* of the sources: uniform over all earlier nodes (else among the last 100) */
     uint32_t new_sess_pct;       /* chance that an arrival opens the next session */
-    uint32_t odd_prev_pct;       /* a numbered arrival whose predecessor is not its session's last (not what online_incr does) */
+    uint32_t odd_prev_pct;       /* a numbered arrival whose predecessor is not its session's last (not what the incremental check does) */
 } cfg;
 
 typedef struct world {

@@ -9,7 +9,7 @@
  *          bytes frontend/formats/write_dbcop.c writes for the same history
  *          (one layout for both: frontend/history/dbcop_layout.h).
  * The model sink builds a `history` through frontend/history/history.h's builder
- * (for cobra and elle, which go through frontend/write_*.c, and for tests).
+ * (for cobra and elle, which go through frontend/formats/write_*.c, and for tests).
  * A regular output file is written under a temporary name and renamed into
  * place on success, so a failed run leaves no half-written file; anything
  * else (/dev/null, a pipe) is written in place. */

@@ -105,7 +105,7 @@ static void vo_from_order(const polygraph *g, version_order *vo) {
  * order go before the re-check builds its own graph, and the known edges
  * right after their WW/RW part is copied out (exactly sized) — the peak of
  * a FAIL was all of them alive at once. */
-static check_verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
+static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
     const history *h = g->ix->h;
     double t0 = monotonic_seconds();
     vo_from_order(g, &res->vo);
@@ -131,22 +131,22 @@ static check_verdict confirm_failure(polygraph *g, check_result *res, const char
     res->stage = stage;
     if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
         snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
-        return res->verdict = CHECK_FAIL;
+        return res->verdict = VERDICT_FAIL;
     }
     if (rc == 1) snprintf(res->msg, sizeof res->msg, "internal error: %s found a violation (%s) but the version order "
                           "read off the known graph has no cycle", stage, g->fail_reason);
     else snprintf(res->msg, sizeof res->msg, "internal error: the failure could not be confirmed: %s", why);
-    return res->verdict = CHECK_ERROR;
+    return res->verdict = VERDICT_UNKNOWN;
 }
 
 /* A witness: the known graph (plus the solver's choices, already added)
  * is acyclic; read the version order off it and re-check by definition. */
-static check_verdict confirm_success(polygraph *g, check_result *res) {
+static verdict confirm_success(polygraph *g, check_result *res) {
     const history *h = g->ix->h;
     double t0 = monotonic_seconds();
     if (!pg_order(g)) {
         snprintf(res->msg, sizeof res->msg, "internal error: the solver's model leaves a cycle");
-        return res->verdict = CHECK_ERROR;
+        return res->verdict = VERDICT_UNKNOWN;
     }
     vo_from_order(g, &res->vo);
     /* The re-check reads the history and the version order only: the
@@ -162,12 +162,12 @@ static check_verdict confirm_success(polygraph *g, check_result *res) {
     vec_clear(res->cycle);
     int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
-    if (rc == 1) return res->verdict = CHECK_PASS;
+    if (rc == 1) return res->verdict = VERDICT_PASS;
     if (rc == 0) snprintf(res->msg, sizeof res->msg, "internal error: the model's version order has a cycle under %s",
                           g->split ? "SI" : "SER");
     else snprintf(res->msg, sizeof res->msg, "internal error: the model's version order is invalid: %s", why);
     vec_clear(res->cycle);
-    return res->verdict = CHECK_ERROR;
+    return res->verdict = VERDICT_UNKNOWN;
 }
 
 static void copy_graph_stats(const polygraph *g, check_stats *st) {
@@ -184,7 +184,7 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
 
 /* Make the side each constraint variable chose known (value(ctx, var) > 0:
  * side u<v), then confirm by definition. */
-static check_verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
+static verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
     dep_edge_vec side; vec_init(side);
     for (int pass = 0; pass < 2; pass++) {       /* count, reserve exactly, then add */
         size_t n = 0;
@@ -224,7 +224,7 @@ static void orient_constraints(polygraph *g) {
     }
 }
 
-static check_verdict solve(polygraph *g, const check_options *opt, check_result *res) {
+static verdict solve(polygraph *g, const check_options *opt, check_result *res) {
     double t0 = monotonic_seconds();
     orient_constraints(g);
     gsat *s = gsat_new();
@@ -243,7 +243,7 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
     res->st.t_solve = monotonic_seconds() - t0;
     res->st.solver_called = 1;
     gsat_get_stats(s, &res->st.solver);
-    check_verdict v;
+    verdict v;
     if (r == GSAT_SAT) {
         model_bits m = { var0, xmalloc(g->cons.len ? g->cons.len : 1) };
         for (size_t i = 0; i < g->cons.len; i++) m.val[i] = gsat_value(s, var0 + (int)i) > 0;
@@ -259,7 +259,7 @@ static check_verdict solve(polygraph *g, const check_options *opt, check_result 
         if (e) snprintf(res->msg, sizeof res->msg, "the solver failed (%s); no verdict", e);
         else snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
         gsat_free(s);
-        v = res->verdict = CHECK_ERROR;
+        v = res->verdict = VERDICT_UNKNOWN;
     }
     return v;
 }
@@ -277,7 +277,7 @@ static void early_failure(const polygraph *g, const check_external *ext, check_r
 
 /* isocheck encode / decode: the problem goes to ext->sink, the answer
  * comes from ext's model (see check.h). */
-static check_verdict external(polygraph *g, const check_external *ext, check_result *res) {
+static verdict external(polygraph *g, const check_external *ext, check_result *res) {
     double t0 = monotonic_seconds();
     if (ext->no_prune) pg_order(g);           /* topo_pos current, as pruning leaves it */
     orient_constraints(g);                    /* the same instance solve() hands gsat */
@@ -293,15 +293,15 @@ static check_verdict external(polygraph *g, const check_external *ext, check_res
     if (ext->model_value) return apply_model(g, var0, ext->model_value, ext->model_ctx, res);
     res->stage = "exported";
     snprintf(res->msg, sizeof res->msg, "encoded for an external solver");
-    return res->verdict = CHECK_ERROR;
+    return res->verdict = VERDICT_UNKNOWN;
 }
 
-check_verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
+verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
     return check_level_ext(ix, level, opt, NULL, res);
 }
 
-static check_verdict check_on(const pg_index *ix, check_level_id level, const check_options *opt,
-                              const check_external *ext, par_pool *pool, check_result *res) {
+static verdict check_on(const pg_index *ix, check_level_id level, const check_options *opt,
+                        const check_external *ext, par_pool *pool, check_result *res) {
     polygraph g;
     double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
@@ -312,7 +312,7 @@ static check_verdict check_on(const pg_index *ix, check_level_id level, const ch
     res->st.known_edges_initial = g.known.len;
     int ok = pg_build_constraints(&g);
     res->st.t_graph = monotonic_seconds() - t0;
-    check_verdict v;
+    verdict v;
     if (!ok) {
         copy_graph_stats(&g, &res->st);
         v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
@@ -342,15 +342,15 @@ static check_verdict check_on(const pg_index *ix, check_level_id level, const ch
     return v;
 }
 
-check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
-                              const check_external *ext, check_result *res) {
+verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                        const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);
-    check_verdict v = check_on(ix, level, opt, ext, opt->pool ? opt->pool : own, res);
+    verdict v = check_on(ix, level, opt, ext, opt->pool ? opt->pool : own, res);
     par_pool_free(own);
     return v;
 }

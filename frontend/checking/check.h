@@ -9,8 +9,8 @@
  *         the version order res->vo (every version order has one; this is
  *         the one read off the known graph's topological order), checked
  *         edge by edge with cycle_holds();
- *   ERROR the answer could not be confirmed (an internal error) or a limit
- *         was hit; res->msg says which.
+ *   UNKNOWN the answer could not be confirmed (an internal error) or a limit
+ *         was hit; res->msg says which (frontend/history/verdict.h).
  * The pg_index (built once) is shared by the levels. */
 #ifndef ISOCHECK_CHECK_H
 #define ISOCHECK_CHECK_H
@@ -20,9 +20,9 @@
 #include "gsat.h"
 #include "theory/graph_sink.h"
 #include "frontend/checking/polygraph.h"
+#include "frontend/history/verdict.h"
 #include "frontend/history/version_order.h"
 
-typedef enum { CHECK_PASS = 0, CHECK_FAIL = 1, CHECK_ERROR = 2 } check_verdict;
 typedef enum { LEVEL_SI = 0, LEVEL_SER = 1 } check_level_id;
 
 const char *check_level_name(check_level_id l);     /* "si", "ser" */
@@ -41,7 +41,7 @@ typedef struct check_stats {
 } check_stats;
 
 typedef struct check_result {
-    check_verdict verdict;
+    verdict verdict;
     check_level_id level;
     const char *stage;           /* where the verdict was reached */
     version_order vo;
@@ -71,7 +71,7 @@ typedef struct check_options {
 void check_options_default(check_options *o);
 void check_result_free(check_result *r);
 
-check_verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into
@@ -80,7 +80,7 @@ check_verdict check_level(const pg_index *ix, check_level_id level, const check_
  *   model_unsat         the external solver said UNSAT: FAIL, confirmed as usual;
  *   model_value != NULL its model decides each constraint (value(ctx, var) > 0:
  *                       true) and the result is confirmed as after gsat;
- *   neither             CHECK_ERROR with stage "exported" — unless the stages
+ *   neither             VERDICT_UNKNOWN with stage "exported" — unless the stages
  *                       decided FAIL first (then that FAIL).
  * Variable numbering is deterministic: the same history and options give
  * the same variables in encode and decode. */
@@ -91,8 +91,8 @@ typedef struct check_external {
     int (*model_value)(void *ctx, int var);
     void *model_ctx;
 } check_external;
-check_verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
-                              const check_external *ext, check_result *res);
+verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
+                        const check_external *ext, check_result *res);
 
 /* encode.c: the polygraph's known edges (unguarded) and one variable per
  * constraint (true: u before v) guarding both sides' edges, into graph of

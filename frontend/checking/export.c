@@ -22,7 +22,7 @@ static int axioms_fail(const history *h, char *why, size_t n) {
 static void fail_by_axioms(check_result *res, check_level_id level, const char *why) {
     memset(res, 0, sizeof *res);
     res->level = level;
-    res->verdict = CHECK_FAIL;
+    res->verdict = VERDICT_FAIL;
     res->stage = "axioms";
     snprintf(res->msg, sizeof res->msg, "%s", why);
 }
@@ -48,11 +48,11 @@ int export_encode(const history *h, const export_options *o, graph_problem *p, c
 
 static int model_value(void *m, int var) { return sat_model_value(m, var); }
 
-/* The solver's answer cannot be right for this problem: CHECK_ERROR. */
+/* The solver's answer cannot be right for this problem: VERDICT_UNKNOWN. */
 static void wrong_answer(check_result *res, check_level_id level, const char *fmt, ...) {
     memset(res, 0, sizeof *res);
     res->level = level;
-    res->verdict = CHECK_ERROR;
+    res->verdict = VERDICT_UNKNOWN;
     res->stage = "model";
     va_list ap;
     va_start(ap, fmt);
@@ -79,7 +79,7 @@ int export_decode(const history *h, const export_options *o, const sat_model *m,
     graph_sink k = graph_sink_problem(&p);
     check_external probe = { .no_prune = o->no_prune, .sink = &k };
     check_level_ext(&ix, o->level, NULL, &probe, res);
-    int decided_fail = res->verdict == CHECK_FAIL;
+    int decided_fail = res->verdict == VERDICT_FAIL;
     int vars = p.num_vars;
     gp_free(&p);
     check_result_free(res);
@@ -102,7 +102,7 @@ int export_decode(const history *h, const export_options *o, const sat_model *m,
         /* UNSAT is a claim about every version order: confirmed by the
          * checker's own solver before it becomes a FAIL. */
         check_level(&ix, o->level, NULL, res);
-        if (res->verdict == CHECK_PASS) {
+        if (res->verdict == VERDICT_PASS) {
             check_result_free(res);
             wrong_answer(res, o->level, "the answer says UNSATISFIABLE, but the history satisfies %s: isocheck's own "
                          "check finds a version order (re-checked by definition); a wrong answer, or the answer "
@@ -113,7 +113,7 @@ int export_decode(const history *h, const export_options *o, const sat_model *m,
     }
     check_external ext = { .no_prune = o->no_prune, .model_value = model_value, .model_ctx = (void *)m };
     check_level_ext(&ix, o->level, NULL, &ext, res);
-    if (res->verdict == CHECK_ERROR) {
+    if (res->verdict == VERDICT_UNKNOWN) {
         char was[sizeof res->msg];
         const char *w = res->msg;
         if (!strncmp(w, "internal error: ", 16)) w += 16;   /* not ours: the answer's */

@@ -8,7 +8,7 @@
  * constraint (named after the writers it orders) and one graph.  When the
  * stages decide FAIL before any solver, p is one empty clause with the
  * reason as a comment (unsatisfiable, as the level is).  res gets what the
- * stages found (verdict CHECK_ERROR with stage "exported" when a solver is
+ * stages found (verdict VERDICT_UNKNOWN with stage "exported" when a solver is
  * needed).  p is reset first.
  *
  * export_decode() repeats the same stages (the numbering is deterministic)
@@ -17,7 +17,7 @@
  * about every version order, so it is not taken on trust: the checker's
  * own solver decides, and its FAIL (with its confirmed cycle, as
  * `isocheck check` finds it) is the result.  A wrong answer is
- * CHECK_ERROR with stage "model" and a message saying what is wrong:
+ * VERDICT_UNKNOWN with stage "model" and a message saying what is wrong:
  * UNSAT for a history the checker's own solver passes, SAT although the
  * stages decided FAIL, a constraint variable left unassigned, a model
  * whose choices leave a cycle (also what a model of a differently

@@ -233,20 +233,20 @@ static void vo_rearrange(const pg_index *ix, const hint_order *o, version_order 
     vec_free(seq);
 }
 
-check_verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_id level,
+verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_id level,
                                 const check_options *opt, check_result *res) {
     const history *h = ix->h;
-    check_verdict v = check_level(ix, level, opt, res);
+    verdict v = check_level(ix, level, opt, res);
     int has_vo = res->vo.num_keys == ix->num_keys && res->vo.start != NULL;
     if (!has_vo) return v;
     uint32_t *scratch = xmalloc(((size_t)h->num_txns + 1) * sizeof *scratch);
     int extends = vo_extends(ix, o, &res->vo, scratch);
-    if (v == CHECK_PASS && !extends) {
+    if (v == VERDICT_PASS && !extends) {
         snprintf(res->msg, sizeof res->msg, "internal error: the white-box witness does not extend the hint");
-        v = res->verdict = CHECK_ERROR;
-    } else if (v == CHECK_FAIL && extends) {
+        v = res->verdict = VERDICT_UNKNOWN;
+    } else if (v == VERDICT_FAIL && extends) {
         /* the confirmed cycle holds under an order that extends the hint */
-    } else if (v == CHECK_FAIL || (v == CHECK_ERROR && (strstr(res->msg, "the failure could not be confirmed") ||
+    } else if (v == VERDICT_FAIL || (v == VERDICT_UNKNOWN && (strstr(res->msg, "the failure could not be confirmed") ||
                                                         strstr(res->msg, "found a violation")))) {
         /* a FAIL (or an unconfirmed one) under an order the hint excludes:
          * confirm it again under one that extends the hint */
@@ -255,13 +255,13 @@ check_verdict hints_check_level(const pg_index *ix, const hint_order *o, check_l
         vec_clear(res->cycle);
         int rc = vo_check(h, &res->vo, level == LEVEL_SI, &res->cycle, why, sizeof why);
         if (rc == 0 && cycle_holds(h, &res->vo, level == LEVEL_SI, res->cycle.data, res->cycle.len, why, sizeof why)) {
-            if (v != CHECK_FAIL) snprintf(res->msg, sizeof res->msg, "no order that extends the hint avoids a cycle");
-            v = res->verdict = CHECK_FAIL;
+            if (v != VERDICT_FAIL) snprintf(res->msg, sizeof res->msg, "no order that extends the hint avoids a cycle");
+            v = res->verdict = VERDICT_FAIL;
         } else {
             snprintf(res->msg, sizeof res->msg, "internal error: the white-box failure could not be confirmed under an "
                      "order that extends the hint (%s)", rc == 1 ? "that order has no cycle" : why);
             vec_clear(res->cycle);
-            v = res->verdict = CHECK_ERROR;
+            v = res->verdict = VERDICT_UNKNOWN;
         }
     }
     free(scratch);

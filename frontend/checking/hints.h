@@ -63,7 +63,7 @@ uint64_t hints_apply(pg_index *ix, const hint_order *o);
 
 /* After hints_apply on ix: the white-box answer for one level (res as
  * check_level's). */
-check_verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_id level,
+verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_id level,
                                 const check_options *opt, check_result *res);
 
 #endif

@@ -93,9 +93,9 @@ history *history_subset(const history *h, const uint8_t *keep, ic_error *err) {
     return hb_finish(b, err);
 }
 
-/* Check S for the wanted levels into oc->rep (report of S); 1 if a level
- * fails, 0 if all pass, -1 if one has no answer. */
-static int check_settled(online_checker *oc, const history *s) {
+/* Check S for the wanted levels into oc->rep (report of S): its worst
+ * verdict (UNKNOWN also when the check could not run; oc->unknown_msg). */
+static verdict check_settled(online_checker *oc, const history *s) {
     report_init(&oc->rep, s, oc->want[LEVEL_SI] && oc->want[LEVEL_SER] ? "all" : oc->want[LEVEL_SER] ? "ser" : "si");
     run_check_options o;
     run_check_options_default(&o);
@@ -108,16 +108,16 @@ static int check_settled(online_checker *oc, const history *s) {
     ic_error_clear(&err);
     if (!run_check(s, &o, &oc->rep, NULL, &cert_level, &err)) {
         snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
-        return -1;                          /* the caller frees the report */
+        return VERDICT_UNKNOWN;             /* the caller frees the report */
     }
-    int code = report_exit_code(&oc->rep);
-    if (code == 2)
+    verdict v = report_verdict(&oc->rep);
+    if (v == VERDICT_UNKNOWN)
         for (int i = 0; i < oc->rep.num_levels; i++)
-            if (oc->rep.levels[i].verdict == 2) {
+            if (oc->rep.levels[i].verdict == VERDICT_UNKNOWN) {
                 snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", oc->rep.levels[i].msg);
                 break;
             }
-    return code == 2 ? -1 : code;
+    return v;
 }
 
 /* Leave the incremental path for good (why: its reason). */
@@ -140,15 +140,15 @@ static int explain(online_checker *oc, const history *h) {
         snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "%s", err.msg);
         return ONLINE_UNKNOWN;
     }
-    int batch = check_settled(oc, s);
-    if (batch == 1) {
+    verdict batch = check_settled(oc, s);
+    if (batch == VERDICT_FAIL) {
         oc->failed = 1;
         oc->proof = s;
         return ONLINE_VIOLATION;
     }
     report_free(&oc->rep);
     history_free(s);
-    if (batch == 0) {
+    if (batch == VERDICT_PASS) {
         snprintf(oc->unknown_msg, sizeof oc->unknown_msg, "internal error: the incremental check found a %s violation "
                  "that the batch check of the settled part does not confirm",
                  incr_failed_level(oc->incr) == LEVEL_SER ? "ser" : "si");
@@ -208,8 +208,8 @@ int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_
         uint32_t wtx;
         history *w = incr_window_history(oc->incr, last, oc->source, &wtx, &err);
         if (!w) break;
-        int batch = check_settled(oc, w);
-        if (batch == 1) {
+        verdict batch = check_settled(oc, w);
+        if (batch == VERDICT_FAIL) {
             oc->failed = 1;
             oc->proof = w;
             oc->witness_txns = wtx;
@@ -217,7 +217,7 @@ int online_check_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_
         }
         report_free(&oc->rep);
         history_free(w);
-        if (batch < 0) break;
+        if (batch == VERDICT_UNKNOWN) break;
         if (last > UINT32_MAX / 4) break;
     }
     oc->explain_pending = 1;
@@ -248,16 +248,16 @@ int online_check(online_checker *oc, const history *h) {
     }
     oc->checks++;
     oc->scratch_checks++;
-    out = check_settled(oc, s);
-    if (out == 1 && oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
-    if (out == 1) {
+    verdict batch = check_settled(oc, s);
+    if (batch == VERDICT_FAIL && oc->on_detect) oc->on_detect(oc->detect_ctx, oc);
+    if (batch == VERDICT_FAIL) {
         oc->failed = 1;
         oc->proof = s;
         return ONLINE_VIOLATION;
     }
     report_free(&oc->rep);
     history_free(s);
-    return out < 0 ? ONLINE_UNKNOWN : ONLINE_NO_VIOLATION;
+    return batch == VERDICT_UNKNOWN ? ONLINE_UNKNOWN : ONLINE_NO_VIOLATION;
 }
 
 int online_finish_delta(online_checker *oc, const int64_t *key_ext, uint32_t num_keys, const incr_txn *txns, size_t n,

@@ -25,7 +25,7 @@ int online_confirm_pass(const history *h, const int want[2], const version_order
         report_level *L = &rep->levels[rep->num_levels++];
         memset(L, 0, sizeof *L);
         L->level = l;
-        L->verdict = 0;
+        L->verdict = VERDICT_PASS;
         L->stage = "incremental";
     }
     return 1;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
+
 static const incr_check *win_ic;
 static int by_session_pos(const void *a, const void *b) {
     const itxn *x = &win_ic->txns.data[*(const uint32_t *)a], *y = &win_ic->txns.data[*(const uint32_t *)b];
@@ -136,10 +138,8 @@ static int key_order(const incr_check *ic, int level, const ikey *K, vec_u32 *ws
 #ifndef NDEBUG
     for (size_t i = 0; i < ws->len; i++)
         for (size_t j = i + 1; j < ws->len; j++)
-            if (model_before(ic, level, a[i], a[j]) != 1) {
-                fprintf(stderr, "online_incr: internal error: a key's order disagrees with the model\n");
-                abort();
-            }
+            if (model_before(ic, level, a[i], a[j]) != 1)
+                internal_error("isocheck", "a key's order disagrees with the model");
 #endif
     return 1;
 }

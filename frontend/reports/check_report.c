@@ -51,10 +51,10 @@ static void print_edge(FILE *out, const history *h, const dep_edge *e) {
 void check_print_text(FILE *out, const history *h, const check_result *r) {
     const char *lv = check_level_name(r->level), *title = check_level_title(r->level);
     switch (r->verdict) {
-    case CHECK_PASS:
+    case VERDICT_PASS:
         fprintf(out, "PASS %s: the history satisfies %s\n", lv, title);
         break;
-    case CHECK_FAIL:
+    case VERDICT_FAIL:
         fprintf(out, "FAIL %s: %s is violated: a dependency cycle of %zu transaction%s (%s)\n", lv, title,
                 r->cycle.len, r->cycle.len == 1 ? "" : "s",
                 !strcmp(r->stage, "solver") ? "no version order avoids one: solver"
@@ -77,11 +77,11 @@ void check_print_stats(FILE *out, const check_result *r) {
     fprintf(out, "[%s] writer-unit pairs %" PRIu64 ": decided by reachability %" PRIu64 ", constraints %" PRIu64
             " -> %" PRIu64 " after %u pruning rounds (%" PRIu64 " pruned)\n", lv, s->pairs_total, s->pairs_decided_scan,
             s->cons_initial, s->cons_final, s->prune_rounds, s->cons_pruned);
-    if (r->verdict == CHECK_FAIL) fprintf(out, "[%s] interpret %.3fs (cpu %.3fs)\n", lv, s->t_interpret, s->cpu_interpret);
+    if (r->verdict == VERDICT_FAIL) fprintf(out, "[%s] interpret %.3fs (cpu %.3fs)\n", lv, s->t_interpret, s->cpu_interpret);
     if (s->solver_called)
         fprintf(out, "[%s] solver: %" PRIu64 " vars, %" PRIu64 " guarded edges, %" PRId64 " conflicts, %" PRId64
                 " decisions, %" PRId64 " propagations, %" PRId64 " theory conflicts, %" PRId64 " theory propagations\n",
                 lv, s->vars, s->guarded_edges, s->solver.conflicts, s->solver.decisions, s->solver.propagations,
                 s->solver.theory_conflicts, s->solver.theory_propagations);
-    if (r->verdict != CHECK_PASS && r->msg[0]) fprintf(out, "[%s] %s\n", lv, r->msg);
+    if (r->verdict != VERDICT_PASS && r->msg[0]) fprintf(out, "[%s] %s\n", lv, r->msg);
 }

@@ -159,31 +159,25 @@ void whitebox_free(whitebox *wb) {
     for (int i = 0; i < 2; i++) check_result_free(&wb->res[i]);
 }
 
-static int level_verdict(const whitebox *wb, int lv) {
-    if (wb->axioms_fail || wb->finding[0]) return 1;
-    return wb->res[lv].verdict == CHECK_PASS ? 0 : wb->res[lv].verdict == CHECK_FAIL ? 1 : 2;
+static verdict level_verdict(const whitebox *wb, int lv) {
+    if (wb->axioms_fail || wb->finding[0]) return VERDICT_FAIL;
+    return wb->res[lv].verdict;
 }
 
-int whitebox_exit_code(const whitebox *wb) {
-    int any_unknown = 0;
-    for (int lv = 0; lv < 2; lv++) {
-        if (!wb->want[lv]) continue;
-        int v = level_verdict(wb, lv);
-        if (v == 1) return 1;
-        if (v == 2) any_unknown = 1;
-    }
-    return any_unknown ? 2 : 0;
+verdict whitebox_verdict(const whitebox *wb) {
+    verdict v = VERDICT_PASS;
+    for (int lv = 0; lv < 2; lv++)
+        if (wb->want[lv]) v = verdict_worse(v, level_verdict(wb, lv));
+    return v;
 }
-
-static const char *vname(int v) { return v == 0 ? "PASS" : v == 1 ? "FAIL" : "UNKNOWN"; }
 
 static void reason(const whitebox *wb, int lv, char *buf, size_t n) {
     const check_result *r = &wb->res[lv];
     if (wb->axioms_fail) snprintf(buf, n, "the history breaks the read axioms (see the black-box answer)");
     else if (wb->finding[0]) snprintf(buf, n, "%s", wb->finding);
-    else if (r->verdict == CHECK_PASS)
+    else if (r->verdict == VERDICT_PASS)
         snprintf(buf, n, "the history satisfies %s with the hinted version order", check_level_title((check_level_id)lv));
-    else if (r->verdict == CHECK_FAIL)
+    else if (r->verdict == VERDICT_FAIL)
         snprintf(buf, n, "%s is violated under every version order that extends the hint: the database's order does "
                  "not explain its results (%s, the hint's pairs included; stage %s)", check_level_title((check_level_id)lv), r->msg,
                  r->stage ? r->stage : "?");
@@ -196,8 +190,8 @@ void whitebox_print_text(FILE *out, const whitebox *wb) {
     for (int lv = LEVEL_SI; lv <= LEVEL_SER; lv++) {
         if (!wb->want[lv]) continue;
         reason(wb, lv, why, sizeof why);
-        fprintf(out, "white-box %s %s: %s\n", vname(level_verdict(wb, lv)), check_level_name((check_level_id)lv), why);
-        if (wb->axioms_fail || wb->finding[0] || wb->res[lv].verdict != CHECK_FAIL) continue;
+        fprintf(out, "white-box %s %s: %s\n", verdict_name(level_verdict(wb, lv)), check_level_name((check_level_id)lv), why);
+        if (wb->axioms_fail || wb->finding[0] || wb->res[lv].verdict != VERDICT_FAIL) continue;
         fprintf(out, "  cycle (holds under an order that extends the hint):\n");
         vec_foreach(const dep_edge, e, wb->res[lv].cycle) {
             fprintf(out, "    %s -%s", report_txn_name(h, e->from, t, sizeof t), dep_kind_name((dep_kind)e->kind));
@@ -212,7 +206,7 @@ void whitebox_print_text(FILE *out, const whitebox *wb) {
 void whitebox_print_json(FILE *out, const whitebox *wb) {
     const history *h = wb->h;
     char why[4096], kb[128];
-    fprintf(out, "{\"verdict\": \"%s\", \"hint\": ", vname(whitebox_exit_code(wb)));
+    fprintf(out, "{\"verdict\": \"%s\", \"hint\": ", verdict_name(whitebox_verdict(wb)));
     json_write_string(out, wb->hint_file ? wb->hint_file : "");
     fputs(", \"finding\": ", out);
     if (wb->finding[0]) json_write_string(out, wb->finding); else fputs("null", out);
@@ -224,7 +218,7 @@ void whitebox_print_json(FILE *out, const whitebox *wb) {
         const check_result *r = &wb->res[lv];
         reason(wb, lv, why, sizeof why);
         fprintf(out, "%s{\"level\": \"%s\", \"verdict\": \"%s\", \"stage\": ", first ? "" : ", ",
-                check_level_name((check_level_id)lv), vname(level_verdict(wb, lv)));
+                check_level_name((check_level_id)lv), verdict_name(level_verdict(wb, lv)));
         first = 0;
         if (!wb->finding[0] && !wb->axioms_fail && r->stage) json_write_string(out, r->stage);
         else fputs(wb->finding[0] ? "\"hint\"" : "null", out);
@@ -232,7 +226,7 @@ void whitebox_print_json(FILE *out, const whitebox *wb) {
         json_write_string(out, why);
         fprintf(out, ", \"constraints\": %" PRIu64 ", \"solver_called\": %s, \"cycle\": [",
                 r->st.cons_final, r->st.solver_called ? "true" : "false");
-        if (!wb->finding[0] && !wb->axioms_fail && r->verdict == CHECK_FAIL)
+        if (!wb->finding[0] && !wb->axioms_fail && r->verdict == VERDICT_FAIL)
             for (size_t i = 0; i < r->cycle.len; i++) {
                 const dep_edge *e = &r->cycle.data[i];
                 fprintf(out, "%s{\"from\": ", i ? ", " : "");

@@ -42,8 +42,9 @@ int whitebox_run(const history *h, const version_hint *vh, const int want[2], co
                  whitebox *wb, ic_error *err);
 void whitebox_free(whitebox *wb);
 
-/* 0 every level passes, 1 one fails (a finding fails them all), 2 no answer. */
-int whitebox_exit_code(const whitebox *wb);
+/* The worst verdict of the levels asked for: FAIL if one fails (a finding
+ * fails them all), else UNKNOWN if one has no answer, else PASS. */
+verdict whitebox_verdict(const whitebox *wb);
 /* Text lines "white-box PASS si: ..." / "white-box FAIL ser: ..." with
  * the cycle, after the black-box report. */
 void whitebox_print_text(FILE *out, const whitebox *wb);

@@ -61,14 +61,10 @@ void report_add_axioms(report *r, const anomaly_list *l, uint64_t total) {
     }
 }
 
-int report_exit_code(const report *r) {
-    int any_unknown = 0;
-    if (r->axiom_violations) return 1;
-    for (int i = 0; i < r->num_levels; i++) {
-        if (r->levels[i].verdict == 1) return 1;
-        if (r->levels[i].verdict != 0) any_unknown = 1;
-    }
-    return any_unknown ? 2 : 0;
+verdict report_verdict(const report *r) {
+    verdict v = r->axiom_violations ? VERDICT_FAIL : VERDICT_PASS;
+    for (int i = 0; i < r->num_levels; i++) v = verdict_worse(v, r->levels[i].verdict);
+    return v;
 }
 
 const char *report_txn_name(const history *h, uint32_t t, char *buf, size_t n) {
@@ -334,13 +330,13 @@ void report_print_text(FILE *out, const report *r, int verbose) {
     for (int i = 0; i < r->num_levels; i++) {
         const report_level *L = &r->levels[i];
         const char *lv = report_level_name(L->level);
-        if (L->verdict == 0) {
+        if (L->verdict == VERDICT_PASS) {
             fprintf(out, "PASS %s: the history satisfies %s", lv, level_title(L->level));
             if (r->certificate) fprintf(out, " (certificate: %s)", r->certificate);
             fputc('\n', out);
             continue;
         }
-        if (L->verdict != 1) { fprintf(out, "UNKNOWN %s: %s\n", lv, L->msg); continue; }
+        if (L->verdict != VERDICT_FAIL) { fprintf(out, "UNKNOWN %s: %s\n", lv, L->msg); continue; }
         size_t shown = 0;
         vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) shown++;
         fprintf(out, "FAIL %s: %s is violated", lv, level_title(L->level));

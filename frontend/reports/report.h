@@ -16,6 +16,7 @@
 #include "vec.h"
 #include "frontend/checking/anomaly.h"
 #include "frontend/history/history.h"
+#include "frontend/history/verdict.h"
 #include "frontend/checking/polygraph.h"
 
 /* Why a dependency holds. */
@@ -93,7 +94,7 @@ typedef VEC(report_anomaly) report_anomaly_vec;
 
 typedef struct report_level {
     int level;               /* check_level_id */
-    int verdict;             /* 0 PASS, 1 FAIL, 2 UNKNOWN */
+    verdict verdict;
     const char *stage;       /* where it was decided ("" if not known) */
     char msg[512];           /* UNKNOWN: why; FAIL: the checker's reason */
     uint64_t violations;     /* anomalies found for the level (may exceed those listed) */
@@ -115,8 +116,8 @@ report_anomaly *report_add(report *r, anomaly_kind kind, int level);
 void report_anomaly_free(report_anomaly *a);
 /* Copy the axiom anomalies (level-independent). */
 void report_add_axioms(report *r, const anomaly_list *l, uint64_t total);
-/* Worst verdict over the levels: 1 if any FAIL, else 2 if any UNKNOWN, else 0. */
-int report_exit_code(const report *r);
+/* Worst verdict over the levels (verdict_worse), FAIL if an axiom is violated. */
+verdict report_verdict(const report *r);
 
 /* Names shared by the writers. */
 const char *report_txn_name(const history *h, uint32_t t, char *buf, size_t n);   /* "txn 12" / "INIT" */

@@ -8,8 +8,6 @@
 #include "frontend/formats/parse.h"
 #include "io/json_out.h"
 
-static const char *verdict_name(int v) { return v == 0 ? "PASS" : v == 1 ? "FAIL" : "UNKNOWN"; }
-
 static void jtxn_ref(FILE *out, const history *h, uint32_t t) {
     if (t == 0) fputs("null", out);
     else fprintf(out, "%" PRId64, h->txns[t].ext_id);
@@ -143,7 +141,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
 
 void report_print_json(FILE *out, const report *r) {
     const history *h = r->h;
-    int rc = report_exit_code(r);
+    verdict rc = report_verdict(r);
     fputs("{\"isocheck\": 1, \"history\": ", out);
     json_write_string(out, h->source ? h->source : "-");
     fputs(", \"format\": ", out);

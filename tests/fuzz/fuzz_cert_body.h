@@ -43,7 +43,7 @@ static int fuzz_checker_says(const history *h, int si) {
     opt.time_limit = 5;
     check_result res;
     check_level(&ix, si ? LEVEL_SI : LEVEL_SER, &opt, &res);
-    int says = res.verdict == CHECK_PASS ? 1 : res.verdict == CHECK_FAIL ? 0 : -1;
+    int says = res.verdict == VERDICT_PASS ? 1 : res.verdict == VERDICT_FAIL ? 0 : -1;
     check_result_free(&res);
     pg_index_free(&ix);
     return says;

@@ -42,7 +42,7 @@ static int fuzz_verdict(const history *h, check_level_id level, const char *what
     check_result res;
     check_level(&ix, level, &o, &res);
     pg_index_free(&ix);
-    int v = res.verdict == CHECK_PASS ? 0 : res.verdict == CHECK_FAIL ? 1 : -1;
+    int v = res.verdict == VERDICT_PASS ? 0 : res.verdict == VERDICT_FAIL ? 1 : -1;
     if (v < 0 && !strstr(res.msg, "limit")) {
         fprintf(stderr, "fuzz_verdict: %s %s: checker error: %s\n", what, check_level_name(level), res.msg);
         abort();

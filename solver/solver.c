@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
 #include "io/bigmem.h"
 #include "solver/clause_clean.h"
 #include "solver/solver.h"
@@ -251,19 +252,17 @@ static void verify_model(gsat *s) {
         int sat = 0;
         for (size_t k = start; k < i && !sat; k++) sat = gsat_value(s, s->original.data[k]) > 0;
         if (!sat) {
-            fprintf(stderr, "gsat: internal error: model falsifies clause");
-            for (size_t k = start; k < i; k++) fprintf(stderr, " %d", s->original.data[k]);
-            fprintf(stderr, " 0\n");
-            abort();
+            char shown[256];
+            size_t n = 0;
+            for (size_t k = start; k < i && n + 16 < sizeof shown; k++)
+                n += (size_t)snprintf(shown + n, sizeof shown - n, " %d", s->original.data[k]);
+            internal_error("gsat", "model falsifies clause%s%s 0", shown, n + 16 >= sizeof shown ? " ..." : "");
         }
         start = i + 1;
     }
     for (size_t i = 0; i < s->assumptions.len; i++) {
         int d = lit_to_dimacs(s->assumptions.data[i]);
-        if (gsat_value(s, d) <= 0) {
-            fprintf(stderr, "gsat: internal error: model falsifies assumption %d\n", d);
-            abort();
-        }
+        if (gsat_value(s, d) <= 0) internal_error("gsat", "model falsifies assumption %d", d);
     }
 }
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fatal.h"
 #include "solver/solver.h"
 
 int gsat_add_theory(gsat *s, const theory_ops *ops, void *t) {
@@ -82,9 +83,8 @@ int gsat_theory_told(const gsat *s, int th, int lit) {
 
 #ifdef GSAT_DEBUG
 static void theory_bug(gsat *s, int th, const char *what, int lit) {
-    fprintf(stderr, "gsat: internal error: theory '%s': %s (literal %d)\n",
-            s->theories[th].ops->name ? s->theories[th].ops->name : "?", what, lit);
-    abort();
+    internal_error("gsat", "theory '%s': %s (literal %d)",
+                   s->theories[th].ops->name ? s->theories[th].ops->name : "?", what, lit);
 }
 #endif
 

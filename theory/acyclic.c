@@ -1,6 +1,7 @@
 /* acyclic.c — the graph acyclicity theory (contract in acyclic.h): the
  * callbacks that mirror the engine's trail, creation and destruction.
  * The other jobs live beside it (acyclic_internal.h lists them). */
+#include "fatal.h"
 #include "theory/acyclic_internal.h"
 
 #include <assert.h>
@@ -145,10 +146,7 @@ static int th_final_check(void *t) {
     flush_taken_back(a);
     (void)a;
 #ifdef GSAT_DEBUG
-    if (!acyclic_verify(a)) {
-        fprintf(stderr, "gsat: internal error: acyclicity theory inconsistent at final check\n");
-        abort();
-    }
+    if (!acyclic_verify(a)) internal_error("gsat", "acyclicity theory inconsistent at final check");
 #endif
     return 0;
 }

@@ -2,6 +2,7 @@
  * always-on edges' list and its hand-over to the order, guarded edges'
  * records, guards and arrays (contract in acyclic.h; state in
  * acyclic_internal.h). */
+#include "fatal.h"
 #include "theory/acyclic_internal.h"
 
 #include <assert.h>
@@ -56,8 +57,7 @@ void acyclic_sync_fixed(acyclic *a) {
         if (!pk_insert_cost(&a->pk, ends[0], ends[1], PK_FIXED, 0)) {
             /* cannot happen (it went forward and nothing reordered); were it
              * to, an edge silently missing could make a cyclic graph pass */
-            fprintf(stderr, "gsat: internal error: an always-on edge no longer fits the order\n");
-            abort();
+            internal_error("gsat", "an always-on edge no longer fits the order");
         }
         assert(!a->pk.searched);
     }

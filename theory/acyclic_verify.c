@@ -1,6 +1,7 @@
 /* acyclic_verify.c — independent checks of the theory's whole state
  * (acyclic_verify, acyclic_verify_order in acyclic.h) and of a conflict's
  * path (debug builds). */
+#include "fatal.h"
 #include "theory/acyclic_internal.h"
 
 #include <assert.h>
@@ -32,13 +33,11 @@ void acyclic_check_cycle_path(const acyclic *a, int from, int to) {
     int at = from;
     for (size_t i = 0; i < a->cycle.len; i++) {
         int prev = a->pk.par_node[at];
-        if (prev < 0 || a->pk.par_edge[at] != a->cycle.data[i] || !is_enabled_arc(a, prev, at, a->cycle.data[i])) {
-            fprintf(stderr, "gsat: internal error: acyclicity conflict path broken\n");
-            abort();
-        }
+        if (prev < 0 || a->pk.par_edge[at] != a->cycle.data[i] || !is_enabled_arc(a, prev, at, a->cycle.data[i]))
+            internal_error("gsat", "acyclicity conflict path broken");
         at = prev;
     }
-    if (at != to) { fprintf(stderr, "gsat: internal error: acyclicity conflict path incomplete\n"); abort(); }
+    if (at != to) internal_error("gsat", "acyclicity conflict path incomplete");
 }
 #endif
 

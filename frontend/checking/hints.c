@@ -152,11 +152,10 @@ int hints_validate(const pg_index *ix, hint_order *o, char *msg, size_t cap) {
     vstate s = { ix, h, NULL, NULL, NULL, NULL, NULL, NULL };
     s.unit_of = xmalloc((size_t)h->num_txns * sizeof *s.unit_of);
     s.idx_of = xmalloc((size_t)h->num_txns * sizeof *s.idx_of);
-    s.seen = calloc(h->num_txns, sizeof *s.seen);
+    s.seen = xcalloc(h->num_txns, sizeof *s.seen);
     s.last_op = xmalloc((size_t)h->num_txns * sizeof *s.last_op);
-    s.closed = calloc(ix->units.len + 1, sizeof *s.closed);
+    s.closed = xcalloc(ix->units.len + 1, sizeof *s.closed);
     s.last_idx = xmalloc((ix->units.len + 1) * sizeof *s.last_idx);
-    if (!s.seen || !s.closed) { fprintf(stderr, "out of memory\n"); abort(); }
     vec_clear(o->unit_start);
     vec_clear(o->units);
     o->pairs = 0;

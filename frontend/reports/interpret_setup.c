@@ -1,6 +1,7 @@
 /* interpret_setup.c — the interpreter's context: the fact graph, each
  * final write's version position and each version's readers, built by
  * whole-history passes cut into ranges on a pool (interpret_internal.h). */
+#include "fatal.h"
 #include "frontend/reports/interpret_internal.h"
 
 #include <stdlib.h>
@@ -141,13 +142,15 @@ static void read_task(void *ctx, size_t i) {
         uint32_t op = p->op[r], t = h->op_txn[op], k = h->op_key[op];
 #ifdef GSAT_DEBUG
         uint32_t own_ref;                        /* the read is t's external read of k, as ext_read defines it */
-        if (ictx_ext_read(c, t, k, &own_ref) != op || own_ref != p->g[r]) abort();
+        if (ictx_ext_read(c, t, k, &own_ref) != op || own_ref != p->g[r])
+            internal_error("isocheck", "interpretation: a read is not its transaction's external read");
 #endif
         uint32_t src = history_snapshot_source(h, op, p->g[r]);
         uint32_t w = src == HISTORY_NONE || h->op_txn[src] == t ? NONE : h->op_txn[src];
         uint32_t fw = w == NONE ? NONE : writer_final_write(h, src);
 #ifdef GSAT_DEBUG
-        if (w != NONE && fw != history_txn_final_write(h, w, k)) abort();
+        if (w != NONE && fw != history_txn_final_write(h, w, k))
+            internal_error("isocheck", "interpretation: a version is not its writer's final write");
 #endif
         int writes = history_txn_final_write(h, t, k) != NONE;
         p->ww[r] = (uint8_t)((fw != NONE && fw == src && writes ? RF_WW : 0) | (writes ? RF_WRITES : 0));
@@ -387,7 +390,7 @@ static void holds_task(void *ctx, size_t i) {
         j->holds[a + f] = ga != NONE && gb != NONE && ga < gb;
 #ifdef GSAT_DEBUG
         if (j->holds[a + f] != (interp_forced_in_facts(h, &fe[f]) && fe[f].key < h->num_keys && forced_holds(c, &fe[f])))
-            abort();
+            internal_error("isocheck", "interpretation: a forced edge's holding differs from its reference");
 #endif
     }
     free(fa); free(fb); free(own);

@@ -143,6 +143,8 @@ $(DBG)/isocheck: $(DBG)/obj/programs/isocheck_main.o $(DBG)/obj/libprograms.a $(
 $(DBG)/tests/test_%: $(DBG)/obj/tests/test_%.o $(DBG)/obj/libprograms.a $(DBG)/obj/libworkload.a $(DBG)/obj/libisocheck.a $(DBG)/obj/libgsat.a
 	@mkdir -p $(dir $@)
 	$(CC) $(DBG_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+# The test objects are not intermediates: a second `make test` rebuilds nothing.
+.SECONDARY: $(call obj,$(DBG),$(TEST_SRC))
 # MonoSAT's API names include the engine's backtrack(): only this suite
 # links the layer (whose copy of the engine is sealed), and no other does.
 $(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat.a $(DBG)/obj/libgsat.a

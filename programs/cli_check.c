@@ -82,31 +82,39 @@ static void on_level(void *ctx, const check_result *res) {
     interpret_trace_free(hs->trace);
 }
 
-int cli_check(int argc, char **argv) {
-    const char *dot_path = NULL, *cert_path = NULL, *hint_path = NULL;
-    int json = 0, verbose = 0, level = 0, fmt_choice = -1;
-    int64_t max_anomalies = 10;
-    double time_limit = 0, follow_idle = 5;
-    int follow = 0, retire = 0;
-    int64_t threads = par_threads_default();
-    load_options lopt = { 0 };
+/* The command line of `isocheck check`. */
+typedef struct check_args {
+    const char *path, *dot_path, *cert_path, *hint_path;
+    int json, verbose, level, fmt_choice, follow, retire;
+    int64_t max_anomalies, threads;
+    double time_limit, follow_idle;
+    load_options lopt;
+} check_args;
+
+/* The command line into a: -1 to go on, else the exit code. */
+static int check_parse(int argc, char **argv, check_args *a) {
+    memset(a, 0, sizeof *a);
+    a->fmt_choice = -1;
+    a->max_anomalies = 10;
+    a->follow_idle = 5;
+    a->threads = par_threads_default();
     cmd_opt opts[] = {
-        CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
-        CMD_CHOICE("level", 0, &level, cli_level_all_names, "L", "isolation level (default si; all: si and ser)"),
-        CMD_FLAG("json", 0, &json, "one JSON object (doc/json-schema.md)"),
-        CMD_STR("dot", 0, &dot_path, "FILE", "Graphviz drawing of the anomalies"),
-        CMD_STR("certificate", 0, &cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
-        CMD_STR("version-order", 0, &hint_path, "FILE", "also check with the database's own (complete or partial) version order "
+        CMD_CHOICE("format", 0, &a->fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
+        CMD_CHOICE("level", 0, &a->level, cli_level_all_names, "L", "isolation level (default si; all: si and ser)"),
+        CMD_FLAG("json", 0, &a->json, "one JSON object (doc/json-schema.md)"),
+        CMD_STR("dot", 0, &a->dot_path, "FILE", "Graphviz drawing of the anomalies"),
+        CMD_STR("certificate", 0, &a->cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
+        CMD_STR("version-order", 0, &a->hint_path, "FILE", "also check with the database's own (complete or partial) version order "
                 "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
-        CMD_INT("max-anomalies", 0, &max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
-        CMD_REAL("time-limit", 0, &time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
-        CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
-        CMD_FLAG("follow", 0, &follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
-        CMD_REAL("follow-idle", 0, &follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
-        CMD_FLAG("retire", 0, &retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
-        CMD_INT("threads", 0, &threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
+        CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
+        CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
+        CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
+        CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
+        CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
+        CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
+        CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread); the output is the same for every N"),
-        CMD_FLAG("verbose", 'v', &verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
+        CMD_FLAG("verbose", 'v', &a->verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
         CMD_END
     };
     cmd_spec spec = {
@@ -121,140 +129,173 @@ int cli_check(int argc, char **argv) {
         "or an output that cannot be written.  With --version-order: 1 if either answer\n"
         "is FAIL, else 2 if either has none.\n"
     };
-    const char *path;
-    int n, rc = cli_parse(&spec, argc, argv, &path, &n);
+    int n, rc = cli_parse(&spec, argc, argv, &a->path, &n);
     if (rc >= 0) return rc;
-    int fmt = cli_format(fmt_choice);
-    if (retire && (!follow || cert_path)) {
+    if (a->retire && (!a->follow || a->cert_path)) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
         return 2;
     }
-    if (hint_path && follow) {
+    if (a->hint_path && a->follow) {
         fprintf(stderr, "isocheck check: --version-order is not available with --follow\n");
         return 2;
     }
-    lopt.threads = (unsigned)threads;
-    const char *outs[2] = { cert_path, dot_path };
-    if (!cli_outputs_ok("isocheck check", path, outs, NULL, 2)) return 2;
-    version_hint vh;                    /* read first: a malformed hint stops before any work */
-    memset(&vh, 0, sizeof vh);
-    if (hint_path && !cli_hint_load(hint_path, &vh)) return 2;
-    /* open the outputs first: a bad path fails before any work, and the
-     * targets stay untouched until their content is complete */
-    output cert_out, dot_out;
-    memset(&cert_out, 0, sizeof cert_out);
-    memset(&dot_out, 0, sizeof dot_out);
-    {
-        ic_error oerr;
-        ic_error_clear(&oerr);
-        if ((cert_path && !output_open(&cert_out, cert_path, 0, &oerr)) ||
-            (dot_path && !output_open(&dot_out, dot_path, 0, &oerr))) {
-            cli_error("isocheck check", &oerr);
-            output_discard(&cert_out);
-            version_hint_free(&vh);
-            return 2;
-        }
-    }
+    a->lopt.threads = (unsigned)a->threads;
+    return -1;
+}
 
+/* What a check writes besides standard output, and the hint it reads. */
+typedef struct check_files {
+    output cert, dot;
+    version_hint vh;
+} check_files;
+
+static void check_files_drop(check_files *f) {
+    output_discard(&f->cert);           /* a target stays as it was unless committed */
+    output_discard(&f->dot);
+    version_hint_free(&f->vh);
+}
+
+/* Before any work: no output over an input, the hint read (a malformed one
+ * stops here), the outputs opened (a bad path fails here, and the targets
+ * stay untouched until their content is complete).  1, or 0 after an error
+ * message with nothing left open. */
+static int check_open(const check_args *a, check_files *f) {
+    memset(f, 0, sizeof *f);
+    const char *outs[2] = { a->cert_path, a->dot_path };
+    if (!cli_outputs_ok("isocheck check", a->path, outs, NULL, 2)) return 0;
+    if (a->hint_path && !cli_hint_load(a->hint_path, &f->vh)) return 0;
+    ic_error oerr;
+    ic_error_clear(&oerr);
+    if ((a->cert_path && !output_open(&f->cert, a->cert_path, 0, &oerr)) ||
+        (a->dot_path && !output_open(&f->dot, a->dot_path, 0, &oerr))) {
+        cli_error("isocheck check", &oerr);
+        check_files_drop(f);
+        return 0;
+    }
+    return 1;
+}
+
+/* The history, read in batch or followed (online first; then the batch
+ * check of every byte read, or ff->ready: the incremental state's final
+ * report).  -1 with *h set to go on, else the exit code (the follow ended
+ * the command, or the input is bad), with f dropped. */
+static int check_load(const check_args *a, check_files *f, follow_final *ff, history **h, double *load_seconds) {
     ic_error err;
     ic_error_clear(&err);
     progress_start = monotonic_seconds();
     load_report lrep;
     load_report_init(&lrep);
-    history *h;
-    follow_final ff;
-    memset(&ff, 0, sizeof ff);
-    if (follow) {                       /* online first; then the batch check of every byte read */
-        follow_options fo = { follow_idle, json, level != 1, level != 0, (size_t)max_anomalies, (history_format)fmt, retire, 0, NULL };
-        fo.verbose = verbose;
+    int fmt = cli_format(a->fmt_choice);
+    memset(ff, 0, sizeof *ff);
+    *h = NULL;
+    if (a->follow) {
+        follow_options fo = { a->follow_idle, a->json, a->level != 1, a->level != 0, (size_t)a->max_anomalies,
+                              (history_format)fmt, a->retire, 0, NULL };
+        fo.verbose = a->verbose;
         /* a PASS of the whole input from the incremental state (re-checked);
          * the JSON report names the batch stage, a certificate is the batch's */
-        if (!json && !cert_path && !getenv("ISOCHECK_FOLLOW_BATCH")) fo.final = &ff;
-        int frc = cli_follow(path, &fo, &lopt, &lrep, &h, &err);
+        if (!a->json && !a->cert_path && !getenv("ISOCHECK_FOLLOW_BATCH")) fo.final = ff;
+        int frc = cli_follow(a->path, &fo, &a->lopt, &lrep, h, &err);
         if (frc >= 0) {
-            for (int l = 0; l < 2; l++) incr_order_free(&ff.order[l]);
+            for (int l = 0; l < 2; l++) incr_order_free(&ff->order[l]);
             load_report_free(&lrep);
-            output_discard(&cert_out); output_discard(&dot_out);
+            check_files_drop(f);
             return frc;
         }
-    } else h = load_history_ex(path, (history_format)fmt, &lopt, &lrep, &err);
-    double load_seconds = monotonic_seconds() - progress_start;
-    if (!h) {
-        for (int l = 0; l < 2; l++) incr_order_free(&ff.order[l]);
+    } else *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
+    *load_seconds = monotonic_seconds() - progress_start;
+    if (!*h) {
+        for (int l = 0; l < 2; l++) incr_order_free(&ff->order[l]);
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
-        output_discard(&cert_out); output_discard(&dot_out);
-        version_hint_free(&vh);
+        check_files_drop(f);
         return 2;
     }
-    load_report_print_notes(stderr, &lrep, "isocheck", path);
-    if (verbose) { fprintf(stderr, "load report (%s):\n", path); load_report_print(stderr, &lrep); }
+    load_report_print_notes(stderr, &lrep, "isocheck", a->path);
+    if (a->verbose) { fprintf(stderr, "load report (%s):\n", a->path); load_report_print(stderr, &lrep); }
     load_report_free(&lrep);
+    return -1;
+}
+
+/* The report printed (with the white-box answer under --version-order),
+ * the drawing and certificate committed; the exit code. */
+static int check_print(const check_args *a, check_files *f, const history *h, report *rep, const certificate *cert,
+                       int cert_level) {
+    int rc = 0, wrc = -1;
+    if (cert_level >= 0) {
+        if (write_certificate(&f->cert, h, cert)) rep->certificate = a->cert_path;
+        else rc = 2;
+    }
+    if (a->hint_path) {
+        whitebox wb;
+        wrc = cli_whitebox_run(h, &f->vh, a->level, (unsigned)a->threads, a->time_limit, a->verbose, &wb)
+            ? cli_print_both(stdout, rep, &wb, a->json, a->verbose) : 2;
+        whitebox_free(&wb);
+    } else if (a->json && a->follow) cli_follow_print_final_json(stdout, rep);
+    else if (a->json) report_print_json(stdout, rep);
+    else report_print_text(stdout, rep, a->verbose);
+    if (a->dot_path) {
+        ic_error oerr;
+        ic_error_clear(&oerr);
+        report_print_dot(f->dot.f, rep);
+        if (!output_commit(&f->dot, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
+    }
+    int code = wrc >= 0 ? wrc : cli_exit_code(report_verdict(rep));
+    return rc ? rc : code;              /* an output that failed gives 2 whatever the verdict */
+}
+
+int cli_check(int argc, char **argv) {
+    check_args a;
+    int rc = check_parse(argc, argv, &a);
+    if (rc >= 0) return rc;
+    check_files f;
+    if (!check_open(&a, &f)) return 2;
+    history *h;
+    follow_final ff;
+    double load_seconds = 0;
+    rc = check_load(&a, &f, &ff, &h, &load_seconds);
+    if (rc >= 0) return rc;
 
     report rep;
-    report_init(&rep, h, cli_level_all_names[level]);
+    report_init(&rep, h, cli_level_all_names[a.level]);
     run_check_options ro;
     run_check_options_default(&ro);
-    ro.want[LEVEL_SI] = level != 1;       /* si or all */
-    ro.want[LEVEL_SER] = level != 0;      /* ser or all */
-    ro.max_anomalies = (size_t)max_anomalies;
-    ro.check.time_limit = time_limit;
+    ro.want[LEVEL_SI] = a.level != 1;     /* si or all */
+    ro.want[LEVEL_SER] = a.level != 0;    /* ser or all */
+    ro.max_anomalies = (size_t)a.max_anomalies;
+    ro.check.time_limit = a.time_limit;
     ro.check.progress = progress;
-    ro.check.threads = (unsigned)threads;
-    ro.certificate = cert_path != NULL;
+    ro.check.threads = (unsigned)a.threads;
+    ro.certificate = a.cert_path != NULL;
     interpret_trace trace;
     vec_init(trace);
     if (getenv("ISOCHECK_DEBUG_INTERPRET")) ro.trace = &trace;
-    hook_state hs = { verbose, load_seconds, h, &trace };
+    hook_state hs = { a.verbose, load_seconds, h, &trace };
     ro.on_index = on_index;
     ro.on_level = on_level;
     ro.hook_ctx = &hs;
     certificate cert;
     cert_init(&cert);
-    int cert_level = -1;
-    rc = 0;
-    int from_incr = 0;
+    int cert_level = -1, from_incr = 0;
     if (ff.ready) {
         char why[512] = "";
-        from_incr = online_final_report(h, &ff, level != 1, level != 0, &rep, why, sizeof why);
+        from_incr = online_final_report(h, &ff, a.level != 1, a.level != 0, &rep, why, sizeof why);
         if (!from_incr)                 /* a bug of the incremental path: the batch check decides */
             fprintf(stderr, "isocheck: internal error: the incremental model does not verify (%s); checking in batch\n", why);
-        else if (verbose)
+        else if (a.verbose)
             fprintf(stderr, "isocheck: follow: final verdict from the incremental state, its version orders re-checked "
                     "by verify_model\n");
     }
+    ic_error err;
+    ic_error_clear(&err);
     if (!from_incr && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
-        cert_free(&cert); interpret_trace_free(&trace); report_free(&rep); history_free(h); version_hint_free(&vh);
-        output_discard(&cert_out); output_discard(&dot_out);
-        return 2;
-    }
-    if (cert_level >= 0) {
-        if (write_certificate(&cert_out, h, &cert)) rep.certificate = cert_path;
-        else rc = 2;
-    }
+        rc = 2;
+    } else rc = check_print(&a, &f, h, &rep, &cert, cert_level);
     cert_free(&cert);
     interpret_trace_free(&trace);
-    whitebox wb;
-    int wrc = -1;
-    if (hint_path) {
-        wrc = cli_whitebox_run(h, &vh, level, (unsigned)threads, time_limit, verbose, &wb)
-            ? cli_print_both(stdout, &rep, &wb, json, verbose) : 2;
-        whitebox_free(&wb);
-    } else if (json && follow) cli_follow_print_final_json(stdout, &rep);
-    else if (json) report_print_json(stdout, &rep);
-    else report_print_text(stdout, &rep, verbose);
-    output_discard(&cert_out);          /* no certificate (no PASS): the target stays as it was */
-    if (dot_path) {
-        ic_error oerr;
-        ic_error_clear(&oerr);
-        report_print_dot(dot_out.f, &rep);
-        if (!output_commit(&dot_out, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
-    }
-    int code = wrc >= 0 ? wrc : cli_exit_code(report_verdict(&rep));
-    if (rc == 0) rc = code;             /* an output that failed gives 2 whatever the verdict */
     report_free(&rep);
     history_free(h);
-    version_hint_free(&vh);
+    check_files_drop(&f);               /* no certificate (no PASS): the target stays as it was */
     return rc;
 }

@@ -147,6 +147,102 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     return -1;
 }
 
+/* Read path (GNF or DIMACS, by a.gnf/a.cnf or the file name) into s; info
+ * the names, counts and assumptions, *cnf whether it was read as DIMACS.
+ * DIMACS_OK, DIMACS_TIMEOUT (deadline passed) or an error with err set. */
+static int read_input(gsat *s, const gsat_args *a, double deadline, gnf_info *info, int *cnf, ic_error *err) {
+    const char *path = a->path;
+    int format = a->gnf ? 1 : a->cnf ? -1 : 0;   /* 1 GNF, -1 CNF, 0 by name */
+    int parse_only = a->parse_only + 1;          /* 0 no, 1 into the solver, 2 text only */
+    if (format == 0) {
+        size_t n = strlen(path);
+        int gnf_name = (n >= 4 && strcmp(path + n - 4, ".gnf") == 0) || (n >= 7 && strcmp(path + n - 7, ".gnf.gz") == 0);
+        format = (gnf_name || strcmp(path, "-") == 0) ? 1 : -1;
+    }
+    memset(info, 0, sizeof *info);
+    *cnf = format < 0;
+    static char stage[600];
+    snprintf(stage, sizeof stage, "gsat: out of memory while reading %s", path);
+    xalloc_stage = stage;
+    int parsed;
+    if (format > 0) {
+        gnf_opts go = {deadline, parse_only == 2, !a->keep_assumptions && a->to_cnf < 0 && parse_only == 0};
+        parsed = gnf_parse_file(s, path, &go, info, err);
+    } else {
+        dimacs_info di;
+        dimacs_opts dopts = {NULL, NULL, 0, deadline, parse_only == 2};
+        parsed = dimacs_parse_file(s, path, &dopts, &di, err);
+        info->vars = di.vars;
+        info->clauses = di.clauses;
+        info->declared_vars = di.declared_vars;
+        info->names = di.names;
+    }
+    xalloc_stage = "gsat: out of memory while solving";
+    return parsed;
+}
+
+/* --to-cnf: the problem as read, acyclicity encoded as clauses, on stdout.
+ * The exit code. */
+static int write_cnf(gsat *s, const gnf_info *info, gp_encoding mode, const char *path) {
+    graph_problem p, cnf;
+    gp_init(&p); gp_init(&cnf);
+    gp_from_solver(s, info->assumptions.data, (int)info->assumptions.len, &p);
+    gp_comment(&p, "gsat --to-cnf=%s %s", gp_encoding_name(mode), path);
+    gp_encode_stats est;
+    int ok = gp_encode_cnf(&p, mode, 20000000, &cnf, &est);
+    if (!ok) fprintf(stderr, "gsat: the %s encoding needs at least %lld clauses (limit 20000000)\n",
+                     gp_encoding_name(mode), (long long)est.predicted);
+    if (ok && !gp_write_dimacs(&cnf, stdout)) {
+        ok = 0;
+        if (ferror(stdout)) output_stdout_failed(errno);   /* the failed write's, before anything else runs */
+    }
+    gp_free(&p); gp_free(&cnf);
+    return ok ? 0 : 2;
+}
+
+/* Solve what was read and print the answer (and the model, the failed
+ * assumptions, the statistics); the exit code. */
+static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, int cnf, double start, double parse_seconds) {
+    if (a->time_limit > 0) {            /* the limit counts from the start, reading included */
+        double left = start + a->time_limit - gsat_now();
+        gsat_set_time_limit(s, left > 1e-6 ? left : 1e-6);
+    }
+    gsat_set_conflict_limit(s, a->conflict_limit);
+    /* A file has one solve: its assumptions hold for that solve only, so
+     * asserting them as unit clauses gives the same answer and model, and
+     * makes them level-0 facts (nothing to re-assign after each conflict).
+     * --assume keeps them as assumptions (reports the failed ones). */
+    int res;
+    if (!a->keep_assumptions) {
+        if (cnf)                        /* the GNF reader asserted them while loading */
+            for (size_t i = 0; i < info->assumptions.len; i++) gsat_add_clause(s, &info->assumptions.data[i], 1);
+        res = gsat_solve(s, NULL, 0);
+    } else {
+        res = gsat_solve(s, info->assumptions.data, (int)info->assumptions.len);
+    }
+    if (res == GSAT_ERROR) {            /* out of memory in the engine, while reading or solving */
+        fprintf(stderr, "gsat: %s (%s)\n", gsat_error(s), a->path);
+        return 2;
+    }
+    if (a->verbose) print_stats(s, parse_seconds);
+    if (res == GSAT_SAT) {
+        printf("s SATISFIABLE\n");
+        if (!a->no_model) print_model(s, &info->names);
+    } else if (res == GSAT_UNSAT) {
+        printf("s UNSATISFIABLE\n");
+        if (a->keep_assumptions && info->assumptions.len) {
+            printf("c failed:");
+            for (size_t i = 0; i < info->assumptions.len; i++)
+                if (gsat_failed(s, info->assumptions.data[i]))
+                    printf(" %d", varnum_file_lit(&info->names, info->assumptions.data[i]));
+            printf("\n");
+        }
+    } else {
+        printf("s UNKNOWN\n");
+    }
+    return res;
+}
+
 int main(int argc, char **argv) {
     double start = gsat_now();
     big_prefer_heap();                           /* memory freed after reading is reused */
@@ -157,132 +253,40 @@ int main(int argc, char **argv) {
     gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1 };
     int rc = parse_args(s, argc, argv, &a);
     if (rc >= 0) { gsat_free(s); return finish(rc); }
-    const char *path = a.path;
-    int verbose = a.verbose, no_model = a.no_model, keep_assumptions = a.keep_assumptions;
-    int format = a.gnf ? 1 : a.cnf ? -1 : 0;     /* 1 GNF, -1 CNF, 0 by name */
-    int parse_only = a.parse_only + 1;           /* 0 no, 1 into the solver, 2 text only */
-    double time_limit = a.time_limit;
-    long long conflict_limit = a.conflict_limit;
-    int to_cnf = a.to_cnf >= 0;
     gp_encoding to_cnf_mode = GP_RANK_BIN;
-    if (to_cnf && !gp_encoding_parse(encoding_names[a.to_cnf], &to_cnf_mode))
+    if (a.to_cnf >= 0 && !gp_encoding_parse(encoding_names[a.to_cnf], &to_cnf_mode))
         internal_error("gsat", "encoding '%s' unknown to the encoder", encoding_names[a.to_cnf]);
 
     ic_error err;
     ic_error_clear(&err);
-    if (format == 0) {
-        size_t n = strlen(path);
-        int gnf_name = (n >= 4 && strcmp(path + n - 4, ".gnf") == 0) || (n >= 7 && strcmp(path + n - 7, ".gnf.gz") == 0);
-        format = (gnf_name || strcmp(path, "-") == 0) ? 1 : -1;
-    }
     gnf_info info;
-    memset(&info, 0, sizeof info);
-    double t0 = gsat_now(), deadline = time_limit > 0 ? start + time_limit : 0;
-    int parsed;
-    char stage[600];
-    snprintf(stage, sizeof stage, "gsat: out of memory while reading %s", path);
-    xalloc_stage = stage;
-    if (format > 0) {
-        gnf_opts go = {deadline, parse_only == 2, !keep_assumptions && !to_cnf && parse_only == 0};
-        parsed = gnf_parse_file(s, path, &go, &info, &err);
-    } else {
-        dimacs_info di;
-        dimacs_opts dopts = {NULL, NULL, 0, deadline, parse_only == 2};
-        parsed = dimacs_parse_file(s, path, &dopts, &di, &err);
-        info.vars = di.vars;
-        info.clauses = di.clauses;
-        info.declared_vars = di.declared_vars;
-        info.names = di.names;
-    }
-    xalloc_stage = "gsat: out of memory while solving";
+    double t0 = gsat_now(), deadline = a.time_limit > 0 ? start + a.time_limit : 0;
+    int cnf;
+    int parsed = read_input(s, &a, deadline, &info, &cnf, &err);
     if (parsed == DIMACS_TIMEOUT) {
         printf("s UNKNOWN\n");
-        fflush(stdout);
-        gnf_info_free(&info);
-        gsat_free(s);
-        return finish(0);
-    }
-    if (parsed < 0) {
-        gnf_info_free(&info);
+        rc = 0;
+    } else if (parsed < 0) {
         fflush(stdout);
         ic_error_print(stderr, "gsat", &err);
-        gsat_free(s);
-        return finish(2);
-    }
-    double parse_seconds = gsat_now() - t0;
-    if (parse_only) {
-        printf("c gsat: read %s: %ld variables named, %ld clauses, %ld graphs, %ld edges in %.3f s%s\n", path,
-               info.vars, info.clauses, info.graphs, info.edges, parse_seconds,
-               parse_only == 2 ? " (text only)" : "");
-        gnf_info_free(&info);
-        gsat_free(s);
-        return finish(0);
-    }
-    if (verbose) {
-        printf("c gsat: %ld variables, %ld clauses\n", info.vars, info.clauses);
-        if (info.graphs)
-            printf("c gsat: %ld graphs (%ld acyclic), %ld nodes, %ld edges, %zu assumptions\n", info.graphs,
-                   info.acyclic_graphs, info.nodes, info.edges, info.assumptions.len);
-        fflush(stdout);
-    }
-    if (to_cnf) {
-        /* the problem as read, acyclicity encoded as clauses, on stdout */
-        graph_problem p, cnf;
-        gp_init(&p); gp_init(&cnf);
-        gp_from_solver(s, info.assumptions.data, (int)info.assumptions.len, &p);
-        gp_comment(&p, "gsat --to-cnf=%s %s", gp_encoding_name(to_cnf_mode), path);
-        gp_encode_stats est;
-        int ok = gp_encode_cnf(&p, to_cnf_mode, 20000000, &cnf, &est);
-        if (!ok) fprintf(stderr, "gsat: the %s encoding needs at least %lld clauses (limit 20000000)\n",
-                         gp_encoding_name(to_cnf_mode), (long long)est.predicted);
-        if (ok && !gp_write_dimacs(&cnf, stdout)) {
-            ok = 0;
-            if (ferror(stdout)) output_stdout_failed(errno);   /* the failed write's, before anything else runs */
-        }
-        gp_free(&p); gp_free(&cnf);
-        gnf_info_free(&info);
-        gsat_free(s);
-        return finish(ok ? 0 : 2);
-    }
-    if (time_limit > 0) {             /* the limit counts from the start, reading included */
-        double left = start + time_limit - gsat_now();
-        gsat_set_time_limit(s, left > 1e-6 ? left : 1e-6);
-    }
-    gsat_set_conflict_limit(s, conflict_limit);
-    /* A file has one solve: its assumptions hold for that solve only, so
-     * asserting them as unit clauses gives the same answer and model, and
-     * makes them level-0 facts (nothing to re-assign after each conflict).
-     * --assume keeps them as assumptions (reports the failed ones). */
-    int res;
-    if (!keep_assumptions) {
-        if (format < 0)                          /* the GNF reader asserted them while loading */
-            for (size_t i = 0; i < info.assumptions.len; i++) gsat_add_clause(s, &info.assumptions.data[i], 1);
-        res = gsat_solve(s, NULL, 0);
+        rc = 2;
+    } else if (a.parse_only >= 0) {
+        printf("c gsat: read %s: %ld variables named, %ld clauses, %ld graphs, %ld edges in %.3f s%s\n", a.path,
+               info.vars, info.clauses, info.graphs, info.edges, gsat_now() - t0,
+               a.parse_only == 1 ? " (text only)" : "");
+        rc = 0;
     } else {
-        res = gsat_solve(s, info.assumptions.data, (int)info.assumptions.len);
-    }
-    if (res == GSAT_ERROR) {                     /* out of memory in the engine, while reading or solving */
-        fprintf(stderr, "gsat: %s (%s)\n", gsat_error(s), path);
-        gnf_info_free(&info);
-        gsat_free(s);
-        return finish(2);
-    }
-    if (verbose) print_stats(s, parse_seconds);
-    if (res == GSAT_SAT) {
-        printf("s SATISFIABLE\n");
-        if (!no_model) print_model(s, &info.names);
-    } else if (res == GSAT_UNSAT) {
-        printf("s UNSATISFIABLE\n");
-        if (keep_assumptions && info.assumptions.len) {
-            printf("c failed:");
-            for (size_t i = 0; i < info.assumptions.len; i++)
-                if (gsat_failed(s, info.assumptions.data[i])) printf(" %d", varnum_file_lit(&info.names, info.assumptions.data[i]));
-            printf("\n");
+        double parse_seconds = gsat_now() - t0;
+        if (a.verbose) {
+            printf("c gsat: %ld variables, %ld clauses\n", info.vars, info.clauses);
+            if (info.graphs)
+                printf("c gsat: %ld graphs (%ld acyclic), %ld nodes, %ld edges, %zu assumptions\n", info.graphs,
+                       info.acyclic_graphs, info.nodes, info.edges, info.assumptions.len);
+            fflush(stdout);
         }
-    } else {
-        printf("s UNKNOWN\n");
+        rc = a.to_cnf >= 0 ? write_cnf(s, &info, to_cnf_mode, a.path) : solve_and_print(s, &a, &info, cnf, start, parse_seconds);
     }
     gnf_info_free(&info);
     gsat_free(s);
-    return finish(res);
+    return finish(rc);
 }

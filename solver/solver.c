@@ -66,9 +66,9 @@ void gsat_free(gsat *s) {
 /* Grow p from oldn to newn entries; the new ones are NOT initialised
  * (gsat_reserve_vars sets each variable's entries as it creates it).  So
  * the spare room of a growth step stays untouched, and a large block's
- * untouched pages are never made resident (realloc + memset of the spare
- * cost ~75 bytes a spare variable: 1.5x growth left up to a third of the
- * per-variable arrays resident and unused).  A large jump takes fresh zeroed
+ * untouched pages are never made resident (a memset of the spare room would
+ * make up to a third of the per-variable arrays resident and unused under
+ * 1.5x growth).  A large jump takes fresh zeroed
  * memory, as BIG_GROW_ZERO does (io/bigmem.h). */
 #define GROW_SPARE(p, oldn, newn) do { \
         if ((size_t)(newn) > 4 * (size_t)(oldn)) BIG_GROW_ZERO(p, oldn, newn); \

@@ -101,9 +101,8 @@ typedef struct iop { int64_t value; uint32_t key, line, link; uint8_t kind; } io
 typedef struct opblock { iop *ops; uint32_t start, len, cap, pending, last_settle; } opblock;
 /* A successful write: txn, its transaction, with WOP_OVER set when it is
  * overwritten in it (a read of it is intermediate); vlo, the value's low
- * half.  A value that is its low half sign-extended (most: 12 bytes a
- * write, were 20 with the high half and the writer record, 32 MB at 1M)
- * needs no more; another one has WOP_WIDE set and its high half in the
+ * half.  A value that is its low half sign-extended (most) needs no more
+ * than these 12 bytes; another one has WOP_WIDE set and its high half in the
  * incr_check's list `wide` (by entry, sorted: entries are appended).  A
  * transaction's writes are consecutive entries, and its writer records
  * (made when it joins, for the entries without WOP_OVER, in entry order)
@@ -133,16 +132,16 @@ typedef struct ipair { uint32_t other; int lit; } ipair;   /* lit: this writer b
  * 0), so no arrival number is kept; its key is known to every caller.  Its
  * readers and pairs are chains through two pools (rhead/phead the latest
  * added, NONE: none; the order is of no account: each reader, each pair is
- * handled on its own), not two small vectors per writer: 4M writers at 1M
- * transactions were 8M allocations, 32 bytes of vector headers per writer,
- * and the frees at the end.  12 bytes (no tails to append at, no reader
- * count, no key, no arrival number: 50 MB at 1M, was 84). */
+ * handled on its own), not two small vectors per writer, so a writer is
+ * 12 bytes and no allocation (no tails to append at, no reader count, no
+ * key, no arrival number; the memory per writer at 1M transactions is in
+ * doc/benchmarks.md). */
 typedef struct iwriter { uint32_t g, rhead, phead; } iwriter;
 typedef struct rlink { uint32_t r, next; } rlink;                    /* a reader, the next of its writer's */
 /* A pair's two links are entries 2k ("this writer before other": +x) and
  * 2k + 1 (-x) of the pool, x = pvar0 + k (pairs are the only variables,
  * made one per pair: checked in new_writer), so no literal is kept (8
- * bytes, not 12: 10 MB at 1M); pair_lit gives it. */
+ * bytes a link); pair_lit gives it. */
 typedef struct plink { uint32_t other, next; } plink;   /* a pair (ipair), the next of its writer's */
 /* The writers of a key on one session, in session order, with their nodes'
  * sequence numbers (searched): sess, the session; n, how many; last, the

@@ -75,14 +75,14 @@ typedef struct text_stream {
     VEC(ts_range) key_vals;      /* id -> the range of the values written to it (a value outside
                                   * was not written: nothing to ask, whatever the order of values) */
     u64map txn_ids;              /* ext txn -> index t in tag */
-    vec_u32 tag;                 /* per transaction read: session, or TS_DONE | ops (a whole
-                                  * 32-byte record each cost 32 MB at 1M) */
+    vec_u32 tag;                 /* per transaction read: session, or TS_DONE | ops (4 bytes,
+                                  * not a record: the caller keeps the rest) */
     u64map sess_ids;             /* ext session -> index in sess */
     VEC(ts_sess) sess;
     /* hashes of (key id, value) of the writes of the transactions not
      * handed out, an open-addressing set of open_cap slots (0: empty), at
-     * most 1/2 full; a transaction's leave it as it is handed out (all of
-     * them took 64 MB at 1M transactions: the caller has them already) */
+     * most 1/2 full; a transaction's leave it as it is handed out (the
+     * caller keeps the writes handed out; this set holds only the open ones) */
     uint64_t *open_w;
     size_t open_cap, open_len;
     text_written_fn written;     /* about the writes handed out (NULL: cannot say) */

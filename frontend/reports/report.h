@@ -1,5 +1,5 @@
 /* report.h — what `isocheck check` answers, as data shared by the text,
- * JSON and DOT writers (report_text.c, report_json.c, report_dot.c).
+ * JSON and DOT writers (report.c, report_json.c, report_dot.c).
  *
  * A report holds one result per checked level (verdict, message, where it
  * was decided) and the anomalies found: non-cycle ones from the axioms

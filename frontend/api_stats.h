@@ -1,5 +1,6 @@
-/* api_stats.h — how the library's checks were decided (for tests and
- * benchmarks; not part of the public API, include/isocheck.h). */
+/* api_stats.h — how the library's checks were decided: for tests, which
+ * check that the incremental path answers most checks of a growing
+ * history.  Not part of the public API (include/isocheck.h). */
 #ifndef ISOCHECK_API_STATS_H
 #define ISOCHECK_API_STATS_H
 

@@ -132,9 +132,9 @@ static void level_interpret(void *ctx, size_t i) {
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != VERDICT_FAIL) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
-    t->violations = interpret_failure_on(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
-                                         t->res.forced.data, t->res.forced.len, o->max_anomalies,
-                                         o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
+    t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
+                                      t->res.forced.data, t->res.forced.len, o->max_anomalies,
+                                      o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
     /* the forced edges serve only the interpretation */
     vec_free(t->res.forced);
     t->res.st.t_interpret = monotonic_seconds() - t0;

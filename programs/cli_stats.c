@@ -33,7 +33,7 @@ int cli_stats(int argc, char **argv) {
     if (!h) { ic_error_print(stderr, "isocheck", &err); load_report_free(&lrep); return 2; }
     history_stats s;
     history_stats_compute(h, &s);
-    history_stats_print_load(stdout, h, &s, json, &lrep);
+    history_stats_print(stdout, h, &s, json, &lrep);
     load_report_print_notes(stderr, &lrep, "isocheck", path);
     load_report_free(&lrep);
     history_free(h);

@@ -16,7 +16,7 @@
 #include "io/bigmem.h"
 #include "solver/solver.h"
 
-cref_t solver_reason_of(gsat *s, uint32_t v) {
+static cref_t solver_reason_of(gsat *s, uint32_t v) {
     cref_t r = s->vinfo[v].reason;
     if (!reason_is_theory(r)) return r;
     return theory_explain(s, v, (int)(r - REASON_THEORY0));

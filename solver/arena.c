@@ -68,7 +68,7 @@ static void move_list(gsat *s, vec_uint *list, arena *to) {
     list->len = j;
 }
 
-void arena_compact(gsat *s) {
+static void arena_compact(gsat *s) {
     unassign_forget(s);               /* the lists name old offsets */
     arena fresh = {0};
     fresh.cap = s->ca.len - s->ca.wasted + 1024;

@@ -27,7 +27,7 @@ uint32_t heap_pop(gsat *s) {
     return top;
 }
 
-void heap_bump(gsat *s, uint32_t v) {
+static void heap_bump(gsat *s, uint32_t v) {
     if (s->heap_index[v] >= 0) sift_up(s, (uint32_t)s->heap_index[v]);
 }
 

@@ -20,7 +20,8 @@
 #include "io/bigmem.h"
 #include "solver/solver.h"
 
-int mode_active(const gsat *s) { return s->opt.stable && !s->ntheories; }
+/* Do modes switch at all (never with a theory attached)? */
+static int mode_active(const gsat *s) { return s->opt.stable && !s->ntheories; }
 
 void mode_start(gsat *s) {
     if (!mode_active(s) || s->mode_next) return;

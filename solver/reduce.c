@@ -9,7 +9,8 @@
 
 #include "solver/solver.h"
 
-int solver_clause_locked(const gsat *s, cref_t r) {
+/* Is clause r the reason of a literal now true (it must stay)? */
+static int solver_clause_locked(const gsat *s, cref_t r) {
     const clause *c = CL(s, r);
     for (uint32_t k = 0; k < c->size && k < 2; k++) {
         lit_t l = c->lits[k];

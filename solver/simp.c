@@ -24,7 +24,7 @@ static simp *simp_get(gsat *s) {
     return s->simp;
 }
 
-void simp_ensure(gsat *s) {
+static void simp_ensure(gsat *s) {
     simp *p = simp_get(s);
     if (p->cap >= s->nvars && p->frozen) return;
     uint32_t old = p->frozen ? p->cap + 1 : 0, cap = s->nvars, nc = cap + 1;

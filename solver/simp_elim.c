@@ -46,7 +46,7 @@ static uint32_t heap_take(simp_run *r) {
     return top;
 }
 
-void elim_heap_build(simp_run *r) {
+static void elim_heap_build(simp_run *r) {
     uint32_t n = r->s->nvars;
     r->heap_pos = xmalloc(((size_t)n + 1) * sizeof *r->heap_pos);
     for (uint32_t v = 0; v <= n; v++) r->heap_pos[v] = -1;

@@ -70,7 +70,6 @@ static inline uint32_t simp_next_stamp(simp_run *r) {
 static inline int simp_out_of_budget(const simp_run *r) { return r->steps > r->step_limit; }
 
 /* simp.c */
-void simp_ensure(gsat *s);
 /* Variable v leaves the formula (its records are already pushed). */
 void simp_mark_removed(simp_run *r, uint32_t v, int kind);
 
@@ -93,7 +92,6 @@ void subsume_queue_all(simp_run *r);
 int  subsume_run(simp_run *r);                       /* 0: conflict */
 
 /* simp_elim.c */
-void elim_heap_build(simp_run *r);
 void elim_touch(simp_run *r, uint32_t v);            /* occurrences of v changed */
 int  elim_run(simp_run *r);                          /* 0: conflict */
 void elim_heap_free(simp_run *r);

@@ -264,8 +264,10 @@ static inline void enqueue(gsat *s, lit_t l, cref_t reason) { enqueue_at(s, l, r
 cref_t arena_alloc(gsat *s, const lit_t *lits, uint32_t n, uint32_t flags);
 void arena_reserve(gsat *s, size_t clauses, size_t lits);   /* room for that many more original clauses */
 void arena_free_clause(gsat *s, cref_t r);
-void arena_collect(gsat *s);         /* compact when enough is garbage */
-void arena_compact(gsat *s);
+/* Compact when more than gc_percent of the arena is garbage (copy the
+ * live clauses, forward reasons), else purge the watches; either way the
+ * watches are rebuilt. */
+void arena_collect(gsat *s);
 
 /* watch.c */
 /* Literal l's watch list, to read (empty if l never had one).  The pointer
@@ -277,7 +279,6 @@ static inline watch_list *watch_make(gsat *s, lit_t l) {
     uint32_t i = s->watch_at[l];
     return i ? &s->wl.data[i] : watch_make_slow(s, l);
 }
-void watch_grow(gsat *s, watch_list *w);
 void watch_init(gsat *s);
 void watch_free_all(gsat *s);
 void watch_push_slow(gsat *s, lit_t l, lit_t blocker, uint32_t cref);
@@ -317,12 +318,10 @@ void solver_backtrack(gsat *s, uint32_t level);
 /* heap.c */
 void heap_insert(gsat *s, uint32_t v);
 uint32_t heap_pop(gsat *s);            /* 0 if empty */
-void heap_bump(gsat *s, uint32_t v);   /* activity of v grew */
 void solver_var_bump(gsat *s, uint32_t v);
 void solver_var_decay(gsat *s);
 
 /* analyze.c */
-cref_t solver_reason_of(gsat *s, uint32_t v);
 void solver_analyze(gsat *s, cref_t confl, uint32_t *bt_level, uint32_t *lbd);
 void solver_analyze_final(gsat *s, lit_t p);
 uint32_t solver_compute_lbd(gsat *s, const lit_t *lits, uint32_t n);
@@ -337,7 +336,6 @@ int restart_due(gsat *s);
 void restart_done(gsat *s);
 
 /* reduce.c */
-int solver_clause_locked(const gsat *s, cref_t r);
 void solver_reduce_db(gsat *s);
 
 /* unassign.c */
@@ -347,7 +345,6 @@ void unassign_occ_add(gsat *s, cref_t r);   /* a new clause, while the lists are
 void unassign_forget(gsat *s);              /* clauses move or change: drop the lists */
 
 /* mode.c */
-int mode_active(const gsat *s);
 void mode_start(gsat *s);                 /* at a solve's start */
 void mode_after_restart(gsat *s);
 int mode_switch_due(const gsat *s);

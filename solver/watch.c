@@ -41,7 +41,7 @@ static void watch_own(watch_list *w, uint32_t need) {
     w->cap = cap;
 }
 
-void watch_grow(gsat *s, watch_list *w) {
+static void watch_grow(gsat *s, watch_list *w) {
     if (w->cap == 0) {
         if (s->slab_left < WATCH_FIRST) {     /* slabs double: small solvers stay small */
             size_t n = s->watch_slabs.len < 8 ? (size_t)SLAB_MIN << s->watch_slabs.len : SLAB_MAX;

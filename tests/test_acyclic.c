@@ -467,10 +467,17 @@ static int cheapest_path(const hgraph *h, int src, int dst, const unsigned char 
     return dist[dst] >= 1000 ? -1 : dist[dst];
 }
 
+/* The callbacks the engine calls theory t through. */
+static const theory_ops *ops_of(const gsat *s, const void *t) {
+    for (int i = 0; i < s->ntheories; i++)
+        if (s->theories[i].t == t) return s->theories[i].ops;
+    fail_msg("theory not attached");
+    return NULL;
+}
+
 static void explanations_are_cycles(void **state) {
     (void)state;
     rng = 777;
-    const theory_ops *ops = acyclic_theory_ops();
     int conflicts = 0, implied = 0;
     for (int r = 0; r < 300; r++) {
         hgraph h;
@@ -496,6 +503,7 @@ static void explanations_are_cycles(void **state) {
             h.on[i] = h.lit[i] == 0;
         }
         acyclic *a = acyclic_of(s);
+        const theory_ops *ops = ops_of(s, a);
         int order[64], level = 0, lim[64];
         for (int i = 0; i < h.m; i++) order[i] = i;
         for (int i = h.m - 1; i > 0; i--) { int j = pick(i + 1), t = order[i]; order[i] = order[j]; order[j] = t; }

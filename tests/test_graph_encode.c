@@ -91,8 +91,7 @@ static void random_problem(graph_problem *p) {
     int ng = 1 + (rnd(4) == 0);
     for (int g = 0; g < ng; g++) {
         int nodes = 2 + (int)rnd(6);
-        int gi = gp_graph_new(p, nodes - 1);
-        gp_graph_add_nodes(p, gi, 1);
+        int gi = gp_graph_new(p, nodes);
         int ne = (int)rnd((uint32_t)(nodes * 3));
         for (int i = 0; i < ne; i++) {
             int u = (int)rnd((uint32_t)nodes), v = (int)rnd((uint32_t)nodes);

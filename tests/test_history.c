@@ -287,7 +287,7 @@ static void stats_count_shape(void **state) {
     assert_false(history_op_overwritten(h, h->txns[1].first_op + 1));
     char *buf = NULL; size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
-    history_stats_print(out, h, &s, 1);
+    history_stats_print(out, h, &s, 1, NULL);
     fclose(out);
     assert_non_null(strstr(buf, "\"format\": \"text\", \"sessions\": 2, \"txns\": 3,"));
     assert_non_null(strstr(buf, "\"read_fraction\": 0.5000}"));

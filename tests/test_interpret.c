@@ -194,7 +194,7 @@ static void check_one(const expect *x, int level) {
     history_order_vo(h, &vo);
     report r;
     report_init(&r, h, level == 0 ? "si" : "ser");
-    size_t n = interpret_failure(&r, level, &vo, NULL, 0, NULL, 0, 5, NULL);
+    size_t n = interpret_failure(&r, level, &vo, NULL, 0, NULL, 0, 5, NULL, NULL, 0);
     int64_t want[16];
     int nw = expected_cycle(path, level == 0 ? "si" : "ser", want);
     anomaly_kind kind = level == 0 ? x->si : x->ser;
@@ -288,7 +288,7 @@ static void list_facts_explained_by_reads(void **state) {
         r.num_levels = 1;
         r.levels[0].level = 0;
         r.levels[0].verdict = VERDICT_FAIL;
-        assert_int_equal(interpret_failure(&r, 0, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL), 1);
+        assert_int_equal(interpret_failure(&r, 0, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL, NULL, 0), 1);
         const report_anomaly *a = &r.items.data[0];
         assert_int_equal(a->kind, AN_READ_SKEW);
         int listed = 0;
@@ -412,7 +412,7 @@ static int brute_check_explanations(const history *h, bx_stats *st) {
             report r;
             report_init(&r, h, level == 0 ? "si" : "ser");
             size_t n = interpret_failure(&r, level, &res.vo, res.cycle.data, res.cycle.len, res.forced.data,
-                                         res.forced.len, 5, NULL);
+                                         res.forced.len, 5, NULL, NULL, 0);
             assert_true(n >= 1);
             for (size_t ai = 0; ai < n; ai++) {
                 const report_anomaly *a = &r.items.data[ai];
@@ -547,7 +547,7 @@ static void session_order_fact_proven_first(void **state) {
     assert_int_equal(check_level(&ix, LEVEL_SER, NULL, &res), VERDICT_FAIL);
     report r;
     report_init(&r, h, "ser");
-    assert_int_equal(interpret_failure(&r, 1, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL), 1);
+    assert_int_equal(interpret_failure(&r, 1, &res.vo, res.cycle.data, res.cycle.len, res.forced.data, res.forced.len, 5, NULL, NULL, 0), 1);
     r.num_levels = 1; r.levels[0].level = 1; r.levels[0].verdict = VERDICT_FAIL;
     char *buf = NULL; size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -590,8 +590,8 @@ static char *interpret_text(const history *h, int level, const check_result *res
     report r;
     report_init(&r, h, level == 0 ? "si" : "ser");
     interpret_trace tr; vec_init(tr);
-    size_t n = interpret_failure_on(&r, level, &res->vo, res->cycle.data, res->cycle.len, res->forced.data,
-                                    res->forced.len, 5, &tr, pool, 1);
+    size_t n = interpret_failure(&r, level, &res->vo, res->cycle.data, res->cycle.len, res->forced.data,
+                                 res->forced.len, 5, &tr, pool, 1);
     interpret_ranges = 0;
     interpret_small_txn = 32;
     r.num_levels = 1;

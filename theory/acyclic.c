@@ -187,8 +187,6 @@ static const theory_ops ops = {
     .solve_start = th_solve_start,
 };
 
-const theory_ops *acyclic_theory_ops(void) { return &ops; }
-
 /* ---- construction ------------------------------------------------------- */
 
 const int64_t *acyclic_add_options(gsat *s) { return gsat_add_options(s, options, ACYCLIC_NUM_OPTIONS); }

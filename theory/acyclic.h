@@ -72,7 +72,6 @@ const int64_t *acyclic_add_options(gsat *s);
 acyclic *acyclic_of(gsat *s);
 /* The same without creating it: NULL if the solver has no graph. */
 const acyclic *acyclic_find(const gsat *s);
-const theory_ops *acyclic_theory_ops(void);
 
 /* Nodes are global to the theory; graphs map their own ids onto them. */
 int  acyclic_add_nodes(acyclic *a, int count);
@@ -86,20 +85,24 @@ void acyclic_add_fixed_edges(acyclic *a, const int *map, const int *ends, size_t
 /* Room for more edges, always_on and guarded ones, allocated once (a
  * reader that knows them). */
 void acyclic_reserve_edges(acyclic *a, int always_on, int guarded);
-/* Tests: blocks of 1 << shift nodes (default 4096) for the order's frozen
- * arcs and the arrays of guarded edges, so that small graphs merge and
- * rebuild them often.  Only before the first node. */
+/* For tests (the library keeps the default): blocks of 1 << shift nodes
+ * (default 4096) for the order's frozen arcs and the arrays of guarded
+ * edges, so that small graphs merge and rebuild them often.  Only before
+ * the first node. */
 void acyclic_set_block_shift(acyclic *a, int shift);
 int  acyclic_num_nodes(const acyclic *a);
 int  acyclic_num_edges(const acyclic *a);
 acyclic_graph_vec *acyclic_graphs(acyclic *a);
 void acyclic_get_stats(const acyclic *a, acyclic_stats *out);
 
-/* Debugging and tests: 1 if the enabled edges form a DAG (independent
- * DFS), and every edge whose guard is true now is enabled. */
+#ifdef GSAT_DEBUG
+/* Debug builds (the engine's final check, tests): 1 if the enabled edges
+ * form a DAG (independent DFS), and every edge whose guard is true now is
+ * enabled. */
 int  acyclic_verify(const acyclic *a);
-/* Tests: the enabled edges respect the topological order (no engine needed). */
+/* The enabled edges respect the topological order (no engine needed). */
 int  acyclic_verify_order(const acyclic *a);
+#endif
 void acyclic_edge_ends(const acyclic *a, int e, int *from, int *to, int *lit);
 
 #endif

@@ -1,6 +1,7 @@
 /* acyclic_verify.c — independent checks of the theory's whole state
  * (acyclic_verify, acyclic_verify_order in acyclic.h) and of a conflict's
- * path (debug builds). */
+ * path.  Debug builds only: the engine checks at every final check, the
+ * tests between solves. */
 #include "fatal.h"
 #include "theory/acyclic_internal.h"
 
@@ -39,7 +40,6 @@ void acyclic_check_cycle_path(const acyclic *a, int from, int to) {
     }
     if (at != to) internal_error("gsat", "acyclicity conflict path incomplete");
 }
-#endif
 
 /* The always-on arcs in the order on one side (frozen, then those on the
  * lists), as (from, to) pairs. */
@@ -214,4 +214,4 @@ int acyclic_verify(const acyclic *a) {
     free(head); free(nxt); free(colour); free(stack); free(it); vec_free(fev);
     return ok;
 }
-
+#endif

@@ -49,14 +49,6 @@ int gp_graph_new(graph_problem *p, int num_nodes) {
     return (int)p->graphs.len - 1;
 }
 
-int gp_graph_add_nodes(graph_problem *p, int graph, int count) {
-    assert(graph >= 0 && (size_t)graph < p->graphs.len && count >= 0);
-    gp_graph *g = &p->graphs.data[graph];
-    int first = g->num_nodes;
-    g->num_nodes += count;
-    return first;
-}
-
 int gp_add_edge(graph_problem *p, int graph, int from, int to, int lit) {
     if (graph < 0 || (size_t)graph >= p->graphs.len) return -1;
     gp_graph *g = &p->graphs.data[graph];

@@ -58,7 +58,6 @@ int  gp_new_var(graph_problem *p);
 void gp_reserve_vars(graph_problem *p, int n);          /* vars 1..n exist */
 void gp_add_clause(graph_problem *p, const int *lits, int n);
 int  gp_graph_new(graph_problem *p, int num_nodes);     /* returns graph id */
-int  gp_graph_add_nodes(graph_problem *p, int graph, int count);
 int  gp_add_edge(graph_problem *p, int graph, int from, int to, int lit);
 void gp_add_assumption(graph_problem *p, int lit);
 

@@ -32,7 +32,8 @@ anomaly *anomaly_add(anomaly_list *l, anomaly_kind kind) {
     return &vec_last(l->items);
 }
 
-void anomaly_add_txn(anomaly *a, uint32_t txn) {
+/* Add txn to a's transactions (a repeat is ignored). */
+static void anomaly_add_txn(anomaly *a, uint32_t txn) {
     for (size_t i = 0; i < a->txns.len; i++)
         if (a->txns.data[i] == txn) return;
     vec_push(a->txns, txn);

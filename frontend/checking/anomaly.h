@@ -59,7 +59,6 @@ void anomaly_list_init(anomaly_list *l);
 void anomaly_list_free(anomaly_list *l);
 /* Append a new anomaly; returns it so the caller can add txns/ops. */
 anomaly *anomaly_add(anomaly_list *l, anomaly_kind kind);
-void anomaly_add_txn(anomaly *a, uint32_t txn);      /* ignores repeats */
 void anomaly_add_op(anomaly *a, const history *h, uint32_t op);   /* and its txn */
 void anomaly_set_detail(anomaly *a, const char *fmt, ...)
 #if defined(__GNUC__)

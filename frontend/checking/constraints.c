@@ -31,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+/* A transaction-level dependency as the level's node edge. */
+static pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e;
     e.meta = PG_META(kind, key == HISTORY_NONE ? (UINT32_MAX >> 3) : key);
     dg_dep_nodes(g->split, kind, from, to, &e.from, &e.to);

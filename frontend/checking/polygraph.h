@@ -206,9 +206,8 @@ static inline void pg_known_reserve(polygraph *g, size_t n) {
     g->known.data = xrealloc(g->known.data, g->known.cap * sizeof *g->known.data);
 }
 
-/* A transaction-level dependency as the level's node edge; pg_add_dep
- * appends it to the known edges. */
-pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);
+/* Append a transaction-level dependency to the known edges, as the
+ * level's node edge. */
 void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to);
 
 /* constraints.c: the level's known graph and the initial constraints.

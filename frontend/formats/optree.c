@@ -94,7 +94,9 @@ int ot_is_field(const optree *t, uint32_t node, const char *word) {
     return ot_is_name(t, node, word);
 }
 
-int ot_equal(const optree *t, uint32_t a, uint32_t b) {
+/* Whether two nodes are the same value (same kind and text; containers
+ * element by element). */
+static int ot_equal(const optree *t, uint32_t a, uint32_t b) {
     const ov_node *x = ot_node(t, a), *y = ot_node(t, b);
     if (x->kind != y->kind || x->count != y->count || x->len != y->len) return 0;
     if (x->kind < OV_VECTOR) return !memcmp(ot_text(t, a), ot_text(t, b), x->len);

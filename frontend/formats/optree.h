@@ -67,9 +67,6 @@ static inline const char *ot_text(const optree *t, uint32_t i) { return t->pool.
 int ot_is_name(const optree *t, uint32_t node, const char *word);
 /* A map key naming a field: a keyword in EDN, a string in JSON. */
 int ot_is_field(const optree *t, uint32_t node, const char *word);
-/* Whether two nodes are the same value (same kind and text; containers
- * element by element). */
-int ot_equal(const optree *t, uint32_t a, uint32_t b);
 /* The first key that appears a second time in map node (same value), or
  * OV_NONE.  Both readers reject such maps (EDN and JSON forbid them).
  * Keys are hashed by content, so the cost is the keys' total size plus

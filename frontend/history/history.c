@@ -258,6 +258,12 @@ uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     }
 }
 
+/* The file a session came from (cobra: its T<n>.log; else the source). */
+static const char *history_session_file(const history *h, uint32_t session) {
+    if (session >= h->num_sessions) return h->source;
+    return h->strings + h->sessions[session].file;
+}
+
 static void where_error(const history *h, uint32_t op, ic_error *err, const char *msg) {
     uint32_t t = h->op_txn[op];
     const char *file = t ? history_session_file(h, h->txns[t].session) : h->source;
@@ -506,11 +512,6 @@ const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n)
     if (h->key_name[key] != HISTORY_NONE) snprintf(buf, n, "%s", h->strings + h->key_name[key]);
     else snprintf(buf, n, "%" PRId64, h->key_ext[key]);
     return buf;
-}
-
-const char *history_session_file(const history *h, uint32_t session) {
-    if (session >= h->num_sessions) return h->source;
-    return h->strings + h->sessions[session].file;
 }
 
 static const char *where(const history *h, uint32_t txn, uint32_t line, char *buf, size_t n) {

@@ -267,8 +267,6 @@ const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n)
 /* "file:LINE" or "file: byte N" of an op / a transaction, into buf. */
 const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n);
 const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n);
-/* File a session came from (cobra: its T<n>.log; else the source). */
-const char *history_session_file(const history *h, uint32_t session);
 
 /* ---- Builder --------------------------------------------------------
  * Usage:

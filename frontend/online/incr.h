@@ -109,11 +109,12 @@ const incr_stats *incr_get_stats(const incr_check *ic);
 /* Compare every known transaction with h at each update (a caller whose
  * transactions may still change, like the library: a change falls back). */
 void incr_set_rescan(incr_check *ic);
-/* The stored operations: in blocks of block_ops (default 131072), a block
+/* For tests, which make both small (the library keeps the defaults): the
+ * stored operations are in blocks of block_ops (default 131072), a block
  * freed once each of its transactions took part in the graph (or is
  * aborted and settled) and is not among the last keep_txns to settle
  * (default 65536; incr_window_history needs their operations, and gives
- * NULL for a window reaching further).  Tests make both small. */
+ * NULL for a window reaching further). */
 void incr_set_ops_limits(incr_check *ic, uint32_t block_ops, uint32_t keep_txns);
 /* Seconds per solve (<= 0: none); a solve that hits it falls back. */
 void incr_set_time_limit(incr_check *ic, double seconds);

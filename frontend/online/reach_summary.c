@@ -143,11 +143,6 @@ uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c) {
     return block_get(&r->sess.data[l.sess], l.pos, c);
 }
 
-uint32_t reach_get_at(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c) {
-    if (!seq || r->broken) return reach_get(r, d, c);
-    return block_get(&r->sess.data[sess], seq - 1, c);
-}
-
 /* out = max(out, row of d) over the first W chains (every chain so far). */
 static void row_merge(const online_reach *r, uint32_t d, uint32_t *restrict out, uint32_t W) {
     const rloc l = r->loc.data[d];

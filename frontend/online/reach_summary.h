@@ -48,10 +48,6 @@ uint32_t reach_add_node(online_reach *r, uint32_t sess, uint32_t chain, uint32_t
  * itself; 0 if none. */
 uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c);
 
-/* reach_get(d, c) for a node the caller added with (sess, seq): the same
- * answer, found without looking d up (one cache line for an old row). */
-uint32_t reach_get_at(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c);
-
 /* "The node numbered q on chain c reaches d" (reach_get(d, c) >= q) for a
  * node d the caller added with (sess, seq); mostly answered from the
  * bases of d's block, without d's own row. */
@@ -60,7 +56,8 @@ int reach_reaches(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq
 /* reach_get(d, c) for every chain c < reach_chains(r), into out. */
 void reach_row(const online_reach *r, uint32_t d, uint32_t *out);
 
-/* What the summaries hold and cost (bench figures, tests). */
+/* What the summaries hold and cost.  For tests (which paths of the row
+ * encoding a stream exercised): the library itself never reads them. */
 typedef struct reach_stats {
     uint64_t bytes;          /* allocated for the summaries (without the allocator's own overhead) */
     uint64_t blocks;         /* blocks of rows */

@@ -13,6 +13,26 @@
 
 /* ---- the plan ---------------------------------------------------------- */
 
+/* What the retired past left (R1's fence positions). */
+typedef struct retire_input {
+    int64_t fence_base;          /* chain position of INIT's fence version */
+    const int64_t *prior_fence;  /* per session of h: its latest retired fence's position, -1 none */
+    int64_t others_min;          /* least latest-fence position over known sessions absent from h
+                                  * (INT64_MAX: none; -1: one has no fence) */
+} retire_input;
+
+/* Which transactions retire, and what the stream keeps of them. */
+typedef struct retire_plan {
+    uint8_t *retire;             /* per txn of h (INIT 0) */
+    uint32_t count;              /* transactions retired */
+    uint32_t *last_write;        /* per key of h: the last retired version's op, HISTORY_NONE if no
+                                  * retired writer */
+    int64_t fence_top;           /* position of the last retired fence (fence_base if none) */
+    int64_t *session_fence;      /* per session of h: its latest retired chain fence's position
+                                  * (the prior one if it retires nothing), -1 none */
+    int64_t frontier;            /* q of R1 (-1: none) */
+} retire_plan;
+
 typedef struct plan_ctx {
     const history *h;
     int64_t *up, *down;          /* per txn: first chain fence at/after it, last at/before it */
@@ -173,7 +193,9 @@ static int64_t *chain_positions(const history *h, const uint8_t *settled, uint32
     return pos;
 }
 
-void retire_plan_compute(const history *h, const uint8_t *settled, const retire_input *in, retire_plan *p) {
+/* The plan R of the contract (retire.h): always succeeds, count 0 when
+ * nothing may retire. */
+static void retire_plan_compute(const history *h, const uint8_t *settled, const retire_input *in, retire_plan *p) {
     memset(p, 0, sizeof *p);
     p->retire = xcalloc(h->num_txns ? h->num_txns : 1, 1);
     p->last_write = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *p->last_write);
@@ -289,7 +311,7 @@ void retire_plan_compute(const history *h, const uint8_t *settled, const retire_
     free(c.cut);
 }
 
-void retire_plan_free(retire_plan *p) {
+static void retire_plan_free(retire_plan *p) {
     free(p->retire);
     free(p->last_write);
     free(p->session_fence);

@@ -9,7 +9,7 @@
  *     version; a fork ends the chain) form the chain; chain positions are
  *     absolute over the whole stream (the summary's version has position
  *     fence_base).
- *   - retire_plan_compute() takes a live history h, its settled
+ *   - The plan (retire.c) takes a live history h, its settled
  *     transactions (online_settled) and what the retired past left
  *     (positions of each session's latest retired fence), and returns the
  *     set R left by starting from R1's session prefixes and removing what
@@ -40,7 +40,7 @@
  *     thin-air read (a stale read in the whole history).
  *   - retire_stream_check() checks the completed live transactions
  *     (online_check's contract: a reported violation is final) and, when
- *     they pass, retires what retire_plan_compute() allows.
+ *     they pass, retires what the plan allows.
  *   - A session first seen after a retirement is bad input (err set):
  *     its transactions need not follow the retired ones.
  *   - Never prints, never exits. */
@@ -60,28 +60,6 @@
 #define RETIRE_FENCE_KEY 1000000000000000000LL
 /* What a read of the overwritten initial value becomes: a value nobody writes. */
 #define RETIRE_STALE_INIT (-1)
-
-typedef struct retire_input {
-    int64_t fence_base;          /* chain position of INIT's fence version */
-    const int64_t *prior_fence;  /* per session of h: its latest retired fence's position, -1 none */
-    int64_t others_min;          /* least latest-fence position over known sessions absent from h
-                                  * (INT64_MAX: none; -1: one has no fence) */
-} retire_input;
-
-typedef struct retire_plan {
-    uint8_t *retire;             /* per txn of h (INIT 0) */
-    uint32_t count;              /* transactions retired */
-    uint32_t *last_write;        /* per key of h: the last retired version's op, HISTORY_NONE if no
-                                  * retired writer */
-    int64_t fence_top;           /* position of the last retired fence (fence_base if none) */
-    int64_t *session_fence;      /* per session of h: its latest retired chain fence's position
-                                  * (the prior one if it retires nothing), -1 none */
-    int64_t frontier;            /* q of R1 (-1: none) */
-} retire_plan;
-
-/* Compute the plan (always succeeds; count 0 when nothing may retire). */
-void retire_plan_compute(const history *h, const uint8_t *settled, const retire_input *in, retire_plan *p);
-void retire_plan_free(retire_plan *p);
 
 typedef struct retire_op { int64_t key, value; uint32_t line, txn; uint8_t kind; } retire_op;
 typedef struct retire_txn { int64_t ext_id; uint32_t session; } retire_txn;

@@ -1,71 +1,7 @@
-/* check_report.c — verdict output for `isocheck check` (see the header). */
+/* check_report.c — a level's check statistics (see the header). */
 #include "frontend/reports/check_report.h"
 
 #include <inttypes.h>
-#include <string.h>
-
-#include "frontend/reports/report.h"
-
-void dep_edge_ops(const history *h, const dep_edge *e, uint32_t *rd, uint32_t *wf, uint32_t *wt) {
-    *rd = *wf = *wt = HISTORY_NONE;
-    switch (e->kind) {
-    case DEP_WR: *rd = history_txn_external_read(h, e->to, e->key); *wf = history_txn_final_write(h, e->from, e->key); break;
-    case DEP_WW: *wf = history_txn_final_write(h, e->from, e->key); *wt = history_txn_final_write(h, e->to, e->key); break;
-    case DEP_RW: *rd = history_txn_external_read(h, e->from, e->key); *wt = history_txn_final_write(h, e->to, e->key); break;
-    default: break;
-    }
-}
-
-static const char *value_str(const history *h, uint32_t op, char *buf, size_t n) {
-    if (op == HISTORY_NONE) { snprintf(buf, n, "?"); return buf; }
-    return history_value_str(h, history_op_is_read(h, op) ? history_read_value(h, op) : h->op_value[op], buf, n);
-}
-
-static void print_edge(FILE *out, const history *h, const dep_edge *e) {
-    char a[64], b[64], kb[128], v1[64], v2[64], where[600];
-    uint32_t rd, wf, wt;
-    dep_edge_ops(h, e, &rd, &wf, &wt);
-    report_txn_name(h, e->from, a, sizeof a);
-    report_txn_name(h, e->to, b, sizeof b);
-    if (e->kind != DEP_SO) history_key_str(h, e->key, kb, sizeof kb);
-    fprintf(out, "  %s", a);
-    if (e->from) fprintf(out, " [session %" PRId64 ", %s]", h->sessions[h->txns[e->from].session].ext_id,
-                         history_txn_where(h, e->from, where, sizeof where));
-    switch (e->kind) {
-    case DEP_SO: fprintf(out, "  --SO-->  %s: later in the same session\n", b); break;
-    case DEP_WR:
-        fprintf(out, "  --WR %s-->  %s: %s reads %s=%s written by %s\n", kb, b, b, kb, value_str(h, rd, v1, sizeof v1), a);
-        break;
-    case DEP_WW:
-        fprintf(out, "  --WW %s-->  %s: %s's %s=%s precedes %s's %s=%s in the version order\n", kb, b, a, kb,
-                value_str(h, wf, v1, sizeof v1), b, kb, value_str(h, wt, v2, sizeof v2));
-        break;
-    case DEP_RW:
-        fprintf(out, "  --RW %s-->  %s: %s reads %s=%s, which %s's %s=%s overwrites\n", kb, b, a, kb,
-                value_str(h, rd, v1, sizeof v1), b, kb, value_str(h, wt, v2, sizeof v2));
-        break;
-    default: fprintf(out, "  --?-->  %s\n", b);
-    }
-}
-
-void check_print_text(FILE *out, const history *h, const check_result *r) {
-    const char *lv = check_level_name(r->level), *title = check_level_title(r->level);
-    switch (r->verdict) {
-    case VERDICT_PASS:
-        fprintf(out, "PASS %s: the history satisfies %s\n", lv, title);
-        break;
-    case VERDICT_FAIL:
-        fprintf(out, "FAIL %s: %s is violated: a dependency cycle of %zu transaction%s (%s)\n", lv, title,
-                r->cycle.len, r->cycle.len == 1 ? "" : "s",
-                !strcmp(r->stage, "solver") ? "no version order avoids one: solver"
-                : !strcmp(r->stage, "external solver") ? "no version order avoids one: external solver"
-                : !strcmp(r->stage, "pruning") ? "no version order avoids one: pruning" : "already in the known graph");
-        for (size_t i = 0; i < r->cycle.len; i++) print_edge(out, h, &r->cycle.data[i]);
-        break;
-    default:
-        fprintf(out, "UNKNOWN %s: %s\n", lv, r->msg);
-    }
-}
 
 void check_print_stats(FILE *out, const check_result *r) {
     const check_stats *s = &r->st;

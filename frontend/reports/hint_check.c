@@ -73,7 +73,9 @@ static const char *quoted(const char *s, char *buf, size_t n) {
     return buf;
 }
 
-int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
+/* Map the hint's keys and values to the history's writes.  1, or 0 with a
+ * finding in msg. */
+static int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
     u64map keys, named, listed;        /* key text -> id; (key, value text) -> op; op -> its line */
     u64map_init(&keys);
     u64map_init(&named);

@@ -32,10 +32,6 @@ typedef struct whitebox {
     uint64_t hint_keys, hint_values, hint_pairs, edges_added;
 } whitebox;
 
-/* Map the hint's keys and values to the history's writes.  1, or 0 with a
- * finding in msg. */
-int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap);
-
 /* The white-box check of every level in want[] (check_level_id order).
  * Returns 1, or 0 with err when the history cannot be indexed. */
 int whitebox_run(const history *h, const version_hint *vh, const int want[2], const check_options *opt,

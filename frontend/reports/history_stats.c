@@ -41,7 +41,7 @@ void history_stats_compute(const history *h, history_stats *s) {
     s->read_fraction = s->reads + s->writes ? (double)s->reads / (double)(s->reads + s->writes) : 0.0;
 }
 
-void history_stats_print_load(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr) {
+void history_stats_print(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr) {
     if (json) {
         fprintf(out, "{\"format\": \"%s\"", history_format_name(h->format));
 #define STAT_JSON(name, desc) fprintf(out, ", \"" #name "\": %" PRIu64, s->name);
@@ -58,8 +58,4 @@ void history_stats_print_load(FILE *out, const history *h, const history_stats *
 #undef STAT_TEXT
     fprintf(out, "%-16s %.4f\n", "read_fraction", s->read_fraction);
     if (lr) { fputs("load report (what the reader did):\n", out); load_report_print(out, lr); }
-}
-
-void history_stats_print(FILE *out, const history *h, const history_stats *s, int json) {
-    history_stats_print_load(out, h, s, json, NULL);
 }

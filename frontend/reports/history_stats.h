@@ -35,9 +35,9 @@ typedef struct history_stats {
 } history_stats;
 
 void history_stats_compute(const history *h, history_stats *s);
-void history_stats_print(FILE *out, const history *h, const history_stats *s, int json);
-/* The same followed by what the reader did (load_report.h): in JSON as a
- * member "load" of the same object.  lr may be NULL. */
-void history_stats_print_load(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr);
+/* The counts, as text lines or one JSON object, followed by what the
+ * reader did (load_report.h; in JSON as a member "load" of the same
+ * object) unless lr is NULL. */
+void history_stats_print(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr);
 
 #endif

@@ -120,13 +120,8 @@ void interpret_trace_free(interpret_trace *t) {
 }
 
 size_t interpret_failure(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
-                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace) {
-    return interpret_failure_on(r, level, vo_in, cycle, n, forced, nforced, max, trace, NULL, 0);
-}
-
-size_t interpret_failure_on(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
-                            const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace,
-                            struct par_pool *pool, int prio) {
+                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace,
+                         struct par_pool *pool, int prio) {
     const history *h = r->h;
     if (!vo_in || !vo_in->start || vo_in->num_keys != h->num_keys || max == 0) return 0;
     version_order rvo;

@@ -53,18 +53,16 @@ void interpret_trace_free(interpret_trace *t);
 
 /* Append up to max anomalies for level (LEVEL_SI 0 / LEVEL_SER 1 as in
  * check.h: si = level == 0) to r.  cycle may be NULL.  When trace is not
- * NULL, every candidate is appended to it.  Returns the number appended
- * (0 if the version order has no violating cycle). */
-size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
-                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace);
-/* The same, its whole-history passes (the set-up of the fact graph, the
- * version positions, the lost-update scan) split into tasks on pool at
- * priority prio (par.h; NULL: on the caller's thread).  The answer does
- * not depend on the pool: every pass's parts are combined in order. */
+ * NULL, every candidate is appended to it.  The whole-history passes (the
+ * set-up of the fact graph, the version positions, the lost-update scan)
+ * are split into tasks on pool at priority prio (par.h; NULL: on the
+ * caller's thread); the answer does not depend on the pool: every pass's
+ * parts are combined in order.  Returns the number appended (0 if the
+ * version order has no violating cycle). */
 struct par_pool;
-size_t interpret_failure_on(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
-                            const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace,
-                            struct par_pool *pool, int prio);
+size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
+                         const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace,
+                         struct par_pool *pool, int prio);
 /* A testing knob: > 0 cuts every pass into that many parts whatever the
  * pool (0, the default: a few per pool thread on large histories, else one). */
 extern unsigned interpret_ranges;

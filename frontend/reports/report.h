@@ -113,7 +113,6 @@ typedef struct report {
 void report_init(report *r, const history *h, const char *level_arg);
 void report_free(report *r);
 report_anomaly *report_add(report *r, anomaly_kind kind, int level);
-void report_anomaly_free(report_anomaly *a);
 /* Copy the axiom anomalies (level-independent). */
 void report_add_axioms(report *r, const anomaly_list *l, uint64_t total);
 /* Worst verdict over the levels (verdict_worse), FAIL if an axiom is violated. */

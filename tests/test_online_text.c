@@ -276,6 +276,12 @@ static void test_chunks_match_one_shot(void **state) {
         vec_char t;
         vec_init(t);
         gen_text(&t, it % 5 == 4);
+        if (it % 7 == 3) {                       /* a byte-order mark first: skipped, as batch skips it */
+            vec_reserve(t, t.len + 4);
+            memmove(t.data + 3, t.data, t.len);
+            memcpy(t.data, "\xEF\xBB\xBF", 3);
+            t.len += 3;
+        }
         size_t whole = t.len;
         feed_result one, many;
         feed(t.data, &whole, 1, &one, 0);

@@ -39,6 +39,22 @@ static void loads_sessions_txns_ops(void **state) {
     history_free(h);
 }
 
+static void byte_order_mark_is_skipped(void **state) {
+    (void)state;
+    ic_error err;
+    for (int f = 0; f < 2; f++) {                /* detected, and named */
+        history *h = load_str(f ? FORMAT_TEXT : FORMAT_AUTO, "\xEF\xBB\xBFw(1,1,1,1)\nr(1,1,2,2)\n", &err);
+        assert_non_null(h);
+        assert_int_equal(h->num_txns, 3);        /* INIT and two */
+        assert_int_equal(history_op_line(h, op_of(h, 1, 0)), 1);
+        assert_int_equal(history_op_line(h, op_of(h, 2, 0)), 2);
+        history_free(h);
+    }
+    /* only at the very start: elsewhere it is a character like any other */
+    assert_load_error(FORMAT_TEXT, "w(1,1,1,1)\n\xEF\xBB\xBFr(1,1,2,2)\n", 2,
+                      "expected 'r(' or 'w(', found '???r(1,1,2,2)'");
+}
+
 static void interleaved_txn_keeps_program_order(void **state) {
     (void)state;
     ic_error err;
@@ -159,6 +175,7 @@ static void file_errors(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_sessions_txns_ops),
+        cmocka_unit_test(byte_order_mark_is_skipped),
         cmocka_unit_test(interleaved_txn_keeps_program_order),
         cmocka_unit_test(every_error),
         cmocka_unit_test(nul_first_on_a_line_is_an_error),

@@ -282,6 +282,11 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
     vec_init(st.txn_session);
     unsigned threads = opt ? opt->threads : 0;
     size_t chunk_bytes = opt && opt->chunk_bytes ? opt->chunk_bytes : TEXT_CHUNK_BYTES;
+    const unsigned char *head;           /* a UTF-8 byte-order mark is skipped (doc/formats.md) */
+    if (input_peek(r, 3, &head) >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3)) {
+        unsigned char bom[3];
+        input_read(r, bom, 3);
+    }
     int ok = threads >= 2 ? parse_chunked(r, &st, threads, chunk_bytes, err) : parse_serial(r, &st, err);
     if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
     if (ok && st.have_init && rep) {

@@ -221,8 +221,11 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
         memcpy(buf.data, data + at, len);
         buf.data[len] = 0;
         ts->line++;
+        const char *lp = buf.data;               /* a UTF-8 byte-order mark is skipped, as batch does */
+        size_t ll = len;
+        if (ts->line == 1 && ll >= 3 && !memcmp(lp, "\xEF\xBB\xBF", 3)) { lp += 3; ll -= 3; }
         text_fields f;
-        int r = text_lex_line(buf.data, len, &f, ts->name, ts->line, err);
+        int r = text_lex_line(lp, ll, &f, ts->name, ts->line, err);
         if (r < 0) { rc = -1; break; }
         if (r > 0 && !apply(ts, &f, ts->line)) { rc = 0; break; }
         at = (size_t)(nl - data) + 1;

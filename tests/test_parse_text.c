@@ -86,6 +86,21 @@ static void every_error(void **state) {
                       "cannot tell the format (expected text r(...)/w(...) lines, Elle EDN maps, JSON objects, "
                       "dbcop bincode or Cobra logs); use --format");
     ic_error err;
+    /* a compressed file is named, whatever --format says, never read as a history */
+    static const struct { const char *bytes; size_t n; const char *name; } packed[] = {
+        { "\xFD" "7zXZ\0\0\x04\xE6\xD6\xB4\x46", 12, "xz" }, { "BZh91AY&SY", 10, "bzip2" },
+        { "\x28\xB5\x2F\xFD\x24\x00\x00\x00", 8, "zstd" },
+    };
+    const history_format as[] = { FORMAT_AUTO, FORMAT_TEXT, FORMAT_DBCOP };
+    for (size_t k = 0; k < sizeof packed / sizeof *packed; k++)
+        for (size_t f = 0; f < sizeof as / sizeof *as; f++) {
+            char want[200];
+            snprintf(want, sizeof want, "%s-compressed: decompress it first (isocheck reads plain and gzip-compressed "
+                     "histories)", packed[k].name);
+            ic_error_clear(&err);
+            assert_null(load_history_mem(packed[k].bytes, packed[k].n, as[f], "t", &err));
+            assert_string_equal(err.msg, want);
+        }
     ic_error_clear(&err);
     history *h = load_history_mem("w(1,1,1,1)\nw(1\0,2,1,1)\n", 22, FORMAT_TEXT, "t", &err);
     assert_null(h);

@@ -86,10 +86,32 @@ history_format detect_format(const unsigned char *p, size_t n) {
     return FORMAT_AUTO;
 }
 
+/* A compression format isocheck does not inflate (gzip is inflated by the
+ * reader, io/gunzip.c), by its magic bytes: its name, or NULL. */
+static const char *compressed_as(const unsigned char *p, size_t n) {
+    static const struct { const char *name; unsigned char magic[6]; size_t len; } kinds[] = {
+        { "xz", { 0xFD, '7', 'z', 'X', 'Z', 0x00 }, 6 },
+        { "zstd", { 0x28, 0xB5, 0x2F, 0xFD }, 4 },
+        { "lz4", { 0x04, 0x22, 0x4D, 0x18 }, 4 },
+        { "7z", { '7', 'z', 0xBC, 0xAF, 0x27, 0x1C }, 6 },
+        { "zip", { 'P', 'K', 0x03, 0x04 }, 4 },
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        if (n >= kinds[k].len && !memcmp(p, kinds[k].magic, kinds[k].len)) return kinds[k].name;
+    if (n >= 4 && p[0] == 'B' && p[1] == 'Z' && p[2] == 'h' && p[3] >= '1' && p[3] <= '9') return "bzip2";
+    return NULL;
+}
+
 static history *parse_input(input *r, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
+    const unsigned char *p;
+    size_t n = input_peek(r, 4096, &p);
+    const char *packed = compressed_as(p, n);
+    if (packed) {                                 /* never read as a history, whatever --format says */
+        ic_error_at(err, r->name, 0, "%s-compressed: decompress it first (isocheck reads plain and gzip-compressed histories)",
+                    packed);
+        return NULL;
+    }
     if (fmt == FORMAT_AUTO) {
-        const unsigned char *p;
-        size_t n = input_peek(r, 4096, &p);
         if (n == 0 && input_error(r)) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); return NULL; }
         if (n == 0) { ic_error_at(err, r->name, 0, "empty history: the file is empty"); return NULL; }
         fmt = detect_format(p, n);

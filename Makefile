@@ -44,8 +44,8 @@ obj = $(patsubst %.c,$(1)/obj/%.o,$(2))
 
 REL := build
 DBG := build/debug
-SO_MAJOR   := 1
-SO_VERSION := 1.0.0
+SO_VERSION := $(shell sed -n 's/^\#define ISOCHECK_VERSION "\(.*\)"/\1/p' include/version.h)
+SO_MAJOR   := $(firstword $(subst ., ,$(SO_VERSION)))
 PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
                $(REL)/monosat/libmonosat.so
 

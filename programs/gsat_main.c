@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "version.h"
 #include "error.h"
 #include "fatal.h"
 #include "gsat.h"
@@ -121,22 +122,22 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     }
     opts[k] = (cmd_opt)CMD_END;
     cmd_spec spec = {
-        "gsat", "[options] FILE|-",
+        "gsat", "[options] [FILE|-]",
         "Solve a DIMACS CNF formula or a MonoSAT GNF file with acyclicity constraints\n"
-        "(FILE, or standard input for '-'; gzip-compressed input is fine).\n"
+        "(FILE, or standard input for '-' or no FILE; gzip-compressed input is fine).\n"
         "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
         "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
         "Bad input: 'gsat: FILE:LINE: message', exit 2 (also out of memory); so is usage,\n"
         "or output that "
         "cannot be written.  Engine options (the last ones below) also take\n"
         "--name=value with '_' or '-'.\n",
-        opts, "one input: FILE or -", 1, 1, NULL
+        opts, "at most one input: FILE or -", 0, 1, NULL
     };
     ic_error err;
     ic_error_clear(&err);
     int n;
     switch (cmdline_parse(&spec, argc, argv, &a->path, &n, &err)) {
-    case CMDLINE_OK: break;
+    case CMDLINE_OK: if (!a->path) a->path = "-"; break;   /* no FILE: standard input, as MiniSat reads it */
     case CMDLINE_HELP: cmdline_help(stdout, &spec); return 0;
     default: fprintf(stderr, "gsat: %s (try 'gsat --help')\n", err.msg); return 2;
     }
@@ -248,6 +249,7 @@ int main(int argc, char **argv) {
     big_prefer_heap();                           /* memory freed after reading is reused */
     static char outbuf[1 << 16];
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    if (argc == 2 && !strcmp(argv[1], "--version")) { printf("gsat %s\n", ISOCHECK_VERSION); return finish(0); }
     gsat *s = gsat_new();
     if (!s) xalloc_fail(0);
     gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1 };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "version.h"
 #include "io/tmp_registry.h"
 #include "programs/cli.h"
 
@@ -18,7 +19,7 @@ static void usage(FILE *out) {
     fprintf(out, "usage: isocheck COMMAND [options] ...\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\n'isocheck COMMAND --help' describes each command.\n"
+    fprintf(out, "\n'isocheck COMMAND --help' describes each command; 'isocheck --version' the version.\n"
                  "exit codes: 0 the history satisfies the level, 1 it does not, 2 bad input, usage\n"
                  "or output\n");
 }
@@ -26,6 +27,7 @@ static void usage(FILE *out) {
 static int run(int argc, char **argv) {
     if (argc < 2) { usage(stderr); return 2; }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(stdout); return 0; }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) { printf("isocheck %s\n", ISOCHECK_VERSION); return 0; }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     fprintf(stderr, "isocheck: unknown command '%s'\n", argv[1]);

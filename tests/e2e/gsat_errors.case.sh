@@ -28,8 +28,15 @@ check binary "p cnf 2 1\n\001\002\003 0\n"   "2: unexpected '???' (expected a cl
 "$GSAT" "$tmp" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "^gsat: $tmp" "$tmp/err" || { echo "directory: exit $rc, '$(cat "$tmp/err")'"; fails=$((fails+1)); }
 
-"$GSAT" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "missing operand (expected one input: FILE or -)" "$tmp/err" || { echo "no file: exit $rc"; fails=$((fails+1)); }
+# no file: standard input, as MiniSat reads it; two files: a usage error
+printf 'p cnf 2 2\n1 2 0\n-1 0\n' | "$GSAT" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 10 ] && grep -qx "s SATISFIABLE" "$tmp/out" || { echo "no file (stdin): exit $rc"; fails=$((fails+1)); }
+"$GSAT" a.cnf b.cnf >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "at most one input: FILE or -" "$tmp/err" || { echo "two files: exit $rc, '$(cat "$tmp/err")'"; fails=$((fails+1)); }
+# --version: the one version of include/version.h, for both programs
+v=$(sed -n 's/^#define ISOCHECK_VERSION "\(.*\)"/\1/p' "$(dirname "$0")/../../include/version.h")
+[ -n "$v" ] && [ "$("$GSAT" --version)" = "gsat $v" ] || { echo "gsat --version: '$("$GSAT" --version)' (want gsat $v)"; fails=$((fails+1)); }
+[ "$("$ISOCHECK" --version)" = "isocheck $v" ] || { echo "isocheck --version: '$("$ISOCHECK" --version)'"; fails=$((fails+1)); }
 "$GSAT" --frobnicate x.cnf >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "unknown option '--frobnicate'" "$tmp/err" || { echo "unknown option: exit $rc"; fails=$((fails+1)); }
 "$GSAT" --restart=7 x.cnf >/dev/null 2>"$tmp/err"; rc=$?

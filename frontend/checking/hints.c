@@ -45,6 +45,41 @@ static const char *why_linked(const history *h, uint32_t a, uint32_t b, uint32_t
     return buf;
 }
 
+/* Another transaction than t that read the same version of k as t's
+ * external read and writes k too (HISTORY_NONE: none).  Then the chain
+ * link into t is contested: both cannot follow that version, a lost
+ * update, whatever any hint says. */
+static uint32_t rival_of(const history *h, const pg_index *ix, uint32_t k, uint32_t t) {
+    uint32_t rd = history_txn_external_read(h, t, k);
+    if (rd == HISTORY_NONE) return HISTORY_NONE;
+    uint32_t src = history_external_source(h, rd);
+    for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
+        const pg_unit *un = &ix->units.data[u];
+        for (uint32_t m = 0; m < un->len; m++) {
+            uint32_t x = ix->members.data[un->m_first + m];
+            if (x == 0 || x == t || history_txn_final_write(h, x, k) == HISTORY_NONE) continue;
+            uint32_t xr = history_txn_external_read(h, x, k);
+            if (xr != HISTORY_NONE && history_external_source(h, xr) == src) return x;
+        }
+    }
+    return HISTORY_NONE;
+}
+
+/* The finding when the link into t is contested (rival_of): 1 with msg. */
+static int lost_update(const history *h, uint32_t k, uint32_t t, uint32_t rival, unsigned line, char *msg, size_t cap) {
+    char kn[128], v[96], a[640], b[640];
+    history_key_str(h, k, kn, sizeof kn);
+    uint32_t src = history_external_source(h, history_txn_external_read(h, t, k));
+    if (src == HISTORY_NONE || h->op_txn[src] == 0) snprintf(v, sizeof v, "the initial value");
+    else history_value_str(h, h->op_value[src], v, sizeof v);
+    snprintf(msg, cap, "T%lld (%s) and T%lld (%s) both read %s of key %s and wrote it: a lost update, "
+             "which no version order avoids, whatever the hint says (hint line %u)",
+             (long long)h->txns[t].ext_id, history_op_where(h, history_txn_external_read(h, t, k), a, sizeof a),
+             (long long)h->txns[rival].ext_id, history_op_where(h, history_txn_external_read(h, rival, k), b, sizeof b),
+             v, kn, line);
+    return 1;
+}
+
 typedef struct vstate {
     const pg_index *ix;
     const history *h;
@@ -108,6 +143,8 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
         if ((u == prev_unit || s->closed[u] == stamp) && m <= s->last_idx[u]) {    /* reversed */
             const pg_unit *un = &ix->units.data[u];
             uint32_t later = ix->members.data[un->m_first + s->last_idx[u]], succ = ix->members.data[un->m_first + m + 1];
+            uint32_t rv = rival_of(h, ix, k, succ);
+            if (rv != HISTORY_NONE) return !lost_update(h, k, succ, rv, o->items.data[i].line, msg, cap);
             snprintf(msg, cap, PREFIX "key %s lists %s after %s, but the history orders the former first, in a chain "
                      "of consecutive versions (%s) (hint line %u)", kn, name_write(h, op, a, sizeof a),
                      name_write(h, history_txn_final_write(h, later, k), b, sizeof b),
@@ -117,6 +154,8 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
         if (u != prev_unit) {
             if (u == ix->key_unit_start[k] && prev_unit != HISTORY_NONE) {
                 char why[400];
+                uint32_t rv = m > 0 ? rival_of(h, ix, k, t) : HISTORY_NONE;
+                if (rv != HISTORY_NONE) return !lost_update(h, k, t, rv, o->items.data[i].line, msg, cap);
                 if (m > 0) why_linked(h, ix->members.data[ix->units.data[u].m_first + m - 1], t, k, why, sizeof why);
                 else snprintf(why, sizeof why, "a list read shows it first");
                 snprintf(msg, cap, PREFIX "key %s lists %s after %s, but the history fixes %s among the first "
@@ -128,6 +167,8 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
             if (s->closed[u] == stamp) {               /* u resumes after another unit: split */
                 const pg_unit *un = &ix->units.data[u];
                 uint32_t pa = ix->members.data[un->m_first + m - 1];   /* m > last_idx >= 0 */
+                uint32_t rv = rival_of(h, ix, k, t);
+                if (rv != HISTORY_NONE) return !lost_update(h, k, t, rv, o->items.data[i].line, msg, cap);
                 char why[400], d[800];
                 why_linked(h, pa, t, k, why, sizeof why);
                 snprintf(msg, cap, PREFIX "key %s lists %s between %s and %s, but the history fixes the latter's "

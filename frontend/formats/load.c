@@ -105,8 +105,21 @@ static const char *compressed_as(const unsigned char *p, size_t n) {
 static history *parse_input(input *r, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
     const unsigned char *p;
     size_t n = input_peek(r, 4096, &p);
+    /* a compressed file is never read as a history, whatever --format says;
+     * dbcop's first field is a free u64 id, so a valid dbcop file could
+     * begin with such bytes: named dbcop, it is parsed, and the compression
+     * is named only if that fails */
     const char *packed = compressed_as(p, n);
-    if (packed) {                                 /* never read as a history, whatever --format says */
+    if (packed && fmt == FORMAT_DBCOP) {
+        history *h = parse_dbcop(r, opt, rep, err);
+        if (!h) {
+            ic_error_clear(err);
+            ic_error_at(err, r->name, 0, "%s-compressed: decompress it first (isocheck reads plain and gzip-compressed "
+                        "histories)", packed);
+        }
+        return h;
+    }
+    if (packed) {
         ic_error_at(err, r->name, 0, "%s-compressed: decompress it first (isocheck reads plain and gzip-compressed histories)",
                     packed);
         return NULL;

@@ -329,6 +329,44 @@ static void u64map_matches_reference(void **state) {
     u64map_free(&m);
 }
 
+/* Times follow their transaction through the regrouping and through hb_clone;
+ * a kind never set stays absent. */
+static void times_follow_their_transaction(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "t.txt");
+    uint32_t s1 = hb_session(b, 1, NULL), s2 = hb_session(b, 2, NULL);
+    uint32_t x = hb_key(b, 1);
+    uint32_t a = hb_txn(b, s2, 10, 1), c = hb_txn(b, s1, 11, 2), d = hb_txn(b, s2, 12, 3);
+    hb_op(b, a, OP_WRITE, x, 1, 1); hb_op(b, c, OP_READ, x, 1, 2); hb_op(b, d, OP_WRITE, x, 2, 3);
+    hb_txn_time(b, a, TIME_INVOKE, 100); hb_txn_time(b, a, TIME_COMPLETE, 150);
+    hb_txn_time(b, c, TIME_INVOKE, 120);                 /* no completion */
+    hb_txn_time(b, d, TIME_COMPLETE, 300);
+    uint8_t keep[3] = { 0, 1, 1 };
+    history_builder *cl = hb_clone(b, keep);             /* drops a */
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    /* session 1 (ext 1) is first: c is txn 1, then a, d of session 2 */
+    assert_int_equal(h->txns[1].ext_id, 11);
+    assert_int_equal(history_time(h, TIME_INVOKE, 1), 120);
+    assert_true(history_time(h, TIME_COMPLETE, 1) == HISTORY_TIME_NONE);
+    assert_int_equal(history_time(h, TIME_INVOKE, 2), 100);
+    assert_int_equal(history_time(h, TIME_COMPLETE, 2), 150);
+    assert_int_equal(history_time(h, TIME_COMPLETE, 3), 300);
+    assert_true(history_time(h, TIME_INVOKE, 0) == HISTORY_TIME_NONE);
+    assert_false(history_has_times(h, TIME_DB_COMMIT));
+    history_free(h);
+    history *hc = hb_finish(cl, &err);
+    assert_non_null(hc);
+    assert_int_equal(hc->num_txns, 3);
+    assert_int_equal(hc->txns[1].ext_id, 11);
+    assert_int_equal(history_time(hc, TIME_INVOKE, 1), 120);
+    assert_int_equal(hc->txns[2].ext_id, 12);
+    assert_int_equal(history_time(hc, TIME_COMPLETE, 2), 300);
+    assert_true(history_time(hc, TIME_INVOKE, 2) == HISTORY_TIME_NONE);
+    history_free(hc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(u64map_matches_reference),
@@ -342,6 +380,7 @@ int main(void) {
         cmocka_unit_test(participants_to_a_fixpoint),
         cmocka_unit_test(register_and_list_on_one_key_rejected),
         cmocka_unit_test(stats_count_shape),
+        cmocka_unit_test(times_follow_their_transaction),
     };
     return cmocka_run_group_tests_name("history", tests, NULL, NULL);
 }

@@ -11,8 +11,8 @@
 #include "monotonic.h"
 #include "par.h"
 
-const char *check_level_name(check_level_id l) { return l == LEVEL_SER ? "ser" : "si"; }
-const char *check_level_title(check_level_id l) { return l == LEVEL_SER ? "serializability" : "snapshot isolation"; }
+const char *check_level_name(check_level_id l) { return level_name(l); }
+const char *check_level_title(check_level_id l) { return level_title(l); }
 
 void check_options_default(check_options *o) {
     memset(o, 0, sizeof *o);

@@ -20,13 +20,14 @@
 #include "gsat.h"
 #include "theory/graph_sink.h"
 #include "frontend/checking/polygraph.h"
+#include "frontend/history/levels.h"
 #include "frontend/history/verdict.h"
 #include "frontend/history/version_order.h"
 
-typedef enum { LEVEL_SI = 0, LEVEL_SER = 1 } check_level_id;
 
-const char *check_level_name(check_level_id l);     /* "si", "ser" */
-const char *check_level_title(check_level_id l);    /* "snapshot isolation", ... */
+/* level_name() and level_title() (levels.h), under the names the checking code uses */
+const char *check_level_name(check_level_id l);
+const char *check_level_title(check_level_id l);
 
 typedef struct check_stats {
     double t_graph, t_prune, t_encode, t_solve, t_verify;

@@ -43,6 +43,7 @@ struct history_builder {
     vec_u32 name_off;            /* named values (hb_name) */
     int has_lists;
     unsigned threads;            /* hb_finish may use this many (hb_set_threads) */
+    vec_i64 times[TIME_KINDS];   /* per builder txn, grown on first use (hb_txn_time) */
 };
 
 static uint32_t add_string(vec_char *pool, const char *s, size_t n) {
@@ -79,6 +80,7 @@ void hb_free(history_builder *b) {
     free(b->str_slots);
     vec_free(b->lists); vec_free(b->list_pool); vec_free(b->strings);
     vec_free(b->name_off);
+    for (int k = 0; k < TIME_KINDS; k++) vec_free(b->times[k]);
     free(b);
 }
 
@@ -102,6 +104,24 @@ uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t l
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
 void hb_set_threads(history_builder *b, unsigned threads) { b->threads = threads; }
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
+
+void hb_txn_time(history_builder *b, uint32_t txn, history_time_kind k, int64_t v) {
+    vec_i64 *tv = &b->times[k];
+    while (tv->len <= txn) vec_push(*tv, HISTORY_TIME_NONE);
+    tv->data[txn] = v;
+}
+
+/* The builder's times, in the history's transaction numbering. */
+static void finish_times(history_builder *b, history *h, const uint32_t *txn_new) {
+    for (int k = 0; k < TIME_KINDS; k++) {
+        vec_i64 *tv = &b->times[k];
+        if (!tv->len) continue;
+        int64_t *out = big_malloc((size_t)h->num_txns * sizeof *out);
+        for (uint32_t t = 0; t < h->num_txns; t++) out[t] = HISTORY_TIME_NONE;
+        for (size_t t = 0; t < tv->len; t++) out[txn_new[t]] = tv->data[t];
+        h->times[k] = out;
+    }
+}
 
 uint32_t hb_key(history_builder *b, int64_t ext_key) {
     uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);
@@ -230,6 +250,9 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
         }
         txn_new[t] = hb_txn(c, sess_new[s], bt->ext_id, bt->line);
         c->txns.data[txn_new[t]].status = bt->status;
+        for (int k = 0; k < TIME_KINDS; k++)
+            if (t < b->times[k].len && b->times[k].data[t] != HISTORY_TIME_NONE)
+                hb_txn_time(c, txn_new[t], (history_time_kind)k, b->times[k].data[t]);
     }
     free(sess_new);
     for (size_t i = 0; i < b->op_kind.len; i++) {
@@ -446,6 +469,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
     scatter_ctx sc = { b, h, dest, txn_new, nops, nkeys };
     par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
     free(dest);
+    finish_times(b, h, txn_new);
     free(txn_new);
     vec_free(b->op_txn);
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
@@ -474,6 +498,7 @@ void history_free(history *h) {
     free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
     free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
     free(h->name_off);
+    for (int k = 0; k < TIME_KINDS; k++) free(h->times[k]);
     free(h);
 }
 

@@ -88,6 +88,19 @@ typedef enum {
     FORMAT_JSON,         /* Elle's history in JSON (as elle-cli reads it) */
 } history_format;
 
+/* Per-transaction times, carried beside the history (formats that have them:
+ * doc/formats.md).  Integers in whatever unit the format uses (Elle's :time
+ * nanoseconds, its :index, a timestamp), only ever compared within a kind.
+ *   TIME_INVOKE, TIME_COMPLETE  the client's real time: when the transaction
+ *       was invoked and when its completion was seen (strong-si, sser:
+ *       a RT b iff a committed and complete(a) < invoke(b), strictly);
+ *   TIME_DB_START, TIME_DB_COMMIT  the database's own start (snapshot) and
+ *       commit timestamps: hints (doc/checker.md, issue 33).
+ * HISTORY_TIME_NONE where a transaction has no time of that kind (INIT; an
+ * indeterminate transaction's completion). */
+typedef enum { TIME_INVOKE = 0, TIME_COMPLETE, TIME_DB_START, TIME_DB_COMMIT, TIME_KINDS } history_time_kind;
+#define HISTORY_TIME_NONE INT64_MIN
+
 /* Where line[] numbers point: text lines, or byte offsets of binary records. */
 typedef enum { LOC_LINE = 0, LOC_OFFSET = 1 } history_loc_kind;
 
@@ -160,6 +173,10 @@ typedef struct history {
     uint32_t *name_off;
 
     int has_lists;                   /* any OP_APPEND / OP_LIST_READ */
+
+    /* times[k]: NULL when no transaction has a time of kind k, else
+     * num_txns entries (read them with history_time()). */
+    int64_t *times[TIME_KINDS];
 } history;
 
 void history_free(history *h);
@@ -182,6 +199,12 @@ static inline int history_op_is_read(const history *h, uint32_t op) {
     op_kind k = history_op_kind(h, op);
     return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
 }
+
+/* Transaction t's time of kind k, or HISTORY_TIME_NONE. */
+static inline int64_t history_time(const history *h, history_time_kind k, uint32_t t) {
+    return h->times[k] ? h->times[k][t] : HISTORY_TIME_NONE;
+}
+static inline int history_has_times(const history *h, history_time_kind k) { return h->times[k] != NULL; }
 
 /* Where op is (line or byte offset; INIT's ops: 0). */
 static inline uint32_t history_op_line(const history *h, uint32_t op) {
@@ -293,6 +316,9 @@ uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file);
 uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line);
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st);
 uint32_t hb_num_txns(const history_builder *b);
+/* Give txn a time of kind k (v != HISTORY_TIME_NONE); kept through
+ * hb_clone and hb_finish.  Unset ones stay HISTORY_TIME_NONE. */
+void hb_txn_time(history_builder *b, uint32_t txn, history_time_kind k, int64_t v);
 
 /* Dense key ids. */
 uint32_t hb_key(history_builder *b, int64_t ext_key);

@@ -6,7 +6,7 @@
 #   make bench        benchmarks in bench/ (long; results to doc/benchmarks.md)
 #   make fuzz         fuzz every reader (long; installs clang if missing)
 #   make deps         install what is missing to build and test (apt; sudo only when not root)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local      (make uninstall PREFIX=... removes exactly those files)
 #   make jni          build/jni/libmonosat.so for MonoSAT's Java API (needs a JDK)
 #
 # Sources are found by wildcard: a new module foo.c in io/, solver/ or
@@ -49,7 +49,7 @@ SO_MAJOR   := $(firstword $(subst ., ,$(SO_VERSION)))
 PUBLIC_LIBS := $(foreach l,gsat isocheck,$(REL)/lib$(l).a $(REL)/lib$(l).so.$(SO_VERSION) $(REL)/lib$(l).so.$(SO_MAJOR) $(REL)/lib$(l).so) \
                $(REL)/monosat/libmonosat.so
 
-.PHONY: all debug test layering sizes unit e2e bench fuzz deps install clean jni jni-check
+.PHONY: all debug test layering sizes unit e2e bench fuzz deps install uninstall man clean jni jni-check
 all: $(REL)/gsat $(REL)/isocheck $(PUBLIC_LIBS)
 debug: $(DBG)/gsat $(DBG)/isocheck $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
@@ -184,7 +184,26 @@ install: all
 	install -m 755 $(REL)/monosat/libmonosat.so $(DESTDIR)$(PREFIX)/lib/gsat/
 	install -m 644 include/gsat.h include/isocheck.h include/ipasir.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/monosat.h $(DESTDIR)$(PREFIX)/include/gsat/
-	for pc in $(wildcard doc/*.pc.in); do sed 's|@PREFIX@|$(PREFIX)|g' $$pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in); done
+	for pc in $(wildcard doc/*.pc.in); do sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(SO_VERSION)|g' $$pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$(basename $$pc .in); done
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(REL)/man/isocheck.1 $(REL)/man/gsat.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# Manual pages, made from the binaries' own --help (doc/man/mkman.sh).
+man: $(REL)/man/isocheck.1 $(REL)/man/gsat.1
+$(REL)/man/%.1: $(REL)/% doc/man/mkman.sh
+	@mkdir -p $(dir $@)
+	sh doc/man/mkman.sh $< $* > $@.tmp && mv $@.tmp $@
+install: man
+
+# Removes what install puts there, by name, and the directories it made
+# only if they are then empty; nothing else.
+INSTALLED := bin/gsat bin/isocheck lib/libgsat.a lib/libisocheck.a \
+  $(foreach l,gsat isocheck,lib/lib$(l).so.$(SO_VERSION) lib/lib$(l).so.$(SO_MAJOR) lib/lib$(l).so) \
+  lib/gsat/libmonosat.so include/gsat.h include/isocheck.h include/ipasir.h include/gsat/monosat.h \
+  $(patsubst doc/%.pc.in,lib/pkgconfig/%.pc,$(wildcard doc/*.pc.in)) share/man/man1/isocheck.1 share/man/man1/gsat.1
+uninstall:
+	for f in $(INSTALLED); do rm -f $(DESTDIR)$(PREFIX)/$$f; done
+	-rmdir $(DESTDIR)$(PREFIX)/lib/gsat $(DESTDIR)$(PREFIX)/include/gsat 2>/dev/null || true
 
 clean:
 	rm -rf build

@@ -25,7 +25,7 @@ int check_levels_parse(const char *arg, level_choice *c, char *err, size_t n) {
         memcpy(name, p, len < sizeof name ? len : sizeof name - 1);
         name[len < sizeof name ? len : sizeof name - 1] = 0;
         int l = len < sizeof name ? level_by_name(name) : -1;
-        if (l >= 0) c->want[l] = 1;
+        if (l >= 0) c->want[l] = c->named[l] = 1;
         else if (!strcmp(name, "all")) c->want[LEVEL_SI] = c->want[LEVEL_SER] = 1;
         else if (!strcmp(name, "ladder")) {
             c->ladder = 1;
@@ -66,10 +66,9 @@ int check_levels_si_ser(const level_choice *c) {
 }
 
 int check_levels_times_ok(const level_choice *c, const history *h, const char *prog) {
-    if (c->ladder) return 1;               /* the ladder lists them as not checked */
     int times = history_has_times(h, TIME_INVOKE) && history_has_times(h, TIME_COMPLETE);
     for (int k = 0; k < LEVEL_COUNT; k++) {
-        if (!c->want[k] || !level_real_time((check_level_id)k) || times) continue;
+        if (!c->named[k] || !level_real_time((check_level_id)k) || times) continue;   /* a ladder's: NOT CHECKED */
         fprintf(stderr, "%s: %s: %s needs " TIMES_NEEDED " (%s), and this history has none\n", prog,
                 h->source ? h->source : "-", level_name((check_level_id)k), TIMES_FORMATS);
         return 0;

@@ -17,6 +17,7 @@
 
 typedef struct level_choice {
     int want[LEVEL_COUNT];       /* check_level_id -> asked */
+    int named[LEVEL_COUNT];      /* asked by its own name (not only through all or ladder) */
     int ladder;                  /* --level ladder: every level, with the summary */
     const char *arg;             /* as written (the report's "level") */
 } level_choice;

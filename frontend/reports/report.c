@@ -114,12 +114,19 @@ static const char *read_value(const history *h, uint32_t op, char *buf, size_t n
 
 const char *report_level_name(int level) { return level == LEVEL_ANY ? "any" : level_name((check_level_id)level); }
 
+/* SO and RT edges name no key. */
+static int keyless(const dep_edge *e) { return e->kind == DEP_SO || e->kind == DEP_RT; }
+
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
     char a[64], b[64], kb[128], v1[256], v2[96], sb[64];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
-    if (e->kind != DEP_SO && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
+    if (!keyless(e) && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
     switch (e->kind) {
+    case DEP_RT:
+        snprintf(buf, n, "%s completed at %" PRId64 ", before %s was invoked at %" PRId64, a,
+                 history_time(h, TIME_COMPLETE, e->from), b, history_time(h, TIME_INVOKE, e->to));
+        break;
     case DEP_SO:
         snprintf(buf, n, "%s ran before %s in session %s", a, b,
                  history_value_str(h, e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE
@@ -149,7 +156,7 @@ static void chain_text(const history *h, const dep_edge *e, size_t n, char *buf,
     buf[0] = 0;
     for (size_t i = 0; i < n && at + 100 < cap; i++) {
         if (i == 0) at += (size_t)snprintf(buf + at, cap - at, "%s", report_txn_name(h, e[i].from, t, sizeof t));
-        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, cap - at, " -SO-> ");
+        if (keyless(&e[i])) at += (size_t)snprintf(buf + at, cap - at, " -%s-> ", dep_kind_name((dep_kind)e[i].kind));
         else at += (size_t)snprintf(buf + at, cap - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
                                     history_key_str(h, e[i].key, kb, sizeof kb));
         at += (size_t)snprintf(buf + at, cap - at, "%s", report_txn_name(h, e[i].to, t, sizeof t));
@@ -309,8 +316,9 @@ static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
         const dep_edge *e = &a->edges.data[i];
         char x[64], y[64], kb[128], s[700];
         report_edge_sentence(h, e, s, sizeof s);
-        if (e->kind == DEP_SO)
-            fprintf(out, "       %s -SO-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), report_txn_name(h, e->to, y, sizeof y), s);
+        if (keyless(e))
+            fprintf(out, "       %s -%s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
+                    report_txn_name(h, e->to, y, sizeof y), s);
         else
             fprintf(out, "       %s -%s %s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     history_key_str(h, e->key, kb, sizeof kb), report_txn_name(h, e->to, y, sizeof y), s);
@@ -394,7 +402,7 @@ void report_describe_cycle(const history *h, report_anomaly *a, int si) {
     at += (size_t)snprintf(buf + at, sizeof buf - at, " [");
     for (size_t i = 0; i < n && at < sizeof buf - 80; i++) {
         if (i == 0) at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].from, t1, sizeof t1));
-        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, sizeof buf - at, " -SO-> ");
+        if (keyless(&e[i])) at += (size_t)snprintf(buf + at, sizeof buf - at, " -%s-> ", dep_kind_name((dep_kind)e[i].kind));
         else at += (size_t)snprintf(buf + at, sizeof buf - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
                                     history_key_str(h, e[i].key, kb, sizeof kb));
         at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].to, t1, sizeof t1));

@@ -75,7 +75,7 @@ void edge_why_free(edge_why *w);
 
 typedef struct report_anomaly {
     anomaly_kind kind;
-    char adya[24];           /* "G-single", "G1a", "" */
+    char adya[32];           /* "G-single", "G1a", "G-single-realtime", "" */
     int level;               /* LEVEL_ANY (axioms) or check_level_id */
     vec_u32 txns;            /* the cycle's transactions in order, then supporting ones */
     uint32_t num_cycle_txns;
@@ -87,7 +87,7 @@ typedef struct report_anomaly {
                                 holds under that order (and every order has some violating cycle); kind
                                 is then AN_CYCLE, adya empty, and the name its shape would have: */
     anomaly_kind shape;
-    char shape_adya[24];
+    char shape_adya[32];
     char *detail;            /* one line */
 } report_anomaly;
 

@@ -272,7 +272,12 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         vec_init(t->trace);
         cert_init(&t->cert);
     }
-    pg_index_release_base_after(&ix, (unsigned)(n ? n : 1));     /* each level copies it once */
+    /* each level copies the base edges at most once; the last copy frees
+     * them.  A level that never copies (not decided here, or decided
+     * without a polygraph) only keeps them alive until pg_index_free:
+     * counting it is safe, while counting too few would free them under a
+     * later copy */
+    pg_index_release_base_after(&ix, (unsigned)(n ? n : 1));
     unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
     if (at_once > n) at_once = (unsigned)n;
     int together = pool && n >= 2 && levels_fit(h, at_once - 1);

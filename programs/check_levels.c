@@ -10,6 +10,19 @@
 #define TIMES_NEEDED "invocation and completion times"
 #define TIMES_FORMATS "read from a format that records when each transaction was invoked and completed: doc/formats.md"
 
+/* s[0..len) with control characters escaped (\n, \t, \xNN) into out (4 * len + 1 bytes). */
+static void escape(const char *s, size_t len, char *out) {
+    size_t at = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '\n') { out[at++] = '\\'; out[at++] = 'n'; }
+        else if (ch == '\t') { out[at++] = '\\'; out[at++] = 't'; }
+        else if (ch < 0x20 || ch == 0x7f) at += (size_t)sprintf(out + at, "\\x%02x", ch);
+        else out[at++] = (char)ch;
+    }
+    out[at] = 0;
+}
+
 int check_levels_parse(const char *arg, level_choice *c, char *err, size_t n) {
     memset(c, 0, sizeof *c);
     c->arg = arg;
@@ -31,7 +44,9 @@ int check_levels_parse(const char *arg, level_choice *c, char *err, size_t n) {
             c->ladder = 1;
             for (int k = 0; k < LEVEL_COUNT; k++) c->want[k] = 1;
         } else {
-            snprintf(err, n, "unknown level '%.*s' (expected one of: ", (int)(len < 200 ? len : 200), p);
+            char shown[800];
+            escape(p, len < 200 ? len : 200, shown);
+            snprintf(err, n, "unknown level '%s' (expected one of: ", shown);
             for (int k = 0; k < LEVEL_COUNT; k++)
                 snprintf(err + strlen(err), n - strlen(err), "%s, ", level_name(ladder_order[k]));
             snprintf(err + strlen(err), n - strlen(err), "all, ladder; or a comma list)");

@@ -35,6 +35,7 @@ bad() { pat=$1; shift; o=$("$@" 2>"$tmp/err"); rc=$?
 bad "unknown level 'snapshot'" "$ISOCHECK" check --level snapshot "$d/serial.txt"
 bad "unknown level 'ssi' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, ser-plain, all, ladder" \
   "$ISOCHECK" check --level si,ssi "$d/serial.txt"
+bad "unknown level 's\\\\ner'" "$ISOCHECK" check --level "$(printf 'si,s\ner')" "$d/serial.txt"   # escaped
 bad "write-skew.txt: sser needs invocation and completion times" "$ISOCHECK" check --level sser "$d/write-skew.txt"
 bad "strong-si needs invocation and completion times" "$ISOCHECK" check --level si,strong-si "$d/write-skew.txt"
 bad "sser needs invocation and completion times" "$ISOCHECK" check --json --level ladder,sser "$d/write-skew.txt"
@@ -100,6 +101,21 @@ fi
 # a certificate from a multi-level run is the strongest passing one's: it verifies at ser
 "$ISOCHECK" check --level si,ser,pc --certificate "$tmp/c" "$d/serial.txt" >/dev/null 2>&1
 "$ISOCHECK" verify --level ser "$d/serial.txt" "$tmp/c" >/dev/null 2>&1 || t "the certificate of si,ser,pc does not prove ser"
+
+# a ladder is the same bytes for every thread count (levels at once on the pool), -v too
+for fault in lost-update long-fork; do
+  "$ISOCHECK" gen --sessions 6 --txns 40 --ops 6 --keys 15 --dist hotspot --fault=$fault --seed=7 --force --no-truth \
+      -o "$tmp/g.txt" 2>/dev/null || { t "gen --fault $fault failed"; continue; }
+  for n in 1 2 3; do
+    "$ISOCHECK" check --level ladder --threads $n --json --certificate "$tmp/c$n" "$tmp/g.txt" >"$tmp/l$n" 2>"$tmp/e$n"
+    echo "exit $?" >>"$tmp/l$n"
+    "$ISOCHECK" check --level ladder --threads $n "$tmp/g.txt" >>"$tmp/l$n" 2>>"$tmp/e$n"
+  done
+  for n in 2 3; do
+    cmp -s "$tmp/l1" "$tmp/l$n" && cmp -s "$tmp/e1" "$tmp/e$n" || t "$fault: the ladder differs between --threads 1 and $n"
+  done
+  grep -q '^exit 1$' "$tmp/l1" && grep -q '^  si         FAIL ' "$tmp/l1" || t "$fault: the ladder does not fail si: $(cat "$tmp/l1" | tail -20)"
+done
 
 # --help lists every level of levels.def, and so does doc/cli.md
 help=$("$ISOCHECK" check --help)

@@ -26,6 +26,7 @@
 #include "frontend/reports/ladder.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -252,7 +253,7 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
     pg_index ix = st.ix;
     if (o->on_index) o->on_index(o->hook_ctx, &ix, st.ix_seconds);
 
-    level_task tasks[LEVEL_COUNT];
+    level_task *tasks = xcalloc(LEVEL_COUNT, sizeof *tasks);     /* ~8 KB each: not on a thread's stack */
     size_t n = 0;
     int times = history_has_times(h, TIME_INVOKE) && history_has_times(h, TIME_COMPLETE);
     for (int i = 0; i < LEVEL_COUNT; i++) {             /* in ladder order: the report's */
@@ -307,6 +308,7 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         cert_free(&tasks[i].cert);
     }
     if (together && o->check.progress) pthread_mutex_destroy(&plock.mu);
+    free(tasks);
     report_check_ladder(rep);
     return 1;
 }

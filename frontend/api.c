@@ -47,6 +47,7 @@ const char *isocheck_status_message(int status) {
     case ISOCHECK_EINPUT: return "the history is not well-formed";
     case ISOCHECK_ESTATE: return "not allowed now";
     case ISOCHECK_ELIMIT: return "the solver hit a limit";
+    case ISOCHECK_ENOTIMES: return "the level needs invocation and completion times the history does not carry";
     }
     return "unknown status";
 }
@@ -208,9 +209,36 @@ static isocheck_result *check_incremental(isocheck_history *ih, const history *h
     return r;
 }
 
+/* The public levels are levels.def's, in its order. */
+#define LEVEL(id, name, title, shape, so, rt) \
+    _Static_assert((int)ISOCHECK_##id == (int)LEVEL_##id, "isocheck_level and levels.def disagree on " name);
+#include "frontend/history/levels.def"
+#undef LEVEL
+_Static_assert((int)ISOCHECK_LEVEL_COUNT == (int)LEVEL_COUNT, "isocheck_level and levels.def disagree");
+
+const char *isocheck_level_name(isocheck_level level) {
+    return (unsigned)level < LEVEL_COUNT ? level_name((check_level_id)level) : NULL;
+}
+
+int isocheck_level_by_name(const char *name) {
+    int l = name ? level_by_name(name) : -1;
+    return l >= 0 ? l : ISOCHECK_EINVAL;
+}
+
+isocheck_result *isocheck_check_named(isocheck_history *ih, const char *level) {
+    if (!ih) return NULL;
+    int l = isocheck_level_by_name(level);
+    if (l < 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "unknown level '%.100s'", level ? level : "(null)");
+        return unknown(ISOCHECK_EINVAL, msg);
+    }
+    return isocheck_check(ih, (isocheck_level)l);
+}
+
 isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
     if (!ih) return NULL;
-    if (level != ISOCHECK_SI && level != ISOCHECK_SER) return unknown(ISOCHECK_EINVAL, "unknown level");
+    if ((unsigned)level >= LEVEL_COUNT) return unknown(ISOCHECK_EINVAL, "unknown level");
     if (!ih->h && !ih->rejected) {      /* built from a copy: the builder takes more afterwards */
         ic_error err;
         ic_error_clear(&err);
@@ -223,16 +251,17 @@ isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
     }
     if (ih->rejected) return unknown(ISOCHECK_EINPUT, ih->error);
     const history *h = ih->h;
-    check_level_id lv = level == ISOCHECK_SER ? LEVEL_SER : LEVEL_SI;
-    int detected;
-    isocheck_result *fast = check_incremental(ih, h, lv, &detected);
+    check_level_id lv = (check_level_id)level;
+    int detected = 0;
+    /* the incremental path follows si and ser (frontend/online/incr.h) */
+    isocheck_result *fast = lv == LEVEL_SI || lv == LEVEL_SER ? check_incremental(ih, h, lv, &detected) : NULL;
     if (fast) return fast;
     ih->stats.pipeline++;
 
     run_check_options ro;
     run_check_options_default(&ro);
-    ro.want[LEVEL_SI] = lv == LEVEL_SI;
-    ro.want[LEVEL_SER] = lv == LEVEL_SER;
+    memset(ro.want, 0, sizeof ro.want);
+    ro.want[lv] = 1;
     dep_edge_vec cycle;
     vec_init(cycle);
     ro.on_level = keep_cycle;
@@ -248,7 +277,8 @@ isocheck_result *isocheck_check(isocheck_history *ih, isocheck_level level) {
     }
     verdict v = report_verdict(&rep);
     if (detected && v != VERDICT_FAIL) incr_leave(ih, lv);     /* not confirmed: never trusted again */
-    isocheck_result *r = result_new(v, v == VERDICT_UNKNOWN ? ISOCHECK_ELIMIT : ISOCHECK_OK);
+    isocheck_result *r = result_new(v, v != VERDICT_UNKNOWN ? ISOCHECK_OK : rep.no_times[lv] ? ISOCHECK_ENOTIMES
+                                                                                          : ISOCHECK_ELIMIT);
     if (v == VERDICT_FAIL && cycle.len) {
         r->num_edges = cycle.len;
         r->edges = xcalloc(cycle.len, sizeof *r->edges);

@@ -3,24 +3,30 @@
  * Each level is one task (level_run): check, and on PASS, when every pass
  * is verified anyway, its certificate; a failing level is interpreted into
  * its task's own report (level_interpret): one level after the other, once
- * every level is checked and the index freed; two levels at once, each
+ * every level is checked and the index freed; levels at once, each
  * right after its own check (so that the level checked first interprets
- * while the other is still checking; the interpretation's memory is less
+ * while the others are still checking; the interpretation's memory is less
  * than the polygraph it follows, already freed).  With o->check.threads >= 2
  * the run makes one pool (par.h): the axioms and the index are two tasks,
- * and with two levels the level tasks run at once on it, their stages'
- * tasks too (the interpretation's as well); they share only the history and
- * the index, both read-only while checking.  Everything a caller sees —
- * report items, levels, hooks, the certificate kept — is then assembled
- * on the caller's thread in the serial order (level_finish, SER then SI),
- * so the output does not depend on the thread count.  At once, both
- * levels' polygraphs are alive together: when the estimate of the second
- * one does not fit in half the memory free now, the levels run one after
- * the other (same output). */
+ * and with two levels or more the level tasks run on it, as many at once as
+ * the pool has threads, their stages' tasks too (the interpretation's as
+ * well); they share only the history and the index, both read-only while
+ * checking.  Everything a caller sees — report items, levels, hooks, the
+ * certificate kept — is then assembled on the caller's thread in a fixed
+ * order (the certificate: SER, then SI, keep_certificate; the report and
+ * the hooks: the ladder's order, level_finish), so the output does not
+ * depend on the thread count.  At once, several levels' polygraphs are
+ * alive together: when the estimate of the others does not fit in half the
+ * memory free now, the levels run one after the other (same output).
+ * A level that needs times (level_real_time) on a history without them is
+ * not checked: rep->no_times.  Last, report_check_ladder withdraws any PASS
+ * that the ladder's order contradicts. */
 #include "frontend/run_check.h"
 #include "frontend/reports/cert_build.h"
+#include "frontend/reports/ladder.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,12 +50,12 @@ void run_check_options_default(run_check_options *o) {
  * doc/benchmarks.md "Both cores"; rounded up). */
 #define LEVEL_PEAK_BYTES_PER_OP 100.0
 
-/* Whether a second level's polygraph fits beside the first: its estimate
- * within half the physical memory free now (unknown: assume it does). */
-static int second_level_fits(const history *h) {
+/* Whether `more` levels' polygraphs fit beside the first: their estimate
+ * within half the physical memory free now (unknown: assume they do). */
+static int levels_fit(const history *h, unsigned more) {
     long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || page <= 0) return 1;
-    return (double)h->num_ops * LEVEL_PEAK_BYTES_PER_OP <= (double)pages * (double)page / 2;
+    return (double)more * (double)h->num_ops * LEVEL_PEAK_BYTES_PER_OP <= (double)pages * (double)page / 2;
 }
 
 /* Progress from two levels at once: the caller's callback is called under
@@ -109,7 +115,7 @@ static void level_run(void *ctx, size_t i) {
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
     check_level(rc->ix, t->lv, &t->copt, &t->res);
-    if (t->res.verdict == VERDICT_PASS && o->verify_every_pass) {
+    if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
         t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
@@ -141,10 +147,34 @@ static void level_interpret(void *ctx, size_t i) {
     t->res.st.cpu_interpret = thread_cpu_seconds() - c0;
 }
 
-/* On the caller's thread, in the serial order: the level's line of the
- * report, its anomalies, the certificate of the strongest level that
- * passes (certified here when the task did not), the hook. */
-static void level_finish(run_ctx *rc, level_task *t, report *rep, certificate *cert, int *cert_level) {
+/* On the caller's thread: the certificate of the strongest level that
+ * passes, among those a certificate proves (SER's proves SI too; certified
+ * here when the task did not).  A level whose certificate does not verify
+ * becomes UNKNOWN (level_finish reports it), and the next one is tried. */
+static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert_level) {
+    const run_check_options *o = rc->o;
+    static const check_level_id strongest_first[] = { LEVEL_SER, LEVEL_SI };
+    for (size_t k = 0; k < sizeof strongest_first / sizeof strongest_first[0]; k++)
+        for (size_t i = 0; i < n; i++) {
+            level_task *t = &rc->tasks[i];
+            if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
+            int keep = o->certificate && cert && cert_level && *cert_level < 0;
+            if (!t->certified && keep) {
+                t->certified = 1;
+                t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+            }
+            if (t->certified && t->cert_ok && keep) {
+                cert_free(cert);
+                *cert = t->cert;
+                cert_init(&t->cert);
+                *cert_level = (int)t->lv;
+            }
+        }
+}
+
+/* On the caller's thread, in the report's order: the level's line of the
+ * report, its anomalies, the hook. */
+static void level_finish(run_ctx *rc, level_task *t, report *rep) {
     const run_check_options *o = rc->o;
     check_result *res = &t->res;
     report_level *L = &rep->levels[rep->num_levels++];
@@ -157,21 +187,9 @@ static void level_finish(run_ctx *rc, level_task *t, report *rep, certificate *c
         L->violations = t->violations;
         vec_foreach(report_anomaly, a, t->part.items) vec_push(rep->items, *a);
         t->part.items.len = 0;                       /* moved, not freed */
-    } else if (res->verdict == VERDICT_PASS) {
-        int keep = o->certificate && cert && cert_level && *cert_level < 0;
-        if (!t->certified && keep) {
-            t->certified = 1;
-            t->cert_ok = certify(rc->h, res, &t->cert, t->cert_msg, sizeof t->cert_msg);
-        }
-        if (t->certified && !t->cert_ok) {
-            L->verdict = VERDICT_UNKNOWN;
-            snprintf(L->msg, sizeof L->msg, "%s", t->cert_msg);
-        } else if (t->certified && keep) {
-            cert_free(cert);
-            *cert = t->cert;
-            cert_init(&t->cert);
-            *cert_level = (int)t->lv;
-        }
+    } else if (res->verdict == VERDICT_PASS && t->certified && !t->cert_ok) {
+        L->verdict = VERDICT_UNKNOWN;
+        snprintf(L->msg, sizeof L->msg, "%s", t->cert_msg);
     }
     if (o->trace) {
         vec_foreach(interpret_candidate, ca, t->trace) vec_push(*o->trace, *ca);
@@ -235,13 +253,16 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
     pg_index ix = st.ix;
     if (o->on_index) o->on_index(o->hook_ctx, &ix, st.ix_seconds);
 
-    level_task tasks[2];
+    level_task *tasks = xcalloc(LEVEL_COUNT, sizeof *tasks);     /* ~8 KB each: not on a thread's stack */
     size_t n = 0;
-    for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {     /* SER first: its certificate proves SI too */
+    int times = history_has_times(h, TIME_INVOKE) && history_has_times(h, TIME_COMPLETE);
+    for (int i = 0; i < LEVEL_COUNT; i++) {             /* in ladder order: the report's */
+        check_level_id lv = ladder_order[i];
         if (!o->want[lv]) continue;
+        if (!level_checkable(lv, times)) { rep->no_times[lv] = 1; continue; }
         level_task *t = &tasks[n++];
         memset(t, 0, sizeof *t);
-        t->lv = (check_level_id)lv;
+        t->lv = lv;
         t->copt = o->check;
         t->copt.pool = pool;
         /* at once, SI's path is the longer (its pruning, encoding and
@@ -252,8 +273,15 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         vec_init(t->trace);
         cert_init(&t->cert);
     }
-    pg_index_release_base_after(&ix, (unsigned)n);     /* each level copies it once */
-    int together = pool && n == 2 && second_level_fits(h);
+    /* each level copies the base edges at most once; the last copy frees
+     * them.  A level that never copies (not decided here, or decided
+     * without a polygraph) only keeps them alive until pg_index_free:
+     * counting it is safe, while counting too few would free them under a
+     * later copy */
+    pg_index_release_base_after(&ix, (unsigned)(n ? n : 1));
+    unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
+    if (at_once > n) at_once = (unsigned)n;
+    int together = pool && n >= 2 && levels_fit(h, at_once - 1);
     run_ctx rc = { h, &ix, o, tasks, together };
     progress_lock plock;
     if (together && o->check.progress) {
@@ -270,15 +298,17 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
     /* the levels are checked (and at once, interpreted): the index goes
      * before the interpretations one after the other */
     pg_index_free(&ix);
+    if (!together) for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
+    keep_certificate(&rc, n, cert, cert_level);
     for (size_t i = 0; i < n; i++) {
-        if (!together) level_interpret(&rc, i);
-        level_finish(&rc, &tasks[i], rep, cert, cert_level);
+        level_finish(&rc, &tasks[i], rep);
         check_result_free(&tasks[i].res);
         report_free(&tasks[i].part);
         interpret_trace_free(&tasks[i].trace);
         cert_free(&tasks[i].cert);
     }
     if (together && o->check.progress) pthread_mutex_destroy(&plock.mu);
-    if (rep->num_levels == 2) { report_level t = rep->levels[0]; rep->levels[0] = rep->levels[1]; rep->levels[1] = t; }
+    free(tasks);
+    report_check_ladder(rep);
     return 1;
 }

@@ -2,25 +2,33 @@
  * `isocheck check` command and the library (include/isocheck.h) both run
  * it, so both get the same report.
  *
- *   axioms (axioms.h) -> index (polygraph.h) -> each level asked, SER
- *   first (check.h) -> on FAIL the anomalies, named and explained
+ *   axioms (axioms.h) -> index (polygraph.h) -> each level asked
+ *   (check.h) -> on FAIL the anomalies, named and explained
  *   (interpret.h); on PASS optionally a certificate, verified with
- *   `isocheck verify`'s own code (certificate.h).
+ *   `isocheck verify`'s own code (certificate.h: si and ser only).
  *
  * The levels are checked first, then the index is freed, then each
  * failing level is interpreted (it reads the history and the check's
- * result only).  Axiom violations end the run (the levels are not checked).  The report
- * lists SI before SER.  Nothing is printed: a caller that wants to show
+ * result only).  Axiom violations end the run (the levels are not checked).
+ * The report lists the levels in the ladder's order (ladder.h: si before
+ * ser).  A level that needs real time (level_real_time: strong-si, sser)
+ * is not checked when the history lacks invocation or completion times: it
+ * is marked in rep->no_times instead (a caller that asked for it by name
+ * refuses such a history first).  When all are in, a PASS that a FAIL of
+ * a level it implies contradicts is withdrawn (report_check_ladder: an
+ * internal error).  Nothing is printed: a caller that wants to show
  * progress, statistics or traces does so in the hooks.
  *
  * With o->check.threads >= 2 the run has one pool of that many threads
- * (par.h): the axioms and the index are built at once, and the two levels
- * are checked at once (unless both would not fit in memory), sharing the
- * history and the index read-only and the pool for their stages' tasks.  The report, the certificate kept and the order and
+ * (par.h): the axioms and the index are built at once, and the levels are
+ * checked as many at once as there are threads (unless they would not fit
+ * in memory), sharing the history and the index read-only and the pool for
+ * their stages' tasks.  The report, the certificate kept and the order and
  * arguments of the on_level hooks are the same as with one thread; the
- * hooks are called on the caller's thread once both levels are done, and
- * the progress callback is called under a lock, never on two threads at
- * once, with progress_ctx set to the level's name as before. */
+ * hooks are called on the caller's thread once every level is done, in the
+ * report's order, and the progress callback is called under a lock, never
+ * on two threads at once, with progress_ctx set to the level's name as
+ * before. */
 #ifndef ISOCHECK_RUN_CHECK_H
 #define ISOCHECK_RUN_CHECK_H
 
@@ -33,7 +41,7 @@
 #include "frontend/reports/report.h"
 
 typedef struct run_check_options {
-    int want[2];                 /* want[LEVEL_SI], want[LEVEL_SER]: check that level */
+    int want[LEVEL_COUNT];       /* want[level]: check that level (check_level_id) */
     size_t max_anomalies;        /* axiom anomalies listed; anomalies per failing level */
     check_options check;         /* time limit, progress (progress_ctx: set to the level's name) */
     int certificate;             /* keep the certificate of the strongest level that passes */
@@ -51,8 +59,9 @@ typedef struct run_check_options {
 void run_check_options_default(run_check_options *o);
 
 /* Check h and fill rep (report_init'ed by the caller).  When o->certificate
- * is set and a level passes, *cert receives the verified certificate and
- * *cert_level its level (else *cert_level is -1; cert may then be NULL).
+ * is set and si or ser passes, *cert receives the verified certificate of
+ * the stronger that passes and *cert_level its level (else *cert_level is
+ * -1; cert may then be NULL).
  * Returns 1, or 0 with err set when the history cannot be indexed. */
 int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
               ic_error *err);

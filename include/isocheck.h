@@ -1,5 +1,5 @@
-/* isocheck.h — checking a database history against snapshot isolation or
- * serializability, as a library.
+/* isocheck.h — checking a database history against snapshot isolation,
+ * serializability or any level of the isolation ladder, as a library.
  *
  * Build a history in memory (sessions, transactions, reads and writes of
  * integer keys), then check it:
@@ -58,9 +58,26 @@ typedef enum isocheck_status {
     ISOCHECK_EINPUT = -2,     /* the history is not well-formed (e.g. a value written twice) */
     ISOCHECK_ESTATE = -3,     /* not allowed now (kept for compatibility: histories are no longer frozen) */
     ISOCHECK_ELIMIT = -4,     /* the solver hit a limit; no verdict */
+    ISOCHECK_ENOTIMES = -5,   /* the level needs invocation and completion times the history does not carry */
 } isocheck_status;
 
-typedef enum isocheck_level { ISOCHECK_SI = 0, ISOCHECK_SER = 1 } isocheck_level;
+/* Every level of doc/levels.md ("The isolation ladder"); the values are
+ * fixed (ISOCHECK_SI and ISOCHECK_SER as always).  isocheck_level_name()
+ * gives each one's --level name, isocheck_level_by_name() the other way. */
+typedef enum isocheck_level {
+    ISOCHECK_SI = 0,          /* si: snapshot isolation with session order (PolySI's) */
+    ISOCHECK_SER = 1,         /* ser: serializability with session order */
+    ISOCHECK_RC = 2,          /* rc: read committed */
+    ISOCHECK_RA = 3,          /* ra: read atomic */
+    ISOCHECK_CC = 4,          /* cc: causal consistency */
+    ISOCHECK_PC = 5,          /* pc: prefix consistency */
+    ISOCHECK_PSI = 6,         /* psi: parallel snapshot isolation */
+    ISOCHECK_SI_PLAIN = 7,    /* si-plain: snapshot isolation without session order */
+    ISOCHECK_SER_PLAIN = 8,   /* ser-plain: serializability without session order */
+    ISOCHECK_STRONG_SI = 9,   /* strong-si: strong snapshot isolation (needs times) */
+    ISOCHECK_SSER = 10,       /* sser: strict serializability (needs times) */
+    ISOCHECK_LEVEL_COUNT = 11
+} isocheck_level;
 typedef enum isocheck_verdict { ISOCHECK_PASS = 0, ISOCHECK_FAIL = 1, ISOCHECK_UNKNOWN = 2 } isocheck_verdict;
 
 typedef struct isocheck_history isocheck_history;
@@ -87,8 +104,17 @@ ISOCHECK_API int isocheck_read_initial(isocheck_history *h, int txn, int64_t key
 
 /* Check the history against a level.  Returns a result (never NULL except
  * for h == NULL); its verdict is ISOCHECK_UNKNOWN when the history was
- * rejected or no answer was found, with the reason in the text. */
+ * rejected or no answer was found, with the reason in the text (status
+ * ISOCHECK_EINVAL for a level out of range, ISOCHECK_ENOTIMES for
+ * strong-si and sser, which need times that histories built here do not
+ * carry). */
 ISOCHECK_API isocheck_result *isocheck_check(isocheck_history *h, isocheck_level level);
+/* The same, the level given by its name ("rc", "si", "ser-plain", "sser", ...). */
+ISOCHECK_API isocheck_result *isocheck_check_named(isocheck_history *h, const char *level);
+/* A level's name ("si", "ser-plain"; NULL out of range), and the level of
+ * a name (ISOCHECK_EINVAL if none has it). */
+ISOCHECK_API const char *isocheck_level_name(isocheck_level level);
+ISOCHECK_API int isocheck_level_by_name(const char *name);
 
 ISOCHECK_API isocheck_verdict isocheck_result_verdict(const isocheck_result *r);
 /* The status behind an UNKNOWN verdict (ISOCHECK_OK otherwise). */

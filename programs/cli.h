@@ -20,9 +20,10 @@
  * that cannot be written). */
 int cli_exit_code(verdict v);
 
-/* --level values: si, ser (index LEVEL_SI, LEVEL_SER); with "all" (both) for check. */
+/* --level values of the commands that know si and ser only (encode, decode,
+ * verify): index LEVEL_SI, LEVEL_SER.  `check --level` takes every level:
+ * programs/check_levels.h. */
 extern const char *const cli_level_names[];
-extern const char *const cli_level_all_names[];
 /* --format values (text, dbcop, cobra, elle, json) and the formats
  * `convert --to` and `gen --format` write (the same less json), both from
  * the one table of format names (frontend/formats/parse.h,

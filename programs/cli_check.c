@@ -22,6 +22,7 @@
 #include "frontend/reports/cert_file.h"
 #include "programs/cli_follow.h"
 #include "programs/cli_hints.h"
+#include "programs/check_levels.h"
 
 static double progress_start;
 static int progress_shown;
@@ -84,8 +85,9 @@ static void on_level(void *ctx, const check_result *res) {
 
 /* The command line of `isocheck check`. */
 typedef struct check_args {
-    const char *path, *dot_path, *cert_path, *hint_path;
-    int json, verbose, level, fmt_choice, follow, retire;
+    const char *path, *dot_path, *cert_path, *hint_path, *level_arg;
+    level_choice levels;
+    int json, verbose, level, fmt_choice, follow, retire;   /* level: 0 si, 1 ser, 2 both (--follow, --version-order) */
     int64_t max_anomalies, threads;
     double time_limit, follow_idle;
     load_options lopt;
@@ -100,7 +102,7 @@ static int check_parse(int argc, char **argv, check_args *a) {
     a->threads = par_threads_default();
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &a->fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
-        CMD_CHOICE("level", 0, &a->level, cli_level_all_names, "L", "isolation level (default si; all: si and ser)"),
+        CMD_STR("level", 0, &a->level_arg, "L", "isolation level(s), listed below (default si)"),
         CMD_FLAG("json", 0, &a->json, "one JSON object (doc/json-schema.md)"),
         CMD_STR("dot", 0, &a->dot_path, "FILE", "Graphviz drawing of the anomalies"),
         CMD_STR("certificate", 0, &a->cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
@@ -125,12 +127,28 @@ static int check_parse(int argc, char **argv, check_args *a) {
         "  FAIL: up to N minimal named anomalies on disjoint transactions, each with its\n"
         "        transactions, operations, dependency edges and why each is forced.\n",
         opts, "one history: FILE, DIR or -", 1, 1,
-        "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, no answer,\n"
-        "or an output that cannot be written.  With --version-order: 1 if either answer\n"
-        "is FAIL, else 2 if either has none.\n"
+        NULL
     };
+    static char epilog[3072];
+    snprintf(epilog, sizeof epilog, "%s\n%s", check_levels_help(),
+             "exit: 0 the history satisfies the level(s), 1 it does not (some level fails), 2 bad input,\n"
+             "no answer (a level UNKNOWN, or verdicts that contradict the ladder: an internal error),\n"
+             "or an output that cannot be written.  With --version-order: 1 if either answer\n"
+             "is FAIL, else 2 if either has none.\n");
+    spec.epilog = epilog;
     int n, rc = cli_parse(&spec, argc, argv, &a->path, &n);
     if (rc >= 0) return rc;
+    char lerr[512];
+    if (!check_levels_parse(a->level_arg ? a->level_arg : "si", &a->levels, lerr, sizeof lerr)) {
+        fprintf(stderr, "isocheck check: option --level: %s\n(try 'isocheck check --help')\n", lerr);
+        return 2;
+    }
+    a->level = check_levels_si_ser(&a->levels);
+    if (a->level < 0 && (a->follow || a->hint_path)) {
+        fprintf(stderr, "isocheck check: %s checks si and ser only (--level si, ser or all), not '%s'\n",
+                a->follow ? "--follow" : "--version-order", a->levels.arg);
+        return 2;
+    }
     if (a->retire && (!a->follow || a->cert_path)) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
         return 2;
@@ -240,6 +258,10 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
         report_print_dot(f->dot.f, rep);
         if (!output_commit(&f->dot, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
     }
+    if (rep->internal_errors)
+        fprintf(stderr, "isocheck: internal error: %u level%s passed while a level %s implies failed; "
+                "no verdict (please report this history)\n", rep->internal_errors, rep->internal_errors == 1 ? "" : "s",
+                rep->internal_errors == 1 ? "it" : "they");
     int code = wrc >= 0 ? wrc : cli_exit_code(report_verdict(rep));
     return rc ? rc : code;              /* an output that failed gives 2 whatever the verdict */
 }
@@ -257,11 +279,16 @@ int cli_check(int argc, char **argv) {
     if (rc >= 0) return rc;
 
     report rep;
-    report_init(&rep, h, cli_level_all_names[a.level]);
+    if (!check_levels_times_ok(&a.levels, h, "isocheck check")) {
+        history_free(h);
+        check_files_drop(&f);
+        return 2;
+    }
+    report_init(&rep, h, a.levels.arg);
+    rep.ladder = a.levels.ladder;
     run_check_options ro;
     run_check_options_default(&ro);
-    ro.want[LEVEL_SI] = a.level != 1;     /* si or all */
-    ro.want[LEVEL_SER] = a.level != 0;    /* ser or all */
+    memcpy(ro.want, a.levels.want, sizeof ro.want);
     ro.max_anomalies = (size_t)a.max_anomalies;
     ro.check.time_limit = a.time_limit;
     ro.check.progress = progress;

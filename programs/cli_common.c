@@ -16,7 +16,6 @@ int cli_exit_code(verdict v) {
 }
 
 const char *const cli_level_names[] = { "si", "ser", NULL };
-const char *const cli_level_all_names[] = { "si", "ser", "all", NULL };
 /* The formats read (0) and written (1), from the library's one table. */
 typedef struct format_choices {
     const char *names[16];

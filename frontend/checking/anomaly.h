@@ -34,7 +34,8 @@
     X(AN_READ_YOUR_WRITES,   "read-your-writes",       "a transaction misses a write of an earlier transaction of its session") \
     X(AN_MONOTONIC_READS,    "monotonic-reads",        "a session reads a version older than one it read before") \
     X(AN_MONOTONIC_WRITES,   "monotonic-writes",       "a session's later write is ordered before its earlier write") \
-    X(AN_WRITES_FOLLOW_READS, "writes-follow-reads",   "a session's write is ordered before a write the session had already read")
+    X(AN_WRITES_FOLLOW_READS, "writes-follow-reads",   "a session's write is ordered before a write the session had already read") \
+    X(AN_REAL_TIME,          "real-time-violation",    "a transaction misses or precedes a write that completed before it was invoked")
 
 typedef enum {
 #define ANOMALY_ENUM(id, name, summary) id,

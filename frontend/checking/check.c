@@ -347,6 +347,14 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
+    /* TEMPORARY GUARD (ladder32, issue 32): this build decides si and ser
+     * only; every other level answers UNKNOWN instead of being checked as
+     * one of them.  The lead drops this guard when engine32/weak32 merge. */
+    if (level != LEVEL_SI && level != LEVEL_SER) {
+        res->stage = "not decided";
+        snprintf(res->msg, sizeof res->msg, "level %s is not decided by this build", level_name(level));
+        return res->verdict = VERDICT_UNKNOWN;
+    }
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);

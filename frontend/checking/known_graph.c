@@ -17,8 +17,8 @@
 #include <stdatomic.h>
 
 const char *dep_kind_name(dep_kind k) {
-    static const char *names[] = { "SO", "WR", "WW", "RW", "FIXED" };
-    return (unsigned)k < 5 ? names[k] : "?";
+    static const char *names[] = { "SO", "WR", "WW", "RW", "FIXED", "RT" };
+    return (unsigned)k < 6 ? names[k] : "?";
 }
 
 typedef struct ext_read { uint32_t txn, key, src_op, op; } ext_read;

@@ -2,16 +2,24 @@
  * it called?  (The rules with examples: doc/anomalies.md.)
  *
  * A cycle is a closed chain of transaction-level dependencies (SO, WR, WW,
- * RW; polygraph.h's dep_edge), edge i ending where edge i+1 starts.
- *   SER  every cycle is a violation.
- *   SI   a cycle is a violation iff no two cyclically adjacent edges are
- *        both RW (the cycles of D ; RW?, D = SO ∪ WR ∪ WW).
+ * RW, RT; dep_edge.h), edge i ending where edge i+1 starts.  Which cycles
+ * a level forbids (doc/levels.md, "Anomalies each level forbids"), by the
+ * level's rule (level_cycle_rule):
+ *   RULE_ALL           ser, ser-plain, sser: every cycle;
+ *   RULE_NO_ADJ_RW     si, si-plain, strong-si: no two cyclically adjacent
+ *                      edges both RW (the cycles of D ; RW?, D = SO ∪ WR ∪ WW
+ *                      ∪ RT as the level has them);
+ *   RULE_AT_MOST_ONE_RW  psi: at most one RW edge;
+ *   RULE_GIVEN         pc, rc, ra, cc: no rule over one version order's
+ *                      cycles characterizes them; only the cycle the level's
+ *                      own check proved is taken (as a violation).
  * Names, first rule that matches (the cycle should be minimal, see
  * interpret.h, so that it has no shorter sub-cycle):
  *   write-cycle (G0)                 only WW
  *   circular-information-flow (G1c)  only WW and WR, at least one WR
  *   lost-update                      two transactions: a -RW x-> b -WW x-> a
- *   exactly one RW or WW edge b -> a, the rest a path a ~> b of SO/WR:
+ *   exactly one RW or WW edge b -> a, the rest a path a ~> b of SO/WR/RT:
+ *     real-time-violation            the path has an RT edge
  *     read-your-writes               path all SO, back edge RW
  *     monotonic-writes               path all SO, back edge WW
  *     monotonic-reads                path = WR then SO..., back edge RW
@@ -23,8 +31,8 @@
  *   write-skew                       only RW (a SER violation only)
  *   cycle                            anything else ("cycle of N transactions")
  * Adya-style class: G0, G1c, G-single, G-nonadjacent (RW edges, none
- * adjacent), G2-item (adjacent RW edges); "-process" when SO edges take
- * part (Elle's naming). */
+ * adjacent), G2-item (adjacent RW edges); "-realtime" when RT edges take
+ * part, else "-process" when SO edges do (Elle's naming). */
 #ifndef ISOCHECK_CLASSIFY_H
 #define ISOCHECK_CLASSIFY_H
 
@@ -32,16 +40,24 @@
 
 #include "frontend/checking/anomaly.h"
 #include "frontend/checking/polygraph.h"
+#include "frontend/history/levels.h"
 
-/* 1 if the cycle is a violation at the level (si: SI, else SER). */
+typedef enum { RULE_ALL, RULE_NO_ADJ_RW, RULE_AT_MOST_ONE_RW, RULE_GIVEN } cycle_rule;
+
+cycle_rule level_cycle_rule(check_level_id level);
+
+/* 1 if the cycle is a violation under rule (RULE_GIVEN: any non-empty cycle). */
+int cycle_violates_rule(const dep_edge *c, size_t n, cycle_rule rule);
+/* The same for si (si != 0: RULE_NO_ADJ_RW) or ser (RULE_ALL). */
 int cycle_violates(const dep_edge *c, size_t n, int si);
 
 typedef struct cycle_class {
-    int violates;            /* cycle_violates() */
+    int violates;            /* cycle_violates_rule() */
     anomaly_kind kind;       /* AN_CYCLE when no textbook name fits */
-    char adya[24];           /* "G-single-process", ... */
+    char adya[32];           /* "G-single-process", "G2-item-realtime", ... */
 } cycle_class;
 
+cycle_class classify_cycle_rule(const dep_edge *c, size_t n, cycle_rule rule);
 cycle_class classify_cycle(const dep_edge *c, size_t n, int si);
 
 /* Adya's class of the non-cycle anomalies (G1a, G1b, ...), or NULL. */

@@ -66,7 +66,7 @@ static void why_ops(const ictx *c, const edge_why *w, uint32_t key, report_anoma
 
 /* Move a minimal cycle and its explanations into a new report entry. */
 static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, explained *x) {
-    cycle_class cl = classify_cycle(mc->data, mc->len, c->si);
+    cycle_class cl = classify_cycle_rule(mc->data, mc->len, c->rule);
     report_anomaly *a = report_add(r, cl.kind, level);
     snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
     for (size_t i = 0; i < mc->len; i++) { vec_push(a->edges, mc->data[i]); add_txn(a, mc->data[i].from); }
@@ -94,7 +94,7 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, ex
         for (size_t j = i; j > 0 && a->ops.data[j - 1] > a->ops.data[j]; j--) {
             uint32_t t = a->ops.data[j]; a->ops.data[j] = a->ops.data[j - 1]; a->ops.data[j - 1] = t;
         }
-    report_describe_cycle(c->h, a, c->si);
+    report_describe_cycle(c->h, a, c->rule == RULE_NO_ADJ_RW);
 }
 
 /* Lost updates need no search: two transactions that read the same
@@ -127,7 +127,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     version_order rvo;
     interp_repair_vo(h, vo_in, forced, nforced, &rvo);
     ictx c;
-    ictx_init(&c, h, &rvo, level == 0, forced, nforced, pool, prio);
+    ictx_init(&c, h, &rvo, level, forced, nforced, pool, prio);
     c.own_vo = rvo;
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
@@ -160,7 +160,10 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     lost_update_pairs(&c, &lu);
     size_t lu_next = 0;
     int phase = 0;
-    for (int rounds = 0; count < max && rounds < 4096 && (rounds == 0 || spent < budget); rounds++) {
+    /* a level no rule over cycles characterizes (RULE_GIVEN: pc, rc, ra,
+     * cc): the checker's cycle alone, as it is */
+    int given = c.rule == RULE_GIVEN;
+    for (int rounds = 0; count < max && rounds < (given ? 1 : 4096) && (rounds == 0 || spent < budget); rounds++) {
         int from_checker = have && rounds == 0;
         int use_facts = 0;
         if (!have) {
@@ -177,12 +180,12 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
         }
         have = 0;
         spent += unit;
-        int ok = S.len <= 256 && ictx_minimal_cycle(&c, S.data, S.len, use_facts, &mc);
-        if (!ok && use_facts) ok = S.len <= 256 && ictx_minimal_cycle(&c, S.data, S.len, 0, &mc);
+        int ok = !given && S.len <= 256 && ictx_minimal_cycle(&c, S.data, S.len, use_facts, &mc);
+        if (!ok && use_facts && !given) ok = S.len <= 256 && ictx_minimal_cycle(&c, S.data, S.len, 0, &mc);
         if (!ok && from_checker) {          /* keep the checker's cycle as it is */
             vec_clear(mc);
             for (size_t i = 0; i < n; i++) vec_push(mc, cycle[i]);
-            ok = cycle_violates(mc.data, mc.len, c.si);
+            ok = cycle_violates_rule(mc.data, mc.len, c.rule);
         }
         if (!ok) { if (phase != 0) for (size_t i = 0; i < S.len; i++) excl[S.data[i]] = 1; continue; }
         explained_clear(&why);

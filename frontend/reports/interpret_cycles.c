@@ -49,7 +49,8 @@ static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_v
             uint32_t y = S[j];
             if (x == y) continue;
             const history_txn *ty = &h->txns[y];
-            if (x != 0 && tx->session == ty->session && tx->pos < ty->pos) interp_push_dep(out, DEP_SO, 0, x, y);
+            if (c->so && x != 0 && tx->session == ty->session && tx->pos < ty->pos) interp_push_dep(out, DEP_SO, 0, x, y);
+            if (ictx_rt(c, x, y)) interp_push_dep(out, DEP_RT, 0, x, y);
             for (uint32_t o = 0; o < tx->num_ops; o++) {
                 uint32_t op = tx->first_op + o, k = h->op_key[op];
                 uint32_t gy = ictx_vidx(c, k, y);
@@ -72,8 +73,8 @@ static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_v
 }
 
 static uint32_t edge_weight(const dep_edge *e) {
-    static const uint32_t rank[] = { 0, 1, 2, 3, 0 };
-    return 16 + rank[e->kind <= DEP_FIXED ? e->kind : 0];
+    static const uint32_t rank[] = { 0, 1, 2, 3, 0, 0 };
+    return 16 + rank[e->kind <= DEP_RT ? e->kind : 0];
 }
 
 /* Dependencies between S's transactions in the fact graph (known and
@@ -96,8 +97,9 @@ static void induced_fact_edges(const ictx *c, const uint32_t *S, size_t m, dep_e
         }
         for (size_t j = 0; j < m; j++) {
             uint32_t y = S[j];
-            if (t != 0 && y != t && h->txns[t].session == h->txns[y].session && h->txns[t].pos < h->txns[y].pos)
+            if (c->so && t != 0 && y != t && h->txns[t].session == h->txns[y].session && h->txns[t].pos < h->txns[y].pos)
                 interp_push_dep(out, DEP_SO, 0, t, y);
+            if (ictx_rt(c, t, y)) interp_push_dep(out, DEP_RT, 0, t, y);
         }
     }
     u64map_free(&in);
@@ -143,7 +145,7 @@ static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_
     for (size_t i = 0; i < out->len && out->len > 1; i++) {
         dep_edge *d = &out->data[i];
         uint32_t kp = out->data[(i + out->len - 1) % out->len].key, kn = out->data[(i + 1) % out->len].key;
-        if (d->kind == DEP_SO || d->key == kp || d->key == kn) continue;
+        if (d->kind == DEP_SO || d->kind == DEP_RT || d->key == kp || d->key == kn) continue;
         for (size_t j = 0; j < E.len; j++) {
             const dep_edge *x = &E.data[j];
             if (x->from == d->from && x->to == d->to && x->kind == d->kind && (x->key == kp || x->key == kn)) { d->key = x->key; break; }
@@ -160,7 +162,7 @@ static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_
         vec_free(tmp);
     }
     u64map_free(&loc);
-    return ok && cycle_violates(out->data, out->len, c->si);
+    return ok && cycle_violates_rule(out->data, out->len, c->rule);
 }
 
 /* ---- violating cycles under the version order, avoiding used txns -------- */
@@ -173,7 +175,7 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
     vec_init(g->edges);
     uint8_t *use = xcalloc(h->num_txns, 1);
     for (uint32_t t = 0; t < h->num_txns; t++) use[t] = c->part[t] && !excl[t];
-    for (uint32_t s = 0; s < h->num_sessions; s++) {
+    for (uint32_t s = 0; c->so && s < h->num_sessions; s++) {
         uint32_t prev = NONE;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;

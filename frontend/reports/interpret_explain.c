@@ -378,7 +378,7 @@ void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *fact
     memset(w, 0, sizeof *w);
     vec_init(w->alt); vec_init(w->basis);
     w->before = w->after = w->read_op = NONE;
-    if (e->kind == DEP_SO || e->kind == DEP_WR) { w->status = WHY_OBSERVED; return; }
+    if (e->kind == DEP_SO || e->kind == DEP_WR || e->kind == DEP_RT) { w->status = WHY_OBSERVED; return; }
     uint32_t a, b = e->to;
     if (e->kind == DEP_WW) a = e->from;
     else a = ictx_read_src(c, e->from, e->key);

@@ -12,7 +12,7 @@ void interp_node_pair(int split, const dep_edge *e, uint32_t *x, uint32_t *y) {
 }
 
 void interp_push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
-    dep_edge e = { from, to, kind == DEP_SO ? HISTORY_NONE : key, (uint8_t)kind };
+    dep_edge e = { from, to, kind == DEP_SO || kind == DEP_RT ? HISTORY_NONE : key, (uint8_t)kind };
     vec_push(*v, e);
 }
 

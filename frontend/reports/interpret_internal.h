@@ -17,6 +17,7 @@
 #define ISOCHECK_INTERPRET_INTERNAL_H
 
 #include "frontend/reports/interpret.h"
+#include "frontend/reports/classify.h"
 #include "frontend/checking/depgraph.h"
 #include "frontend/history/u64map.h"
 
@@ -41,7 +42,12 @@ enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2 };
 typedef struct ictx {
     const history *h;
     const version_order *vo;
-    int si;
+    int si;                      /* the split graph: the level is SI-shaped (or psi, searched as SI) */
+    int so;                      /* session order is a fact at the level (not for si-plain, ser-plain) */
+    int rt;                      /* real-time order is a fact (strong-si, sser; the history has times):
+                                    RT edges join the cycles among a few transactions, not the fact
+                                    graph (a whole-history search does not look for them) */
+    cycle_rule rule;             /* which cycles the level forbids (classify.h) */
     uint8_t *part;
     uint32_t *vpos;              /* per op: for a txn's final write of a key, its version's index in
                                     vo->txns (NONE: not in the version order) */
@@ -65,10 +71,14 @@ typedef struct ictx {
 
 /* ---- the context (interpret_setup.c, interpret_facts.c) ---- */
 
-/* Build the context for the (repaired) version order vo and level si; its
- * passes run on pool at priority prio (NULL: on the caller's thread). */
-void ictx_init(ictx *c, const history *h, const version_order *vo, int si, const dep_edge *forced, size_t nf,
+/* Build the context for the (repaired) version order vo and the level
+ * (check_level_id: its split graph, session order, real time and rule);
+ * its passes run on pool at priority prio (NULL: on the caller's thread). */
+void ictx_init(ictx *c, const history *h, const version_order *vo, int level, const dep_edge *forced, size_t nf,
                struct par_pool *pool, int prio);
+/* 1 if a RT b: a committed and completed strictly before b was invoked
+ * (both times known; never when c->rt is off). */
+int ictx_rt(const ictx *c, uint32_t a, uint32_t b);
 void ictx_free(ictx *c);
 
 /* t's external read of key: per key the first op that is not an append, if

@@ -239,7 +239,7 @@ static void arc_task(void *ctx, size_t j) {
             else { c->rd_writes[rd_fill[g]] = (p->ww[r] & RF_WRITES) != 0; c->rd.data[rd_fill[g]++] = t; }
         }
     }
-    for (uint32_t s = 0; s < h->num_sessions; s++) {
+    for (uint32_t s = 0; c->so && s < h->num_sessions; s++) {       /* session order, when a fact */
         uint32_t prev = NONE;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
@@ -396,10 +396,21 @@ static void holds_task(void *ctx, size_t i) {
     free(fa); free(fb); free(own);
 }
 
-void ictx_init(ictx *c, const history *h, const version_order *vo, int si, const dep_edge *forced, size_t nf,
+int ictx_rt(const ictx *c, uint32_t a, uint32_t b) {
+    if (!c->rt || a == 0 || b == 0 || a == b || c->h->txns[a].status != TXN_COMMITTED) return 0;
+    int64_t done = history_time(c->h, TIME_COMPLETE, a), start = history_time(c->h, TIME_INVOKE, b);
+    return done != HISTORY_TIME_NONE && start != HISTORY_TIME_NONE && done < start;
+}
+
+void ictx_init(ictx *c, const history *h, const version_order *vo, int level, const dep_edge *forced, size_t nf,
                      struct par_pool *pool, int prio) {
     memset(c, 0, sizeof *c);
+    c->rule = level_cycle_rule((check_level_id)level);
+    int si = c->rule == RULE_NO_ADJ_RW || c->rule == RULE_AT_MOST_ONE_RW;
     c->h = h; c->vo = vo; c->si = si;
+    c->so = level_session_order((check_level_id)level);
+    c->rt = level_real_time((check_level_id)level) && history_has_times(h, TIME_INVOKE) &&
+            history_has_times(h, TIME_COMPLETE);
     c->pool = pool; c->prio = prio;
     c->forced = forced; c->nforced = nf; c->has_forced = nf != 0;
     c->part = history_participants(h);

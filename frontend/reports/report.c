@@ -62,8 +62,12 @@ void report_add_axioms(report *r, const anomaly_list *l, uint64_t total) {
 }
 
 verdict report_verdict(const report *r) {
+    if (r->internal_errors) return VERDICT_UNKNOWN;          /* verdicts that contradict each other: none is trusted */
     verdict v = r->axiom_violations ? VERDICT_FAIL : VERDICT_PASS;
     for (int i = 0; i < r->num_levels; i++) v = verdict_worse(v, r->levels[i].verdict);
+    if (!r->ladder && !r->axiom_violations)                  /* a level asked by name and not checked: no answer */
+        for (int l = 0; l < LEVEL_COUNT; l++)
+            if (r->no_times[l]) v = verdict_worse(v, VERDICT_UNKNOWN);
     return v;
 }
 
@@ -108,16 +112,21 @@ static const char *read_value(const history *h, uint32_t op, char *buf, size_t n
     return buf;
 }
 
-const char *report_level_name(int level) { return level == 0 ? "si" : level == 1 ? "ser" : "any"; }
+const char *report_level_name(int level) { return level == LEVEL_ANY ? "any" : level_name((check_level_id)level); }
 
-static const char *level_title(int level) { return level == 0 ? "snapshot isolation" : "serializability"; }
+/* SO and RT edges name no key. */
+static int keyless(const dep_edge *e) { return e->kind == DEP_SO || e->kind == DEP_RT; }
 
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
     char a[64], b[64], kb[128], v1[256], v2[96], sb[64];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
-    if (e->kind != DEP_SO && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
+    if (!keyless(e) && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
     switch (e->kind) {
+    case DEP_RT:
+        snprintf(buf, n, "%s completed at %" PRId64 ", before %s was invoked at %" PRId64, a,
+                 history_time(h, TIME_COMPLETE, e->from), b, history_time(h, TIME_INVOKE, e->to));
+        break;
     case DEP_SO:
         snprintf(buf, n, "%s ran before %s in session %s", a, b,
                  history_value_str(h, e->to < h->num_txns && h->txns[e->to].session != HISTORY_NONE
@@ -147,7 +156,7 @@ static void chain_text(const history *h, const dep_edge *e, size_t n, char *buf,
     buf[0] = 0;
     for (size_t i = 0; i < n && at + 100 < cap; i++) {
         if (i == 0) at += (size_t)snprintf(buf + at, cap - at, "%s", report_txn_name(h, e[i].from, t, sizeof t));
-        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, cap - at, " -SO-> ");
+        if (keyless(&e[i])) at += (size_t)snprintf(buf + at, cap - at, " -%s-> ", dep_kind_name((dep_kind)e[i].kind));
         else at += (size_t)snprintf(buf + at, cap - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
                                     history_key_str(h, e[i].key, kb, sizeof kb));
         at += (size_t)snprintf(buf + at, cap - at, "%s", report_txn_name(h, e[i].to, t, sizeof t));
@@ -307,13 +316,34 @@ static void print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
         const dep_edge *e = &a->edges.data[i];
         char x[64], y[64], kb[128], s[700];
         report_edge_sentence(h, e, s, sizeof s);
-        if (e->kind == DEP_SO)
-            fprintf(out, "       %s -SO-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), report_txn_name(h, e->to, y, sizeof y), s);
+        if (keyless(e))
+            fprintf(out, "       %s -%s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
+                    report_txn_name(h, e->to, y, sizeof y), s);
         else
             fprintf(out, "       %s -%s %s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     history_key_str(h, e->key, kb, sizeof kb), report_txn_name(h, e->to, y, sizeof y), s);
         if (i < a->why.len) print_why(out, h, e->key, &a->why.data[i], "         ");
     }
+}
+
+void report_print_level_text(FILE *out, const report *r, const report_level *L) {
+    const char *lv = report_level_name(L->level);
+    if (L->verdict == VERDICT_PASS) {
+        fprintf(out, "PASS %s: the history satisfies %s", lv, level_title((check_level_id)L->level));
+        if (r->certificate) fprintf(out, " (certificate: %s)", r->certificate);
+        fputc('\n', out);
+        return;
+    }
+    if (L->verdict != VERDICT_FAIL) { fprintf(out, "UNKNOWN %s: %s\n", lv, L->msg); return; }
+    size_t shown = 0;
+    vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) shown++;
+    fprintf(out, "FAIL %s: %s is violated", lv, level_title((check_level_id)L->level));
+    if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
+    if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
+    fputc('\n', out);
+    if (!shown && L->msg[0]) fprintf(out, "  %s\n", L->msg);
+    size_t k = 0;
+    vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) print_anomaly(out, r->h, a, ++k);
 }
 
 void report_print_text(FILE *out, const report *r, int verbose) {
@@ -327,26 +357,13 @@ void report_print_text(FILE *out, const report *r, int verbose) {
         if (r->axiom_violations > num)
             fprintf(out, "  (%" PRIu64 " more not shown; --max-anomalies N)\n", r->axiom_violations - num);
     }
-    for (int i = 0; i < r->num_levels; i++) {
-        const report_level *L = &r->levels[i];
-        const char *lv = report_level_name(L->level);
-        if (L->verdict == VERDICT_PASS) {
-            fprintf(out, "PASS %s: the history satisfies %s", lv, level_title(L->level));
-            if (r->certificate) fprintf(out, " (certificate: %s)", r->certificate);
-            fputc('\n', out);
-            continue;
-        }
-        if (L->verdict != VERDICT_FAIL) { fprintf(out, "UNKNOWN %s: %s\n", lv, L->msg); continue; }
-        size_t shown = 0;
-        vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) shown++;
-        fprintf(out, "FAIL %s: %s is violated", lv, level_title(L->level));
-        if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
-        if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
-        fputc('\n', out);
-        if (!shown && L->msg[0]) fprintf(out, "  %s\n", L->msg);
-        size_t k = 0;
-        vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) print_anomaly(out, h, a, ++k);
-    }
+    if (r->ladder) { report_print_ladder_text(out, r); return; }
+    for (int i = 0; i < r->num_levels; i++) report_print_level_text(out, r, &r->levels[i]);
+    if (!r->axiom_violations)
+        for (int l = 0; l < LEVEL_COUNT; l++)
+            if (r->no_times[l])
+                fprintf(out, "NOT CHECKED %s: %s needs the transactions' invocation and completion times, which this "
+                        "history does not carry\n", level_name((check_level_id)l), level_title((check_level_id)l));
 }
 
 /* The one-line prose of an interpreted anomaly (its detail). */
@@ -385,7 +402,7 @@ void report_describe_cycle(const history *h, report_anomaly *a, int si) {
     at += (size_t)snprintf(buf + at, sizeof buf - at, " [");
     for (size_t i = 0; i < n && at < sizeof buf - 80; i++) {
         if (i == 0) at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].from, t1, sizeof t1));
-        if (e[i].kind == DEP_SO) at += (size_t)snprintf(buf + at, sizeof buf - at, " -SO-> ");
+        if (keyless(&e[i])) at += (size_t)snprintf(buf + at, sizeof buf - at, " -%s-> ", dep_kind_name((dep_kind)e[i].kind));
         else at += (size_t)snprintf(buf + at, sizeof buf - at, " -%s %s-> ", dep_kind_name((dep_kind)e[i].kind),
                                     history_key_str(h, e[i].key, kb, sizeof kb));
         at += (size_t)snprintf(buf + at, sizeof buf - at, "%s", report_txn_name(h, e[i].to, t1, sizeof t1));

@@ -18,6 +18,7 @@
 #include "frontend/history/history.h"
 #include "frontend/history/verdict.h"
 #include "frontend/checking/polygraph.h"
+#include "frontend/history/levels.h"
 
 /* Why a dependency holds. */
 typedef enum {
@@ -74,7 +75,7 @@ void edge_why_free(edge_why *w);
 
 typedef struct report_anomaly {
     anomaly_kind kind;
-    char adya[24];           /* "G-single", "G1a", "" */
+    char adya[32];           /* "G-single", "G1a", "G-single-realtime", "" */
     int level;               /* LEVEL_ANY (axioms) or check_level_id */
     vec_u32 txns;            /* the cycle's transactions in order, then supporting ones */
     uint32_t num_cycle_txns;
@@ -86,7 +87,7 @@ typedef struct report_anomaly {
                                 holds under that order (and every order has some violating cycle); kind
                                 is then AN_CYCLE, adya empty, and the name its shape would have: */
     anomaly_kind shape;
-    char shape_adya[24];
+    char shape_adya[32];
     char *detail;            /* one line */
 } report_anomaly;
 
@@ -102,9 +103,13 @@ typedef struct report_level {
 
 typedef struct report {
     const history *h;
-    const char *level_arg;   /* "si", "ser" or "all" as asked */
-    report_level levels[2];
+    const char *level_arg;   /* the --level argument as asked: "si", "all", "rc,si,sser", "ladder" */
+    report_level levels[LEVEL_COUNT];   /* the levels checked, in ladder order (ladder.h) */
     int num_levels;
+    uint8_t no_times[LEVEL_COUNT];      /* asked but not checked: the level needs times the history lacks */
+    int ladder;              /* print the ladder's summary (report_ladder.c) */
+    uint32_t internal_errors;           /* levels whose verdicts contradict the ladder's order (ladder.h):
+                                           the stronger one's PASS is withdrawn (UNKNOWN) */
     report_anomaly_vec items;
     uint64_t axiom_violations;   /* total axiom violations (items holds at most the limit) */
     const char *certificate;     /* file written on PASS, or NULL */
@@ -121,7 +126,7 @@ verdict report_verdict(const report *r);
 /* Names shared by the writers. */
 const char *report_txn_name(const history *h, uint32_t t, char *buf, size_t n);   /* "txn 12" / "INIT" */
 const char *report_value(const history *h, uint32_t op, char *buf, size_t n);     /* "5", "init", "[1 2]" */
-const char *report_level_name(int level);                                         /* "si", "ser", "any" */
+const char *report_level_name(int level);                                         /* "si", "ser-plain", "any" */
 /* One sentence explaining a dependency with its values ("txn 3 read x=5 written by txn 1"). */
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n);
 /* Set a's detail to the one line that names and explains its cycle (a
@@ -129,6 +134,21 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
  * lists the cycle's edges; si: a write skew is marked allowed under SI. */
 void report_describe_cycle(const history *h, report_anomaly *a, int si);
 
+/* Withdraw every PASS that contradicts a FAIL of a level it implies (ladder.h):
+ * such a level becomes UNKNOWN with an internal-error message, counted in
+ * internal_errors.  The runs over several levels call it once all are in. */
+void report_check_ladder(report *r);
+/* The ladder's report (r->ladder): each asked level's verdict in ladder
+ * order (text: one line each, then the full report of each weakest
+ * failing level — the anomalies of a stronger failing level add nothing:
+ * every one of a weaker level's breaks it too), the strongest levels that
+ * hold, the weakest that fail with the first (minimal) anomaly that breaks
+ * each; text, and the JSON member "ladder". */
+void report_print_ladder_text(FILE *out, const report *r);
+void report_print_ladder_json(FILE *out, const report *r);
+
+/* One level's lines: "PASS si: ...", or "FAIL ser: ..." with its anomalies in full, or "UNKNOWN ...". */
+void report_print_level_text(FILE *out, const report *r, const report_level *L);
 void report_print_text(FILE *out, const report *r, int verbose);
 void report_print_json(FILE *out, const report *r);
 /* Graphviz: one cluster per anomaly with a cycle. */

@@ -158,7 +158,9 @@ void report_print_json(FILE *out, const report *r) {
         if (L->msg[0]) json_write_string(out, L->msg); else fputs("null", out);
         fputc('}', out);
     }
-    fputs("], \"certificate\": ", out);
+    fputs("], ", out);
+    if (r->ladder) { fputs("\"ladder\": ", out); report_print_ladder_json(out, r); fputs(", ", out); }
+    fputs("\"certificate\": ", out);
     if (r->certificate) json_write_string(out, r->certificate); else fputs("null", out);
     fputs(", \"anomalies\": [", out);
     for (size_t i = 0; i < r->items.len; i++) {

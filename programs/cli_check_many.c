@@ -112,15 +112,19 @@ static char *anomaly_names(const report *r) {
 static void row_levels(run_row *w, const report *r) {
     size_t at = 0;
     w->levels[0] = 0;
-    if (r->axiom_violations) at += (size_t)snprintf(w->levels, sizeof w->levels, "read axioms FAIL");
+    if (r->axiom_violations)
+        at += (size_t)snprintf(w->levels, sizeof w->levels, "read axioms FAIL%s", r->num_levels ? "; among the rest:" : "");
     for (int i = 0; i < r->num_levels && at < sizeof w->levels; i++)
-        at += (size_t)snprintf(w->levels + at, sizeof w->levels - at, "%s%s %s", at ? ", " : "",
+        at += (size_t)snprintf(w->levels + at, sizeof w->levels - at, "%s%s %s", !at ? "" : i ? ", " : " ",
                                report_level_name(r->levels[i].level), verdict_name(r->levels[i].verdict));
 }
 
-static char *error_text(const ic_error *e) {
+/* The error, without its file when that is the history's path (the line
+ * names it already). */
+static char *error_text(const ic_error *e, const char *path) {
     char buf[1200];
-    if (e->file[0] && e->line > 0) snprintf(buf, sizeof buf, "%s:%ld: %s", e->file, e->line, e->msg);
+    if (e->file[0] && e->line <= 0 && e->offset < 0 && !strcmp(e->file, path)) snprintf(buf, sizeof buf, "%s", e->msg);
+    else if (e->file[0] && e->line > 0) snprintf(buf, sizeof buf, "%s:%ld: %s", e->file, e->line, e->msg);
     else if (e->file[0] && e->offset >= 0) snprintf(buf, sizeof buf, "%s: byte %lld: %s", e->file, e->offset, e->msg);
     else if (e->file[0]) snprintf(buf, sizeof buf, "%s: %s", e->file, e->msg);
     else snprintf(buf, sizeof buf, "%s", e->msg);
@@ -162,7 +166,7 @@ static void check_one(const check_many *m, output_tree *t, run_row *w, int *tree
     ic_error_clear(&terr);
     if (!h) {
         snprintf(w->status, sizeof w->status, "ERROR");
-        w->detail = error_text(&err);
+        w->detail = error_text(&err, w->path);
         if (*tree_ok && !cli_report_error_page(t, prefix, w->path, w->detail, &terr)) *tree_ok = 0;
     } else {
         snprintf(w->status, sizeof w->status, "%s", verdict_name(report_verdict(&rep)));
@@ -242,7 +246,7 @@ int cli_check_many(const check_many *m) {
         memset(&t, 0, sizeof t);
         ic_error err;
         ic_error_clear(&err);
-        int tree_ok = 1;
+        int tree_ok = m->report_dir != NULL;
         if (m->report_dir && !output_tree_open(&t, m->report_dir, (const char *const *)subs, paths.len, &err)) {
             cli_error("isocheck check", &err);
             tree_ok = 0;

@@ -329,8 +329,8 @@ void report_print_text(FILE *out, const report *r, int verbose) {
         if (r->axiom_violations > num)
             fprintf(out, "  (%" PRIu64 " more not shown; --max-anomalies N)\n", r->axiom_violations - num);
         if (r->num_levels)
-            fprintf(out, "cycles among the rest, with the %zu read%s that break the axioms set aside (the verdict stays FAIL):\n",
-                    r->set_aside.len, r->set_aside.len == 1 ? "" : "s");
+            fprintf(out, "cycles among the rest, with the %zu read%s that break%s the axioms set aside (the verdict stays FAIL):\n",
+                    r->set_aside.len, r->set_aside.len == 1 ? "" : "s", r->set_aside.len == 1 ? "s" : "");
     }
     for (int i = 0; i < r->num_levels; i++) {
         const report_level *L = &r->levels[i];

@@ -62,7 +62,7 @@ static int list_dir(const char *dir, str_vec *out) {
         else free(p);
     }
     closedir(d);
-    qsort(out->data + first, out->len - first, sizeof *out->data, by_name);
+    if (out->len > first) qsort(out->data + first, out->len - first, sizeof *out->data, by_name);
     return 1;
 }
 

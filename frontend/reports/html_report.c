@@ -124,9 +124,10 @@ static void set_aside_note(FILE *out, const report *r) {
         return;
     }
     fprintf(out, "<p class=\"note\">The read anomalies break every level: the verdict is FAIL whatever else holds. "
-                 "To show the cycles too, the %zu read%s that break the read axioms were set aside (as if they had not "
+                 "To show the cycles too, the %zu read%s that break%s the read axioms %s set aside (as if %s had not "
                  "happened) and the levels checked on the rest: every cycle shown holds among the remaining "
-                 "observations of the history.</p>\n", r->set_aside.len, r->set_aside.len == 1 ? "" : "s");
+                 "observations of the history.</p>\n", r->set_aside.len, r->set_aside.len == 1 ? "" : "s",
+            r->set_aside.len == 1 ? "s" : "", r->set_aside.len == 1 ? "was" : "were", r->set_aside.len == 1 ? "it" : "they");
 }
 
 static void anomalies_table(FILE *out, const report *r) {

@@ -1,7 +1,9 @@
 /* cli_check.c — `isocheck check`: load, run the checking pipeline
  * (run_check.h: axioms, index, each level, interpretation of failures,
- * certificates), write the certificate on PASS, print text or JSON, and
- * optionally a Graphviz file.  -v prints stage
+ * certificates; read anomalies, then the cycles among the rest), write the
+ * certificate on PASS, print text or JSON, and optionally a Graphviz file
+ * and an HTML report directory (cli_report.h).  Many histories (several
+ * operands, or a directory of history files) go to cli_check_many.h.  -v prints stage
  * times, graph sizes, constraint counts and solver statistics on stderr; a
  * progress line appears on stderr for runs longer than a second when it is
  * a terminal. */

@@ -153,6 +153,7 @@ static void check_one(const check_many *m, output_tree *t, run_row *w, int *tree
     load_report_init(&lrep);
     history *h = load_history_ex(w->path, (history_format)m->fmt, m->lopt, &lrep, &err);
     if (h) load_report_print_notes(stderr, &lrep, "isocheck", w->path);
+    if (h && m->verbose) { fprintf(stderr, "load report (%s):\n", w->path); load_report_print(stderr, &lrep); }
     load_report_free(&lrep);
     report rep;
     if (h) {
@@ -172,6 +173,8 @@ static void check_one(const check_many *m, output_tree *t, run_row *w, int *tree
         snprintf(w->status, sizeof w->status, "%s", verdict_name(report_verdict(&rep)));
         row_levels(w, &rep);
         w->detail = anomaly_names(&rep);
+        for (int i = 0; i < rep.num_levels && !w->detail[0]; i++)      /* no answer: why */
+            if (rep.levels[i].verdict == VERDICT_UNKNOWN) { free(w->detail); w->detail = dupstr(rep.levels[i].msg); }
         if (m->json) report_print_json(stdout, &rep);
         if (*tree_ok && !cli_report_pages(t, prefix, &rep, "../index.html", &terr)) *tree_ok = 0;
         report_free(&rep);

@@ -18,6 +18,8 @@
  * on.  With --json every line is one JSON object: a history's report
  * (doc/json-schema.md), or {"isocheck": 1, "history", "error"} for one
  * that could not be read, then {"isocheck": 1, "summary": {...}, "exit"}.
+ * A history with no answer names why on its line (the level's reason).
+ * -v prints each history's load report on stderr.
  * With --report DIR: DIR/index.html lists the histories, and each has its
  * pages in DIR/NNN-NAME/ (cli_report.h).
  *

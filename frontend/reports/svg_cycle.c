@@ -135,6 +135,21 @@ static double node_radius(const history *h, const vec_u32 *nodes) {
     return r < 36 ? 36 : r > 90 ? 90 : r;
 }
 
+/* The longest edge label, in characters ("WW " and the key as drawn). */
+static size_t label_chars(const history *h, const report_anomaly *a) {
+    size_t longest = 2;
+    vec_foreach(const dep_edge, e, a->edges) {
+        char kb[256];
+        size_t n = 2;
+        if (e->kind != DEP_SO && e->key != HISTORY_NONE) {
+            size_t k = strlen(history_key_str(h, e->key, kb, sizeof kb));
+            n += 1 + (k > SVG_KEY_MAX ? SVG_KEY_MAX + 3 : k);
+        }
+        if (n > longest) longest = n;
+    }
+    return longest;
+}
+
 void svg_cycle_write(FILE *out, const history *h, const report_anomaly *a, const char *id_prefix) {
     if (!a->edges.len) return;
     vec_u32 nodes;
@@ -142,7 +157,9 @@ void svg_cycle_write(FILE *out, const history *h, const report_anomaly *a, const
     cycle_nodes(a, &nodes);
     size_t n = nodes.len;
     double node_r = node_radius(h, &nodes);
-    double R = (double)n * (2 * node_r + 100) / (2 * M_PI);
+    /* neighbours far enough apart for a node each and a label between them (7.3 px a character) */
+    double chord = 2 * node_r + 7.3 * (double)label_chars(h, a) + 24;
+    double R = n >= 3 ? chord / (2 * sin(M_PI / (double)n)) : chord / 2;
     if (R < 120) R = 120;
     pt *pos = xmalloc((n ? n : 1) * sizeof *pos);
     double lo_y = 0, hi_y = 0;

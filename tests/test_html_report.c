@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <cmocka.h>
 
 #include "frontend/checking/set_aside.h"
@@ -170,6 +171,50 @@ static void test_svg_three(void **state) {
     history_free(h);
 }
 
+/* A cycle of nine with long string keys: every key label is cut to 24
+ * bytes and "...", and neighbouring nodes stand far enough apart for a
+ * label between them (no label runs into a node). */
+static void test_svg_long_labels(void **state) {
+    (void)state;
+    char text[4096];
+    size_t at = 0;
+    for (int i = 0; i < 9; i++) {
+        int prev = (i + 8) % 9;
+        at += (size_t)snprintf(text + at, sizeof text - at,
+                               "{:type :ok, :f :txn, :process %d, :index %d, :value [[:r \"customer-account-balance-%d\" [%d]] "
+                               "[:append \"customer-account-balance-%d\" %d]]}\n", i, i + 1, prev, prev + 100, i, i + 100);
+    }
+    history *h = load(text, FORMAT_ELLE);
+    report rep;
+    check_all(h, &rep, 0);
+    assert_true(rep.items.len >= 1);
+    const report_anomaly *a = &rep.items.data[0];
+    assert_int_equal(a->edges.len, 9);
+    memout m;
+    mo_open(&m);
+    svg_cycle_write(m.f, h, a, "c");
+    char *svg = mo_close(&m);
+    assert_int_equal(count(svg, ">WR &quot;customer-account-balanc...</text>"), 9);
+    double x[9], y[9], r = 0;
+    const char *p = svg;
+    for (int i = 0; i < 9; i++) {
+        p = strstr(p, "<circle cx=\"");
+        assert_non_null(p);
+        assert_int_equal(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\" r=\"%lf\"", &x[i], &y[i], &r), 3);
+        p++;
+    }
+    assert_null(strstr(p, "<circle"));
+    double label = 7.0 * strlen("WR \"customer-account-balanc...");
+    for (int i = 0; i < 9; i++) {
+        int j = (i + 1) % 9;
+        double d = sqrt((x[i] - x[j]) * (x[i] - x[j]) + (y[i] - y[j]) * (y[i] - y[j]));
+        if (d < 2 * r + label) fail_msg("nodes %d and %d are %.1f apart, less than two radii %.1f and a label %.1f", i, j, d, r, label);
+    }
+    free(svg);
+    report_free(&rep);
+    history_free(h);
+}
+
 /* An aborted read and a lost update elsewhere: the read is set aside, the
  * levels see the rest, the cycle is reported, the verdict stays FAIL. */
 static const char *EDN_ABORTED_AND_LOST =
@@ -244,6 +289,7 @@ int main(void) {
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_svg_structure),
         cmocka_unit_test(test_svg_three),
+        cmocka_unit_test(test_svg_long_labels),
         cmocka_unit_test(test_set_aside),
         cmocka_unit_test(test_set_aside_rest_passes),
     };

@@ -177,8 +177,9 @@ static void check_files_drop(check_files *f) {
  * message with nothing left open. */
 static int check_open(const check_args *a, check_files *f) {
     memset(f, 0, sizeof *f);
-    const char *outs[2] = { a->cert_path, a->dot_path };
-    if (!cli_outputs_ok("isocheck check", a->path, outs, NULL, 2)) return 0;
+    const char *outs[3] = { a->cert_path, a->dot_path, a->report_dir };
+    const int is_dir[3] = { 0, 0, 1 };
+    if (!cli_outputs_ok("isocheck check", a->path, outs, is_dir, 3)) return 0;
     if (a->hint_path && !cli_hint_load(a->hint_path, &f->vh)) return 0;
     ic_error oerr;
     ic_error_clear(&oerr);

@@ -33,6 +33,8 @@ echo keep > "$tmp/file"
 "$ISOCHECK" check --report "$tmp/file" "$g" > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'not a directory' "$tmp/err" && [ "$(cat "$tmp/file")" = keep ] || { echo "file as DIR: exit $rc"; fail=1; }
 ls -A "$tmp" | grep -q isocheck && { echo "temporary left: $(ls -A "$tmp")"; fail=1; }
+"$ISOCHECK" check --dot "$tmp/same" --report "$tmp/same" "$g" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'given for two outputs' "$tmp/err" && [ ! -e "$tmp/same" ] || { echo "--dot and --report one path: exit $rc"; fail=1; }
 mkdir "$tmp/empty"
 "$ISOCHECK" check --report "$tmp/empty" "$g" > /dev/null; [ -s "$tmp/empty/index.html" ] || { echo "empty DIR not filled"; fail=1; }
 # values from the history are escaped: string keys with markup (Elle)

@@ -1,7 +1,9 @@
 /* cli_check.c — `isocheck check`: load, run the checking pipeline
  * (run_check.h: axioms, index, each level, interpretation of failures,
- * certificates), write the certificate on PASS, print text or JSON, and
- * optionally a Graphviz file.  -v prints stage
+ * certificates; read anomalies, then the cycles among the rest), write the
+ * certificate on PASS, print text or JSON, and optionally a Graphviz file
+ * and an HTML report directory (cli_report.h).  Many histories (several
+ * operands, or a directory of history files) go to cli_check_many.h.  -v prints stage
  * times, graph sizes, constraint counts and solver statistics on stderr; a
  * progress line appears on stderr for runs longer than a second when it is
  * a terminal. */
@@ -20,9 +22,11 @@
 #include "frontend/formats/parse.h"
 #include "frontend/run_check.h"
 #include "frontend/reports/cert_file.h"
+#include "programs/cli_check_many.h"
 #include "programs/cli_follow.h"
 #include "programs/cli_hints.h"
 #include "programs/check_levels.h"
+#include "programs/cli_report.h"
 
 static double progress_start;
 static int progress_shown;
@@ -85,7 +89,9 @@ static void on_level(void *ctx, const check_result *res) {
 
 /* The command line of `isocheck check`. */
 typedef struct check_args {
-    const char *path, *dot_path, *cert_path, *hint_path, *level_arg;
+    const char *path, *dot_path, *cert_path, *hint_path, *level_arg, *report_dir;
+    const char **paths;                 /* every operand (path is the first) */
+    size_t num_paths;
     level_choice levels;
     int json, verbose, level, fmt_choice, follow, retire;   /* level: 0 si, 1 ser, 2 both (--follow, --version-order) */
     int64_t max_anomalies, threads;
@@ -105,6 +111,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_STR("level", 0, &a->level_arg, "L", "isolation level(s), listed below (default si)"),
         CMD_FLAG("json", 0, &a->json, "one JSON object (doc/json-schema.md)"),
         CMD_STR("dot", 0, &a->dot_path, "FILE", "Graphviz drawing of the anomalies"),
+        CMD_STR("report", 0, &a->report_dir, "DIR", "an HTML report in DIR (new or empty): index.html, a page and an SVG "
+                "drawing per anomaly, report.json; with many histories a subdirectory each (doc/cli.md, \"Report directories\")"),
         CMD_STR("certificate", 0, &a->cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
         CMD_STR("version-order", 0, &a->hint_path, "FILE", "also check with the database's own (complete or partial) version order "
                 "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
@@ -120,13 +128,15 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_END
     };
     cmd_spec spec = {
-        "isocheck check", "[options] FILE|DIR|-",
+        "isocheck check", "[options] FILE|DIR|- ...",
         "Check a history against an isolation level.\n"
         "  PASS: the history satisfies the level; --certificate FILE writes a proof that\n"
         "        'isocheck verify HISTORY FILE' checks without any solver.\n"
         "  FAIL: up to N minimal named anomalies on disjoint transactions, each with its\n"
-        "        transactions, operations, dependency edges and why each is forced.\n",
-        opts, "one history: FILE, DIR or -", 1, 1,
+        "        transactions, operations, dependency edges and why each is forced.\n"
+        "  Many histories (several operands, or a directory of history files): one line\n"
+        "  each and a summary (doc/cli.md, \"Many histories\").\n",
+        opts, "histories: FILE, DIR or -", 1, argc,
         NULL
     };
     static char epilog[3072];
@@ -134,10 +144,14 @@ static int check_parse(int argc, char **argv, check_args *a) {
              "exit: 0 the history satisfies the level(s), 1 it does not (some level fails), 2 bad input,\n"
              "no answer (a level UNKNOWN, or verdicts that contradict the ladder: an internal error),\n"
              "or an output that cannot be written.  With --version-order: 1 if either answer\n"
-             "is FAIL, else 2 if either has none.\n");
+             "is FAIL, else 2 if either has none.  Many histories: 1 if any fails, else 2 if\n"
+             "any has no answer or cannot be read, else 0.\n");
     spec.epilog = epilog;
-    int n, rc = cli_parse(&spec, argc, argv, &a->path, &n);
+    a->paths = xmalloc((size_t)(argc > 0 ? argc : 1) * sizeof *a->paths);
+    int n, rc = cli_parse(&spec, argc, argv, a->paths, &n);
     if (rc >= 0) return rc;
+    a->path = a->paths[0];
+    a->num_paths = (size_t)n;
     char lerr[512];
     if (!check_levels_parse(a->level_arg ? a->level_arg : "si", &a->levels, lerr, sizeof lerr)) {
         fprintf(stderr, "isocheck check: option --level: %s\n(try 'isocheck check --help')\n", lerr);
@@ -164,12 +178,14 @@ static int check_parse(int argc, char **argv, check_args *a) {
 /* What a check writes besides standard output, and the hint it reads. */
 typedef struct check_files {
     output cert, dot;
+    output_tree tree;                   /* --report DIR */
     version_hint vh;
 } check_files;
 
 static void check_files_drop(check_files *f) {
     output_discard(&f->cert);           /* a target stays as it was unless committed */
     output_discard(&f->dot);
+    output_tree_discard(&f->tree);
     version_hint_free(&f->vh);
 }
 
@@ -179,13 +195,15 @@ static void check_files_drop(check_files *f) {
  * message with nothing left open. */
 static int check_open(const check_args *a, check_files *f) {
     memset(f, 0, sizeof *f);
-    const char *outs[2] = { a->cert_path, a->dot_path };
-    if (!cli_outputs_ok("isocheck check", a->path, outs, NULL, 2)) return 0;
+    const char *outs[3] = { a->cert_path, a->dot_path, a->report_dir };
+    const int is_dir[3] = { 0, 0, 1 };
+    if (!cli_outputs_ok("isocheck check", a->path, outs, is_dir, 3)) return 0;
     if (a->hint_path && !cli_hint_load(a->hint_path, &f->vh)) return 0;
     ic_error oerr;
     ic_error_clear(&oerr);
     if ((a->cert_path && !output_open(&f->cert, a->cert_path, 0, &oerr)) ||
-        (a->dot_path && !output_open(&f->dot, a->dot_path, 0, &oerr))) {
+        (a->dot_path && !output_open(&f->dot, a->dot_path, 0, &oerr)) ||
+        (a->report_dir && !output_tree_open(&f->tree, a->report_dir, NULL, 0, &oerr))) {
         cli_error("isocheck check", &oerr);
         check_files_drop(f);
         return 0;
@@ -258,6 +276,15 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
         report_print_dot(f->dot.f, rep);
         if (!output_commit(&f->dot, &oerr)) { cli_error("isocheck check: cannot write the drawing", &oerr); rc = 2; }
     }
+    if (a->report_dir) {
+        ic_error oerr;
+        ic_error_clear(&oerr);
+        if (!cli_report_pages(&f->tree, "", rep, NULL, &oerr) || !output_tree_commit(&f->tree, &oerr)) {
+            cli_error("isocheck check: cannot write the report", &oerr);
+            output_tree_discard(&f->tree);
+            rc = 2;
+        }
+    }
     if (rep->internal_errors)
         fprintf(stderr, "isocheck: internal error: %u level%s passed while a level %s implies failed; "
                 "no verdict (please report this history)\n", rep->internal_errors, rep->internal_errors == 1 ? "" : "s",
@@ -266,10 +293,59 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
     return rc ? rc : code;              /* an output that failed gives 2 whatever the verdict */
 }
 
+/* What run_check is asked for, from the command line. */
+static void check_run_options(const check_args *a, run_check_options *ro) {
+    run_check_options_default(ro);
+    memcpy(ro->want, a->levels.want, sizeof ro->want);
+    ro->max_anomalies = (size_t)a->max_anomalies;
+    ro->check.time_limit = a->time_limit;
+    ro->check.threads = (unsigned)a->threads;
+    ro->cycles_after_axioms = 1;          /* read anomalies, then the cycles among the rest */
+}
+
+/* Many histories (cli_check_many.h): the options that name one output
+ * file, or follow one input, are refused. */
+static int check_many_run(const check_args *a) {
+    const char *one = a->follow ? "--follow" : a->cert_path ? "--certificate" : a->dot_path ? "--dot"
+                    : a->hint_path ? "--version-order" : NULL;
+    if (one) {
+        fprintf(stderr, "isocheck check: %s takes one history; with many, use --report DIR\n", one);
+        return 2;
+    }
+    if (a->report_dir) {
+        ic_error err;
+        ic_error_clear(&err);
+        if (!output_tree_check(a->report_dir, &err)) { cli_error("isocheck check", &err); return 2; }
+    }
+    check_many m;
+    memset(&m, 0, sizeof m);
+    m.paths = a->paths;
+    m.num_paths = a->num_paths;
+    m.fmt = cli_format(a->fmt_choice);
+    m.lopt = &a->lopt;
+    check_run_options(a, &m.ro);
+    m.level_arg = a->levels.arg;
+    m.ladder = a->levels.ladder;
+    for (int l = 0; l < LEVEL_COUNT; l++) m.need_times |= a->levels.named[l] && level_real_time((check_level_id)l);
+    m.json = a->json;
+    m.verbose = a->verbose;
+    m.report_dir = a->report_dir;
+    return cli_check_many(&m);
+}
+
+static int check_one(check_args *a);
+
 int cli_check(int argc, char **argv) {
     check_args a;
     int rc = check_parse(argc, argv, &a);
-    if (rc >= 0) return rc;
+    if (rc < 0) rc = cli_check_is_many(a.paths, a.num_paths, cli_format(a.fmt_choice)) ? check_many_run(&a) : check_one(&a);
+    free(a.paths);
+    return rc;
+}
+
+static int check_one(check_args *ap) {
+    check_args a = *ap;
+    int rc;
     check_files f;
     if (!check_open(&a, &f)) return 2;
     history *h;
@@ -287,12 +363,8 @@ int cli_check(int argc, char **argv) {
     report_init(&rep, h, a.levels.arg);
     rep.ladder = a.levels.ladder;
     run_check_options ro;
-    run_check_options_default(&ro);
-    memcpy(ro.want, a.levels.want, sizeof ro.want);
-    ro.max_anomalies = (size_t)a.max_anomalies;
-    ro.check.time_limit = a.time_limit;
+    check_run_options(&a, &ro);
     ro.check.progress = progress;
-    ro.check.threads = (unsigned)a.threads;
     ro.certificate = a.cert_path != NULL;
     interpret_trace trace;
     vec_init(trace);

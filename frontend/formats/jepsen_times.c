@@ -77,29 +77,24 @@ static int64_t pick(jt_stamp s, int use_time) { return use_time ? s.time : s.ind
 int jt_finish(jepsen_times *jt, history_builder *b, load_report *rep, const char *source, int json, ic_error *err) {
     uint64_t paired = 0;
     vec_foreach(const jt_rec, r, jt->recs) paired += r->paired;
-    if (!paired) return 1;                         /* no invocation: no real-time order to give */
-    int use_time = jt->stamped[0] == jt->stamps, use_index = !use_time && jt->stamped[1] == jt->stamps;
-    const char *ft = json ? "\"time\"" : ":time", *fi = json ? "\"index\"" : ":index";
-    if (!use_time && !use_index) {
-        if (jt->stamped[0] || jt->stamped[1])
-            load_report_note(rep, "note", "no real times: %" PRIu64 " of %" PRIu64 " invocations and completions have an "
-                             "integer %s, %" PRIu64 " an integer %s (each must be on all of them)",
-                             jt->stamped[0], jt->stamps, ft, jt->stamped[1], fi);
-        return 1;
-    }
-    if (use_index && jt->stamped[0])
-        load_report_note(rep, "note", "real times from %s: only %" PRIu64 " of %" PRIu64 " invocations and completions "
-                         "have an integer %s", fi, jt->stamped[0], jt->stamps, ft);
+    if (!paired || !(jt->stamped[0] || jt->stamped[1])) return 1;   /* nothing to order, or no stamp */
+    int use_time = jt->stamped[0] > 0;
+    uint8_t want = use_time ? JT_TIME : JT_INDEX;
+    const char *ft = json ? "\"time\"" : ":time", *fi = json ? "\"index\"" : ":index", *f = use_time ? ft : fi;
+    uint64_t have = jt->stamped[use_time ? 0 : 1];
+    if (have < jt->stamps)
+        load_report_note(rep, "note", "real times from %s: %" PRIu64 " of %" PRIu64 " invocations and completions have "
+                         "no integer %s, and so no time", f, jt->stamps - have, jt->stamps, f);
     vec_foreach(const jt_rec, r, jt->recs) {
+        int inv_ok = r->paired && (r->inv.has & want), cmp_ok = !r->info && (r->cmp.has & want);
         int64_t c = pick(r->cmp, use_time), i = pick(r->inv, use_time);
-        if (r->paired && !r->info && c < i) {
+        if (inv_ok && cmp_ok && c < i) {
             ic_error_at(err, source, r->line, "completion %s %" PRId64 " is before its invocation's %s %" PRId64
-                        " (a transaction cannot complete before it is invoked)", use_time ? ft : fi, c,
-                        use_time ? ft : fi, i);
+                        " (a transaction cannot complete before it is invoked)", f, c, f, i);
             return 0;
         }
-        if (r->paired && i != HISTORY_TIME_NONE) hb_txn_time(b, r->txn, TIME_INVOKE, i);
-        if (!r->info && c != HISTORY_TIME_NONE) hb_txn_time(b, r->txn, TIME_COMPLETE, c);
+        if (inv_ok) hb_txn_time(b, r->txn, TIME_INVOKE, i);
+        if (cmp_ok) hb_txn_time(b, r->txn, TIME_COMPLETE, c);
     }
     return 1;
 }

@@ -5,12 +5,12 @@
  * A client's :invoke is paired with the next completion of its :process.
  * TIME_INVOKE is the invocation's stamp, TIME_COMPLETE the completion's
  * (not for :info: an indeterminate transaction never completed).  The
- * stamp is :time (Jepsen's nanoseconds) when every invocation and every
- * :ok/:fail completion of a client has an integer :time, else :index
- * (the position in the history: Jepsen logs in real-time order) when they
- * all have one, else there are no times (with a note when some had
- * them).  A completion without a pending invocation (no :process, or
- * none before it) has no invocation time.  A completion stamped before
+ * stamp is :time (Jepsen's nanoseconds) when any invocation or :ok/:fail
+ * completion of the history has an integer :time, else :index (the
+ * position in the history: Jepsen logs in real-time order); the two are
+ * never mixed, and an operation without the chosen stamp gives no time
+ * (a note counts them).  A completion without a pending invocation (no
+ * :process, or none before it) has no invocation time.  A completion stamped before
  * its invocation is bad input at the completion's line. */
 #ifndef ISOCHECK_JEPSEN_TIMES_H
 #define ISOCHECK_JEPSEN_TIMES_H

@@ -198,7 +198,7 @@ int tk_txn(tk_reader *r, const optree *t, uint32_t root, ic_error *err) {
     if (!tk_is_txn(t, root)) return fail(&c, root, "a TimeKiller transaction {\"tid\", \"sid\", \"sts\", \"cts\", \"ops\"}");
     uint32_t line = ot_node(t, root)->line;
     uint32_t tid = member(t, root, "tid"), sts = member(t, root, "sts"), cts = member(t, root, "cts");
-    uint32_t ops = member(t, root, "ops"), s;
+    uint32_t ops = member(t, root, "ops"), s = 0;
     int64_t ext = (int64_t)ordinal;
     if (tid != OV_NONE && !tk_int(t, tid, &ext)) ext = (int64_t)ordinal;   /* a string id: by position */
     if (u64map_get(&r->txn_ids, (uint64_t)ext) != UINT32_MAX) {

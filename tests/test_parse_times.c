@@ -119,6 +119,12 @@ static void elle_partial_time(void **state) {
     assert_times(h, 1, 0, 1, NONE, NONE);
     assert_string_equal(notes, "");
     history_free(h);
+    h = load_notes(FORMAT_ELLE,                                   /* :index only on completions: no times */
+        "{:type :invoke, :process 0, :value [[:w :x 1]]}\n"
+        "{:type :ok, :process 0, :index 7, :value [[:w :x 1]]}\n", notes, sizeof notes);
+    assert_false(history_has_times(h, TIME_COMPLETE));
+    assert_string_equal(notes, "");
+    history_free(h);
     h = load_notes(FORMAT_ELLE, "{:type :ok, :process 0, :time 5, :value [[:w :x 1]]}\n", notes, sizeof notes);
     assert_false(history_has_times(h, TIME_COMPLETE));           /* no invocation at all: nothing to order */
     assert_string_equal(notes, "");

@@ -81,7 +81,9 @@ int jt_finish(jepsen_times *jt, history_builder *b, load_report *rep, const char
     int use_time = jt->stamped[0] > 0;
     uint8_t want = use_time ? JT_TIME : JT_INDEX;
     const char *ft = json ? "\"time\"" : ":time", *fi = json ? "\"index\"" : ":index", *f = use_time ? ft : fi;
-    uint64_t have = jt->stamped[use_time ? 0 : 1];
+    uint64_t have = jt->stamped[use_time ? 0 : 1], invoked = 0;
+    vec_foreach(const jt_rec, r, jt->recs) invoked += r->paired && (r->inv.has & want);
+    if (!invoked) return 1;                        /* no invocation time: no real-time order, no times */
     if (have < jt->stamps)
         load_report_note(rep, "note", "real times from %s: %" PRIu64 " of %" PRIu64 " invocations and completions have "
                          "no integer %s, and so no time", f, jt->stamps - have, jt->stamps, f);

@@ -9,7 +9,8 @@
  * completion of the history has an integer :time, else :index (the
  * position in the history: Jepsen logs in real-time order); the two are
  * never mixed, and an operation without the chosen stamp gives no time
- * (a note counts them).  A completion without a pending invocation (no
+ * (a note counts them); when no invocation has it, there are no times
+ * at all.  A completion without a pending invocation (no
  * :process, or none before it) has no invocation time.  A completion stamped before
  * its invocation is bad input at the completion's line. */
 #ifndef ISOCHECK_JEPSEN_TIMES_H

@@ -1,13 +1,14 @@
 /* text_times.h — the time annotation of the text format (doc/formats.md,
- * "Times in text"): a comment line that gives one transaction its times,
+ * "Times"): a comment line that gives one transaction its times,
  *     #@time TXN invoke=I complete=C start=S commit=K
  * with any non-empty subset of the four fields, in any order, each at most
  * once; values are decimal integers (a '-' allowed; not -2^63).  invoke
  * and complete are the client's real time (TIME_INVOKE, TIME_COMPLETE),
  * start and commit the database's timestamps (TIME_DB_START,
  * TIME_DB_COMMIT).  complete < invoke and commit < start are bad input.
- * Readers that do not know it (older isocheck, `check --follow`) skip it
- * as a comment. */
+ * Readers that do not know it (an older isocheck) skip it as a comment;
+ * `check --follow` (frontend/online, through text_lex_line, which returns
+ * 0 for it) checks its syntax and does not use the times. */
 #ifndef ISOCHECK_TEXT_TIMES_H
 #define ISOCHECK_TEXT_TIMES_H
 

@@ -76,35 +76,40 @@ static const char elle_timed[] =
     "{:type :fail, :f :txn, :process 0, :time 450, :index 5, :value [[:w :x 2]]}\n"
     "{:type :ok, :f :txn, :process 2, :time 500, :index 6, :value [[:r :x 1]]}\n";
 
-static void elle_time_and_index(void **state) {
-    (void)state;
-    history *h = load_ok(FORMAT_ELLE, elle_timed);
-    assert_times(h, 2, 100, 200, NONE, NONE);     /* paired :ok */
-    assert_times(h, 3, 150, NONE, NONE, NONE);    /* :info never completed */
-    assert_times(h, 5, 400, 450, NONE, NONE);     /* :fail completed */
-    assert_times(h, 6, NONE, 500, NONE, NONE);    /* no invocation before it */
-    assert_true(history_has_times(h, TIME_INVOKE) && !history_has_times(h, TIME_DB_START));
-    history_free(h);
-
-    /* no :time at all: the positions (:index) */
-    char buf[sizeof elle_timed];
-    strcpy(buf, elle_timed);
-    for (char *p = buf; (p = strstr(p, ":time ")); ) {           /* ":time 100, " -> blanks */
+/* Blank out every "KEY N, " of s (a copy). */
+static char *without(const char *s, const char *key) {
+    char *buf = strcpy(malloc(strlen(s) + 1), s);
+    for (char *p = buf; (p = strstr(p, key)); ) {
         char *e = strchr(p, ',');
         memset(p, ' ', (size_t)(e - p + 1));
     }
-    h = load_ok(FORMAT_ELLE, buf);
-    assert_times(h, 2, 0, 2, NONE, NONE);
-    assert_times(h, 3, 1, NONE, NONE, NONE);
-    assert_times(h, 5, 4, 5, NONE, NONE);
-    history_free(h);
+    return buf;
 }
 
-static void elle_partial_time(void **state) {
+static void elle_index_and_time(void **state) {
+    (void)state;
+    history *h = load_ok(FORMAT_ELLE, elle_timed);     /* :index on every op: the history's order */
+    assert_times(h, 2, 0, 2, NONE, NONE);               /* paired :ok */
+    assert_times(h, 3, 1, NONE, NONE, NONE);            /* :info never completed */
+    assert_times(h, 5, 4, 5, NONE, NONE);               /* :fail completed */
+    assert_times(h, 6, NONE, 6, NONE, NONE);            /* no invocation before it */
+    assert_true(history_has_times(h, TIME_INVOKE) && !history_has_times(h, TIME_DB_START));
+    history_free(h);
+    char *buf = without(elle_timed, ":index ");         /* no :index: :time (ids are positions) */
+    h = load_ok(FORMAT_ELLE, buf);
+    assert_times(h, 2, 100, 200, NONE, NONE);
+    assert_times(h, 3, 150, NONE, NONE, NONE);
+    assert_times(h, 5, 400, 450, NONE, NONE);
+    assert_times(h, 6, NONE, 500, NONE, NONE);
+    history_free(h);
+    free(buf);
+}
+
+static void elle_partial_stamps(void **state) {
     (void)state;
     char notes[1024];
-    history *h = load_notes(FORMAT_ELLE,                         /* :time wins; never mixed with :index */
-        "{:type :invoke, :process 0, :time 100, :index 0, :value [[:w :x 1]]}\n"
+    history *h = load_notes(FORMAT_ELLE,                         /* :index not on all: :time, never mixed */
+        "{:type :invoke, :process 0, :time 100, :value [[:w :x 1]]}\n"
         "{:type :ok, :process 0, :index 1, :value [[:w :x 1]]}\n"
         "{:type :invoke, :process 0, :time 200, :index 2, :value [[:w :x 2]]}\n"
         "{:type :ok, :process 0, :time 250, :index 3, :value [[:w :x 2]]}\n", notes, sizeof notes);
@@ -113,10 +118,13 @@ static void elle_partial_time(void **state) {
     assert_string_equal(notes, "note: real times from :time: 1 of 4 invocations and completions have no integer :time, "
                                "and so no time");
     history_free(h);
-    h = load_notes(FORMAT_ELLE,                                   /* a :time that is not an integer: none */
-        "{:type :invoke, :process 0, :time 1.5, :index 0, :value [[:w :x 1]]}\n"
-        "{:type :ok, :process 0, :index 1, :value [[:w :x 1]]}\n", notes, sizeof notes);
-    assert_times(h, 1, 0, 1, NONE, NONE);
+    h = load_notes(FORMAT_ELLE,                                   /* Elle's tests: :time 0 everywhere, :index in order */
+        "{:index 10, :time 0, :type :invoke, :process 2, :value [[:append 9 2]]}\n"
+        "{:index 11, :time 0, :type :ok, :process 2, :value [[:append 9 2]]}\n"
+        "{:index 20, :time 0, :type :invoke, :process 4, :value [[:r 9 nil]]}\n"
+        "{:index 21, :time 0, :type :ok, :process 4, :value [[:r 9 [2]]]}\n", notes, sizeof notes);
+    assert_times(h, 11, 10, 11, NONE, NONE);
+    assert_times(h, 21, 20, 21, NONE, NONE);
     assert_string_equal(notes, "");
     history_free(h);
     h = load_notes(FORMAT_ELLE,                                   /* :index only on completions: no times */
@@ -150,7 +158,7 @@ static void elle_json_twin(void **state) {
     history *h = load_ok(FORMAT_JSON,
         "{\"type\": \"invoke\", \"process\": 0, \"time\": 7, \"index\": 0, \"value\": [[\"w\", \"x\", 1]]}\n"
         "{\"type\": \"ok\", \"process\": 0, \"time\": 9, \"index\": 1, \"value\": [[\"w\", \"x\", 1]]}\n");
-    assert_times(h, 1, 7, 9, NONE, NONE);
+    assert_times(h, 1, 0, 1, NONE, NONE);                         /* :index on every op: positions */
     history_free(h);
 }
 
@@ -432,8 +440,8 @@ static void gen_times_read_back(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(elle_time_and_index),
-        cmocka_unit_test(elle_partial_time),
+        cmocka_unit_test(elle_index_and_time),
+        cmocka_unit_test(elle_partial_stamps),
         cmocka_unit_test(elle_db_timestamps),
         cmocka_unit_test(elle_json_twin),
         cmocka_unit_test(elle_bad_times),

@@ -78,7 +78,9 @@ int jt_finish(jepsen_times *jt, history_builder *b, load_report *rep, const char
     uint64_t paired = 0;
     vec_foreach(const jt_rec, r, jt->recs) paired += r->paired;
     if (!paired || !(jt->stamped[0] || jt->stamped[1])) return 1;   /* nothing to order, or no stamp */
-    int use_time = jt->stamped[0] > 0;
+    /* :index when every stamp has one (the history's order, which is Elle's own real-time
+     * order), else :time when any has one, else the :index there is */
+    int use_time = jt->stamped[1] < jt->stamps && jt->stamped[0] > 0;
     uint8_t want = use_time ? JT_TIME : JT_INDEX;
     const char *ft = json ? "\"time\"" : ":time", *fi = json ? "\"index\"" : ":index", *f = use_time ? ft : fi;
     uint64_t have = jt->stamped[use_time ? 0 : 1], invoked = 0;

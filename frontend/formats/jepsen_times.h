@@ -5,14 +5,16 @@
  * A client's :invoke is paired with the next completion of its :process.
  * TIME_INVOKE is the invocation's stamp, TIME_COMPLETE the completion's
  * (not for :info: an indeterminate transaction never completed).  The
- * stamp is :time (Jepsen's nanoseconds) when any invocation or :ok/:fail
- * completion of the history has an integer :time, else :index (the
- * position in the history: Jepsen logs in real-time order); the two are
- * never mixed, and an operation without the chosen stamp gives no time
- * (a note counts them); when no invocation has it, there are no times
- * at all.  A completion without a pending invocation (no
- * :process, or none before it) has no invocation time.  A completion stamped before
- * its invocation is bad input at the completion's line. */
+ * stamp is :index, the operation's position in the history, when every
+ * invocation and :ok/:fail completion has one: Jepsen logs operations in
+ * real-time order and Elle's own real-time graph is that order.  Else it
+ * is :time (Jepsen's nanoseconds) when any of them has an integer :time,
+ * else :index.  The two are never mixed: an operation without the chosen
+ * stamp gives no time (a note counts them), and when no invocation has
+ * it there are no times at all.  A completion without a pending
+ * invocation (no :process, or none before it) has no invocation time.  A
+ * completion stamped before its invocation is bad input at the
+ * completion's line. */
 #ifndef ISOCHECK_JEPSEN_TIMES_H
 #define ISOCHECK_JEPSEN_TIMES_H
 

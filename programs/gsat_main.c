@@ -65,7 +65,7 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
         CMD_FLAG("verbose", 'v', &a->verbose, "progress table and statistics as 'c' lines"),
         CMD_FLAG("quiet", 'q', &a->quiet, "print only the 's' line (and the 'v' lines)"),
         CMD_STR("proof", 0, &a->proof, "FILE", "pure CNF: write a DRAT proof of unsatisfiability to FILE\n"
-                "                         (turns preprocessing off; doc/search.md \"Proofs\")"),
+                "                         (doc/search.md \"Proofs\")"),
         CMD_FLAG("binary-proof", 0, &a->proof_binary, "write the --proof in binary DRAT"),
         CMD_FLAG("no-model", 'n', &a->no_model, "do not print the 'v' lines"),
         CMD_FLAG("gnf", 0, &a->gnf, "read as GNF (default for *.gnf, *.gnf.gz and '-')"),
@@ -119,16 +119,9 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
                       : a->keep_assumptions ? "--assume" : NULL;
     if (clash) { fprintf(stderr, "gsat: --proof and %s do not go together (try 'gsat --help')\n", clash); return 2; }
     if (a->proof_binary && !a->proof) { fprintf(stderr, "gsat: --binary-proof needs --proof FILE (try 'gsat --help')\n"); return 2; }
-    for (int i = first_engine; i < k; i++) {
-        int64_t v = *(int64_t *)opts[i].dest;
-        if (a->proof && opts[i].given && v && !strcmp(opts[i].name, "preprocess")) {
-            fprintf(stderr, "gsat: --proof needs --preprocess=0: preprocessing is not traced in the proof\n");
-            return 2;
-        }
-        if (opts[i].given && !gsat_set_option(s, opts[i].name, v))
+    for (int i = first_engine; i < k; i++)
+        if (opts[i].given && !gsat_set_option(s, opts[i].name, *(int64_t *)opts[i].dest))
             internal_error("gsat", "the engine refuses option %s", opts[i].name);
-    }
-    if (a->proof && !gsat_set_option(s, "preprocess", 0)) internal_error("gsat", "the engine refuses preprocess=0");
     return -1;
 }
 
@@ -217,14 +210,15 @@ static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, in
      * makes them level-0 facts (nothing to re-assign after each conflict).
      * --assume keeps them as assumptions (reports the failed ones). */
     int res;
-    if (gsat_interrupted()) res = GSAT_UNKNOWN;   /* while reading */
-    else if (!a->keep_assumptions) {
+    gsat_signals_searching(1);
+    if (!a->keep_assumptions) {
         if (cnf)                        /* the GNF reader asserted them while loading */
             for (size_t i = 0; i < info->assumptions.len; i++) gsat_add_clause(s, &info->assumptions.data[i], 1);
         res = gsat_solve(s, NULL, 0);
     } else {
         res = gsat_solve(s, info->assumptions.data, (int)info->assumptions.len);
     }
+    gsat_signals_searching(0);
     if (res == GSAT_ERROR) {            /* out of memory in the engine, while reading or solving */
         fprintf(stderr, "gsat: %s (%s)\n", gsat_error(s), a->path);
         return 2;

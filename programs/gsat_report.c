@@ -78,10 +78,10 @@ void gsat_progress_end(gsat *s) {
     s->progress_fn = NULL;
 }
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, searching;
 
 static void on_interrupt(int sig) {
-    if (interrupted) {                /* the second: end now, leaving no temporary file */
+    if (interrupted || !searching) {  /* the second, or while reading: end now, leaving no temporary file */
         tmpreg_unlink_all();
         signal(sig, SIG_DFL);
         raise(sig);
@@ -110,5 +110,7 @@ void gsat_signals_install(gsat *s) {
     }
     gsat_set_terminate(s, NULL, poll_interrupt);
 }
+
+void gsat_signals_searching(int on) { searching = on; }
 
 int gsat_interrupted(void) { return (int)interrupted; }

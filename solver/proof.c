@@ -10,6 +10,10 @@ void solver_set_proof(gsat *s, void *state, solver_proof_fn fn) {
 }
 
 void proof_emit(gsat *s, int add, const lit_t *lits, uint32_t n) {
+    if (add && n == 0) {              /* the empty clause: once, and nothing after it matters */
+        if (s->proof_done) return;
+        s->proof_done = 1;
+    }
     vec_clear(s->proof_buf);
     for (uint32_t i = 0; i < n; i++) vec_push(s->proof_buf, lit_to_dimacs(lits[i]));
     vec_push(s->proof_buf, 0);
@@ -26,8 +30,4 @@ void proof_level0_units(gsat *s) {
     if (end > s->proof_units) s->proof_units = end;
 }
 
-void proof_empty(gsat *s) {
-    if (!s->proof_fn || s->proof_done) return;
-    s->proof_done = 1;
-    proof_add(s, NULL, 0);
-}
+void proof_empty(gsat *s) { proof_add(s, NULL, 0); }

@@ -14,10 +14,14 @@
  * included), the learned clauses reduction deletes, level-0 simplification
  * (the level-0 units first, then each shortened clause added before its
  * longer form is deleted, each satisfied clause deleted), a unit implied
- * at level 0 without a reason clause, and the final empty clause.
- * Preprocessing (solver/simp*.c) and theories are NOT traced: the caller
- * turns preprocessing off (option preprocess=0) and adds no theory; gsat
- * refuses --proof for graph problems.  Clauses the engine stores shorter
+ * at level 0 without a reason clause, preprocessing (the equivalences
+ * before the clauses rewritten with them, each rewritten or strengthened
+ * clause added before the old one is deleted, the resolvents of an
+ * eliminated variable before its clauses are deleted), and the final empty
+ * clause.  NOT traced: theories (gsat refuses --proof for graph problems),
+ * clauses preprocessing brings back when a removed variable is used again
+ * and keep_trail's clauses above level 0 (incremental use; gsat solves
+ * once).  Clauses the engine stores shorter
  * than given (false literals at level 0 dropped while loading) may be
  * deleted in their short form: a checker ignores the deletion of a clause
  * it does not hold, as drat-trim does; that only keeps more clauses. */

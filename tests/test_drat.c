@@ -5,9 +5,12 @@
  * not RUP, a deletion that matters, a missing empty clause).  Then gsat
  * (the binary beside this test: ../gsat, or $GSAT) solves unsatisfiable
  * CNFs — pigeonhole 5 and 6, examples/pigeonhole-5.cnf, random 3-SAT at
- * ratio 4.26 that gsat finds unsatisfiable — with --proof, in text and in
- * binary DRAT, with the default search and with one that restarts,
- * reduces and simplifies often; each proof must be accepted, and the
+ * ratio 4.26 that gsat finds unsatisfiable, random 3-SAT with equivalent
+ * variables, subsumed and strengthening clauses for preprocessing — with
+ * --proof, in text and in binary DRAT, with the default search, one that
+ * restarts, reduces and simplifies often and one without preprocessing;
+ * each proof must be accepted (no deletion of a clause the checker does
+ * not hold: these inputs have no unit clause), and the
  * same proof with one lemma removed must be rejected for some lemma
  * (the last ones are tried first), as must the proof without its empty
  * clause. */
@@ -104,6 +107,42 @@ static void write_random3(const char *path, int vars, uint64_t seed) {
     assert_int_equal(fclose(f), 0);
 }
 
+/* Random 3-SAT at `ratio` with what preprocessing acts on: equivalent
+ * pairs of variables, clauses a shorter one subsumes, pairs that
+ * strengthen (the same clause with one literal negated). */
+static void write_structured(const char *path, int vars, double ratio, uint64_t seed) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    int base = (int)(vars * ratio), n3 = base, extra = vars / 8 * 2 + 2 * (vars / 6);
+    int *cl = malloc((size_t)(base * 3) * sizeof *cl);
+    uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+    fprintf(f, "p cnf %d %d\n", vars, n3 + extra);
+    for (int c = 0; c < base; c++) {
+        int *l = cl + 3 * c;
+        l[0] = (int)(NEXT() % (uint64_t)vars) + 1;
+        do l[1] = (int)(NEXT() % (uint64_t)vars) + 1; while (l[1] == l[0]);
+        do l[2] = (int)(NEXT() % (uint64_t)vars) + 1; while (l[2] == l[0] || l[2] == l[1]);
+        for (int k = 0; k < 3; k++) if (NEXT() & 1) l[k] = -l[k];
+        fprintf(f, "%d %d %d 0\n", l[0], l[1], l[2]);
+    }
+    for (int e = 0; e < vars / 8; e++) {          /* a = b or a = -b */
+        int a = (int)(NEXT() % (uint64_t)vars) + 1, b = a % vars + 1, s = (NEXT() & 1) ? 1 : -1;
+        fprintf(f, "%d %d 0\n%d %d 0\n", a, -s * b, -a, s * b);
+    }
+    for (int e = 0; e < vars / 6; e++) {
+        const int *l = cl + 3 * (int)(NEXT() % (uint64_t)base);
+        int v = (int)(NEXT() % (uint64_t)vars) + 1;
+        if (v == abs(l[0]) || v == abs(l[1]) || v == abs(l[2])) fprintf(f, "%d %d %d 0\n", l[0], l[1], l[2]);
+        else fprintf(f, "%d %d %d %d 0\n", l[0], l[1], l[2], v);   /* subsumed */
+        l = cl + 3 * (int)(NEXT() % (uint64_t)base);
+        fprintf(f, "%d %d %d 0\n", -l[0], l[1], l[2]);            /* strengthens */
+    }
+#undef NEXT
+    free(cl);
+    assert_int_equal(fclose(f), 0);
+}
+
 static int run_gsat(const char *opts, const char *proof, const char *cnf) {
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "'%s' -q %s --proof '%s' '%s' > /dev/null", gsat_path, opts, proof, cnf);
@@ -177,7 +216,7 @@ static int prove(const char *cnf, const char *opts, int binary, int corrupt) {
 static const char *const searches[] = {
     "",
     "--reduce-first=100 --reduce-inc=10 --restart=0 --luby-unit=5 --seed=7",
-    "--chrono-levels=0 --stable=2 --walk-interval=50 --seed=3",
+    "--chrono-levels=0 --stable=2 --walk-interval=50 --seed=3 --preprocess=0",
 };
 
 static void test_pigeonhole(void **state) {
@@ -210,6 +249,44 @@ static void test_random(void **state) {
     assert_true(unsat >= 3);
 }
 
+/* gsat -v's counter `name` on cnf, added to *sum. */
+static void add_counters(const char *cnf, const char *const *names, long long *sums) {
+    char cmd[9000], line[256];
+    snprintf(cmd, sizeof cmd, "'%s' -v -n '%s'", gsat_path, cnf);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    while (fgets(line, sizeof line, p))
+        for (int i = 0; names[i]; i++) {
+            size_t n = strlen(names[i]);
+            long long v;
+            if (!strncmp(line, "c ", 2) && !strncmp(line + 2, names[i], n) && line[2 + n] == ':' &&
+                sscanf(line + 3 + n, "%lld", &v) == 1)
+                sums[i] += v;
+        }
+    pclose(p);
+}
+
+/* Preprocessing's steps traced: substitutions, subsumption, strengthening,
+ * eliminations (gsat -v shows each at work on these inputs). */
+static void test_preprocessing(void **state) {
+    (void)state;
+    char cnf[300];
+    int unsat = 0;
+    static const char *const names[] = { "simp_substituted", "simp_subsumed", "simp_strengthened", "simp_eliminated", NULL };
+    long long sums[4] = {0};
+    for (uint64_t seed = 1; seed <= 30 && unsat < 6; seed++) {
+        snprintf(cnf, sizeof cnf, "%s/s%llu.cnf", dir, (unsigned long long)seed);
+        write_structured(cnf, 80 + 5 * (int)seed, seed % 2 ? 3.6 : 4.0, seed);
+        int rc = prove(cnf, seed % 2 ? "" : "--preprocess=2 --elim-bound=5 --reduce-first=100", 0, unsat < 2);
+        assert_true(rc == 10 || rc == 20);
+        unsat += rc == 20;
+        if (rc == 20) add_counters(cnf, names, sums);
+    }
+    assert_true(unsat >= 4);
+    for (int i = 0; names[i]; i++)
+        if (sums[i] == 0) fail_msg("%s: 0 on every instance: the test does not exercise it", names[i]);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     /* this test is build/debug/tests/test_drat: gsat one folder up, the
@@ -226,6 +303,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_checker_can_fail),
         cmocka_unit_test(test_pigeonhole),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_preprocessing),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[200];

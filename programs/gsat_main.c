@@ -205,13 +205,13 @@ static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, in
         gsat_set_time_limit(s, left > 1e-6 ? left : 1e-6);
     }
     gsat_set_conflict_limit(s, a->conflict_limit);
+    gsat_signals_searching(1);          /* from here a signal stops the search (before -v's header) */
     if (a->verbose) gsat_progress_start(s);
     /* A file has one solve: its assumptions hold for that solve only, so
      * asserting them as unit clauses gives the same answer and model, and
      * makes them level-0 facts (nothing to re-assign after each conflict).
      * --assume keeps them as assumptions (reports the failed ones). */
     int res;
-    gsat_signals_searching(1);
     if (!a->keep_assumptions) {
         if (cnf)                        /* the GNF reader asserted them while loading */
             for (size_t i = 0; i < info->assumptions.len; i++) gsat_add_clause(s, &info->assumptions.data[i], 1);

@@ -84,7 +84,8 @@ static void on_level(void *ctx, const check_result *res) {
 
 /* The command line of `isocheck check`. */
 typedef struct check_args {
-    const char *path, *dot_path, *cert_path, *hint_path;
+    const char *path, *dot_path, *cert_path;
+    cli_hint hint;
     int json, verbose, level, fmt_choice, follow, retire;
     int64_t max_anomalies, threads;
     double time_limit, follow_idle;
@@ -104,8 +105,12 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_FLAG("json", 0, &a->json, "one JSON object (doc/json-schema.md)"),
         CMD_STR("dot", 0, &a->dot_path, "FILE", "Graphviz drawing of the anomalies"),
         CMD_STR("certificate", 0, &a->cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
-        CMD_STR("version-order", 0, &a->hint_path, "FILE", "also check with the database's own (complete or partial) version order "
+        CMD_STR("version-order", 0, &a->hint.version_order, "FILE", "also check with the database's own (complete or partial) version order "
                 "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
+        CMD_STR("commit-order", 0, &a->hint.commit_order, "FILE", "also check with the database's commit order (transaction "
+                "ids, oldest first; doc/formats.md, \"Commit order hints\"): SER by replaying it, SI under the version order it implies"),
+        CMD_FLAG("db-timestamps", 0, &a->hint.db_times, "also check with the history's own database timestamps: SER by "
+                 "replay in commit timestamp order, SI by start and commit timestamps (doc/checker.md)"),
         CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
@@ -126,7 +131,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
         "        transactions, operations, dependency edges and why each is forced.\n",
         opts, "one history: FILE, DIR or -", 1, 1,
         "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, no answer,\n"
-        "or an output that cannot be written.  With --version-order: 1 if either answer\n"
+        "or an output that cannot be written.  With a hint (--version-order, --commit-order,\n"
+        "--db-timestamps): 1 if either answer\n"
         "is FAIL, else 2 if either has none.\n"
     };
     int n, rc = cli_parse(&spec, argc, argv, &a->path, &n);
@@ -135,10 +141,7 @@ static int check_parse(int argc, char **argv, check_args *a) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
         return 2;
     }
-    if (a->hint_path && a->follow) {
-        fprintf(stderr, "isocheck check: --version-order is not available with --follow\n");
-        return 2;
-    }
+    if (!cli_hint_usage_ok(&a->hint, a->follow)) return 2;
     a->lopt.threads = (unsigned)a->threads;
     return -1;
 }
@@ -146,24 +149,25 @@ static int check_parse(int argc, char **argv, check_args *a) {
 /* What a check writes besides standard output, and the hint it reads. */
 typedef struct check_files {
     output cert, dot;
-    version_hint vh;
+    cli_hint *hint;
 } check_files;
 
 static void check_files_drop(check_files *f) {
     output_discard(&f->cert);           /* a target stays as it was unless committed */
     output_discard(&f->dot);
-    version_hint_free(&f->vh);
+    if (f->hint) cli_hint_free(f->hint);
 }
 
 /* Before any work: no output over an input, the hint read (a malformed one
  * stops here), the outputs opened (a bad path fails here, and the targets
  * stay untouched until their content is complete).  1, or 0 after an error
  * message with nothing left open. */
-static int check_open(const check_args *a, check_files *f) {
+static int check_open(check_args *a, check_files *f) {
     memset(f, 0, sizeof *f);
     const char *outs[2] = { a->cert_path, a->dot_path };
     if (!cli_outputs_ok("isocheck check", a->path, outs, NULL, 2)) return 0;
-    if (a->hint_path && !cli_hint_load(a->hint_path, &f->vh)) return 0;
+    if (!cli_hint_load(&a->hint)) return 0;
+    f->hint = &a->hint;
     ic_error oerr;
     ic_error_clear(&oerr);
     if ((a->cert_path && !output_open(&f->cert, a->cert_path, 0, &oerr)) ||
@@ -226,9 +230,9 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
         if (write_certificate(&f->cert, h, cert)) rep->certificate = a->cert_path;
         else rc = 2;
     }
-    if (a->hint_path) {
+    if (cli_hint_any(&a->hint)) {
         whitebox wb;
-        wrc = cli_whitebox_run(h, &f->vh, a->level, (unsigned)a->threads, a->time_limit, a->verbose, &wb)
+        wrc = cli_whitebox_run(h, f->hint, a->level, (unsigned)a->threads, a->time_limit, a->verbose, &wb)
             ? cli_print_both(stdout, rep, &wb, a->json, a->verbose) : 2;
         whitebox_free(&wb);
     } else if (a->json && a->follow) cli_follow_print_final_json(stdout, rep);

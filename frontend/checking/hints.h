@@ -20,6 +20,8 @@
  *                    head(V)) in the index's base edges, so the level's
  *                    known graph has it before pruning: constraints fall
  *                    away, and a complete hint leaves none.
+ *   hints_check_complete  a hint that orders every version: the
+ *                    polynomial check (no constraints, no solver).
  *   hints_check_level  check_level on the amended index, then the answer
  *                    re-checked under an order that extends the hint: a
  *                    PASS's order must extend it; a FAIL is confirmed
@@ -65,5 +67,21 @@ uint64_t hints_apply(pg_index *ix, const hint_order *o);
  * check_level's). */
 verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_id level,
                                 const check_options *opt, check_result *res);
+
+/* After hints_validate: does the hint order every unit of every key (a
+ * complete version order)? */
+int hints_complete(const pg_index *ix, const hint_order *o);
+
+/* A complete hint checked without the polygraph (Emme: polynomial): the
+ * version order it states is given to verify_model, which builds the
+ * dependency graph by definition and looks for the level's cycles; no pair
+ * scan, no pruning, no solver.  res as check_level's (stage "version
+ * order"; FAIL: res->cycle, checked with cycle_holds, or a read that
+ * contradicts the order, in res->msg with no cycle). */
+verdict hints_check_complete(const pg_index *ix, const hint_order *o, check_level_id level, const check_options *opt,
+                             check_result *res);
+/* The same for a version order already in res->vo (res zeroed but for it):
+ * the commit order's (replay.h). */
+verdict hints_check_vo(const history *h, check_level_id level, const check_options *opt, check_result *res);
 
 #endif

@@ -182,12 +182,11 @@ void replay_version_order(const history *h, const commit_hint *ch, version_order
 }
 
 /* Sorting the participants by commit timestamp. */
-typedef struct cts { int64_t c; uint32_t reads_only, t; } cts;
+typedef struct cts { int64_t c; uint32_t t; } cts;
 
 static int cmp_cts(const void *a, const void *b) {
     const cts *x = a, *y = b;
     if (x->c != y->c) return x->c < y->c ? -1 : 1;
-    if (x->reads_only != y->reads_only) return x->reads_only < y->reads_only ? -1 : 1;
     return x->t < y->t ? -1 : x->t > y->t;
 }
 
@@ -209,10 +208,7 @@ int commit_hint_from_times(const history *h, const uint8_t *part, commit_hint *c
     n = 0;
     for (uint32_t t = 1; t < h->num_txns; t++) {
         if (!part[t]) continue;
-        uint32_t ro = 1;
-        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && ro; op++)
-            if (history_op_is_write(h, op)) ro = 0;
-        a[n++] = (cts){ history_time(h, TIME_DB_COMMIT, t), ro, t };
+        a[n++] = (cts){ history_time(h, TIME_DB_COMMIT, t), t };
     }
     qsort(a, n, sizeof *a, cmp_cts);
     ch->n = n;

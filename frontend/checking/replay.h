@@ -56,8 +56,8 @@ typedef struct commit_hint {
 
 void commit_hint_free(commit_hint *ch);
 
-/* The order of the participants by TIME_DB_COMMIT (ties: a transaction that
- * writes before one that only reads, then history order).  1; 0 with a
+/* The order of the participants by TIME_DB_COMMIT (ties: history order,
+ * so a session's transactions stay in session order).  1; 0 with a
  * finding (two writers of one key commit at the same timestamp); -1 with
  * msg when a participant has no commit timestamp (no answer). */
 int commit_hint_from_times(const history *h, const uint8_t *part, commit_hint *ch, char *msg, size_t cap);

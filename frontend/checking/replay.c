@@ -40,10 +40,17 @@ const char *replay_value(const history *h, uint32_t op, char *buf, size_t n) {
     return buf;
 }
 
-/* Where t is in the order: "FILE:LINE" or "commit timestamp C". */
-static const char *order_where(const history *h, const commit_hint *ch, uint32_t t, char *buf, size_t n) {
-    if (ch->source && ch->line) snprintf(buf, n, "%s:%u", ch->source, ch->line[t]);
-    else snprintf(buf, n, "commit timestamp %" PRId64, history_time(h, TIME_DB_COMMIT, t));
+/* Where a and b are in the order: "commit order FILE: txn A at line L,
+ * txn B at line M" or "commit timestamps: txn A at C, txn B at D". */
+static const char *pair_where(const history *h, const commit_hint *ch, uint32_t a, uint32_t b, char *buf, size_t n) {
+    char x[64], y[64];
+    replay_txn(h, a, x, sizeof x);
+    replay_txn(h, b, y, sizeof y);
+    if (ch->source && ch->line)
+        snprintf(buf, n, "commit order %s: %s at line %u, %s at line %u", ch->source, x, ch->line[a], y, ch->line[b]);
+    else
+        snprintf(buf, n, "commit timestamps: %s at %" PRId64 ", %s at %" PRId64, x, history_time(h, TIME_DB_COMMIT, a), y,
+                 history_time(h, TIME_DB_COMMIT, b));
     return buf;
 }
 
@@ -55,11 +62,10 @@ int replay_session_order(const history *h, const commit_hint *ch, char *msg, siz
         for (uint32_t t = h->sessions[s].first_txn; t < h->sessions[s].first_txn + h->sessions[s].num_txns; t++) {
             if (!ch->part[t]) continue;
             if (prev != HISTORY_NONE && ch->pos[prev] > ch->pos[t]) {
-                char a[64], b[64], wa[600], wb[600];
-                snprintf(msg, cap, "%s contradict%s session order: %s commits after %s, which follows it in its session "
-                         "(%s; %s)", order_name(ch), ch->source ? "s" : "", replay_txn(h, prev, a, sizeof a),
-                         replay_txn(h, t, b, sizeof b), order_where(h, ch, prev, wa, sizeof wa),
-                         order_where(h, ch, t, wb, sizeof wb));
+                char a[64], b[64], wp[800];
+                snprintf(msg, cap, "%s contradict%s session order: %s commits after %s, which follows it in its session (%s)",
+                         order_name(ch), ch->source ? "s" : "", replay_txn(h, prev, a, sizeof a),
+                         replay_txn(h, t, b, sizeof b), pair_where(h, ch, prev, t, wp, sizeof wp));
                 return 0;
             }
             prev = t;
@@ -72,32 +78,31 @@ int replay_session_order(const history *h, const commit_hint *ch, char *msg, siz
  * of write src where the order says cur (register keys). */
 static void stale_read(const history *h, const commit_hint *ch, uint32_t t, uint32_t op, uint32_t src, uint32_t cur,
                        char *msg, size_t cap) {
-    char tn[64], wn[64], cn[64], kn[128], v[256], cv[256], where[600], ow[600], ow2[600];
+    char tn[64], wn[64], cn[64], kn[128], v[256], cv[256], where[600], ow[800];
     uint32_t k = h->op_key[op], w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src], c = h->op_txn[cur];
     replay_txn(h, t, tn, sizeof tn);
     history_key_str(h, k, kn, sizeof kn);
     replay_value(h, op, v, sizeof v);
     history_op_where(h, op, where, sizeof where);
     if (w != HISTORY_NONE && w != 0 && ch->pos[w] != HISTORY_NONE && ch->pos[w] > ch->pos[t]) {
-        snprintf(msg, cap, "%s read %s=%s (%s), written by %s, which commits after it (%s; %s): by the %s it read from "
-                 "the future", tn, kn, v, where, replay_txn(h, w, wn, sizeof wn), order_where(h, ch, t, ow, sizeof ow),
-                 order_where(h, ch, w, ow2, sizeof ow2), order_name(ch));
+        snprintf(msg, cap, "%s read %s=%s (%s), written by %s, which commits after it (%s): by the %s it read from the "
+                 "future", tn, kn, v, where, replay_txn(h, w, wn, sizeof wn), pair_where(h, ch, t, w, ow, sizeof ow),
+                 order_name(ch));
         return;
     }
     if (c == 0)
-        snprintf(msg, cap, "%s read %s=%s (%s), but by the %s nothing wrote %s before it (%s): it should read the "
-                 "initial value", tn, kn, v, where, order_name(ch), kn, order_where(h, ch, t, ow, sizeof ow));
+        snprintf(msg, cap, "%s read %s=%s (%s), but by the %s nothing wrote %s before it: it should read the initial value",
+                 tn, kn, v, where, order_name(ch), kn);
     else
-        snprintf(msg, cap, "%s read %s=%s (%s), but by the %s the last write of %s before it is %s's %s=%s (%s; %s)", tn,
-                 kn, v, where, order_name(ch), kn, replay_txn(h, c, cn, sizeof cn), kn,
-                 replay_value(h, cur, cv, sizeof cv), order_where(h, ch, c, ow2, sizeof ow2),
-                 order_where(h, ch, t, ow, sizeof ow));
+        snprintf(msg, cap, "%s read %s=%s (%s), but by the %s the last write of %s before it is %s's %s=%s (%s)", tn, kn, v,
+                 where, order_name(ch), kn, replay_txn(h, c, cn, sizeof cn), kn, replay_value(h, cur, cv, sizeof cv),
+                 pair_where(h, ch, c, t, ow, sizeof ow));
 }
 
 /* A list read whose prefix is not the list the order installed. */
 static void list_mismatch(const history *h, const commit_hint *ch, uint32_t t, uint32_t op, uint32_t plen,
                           const vec_i64 *want, uint32_t cur, char *msg, size_t cap) {
-    char tn[64], cn[64], kn[128], v[600], where[600], ow[600];
+    char tn[64], cn[64], kn[128], v[600], where[600], ow[800];
     uint32_t k = h->op_key[op], c = h->op_txn[cur];
     replay_txn(h, t, tn, sizeof tn);
     history_key_str(h, k, kn, sizeof kn);
@@ -105,7 +110,7 @@ static void list_mismatch(const history *h, const commit_hint *ch, uint32_t t, u
     history_op_where(h, op, where, sizeof where);
     snprintf(msg, cap, "%s read %s=%s (%s; %u elements of the snapshot), but by the %s %s holds %zu elements before it, "
              "the last appended by %s (%s)", tn, kn, v, where, plen, order_name(ch), kn, want->len,
-             replay_txn(h, c, cn, sizeof cn), order_where(h, ch, t, ow, sizeof ow));
+             replay_txn(h, c, cn, sizeof cn), pair_where(h, ch, c, t, ow, sizeof ow));
 }
 
 int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap) {

@@ -86,7 +86,7 @@ static void on_level(void *ctx, const check_result *res) {
 typedef struct check_args {
     const char *path, *dot_path, *cert_path;
     cli_hint hint;
-    int json, verbose, level, fmt_choice, follow, retire;
+    int json, verbose, level, fmt_choice, follow, retire, white_only;
     int64_t max_anomalies, threads;
     double time_limit, follow_idle;
     load_options lopt;
@@ -109,6 +109,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
                 "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
         CMD_STR("commit-order", 0, &a->hint.commit_order, "FILE", "also check with the database's commit order (transaction "
                 "ids, oldest first; doc/formats.md, \"Commit order hints\"): SER by replaying it, SI under the version order it implies"),
+        CMD_FLAG("white-box-only", 0, &a->white_only, "with a hint: only the white-box answer (no black-box check: "
+                 "the time and memory of the hint's check alone)"),
         CMD_FLAG("db-timestamps", 0, &a->hint.db_times, "also check with the history's own database timestamps: SER by "
                  "replay in commit timestamp order, SI by start and commit timestamps (doc/checker.md)"),
         CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
@@ -142,6 +144,10 @@ static int check_parse(int argc, char **argv, check_args *a) {
         return 2;
     }
     if (!cli_hint_usage_ok(&a->hint, a->follow)) return 2;
+    if (a->white_only && (!cli_hint_any(&a->hint) || a->cert_path || a->dot_path)) {
+        fprintf(stderr, "isocheck check: --white-box-only needs a hint and no --certificate or --dot\n");
+        return 2;
+    }
     a->lopt.threads = (unsigned)a->threads;
     return -1;
 }
@@ -233,7 +239,7 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
     if (cli_hint_any(&a->hint)) {
         whitebox wb;
         wrc = cli_whitebox_run(h, f->hint, a->level, (unsigned)a->threads, a->time_limit, a->verbose, &wb)
-            ? cli_print_both(stdout, rep, &wb, a->json, a->verbose) : 2;
+            ? cli_print_both(stdout, a->white_only ? NULL : rep, &wb, a->json, a->verbose) : 2;
         whitebox_free(&wb);
     } else if (a->json && a->follow) cli_follow_print_final_json(stdout, rep);
     else if (a->json) report_print_json(stdout, rep);
@@ -292,7 +298,7 @@ int cli_check(int argc, char **argv) {
     }
     ic_error err;
     ic_error_clear(&err);
-    if (!from_incr && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
+    if (!from_incr && !a.white_only && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
         rc = 2;
     } else rc = check_print(&a, &f, h, &rep, &cert, cert_level);

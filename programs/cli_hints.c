@@ -77,14 +77,14 @@ int cli_whitebox_run(const history *h, const cli_hint *hint, int level, unsigned
 
 int cli_print_both(FILE *out, const report *rep, const whitebox *wb, int json, int verbose) {
     if (json) {
-        fputs("{\"black_box\": ", out);
-        report_print_json(out, rep);
-        fputs(", \"white_box\": ", out);
+        fputs("{", out);
+        if (rep) { fputs("\"black_box\": ", out); report_print_json(out, rep); fputs(", ", out); }
+        fputs("\"white_box\": ", out);
         whitebox_print_json(out, wb);
         fputs("}\n", out);
     } else {
-        report_print_text(out, rep, verbose);
+        if (rep) report_print_text(out, rep, verbose);
         whitebox_print_text(out, wb);
     }
-    return cli_exit_code(verdict_worse(report_verdict(rep), whitebox_verdict(wb)));
+    return cli_exit_code(rep ? verdict_worse(report_verdict(rep), whitebox_verdict(wb)) : whitebox_verdict(wb));
 }

@@ -30,7 +30,8 @@ int cli_whitebox_run(const history *h, const cli_hint *hint, int level, unsigned
                      int verbose, whitebox *wb);
 /* Print both answers (text: the black-box report, then the white-box
  * lines; JSON: {"black_box": ..., "white_box": ...}) and return the
- * exit code: 1 if either answer is FAIL, else 2 if either has none, else 0. */
+ * exit code: 1 if either answer is FAIL, else 2 if either has none, else 0.
+ * rep NULL (--white-box-only): the white-box answer alone. */
 int cli_print_both(FILE *out, const report *rep, const whitebox *wb, int json, int verbose);
 
 #endif

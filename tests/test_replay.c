@@ -198,6 +198,26 @@ static int oracle_si_commit(const history *h, const int64_t *ids, size_t n) {
     co_ctx c = { h, ids, n };
     int r = brute_check_with(h, 1, amend_commit, &c);
     if (r <= 0) return r;
+    /* a read's writer commits before the reader (its start precedes its commit) */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t t = txn_of_id(h, ids[i]);
+        for (uint32_t x = 0; x < h->txns[t].num_ops; x++) {
+            uint32_t op = h->txns[t].first_op + x;
+            if ((h->op_kind[op] & (OP_KIND_MASK | OP_FAILED)) != OP_READ || h->op_value[op] == VALUE_INIT) continue;
+            int own = 0;
+            for (uint32_t y = 0; y < x; y++)
+                if (h->op_key[h->txns[t].first_op + y] == h->op_key[op] && history_op_is_write(h, h->txns[t].first_op + y)) own = 1;
+            if (own) continue;
+            for (size_t j = i + 1; j < n; j++) {
+                uint32_t w = txn_of_id(h, ids[j]);
+                for (uint32_t y = 0; y < h->txns[w].num_ops; y++) {
+                    uint32_t o2 = h->txns[w].first_op + y;
+                    if (h->op_key[o2] == h->op_key[op] && h->op_value[o2] == h->op_value[op] && history_op_is_write(h, o2))
+                        return 0;
+                }
+            }
+        }
+    }
     /* strong session SI: a session's transactions commit in order */
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++) {

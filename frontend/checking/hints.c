@@ -321,9 +321,7 @@ int hints_complete(const pg_index *ix, const hint_order *o) {
     return listed == units;             /* listed units are distinct units of their key (hints_validate) */
 }
 
-/* The version order a complete hint states: per key INIT's unit, then the
- * listed units in order, each unit's writers in its own order. */
-static void complete_order(const pg_index *ix, const hint_order *o, version_order *vo) {
+void hints_complete_order(const pg_index *ix, const hint_order *o, version_order *vo) {
     uint32_t nk = ix->num_keys;
     uint32_t *listed = xmalloc((size_t)nk * sizeof *listed);
     for (uint32_t k = 0; k < nk; k++) listed[k] = HISTORY_NONE;
@@ -373,11 +371,3 @@ verdict hints_check_vo(const history *h, check_level_id level, const check_optio
     return res->verdict = VERDICT_FAIL;
 }
 
-verdict hints_check_complete(const pg_index *ix, const hint_order *o, check_level_id level, const check_options *opt,
-                             check_result *res) {
-    memset(res, 0, sizeof *res);
-    res->level = level;
-    vec_init(res->cycle);
-    complete_order(ix, o, &res->vo);
-    return hints_check_vo(ix->h, level, opt, res);
-}

@@ -163,6 +163,32 @@ int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap) {
     return ok;
 }
 
+int replay_reads_from(const history *h, const commit_hint *ch, char *msg, size_t cap) {
+    uint32_t *stamp = xcalloc(h->num_keys, sizeof *stamp);
+    int ok = 1;
+    for (uint32_t i = 0; i < ch->n && ok; i++) {
+        uint32_t t = ch->order[i];
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && ok; op++) {
+            if (history_op_failed(h, op)) continue;
+            uint32_t k = h->op_key[op], src;
+            op_kind kind = history_op_kind(h, op);
+            if (kind == OP_WRITE || kind == OP_APPEND) { stamp[k] = i + 1; continue; }
+            if (kind == OP_READ && stamp[k] == i + 1) continue;
+            src = kind == OP_READ ? history_read_source(h, op) : history_external_source(h, op);
+            uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
+            if (w == HISTORY_NONE || w == 0 || w == t || ch->pos[w] == HISTORY_NONE || ch->pos[w] < i) continue;
+            char tn[64], wn[64], kn[128], v[600], where[600], ow[800];
+            snprintf(msg, cap, "%s read %s=%s (%s), written by %s, which commits after it (%s): a transaction reads what "
+                     "committed before it started", replay_txn(h, t, tn, sizeof tn), history_key_str(h, k, kn, sizeof kn),
+                     replay_value(h, op, v, sizeof v), history_op_where(h, op, where, sizeof where),
+                     replay_txn(h, w, wn, sizeof wn), pair_where(h, ch, t, w, ow, sizeof ow));
+            ok = 0;
+        }
+    }
+    free(stamp);
+    return ok;
+}
+
 void replay_version_order(const history *h, const commit_hint *ch, version_order *vo) {
     uint32_t nk = h->num_keys;
     vo->num_keys = nk;

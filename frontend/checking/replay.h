@@ -31,6 +31,9 @@
  *                         before the reader's start (a version committed
  *                         at the start timestamp is visible).
  *                         O(N log N + M).
+ *   replay_reads_from     every external read's writer commits before the
+ *                         reader (SI without start timestamps: a start
+ *                         precedes its commit).  O(M).
  *   replay_version_order  the version order a commit order implies (each
  *                         key's writers in commit order), for the
  *                         polynomial check of a complete version order
@@ -66,6 +69,7 @@ int replay_session_order(const history *h, const commit_hint *ch, char *msg, siz
 int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap);
 /* -1 with msg when a participant lacks a start or commit timestamp. */
 int replay_si_times(const history *h, const uint8_t *part, char *msg, size_t cap);
+int replay_reads_from(const history *h, const commit_hint *ch, char *msg, size_t cap);
 void replay_version_order(const history *h, const commit_hint *ch, version_order *vo);
 
 #endif

@@ -190,19 +190,39 @@ int whitebox_run(const history *h, const version_hint *vh, const int want[2], co
     if (!hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding)) { hint_order_free(&o); return 1; }
     pg_index ix;
     if (!pg_index_build(&ix, h, err)) { hint_order_free(&o); return 0; }
+    version_order vo;
+    memset(&vo, 0, sizeof vo);
     if (hints_validate(&ix, &o, wb->finding, sizeof wb->finding)) {
         wb->hint_pairs = o.pairs;
         wb->complete = hints_complete(&ix, &o);
-        if (!wb->complete) wb->edges_added = hints_apply(&ix, &o);
-        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {
-            if (!want[lv]) continue;
-            if (wb->complete) hints_check_complete(&ix, &o, (check_level_id)lv, opt, &wb->res[lv]);
-            else hints_check_level(&ix, &o, (check_level_id)lv, opt, &wb->res[lv]);
-            wb->method[lv] = wb->complete ? "the hint's complete version order" : "every version order that extends the hint";
+        if (wb->complete) hints_complete_order(&ix, &o, &vo);
+        else {
+            wb->edges_added = hints_apply(&ix, &o);
+            for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
+                if (want[lv]) hints_check_level(&ix, &o, (check_level_id)lv, opt, &wb->res[lv]);
         }
+        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
+            wb->method[lv] = wb->complete ? "the hint's complete version order" : "every version order that extends the hint";
     }
     pg_index_free(&ix);
     hint_order_free(&o);
+    if (wb->complete) {                 /* the polynomial path needs neither the index nor the hint */
+        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {
+            if (!want[lv]) continue;
+            check_result *r = &wb->res[lv];
+            r->level = (check_level_id)lv;
+            r->vo.num_keys = vo.num_keys;
+            r->vo.start = xmalloc(((size_t)vo.num_keys + 1) * sizeof *r->vo.start);
+            memcpy(r->vo.start, vo.start, ((size_t)vo.num_keys + 1) * sizeof *vo.start);
+            vec_init(r->vo.txns);
+            vec_reserve(r->vo.txns, vo.txns.len);
+            memcpy(r->vo.txns.data, vo.txns.data, vo.txns.len * sizeof *vo.txns.data);
+            r->vo.txns.len = vo.txns.len;
+            if (lv == LEVEL_SI || !want[LEVEL_SI]) version_order_free(&vo);   /* the last level asked */
+            hints_check_vo(h, (check_level_id)lv, opt, r);
+        }
+        version_order_free(&vo);
+    }
     for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
         if (want[lv] && !wb->finding[0]) whitebox_name_cycle(wb, lv, wb->complete);
     return 1;

@@ -95,6 +95,11 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
     }
     wb->method[LEVEL_SI] = wb->kind == WB_COMMIT_ORDER ? "the version order the commit order implies"
                                                        : "the version order the commit timestamps imply";
+    r->stage = "commit order";
+    if (!replay_reads_from(h, ch, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI])) {
+        r->verdict = VERDICT_FAIL;
+        return;
+    }
     replay_version_order(h, ch, &r->vo);
     hints_check_vo(h, LEVEL_SI, opt, r);
     whitebox_name_cycle(wb, LEVEL_SI, 1);

@@ -75,13 +75,38 @@ static const char *quoted(const char *s, char *buf, size_t n) {
     return buf;
 }
 
+/* The writes of key k's plain integer values vh->values[first .. first +
+ * n) into fast[] (HISTORY_NONE: not one, or not found; find_write then
+ * decides), the writer table's lookups fetched ahead (a hint of a large
+ * history is millions of random lookups). */
+static void resolve_fast(const history *h, const version_hint *vh, uint32_t k, uint32_t first, uint32_t n, vec_i64 *xs,
+                         vec_u32 *fast) {
+    vec_clear(*xs);
+    vec_clear(*fast);
+    for (uint32_t i = 0; i < n; i++) {
+        const vh_value *v = &vh->values.data[first + i];
+        int64_t x;
+        if (v->is_init || !parse_i64(vh_text(vh, v->text), &x)) x = VALUE_INIT;
+        vec_push(*xs, x);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (i + HISTORY_PREFETCH_AHEAD < n && xs->data[i + HISTORY_PREFETCH_AHEAD] != VALUE_INIT)
+            history_writer_prefetch_slot(h, k, xs->data[i + HISTORY_PREFETCH_AHEAD]);
+        if (i + HISTORY_PREFETCH_AHEAD / 2 < n && xs->data[i + HISTORY_PREFETCH_AHEAD / 2] != VALUE_INIT)
+            history_writer_prefetch_op(h, k, xs->data[i + HISTORY_PREFETCH_AHEAD / 2]);
+        vec_push(*fast, xs->data[i] == VALUE_INIT ? HISTORY_NONE : history_writer_of(h, k, xs->data[i]));
+    }
+}
+
 /* Map the hint's keys and values to the history's writes.  1, or 0 with a
  * finding in msg. */
 static int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
-    u64map keys, named, listed;        /* key text -> id; (key, value text) -> op; op -> its line */
+    u64map keys, named;                /* key text -> id; (key, value text) -> op */
     u64map_init(&keys);
     u64map_init(&named);
-    u64map_init(&listed);
+    uint8_t *listed = xcalloc((size_t)h->num_ops / 8 + 1, 1);      /* per op: listed already */
+    vec_i64 xs; vec_init(xs);
+    vec_u32 fast; vec_init(fast);
     int named_made = 0, ok = 1;
     char kb[128];
     for (uint32_t k = 0; k < h->num_keys; k++) u64map_put(&keys, hash_str(0, history_key_str(h, k, kb, sizeof kb)), k);
@@ -97,9 +122,11 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
             break;
         }
         hint_key ok_key = { k, (uint32_t)o->items.len, 0 };
+        resolve_fast(h, vh, k, hk->first, hk->num, &xs, &fast);
         for (uint32_t i = hk->first; i < hk->first + hk->num && ok; i++) {
             const vh_value *v = &vh->values.data[i];
-            uint32_t op = find_write(h, k, v, vh_text(vh, v->text), &named, &named_made);
+            uint32_t op = fast.data[i - hk->first];
+            if (op == HISTORY_NONE) op = find_write(h, k, v, vh_text(vh, v->text), &named, &named_made);
             if (op == HISTORY_NONE) op = find_write(h, k, v, quoted(vh_text(vh, v->text), qb, sizeof qb), &named, &named_made);
             if (op == HISTORY_NONE) {
                 snprintf(msg, cap, "version order hint contradicts the history: it lists %.200s for key %.200s "
@@ -108,14 +135,15 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
                 ok = 0;
                 break;
             }
-            uint32_t seen = u64map_get(&listed, op);
-            if (seen != UINT32_MAX) {
+            if (listed[op / 8] >> (op % 8) & 1) {
+                uint32_t seen = 0;
+                vec_foreach(const hint_item, it, o->items) if (it->op == op) seen = it->line;
                 snprintf(msg, cap, "version order hint contradicts itself: it lists %.200s twice for key %.200s "
                          "(%s:%u and line %u)", vh_text(vh, v->text), ks, vh->source, seen, v->line);
                 ok = 0;
                 break;
             }
-            u64map_put(&listed, op, v->line);
+            listed[op / 8] |= (uint8_t)(1u << (op % 8));
             hint_item it = { op, v->line };
             vec_push(o->items, it);
             ok_key.num++;
@@ -125,7 +153,9 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
     }
     u64map_free(&keys);
     u64map_free(&named);
-    u64map_free(&listed);
+    free(listed);
+    vec_free(xs);
+    vec_free(fast);
     return ok;
 }
 

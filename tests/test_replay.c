@@ -670,6 +670,45 @@ static void timestamps_named(void **state) {
     expect_times(hand(2, two, (int64_t[]){ 3, 0 }, (int64_t[]){ 2, 4 }, w1w2), 1, "txn 1 (hand: txn 1) starts at 3, after it commits at 2");
 }
 
+/* Lists by the timestamps: T1 [0,1] appends 1; T2 [2,3] reads [1] and
+ * appends 2, then reads [1 2]; T3 [2,5] reads [] (stale) or [1] (right);
+ * T4 [4,6] reads [1 2] (right) or [1] (stale: T2's append committed at 3). */
+static history *lists(int64_t t3_len, int64_t t4_len) {
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "lists");
+    uint32_t k = hb_key(b, 0);
+    const int64_t l12[] = { 1, 2 };
+    uint32_t t1 = hb_txn(b, hb_session(b, 1, NULL), 1, 1), t2 = hb_txn(b, hb_session(b, 2, NULL), 2, 2);
+    uint32_t t3 = hb_txn(b, hb_session(b, 3, NULL), 3, 3), t4 = hb_txn(b, hb_session(b, 4, NULL), 4, 4);
+    hb_op(b, t1, OP_APPEND, k, 1, 1);
+    hb_list_read(b, t2, k, l12, 1, 2);
+    hb_op(b, t2, OP_APPEND, k, 2, 2);
+    hb_list_read(b, t2, k, l12, 2, 2);
+    hb_list_read(b, t3, k, l12, (uint32_t)t3_len, 3);
+    hb_list_read(b, t4, k, l12, (uint32_t)t4_len, 4);
+    int64_t s[] = { 0, 2, 2, 4 }, c[] = { 1, 3, 5, 6 };
+    uint32_t ts[] = { t1, t2, t3, t4 };
+    for (int i = 0; i < 4; i++) { hb_txn_time(b, ts[i], TIME_DB_START, s[i]); hb_txn_time(b, ts[i], TIME_DB_COMMIT, c[i]); }
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    return h;
+}
+
+static void timestamps_lists(void **state) {
+    (void)state;
+    char why[8192];
+    history *h = lists(1, 2);
+    for (int si = 0; si < 2; si++)
+        if (white_box(h, NULL, si, why, sizeof why) != (si ? 0 : 1)) fail_msg("lists (si %d):\n%s", si, why);
+    history_free(h);
+    expect_times(lists(0, 2), 1, "txn 3 read 0=[] (lists: txn 3), but txn 1's 0=1, committed at 1, is the last version "
+                 "committed at or before txn 3's start at 2: a stale read");
+    expect_times(lists(1, 1), 1, "txn 4 read 0=[1] (lists: txn 4), but txn 2's 0=2, committed at 3, is the last version "
+                 "committed at or before txn 4's start at 4: a stale read");
+    expect_times(lists(1, 2), 0, "txn 3 read 0=[1] (lists: txn 3; 1 elements of the snapshot), but by the commit "
+                 "timestamps 0 holds 2 elements before it, the last appended by txn 2");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_ids),
@@ -680,6 +719,7 @@ int main(void) {
         cmocka_unit_test(serial_orders_pass),
         cmocka_unit_test(timestamps_agree),
         cmocka_unit_test(timestamps_named),
+        cmocka_unit_test(timestamps_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

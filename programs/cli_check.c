@@ -108,11 +108,12 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_STR("version-order", 0, &a->hint.version_order, "FILE", "also check with the database's own (complete or partial) version order "
                 "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
         CMD_STR("commit-order", 0, &a->hint.commit_order, "FILE", "also check with the database's commit order (transaction "
-                "ids, oldest first; doc/formats.md, \"Commit order hints\"): SER by replaying it, SI under the version order it implies"),
-        CMD_FLAG("white-box-only", 0, &a->white_only, "with a hint: only the white-box answer (no black-box check: "
-                 "the time and memory of the hint's check alone)"),
+                "ids, oldest first; doc/formats.md, \"Commit order hints\"): SER by replaying it, SI under the version order it implies "
+                "(doc/checker.md)"),
         CMD_FLAG("db-timestamps", 0, &a->hint.db_times, "also check with the history's own database timestamps: SER by "
                  "replay in commit timestamp order, SI by start and commit timestamps (doc/checker.md)"),
+        CMD_FLAG("white-box-only", 0, &a->white_only, "with a hint: only the white-box answer (no black-box check: "
+                 "the time and memory of the hint's check alone)"),
         CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
@@ -134,8 +135,7 @@ static int check_parse(int argc, char **argv, check_args *a) {
         opts, "one history: FILE, DIR or -", 1, 1,
         "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, no answer,\n"
         "or an output that cannot be written.  With a hint (--version-order, --commit-order,\n"
-        "--db-timestamps): 1 if either answer\n"
-        "is FAIL, else 2 if either has none.\n"
+        "--db-timestamps): 1 if either answer is FAIL, else 2 if either has none.\n"
     };
     int n, rc = cli_parse(&spec, argc, argv, &a->path, &n);
     if (rc >= 0) return rc;

@@ -128,8 +128,11 @@ int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap) {
             switch (history_op_kind(h, op)) {
             case OP_READ:
                 if (stamp[k] == i + 1) break;                    /* after an own write: INT (the axioms) */
-                uint32_t src = history_read_source(h, op);
-                if (src != cur[k]) { stale_read(h, ch, t, op, src, cur[k], msg, cap); ok = 0; }
+                /* values are unique per key: the same value is the same write, no lookup */
+                if (h->op_value[op] != h->op_value[cur[k]]) {
+                    stale_read(h, ch, t, op, history_read_source(h, op), cur[k], msg, cap);
+                    ok = 0;
+                }
                 break;
             case OP_LIST_READ: {
                 uint32_t len, mine = stamp[k] == i + 1 ? own[k] : 0;
@@ -165,26 +168,40 @@ int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap) {
 
 int replay_reads_from(const history *h, const commit_hint *ch, char *msg, size_t cap) {
     uint32_t *stamp = xcalloc(h->num_keys, sizeof *stamp);
+    vec_u32 reads;                      /* the external register reads, then their writers looked up ahead */
+    vec_init(reads);
     int ok = 1;
-    for (uint32_t i = 0; i < ch->n && ok; i++) {
+    for (uint32_t i = 0; i < ch->n; i++) {
         uint32_t t = ch->order[i];
-        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && ok; op++) {
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             if (history_op_failed(h, op)) continue;
-            uint32_t k = h->op_key[op], src;
+            uint32_t k = h->op_key[op];
             op_kind kind = history_op_kind(h, op);
-            if (kind == OP_WRITE || kind == OP_APPEND) { stamp[k] = i + 1; continue; }
-            if (kind == OP_READ && stamp[k] == i + 1) continue;
-            src = kind == OP_READ ? history_read_source(h, op) : history_external_source(h, op);
-            uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
-            if (w == HISTORY_NONE || w == 0 || w == t || ch->pos[w] == HISTORY_NONE || ch->pos[w] < i) continue;
-            char tn[64], wn[64], kn[128], v[600], where[600], ow[800];
-            snprintf(msg, cap, "%s read %s=%s (%s), written by %s, which commits after it (%s): a transaction reads what "
-                     "committed before it started", replay_txn(h, t, tn, sizeof tn), history_key_str(h, k, kn, sizeof kn),
-                     replay_value(h, op, v, sizeof v), history_op_where(h, op, where, sizeof where),
-                     replay_txn(h, w, wn, sizeof wn), pair_where(h, ch, t, w, ow, sizeof ow));
-            ok = 0;
+            if (kind == OP_WRITE || kind == OP_APPEND) stamp[k] = i + 1;
+            else if (kind == OP_LIST_READ || stamp[k] != i + 1) vec_push(reads, op);
         }
     }
+    for (size_t r = 0; r < reads.len && ok; r++) {
+        if (r + HISTORY_PREFETCH_AHEAD < reads.len) {
+            uint32_t q = reads.data[r + HISTORY_PREFETCH_AHEAD];
+            history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
+        }
+        if (r + HISTORY_PREFETCH_AHEAD / 2 < reads.len) {
+            uint32_t q = reads.data[r + HISTORY_PREFETCH_AHEAD / 2];
+            history_writer_prefetch_op(h, h->op_key[q], history_read_value(h, q));
+        }
+        uint32_t op = reads.data[r], t = h->op_txn[op], k = h->op_key[op];
+        uint32_t src = history_op_kind(h, op) == OP_READ ? history_read_source(h, op) : history_external_source(h, op);
+        uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
+        if (w == HISTORY_NONE || w == 0 || w == t || ch->pos[w] == HISTORY_NONE || ch->pos[w] < ch->pos[t]) continue;
+        char tn[64], wn[64], kn[128], v[600], where[600], ow[800];
+        snprintf(msg, cap, "%s read %s=%s (%s), written by %s, which commits after it (%s): a transaction reads what "
+                 "committed before it started", replay_txn(h, t, tn, sizeof tn), history_key_str(h, k, kn, sizeof kn),
+                 replay_value(h, op, v, sizeof v), history_op_where(h, op, where, sizeof where),
+                 replay_txn(h, w, wn, sizeof wn), pair_where(h, ch, t, w, ow, sizeof ow));
+        ok = 0;
+    }
+    vec_free(reads);
     free(stamp);
     return ok;
 }

@@ -195,8 +195,8 @@ static int si_reads(const history *h, const uint8_t *part, const sitab *tb, char
             if (kind == OP_READ && stamp[k] == t) continue;                 /* INT: the axioms */
             long want = si_visible(h, tb, k, t);
             if (kind == OP_READ) {
-                uint32_t exp = want < 0 ? k : tb->v[want].op;
-                if (history_read_source(h, op) != exp) { si_bad_read(h, tb, t, op, want, msg, cap); ok = 0; }
+                uint32_t exp = want < 0 ? k : tb->v[want].op;      /* values are unique per key */
+                if (h->op_value[op] != h->op_value[exp]) { si_bad_read(h, tb, t, op, want, msg, cap); ok = 0; }
                 continue;
             }
             uint32_t len, mine = stamp[k] == t ? own[k] : 0;

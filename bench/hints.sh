@@ -54,7 +54,7 @@ big() {
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): \(.*\)/\1/p' "$log" | awk -F: '{ print $(NF-1) * 60 + $NF }')
     mem=$(sed -n 's/.*Maximum resident set size (kbytes): \([0-9]*\)/\1/p' "$log")
     wb=$(sed -n 's/^white-box: \([0-9.]*\)s.*/\1/p' "$log")
-    v=$(sed -n "s/^white-box \([A-Z]*\) $1:.*/\1/p" "$log.out")
+    v=$(sed -n 's/^white-box \([A-Z]*\) s[ei]r*:.*/\1/p' "$log.out" | paste -sd/)
     printf '| %s | %s | %s (exit %s) | %s | %s | %s |\n' "$1" "$5" "$v" "$rc" "$wb" "$wall" "$((mem / 1024))"
   }
   run si --version-order "$H.vo" "$H" "complete-version-order"

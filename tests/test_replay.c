@@ -628,7 +628,7 @@ static history *hand(int n, const int *sess, const int64_t *s, const int64_t *c,
         for (int j = 0; j < 2; j++)
             if (ops[i][j].key >= 0)
                 hb_op(b, t, ops[i][j].write ? OP_WRITE : OP_READ, hb_key(b, ops[i][j].key), ops[i][j].v, (uint32_t)i + 1);
-        hb_txn_time(b, t, TIME_DB_START, s[i]);
+        if (s) hb_txn_time(b, t, TIME_DB_START, s[i]);
         hb_txn_time(b, t, TIME_DB_COMMIT, c[i]);
     }
     ic_error err; ic_error_clear(&err);
@@ -668,6 +668,15 @@ static void timestamps_named(void **state) {
     expect_times(hand(2, two, (int64_t[]){ 0, 0 }, (int64_t[]){ 2, 2 }, w1w2), 0,
                  "txn 1 and txn 2 both write 0 and commit at the same timestamp 2");
     expect_times(hand(2, two, (int64_t[]){ 3, 0 }, (int64_t[]){ 2, 4 }, w1w2), 1, "txn 1 (hand: txn 1) starts at 3, after it commits at 2");
+    /* commit timestamps alone: SI under the version order they imply, after reads-from */
+    char why[8192];
+    history *h = hand(2, two, NULL, (int64_t[]){ 1, 2 }, w1r1);
+    if (white_box(h, NULL, 1, why, sizeof why) != 0 || !strstr(why, "with the version order its commit timestamps imply"))
+        fail_msg("commit timestamps alone:\n%s", why);
+    history_free(h);
+    expect_times(hand(2, two, NULL, (int64_t[]){ 2, 1 }, w1r1), 1,
+                 "txn 2 read 0=1 (hand: txn 2), written by txn 1, which commits after it (commit timestamps: txn 2 at 1, "
+                 "txn 1 at 2): a transaction reads what committed before it started");
 }
 
 /* Lists by the timestamps: T1 [0,1] appends 1; T2 [2,3] reads [1] and

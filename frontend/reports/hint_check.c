@@ -279,7 +279,7 @@ static const char *pass_text(const whitebox *wb, int lv) {
     if (wb->kind == WB_VERSION_ORDER) return "with the hinted version order";
     if (lv == LEVEL_SER) return wb->kind == WB_COMMIT_ORDER ? "in the commit order (each read sees the last write before it)"
                                                             : "in the order of its commit timestamps";
-    if (wb->method[lv] && strstr(wb->method[lv], "timestamps")) return "by its start and commit timestamps";
+    if (wb->res[lv].stage && strcmp(wb->res[lv].stage, "timestamps") == 0) return "by its start and commit timestamps";
     return wb->kind == WB_COMMIT_ORDER ? "with the version order the commit order implies"
                                        : "with the version order its commit timestamps imply";
 }

@@ -3,6 +3,7 @@
  * stages split into tasks run on the caller's pool (run_check's, shared by
  * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
+#include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 
 #include <stdlib.h>
@@ -24,6 +25,7 @@ void check_result_free(check_result *r) {
     version_order_free(&r->vo);
     vec_free(r->cycle);
     vec_free(r->forced);
+    if (r->weak) { weak_result_free(r->weak); free(r->weak); r->weak = NULL; }
 }
 
 static void progress(const check_options *o, const char *what) {
@@ -347,6 +349,7 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
+    if (check_level_is_weak(level)) return check_weak_level(ix, level, res);   /* rc, ra, cc: weak_level.c */
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);

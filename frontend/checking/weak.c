@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
+
 void weak_result_free(weak_result *r) {
     free(r->order);
     r->order = NULL;
@@ -119,7 +121,10 @@ verdict weak_check(const history *h, const uint8_t *part, check_level_id level, 
         snprintf(out->msg, sizeof out->msg, "internal error: %s is not decided by saturation", level_name(level));
         return out->verdict = VERDICT_UNKNOWN;
     }
-    if (!wk_index_build(&w)) {
+    double t0 = monotonic_seconds();
+    int indexed = wk_index_build(&w);
+    out->t_index = monotonic_seconds() - t0;
+    if (!indexed) {
         snprintf(out->msg, sizeof out->msg, "not decided: %s (the axioms stage reports it)", w.why);
         wk_index_free(&w);
         return out->verdict = VERDICT_UNKNOWN;
@@ -127,6 +132,7 @@ verdict weak_check(const history *h, const uint8_t *part, check_level_id level, 
     for (uint32_t t = 0; t < h->num_txns; t++) out->participants += part[t] != 0;
     uint32_t *order = xmalloc(((size_t)w.n + 1) * sizeof *order), len = 0;
     int ok = 1;
+    t0 = monotonic_seconds();
     if (shape == SHAPE_WEAK_CC) {
         ok = wk_sort(&w, 0, order, &len, out);           /* B must be acyclic for the clocks */
         if (ok) wk_premise_cc(&w, order, len);
@@ -134,7 +140,10 @@ verdict weak_check(const history *h, const uint8_t *part, check_level_id level, 
     else wk_premise_rc(&w);
     vec_foreach(const wk_extra, x, w.extra) out->premise_edges += x->basis == WB_PREMISE;
     out->edges = w.extra.len + w.rd_start[w.n];
+    out->t_premise = monotonic_seconds() - t0;
+    t0 = monotonic_seconds();
     if (ok) ok = wk_sort(&w, 1, order, &len, out);
+    out->t_sort = monotonic_seconds() - t0;
     if (ok) {
         out->order = order;
         out->order_len = len;

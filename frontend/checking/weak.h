@@ -76,6 +76,7 @@ typedef struct weak_result {
     const char *tap;         /* FAIL: the TAP letters of Plume ("TAP-g", "TAP-k/l", ...) */
     char msg[512];           /* one line: the verdict's reason */
     uint64_t premise_edges, edges, participants;   /* statistics */
+    double t_index, t_premise, t_sort;              /* seconds: reading the history, premise edges, sorting */
 } weak_result;
 
 /* Decide rc, ra or cc (level_shape_of(level) is SHAPE_WEAK_*).  part:

@@ -92,6 +92,9 @@ static int scan_txn(wk *w, scan *s, uint32_t t) {
     const history_txn *tx = &h->txns[t];
     size_t k0 = s->keys.len;
     for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+        uint32_t ahead = op + HISTORY_PREFETCH_AHEAD, half = op + HISTORY_PREFETCH_AHEAD / 2;
+        if (ahead < h->num_ops && history_op_kind(h, ahead) == OP_READ) history_writer_prefetch_slot(h, h->op_key[ahead], h->op_value[ahead]);
+        if (half < h->num_ops && history_op_kind(h, half) == OP_READ) history_writer_prefetch_op(h, h->op_key[half], h->op_value[half]);
         if (history_op_failed(h, op)) continue;
         uint32_t key = h->op_key[op];
         if (s->stamp[key] != t + 1) { s->stamp[key] = t + 1; s->own_app[key] = 0; s->own_w[key] = 0; }

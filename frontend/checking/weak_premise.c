@@ -4,10 +4,11 @@
  * t2 → t1 — only those no SO or B edge already implies.
  *
  *   rc  t2 is the source of one of t3's earlier external reads of another
- *       key: per read, the reads before it (O(Σ reads² per transaction));
+ *       key: per read, t3's distinct sources, gathered once per
+ *       transaction (O(Σ r_t·d_t·log w) for r_t reads from d_t sources);
  *   ra  t2 is a source of t3's reads (any key) or precedes t3 in its
  *       session: of the session predecessors only the latest writer of x,
- *       the others precede it (O(Σ reads² per transaction + ops));
+ *       the others precede it (the same, plus O(ops));
  *   cc  t2 reaches t3 in B: per session s, only the latest writer of x
  *       that reaches t3, found from t3's vector clock (per session, the
  *       last transaction that reaches t3) in x's writers of s; it is
@@ -31,62 +32,99 @@ static int so_before(const history *h, uint32_t a, uint32_t b) {
     return a && b && h->txns[a].session == h->txns[b].session && a < b;
 }
 
-void wk_premise_rc(wk *w) {
+/* The distinct sources of one transaction's external reads (INIT aside),
+ * each with its written keys, its session, its first read (index f1, key
+ * k1) and its first read of another key than k1 (f2): what rc and ra ask
+ * per read, gathered once per transaction so that the reads' questions
+ * touch only this table (the sources' data are scattered in memory). */
+typedef struct src_info { uint32_t t, sess, kb, ke, f1, k1, f2; } src_info;
+typedef VEC(src_info) src_vec;
+
+static void sources_of(const wk *w, uint32_t t3, src_vec *d) {
     const history *h = w->h;
-    uint32_t *seen = xcalloc(w->n, sizeof *seen), stamp = 0;
-    for (uint32_t t3 = 1; t3 < w->n && w->init_edge < 0; t3++) {
-        for (uint32_t i = w->rd_start[t3]; i < w->rd_start[t3 + 1]; i++) {
-            uint32_t x = h->op_key[w->rd[i].op], t1 = w->rd[i].src;
-            stamp++;
-            for (uint32_t j = w->rd_start[t3]; j < i; j++) {
-                uint32_t t2 = w->rd[j].src;
-                if (t2 == 0 || t2 == t1 || seen[t2] == stamp || h->op_key[w->rd[j].op] == x) continue;
-                seen[t2] = stamp;
-                if (so_before(h, t2, t1) || !wk_writes(w, t2, x)) continue;
-                wk_push_extra(w, t2, t1, w->rd[i].op, w->rd[j].op, WB_PREMISE, WV_EARLIER);
-            }
+    vec_clear(*d);
+    for (uint32_t j = w->rd_start[t3]; j < w->rd_start[t3 + 1]; j++) {
+        uint32_t t2 = w->rd[j].src, key = h->op_key[w->rd[j].op];
+        if (t2 == 0) continue;
+        size_t q = 0;
+        while (q < d->len && d->data[q].t != t2) q++;
+        if (q == d->len) {
+            src_info e = { t2, h->txns[t2].session, w->wk_start[t2], w->wk_start[t2 + 1], j, key, UINT32_MAX };
+#if defined(__GNUC__)
+            __builtin_prefetch(&w->wk_key[e.kb]);     /* asked for by every read below: fetch them all at once */
+#endif
+            vec_push(*d, e);
+        } else if (d->data[q].f2 == UINT32_MAX && d->data[q].k1 != key) d->data[q].f2 = j;
+    }
+}
+
+/* Whether source e writes key (its keys are ascending). */
+static int src_writes(const wk *w, const src_info *e, uint32_t key) {
+    uint32_t lo = e->kb, hi = e->ke;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (w->wk_key[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return lo < e->ke && w->wk_key[lo] == key;
+}
+
+/* rc (earlier: only sources read before α, of another key) or ra (every
+ * source) for the reads of t3. */
+static void read_premises(wk *w, uint32_t t3, const src_vec *d, int earlier) {
+    const history *h = w->h;
+    for (uint32_t i = w->rd_start[t3]; i < w->rd_start[t3 + 1]; i++) {
+        uint32_t x = h->op_key[w->rd[i].op], t1 = w->rd[i].src, s1 = t1 ? h->txns[t1].session : HISTORY_NONE;
+        vec_foreach(const src_info, e, *d) {
+            uint32_t j = !earlier ? e->f1 : e->k1 != x ? e->f1 : e->f2;
+            if (e->t == t1 || (earlier && (j == UINT32_MAX || j >= i))) continue;
+            if ((e->sess == s1 && e->t < t1) || !src_writes(w, e, x)) continue;   /* implied by SO, or not a writer */
+            wk_push_extra(w, e->t, t1, w->rd[i].op, w->rd[j].op, WB_PREMISE, earlier ? WV_EARLIER : WV_READ);
         }
     }
-    free(seen);
+}
+
+void wk_premise_rc(wk *w) {
+    src_vec d; vec_init(d);
+    for (uint32_t t3 = 1; t3 < w->n && w->init_edge < 0; t3++) {
+        if (w->rd_start[t3 + 1] - w->rd_start[t3] < 2) continue;
+        sources_of(w, t3, &d);
+        read_premises(w, t3, &d, 1);
+    }
+    vec_free(d);
 }
 
 /* ra, one transaction t3: lw[x] (valid when lw_stamp[x] is its session + 1)
  * is the latest earlier participant of its session writing x. */
-static void ra_txn(wk *w, uint32_t t3, const uint32_t *lw, const uint32_t *lw_stamp, uint32_t *seen, uint32_t *stamp) {
+static void ra_txn(wk *w, uint32_t t3, const uint32_t *lw, const uint32_t *lw_stamp, src_vec *d) {
     const history *h = w->h;
     uint32_t sess = h->txns[t3].session + 1;
     for (uint32_t i = w->rd_start[t3]; i < w->rd_start[t3 + 1]; i++) {
         uint32_t x = h->op_key[w->rd[i].op], t1 = w->rd[i].src;
         if (lw_stamp[x] == sess && lw[x] != t1 && !so_before(h, lw[x], t1))
             wk_push_extra(w, lw[x], t1, w->rd[i].op, HISTORY_NONE, WB_PREMISE, WV_SESSION);
-        (*stamp)++;
-        for (uint32_t j = w->rd_start[t3]; j < w->rd_start[t3 + 1]; j++) {
-            uint32_t t2 = w->rd[j].src;
-            if (t2 == 0 || t2 == t1 || seen[t2] == *stamp) continue;
-            seen[t2] = *stamp;
-            if (so_before(h, t2, t1) || !wk_writes(w, t2, x)) continue;
-            wk_push_extra(w, t2, t1, w->rd[i].op, w->rd[j].op, WB_PREMISE, WV_READ);
-        }
     }
+    sources_of(w, t3, d);
+    read_premises(w, t3, d, 0);
 }
 
 void wk_premise_ra(wk *w) {
     const history *h = w->h;
     size_t nk = h->num_keys ? h->num_keys : 1;
     uint32_t *lw = xcalloc(nk, sizeof *lw), *lw_stamp = xcalloc(nk, sizeof *lw_stamp);
-    uint32_t *seen = xcalloc(w->n, sizeof *seen), stamp = 0;
+    src_vec d; vec_init(d);
     for (uint32_t s = 0; s < h->num_sessions && w->init_edge < 0; s++) {
         const history_session *se = &h->sessions[s];
         for (uint32_t t3 = se->first_txn; t3 < se->first_txn + se->num_txns && w->init_edge < 0; t3++) {
             if (!w->part[t3]) continue;
-            ra_txn(w, t3, lw, lw_stamp, seen, &stamp);
+            ra_txn(w, t3, lw, lw_stamp, &d);
             for (uint32_t k = w->wk_start[t3]; k < w->wk_start[t3 + 1]; k++) {
                 lw[w->wk_key[k]] = t3;
                 lw_stamp[w->wk_key[k]] = s + 1;
             }
         }
     }
-    free(lw); free(lw_stamp); free(seen);
+    free(lw); free(lw_stamp);
+    vec_free(d);
 }
 
 /* cc.  Clocks: vc[t * k + s] is the last transaction of session s that
@@ -97,6 +135,7 @@ typedef struct cc_state {
     uint32_t *vc;
     uint32_t *run_start;         /* num_keys + 1 into run_pos */
     uint32_t *run_pos;           /* each run's first index in kw_txn, then one past the last run's end */
+    uint32_t *run_sess;          /* each run's session (read per run and read: kept beside, not looked up) */
 } cc_state;
 
 static void cc_clocks(wk *w, cc_state *c, const uint32_t *topo, uint32_t len) {
@@ -120,16 +159,20 @@ static void cc_clocks(wk *w, cc_state *c, const uint32_t *topo, uint32_t len) {
 
 static void cc_runs(wk *w, cc_state *c) {
     const history *h = w->h;
-    vec_u32 pos; vec_init(pos);
+    vec_u32 pos, sess; vec_init(pos); vec_init(sess);
     c->run_start = xmalloc(((size_t)h->num_keys + 1) * sizeof *c->run_start);
     for (uint32_t x = 0; x < h->num_keys; x++) {
         c->run_start[x] = (uint32_t)pos.len;
         for (uint32_t i = w->kw_start[x]; i < w->kw_start[x + 1]; i++)
-            if (i == w->kw_start[x] || h->txns[w->kw_txn[i]].session != h->txns[w->kw_txn[i - 1]].session) vec_push(pos, i);
+            if (i == w->kw_start[x] || h->txns[w->kw_txn[i]].session != h->txns[w->kw_txn[i - 1]].session) {
+                vec_push(pos, i);
+                vec_push(sess, h->txns[w->kw_txn[i]].session);
+            }
     }
     c->run_start[h->num_keys] = (uint32_t)pos.len;
     vec_push(pos, 0);
     c->run_pos = pos.data;
+    c->run_sess = sess.data;
 }
 
 /* The latest writer in kw_txn[a .. b) that is <= lim and != self, or 0. */
@@ -144,13 +187,12 @@ static uint32_t latest_upto(const wk *w, uint32_t a, uint32_t b, uint32_t lim, u
 }
 
 static void cc_read(wk *w, const cc_state *c, uint32_t t3, uint32_t r) {
-    const history *h = w->h;
-    uint32_t x = h->op_key[w->rd[r].op], t1 = w->rd[r].src, k = c->k;
+    uint32_t x = w->h->op_key[w->rd[r].op], t1 = w->rd[r].src, k = c->k;
     const uint32_t *v3 = c->vc + (size_t)t3 * k, *v1 = t1 ? c->vc + (size_t)t1 * k : NULL;
     for (uint32_t q = c->run_start[x]; q < c->run_start[x + 1]; q++) {
+        uint32_t s = c->run_sess[q], lim = v3[s], have = v1 ? v1[s] : 0;
+        if (lim <= have) continue;                             /* nothing t1 does not already follow */
         uint32_t a = c->run_pos[q], b = q + 1 < c->run_start[x + 1] ? c->run_pos[q + 1] : w->kw_start[x + 1];
-        uint32_t s = h->txns[w->kw_txn[a]].session, lim = v3[s], have = v1 ? v1[s] : 0;
-        if (lim <= have || lim < w->kw_txn[a]) continue;       /* nothing t1 does not already follow */
         uint32_t t2 = latest_upto(w, a, b, lim, t3);
         if (t2 <= have || t2 == t1) continue;
         wk_push_extra(w, t2, t1, w->rd[r].op, HISTORY_NONE, WB_PREMISE, WV_CAUSAL);
@@ -158,14 +200,32 @@ static void cc_read(wk *w, const cc_state *c, uint32_t t3, uint32_t r) {
     }
 }
 
+#define CC_AHEAD 8
+static void cc_prefetch(const wk *w, const cc_state *c, uint32_t r) {
+#if defined(__GNUC__)
+    uint32_t x = w->h->op_key[w->rd[r].op], t1 = w->rd[r].src;
+    __builtin_prefetch(&c->run_sess[c->run_start[x]]);
+    __builtin_prefetch(&c->run_pos[c->run_start[x]]);
+    if (t1) {
+        const char *row = (const char *)(c->vc + (size_t)t1 * c->k);
+        for (size_t b = 0; b < (size_t)c->k * sizeof *c->vc; b += 64) __builtin_prefetch(row + b);
+    }
+#else
+    (void)w; (void)c; (void)r;
+#endif
+}
+
 void wk_premise_cc(wk *w, const uint32_t *topo, uint32_t len) {
     cc_state c;
     c.k = w->h->num_sessions ? w->h->num_sessions : 1;
     cc_clocks(w, &c, topo, len);
     cc_runs(w, &c);
-    for (uint32_t t3 = 1; t3 < w->n && w->init_edge < 0; t3++) {
-        if (!w->part[t3]) continue;
-        for (uint32_t r = w->rd_start[t3]; r < w->rd_start[t3 + 1] && w->init_edge < 0; r++) cc_read(w, &c, t3, r);
+    /* every read in turn (the reads are grouped by reader); memory bound:
+     * the source's clock row and the key's runs are fetched ahead */
+    uint32_t nr = w->rd_start[w->n];
+    for (uint32_t r = 0; r < nr && w->init_edge < 0; r++) {
+        if (r + CC_AHEAD < nr) cc_prefetch(w, &c, r + CC_AHEAD);
+        cc_read(w, &c, w->h->op_txn[w->rd[r].op], r);
     }
-    free(c.vc); free(c.run_start); free(c.run_pos);
+    free(c.vc); free(c.run_start); free(c.run_pos); free(c.run_sess);
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "monotonic.h"
+#include "par.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/weak.h"
 #include "frontend/formats/parse.h"
@@ -29,18 +30,21 @@ int main(int argc, char **argv) {
     printf("load %.2f s, axioms %.2f s (%llu anomalies), %u transactions, %u ops\n", t1 - t0, t2 - t1,
            (unsigned long long)bad, h->num_txns, h->num_ops);
     int rc = 0;
+    const char *th = getenv("THREADS");
+    par_pool *pool = par_pool_new(th ? (unsigned)atoi(th) : 2);
     for (int i = 2; i < argc; i++) {
         int l = level_by_name(argv[i]);
         if (l < 0) { fprintf(stderr, "weak_check: unknown level %s\n", argv[i]); return 2; }
         weak_result w;
         double s = monotonic_seconds();
-        verdict v = weak_check(h, part, (check_level_id)l, &w);
+        verdict v = weak_check(h, part, (check_level_id)l, pool, &w);
         printf("%s %s %.2f s (index %.2f, premise %.2f, sort %.2f), cpu so far %.2f s, %llu premise edges, %llu edges besides SO: %s\n",
                argv[i], verdict_name(v), monotonic_seconds() - s, w.t_index, w.t_premise, w.t_sort, (double)clock() / CLOCKS_PER_SEC,
                (unsigned long long)w.premise_edges, (unsigned long long)w.edges, v == VERDICT_PASS ? "" : w.msg);
         if (v != VERDICT_PASS) rc = 1;
         weak_result_free(&w);
     }
+    par_pool_free(pool);
     free(part);
     history_free(h);
     return rc;

@@ -28,6 +28,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/recheck/certificate.h"
 #include "tests/brute_levels.h"
+#include "par.h"
 
 #define LEVELS_DIR "tests/data/levels"
 
@@ -180,6 +181,7 @@ static void documented_examples(void **state) {
 static void random_agree(void **state) {
     (void)state;
     rng_state = 0x5851f42d4c957f2dULL;
+    par_pool *pool = par_pool_new(3);
     int n_hold[3] = {0}, n_fail[3] = {0}, anomalies = 0, strict = 0, lists = 0, info = 0, aborted = 0, orders = 0, names = 0;
     for (int it = 0; it < 6000; it++) {
         int mode;
@@ -199,7 +201,7 @@ static void random_agree(void **state) {
             memset(&res, 0, sizeof res);
             weak_result *w = xcalloc(1, sizeof *w);
             res.weak = w;
-            verdict v = weak_check(h, part, weak_ids[i], w);
+            verdict v = weak_check(h, part, weak_ids[i], NULL, w);
             if (v == VERDICT_FAIL) weak_cycle_deps(w, &res.cycle);
             got[i] = v == VERDICT_PASS;
             if (v == VERDICT_UNKNOWN) {              /* only on what the axioms stage rejects */
@@ -216,6 +218,17 @@ static void random_agree(void **state) {
                 weak_dump(h);
             }
             assert_int_equal(got[i], out[bv_ids[i]]);
+            if (weak_ids[i] == LEVEL_CC) {           /* the same answer on a pool (cc's reads in tasks) */
+                weak_result wp;
+                assert_int_equal(weak_check(h, part, LEVEL_CC, pool, &wp), v);
+                assert_int_equal(wp.cycle.len, w->cycle.len);
+                for (size_t e = 0; e < wp.cycle.len; e++)
+                    assert_true(wp.cycle.data[e].from == w->cycle.data[e].from && wp.cycle.data[e].to == w->cycle.data[e].to &&
+                                wp.cycle.data[e].basis == w->cycle.data[e].basis);
+                assert_int_equal(wp.order_len, w->order_len);
+                if (wp.order_len) assert_memory_equal(wp.order, w->order, wp.order_len * sizeof *wp.order);
+                weak_result_free(&wp);
+            }
             check_result pipe;
             int p = checker(h, weak_ids[i], &pipe);
             if (p >= 0) assert_int_equal(p, got[i]);
@@ -237,6 +250,7 @@ static void random_agree(void **state) {
         assert_true(got[0] >= got[1] && got[1] >= got[2]);      /* cc ⇒ ra ⇒ rc */
         history_free(h);
     }
+    par_pool_free(pool);
     for (int i = 0; i < 3; i++) fprintf(stderr, "%s: %d hold, %d fail\n", bv_level_name[bv_ids[i]], n_hold[i], n_fail[i]);
     fprintf(stderr, "%d where the axioms stage rejects a history rc allows\n", strict);
     fprintf(stderr, "%d with an axiom broken, %d with lists, %d indeterminate, %d aborted transactions; "

@@ -349,7 +349,7 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
-    if (check_level_is_weak(level)) return check_weak_level(ix, level, res);   /* rc, ra, cc: weak_level.c */
+    if (check_level_is_weak(level)) return check_weak_level(ix, level, opt, res);   /* rc, ra, cc: weak_level.c */
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);

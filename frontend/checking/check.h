@@ -81,10 +81,10 @@ void check_result_free(check_result *r);
 verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
 
 /* weak_level.c: whether level is decided by saturation (rc, ra, cc), and
- * its check, which check_level() dispatches to (no polygraph, no solver,
- * single-threaded; the options are not used). */
+ * its check, which check_level() dispatches to (no polygraph, no solver;
+ * of the options only the pool or thread count is used, for cc). */
 int check_level_is_weak(check_level_id l);
-verdict check_weak_level(const pg_index *ix, check_level_id level, check_result *res);
+verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into

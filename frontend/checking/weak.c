@@ -108,7 +108,7 @@ static void fail_message(const history *h, weak_result *res) {
     }
 }
 
-verdict weak_check(const history *h, const uint8_t *part, check_level_id level, weak_result *out) {
+verdict weak_check(const history *h, const uint8_t *part, check_level_id level, struct par_pool *pool, weak_result *out) {
     memset(out, 0, sizeof *out);
     out->level = level;
     vec_init(out->cycle);
@@ -135,7 +135,7 @@ verdict weak_check(const history *h, const uint8_t *part, check_level_id level, 
     t0 = monotonic_seconds();
     if (shape == SHAPE_WEAK_CC) {
         ok = wk_sort(&w, 0, order, &len, out);           /* B must be acyclic for the clocks */
-        if (ok) wk_premise_cc(&w, order, len);
+        if (ok) wk_premise_cc(&w, order, len, pool);
     } else if (shape == SHAPE_WEAK_RA) wk_premise_ra(&w);
     else wk_premise_rc(&w);
     vec_foreach(const wk_extra, x, w.extra) out->premise_edges += x->basis == WB_PREMISE;

@@ -19,8 +19,8 @@
  *   UNKNOWN the history breaks an axiom weak_check relies on (the axioms
  *         stage, frontend/checking/axioms.c, runs first and reports those).
  * Participants are the caller's (history_participants()); aborted and
- * unobserved indeterminate transactions take no part.  Single-threaded;
- * the history is only read. */
+ * unobserved indeterminate transactions take no part.  The history is only
+ * read. */
 #ifndef ISOCHECK_WEAK_H
 #define ISOCHECK_WEAK_H
 
@@ -80,8 +80,11 @@ typedef struct weak_result {
 } weak_result;
 
 /* Decide rc, ra or cc (level_shape_of(level) is SHAPE_WEAK_*).  part:
- * history_participants(h).  out is overwritten (free with weak_result_free). */
-verdict weak_check(const history *h, const uint8_t *part, check_level_id level, weak_result *out);
+ * history_participants(h).  cc's reads are split into tasks on pool (par.h;
+ * NULL: the caller's thread); the result is the same for every pool.  out
+ * is overwritten (free with weak_result_free). */
+struct par_pool;
+verdict weak_check(const history *h, const uint8_t *part, check_level_id level, struct par_pool *pool, weak_result *out);
 void weak_result_free(weak_result *r);
 
 /* The cycle as dependency edges (SO, WR; LIST, PREMISE and INIT as WW of

@@ -49,7 +49,8 @@ void wk_list_edges(wk *w);
  * every participant, INIT first). */
 void wk_premise_rc(wk *w);
 void wk_premise_ra(wk *w);
-void wk_premise_cc(wk *w, const uint32_t *topo, uint32_t len);
+struct par_pool;
+void wk_premise_cc(wk *w, const uint32_t *topo, uint32_t len, struct par_pool *pool);
 void wk_push_extra(wk *w, uint32_t from, uint32_t to, uint32_t read_op, uint32_t vis_op, weak_basis b, weak_via v);
 
 /* weak_graph.c.  with_extra: 0 the graph B alone, 1 B with the extra edges.

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "monotonic.h"
+#include "par.h"
 
 int check_level_is_weak(check_level_id l) {
     level_shape s = level_shape_of(l);
@@ -49,12 +50,14 @@ static void vo_from_commit_order(const pg_index *ix, const weak_result *w, versi
     free(stamp);
 }
 
-verdict check_weak_level(const pg_index *ix, check_level_id level, check_result *res) {
+verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
     double t0 = monotonic_seconds();
     weak_result *w = xcalloc(1, sizeof *w);
     res->weak = w;
     res->stage = "saturation";
-    verdict v = weak_check(ix->h, ix->in_graph, level, w);
+    par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
+    verdict v = weak_check(ix->h, ix->in_graph, level, opt && opt->pool ? opt->pool : own, w);
+    par_pool_free(own);
     res->st.t_graph = monotonic_seconds() - t0;
     res->st.nodes = w->participants;
     res->st.known_edges_final = w->edges;

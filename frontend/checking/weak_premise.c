@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
+
 void wk_push_extra(wk *w, uint32_t from, uint32_t to, uint32_t read_op, uint32_t vis_op, weak_basis b, weak_via v) {
     wk_extra e = { from, to, read_op, vis_op, (uint8_t)b, (uint8_t)v };
     if (to == 0 && w->init_edge < 0) w->init_edge = (int)w->extra.len;
@@ -186,7 +188,7 @@ static uint32_t latest_upto(const wk *w, uint32_t a, uint32_t b, uint32_t lim, u
     return lo > a ? w->kw_txn[lo - 1] : 0;
 }
 
-static void cc_read(wk *w, const cc_state *c, uint32_t t3, uint32_t r) {
+static int cc_read(const wk *w, const cc_state *c, uint32_t t3, uint32_t r, wk_extra_vec *out) {
     uint32_t x = w->h->op_key[w->rd[r].op], t1 = w->rd[r].src, k = c->k;
     const uint32_t *v3 = c->vc + (size_t)t3 * k, *v1 = t1 ? c->vc + (size_t)t1 * k : NULL;
     for (uint32_t q = c->run_start[x]; q < c->run_start[x + 1]; q++) {
@@ -195,9 +197,11 @@ static void cc_read(wk *w, const cc_state *c, uint32_t t3, uint32_t r) {
         uint32_t a = c->run_pos[q], b = q + 1 < c->run_start[x + 1] ? c->run_pos[q + 1] : w->kw_start[x + 1];
         uint32_t t2 = latest_upto(w, a, b, lim, t3);
         if (t2 <= have || t2 == t1) continue;
-        wk_push_extra(w, t2, t1, w->rd[r].op, HISTORY_NONE, WB_PREMISE, WV_CAUSAL);
-        if (w->init_edge >= 0) return;
+        wk_extra e = { t2, t1, w->rd[r].op, HISTORY_NONE, WB_PREMISE, WV_CAUSAL };
+        vec_push(*out, e);
+        if (t1 == 0) return 1;
     }
+    return 0;
 }
 
 #define CC_AHEAD 8
@@ -215,17 +219,47 @@ static void cc_prefetch(const wk *w, const cc_state *c, uint32_t r) {
 #endif
 }
 
-void wk_premise_cc(wk *w, const uint32_t *topo, uint32_t len) {
+/* The reads in ranges, one task each, on the pool: task i's edges go to
+ * out[i], appended in task order (the same edges for every pool).  A task
+ * stops at its first edge into INIT, and so does every later task once an
+ * earlier one has one (first: the lowest such task): the first such edge in
+ * read order is found whatever the schedule. */
+#define CC_TASKS 64
+typedef struct cc_job {
+    const wk *w;
+    const cc_state *c;
+    uint32_t nr;
+    wk_extra_vec out[CC_TASKS];
+    atomic_uint first;
+} cc_job;
+
+static void cc_task(void *ctx, size_t task) {
+    cc_job *j = ctx;
+    uint32_t lo = (uint32_t)((uint64_t)j->nr * task / CC_TASKS), hi = (uint32_t)((uint64_t)j->nr * (task + 1) / CC_TASKS);
+    for (uint32_t r = lo; r < hi && atomic_load(&j->first) > task; r++) {
+        if (r + CC_AHEAD < hi) cc_prefetch(j->w, j->c, r + CC_AHEAD);
+        if (cc_read(j->w, j->c, j->w->h->op_txn[j->w->rd[r].op], r, &j->out[task])) {
+            unsigned cur = atomic_load(&j->first);
+            while (cur > task && !atomic_compare_exchange_weak(&j->first, &cur, (unsigned)task)) {}
+            return;
+        }
+    }
+}
+
+void wk_premise_cc(wk *w, const uint32_t *topo, uint32_t len, struct par_pool *pool) {
     cc_state c;
     c.k = w->h->num_sessions ? w->h->num_sessions : 1;
     cc_clocks(w, &c, topo, len);
     cc_runs(w, &c);
-    /* every read in turn (the reads are grouped by reader); memory bound:
-     * the source's clock row and the key's runs are fetched ahead */
-    uint32_t nr = w->rd_start[w->n];
-    for (uint32_t r = 0; r < nr && w->init_edge < 0; r++) {
-        if (r + CC_AHEAD < nr) cc_prefetch(w, &c, r + CC_AHEAD);
-        cc_read(w, &c, w->h->op_txn[w->rd[r].op], r);
+    cc_job *j = xcalloc(1, sizeof *j);
+    j->w = w; j->c = &c; j->nr = w->rd_start[w->n];
+    atomic_init(&j->first, CC_TASKS);
+    par_pool_run(pool, CC_TASKS, cc_task, j);
+    for (unsigned i = 0; i < CC_TASKS; i++) {
+        if (i <= atomic_load(&j->first))
+            vec_foreach(const wk_extra, e, j->out[i]) wk_push_extra(w, e->from, e->to, e->read_op, e->vis_op, (weak_basis)e->basis, (weak_via)e->via);
+        vec_free(j->out[i]);
     }
+    free(j);
     free(c.vc); free(c.run_start); free(c.run_pos); free(c.run_sess);
 }

@@ -87,6 +87,12 @@ struct par_pool;
 verdict weak_check(const history *h, const uint8_t *part, check_level_id level, struct par_pool *pool, weak_result *out);
 void weak_result_free(weak_result *r);
 
+/* For tests: cc scans a key's writers when they number at most 2 per
+ * session writing it + slack (default 16), else searches each session's
+ * (the answer is the same; a test reaches both ways with a slack of
+ * INT_MIN / 2, always search, or INT_MAX / 2, always scan). */
+void weak_set_scan_slack(int slack);
+
 /* The cycle as dependency edges (SO, WR; LIST, PREMISE and INIT as WW of
  * their key: each orders two writers of that key), appended to out. */
 void weak_cycle_deps(const weak_result *r, dep_edge_vec *out);

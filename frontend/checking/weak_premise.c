@@ -138,6 +138,7 @@ typedef struct cc_state {
     uint32_t *run_start;         /* num_keys + 1 into run_pos */
     uint32_t *run_pos;           /* each run's first index in kw_txn, then one past the last run's end */
     uint32_t *run_sess;          /* each run's session (read per run and read: kept beside, not looked up) */
+    uint32_t *kw_sess;           /* beside w->kw_txn: each writer's session */
 } cc_state;
 
 static void cc_clocks(wk *w, cc_state *c, const uint32_t *topo, uint32_t len) {
@@ -153,7 +154,7 @@ static void cc_clocks(wk *w, cc_state *c, const uint32_t *topo, uint32_t len) {
             uint32_t src = w->rd[r].src;
             if (src == 0 || src == w->prev_so[t]) continue;
             const uint32_t *o = c->vc + (size_t)src * k;
-            for (uint32_t s = 0; s < k; s++) if (o[s] > row[s]) row[s] = o[s];
+            for (uint32_t s = 0; s < k; s++) row[s] = o[s] > row[s] ? o[s] : row[s];   /* a store per entry: vectorizes */
         }
         row[h->txns[t].session] = t;
     }
@@ -163,12 +164,14 @@ static void cc_runs(wk *w, cc_state *c) {
     const history *h = w->h;
     vec_u32 pos, sess; vec_init(pos); vec_init(sess);
     c->run_start = xmalloc(((size_t)h->num_keys + 1) * sizeof *c->run_start);
+    c->kw_sess = xmalloc(((size_t)w->kw_start[h->num_keys] + 1) * sizeof *c->kw_sess);
+    for (uint32_t i = 0; i < w->kw_start[h->num_keys]; i++) c->kw_sess[i] = h->txns[w->kw_txn[i]].session;
     for (uint32_t x = 0; x < h->num_keys; x++) {
         c->run_start[x] = (uint32_t)pos.len;
         for (uint32_t i = w->kw_start[x]; i < w->kw_start[x + 1]; i++)
-            if (i == w->kw_start[x] || h->txns[w->kw_txn[i]].session != h->txns[w->kw_txn[i - 1]].session) {
+            if (i == w->kw_start[x] || c->kw_sess[i] != c->kw_sess[i - 1]) {
                 vec_push(pos, i);
-                vec_push(sess, h->txns[w->kw_txn[i]].session);
+                vec_push(sess, c->kw_sess[i]);
             }
     }
     c->run_start[h->num_keys] = (uint32_t)pos.len;
@@ -188,9 +191,35 @@ static uint32_t latest_upto(const wk *w, uint32_t a, uint32_t b, uint32_t lim, u
     return lo > a ? w->kw_txn[lo - 1] : 0;
 }
 
+static _Atomic int scan_slack = 16;   /* scan x's writers when they are at most 2 per run + this */
+void weak_set_scan_slack(int slack) { scan_slack = slack; }
+
+/* The writer of each session to order before t1 when x has few writers
+ * per session: one pass over x's writers (two contiguous arrays), each
+ * session's last writer not beyond t3's clock. */
+static int cc_read_scan(const wk *w, const cc_state *c, uint32_t t3, uint32_t r, const uint32_t *v3, const uint32_t *v1,
+                        wk_extra_vec *out) {
+    uint32_t x = w->h->op_key[w->rd[r].op], t1 = w->rd[r].src, a = w->kw_start[x], b = w->kw_start[x + 1];
+    const uint32_t *wt = w->kw_txn, *ws = c->kw_sess;
+    for (uint32_t i = a; i < b; i++) {
+        uint32_t s = ws[i], lim = v3[s];
+        if (wt[i] > lim || (i + 1 < b && ws[i + 1] == s && wt[i + 1] <= lim)) continue;   /* not the last one <= lim */
+        uint32_t t2 = wt[i];
+        if (t2 == t3) t2 = i > a && ws[i - 1] == s ? wt[i - 1] : 0;
+        if (t2 == 0 || t2 <= (v1 ? v1[s] : 0) || t2 == t1) continue;
+        wk_extra e = { t2, t1, w->rd[r].op, HISTORY_NONE, WB_PREMISE, WV_CAUSAL };
+        vec_push(*out, e);
+        if (t1 == 0) return 1;
+    }
+    return 0;
+}
+
+/* The same, per session run with a binary search (x has many writers per session). */
 static int cc_read(const wk *w, const cc_state *c, uint32_t t3, uint32_t r, wk_extra_vec *out) {
     uint32_t x = w->h->op_key[w->rd[r].op], t1 = w->rd[r].src, k = c->k;
     const uint32_t *v3 = c->vc + (size_t)t3 * k, *v1 = t1 ? c->vc + (size_t)t1 * k : NULL;
+    uint32_t runs = c->run_start[x + 1] - c->run_start[x];
+    if ((int64_t)(w->kw_start[x + 1] - w->kw_start[x]) <= 2 * (int64_t)runs + scan_slack) return cc_read_scan(w, c, t3, r, v3, v1, out);
     for (uint32_t q = c->run_start[x]; q < c->run_start[x + 1]; q++) {
         uint32_t s = c->run_sess[q], lim = v3[s], have = v1 ? v1[s] : 0;
         if (lim <= have) continue;                             /* nothing t1 does not already follow */
@@ -210,6 +239,10 @@ static void cc_prefetch(const wk *w, const cc_state *c, uint32_t r) {
     uint32_t x = w->h->op_key[w->rd[r].op], t1 = w->rd[r].src;
     __builtin_prefetch(&c->run_sess[c->run_start[x]]);
     __builtin_prefetch(&c->run_pos[c->run_start[x]]);
+    for (uint32_t i = w->kw_start[x]; i < w->kw_start[x + 1] && i < w->kw_start[x] + 64; i += 16) {
+        __builtin_prefetch(&w->kw_txn[i]);
+        __builtin_prefetch(&c->kw_sess[i]);
+    }
     if (t1) {
         const char *row = (const char *)(c->vc + (size_t)t1 * c->k);
         for (size_t b = 0; b < (size_t)c->k * sizeof *c->vc; b += 64) __builtin_prefetch(row + b);
@@ -261,5 +294,5 @@ void wk_premise_cc(wk *w, const uint32_t *topo, uint32_t len, struct par_pool *p
         vec_free(j->out[i]);
     }
     free(j);
-    free(c.vc); free(c.run_start); free(c.run_pos); free(c.run_sess);
+    free(c.vc); free(c.run_start); free(c.run_pos); free(c.run_sess); free(c.kw_sess);
 }

@@ -141,6 +141,12 @@ verdict weak_check(const history *h, const uint8_t *part, check_level_id level, 
     vec_foreach(const wk_extra, x, w.extra) out->premise_edges += x->basis == WB_PREMISE;
     out->edges = w.extra.len + w.rd_start[w.n];
     out->t_premise = monotonic_seconds() - t0;
+    if (w.rd_start[w.n] >= 1u << 30 || w.extra.len >= 1u << 30) {   /* weak_graph.c tags edges with 30 bits */
+        snprintf(out->msg, sizeof out->msg, "not decided: more than 2^30 reads or edges (an internal limit of the weak check)");
+        free(order);
+        wk_index_free(&w);
+        return out->verdict = VERDICT_UNKNOWN;
+    }
     t0 = monotonic_seconds();
     if (ok) ok = wk_sort(&w, 1, order, &len, out);
     out->t_sort = monotonic_seconds() - t0;

@@ -3,6 +3,7 @@
  * stages split into tasks run on the caller's pool (run_check's, shared by
  * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
+#include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 
 #include <stdlib.h>
@@ -24,6 +25,7 @@ void check_result_free(check_result *r) {
     version_order_free(&r->vo);
     vec_free(r->cycle);
     vec_free(r->forced);
+    if (r->weak) { weak_result_free(r->weak); free(r->weak); r->weak = NULL; }
 }
 
 static void progress(const check_options *o, const char *what) {
@@ -347,9 +349,10 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
-    /* TEMPORARY GUARD (ladder32, issue 32): this build decides si and ser
-     * only; every other level answers UNKNOWN instead of being checked as
-     * one of them.  The lead drops this guard when engine32/weak32 merge. */
+    if (check_level_is_weak(level)) return check_weak_level(ix, level, opt, res);   /* rc, ra, cc: weak_level.c */
+    /* TEMPORARY GUARD (ladder32, issue 32): the levels engine32 decides are
+     * not in this build yet; they answer UNKNOWN instead of being checked as
+     * si or ser.  Dropped when engine32 merges. */
     if (level != LEVEL_SI && level != LEVEL_SER) {
         res->stage = "not decided";
         snprintf(res->msg, sizeof res->msg, "level %s is not decided by this build", level_name(level));

@@ -51,6 +51,12 @@ typedef struct check_result {
                                     history, or decided by pruning), for the interpretation */
     char msg[512];
     check_stats st;
+    struct weak_result *weak;    /* rc, ra, cc (stage "saturation", weak.h): the labelled cycle with
+                                    its anomaly name (FAIL) or the commit order (PASS); NULL for
+                                    the other levels.  For these levels cycle holds the same cycle
+                                    as dependency edges (list, premise and initial-state edges as
+                                    WW of their key) and vo the version order the commit order
+                                    induces; forced stays empty.  Freed by check_result_free. */
 } check_result;
 
 typedef struct check_options {
@@ -73,6 +79,12 @@ void check_options_default(check_options *o);
 void check_result_free(check_result *r);
 
 verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+
+/* weak_level.c: whether level is decided by saturation (rc, ra, cc), and
+ * its check, which check_level() dispatches to (no polygraph, no solver;
+ * of the options only the pool or thread count is used, for cc). */
+int check_level_is_weak(check_level_id l);
+verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into

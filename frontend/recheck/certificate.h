@@ -83,4 +83,25 @@ typedef int (*cert_edge_fn)(void *ctx, const dep_edge *e, uint32_t read_op, uint
 int cert_edges(const history *h, const version_order *vo, const certificate *c, const uint8_t *part,
                cert_edge_fn fn, void *ctx, ic_error *err);
 
+/* The weak levels (rc, ra, cc: doc/levels.md), certified by a commit order
+ * alone: order[0 .. len) must list every participant once (INIT first;
+ * participants as doc/levels.md defines them, recomputed here), and
+ * cert_weak_verify() accepts iff every participant's reads are valid (no
+ * thin-air, aborted, future, intermediate read; register reads after an
+ * own write show the last one; a list read is its external prefix followed
+ * by the own appends so far, the prefix whole appends of distinct
+ * writers), the order contains SO and WR, each list read's prefix shows
+ * exactly the writers of its key up to its source in the order, in that
+ * order, and for every external read α of x by t3 from t1 no writer t2 of
+ * x that the level makes visible to t3 (rc: the source of an earlier read
+ * of t3 of another key; ra: a source of a read of t3 or a session
+ * predecessor; cc: a transaction that reaches t3 by SO and WR edges) comes
+ * after t1.  One pass over the history in the given order plus, per read,
+ * its earlier reads (rc), its transaction's reads (ra) or a binary search
+ * per session writing x (cc, with vector clocks over the sessions).  It
+ * shares no code with the checker (frontend/checking/weak*.c).  level is a
+ * check_level_id (LEVEL_RC, LEVEL_RA or LEVEL_CC); anything else is
+ * CERT_MALFORMED.  CERT_REJECT with err naming the first broken condition. */
+cert_status cert_weak_verify(const history *h, int level, const uint32_t *order, uint32_t len, ic_error *err);
+
 #endif

@@ -194,10 +194,11 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
         fo.verbose = a->verbose;
         /* a PASS of the whole input from the incremental state (re-checked);
          * the JSON report names the batch stage, a certificate is the batch's */
-        if (!a->json && !a->cert_path && !getenv("ISOCHECK_FOLLOW_BATCH")) fo.final = ff;
+        fo.final = ff;
+        ff->batch_only = a->json || a->cert_path || getenv("ISOCHECK_FOLLOW_BATCH");
         int frc = cli_follow(a->path, &fo, &a->lopt, &lrep, h, &err);
         if (frc >= 0) {
-            for (int l = 0; l < 2; l++) incr_order_free(&ff->order[l]);
+            follow_final_free(ff);
             load_report_free(&lrep);
             check_files_drop(f);
             return frc;
@@ -205,7 +206,7 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
     } else *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
     *load_seconds = monotonic_seconds() - progress_start;
     if (!*h) {
-        for (int l = 0; l < 2; l++) incr_order_free(&ff->order[l]);
+        follow_final_free(ff);
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
         check_files_drop(f);
@@ -291,7 +292,12 @@ int cli_check(int argc, char **argv) {
     if (!from_incr && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
         rc = 2;
-    } else rc = check_print(&a, &f, h, &rep, &cert, cert_level);
+    } else {
+        /* what --follow printed as found is in the final list too */
+        if (a.follow) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
+        rc = check_print(&a, &f, h, &rep, &cert, cert_level);
+    }
+    if (a.follow) follow_final_free(&ff);
     cert_free(&cert);
     interpret_trace_free(&trace);
     report_free(&rep);

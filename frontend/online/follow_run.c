@@ -59,6 +59,15 @@ static void note(const run *r, const char *msg) {
     if (r->ev->note) r->ev->note(r->ev->ctx, msg);
 }
 
+/* The violation just reported, kept for the final report (found.h). */
+static void keep_found(run *r, const online_checker *oc) {
+    follow_final *f = r->c->final;
+    if (!f || f->found.set || !oc->proof) return;
+    ic_error e;
+    ic_error_clear(&e);
+    if (!online_found_keep(&f->found, oc->proof, &oc->rep, &e)) note(r, e.msg);
+}
+
 /* follow_spill, and the note (once) when the bytes must stay in memory. */
 static int spill(run *r, size_t upto, ic_error *err) {
     int s = follow_spill(&r->in, upto, err);
@@ -118,8 +127,10 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
         if (!rs.oc.failed && !at_end && rs.fresh >= 1000 && rs.fresh * 2 >= live) {
             r->read = read;
             r->completed = completed_total;
-            if (retire_stream_check(&rs) == ONLINE_VIOLATION && r->ev->violation)
-                r->ev->violation(r->ev->ctx, &rs.oc, r->read, r->completed);
+            if (retire_stream_check(&rs) == ONLINE_VIOLATION) {
+                keep_found(r, &rs.oc);
+                if (r->ev->violation) r->ev->violation(r->ev->ctx, &rs.oc, r->read, r->completed);
+            }
             if (r->ev->progress) {
                 follow_progress p = { 1, read, completed_total, rs.retired, rs.oc.settled, retire_stream_live(&rs),
                                       rs.oc.failed, monotonic_seconds() - arrived };
@@ -236,6 +247,7 @@ static int follow_checking(run *r, ic_error *err) {
         }
         if (out == ARRIVAL_NONE) continue;
         if (out == ONLINE_VIOLATION) {
+            keep_found(r, &r->oc);
             if (r->ev->violation) r->ev->violation(r->ev->ctx, &r->oc, r->read, r->completed);
         } else if (r->proven && !r->oc.failed && r->ev->unconfirmed)   /* proven incrementally, not confirmed */
             r->ev->unconfirmed(r->ev->ctx, &r->oc);
@@ -249,7 +261,7 @@ static int follow_checking(run *r, ic_error *err) {
         if (r->fp.delta == 1 && !r->oc.failed && spill(r, r->fp.ts.consumed, err) < 0) return 2;
     }
     if (got < 0) return 2;
-    if (c->final && r->fp.delta == 1 && !r->fp.stopped[0] && !r->oc.failed && r->fp.ts.consumed == follow_total(&r->in))
+    if (c->final && !c->final->batch_only && r->fp.delta == 1 && !r->fp.stopped[0] && !r->oc.failed && r->fp.ts.consumed == follow_total(&r->in))
         follow_finish(r);
     return -1;
 }

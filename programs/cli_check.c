@@ -22,6 +22,7 @@
 #include "frontend/reports/cert_file.h"
 #include "programs/cli_follow.h"
 #include "programs/cli_hints.h"
+#include "programs/interrupt.h"
 
 static double progress_start;
 static int progress_shown;
@@ -96,7 +97,7 @@ static int check_parse(int argc, char **argv, check_args *a) {
     memset(a, 0, sizeof *a);
     a->fmt_choice = -1;
     a->max_anomalies = 10;
-    a->follow_idle = 5;
+    a->follow_idle = -1;                /* --follow: a file ends only when told */
     a->threads = par_threads_default();
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &a->fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
@@ -110,7 +111,9 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
         CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
-        CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
+        CMD_REAL("idle-end", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file also ends after S seconds without new bytes (default: never; "
+                 "a file ends at a line '# end' (text) or where its Elle vector/array closes, a pipe at EOF, either at SIGINT/SIGTERM)"),
+        CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "the same as --idle-end S"),
         CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread); the output is the same for every N"),
@@ -127,7 +130,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
         opts, "one history: FILE, DIR or -", 1, 1,
         "exit: 0 the history satisfies the level, 1 it does not, 2 bad input, no answer,\n"
         "or an output that cannot be written.  With --version-order: 1 if either answer\n"
-        "is FAIL, else 2 if either has none.\n"
+        "is FAIL, else 2 if either has none.  130 (SIGINT) or 143 (SIGTERM): stopped\n"
+        "by the signal, no verdict (what was found so far is printed).\n"
     };
     int n, rc = cli_parse(&spec, argc, argv, &a->path, &n);
     if (rc >= 0) return rc;
@@ -254,8 +258,10 @@ int cli_check(int argc, char **argv) {
     history *h;
     follow_final ff;
     double load_seconds = 0;
+    if (a.follow) interrupt_install();  /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
     rc = check_load(&a, &f, &ff, &h, &load_seconds);
     if (rc >= 0) return rc;
+    interrupt_install();
 
     report rep;
     report_init(&rep, h, cli_level_all_names[a.level]);
@@ -265,6 +271,7 @@ int cli_check(int argc, char **argv) {
     ro.want[LEVEL_SER] = a.level != 0;    /* ser or all */
     ro.max_anomalies = (size_t)a.max_anomalies;
     ro.check.time_limit = a.time_limit;
+    ro.check.stop = interrupt_stop;
     ro.check.progress = progress;
     ro.check.threads = (unsigned)a.threads;
     ro.certificate = a.cert_path != NULL;
@@ -298,6 +305,8 @@ int cli_check(int argc, char **argv) {
         rc = check_print(&a, &f, h, &rep, &cert, cert_level);
     }
     if (a.follow) follow_final_free(&ff);
+    for (int i = 0; i < rep.num_levels; i++)       /* a level the signal left undecided: its own exit code */
+        if (interrupt_signal() && rep.levels[i].verdict == VERDICT_UNKNOWN && rc != 2) rc = interrupt_exit_code();
     cert_free(&cert);
     interpret_trace_free(&trace);
     report_free(&rep);

@@ -5,9 +5,16 @@
  * Contract
  *   - follow_read() appends new bytes to f->data: a pipe (or "-") blocks
  *     until bytes or EOF; a regular file is polled every `poll` seconds
- *     and ends after `idle` seconds without new bytes (the writer is
- *     done: there is no end marker in these formats).  All bytes are kept:
- *     the final verdict is a batch check of exactly them.
+ *     and ends only when told: at a line FOLLOW_END_LINE (then blanks;
+ *     the bytes after that line are not read: the input ends with it),
+ *     or after `idle` seconds without new bytes when idle >= 0 (idle < 0:
+ *     never — a writer may pause for as long as it likes).  The end line
+ *     is a comment in the text format; an Elle EDN/JSON history wrapped in
+ *     a vector/array ends where it closes (follow_parse: p->closed; the
+ *     caller ends the input).  f->stop, when set, is asked between reads
+ *     and polls (and a pipe is waited on in poll(), which a signal ends):
+ *     once it says yes, follow_read returns FOLLOW_STOPPED.  All bytes are
+ *     kept: the final verdict is a batch check of exactly them.
  *   - A followed regular file must only grow.  It is checked at every
  *     read and poll, and every byte again at the end (follow_load): cut
  *     short (a copy-and-truncate rotation, a restarted test), rewritten
@@ -82,7 +89,16 @@ typedef struct follow_input {
     int keep;                    /* every byte stays in memory from now on */
     char note[256];              /* why bytes stay in memory (set once; the caller may print and clear it) */
     int eof;
+    size_t scanned;              /* a regular file: bytes looked at for the end line (complete lines) */
+    int marked;                  /* the end line was read: the input ends with it */
+    int (*stop)(void *ctx);      /* nonzero: stop reading (a signal arrived); NULL: never */
+    void *stop_ctx;
 } follow_input;
+
+/* The line that ends a followed file (text: a comment the batch parser
+ * skips); and follow_read's answer once f->stop said stop. */
+#define FOLLOW_END_LINE "# end"
+#define FOLLOW_STOPPED (-2)
 
 /* Open path ("-": standard input); a pipe's bytes may spill to a
  * temporary file in tmp_dir (NULL or "": /tmp).  0 with err set if path
@@ -90,7 +106,8 @@ typedef struct follow_input {
 int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err);
 void follow_close(follow_input *f);
 /* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
- * read error or a regular file that did not only grow (err set). */
+ * read error or a regular file that did not only grow (err set),
+ * FOLLOW_STOPPED f->stop said so. */
 int follow_read(follow_input *f, ic_error *err);
 /* Bytes read so far. */
 static inline size_t follow_total(const follow_input *f) { return f->base + f->data.len; }
@@ -126,6 +143,7 @@ typedef struct follow_parse {
                                   * re-reads everything, as follow_completed) */
     text_stream ts;
     const struct online_checker *oc;   /* where ts->done goes (follow_parse_checker), or NULL */
+    int closed;                  /* Elle EDN/JSON: the vector/array holding the history closed (its end) */
     char stopped[320];           /* text: "FILE:LINE: why" a completed transaction grew; nothing is
                                   * completed from then on ("" while following) */
 } follow_parse;

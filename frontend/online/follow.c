@@ -417,6 +417,7 @@ void follow_parse_init(follow_parse *p, history_format fmt) {
 void follow_parse_free(follow_parse *p) {
     u64map_free(&p->text_ops);
     if (p->delta) text_stream_free(&p->ts);
+    if (p->es.name) elle_stream_free(&p->es);
 }
 
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ','; }
@@ -480,11 +481,28 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
     if (p->delta < 0 || p->stopped[0]) return 0;
     size_t m = n;
     while (m > 0 && data[m - 1] != '\n') m--;
-    if (m == 0 && p->delta != 1) return 0;           /* (once parsing: no new line, nothing completes) */
+    if (m == 0 && p->delta <= 0) return 0;           /* (once parsing: no new line, nothing completes) */
     if (p->fmt == FORMAT_AUTO) {                     /* nothing dropped before the format is known */
         ic_error e2;
         ic_error_clear(&e2);
         if (detect(p, data, m, name, 0, &e2) <= 0) return 0;   /* follow_completed says it again */
+    }
+    if (p->fmt == FORMAT_ELLE || p->fmt == FORMAT_JSON) {
+        elle_stream *es = &p->es;
+        if (!p->delta) {
+            elle_stream_init(es, name, p->fmt);
+            if (p->oc) elle_stream_set_written(es, checker_written, (void *)p->oc);
+            p->delta = 2;
+        }
+        if (!elle_stream_feed(es, data, base, n)) { p->delta = -1; return 0; }
+        p->read = p->completed = es->completed;
+        p->closed |= es->closed;
+        p->done = es->done.data;
+        p->num_done = es->done.len;
+        p->key_ext = es->key_ext.data;
+        p->num_keys = (uint32_t)es->key_ext.len;
+        p->consumed = es->consumed;
+        return 1;
     }
     if (p->fmt != FORMAT_TEXT) { p->delta = -1; return 0; }
     if (!p->delta) {
@@ -497,6 +515,11 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
     if (r == 0) { p->delta = -1; return 0; }                    /* the batch parser words it */
     p->read = text_stream_read(&p->ts);
     p->completed = p->ts.completed;
+    p->done = p->ts.done.data;
+    p->num_done = p->ts.done.len;
+    p->key_ext = p->ts.key_ext.data;
+    p->num_keys = (uint32_t)p->ts.key_ext.len;
+    p->consumed = p->ts.consumed;
     return 1;
 }
 

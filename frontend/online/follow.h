@@ -52,9 +52,10 @@
  *     end decides, as it would for any chunking.
  *   - Formats: text, Elle EDN, Elle JSON; dbcop and Cobra are refused
  *     (err set), and so is gzip input.  follow_completed() re-parses the
- *     input so far (linear in it); text is parsed in increments by
- *     follow_delta() instead, until an input error, where the batch
- *     parser takes over to word it.
+ *     input so far (linear in it); text, Elle EDN and JSON lines are
+ *     parsed in increments by follow_delta() instead, until an input
+ *     error (or, Elle, what would read differently in pieces:
+ *     elle_stream.h), where the batch parser takes over.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_FOLLOW_H
 #define ISOCHECK_ONLINE_FOLLOW_H
@@ -67,6 +68,7 @@
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
 #include "frontend/formats/parse.h"
+#include "frontend/online/elle_stream.h"
 #include "frontend/online/text_stream.h"
 
 typedef struct follow_sum { uint64_t h, word, len; unsigned fill; } follow_sum;
@@ -139,9 +141,16 @@ typedef struct follow_parse {
                                   * reader handed out: text_stream_done_ops) */
     uint32_t completed;          /* completed transactions in the last history */
     uint32_t read;               /* transactions read (completed or not) */
-    int delta;                   /* text: 1 parsed in increments (ts), -1 no longer (the batch parser
-                                  * re-reads everything, as follow_completed) */
+    int delta;                   /* 1 text parsed in increments (ts), 2 Elle EDN/JSON lines (es), -1 no
+                                  * longer (the batch parser re-reads everything, as follow_completed) */
     text_stream ts;
+    elle_stream es;
+    /* after follow_delta returned 1, from ts or es: */
+    const incr_txn *done;        /* the transactions completed by this call */
+    size_t num_done;
+    const int64_t *key_ext;      /* every key id so far */
+    uint32_t num_keys;
+    size_t consumed;             /* bytes parsed */
     const struct online_checker *oc;   /* where ts->done goes (follow_parse_checker), or NULL */
     int closed;                  /* Elle EDN/JSON: the vector/array holding the history closed (its end) */
     char stopped[320];           /* text: "FILE:LINE: why" a completed transaction grew; nothing is
@@ -168,13 +177,15 @@ void follow_parse_free(follow_parse *p);
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err);
 
-/* Text input, parsed in increments (frontend/online/text_stream.h): only the lines that
- * arrived since the last call; data holds the bytes [base, base + n) of
- * the input (base <= what was parsed: follow_spill).  1: p->ts.done holds the transactions that
- * completed with them (p->read, p->completed updated); 0: not for this
- * input (not text, the format not known yet, or the stream handed over
- * after a rule the batch parser words) — use follow_completed(); -1 bad
- * input (err set, as follow_completed() sets it). */
+/* Text, Elle EDN or JSON lines, parsed in increments (frontend/online/text_stream.h,
+ * elle_stream.h): only the lines that arrived since the last call; data
+ * holds the bytes [base, base + n) of the input (base <= what was parsed:
+ * follow_spill).  1: p->done holds the transactions that completed with
+ * them (p->key_ext, p->consumed, p->read, p->completed updated; p->closed
+ * when an Elle vector closed); 0: not for this input (another format, the
+ * format not known yet, or the stream handed over after a rule the batch
+ * parser words, or what reads differently in pieces) — use
+ * follow_completed(); -1 bad input (err set, as follow_completed() sets it). */
 int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err);
 
 #endif

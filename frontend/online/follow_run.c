@@ -188,11 +188,10 @@ static int follow_arrival(run *r, ic_error *err) {
     double t1 = cpu_seconds();
     if (st > 0) {
         r->t_parse += t1 - t0;
-        if (!fp->ts.done.len) return ARRIVAL_NONE;
+        if (!fp->num_done) return ARRIVAL_NONE;
         r->read = fp->read;
         r->completed = fp->completed;
-        out = online_check_delta(&r->oc, fp->ts.key_ext.data, (uint32_t)fp->ts.key_ext.len, fp->ts.done.data,
-                                 fp->ts.done.len, fp->completed);
+        out = online_check_delta(&r->oc, fp->key_ext, fp->num_keys, fp->done, fp->num_done, fp->completed);
         if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
             if (!follow_all(in, err)) return -1;
             st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
@@ -229,7 +228,10 @@ static void follow_finish(run *r) {
     double t0 = cpu_seconds();
     r->oc.on_detect = NULL;
     text_stream *ts = &r->fp.ts;
-    if (text_stream_finish(ts))
+    if (r->fp.delta == 2)                         /* Elle: every transaction read was handed out */
+        r->c->final->ready = online_finish_delta(&r->oc, r->fp.key_ext, r->fp.num_keys, NULL, 0, r->fp.es.completed,
+                                                 r->c->final->order);
+    else if (text_stream_finish(ts))
         r->c->final->ready = online_finish_delta(&r->oc, ts->key_ext.data, (uint32_t)ts->key_ext.len, ts->done.data,
                                                  ts->done.len, text_stream_read(ts), r->c->final->order);
     r->t_check += cpu_seconds() - t0;
@@ -298,7 +300,7 @@ static int follow_checking(run *r, ic_error *err) {
             r->ev->progress(r->ev->ctx, &p);
         }
         /* the parsed bytes only matter to the final check: out of memory */
-        if (r->fp.delta == 1 && !r->oc.failed && spill(r, r->fp.ts.consumed, err) < 0) return 2;
+        if (r->fp.delta > 0 && !r->oc.failed && spill(r, r->fp.consumed, err) < 0) return 2;
     }
     if (got == FOLLOW_STOPPED) {
         follow_summary st;
@@ -311,7 +313,8 @@ static int follow_checking(run *r, ic_error *err) {
         return FOLLOW_RUN_STOPPED;
     }
     if (got < 0) return 2;
-    if (c->final && !c->final->batch_only && r->fp.delta == 1 && !r->fp.stopped[0] && !r->oc.failed && r->fp.ts.consumed == follow_total(&r->in))
+    if (c->final && !c->final->batch_only && r->fp.delta > 0 && !r->fp.stopped[0] && !r->oc.failed &&
+        r->fp.consumed == follow_total(&r->in))
         follow_finish(r);
     return -1;
 }

@@ -306,7 +306,7 @@ int cli_check(int argc, char **argv) {
     }
     if (a.follow) follow_final_free(&ff);
     for (int i = 0; i < rep.num_levels; i++)       /* a level the signal left undecided: its own exit code */
-        if (interrupt_signal() && rep.levels[i].verdict == VERDICT_UNKNOWN && rc != 2) rc = interrupt_exit_code();
+        if (interrupt_signal() && rep.levels[i].verdict == VERDICT_UNKNOWN) rc = interrupt_exit_code();
     cert_free(&cert);
     interpret_trace_free(&trace);
     report_free(&rep);

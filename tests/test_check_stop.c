@@ -5,7 +5,11 @@
  * simulator, checked without pruning so that the solver meets conflicts;
  * every check whose solve had one is checked again with a stop that says
  * yes from the first question, and must end UNKNOWN with that message;
- * a stop that never says yes changes nothing. */
+ * a stop that never says yes changes nothing.  Then `isocheck check`
+ * itself (cli_check) with the flag of programs/interrupt.h already up (a
+ * SIGINT raised before the check): a check whose solve meets a conflict
+ * ends "no verdict: interrupted while solving level ...", exit 130; the
+ * others end as they did without the signal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +23,13 @@
 #include "workload/workload.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
+#include "frontend/formats/write.h"
+#include "programs/cli.h"
+#include "programs/interrupt.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 
 static history *simulate(sim_fault fault, uint64_t keys, uint64_t seed) {
     workload_params p;
@@ -90,9 +101,64 @@ static void test_stop_in_solver(void **state) {
     assert_true(stopped >= 1);                            /* the case above was met */
 }
 
+/* cli_check on path (level all); its standard output into out (NUL-ended). */
+static int run_check_cli(const char *path, char *out, size_t cap) {
+    char a0[] = "check", a1[] = "--level", a2[] = "all", a3[] = "--threads", a4[] = "1";
+    char *argv[] = { a0, a1, a2, a3, a4, (char *)path, NULL };
+    fflush(stdout);
+    int save = dup(1);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    dup2(fileno(f), 1);
+    int rc = cli_check(6, argv);
+    fflush(stdout);
+    dup2(save, 1);
+    close(save);
+    rewind(f);
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = 0;
+    fclose(f);
+    return rc;
+}
+
+static void test_stop_in_cli(void **state) {
+    (void)state;
+    enum { SEEDS = 16 };
+    char path[SEEDS][64];
+    int plain[SEEDS];
+    static char out[1 << 16];
+    for (int i = 0; i < SEEDS; i++) {                     /* histories, and their answers without a signal */
+        history *h = simulate(i % 2 ? FAULT_NONE : FAULT_LOST_UPDATE, 60 + 20 * (i % 3), (uint64_t)i + 100);
+        snprintf(path[i], sizeof path[i], "/tmp/test_check_stop.%d.%d.edn", (int)getpid(), i);
+        FILE *f = fopen(path[i], "w");
+        assert_non_null(f);
+        ic_error err; ic_error_clear(&err);
+        assert_true(write_elle(h, f, &err));
+        assert_int_equal(fclose(f), 0);
+        history_free(h);
+        plain[i] = run_check_cli(path[i], out, sizeof out);
+        assert_true(plain[i] == 0 || plain[i] == 1);
+    }
+    interrupt_install();
+    assert_int_equal(raise(SIGINT), 0);                   /* the flag is up: the next solves stop at a conflict */
+    assert_int_equal(interrupt_signal(), SIGINT);
+    int stopped = 0;
+    for (int i = 0; i < SEEDS; i++) {
+        int rc = run_check_cli(path[i], out, sizeof out);
+        if (rc == 130) {
+            assert_non_null(strstr(out, "no verdict: interrupted while solving level "));
+            stopped++;
+        } else assert_int_equal(rc, plain[i]);
+        unlink(path[i]);
+    }
+    interrupt_restore();
+    assert_true(stopped >= 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stop_in_solver),
+        cmocka_unit_test(test_stop_in_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

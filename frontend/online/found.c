@@ -223,6 +223,7 @@ int online_found_merge(const online_found *f, const history *h, report *rep, siz
     map m;
     map_init(&m, f->h, h);
     vec_foreach(const report_anomaly, a, f->rep.items) {
+        if (a->chosen) continue;                          /* a cycle of S's chosen order: not one of every order of h */
         if (!map_anomaly(&m, a, &det)) { drop_last(&det); all = 0; continue; }
         size_t j = 0;
         while (j < rep->items.len && !same_anomaly(&vec_last(det.items), &rep->items.data[j])) j++;

@@ -23,7 +23,10 @@
  *     anomaly on the same cycle) first in its level's list; the batch's own
  *     anomalies that share a cycle transaction with one of them leave the
  *     list (it stays on disjoint transactions), and it holds at most
- *     max(max_anomalies, the detected ones) per level.  An anomaly that
+ *     max(max_anomalies, the detected ones) per level.  Not carried: an
+ *     anomaly marked `chosen` (a cycle under the version order S's solve
+ *     happened to find, shown because every order has some violating
+ *     cycle: under the whole history's orders that one may not hold).  An anomaly that
  *     cannot be mapped (a transaction or operation h lacks: not the same
  *     input) is left out, and the return says so (0).  A level the report
  *     passes is not touched; a level it does not list (the batch check

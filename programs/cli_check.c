@@ -260,7 +260,7 @@ int cli_check(int argc, char **argv) {
     double load_seconds = 0;
     if (a.follow) interrupt_install();  /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
     rc = check_load(&a, &f, &ff, &h, &load_seconds);
-    if (rc >= 0) return rc;
+    if (rc >= 0) { interrupt_restore(); return rc; }
     interrupt_install();
 
     report rep;
@@ -307,6 +307,7 @@ int cli_check(int argc, char **argv) {
     if (a.follow) follow_final_free(&ff);
     for (int i = 0; i < rep.num_levels; i++)       /* a level the signal left undecided: its own exit code */
         if (interrupt_signal() && rep.levels[i].verdict == VERDICT_UNKNOWN) rc = interrupt_exit_code();
+    interrupt_restore();
     cert_free(&cert);
     interpret_trace_free(&trace);
     report_free(&rep);

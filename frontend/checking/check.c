@@ -241,6 +241,7 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     progress(opt, "solving");
     t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
+    if (opt && opt->stop) gsat_set_terminate(s, opt->stop_ctx, opt->stop);
     int r = gsat_solve(s, NULL, 0);
     res->st.t_solve = monotonic_seconds() - t0;
     res->st.solver_called = 1;
@@ -259,6 +260,8 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     } else {
         const char *e = gsat_error(s);           /* out of memory inside the engine */
         if (e) snprintf(res->msg, sizeof res->msg, "the solver failed (%s); no verdict", e);
+        else if (opt && opt->stop && opt->stop(opt->stop_ctx))
+            snprintf(res->msg, sizeof res->msg, "no verdict: interrupted while solving level %s", check_level_name(res->level));
         else snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
         gsat_free(s);
         v = res->verdict = VERDICT_UNKNOWN;

@@ -73,6 +73,10 @@ typedef struct check_options {
                                     check makes its own pool of `threads` for its run */
     int priority;                /* in a shared pool, this level's tasks go before those of lower
                                     priority (par_pool_run_prio; default 0) */
+    /* asked by the solver after each conflict (gsat_set_terminate): nonzero
+     * stops it, the level is UNKNOWN ("interrupted while solving"); NULL: never */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
 } check_options;
 
 void check_options_default(check_options *o);

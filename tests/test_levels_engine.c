@@ -1,0 +1,268 @@
+/* test_levels_engine.c — check_level on every searched level (pc, psi,
+ * si-plain, ser-plain, strong-si, sser, and si and ser again) against the
+ * brute-force oracle of tests/brute_levels.h (doc/levels.md), which shares
+ * no code with the checker:
+ *   (a) thousands of small random histories (tests/levels_gen.h: registers
+ *       and lists, aborted and indeterminate transactions, with times and,
+ *       for some, without), the axioms then check_level on one index for all
+ *       levels (the check builds the index a level needs) or on the index
+ *       built for the level (pg_index_build_opts): the verdict equals the
+ *       oracle's, a FAIL's cycle is re-checked by cycle_holds_level, and a
+ *       real-time level without times is refused with the message saying so;
+ *   (b) the examples of tests/data/levels get the verdicts their headers
+ *       state, with their `# time:` lines as the history's times;
+ *   (c) the cycles a level reports are ones it forbids (a psi cycle has one
+ *       RW edge at most, a plain level's has no SO edge, ...). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/checking/axioms.h"
+#include "frontend/checking/check.h"
+#include "frontend/formats/parse.h"
+#include "frontend/recheck/verify_model.h"
+#include "tests/brute_levels.h"
+#include "tests/levels_gen.h"
+
+static const check_level_id searched[] = {
+    LEVEL_PC, LEVEL_PSI, LEVEL_SI_PLAIN, LEVEL_SER_PLAIN, LEVEL_STRONG_SI, LEVEL_SSER, LEVEL_SI, LEVEL_SER,
+};
+#define NSEARCHED (sizeof searched / sizeof *searched)
+
+static int bv_of(check_level_id l) {
+    for (int b = 0; b < BV_NLEVELS; b++) if (!strcmp(bv_level_name[b], level_name(l))) return b;
+    return -1;
+}
+
+static void dump(const history *h) {
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        fprintf(stderr, "  T%u s%u %s [%lld,%lld]:", t, h->txns[t].session,
+                h->txns[t].status == TXN_COMMITTED ? "ok" : h->txns[t].status == TXN_ABORTED ? "fail" : "info",
+                (long long)history_time(h, TIME_INVOKE, t), (long long)history_time(h, TIME_COMPLETE, t));
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+            unsigned k = h->op_kind[op] & OP_KIND_MASK;
+            int64_t v = h->op_value[op];
+            if (k == OP_LIST_READ) {
+                uint32_t n;
+                const int64_t *l = history_list(h, op, &n);
+                fprintf(stderr, " r(%u,[", h->op_key[op]);
+                for (uint32_t i = 0; i < n; i++) fprintf(stderr, i ? " %lld" : "%lld", (long long)l[i]);
+                fprintf(stderr, "])");
+            } else
+                fprintf(stderr, " %s(%u,%lld)", k == OP_READ ? "r" : k == OP_WRITE ? "w" : "a", h->op_key[op],
+                        v == VALUE_INIT ? 0LL : (long long)v);
+        }
+        fputc('\n', stderr);
+    }
+}
+
+typedef struct tally { int cmp[LEVEL_COUNT], holds[LEVEL_COUNT], refused, own_index, lists, info; } tally;
+
+/* The checker's verdict at every searched level: 1 PASS, 0 FAIL, -1 refused. */
+static void checker_verdicts(const history *h, int shared_index, int got[LEVEL_COUNT], int axf[LEVEL_COUNT], tally *tl) {
+    anomaly_list al;
+    uint64_t viol[2];                            /* the axioms with external prefixes only, whole lists */
+    for (int w = 0; w < 2; w++) {
+        anomaly_list_init(&al);
+        viol[w] = axioms_check_lists(h, &al, 1, w);
+        anomaly_list_free(&al);
+    }
+    assert_true(viol[1] || !viol[0]);           /* whole lists say more */
+    uint64_t violations = viol[0];
+    pg_index ix;
+    ic_error err; ic_error_clear(&err);
+    if (!violations) assert_true(pg_index_build(&ix, h, &err));
+    for (size_t i = 0; i < NSEARCHED; i++) {
+        check_level_id l = searched[i];
+        axf[l] = violations || (viol[1] && axioms_whole_lists(l));
+        if (axf[l]) { got[l] = 0; continue; }
+        check_result res;
+        verdict v;
+        if (shared_index || pg_index_fits(&ix, l)) v = check_level(&ix, l, NULL, &res);
+        else {
+            pg_index own;
+            assert_true(pg_index_build_opts(&own, h, &err, NULL, pg_index_opts_for(l)));
+            assert_true(pg_index_fits(&own, l));
+            v = check_level(&own, l, NULL, &res);
+            pg_index_free(&own);
+            tl->own_index++;
+        }
+        if (v == VERDICT_UNKNOWN) {
+            if (!level_real_time(l) || !strstr(res.msg, "needs invocation and completion times")) {
+                fprintf(stderr, "%s: UNKNOWN: %s\n", level_name(l), res.msg);
+                dump(h);
+                fail();
+            }
+            got[l] = -1;
+        } else got[l] = v == VERDICT_PASS;
+        if (v == VERDICT_FAIL) {                 /* (c) the cycle is one the level forbids, under res.vo */
+            char why[300] = "";
+            if (!cycle_holds_level(h, &res.vo, l, res.cycle.data, res.cycle.len, why, sizeof why)) {
+                fprintf(stderr, "%s: the reported cycle does not hold: %s\n", level_name(l), why);
+                dump(h);
+                fail();
+            }
+        }
+        if (v == VERDICT_PASS) {                 /* the witness passes the re-check on its own */
+            char why[300] = "";
+            assert_int_equal(vo_check_level_on(h, &res.vo, l, NULL, why, sizeof why, NULL, 0), 1);
+        }
+        check_result_free(&res);
+    }
+    if (!violations) pg_index_free(&ix);
+}
+
+static void random_histories(void **state) {
+    (void)state;
+    rng_state = 0x5851f42d4c957f2dULL;
+    tally tl; memset(&tl, 0, sizeof tl);
+    for (int i = 0; i < 3000; i++) {
+        int64_t inv[MAXT + 1], cmp[MAXT + 1];
+        int with_times = rnd(8) != 0;
+        history *h = random_history(inv, cmp, with_times);
+        int out[BV_NLEVELS];
+        bv_check_all(h, inv, cmp, out);
+        if (out[BV_RC] < 0) { history_free(h); continue; }
+        int got[LEVEL_COUNT];
+        int axf[LEVEL_COUNT];
+        checker_verdicts(h, i % 2, got, axf, &tl);
+        tl.lists += h->has_lists;
+        for (uint32_t t = 1; t < h->num_txns; t++) tl.info += h->txns[t].status == TXN_INDETERMINATE;
+        for (size_t j = 0; j < NSEARCHED; j++) {
+            check_level_id l = searched[j];
+            int want = out[bv_of(l)];
+            if (!with_times && level_real_time(l)) {
+                assert_int_equal(got[l], axf[l] ? 0 : -1);   /* refused, never a silent check */
+                tl.refused++;
+                continue;
+            }
+            if (got[l] != want) {
+                fprintf(stderr, "%s: checker %d, oracle %d on (history %d):\n", level_name(l), got[l], want, i);
+                dump(h);
+            }
+            assert_int_equal(got[l], want);
+            tl.cmp[l]++;
+            tl.holds[l] += want;
+        }
+        history_free(h);
+    }
+    for (size_t j = 0; j < NSEARCHED; j++) {
+        check_level_id l = searched[j];
+        fprintf(stderr, "%-9s %d compared, %d hold\n", level_name(l), tl.cmp[l], tl.holds[l]);
+        assert_true(tl.cmp[l] > 2000 && tl.holds[l] > 200 && tl.cmp[l] - tl.holds[l] > 200);
+    }
+    fprintf(stderr, "%d refusals without times, %d checks on an index built for the level, %d with lists, %d info\n",
+            tl.refused, tl.own_index, tl.lists, tl.info);
+    assert_true(tl.refused > 100 && tl.own_index > 1000 && tl.lists > 500 && tl.info > 300);
+}
+
+/* ---- (b) the documented examples ------------------------------------------ */
+
+static void one_example(const char *dir, const char *name, int *checked) {
+    char path[512], line[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int expect[BV_NLEVELS];
+    for (int l = 0; l < BV_NLEVELS; l++) expect[l] = -1;
+    long times[64][3];
+    int ntimes = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == ';') line[0] = '#';
+        int want = !strncmp(line, "# holds:", 8) ? 1 : !strncmp(line, "# fails:", 8) ? 0 : -1;
+        if (want >= 0) {
+            for (char *p = line + 8; *p;) {
+                while (*p == ' ' || *p == '\n') p++;
+                size_t n = strcspn(p, " \n");
+                if (!n) break;
+                for (int l = 0; l < BV_NLEVELS; l++)
+                    if (strlen(bv_level_name[l]) == n && !memcmp(bv_level_name[l], p, n)) expect[l] = want;
+                p += n;
+            }
+        } else if (!strncmp(line, "# time:", 7) && ntimes < 64) {
+            assert_int_equal(sscanf(line + 7, "%ld %ld %ld", &times[ntimes][0], &times[ntimes][1], &times[ntimes][2]), 3);
+            ntimes++;
+        }
+    }
+    fclose(f);
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history(path, FORMAT_AUTO, &err);
+    assert_non_null(h);
+    /* the times beside the history, as a format with time fields gives them */
+    for (int k = TIME_INVOKE; k <= TIME_COMPLETE; k++) {
+        h->times[k] = malloc(h->num_txns * sizeof(int64_t));
+        for (uint32_t t = 0; t < h->num_txns; t++) h->times[k][t] = HISTORY_TIME_NONE;
+    }
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        for (int i = 0; i < ntimes; i++)
+            if (times[i][0] == h->txns[t].ext_id) {
+                h->times[TIME_INVOKE][t] = times[i][1];
+                if (h->txns[t].status != TXN_INDETERMINATE) h->times[TIME_COMPLETE][t] = times[i][2];
+            }
+    tally tl; memset(&tl, 0, sizeof tl);
+    int got[LEVEL_COUNT], axf[LEVEL_COUNT];
+    checker_verdicts(h, 1, got, axf, &tl);
+    for (size_t j = 0; j < NSEARCHED; j++) {
+        check_level_id l = searched[j];
+        int want = expect[bv_of(l)];
+        if (got[l] != want) fprintf(stderr, "%s: %s: checker %d, documented %d\n", name, level_name(l), got[l], want);
+        assert_int_equal(got[l], want);
+        (*checked)++;
+    }
+    history_free(h);
+}
+
+static void documented_examples(void **state) {
+    (void)state;
+    const char *dir = "tests/data/levels";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int files = 0, checked = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || (strcmp(e->d_name + n - 4, ".txt") && strcmp(e->d_name + n - 4, ".edn"))) continue;
+        one_example(dir, e->d_name, &checked);
+        files++;
+    }
+    closedir(d);
+    fprintf(stderr, "%d examples, %d verdicts as documented\n", files, checked);
+    assert_true(files >= 16);
+}
+
+/* A real-time level on a history without times is refused by name. */
+static void no_times_refused(void **state) {
+    (void)state;
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history("tests/data/levels/serial.txt", FORMAT_AUTO, &err);
+    assert_non_null(h);
+    pg_index ix;
+    assert_true(pg_index_build(&ix, h, &err));
+    check_result res;
+    assert_int_equal(check_level(&ix, LEVEL_SSER, NULL, &res), VERDICT_UNKNOWN);
+    assert_string_equal(res.msg, "sser needs invocation and completion times; this history has none");
+    check_result_free(&res);
+    assert_int_equal(check_level(&ix, LEVEL_STRONG_SI, NULL, &res), VERDICT_UNKNOWN);
+    assert_non_null(strstr(res.msg, "strong-si needs invocation and completion times"));
+    check_result_free(&res);
+    assert_int_equal(check_level(&ix, LEVEL_SER_PLAIN, NULL, &res), VERDICT_PASS);
+    check_result_free(&res);
+    pg_index_free(&ix);
+    history_free(h);
+}
+
+int main(void) {
+    (void)bv_anomaly; (void)bv_acyclic;          /* the oracle's, unused here */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(no_times_refused),
+        cmocka_unit_test(documented_examples),
+        cmocka_unit_test(random_histories),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -27,6 +27,8 @@
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
 #include "frontend/recheck/verify_model.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "tests/brute_levels.h"
 #include "tests/levels_gen.h"
 
@@ -62,7 +64,107 @@ static void dump(const history *h) {
     }
 }
 
-typedef struct tally { int cmp[LEVEL_COUNT], holds[LEVEL_COUNT], refused, own_index, lists, info; } tally;
+typedef struct tally {
+    int cmp[LEVEL_COUNT], holds[LEVEL_COUNT], refused, own_index, lists, info;
+    int certs[LEVEL_COUNT], shuffled_ok, shuffled_bad, rt_swaps;
+} tally;
+
+/* Write c, read it back, verify it at its level: CERT_OK or why not in msg. */
+static cert_status round_trip(const history *h, const certificate *c, check_level_id l, char *msg, size_t n) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cert_write(f, h, c);
+    fclose(f);
+    certificate back;
+    cert_init(&back);
+    input r;
+    input_from_mem(&r, buf, len, "cert");
+    ic_error err; ic_error_clear(&err);
+    cert_status st = cert_read(&r, h, &back, &err);
+    input_close(&r);
+    if (st == CERT_OK) assert_int_equal(back.level, l);
+    if (st == CERT_OK) st = cert_verify_level(h, &back, l, &err, NULL);
+    snprintf(msg, n, "%s", err.msg);
+    cert_free(&back);
+    free(buf);
+    return st;
+}
+
+/* Each key's versions after INIT shuffled. */
+static void shuffle_vo(const version_order *in, version_order *out) {
+    out->num_keys = in->num_keys;
+    out->start = malloc(((size_t)in->num_keys + 1) * sizeof *out->start);
+    memcpy(out->start, in->start, ((size_t)in->num_keys + 1) * sizeof *out->start);
+    vec_init(out->txns);
+    for (size_t i = 0; i < in->txns.len; i++) vec_push(out->txns, in->txns.data[i]);
+    for (uint32_t k = 0; k < in->num_keys; k++)
+        for (uint32_t i = in->start[k + 1]; i > in->start[k] + 2; i--) {
+            uint32_t j = in->start[k] + 1 + rnd(i - in->start[k] - 1), x = out->txns.data[i - 1];
+            out->txns.data[i - 1] = out->txns.data[j];
+            out->txns.data[j] = x;
+        }
+}
+
+/* A PASS at level l with witness vo: its certificate verifies after a
+ * round trip through the file; certificates of shuffled version orders
+ * (with the witness's commit order) are accepted only when the re-check
+ * of verify_model accepts the order too; at the real-time levels moving a
+ * transaction before one that completed before it was invoked is refused. */
+static void certify(const history *h, check_level_id l, const version_order *vo, tally *tl) {
+    certificate c;
+    cert_init(&c);
+    ic_error err; ic_error_clear(&err);
+    char msg[600];
+    cert_status st = cert_build_level(h, vo, l, &c, &err);
+    if (st != CERT_OK) { fprintf(stderr, "%s: cert_build: %s\n", level_name(l), err.msg); dump(h); fail(); }
+    st = round_trip(h, &c, l, msg, sizeof msg);
+    if (st != CERT_OK) { fprintf(stderr, "%s: the certificate does not verify: %s\n", level_name(l), msg); dump(h); fail(); }
+    tl->certs[l]++;
+    for (int k = 0; k < 3; k++) {
+        certificate bad = c;                     /* the same order, a shuffled version order */
+        shuffle_vo(vo, &bad.vo);
+        ic_error_clear(&err);
+        int accepted = cert_verify_level(h, &bad, l, &err, NULL) == CERT_OK;
+        char why[300] = "";
+        int vm = vo_check_level_on(h, &bad.vo, l, NULL, why, sizeof why, NULL, 0);
+        if (accepted && vm != 1) { fprintf(stderr, "%s: a shuffled certificate verifies, the re-check says %d\n", level_name(l), vm); dump(h); fail(); }
+        if (accepted) tl->shuffled_ok++; else tl->shuffled_bad++;
+        if (vm == 1) {                           /* a witness the re-check accepts gets a certificate */
+            certificate again;
+            cert_init(&again);
+            ic_error_clear(&err);
+            assert_int_equal(cert_build_level(h, &bad.vo, l, &again, &err), CERT_OK);
+            assert_int_equal(round_trip(h, &again, l, msg, sizeof msg), CERT_OK);
+            cert_free(&again);
+        }
+        version_order_free(&bad.vo);
+    }
+    if (level_real_time(l)) {                   /* move b right before a, where a RT b */
+        for (size_t i = 0; i < c.order.len; i++)
+            for (size_t j = i + 1; j < c.order.len; j++) {
+                uint32_t a = c.order.data[i], b = c.order.data[j];
+                if (c.si && (!(a & 1) || (b & 1))) continue;          /* cA ... sB */
+                uint32_t ta = c.si ? a >> 1 : a, tb = c.si ? b >> 1 : b;
+                if (h->txns[ta].status != TXN_COMMITTED || history_time(h, TIME_COMPLETE, ta) >= history_time(h, TIME_INVOKE, tb))
+                    continue;
+                certificate moved = c;
+                vec_init(moved.order);
+                for (size_t q = 0; q < c.order.len; q++) {
+                    if (q == i) vec_push(moved.order, b);
+                    if (q != j) vec_push(moved.order, c.order.data[q]);
+                }
+                moved.order_line.len = 0;
+                ic_error_clear(&err);
+                st = cert_verify_level(h, &moved, l, &err, NULL);
+                if (st == CERT_OK) { fprintf(stderr, "%s: an order against real time verifies\n", level_name(l)); dump(h); fail(); }
+                vec_free(moved.order);
+                tl->rt_swaps++;
+                i = j = c.order.len;
+            }
+    }
+    cert_free(&c);
+}
 
 /* The checker's verdict at every searched level: 1 PASS, 0 FAIL, -1 refused. */
 static void checker_verdicts(const history *h, int shared_index, int got[LEVEL_COUNT], int axf[LEVEL_COUNT], tally *tl) {
@@ -112,6 +214,7 @@ static void checker_verdicts(const history *h, int shared_index, int got[LEVEL_C
         if (v == VERDICT_PASS) {                 /* the witness passes the re-check on its own */
             char why[300] = "";
             assert_int_equal(vo_check_level_on(h, &res.vo, l, NULL, why, sizeof why, NULL, 0), 1);
+            certify(h, l, &res.vo, tl);
         }
         check_result_free(&res);
     }
@@ -159,6 +262,12 @@ static void random_histories(void **state) {
     }
     fprintf(stderr, "%d refusals without times, %d checks on an index built for the level, %d with lists, %d info\n",
             tl.refused, tl.own_index, tl.lists, tl.info);
+    fprintf(stderr, "certificates verified:");
+    for (size_t j = 0; j < NSEARCHED; j++) fprintf(stderr, " %s %d", level_name(searched[j]), tl.certs[searched[j]]);
+    fprintf(stderr, "; shuffled version orders accepted %d, rejected %d; orders against real time rejected %d\n",
+            tl.shuffled_ok, tl.shuffled_bad, tl.rt_swaps);
+    for (size_t j = 0; j < NSEARCHED; j++) assert_true(tl.certs[searched[j]] > 200);
+    assert_true(tl.shuffled_bad > 500 && tl.rt_swaps > 200);
     assert_true(tl.refused > 100 && tl.own_index > 1000 && tl.lists > 500 && tl.info > 300);
 }
 

@@ -204,7 +204,9 @@ static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t
  * observed list's writers follow INIT in exactly that order (the axioms
  * make all of a key's lists prefixes of one order).  A list ending with
  * its reader's own appends puts the reader's version right after its
- * external prefix.  Links those versions in w. */
+ * external prefix.  Links those versions in w.  Without rmw_links (pc),
+ * only external prefixes count: the longest one, the reader's own
+ * appends cut off (its version need not follow its prefix's there). */
 static void list_links(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
                        key_out *o, int rmw_links) {
     uint32_t best = HISTORY_NONE, best_len = 0, reader = HISTORY_NONE;

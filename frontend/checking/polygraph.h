@@ -18,6 +18,11 @@
  *                  stored as 16-bit offsets from a per-node base.
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
+ *   index_chains.c the index's level-dependent parts: chains of WR edges
+ *                  (levels without session order), the real-time clock.
+ *   psi.c          psi's lazy search over the engine's models.
+ * The graph of each level (pg_init_level, check.h): doc/checker.md, "The
+ * other levels that need a search".
  * (The independent re-check of a version order by definition is not part
  * of it: frontend/recheck/verify_model.h.)
  *

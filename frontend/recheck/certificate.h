@@ -1,5 +1,6 @@
-/* certificate.h — a checkable proof that a history satisfies SI or SER,
- * and its verification.
+/* certificate.h — a checkable proof that a history satisfies a level (si,
+ * ser, and the other searched levels: cert_form below), and its
+ * verification.
  *
  * A certificate is (doc/certificate.md has the file format and the
  * argument why the checks below suffice):

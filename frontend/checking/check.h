@@ -78,7 +78,9 @@ void check_result_free(check_result *r);
 /* The index a level needs, and whether ix is one (check_level builds its
  * own when it is not: a caller that runs several levels may build one per
  * distinct pg_index_opts and share it; si, ser and psi share the default
- * one of pg_index_build). */
+ * one of pg_index_build).  A level whose index does not fit does not copy
+ * ix->base: pg_index_release_base_after(ix, n) must count only the levels
+ * that fit ix. */
 pg_index_opts pg_index_opts_for(check_level_id level);
 int  pg_index_fits(const pg_index *ix, check_level_id level);
 /* The level's polygraph (constraints.c): SER's graph, the split graph of

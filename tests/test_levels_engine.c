@@ -404,8 +404,10 @@ static void one_example(const char *dir, const char *name, int *checked) {
     ic_error err; ic_error_clear(&err);
     history *h = load_history(path, FORMAT_AUTO, &err);
     assert_non_null(h);
-    /* the times beside the history, as a format with time fields gives them */
+    /* the times beside the history, as a format with time fields gives them
+     * (the files' own #@time lines say the same: replaced here) */
     for (int k = TIME_INVOKE; k <= TIME_COMPLETE; k++) {
+        free(h->times[k]);
         h->times[k] = malloc(h->num_txns * sizeof(int64_t));
         for (uint32_t t = 0; t < h->num_txns; t++) h->times[k][t] = HISTORY_TIME_NONE;
     }

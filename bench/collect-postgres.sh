@@ -79,7 +79,7 @@ for level in $LEVELS; do
   f="$out/pg-$level-${SESSIONS}_${TXNS}_${OPS}_${KEYS}_${READS}_${DIST}.txt"
   commits="${f%.txt}.commits"
   [ "$level" = rc ] && commits=
-  if "$tmp/pg_client" "$conn" "$level" "$SESSIONS" "$TXNS" "$OPS" "$KEYS" "$READS" "$DIST" "$SEED" "$f" $commits; then
+  if "$tmp/pg_client" "$conn" "$level" "$SESSIONS" "$TXNS" "$OPS" "$KEYS" "$READS" "$DIST" "$SEED" "$f" ${commits:+"$commits"}; then
     echo "collect-postgres: wrote $f${commits:+ and $commits}"
     if [ "$CHECK" = 1 ] && [ -x "$ISOCHECK" ]; then
       "$ISOCHECK" stats "$f" | grep -E '^(sessions|txns|ops|read_fraction) '

@@ -86,6 +86,7 @@ typedef enum {
 typedef enum {
     FORMAT_AUTO = 0, FORMAT_TEXT, FORMAT_DBCOP, FORMAT_COBRA, FORMAT_ELLE, FORMAT_SYNTHETIC,
     FORMAT_JSON,         /* Elle's history in JSON (as elle-cli reads it) */
+    FORMAT_VIPER,        /* Viper's per-session JSON-lines logs (a directory of J<n>.log) */
 } history_format;
 
 /* Per-transaction times, carried beside the history (formats that have them:

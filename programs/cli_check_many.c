@@ -27,7 +27,7 @@ static int is_dir(const char *p) {
 
 /* A directory that load_history reads as one history. */
 static int dir_is_history(const char *p, int fmt) {
-    if (fmt == FORMAT_COBRA) return 1;
+    if (fmt == FORMAT_COBRA || fmt == FORMAT_VIPER) return 1;
     DIR *d = opendir(p);
     if (!d) return 1;                    /* let the loader say why */
     struct dirent *e;

@@ -15,7 +15,9 @@
  * "cts": timekiller.h) are JSON too: the first object says which one the
  * file is, and every later one must be of the same kind.  So are dbcop's
  * JSON histories (dbcop_json.h): the wrapper object with "data", or an
- * array of sessions, each an array (so the first value is an array). */
+ * array of sessions, each an array (so the first value is an array); and
+ * one of Viper's logs (viper.h: {"value": [["r"|"w", ...], ...]}, no
+ * "type"), read as one session. */
 #include "frontend/formats/parse.h"
 
 #include <string.h>
@@ -26,6 +28,7 @@
 #include "frontend/formats/json_lines.h"
 #include "frontend/formats/optree.h"
 #include "frontend/formats/timekiller.h"
+#include "frontend/formats/viper.h"
 #include "frontend/formats/text_cursor.h"
 
 typedef struct jin { tcur c; optree t; vec_char buf; } jin;
@@ -165,6 +168,7 @@ history *parse_json(input *r, const load_options *opt, load_report *rep, ic_erro
     jepsen_reader *jr = NULL;
     tk_reader *tk = NULL;
     dj_reader *dj = NULL;
+    vp_reader *vp = NULL;
     int ok = tcur_init(&j.c, r, err), wrapped = 0, forms = 0;
     while (ok && ws(&j)) {
         char ch = *j.c.p;
@@ -188,17 +192,20 @@ history *parse_json(input *r, const load_options *opt, load_report *rep, ic_erro
         if (!forms++) {
             if (tk_is_txn(&j.t, root)) tk = tk_new(r->name, rep);
             else if (dj_is_history(&j.t, root)) dj = dj_new(r->name, rep);
+            else if (vp_is_txn(&j.t, root)) vp = vp_new(r->name, rep);
             else jr = jr_new(FORMAT_JSON, r->name, rep);
         }
-        ok = tk ? tk_txn(tk, &j.t, root, err) : dj ? dj_value(dj, &j.t, root, err) : jr_op(jr, &j.t, root, err);
+        ok = tk ? tk_txn(tk, &j.t, root, err) : dj ? dj_value(dj, &j.t, root, err)
+           : vp ? vp_txn(vp, &j.t, root, err) : jr_op(jr, &j.t, root, err);
     }
     if (ok && j.c.failed) ok = 0;
     if (ok && wrapped == 1) ok = tcur_fail(&j.c, "']' closing the array holding the history");
     ot_free(&j.t);
     vec_free(j.buf);
-    if (!ok) { jr_free(jr); tk_free(tk); dj_free(dj); return NULL; }
+    if (!ok) { jr_free(jr); tk_free(tk); dj_free(dj); vp_free(vp); return NULL; }
     if (tk) return tk_finish(tk, err);
     if (dj) return dj_finish(dj, err);
+    if (vp) return vp_finish(vp, err);
     if (!jr) jr = jr_new(FORMAT_JSON, r->name, rep);      /* no operation at all: the usual error */
     return jr_finish(jr, err);
 }

@@ -31,6 +31,7 @@
 #include "vec.h"
 #include "frontend/formats/json_lines.h"
 #include "frontend/formats/log_dir.h"
+#include "frontend/formats/viper.h"
 
 typedef struct vp_op { uint32_t txn, key, line; uint8_t write, failed; int64_t value; } vp_op;
 typedef struct vp_kv { uint32_t key; int64_t value; } vp_kv;
@@ -213,6 +214,39 @@ static void state_init(viper_state *st, const char *source, load_report *rep) {
     st->b = hb_new(FORMAT_VIPER, LOC_LINE, source);
     st->rep = rep;
     st->next_txn = 1;
+}
+
+int vp_is_txn(const optree *t, uint32_t root) {
+    if (ot_node(t, root)->kind != OV_MAP || member(t, root, "type") != OV_NONE) return 0;
+    uint32_t v = member(t, root, "value");
+    if (v == OV_NONE || ot_node(t, v)->kind != OV_VECTOR) return 0;
+    uint32_t m = ot_node(t, v)->child;
+    if (m == OV_NONE) return 1;
+    if (ot_node(t, m)->kind != OV_VECTOR || ot_node(t, m)->child == OV_NONE) return 0;
+    uint32_t f = ot_node(t, m)->child;
+    return ot_node(t, f)->kind == OV_STRING && (ot_is_name(t, f, "r") || ot_is_name(t, f, "w"));
+}
+
+vp_reader *vp_new(const char *source, load_report *rep) {
+    viper_state *st = xmalloc(sizeof *st);
+    state_init(st, source, rep);
+    st->file = source;
+    st->session = hb_session(st->b, 1, source);
+    return st;
+}
+
+int vp_txn(vp_reader *r, const optree *t, uint32_t root, ic_error *err) { return viper_txn(r, t, root, err); }
+
+history *vp_finish(vp_reader *r, ic_error *err) {
+    history *h = finish(r, 1, err);
+    free(r);
+    return h;
+}
+
+void vp_free(vp_reader *r) {
+    if (!r) return;
+    finish(r, 0, NULL);
+    free(r);
 }
 
 history *parse_viper_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err) {

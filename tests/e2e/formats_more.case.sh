@@ -40,6 +40,9 @@ bad ab2.txt 'w(1,0,1,-1)\n' ':1: value 0 is the initial value and cannot be writ
 "$I" stats "$d/viper-lost-update" | grep -q '^format *viper$' || { echo "viper: not detected"; exit 1; }
 want "$d/viper-lost-update" si "FAIL si" "lost-update (G-single): txn 3 and txn 1 both read 1=init"
 want "$d/viper-initial" ser "PASS ser" "satisfies serializability"
+# one log alone is detected too: one session (here its second read is of a value nobody in it wrote)
+"$I" stats "$d/viper-lost-update/J14.log" | grep -q '^format *viper$' || { echo "viper: one log not detected"; exit 1; }
+want "$d/viper-lost-update/J14.log" si "FAIL si" "thin-air-read: txn 2 reads key 1 = 7002, which no transaction wrote"
 out=$("$I" stats "$d/viper-initial") || exit 1
 echo "$out" | grep -q '^times *invoke complete$' && echo "$out" | grep -q '^  init_merged *2 ' ||
   { echo "viper: times/initial state"; echo "$out"; exit 1; }

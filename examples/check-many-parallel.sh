@@ -98,7 +98,8 @@ awk -v n="$total" 'BEGIN { for (i = 1; i <= n; i++) print i }' >"$tmp/ids"
 if [ "${CHECK_MANY_RUNNER:-}" != xargs ] && command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
   parallel --will-cite -q -j "$jobs" -a "$tmp/ids" sh -c "$job" job
 else
-  echo "$me: GNU parallel not found (apt-get install -y parallel): running the jobs with xargs -P $jobs" >&2
+  [ "${CHECK_MANY_RUNNER:-}" = xargs ] ||
+    echo "$me: GNU parallel not found (apt-get install -y parallel): running the jobs with xargs -P $jobs" >&2
   xargs -n 1 -P "$jobs" sh -c "$job" job <"$tmp/ids"
 fi
 # check-one.sh's exit codes are the verdicts; whether each wrote its line is

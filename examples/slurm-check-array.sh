@@ -11,7 +11,8 @@
 #
 # LIST: one history path a line, paths every node can read (shared storage),
 # like ISOCHECK (default `isocheck` on PATH: the same binary on every node,
-# e.g. one built with `make LDFLAGS=-static`). Each task uses the CPUs Slurm
+# e.g. one built with
+# `make build/isocheck LDLIBS='-static -lm -pthread'`). Each task uses the CPUs Slurm
 # gave it (--cpus-per-task, SLURM_CPUS_PER_TASK; default 1) as jobs of
 # check-many-parallel.sh. The array may start at any index and have a step
 # (--array=1-64:2): the shard is the task's position in the array,

@@ -91,27 +91,31 @@ if [ -n "$out" ] && grep -qxF -- "$out" "$tmp/list"; then
   echo "$me: $out is one of the histories: not written over" >&2; exit 3
 fi
 
-# One job: history number $1 of the list, its JSON line in out/$1.
-job='h=$(sed -n "$1p" "$T/list"); exec sh "$H/check-one.sh" -a "$A" -o "$T/out/$1" "$h"'
-export T="$tmp" H="$here" A="$args"
-awk -v n="$total" 'BEGIN { for (i = 1; i <= n; i++) print i }' >"$tmp/ids"
+# One job: history number N of the list, its JSON line in out/N.
 if [ "${CHECK_MANY_RUNNER:-}" != xargs ] && command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
-  parallel --will-cite -q -j "$jobs" -a "$tmp/ids" sh -c "$job" job
+  # {#}: the job's number, its line in the list; {}: the line
+  parallel --will-cite -q -j "$jobs" -a "$tmp/list" sh "$here/check-one.sh" -a "$args" -o "$tmp/out/{#}" -- {}
 else
   [ "${CHECK_MANY_RUNNER:-}" = xargs ] ||
     echo "$me: GNU parallel not found (apt-get install -y parallel): running the jobs with xargs -P $jobs" >&2
-  xargs -n 1 -P "$jobs" sh -c "$job" job <"$tmp/ids"
+  # xargs splits at blanks and quotes: it gets the numbers, each job reads its
+  # line; a job never dies by a signal for xargs (that would stop the rest)
+  job='h=$(sed -n "$1p" "$T/list"); sh "$H/check-one.sh" -a "$A" -o "$T/out/$1" -- "$h"; exit 0'
+  export T="$tmp" H="$here" A="$args"
+  awk -v n="$total" 'BEGIN { for (i = 1; i <= n; i++) print i }' |
+    xargs -n 1 -P "$jobs" sh -c "$job" job
 fi
 # check-one.sh's exit codes are the verdicts; whether each wrote its line is
 # checked here: a job that left none (killed) is that history's error line.
-i=0
-while IFS= read -r h; do
-  i=$((i + 1))
-  if [ -s "$tmp/out/$i" ]; then cat "$tmp/out/$i"
-  else
-    printf '%s' "$h" | awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); printf "{\"isocheck\": 1, \"history\": \"%s\", \"error\": \"its job left no report (killed?)\"}\n", $0 }'
-  fi
-done <"$tmp/list" >"$tmp/all" || exit 2
+awk -v d="$tmp/out" '{
+  f = d "/" NR; n = 0
+  while ((getline l < f) > 0) { print l; n++ }
+  close(f)
+  if (!n) {
+    h = $0; gsub(/\\/, "\\\\", h); gsub(/"/, "\\\"", h)
+    printf "{\"isocheck\": 1, \"history\": \"%s\", \"error\": \"its job left no report (killed?)\"}\n", h
+  }
+}' "$tmp/list" >"$tmp/all" || exit 2
 sh "$here/check-many-merge.sh" -n "$total" "$tmp/all" >"$tmp/summary"; rc=$?
 [ -s "$tmp/summary" ] || exit 2
 sh "$here/check-many-merge.sh" -t "$tmp/all" | head -1 >&2

@@ -27,7 +27,8 @@ shift $((OPTIND - 1))
 hist=$1
 : "${ISOCHECK:=isocheck}"
 
-err=$(mktemp "${TMPDIR:-/tmp}/check-one.XXXXXX") || exit 3
+# isocheck's stderr: beside OUT (no mktemp per history), else a temporary file
+if [ -n "$out" ]; then err="$out.err.$$"; else err=$(mktemp "${TMPDIR:-/tmp}/check-one.XXXXXX") || exit 3; fi
 trap 'rm -f "$err"' EXIT
 trap 'exit 3' INT TERM
 # shellcheck disable=SC2086  # OPTIONS are split at blanks on purpose

@@ -50,6 +50,22 @@ for r in $runners; do
   done
 done
 
+# an isocheck that dies (kill-me: its check-one.sh is killed too), never a
+# history lost or passed: both ERROR with why, the others checked
+mkdir "$w/k"
+for f in a kill-me crash-me; do cp "$w/h/write_skew.txt" "$w/k/$f.txt"; done
+printf '#!/bin/sh\ncase "$*" in *kill-me*) kill -9 $PPID; sleep 1;; *crash-me*) kill -9 $$;; esac\nexec "%s" "$@"\n' \
+  "$ISOCHECK" >"$w/dying"
+chmod +x "$w/dying"
+for r in $runners; do
+  CHECK_MANY_RUNNER=$r ISOCHECK="$w/dying" sh "$ex/check-many-parallel.sh" -j 2 "$w/k" >"$w/died" 2>/dev/null; rc=$?
+  [ $rc -eq 2 ] && grep -q '"history": "[^"]*/a.txt", "format": "text", "verdict": "PASS"' "$w/died" &&
+    grep -q 'kill-me.txt", "error": "its job left no report (killed?)"' "$w/died" &&
+    grep -q 'crash-me.txt", "error": "isocheck exited with status 137 and printed no report"' "$w/died" &&
+    tail -1 "$w/died" | grep -q '"histories": 3, "PASS": 1, "FAIL": 0, "UNKNOWN": 0, "ERROR": 2}' ||
+    t "$r: a dying isocheck: rc $rc: $(cut -c1-160 "$w/died")"
+done
+
 # the same counts whichever way the lines are cut: the merge of the serial
 # run's own output (its summary checked against its lines)
 m=$(sh "$ex/check-many-merge.sh" "$w/serial"); rc=$?

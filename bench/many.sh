@@ -7,7 +7,8 @@
 # equal the serial run's (a difference is printed and the script exits 1).
 # usage: [ISOCHECK=build/isocheck] bench/many.sh LIST [LEVEL] [REPS]
 #   LIST: one history a line (as `isocheck check` takes it); LEVEL default si;
-#   REPS default 1 (rows alternate serial, -j 1, -j 2, -j 2 --threads 1).
+#   REPS default 1 (rows alternate serial, then GNU parallel -j 1, -j 2,
+#   -j 2 with --threads 1, and xargs -P 2 with --threads 1).
 # exit: 0 all runs agree, 1 a run disagrees, 2 bad usage or no isocheck.
 root=$(cd "$(dirname "$0")/.." && pwd)
 list=${1:?usage: bench/many.sh LIST [LEVEL] [REPS]}
@@ -17,9 +18,9 @@ ISOCHECK=${ISOCHECK:-$root/build/isocheck}
 [ -r "$list" ] || { echo "many.sh: $list: cannot read" >&2; exit 2; }
 export ISOCHECK
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-runner=xargs; parallel --version 2>/dev/null | grep -q 'GNU parallel' && runner="GNU parallel"
+parallel --version 2>/dev/null | grep -q 'GNU parallel' || { echo "many.sh: GNU parallel needed (apt-get install -y parallel)" >&2; exit 2; }
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(getconf _NPROCESSORS_ONLN) cores; commit $(git -C "$root" rev-parse --short HEAD)"
-echo "histories: $(grep -c . "$list") from $list, --level $level; jobs run by $runner"
+echo "histories: $(grep -c . "$list") from $list, --level $level"
 printf '%-40s %8s %8s %8s  %-16s %s\n' run wall_s ratio cpu_s "load before" counts
 counts() { tail -1 "$1" | sed 's/.*"summary": \({[^}]*}\), "exit": \([0-9]*\).*/\1 exit \2/'; }
 # one run: NAME CMD...; wall from date, CPU from the shell's children times
@@ -43,10 +44,11 @@ while [ $r -lt "$reps" ]; do
   # shellcheck disable=SC2046  # one history a word, as check-many-parallel.sh -l takes them
   measure "isocheck check (serial)" sh -c 'exec "$ISOCHECK" check --json --level "$1" $(cat "$2")' sh "$level" "$list"
   serial_wall=$wall want=$(counts "$tmp/serial")
-  for j in "1" "2" "2 --threads 1"; do
-    OUT=$tmp/par
+  for v in "parallel:1" "parallel:2" "parallel:2 --threads 1" "xargs:2 --threads 1"; do
+    OUT=$tmp/par CHECK_MANY_RUNNER=${v%%:*} j=${v#*:}
+    export CHECK_MANY_RUNNER
     set -- "$ex" -j "${j%% *}" -a "--level $level${j#?}" -l "$list"
-    measure "check-many-parallel.sh -j $j" sh "$@"
+    measure "$CHECK_MANY_RUNNER -j $j" sh "$@"
     [ "$(counts "$tmp/par")" = "$want" ] || { echo "  differs from the serial run: $want"; bad=1; }
   done
 done

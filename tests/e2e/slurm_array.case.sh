@@ -1,9 +1,9 @@
 #!/bin/sh
 # examples/slurm-check-array.sh under a real Slurm: a slurmctld and a slurmd
 # of this test's own (a minimal slurm.conf in a temporary directory, this
-# host the only node, auth/none, ports of its own), `sbatch --array --wait`,
-# then check-many-merge.sh: the counts and exit code of the serial `isocheck
-# check --json` run. Skips when Slurm is not installed (Debian: apt-get
+# host the only node, auth/none, ports of its own), `sbatch --array`, then
+# check-many-merge.sh as a job depending on it (`--dependency=afterany`,
+# `--wait`): the counts and exit code of the serial `isocheck check --json` run. Skips when Slurm is not installed (Debian: apt-get
 # install -y slurm-wlm), when not root (slurmd runs jobs as their user), or
 # when the daemons do not start here (the reason is printed). The daemons
 # are stopped by their pids, whatever happens.
@@ -69,13 +69,16 @@ echo "$w/missing.txt" >>"$w/list"
 n=$(grep -c . "$w/list")
 "$ISOCHECK" check --json $(cat "$w/list") >"$w/serial" 2>/dev/null; src=$?
 want=$(tail -1 "$w/serial" | sed 's/.*"summary": \({[^}]*}\).*/\1/')
-( cd "$w" && timeout 600 sbatch --wait --array=0-2 --output="$w/task-%a.log" \
-    "$ex/slurm-check-array.sh" "$w/list" "$w/out" '--threads 1' >"$w/sbatch.out" 2>&1 ) ||
-  t "sbatch --wait: exit $?: $(cat "$w/sbatch.out" "$w"/task-*.log 2>/dev/null)"
+# the array, then the merge as a job that waits for it (doc/cluster.md)
+id=$(cd "$w" && sbatch --parsable --array=0-2 --output="$w/task-%a.log" \
+       "$ex/slurm-check-array.sh" "$w/list" "$w/out" '--threads 1' 2>"$w/sbatch.out") ||
+  { echo "sbatch: $(cat "$w/sbatch.out")"; exit 1; }
+( cd "$w" && timeout 600 sbatch --wait --dependency=afterany:"${id%%;*}" --output="$w/merge.log" \
+    --wrap "sh '$ex/check-many-merge.sh' -n $n -o '$w/sum' '$w'/out/shard-*.jsonl" >"$w/sbatch.out" 2>&1 )
+rc=$?
+[ $rc -eq $src ] || t "merge job: exit $rc, serial $src: $(cat "$w/sbatch.out" "$w/merge.log" "$w"/task-*.log 2>/dev/null)"
 [ "$(ls "$w/out" | tr '\n' ' ')" = "shard-00000.jsonl shard-00001.jsonl shard-00002.jsonl " ] ||
   t "shards: $(ls -a "$w/out") $(cat "$w"/task-*.log 2>/dev/null)"
-sh "$ex/check-many-merge.sh" -n "$n" "$w"/out/shard-*.jsonl >"$w/sum"; rc=$?
-[ $rc -eq $src ] || t "merge: exit $rc, serial $src"
-got=$(sed 's/.*"summary": \({[^}]*}\).*/\1/' "$w/sum")
+got=$(sed 's/.*"summary": \({[^}]*}\).*/\1/' "$w/sum" 2>/dev/null)
 [ "$got" = "$want" ] || t "merged $got, serial $want"
 exit $fail

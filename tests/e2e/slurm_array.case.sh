@@ -73,7 +73,7 @@ want=$(tail -1 "$w/serial" | sed 's/.*"summary": \({[^}]*}\).*/\1/')
 id=$(cd "$w" && sbatch --parsable --array=0-2 --output="$w/task-%a.log" \
        "$ex/slurm-check-array.sh" "$w/list" "$w/out" '--threads 1' 2>"$w/sbatch.out") ||
   { echo "sbatch: $(cat "$w/sbatch.out")"; exit 1; }
-( cd "$w" && timeout 600 sbatch --wait --dependency=afterany:"${id%%;*}" --output="$w/merge.log" \
+( cd "$w" && timeout 300 sbatch --wait --dependency=afterany:"${id%%;*}" --output="$w/merge.log" \
     --wrap "sh '$ex/check-many-merge.sh' -n $n -o '$w/sum' '$w'/out/shard-*.jsonl" >"$w/sbatch.out" 2>&1 )
 rc=$?
 [ $rc -eq $src ] || t "merge job: exit $rc, serial $src: $(cat "$w/sbatch.out" "$w/merge.log" "$w"/task-*.log 2>/dev/null)"

@@ -44,6 +44,7 @@ shift $((OPTIND - 1))
 [ -n "$jobs" ] || jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 case $jobs in ''|0|*[!0-9]*) echo "$me: -j $jobs: expected a number of jobs >= 1" >&2; exit 3 ;; esac
 cobra=0
+set -f
 for a in $args; do
   case $a in
     --certificate*|--dot*|--report*|--version-order*|--follow*)
@@ -51,6 +52,7 @@ for a in $args; do
     --format=cobra) cobra=1 ;;
   esac
 done
+set +f
 case " $args " in *" --format cobra "*) cobra=1 ;; esac
 : "${ISOCHECK:=isocheck}"
 command -v "$ISOCHECK" >/dev/null 2>&1 || { echo "$me: $ISOCHECK: not found (set ISOCHECK)" >&2; exit 2; }

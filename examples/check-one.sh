@@ -31,21 +31,25 @@ hist=$1
 if [ -n "$out" ]; then err="$out.err.$$"; else err=$(mktemp "${TMPDIR:-/tmp}/check-one.XXXXXX") || exit 3; fi
 trap 'rm -f "$err"' EXIT
 trap 'exit 3' INT TERM
-# shellcheck disable=SC2086  # OPTIONS are split at blanks on purpose
+set -f   # OPTIONS are split at blanks on purpose, never globbed
+# shellcheck disable=SC2086
 line=$("$ISOCHECK" check --json $args "$hist" 2>"$err"); rc=$?
 case $rc:$line in
   [012]:'{'*'"verdict"'*'}') ;;           # a report: isocheck's own line
   *)
-    # isocheck's message (its last stderr line, without "isocheck: " and the
-    # path it repeats), JSON-escaped; a signal or crash says so.
+    # isocheck's message (its last "isocheck..." line on stderr, else its last
+    # line, without "isocheck: " and the path it repeats), JSON-escaped; a
+    # signal or crash says so.
     line=$(awk -v path="$hist" -v rc="$rc" '
       function esc(s) {
         gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s); gsub(/\r/, "\\r", s)
         gsub(/[\001-\037]/, " ", s)
         return s
       }
-      NF { msg = $0 }
+      NF { last = $0 }
+      /^isocheck/ { msg = $0 }
       END {
+        if (msg == "") msg = last
         sub(/^isocheck( check)?: /, "", msg)
         if (index(msg, path ": ") == 1) msg = substr(msg, length(path) + 3)
         if (msg == "" || rc + 0 > 2)

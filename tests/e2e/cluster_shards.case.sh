@@ -9,6 +9,7 @@ ex="$ROOT/examples"
 fail=0
 t() { echo "$1"; fail=1; }
 w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+case $ISOCHECK in /*) ;; *) ISOCHECK=$PWD/$ISOCHECK ;; esac   # the tasks run elsewhere
 export ISOCHECK TMPDIR="$w"
 counts() { tail -1 "$1" | sed 's/.*"summary": \({[^}]*}\).*/\1/'; }
 

@@ -54,6 +54,7 @@ AccountingStorageType=accounting_storage/none
 NodeName=$host CPUs=$(getconf _NPROCESSORS_ONLN) State=UNKNOWN
 PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
+case $ISOCHECK in /*) ;; *) ISOCHECK=$PWD/$ISOCHECK ;; esac   # the tasks run elsewhere
 export SLURM_CONF="$w/slurm.conf" ISOCHECK
 slurmctld -f "$SLURM_CONF" >"$w/ctld.out" 2>&1 && slurmd -f "$SLURM_CONF" >"$w/d.out" 2>&1 ||
   { echo "the slurm daemons do not start here: $(tail -2 "$w/ctld.out" "$w/d.out" "$w"/*.log 2>/dev/null | tr '\n' ' ')"; exit 77; }

@@ -100,8 +100,8 @@ static void progress_locked(void *ctx, const char *what) {
 static int certify(const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
     ic_error cerr;
     ic_error_clear(&cerr);
-    int si = res->level == LEVEL_SI;
-    if (cert_build(h, &res->vo, si, c, &cerr) == CERT_OK && cert_verify(h, c, si, &cerr, NULL) == CERT_OK) return 1;
+    if (cert_build_level(h, &res->vo, res->level, c, &cerr) == CERT_OK &&
+        cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) return 1;
     snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
     return 0;
 }
@@ -149,12 +149,15 @@ static void level_interpret(void *ctx, size_t i) {
 }
 
 /* On the caller's thread: the certificate of the strongest level that
- * passes, among those a certificate proves (SER's proves SI too; certified
- * here when the task did not).  A level whose certificate does not verify
- * becomes UNKNOWN (level_finish reports it), and the next one is tried. */
+ * passes, among those that have one (ladder.h, level_has_certificate; SER's
+ * proves SI too; certified here when the task did not).  A level whose
+ * certificate does not verify becomes UNKNOWN (level_finish reports it),
+ * and the next one is tried.  Stronger first: sser, ser, strong-si, si,
+ * psi, pc, then the plain levels (ser before si keeps today's choice). */
 static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert_level) {
     const run_check_options *o = rc->o;
-    static const check_level_id strongest_first[] = { LEVEL_SER, LEVEL_SI };
+    static const check_level_id strongest_first[] = { LEVEL_SSER, LEVEL_SER, LEVEL_STRONG_SI, LEVEL_SI, LEVEL_PSI,
+                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN };
     for (size_t k = 0; k < sizeof strongest_first / sizeof strongest_first[0]; k++)
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];

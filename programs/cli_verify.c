@@ -1,4 +1,4 @@
-/* cli_verify.c — `isocheck verify [--level si|ser] HISTORY CERT`: check a
+/* cli_verify.c — `isocheck verify [--level L] HISTORY CERT`: check a
  * certificate (frontend/recheck/certificate.h) without any solver.
  * exit 0: the certificate proves the level; 1: it does not (the first
  * broken condition is named); 2: bad usage, history or certificate syntax. */
@@ -12,11 +12,13 @@
 #include "frontend/formats/parse.h"
 
 int cli_verify(int argc, char **argv) {
-    int level = -1, fmt_choice = -1;
+    int fmt_choice = -1;
+    const char *level_arg = NULL;
     load_options lopt = { 0 };
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
-        CMD_CHOICE("level", 0, &level, cli_level_names, "L", "level to prove (default: the certificate's)"),
+        CMD_STR("level", 0, &level_arg, "L", "level to prove (default: the certificate's): any level a certificate "
+                "can prove (si, ser, pc, psi, si-plain, ser-plain, strong-si, sser)"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "read the history as 'check --failed-ops-abort' did"),
         CMD_END
     };
@@ -30,6 +32,12 @@ int cli_verify(int argc, char **argv) {
     const char *paths[2];
     int np, rc = cli_parse(&spec, argc, argv, paths, &np);
     if (rc >= 0) return rc;
+    int level = level_arg ? level_by_name(level_arg) : -1;
+    if (level_arg && (level < 0 || !cert_form_of((check_level_id)level))) {
+        fprintf(stderr, "isocheck verify: option --level: no certificate proves '%s' (si, ser, pc, psi, si-plain, "
+                "ser-plain, strong-si or sser)\n", level_arg);
+        return 2;
+    }
     ic_error err;
     ic_error_clear(&err);
     history *h = load_history_ex(paths[0], (history_format)cli_format(fmt_choice), &lopt, NULL, &err);
@@ -42,16 +50,15 @@ int cli_verify(int argc, char **argv) {
     input_close(&r);
     if (st == CERT_MALFORMED) { ic_error_print(stderr, "isocheck", &err); rc = 2; }
     else {
-        int si = level >= 0 ? level == 0 : c.si;
+        check_level_id lv = level >= 0 ? (check_level_id)level : c.level;
         uint64_t edges = 0;
-        if (st == CERT_OK) st = cert_verify(h, &c, si, &err, &edges);
+        if (st == CERT_OK) st = cert_verify_level(h, &c, lv, &err, &edges);
         if (st == CERT_OK) {
             printf("VALID %s: the certificate proves %s for %s (%u transactions, %u keys, %llu edges checked)\n",
-                   si ? "si" : "ser", si ? "snapshot isolation" : "serializability", paths[0], h->num_txns - 1, h->num_keys,
-                   (unsigned long long)edges);
+                   level_name(lv), level_title(lv), paths[0], h->num_txns - 1, h->num_keys, (unsigned long long)edges);
             rc = cli_exit_code(VERDICT_PASS);
         } else {
-            printf("INVALID %s: ", si ? "si" : "ser");
+            printf("INVALID %s: ", level_name(lv));
             ic_error_print(stdout, "certificate", &err);
             rc = cli_exit_code(VERDICT_FAIL);
         }

@@ -27,7 +27,8 @@ extern const check_level_id ladder_order[LEVEL_COUNT];
 int ladder_part(check_level_id l);
 /* 1 if a implies b (a == b included). */
 int level_implies(check_level_id a, check_level_id b);
-/* 1 for the levels a certificate can prove (isocheck verify): si, ser. */
+/* 1 for the levels a certificate can prove (isocheck verify): those with a
+ * certificate form (certificate.h: every level a search decides). */
 int level_has_certificate(check_level_id l);
 /* 1 if the level can be checked on a history with (1) or without (0) the
  * transactions' invocation and completion times. */

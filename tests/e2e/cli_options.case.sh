@@ -47,7 +47,7 @@ bad "option --sessions expects an integer in 1..1000000, found '-3'" "$ISOCHECK"
 bad "option --seed expects an integer in 0..18446744073709551615, found '18446744073709551616'" "$ISOCHECK" gen --seed 18446744073709551616 -o /dev/null
 bad "option --fault: unknown value 'nope' (expected none, lost-update" "$ISOCHECK" gen --fault nope -o /dev/null
 bad "option --preset: unknown value 'x' (expected polysi" "$ISOCHECK" gen --preset x -o /dev/null
-bad "option --level: unknown value 'bogus' (expected si or ser)" "$ISOCHECK" verify --level ser --level=bogus "$h" "$h"
+bad "option --level: no certificate proves 'bogus'" "$ISOCHECK" verify --level ser --level=bogus "$h" "$h"
 bad "option --time-limit expects a number in 0..1e+09, found 'abc'" "$GSAT" --time-limit abc x.cnf
 bad "option --time-limit expects a number in 0..1e+09, found '-1'" "$GSAT" --time-limit=-1 x.cnf
 bad "option --conflict-limit expects an integer >= 0, found '1.5'" "$GSAT" --conflict-limit 1.5 x.cnf

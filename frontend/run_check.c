@@ -120,7 +120,7 @@ static void level_run(void *ctx, size_t i) {
         t->res.verdict = VERDICT_FAIL;
         t->res.level = t->lv;
         t->res.stage = "axioms";
-        snprintf(t->res.msg, sizeof t->res.msg, "%llu of the read-axiom violations above break%s it",
+        snprintf(t->res.msg, sizeof t->res.msg, "%llu of the history's read-axiom violations break%s it",
                  (unsigned long long)t->violations, t->violations == 1 ? "s" : "");
         return;
     }

@@ -3,7 +3,7 @@
  *
  * A report holds one result per checked level (verdict, message, where it
  * was decided) and the anomalies found: non-cycle ones from the axioms
- * (level-independent) and interpreted dependency cycles (interpret.h), each
+ * (level LEVEL_ANY, each with the levels it breaks) and interpreted dependency cycles (interpret.h), each
  * with its name, transactions, operations, edges and, per WW/RW edge, why
  * the version order behind it is forced.  The JSON schema is documented in
  * doc/json-schema.md; the writers print exactly what is here. */

@@ -50,4 +50,17 @@ printf 'w(1,1,1,1)\nr(1,0,2,2)\nr(1,1,2,2)\n' > "$tmp/nr.txt"
 out=$("$ISOCHECK" check --level rc,ra "$tmp/nr.txt" 2>/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q '^PASS rc:' && echo "$out" | grep -q '^FAIL ra: read atomic is violated (stage: axioms)$' ||
   t "rc,ra on a non-repeatable read (rc $rc): $out"
+# txn 2 appends 2 to the version [1] it read, txn 3 appends 3 to it too:
+# the external prefixes agree, the whole lists do not — rc, ra, cc hold,
+# psi and the SI and SER levels fail (pc: by its own checker)
+cat > "$tmp/ao.edn" <<'EDN'
+{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}
+{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]] [:append 1 2] [:r 1 [1 2]]]}
+{:type :ok, :f :txn, :process 2, :index 3, :value [[:append 1 3]]}
+{:type :ok, :f :txn, :process 3, :index 4, :value [[:r 1 [1 3]]]}
+EDN
+out=$("$ISOCHECK" check --level rc,ra,cc,psi,si,ser "$tmp/ao.edn" 2>/dev/null); rc=$?
+[ $rc -eq 1 ] && [ "$(echo "$out" | grep -E '^(PASS|FAIL|UNKNOWN)' | cut -d: -f1 | tr '\n' ' ')" = "PASS rc PASS ra PASS cc FAIL psi FAIL si FAIL ser " ] &&
+  echo "$out" | grep -q "^  1\. incompatible-append-order: reads of list key 1 disagree at position 1: txn 4 saw 3 where txn 2 saw 2; txn 2's own appends there do not follow the version it read$" &&
+  echo "$out" | grep -q '^     breaks every level but rc, ra, cc, pc$' || t "levels on an incompatible append order (rc $rc): $out"
 exit $fail

@@ -264,6 +264,16 @@ static void limit_counts_all(void **state) {
     assert_int_equal(a->ops.len, 1);
     anomaly_list_free(&l);
     history_free(h);
+    /* past the limit, a violation that breaks a level no listed one breaks
+     * (rc: the thin-air read after two non-repeatable reads) is listed too */
+    h = load_str(FORMAT_TEXT, "w(1,1,1,1)\nr(1,0,2,2)\nr(1,1,2,2)\nr(1,0,3,3)\nr(1,1,3,3)\nr(2,9,4,4)\nr(3,9,4,4)\n", &err);
+    anomaly_list_init(&l);
+    assert_int_equal(axioms_check(h, &l, 1), 4);
+    assert_int_equal(l.items.len, 2);
+    assert_int_equal(l.items.data[0].kind, AN_NONREPEATABLE_READ);
+    assert_int_equal(l.items.data[1].kind, AN_THIN_AIR_READ);
+    anomaly_list_free(&l);
+    history_free(h);
 }
 
 int main(void) {

@@ -67,6 +67,28 @@ static void breaks_closed_upwards(void **state) {
     assert_int_equal(anomaly_breaks(AN_NONREPEATABLE_READ), ANOMALY_ALL_LEVELS & ~ANOMALY_LEVEL_BIT(LEVEL_RC));
 }
 
+/* report_verdict with violations that break some levels only: a level's
+ * own verdict counts, not the violations' */
+static void verdict_per_level(void **state) {
+    (void)state;
+    report r;
+    report_init(&r, NULL, "rc,si");
+    r.axiom_violations = 2;
+    r.axiom_breaks = anomaly_breaks(AN_NONREPEATABLE_READ);
+    r.axioms_per_level = 1;
+    r.levels[r.num_levels++] = (report_level){ .level = LEVEL_RC, .verdict = VERDICT_PASS };
+    assert_int_equal(report_verdict(&r), VERDICT_PASS);
+    r.levels[r.num_levels++] = (report_level){ .level = LEVEL_SI, .verdict = VERDICT_FAIL, .stage = "axioms" };
+    assert_int_equal(report_verdict(&r), VERDICT_FAIL);
+    report_check_ladder(&r);
+    assert_int_equal(r.internal_errors, 0);
+    r.axioms_per_level = 0;                   /* they break every level asked */
+    r.levels[0].verdict = VERDICT_PASS;
+    r.num_levels = 1;
+    assert_int_equal(report_verdict(&r), VERDICT_FAIL);
+    report_free(&r);
+}
+
 typedef struct tally {
     int decided[LEVEL_COUNT], pass[LEVEL_COUNT], by_axioms[LEVEL_COUNT];
     int nonrepeatable, append_order, rc_pass_with_findings;
@@ -180,6 +202,7 @@ int main(void) {
     (void)unused_helpers;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(breaks_closed_upwards),
+        cmocka_unit_test(verdict_per_level),
         cmocka_unit_test(random_run_check_vs_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@ typedef struct ax {
     size_t limit;
     uint64_t found;
     uint64_t *counts;            /* per anomaly kind, or NULL */
+    uint32_t listed_breaks;      /* the levels the listed violations break */
     uint32_t *last_op, *stamp;   /* per key, within the current txn */
     uint32_t *last_w;            /* per key, within the current txn: its last own write, or HISTORY_NONE */
     uint32_t *ext_len;           /* per list read op: the length of its external prefix */
@@ -33,7 +34,10 @@ static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const c
 static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...) {
     x->found++;
     if (x->counts) x->counts[kind]++;
-    if (x->limit && x->out->items.len >= x->limit) return;
+    /* past the limit, only a violation that breaks a level no listed one
+     * breaks (so that every broken level has a listed reason) */
+    if (x->limit && x->out->items.len >= x->limit && !(anomaly_breaks(kind) & ~x->listed_breaks)) return;
+    x->listed_breaks |= anomaly_breaks(kind);
     anomaly *a = anomaly_add(x->out, kind);
     for (int i = 0; i < n; i++) anomaly_add_op(a, x->h, ops[i]);
     char buf[1024];

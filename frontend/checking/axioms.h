@@ -41,8 +41,10 @@
 #include "frontend/checking/anomaly.h"
 #include "frontend/history/history.h"
 
-/* Append the violations to out, at most `limit` records (0: no limit);
- * returns how many violations there are in all. */
+/* Append the violations to out, at most `limit` records (0: no limit) —
+ * besides which a violation that breaks a level no listed one breaks is
+ * listed too (at most one per level), so that every level broken has a
+ * listed reason; returns how many violations there are in all. */
 uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit);
 /* The same, and when counts is not NULL, how many violations of each kind
  * (counts[AN_NUM_KINDS], listed or not). */

@@ -68,6 +68,7 @@ typedef struct progress_lock {
 
 typedef struct level_task {
     check_level_id lv;
+    int broken;                  /* an axiom violation breaks the level: it FAILs unchecked (stage "axioms") */
     check_options copt;
     progress_lock *plock;
     check_result res;
@@ -115,6 +116,14 @@ static void level_run(void *ctx, size_t i) {
     run_ctx *rc = ctx;
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
+    if (t->broken) {                 /* the reason is the axiom violations, listed once in the report */
+        t->res.verdict = VERDICT_FAIL;
+        t->res.level = t->lv;
+        t->res.stage = "axioms";
+        snprintf(t->res.msg, sizeof t->res.msg, "%llu of the history's read-axiom violations break%s it",
+                 (unsigned long long)t->violations, t->violations == 1 ? "s" : "");
+        return;
+    }
     check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
@@ -137,7 +146,7 @@ static void level_interpret(void *ctx, size_t i) {
     run_ctx *rc = ctx;
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
-    if (t->res.verdict != VERDICT_FAIL) return;
+    if (t->res.verdict != VERDICT_FAIL || t->broken) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                       t->res.forced.data, t->res.forced.len, o->max_anomalies,
@@ -208,6 +217,7 @@ typedef struct start_ctx {
     size_t max_anomalies;
     anomaly_list axioms;
     uint64_t found;
+    uint64_t counts[AN_NUM_KINDS];   /* violations of each kind */
     pg_index ix;
     int ix_ok;
     ic_error ix_err;
@@ -217,14 +227,17 @@ typedef struct start_ctx {
 
 static void start_task(void *ctx, size_t i) {
     start_ctx *s = ctx;
-    if (i == 0) { s->found = axioms_check(s->h, &s->axioms, s->max_anomalies); return; }
+    if (i == 0) { s->found = axioms_check_kinds(s->h, &s->axioms, s->max_anomalies, s->counts); return; }
     double t0 = monotonic_seconds();
     s->ix_ok = pg_index_build_on(&s->ix, s->h, &s->ix_err, s->pool);
     s->ix_seconds = monotonic_seconds() - t0;
 }
 
-/* Axioms first: a history that breaks one gets no index (serially) or
- * has it dropped (with a pool, where both are built at once). */
+/* Axioms first: a history whose violations break every level asked gets
+ * no index (serially) or has it dropped (with a pool, where both are built
+ * at once); else the levels they break FAIL unchecked and the others are
+ * checked as usual (anomaly_breaks: a non-repeatable read, say, breaks
+ * every level but rc). */
 static int run_levels(const history *h, const run_check_options *o, par_pool *pool, report *rep, certificate *cert,
                       int *cert_level, ic_error *err);
 static void run_set_aside(const history *h, const run_check_options *o, par_pool *pool, report *rep);
@@ -261,24 +274,30 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
     anomaly_list_init(&st.axioms);
     ic_error_clear(&st.ix_err);
     if (pool) par_pool_run(pool, 2, start_task, &st);
-    else {
-        start_task(&st, 0);
-        if (!st.found) start_task(&st, 1);
-    }
-    if (st.found) report_add_axioms(rep, &st.axioms, st.found);
-    anomaly_list_free(&st.axioms);
+    else start_task(&st, 0);
+    int times = history_has_times(h, TIME_INVOKE) && history_has_times(h, TIME_COMPLETE);
+    uint32_t broken = st.found ? axioms_broken_levels(st.counts) : 0;
+    int fail_all = st.found != 0;                 /* no level asked and checkable survives them */
+    for (int l = 0; l < LEVEL_COUNT; l++)
+        if (o->want[l] && level_checkable((check_level_id)l, times) && !(broken >> l & 1u)) fail_all = 0;
     if (st.found) {
+        report_add_axioms(rep, &st.axioms, st.found);
+        rep->axiom_breaks = broken;
+        rep->axioms_per_level = (uint8_t)!fail_all;
+    }
+    anomaly_list_free(&st.axioms);
+    if (fail_all) {
         if (pool && st.ix_ok) pg_index_free(&st.ix);
         if (o->cycles_after_axioms) run_set_aside(h, o, pool, rep);
         return 1;
     }
+    if (!pool) start_task(&st, 1);
     if (!st.ix_ok) { *err = st.ix_err; return 0; }
     pg_index ix = st.ix;
     if (o->on_index) o->on_index(o->hook_ctx, &ix, st.ix_seconds);
 
     level_task *tasks = xcalloc(LEVEL_COUNT, sizeof *tasks);     /* ~8 KB each: not on a thread's stack */
     size_t n = 0;
-    int times = history_has_times(h, TIME_INVOKE) && history_has_times(h, TIME_COMPLETE);
     for (int i = 0; i < LEVEL_COUNT; i++) {             /* in ladder order: the report's */
         check_level_id lv = ladder_order[i];
         if (!o->want[lv]) continue;
@@ -286,6 +305,8 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
         level_task *t = &tasks[n++];
         memset(t, 0, sizeof *t);
         t->lv = lv;
+        t->broken = (int)(broken >> lv & 1u);
+        if (t->broken) t->violations = axioms_level_count(st.counts, lv);
         t->copt = o->check;
         t->copt.pool = pool;
         /* at once, SI's path is the longer (its pruning, encoding and

@@ -9,11 +9,15 @@
  *
  * The levels are checked first, then the index is freed, then each
  * failing level is interpreted (it reads the history and the check's
- * result only).  Axiom violations end the run (the levels are not checked),
- * unless cycles_after_axioms is set: then the levels are checked on the
- * history with the reads that break the axioms set aside (set_aside.h;
+ * result only).  Each axiom violation breaks some levels (anomaly_breaks:
+ * most every level, a non-repeatable read all but rc).  When they break
+ * every level asked they end the run (the levels are not checked), unless
+ * cycles_after_axioms is set: then the levels are checked on the history
+ * with the reads that break the axioms set aside (set_aside.h;
  * rep->set_aside lists them), their anomalies added as extra information
- * (the verdict stays FAIL; no certificate).
+ * (the verdict stays FAIL; no certificate).  Otherwise
+ * (rep->axioms_per_level) a level they break FAILs unchecked at stage
+ * "axioms", and the others are checked on the history as it is.
  * The report lists the levels in the ladder's order (ladder.h: si before
  * ser).  A level that needs real time (level_real_time: strong-si, sser)
  * is not checked when the history lacks invocation or completion times: it

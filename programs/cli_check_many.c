@@ -113,7 +113,7 @@ static char *anomaly_names(const report *r) {
 static void row_levels(run_row *w, const report *r) {
     size_t at = 0;
     w->levels[0] = 0;
-    if (r->axiom_violations)
+    if (report_axioms_fail_all(r))
         at += (size_t)snprintf(w->levels, sizeof w->levels, "read axioms FAIL%s", r->num_levels ? "; among the rest:" : "");
     for (int i = 0; i < r->num_levels && at < sizeof w->levels; i++)
         at += (size_t)snprintf(w->levels + at, sizeof w->levels - at, "%s%s %s", !at ? "" : i ? ", " : " ",

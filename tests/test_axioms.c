@@ -60,8 +60,28 @@ static void internal_read_after_write(void **state) {
 
 static void internal_repeated_read(void **state) {
     (void)state;
-    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nr(1,0,2,2)\nr(1,1,2,2)\n", AN_INT,
-               "txn 2 reads key 1 = 1 after reading init itself", 2, -1);
+    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nr(1,0,2,2)\nr(1,1,2,2)\n", AN_NONREPEATABLE_READ,
+               "txn 2 reads key 1 = 1 after reading init itself, with no own write between", 2, -1);
+    /* after an own write the read must show it: not-my-own-write, whatever was read before */
+    expect_one(FORMAT_TEXT, "w(1,1,1,1)\nr(1,0,2,2)\nw(1,2,2,2)\nr(1,1,2,2)\n", AN_INT,
+               "txn 2 reads key 1 = 1 after writing 2 itself", 2, -1);
+    /* the second external read is judged on its own: thin air besides non-repeatable */
+    found f = check(FORMAT_TEXT, "w(1,1,1,1)\nr(1,1,2,2)\nr(1,9,2,2)\n");
+    assert_int_equal(f.n, 2);
+    assert_int_equal(f.list.items.data[0].kind, AN_NONREPEATABLE_READ);
+    assert_int_equal(f.list.items.data[1].kind, AN_THIN_AIR_READ);
+    done(&f);
+    /* which levels each breaks (doc/levels.md) */
+    assert_int_equal(anomaly_breaks(AN_NONREPEATABLE_READ), ANOMALY_ALL_LEVELS & ~ANOMALY_LEVEL_BIT(LEVEL_RC));
+    assert_int_equal(anomaly_breaks(AN_THIN_AIR_READ), ANOMALY_ALL_LEVELS);
+    uint64_t counts[AN_NUM_KINDS] = { 0 };
+    counts[AN_NONREPEATABLE_READ] = 3;
+    assert_int_equal(axioms_broken_levels(counts), ANOMALY_ALL_LEVELS & ~ANOMALY_LEVEL_BIT(LEVEL_RC));
+    assert_int_equal(axioms_level_count(counts, LEVEL_RC), 0);
+    assert_int_equal(axioms_level_count(counts, LEVEL_RA), 3);
+    counts[AN_INT] = 1;
+    assert_int_equal(axioms_broken_levels(counts), ANOMALY_ALL_LEVELS);
+    assert_int_equal(axioms_level_count(counts, LEVEL_RC), 1);
 }
 
 static void internal_future_read(void **state) {
@@ -188,6 +208,46 @@ static void list_internal(void **state) {
                AN_INT, "txn 2 reads list key 1, which does not match its own earlier appends", 2, -1);
 }
 
+/* A list read's external prefix that differs from the transaction's
+ * earlier one is a non-repeatable read, own appends between or not. */
+static void list_nonrepeatable(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 []] [:append 1 2] [:r 1 [1 2]]]}\n",
+               AN_NONREPEATABLE_READ, "txn 2 reads list key 1 as version [1] after reading version [] itself", 2, -1);
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]] [:r 1 []]]}\n",
+               AN_NONREPEATABLE_READ, "txn 2 reads list key 1 as version [] after reading version [1] itself", 2, -1);
+    /* the same version twice, own appends between: nothing */
+    found f = check(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                                 "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]] [:append 1 2] [:r 1 [1 2]] [:r 1 [1 2]]]}\n");
+    assert_int_equal(f.n, 0);
+    done(&f);
+}
+
+/* External prefixes that agree, whole lists that do not: the reader's own
+ * appends do not follow the version it read (psi and up only). */
+static void list_append_order(void **state) {
+    (void)state;
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:r 1 [1]] [:append 1 2] [:r 1 [1 2]]]}\n"
+                            "{:type :ok, :f :txn, :process 2, :index 3, :value [[:append 1 3]]}\n"
+                            "{:type :ok, :f :txn, :process 3, :index 4, :value [[:r 1 [1 3]]]}\n",
+               AN_APPEND_ORDER, "reads of list key 1 disagree at position 1: txn 4 saw 3 where txn 2 saw 2; "
+               "txn 2's own appends there do not follow the version it read", 4, 2);
+    uint32_t b = anomaly_breaks(AN_APPEND_ORDER);
+    assert_int_equal(b >> LEVEL_RC & 1u, 0);
+    assert_int_equal(b >> LEVEL_PC & 1u, 0);
+    assert_int_equal(b >> LEVEL_PSI & 1u, 1);
+    assert_int_equal(b >> LEVEL_SI_PLAIN & 1u, 1);
+    /* the external prefixes disagree: incompatible-order, every level */
+    expect_one(FORMAT_ELLE, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:append 1 1]]}\n"
+                            "{:type :ok, :f :txn, :process 1, :index 2, :value [[:append 1 2]]}\n"
+                            "{:type :ok, :f :txn, :process 2, :index 3, :value [[:r 1 [1]] [:append 1 5] [:r 1 [1 5]]]}\n"
+                            "{:type :ok, :f :txn, :process 3, :index 4, :value [[:r 1 [2]]]}\n",
+               AN_LIST_INCOMPATIBLE, "reads of list key 1 disagree at position 0: txn 4 saw 2 where txn 3 saw 1", 4, 3);
+}
+
 static void limit_counts_all(void **state) {
     (void)state;
     ic_error err;
@@ -202,6 +262,16 @@ static void limit_counts_all(void **state) {
     assert_int_equal(a->txns.len, 1);
     assert_int_equal(a->txns.data[0], 1);
     assert_int_equal(a->ops.len, 1);
+    anomaly_list_free(&l);
+    history_free(h);
+    /* past the limit, a violation that breaks a level no listed one breaks
+     * (rc: the thin-air read after two non-repeatable reads) is listed too */
+    h = load_str(FORMAT_TEXT, "w(1,1,1,1)\nr(1,0,2,2)\nr(1,1,2,2)\nr(1,0,3,3)\nr(1,1,3,3)\nr(2,9,4,4)\nr(3,9,4,4)\n", &err);
+    anomaly_list_init(&l);
+    assert_int_equal(axioms_check(h, &l, 1), 4);
+    assert_int_equal(l.items.len, 2);
+    assert_int_equal(l.items.data[0].kind, AN_NONREPEATABLE_READ);
+    assert_int_equal(l.items.data[1].kind, AN_THIN_AIR_READ);
     anomaly_list_free(&l);
     history_free(h);
 }
@@ -222,6 +292,8 @@ int main(void) {
         cmocka_unit_test(list_aborted_and_intermediate),
         cmocka_unit_test(list_internal),
         cmocka_unit_test(list_split_run),
+        cmocka_unit_test(list_nonrepeatable),
+        cmocka_unit_test(list_append_order),
         cmocka_unit_test(observed_indeterminate_reads_judged),
         cmocka_unit_test(limit_counts_all),
     };

@@ -14,6 +14,15 @@ static const struct { const char *name, *summary; } kinds[] = {
 const char *anomaly_name(anomaly_kind k) { return (unsigned)k < AN_NUM_KINDS ? kinds[k].name : "?"; }
 const char *anomaly_summary(anomaly_kind k) { return (unsigned)k < AN_NUM_KINDS ? kinds[k].summary : "?"; }
 
+uint32_t anomaly_breaks(anomaly_kind k) {
+    switch (k) {
+#define ANOMALY_ALLOWED_CASE(kind, allowed) case kind: return ANOMALY_ALL_LEVELS & ~(uint32_t)(allowed);
+    ANOMALY_ALLOWED_BY(ANOMALY_ALLOWED_CASE)
+#undef ANOMALY_ALLOWED_CASE
+    default: return ANOMALY_ALL_LEVELS;
+    }
+}
+
 void anomaly_list_init(anomaly_list *l) { vec_init(l->items); }
 
 void anomaly_list_free(anomaly_list *l) {

@@ -12,6 +12,7 @@
 
 #include "vec.h"
 #include "frontend/history/history.h"
+#include "frontend/history/levels.h"
 
 /* X-macro: ANOMALY(id, name, summary).  The checker appends cycle kinds. */
 #define ANOMALY_KINDS(X) \
@@ -35,7 +36,9 @@
     X(AN_MONOTONIC_READS,    "monotonic-reads",        "a session reads a version older than one it read before") \
     X(AN_MONOTONIC_WRITES,   "monotonic-writes",       "a session's later write is ordered before its earlier write") \
     X(AN_WRITES_FOLLOW_READS, "writes-follow-reads",   "a session's write is ordered before a write the session had already read") \
-    X(AN_REAL_TIME,          "real-time-violation",    "a transaction misses or precedes a write that completed before it was invoked")
+    X(AN_REAL_TIME,          "real-time-violation",    "a transaction misses or precedes a write that completed before it was invoked") \
+    X(AN_NONREPEATABLE_READ, "non-repeatable-read",    "a transaction reads one key twice from different versions, with no own write between") \
+    X(AN_APPEND_ORDER,       "incompatible-append-order", "a list read ending with its transaction's own appends disagrees with another read: the appends do not follow the version read")
 
 typedef enum {
 #define ANOMALY_ENUM(id, name, summary) id,
@@ -45,6 +48,27 @@ typedef enum {
 } anomaly_kind;
 
 const char *anomaly_name(anomaly_kind k);
+/* The levels a non-cycle anomaly of kind k breaks (doc/levels.md, "Non-cycle
+ * anomalies fail every level" and the axioms' rules for external reads):
+ * bit l for check_level_id l.  Every level, unless ANOMALY_ALLOWED_BY below
+ * names the levels that allow it.  Each set is closed upwards along the
+ * ladder (a level implying a broken one is broken too). */
+#define ANOMALY_LEVEL_BIT(l) (1u << (l))
+#define ANOMALY_ALL_LEVELS ((1u << LEVEL_COUNT) - 1u)
+/* X-macro: ANOMALY_ALLOWED(kind, levels that allow it).
+ *   non-repeatable-read        rc reads each key's versions freely (Plume TAP-j is
+ *                              forbidden from ra up: two external reads of one key
+ *                              from different writers order each before the other)
+ *   incompatible-append-order  only the external prefixes must be versions of one
+ *                              order; the reader's own appends follow its snapshot
+ *                              from psi up (a writer sees every earlier writer of
+ *                              its keys) and in si-plain and ser-plain, not in rc,
+ *                              ra, cc, pc */
+#define ANOMALY_ALLOWED_BY(X) \
+    X(AN_NONREPEATABLE_READ, ANOMALY_LEVEL_BIT(LEVEL_RC)) \
+    X(AN_APPEND_ORDER,       ANOMALY_LEVEL_BIT(LEVEL_RC) | ANOMALY_LEVEL_BIT(LEVEL_RA) | ANOMALY_LEVEL_BIT(LEVEL_CC) | \
+                             ANOMALY_LEVEL_BIT(LEVEL_PC))
+uint32_t anomaly_breaks(anomaly_kind k);
 const char *anomaly_summary(anomaly_kind k);
 
 typedef struct anomaly {

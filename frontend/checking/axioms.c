@@ -17,25 +17,14 @@ typedef struct ax {
     anomaly_list *out;
     size_t limit;
     uint64_t found;
+    uint64_t *counts;            /* per anomaly kind, or NULL */
+    uint32_t listed_breaks;      /* the levels the listed violations break */
     uint32_t *last_op, *stamp;   /* per key, within the current txn */
+    uint32_t *last_w;            /* per key, within the current txn: its last own write, or HISTORY_NONE */
+    uint32_t *ext_len;           /* per list read op: the length of its external prefix */
     uint32_t *prev;              /* per op of the current txn: previous op on its key (lists) */
     uint32_t *seen;              /* per op: list read that last saw it (duplicate elements) */
-    int prefix_only;             /* incompatible-order compares external prefixes only */
 } ax;
-
-/* A list read's length as the order test compares it: all of it, or
- * (prefix_only) without the reader's own appends at its end. */
-static uint32_t list_len(const ax *x, uint32_t r) {
-    uint32_t n;
-    const int64_t *l = history_list(x->h, r, &n);
-    if (x->prefix_only)
-        while (n > 0) {
-            uint32_t w = history_writer_of(x->h, x->h->op_key[r], l[n - 1]);
-            if (w == HISTORY_NONE || x->h->op_txn[w] != x->h->op_txn[r]) break;
-            n--;
-        }
-    return n;
-}
 
 static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -44,7 +33,11 @@ static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const c
     ;
 static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...) {
     x->found++;
-    if (x->limit && x->out->items.len >= x->limit) return;
+    if (x->counts) x->counts[kind]++;
+    /* past the limit, only a violation that breaks a level no listed one
+     * breaks (so that every broken level has a listed reason) */
+    if (x->limit && x->out->items.len >= x->limit && !(anomaly_breaks(kind) & ~x->listed_breaks)) return;
+    x->listed_breaks |= anomaly_breaks(kind);
     anomaly *a = anomaly_add(x->out, kind);
     for (int i = 0; i < n; i++) anomaly_add_op(a, x->h, ops[i]);
     char buf[1024];
@@ -183,113 +176,171 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
     }
 }
 
-static void check_register_read(ax *x, uint32_t r, uint32_t prev) {
-    const history *h = x->h;
-    if (prev == HISTORY_NONE) { external_read(x, r); return; }
-    op_kind pk = history_op_kind(h, prev);
-    if (pk != OP_READ && pk != OP_WRITE) { external_read(x, r); return; }
-    int64_t v = h->op_value[r], pv = h->op_value[prev];
-    if (v == pv) return;                    /* own write, or agrees with a checked read */
-    char tb[48], kb[64], vb[96], pb[96];
-    uint32_t ops[2] = { r, prev };
-    report(x, AN_INT, ops, 2, "%s reads key %s = %s after %s %s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
-           history_key_str(h, h->op_key[r], kb, sizeof kb), history_value_str(h, v, vb, sizeof vb),
-           pk == OP_WRITE ? "writing" : "reading", history_value_str(h, pv, pb, sizeof pb));
+/* "[1 2 3]", shortened to fit. */
+static const char *list_str(const history *h, const int64_t *l, uint32_t m, char *buf, size_t n) {
+    size_t at = (size_t)snprintf(buf, n, "[");
+    char eb[64];
+    for (uint32_t i = 0; i < m && at + 24 < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, i ? " %s" : "%s", history_value_str(h, l[i], eb, sizeof eb));
+    snprintf(buf + at, n - at, at + 24 >= n && m ? " ...]" : "]");
+    return buf;
 }
 
+/* A register read: after an own write it must show the last one; else it
+ * is an external read, and one that differs from the transaction's own
+ * earlier read of the key is a non-repeatable read (allowed by rc only). */
+static void check_register_read(ax *x, uint32_t r, uint32_t prev, uint32_t own_write) {
+    const history *h = x->h;
+    char tb[48], kb[64], vb[96], pb[96];
+    int64_t v = h->op_value[r];
+    if (own_write != HISTORY_NONE) {
+        if (v == h->op_value[own_write]) return;
+        uint32_t ops[2] = { r, own_write };
+        report(x, AN_INT, ops, 2, "%s reads key %s = %s after writing %s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
+               history_key_str(h, h->op_key[r], kb, sizeof kb), history_value_str(h, v, vb, sizeof vb),
+               history_value_str(h, h->op_value[own_write], pb, sizeof pb));
+        return;
+    }
+    if (prev != HISTORY_NONE && history_op_kind(h, prev) == OP_READ) {
+        int64_t pv = h->op_value[prev];
+        if (v == pv) return;                /* agrees with a checked read */
+        uint32_t ops[2] = { r, prev };
+        report(x, AN_NONREPEATABLE_READ, ops, 2, "%s reads key %s = %s after reading %s itself, with no own write between",
+               txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
+               history_value_str(h, v, vb, sizeof vb), history_value_str(h, pv, pb, sizeof pb));
+    }
+    external_read(x, r);                    /* a new external read: its own source is judged too */
+}
+
+/* A list read must end with all of its transaction's appends to the key
+ * so far, in program order; the rest is its external prefix.  One that
+ * differs from the external prefix of the transaction's own earlier read of
+ * the key is a non-repeatable read (allowed by rc only). */
 static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
     const history *h = x->h;
     uint32_t n;
     const int64_t *l = history_list(h, r, &n);
-    /* own appends since the last own list read (collected backwards) */
-    uint32_t appends = 0, base = HISTORY_NONE;
+    uint32_t appends = 0, base = HISTORY_NONE, last_append = HISTORY_NONE;
     for (uint32_t p = x->prev[r - first_op]; p != HISTORY_NONE; p = x->prev[p - first_op]) {
         op_kind pk = history_op_kind(h, p);
-        if (pk == OP_LIST_READ) { base = p; break; }
-        if (pk == OP_APPEND) appends++;
+        if (pk == OP_LIST_READ && base == HISTORY_NONE) base = p;
+        if (pk == OP_APPEND) { appends++; if (last_append == HISTORY_NONE) last_append = p; }
     }
-    uint32_t bn = 0;
-    const int64_t *bl = base != HISTORY_NONE ? history_list(h, base, &bn) : NULL;
-    int ok = 1;
-    uint32_t own_from;                     /* l[own_from..n) must be the own appends */
-    if (base != HISTORY_NONE) {
-        ok = n == bn + appends && (bn == 0 || !memcmp(l, bl, bn * sizeof *l));
-        own_from = bn;
-    } else {
-        ok = n >= appends;
-        own_from = n - (ok ? appends : 0);
-    }
-    if (ok && appends) {                   /* compare the suffix with the appends, in order */
+    int ok = n >= appends;
+    uint32_t own_from = ok ? n - appends : 0;          /* l[own_from..n) must be the own appends */
+    if (ok && appends) {                   /* compare the suffix with the appends, in order (collected backwards) */
         uint32_t i = n;
-        for (uint32_t p = x->prev[r - first_op]; p != base && ok; p = x->prev[p - first_op])
+        for (uint32_t p = x->prev[r - first_op]; p != HISTORY_NONE && ok; p = x->prev[p - first_op])
             if (history_op_kind(h, p) == OP_APPEND) ok = l[--i] == h->op_value[p];
     }
+    x->ext_len[r] = own_from;
+    char tb[48], kb[64];
     if (!ok) {
-        char tb[48], kb[64];
-        uint32_t ops[2] = { r, base != HISTORY_NONE ? base : x->prev[r - first_op] };
+        uint32_t ops[2] = { r, base != HISTORY_NONE ? base : last_append };
         report(x, AN_INT, ops, 2, "%s reads list key %s, which does not match its own earlier %s", txn_name(h, h->op_txn[r], tb, sizeof tb),
                history_key_str(h, h->op_key[r], kb, sizeof kb), base != HISTORY_NONE ? "read and appends" : "appends");
         return;
     }
-    if (base == HISTORY_NONE) external_list(x, r, l, own_from);
+    if (base != HISTORY_NONE) {
+        uint32_t bn;
+        const int64_t *bl = history_list(h, base, &bn);
+        uint32_t be = x->ext_len[base];
+        if (be == own_from && (be == 0 || !memcmp(l, bl, be * sizeof *l))) return;   /* a repeated read */
+        uint32_t ops[2] = { r, base };
+        char nb[256], ob[256];
+        report(x, AN_NONREPEATABLE_READ, ops, 2, "%s reads list key %s as version %s after reading version %s itself",
+               txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
+               list_str(h, l, own_from, nb, sizeof nb), list_str(h, bl, be, ob, sizeof ob));
+    }
+    external_list(x, r, l, own_from);
+}
+
+/* Per list key, the reads of participants compared with the longest one:
+ * whole = 0 compares the external prefixes (they must all be versions of
+ * one order: incompatible-order, every level), whole = 1 the whole lists,
+ * own appends included, on the keys whose prefixes agree (the appends must
+ * follow the version read: incompatible-append-order, psi and up). */
+static void compare_lists(ax *x, uint32_t *longest, uint8_t *done, int whole) {
+    const history *h = x->h;
+    memset(longest, 0xff, (size_t)h->num_keys * sizeof *longest);
+    #define LEN_OF(op, n) (whole ? (n) : x->ext_len[op])
+    for (uint32_t r = 0; r < h->num_ops; r++) {
+        if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
+        uint32_t k = h->op_key[r], n, ln;
+        if (!x->part[h->op_txn[r]] || done[k]) continue;
+        history_list(h, r, &n);
+        if (longest[k] == HISTORY_NONE || (history_list(h, longest[k], &ln), LEN_OF(r, n) > LEN_OF(longest[k], ln))) longest[k] = r;
+    }
+    for (uint32_t r = 0; r < h->num_ops; r++) {
+        if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
+        uint32_t k = h->op_key[r], n, ln;
+        if (!x->part[h->op_txn[r]] || done[k] || longest[k] == HISTORY_NONE || longest[k] == r) continue;
+        const int64_t *l = history_list(h, r, &n), *L = history_list(h, longest[k], &ln);
+        uint32_t m = LEN_OF(r, n), i = 0;
+        while (i < m && l[i] == L[i]) i++;
+        if (i == m) continue;
+        char tb[48], ub[48], kb[64], vb[96], wb[96];
+        uint32_t ops[2] = { r, longest[k] };
+        history_key_str(h, k, kb, sizeof kb);
+        txn_name(h, h->op_txn[r], tb, sizeof tb);
+        txn_name(h, h->op_txn[longest[k]], ub, sizeof ub);
+        history_value_str(h, l[i], vb, sizeof vb);
+        history_value_str(h, L[i], wb, sizeof wb);
+        if (!whole)
+            report(x, AN_LIST_INCOMPATIBLE, ops, 2, "reads of list key %s disagree at position %u: %s saw %s where %s saw %s",
+                   kb, i, tb, vb, ub, wb);
+        else
+            report(x, AN_APPEND_ORDER, ops, 2, "reads of list key %s disagree at position %u: %s saw %s where %s saw %s; "
+                   "%s's own appends there do not follow the version it read", kb, i, tb, vb, ub, wb,
+                   i >= x->ext_len[r] ? tb : ub);
+        done[k] = 1;                        /* once per key */
+    }
+    #undef LEN_OF
 }
 
 static void check_list_orders(ax *x) {
     const history *h = x->h;
     uint32_t *longest = xmalloc(((size_t)h->num_keys ? h->num_keys : 1) * sizeof *longest);
-    memset(longest, 0xff, (size_t)h->num_keys * sizeof *longest);
-    for (uint32_t r = 0; r < h->num_ops; r++) {
-        if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
-        if (!x->part[h->op_txn[r]]) continue;
-        uint32_t k = h->op_key[r], n = list_len(x, r), ln;
-        if (longest[k] == HISTORY_NONE || (ln = list_len(x, longest[k]), n > ln)) longest[k] = r;
-    }
-    for (uint32_t r = 0; r < h->num_ops; r++) {
-        if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
-        if (!x->part[h->op_txn[r]]) continue;
-        uint32_t k = h->op_key[r], n, ln;
-        if (longest[k] == HISTORY_NONE || longest[k] == r) continue;
-        const int64_t *l = history_list(h, r, &n), *L = history_list(h, longest[k], &ln);
-        n = list_len(x, r);
-        uint32_t i = 0;
-        while (i < n && l[i] == L[i]) i++;
-        if (i == n) continue;
-        char tb[48], ub[48], kb[64], vb[96], wb[96];
-        uint32_t ops[2] = { r, longest[k] };
-        report(x, AN_LIST_INCOMPATIBLE, ops, 2,
-               "reads of list key %s disagree at position %u: %s saw %s where %s saw %s",
-               history_key_str(h, k, kb, sizeof kb), i, txn_name(h, h->op_txn[r], tb, sizeof tb), history_value_str(h, l[i], vb, sizeof vb),
-               txn_name(h, h->op_txn[longest[k]], ub, sizeof ub), history_value_str(h, L[i], wb, sizeof wb));
-        longest[k] = HISTORY_NONE;          /* once per key */
-    }
+    uint8_t *done = xcalloc((size_t)h->num_keys ? h->num_keys : 1, 1);
+    compare_lists(x, longest, done, 0);
+    compare_lists(x, longest, done, 1);
+    free(done);
     free(longest);
 }
 
-uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) {
-    return axioms_check_lists(h, out, limit, 1);
+uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) { return axioms_check_kinds(h, out, limit, NULL); }
+
+uint32_t axioms_broken_levels(const uint64_t counts[AN_NUM_KINDS]) {
+    uint32_t m = 0;
+    for (int k = 0; k < AN_NUM_KINDS; k++)
+        if (counts[k]) m |= anomaly_breaks((anomaly_kind)k);
+    return m;
 }
 
-/* The levels whose reader's list version comes right after the version
- * its prefix shows (a writer c between them: c -WW-> t and t -RW-> c, a
- * cycle with one RW edge, forbidden from psi up and under SI, SER and
- * their variants); not pc or the weak levels. */
-int axioms_whole_lists(check_level_id level) {
-    level_shape s = level_shape_of(level);
-    return s == SHAPE_PSI || s == SHAPE_SI || s == SHAPE_SER;
+uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id l) {
+    uint64_t n = 0;
+    for (int k = 0; k < AN_NUM_KINDS; k++)
+        if (anomaly_breaks((anomaly_kind)k) >> l & 1u) n += counts[k];
+    return n;
 }
 
-uint64_t axioms_check_lists(const history *h, anomaly_list *out, size_t limit, int whole_lists) {
+uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, uint64_t counts[AN_NUM_KINDS]) {
     uint8_t *part = history_participants(h);
-    ax x = { h, part, out, limit, 0, NULL, NULL, NULL, NULL, !whole_lists };
+    ax x;
+    memset(&x, 0, sizeof x);
+    x.h = h; x.part = part; x.out = out; x.limit = limit; x.counts = counts;
+    if (counts) memset(counts, 0, AN_NUM_KINDS * sizeof *counts);
     size_t nk = h->num_keys ? h->num_keys : 1;
     x.last_op = xmalloc(nk * sizeof *x.last_op);
     x.stamp = xcalloc(nk, sizeof *x.stamp);          /* txn 0 is never checked */
+    x.last_w = xmalloc(nk * sizeof *x.last_w);
     uint32_t max_ops = 1;
     for (uint32_t t = 1; t < h->num_txns; t++)
         if (h->txns[t].num_ops > max_ops) max_ops = h->txns[t].num_ops;
     if (h->has_lists) {
         x.prev = xmalloc((size_t)max_ops * sizeof *x.prev);
         x.seen = xcalloc(h->num_ops, sizeof *x.seen);
+        x.ext_len = xcalloc(h->num_ops, sizeof *x.ext_len);
     }
     for (uint32_t t = 1; t < h->num_txns; t++) {
         const history_txn *tx = &h->txns[t];
@@ -298,17 +349,30 @@ uint64_t axioms_check_lists(const history *h, anomaly_list *out, size_t limit, i
             if (history_op_failed(h, o)) { if (x.prev) x.prev[o - tx->first_op] = HISTORY_NONE; continue; }
             uint32_t k = h->op_key[o];
             uint32_t prev = x.stamp[k] == t ? x.last_op[k] : HISTORY_NONE;
+            if (x.stamp[k] != t) x.last_w[k] = HISTORY_NONE;
             x.stamp[k] = t;
             x.last_op[k] = o;
             if (x.prev) x.prev[o - tx->first_op] = prev;
             switch (history_op_kind(h, o)) {
-            case OP_READ: check_register_read(&x, o, prev); break;
+            case OP_READ: check_register_read(&x, o, prev, x.last_w[k]); break;
             case OP_LIST_READ: check_list_read(&x, o, tx->first_op); break;
-            default: break;
+            default: x.last_w[k] = o; break;
             }
         }
     }
     if (h->has_lists) check_list_orders(&x);
-    free(x.last_op); free(x.stamp); free(x.prev); free(x.seen); free(part);
+    free(x.last_op); free(x.stamp); free(x.last_w); free(x.prev); free(x.seen); free(x.ext_len); free(part);
     return x.found;
+}
+
+/* The levels whose reader's list version comes right after the version its
+ * prefix shows (under psi, SI, SER and their variants a list reader's own
+ * appends follow its snapshot); not pc or the weak levels: exactly the
+ * levels an incompatible append order breaks (anomaly_breaks). */
+int axioms_whole_lists(check_level_id level) { return anomaly_breaks(AN_APPEND_ORDER) >> level & 1u; }
+
+uint64_t axioms_check_lists(const history *h, anomaly_list *out, size_t limit, int whole_lists) {
+    uint64_t counts[AN_NUM_KINDS];
+    uint64_t n = axioms_check_kinds(h, out, limit, counts);
+    return whole_lists ? n : n - counts[AN_APPEND_ORDER];
 }

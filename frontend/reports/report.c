@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "frontend/reports/classify.h"
+#include "frontend/reports/ladder.h"
 
 void report_init(report *r, const history *h, const char *level_arg) {
     memset(r, 0, sizeof *r);
@@ -52,6 +53,7 @@ void report_add_axioms(report *r, const anomaly_list *l, uint64_t total) {
     r->axiom_violations = total;
     vec_foreach(const anomaly, x, l->items) {
         report_anomaly *a = report_add(r, x->kind, LEVEL_ANY);
+        a->breaks = anomaly_breaks(x->kind);
         const char *adya = anomaly_adya(x->kind);
         snprintf(a->adya, sizeof a->adya, "%s", adya ? adya : "");
         for (size_t i = 0; i < x->txns.len; i++) vec_push(a->txns, x->txns.data[i]);
@@ -63,11 +65,27 @@ void report_add_axioms(report *r, const anomaly_list *l, uint64_t total) {
     }
 }
 
+int report_axioms_fail_all(const report *r) { return r->axiom_violations && !r->axioms_per_level; }
+
+const char *report_levels_text(uint32_t mask, char *buf, size_t n) {
+    uint32_t all = (1u << LEVEL_COUNT) - 1u, show;
+    int count = 0;
+    mask &= all;
+    for (int i = 0; i < LEVEL_COUNT; i++) count += (int)(mask >> i & 1u);
+    if (!mask) { snprintf(buf, n, "no level"); return buf; }
+    if (mask == all) { snprintf(buf, n, "every level"); return buf; }
+    show = 2 * count > LEVEL_COUNT ? all & ~mask : mask;
+    size_t at = (size_t)snprintf(buf, n, "%s", show != mask ? "every level but " : "");
+    for (int i = 0, k = 0; i < LEVEL_COUNT && at < n; i++)
+        if (show >> ladder_order[i] & 1u) at += (size_t)snprintf(buf + at, n - at, "%s%s", k++ ? ", " : "", level_name(ladder_order[i]));
+    return buf;
+}
+
 verdict report_verdict(const report *r) {
     if (r->internal_errors) return VERDICT_UNKNOWN;          /* verdicts that contradict each other: none is trusted */
-    verdict v = r->axiom_violations ? VERDICT_FAIL : VERDICT_PASS;
+    verdict v = report_axioms_fail_all(r) ? VERDICT_FAIL : VERDICT_PASS;
     for (int i = 0; i < r->num_levels; i++) v = verdict_worse(v, r->levels[i].verdict);
-    if (!r->ladder && !r->axiom_violations)                  /* a level asked by name and not checked: no answer */
+    if (!r->ladder && !report_axioms_fail_all(r))            /* a level asked by name and not checked: no answer */
         for (int l = 0; l < LEVEL_COUNT; l++)
             if (r->no_times[l]) v = verdict_worse(v, VERDICT_UNKNOWN);
     return v;
@@ -303,6 +321,10 @@ void report_print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
     else
         fprintf(out, "  %zu. %s%s%s%s: %s\n", num, anomaly_name(a->kind), a->adya[0] ? " (" : "", a->adya, a->adya[0] ? ")" : "",
                 a->detail ? a->detail : anomaly_summary(a->kind));
+    if (a->level == LEVEL_ANY && a->breaks && a->breaks != ANOMALY_ALL_LEVELS) {
+        char lv[256];
+        fprintf(out, "     breaks %s\n", report_levels_text(a->breaks, lv, sizeof lv));
+    }
     print_txns(out, h, a);
     if (a->txns.len == 0)
         for (size_t j = 0; j < a->ops.len; j++) {
@@ -330,7 +352,7 @@ void report_print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
 
 void report_print_level_text(FILE *out, const report *r, const report_level *L) {
     const char *lv = report_level_name(L->level);
-    if (L->verdict == VERDICT_PASS && r->axiom_violations) {     /* checked with the bad reads set aside */
+    if (L->verdict == VERDICT_PASS && report_axioms_fail_all(r)) {     /* checked with the bad reads set aside */
         fprintf(out, "no cycle %s: the rest satisfies %s once those reads are set aside\n", lv,
                 level_title((check_level_id)L->level));
         return;
@@ -358,18 +380,28 @@ void report_print_text(FILE *out, const report *r, int verbose) {
     const history *h = r->h;
     size_t num = 0;
     if (r->axiom_violations) {
-        fprintf(out, "FAIL %s: the history breaks the read axioms every level relies on (%" PRIu64 " violation%s)\n",
-                r->level_arg ? r->level_arg : "any", r->axiom_violations, r->axiom_violations == 1 ? "" : "s");
+        int every = 1;
+        vec_foreach(const report_anomaly, a, r->items) if (a->level == LEVEL_ANY && a->breaks && a->breaks != ANOMALY_ALL_LEVELS) every = 0;
+        const char *n_s = r->axiom_violations == 1 ? "" : "s";
+        if (r->axioms_per_level)
+            fprintf(out, "read axioms: %" PRIu64 " violation%s, each failing only the levels it names; the other levels are "
+                    "checked\n", r->axiom_violations, n_s);
+        else if (every)
+            fprintf(out, "FAIL %s: the history breaks the read axioms every level relies on (%" PRIu64 " violation%s)\n",
+                    r->level_arg ? r->level_arg : "any", r->axiom_violations, n_s);
+        else
+            fprintf(out, "FAIL %s: the history breaks read axioms every level asked relies on (%" PRIu64 " violation%s, "
+                    "each with the levels it breaks)\n", r->level_arg ? r->level_arg : "any", r->axiom_violations, n_s);
         vec_foreach(const report_anomaly, a, r->items) if (a->level == LEVEL_ANY) report_print_anomaly(out, h, a, ++num);
         if (r->axiom_violations > num)
             fprintf(out, "  (%" PRIu64 " more not shown; --max-anomalies N)\n", r->axiom_violations - num);
-        if (r->num_levels)
+        if (r->num_levels && !r->axioms_per_level)
             fprintf(out, "cycles among the rest, with the %zu read%s that break%s the axioms set aside (the verdict stays FAIL):\n",
                     r->set_aside.len, r->set_aside.len == 1 ? "" : "s", r->set_aside.len == 1 ? "s" : "");
     }
     if (r->ladder) { report_print_ladder_text(out, r); return; }
     for (int i = 0; i < r->num_levels; i++) report_print_level_text(out, r, &r->levels[i]);
-    if (!r->axiom_violations)
+    if (!report_axioms_fail_all(r))
         for (int l = 0; l < LEVEL_COUNT; l++)
             if (r->no_times[l])
                 fprintf(out, "NOT CHECKED %s: %s needs the transactions' invocation and completion times, which this "

@@ -3,7 +3,7 @@
  *
  * A report holds one result per checked level (verdict, message, where it
  * was decided) and the anomalies found: non-cycle ones from the axioms
- * (level-independent) and interpreted dependency cycles (interpret.h), each
+ * (level LEVEL_ANY, each with the levels it breaks) and interpreted dependency cycles (interpret.h), each
  * with its name, transactions, operations, edges and, per WW/RW edge, why
  * the version order behind it is forced.  The JSON schema is documented in
  * doc/json-schema.md; the writers print exactly what is here. */
@@ -77,6 +77,7 @@ typedef struct report_anomaly {
     anomaly_kind kind;
     char adya[32];           /* "G-single", "G1a", "G-single-realtime", "" */
     int level;               /* LEVEL_ANY (axioms) or check_level_id */
+    uint32_t breaks;         /* axioms: the levels it breaks (anomaly_breaks: bit l, check_level_id l) */
     vec_u32 txns;            /* the cycle's transactions in order, then supporting ones */
     uint32_t num_cycle_txns;
     vec_u32 ops;             /* the operations that show it */
@@ -112,6 +113,11 @@ typedef struct report {
                                            the stronger one's PASS is withdrawn (UNKNOWN) */
     report_anomaly_vec items;
     uint64_t axiom_violations;   /* total axiom violations (items holds at most the limit) */
+    uint32_t axiom_breaks;       /* the levels they break, listed or not (bit l: check_level_id l) */
+    uint8_t axioms_per_level;    /* some asked level is not broken by them: every level has its own
+                                    verdict in levels (a broken one FAILs, stage "axioms"); else (0)
+                                    the axioms fail every level asked and levels holds, if anything,
+                                    the results with the bad reads set aside */
     const char *certificate;     /* file written on PASS, or NULL */
     vec_u32 set_aside;           /* with axiom violations and levels checked (run_check's
                                     cycles_after_axioms): the read ops set aside, the levels'
@@ -121,10 +127,17 @@ typedef struct report {
 void report_init(report *r, const history *h, const char *level_arg);
 void report_free(report *r);
 report_anomaly *report_add(report *r, anomaly_kind kind, int level);
-/* Copy the axiom anomalies (level-independent). */
+/* Copy the axiom anomalies (LEVEL_ANY; each with the levels it breaks). */
 void report_add_axioms(report *r, const anomaly_list *l, uint64_t total);
-/* Worst verdict over the levels (verdict_worse), FAIL if an axiom is violated. */
+/* Worst verdict over the levels (verdict_worse), FAIL if an axiom violation
+ * fails every level asked (!axioms_per_level). */
 verdict report_verdict(const report *r);
+
+/* 1 when the axioms fail every level asked, so that levels holds no verdict
+ * of its own (see axioms_per_level). */
+int report_axioms_fail_all(const report *r);
+/* "every level", "every level but rc", or "ra, cc" (the levels of mask). */
+const char *report_levels_text(uint32_t mask, char *buf, size_t n);
 
 /* Names shared by the writers. */
 const char *report_txn_name(const history *h, uint32_t t, char *buf, size_t n);   /* "txn 12" / "INIT" */

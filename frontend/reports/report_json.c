@@ -1,6 +1,7 @@
 /* report_json.c — the report as one JSON object (schema: doc/json-schema.md).
  * Field names and value vocabularies are stable; new fields may be added. */
 #include "frontend/reports/report.h"
+#include "frontend/reports/ladder.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -82,7 +83,11 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     fputs("{\"name\": ", out); json_write_string(out, anomaly_name(a->kind));
     fputs(", \"adya\": ", out);
     if (a->adya[0]) json_write_string(out, a->adya); else fputs("null", out);
-    fprintf(out, ", \"level\": \"%s\", \"summary\": ", report_level_name(a->level));
+    fprintf(out, ", \"level\": \"%s\", \"breaks\": [", report_level_name(a->level));
+    uint32_t breaks = a->level != LEVEL_ANY ? 1u << a->level : a->breaks ? a->breaks : ANOMALY_ALL_LEVELS;
+    for (int i = 0, k = 0; i < LEVEL_COUNT; i++)
+        if (breaks >> ladder_order[i] & 1u) fprintf(out, "%s\"%s\"", k++ ? ", " : "", level_name(ladder_order[i]));
+    fputs("], \"summary\": ", out);
     json_write_string(out, anomaly_summary(a->kind));
     fputs(", \"detail\": ", out);
     json_write_string(out, a->detail ? a->detail : "");

@@ -39,10 +39,10 @@ void report_check_ladder(report *r) {
 }
 
 /* The first (minimal: interpret.h reports it first) anomaly of level l,
- * or of the axioms when the history breaks them. */
+ * or the first axiom violation that breaks it (listed first). */
 static const report_anomaly *first_anomaly(const report *r, int l) {
     vec_foreach(const report_anomaly, a, r->items)
-        if (a->level == l || (r->axiom_violations && a->level == LEVEL_ANY)) return a;
+        if (a->level == l || (a->level == LEVEL_ANY && (!a->breaks || (a->breaks >> l & 1u)))) return a;
     return NULL;
 }
 
@@ -70,11 +70,15 @@ static void level_note(const report *r, ladder_state s, int l, char *buf, size_t
     else if (s != LADDER_PASS && L && L->msg[0]) snprintf(buf, n, "%s", L->msg);
 }
 
-/* The asked levels' states; with an axiom violation every level fails. */
+/* The asked levels' states.  When the axioms fail every level asked, the
+ * levels they break fail (the levels' results, if any, are those of the
+ * reads set aside); else each level has its own verdict (a broken one
+ * FAILs at stage "axioms"). */
 static void ladder_states(const report *r, ladder_state st[LEVEL_COUNT]) {
     states(r, st);
-    if (r->axiom_violations)
-        for (int l = 0; l < LEVEL_COUNT; l++) st[l] = LADDER_FAIL;
+    if (report_axioms_fail_all(r))
+        for (int l = 0; l < LEVEL_COUNT; l++)
+            st[l] = !r->axiom_breaks || (r->axiom_breaks >> l & 1u) ? LADDER_FAIL : LADDER_NOT_ASKED;
 }
 
 static void print_names(FILE *out, const check_level_id *ls, int n) {
@@ -101,7 +105,7 @@ void report_print_ladder_text(FILE *out, const report *r) {
     }
     ladder_summary_t s;
     ladder_summary(st, &s);
-    if (!r->axiom_violations)              /* the weakest failing levels in full (the axioms are above) */
+    if (!report_axioms_fail_all(r))        /* the weakest failing levels in full (the axioms are above) */
         for (int i = 0; i < s.num_fails; i++) {
             const report_level *L = find_level((report *)r, s.fails[i]);
             if (L) report_print_level_text(out, r, L);

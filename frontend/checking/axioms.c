@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/checking/pred_axioms.h"
+
 typedef struct ax {
     const history *h;
     const uint8_t *part;         /* history_participants: whose reads are judged */
@@ -281,6 +283,7 @@ uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit) {
         }
     }
     if (h->has_lists) check_list_orders(&x);
+    x.found += pred_axioms_check(h, part, out, limit);
     free(x.last_op); free(x.stamp); free(x.prev); free(x.seen); free(part);
     return x.found;
 }

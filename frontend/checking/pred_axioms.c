@@ -29,9 +29,13 @@ static void describe(const history *h, const pred_fact *f, const pred_read *rd, 
     who(h, rd->txn, tb, sizeof tb);
     pred_str(&rd->p, "value", pb, sizeof pb);
     history_key_str(h, f->key, kb, sizeof kb);
-    history_value_str(h, f->value, vb, sizeof vb);
+    if (f->value == VALUE_INIT && f->data != VALUE_INIT) snprintf(vb, sizeof vb, "%" PRId64 " (initial)", f->data);
+    else history_value_str(h, f->value, vb, sizeof vb);
     if (f->kind == PF_MISMATCH)
         snprintf(buf, n, "%s's predicate read of `%s` returned key %s = %s, which does not match it", tb, pb, kb, vb);
+    else if (f->kind == PF_MISS_READ)
+        snprintf(buf, n, "%s's predicate read of `%s` missed key %s, which the same transaction read as %s (a match; "
+                 "one snapshot per transaction)", tb, pb, kb, vb);
     else if (f->kind == PF_MISS_OWN)
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s, which it had itself written as %s (a match)", tb, pb, kb, vb);
     else

@@ -367,7 +367,7 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
             break;
         case M_READ:
             ok = use_key(c, key, KEY_REGISTER, m);
-            if (ok) hb_op(jr->b, txn, OP_READ, key, jp_read_value(jr->jp, key, m->value), m->line);
+            if (ok) hb_op(jr->b, txn, OP_READ, key, jp_item_read(jr->jp, key, m->value, txn), m->line);
             break;
         case M_LIST_READ:
             ok = use_key(c, key, KEY_LIST, m);

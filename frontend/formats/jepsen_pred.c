@@ -25,11 +25,14 @@ struct jp_state {
     VEC(jp_own_t) owns;
     VEC(jp_nil) nils;
     size_t txn_start;            /* vers[txn_start..]: the current transaction's */
+    u64map item_ix;              /* (txn << 32 | key) -> index in item_vals: a txn's external item read */
+    vec_i64 item_vals;
 };
 
 jp_state *jp_new(void) {
     jp_state *s = xcalloc(1, sizeof *s);
     u64map_init(&s->init_ix);
+    u64map_init(&s->item_ix);
     s->preds = preds_new();
     return s;
 }
@@ -37,6 +40,8 @@ jp_state *jp_new(void) {
 void jp_free(jp_state *s) {
     if (!s) return;
     u64map_free(&s->init_ix);
+    u64map_free(&s->item_ix);
+    vec_free(s->item_vals);
     vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
     preds_free(s->preds);
     free(s);
@@ -96,6 +101,16 @@ void jp_own(jp_state *s, uint32_t read, uint32_t key, uint32_t op) {
     jp_own_t o = { read, key, op, 0, 0, 0 };
     o.has_own = (uint8_t)own_so_far(s, key, &o.own, &o.own_dead);
     vec_push(s->owns, o);
+}
+
+int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn) {
+    int64_t value = jp_read_value(s, key, v), own;
+    uint8_t dead;
+    uint64_t id = (uint64_t)txn << 32 | key;
+    if (own_so_far(s, key, &own, &dead) || u64map_get(&s->item_ix, id) != UINT32_MAX) return value;
+    u64map_put(&s->item_ix, id, (uint32_t)s->item_vals.len);
+    vec_push(s->item_vals, value);
+    return value;
 }
 
 void jp_nil_read(jp_state *s, uint32_t op, uint32_t key, uint32_t txn, uint32_t line) {
@@ -189,8 +204,18 @@ static int split_versions(const jp_state *s, const jp_index *ix, uint32_t key, u
     return 1;
 }
 
+/* Key's version with model value v (INIT's for VALUE_INIT): 1 with *c set. */
+static int version_of(const jp_state *s, const jp_index *ix, uint32_t key, int64_t v, cand *c) {
+    if (v == VALUE_INIT) { *c = init_cand(s, key); return 1; }
+    for (uint32_t j = ix->start[key]; j < ix->start[key + 1]; j++)
+        if (s->vers.data[ix->order[j]].value == v) { *c = ver_cand(s, ix->order[j]); return !c->present || !named(c->data); }
+    return 0;
+}
+
 static void fact(jp_state *s, pred_fact_kind kind, uint32_t read, uint32_t key, int64_t value) {
-    pred_fact f = { (uint8_t)kind, read, key, value };
+    int64_t data = value;
+    if (value == VALUE_INIT) init_of(s, key, &data);
+    pred_fact f = { (uint8_t)kind, read, key, value, data };
     vec_push(s->preds->facts, f);
 }
 
@@ -249,6 +274,14 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         if (mark[k] == r || (is_list && is_list[k])) continue;
         uint32_t op = own_op[k];
         own_op[k] = HISTORY_NONE;
+        uint32_t pin = u64map_get(&s->item_ix, (uint64_t)rd.txn << 32 | k);
+        if (pin != UINT32_MAX) {                       /* the transaction read k itself: that version */
+            cand c;
+            if (version_of(s, ix, k, s->item_vals.data[pin], &c) && pred_match_version(&rd.p, c.present, c.data))
+                fact(s, PF_MISS_READ, r, k, c.value);
+            if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
+            continue;
+        }
         split sp;
         if (!split_versions(s, ix, k, rd.txn, &rd.p, &sp, source, rd.line, err)) return 0;
         if (sp.n_match && sp.n_other > 1) return undecided(source, rd.line, sp.n_other, err);

@@ -19,7 +19,10 @@
  * PF_MISS fact; exactly one does not — a read of it (tag: predicate); two
  * or more do not and one does — the reader's version depends on the
  * version order: an error (exit 2) naming the read, the one case this
- * first version does not decide (doc/checker.md, "Predicate reads").  A
+ * first version does not decide (doc/checker.md, "Predicate reads").
+ * Before all that: a key the transaction also reads by itself (an item read
+ * before any own write) was seen in that version (PF_MISS_READ if it
+ * matches; nothing more to add, the item read constrains the same).  A
  * key the reader itself wrote before the predicate read is its own
  * version (PF_MISS_OWN if it matches).  A nil read ([:r k nil]) is a read
  * of k's absent version, resolved the same way over k's absent versions
@@ -59,6 +62,11 @@ void jp_begin_txn(jp_state *s);
  * key its transaction writes and it did not return (the transaction's own
  * versions so far are the ones before the read). */
 void jp_own(jp_state *s, uint32_t read, uint32_t key, uint32_t op);
+/* An item read of key = v (as written) by txn; returns its model value
+ * (jp_read_value).  When it is the transaction's first read of key before
+ * any own write, its predicate reads saw that version of key too (one
+ * snapshot per transaction). */
+int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn);
 /* A nil read op of key by txn at line (own versions as in jp_own). */
 void jp_nil_read(jp_state *s, uint32_t op, uint32_t key, uint32_t txn, uint32_t line);
 /* Resolve everything into b (ops set, appended and tagged; the side table

@@ -21,7 +21,8 @@
  *     predicate reads) lists the reads (predicate, reader transaction,
  *     line) and the facts the reader found: a key whose every version
  *     matches missing from the result set (PF_MISS), one whose version the
- *     reader itself wrote and which matches (PF_MISS_OWN), a returned
+ *     reader itself wrote and which matches (PF_MISS_OWN), one the reader's
+ *     transaction read by itself in a matching version (PF_MISS_READ), a returned
  *     version that does not match (PF_MISMATCH).  checking/pred_axioms.c
  *     turns the facts into anomalies that fail every level.
  *   - Transaction indices in the table are the builder's until hb_finish
@@ -58,13 +59,14 @@ typedef struct pred_read {
     uint32_t line;           /* where the read is */
 } pred_read;
 
-typedef enum { PF_MISS = 0, PF_MISS_OWN, PF_MISMATCH } pred_fact_kind;
+typedef enum { PF_MISS = 0, PF_MISS_OWN, PF_MISMATCH, PF_MISS_READ } pred_fact_kind;
 
 typedef struct pred_fact {
     uint8_t  kind;           /* pred_fact_kind */
     uint32_t read;           /* index in reads */
     uint32_t key;
     int64_t  value;          /* the version: a matching one missed, or the returned one */
+    int64_t  data;           /* its data value (what the predicate saw; INIT's: the :init value) */
 } pred_fact;
 
 typedef struct history_preds {

@@ -38,10 +38,12 @@ static void describe(const history *h, const pred_fact *f, const pred_read *rd, 
                  "one snapshot per transaction)", tb, pb, kb, vb);
     else if (f->kind == PF_MISS_OWN)
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s, which it had itself written as %s (a match)", tb, pb, kb, vb);
+    else if (writer == HISTORY_NONE || h->op_txn[writer] == 0)
+        snprintf(buf, n, "%s's predicate read of `%s` missed key %s: every version of it the read could see matches "
+                 "(key %s = %s, for one)", tb, pb, kb, kb, vb);
     else
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s: every version of it the read could see matches "
-                 "(%s's write of %s = %s, for one)", tb, pb, kb, writer == HISTORY_NONE ? "?" : who(h, h->op_txn[writer], wb, sizeof wb),
-                 kb, vb);
+                 "(%s wrote %s = %s, for one)", tb, pb, kb, who(h, h->op_txn[writer], wb, sizeof wb), kb, vb);
 }
 
 uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *out, size_t limit) {
@@ -63,7 +65,7 @@ uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *
         anomaly *a = anomaly_add(out, f->kind == PF_MISMATCH ? AN_PRED_MISMATCH : AN_PRED_MISS);
         if (op != HISTORY_NONE) anomaly_add_op(a, h, op);
         else vec_push(a->txns, rd->txn);
-        if (writer != HISTORY_NONE && f->kind == PF_MISS) anomaly_add_op(a, h, writer);
+        if (writer != HISTORY_NONE && writer >= h->num_keys && f->kind == PF_MISS) anomaly_add_op(a, h, writer);   /* not INIT's */
         char buf[512];
         describe(h, f, rd, writer, buf, sizeof buf);
         anomaly_set_detail(a, "%s", buf);

@@ -198,7 +198,7 @@ static int split_versions(const jp_state *s, const jp_index *ix, uint32_t key, u
         }
         if (c.present && named(c.data)) return bad_value(&c, source, line, err, s);
         int m = p ? pred_match_version(p, c.present, c.data) : c.present;
-        if (m) { sp->n_match++; sp->match = c; }
+        if (m) { if (!sp->n_match++ || c.ver != HISTORY_NONE) sp->match = c; }   /* a transaction's, rather than INIT's */
         else { sp->n_other++; sp->other = c; }
     }
     return 1;
@@ -311,6 +311,11 @@ int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t 
     free(mark); free(own_op); free(ix.start); free(ix.order);
     if (!ok) return 0;
     if (s->preds->reads.len) {
+        for (uint32_t k = 0; k < nkeys; k++) {
+            int64_t v = 0;
+            vec_push(s->preds->init_present, (uint8_t)init_of(s, k, &v));
+            vec_push(s->preds->init_data, v);
+        }
         hb_set_preds(b, s->preds);
         s->preds = preds_new();
     }

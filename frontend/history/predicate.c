@@ -46,7 +46,7 @@ history_preds *preds_new(void) { return xcalloc(1, sizeof(history_preds)); }
 
 void preds_free(history_preds *p) {
     if (!p) return;
-    vec_free(p->reads); vec_free(p->facts); vec_free(p->dead);
+    vec_free(p->reads); vec_free(p->facts); vec_free(p->dead); vec_free(p->init_present); vec_free(p->init_data);
     free(p);
 }
 
@@ -65,6 +65,10 @@ history_preds *preds_clone(const history_preds *p, const uint32_t *txn_new) {
     for (size_t i = 0; i < p->facts.len; i++)         /* facts of the reads kept */
         if (c->reads.data[p->facts.data[i].read].txn != HISTORY_NONE) vec_push(c->facts, p->facts.data[i]);
     for (size_t i = 0; i < p->dead.len; i++) vec_push(c->dead, p->dead.data[i]);
+    for (size_t i = 0; i < p->init_present.len; i++) {
+        vec_push(c->init_present, p->init_present.data[i]);
+        vec_push(c->init_data, p->init_data.data[i]);
+    }
     return c;
 }
 
@@ -86,4 +90,15 @@ int preds_is_dead(const history_preds *p, int64_t v) {
         else hi = mid;
     }
     return lo < p->dead.len && p->dead.data[lo] == v;
+}
+
+int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t *data) {
+    if (v == VALUE_INIT) {
+        if (!p || key >= p->init_present.len || !p->init_present.data[key]) return 0;
+        *data = p->init_data.data[key];
+        return 1;
+    }
+    if (preds_is_dead(p, v)) return 0;
+    *data = v;
+    return 1;
 }

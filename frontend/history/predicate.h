@@ -73,6 +73,8 @@ typedef struct history_preds {
     VEC(pred_read) reads;
     VEC(pred_fact) facts;
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
+    VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
+    vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */
 } history_preds;
 
 history_preds *preds_new(void);
@@ -87,6 +89,9 @@ history_preds *preds_clone(const history_preds *p, const uint32_t *txn_new);
 void preds_seal(history_preds *p);
 /* Whether value v is a deleted key's version. */
 int preds_is_dead(const history_preds *p, int64_t v);
+/* The data value of key's version v: 1 with *data (present), 0 if absent
+ * (unborn INIT, or dead). */
+int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t *data);
 
 /* Tags of lowered ops (history.op_pred). */
 #define PRED_TAG_NONE UINT32_MAX

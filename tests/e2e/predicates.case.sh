@@ -19,4 +19,10 @@ out=$("$ISOCHECK" check "$d/undecided.edn" 2>&1); rc=$?
 out=$("$ISOCHECK" convert --to elle -o "$t/x.edn" "$d/phantom-ser.edn" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ ! -e "$t/x.edn" ] && echo "$out" | grep -qF "cannot write predicate reads" ||
   { echo "convert: exit $rc"; echo "$out"; exit 1; }
+# the JSON twins read alike
+for f in phantom-ser g2-unseen-write; do
+  "$ISOCHECK" check --level si "$d/$f.json" > /dev/null 2>&1 || { echo "$f.json si: expected PASS"; exit 1; }
+  out=$("$ISOCHECK" check --level ser "$d/$f.json" 2>&1); rc=$?
+  [ $rc -eq 1 ] && echo "$out" | grep -q "phantom: txn" || { echo "$f.json ser: exit $rc"; echo "$out"; exit 1; }
+done
 exit 0

@@ -66,7 +66,7 @@ uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *
         if (op != HISTORY_NONE) anomaly_add_op(a, h, op);
         else vec_push(a->txns, rd->txn);
         if (writer != HISTORY_NONE && writer >= h->num_keys && f->kind == PF_MISS) anomaly_add_op(a, h, writer);   /* not INIT's */
-        char buf[512];
+        char buf[1024];
         describe(h, f, rd, writer, buf, sizeof buf);
         anomaly_set_detail(a, "%s", buf);
     }

@@ -89,11 +89,12 @@ static void on_level(void *ctx, const check_result *res) {
 
 /* The command line of `isocheck check`. */
 typedef struct check_args {
-    const char *path, *dot_path, *cert_path, *hint_path, *level_arg, *report_dir;
+    const char *path, *dot_path, *cert_path, *level_arg, *report_dir;
     const char **paths;                 /* every operand (path is the first) */
     size_t num_paths;
     level_choice levels;
-    int json, verbose, level, fmt_choice, follow, retire;   /* level: 0 si, 1 ser, 2 both (--follow, --version-order) */
+    cli_hint hint;
+    int json, verbose, level, fmt_choice, follow, retire, white_only;   /* level: 0 si, 1 ser, 2 both (--follow, hints) */
     int64_t max_anomalies, threads;
     double time_limit, follow_idle;
     load_options lopt;
@@ -114,8 +115,15 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_STR("report", 0, &a->report_dir, "DIR", "an HTML report in DIR (new or empty): index.html, a page and an SVG "
                 "drawing per anomaly, report.json; with many histories a subdirectory each (doc/cli.md, \"Report directories\")"),
         CMD_STR("certificate", 0, &a->cert_path, "FILE", "on PASS, a proof for 'isocheck verify HISTORY FILE'"),
-        CMD_STR("version-order", 0, &a->hint_path, "FILE", "also check with the database's own (complete or partial) version order "
+        CMD_STR("version-order", 0, &a->hint.version_order, "FILE", "also check with the database's own (complete or partial) version order "
                 "(doc/formats.md, \"Version order hints\"): both answers are printed, black-box and white-box"),
+        CMD_STR("commit-order", 0, &a->hint.commit_order, "FILE", "also check with the database's commit order (transaction "
+                "ids, oldest first; doc/formats.md, \"Commit order hints\"): SER by replaying it, SI under the version order it implies "
+                "(doc/checker.md)"),
+        CMD_FLAG("db-timestamps", 0, &a->hint.db_times, "also check with the history's own database timestamps: SER by "
+                 "replay in commit timestamp order, SI by start and commit timestamps (doc/checker.md)"),
+        CMD_FLAG("white-box-only", 0, &a->white_only, "with a hint: only the white-box answer (no black-box check: "
+                 "the time and memory of the hint's check alone)"),
         CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
@@ -143,8 +151,9 @@ static int check_parse(int argc, char **argv, check_args *a) {
     snprintf(epilog, sizeof epilog, "%s\n%s", check_levels_help(),
              "exit: 0 the history satisfies the level(s), 1 it does not (some level fails), 2 bad input,\n"
              "no answer (a level UNKNOWN, or verdicts that contradict the ladder: an internal error),\n"
-             "or an output that cannot be written.  With --version-order: 1 if either answer\n"
-             "is FAIL, else 2 if either has none.  Many histories: 1 if any fails, else 2 if\n"
+             "or an output that cannot be written.  With a hint (--version-order, --commit-order,\n"
+             "--db-timestamps): 1 if either answer is FAIL, else 2 if either has none.\n"
+             "Many histories: 1 if any fails, else 2 if\n"
              "any has no answer or cannot be read, else 0.\n");
     spec.epilog = epilog;
     a->paths = xmalloc((size_t)(argc > 0 ? argc : 1) * sizeof *a->paths);
@@ -158,17 +167,19 @@ static int check_parse(int argc, char **argv, check_args *a) {
         return 2;
     }
     a->level = check_levels_si_ser(&a->levels);
-    if (a->level < 0 && (a->follow || a->hint_path)) {
+    if (a->level < 0 && (a->follow || cli_hint_any(&a->hint))) {
         fprintf(stderr, "isocheck check: %s checks si and ser only (--level si, ser or all), not '%s'\n",
-                a->follow ? "--follow" : "--version-order", a->levels.arg);
+                a->follow ? "--follow" : a->hint.version_order ? "--version-order"
+                : a->hint.commit_order ? "--commit-order" : "--db-timestamps", a->levels.arg);
         return 2;
     }
     if (a->retire && (!a->follow || a->cert_path)) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
         return 2;
     }
-    if (a->hint_path && a->follow) {
-        fprintf(stderr, "isocheck check: --version-order is not available with --follow\n");
+    if (!cli_hint_usage_ok(&a->hint, a->follow)) return 2;
+    if (a->white_only && (!cli_hint_any(&a->hint) || a->cert_path || a->dot_path)) {
+        fprintf(stderr, "isocheck check: --white-box-only needs a hint and no --certificate or --dot\n");
         return 2;
     }
     a->lopt.threads = (unsigned)a->threads;
@@ -179,26 +190,27 @@ static int check_parse(int argc, char **argv, check_args *a) {
 typedef struct check_files {
     output cert, dot;
     output_tree tree;                   /* --report DIR */
-    version_hint vh;
+    cli_hint *hint;
 } check_files;
 
 static void check_files_drop(check_files *f) {
     output_discard(&f->cert);           /* a target stays as it was unless committed */
     output_discard(&f->dot);
     output_tree_discard(&f->tree);
-    version_hint_free(&f->vh);
+    if (f->hint) cli_hint_free(f->hint);
 }
 
 /* Before any work: no output over an input, the hint read (a malformed one
  * stops here), the outputs opened (a bad path fails here, and the targets
  * stay untouched until their content is complete).  1, or 0 after an error
  * message with nothing left open. */
-static int check_open(const check_args *a, check_files *f) {
+static int check_open(check_args *a, check_files *f) {
     memset(f, 0, sizeof *f);
     const char *outs[3] = { a->cert_path, a->dot_path, a->report_dir };
     const int is_dir[3] = { 0, 0, 1 };
     if (!cli_outputs_ok("isocheck check", a->path, outs, is_dir, 3)) return 0;
-    if (a->hint_path && !cli_hint_load(a->hint_path, &f->vh)) return 0;
+    if (!cli_hint_load(&a->hint)) return 0;
+    f->hint = &a->hint;
     ic_error oerr;
     ic_error_clear(&oerr);
     if ((a->cert_path && !output_open(&f->cert, a->cert_path, 0, &oerr)) ||
@@ -262,10 +274,10 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
         if (write_certificate(&f->cert, h, cert)) rep->certificate = a->cert_path;
         else rc = 2;
     }
-    if (a->hint_path) {
+    if (cli_hint_any(&a->hint)) {
         whitebox wb;
-        wrc = cli_whitebox_run(h, &f->vh, a->level, (unsigned)a->threads, a->time_limit, a->verbose, &wb)
-            ? cli_print_both(stdout, rep, &wb, a->json, a->verbose) : 2;
+        wrc = cli_whitebox_run(h, f->hint, a->level, (unsigned)a->threads, a->time_limit, a->verbose, &wb)
+            ? cli_print_both(stdout, a->white_only ? NULL : rep, &wb, a->json, a->verbose) : 2;
         whitebox_free(&wb);
     } else if (a->json && a->follow) cli_follow_print_final_json(stdout, rep);
     else if (a->json) report_print_json(stdout, rep);
@@ -307,7 +319,8 @@ static void check_run_options(const check_args *a, run_check_options *ro) {
  * file, or follow one input, are refused. */
 static int check_many_run(const check_args *a) {
     const char *one = a->follow ? "--follow" : a->cert_path ? "--certificate" : a->dot_path ? "--dot"
-                    : a->hint_path ? "--version-order" : NULL;
+                    : a->hint.version_order ? "--version-order" : a->hint.commit_order ? "--commit-order"
+                    : a->hint.db_times ? "--db-timestamps" : NULL;
     if (one) {
         fprintf(stderr, "isocheck check: %s takes one history; with many, use --report DIR\n", one);
         return 2;
@@ -387,7 +400,7 @@ static int check_one(check_args *ap) {
     }
     ic_error err;
     ic_error_clear(&err);
-    if (!from_incr && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
+    if (!from_incr && !a.white_only && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
         rc = 2;
     } else rc = check_print(&a, &f, h, &rep, &cert, cert_level);

@@ -10,7 +10,16 @@
  *   exactly the keys whose current value is present and matches, each with
  *   that value.  A transaction sees its own writes.
  *
- * Up to BP_MAX_TXNS transactions: every permutation is tried. */
+ * Snapshot isolation (bp_snapshot_isolation), from the same definition
+ * with snapshots: some commit order and, for every transaction, a snapshot
+ * point no later than its commit (a prefix of the order) such that every read
+ * sees the state after that prefix plus the transaction's own writes, and no
+ * two transactions that write a common key are concurrent (neither committed
+ * before the other's snapshot).  Predicate reads read the snapshot as item
+ * reads do.  Every transaction is its own session (no session order).
+ *
+ * Up to BP_MAX_TXNS transactions: every permutation (and every snapshot
+ * point) is tried. */
 #ifndef TESTS_BRUTE_PRED_H
 #define TESTS_BRUTE_PRED_H
 
@@ -92,6 +101,56 @@ static inline int bp_serializable(const bp_hist *h) {
     long st[BP_MAX_KEYS];
     for (int k = 0; k < BP_MAX_KEYS; k++) st[k] = k < h->nkeys ? h->init[k] : BP_ABSENT;
     return bp_try(h, perm, 0, st);
+}
+
+/* Whether txns a and b write a common key. */
+static inline int bp_ww_conflict(const bp_hist *h, int a, int b) {
+    for (int i = 0; i < h->tx[a].nops; i++) {
+        const bp_op *x = &h->tx[a].ops[i];
+        if (x->kind != BP_W && x->kind != BP_DEL) continue;
+        for (int j = 0; j < h->tx[b].nops; j++) {
+            const bp_op *y = &h->tx[b].ops[j];
+            if ((y->kind == BP_W || y->kind == BP_DEL) && y->key == x->key) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Positions depth.. of perm to place; states[j]: the state after the first j. */
+static inline int bp_si_try(const bp_hist *h, int *perm, int depth, long states[][BP_MAX_KEYS], int *sp) {
+    if (depth == h->ntx) return 1;
+    for (int i = depth; i < h->ntx; i++) {
+        int tmp = perm[depth]; perm[depth] = perm[i]; perm[i] = tmp;
+        int t = perm[depth], ok = 0;
+        for (int s = 0; s <= depth && !ok; s++) {          /* its snapshot: the first s committed */
+            int conflict = 0;
+            for (int j = s; j < depth && !conflict; j++) conflict = bp_ww_conflict(h, perm[j], t);
+            if (conflict) continue;
+            long view[BP_MAX_KEYS];
+            memcpy(view, states[s], sizeof view);
+            if (!bp_run_txn(h, t, view)) continue;
+            memcpy(states[depth + 1], states[depth], sizeof view);   /* commit: its writes on the latest state */
+            for (int o = 0; o < h->tx[t].nops; o++) {
+                const bp_op *x = &h->tx[t].ops[o];
+                if (x->kind == BP_W) states[depth + 1][x->key] = x->val;
+                else if (x->kind == BP_DEL) states[depth + 1][x->key] = BP_ABSENT;
+            }
+            sp[depth] = s;
+            ok = bp_si_try(h, perm, depth + 1, states, sp);
+        }
+        tmp = perm[depth]; perm[depth] = perm[i]; perm[i] = tmp;
+        if (ok) return 1;
+    }
+    return 0;
+}
+
+/* 1 if h satisfies snapshot isolation. */
+static inline int bp_snapshot_isolation(const bp_hist *h) {
+    int perm[BP_MAX_TXNS], sp[BP_MAX_TXNS];
+    long states[BP_MAX_TXNS + 1][BP_MAX_KEYS];
+    for (int i = 0; i < h->ntx; i++) perm[i] = i;
+    for (int k = 0; k < BP_MAX_KEYS; k++) states[0][k] = k < h->nkeys ? h->init[k] : BP_ABSENT;
+    return bp_si_try(h, perm, 0, states, sp);
 }
 
 #endif

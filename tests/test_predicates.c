@@ -5,7 +5,7 @@
  *       the verdict at si and ser AND the reason;
  *   (c) what the reader rejects, at file:line;
  *   (d) differential: thousands of small random histories with inserts,
- *       deletes, item and predicate reads, the checker's ser verdict
+ *       deletes, item and predicate reads, the checker's ser and si verdicts
  *       against tests/brute_pred.h (which shares no code with it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,8 +142,9 @@ static void random_pred(bp_pred *p) {
     if (p->kind == BPP_RANGE) p->b = p->a + (long)rnd(4);
 }
 
-/* A random history whose reads come from a random serial run, then maybe one
- * read changed.  *multi: some key has two writes (the reader may then refuse). */
+/* A random history whose reads come from a random run (serial, or a third of
+ * the time from random snapshots of a commit order), then maybe one read
+ * changed.  Some keys have two writes (the reader may then refuse). */
 static void random_hist(bp_hist *h) {
     memset(h, 0, sizeof *h);
     h->nkeys = 2 + (int)rnd(2);
@@ -176,14 +177,18 @@ static void random_hist(bp_hist *h) {
     int perm[BP_MAX_TXNS];                       /* fill the reads from a serial run */
     for (int i = 0; i < h->ntx; i++) perm[i] = i;
     for (int i = h->ntx - 1; i > 0; i--) { int j = (int)rnd((unsigned)i + 1), tmp = perm[i]; perm[i] = perm[j]; perm[j] = tmp; }
-    long st[BP_MAX_KEYS];
-    for (int k = 0; k < h->nkeys; k++) st[k] = h->init[k];
+    long states[BP_MAX_TXNS + 1][BP_MAX_KEYS];      /* states[n]: after the first n of the order */
+    int snapshots = rnd(3) == 0;                     /* else serial: each reads the latest state */
+    for (int k = 0; k < h->nkeys; k++) states[0][k] = h->init[k];
     for (int n = 0; n < h->ntx; n++) {
         bp_txn *x = &h->tx[perm[n]];
+        long st[BP_MAX_KEYS];
+        memcpy(st, states[snapshots ? rnd((unsigned)n + 1) : (unsigned)n], sizeof st);
+        memcpy(states[n + 1], states[n], sizeof st);
         for (int i = 0; i < x->nops; i++) {
             bp_op *o = &x->ops[i];
-            if (o->kind == BP_W) st[o->key] = o->val;
-            else if (o->kind == BP_DEL) st[o->key] = BP_ABSENT;
+            if (o->kind == BP_W) st[o->key] = states[n + 1][o->key] = o->val;
+            else if (o->kind == BP_DEL) st[o->key] = states[n + 1][o->key] = BP_ABSENT;
             else if (o->kind == BP_R) o->val = st[o->key];
             else for (int k = 0; k < h->nkeys; k++)
                 o->res[k] = st[k] != BP_ABSENT && bp_match(&o->p, st[k]) ? st[k] : BP_ABSENT;
@@ -239,7 +244,7 @@ static void to_edn(const bp_hist *h, char *out, size_t n) {
 
 static void differential_against_brute_pred(void **state) {
     (void)state;
-    int runs = 4000, undecided = 0, both[2] = { 0, 0 };
+    int runs = 10000, undecided = 0, both[2] = { 0, 0 }, si_only = 0;
     for (int i = 0; i < runs; i++) {
         bp_hist h;
         random_hist(&h);
@@ -254,12 +259,16 @@ static void differential_against_brute_pred(void **state) {
             continue;
         }
         int want = !bp_serializable(&h), got = batch_fails(hh, LEVEL_SER);
+        int want_si = !bp_snapshot_isolation(&h), got_si = batch_fails(hh, LEVEL_SI);
         history_free(hh);
         if (want != got) fail_msg("run %d: checker says ser %s, brute_pred %s\n%s", i, got ? "FAIL" : "PASS", want ? "FAIL" : "PASS", edn);
+        if (want_si != got_si) fail_msg("run %d: checker says si %s, brute_pred %s\n%s", i, got_si ? "FAIL" : "PASS", want_si ? "FAIL" : "PASS", edn);
         both[want]++;
+        si_only += !want_si && want;
     }
-    print_message("%d runs: %d serializable, %d not, %d the reader leaves undecided\n", runs, both[0], both[1], undecided);
-    assert_true(both[0] > runs / 5 && both[1] > runs / 5);
+    print_message("%d runs: %d serializable, %d not (%d of them si), %d the reader leaves undecided\n", runs, both[0], both[1],
+                  si_only, undecided);
+    assert_true(both[0] > runs / 5 && both[1] > runs / 5 && si_only > 20);
     assert_true(undecided < runs / 10);
 }
 

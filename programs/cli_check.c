@@ -27,6 +27,7 @@
 #include "programs/cli_hints.h"
 #include "programs/check_levels.h"
 #include "programs/cli_report.h"
+#include "programs/interrupt.h"
 
 static double progress_start;
 static int progress_shown;
@@ -105,7 +106,7 @@ static int check_parse(int argc, char **argv, check_args *a) {
     memset(a, 0, sizeof *a);
     a->fmt_choice = -1;
     a->max_anomalies = 10;
-    a->follow_idle = 5;
+    a->follow_idle = -1;                /* --follow: a file ends only when told */
     a->threads = par_threads_default();
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &a->fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
@@ -128,7 +129,9 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
         CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
-        CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file ends after S seconds without new bytes (default 5; a pipe ends at EOF)"),
+        CMD_REAL("idle-end", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file also ends after S seconds without new bytes (default: never; "
+                 "a file ends at a line '# end' (text) or where its Elle vector/array closes, a pipe at EOF, either at SIGINT/SIGTERM)"),
+        CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "the same as --idle-end S"),
         CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread); the output is the same for every N"),
@@ -154,7 +157,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
              "or an output that cannot be written.  With a hint (--version-order, --commit-order,\n"
              "--db-timestamps): 1 if either answer is FAIL, else 2 if either has none.\n"
              "Many histories: 1 if any fails, else 2 if\n"
-             "any has no answer or cannot be read, else 0.\n");
+             "any has no answer or cannot be read, else 0.  130 (SIGINT) or 143 (SIGTERM):\n"
+             "stopped by the signal, no verdict (what was found so far is printed).\n");
     spec.epilog = epilog;
     a->paths = xmalloc((size_t)(argc > 0 ? argc : 1) * sizeof *a->paths);
     int n, rc = cli_parse(&spec, argc, argv, a->paths, &n);
@@ -242,10 +246,11 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
         fo.verbose = a->verbose;
         /* a PASS of the whole input from the incremental state (re-checked);
          * the JSON report names the batch stage, a certificate is the batch's */
-        if (!a->json && !a->cert_path && !getenv("ISOCHECK_FOLLOW_BATCH")) fo.final = ff;
+        fo.final = ff;
+        ff->batch_only = a->json || a->cert_path || getenv("ISOCHECK_FOLLOW_BATCH");
         int frc = cli_follow(a->path, &fo, &a->lopt, &lrep, h, &err);
         if (frc >= 0) {
-            for (int l = 0; l < 2; l++) incr_order_free(&ff->order[l]);
+            follow_final_free(ff);
             load_report_free(&lrep);
             check_files_drop(f);
             return frc;
@@ -253,7 +258,7 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
     } else *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
     *load_seconds = monotonic_seconds() - progress_start;
     if (!*h) {
-        for (int l = 0; l < 2; l++) incr_order_free(&ff->order[l]);
+        follow_final_free(ff);
         ic_error_print(stderr, "isocheck", &err);
         load_report_free(&lrep);
         check_files_drop(f);
@@ -364,11 +369,15 @@ static int check_one(check_args *ap) {
     history *h;
     follow_final ff;
     double load_seconds = 0;
+    if (a.follow) interrupt_install();  /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
     rc = check_load(&a, &f, &ff, &h, &load_seconds);
-    if (rc >= 0) return rc;
+    if (rc >= 0) { interrupt_restore(); return rc; }
+    interrupt_install();
 
     report rep;
     if (!check_levels_times_ok(&a.levels, h, "isocheck check")) {
+        interrupt_restore();
+        if (a.follow) follow_final_free(&ff);
         history_free(h);
         check_files_drop(&f);
         return 2;
@@ -377,6 +386,7 @@ static int check_one(check_args *ap) {
     rep.ladder = a.levels.ladder;
     run_check_options ro;
     check_run_options(&a, &ro);
+    ro.check.stop = interrupt_stop;
     ro.check.progress = progress;
     ro.certificate = a.cert_path != NULL;
     interpret_trace trace;
@@ -403,7 +413,15 @@ static int check_one(check_args *ap) {
     if (!from_incr && !a.white_only && !run_check(h, &ro, &rep, &cert, &cert_level, &err)) {
         ic_error_print(stderr, "isocheck", &err);
         rc = 2;
-    } else rc = check_print(&a, &f, h, &rep, &cert, cert_level);
+    } else {
+        /* what --follow printed as found is in the final list too */
+        if (a.follow) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
+        rc = check_print(&a, &f, h, &rep, &cert, cert_level);
+    }
+    if (a.follow) follow_final_free(&ff);
+    for (int i = 0; i < rep.num_levels; i++)       /* a level the signal left undecided: its own exit code */
+        if (interrupt_signal() && rep.levels[i].verdict == VERDICT_UNKNOWN) rc = interrupt_exit_code();
+    interrupt_restore();
     cert_free(&cert);
     interpret_trace_free(&trace);
     report_free(&rep);

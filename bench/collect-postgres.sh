@@ -3,20 +3,33 @@
 #
 # Starts a throwaway PostgreSQL (Debian's postgresql package) on a loopback
 # port in a temporary directory, runs a generated workload through libpq
-# (bench/pg_client.c, built here) with N concurrent sessions at REPEATABLE
-# READ and SERIALIZABLE, writes text histories, stops the server and removes
-# its files.  If PostgreSQL or libpq-dev is missing it says so and exits 0.
+# (bench/pg_client.c and bench/pg_order.c, built here) with N concurrent
+# sessions at READ COMMITTED (rc), REPEATABLE READ (rr), SERIALIZABLE (ser),
+# writes text histories, stops the server and removes its files.  If
+# PostgreSQL or libpq-dev is missing it says "skipping" and exits 0.
+#
+# The server is private: initdb into a fresh mktemp directory, pg_ctl start
+# on a free loopback port with its Unix socket in that directory, fsync off,
+# track_commit_timestamp on; never a system cluster (Debian's "main" is
+# neither started nor read).  At rr and ser each history has PostgreSQL's
+# commit order, recovered from the transactions' snapshots, as `#@time`
+# start=/commit= (for `check --db-timestamps`) and as OUT.commits (for
+# `check --commit-order`); every history has the client's invoke/complete
+# times (doc/workload.md, "Real PostgreSQL").
 #
 #   bench/collect-postgres.sh [OUTDIR]          (default bench/out/postgres)
 #   env: SESSIONS=8 TXNS=100 OPS=8 KEYS=1000 READS=0.5 DIST=uniform SEED=1
-#        LEVELS="rr ser"
-# Then, when build/isocheck exists: isocheck stats, and check at si and ser
-# on each history (expected: rr passes si, ser passes both).
+#        LEVELS="rr ser" (any of rc rr ser)  CHECK=1 (0: no isocheck runs)
+#        ISOCHECK=build/isocheck
+# Then, when CHECK=1 and isocheck exists: isocheck stats, and check at si
+# and ser on each history, at rr/ser also with --db-timestamps (expected:
+# rr passes si, ser passes both; the white-box si answer passes).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/bench/out/postgres}
 SESSIONS=${SESSIONS:-8} TXNS=${TXNS:-100} OPS=${OPS:-8} KEYS=${KEYS:-1000}
 READS=${READS:-0.5} DIST=${DIST:-uniform} SEED=${SEED:-1} LEVELS=${LEVELS:-"rr ser"}
+CHECK=${CHECK:-1} ISOCHECK=${ISOCHECK:-$root/build/isocheck}
 
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ]; then
@@ -46,7 +59,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root" -I"$root/include" -I"$inc" \
-   "$root/bench/pg_client.c" "$root/workload/keydist.c" -o "$tmp/pg_client" -lpq -lpthread -lm || exit 2
+   "$root/bench/pg_client.c" "$root/bench/pg_order.c" "$root/workload/keydist.c" -o "$tmp/pg_client" -lpq -lpthread -lm || exit 2
 
 # A free loopback port (the first that nobody listens on).
 port=$((20000 + $$ % 20000))
@@ -55,7 +68,7 @@ while "$bindir/pg_isready" -q -h 127.0.0.1 -p $port >/dev/null 2>&1 || [ $? = 1 
 echo "collect-postgres: $("$bindir/postgres" --version), data in $tmp/data, port $port"
 as_pg "$bindir/initdb" -D "$tmp/data" -A trust -U isocheck >"$tmp/initdb.log" 2>&1 || { cat "$tmp/initdb.log"; exit 2; }
 as_pg "$bindir/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w \
-  -o "-p $port -k $tmp -c listen_addresses=127.0.0.1 -c max_connections=$((SESSIONS + 10)) -c fsync=off" start >/dev/null \
+  -o "-p $port -k $tmp -c listen_addresses=127.0.0.1 -c max_connections=$((SESSIONS + 10)) -c fsync=off -c track_commit_timestamp=on -c deadlock_timeout=5ms" start >/dev/null \
   || { cat "$tmp/server.log"; exit 2; }
 server_up=1
 
@@ -64,14 +77,20 @@ conn="host=127.0.0.1 port=$port user=isocheck dbname=postgres"
 rc=0
 for level in $LEVELS; do
   f="$out/pg-$level-${SESSIONS}_${TXNS}_${OPS}_${KEYS}_${READS}_${DIST}.txt"
-  if "$tmp/pg_client" "$conn" "$level" "$SESSIONS" "$TXNS" "$OPS" "$KEYS" "$READS" "$DIST" "$SEED" "$f"; then
-    echo "collect-postgres: wrote $f"
-    if [ -x "$root/build/isocheck" ]; then
-      "$root/build/isocheck" stats "$f" | grep -E '^(sessions|txns|ops|read_fraction) '
+  commits="${f%.txt}.commits"
+  [ "$level" = rc ] && commits=
+  if "$tmp/pg_client" "$conn" "$level" "$SESSIONS" "$TXNS" "$OPS" "$KEYS" "$READS" "$DIST" "$SEED" "$f" ${commits:+"$commits"}; then
+    echo "collect-postgres: wrote $f${commits:+ and $commits}"
+    if [ "$CHECK" = 1 ] && [ -x "$ISOCHECK" ]; then
+      "$ISOCHECK" stats "$f" | grep -E '^(sessions|txns|ops|read_fraction) '
       for chk in si ser; do
-        res=$("$root/build/isocheck" check --level $chk "$f"); crc=$?
+        res=$("$ISOCHECK" check --level $chk "$f"); crc=$?
         echo "  isocheck check --level $chk: $(echo "$res" | head -1) (exit $crc)"
       done
+      if [ -n "$commits" ]; then
+        res=$("$ISOCHECK" check --level si --db-timestamps --white-box-only "$f"); crc=$?
+        echo "  isocheck check --level si --db-timestamps: $(echo "$res" | head -1) (exit $crc)"
+      fi
     fi
   else
     rc=1

@@ -14,6 +14,7 @@
 #include "isocheck.h"
 #include "frontend/api_stats.h"
 #include "frontend/history/history.h"
+#include "frontend/history/u64map.h"
 #include "frontend/online/final.h"
 #include "frontend/online/incr.h"
 #include "frontend/run_check.h"
@@ -22,7 +23,8 @@
 struct isocheck_history {
     history_builder *b;          /* everything added so far; it grows after checks too */
     history *h;                  /* built by the last check, kept until the next edit (NULL if rejected) */
-    uint32_t calls;              /* "line" of each operation: the call number */
+    uint32_t calls;              /* "line" of each operation: the call number (LOC_CALL) */
+    u64map txn_ids;              /* the caller's transaction ids -> handle: one id, one transaction */
     int rejected;                /* hb_finish refused the history */
     char error[600];
     incr_check *incr[2];         /* per isocheck_level: the incremental state, NULL until used */
@@ -48,13 +50,15 @@ const char *isocheck_status_message(int status) {
     case ISOCHECK_ESTATE: return "not allowed now";
     case ISOCHECK_ELIMIT: return "the solver hit a limit";
     case ISOCHECK_ENOTIMES: return "the level needs invocation and completion times the history does not carry";
+    case ISOCHECK_EDUPLICATE: return "the transaction id is already used in this history";
     }
     return "unknown status";
 }
 
 isocheck_history *isocheck_history_new(void) {
     isocheck_history *h = xcalloc(1, sizeof *h);
-    h->b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "isocheck API call");
+    h->b = hb_new(FORMAT_SYNTHETIC, LOC_CALL, "isocheck API");
+    u64map_init(&h->txn_ids);
     return h;
 }
 
@@ -62,6 +66,7 @@ void isocheck_history_free(isocheck_history *h) {
     if (!h) return;
     if (h->b) hb_free(h->b);
     if (h->h) history_free(h->h);
+    u64map_free(&h->txn_ids);
     for (int l = 0; l < 2; l++) incr_free(h->incr[l]);
     free(h);
 }
@@ -86,9 +91,18 @@ static int editable(isocheck_history *h, int txn, int check_txn) {
 }
 
 int isocheck_txn_begin(isocheck_history *h, int64_t session_id, int64_t txn_id) {
+    if (!h) return ISOCHECK_EINVAL;
+    uint32_t used = u64map_get(&h->txn_ids, (uint64_t)txn_id);
+    if (used != UINT32_MAX) {           /* nothing changes: the history stays as it was */
+        char msg[160];
+        snprintf(msg, sizeof msg, "transaction id %lld is already used (by the transaction begun at call %u)",
+                 (long long)txn_id, used);
+        return fail(h, ISOCHECK_EDUPLICATE, msg);
+    }
     int rc = editable(h, 0, 0);
     if (rc) return rc;
     uint32_t s = hb_session(h->b, session_id, NULL);
+    u64map_put(&h->txn_ids, (uint64_t)txn_id, h->calls);
     return (int)hb_txn(h->b, s, txn_id, h->calls) + 1;
 }
 

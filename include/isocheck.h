@@ -59,6 +59,7 @@ typedef enum isocheck_status {
     ISOCHECK_ESTATE = -3,     /* not allowed now (kept for compatibility: histories are no longer frozen) */
     ISOCHECK_ELIMIT = -4,     /* the solver hit a limit; no verdict */
     ISOCHECK_ENOTIMES = -5,   /* the level needs invocation and completion times the history does not carry */
+    ISOCHECK_EDUPLICATE = -6, /* isocheck_txn_begin: the transaction id is already used in this history */
 } isocheck_status;
 
 /* Every level of doc/levels.md ("The isolation ladder"); the values are
@@ -92,7 +93,11 @@ ISOCHECK_API void isocheck_history_free(isocheck_history *h);
 ISOCHECK_API const char *isocheck_history_error(const isocheck_history *h);
 
 /* Start transaction txn_id at the end of session session_id (created on
- * first use).  Returns a transaction handle (>= 1) or a negative status. */
+ * first use).  Returns a transaction handle (>= 1) or a negative status:
+ * ISOCHECK_EDUPLICATE when txn_id is already used in this history (nothing
+ * is added; isocheck_history_error() names the call that used it).
+ * Reports name transactions by these ids ("txn 101") and operations by the
+ * call that added them ("[call 3]": the calls on h, counted from 1). */
 ISOCHECK_API int isocheck_txn_begin(isocheck_history *h, int64_t session_id, int64_t txn_id);
 /* Mark a transaction aborted (its writes are never visible). */
 ISOCHECK_API int isocheck_txn_abort(isocheck_history *h, int txn);
@@ -131,6 +136,20 @@ ISOCHECK_API size_t isocheck_result_cycle_length(const isocheck_result *r);
 ISOCHECK_API int isocheck_result_cycle_edge(const isocheck_result *r, size_t i, int64_t *from, int64_t *to,
                                             int64_t *key, const char **kind);
 ISOCHECK_API void isocheck_result_free(isocheck_result *r);
+
+/* Load the history file at path (any format isocheck reads, detected as
+ * `isocheck check` does: text, dbcop, Elle EDN or JSON, a directory of
+ * Cobra or Viper logs; gzip-compressed or not) and check it against level.
+ * *json receives the report as one JSON object, the one `isocheck check
+ * --json` prints (doc/json-schema.md), or for a file that cannot be read
+ * {"isocheck": 1, "version": V, "history": PATH, "error": "FILE:LINE: ..."};
+ * free it with isocheck_string_free.  Returns the verdict (ISOCHECK_PASS,
+ * ISOCHECK_FAIL, ISOCHECK_UNKNOWN) or a negative status: ISOCHECK_EINPUT
+ * (the file is unreadable or not a well-formed history; *json says why),
+ * ISOCHECK_EINVAL (path or json NULL, level out of range: *json NULL). */
+ISOCHECK_API int isocheck_check_file(const char *path, isocheck_level level, char **json);
+/* Free a string the library returned (isocheck_check_file's JSON). */
+ISOCHECK_API void isocheck_string_free(char *s);
 
 #ifdef __cplusplus
 }

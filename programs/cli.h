@@ -24,7 +24,7 @@ int cli_exit_code(verdict v);
  * verify): index LEVEL_SI, LEVEL_SER.  `check --level` takes every level:
  * programs/check_levels.h. */
 extern const char *const cli_level_names[];
-/* --format values (text, dbcop, cobra, elle, json) and the formats
+/* --format values (text, dbcop, cobra, elle, json, viper) and the formats
  * `convert --to` and `gen --format` write (the same less json), both from
  * the one table of format names (frontend/formats/parse.h,
  * history_format_list); NULL-terminated. */

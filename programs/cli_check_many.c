@@ -14,6 +14,7 @@
 #include "io/path.h"
 #include "programs/cli.h"
 #include "programs/cli_report.h"
+#include "version.h"
 
 typedef VEC(char *) str_vec;
 
@@ -26,7 +27,7 @@ static int is_dir(const char *p) {
 
 /* A directory that load_history reads as one history. */
 static int dir_is_history(const char *p, int fmt) {
-    if (fmt == FORMAT_COBRA) return 1;
+    if (fmt == FORMAT_COBRA || fmt == FORMAT_VIPER) return 1;
     DIR *d = opendir(p);
     if (!d) return 1;                    /* let the loader say why */
     struct dirent *e;
@@ -188,7 +189,7 @@ static void check_one(const check_many *m, output_tree *t, run_row *w, int *tree
     }
     if (terr.set) cli_error("isocheck check: cannot write the report", &terr);
     if (m->json && !h) {
-        fputs("{\"isocheck\": 1, \"history\": ", stdout);
+        fputs("{\"isocheck\": 1, \"version\": \"" ISOCHECK_VERSION "\", \"history\": ", stdout);
         json_write_string(stdout, w->path);
         fputs(", \"error\": ", stdout);
         json_write_string(stdout, w->detail);
@@ -233,7 +234,7 @@ static int finish(const check_many *m, run_row *rows, size_t n, output_tree *t, 
         free(hr);
         free(hrefs);
     }
-    if (m->json) printf("{\"isocheck\": 1, \"summary\": {\"histories\": %zu, \"PASS\": %zu, \"FAIL\": %zu, \"UNKNOWN\": %zu, "
+    if (m->json) printf("{\"isocheck\": 1, \"version\": \"" ISOCHECK_VERSION "\", \"summary\": {\"histories\": %zu, \"PASS\": %zu, \"FAIL\": %zu, \"UNKNOWN\": %zu, "
                         "\"ERROR\": %zu}, \"exit\": %d}\n", n, c[0], c[1], c[2], c[3], rc);
     else printf("%s\n", summary);
     return rc;

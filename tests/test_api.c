@@ -5,7 +5,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "isocheck.h"
@@ -182,11 +185,130 @@ static void errors(void **state) {
     isocheck_history_free(h);
 }
 
+/* Reports name transactions by the caller's ids and operations by the call
+ * that added them ("[call N]"), never by a file line. */
+static void reports_name_calls_and_ids(void **state) {
+    (void)state;
+    isocheck_history *h = isocheck_history_new();
+    int a = isocheck_txn_begin(h, 1, 101);                  /* call 1 */
+    isocheck_read_initial(h, a, 5);                         /* call 2 */
+    isocheck_write(h, a, 5, 50);                            /* call 3 */
+    int b = isocheck_txn_begin(h, 2, 202);                  /* call 4 */
+    isocheck_read_initial(h, b, 5);                         /* call 5 */
+    isocheck_write(h, b, 5, 51);                            /* call 6 */
+    isocheck_result *r = isocheck_check(h, ISOCHECK_SI);
+    const char *text = isocheck_result_text(r);
+    assert_int_equal(isocheck_result_verdict(r), ISOCHECK_FAIL);
+    assert_non_null(strstr(text, "lost-update"));
+    assert_non_null(strstr(text, "txn 101   session 1    call 1\n"));
+    assert_non_null(strstr(text, "txn 202   session 2    call 4\n"));
+    assert_non_null(strstr(text, "r(5)=init [call 2]  w(5)=50 [call 3]"));
+    assert_non_null(strstr(text, "r(5)=init [call 5]  w(5)=51 [call 6]"));
+    assert_null(strstr(text, "[line"));
+    isocheck_result_free(r);
+    isocheck_history_free(h);
+    /* a malformed history names the calls too */
+    h = isocheck_history_new();
+    a = isocheck_txn_begin(h, 1, 1);
+    b = isocheck_txn_begin(h, 2, 2);
+    isocheck_write(h, a, 3, 9);                             /* call 3 */
+    isocheck_write(h, b, 3, 9);                             /* call 4 */
+    r = isocheck_check(h, ISOCHECK_SI);
+    assert_int_equal(isocheck_result_status(r), ISOCHECK_EINPUT);
+    assert_non_null(strstr(isocheck_result_text(r), "call 4: "));
+    assert_non_null(strstr(isocheck_result_text(r), "first at call 3"));
+    isocheck_result_free(r);
+    isocheck_history_free(h);
+}
+
+/* A transaction id used twice in one history is refused, and nothing changes. */
+static void reused_txn_id_is_refused(void **state) {
+    (void)state;
+    isocheck_history *h = isocheck_history_new();
+    int a = isocheck_txn_begin(h, 1, 7);
+    assert_true(a > 0);
+    assert_int_equal(isocheck_write(h, a, 1, 10), ISOCHECK_OK);
+    assert_int_equal(isocheck_txn_begin(h, 2, 7), ISOCHECK_EDUPLICATE);
+    assert_string_equal(isocheck_history_error(h), "transaction id 7 is already used (by the transaction begun at call 1)");
+    assert_string_equal(isocheck_status_message(ISOCHECK_EDUPLICATE), "the transaction id is already used in this history");
+    assert_int_equal(isocheck_txn_begin(h, 1, 7), ISOCHECK_EDUPLICATE);     /* the same session too */
+    int b = isocheck_txn_begin(h, 2, 8);                  /* the next call is call 3: refused calls do not count */
+    assert_int_equal(b, a + 1);
+    assert_int_equal(isocheck_read(h, b, 1, 10), ISOCHECK_OK);
+    isocheck_result *r = isocheck_check(h, ISOCHECK_SER);
+    assert_int_equal(isocheck_result_verdict(r), ISOCHECK_PASS);
+    isocheck_result_free(r);
+    /* after a check as before */
+    assert_int_equal(isocheck_txn_begin(h, 3, 8), ISOCHECK_EDUPLICATE);
+    assert_non_null(strstr(isocheck_history_error(h), "begun at call 3"));
+    isocheck_history_free(h);
+}
+
+static char *temp_file(const char *content) {
+    char *path = strdup("/tmp/isocheck_api_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t n = strlen(content);
+    assert_int_equal(write(fd, content, n), (ssize_t)n);
+    close(fd);
+    return path;
+}
+
+/* A history file, any format, checked through the API, the report as JSON. */
+static void check_file_gives_json(void **state) {
+    (void)state;
+    char *json = (char *)1;
+    /* text: a lost update */
+    char *p = temp_file("r(1,0,1,1)\nw(1,10,1,1)\nr(1,0,2,2)\nw(1,20,2,2)\n");
+    assert_int_equal(isocheck_check_file(p, ISOCHECK_SI, &json), ISOCHECK_FAIL);
+    assert_non_null(json);
+    static const char head[] = "{\"isocheck\": 1, \"version\": \"";
+    assert_true(!strncmp(json, head, sizeof head - 1));
+    assert_non_null(strstr(json, "\"format\": \"text\", \"verdict\": \"FAIL\", \"level\": \"si\""));
+    assert_non_null(strstr(json, "\"name\": \"lost-update\""));
+    isocheck_string_free(json);
+    assert_int_equal(isocheck_check_file(p, ISOCHECK_SER, &json), ISOCHECK_FAIL);
+    assert_non_null(strstr(json, "\"level\": \"ser\""));
+    isocheck_string_free(json);
+    unlink(p);
+    free(p);
+    /* dbcop's JSON, detected: serializable */
+    p = temp_file("[[{\"events\": [[\"w\", 1, 5]], \"committed\": true}], [{\"events\": [[\"r\", 1, 5]], \"committed\": true}]]");
+    assert_int_equal(isocheck_check_file(p, ISOCHECK_SER, &json), ISOCHECK_PASS);
+    assert_non_null(strstr(json, "\"format\": \"json\", \"verdict\": \"PASS\", \"level\": \"ser\""));
+    isocheck_string_free(json);
+    unlink(p);
+    free(p);
+    /* bad input: the error at FILE:LINE, in the JSON */
+    p = temp_file("w(1,1,1,1)\nw(1,x,1,1)\n");
+    assert_int_equal(isocheck_check_file(p, ISOCHECK_SI, &json), ISOCHECK_EINPUT);
+    char want[200];
+    snprintf(want, sizeof want, "\"error\": \"%s:2: expected value (digits 0-9, no sign), found 'x,1,1)'\"}", p);
+    assert_non_null(strstr(json, want));
+    assert_null(strstr(json, "\"verdict\""));
+    isocheck_string_free(json);
+    unlink(p);
+    assert_int_equal(isocheck_check_file(p, ISOCHECK_SI, &json), ISOCHECK_EINPUT);     /* gone */
+    assert_non_null(strstr(json, "\"error\": "));
+    isocheck_string_free(json);
+    free(p);
+    /* bad arguments */
+    assert_int_equal(isocheck_check_file(NULL, ISOCHECK_SI, &json), ISOCHECK_EINVAL);
+    assert_null(json);
+    assert_int_equal(isocheck_check_file("x", ISOCHECK_SI, NULL), ISOCHECK_EINVAL);
+    assert_int_equal(isocheck_check_file("x", ISOCHECK_LEVEL_COUNT, &json), ISOCHECK_EINVAL);
+    assert_null(json);
+    isocheck_string_free(NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(long_fork_fails_both),
         cmocka_unit_test(aborted_read_is_an_axiom_failure),
         cmocka_unit_test(errors),
+        cmocka_unit_test(reports_name_calls_and_ids),
+        cmocka_unit_test(reused_txn_id_is_refused),
+        cmocka_unit_test(check_file_gives_json),
     };
     return cmocka_run_group_tests_name("api", tests, NULL, NULL);
 }

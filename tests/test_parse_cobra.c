@@ -191,7 +191,7 @@ static void directory_in_natural_order(void **state) {
     assert_string_equal(err.msg, "expected Cobra logs (*.log files) in the directory, found none");
     ic_error_clear(&err);
     assert_null(load_history(dir, FORMAT_TEXT, &err));
-    assert_string_equal(err.msg, "is a directory; only the cobra format is a directory of logs");
+    assert_string_equal(err.msg, "is a directory; only the cobra and viper formats are directories of logs");
     snprintf(path, sizeof path, "%s/README", dir); unlink(path);
     rmdir(dir);
 }

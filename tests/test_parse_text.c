@@ -136,7 +136,9 @@ static void signs_are_bad_input(void **state) {
     assert_load_error(FORMAT_TEXT, "w(-3,1,1,1)\n", 1, "expected key (digits 0-9, no sign), found '-3,1,1,1)'");
     assert_load_error(FORMAT_TEXT, "w(3,+1,1,1)\n", 1, "expected value (digits 0-9, no sign), found '+1,1,1)'");
     assert_load_error(FORMAT_TEXT, "w(3,1,-1,1)\n", 1, "expected session id (digits 0-9, no sign), found '-1,1)'");
-    assert_load_error(FORMAT_TEXT, "w(3,1,1,-1)\n", 1, "expected transaction id (digits 0-9, no sign), found '-1)'");
+    assert_load_error(FORMAT_TEXT, "w(3,1,1,-2)\n", 1, "expected transaction id (digits 0-9, no sign), found '-2)'");
+    /* -1 alone is Plume's/IsoVista's aborted write (test_parse_more.c), nothing else with a sign */
+    assert_load_error(FORMAT_TEXT, "w(3,1,1,-10)\n", 1, "expected transaction id (digits 0-9, no sign), found '-10)'");
 }
 
 /* IsoVista writes its initial state as a first transaction of w(k,0,...)

@@ -61,7 +61,7 @@ static void text_renumbers_zero_and_signs(void **state) {
     assert_int_equal(write_renumbered(&p.txn, -5), 1);
     assert_int_equal(write_renumbered(&p.txn, 3), 3);
     char note[256];
-    write_plan_describe(&p, "text", note, sizeof note);
+    write_plan_describe(&p, h, "text", note, sizeof note);
     assert_string_equal(note, "renumbered what text cannot hold: value 0 -> 1 (and 1 more value); key -1 -> 0; "
                               "session -2 -> 1; transaction id -5 -> 1");
     write_plan_free(&p);

@@ -1,21 +1,23 @@
 /* load.c — pick a parser: by --format, or by the input's shape.
  *
- * Detection: a directory is Cobra (or, without *.log files but with
- * history.bincode, a dbcop run: that file).  A file: after blanks and ';'
+ * Detection: a directory of *.log files is Viper when its first log starts
+ * with '{' (JSON lines), else Cobra; without logs but with
+ * history.bincode it is a dbcop run (that file).  A file: after blanks and ';'
  * comments, '{' is an operation map, EDN ('{:') or JSON ('{"'), '[' or '('
- * opening a vector of them likewise; '#_' or a tag '#name{' is EDN; 'r('
+ * opening a vector of them likewise; '[[{"' or '[[]' is dbcop's JSON (an
+ * array of sessions); '#_' or a tag '#name{' is EDN; 'r('
  * or 'w(' is text ('#' lines are text comments); a Cobra 'S' record
  * followed by another record type byte is one Cobra log; NUL bytes in a
  * 48-byte dbcop header whose first string length is plausible is dbcop. */
 #include "frontend/formats/parse.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "vec.h"
+#include "frontend/formats/log_dir.h"
 
 /* The one table of format names, in history_format order.  named: a
  * command line names it (not "auto", the default, nor "synthetic", the
@@ -24,6 +26,7 @@ static const struct { const char *name; int named, written; } formats[] = {
     [FORMAT_AUTO] = { "auto", 0, 0 },     [FORMAT_TEXT] = { "text", 1, 1 },  [FORMAT_DBCOP] = { "dbcop", 1, 1 },
     [FORMAT_COBRA] = { "cobra", 1, 1 },   [FORMAT_ELLE] = { "elle", 1, 1 },
     [FORMAT_SYNTHETIC] = { "synthetic", 0, 0 }, [FORMAT_JSON] = { "json", 1, 0 },
+    [FORMAT_VIPER] = { "viper", 1, 0 },
 };
 #define NUM_FORMATS ((int)(sizeof formats / sizeof *formats))
 
@@ -71,6 +74,11 @@ history_format detect_format(const unsigned char *p, size_t n) {
         size_t j = i + 1;
         while (j < n && blank(p[j])) j++;
         if (j < n && p[j] == '{') return p[i] == '(' ? FORMAT_ELLE : map_syntax(p, n, j);
+        if (j < n && p[i] == '[' && p[j] == '[') {          /* dbcop's JSON: an array of sessions */
+            size_t k = j + 1;
+            while (k < n && blank(p[k])) k++;
+            if (k < n && (p[k] == ']' || (p[k] == '{' && map_syntax(p, n, k) == FORMAT_JSON))) return FORMAT_JSON;
+        }
         if (j < n && (p[j] == '#' || p[j] == ';' || p[j] == ']' || p[j] == ')')) return FORMAT_ELLE;
     }
     if (comments) return FORMAT_ELLE;
@@ -141,30 +149,39 @@ static history *parse_input(input *r, history_format fmt, const load_options *op
     case FORMAT_ELLE:  return parse_elle(r, opt, rep, err);
     case FORMAT_JSON:  return parse_json(r, opt, rep, err);
     case FORMAT_COBRA: return parse_cobra_logs(r, 1, r->name, rep, err);
+    case FORMAT_VIPER: return parse_viper_logs(r, 1, r->name, rep, err);
     default:
         ic_error_at(err, r->name, 0, "unsupported format");
         return NULL;
     }
 }
 
-static int dir_has_logs(const char *path) {
-    DIR *d = opendir(path);
-    if (!d) return 0;
-    struct dirent *e;
-    int found = 0;
-    while (!found && (e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        found = n > 4 && !strcmp(e->d_name + n - 4, ".log");
+/* Whether a directory of logs holds Viper's JSON lines rather than Cobra's
+ * binary records: its first log's first non-blank byte is '{' (a Cobra
+ * log starts with a record type byte, 'S'). */
+static int dir_is_viper(const char *path) {
+    size_t n;
+    ic_error e;
+    ic_error_clear(&e);
+    char **logs = log_dir_list(path, "logs", &n, &e);
+    if (!logs) return 0;
+    int viper = 0;
+    FILE *f = fopen(logs[0], "rb");
+    if (f) {
+        int c;
+        while ((c = getc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n') {}
+        viper = c == '{';
+        fclose(f);
     }
-    closedir(d);
-    return found;
+    log_dir_free(logs);
+    return viper;
 }
 
 static history *load_any(const char *path, history_format fmt, const load_options *opt, load_report *rep, ic_error *err) {
     struct stat st;
     if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (fmt != FORMAT_AUTO && fmt != FORMAT_COBRA) {
-            ic_error_at(err, path, 0, "is a directory; only the cobra format is a directory of logs");
+        if (fmt != FORMAT_AUTO && fmt != FORMAT_COBRA && fmt != FORMAT_VIPER) {
+            ic_error_at(err, path, 0, "is a directory; only the cobra and viper formats are directories of logs");
             return NULL;
         }
         /* a dbcop run directory (hist-00000/history.bincode) without logs */
@@ -172,12 +189,13 @@ static history *load_any(const char *path, history_format fmt, const load_option
         char *bin = xmalloc(pl + 32);
         sprintf(bin, "%s/history.bincode", path);
         struct stat bs;
-        int dbcop_dir = fmt == FORMAT_AUTO && stat(bin, &bs) == 0 && S_ISREG(bs.st_mode) && !dir_has_logs(path);
+        int dbcop_dir = fmt == FORMAT_AUTO && stat(bin, &bs) == 0 && S_ISREG(bs.st_mode) && !log_dir_has_logs(path);
         history *h = NULL;
         if (dbcop_dir) {
             input r;
             if (input_open(&r, bin, err)) { h = parse_dbcop(&r, opt, rep, err); input_close(&r); }
-        } else h = parse_cobra_dir(path, rep, err);
+        } else if (fmt == FORMAT_VIPER || (fmt == FORMAT_AUTO && dir_is_viper(path))) h = parse_viper_dir(path, rep, err);
+        else h = parse_cobra_dir(path, rep, err);
         free(bin);
         return h;
     }

@@ -33,6 +33,11 @@ history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err);
 /* Cobra logs given as inputs (tests, fuzzing): logs[i] is session i. */
 history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err);
 
+/* A directory of Viper's JSON-lines logs (J<n>.log, one session each). */
+history *parse_viper_dir(const char *dir, load_report *rep, ic_error *err);
+/* Viper logs given as inputs (tests; one file read as --format viper): logs[i] is session i + 1. */
+history *parse_viper_logs(input *logs, size_t n, const char *source, load_report *rep, ic_error *err);
+
 /* Cobra's special ids (see doc/formats.md). */
 #define COBRA_INIT_WRITE_ID 0xbebeebeeLL
 #define COBRA_INIT_TXN_ID   0xbebeebeeLL

@@ -28,8 +28,8 @@
  * history is one kind or the other: mixing them could make a write id of
  * one equal a value of the other, so it is refused. */
 #include "frontend/formats/parse.h"
+#include "frontend/formats/log_dir.h"
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,66 +268,21 @@ history *parse_cobra_logs(input *logs, size_t n, const char *source, load_report
     return state_finish(&st, ok);
 }
 
-/* T2.log before T10.log: compare digit runs by value. */
-static int natural_cmp(const void *pa, const void *pb) {
-    const char *a = *(const char *const *)pa, *b = *(const char *const *)pb;
-    while (*a && *b) {
-        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
-            while (*a == '0') a++;
-            while (*b == '0') b++;
-            size_t la = 0, lb = 0;
-            while (a[la] >= '0' && a[la] <= '9') la++;
-            while (b[lb] >= '0' && b[lb] <= '9') lb++;
-            if (la != lb) return la < lb ? -1 : 1;
-            int c = strncmp(a, b, la);
-            if (c) return c;
-            a += la; b += lb;
-        } else {
-            if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-            a++; b++;
-        }
-    }
-    return *a ? 1 : *b ? -1 : 0;
-}
-
 history *parse_cobra_dir(const char *dir, load_report *rep, ic_error *err) {
-    DIR *d = opendir(dir);
-    if (!d) { ic_error_at(err, dir, 0, "cannot open directory"); return NULL; }
-    VEC(char *) names;
-    vec_init(names);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && !strcmp(e->d_name + len - 4, ".log")) {
-            char *s = xmalloc(len + 1);
-            memcpy(s, e->d_name, len + 1);
-            vec_push(names, s);
-        }
-    }
-    closedir(d);
-    if (names.len == 0) {
-        ic_error_at(err, dir, 0, "expected Cobra logs (*.log files) in the directory, found none");
-        vec_free(names);
-        return NULL;
-    }
-    qsort(names.data, names.len, sizeof *names.data, natural_cmp);
+    size_t n;
+    char **paths = log_dir_list(dir, "Cobra logs", &n, err);
+    if (!paths) return NULL;
     cobra_state st;
     state_init(&st, dir, rep, err);
     int ok = 1;
-    size_t dl = strlen(dir);
-    for (size_t i = 0; i < names.len && ok; i++) {      /* one log open at a time */
-        char *path = xmalloc(dl + strlen(names.data[i]) + 2);
-        sprintf(path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names.data[i]);
+    for (size_t i = 0; i < n && ok; i++) {      /* one log open at a time */
         input r;
-        ok = input_open(&r, path, err);
+        ok = input_open(&r, paths[i], err);
         if (ok) {
-            ok = parse_log(&st, &r, hb_session(st.b, (int64_t)i, path));
+            ok = parse_log(&st, &r, hb_session(st.b, (int64_t)i, paths[i]));
             input_close(&r);
         }
-        free(path);
     }
-    history *h = state_finish(&st, ok);
-    for (size_t i = 0; i < names.len; i++) free(names.data[i]);
-    vec_free(names);
-    return h;
+    log_dir_free(paths);
+    return state_finish(&st, ok);
 }

@@ -13,15 +13,22 @@
  *
  * TimeKiller's histories (an array of transactions with "ops", "sts" and
  * "cts": timekiller.h) are JSON too: the first object says which one the
- * file is, and every later one must be of the same kind. */
+ * file is, and every later one must be of the same kind.  So are dbcop's
+ * JSON histories (dbcop_json.h): the wrapper object with "data", or an
+ * array of sessions, each an array (so the first value is an array); and
+ * one of Viper's logs (viper.h: {"value": [["r"|"w", ...], ...]}, no
+ * "type"), read as one session. */
 #include "frontend/formats/parse.h"
 
 #include <string.h>
 
 #include "vec.h"
+#include "frontend/formats/dbcop_json.h"
 #include "frontend/formats/jepsen_ops.h"
+#include "frontend/formats/json_lines.h"
 #include "frontend/formats/optree.h"
 #include "frontend/formats/timekiller.h"
+#include "frontend/formats/viper.h"
 #include "frontend/formats/text_cursor.h"
 
 typedef struct jin { tcur c; optree t; vec_char buf; } jin;
@@ -160,6 +167,8 @@ history *parse_json(input *r, const load_options *opt, load_report *rep, ic_erro
     ot_init(&j.t, 1);
     jepsen_reader *jr = NULL;
     tk_reader *tk = NULL;
+    dj_reader *dj = NULL;
+    vp_reader *vp = NULL;
     int ok = tcur_init(&j.c, r, err), wrapped = 0, forms = 0;
     while (ok && ws(&j)) {
         char ch = *j.c.p;
@@ -182,16 +191,38 @@ history *parse_json(input *r, const load_options *opt, load_report *rep, ic_erro
         if (root == OV_NONE) { ok = 0; break; }
         if (!forms++) {
             if (tk_is_txn(&j.t, root)) tk = tk_new(r->name, rep);
+            else if (dj_is_history(&j.t, root)) dj = dj_new(r->name, rep);
+            else if (vp_is_txn(&j.t, root)) vp = vp_new(r->name, rep);
             else jr = jr_new(FORMAT_JSON, r->name, rep);
         }
-        ok = tk ? tk_txn(tk, &j.t, root, err) : jr_op(jr, &j.t, root, err);
+        ok = tk ? tk_txn(tk, &j.t, root, err) : dj ? dj_value(dj, &j.t, root, err)
+           : vp ? vp_txn(vp, &j.t, root, err) : jr_op(jr, &j.t, root, err);
     }
     if (ok && j.c.failed) ok = 0;
     if (ok && wrapped == 1) ok = tcur_fail(&j.c, "']' closing the array holding the history");
     ot_free(&j.t);
     vec_free(j.buf);
-    if (!ok) { jr_free(jr); tk_free(tk); return NULL; }
+    if (!ok) { jr_free(jr); tk_free(tk); dj_free(dj); vp_free(vp); return NULL; }
     if (tk) return tk_finish(tk, err);
+    if (dj) return dj_finish(dj, err);
+    if (vp) return vp_finish(vp, err);
     if (!jr) jr = jr_new(FORMAT_JSON, r->name, rep);      /* no operation at all: the usual error */
     return jr_finish(jr, err);
+}
+
+int jl_each_value(input *r, jl_value_fn each, void *ctx, ic_error *err) {
+    jin j;
+    memset(&j, 0, sizeof j);
+    ot_init(&j.t, 1);
+    int ok = tcur_init(&j.c, r, err);
+    while (ok && ws(&j)) {
+        ot_reset(&j.t);
+        uint32_t root = read_value(&j, 0);
+        if (root == OV_NONE) { ok = 0; break; }
+        ok = each(ctx, &j.t, root, err);
+    }
+    if (ok && j.c.failed) ok = 0;
+    ot_free(&j.t);
+    vec_free(j.buf);
+    return ok;
 }

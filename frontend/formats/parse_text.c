@@ -14,6 +14,14 @@
  * resolved once the file is read, so one may come before or after its
  * transaction's operations.
  *
+ * Plume's and IsoVista's generators write the writes of aborted
+ * transactions with transaction id -1 (the only sign accepted): each such
+ * write becomes an aborted transaction of its own in its session, with
+ * ids -1, -2, ... in file order (no file id is negative, so they never
+ * collide), so a committed read of its value is an aborted read.  A read
+ * with id -1 is skipped (counted): Plume and IsoVista skip it too, and it
+ * belongs to no transaction that could be checked.
+ *
  * Two steps per line: lexing (text to a text_op, no state) and applying
  * (the op into the history builder, in file order).  With opt->threads
  * >= 2 the input is taken in blocks of whole lines, each block cut at line
@@ -61,6 +69,7 @@ static int expect_char(const char **p, char c, const char *after, const char *na
 }
 
 #define TEXT_TIMES_OP 0xffu        /* text_op.kind of a time annotation (its index in key) */
+#define TEXT_ABORTED_TXN (-1)      /* text_op.txn of Plume's/IsoVista's aborted writes */
 
 /* Lex one line (NUL-terminated, len bytes, without its newline): 1 an
  * operation in *op (all but op->line), 2 a time annotation in *tt, 0
@@ -77,10 +86,11 @@ static int lex_line(const char *p, size_t len, text_op *op, text_times *tt, cons
     if (!expect_int(&p, &op->key, "key", name, line, err) || !expect_char(&p, ',', "the key", name, line, err) ||
         !expect_int(&p, &op->value, "value", name, line, err) || !expect_char(&p, ',', "the value", name, line, err) ||
         !expect_int(&p, &op->sess, "session id", name, line, err) ||
-        !expect_char(&p, ',', "the session id", name, line, err) ||
-        !expect_int(&p, &op->txn, "transaction id", name, line, err) ||
-        !expect_char(&p, ')', "the transaction id", name, line, err))
+        !expect_char(&p, ',', "the session id", name, line, err))
         return -1;
+    if (p[0] == '-' && p[1] == '1' && p[2] == ')') { op->txn = TEXT_ABORTED_TXN; p += 2; }   /* an aborted write */
+    else if (!expect_int(&p, &op->txn, "transaction id", name, line, err)) return -1;
+    if (!expect_char(&p, ')', "the transaction id", name, line, err)) return -1;
     lex_space(&p);
     if (*p) { ic_error_at(err, name, line, "expected end of line after ')', found %s", lex_found(p, fb, sizeof fb)); return -1; }
     return 1;
@@ -91,6 +101,11 @@ int text_lex_line(const char *p, size_t len, text_fields *f, const char *name, l
     text_times tt;
     int rc = lex_line(p, len, &op, &tt, name, line, err);
     if (rc == 2) return 0;                   /* times are not followed (check --follow has no real-time levels) */
+    if (rc > 0 && op.txn == TEXT_ABORTED_TXN) {
+        ic_error_at(err, name, line, "an aborted write (transaction id -1) cannot be followed; check the file "
+                    "without --follow");
+        return -1;
+    }
     if (rc > 0) {
         f->key = op.key; f->value = op.value; f->sess = op.sess; f->txn = op.txn;
         f->kind = op.kind;
@@ -108,7 +123,7 @@ typedef struct text_state {
     int have_last, have_init;
     int64_t last_txn, last_sess, init_txn, init_sess;
     long init_line;
-    uint64_t merged;
+    uint64_t merged, aborted;       /* init writes merged; aborted-write lines (txn -1) applied */
     uint32_t last_t;
     VEC(text_times) times;          /* the time annotations, in file order */
     vec_u32 times_line;
@@ -151,6 +166,23 @@ static int resolve_times(text_state *st, ic_error *err) {
     return ok;
 }
 
+/* A line with transaction id -1: a write becomes an aborted transaction of
+ * its own (ids -1, -2, ...); a read is skipped. */
+static int apply_aborted(text_state *st, const text_op *op, long line, ic_error *err) {
+    if (st->rep) { st->rep->records++; st->rep->aborted_lines++; }
+    if (op->kind == OP_READ) { if (st->rep) st->rep->aborted_reads++; return 1; }
+    if (op->value == 0) {
+        ic_error_at(err, st->name, line, "value 0 is the initial value and cannot be written (also not by an aborted "
+                    "write, transaction id -1)");
+        return 0;
+    }
+    history_builder *b = st->b;
+    uint32_t t = hb_txn(b, hb_session(b, op->sess, NULL), -1 - (int64_t)st->aborted++, (uint32_t)line);
+    hb_op(b, t, OP_WRITE, op->key_id != HISTORY_NONE ? op->key_id : hb_key(b, op->key), op->value, (uint32_t)line);
+    hb_txn_status(b, t, TXN_ABORTED);
+    return 1;
+}
+
 /* Apply one lexed operation found at `line`: 1, or 0 with err set. */
 static int apply_op(text_state *st, const text_op *op, long line, ic_error *err) {
     history_builder *b = st->b;
@@ -158,6 +190,7 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
     unsigned kind = op->kind;
     uint32_t key_id = op->key_id;
     if (st->rep) st->rep->records++;
+    if (txn == TEXT_ABORTED_TXN) return apply_aborted(st, op, line, err);
     if (st->have_init && txn == st->init_txn) {              /* the initial-state transaction goes on */
         if (kind != OP_WRITE || value != 0 || sess != st->init_sess) {
             ic_error_at(err, st->name, line,

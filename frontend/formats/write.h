@@ -4,9 +4,9 @@
  * A written history reads back with the same verdict.  Each writer
  * refuses, with an error naming the first offending op or transaction,
  * what its format cannot express rather than dropping it:
- *   text   registers only, integer keys, committed transactions, no failed ops
- *   dbcop  registers only, integer keys, no indeterminate transactions
- *   cobra  registers only, integer keys, no indeterminate transactions,
+ *   text   registers only, integer values, committed transactions, no failed ops
+ *   dbcop  registers only, integer values, no indeterminate transactions
+ *   cobra  registers only, integer values, no indeterminate transactions,
  *          no failed ops
  *   elle   everything but failed ops; reads of :fail/:info transactions are
  *          written but not read back (Elle's own rule)
@@ -18,6 +18,9 @@
  *   dbcop  values must not be 0 (the initial value)
  *   cobra  values and transaction ids must not be Cobra's markers
  *          (0xbebeebee, 0xdeadbeef, 0x23332333, 0x66666666; ids also not -1)
+ *   all three: keys with a name (Elle's string and keyword keys, keys
+ *          beyond 64 bits) become integer keys the history does not use
+ *          (the note names the first: "key :x -> 3")
  * An identifier outside that set becomes the smallest one inside it that
  * the history does not use (in order of first appearance); the note of
  * history_write_file() says which.  Empty transactions are written where
@@ -68,6 +71,9 @@ typedef struct write_renumber {
 
 typedef struct write_plan {
     write_renumber value, key, session, txn;
+    int64_t *key_out;        /* per key: the integer written, when some key has a name (else NULL) */
+    uint32_t named_keys;     /* keys with a name (Elle strings, keywords, big integers) given integers */
+    uint32_t first_named;    /* the first of them (HISTORY_NONE: none) */
 } write_plan;
 
 /* The renumbering fmt needs for h (FORMAT_ELLE: none).  Free with
@@ -76,7 +82,9 @@ void write_plan_build(const history *h, history_format fmt, write_plan *p);
 void write_plan_free(write_plan *p);
 /* The identifier to write for v. */
 int64_t write_renumbered(const write_renumber *r, int64_t v);
-/* "value 0 written as 7" style summary into buf ("" when nothing). */
-void write_plan_describe(const write_plan *p, const char *format, char *buf, size_t n);
+/* The integer to write for key (text, dbcop, cobra). */
+int64_t write_key(const write_plan *p, const history *h, uint32_t key);
+/* "value 0 -> 7; key :x -> 3" style summary into buf ("" when nothing). */
+void write_plan_describe(const write_plan *p, const history *h, const char *format, char *buf, size_t n);
 
 #endif

@@ -22,13 +22,7 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
             return 0;
         }
     }
-    if (!string_keys_ok)
-        for (uint32_t k = 0; k < h->num_keys; k++)
-            if (h->key_name[k] != HISTORY_NONE) {
-                ic_error_at(err, h->source, 0, "cannot write string key %s in %s format (integer keys only)",
-                            h->strings + h->key_name[k], format);
-                return 0;
-            }
+    /* string and keyword keys are renumbered to integer keys (write_plan_build) */
     if (!string_keys_ok && h->num_names) {          /* named values/processes (Elle strings, big integers) */
         for (uint32_t s = 0; s < h->num_sessions; s++)
             if (history_value_is_named(h, h->sessions[s].ext_id)) {
@@ -137,9 +131,46 @@ int64_t write_renumbered(const write_renumber *r, int64_t v) {
     return i == UINT32_MAX ? v : r->to.data[i];
 }
 
+/* Keys written by name (Elle strings, keywords, big integers) get integer
+ * keys the history does not use, the smallest the format holds first, in
+ * key order; every key's written integer goes to p->key_out. */
+static void name_keys(const history *h, write_plan *p, holds_fn holds) {
+    p->key_out = NULL;
+    p->named_keys = 0;
+    p->first_named = HISTORY_NONE;
+    for (uint32_t k = 0; k < h->num_keys; k++) p->named_keys += h->key_name[k] != HISTORY_NONE;
+    if (!p->named_keys) return;
+    p->key_out = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *p->key_out);
+    vec_i64 used;
+    vec_init(used);
+    for (uint32_t k = 0; k < h->num_keys; k++)
+        if (h->key_name[k] == HISTORY_NONE) vec_push(used, p->key_out[k] = write_renumbered(&p->key, h->key_ext[k]));
+    if (used.len) qsort(used.data, used.len, sizeof *used.data, cmp_i64);
+    int64_t cand = 1;
+    size_t j = 0;
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        if (h->key_name[k] == HISTORY_NONE) continue;
+        for (;;) {
+            while (j < used.len && used.data[j] < cand) j++;
+            if ((j < used.len && used.data[j] == cand) || !holds(cand)) { cand++; continue; }
+            break;
+        }
+        if (p->first_named == HISTORY_NONE) p->first_named = k;
+        p->key_out[k] = cand++;
+    }
+    vec_free(used);
+}
+
+int64_t write_key(const write_plan *p, const history *h, uint32_t key) {
+    return p->key_out ? p->key_out[key] : write_renumbered(&p->key, h->key_ext[key]);
+}
+
 void write_plan_build(const history *h, history_format fmt, write_plan *p) {
     holds_fn value = holds_any, key = holds_any, session = holds_any, txn = holds_any;
     int64_t value_lo = 1, id_lo = 1;     /* fresh ids from 1: text never gets a new session 0 / txn 0 */
+    p->key_out = NULL;
+    p->named_keys = 0;
+    p->first_named = HISTORY_NONE;
     switch (fmt) {
     case FORMAT_TEXT: value = holds_positive; key = session = txn = holds_non_negative; break;
     case FORMAT_DBCOP: value = holds_non_zero; break;
@@ -153,6 +184,7 @@ void write_plan_build(const history *h, history_format fmt, write_plan *p) {
     renumber_build(&p->session, h->num_sessions ? &h->sessions[0].ext_id : &none, h->num_sessions, sizeof *h->sessions,
                    0, session, id_lo);
     renumber_build(&p->txn, h->num_txns > 1 ? &h->txns[1].ext_id : &none, h->num_txns - 1, sizeof *h->txns, 0, txn, id_lo);
+    if (fmt != FORMAT_ELLE) name_keys(h, p, key);
 }
 
 static void renumber_free(write_renumber *r) {
@@ -166,24 +198,33 @@ void write_plan_free(write_plan *p) {
     renumber_free(&p->key);
     renumber_free(&p->session);
     renumber_free(&p->txn);
+    free(p->key_out);
+    p->key_out = NULL;
 }
 
-void write_plan_describe(const write_plan *p, const char *format, char *buf, size_t n) {
+void write_plan_describe(const write_plan *p, const history *h, const char *format, char *buf, size_t n) {
     const write_renumber *kinds[4] = { &p->value, &p->key, &p->session, &p->txn };
     static const char *const names[4] = { "value", "key", "session", "transaction id" };
-    size_t len = 0;
-    buf[0] = 0;
-    for (int k = 0; k < 4; k++) {
+    char items[700];
+    size_t len = 0, cap = sizeof items;
+    items[0] = 0;
+    for (int k = 0; k < 4 && len < cap; k++) {
         const write_renumber *r = kinds[k];
-        if (!r->from.len || len >= n) continue;
-        if (!len) len += (size_t)snprintf(buf, n, "renumbered what %s cannot hold: ", format);
-        else len += (size_t)snprintf(buf + len, n - len, "; ");
-        if (len < n)
-            len += (size_t)snprintf(buf + len, n - len, "%s %" PRId64 " -> %" PRId64, names[k], r->from.data[0], r->to.data[0]);
-        if (r->from.len > 1 && len < n)
-            len += (size_t)snprintf(buf + len, n - len, " (and %zu more %s%s)", r->from.len - 1, names[k],
+        if (!r->from.len) continue;
+        len += (size_t)snprintf(items + len, cap - len, "%s%s %" PRId64 " -> %" PRId64, len ? "; " : "", names[k],
+                                r->from.data[0], r->to.data[0]);
+        if (r->from.len > 1 && len < cap)
+            len += (size_t)snprintf(items + len, cap - len, " (and %zu more %s%s)", r->from.len - 1, names[k],
                                     r->from.len > 2 ? "s" : "");
     }
+    if (p->named_keys && len < cap) {          /* keys written by name in Elle: integers here */
+        len += (size_t)snprintf(items + len, cap - len, "%skey %s -> %" PRId64, len ? "; " : "",
+                                h->strings + h->key_name[p->first_named], p->key_out[p->first_named]);
+        if (p->named_keys > 1 && len < cap)
+            snprintf(items + len, cap - len, " (and %u more named key%s)", p->named_keys - 1, p->named_keys > 2 ? "s" : "");
+    }
+    if (items[0]) snprintf(buf, n, "renumbered what %s cannot hold: %s", format, items);
+    else if (n) buf[0] = 0;
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
@@ -233,7 +274,7 @@ int history_write_file(const history *h, history_format fmt, const char *path, u
     if (ok && note && note_len) {
         write_plan p;
         write_plan_build(h, fmt, &p);
-        write_plan_describe(&p, history_format_name(fmt), note, note_len);
+        write_plan_describe(&p, h, history_format_name(fmt), note, note_len);
         write_plan_free(&p);
         write_times_note(h, fmt, note, note_len);
     }

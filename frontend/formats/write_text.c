@@ -20,7 +20,7 @@ int write_text(const history *h, FILE *out, ic_error *err) {
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             int64_t v = h->op_value[op];
             fprintf(out, "%c(%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ")\n",
-                    history_op_kind(h, op) == OP_READ ? 'r' : 'w', write_renumbered(&p.key, h->key_ext[h->op_key[op]]),
+                    history_op_kind(h, op) == OP_READ ? 'r' : 'w', write_key(&p, h, h->op_key[op]),
                     v == VALUE_INIT ? 0 : write_renumbered(&p.value, v), sess, id);
         }
         int64_t tm[TIME_KINDS];

@@ -570,7 +570,8 @@ const char *history_key_str(const history *h, uint32_t key, char *buf, size_t n)
 static const char *where(const history *h, uint32_t txn, uint32_t line, char *buf, size_t n) {
     if (txn == 0) { snprintf(buf, n, "<initial state>"); return buf; }
     const char *file = history_session_file(h, h->txns[txn].session);
-    if (h->format == FORMAT_SYNTHETIC) snprintf(buf, n, "%s: txn %u", file, txn);
+    if (h->loc == LOC_CALL) snprintf(buf, n, "call %u", line);
+    else if (h->format == FORMAT_SYNTHETIC) snprintf(buf, n, "%s: txn %u", file, txn);
     else if (h->loc == LOC_OFFSET) snprintf(buf, n, "%s: byte %u", file, line);
     else snprintf(buf, n, "%s:%u", file, line);
     return buf;

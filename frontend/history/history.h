@@ -86,6 +86,7 @@ typedef enum {
 typedef enum {
     FORMAT_AUTO = 0, FORMAT_TEXT, FORMAT_DBCOP, FORMAT_COBRA, FORMAT_ELLE, FORMAT_SYNTHETIC,
     FORMAT_JSON,         /* Elle's history in JSON (as elle-cli reads it) */
+    FORMAT_VIPER,        /* Viper's per-session JSON-lines logs (a directory of J<n>.log) */
 } history_format;
 
 /* Per-transaction times, carried beside the history (formats that have them:
@@ -102,7 +103,11 @@ typedef enum { TIME_INVOKE = 0, TIME_COMPLETE, TIME_DB_START, TIME_DB_COMMIT, TI
 #define HISTORY_TIME_NONE INT64_MIN
 
 /* Where line[] numbers point: text lines, or byte offsets of binary records. */
-typedef enum { LOC_LINE = 0, LOC_OFFSET = 1 } history_loc_kind;
+typedef enum {
+    LOC_LINE = 0,            /* an op's "line" is its line in the file */
+    LOC_OFFSET = 1,          /* ... its byte offset (binary formats) */
+    LOC_CALL = 2,            /* ... the library call that added it (include/isocheck.h) */
+} history_loc_kind;
 
 typedef struct history_txn {
     uint32_t first_op, num_ops;
@@ -209,6 +214,11 @@ static inline int history_op_is_read(const history *h, uint32_t op) {
 /* The predicate-read tag of op (predicate.h), or UINT32_MAX. */
 static inline uint32_t history_op_pred(const history *h, uint32_t op) {
     return h->op_pred ? h->op_pred[op] : UINT32_MAX;
+}
+
+/* What an op's "line" is, for reports: "line", "byte" or "call". */
+static inline const char *history_loc_word(const history *h) {
+    return h->loc == LOC_OFFSET ? "byte" : h->loc == LOC_CALL ? "call" : "line";
 }
 
 /* Transaction t's time of kind k, or HISTORY_TIME_NONE. */

@@ -31,6 +31,8 @@
     X(named_values,     "distinct values that are not 64-bit integers (strings, big integers)") \
     X(init_merged,      "writes of the initial value merged into the initial state") \
     X(failed_ops,       "failed operations (dbcop success = false)") \
+    X(aborted_lines,    "text lines with transaction id -1 (Plume/IsoVista aborted writes: each an aborted transaction)") \
+    X(aborted_reads,    "of those, reads skipped (nothing says which transaction they belong to)") \
     X(failed_in_committed, "committed transactions containing failed operations") \
     X(failed_aborted,   "of those, treated as aborted (--failed-ops-abort)") \
     X(txns,             "transactions in the model") \

@@ -17,6 +17,10 @@ void history_stats_compute(const history *h, history_stats *s) {
         else if (x->status == TXN_ABORTED) s->aborted++;
         else s->indeterminate++;
         if (x->num_ops > s->max_txn_ops) s->max_txn_ops = x->num_ops;
+        s->times_invoke += history_time(h, TIME_INVOKE, t) != HISTORY_TIME_NONE;
+        s->times_complete += history_time(h, TIME_COMPLETE, t) != HISTORY_TIME_NONE;
+        s->times_db_start += history_time(h, TIME_DB_START, t) != HISTORY_TIME_NONE;
+        s->times_db_commit += history_time(h, TIME_DB_COMMIT, t) != HISTORY_TIME_NONE;
     }
     for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++) {
         s->ops++;
@@ -41,13 +45,27 @@ void history_stats_compute(const history *h, history_stats *s) {
     s->read_fraction = s->reads + s->writes ? (double)s->reads / (double)(s->reads + s->writes) : 0.0;
 }
 
+static const char *const time_names[TIME_KINDS] = { "invoke", "complete", "db-start", "db-commit" };
+
+/* The kinds of times the history carries, blank-separated ("none"), or
+ * as a JSON array. */
+static void print_times(FILE *out, const history *h, int json) {
+    int n = 0;
+    fputs(json ? "[" : "", out);
+    for (int k = 0; k < TIME_KINDS; k++)
+        if (history_has_times(h, (history_time_kind)k))
+            fprintf(out, json ? "%s\"%s\"" : "%s%s", n++ ? (json ? ", " : " ") : "", time_names[k]);
+    fputs(json ? "]" : n ? "" : "none", out);
+}
+
 void history_stats_print(FILE *out, const history *h, const history_stats *s, int json, const load_report *lr) {
     if (json) {
         fprintf(out, "{\"format\": \"%s\"", history_format_name(h->format));
 #define STAT_JSON(name, desc) fprintf(out, ", \"" #name "\": %" PRIu64, s->name);
         HISTORY_STATS(STAT_JSON)
 #undef STAT_JSON
-        fprintf(out, ", \"read_fraction\": %.4f", s->read_fraction);
+        fprintf(out, ", \"read_fraction\": %.4f, \"times\": ", s->read_fraction);
+        print_times(out, h, 1);
         if (lr) { fputs(", \"load\": ", out); load_report_print_json(out, lr); }
         fputs("}\n", out);
         return;
@@ -56,6 +74,8 @@ void history_stats_print(FILE *out, const history *h, const history_stats *s, in
 #define STAT_TEXT(name, desc) fprintf(out, "%-16s %" PRIu64 "\n", #name, s->name);
     HISTORY_STATS(STAT_TEXT)
 #undef STAT_TEXT
-    fprintf(out, "%-16s %.4f\n", "read_fraction", s->read_fraction);
+    fprintf(out, "%-16s %.4f\n%-16s ", "read_fraction", s->read_fraction, "times");
+    print_times(out, h, 0);
+    fputc('\n', out);
     if (lr) { fputs("load report (what the reader did):\n", out); load_report_print(out, lr); }
 }

@@ -88,7 +88,7 @@ static void ops_cell(FILE *out, const history *h, const report_anomaly *a) {
         esc(out, history_key_str(h, h->op_key[op], kb, sizeof kb));
         fputs(")=", out);
         esc(out, report_value(h, op, vb, sizeof vb));
-        if (t) fprintf(out, " [%s %u]", h->loc == LOC_LINE ? "line" : "byte", history_op_line(h, op));
+        if (t) fprintf(out, " [%s %u]", history_loc_word(h), history_op_line(h, op));
     }
 }
 

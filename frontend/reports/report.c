@@ -195,7 +195,7 @@ static void print_txns(FILE *out, const history *h, const report_anomaly *a) {
             if (h->op_txn[op] != t) continue;
             fprintf(out, "%s%s(%s)=%s [%s %u]", any ? "  " : "         ", op_letter(h, op),
                     history_key_str(h, h->op_key[op], kb, sizeof kb), report_value(h, op, vb, sizeof vb),
-                    h->loc == LOC_LINE ? "line" : "byte", history_op_line(h, op));
+                    history_loc_word(h), history_op_line(h, op));
             any = 1;
         }
         if (i >= a->num_cycle_txns && a->edges.len) fprintf(out, "%s(in an explanation below)", any ? "  " : "         ");

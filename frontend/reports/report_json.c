@@ -7,6 +7,7 @@
 
 #include "frontend/formats/parse.h"
 #include "io/json_out.h"
+#include "version.h"
 
 static void jtxn_ref(FILE *out, const history *h, uint32_t t) {
     if (t == 0) fputs("null", out);
@@ -142,7 +143,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
 void report_print_json(FILE *out, const report *r) {
     const history *h = r->h;
     verdict rc = report_verdict(r);
-    fputs("{\"isocheck\": 1, \"history\": ", out);
+    fputs("{\"isocheck\": 1, \"version\": \"" ISOCHECK_VERSION "\", \"history\": ", out);
     json_write_string(out, h->source ? h->source : "-");
     fputs(", \"format\": ", out);
     json_write_string(out, history_format_name(h->format));

@@ -20,7 +20,7 @@ cflags=$(pkg-config --cflags isocheck)
 libs=$(pkg-config --libs isocheck)
 case "$libs" in *"-L$stage/usr/lib"*"-lisocheck"*) ;; *) echo "unexpected pkg-config libs: $libs"; exit 1;; esac
 mkdir "$stage/out"
-for ex in check_history either_or_graph; do
+for ex in check_history either_or_graph check_file; do
   pc=isocheck; [ $ex = either_or_graph ] && pc=gsat
   # shared, through pkg-config
   cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags $pc) -o "$stage/out/$ex" "$ROOT/examples/$ex.c" \
@@ -40,4 +40,9 @@ done
 # the two examples' key lines
 grep -q "^lost update, si: FAIL" "$stage/out/check_history.txt" || { echo "check_history: lost update not FAIL under si"; exit 1; }
 grep -q "^write skew, si: PASS" "$stage/out/check_history.txt" || { echo "check_history: write skew not PASS under si"; exit 1; }
+grep -q "^lost update from a file, si: FAIL, ser: FAIL$" "$stage/out/check_file.txt" || { echo "check_file: lost update not FAIL"; exit 1; }
+# with a file operand: the JSON report of a history in any format
+rc=0; LD_LIBRARY_PATH="$stage/usr/lib" "$stage/out/check_file" "$ROOT/tests/data/formats/dbcop-lost-update.json" si >"$stage/out/j.json" || rc=$?
+[ $rc -eq 1 ] || { echo "check_file FILE: exit $rc, want 1 (FAIL)"; exit 1; }
+grep -q '"verdict": "FAIL", "level": "si"' "$stage/out/j.json" || { echo "check_file FILE: no FAIL report"; exit 1; }
 grep -q "^solve 2 (assume x, y): UNSAT, failed x=1 y=1" "$stage/out/either_or_graph.txt" || { echo "either_or_graph: assumptions"; exit 1; }

@@ -89,7 +89,7 @@ out=$("$ISOCHECK" check "$tmp/h/a-ok.txt" "$tmp/h/c-bad.txt"); rc=$?
 [ $rc -eq 0 ] || { echo "many, all pass: exit $rc"; fail=1; }
 "$ISOCHECK" check --json --level all "$tmp/h" > "$tmp/many.jsonl"; rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/many.jsonl")" -eq 5 ] || { echo "many json: exit $rc"; cat "$tmp/many.jsonl" | cut -c1-200; fail=1; }
-tail -1 "$tmp/many.jsonl" | grep -qx '{"isocheck": 1, "summary": {"histories": 4, "PASS": 1, "FAIL": 2, "UNKNOWN": 0, "ERROR": 1}, "exit": 1}' \
+tail -1 "$tmp/many.jsonl" | grep -qx -e '{"isocheck": 1, "version": "[^"]*", "summary": {"histories": 4, "PASS": 1, "FAIL": 2, "UNKNOWN": 0, "ERROR": 1}, "exit": 1}' \
   || { echo "many json summary: $(tail -1 "$tmp/many.jsonl")"; fail=1; }
 if command -v python3 >/dev/null; then
   python3 -c '

@@ -7,7 +7,7 @@
 # Runs `$ISOCHECK check --json OPTIONS HISTORY` (ISOCHECK: default `isocheck`
 # on PATH; OPTIONS split at blanks) and prints its report, one line; when
 # isocheck printed no report (the history cannot be read, isocheck was killed
-# or crashed) it prints {"isocheck": 1, "history": PATH, "error": MESSAGE}
+# or crashed) it prints {"isocheck": 1, "version": V, "history": PATH, "error": MESSAGE}
 # with isocheck's message. These are the two shapes `isocheck check --json A B C`
 # prints per history (doc/json-schema.md, "Many histories"), so
 # check-many-merge.sh counts both alike.
@@ -40,7 +40,8 @@ case $rc:$line in
     # isocheck's message (its last "isocheck..." line on stderr, else its last
     # line, without "isocheck: " and the path it repeats), JSON-escaped; a
     # signal or crash says so.
-    line=$(awk -v path="$hist" -v rc="$rc" '
+    ver=$("$ISOCHECK" --version 2>/dev/null | awk 'NR == 1 { print $NF }')
+    line=$(awk -v path="$hist" -v rc="$rc" -v ver="$ver" '
       function esc(s) {
         gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\t/, "\\t", s); gsub(/\r/, "\\r", s)
         gsub(/[\001-\037]/, " ", s)
@@ -54,7 +55,7 @@ case $rc:$line in
         if (index(msg, path ": ") == 1) msg = substr(msg, length(path) + 3)
         if (msg == "" || rc + 0 > 2)
           msg = (msg == "" ? "" : msg "; ") "isocheck exited with status " rc " and printed no report"
-        printf "{\"isocheck\": 1, \"history\": \"%s\", \"error\": \"%s\"}\n", esc(path), esc(msg)
+        printf "{\"isocheck\": 1, \"version\": \"%s\", \"history\": \"%s\", \"error\": \"%s\"}\n", esc(ver), esc(path), esc(msg)
       }' "$err")
     rc=2 ;;
 esac

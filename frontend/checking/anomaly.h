@@ -22,6 +22,8 @@
     X(AN_THIN_AIR_READ,      "thin-air-read",          "a read observes a value nobody wrote") \
     X(AN_LIST_INCOMPATIBLE,  "incompatible-order",     "two reads of a list disagree on the order of its elements") \
     X(AN_LIST_BAD_ELEMENT,   "list-thin-air-element",  "a list read contains an element nobody appended or a duplicate") \
+    X(AN_PRED_MISS,          "predicate-miss",         "a predicate read misses a key that matches in every version it could see") \
+    X(AN_PRED_MISMATCH,      "predicate-mismatch",     "a predicate read returns a version that does not match it") \
     X(AN_CYCLE,              "cycle",                  "a dependency cycle (unnamed)") \
     X(AN_LOST_UPDATE,        "lost-update",            "two transactions overwrite the same read version") \
     X(AN_WRITE_SKEW,         "write-skew",             "two transactions each miss the other's write") \

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/checking/pred_axioms.h"
+
 typedef struct ax {
     const history *h;
     const uint8_t *part;         /* history_participants: whose reads are judged */
@@ -361,6 +363,7 @@ uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, u
         }
     }
     if (h->has_lists) check_list_orders(&x);
+    x.found += pred_axioms_check(h, part, out, limit, x.counts);
     free(x.last_op); free(x.stamp); free(x.last_w); free(x.prev); free(x.seen); free(x.ext_len); free(part);
     return x.found;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "frontend/formats/jepsen_pred.h"
 #include "frontend/formats/jepsen_times.h"
 #include "frontend/history/strtab.h"
 #include "frontend/history/u64map.h"
@@ -18,14 +19,14 @@
  * named value's id never equals an integer value of the history. */
 #define NAMED_BAND_END (VALUE_NAME_BASE + (int64_t)UINT32_MAX)
 
-typedef enum { M_READ, M_READ_NIL, M_LIST_READ, M_WRITE, M_APPEND } mop_kind;
+typedef enum { M_READ, M_READ_NIL, M_LIST_READ, M_WRITE, M_APPEND, M_DELETE, M_PRED } mop_kind;
 
 typedef struct mop {
     uint8_t  kind;           /* mop_kind */
     uint8_t  named_key;      /* key: an integer, or an id in key_names */
     int64_t  key;
     int64_t  value;          /* M_READ/M_WRITE/M_APPEND */
-    uint32_t list_off, list_len;   /* M_LIST_READ: elements in `elems` */
+    uint32_t list_off, list_len;   /* M_LIST_READ: elements in `elems`; M_PRED: pairs in `pairs` */
     uint32_t line;
 } mop;
 typedef VEC(mop) mop_vec;
@@ -52,6 +53,10 @@ struct jepsen_reader {
     u64map pending_ix;       /* process -> pendings index */
     VEC(pending) pendings;
     jepsen_times *times;     /* invocation/completion stamps (jepsen_times.h) */
+    jp_state *jp;            /* closed-predicate histories (jepsen_pred.h) */
+    mop_vec pairs;           /* M_PRED result pairs (key, value; value 0 + kind M_READ_NIL: nil) */
+    VEC(predicate) preds;    /* M_PRED predicates (mop.value indexes) */
+    int txns_seen;
     int json;
 };
 
@@ -65,6 +70,7 @@ jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep) 
     u64map_init(&jr->txn_ids);
     u64map_init(&jr->pending_ix);
     jr->times = jt_new();
+    jr->jp = jp_new();
     jr->json = fmt == FORMAT_JSON;
     return jr;
 }
@@ -85,6 +91,7 @@ static void free_parts(jepsen_reader *jr) {
     vec_free(jr->pendings);
     jt_free(jr->times);
     jr->times = NULL;
+    jp_free(jr->jp); jr->jp = NULL; vec_free(jr->pairs); vec_free(jr->preds);
 }
 
 void jr_free(jepsen_reader *jr) {
@@ -162,7 +169,8 @@ static int is_seq(const optree *t, uint32_t node) {
 }
 
 static int is_mop_name(const optree *t, uint32_t node) {
-    return ot_is_name(t, node, "r") || ot_is_name(t, node, "w") || ot_is_name(t, node, "append");
+    return ot_is_name(t, node, "r") || ot_is_name(t, node, "w") || ot_is_name(t, node, "append") ||
+           ot_is_name(t, node, "insert") || ot_is_name(t, node, "delete") || ot_is_name(t, node, "rp");
 }
 
 /* Whether :value is meant as a transaction: any sequence for :f :txn (or
@@ -174,6 +182,46 @@ static int txn_shaped(const optree *t, uint32_t value, int txn_f) {
     return first != OV_NONE && is_seq(t, first) && is_mop_name(t, ot_node(t, first)->child);
 }
 
+/* [:delete k] (also [:delete k nil]) and [:rp PRED {k v ...}] (or nil, or no result). */
+static int parse_pred_mop(ctx *c, uint32_t node) {
+    const optree *t = c->t;
+    jepsen_reader *jr = c->jr;
+    const ov_node *n = ot_node(t, node);
+    uint32_t fn = n->child, second = ot_node(t, fn)->next;
+    mop m = { .line = n->line, .kind = M_DELETE };
+    jp_activate(jr->jp);
+    if (ot_is_name(t, fn, "delete")) {
+        if (n->count < 2 || n->count > 3) return fail_node(c, node, n->line, "a micro-op [:delete k]");
+        if (!parse_key(c, second, &m)) return 0;
+        vec_push(jr->mops, m);
+        return 1;
+    }
+    if (n->count < 2 || n->count > 3) return fail_node(c, node, n->line, "a micro-op [:rp predicate {k v ...}]");
+    predicate p;
+    const char *want = jp_parse_predicate(t, second, &p);
+    if (want) return fail_node(c, second == OV_NONE ? node : second, n->line, want);
+    m.kind = M_PRED;
+    m.value = (int64_t)jr->preds.len;
+    vec_push(jr->preds, p);
+    m.list_off = (uint32_t)jr->pairs.len;
+    uint32_t res = ot_node(t, second)->next;
+    if (res != OV_NONE && ot_node(t, res)->kind != OV_NIL) {
+        if (ot_node(t, res)->kind != OV_MAP) return fail_node(c, res, n->line, "a predicate read's result: a map {k v ...} or nil");
+        for (uint32_t k = ot_node(t, res)->child; k != OV_NONE;) {
+            uint32_t v = ot_node(t, k)->next;
+            mop pr = { .line = n->line, .kind = ot_node(t, v)->kind == OV_NIL ? M_READ_NIL : M_READ };
+            if (!parse_key(c, k, &pr)) return 0;
+            if (pr.kind == M_READ && !scalar_value(c, v, &pr.value))
+                return fail_node(c, v, n->line, "a value in a predicate read's result");
+            vec_push(jr->pairs, pr);
+            k = ot_node(t, v)->next;
+        }
+    }
+    m.list_len = (uint32_t)(jr->pairs.len - m.list_off);
+    vec_push(jr->mops, m);
+    return 1;
+}
+
 static int parse_mop(ctx *c, uint32_t node) {
     const optree *t = c->t;
     const ov_node *n = ot_node(t, node);
@@ -181,12 +229,14 @@ static int parse_mop(ctx *c, uint32_t node) {
     if (!is_seq(t, node)) return fail_node(c, node, line, "a micro-op like [:r k v], [:w k v] or [:append k v]");
     uint32_t fn = n->child;
     if (!is_mop_name(t, fn)) return fail_node(c, fn == OV_NONE ? node : fn, line, "a micro-op :r, :w or :append");
+    if (ot_is_name(t, fn, "rp") || ot_is_name(t, fn, "delete")) return parse_pred_mop(c, node);
     int is_read = ot_is_name(t, fn, "r"), is_append = ot_is_name(t, fn, "append");
     if (n->count < 2 || n->count > 3 || (!is_read && n->count != 3))
         return fail_node(c, node, line, is_read ? "a micro-op [:r k v] or [:r k]" : "a micro-op of 3 elements like [:w k v]");
     mop m;
     memset(&m, 0, sizeof m);
     m.line = line;
+    if (ot_is_name(t, fn, "insert")) jp_activate(c->jr->jp);
     uint32_t knode = ot_node(t, fn)->next;
     if (!parse_key(c, knode, &m)) return 0;
     uint32_t vnode = ot_node(t, knode)->next;
@@ -220,6 +270,8 @@ static int parse_mop(ctx *c, uint32_t node) {
 static int parse_mops(ctx *c, uint32_t value) {
     vec_clear(c->jr->mops);
     vec_clear(c->jr->elems);
+    vec_clear(c->jr->pairs);
+    vec_clear(c->jr->preds);
     for (uint32_t e = ot_node(c->t, value)->child; e != OV_NONE; e = ot_node(c->t, e)->next)
         if (!parse_mop(c, e)) return 0;
     return 1;
@@ -227,7 +279,15 @@ static int parse_mops(ctx *c, uint32_t value) {
 
 /* ---- adding a transaction ------------------------------------------------ */
 
+static uint32_t builder_key_of(jepsen_reader *jr, const mop *m);
+
 static uint32_t builder_key(jepsen_reader *jr, const mop *m) {
+    uint32_t k = builder_key_of(jr, m);
+    while (jr->key_use.len <= k) vec_push(jr->key_use, KEY_UNUSED);    /* every key in the universe */
+    return k;
+}
+
+static uint32_t builder_key_of(jepsen_reader *jr, const mop *m) {
     if (!m->named_key) return hb_key(jr->b, m->key);
     uint32_t id = (uint32_t)m->key;
     while (jr->key_name_id.len <= id) vec_push(jr->key_name_id, HISTORY_NONE);
@@ -249,37 +309,83 @@ static int use_key(ctx *c, uint32_t key, key_use use, const mop *m) {
     return 0;
 }
 
-/* Add mops (all of them for :ok; nil reads of :fail/:info only if observed). */
-static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_reads) {
+/* [:rp ...] of a committed transaction: its result pairs as reads, and a
+ * placeholder read for each key the transaction writes that it did not return. */
+static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i) {
     jepsen_reader *jr = c->jr;
-    for (size_t i = 0; i < n; i++) {
+    const mop *m = &ms[i];
+    uint32_t r = jp_read(jr->jp, &jr->preds.data[m->value], txn, m->line);
+    for (uint32_t j = 0; j < m->list_len; j++) {
+        const mop *pr = &jr->pairs.data[m->list_off + j];
+        if (pr->kind == M_READ_NIL) continue;
+        uint32_t key = builder_key(jr, pr);
+        if (!use_key(c, key, KEY_REGISTER, pr)) return 0;
+        int64_t v = jp_read_value(jr->jp, key, pr->value);
+        jp_returned(jr->jp, r, key, v, hb_op(jr->b, txn, OP_READ, key, v, m->line));
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (ms[j].kind != M_WRITE && ms[j].kind != M_DELETE) continue;
+        uint32_t key = builder_key(jr, &ms[j]);
+        jp_own(jr->jp, r, key, hb_op(jr->b, txn, OP_READ, key, VALUE_INIT, m->line));
+    }
+    return 1;
+}
+
+/* A write or delete: its value (a delete: a new "dead" value), recorded as a version. */
+static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t status) {
+    jepsen_reader *jr = c->jr;
+    if (!use_key(c, key, KEY_REGISTER, m)) return 0;
+    int64_t val = m->kind == M_DELETE ? hb_name(jr->b, "dead", 4) : m->value;
+    if (m->kind == M_WRITE && jp_read_value(jr->jp, key, m->value) == VALUE_INIT) {
+        ic_error_at(c->err, jr->source, m->line, "this write's value is the key's :init value: a value is written once");
+        return 0;
+    }
+    hb_op(jr->b, txn, OP_WRITE, key, val, m->line);
+    jp_version(jr->jp, key, val, txn, status, m->kind == M_DELETE, m->line);
+    return 1;
+}
+
+/* Add mops (all of them for :ok; nil reads and predicate reads of
+ * :fail/:info only if observed). */
+static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_reads, uint8_t status) {
+    jepsen_reader *jr = c->jr;
+    int ok = 1;
+    jp_begin_txn(jr->jp);
+    for (size_t i = 0; i < n && ok; i++) {
         const mop *m = &ms[i];
-        if (m->kind == M_READ_NIL && !keep_nil_reads) {
+        if ((m->kind == M_READ_NIL || m->kind == M_PRED) && !keep_nil_reads) {
             if (jr->rep) jr->rep->unknown_reads++;
             continue;
         }
+        if (m->kind == M_PRED) { ok = add_pred_read(c, txn, ms, n, i); continue; }
         uint32_t key = builder_key(jr, m);
         switch (m->kind) {
         case M_READ_NIL:
             vec_push(jr->nil_reads, hb_op(jr->b, txn, OP_READ, key, VALUE_INIT, m->line));
             vec_push(jr->nil_reads, key);
+            jp_nil_read(jr->jp, jr->nil_reads.data[jr->nil_reads.len - 2], key, txn, m->line);
             break;
         case M_READ:
-            if (!use_key(c, key, KEY_REGISTER, m)) return 0;
-            hb_op(jr->b, txn, OP_READ, key, m->value, m->line);
+            ok = use_key(c, key, KEY_REGISTER, m);
+            if (ok) hb_op(jr->b, txn, OP_READ, key, jp_item_read(jr->jp, key, m->value, txn), m->line);
             break;
         case M_LIST_READ:
-            if (!use_key(c, key, KEY_LIST, m)) return 0;
-            hb_list_read(jr->b, txn, key, m->list_len ? jr->elems.data + m->list_off : NULL, m->list_len, m->line);
+            ok = use_key(c, key, KEY_LIST, m);
+            if (ok) hb_list_read(jr->b, txn, key, m->list_len ? jr->elems.data + m->list_off : NULL, m->list_len, m->line);
             break;
         case M_WRITE:
+        case M_DELETE:
+            ok = add_write(c, txn, m, key, status);
+            break;
         case M_APPEND:
-            if (!use_key(c, key, m->kind == M_WRITE ? KEY_REGISTER : KEY_LIST, m)) return 0;
-            hb_op(jr->b, txn, m->kind == M_WRITE ? OP_WRITE : OP_APPEND, key, m->value, m->line);
+            ok = use_key(c, key, KEY_LIST, m);
+            if (ok) hb_op(jr->b, txn, OP_APPEND, key, m->value, m->line);
+            break;
+        default:
             break;
         }
     }
-    return 1;
+    return ok;
 }
 
 static pending *pending_of(jepsen_reader *jr, int64_t process, int create) {
@@ -388,7 +494,8 @@ static int op_invoke(ctx *c, int64_t process, uint32_t value) {
     pending *pd = pending_of(jr, process, 1);
     vec_clear(pd->writes);
     for (size_t i = 0; i < jr->mops.len; i++)
-        if (jr->mops.data[i].kind == M_WRITE || jr->mops.data[i].kind == M_APPEND) vec_push(pd->writes, jr->mops.data[i]);
+        if (jr->mops.data[i].kind == M_WRITE || jr->mops.data[i].kind == M_APPEND || jr->mops.data[i].kind == M_DELETE)
+            vec_push(pd->writes, jr->mops.data[i]);
     pd->valid = 1;
     return 1;
 }
@@ -481,7 +588,34 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
     int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
     jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, op_stamp(t, fields), r->line);
     if (fields[F_TS] != OV_NONE && !op_db_times(c, fields[F_TS], txn)) return 0;
-    return add_mops(c, txn, ms, nms, type == T_OK || observed);
+    jr->txns_seen = 1;
+    return add_mops(c, txn, ms, nms, type == T_OK || observed,
+                    type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
+}
+
+/* Elle closed-predicate's {:f :init, :value {k v ...}}: the trusted initial state. */
+static int op_init(ctx *c, const ov_node *r, uint32_t value) {
+    const optree *t = c->t;
+    jepsen_reader *jr = c->jr;
+    if (jr->txns_seen) {
+        ic_error_at(c->err, jr->source, r->line, "expected :init before every transaction, found it after one");
+        return 0;
+    }
+    jp_activate(jr->jp);
+    for (uint32_t k = ot_node(t, value)->child; k != OV_NONE;) {
+        uint32_t v = ot_node(t, k)->next;
+        mop m = { .line = ot_node(t, k)->line, .kind = M_WRITE };
+        if (!parse_key(c, k, &m)) return 0;
+        if (ot_node(t, v)->kind != OV_INT) return fail_node(c, v, m.line, "an integer initial value");
+        uint32_t key = builder_key(jr, &m);
+        if (!use_key(c, key, KEY_REGISTER, &m)) return 0;
+        if (!jp_init(jr->jp, key, ot_node(t, v)->ival)) {
+            ic_error_at(c->err, jr->source, m.line, "key %s has two initial values", ot_render(t, k, (char[64]){0}, 64));
+            return 0;
+        }
+        k = ot_node(t, v)->next;
+    }
+    return 1;
 }
 
 int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
@@ -505,6 +639,8 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     }
 
     uint32_t fnode = fields[F_F], value = fields[F_VALUE];
+    if (fnode != OV_NONE && ot_is_name(t, fnode, "init") && value != OV_NONE && ot_node(t, value)->kind == OV_MAP)
+        return type == T_OK ? op_init(&c, r, value) : 1;
     int txn_f = fnode == OV_NONE || ot_is_name(t, fnode, "txn");
     int shaped = value != OV_NONE && txn_shaped(t, value, txn_f);
     if (type == T_INVOKE) {
@@ -540,6 +676,14 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
 }
 
 history *jr_finish(jepsen_reader *jr, ic_error *err) {
+    uint8_t *is_list = xcalloc(jr->key_use.len + 1, 1);
+    for (size_t k = 0; k < jr->key_use.len; k++) is_list[k] = jr->key_use.data[k] == KEY_LIST;
+    int ok = jp_finish(jr->jp, jr->b, is_list, (uint32_t)jr->key_use.len, jr->source, err);
+    free(is_list);
+    if (!ok) {
+        jr_free(jr);
+        return NULL;
+    }
     for (size_t i = 0; i + 1 < jr->nil_reads.len; i += 2)     /* [:r k nil] on a list key reads [] */
         if (jr->nil_reads.data[i + 1] < jr->key_use.len && jr->key_use.data[jr->nil_reads.data[i + 1]] == KEY_LIST)
             hb_op_make_empty_list_read(jr->b, jr->nil_reads.data[i]);

@@ -14,7 +14,9 @@
  * integers, strings, keywords or big integers: values that are not 64-bit
  * integers (and integers in the band just above INT64_MIN) become named
  * values of the model (hb_name).  nil is the initial value; on a key that
- * is appended to, [:r k nil] reads the empty list.
+ * is appended to, [:r k nil] reads the empty list.  Elle's closed-predicate
+ * shape ({:f :init ...}, [:insert k v], [:delete k], [:rp PRED {k v}]) is
+ * read too: jepsen_pred.h.
  *
  * Sessions: an integer :process (a string of digits counts as one; other
  * strings are names); a keyword :process (:nemesis) is not a client and

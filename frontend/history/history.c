@@ -13,6 +13,7 @@
 #include "par.h"
 #include "vec.h"
 #include "io/bigmem.h"
+#include "frontend/history/predicate.h"
 #include "frontend/history/u64map.h"
 
 typedef struct hb_session { int64_t ext_id; uint32_t file; uint32_t num_txns; } hb_session_t;
@@ -44,6 +45,8 @@ struct history_builder {
     int has_lists;
     unsigned threads;            /* hb_finish may use this many (hb_set_threads) */
     vec_i64 times[TIME_KINDS];   /* per builder txn, grown on first use (hb_txn_time) */
+    vec_u32 op_pred;             /* per builder op, grown on first use (hb_op_tag) */
+    history_preds *preds;        /* hb_set_preds */
 };
 
 static uint32_t add_string(vec_char *pool, const char *s, size_t n) {
@@ -81,6 +84,7 @@ void hb_free(history_builder *b) {
     vec_free(b->lists); vec_free(b->list_pool); vec_free(b->strings);
     vec_free(b->name_off);
     for (int k = 0; k < TIME_KINDS; k++) vec_free(b->times[k]);
+    vec_free(b->op_pred); preds_free(b->preds);
     free(b);
 }
 
@@ -215,6 +219,21 @@ void hb_op_make_empty_list_read(history_builder *b, uint32_t i) {
     b->has_lists = 1;
 }
 
+void hb_op_tag(history_builder *b, uint32_t i, uint32_t tag) {
+    while (b->op_pred.len <= i) vec_push(b->op_pred, PRED_TAG_NONE);
+    b->op_pred.data[i] = tag;
+}
+
+void hb_op_set(history_builder *b, uint32_t i, unsigned kind, int64_t value) {
+    b->op_kind.data[i] = (uint8_t)kind;
+    b->op_value.data[i] = value;
+}
+
+void hb_set_preds(history_builder *b, history_preds *p) {
+    preds_free(b->preds);
+    b->preds = p;
+}
+
 history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
     history_builder *c = hb_new(b->format, b->loc, b->source);
     vec_clear(c->strings);                    /* the whole pool, offsets unchanged */
@@ -264,7 +283,9 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
             uint32_t j = hb_list_read(c, t, b->op_key.data[i], b->list_pool.data + r->off, r->len, b->op_line.data[i]);
             c->op_kind.data[j] = (uint8_t)kind;
         } else hb_op(c, t, kind, b->op_key.data[i], b->op_value.data[i], b->op_line.data[i]);
+        if (i < b->op_pred.len && b->op_pred.data[i] != PRED_TAG_NONE) hb_op_tag(c, (uint32_t)c->op_kind.len - 1, b->op_pred.data[i]);
     }
+    if (b->preds) c->preds = preds_clone(b->preds, txn_new);
     free(txn_new);
     c->has_lists = b->has_lists;
     return c;
@@ -468,7 +489,13 @@ history *hb_finish(history_builder *b, ic_error *err) {
 
     scatter_ctx sc = { b, h, dest, txn_new, nops, nkeys };
     par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
+    if (b->op_pred.len) {                              /* predicate tags follow their ops */
+        h->op_pred = xmalloc((size_t)h->num_ops * sizeof *h->op_pred);
+        for (uint32_t i = 0; i < h->num_ops; i++) h->op_pred[i] = PRED_TAG_NONE;
+        for (size_t i = 0; i < b->op_pred.len; i++) h->op_pred[dest[i]] = b->op_pred.data[i];
+    }
     free(dest);
+    if (b->preds) { preds_remap_txns(b->preds, txn_new); preds_seal(b->preds); h->preds = b->preds; b->preds = NULL; }
     finish_times(b, h, txn_new);
     free(txn_new);
     vec_free(b->op_txn);
@@ -499,6 +526,7 @@ void history_free(history *h) {
     free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
     free(h->name_off);
     for (int k = 0; k < TIME_KINDS; k++) free(h->times[k]);
+    preds_free(h->preds); free(h->op_pred);
     free(h);
 }
 

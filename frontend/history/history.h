@@ -182,6 +182,12 @@ typedef struct history {
     /* times[k]: NULL when no transaction has a time of kind k, else
      * num_txns entries (read them with history_time()). */
     int64_t *times[TIME_KINDS];
+
+    /* Predicate reads (predicate.h): the side table, NULL when there are
+     * none, and per op its tag (PRED_TAG_NONE: not lowered from one);
+     * op_pred is NULL when no op has a tag. */
+    struct history_preds *preds;
+    uint32_t *op_pred;
 } history;
 
 void history_free(history *h);
@@ -203,6 +209,11 @@ static inline int history_op_overwritten(const history *h, uint32_t op) {
 static inline int history_op_is_read(const history *h, uint32_t op) {
     op_kind k = history_op_kind(h, op);
     return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
+}
+
+/* The predicate-read tag of op (predicate.h), or UINT32_MAX. */
+static inline uint32_t history_op_pred(const history *h, uint32_t op) {
+    return h->op_pred ? h->op_pred[op] : UINT32_MAX;
 }
 
 /* What an op's "line" is, for reports: "line", "byte" or "call". */
@@ -349,6 +360,13 @@ uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
 /* Turn op i (a read of VALUE_INIT) into a read of the empty list: Elle's
  * `[:r k nil]` is only known to be a list read once k is seen appended. */
 void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
+/* Predicate reads (predicate.h): give op i a tag, set op i's kind (flags
+ * included) and value (a placeholder read resolved at the end of input),
+ * hand the builder the side table (it owns it from then on; hb_finish
+ * renumbers its transactions and moves it into the history). */
+void hb_op_tag(history_builder *b, uint32_t i, uint32_t tag);
+void hb_op_set(history_builder *b, uint32_t i, unsigned kind, int64_t value);
+void hb_set_preds(history_builder *b, struct history_preds *p);
 
 /* A copy of b holding only the transactions t with keep[t] != 0 (NULL:
  * all), each with all its ops, in the same order; keys (same ids), named

@@ -1,4 +1,5 @@
 /* report.c — the report model and its text output (see report.h). */
+#include "frontend/reports/pred_report.h"
 #include "frontend/reports/report.h"
 
 #include <inttypes.h>
@@ -142,6 +143,7 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
     if (!keyless(e) && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
+    if (pred_edge_sentence(h, e, buf, n)) return;          /* a predicate read's edge (issue 34) */
     switch (e->kind) {
     case DEP_RT:
         snprintf(buf, n, "%s completed at %" PRId64 ", before %s was invoked at %" PRId64, a,

@@ -1,0 +1,323 @@
+/* jepsen_pred.c — closed-predicate histories lowered to reads (contract in
+ * jepsen_pred.h). */
+#include "frontend/formats/jepsen_pred.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vec.h"
+#include "frontend/history/u64map.h"
+
+typedef struct jp_ver { uint32_t key, txn, line; int64_t value; uint8_t status, dead; } jp_ver;
+typedef struct jp_ret { uint32_t read, key, op; int64_t value; } jp_ret;
+typedef struct jp_own_t { uint32_t read, key, op; int64_t own; uint8_t has_own, own_dead; } jp_own_t;
+typedef struct jp_nil { uint32_t op, key, txn, line; int64_t own; uint8_t has_own, own_dead; } jp_nil;
+
+struct jp_state {
+    int active;
+    u64map init_ix;              /* key -> index in init_vals */
+    vec_i64 init_vals;
+    VEC(jp_ver) vers;
+    history_preds *preds;
+    VEC(jp_ret) rets;            /* grouped by read (appended in read order) */
+    VEC(jp_own_t) owns;
+    VEC(jp_nil) nils;
+    size_t txn_start;            /* vers[txn_start..]: the current transaction's */
+    u64map item_ix;              /* (txn << 32 | key) -> index in item_vals: a txn's external item read */
+    vec_i64 item_vals;
+};
+
+jp_state *jp_new(void) {
+    jp_state *s = xcalloc(1, sizeof *s);
+    u64map_init(&s->init_ix);
+    u64map_init(&s->item_ix);
+    s->preds = preds_new();
+    return s;
+}
+
+void jp_free(jp_state *s) {
+    if (!s) return;
+    u64map_free(&s->init_ix);
+    u64map_free(&s->item_ix);
+    vec_free(s->item_vals);
+    vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
+    preds_free(s->preds);
+    free(s);
+}
+
+int jp_active(const jp_state *s) { return s->active; }
+void jp_activate(jp_state *s) { s->active = 1; }
+
+int jp_init(jp_state *s, uint32_t key, int64_t value) {
+    s->active = 1;
+    if (u64map_get(&s->init_ix, key) != UINT32_MAX) return 0;
+    u64map_put(&s->init_ix, key, (uint32_t)s->init_vals.len);
+    vec_push(s->init_vals, value);
+    return 1;
+}
+
+static int init_of(const jp_state *s, uint32_t key, int64_t *v) {
+    uint32_t i = u64map_get(&s->init_ix, key);
+    if (i == UINT32_MAX) return 0;
+    *v = s->init_vals.data[i];
+    return 1;
+}
+
+int64_t jp_read_value(const jp_state *s, uint32_t key, int64_t v) {
+    int64_t iv;
+    return init_of(s, key, &iv) && iv == v ? VALUE_INIT : v;
+}
+
+void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t status, int dead, uint32_t line) {
+    jp_ver v = { key, txn, line, value, status, (uint8_t)(dead != 0) };
+    vec_push(s->vers, v);
+    if (dead) vec_push(s->preds->dead, value);
+}
+
+uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line) {
+    s->active = 1;
+    pred_read r = { *p, txn, line };
+    vec_push(s->preds->reads, r);
+    return (uint32_t)s->preds->reads.len - 1;
+}
+
+void jp_returned(jp_state *s, uint32_t read, uint32_t key, int64_t value, uint32_t op) {
+    jp_ret r = { read, key, op, value };
+    vec_push(s->rets, r);
+}
+
+void jp_begin_txn(jp_state *s) { s->txn_start = s->vers.len; }
+
+/* The current transaction's last version of key so far: 1 with *v, *dead. */
+static int own_so_far(const jp_state *s, uint32_t key, int64_t *v, uint8_t *dead) {
+    for (size_t i = s->vers.len; i > s->txn_start; i--)
+        if (s->vers.data[i - 1].key == key) { *v = s->vers.data[i - 1].value; *dead = s->vers.data[i - 1].dead; return 1; }
+    return 0;
+}
+
+void jp_own(jp_state *s, uint32_t read, uint32_t key, uint32_t op) {
+    jp_own_t o = { read, key, op, 0, 0, 0 };
+    o.has_own = (uint8_t)own_so_far(s, key, &o.own, &o.own_dead);
+    vec_push(s->owns, o);
+}
+
+int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn) {
+    int64_t value = jp_read_value(s, key, v), own;
+    uint8_t dead;
+    uint64_t id = (uint64_t)txn << 32 | key;
+    if (own_so_far(s, key, &own, &dead) || u64map_get(&s->item_ix, id) != UINT32_MAX) return value;
+    u64map_put(&s->item_ix, id, (uint32_t)s->item_vals.len);
+    vec_push(s->item_vals, value);
+    return value;
+}
+
+void jp_nil_read(jp_state *s, uint32_t op, uint32_t key, uint32_t txn, uint32_t line) {
+    jp_nil n = { op, key, txn, line, 0, 0, 0 };
+    n.has_own = (uint8_t)own_so_far(s, key, &n.own, &n.own_dead);
+    vec_push(s->nils, n);
+}
+
+const char *jp_parse_predicate(const optree *t, uint32_t node, predicate *p) {
+    static const char *const ops[] = { "=", "not=", "<", "<=", ">", ">=" };
+    static const pred_kind kinds[] = { PRED_EQ, PRED_NE, PRED_LT, PRED_LE, PRED_GT, PRED_GE };
+    const char *want = "a predicate (:true, [:= c], [:< c], [:<= c], [:> c], [:>= c], [:not= c], [:mod m r], [:range lo hi])";
+    memset(p, 0, sizeof *p);
+    if (node == OV_NONE) return want;
+    if (ot_is_name(t, node, "true")) { p->kind = PRED_TRUE; return NULL; }
+    const ov_node *n = ot_node(t, node);
+    if ((n->kind != OV_VECTOR && n->kind != OV_LIST) || n->count < 2 || n->count > 3) return want;
+    uint32_t fn = n->child, a = ot_node(t, fn)->next, b = ot_node(t, a)->next;
+    if (ot_node(t, a)->kind != OV_INT || (b != OV_NONE && ot_node(t, b)->kind != OV_INT))
+        return "a predicate over 64-bit integer constants";
+    p->a = ot_node(t, a)->ival;
+    p->b = b != OV_NONE ? ot_node(t, b)->ival : 0;
+    int two = b != OV_NONE;
+    if (two && ot_is_name(t, fn, "mod") && p->a != 0) { p->kind = PRED_MOD; return NULL; }
+    if (two && ot_is_name(t, fn, "range")) { p->kind = PRED_RANGE; return NULL; }
+    for (int i = 0; i < 6 && !two; i++)
+        if (ot_is_name(t, fn, ops[i])) { p->kind = (uint8_t)kinds[i]; return NULL; }
+    return want;
+}
+
+/* ---- resolution ------------------------------------------------------------ */
+
+/* Versions grouped by key: ver_start[k] .. ver_start[k+1] index `order`. */
+typedef struct jp_index { uint32_t *start, *order; uint32_t nkeys; } jp_index;
+
+static void index_versions(const jp_state *s, uint32_t nkeys, jp_index *ix) {
+    ix->nkeys = nkeys;
+    ix->start = xcalloc((size_t)nkeys + 1, sizeof *ix->start);
+    ix->order = xmalloc((s->vers.len ? s->vers.len : 1) * sizeof *ix->order);
+    for (size_t i = 0; i < s->vers.len; i++) ix->start[s->vers.data[i].key + 1]++;
+    for (uint32_t k = 0; k < nkeys; k++) ix->start[k + 1] += ix->start[k];
+    uint32_t *cur = xmalloc(((size_t)nkeys + 1) * sizeof *cur);
+    for (uint32_t k = 0; k <= nkeys; k++) cur[k] = ix->start[k];
+    for (size_t i = 0; i < s->vers.len; i++) ix->order[cur[s->vers.data[i].key]++] = (uint32_t)i;
+    free(cur);
+}
+
+/* A candidate version of key: INIT's (ver NONE) or vers[ver]; its data. */
+typedef struct cand { uint32_t ver; int present; int64_t data; int64_t value; } cand;
+
+static cand init_cand(const jp_state *s, uint32_t key) {
+    cand c = { HISTORY_NONE, 0, 0, VALUE_INIT };
+    c.present = init_of(s, key, &c.data);
+    return c;
+}
+
+static cand ver_cand(const jp_state *s, uint32_t i) {
+    const jp_ver *v = &s->vers.data[i];
+    cand c = { i, !v->dead, v->value, v->value };
+    return c;
+}
+
+static int named(int64_t v) { return v < VALUE_NAME_BASE + (int64_t)UINT32_MAX; }
+
+static int bad_value(const cand *c, const char *source, uint32_t line, ic_error *err, const jp_state *s) {
+    uint32_t at = c->ver == HISTORY_NONE ? line : s->vers.data[c->ver].line;
+    ic_error_at(err, source, at, "predicate reads compare integer values; this value is not a 64-bit integer");
+    return 0;
+}
+
+typedef struct split { uint32_t n_match, n_other; cand match, other; } split;
+
+/* Key's versions a reader in txn could see (not its own, none aborted),
+ * split by p (absent: only absent versions are "other"). */
+static int split_versions(const jp_state *s, const jp_index *ix, uint32_t key, uint32_t txn, const predicate *p,
+                          split *sp, const char *source, uint32_t line, ic_error *err) {
+    sp->n_match = sp->n_other = 0;
+    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
+        cand c;
+        if (j == ix->start[key + 1]) c = init_cand(s, key);
+        else {
+            const jp_ver *v = &s->vers.data[ix->order[j]];
+            if (v->txn == txn || v->status == TXN_ABORTED) continue;
+            c = ver_cand(s, ix->order[j]);
+        }
+        if (c.present && named(c.data)) return bad_value(&c, source, line, err, s);
+        int m = p ? pred_match_version(p, c.present, c.data) : c.present;
+        if (m) { if (!sp->n_match++ || c.ver != HISTORY_NONE) sp->match = c; }   /* a transaction's, rather than INIT's */
+        else { sp->n_other++; sp->other = c; }
+    }
+    return 1;
+}
+
+/* Key's version with model value v (INIT's for VALUE_INIT): 1 with *c set. */
+static int version_of(const jp_state *s, const jp_index *ix, uint32_t key, int64_t v, cand *c) {
+    if (v == VALUE_INIT) { *c = init_cand(s, key); return 1; }
+    for (uint32_t j = ix->start[key]; j < ix->start[key + 1]; j++)
+        if (s->vers.data[ix->order[j]].value == v) { *c = ver_cand(s, ix->order[j]); return !c->present || !named(c->data); }
+    return 0;
+}
+
+static void fact(jp_state *s, pred_fact_kind kind, uint32_t read, uint32_t key, int64_t value) {
+    int64_t data = value;
+    if (value == VALUE_INIT) init_of(s, key, &data);
+    pred_fact f = { (uint8_t)kind, read, key, value, data };
+    vec_push(s->preds->facts, f);
+}
+
+static int undecided(const char *source, uint32_t line, uint32_t n_other, ic_error *err) {
+    ic_error_at(err, source, line,
+                "which version this read saw of a key it did not return depends on the version order (%" PRIu32
+                " versions of the key could be it, and one that matches could not): not decided yet "
+                "(doc/checker.md, \"Predicate reads\")", n_other);
+    return 0;
+}
+
+static int resolve_nils(jp_state *s, history_builder *b, const jp_index *ix, const char *source, ic_error *err) {
+    for (size_t i = 0; i < s->nils.len; i++) {
+        const jp_nil *n = &s->nils.data[i];
+        if (n->key >= ix->nkeys) continue;
+        if (n->has_own) {              /* its own version: dead, or a value nil contradicts */
+            hb_op_set(b, n->op, OP_READ, n->own_dead ? n->own : hb_name(b, "absent", 6));
+            continue;
+        }
+        split sp;
+        if (!split_versions(s, ix, n->key, n->txn, NULL, &sp, source, n->line, err)) return 0;
+        if (sp.n_other > 1) return undecided(source, n->line, sp.n_other, err);
+        hb_op_set(b, n->op, OP_READ, sp.n_other ? sp.other.value : hb_name(b, "absent", 6));
+    }
+    return 1;
+}
+
+/* One predicate read: its returned pairs (rets[*ri..]) and own keys
+ * (owns[*oi..]) are the next ones; mark[] is per key scratch. */
+static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, size_t *ri, size_t *oi,
+                        uint32_t *mark, uint32_t *own_op, const uint8_t *is_list, const char *source, ic_error *err) {
+    const pred_read rd = s->preds->reads.data[r];
+    for (; *ri < s->rets.len && s->rets.data[*ri].read == r; (*ri)++) {
+        const jp_ret *rt = &s->rets.data[*ri];
+        mark[rt->key] = r;
+        hb_op_tag(b, rt->op, pred_tag(r, 1));
+        if (rt->value == VALUE_INIT) {
+            cand c = init_cand(s, rt->key);
+            if (!pred_match_version(&rd.p, c.present, c.data)) fact(s, PF_MISMATCH, r, rt->key, VALUE_INIT);
+        } else if (!named(rt->value) && !pred_match(&rd.p, rt->value)) fact(s, PF_MISMATCH, r, rt->key, rt->value);
+    }
+    for (; *oi < s->owns.len && s->owns.data[*oi].read == r; (*oi)++) {
+        const jp_own_t *o = &s->owns.data[*oi];
+        hb_op_tag(b, o->op, pred_tag(r, 0));
+        if (mark[o->key] == r || own_op[o->key] != HISTORY_NONE) {       /* returned, or a key written twice */
+            hb_op_set(b, o->op, OP_READ | OP_FAILED, VALUE_INIT);
+            continue;
+        }
+        if (o->has_own) {                              /* its own version */
+            mark[o->key] = r;
+            hb_op_set(b, o->op, OP_READ, o->own);
+            if (!o->own_dead && pred_match(&rd.p, o->own)) fact(s, PF_MISS_OWN, r, o->key, o->own);
+        } else own_op[o->key] = o->op;                 /* resolved below, like any other key */
+    }
+    for (uint32_t k = 0; k < ix->nkeys; k++) {
+        if (mark[k] == r || (is_list && is_list[k])) continue;
+        uint32_t op = own_op[k];
+        own_op[k] = HISTORY_NONE;
+        uint32_t pin = u64map_get(&s->item_ix, (uint64_t)rd.txn << 32 | k);
+        if (pin != UINT32_MAX) {                       /* the transaction read k itself: that version */
+            cand c;
+            if (version_of(s, ix, k, s->item_vals.data[pin], &c) && pred_match_version(&rd.p, c.present, c.data))
+                fact(s, PF_MISS_READ, r, k, c.value);
+            if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
+            continue;
+        }
+        split sp;
+        if (!split_versions(s, ix, k, rd.txn, &rd.p, &sp, source, rd.line, err)) return 0;
+        if (sp.n_match && sp.n_other > 1) return undecided(source, rd.line, sp.n_other, err);
+        if (sp.n_match && sp.n_other == 1) {           /* it saw the one version that does not match */
+            if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, sp.other.value, rd.line);
+            else hb_op_set(b, op, OP_READ, sp.other.value);
+            hb_op_tag(b, op, pred_tag(r, 0));
+            continue;
+        }
+        if (sp.n_match && !sp.n_other) fact(s, PF_MISS, r, k, sp.match.value);
+        if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
+    }
+    return 1;
+}
+
+int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t nkeys, const char *source, ic_error *err) {
+    if (!s->active) return 1;
+    jp_index ix;
+    index_versions(s, nkeys, &ix);
+    int ok = resolve_nils(s, b, &ix, source, err);
+    uint32_t *mark = xmalloc(((size_t)nkeys + 1) * sizeof *mark);
+    uint32_t *own_op = xmalloc(((size_t)nkeys + 1) * sizeof *own_op);
+    for (uint32_t k = 0; k < nkeys; k++) { mark[k] = HISTORY_NONE; own_op[k] = HISTORY_NONE; }
+    size_t ri = 0, oi = 0;
+    for (uint32_t r = 0; ok && r < s->preds->reads.len; r++)
+        ok = resolve_read(s, b, &ix, r, &ri, &oi, mark, own_op, is_list, source, err);
+    free(mark); free(own_op); free(ix.start); free(ix.order);
+    if (!ok) return 0;
+    if (s->preds->reads.len) {
+        for (uint32_t k = 0; k < nkeys; k++) {
+            int64_t v = 0;
+            vec_push(s->preds->init_present, (uint8_t)init_of(s, k, &v));
+            vec_push(s->preds->init_data, v);
+        }
+        hb_set_preds(b, s->preds);
+        s->preds = preds_new();
+    }
+    return 1;
+}

@@ -1,0 +1,102 @@
+/* predicate.h — predicate reads in the history model (issue 34): the
+ * predicates, the predicate reads of a history and what a reader found
+ * about them that no dependency graph is needed to see.
+ *
+ * Contract
+ *   - A predicate is a condition on a key's value: `true`, a comparison
+ *     (=, !=, <, <=, >, >=) with a constant, a range lo..hi (both ends
+ *     included) or `mod m r` (value mod m == r, Clojure's mod: the result
+ *     has m's sign).  Absent versions (a key not yet inserted: Elle's
+ *     :elle/unborn; a deleted key: :elle/dead) match no predicate.
+ *   - A predicate read observes the keys of a closed universe (every
+ *     register key of the history): the keys whose version matches, with
+ *     their values (its result set), and, silently, a non-matching version
+ *     of every other key.  The formats lower it to plain OP_READ ops
+ *     (doc/checker.md, "Predicate reads"): a returned pair is an item read;
+ *     an unreturned key whose non-matching version is unique is a read of
+ *     that version (a *predicate* read op); keys with no matching version
+ *     constrain nothing.  Lowered ops carry a tag (history_op_pred): the
+ *     predicate read's index and whether the op is a returned pair.
+ *   - The side table (history.preds, NULL when the history has no
+ *     predicate reads) lists the reads (predicate, reader transaction,
+ *     line) and the facts the reader found: a key whose every version
+ *     matches missing from the result set (PF_MISS), one whose version the
+ *     reader itself wrote and which matches (PF_MISS_OWN), one the reader's
+ *     transaction read by itself in a matching version (PF_MISS_READ), a returned
+ *     version that does not match (PF_MISMATCH).  checking/pred_axioms.c
+ *     turns the facts into anomalies that fail every level.
+ *   - Transaction indices in the table are the builder's until hb_finish
+ *     renumbers them (preds_remap_txns); afterwards they are history
+ *     transaction indices. */
+#ifndef ISOCHECK_PREDICATE_H
+#define ISOCHECK_PREDICATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vec.h"
+
+typedef enum {
+    PRED_TRUE = 0, PRED_EQ, PRED_NE, PRED_LT, PRED_LE, PRED_GT, PRED_GE,
+    PRED_RANGE,      /* a <= v <= b */
+    PRED_MOD,        /* v mod a == b (a != 0) */
+} pred_kind;
+
+typedef struct predicate { uint8_t kind; int64_t a, b; } predicate;
+
+/* Whether the present value v matches p. */
+int pred_match(const predicate *p, int64_t v);
+/* Whether a version matches: present (data value v) or absent (never). */
+static inline int pred_match_version(const predicate *p, int present, int64_t v) {
+    return present && pred_match(p, v);
+}
+/* p written as a condition on `var` ("c < 5", "c mod 2 = 0", "true"). */
+const char *pred_str(const predicate *p, const char *var, char *buf, size_t n);
+
+typedef struct pred_read {
+    predicate p;
+    uint32_t txn;            /* the reader (builder index until hb_finish) */
+    uint32_t line;           /* where the read is */
+} pred_read;
+
+typedef enum { PF_MISS = 0, PF_MISS_OWN, PF_MISMATCH, PF_MISS_READ } pred_fact_kind;
+
+typedef struct pred_fact {
+    uint8_t  kind;           /* pred_fact_kind */
+    uint32_t read;           /* index in reads */
+    uint32_t key;
+    int64_t  value;          /* the version: a matching one missed, or the returned one */
+    int64_t  data;           /* its data value (what the predicate saw; INIT's: the :init value) */
+} pred_fact;
+
+typedef struct history_preds {
+    VEC(pred_read) reads;
+    VEC(pred_fact) facts;
+    vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
+    VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
+    vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */
+} history_preds;
+
+history_preds *preds_new(void);
+void preds_free(history_preds *p);
+/* Renumber reader transactions: txn_new[builder txn] (hb_finish). */
+void preds_remap_txns(history_preds *p, const uint32_t *txn_new);
+/* A copy for hb_clone: every read, its transaction mapped by txn_new
+ * (HISTORY_NONE where the transaction is not kept: such a read is inert and
+ * its facts are dropped). */
+history_preds *preds_clone(const history_preds *p, const uint32_t *txn_new);
+/* Sort the dead values (after the last preds_add_dead). */
+void preds_seal(history_preds *p);
+/* Whether value v is a deleted key's version. */
+int preds_is_dead(const history_preds *p, int64_t v);
+/* The data value of key's version v: 1 with *data (present), 0 if absent
+ * (unborn INIT, or dead). */
+int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t *data);
+
+/* Tags of lowered ops (history.op_pred). */
+#define PRED_TAG_NONE UINT32_MAX
+static inline uint32_t pred_tag(uint32_t read, int returned) { return read << 1 | (uint32_t)(returned != 0); }
+static inline uint32_t pred_tag_read(uint32_t tag) { return tag >> 1; }
+static inline int pred_tag_returned(uint32_t tag) { return (int)(tag & 1u); }
+
+#endif

@@ -1,0 +1,20 @@
+/* pred_report.h — dependency edges that come from a predicate read, told
+ * as such (issue 34): a WR or RW edge whose reader's version of the key was
+ * seen by a predicate read that did not return the key (a lowered read:
+ * frontend/history/predicate.h), e.g.
+ *   phantom: txn 4's predicate read of `value < 5` missed txn 7's insert of key 12 = 3
+ *            (it saw key 12 unborn, which does not match)
+ * Edges of returned pairs are item reads and keep the plain sentence. */
+#ifndef ISOCHECK_PRED_REPORT_H
+#define ISOCHECK_PRED_REPORT_H
+
+#include <stddef.h>
+
+#include "frontend/history/dep_edge.h"
+#include "frontend/history/history.h"
+
+/* The sentence for e into buf, and 1; 0 (buf untouched) when e is not a
+ * predicate read's edge. */
+int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n);
+
+#endif

@@ -153,6 +153,21 @@ void pk_sort_ints(int *a, int n, int *tmp) {
     if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
 }
 
+/* The searches below read each visited node's arc list: a room somewhere
+ * in a large arena, the cost of a large graph's searches (a cache miss per
+ * node).  A node's list header is asked for when the node is stacked, and
+ * the arcs of the node on top of the stack when another is taken off: by
+ * the time a node is taken, its arcs are on their way.  A hint only: no
+ * effect on what is computed (nothing where the compiler has no prefetch). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PK_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PK_PREFETCH(p) ((void)(p))
+#endif
+static inline void prefetch_top(const pk_order *pk, const pk_adj *side) {
+    if (pk->stack.len) PK_PREFETCH(pk_arcs(pk, &side[pk->stack.data[pk->stack.len - 1]]));
+}
+
 /* Nodes reachable from `start` through positions < ub, into pk->fwd, in
  * order of least path cost (0-1 BFS in Dial's layers: pk->stack holds the
  * current layer, cost-0 arcs extend it, cost-1 arcs feed pk->next; a node
@@ -179,6 +194,7 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
                 pk->par_node[z] = pk->next.data[i + 1];
                 pk->par_edge[z] = pk->next.data[i + 2];
                 if (pk->ord[z] == ub) return 0;
+                PK_PREFETCH(&pk->out[z]);
                 vec_push(pk->stack, z);
                 vec_push(pk->fwd, z);
             }
@@ -186,6 +202,7 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
             continue;
         }
         int w = vec_pop(pk->stack), nf;
+        prefetch_top(pk, pk->out);
         const int *fixed = pk_fixed_out(pk, w, &nf);
         for (int i = 0; i < nf; i++) {      /* frozen arcs first: they were inserted first */
             int z = fixed[i], oz = pk->ord[z];
@@ -210,6 +227,7 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
             pk->par_node[z] = w;
             pk->par_edge[z] = (int)arcs[i].edge;
             if (oz == ub) return 0;
+            PK_PREFETCH(&pk->out[z]);
             vec_push(pk->stack, z);
             vec_push(pk->fwd, z);
         }
@@ -234,6 +252,7 @@ static void search_backward(pk_order *pk, int start, int lb, uint32_t stamp) {
     vec_push(pk->bwd, start);
     while (pk->stack.len) {
         int w = vec_pop(pk->stack), nf;
+        prefetch_top(pk, pk->in);
         const int *fixed = pk_fixed_in(pk, w, &nf);
         for (int i = 0; i < nf; i++) {
             int z = fixed[i];
@@ -249,6 +268,7 @@ static void search_backward(pk_order *pk, int start, int lb, uint32_t stamp) {
             int z = arcs[i].node;
             if (pk->ord[z] > lb && pk->mark[z] != stamp) {
                 pk->mark[z] = stamp;
+                PK_PREFETCH(&pk->in[z]);
                 vec_push(pk->stack, z);
                 vec_push(pk->bwd, z);
             }

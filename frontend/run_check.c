@@ -227,6 +227,10 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
 int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
               ic_error *err) {
     if (cert_level) *cert_level = -1;
+    /* repeated values: every stage reads the resolved form (same indices;
+     * kept with h, so the report may point into it) */
+    h = history_resolved(h, err);
+    if (!h) return 0;
     par_pool *pool = o->check.threads >= 2 ? par_pool_new(o->check.threads) : NULL;
     int ok = run_levels(h, o, pool, rep, cert, cert_level, err);
     par_pool_free(pool);

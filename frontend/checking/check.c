@@ -4,6 +4,7 @@
  * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
 #include "frontend/recheck/verify_model.h"
+#include "frontend/checking/choice.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ void check_result_free(check_result *r) {
     version_order_free(&r->vo);
     vec_free(r->cycle);
     vec_free(r->forced);
+    history_free(r->chosen);
+    r->chosen = NULL;
 }
 
 static void progress(const check_options *o, const char *what) {
@@ -105,8 +108,24 @@ static void vo_from_order(const polygraph *g, version_order *vo) {
  * order go before the re-check builds its own graph, and the known edges
  * right after their WW/RW part is copied out (exactly sized) — the peak of
  * a FAIL was all of them alive at once. */
-static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
+/* The history the re-check reads: the index's, or with ambiguous reads the
+ * resolved one with `choice` applied (res->chosen; choice is freed). */
+static const history *recheck_history(const polygraph *g, uint32_t *choice, check_result *res) {
     const history *h = g->ix->h;
+    if (!h->num_amb) { free(choice); return h; }
+    if (!choice) choice = pg_choice_any(g->choice, h);
+    history_free(res->chosen);
+    res->chosen = history_with_choice(h, choice);
+    free(choice);
+    return res->chosen;
+}
+
+static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
+    const history *h = recheck_history(g, NULL, res);
+    if (!h) {
+        snprintf(res->msg, sizeof res->msg, "internal error: no possible writer for an ambiguous read");
+        return res->verdict = VERDICT_UNKNOWN;
+    }
     double t0 = monotonic_seconds();
     vo_from_order(g, &res->vo);
     pg_reach_free(g);
@@ -141,8 +160,12 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
 
 /* A witness: the known graph (plus the solver's choices, already added)
  * is acyclic; read the version order off it and re-check by definition. */
-static verdict confirm_success(polygraph *g, check_result *res) {
-    const history *h = g->ix->h;
+static verdict confirm_success(polygraph *g, check_result *res, uint32_t *choice) {
+    const history *h = recheck_history(g, choice, res);
+    if (!h) {
+        snprintf(res->msg, sizeof res->msg, "internal error: the model chose an impossible writer");
+        return res->verdict = VERDICT_UNKNOWN;
+    }
     double t0 = monotonic_seconds();
     if (!pg_order(g)) {
         snprintf(res->msg, sizeof res->msg, "internal error: the solver's model leaves a cycle");
@@ -199,7 +222,8 @@ static verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), vo
         if (!pass) pg_known_reserve(g, n);
     }
     vec_free(side);
-    return confirm_success(g, res);
+    uint32_t *choice = g->choice ? pg_choice_model(g->choice, value, ctx) : NULL;
+    return confirm_success(g, res, choice);
 }
 
 /* The solver's choices, copied out so that the solver can be freed before
@@ -245,8 +269,9 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     gsat_get_stats(s, &res->st.solver);
     verdict v;
     if (r == GSAT_SAT) {
-        model_bits m = { var0, xmalloc(g->cons.len ? g->cons.len : 1) };
-        for (size_t i = 0; i < g->cons.len; i++) m.val[i] = gsat_value(s, var0 + (int)i) > 0;
+        int nv = gsat_num_vars(s) - var0 + 1;          /* the constraints', then the choices' (choice.h) */
+        model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
+        for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
         gsat_free(s);
         v = apply_model(g, var0, model_bits_value, &m, res);
         free(m.val);
@@ -327,6 +352,7 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
         res->st.t_prune = monotonic_seconds() - t0;
     }
     copy_graph_stats(&g, &res->st);
+    if (ok) g.choice = pg_choice_build(&g);     /* repeated values: candidates left for this level */
     /* Nothing after pruning asks for reachability (topo_pos is kept): free
      * the largest array before the solver and the re-check allocate theirs. */
     pg_reach_free(&g);
@@ -335,9 +361,10 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
         if (ext) early_failure(&g, ext, res);
     }
     else if (ext) v = external(&g, ext, res);
-    else if (g.cons.len == 0) { res->stage = "pruning"; v = confirm_success(&g, res); }
+    else if (g.cons.len == 0 && !g.choice) { res->stage = "pruning"; v = confirm_success(&g, res, NULL); }
     else { res->stage = "solver"; v = solve(&g, opt, res); }
     if (g.known.data) res->st.known_edges_final = g.known.len;   /* else confirm_success counted and freed them */
+    pg_choice_free(g.choice);
     pg_free(&g);
     return v;
 }

@@ -51,6 +51,10 @@ typedef struct check_result {
                                     history, or decided by pruning), for the interpretation */
     char msg[512];
     check_stats st;
+    history *chosen;             /* repeated values (choice.h): the resolved history with every
+                                    ambiguous read given the writer the answer assumes (PASS: the
+                                    model's; FAIL: any, every choice fails), the one re-checked;
+                                    NULL when no read was ambiguous */
 } check_result;
 
 typedef struct check_options {

@@ -97,6 +97,7 @@ static void progress_locked(void *ctx, const char *what) {
 /* On PASS: the witness as a certificate, checked by `isocheck verify`'s
  * code.  1 if it verifies (*c holds it), else 0 with msg set. */
 static int certify(const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
+    if (res->chosen) h = res->chosen;            /* repeated values: the history under the model's choice */
     ic_error cerr;
     ic_error_clear(&cerr);
     int si = res->level == LEVEL_SI;
@@ -138,9 +139,12 @@ static void level_interpret(void *ctx, size_t i) {
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != VERDICT_FAIL) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
+    const history *own = t->part.h;
+    if (t->res.chosen) t->part.h = t->res.chosen;   /* repeated values: read under the choice the cycle assumes */
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                       t->res.forced.data, t->res.forced.len, o->max_anomalies,
                                       o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
+    t->part.h = own;
     /* the forced edges serve only the interpretation */
     vec_free(t->res.forced);
     t->res.st.t_interpret = monotonic_seconds() - t0;

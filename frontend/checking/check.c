@@ -149,7 +149,9 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
     if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
-        snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
+        if (res->chosen) snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a "
+                                  "repeated value saw (the cycle shown assumes one)", g->fail_reason, g->ix->h->num_amb);
+        else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;
     }
     if (rc == 1) snprintf(res->msg, sizeof res->msg, "internal error: %s found a violation (%s) but the version order "

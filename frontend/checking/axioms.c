@@ -74,9 +74,11 @@ static void ambiguous_read(ax *x, uint32_t r) {
     for (uint32_t j = a; j < b; j++) if (!h->amb_why[j]) return;
     static const anomaly_kind kinds[] = { AN_THIN_AIR_READ, AN_ABORTED_READ, AN_INT, AN_INTERMEDIATE_READ };
     char tb[48], wb[48], kb[64], vb[96], detail[700];
+    history_value_str(h, h->op_value[r], vb, sizeof vb);
+    char *at = strstr(vb, "@?");                 /* the value as written, not its marker */
+    if (at) *at = 0;
     int len = snprintf(detail, sizeof detail, "%s reads key %s = %s, which %u writes wrote, none of them readable:",
-                       txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
-                       history_value_str(h, h->op_value[r], vb, sizeof vb), b - a);
+                       txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb), vb, b - a);
     uint32_t ops[3] = { r, h->amb_cand[a], b - a > 1 ? h->amb_cand[a + 1] : r };
     for (uint32_t j = a; j < b && len > 0 && (size_t)len < sizeof detail - 80; j++)
         len += snprintf(detail + len, sizeof detail - (size_t)len, "%s %s's %s", j > a ? ";" : "",

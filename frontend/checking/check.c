@@ -120,6 +120,29 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
     return res->chosen;
 }
 
+/* A failure under a choice: it holds whichever write each ambiguous read
+ * saw; the cycle shown assumes the writers named (those of the cycle's
+ * readers). */
+static void choice_message(const history *h, check_result *res, const char *reason) {
+    int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
+                       "value saw; the cycle shown assumes", reason, h->num_amb);
+    const char *sep = "";
+    for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
+        uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
+        vec_foreach(const dep_edge, e, res->cycle) in |= e->from == t || e->to == t;
+        if (!in) continue;
+        uint32_t w = history_read_source(res->chosen, r);
+        if (w == HISTORY_NONE) continue;
+        char kb[64], vb[96];
+        len += snprintf(res->msg + len, sizeof res->msg - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
+                        (long long)h->txns[t].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
+                        history_value_str(res->chosen, res->chosen->op_value[w], vb, sizeof vb),
+                        (long long)h->txns[h->op_txn[w]].ext_id);
+        sep = ",";
+    }
+    if (!*sep && len > 0 && (size_t)len < sizeof res->msg - 20) snprintf(res->msg + len, sizeof res->msg - (size_t)len, " any");
+}
+
 static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
     const history *h = recheck_history(g, NULL, res);
     if (!h) {
@@ -149,8 +172,7 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
     if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
-        if (res->chosen) snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a "
-                                  "repeated value saw (the cycle shown assumes one)", g->fail_reason, g->ix->h->num_amb);
+        if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;
     }

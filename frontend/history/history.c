@@ -341,7 +341,7 @@ int history_index_writers(history *h, ic_error *err) {
                 if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
                 else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));   /* as written */
                 history_op_where(h, other, wb, sizeof wb);
-                snprintf(msg, sizeof msg, "%s appended twice to list key %s (first at %s); values appended to a list must be unique",
+                snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
                          vb, history_key_str(h, key, kb, sizeof kb), wb);
                 where_error(h, op, err, msg);
                 return 0;

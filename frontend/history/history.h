@@ -301,6 +301,12 @@ uint32_t history_amb_index(const history *h, uint32_t r);
  * choice is not a possible candidate. */
 history *history_with_choice(const history *h, const uint32_t *choice);
 
+/* For readers that cannot follow repeated values (check --follow, the
+ * retiring stream): h unchanged when no value repeats, else NULL with err
+ * at the earliest second write of a value, as the builder once refused it
+ * ("value V written twice to key K (first at ...)"); h is freed then. */
+history *history_refuse_repeated(history *h, ic_error *err);
+
 /* The list an OP_LIST_READ observed; *len gets its length. */
 const int64_t *history_list(const history *h, uint32_t op, uint32_t *len);
 

@@ -249,3 +249,27 @@ history *history_with_choice(const history *h, const uint32_t *choice) {
     if (!history_index_writers(c, &e)) { history_free(c); return NULL; }
     return c;
 }
+
+history *history_refuse_repeated(history *h, ic_error *err) {
+    if (!h || !h->num_repeated) return h;
+    uint32_t at = HISTORY_NONE, first = HISTORY_NONE;        /* the earliest second write of a value */
+    for (uint32_t i = 0; i + 1 < h->num_repeated; i++) {
+        uint32_t a = h->rep_ops[i], b = h->rep_ops[i + 1];
+        if (h->op_key[a] != h->op_key[b] || h->op_value[a] != h->op_value[b]) continue;
+        if (i > 0 && h->op_key[h->rep_ops[i - 1]] == h->op_key[a] && h->op_value[h->rep_ops[i - 1]] == h->op_value[a]) continue;
+        if (at == HISTORY_NONE || b < at) { at = b; first = a; }
+    }
+    char kb[64], vs[64], vb[80], wb[300], msg[512];
+    int64_t value = h->op_value[at];
+    if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
+    else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));
+    history_op_where(h, first, wb, sizeof wb);
+    snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
+             vb, history_key_str(h, h->op_key[at], kb, sizeof kb), wb);
+    uint32_t t = h->op_txn[at], s = h->txns[t].session;
+    const char *file = s < h->num_sessions ? h->strings + h->sessions[s].file : h->source;
+    if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, at), "%s", msg);
+    else ic_error_at(err, file, history_op_line(h, at), "%s", msg);
+    history_free(h);
+    return NULL;
+}

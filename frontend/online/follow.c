@@ -289,7 +289,7 @@ history *follow_load(follow_input *f, history_format fmt, const load_options *op
     input_from_source(&r, load_read, &src, f->name);
     ic_error perr;
     ic_error_clear(&perr);
-    history *h = load_history_input(&r, fmt, opt, rep, &perr);
+    history *h = history_refuse_repeated(load_history_input(&r, fmt, opt, rep, &perr), &perr);   /* not followed */
     input_close(&r);
     /* the rest of the spilled bytes, if the parser stopped before them: all are summed */
     char scratch[65536];
@@ -384,7 +384,8 @@ static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n
  * reads. */
 static history *parse_prefix(const follow_parse *p, const char *data, size_t n, const char *name, ic_error *err) {
     history *h = load_history_mem(data, n, p->fmt, name, err);
-    if (h || (p->fmt != FORMAT_ELLE && p->fmt != FORMAT_JSON)) return h;
+    if (h) return history_refuse_repeated(h, err);                /* repeated values are not followed */
+    if ((p->fmt != FORMAT_ELLE && p->fmt != FORMAT_JSON)) return h;
     size_t i = 0;
     while (i < n && blank(data[i])) i++;
     if (i >= n || (data[i] != '[' && data[i] != '(')) return NULL;
@@ -396,7 +397,7 @@ static history *parse_prefix(const follow_parse *p, const char *data, size_t n, 
     closed[end + 1] = '\n';
     ic_error e2;
     ic_error_clear(&e2);
-    h = load_history_mem(closed, end + 2, p->fmt, name, &e2);
+    h = history_refuse_repeated(load_history_mem(closed, end + 2, p->fmt, name, &e2), &e2);
     free(closed);
     return h;
 }

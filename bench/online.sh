@@ -17,6 +17,14 @@
 # CPU into parsing and checking is printed too.
 #   [KEYS=N] [SESS=N] [BASE=other/isocheck] bench/online.sh [BATCH (default 1000)] [PAUSE (default 0.02)] SIZES...
 #   (default sizes: 10000 100000)
+#   EDN=1 bench/online.sh [BATCH] [PAUSE] SIZES...: instead, the same clean
+#   history as Elle EDN (isocheck gen --format elle, its lines in :index
+#   order: the sessions interleaved, as Jepsen writes them) and as text
+#   (the same seed: its committed transactions; text holds no aborted ones),
+#   each streamed through a pipe in batches of BATCH transactions: CPU and
+#   peak of the batch check of the EDN, of following it, and of following
+#   the text, one run each, the ratios to the batch check, and the load
+#   (BASE: its EDN follow run too).
 # BASE: a second binary (e.g. main's) whose clean follow run is measured in
 # the same run, on the same stream: its CPU/peak and the ratio to it
 # (BASE_TIMEOUT=S stops it after S seconds of wall time).
@@ -65,6 +73,41 @@ follow_clean() {
   echo "$s $f ${c:-0}" > "$t/$name.rss"
   return $rc
 }
+if [ -n "${EDN:-}" ]; then
+  # stream FILE BIN OUT: FILE's chunks (t/FILE.NNNNN) into BIN check -v --follow -, timed
+  stream() { for c in "$t/$1".[0-9]*; do cat "$c"; sleep "$PAUSE"; done |
+               /usr/bin/time -v -o "$t/$3.time" "$2" check -v --follow - > "$t/$3.out" 2> "$t/$3.err"; }
+  echo "machine: $(nproc) cores; $SESS sessions, $KEYS keys; batches of $BATCH transactions, pause ${PAUSE}s"
+  printf '%-8s %-16s %-16s %-16s %-14s %-14s %s\n' txns "edn batch" "edn follow" "text follow" "edn follow x" "text follow x" "load (1 5 15)"
+  for TXNS in $SIZES; do
+    "$ISO" gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys $KEYS --seed 7 --level si --format elle \
+      -o "$t/g.edn" --no-truth --force >/dev/null || exit 2
+    sort -n -k8 "$t/g.edn" > "$t/e.edn"             # :index order (field 8 of "{:type :ok, :f :txn, :process P, :index I, ...")
+    "$ISO" gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys $KEYS --seed 7 --level si \
+      -o "$t/e.txt" --no-truth --force >/dev/null || exit 2      # the same workload as text (committed ones only)
+    rm -f "$t"/e.edn.[0-9]* "$t"/e.txt.[0-9]*
+    split -l "$BATCH" -a 5 -d "$t/e.edn" "$t/e.edn."
+    per=$(( $(wc -l < "$t/e.txt") / ($(wc -l < "$t/e.edn") / BATCH) ))
+    split -l "$per" -a 5 -d "$t/e.txt" "$t/e.txt."
+    /usr/bin/time -v -o "$t/eb.time" "$ISO" check "$t/e.edn" > "$t/eb.out"; brc=$?
+    stream e.edn "$ISO" ef; erc=$?
+    stream e.txt "$ISO" tf; trc=$?
+    bc=$(cpu "$t/eb.time"); bp=$(peak "$t/eb.time"); ec=$(cpu "$t/ef.time"); ep=$(peak "$t/ef.time")
+    tc=$(cpu "$t/tf.time"); tp=$(peak "$t/tf.time")
+    printf '%-8s %-16s %-16s %-16s %-14s %-14s %s\n' "$TXNS" "${bc}s ${bp}MB" "${ec}s ${ep}MB" "${tc}s ${tp}MB" \
+      "$(awk -v a="$ec" -v b="$bc" -v c="$ep" -v d="$bp" 'BEGIN{printf "%.1f/%.2f", a / b, c / d}')" \
+      "$(awk -v a="$tc" -v b="$bc" -v c="$tp" -v d="$bp" 'BEGIN{printf "%.1f/%.2f", a / b, c / d}')" \
+      "$(uptime | sed 's/.*load average: //')"
+    [ $brc = 0 ] && [ $erc = 0 ] && [ $trc = 0 ] || echo "  unexpected exit codes: batch $brc, edn follow $erc, text follow $trc"
+    grep 'CPU .* parsing' "$t/ef.err" | sed 's/^/  edn: /'
+    grep 'CPU .* parsing' "$t/tf.err" | sed 's/^/  text: /'
+    if [ -n "$BASE" ]; then
+      stream e.edn "$BASE" bf
+      echo "  BASE edn follow: $(cpu "$t/bf.time")s $(peak "$t/bf.time")MB; $(grep 'CPU .* parsing' "$t/bf.err")"
+    fi
+  done
+  exit 0
+fi
 echo "machine: $(nproc) cores; $SESS sessions, $KEYS keys; batches of $BATCH transactions, pause ${PAUSE}s"
 printf '%-9s %-18s %-18s %-9s %-9s %-16s %s\n' txns "batch cpu/peak" "follow cpu/peak" "cpu x" "peak x" "proven/reported" "load (1 5 15)"
 echo "(cpu/peak: the clean history; latency: the stream with the violation)"

@@ -34,6 +34,7 @@
 #include "monotonic.h"
 #include "par.h"
 #include "frontend/checking/axioms.h"
+#include "frontend/checking/set_aside.h"
 
 void run_check_options_default(run_check_options *o) {
     memset(o, 0, sizeof *o);
@@ -253,6 +254,7 @@ static void start_task(void *ctx, size_t i) {
  * has it dropped (with a pool, where both are built at once). */
 static int run_levels(const history *orig, const history *h, const run_check_options *o, par_pool *pool, report *rep,
                       certificate *cert, int *cert_level, ic_error *err);
+static void run_set_aside(const history *h, const run_check_options *o, par_pool *pool, report *rep);
 
 int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
               ic_error *err) {
@@ -266,6 +268,23 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
     int ok = run_levels(orig, h, o, pool, rep, cert, cert_level, err);
     par_pool_free(pool);
     return ok;
+}
+
+/* Read anomalies found: the levels checked on h without the reads that
+ * break the axioms (set_aside.h), their cycles as extra information; no
+ * certificate.  When the reads cannot be set aside, or the rest cannot be
+ * indexed, the levels are simply not checked (the verdict is FAIL anyway). */
+static void run_set_aside(const history *h, const run_check_options *o, par_pool *pool, report *rep) {
+    history view;
+    if (!set_aside_reads(h, &view, &rep->set_aside)) return;
+    run_check_options ro = *o;
+    ro.certificate = 0;
+    ro.cycles_after_axioms = 0;
+    int cl = -1;
+    ic_error err;
+    ic_error_clear(&err);
+    if (!run_levels(&view, &view, &ro, pool, rep, NULL, &cl, &err)) vec_free(rep->set_aside);
+    set_aside_free(&view);
 }
 
 static int run_levels(const history *orig, const history *h, const run_check_options *o, par_pool *pool, report *rep,
@@ -282,6 +301,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     anomaly_list_free(&st.axioms);
     if (st.found) {
         if (pool && st.ix_ok) pg_index_free(&st.ix);
+        if (o->cycles_after_axioms) run_set_aside(h, o, pool, rep);
         return 1;
     }
     if (!st.ix_ok) { *err = st.ix_err; return 0; }

@@ -9,7 +9,11 @@
  *
  * The levels are checked first, then the index is freed, then each
  * failing level is interpreted (it reads the history and the check's
- * result only).  Axiom violations end the run (the levels are not checked).
+ * result only).  Axiom violations end the run (the levels are not checked),
+ * unless cycles_after_axioms is set: then the levels are checked on the
+ * history with the reads that break the axioms set aside (set_aside.h;
+ * rep->set_aside lists them), their anomalies added as extra information
+ * (the verdict stays FAIL; no certificate).
  * The report lists the levels in the ladder's order (ladder.h: si before
  * ser).  A level that needs real time (level_real_time: strong-si, sser)
  * is not checked when the history lacks invocation or completion times: it
@@ -48,6 +52,8 @@ typedef struct run_check_options {
     int verify_every_pass;       /* build and verify a certificate for every PASS (a self-check:
                                     on by default in debug builds) */
     interpret_trace *trace;      /* candidates the interpretation looked at, or NULL */
+    int cycles_after_axioms;     /* read anomalies found: also check the levels without those reads
+                                    (off by default; `isocheck check` sets it) */
     /* Optional hooks: after the index is built (seconds it took), and after
      * each level is done (its result, without its forced edges: the
      * interpretation has used and freed them; the report is filled for it). */

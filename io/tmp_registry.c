@@ -68,7 +68,7 @@ void tmpreg_signals(sigset_t *set) {
 }
 
 /* Files first, then the directories they were in. */
-static void on_signal(int sig) {
+void tmpreg_unlink_all(void) {
     atomic_store(&in_handler, 1);
     for (int pass = 0; pass < 2; pass++)
         for (chunk *c = &first; c; c = atomic_load(&c->next))
@@ -78,6 +78,10 @@ static void on_signal(int sig) {
                 if (pass == 0 && p[0] == 'f') unlink(p + 1);
                 if (pass == 1 && p[0] == 'd') rmdir(p + 1);
             }
+}
+
+static void on_signal(int sig) {
+    tmpreg_unlink_all();
     raise(sig);          /* the action is the default again (SA_RESETHAND): delivered as this handler returns */
 }
 

@@ -34,6 +34,12 @@ void tmpreg_remove(tmpreg_slot *slot);
  * creation and its registration. */
 void tmpreg_signals(sigset_t *set);
 
+/* What the handler does before it raises the signal again: remove every
+ * listed file, then every listed directory that is empty.  Async-signal-
+ * safe, for a program's own handler (gsat's second SIGINT); the process
+ * must end right after (the list is left as it was). */
+void tmpreg_unlink_all(void);
+
 /* Install the handler (see above); idempotent. */
 void tmpreg_on_signals(void);
 

@@ -8,7 +8,10 @@
  * With --json each of these is one line: {"event": "violation", "time",
  * "detected", ...} (time: when explained; detected: when proven),
  * {"event": "final", ...}.  Progress (transactions read, completed,
- * checked, the lag of the last check) goes to stderr on a terminal. */
+ * checked, the lag of the last check) goes to stderr on a terminal.
+ * Stopped by SIGINT or SIGTERM (programs/interrupt.h): "STOPPED after ...
+ * by SIGINT: ...", the violation's report if one was proven, and "no
+ * verdict: stopped after N transactions"; exit 128 + the signal. */
 #include "programs/cli_follow.h"
 
 #include <inttypes.h>
@@ -20,6 +23,7 @@
 #include "monotonic.h"
 #include "frontend/online/follow_run.h"
 #include "programs/cli.h"
+#include "programs/interrupt.h"
 
 static double start_time;
 
@@ -154,16 +158,49 @@ static void on_ended(void *ctx, const follow_summary *s) {
     fflush(stdout);
 }
 
+/* A signal stopped the run (programs/interrupt.h): what is known — the
+ * violation proven, if any, again — and no verdict. */
+static void on_stopped(void *ctx, const online_checker *oc, const follow_summary *s) {
+    const printer *p = ctx;
+    clear_progress();
+    if (p->o->json) {
+        printf("{\"event\": \"stopped\", \"time\": %.3f, \"signal\": \"%s\", \"read\": %llu, \"completed\": %llu, "
+               "\"checked\": %u, \"bytes\": %zu", elapsed(), interrupt_name(), (unsigned long long)s->txns,
+               (unsigned long long)s->completed, s->checked, s->bytes);
+        if (oc->failed) { fputs(", \"report\": ", stdout); json_inline(stdout, &oc->rep); }
+        fputs("}\n", stdout);
+    } else {
+        if (s->retiring)
+            printf("STOPPED after %.3fs by %s: %llu transactions read, %llu retired, %llu completed, %u checked\n",
+                   elapsed(), interrupt_name(), (unsigned long long)s->txns, (unsigned long long)s->retired,
+                   (unsigned long long)s->completed, s->checked);
+        else
+            printf("STOPPED after %.3fs by %s: %zu bytes, %llu transactions read, %llu completed, %u checked\n", elapsed(),
+                   interrupt_name(), s->bytes, (unsigned long long)s->txns, (unsigned long long)s->completed, s->checked);
+        if (oc->failed) report_print_text(stdout, &oc->rep, 0);
+        printf("no verdict: stopped after %llu transactions%s\n", (unsigned long long)s->txns,
+               oc->failed ? " (the violation above holds in every history that contains them)" : "");
+    }
+    fflush(stdout);
+}
+
 int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **hout,
                ic_error *lerr) {
     start_time = monotonic_seconds();
-    follow_config c = { o->idle, cli_temp_dir(), o->want_si, o->want_ser, o->max_anomalies, o->fmt, o->retire, o->final };
+    follow_config c = { o->idle, cli_temp_dir(), o->want_si, o->want_ser, o->max_anomalies, o->fmt, o->retire, o->final,
+                        interrupt_stop, NULL };
     printer p = { o, 0 };
-    follow_events ev = { &p, on_detected, on_violation, on_unconfirmed, on_progress, on_note, on_stats, on_ended };
+    follow_events ev = { &p, on_detected, on_violation, on_unconfirmed, on_progress, on_note, on_stats, on_ended,
+                         on_stopped };
     ic_error err;
     ic_error_clear(&err);
     int rc = follow_run(path, &c, &ev, lopt, lrep, hout, &err, lerr);
     clear_progress();
+    if (rc == FOLLOW_RUN_STOPPED) return interrupt_exit_code();
+    if (rc == 2 && interrupt_signal()) {          /* (an open() or read a signal cut short) */
+        printf("STOPPED after %.3fs by %s\nno verdict: stopped after 0 transactions\n", elapsed(), interrupt_name());
+        return interrupt_exit_code();
+    }
     if (rc == 2) ic_error_print(stderr, "isocheck", &err);
     return rc;
 }

@@ -54,7 +54,7 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total) {
 /* What the command line asks for besides the workload. */
 typedef struct gen_request {
     const char *out, *truth_path, *vo_path;   /* vo_path: --version-order-out */
-    int verbose, no_truth, force;
+    int verbose, no_truth, force, times;
     int fmt_choice;              /* index in cli_write_format_names() */
 } gen_request;
 
@@ -98,6 +98,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
         CMD_CHOICE("format", 0, &q->fmt_choice, cli_write_format_names(), "F", "output format (default text)"),
         CMD_STR("output", 'o', &q->out, "OUT", "output (\"-\": stdout, text and elle only)"),
         CMD_FLAG("force", 0, &q->force, "replace an existing OUT and OUT.truth (cobra: the *.log files in OUT)"),
+        CMD_FLAG("times", 0, &q->times, "write each transaction's real invoke/complete times and the store's start/commit timestamps (text and elle; doc/workload.md)"),
         CMD_FLAG("no-retry", 0, &no_retry, "record aborted transactions without running them again"),
         CMD_STR("truth", 0, &q->truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
         CMD_FLAG("no-truth", 0, &q->no_truth, "no ground truth file"),
@@ -122,6 +123,12 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
     int n, rc = cli_parse(&spec, argc, argv, NULL, &n);
     if (rc >= 0) return rc;
     if (!q->out) { fprintf(stderr, "isocheck gen: no output given (-o OUT)\n(try 'isocheck gen --help')\n"); return 2; }
+    int fmt = cli_write_format(q->fmt_choice);
+    if (q->times && fmt != FORMAT_TEXT && fmt != FORMAT_ELLE) {
+        fprintf(stderr, "isocheck gen: --times: %s has no per-transaction times (use text or elle)\n",
+                cli_write_format_names()[q->fmt_choice]);
+        return 2;
+    }
     if (preset >= 0) workload_preset(p, preset_names[preset]);     /* explicit options override it */
     if (given(opts, "sessions")) p->sessions = (uint32_t)sessions;
     if (given(opts, "txns")) p->txns_per_session = (uint32_t)txns;
@@ -155,9 +162,11 @@ static int gen_history(const workload_params *p, const gen_request *q, unsigned 
     if (fmt == FORMAT_TEXT || fmt == FORMAT_DBCOP) {
         gen_writer *w = gen_writer_open((history_format)fmt, q->out, p, cli_temp_dir(), err);
         if (!w) return 0;
+        sim_times_sink ts = { NULL, NULL };
+        if (q->times) ts = gen_writer_times(w);
         sim_sink inner = gen_writer_sink(w), sink = inner;
         if (q->vo_path) sink = vo_tee_sink(*tee = vo_tee_new(&inner));
-        ok = sim_run(p, &sink, truth, show_progress, &pr, err);
+        ok = sim_run_timed(p, &sink, &ts, truth, show_progress, &pr, err);
         ok = gen_writer_close(w, ok, err);
     } else {
         uint64_t longest = p->long_fraction > 0 && p->long_ops > p->ops_per_txn ? p->long_ops : p->ops_per_txn;
@@ -168,9 +177,11 @@ static int gen_history(const workload_params *p, const gen_request *q, unsigned 
             return -1;
         }
         model_sink *m = model_sink_new(q->out, p->sessions, 0);
+        sim_times_sink ts = { NULL, NULL };
+        if (q->times) ts = model_sink_times(m);
         sim_sink inner = model_sink_sink(m), sink = inner;
         if (q->vo_path) sink = vo_tee_sink(*tee = vo_tee_new(&inner));
-        ok = sim_run(p, &sink, truth, show_progress, &pr, err);
+        ok = sim_run_timed(p, &sink, &ts, truth, show_progress, &pr, err);
         history *h = model_sink_finish(m, err);
         ok = ok && h && history_write_file(h, (history_format)fmt, q->out, flags, NULL, 0, err);
         if (h) history_free(h);

@@ -12,6 +12,7 @@
  * (gsat_option_at: the engine's table in solver/options.h, then the
  * acyclicity theory's), given as --name=value or --name value. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "gsat.h"
 #include "io/bigmem.h"
 #include "io/output.h"
+#include "io/proof_out.h"
 #include "programs/cmdline.h"
 #include "solver/dimacs.h"
 #include "solver/solver.h"
@@ -29,6 +31,8 @@
 #include "theory/acyclic.h"
 #include "theory/graph_extract.h"
 #include "programs/gnf.h"
+#include "programs/gsat_report.h"
+#include "solver/proof.h"
 
 enum { MAX_ENGINE_OPTIONS = 96 };   /* the engine's and the theories' (gsat_option_at) */
 static const char *const parse_only_names[] = { "solver", "text", NULL };
@@ -43,45 +47,6 @@ static int finish(int rc) {
     return 2;
 }
 
-static void print_stats(const gsat *s, double parse_seconds) {
-    printf("c parse time: %.3f s\n", parse_seconds);
-#define X(name, help) printf("c %-24s %lld\n", #name ":", (long long)s->st.name);
-    GSAT_STATS(X)
-#undef X
-    printf("c %-24s %.3f\n", "solve time (s):", s->st.seconds);
-    const acyclic *a = acyclic_find(s);
-    if (a) {
-        acyclic_stats as;
-        acyclic_get_stats(a, &as);
-        int64_t n = s->st.theory_conflicts + s->st.theory_explanations;
-        printf("c %-24s %.2f\n", "theory clause avg lits:", n ? (double)s->st.theory_explanation_lits / (double)n : 0.0);
-#define X(name, help) printf("c acyclic %-24s %lld\n", #name ":", (long long)as.name);
-        ACYCLIC_STATS(X)
-#undef X
-    }
-}
-
-/* The model in the input's numbering (names: solver variable -> file's). */
-static void print_model(const gsat *s, const vec_int *names) {
-    char buf[96];
-    size_t len = 0;
-    int n = (int)names->len - 1;
-    for (int v = 1; v <= n + 1; v++) {
-        if (v <= n && !names->data[v]) continue;   /* an index the input does not name */
-        char tok[16];
-        int t = v <= n ? snprintf(tok, sizeof tok, " %d", varnum_file_lit(names, gsat_value(s, v) > 0 ? v : -v))
-                       : snprintf(tok, sizeof tok, " 0");
-        if (len + (size_t)t > 78) {
-            if (fwrite(buf, 1, len, stdout) != len || fputc('\n', stdout) == EOF) output_stdout_failed(errno);
-            len = 0;
-        }
-        if (len == 0) { buf[0] = 'v'; len = 1; }
-        memcpy(buf + len, tok, (size_t)t);
-        len += (size_t)t;
-    }
-    if (fwrite(buf, 1, len, stdout) != len || fputc('\n', stdout) == EOF) output_stdout_failed(errno);
-}
-
 /* Parse the command line into the variables below and the engine options
  * of s; -1 to go on, else the exit code (help or a printed error). */
 typedef struct gsat_args {
@@ -89,13 +54,19 @@ typedef struct gsat_args {
     int verbose, no_model, gnf, cnf, keep_assumptions, to_cnf, parse_only;   /* parse_only: -1 no, 0 into the solver, 1 text only */
     double time_limit;
     int64_t conflict_limit;
+    int quiet, proof_binary;
+    const char *proof;               /* --proof FILE, or NULL */
 } gsat_args;
 
 static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     int64_t engine[MAX_ENGINE_OPTIONS];
     char engine_help[MAX_ENGINE_OPTIONS][200];
     cmd_opt opts[16 + MAX_ENGINE_OPTIONS] = {
-        CMD_FLAG("verbose", 'v', &a->verbose, "statistics as 'c' lines"),
+        CMD_FLAG("verbose", 'v', &a->verbose, "progress table and statistics as 'c' lines"),
+        CMD_FLAG("quiet", 'q', &a->quiet, "print only the 's' line (and the 'v' lines)"),
+        CMD_STR("proof", 0, &a->proof, "FILE", "pure CNF: write a DRAT proof of unsatisfiability to FILE\n"
+                "                         (doc/search.md \"Proofs\")"),
+        CMD_FLAG("binary-proof", 0, &a->proof_binary, "write the --proof in binary DRAT"),
         CMD_FLAG("no-model", 'n', &a->no_model, "do not print the 'v' lines"),
         CMD_FLAG("gnf", 0, &a->gnf, "read as GNF (default for *.gnf, *.gnf.gz and '-')"),
         CMD_FLAG("cnf", 0, &a->cnf, "read as strict DIMACS (default for other names)"),
@@ -126,7 +97,9 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
         "Solve a DIMACS CNF formula or a MonoSAT GNF file with acyclicity constraints\n"
         "(FILE, or standard input for '-' or no FILE; gzip-compressed input is fine).\n"
         "Prints 's SATISFIABLE' and the model as 'v' lines (exit 10),\n"
-        "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0, a limit was hit).\n"
+        "'s UNSATISFIABLE' (exit 20) or 's UNKNOWN' (exit 0: a limit was hit, or SIGINT\n"
+        "or SIGTERM stopped the search; a second signal, or one while reading, ends gsat\n"
+        "by that signal).  Every other output line is a 'c' comment.\n"
         "Bad input: 'gsat: FILE:LINE: message', exit 2 (also out of memory); so is usage,\n"
         "or output that "
         "cannot be written.  Engine options (the last ones below) also take\n"
@@ -142,6 +115,11 @@ static int parse_args(gsat *s, int argc, char **argv, gsat_args *a) {
     default: fprintf(stderr, "gsat: %s (try 'gsat --help')\n", err.msg); return 2;
     }
     if (a->gnf && a->cnf) { fprintf(stderr, "gsat: give at most one of --gnf and --cnf (try 'gsat --help')\n"); return 2; }
+    if (a->quiet && a->verbose) { fprintf(stderr, "gsat: give at most one of -q and -v (try 'gsat --help')\n"); return 2; }
+    const char *clash = !a->proof ? NULL : a->to_cnf >= 0 ? "--to-cnf" : a->parse_only >= 0 ? "--parse-only"
+                      : a->keep_assumptions ? "--assume" : NULL;
+    if (clash) { fprintf(stderr, "gsat: --proof and %s do not go together (try 'gsat --help')\n", clash); return 2; }
+    if (a->proof_binary && !a->proof) { fprintf(stderr, "gsat: --binary-proof needs --proof FILE (try 'gsat --help')\n"); return 2; }
     for (int i = first_engine; i < k; i++)
         if (opts[i].given && !gsat_set_option(s, opts[i].name, *(int64_t *)opts[i].dest))
             internal_error("gsat", "the engine refuses option %s", opts[i].name);
@@ -201,6 +179,24 @@ static int write_cnf(gsat *s, const gnf_info *info, gp_encoding mode, const char
     return ok ? 0 : 2;
 }
 
+/* The proof trace's hook: solver numbering to the file's, then the file. */
+typedef struct proof_sink {
+    proof_out out;
+    const vec_int *names;
+    vec_int lits;
+} proof_sink;
+
+static void proof_step(void *state, int add, const int *lits, int n) {
+    proof_sink *p = state;
+    vec_clear(p->lits);
+    for (int i = 0; i < n; i++) {
+        int f = varnum_file_lit(p->names, lits[i]);
+        if (!f) internal_error("gsat", "proof: literal %d names no variable of the input", lits[i]);
+        vec_push(p->lits, f);
+    }
+    proof_out_step(&p->out, add, p->lits.data, n);
+}
+
 /* Solve what was read and print the answer (and the model, the failed
  * assumptions, the statistics); the exit code. */
 static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, int cnf, double start, double parse_seconds) {
@@ -209,6 +205,8 @@ static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, in
         gsat_set_time_limit(s, left > 1e-6 ? left : 1e-6);
     }
     gsat_set_conflict_limit(s, a->conflict_limit);
+    gsat_signals_searching(1);          /* from here a signal stops the search (before -v's header) */
+    if (a->verbose) gsat_progress_start(s);
     /* A file has one solve: its assumptions hold for that solve only, so
      * asserting them as unit clauses gives the same answer and model, and
      * makes them level-0 facts (nothing to re-assign after each conflict).
@@ -221,17 +219,21 @@ static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, in
     } else {
         res = gsat_solve(s, info->assumptions.data, (int)info->assumptions.len);
     }
+    gsat_signals_searching(0);
     if (res == GSAT_ERROR) {            /* out of memory in the engine, while reading or solving */
         fprintf(stderr, "gsat: %s (%s)\n", gsat_error(s), a->path);
         return 2;
     }
-    if (a->verbose) print_stats(s, parse_seconds);
+    if (a->verbose) gsat_progress_end(s);
+    int sig = res == GSAT_UNKNOWN ? gsat_interrupted() : 0;
+    if (sig && !a->quiet) printf("c interrupted by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    if (a->verbose || (sig && !a->quiet)) gsat_print_stats(s, parse_seconds);
     if (res == GSAT_SAT) {
         printf("s SATISFIABLE\n");
-        if (!a->no_model) print_model(s, &info->names);
+        if (!a->no_model) gsat_print_model(s, &info->names);
     } else if (res == GSAT_UNSAT) {
         printf("s UNSATISFIABLE\n");
-        if (a->keep_assumptions && info->assumptions.len) {
+        if (a->keep_assumptions && info->assumptions.len && !a->quiet) {
             printf("c failed:");
             for (size_t i = 0; i < info->assumptions.len; i++)
                 if (gsat_failed(s, info->assumptions.data[i]))
@@ -244,6 +246,51 @@ static int solve_and_print(gsat *s, const gsat_args *a, const gnf_info *info, in
     return res;
 }
 
+/* --proof: refused for a problem beyond CNF; else the trace goes to p.
+ * -1 to go on, else the exit code (a message printed). */
+static int proof_begin(gsat *s, const gsat_args *a, const gnf_info *info, proof_sink *p) {
+    if (info->graphs || info->assumptions.len) {
+        fprintf(stderr, "gsat: %s: --proof is for pure CNF only; this problem has %s\n", a->path,
+                info->graphs ? "graphs (acyclicity constraints are not traced)" : "a 'solve' line (assumptions)");
+        return 2;
+    }
+    p->names = &info->names;
+    solver_set_proof(s, p, proof_step);
+    return -1;
+}
+
+/* Open --proof FILE before reading: not the input, not standard output.
+ * 1, or 0 with a message printed. */
+static int proof_open(const gsat_args *a, proof_sink *p) {
+    ic_error err;
+    ic_error_clear(&err);
+    if (!strcmp(a->proof, "-")) {
+        fprintf(stderr, "gsat: --proof -: the answer goes to standard output; give the proof a file\n");
+        return 0;
+    }
+    if (!output_check_input(a->proof, 0, a->path, &err) || !proof_out_open(&p->out, a->proof, a->proof_binary, 0, &err)) {
+        ic_error_print(stderr, "gsat", &err);
+        return 0;
+    }
+    return 1;
+}
+
+/* Finish --proof after the answer: exit code rc, or 2 if it could not be written. */
+static int proof_close(gsat *s, const gsat_args *a, proof_sink *p, int rc) {
+    solver_set_proof(s, NULL, NULL);
+    ic_error err;
+    ic_error_clear(&err);
+    if (rc == 2) { proof_out_discard(&p->out); return rc; }
+    int64_t added = p->out.added, deleted = p->out.deleted;
+    if (!proof_out_commit(&p->out, &err)) {
+        fflush(stdout);
+        ic_error_print(stderr, "gsat", &err);
+        return 2;
+    }
+    if (a->verbose) printf("c proof: %lld clauses added, %lld deleted (%s)\n", (long long)added, (long long)deleted, a->proof);
+    return rc;
+}
+
 int main(int argc, char **argv) {
     double start = gsat_now();
     big_prefer_heap();                           /* memory freed after reading is reused */
@@ -252,12 +299,16 @@ int main(int argc, char **argv) {
     if (argc == 2 && !strcmp(argv[1], "--version")) { printf("gsat %s\n", ISOCHECK_VERSION); return finish(0); }
     gsat *s = gsat_new();
     if (!s) xalloc_fail(0);
-    gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1 };
+    gsat_args a = { NULL, 0, 0, 0, 0, 0, -1, -1, 0, -1, 0, 0, NULL };
     int rc = parse_args(s, argc, argv, &a);
     if (rc >= 0) { gsat_free(s); return finish(rc); }
     gp_encoding to_cnf_mode = GP_RANK_BIN;
     if (a.to_cnf >= 0 && !gp_encoding_parse(encoding_names[a.to_cnf], &to_cnf_mode))
         internal_error("gsat", "encoding '%s' unknown to the encoder", encoding_names[a.to_cnf]);
+    gsat_signals_install(s);
+    proof_sink proof;
+    memset(&proof, 0, sizeof proof);
+    if (a.proof && !proof_open(&a, &proof)) { gsat_free(s); return finish(2); }
 
     ic_error err;
     ic_error_clear(&err);
@@ -277,6 +328,8 @@ int main(int argc, char **argv) {
                info.vars, info.clauses, info.graphs, info.edges, gsat_now() - t0,
                a.parse_only == 1 ? " (text only)" : "");
         rc = 0;
+    } else if (a.proof && (rc = proof_begin(s, &a, &info, &proof)) >= 0) {
+        /* refused: rc set */
     } else {
         double parse_seconds = gsat_now() - t0;
         if (a.verbose) {
@@ -288,6 +341,8 @@ int main(int argc, char **argv) {
         }
         rc = a.to_cnf >= 0 ? write_cnf(s, &info, to_cnf_mode, a.path) : solve_and_print(s, &a, &info, cnf, start, parse_seconds);
     }
+    if (a.proof) rc = proof_close(s, &a, &proof, parsed == DIMACS_TIMEOUT ? 0 : rc);
+    vec_free(proof.lits);
     gnf_info_free(&info);
     gsat_free(s);
     return finish(rc);

@@ -5,6 +5,7 @@
 #include <assert.h>
 
 #include "io/bigmem.h"
+#include "solver/proof.h"
 #include "solver/solver.h"
 
 static size_t clause_words(uint32_t n, uint32_t flags) {
@@ -48,6 +49,7 @@ void arena_free_clause(gsat *s, cref_t r) {
     clause *c = CL(s, r);
     assert(!(c->flags & CL_GARBAGE));
     c->flags |= CL_GARBAGE;
+    if (!(c->flags & CL_REASON)) proof_delete(s, c->lits, c->size);   /* theory reasons were never traced */
     s->ca.wasted += clause_words(c->size, c->flags);
     s->ca.unpurged = 1;
 }

@@ -40,6 +40,7 @@
     X(walk, 1, 0, 1, "pure CNF: local search (ProbSAT) for the saved phases at restarts") \
     X(walk_interval, 2000, 1, 100000000, "walk: conflicts before the first walk, and added per walk to the gap") \
     X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \
+    X(seed, 0, 0, 4294967295LL, "randomness: 0 the default run; else initial activities perturbed and local search seeded by it") \
     X(simplify, 1, 0, 1, "remove satisfied clauses and false literals at level 0")              \
     X(gc_percent, 20, 1, 90, "compact the clause arena when this % of it is garbage")           \
     X(keep_trail, 0, 0, 1, "incremental: keep the assignment after SAT; clauses and edges added later join it, the next solve decides only what is new (with preprocess=0)") \

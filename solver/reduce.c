@@ -66,4 +66,5 @@ void solver_reduce_db(gsat *s) {
     if (s->ca.unpurged) arena_collect(s);
     s->reduce_interval += s->opt.reduce_inc;
     s->next_reduce = s->st.conflicts + s->reduce_interval;
+    if (s->progress_fn) s->progress_fn(s->progress_state, s);
 }

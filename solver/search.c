@@ -7,6 +7,7 @@
 #include <assert.h>
 
 #include "monotonic.h"
+#include "solver/proof.h"
 #include "solver/solver.h"
 
 double gsat_now(void) { return monotonic_seconds(); }
@@ -59,6 +60,7 @@ static cref_t learn_missed(gsat *s, cref_t confl, uint32_t lbd) {
     uint32_t n = c->size;
     vec_clear(s->tlits);
     for (uint32_t k = 0; k < n; k++) vec_push(s->tlits, c->lits[k]);
+    proof_add(s, s->tlits.data, n);
     cref_t r = arena_alloc(s, s->tlits.data, n, CL_LEARNT);
     clause *lc = CL(s, r);
     cl_set_lbd(lc, lbd);
@@ -99,6 +101,7 @@ static void assign_missed(gsat *s, cref_t confl, uint32_t forced, int below) {
         /* a binary clause may imply either of its literals */
     }
     if (keep) confl = learn_missed(s, confl, lbd);
+    if (!jump) proof_add(s, &f, 1);   /* a level-0 fact without a reason clause that could stay */
     enqueue_at(s, f, jump ? confl : CREF_NONE, jump);
 }
 
@@ -139,6 +142,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
     uint32_t n = (uint32_t)s->learnt.len;
     s->st.learned++;
     if (s->learn && n <= (uint32_t)s->learn_max) report_learned(s, lits, n);
+    proof_add(s, lits, n);
     if (n == 1) enqueue_at(s, lits[0], CREF_NONE, 0);
     else {
         cref_t r = arena_alloc(s, lits, n, CL_LEARNT);

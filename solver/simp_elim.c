@@ -14,6 +14,7 @@
  * occurrences.  Resolvents are queued for subsumption, which runs after
  * each elimination. */
 #include "solver/idx_heap.h"
+#include "solver/proof.h"
 #include "solver/simp_state.h"
 
 static inline uint64_t elim_cost(const simp_run *r, uint32_t v) {
@@ -141,6 +142,8 @@ static int elim_try(simp_run *r, uint32_t v) {
         }
     }
     p->ext_end[v] = p->ext.len;
+    if (s->proof_fn)                              /* the resolvents (RUP) before their antecedents go */
+        for (size_t i = 0; i < r->res.len; i += 1 + r->res.data[i]) proof_add(s, r->res.data + i + 1, r->res.data[i]);
     simp_mark_removed(r, v, SIMP_ELIMINATED);     /* first: keeps v out of the heap */
     for (int side = 0; side < 2; side++) {
         vec_uint *cls = side ? neg : pos;

@@ -17,6 +17,7 @@
  * it finds go on the trail for occ_propagate(). */
 #include <stdlib.h>
 
+#include "solver/proof.h"
 #include "solver/simp_state.h"
 
 typedef struct scc_state {
@@ -57,7 +58,13 @@ static int component(simp_run *r, scc_state *g, size_t from) {
     lit_t rep = g->stack.data[from];
     for (size_t i = from; i < g->stack.len; i++) {
         lit_t l = g->stack.data[i];
-        if (r->mark[lneg(l)] == stamp) { s->ok = 0; return 0; }   /* l = -l */
+        if (r->mark[lneg(l)] == stamp) {                        /* l = -l */
+            lit_t u = lneg(l);
+            proof_add(s, &u, 1);      /* RUP: l implies -l along the component's binary clauses */
+            proof_empty(s);           /* and -l implies l */
+            s->ok = 0;
+            return 0;
+        }
         r->mark[l] = stamp;
         if (better_rep(r, lvar(l), lvar(rep))) rep = l;
     }
@@ -132,7 +139,10 @@ static int tarjan(simp_run *r, scc_state *g) {
     return 1;
 }
 
-/* Rewrite the clauses with g->repr; 0 on the empty clause. */
+/* Rewrite the clauses with g->repr; 0 on the empty clause.  The new
+ * clause is made beside the old one (s->tlits), so that a proof trace
+ * (solver/proof.h) adds it, RUP by the equivalences traced before, and
+ * then deletes the old one as it was. */
 static int substitute(simp_run *r, scc_state *g) {
     gsat *s = r->s;
     for (size_t i = 0; i < s->originals.len && s->ok; i++) {
@@ -143,22 +153,27 @@ static int substitute(simp_run *r, scc_state *g) {
         for (uint32_t k = 0; k < cl->size && !touched; k++) touched = bit(g->mapped, cl->lits[k]);
         r->steps += cl->size;
         if (!touched) continue;
-        uint32_t stamp = simp_next_stamp(r), n = 0;
+        uint32_t stamp = simp_next_stamp(r);
         int taut = 0;
+        vec_clear(s->tlits);
         for (uint32_t k = 0; k < cl->size && !taut; k++) {
             lit_t l = repr_of(g, cl->lits[k]);
             if (r->mark[l] == stamp) continue;
             if (r->mark[lneg(l)] == stamp) taut = 1;
             r->mark[l] = stamp;
-            cl->lits[n++] = l;
+            vec_push(s->tlits, l);
         }
+        uint32_t n = (uint32_t)s->tlits.len;
+        if (!taut) proof_add(s, s->tlits.data, n);
         if (taut || n == 1) {
-            lit_t unit = cl->lits[0];
-            arena_free_clause(s, c);
+            lit_t unit = s->tlits.data[0];
+            arena_free_clause(s, c);  /* traces the deletion of the clause as it was */
             s->st.simp_removed_clauses++;
             if (!taut) occ_unit(r, unit);
             continue;
         }
+        proof_delete(s, cl->lits, cl->size);
+        memcpy(cl->lits, s->tlits.data, n * sizeof *cl->lits);
         s->ca.wasted += cl->size - n;
         cl->size = n;
     }
@@ -192,6 +207,13 @@ int equiv_run(simp_run *r) {
         p->ext_end[v] = p->ext.len;
         simp_mark_removed(r, v, SIMP_SUBSTITUTED);
     }
+    if (ok && g.replaced.len && s->proof_fn)
+        for (size_t i = 0; i < g.replaced.len; i++) {   /* the equivalences, RUP along the binary clauses */
+            lit_t x = mklit(g.replaced.data[i], 0), rep = g.repr[x], cl[2] = { x, lneg(rep) };
+            proof_add(s, cl, 2);
+            cl[0] = lneg(x); cl[1] = rep;
+            proof_add(s, cl, 2);
+        }
     if (ok && g.replaced.len) ok = substitute(r, &g);
 
     free(g.index); free(g.low); free(g.repr);

@@ -7,6 +7,7 @@
  * list at once, so a list never names a live clause without its literal. */
 #include <assert.h>
 
+#include "solver/proof.h"
 #include "solver/simp_state.h"
 
 /* Could one of the clause's variables go in this run? */
@@ -113,6 +114,15 @@ static void occ_unlink(simp_run *r, lit_t l, cref_t c) {
 void occ_strengthen(simp_run *r, cref_t c, lit_t l) {
     gsat *s = r->s;
     clause *cl = CL(s, c);
+    if (s->proof_fn) {                /* the shorter clause (a resolvent: RUP), then the longer one goes */
+        vec_clear(s->tlits);
+        for (uint32_t k = 0; k < cl->size; k++)
+            if (cl->lits[k] != l) vec_push(s->tlits, cl->lits[k]);
+        proof_add(s, s->tlits.data, (uint32_t)s->tlits.len);
+        /* a unit is traced twice: occ_remove_clause below deletes the unit clause c becomes */
+        if (s->tlits.len == 1) proof_add(s, s->tlits.data, 1);
+        proof_delete(s, cl->lits, cl->size);
+    }
     uint32_t j = 0;
     for (uint32_t k = 0; k < cl->size; k++)
         if (cl->lits[k] != l) cl->lits[j++] = cl->lits[k];

@@ -10,6 +10,7 @@
 #include "fatal.h"
 #include "io/bigmem.h"
 #include "solver/clause_clean.h"
+#include "solver/proof.h"
 #include "solver/solver.h"
 
 static gsat *engine_init(gsat *s) {
@@ -53,7 +54,7 @@ void gsat_free(gsat *s) {
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
     vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units); free(s->late_mark);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
-    vec_free(s->learn_buf);
+    vec_free(s->learn_buf); vec_free(s->proof_buf);
 #ifdef GSAT_DEBUG
     vec_free(s->original);
 #endif
@@ -113,7 +114,7 @@ void solver_reserve_vars(gsat *s, int n) {
         }
         s->seen[v] = 0;
         s->theory_mask[v] = 0;
-        s->activity[v] = 0;
+        s->activity[v] = s->opt.seed ? solver_seed_activity(s, v) : 0;
         s->trail[v] = 0;                          /* (position v: every position up to nvars is set) */
         s->trail_pos[v] = 0;
         if (s->late_mark) s->late_mark[v] = 0;
@@ -312,6 +313,7 @@ static int solve(gsat *s, const int *assumptions, int n) {
     theory_solve_start(s);
     mode_start(s);
     int status = solver_search(s);
+    if (status == GSAT_UNSAT && !s->ok) proof_empty(s);   /* the formula itself, not the assumptions */
     if (status == GSAT_SAT) {
         copy_model(s);
         simp_extend_model(s);                     /* values of removed variables */

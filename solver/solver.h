@@ -216,6 +216,15 @@ struct gsat {
     void *learn_state;
     int learn_max;
     vec_int learn_buf;        /* the learned clause in DIMACS, 0-terminated */
+    /* proof.c: the proof trace (solver/proof.h) */
+    void (*proof_fn)(void *state, int add, const int *lits, int n);
+    void *proof_state;
+    vec_int proof_buf;        /* the traced clause in DIMACS, 0-terminated */
+    uint32_t proof_units;     /* level-0 trail prefix traced as units */
+    int proof_done;           /* the empty clause was traced */
+    /* progress: called after each learned-clause reduction (gsat -v) */
+    void (*progress_fn)(void *state, const gsat *s);
+    void *progress_state;
 
     theory_slot theories[MAX_THEORIES];
     int ntheories;
@@ -386,6 +395,19 @@ static inline void warm_dirty_bound(gsat *s) {
     if (s->model_dirty.len > s->nvars) { s->model_full = 0; vec_clear(s->model_dirty); }
 }
 void warm_solve_start(gsat *s, int n_assumptions);      /* keep the trail or go to level 0 */
+
+/* Option seed (0: none): a 64-bit mix of the seed and x (splitmix64's
+ * finaliser), and a variable's initial activity, below 1e-3 so that the
+ * first bumps decide (deterministic: the same seed, the same run). */
+static inline uint64_t solver_seed_mix(uint64_t seed, uint64_t x) {
+    uint64_t z = seed * 0x9E3779B97F4A7C15ull + x + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (z ^ (z >> 31)) | 1u;
+}
+static inline double solver_seed_activity(const gsat *s, uint32_t v) {
+    return (double)(solver_seed_mix((uint64_t)s->opt.seed, v) >> 11) / 9007199254740992.0 * 1e-3;
+}
 
 /* search.c */
 int solver_search(gsat *s);

@@ -159,6 +159,7 @@ int walk_phases(gsat *s) {
     double cb = maxlen <= 3 ? 2.06 : maxlen == 4 ? 3.0 : maxlen == 5 ? 3.7 : 5.1;
     for (int b = 0; b < 64; b++) w.prob[b] = pow(0.9 + b, -cb);
     w.rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)s->st.walks * 0x2545F4914F6CDD1Dull;
+    if (s->opt.seed) w.rng ^= solver_seed_mix((uint64_t)s->opt.seed, 0x5EEDull);   /* never 0: mixed, then or-ed */
 
     int64_t budget = s->st.propagations - s->walk_props;
     budget = budget * s->opt.walk_effort / 1000;

@@ -11,10 +11,7 @@
  *    serial one, with and without times): the report's levels in ladder
  *    order with their verdicts and reasons, real-time levels not checked
  *    without times, the certificate kept (ser when it passes, else si),
- *    and the same report with one thread and with two.
- * Levels this build does not decide answer UNKNOWN "level X is not decided
- * by this build" (check.c's temporary guard): the asserts marked FLIP
- * change when the engine for them is merged. */
+ *    and the same report with one thread and with two. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -224,9 +221,8 @@ static void write_skew_over_a_set(void **state) {
         assert_int_equal(o.rep.levels[2].level, LEVEL_SER);
         assert_true(o.rep.no_times[LEVEL_SSER] && o.rep.no_times[LEVEL_STRONG_SI]);
         assert_false(o.rep.no_times[LEVEL_SER] || o.rep.no_times[LEVEL_RC]);
-        /* FLIP (weak32): rc holds for write skew */
-        assert_int_equal(level_of(&o.rep, "rc")->verdict, VERDICT_UNKNOWN);
-        assert_string_equal(level_of(&o.rep, "rc")->msg, "level rc is not decided by this build");
+        /* rc holds for write skew */
+        assert_int_equal(level_of(&o.rep, "rc")->verdict, VERDICT_PASS);
         assert_int_equal(level_of(&o.rep, "si")->verdict, VERDICT_PASS);
         assert_int_equal(level_of(&o.rep, "ser")->verdict, VERDICT_FAIL);
         /* ser's anomaly is the write skew; si has none */
@@ -258,15 +254,12 @@ static void serial_with_and_without_times(void **state) {
         assert_int_equal(level_of(&o.rep, "ser")->verdict, VERDICT_PASS);
         assert_int_equal(o.rep.no_times[LEVEL_SSER], !times);
         if (times) {
-            /* FLIP (engine32): sser holds */
-            assert_int_equal(level_of(&o.rep, "sser")->verdict, VERDICT_UNKNOWN);
-            assert_string_equal(level_of(&o.rep, "sser")->msg, "level sser is not decided by this build");
+            assert_int_equal(level_of(&o.rep, "sser")->verdict, VERDICT_PASS);
         } else {
             assert_null(level_of(&o.rep, "sser"));
             assert_int_equal(report_verdict(&o.rep), VERDICT_UNKNOWN);   /* sser asked, not checked */
         }
-        /* FLIP (engine32): ser-plain holds */
-        assert_int_equal(level_of(&o.rep, "ser-plain")->verdict, VERDICT_UNKNOWN);
+        assert_int_equal(level_of(&o.rep, "ser-plain")->verdict, VERDICT_PASS);
         /* the last two levels in ladder order: the session ones, then the plain chain */
         assert_int_equal(o.rep.levels[o.rep.num_levels - 1].level, LEVEL_SER_PLAIN);
         assert_int_equal(o.rep.internal_errors, 0);

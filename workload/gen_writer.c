@@ -27,6 +27,8 @@ struct gen_writer {
     u64map keys_seen;
     unsigned char *buf;          /* one transaction's bytes */
     size_t buf_cap;
+    int times;                   /* gen_writer_times() */
+    sim_times last;              /* the times of the transaction about to come */
 };
 
 gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, const char *temp_dir,
@@ -75,7 +77,7 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
     (void)pos;
     if (w->fmt == FORMAT_TEXT) {
         if (!committed) return 1;
-        char line[128];
+        char line[192];
         for (uint32_t i = 0; i < n; i++) {
             char *q = line;
             *q++ = ops[i].write ? 'w' : 'r'; *q++ = '(';
@@ -83,6 +85,17 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
             q = put_i64(q, ops[i].value); *q++ = ',';
             q = put_i64(q, (int64_t)session + 1); *q++ = ',';
             q = put_i64(q, txn_id); *q++ = ')'; *q++ = '\n';
+            fwrite(line, 1, (size_t)(q - line), w->out);
+        }
+        if (w->times && n) {         /* the text format's annotation (frontend/formats/text_times.h) */
+            char *q = line;
+            memcpy(q, "#@time ", 7); q += 7;
+            q = put_i64(q, txn_id);
+            memcpy(q, " invoke=", 8); q = put_i64(q + 8, w->last.invoke);
+            memcpy(q, " complete=", 10); q = put_i64(q + 10, w->last.complete);
+            memcpy(q, " start=", 7); q = put_i64(q + 7, w->last.start);
+            memcpy(q, " commit=", 8); q = put_i64(q + 8, w->last.commit);
+            *q++ = '\n';
             fwrite(line, 1, (size_t)(q - line), w->out);
         }
     } else {
@@ -104,6 +117,14 @@ static int write_txn(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, 
         return 0;
     }
     return 1;
+}
+
+static void writer_times(void *ctx, const sim_times *tm) { ((gen_writer *)ctx)->last = *tm; }
+
+sim_times_sink gen_writer_times(gen_writer *w) {
+    w->times = 1;
+    sim_times_sink s = { w, writer_times };
+    return s;
 }
 
 sim_sink gen_writer_sink(gen_writer *w) { sim_sink s = { w, write_txn }; return s; }

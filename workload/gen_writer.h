@@ -27,12 +27,19 @@ typedef struct gen_writer gen_writer;
 gen_writer *gen_writer_open(history_format fmt, const char *path, const workload_params *p, const char *temp_dir,
                             ic_error *err);
 sim_sink gen_writer_sink(gen_writer *w);
+/* The times sink (sim_run_timed) that makes w write each transaction's
+ * times (text only: a "#@time" line after its operations,
+ * frontend/formats/text_times.h). */
+sim_times_sink gen_writer_times(gen_writer *w);
 /* Finish (ok: the run succeeded) and free.  1 if the file is complete. */
 int gen_writer_close(gen_writer *w, int ok, ic_error *err);
 
 typedef struct model_sink model_sink;
 /* committed_only: leave out aborted transactions (for text). */
 model_sink *model_sink_new(const char *source, uint32_t sessions, int committed_only);
+/* The times sink (sim_run_timed) that gives each transaction its times
+ * (history.h's four kinds; an aborted one has no commit timestamp). */
+sim_times_sink model_sink_times(model_sink *m);
 sim_sink model_sink_sink(model_sink *m);
 /* The history (NULL with err set if the builder rejects it); frees m. */
 history *model_sink_finish(model_sink *m, ic_error *err);

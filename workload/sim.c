@@ -43,6 +43,7 @@ typedef struct session_state {
     uint32_t emitted;            /* transactions passed to the sink */
     uint32_t retries;            /* aborted attempts of the current program transaction */
     uint64_t last_commit_ts;
+    uint64_t begin_step;         /* the step that began the open transaction */
     /* the open transaction */
     int open;
     uint32_t serial;
@@ -61,6 +62,7 @@ typedef struct sim {
     keydist dist;
     rng sched, fault, repeat;    /* repeat: drawn only with repeat_values > 0 */
     uint64_t now, lag, horizon, commits_since_horizon, slots_done;
+    uint64_t steps;              /* scheduler steps taken: the real time of sim_times */
     int64_t next_txn_id;
     int64_t next_value;
     int dirty_fault;
@@ -74,6 +76,7 @@ typedef struct sim {
     VEC(pending) pend;
     session_state *ss;
     sim_truth *t;
+    const sim_times_sink *ts;    /* NULL: no times wanted */
 } sim;
 
 #define DENSE_MAX (1u << 26)
@@ -167,6 +170,7 @@ static void begin(sim *m, uint32_t s) {
     const workload_params *p = m->p;
     x->open = 1;
     x->serial++;
+    x->begin_step = m->steps;
     if (!x->retries && p->fence_every && (x->pos + 1) % (p->fence_every + 1) == 0) {
         vec_clear(x->plan);      /* a fence: no draw from the program */
         planned_op rd = { 0, WORKLOAD_FENCE_KEY }, wr = { 1, WORKLOAD_FENCE_KEY };
@@ -335,8 +339,10 @@ static int finish(sim *m, uint32_t s, const sim_sink *sink, ic_error *err) {
     session_state *x = &m->ss[s];
     const workload_params *p = m->p;
     int committed = commit_ok(m, s);
+    sim_times tm = { (int64_t)x->begin_step, (int64_t)m->steps, (int64_t)x->snap, -1 };
     if (committed) {
         uint64_t ts = ++m->now;
+        tm.commit = (int64_t)ts;
         if (++m->commits_since_horizon * 32 >= p->sessions) update_horizon(m);
         for (size_t i = x->ops.len; i-- > 0;) {
             const sim_op *o = &x->ops.data[i];
@@ -358,6 +364,7 @@ static int finish(sim *m, uint32_t s, const sim_sink *sink, ic_error *err) {
     x->open = 0;
     m->t->txns++;
     m->t->ops += x->ops.len;
+    if (m->ts) m->ts->times(m->ts->ctx, &tm);
     int ok = sink->txn(sink->ctx, s, x->emitted++, m->next_txn_id++, committed, x->ops.data, (uint32_t)x->ops.len, err);
     if (committed || !p->retry || x->retries >= MAX_RETRIES) {
         if (!committed && p->retry) m->t->given_up++;
@@ -386,8 +393,14 @@ static int step(sim *m, uint32_t s, const sim_sink *sink, ic_error *err) {
 
 int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
             sim_progress_fn progress, void *progress_ctx, ic_error *err) {
+    return sim_run_timed(p, sink, NULL, truth, progress, progress_ctx, err);
+}
+
+int sim_run_timed(const workload_params *p, const sim_sink *sink, const sim_times_sink *ts, sim_truth *truth,
+                  sim_progress_fn progress, void *progress_ctx, ic_error *err) {
     sim m;
     memset(&m, 0, sizeof m);
+    m.ts = ts && ts->times ? ts : NULL;
     memset(truth, 0, sizeof *truth);
     m.p = p;
     m.t = truth;
@@ -419,6 +432,7 @@ int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
     while (n_active && ok) {
         uint32_t i = (uint32_t)rng_below(&m.sched, n_active), s = active[i];
         session_state *x = &m.ss[s];
+        m.steps++;
         ok = step(&m, s, sink, err);
         if (!x->open && x->pos == p->txns_per_session) active[i] = active[--n_active];
         if (progress && m.slots_done >= next_report) {

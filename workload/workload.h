@@ -36,6 +36,17 @@
  *   - Transaction ids count up from 1 in the order transactions end
  *     (commit or abort); session ids are s+1; the sink's `pos` is the
  *     transaction's position among its session's attempts.
+ *   - Times (sim_times, given to sim_run_timed's times sink before each
+ *     transaction goes to the sink):
+ *     real time is the scheduler's step count (one step: a begin, an op or
+ *     a commit, so no two events share a time); invoke is the step that
+ *     began the transaction, complete the step that ended it.  The
+ *     database's timestamps are the commit counter: start is the snapshot
+ *     (`now` at begin), commit the commit's ts (none for an abort).  A
+ *     transaction that completed before another was invoked committed
+ *     (if it did) at a ts <= the other's snapshot: at si and ser without
+ *     faults the history is strong-si, and at ser strictly serializable
+ *     (doc/workload.md, "Times").
  *   - Memory is O(keys + sessions * ops) : old versions are collected once
  *     no snapshot can see them, and transactions go to the sink as they end.
  *   - Same params (seed included) → same sink calls, byte for byte. */
@@ -111,6 +122,9 @@ typedef struct sim_truth {
 /* One finished transaction as the sink sees it.  value 0 = initial value. */
 typedef struct sim_op { uint8_t write; int64_t key, value; } sim_op;
 
+/* A transaction's times (see Times above); commit < 0: it aborted. */
+typedef struct sim_times { int64_t invoke, complete, start, commit; } sim_times;
+
 typedef struct sim_sink {
     void *ctx;
     /* Called once per transaction, when it commits or aborts (commit order,
@@ -119,6 +133,13 @@ typedef struct sim_sink {
     int (*txn)(void *ctx, uint32_t session, uint32_t pos, int64_t txn_id, int committed,
                const sim_op *ops, uint32_t n_ops, ic_error *err);
 } sim_sink;
+
+/* Where the times go: called just before the sink's txn() with that
+ * transaction's times. */
+typedef struct sim_times_sink {
+    void *ctx;
+    void (*times)(void *ctx, const sim_times *t);
+} sim_times_sink;
 
 typedef void (*sim_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -139,6 +160,9 @@ int sim_fault_parse(const char *s);      /* -1 unknown */
 /* Run the workload; 1 on success, 0 when the sink failed (err set). */
 int sim_run(const workload_params *p, const sim_sink *sink, sim_truth *truth,
             sim_progress_fn progress, void *progress_ctx, ic_error *err);
+/* The same, giving each transaction's times to ts first (NULL: none). */
+int sim_run_timed(const workload_params *p, const sim_sink *sink, const sim_times_sink *ts, sim_truth *truth,
+                  sim_progress_fn progress, void *progress_ctx, ic_error *err);
 
 /* Ground truth as one JSON object (the gen `.truth` sidecar). */
 void sim_truth_json(FILE *out, const workload_params *p, const sim_truth *t);

@@ -30,9 +30,19 @@
 
 #include "frontend/checking/anomaly.h"
 #include "frontend/history/history.h"
+#include "frontend/history/levels.h"
 
 /* Append the violations to out, at most `limit` records (0: no limit);
  * returns how many violations there are in all. */
 uint64_t axioms_check(const history *h, anomaly_list *out, size_t limit);
+/* The same; whole_lists 0: incompatible-order compares the reads' external
+ * prefixes only (a list read's own appends at its end are checked against
+ * the reader's appends, not against other reads).  axioms_check is
+ * whole_lists 1, which axioms_whole_lists(level) says a level may use: under
+ * psi, SI and SER (and variants) a list reader's version follows its
+ * prefix's, so its own suffix is a prefix of the one order too; under pc
+ * and the weak levels it need not be. */
+uint64_t axioms_check_lists(const history *h, anomaly_list *out, size_t limit, int whole_lists);
+int axioms_whole_lists(check_level_id level);
 
 #endif

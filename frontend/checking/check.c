@@ -3,6 +3,7 @@
  * stages split into tasks run on the caller's pool (run_check's, shared by
  * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
+#include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
 
@@ -13,6 +14,22 @@
 #include "par.h"
 
 const char *check_level_name(check_level_id l) { return level_name(l); }
+
+pg_index_opts pg_index_opts_for(check_level_id level) {
+    pg_index_opts o = { level_session_order(level), level_shape_of(level) != SHAPE_PC, level_real_time(level) };
+    return o;
+}
+
+int pg_index_fits(const pg_index *ix, check_level_id level) {
+    pg_index_opts o = pg_index_opts_for(level);
+    return o.session_order == ix->opts.session_order && o.rmw_links == ix->opts.rmw_links &&
+           o.real_time == ix->opts.real_time;
+}
+
+void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level) {
+    level_shape s = level_shape_of(level);
+    pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
+}
 const char *check_level_title(check_level_id l) { return level_title(l); }
 
 void check_options_default(check_options *o) {
@@ -27,6 +44,7 @@ void check_result_free(check_result *r) {
     vec_free(r->forced);
     history_free(r->chosen);
     r->chosen = NULL;
+    if (r->weak) { weak_result_free(r->weak); free(r->weak); r->weak = NULL; }
 }
 
 static void progress(const check_options *o, const char *what) {
@@ -168,10 +186,10 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
     vec_free(g->known);
     char why[300] = "";
     vec_clear(res->cycle);
-    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
+    int rc = vo_check_level_on(h, &res->vo, res->level, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
-    if (rc == 0 && cycle_holds(h, &res->vo, g->split, res->cycle.data, res->cycle.len, why, sizeof why)) {
+    if (rc == 0 && cycle_holds_level(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why)) {
         if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;
@@ -207,11 +225,11 @@ static verdict confirm_success(polygraph *g, check_result *res, uint32_t *choice
     g->topo_pos = NULL;
     char why[300] = "";
     vec_clear(res->cycle);
-    int rc = vo_check_on(h, &res->vo, g->split, &res->cycle, why, sizeof why, g->pool, g->prio);
+    int rc = vo_check_level_on(h, &res->vo, res->level, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
     if (rc == 1) return res->verdict = VERDICT_PASS;
     if (rc == 0) snprintf(res->msg, sizeof res->msg, "internal error: the model's version order has a cycle under %s",
-                          g->split ? "SI" : "SER");
+                          level_name(res->level));
     else snprintf(res->msg, sizeof res->msg, "internal error: the model's version order is invalid: %s", why);
     vec_clear(res->cycle);
     return res->verdict = VERDICT_UNKNOWN;
@@ -291,6 +309,8 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
         gsat_set_option(s, "partial_backtrack", 0);
     }
     uint64_t guarded = 0;
+    pg_edge_vec rw_known; vec_init(rw_known);
+    if (g->rw_lazy) psi_take_rw(g, &rw_known);
     int var0 = pg_encode(g, s, &guarded);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
@@ -298,7 +318,13 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     progress(opt, "solving");
     t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
-    int r = gsat_solve(s, NULL, 0);
+    if (opt && opt->stop) gsat_set_terminate(s, opt->stop_ctx, opt->stop);
+    int r = g->rw_lazy ? psi_solve(g, s, var0, &rw_known, &res->st.psi_rounds) : gsat_solve(s, NULL, 0);
+    if (g->rw_lazy) {                            /* the known RW edges go back (the re-check's forced edges) */
+        pg_known_reserve(g, rw_known.len);
+        vec_foreach(const pg_edge, e, rw_known) g->known.data[g->known.len++] = *e;
+        vec_free(rw_known);
+    }
     res->st.t_solve = monotonic_seconds() - t0;
     res->st.solver_called = 1;
     gsat_get_stats(s, &res->st.solver);
@@ -317,6 +343,8 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     } else {
         const char *e = gsat_error(s);           /* out of memory inside the engine */
         if (e) snprintf(res->msg, sizeof res->msg, "the solver failed (%s); no verdict", e);
+        else if (opt && opt->stop && opt->stop(opt->stop_ctx))
+            snprintf(res->msg, sizeof res->msg, "no verdict: interrupted while solving level %s", check_level_name(res->level));
         else snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
         gsat_free(s);
         v = res->verdict = VERDICT_UNKNOWN;
@@ -365,7 +393,7 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     polygraph g;
     double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
-    pg_init(&g, ix, level == LEVEL_SI);
+    pg_init_level(&g, ix, level);
     g.pool = pool;
     g.prio = opt->priority;
     g.threads = par_pool_threads(pool);
@@ -396,7 +424,7 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
         if (ext) early_failure(&g, ext, res);
     }
     else if (ext) v = external(&g, ext, res);
-    else if (g.cons.len == 0 && !g.choice) { res->stage = "pruning"; v = confirm_success(&g, res, NULL); }
+    else if (g.cons.len == 0 && !g.rw_lazy && !g.choice) { res->stage = "pruning"; v = confirm_success(&g, res, NULL); }
     else { res->stage = "solver"; v = solve(&g, opt, res); }
     if (g.known.data) res->st.known_edges_final = g.known.len;   /* else confirm_success counted and freed them */
     pg_choice_free(g.choice);
@@ -404,23 +432,77 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     return v;
 }
 
+/* The real-time levels need every participant's times (an indeterminate
+ * one may lack its completion: it precedes nothing).  0 with res->msg set
+ * when they are missing. */
+static int times_present(const pg_index *ix, check_level_id level, check_result *res) {
+    const history *h = ix->h;
+    const char *name = level_name(level);
+    if (!history_has_times(h, TIME_INVOKE)) {     /* completions may all be missing: every one :info */
+        snprintf(res->msg, sizeof res->msg, "%s needs invocation and completion times; this history has none", name);
+        return 0;
+    }
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        if (!ix->in_graph[t]) continue;
+        int64_t inv = history_time(h, TIME_INVOKE, t), cmp = history_time(h, TIME_COMPLETE, t);
+        int committed = h->txns[t].status == TXN_COMMITTED;
+        if (inv == HISTORY_TIME_NONE || (committed && cmp == HISTORY_TIME_NONE)) {
+            snprintf(res->msg, sizeof res->msg, "%s needs invocation and completion times; transaction %lld has no %s time",
+                     name, (long long)h->txns[t].ext_id, inv == HISTORY_TIME_NONE ? "invocation" : "completion");
+            return 0;
+        }
+        if (committed && cmp < inv) {
+            snprintf(res->msg, sizeof res->msg, "%s: transaction %lld completes (%lld) before it is invoked (%lld)",
+                     name, (long long)h->txns[t].ext_id, (long long)cmp, (long long)inv);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
                         const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
-    /* TEMPORARY GUARD (ladder32, issue 32): this build decides si and ser
-     * only; every other level answers UNKNOWN instead of being checked as
-     * one of them.  The lead drops this guard when engine32/weak32 merge. */
-    if (level != LEVEL_SI && level != LEVEL_SER) {
-        res->stage = "not decided";
-        snprintf(res->msg, sizeof res->msg, "level %s is not decided by this build", level_name(level));
+    if (ix->h->num_amb && level != LEVEL_SI && level != LEVEL_SER) {    /* choice.h: SER and SI only */
+        snprintf(res->msg, sizeof res->msg, "level %s does not choose the writer of a read of a repeated value yet "
+                 "(%u such reads; si and ser do)", level_name(level), ix->h->num_amb);
+        res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }
+    if (check_level_is_weak(level)) return check_weak_level(ix, level, opt, res);   /* rc, ra, cc: weak_level.c */
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
+    if ((unsigned)level >= LEVEL_COUNT || level_shape_of(level) < SHAPE_PC) {
+        snprintf(res->msg, sizeof res->msg, "level %s is not decided by this search", level_name(level));
+        res->stage = "refused";
+        return res->verdict = VERDICT_UNKNOWN;
+    }
+    if (ext && level_shape_of(level) == SHAPE_PSI) {
+        snprintf(res->msg, sizeof res->msg, "psi is not one acyclicity constraint: it cannot be exported");
+        res->stage = "refused";
+        return res->verdict = VERDICT_UNKNOWN;
+    }
+    if (level_real_time(level) && !times_present(ix, level, res)) {
+        res->stage = "refused";
+        return res->verdict = VERDICT_UNKNOWN;
+    }
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);
-    verdict v = check_on(ix, level, opt, ext, opt->pool ? opt->pool : own, res);
+    par_pool *pool = opt->pool ? opt->pool : own;
+    verdict v;
+    if (pg_index_fits(ix, level)) v = check_on(ix, level, opt, ext, pool, res);
+    else {                                       /* the level needs its own index (pg_index_opts_for) */
+        pg_index mine;
+        ic_error err; ic_error_clear(&err);
+        if (!pg_index_build_opts(&mine, ix->h, &err, pool, pg_index_opts_for(level))) {
+            snprintf(res->msg, sizeof res->msg, "%s", err.msg);
+            v = res->verdict = VERDICT_UNKNOWN;
+        } else {
+            v = check_on(&mine, level, opt, ext, pool, res);
+            pg_index_free(&mine);
+        }
+    }
     par_pool_free(own);
     return v;
 }

@@ -1,4 +1,6 @@
-/* check.h — checking a history (that passed the axioms) against SI or SER.
+/* check.h — checking a history (that passed the axioms) against a level
+ * decided by a search: si, ser, pc, psi, si-plain, ser-plain, strong-si,
+ * sser (levels.def shapes PC, PSI, SI, SER; doc/checker.md).
  *
  * check_level() runs: polygraph for the level (constraints.c), pruning
  * (prune.c), encoding and solving in the engine (encode.c), and always
@@ -36,6 +38,7 @@ typedef struct check_stats {
     uint64_t nodes, known_edges_initial, known_edges_final;
     uint64_t pairs_total, pairs_decided_scan, cons_initial, cons_pruned, cons_final, edges_covering;
     uint32_t prune_rounds;
+    uint32_t psi_rounds;         /* psi: solves until a model had no RW edge closing a D path */
     uint64_t vars, guarded_edges;
     int solver_called;
     gsat_stats solver;
@@ -55,6 +58,12 @@ typedef struct check_result {
                                     ambiguous read given the writer the answer assumes (PASS: the
                                     model's; FAIL: any, every choice fails), the one re-checked;
                                     NULL when no read was ambiguous */
+    struct weak_result *weak;    /* rc, ra, cc (stage "saturation", weak.h): the labelled cycle with
+                                    its anomaly name (FAIL) or the commit order (PASS); NULL for
+                                    the other levels.  For these levels cycle holds the same cycle
+                                    as dependency edges (list, premise and initial-state edges as
+                                    WW of their key) and vo the version order the commit order
+                                    induces; forced stays empty.  Freed by check_result_free. */
 } check_result;
 
 typedef struct check_options {
@@ -71,12 +80,40 @@ typedef struct check_options {
                                     check makes its own pool of `threads` for its run */
     int priority;                /* in a shared pool, this level's tasks go before those of lower
                                     priority (par_pool_run_prio; default 0) */
+    /* asked by the solver after each conflict (gsat_set_terminate): nonzero
+     * stops it, the level is UNKNOWN ("interrupted while solving"); NULL: never */
+    int (*stop)(void *ctx);
+    void *stop_ctx;
 } check_options;
 
 void check_options_default(check_options *o);
 void check_result_free(check_result *r);
 
+/* The index a level needs, and whether ix is one (check_level builds its
+ * own when it is not: a caller that runs several levels may build one per
+ * distinct pg_index_opts and share it; si, ser and psi share the default
+ * one of pg_index_build).  A level whose index does not fit does not copy
+ * ix->base: pg_index_release_base_after(ix, n) must count only the levels
+ * that fit ix. */
+pg_index_opts pg_index_opts_for(check_level_id level);
+int  pg_index_fits(const pg_index *ix, check_level_id level);
+/* The level's polygraph (constraints.c): SER's graph, the split graph of
+ * the SI levels and pc (with pc's WW rule), or psi's (SER's nodes, RW
+ * edges kept out of the graph).  ix must fit the level. */
+void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level);
+
+/* Any level whose shape is PC, PSI, SI or SER (levels.def; the others:
+ * VERDICT_UNKNOWN, stage "refused").  A real-time level without the
+ * history's times is refused the same way, with a message saying so.  When
+ * ix was not built for the level (pg_index_fits), the check builds the
+ * index it needs from ix->h and frees it after. */
 verdict check_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+
+/* weak_level.c: whether level is decided by saturation (rc, ra, cc), and
+ * its check, which check_level() dispatches to (no polygraph, no solver;
+ * of the options only the pool or thread count is used, for cc). */
+int check_level_is_weak(check_level_id l);
+verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into
@@ -105,5 +142,13 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
 /* The same into any sink (the engine, or a recorder for isocheck encode). */
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
+
+/* psi.c: psi's search.  psi_take_rw moves the known RW edges out of
+ * g->known (encode them as no arcs); psi_solve solves s (encoded with
+ * pg_encode, variables from var0) until a model leaves no RW edge r -> c
+ * with c reaching r by D edges, adding a clause against each such path;
+ * returns gsat_solve's last answer. */
+void psi_take_rw(polygraph *g, pg_edge_vec *rw);
+int  psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known, uint32_t *rounds);
 
 #endif

@@ -71,7 +71,7 @@ pg_choice *pg_choice_build(const polygraph *g) {
     for (uint32_t i = 0; i < c->n; i++) {
         c->start[i] = (uint32_t)cand.len;
         uint32_t r = h->amb_read[i], rt = h->op_txn[r];
-        if (!ix->in_graph[rt]) continue;                  /* a non-participant's read: no edges */
+        if (!ix->in_graph[rt] || history_op_failed(h, r)) continue;   /* a non-participant's or set-aside read: no edges */
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) {
             uint32_t w = h->amb_cand[j], wt = h->op_txn[w];
             if (h->amb_why[j] || !ix->in_graph[wt]) { c->dropped += !h->amb_why[j]; continue; }
@@ -105,7 +105,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
     vec_u32 last; vec_init(last);            /* candidates (index j) that are last of their unit, and the unit */
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t r = h->amb_read[i], rt = h->op_txn[r], key = h->op_key[r];
-        if (!ix->in_graph[rt]) continue;
+        if (!ix->in_graph[rt] || history_op_failed(h, r)) continue;
         vec_clear(clause);
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) vec_push(clause, c->var0 + (int)j);
         gs_add_clause(k, clause.data, (int)clause.len);   /* at least one writer (none left: empty, the level fails) */

@@ -35,7 +35,7 @@
 static pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e;
     e.meta = PG_META(kind, key == HISTORY_NONE ? (UINT32_MAX >> 3) : key);
-    dg_dep_nodes(g->split, kind, from, to, &e.from, &e.to);
+    pg_dep_nodes(g, kind, from, to, &e.from, &e.to);
     return e;
 }
 
@@ -50,31 +50,55 @@ uint32_t pg_reach_delta_max = 0xFFFE;
 #define PG_REACH_BUDGET ((uint64_t)1 << 32)
 uint64_t pg_par_min_work = 1u << 15;
 
-void pg_init(polygraph *g, const pg_index *ix, int split) {
+/* The index's own chains (no session order, or a clock) can be many: the
+ * max_chains longest by sorting, ties to the lower index. */
+typedef struct chain_len_at { uint32_t len, c; } chain_len_at;
+static int cmp_chain_len(const void *a, const void *b) {
+    const chain_len_at *x = a, *y = b;
+    if (x->len != y->len) return x->len > y->len ? -1 : 1;
+    return (x->c > y->c) - (x->c < y->c);
+}
+static void largest_chains(polygraph *g, uint32_t ns, uint32_t max_chains) {
+    chain_len_at *o = xmalloc((size_t)ns * sizeof *o);
+    for (uint32_t i = 0; i < ns; i++) { o[i].len = pg_session_len(g->ix, i); o[i].c = i; g->chain_of_session[i] = UINT32_MAX; }
+    qsort(o, ns, sizeof *o, cmp_chain_len);
+    for (uint32_t i = 0; i < max_chains; i++) g->chain_of_session[o[i].c] = i;
+    g->num_chains = max_chains;
+    free(o);
+}
+
+void pg_init(polygraph *g, const pg_index *ix, int split) { pg_init_shape(g, ix, split, 0, 0); }
+
+void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy) {
     memset(g, 0, sizeof *g);
     const history *h = ix->h;
     g->ix = ix;
     g->split = split;
-    g->num_nodes = split ? 2 * h->num_txns : h->num_txns;
+    g->ww_commit = ww_commit;
+    g->rw_lazy = rw_lazy;
+    uint32_t nt = ix->num_node_txns ? ix->num_node_txns : h->num_txns, ns = pg_num_sessions(ix);
+    g->num_nodes = split ? 2 * nt : nt;
     /* Chains: every session, unless the table (2 bytes per node and chain,
      * plus a base per node) would pass PG_REACH_BUDGET; then the largest
      * sessions.  The budget does not depend on the thread count. */
-    g->chain_of_session = xmalloc(((size_t)h->num_sessions + 1) * sizeof *g->chain_of_session);
+    g->chain_of_session = xmalloc(((size_t)ns + 1) * sizeof *g->chain_of_session);
     uint64_t max_chains = PG_REACH_BUDGET / (2 * ((uint64_t)g->num_nodes + 1));
     max_chains = max_chains > 2 ? max_chains - 2 : 0;
     if (max_chains > 4096) max_chains = 4096;
     if (pg_chain_limit && max_chains > pg_chain_limit) max_chains = pg_chain_limit;
     if (max_chains < 1) max_chains = 1;
-    if (h->num_sessions <= max_chains) {
-        for (uint32_t i = 0; i < h->num_sessions; i++) g->chain_of_session[i] = i;
-        g->num_chains = h->num_sessions ? h->num_sessions : 1;
+    if (ns <= max_chains) {
+        for (uint32_t i = 0; i < ns; i++) g->chain_of_session[i] = i;
+        g->num_chains = ns ? ns : 1;
+    } else if (ix->chain_sess) {
+        largest_chains(g, ns, (uint32_t)max_chains);
     } else {
-        uint32_t *order = xmalloc((size_t)h->num_sessions * sizeof *order);
-        for (uint32_t i = 0; i < h->num_sessions; i++) { order[i] = i; g->chain_of_session[i] = UINT32_MAX; }
+        uint32_t *order = xmalloc((size_t)ns * sizeof *order);
+        for (uint32_t i = 0; i < ns; i++) { order[i] = i; g->chain_of_session[i] = UINT32_MAX; }
         /* partial selection of the max_chains largest sessions */
         for (uint32_t i = 0; i < max_chains; i++) {
             uint32_t best = i;
-            for (uint32_t j = i + 1; j < h->num_sessions; j++)
+            for (uint32_t j = i + 1; j < ns; j++)
                 if (h->sessions[order[j]].num_txns > h->sessions[order[best]].num_txns) best = j;
             uint32_t t = order[i]; order[i] = order[best]; order[best] = t;
             g->chain_of_session[order[i]] = i;
@@ -146,7 +170,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
     uint32_t hv = V->head;
     /* WW last(U) -> head(V): blocked if head(V)'s target node reaches last(U) */
-    if (U->last != 0 && pg_reaches(g, pg_node_tp(g, hv), pg_node_t(g, U->last))) return 1;
+    if (U->last != 0 && pg_reaches(g, pg_node_ww_in(g, hv), pg_node_t(g, U->last))) return 1;
     /* RW r -> head(V): blocked if head(V) reaches some reader's source node */
     uint32_t from = pg_node_t(g, hv);
     if (g->unit_slow[u] && !g->split) {
@@ -186,8 +210,8 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
     pg_side_deps(g, u, v, scratch);
     uint64_t added = 0;
     vec_foreach(const dep_edge, e, *scratch) {
-        uint32_t a = e->kind == DEP_RW ? pg_node_tp(g, e->from) : pg_node_t(g, e->from);
-        uint32_t b = e->kind == DEP_RW ? pg_node_t(g, e->to) : pg_node_tp(g, e->to);
+        uint32_t a, b;
+        pg_dep_nodes(g, (dep_kind)e->kind, e->from, e->to, &a, &b);
         if (g->reach && pg_reaches(g, a, b)) continue;
         vec_push(*out, pg_dep_edge(g, (dep_kind)e->kind, e->key, e->from, e->to));
         added++;
@@ -203,7 +227,7 @@ static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     if (!g->reach) return 0;
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
     uint32_t hv = V->head;
-    if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_tp(g, hv))) return 0;
+    if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_ww_in(g, hv))) return 0;
     uint32_t to = pg_node_t(g, hv);
     for (uint32_t j = 0; j < U->rd_num; j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
@@ -242,7 +266,6 @@ typedef struct scan_scratch {
 static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
                      uint32_t G, const uint32_t *group_of_unit, scan_out *out) {
     const pg_index *ix = g->ix;
-    const history *h = ix->h;
     int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
     if (buv && bvu) {
         snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: both orders of two writers close a cycle", key);
@@ -251,7 +274,7 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
     if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(out->cons, c); return 1; }
     uint32_t before = bvu ? u : v, after = bvu ? v : u;
     uint32_t *slot = &cand[(size_t)(before - s) * G + group_of_unit[after - s]];
-    if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[after].head].pos)
+    if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[after].head))
         *slot = after;
     return 1;
 }
@@ -268,7 +291,6 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
  * Reads g only; returns 0 (out->fail_reason set) when the key fails. */
 static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *out) {
     const pg_index *ix = g->ix;
-    const history *h = ix->h;
     uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
     if (n < 2) return 1;
     uint64_t m = n - 1;                           /* units besides INIT's */
@@ -278,7 +300,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     vec_clear(sc->sorted);
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t hd = ix->units.data[u].head;
-        unit_at a = { h->txns[hd].session, h->txns[hd].pos, u };
+        unit_at a = { pg_txn_session(ix, hd), pg_txn_pos(ix, hd), u };
         vec_push(sc->sorted, a);
     }
     qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
@@ -308,9 +330,9 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             return 0;
         }
     for (uint32_t u = s + 1; u < e; u++) {
-        uint32_t hu = ix->units.data[u].head, cu = h->txns[hu].session, iu = sc->idx_of.data[u - s];
-        uint32_t tpu = pg_node_tp(g, hu);
-        uint32_t pu_tp = pg_node_pos(g, pg_node_tp(g, hu));
+        uint32_t hu = ix->units.data[u].head, cu = pg_txn_session(ix, hu), iu = sc->idx_of.data[u - s];
+        uint32_t tpu = pg_node_ww_in(g, hu);           /* T' (pc: T), where a WW edge into hu enters */
+        uint32_t pu_tp = pg_node_pos(g, tpu);
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
             uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
@@ -321,7 +343,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 uint32_t ru_chain = pg_reach_at(g, tpu, chain), lo = gs, hi = ge;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    uint32_t p = g->split ? 2 * sorted[mid].pos : sorted[mid].pos;
+                    uint32_t p = g->split ? 2 * sorted[mid].pos + (uint32_t)g->ww_commit : sorted[mid].pos;
                     if (p >= ru_chain) hi = mid; else lo = mid + 1;
                 }
                 a = lo;
@@ -330,14 +352,14 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     uint32_t hv = ix->units.data[sorted[mid].unit].head;
-                    if (pg_reach_at(g, pg_node_tp(g, hv), chain_u) <= pu_tp) lo = mid + 1; else hi = mid;
+                    if (pg_reach_at(g, pg_node_ww_in(g, hv), chain_u) <= pu_tp) lo = mid + 1; else hi = mid;
                 }
                 b = lo;
             }
             if (a < ge) {
                 uint32_t *slot = &cand[(size_t)(u - s) * G + gi];
                 uint32_t v = sorted[a].unit;
-                if (*slot == UINT32_MAX || h->txns[ix->units.data[*slot].head].pos > h->txns[ix->units.data[v].head].pos)
+                if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[v].head))
                     *slot = v;
             }
             for (uint32_t j = b; j < a; j++) {

@@ -19,8 +19,8 @@
 static void add_deps(const polygraph *g, const graph_sink *k, int graph, const dep_edge_vec *deps, int lit, uint64_t *count) {
     vec_foreach(const dep_edge, e, *deps) {
         uint32_t a, b;
-        if (e->kind == DEP_RW) { a = pg_node_tp(g, e->from); b = pg_node_t(g, e->to); }
-        else { a = pg_node_t(g, e->from); b = pg_node_tp(g, e->to); }
+        if (g->rw_lazy && e->kind == DEP_RW) continue;     /* psi: checked on the models (psi.c) */
+        pg_dep_nodes(g, (dep_kind)e->kind, e->from, e->to, &a, &b);
         gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
         (*count)++;
     }
@@ -45,14 +45,17 @@ static void name_nodes(const polygraph *g, const graph_sink *k) {
              g->split ? "SI split" : "SER",
              g->split ? "; T' nodes: edges into T' are D edges, out of T' RW edges, T'->T fixed" : "");
     gs_comment(k, text);
-    for (uint32_t t = 0; t < ix->h->num_txns; t++) {
+    uint32_t nt = g->split ? g->num_nodes / 2 : g->num_nodes;
+    for (uint32_t t = 0; t < nt; t++) {
         if (!ix->in_graph[t]) continue;
-        long long id = (long long)ix->h->txns[t].ext_id;
+        long long id = t < ix->h->num_txns ? (long long)ix->h->txns[t].ext_id : (long long)(t - ix->h->num_txns);
         if (t == 0) snprintf(text, sizeof text, "node %u = INIT", g->topo_pos[pg_node_t(g, t)]);
+        else if (t >= ix->h->num_txns) snprintf(text, sizeof text, "node %u = tick %lld", g->topo_pos[pg_node_t(g, t)], id);
         else snprintf(text, sizeof text, "node %u = T%lld", g->topo_pos[pg_node_t(g, t)], id);
         gs_comment(k, text);
         if (g->split) {
             if (t == 0) snprintf(text, sizeof text, "node %u = INIT'", g->topo_pos[pg_node_tp(g, t)]);
+            else if (t >= ix->h->num_txns) snprintf(text, sizeof text, "node %u = tick %lld'", g->topo_pos[pg_node_tp(g, t)], id);
             else snprintf(text, sizeof text, "node %u = T%lld'", g->topo_pos[pg_node_tp(g, t)], id);
             gs_comment(k, text);
         }
@@ -100,7 +103,7 @@ static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
     }
     if (g->split) {
         size_t n = 0;
-        for (uint32_t t = 0; t < ix->h->num_txns; t++) {
+        for (uint32_t t = 0; t < g->num_nodes / 2; t++) {
             if (!ix->in_graph[t]) continue;
             ends[2 * n] = (int)g->topo_pos[2 * t + 1];
             ends[2 * n + 1] = (int)g->topo_pos[2 * t];
@@ -120,7 +123,7 @@ static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *gu
     else {
         vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)ord[e->from], (int)ord[e->to], 0);
         if (g->split)
-            for (uint32_t t = 0; t < ix->h->num_txns; t++)
+            for (uint32_t t = 0; t < g->num_nodes / 2; t++)
                 if (ix->in_graph[t]) gs_add_edge(k, graph, (int)ord[2 * t + 1], (int)ord[2 * t], 0);
     }
     int first = gs_num_vars(k) + 1;
@@ -154,7 +157,7 @@ static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
     const pg_index *ix = g->ix;
     uint64_t n = g->known.len;
     if (g->split)
-        for (uint32_t t = 0; t < ix->h->num_txns; t++) n += ix->in_graph[t] != 0;
+        for (uint32_t t = 0; t < g->num_nodes / 2; t++) n += ix->in_graph[t] != 0;
     *fixed = n;
     for (size_t i = 0; i < g->cons.len; i++)
         for (int side = 0; side < 2; side++) {

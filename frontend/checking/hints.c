@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
+#include "par.h"
 #include "frontend/recheck/verify_model.h"
 
 void hint_order_init(hint_order *o) { memset(o, 0, sizeof *o); }
@@ -307,3 +309,65 @@ verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_i
     free(scratch);
     return v;
 }
+
+int hints_complete(const pg_index *ix, const hint_order *o) {
+    uint64_t listed = 0, units = 0;
+    for (uint32_t k = 0; k < ix->num_keys; k++) units += ix->key_unit_start[k + 1] - ix->key_unit_start[k] - 1;
+    for (uint32_t ki = 0; ki < o->keys.len; ki++) {
+        uint32_t k = o->keys.data[ki].key;
+        for (uint32_t i = o->unit_start.data[ki]; i < o->unit_start.data[ki + 1]; i++)
+            listed += o->units.data[i] != ix->key_unit_start[k];          /* INIT's unit is first anyway */
+    }
+    return listed == units;             /* listed units are distinct units of their key (hints_validate) */
+}
+
+void hints_complete_order(const pg_index *ix, const hint_order *o, version_order *vo) {
+    uint32_t nk = ix->num_keys;
+    uint32_t *listed = xmalloc((size_t)nk * sizeof *listed);
+    for (uint32_t k = 0; k < nk; k++) listed[k] = HISTORY_NONE;
+    for (uint32_t ki = 0; ki < o->keys.len; ki++) listed[o->keys.data[ki].key] = ki;
+    vo->num_keys = nk;
+    vo->start = xmalloc(((size_t)nk + 1) * sizeof *vo->start);
+    vec_init(vo->txns);
+    for (uint32_t k = 0; k < nk; k++) {
+        vo->start[k] = (uint32_t)vo->txns.len;
+        uint32_t init_unit = ix->key_unit_start[k];
+        const pg_unit *u0 = &ix->units.data[init_unit];
+        for (uint32_t m = 0; m < u0->len; m++) vec_push(vo->txns, ix->members.data[u0->m_first + m]);
+        uint32_t ki = listed[k];
+        if (ki == HISTORY_NONE) continue;
+        for (uint32_t i = o->unit_start.data[ki]; i < o->unit_start.data[ki + 1]; i++) {
+            if (o->units.data[i] == init_unit) continue;
+            const pg_unit *un = &ix->units.data[o->units.data[i]];
+            for (uint32_t m = 0; m < un->len; m++) vec_push(vo->txns, ix->members.data[un->m_first + m]);
+        }
+    }
+    vo->start[nk] = (uint32_t)vo->txns.len;
+    free(listed);
+}
+
+verdict hints_check_vo(const history *h, check_level_id level, const check_options *opt, check_result *res) {
+    int si = level == LEVEL_SI;
+    par_pool *pool = opt && opt->threads > 1 ? par_pool_new(opt->threads) : NULL;
+    double t0 = monotonic_seconds();
+    char why[400] = "";
+    vec_clear(res->cycle);
+    int rc = vo_check_on(h, &res->vo, si, &res->cycle, why, sizeof why, pool, 0);
+    par_pool_free(pool);
+    res->st.t_verify = monotonic_seconds() - t0;
+    res->stage = "version order";
+    if (rc == 1) return res->verdict = VERDICT_PASS;
+    if (rc == 0 && cycle_holds(h, &res->vo, si, res->cycle.data, res->cycle.len, why, sizeof why)) {
+        snprintf(res->msg, sizeof res->msg, "the dependency graph under the given version order has a cycle");
+        return res->verdict = VERDICT_FAIL;
+    }
+    if (rc == 0) {
+        snprintf(res->msg, sizeof res->msg, "internal error: the cycle under the given version order does not hold (%s)", why);
+        vec_clear(res->cycle);
+        return res->verdict = VERDICT_UNKNOWN;
+    }
+    vec_clear(res->cycle);
+    snprintf(res->msg, sizeof res->msg, "a read contradicts the given version order: %s", why);
+    return res->verdict = VERDICT_FAIL;
+}
+

@@ -20,6 +20,9 @@
  *                    head(V)) in the index's base edges, so the level's
  *                    known graph has it before pruning: constraints fall
  *                    away, and a complete hint leaves none.
+ *   hints_check_vo   a hint that orders every version (hints_complete,
+ *                    hints_complete_order): the polynomial check (no
+ *                    constraints, no solver).
  *   hints_check_level  check_level on the amended index, then the answer
  *                    re-checked under an order that extends the hint: a
  *                    PASS's order must extend it; a FAIL is confirmed
@@ -65,5 +68,21 @@ uint64_t hints_apply(pg_index *ix, const hint_order *o);
  * check_level's). */
 verdict hints_check_level(const pg_index *ix, const hint_order *o, check_level_id level,
                                 const check_options *opt, check_result *res);
+
+/* After hints_validate: does the hint order every unit of every key (a
+ * complete version order)? */
+int hints_complete(const pg_index *ix, const hint_order *o);
+
+/* The version order a complete hint states: per key INIT's unit, then the
+ * listed units in order, each unit's writers in its own order. */
+void hints_complete_order(const pg_index *ix, const hint_order *o, version_order *vo);
+/* A complete version order (res->vo; the rest of res zeroed) checked
+ * without the polygraph (Emme: polynomial): verify_model builds the
+ * dependency graph by definition and looks for the level's cycles; no pair
+ * scan, no pruning, no solver, and no index needed (free it first).  res as
+ * check_level's (stage "version order"; FAIL: res->cycle, checked with
+ * cycle_holds, or a read that contradicts the order, in res->msg with no
+ * cycle).  The commit order's version order (replay.h) is checked so too. */
+verdict hints_check_vo(const history *h, check_level_id level, const check_options *opt, check_result *res);
 
 #endif

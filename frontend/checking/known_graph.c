@@ -205,24 +205,34 @@ static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t
  * observed list's writers follow INIT in exactly that order (the axioms
  * make all of a key's lists prefixes of one order).  A list ending with
  * its reader's own appends puts the reader's version right after its
- * external prefix.  Links those versions in w. */
+ * external prefix.  Links those versions in w.  Without rmw_links (pc),
+ * only external prefixes count: the longest one, the reader's own
+ * appends cut off (its version need not follow its prefix's there). */
 static void list_links(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
-                       key_out *o) {
-    uint32_t best = HISTORY_NONE, best_len = 0;
+                       key_out *o, int rmw_links) {
+    uint32_t best = HISTORY_NONE, best_len = 0, reader = HISTORY_NONE;
     for (const ext_read *r = first; r < end; r++) {
         uint32_t len;
         if (history_op_kind(h, r->op) != OP_LIST_READ) continue;
-        history_list(h, r->op, &len);
-        if (len > best_len) { best_len = len; best = r->op; }
+        const int64_t *el = history_list(h, r->op, &len);
+        if (!rmw_links)                     /* pc: the external prefix alone */
+            while (len > 0) {
+                uint32_t wop = history_writer_of(h, k, el[len - 1]);
+                if (wop == HISTORY_NONE || h->op_txn[wop] != r->txn) break;
+                len--;
+            }
+        if (len > best_len) { best_len = len; best = r->op; reader = r->txn; }
     }
     if (best == HISTORY_NONE) return;
     uint32_t len;
     const int64_t *els = history_list(h, best, &len);
     uint32_t *succ = w->succ.data, *pred = w->pred.data;
     uint32_t prev = 0;                      /* INIT's local index */
+    if (!rmw_links) len = best_len;
     for (uint32_t j = 0; j < len; j++) {
         uint32_t wop = history_writer_of(h, k, els[j]);
         if (wop == HISTORY_NONE) break;
+        if (!rmw_links && h->op_txn[wop] == reader) break;   /* pc: the reader's own suffix says nothing */
         uint32_t x = w->local[h->op_txn[wop]];
         if (x == UINT32_MAX) break;         /* not a participant's write */
         if (x == prev) continue;            /* several appends of one txn */
@@ -235,14 +245,14 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
 /* The readers of every version of key k (WR edges, read-modify-write
  * links), then each version's list of readers (rfirst, rlist). */
 static void key_readers(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
-                        key_out *o) {
+                        key_out *o, int rmw_links) {
     uint32_t nw = (uint32_t)w->wtx.len;
     uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
     for (const ext_read *r = first; r < end; r++) {
         uint32_t x = w->local[h->op_txn[r->src_op]];
         rcount[x]++;
         uint32_t lt = w->local[r->txn];
-        if (lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
+        if (rmw_links && lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
             succ[x] = lt; pred[lt] = x; o->num_links++;
         }
         if (h->op_txn[r->src_op] != 0)
@@ -325,8 +335,8 @@ static void key_task(void *ctx, size_t task) {
         }
         w.rcount.data[nw] = 0;
         const ext_read *first = jb->byk + jb->rstart[k], *end = jb->byk + jb->rstart[k + 1];
-        if (h->has_lists) list_links(h, k, first, end, &w, o);
-        key_readers(h, k, first, end, &w, o);
+        if (h->has_lists) list_links(h, k, first, end, &w, o, ix->opts.rmw_links);
+        key_readers(h, k, first, end, &w, o, ix->opts.rmw_links);
         key_units(k, &w, o);
         for (uint32_t i = 0; i < nw; i++) w.local[w.wtx.data[i]] = UINT32_MAX;
     }
@@ -338,8 +348,14 @@ static void key_task(void *ctx, size_t task) {
 int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
 
 int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool) {
+    pg_index_opts o = { 1, 1, 0 };
+    return pg_index_build_opts(ix, h, err, pool, o);
+}
+
+int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool, pg_index_opts opts) {
     memset(ix, 0, sizeof *ix);
     ix->h = h;
+    ix->opts = opts;
     ix->num_keys = h->num_keys;
     mark_in_graph(ix);
 
@@ -430,7 +446,7 @@ int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) ix->unit_key[u] = k;
 
     /* Session order between consecutive participating transactions. */
-    for (uint32_t s = 0; s < h->num_sessions; s++) {
+    for (uint32_t s = 0; s < h->num_sessions && opts.session_order; s++) {
         uint32_t prev = UINT32_MAX;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
@@ -440,6 +456,7 @@ int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_
         }
     }
 
+    pg_index_chains(ix);                         /* the level's chains and clock (index_chains.c) */
     /* kept while checking: no doubling slack */
     vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
     free(rstart); free(byk); free(is_final);
@@ -460,6 +477,7 @@ void pg_index_base_copied(const pg_index *ix) {
 
 void pg_index_free(pg_index *ix) {
     free(ix->in_graph);
+    free(ix->chain_sess); free(ix->chain_pos); free(ix->chain_len);
     free(ix->key_unit_start);
     free(ix->unit_key);
     vec_free(ix->units);

@@ -18,6 +18,11 @@
  *                  stored as 16-bit offsets from a per-node base.
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
+ *   index_chains.c the index's level-dependent parts: chains of WR edges
+ *                  (levels without session order), the real-time clock.
+ *   psi.c          psi's lazy search over the engine's models.
+ * The graph of each level (pg_init_level, check.h): doc/checker.md, "The
+ * other levels that need a search".
  * (The independent re-check of a version order by definition is not part
  * of it: frontend/recheck/verify_model.h.)
  *
@@ -55,9 +60,34 @@ typedef struct pg_unit {
     uint32_t rd_first, rd_num;   /* readers of last's version: pg_index.readers[rd_first..] */
 } pg_unit;
 
+/* What the index assumes about the level (pg_index_opts_for: each level's).
+ * The default (SI, SER, PSI) is { 1, 1, 0 }. */
+typedef struct pg_index_opts {
+    int session_order;           /* SO edges; 0 (plain levels): none, and the
+                                    reachability chains are paths of WR edges */
+    int rmw_links;               /* read-modify-write links and a list reader's own
+                                    version right after its prefix (units); 0 (pc):
+                                    only the versions a list read shows are linked */
+    int real_time;               /* RT as known edges through clock nodes (below) */
+} pg_index_opts;
+
 typedef struct pg_index {
     const history *h;
-    uint8_t *in_graph;           /* per txn: 1 if it takes part (history_participants) */
+    pg_index_opts opts;
+    uint8_t *in_graph;           /* per node transaction: 1 if it takes part (history_participants) */
+    /* Node transactions: the history's num_txns, then (real_time) the
+     * clock's ticks, which are no transactions of the history: tick j is
+     * node transaction h->num_txns + j, in a chain tick j -> tick j + 1;
+     * the j-th committed participant by completion time has an RT edge
+     * into tick j, and tick j into every participant invoked after that
+     * completion and before the next one's (doc/checker.md, "Real time"). */
+    uint32_t num_node_txns;
+    uint32_t num_ticks;
+    /* Chains: NULL when they are the history's sessions; else per node
+     * transaction its chain (HISTORY_NONE: none) and position on it, and
+     * per chain its length (num_chain_sets of them). */
+    uint32_t *chain_sess, *chain_pos, *chain_len;
+    uint32_t num_chain_sets;
     uint32_t num_keys;
     uint32_t *key_unit_start;    /* num_keys + 1; key k's units are [start[k], start[k+1]),
                                     the first is INIT's */
@@ -75,6 +105,12 @@ typedef struct pg_index {
  * axiom the checker relies on (reads of aborted, intermediate, unwritten or
  * own future values) — isocheck runs the axiom checks first. */
 int  pg_index_build(pg_index *ix, const history *h, ic_error *err);
+/* The index for other levels than si and ser: pg_index_opts_for, in check.h. */
+struct par_pool;
+int  pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool, pg_index_opts opts);
+/* index_chains.c: the chains and clock of ix->opts, on the finished base
+ * edges (pg_index_build_opts' last step). */
+void pg_index_chains(pg_index *ix);
 /* The same, the per-key part in key ranges on pool (NULL: inline): the
  * same index for every pool. */
 struct par_pool;
@@ -101,6 +137,10 @@ typedef VEC(pg_cons) pg_cons_vec;
 typedef struct polygraph {
     const pg_index *ix;
     int split;                   /* 1: SI split graph, 0: SER */
+    int ww_commit;               /* pc: a WW edge a -> b is commit(a) -> commit(b) (split) */
+    int rw_lazy;                 /* psi: RW edges are kept in known but are no graph arcs
+                                    (reach, encode skip them); the solver's models are
+                                    checked for RW edges closing a D path (psi.c) */
     unsigned threads;            /* per-key stages split for this many threads (0, 1: one);
                                     every result is the same for every count */
     struct par_pool *pool;       /* where the split stages' tasks run (par.h; NULL: inline) */
@@ -146,17 +186,47 @@ typedef struct polygraph {
     const char *fail_stage;      /* "known graph" (SO, WR, units) or "pruning" */
 } polygraph;
 
+/* A node transaction's chain and position (the history's session, or the
+ * index's own chains), and the chains' number and lengths. */
+static inline uint32_t pg_txn_session(const pg_index *ix, uint32_t t) {
+    return ix->chain_sess ? ix->chain_sess[t] : ix->h->txns[t].session;
+}
+static inline uint32_t pg_txn_pos(const pg_index *ix, uint32_t t) {
+    return ix->chain_sess ? ix->chain_pos[t] : ix->h->txns[t].pos;
+}
+static inline uint32_t pg_num_sessions(const pg_index *ix) {
+    return ix->chain_sess ? ix->num_chain_sets : ix->h->num_sessions;
+}
+static inline uint32_t pg_session_len(const pg_index *ix, uint32_t s) {
+    return ix->chain_sess ? ix->chain_len[s] : ix->h->sessions[s].num_txns;
+}
+
 /* Node ids. */
 static inline uint32_t pg_node_t(const polygraph *g, uint32_t txn) { return g->split ? 2 * txn : txn; }
 static inline uint32_t pg_node_tp(const polygraph *g, uint32_t txn) { return g->split ? 2 * txn + 1 : txn; }
 static inline uint32_t pg_node_txn(const polygraph *g, uint32_t node) { return g->split ? node >> 1 : node; }
 static inline uint32_t pg_node_chain(const polygraph *g, uint32_t node) {
-    uint32_t s = g->ix->h->txns[pg_node_txn(g, node)].session;
+    uint32_t s = pg_txn_session(g->ix, pg_node_txn(g, node));
     return s == HISTORY_NONE ? HISTORY_NONE : g->chain_of_session[s];
 }
 static inline uint32_t pg_node_pos(const polygraph *g, uint32_t node) {
-    uint32_t p = g->ix->h->txns[pg_node_txn(g, node)].pos;
+    uint32_t p = pg_txn_pos(g->ix, pg_node_txn(g, node));
     return g->split ? 2 * p + !(node & 1) : p;
+}
+/* The node edge of a dependency: on the split graph D edges (SO, WR, WW,
+ * RT) commit -> start, except WW commit -> commit under pc; RW start ->
+ * commit (depgraph.h's dg_dep_nodes but for pc). */
+static inline void pg_dep_nodes(const polygraph *g, dep_kind kind, uint32_t from, uint32_t to, uint32_t *x, uint32_t *y) {
+    if (!g->split) { *x = from; *y = to; }
+    else if (kind == DEP_RW) { *x = 2 * from + 1; *y = 2 * to; }
+    else if (kind == DEP_FIXED) { *x = 2 * from + 1; *y = 2 * from; }
+    else if (kind == DEP_WW && g->ww_commit) { *x = 2 * from; *y = 2 * to; }
+    else { *x = 2 * from; *y = 2 * to + 1; }
+}
+/* The node a side's edges into head(V) enter for a WW edge: V's start,
+ * its commit under pc (and SER's only node). */
+static inline uint32_t pg_node_ww_in(const polygraph *g, uint32_t txn) {
+    return g->ww_commit ? pg_node_t(g, txn) : pg_node_tp(g, txn);
 }
 #define PG_REACH_NONE 0xFFFFu
 /* Largest offset stored (default 0xFFFE; a testing knob: lowered, rows
@@ -215,6 +285,8 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
  * Returns 1 normally, 0 when the known graph already has a cycle or a pair
  * has both sides blocked (then the history fails the level). */
 void pg_init(polygraph *g, const pg_index *ix, int split);
+/* pg_init_level (the graph of any searched level): check.h. */
+void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy);
 /* At most this many sessions get a reachability chain (0: automatic, all
  * unless nodes x sessions is too large).  A tuning and testing knob. */
 extern uint32_t pg_chain_limit;

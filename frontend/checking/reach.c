@@ -42,21 +42,24 @@
 /* The known graph in adjacency form, as dg_build would make it from the
  * known edges followed by the fixed ones (same per-node arc order, hence
  * the same Kahn order), built straight from g->known without a copy. */
+/* psi (rw_lazy): the known RW edges are no arcs. */
+static inline int no_arc(const polygraph *g, const pg_edge *e) { return g->rw_lazy && PG_KIND(e->meta) == DEP_RW; }
+
 static void build_adjacency(const polygraph *g, dg_graph *dg) {
     const pg_index *ix = g->ix;
-    uint32_t N = g->num_nodes, T = ix->h->num_txns;
+    uint32_t N = g->num_nodes, T = g->split ? N / 2 : N;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
     dg->n = N;
     dg->start = big_calloc((size_t)N + 1, sizeof *dg->start);
     dg->adj = big_malloc((M + 1) * sizeof *dg->adj);
     dg->eid = NULL;
-    for (size_t i = 0; i < E; i++) dg->start[g->known.data[i].from + 1]++;
+    for (size_t i = 0; i < E; i++) if (!no_arc(g, &g->known.data[i])) dg->start[g->known.data[i].from + 1]++;
     if (g->split)
         for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->start[dg_start(t) + 1]++;
     for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
     uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
     memcpy(fill, dg->start, ((size_t)N + 1) * sizeof *fill);
-    for (size_t i = 0; i < E; i++) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
+    for (size_t i = 0; i < E; i++) if (!no_arc(g, &g->known.data[i])) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
     if (g->split)
         for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
     free(fill);
@@ -426,6 +429,7 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
     incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((S ? S : 1) * sizeof(uint16_t)),
                 { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos } };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
+        if (no_arc(g, &g->known.data[i])) continue;
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
         if (has_row(g, a)) incr_from(&in, a, b);
         else   /* an RW arc a' -> b: the commits with an arc into a' get b's row */
@@ -465,7 +469,7 @@ static int incremental_may_pay(const polygraph *g, size_t added, uint32_t rows) 
 static int half_table(const polygraph *g) {
     if (g->reach) return g->reach_half;
     uint64_t full = (uint64_t)g->num_nodes * (((g->num_chains + 2 + 1) & ~1u) * sizeof *g->reach);
-    return g->split && pg_reach_half_mode != PG_REACH_HALF_NEVER &&
+    return g->split && !g->ww_commit && pg_reach_half_mode != PG_REACH_HALF_NEVER &&   /* pc: WW joins commits */
            (pg_reach_half_mode == PG_REACH_HALF_ALWAYS || full > PG_REACH_HALF_ABOVE);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "frontend/formats/jepsen_times.h"
 #include "frontend/history/strtab.h"
 #include "frontend/history/u64map.h"
 
@@ -50,6 +51,8 @@ struct jepsen_reader {
     vec_char scratch;
     u64map pending_ix;       /* process -> pendings index */
     VEC(pending) pendings;
+    jepsen_times *times;     /* invocation/completion stamps (jepsen_times.h) */
+    int json;
 };
 
 jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep) {
@@ -61,6 +64,8 @@ jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep) 
     strtab_init(&jr->value_names);
     u64map_init(&jr->txn_ids);
     u64map_init(&jr->pending_ix);
+    jr->times = jt_new();
+    jr->json = fmt == FORMAT_JSON;
     return jr;
 }
 
@@ -78,6 +83,8 @@ static void free_parts(jepsen_reader *jr) {
     u64map_free(&jr->pending_ix);
     for (size_t i = 0; i < jr->pendings.len; i++) vec_free(jr->pendings.data[i].writes);
     vec_free(jr->pendings);
+    jt_free(jr->times);
+    jr->times = NULL;
 }
 
 void jr_free(jepsen_reader *jr) {
@@ -306,8 +313,8 @@ typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
 typedef enum { P_NONE, P_CLIENT, P_NEMESIS } proc_kind;
 
 /* The fields of an operation map this reader reads, OV_NONE when absent. */
-static const char *const op_field_names[] = { "type", "f", "process", "index", "value", "isocheck/reads" };
-enum { F_TYPE, F_F, F_PROCESS, F_INDEX, F_VALUE, F_READS, F_N };
+static const char *const op_field_names[] = { "type", "f", "process", "index", "value", "isocheck/reads", "time", "ts" };
+enum { F_TYPE, F_F, F_PROCESS, F_INDEX, F_VALUE, F_READS, F_TIME, F_TS, F_N };
 
 /* The value nodes of the operation map r's fields; a field twice is an error. */
 static int op_fields(ctx *c, const ov_node *r, uint32_t fields[F_N]) {
@@ -400,8 +407,54 @@ static int not_a_txn(ctx *c, const ov_node *r, uint32_t fnode, uint32_t value) {
     return 0;
 }
 
+/* The operation's stamps: an integer :time and :index (jepsen_times.h). */
+static jt_stamp op_stamp(const optree *t, const uint32_t fields[F_N]) {
+    jt_stamp s = { 0, 0, 0 };
+    uint32_t tn = fields[F_TIME], in = fields[F_INDEX];
+    if (tn != OV_NONE && ot_node(t, tn)->kind == OV_INT && ot_node(t, tn)->ival != HISTORY_TIME_NONE) {
+        s.time = ot_node(t, tn)->ival;
+        s.has |= JT_TIME;
+    }
+    if (in != OV_NONE && ot_node(t, in)->kind == OV_INT && ot_node(t, in)->ival != HISTORY_TIME_NONE) {
+        s.index = ot_node(t, in)->ival;
+        s.has |= JT_INDEX;
+    }
+    return s;
+}
+
+/* The database's timestamps of a completion, :ts {:rts START :cts COMMIT}
+ * (dbcdc-runner's names; JSON "ts": {"rts": ..., "cts": ...}), into txn. */
+static int op_db_times(ctx *c, uint32_t ts, uint32_t txn) {
+    const optree *t = c->t;
+    if (ot_node(t, ts)->kind == OV_NIL) return 1;
+    if (ot_node(t, ts)->kind != OV_MAP)
+        return fail_node(c, ts, ot_node(t, ts)->line, t->json ? "a \"ts\" object {\"rts\": START, \"cts\": COMMIT}"
+                                                              : "a :ts map {:rts START, :cts COMMIT}");
+    int64_t v[2] = { HISTORY_TIME_NONE, HISTORY_TIME_NONE };
+    static const char *const names[2] = { "rts", "cts" };
+    for (uint32_t k = ot_node(t, ts)->child; k != OV_NONE; k = ot_node(t, ot_node(t, k)->next)->next)
+        for (int i = 0; i < 2; i++) {
+            uint32_t vn = ot_node(t, k)->next;
+            if (!ot_is_field(t, k, names[i]) || ot_node(t, vn)->kind == OV_NIL) continue;
+            if (ot_node(t, vn)->kind != OV_INT || ot_node(t, vn)->ival == HISTORY_TIME_NONE) {
+                char fb[32], ex[64];
+                snprintf(ex, sizeof ex, "an integer timestamp as %s", field(c, names[i], fb, sizeof fb));
+                return fail_node(c, vn, ot_node(t, vn)->line, ex);
+            }
+            v[i] = ot_node(t, vn)->ival;
+        }
+    if (v[0] != HISTORY_TIME_NONE && v[1] != HISTORY_TIME_NONE && v[1] < v[0]) {
+        ic_error_at(c->err, c->jr->source, ot_node(t, ts)->line, "commit timestamp %" PRId64 " is before start timestamp %"
+                    PRId64 " (a transaction commits after it starts)", v[1], v[0]);
+        return 0;
+    }
+    for (int i = 0; i < 2; i++)
+        if (v[i] != HISTORY_TIME_NONE) hb_txn_time(c->jr->b, txn, i ? TIME_DB_COMMIT : TIME_DB_START, v[i]);
+    return 1;
+}
+
 /* A completion's transaction, numbered by :index (else its position
- * ordinal), with the micro-ops ms[0..nms). */
+ * ordinal), with the micro-ops ms[0..nms); its stamps to jr->times. */
 static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type type, proc_kind pk, int64_t process,
                   uint64_t ordinal, const mop *ms, size_t nms) {
     const optree *t = c->t;
@@ -426,6 +479,8 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
     u64map_put(&jr->txn_ids, (uint64_t)ext, txn);
     hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
     int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
+    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, op_stamp(t, fields), r->line);
+    if (fields[F_TS] != OV_NONE && !op_db_times(c, fields[F_TS], txn)) return 0;
     return add_mops(c, txn, ms, nms, type == T_OK || observed);
 }
 
@@ -454,6 +509,7 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     int shaped = value != OV_NONE && txn_shaped(t, value, txn_f);
     if (type == T_INVOKE) {
         if (jr->rep) jr->rep->invocations++;
+        if (pk == P_CLIENT) jt_invoke(jr->times, process, op_stamp(t, fields));
         if (!shaped || pk != P_CLIENT) return 1;
         return op_invoke(&c, process, value);
     }
@@ -487,6 +543,10 @@ history *jr_finish(jepsen_reader *jr, ic_error *err) {
     for (size_t i = 0; i + 1 < jr->nil_reads.len; i += 2)     /* [:r k nil] on a list key reads [] */
         if (jr->nil_reads.data[i + 1] < jr->key_use.len && jr->key_use.data[jr->nil_reads.data[i + 1]] == KEY_LIST)
             hb_op_make_empty_list_read(jr->b, jr->nil_reads.data[i]);
+    if (!jt_finish(jr->times, jr->b, jr->rep, jr->source, jr->json, err)) {
+        jr_free(jr);
+        return NULL;
+    }
     history_builder *b = jr->b;
     jr->b = NULL;
     free_parts(jr);

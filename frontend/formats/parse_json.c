@@ -9,7 +9,11 @@
  * repeated key in an object and a NUL byte anywhere are errors; nesting
  * is limited to 256 levels.  What the operations mean is jepsen_ops.c's,
  * shared with the EDN reader: "f", "type" and micro-op names are strings,
- * keys and values are as written ("x" and 1 are different keys). */
+ * keys and values are as written ("x" and 1 are different keys).
+ *
+ * TimeKiller's histories (an array of transactions with "ops", "sts" and
+ * "cts": timekiller.h) are JSON too: the first object says which one the
+ * file is, and every later one must be of the same kind. */
 #include "frontend/formats/parse.h"
 
 #include <string.h>
@@ -17,6 +21,7 @@
 #include "vec.h"
 #include "frontend/formats/jepsen_ops.h"
 #include "frontend/formats/optree.h"
+#include "frontend/formats/timekiller.h"
 #include "frontend/formats/text_cursor.h"
 
 typedef struct jin { tcur c; optree t; vec_char buf; } jin;
@@ -153,7 +158,8 @@ history *parse_json(input *r, const load_options *opt, load_report *rep, ic_erro
     jin j;
     memset(&j, 0, sizeof j);
     ot_init(&j.t, 1);
-    jepsen_reader *jr = jr_new(FORMAT_JSON, r->name, rep);
+    jepsen_reader *jr = NULL;
+    tk_reader *tk = NULL;
     int ok = tcur_init(&j.c, r, err), wrapped = 0, forms = 0;
     while (ok && ws(&j)) {
         char ch = *j.c.p;
@@ -174,13 +180,18 @@ history *parse_json(input *r, const load_options *opt, load_report *rep, ic_erro
         ot_reset(&j.t);
         uint32_t root = read_value(&j, wrapped);
         if (root == OV_NONE) { ok = 0; break; }
-        forms++;
-        ok = jr_op(jr, &j.t, root, err);
+        if (!forms++) {
+            if (tk_is_txn(&j.t, root)) tk = tk_new(r->name, rep);
+            else jr = jr_new(FORMAT_JSON, r->name, rep);
+        }
+        ok = tk ? tk_txn(tk, &j.t, root, err) : jr_op(jr, &j.t, root, err);
     }
     if (ok && j.c.failed) ok = 0;
     if (ok && wrapped == 1) ok = tcur_fail(&j.c, "']' closing the array holding the history");
     ot_free(&j.t);
     vec_free(j.buf);
-    if (!ok) { jr_free(jr); return NULL; }
+    if (!ok) { jr_free(jr); tk_free(tk); return NULL; }
+    if (tk) return tk_finish(tk, err);
+    if (!jr) jr = jr_new(FORMAT_JSON, r->name, rep);      /* no operation at all: the usual error */
     return jr_finish(jr, err);
 }

@@ -9,7 +9,10 @@
  * global; a transaction belongs to the session of its first line, and its
  * position in the session is the order of first appearance.  Blank lines
  * and lines starting with '#' are skipped; a NUL byte anywhere is an
- * error.
+ * error.  A comment "#@time TXN invoke=.. complete=.. start=.. commit=.."
+ * gives transaction TXN its times (text_times.h); the annotations are
+ * resolved once the file is read, so one may come before or after its
+ * transaction's operations.
  *
  * Two steps per line: lexing (text to a text_op, no state) and applying
  * (the op into the history builder, in file order).  With opt->threads
@@ -29,6 +32,7 @@
 #include "vec.h"
 #include "frontend/formats/lex.h"
 #include "frontend/formats/text_line.h"
+#include "frontend/formats/text_times.h"
 #include "frontend/history/u64map.h"
 
 /* One operation line, lexed; line counts from the start of its chunk;
@@ -56,14 +60,17 @@ static int expect_char(const char **p, char c, const char *after, const char *na
     return 0;
 }
 
+#define TEXT_TIMES_OP 0xffu        /* text_op.kind of a time annotation (its index in key) */
+
 /* Lex one line (NUL-terminated, len bytes, without its newline): 1 an
- * operation in *op (all but op->line), 0 blank or a comment, -1 bad (err
- * set at `line`). */
-static int lex_line(const char *p, size_t len, text_op *op, const char *name, long line, ic_error *err) {
+ * operation in *op (all but op->line), 2 a time annotation in *tt, 0
+ * blank or a comment, -1 bad (err set at `line`). */
+static int lex_line(const char *p, size_t len, text_op *op, text_times *tt, const char *name, long line, ic_error *err) {
     char fb[48];
     if (memchr(p, 0, len)) { ic_error_at(err, name, line, "expected text, found a NUL byte"); return -1; }
     lex_space(&p);
-    if (!*p || *p == '#') return 0;
+    if (!*p) return 0;
+    if (*p == '#') return text_is_times(p) ? (text_lex_times(p, tt, name, line, err) < 0 ? -1 : 2) : 0;
     if ((p[0] == 'r' || p[0] == 'w') && p[1] == '(') op->kind = p[0] == 'r' ? OP_READ : OP_WRITE;
     else { ic_error_at(err, name, line, "expected 'r(' or 'w(', found %s", lex_found(p, fb, sizeof fb)); return -1; }
     p += 2;
@@ -81,7 +88,9 @@ static int lex_line(const char *p, size_t len, text_op *op, const char *name, lo
 
 int text_lex_line(const char *p, size_t len, text_fields *f, const char *name, long line, ic_error *err) {
     text_op op;
-    int rc = lex_line(p, len, &op, name, line, err);
+    text_times tt;
+    int rc = lex_line(p, len, &op, &tt, name, line, err);
+    if (rc == 2) return 0;                   /* times are not followed (check --follow has no real-time levels) */
     if (rc > 0) {
         f->key = op.key; f->value = op.value; f->sess = op.sess; f->txn = op.txn;
         f->kind = op.kind;
@@ -101,7 +110,46 @@ typedef struct text_state {
     long init_line;
     uint64_t merged;
     uint32_t last_t;
+    VEC(text_times) times;          /* the time annotations, in file order */
+    vec_u32 times_line;
 } text_state;
+
+static void add_times(text_state *st, const text_times *tt, long line) {
+    vec_push(st->times, *tt);
+    vec_push(st->times_line, (uint32_t)line);
+}
+
+/* The annotations to their transactions, once every line is read. */
+static int resolve_times(text_state *st, ic_error *err) {
+    if (!st->times.len) return 1;
+    uint32_t n = hb_num_txns(st->b);
+    uint32_t *first = xcalloc(n ? n : 1, sizeof *first);    /* builder txn -> annotation + 1 */
+    int ok = 1;
+    for (size_t i = 0; ok && i < st->times.len; i++) {
+        const text_times *tt = &st->times.data[i];
+        long line = st->times_line.data[i];
+        uint32_t t = u64map_get(&st->txn_ids, (uint64_t)tt->txn);
+        if (t == UINT32_MAX) {
+            if (st->have_init && tt->txn == st->init_txn)
+                ic_error_at(err, st->name, line, "times for transaction %" PRId64 ", which stands for the initial state "
+                            "(line %ld): it has none", tt->txn, st->init_line);
+            else
+                ic_error_at(err, st->name, line, "times for transaction %" PRId64 ", which has no operation in the file",
+                            tt->txn);
+            ok = 0;
+        } else if (first[t]) {
+            ic_error_at(err, st->name, line, "times for transaction %" PRId64 " given twice (first at line %" PRIu32 ")",
+                        tt->txn, st->times_line.data[first[t] - 1]);
+            ok = 0;
+        } else {
+            first[t] = (uint32_t)i + 1;
+            for (int k = 0; k < TIME_KINDS; k++)
+                if (tt->t[k] != HISTORY_TIME_NONE) hb_txn_time(st->b, t, (history_time_kind)k, tt->t[k]);
+        }
+    }
+    free(first);
+    return ok;
+}
 
 /* Apply one lexed operation found at `line`: 1, or 0 with err set. */
 static int apply_op(text_state *st, const text_op *op, long line, ic_error *err) {
@@ -165,10 +213,12 @@ static int parse_serial(input *r, text_state *st, ic_error *err) {
     size_t len;
     char *line;
     text_op op;
+    text_times tt;
     while ((line = input_line(r, &len))) {
-        int rc = lex_line(line, len, &op, r->name, r->line, err);
+        int rc = lex_line(line, len, &op, &tt, r->name, r->line, err);
         op.key_id = HISTORY_NONE;
-        if (rc < 0 || (rc > 0 && !apply_op(st, &op, r->line, err))) return 0;
+        if (rc == 2) add_times(st, &tt, r->line);
+        else if (rc < 0 || (rc > 0 && !apply_op(st, &op, r->line, err))) return 0;
     }
     return 1;
 }
@@ -182,6 +232,7 @@ typedef struct text_chunk {
     char *p;                 /* whole lines (the last may lack its '\n' at EOF) */
     size_t n;
     VEC(text_op) ops;
+    VEC(text_times) times;   /* time annotations; their text_op has kind TEXT_TIMES_OP, key the index */
     long lines;              /* lines in the chunk (up to its bad line, if any) */
     int failed;
     ic_error err;            /* the chunk's first bad line; its line counts from the chunk's start */
@@ -201,6 +252,7 @@ static void lex_chunk(void *ctx, size_t i) {
     text_chunk *c = &blk->chunks[i];
     char *p = c->p, *end = c->p + c->n;
     vec_clear(c->ops);
+    vec_clear(c->times);
     c->lines = 0;
     c->failed = 0;
     ic_error_clear(&c->err);
@@ -213,10 +265,17 @@ static void lex_chunk(void *ctx, size_t i) {
         p[len] = 0;
         c->lines++;
         text_op op;
-        int rc = lex_line(p, len, &op, blk->name, c->lines, &c->err);
+        text_times tt;
+        int rc = lex_line(p, len, &op, &tt, blk->name, c->lines, &c->err);
         if (!nl) *e = saved;
         if (rc < 0) { c->failed = 1; return; }
-        if (rc > 0) {
+        if (rc == 2) {
+            vec_push(c->times, tt);
+            op.kind = TEXT_TIMES_OP;
+            op.key = (int64_t)c->times.len - 1;
+            op.line = (uint32_t)c->lines;
+            vec_push(c->ops, op);
+        } else if (rc > 0) {
             op.line = (uint32_t)c->lines;
             op.key_id = hb_key_find(blk->b, op.key);      /* the hash probe off the serial path */
             vec_push(c->ops, op);
@@ -246,7 +305,7 @@ static size_t cut_chunks(char *p, size_t n, size_t size, text_chunk *chunks, siz
 static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chunk_bytes, ic_error *err) {
     size_t max = (size_t)threads * TEXT_CHUNKS_PER_THREAD;
     text_chunk *chunks = xcalloc(max, sizeof *chunks);
-    for (size_t i = 0; i < max; i++) vec_init(chunks[i].ops);
+    for (size_t i = 0; i < max; i++) { vec_init(chunks[i].ops); vec_init(chunks[i].times); }
     long base = 0;                           /* lines before the block */
     int ok = 1;
     size_t n;
@@ -256,8 +315,11 @@ static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chun
         par_run(threads, blk.n, lex_chunk, &blk);
         for (size_t i = 0; ok && i < blk.n; i++) {
             text_chunk *c = &chunks[i];
-            for (size_t j = 0; ok && j < c->ops.len; j++)
-                ok = apply_op(st, &c->ops.data[j], base + c->ops.data[j].line, err);
+            for (size_t j = 0; ok && j < c->ops.len; j++) {
+                const text_op *op = &c->ops.data[j];
+                if (op->kind == TEXT_TIMES_OP) add_times(st, &c->times.data[op->key], base + op->line);
+                else ok = apply_op(st, op, base + op->line, err);
+            }
             if (ok && c->failed) {
                 *err = c->err;
                 err->line += base;
@@ -267,7 +329,7 @@ static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chun
         }
     }
     r->line = base;
-    for (size_t i = 0; i < max; i++) vec_free(chunks[i].ops);
+    for (size_t i = 0; i < max; i++) { vec_free(chunks[i].ops); vec_free(chunks[i].times); }
     free(chunks);
     return ok;
 }
@@ -289,6 +351,7 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
     }
     int ok = threads >= 2 ? parse_chunked(r, &st, threads, chunk_bytes, err) : parse_serial(r, &st, err);
     if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
+    if (ok) ok = resolve_times(&st, err);
     if (ok && st.have_init && rep) {
         rep->init_merged += st.merged;
         load_report_note(rep, "note", "transaction %" PRId64 " (session %" PRId64 ", line %ld) writes only the initial "
@@ -297,6 +360,8 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
     }
     u64map_free(&st.txn_ids);
     vec_free(st.txn_session);
+    vec_free(st.times);
+    vec_free(st.times_line);
     if (!ok) { hb_free(st.b); return NULL; }
     hb_set_threads(st.b, threads);
     return hb_finish(st.b, err);

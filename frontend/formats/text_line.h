@@ -12,8 +12,10 @@
 typedef struct text_fields { int64_t key, value, sess, txn; uint8_t kind; } text_fields;
 
 /* Lex one line p (NUL-terminated, len bytes, without its newline or a
- * '\r' before it): 1 an operation (kind OP_READ or OP_WRITE), 0 blank or
- * a comment, -1 bad input (err set at name:line). */
+ * '\r' before it): 1 an operation (kind OP_READ or OP_WRITE), 0 blank,
+ * a comment or a well-formed time annotation (text_times.h: its times are
+ * not returned), -1 bad input (err set at name:line; a malformed
+ * annotation too). */
 int text_lex_line(const char *p, size_t len, text_fields *f, const char *name, long line, ic_error *err);
 
 #endif

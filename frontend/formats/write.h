@@ -22,7 +22,10 @@
  * the history does not use (in order of first appearance); the note of
  * history_write_file() says which.  Empty transactions are written where
  * the format can hold them (dbcop, cobra, elle) and vanish in text.  INIT
- * is never written. */
+ * is never written.  Times (history_time) are written by text ("#@time"
+ * lines) and elle (invocations with :time, :time and :ts on completions);
+ * dbcop and cobra drop them, and history_write_file's note says how many
+ * transactions' times were dropped (doc/formats.md, "Times"). */
 #ifndef ISOCHECK_WRITE_H
 #define ISOCHECK_WRITE_H
 

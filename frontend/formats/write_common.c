@@ -188,6 +188,26 @@ void write_plan_describe(const write_plan *p, const char *format, char *buf, siz
 
 /* ---- dispatch ------------------------------------------------------------- */
 
+/* What of h's times fmt drops, appended to the note: dbcop and cobra have
+ * no per-transaction times; text loses those of empty transactions (they
+ * vanish). */
+static void write_times_note(const history *h, history_format fmt, char *note, size_t n) {
+    int kinds = 0;
+    for (int k = 0; k < TIME_KINDS; k++) kinds += history_has_times(h, (history_time_kind)k);
+    if (!kinds) return;
+    uint64_t dropped = 0;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        int has = 0;
+        for (int k = 0; k < TIME_KINDS; k++) has |= history_time(h, (history_time_kind)k, t) != HISTORY_TIME_NONE;
+        dropped += has && (fmt == FORMAT_DBCOP || fmt == FORMAT_COBRA || (fmt == FORMAT_TEXT && !h->txns[t].num_ops));
+    }
+    size_t len = strlen(note);
+    if (!dropped || len + 2 >= n) return;
+    snprintf(note + len, n - len, "%sdropped the times of %" PRIu64 " transaction%s: %s", len ? "; " : "", dropped,
+             dropped == 1 ? "" : "s", fmt == FORMAT_TEXT ? "empty transactions vanish in text"
+                                                        : "the format has no per-transaction times");
+}
+
 int history_write_file(const history *h, history_format fmt, const char *path, unsigned flags, char *note,
                        size_t note_len, ic_error *err) {
     if (note && note_len) note[0] = 0;
@@ -211,6 +231,7 @@ int history_write_file(const history *h, history_format fmt, const char *path, u
         write_plan_build(h, fmt, &p);
         write_plan_describe(&p, history_format_name(fmt), note, note_len);
         write_plan_free(&p);
+        write_times_note(h, fmt, note, note_len);
     }
     return ok;
 }

@@ -6,7 +6,12 @@
  * form).  Every op is read back: the completion of an aborted or
  * indeterminate transaction says `:isocheck/reads :observed`, so that its
  * reads (nil included) are taken as observed rather than as the
- * invocation's placeholders (jepsen_ops.h).  Failed ops cannot be written. */
+ * invocation's placeholders (jepsen_ops.h).  Failed ops cannot be written.
+ * Times (doc/formats.md, "Times"): a transaction with an invocation time
+ * is preceded by its invocation, {:type :invoke, :f :txn, :process S,
+ * :time I, :value nil}; its completion carries :time (the completion
+ * time) and :ts {:rts START, :cts COMMIT} (the database's timestamps) when
+ * it has them. */
 #include "frontend/formats/write.h"
 
 #include <inttypes.h>
@@ -29,10 +34,24 @@ int write_elle(const history *h, FILE *out, ic_error *err) {
         const history_session *se = &h->sessions[s];
         for (uint32_t t = se->first_txn; t < se->first_txn + se->num_txns; t++) {
             const history_txn *x = &h->txns[t];
+            int64_t inv = history_time(h, TIME_INVOKE, t), cmp = history_time(h, TIME_COMPLETE, t);
+            int64_t st = history_time(h, TIME_DB_START, t), cm = history_time(h, TIME_DB_COMMIT, t);
+            if (inv != HISTORY_TIME_NONE) {
+                fputs("{:type :invoke, :f :txn, :process ", out);
+                put_value(h, out, se->ext_id);
+                fprintf(out, ", :time %" PRId64 ", :value nil}\n", inv);
+            }
             fprintf(out, "{:type %s, :f :txn, :process ",
                     x->status == TXN_COMMITTED ? ":ok" : x->status == TXN_ABORTED ? ":fail" : ":info");
             put_value(h, out, se->ext_id);
             fprintf(out, ", :index %" PRId64 ", ", x->ext_id);
+            if (cmp != HISTORY_TIME_NONE && x->status != TXN_INDETERMINATE) fprintf(out, ":time %" PRId64 ", ", cmp);
+            if (st != HISTORY_TIME_NONE || cm != HISTORY_TIME_NONE) {
+                fputs(":ts {", out);
+                if (st != HISTORY_TIME_NONE) fprintf(out, ":rts %" PRId64 "%s", st, cm != HISTORY_TIME_NONE ? ", " : "");
+                if (cm != HISTORY_TIME_NONE) fprintf(out, ":cts %" PRId64, cm);
+                fputs("}, ", out);
+            }
             if (x->status != TXN_COMMITTED) fputs(":isocheck/reads :observed, ", out);
             fputs(":value [", out);
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {

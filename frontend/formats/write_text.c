@@ -1,9 +1,12 @@
 /* write_text.c — PolySI text: r(key,value,session,txn) per op; the
  * initial value is written as 0, and every number is written without a
- * sign (write.h: what is renumbered so that this holds). */
+ * sign (write.h: what is renumbered so that this holds).  A transaction
+ * with times gets a "#@time" line after its operations (text_times.h). */
 #include "frontend/formats/write.h"
 
 #include <inttypes.h>
+
+#include "frontend/formats/text_times.h"
 
 int write_text(const history *h, FILE *out, ic_error *err) {
     if (!write_check(h, "text", 0, 0, 0, 0, 0, err)) return 0;
@@ -20,6 +23,11 @@ int write_text(const history *h, FILE *out, ic_error *err) {
                     history_op_kind(h, op) == OP_READ ? 'r' : 'w', write_renumbered(&p.key, h->key_ext[h->op_key[op]]),
                     v == VALUE_INIT ? 0 : write_renumbered(&p.value, v), sess, id);
         }
+        int64_t tm[TIME_KINDS];
+        int any = 0;
+        for (int k = 0; k < TIME_KINDS; k++) any |= (tm[k] = history_time(h, (history_time_kind)k, t)) != HISTORY_TIME_NONE;
+        char line[160];
+        if (any && x->num_ops && text_format_times(line, sizeof line, id, tm) > 0) fputs(line, out);
     }
     write_plan_free(&p);
     return 1;

@@ -235,7 +235,8 @@ history *history_with_choice(const history *h, const uint32_t *choice) {
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1] && w == HISTORY_NONE; j++)
             if (!h->amb_why[j] && h->txns[h->op_txn[r]].status != TXN_COMMITTED) w = h->amb_cand[j];  /* not judged */
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) ok |= h->amb_cand[j] == w && !h->amb_why[j];
-        if (!ok && w == HISTORY_NONE && h->txns[h->op_txn[r]].status != TXN_COMMITTED) continue;   /* not judged */
+        if (!ok && w == HISTORY_NONE && (h->txns[h->op_txn[r]].status != TXN_COMMITTED || history_op_failed(h, r)))
+            continue;                                   /* not judged (a read set aside: failed) */
         if (!ok) { history_free(c); return NULL; }
         int64_t marker = h->op_value[r];
         const history_txn *tx = &h->txns[h->op_txn[r]];

@@ -103,6 +103,8 @@ static verdict check_settled(online_checker *oc, const history *s) {
     o.want[LEVEL_SER] = oc->want[LEVEL_SER];
     o.max_anomalies = oc->max_anomalies;
     o.check.time_limit = oc->time_limit;
+    o.check.stop = oc->stop;
+    o.check.stop_ctx = oc->stop_ctx;
     int cert_level;
     ic_error err;
     ic_error_clear(&err);

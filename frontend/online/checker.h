@@ -53,6 +53,8 @@ typedef struct online_checker {
     int want[2];                   /* check_level_id -> wanted */
     size_t max_anomalies;
     double time_limit;             /* solver seconds per check (<= 0: none) */
+    int (*stop)(void *ctx);        /* the batch checks' solver asks it (check_options.stop); NULL: never */
+    void *stop_ctx;
     /* state */
     int failed;                    /* a violation was reported: final */
     uint32_t seen;                 /* completed transactions in the last call */

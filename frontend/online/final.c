@@ -89,3 +89,9 @@ int online_final_report(const history *h, follow_final *f, int want_si, int want
     f->ready = 0;
     return ok;
 }
+
+void follow_final_free(follow_final *f) {
+    for (int l = 0; l < 2; l++) incr_order_free(&f->order[l]);
+    online_found_free(&f->found);
+    f->ready = 0;
+}

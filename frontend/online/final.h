@@ -24,14 +24,23 @@
 #include "frontend/history/history.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/reports/report.h"
+#include "frontend/online/found.h"
 #include "frontend/online/incr.h"
 
-/* The end of a followed text input that the incremental state covers
- * whole and passes: the version order of each wanted level's model. */
+/* What a followed input hands its final report: at the end of a text input
+ * that the incremental state covers whole and passes, the version order of
+ * each wanted level's model (unless batch_only); and the anomalies printed
+ * while it was followed (online_found_merge puts them in the final
+ * report). */
 typedef struct follow_final {
     int ready;                   /* order[] holds the models' version orders */
     incr_order order[2];         /* check_level_id */
+    int batch_only;              /* the caller wants the batch check's PASS: no orders are exported */
+    online_found found;          /* the anomalies reported while following (found.h), for the final report */
 } follow_final;
+
+/* Free what f holds (its orders, its detected anomalies). */
+void follow_final_free(follow_final *f);
 
 /* want[level]: check that level; vo[level]: the version order of h read
  * off that level's incremental model (vo of a level not wanted is not

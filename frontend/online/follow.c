@@ -345,24 +345,66 @@ static void drain(follow_input *f) {
     }
 }
 
+/* The end line (FOLLOW_END_LINE, then blanks) in the complete lines that
+ * arrived: if found, the bytes after its line are dropped and the input
+ * ends there (f->marked).  Scans each byte once (f->scanned). */
+static void find_end_line(follow_input *f) {
+    static const char mark[] = FOLLOW_END_LINE;
+    size_t total = follow_total(f), at = f->scanned;
+    while (at < total) {
+        const char *line = f->data.data + (at - f->base);
+        const char *nl = memchr(line, '\n', total - at);
+        if (!nl) return;                                  /* (scanned stays at the start of an incomplete line) */
+        size_t len = (size_t)(nl - line);
+        if (len >= sizeof mark - 1 && !memcmp(line, mark, sizeof mark - 1)) {
+            size_t i = sizeof mark - 1;
+            while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) i++;
+            if (i == len) {
+                f->data.len = (size_t)(nl + 1 - f->data.data);   /* nothing after it is part of the input */
+                f->marked = 1;
+                f->scanned = follow_total(f);
+                return;
+            }
+        }
+        at += len + 1;
+        f->scanned = at;
+    }
+}
+
+/* Whether the caller's stop flag is up. */
+static int stop_asked(const follow_input *f) { return f->stop && f->stop(f->stop_ctx); }
+
+/* Sleep s seconds, or less when a signal arrives (the caller looks again). */
+static void nap(double s) {
+    struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+    nanosleep(&ts, NULL);
+}
+
 int follow_read(follow_input *f, ic_error *err) {
-    if (f->eof) return 0;
+    if (f->eof || f->marked) { f->eof = 1; return 0; }
     double quiet_since = monotonic_seconds();
     for (;;) {
+        if (stop_asked(f)) return FOLLOW_STOPPED;
+        if (!f->regular && f->stop) {                     /* a pipe: wait in poll, which a signal ends */
+            struct pollfd pfd = { f->fd, POLLIN, 0 };
+            int pr = poll(&pfd, 1, 250);
+            if (pr == 0 || (pr < 0 && errno == EINTR)) continue;
+        }
         uint64_t at = f->origin + follow_total(f);
         vec_reserve(f->data, f->data.len + 65536);
         ssize_t got = read(f->fd, f->data.data + f->data.len, 65536);
         if (got > 0) {
             f->data.len += (size_t)got;
             drain(f);
-            return !f->regular || tail_still_there(f, at, err) ? 1 : -1;
+            if (f->regular && !tail_still_there(f, at, err)) return -1;
+            if (f->regular) find_end_line(f);
+            return 1;
         }
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) { ic_error_at(err, f->name, 0, "read error: %s", strerror(errno)); return -1; }
         if (f->regular && !still_growing(f, err)) return -1;
-        if (!f->regular || monotonic_seconds() - quiet_since >= f->idle) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
-        struct timespec ts = { (time_t)f->poll, (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
-        nanosleep(&ts, NULL);
+        if (!f->regular || (f->idle >= 0 && monotonic_seconds() - quiet_since >= f->idle)) { f->eof = 1; return 0; }   /* pipe EOF, or idle file */
+        nap(f->poll);
     }
 }
 
@@ -375,6 +417,7 @@ void follow_parse_init(follow_parse *p, history_format fmt) {
 void follow_parse_free(follow_parse *p) {
     u64map_free(&p->text_ops);
     if (p->delta) text_stream_free(&p->ts);
+    if (p->es.name) elle_stream_free(&p->es);
 }
 
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ','; }
@@ -382,13 +425,20 @@ static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n
 /* Parse data[0..n) in p->fmt; a prefix of a wrapped history (vector, list
  * or array) is retried closed where it stops.  NULL (err set) if neither
  * reads. */
-static history *parse_prefix(const follow_parse *p, const char *data, size_t n, const char *name, ic_error *err) {
+static history *parse_prefix(follow_parse *p, const char *data, size_t n, const char *name, ic_error *err) {
     history *h = load_history_mem(data, n, p->fmt, name, err);
-    if (h) return history_refuse_repeated(h, err);                /* repeated values are not followed */
-    if ((p->fmt != FORMAT_ELLE && p->fmt != FORMAT_JSON)) return h;
+    if (p->fmt != FORMAT_ELLE && p->fmt != FORMAT_JSON) return history_refuse_repeated(h, err);   /* repeated values are not followed */
     size_t i = 0;
-    while (i < n && blank(data[i])) i++;
-    if (i >= n || (data[i] != '[' && data[i] != '(')) return NULL;
+    while (i < n && (blank(data[i]) || data[i] == ';')) {
+        if (data[i] == ';') while (i < n && data[i] != '\n') i++;      /* (an EDN comment) */
+        else i++;
+    }
+    int wrapped = i < n && (data[i] == '[' || data[i] == '(');
+    if (h) {
+        if (wrapped) p->closed = 1;                  /* read whole as it is: the vector/array closed */
+        return history_refuse_repeated(h, err);
+    }
+    if (!wrapped) return NULL;
     size_t end = n;
     while (end > i + 1 && blank(data[end - 1])) end--;
     char *closed = xmalloc(end + 2);
@@ -431,11 +481,28 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
     if (p->delta < 0 || p->stopped[0]) return 0;
     size_t m = n;
     while (m > 0 && data[m - 1] != '\n') m--;
-    if (m == 0 && p->delta != 1) return 0;           /* (once parsing: no new line, nothing completes) */
+    if (m == 0 && p->delta <= 0) return 0;           /* (once parsing: no new line, nothing completes) */
     if (p->fmt == FORMAT_AUTO) {                     /* nothing dropped before the format is known */
         ic_error e2;
         ic_error_clear(&e2);
         if (detect(p, data, m, name, 0, &e2) <= 0) return 0;   /* follow_completed says it again */
+    }
+    if (p->fmt == FORMAT_ELLE || p->fmt == FORMAT_JSON) {
+        elle_stream *es = &p->es;
+        if (!p->delta) {
+            elle_stream_init(es, name, p->fmt);
+            if (p->oc) elle_stream_set_written(es, checker_written, (void *)p->oc);
+            p->delta = 2;
+        }
+        if (!elle_stream_feed(es, data, base, n)) { p->delta = -1; return 0; }
+        p->read = p->completed = es->completed;
+        p->closed |= es->closed;
+        p->done = es->done.data;
+        p->num_done = es->done.len;
+        p->key_ext = es->key_ext.data;
+        p->num_keys = (uint32_t)es->key_ext.len;
+        p->consumed = es->consumed;
+        return 1;
     }
     if (p->fmt != FORMAT_TEXT) { p->delta = -1; return 0; }
     if (!p->delta) {
@@ -448,6 +515,11 @@ int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const
     if (r == 0) { p->delta = -1; return 0; }                    /* the batch parser words it */
     p->read = text_stream_read(&p->ts);
     p->completed = p->ts.completed;
+    p->done = p->ts.done.data;
+    p->num_done = p->ts.done.len;
+    p->key_ext = p->ts.key_ext.data;
+    p->num_keys = (uint32_t)p->ts.key_ext.len;
+    p->consumed = p->ts.consumed;
     return 1;
 }
 

@@ -5,9 +5,16 @@
  * Contract
  *   - follow_read() appends new bytes to f->data: a pipe (or "-") blocks
  *     until bytes or EOF; a regular file is polled every `poll` seconds
- *     and ends after `idle` seconds without new bytes (the writer is
- *     done: there is no end marker in these formats).  All bytes are kept:
- *     the final verdict is a batch check of exactly them.
+ *     and ends only when told: at a line FOLLOW_END_LINE (then blanks;
+ *     the bytes after that line are not read: the input ends with it),
+ *     or after `idle` seconds without new bytes when idle >= 0 (idle < 0:
+ *     never — a writer may pause for as long as it likes).  The end line
+ *     is a comment in the text format; an Elle EDN/JSON history wrapped in
+ *     a vector/array ends where it closes (follow_parse: p->closed; the
+ *     caller ends the input).  f->stop, when set, is asked between reads
+ *     and polls (and a pipe is waited on in poll(), which a signal ends):
+ *     once it says yes, follow_read returns FOLLOW_STOPPED.  All bytes are
+ *     kept: the final verdict is a batch check of exactly them.
  *   - A followed regular file must only grow.  It is checked at every
  *     read and poll, and every byte again at the end (follow_load): cut
  *     short (a copy-and-truncate rotation, a restarted test), rewritten
@@ -45,9 +52,10 @@
  *     end decides, as it would for any chunking.
  *   - Formats: text, Elle EDN, Elle JSON; dbcop and Cobra are refused
  *     (err set), and so is gzip input.  follow_completed() re-parses the
- *     input so far (linear in it); text is parsed in increments by
- *     follow_delta() instead, until an input error, where the batch
- *     parser takes over to word it.
+ *     input so far (linear in it); text, Elle EDN and JSON lines are
+ *     parsed in increments by follow_delta() instead, until an input
+ *     error (or, Elle, what would read differently in pieces:
+ *     elle_stream.h), where the batch parser takes over.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_FOLLOW_H
 #define ISOCHECK_ONLINE_FOLLOW_H
@@ -60,6 +68,7 @@
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
 #include "frontend/formats/parse.h"
+#include "frontend/online/elle_stream.h"
 #include "frontend/online/text_stream.h"
 
 typedef struct follow_sum { uint64_t h, word, len; unsigned fill; } follow_sum;
@@ -82,7 +91,16 @@ typedef struct follow_input {
     int keep;                    /* every byte stays in memory from now on */
     char note[256];              /* why bytes stay in memory (set once; the caller may print and clear it) */
     int eof;
+    size_t scanned;              /* a regular file: bytes looked at for the end line (complete lines) */
+    int marked;                  /* the end line was read: the input ends with it */
+    int (*stop)(void *ctx);      /* nonzero: stop reading (a signal arrived); NULL: never */
+    void *stop_ctx;
 } follow_input;
+
+/* The line that ends a followed file (text: a comment the batch parser
+ * skips); and follow_read's answer once f->stop said stop. */
+#define FOLLOW_END_LINE "# end"
+#define FOLLOW_STOPPED (-2)
 
 /* Open path ("-": standard input); a pipe's bytes may spill to a
  * temporary file in tmp_dir (NULL or "": /tmp).  0 with err set if path
@@ -90,7 +108,8 @@ typedef struct follow_input {
 int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err);
 void follow_close(follow_input *f);
 /* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
- * read error or a regular file that did not only grow (err set). */
+ * read error or a regular file that did not only grow (err set),
+ * FOLLOW_STOPPED f->stop said so. */
 int follow_read(follow_input *f, ic_error *err);
 /* Bytes read so far. */
 static inline size_t follow_total(const follow_input *f) { return f->base + f->data.len; }
@@ -122,10 +141,18 @@ typedef struct follow_parse {
                                   * reader handed out: text_stream_done_ops) */
     uint32_t completed;          /* completed transactions in the last history */
     uint32_t read;               /* transactions read (completed or not) */
-    int delta;                   /* text: 1 parsed in increments (ts), -1 no longer (the batch parser
-                                  * re-reads everything, as follow_completed) */
+    int delta;                   /* 1 text parsed in increments (ts), 2 Elle EDN/JSON lines (es), -1 no
+                                  * longer (the batch parser re-reads everything, as follow_completed) */
     text_stream ts;
+    elle_stream es;
+    /* after follow_delta returned 1, from ts or es: */
+    const incr_txn *done;        /* the transactions completed by this call */
+    size_t num_done;
+    const int64_t *key_ext;      /* every key id so far */
+    uint32_t num_keys;
+    size_t consumed;             /* bytes parsed */
     const struct online_checker *oc;   /* where ts->done goes (follow_parse_checker), or NULL */
+    int closed;                  /* Elle EDN/JSON: the vector/array holding the history closed (its end) */
     char stopped[320];           /* text: "FILE:LINE: why" a completed transaction grew; nothing is
                                   * completed from then on ("" while following) */
 } follow_parse;
@@ -150,13 +177,15 @@ void follow_parse_free(follow_parse *p);
 int follow_completed(follow_parse *p, const char *data, size_t n, const char *name, int at_end, history **out,
                      ic_error *err);
 
-/* Text input, parsed in increments (frontend/online/text_stream.h): only the lines that
- * arrived since the last call; data holds the bytes [base, base + n) of
- * the input (base <= what was parsed: follow_spill).  1: p->ts.done holds the transactions that
- * completed with them (p->read, p->completed updated); 0: not for this
- * input (not text, the format not known yet, or the stream handed over
- * after a rule the batch parser words) — use follow_completed(); -1 bad
- * input (err set, as follow_completed() sets it). */
+/* Text, Elle EDN or JSON lines, parsed in increments (frontend/online/text_stream.h,
+ * elle_stream.h): only the lines that arrived since the last call; data
+ * holds the bytes [base, base + n) of the input (base <= what was parsed:
+ * follow_spill).  1: p->done holds the transactions that completed with
+ * them (p->key_ext, p->consumed, p->read, p->completed updated; p->closed
+ * when an Elle vector closed); 0: not for this input (another format, the
+ * format not known yet, or the stream handed over after a rule the batch
+ * parser words, or what reads differently in pieces) — use
+ * follow_completed(); -1 bad input (err set, as follow_completed() sets it). */
 int follow_delta(follow_parse *p, const char *data, size_t base, size_t n, const char *name, ic_error *err);
 
 #endif

@@ -59,6 +59,15 @@ static void note(const run *r, const char *msg) {
     if (r->ev->note) r->ev->note(r->ev->ctx, msg);
 }
 
+/* The violation just reported, kept for the final report (found.h). */
+static void keep_found(run *r, const online_checker *oc) {
+    follow_final *f = r->c->final;
+    if (!f || f->found.set || !oc->proof) return;
+    ic_error e;
+    ic_error_clear(&e);
+    if (!online_found_keep(&f->found, oc->proof, &oc->rep, &e)) note(r, e.msg);
+}
+
 /* follow_spill, and the note (once) when the bytes must stay in memory. */
 static int spill(run *r, size_t upto, ic_error *err) {
     int s = follow_spill(&r->in, upto, err);
@@ -87,6 +96,20 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
     uint64_t read = 0, completed_total = 0;
     for (;;) {
         got = follow_read(&r->in, err);
+        if (got == FOLLOW_STOPPED) {              /* what is known, before the state goes */
+            follow_summary st;
+            memset(&st, 0, sizeof st);
+            st.retiring = 1;
+            st.bytes = follow_total(&r->in);
+            st.txns = read;
+            st.retired = rs.retired;
+            st.peak_live = rs.peak_live;
+            st.completed = completed_total;
+            st.checked = rs.oc.settled;
+            if (r->ev->stopped) r->ev->stopped(r->ev->ctx, &rs.oc, &st);
+            rc = FOLLOW_RUN_STOPPED;
+            break;
+        }
         if (got < 0) { rc = 2; break; }
         int at_end = got == 0;
         follow_input *in = &r->in;
@@ -118,8 +141,10 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
         if (!rs.oc.failed && !at_end && rs.fresh >= 1000 && rs.fresh * 2 >= live) {
             r->read = read;
             r->completed = completed_total;
-            if (retire_stream_check(&rs) == ONLINE_VIOLATION && r->ev->violation)
-                r->ev->violation(r->ev->ctx, &rs.oc, r->read, r->completed);
+            if (retire_stream_check(&rs) == ONLINE_VIOLATION) {
+                keep_found(r, &rs.oc);
+                if (r->ev->violation) r->ev->violation(r->ev->ctx, &rs.oc, r->read, r->completed);
+            }
             if (r->ev->progress) {
                 follow_progress p = { 1, read, completed_total, rs.retired, rs.oc.settled, retire_stream_live(&rs),
                                       rs.oc.failed, monotonic_seconds() - arrived };
@@ -128,7 +153,7 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
         }
         if (at_end) break;
     }
-    if (rc < 0) {                         /* the final check: the live part, every transaction complete, as text */
+    if (rc == -1) {                       /* the final check: the live part, every transaction complete, as text */
         history *h = retire_stream_history(&rs, 1, err);
         if (h) {
             FILE *m = open_memstream(text, len);
@@ -163,11 +188,10 @@ static int follow_arrival(run *r, ic_error *err) {
     double t1 = cpu_seconds();
     if (st > 0) {
         r->t_parse += t1 - t0;
-        if (!fp->ts.done.len) return ARRIVAL_NONE;
+        if (!fp->num_done) return ARRIVAL_NONE;
         r->read = fp->read;
         r->completed = fp->completed;
-        out = online_check_delta(&r->oc, fp->ts.key_ext.data, (uint32_t)fp->ts.key_ext.len, fp->ts.done.data,
-                                 fp->ts.done.len, fp->completed);
+        out = online_check_delta(&r->oc, fp->key_ext, fp->num_keys, fp->done, fp->num_done, fp->completed);
         if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
             if (!follow_all(in, err)) return -1;
             st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
@@ -204,30 +228,59 @@ static void follow_finish(run *r) {
     double t0 = cpu_seconds();
     r->oc.on_detect = NULL;
     text_stream *ts = &r->fp.ts;
-    if (text_stream_finish(ts))
+    if (r->fp.delta == 2)                         /* Elle: every transaction read was handed out */
+        r->c->final->ready = online_finish_delta(&r->oc, r->fp.key_ext, r->fp.num_keys, NULL, 0, r->fp.es.completed,
+                                                 r->c->final->order);
+    else if (text_stream_finish(ts))
         r->c->final->ready = online_finish_delta(&r->oc, ts->key_ext.data, (uint32_t)ts->key_ext.len, ts->done.data,
                                                  ts->done.len, text_stream_read(ts), r->c->final->order);
     r->t_check += cpu_seconds() - t0;
 }
 
-/* Read, parse and check to the end of input: -1, or 2 (err set). */
+/* After a violation, an Elle EDN/JSON history still ends where the
+ * vector/array holding it closes: when its last byte is a closing bracket,
+ * parsed whole once to see (follow_parse: closed).  -1 bad input. */
+static int closed_now(run *r, ic_error *err) {
+    follow_input *in = &r->in;
+    if (r->fp.fmt != FORMAT_ELLE && r->fp.fmt != FORMAT_JSON) return 0;
+    size_t n = in->data.len;
+    while (n > 0 && (in->data.data[n - 1] == '\n' || in->data.data[n - 1] == ' ' || in->data.data[n - 1] == '\r' ||
+                     in->data.data[n - 1] == '\t' || in->data.data[n - 1] == ','))
+        n--;
+    if (!n || (in->data.data[n - 1] != ']' && in->data.data[n - 1] != ')')) return 0;
+    if (!follow_all(in, err)) return -1;
+    history *h;
+    if (follow_completed(&r->fp, in->data.data, in->data.len, r->path, 0, &h, err) < 0) return -1;
+    if (h) history_free(h);
+    if (r->fp.closed) in->eof = 1;
+    return 0;
+}
+
+/* Read, parse and check to the end of input: -1, 2 (err set), or
+ * FOLLOW_RUN_STOPPED (c->stop said so; the stopped event has run). */
 static int follow_checking(run *r, ic_error *err) {
     const follow_config *c = r->c;
     follow_parse_init(&r->fp, c->fmt);
     online_init(&r->oc, c->want_si, c->want_ser, c->max_anomalies);
     r->oc.source = r->path;
+    r->oc.stop = c->stop;
+    r->oc.stop_ctx = c->stop_ctx;
     follow_parse_checker(&r->fp, &r->oc);         /* the text reader asks it about the writes handed out */
     r->oc.on_detect = on_detect;
     r->oc.detect_ctx = r;
     int got;
     while ((got = follow_read(&r->in, err)) > 0) {
-        if (r->oc.failed || r->fp.stopped[0]) continue;   /* final: only the end matters now */
+        if (r->oc.failed || r->fp.stopped[0]) {           /* final: only the end matters now */
+            if (closed_now(r, err) < 0) return 2;
+            continue;
+        }
         double arrived = monotonic_seconds();
         /* only lines that ended since the last check can complete something */
         if (!memchr(r->in.data.data + (r->checked_bytes - r->in.base), '\n', follow_total(&r->in) - r->checked_bytes)) continue;
         r->checked_bytes = follow_total(&r->in);
         int out = follow_arrival(r, err);
         if (out == -1) return 2;
+        if (r->fp.closed) r->in.eof = 1;                  /* the vector/array holding the history closed: its end */
         if (r->fp.stopped[0]) {
             char msg[400];
             snprintf(msg, sizeof msg, "%s: not checked while it is written; the final check reads every byte", r->fp.stopped);
@@ -236,6 +289,7 @@ static int follow_checking(run *r, ic_error *err) {
         }
         if (out == ARRIVAL_NONE) continue;
         if (out == ONLINE_VIOLATION) {
+            keep_found(r, &r->oc);
             if (r->ev->violation) r->ev->violation(r->ev->ctx, &r->oc, r->read, r->completed);
         } else if (r->proven && !r->oc.failed && r->ev->unconfirmed)   /* proven incrementally, not confirmed */
             r->ev->unconfirmed(r->ev->ctx, &r->oc);
@@ -246,10 +300,21 @@ static int follow_checking(run *r, ic_error *err) {
             r->ev->progress(r->ev->ctx, &p);
         }
         /* the parsed bytes only matter to the final check: out of memory */
-        if (r->fp.delta == 1 && !r->oc.failed && spill(r, r->fp.ts.consumed, err) < 0) return 2;
+        if (r->fp.delta > 0 && !r->oc.failed && spill(r, r->fp.consumed, err) < 0) return 2;
+    }
+    if (got == FOLLOW_STOPPED) {
+        follow_summary st;
+        memset(&st, 0, sizeof st);
+        st.bytes = follow_total(&r->in);
+        st.txns = r->fp.read;
+        st.completed = r->fp.completed;
+        st.checked = r->oc.settled;
+        if (r->ev->stopped) r->ev->stopped(r->ev->ctx, &r->oc, &st);
+        return FOLLOW_RUN_STOPPED;
     }
     if (got < 0) return 2;
-    if (c->final && r->fp.delta == 1 && !r->fp.stopped[0] && !r->oc.failed && r->fp.ts.consumed == follow_total(&r->in))
+    if (c->final && !c->final->batch_only && r->fp.delta > 0 && !r->fp.stopped[0] && !r->oc.failed &&
+        r->fp.consumed == follow_total(&r->in))
         follow_finish(r);
     return -1;
 }
@@ -267,6 +332,8 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
     r.ev = ev;
     r.path = path;
     if (!follow_open(&r.in, path, c->idle, POLL_SECONDS, c->tmp_dir, err)) return 2;
+    r.in.stop = c->stop;
+    r.in.stop_ctx = c->stop_ctx;
     follow_summary s;
     memset(&s, 0, sizeof s);
     char *text = NULL;
@@ -289,7 +356,7 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
         s.spilled_where = r.in.spill_fd < 0 ? "none" : r.in.spill_fd == r.in.fd ? "read again from the file"
                                                                                 : "in a temporary file";
         s.bytes = follow_total(&r.in);
-        if (ev->stats) ev->stats(ev->ctx, &s);
+        if (ev->stats && rc != FOLLOW_RUN_STOPPED) ev->stats(ev->ctx, &s);
         /* the checker's state goes, and its memory back to the system, before
          * the final load: the final phase holds only what a batch check would */
         detected = r.fp.fmt;

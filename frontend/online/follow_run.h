@@ -22,9 +22,14 @@
  *     judged complete stops the checks (a note), so the final check
  *     decides whatever the chunks (follow.h); a followed file that does
  *     not only grow is an error.
+ *   - The input ends when follow.h says so (EOF of a pipe, the end line of
+ *     a file, the closing of an Elle vector/array, an idle limit when one
+ *     is set), or when c->stop says stop (a signal: the program's flag),
+ *     asked between reads, polls and checks: then the stopped event gets
+ *     what is known, and no final check runs.
  *   - Returns -1 with *h (NULL with lerr set when the final load fails),
- *     or 2 with err set (bad input, a refused format, a file that changed):
- *     the caller prints it. */
+ *     2 with err set (bad input, a refused format, a file that changed):
+ *     the caller prints it, or FOLLOW_RUN_STOPPED. */
 #ifndef ISOCHECK_ONLINE_FOLLOW_RUN_H
 #define ISOCHECK_ONLINE_FOLLOW_RUN_H
 
@@ -46,7 +51,12 @@ typedef struct follow_config {
     history_format fmt;          /* FORMAT_AUTO: detect */
     int retire;                  /* keep only the live part (text; retire.h) */
     follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
+    int (*stop)(void *ctx);      /* asked between reads and checks: nonzero ends the run (a signal); NULL: never */
+    void *stop_ctx;
 } follow_config;
+
+/* follow_run's answer when c->stop said stop (the stopped event has run). */
+#define FOLLOW_RUN_STOPPED 3
 
 /* After a check: what was read so far and the check's lag (seconds from
  * the bytes' arrival to its end). */
@@ -62,6 +72,8 @@ typedef struct follow_progress {
 typedef struct follow_summary {
     int retiring;
     size_t bytes;                /* bytes read */
+    uint64_t completed;          /* stopped: transactions completed (retiring: in all) */
+    uint32_t checked;            /* stopped: of which checked (settled) */
     uint64_t txns, retired;      /* retiring: transactions read and retired */
     uint32_t peak_live;
     int from_incr;               /* c->final is ready: the incremental model will be re-checked */
@@ -88,6 +100,9 @@ typedef struct follow_events {
     void (*note)(void *ctx, const char *msg);
     void (*stats)(void *ctx, const follow_summary *s);
     void (*ended)(void *ctx, const follow_summary *s);
+    /* c->stop said stop: what is known (oc->failed: the violation reported,
+     * oc->rep), with the counts (txns: read); nothing else follows. */
+    void (*stopped)(void *ctx, const online_checker *oc, const follow_summary *s);
 } follow_events;
 
 int follow_run(const char *path, const follow_config *c, const follow_events *ev, const load_options *lopt,

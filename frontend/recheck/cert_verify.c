@@ -44,6 +44,7 @@ void cert_free(certificate *c) {
 typedef struct verify_ctx {
     const history *h;
     const certificate *c;
+    const cert_form *f;
     int si;
     uint32_t *ps, *pc;       /* SI: positions of start / commit; SER: pc only */
     uint32_t *idx_s, *idx_c; /* order index of each event (for line numbers) */
@@ -69,11 +70,13 @@ static void edge_text(const history *h, const dep_edge *e, uint32_t r, uint32_t 
 
 static int check_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt) {
     verify_ctx *V = vctx;
+    if (e->kind == DEP_SO && !V->f->so) return 1;   /* the plain levels: no session order */
     V->edges++;
     if (e->from == 0) return 1;            /* INIT precedes everything */
     uint32_t x, y, ix;
+    int cc = V->si && e->kind == DEP_WW && V->f->ww_commit;   /* pc: commit before commit */
     if (!V->si) { x = V->pc[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; }
-    else if (e->kind == DEP_RW) { x = V->ps[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; }
+    else if (e->kind == DEP_RW || cc) { x = V->ps[e->from]; y = V->pc[e->to]; ix = V->idx_c[e->to]; if (cc) x = V->pc[e->from]; }
     else { x = V->pc[e->from]; y = V->ps[e->to]; ix = V->idx_s[e->to]; }
     if (x < y) return 1;
     char a[96], b[96], et[700];
@@ -83,6 +86,9 @@ static int check_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, ui
     long line = V->c->order_line.len > ix ? (long)V->c->order_line.data[ix] : 0;
     if (!V->si)
         ic_error_at(V->err, V->c->file, line, "%s; so %s must come before %s, but the commit order puts %s first", et, a, b, b);
+    else if (cc)
+        ic_error_at(V->err, V->c->file, line, "%s; so %s must commit before %s commits, but the order has c%" PRId64 " first",
+                    et, a, b, V->h->txns[e->to].ext_id);
     else if (e->kind == DEP_RW)
         ic_error_at(V->err, V->c->file, line, "%s; so %s must start before %s commits, but the order has c%" PRId64 " first",
                     et, a, b, V->h->txns[e->to].ext_id);
@@ -93,10 +99,40 @@ static int check_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, ui
 }
 
 cert_status cert_verify(const history *h, const certificate *c, int si, ic_error *err, uint64_t *edges_checked) {
+    if (c->level != LEVEL_SI && c->level != LEVEL_SER) return cert_verify_level(h, c, si ? LEVEL_SI : LEVEL_SER, err, edges_checked);
+    certificate k = *c;                          /* si and ser certificates: the form says the level */
+    k.level = c->si ? LEVEL_SI : LEVEL_SER;
+    return cert_verify_level(h, &k, si ? LEVEL_SI : LEVEL_SER, err, edges_checked);
+}
+
+cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
+                              uint64_t *edges_checked) {
     if (edges_checked) *edges_checked = 0;
-    if (!si && c->si) {
+    if (level == LEVEL_SER && c->level == LEVEL_SI) {
         ic_error_at(err, c->file, 0, "the certificate orders start and commit events (level si); it does not prove serializability");
         return CERT_REJECT;
+    }
+    const cert_form *f = cert_form_of(c->level);
+    if (!f || (c->level != level && !(c->level == LEVEL_SER && level == LEVEL_SI))) {
+        ic_error_at(err, c->file, 0, "the certificate is for level %s; it does not prove %s (%s)",
+                    (unsigned)c->level < LEVEL_COUNT ? level_name(c->level) : "?", level_name(level), level_title(level));
+        return CERT_REJECT;
+    }
+    if (c->si != f->events) {
+        ic_error_at(err, c->file, 0, "a certificate of level %s orders %s", level_name(c->level), f->events ? "events" : "transactions");
+        return CERT_REJECT;
+    }
+    if (!f->ordered) {                       /* psi: the version orders and a graph check */
+        uint8_t *part = xcalloc(h->num_txns ? h->num_txns : 1, 1);
+        part[0] = 1;
+        for (uint32_t t = 1; t < h->num_txns; t++) part[t] = h->txns[t].status == TXN_COMMITTED;
+        for (size_t i = 0; i < c->vo.txns.len; i++) {
+            uint32_t t = c->vo.txns.data[i];
+            if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
+        }
+        int ok = cert_check_psi(h, c, &c->vo, part, err, edges_checked);
+        free(part);
+        return ok ? CERT_OK : CERT_REJECT;
     }
     /* Participants: INIT, the committed transactions, and the indeterminate
      * ones the certificate puts in its commit order (it claims they
@@ -111,7 +147,7 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
         uint32_t t = c->si ? c->order.data[i] >> 1 : c->order.data[i];
         if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
     }
-    verify_ctx V = { h, c, si, NULL, NULL, NULL, NULL, err, 0 };
+    verify_ctx V = { h, c, f, c->si, NULL, NULL, NULL, NULL, err, 0 };
     V.ps = xmalloc(h->num_txns * sizeof *V.ps);
     V.pc = xmalloc(h->num_txns * sizeof *V.pc);
     V.idx_s = xmalloc(h->num_txns * sizeof *V.idx_s);
@@ -153,7 +189,8 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
         else ic_error_at(err, c->file, 0, "%s is missing from the commit order", cert_txn_name(h, t, a, sizeof a));
         goto out;
     }
-    if (cert_edges(h, &c->vo, c, part, check_edge, &V, err)) rc = CERT_OK;
+    if (cert_edges(h, &c->vo, c, part, check_edge, &V, err) && (!f->rt || cert_check_rt(h, c, part, V.pc, c->si ? V.ps : V.pc, err)))
+        rc = CERT_OK;
     if (edges_checked) *edges_checked = V.edges;
 out:
     free(part);

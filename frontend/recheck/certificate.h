@@ -1,5 +1,6 @@
-/* certificate.h — a checkable proof that a history satisfies SI or SER,
- * and its verification.
+/* certificate.h — a checkable proof that a history satisfies a level (si,
+ * ser, and the other searched levels: cert_form below), and its
+ * verification.
  *
  * A certificate is (doc/certificate.md has the file format and the
  * argument why the checks below suffice):
@@ -42,16 +43,36 @@
 #include "vec.h"
 #include "frontend/history/dep_edge.h"
 #include "frontend/history/history.h"
+#include "frontend/history/levels.h"
 #include "frontend/history/version_order.h"
 
 typedef enum { CERT_OK = 0, CERT_REJECT = 1, CERT_MALFORMED = 2 } cert_status;
+
+/* What a level's certificate is and what verify checks (cert_forms.c has
+ * the table, one row a level; doc/certificate.md the argument):
+ *   events     the commit order orders start and commit events (sT, cT):
+ *              D edges a -> b need cA before sB, RW b -> c sB before cC;
+ *              else it orders transactions, every edge a -> b a before b;
+ *   ordered    0: no commit order at all (psi: the version orders alone,
+ *              and a graph check: D = SO ∪ WR ∪ WW acyclic and no RW edge
+ *              r -> c with c D+ r);
+ *   so, rt     session order / real-time edges are checked (RT a -> b:
+ *              a committed, complete(a) < invoke(b): as a D edge);
+ *   ww_commit  pc: a WW edge a -> b needs cA before cB (not before sB). */
+typedef struct cert_form {
+    check_level_id level;
+    int events, ordered, so, rt, ww_commit;
+} cert_form;
+/* The level's form, or NULL when it has no certificate (yet). */
+const cert_form *cert_form_of(check_level_id level);
 
 /* SI order events: txn << 1 | 0 for its start, txn << 1 | 1 for its commit. */
 #define CERT_START(t)  ((uint32_t)(t) << 1)
 #define CERT_COMMIT(t) (((uint32_t)(t) << 1) | 1u)
 
 typedef struct certificate {
-    int si;                  /* 1: SI (events), 0: SER (transactions) */
+    check_level_id level;    /* the level it proves (the file's 'level' line) */
+    int si;                  /* its form's events: 1 the order is of events, 0 of transactions */
     version_order vo;        /* num_keys == the history's */
     uint32_t *key_line;      /* per key: line of its entry when read from a file (0: absent / built) */
     vec_u32 order;           /* SER: txns; SI: events; INIT excluded */
@@ -75,6 +96,20 @@ void cert_free(certificate *c);
  * with err naming the first broken condition (and the certificate line
  * where one applies).  *edges_checked (may be NULL) gets the edge count. */
 cert_status cert_verify(const history *h, const certificate *c, int si, ic_error *err, uint64_t *edges_checked);
+/* The same for any level with a form: c must be a certificate of that
+ * level (or of ser when level is si). */
+cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
+                              uint64_t *edges_checked);
+
+/* cert_forms.c: the checks beyond one comparison an edge.  The real-time
+ * edges against the positions of commits (pc) and starts or, for orders of
+ * transactions, the same positions (ps == pc): per transaction b, every
+ * committed a with complete(a) < invoke(b) must have pc[a] < ps[b].  The
+ * psi graph check of the edges cert_edges gives.  1, or 0 with err set. */
+int cert_check_rt(const history *h, const certificate *c, const uint8_t *part, const uint32_t *pc, const uint32_t *ps,
+                  ic_error *err);
+int cert_check_psi(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
+                   ic_error *err, uint64_t *edges);
 
 /* The verifier's reading of h under vo, for the builder too: checks that
  * vo lists exactly the writers among the participants part[] (per
@@ -90,5 +125,26 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
 typedef int (*cert_edge_fn)(void *ctx, const dep_edge *e, uint32_t read_op, uint32_t wop_from, uint32_t wop_to);
 int cert_edges(const history *h, const version_order *vo, const certificate *c, const uint8_t *part,
                cert_edge_fn fn, void *ctx, ic_error *err);
+
+/* The weak levels (rc, ra, cc: doc/levels.md), certified by a commit order
+ * alone: order[0 .. len) must list every participant once (INIT first;
+ * participants as doc/levels.md defines them, recomputed here), and
+ * cert_weak_verify() accepts iff every participant's reads are valid (no
+ * thin-air, aborted, future, intermediate read; register reads after an
+ * own write show the last one; a list read is its external prefix followed
+ * by the own appends so far, the prefix whole appends of distinct
+ * writers), the order contains SO and WR, each list read's prefix shows
+ * exactly the writers of its key up to its source in the order, in that
+ * order, and for every external read α of x by t3 from t1 no writer t2 of
+ * x that the level makes visible to t3 (rc: the source of an earlier read
+ * of t3 of another key; ra: a source of a read of t3 or a session
+ * predecessor; cc: a transaction that reaches t3 by SO and WR edges) comes
+ * after t1.  One pass over the history in the given order plus, per read,
+ * its earlier reads (rc), its transaction's reads (ra) or a binary search
+ * per session writing x (cc, with vector clocks over the sessions).  It
+ * shares no code with the checker (frontend/checking/weak*.c).  level is a
+ * check_level_id (LEVEL_RC, LEVEL_RA or LEVEL_CC); anything else is
+ * CERT_MALFORMED.  CERT_REJECT with err naming the first broken condition. */
+cert_status cert_weak_verify(const history *h, int level, const uint32_t *order, uint32_t len, ic_error *err);
 
 #endif

@@ -51,17 +51,31 @@ int vm_dep_holds(const vm *m, const dep_edge *e, char *why, size_t wl) {
         snprintf(why, wl, "T%u does not read a version of key %u older than T%u's", e->from, e->key, e->to);
         return 0;
     }
+    case DEP_RT: {
+        const int64_t *inv = h->times[TIME_INVOKE], *cmp = h->times[TIME_COMPLETE];
+        if (e->from != 0 && inv && cmp && h->txns[e->from].status == TXN_COMMITTED && cmp[e->from] != HISTORY_TIME_NONE &&
+            inv[e->to] != HISTORY_TIME_NONE && cmp[e->from] < inv[e->to]) return 1;
+        snprintf(why, wl, "T%u did not commit and complete before T%u was invoked", e->from, e->to);
+        return 0;
+    }
     default:
         snprintf(why, wl, "unknown dependency kind");
         return 0;
     }
 }
 
+vm_mode vm_mode_of(check_level_id level) {
+    level_shape s = level_shape_of(level);
+    vm_mode m = { s == SHAPE_SI || s == SHAPE_PC, level_session_order(level), level_real_time(level),
+                  s == SHAPE_PC, s == SHAPE_PSI };
+    return m;
+}
+
 /* want[k] for the keys of edges c[0..n) (NULL if a key is out of range). */
 static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
     uint8_t *want = xcalloc(h->num_keys ? h->num_keys : 1, 1);
     for (size_t i = 0; i < n; i++) {
-        if (c[i].kind == DEP_SO) continue;
+        if (c[i].kind == DEP_SO || c[i].kind == DEP_RT) continue;
         if (c[i].key >= h->num_keys) { free(want); return NULL; }
         want[c[i].key] = 1;
     }
@@ -93,6 +107,45 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     return ok;
 }
 
+/* Whether the cycle's shape is one the level forbids (the edges are
+ * checked by cycle_holds). */
+static int level_forbids(check_level_id level, const dep_edge *c, size_t n, char *why, size_t wl) {
+    level_shape s = level_shape_of(level);
+    size_t rw = 0;
+    for (size_t i = 0; i < n; i++) {
+        dep_kind k = (dep_kind)c[i].kind, prev = (dep_kind)c[(i + n - 1) % n].kind;
+        rw += k == DEP_RW;
+        if (k == DEP_SO && !level_session_order(level)) { snprintf(why, wl, "an SO edge (no session order at %s)", level_name(level)); return 0; }
+        if (k == DEP_RT && !level_real_time(level)) { snprintf(why, wl, "an RT edge (no real time at %s)", level_name(level)); return 0; }
+        if (k == DEP_FIXED || k > DEP_RT) { snprintf(why, wl, "an edge of kind %d", (int)k); return 0; }
+        if (s == SHAPE_PC && k == DEP_RW && (prev == DEP_RW || prev == DEP_WW)) {
+            snprintf(why, wl, "an RW edge right after a %s edge (allowed under pc)", prev == DEP_RW ? "RW" : "WW"); return 0;
+        }
+    }
+    if (s == SHAPE_PSI && rw > 1) { snprintf(why, wl, "%zu RW edges (allowed under psi)", rw); return 0; }
+    return 1;
+}
+
+int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
+                      const dep_edge *c, size_t n, char *why, size_t wl) {
+    if ((unsigned)level >= LEVEL_COUNT || level_shape_of(level) < SHAPE_PC) { snprintf(why, wl, "not a searched level"); return 0; }
+    if (n && !level_forbids(level, c, n, why, wl)) return 0;
+    return cycle_holds(h, vo, level_shape_of(level) == SHAPE_SI, c, n, why, wl);
+}
+
+int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
+                      char *why, size_t wl, struct par_pool *pool, int prio) {
+    vm m;
+    vreads r; memset(&r, 0, sizeof r);
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
+    uint8_t *part = m.part; m.part = NULL;        /* the rest of the index goes before the graph comes */
+    vm_free(&m);
+    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), part, &r, pool, prio, cycle, why, wl) : -1;
+    vreads_free(&r);
+    free(part);
+    return rc;
+}
+
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t wl) {
     return vo_check_on(h, vo, si, cycle, why, wl, NULL, 0);
@@ -100,13 +153,5 @@ int vo_check(const history *h, const version_order *vo, int si,
 
 int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec *cycle, char *why, size_t wl,
                 struct par_pool *pool, int prio) {
-    vm m;
-    vreads r; memset(&r, 0, sizeof r);
-    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
-    uint8_t *part = m.part; m.part = NULL;        /* the rest of the index goes before the graph comes */
-    vm_free(&m);
-    int rc = ok ? vm_graph_check(h, vo, si, part, &r, pool, prio, cycle, why, wl) : -1;
-    vreads_free(&r);
-    free(part);
-    return rc;
+    return vo_check_level_on(h, vo, si ? LEVEL_SI : LEVEL_SER, cycle, why, wl, pool, prio);
 }

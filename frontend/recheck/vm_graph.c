@@ -8,7 +8,13 @@
  * SER: node t is transaction t, edges D (SO, WR, WW) and RW.  SI: the
  * split graph, transaction t's commit 2t and start 2t + 1; a D edge a->b
  * is 2a -> 2b+1, RW a->b is 2a+1 -> 2b, the fixed edge 2t+1 -> 2t; its
- * cycles are those of D ; RW? (doc/checker.md). */
+ * cycles are those of D ; RW? (doc/checker.md).  The levels (vm_mode):
+ * SO only with session order; pc's WW a->b is 2a -> 2b; real time adds
+ * one clock node a tick after the transactions' nodes (RT edges: the j-th
+ * committed participant by completion into tick j, tick j into tick j+1,
+ * and the last tick completed before b's invocation into b, a D edge; a
+ * cycle's run of ticks is reported as one RT edge); psi keeps RW edges out
+ * of the graph and tests each against the D paths (vg_psi). */
 #include "frontend/recheck/vm_internal.h"
 
 #include <inttypes.h>
@@ -35,22 +41,31 @@
  * Each node's arcs are in sequence order, so the DFS, the cycle found and
  * its first arc a -> b are those of any graph built from this sequence. */
 
-enum { VG_COUNT, VG_FILL, VG_FIND };
+enum { VG_COUNT, VG_FILL, VG_FIND, VG_RW };
+
+/* The real-time clock: the committed participants with a completion time
+ * by completion (a[j] completes at done[j]), then per participant b with
+ * an invocation time the tick it follows (into: pairs tick, b). */
+typedef struct vm_clock { uint32_t base, m; uint32_t *a; vec_u32 into; } vm_clock;
 
 typedef struct vgraph {
     uint32_t n;
     int si;
+    vm_mode mode;
+    const vm_clock *clk;
     uint64_t m;                   /* arcs */
     uint32_t *start, *adj;        /* CSR */
     /* VG_FIND: the cycle's arcs cyc[i] -> cyc[i + 1] (cyclically) */
     const uint32_t *cyc; size_t clen;
     uint8_t *on;                  /* per node: it starts a cycle arc */
     uint32_t *ckey; uint8_t *ckind, *cfound;
+    size_t rw_arc;                /* psi: the one cycle arc that is an RW edge (SIZE_MAX: none) */
 } vgraph;
 
 static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t key) {
     for (size_t i = 0; i < g->clen; i++)
-        if (!g->cfound[i] && g->cyc[i] == x && g->cyc[(i + 1) % g->clen] == y) {
+        if (!g->cfound[i] && g->cyc[i] == x && g->cyc[(i + 1) % g->clen] == y &&
+            (!g->mode.psi || (kind == DEP_RW) == (i == g->rw_arc))) {
             g->cfound[i] = 1; g->ckind[i] = (uint8_t)kind; g->ckey[i] = key;
         }
 }
@@ -58,28 +73,43 @@ static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t k
 /* Where one pass over (part of) the edge sequence puts its arcs. */
 typedef struct vpart {
     int si, pass;
+    const vm_mode *mode;
+    const vm_clock *clk;
+    vec_u32 *rw;                  /* VG_RW: the RW edges (psi), as pairs */
     uint32_t *c;                  /* VG_COUNT: per node, its arcs so far; VG_FILL: where its next one goes */
     uint32_t *adj;
     uint64_t m;                   /* VG_COUNT: arcs so far */
     vgraph *g;                    /* VG_FIND */
 } vpart;
 
-static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
-    uint32_t x, y;
-    if (!p->si) { x = a; y = b; }
-    else if (kind == DEP_RW) { x = 2 * a + 1; y = 2 * b; }
-    else if (kind == DEP_FIXED) { x = 2 * a + 1; y = 2 * a; }
-    else { x = 2 * a; y = 2 * b + 1; }
+static inline void vg_arc(vpart *p, dep_kind kind, uint32_t key, uint32_t x, uint32_t y) {
     switch (p->pass) {
     case VG_COUNT: p->c[x]++; p->m++; break;
     case VG_FILL: p->adj[p->c[x]++] = y; break;
-    default: if (p->g->on[x]) vg_find(p->g, x, y, kind, key); break;
+    case VG_FIND: if (p->g->on[x]) vg_find(p->g, x, y, kind, key); break;
+    default: break;
     }
 }
 
-/* The edge sequence's head: SO, then the fixed arcs (SI). */
+static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, uint32_t b) {
+    uint32_t x, y;
+    if (p->mode->psi && kind == DEP_RW) {     /* psi: no arc; collected, and labelled on a cycle */
+        if (p->pass == VG_RW) { vec_push(*p->rw, a); vec_push(*p->rw, b); }
+        else if (p->pass == VG_FIND && p->g->on[a]) vg_find(p->g, a, b, kind, key);
+        return;
+    }
+    if (!p->si) { x = a; y = b; }
+    else if (kind == DEP_RW) { x = 2 * a + 1; y = 2 * b; }
+    else if (kind == DEP_FIXED) { x = 2 * a + 1; y = 2 * a; }
+    else if (kind == DEP_WW && p->mode->ww_commit) { x = 2 * a; y = 2 * b; }
+    else { x = 2 * a; y = 2 * b + 1; }
+    vg_arc(p, kind, key, x, y);
+}
+
+/* The edge sequence's head: SO, then the fixed arcs (SI), then the
+ * clock's (real time). */
 static void vg_emit_head(vpart *p, const history *h, const uint8_t *part) {
-    for (uint32_t s = 0; s < h->num_sessions; s++) {
+    for (uint32_t s = 0; s < h->num_sessions && p->mode->so; s++) {
         uint32_t prev = UINT32_MAX;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
@@ -91,6 +121,16 @@ static void vg_emit_head(vpart *p, const history *h, const uint8_t *part) {
     if (p->si)
         for (uint32_t t = 0; t < h->num_txns; t++)
             if (part[t]) vg_edge(p, DEP_FIXED, 0, t, t);
+    const vm_clock *k = p->clk;
+    if (!k) return;
+    for (uint32_t j = 0; j < k->m; j++) {
+        vg_arc(p, DEP_RT, HISTORY_NONE, p->si ? 2 * k->a[j] : k->a[j], k->base + j);
+        if (j + 1 < k->m) vg_arc(p, DEP_RT, HISTORY_NONE, k->base + j, k->base + j + 1);
+    }
+    for (size_t i = 0; i < k->into.len; i += 2) {
+        uint32_t b = k->into.data[i + 1];
+        vg_arc(p, DEP_RT, HISTORY_NONE, k->base + k->into.data[i], p->si ? 2 * b + 1 : b);
+    }
 }
 
 /* The sequence's part for the replay's key ranges [lo, hi). */
@@ -137,6 +177,8 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
     vpart *parts = xcalloc((size_t)G + 1, sizeof *parts);
     for (uint32_t j = 0; j <= G; j++) {
         parts[j].si = g->si;
+        parts[j].mode = &g->mode;
+        parts[j].clk = j == 0 ? g->clk : NULL;
         parts[j].pass = VG_COUNT;
         parts[j].c = xcalloc((size_t)g->n + 1, sizeof *parts[j].c);
     }
@@ -223,6 +265,50 @@ static int vg_shortest_through(const vgraph *g, uint32_t s, uint32_t *parent, ui
     return 0;
 }
 
+/* psi: an RW edge r -> c (pairs in rw) with a D path c ~> r: that path's
+ * nodes, c first, into cyc (the RW edge closes it); 0 if there is none.
+ * The D graph is acyclic here; a breadth-first search from c visits only
+ * nodes not after r in a topological order. */
+static int vg_psi(const vgraph *g, const vec_u32 *rw, vec_u32 *cyc) {
+    uint32_t n = g->n;
+    uint32_t *indeg = xcalloc(n ? n : 1, sizeof *indeg), *topo = xmalloc((n ? n : 1) * sizeof *topo);
+    uint32_t *queue = xmalloc((n ? n : 1) * sizeof *queue), *par = xmalloc((n ? n : 1) * sizeof *par);
+    uint32_t *stamp = xcalloc(n ? n : 1, sizeof *stamp), qh = 0, qt = 0;
+    for (uint64_t j = 0; j < g->m; j++) indeg[g->adj[j]]++;
+    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) queue[qt++] = u;
+    while (qh < qt) {
+        uint32_t u = queue[qh];
+        topo[u] = qh++;
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) if (--indeg[g->adj[j]] == 0) queue[qt++] = g->adj[j];
+    }
+    int found = 0;
+    for (size_t i = 0; i + 1 < rw->len && !found; i += 2) {
+        uint32_t rd = rw->data[i], c = rw->data[i + 1], lim = topo[rd];
+        if (topo[c] > lim) continue;
+        uint32_t stampv = (uint32_t)(i / 2 + 1);
+        qh = qt = 0;
+        queue[qt++] = c; stamp[c] = stampv; par[c] = c;
+        while (qh < qt && !found) {
+            uint32_t u = queue[qh++];
+            if (u == rd) {
+                for (uint32_t x = rd; ; x = par[x]) { vec_push(*cyc, x); if (x == c) break; }
+                for (size_t a = 0, b = cyc->len - 1; a < b; a++, b--) {
+                    uint32_t t = cyc->data[a]; cyc->data[a] = cyc->data[b]; cyc->data[b] = t;
+                }
+                found = 1;
+                break;
+            }
+            for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+                uint32_t v = g->adj[j];
+                if (stamp[v] == stampv || topo[v] > lim) continue;
+                stamp[v] = stampv; par[v] = u; queue[qt++] = v;
+            }
+        }
+    }
+    free(indeg); free(topo); free(queue); free(par); free(stamp);
+    return found;
+}
+
 /* The cycle's arcs as dependencies: each arc's kind and key are those of
  * the first edge of the sequence with its ends (the first in its tail's
  * arc list), found by a third pass; fixed arcs are left out. */
@@ -236,13 +322,27 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     g->ckind = xcalloc(n ? n : 1, 1);
     g->cfound = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
-    vpart p = { g->si, VG_FIND, NULL, NULL, 0, g };
+    vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g };
     vg_emit_head(&p, h, part);
     vg_emit_keys(&p, vo, r, 0, r->ntasks);
-    for (size_t i = 0; i < n; i++) {
+    /* start at a transaction's node: a run of clock ticks becomes one RT edge */
+    uint32_t real = g->clk ? g->clk->base : g->n;
+    size_t first = 0;
+    while (first < n && cyc->data[first] >= real) first++;
+    uint32_t rt_from = UINT32_MAX;
+    for (size_t q = 0; q < n && first < n; q++) {
+        size_t i = (first + q) % n;
         uint32_t a = cyc->data[i], b = cyc->data[(i + 1) % n];
         dep_kind k = (dep_kind)g->ckind[i];
         if (!g->cfound[i] || k == DEP_FIXED) continue;   /* not found: cannot be, the arc was in the CSR */
+        if (k == DEP_RT) {
+            if (a < real) rt_from = g->si ? a >> 1 : a;
+            if (b < real) {
+                dep_edge e = { rt_from, g->si ? b >> 1 : b, HISTORY_NONE, (uint8_t)DEP_RT };
+                vec_push(*out, e);
+            }
+            continue;
+        }
         dep_edge e = { g->si ? a >> 1 : a, g->si ? b >> 1 : b, g->ckey[i], (uint8_t)k };
         if (k == DEP_SO) e.key = HISTORY_NONE;
         vec_push(*out, e);
@@ -271,21 +371,78 @@ static void vg_shorten(const vgraph *g, const vec_u32 *cyc, vec_u32 *best) {
     vec_free(cur);
 }
 
-int vm_graph_check(const history *h, const version_order *vo, int si, const uint8_t *part, const vreads *r,
+typedef struct vm_done { int64_t t; uint32_t txn; } vm_done;
+static int cmp_done(const void *a, const void *b) {
+    const vm_done *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return (x->txn > y->txn) - (x->txn < y->txn);
+}
+
+/* The clock of the participants' times (read from h->times directly: see
+ * vm_internal.h on what a re-checker may call). */
+static void vm_clock_build(vm_clock *k, const history *h, const uint8_t *part, uint32_t base) {
+    memset(k, 0, sizeof *k);
+    k->base = base;
+    vec_init(k->into);
+    const int64_t *inv = h->times[TIME_INVOKE], *cmp = h->times[TIME_COMPLETE];
+    if (!inv || !cmp) return;
+    VEC(vm_done) d; vec_init(d);
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (part[t] && h->txns[t].status == TXN_COMMITTED && cmp[t] != HISTORY_TIME_NONE) {
+            vm_done x = { cmp[t], t };
+            vec_push(d, x);
+        }
+    if (d.len > 1) qsort(d.data, d.len, sizeof *d.data, cmp_done);
+    k->m = (uint32_t)d.len;
+    k->a = xmalloc((d.len ? d.len : 1) * sizeof *k->a);
+    for (uint32_t j = 0; j < k->m; j++) k->a[j] = d.data[j].txn;
+    for (uint32_t b = 1; b < h->num_txns; b++) {
+        if (!part[b] || inv[b] == HISTORY_TIME_NONE) continue;
+        uint32_t lo = 0, hi = k->m;              /* ticks completed before b's invocation: [0, lo) */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (d.data[mid].t < inv[b]) lo = mid + 1; else hi = mid;
+        }
+        if (lo) { vec_push(k->into, lo - 1); vec_push(k->into, b); }
+    }
+    vec_free(d);
+}
+
+int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, const uint8_t *part, const vreads *r,
                    struct par_pool *pool, int prio, dep_edge_vec *cycle, char *why, size_t wl) {
     vgraph g; memset(&g, 0, sizeof g);
-    g.n = si ? 2 * h->num_txns : h->num_txns;
-    g.si = si;
-    if (!vg_build(&g, h, vo, part, r, pool, prio, why, wl)) { vg_free(&g); return -1; }
-    vec_u32 cyc; vec_init(cyc);
-    int rc = vg_find_cycle(&g, &cyc) ? 0 : 1;
-    if (rc == 0 && cycle) {
-        vec_u32 best; vec_init(best);
-        vg_shorten(&g, &cyc, &best);
-        nodes_to_deps(&g, h, vo, part, r, &best, cycle);
-        vec_free(best);
+    g.n = mode.si ? 2 * h->num_txns : h->num_txns;
+    g.si = mode.si;
+    g.mode = mode;
+    g.rw_arc = SIZE_MAX;
+    vm_clock clk;
+    if (mode.rt) { vm_clock_build(&clk, h, part, g.n); g.n += clk.m; g.clk = &clk; }
+    int rc;
+    if (!vg_build(&g, h, vo, part, r, pool, prio, why, wl)) rc = -1;
+    else {
+        vec_u32 cyc; vec_init(cyc);
+        rc = vg_find_cycle(&g, &cyc) ? 0 : 1;
+        if (rc == 0 && cycle) {
+            vec_u32 best; vec_init(best);
+            vg_shorten(&g, &cyc, &best);
+            nodes_to_deps(&g, h, vo, part, r, &best, cycle);
+            vec_free(best);
+        }
+        if (rc == 1 && mode.psi) {
+            vec_u32 rw; vec_init(rw);
+            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g };
+            vg_emit_keys(&p, vo, r, 0, r->ntasks);
+            vec_clear(cyc);
+            if (vg_psi(&g, &rw, &cyc)) {
+                rc = 0;
+                g.rw_arc = cyc.len - 1;          /* r -> c closes it */
+                if (cycle) nodes_to_deps(&g, h, vo, part, r, &cyc, cycle);
+            }
+            vec_free(rw);
+        }
+        vec_free(cyc);
     }
-    vec_free(cyc);
     vg_free(&g);
+    if (mode.rt) { free(clk.a); vec_free(clk.into); }
     return rc;
 }

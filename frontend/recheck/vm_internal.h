@@ -72,7 +72,17 @@ int vm_dep_holds(const vm *m, const dep_edge *e, char *why, size_t wl);
  * cycle (a short one in *cycle when non-NULL), -1 the graph is too large
  * (why set).  On pool at prio (NULL: inline), the same answer for every
  * pool. */
-int vm_graph_check(const history *h, const version_order *vo, int si, const uint8_t *part, const vreads *r,
+/* The graph a level is checked on (vm_mode_of). */
+typedef struct vm_mode {
+    int si;                      /* the split graph (SI levels, pc) */
+    int so;                      /* SO edges */
+    int rt;                      /* RT edges, through clock nodes */
+    int ww_commit;               /* pc: WW commit -> commit */
+    int psi;                     /* RW edges are no arcs; each is tested against D paths */
+} vm_mode;
+vm_mode vm_mode_of(check_level_id level);
+
+int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, const uint8_t *part, const vreads *r,
                    struct par_pool *pool, int prio, dep_edge_vec *cycle, char *why, size_t wl);
 
 #endif

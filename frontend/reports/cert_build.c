@@ -8,25 +8,72 @@
 
 #include "frontend/checking/depgraph.h"
 
-typedef struct build_ctx { int si; vec_u32 from, to; } build_ctx;
+typedef struct build_ctx { int si; const cert_form *f; vec_u32 from, to; } build_ctx;
 
 /* Nodes: SER txn; SI 2t (start), 2t+1 (commit). */
 static int collect_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt) {
     (void)r; (void)wf; (void)wt;
     build_ctx *b = vctx;
     uint32_t x, y;
+    if (e->kind == DEP_SO && !b->f->so) return 1;
     if (!b->si) { x = e->from; y = e->to; }
     else if (e->kind == DEP_RW) { x = CERT_START(e->from); y = CERT_COMMIT(e->to); }
+    else if (e->kind == DEP_WW && b->f->ww_commit) { x = CERT_COMMIT(e->from); y = CERT_COMMIT(e->to); }
     else { x = CERT_COMMIT(e->from); y = CERT_START(e->to); }
     vec_push(b->from, x);
     vec_push(b->to, y);
     return 1;
 }
 
+typedef struct by_done { int64_t t; uint32_t txn; } by_done;
+static int cmp_done(const void *a, const void *b) {
+    const by_done *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return (x->txn > y->txn) - (x->txn < y->txn);
+}
+
+/* Real time as arcs through clock nodes n0, n0 + 1, ... (doc/checker.md,
+ * "Real time"): the j-th committed participant by completion into tick j,
+ * tick j into tick j + 1, the last tick completed before b's invocation
+ * into b.  Returns the number of ticks. */
+static uint32_t clock_arcs(const history *h, const uint8_t *part, int si, uint32_t n0, build_ctx *b) {
+    VEC(by_done) d; vec_init(d);
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        int64_t c = history_time(h, TIME_COMPLETE, t);
+        if (part[t] && h->txns[t].status == TXN_COMMITTED && c != HISTORY_TIME_NONE) { by_done x = { c, t }; vec_push(d, x); }
+    }
+    if (d.len > 1) qsort(d.data, d.len, sizeof *d.data, cmp_done);
+    uint32_t m = (uint32_t)d.len;
+    for (uint32_t j = 0; j < m; j++) {
+        vec_push(b->from, si ? CERT_COMMIT(d.data[j].txn) : d.data[j].txn); vec_push(b->to, n0 + j);
+        if (j + 1 < m) { vec_push(b->from, n0 + j); vec_push(b->to, n0 + j + 1); }
+    }
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        int64_t inv = history_time(h, TIME_INVOKE, t);
+        if (!part[t] || inv == HISTORY_TIME_NONE) continue;
+        uint32_t lo = 0, hi = m;
+        while (lo < hi) { uint32_t mid = lo + (hi - lo) / 2; if (d.data[mid].t < inv) lo = mid + 1; else hi = mid; }
+        if (lo) { vec_push(b->from, n0 + lo - 1); vec_push(b->to, si ? CERT_START(t) : t); }
+    }
+    vec_free(d);
+    return m;
+}
+
 cert_status cert_build(const history *h, const version_order *vo, int si, certificate *c, ic_error *err) {
+    return cert_build_level(h, vo, si ? LEVEL_SI : LEVEL_SER, c, err);
+}
+
+cert_status cert_build_level(const history *h, const version_order *vo, check_level_id level, certificate *c, ic_error *err) {
     cert_free(c);
     cert_init(c);
+    const cert_form *f = cert_form_of(level);
+    if (!f) {
+        ic_error_at(err, "", 0, "level %s has no certificate form", level_name(level));
+        return CERT_REJECT;
+    }
+    int si = f->events;
     c->si = si;
+    c->level = level;
     c->vo.num_keys = vo->num_keys;
     c->vo.start = xmalloc(((size_t)vo->num_keys + 1) * sizeof *c->vo.start);
     memcpy(c->vo.start, vo->start, ((size_t)vo->num_keys + 1) * sizeof *c->vo.start);
@@ -42,11 +89,16 @@ cert_status cert_build(const history *h, const version_order *vo, int si, certif
         uint32_t t = vo->txns.data[i];
         if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
     }
-    build_ctx b = { si, { 0 }, { 0 } };
+    build_ctx b = { si, f, { 0 }, { 0 } };
     vec_init(b.from); vec_init(b.to);
     cert_status rc = CERT_OK;
+    if (!f->ordered) {                            /* psi: the version orders are the certificate */
+        if (!cert_check_psi(h, c, vo, part, err, NULL)) rc = CERT_REJECT;
+        goto out;
+    }
     if (!cert_edges(h, vo, NULL, part, collect_edge, &b, err)) { rc = CERT_REJECT; goto out; }
-    uint32_t n = si ? 2 * h->num_txns : h->num_txns;
+    uint32_t n = si ? 2 * h->num_txns : h->num_txns, nreal = n;
+    if (f->rt) n += clock_arcs(h, part, si, n, &b);
     if (si)
         for (uint32_t t = 0; t < h->num_txns; t++)
             if (part[t]) { vec_push(b.from, CERT_START(t)); vec_push(b.to, CERT_COMMIT(t)); }
@@ -62,10 +114,11 @@ cert_status cert_build(const history *h, const version_order *vo, int si, certif
     if (dg_topo_order(&g, 0, 0, order)) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t u = order[i], t = si ? u >> 1 : u;
+            if (u >= nreal) continue;              /* a clock tick */
             if (part[t] && t != 0) { vec_push(c->order, u); vec_push(c->order_line, 0); }
         }
     } else {
-        ic_error_at(err, "", 0, "the version order leaves a dependency cycle (%s); no commit order exists", si ? "SI" : "SER");
+        ic_error_at(err, "", 0, "the version order leaves a dependency cycle (%s); no commit order exists", level_name(level));
         rc = CERT_REJECT;
     }
     dg_free(&g);

@@ -18,5 +18,11 @@
  * computes the commit order.  CERT_OK, or CERT_REJECT with err set when
  * the version order is not a witness for the level. */
 cert_status cert_build(const history *h, const version_order *vo, int si, certificate *c, ic_error *err);
+/* The same for any level with a certificate form (cert_form_of): its
+ * commit order respects the level's edges (no SO for the plain levels;
+ * real time, through clock nodes, for strong-si and sser; pc's WW rule),
+ * or, for psi, no order: the version order passes the verifier's graph
+ * check.  cert_build(.., si, ..) is the level si or ser. */
+cert_status cert_build_level(const history *h, const version_order *vo, check_level_id level, certificate *c, ic_error *err);
 
 #endif

@@ -43,7 +43,9 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
     int unique = ext_ids_unique(h);
     fprintf(out, "isocheck-certificate 1\n");
     fprintf(out, "# history %s: %u transactions, %u keys\n", h->source ? h->source : "-", h->num_txns - 1, h->num_keys);
-    fprintf(out, "level %s\n", c->si ? "si" : "ser");
+    int legacy = c->level == LEVEL_SI || c->level == LEVEL_SER;   /* their form says which */
+    const cert_form *f = cert_form_of(c->level);
+    fprintf(out, "level %s\n", legacy ? (c->si ? "si" : "ser") : level_name(c->level));
     fprintf(out, "# version order per key, oldest first: key KEY INIT WRITER...\n");
     for (uint32_t k = 0; k < c->vo.num_keys; k++) {
         fputs("key ", out);
@@ -61,8 +63,9 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
         write_txn(out, h, unique, c->reads_from.data[i + 2]);
         fputc('\n', out);
     }
-    fprintf(out, c->si ? "# commit order of events, earliest first: sT = T starts, cT = T commits\n"
-                       : "# commit order of transactions, earliest first\n");
+    if (f && !f->ordered) fprintf(out, "# no commit order: the version orders are the certificate\n");
+    else fprintf(out, c->si ? "# commit order of events, earliest first: sT = T starts, cT = T commits\n"
+                            : "# commit order of transactions, earliest first\n");
     for (size_t i = 0; i < c->order.len; i++) {
         if (i % 16 == 0) fputs(i ? "\norder" : "order", out);
         fputc(' ', out);
@@ -125,7 +128,7 @@ typedef struct rd {
     cert_status st;
     const lookup *L;
     certificate *c;
-    int level;                   /* -1 until the 'level' line: 0 ser, 1 si */
+    int level;                   /* -1 until the 'level' line: 0 transactions, 1 events, 2 no order (psi) */
     vec_u32 kk, kt;
 } rd;
 
@@ -182,16 +185,24 @@ static int read_header(rd *R, const char *p) {
     return 1;
 }
 
-/* After "level": "si" or "ser", once.  1, or 0 (malformed). */
+/* After "level": a level with a certificate form (certificate.h; si, ser,
+ * pc, psi, si-plain, ser-plain, strong-si, sser), once.  1, or 0
+ * (malformed). */
 static int read_level(rd *R, const char *p) {
-    char fb[48];
+    char fb[48], name[32];
     if (R->level >= 0) { bad(R, "expected one 'level' line, found %s", "a second one"); return 0; }
-    if (word_is(p, "si")) { R->level = 1; p += 2; }
-    else if (word_is(p, "ser")) { R->level = 0; p += 3; }
-    else { bad(R, "expected level 'si' or 'ser', found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    size_t n = strcspn(p, " \t");
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+    int l = n < sizeof name ? level_by_name(name) : -1;
+    const cert_form *f = l >= 0 ? cert_form_of((check_level_id)l) : NULL;
+    if (!f) { bad(R, "expected a level with certificates (si, ser, pc, psi, si-plain, ser-plain, strong-si, sser), found %s",
+                  lex_found(p, fb, sizeof fb)); return 0; }
+    p += n;
+    R->level = !f->ordered ? 2 : f->events;
     lex_space(&p);
     if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
-    R->c->si = R->level;
+    R->c->si = f->events;
+    R->c->level = (check_level_id)l;
     return 1;
 }
 
@@ -282,6 +293,7 @@ static int read_reads_from_line(rd *R, const char *p) {
  * (R->st says why). */
 static int read_order_line(rd *R, const char *p) {
     char fb[48];
+    if (R->level == 2) { bad(R, "expected no 'order' line in a psi certificate (it has none), found %s", "one"); return 0; }
     while (*p) {
         uint32_t ev_kind = 0;
         if (R->level == 1) {

@@ -9,6 +9,8 @@
 
 #include "io/json_out.h"
 #include "frontend/checking/axioms.h"
+#include "frontend/reports/hint_check_internal.h"
+#include "frontend/reports/interpret.h"
 #include "frontend/reports/report.h"
 
 static uint64_t hash_str(uint64_t seed, const char *s) {
@@ -73,13 +75,38 @@ static const char *quoted(const char *s, char *buf, size_t n) {
     return buf;
 }
 
+/* The writes of key k's plain integer values vh->values[first .. first +
+ * n) into fast[] (HISTORY_NONE: not one, or not found; find_write then
+ * decides), the writer table's lookups fetched ahead (a hint of a large
+ * history is millions of random lookups). */
+static void resolve_fast(const history *h, const version_hint *vh, uint32_t k, uint32_t first, uint32_t n, vec_i64 *xs,
+                         vec_u32 *fast) {
+    vec_clear(*xs);
+    vec_clear(*fast);
+    for (uint32_t i = 0; i < n; i++) {
+        const vh_value *v = &vh->values.data[first + i];
+        int64_t x;
+        if (v->is_init || !parse_i64(vh_text(vh, v->text), &x)) x = VALUE_INIT;
+        vec_push(*xs, x);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (i + HISTORY_PREFETCH_AHEAD < n && xs->data[i + HISTORY_PREFETCH_AHEAD] != VALUE_INIT)
+            history_writer_prefetch_slot(h, k, xs->data[i + HISTORY_PREFETCH_AHEAD]);
+        if (i + HISTORY_PREFETCH_AHEAD / 2 < n && xs->data[i + HISTORY_PREFETCH_AHEAD / 2] != VALUE_INIT)
+            history_writer_prefetch_op(h, k, xs->data[i + HISTORY_PREFETCH_AHEAD / 2]);
+        vec_push(*fast, xs->data[i] == VALUE_INIT ? HISTORY_NONE : history_writer_of(h, k, xs->data[i]));
+    }
+}
+
 /* Map the hint's keys and values to the history's writes.  1, or 0 with a
  * finding in msg. */
 static int hint_resolve(const history *h, const version_hint *vh, hint_order *o, char *msg, size_t cap) {
-    u64map keys, named, listed;        /* key text -> id; (key, value text) -> op; op -> its line */
+    u64map keys, named;                /* key text -> id; (key, value text) -> op */
     u64map_init(&keys);
     u64map_init(&named);
-    u64map_init(&listed);
+    uint8_t *listed = xcalloc((size_t)h->num_ops / 8 + 1, 1);      /* per op: listed already */
+    vec_i64 xs; vec_init(xs);
+    vec_u32 fast; vec_init(fast);
     int named_made = 0, ok = 1;
     char kb[128];
     for (uint32_t k = 0; k < h->num_keys; k++) u64map_put(&keys, hash_str(0, history_key_str(h, k, kb, sizeof kb)), k);
@@ -95,9 +122,11 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
             break;
         }
         hint_key ok_key = { k, (uint32_t)o->items.len, 0 };
+        resolve_fast(h, vh, k, hk->first, hk->num, &xs, &fast);
         for (uint32_t i = hk->first; i < hk->first + hk->num && ok; i++) {
             const vh_value *v = &vh->values.data[i];
-            uint32_t op = find_write(h, k, v, vh_text(vh, v->text), &named, &named_made);
+            uint32_t op = fast.data[i - hk->first];
+            if (op == HISTORY_NONE) op = find_write(h, k, v, vh_text(vh, v->text), &named, &named_made);
             if (op == HISTORY_NONE) op = find_write(h, k, v, quoted(vh_text(vh, v->text), qb, sizeof qb), &named, &named_made);
             if (op == HISTORY_NONE) {
                 snprintf(msg, cap, "version order hint contradicts the history: it lists %.200s for key %.200s "
@@ -106,14 +135,15 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
                 ok = 0;
                 break;
             }
-            uint32_t seen = u64map_get(&listed, op);
-            if (seen != UINT32_MAX) {
+            if (listed[op / 8] >> (op % 8) & 1) {
+                uint32_t seen = 0;
+                vec_foreach(const hint_item, it, o->items) if (it->op == op) seen = it->line;
                 snprintf(msg, cap, "version order hint contradicts itself: it lists %.200s twice for key %.200s "
                          "(%s:%u and line %u)", vh_text(vh, v->text), ks, vh->source, seen, v->line);
                 ok = 0;
                 break;
             }
-            u64map_put(&listed, op, v->line);
+            listed[op / 8] |= (uint8_t)(1u << (op % 8));
             hint_item it = { op, v->line };
             vec_push(o->items, it);
             ok_key.num++;
@@ -123,46 +153,118 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
     }
     u64map_free(&keys);
     u64map_free(&named);
-    u64map_free(&listed);
+    free(listed);
+    vec_free(xs);
+    vec_free(fast);
     return ok;
 }
 
-int whitebox_run(const history *h, const version_hint *vh, const int want[2], const check_options *opt,
-                 whitebox *wb, ic_error *err) {
+int whitebox_begin(whitebox *wb, const history *h, const int want[2]) {
     memset(wb, 0, sizeof *wb);
     wb->h = h;
-    wb->hint_file = vh->source;
     wb->want[0] = want[0];
     wb->want[1] = want[1];
-    wb->hint_keys = vh->keys.len;
-    wb->hint_values = vh->values.len;
+    for (int lv = 0; lv < 2; lv++) vec_init(wb->res[lv].cycle);
     anomaly_list al;
     anomaly_list_init(&al);
     wb->axioms_fail = axioms_check(h, &al, 1) > 0;
     anomaly_list_free(&al);
-    if (wb->axioms_fail) return 1;
+    return !wb->axioms_fail;
+}
+
+void whitebox_name_cycle(whitebox *wb, int lv, int given) {
+    check_result *r = &wb->res[lv];
+    if (r->verdict != VERDICT_FAIL || !r->cycle.len) return;
+    report rep;
+    report_init(&rep, wb->h, check_level_name((check_level_id)lv));
+    size_t n = interpret_failure(&rep, lv, &r->vo, r->cycle.data, r->cycle.len, r->forced.data, r->forced.len, 1, NULL,
+                                 NULL, 0);
+    if (n && rep.items.len) {
+        report_anomaly *a = &rep.items.data[0];
+        if (a->chosen && given) {           /* every fact is the hint's: the shape is the anomaly */
+            a->chosen = 0;
+            a->kind = a->shape;
+            snprintf(a->adya, sizeof a->adya, "%s", a->shape_adya);
+            report_describe_cycle(wb->h, a, lv == LEVEL_SI);
+        }
+        if (a->chosen)
+            snprintf(wb->an_name[lv], sizeof wb->an_name[lv], "a cycle shaped as %s%s%s%s, under the order found that "
+                     "extends the hint", anomaly_name(a->shape), a->shape_adya[0] ? " (" : "", a->shape_adya,
+                     a->shape_adya[0] ? ")" : "");
+        else
+            snprintf(wb->an_name[lv], sizeof wb->an_name[lv], "%s%s%s%s", anomaly_name(a->kind), a->adya[0] ? " (" : "",
+                     a->adya, a->adya[0] ? ")" : "");
+        if (a->detail) {
+            size_t dl = strlen(a->detail) + 1;
+            wb->an_detail[lv] = xmalloc(dl);
+            memcpy(wb->an_detail[lv], a->detail, dl);
+        }
+        if (a->edges.len) {
+            vec_clear(r->cycle);
+            vec_foreach(const dep_edge, e, a->edges) vec_push(r->cycle, *e);
+        }
+    }
+    report_free(&rep);
+}
+
+int whitebox_run(const history *h, const version_hint *vh, const int want[2], const check_options *opt,
+                 whitebox *wb, ic_error *err) {
+    int ok = whitebox_begin(wb, h, want);
+    wb->kind = WB_VERSION_ORDER;
+    wb->hint_file = vh->source;
+    wb->hint_keys = vh->keys.len;
+    wb->hint_values = vh->values.len;
+    if (!ok) return 1;
     hint_order o;
     hint_order_init(&o);
     if (!hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding)) { hint_order_free(&o); return 1; }
     pg_index ix;
     if (!pg_index_build(&ix, h, err)) { hint_order_free(&o); return 0; }
+    version_order vo;
+    memset(&vo, 0, sizeof vo);
     if (hints_validate(&ix, &o, wb->finding, sizeof wb->finding)) {
         wb->hint_pairs = o.pairs;
-        wb->edges_added = hints_apply(&ix, &o);
+        wb->complete = hints_complete(&ix, &o);
+        if (wb->complete) hints_complete_order(&ix, &o, &vo);
+        else {
+            wb->edges_added = hints_apply(&ix, &o);
+            for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
+                if (want[lv]) hints_check_level(&ix, &o, (check_level_id)lv, opt, &wb->res[lv]);
+        }
         for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
-            if (want[lv]) hints_check_level(&ix, &o, (check_level_id)lv, opt, &wb->res[lv]);
+            wb->method[lv] = wb->complete ? "the hint's complete version order" : "every version order that extends the hint";
     }
     pg_index_free(&ix);
     hint_order_free(&o);
+    if (wb->complete) {                 /* the polynomial path needs neither the index nor the hint */
+        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--) {
+            if (!want[lv]) continue;
+            check_result *r = &wb->res[lv];
+            r->level = (check_level_id)lv;
+            r->vo.num_keys = vo.num_keys;
+            r->vo.start = xmalloc(((size_t)vo.num_keys + 1) * sizeof *r->vo.start);
+            memcpy(r->vo.start, vo.start, ((size_t)vo.num_keys + 1) * sizeof *vo.start);
+            vec_init(r->vo.txns);
+            vec_reserve(r->vo.txns, vo.txns.len);
+            memcpy(r->vo.txns.data, vo.txns.data, vo.txns.len * sizeof *vo.txns.data);
+            r->vo.txns.len = vo.txns.len;
+            if (lv == LEVEL_SI || !want[LEVEL_SI]) version_order_free(&vo);   /* the last level asked */
+            hints_check_vo(h, (check_level_id)lv, opt, r);
+        }
+        version_order_free(&vo);
+    }
+    for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
+        if (want[lv] && !wb->finding[0]) whitebox_name_cycle(wb, lv, wb->complete);
     return 1;
 }
 
 void whitebox_free(whitebox *wb) {
-    for (int i = 0; i < 2; i++) check_result_free(&wb->res[i]);
+    for (int i = 0; i < 2; i++) { check_result_free(&wb->res[i]); free(wb->an_detail[i]); wb->an_detail[i] = NULL; }
 }
 
 static verdict level_verdict(const whitebox *wb, int lv) {
-    if (wb->axioms_fail || wb->finding[0]) return VERDICT_FAIL;
+    if (wb->axioms_fail || wb->finding[0] || wb->level_finding[lv][0]) return VERDICT_FAIL;
+    if (wb->no_answer[0]) return VERDICT_UNKNOWN;
     return wb->res[lv].verdict;
 }
 
@@ -173,47 +275,80 @@ verdict whitebox_verdict(const whitebox *wb) {
     return v;
 }
 
+static const char *pass_text(const whitebox *wb, int lv) {
+    if (wb->kind == WB_VERSION_ORDER) return "with the hinted version order";
+    if (lv == LEVEL_SER) return wb->kind == WB_COMMIT_ORDER ? "in the commit order (each read sees the last write before it)"
+                                                            : "in the order of its commit timestamps";
+    if (wb->res[lv].stage && strcmp(wb->res[lv].stage, "timestamps") == 0) return "by its start and commit timestamps";
+    return wb->kind == WB_COMMIT_ORDER ? "with the version order the commit order implies"
+                                       : "with the version order its commit timestamps imply";
+}
+
 static void reason(const whitebox *wb, int lv, char *buf, size_t n) {
     const check_result *r = &wb->res[lv];
+    const char *title = check_level_title((check_level_id)lv);
     if (wb->axioms_fail) snprintf(buf, n, "the history breaks the read axioms (see the black-box answer)");
     else if (wb->finding[0]) snprintf(buf, n, "%s", wb->finding);
-    else if (r->verdict == VERDICT_PASS)
-        snprintf(buf, n, "the history satisfies %s with the hinted version order", check_level_title((check_level_id)lv));
+    else if (wb->level_finding[lv][0]) snprintf(buf, n, "%s", wb->level_finding[lv]);
+    else if (wb->no_answer[0]) snprintf(buf, n, "no answer: %s", wb->no_answer);
+    else if (r->verdict == VERDICT_PASS) snprintf(buf, n, "the history satisfies %s %s", title, pass_text(wb, lv));
+    else if (r->verdict == VERDICT_FAIL && wb->an_name[lv][0])
+        snprintf(buf, n, "%s is violated under %s: the database's order does not explain its results: %s: %s (stage %s)",
+                 title, wb->method[lv] ? wb->method[lv] : "the hint", wb->an_name[lv],
+                 wb->an_detail[lv] ? wb->an_detail[lv] : "", r->stage ? r->stage : "?");
     else if (r->verdict == VERDICT_FAIL)
-        snprintf(buf, n, "%s is violated under every version order that extends the hint: the database's order does "
-                 "not explain its results (%s, the hint's pairs included; stage %s)", check_level_title((check_level_id)lv), r->msg,
-                 r->stage ? r->stage : "?");
+        snprintf(buf, n, "%s is violated under %s: the database's order does not explain its results (%s; stage %s)",
+                 title, wb->method[lv] ? wb->method[lv] : "the hint", r->msg, r->stage ? r->stage : "?");
     else snprintf(buf, n, "no answer: %s", r->msg);
+}
+
+/* Is there a cycle to print for level lv? */
+static int has_cycle(const whitebox *wb, int lv) {
+    return !wb->axioms_fail && !wb->finding[0] && !wb->level_finding[lv][0] && !wb->no_answer[0] &&
+           wb->res[lv].verdict == VERDICT_FAIL && wb->res[lv].cycle.len;
 }
 
 void whitebox_print_text(FILE *out, const whitebox *wb) {
     const history *h = wb->h;
-    char why[4096], t[64], kb[128];
+    char why[6144], t[64], kb[128], sentence[700];
     for (int lv = LEVEL_SI; lv <= LEVEL_SER; lv++) {
         if (!wb->want[lv]) continue;
         reason(wb, lv, why, sizeof why);
         fprintf(out, "white-box %s %s: %s\n", verdict_name(level_verdict(wb, lv)), check_level_name((check_level_id)lv), why);
-        if (wb->axioms_fail || wb->finding[0] || wb->res[lv].verdict != VERDICT_FAIL) continue;
-        fprintf(out, "  cycle (holds under an order that extends the hint):\n");
+        if (!has_cycle(wb, lv)) continue;
+        fprintf(out, "  cycle (holds under %s):\n", wb->kind == WB_VERSION_ORDER ? "an order that extends the hint"
+                                                                                 : "the order the commit order implies");
         vec_foreach(const dep_edge, e, wb->res[lv].cycle) {
             fprintf(out, "    %s -%s", report_txn_name(h, e->from, t, sizeof t), dep_kind_name((dep_kind)e->kind));
             if (e->kind != DEP_SO) fprintf(out, " %s", history_key_str(h, e->key, kb, sizeof kb));
-            fprintf(out, "-> %s\n", report_txn_name(h, e->to, t, sizeof t));
+            report_edge_sentence(h, e, sentence, sizeof sentence);
+            fprintf(out, "-> %s   %s\n", report_txn_name(h, e->to, t, sizeof t), sentence);
         }
     }
-    fprintf(out, "white-box hint: %s: %" PRIu64 " keys, %" PRIu64 " values, %" PRIu64 " version pairs, %" PRIu64
-            " known edges added\n", wb->hint_file, wb->hint_keys, wb->hint_values, wb->hint_pairs, wb->edges_added);
+    if (wb->kind == WB_VERSION_ORDER)
+        fprintf(out, "white-box hint: %s: %" PRIu64 " keys, %" PRIu64 " values, %" PRIu64 " version pairs, %s%" PRIu64
+                " known edges added\n", wb->hint_file, wb->hint_keys, wb->hint_values, wb->hint_pairs,
+                wb->complete ? "complete (checked by the version order alone, no constraints, no solver), " : "",
+                wb->edges_added);
+    else if (wb->kind == WB_COMMIT_ORDER)
+        fprintf(out, "white-box hint: %s: commit order of %" PRIu64 " transactions\n", wb->hint_file, wb->hint_txns);
+    else
+        fprintf(out, "white-box hint: the history's database timestamps (commit%s) of %" PRIu64 " transactions\n",
+                history_has_times(h, TIME_DB_START) ? " and start" : "", wb->hint_txns);
 }
 
 void whitebox_print_json(FILE *out, const whitebox *wb) {
     const history *h = wb->h;
-    char why[4096], kb[128];
-    fprintf(out, "{\"verdict\": \"%s\", \"hint\": ", verdict_name(whitebox_verdict(wb)));
-    json_write_string(out, wb->hint_file ? wb->hint_file : "");
+    char why[6144], kb[128];
+    static const char *kinds[] = { "version-order", "commit-order", "db-timestamps" };
+    fprintf(out, "{\"verdict\": \"%s\", \"hint_kind\": \"%s\", \"hint\": ", verdict_name(whitebox_verdict(wb)),
+            kinds[wb->kind]);
+    if (wb->hint_file) json_write_string(out, wb->hint_file); else fputs("null", out);
     fputs(", \"finding\": ", out);
     if (wb->finding[0]) json_write_string(out, wb->finding); else fputs("null", out);
     fprintf(out, ", \"hint_keys\": %" PRIu64 ", \"hint_pairs\": %" PRIu64 ", \"known_edges_added\": %" PRIu64
-            ", \"results\": [", wb->hint_keys, wb->hint_pairs, wb->edges_added);
+            ", \"complete\": %s, \"hint_txns\": %" PRIu64 ", \"results\": [", wb->hint_keys, wb->hint_pairs,
+            wb->edges_added, wb->complete ? "true" : "false", wb->hint_txns);
     int first = 1;
     for (int lv = LEVEL_SI; lv <= LEVEL_SER; lv++) {
         if (!wb->want[lv]) continue;
@@ -222,13 +357,21 @@ void whitebox_print_json(FILE *out, const whitebox *wb) {
         fprintf(out, "%s{\"level\": \"%s\", \"verdict\": \"%s\", \"stage\": ", first ? "" : ", ",
                 check_level_name((check_level_id)lv), verdict_name(level_verdict(wb, lv)));
         first = 0;
-        if (!wb->finding[0] && !wb->axioms_fail && r->stage) json_write_string(out, r->stage);
-        else fputs(wb->finding[0] ? "\"hint\"" : "null", out);
+        if (!wb->finding[0] && !wb->axioms_fail && !wb->level_finding[lv][0] && r->stage) json_write_string(out, r->stage);
+        else fputs(wb->finding[0] || wb->level_finding[lv][0] ? "\"hint\"" : "null", out);
         fputs(", \"reason\": ", out);
         json_write_string(out, why);
-        fprintf(out, ", \"constraints\": %" PRIu64 ", \"solver_called\": %s, \"cycle\": [",
+        fprintf(out, ", \"constraints\": %" PRIu64 ", \"solver_called\": %s, \"anomaly\": ",
                 r->st.cons_final, r->st.solver_called ? "true" : "false");
-        if (!wb->finding[0] && !wb->axioms_fail && r->verdict == VERDICT_FAIL)
+        if (has_cycle(wb, lv) && wb->an_name[lv][0]) {
+            fputs("{\"name\": ", out);
+            json_write_string(out, wb->an_name[lv]);
+            fputs(", \"detail\": ", out);
+            json_write_string(out, wb->an_detail[lv] ? wb->an_detail[lv] : "");
+            fputc('}', out);
+        } else fputs("null", out);
+        fputs(", \"cycle\": [", out);
+        if (has_cycle(wb, lv))
             for (size_t i = 0; i < r->cycle.len; i++) {
                 const dep_edge *e = &r->cycle.data[i];
                 fprintf(out, "%s{\"from\": ", i ? ", " : "");

@@ -113,6 +113,9 @@ typedef struct report {
     report_anomaly_vec items;
     uint64_t axiom_violations;   /* total axiom violations (items holds at most the limit) */
     const char *certificate;     /* file written on PASS, or NULL */
+    vec_u32 set_aside;           /* with axiom violations and levels checked (run_check's
+                                    cycles_after_axioms): the read ops set aside, the levels'
+                                    results are those of the history without them */
 } report;
 
 void report_init(report *r, const history *h, const char *level_arg);
@@ -150,6 +153,10 @@ void report_print_ladder_json(FILE *out, const report *r);
 /* One level's lines: "PASS si: ...", or "FAIL ser: ..." with its anomalies in full, or "UNKNOWN ...". */
 void report_print_level_text(FILE *out, const report *r, const report_level *L);
 void report_print_text(FILE *out, const report *r, int verbose);
+/* One anomaly as report_print_text prints it, numbered num: its line, its
+ * transactions and operations, the facts and the cycle with why each edge
+ * holds (the HTML report's explanation). */
+void report_print_anomaly(FILE *out, const history *h, const report_anomaly *a, size_t num);
 void report_print_json(FILE *out, const report *r);
 /* Graphviz: one cluster per anomaly with a cycle. */
 void report_print_dot(FILE *out, const report *r);

@@ -158,6 +158,8 @@ void report_print_json(FILE *out, const report *r) {
         if (L->msg[0]) json_write_string(out, L->msg); else fputs("null", out);
         fputc('}', out);
     }
+    fputs("], \"set_aside\": [", out);
+    for (size_t i = 0; i < r->set_aside.len; i++) fprintf(out, "%s%u", i ? ", " : "", r->set_aside.data[i]);
     fputs("], ", out);
     if (r->ladder) { fputs("\"ladder\": ", out); report_print_ladder_json(out, r); fputs(", ", out); }
     fputs("\"certificate\": ", out);

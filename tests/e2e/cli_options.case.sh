@@ -31,7 +31,8 @@ bad "option --conflict-limit expects an integer >= 0, found '\\\\n3'" "$GSAT" --
 bad "option --seed expects an integer in 0..18446744073709551615, found '-1'" "$ISOCHECK" gen --seed=-1 -o /dev/null
 bad "option --json takes no value" "$ISOCHECK" check --json=1 "$h"
 bad "unknown option '--bogus'" "$ISOCHECK" check --bogus "$h"
-bad "unexpected argument" "$ISOCHECK" check "$h" "$h"
+bad "unexpected argument" "$ISOCHECK" stats "$h" "$h"     # check takes many histories (report_html.case.sh)
+bad "--certificate takes one history; with many, use --report DIR" "$ISOCHECK" check --certificate /dev/null "$h" "$h"
 bad "missing operand (expected HISTORY CERTIFICATE)" "$ISOCHECK" verify "$h"
 bad "option --to: unknown value 'xml'" "$ISOCHECK" convert --to xml "$h"
 bad "no target format" "$ISOCHECK" convert "$h"

@@ -1,0 +1,162 @@
+/* psi.c — parallel snapshot isolation's search (doc/checker.md, "psi").
+ *
+ * psi holds iff some version order makes D = SO ∪ WR ∪ WW acyclic and
+ * leaves no RW edge r -> c with c D+ r (no cycle with fewer than two RW
+ * edges).  That is not one acyclicity constraint, so the search is lazy:
+ * the engine's graph holds the D edges only (the known ones, and each
+ * constraint's WW edge under its variable), and every model is checked
+ * for an RW edge closing a D path.  Such an edge r -> c (known, or a side
+ * of the model) and one D path c ~> r found by breadth-first search give
+ * the clause "not all of these guards": the literals guarding the path's
+ * edges and the RW edge (a known edge has none).  Any model that keeps
+ * all those guards has the same one-RW cycle, so the clause excludes only
+ * non-models; if it is empty the cycle is made of known edges and the
+ * level fails.  Each round adds the clauses of every violating RW edge it
+ * finds (up to PSI_CLAUSES_PER_ROUND), then solves again; the number of
+ * clauses is finite (one per guard set), so this terminates, and it
+ * answers SAT only for a model with no violation: sound and complete. */
+#include "frontend/checking/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PSI_CLAUSES_PER_ROUND 256
+
+void psi_take_rw(polygraph *g, pg_edge_vec *rw) {
+    size_t keep = 0;
+    for (size_t i = 0; i < g->known.len; i++) {
+        pg_edge e = g->known.data[i];
+        if (PG_KIND(e.meta) == DEP_RW) vec_push(*rw, e);
+        else g->known.data[keep++] = e;
+    }
+    g->known.len = keep;
+}
+
+typedef struct psi_arc { uint32_t to; int lit; } psi_arc;
+typedef struct psi_rw { uint32_t from, to; int lit; } psi_rw;
+
+typedef struct psi_graph {
+    uint32_t n;
+    uint32_t *start;             /* CSR of the model's D edges */
+    psi_arc *arcs;
+    VEC(psi_rw) rw;
+    uint32_t *topo;              /* node -> position in a topological order */
+} psi_graph;
+
+static void psi_graph_free(psi_graph *pg) {
+    free(pg->start); free(pg->arcs); free(pg->topo);
+    vec_free(pg->rw);
+}
+
+typedef struct psi_tmp { uint32_t from, to; int lit; } psi_tmp;
+typedef VEC(psi_tmp) psi_tmp_vec;
+
+/* The model's graph: known D edges, the chosen side of every constraint. */
+static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge_vec *rw_known, psi_graph *pg) {
+    psi_tmp_vec d; vec_init(d);
+    vec_init(pg->rw);
+    vec_foreach(const pg_edge, e, g->known) { psi_tmp t = { e->from, e->to, 0 }; vec_push(d, t); }
+    vec_foreach(const pg_edge, e, *rw_known) { psi_rw r = { e->from, e->to, 0 }; vec_push(pg->rw, r); }
+    dep_edge_vec side; vec_init(side);
+    for (size_t i = 0; i < g->cons.len; i++) {
+        int x = var0 + (int)i, lit = gsat_value(s, x) > 0 ? x : -x;
+        pg_cons c = g->cons.data[i];
+        vec_clear(side);
+        if (lit > 0) pg_side_deps(g, c.u, c.v, &side); else pg_side_deps(g, c.v, c.u, &side);
+        vec_foreach(const dep_edge, e, side) {
+            if (e->kind == DEP_RW) { psi_rw r = { e->from, e->to, lit }; vec_push(pg->rw, r); }
+            else { psi_tmp t = { e->from, e->to, lit }; vec_push(d, t); }
+        }
+    }
+    vec_free(side);
+    uint32_t n = g->num_nodes;
+    pg->n = n;
+    pg->start = xcalloc((size_t)n + 1, sizeof *pg->start);
+    pg->arcs = xmalloc((d.len ? d.len : 1) * sizeof *pg->arcs);
+    vec_foreach(const psi_tmp, t, d) pg->start[t->from + 1]++;
+    for (uint32_t u = 0; u < n; u++) pg->start[u + 1] += pg->start[u];
+    uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, pg->start, ((size_t)n + 1) * sizeof *fill);
+    vec_foreach(const psi_tmp, t, d) { psi_arc a = { t->to, t->lit }; pg->arcs[fill[t->from]++] = a; }
+    vec_free(d);
+    /* a topological order (Kahn): the engine kept D acyclic */
+    uint32_t *indeg = fill;
+    memset(indeg, 0, ((size_t)n + 1) * sizeof *indeg);
+    for (uint32_t j = 0; j < pg->start[n]; j++) indeg[pg->arcs[j].to]++;
+    uint32_t *queue = xmalloc((n ? n : 1) * sizeof *queue), qh = 0, qt = 0;
+    pg->topo = xmalloc((n ? n : 1) * sizeof *pg->topo);
+    for (uint32_t u = 0; u < n; u++) { pg->topo[u] = UINT32_MAX; if (!indeg[u]) queue[qt++] = u; }
+    while (qh < qt) {
+        uint32_t u = queue[qh];
+        pg->topo[u] = qh++;
+        for (uint32_t j = pg->start[u]; j < pg->start[u + 1]; j++)
+            if (--indeg[pg->arcs[j].to] == 0) queue[qt++] = pg->arcs[j].to;
+    }
+    free(queue); free(fill);
+}
+
+/* A D path c ~> r (breadth first, only through nodes not after r in the
+ * topological order): its arcs' guards into lits; 1 if there is one.
+ * par, parc, stamp: scratch of n entries; *round: the stamp of this search. */
+static int psi_path(const psi_graph *pg, uint32_t c, uint32_t r, uint32_t *par, int *parlit, uint32_t *stamp,
+                    uint32_t round, uint32_t *queue, vec_int *lits) {
+    if (pg->topo[c] == UINT32_MAX || pg->topo[r] == UINT32_MAX || pg->topo[c] > pg->topo[r]) return 0;
+    uint32_t qh = 0, qt = 0, lim = pg->topo[r];
+    queue[qt++] = c; stamp[c] = round; par[c] = c;
+    while (qh < qt) {
+        uint32_t u = queue[qh++];
+        if (u == r) {
+            for (uint32_t x = r; x != c; x = par[x]) if (parlit[x]) vec_push(*lits, -parlit[x]);
+            return 1;
+        }
+        for (uint32_t j = pg->start[u]; j < pg->start[u + 1]; j++) {
+            uint32_t v = pg->arcs[j].to;
+            if (stamp[v] == round || pg->topo[v] > lim) continue;
+            stamp[v] = round; par[v] = u; parlit[v] = pg->arcs[j].lit;
+            queue[qt++] = v;
+        }
+    }
+    return 0;
+}
+
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known, uint32_t *rounds) {
+    uint32_t n = g->num_nodes;
+    uint32_t *par = xmalloc((n ? n : 1) * sizeof *par), *stamp = xcalloc(n ? n : 1, sizeof *stamp);
+    uint32_t *queue = xmalloc((n ? n : 1) * sizeof *queue);
+    int *parlit = xmalloc((n ? n : 1) * sizeof *parlit);
+    uint32_t search = 0;
+    vec_int lits; vec_init(lits);
+    int r;
+    for (;;) {
+        r = gsat_solve(s, NULL, 0);
+        (*rounds)++;
+        if (r != GSAT_SAT) break;
+        psi_graph pg;
+        psi_build(g, s, var0, rw_known, &pg);
+        int added = 0, empty = 0;
+        for (size_t i = 0; i < pg.rw.len && added < PSI_CLAUSES_PER_ROUND && !empty; i++) {
+            const psi_rw *e = &pg.rw.data[i];
+            vec_clear(lits);
+            if (!psi_path(&pg, e->to, e->from, par, parlit, stamp, ++search, queue, &lits)) continue;
+            if (e->lit) vec_push(lits, -e->lit);
+            if (lits.len > 1) qsort(lits.data, lits.len, sizeof *lits.data, cmp_int);
+            size_t m = 0;                        /* a side's edges share its literal */
+            for (size_t j = 0; j < lits.len; j++) if (!m || lits.data[m - 1] != lits.data[j]) lits.data[m++] = lits.data[j];
+            lits.len = m;
+            if (!lits.len) empty = 1;            /* known edges alone: the level fails */
+            gsat_add_clause(s, lits.data, (int)lits.len);
+            added++;
+        }
+        psi_graph_free(&pg);
+        if (empty) { r = GSAT_UNSAT; break; }
+        if (!added) break;                       /* a model without a violation */
+    }
+    vec_free(lits);
+    free(par); free(stamp); free(queue); free(parlit);
+    return r;
+}

@@ -83,6 +83,7 @@ typedef struct level_task {
 
 typedef struct run_ctx {
     const history *h;
+    const history *orig;         /* the history as given (h is its resolved form when values repeat) */
     const pg_index *ix;
     const run_check_options *o;
     level_task *tasks;
@@ -98,11 +99,37 @@ static void progress_locked(void *ctx, const char *what) {
 
 /* On PASS: the witness as a certificate, checked by `isocheck verify`'s
  * code.  1 if it verifies (*c holds it), else 0 with msg set. */
-static int certify(const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
+/* Repeated values: the writer every external read of a repeated value saw
+ * under the model's choice (`chosen`), as the certificate's read lines. */
+static void add_reads_from(const history *orig, const history *chosen, certificate *c) {
+    for (uint32_t t = 1; t < orig->num_txns; t++) {
+        if (orig->txns[t].status != TXN_COMMITTED) continue;
+        const history_txn *tx = &orig->txns[t];
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
+            uint32_t k = orig->op_key[op], w = history_writer_of(orig, k, orig->op_value[op]);
+            if (w == HISTORY_NONE || !(orig->op_kind[w] & OP_REPEATED)) continue;
+            if (history_txn_external_read(orig, t, k) != op) continue;
+            uint32_t src = history_read_source(chosen, op);
+            if (src == HISTORY_NONE) continue;
+            vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, chosen->op_txn[src]);
+        }
+    }
+}
+
+/* The certificate of a PASS, verified; with repeated values built on the
+ * history under the model's choice, given its read lines, and verified
+ * again against the history as loaded (orig), as `isocheck verify` will. */
+static int certify(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
+    if (res->chosen) h = res->chosen;
     ic_error cerr;
     ic_error_clear(&cerr);
     if (cert_build_level(h, &res->vo, res->level, c, &cerr) == CERT_OK &&
-        cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) return 1;
+        cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
+        if (orig == h || !orig->num_repeated) return 1;
+        add_reads_from(orig, h, c);
+        if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
+    }
     snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
     return 0;
 }
@@ -127,7 +154,7 @@ static void level_run(void *ctx, size_t i) {
     check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
-        t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+        t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
     }
     if (rc->interpret_in_task) level_interpret(ctx, i);
@@ -148,9 +175,12 @@ static void level_interpret(void *ctx, size_t i) {
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != VERDICT_FAIL || t->broken) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
+    const history *own = t->part.h;
+    if (t->res.chosen) t->part.h = t->res.chosen;   /* repeated values: read under the choice the cycle assumes */
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                       t->res.forced.data, t->res.forced.len, o->max_anomalies,
                                       o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
+    t->part.h = own;
     /* the forced edges serve only the interpretation */
     vec_free(t->res.forced);
     t->res.st.t_interpret = monotonic_seconds() - t0;
@@ -174,7 +204,7 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;
-                t->cert_ok = certify(rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+                t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
             }
             if (t->certified && t->cert_ok && keep) {
                 cert_free(cert);
@@ -237,16 +267,22 @@ static void start_task(void *ctx, size_t i) {
  * no index (serially) or has it dropped (with a pool, where both are built
  * at once); else the levels they break FAIL unchecked and the others are
  * checked as usual (anomaly_breaks: a non-repeatable read, say, breaks
- * every level but rc). */
-static int run_levels(const history *h, const run_check_options *o, par_pool *pool, report *rep, certificate *cert,
-                      int *cert_level, ic_error *err);
+ * every level but rc).  orig is the history as read, h its resolved form
+ * when values repeat (else orig itself). */
+static int run_levels(const history *orig, const history *h, const run_check_options *o, par_pool *pool, report *rep,
+                      certificate *cert, int *cert_level, ic_error *err);
 static void run_set_aside(const history *h, const run_check_options *o, par_pool *pool, report *rep);
 
 int run_check(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
               ic_error *err) {
     if (cert_level) *cert_level = -1;
+    /* repeated values: every stage reads the resolved form (same indices;
+     * kept with h, so the report may point into it) */
+    const history *orig = h;
+    h = history_resolved(h, err);
+    if (!h) return 0;
     par_pool *pool = o->check.threads >= 2 ? par_pool_new(o->check.threads) : NULL;
-    int ok = run_levels(h, o, pool, rep, cert, cert_level, err);
+    int ok = run_levels(orig, h, o, pool, rep, cert, cert_level, err);
     par_pool_free(pool);
     return ok;
 }
@@ -264,12 +300,12 @@ static void run_set_aside(const history *h, const run_check_options *o, par_pool
     int cl = -1;
     ic_error err;
     ic_error_clear(&err);
-    if (!run_levels(&view, &ro, pool, rep, NULL, &cl, &err)) vec_free(rep->set_aside);
+    if (!run_levels(&view, &view, &ro, pool, rep, NULL, &cl, &err)) vec_free(rep->set_aside);
     set_aside_free(&view);
 }
 
-static int run_levels(const history *h, const run_check_options *o, par_pool *pool, report *rep, certificate *cert,
-                      int *cert_level, ic_error *err) {
+static int run_levels(const history *orig, const history *h, const run_check_options *o, par_pool *pool, report *rep,
+                      certificate *cert, int *cert_level, ic_error *err) {
     start_ctx st = { .h = h, .max_anomalies = o->max_anomalies, .pool = pool };
     anomaly_list_init(&st.axioms);
     ic_error_clear(&st.ix_err);
@@ -326,7 +362,7 @@ static int run_levels(const history *h, const run_check_options *o, par_pool *po
     unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
     if (at_once > n) at_once = (unsigned)n;
     int together = pool && n >= 2 && levels_fit(h, at_once - 1);
-    run_ctx rc = { h, &ix, o, tasks, together };
+    run_ctx rc = { h, orig, &ix, o, tasks, together };
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);

@@ -67,7 +67,8 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
     int dist = (int)p->dist, level = (int)p->level, fault = (int)p->fault;
     uint64_t sessions = p->sessions, txns = p->txns_per_session, ops = p->ops_per_txn, keys = p->keys,
              long_ops = p->long_ops, lag = p->lag, seed = p->seed, fence_every = 0;
-    double reads = p->read_fraction, zipf = p->zipf_exponent, long_fraction = p->long_fraction, fault_rate = p->fault_rate;
+    double reads = p->read_fraction, zipf = p->zipf_exponent, long_fraction = p->long_fraction, fault_rate = p->fault_rate,
+           repeat_values = 0;
     char preset_buf[256];
     const char *preset_names[16];
     split_names(workload_preset_names(), preset_buf, sizeof preset_buf, preset_names, 16);
@@ -91,6 +92,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
         CMD_CHOICE("fault", 0, &fault, fault_names, "F", "fault to inject (default none; see below)"),
         CMD_REAL("fault-rate", 0, &fault_rate, 0, 1, "F", "fraction of transactions (dirty reads: reads) faulted (default 0.1)"),
         CMD_U64("lag", 0, &lag, 0, UINT32_MAX, "N", "replica lag in commits (default 2*sessions)"),
+        CMD_REAL("repeat-values", 0, &repeat_values, 0, 1, "F", "this fraction of writes write again a value the key held before (default 0: every value unique; issue 35)"),
         CMD_U64("fence-every", 0, &fence_every, 0, UINT32_MAX - 1, "N", "after every N transactions each session runs a fence transaction on a reserved key (default 0: none; doc/checker.md)"),
         CMD_U64("seed", 0, &seed, 0, UINT64_MAX, "S", "random seed (default 1)"),
         CMD_CHOICE("format", 0, &q->fmt_choice, cli_write_format_names(), "F", "output format (default text)"),
@@ -143,6 +145,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
     if (given(opts, "lag")) p->lag = (uint32_t)lag;
     if (given(opts, "seed")) p->seed = seed;
     p->fence_every = (uint32_t)fence_every;
+    p->repeat_values = repeat_values;
     if (no_retry) p->retry = 0;
     return -1;
 }

@@ -23,6 +23,19 @@ static inline history *load_str(history_format fmt, const char *s, ic_error *err
         if ((line_) > 0) assert_int_equal(e_.line, (line_));               \
     } while (0)
 
+/* Loading succeeds, with a value written twice, and history_refuse_repeated
+ * (what check --follow applies) refuses it at `line` with exactly `msg`. */
+#define assert_repeat_refused(fmt, text, line_, want_) do {                  \
+        ic_error e_;                                                       \
+        history *h_ = load_str((fmt), (text), &e_);                        \
+        assert_non_null(h_);                                               \
+        assert_true(h_->num_repeated >= 2);                                \
+        h_ = history_refuse_repeated(h_, &e_);                             \
+        assert_null(h_);                                                   \
+        assert_string_equal(e_.msg, (want_));                                \
+        if ((line_) > 0) assert_int_equal(e_.line, (line_));               \
+    } while (0)
+
 /* The op index of the i-th op of transaction t. */
 static inline uint32_t op_of(const history *h, uint32_t t, uint32_t i) { return h->txns[t].first_op + i; }
 

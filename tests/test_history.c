@@ -132,6 +132,7 @@ static void writer_table_finds_every_write(void **state) {
     }
 }
 
+/* A value written twice loads, flagged (issue 35); the follow path refuses it. */
 static void duplicate_value_is_an_error(void **state) {
     (void)state;
     history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "d.txt");
@@ -141,7 +142,12 @@ static void duplicate_value_is_an_error(void **state) {
     t = hb_txn(b, s, 2, 2);
     hb_op(b, t, OP_WRITE, k, 5, 2);
     ic_error err; ic_error_clear(&err);
-    assert_null(hb_finish(b, &err));
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    assert_int_equal(h->num_repeated, 2);
+    assert_true(h->op_kind[h->txns[1].first_op] & OP_REPEATED);
+    assert_int_equal(h->op_txn[history_writer_of(h, 0, 5)], 1);
+    assert_null(history_refuse_repeated(h, &err));
     assert_true(err.set);
     assert_int_equal(err.line, 2);
     assert_string_equal(err.msg, "value 5 written twice to key 3 (first at d.txt:1); values written to a key must be unique");

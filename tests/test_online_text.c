@@ -211,7 +211,7 @@ static void feed(const char *data, const size_t *cuts, size_t nc, feed_result *r
  * error: the batch check of every byte, whose parse error is the run's. */
 static void feed_end(const char *data, size_t n, feed_result *r) {
     if (r->rc < 0) return;
-    history *h = load_history_mem(data, n, FORMAT_TEXT, "t.txt", &r->err);
+    history *h = history_refuse_repeated(load_history_mem(data, n, FORMAT_TEXT, "t.txt", &r->err), &r->err);
     if (h) history_free(h);
     else r->rc = -1, r->at = SIZE_MAX;
 }
@@ -351,7 +351,7 @@ static void test_errors_as_batch(void **state) {
         u.len--;
         ic_error want;
         ic_error_clear(&want);
-        history *h = load_history_mem(u.data, u.len, FORMAT_TEXT, "t.txt", &want);
+        history *h = history_refuse_repeated(load_history_mem(u.data, u.len, FORMAT_TEXT, "t.txt", &want), &want);
         assert_null(h);
         size_t *cuts;
         size_t nc = make_cuts(u.len, 1 + rnd(30), &cuts);

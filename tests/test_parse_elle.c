@@ -438,11 +438,11 @@ static void every_error(void **state) {
                       "{:type :ok, :f :txn, :process 1, :value [[:append 1 3]]}\n", 2,
                       "value 3 written twice to key 1 (first at t:1); values written to a key must be unique");
     /* values in messages as written (issue 30): not a named value's internal id, not "#NaN" */
-    assert_load_error(FORMAT_ELLE,
+    assert_repeat_refused(FORMAT_ELLE,
                       "{:type :ok, :f :txn, :process 0, :value [[:w \"k3\" \"v\"]]}\n"
                       "{:type :ok, :f :txn, :process 1, :value [[:w \"k3\" \"v\"]]}\n", 2,
                       "value \"v\" written twice to key \"k3\" (first at t:1); values written to a key must be unique");
-    assert_load_error(FORMAT_ELLE,
+    assert_repeat_refused(FORMAT_ELLE,
                       "{:type :ok, :f :txn, :process 0, :value [[:w :x :a]]}\n"
                       "{:type :ok, :f :txn, :process 1, :value [[:w :x 123456789012345678901234567890]]}\n"
                       "{:type :ok, :f :txn, :process 1, :value [[:w :x 123456789012345678901234567890N]]}\n", 3,

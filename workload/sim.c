@@ -60,7 +60,7 @@ typedef struct session_state {
 typedef struct sim {
     const workload_params *p;
     keydist dist;
-    rng sched, fault;
+    rng sched, fault, repeat;    /* repeat: drawn only with repeat_values > 0 */
     uint64_t now, lag, horizon, commits_since_horizon, slots_done;
     uint64_t steps;              /* scheduler steps taken: the real time of sim_times */
     int64_t next_txn_id;
@@ -216,9 +216,19 @@ static void begin(sim *m, uint32_t s) {
     if (x->faulted) m->t->faulted_txns++;
 }
 
+/* A written value: fresh, or with repeat_values an earlier committed
+ * version's value of the key again (a counter, a flag, a retried write). */
+static int64_t write_value(sim *m, int64_t key) {
+    if (m->p->repeat_values > 0 && rng_chance(&m->repeat, m->p->repeat_values)) {
+        key_state *k = key_get(m, key);
+        if (k->len) return k->v[rng_below(&m->repeat, k->len)].value;
+    }
+    return fresh_value(m);
+}
+
 static void do_write(sim *m, uint32_t s, int64_t key) {
     session_state *x = &m->ss[s];
-    sim_op op = { 1, key, fresh_value(m) };
+    sim_op op = { 1, key, write_value(m, key) };
     vec_push(x->ops, op);
     if (m->dirty_fault) {
         pending *pw = pending_of(m, key, 1);
@@ -401,6 +411,7 @@ int sim_run_timed(const workload_params *p, const sim_sink *sink, const sim_time
     keydist_init(&m.dist, p->dist, p->keys, p->zipf_exponent);
     rng_seed(&m.sched, p->seed, 0x5c4ed);
     rng_seed(&m.fault, p->seed, 0xfa17);
+    rng_seed(&m.repeat, p->seed, 0x4e9ea7);
     if (p->keys <= DENSE_MAX) {
         m.dense = xcalloc(p->keys, sizeof *m.dense);
     }

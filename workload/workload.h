@@ -91,6 +91,8 @@ typedef struct workload_params {
     uint32_t lag;               /* commits of replica lag (long-fork, causality) */
     uint64_t seed;
     int retry;                  /* re-run aborted transactions until they commit */
+    double repeat_values;       /* fraction of writes that write again a value an earlier committed
+                                 * version of the key holds (issue 35; 0: every value unique) */
     uint32_t fence_every;       /* 0: none; else after every N transactions a session runs a
                                  * fence: read then write WORKLOAD_FENCE_KEY */
 } workload_params;

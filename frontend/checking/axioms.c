@@ -72,9 +72,34 @@ static uint32_t next_own_write(const history *h, uint32_t w) {
     return HISTORY_NONE;
 }
 
+/* An external read of a repeated value whose candidates did not narrow
+ * down to one (a resolved history, repeat.c): several possible writers is
+ * no anomaly whichever the read saw (the level's check chooses); none is
+ * one, named by what ruled out each candidate. */
+static void ambiguous_read(ax *x, uint32_t r) {
+    const history *h = x->h;
+    uint32_t i = history_amb_index(h, r);
+    if (i == HISTORY_NONE) return;
+    uint32_t a = h->amb_start[i], b = h->amb_start[i + 1];
+    for (uint32_t j = a; j < b; j++) if (!h->amb_why[j]) return;
+    static const anomaly_kind kinds[] = { AN_THIN_AIR_READ, AN_ABORTED_READ, AN_INT, AN_INTERMEDIATE_READ };
+    char tb[48], wb[48], kb[64], vb[96], detail[700];
+    history_value_str(h, h->op_value[r], vb, sizeof vb);
+    char *at = strstr(vb, "@?");                 /* the value as written, not its marker */
+    if (at) *at = 0;
+    int len = snprintf(detail, sizeof detail, "%s reads key %s = %s, which %u writes wrote, none of them readable:",
+                       txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb), vb, b - a);
+    uint32_t ops[3] = { r, h->amb_cand[a], b - a > 1 ? h->amb_cand[a + 1] : r };
+    for (uint32_t j = a; j < b && len > 0 && (size_t)len < sizeof detail - 80; j++)
+        len += snprintf(detail + len, sizeof detail - (size_t)len, "%s %s's %s", j > a ? ";" : "",
+                        txn_name(h, h->op_txn[h->amb_cand[j]], wb, sizeof wb), history_rule_out_text((history_rule_out)h->amb_why[j]));
+    report(x, kinds[h->amb_why[a] < 4 ? h->amb_why[a] : 0], ops, b - a > 1 ? 3 : 2, "%s", detail);
+}
+
 /* A register read with no earlier own op on its key. */
 static void external_read(ax *x, uint32_t r) {
     const history *h = x->h;
+    if (history_op_ambiguous(h, r)) { ambiguous_read(x, r); return; }
     uint32_t t = h->op_txn[r], k = h->op_key[r];
     int64_t v = h->op_value[r];
     char tb[48], wb[48], kb[64], vb[96], nb[96];

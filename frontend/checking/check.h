@@ -54,6 +54,10 @@ typedef struct check_result {
                                     history, or decided by pruning), for the interpretation */
     char msg[512];
     check_stats st;
+    history *chosen;             /* repeated values (choice.h): the resolved history with every
+                                    ambiguous read given the writer the answer assumes (PASS: the
+                                    model's; FAIL: any, every choice fails), the one re-checked;
+                                    NULL when no read was ambiguous */
     struct weak_result *weak;    /* rc, ra, cc (stage "saturation", weak.h): the labelled cycle with
                                     its anomaly name (FAIL) or the commit order (PASS); NULL for
                                     the other levels.  For these levels cycle holds the same cycle

@@ -14,6 +14,7 @@
  * for a recorder, every node and constraint variable gets a name. */
 #include "frontend/checking/check.h"
 #include "par.h"
+#include "frontend/checking/choice.h"
 
 static void add_deps(const polygraph *g, const graph_sink *k, int graph, const dep_edge_vec *deps, int lit, uint64_t *count) {
     vec_foreach(const dep_edge, e, *deps) {
@@ -140,6 +141,7 @@ static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *gu
         add_deps(g, k, graph, &deps, -x, &count);
     }
     vec_free(deps);
+    if (g->choice) pg_choice_encode(g->choice, g, k, graph, first, &count);
     if (guarded_edges) *guarded_edges = count;
     return first;
 }

@@ -117,6 +117,7 @@ static void read_task(void *ctx, size_t task) {
             }
             if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
             read[k] = t;
+            if (history_op_ambiguous(h, op)) continue;      /* its writer is a choice: choice.c */
             uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
             if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
             uint32_t w = h->op_txn[src];

@@ -181,6 +181,7 @@ typedef struct polygraph {
     uint64_t cons_pruned;        /* decided by pruning rounds */
     uint64_t edges_covering;     /* edges added for decided pairs */
     uint32_t prune_rounds;
+    struct pg_choice *choice;    /* ambiguous reads' candidates (choice.h; NULL: none); check.c owns it */
     char fail_reason[256];       /* why pg_build_constraints/pg_prune said "fails" */
     const char *fail_stage;      /* "known graph" (SO, WR, units) or "pruning" */
 } polygraph;

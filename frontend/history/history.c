@@ -5,6 +5,7 @@
  * then scatters each op field to its final slot one array at a time, so
  * the transient extra memory is one field plus a u32 per op. */
 #include "frontend/history/history.h"
+#include "frontend/history/repeat_internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -315,8 +316,8 @@ static void where_error(const history *h, uint32_t op, ic_error *err, const char
     else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
 }
 
-/* Build key_writes and the (key,value) index; 0 on a duplicate value. */
-static int index_writers(history *h, ic_error *err) {
+/* Build key_writes and the (key,value) index (repeat_internal.h); 0 on a value appended twice. */
+int history_index_writers(history *h, ic_error *err) {
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
     size_t nw = 0;
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -352,6 +353,11 @@ static int index_writers(history *h, ic_error *err) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
             if (h->op_key[other] == key && h->op_value[other] == value) {
+                if (history_op_kind(h, op) == OP_WRITE) {       /* repeated register value: repeat.c */
+                    h->op_kind[other] |= OP_REPEATED;
+                    h->op_kind[op] |= OP_REPEATED;
+                    break;
+                }
                 char kb[64], vs[64], vb[80], wb[300], msg[512];
                 if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
                 else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));   /* as written */
@@ -362,9 +368,9 @@ static int index_writers(history *h, ic_error *err) {
                 return 0;
             }
         }
-        h->writer_slots[i] = op;
+        if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
     }
-    return 1;
+    return history_index_repeats(h);
 }
 
 /* A key is a register or a list, not both; 0 (err set) at the first op
@@ -514,7 +520,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->name_off = b->name_off.data; vec_init(b->name_off);
     hb_free(b);
 
-    if (!check_key_kinds(h, err) || !index_writers(h, err)) { history_free(h); return NULL; }
+    if (!check_key_kinds(h, err) || !history_index_writers(h, err)) { history_free(h); return NULL; }
     return h;
 }
 
@@ -527,6 +533,8 @@ void history_free(history *h) {
     free(h->name_off);
     for (int k = 0; k < TIME_KINDS; k++) free(h->times[k]);
     preds_free(h->preds); free(h->op_pred);
+    free(h->rep_ops); free(h->amb_read); free(h->amb_start); free(h->amb_cand); free(h->amb_why);
+    history_free(h->resolved);
     free(h);
 }
 

@@ -15,10 +15,20 @@
  *     owns transactions [s.first_txn, s.first_txn + s.num_txns) in session
  *     order.  A transaction's operations are ops [first_op, first_op+num_ops)
  *     in program order, and op indices increase with transaction index.
- *   - Values written (OP_WRITE, OP_APPEND) to one key are unique, INIT's
- *     VALUE_INIT included; the builder rejects duplicates.  Failed ops
- *     (dbcop success=false; flag OP_FAILED) take no part in that check and
- *     are not found by history_writer_of().
+ *   - Values written (OP_WRITE, OP_APPEND) to one key are usually unique,
+ *     INIT's VALUE_INIT included.  A register value written more than once
+ *     to a key is allowed (issue 35: counters, flags, retried writes): each
+ *     such write carries OP_REPEATED, history_writer_of() gives the first
+ *     (lowest op) and history_writers_of() all of them (repeat.c).  A value
+ *     appended twice to a list key is still rejected.  Failed ops
+ *     (dbcop success=false; flag OP_FAILED) take no part in that and are not
+ *     found by history_writer_of().
+ *   - Checking a history with repeated values goes through its resolved form
+ *     (history_resolved(), repeat.c, doc/checker.md "Repeated values"):
+ *     every repeated write gets a value of its own (the named value
+ *     "V@T": V as written by txn T), each read whose possible writers
+ *     narrow down to one reads that writer's, and a read left with none or
+ *     with several carries OP_AMBIGUOUS (history_read_candidates()).
  *   - Transactions are committed, aborted or indeterminate (Elle :info).
  *     Aborted transactions stay in the model so that reading their writes
  *     can be reported; a checker builds its graph over committed (and, as
@@ -76,6 +86,10 @@ typedef enum {
 #define OP_FAILED    0x80u   /* flag on kind: the operation did not take effect */
 #define OP_OVERWRITTEN 0x40u /* set by the builder on a write/append followed by another
                               * successful write/append of the same key in its txn */
+#define OP_REPEATED  0x20u   /* set by the builder on a write whose (key, value) another
+                              * successful write has too */
+#define OP_AMBIGUOUS 0x10u   /* resolved histories only: an external register read whose
+                              * writer is not one known write (history_read_candidates) */
 
 typedef enum {
     TXN_COMMITTED     = 0,
@@ -188,6 +202,18 @@ typedef struct history {
      * op_pred is NULL when no op has a tag. */
     struct history_preds *preds;
     uint32_t *op_pred;
+    /* Repeated values (repeat.c): the OP_REPEATED writes sorted by (key,
+     * value, op); num_repeated of them (0: every value is unique). */
+    uint32_t num_repeated;
+    uint32_t *rep_ops;
+    /* A resolved history (history_resolved) only: its OP_AMBIGUOUS reads
+     * in op order, amb_read[i] with candidates amb_cand[amb_start[i] ..
+     * amb_start[i + 1]) (write ops of this history, all of them, each
+     * with amb_why: 0 possible, else the history_rule_out it fails). */
+    uint32_t num_amb;
+    uint32_t *amb_read, *amb_start, *amb_cand;
+    uint8_t *amb_why;
+    struct history *resolved;        /* the resolved form, made once (history_resolved) */
 } history;
 
 void history_free(history *h);
@@ -266,6 +292,40 @@ static inline void history_writer_prefetch_op(const history *h, uint32_t key, in
 
 /* The successful write/append of `value` to `key`, or HISTORY_NONE. */
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value);
+
+static inline int history_op_ambiguous(const history *h, uint32_t op) { return (h->op_kind[op] & OP_AMBIGUOUS) != 0; }
+
+/* ---- Repeated values (repeat.c) ---------------------------------------- */
+/* Every successful write of value to key: the count, *ops the writes (op
+ * order).  one[0] holds the single writer of a unique value. */
+uint32_t history_writers_of(const history *h, uint32_t key, int64_t value, uint32_t one[1], const uint32_t **ops);
+/* Why write w cannot be what external read r of the same value saw
+ * (0: it can): its transaction aborted; it is r's own transaction's
+ * write (later than r); its transaction overwrote it (an intermediate
+ * version). */
+typedef enum { RULE_POSSIBLE = 0, RULE_ABORTED, RULE_OWN_LATER, RULE_OVERWRITTEN } history_rule_out;
+history_rule_out history_rule_out_of(const history *h, uint32_t r, uint32_t w);
+const char *history_rule_out_text(history_rule_out why);
+/* The history to check: h itself when num_repeated is 0, else its
+ * resolved form (made on the first call, kept with h, freed by
+ * history_free(h)); NULL with err set only for what cannot be resolved.
+ * Same transactions, sessions, keys and ops (same indices); only values
+ * differ.  Not thread-safe on the first call. */
+const history *history_resolved(const history *h, ic_error *err);
+/* Ambiguous read r's entry in a resolved history (index into amb_read), or
+ * HISTORY_NONE. */
+uint32_t history_amb_index(const history *h, uint32_t r);
+/* A copy of resolved history h in which every OP_AMBIGUOUS read reads the
+ * write choice[i] (an op of amb_cand's range i, amb_why 0) instead: a
+ * history with unique values whose reads name their writers.  NULL when a
+ * choice is not a possible candidate. */
+history *history_with_choice(const history *h, const uint32_t *choice);
+
+/* For readers that cannot follow repeated values (check --follow, the
+ * retiring stream): h unchanged when no value repeats, else NULL with err
+ * at the earliest second write of a value, as the builder once refused it
+ * ("value V written twice to key K (first at ...)"); h is freed then. */
+history *history_refuse_repeated(history *h, ic_error *err);
 
 /* The list an OP_LIST_READ observed; *len gets its length. */
 const int64_t *history_list(const history *h, uint32_t op, uint32_t *len);
@@ -382,7 +442,8 @@ void hb_set_threads(history_builder *b, unsigned threads);
 
 /* Build the history: checks it is non-empty (at least one transaction with
  * an op), that no key is used both as a register and as a list, and that
- * no value is written twice to one key.  On error returns NULL with err set
+ * no value is appended twice to one list key (a register value written
+ * twice is flagged OP_REPEATED).  On error returns NULL with err set
  * (file, line/offset).  Always frees b. */
 history *hb_finish(history_builder *b, ic_error *err);
 

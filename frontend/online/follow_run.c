@@ -383,7 +383,7 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
         s.from_incr = c->final && c->final->ready;
         if (ev->ended) ev->ended(ev->ctx, &s);
         /* every byte, by the batch loader, read from where it was kept (retiring: the live part) */
-        if (c->retire) *h = load_history_mem_ex(text ? text : "", len, FORMAT_TEXT, path, lopt, lrep, lerr);
+        if (c->retire) *h = history_refuse_repeated(load_history_mem_ex(text ? text : "", len, FORMAT_TEXT, path, lopt, lrep, lerr), lerr);
         else *h = follow_load(&r.in, detected, lopt, lrep, lerr);
     }
     free(text);

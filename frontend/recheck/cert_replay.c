@@ -80,6 +80,7 @@ static void txn_ops_by_key(const history *h, uint32_t t, kop_vec *tmp, vec_u32 *
 
 typedef struct creader {
     const history *h;
+    const certificate *c;    /* its reads_from: the writer of a repeated value's read */
     const version_order *vo;
     int64_t *mark;           /* per version g: installed value / last element; INIT: VALUE_INIT */
     uint32_t *mark_op;       /* per version g: its final write op (INIT: op k) */
@@ -98,6 +99,29 @@ static uint32_t find_mark(const creader *R, uint32_t key, int64_t value) {
     }
     if (lo < R->mstart[key + 1] && R->marks.data[lo].value == value) return R->marks.data[lo].g;
     return UINT32_MAX;
+}
+
+/* A read of v by t on k: when several versions of k installed v (a
+ * repeated value), the certificate must name the writer (reads_from),
+ * and *x becomes its version; a named writer must have installed v.  1, or
+ * 0 with *bad. */
+static int named_writer(const creader *R, uint32_t t, uint32_t k, int64_t v, uint32_t *x, const char **bad) {
+    uint32_t w = R->c ? cert_read_from(R->c, t, k) : HISTORY_NONE;
+    size_t lo = R->mstart[k], hi = R->mstart[k + 1], n = 0;
+    for (size_t i = lo; i < hi; i++) n += R->marks.data[i].value == v;    /* short: the key's versions */
+    if (w == HISTORY_NONE) {
+        if (n <= 1) return 1;
+        *bad = "several transactions installed the value: the certificate must name which one it read (a 'read' line)";
+        return 0;
+    }
+    for (uint32_t g = R->vo->start[k]; g < R->vo->start[k + 1]; g++)
+        if (R->vo->txns.data[g] == w) {
+            if (R->mark[g] != v) break;
+            *x = g;
+            return 1;
+        }
+    *bad = "the certificate names a writer that did not install the value it read";
+    return 0;
 }
 
 /* Replay t's ops on key k (ops[0..n), program order) against the version
@@ -125,6 +149,7 @@ static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops,
                 continue;
             }
             x = *g != UINT32_MAX ? *g : find_mark(R, k, v);
+            if (*g == UINT32_MAX && x != UINT32_MAX && !named_writer(R, t, k, v, &x, bad)) { *rop = op; return 0; }
             if (x == UINT32_MAX || x < a || x >= b || R->mark[x] != v || R->vo->txns.data[x] == t) {
                 *rop = op;
                 *bad = *g != UINT32_MAX ? "it must see what its earlier read of the key saw"
@@ -324,7 +349,7 @@ int cert_edges(const history *h, const version_order *vo, const certificate *c, 
     memset(&W, 0, sizeof W);
     W.h = h; W.vo = vo; W.c = c; W.part = part; W.fn = fn; W.ctx = ctx; W.err = err;
     creader *R = &W.R;
-    R->h = h; R->vo = vo;
+    R->h = h; R->vo = vo; R->c = c;
     R->mark = xmalloc((nv ? nv : 1) * sizeof *R->mark);
     R->mark_op = xmalloc((nv ? nv : 1) * sizeof *R->mark_op);
     R->llen = xcalloc(nv ? nv : 1, sizeof *R->llen);

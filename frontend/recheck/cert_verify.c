@@ -16,6 +16,19 @@ void cert_init(certificate *c) {
     vec_init(c->vo.txns);
     vec_init(c->order);
     vec_init(c->order_line);
+    vec_init(c->reads_from);
+    vec_init(c->reads_from_line);
+}
+
+uint32_t cert_read_from(const certificate *c, uint32_t t, uint32_t k) {
+    size_t lo = 0, hi = c->reads_from.len / 3;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint32_t *e = c->reads_from.data + 3 * mid;
+        if (e[0] < t || (e[0] == t && e[1] < k)) lo = mid + 1; else hi = mid;
+    }
+    const uint32_t *e = c->reads_from.data + 3 * lo;
+    return lo < c->reads_from.len / 3 && e[0] == t && e[1] == k ? e[2] : HISTORY_NONE;
 }
 
 void cert_free(certificate *c) {
@@ -23,6 +36,8 @@ void cert_free(certificate *c) {
     free(c->key_line);
     vec_free(c->order);
     vec_free(c->order_line);
+    vec_free(c->reads_from);
+    vec_free(c->reads_from_line);
     c->key_line = NULL;
 }
 

@@ -78,7 +78,15 @@ typedef struct certificate {
     vec_u32 order;           /* SER: txns; SI: events; INIT excluded */
     vec_u32 order_line;      /* per order entry: its line when read from a file */
     char file[256];          /* name for messages ("" when built) */
+    /* Reads of a value several transactions wrote to the key (issue 35):
+     * triples (reader txn, key, writer txn), sorted by (reader, key): the
+     * version that transaction's reads of the key show.  A read of such a
+     * value needs one; the verifier checks the writer installed the value. */
+    vec_u32 reads_from;
+    vec_u32 reads_from_line;     /* per triple: its line when read from a file */
 } certificate;
+/* The writer a certificate names for txn t's reads of key k, or HISTORY_NONE. */
+uint32_t cert_read_from(const certificate *c, uint32_t t, uint32_t k);
 
 void cert_init(certificate *c);
 void cert_free(certificate *c);

@@ -53,6 +53,16 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
         for (uint32_t i = c->vo.start[k]; i < c->vo.start[k + 1]; i++) { fputc(' ', out); write_txn(out, h, unique, c->vo.txns.data[i]); }
         fputc('\n', out);
     }
+    if (c->reads_from.len) fprintf(out, "# reads of a value several transactions wrote: read READER KEY WRITER\n");
+    for (size_t i = 0; i + 2 < c->reads_from.len; i += 3) {
+        fputs("read ", out);
+        write_txn(out, h, unique, c->reads_from.data[i]);
+        fputc(' ', out);
+        write_key(out, h, c->reads_from.data[i + 1]);
+        fputc(' ', out);
+        write_txn(out, h, unique, c->reads_from.data[i + 2]);
+        fputc('\n', out);
+    }
     if (f && !f->ordered) fprintf(out, "# no commit order: the version orders are the certificate\n");
     else fprintf(out, c->si ? "# commit order of events, earliest first: sT = T starts, cT = T commits\n"
                             : "# commit order of transactions, earliest first\n");
@@ -251,6 +261,34 @@ static int read_key_line(rd *R, const char *p) {
     return 1;
 }
 
+/* After "read": READER KEY WRITER, in (reader, key) order, each pair once.
+ * 1, or 0 (R->st says why). */
+static int read_reads_from_line(rd *R, const char *p) {
+    char fb[48], kshow[160];
+    uint32_t rt, k = UINT32_MAX, wt;
+    if (parse_txn(R, R->L, &p, 0, &rt) <= 0) return 0;
+    if (!end_of_token(p)) { bad(R, "expected a space after the reader, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    lex_space(&p);
+    if (!read_key_name(R, &p, &k, kshow, sizeof kshow)) return 0;
+    if (k == UINT32_MAX) {
+        ic_error_at(R->err, R->name, R->r->line, "unknown key %s (not in the history)", kshow);
+        R->st = CERT_REJECT; return 0;
+    }
+    if (!end_of_token(p)) { bad(R, "expected a space after the key, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    lex_space(&p);
+    if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
+    lex_space(&p);
+    if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    vec_u32 *v = &R->c->reads_from;
+    if (v->len && (v->data[v->len - 3] > rt || (v->data[v->len - 3] == rt && v->data[v->len - 2] >= k))) {
+        ic_error_at(R->err, R->name, R->r->line, "read lines must be in order of reader and key, each pair once");
+        R->st = CERT_REJECT; return 0;
+    }
+    vec_push(*v, rt); vec_push(*v, k); vec_push(*v, wt);
+    vec_push(R->c->reads_from_line, (uint32_t)R->r->line);
+    return 1;
+}
+
 /* After "order": transactions (SER) or events sTXN / cTXN (SI).  1, or 0
  * (R->st says why). */
 static int read_order_line(rd *R, const char *p) {
@@ -286,7 +324,8 @@ static int read_line(rd *R, const char *p, int *header, int *ended) {
     }
     if (word_is(p, "key")) { p += 3; lex_space(&p); return read_key_line(R, p); }
     if (word_is(p, "order")) { p += 5; lex_space(&p); return read_order_line(R, p); }
-    bad(R, "expected 'key', 'order' or 'end', found %s", lex_found(p, fb, sizeof fb));
+    if (word_is(p, "read")) { p += 4; lex_space(&p); return read_reads_from_line(R, p); }
+    bad(R, "expected 'key', 'read', 'order' or 'end', found %s", lex_found(p, fb, sizeof fb));
     return 0;
 }
 

@@ -1,0 +1,50 @@
+/* choice.h — reads whose writer is a choice (repeated values, issue 35;
+ * doc/checker.md, "Repeated values").
+ *
+ * A resolved history (history_resolved) flags OP_AMBIGUOUS the external
+ * reads left with several possible writers.  The index leaves them out
+ * (no WR edge, no reader of any unit), so the known graph, the pair scan
+ * and pruning see a subset of every choice's edges: whatever they decide
+ * holds for every choice.  Per level, after pruning:
+ *   pg_choice_build  keeps, per ambiguous read, the candidates that take
+ *                    part in the graph and whose WR edge would not close a
+ *                    cycle with the known graph (the reader reaches the
+ *                    writer: e.g. a later transaction of its own session);
+ *   pg_choice_encode one variable per candidate (at least one true); the
+ *                    WR edge writer -> reader guarded by it; the RW edge
+ *                    reader -> next, when the writer is not last of its
+ *                    unit, guarded by it too; and per other unit V of the
+ *                    key a variable y_V guarding reader -> head(V), with
+ *                    the clause  x_c ∧ [unit(c) before V] -> y_V  per
+ *                    candidate c (the order a pair constraint's literal,
+ *                    or decided by the known graph);
+ *   pg_choice_model  the writer each read saw in a model (its first true
+ *                    candidate);
+ *   pg_choice_any    a choice for a failure's confirmation (every choice
+ *                    fails, so any will do: the first candidate left, else
+ *                    the first possible one).
+ * Without ambiguous reads g->choice stays NULL and nothing changes. */
+#ifndef ISOCHECK_CHOICE_H
+#define ISOCHECK_CHOICE_H
+
+#include "frontend/checking/polygraph.h"
+#include "theory/graph_sink.h"
+
+typedef struct pg_choice {
+    uint32_t n;                  /* ambiguous reads: h->num_amb, in its order */
+    uint32_t *start;             /* n + 1: read i's candidates are cand[start[i] .. start[i + 1]) */
+    uint32_t *cand;              /* write ops */
+    int var0;                    /* candidate j's variable is var0 + j (after encoding) */
+    uint64_t dropped;            /* candidates the level ruled out */
+} pg_choice;
+
+/* NULL when the history has no ambiguous read.  Needs g's reachability. */
+pg_choice *pg_choice_build(const polygraph *g);
+void pg_choice_free(pg_choice *c);
+/* After the constraints' variables (cons i: cons_var0 + i, true: u before v). */
+void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, int cons_var0, uint64_t *edges);
+/* Per read, the chosen write op (a calloc'd array of n). */
+uint32_t *pg_choice_model(const pg_choice *c, int (*value)(void *, int), void *ctx);
+uint32_t *pg_choice_any(const pg_choice *c, const history *h);
+
+#endif

@@ -24,7 +24,8 @@ fi
 echo "== start $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) bin $BIN threads $T"
 run() {   # run LEVEL HISTORY -> "cpu MB" (and the verdict lines in $W/out)
   /usr/bin/time -f "%U %S %M" -o $W/t "$BIN" check --level "$1" --threads $T "$2" > $W/out 2>/dev/null
-  read -r u s m < <(tail -1 $W/t); echo "$(echo "$u + $s" | bc) $((m / 1024))"
+  read -r u s m < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' $W/t | tail -1)   # a killed run: its "terminated" line is skipped
+  echo "$(echo "${u:-0} + ${s:-0}" | bc) $((${m:-0} / 1024))"
 }
 printf "%-34s %8s %8s %6s %7s %9s\n" history all_cpu lad_cpu ratio all_MB ladder_MB
 ta=0; tl=0

@@ -460,6 +460,56 @@ static int times_present(const pg_index *ix, check_level_id level, check_result 
     return 1;
 }
 
+/* Run one searched level on ix, or on an index of its own when ix does
+ * not fit it (pg_index_opts_for). */
+static verdict check_fitted(const pg_index *ix, check_level_id level, const check_options *opt,
+                            const check_external *ext, par_pool *pool, check_result *res) {
+    if (pg_index_fits(ix, level)) return check_on(ix, level, opt, ext, pool, res);
+    pg_index mine;
+    ic_error err; ic_error_clear(&err);
+    if (!pg_index_build_opts(&mine, ix->h, &err, pool, pg_index_opts_for(level))) {
+        snprintf(res->msg, sizeof res->msg, "%s", err.msg);
+        return res->verdict = VERDICT_UNKNOWN;
+    }
+    verdict v = check_on(&mine, level, opt, ext, pool, res);
+    pg_index_free(&mine);
+    return v;
+}
+
+/* si-plain and ser-plain hold whenever si and ser do: a version order
+ * that satisfies the session level satisfies its plain level, whose graph
+ * has the same edges but SO (doc/checker.md, "The session level first").
+ * So the plain level first runs its session level, whose session chains
+ * make it as fast as that level; on PASS its version order is re-checked
+ * by definition at the plain level and is the plain level's certificate
+ * (stage "session level").  Returns 1 with res filled then (or when
+ * interrupted); 0 (res cleared) when the plain level needs its own
+ * search: the session level did not pass, or the re-check refused (never
+ * expected). */
+static int session_level_first(const pg_index *ix, check_level_id level, const check_options *opt,
+                               par_pool *pool, check_result *res) {
+    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN ? LEVEL_SER : level;
+    if (sess == level) return 0;
+    res->level = sess;
+    verdict v = check_fitted(ix, sess, opt, NULL, pool, res);
+    res->level = level;
+    if (v == VERDICT_PASS) {
+        double t0 = monotonic_seconds();
+        char why[300] = "";
+        vec_clear(res->cycle);
+        int rc = vo_check_level_on(ix->h, &res->vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
+        res->st.t_verify += monotonic_seconds() - t0;
+        if (rc == 1) { res->stage = "session level"; return 1; }
+    } else if (v == VERDICT_UNKNOWN && opt->stop && opt->stop(opt->stop_ctx)) {
+        return 1;                                /* interrupted: no search after it */
+    }
+    check_result_free(res);
+    memset(res, 0, sizeof *res);
+    res->level = level;
+    vec_init(res->cycle);
+    return 0;
+}
+
 verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
                         const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
@@ -491,18 +541,8 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);
     par_pool *pool = opt->pool ? opt->pool : own;
     verdict v;
-    if (pg_index_fits(ix, level)) v = check_on(ix, level, opt, ext, pool, res);
-    else {                                       /* the level needs its own index (pg_index_opts_for) */
-        pg_index mine;
-        ic_error err; ic_error_clear(&err);
-        if (!pg_index_build_opts(&mine, ix->h, &err, pool, pg_index_opts_for(level))) {
-            snprintf(res->msg, sizeof res->msg, "%s", err.msg);
-            v = res->verdict = VERDICT_UNKNOWN;
-        } else {
-            v = check_on(&mine, level, opt, ext, pool, res);
-            pg_index_free(&mine);
-        }
-    }
+    if (!ext && session_level_first(ix, level, opt, pool, res)) v = res->verdict;
+    else v = check_fitted(ix, level, opt, ext, pool, res);
     par_pool_free(own);
     return v;
 }

@@ -58,6 +58,22 @@ static int cmp_chain_len(const void *a, const void *b) {
     if (x->len != y->len) return x->len > y->len ? -1 : 1;
     return (x->c > y->c) - (x->c < y->c);
 }
+/* Without session order the index's chains are many and mostly short
+ * (the D edges leave most transactions incomparable; doc/checker.md,
+ * "The session level first"): a column costs a table entry per node and
+ * tells about its chain's transactions only.  So at most
+ * PG_PLAIN_TABLE bytes of table, at most 1024 chains, and only chains of
+ * two transactions or more. */
+#define PG_PLAIN_TABLE ((uint64_t)64 << 20)
+static uint64_t plain_chains(const polygraph *g, uint64_t max_chains) {
+    const pg_index *ix = g->ix;
+    uint64_t cap = PG_PLAIN_TABLE / (2 * ((uint64_t)g->num_nodes + 1)), two = 0;
+    cap = cap < 1024 ? cap : 1024;
+    for (uint32_t c = 0; c < pg_num_sessions(ix); c++) two += pg_session_len(ix, c) >= 2;
+    cap = cap < two ? cap : two;
+    return max_chains < cap ? max_chains : cap;
+}
+
 static void largest_chains(polygraph *g, uint32_t ns, uint32_t max_chains) {
     chain_len_at *o = xmalloc((size_t)ns * sizeof *o);
     for (uint32_t i = 0; i < ns; i++) { o[i].len = pg_session_len(g->ix, i); o[i].c = i; g->chain_of_session[i] = UINT32_MAX; }
@@ -86,6 +102,7 @@ void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, i
     max_chains = max_chains > 2 ? max_chains - 2 : 0;
     if (max_chains > 4096) max_chains = 4096;
     if (pg_chain_limit && max_chains > pg_chain_limit) max_chains = pg_chain_limit;
+    if (ix->chain_sess && !ix->opts.session_order) max_chains = plain_chains(g, max_chains);
     if (max_chains < 1) max_chains = 1;
     if (ns <= max_chains) {
         for (uint32_t i = 0; i < ns; i++) g->chain_of_session[i] = i;

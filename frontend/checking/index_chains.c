@@ -34,52 +34,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Chains of WR edges (session_order 0): per transaction its chain and
- * position, HISTORY_NONE for INIT and non-participants. */
-static void wr_chains(pg_index *ix, uint32_t *sess, uint32_t *pos, vec_u32 *len) {
+/* A chain a transaction may join: chain c while its last transaction is
+ * still `tail`, an ancestor of the transaction (or no offer: c ==
+ * UINT32_MAX). */
+typedef struct offer { uint32_t c, tail; } offer;
+
+static inline int offer_ok(const offer *o, const vec_u32 *tail) {
+    return o->c != UINT32_MAX && tail->data[o->c] == o->tail;
+}
+
+/* Offer o to a transaction holding slots s[0], s[1]: kept in a slot whose
+ * offer no longer holds, unless a slot offers its chain already. */
+static void offer_to(offer *s, offer o, const vec_u32 *tail) {
+    if (!offer_ok(&o, tail)) return;
+    for (int i = 0; i < 2; i++)
+        if (s[i].c == o.c) { s[i] = o; return; }  /* the same chain: the newest tail holds */
+    if (!offer_ok(&s[0], tail)) s[0] = o;
+    else if (!offer_ok(&s[1], tail)) s[1] = o;
+}
+
+/* Chains without session order (session_order 0): per transaction its
+ * chain and position, HISTORY_NONE for INIT and non-participants.  A
+ * greedy chain cover of the D edges (WR, and the WW edges of the
+ * read-modify-write links) in Kahn order; see the file comment. */
+static void dep_chains(pg_index *ix, uint32_t *sess, uint32_t *pos, vec_u32 *len) {
     const history *h = ix->h;
     uint32_t n = h->num_txns;
     uint32_t *indeg = xcalloc(n ? n : 1, sizeof *indeg);
     uint32_t *ostart = xcalloc((size_t)n + 1, sizeof *ostart);
+#define CHAIN_EDGE(e) (((e)->kind == DEP_WR || (e)->kind == DEP_WW) && (e)->from != 0 && (e)->from != (e)->to)
     vec_foreach(const dep_edge, e, ix->base)
-        if (e->kind == DEP_WR && e->from != 0 && e->from != e->to) { indeg[e->to]++; ostart[e->from + 1]++; }
+        if (CHAIN_EDGE(e)) { indeg[e->to]++; ostart[e->from + 1]++; }
     for (uint32_t t = 0; t < n; t++) ostart[t + 1] += ostart[t];
     uint32_t *out = xmalloc((ostart[n] ? ostart[n] : 1) * sizeof *out);
     uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
     memcpy(fill, ostart, ((size_t)n + 1) * sizeof *fill);
     vec_foreach(const dep_edge, e, ix->base)
-        if (e->kind == DEP_WR && e->from != 0 && e->from != e->to) out[fill[e->from]++] = e->to;
+        if (CHAIN_EDGE(e)) out[fill[e->from]++] = e->to;
+#undef CHAIN_EDGE
     free(fill);
-    /* the chain a transaction may join: the chain of a writer it read from
-     * that ends at that writer, the first such in Kahn order */
-    uint32_t *join = xmalloc((n ? n : 1) * sizeof *join);
-    for (uint32_t t = 0; t < n; t++) { sess[t] = pos[t] = HISTORY_NONE; join[t] = UINT32_MAX; }
+    offer *slot = xmalloc((n ? 2 * (size_t)n : 2) * sizeof *slot);
+    for (uint32_t t = 0; t < n; t++) {
+        sess[t] = pos[t] = HISTORY_NONE;
+        slot[2 * t].c = slot[2 * t + 1].c = UINT32_MAX;
+        slot[2 * t].tail = slot[2 * t + 1].tail = 0;
+    }
     vec_u32 q; vec_init(q);
     for (uint32_t t = 1; t < n; t++) if (ix->in_graph[t] && !indeg[t]) vec_push(q, t);
     vec_u32 tail; vec_init(tail);             /* per chain: its last transaction */
     uint32_t scan = 1;
     for (size_t qi = 0;; qi++) {
-        if (qi == q.len) {                    /* what is left lies on or behind WR cycles */
+        if (qi == q.len) {                    /* what is left lies on or behind D cycles */
             while (scan < n && (!ix->in_graph[scan] || sess[scan] != HISTORY_NONE || !indeg[scan])) scan++;
             if (scan >= n) break;
             indeg[scan] = 0;
             vec_push(q, scan);
         }
         uint32_t t = q.data[qi];
-        uint32_t p = join[t];
-        if (p != UINT32_MAX && tail.data[sess[p]] == p) {
-            sess[t] = sess[p]; pos[t] = pos[p] + 1; tail.data[sess[t]] = t; len->data[sess[t]]++;
+        offer *s = &slot[2 * t], spare = { UINT32_MAX, 0 };
+        int k = offer_ok(&s[0], &tail) ? 0 : offer_ok(&s[1], &tail) ? 1 : -1;
+        if (k >= 0) {
+            uint32_t c = s[k].c;
+            sess[t] = c; pos[t] = len->data[c]; tail.data[c] = t; len->data[c]++;
+            if (offer_ok(&s[1 - k], &tail)) spare = s[1 - k];
         } else {
             sess[t] = (uint32_t)tail.len; pos[t] = 0; vec_push(tail, t); vec_push(*len, 1u);
         }
+        offer mine = { sess[t], t };
         for (uint32_t j = ostart[t]; j < ostart[t + 1]; j++) {
             uint32_t b = out[j];
-            if (join[b] == UINT32_MAX || tail.data[sess[join[b]]] != join[b]) join[b] = t;
+            if (sess[b] == HISTORY_NONE) {
+                offer_to(&slot[2 * b], mine, &tail);
+                offer_to(&slot[2 * b], spare, &tail);
+            }
             if (indeg[b] && --indeg[b] == 0 && sess[b] == HISTORY_NONE) vec_push(q, b);
         }
     }
     vec_free(q); vec_free(tail);
-    free(indeg); free(ostart); free(out); free(join);
+    free(indeg); free(ostart); free(out); free(slot);
 }
 
 typedef struct by_time { int64_t t; uint32_t txn; } by_time;
@@ -145,7 +177,7 @@ void pg_index_chains(pg_index *ix) {
         for (uint32_t t = 0; t < n; t++) { ix->chain_sess[t] = h->txns[t].session; ix->chain_pos[t] = h->txns[t].pos; }
         for (uint32_t s = 0; s < h->num_sessions; s++) vec_push(len, h->sessions[s].num_txns);
     } else {
-        wr_chains(ix, ix->chain_sess, ix->chain_pos, &len);
+        dep_chains(ix, ix->chain_sess, ix->chain_pos, &len);
     }
     if (m) {
         uint32_t c = (uint32_t)len.len;

@@ -1,5 +1,5 @@
 /* levels_gen.h — random small histories for the level tests: the
- * generator of tests/test_levels_oracle.c (2-7 transactions, 1-3 sessions
+ * generator of tests/test_levels_oracle.c and test_levels_engine.c (2-7 transactions, 1-3 sessions
  * and keys, registers and lists, aborted and indeterminate transactions,
  * reads from an execution whose visibility is serial, a snapshot, a random
  * set per transaction or per read, causal, parallel-SI, atomic, two

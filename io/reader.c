@@ -172,3 +172,29 @@ size_t reader_read_block(reader *r, void *dst, size_t n) {
         r->len = source_read(r, r->buf, r->cap);
     }
 }
+
+int reader_read_all(const char *path, char **data, size_t *len, ic_error *err) {
+    *data = NULL;
+    *len = 0;
+    reader r;
+    if (reader_open(&r, path, err) != 0) return 0;
+    vec_char buf;
+    vec_init(buf);
+    for (;;) {
+        vec_reserve(buf, buf.len + 65536 + 1);
+        size_t got = reader_read_block(&r, buf.data + buf.len, 65536);
+        buf.len += got;
+        if (got < 65536) break;
+    }
+    if (r.error) {
+        ic_error_at(err, path, 0, "cannot read: %s", reader_strerror(&r));
+        reader_close(&r);
+        vec_free(buf);
+        return 0;
+    }
+    reader_close(&r);
+    buf.data[buf.len] = 0;
+    *data = buf.data;
+    *len = buf.len;
+    return 1;
+}

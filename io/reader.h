@@ -54,6 +54,11 @@ int reader_lines(reader *r, char **begin, char **end);
  * the number copied. */
 size_t reader_read_block(reader *r, void *dst, size_t n);
 
+/* The whole of path ("-": standard input; gzip decompressed) in a new
+ * buffer *data of *len bytes, NUL-terminated (free() it).  1, or 0 with err
+ * set ("cannot read: ..."): small inputs such as hint files. */
+int reader_read_all(const char *path, char **data, size_t *len, ic_error *err);
+
 /* The bytes left to read if the input is a regular file (its compressed
  * size if it is gzip), else 0: a hint for sizing buffers up front. */
 size_t reader_size_hint(const reader *r);

@@ -70,24 +70,11 @@ int commit_order_parse(const char *name, const char *data, size_t len, commit_or
 
 int commit_order_load(const char *path, commit_order_file *co, ic_error *err) {
     memset(co, 0, sizeof *co);
-    reader r;
-    if (reader_open(&r, path, err) != 0) return 0;
-    vec_char buf; vec_init(buf);
-    for (;;) {
-        vec_reserve(buf, buf.len + 65536);
-        size_t got = reader_read_block(&r, buf.data + buf.len, 65536);
-        buf.len += got;
-        if (got < 65536) break;
-    }
-    if (r.error) {
-        ic_error_at(err, path, 0, "cannot read: %s", reader_strerror(&r));
-        reader_close(&r);
-        vec_free(buf);
-        return 0;
-    }
-    reader_close(&r);
-    int ok = commit_order_parse(path, buf.data ? buf.data : "", buf.len, co, err);
-    vec_free(buf);
+    char *data;
+    size_t len;
+    if (!reader_read_all(path, &data, &len, err)) return 0;
+    int ok = commit_order_parse(path, data, len, co, err);
+    free(data);
     return ok;
 }
 

@@ -192,24 +192,11 @@ int version_hint_parse(const char *name, const char *data, size_t len, version_h
 
 int version_hint_load(const char *path, version_hint *vh, ic_error *err) {
     memset(vh, 0, sizeof *vh);
-    reader r;
-    if (reader_open(&r, path, err) != 0) return 0;
-    vec_char buf; vec_init(buf);
-    for (;;) {
-        vec_reserve(buf, buf.len + 65536);
-        size_t got = reader_read_block(&r, buf.data + buf.len, 65536);
-        buf.len += got;
-        if (got < 65536) break;
-    }
-    if (r.error) {
-        ic_error_at(err, path, 0, "cannot read: %s", reader_strerror(&r));
-        reader_close(&r);
-        vec_free(buf);
-        return 0;
-    }
-    reader_close(&r);
-    int ok = version_hint_parse(path, buf.data ? buf.data : "", buf.len, vh, err);
-    vec_free(buf);
+    char *data;
+    size_t len;
+    if (!reader_read_all(path, &data, &len, err)) return 0;
+    int ok = version_hint_parse(path, data, len, vh, err);
+    free(data);
     return ok;
 }
 

@@ -160,6 +160,49 @@ static void level_run(void *ctx, size_t i) {
     if (rc->interpret_in_task) level_interpret(ctx, i);
 }
 
+/* The tasks of one wave, by index (par_pool_run's task i is idx[i]). */
+typedef struct wave_ctx { run_ctx *rc; const size_t *idx; } wave_ctx;
+static void wave_run(void *ctx, size_t i) {
+    wave_ctx *w = ctx;
+    level_run(w->rc, w->idx[i]);
+}
+
+/* Two waves: first the levels no other level of the run implies, then the
+ * rest, each of which a passing level of the first wave that implies it
+ * may decide by its version order alone (check_options.implied_vo; the
+ * search runs when that order does not re-check).  Verdicts are the same
+ * as checking every level on its own; a ladder whose strongest level
+ * passes costs one search and re-checks. */
+static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
+    level_task *tasks = rc->tasks;
+    size_t *idx = xmalloc((n ? n : 1) * 2 * sizeof *idx), *second = idx + n, n1 = 0, n2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        int implied = 0;
+        if (!tasks[i].broken && level_shape_of(tasks[i].lv) >= SHAPE_PC)
+            for (size_t j = 0; j < n && !implied; j++)
+                implied = j != i && !tasks[j].broken && level_shape_of(tasks[j].lv) >= SHAPE_PC &&
+                          level_implies(tasks[j].lv, tasks[i].lv);
+        if (implied) second[n2++] = i; else idx[n1++] = i;
+    }
+    for (int wave = 0; wave < 2; wave++) {
+        size_t *w = wave ? second : idx, m = wave ? n2 : n1;
+        for (size_t k = 0; wave && k < m; k++) {       /* a passing level of the first wave that implies it */
+            level_task *t = &tasks[w[k]];
+            for (size_t j = 0; j < n1 && !t->copt.implied_vo; j++) {
+                const level_task *u = &tasks[idx[j]];
+                if (u->res.verdict == VERDICT_PASS && u->res.vo.start && level_implies(u->lv, t->lv)) {
+                    t->copt.implied_vo = &u->res.vo;
+                    t->copt.implied_from = u->lv;
+                }
+            }
+        }
+        wave_ctx wc = { rc, w };
+        if (together && m >= 2) par_pool_run(pool, m, wave_run, &wc);
+        else for (size_t k = 0; k < m; k++) level_run(rc, w[k]);
+    }
+    free(idx);
+}
+
 static double thread_cpu_seconds(void) {
     struct timespec ts;
     return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec : 0;
@@ -373,8 +416,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
             tasks[i].copt.progress_ctx = &tasks[i];
         }
     }
-    if (together) par_pool_run(pool, n, level_run, &rc);
-    else for (size_t i = 0; i < n; i++) level_run(&rc, i);
+    run_waves(&rc, n, pool, together);
     /* the levels are checked (and at once, interpreted): the index goes
      * before the interpretations one after the other */
     pg_index_free(&ix);

@@ -486,6 +486,25 @@ static verdict check_fitted(const pg_index *ix, check_level_id level, const chec
  * interrupted); 0 (res cleared) when the plain level needs its own
  * search: the session level did not pass, or the re-check refused (never
  * expected). */
+/* A stronger level's passing version order (check_options.implied_vo),
+ * re-checked at this level: 1 with res a PASS, else 0 (res cleared). */
+static int implied_pass(const pg_index *ix, check_level_id level, const check_options *opt, par_pool *pool,
+                        check_result *res) {
+    if (!opt->implied_vo) return 0;
+    double t0 = monotonic_seconds();
+    char why[300] = "";
+    int rc = vo_check_level_on(ix->h, opt->implied_vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
+    res->st.t_verify += monotonic_seconds() - t0;
+    vec_clear(res->cycle);
+    if (rc != 1) return 0;
+    version_order_copy(&res->vo, opt->implied_vo);
+    res->stage = "implied";
+    snprintf(res->msg, sizeof res->msg, "the version order that passed %s, re-checked at %s", level_name(opt->implied_from),
+             level_name(level));
+    res->verdict = VERDICT_PASS;
+    return 1;
+}
+
 static int session_level_first(const pg_index *ix, check_level_id level, const check_options *opt,
                                par_pool *pool, check_result *res) {
     check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN ? LEVEL_SER : level;
@@ -541,7 +560,8 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     par_pool *own = opt->pool ? NULL : par_pool_new(opt->threads);
     par_pool *pool = opt->pool ? opt->pool : own;
     verdict v;
-    if (!ext && session_level_first(ix, level, opt, pool, res)) v = res->verdict;
+    if (!ext && implied_pass(ix, level, opt, pool, res)) v = res->verdict;
+    else if (!ext && session_level_first(ix, level, opt, pool, res)) v = res->verdict;
     else v = check_fitted(ix, level, opt, ext, pool, res);
     par_pool_free(own);
     return v;

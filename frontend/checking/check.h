@@ -84,6 +84,13 @@ typedef struct check_options {
      * stops it, the level is UNKNOWN ("interrupted while solving"); NULL: never */
     int (*stop)(void *ctx);
     void *stop_ctx;
+    /* A version order of a level that implies this one and passed on the
+     * same history (run_check's second wave; NULL: none): when it re-checks
+     * at this level (vo_check_level_on) it decides a PASS without a search,
+     * stage "implied", its level named in msg; else the level is checked as
+     * usual.  Levels that a search decides only (not rc, ra, cc). */
+    const version_order *implied_vo;
+    check_level_id implied_from;
 } check_options;
 
 void check_options_default(check_options *o);

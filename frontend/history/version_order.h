@@ -23,5 +23,7 @@ typedef struct version_order {
 
 /* Frees start and txns; vo is then an empty version order (num_keys 0). */
 void version_order_free(version_order *vo);
+/* *dst (freed first) becomes a copy of src. */
+void version_order_copy(version_order *dst, const version_order *src);
 
 #endif

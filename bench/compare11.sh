@@ -1,7 +1,11 @@
 #!/bin/bash
 # bench/compare11.sh BASE_ISOCHECK NEW_ISOCHECK — the eleven shared histories of
 # bench/compare.sh (its first section alone): check --level all --threads 2, min CPU of 3, same verdicts.
-D=/work/shared/data/polysi-histories
+set -u
+B=${1:?BASE_ISOCHECK}; N=${2:?NEW_ISOCHECK}
+root=$(cd "$(dirname "$0")/.." && pwd)
+D=${DATA:-$root/../shared/data}/polysi-histories
+[ -d "$D" ] || D=/work/shared/data/polysi-histories
 hist="$D/violations/galera/galera.txt $D/violations/yugabyte/yugabyte.txt $D/violations/dgraph/history.bincode"
 for s in 20_100_15_10000_0.5_uniform 20_100_15_10000_0.5_zipf; do hist="$hist $(ls -d $D/fig7/$s/hist-00000/history.bincode)"; done
 for s in 0.95 0.5 0.3; do hist="$hist $(ls -d $D/fig8_9_10/25_400_8_10000_${s}_uniform/hist-00000/history.bincode)"; done

@@ -490,7 +490,9 @@ static verdict check_fitted(const pg_index *ix, check_level_id level, const chec
  * re-checked at this level: 1 with res a PASS, else 0 (res cleared). */
 static int implied_pass(const pg_index *ix, check_level_id level, const check_options *opt, par_pool *pool,
                         check_result *res) {
-    if (!opt->implied_vo) return 0;
+    /* not with reads of repeated values: a PASS there also names the writer
+     * each such read saw (choice.h), which the order alone does not */
+    if (!opt->implied_vo || ix->h->num_amb) return 0;
     double t0 = monotonic_seconds();
     char why[300] = "";
     int rc = vo_check_level_on(ix->h, opt->implied_vo, level, &res->cycle, why, sizeof why, pool, opt->priority);

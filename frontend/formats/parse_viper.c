@@ -19,10 +19,10 @@
  * is kept: a thin-air read.  A write with succ false is a failed op.
  * Inserts, deletes and range queries ("i", "d", "range") are refused by
  * name: the model has no deletes.  A read flagged dead (a deleted row) is
- * read as an ordinary read when a write of the logs wrote its value, as
- * Viper's checker reads it (it ignores the flag of "r"; Plume's converter
- * writes true for every read), with a note; one of an unwritten value is
- * refused by name: a deleted row's value is none the model can name.
+ * an ordinary read of its value, as Viper's checker reads it (it ignores
+ * the flag of "r"; Plume's converter writes true on every read): without a
+ * logged delete, a row read dead was deleted before the logs began, and its
+ * value is the key's initial one or a thin-air read by the rules above.
  * preBeginTS and postCommitTS (the client's clock, PRINT_TS) become
  * TIME_INVOKE and TIME_COMPLETE.  Transactions are numbered 1, 2, ... in
  * file order; sessions 1, 2, ... in the logs' natural order. */
@@ -37,7 +37,7 @@
 #include "frontend/formats/log_dir.h"
 #include "frontend/formats/viper.h"
 
-typedef struct vp_op { uint32_t txn, key, line, file; uint8_t write, failed, dead; int64_t value; } vp_op;
+typedef struct vp_op { uint32_t txn, key, line; uint8_t write, failed, dead; int64_t value; } vp_op;
 typedef struct vp_kv { uint32_t key; int64_t value; } vp_kv;
 
 typedef struct viper_state {
@@ -50,7 +50,6 @@ typedef struct viper_state {
     const char *initial_file;
     VEC(vp_op) ops;
     VEC(vp_kv) initial;          /* the initial transaction's writes */
-    VEC(char *) dead_files;      /* the logs holding reads flagged dead (vp_op.file indexes it) */
 } viper_state;
 
 static uint32_t member(const optree *t, uint32_t m, const char *name) {
@@ -98,14 +97,6 @@ static int micro_op(viper_state *st, const optree *t, uint32_t node, uint32_t tx
         return fail(st, t, v, "a value above -9223372032559808512 (lower ones are reserved)", err);
     int flag;
     if (!boolean(t, fl, &flag)) return fail(st, t, fl, write ? "true or false (succ)" : "true or false (dead)", err);
-    uint32_t file = 0;
-    if (!write && flag) {               /* dead: which log, for emit_ops's error */
-        if (!st->dead_files.len || strcmp(st->dead_files.data[st->dead_files.len - 1], st->file)) {
-            size_t len = strlen(st->file) + 1;
-            vec_push(st->dead_files, memcpy(xmalloc(len), st->file, len));
-        }
-        file = (uint32_t)st->dead_files.len - 1;
-    }
     if (st->rep) st->rep->records++;
     if (initial) {
         if (!write) return fail(st, t, node, "a write (the initial transaction writes the initial state)", err);
@@ -113,7 +104,7 @@ static int micro_op(viper_state *st, const optree *t, uint32_t node, uint32_t tx
         if (st->rep) st->rep->init_merged++;
         return 1;
     }
-    vec_push(st->ops, ((vp_op){ txn, key, n->line, file, (uint8_t)write, (uint8_t)(write && !flag),
+    vec_push(st->ops, ((vp_op){ txn, key, n->line, (uint8_t)write, (uint8_t)(write && !flag),
                                 (uint8_t)(!write && flag), vn->ival }));
     if (write && !flag && st->rep) st->rep->failed_ops++;
     return 1;
@@ -173,9 +164,8 @@ static const vp_kv *vp_kv_find(const vp_kv *v, size_t n, uint32_t key, int64_t v
     return bsearch(&k, v, n, sizeof *v, vp_kv_cmp);
 }
 
-/* The ops into the builder, reads of the initial state made reads of INIT;
- * 0 (err set) on a dead read of a value no write of the logs wrote. */
-static int emit_ops(viper_state *st, ic_error *err) {
+/* The ops into the builder, reads of the initial state made reads of INIT. */
+static void emit_ops(viper_state *st) {
     VEC(vp_kv) written;
     vec_init(written);
     vec_foreach(const vp_op, op, st->ops)
@@ -193,18 +183,10 @@ static int emit_ops(viper_state *st, ic_error *err) {
     vec_init(first);
     vec_init(have);
     uint64_t dead = 0;
-    int ok = 1;
     vec_foreach(const vp_op, op, st->ops) {
         int64_t v = op->value;
-        int unwritten = !op->write && !vp_kv_find(written.data, written.len, op->key, v);
-        if (op->dead && unwritten) {
-            ic_error_at(err, st->dead_files.data[op->file], op->line, "unsupported: a read of a deleted row (dead true) "
-                        "whose value %" PRId64 " no write of the logs wrote; isocheck has no deletes", v);
-            ok = 0;
-            break;
-        }
         dead += op->dead;
-        if (unwritten) {
+        if (!op->write && !vp_kv_find(written.data, written.len, op->key, v)) {
             if (st->initial_line) {
                 if (vp_kv_find(st->initial.data, ni, op->key, v) || (v == 0 && !vp_kv_find(initial.data, ni, op->key, 0)))
                     v = VALUE_INIT;
@@ -220,18 +202,15 @@ static int emit_ops(viper_state *st, ic_error *err) {
     vec_free(initial);
     vec_free(first);
     vec_free(have);
-    if (ok && dead)
-        load_report_note(st->rep, "note", "%" PRIu64 " reads flagged dead (a deleted row) read values that writes of the "
-                         "logs wrote: read as ordinary reads, as Viper's checker reads them", dead);
-    return ok;
+    if (dead)
+        load_report_note(st->rep, "note", "%" PRIu64 " reads flagged dead (a deleted row): read as ordinary reads, as "
+                         "Viper's checker reads them (the logs hold no deletes)", dead);
 }
 
 static history *finish(viper_state *st, int ok, ic_error *err) {
-    if (ok) ok = emit_ops(st, err);
+    if (ok) emit_ops(st);
     vec_free(st->ops);
     vec_free(st->initial);
-    vec_foreach(char *, f, st->dead_files) free(*f);
-    vec_free(st->dead_files);
     if (!ok) { hb_free(st->b); return NULL; }
     return hb_finish(st->b, err);
 }

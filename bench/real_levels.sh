@@ -200,12 +200,17 @@ if [ $all = 1 ]; then
     while IFS= read -r h; do
       n=$((n + 1))
       timeout "$limit" "$ISOCHECK" check --level rc,ra,cc "$h" > "$tmp/run.log" 2>&1
-      [ $? -ge 2 ] && { ref=$((ref + 1)); continue; }
+      rc=$?
+      if [ $rc -ge 2 ]; then
+        ref=$((ref + 1))
+        echo "real_levels: ${h#"$f"/}: exit $rc: $(grep -m1 -v '^PASS\|^FAIL\|^  ' "$tmp/run.log" | cut -c1-160)" >&2
+        continue
+      fi
       grep -q '^FAIL rc' "$tmp/run.log" && frc=$((frc + 1))
       grep -q '^FAIL ra' "$tmp/run.log" && fra=$((fra + 1))
       grep -q '^FAIL cc' "$tmp/run.log" && fcc=$((fcc + 1))
     done < <(find "$f" -type f -name '*.txt' | sort)
-    printf '| %s `%s` | text | bugs found before (per database) | %d files: %d fail rc, %d fail ra, %d fail cc, %d refused | — |\n' \
+    printf '| %s `%s` | text | bugs found before (per database) | %d files: %d fail rc, %d fail ra, %d fail cc, %d without a verdict (exit 2 or more, on stderr) | — |\n' \
       "$P" "$p" "$n" "$frc" "$fra" "$fcc" "$ref"
   done
 fi

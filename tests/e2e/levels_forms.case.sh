@@ -130,4 +130,11 @@ for f in "$D"/*.edn; do
   for l in $(sed -n 's/^; holds: //p' "$f"); do check "$f" "$l" 1 "$(basename "$f")"; done
   for l in $(sed -n 's/^; fails: //p' "$f"); do check "$f" "$l" 0 "$(basename "$f")"; done
 done
+
+# The weak levels name a cycle by its edges: a cycle of lists' orders alone is Elle's G0, one of
+# session order and reads alone Plume's CyclicCO (TAP-g).
+out=$("$ISOCHECK" check --level rc "$D/list-g0-write-cycle.edn" 2>&1)
+echo "$out" | grep -q '^  write cycle (G0): a cycle of 2 edges: list key 1' || { echo "G0 named: $out"; fail=1; }
+out=$("$ISOCHECK" check --level rc "$D/list-elle21-so-wr-cycle.edn" 2>&1)
+echo "$out" | grep -q '^  CyclicCO (TAP-g): a cycle of 3 edges' || { echo "CyclicCO named: $out"; fail=1; }
 exit $fail

@@ -20,15 +20,25 @@ pg_index_opts pg_index_opts_for(check_level_id level) {
     return o;
 }
 
-int pg_index_fits(const pg_index *ix, check_level_id level) {
+/* rr with predicate reads: no read-modify-write links (a transaction that
+ * read a key by predicate only and writes it may follow a later writer:
+ * the cycle through its predicate anti-dependency is allowed). */
+static pg_index_opts opts_for_history(check_level_id level, const history *h) {
     pg_index_opts o = pg_index_opts_for(level);
+    if (level_shape_of(level) == SHAPE_RR && h->op_pred) o.rmw_links = 0;
+    return o;
+}
+
+int pg_index_fits(const pg_index *ix, check_level_id level) {
+    pg_index_opts o = opts_for_history(level, ix->h);
     return o.session_order == ix->opts.session_order && o.rmw_links == ix->opts.rmw_links &&
            o.real_time == ix->opts.real_time;
 }
 
 void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level) {
     level_shape s = level_shape_of(level);
-    pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
+    if (s == SHAPE_RR) pg_init_rr(g, ix);
+    else pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
 }
 const char *check_level_title(check_level_id l) { return level_title(l); }
 
@@ -467,7 +477,7 @@ static verdict check_fitted(const pg_index *ix, check_level_id level, const chec
     if (pg_index_fits(ix, level)) return check_on(ix, level, opt, ext, pool, res);
     pg_index mine;
     ic_error err; ic_error_clear(&err);
-    if (!pg_index_build_opts(&mine, ix->h, &err, pool, pg_index_opts_for(level))) {
+    if (!pg_index_build_opts(&mine, ix->h, &err, pool, opts_for_history(level, ix->h))) {
         snprintf(res->msg, sizeof res->msg, "%s", err.msg);
         return res->verdict = VERDICT_UNKNOWN;
     }
@@ -509,7 +519,8 @@ static int implied_pass(const pg_index *ix, check_level_id level, const check_op
 
 static int session_level_first(const pg_index *ix, check_level_id level, const check_options *opt,
                                par_pool *pool, check_result *res) {
-    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN ? LEVEL_SER : level;
+    /* rr holds where ser does (ser => ser-plain => rr, doc/levels.md) */
+    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN || level == LEVEL_RR ? LEVEL_SER : level;
     if (sess == level) return 0;
     res->level = sess;
     verdict v = check_fitted(ix, sess, opt, NULL, pool, res);
@@ -550,8 +561,9 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }
-    if (ext && level_shape_of(level) == SHAPE_PSI) {
-        snprintf(res->msg, sizeof res->msg, "psi is not one acyclicity constraint: it cannot be exported");
+    if (ext && (level_shape_of(level) == SHAPE_PSI || (level_shape_of(level) == SHAPE_RR && ix->h->op_pred))) {
+        snprintf(res->msg, sizeof res->msg, "%s is not one acyclicity constraint%s: it cannot be exported", level_name(level),
+                 level_shape_of(level) == SHAPE_RR ? " with predicate reads" : "");
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }

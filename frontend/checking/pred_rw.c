@@ -71,3 +71,18 @@ void pred_rw_free(pred_rw *p) {
     free(p->rmw);
     free(p);
 }
+
+int pred_rw_reads_by_predicate(const history *h, uint32_t t, uint32_t key) {
+    if (!h->op_pred || t == 0 || t >= h->num_txns) return 0;
+    const history_txn *tx = &h->txns[t];
+    int pred = 0;
+    for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
+        if (h->op_key[o] != key) continue;
+        if (history_op_is_write(h, o)) break;
+        if (!history_op_is_read(h, o)) continue;
+        uint32_t tag = history_op_pred(h, o);
+        if (tag == PRED_TAG_NONE || pred_tag_returned(tag)) return 0;
+        pred = 1;
+    }
+    return pred;
+}

@@ -34,5 +34,8 @@ int pred_rw_has(const pred_rw *p, uint32_t t, uint32_t key);
  * ones by WW edges. */
 int pred_rw_rmw(const pred_rw *p, uint32_t t, uint32_t key);
 void pred_rw_free(pred_rw *p);
+/* The same test for one transaction and key, by a scan of its operations
+ * (for a few edges, e.g. a reported cycle's). */
+int pred_rw_reads_by_predicate(const history *h, uint32_t t, uint32_t key);
 
 #endif

@@ -1,6 +1,6 @@
 /* check.h — checking a history (that passed the axioms) against a level
  * decided by a search: si, ser, pc, psi, si-plain, ser-plain, strong-si,
- * sser (levels.def shapes PC, PSI, SI, SER; doc/checker.md).
+ * sser, rr (levels.def shapes PC, PSI, SI, SER, RR; doc/checker.md).
  *
  * check_level() runs: polygraph for the level (constraints.c), pruning
  * (prune.c), encoding and solving in the engine (encode.c), and always

@@ -152,8 +152,11 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
  * saw; the cycle shown assumes the writers named (those of the cycle's
  * readers). */
 static void choice_message(const history *h, check_result *res, const char *reason) {
-    int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
-                       "value saw; the cycle shown assumes", reason, h->num_amb);
+    int len = h->preds                            /* predicate reads' choices (preds_attach_choices) */
+        ? snprintf(res->msg, sizeof res->msg, "%s, whichever version each of the %u predicate reads saw of a key it did "
+                   "not return; the cycle shown assumes", reason, h->num_amb)
+        : snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
+                   "value saw; the cycle shown assumes", reason, h->num_amb);
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
         uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
@@ -548,8 +551,9 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     res->level = level;
     vec_init(res->cycle);
     if (ix->h->num_amb && level != LEVEL_SI && level != LEVEL_SER) {    /* choice.h: SER and SI only */
-        snprintf(res->msg, sizeof res->msg, "level %s does not choose the writer of a read of a repeated value yet "
-                 "(%u such reads; si and ser do)", level_name(level), ix->h->num_amb);
+        snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which write %u reads saw (reads of a repeated "
+                 "value, or predicate reads' views of keys they did not return; si and ser do)", level_name(level),
+                 ix->h->num_amb);
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }

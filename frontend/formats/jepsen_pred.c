@@ -11,7 +11,7 @@
 #include "frontend/history/u64map.h"
 
 typedef struct jp_ver { uint32_t key, txn, line; int64_t value; uint8_t status, dead, over; } jp_ver;   /* over: its txn wrote the key again */
-typedef struct jp_ret { uint32_t read, key, op; int64_t value; } jp_ret;
+typedef struct jp_ret { uint32_t read, key, op; int64_t value; uint8_t ext; } jp_ret;   /* ext: no own write before */
 typedef struct jp_own_t { uint32_t read, key, op; int64_t own; uint8_t has_own, own_dead; } jp_own_t;
 typedef struct jp_nil { uint32_t op, key, txn, line; int64_t own; uint8_t has_own, own_dead; } jp_nil;
 
@@ -28,7 +28,11 @@ struct jp_state {
     u64map item_ix;              /* (txn << 32 | key) -> index in item_vals: a txn's external item read */
     vec_i64 item_vals;
     u64map choice_ix;            /* (txn << 32 | key): a choice made for it (pred_choice) */
-    u64map lowered_ix;           /* (txn << 32 | key): a read lowered to one version (a nil read, a lone candidate) */
+    u64map lowered_ix;           /* (txn << 32 | key): a nil read lowered to one version */
+    /* the transaction whose predicate reads are being resolved: per key, its
+     * view so far (vstamp == vtxn + 1): a version (pinned, vval) */
+    uint32_t vtxn, *vstamp;
+    int64_t *vval;
 };
 
 jp_state *jp_new(void) {
@@ -47,6 +51,7 @@ void jp_free(jp_state *s) {
     u64map_free(&s->item_ix);
     u64map_free(&s->choice_ix);
     u64map_free(&s->lowered_ix);
+    free(s->vstamp); free(s->vval);
     vec_free(s->item_vals);
     vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
     preds_free(s->preds);
@@ -94,16 +99,10 @@ uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line) {
 static int own_so_far(const jp_state *s, uint32_t key, int64_t *v, uint8_t *dead);
 
 void jp_returned(jp_state *s, uint32_t read, uint32_t key, int64_t value, uint32_t op) {
-    jp_ret r = { read, key, op, value };
-    vec_push(s->rets, r);
-    /* a returned pair is a read of its version by the transaction: the one
-     * every other read of the key by it saw (one snapshot), as an item read's */
     int64_t own;
     uint8_t dead;
-    uint64_t id = (uint64_t)s->preds->reads.data[read].txn << 32 | key;
-    if (own_so_far(s, key, &own, &dead) || u64map_get(&s->item_ix, id) != UINT32_MAX) return;
-    u64map_put(&s->item_ix, id, (uint32_t)s->item_vals.len);
-    vec_push(s->item_vals, value);
+    jp_ret r = { read, key, op, value, (uint8_t)!own_so_far(s, key, &own, &dead) };
+    vec_push(s->rets, r);
 }
 
 void jp_begin_txn(jp_state *s) { s->txn_start = s->vers.len; }
@@ -266,7 +265,8 @@ static void pin_version(jp_state *s, uint32_t txn, uint32_t key, int64_t v) {
 static int64_t record_choice(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, uint32_t key, uint32_t txn,
                              const predicate *p) {
     uint64_t id = (uint64_t)txn << 32 | key;
-    if (u64map_get(&s->lowered_ix, id) != UINT32_MAX) return 0;
+    if (u64map_get(&s->lowered_ix, id) != UINT32_MAX || (s->vstamp && s->vtxn == txn && s->vstamp[key] == txn + 1))
+        return 0;                                /* read as one version already */
     uint32_t prev = u64map_get(&s->choice_ix, id);
     if (prev != UINT32_MAX) {                    /* intersect with the first predicate read's */
         pred_choice *c = &s->preds->choices.data[prev];
@@ -326,6 +326,17 @@ static int resolve_nils(jp_state *s, history_builder *b, const jp_index *ix, con
 static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, size_t *ri, size_t *oi,
                         uint32_t *mark, uint32_t *own_op, const uint8_t *is_list, const char *source, ic_error *err) {
     const pred_read rd = s->preds->reads.data[r];
+    if (r == 0 || s->preds->reads.data[r - 1].txn != rd.txn) {
+        /* a new transaction: every pair its predicate reads returned (before
+         * an own write of the key) is its view of the key, for the others */
+        s->vtxn = rd.txn;
+        for (size_t j = *ri; j < s->rets.len && s->preds->reads.data[s->rets.data[j].read].txn == rd.txn; j++) {
+            const jp_ret *rt = &s->rets.data[j];
+            if (!rt->ext || s->vstamp[rt->key] == rd.txn + 1) continue;
+            s->vstamp[rt->key] = rd.txn + 1;
+            s->vval[rt->key] = rt->value;
+        }
+    }
     for (; *ri < s->rets.len && s->rets.data[*ri].read == r; (*ri)++) {
         const jp_ret *rt = &s->rets.data[*ri];
         mark[rt->key] = r;
@@ -353,9 +364,11 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         uint32_t op = own_op[k];
         own_op[k] = HISTORY_NONE;
         uint32_t pin = u64map_get(&s->item_ix, (uint64_t)rd.txn << 32 | k);
-        if (pin != UINT32_MAX) {                       /* the transaction read k itself: that version */
+        int viewed = s->vstamp[k] == rd.txn + 1;
+        if (pin != UINT32_MAX || viewed) {             /* the transaction read k itself: that version */
             cand c;
-            if (version_of(s, ix, k, s->item_vals.data[pin], &c) && pred_match_version(&rd.p, c.present, c.data))
+            int64_t v = pin != UINT32_MAX ? s->item_vals.data[pin] : s->vval[k];
+            if (version_of(s, ix, k, v, &c) && pred_match_version(&rd.p, c.present, c.data))
                 fact(s, PF_MISS_READ, r, k, c.value);
             if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;
@@ -377,8 +390,8 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
             if (u64map_get(&s->choice_ix, (uint64_t)rd.txn << 32 | k) != UINT32_MAX)
                 return undecided(source, rd.line, 1, ", and another predicate read of the key by the same transaction "
                                  "is a choice among several", err);
-            u64map_put(&s->lowered_ix, (uint64_t)rd.txn << 32 | k, 1);
-            pin_version(s, rd.txn, k, sp.other.value);
+            s->vstamp[k] = rd.txn + 1;                 /* later predicate reads of k by it: this version */
+            s->vval[k] = sp.other.value;
             if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, sp.other.value, rd.line);
             else hb_op_set(b, op, OP_READ, sp.other.value);
             hb_op_tag(b, op, pred_tag(r, 0));
@@ -398,6 +411,8 @@ int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t 
     uint32_t *mark = xmalloc(((size_t)nkeys + 1) * sizeof *mark);
     uint32_t *own_op = xmalloc(((size_t)nkeys + 1) * sizeof *own_op);
     for (uint32_t k = 0; k < nkeys; k++) { mark[k] = HISTORY_NONE; own_op[k] = HISTORY_NONE; }
+    s->vstamp = xcalloc((size_t)nkeys + 1, sizeof *s->vstamp);
+    s->vval = xcalloc((size_t)nkeys + 1, sizeof *s->vval);
     size_t ri = 0, oi = 0;
     for (uint32_t r = 0; ok && r < s->preds->reads.len; r++)
         ok = resolve_read(s, b, &ix, r, &ri, &oi, mark, own_op, is_list, source, err);

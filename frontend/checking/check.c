@@ -6,6 +6,7 @@
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
+#include "frontend/history/predicate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,9 +153,10 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
  * saw; the cycle shown assumes the writers named (those of the cycle's
  * readers). */
 static void choice_message(const history *h, check_result *res, const char *reason) {
-    int len = h->preds                            /* predicate reads' choices (preds_attach_choices) */
-        ? snprintf(res->msg, sizeof res->msg, "%s, whichever version each of the %u predicate reads saw of a key it did "
-                   "not return; the cycle shown assumes", reason, h->num_amb)
+    int len = h->preds && h->preds->choices_attached   /* reads' choices of versions (preds_attach_choices) */
+        ? snprintf(res->msg, sizeof res->msg, "%s, whichever version each of the %u reads with several possible versions "
+                   "saw (a predicate read's of a key it did not return, a read of nil); the cycle shown assumes", reason,
+                   h->num_amb)
         : snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
                    "value saw; the cycle shown assumes", reason, h->num_amb);
     const char *sep = "";

@@ -155,6 +155,7 @@ int preds_attach_choices(history *h, ic_error *err) {
     h->num_amb = (uint32_t)k;
     h->amb_read = read; h->amb_start = start; h->amb_cand = cand;
     h->amb_why = xcalloc(w ? w : 1, 1);           /* none ruled out */
+    p->choices_attached = k > 0;
     vec_free(p->choices); vec_free(p->choice_vals);
     return 1;
 }

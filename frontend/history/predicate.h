@@ -81,6 +81,7 @@ typedef struct history_preds {
     VEC(pred_fact) facts;
     VEC(pred_choice) choices;    /* until preds_attach_choices (not cloned) */
     vec_i64 choice_vals;
+    uint8_t choices_attached;    /* h's ambiguous reads are these choices (not cloned) */
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
     VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
     vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */

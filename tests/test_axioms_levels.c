@@ -49,6 +49,7 @@ static int bv_of(check_level_id l) {
     case LEVEL_SER: return BV_SER;
     case LEVEL_STRONG_SI: return BV_STRONG_SI;
     case LEVEL_SSER: return BV_SSER;
+    case LEVEL_RR: return BV_RR;
     default: return -1;
     }
 }

@@ -25,12 +25,14 @@
 #include "frontend/run_check.h"
 
 /* doc/levels.md: "sser ⇒ strong-si ⇒ si ⇒ pc ⇒ cc ⇒ ra ⇒ rc;
- * sser ⇒ ser ⇒ si ⇒ psi ⇒ cc; ser ⇒ ser-plain ⇒ si-plain; si ⇒ si-plain". */
+ * sser ⇒ ser ⇒ si ⇒ psi ⇒ cc; ser ⇒ ser-plain ⇒ si-plain; si ⇒ si-plain;
+ * ser-plain ⇒ rr". */
 static const char *const chains[][8] = {
     { "sser", "strong-si", "si", "pc", "cc", "ra", "rc", NULL },
     { "sser", "ser", "si", "psi", "cc", NULL },
     { "ser", "ser-plain", "si-plain", NULL },
     { "si", "si-plain", NULL },
+    { "ser-plain", "rr", NULL },
 };
 
 static int lv(const char *name) {
@@ -65,7 +67,8 @@ static void implication_is_the_documents(void **state) {
                          level_name((check_level_id)b), level_implies((check_level_id)a, (check_level_id)b), imp[a][b]);
     /* the incomparable pairs the document names */
     const char *const incomparable[][2] = { { "pc", "psi" }, { "strong-si", "ser" }, { "si", "ser-plain" },
-                                            { "si-plain", "rc" }, { "ser-plain", "rc" } };
+                                            { "si-plain", "rc" }, { "ser-plain", "rc" },
+                                            { "rr", "si-plain" }, { "rr", "rc" }, { "rr", "si" } };
     for (size_t i = 0; i < sizeof incomparable / sizeof incomparable[0]; i++) {
         assert_false(level_implies((check_level_id)lv(incomparable[i][0]), (check_level_id)lv(incomparable[i][1])));
         assert_false(level_implies((check_level_id)lv(incomparable[i][1]), (check_level_id)lv(incomparable[i][0])));
@@ -87,13 +90,20 @@ static void summary_of_made_up_verdicts(void **state) {
     (void)state;
     ladder_state st[LEVEL_COUNT] = { 0 };
     ladder_summary_t s;
-    /* write skew, every level decided: ser, sser, ser-plain fail; the rest hold */
+    /* write skew, every level decided: ser, sser, ser-plain, rr fail; the rest hold */
     for (int l = 0; l < LEVEL_COUNT; l++) st[l] = LADDER_PASS;
-    st[LEVEL_SER] = st[LEVEL_SSER] = st[LEVEL_SER_PLAIN] = LADDER_FAIL;
+    st[LEVEL_SER] = st[LEVEL_SSER] = st[LEVEL_SER_PLAIN] = st[LEVEL_RR] = LADDER_FAIL;
     ladder_summary(st, &s);
     assert_int_equal(s.num_holds, 1);                    /* strong-si implies si, pc, psi, ... si-plain */
     assert_int_equal(s.holds[0], LEVEL_STRONG_SI);
-    assert_int_equal(s.num_fails, 1);                    /* ser-plain: ser and sser imply it */
+    assert_int_equal(s.num_fails, 1);                    /* rr: ser, sser and ser-plain imply it */
+    assert_int_equal(s.fails[0], LEVEL_RR);
+    /* a phantom write skew: rr holds too, ser-plain is the weakest failing */
+    st[LEVEL_RR] = LADDER_PASS;
+    ladder_summary(st, &s);
+    assert_int_equal(s.num_holds, 2);                    /* strong-si, rr (in ladder order) */
+    assert_int_equal(s.holds[1], LEVEL_RR);
+    assert_int_equal(s.num_fails, 1);
     assert_int_equal(s.fails[0], LEVEL_SER_PLAIN);
     assert_int_equal(s.num_conflicts, 0);
     /* lost update: pc holds, psi fails; two strongest? pc alone; weakest failing psi */
@@ -103,9 +113,10 @@ static void summary_of_made_up_verdicts(void **state) {
     ladder_summary(st, &s);
     assert_int_equal(s.num_holds, 1);
     assert_int_equal(s.holds[0], LEVEL_PC);
-    assert_int_equal(s.num_fails, 2);                    /* psi and si-plain, in ladder order */
+    assert_int_equal(s.num_fails, 3);                    /* psi, si-plain and rr, in ladder order */
     assert_int_equal(s.fails[0], LEVEL_PSI);
     assert_int_equal(s.fails[1], LEVEL_SI_PLAIN);
+    assert_int_equal(s.fails[2], LEVEL_RR);
     /* pc and psi both hold, si fails: two strongest */
     for (int l = 0; l < LEVEL_COUNT; l++) st[l] = LADDER_NOT_ASKED;
     st[LEVEL_PC] = st[LEVEL_PSI] = st[LEVEL_CC] = LADDER_PASS;

@@ -6,6 +6,7 @@
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
+#include "frontend/history/predicate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,25 @@ pg_index_opts pg_index_opts_for(check_level_id level) {
     return o;
 }
 
-int pg_index_fits(const pg_index *ix, check_level_id level) {
+/* rr with predicate reads: no read-modify-write links (a transaction that
+ * read a key by predicate only and writes it may follow a later writer:
+ * the cycle through its predicate anti-dependency is allowed). */
+static pg_index_opts opts_for_history(check_level_id level, const history *h) {
     pg_index_opts o = pg_index_opts_for(level);
+    if (level_shape_of(level) == SHAPE_RR && h->op_pred) o.rmw_links = 0;
+    return o;
+}
+
+int pg_index_fits(const pg_index *ix, check_level_id level) {
+    pg_index_opts o = opts_for_history(level, ix->h);
     return o.session_order == ix->opts.session_order && o.rmw_links == ix->opts.rmw_links &&
            o.real_time == ix->opts.real_time;
 }
 
 void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level) {
     level_shape s = level_shape_of(level);
-    pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
+    if (s == SHAPE_RR) pg_init_rr(g, ix);
+    else pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
 }
 const char *check_level_title(check_level_id l) { return level_title(l); }
 
@@ -142,8 +153,12 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
  * saw; the cycle shown assumes the writers named (those of the cycle's
  * readers). */
 static void choice_message(const history *h, check_result *res, const char *reason) {
-    int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
-                       "value saw; the cycle shown assumes", reason, h->num_amb);
+    int len = h->preds && h->preds->choices_attached   /* reads' choices of versions (preds_attach_choices) */
+        ? snprintf(res->msg, sizeof res->msg, "%s, whichever version each of the %u reads with several possible versions "
+                   "saw (a predicate read's of a key it did not return, a read of nil); the cycle shown assumes", reason,
+                   h->num_amb)
+        : snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
+                   "value saw; the cycle shown assumes", reason, h->num_amb);
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
         uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
@@ -467,7 +482,7 @@ static verdict check_fitted(const pg_index *ix, check_level_id level, const chec
     if (pg_index_fits(ix, level)) return check_on(ix, level, opt, ext, pool, res);
     pg_index mine;
     ic_error err; ic_error_clear(&err);
-    if (!pg_index_build_opts(&mine, ix->h, &err, pool, pg_index_opts_for(level))) {
+    if (!pg_index_build_opts(&mine, ix->h, &err, pool, opts_for_history(level, ix->h))) {
         snprintf(res->msg, sizeof res->msg, "%s", err.msg);
         return res->verdict = VERDICT_UNKNOWN;
     }
@@ -509,7 +524,8 @@ static int implied_pass(const pg_index *ix, check_level_id level, const check_op
 
 static int session_level_first(const pg_index *ix, check_level_id level, const check_options *opt,
                                par_pool *pool, check_result *res) {
-    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN ? LEVEL_SER : level;
+    /* rr holds where ser does (ser => ser-plain => rr, doc/levels.md) */
+    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN || level == LEVEL_RR ? LEVEL_SER : level;
     if (sess == level) return 0;
     res->level = sess;
     verdict v = check_fitted(ix, sess, opt, NULL, pool, res);
@@ -537,8 +553,9 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     res->level = level;
     vec_init(res->cycle);
     if (ix->h->num_amb && level != LEVEL_SI && level != LEVEL_SER) {    /* choice.h: SER and SI only */
-        snprintf(res->msg, sizeof res->msg, "level %s does not choose the writer of a read of a repeated value yet "
-                 "(%u such reads; si and ser do)", level_name(level), ix->h->num_amb);
+        snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which write %u reads saw (reads of a repeated "
+                 "value, or predicate reads' views of keys they did not return; si and ser do)", level_name(level),
+                 ix->h->num_amb);
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }
@@ -550,8 +567,9 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }
-    if (ext && level_shape_of(level) == SHAPE_PSI) {
-        snprintf(res->msg, sizeof res->msg, "psi is not one acyclicity constraint: it cannot be exported");
+    if (ext && (level_shape_of(level) == SHAPE_PSI || (level_shape_of(level) == SHAPE_RR && ix->h->op_pred))) {
+        snprintf(res->msg, sizeof res->msg, "%s is not one acyclicity constraint%s: it cannot be exported", level_name(level),
+                 level_shape_of(level) == SHAPE_RR ? " with predicate reads" : "");
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }

@@ -1,6 +1,6 @@
 /* check.h — checking a history (that passed the axioms) against a level
  * decided by a search: si, ser, pc, psi, si-plain, ser-plain, strong-si,
- * sser (levels.def shapes PC, PSI, SI, SER; doc/checker.md).
+ * sser, rr (levels.def shapes PC, PSI, SI, SER, RR; doc/checker.md).
  *
  * check_level() runs: polygraph for the level (constraints.c), pruning
  * (prune.c), encoding and solving in the engine (encode.c), and always
@@ -150,10 +150,11 @@ int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
 /* The same into any sink (the engine, or a recorder for isocheck encode). */
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
 
-/* psi.c: psi's search.  psi_take_rw moves the known RW edges out of
- * g->known (encode them as no arcs); psi_solve solves s (encoded with
- * pg_encode, variables from var0) until a model leaves no RW edge r -> c
- * with c reaching r by D edges, adding a clause against each such path;
+/* psi.c: psi's and rr's search.  psi_take_rw moves the known lazy RW edges
+ * (pg_rw_lazy) out of g->known (encode them as no arcs); psi_solve solves s
+ * (encoded with pg_encode, variables from var0) until a model leaves no RW
+ * edge r -> c with c reaching r by D edges (rr: no item RW edge r -> c with
+ * c reaching r by any edges), adding a clause against each such path;
  * returns gsat_solve's last answer. */
 void psi_take_rw(polygraph *g, pg_edge_vec *rw);
 int  psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known, uint32_t *rounds);

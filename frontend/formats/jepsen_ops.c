@@ -695,5 +695,6 @@ history *jr_finish(jepsen_reader *jr, ic_error *err) {
     jr->b = NULL;
     free_parts(jr);
     free(jr);
-    return hb_finish(b, err);
+    history *h = hb_finish(b, err);                /* then the choices of predicate reads and nil reads */
+    return h && !preds_attach_choices(h, err) ? (history_free(h), (history *)NULL) : h;
 }

@@ -69,9 +69,19 @@ typedef struct pred_fact {
     int64_t  data;           /* its data value (what the predicate saw; INIT's: the :init value) */
 } pred_fact;
 
+/* A key a predicate read did not return (or an item read of nil), whose
+ * version the reader saw is one of several (non-matching, or absent; the
+ * version order decides): the values of those versions are
+ * vals[first .. first + n) (VALUE_INIT: INIT's); the reads of the key by
+ * transaction txn that stand for it read the value marker. */
+typedef struct pred_choice { uint32_t read, key, first, n, txn; int64_t marker; } pred_choice;
+
 typedef struct history_preds {
     VEC(pred_read) reads;
     VEC(pred_fact) facts;
+    VEC(pred_choice) choices;    /* until preds_attach_choices (not cloned) */
+    vec_i64 choice_vals;
+    uint8_t choices_attached;    /* h's ambiguous reads are these choices (not cloned) */
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
     VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
     vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */
@@ -92,6 +102,17 @@ int preds_is_dead(const history_preds *p, int64_t v);
 /* The data value of key's version v: 1 with *data (present), 0 if absent
  * (unborn INIT, or dead). */
 int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t *data);
+
+/* The choices of h->preds made reads whose writer is a choice, as the
+ * repeated values' are (history.h: OP_AMBIGUOUS, amb_read, amb_cand; the
+ * checker's choice.h): the reads of the choice's key by its transaction
+ * that read its marker (a value nobody writes) are flagged OP_AMBIGUOUS,
+ * the first gets the write ops of its versions as candidates, none ruled
+ * out (the others repeat it: one version a transaction).  0 with err (the read's line) when h also
+ * has values written twice (their resolution would drop these choices). */
+struct history;
+struct ic_error;
+int preds_attach_choices(struct history *h, struct ic_error *err);
 
 /* Tags of lowered ops (history.op_pred). */
 #define PRED_TAG_NONE UINT32_MAX

@@ -35,7 +35,13 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
     txn_str(h, reader, rb, sizeof rb);
     pred_str(&rd->p, "value", pb, sizeof pb);
     history_key_str(h, e->key, kb, sizeof kb);
-    data_str(h, e->key, h->op_value[op], &seen_present, &seen_data, sb, sizeof sb);
+    int64_t seen = h->op_value[op];
+    if (history_op_ambiguous(h, op)) {            /* a choice (preds_attach_choices): the WR edge names it */
+        uint32_t ws = e->kind == DEP_WR && e->from ? history_txn_final_write(h, e->from, e->key) : HISTORY_NONE;
+        seen = ws != HISTORY_NONE ? h->op_value[ws] : VALUE_INIT;
+    }
+    data_str(h, e->key, seen, &seen_present, &seen_data, sb, sizeof sb);
+    if (history_op_ambiguous(h, op) && e->kind == DEP_RW) snprintf(sb, sizeof sb, "in a version");
     if (e->kind == DEP_WR) {
         snprintf(buf, n, "%s's predicate read of `%s` did not return key %s, so it saw %s's version, key %s %s, "
                  "which does not match", rb, pb, kb, txn_str(h, e->from, wb, sizeof wb), kb, sb);

@@ -16,7 +16,7 @@ bad "found '5s'" "$ISOCHECK" check --time-limit 5s "$h"
 bad "option --dot needs a value (FILE)" "$ISOCHECK" check "$h" --dot
 bad "option --certificate needs a value (FILE)" "$ISOCHECK" check "$h" --certificate
 bad "option --dot needs a value (FILE), found the option '--json'" "$ISOCHECK" check --dot --json "$h"
-bad "option --level: unknown level '$h' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, ser-plain, all, ladder; or a comma list)" "$ISOCHECK" check --level "$h" "$h"
+bad "option --level: unknown level '$h' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, rr, ser-plain, all, ladder; or a comma list)" "$ISOCHECK" check --level "$h" "$h"
 bad "missing operand" "$ISOCHECK" check --level "$h"
 bad "option --level: unknown level 'SI' (expected one of: rc, " "$ISOCHECK" check --level rc,SI "$h"
 bad "option --level: empty level name in 'si,,ser'" "$ISOCHECK" check --level si,,ser "$h"

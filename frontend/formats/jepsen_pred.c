@@ -297,8 +297,18 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
     return 1;
 }
 
+/* Own placeholders grouped by read, in emission order (the text reader
+ * adds a read's placeholders for keys written after it later, interleaved
+ * with the next reads'; Elle's are grouped already). */
+static int cmp_own(const void *x, const void *y) {
+    const jp_own_t *a = x, *b = y;
+    if (a->read != b->read) return a->read < b->read ? -1 : 1;
+    return (a->op > b->op) - (a->op < b->op);
+}
+
 int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t nkeys, const char *source, ic_error *err) {
     if (!s->active) return 1;
+    if (s->owns.len > 1) qsort(s->owns.data, s->owns.len, sizeof *s->owns.data, cmp_own);
     jp_index ix;
     index_versions(s, nkeys, &ix);
     int ok = resolve_nils(s, b, &ix, source, err);

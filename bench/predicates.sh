@@ -30,7 +30,8 @@ python3 "$ROOT/bench/gen_pred_history.py" "$N" "$K" 1 > "$H" || exit 1
 echo "history: $N transactions, $K keys, $(wc -c < "$H") bytes; $(uptime | sed 's/.*load/load/')"
 for i in $(seq 1 "$R"); do
   read -r v wall mb rc < <(run_measured "$OUT/run$i.log" 60 "$ISO" check --level si,ser "$H")
-  echo "run $i: $v (exit $rc) ${wall} s ${mb} MB  $(tr '\n' ' ' < "$OUT/run$i.log" | cut -c1-120)"
+  cpu=$(awk -F': ' '/User time|System time/{s+=$2} END{printf "%.2f", s}' "$OUT/run$i.log.time")
+  echo "run $i: $v (exit $rc) ${wall} s wall, ${cpu} s CPU, ${mb} MB  $(tr '\n' ' ' < "$OUT/run$i.log" | cut -c1-120)"
 done
 [ "$BIG" -gt 0 ] || exit 0
 HB=$OUT/pred-vo-$BIG-$BIGK.edn VO=$OUT/pred-vo-$BIG-$BIGK.order
@@ -42,6 +43,7 @@ for i in $(seq 1 "$R"); do
     case $who in base) bin=$BASE f=$HB ;; new) bin=$ISO f=$HB ;; new-text) bin=$ISO f=${HB%.edn}.txt ;; esac
     [ -x "$bin" ] || { echo "$who: no $bin"; continue; }
     read -r v wall mb rc < <(run_measured "$OUT/vo-$who-$i.log" 120 "$bin" check --level si,ser --version-order "$VO" "$f")
-    echo "run $i $who: $v (exit $rc) ${wall} s ${mb} MB  $(grep -c '^white-box PASS' "$OUT/vo-$who-$i.log") white-box PASS"
+    cpu=$(awk -F': ' '/User time|System time/{s+=$2} END{printf "%.2f", s}' "$OUT/vo-$who-$i.log.time")
+    echo "run $i $who: $v (exit $rc) ${wall} s wall, ${cpu} s CPU, ${mb} MB  $(grep -c '^white-box PASS' "$OUT/vo-$who-$i.log") white-box PASS"
   done
 done

@@ -6,8 +6,8 @@
  *   (c) differential: random small histories (inserts, item reads,
  *       predicate reads and updates) written as text, checked against
  *       tests/brute_pred.h (no code shared with the pipeline) and against
- *       their Elle EDN twin; each EDN twin converted to text (write_text)
- *       reads back with the same verdicts;
+ *       their Elle EDN twin; each EDN twin written as text (write_text)
+ *       and as Elle (write_elle) reads back with the same verdicts;
  *   (d) the chunked reader (several threads) reads predicate lines as the
  *       serial one does. */
 #include <setjmp.h>
@@ -293,7 +293,7 @@ static history *load_or_null(history_format f, const char *s, int *undecided, co
 
 static void differential(void **state) {
     (void)state;
-    int runs = 4000, undecided = 0, checked = 0, round_trips = 0, fails[2] = { 0, 0 };
+    int runs = 4000, undecided = 0, checked = 0, round_trips = 0, elle_trips = 0, fails[2] = { 0, 0 };
     for (int i = 0; i < runs; i++) {
         bp_hist h;
         random_hist(&h);
@@ -335,11 +335,23 @@ static void differential(void **state) {
         } else if (!strstr(err.msg, "renumbered") && !strstr(err.msg, "absent"))
             fail_msg("run %d: write_text: %s\n%s", i, err.msg, edn);
         free(buf);
+        buf = NULL;                            /* and written as Elle (write_elle.c) */
+        f = open_memstream(&buf, &len);
+        ic_error_clear(&err);
+        wrote = write_elle(he, f, &err);
+        fclose(f);
+        if (wrote) {
+            history *hr = load_or_null(FORMAT_ELLE, buf, &undecided, "written back as elle", i);
+            if (hr && (verdict_of(hr, LEVEL_SER, why, sizeof why) != want || verdict_of(hr, LEVEL_SI, why, sizeof why) != want_si))
+                fail_msg("run %d: written back as Elle, the verdict changes\n%s\n%s", i, edn, buf);
+            if (hr) { history_free(hr); elle_trips++; }
+        } else fail_msg("run %d: write_elle: %s\n%s", i, err.msg, edn);
+        free(buf);
         history_free(he);
     }
-    print_message("%d checked (%d serializable, %d not), %d written back, %d undecided\n", checked, fails[0], fails[1],
-                  round_trips, undecided);
-    assert_true(fails[0] > checked / 5 && fails[1] > checked / 5 && round_trips > checked / 2);
+    print_message("%d checked (%d serializable, %d not), %d written back as text, %d as Elle, %d undecided\n", checked,
+                  fails[0], fails[1], round_trips, elle_trips, undecided);
+    assert_true(fails[0] > checked / 5 && fails[1] > checked / 5 && round_trips > checked / 2 && elle_trips > checked / 2);
 }
 
 /* ---- (d) chunked ------------------------------------------------------------ */

@@ -256,8 +256,8 @@ int history_write_file(const history *h, history_format fmt, const char *path, u
         ic_error_at(err, path, 0, "cannot write this format");
         return 0;
     }
-    if (h->preds && fmt != FORMAT_TEXT) {   /* lowered to reads, they would lose their result sets (issue 34) */
-        ic_error_at(err, h->source, 0, "cannot write predicate reads ([:rp ...]) in %s format yet", history_format_name(fmt));
+    if (h->preds && fmt != FORMAT_TEXT && fmt != FORMAT_ELLE) {   /* they would lose their result sets (issue 34) */
+        ic_error_at(err, h->source, 0, "cannot write predicate reads ([:rp ...]) in %s format", history_format_name(fmt));
         return 0;
     }
     int ok;

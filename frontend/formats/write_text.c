@@ -16,33 +16,15 @@
 #include "frontend/formats/write.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 
 #include "frontend/formats/text_times.h"
+#include "frontend/formats/write_pred.h"
 #include "frontend/history/predicate.h"
 
-/* The predicate reads, by transaction and with their returned ops. */
-typedef struct pred_plan {
-    uint32_t *txn_start, *txn_reads;    /* reads of txn t: txn_reads[txn_start[t] .. txn_start[t+1]) */
-    uint32_t *ret_start, *ret_ops;      /* returned ops of read r, in op order */
-    uint8_t *done;                      /* read written */
-} pred_plan;
-
-static void csr(uint32_t n, uint32_t m, const uint32_t *owner, uint32_t **start, uint32_t **items) {
-    *start = xcalloc((size_t)n + 2, sizeof **start);
-    *items = xmalloc(((size_t)m + 1) * sizeof **items);
-    for (uint32_t i = 0; i < m; i++) if (owner[i] < n) (*start)[owner[i] + 1]++;
-    for (uint32_t i = 0; i < n; i++) (*start)[i + 1] += (*start)[i];
-    uint32_t *cur = xmalloc(((size_t)n + 1) * sizeof *cur);
-    for (uint32_t i = 0; i <= n; i++) cur[i] = (*start)[i];
-    for (uint32_t i = 0; i < m; i++) if (owner[i] < n) (*items)[cur[owner[i]]++] = i;
-    free(cur);
-}
-
-static int pred_plan_build(const history *h, const write_plan *wp, pred_plan *pp, ic_error *err) {
-    const history_preds *P = h->preds;
-    uint32_t nr = (uint32_t)P->reads.len;
-    if (P->dead.len) {
+/* What text cannot hold of h's predicate reads (deleted keys, values it would renumber),
+ * then the plan. */
+static int text_pred_plan(const history *h, const write_plan *wp, pred_plan *pp, ic_error *err) {
+    if (h->preds->dead.len) {
         ic_error_at(err, h->source, 0, "cannot write a deleted key in text format (it has no delete)");
         return 0;
     }
@@ -51,28 +33,7 @@ static int pred_plan_build(const history *h, const write_plan *wp, pred_plan *pp
                     "so they cannot be renumbered (text values are 1 to 2^63-1)", wp->value.from.data[0]);
         return 0;
     }
-    for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++)
-        if (history_op_failed(h, op) && history_op_pred(h, op) == PRED_TAG_NONE) {
-            char wb[600];
-            ic_error_at(err, h->source, 0, "cannot write a failed operation (%s) in text format",
-                        history_op_where(h, op, wb, sizeof wb));
-            return 0;
-        }
-    uint32_t *owner = xmalloc(((size_t)nr + h->num_ops + 1) * sizeof *owner);
-    for (uint32_t r = 0; r < nr; r++) owner[r] = P->reads.data[r].txn;
-    csr(h->num_txns, nr, owner, &pp->txn_start, &pp->txn_reads);
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        uint32_t tag = history_op_pred(h, op);
-        owner[op] = tag != PRED_TAG_NONE && pred_tag_returned(tag) ? pred_tag_read(tag) : UINT32_MAX;
-    }
-    csr(nr, h->num_ops, owner, &pp->ret_start, &pp->ret_ops);
-    free(owner);
-    pp->done = xcalloc((size_t)nr + 1, 1);
-    return 1;
-}
-
-static void pred_plan_free(pred_plan *pp) {
-    free(pp->txn_start); free(pp->txn_reads); free(pp->ret_start); free(pp->ret_ops); free(pp->done);
+    return pred_plan_build(h, "text", pp, err);
 }
 
 static void write_inits(const history *h, const write_plan *wp, FILE *out) {
@@ -102,7 +63,7 @@ int write_text(const history *h, FILE *out, ic_error *err) {
     write_plan p;
     write_plan_build(h, FORMAT_TEXT, &p);
     pred_plan pp = { 0 };
-    if (h->preds && !pred_plan_build(h, &p, &pp, err)) { write_plan_free(&p); return 0; }
+    if (h->preds && !text_pred_plan(h, &p, &pp, err)) { write_plan_free(&p); return 0; }
     if (h->preds) write_inits(h, &p, out);
     for (uint32_t t = 1; t < h->num_txns; t++) {
         const history_txn *x = &h->txns[t];

@@ -48,6 +48,15 @@ echo "$out" | grep -qF "phantom: txn 0's predicate read of \`value < 5\` missed 
 # text back to text: the same lines
 "$ISOCHECK" convert --to text -o "$t/again.txt" "$t/phantom-ser.txt" > /dev/null 2>&1 && cmp -s "$t/phantom-ser.txt" "$t/again.txt" ||
   fail "text to text changed" "$(diff "$t/phantom-ser.txt" "$t/again.txt")"
+# text to Elle (write_elle.c: :init, [:rp ...]) and back: the same answers
+for f in pred-update pred-phantom pred-fig4; do
+  "$ISOCHECK" convert --to elle -o "$t/$f.edn" "$d/$f.txt" > /dev/null 2>&1 && grep -q ':rp ' "$t/$f.edn" || fail "$f to elle" "$(cat "$t/$f.edn")"
+  for l in si ser; do
+    a=$("$ISOCHECK" check --level $l "$d/$f.txt" 2>&1 | head -2); b=$("$ISOCHECK" check --level $l "$t/$f.edn" 2>&1 | head -2)
+    [ "$(echo "$a" | sed 's/\.txt/.edn/g')" = "$(echo "$b" | sed "s|$t|$d|g")" ] || fail "$f at $l: text '$a', elle '$b'" ""
+  done
+done
+grep -qF '{:type :ok, :f :init, :value {1 1, 2 7}}' "$t/pred-update.edn" || fail "pred-update.edn: no :init" "$(cat "$t/pred-update.edn")"
 # formats without predicate reads refuse, leaving nothing behind
 out=$("$ISOCHECK" convert --to dbcop -o "$t/x.dbcop" "$d/pred-phantom.txt" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ ! -e "$t/x.dbcop" ] && echo "$out" | grep -qF "cannot write predicate reads" || fail "convert dbcop: exit $rc" "$out"

@@ -86,6 +86,31 @@ static int predicate_at(lx *x, predicate *p) {
     return bad(x, PRED_WANT);
 }
 
+/* An optional `key in A..B and ` before the predicate. */
+static int keys_at(lx *x, text_pred_line *l) {
+    l->keyed = 0;
+    lex_space(&x->p);
+    if (!is_word(x->p, "key")) return 1;
+    const char *save = x->p;
+    x->p += 3;
+    lex_space(&x->p);
+    if (!is_word(x->p, "in")) { x->p = save; return 1; }                 /* `key` is the value's name */
+    x->p += 2;
+    l->keyed = 1;
+    if (!int64_at(x, &l->klo, 1, "the first key of the range (key in A..B)")) return 0;
+    if (!sym(x, "..")) return bad(x, "'..' in the key range (key in A..B)");
+    if (!int64_at(x, &l->khi, 1, "the last key of the range (key in A..B)")) return 0;
+    if (l->klo > l->khi) {
+        ic_error_at(x->err, x->name, x->line, "expected a key range A..B with A <= B, found %" PRId64 "..%" PRId64,
+                    l->klo, l->khi);
+        return 0;
+    }
+    lex_space(&x->p);
+    if (!is_word(x->p, "and")) return bad(x, "'and' and the predicate after the key range");
+    x->p += 3;
+    return 1;
+}
+
 /* {K:V, ...} (update: K:OLD->NEW). */
 static int result_at(lx *x, text_pred_line *l) {
     int upd = l->kind == TPL_UPDATE;
@@ -121,7 +146,7 @@ int text_pred_lex(const char *p, size_t len, text_pred_line *l, const char *name
     } else {
         l->kind = x.p[0] == 'u' ? TPL_UPDATE : TPL_READ;
         x.p += 3;
-        ok = predicate_at(&x, &l->p) && (sym(&x, ",") || bad(&x, "',' after the predicate")) && result_at(&x, l) &&
+        ok = keys_at(&x, l) && predicate_at(&x, &l->p) && (sym(&x, ",") || bad(&x, "',' after the predicate")) && result_at(&x, l) &&
              (sym(&x, ",") || bad(&x, "',' after the result set")) &&
              int64_at(&x, &l->sess, 0, "session id (digits 0-9, no sign)") && (sym(&x, ",") || bad(&x, "',' after the session id")) &&
              int64_at(&x, &l->txn, 0, "transaction id (digits 0-9, no sign)");
@@ -264,6 +289,7 @@ int tp_pred_line(text_pred *tp, history_builder *b, uint32_t t, const text_pred_
     }
     tp->ts.data[t] |= TS_PRED;
     uint32_t r = jp_read(tp->jp, &l->p, t, (uint32_t)line);
+    if (l->keyed) jp_read_keys(tp->jp, r, l->klo, l->khi);
     vec_push(tp->cur_reads, r);
     for (size_t i = 0; i < l->pairs.len; i++) {
         const tpl_pair *pr = &l->pairs.data[i];

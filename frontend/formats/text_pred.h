@@ -9,8 +9,10 @@
  * PRED: `true`, `c OP N` (OP one of = != < <= > >=), `N <= c <= N` (a
  * range, both ends included), `c mod M = R` (Clojure's mod); N, M, R
  * decimal 64-bit integers with an optional '-'; blanks between tokens;
- * `c` may be any name of letters, digits and '_'.  Result values are
- * written as r(...) values: 0 is the initial version.
+ * `c` may be any name of letters, digits and '_'.  `key in A..B and PRED`
+ * declares the keys the read covers (integer keys A to B, both included;
+ * else every key of the history).  Result values are written as r(...)
+ * values: 0 is the initial version.
  *
  * Semantics are Elle's closed-predicate ones (jepsen_pred.h does the
  * resolution): the predicate ranges over every key of the history; a key's
@@ -45,6 +47,8 @@ typedef struct tpl_pair { int64_t key, old, now; } tpl_pair;
 typedef struct text_pred_line {
     uint8_t kind;            /* tpl_kind */
     predicate p;
+    uint8_t keyed;           /* `key in KLO..KHI and PRED`: the keys it covers */
+    int64_t klo, khi;
     int64_t sess, txn;       /* rp, up */
     int64_t key, value;      /* init */
     VEC(tpl_pair) pairs;     /* rp: (key, old); up: (key, old, now) */

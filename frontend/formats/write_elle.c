@@ -88,6 +88,13 @@ static void put_pred_read(const history *h, FILE *out, pred_plan *pp, uint32_t r
 
 /* The :init completion, and what Elle cannot say: 0 with err. */
 static int pred_prelude(const history *h, FILE *out, pred_plan *pp, ic_error *err) {
+    for (size_t r = 0; r < h->preds->reads.len; r++)
+        if (h->preds->reads.data[r].keyed) {
+            ic_error_at(err, h->source, h->preds->reads.data[r].line, "cannot write a predicate read over a declared key "
+                        "range (key in %" PRId64 "..%" PRId64 ") in elle format", h->preds->reads.data[r].klo,
+                        h->preds->reads.data[r].khi);
+            return 0;
+        }
     if (!pred_plan_build(h, "elle", pp, err)) return 0;
     for (uint32_t i = 0; i < pp->ret_start[h->preds->reads.len]; i++) {
         uint32_t op = pp->ret_ops[i];

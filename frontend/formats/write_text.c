@@ -45,9 +45,9 @@ static void write_inits(const history *h, const write_plan *wp, FILE *out) {
 
 static void write_pred_read(const history *h, const write_plan *wp, pred_plan *pp, uint32_t r, int64_t sess, int64_t id,
                             FILE *out) {
-    char pb[128];
+    char pb[200];
     pp->done[r] = 1;
-    fprintf(out, "rp(%s,{", pred_str(&h->preds->reads.data[r].p, "c", pb, sizeof pb));
+    fprintf(out, "rp(%s,{", pred_read_str(&h->preds->reads.data[r], "c", pb, sizeof pb));
     for (uint32_t i = pp->ret_start[r]; i < pp->ret_start[r + 1]; i++) {
         uint32_t op = pp->ret_ops[i];
         int64_t v = h->op_value[op];

@@ -112,6 +112,11 @@ uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
 uint32_t hb_num_ops(const history_builder *b) { return (uint32_t)b->op_kind.len; }
 uint32_t hb_num_keys(const history_builder *b) { return (uint32_t)b->key_ext.len; }
 txn_status hb_txn_status_of(const history_builder *b, uint32_t txn) { return (txn_status)b->txns.data[txn].status; }
+int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext) {
+    if (b->key_name.data && k < b->key_name.len && b->key_name.data[k] != HISTORY_NONE) return 0;
+    *ext = b->key_ext.data[k];
+    return 1;
+}
 void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
                uint32_t *line) {
     *txn = b->op_txn.data[i]; *kind = b->op_kind.data[i]; *key = b->op_key.data[i]; *value = b->op_value.data[i];

@@ -435,6 +435,8 @@ uint32_t hb_num_keys(const history_builder *b);
 void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
                uint32_t *line);
 txn_status hb_txn_status_of(const history_builder *b, uint32_t txn);
+/* Key k's integer: 1 with *ext, 0 for a key with a name. */
+int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext);
 
 /* A copy of b holding only the transactions t with keep[t] != 0 (NULL:
  * all), each with all its ops, in the same order; keys (same ids), named

@@ -33,7 +33,7 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
     int seen_present, new_present;
     int64_t seen_data, new_data;
     txn_str(h, reader, rb, sizeof rb);
-    pred_str(&rd->p, "value", pb, sizeof pb);
+    pred_read_str(rd, "value", pb, sizeof pb);
     history_key_str(h, e->key, kb, sizeof kb);
     data_str(h, e->key, h->op_value[op], &seen_present, &seen_data, sb, sizeof sb);
     if (pred_tag_returned(tag)) {             /* a returned pair: an item read, named with its predicate */

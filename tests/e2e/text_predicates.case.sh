@@ -23,6 +23,11 @@ for f in pred-update.txt pred-update.json; do
   [ $rc -eq 1 ] && echo "$out" | grep -q "lost-update (G-single): txn 2 and txn 1 both read \"*1\"*=init" || fail "$f si: exit $rc" "$out"
 done
 "$ISOCHECK" check --level si,ser "$d/pred-serial.txt" > /dev/null 2>&1 || fail "pred-serial: expected PASS" ""
+# a declared key range: inserts outside it are no phantoms; inside, the phantom names the range
+"$ISOCHECK" check --level si,ser "$d/pred-keys.txt" > /dev/null 2>&1 || fail "pred-keys: expected PASS" ""
+out=$("$ISOCHECK" check --level ser "$d/pred-keys-phantom.txt" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -qF "phantom: txn 1's predicate read of \`key in 1..20 and value < 5\` missed txn 2's insert of key 11 = 2" ||
+  fail "pred-keys-phantom ser: exit $rc" "$out"
 
 # bad input: FILE:LINE, exit 2, nothing else
 printf 'w(1,1,1,1)\nrp(c < 5,{1:1,1:1},2,2)\n' > "$t/bad.txt"

@@ -36,7 +36,9 @@
  * `UPDATE kv SET prev = v, v = L + k WHERE v BETWEEN A AND B RETURNING k,
  * prev, v`, [A, B] spanning one to three initial values (DIST picks the
  * first), L a value below PRED_BASE unique to the attempt (up(A <= c <=
- * B,{k:old->new,...})); a quarter of the reads are item reads
+ * B,{k:old->new,...})); half of the predicate reads cover half of the
+ * keys only, `... WHERE v < K AND k BETWEEN X AND Y` (rp(key in X..Y and
+ * c < K,{...})); a quarter of the reads are item reads
  * `SELECT v FROM kv WHERE k = x`.  An updated row's value is below every
  * initial value, so no window matches it again: each row changes at most
  * once (what Elle's closed-predicate generator does too), so every read's
@@ -64,7 +66,7 @@ typedef struct op { int write; int64_t key, value; } op;
 /* an update's new values: (session + 1) * 10^10 + attempt * 10^4 + k, below PRED_BASE */
 #define PRED_NEW(sess, seq) ((int64_t)((sess) + 1) * 10000000000 + (seq) * 10000)
 enum { POP_READ, POP_PRED_READ, POP_PRED_UPDATE };
-typedef struct pop { int kind; int64_t key, value, a, b; } pop;
+typedef struct pop { int kind, keyed; int64_t key, value, a, b; } pop;   /* keyed: k BETWEEN key AND b */
 typedef struct buf { char *p; size_t len, cap; } buf;
 static int pred_mode;
 static long num_keys;
@@ -156,13 +158,20 @@ static int pred_op(session *s, const pop *o, int64_t txn, int64_t *seq, PGresult
         const char *params[3] = { a, hi, b };
         r = PQexecParams(s->conn, "UPDATE kv SET prev = v, v = $3 + k WHERE v BETWEEN $1 AND $2 RETURNING k, prev, v",
                          3, NULL, params, NULL, NULL, 0);
+    } else if (o->keyed) {                      /* a declared key range: text's `key in A..B and` */
+        snprintf(b, sizeof b, "%" PRId64, o->key);
+        snprintf(hi, sizeof hi, "%" PRId64, o->b);
+        const char *params[3] = { a, b, hi };
+        r = PQexecParams(s->conn, "SELECT k, v FROM kv WHERE v < $1 AND k BETWEEN $2 AND $3 ORDER BY k", 3, NULL, params,
+                         NULL, NULL, 0);
     } else {
         const char *params[1] = { a };
         r = PQexecParams(s->conn, "SELECT k, v FROM kv WHERE v < $1 ORDER BY k", 1, NULL, params, NULL, NULL, 0);
     }
     if (PQresultStatus(r) != PGRES_TUPLES_OK) { *res = r; return 0; }
     int n = upd ? snprintf(line, sizeof line, "up(%" PRId64 " <= c <= %" PRId64 ",{", o->a, o->b)
-                : snprintf(line, sizeof line, "rp(c < %" PRId64 ",{", o->a);
+          : o->keyed ? snprintf(line, sizeof line, "rp(key in %" PRId64 "..%" PRId64 " and c < %" PRId64 ",{", o->key, o->b, o->a)
+                     : snprintf(line, sizeof line, "rp(c < %" PRId64 ",{", o->a);
     buf_add(&s->attempt, line, (size_t)n);
     for (int i = 0; i < PQntuples(r); i++) {
         n = upd ? snprintf(line, sizeof line, "%s%s:%s->%s", i ? "," : "", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
@@ -237,6 +246,11 @@ static void program(session *s, op *ops, pop *pops, long n, long keys) {
             o->kind = rng_chance(&s->prog, 0.25) ? POP_READ : POP_PRED_READ;
             o->key = x;
             o->a = PRED_BASE + x * PRED_STEP + PRED_STEP / 2;       /* between x's and x+1's initial values */
+            o->keyed = o->kind == POP_PRED_READ && rng_chance(&s->prog, 0.5);
+            if (o->keyed) {                                          /* over half of the table's keys */
+                o->key = (int64_t)rng_below(&s->prog, (uint64_t)keys);
+                o->b = o->key + keys / 2 < keys ? o->key + keys / 2 : keys - 1;
+            }
         } else {
             o->kind = POP_PRED_UPDATE;
             o->a = PRED_BASE + x * PRED_STEP;

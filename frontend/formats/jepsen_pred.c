@@ -91,12 +91,27 @@ void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t 
 
 uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line) {
     s->active = 1;
-    pred_read r = { *p, txn, line };
+    pred_read r = { *p, txn, line, 0, 0, 0 };
     vec_push(s->preds->reads, r);
     return (uint32_t)s->preds->reads.len - 1;
 }
 
 static int own_so_far(const jp_state *s, uint32_t key, int64_t *v, uint8_t *dead);
+
+void jp_read_keys(jp_state *s, uint32_t read, int64_t lo, int64_t hi) {
+    pred_read *r = &s->preds->reads.data[read];
+    r->keyed = 1;
+    r->klo = lo;
+    r->khi = hi;
+}
+
+/* Whether read rd covers key k of b. */
+static int covers(const history_builder *b, const pred_read *rd, uint32_t k) {
+    int64_t ext = 0;
+    if (!rd->keyed) return 1;
+    int named = !hb_key_int(b, k, &ext);
+    return pred_read_covers(rd, named, ext);
+}
 
 void jp_returned(jp_state *s, uint32_t read, uint32_t key, int64_t value, uint32_t op) {
     int64_t own;
@@ -341,7 +356,8 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         const jp_ret *rt = &s->rets.data[*ri];
         mark[rt->key] = r;
         hb_op_tag(b, rt->op, pred_tag(r, 1));
-        if (rt->value == VALUE_INIT) {
+        if (!covers(b, &rd, rt->key)) fact(s, PF_MISMATCH, r, rt->key, rt->value);   /* outside its keys */
+        else if (rt->value == VALUE_INIT) {
             cand c = init_cand(s, rt->key);
             if (!pred_match_version(&rd.p, c.present, c.data)) fact(s, PF_MISMATCH, r, rt->key, VALUE_INIT);
         } else if (!named(rt->value) && !pred_match(&rd.p, rt->value)) fact(s, PF_MISMATCH, r, rt->key, rt->value);
@@ -349,7 +365,7 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
     for (; *oi < s->owns.len && s->owns.data[*oi].read == r; (*oi)++) {
         const jp_own_t *o = &s->owns.data[*oi];
         hb_op_tag(b, o->op, pred_tag(r, 0));
-        if (mark[o->key] == r || own_op[o->key] != HISTORY_NONE) {       /* returned, or a key written twice */
+        if (mark[o->key] == r || own_op[o->key] != HISTORY_NONE || !covers(b, &rd, o->key)) {   /* returned, twice, outside */
             hb_op_set(b, o->op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;
         }
@@ -360,7 +376,7 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         } else own_op[o->key] = o->op;                 /* resolved below, like any other key */
     }
     for (uint32_t k = 0; k < ix->nkeys; k++) {
-        if (mark[k] == r || (is_list && is_list[k])) continue;
+        if (mark[k] == r || (is_list && is_list[k]) || !covers(b, &rd, k)) continue;
         uint32_t op = own_op[k];
         own_op[k] = HISTORY_NONE;
         uint32_t pin = u64map_get(&s->item_ix, (uint64_t)rd.txn << 32 | k);
@@ -403,8 +419,18 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
     return 1;
 }
 
+/* Own placeholders grouped by read, in emission order (the text reader
+ * adds a read's placeholders for keys written after it later, interleaved
+ * with the next reads'; Elle's are grouped already). */
+static int cmp_own(const void *x, const void *y) {
+    const jp_own_t *a = x, *b = y;
+    if (a->read != b->read) return a->read < b->read ? -1 : 1;
+    return (a->op > b->op) - (a->op < b->op);
+}
+
 int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t nkeys, const char *source, ic_error *err) {
     if (!s->active) return 1;
+    if (s->owns.len > 1) qsort(s->owns.data, s->owns.len, sizeof *s->owns.data, cmp_own);
     jp_index ix;
     index_versions(s, nkeys, &ix);
     int ok = resolve_nils(s, b, &ix, source, err);

@@ -6,7 +6,7 @@
  * comments, '{' is an operation map, EDN ('{:') or JSON ('{"'), '[' or '('
  * opening a vector of them likewise; '[[{"' or '[[]' is dbcop's JSON (an
  * array of sessions); '#_' or a tag '#name{' is EDN; 'r('
- * or 'w(' is text ('#' lines are text comments); a Cobra 'S' record
+ * or 'w(' (or a predicate line's 'rp(', 'up(', 'init(') is text ('#' lines are text comments); a Cobra 'S' record
  * followed by another record type byte is one Cobra log; NUL bytes in a
  * 48-byte dbcop header whose first string length is plausible is dbcop. */
 #include "frontend/formats/parse.h"
@@ -84,6 +84,9 @@ history_format detect_format(const unsigned char *p, size_t n) {
     if (comments) return FORMAT_ELLE;
     if (i + 1 < n && p[i] == '#' && p[i + 1] == '_') return FORMAT_ELLE;
     if (i + 1 < n && (p[i] == 'r' || p[i] == 'w') && p[i + 1] == '(') return FORMAT_TEXT;
+    if ((i + 2 < n && (p[i] == 'r' || p[i] == 'u') && p[i + 1] == 'p' && p[i + 2] == '(') ||
+        (i + 4 < n && !memcmp(p + i, "init(", 5)))
+        return FORMAT_TEXT;                                /* text's predicate lines (text_pred.h) */
     if (n >= 10 && p[0] == 'S' && memchr("WRCA", p[9], 4) && p[9]) return FORMAT_COBRA;   /* one log */
     if (n >= 48 && memchr(p, 0, 40) && le64(p + 40) < (1u << 20)) return FORMAT_DBCOP;
     if (i + 1 < n && p[i] == '#') {          /* an Elle record tag, or a commented text history */

@@ -10,6 +10,9 @@
  *          no failed ops
  *   elle   everything but failed ops; reads of :fail/:info transactions are
  *          written but not read back (Elle's own rule)
+ * Predicate reads (history.preds) are kept by text and elle (write_pred.h;
+ * their lowered reads, failed placeholders included, are not written as
+ * ops) and refused by dbcop and cobra.
  * and renumbers the identifiers its format reserves or cannot spell
  * (values and ids are only ever compared, so a one-to-one renumbering
  * keeps every verdict):

@@ -10,6 +10,7 @@
 
 #include "io/output.h"
 #include "frontend/formats/parse.h"
+#include "frontend/history/predicate.h"
 
 int write_check(const history *h, const char *format, int lists_ok, int string_keys_ok,
                 int aborted_ok, int indeterminate_ok, int failed_ok, ic_error *err) {
@@ -31,7 +32,8 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
                 return 0;
             }
         for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++)
-            if (history_op_kind(h, op) != OP_LIST_READ && history_value_is_named(h, h->op_value[op])) {
+            if (history_op_kind(h, op) != OP_LIST_READ && history_op_pred(h, op) == PRED_TAG_NONE &&
+                history_value_is_named(h, h->op_value[op])) {   /* lowered from a predicate read: written as it */
                 ic_error_at(err, h->source, 0, "cannot write value %s (%s) in %s format (integer values only)",
                             h->strings + h->name_off[h->op_value[op] - VALUE_NAME_BASE],
                             history_op_where(h, op, wb, sizeof wb), format);
@@ -256,8 +258,8 @@ int history_write_file(const history *h, history_format fmt, const char *path, u
         ic_error_at(err, path, 0, "cannot write this format");
         return 0;
     }
-    if (h->preds) {               /* lowered to reads, they would lose their result sets (issue 34) */
-        ic_error_at(err, h->source, 0, "cannot write predicate reads ([:rp ...]) in %s format yet", history_format_name(fmt));
+    if (h->preds && fmt != FORMAT_TEXT && fmt != FORMAT_ELLE) {   /* they would lose their result sets (issue 34) */
+        ic_error_at(err, h->source, 0, "cannot write predicate reads ([:rp ...]) in %s format", history_format_name(fmt));
         return 0;
     }
     int ok;

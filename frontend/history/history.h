@@ -427,6 +427,16 @@ void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
 void hb_op_tag(history_builder *b, uint32_t i, uint32_t tag);
 void hb_op_set(history_builder *b, uint32_t i, unsigned kind, int64_t value);
 void hb_set_preds(history_builder *b, struct history_preds *p);
+/* What the builder holds so far (the text reader's predicate lines replay
+ * the ops read before the first one, text_pred.h): ops in the order added,
+ * keys, a transaction's status. */
+uint32_t hb_num_ops(const history_builder *b);
+uint32_t hb_num_keys(const history_builder *b);
+void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
+               uint32_t *line);
+txn_status hb_txn_status_of(const history_builder *b, uint32_t txn);
+/* Key k's integer: 1 with *ext, 0 for a key with a name. */
+int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext);
 
 /* A copy of b holding only the transactions t with keep[t] != 0 (NULL:
  * all), each with all its ops, in the same order; keys (same ids), named

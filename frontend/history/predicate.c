@@ -42,6 +42,14 @@ const char *pred_str(const predicate *p, const char *var, char *buf, size_t n) {
     return buf;
 }
 
+const char *pred_read_str(const pred_read *r, const char *var, char *buf, size_t n) {
+    char pb[96];
+    pred_str(&r->p, var, pb, sizeof pb);
+    if (r->keyed) snprintf(buf, n, "key in %" PRId64 "..%" PRId64 " and %s", r->klo, r->khi, pb);
+    else snprintf(buf, n, "%s", pb);
+    return buf;
+}
+
 history_preds *preds_new(void) { return xcalloc(1, sizeof(history_preds)); }
 
 void preds_free(history_preds *p) {

@@ -9,7 +9,8 @@
  *     has m's sign).  Absent versions (a key not yet inserted: Elle's
  *     :elle/unborn; a deleted key: :elle/dead) match no predicate.
  *   - A predicate read observes the keys of a closed universe (every
- *     register key of the history): the keys whose version matches, with
+ *     register key of the history, or the integer keys of a declared range:
+ *     pred_read.keyed): the keys whose version matches, with
  *     their values (its result set), and, silently, a non-matching version
  *     of every other key.  The formats lower it to plain OP_READ ops
  *     (doc/checker.md, "Predicate reads"): a returned pair is an item read;
@@ -57,7 +58,17 @@ typedef struct pred_read {
     predicate p;
     uint32_t txn;            /* the reader (builder index until hb_finish) */
     uint32_t line;           /* where the read is */
+    uint8_t keyed;           /* it covers the integer keys klo..khi only (a declared */
+    int64_t klo, khi;        /* key range, text's `key in A..B and ...`); else every key */
 } pred_read;
+
+/* Whether r covers a key (named: a key with a name, never in a range; else
+ * its integer ext). */
+static inline int pred_read_covers(const pred_read *r, int named, int64_t ext) {
+    return !r->keyed || (!named && r->klo <= ext && ext <= r->khi);
+}
+/* r's predicate as pred_str writes it, after "key in A..B and " when keyed. */
+const char *pred_read_str(const pred_read *r, const char *var, char *buf, size_t n);
 
 typedef enum { PF_MISS = 0, PF_MISS_OWN, PF_MISMATCH, PF_MISS_READ } pred_fact_kind;
 

@@ -24,6 +24,7 @@
 #include "frontend/run_check.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/ladder.h"
+#include "frontend/reports/ladder_derive.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -75,6 +76,8 @@ typedef struct level_task {
     report part;                 /* the interpretation's anomalies, moved into the caller's report */
     uint64_t violations;         /* FAIL: anomalies found */
     interpret_trace trace;
+    int derived;                 /* FAIL derived from a weaker level's (ladder_derive.h): not checked */
+    check_level_id derived_from;
     int certified;               /* certify() ran in the task */
     int cert_ok;
     certificate cert;            /* kept when cert_ok and a certificate is wanted */
@@ -167,40 +170,131 @@ static void wave_run(void *ctx, size_t i) {
     level_run(w->rc, w->idx[i]);
 }
 
-/* Two waves: first the levels no other level of the run implies, then the
- * rest, each of which a passing level of the first wave that implies it
- * may decide by its version order alone (check_options.implied_vo; the
- * search runs when that order does not re-check).  Verdicts are the same
- * as checking every level on its own; a ladder whose strongest level
- * passes costs one search and re-checks. */
-static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
-    level_task *tasks = rc->tasks;
-    size_t *idx = xmalloc((n ? n : 1) * 2 * sizeof *idx), *second = idx + n, n1 = 0, n2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        int implied = 0;
-        if (!tasks[i].broken && level_shape_of(tasks[i].lv) >= SHAPE_PC)
-            for (size_t j = 0; j < n && !implied; j++)
-                implied = j != i && !tasks[j].broken && level_shape_of(tasks[j].lv) >= SHAPE_PC &&
-                          level_implies(tasks[j].lv, tasks[i].lv);
-        if (implied) second[n2++] = i; else idx[n1++] = i;
+static void run_wave(run_ctx *rc, const size_t *w, size_t m, par_pool *pool, int together) {
+    wave_ctx wc = { rc, w };
+    if (together && m >= 2) par_pool_run(pool, m, wave_run, &wc);
+    else for (size_t k = 0; k < m; k++) level_run(rc, w[k]);
+}
+
+static int searched(const level_task *t) { return level_shape_of(t->lv) >= SHAPE_PC; }
+
+/* Task i's FAIL from the FAIL of a weaker level of the run (ladder_derive.h),
+ * the weakest first (tasks are in ladder order); the base version order of
+ * a weak level's cycle is a passing level's.  1 if decided. */
+static int derive_fail(run_ctx *rc, size_t n, const uint8_t *done, size_t i) {
+    level_task *t = &rc->tasks[i];
+    const version_order *base = NULL;
+    for (size_t j = 0; j < n && !base; j++)
+        if (done[j] && rc->tasks[j].res.verdict == VERDICT_PASS && rc->tasks[j].res.vo.start) base = &rc->tasks[j].res.vo;
+    for (size_t j = 0; j < n; j++) {
+        const level_task *u = &rc->tasks[j];
+        if (j == i || !done[j] || u->derived || u->broken || u->res.verdict != VERDICT_FAIL) continue;
+        if (!level_implies(t->lv, u->lv)) continue;
+        if (ladder_derive_fail(rc->h, rc->ix->in_graph, t->lv, &u->res, base, &t->res)) {
+            t->derived = 1;
+            t->derived_from = u->lv;
+            return 1;
+        }
     }
-    for (int wave = 0; wave < 2; wave++) {
-        size_t *w = wave ? second : idx, m = wave ? n2 : n1;
-        for (size_t k = 0; wave && k < m; k++) {       /* a passing level of the first wave that implies it */
-            level_task *t = &tasks[w[k]];
-            for (size_t j = 0; j < n1 && !t->copt.implied_vo; j++) {
-                const level_task *u = &tasks[idx[j]];
-                if (u->res.verdict == VERDICT_PASS && u->res.vo.start && level_implies(u->lv, t->lv)) {
-                    t->copt.implied_vo = &u->res.vo;
-                    t->copt.implied_from = u->lv;
-                }
+    return 0;
+}
+
+/* Whether task i's level, not yet decided, is implied by (dir 0) or
+ * implies (dir 1) another undecided level of the run. */
+static int undecided_relative(const run_ctx *rc, size_t n, const uint8_t *done, size_t i, int dir) {
+    for (size_t j = 0; j < n; j++) {
+        if (j == i || done[j]) continue;
+        if (dir ? level_implies(rc->tasks[i].lv, rc->tasks[j].lv) : level_implies(rc->tasks[j].lv, rc->tasks[i].lv))
+            return 1;
+    }
+    return 0;
+}
+
+/* A plain level whose session level (same shape, session order, no real
+ * time, implying it) is in the run: that level's task, else NULL. */
+static const level_task *session_of(const run_ctx *rc, size_t n, const level_task *t) {
+    if (level_session_order(t->lv)) return NULL;
+    for (size_t j = 0; j < n; j++) {
+        const level_task *u = &rc->tasks[j];
+        if (u != t && level_session_order(u->lv) && !level_real_time(u->lv) && level_shape_of(u->lv) == level_shape_of(t->lv) &&
+            level_implies(u->lv, t->lv))
+            return u;
+    }
+    return NULL;
+}
+
+/* Which levels to check next, and how, given what is decided (done[]).
+ * First a level a passing level implies: decided by that level's version
+ * order re-checked (check_options.implied_vo), no search.  Else, while no
+ * level has failed, the strongest undecided levels (none of the run
+ * implies them): if they pass, their orders decide the rest.  Once a level
+ * fails, the weakest (they imply no undecided level): if they fail, every
+ * level implying them is derived (derive_fail), without a search; a plain
+ * level waits for its session level, whose FAIL spares it running that
+ * level first (check_options.session_level_fails) and whose PASS decides
+ * it.  Returns the number of tasks put in w. */
+static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, int failed, size_t *w) {
+    level_task *tasks = rc->tasks;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i]) continue;
+        for (size_t j = 0; j < n && !tasks[i].copt.implied_vo; j++) {
+            const level_task *u = &tasks[j];
+            if (j != i && done[j] && u->res.verdict == VERDICT_PASS && u->res.vo.start && searched(u) &&
+                level_implies(u->lv, tasks[i].lv)) {
+                tasks[i].copt.implied_vo = &u->res.vo;
+                tasks[i].copt.implied_from = u->lv;
             }
         }
-        wave_ctx wc = { rc, w };
-        if (together && m >= 2) par_pool_run(pool, m, wave_run, &wc);
-        else for (size_t k = 0; k < m; k++) level_run(rc, w[k]);
+        if (tasks[i].copt.implied_vo) w[m++] = i;
     }
-    free(idx);
+    if (m) return m;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i] || undecided_relative(rc, n, done, i, failed)) continue;
+        const level_task *s = session_of(rc, n, &tasks[i]);
+        size_t si = s ? (size_t)(s - tasks) : 0;
+        if (failed && s && !done[si]) continue;
+        if (s && done[si] && s->res.verdict == VERDICT_FAIL) tasks[i].copt.session_level_fails = 1;
+        w[m++] = i;
+    }
+    for (size_t i = 0; i < n && !m; i++)      /* (only plain levels waiting: never expected) */
+        if (!done[i]) w[m++] = i;
+    return m;
+}
+
+/* The levels in waves (doc/checker.md, "A run over several levels").
+ * First the levels no search decides (rc, ra, cc by saturation; those the
+ * axioms break), then, wave after wave (next_wave), the searched levels,
+ * each wave derived first where a weaker level's FAIL decides a level.
+ * Verdicts are those of every level checked on its own (monotonicity: a
+ * stronger level's PASS passes a weaker, a weaker one's FAIL fails a
+ * stronger); a ladder whose strongest level passes costs one search and
+ * re-checks, one that fails searches from the weakest level up. */
+static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
+    level_task *tasks = rc->tasks;
+    size_t *w = xmalloc((n ? n : 1) * sizeof *w), m = 0;
+    uint8_t *done = xcalloc(n ? n : 1, 1);
+    int failed = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].broken || !searched(&tasks[i])) w[m++] = i;
+    for (;;) {
+        run_wave(rc, w, m, pool, together);
+        for (size_t k = 0; k < m; k++) {
+            done[w[k]] = 1;
+            failed |= tasks[w[k]].res.verdict == VERDICT_FAIL;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) {
+                done[i] = 1;
+                if (rc->interpret_in_task) level_interpret(rc, i);
+            }
+        m = 0;
+        for (size_t i = 0; i < n; i++) m += !done[i];
+        if (!m) break;
+        m = next_wave(rc, n, done, failed, w);
+    }
+    free(done);
+    free(w);
 }
 
 static double thread_cpu_seconds(void) {
@@ -268,6 +362,8 @@ static void level_finish(run_ctx *rc, level_task *t, report *rep) {
     L->level = t->lv;
     L->verdict = res->verdict;
     L->stage = res->stage ? res->stage : "";
+    L->implied = (uint8_t)t->derived;
+    L->implied_by = (uint8_t)t->derived_from;
     snprintf(L->msg, sizeof L->msg, "%s", res->msg);
     if (res->verdict == VERDICT_FAIL) {
         L->violations = t->violations;

@@ -510,7 +510,7 @@ static int implied_pass(const pg_index *ix, check_level_id level, const check_op
 static int session_level_first(const pg_index *ix, check_level_id level, const check_options *opt,
                                par_pool *pool, check_result *res) {
     check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN ? LEVEL_SER : level;
-    if (sess == level) return 0;
+    if (sess == level || opt->session_level_fails) return 0;
     res->level = sess;
     verdict v = check_fitted(ix, sess, opt, NULL, pool, res);
     res->level = level;

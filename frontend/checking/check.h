@@ -91,6 +91,10 @@ typedef struct check_options {
      * usual.  Levels that a search decides only (not rc, ra, cc). */
     const version_order *implied_vo;
     check_level_id implied_from;
+    /* si-plain, ser-plain: the session level (si, ser) is known to fail on
+     * this history (run_check decided it in the same run), so the plain
+     * level skips running it first and goes to its own search. */
+    int session_level_fails;
 } check_options;
 
 void check_options_default(check_options *o);

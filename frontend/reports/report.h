@@ -100,6 +100,9 @@ typedef struct report_level {
     const char *stage;       /* where it was decided ("" if not known) */
     char msg[512];           /* UNKNOWN: why; FAIL: the checker's reason */
     uint64_t violations;     /* anomalies found for the level (may exceed those listed) */
+    uint8_t implied;         /* FAIL decided by the FAIL of a weaker level of the run it implies
+                                (stage "implied", ladder_derive.h): level implied_by */
+    uint8_t implied_by;      /* check_level_id, when implied */
 } report_level;
 
 typedef struct report {

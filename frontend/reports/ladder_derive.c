@@ -1,0 +1,150 @@
+/* ladder_derive.c — a level's FAIL from a weaker level's (contract in
+ * ladder_derive.h). */
+#include "frontend/reports/ladder_derive.h"
+#include "frontend/checking/weak.h"
+#include "frontend/recheck/verify_model.h"
+#include "frontend/reports/ladder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per key, INIT then every participant writer in transaction order. */
+static void vo_by_transaction(const history *h, const uint8_t *part, version_order *vo) {
+    vo->num_keys = h->num_keys;
+    vo->start = xcalloc((size_t)h->num_keys + 1, sizeof *vo->start);
+    vec_init(vo->txns);
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        uint32_t last = HISTORY_NONE;
+        vec_push(vo->txns, 0);
+        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+            uint32_t t = h->op_txn[h->key_writes[i]];
+            if (t == 0 || t == last || !part[t]) continue;
+            last = t;
+            vec_push(vo->txns, t);
+        }
+        vo->start[k + 1] = (uint32_t)vo->txns.len;
+    }
+}
+
+static long position(const version_order *vo, uint32_t k, uint32_t t) {
+    for (uint32_t i = vo->start[k]; i < vo->start[k + 1]; i++)
+        if (vo->txns.data[i] == t) return (long)(i - vo->start[k]);
+    return -1;
+}
+
+/* Move writers so that every WW edge of the cycle goes forward in its key's
+ * order (a later writer moved right before the one it must precede); 0
+ * when the edges cannot all hold (a writer missing, or a cycle among one
+ * key's edges). */
+static int ww_forward(version_order *vo, const dep_edge *c, size_t n) {
+    for (size_t round = 0; round <= n; round++) {
+        int moved = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (c[i].kind != DEP_WW) continue;
+            uint32_t k = c[i].key;
+            if (k >= vo->num_keys) return 0;
+            long a = position(vo, k, c[i].from), b = position(vo, k, c[i].to);
+            if (a < 0 || b <= 0) return 0;          /* nothing goes before INIT */
+            if (a < b) continue;
+            uint32_t *v = vo->txns.data + vo->start[k], t = v[a];
+            memmove(v + b + 1, v + b, (size_t)(a - b) * sizeof *v);
+            v[b] = t;
+            moved = 1;
+        }
+        if (!moved) return 1;
+    }
+    return 0;
+}
+
+/* A premise edge t2 -> t1 of rc, ra or cc (t3 read key x from t1 while t2,
+ * a writer of x, was visible to it) as a dependency cycle of its own: t2's
+ * visibility to t3 (a read, the session, or a causal path of SO and WR
+ * edges), then t3 -RW x-> t2, which holds under every version order that
+ * puts t1 before t2 (always when t1 is INIT). */
+static void premise_cycle(const history *h, const weak_result *w, const weak_edge *e, dep_edge_vec *out) {
+    vec_clear(*out);
+    uint32_t t2 = e->from, t3 = e->reader;
+    if (e->via == WV_CAUSAL) {
+        for (uint32_t i = e->path_first; i < e->path_first + e->path_len; i++) {
+            const weak_edge *p = &w->paths.data[i];
+            dep_edge d = { p->from, p->to, p->key, (uint8_t)(p->basis == WB_SO ? DEP_SO : DEP_WR) };
+            vec_push(*out, d);
+        }
+    } else if (e->via == WV_SESSION) {
+        dep_edge d = { t2, t3, HISTORY_NONE, DEP_SO };
+        vec_push(*out, d);
+    } else if (e->vis_op != HISTORY_NONE) {
+        dep_edge d = { t2, t3, h->op_key[e->vis_op], DEP_WR };
+        vec_push(*out, d);
+    }
+    dep_edge rw = { t3, t2, e->key, DEP_RW };
+    vec_push(*out, rw);
+}
+
+/* The base version order for a weak level's cycle (ladder_derive.h). */
+static void base_vo(const history *h, const uint8_t *part, const version_order *base, version_order *vo) {
+    if (base && base->start && base->num_keys == h->num_keys) version_order_copy(vo, base);
+    else vo_by_transaction(h, part, vo);
+}
+
+/* A weak level's cycle at level: the cycle itself when its WW edges can
+ * all go forward in one version order, else the first premise edge's own
+ * cycle (premise_cycle) that holds.  1 with *cycle and *vo set. */
+static int weak_cycle_at(const history *h, const uint8_t *part, check_level_id level, const check_result *weaker,
+                         const version_order *base, dep_edge_vec *cycle, version_order *vo) {
+    char why[300] = "";
+    base_vo(h, part, base, vo);
+    if (ww_forward(vo, weaker->cycle.data, weaker->cycle.len) &&
+        cycle_holds_level(h, vo, level, weaker->cycle.data, weaker->cycle.len, why, sizeof why)) {
+        for (size_t i = 0; i < weaker->cycle.len; i++) vec_push(*cycle, weaker->cycle.data[i]);
+        return 1;
+    }
+    version_order_free(vo);
+    if (!weaker->weak) return 0;
+    vec_foreach(const weak_edge, e, weaker->weak->cycle) {
+        if (e->basis != WB_PREMISE) continue;
+        premise_cycle(h, weaker->weak, e, cycle);
+        dep_edge first = { e->to, e->from, e->key, DEP_WW };      /* t1's version before t2's */
+        base_vo(h, part, base, vo);
+        if (ww_forward(vo, &first, 1) && cycle_holds_level(h, vo, level, cycle->data, cycle->len, why, sizeof why))
+            return 1;
+        version_order_free(vo);
+    }
+    vec_clear(*cycle);
+    return 0;
+}
+
+int ladder_derive_fail(const history *h, const uint8_t *part, check_level_id level, const check_result *weaker,
+                       const version_order *base, check_result *res) {
+    if (weaker->verdict != VERDICT_FAIL || !weaker->cycle.len || weaker->chosen || level == weaker->level ||
+        level_shape_of(level) < SHAPE_PC || !level_implies(level, weaker->level))
+        return 0;
+    version_order vo;
+    memset(&vo, 0, sizeof vo);
+    dep_edge_vec cycle;
+    vec_init(cycle);
+    char why[300] = "";
+    int ok;
+    if (weaker->weak || !weaker->vo.start) {
+        ok = weak_cycle_at(h, part, level, weaker, base, &cycle, &vo);
+    } else {
+        version_order_copy(&vo, &weaker->vo);
+        for (size_t i = 0; i < weaker->cycle.len; i++) vec_push(cycle, weaker->cycle.data[i]);
+        ok = cycle_holds_level(h, &vo, level, cycle.data, cycle.len, why, sizeof why);
+        if (!ok) version_order_free(&vo);
+    }
+    if (!ok) { vec_free(cycle); return 0; }
+    memset(res, 0, sizeof *res);
+    res->verdict = VERDICT_FAIL;
+    res->level = level;
+    res->stage = "implied";
+    res->vo = vo;
+    res->cycle = cycle;
+    vec_init(res->forced);
+    for (size_t i = 0; i < weaker->forced.len; i++) vec_push(res->forced, weaker->forced.data[i]);
+    snprintf(res->msg, sizeof res->msg, "fails: implied by %s's FAIL (%s implies %s; %s's cycle re-checked at %s)",
+             level_name(weaker->level), level_name(level), level_name(weaker->level), level_name(weaker->level),
+             level_name(level));
+    return 1;
+}

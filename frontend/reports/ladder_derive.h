@@ -1,0 +1,35 @@
+/* ladder_derive.h — a level's FAIL derived from the FAIL of a weaker level
+ * of the same run (doc/checker.md, "A run over several levels").
+ *
+ * If level implies weaker (ladder.h, level_implies) and weaker fails, level
+ * fails: every commit order or version order that satisfies level
+ * satisfies weaker.  The derivation gives level a reason of its own: the
+ * weaker level's cycle, re-checked by the independent re-checker
+ * (verify_model.h, cycle_holds_level) as a cycle level forbids in level's
+ * own dependency graph, under
+ *   - the weaker level's version order (a level a search decided), or
+ *   - for rc, ra, cc (whose cycle orders writers by premises, not by a
+ *     version order): a version order built for the cycle: base (a
+ *     passing level's order of the same history; NULL: every participant
+ *     writer of a key in transaction order), each key's writers moved so
+ *     that the cycle's WW edges (premise, list and initial-state edges)
+ *     hold.
+ * ladder_derive_fail returns 1 with res filled (verdict FAIL, stage
+ * "implied", msg naming the weaker level, the cycle, the version order it
+ * holds under, the weaker level's forced edges for the interpretation), or
+ * 0 (res left empty) when the cycle does not hold at level: the caller then
+ * checks level itself.  Only searched levels (shape PC and up) are derived
+ * (rc, ra, cc cost a saturation); a weaker result on repeated values
+ * (res->chosen) is not used.  Reads the history only. */
+#ifndef ISOCHECK_LADDER_DERIVE_H
+#define ISOCHECK_LADDER_DERIVE_H
+
+#include <stdint.h>
+
+#include "frontend/checking/check.h"
+#include "frontend/history/history.h"
+
+int ladder_derive_fail(const history *h, const uint8_t *part, check_level_id level, const check_result *weaker,
+                       const version_order *base, check_result *res);
+
+#endif

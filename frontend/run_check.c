@@ -36,6 +36,7 @@
 #include "par.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/set_aside.h"
+#include "frontend/recheck/verify_model.h"
 
 void run_check_options_default(run_check_options *o) {
     memset(o, 0, sizeof *o);
@@ -76,6 +77,7 @@ typedef struct level_task {
     report part;                 /* the interpretation's anomalies, moved into the caller's report */
     uint64_t violations;         /* FAIL: anomalies found */
     interpret_trace trace;
+    int pre_passed;              /* PASS by a stronger level's order, re-checked with others (implied_together) */
     int derived;                 /* FAIL derived from a weaker level's (ladder_derive.h): not checked */
     check_level_id derived_from;
     int certified;               /* certify() ran in the task */
@@ -90,7 +92,6 @@ typedef struct run_ctx {
     const pg_index *ix;
     const run_check_options *o;
     level_task *tasks;
-    int interpret_in_task;       /* levels at once: each interprets its failure right after its check */
 } run_ctx;
 
 static void progress_locked(void *ctx, const char *what) {
@@ -154,13 +155,12 @@ static void level_run(void *ctx, size_t i) {
                  (unsigned long long)t->violations, t->violations == 1 ? "s" : "");
         return;
     }
-    check_level(rc->ix, t->lv, &t->copt, &t->res);
+    if (!t->pre_passed) check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
         t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
     }
-    if (rc->interpret_in_task) level_interpret(ctx, i);
 }
 
 /* The tasks of one wave, by index (par_pool_run's task i is idx[i]). */
@@ -225,15 +225,13 @@ static const level_task *session_of(const run_ctx *rc, size_t n, const level_tas
 
 /* Which levels to check next, and how, given what is decided (done[]).
  * First a level a passing level implies: decided by that level's version
- * order re-checked (check_options.implied_vo), no search.  Else, while no
- * level has failed, the strongest undecided levels (none of the run
- * implies them): if they pass, their orders decide the rest.  Once a level
- * fails, the weakest (they imply no undecided level): if they fail, every
- * level implying them is derived (derive_fail), without a search; a plain
- * level waits for its session level, whose FAIL spares it running that
- * level first (check_options.session_level_fails) and whose PASS decides
- * it.  Returns the number of tasks put in w. */
-static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, int failed, size_t *w) {
+ * order re-checked (check_options.implied_vo), no search.  Else the
+ * strongest undecided levels (no undecided level of the run implies them):
+ * if they pass, their orders decide the levels they imply; a plain level
+ * whose session level failed skips running it first
+ * (check_options.session_level_fails).  Returns the number of tasks put
+ * in w. */
+static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, size_t *w) {
     level_task *tasks = rc->tasks;
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
@@ -250,16 +248,85 @@ static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, int failed, 
     }
     if (m) return m;
     for (size_t i = 0; i < n; i++) {
-        if (done[i] || undecided_relative(rc, n, done, i, failed)) continue;
+        if (done[i] || undecided_relative(rc, n, done, i, 0)) continue;
         const level_task *s = session_of(rc, n, &tasks[i]);
-        size_t si = s ? (size_t)(s - tasks) : 0;
-        if (failed && s && !done[si]) continue;
-        if (s && done[si] && s->res.verdict == VERDICT_FAIL) tasks[i].copt.session_level_fails = 1;
+        if (s && done[s - tasks] && s->res.verdict == VERDICT_FAIL) tasks[i].copt.session_level_fails = 1;
         w[m++] = i;
     }
-    for (size_t i = 0; i < n && !m; i++)      /* (only plain levels waiting: never expected) */
-        if (!done[i]) w[m++] = i;
     return m;
+}
+
+/* A wave of levels given a stronger level's order (next_wave): the levels
+ * given one order are re-checked together (vo_check_levels_on: the history
+ * read under it once), each that holds a PASS at stage "implied", as
+ * check_level would give it; the others (and the real-time levels, whose
+ * times check_level checks first, and every level of a history with
+ * ambiguous reads) are left to check_level. */
+static void implied_together(run_ctx *rc, const size_t *w, size_t m) {
+    if (rc->h->num_amb) return;
+    check_level_id *lv = xmalloc(m * sizeof *lv);
+    size_t *of = xmalloc(m * sizeof *of);
+    int *ok = xmalloc(m * sizeof *ok);
+    uint8_t *seen = xcalloc(m, 1);
+    for (size_t a = 0; a < m; a++) {
+        const version_order *vo = rc->tasks[w[a]].copt.implied_vo;
+        if (seen[a] || !vo) continue;
+        size_t k = 0;
+        for (size_t b = a; b < m; b++) {
+            level_task *t = &rc->tasks[w[b]];
+            if (seen[b] || t->copt.implied_vo != vo || level_real_time(t->lv)) continue;
+            seen[b] = 1;
+            lv[k] = t->lv;
+            of[k++] = w[b];
+        }
+        double t0 = monotonic_seconds();
+        vo_check_levels_on(rc->h, vo, lv, k, ok, rc->tasks[w[a]].copt.pool, 1);
+        double each = (monotonic_seconds() - t0) / (double)(k ? k : 1);
+        for (size_t j = 0; j < k; j++) {
+            level_task *t = &rc->tasks[of[j]];
+            if (ok[j] != 1) continue;
+            check_result *res = &t->res;
+            memset(res, 0, sizeof *res);
+            res->level = t->lv;
+            res->verdict = VERDICT_PASS;
+            res->stage = "implied";
+            res->st.t_verify = each;
+            vec_init(res->cycle);
+            version_order_copy(&res->vo, vo);
+            snprintf(res->msg, sizeof res->msg, "the version order that passed %s, re-checked at %s",
+                     level_name(t->copt.implied_from), level_name(t->lv));
+            t->pre_passed = 1;
+        }
+    }
+    free(lv); free(of); free(ok); free(seen);
+}
+
+/* Once every level is decided, before any is interpreted: a level that
+ * failed on its own search while a weaker level of the run fails too is
+ * reported as derived from it (derive_fail) when the weaker level's cycle
+ * holds at it, which spares its interpretation; the verdict is the same.
+ * Weakest first (fewest levels of the run implied), so that a level is
+ * derived from one that is not. */
+static void derive_searched_fails(run_ctx *rc, size_t n, uint8_t *done) {
+    size_t *by = xmalloc((n ? n : 1) * sizeof *by), *below = xcalloc(n ? n : 1, sizeof *below);
+    for (size_t i = 0; i < n; i++) {
+        by[i] = i;
+        for (size_t j = 0; j < n; j++) below[i] += j != i && level_implies(rc->tasks[i].lv, rc->tasks[j].lv);
+    }
+    for (size_t i = 1; i < n; i++)                 /* insertion sort by below[], stable */
+        for (size_t k = i; k > 0 && below[by[k - 1]] > below[by[k]]; k--) { size_t x = by[k]; by[k] = by[k - 1]; by[k - 1] = x; }
+    for (size_t k = 0; k < n; k++) {
+        level_task *t = &rc->tasks[by[k]];
+        if (t->derived || t->broken || !searched(t) || t->res.verdict != VERDICT_FAIL || t->res.chosen) continue;
+        check_result own = t->res;
+        memset(&t->res, 0, sizeof t->res);
+        done[by[k]] = 0;
+        if (derive_fail(rc, n, done, by[k])) check_result_free(&own);
+        else t->res = own;
+        done[by[k]] = 1;
+    }
+    free(by);
+    free(below);
 }
 
 /* The levels in waves (doc/checker.md, "A run over several levels").
@@ -274,25 +341,20 @@ static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
     level_task *tasks = rc->tasks;
     size_t *w = xmalloc((n ? n : 1) * sizeof *w), m = 0;
     uint8_t *done = xcalloc(n ? n : 1, 1);
-    int failed = 0;
     for (size_t i = 0; i < n; i++)
         if (tasks[i].broken || !searched(&tasks[i])) w[m++] = i;
     for (;;) {
+        implied_together(rc, w, m);
         run_wave(rc, w, m, pool, together);
-        for (size_t k = 0; k < m; k++) {
-            done[w[k]] = 1;
-            failed |= tasks[w[k]].res.verdict == VERDICT_FAIL;
-        }
+        for (size_t k = 0; k < m; k++) done[w[k]] = 1;
         for (size_t i = 0; i < n; i++)
-            if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) {
-                done[i] = 1;
-                if (rc->interpret_in_task) level_interpret(rc, i);
-            }
+            if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) done[i] = 1;
         m = 0;
         for (size_t i = 0; i < n; i++) m += !done[i];
         if (!m) break;
-        m = next_wave(rc, n, done, failed, w);
+        m = next_wave(rc, n, done, w);
     }
+    derive_searched_fails(rc, n, done);
     free(done);
     free(w);
 }
@@ -312,6 +374,11 @@ static void level_interpret(void *ctx, size_t i) {
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != VERDICT_FAIL || t->broken) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
+    if (t->derived) {                /* the re-checked cycle of the weaker level, named at this one */
+        t->violations = ladder_derive_report(&t->part, &t->res);
+        vec_free(t->res.forced);
+        return;
+    }
     const history *own = t->part.h;
     if (t->res.chosen) t->part.h = t->res.chosen;   /* repeated values: read under the choice the cycle assumes */
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
@@ -501,7 +568,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
     if (at_once > n) at_once = (unsigned)n;
     int together = pool && n >= 2 && levels_fit(h, at_once - 1);
-    run_ctx rc = { h, orig, &ix, o, tasks, together };
+    run_ctx rc = { h, orig, &ix, o, tasks };
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);
@@ -516,7 +583,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     /* the levels are checked (and at once, interpreted): the index goes
      * before the interpretations one after the other */
     pg_index_free(&ix);
-    if (!together) for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
+    for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
     keep_certificate(&rc, n, cert, cert_level);
     for (size_t i = 0; i < n; i++) {
         level_finish(&rc, &tasks[i], rep);

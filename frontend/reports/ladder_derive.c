@@ -3,7 +3,9 @@
 #include "frontend/reports/ladder_derive.h"
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
+#include "frontend/reports/classify.h"
 #include "frontend/reports/ladder.h"
+#include "frontend/reports/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,5 +148,26 @@ int ladder_derive_fail(const history *h, const uint8_t *part, check_level_id lev
     snprintf(res->msg, sizeof res->msg, "fails: implied by %s's FAIL (%s implies %s; %s's cycle re-checked at %s)",
              level_name(weaker->level), level_name(level), level_name(weaker->level), level_name(weaker->level),
              level_name(level));
+    return 1;
+}
+
+size_t ladder_derive_report(report *r, const check_result *res) {
+    const dep_edge *c = res->cycle.data;
+    size_t n = res->cycle.len;
+    cycle_class cl = classify_cycle_rule(c, n, level_cycle_rule(res->level));
+    int chosen = 0;
+    for (size_t i = 0; i < n; i++) chosen |= c[i].kind == DEP_WW || c[i].kind == DEP_RW;
+    report_anomaly *a = report_add(r, chosen ? AN_CYCLE : cl.kind, (int)res->level);
+    a->chosen = (uint8_t)chosen;
+    a->shape = cl.kind;
+    snprintf(chosen ? a->shape_adya : a->adya, sizeof a->adya, "%s", cl.adya);
+    for (size_t i = 0; i < n; i++) {
+        vec_push(a->edges, c[i]);
+        int seen = c[i].from == 0;
+        for (size_t j = 0; j < a->txns.len; j++) seen |= a->txns.data[j] == c[i].from;
+        if (!seen) vec_push(a->txns, c[i].from);
+    }
+    a->num_cycle_txns = (uint32_t)a->txns.len;
+    report_describe_cycle(r->h, a, level_cycle_rule(res->level) == RULE_NO_ADJ_RW);
     return 1;
 }

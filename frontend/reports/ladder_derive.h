@@ -29,6 +29,14 @@
 #include "frontend/checking/check.h"
 #include "frontend/history/history.h"
 
+/* The derived FAIL's reason in r (report.h): one anomaly of res->level,
+ * its cycle named by the level's rule (classify.h), not explained edge by
+ * edge.  It is marked chosen (report_anomaly: the cycle holds under the
+ * version order res->vo, every order has some violating cycle since the
+ * weaker level fails) unless it has no WW or RW edge.  Returns 1. */
+struct report;
+size_t ladder_derive_report(struct report *r, const check_result *res);
+
 int ladder_derive_fail(const history *h, const uint8_t *part, check_level_id level, const check_result *weaker,
                        const version_order *base, check_result *res);
 

@@ -77,7 +77,7 @@ typedef struct level_task {
     report part;                 /* the interpretation's anomalies, moved into the caller's report */
     uint64_t violations;         /* FAIL: anomalies found */
     interpret_trace trace;
-    int pre_passed;              /* PASS by a stronger level's order, re-checked with others (implied_together) */
+    int pre_done;                /* decided with other levels (implied_together, weak_together): no check here */
     int derived;                 /* FAIL derived from a weaker level's (ladder_derive.h): not checked */
     check_level_id derived_from;
     int certified;               /* certify() ran in the task */
@@ -155,7 +155,7 @@ static void level_run(void *ctx, size_t i) {
                  (unsigned long long)t->violations, t->violations == 1 ? "s" : "");
         return;
     }
-    if (!t->pre_passed) check_level(rc->ix, t->lv, &t->copt, &t->res);
+    if (!t->pre_done) check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
         t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
@@ -295,10 +295,34 @@ static void implied_together(run_ctx *rc, const size_t *w, size_t m) {
             version_order_copy(&res->vo, vo);
             snprintf(res->msg, sizeof res->msg, "the version order that passed %s, re-checked at %s",
                      level_name(t->copt.implied_from), level_name(t->lv));
-            t->pre_passed = 1;
+            t->pre_done = 1;
         }
     }
     free(lv); free(of); free(ok); free(seen);
+}
+
+/* The weak levels of the first wave (rc, ra, cc), decided together
+ * (check_weak_levels: the history read once for all). */
+static void weak_together(run_ctx *rc, const size_t *w, size_t m) {
+    check_level_id *lv = xmalloc((m ? m : 1) * sizeof *lv);
+    size_t *of = xmalloc((m ? m : 1) * sizeof *of), k = 0;
+    for (size_t i = 0; i < m; i++) {
+        level_task *t = &rc->tasks[w[i]];
+        if (t->broken || !check_level_is_weak(t->lv) || (rc->h->num_amb && t->lv != LEVEL_SI && t->lv != LEVEL_SER)) continue;
+        lv[k] = t->lv;
+        of[k++] = w[i];
+    }
+    if (k >= 2) {
+        check_result *res = xcalloc(k, sizeof *res);
+        check_weak_levels(rc->ix, lv, k, &rc->tasks[of[0]].copt, res);
+        for (size_t j = 0; j < k; j++) {
+            rc->tasks[of[j]].res = res[j];
+            rc->tasks[of[j]].pre_done = 1;
+        }
+        free(res);
+    }
+    free(lv);
+    free(of);
 }
 
 /* Once every level is decided, before any is interpreted: a level that
@@ -343,6 +367,7 @@ static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
     uint8_t *done = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++)
         if (tasks[i].broken || !searched(&tasks[i])) w[m++] = i;
+    weak_together(rc, w, m);
     for (;;) {
         implied_together(rc, w, m);
         run_wave(rc, w, m, pool, together);

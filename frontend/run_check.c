@@ -36,6 +36,7 @@
 #include "par.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/set_aside.h"
+#include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 
 void run_check_options_default(run_check_options *o) {
@@ -128,7 +129,9 @@ static int certify(const history *orig, const history *h, const check_result *re
     if (res->chosen) h = res->chosen;
     ic_error cerr;
     ic_error_clear(&cerr);
-    if (cert_build_level(h, &res->vo, res->level, c, &cerr) == CERT_OK &&
+    cert_status built = res->weak ? cert_build_weak(h, res->weak->order, res->weak->order_len, res->level, c, &cerr)
+                                  : cert_build_level(h, &res->vo, res->level, c, &cerr);
+    if (built == CERT_OK &&
         cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
         if (orig == h || !orig->num_repeated) return 1;
         add_reads_from(orig, h, c);
@@ -421,11 +424,13 @@ static void level_interpret(void *ctx, size_t i) {
  * proves SI too; certified here when the task did not).  A level whose
  * certificate does not verify becomes UNKNOWN (level_finish reports it),
  * and the next one is tried.  Stronger first: sser, ser, strong-si, si,
- * psi, pc, then the plain levels (ser before si keeps today's choice). */
+ * psi, pc, then the plain levels (ser before si keeps today's choice),
+ * then cc, ra, rc (their certificate is the saturation's commit order). */
 static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert_level) {
     const run_check_options *o = rc->o;
     static const check_level_id strongest_first[] = { LEVEL_SSER, LEVEL_SER, LEVEL_STRONG_SI, LEVEL_SI, LEVEL_PSI,
-                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN };
+                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN, LEVEL_CC, LEVEL_RA,
+                                                       LEVEL_RC };
     for (size_t k = 0; k < sizeof strongest_first / sizeof strongest_first[0]; k++)
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];

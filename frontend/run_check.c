@@ -410,7 +410,8 @@ static void level_interpret(void *ctx, size_t i) {
     const history *own = t->part.h;
     if (t->res.chosen) t->part.h = t->res.chosen;   /* repeated values: read under the choice the cycle assumes */
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
-                                      t->res.forced.data, t->res.forced.len, o->max_anomalies,
+                                      t->res.forced.data, t->res.forced.len,
+                                      o->level_anomalies ? o->level_anomalies : o->max_anomalies,
                                       o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
     t->part.h = own;
     /* the forced edges serve only the interpretation */

@@ -51,6 +51,8 @@
 typedef struct run_check_options {
     int want[LEVEL_COUNT];       /* want[level]: check that level (check_level_id) */
     size_t max_anomalies;        /* axiom anomalies listed; anomalies per failing level */
+    size_t level_anomalies;      /* nonzero: anomalies per failing level instead (the ladder's 1: its
+                                    minimal anomaly, without searching for more) */
     check_options check;         /* time limit, progress (progress_ctx: set to the level's name) */
     int certificate;             /* keep the certificate of the strongest level that passes */
     int verify_every_pass;       /* build and verify a certificate for every PASS (a self-check:

@@ -1,26 +1,33 @@
 /* run_check.c — the checking pipeline (contract in run_check.h).
  *
  * Each level is one task (level_run): check, and on PASS, when every pass
- * is verified anyway, its certificate; a failing level is interpreted into
- * its task's own report (level_interpret): one level after the other, once
- * every level is checked and the index freed; levels at once, each
- * right after its own check (so that the level checked first interprets
- * while the others are still checking; the interpretation's memory is less
- * than the polygraph it follows, already freed).  With o->check.threads >= 2
- * the run makes one pool (par.h): the axioms and the index are two tasks,
- * and with two levels or more the level tasks run on it, as many at once as
- * the pool has threads, their stages' tasks too (the interpretation's as
- * well); they share only the history and the index, both read-only while
- * checking.  Everything a caller sees — report items, levels, hooks, the
- * certificate kept — is then assembled on the caller's thread in a fixed
- * order (the certificate: SER, then SI, keep_certificate; the report and
- * the hooks: the ladder's order, level_finish), so the output does not
- * depend on the thread count.  At once, several levels' polygraphs are
- * alive together: when the estimate of the others does not fit in half the
- * memory free now, the levels run one after the other (same output).
- * A level that needs times (level_real_time) on a history without them is
- * not checked: rep->no_times.  Last, report_check_ladder withdraws any PASS
- * that the ladder's order contradicts. */
+ * is verified anyway, its certificate.  The levels are decided in waves
+ * (run_waves, doc/checker.md "A run over several levels"): rc, ra, cc
+ * first, together (one reading of the history); then, wave after wave,
+ * the searched levels, strongest first; a level a passing level implies is
+ * decided by that level's version order, re-checked (the levels given one
+ * order re-checked together), and a level that implies a failing level
+ * fails too, derived without a search when the weaker level's cycle holds
+ * at it (ladder_derive.h).  Once every level is decided, a searched FAIL
+ * that a weaker failing level of the run also decides is reported as
+ * derived from it, which spares its interpretation.  Then the index is
+ * freed and each failing level is interpreted into its task's own report
+ * (level_interpret), one after the other (a derived level gets its
+ * re-checked cycle, named).  With o->check.threads >= 2 the run makes one
+ * pool (par.h): the axioms and the index are two tasks, and a wave of two
+ * levels or more runs on it, as many at once as the pool has threads,
+ * their stages' tasks too (the interpretation's as well); they share only
+ * the history and the index, both read-only while checking.  Everything a
+ * caller sees — report items, levels, hooks, the certificate kept — is
+ * then assembled on the caller's thread in a fixed order (the
+ * certificate: keep_certificate's; the report and the hooks: the ladder's
+ * order, level_finish), so the output does not depend on the thread
+ * count.  At once, several levels' polygraphs are alive together: when the
+ * estimate of the others does not fit in half the memory free now, the
+ * levels run one after the other (same output).  A level that needs times
+ * (level_real_time) on a history without them is not checked:
+ * rep->no_times.  Last, report_check_ladder withdraws any PASS that the
+ * ladder's order contradicts. */
 #include "frontend/run_check.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/ladder.h"

@@ -5,7 +5,13 @@
  *   axioms (axioms.h) -> index (polygraph.h) -> each level asked
  *   (check.h) -> on FAIL the anomalies, named and explained
  *   (interpret.h); on PASS optionally a certificate, verified with
- *   `isocheck verify`'s own code (certificate.h: si and ser only).
+ *   `isocheck verify`'s own code (certificate.h: every level).
+ *
+ * Over several levels, a level implied by a passing level is decided by
+ * that level's version order (re-checked at it), and a level implying a
+ * failing level fails (its report_level says so: implied, implied_by,
+ * stage "implied", one anomaly: the weaker level's cycle, re-checked at
+ * it, ladder_derive.h); the verdicts are those of each level alone.
  *
  * The levels are checked first, then the index is freed, then each
  * failing level is interpreted (it reads the history and the check's

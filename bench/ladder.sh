@@ -9,7 +9,10 @@
 # that binary are interleaved with them (columns base_all, base_lad, and
 # its ratio), so a change is measured against its base in one run.
 #
-#   [BIN=build/isocheck] [BASE=...] [THREADS=1] [LEVELS=1] bench/ladder.sh [HISTORY...]
+# FLAGS are given to every run (FLAGS="--max-anomalies 10": the ladder lists
+# as many anomalies per failing level as `all` does).
+#
+#   [BIN=build/isocheck] [BASE=...] [FLAGS=...] [THREADS=1] [LEVELS=1] bench/ladder.sh [HISTORY...]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -23,9 +26,9 @@ if [ $# -gt 0 ]; then hist="$*"; else
   for s in 0.95 0.5 0.3; do hist="$hist $(ls -d $D/fig8_9_10/25_400_8_10000_${s}_uniform/hist-00000/history.bincode 2>/dev/null || ls -d $D/fig8_9_10/*_${s}_*/hist-00000/* | head -1)"; done
   for s in rubis tpcc twitter; do hist="$hist $D/fig8_9_10/$s-10000/hist-00000"; done
 fi
-echo "== start $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) bin $BIN threads $T"
+echo "== start $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) bin $BIN${BASE:+ base $BASE} threads $T flags '${FLAGS:-}'"
 run() {   # [B=binary] run LEVEL HISTORY -> "cpu MB" (and the verdict lines in $W/out)
-  /usr/bin/time -f "%U %S %M" -o $W/t "${B:-$BIN}" check --level "$1" --threads $T "$2" > $W/out 2>/dev/null
+  /usr/bin/time -f "%U %S %M" -o $W/t "${B:-$BIN}" check --level "$1" --threads $T ${FLAGS:-} "$2" > $W/out 2>/dev/null
   read -r u s m < <(grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' $W/t | tail -1)   # a killed run: its "terminated" line is skipped
   echo "$(echo "${u:-0} + ${s:-0}" | bc) $((${m:-0} / 1024))"
 }

@@ -273,7 +273,7 @@ static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, size_t *w) {
  * times check_level checks first, and every level of a history with
  * ambiguous reads) are left to check_level. */
 static void implied_together(run_ctx *rc, const size_t *w, size_t m) {
-    if (rc->h->num_amb) return;
+    if (rc->h->num_amb || !m) return;
     check_level_id *lv = xmalloc(m * sizeof *lv);
     size_t *of = xmalloc(m * sizeof *of);
     int *ok = xmalloc(m * sizeof *ok);
@@ -425,6 +425,24 @@ static void level_interpret(void *ctx, size_t i) {
     vec_free(t->res.forced);
     t->res.st.t_interpret = monotonic_seconds() - t0;
     t->res.st.cpu_interpret = thread_cpu_seconds() - c0;
+}
+
+/* After the interpretations: a derived level takes the explained first
+ * anomaly of the level it was derived from, when every fact of it is
+ * forced and its cycle re-checks at the level (ladder_derive_adopt); else
+ * it keeps its re-checked cycle. */
+static void adopt_explained(run_ctx *rc, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        level_task *t = &rc->tasks[i];
+        if (!t->derived) continue;
+        for (size_t j = 0; j < n; j++) {
+            const level_task *u = &rc->tasks[j];
+            if (u->lv != t->derived_from) continue;
+            const report_anomaly *a = NULL;
+            vec_foreach(const report_anomaly, x, u->part.items) if (!a && x->level == (int)u->lv) a = x;
+            if (a && !u->res.chosen) ladder_derive_adopt(&t->part, t->lv, a, &u->res.vo);
+        }
+    }
 }
 
 /* On the caller's thread: the certificate of the strongest level that
@@ -622,6 +640,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
      * before the interpretations one after the other */
     pg_index_free(&ix);
     for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
+    adopt_explained(&rc, n);
     keep_certificate(&rc, n, cert, cert_level);
     for (size_t i = 0; i < n; i++) {
         level_finish(&rc, &tasks[i], rep);

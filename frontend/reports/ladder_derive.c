@@ -171,3 +171,49 @@ size_t ladder_derive_report(report *r, const check_result *res) {
     report_describe_cycle(r->h, a, level_cycle_rule(res->level) == RULE_NO_ADJ_RW);
     return 1;
 }
+
+static void copy_why(edge_why *dst, const edge_why *src) {
+    *dst = *src;
+    vec_init(dst->alt);
+    vec_init(dst->basis);
+    for (size_t i = 0; i < src->alt.len; i++) vec_push(dst->alt, src->alt.data[i]);
+    for (size_t i = 0; i < src->basis.len; i++) vec_push(dst->basis, src->basis.data[i]);
+}
+
+int ladder_derive_adopt(report *r, check_level_id level, const report_anomaly *a, const version_order *vo) {
+    if (!a || a->chosen || !a->edges.len || !vo || !vo->start) return 0;
+    cycle_class cl = classify_cycle_rule(a->edges.data, a->edges.len, level_cycle_rule(level));
+    char why[300];
+    if (!cl.violates || !cycle_holds_level(r->h, vo, level, a->edges.data, a->edges.len, why, sizeof why)) return 0;
+    size_t keep = 0;                                /* drop the level's own (the re-checked cycle, unexplained) */
+    for (size_t i = 0; i < r->items.len; i++) {
+        if (r->items.data[i].level == (int)level) report_anomaly_free(&r->items.data[i]);
+        else r->items.data[keep++] = r->items.data[i];
+    }
+    r->items.len = keep;
+    report_anomaly *b = report_add(r, cl.kind, (int)level);
+    snprintf(b->adya, sizeof b->adya, "%s", cl.adya);
+    b->breaks = a->breaks;
+    b->num_cycle_txns = a->num_cycle_txns;
+    b->shape = a->shape;
+    snprintf(b->shape_adya, sizeof b->shape_adya, "%s", a->shape_adya);
+    for (size_t i = 0; i < a->txns.len; i++) vec_push(b->txns, a->txns.data[i]);
+    for (size_t i = 0; i < a->ops.len; i++) vec_push(b->ops, a->ops.data[i]);
+    for (size_t i = 0; i < a->edges.len; i++) vec_push(b->edges, a->edges.data[i]);
+    for (size_t i = 0; i < a->why.len; i++) {
+        edge_why w;
+        copy_why(&w, &a->why.data[i]);
+        vec_push(b->why, w);
+    }
+    for (size_t i = 0; i < a->facts.len; i++) {
+        report_fact f = a->facts.data[i];
+        copy_why(&f.why, &a->facts.data[i].why);
+        vec_push(b->facts, f);
+    }
+    if (cl.kind == a->kind && a->detail) {
+        size_t n = strlen(a->detail) + 1;
+        b->detail = xmalloc(n);
+        memcpy(b->detail, a->detail, n);
+    } else report_describe_cycle(r->h, b, level_cycle_rule(level) == RULE_NO_ADJ_RW);
+    return 1;
+}

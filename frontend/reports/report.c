@@ -17,7 +17,7 @@ void report_init(report *r, const history *h, const char *level_arg) {
     vec_init(r->set_aside);
 }
 
-static void report_anomaly_free(report_anomaly *a) {
+void report_anomaly_free(report_anomaly *a) {
     vec_free(a->txns);
     vec_free(a->ops);
     vec_free(a->edges);

@@ -5,7 +5,7 @@
 # by X's FAIL"), the ladder names the weaker level and its anomaly, JSON has
 # implied_by; and the certificates of rc, ra, cc (doc/certificate.md):
 # written by check --certificate, proved by verify, a corrupted one rejected
-# with its reason.
+# with its reason; psi's anomalies named.
 fail=0
 t() { echo "$1"; fail=1; }
 tmp=$(mktemp -d)
@@ -80,4 +80,17 @@ out=$("$ISOCHECK" verify --level cc "$d/fractured-read.txt" "$tmp/rc.cert"); rc=
 sed 's/^order 1 2$/key 1 INIT 1\norder 1 2/' "$tmp/rc.cert" >"$tmp/bad3"
 out=$("$ISOCHECK" verify "$d/fractured-read.txt" "$tmp/bad3" 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "bad3:5: expected no 'key' line in a certificate of rc, ra or cc" || t "key line in an rc certificate (rc $rc): $out"
+# psi names every anomaly it reports: a G0 cycle through session order is a
+# write-cycle (G0-process), no longer the unnamed "cycle" (classify.h)
+"$ISOCHECK" gen --sessions 4 --txns 8 --ops 4 --keys 6 --level si --fault lost-update --fault-rate 0.3 --seed 13 \
+  --no-truth -o "$tmp/g13.txt" >/dev/null 2>&1 || t "gen seed 13"
+"$ISOCHECK" check --level psi --json "$tmp/g13.txt" >"$tmp/p.json" 2>/dev/null
+python3 - "$tmp/p.json" <<'EOF2' || t "psi names: $(cat "$tmp/p.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["verdict"] == "FAIL"
+names = [(a["name"], a["adya"]) for a in r["anomalies"] if not a["chosen"]]
+assert ("write-cycle", "G0-process") in names, names
+assert all(n != "cycle" for n, _ in names), names
+EOF2
 exit $fail

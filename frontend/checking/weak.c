@@ -96,6 +96,19 @@ static void name_cycle(const history *h, weak_result *res) {
         else if (e->via == WV_READ && e->vis_op > e->read_op) { r = 3; name = "fractured read"; tap = "TAP-k/l"; }
         if (r > rank) { rank = r; res->anomaly = name; res->tap = tap; }
     }
+    if (rank) return;
+    /* No premise edge: a list's order (its WW) in the cycle makes it Elle's G0
+     * (with no read edge) or G1c, -process through session order; without one
+     * it is Plume's CyclicCO, a cycle of SO and WR alone. */
+    int so = 0, wr = 0, ww = 0;
+    vec_foreach(const weak_edge, e, res->cycle) {
+        if (e->basis == WB_SO) so = 1;
+        else if (e->basis == WB_WR) wr = 1;
+        else ww = 1;
+    }
+    if (!ww) return;
+    res->anomaly = wr ? "circular information flow" : "write cycle";
+    res->tap = wr ? (so ? "G1c-process" : "G1c") : (so ? "G0-process" : "G0");
 }
 
 static void fail_message(const history *h, weak_result *res) {

@@ -72,8 +72,8 @@ typedef struct weak_result {
     uint32_t order_len;
     weak_edge_vec cycle;     /* FAIL: edge i ends where edge i + 1 starts, the last where the first starts */
     weak_edge_vec paths;     /* the causal paths of WV_CAUSAL premise edges (SO and WR edges) */
-    const char *anomaly;     /* FAIL: "CyclicCO", "non-monotonic read", "fractured read", ... */
-    const char *tap;         /* FAIL: the TAP letters of Plume ("TAP-g", "TAP-k/l", ...) */
+    const char *anomaly;     /* FAIL: "CyclicCO", "write cycle", "non-monotonic read", "fractured read", ... */
+    const char *tap;         /* FAIL: the TAP letters of Plume ("TAP-g", "TAP-k/l", ...) or Elle's G0/G1c names */
     char msg[512];           /* one line: the verdict's reason */
     uint64_t premise_edges, edges, participants;   /* statistics */
     double t_index, t_premise, t_sort;              /* seconds: reading the history, premise edges, sorting */

@@ -97,6 +97,7 @@ typedef struct check_args {
     cli_hint hint;
     int json, verbose, level, fmt_choice, follow, retire, white_only;   /* level: 0 si, 1 ser, 2 both (--follow, hints) */
     int64_t max_anomalies, threads;
+    int max_anomalies_given;            /* --max-anomalies on the command line (else 10; the ladder: 1 a level) */
     double time_limit, follow_idle;
     load_options lopt;
 } check_args;
@@ -105,7 +106,7 @@ typedef struct check_args {
 static int check_parse(int argc, char **argv, check_args *a) {
     memset(a, 0, sizeof *a);
     a->fmt_choice = -1;
-    a->max_anomalies = 10;
+    a->max_anomalies = 0;               /* not given: 10, set after parsing */
     a->follow_idle = -1;                /* --follow: a file ends only when told */
     a->threads = par_threads_default();
     cmd_opt opts[] = {
@@ -125,7 +126,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
                  "replay in commit timestamp order, SI by start and commit timestamps (doc/checker.md)"),
         CMD_FLAG("white-box-only", 0, &a->white_only, "with a hint: only the white-box answer (no black-box check: "
                  "the time and memory of the hint's check alone)"),
-        CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
+        CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10; --level ladder: the minimal one per failing level, "
+                "and 10 from the read axioms)"),
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
         CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
@@ -163,6 +165,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
     a->paths = xmalloc((size_t)(argc > 0 ? argc : 1) * sizeof *a->paths);
     int n, rc = cli_parse(&spec, argc, argv, a->paths, &n);
     if (rc >= 0) return rc;
+    a->max_anomalies_given = a->max_anomalies != 0;
+    if (!a->max_anomalies) a->max_anomalies = 10;
     a->path = a->paths[0];
     a->num_paths = (size_t)n;
     char lerr[512];
@@ -315,6 +319,7 @@ static void check_run_options(const check_args *a, run_check_options *ro) {
     run_check_options_default(ro);
     memcpy(ro->want, a->levels.want, sizeof ro->want);
     ro->max_anomalies = (size_t)a->max_anomalies;
+    if (a->levels.ladder && !a->max_anomalies_given) ro->level_anomalies = 1;   /* the ladder: the minimal anomaly */
     ro->check.time_limit = a->time_limit;
     ro->check.threads = (unsigned)a->threads;
     ro->cycles_after_axioms = 1;          /* read anomalies, then the cycles among the rest */

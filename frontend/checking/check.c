@@ -526,7 +526,7 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
                                par_pool *pool, check_result *res) {
     /* rr holds where ser does (ser => ser-plain => rr, doc/levels.md) */
     check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN || level == LEVEL_RR ? LEVEL_SER : level;
-    if (sess == level) return 0;
+    if (sess == level || opt->session_level_fails) return 0;
     res->level = sess;
     verdict v = check_fitted(ix, sess, opt, NULL, pool, res);
     res->level = level;

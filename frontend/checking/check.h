@@ -91,6 +91,10 @@ typedef struct check_options {
      * usual.  Levels that a search decides only (not rc, ra, cc). */
     const version_order *implied_vo;
     check_level_id implied_from;
+    /* si-plain, ser-plain: the session level (si, ser) is known to fail on
+     * this history (run_check decided it in the same run), so the plain
+     * level skips running it first and goes to its own search. */
+    int session_level_fails;
 } check_options;
 
 void check_options_default(check_options *o);
@@ -121,6 +125,11 @@ verdict check_level(const pg_index *ix, check_level_id level, const check_option
  * of the options only the pool or thread count is used, for cc). */
 int check_level_is_weak(check_level_id l);
 verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+/* The same for levels[0 .. n) (each rc, ra or cc) into res[0 .. n), the
+ * history read once for all (weak_check_levels); res[i] as check_level
+ * fills it. */
+void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t n, const check_options *opt,
+                       check_result *res);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into

@@ -160,6 +160,22 @@ int vo_check_level_on(const history *h, const version_order *vo, check_level_id 
     return rc;
 }
 
+void vo_check_levels_on(const history *h, const version_order *vo, const check_level_id *levels, size_t n, int *out,
+                        struct par_pool *pool, int prio) {
+    vm m;
+    vreads r; memset(&r, 0, sizeof r);
+    char why[300];
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, sizeof why);
+    uint8_t *part = m.part; m.part = NULL;
+    vm_free(&m);
+    for (size_t i = 0; i < n; i++) {
+        int valid = (unsigned)levels[i] < LEVEL_COUNT && level_shape_of(levels[i]) >= SHAPE_PC;
+        out[i] = ok && valid ? vm_graph_check(h, vo, vm_mode_of(levels[i]), part, &r, pool, prio, NULL, why, sizeof why) : -1;
+    }
+    vreads_free(&r);
+    free(part);
+}
+
 int vo_check(const history *h, const version_order *vo, int si,
              dep_edge_vec *cycle, char *why, size_t wl) {
     return vo_check_on(h, vo, si, cycle, why, wl, NULL, 0);

@@ -70,6 +70,11 @@ int cycle_holds(const history *h, const version_order *vo, int si,
  * vo_check_on(.., si, ..) is vo_check_level_on(.., si ? LEVEL_SI : LEVEL_SER, ..). */
 int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
                       char *why, size_t whylen, struct par_pool *pool, int prio);
+/* vo_check_level_on at each of levels[0 .. n) (shapes PC and up), the
+ * history read under vo once for all: out[i] is level i's answer (1, 0 or
+ * -1; no cycle returned). */
+void vo_check_levels_on(const history *h, const version_order *vo, const check_level_id *levels, size_t n, int *out,
+                        struct par_pool *pool, int prio);
 /* A cycle the level forbids: every edge holds (RT: by the times), the
  * edges meet, only kinds of the level's graph (no SO without session
  * order, RT only with real time), and SI levels: no two adjacent RW edges,

@@ -107,7 +107,8 @@ static int si_versions(const history *h, const uint8_t *part, sitab *tb, char *m
         qsort(tb->v + tb->vs[k], n - tb->vs[k], sizeof *tb->v, cmp_wver);
         for (uint32_t i = tb->vs[k] + 1; i < n; i++) {
             uint32_t a = h->op_txn[tb->v[i - 1].op], b = h->op_txn[tb->v[i].op];
-            char an[64], bn[64], kn[128];
+            if (tb->v[i].c != tb->v[i - 1].c && ts(h, TIME_DB_START, b) >= tb->v[i - 1].c) continue;
+            char an[64], bn[64], kn[128];              /* a finding: named */
             history_key_str(h, k, kn, sizeof kn);
             replay_txn(h, a, an, sizeof an);
             replay_txn(h, b, bn, sizeof bn);

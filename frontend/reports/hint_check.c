@@ -6,7 +6,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "monotonic.h"
 #include "io/json_out.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/reports/hint_check_internal.h"
@@ -159,8 +161,30 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
     return ok;
 }
 
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+void whitebox_stage(whitebox *wb, const char *name) {
+    double now = monotonic_seconds(), cpu = cpu_seconds();
+    if (wb->nstages < WB_MAX_STAGES) {
+        wb->stage_name[wb->nstages] = name;
+        wb->stage_cpu[wb->nstages] = cpu - wb->stage_c0;
+        wb->stage_secs[wb->nstages++] = now - wb->stage_t0;
+    }
+    wb->stage_t0 = now;
+    wb->stage_c0 = cpu;
+}
+
+void whitebox_print_stages(FILE *out, const whitebox *wb) {
+    fprintf(out, "white-box stages:");
+    for (int i = 0; i < wb->nstages; i++)
+        fprintf(out, "  %s %.3fs (cpu %.3fs)", wb->stage_name[i], wb->stage_secs[i], wb->stage_cpu[i]);
+    fputc('\n', out);
+}
+
 int whitebox_begin(whitebox *wb, const history *h, const int want[2]) {
     memset(wb, 0, sizeof *wb);
+    wb->stage_t0 = monotonic_seconds();
+    wb->stage_c0 = cpu_seconds();
     wb->h = h;
     wb->want[0] = want[0];
     wb->want[1] = want[1];
@@ -169,6 +193,7 @@ int whitebox_begin(whitebox *wb, const history *h, const int want[2]) {
     anomaly_list_init(&al);
     wb->axioms_fail = axioms_check(h, &al, 1) > 0;
     anomaly_list_free(&al);
+    whitebox_stage(wb, "axioms");
     return !wb->axioms_fail;
 }
 
@@ -217,12 +242,17 @@ int whitebox_run(const history *h, const version_hint *vh, const int want[2], co
     if (!ok) return 1;
     hint_order o;
     hint_order_init(&o);
-    if (!hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding)) { hint_order_free(&o); return 1; }
+    int resolved = hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding);
+    whitebox_stage(wb, "resolve");
+    if (!resolved) { hint_order_free(&o); return 1; }
     pg_index ix;
     if (!pg_index_build(&ix, h, err)) { hint_order_free(&o); return 0; }
+    whitebox_stage(wb, "index");
     version_order vo;
     memset(&vo, 0, sizeof vo);
-    if (hints_validate(&ix, &o, wb->finding, sizeof wb->finding)) {
+    int valid = hints_validate(&ix, &o, wb->finding, sizeof wb->finding);
+    whitebox_stage(wb, "validate");
+    if (valid) {
         wb->hint_pairs = o.pairs;
         wb->complete = hints_complete(&ix, &o);
         if (wb->complete) hints_complete_order(&ix, &o, &vo);
@@ -250,11 +280,13 @@ int whitebox_run(const history *h, const version_hint *vh, const int want[2], co
             r->vo.txns.len = vo.txns.len;
             if (lv == LEVEL_SI || !want[LEVEL_SI]) version_order_free(&vo);   /* the last level asked */
             hints_check_vo(h, (check_level_id)lv, opt, r);
+            whitebox_stage(wb, lv == LEVEL_SI ? "si re-check" : "ser re-check");
         }
         version_order_free(&vo);
-    }
+    } else if (valid) whitebox_stage(wb, "levels");
     for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
         if (want[lv] && !wb->finding[0]) whitebox_name_cycle(wb, lv, wb->complete);
+    whitebox_stage(wb, "name");
     return 1;
 }
 

@@ -78,6 +78,7 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
         wb->method[LEVEL_SER] = wb->kind == WB_COMMIT_ORDER ? "the commit order" : "the commit timestamps' order";
         if (replay_ser(h, ch, wb->level_finding[LEVEL_SER], sizeof wb->level_finding[LEVEL_SER])) r->verdict = VERDICT_PASS;
         else r->verdict = VERDICT_FAIL;
+        whitebox_stage(wb, "ser replay");
     }
     if (!wb->want[LEVEL_SI]) return;
     check_result *r = &wb->res[LEVEL_SI];
@@ -86,6 +87,7 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
         r->stage = "timestamps";
         wb->method[LEVEL_SI] = "the start and commit timestamps";
         int rc = replay_si_times(h, ch->part, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI]);
+        whitebox_stage(wb, "si timestamps");
         if (rc < 0) {
             snprintf(r->msg, sizeof r->msg, "%.500s", wb->level_finding[LEVEL_SI]);
             wb->level_finding[LEVEL_SI][0] = 0;
@@ -96,13 +98,18 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
     wb->method[LEVEL_SI] = wb->kind == WB_COMMIT_ORDER ? "the version order the commit order implies"
                                                        : "the version order the commit timestamps imply";
     r->stage = "commit order";
-    if (!replay_reads_from(h, ch, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI])) {
+    int rf = replay_reads_from(h, ch, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI]);
+    whitebox_stage(wb, "reads-from");
+    if (!rf) {
         r->verdict = VERDICT_FAIL;
         return;
     }
     replay_version_order(h, ch, &r->vo);
+    whitebox_stage(wb, "version order");
     hints_check_vo(h, LEVEL_SI, opt, r);
+    whitebox_stage(wb, "si re-check");
     whitebox_name_cycle(wb, LEVEL_SI, 1);
+    whitebox_stage(wb, "name");
 }
 
 int whitebox_run_commit(const history *h, const commit_order_file *co, const int want[2], const check_options *opt,
@@ -117,12 +124,15 @@ int whitebox_run_commit(const history *h, const commit_order_file *co, const int
     memset(&ch, 0, sizeof ch);
     int rc = co ? resolve(h, co, part, &ch, wb)
                 : commit_hint_from_times(h, part, &ch, wb->finding, sizeof wb->finding);
+    whitebox_stage(wb, co ? "resolve" : "order by timestamps");
     if (!co && rc < 0) {
         snprintf(wb->no_answer, sizeof wb->no_answer, "%.1000s", wb->finding);
         wb->finding[0] = 0;
     }
     wb->hint_txns = ch.n;
-    if (rc == 1 && replay_session_order(h, &ch, wb->finding, sizeof wb->finding)) check_levels(h, &ch, opt, wb);
+    int so = rc == 1 && replay_session_order(h, &ch, wb->finding, sizeof wb->finding);
+    if (rc == 1) whitebox_stage(wb, "session order");
+    if (so) check_levels(h, &ch, opt, wb);
     commit_hint_free(&ch);
     free(part);
     return 1;

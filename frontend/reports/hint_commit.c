@@ -69,8 +69,9 @@ static int resolve(const history *h, const commit_order_file *co, const uint8_t 
     return ok;
 }
 
-/* The two levels once the order is known (ch). */
-static void check_levels(const history *h, const commit_hint *ch, const check_options *opt, whitebox *wb) {
+/* The two levels' replays once the order is known (ch); SI under the
+ * implied version order leaves its re-check to the caller (*vo_check). */
+static void replay_levels(const history *h, const commit_hint *ch, whitebox *wb, int *vo_check) {
     if (wb->want[LEVEL_SER]) {
         check_result *r = &wb->res[LEVEL_SER];
         r->level = LEVEL_SER;
@@ -106,34 +107,55 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
     }
     replay_version_order(h, ch, &r->vo);
     whitebox_stage(wb, "version order");
-    hints_check_vo(h, LEVEL_SI, opt, r);
-    whitebox_stage(wb, "si re-check");
-    whitebox_name_cycle(wb, LEVEL_SI, 1);
-    whitebox_stage(wb, "name");
+    *vo_check = 1;
 }
 
-int whitebox_run_commit(const history *h, const commit_order_file *co, const int want[2], const check_options *opt,
-                        whitebox *wb, ic_error *err) {
-    (void)err;
-    int ok = whitebox_begin(wb, h, want);
-    wb->kind = co ? WB_COMMIT_ORDER : WB_DB_TIMES;
-    wb->hint_file = co ? co->source : NULL;
-    if (!ok) return 1;
+/* What runs beside the axioms: the order resolved or made from the
+ * timestamps, checked against session order, and the replays. */
+typedef struct co_work {
+    whitebox *wb;
+    const history *h;
+    const commit_order_file *co;
+    int vo_check;
+} co_work;
+
+static void co_first(void *ctx) {
+    co_work *w = ctx;
+    whitebox *wb = w->wb;
+    const history *h = w->h;
+    wb->kind = w->co ? WB_COMMIT_ORDER : WB_DB_TIMES;
+    wb->hint_file = w->co ? w->co->source : NULL;
     uint8_t *part = history_participants(h);
     commit_hint ch;
     memset(&ch, 0, sizeof ch);
-    int rc = co ? resolve(h, co, part, &ch, wb)
-                : commit_hint_from_times(h, part, &ch, wb->finding, sizeof wb->finding);
-    whitebox_stage(wb, co ? "resolve" : "order by timestamps");
-    if (!co && rc < 0) {
+    int rc = w->co ? resolve(h, w->co, part, &ch, wb)
+                   : commit_hint_from_times(h, part, &ch, wb->finding, sizeof wb->finding);
+    whitebox_stage(wb, w->co ? "resolve" : "order by timestamps");
+    if (!w->co && rc < 0) {
         snprintf(wb->no_answer, sizeof wb->no_answer, "%.1000s", wb->finding);
         wb->finding[0] = 0;
     }
     wb->hint_txns = ch.n;
     int so = rc == 1 && replay_session_order(h, &ch, wb->finding, sizeof wb->finding);
     if (rc == 1) whitebox_stage(wb, "session order");
-    if (so) check_levels(h, &ch, opt, wb);
+    if (so) replay_levels(h, &ch, wb, &w->vo_check);
     commit_hint_free(&ch);
     free(part);
+}
+
+int whitebox_run_commit(const history *h, const commit_order_file *co, const int want[2], const check_options *opt,
+                        whitebox *wb, ic_error *err) {
+    (void)err;
+    co_work w = { wb, h, co, 0 };
+    int ok = whitebox_begin(wb, h, want, opt ? opt->threads : 1, co_first, &w);
+    wb->kind = co ? WB_COMMIT_ORDER : WB_DB_TIMES;
+    wb->hint_file = co ? co->source : NULL;
+    if (!ok) { wb->hint_txns = 0; return 1; }
+    if (w.vo_check) {                    /* SI under the implied version order: the re-check decides */
+        hints_check_vo(h, LEVEL_SI, opt, &wb->res[LEVEL_SI]);
+        whitebox_stage(wb, "si re-check");
+        whitebox_name_cycle(wb, LEVEL_SI, 1);
+        whitebox_stage(wb, "name");
+    }
     return 1;
 }

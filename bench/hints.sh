@@ -51,7 +51,7 @@ big() {
   echo "histories: $OUT/big-{si,ser}-$S-$T.txt ($S x $T, ops 8, keys 100000), $Hs (1 session, ser)"
   printf '| level | hint | binary | verdict | wall s | CPU s | peak MB |\n|---|---|---|---|---|---|---|\n'
   one() {   # binary label level hint-args... history
-    local bin=$1 label=$2 lv=$3 log=$OUT/big-$label-$3-$4.log
+    local bin=$1 label=$2 lv=$3 log=$OUT/big-$2-$3-$4.log
     shift 3
     /usr/bin/time -f "%e %U %S %M" -o "$log.time" "$bin" check --white-box-only --threads "$THREADS" --level "$lv" "$@" \
       > "$log.out" 2> "$log"

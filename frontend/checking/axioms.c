@@ -353,7 +353,7 @@ uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id 
 
 /* The writer lookups of the register reads ahead of op o fetched early
  * (the ops are visited in order, their writers are all over the history). */
-static inline void prefetch_reads(const history *h, uint32_t o) {
+HISTORY_PREFETCH_FN void prefetch_reads(const history *h, uint32_t o) {
     uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2;
     if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], h->op_value[a]);
     if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], h->op_value[b]);

@@ -185,7 +185,7 @@ static void si_bad_read(const history *h, const sitab *tb, uint32_t t, uint32_t 
  * ops are visited in order, the keys' versions are all over the table):
  * the key's bounds, then the middle of its versions, where the binary
  * search starts. */
-static inline void prefetch_versions(const history *h, const sitab *tb, uint32_t op) {
+HISTORY_PREFETCH_FN void prefetch_versions(const history *h, const sitab *tb, uint32_t op) {
     uint32_t a = op + HISTORY_PREFETCH_AHEAD, b = op + HISTORY_PREFETCH_AHEAD / 2;
     if (a < h->num_ops) HISTORY_PREFETCH(&tb->vs[h->op_key[a]]);
     if (b < h->num_ops) {

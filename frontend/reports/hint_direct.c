@@ -41,7 +41,7 @@ static int first_read_of(const history *h, uint32_t t, uint32_t k, uint32_t w, i
 
 /* The hint's items fetched ahead: items are in key order, their ops all
  * over the history (millions of random lookups on a large one). */
-static void prefetch_item(const history *h, const uint8_t *part, const hint_order *o, size_t i) {
+HISTORY_PREFETCH_FN void prefetch_item(const history *h, const uint8_t *part, const hint_order *o, size_t i) {
     if (i + HISTORY_PREFETCH_AHEAD < o->items.len) {
         uint32_t op = o->items.data[i + HISTORY_PREFETCH_AHEAD].op, b = op >= 8 ? op - 8 : 0;
         HISTORY_PREFETCH(&h->op_txn[op]); HISTORY_PREFETCH(&h->op_kind[op]); HISTORY_PREFETCH(&h->op_key[op]);

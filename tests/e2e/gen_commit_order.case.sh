@@ -5,6 +5,7 @@
 fail=0
 t() { echo "$1"; fail=1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+case $ISOCHECK in /*) ;; *) ISOCHECK=$(pwd)/$ISOCHECK ;; esac     # the case runs in $tmp
 cd "$tmp" || exit 1
 
 # every format, both levels: the order explains the history (ser: a read-only

@@ -189,7 +189,7 @@ typedef struct begin_job {
     whitebox_work work;
     void *ctx;
     int axioms_fail;
-    double axioms_secs;
+    double axioms_secs, axioms_cpu;   /* axioms_cpu: only when nothing ran beside them */
 } begin_job;
 
 static void begin_task(void *ctx, size_t i) {
@@ -201,12 +201,13 @@ static void begin_task(void *ctx, size_t i) {
         j->work(j->ctx);
         return;
     }
-    double t0 = monotonic_seconds();
+    double t0 = monotonic_seconds(), c0 = cpu_seconds();
     anomaly_list al;
     anomaly_list_init(&al);
     j->axioms_fail = axioms_check(j->h, &al, 1) > 0;
     anomaly_list_free(&al);
     j->axioms_secs = monotonic_seconds() - t0;
+    j->axioms_cpu = cpu_seconds() - c0;
 }
 
 int whitebox_begin(whitebox *wb, const history *h, const int want[2], unsigned threads, whitebox_work work, void *ctx) {
@@ -217,7 +218,7 @@ int whitebox_begin(whitebox *wb, const history *h, const int want[2], unsigned t
     wb->want[0] = want[0];
     wb->want[1] = want[1];
     for (int lv = 0; lv < 2; lv++) vec_init(wb->res[lv].cycle);
-    begin_job job = { wb, h, work, ctx, 0, 0 };
+    begin_job job = { wb, h, work, ctx, 0, 0, 0 };
     par_run(threads > 1 ? 2 : 1, 2, begin_task, &job);
     wb->axioms_fail = job.axioms_fail;
     if (wb->axioms_fail) {                   /* the black-box answer's FAIL; what work found is moot */
@@ -232,10 +233,17 @@ int whitebox_begin(whitebox *wb, const history *h, const int want[2], unsigned t
     }
     if (!work) whitebox_stage(wb, "axioms");
     else {
-        if (wb->nstages < WB_MAX_STAGES) {     /* its wall time; its CPU is counted in the stages beside it */
-            wb->stage_name[wb->nstages] = threads > 1 ? "axioms (beside them)" : "axioms";
-            wb->stage_cpu[wb->nstages] = 0;
-            wb->stage_secs[wb->nstages++] = job.axioms_secs;
+        if (wb->nstages < WB_MAX_STAGES) {     /* beside: its wall time, its CPU counted in the stages beside it */
+            int at = threads > 1 ? wb->nstages : 0;           /* alone it ran first */
+            for (int i = wb->nstages; i > at; i--) {
+                wb->stage_name[i] = wb->stage_name[i - 1];
+                wb->stage_cpu[i] = wb->stage_cpu[i - 1];
+                wb->stage_secs[i] = wb->stage_secs[i - 1];
+            }
+            wb->stage_name[at] = threads > 1 ? "axioms (beside them)" : "axioms";
+            wb->stage_cpu[at] = threads > 1 ? 0 : job.axioms_cpu;
+            wb->stage_secs[at] = job.axioms_secs;
+            wb->nstages++;
         }
         wb->stage_t0 = monotonic_seconds();
         wb->stage_c0 = cpu_seconds();

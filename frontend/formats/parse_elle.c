@@ -24,12 +24,18 @@
 
 typedef struct edn { tcur c; optree t; vec_char buf; } edn;
 
-static int is_ws(char ch) { return ch == ' ' || ch == ',' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v'; }
+/* Character classes, one table lookup each (the lexer's inner loops):
+ * 1 blank (comma included), 2 ends an atom (blanks, brackets, '"', ';', NUL). */
+enum { C_WS = 1, C_DELIM = 2 };
+static const unsigned char cclass[256] = {
+    [0] = C_DELIM, [' '] = C_WS | C_DELIM, [','] = C_WS | C_DELIM, ['\t'] = C_WS | C_DELIM,
+    ['\r'] = C_WS | C_DELIM, ['\f'] = C_WS | C_DELIM, ['\v'] = C_WS | C_DELIM,
+    ['['] = C_DELIM, [']'] = C_DELIM, ['('] = C_DELIM, [')'] = C_DELIM, ['{'] = C_DELIM, ['}'] = C_DELIM,
+    ['"'] = C_DELIM, [';'] = C_DELIM,
+};
 
-static int is_delim(char ch) {
-    return !ch || is_ws(ch) || ch == '[' || ch == ']' || ch == '(' || ch == ')' || ch == '{' || ch == '}' ||
-           ch == '"' || ch == ';';
-}
+static int is_ws(char ch) { return cclass[(unsigned char)ch] & C_WS; }
+static int is_delim(char ch) { return cclass[(unsigned char)ch] & C_DELIM; }
 
 /* Skip blanks, commas, comments and line ends; 1 at a form's first
  * character, 0 at the end of the input (or on an error). */
@@ -95,8 +101,6 @@ static uint32_t read_atom(edn *e) {
     size_t n = atom_len(p);
     if (!n) { tcur_fail(&e->c, "a value"); return OV_NONE; }
     e->c.p += n;
-    if (n == 3 && !strncmp(p, "nil", 3)) return ot_atom(&e->t, OV_NIL, line, p, n);
-    if ((n == 4 && !strncmp(p, "true", 4)) || (n == 5 && !strncmp(p, "false", 5))) return ot_atom(&e->t, OV_BOOL, line, p, n);
     if (*p == ':') {
         if (n < 2) { e->c.p -= n; tcur_fail(&e->c, "a keyword name after ':'"); return OV_NONE; }
         return ot_atom(&e->t, OV_KEYWORD, line, p, n);
@@ -106,6 +110,8 @@ static uint32_t read_atom(edn *e) {
         uint32_t node = ot_integer(&e->t, line, p, n);
         return node != OV_NONE ? node : ot_atom(&e->t, OV_NUMBER, line, p, n);
     }
+    if (n == 3 && !strncmp(p, "nil", 3)) return ot_atom(&e->t, OV_NIL, line, p, n);
+    if ((n == 4 && !strncmp(p, "true", 4)) || (n == 5 && !strncmp(p, "false", 5))) return ot_atom(&e->t, OV_BOOL, line, p, n);
     return ot_atom(&e->t, OV_SYMBOL, line, p, n);
 }
 

@@ -90,21 +90,6 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len) {
     return node;
 }
 
-int ot_is_name(const optree *t, uint32_t node, const char *word) {
-    if (node == OV_NONE) return 0;
-    const ov_node *n = ot_node(t, node);
-    const char *s = ot_text(t, node);
-    if (n->kind == OV_KEYWORD) s++;
-    else if (n->kind != OV_STRING) return 0;
-    if (s[0] != word[0]) return 0;                  /* (most calls: a field name that is not this one) */
-    return n->kind == OV_KEYWORD ? !strcmp(s, word) : n->len == strlen(word) && !strcmp(s, word);
-}
-
-int ot_is_field(const optree *t, uint32_t node, const char *word) {
-    if (node == OV_NONE || ot_node(t, node)->kind != (t->json ? OV_STRING : OV_KEYWORD)) return 0;
-    return ot_is_name(t, node, word);
-}
-
 /* Whether two nodes are the same value (same kind and text; containers
  * element by element). */
 static int ot_equal(const optree *t, uint32_t a, uint32_t b) {

@@ -190,6 +190,51 @@ static uint32_t read_form(edn *e, int depth) {
     }
 }
 
+/* ---- the usual operation map, lexed in one pass -------------------------
+ * Jepsen writes one operation map a line, of keywords, integers, nil and
+ * vectors of them ({:type :ok, :f :txn, :process 3, :index 12, :value
+ * [[:r 1 nil] [:w 2 5]]}).  fast_form lexes exactly that subset, on the
+ * current line, into the same nodes read_form builds (kinds, canonical
+ * texts, lines), with none of the general reader's per-character
+ * dispatch; anything else — a string, a comment, a tag, a nested map, a
+ * symbol, a number that is not a canonical integer, a line end inside the
+ * map, a map that read_form would reject — returns OV_NONE, and the caller
+ * reads the form again with read_form from where it started. */
+
+static const char *fast_sep(const char *p) {
+    while (*p == ' ' || *p == ',') p++;
+    return p;
+}
+
+static uint32_t fast_form(edn *e, const char **pp, int depth) {
+    const char *p = *pp;
+    uint32_t line = (uint32_t)e->c.line, node;
+    if (*p == '[' || *p == '{') {
+        if (depth >= 4) return OV_NONE;
+        char close = *p == '[' ? ']' : '}';
+        node = ot_container(&e->t, close == ']' ? OV_VECTOR : OV_MAP, line);
+        uint32_t last = OV_NONE;
+        for (p = fast_sep(p + 1); *p != close; p = fast_sep(p)) {
+            uint32_t child = fast_form(e, &p, depth + 1);
+            if (child == OV_NONE) return OV_NONE;
+            ot_append(&e->t, node, &last, child);
+        }
+        *pp = p + 1;
+        if (close == '}' && ((ot_node(&e->t, node)->count & 1) || ot_duplicate_key(&e->t, node) != OV_NONE))
+            return OV_NONE;                            /* (read_form words the error) */
+        return node;
+    }
+    size_t n = atom_len(p);
+    if (!n) return OV_NONE;
+    if (*p == ':' && n >= 2) node = ot_atom(&e->t, OV_KEYWORD, line, p, n);
+    else if (n == 3 && !memcmp(p, "nil", 3)) node = ot_atom(&e->t, OV_NIL, line, p, n);
+    else if ((*p >= '0' && *p <= '9') || (*p == '-' && n > 1)) node = ot_integer(&e->t, line, p, n);
+    else return OV_NONE;
+    if (node == OV_NONE || (p[n] && p[n] != ' ' && p[n] != ',' && p[n] != ']' && p[n] != '}')) return OV_NONE;
+    *pp = p + n;
+    return node;
+}
+
 history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_error *err) {
     (void)opt;
     edn e;
@@ -212,7 +257,13 @@ history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_erro
             continue;
         }
         ot_reset(&e.t);
-        uint32_t root = read_form(&e, wrapped);
+        const char *at = e.c.p;
+        uint32_t root = *at == '{' ? fast_form(&e, &at, 0) : OV_NONE;
+        if (root != OV_NONE) e.c.p = at;
+        else {                                   /* the general reader, from the form's start */
+            ot_reset(&e.t);
+            root = read_form(&e, wrapped);
+        }
         if (root == OV_NONE) { ok = 0; break; }
         forms++;
         ok = jr_op(jr, &e.t, root, err);

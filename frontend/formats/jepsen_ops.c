@@ -572,7 +572,8 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
         if (ot_node(t, in)->kind != OV_INT) return fail_node(c, in, ot_node(t, in)->line, "an integer :index");
         ext = ot_node(t, in)->ival;
     }
-    if (u64map_get(&jr->txn_ids, (uint64_t)ext) != UINT32_MAX) {
+    uint32_t next = hb_num_txns(jr->b);          /* the id hb_txn gives it: one probe, not two */
+    if (u64map_put(&jr->txn_ids, (uint64_t)ext, next) != next) {
         char fb[32];
         ic_error_at(c->err, jr->source, r->line, "duplicate transaction id (%s %" PRId64 ")",
                     in != OV_NONE ? field(c, "index", fb, sizeof fb) : "position", ext);
@@ -583,7 +584,6 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
         if (jr->rep) jr->rep->no_process++;
     }
     uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
-    u64map_put(&jr->txn_ids, (uint64_t)ext, txn);
     hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
     int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
     jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, op_stamp(t, fields), r->line);

@@ -66,7 +66,8 @@ static inline const char *ot_text(const optree *t, uint32_t i) { return t->pool.
 /* A "name": a keyword without its ':', or a string's content.  Whether
  * node is a name equal to word.  Inline: the readers ask it of every map
  * key and micro-op name, mostly with a literal word, whose length is then
- * a constant (the length is compared first, then the bytes). */
+ * a constant (the first byte is compared first, then the length, then
+ * the bytes). */
 static inline int ot_is_name(const optree *t, uint32_t node, const char *word) {
     if (node == OV_NONE) return 0;
     const ov_node *n = ot_node(t, node);
@@ -74,6 +75,7 @@ static inline int ot_is_name(const optree *t, uint32_t node, const char *word) {
     size_t len = n->len;
     if (n->kind == OV_KEYWORD) { s++; len--; }
     else if (n->kind != OV_STRING) return 0;
+    if (!len || s[0] != word[0]) return !len && !word[0];   /* (a word from a table: no strlen) */
     size_t wl = strlen(word);
     return len == wl && !memcmp(s, word, wl);
 }

@@ -56,6 +56,7 @@ static _Atomic(const char *) stage_what;     /* interrupt_stage: a static string
 static _Atomic(const char *) stage_level;
 static atomic_ullong stage_txns = ULLONG_MAX;
 static atomic_int reporting;                 /* interrupt_reporting(1): the answer is being printed */
+static atomic_int armed;                     /* between interrupt_install and interrupt_restore */
 static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
 
 #define WATCH_TICK_NS 20000000L               /* 20 ms */
@@ -67,7 +68,7 @@ static void *watch(void *arg) {
     int ticks = 0;
     for (;;) {
         nanosleep(&tick, NULL);
-        if (!got || atomic_load(&reporting)) { ticks = 0; continue; }
+        if (!got || !atomic_load(&armed) || atomic_load(&reporting)) { ticks = 0; continue; }
         if (++ticks < WATCH_GRACE_TICKS) continue;
         const char *what = atomic_load(&stage_what), *level = atomic_load(&stage_level);
         unsigned long long n = atomic_load(&stage_txns);
@@ -107,6 +108,8 @@ void interrupt_reporting(int on) { atomic_store(&reporting, on != 0); }
 
 void interrupt_install(void) {
     set_actions();
+    atomic_store(&reporting, 0);
+    atomic_store(&armed, 1);
     pthread_once(&watch_once, start_watch);
 }
 
@@ -117,6 +120,7 @@ void interrupt_loading(int on) {
 }
 
 void interrupt_restore(void) {
+    atomic_store(&armed, 0);
     if (loading) { loading = 0; reader_set_interrupt(NULL, NULL); }
     for (size_t i = 0; i < NUM_CAUGHT; i++)
         if (installed[i]) {

@@ -32,7 +32,8 @@ void interrupt_loading(int on);
 void interrupt_restore(void);
 /* The watchdog.  interrupt_install also starts (once) a thread that
  * holds no signal and wakes every 20 ms: 0.5 s after it first sees the
- * flag set, unless the answer is being printed (interrupt_reporting(1)),
+ * flag set, while installed (until interrupt_restore) and unless the
+ * answer is being printed (interrupt_reporting(1); install clears it),
  * it prints "STOPPED by SIGINT while STAGE" and "no verdict: stopped
  * [after N transactions], while STAGE" on stdout, removes the temporary
  * outputs (io/tmp_registry.h) and ends the process with

@@ -366,6 +366,7 @@ static int check_many_run(const check_args *a) {
     m.fmt = cli_format(a->fmt_choice);
     m.lopt = &a->lopt;
     check_run_options(a, &m.ro);
+    m.ro.check.stop = interrupt_stop;   /* each level polls it (programs/interrupt.h) */
     m.level_arg = a->levels.arg;
     m.ladder = a->levels.ladder;
     for (int l = 0; l < LEVEL_COUNT; l++) m.need_times |= a->levels.named[l] && level_real_time((check_level_id)l);

@@ -73,10 +73,10 @@ static void *watch(void *arg) {
         const char *what = atomic_load(&stage_what), *level = atomic_load(&stage_level);
         unsigned long long n = atomic_load(&stage_txns);
         char known[96] = "";
-        if (n != ULLONG_MAX) snprintf(known, sizeof known, " after %llu transactions", n);
+        if (n != ULLONG_MAX) snprintf(known, sizeof known, " after %llu transactions,", n);
         char where[160];
         snprintf(where, sizeof where, "%s%s%s%s", what ? what : "working", level ? " (level " : "", level ? level : "", level ? ")" : "");
-        printf("STOPPED by %s while %s\nno verdict: stopped%s, while %s\n", interrupt_name(), where, known, where);
+        printf("STOPPED by %s while %s\nno verdict: stopped%s while %s\n", interrupt_name(), where, known, where);
         fflush(stdout);
         tmpreg_unlink_all();
         _exit(interrupt_exit_code());

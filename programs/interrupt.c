@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monotonic.h"
 #include "io/reader.h"
 #include "io/tmp_registry.h"
 
@@ -60,16 +61,17 @@ static atomic_int armed;                     /* between interrupt_install and in
 static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
 
 #define WATCH_TICK_NS 20000000L               /* 20 ms */
-#define WATCH_GRACE_TICKS 25                  /* 0.5 s after the signal was seen */
+#define WATCH_GRACE 0.5                       /* seconds after the signal was seen */
 
 static void *watch(void *arg) {
     (void)arg;
     struct timespec tick = { 0, WATCH_TICK_NS };
-    int ticks = 0;
+    double seen = 0;                           /* when the flag was first seen (0: not yet) */
     for (;;) {
         nanosleep(&tick, NULL);
-        if (!got || !atomic_load(&armed) || atomic_load(&reporting)) { ticks = 0; continue; }
-        if (++ticks < WATCH_GRACE_TICKS) continue;
+        if (!got || !atomic_load(&armed) || atomic_load(&reporting)) { seen = 0; continue; }
+        if (!seen) seen = monotonic_seconds();
+        if (monotonic_seconds() - seen < WATCH_GRACE) continue;
         const char *what = atomic_load(&stage_what), *level = atomic_load(&stage_level);
         unsigned long long n = atomic_load(&stage_txns);
         char known[96] = "";

@@ -11,6 +11,7 @@
 
 #include "vec.h"
 #include "frontend/formats/jepsen_pred.h"
+#include "frontend/formats/lex.h"
 #include "frontend/formats/jepsen_times.h"
 #include "frontend/history/strtab.h"
 #include "frontend/history/u64map.h"
@@ -400,19 +401,6 @@ static pending *pending_of(jepsen_reader *jr, int64_t process, int create) {
 }
 
 /* A string of decimal digits that fits in int64. */
-static int digits_i64(const char *s, int64_t *v) {
-    if (!*s) return 0;
-    uint64_t x = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9') return 0;
-        unsigned d = (unsigned)(*s - '0');
-        if (x > ((uint64_t)INT64_MAX - d) / 10) return 0;
-        x = x * 10 + d;
-    }
-    *v = (int64_t)x;
-    return 1;
-}
-
 /* ---- one operation --------------------------------------------------------- */
 
 typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
@@ -475,7 +463,8 @@ static int op_process(ctx *c, uint32_t pn, proc_kind *pk, int64_t *process) {
     else if (p->kind == OV_STRING && t->json && ot_is_name(t, pn, "nemesis")) *pk = P_NEMESIS;  /* JSON's :nemesis */
     else if (p->kind == OV_STRING) {
         *pk = P_CLIENT;
-        if (!digits_i64(ot_text(t, pn), process) || *process < NAMED_BAND_END) {   /* "3" is process 3 */
+        const char *d = ot_text(t, pn);
+        if (lex_digits_i64(&d, process) != 1 || *d || *process < NAMED_BAND_END) {   /* "3" is process 3 */
             const char *s = written(c, pn);
             *process = name_id(jr, s, strlen(s));
         }
@@ -514,52 +503,6 @@ static int not_a_txn(ctx *c, const ov_node *r, uint32_t fnode, uint32_t value) {
     return 0;
 }
 
-/* The operation's stamps: an integer :time and :index (jepsen_times.h). */
-static jt_stamp op_stamp(const optree *t, const uint32_t fields[F_N]) {
-    jt_stamp s = { 0, 0, 0 };
-    uint32_t tn = fields[F_TIME], in = fields[F_INDEX];
-    if (tn != OV_NONE && ot_node(t, tn)->kind == OV_INT && ot_node(t, tn)->ival != HISTORY_TIME_NONE) {
-        s.time = ot_node(t, tn)->ival;
-        s.has |= JT_TIME;
-    }
-    if (in != OV_NONE && ot_node(t, in)->kind == OV_INT && ot_node(t, in)->ival != HISTORY_TIME_NONE) {
-        s.index = ot_node(t, in)->ival;
-        s.has |= JT_INDEX;
-    }
-    return s;
-}
-
-/* The database's timestamps of a completion, :ts {:rts START :cts COMMIT}
- * (dbcdc-runner's names; JSON "ts": {"rts": ..., "cts": ...}), into txn. */
-static int op_db_times(ctx *c, uint32_t ts, uint32_t txn) {
-    const optree *t = c->t;
-    if (ot_node(t, ts)->kind == OV_NIL) return 1;
-    if (ot_node(t, ts)->kind != OV_MAP)
-        return fail_node(c, ts, ot_node(t, ts)->line, t->json ? "a \"ts\" object {\"rts\": START, \"cts\": COMMIT}"
-                                                              : "a :ts map {:rts START, :cts COMMIT}");
-    int64_t v[2] = { HISTORY_TIME_NONE, HISTORY_TIME_NONE };
-    static const char *const names[2] = { "rts", "cts" };
-    for (uint32_t k = ot_node(t, ts)->child; k != OV_NONE; k = ot_node(t, ot_node(t, k)->next)->next)
-        for (int i = 0; i < 2; i++) {
-            uint32_t vn = ot_node(t, k)->next;
-            if (!ot_is_field(t, k, names[i]) || ot_node(t, vn)->kind == OV_NIL) continue;
-            if (ot_node(t, vn)->kind != OV_INT || ot_node(t, vn)->ival == HISTORY_TIME_NONE) {
-                char fb[32], ex[64];
-                snprintf(ex, sizeof ex, "an integer timestamp as %s", field(c, names[i], fb, sizeof fb));
-                return fail_node(c, vn, ot_node(t, vn)->line, ex);
-            }
-            v[i] = ot_node(t, vn)->ival;
-        }
-    if (v[0] != HISTORY_TIME_NONE && v[1] != HISTORY_TIME_NONE && v[1] < v[0]) {
-        ic_error_at(c->err, c->jr->source, ot_node(t, ts)->line, "commit timestamp %" PRId64 " is before start timestamp %"
-                    PRId64 " (a transaction commits after it starts)", v[1], v[0]);
-        return 0;
-    }
-    for (int i = 0; i < 2; i++)
-        if (v[i] != HISTORY_TIME_NONE) hb_txn_time(c->jr->b, txn, i ? TIME_DB_COMMIT : TIME_DB_START, v[i]);
-    return 1;
-}
-
 /* A completion's transaction, numbered by :index (else its position
  * ordinal), with the micro-ops ms[0..nms); its stamps to jr->times. */
 static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type type, proc_kind pk, int64_t process,
@@ -586,8 +529,9 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
     uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
     hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
     int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
-    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, op_stamp(t, fields), r->line);
-    if (fields[F_TS] != OV_NONE && !op_db_times(c, fields[F_TS], txn)) return 0;
+    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, jt_stamp_of(t, fields[F_TIME], fields[F_INDEX]),
+                r->line);
+    if (fields[F_TS] != OV_NONE && !jt_db_times(t, fields[F_TS], jr->b, txn, jr->source, c->err)) return 0;
     jr->txns_seen = 1;
     return add_mops(c, txn, ms, nms, type == T_OK || observed,
                     type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
@@ -645,7 +589,7 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     int shaped = value != OV_NONE && txn_shaped(t, value, txn_f);
     if (type == T_INVOKE) {
         if (jr->rep) jr->rep->invocations++;
-        if (pk == P_CLIENT) jt_invoke(jr->times, process, op_stamp(t, fields));
+        if (pk == P_CLIENT) jt_invoke(jr->times, process, jt_stamp_of(t, fields[F_TIME], fields[F_INDEX]));
         if (!shaped || pk != P_CLIENT) return 1;
         return op_invoke(&c, process, value);
     }

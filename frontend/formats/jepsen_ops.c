@@ -114,7 +114,7 @@ static int fail_node(ctx *c, uint32_t node, uint32_t line, const char *expected)
 
 /* "the keyword :f" / "\"f\"" as written, for messages. */
 static const char *field(const ctx *c, const char *name, char *buf, size_t n) {
-    snprintf(buf, n, c->t->json ? "\"%s\"" : ":%s", name);
+    snprintf(buf, n, c->jr->json ? "\"%s\"" : ":%s", name);
     return buf;
 }
 
@@ -503,38 +503,74 @@ static int not_a_txn(ctx *c, const ov_node *r, uint32_t fnode, uint32_t value) {
     return 0;
 }
 
-/* A completion's transaction, numbered by :index (else its position
- * ordinal), with the micro-ops ms[0..nms); its stamps to jr->times. */
-static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type type, proc_kind pk, int64_t process,
-                  uint64_t ordinal, const mop *ms, size_t nms) {
-    const optree *t = c->t;
+/* A completion's transaction with id ext (index_given: its :index, else
+ * its position: the duplicate's message says which), stamped s; ts its
+ * :ts node (OV_NONE: none); observed: `:isocheck/reads :observed`. */
+static int txn_add(ctx *c, uint32_t line, int64_t ext, int index_given, op_type type, proc_kind pk, int64_t process,
+                   jt_stamp s, int observed, uint32_t ts, const mop *ms, size_t nms) {
     jepsen_reader *jr = c->jr;
-    int64_t ext = (int64_t)ordinal;
-    uint32_t in = fields[F_INDEX];
-    if (in != OV_NONE) {
-        if (ot_node(t, in)->kind != OV_INT) return fail_node(c, in, ot_node(t, in)->line, "an integer :index");
-        ext = ot_node(t, in)->ival;
-    }
     uint32_t next = hb_num_txns(jr->b);          /* the id hb_txn gives it: one probe, not two */
     if (u64map_put(&jr->txn_ids, (uint64_t)ext, next) != next) {
         char fb[32];
-        ic_error_at(c->err, jr->source, r->line, "duplicate transaction id (%s %" PRId64 ")",
-                    in != OV_NONE ? field(c, "index", fb, sizeof fb) : "position", ext);
+        ic_error_at(c->err, jr->source, line, "duplicate transaction id (%s %" PRId64 ")",
+                    index_given ? field(c, "index", fb, sizeof fb) : "position", ext);
         return 0;
     }
     if (pk == P_NONE) {
         process = hb_name(jr->b, "nil", 3);      /* a session of its own */
         if (jr->rep) jr->rep->no_process++;
     }
-    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
+    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, line);
     hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
-    int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
-    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, jt_stamp_of(t, fields[F_TIME], fields[F_INDEX]),
-                r->line);
-    if (fields[F_TS] != OV_NONE && !jt_db_times(t, fields[F_TS], jr->b, txn, jr->source, c->err)) return 0;
+    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, s, line);
+    if (ts != OV_NONE && !jt_db_times(c->t, ts, jr->b, txn, jr->source, c->err)) return 0;
     jr->txns_seen = 1;
     return add_mops(c, txn, ms, nms, type == T_OK || observed,
                     type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
+}
+
+/* A completion's transaction, numbered by :index (else its position
+ * ordinal), with the micro-ops ms[0..nms); its stamps to jr->times. */
+static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type type, proc_kind pk, int64_t process,
+                  uint64_t ordinal, const mop *ms, size_t nms) {
+    const optree *t = c->t;
+    int64_t ext = (int64_t)ordinal;
+    uint32_t in = fields[F_INDEX];
+    if (in != OV_NONE) {
+        if (ot_node(t, in)->kind != OV_INT) return fail_node(c, in, ot_node(t, in)->line, "an integer :index");
+        ext = ot_node(t, in)->ival;
+    }
+    int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
+    return txn_add(c, r->line, ext, in != OV_NONE, type, pk, process, jt_stamp_of(t, fields[F_TIME], in), observed,
+                   fields[F_TS], ms, nms);
+}
+
+int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
+    if (p->process < NAMED_BAND_END || (p->type != 'o' && p->type != 'f' && p->type != 'i')) return -1;
+    for (size_t i = 0; i < p->n; i++)             /* named values, a nil written: the general path */
+        if (p->mops[i].nil ? p->mops[i].kind != 'r' : p->mops[i].value < NAMED_BAND_END) return -1;
+    ctx c = { jr, NULL, err };
+    op_type type = p->type == 'o' ? T_OK : p->type == 'f' ? T_FAIL : T_INFO;
+    jr->ordinal++;
+    if (jr->rep) {
+        jr->rep->records++;
+        if (type == T_OK) jr->rep->completions_ok++;
+        else if (type == T_FAIL) jr->rep->completions_fail++;
+        else jr->rep->completions_info++;
+        jr->rep->micro_ops += p->n;
+    }
+    pending *pd = pending_of(jr, p->process, 0);
+    vec_clear(jr->mops); vec_clear(jr->elems); vec_clear(jr->pairs); vec_clear(jr->preds);
+    for (size_t i = 0; i < p->n; i++) {
+        const jr_plain_mop *q = &p->mops[i];
+        mop m = { (uint8_t)(q->kind == 'r' ? (q->nil ? M_READ_NIL : M_READ) : q->kind == 'w' ? M_WRITE : M_APPEND), 0,
+                  q->key, q->nil ? 0 : q->value, 0, 0, p->line };
+        vec_push(jr->mops, m);
+    }
+    jt_stamp s = { 0, p->index, (uint8_t)(p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) };
+    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, 0, OV_NONE, jr->mops.data, jr->mops.len)) return 0;
+    if (pd) pd->valid = 0;
+    return 1;
 }
 
 /* Elle closed-predicate's {:f :init, :value {k v ...}}: the trusted initial state. */

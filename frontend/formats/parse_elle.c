@@ -22,7 +22,7 @@
 #include "frontend/formats/optree.h"
 #include "frontend/formats/text_cursor.h"
 
-typedef struct edn { tcur c; optree t; vec_char buf; } edn;
+typedef struct edn { tcur c; optree t; vec_char buf; VEC(jr_plain_mop) pm; } edn;
 
 /* Character classes, one table lookup each (the lexer's inner loops):
  * 1 blank (comma included), 2 ends an atom (blanks, brackets, '"', ';', NUL). */
@@ -235,6 +235,87 @@ static uint32_t fast_form(edn *e, const char **pp, int depth) {
     return node;
 }
 
+/* ---- the usual completion, without a tree -------------------------------
+ * {:type :ok|:fail|:info, :f :txn, :process P, :index I, :value [[:r K V]
+ * [:r K nil] [:w K V] [:append K V] ...]} on one line, its five keys in any
+ * order, every number a canonical integer of at most 18 digits: decoded
+ * straight into jr_plain (jepsen_ops.h), which reads it as jr_op reads the
+ * map.  Anything else (another key, a string, a line end inside, ...) is
+ * 0, and the map is read by fast_form or read_form from its start. */
+
+static int plain_int(const char **pp, int64_t *v) {
+    const char *p = *pp;
+    size_t n = atom_len(p), neg = *p == '-', d = n - neg;
+    if (!d || d > 18 || (p[neg] == '0' && (d > 1 || neg))) return 0;   /* canonical: no leading 0, no -0 */
+    uint64_t x = 0;
+    for (size_t i = neg; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') return 0;
+        x = x * 10 + (unsigned)(p[i] - '0');
+    }
+    *v = neg ? -(int64_t)x : (int64_t)x;
+    *pp = p + n;
+    return 1;
+}
+
+static int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
+
+static int plain_mops(edn *e, const char **pp) {
+    const char *p = *pp;
+    if (*p != '[') return 0;
+    for (p = fast_sep(p + 1); *p != ']'; p = fast_sep(p)) {
+        if (*p != '[') return 0;
+        p = fast_sep(p + 1);
+        size_t n = atom_len(p);
+        jr_plain_mop m = { is_word(p, n, ":r") ? 'r' : is_word(p, n, ":w") ? 'w' : is_word(p, n, ":append") ? 'a' : 0,
+                           0, 0, 0 };
+        if (!m.kind) return 0;
+        p = fast_sep(p + n);
+        if (!plain_int(&p, &m.key)) return 0;
+        p = fast_sep(p);
+        if (is_word(p, atom_len(p), "nil")) { m.nil = 1; p += 3; }
+        else if (!plain_int(&p, &m.value)) return 0;
+        p = fast_sep(p);
+        if (*p++ != ']') return 0;
+        vec_push(e->pm, m);
+    }
+    *pp = p + 1;
+    return 1;
+}
+
+static int plain_map(edn *e, const char **pp, jr_plain *pl) {
+    static const char *const keys[5] = { ":type", ":f", ":process", ":index", ":value" };
+    const char *p = fast_sep(*pp + 1);
+    unsigned seen = 0;
+    vec_clear(e->pm);
+    while (*p != '}') {
+        size_t n = atom_len(p);
+        int k = 0;
+        while (k < 5 && !is_word(p, n, keys[k])) k++;
+        if (k == 5 || (seen >> k & 1u)) return 0;
+        seen |= 1u << k;
+        p = fast_sep(p + n);
+        n = atom_len(p);
+        if (k == 0) {
+            pl->type = is_word(p, n, ":ok") ? 'o' : is_word(p, n, ":fail") ? 'f' : is_word(p, n, ":info") ? 'i' : 0;
+            if (!pl->type) return 0;
+            p += n;
+        } else if (k == 1) {
+            if (!is_word(p, n, ":txn")) return 0;
+            p += n;
+        } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index) : plain_mops(e, &p))) {
+            return 0;
+        }
+        if (*p != ' ' && *p != ',' && *p != '}') return 0;
+        p = fast_sep(p);
+    }
+    if (seen != 31) return 0;
+    pl->line = (uint32_t)e->c.line;
+    pl->mops = e->pm.data;
+    pl->n = e->pm.len;
+    *pp = p + 1;
+    return 1;
+}
+
 history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_error *err) {
     (void)opt;
     edn e;
@@ -256,8 +337,19 @@ history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_erro
             close = ch == '[' ? ']' : ')';
             continue;
         }
-        ot_reset(&e.t);
         const char *at = e.c.p;
+        jr_plain pl;
+        if (*at == '{' && plain_map(&e, &at, &pl)) {            /* the usual completion: no tree */
+            int taken = jr_plain_op(jr, &pl, err);
+            if (taken >= 0) {
+                forms++;
+                e.c.p = at;
+                if (!(ok = taken)) break;
+                continue;
+            }
+            at = e.c.p;
+        }
+        ot_reset(&e.t);
         uint32_t root = *at == '{' ? fast_form(&e, &at, 0) : OV_NONE;
         if (root != OV_NONE) e.c.p = at;
         else {                                   /* the general reader, from the form's start */
@@ -273,6 +365,7 @@ history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_erro
                                                               : "')' closing the list holding the history");
     ot_free(&e.t);
     vec_free(e.buf);
+    vec_free(e.pm);
     if (!ok) { jr_free(jr); return NULL; }
     return jr_finish(jr, err);
 }

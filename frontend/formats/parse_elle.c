@@ -243,21 +243,30 @@ static uint32_t fast_form(edn *e, const char **pp, int depth) {
  * map.  Anything else (another key, a string, a line end inside, ...) is
  * 0, and the map is read by fast_form or read_form from its start. */
 
+/* A canonical integer (no leading 0, no -0) of at most 18 digits, ending an atom. */
 static int plain_int(const char **pp, int64_t *v) {
-    const char *p = *pp;
-    size_t n = atom_len(p), neg = *p == '-', d = n - neg;
-    if (!d || d > 18 || (p[neg] == '0' && (d > 1 || neg))) return 0;   /* canonical: no leading 0, no -0 */
+    const char *p = *pp, *d = p + (*p == '-'), *s = d;
     uint64_t x = 0;
-    for (size_t i = neg; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9') return 0;
-        x = x * 10 + (unsigned)(p[i] - '0');
-    }
-    *v = neg ? -(int64_t)x : (int64_t)x;
-    *pp = p + n;
+    while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');   /* (wraps past 18 digits: refused) */
+    size_t n = (size_t)(s - d);
+    if (!n || n > 18 || (*d == '0' && (n > 1 || d != p)) || !is_delim(*s)) return 0;
+    *v = d != p ? -(int64_t)x : (int64_t)x;
+    *pp = s;
     return 1;
 }
 
-static int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
+static inline int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
+
+/* Which of the five keys p[0..n) is (0 :type, 1 :f, 2 :process, 3 :index, 4 :value), else 5. */
+static int plain_key(const char *p, size_t n) {
+    switch (n) {
+    case 2: return is_word(p, n, ":f") ? 1 : 5;
+    case 5: return is_word(p, n, ":type") ? 0 : 5;
+    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 5;
+    case 8: return is_word(p, n, ":process") ? 2 : 5;
+    default: return 5;
+    }
+}
 
 static int plain_mops(edn *e, const char **pp) {
     const char *p = *pp;
@@ -283,14 +292,12 @@ static int plain_mops(edn *e, const char **pp) {
 }
 
 static int plain_map(edn *e, const char **pp, jr_plain *pl) {
-    static const char *const keys[5] = { ":type", ":f", ":process", ":index", ":value" };
     const char *p = fast_sep(*pp + 1);
     unsigned seen = 0;
     vec_clear(e->pm);
     while (*p != '}') {
         size_t n = atom_len(p);
-        int k = 0;
-        while (k < 5 && !is_word(p, n, keys[k])) k++;
+        int k = plain_key(p, n);
         if (k == 5 || (seen >> k & 1u)) return 0;
         seen |= 1u << k;
         p = fast_sep(p + n);

@@ -12,7 +12,12 @@
  * levels.  A map with a repeated key and a NUL byte anywhere are errors.
  *
  * This file is only the syntax; what the operations mean is
- * jepsen_ops.c's (shared with the JSON reader). */
+ * jepsen_ops.c's (shared with the JSON reader).  Three ways in, the first
+ * that takes a map: the usual completion map on one line is decoded
+ * without a tree into jr_plain_op (plain_map); a map of keywords,
+ * integers, nil, vectors and maps on one line is lexed in one pass into
+ * the tree (fast_form); anything else by the general reader (read_form),
+ * from the map's start, which words every error. */
 #include "frontend/formats/parse.h"
 
 #include <string.h>

@@ -272,6 +272,7 @@ int cli_check_many(const check_many *m) {
             size_t done = 0;
             while (done < paths.len && !interrupt_signal()) check_one(m, &t, &rows[done++], &tree_ok);
             interrupt_reporting(1);
+            if (interrupt_signal()) tree_ok = 0;   /* a stopped run leaves no report (doc/cli.md, rule 6) */
             rc = finish(m, rows, done, &t, tree_ok);
             if (interrupt_signal()) {
                 printf("no verdict: stopped by %s after %zu of %zu histories\n", interrupt_name(), done, paths.len);

@@ -34,6 +34,7 @@ static int progress_shown;
 
 /* Progress on stderr: only on a terminal, only after the first second. */
 static void progress(void *ctx, const char *what) {
+    interrupt_stage(what, (const char *)ctx);   /* where a signal finds the run (the watchdog says it) */
     double el = monotonic_seconds() - progress_start;
     if (el < 1.0 || !isatty(2)) return;
     fprintf(stderr, "\r\033[Kisocheck: %s: %s (%.1fs)", (const char *)ctx, what, el);
@@ -66,6 +67,7 @@ typedef struct hook_state {
 
 static void on_index(void *ctx, const pg_index *ix, double seconds) {
     const hook_state *hs = ctx;
+    interrupt_stage("checking", NULL);
     if (!hs->verbose) return;
     fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
             "%llu external reads, %llu read-modify-write links, %zu writer units\n",
@@ -245,6 +247,7 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
     memset(ff, 0, sizeof *ff);
     *h = NULL;
     if (a->follow) {
+        interrupt_stage("following the input", NULL);
         follow_options fo = { a->follow_idle, a->json, a->level != 1, a->level != 0, (size_t)a->max_anomalies,
                               (history_format)fmt, a->retire, 0, NULL };
         fo.verbose = a->verbose;
@@ -259,8 +262,29 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
             check_files_drop(f);
             return frc;
         }
-    } else *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
+    } else {
+        interrupt_stage("loading the history", NULL);
+        interrupt_loading(1);           /* a signal ends the load within one block (interrupt.h) */
+        *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
+        interrupt_loading(0);
+    }
     *load_seconds = monotonic_seconds() - progress_start;
+    if (interrupt_signal()) {           /* what was read is not the history: no verdict */
+        if (*h) printf("STOPPED by %s after loading %s (%u transactions)\nno verdict: stopped after loading, "
+                       "before checking\n", interrupt_name(), a->path, (*h)->num_txns - 1);
+        else printf("STOPPED by %s while loading %s\nno verdict: stopped while loading, before checking\n",
+                    interrupt_name(), a->path);
+        follow_final_free(ff);
+        history_free(*h);
+        *h = NULL;
+        load_report_free(&lrep);
+        check_files_drop(f);
+        return interrupt_exit_code();
+    }
+    if (*h) {
+        interrupt_stage_txns((*h)->num_txns - 1);
+        interrupt_stage("indexing", NULL);
+    }
     if (!*h) {
         follow_final_free(ff);
         ic_error_print(stderr, "isocheck", &err);
@@ -347,6 +371,7 @@ static int check_many_run(const check_args *a) {
     m.fmt = cli_format(a->fmt_choice);
     m.lopt = &a->lopt;
     check_run_options(a, &m.ro);
+    m.ro.check.stop = interrupt_stop;   /* each level polls it (programs/interrupt.h) */
     m.level_arg = a->levels.arg;
     m.ladder = a->levels.ladder;
     for (int l = 0; l < LEVEL_COUNT; l++) m.need_times |= a->levels.named[l] && level_real_time((check_level_id)l);
@@ -374,10 +399,9 @@ static int check_one(check_args *ap) {
     history *h;
     follow_final ff;
     double load_seconds = 0;
-    if (a.follow) interrupt_install();  /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
+    interrupt_install();                /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
     rc = check_load(&a, &f, &ff, &h, &load_seconds);
     if (rc >= 0) { interrupt_restore(); return rc; }
-    interrupt_install();
 
     report rep;
     if (!check_levels_times_ok(&a.levels, h, "isocheck check")) {
@@ -419,6 +443,7 @@ static int check_one(check_args *ap) {
         ic_error_print(stderr, "isocheck", &err);
         rc = 2;
     } else {
+        interrupt_reporting(1);         /* the answer is printed: the watchdog waits for it */
         /* what --follow printed as found is in the final list too */
         if (a.follow) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
         rc = check_print(&a, &f, h, &rep, &cert, cert_level);

@@ -236,7 +236,7 @@ int cli_gen(int argc, char **argv) {
     if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 4) ||
         (q.vo_path && !output_open(&vo_out, q.vo_path, flags, &err)) ||
         (q.co_path && !output_open(&co_out, q.co_path, flags, &err)) ||
-        !output_may_write(out, fmt == FORMAT_COBRA, flags, &err) ||
+        !output_may_write(out, fmt == FORMAT_COBRA || fmt == FORMAT_VIPER, flags, &err) ||
         (tp && !output_open(&truth_out, tp, flags, &err))) {
         if (err.set) cli_error("isocheck gen", &err);
         output_discard(&vo_out);

@@ -305,6 +305,18 @@ static void orient_constraints(polygraph *g) {
     }
 }
 
+/* Whether opt->stop asks to stop (a signal, programs/interrupt.h): then
+ * res is UNKNOWN, "no verdict: interrupted <when> level L", stage
+ * "interrupted".  Polled between the stages (building, pruning,
+ * encoding; the solver polls it itself after each conflict). */
+static int stopped(const check_options *opt, check_result *res, const char *when) {
+    if (!opt || !opt->stop || !opt->stop(opt->stop_ctx)) return 0;
+    snprintf(res->msg, sizeof res->msg, "no verdict: interrupted %s level %s", when, check_level_name(res->level));
+    res->stage = "interrupted";
+    res->verdict = VERDICT_UNKNOWN;
+    return 1;
+}
+
 static verdict solve(polygraph *g, const check_options *opt, check_result *res) {
     double t0 = monotonic_seconds();
     orient_constraints(g);
@@ -326,10 +338,16 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     uint64_t guarded = 0;
     pg_edge_vec rw_known; vec_init(rw_known);
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
+    progress(opt, "encoding");
     int var0 = pg_encode(g, s, &guarded);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
     res->st.t_encode = monotonic_seconds() - t0;
+    if (stopped(opt, res, "after encoding")) {
+        vec_free(rw_known);
+        gsat_free(s);
+        return VERDICT_UNKNOWN;
+    }
     progress(opt, "solving");
     t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
@@ -345,6 +363,7 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     gsat_get_stats(s, &res->st.solver);
     verdict v;
     if (r == GSAT_SAT) {
+        progress(opt, "re-checking the model");
         int nv = gsat_num_vars(s) - var0 + 1;          /* the constraints', then the choices' (choice.h) */
         model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
         for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
@@ -416,6 +435,11 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     int ok = pg_build_constraints(&g);
     res->st.t_graph = monotonic_seconds() - t0;
     verdict v;
+    if (ok && stopped(opt, res, "after building the polygraph of")) {
+        copy_graph_stats(&g, &res->st);
+        pg_free(&g);
+        return VERDICT_UNKNOWN;
+    }
     if (!ok) {
         copy_graph_stats(&g, &res->st);
         v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
@@ -434,7 +458,8 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     /* Nothing after pruning asks for reachability (topo_pos is kept): free
      * the largest array before the solver and the re-check allocate theirs. */
     pg_reach_free(&g);
-    if (!ok) {
+    if (ok && !ext && stopped(opt, res, "after pruning")) v = VERDICT_UNKNOWN;
+    else if (!ok) {
         v = confirm_failure(&g, res, "pruning");
         if (ext) early_failure(&g, ext, res);
     }
@@ -552,6 +577,7 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
+    if (stopped(opt, res, "before checking")) return VERDICT_UNKNOWN;
     if (ix->h->num_amb && level != LEVEL_SI && level != LEVEL_SER) {    /* choice.h: SER and SI only */
         snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which write %u reads saw (reads of a repeated "
                  "value, or predicate reads' views of keys they did not return; si and ser do)", level_name(level),

@@ -13,6 +13,7 @@
 typedef struct jp_ver { uint32_t key, txn, line; int64_t value; uint8_t status, dead, over; } jp_ver;   /* over: its txn wrote the key again */
 typedef struct jp_ret { uint32_t read, key, op; int64_t value; uint8_t ext; } jp_ret;   /* ext: no own write before */
 typedef struct jp_own_t { uint32_t read, key, op; int64_t own; uint8_t has_own, own_dead; } jp_own_t;
+typedef struct jp_item { uint64_t id; int64_t value; } jp_item;
 typedef struct jp_nil { uint32_t op, key, txn, line; int64_t own; uint8_t has_own, own_dead; } jp_nil;
 
 struct jp_state {
@@ -25,8 +26,10 @@ struct jp_state {
     VEC(jp_own_t) owns;
     VEC(jp_nil) nils;
     size_t txn_start;            /* vers[txn_start..]: the current transaction's */
-    u64map item_ix;              /* (txn << 32 | key) -> index in item_vals: a txn's external item read */
-    vec_i64 item_vals;
+    VEC(jp_item) items;          /* each txn's item reads before its own write, in order (indexed only
+                                    by jp_finish of an active history: a hash per read cost the
+                                    reader of every history a cache miss a read) */
+    u64map item_ix;              /* (txn << 32 | key) -> index in items: a txn's first external item read */
     u64map choice_ix;            /* (txn << 32 | key): a choice made for it (pred_choice) */
     u64map lowered_ix;           /* (txn << 32 | key): a nil read lowered to one version */
     /* the transaction whose predicate reads are being resolved: per key, its
@@ -52,7 +55,7 @@ void jp_free(jp_state *s) {
     u64map_free(&s->choice_ix);
     u64map_free(&s->lowered_ix);
     free(s->vstamp); free(s->vval);
-    vec_free(s->item_vals);
+    vec_free(s->items);
     vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
     preds_free(s->preds);
     free(s);
@@ -139,9 +142,9 @@ int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn) {
     int64_t value = jp_read_value(s, key, v), own;
     uint8_t dead;
     uint64_t id = (uint64_t)txn << 32 | key;
-    if (own_so_far(s, key, &own, &dead) || u64map_get(&s->item_ix, id) != UINT32_MAX) return value;
-    u64map_put(&s->item_ix, id, (uint32_t)s->item_vals.len);
-    vec_push(s->item_vals, value);
+    if (own_so_far(s, key, &own, &dead)) return value;
+    jp_item it = { id, value };
+    vec_push(s->items, it);
     return value;
 }
 
@@ -263,8 +266,9 @@ static int undecided(const char *source, uint32_t line, uint32_t n_other, const 
 static void pin_version(jp_state *s, uint32_t txn, uint32_t key, int64_t v) {
     uint64_t id = (uint64_t)txn << 32 | key;
     if (u64map_get(&s->item_ix, id) != UINT32_MAX) return;
-    u64map_put(&s->item_ix, id, (uint32_t)s->item_vals.len);
-    vec_push(s->item_vals, v);
+    u64map_put(&s->item_ix, id, (uint32_t)s->items.len);
+    jp_item it = { id, v };
+    vec_push(s->items, it);
 }
 
 /* The reader (txn) saw one of several versions of key — those p does not
@@ -383,7 +387,7 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         int viewed = s->vstamp[k] == rd.txn + 1;
         if (pin != UINT32_MAX || viewed) {             /* the transaction read k itself: that version */
             cand c;
-            int64_t v = pin != UINT32_MAX ? s->item_vals.data[pin] : s->vval[k];
+            int64_t v = pin != UINT32_MAX ? s->items.data[pin].value : s->vval[k];
             if (version_of(s, ix, k, v, &c) && pred_match_version(&rd.p, c.present, c.data))
                 fact(s, PF_MISS_READ, r, k, c.value);
             if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
@@ -431,6 +435,8 @@ static int cmp_own(const void *x, const void *y) {
 int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t nkeys, const char *source, ic_error *err) {
     if (!s->active) return 1;
     if (s->owns.len > 1) qsort(s->owns.data, s->owns.len, sizeof *s->owns.data, cmp_own);
+    for (size_t i = 0; i < s->items.len; i++)        /* the first read of each (txn, key) */
+        u64map_put(&s->item_ix, s->items.data[i].id, (uint32_t)i);
     jp_index ix;
     index_versions(s, nkeys, &ix);
     int ok = resolve_nils(s, b, &ix, source, err);

@@ -26,7 +26,7 @@ static const struct { const char *name; int named, written; } formats[] = {
     [FORMAT_AUTO] = { "auto", 0, 0 },     [FORMAT_TEXT] = { "text", 1, 1 },  [FORMAT_DBCOP] = { "dbcop", 1, 1 },
     [FORMAT_COBRA] = { "cobra", 1, 1 },   [FORMAT_ELLE] = { "elle", 1, 1 },
     [FORMAT_SYNTHETIC] = { "synthetic", 0, 0 }, [FORMAT_JSON] = { "json", 1, 0 },
-    [FORMAT_VIPER] = { "viper", 1, 0 },
+    [FORMAT_VIPER] = { "viper", 1, 1 },   [FORMAT_DBCOP_JSON] = { "dbcop-json", 1, 1 },
 };
 #define NUM_FORMATS ((int)(sizeof formats / sizeof *formats))
 
@@ -150,7 +150,8 @@ static history *parse_input(input *r, history_format fmt, const load_options *op
     case FORMAT_TEXT:  return parse_text(r, opt, rep, err);
     case FORMAT_DBCOP: return parse_dbcop(r, opt, rep, err);
     case FORMAT_ELLE:  return parse_elle(r, opt, rep, err);
-    case FORMAT_JSON:  return parse_json(r, opt, rep, err);
+    case FORMAT_JSON:
+    case FORMAT_DBCOP_JSON: return parse_json(r, opt, rep, err);    /* (it tells dbcop's JSON by its shape) */
     case FORMAT_COBRA: return parse_cobra_logs(r, 1, r->name, rep, err);
     case FORMAT_VIPER: return parse_viper_logs(r, 1, r->name, rep, err);
     default:

@@ -78,12 +78,37 @@ static int expect_char(const char **p, char c, const char *after, const char *na
 #define TEXT_ABORTED_TXN (-1)      /* text_op.txn of Plume's/IsoVista's aborted writes */
 #define TEXT_PRED_OP 0xfeu         /* text_op.kind of a predicate line: key its text, value its length */
 
+/* The usual line, the whole of it "r(K,V,S,T)" or "w(...)" with four
+ * runs of at most 18 digits (so no overflow): 1 with *op set (kind and
+ * the four numbers), as lex_line would; else 0 and lex_line decides (a
+ * blank, a comment, spaces, an aborted id -1, a long number, bad input,
+ * a NUL byte: none of them passes here).  One pass, no per-field calls:
+ * the loader's inner loop. */
+static int lex_plain(const char *p, size_t len, text_op *op) {
+    if (len < 10 || (p[0] != 'r' && p[0] != 'w') || p[1] != '(' || p[len - 1] != ')') return 0;
+    const char *s = p + 2, *end = p + len - 1;
+    int64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        const char *d = s;
+        uint64_t x = 0;
+        while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');
+        if (s == d || s - d > 18) return 0;
+        v[i] = (int64_t)x;
+        if (i < 3 && *s++ != ',') return 0;
+    }
+    if (s != end) return 0;
+    op->kind = p[0] == 'r' ? OP_READ : OP_WRITE;
+    op->key = v[0]; op->value = v[1]; op->sess = v[2]; op->txn = v[3];
+    return 1;
+}
+
 /* Lex one line (NUL-terminated, len bytes, without its newline): 1 an
  * operation in *op (all but op->line), 2 a time annotation in *tt, 3 a
  * predicate line (kind TEXT_PRED_OP, lexed when applied), 0 blank or a
  * comment, -1 bad (err set at `line`). */
 static int lex_line(const char *p, size_t len, text_op *op, text_times *tt, const char *name, long line, ic_error *err) {
     char fb[48];
+    if (lex_plain(p, len, op)) return 1;
     if (memchr(p, 0, len)) { ic_error_at(err, name, line, "expected text, found a NUL byte"); return -1; }
     const char *start = p;
     lex_space(&p);

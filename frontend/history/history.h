@@ -101,6 +101,7 @@ typedef enum {
     FORMAT_AUTO = 0, FORMAT_TEXT, FORMAT_DBCOP, FORMAT_COBRA, FORMAT_ELLE, FORMAT_SYNTHETIC,
     FORMAT_JSON,         /* Elle's history in JSON (as elle-cli reads it) */
     FORMAT_VIPER,        /* Viper's per-session JSON-lines logs (a directory of J<n>.log) */
+    FORMAT_DBCOP_JSON,   /* dbcop's JSON history: a target of convert; read by the JSON reader (FORMAT_JSON) */
 } history_format;
 
 /* Per-transaction times, carried beside the history (formats that have them:

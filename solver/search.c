@@ -172,7 +172,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
 static lit_t pick_branch(gsat *s) {
     for (;;) {
         uint32_t v = heap_pop(s);
-        if (!v) return LIT_UNDEF;
+        if (!v) return unassign_owed_pick(s);
         if (s->vals[mklit(v, 0)] != 0 || !s->decision[v]) continue;
         lit_t l = mklit(v, mode_polarity(s, v));
         if (s->theory_mask[v]) {

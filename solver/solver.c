@@ -50,7 +50,7 @@ void gsat_free(gsat *s) {
     free(s->ca.mem);
     vec_free(s->originals); vec_free(s->learnts); vec_free(s->treasons);
     unassign_forget(s);
-    free(s->occ_head); vec_free(s->occ_pool); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone);
+    free(s->occ_head); vec_free(s->occ_pool); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone); vec_free(s->owed);
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
     vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units); free(s->late_mark);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);

@@ -32,7 +32,8 @@
  * blocker taken back let pass was propagated after that blocker was
  * assigned, so it is taken back too or propagated again.  (The conflict
  * clause, also with both watches false, needs none either: its false
- * watch is propagated again from the queue, see propagate.c.) */
+ * watch is propagated again from the queue, see propagate.c.)  A
+ * non-decision variable that goes is decided later (owed_compact). */
 #include <assert.h>
 #include <string.h>
 
@@ -183,6 +184,37 @@ static void rewatch_all(gsat *s, const vec_uint *went) {
             rewatch(s, s->occ_pool.data[i].cref);
 }
 
+/* Non-decision variables (gsat_set_decision_var: the GNF reader's
+ * edge variables tied to their class's representative) get their values
+ * from propagation alone.  One that goes may be left in a clause that is
+ * now unit unnoticed (above), and nothing would ever assign it: the search
+ * would end with it unassigned, a model breaking the clause.  So the ones
+ * that go are listed (s->owed) and decided once the decision heap is
+ * empty: deciding one false finds such a clause false, as for any other
+ * literal.  Past nvars + 16 entries the list keeps each variable still
+ * unassigned once. */
+static void owed_compact(gsat *s) {
+    size_t j = 0;
+    for (size_t i = 0; i < s->owed.len; i++) {
+        uint32_t u = s->owed.data[i];
+        if (s->seen[u] || s->vals[mklit(u, 0)] || s->decision[u]) continue;
+        s->seen[u] = 1;
+        s->owed.data[j++] = u;
+    }
+    s->owed.len = j;
+    for (size_t i = 0; i < j; i++) s->seen[s->owed.data[i]] = 0;
+}
+
+lit_t unassign_owed_pick(gsat *s) {
+    while (s->owed.len) {
+        uint32_t v = vec_pop(s->owed);
+        if (v > s->nvars || s->vals[mklit(v, 0)] || s->decision[v] || simp_removed(s, v)) continue;
+        s->st.partial_owed++;
+        return mklit(v, s->polarity[v]);
+    }
+    return LIT_UNDEF;
+}
+
 #ifdef GSAT_DEBUG
 /* After a partial backtrack: positions agree with the trail, every kept
  * clause reason has its other literals false and earlier on the trail,
@@ -270,7 +302,9 @@ void unassign_dependents(gsat *s, lit_t p) {
         if (save) s->polarity[v] = (uint8_t)(l & 1);
         if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
+        else if (!s->decision[v]) vec_push(s->owed, v);
     }
+    if (s->owed.len > (size_t)s->nvars + 16) owed_compact(s);   /* the gone marks are clear */
     if (dirty) warm_dirty_bound(s);
     rewatch_all(s, went);                /* before the trail is compacted: went names positions */
     uint32_t out = start;

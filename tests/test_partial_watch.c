@@ -76,6 +76,31 @@ static void blocker_taken_back_is_watched(void **state) {
     gsat_free(s);
 }
 
+/* A non-decision variable (the GNF reader's tied edge variables) gets its
+ * value from propagation alone: taken back with the reason that implied
+ * it, it may be left in a clause that is now unit unnoticed, and before
+ * the fix nothing assigned it again: the search ended with it unassigned
+ * and the model broke the clause. */
+static void non_decision_taken_back_is_decided(void **state) {
+    (void)state;
+    enum { A = 1, X = 2, D = 3 };
+    gsat *s = gsat_new();
+    int ax[2] = {A, X}, dx[2] = {-D, X};
+    assert_int_equal(gsat_add_clause(s, ax, 2), 1);
+    assert_int_equal(gsat_add_clause(s, dx, 2), 1);
+    gsat_set_decision_var(s, X, 0);
+    decide(s, D);                        /* implies x */
+    decide(s, -A);                       /* (a x) holds through x */
+    unassign_dependents(s, lit_from_dimacs(D));   /* d and x go, -a stays */
+    assert_int_equal(s->vals[lit_from_dimacs(X)], 0);
+    s->polarity[D] = 1;                  /* d is decided false again: nothing implies x */
+    assert_int_equal(solver_search(s), GSAT_SAT);
+    assert_int_equal(s->vals[lit_from_dimacs(A)], -1);
+    assert_int_equal(s->vals[lit_from_dimacs(X)], 1);   /* decided, or implied by (a x) */
+    assert_int_equal(s->st.partial_owed, 1);
+    gsat_free(s);
+}
+
 /* ---- random choice problems ------------------------------------------- */
 
 static uint64_t rng;
@@ -184,6 +209,7 @@ static void random_choice_problems(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(blocker_taken_back_is_watched),
+        cmocka_unit_test(non_decision_taken_back_is_decided),
         cmocka_unit_test(random_choice_problems),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,7 +50,7 @@ void gsat_free(gsat *s) {
     free(s->ca.mem);
     vec_free(s->originals); vec_free(s->learnts); vec_free(s->treasons);
     unassign_forget(s);
-    free(s->occ_head); vec_free(s->occ_pool); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone); vec_free(s->owed);
+    free(s->occ_head); vec_free(s->occ_pool); vec_free(s->tprop_pos); vec_free(s->dep_heap); vec_free(s->dep_gone);
     vec_free(s->learnt); vec_free(s->toclear); vec_free(s->stack);
     vec_free(s->assumptions); vec_free(s->failed); vec_free(s->late_units); free(s->late_mark);
     vec_free(s->tbuf); vec_free(s->tout); vec_free(s->tlits);
@@ -493,6 +493,7 @@ static int hint_var(gsat *s, const char *func, int var) {
 static void set_decision_var(gsat *s, int var, int is_decision) {
     if (simp_removed(s, (uint32_t)var)) { simp_set_saved_decision(s, (uint32_t)var, is_decision); return; }
     s->decision[var] = is_decision ? 1 : 0;
+    if (!is_decision) s->has_nondecision = 1;     /* unassign.c: decided after partial backtracks */
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
 }
 

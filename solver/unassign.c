@@ -33,7 +33,8 @@
  * assigned, so it is taken back too or propagated again.  (The conflict
  * clause, also with both watches false, needs none either: its false
  * watch is propagated again from the queue, see propagate.c.)  A
- * non-decision variable that goes is decided later (owed_compact). */
+ * non-decision variable is decided once the heap is empty
+ * (unassign_owed_pick). */
 #include <assert.h>
 #include <string.h>
 
@@ -184,34 +185,33 @@ static void rewatch_all(gsat *s, const vec_uint *went) {
             rewatch(s, s->occ_pool.data[i].cref);
 }
 
-/* Non-decision variables (gsat_set_decision_var: the GNF reader's
- * edge variables tied to their class's representative) get their values
- * from propagation alone.  One that goes may be left in a clause that is
- * now unit unnoticed (above), and nothing would ever assign it: the search
- * would end with it unassigned, a model breaking the clause.  So the ones
- * that go are listed (s->owed) and decided once the decision heap is
- * empty: deciding one false finds such a clause false, as for any other
- * literal.  Past nvars + 16 entries the list keeps each variable still
- * unassigned once. */
-static void owed_compact(gsat *s) {
-    size_t j = 0;
-    for (size_t i = 0; i < s->owed.len; i++) {
-        uint32_t u = s->owed.data[i];
-        if (s->seen[u] || s->vals[mklit(u, 0)] || s->decision[u]) continue;
-        s->seen[u] = 1;
-        s->owed.data[j++] = u;
-    }
-    s->owed.len = j;
-    for (size_t i = 0; i < j; i++) s->seen[s->owed.data[i]] = 0;
-}
-
+/* Non-decision variables (gsat_set_decision_var: the GNF reader's and the
+ * MonoSAT layer's edge variables tied to their class's representative)
+ * get their values from propagation alone.  One that partial backtracking
+ * takes back may be left in a clause that is now unit unnoticed (above):
+ * nothing would assign it again, even after it is assigned and taken back
+ * again by a later backtrack of any kind, and the search would end with
+ * it unassigned, a model breaking the clause.  So once partial
+ * backtracking has happened, the search does not end while a non-decision
+ * variable is unassigned: deciding it false finds such a clause false, as
+ * for any other literal.  The scan goes on from where the last one
+ * stopped and ends after a whole pass that found none (one pass a model;
+ * none at all for callers that never made a variable non-decision, such
+ * as the checker). */
 lit_t unassign_owed_pick(gsat *s) {
-    while (s->owed.len) {
-        uint32_t v = vec_pop(s->owed);
-        if (v > s->nvars || s->vals[mklit(v, 0)] || s->decision[v] || simp_removed(s, v)) continue;
-        s->st.partial_owed++;
-        return mklit(v, s->polarity[v]);
+    if (!s->has_nondecision || !s->st.partial_backtracks) return LIT_UNDEF;
+    uint32_t from = s->owed_next ? s->owed_next : 1;
+    for (;;) {
+        for (uint32_t v = from; v <= s->nvars; v++)
+            if (!s->decision[v] && !s->vals[mklit(v, 0)] && !simp_removed(s, v)) {
+                s->owed_next = v + 1;
+                s->st.partial_owed++;
+                return mklit(v, s->polarity[v]);
+            }
+        if (from == 1) break;
+        from = 1;                        /* once more from the start: a backtrack may have taken some back */
     }
+    s->owed_next = 1;
     return LIT_UNDEF;
 }
 
@@ -302,9 +302,7 @@ void unassign_dependents(gsat *s, lit_t p) {
         if (save) s->polarity[v] = (uint8_t)(l & 1);
         if (late | dirty) warm_taken_back(s, v, late, dirty);   /* keep_trail: solver/warm.c */
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
-        else if (!s->decision[v]) vec_push(s->owed, v);
     }
-    if (s->owed.len > (size_t)s->nvars + 16) owed_compact(s);   /* the gone marks are clear */
     if (dirty) warm_dirty_bound(s);
     rewatch_all(s, went);                /* before the trail is compacted: went names positions */
     uint32_t out = start;

@@ -324,17 +324,6 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     if (!s) xalloc_fail(0);
     gsat_set_option(s, "phase", 1);
     gsat_set_option(s, "theory_keep_ends", 0);   /* the checker never lists the engine's edges */
-    if (g->choice) {
-        /* Repeated values add clauses to the acyclicity problem (choice.h).
-         * With them, partial backtracking has given models that break a
-         * clause (issue 35:
-         * gen --repeat-values 0.5 --sessions 5 --txns 40 --ops 6 --keys 8
-         * --level si --seed 43); the re-check refused them (UNKNOWN).  Until
-         * the engine is fixed, these problems backtrack whole levels
-         * (chrono off too fixes it, 10x slower; theory_propagate off does
-         * not fix every case). */
-        gsat_set_option(s, "partial_backtrack", 0);
-    }
     uint64_t guarded = 0;
     pg_edge_vec rw_known; vec_init(rw_known);
     if (g->rw_lazy) psi_take_rw(g, &rw_known);

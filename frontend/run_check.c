@@ -113,6 +113,11 @@ static void progress_locked(void *ctx, const char *what) {
  * code.  1 if it verifies (*c holds it), else 0 with msg set. */
 /* Repeated values: the writer every external read of a repeated value saw
  * under the model's choice (`chosen`), as the certificate's read lines. */
+static int cmp_read_line(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
 static void add_reads_from(const history *orig, const history *chosen, certificate *c) {
     for (uint32_t t = 1; t < orig->num_txns; t++) {
         if (orig->txns[t].status != TXN_COMMITTED) continue;
@@ -127,6 +132,8 @@ static void add_reads_from(const history *orig, const history *chosen, certifica
             vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, chosen->op_txn[src]);
         }
     }
+    /* in order of reader and key, as the file's read lines (cert_read_from searches them) */
+    qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_read_line);
 }
 
 /* The certificate of a PASS, verified; with repeated values built on the

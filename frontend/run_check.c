@@ -101,9 +101,15 @@ static void progress_locked(void *ctx, const char *what) {
  * code.  1 if it verifies (*c holds it), else 0 with msg set. */
 /* Repeated values: the writer every external read of a repeated value saw
  * under the model's choice (`chosen`), as the certificate's read lines. */
+static int cmp_read_line(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
 static void add_reads_from(const history *orig, const history *chosen, certificate *c) {
     for (uint32_t t = 1; t < orig->num_txns; t++) {
-        if (orig->txns[t].status != TXN_COMMITTED) continue;
+        if (orig->txns[t].status == TXN_ABORTED) continue;    /* an observed indeterminate one takes part too */
         const history_txn *tx = &orig->txns[t];
         for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
             if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
@@ -115,6 +121,8 @@ static void add_reads_from(const history *orig, const history *chosen, certifica
             vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, chosen->op_txn[src]);
         }
     }
+    /* cert_read_from searches them by (reader, key): a transaction's reads are in op order, not key order */
+    if (c->reads_from.len) qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_read_line);
 }
 
 /* The certificate of a PASS, verified; with repeated values built on the

@@ -141,9 +141,7 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
 /* A failure under a choice: it holds whichever write each ambiguous read
  * saw; the cycle shown assumes the writers named (those of the cycle's
  * readers). */
-static void choice_message(const history *h, check_result *res, const char *reason) {
-    int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
-                       "value saw; the cycle shown assumes", reason, h->num_amb);
+void check_choice_writers(const history *h, check_result *res, int len) {
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
         uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
@@ -159,6 +157,12 @@ static void choice_message(const history *h, check_result *res, const char *reas
         sep = ",";
     }
     if (!*sep && len > 0 && (size_t)len < sizeof res->msg - 20) snprintf(res->msg + len, sizeof res->msg - (size_t)len, " any");
+}
+
+void check_choice_message(const history *h, check_result *res, const char *reason) {
+    int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
+                       "value saw; the cycle shown assumes", reason, h->num_amb);
+    check_choice_writers(h, res, len);
 }
 
 static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
@@ -190,7 +194,7 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
     if (rc == 0 && cycle_holds_level(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why)) {
-        if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
+        if (res->chosen) check_choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;
     }
@@ -518,7 +522,9 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
         double t0 = monotonic_seconds();
         char why[300] = "";
         vec_clear(res->cycle);
-        int rc = vo_check_level_on(ix->h, &res->vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
+        /* with ambiguous reads, under the writers the session level chose */
+        const history *h = res->chosen ? res->chosen : ix->h;
+        int rc = vo_check_level_on(h, &res->vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
         res->st.t_verify += monotonic_seconds() - t0;
         if (rc == 1) { res->stage = "session level"; return 1; }
     } else if (v == VERDICT_UNKNOWN && opt->stop && opt->stop(opt->stop_ctx)) {
@@ -536,12 +542,6 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
-    if (ix->h->num_amb && level != LEVEL_SI && level != LEVEL_SER) {    /* choice.h: SER and SI only */
-        snprintf(res->msg, sizeof res->msg, "level %s does not choose the writer of a read of a repeated value yet "
-                 "(%u such reads; si and ser do)", level_name(level), ix->h->num_amb);
-        res->stage = "refused";
-        return res->verdict = VERDICT_UNKNOWN;
-    }
     if (check_level_is_weak(level)) return check_weak_level(ix, level, opt, res);   /* rc, ra, cc: weak_level.c */
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }

@@ -121,6 +121,19 @@ verdict check_level(const pg_index *ix, check_level_id level, const check_option
  * of the options only the pool or thread count is used, for cc). */
 int check_level_is_weak(check_level_id l);
 verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+/* The weak check of h (unique values: a history without ambiguous reads)
+ * with participants part, into res; and the same for a resolved history
+ * with ambiguous reads, whose writers it chooses (weak_choice.c: res->chosen
+ * names them; a FAIL holds for every choice). */
+verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
+                      check_result *res);
+verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+/* A failure under a choice of writers (res->chosen): res->msg becomes
+ * reason, "whichever write of its value each of the N reads of a repeated
+ * value saw; the cycle shown assumes" and the writers of the cycle's
+ * readers; check_choice_writers appends just those at res->msg + len. */
+void check_choice_message(const history *h, check_result *res, const char *reason);
+void check_choice_writers(const history *h, check_result *res, int len);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into

@@ -8,7 +8,9 @@
 
 void pg_choice_free(pg_choice *c) {
     if (!c) return;
-    free(c->start); free(c->cand); free(c);
+    free(c->start); free(c->cand);
+    vec_free(c->edges);
+    free(c);
 }
 
 /* Unit u's position of txn t among key k's units: its unit and index in it. */
@@ -88,7 +90,11 @@ pg_choice *pg_choice_build(const polygraph *g) {
     return c;
 }
 
-static void edge(const polygraph *g, const graph_sink *k, int graph, uint32_t a, uint32_t b, int lit, uint64_t *edges) {
+static void edge(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, uint32_t a, uint32_t b, int lit, int rw,
+                 uint64_t *edges) {
+    pg_choice_edge e = { a, b, lit, rw };
+    vec_push(c->edges, e);
+    if (rw && g->rw_lazy) return;                  /* psi: checked lazily (psi.c) */
     gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
     (*edges)++;
 }
@@ -99,6 +105,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
     u64map pairs; u64map_init(&pairs);
     for (size_t i = 0; i < g->cons.len; i++) u64map_put(&pairs, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
     c->var0 = gs_num_vars(k) + 1;
+    vec_clear(c->edges);
     uint32_t total = c->start[c->n];
     if (total) gs_reserve_vars(k, c->var0 - 1 + (int)total);
     vec_int clause; vec_init(clause);
@@ -113,12 +120,12 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) {
             int x = c->var0 + (int)j;
             uint32_t wt = h->op_txn[c->cand[j]], unit, m;
-            edge(g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, edges);            /* WR */
+            edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, edges);            /* WR */
             if (!find_member(ix, key, wt, &unit, &m)) continue;
             const pg_unit *un = &ix->units.data[unit];
             if (m + 1 < un->len) {                                                         /* RW to the next member */
                 uint32_t nx = ix->members.data[un->m_first + m + 1];
-                if (nx != rt) edge(g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, edges);
+                if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, 1, edges);
                 continue;
             }
             vec_push(last, j); vec_push(last, unit);
@@ -151,7 +158,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
                     gs_add_clause(k, cl, o == INT32_MAX ? 2 : 3);
                 }
             }
-            edge(g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, edges);
+            edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, 1, edges);
         }
     }
     vec_free(last);

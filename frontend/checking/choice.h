@@ -18,6 +18,7 @@
  *                    the clause  x_c ∧ [unit(c) before V] -> y_V  per
  *                    candidate c (the order a pair constraint's literal,
  *                    or decided by the known graph);
+ *                    (psi, g->rw_lazy: the RW edges go to c->edges only);
  *   pg_choice_model  the writer each read saw in a model (its first true
  *                    candidate);
  *   pg_choice_any    a choice for a failure's confirmation (every choice
@@ -30,12 +31,17 @@
 #include "frontend/checking/polygraph.h"
 #include "theory/graph_sink.h"
 
+typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; } pg_choice_edge;
+
 typedef struct pg_choice {
     uint32_t n;                  /* ambiguous reads: h->num_amb, in its order */
     uint32_t *start;             /* n + 1: read i's candidates are cand[start[i] .. start[i + 1]) */
     uint32_t *cand;              /* write ops */
     int var0;                    /* candidate j's variable is var0 + j (after encoding) */
     uint64_t dropped;            /* candidates the level ruled out */
+    VEC(pg_choice_edge) edges;   /* every guarded edge encoded (nodes of g); psi's RW edges (g->rw_lazy)
+                                    are only here, not in the engine's graph: psi.c adds those whose
+                                    guard a model makes true to its lazy check, with the D edges here */
 } pg_choice;
 
 /* NULL when the history has no ambiguous read.  Needs g's reachability. */

@@ -16,6 +16,7 @@
  * clauses is finite (one per guard set), so this terminates, and it
  * answers SAT only for a model with no violation: sound and complete. */
 #include "frontend/checking/check.h"
+#include "frontend/checking/choice.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,12 @@ static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge
         }
     }
     vec_free(side);
+    if (g->choice)                               /* repeated values: the guarded edges the model keeps (choice.h) */
+        vec_foreach(const pg_choice_edge, e, g->choice->edges) {
+            if (gsat_value(s, e->lit) <= 0) continue;
+            if (e->rw) { psi_rw r = { e->from, e->to, e->lit }; vec_push(pg->rw, r); }
+            else { psi_tmp t = { e->from, e->to, e->lit }; vec_push(d, t); }
+        }
     uint32_t n = g->num_nodes;
     pg->n = n;
     pg->start = xcalloc((size_t)n + 1, sizeof *pg->start);

@@ -1,5 +1,6 @@
 /* weak_level.c — check_level() for rc, ra and cc (check.h): weak_check()
- * on the index's history and participants, its answer as a check_result
+ * on the index's history and participants (with ambiguous reads of
+ * repeated values: on the history under a choice, weak_choice.c), its answer as a check_result
  * (stage "saturation"; FAIL: the cycle as dependency edges; PASS: the
  * version order the commit order induces).  Debug builds re-check every
  * PASS's commit order with the independent cert_weak_verify()
@@ -21,8 +22,7 @@ int check_level_is_weak(check_level_id l) {
 }
 
 /* Per key, its participant writers in commit order (INIT first). */
-static void vo_from_commit_order(const pg_index *ix, const weak_result *w, version_order *vo) {
-    const history *h = ix->h;
+static void vo_from_commit_order(const history *h, const weak_result *w, version_order *vo) {
     vo->num_keys = h->num_keys;
     vo->start = xcalloc((size_t)h->num_keys + 1, sizeof *vo->start);
     vec_init(vo->txns);
@@ -50,13 +50,14 @@ static void vo_from_commit_order(const pg_index *ix, const weak_result *w, versi
     free(stamp);
 }
 
-verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
+verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
+                      check_result *res) {
     double t0 = monotonic_seconds();
     weak_result *w = xcalloc(1, sizeof *w);
     res->weak = w;
     res->stage = "saturation";
     par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
-    verdict v = weak_check(ix->h, ix->in_graph, level, opt && opt->pool ? opt->pool : own, w);
+    verdict v = weak_check(h, part, level, opt && opt->pool ? opt->pool : own, w);
     par_pool_free(own);
     res->st.t_graph = monotonic_seconds() - t0;
     res->st.nodes = w->participants;
@@ -64,11 +65,11 @@ verdict check_weak_level(const pg_index *ix, check_level_id level, const check_o
     snprintf(res->msg, sizeof res->msg, "%s", w->msg);
     if (v == VERDICT_FAIL) weak_cycle_deps(w, &res->cycle);
     if (v == VERDICT_PASS) {
-        vo_from_commit_order(ix, w, &res->vo);
+        vo_from_commit_order(h, w, &res->vo);
 #ifdef GSAT_DEBUG
         t0 = monotonic_seconds();
         ic_error err;
-        if (cert_weak_verify(ix->h, (int)level, w->order, w->order_len, &err) != CERT_OK) {
+        if (cert_weak_verify(h, (int)level, w->order, w->order_len, &err) != CERT_OK) {
             snprintf(res->msg, sizeof res->msg, "internal error: the commit order does not verify: %.400s", err.msg);
             v = VERDICT_UNKNOWN;
         }
@@ -76,4 +77,9 @@ verdict check_weak_level(const pg_index *ix, check_level_id level, const check_o
 #endif
     }
     return res->verdict = v;
+}
+
+verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
+    if (ix->h->num_amb) return check_weak_choice(ix, level, opt, res);   /* repeated values: weak_choice.c */
+    return check_weak_on(ix->h, ix->in_graph, level, opt, res);
 }

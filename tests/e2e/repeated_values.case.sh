@@ -16,7 +16,7 @@ expect "needs a choice (ser)" 0 "$t/choose.txt" '^PASS ser' --level ser
 expect "needs a choice (si)" 0 "$t/choose.txt" '^PASS si' --level si
 # the same with txn 3 reading y from txn 4: txn 1's 5 is stale, txn 3's closes a WR cycle
 printf 'w(1,5,1,1)\nw(1,6,1,2)\nr(1,5,1,4)\nw(2,7,1,4)\nr(1,6,2,3)\nr(2,7,2,3)\nw(1,5,2,3)\n' > "$t/every.txt"
-expect "fails whichever (ser)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw; the cycle shown assumes txn 4 read 1=5@' --level ser
+expect "fails whichever (ser)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw; the cycle shown assumes txn 4 read 1=5 from txn ' --level ser
 expect "fails whichever (si)" 1 "$t/every.txt" '^FAIL si' --level si
 # no candidate left: one overwritten in its own transaction, the other the reader's own later write
 printf 'w(1,5,1,1)\nw(1,6,1,1)\nr(1,5,2,2)\nw(1,5,2,2)\n' > "$t/none.txt"

@@ -294,44 +294,61 @@ static void orient_constraints(polygraph *g) {
     }
 }
 
-static verdict solve(polygraph *g, const check_options *opt, check_result *res) {
+static void set_phase(void *s, int var, int value) { gsat_set_phase(s, var, value); }
+
+/* One solver run on g's problem: *sp the solver (its model or its
+ * failure), the constraints' first variable returned.  careful: backtrack
+ * whole levels (no partial backtracking). */
+static int solve_once(polygraph *g, const check_options *opt, check_result *res, int careful, gsat **sp, int *r) {
     double t0 = monotonic_seconds();
-    orient_constraints(g);
     gsat *s = gsat_new();
     if (!s) xalloc_fail(0);
     gsat_set_option(s, "phase", 1);
     gsat_set_option(s, "theory_keep_ends", 0);   /* the checker never lists the engine's edges */
-    if (g->choice) {
-        /* Repeated values add clauses to the acyclicity problem (choice.h).
-         * With them, partial backtracking has given models that break a
-         * clause (issue 35:
-         * gen --repeat-values 0.5 --sessions 5 --txns 40 --ops 6 --keys 8
-         * --level si --seed 43); the re-check refused them (UNKNOWN).  Until
-         * the engine is fixed, these problems backtrack whole levels
-         * (chrono off too fixes it, 10x slower; theory_propagate off does
-         * not fix every case). */
-        gsat_set_option(s, "partial_backtrack", 0);
-    }
+    if (careful) gsat_set_option(s, "partial_backtrack", 0);
     uint64_t guarded = 0;
     pg_edge_vec rw_known; vec_init(rw_known);
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
     int var0 = pg_encode(g, s, &guarded);
+    if (g->choice) pg_choice_phases(g->choice, g, set_phase, s);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
-    res->st.t_encode = monotonic_seconds() - t0;
+    res->st.t_encode += monotonic_seconds() - t0;
     progress(opt, "solving");
     t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
     if (opt && opt->stop) gsat_set_terminate(s, opt->stop_ctx, opt->stop);
-    int r = g->rw_lazy ? psi_solve(g, s, var0, &rw_known, &res->st.psi_rounds) : gsat_solve(s, NULL, 0);
+    *r = g->rw_lazy ? psi_solve(g, s, var0, &rw_known, &res->st.psi_rounds) : gsat_solve(s, NULL, 0);
     if (g->rw_lazy) {                            /* the known RW edges go back (the re-check's forced edges) */
         pg_known_reserve(g, rw_known.len);
         vec_foreach(const pg_edge, e, rw_known) g->known.data[g->known.len++] = *e;
         vec_free(rw_known);
     }
-    res->st.t_solve = monotonic_seconds() - t0;
+    res->st.t_solve += monotonic_seconds() - t0;
     res->st.solver_called = 1;
     gsat_get_stats(s, &res->st.solver);
+    *sp = s;
+    return var0;
+}
+
+static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
+
+static verdict solve(polygraph *g, const check_options *opt, check_result *res) {
+    orient_constraints(g);
+    gsat *s;
+    int r, var0;
+    /* Repeated values add clauses to the acyclicity problem (choice.h).
+     * With them, the engine's partial backtracking has given models that
+     * break a clause (issue 35: gen --repeat-values 0.5 --sessions 5 --txns
+     * 40 --ops 6 --keys 8 --level si --seed 43).  Such problems are solved
+     * with it first (10x faster); a model that breaks a clause, or UNSAT
+     * (not trusted either), is solved again backtracking whole levels. */
+    var0 = solve_once(g, opt, res, 0, &s, &r);
+    if (g->choice && (r == GSAT_UNSAT || (r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)))) {
+        gsat_free(s);
+        if (getenv("R40_DBG")) fprintf(stderr, "R40 retry (%d)\n", r);
+        var0 = solve_once(g, opt, res, 1, &s, &r);
+    }
     verdict v;
     if (r == GSAT_SAT) {
         int nv = gsat_num_vars(s) - var0 + 1;          /* the constraints', then the choices' (choice.h) */

@@ -346,7 +346,6 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     var0 = solve_once(g, opt, res, 0, &s, &r);
     if (g->choice && (r == GSAT_UNSAT || (r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)))) {
         gsat_free(s);
-        if (getenv("R40_DBG")) fprintf(stderr, "R40 retry (%d)\n", r);
         var0 = solve_once(g, opt, res, 1, &s, &r);
     }
     verdict v;

@@ -26,13 +26,31 @@ static int find_member(const pg_index *ix, uint32_t k, uint32_t t, uint32_t *uni
 
 /* The literal "unit a before unit b": a constraint's (+-var), 0 for
  * "never", INT32_MAX for "always" (decided by the known graph's order). */
-static int order_lit(const polygraph *g, const u64map *pairs, int cons_var0, uint32_t a, uint32_t b) {
+/* The constraints by their pair of units, and which units have one. */
+typedef struct pairmap { u64map m; uint8_t *in; } pairmap;
+
+static void pairs_build(const polygraph *g, pairmap *p) {
+    u64map_init(&p->m);
+    p->in = xcalloc(g->ix->units.len ? g->ix->units.len : 1, 1);
+    for (size_t i = 0; i < g->cons.len; i++) {
+        u64map_put(&p->m, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
+        p->in[g->cons.data[i].u] = p->in[g->cons.data[i].v] = 1;
+    }
+}
+
+static void pairs_free(pairmap *p) {
+    u64map_free(&p->m);
+    free(p->in);
+}
+
+static int order_lit(const polygraph *g, const pairmap *pm, int cons_var0, uint32_t a, uint32_t b) {
     const pg_index *ix = g->ix;
+    const u64map *pairs = &pm->m;
     if (ix->key_unit_start[ix->unit_key[a]] == a) return INT32_MAX;   /* INIT's unit is first */
     if (ix->key_unit_start[ix->unit_key[b]] == b) return 0;
-    uint32_t x = u64map_get(pairs, (uint64_t)a << 32 | b);
+    uint32_t x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)a << 32 | b) : UINT32_MAX;
     if (x != UINT32_MAX) return cons_var0 + (int)x;
-    x = u64map_get(pairs, (uint64_t)b << 32 | a);
+    x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)b << 32 | a) : UINT32_MAX;
     if (x != UINT32_MAX) return -(cons_var0 + (int)x);
     uint32_t pa = g->topo_pos[pg_node_t(g, ix->units.data[a].last)];
     uint32_t pb = g->topo_pos[pg_node_t(g, ix->units.data[b].head)];
@@ -43,7 +61,7 @@ static int order_lit(const polygraph *g, const u64map *pairs, int cons_var0, uin
  * snapshot: a version known to come after it (its unit's next member, or
  * the head of a unit decided after its unit) reaches rt's start in the
  * known graph, so the RW edge rt -> that version would close a cycle. */
-static int overwritten_before(const polygraph *g, const u64map *pairs, uint32_t rt, uint32_t k, uint32_t wt) {
+static int overwritten_before(const polygraph *g, const pairmap *pairs, uint32_t rt, uint32_t k, uint32_t wt) {
     const pg_index *ix = g->ix;
     uint32_t unit, m;
     if (!find_member(ix, k, wt, &unit, &m)) return 0;
@@ -69,8 +87,8 @@ pg_choice *pg_choice_build(const polygraph *g) {
     c->n = h->num_amb;
     c->start = xmalloc(((size_t)c->n + 1) * sizeof *c->start);
     vec_u32 cand; vec_init(cand);
-    u64map pairs; u64map_init(&pairs);
-    for (size_t i = 0; i < g->cons.len; i++) u64map_put(&pairs, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
+    pairmap pairs;
+    pairs_build(g, &pairs);
     for (uint32_t i = 0; i < c->n; i++) {
         c->start[i] = (uint32_t)cand.len;
         uint32_t r = h->amb_read[i], rt = h->op_txn[r];
@@ -85,7 +103,7 @@ pg_choice *pg_choice_build(const polygraph *g) {
             vec_push(cand, w);
         }
     }
-    u64map_free(&pairs);
+    pairs_free(&pairs);
     c->start[c->n] = (uint32_t)cand.len;
     c->cand = cand.data;
     return c;
@@ -121,7 +139,7 @@ static uint32_t *units_by_head(const polygraph *g) {
  * the head of a unit K decided after its own and decided before V (the
  * known graph leads from K's head to V's; any model has head(K) before
  * head(V)), so a cycle through the edge to V has one through K's. */
-static int covered(const polygraph *g, const u64map *pairs, const vec_u32 *kept, uint32_t q, uint32_t v) {
+static int covered(const polygraph *g, const pairmap *pairs, const vec_u32 *kept, uint32_t q, uint32_t v) {
     for (size_t i = 0; i < kept->len; i += 2)
         if (kept->data[i] == q && order_lit(g, pairs, 1, kept->data[i + 1], v) == INT32_MAX) return 1;
     return 0;
@@ -154,8 +172,8 @@ static void edge(pg_choice *c, const polygraph *g, const graph_sink *k, int grap
 void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, int cons_var0, uint64_t *edges) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
-    u64map pairs; u64map_init(&pairs);
-    for (size_t i = 0; i < g->cons.len; i++) u64map_put(&pairs, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
+    pairmap pairs;
+    pairs_build(g, &pairs);
     c->var0 = gs_num_vars(k) + 1;
     vec_clear(c->edges);
     vec_clear(c->clauses);
@@ -225,7 +243,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
     vec_free(need);
     vec_free(last);
     vec_free(clause);
-    u64map_free(&pairs);
+    pairs_free(&pairs);
 }
 
 void pg_choice_phases(const pg_choice *c, const polygraph *g, void (*set)(void *, int, int), void *ctx) {

@@ -16,6 +16,10 @@
  *         whose chosen writer made an indeterminate transaction take part,
  *         when one is on the cycle): every choice that agrees with those
  *         has the same cycle, and a clause excludes them all.
+ * When the first WEAK_CHOICE_SER_AFTER choices fail, SER is checked: if it
+ * passes, its choice of writers (under which SER holds, so every weaker
+ * level does) is decided next, and is usually the answer; real histories
+ * with thousands of ambiguous reads need it (VeriStrong's rubis-10k).
  * UNSAT: every choice has a cycle, the level fails; the result shown is
  * the first choice's (its cycle, under its writers), the message says how
  * many reads and refuted choice sets it took.  Each choice tried is
@@ -32,6 +36,7 @@
 #include "par.h"
 
 #define WEAK_CHOICE_MAX_ROUNDS 100000
+#define WEAK_CHOICE_SER_AFTER 4        /* choices refuted before SER's choice is tried */
 
 typedef struct wch {
     const history *h;
@@ -100,9 +105,17 @@ static int wch_init(wch *w, const history *h) {
         w->start[i] = m;
         uint32_t r = h->amb_read[i];
         if (history_op_failed(h, r) || h->txns[h->op_txn[r]].status == TXN_ABORTED) continue;   /* not judged */
-        for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++)
-            if (!h->amb_why[j]) w->cand[m++] = h->amb_cand[j];
-        ok &= m > w->start[i];
+        const history_txn *rx = &h->txns[h->op_txn[r]];
+        for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) {
+            const history_txn *wx = &h->txns[h->op_txn[h->amb_cand[j]]];
+            if (h->amb_why[j]) continue;
+            if (wx->session == rx->session && wx->pos > rx->pos) continue;   /* a later one of its session: SO cycle */
+            w->cand[m++] = h->amb_cand[j];
+        }
+        if (m == w->start[i])                  /* every one later in its session: the search refutes each */
+            for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++)
+                if (!h->amb_why[j]) w->cand[m++] = h->amb_cand[j];
+        if (m == w->start[i]) ok = 0;
     }
     w->start[w->n] = m;
     return ok;
@@ -113,21 +126,63 @@ static void wch_free(wch *w) {
     vec_free(w->block);
 }
 
+/* A topological order of the participants under SO and the known WR
+ * edges (the reads that name their writer), by Kahn's algorithm: the
+ * position of each transaction, UINT32_MAX when on a cycle or not taking
+ * part. */
+static uint32_t *known_order(const history *h, const uint8_t *part) {
+    uint32_t n = h->num_txns;
+    uint32_t *deg = xcalloc((size_t)n + 1, sizeof *deg), *pos = xmalloc((size_t)n * sizeof *pos);
+    vec_u32 from, to; vec_init(from); vec_init(to);
+    for (uint32_t t = 1; t < n; t++) {
+        if (!part[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        if (t + 1 < n && part[t + 1] && h->txns[t + 1].session == tx->session) { vec_push(from, t); vec_push(to, t + 1); }
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (history_op_kind(h, op) != OP_READ || history_op_failed(h, op)) continue;
+            uint32_t w = history_read_source(h, op);
+            if (w == HISTORY_NONE || h->op_txn[w] == t || !part[h->op_txn[w]]) continue;
+            vec_push(from, h->op_txn[w]); vec_push(to, t);
+        }
+    }
+    uint32_t *start = xcalloc((size_t)n + 1, sizeof *start), *adj = xmalloc((from.len ? from.len : 1) * sizeof *adj);
+    for (size_t i = 0; i < from.len; i++) { start[from.data[i] + 1]++; deg[to.data[i]]++; }
+    for (uint32_t t = 0; t < n; t++) start[t + 1] += start[t];
+    uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+    for (size_t i = 0; i < from.len; i++) adj[fill[from.data[i]]++] = to.data[i];
+    uint32_t qh = 0, qt = 0, *queue = fill;
+    for (uint32_t t = 0; t < n; t++) { pos[t] = UINT32_MAX; if (part[t] && !deg[t]) queue[qt++] = t; }
+    while (qh < qt) {
+        uint32_t u = queue[qh];
+        pos[u] = qh++;
+        for (uint32_t j = start[u]; j < start[u + 1]; j++)
+            if (--deg[adj[j]] == 0) queue[qt++] = adj[j];
+    }
+    free(deg); free(start); free(adj); free(fill);
+    vec_free(from); vec_free(to);
+    return pos;
+}
+
 /* The solver: variables 1..m, a clause per judged read, first phases on
- * the candidate written last before the read (in op order), else the first. */
-static gsat *wch_solver(const wch *w) {
+ * the candidate whose writer comes last before the reader in the known
+ * order (the version a read of a real execution most likely saw), else
+ * the first. */
+static gsat *wch_solver(const wch *w, const uint32_t *pos) {
     gsat *s = gsat_new();
     if (!s) xalloc_fail(0);
     int m = (int)w->start[w->n];
     gsat_reserve_vars(s, m);
     vec_int cl; vec_init(cl);
     for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t a = w->start[i], b = w->start[i + 1], best = a;
+        uint32_t a = w->start[i], b = w->start[i + 1], best = a, bp = 0;
         if (a == b) continue;
+        uint32_t rp = pos[w->h->op_txn[w->h->amb_read[i]]];
         vec_clear(cl);
         for (uint32_t j = a; j < b; j++) {
             vec_push(cl, (int)j + 1);
-            if (w->cand[j] < w->h->amb_read[i]) best = j;
+            uint32_t p = pos[w->h->op_txn[w->cand[j]]];
+            if (rp != UINT32_MAX && p < rp && p >= bp) { bp = p; best = j; }
         }
         gsat_add_clause(s, cl.data, (int)cl.len);
         for (uint32_t j = a; j < b; j++) gsat_set_phase(s, (int)j + 1, j == best);
@@ -160,6 +215,20 @@ static verdict decide(const pg_index *ix, const uint32_t *pick, check_level_id l
     return v;
 }
 
+/* SER's choice of writers, when SER passes (a choice under which SER
+ * holds satisfies every weaker level too): 1 with pick filled, else 0. */
+static int ser_choice(const pg_index *ix, const check_options *opt, uint32_t *pick) {
+    check_options o;
+    if (opt) o = *opt; else check_options_default(&o);
+    o.implied_vo = NULL;
+    check_result sr;
+    verdict v = check_level(ix, LEVEL_SER, &o, &sr);
+    int ok = v == VERDICT_PASS && sr.chosen;
+    for (uint32_t i = 0; ok && i < ix->h->num_amb; i++) pick[i] = history_read_source(sr.chosen, ix->h->amb_read[i]);
+    check_result_free(&sr);
+    return ok;
+}
+
 static void clear(check_result *res, check_level_id level) {
     check_result_free(res);
     memset(res, 0, sizeof *res);
@@ -177,7 +246,9 @@ verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_
         res->stage = "choice";
         return res->verdict = VERDICT_UNKNOWN;
     }
-    gsat *s = wch_solver(&w);
+    uint32_t *pos = known_order(h, ix->in_graph);
+    gsat *s = wch_solver(&w, pos);
+    free(pos);
     uint32_t *first = NULL;
     verdict v = VERDICT_UNKNOWN;
     uint64_t rounds = 0, same = 1;
@@ -203,6 +274,11 @@ verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_
         if (!w.block.len) { v = VERDICT_FAIL; break; }   /* the cycle holds whatever the reads saw */
         gsat_add_clause(s, w.block.data, (int)w.block.len);
         v = VERDICT_UNKNOWN;
+        if (rounds == WEAK_CHOICE_SER_AFTER && ser_choice(ix, opt, w.pick)) {
+            clear(res, level);                    /* a choice under which SER holds: the level holds there */
+            if ((v = decide(ix, w.pick, level, opt, res)) == VERDICT_PASS) break;
+            v = VERDICT_UNKNOWN;
+        }
     }
     gsat_free(s);
     if (v == VERDICT_FAIL) {

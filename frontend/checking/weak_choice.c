@@ -229,6 +229,33 @@ static int ser_choice(const pg_index *ix, const check_options *opt, uint32_t *pi
     return ok;
 }
 
+/* The FAIL's message: the weak check's reason under the first choice
+ * refuted, that every choice fails, and the writers its cycle assumes
+ * (w->block: the choices it depends on, explain()). */
+static void fail_message(const wch *w, check_result *res, int same, uint64_t rounds) {
+    const history *h = w->h;
+    char tail[320];
+    int len = snprintf(tail, sizeof tail, "whichever write of its value each of the %u reads of a repeated value saw, ", h->num_amb);
+    if (same) len += snprintf(tail + len, sizeof tail - (size_t)len, "this cycle holds");
+    else len += snprintf(tail + len, sizeof tail - (size_t)len, "the level fails (%llu choices refuted); "
+                         "the cycle shown assumes", (unsigned long long)rounds);
+    const char *sep = "";
+    for (size_t b = 0; !same && b < w->block.len && len > 0 && (size_t)len < sizeof tail - 80; b++) {
+        uint32_t j = (uint32_t)(-w->block.data[b] - 1), i = 0;
+        while (w->start[i + 1] <= j) i++;
+        uint32_t r = h->amb_read[i], wr = w->cand[j];
+        char kb[32], vb[32];
+        len += snprintf(tail + len, sizeof tail - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
+                        (long long)h->txns[h->op_txn[r]].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
+                        history_value_str(h, h->op_value[wr], vb, sizeof vb), (long long)h->txns[h->op_txn[wr]].ext_id);
+        sep = ",";
+    }
+    char reason[sizeof res->msg];                /* the weak check's reason, shortened to leave room */
+    snprintf(reason, sizeof reason, "%s", res->msg);
+    int room = (int)sizeof res->msg - (int)strlen(tail) - 3;
+    snprintf(res->msg, sizeof res->msg, "%.*s; %s", room > 0 ? room : 0, reason, tail);
+}
+
 static void clear(check_result *res, check_level_id level) {
     check_result_free(res);
     memset(res, 0, sizeof *res);
@@ -285,15 +312,9 @@ verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_
         clear(res, level);
         v = decide(ix, first, level, opt, res);
         if (v == VERDICT_FAIL) {
-            char reason[sizeof res->msg];
-            snprintf(reason, sizeof reason, "%s", res->msg);
-            if (same) check_choice_message(h, res, reason);
-            else {
-                int len = snprintf(res->msg, sizeof res->msg, "%s; every choice of writers for the %u reads of a repeated "
-                                   "value has a cycle (%llu sets of choices refuted), this one assumes", reason, h->num_amb,
-                                   (unsigned long long)rounds);
-                check_choice_writers(h, res, len);
-            }
+            memcpy(w.pick, first, (size_t)w.n * sizeof *first);
+            explain(&w, res->chosen, res->weak);
+            fail_message(&w, res, same, rounds);
         } else {
             snprintf(res->msg, sizeof res->msg, "internal error: the first choice refuted did not fail again");
             v = res->verdict = VERDICT_UNKNOWN;

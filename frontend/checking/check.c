@@ -141,7 +141,7 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
 /* A failure under a choice: it holds whichever write each ambiguous read
  * saw; the cycle shown assumes the writers named (those of the cycle's
  * readers). */
-void check_choice_writers(const history *h, check_result *res, int len) {
+static void choice_writers(const history *h, check_result *res, int len) {
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
         uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
@@ -159,10 +159,10 @@ void check_choice_writers(const history *h, check_result *res, int len) {
     if (!*sep && len > 0 && (size_t)len < sizeof res->msg - 20) snprintf(res->msg + len, sizeof res->msg - (size_t)len, " any");
 }
 
-void check_choice_message(const history *h, check_result *res, const char *reason) {
+static void choice_message(const history *h, check_result *res, const char *reason) {
     int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
                        "value saw; the cycle shown assumes", reason, h->num_amb);
-    check_choice_writers(h, res, len);
+    choice_writers(h, res, len);
 }
 
 static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
@@ -194,7 +194,7 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
     if (rc == 0 && cycle_holds_level(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why)) {
-        if (res->chosen) check_choice_message(g->ix->h, res, g->fail_reason);
+        if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;
     }

@@ -128,12 +128,6 @@ verdict check_weak_level(const pg_index *ix, check_level_id level, const check_o
 verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
                       check_result *res);
 verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
-/* A failure under a choice of writers (res->chosen): res->msg becomes
- * reason, "whichever write of its value each of the N reads of a repeated
- * value saw; the cycle shown assumes" and the writers of the cycle's
- * readers; check_choice_writers appends just those at res->msg + len. */
-void check_choice_message(const history *h, check_result *res, const char *reason);
-void check_choice_writers(const history *h, check_result *res, int len);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into

@@ -21,6 +21,9 @@
 #   env: SESSIONS=8 TXNS=100 OPS=8 KEYS=1000 READS=0.5 DIST=uniform SEED=1
 #        LEVELS="rr ser" (any of rc rr ser)  CHECK=1 (0: no isocheck runs)
 #        ISOCHECK=build/isocheck
+#        WORKLOAD=items (pred: the predicate workload, pg_client --pred:
+#        SELECT ... WHERE v < K and UPDATE ... WHERE v BETWEEN A AND B, written
+#        with text's predicate lines; files pg-pred-LEVEL-...; KEYS <= 4096)
 # Then, when CHECK=1 and isocheck exists: isocheck stats, and check at si
 # and ser on each history, at rr/ser also with --db-timestamps (expected:
 # rr passes si, ser passes both; the white-box si answer passes).
@@ -29,7 +32,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/bench/out/postgres}
 SESSIONS=${SESSIONS:-8} TXNS=${TXNS:-100} OPS=${OPS:-8} KEYS=${KEYS:-1000}
 READS=${READS:-0.5} DIST=${DIST:-uniform} SEED=${SEED:-1} LEVELS=${LEVELS:-"rr ser"}
-CHECK=${CHECK:-1} ISOCHECK=${ISOCHECK:-$root/build/isocheck}
+CHECK=${CHECK:-1} ISOCHECK=${ISOCHECK:-$root/build/isocheck} WORKLOAD=${WORKLOAD:-items}
+case $WORKLOAD in
+  items) wflag= prefix=pg ;;
+  pred) wflag=--pred prefix=pg-pred ;;
+  *) echo "collect-postgres: WORKLOAD must be items or pred"; exit 2 ;;
+esac
 
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ]; then
@@ -76,10 +84,10 @@ mkdir -p "$out" || exit 2
 conn="host=127.0.0.1 port=$port user=isocheck dbname=postgres"
 rc=0
 for level in $LEVELS; do
-  f="$out/pg-$level-${SESSIONS}_${TXNS}_${OPS}_${KEYS}_${READS}_${DIST}.txt"
+  f="$out/$prefix-$level-${SESSIONS}_${TXNS}_${OPS}_${KEYS}_${READS}_${DIST}.txt"
   commits="${f%.txt}.commits"
   [ "$level" = rc ] && commits=
-  if "$tmp/pg_client" "$conn" "$level" "$SESSIONS" "$TXNS" "$OPS" "$KEYS" "$READS" "$DIST" "$SEED" "$f" ${commits:+"$commits"}; then
+  if "$tmp/pg_client" $wflag "$conn" "$level" "$SESSIONS" "$TXNS" "$OPS" "$KEYS" "$READS" "$DIST" "$SEED" "$f" ${commits:+"$commits"}; then
     echo "collect-postgres: wrote $f${commits:+ and $commits}"
     if [ "$CHECK" = 1 ] && [ -x "$ISOCHECK" ]; then
       "$ISOCHECK" stats "$f" | grep -E '^(sessions|txns|ops|read_fraction) '

@@ -7,13 +7,20 @@ the written and deleted ones), about half of the micro-ops predicate reads
 result comes from running the transactions one after another, so the history
 is serializable and the checker does all of its work.
 
-usage: gen_pred_history.py N K SEED > out.edn"""
+usage: gen_pred_history.py N K SEED [nodelete [VERSION_ORDER]] > out.edn
+
+nodelete: key mod 3 = 2 is written instead of deleted (a history the text format can
+hold: `isocheck convert --to text`).  VERSION_ORDER: the version order of every written
+key, `K: init V` per line (doc/formats.md, "Version order hints"; its one write follows
+the initial version), for `check --version-order`."""
 import random
 import sys
 
 
 def main():
     n, k, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    nodelete = len(sys.argv) > 4 and sys.argv[4] == "nodelete"
+    order = []
     rnd = random.Random(seed)
     keys = list(range(k))
     rnd.shuffle(keys)
@@ -44,12 +51,16 @@ def main():
             else:
                 key = keys.pop()
                 if key % 3 == 0:
-                    state[key] = nxt; mops.append("[:insert %d %d]" % (key, nxt)); nxt += 1
-                elif key % 3 == 1:
-                    state[key] = nxt; mops.append("[:w %d %d]" % (key, nxt)); nxt += 1
+                    state[key] = nxt; mops.append("[:insert %d %d]" % (key, nxt)); order.append((key, nxt)); nxt += 1
+                elif key % 3 == 1 or nodelete:
+                    state[key] = nxt; mops.append("[:w %d %d]" % (key, nxt)); order.append((key, nxt)); nxt += 1
                 else:
                     state.pop(key, None); mops.append("[:delete %d]" % key)
         out.write("{:process %d, :type :ok, :f :txn, :value [%s]}\n" % (t % 10, " ".join(mops)))
+    if len(sys.argv) > 5:
+        with open(sys.argv[5], "w") as f:
+            for key, v in sorted(order):
+                f.write("%d: init %d\n" % (key, v))
 
 
 main()

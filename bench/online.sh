@@ -24,7 +24,7 @@
 #   each streamed through a pipe in batches of BATCH transactions: CPU and
 #   peak of the batch check of the EDN, of following it, and of following
 #   the text, one run each, the ratios to the batch check, and the load
-#   (BASE: its EDN follow run too).
+#   (BASE: its EDN and text follow runs too, and the EDN/text ratio of both).
 # BASE: a second binary (e.g. main's) whose clean follow run is measured in
 # the same run, on the same stream: its CPU/peak and the ratio to it
 # (BASE_TIMEOUT=S stops it after S seconds of wall time).
@@ -104,6 +104,10 @@ if [ -n "${EDN:-}" ]; then
     if [ -n "$BASE" ]; then
       stream e.edn "$BASE" bf
       echo "  BASE edn follow: $(cpu "$t/bf.time")s $(peak "$t/bf.time")MB; $(grep 'CPU .* parsing' "$t/bf.err")"
+      stream e.txt "$BASE" bt
+      echo "  BASE text follow: $(cpu "$t/bt.time")s $(peak "$t/bt.time")MB; $(grep 'CPU .* parsing' "$t/bt.err")"
+      echo "  edn follow / text follow: this tree $(awk -v a="$ec" -v b="$tc" 'BEGIN{printf "%.2f", a / b}')," \
+           "BASE $(awk -v a="$(cpu "$t/bf.time")" -v b="$(cpu "$t/bt.time")" 'BEGIN{printf "%.2f", a / b}')"
     fi
   done
   exit 0

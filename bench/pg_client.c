@@ -24,7 +24,27 @@
  * transaction that fails with a serialization failure or a deadlock is
  * rolled back and run again with the same program (it is not recorded:
  * the text format holds committed transactions only).  Programs come from
- * the same generator as `isocheck gen` (workload/keydist.c, rng.h). */
+ * the same generator as `isocheck gen` (workload/keydist.c, rng.h).
+ *
+ *   pg_client --pred CONNINFO LEVEL SESSIONS TXNS OPS KEYS READS DIST SEED OUT [COMMITS]
+ *
+ * The predicate workload (issue 34; doc/workload.md, "Predicate workload"),
+ * written with text's predicate lines (rp, up, init: doc/formats.md).  Row
+ * k starts at v = PRED_BASE + k * PRED_STEP (an init line each).  An op is
+ * a predicate read (fraction READS) `SELECT k, v FROM kv WHERE v < K`, K
+ * between two initial values (rp(c < K,{...})); or a predicate update
+ * `UPDATE kv SET prev = v, v = L + k WHERE v BETWEEN A AND B RETURNING k,
+ * prev, v`, [A, B] spanning one to three initial values (DIST picks the
+ * first), L a value below PRED_BASE unique to the attempt (up(A <= c <=
+ * B,{k:old->new,...})); half of the predicate reads cover half of the
+ * keys only, `... WHERE v < K AND k BETWEEN X AND Y` (rp(key in X..Y and
+ * c < K,{...})); a quarter of the reads are item reads
+ * `SELECT v FROM kv WHERE k = x`.  An updated row's value is below every
+ * initial value, so no window matches it again: each row changes at most
+ * once (what Elle's closed-predicate generator does too), so every read's
+ * unreturned keys have one version that does not match and the reader
+ * decides every read; and it then matches every later `v < K`: a read
+ * that missed a concurrent update of a row is a phantom. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,6 +60,17 @@
 
 typedef struct op { int write; int64_t key, value; } op;
 
+/* The predicate workload (--pred). */
+#define PRED_BASE ((int64_t)1000000000000)     /* initial values: PRED_BASE + k * PRED_STEP */
+#define PRED_STEP ((int64_t)1000)
+/* an update's new values: (session + 1) * 10^10 + attempt * 10^4 + k, below PRED_BASE */
+#define PRED_NEW(sess, seq) ((int64_t)((sess) + 1) * 10000000000 + (seq) * 10000)
+enum { POP_READ, POP_PRED_READ, POP_PRED_UPDATE };
+typedef struct pop { int kind, keyed; int64_t key, value, a, b; } pop;   /* keyed: k BETWEEN key AND b */
+typedef struct buf { char *p; size_t len, cap; } buf;
+static int pred_mode;
+static long num_keys;
+
 typedef struct session {
     int id;
     pthread_t thread;
@@ -47,6 +78,7 @@ typedef struct session {
     rng prog;
     char *log;                   /* text lines of committed transactions */
     size_t len, cap;
+    buf attempt;                 /* --pred: the lines of the transaction being run */
     pg_txn *txns;                /* the committed ones, with their snapshots */
     int64_t *invoke, *complete;
     long committed, retried;
@@ -60,15 +92,20 @@ static long txns_per_session, ops_per_txn;
 static double read_fraction;
 static keydist dist;
 
-static void append(session *s, const char *line) {
-    size_t n = strlen(line);
-    if (s->len + n + 1 > s->cap) {
-        s->cap = (s->len + n + 1) * 2;
-        s->log = realloc(s->log, s->cap);
-        if (!s->log) { fprintf(stderr, "pg_client: out of memory\n"); exit(2); }
+static void buf_add(buf *b, const char *text, size_t n) {
+    if (b->len + n + 1 > b->cap) {
+        b->cap = (b->len + n + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p) { fprintf(stderr, "pg_client: out of memory\n"); exit(2); }
     }
-    memcpy(s->log + s->len, line, n);
-    s->len += n;
+    memcpy(b->p + b->len, text, n);
+    b->len += n;
+}
+
+static void append(session *s, const char *line) {
+    buf b = { s->log, s->len, s->cap };
+    buf_add(&b, line, strlen(line));
+    s->log = b.p; s->len = b.len; s->cap = b.cap;
 }
 
 static int64_t now_ns(void) {
@@ -77,9 +114,81 @@ static int64_t now_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* One item op: 1 done; 0 a statement failed (*res: its result, for the
+ * SQLSTATE); -1 another error (s->error set). */
+static int item_op(session *s, op *o, PGresult **res) {
+    char k[24], v[24];
+    snprintf(k, sizeof k, "%" PRId64, o->key);
+    PGresult *r;
+    if (o->write) {
+        snprintf(v, sizeof v, "%" PRId64, o->value);
+        const char *params[2] = { v, k };
+        r = PQexecParams(s->conn, "UPDATE kv SET v = $1 WHERE k = $2", 2, NULL, params, NULL, NULL, 0);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK) { *res = r; return 0; }
+    } else {
+        const char *params[1] = { k };
+        r = PQexecParams(s->conn, "SELECT v FROM kv WHERE k = $1", 1, NULL, params, NULL, NULL, 0);
+        if (PQresultStatus(r) != PGRES_TUPLES_OK) { *res = r; return 0; }
+        if (PQntuples(r) != 1) { snprintf(s->error, sizeof s->error, "key %s: no row", k); PQclear(r); return -1; }
+        o->value = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    }
+    PQclear(r);
+    return 1;
+}
+
+/* One op of the predicate workload, its text line added to s->attempt
+ * (transaction id txn); returns as item_op.  L (the update's base value)
+ * is unique to the attempt: *seq counts. */
+static int pred_op(session *s, const pop *o, int64_t txn, int64_t *seq, PGresult **res) {
+    char a[24], b[24], hi[24], line[160];
+    PGresult *r;
+    if (o->kind == POP_READ) {
+        op it = { 0, o->key, 0 };
+        int rc = item_op(s, &it, res);
+        if (rc != 1) return rc;
+        int n = snprintf(line, sizeof line, "r(%" PRId64 ",%" PRId64 ",%d,%" PRId64 ")\n", it.key, it.value, s->id + 1, txn);
+        buf_add(&s->attempt, line, (size_t)n);
+        return 1;
+    }
+    int upd = o->kind == POP_PRED_UPDATE;
+    snprintf(a, sizeof a, "%" PRId64, o->a);
+    if (upd) {
+        snprintf(b, sizeof b, "%" PRId64, PRED_NEW(s->id, ++*seq));
+        snprintf(hi, sizeof hi, "%" PRId64, o->b);
+        const char *params[3] = { a, hi, b };
+        r = PQexecParams(s->conn, "UPDATE kv SET prev = v, v = $3 + k WHERE v BETWEEN $1 AND $2 RETURNING k, prev, v",
+                         3, NULL, params, NULL, NULL, 0);
+    } else if (o->keyed) {                      /* a declared key range: text's `key in A..B and` */
+        snprintf(b, sizeof b, "%" PRId64, o->key);
+        snprintf(hi, sizeof hi, "%" PRId64, o->b);
+        const char *params[3] = { a, b, hi };
+        r = PQexecParams(s->conn, "SELECT k, v FROM kv WHERE v < $1 AND k BETWEEN $2 AND $3 ORDER BY k", 3, NULL, params,
+                         NULL, NULL, 0);
+    } else {
+        const char *params[1] = { a };
+        r = PQexecParams(s->conn, "SELECT k, v FROM kv WHERE v < $1 ORDER BY k", 1, NULL, params, NULL, NULL, 0);
+    }
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) { *res = r; return 0; }
+    int n = upd ? snprintf(line, sizeof line, "up(%" PRId64 " <= c <= %" PRId64 ",{", o->a, o->b)
+          : o->keyed ? snprintf(line, sizeof line, "rp(key in %" PRId64 "..%" PRId64 " and c < %" PRId64 ",{", o->key, o->b, o->a)
+                     : snprintf(line, sizeof line, "rp(c < %" PRId64 ",{", o->a);
+    buf_add(&s->attempt, line, (size_t)n);
+    for (int i = 0; i < PQntuples(r); i++) {
+        n = upd ? snprintf(line, sizeof line, "%s%s:%s->%s", i ? "," : "", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+                           PQgetvalue(r, i, 2))
+                : snprintf(line, sizeof line, "%s%s:%s", i ? "," : "", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+        buf_add(&s->attempt, line, (size_t)n);
+    }
+    n = snprintf(line, sizeof line, "},%d,%" PRId64 ")\n", s->id + 1, txn);
+    buf_add(&s->attempt, line, (size_t)n);
+    PQclear(r);
+    return 1;
+}
+
 /* 1 committed, 0 retryable conflict, -1 other error (message in s->error).
- * At rr/ser, *t gets the xid and snapshot. */
-static int run_txn(session *s, op *ops, long n, pg_txn *t) {
+ * At rr/ser, *t gets the xid and snapshot.  ops (item workload) or pops
+ * (--pred: lines into s->attempt, as transaction txn). */
+static int run_txn(session *s, op *ops, const pop *pops, long n, pg_txn *t, int64_t txn, int64_t *seq) {
     PGresult *r = PQexec(s->conn, level_sql);
     int rc = 1;
     if (PQresultStatus(r) != PGRES_COMMAND_OK) { rc = -1; goto fail; }
@@ -98,22 +207,12 @@ static int run_txn(session *s, op *ops, long n, pg_txn *t) {
         }
         PQclear(r);
     }
+    s->attempt.len = 0;
     for (long i = 0; i < n; i++) {
-        char k[24], v[24];
-        snprintf(k, sizeof k, "%" PRId64, ops[i].key);
-        if (ops[i].write) {
-            snprintf(v, sizeof v, "%" PRId64, ops[i].value);
-            const char *params[2] = { v, k };
-            r = PQexecParams(s->conn, "UPDATE kv SET v = $1 WHERE k = $2", 2, NULL, params, NULL, NULL, 0);
-            if (PQresultStatus(r) != PGRES_COMMAND_OK) { rc = 0; goto fail; }
-        } else {
-            const char *params[1] = { k };
-            r = PQexecParams(s->conn, "SELECT v FROM kv WHERE k = $1", 1, NULL, params, NULL, NULL, 0);
-            if (PQresultStatus(r) != PGRES_TUPLES_OK) { rc = 0; goto fail; }
-            if (PQntuples(r) != 1) { snprintf(s->error, sizeof s->error, "key %s: no row", k); rc = -1; PQclear(r); goto rollback; }
-            ops[i].value = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-        }
-        PQclear(r);
+        r = NULL;
+        rc = pops ? pred_op(s, &pops[i], txn, seq, &r) : item_op(s, &ops[i], &r);
+        if (rc == 0) goto fail;
+        if (rc < 0) goto rollback;
     }
     r = PQexec(s->conn, "COMMIT");
     if (PQresultStatus(r) != PGRES_COMMAND_OK) { rc = 0; goto fail; }
@@ -133,6 +232,34 @@ rollback:
 
 static void ignore_notice(void *arg, const char *msg) { (void)arg; (void)msg; }
 
+/* The next transaction's program: n item ops, or (--pred) n predicate-workload ops. */
+static void program(session *s, op *ops, pop *pops, long n, long keys) {
+    for (long i = 0; i < n; i++) {
+        if (!pred_mode) {
+            ops[i].write = !rng_chance(&s->prog, read_fraction);
+            ops[i].key = (int64_t)keydist_sample(&dist, &s->prog);
+            continue;
+        }
+        pop *o = &pops[i];
+        int64_t x = (int64_t)keydist_sample(&dist, &s->prog);
+        if (rng_chance(&s->prog, read_fraction)) {
+            o->kind = rng_chance(&s->prog, 0.25) ? POP_READ : POP_PRED_READ;
+            o->key = x;
+            o->a = PRED_BASE + x * PRED_STEP + PRED_STEP / 2;       /* between x's and x+1's initial values */
+            o->keyed = o->kind == POP_PRED_READ && rng_chance(&s->prog, 0.5);
+            if (o->keyed) {                                          /* over half of the table's keys */
+                o->key = (int64_t)rng_below(&s->prog, (uint64_t)keys);
+                o->b = o->key + keys / 2 < keys ? o->key + keys / 2 : keys - 1;
+            }
+        } else {
+            o->kind = POP_PRED_UPDATE;
+            o->a = PRED_BASE + x * PRED_STEP;
+            o->b = PRED_BASE + (x + (int64_t)rng_below(&s->prog, 3)) * PRED_STEP;
+            if (o->b > PRED_BASE + (keys - 1) * PRED_STEP) o->b = PRED_BASE + (keys - 1) * PRED_STEP;
+        }
+    }
+}
+
 static void *session_main(void *arg) {
     session *s = arg;
     s->conn = PQconnectdb(conninfo);
@@ -143,32 +270,39 @@ static void *session_main(void *arg) {
     }
     PQsetNoticeProcessor(s->conn, ignore_notice, NULL);   /* ROLLBACK after a failed COMMIT warns */
     op *ops = malloc((size_t)ops_per_txn * sizeof *ops);
+    pop *pops = pred_mode ? malloc((size_t)ops_per_txn * sizeof *pops) : NULL;
     s->txns = calloc((size_t)txns_per_session, sizeof *s->txns);
     s->invoke = calloc((size_t)txns_per_session, sizeof *s->invoke);
     s->complete = calloc((size_t)txns_per_session, sizeof *s->complete);
-    if (!ops || !s->txns || !s->invoke || !s->complete) { fprintf(stderr, "pg_client: out of memory\n"); exit(2); }
+    if (!ops || (pred_mode && !pops) || !s->txns || !s->invoke || !s->complete) {
+        fprintf(stderr, "pg_client: out of memory\n");
+        exit(2);
+    }
     int64_t seq = 0;
     char line[160];
     for (long t = 0; t < txns_per_session && !s->failed; t++) {
-        for (long i = 0; i < ops_per_txn; i++) {
-            ops[i].write = !rng_chance(&s->prog, read_fraction);
-            ops[i].key = (int64_t)keydist_sample(&dist, &s->prog);
-        }
+        program(s, ops, pops, ops_per_txn, num_keys);
+        int64_t txn_id = (int64_t)(s->id + 1) * 100000000 + t;
         for (int attempt = 0;; attempt++) {
             for (long i = 0; i < ops_per_txn; i++)
-                if (ops[i].write) ops[i].value = ((int64_t)(s->id + 1) << 40) | ++seq;
+                if (!pred_mode && ops[i].write) ops[i].value = ((int64_t)(s->id + 1) << 40) | ++seq;
             pg_txn *pt = &s->txns[s->committed];
             s->invoke[s->committed] = now_ns();
-            int rc = run_txn(s, ops, ops_per_txn, pt);
+            int rc = run_txn(s, ops, pops, ops_per_txn, pt, txn_id, &seq);
             s->complete[s->committed] = now_ns();
             if (rc == 1) break;
-            if (rc < 0 || attempt == 10000) { s->failed = 1; break; }
+            if (pred_mode && seq >= 999999) snprintf(s->error, sizeof s->error, "--pred: out of update values (10^6 attempts)");
+            if (rc < 0 || attempt == 10000 || s->error[0]) { s->failed = 1; break; }
             s->retried++;
         }
         if (s->failed) break;
-        int64_t txn_id = (int64_t)(s->id + 1) * 100000000 + t;
         s->txns[s->committed].id = txn_id;
-        for (long i = 0; i < ops_per_txn; i++) {
+        if (pred_mode) {
+            buf b = { s->log, s->len, s->cap };
+            buf_add(&b, s->attempt.p ? s->attempt.p : "", s->attempt.len);
+            s->log = b.p; s->len = b.len; s->cap = b.cap;
+        }
+        for (long i = 0; i < ops_per_txn && !pred_mode; i++) {
             snprintf(line, sizeof line, "%c(%" PRId64 ",%" PRId64 ",%d,%" PRId64 ")\n", ops[i].write ? 'w' : 'r',
                      ops[i].key, ops[i].value, s->id + 1, txn_id);
             append(s, line);
@@ -176,6 +310,8 @@ static void *session_main(void *arg) {
         s->committed++;
     }
     free(ops);
+    free(pops);
+    free(s->attempt.p);
     PQfinish(s->conn);
     return NULL;
 }
@@ -218,7 +354,9 @@ static int write_history(const char *path, session *ss, int n_sessions, int time
     FILE *f = fopen(tmp, "w");
     if (!f) { perror(tmp); return 0; }
     int ok = 1;
-    for (int i = 0; i < n_sessions; i++) ok &= fwrite(ss[i].log, 1, ss[i].len, f) == ss[i].len;
+    for (long k = 0; pred_mode && k < num_keys; k++)           /* the rows' initial values */
+        ok &= fprintf(f, "init(%ld,%" PRId64 ")\n", k, PRED_BASE + k * PRED_STEP) > 0;
+    for (int i = 0; i < n_sessions; i++) ok &= ss[i].len == 0 || fwrite(ss[i].log, 1, ss[i].len, f) == ss[i].len;
     for (int i = 0; i < n_sessions; i++)
         for (long j = 0; j < ss[i].committed; j++) {
             const pg_txn *t = &ss[i].txns[j];
@@ -273,8 +411,10 @@ static int recover(session *ss, int n_sessions, const char *commits) {
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--pred")) { pred_mode = 1; argv++; argc--; }
     if (argc != 11 && argc != 12) {
-        fprintf(stderr, "usage: pg_client CONNINFO rc|rr|ser SESSIONS TXNS OPS KEYS READS uniform|zipf|hotspot SEED OUT [COMMITS]\n");
+        fprintf(stderr, "usage: pg_client [--pred] CONNINFO rc|rr|ser SESSIONS TXNS OPS KEYS READS uniform|zipf|hotspot SEED OUT "
+                "[COMMITS]\n");
         return 2;
     }
     conninfo = argv[1];
@@ -296,14 +436,23 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pg_client: bad parameters\n");
         return 2;
     }
+    if (pred_mode && (keys > 4096 || n_sessions > 98)) {
+        fprintf(stderr, "pg_client: --pred takes at most 4096 keys and 98 sessions\n");
+        return 2;
+    }
+    num_keys = keys;
     keydist_init(&dist, (keydist_kind)d, (uint64_t)keys, 0.5);
 
     PGconn *c = PQconnectdb(conninfo);
     if (PQstatus(c) != CONNECTION_OK) { fprintf(stderr, "pg_client: connect: %s", PQerrorMessage(c)); return 2; }
     PQsetNoticeProcessor(c, ignore_notice, NULL);
-    char sql[160];
-    snprintf(sql, sizeof sql, "INSERT INTO kv SELECT g, 0 FROM generate_series(0, %ld) g", keys - 1);
-    if (!exec_ok(c, "DROP TABLE IF EXISTS kv") || !exec_ok(c, "CREATE TABLE kv (k bigint PRIMARY KEY, v bigint NOT NULL)") ||
+    char sql[200];
+    if (pred_mode)
+        snprintf(sql, sizeof sql, "INSERT INTO kv SELECT g, %" PRId64 " + g * %" PRId64 " FROM generate_series(0, %ld) g",
+                 PRED_BASE, PRED_STEP, keys - 1);
+    else snprintf(sql, sizeof sql, "INSERT INTO kv SELECT g, 0 FROM generate_series(0, %ld) g", keys - 1);
+    if (!exec_ok(c, "DROP TABLE IF EXISTS kv") ||
+        !exec_ok(c, "CREATE TABLE kv (k bigint PRIMARY KEY, v bigint NOT NULL, prev bigint)") ||
         !exec_ok(c, sql)) { PQfinish(c); return 2; }
     PQfinish(c);
 

@@ -1,29 +1,37 @@
 /* run_check.c — the checking pipeline (contract in run_check.h).
  *
  * Each level is one task (level_run): check, and on PASS, when every pass
- * is verified anyway, its certificate; a failing level is interpreted into
- * its task's own report (level_interpret): one level after the other, once
- * every level is checked and the index freed; levels at once, each
- * right after its own check (so that the level checked first interprets
- * while the others are still checking; the interpretation's memory is less
- * than the polygraph it follows, already freed).  With o->check.threads >= 2
- * the run makes one pool (par.h): the axioms and the index are two tasks,
- * and with two levels or more the level tasks run on it, as many at once as
- * the pool has threads, their stages' tasks too (the interpretation's as
- * well); they share only the history and the index, both read-only while
- * checking.  Everything a caller sees — report items, levels, hooks, the
- * certificate kept — is then assembled on the caller's thread in a fixed
- * order (the certificate: SER, then SI, keep_certificate; the report and
- * the hooks: the ladder's order, level_finish), so the output does not
- * depend on the thread count.  At once, several levels' polygraphs are
- * alive together: when the estimate of the others does not fit in half the
- * memory free now, the levels run one after the other (same output).
- * A level that needs times (level_real_time) on a history without them is
- * not checked: rep->no_times.  Last, report_check_ladder withdraws any PASS
- * that the ladder's order contradicts. */
+ * is verified anyway, its certificate.  The levels are decided in waves
+ * (run_waves, doc/checker.md "A run over several levels"): rc, ra, cc
+ * first, together (one reading of the history); then, wave after wave,
+ * the searched levels, strongest first; a level a passing level implies is
+ * decided by that level's version order, re-checked (the levels given one
+ * order re-checked together), and a level that implies a failing level
+ * fails too, derived without a search when the weaker level's cycle holds
+ * at it (ladder_derive.h).  Once every level is decided, a searched FAIL
+ * that a weaker failing level of the run also decides is reported as
+ * derived from it, which spares its interpretation.  Then the index is
+ * freed and each failing level is interpreted into its task's own report
+ * (level_interpret), one after the other (a derived level gets its
+ * re-checked cycle, named).  With o->check.threads >= 2 the run makes one
+ * pool (par.h): the axioms and the index are two tasks, and a wave of two
+ * levels or more runs on it, as many at once as the pool has threads,
+ * their stages' tasks too (the interpretation's as well); they share only
+ * the history and the index, both read-only while checking.  Everything a
+ * caller sees — report items, levels, hooks, the certificate kept — is
+ * then assembled on the caller's thread in a fixed order (the
+ * certificate: keep_certificate's; the report and the hooks: the ladder's
+ * order, level_finish), so the output does not depend on the thread
+ * count.  At once, several levels' polygraphs are alive together: when the
+ * estimate of the others does not fit in half the memory free now, the
+ * levels run one after the other (same output).  A level that needs times
+ * (level_real_time) on a history without them is not checked:
+ * rep->no_times.  Last, report_check_ladder withdraws any PASS that the
+ * ladder's order contradicts. */
 #include "frontend/run_check.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/ladder.h"
+#include "frontend/reports/ladder_derive.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -35,6 +43,8 @@
 #include "par.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/set_aside.h"
+#include "frontend/checking/weak.h"
+#include "frontend/recheck/verify_model.h"
 
 void run_check_options_default(run_check_options *o) {
     memset(o, 0, sizeof *o);
@@ -75,6 +85,9 @@ typedef struct level_task {
     report part;                 /* the interpretation's anomalies, moved into the caller's report */
     uint64_t violations;         /* FAIL: anomalies found */
     interpret_trace trace;
+    int pre_done;                /* decided with other levels (implied_together, weak_together): no check here */
+    int derived;                 /* FAIL derived from a weaker level's (ladder_derive.h): not checked */
+    check_level_id derived_from;
     int certified;               /* certify() ran in the task */
     int cert_ok;
     certificate cert;            /* kept when cert_ok and a certificate is wanted */
@@ -87,7 +100,6 @@ typedef struct run_ctx {
     const pg_index *ix;
     const run_check_options *o;
     level_task *tasks;
-    int interpret_in_task;       /* levels at once: each interprets its failure right after its check */
 } run_ctx;
 
 static void progress_locked(void *ctx, const char *what) {
@@ -132,9 +144,15 @@ static int certify(const history *orig, const history *h, const check_result *re
     if (res->chosen) h = res->chosen;
     ic_error cerr;
     ic_error_clear(&cerr);
-    if (cert_build_level(h, &res->vo, res->level, c, &cerr) == CERT_OK &&
+    cert_status built = res->weak ? cert_build_weak(h, res->weak->order, res->weak->order_len, res->level, c, &cerr)
+                                  : cert_build_level(h, &res->vo, res->level, c, &cerr);
+    if (built == CERT_OK &&
         cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
         if (orig == h || !orig->num_repeated) return 1;
+        /* rc, ra, cc: verified under the chosen writers; their commit-order
+         * form names no writer of a repeated value's read, so such a
+         * certificate is not kept (keep_certificate) */
+        if (res->weak) return 1;
         add_reads_from(orig, h, c);
         if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
     }
@@ -159,13 +177,12 @@ static void level_run(void *ctx, size_t i) {
                  (unsigned long long)t->violations, t->violations == 1 ? "s" : "");
         return;
     }
-    check_level(rc->ix, t->lv, &t->copt, &t->res);
+    if (!t->pre_done) check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
         t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
     }
-    if (rc->interpret_in_task) level_interpret(ctx, i);
 }
 
 /* The tasks of one wave, by index (par_pool_run's task i is idx[i]). */
@@ -175,40 +192,218 @@ static void wave_run(void *ctx, size_t i) {
     level_run(w->rc, w->idx[i]);
 }
 
-/* Two waves: first the levels no other level of the run implies, then the
- * rest, each of which a passing level of the first wave that implies it
- * may decide by its version order alone (check_options.implied_vo; the
- * search runs when that order does not re-check).  Verdicts are the same
- * as checking every level on its own; a ladder whose strongest level
- * passes costs one search and re-checks. */
-static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
-    level_task *tasks = rc->tasks;
-    size_t *idx = xmalloc((n ? n : 1) * 2 * sizeof *idx), *second = idx + n, n1 = 0, n2 = 0;
-    for (size_t i = 0; i < n; i++) {
-        int implied = 0;
-        if (!tasks[i].broken && level_shape_of(tasks[i].lv) >= SHAPE_PC)
-            for (size_t j = 0; j < n && !implied; j++)
-                implied = j != i && !tasks[j].broken && level_shape_of(tasks[j].lv) >= SHAPE_PC &&
-                          level_implies(tasks[j].lv, tasks[i].lv);
-        if (implied) second[n2++] = i; else idx[n1++] = i;
+static void run_wave(run_ctx *rc, const size_t *w, size_t m, par_pool *pool, int together) {
+    wave_ctx wc = { rc, w };
+    if (together && m >= 2) par_pool_run(pool, m, wave_run, &wc);
+    else for (size_t k = 0; k < m; k++) level_run(rc, w[k]);
+}
+
+static int searched(const level_task *t) { return level_shape_of(t->lv) >= SHAPE_PC; }
+
+/* Task i's FAIL from the FAIL of a weaker level of the run (ladder_derive.h),
+ * the weakest first (tasks are in ladder order); the base version order of
+ * a weak level's cycle is a passing level's.  1 if decided. */
+static int derive_fail(run_ctx *rc, size_t n, const uint8_t *done, size_t i) {
+    level_task *t = &rc->tasks[i];
+    const version_order *base = NULL;
+    for (size_t j = 0; j < n && !base; j++)
+        if (done[j] && rc->tasks[j].res.verdict == VERDICT_PASS && rc->tasks[j].res.vo.start) base = &rc->tasks[j].res.vo;
+    for (size_t j = 0; j < n; j++) {
+        const level_task *u = &rc->tasks[j];
+        if (j == i || !done[j] || u->derived || u->broken || u->res.verdict != VERDICT_FAIL) continue;
+        if (!level_implies(t->lv, u->lv)) continue;
+        if (ladder_derive_fail(rc->h, rc->ix->in_graph, t->lv, &u->res, base, &t->res)) {
+            t->derived = 1;
+            t->derived_from = u->lv;
+            return 1;
+        }
     }
-    for (int wave = 0; wave < 2; wave++) {
-        size_t *w = wave ? second : idx, m = wave ? n2 : n1;
-        for (size_t k = 0; wave && k < m; k++) {       /* a passing level of the first wave that implies it */
-            level_task *t = &tasks[w[k]];
-            for (size_t j = 0; j < n1 && !t->copt.implied_vo; j++) {
-                const level_task *u = &tasks[idx[j]];
-                if (u->res.verdict == VERDICT_PASS && u->res.vo.start && level_implies(u->lv, t->lv)) {
-                    t->copt.implied_vo = &u->res.vo;
-                    t->copt.implied_from = u->lv;
-                }
+    return 0;
+}
+
+/* Whether task i's level, not yet decided, is implied by (dir 0) or
+ * implies (dir 1) another undecided level of the run. */
+static int undecided_relative(const run_ctx *rc, size_t n, const uint8_t *done, size_t i, int dir) {
+    for (size_t j = 0; j < n; j++) {
+        if (j == i || done[j]) continue;
+        if (dir ? level_implies(rc->tasks[i].lv, rc->tasks[j].lv) : level_implies(rc->tasks[j].lv, rc->tasks[i].lv))
+            return 1;
+    }
+    return 0;
+}
+
+/* A plain level whose session level (same shape, session order, no real
+ * time, implying it) is in the run: that level's task, else NULL. */
+static const level_task *session_of(const run_ctx *rc, size_t n, const level_task *t) {
+    if (level_session_order(t->lv)) return NULL;
+    for (size_t j = 0; j < n; j++) {
+        const level_task *u = &rc->tasks[j];
+        if (u != t && level_session_order(u->lv) && !level_real_time(u->lv) && (level_shape_of(u->lv) == level_shape_of(t->lv) || (t->lv == LEVEL_RR && u->lv == LEVEL_SER)) &&
+            level_implies(u->lv, t->lv))                 /* rr runs ser first, as check.c's session_level_first */
+            return u;
+    }
+    return NULL;
+}
+
+/* Which levels to check next, and how, given what is decided (done[]).
+ * First a level a passing level implies: decided by that level's version
+ * order re-checked (check_options.implied_vo), no search.  Else the
+ * strongest undecided levels (no undecided level of the run implies them):
+ * if they pass, their orders decide the levels they imply; a plain level
+ * whose session level failed skips running it first
+ * (check_options.session_level_fails).  Returns the number of tasks put
+ * in w. */
+static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, size_t *w) {
+    level_task *tasks = rc->tasks;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i]) continue;
+        for (size_t j = 0; j < n && !tasks[i].copt.implied_vo; j++) {
+            const level_task *u = &tasks[j];
+            if (j != i && done[j] && u->res.verdict == VERDICT_PASS && u->res.vo.start && searched(u) &&
+                level_implies(u->lv, tasks[i].lv)) {
+                tasks[i].copt.implied_vo = &u->res.vo;
+                tasks[i].copt.implied_from = u->lv;
             }
         }
-        wave_ctx wc = { rc, w };
-        if (together && m >= 2) par_pool_run(pool, m, wave_run, &wc);
-        else for (size_t k = 0; k < m; k++) level_run(rc, w[k]);
+        if (tasks[i].copt.implied_vo) w[m++] = i;
     }
-    free(idx);
+    if (m) return m;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i] || undecided_relative(rc, n, done, i, 0)) continue;
+        const level_task *s = session_of(rc, n, &tasks[i]);
+        if (s && done[s - tasks] && s->res.verdict == VERDICT_FAIL) tasks[i].copt.session_level_fails = 1;
+        w[m++] = i;
+    }
+    return m;
+}
+
+/* A wave of levels given a stronger level's order (next_wave): the levels
+ * given one order are re-checked together (vo_check_levels_on: the history
+ * read under it once), each that holds a PASS at stage "implied", as
+ * check_level would give it; the others (and the real-time levels, whose
+ * times check_level checks first, and every level of a history with
+ * ambiguous reads) are left to check_level. */
+static void implied_together(run_ctx *rc, const size_t *w, size_t m) {
+    if (rc->h->num_amb || !m) return;
+    check_level_id *lv = xmalloc(m * sizeof *lv);
+    size_t *of = xmalloc(m * sizeof *of);
+    int *ok = xmalloc(m * sizeof *ok);
+    uint8_t *seen = xcalloc(m, 1);
+    for (size_t a = 0; a < m; a++) {
+        const version_order *vo = rc->tasks[w[a]].copt.implied_vo;
+        if (seen[a] || !vo) continue;
+        size_t k = 0;
+        for (size_t b = a; b < m; b++) {
+            level_task *t = &rc->tasks[w[b]];
+            if (seen[b] || t->copt.implied_vo != vo || level_real_time(t->lv)) continue;
+            seen[b] = 1;
+            lv[k] = t->lv;
+            of[k++] = w[b];
+        }
+        double t0 = monotonic_seconds();
+        vo_check_levels_on(rc->h, vo, lv, k, ok, rc->tasks[w[a]].copt.pool, 1);
+        double each = (monotonic_seconds() - t0) / (double)(k ? k : 1);
+        for (size_t j = 0; j < k; j++) {
+            level_task *t = &rc->tasks[of[j]];
+            if (ok[j] != 1) continue;
+            check_result *res = &t->res;
+            memset(res, 0, sizeof *res);
+            res->level = t->lv;
+            res->verdict = VERDICT_PASS;
+            res->stage = "implied";
+            res->st.t_verify = each;
+            vec_init(res->cycle);
+            version_order_copy(&res->vo, vo);
+            snprintf(res->msg, sizeof res->msg, "the version order that passed %s, re-checked at %s",
+                     level_name(t->copt.implied_from), level_name(t->lv));
+            t->pre_done = 1;
+        }
+    }
+    free(lv); free(of); free(ok); free(seen);
+}
+
+/* The weak levels of the first wave (rc, ra, cc), decided together
+ * (check_weak_levels: the history read once for all). */
+static void weak_together(run_ctx *rc, const size_t *w, size_t m) {
+    check_level_id *lv = xmalloc((m ? m : 1) * sizeof *lv);
+    size_t *of = xmalloc((m ? m : 1) * sizeof *of), k = 0;
+    for (size_t i = 0; i < m; i++) {
+        level_task *t = &rc->tasks[w[i]];
+        if (t->broken || !check_level_is_weak(t->lv) || (rc->h->num_amb && t->lv != LEVEL_SI && t->lv != LEVEL_SER)) continue;
+        lv[k] = t->lv;
+        of[k++] = w[i];
+    }
+    if (k >= 2) {
+        check_result *res = xcalloc(k, sizeof *res);
+        check_weak_levels(rc->ix, lv, k, &rc->tasks[of[0]].copt, res);
+        for (size_t j = 0; j < k; j++) {
+            rc->tasks[of[j]].res = res[j];
+            rc->tasks[of[j]].pre_done = 1;
+        }
+        free(res);
+    }
+    free(lv);
+    free(of);
+}
+
+/* Once every level is decided, before any is interpreted: a level that
+ * failed on its own search while a weaker level of the run fails too is
+ * reported as derived from it (derive_fail) when the weaker level's cycle
+ * holds at it, which spares its interpretation; the verdict is the same.
+ * Weakest first (fewest levels of the run implied), so that a level is
+ * derived from one that is not. */
+static void derive_searched_fails(run_ctx *rc, size_t n, uint8_t *done) {
+    size_t *by = xmalloc((n ? n : 1) * sizeof *by), *below = xcalloc(n ? n : 1, sizeof *below);
+    for (size_t i = 0; i < n; i++) {
+        by[i] = i;
+        for (size_t j = 0; j < n; j++) below[i] += j != i && level_implies(rc->tasks[i].lv, rc->tasks[j].lv);
+    }
+    for (size_t i = 1; i < n; i++)                 /* insertion sort by below[], stable */
+        for (size_t k = i; k > 0 && below[by[k - 1]] > below[by[k]]; k--) { size_t x = by[k]; by[k] = by[k - 1]; by[k - 1] = x; }
+    for (size_t k = 0; k < n; k++) {
+        level_task *t = &rc->tasks[by[k]];
+        if (t->derived || t->broken || !searched(t) || t->res.verdict != VERDICT_FAIL || t->res.chosen) continue;
+        check_result own = t->res;
+        memset(&t->res, 0, sizeof t->res);
+        done[by[k]] = 0;
+        if (derive_fail(rc, n, done, by[k])) check_result_free(&own);
+        else t->res = own;
+        done[by[k]] = 1;
+    }
+    free(by);
+    free(below);
+}
+
+/* The levels in waves (doc/checker.md, "A run over several levels").
+ * First the levels no search decides (rc, ra, cc by saturation; those the
+ * axioms break), then, wave after wave (next_wave), the searched levels,
+ * each wave derived first where a weaker level's FAIL decides a level.
+ * Verdicts are those of every level checked on its own (monotonicity: a
+ * stronger level's PASS passes a weaker, a weaker one's FAIL fails a
+ * stronger); a ladder whose strongest level passes costs one search and
+ * re-checks, one that fails searches from the weakest level up. */
+static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
+    level_task *tasks = rc->tasks;
+    size_t *w = xmalloc((n ? n : 1) * sizeof *w), m = 0;
+    uint8_t *done = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++)
+        if (tasks[i].broken || !searched(&tasks[i])) w[m++] = i;
+    weak_together(rc, w, m);
+    for (;;) {
+        implied_together(rc, w, m);
+        run_wave(rc, w, m, pool, together);
+        for (size_t k = 0; k < m; k++) done[w[k]] = 1;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) done[i] = 1;
+        m = 0;
+        for (size_t i = 0; i < n; i++) m += !done[i];
+        if (!m) break;
+        m = next_wave(rc, n, done, w);
+    }
+    derive_searched_fails(rc, n, done);
+    free(done);
+    free(w);
 }
 
 static double thread_cpu_seconds(void) {
@@ -226,10 +421,16 @@ static void level_interpret(void *ctx, size_t i) {
     level_task *t = &rc->tasks[i];
     if (t->res.verdict != VERDICT_FAIL || t->broken) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
+    if (t->derived) {                /* the re-checked cycle of the weaker level, named at this one */
+        t->violations = ladder_derive_report(&t->part, &t->res);
+        vec_free(t->res.forced);
+        return;
+    }
     const history *own = t->part.h;
     if (t->res.chosen) t->part.h = t->res.chosen;   /* repeated values: read under the choice the cycle assumes */
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
-                                      t->res.forced.data, t->res.forced.len, o->max_anomalies,
+                                      t->res.forced.data, t->res.forced.len,
+                                      o->level_anomalies ? o->level_anomalies : o->max_anomalies,
                                       o->trace ? &t->trace : NULL, t->copt.pool, t->copt.priority);
     t->part.h = own;
     /* the forced edges serve only the interpretation */
@@ -238,20 +439,41 @@ static void level_interpret(void *ctx, size_t i) {
     t->res.st.cpu_interpret = thread_cpu_seconds() - c0;
 }
 
+/* After the interpretations: a derived level takes the explained first
+ * anomaly of the level it was derived from, when every fact of it is
+ * forced and its cycle re-checks at the level (ladder_derive_adopt); else
+ * it keeps its re-checked cycle. */
+static void adopt_explained(run_ctx *rc, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        level_task *t = &rc->tasks[i];
+        if (!t->derived) continue;
+        for (size_t j = 0; j < n; j++) {
+            const level_task *u = &rc->tasks[j];
+            if (u->lv != t->derived_from) continue;
+            const report_anomaly *a = NULL;
+            vec_foreach(const report_anomaly, x, u->part.items) if (!a && x->level == (int)u->lv) a = x;
+            if (a && !u->res.chosen) ladder_derive_adopt(&t->part, t->lv, a, &u->res.vo);
+        }
+    }
+}
+
 /* On the caller's thread: the certificate of the strongest level that
  * passes, among those that have one (ladder.h, level_has_certificate; SER's
  * proves SI too; certified here when the task did not).  A level whose
  * certificate does not verify becomes UNKNOWN (level_finish reports it),
  * and the next one is tried.  Stronger first: sser, ser, strong-si, si,
- * psi, pc, then the plain levels (ser before si keeps today's choice). */
+ * psi, pc, then the plain levels (ser before si keeps today's choice),
+ * then cc, ra, rc (their certificate is the saturation's commit order). */
 static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert_level) {
     const run_check_options *o = rc->o;
     static const check_level_id strongest_first[] = { LEVEL_SSER, LEVEL_SER, LEVEL_STRONG_SI, LEVEL_SI, LEVEL_PSI,
-                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN };
+                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN, LEVEL_CC, LEVEL_RA,
+                                                       LEVEL_RC };
     for (size_t k = 0; k < sizeof strongest_first / sizeof strongest_first[0]; k++)
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];
             if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
+            if (t->res.weak && rc->orig->num_repeated) continue;     /* no read lines in that form (certify) */
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;
@@ -276,6 +498,8 @@ static void level_finish(run_ctx *rc, level_task *t, report *rep) {
     L->level = t->lv;
     L->verdict = res->verdict;
     L->stage = res->stage ? res->stage : "";
+    L->implied = (uint8_t)t->derived;
+    L->implied_by = (uint8_t)t->derived_from;
     snprintf(L->msg, sizeof L->msg, "%s", res->msg);
     if (res->verdict == VERDICT_FAIL) {
         L->violations = t->violations;
@@ -413,7 +637,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
     if (at_once > n) at_once = (unsigned)n;
     int together = pool && n >= 2 && levels_fit(h, at_once - 1);
-    run_ctx rc = { h, orig, &ix, o, tasks, together };
+    run_ctx rc = { h, orig, &ix, o, tasks };
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);
@@ -428,7 +652,8 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     /* the levels are checked (and at once, interpreted): the index goes
      * before the interpretations one after the other */
     pg_index_free(&ix);
-    if (!together) for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
+    for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
+    adopt_explained(&rc, n);
     keep_certificate(&rc, n, cert, cert_level);
     for (size_t i = 0; i < n; i++) {
         level_finish(&rc, &tasks[i], rep);

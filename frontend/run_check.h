@@ -5,7 +5,13 @@
  *   axioms (axioms.h) -> index (polygraph.h) -> each level asked
  *   (check.h) -> on FAIL the anomalies, named and explained
  *   (interpret.h); on PASS optionally a certificate, verified with
- *   `isocheck verify`'s own code (certificate.h: si and ser only).
+ *   `isocheck verify`'s own code (certificate.h: every level).
+ *
+ * Over several levels, a level implied by a passing level is decided by
+ * that level's version order (re-checked at it), and a level implying a
+ * failing level fails (its report_level says so: implied, implied_by,
+ * stage "implied", one anomaly: the weaker level's cycle, re-checked at
+ * it, ladder_derive.h); the verdicts are those of each level alone.
  *
  * The levels are checked first, then the index is freed, then each
  * failing level is interpreted (it reads the history and the check's
@@ -51,6 +57,8 @@
 typedef struct run_check_options {
     int want[LEVEL_COUNT];       /* want[level]: check that level (check_level_id) */
     size_t max_anomalies;        /* axiom anomalies listed; anomalies per failing level */
+    size_t level_anomalies;      /* nonzero: anomalies per failing level instead (the ladder's 1: its
+                                    minimal anomaly, without searching for more) */
     check_options check;         /* time limit, progress (progress_ctx: set to the level's name) */
     int certificate;             /* keep the certificate of the strongest level that passes */
     int verify_every_pass;       /* build and verify a certificate for every PASS (a self-check:

@@ -77,7 +77,8 @@ typedef enum isocheck_level {
     ISOCHECK_SER_PLAIN = 8,   /* ser-plain: serializability without session order */
     ISOCHECK_STRONG_SI = 9,   /* strong-si: strong snapshot isolation (needs times) */
     ISOCHECK_SSER = 10,       /* sser: strict serializability (needs times) */
-    ISOCHECK_LEVEL_COUNT = 11
+    ISOCHECK_RR = 11,         /* rr: repeatable read (Adya PL-2.99), without session order */
+    ISOCHECK_LEVEL_COUNT = 12
 } isocheck_level;
 typedef enum isocheck_verdict { ISOCHECK_PASS = 0, ISOCHECK_FAIL = 1, ISOCHECK_UNKNOWN = 2 } isocheck_verdict;
 

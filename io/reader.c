@@ -68,9 +68,18 @@ const char *reader_strerror(const reader *r) {
     return strerror(r->error);
 }
 
+static int (*stop_fn)(void *ctx);      /* reader_set_interrupt */
+static void *stop_ctx;
+
+void reader_set_interrupt(int (*stop)(void *ctx), void *ctx) {
+    stop_fn = stop;
+    stop_ctx = ctx;
+}
+
 /* Raw bytes from the descriptor: > 0, 0 at its end, -1 on an error. */
 static long fd_read(reader *r, unsigned char *dst, size_t n) {
     for (;;) {
+        if (stop_fn && stop_fn(stop_ctx)) { r->error = EINTR; return -1; }
         ssize_t k = read(r->fd, dst, n);
         if (k >= 0) return (long)k;
         if (errno != EINTR) { r->error = errno; return -1; }

@@ -36,6 +36,15 @@ typedef struct reader {
     char gz_error[224];
 } reader;
 
+/* While set (stop not NULL), every read from a descriptor first asks
+ * stop(ctx): true ends the input as a read error EINTR ("Interrupted
+ * system call"); a read a signal cut short (EINTR, a handler installed
+ * without SA_RESTART) asks it again before it is retried.  So a signal
+ * that only raises a flag stops a long load within one block, even on a
+ * pipe that delivers nothing more.  Process-wide; set and cleared by the
+ * thread that loads (`isocheck check` around its load); NULL: never. */
+void reader_set_interrupt(int (*stop)(void *ctx), void *ctx);
+
 /* Open path ("-" = standard input).  Returns 0, or -1 with err set. */
 int reader_open(reader *r, const char *path, ic_error *err);
 /* Read from a copy of data[0..len). */

@@ -34,6 +34,7 @@ static int progress_shown;
 
 /* Progress on stderr: only on a terminal, only after the first second. */
 static void progress(void *ctx, const char *what) {
+    interrupt_stage(what, (const char *)ctx);   /* where a signal finds the run (the watchdog says it) */
     double el = monotonic_seconds() - progress_start;
     if (el < 1.0 || !isatty(2)) return;
     fprintf(stderr, "\r\033[Kisocheck: %s: %s (%.1fs)", (const char *)ctx, what, el);
@@ -66,6 +67,7 @@ typedef struct hook_state {
 
 static void on_index(void *ctx, const pg_index *ix, double seconds) {
     const hook_state *hs = ctx;
+    interrupt_stage("checking", NULL);
     if (!hs->verbose) return;
     fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
             "%llu external reads, %llu read-modify-write links, %zu writer units\n",
@@ -97,6 +99,7 @@ typedef struct check_args {
     cli_hint hint;
     int json, verbose, level, fmt_choice, follow, retire, white_only;   /* level: 0 si, 1 ser, 2 both (--follow, hints) */
     int64_t max_anomalies, threads;
+    int max_anomalies_given;            /* --max-anomalies on the command line (else 10; the ladder: 1 a level) */
     double time_limit, follow_idle;
     load_options lopt;
 } check_args;
@@ -105,7 +108,7 @@ typedef struct check_args {
 static int check_parse(int argc, char **argv, check_args *a) {
     memset(a, 0, sizeof *a);
     a->fmt_choice = -1;
-    a->max_anomalies = 10;
+    a->max_anomalies = 0;               /* not given: 10, set after parsing */
     a->follow_idle = -1;                /* --follow: a file ends only when told */
     a->threads = par_threads_default();
     cmd_opt opts[] = {
@@ -125,7 +128,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
                  "replay in commit timestamp order, SI by start and commit timestamps (doc/checker.md)"),
         CMD_FLAG("white-box-only", 0, &a->white_only, "with a hint: only the white-box answer (no black-box check: "
                  "the time and memory of the hint's check alone)"),
-        CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10)"),
+        CMD_INT("max-anomalies", 0, &a->max_anomalies, 1, 1000000000, "N", "at most N anomalies (default 10; --level ladder: the minimal one per failing level, "
+                "and 10 from the read axioms)"),
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
         CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
@@ -163,6 +167,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
     a->paths = xmalloc((size_t)(argc > 0 ? argc : 1) * sizeof *a->paths);
     int n, rc = cli_parse(&spec, argc, argv, a->paths, &n);
     if (rc >= 0) return rc;
+    a->max_anomalies_given = a->max_anomalies != 0;
+    if (!a->max_anomalies) a->max_anomalies = 10;
     a->path = a->paths[0];
     a->num_paths = (size_t)n;
     char lerr[512];
@@ -241,6 +247,7 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
     memset(ff, 0, sizeof *ff);
     *h = NULL;
     if (a->follow) {
+        interrupt_stage("following the input", NULL);
         follow_options fo = { a->follow_idle, a->json, a->level != 1, a->level != 0, (size_t)a->max_anomalies,
                               (history_format)fmt, a->retire, 0, NULL };
         fo.verbose = a->verbose;
@@ -255,8 +262,29 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
             check_files_drop(f);
             return frc;
         }
-    } else *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
+    } else {
+        interrupt_stage("loading the history", NULL);
+        interrupt_loading(1);           /* a signal ends the load within one block (interrupt.h) */
+        *h = load_history_ex(a->path, (history_format)fmt, &a->lopt, &lrep, &err);
+        interrupt_loading(0);
+    }
     *load_seconds = monotonic_seconds() - progress_start;
+    if (interrupt_signal()) {           /* what was read is not the history: no verdict */
+        if (*h) printf("STOPPED by %s after loading %s (%u transactions)\nno verdict: stopped after loading, "
+                       "before checking\n", interrupt_name(), a->path, (*h)->num_txns - 1);
+        else printf("STOPPED by %s while loading %s\nno verdict: stopped while loading, before checking\n",
+                    interrupt_name(), a->path);
+        follow_final_free(ff);
+        history_free(*h);
+        *h = NULL;
+        load_report_free(&lrep);
+        check_files_drop(f);
+        return interrupt_exit_code();
+    }
+    if (*h) {
+        interrupt_stage_txns((*h)->num_txns - 1);
+        interrupt_stage("indexing", NULL);
+    }
     if (!*h) {
         follow_final_free(ff);
         ic_error_print(stderr, "isocheck", &err);
@@ -315,6 +343,7 @@ static void check_run_options(const check_args *a, run_check_options *ro) {
     run_check_options_default(ro);
     memcpy(ro->want, a->levels.want, sizeof ro->want);
     ro->max_anomalies = (size_t)a->max_anomalies;
+    if (a->levels.ladder && !a->max_anomalies_given) ro->level_anomalies = 1;   /* the ladder: the minimal anomaly */
     ro->check.time_limit = a->time_limit;
     ro->check.threads = (unsigned)a->threads;
     ro->cycles_after_axioms = 1;          /* read anomalies, then the cycles among the rest */
@@ -342,6 +371,7 @@ static int check_many_run(const check_args *a) {
     m.fmt = cli_format(a->fmt_choice);
     m.lopt = &a->lopt;
     check_run_options(a, &m.ro);
+    m.ro.check.stop = interrupt_stop;   /* each level polls it (programs/interrupt.h) */
     m.level_arg = a->levels.arg;
     m.ladder = a->levels.ladder;
     for (int l = 0; l < LEVEL_COUNT; l++) m.need_times |= a->levels.named[l] && level_real_time((check_level_id)l);
@@ -369,10 +399,9 @@ static int check_one(check_args *ap) {
     history *h;
     follow_final ff;
     double load_seconds = 0;
-    if (a.follow) interrupt_install();  /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
+    interrupt_install();                /* SIGINT/SIGTERM: what is known, "no verdict", exit 128+N */
     rc = check_load(&a, &f, &ff, &h, &load_seconds);
     if (rc >= 0) { interrupt_restore(); return rc; }
-    interrupt_install();
 
     report rep;
     if (!check_levels_times_ok(&a.levels, h, "isocheck check")) {
@@ -414,6 +443,7 @@ static int check_one(check_args *ap) {
         ic_error_print(stderr, "isocheck", &err);
         rc = 2;
     } else {
+        interrupt_reporting(1);         /* the answer is printed: the watchdog waits for it */
         /* what --follow printed as found is in the final list too */
         if (a.follow) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
         rc = check_print(&a, &f, h, &rep, &cert, cert_level);

@@ -14,6 +14,7 @@
 #include "io/path.h"
 #include "programs/cli.h"
 #include "programs/cli_report.h"
+#include "programs/interrupt.h"
 #include "version.h"
 
 typedef VEC(char *) str_vec;
@@ -152,7 +153,12 @@ static void check_one(const check_many *m, output_tree *t, run_row *w, int *tree
     ic_error_clear(&err);
     load_report lrep;
     load_report_init(&lrep);
+    interrupt_stage("loading the history", NULL);
+    interrupt_loading(1);                /* a signal ends the load within one block (interrupt.h) */
     history *h = load_history_ex(w->path, (history_format)m->fmt, m->lopt, &lrep, &err);
+    interrupt_loading(0);
+    if (h && interrupt_signal()) { history_free(h); h = NULL; ic_error_at(&err, w->path, 0, "stopped while loading"); }
+    interrupt_stage("checking", NULL);
     if (h) load_report_print_notes(stderr, &lrep, "isocheck", w->path);
     if (h && m->verbose) { fprintf(stderr, "load report (%s):\n", w->path); load_report_print(stderr, &lrep); }
     load_report_free(&lrep);
@@ -262,8 +268,17 @@ int cli_check_many(const check_many *m) {
             tree_ok = 0;
         }
         if (!m->report_dir || tree_ok) {
-            for (size_t i = 0; i < paths.len; i++) check_one(m, &t, &rows[i], &tree_ok);
-            rc = finish(m, rows, paths.len, &t, tree_ok);
+            interrupt_install();         /* SIGINT/SIGTERM: the histories done, "no verdict", exit 128+N */
+            size_t done = 0;
+            while (done < paths.len && !interrupt_signal()) check_one(m, &t, &rows[done++], &tree_ok);
+            interrupt_reporting(1);
+            if (interrupt_signal()) tree_ok = 0;   /* a stopped run leaves no report (doc/cli.md, rule 6) */
+            rc = finish(m, rows, done, &t, tree_ok);
+            if (interrupt_signal()) {
+                printf("no verdict: stopped by %s after %zu of %zu histories\n", interrupt_name(), done, paths.len);
+                rc = interrupt_exit_code();
+            }
+            interrupt_restore();
         }
         for (size_t i = 0; i < paths.len; i++) { free(rows[i].detail); free(subs[i]); }
         free(rows);

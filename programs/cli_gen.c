@@ -15,6 +15,7 @@
 #include "frontend/formats/parse.h"
 #include "frontend/formats/write.h"
 #include "workload/gen_writer.h"
+#include "workload/commit_out.h"
 #include "workload/version_out.h"
 #include "workload/workload.h"
 
@@ -53,7 +54,7 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total) {
 
 /* What the command line asks for besides the workload. */
 typedef struct gen_request {
-    const char *out, *truth_path, *vo_path;   /* vo_path: --version-order-out */
+    const char *out, *truth_path, *vo_path, *co_path;   /* --version-order-out, --commit-order-out */
     int verbose, no_truth, force, times;
     int fmt_choice;              /* index in cli_write_format_names() */
 } gen_request;
@@ -103,6 +104,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
         CMD_STR("truth", 0, &q->truth_path, "FILE", "ground truth to FILE (default OUT.truth when OUT is a path)"),
         CMD_FLAG("no-truth", 0, &q->no_truth, "no ground truth file"),
         CMD_STR("version-order-out", 0, &q->vo_path, "FILE", "the store's own version order to FILE, for 'check --version-order' (doc/formats.md)"),
+        CMD_STR("commit-order-out", 0, &q->co_path, "FILE", "the store's own commit order (committed transaction ids) to FILE, for 'check --commit-order' (doc/formats.md)"),
         CMD_FLAG("verbose", 'v', &q->verbose, "print the ground truth to stderr"),
         CMD_END
     };
@@ -153,7 +155,24 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
 /* Runs the simulator into the history at out: streamed (text, dbcop) or
  * built in memory and written (cobra, elle).  1 done, 0 failed (err set),
  * -1 failed and said why. */
-static int gen_history(const workload_params *p, const gen_request *q, unsigned flags, sim_truth *truth, vo_tee **tee,
+/* The recorders in front of the history's sink and times sink (NULL: not
+ * asked for). */
+typedef struct gen_tees { vo_tee *vo; co_tee *co; sim_sink mid; sim_times_sink ts; } gen_tees;
+
+static sim_sink tee_up(const gen_request *q, const sim_sink *inner, sim_times_sink *ts, gen_tees *tees) {
+    sim_sink sink = *inner;
+    if (q->vo_path) sink = vo_tee_sink(tees->vo = vo_tee_new(inner));
+    tees->mid = sink;
+    tees->ts = *ts;
+    if (q->co_path) {
+        tees->co = co_tee_new(&tees->mid, &tees->ts, cli_write_format(q->fmt_choice) == FORMAT_DBCOP);
+        sink = co_tee_sink(tees->co);
+        *ts = co_tee_times(tees->co);
+    }
+    return sink;
+}
+
+static int gen_history(const workload_params *p, const gen_request *q, unsigned flags, sim_truth *truth, gen_tees *tees,
                        ic_error *err) {
     int fmt = cli_write_format(q->fmt_choice);
     uint64_t total = (uint64_t)p->sessions * p->txns_per_session;
@@ -164,8 +183,7 @@ static int gen_history(const workload_params *p, const gen_request *q, unsigned 
         if (!w) return 0;
         sim_times_sink ts = { NULL, NULL };
         if (q->times) ts = gen_writer_times(w);
-        sim_sink inner = gen_writer_sink(w), sink = inner;
-        if (q->vo_path) sink = vo_tee_sink(*tee = vo_tee_new(&inner));
+        sim_sink inner = gen_writer_sink(w), sink = tee_up(q, &inner, &ts, tees);
         ok = sim_run_timed(p, &sink, &ts, truth, show_progress, &pr, err);
         ok = gen_writer_close(w, ok, err);
     } else {
@@ -179,8 +197,7 @@ static int gen_history(const workload_params *p, const gen_request *q, unsigned 
         model_sink *m = model_sink_new(q->out, p->sessions, 0);
         sim_times_sink ts = { NULL, NULL };
         if (q->times) ts = model_sink_times(m);
-        sim_sink inner = model_sink_sink(m), sink = inner;
-        if (q->vo_path) sink = vo_tee_sink(*tee = vo_tee_new(&inner));
+        sim_sink inner = model_sink_sink(m), sink = tee_up(q, &inner, &ts, tees);
         ok = sim_run_timed(p, &sink, &ts, truth, show_progress, &pr, err);
         history *h = model_sink_finish(m, err);
         ok = ok && h && history_write_file(h, (history_format)fmt, q->out, flags, NULL, 0, err);
@@ -211,33 +228,42 @@ int cli_gen(int argc, char **argv) {
     }
     /* nothing is replaced without --force; everything is checked before the run */
     unsigned flags = q.force ? OUTPUT_FORCE : OUTPUT_NO_CLOBBER;
-    const char *outs[3] = { out, tp, q.vo_path };
-    output truth_out, vo_out;
+    const char *outs[4] = { out, tp, q.vo_path, q.co_path };
+    output truth_out, vo_out, co_out;
     memset(&truth_out, 0, sizeof truth_out);
     memset(&vo_out, 0, sizeof vo_out);
-    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 3) ||
+    memset(&co_out, 0, sizeof co_out);
+    if (!cli_outputs_ok("isocheck gen", NULL, outs, NULL, 4) ||
         (q.vo_path && !output_open(&vo_out, q.vo_path, flags, &err)) ||
-        !output_may_write(out, fmt == FORMAT_COBRA, flags, &err) ||
+        (q.co_path && !output_open(&co_out, q.co_path, flags, &err)) ||
+        !output_may_write(out, fmt == FORMAT_COBRA || fmt == FORMAT_VIPER, flags, &err) ||
         (tp && !output_open(&truth_out, tp, flags, &err))) {
         if (err.set) cli_error("isocheck gen", &err);
         output_discard(&vo_out);
+        output_discard(&co_out);
         free(tp);
         return 2;
     }
     free(tp);
 
     sim_truth truth;
-    vo_tee *tee = NULL;
-    int ok = gen_history(&p, &q, flags, &truth, &tee, &err);
-    if (ok > 0 && tee && (!vo_tee_write(tee, vo_out.f) || !output_commit(&vo_out, &err))) {
+    gen_tees tees = { NULL, NULL, { NULL, NULL }, { NULL, NULL } };
+    int ok = gen_history(&p, &q, flags, &truth, &tees, &err);
+    if (ok > 0 && tees.vo && (!vo_tee_write(tees.vo, vo_out.f) || !output_commit(&vo_out, &err))) {
         if (!err.set) ic_error_at(&err, q.vo_path, 0, "cannot write the version order");
         ok = 0;
     }
-    vo_tee_free(tee);
+    if (ok > 0 && tees.co && (!co_tee_write(tees.co, co_out.f) || !output_commit(&co_out, &err))) {
+        if (!err.set) ic_error_at(&err, q.co_path, 0, "cannot write the commit order");
+        ok = 0;
+    }
+    vo_tee_free(tees.vo);
+    co_tee_free(tees.co);
     if (ok <= 0) {
         if (ok == 0) ic_error_print(stderr, "isocheck gen", &err);
         output_discard(&truth_out);
         output_discard(&vo_out);
+        output_discard(&co_out);
         return 2;
     }
     if (truth_out.f) {

@@ -59,7 +59,10 @@ int cli_whitebox_run(const history *h, const cli_hint *hint, int level, unsigned
         ic_error_print(stderr, "isocheck", &err);
         return 0;
     }
-    if (verbose) fprintf(stderr, "white-box: %.3fs (every level asked)\n", monotonic_seconds() - t0);
+    if (verbose) {
+        fprintf(stderr, "white-box: %.3fs (every level asked)\n", monotonic_seconds() - t0);
+        whitebox_print_stages(stderr, wb);
+    }
     if (verbose && !wb->finding[0] && !wb->axioms_fail && !wb->no_answer[0])
         for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
             if (want[lv]) {

@@ -18,7 +18,7 @@ int cli_verify(int argc, char **argv) {
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_STR("level", 0, &level_arg, "L", "level to prove (default: the certificate's): any level a certificate "
-                "can prove (si, ser, pc, psi, si-plain, ser-plain, strong-si, sser)"),
+                "can prove (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, strong-si, sser)"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "read the history as 'check --failed-ops-abort' did"),
         CMD_END
     };
@@ -34,8 +34,8 @@ int cli_verify(int argc, char **argv) {
     if (rc >= 0) return rc;
     int level = level_arg ? level_by_name(level_arg) : -1;
     if (level_arg && (level < 0 || !cert_form_of((check_level_id)level))) {
-        fprintf(stderr, "isocheck verify: option --level: no certificate proves '%s' (si, ser, pc, psi, si-plain, "
-                "ser-plain, strong-si or sser)\n", level_arg);
+        fprintf(stderr, "isocheck verify: option --level: no certificate proves '%s' (rc, ra, cc, pc, psi, si, ser, "
+                "si-plain, ser-plain, strong-si or sser)\n", level_arg);
         return 2;
     }
     ic_error err;

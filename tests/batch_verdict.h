@@ -17,6 +17,7 @@ static int batch_fails(const history *h, check_level_id lv) {
     assert_true(pg_index_build(&ix, h, &err));
     check_result res;
     check_level(&ix, lv, NULL, &res);
+    if (res.verdict == VERDICT_UNKNOWN) fprintf(stderr, "level %s: UNKNOWN: %s\n", level_name(lv), res.msg);
     assert_int_not_equal(res.verdict, VERDICT_UNKNOWN);
     int fails = res.verdict == VERDICT_FAIL;
     check_result_free(&res);

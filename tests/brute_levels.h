@@ -24,6 +24,15 @@
  *   psi   t2 (B ∪ WWco)+ t3  (WWco: co between writers of a common key)
  *   si*   pc's premise, or t2 co* t4 co t3 with t4, t3 writers of a common key
  *   ser*  t2 co t3
+ * rr (Adya's PL-2.99, plain base) has no premise of this shape: for each
+ * co it builds Adya's dependency graph under the version order co gives
+ * (WR, WW between consecutive versions, RW from a reader to the writer of
+ * the version after the one it read; an RW edge of a read op lowered from
+ * a predicate read that did not return the key is a predicate
+ * anti-dependency, every other one an item anti-dependency) and requires
+ * no cycle without a predicate anti-dependency (G0, G1c, G2-item without
+ * them) and no item anti-dependency on any cycle (G2-item): bv_rr_holds.
+ * Without predicate reads it is ser-plain's condition.
  * A list key's versions are its appenders in co order: a list read's
  * external prefix must be exactly the appends of the writers up to (in co)
  * the appender of its last element.
@@ -46,10 +55,10 @@
 #include "frontend/history/history.h"
 
 enum { BV_RC, BV_RA, BV_CC, BV_PC, BV_PSI, BV_SI_PLAIN, BV_SI, BV_SER_PLAIN, BV_SER,
-       BV_STRONG_SI, BV_SSER, BV_NLEVELS };
+       BV_STRONG_SI, BV_SSER, BV_RR, BV_NLEVELS };
 
 static const char *const bv_level_name[BV_NLEVELS] = {
-    "rc", "ra", "cc", "pc", "psi", "si-plain", "si", "ser-plain", "ser", "strong-si", "sser",
+    "rc", "ra", "cc", "pc", "psi", "si-plain", "si", "ser-plain", "ser", "strong-si", "sser", "rr",
 };
 
 /* The ladder's Hasse diagram: the levels each level directly implies. */
@@ -61,20 +70,23 @@ static const unsigned bv_direct_weaker[BV_NLEVELS] = {
     [BV_PSI] = 1u << BV_CC,
     [BV_SI_PLAIN] = 0,
     [BV_SI] = 1u << BV_PC | 1u << BV_PSI | 1u << BV_SI_PLAIN,
-    [BV_SER_PLAIN] = 1u << BV_SI_PLAIN,
+    [BV_SER_PLAIN] = 1u << BV_SI_PLAIN | 1u << BV_RR,
     [BV_SER] = 1u << BV_SI | 1u << BV_SER_PLAIN,
     [BV_STRONG_SI] = 1u << BV_SI,
     [BV_SSER] = 1u << BV_SER | 1u << BV_STRONG_SI,
+    [BV_RR] = 0,
 };
 
-enum { BV_AX_RC, BV_AX_RA, BV_AX_CC, BV_AX_PC, BV_AX_PSI, BV_AX_SI, BV_AX_SER };
+enum { BV_AX_RC, BV_AX_RA, BV_AX_CC, BV_AX_PC, BV_AX_PSI, BV_AX_SI, BV_AX_SER, BV_AX_RR };
 enum { BV_BASE_SESSION, BV_BASE_PLAIN, BV_BASE_REALTIME, BV_NBASES };
 static const int bv_level_axiom[BV_NLEVELS] = {
     BV_AX_RC, BV_AX_RA, BV_AX_CC, BV_AX_PC, BV_AX_PSI, BV_AX_SI, BV_AX_SI, BV_AX_SER, BV_AX_SER, BV_AX_SI, BV_AX_SER,
+    BV_AX_RR,
 };
 static const int bv_level_base[BV_NLEVELS] = {
     BV_BASE_SESSION, BV_BASE_SESSION, BV_BASE_SESSION, BV_BASE_SESSION, BV_BASE_SESSION,
     BV_BASE_PLAIN, BV_BASE_SESSION, BV_BASE_PLAIN, BV_BASE_SESSION, BV_BASE_REALTIME, BV_BASE_REALTIME,
+    BV_BASE_PLAIN,
 };
 
 #define BV_MAX_TXNS   9          /* participants, INIT included */
@@ -85,6 +97,7 @@ static const int bv_level_base[BV_NLEVELS] = {
 typedef struct bv_event {        /* one external read */
     int t, key, src;             /* reader, key, writer of the version read (participant indices) */
     uint32_t earlier;            /* writers read by t's earlier external reads of other keys */
+    int pred;                    /* a register read lowered from a predicate read that did not return the key */
     int list;                    /* a list read: its external prefix ... */
     uint32_t len;
     const int64_t *el;           /* ... is el[0..len) */
@@ -204,6 +217,9 @@ static void bv_reads_of(bv_hist *b, const int *idx, int p) {
             if (own[key]) { if (h->op_value[op] != last[key]) bv_fail(b, "not-my-last-write"); continue; }
             int src = h->op_value[op] == VALUE_INIT ? 0 : bv_source(b, idx, t, key, h->op_value[op], 1);
             if (src >= 0) bv_add_event(b, p, (int)key, src, earlier, NULL, 0, 0);
+            /* the history model's tag of a lowered predicate read op: read << 1 | returned */
+            if (src >= 0 && b->nev && h->op_pred && h->op_pred[op] != UINT32_MAX && !(h->op_pred[op] & 1u))
+                b->ev[b->nev - 1].pred = 1;
             continue;
         }
         uint32_t n;
@@ -312,9 +328,44 @@ static int bv_lists_ok_co(const bv_hist *b, const int *ord) {
     return 1;
 }
 
+/* rr on the version order co gives (ord[0..n)): see the file comment. */
+static int bv_rr_holds(const bv_hist *b, const int *ord) {
+    int n = b->n, pos[BV_MAX_TXNS];
+    uint32_t all[BV_MAX_TXNS] = {0}, dep[BV_MAX_TXNS] = {0};   /* successors: every edge; all but predicate RW */
+    int item_from[BV_MAX_EVENTS], item_to[BV_MAX_EVENTS], nitem = 0;
+    for (int i = 0; i < n; i++) pos[ord[i]] = i;
+    for (int k = 0; k < b->nkeys; k++) {
+        int prev = -1;
+        for (int i = 0; i < n; i++) {
+            int p = ord[i];
+            if (!(b->writes[k] >> p & 1u)) continue;
+            if (prev >= 0) { dep[prev] |= 1u << p; all[prev] |= 1u << p; }
+            prev = p;
+        }
+    }
+    for (int i = 0; i < b->nev; i++) {
+        const bv_event *e = &b->ev[i];
+        if (e->src != e->t) { dep[e->src] |= 1u << e->t; all[e->src] |= 1u << e->t; }
+        int next = -1;                           /* the writer of the version after the one read */
+        for (int j = pos[e->src] + 1; j < n && next < 0; j++)
+            if (b->writes[e->key] >> ord[j] & 1u) next = ord[j];
+        if (next < 0 || next == e->t) continue;
+        all[e->t] |= 1u << next;
+        if (e->pred) continue;
+        dep[e->t] |= 1u << next;
+        item_from[nitem] = e->t; item_to[nitem++] = next;
+    }
+    bv_closure(dep, n);
+    bv_closure(all, n);
+    for (int t = 0; t < n; t++) if (dep[t] >> t & 1u) return 0;                     /* a cycle without predicate RW */
+    for (int i = 0; i < nitem; i++) if (all[item_to[i]] >> item_from[i] & 1u) return 0;   /* an item RW on a cycle */
+    return 1;
+}
+
 /* The axioms of kind ax on the commit order ord (before[t]: co-predecessors). */
 static int bv_axioms_hold(const bv_hist *b, int base, int ax, const int *ord, const uint32_t *before) {
     int n = b->n;
+    if (ax == BV_AX_RR) return bv_rr_holds(b, ord);
     uint32_t prem[BV_MAX_TXNS] = {0};
     const uint32_t *bin = b->base_in[base];
     if (ax == BV_AX_RA) memcpy(prem, bin, sizeof prem);

@@ -18,6 +18,32 @@
  * before the other's snapshot).  Predicate reads read the snapshot as item
  * reads do.  Every transaction is its own session (no session order).
  *
+ * Adya's dependency graphs (bp_adya: PL-3 = ser without session order,
+ * PL-2.99 = rr), literally: for some version order of every key (INIT's
+ * version first, then each writer's last write of it) and some version of
+ * every key in every read's view — an item read's a version with the value
+ * it returned; a predicate read's version set one version of every key: a
+ * returned key's with the value returned (which must match), an unreturned
+ * key's absent or not matching; a transaction's own earlier write is what
+ * it reads; a view of a key the transaction writes afterwards precedes its
+ * own version in the version order (it read before it wrote: Adya's graph
+ * has no edge for that when the version viewed changes no match) — build
+ * the DSG over the transactions:
+ *   item reads and returned keys  WR from the writer of the version read,
+ *                                 item RW to the writer of the next version;
+ *   an unreturned key's version   predicate WR from the writer of every version
+ *                                 up to it that changes the matches (it
+ *                                 matches and the previous one does not, or
+ *                                 the other way round), predicate RW to the
+ *                                 writer of every later one that does;
+ *   WW                            consecutive versions.
+ * PL-3: no cycle.  PL-2.99: no cycle of WW and WR edges (item or predicate:
+ * G1c) and no item RW edge on any cycle (G2-item).  With one_snapshot, a
+ * transaction's reads of a key (item and predicate alike) view one version
+ * (isocheck's model, doc/checker.md "Predicate reads"); without it each
+ * read chooses its own, as in Adya's model (Clark et al.'s Fig. 4 passes rr
+ * only then).  PL-3 agrees with bp_serializable either way (a test).
+ *
  * Up to BP_MAX_TXNS transactions: every permutation (and every snapshot
  * point) is tried. */
 #ifndef TESTS_BRUTE_PRED_H
@@ -151,6 +177,171 @@ static inline int bp_snapshot_isolation(const bp_hist *h) {
     for (int i = 0; i < h->ntx; i++) perm[i] = i;
     for (int k = 0; k < BP_MAX_KEYS; k++) states[0][k] = k < h->nkeys ? h->init[k] : BP_ABSENT;
     return bp_si_try(h, perm, 0, states, sp);
+}
+
+/* ---- Adya's dependency graphs ------------------------------------------- */
+
+#define BP_MAX_VERS (BP_MAX_TXNS + 1)
+#define BP_MAX_GROUPS (BP_MAX_TXNS * BP_MAX_OPS * BP_MAX_KEYS)
+#define BP_ADYA_LIMIT 400000L            /* assignments tried at most (else undecided) */
+
+typedef struct bp_group {                /* reads of one key by one transaction that view one version */
+    int t, key, item;                    /* item: an item read or a returned key among them */
+    int own;                             /* t's own version of key (it writes it afterwards), or -1 */
+    int npred;
+    bp_pred pred[BP_MAX_OPS];            /* the predicates of its unreturned-key views */
+    uint32_t cand;                       /* versions it may view (bits of version indices) */
+} bp_group;
+
+typedef struct bp_adya_st {
+    const bp_hist *h;
+    int nver[BP_MAX_KEYS];               /* versions of the key: 0 INIT's, then writers' */
+    int wr[BP_MAX_KEYS][BP_MAX_VERS];    /* writer transaction (-1: INIT) */
+    long val[BP_MAX_KEYS][BP_MAX_VERS];  /* value, BP_ABSENT */
+    int ord[BP_MAX_KEYS][BP_MAX_VERS];   /* the version order: version indices, INIT first */
+    int ng;
+    bp_group g[BP_MAX_GROUPS];
+    int pick[BP_MAX_GROUPS];
+    int rr, ok;
+} bp_adya_st;
+
+static inline int bp_vmatch(const bp_pred *p, long v) { return v != BP_ABSENT && bp_match(p, v); }
+
+/* Collect the versions and the reads' groups; 0 if a read contradicts the
+ * transaction's own write or returns what nobody wrote (no level holds). */
+static inline int bp_adya_prepare(bp_adya_st *a, const bp_hist *h, int one_snapshot) {
+    memset(a, 0, sizeof *a);
+    a->h = h;
+    for (int k = 0; k < h->nkeys; k++) { a->nver[k] = 1; a->wr[k][0] = -1; a->val[k][0] = h->init[k]; }
+    for (int t = 0; t < h->ntx; t++)
+        for (int k = 0; k < h->nkeys; k++) {
+            int w = 0; long v = 0;
+            for (int i = 0; i < h->tx[t].nops; i++) {
+                const bp_op *o = &h->tx[t].ops[i];
+                if (o->key == k && (o->kind == BP_W || o->kind == BP_DEL)) { w = 1; v = o->kind == BP_W ? o->val : BP_ABSENT; }
+            }
+            if (w) { a->wr[k][a->nver[k]] = t; a->val[k][a->nver[k]++] = v; }
+        }
+    for (int t = 0; t < h->ntx; t++) {
+        long own[BP_MAX_KEYS]; int has[BP_MAX_KEYS] = {0};
+        int first = a->ng;
+        for (int i = 0; i < h->tx[t].nops; i++) {
+            const bp_op *o = &h->tx[t].ops[i];
+            if (o->kind == BP_W || o->kind == BP_DEL) { has[o->key] = 1; own[o->key] = o->kind == BP_W ? o->val : BP_ABSENT; continue; }
+            for (int k = 0; k < h->nkeys; k++) {
+                if (o->kind == BP_R && k != o->key) continue;
+                long want = o->kind == BP_R ? o->val : o->res[k];
+                int item = o->kind == BP_R || want != BP_ABSENT;
+                if (o->kind == BP_RP && want != BP_ABSENT && !bp_match(&o->p, want)) return 0;   /* a mismatch */
+                if (has[k]) {                    /* its own version */
+                    if (o->kind == BP_R ? own[k] != want : (bp_vmatch(&o->p, own[k]) ? own[k] : BP_ABSENT) != want) return 0;
+                    continue;
+                }
+                uint32_t cand = 0;
+                for (int v = 0; v < a->nver[k]; v++) {
+                    if (a->wr[k][v] == t) continue;
+                    if (item ? a->val[k][v] == want : !bp_vmatch(&o->p, a->val[k][v])) cand |= 1u << v;
+                }
+                int gi = -1;
+                if (one_snapshot)
+                    for (int j = first; j < a->ng && gi < 0; j++) if (a->g[j].key == k) gi = j;
+                if (gi < 0) {
+                    gi = a->ng++;
+                    a->g[gi].t = t; a->g[gi].key = k; a->g[gi].cand = ~0u; a->g[gi].own = -1;
+                    for (int v = 0; v < a->nver[k]; v++) if (a->wr[k][v] == t) a->g[gi].own = v;
+                }
+                bp_group *g = &a->g[gi];
+                g->cand &= cand;
+                if (item) g->item = 1;
+                else g->pred[g->npred++] = o->p;
+                if (!g->cand) return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* The DSG of the current version orders and picks: 1 if the level holds. */
+static inline int bp_adya_graph_ok(const bp_adya_st *a) {
+    const bp_hist *h = a->h;
+    int n = h->ntx;
+    uint32_t dep[BP_MAX_TXNS] = {0}, all[BP_MAX_TXNS] = {0};
+    int irw_from[BP_MAX_GROUPS], irw_to[BP_MAX_GROUPS], nirw = 0;
+#define BP_EDGE(x, y, isdep) do { if ((x) >= 0 && (y) >= 0 && (x) != (y)) { all[x] |= 1u << (y); if (isdep) dep[x] |= 1u << (y); } } while (0)
+    for (int k = 0; k < h->nkeys; k++)
+        for (int i = 1; i + 1 < a->nver[k]; i++) BP_EDGE(a->wr[k][a->ord[k][i]], a->wr[k][a->ord[k][i + 1]], 1);
+    for (int gi = 0; gi < a->ng; gi++) {
+        const bp_group *g = &a->g[gi];
+        int k = g->key, nv = a->nver[k], pos = 0, own = -1;
+        for (int i = 0; i < nv; i++) {
+            if (a->ord[k][i] == a->pick[gi]) pos = i;
+            if (a->ord[k][i] == g->own) own = i;
+        }
+        if (own >= 0 && own < pos) return 0;     /* it read a version after its own */
+        if (g->item) {
+            BP_EDGE(a->wr[k][a->pick[gi]], g->t, 1);
+            if (pos + 1 < nv) {
+                int to = a->wr[k][a->ord[k][pos + 1]];
+                BP_EDGE(g->t, to, 0);
+                if (to != g->t) { irw_from[nirw] = g->t; irw_to[nirw++] = to; }
+            }
+        }
+        for (int j = 0; j < g->npred; j++)
+            for (int i = 1; i < nv; i++) {
+                int x = a->ord[k][i], prev = a->ord[k][i - 1];
+                if (bp_vmatch(&g->pred[j], a->val[k][x]) == bp_vmatch(&g->pred[j], a->val[k][prev])) continue;
+                if (i <= pos) BP_EDGE(a->wr[k][x], g->t, 1);      /* predicate WR */
+                else BP_EDGE(g->t, a->wr[k][x], 0);               /* predicate RW */
+            }
+    }
+#undef BP_EDGE
+    for (int it = 0; it < n; it++)
+        for (int x = 0; x < n; x++)
+            for (int y = 0; y < n; y++) {
+                if (dep[x] >> y & 1u) dep[x] |= dep[y];
+                if (all[x] >> y & 1u) all[x] |= all[y];
+            }
+    if (!a->rr) { for (int x = 0; x < n; x++) if (all[x] >> x & 1u) return 0; return 1; }
+    for (int x = 0; x < n; x++) if (dep[x] >> x & 1u) return 0;                       /* G1c */
+    for (int i = 0; i < nirw; i++) if (all[irw_to[i]] >> irw_from[i] & 1u) return 0;  /* G2-item */
+    return 1;
+}
+
+static inline void bp_adya_picks(bp_adya_st *a, int gi) {
+    if (a->ok) return;
+    if (gi == a->ng) { a->ok = bp_adya_graph_ok(a); return; }
+    for (int v = 0; v < BP_MAX_VERS && !a->ok; v++)
+        if (a->g[gi].cand >> v & 1u) { a->pick[gi] = v; bp_adya_picks(a, gi + 1); }
+}
+
+/* Version orders key by key (Heap's-free: swap-based permutations of positions 1..). */
+static inline void bp_adya_orders(bp_adya_st *a, int k, int i) {
+    if (a->ok) return;
+    if (k == a->h->nkeys) { bp_adya_picks(a, 0); return; }
+    int n = a->nver[k];
+    if (i >= n) { bp_adya_orders(a, k + 1, 1); return; }
+    for (int j = i; j < n && !a->ok; j++) {
+        int t = a->ord[k][i]; a->ord[k][i] = a->ord[k][j]; a->ord[k][j] = t;
+        bp_adya_orders(a, k, i + 1);
+        t = a->ord[k][i]; a->ord[k][i] = a->ord[k][j]; a->ord[k][j] = t;
+    }
+}
+
+/* 1 if h satisfies Adya's PL-2.99 (rr) or PL-3 (!rr), 0 if not, -1 if too
+ * many assignments to try. */
+static inline int bp_adya(const bp_hist *h, int rr, int one_snapshot) {
+    static bp_adya_st a;                 /* large: not on the stack */
+    if (!bp_adya_prepare(&a, h, one_snapshot)) return 0;
+    a.rr = rr;
+    double combos = 1;
+    for (int k = 0; k < h->nkeys; k++) {
+        for (int v = 0; v < a.nver[k]; v++) a.ord[k][v] = v;
+        for (int f = 2; f < a.nver[k]; f++) combos *= f;
+    }
+    for (int gi = 0; gi < a.ng; gi++) combos *= __builtin_popcount(a.g[gi].cand);
+    if (combos > BP_ADYA_LIMIT) return -1;
+    bp_adya_orders(&a, 0, 1);
+    return a.ok;
 }
 
 #endif

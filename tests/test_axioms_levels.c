@@ -49,6 +49,7 @@ static int bv_of(check_level_id l) {
     case LEVEL_SER: return BV_SER;
     case LEVEL_STRONG_SI: return BV_STRONG_SI;
     case LEVEL_SSER: return BV_SSER;
+    case LEVEL_RR: return BV_RR;
     default: return -1;
     }
 }
@@ -92,6 +93,7 @@ static void verdict_per_level(void **state) {
 typedef struct tally {
     int decided[LEVEL_COUNT], pass[LEVEL_COUNT], by_axioms[LEVEL_COUNT];
     int nonrepeatable, append_order, rc_pass_with_findings;
+    int derived;                 /* FAILs derived from a weaker level's (ladder_derive.h) */
 } tally;
 
 static void one_history(const history *h, tally *ty, int threads) {
@@ -128,6 +130,19 @@ static void one_history(const history *h, tally *ty, int threads) {
         if (out[b] >= 0) assert_int_equal(got, out[b]);
         ty->decided[L->level]++;
         ty->pass[L->level] += got;
+        if (L->implied) {                             /* derived from a weaker level's FAIL of the run */
+            const report_level *W = NULL;
+            for (int j = 0; j < rep.num_levels; j++) if (rep.levels[j].level == L->implied_by) W = &rep.levels[j];
+            assert_non_null(W);
+            assert_int_equal(L->verdict, VERDICT_FAIL);
+            assert_int_equal(W->verdict, VERDICT_FAIL);
+            assert_false(W->implied);
+            assert_true(level_implies((check_level_id)L->level, (check_level_id)W->level) && W->level != L->level);
+            size_t named = 0;                         /* its own anomaly: the weaker level's cycle */
+            vec_foreach(const report_anomaly, a, rep.items) named += a->level == L->level && a->edges.len > 0;
+            assert_int_equal(named, 1);
+            ty->derived++;
+        }
         if (L->stage && !strcmp(L->stage, "axioms")) {
             ty->by_axioms[L->level]++;
             assert_true(rep.axioms_per_level && (rep.axiom_breaks >> L->level & 1u));
@@ -187,6 +202,8 @@ static void random_run_check_vs_oracle(void **state) {
     assert_true(ty.nonrepeatable >= 100);
     assert_true(ty.append_order >= 20);
     assert_true(ty.rc_pass_with_findings >= 50);
+    fprintf(stderr, "%d FAILs derived from a weaker level's\n", ty.derived);
+    assert_true(ty.derived >= 500);
     assert_true(ty.by_axioms[LEVEL_SI] >= 100 && ty.by_axioms[LEVEL_RA] >= 50);
 }
 

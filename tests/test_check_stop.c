@@ -1,15 +1,18 @@
 /* test_check_stop.c — check_options.stop (what `isocheck check` polls
- * after SIGINT/SIGTERM, programs/interrupt.h): the solver asks it after
- * each conflict; once it says stop, the level is UNKNOWN with "no verdict:
- * interrupted while solving level L".  Histories from the workload
+ * after SIGINT/SIGTERM, programs/interrupt.h): a level asks it between its
+ * stages — before checking, after building the polygraph, after pruning,
+ * after encoding (STAGE_POLLS questions, in that order) — and the solver
+ * after each conflict; once it says stop, the level is UNKNOWN with "no
+ * verdict: interrupted <where> level L".  Histories from the workload
  * simulator, checked without pruning so that the solver meets conflicts;
  * every check whose solve had one is checked again with a stop that says
- * yes from the first question, and must end UNKNOWN with that message;
- * a stop that never says yes changes nothing.  Then `isocheck check`
- * itself (cli_check) with the flag of programs/interrupt.h already up (a
- * SIGTERM raised before the check): a check whose solve meets a conflict
- * ends "no verdict: interrupted while solving level ...", exit 143; the
- * others end as they did without the signal. */
+ * yes from the first question after the stages (it must end "while
+ * solving", after one conflict), and from each stage's question (it must
+ * end there, the solver never called); a stop that never says yes changes
+ * nothing.  Then `isocheck check` itself (cli_check) with the flag of
+ * programs/interrupt.h already up (a SIGTERM raised before the check): the
+ * load stops at once, every check ends "no verdict: stopped while loading",
+ * exit 143, no verdict printed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,13 +49,20 @@ static history *simulate(sim_fault fault, uint64_t keys, uint64_t seed) {
     return h;
 }
 
-typedef struct asked { int yes; unsigned long calls; } asked;
+/* Says stop from its `from`-th question on (0: never). */
+typedef struct asked { unsigned long from, calls; } asked;
 
 static int stop_fn(void *ctx) {
     asked *a = ctx;
     a->calls++;
-    return a->yes;
+    return a->from && a->calls >= a->from;
 }
+
+/* The questions a searched level asks before its solver, and where each stops it. */
+#define STAGE_POLLS 4
+static const char *const stage_words[STAGE_POLLS] = {
+    "before checking", "after building the polygraph of", "after pruning", "after encoding",
+};
 
 static void test_stop_in_solver(void **state) {
     (void)state;
@@ -71,15 +81,29 @@ static void test_stop_in_solver(void **state) {
             check_options o;
             check_options_default(&o);
             o.max_prune_rounds = 0;
-            asked never = { 0, 0 };
+            asked never = { 0, 0 };                   /* (from 0: never) */
             o.stop = stop_fn;
             o.stop_ctx = &never;
             check_result plain;
             verdict v = check_level(&ix, (check_level_id)level, &o, &plain);
             assert_int_not_equal(v, VERDICT_UNKNOWN);
             if (plain.st.solver_called && plain.st.solver.conflicts > 0) {
-                assert_true(never.calls > 0);             /* asked after its conflicts */
-                asked yes = { 1, 0 };
+                assert_true(never.calls > STAGE_POLLS);   /* asked after its conflicts */
+                for (int k = 0; k < STAGE_POLLS; k++) {   /* stopped at a stage: no search */
+                    asked at = { (unsigned long)k + 1, 0 };
+                    o.stop_ctx = &at;
+                    check_result res;
+                    assert_int_equal(check_level(&ix, (check_level_id)level, &o, &res), VERDICT_UNKNOWN);
+                    char want[128];
+                    snprintf(want, sizeof want, "no verdict: interrupted %s level %s", stage_words[k],
+                             check_level_name((check_level_id)level));
+                    assert_string_equal(res.msg, want);
+                    assert_string_equal(res.stage, "interrupted");
+                    assert_int_equal(at.calls, k + 1);
+                    assert_false(res.st.solver_called);
+                    check_result_free(&res);
+                }
+                asked yes = { STAGE_POLLS + 1, 0 };
                 o.stop_ctx = &yes;
                 check_result res;
                 assert_int_equal(check_level(&ix, (check_level_id)level, &o, &res), VERDICT_UNKNOWN);
@@ -87,7 +111,7 @@ static void test_stop_in_solver(void **state) {
                 snprintf(want, sizeof want, "no verdict: interrupted while solving level %s",
                          check_level_name((check_level_id)level));
                 assert_string_equal(res.msg, want);
-                assert_true(yes.calls >= 1);
+                assert_true(yes.calls >= STAGE_POLLS + 1);
                 assert_int_equal(res.st.solver.conflicts, 1);   /* stopped at the first question */
                 assert_true(plain.st.solver.conflicts >= 1);
                 check_result_free(&res);
@@ -147,17 +171,16 @@ static void test_stop_in_cli(void **state) {
         for (int i = 0; i < SEEDS; i++) unlink(path[i]);
         skip();                                           /* (SIGTERM ignored here, as with nohup) */
     }
-    int stopped = 0;
-    for (int i = 0; i < SEEDS; i++) {
+    for (int i = 0; i < SEEDS; i++) {                     /* the load stops at its first block: no verdict */
         int rc = run_check_cli(path[i], out, sizeof out);
-        if (rc == 143) {
-            assert_non_null(strstr(out, "no verdict: interrupted while solving level "));
-            stopped++;
-        } else assert_int_equal(rc, plain[i]);
+        assert_int_equal(rc, 143);
+        assert_non_null(strstr(out, "STOPPED by SIGTERM while loading "));
+        assert_non_null(strstr(out, "\nno verdict: stopped while loading, before checking\n"));
+        assert_null(strstr(out, "PASS"));
+        assert_null(strstr(out, "FAIL"));
         unlink(path[i]);
     }
     interrupt_restore();
-    assert_true(stopped >= 1);
 }
 
 int main(void) {

@@ -406,6 +406,80 @@ static void partial_order_agrees(void **state) {
     assert_true(ty.fail > 0 && ty.fail < ty.cases);
 }
 
+/* A complete order that lists each version is checked without the index
+ * (frontend/reports/hint_direct.c): its PASS, its order and its pair count
+ * must be those of the usual path (the index's validation, which merges a
+ * read-modify-write chain into one unit, and hints_complete_order). */
+static void direct_matches_index(void **state) {
+    (void)state;
+    int merged = 0, cases = 0;
+    for (int it = 0; it < 200; it++) {
+        sim_level lv = it & 1 ? SIM_SER : SIM_SI;
+        sim_case c;
+        sim_case_make(&c, lv, FAULT_NONE, 20000 + (uint64_t)it);
+        const history *h = c.h;
+        thint t;
+        thint_parse(&t, c.vo);
+        size_t len;
+        char *text = thint_text(&t, &len);
+        version_hint vh;
+        ic_error err; ic_error_clear(&err);
+        assert_int_equal(version_hint_parse("hint", text, len, &vh, &err), 1);
+        free(text);
+        check_options o;
+        check_options_default(&o);
+        int want[2] = { 1, lv == SIM_SER };
+        whitebox wb;
+        assert_int_equal(whitebox_run(h, &vh, want, &o, &wb, &err), 1);
+        assert_int_equal(whitebox_verdict(&wb), VERDICT_PASS);
+        assert_true(wb.complete);
+        for (int i = 0; i < wb.nstages; i++) assert_string_not_equal(wb.stage_name[i], "index");   /* the direct path */
+        /* the usual path's reading of the same hint */
+        hint_order ho;
+        hint_order_init(&ho);
+        uint64_t listed = 0;
+        for (int ki = 0; ki < t.nkeys; ki++) {
+            uint32_t k = HISTORY_NONE;
+            for (uint32_t x = 0; x < h->num_keys; x++) if (h->key_ext[x] == t.key[ki]) k = x;
+            assert_true(k != HISTORY_NONE);
+            hint_key hk = { k, (uint32_t)ho.items.len, (uint32_t)t.n[ki] };
+            for (int i = 0; i < t.n[ki]; i++) {
+                hint_item item = { t.val[ki][i] ? history_writer_of(h, k, t.val[ki][i]) : k, 1 };
+                assert_true(item.op != HISTORY_NONE);
+                vec_push(ho.items, item);
+            }
+            listed += t.n[ki] > 1 ? (uint64_t)t.n[ki] - 1 : 0;
+            vec_push(ho.keys, hk);
+        }
+        pg_index ix;
+        assert_true(pg_index_build(&ix, h, &err));
+        char msg[2048];
+        assert_int_equal(hints_validate(&ix, &ho, msg, sizeof msg), 1);
+        assert_true(hints_complete(&ix, &ho));
+        assert_int_equal(wb.hint_pairs, ho.pairs);
+        merged += ho.pairs < listed;
+        version_order vo;
+        hints_complete_order(&ix, &ho, &vo);
+        for (int lvl = 0; lvl < 2; lvl++) {
+            if (!want[lvl]) continue;
+            const version_order *got = &wb.res[lvl].vo;
+            assert_int_equal(got->num_keys, vo.num_keys);
+            assert_memory_equal(got->start, vo.start, ((size_t)vo.num_keys + 1) * sizeof *vo.start);
+            assert_int_equal(got->txns.len, vo.txns.len);
+            assert_memory_equal(got->txns.data, vo.txns.data, vo.txns.len * sizeof *vo.txns.data);
+        }
+        cases++;
+        version_order_free(&vo);
+        pg_index_free(&ix);
+        hint_order_free(&ho);
+        whitebox_free(&wb);
+        version_hint_free(&vh);
+        sim_case_free(&c);
+    }
+    fprintf(stderr, "direct: %d cases, %d with a read-modify-write chain merged\n", cases, merged);
+    assert_true(merged > 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(text_form),
@@ -414,6 +488,7 @@ int main(void) {
         cmocka_unit_test(complete_order_agrees),
         cmocka_unit_test(corrupted_order_agrees),
         cmocka_unit_test(partial_order_agrees),
+        cmocka_unit_test(direct_matches_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -271,6 +271,10 @@ static void ladder_is_monotone(void **state) {
         bv_check_all(h, inv, cmp, out);
         if (out[BV_RC] < 0) { undecided++; history_free(h); continue; }
         if (bv_anomaly(h)) anomalies++;
+        /* no predicate reads here: rr is ser-plain (doc/levels.md); the
+         * histories that separate them are test_predicates.c's */
+        if (out[BV_RR] != out[BV_SER_PLAIN]) { fprintf(stderr, "rr %d, ser-plain %d on:\n", out[BV_RR], out[BV_SER_PLAIN]); dump(h, inv, cmp); }
+        assert_int_equal(out[BV_RR], out[BV_SER_PLAIN]);
         for (int l = 0; l < BV_NLEVELS; l++) {
             assert_true(out[l] == 0 || out[l] == 1);
             if (out[l]) holds[l]++; else fails[l]++;
@@ -315,7 +319,7 @@ static void ladder_is_monotone(void **state) {
     for (int l = 0; l < BV_NLEVELS; l++) assert_true(holds[l] >= 100 && fails[l] >= 100);
     for (int s = 0; s < BV_NLEVELS; s++)
         for (int w = 0; w < BV_NLEVELS; w++)
-            if (bv_direct_weaker[s] >> w & 1u) {
+            if ((bv_direct_weaker[s] >> w & 1u) && !(s == BV_SER_PLAIN && w == BV_RR)) {   /* rr: above */
                 fprintf(stderr, "%s holds, %s fails: %d\n", bv_level_name[w], bv_level_name[s], sep[s][w]);
                 assert_true(sep[s][w] >= 20);
             }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "frontend/formats/optree.h"
@@ -159,6 +161,85 @@ static void read_and_write_ops_with_micro_ops_are_transactions(void **state) {
 }
 
 /* An op whose :f the checker cannot use is named in an error, never skipped. */
+/* The usual completion map is read without a tree (parse_elle.c's
+ * plain_map, jepsen_ops.h's jr_plain_op); every other map by the general
+ * reader.  A pseudo-random history of both kinds (invocations, :ok, :fail
+ * and :info completions, nil reads, empty transactions, negative numbers,
+ * keys in another order, :time stamps, lists), read as written and read
+ * with every map made one the plain path refuses (an extra :node key, which
+ * the reader ignores), gives the same model, times and load report. */
+static void plain_maps_read_like_general_ones(void **state) {
+    (void)state;
+    for (unsigned seed = 1; seed <= 12; seed++) {
+        char *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
+        unsigned x = seed * 2654435761u;
+        int64_t next_value = -3, index = seed % 3 ? 0 : -5;
+        for (int i = 0; i < 300; i++) {
+            x = x * 1103515245u + 12345u;
+            unsigned r = x >> 16;
+            int process = (int)(r % 6), timed = seed % 4 == 0;
+            char head[160], body[600] = "";
+            size_t bl = 0;
+            if (r % 7 == 0) {                              /* an invocation: general path */
+                snprintf(head, sizeof head, "{:type :invoke, :f :txn, :process %d, :index %" PRId64 ", :value [[:w %u %" PRId64 "]]",
+                         process, index++, r % 5, next_value);
+                next_value++;
+            } else {
+                const char *type = r % 11 == 0 ? ":fail" : r % 13 == 0 ? ":info" : ":ok";
+                if (r % 3 == 0) snprintf(head, sizeof head, "{:index %" PRId64 ", :process %d, :value [", index++, process);
+                else snprintf(head, sizeof head, "{:type %s, :f :txn, :process %d, :index %" PRId64 ", :value [", type, process, index++);
+                int nops = (int)(r % 4);
+                for (int k = 0; k < nops; k++) {
+                    unsigned key = (r >> (k + 2)) % 5;
+                    if ((r >> k) & 1) bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:w %u %" PRId64 "]", k ? " " : "", key, next_value++);
+                    else if ((r >> (k + 1)) & 1) bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:r %u nil]", k ? " " : "", key);
+                    else bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:r %u %" PRId64 "]", k ? " " : "", key, next_value - 1 - (int64_t)(r % 3));
+                }
+                if (r % 3 == 0) bl += (size_t)snprintf(body + bl, sizeof body - bl, "], :f :txn, :type %s", type);
+                else bl += (size_t)snprintf(body + bl, sizeof body - bl, "]");
+            }
+            const char *tail = timed ? ", :time 7}" : "}";
+            fprintf(fa, "%s%s%s\n", head, body, tail);
+            fprintf(fb, "%s%s, :node 1%s\n", head, body, tail);
+        }
+        fclose(fa);
+        fclose(fb);
+        ic_error ea, eb;
+        load_report ra, rb;
+        load_report_init(&ra);
+        load_report_init(&rb);
+        ic_error_clear(&ea);
+        ic_error_clear(&eb);
+        history *ha = load_history_mem_ex(a, na, FORMAT_ELLE, "t", NULL, &ra, &ea);
+        history *hb = load_history_mem_ex(b, nb, FORMAT_ELLE, "t", NULL, &rb, &eb);
+        assert_int_equal(ha != NULL, hb != NULL);
+        if (ha) {
+            char *ma = model_text(ha), *mb = model_text(hb);
+            assert_string_equal(ma, mb);
+            for (uint32_t t = 1; t < ha->num_txns; t++)
+                for (int k = 0; k < TIME_KINDS; k++)
+                    assert_true(history_time(ha, (history_time_kind)k, t) == history_time(hb, (history_time_kind)k, t));
+            assert_int_equal(ra.records, rb.records);
+            assert_int_equal(ra.micro_ops, rb.micro_ops);
+            assert_int_equal(ra.unknown_reads, rb.unknown_reads);
+            assert_int_equal(ra.completions_ok, rb.completions_ok);
+            assert_int_equal(ra.completions_fail, rb.completions_fail);
+            assert_int_equal(ra.completions_info, rb.completions_info);
+            free(ma); free(mb);
+        } else {
+            assert_string_equal(ea.msg, eb.msg);
+            assert_int_equal(ea.line, eb.line);
+        }
+        history_free(ha);
+        history_free(hb);
+        load_report_free(&ra);
+        load_report_free(&rb);
+        free(a); free(b);
+    }
+}
+
 static void unusable_ops_are_named(void **state) {
     (void)state;
     assert_load_error(FORMAT_AUTO,
@@ -481,6 +562,7 @@ int main(void) {
         cmocka_unit_test(loads_registers),
         cmocka_unit_test(shapes_read_like_the_canonical_form),
         cmocka_unit_test(read_and_write_ops_with_micro_ops_are_transactions),
+        cmocka_unit_test(plain_maps_read_like_general_ones),
         cmocka_unit_test(unusable_ops_are_named),
         cmocka_unit_test(string_and_big_keys_and_values),
         cmocka_unit_test(indeterminate_and_failed_completions),

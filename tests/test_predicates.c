@@ -5,8 +5,11 @@
  *       the verdict at si and ser AND the reason;
  *   (c) what the reader rejects, at file:line;
  *   (d) differential: thousands of small random histories with inserts,
- *       deletes, item and predicate reads, the checker's ser and si verdicts
- *       against tests/brute_pred.h (which shares no code with it). */
+ *       deletes, item and predicate reads, the checker's ser, si and rr
+ *       verdicts against tests/brute_pred.h (which shares no code with it),
+ *       and the oracle's two definitions of ser against each other;
+ *   (e) rr: Clark et al.'s Fig. 4 under Adya's model and under isocheck's
+ *       one snapshot per transaction. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,32 +72,39 @@ static int verdict_of(const char *path, check_level_id lv, char *why, size_t n) 
     return fails;
 }
 
-typedef struct file_case { const char *file; int si_fails, ser_fails; const char *why; } file_case;
+typedef struct file_case { const char *file; int si_fails, ser_fails, rr_fails; const char *why; } file_case;
 
 static void elle_and_clark_files(void **state) {
     (void)state;
     static const file_case cases[] = {
         /* Elle: G1c; here the read misses the transaction's own write first */
-        { "g1c-seen.edn", 1, 1, "predicate-miss: txn 1's predicate read of `true` missed key :x, which it had itself written as 1" },
-        { "g2-unseen.edn", 1, 1, "predicate-miss: txn 1's predicate read of `true` missed key :x, which it had itself written as 1" },
-        { "g1c-unseen-delete.edn", 1, 1, "cycle" },          /* Elle: G1c */
-        { "g1c-unseen-write.edn", 1, 1, "cycle" },           /* Elle: G1c */
-        { "g2-unseen-write.edn", 0, 1, "cycle" },            /* Elle: G2 (si allows this write skew) */
-        { "wr-g1c-item.edn", 1, 1, "cycle" },                /* Elle: G1c */
+        { "g1c-seen.edn", 1, 1, 1, "predicate-miss: txn 1's predicate read of `true` missed key :x, which it had itself written as 1" },
+        { "g2-unseen.edn", 1, 1, 1, "predicate-miss: txn 1's predicate read of `true` missed key :x, which it had itself written as 1" },
+        { "g1c-unseen-delete.edn", 1, 1, 1, "cycle" },          /* Elle: G1c */
+        { "g1c-unseen-write.edn", 1, 1, 1, "cycle" },           /* Elle: G1c */
+        { "g2-unseen-write.edn", 0, 1, 0, "cycle" },            /* Elle: G2 (si allows this write skew) */
+        { "wr-g1c-item.edn", 1, 1, 1, "cycle" },                /* Elle: G1c */
         /* Elle: G-single-item (it reads :z unborn, before :init); here unborn is no version of :z */
-        { "ww-wr-rw-item.edn", 1, 1, "thin-air-read: txn 5 reads key :z = absent, which no transaction wrote" },
-        { "clark-fig4.edn", 1, 1, "predicate-miss: txn 2's predicate read of `value < 5` missed key :x, which the same transaction read as 4" },
-        { "clark-fig4-items.edn", 0, 0, "" },
-        { "pred-mismatch.edn", 1, 1, "predicate-mismatch: txn 1's predicate read of `value mod 2 = 0` returned key 1 = 3 (initial), which does not match it" },
-        { "pred-miss.edn", 1, 1, "predicate-miss: txn 2's predicate read of `value >= 5` missed key 2: every version of it the read could see matches" },
-        { "phantom-ser.edn", 0, 1, "cycle" },
-        { "phantom-ok.edn", 0, 0, "" },
+        { "ww-wr-rw-item.edn", 1, 1, 1, "thin-air-read: txn 5 reads key :z = absent, which no transaction wrote" },
+        { "clark-fig4.edn", 1, 1, 1, "predicate-miss: txn 2's predicate read of `value < 5` missed key :x, which the same transaction read as 4" },
+        { "clark-fig4-items.edn", 0, 0, 0, "" },
+        { "pred-mismatch.edn", 1, 1, 1, "predicate-mismatch: txn 1's predicate read of `value mod 2 = 0` returned key 1 = 3 (initial), which does not match it" },
+        { "pred-miss.edn", 1, 1, 1, "predicate-miss: txn 2's predicate read of `value >= 5` missed key 2: every version of it the read could see matches" },
+        { "phantom-ser.edn", 0, 1, 0, "cycle" },
+        { "phantom-ok.edn", 0, 0, 0, "" },
+        /* rr: a predicate anti-dependency and an item one on one cycle (G2-item) */
+        { "rr-mixed-cycle.edn", 0, 1, 1, "cycle" },
+        /* a predicate read's version of a key it did not return is a choice (rr: not yet, -1) */
+        { "pred-choice.edn", 0, 0, -1, "" },
+        { "pred-choice-fails.edn", 1, 1, -1, "cycle" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char path[256], why[600];
         snprintf(path, sizeof path, "tests/data/predicates/%s", cases[i].file);
         int si = verdict_of(path, LEVEL_SI, why, sizeof why);
         if (si != cases[i].si_fails) fail_msg("%s: si %s (%s)", path, si ? "FAIL" : "PASS", why);
+        int rr = cases[i].rr_fails < 0 ? -1 : verdict_of(path, LEVEL_RR, why, sizeof why);
+        if (rr != cases[i].rr_fails) fail_msg("%s: rr %s (%s)", path, rr ? "FAIL" : "PASS", why);
         int ser = verdict_of(path, LEVEL_SER, why, sizeof why);
         if (ser != cases[i].ser_fails) fail_msg("%s: ser %s (%s)", path, ser ? "FAIL" : "PASS", why);
         if (strncmp(why, cases[i].why, strlen(cases[i].why)) != 0 || (!cases[i].why[0] && why[0]))
@@ -116,15 +126,17 @@ static void bad_input_is_named(void **state) {
                       "expected :init before every transaction, found it after one");
     assert_load_error(FORMAT_ELLE, "{:type :ok, :f :init, :value {1 0}}\n{:type :ok, :f :txn, :value [[:w 1 0]]}\n", 2,
                       "this write's value is the key's :init value: a value is written once");
-    /* two non-matching versions of key 1 (4 and 5), one matching (0): which one it saw is a search */
+    /* two non-matching versions of key 1 (4 and 5), one matching (0): which one it saw is a choice, left to
+     * the search unless a candidate is an indeterminate transaction's */
     assert_load_error(FORMAT_ELLE,
                       "{:type :ok, :f :init, :value {1 0}}\n"
-                      "{:process 1, :type :ok, :f :txn, :value [[:w 1 4]]}\n"
+                      "{:process 1, :type :info, :f :txn, :value [[:w 1 4]]}\n"
                       "{:process 2, :type :ok, :f :txn, :value [[:w 1 5]]}\n"
                       "{:process 3, :type :ok, :f :txn, :value [[:rp [:= 0] {}]]}\n", 4,
                       "which version this read saw of a key it did not return depends on the version order (2 versions "
-                      "of the key could be it, and one that matches could not): not decided yet (doc/checker.md, "
-                      "\"Predicate reads\")");
+                      "of the key could be it, and one that matches could not; one of them is an indeterminate "
+                      "transaction's, or another read of the key by the same transaction leaves none): not decided "
+                      "yet (doc/checker.md, \"Predicate reads\")");
 }
 
 /* ---- (d) differential ------------------------------------------------- */
@@ -144,15 +156,17 @@ static void random_pred(bp_pred *p) {
 
 /* A random history whose reads come from a random run (serial, or a third of
  * the time from random snapshots of a commit order), then maybe one read
- * changed.  Some keys have two writes (the reader may then refuse). */
-static void random_hist(bp_hist *h) {
+ * changed.  Some keys have two writes (the reader may then refuse).
+ * phantom: every transaction reads by predicate first, keys are mostly
+ * unborn and reads come from snapshots (phantoms: what tells rr from ser). */
+static void random_hist(bp_hist *h, int phantom) {
     memset(h, 0, sizeof *h);
     h->nkeys = 2 + (int)rnd(2);
     h->ntx = 2 + (int)rnd(3);
-    int one_write = rnd(10) < 7, writes[BP_MAX_KEYS] = { 0 };
+    int one_write = !phantom && rnd(10) < 7, writes[BP_MAX_KEYS] = { 0 };
     int used[BP_MAX_KEYS][10] = { { 0 } };
     for (int k = 0; k < h->nkeys; k++) {
-        h->init[k] = rnd(3) == 0 ? BP_ABSENT : (long)rnd(6);
+        h->init[k] = rnd(phantom ? 2 : 3) == 0 ? BP_ABSENT : (long)rnd(6);
         if (h->init[k] != BP_ABSENT) used[k][h->init[k]] = 1;
     }
     for (int t = 0; t < h->ntx; t++) {
@@ -161,7 +175,7 @@ static void random_hist(bp_hist *h) {
         for (int i = 0; i < x->nops; i++) {
             bp_op *o = &x->ops[i];
             o->key = (int)rnd((unsigned)h->nkeys);
-            unsigned c = rnd(6);
+            unsigned c = phantom ? (i == 0 ? 4 + rnd(2) : rnd(3)) : rnd(6);
             if (c < 2 && writes[o->key] < (one_write ? 1 : 2)) {
                 writes[o->key]++;
                 if (c == 1 && rnd(2)) { o->kind = BP_DEL; continue; }
@@ -178,7 +192,7 @@ static void random_hist(bp_hist *h) {
     for (int i = 0; i < h->ntx; i++) perm[i] = i;
     for (int i = h->ntx - 1; i > 0; i--) { int j = (int)rnd((unsigned)i + 1), tmp = perm[i]; perm[i] = perm[j]; perm[j] = tmp; }
     long states[BP_MAX_TXNS + 1][BP_MAX_KEYS];      /* states[n]: after the first n of the order */
-    int snapshots = rnd(3) == 0;                     /* else serial: each reads the latest state */
+    int snapshots = phantom || rnd(3) == 0;          /* else serial: each reads the latest state */
     for (int k = 0; k < h->nkeys; k++) states[0][k] = h->init[k];
     for (int n = 0; n < h->ntx; n++) {
         bp_txn *x = &h->tx[perm[n]];
@@ -244,10 +258,10 @@ static void to_edn(const bp_hist *h, char *out, size_t n) {
 
 static void differential_against_brute_pred(void **state) {
     (void)state;
-    int runs = 10000, undecided = 0, both[2] = { 0, 0 }, si_only = 0;
+    int runs = 13000, undecided = 0, both[2] = { 0, 0 }, si_only = 0, rr_cmp = 0, rr_only = 0, rr_big = 0, adya_more = 0, choices = 0;
     for (int i = 0; i < runs; i++) {
         bp_hist h;
-        random_hist(&h);
+        random_hist(&h, i >= 10000);             /* the last 3,000: phantoms */
         char edn[4096];
         to_edn(&h, edn, sizeof edn);
         ic_error err;
@@ -260,16 +274,61 @@ static void differential_against_brute_pred(void **state) {
         }
         int want = !bp_serializable(&h), got = batch_fails(hh, LEVEL_SER);
         int want_si = !bp_snapshot_isolation(&h), got_si = batch_fails(hh, LEVEL_SI);
+        /* the oracle's two definitions of ser agree (Adya's PL-3, either model) */
+        int pl3 = bp_adya(&h, 0, 1), pl3_adya = bp_adya(&h, 0, 0);
+        if ((pl3 >= 0 && pl3 == want) || (pl3_adya >= 0 && pl3_adya == want))
+            fail_msg("run %d: serial orders say ser %s, Adya's graphs %d/%d\n%s", i, want ? "FAIL" : "PASS", pl3, pl3_adya, edn);
+        int rr = hh->num_amb ? -1 : bp_adya(&h, 1, 1), rr_adya = bp_adya(&h, 1, 0);
+        choices += hh->num_amb > 0;                /* rr does not choose yet (si and ser did above) */
+        if (rr >= 0) {
+            int got_rr = batch_fails(hh, LEVEL_RR);
+            if (got_rr != !rr) fail_msg("run %d: checker says rr %s, brute_pred %s\n%s", i, got_rr ? "FAIL" : "PASS", rr ? "PASS" : "FAIL", edn);
+            if (!got && got_rr) fail_msg("run %d: ser passes, rr fails\n%s", i, edn);   /* ser => rr */
+            rr_cmp++;
+            rr_only += rr && want;               /* rr holds, ser does not */
+            if (rr_adya >= 0 && rr && !rr_adya) fail_msg("run %d: rr holds with one snapshot, not in Adya's model\n%s", i, edn);
+            adya_more += rr_adya == 1 && !rr;    /* Adya's model allows more (Fig. 4's kind) */
+        } else if (!hh->num_amb) rr_big++;
         history_free(hh);
         if (want != got) fail_msg("run %d: checker says ser %s, brute_pred %s\n%s", i, got ? "FAIL" : "PASS", want ? "FAIL" : "PASS", edn);
         if (want_si != got_si) fail_msg("run %d: checker says si %s, brute_pred %s\n%s", i, got_si ? "FAIL" : "PASS", want_si ? "FAIL" : "PASS", edn);
         both[want]++;
         si_only += !want_si && want;
     }
-    print_message("%d runs: %d serializable, %d not (%d of them si), %d the reader leaves undecided\n", runs, both[0], both[1],
-                  si_only, undecided);
+    print_message("%d runs: %d serializable, %d not (%d of them si), %d the reader leaves undecided, %d with a predicate "
+                  "read's choice\n", runs, both[0], both[1], si_only, undecided, choices);
+    print_message("rr: %d compared (%d holding where ser fails), %d too large for the oracle; %d hold only in Adya's "
+                  "model (a predicate read and an item read of one key by one transaction see different versions)\n",
+                  rr_cmp, rr_only, rr_big, adya_more);
     assert_true(both[0] > runs / 5 && both[1] > runs / 5 && si_only > 20);
-    assert_true(undecided < runs / 10);
+    assert_true(rr_cmp > runs / 2 && rr_only > 30 && rr_big < runs / 20);
+    assert_true(undecided < runs / 50 && choices > runs / 20);
+}
+
+/* ---- (e) rr and Clark et al.'s Fig. 4 ------------------------------------ */
+
+static void clark_fig4_at_rr(void **state) {
+    (void)state;
+    bp_hist h;
+    memset(&h, 0, sizeof h);
+    h.nkeys = 1; h.ntx = 3; h.init[0] = BP_ABSENT;
+    h.tx[0].nops = 1; h.tx[0].ops[0] = (bp_op){ BP_W, 0, 4, { 0, 0, 0 }, { 0 } };
+    h.tx[1].nops = 1; h.tx[1].ops[0] = (bp_op){ BP_W, 0, 6, { 0, 0, 0 }, { 0 } };
+    h.tx[2].nops = 2;
+    h.tx[2].ops[0] = (bp_op){ BP_RP, 0, 0, { BPP_LT, 5, 0 }, { BP_ABSENT } };
+    h.tx[2].ops[1] = (bp_op){ BP_R, 0, 4, { 0, 0, 0 }, { 0 } };
+    assert_false(bp_serializable(&h));
+    assert_int_equal(bp_adya(&h, 0, 0), 0);     /* not PL-3 in Adya's model ... */
+    assert_int_equal(bp_adya(&h, 0, 1), 0);
+    /* ... but PL-2.99 there: the predicate read's version set holds x unborn,
+     * and the only cycle, T1 -WR-> T3 -prw-> T1, has no item anti-dependency */
+    assert_int_equal(bp_adya(&h, 1, 0), 1);
+    /* isocheck's transactions read one version of a key (the item read's,
+     * which matches): predicate-miss at every level, rr included */
+    assert_int_equal(bp_adya(&h, 1, 1), 0);
+    char why[600];
+    assert_int_equal(verdict_of("tests/data/predicates/clark-fig4.edn", LEVEL_RR, why, sizeof why), 1);
+    assert_true(strstr(why, "predicate-miss") != NULL);
 }
 
 int main(void) {
@@ -278,6 +337,7 @@ int main(void) {
         cmocka_unit_test(elle_and_clark_files),
         cmocka_unit_test(bad_input_is_named),
         cmocka_unit_test(differential_against_brute_pred),
+        cmocka_unit_test(clark_fig4_at_rr),
     };
     return cmocka_run_group_tests_name("predicates", tests, NULL, NULL);
 }

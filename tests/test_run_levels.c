@@ -25,12 +25,14 @@
 #include "frontend/run_check.h"
 
 /* doc/levels.md: "sser ⇒ strong-si ⇒ si ⇒ pc ⇒ cc ⇒ ra ⇒ rc;
- * sser ⇒ ser ⇒ si ⇒ psi ⇒ cc; ser ⇒ ser-plain ⇒ si-plain; si ⇒ si-plain". */
+ * sser ⇒ ser ⇒ si ⇒ psi ⇒ cc; ser ⇒ ser-plain ⇒ si-plain; si ⇒ si-plain;
+ * ser-plain ⇒ rr". */
 static const char *const chains[][8] = {
     { "sser", "strong-si", "si", "pc", "cc", "ra", "rc", NULL },
     { "sser", "ser", "si", "psi", "cc", NULL },
     { "ser", "ser-plain", "si-plain", NULL },
     { "si", "si-plain", NULL },
+    { "ser-plain", "rr", NULL },
 };
 
 static int lv(const char *name) {
@@ -65,7 +67,8 @@ static void implication_is_the_documents(void **state) {
                          level_name((check_level_id)b), level_implies((check_level_id)a, (check_level_id)b), imp[a][b]);
     /* the incomparable pairs the document names */
     const char *const incomparable[][2] = { { "pc", "psi" }, { "strong-si", "ser" }, { "si", "ser-plain" },
-                                            { "si-plain", "rc" }, { "ser-plain", "rc" } };
+                                            { "si-plain", "rc" }, { "ser-plain", "rc" },
+                                            { "rr", "si-plain" }, { "rr", "rc" }, { "rr", "si" } };
     for (size_t i = 0; i < sizeof incomparable / sizeof incomparable[0]; i++) {
         assert_false(level_implies((check_level_id)lv(incomparable[i][0]), (check_level_id)lv(incomparable[i][1])));
         assert_false(level_implies((check_level_id)lv(incomparable[i][1]), (check_level_id)lv(incomparable[i][0])));
@@ -87,13 +90,20 @@ static void summary_of_made_up_verdicts(void **state) {
     (void)state;
     ladder_state st[LEVEL_COUNT] = { 0 };
     ladder_summary_t s;
-    /* write skew, every level decided: ser, sser, ser-plain fail; the rest hold */
+    /* write skew, every level decided: ser, sser, ser-plain, rr fail; the rest hold */
     for (int l = 0; l < LEVEL_COUNT; l++) st[l] = LADDER_PASS;
-    st[LEVEL_SER] = st[LEVEL_SSER] = st[LEVEL_SER_PLAIN] = LADDER_FAIL;
+    st[LEVEL_SER] = st[LEVEL_SSER] = st[LEVEL_SER_PLAIN] = st[LEVEL_RR] = LADDER_FAIL;
     ladder_summary(st, &s);
     assert_int_equal(s.num_holds, 1);                    /* strong-si implies si, pc, psi, ... si-plain */
     assert_int_equal(s.holds[0], LEVEL_STRONG_SI);
-    assert_int_equal(s.num_fails, 1);                    /* ser-plain: ser and sser imply it */
+    assert_int_equal(s.num_fails, 1);                    /* rr: ser, sser and ser-plain imply it */
+    assert_int_equal(s.fails[0], LEVEL_RR);
+    /* a phantom write skew: rr holds too, ser-plain is the weakest failing */
+    st[LEVEL_RR] = LADDER_PASS;
+    ladder_summary(st, &s);
+    assert_int_equal(s.num_holds, 2);                    /* strong-si, rr (in ladder order) */
+    assert_int_equal(s.holds[1], LEVEL_RR);
+    assert_int_equal(s.num_fails, 1);
     assert_int_equal(s.fails[0], LEVEL_SER_PLAIN);
     assert_int_equal(s.num_conflicts, 0);
     /* lost update: pc holds, psi fails; two strongest? pc alone; weakest failing psi */
@@ -103,9 +113,10 @@ static void summary_of_made_up_verdicts(void **state) {
     ladder_summary(st, &s);
     assert_int_equal(s.num_holds, 1);
     assert_int_equal(s.holds[0], LEVEL_PC);
-    assert_int_equal(s.num_fails, 2);                    /* psi and si-plain, in ladder order */
+    assert_int_equal(s.num_fails, 3);                    /* psi, si-plain and rr, in ladder order */
     assert_int_equal(s.fails[0], LEVEL_PSI);
     assert_int_equal(s.fails[1], LEVEL_SI_PLAIN);
+    assert_int_equal(s.fails[2], LEVEL_RR);
     /* pc and psi both hold, si fails: two strongest */
     for (int l = 0; l < LEVEL_COUNT; l++) st[l] = LADDER_NOT_ASKED;
     st[LEVEL_PC] = st[LEVEL_PSI] = st[LEVEL_CC] = LADDER_PASS;
@@ -269,6 +280,91 @@ static void serial_with_and_without_times(void **state) {
     }
 }
 
+/* Lost update (doc/levels.md): T1@1 r(1,0) w(1,1); T2@2 r(1,0) w(1,2).
+ * Causality violation: T1@1 w(1,1); T2@2 r(1,1) w(2,1); T3@3 r(2,1) r(1,0). */
+static history *make_weak(int causal) {
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "t.txt");
+    uint32_t k1 = hb_key(b, 1), k2 = hb_key(b, 2);
+    uint32_t s1 = hb_session(b, 1, NULL), s2 = hb_session(b, 2, NULL), s3 = hb_session(b, 3, NULL);
+    uint32_t a = hb_txn(b, s1, 1, 1), c = hb_txn(b, s2, 2, 3);
+    if (causal) {
+        uint32_t d = hb_txn(b, s3, 3, 6);
+        hb_op(b, a, OP_WRITE, k1, 1, 1);
+        hb_op(b, c, OP_READ, k1, 1, 3); hb_op(b, c, OP_WRITE, k2, 1, 4);
+        hb_op(b, d, OP_READ, k2, 1, 6); hb_op(b, d, OP_READ, k1, VALUE_INIT, 7);
+    } else {
+        hb_op(b, a, OP_READ, k1, VALUE_INIT, 1); hb_op(b, a, OP_WRITE, k1, 1, 2);
+        hb_op(b, c, OP_READ, k1, VALUE_INIT, 3); hb_op(b, c, OP_WRITE, k1, 2, 4);
+    }
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    if (!h) fail_msg("%s", err.msg);
+    return h;
+}
+
+/* Each level's verdict in a run of all of names equals its verdict alone. */
+static void same_as_alone(const history *h, const char *const *names, const report *all) {
+    for (int i = 0; names[i]; i++) {
+        const char *one[] = { names[i], NULL };
+        run_out o;
+        run(h, one, 1, 0, &o);
+        assert_int_equal(level_of(all, names[i])->verdict, level_of(&o.rep, names[i])->verdict);
+        run_free(&o);
+    }
+}
+
+/* A stronger level's FAIL derived from a weaker one's (ladder_derive.h):
+ * lost update fails psi on its own search, and si and ser because psi does
+ * (stage "implied", implied_by psi, one anomaly each: psi's cycle,
+ * WW then RW, at their own level); pc holds.  The causality violation
+ * fails cc by saturation and every searched level because of it, with a
+ * cycle of cc's premise edge (its visibility path, then one RW edge). */
+static void weaker_fail_decides_stronger(void **state) {
+    (void)state;
+    static const char *const names[] = { "rc", "ra", "cc", "pc", "psi", "si", "ser", NULL };
+    for (int causal = 0; causal <= 1; causal++) {
+        history *h = make_weak(causal);
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            run_out o;
+            run(h, names, threads, 0, &o);
+            check_level_id root = causal ? LEVEL_CC : LEVEL_PSI;
+            assert_int_equal(level_of(&o.rep, level_name(root))->verdict, VERDICT_FAIL);
+            assert_false(level_of(&o.rep, level_name(root))->implied);
+            if (!causal) assert_int_equal(level_of(&o.rep, "pc")->verdict, VERDICT_PASS);
+            for (int i = 0; names[i]; i++) {
+                const report_level *L = level_of(&o.rep, names[i]);
+                int derived = level_shape_of((check_level_id)L->level) >= SHAPE_PC && level_implies((check_level_id)L->level, root) &&
+                              L->level != (int)root;
+                assert_int_equal(L->implied, derived);
+                if (!derived) continue;
+                assert_int_equal(L->verdict, VERDICT_FAIL);
+                assert_int_equal(L->implied_by, root);
+                assert_string_equal(L->stage, "implied");
+                assert_non_null(strstr(L->msg, level_name(root)));
+                size_t n = 0;
+                vec_foreach(const report_anomaly, a, o.rep.items) {
+                    if (a->level != L->level) continue;
+                    n++;
+                    size_t rw = 0, ww = 0;
+                    for (size_t e = 0; e < a->edges.len; e++) {
+                        rw += a->edges.data[e].kind == DEP_RW;
+                        ww += a->edges.data[e].kind == DEP_WW;
+                        assert_int_equal(a->edges.data[e].to, a->edges.data[(e + 1) % a->edges.len].from);
+                    }
+                    assert_int_equal(rw, 1);
+                    assert_int_equal(ww, causal ? 0 : 1);
+                    assert_int_equal(a->edges.len, causal ? 3 : 2);
+                }
+                assert_int_equal(n, 1);
+            }
+            assert_int_equal(o.rep.internal_errors, 0);
+            if (threads == 1) same_as_alone(h, names, &o.rep);
+            run_free(&o);
+        }
+        history_free(h);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(implication_is_the_documents),
@@ -276,6 +372,7 @@ int main(void) {
         cmocka_unit_test(contradiction_withdraws_the_pass),
         cmocka_unit_test(write_skew_over_a_set),
         cmocka_unit_test(serial_with_and_without_times),
+        cmocka_unit_test(weaker_fail_decides_stronger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

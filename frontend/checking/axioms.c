@@ -351,6 +351,14 @@ uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id 
     return n;
 }
 
+/* The writer lookups of the register reads ahead of op o fetched early
+ * (the ops are visited in order, their writers are all over the history). */
+HISTORY_PREFETCH_FN void prefetch_reads(const history *h, uint32_t o) {
+    uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2;
+    if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], h->op_value[a]);
+    if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], h->op_value[b]);
+}
+
 uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, uint64_t counts[AN_NUM_KINDS]) {
     uint8_t *part = history_participants(h);
     ax x;
@@ -373,6 +381,7 @@ uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, u
         const history_txn *tx = &h->txns[t];
         if (!part[t]) continue;
         for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
+            prefetch_reads(h, o);
             if (history_op_failed(h, o)) { if (x.prev) x.prev[o - tx->first_op] = HISTORY_NONE; continue; }
             uint32_t k = h->op_key[o];
             uint32_t prev = x.stamp[k] == t ? x.last_op[k] : HISTORY_NONE;

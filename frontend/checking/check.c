@@ -6,6 +6,7 @@
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
+#include "frontend/history/predicate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,25 @@ pg_index_opts pg_index_opts_for(check_level_id level) {
     return o;
 }
 
-int pg_index_fits(const pg_index *ix, check_level_id level) {
+/* rr with predicate reads: no read-modify-write links (a transaction that
+ * read a key by predicate only and writes it may follow a later writer:
+ * the cycle through its predicate anti-dependency is allowed). */
+static pg_index_opts opts_for_history(check_level_id level, const history *h) {
     pg_index_opts o = pg_index_opts_for(level);
+    if (level_shape_of(level) == SHAPE_RR && h->op_pred) o.rmw_links = 0;
+    return o;
+}
+
+int pg_index_fits(const pg_index *ix, check_level_id level) {
+    pg_index_opts o = opts_for_history(level, ix->h);
     return o.session_order == ix->opts.session_order && o.rmw_links == ix->opts.rmw_links &&
            o.real_time == ix->opts.real_time;
 }
 
 void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level) {
     level_shape s = level_shape_of(level);
-    pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
+    if (s == SHAPE_RR) pg_init_rr(g, ix);
+    else pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
 }
 const char *check_level_title(check_level_id l) { return level_title(l); }
 
@@ -141,7 +152,13 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
 /* A failure under a choice: it holds whichever write each ambiguous read
  * saw; the cycle shown assumes the writers named (those of the cycle's
  * readers). */
-static void choice_writers(const history *h, check_result *res, int len) {
+static void choice_message(const history *h, check_result *res, const char *reason) {
+    int len = h->preds && h->preds->choices_attached   /* reads' choices of versions (preds_attach_choices) */
+        ? snprintf(res->msg, sizeof res->msg, "%s, whichever version each of the %u reads with several possible versions "
+                   "saw (a predicate read's of a key it did not return, a read of nil); the cycle shown assumes", reason,
+                   h->num_amb)
+        : snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
+                   "value saw; the cycle shown assumes", reason, h->num_amb);
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
         uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
@@ -157,12 +174,6 @@ static void choice_writers(const history *h, check_result *res, int len) {
         sep = ",";
     }
     if (!*sep && len > 0 && (size_t)len < sizeof res->msg - 20) snprintf(res->msg + len, sizeof res->msg - (size_t)len, " any");
-}
-
-static void choice_message(const history *h, check_result *res, const char *reason) {
-    int len = snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated "
-                       "value saw; the cycle shown assumes", reason, h->num_amb);
-    choice_writers(h, res, len);
 }
 
 static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
@@ -294,6 +305,18 @@ static void orient_constraints(polygraph *g) {
     }
 }
 
+/* Whether opt->stop asks to stop (a signal, programs/interrupt.h): then
+ * res is UNKNOWN, "no verdict: interrupted <when> level L", stage
+ * "interrupted".  Polled between the stages (building, pruning,
+ * encoding; the solver polls it itself after each conflict). */
+static int stopped(const check_options *opt, check_result *res, const char *when) {
+    if (!opt || !opt->stop || !opt->stop(opt->stop_ctx)) return 0;
+    snprintf(res->msg, sizeof res->msg, "no verdict: interrupted %s level %s", when, check_level_name(res->level));
+    res->stage = "interrupted";
+    res->verdict = VERDICT_UNKNOWN;
+    return 1;
+}
+
 static void set_phase(void *s, int var, int value) { gsat_set_phase(s, var, value); }
 
 /* One solver run on g's problem: *sp the solver (its model or its
@@ -309,11 +332,19 @@ static int solve_once(polygraph *g, const check_options *opt, check_result *res,
     uint64_t guarded = 0;
     pg_edge_vec rw_known; vec_init(rw_known);
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
+    progress(opt, "encoding");
     int var0 = pg_encode(g, s, &guarded);
     if (g->choice) pg_choice_phases(g->choice, g, set_phase, s);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
     res->st.t_encode += monotonic_seconds() - t0;
+    if (stopped(opt, res, "after encoding")) {
+        vec_free(rw_known);
+        gsat_free(s);
+        *sp = NULL;
+        *r = GSAT_UNKNOWN;
+        return var0;
+    }
     progress(opt, "solving");
     t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
@@ -344,12 +375,15 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
      * with it first (10x faster); a model that breaks a clause, or UNSAT
      * (not trusted either), is solved again backtracking whole levels. */
     var0 = solve_once(g, opt, res, 0, &s, &r);
+    if (!s) return VERDICT_UNKNOWN;                  /* interrupted after encoding (res says so) */
     if (g->choice && (r == GSAT_UNSAT || (r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)))) {
         gsat_free(s);
         var0 = solve_once(g, opt, res, 1, &s, &r);
+        if (!s) return VERDICT_UNKNOWN;
     }
     verdict v;
     if (r == GSAT_SAT) {
+        progress(opt, "re-checking the model");
         int nv = gsat_num_vars(s) - var0 + 1;          /* the constraints', then the choices' (choice.h) */
         model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
         for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
@@ -421,6 +455,11 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     int ok = pg_build_constraints(&g);
     res->st.t_graph = monotonic_seconds() - t0;
     verdict v;
+    if (ok && stopped(opt, res, "after building the polygraph of")) {
+        copy_graph_stats(&g, &res->st);
+        pg_free(&g);
+        return VERDICT_UNKNOWN;
+    }
     if (!ok) {
         copy_graph_stats(&g, &res->st);
         v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
@@ -439,7 +478,8 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     /* Nothing after pruning asks for reachability (topo_pos is kept): free
      * the largest array before the solver and the re-check allocate theirs. */
     pg_reach_free(&g);
-    if (!ok) {
+    if (ok && !ext && stopped(opt, res, "after pruning")) v = VERDICT_UNKNOWN;
+    else if (!ok) {
         v = confirm_failure(&g, res, "pruning");
         if (ext) early_failure(&g, ext, res);
     }
@@ -487,7 +527,7 @@ static verdict check_fitted(const pg_index *ix, check_level_id level, const chec
     if (pg_index_fits(ix, level)) return check_on(ix, level, opt, ext, pool, res);
     pg_index mine;
     ic_error err; ic_error_clear(&err);
-    if (!pg_index_build_opts(&mine, ix->h, &err, pool, pg_index_opts_for(level))) {
+    if (!pg_index_build_opts(&mine, ix->h, &err, pool, opts_for_history(level, ix->h))) {
         snprintf(res->msg, sizeof res->msg, "%s", err.msg);
         return res->verdict = VERDICT_UNKNOWN;
     }
@@ -529,8 +569,9 @@ static int implied_pass(const pg_index *ix, check_level_id level, const check_op
 
 static int session_level_first(const pg_index *ix, check_level_id level, const check_options *opt,
                                par_pool *pool, check_result *res) {
-    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN ? LEVEL_SER : level;
-    if (sess == level) return 0;
+    /* rr holds where ser does (ser => ser-plain => rr, doc/levels.md) */
+    check_level_id sess = level == LEVEL_SI_PLAIN ? LEVEL_SI : level == LEVEL_SER_PLAIN || level == LEVEL_RR ? LEVEL_SER : level;
+    if (sess == level || opt->session_level_fails) return 0;
     res->level = sess;
     verdict v = check_fitted(ix, sess, opt, NULL, pool, res);
     res->level = level;
@@ -553,11 +594,22 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
     return 0;
 }
 
+int check_choice_refused(const history *h, check_level_id level) {
+    return h->num_amb && h->preds && h->preds->choices_attached && level != LEVEL_SI && level != LEVEL_SER;
+}
+
 verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
                         const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
+    if (stopped(opt, res, "before checking")) return VERDICT_UNKNOWN;
+    if (check_choice_refused(ix->h, level)) {   /* predicate reads' choices: SER and SI only; repeated values: every level */
+        snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which version %u reads saw (predicate reads' "
+                 "views of keys they did not return; si and ser do)", level_name(level), ix->h->num_amb);
+        res->stage = "refused";
+        return res->verdict = VERDICT_UNKNOWN;
+    }
     if (check_level_is_weak(level)) return check_weak_level(ix, level, opt, res);   /* rc, ra, cc: weak_level.c */
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }
@@ -566,8 +618,9 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }
-    if (ext && level_shape_of(level) == SHAPE_PSI) {
-        snprintf(res->msg, sizeof res->msg, "psi is not one acyclicity constraint: it cannot be exported");
+    if (ext && (level_shape_of(level) == SHAPE_PSI || (level_shape_of(level) == SHAPE_RR && ix->h->op_pred))) {
+        snprintf(res->msg, sizeof res->msg, "%s is not one acyclicity constraint%s: it cannot be exported", level_name(level),
+                 level_shape_of(level) == SHAPE_RR ? " with predicate reads" : "");
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }

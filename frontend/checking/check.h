@@ -1,6 +1,6 @@
 /* check.h — checking a history (that passed the axioms) against a level
  * decided by a search: si, ser, pc, psi, si-plain, ser-plain, strong-si,
- * sser (levels.def shapes PC, PSI, SI, SER; doc/checker.md).
+ * sser, rr (levels.def shapes PC, PSI, SI, SER, RR; doc/checker.md).
  *
  * check_level() runs: polygraph for the level (constraints.c), pruning
  * (prune.c), encoding and solving in the engine (encode.c), and always
@@ -91,6 +91,10 @@ typedef struct check_options {
      * usual.  Levels that a search decides only (not rc, ra, cc). */
     const version_order *implied_vo;
     check_level_id implied_from;
+    /* si-plain, ser-plain: the session level (si, ser) is known to fail on
+     * this history (run_check decided it in the same run), so the plain
+     * level skips running it first and goes to its own search. */
+    int session_level_fails;
 } check_options;
 
 void check_options_default(check_options *o);
@@ -121,6 +125,11 @@ verdict check_level(const pg_index *ix, check_level_id level, const check_option
  * of the options only the pool or thread count is used, for cc). */
 int check_level_is_weak(check_level_id l);
 verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+/* The same for levels[0 .. n) (each rc, ra or cc) into res[0 .. n), the
+ * history read once for all (weak_check_levels); res[i] as check_level
+ * fills it. */
+void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t n, const check_options *opt,
+                       check_result *res);
 /* The weak check of h (unique values: a history without ambiguous reads)
  * with participants part, into res; and the same for a resolved history
  * with ambiguous reads, whose writers it chooses (weak_choice.c: res->chosen
@@ -128,6 +137,9 @@ verdict check_weak_level(const pg_index *ix, check_level_id level, const check_o
 verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
                       check_result *res);
 verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
+/* Whether level refuses h's ambiguous reads: those of predicate reads'
+ * choices are chosen by si and ser only (repeated values: every level). */
+int check_choice_refused(const history *h, check_level_id level);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into
@@ -157,10 +169,11 @@ int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
 /* The same into any sink (the engine, or a recorder for isocheck encode). */
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
 
-/* psi.c: psi's search.  psi_take_rw moves the known RW edges out of
- * g->known (encode them as no arcs); psi_solve solves s (encoded with
- * pg_encode, variables from var0) until a model leaves no RW edge r -> c
- * with c reaching r by D edges, adding a clause against each such path;
+/* psi.c: psi's and rr's search.  psi_take_rw moves the known lazy RW edges
+ * (pg_rw_lazy) out of g->known (encode them as no arcs); psi_solve solves s
+ * (encoded with pg_encode, variables from var0) until a model leaves no RW
+ * edge r -> c with c reaching r by D edges (rr: no item RW edge r -> c with
+ * c reaching r by any edges), adding a clause against each such path;
  * returns gsat_solve's last answer. */
 void psi_take_rw(polygraph *g, pg_edge_vec *rw);
 int  psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known, uint32_t *rounds);

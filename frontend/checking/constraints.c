@@ -26,6 +26,7 @@
  * the same order, for every thread count. */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
+#include "frontend/checking/pred_rw.h"
 #include "par.h"
 
 #include <stdlib.h>
@@ -85,10 +86,31 @@ static void largest_chains(polygraph *g, uint32_t ns, uint32_t max_chains) {
 
 void pg_init(polygraph *g, const pg_index *ix, int split) { pg_init_shape(g, ix, split, 0, 0); }
 
+int pg_rw_lazy(const polygraph *g, uint32_t from_node, uint32_t key) {
+    return g->rw_lazy && (!g->prw || pred_rw_has(g->prw, pg_node_txn(g, from_node), key));
+}
+
+/* A reader whose RW edges from it on key k block no side: rr's predicate-only ones. */
+static inline int reader_lazy(const polygraph *g, uint32_t r, uint32_t k) {
+    return g->prw && pred_rw_has(g->prw, r, k);
+}
+
+static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw);
+
 void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy) {
+    pg_init_common(g, ix, split, ww_commit, rw_lazy, NULL);
+}
+
+void pg_init_rr(polygraph *g, const pg_index *ix) {
+    pred_rw *prw = pred_rw_build(ix->h);
+    pg_init_common(g, ix, 0, 0, prw != NULL, prw);
+}
+
+static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw) {
     memset(g, 0, sizeof *g);
     const history *h = ix->h;
     g->ix = ix;
+    g->prw = prw;
     g->split = split;
     g->ww_commit = ww_commit;
     g->rw_lazy = rw_lazy;
@@ -148,6 +170,7 @@ void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, i
             vec_clear(touched);
             for (uint32_t j = 0; j < un->rd_num; j++) {
                 uint32_t r = ix->readers.data[un->rd_first + j];
+                if (reader_lazy(g, r, k)) continue;    /* rr: a predicate anti-dependency blocks nothing */
                 if (mark[r] == k) g->unit_slow[u] = 1;
                 uint32_t node = pg_node_tp(g, r), c = pg_node_chain(g, node), p = pg_node_pos(g, node);
                 if (c == HISTORY_NONE) continue;       /* untracked: this test is skipped */
@@ -174,6 +197,7 @@ void pg_free(polygraph *g) {
     vec_free(g->cons);
     free(g->topo_pos);
     free(g->chain_of_session);
+    pred_rw_free((pred_rw *)g->prw);
     memset(g, 0, sizeof *g);
 }
 
@@ -193,7 +217,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
     if (g->unit_slow[u] && !g->split) {
         for (uint32_t j = 0; j < U->rd_num; j++) {
             uint32_t r = ix->readers.data[U->rd_first + j];
-            if (r != hv && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
+            if (r != hv && !reader_lazy(g, r, ix->unit_key[u]) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
         }
         return 0;
     }
@@ -229,7 +253,9 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
     vec_foreach(const dep_edge, e, *scratch) {
         uint32_t a, b;
         pg_dep_nodes(g, (dep_kind)e->kind, e->from, e->to, &a, &b);
-        if (g->reach && pg_reaches(g, a, b)) continue;
+        /* rr: an RW edge counts as itself (an item one on a cycle fails rr
+         * even when a path of other edges implies it), so it is kept */
+        if (g->reach && pg_reaches(g, a, b) && !(g->prw && e->kind == DEP_RW)) continue;
         vec_push(*out, pg_dep_edge(g, (dep_kind)e->kind, e->key, e->from, e->to));
         added++;
     }
@@ -248,7 +274,7 @@ static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     uint32_t to = pg_node_t(g, hv);
     for (uint32_t j = 0; j < U->rd_num; j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
-        if (r != hv && !pg_reaches(g, pg_node_tp(g, r), to)) return 0;
+        if (r != hv && (g->prw || !pg_reaches(g, pg_node_tp(g, r), to))) return 0;   /* rr: RW edges are kept */
     }
     return 1;
 }

@@ -19,8 +19,8 @@
 static void add_deps(const polygraph *g, const graph_sink *k, int graph, const dep_edge_vec *deps, int lit, uint64_t *count) {
     vec_foreach(const dep_edge, e, *deps) {
         uint32_t a, b;
-        if (g->rw_lazy && e->kind == DEP_RW) continue;     /* psi: checked on the models (psi.c) */
         pg_dep_nodes(g, (dep_kind)e->kind, e->from, e->to, &a, &b);
+        if (e->kind == DEP_RW && g->rw_lazy && pg_rw_lazy(g, a, e->key)) continue;   /* psi, rr: checked on the models (psi.c) */
         gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
         (*count)++;
     }

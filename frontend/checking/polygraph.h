@@ -20,7 +20,8 @@
  *   encode.c       the remaining problem as guarded edges for the engine.
  *   index_chains.c the index's level-dependent parts: chains of WR edges
  *                  (levels without session order), the real-time clock.
- *   psi.c          psi's lazy search over the engine's models.
+ *   psi.c          psi's and rr's lazy search over the engine's models;
+ *                  pred_rw.c which RW edges are predicate ones (rr).
  * The graph of each level (pg_init_level, check.h): doc/checker.md, "The
  * other levels that need a search".
  * (The independent re-check of a version order by definition is not part
@@ -138,6 +139,9 @@ typedef struct polygraph {
     const pg_index *ix;
     int split;                   /* 1: SI split graph, 0: SER */
     int ww_commit;               /* pc: a WW edge a -> b is commit(a) -> commit(b) (split) */
+    const struct pred_rw *prw;   /* rr: the predicate-only reads (pred_rw.h), owned; with it
+                                    rw_lazy concerns their RW edges only, every other RW
+                                    edge is an arc (pg_rw_lazy) */
     int rw_lazy;                 /* psi: RW edges are kept in known but are no graph arcs
                                     (reach, encode skip them); the solver's models are
                                     checked for RW edges closing a D path (psi.c) */
@@ -287,6 +291,15 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
 void pg_init(polygraph *g, const pg_index *ix, int split);
 /* pg_init_level (the graph of any searched level): check.h. */
 void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy);
+/* rr (doc/checker.md, "The level rr"): SER's graph, whose predicate
+ * anti-dependencies (pred_rw.h) are no arcs and block no side; each model's
+ * item RW edges are checked against paths of the whole graph (psi.c).
+ * Without predicate-only reads it is pg_init_shape(g, ix, 0, 0, 0). */
+void pg_init_rr(polygraph *g, const pg_index *ix);
+/* Whether RW edge from -> to on key is lazy: no arc of the engine's graph
+ * nor of the known graph's reachability (psi: every RW edge; rr: a
+ * predicate anti-dependency; nodes are SER's, transactions). */
+int pg_rw_lazy(const polygraph *g, uint32_t from_node, uint32_t key);
 /* At most this many sessions get a reachability chain (0: automatic, all
  * unless nodes x sessions is too large).  A tuning and testing knob. */
 extern uint32_t pg_chain_limit;

@@ -27,7 +27,7 @@ static uint32_t lowered_op(const history *h, uint32_t t, uint32_t r, uint32_t ke
 static void describe(const history *h, const pred_fact *f, const pred_read *rd, uint32_t writer, char *buf, size_t n) {
     char tb[48], wb[48], pb[96], kb[64], vb[96];
     who(h, rd->txn, tb, sizeof tb);
-    pred_str(&rd->p, "value", pb, sizeof pb);
+    pred_read_str(rd, "value", pb, sizeof pb);
     history_key_str(h, f->key, kb, sizeof kb);
     if (f->value == VALUE_INIT && f->data != VALUE_INIT) snprintf(vb, sizeof vb, "%" PRId64 " (initial)", f->data);
     else history_value_str(h, f->value, vb, sizeof vb);

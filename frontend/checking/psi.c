@@ -14,9 +14,21 @@
  * level fails.  Each round adds the clauses of every violating RW edge it
  * finds (up to PSI_CLAUSES_PER_ROUND), then solves again; the number of
  * clauses is finite (one per guard set), so this terminates, and it
- * answers SAT only for a model with no violation: sound and complete. */
+ * answers SAT only for a model with no violation: sound and complete.
+ *
+ * rr (g->prw, doc/checker.md "The level rr") is the same loop with other
+ * edges: the engine's graph holds every edge but the predicate
+ * anti-dependencies (a cycle without one is forbidden), and each model's
+ * item RW edges r -> c are checked against paths c ~> r of the whole
+ * graph, predicate anti-dependencies included (Adya's G2-item: a cycle
+ * with an item anti-dependency, whatever else it has).  That graph may
+ * have cycles (allowed ones), so the search is a plain breadth-first one.
+ * An RW edge r -> c of a reader r that writes the key itself is no item
+ * anti-dependency (pred_rw_rmw: r's own version is the next one, and c
+ * follows it by WW edges), so it is an arc but not checked. */
 #include "frontend/checking/check.h"
 #include "frontend/checking/choice.h"
+#include "frontend/checking/pred_rw.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +39,7 @@ void psi_take_rw(polygraph *g, pg_edge_vec *rw) {
     size_t keep = 0;
     for (size_t i = 0; i < g->known.len; i++) {
         pg_edge e = g->known.data[i];
-        if (PG_KIND(e.meta) == DEP_RW) vec_push(*rw, e);
+        if (PG_KIND(e.meta) == DEP_RW && pg_rw_lazy(g, e.from, PG_KEY(e.meta))) vec_push(*rw, e);
         else g->known.data[keep++] = e;
     }
     g->known.len = keep;
@@ -56,8 +68,19 @@ typedef VEC(psi_tmp) psi_tmp_vec;
 static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge_vec *rw_known, psi_graph *pg) {
     psi_tmp_vec d; vec_init(d);
     vec_init(pg->rw);
-    vec_foreach(const pg_edge, e, g->known) { psi_tmp t = { e->from, e->to, 0 }; vec_push(d, t); }
-    vec_foreach(const pg_edge, e, *rw_known) { psi_rw r = { e->from, e->to, 0 }; vec_push(pg->rw, r); }
+    int rr = g->prw != NULL;                     /* rr: arcs are every edge, item RW edges checked */
+    vec_foreach(const pg_edge, e, g->known) {
+        psi_tmp t = { e->from, e->to, 0 };
+        vec_push(d, t);
+        if (rr && PG_KIND(e->meta) == DEP_RW && !pred_rw_rmw(g->prw, e->from, PG_KEY(e->meta))) {
+            psi_rw r = { e->from, e->to, 0 };
+            vec_push(pg->rw, r);
+        }
+    }
+    vec_foreach(const pg_edge, e, *rw_known) {
+        if (rr) { psi_tmp t = { e->from, e->to, 0 }; vec_push(d, t); }
+        else { psi_rw r = { e->from, e->to, 0 }; vec_push(pg->rw, r); }
+    }
     dep_edge_vec side; vec_init(side);
     for (size_t i = 0; i < g->cons.len; i++) {
         int x = var0 + (int)i, lit = gsat_value(s, x) > 0 ? x : -x;
@@ -65,8 +88,10 @@ static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge
         vec_clear(side);
         if (lit > 0) pg_side_deps(g, c.u, c.v, &side); else pg_side_deps(g, c.v, c.u, &side);
         vec_foreach(const dep_edge, e, side) {
-            if (e->kind == DEP_RW) { psi_rw r = { e->from, e->to, lit }; vec_push(pg->rw, r); }
-            else { psi_tmp t = { e->from, e->to, lit }; vec_push(d, t); }
+            int is_rw = e->kind == DEP_RW;
+            int checked = is_rw && (!rr || (!pg_rw_lazy(g, e->from, e->key) && !pred_rw_rmw(g->prw, e->from, e->key)));
+            if (checked) { psi_rw r = { e->from, e->to, lit }; vec_push(pg->rw, r); }
+            if (!is_rw || rr) { psi_tmp t = { e->from, e->to, lit }; vec_push(d, t); }
         }
     }
     vec_free(side);
@@ -106,9 +131,10 @@ static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge
  * topological order): its arcs' guards into lits; 1 if there is one.
  * par, parc, stamp: scratch of n entries; *round: the stamp of this search. */
 static int psi_path(const psi_graph *pg, uint32_t c, uint32_t r, uint32_t *par, int *parlit, uint32_t *stamp,
-                    uint32_t round, uint32_t *queue, vec_int *lits) {
-    if (pg->topo[c] == UINT32_MAX || pg->topo[r] == UINT32_MAX || pg->topo[c] > pg->topo[r]) return 0;
-    uint32_t qh = 0, qt = 0, lim = pg->topo[r];
+                    uint32_t round, uint32_t *queue, vec_int *lits, int cyclic) {
+    /* cyclic (rr): the graph may have cycles, no topological bound */
+    if (!cyclic && (pg->topo[c] == UINT32_MAX || pg->topo[r] == UINT32_MAX || pg->topo[c] > pg->topo[r])) return 0;
+    uint32_t qh = 0, qt = 0, lim = cyclic ? UINT32_MAX : pg->topo[r];
     queue[qt++] = c; stamp[c] = round; par[c] = c;
     while (qh < qt) {
         uint32_t u = queue[qh++];
@@ -118,12 +144,48 @@ static int psi_path(const psi_graph *pg, uint32_t c, uint32_t r, uint32_t *par, 
         }
         for (uint32_t j = pg->start[u]; j < pg->start[u + 1]; j++) {
             uint32_t v = pg->arcs[j].to;
-            if (stamp[v] == round || pg->topo[v] > lim) continue;
+            if (stamp[v] == round || (!cyclic && pg->topo[v] > lim)) continue;
             stamp[v] = round; par[v] = u; parlit[v] = pg->arcs[j].lit;
             queue[qt++] = v;
         }
     }
     return 0;
+}
+
+/* rr: the strongly connected component of every node of the model's
+ * graph (iterative Tarjan) into comp; an item RW edge r -> c closes a path
+ * iff comp[r] == comp[c], so only those are searched. */
+static void psi_scc(const psi_graph *pg, uint32_t *comp) {
+    uint32_t n = pg->n, idx = 0, nc = 0;
+    uint32_t *index = xmalloc((n ? n : 1) * sizeof *index), *low = xmalloc((n ? n : 1) * sizeof *low);
+    uint32_t *it = xmalloc((n ? n : 1) * sizeof *it);
+    uint8_t *on = xcalloc(n ? n : 1, 1);
+    vec_u32 stack, call; vec_init(stack); vec_init(call);
+    for (uint32_t u = 0; u < n; u++) index[u] = UINT32_MAX;
+    for (uint32_t s0 = 0; s0 < n; s0++) {
+        if (index[s0] != UINT32_MAX) continue;
+        vec_push(call, s0);
+        index[s0] = low[s0] = idx++; it[s0] = pg->start[s0]; vec_push(stack, s0); on[s0] = 1;
+        while (call.len) {
+            uint32_t u = vec_last(call);
+            if (it[u] < pg->start[u + 1]) {
+                uint32_t v = pg->arcs[it[u]++].to;
+                if (index[v] == UINT32_MAX) {
+                    index[v] = low[v] = idx++; it[v] = pg->start[v]; vec_push(stack, v); on[v] = 1;
+                    vec_push(call, v);
+                } else if (on[v] && index[v] < low[u]) low[u] = index[v];
+                continue;
+            }
+            call.len--;
+            if (call.len) { uint32_t p = vec_last(call); if (low[u] < low[p]) low[p] = low[u]; }
+            if (low[u] != index[u]) continue;
+            uint32_t w;
+            do { w = stack.data[--stack.len]; on[w] = 0; comp[w] = nc; } while (w != u);
+            nc++;
+        }
+    }
+    vec_free(stack); vec_free(call);
+    free(index); free(low); free(it); free(on);
 }
 
 static int cmp_int(const void *a, const void *b) {
@@ -136,6 +198,7 @@ int psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known
     uint32_t *par = xmalloc((n ? n : 1) * sizeof *par), *stamp = xcalloc(n ? n : 1, sizeof *stamp);
     uint32_t *queue = xmalloc((n ? n : 1) * sizeof *queue);
     int *parlit = xmalloc((n ? n : 1) * sizeof *parlit);
+    uint32_t *comp = g->prw ? xmalloc((n ? n : 1) * sizeof *comp) : NULL;
     uint32_t search = 0;
     vec_int lits; vec_init(lits);
     int r;
@@ -146,10 +209,12 @@ int psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known
         psi_graph pg;
         psi_build(g, s, var0, rw_known, &pg);
         int added = 0, empty = 0;
+        if (comp) psi_scc(&pg, comp);
         for (size_t i = 0; i < pg.rw.len && added < PSI_CLAUSES_PER_ROUND && !empty; i++) {
             const psi_rw *e = &pg.rw.data[i];
+            if (comp && comp[e->from] != comp[e->to]) continue;
             vec_clear(lits);
-            if (!psi_path(&pg, e->to, e->from, par, parlit, stamp, ++search, queue, &lits)) continue;
+            if (!psi_path(&pg, e->to, e->from, par, parlit, stamp, ++search, queue, &lits, g->prw != NULL)) continue;
             if (e->lit) vec_push(lits, -e->lit);
             if (lits.len > 1) qsort(lits.data, lits.len, sizeof *lits.data, cmp_int);
             size_t m = 0;                        /* a side's edges share its literal */
@@ -164,6 +229,6 @@ int psi_solve(const polygraph *g, gsat *s, int var0, const pg_edge_vec *rw_known
         if (!added) break;                       /* a model without a violation */
     }
     vec_free(lits);
-    free(par); free(stamp); free(queue); free(parlit);
+    free(par); free(stamp); free(queue); free(parlit); free(comp);
     return r;
 }

@@ -42,8 +42,10 @@
 /* The known graph in adjacency form, as dg_build would make it from the
  * known edges followed by the fixed ones (same per-node arc order, hence
  * the same Kahn order), built straight from g->known without a copy. */
-/* psi (rw_lazy): the known RW edges are no arcs. */
-static inline int no_arc(const polygraph *g, const pg_edge *e) { return g->rw_lazy && PG_KIND(e->meta) == DEP_RW; }
+/* psi (rw_lazy): the known RW edges are no arcs; rr: its predicate ones. */
+static inline int no_arc(const polygraph *g, const pg_edge *e) {
+    return g->rw_lazy && PG_KIND(e->meta) == DEP_RW && pg_rw_lazy(g, e->from, PG_KEY(e->meta));
+}
 
 static void build_adjacency(const polygraph *g, dg_graph *dg) {
     const pg_index *ix = g->ix;

@@ -33,7 +33,7 @@ int replay_writers_distinct(const history *h, const commit_hint *ch, char *msg, 
     return ok;
 }
 
-typedef struct wver { int64_t c; uint32_t op; } wver;
+typedef struct wver { int64_t c; uint32_t op, t; } wver;     /* t: op's transaction */
 
 static int cmp_wver(const void *a, const void *b) {
     const wver *x = a, *y = b;
@@ -102,12 +102,13 @@ static int si_versions(const history *h, const uint8_t *part, sitab *tb, char *m
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
             uint32_t op = h->key_writes[i], t = h->op_txn[op];
             if (t == 0 || !part[t] || history_op_overwritten(h, op)) continue;
-            tb->v[n++] = (wver){ ts(h, TIME_DB_COMMIT, t), op };
+            tb->v[n++] = (wver){ ts(h, TIME_DB_COMMIT, t), op, t };
         }
         qsort(tb->v + tb->vs[k], n - tb->vs[k], sizeof *tb->v, cmp_wver);
         for (uint32_t i = tb->vs[k] + 1; i < n; i++) {
             uint32_t a = h->op_txn[tb->v[i - 1].op], b = h->op_txn[tb->v[i].op];
-            char an[64], bn[64], kn[128];
+            if (tb->v[i].c != tb->v[i - 1].c && ts(h, TIME_DB_START, b) >= tb->v[i - 1].c) continue;
+            char an[64], bn[64], kn[128];              /* a finding: named */
             history_key_str(h, k, kn, sizeof kn);
             replay_txn(h, a, an, sizeof an);
             replay_txn(h, b, bn, sizeof bn);
@@ -150,7 +151,7 @@ static long si_visible(const history *h, const sitab *tb, uint32_t k, uint32_t t
         if (tb->v[mid].c <= s) lo = mid + 1; else hi = mid;
     }
     long i = lo - 1;
-    if (i >= (long)tb->vs[k] && h->op_txn[tb->v[i].op] == t) i--;
+    if (i >= (long)tb->vs[k] && tb->v[i].t == t) i--;
     return i >= (long)tb->vs[k] ? i : -1;
 }
 
@@ -180,6 +181,19 @@ static void si_bad_read(const history *h, const sitab *tb, uint32_t t, uint32_t 
              history_value_str(h, h->op_value[tb->v[want].op], xv, sizeof xv), tb->v[want].c, tn, s);
 }
 
+/* The versions of the keys the ops ahead of op read, fetched early (the
+ * ops are visited in order, the keys' versions are all over the table):
+ * the key's bounds, then the middle of its versions, where the binary
+ * search starts. */
+HISTORY_PREFETCH_FN void prefetch_versions(const history *h, const sitab *tb, uint32_t op) {
+    uint32_t a = op + HISTORY_PREFETCH_AHEAD, b = op + HISTORY_PREFETCH_AHEAD / 2;
+    if (a < h->num_ops) HISTORY_PREFETCH(&tb->vs[h->op_key[a]]);
+    if (b < h->num_ops) {
+        uint32_t k = h->op_key[b];
+        HISTORY_PREFETCH(&tb->v[tb->vs[k] + (tb->vs[k + 1] - tb->vs[k]) / 2]);
+    }
+}
+
 /* Every participant's external reads against the versions.  1 or 0. */
 static int si_reads(const history *h, const uint8_t *part, const sitab *tb, char *msg, size_t cap) {
     uint32_t *stamp = xcalloc(h->num_keys, sizeof *stamp), *own = xcalloc(h->num_keys, sizeof *own);
@@ -187,6 +201,7 @@ static int si_reads(const history *h, const uint8_t *part, const sitab *tb, char
     for (uint32_t t = 1; t < h->num_txns && ok; t++) {
         if (!part[t]) continue;
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && ok; op++) {
+            prefetch_versions(h, tb, op);
             if (history_op_failed(h, op)) continue;
             uint32_t k = h->op_key[op];
             op_kind kind = history_op_kind(h, op);

@@ -96,6 +96,19 @@ static void name_cycle(const history *h, weak_result *res) {
         else if (e->via == WV_READ && e->vis_op > e->read_op) { r = 3; name = "fractured read"; tap = "TAP-k/l"; }
         if (r > rank) { rank = r; res->anomaly = name; res->tap = tap; }
     }
+    if (rank) return;
+    /* No premise edge: a list's order (its WW) in the cycle makes it Elle's G0
+     * (with no read edge) or G1c, -process through session order; without one
+     * it is Plume's CyclicCO, a cycle of SO and WR alone. */
+    int so = 0, wr = 0, ww = 0;
+    vec_foreach(const weak_edge, e, res->cycle) {
+        if (e->basis == WB_SO) so = 1;
+        else if (e->basis == WB_WR) wr = 1;
+        else ww = 1;
+    }
+    if (!ww) return;
+    res->anomaly = wr ? "circular information flow" : "write cycle";
+    res->tap = wr ? (so ? "G1c-process" : "G1c") : (so ? "G0-process" : "G0");
 }
 
 static void fail_message(const history *h, weak_result *res) {
@@ -108,61 +121,81 @@ static void fail_message(const history *h, weak_result *res) {
     }
 }
 
-verdict weak_check(const history *h, const uint8_t *part, check_level_id level, struct par_pool *pool, weak_result *out) {
-    memset(out, 0, sizeof *out);
-    out->level = level;
-    vec_init(out->cycle);
-    vec_init(out->paths);
-    wk w;
-    memset(&w, 0, sizeof w);
-    w.h = h; w.part = part; w.level = level;
+/* One level on the index w (its list edges, extra[0 .. base), kept). */
+static verdict weak_level(wk *w, size_t base, check_level_id level, struct par_pool *pool, weak_result *out) {
+    const history *h = w->h;
+    w->level = level;
+    w->extra.len = base;
+    w->init_edge = -1;
     level_shape shape = level_shape_of(level);
-    if (shape != SHAPE_WEAK_RC && shape != SHAPE_WEAK_RA && shape != SHAPE_WEAK_CC) {
-        snprintf(out->msg, sizeof out->msg, "internal error: %s is not decided by saturation", level_name(level));
-        return out->verdict = VERDICT_UNKNOWN;
-    }
-    double t0 = monotonic_seconds();
-    int indexed = wk_index_build(&w);
-    out->t_index = monotonic_seconds() - t0;
-    if (!indexed) {
-        snprintf(out->msg, sizeof out->msg, "not decided: %s (the axioms stage reports it)", w.why);
-        wk_index_free(&w);
-        return out->verdict = VERDICT_UNKNOWN;
-    }
-    for (uint32_t t = 0; t < h->num_txns; t++) out->participants += part[t] != 0;
-    uint32_t *order = xmalloc(((size_t)w.n + 1) * sizeof *order), len = 0;
+    for (uint32_t t = 0; t < h->num_txns; t++) out->participants += w->part[t] != 0;
+    uint32_t *order = xmalloc(((size_t)w->n + 1) * sizeof *order), len = 0;
     int ok = 1;
-    t0 = monotonic_seconds();
+    double t0 = monotonic_seconds();
     if (shape == SHAPE_WEAK_CC) {
-        ok = wk_sort(&w, 0, order, &len, out);           /* B must be acyclic for the clocks */
-        if (ok) wk_premise_cc(&w, order, len, pool);
-    } else if (shape == SHAPE_WEAK_RA) wk_premise_ra(&w);
-    else wk_premise_rc(&w);
-    vec_foreach(const wk_extra, x, w.extra) out->premise_edges += x->basis == WB_PREMISE;
-    out->edges = w.extra.len + w.rd_start[w.n];
+        ok = wk_sort(w, 0, order, &len, out);           /* B must be acyclic for the clocks */
+        if (ok) wk_premise_cc(w, order, len, pool);
+    } else if (shape == SHAPE_WEAK_RA) wk_premise_ra(w);
+    else wk_premise_rc(w);
+    vec_foreach(const wk_extra, x, w->extra) out->premise_edges += x->basis == WB_PREMISE;
+    out->edges = w->extra.len + w->rd_start[w->n];
     out->t_premise = monotonic_seconds() - t0;
-    if (w.rd_start[w.n] >= 1u << 30 || w.extra.len >= 1u << 30) {   /* weak_graph.c tags edges with 30 bits */
+    if (w->rd_start[w->n] >= 1u << 30 || w->extra.len >= 1u << 30) {   /* weak_graph.c tags edges with 30 bits */
         snprintf(out->msg, sizeof out->msg, "not decided: more than 2^30 reads or edges (an internal limit of the weak check)");
         free(order);
-        wk_index_free(&w);
         return out->verdict = VERDICT_UNKNOWN;
     }
     t0 = monotonic_seconds();
-    if (ok) ok = wk_sort(&w, 1, order, &len, out);
+    if (ok) ok = wk_sort(w, 1, order, &len, out);
     out->t_sort = monotonic_seconds() - t0;
     if (ok) {
         out->order = order;
         out->order_len = len;
         snprintf(out->msg, sizeof out->msg, "the saturated graph is acyclic: a commit order of %" PRIu32 " transactions", len);
-        out->verdict = VERDICT_PASS;
-    } else {
-        free(order);
-        vec_foreach(weak_edge, e, out->cycle)
-            if (e->basis == WB_PREMISE && e->via == WV_CAUSAL) causal_visibility(&w, e, out);
-        name_cycle(h, out);
-        fail_message(h, out);
-        out->verdict = VERDICT_FAIL;
+        return out->verdict = VERDICT_PASS;
+    }
+    free(order);
+    vec_foreach(weak_edge, e, out->cycle)
+        if (e->basis == WB_PREMISE && e->via == WV_CAUSAL) causal_visibility(w, e, out);
+    name_cycle(h, out);
+    fail_message(h, out);
+    return out->verdict = VERDICT_FAIL;
+}
+
+void weak_check_levels(const history *h, const uint8_t *part, const check_level_id *levels, size_t n,
+                       struct par_pool *pool, weak_result *out) {
+    int valid = 1;
+    for (size_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].level = levels[i];
+        vec_init(out[i].cycle);
+        vec_init(out[i].paths);
+        level_shape shape = level_shape_of(levels[i]);
+        if (shape != SHAPE_WEAK_RC && shape != SHAPE_WEAK_RA && shape != SHAPE_WEAK_CC) {
+            snprintf(out[i].msg, sizeof out[i].msg, "internal error: %s is not decided by saturation", level_name(levels[i]));
+            out[i].verdict = VERDICT_UNKNOWN;
+            valid = 0;
+        }
+    }
+    if (!valid || !n) return;
+    wk w;
+    memset(&w, 0, sizeof w);
+    w.h = h; w.part = part; w.level = levels[0];
+    double t0 = monotonic_seconds();
+    int indexed = wk_index_build(&w);
+    double t_index = monotonic_seconds() - t0;
+    size_t base = w.extra.len;                      /* the list edges, every level's */
+    for (size_t i = 0; i < n; i++) {
+        out[i].t_index = i ? 0 : t_index;
+        if (!indexed) {
+            snprintf(out[i].msg, sizeof out[i].msg, "not decided: %s (the axioms stage reports it)", w.why);
+            out[i].verdict = VERDICT_UNKNOWN;
+        } else weak_level(&w, base, levels[i], pool, &out[i]);
     }
     wk_index_free(&w);
+}
+
+verdict weak_check(const history *h, const uint8_t *part, check_level_id level, struct par_pool *pool, weak_result *out) {
+    weak_check_levels(h, part, &level, 1, pool, out);
     return out->verdict;
 }

@@ -72,8 +72,8 @@ typedef struct weak_result {
     uint32_t order_len;
     weak_edge_vec cycle;     /* FAIL: edge i ends where edge i + 1 starts, the last where the first starts */
     weak_edge_vec paths;     /* the causal paths of WV_CAUSAL premise edges (SO and WR edges) */
-    const char *anomaly;     /* FAIL: "CyclicCO", "non-monotonic read", "fractured read", ... */
-    const char *tap;         /* FAIL: the TAP letters of Plume ("TAP-g", "TAP-k/l", ...) */
+    const char *anomaly;     /* FAIL: "CyclicCO", "write cycle", "non-monotonic read", "fractured read", ... */
+    const char *tap;         /* FAIL: the TAP letters of Plume ("TAP-g", "TAP-k/l", ...) or Elle's G0/G1c names */
     char msg[512];           /* one line: the verdict's reason */
     uint64_t premise_edges, edges, participants;   /* statistics */
     double t_index, t_premise, t_sort;              /* seconds: reading the history, premise edges, sorting */
@@ -85,6 +85,11 @@ typedef struct weak_result {
  * is overwritten (free with weak_result_free). */
 struct par_pool;
 verdict weak_check(const history *h, const uint8_t *part, check_level_id level, struct par_pool *pool, weak_result *out);
+/* The same for each of levels[0 .. n) into out[0 .. n), the history read
+ * once for all of them (the index, with its list edges, is each level's
+ * start; the premise edges and the sort are each level's own). */
+void weak_check_levels(const history *h, const uint8_t *part, const check_level_id *levels, size_t n,
+                       struct par_pool *pool, weak_result *out);
 void weak_result_free(weak_result *r);
 
 /* For tests: cc scans a key's writers when they number at most 2 per

@@ -50,26 +50,25 @@ static void vo_from_commit_order(const history *h, const weak_result *w, version
     free(stamp);
 }
 
-verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
-                      check_result *res) {
-    double t0 = monotonic_seconds();
-    weak_result *w = xcalloc(1, sizeof *w);
+/* w (allocated, filled) as the check_result of its level. */
+static verdict weak_as_result(const history *h, weak_result *w, double seconds, check_result *res) {
+    memset(res, 0, sizeof *res);
+    res->level = w->level;
+    vec_init(res->cycle);
     res->weak = w;
     res->stage = "saturation";
-    par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
-    verdict v = weak_check(h, part, level, opt && opt->pool ? opt->pool : own, w);
-    par_pool_free(own);
-    res->st.t_graph = monotonic_seconds() - t0;
+    res->st.t_graph = seconds;
     res->st.nodes = w->participants;
     res->st.known_edges_final = w->edges;
     snprintf(res->msg, sizeof res->msg, "%s", w->msg);
+    verdict v = w->verdict;
     if (v == VERDICT_FAIL) weak_cycle_deps(w, &res->cycle);
     if (v == VERDICT_PASS) {
         vo_from_commit_order(h, w, &res->vo);
 #ifdef GSAT_DEBUG
-        t0 = monotonic_seconds();
+        double t0 = monotonic_seconds();
         ic_error err;
-        if (cert_weak_verify(h, (int)level, w->order, w->order_len, &err) != CERT_OK) {
+        if (cert_weak_verify(h, (int)w->level, w->order, w->order_len, &err) != CERT_OK) {
             snprintf(res->msg, sizeof res->msg, "internal error: the commit order does not verify: %.400s", err.msg);
             v = VERDICT_UNKNOWN;
         }
@@ -79,7 +78,46 @@ verdict check_weak_on(const history *h, const uint8_t *part, check_level_id leve
     return res->verdict = v;
 }
 
+verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
+                      check_result *res) {
+    double t0 = monotonic_seconds();
+    weak_result *w = xcalloc(1, sizeof *w);
+    par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
+    weak_check_levels(h, part, &level, 1, opt && opt->pool ? opt->pool : own, w);
+    par_pool_free(own);
+    return weak_as_result(h, w, monotonic_seconds() - t0, res);
+}
+
+void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t n, const check_options *opt,
+                       check_result *res) {
+    if (ix->h->num_amb) {                        /* repeated values: each level chooses (weak_choice.c) */
+        for (size_t i = 0; i < n; i++) {
+            memset(&res[i], 0, sizeof res[i]);
+            res[i].level = levels[i];
+            vec_init(res[i].cycle);
+            if (!check_choice_refused(ix->h, levels[i])) { check_weak_choice(ix, levels[i], opt, &res[i]); continue; }
+            snprintf(res[i].msg, sizeof res[i].msg, "level %s does not choose yet which version %u reads saw (predicate "
+                     "reads' views of keys they did not return; si and ser do)", level_name(levels[i]), ix->h->num_amb);
+            res[i].stage = "refused";
+            res[i].verdict = VERDICT_UNKNOWN;
+        }
+        return;
+    }
+    double t0 = monotonic_seconds();
+    weak_result *w = xcalloc(n ? n : 1, sizeof *w);
+    par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
+    weak_check_levels(ix->h, ix->in_graph, levels, n, opt && opt->pool ? opt->pool : own, w);
+    par_pool_free(own);
+    double each = (monotonic_seconds() - t0) / (double)(n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        weak_result *one = xmalloc(sizeof *one);
+        *one = w[i];
+        weak_as_result(ix->h, one, each, &res[i]);
+    }
+    free(w);
+}
+
 verdict check_weak_level(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
-    if (ix->h->num_amb) return check_weak_choice(ix, level, opt, res);   /* repeated values: weak_choice.c */
-    return check_weak_on(ix->h, ix->in_graph, level, opt, res);
+    check_weak_levels(ix, &level, 1, opt, res);
+    return res->verdict;
 }

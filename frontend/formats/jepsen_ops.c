@@ -11,6 +11,7 @@
 
 #include "vec.h"
 #include "frontend/formats/jepsen_pred.h"
+#include "frontend/formats/lex.h"
 #include "frontend/formats/jepsen_times.h"
 #include "frontend/history/strtab.h"
 #include "frontend/history/u64map.h"
@@ -113,7 +114,7 @@ static int fail_node(ctx *c, uint32_t node, uint32_t line, const char *expected)
 
 /* "the keyword :f" / "\"f\"" as written, for messages. */
 static const char *field(const ctx *c, const char *name, char *buf, size_t n) {
-    snprintf(buf, n, c->t->json ? "\"%s\"" : ":%s", name);
+    snprintf(buf, n, c->jr->json ? "\"%s\"" : ":%s", name);
     return buf;
 }
 
@@ -400,19 +401,6 @@ static pending *pending_of(jepsen_reader *jr, int64_t process, int create) {
 }
 
 /* A string of decimal digits that fits in int64. */
-static int digits_i64(const char *s, int64_t *v) {
-    if (!*s) return 0;
-    uint64_t x = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9') return 0;
-        unsigned d = (unsigned)(*s - '0');
-        if (x > ((uint64_t)INT64_MAX - d) / 10) return 0;
-        x = x * 10 + d;
-    }
-    *v = (int64_t)x;
-    return 1;
-}
-
 /* ---- one operation --------------------------------------------------------- */
 
 typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
@@ -475,7 +463,8 @@ static int op_process(ctx *c, uint32_t pn, proc_kind *pk, int64_t *process) {
     else if (p->kind == OV_STRING && t->json && ot_is_name(t, pn, "nemesis")) *pk = P_NEMESIS;  /* JSON's :nemesis */
     else if (p->kind == OV_STRING) {
         *pk = P_CLIENT;
-        if (!digits_i64(ot_text(t, pn), process) || *process < NAMED_BAND_END) {   /* "3" is process 3 */
+        const char *d = ot_text(t, pn);
+        if (lex_digits_i64(&d, process) != 1 || *d || *process < NAMED_BAND_END) {   /* "3" is process 3 */
             const char *s = written(c, pn);
             *process = name_id(jr, s, strlen(s));
         }
@@ -514,50 +503,30 @@ static int not_a_txn(ctx *c, const ov_node *r, uint32_t fnode, uint32_t value) {
     return 0;
 }
 
-/* The operation's stamps: an integer :time and :index (jepsen_times.h). */
-static jt_stamp op_stamp(const optree *t, const uint32_t fields[F_N]) {
-    jt_stamp s = { 0, 0, 0 };
-    uint32_t tn = fields[F_TIME], in = fields[F_INDEX];
-    if (tn != OV_NONE && ot_node(t, tn)->kind == OV_INT && ot_node(t, tn)->ival != HISTORY_TIME_NONE) {
-        s.time = ot_node(t, tn)->ival;
-        s.has |= JT_TIME;
-    }
-    if (in != OV_NONE && ot_node(t, in)->kind == OV_INT && ot_node(t, in)->ival != HISTORY_TIME_NONE) {
-        s.index = ot_node(t, in)->ival;
-        s.has |= JT_INDEX;
-    }
-    return s;
-}
-
-/* The database's timestamps of a completion, :ts {:rts START :cts COMMIT}
- * (dbcdc-runner's names; JSON "ts": {"rts": ..., "cts": ...}), into txn. */
-static int op_db_times(ctx *c, uint32_t ts, uint32_t txn) {
-    const optree *t = c->t;
-    if (ot_node(t, ts)->kind == OV_NIL) return 1;
-    if (ot_node(t, ts)->kind != OV_MAP)
-        return fail_node(c, ts, ot_node(t, ts)->line, t->json ? "a \"ts\" object {\"rts\": START, \"cts\": COMMIT}"
-                                                              : "a :ts map {:rts START, :cts COMMIT}");
-    int64_t v[2] = { HISTORY_TIME_NONE, HISTORY_TIME_NONE };
-    static const char *const names[2] = { "rts", "cts" };
-    for (uint32_t k = ot_node(t, ts)->child; k != OV_NONE; k = ot_node(t, ot_node(t, k)->next)->next)
-        for (int i = 0; i < 2; i++) {
-            uint32_t vn = ot_node(t, k)->next;
-            if (!ot_is_field(t, k, names[i]) || ot_node(t, vn)->kind == OV_NIL) continue;
-            if (ot_node(t, vn)->kind != OV_INT || ot_node(t, vn)->ival == HISTORY_TIME_NONE) {
-                char fb[32], ex[64];
-                snprintf(ex, sizeof ex, "an integer timestamp as %s", field(c, names[i], fb, sizeof fb));
-                return fail_node(c, vn, ot_node(t, vn)->line, ex);
-            }
-            v[i] = ot_node(t, vn)->ival;
-        }
-    if (v[0] != HISTORY_TIME_NONE && v[1] != HISTORY_TIME_NONE && v[1] < v[0]) {
-        ic_error_at(c->err, c->jr->source, ot_node(t, ts)->line, "commit timestamp %" PRId64 " is before start timestamp %"
-                    PRId64 " (a transaction commits after it starts)", v[1], v[0]);
+/* A completion's transaction with id ext (index_given: its :index, else
+ * its position: the duplicate's message says which), stamped s; ts its
+ * :ts node (OV_NONE: none); observed: `:isocheck/reads :observed`. */
+static int txn_add(ctx *c, uint32_t line, int64_t ext, int index_given, op_type type, proc_kind pk, int64_t process,
+                   jt_stamp s, int observed, uint32_t ts, const mop *ms, size_t nms) {
+    jepsen_reader *jr = c->jr;
+    uint32_t next = hb_num_txns(jr->b);          /* the id hb_txn gives it: one probe, not two */
+    if (u64map_put(&jr->txn_ids, (uint64_t)ext, next) != next) {
+        char fb[32];
+        ic_error_at(c->err, jr->source, line, "duplicate transaction id (%s %" PRId64 ")",
+                    index_given ? field(c, "index", fb, sizeof fb) : "position", ext);
         return 0;
     }
-    for (int i = 0; i < 2; i++)
-        if (v[i] != HISTORY_TIME_NONE) hb_txn_time(c->jr->b, txn, i ? TIME_DB_COMMIT : TIME_DB_START, v[i]);
-    return 1;
+    if (pk == P_NONE) {
+        process = hb_name(jr->b, "nil", 3);      /* a session of its own */
+        if (jr->rep) jr->rep->no_process++;
+    }
+    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, line);
+    hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
+    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, s, line);
+    if (ts != OV_NONE && !jt_db_times(c->t, ts, jr->b, txn, jr->source, c->err)) return 0;
+    jr->txns_seen = 1;
+    return add_mops(c, txn, ms, nms, type == T_OK || observed,
+                    type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
 }
 
 /* A completion's transaction, numbered by :index (else its position
@@ -565,32 +534,43 @@ static int op_db_times(ctx *c, uint32_t ts, uint32_t txn) {
 static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type type, proc_kind pk, int64_t process,
                   uint64_t ordinal, const mop *ms, size_t nms) {
     const optree *t = c->t;
-    jepsen_reader *jr = c->jr;
     int64_t ext = (int64_t)ordinal;
     uint32_t in = fields[F_INDEX];
     if (in != OV_NONE) {
         if (ot_node(t, in)->kind != OV_INT) return fail_node(c, in, ot_node(t, in)->line, "an integer :index");
         ext = ot_node(t, in)->ival;
     }
-    if (u64map_get(&jr->txn_ids, (uint64_t)ext) != UINT32_MAX) {
-        char fb[32];
-        ic_error_at(c->err, jr->source, r->line, "duplicate transaction id (%s %" PRId64 ")",
-                    in != OV_NONE ? field(c, "index", fb, sizeof fb) : "position", ext);
-        return 0;
-    }
-    if (pk == P_NONE) {
-        process = hb_name(jr->b, "nil", 3);      /* a session of its own */
-        if (jr->rep) jr->rep->no_process++;
-    }
-    uint32_t txn = hb_txn(jr->b, hb_session(jr->b, process, NULL), ext, r->line);
-    u64map_put(&jr->txn_ids, (uint64_t)ext, txn);
-    hb_txn_status(jr->b, txn, type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
     int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
-    jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, op_stamp(t, fields), r->line);
-    if (fields[F_TS] != OV_NONE && !op_db_times(c, fields[F_TS], txn)) return 0;
-    jr->txns_seen = 1;
-    return add_mops(c, txn, ms, nms, type == T_OK || observed,
-                    type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
+    return txn_add(c, r->line, ext, in != OV_NONE, type, pk, process, jt_stamp_of(t, fields[F_TIME], in), observed,
+                   fields[F_TS], ms, nms);
+}
+
+int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
+    if (p->process < NAMED_BAND_END || (p->type != 'o' && p->type != 'f' && p->type != 'i')) return -1;
+    for (size_t i = 0; i < p->n; i++)             /* named values, a nil written: the general path */
+        if (p->mops[i].nil ? p->mops[i].kind != 'r' : p->mops[i].value < NAMED_BAND_END) return -1;
+    ctx c = { jr, NULL, err };
+    op_type type = p->type == 'o' ? T_OK : p->type == 'f' ? T_FAIL : T_INFO;
+    jr->ordinal++;
+    if (jr->rep) {
+        jr->rep->records++;
+        if (type == T_OK) jr->rep->completions_ok++;
+        else if (type == T_FAIL) jr->rep->completions_fail++;
+        else jr->rep->completions_info++;
+        jr->rep->micro_ops += p->n;
+    }
+    pending *pd = pending_of(jr, p->process, 0);
+    vec_clear(jr->mops); vec_clear(jr->elems); vec_clear(jr->pairs); vec_clear(jr->preds);
+    for (size_t i = 0; i < p->n; i++) {
+        const jr_plain_mop *q = &p->mops[i];
+        mop m = { (uint8_t)(q->kind == 'r' ? (q->nil ? M_READ_NIL : M_READ) : q->kind == 'w' ? M_WRITE : M_APPEND), 0,
+                  q->key, q->nil ? 0 : q->value, 0, 0, p->line };
+        vec_push(jr->mops, m);
+    }
+    jt_stamp s = { 0, p->index, (uint8_t)(p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) };
+    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, 0, OV_NONE, jr->mops.data, jr->mops.len)) return 0;
+    if (pd) pd->valid = 0;
+    return 1;
 }
 
 /* Elle closed-predicate's {:f :init, :value {k v ...}}: the trusted initial state. */
@@ -645,7 +625,7 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
     int shaped = value != OV_NONE && txn_shaped(t, value, txn_f);
     if (type == T_INVOKE) {
         if (jr->rep) jr->rep->invocations++;
-        if (pk == P_CLIENT) jt_invoke(jr->times, process, op_stamp(t, fields));
+        if (pk == P_CLIENT) jt_invoke(jr->times, process, jt_stamp_of(t, fields[F_TIME], fields[F_INDEX]));
         if (!shaped || pk != P_CLIENT) return 1;
         return op_invoke(&c, process, value);
     }
@@ -695,5 +675,6 @@ history *jr_finish(jepsen_reader *jr, ic_error *err) {
     jr->b = NULL;
     free_parts(jr);
     free(jr);
-    return hb_finish(b, err);
+    history *h = hb_finish(b, err);                /* then the choices of predicate reads and nil reads */
+    return h && !preds_attach_choices(h, err) ? (history_free(h), (history *)NULL) : h;
 }

@@ -47,6 +47,21 @@ typedef struct jepsen_reader jepsen_reader;
 jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep);
 /* One operation: the tree t rooted at root; 0 with err set on bad input. */
 int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err);
+/* One completion of the usual shape, decoded by the EDN reader without a
+ * tree (parse_elle.c): {:type :ok|:fail|:info, :f :txn, :process P,
+ * :index I, :value [[:r K V|nil] [:w K V] [:append K V] ...]}, every number
+ * an integer.  Read exactly as jr_op reads that map: 1, or 0 with err set;
+ * -1 when it is not for this path (a process or value in the named band,
+ * a nil written): nothing was read, jr_op reads the map. */
+typedef struct jr_plain_mop { char kind; uint8_t nil; int64_t key, value; } jr_plain_mop;   /* kind 'r', 'w', 'a' */
+typedef struct jr_plain {
+    char type;                  /* 'o' :ok, 'f' :fail, 'i' :info */
+    int64_t process, index;
+    uint32_t line;
+    const jr_plain_mop *mops;
+    size_t n;
+} jr_plain;
+int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err);
 /* The history (or NULL with err set); frees jr. */
 history *jr_finish(jepsen_reader *jr, ic_error *err);
 /* Discard jr after an error. */

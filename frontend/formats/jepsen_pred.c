@@ -10,9 +10,10 @@
 #include "vec.h"
 #include "frontend/history/u64map.h"
 
-typedef struct jp_ver { uint32_t key, txn, line; int64_t value; uint8_t status, dead; } jp_ver;
-typedef struct jp_ret { uint32_t read, key, op; int64_t value; } jp_ret;
+typedef struct jp_ver { uint32_t key, txn, line; int64_t value; uint8_t status, dead, over; } jp_ver;   /* over: its txn wrote the key again */
+typedef struct jp_ret { uint32_t read, key, op; int64_t value; uint8_t ext; } jp_ret;   /* ext: no own write before */
 typedef struct jp_own_t { uint32_t read, key, op; int64_t own; uint8_t has_own, own_dead; } jp_own_t;
+typedef struct jp_item { uint64_t id; int64_t value; } jp_item;
 typedef struct jp_nil { uint32_t op, key, txn, line; int64_t own; uint8_t has_own, own_dead; } jp_nil;
 
 struct jp_state {
@@ -25,14 +26,24 @@ struct jp_state {
     VEC(jp_own_t) owns;
     VEC(jp_nil) nils;
     size_t txn_start;            /* vers[txn_start..]: the current transaction's */
-    u64map item_ix;              /* (txn << 32 | key) -> index in item_vals: a txn's external item read */
-    vec_i64 item_vals;
+    VEC(jp_item) items;          /* each txn's item reads before its own write, in order (indexed only
+                                    by jp_finish of an active history: a hash per read cost the
+                                    reader of every history a cache miss a read) */
+    u64map item_ix;              /* (txn << 32 | key) -> index in items: a txn's first external item read */
+    u64map choice_ix;            /* (txn << 32 | key): a choice made for it (pred_choice) */
+    u64map lowered_ix;           /* (txn << 32 | key): a nil read lowered to one version */
+    /* the transaction whose predicate reads are being resolved: per key, its
+     * view so far (vstamp == vtxn + 1): a version (pinned, vval) */
+    uint32_t vtxn, *vstamp;
+    int64_t *vval;
 };
 
 jp_state *jp_new(void) {
     jp_state *s = xcalloc(1, sizeof *s);
     u64map_init(&s->init_ix);
     u64map_init(&s->item_ix);
+    u64map_init(&s->choice_ix);
+    u64map_init(&s->lowered_ix);
     s->preds = preds_new();
     return s;
 }
@@ -41,7 +52,10 @@ void jp_free(jp_state *s) {
     if (!s) return;
     u64map_free(&s->init_ix);
     u64map_free(&s->item_ix);
-    vec_free(s->item_vals);
+    u64map_free(&s->choice_ix);
+    u64map_free(&s->lowered_ix);
+    free(s->vstamp); free(s->vval);
+    vec_free(s->items);
     vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
     preds_free(s->preds);
     free(s);
@@ -71,20 +85,41 @@ int64_t jp_read_value(const jp_state *s, uint32_t key, int64_t v) {
 }
 
 void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t status, int dead, uint32_t line) {
-    jp_ver v = { key, txn, line, value, status, (uint8_t)(dead != 0) };
+    for (size_t i = s->txn_start; i < s->vers.len; i++)     /* an overwritten write is no version */
+        if (s->vers.data[i].key == key && s->vers.data[i].txn == txn) s->vers.data[i].over = 1;
+    jp_ver v = { key, txn, line, value, status, (uint8_t)(dead != 0), 0 };
     vec_push(s->vers, v);
     if (dead) vec_push(s->preds->dead, value);
 }
 
 uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line) {
     s->active = 1;
-    pred_read r = { *p, txn, line };
+    pred_read r = { *p, txn, line, 0, 0, 0 };
     vec_push(s->preds->reads, r);
     return (uint32_t)s->preds->reads.len - 1;
 }
 
+static int own_so_far(const jp_state *s, uint32_t key, int64_t *v, uint8_t *dead);
+
+void jp_read_keys(jp_state *s, uint32_t read, int64_t lo, int64_t hi) {
+    pred_read *r = &s->preds->reads.data[read];
+    r->keyed = 1;
+    r->klo = lo;
+    r->khi = hi;
+}
+
+/* Whether read rd covers key k of b. */
+static int covers(const history_builder *b, const pred_read *rd, uint32_t k) {
+    int64_t ext = 0;
+    if (!rd->keyed) return 1;
+    int named = !hb_key_int(b, k, &ext);
+    return pred_read_covers(rd, named, ext);
+}
+
 void jp_returned(jp_state *s, uint32_t read, uint32_t key, int64_t value, uint32_t op) {
-    jp_ret r = { read, key, op, value };
+    int64_t own;
+    uint8_t dead;
+    jp_ret r = { read, key, op, value, (uint8_t)!own_so_far(s, key, &own, &dead) };
     vec_push(s->rets, r);
 }
 
@@ -107,9 +142,9 @@ int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn) {
     int64_t value = jp_read_value(s, key, v), own;
     uint8_t dead;
     uint64_t id = (uint64_t)txn << 32 | key;
-    if (own_so_far(s, key, &own, &dead) || u64map_get(&s->item_ix, id) != UINT32_MAX) return value;
-    u64map_put(&s->item_ix, id, (uint32_t)s->item_vals.len);
-    vec_push(s->item_vals, value);
+    if (own_so_far(s, key, &own, &dead)) return value;
+    jp_item it = { id, value };
+    vec_push(s->items, it);
     return value;
 }
 
@@ -193,7 +228,7 @@ static int split_versions(const jp_state *s, const jp_index *ix, uint32_t key, u
         if (j == ix->start[key + 1]) c = init_cand(s, key);
         else {
             const jp_ver *v = &s->vers.data[ix->order[j]];
-            if (v->txn == txn || v->status == TXN_ABORTED) continue;
+            if (v->txn == txn || v->status == TXN_ABORTED || v->over) continue;
             c = ver_cand(s, ix->order[j]);
         }
         if (c.present && named(c.data)) return bad_value(&c, source, line, err, s);
@@ -219,12 +254,69 @@ static void fact(jp_state *s, pred_fact_kind kind, uint32_t read, uint32_t key, 
     vec_push(s->preds->facts, f);
 }
 
-static int undecided(const char *source, uint32_t line, uint32_t n_other, ic_error *err) {
+static int undecided(const char *source, uint32_t line, uint32_t n_other, const char *why, ic_error *err) {
     ic_error_at(err, source, line,
                 "which version this read saw of a key it did not return depends on the version order (%" PRIu32
-                " versions of the key could be it, and one that matches could not): not decided yet "
-                "(doc/checker.md, \"Predicate reads\")", n_other);
+                " versions of the key could be it%s): not decided yet (doc/checker.md, \"Predicate reads\")", n_other, why);
     return 0;
+}
+
+/* Transaction txn's reads of key saw the version of value v (one snapshot
+ * a transaction): later predicate reads of the key by it are pinned to it. */
+static void pin_version(jp_state *s, uint32_t txn, uint32_t key, int64_t v) {
+    uint64_t id = (uint64_t)txn << 32 | key;
+    if (u64map_get(&s->item_ix, id) != UINT32_MAX) return;
+    u64map_put(&s->item_ix, id, (uint32_t)s->items.len);
+    jp_item it = { id, v };
+    vec_push(s->items, it);
+}
+
+/* The reader (txn) saw one of several versions of key — those p does not
+ * match (a predicate read), or the absent ones (p NULL: a read of nil) —
+ * and the version order decides which: record the choice
+ * (preds_attach_choices makes it an ambiguous read after hb_finish) with
+ * every such version, each INIT's or a committed transaction's (an
+ * indeterminate writer would have to become a participant only under some
+ * choices).  A second predicate read of the key by the transaction keeps
+ * the candidates both allow (one version a transaction).  The marker its
+ * op reads, or 0 (undecided: an indeterminate candidate, none left, or the
+ * key already read as one version). */
+static int64_t record_choice(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, uint32_t key, uint32_t txn,
+                             const predicate *p) {
+    uint64_t id = (uint64_t)txn << 32 | key;
+    if (u64map_get(&s->lowered_ix, id) != UINT32_MAX || (s->vstamp && s->vtxn == txn && s->vstamp[key] == txn + 1))
+        return 0;                                /* read as one version already */
+    uint32_t prev = u64map_get(&s->choice_ix, id);
+    if (prev != UINT32_MAX) {                    /* intersect with the first predicate read's */
+        pred_choice *c = &s->preds->choices.data[prev];
+        uint32_t keep = 0;
+        for (uint32_t j = 0; j < c->n; j++) {
+            int64_t v = s->preds->choice_vals.data[c->first + j], data = 0;
+            cand x;
+            if (!version_of(s, ix, key, v, &x)) continue;
+            data = x.data;
+            if (!p || !pred_match_version(p, x.present, data)) s->preds->choice_vals.data[c->first + keep++] = v;
+        }
+        c->n = keep;
+        return keep ? c->marker : 0;
+    }
+    pred_choice c = { r, key, (uint32_t)s->preds->choice_vals.len, 0, txn, hb_name(b, "unread@?", 8) };
+    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
+        cand v;
+        if (j == ix->start[key + 1]) v = init_cand(s, key);
+        else {
+            const jp_ver *w = &s->vers.data[ix->order[j]];
+            if (w->txn == txn || w->status == TXN_ABORTED || w->over) continue;
+            if (w->status != TXN_COMMITTED) { s->preds->choice_vals.len = c.first; return 0; }
+            v = ver_cand(s, ix->order[j]);
+        }
+        if (p ? pred_match_version(p, v.present, v.data) : v.present) continue;
+        vec_push(s->preds->choice_vals, v.value);
+        c.n++;
+    }
+    u64map_put(&s->choice_ix, id, (uint32_t)s->preds->choices.len);
+    vec_push(s->preds->choices, c);
+    return c.marker;
 }
 
 static int resolve_nils(jp_state *s, history_builder *b, const jp_index *ix, const char *source, ic_error *err) {
@@ -237,8 +329,13 @@ static int resolve_nils(jp_state *s, history_builder *b, const jp_index *ix, con
         }
         split sp;
         if (!split_versions(s, ix, n->key, n->txn, NULL, &sp, source, n->line, err)) return 0;
-        if (sp.n_other > 1) return undecided(source, n->line, sp.n_other, err);
-        hb_op_set(b, n->op, OP_READ, sp.n_other ? sp.other.value : hb_name(b, "absent", 6));
+        int64_t v = sp.n_other ? sp.other.value : hb_name(b, "absent", 6);
+        if (sp.n_other > 1) {                          /* one of several absent versions: a choice */
+            v = record_choice(s, b, ix, HISTORY_NONE, n->key, n->txn, NULL);
+            if (!v) return undecided(source, n->line, sp.n_other, ", one of them an indeterminate transaction's", err);
+        } else u64map_put(&s->lowered_ix, (uint64_t)n->txn << 32 | n->key, 1);
+        hb_op_set(b, n->op, OP_READ, v);
+        pin_version(s, n->txn, n->key, v);                     /* absent: whichever it is, no predicate matches it */
     }
     return 1;
 }
@@ -248,11 +345,23 @@ static int resolve_nils(jp_state *s, history_builder *b, const jp_index *ix, con
 static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, size_t *ri, size_t *oi,
                         uint32_t *mark, uint32_t *own_op, const uint8_t *is_list, const char *source, ic_error *err) {
     const pred_read rd = s->preds->reads.data[r];
+    if (r == 0 || s->preds->reads.data[r - 1].txn != rd.txn) {
+        /* a new transaction: every pair its predicate reads returned (before
+         * an own write of the key) is its view of the key, for the others */
+        s->vtxn = rd.txn;
+        for (size_t j = *ri; j < s->rets.len && s->preds->reads.data[s->rets.data[j].read].txn == rd.txn; j++) {
+            const jp_ret *rt = &s->rets.data[j];
+            if (!rt->ext || s->vstamp[rt->key] == rd.txn + 1) continue;
+            s->vstamp[rt->key] = rd.txn + 1;
+            s->vval[rt->key] = rt->value;
+        }
+    }
     for (; *ri < s->rets.len && s->rets.data[*ri].read == r; (*ri)++) {
         const jp_ret *rt = &s->rets.data[*ri];
         mark[rt->key] = r;
         hb_op_tag(b, rt->op, pred_tag(r, 1));
-        if (rt->value == VALUE_INIT) {
+        if (!covers(b, &rd, rt->key)) fact(s, PF_MISMATCH, r, rt->key, rt->value);   /* outside its keys */
+        else if (rt->value == VALUE_INIT) {
             cand c = init_cand(s, rt->key);
             if (!pred_match_version(&rd.p, c.present, c.data)) fact(s, PF_MISMATCH, r, rt->key, VALUE_INIT);
         } else if (!named(rt->value) && !pred_match(&rd.p, rt->value)) fact(s, PF_MISMATCH, r, rt->key, rt->value);
@@ -260,7 +369,7 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
     for (; *oi < s->owns.len && s->owns.data[*oi].read == r; (*oi)++) {
         const jp_own_t *o = &s->owns.data[*oi];
         hb_op_tag(b, o->op, pred_tag(r, 0));
-        if (mark[o->key] == r || own_op[o->key] != HISTORY_NONE) {       /* returned, or a key written twice */
+        if (mark[o->key] == r || own_op[o->key] != HISTORY_NONE || !covers(b, &rd, o->key)) {   /* returned, twice, outside */
             hb_op_set(b, o->op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;
         }
@@ -271,21 +380,38 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         } else own_op[o->key] = o->op;                 /* resolved below, like any other key */
     }
     for (uint32_t k = 0; k < ix->nkeys; k++) {
-        if (mark[k] == r || (is_list && is_list[k])) continue;
+        if (mark[k] == r || (is_list && is_list[k]) || !covers(b, &rd, k)) continue;
         uint32_t op = own_op[k];
         own_op[k] = HISTORY_NONE;
         uint32_t pin = u64map_get(&s->item_ix, (uint64_t)rd.txn << 32 | k);
-        if (pin != UINT32_MAX) {                       /* the transaction read k itself: that version */
+        int viewed = s->vstamp[k] == rd.txn + 1;
+        if (pin != UINT32_MAX || viewed) {             /* the transaction read k itself: that version */
             cand c;
-            if (version_of(s, ix, k, s->item_vals.data[pin], &c) && pred_match_version(&rd.p, c.present, c.data))
+            int64_t v = pin != UINT32_MAX ? s->items.data[pin].value : s->vval[k];
+            if (version_of(s, ix, k, v, &c) && pred_match_version(&rd.p, c.present, c.data))
                 fact(s, PF_MISS_READ, r, k, c.value);
             if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;
         }
         split sp;
         if (!split_versions(s, ix, k, rd.txn, &rd.p, &sp, source, rd.line, err)) return 0;
-        if (sp.n_match && sp.n_other > 1) return undecided(source, rd.line, sp.n_other, err);
+        if (sp.n_match && sp.n_other > 1) {            /* it saw one of these: a choice (preds_attach_choices) */
+            int64_t marker = record_choice(s, b, ix, r, k, rd.txn, &rd.p);
+            if (!marker)
+                return undecided(source, rd.line, sp.n_other, ", and one that matches could not; one of them is an "
+                                 "indeterminate transaction's, or another read of the key by the same transaction "
+                                 "leaves none", err);
+            if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, marker, rd.line);
+            else hb_op_set(b, op, OP_READ, marker);
+            hb_op_tag(b, op, pred_tag(r, 0));
+            continue;
+        }
         if (sp.n_match && sp.n_other == 1) {           /* it saw the one version that does not match */
+            if (u64map_get(&s->choice_ix, (uint64_t)rd.txn << 32 | k) != UINT32_MAX)
+                return undecided(source, rd.line, 1, ", and another predicate read of the key by the same transaction "
+                                 "is a choice among several", err);
+            s->vstamp[k] = rd.txn + 1;                 /* later predicate reads of k by it: this version */
+            s->vval[k] = sp.other.value;
             if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, sp.other.value, rd.line);
             else hb_op_set(b, op, OP_READ, sp.other.value);
             hb_op_tag(b, op, pred_tag(r, 0));
@@ -297,20 +423,34 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
     return 1;
 }
 
+/* Own placeholders grouped by read, in emission order (the text reader
+ * adds a read's placeholders for keys written after it later, interleaved
+ * with the next reads'; Elle's are grouped already). */
+static int cmp_own(const void *x, const void *y) {
+    const jp_own_t *a = x, *b = y;
+    if (a->read != b->read) return a->read < b->read ? -1 : 1;
+    return (a->op > b->op) - (a->op < b->op);
+}
+
 int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t nkeys, const char *source, ic_error *err) {
     if (!s->active) return 1;
+    if (s->owns.len > 1) qsort(s->owns.data, s->owns.len, sizeof *s->owns.data, cmp_own);
+    for (size_t i = 0; i < s->items.len; i++)        /* the first read of each (txn, key) */
+        u64map_put(&s->item_ix, s->items.data[i].id, (uint32_t)i);
     jp_index ix;
     index_versions(s, nkeys, &ix);
     int ok = resolve_nils(s, b, &ix, source, err);
     uint32_t *mark = xmalloc(((size_t)nkeys + 1) * sizeof *mark);
     uint32_t *own_op = xmalloc(((size_t)nkeys + 1) * sizeof *own_op);
     for (uint32_t k = 0; k < nkeys; k++) { mark[k] = HISTORY_NONE; own_op[k] = HISTORY_NONE; }
+    s->vstamp = xcalloc((size_t)nkeys + 1, sizeof *s->vstamp);
+    s->vval = xcalloc((size_t)nkeys + 1, sizeof *s->vval);
     size_t ri = 0, oi = 0;
     for (uint32_t r = 0; ok && r < s->preds->reads.len; r++)
         ok = resolve_read(s, b, &ix, r, &ri, &oi, mark, own_op, is_list, source, err);
     free(mark); free(own_op); free(ix.start); free(ix.order);
     if (!ok) return 0;
-    if (s->preds->reads.len) {
+    if (s->preds->reads.len || s->preds->choices.len) {     /* choices: preds_attach_choices */
         for (uint32_t k = 0; k < nkeys; k++) {
             int64_t v = 0;
             vec_push(s->preds->init_present, (uint8_t)init_of(s, k, &v));

@@ -54,6 +54,10 @@ int64_t jp_read_value(const jp_state *s, uint32_t key, int64_t v);
 void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t status, int dead, uint32_t line);
 /* A predicate read of builder txn at line; returns its index. */
 uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line);
+/* Read `read` covers the integer keys lo..hi only (a declared key range: the
+ * text format's `key in A..B and PRED`): other keys are outside its universe,
+ * and a key outside it returned is a PF_MISMATCH. */
+void jp_read_keys(jp_state *s, uint32_t read, int64_t lo, int64_t hi);
 /* Read `read` returned key = value; op is the item read emitted for it. */
 void jp_returned(jp_state *s, uint32_t read, uint32_t key, int64_t value, uint32_t op);
 /* The next versions (jp_version) are a new transaction's. */

@@ -3,6 +3,7 @@
 #include "frontend/formats/jepsen_times.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "vec.h"
@@ -100,5 +101,52 @@ int jt_finish(jepsen_times *jt, history_builder *b, load_report *rep, const char
         if (inv_ok) hb_txn_time(b, r->txn, TIME_INVOKE, i);
         if (cmp_ok) hb_txn_time(b, r->txn, TIME_COMPLETE, c);
     }
+    return 1;
+}
+
+jt_stamp jt_stamp_of(const optree *t, uint32_t tn, uint32_t in) {
+    jt_stamp s = { 0, 0, 0 };
+    if (tn != OV_NONE && ot_node(t, tn)->kind == OV_INT && ot_node(t, tn)->ival != HISTORY_TIME_NONE) {
+        s.time = ot_node(t, tn)->ival;
+        s.has |= JT_TIME;
+    }
+    if (in != OV_NONE && ot_node(t, in)->kind == OV_INT && ot_node(t, in)->ival != HISTORY_TIME_NONE) {
+        s.index = ot_node(t, in)->ival;
+        s.has |= JT_INDEX;
+    }
+    return s;
+}
+
+static int ts_fail(const optree *t, uint32_t node, const char *source, const char *expected, ic_error *err) {
+    char fb[64];
+    ic_error_at(err, source, ot_node(t, node)->line, "expected %s, found %s", expected, ot_render(t, node, fb, sizeof fb));
+    return 0;
+}
+
+int jt_db_times(const optree *t, uint32_t ts, history_builder *b, uint32_t txn, const char *source, ic_error *err) {
+    if (ot_node(t, ts)->kind == OV_NIL) return 1;
+    if (ot_node(t, ts)->kind != OV_MAP)
+        return ts_fail(t, ts, source, t->json ? "a \"ts\" object {\"rts\": START, \"cts\": COMMIT}"
+                                              : "a :ts map {:rts START, :cts COMMIT}", err);
+    int64_t v[2] = { HISTORY_TIME_NONE, HISTORY_TIME_NONE };
+    static const char *const names[2] = { "rts", "cts" };
+    for (uint32_t k = ot_node(t, ts)->child; k != OV_NONE; k = ot_node(t, ot_node(t, k)->next)->next)
+        for (int i = 0; i < 2; i++) {
+            uint32_t vn = ot_node(t, k)->next;
+            if (!ot_is_field(t, k, names[i]) || ot_node(t, vn)->kind == OV_NIL) continue;
+            if (ot_node(t, vn)->kind != OV_INT || ot_node(t, vn)->ival == HISTORY_TIME_NONE) {
+                char ex[64];
+                snprintf(ex, sizeof ex, t->json ? "an integer timestamp as \"%s\"" : "an integer timestamp as :%s", names[i]);
+                return ts_fail(t, vn, source, ex, err);
+            }
+            v[i] = ot_node(t, vn)->ival;
+        }
+    if (v[0] != HISTORY_TIME_NONE && v[1] != HISTORY_TIME_NONE && v[1] < v[0]) {
+        ic_error_at(err, source, ot_node(t, ts)->line, "commit timestamp %" PRId64 " is before start timestamp %" PRId64
+                    " (a transaction commits after it starts)", v[1], v[0]);
+        return 0;
+    }
+    for (int i = 0; i < 2; i++)
+        if (v[i] != HISTORY_TIME_NONE) hb_txn_time(b, txn, i ? TIME_DB_COMMIT : TIME_DB_START, v[i]);
     return 1;
 }

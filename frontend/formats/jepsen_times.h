@@ -23,11 +23,22 @@
 #include "error.h"
 #include "frontend/history/history.h"
 #include "frontend/history/load_report.h"
+#include "frontend/formats/optree.h"
 
 /* An operation's stamps: has & JT_TIME: an integer :time, & JT_INDEX:
  * an integer :index. */
 enum { JT_TIME = 1, JT_INDEX = 2 };
 typedef struct jt_stamp { int64_t time, index; uint8_t has; } jt_stamp;
+
+/* The stamps of an operation whose :time and :index are the nodes tn and
+ * in (OV_NONE: absent): each an integer (not HISTORY_TIME_NONE) or none. */
+jt_stamp jt_stamp_of(const optree *t, uint32_t tn, uint32_t in);
+/* A completion's database timestamps, :ts {:rts START :cts COMMIT}
+ * (dbcdc-runner's names; JSON "ts": {"rts": ..., "cts": ...}), the node
+ * ts, into builder transaction txn; nil: none.  0 with err set
+ * (source:line) on a value that is not such a map, a timestamp that is
+ * not an integer, or a commit before its start. */
+int jt_db_times(const optree *t, uint32_t ts, history_builder *b, uint32_t txn, const char *source, ic_error *err);
 
 typedef struct jepsen_times jepsen_times;
 

@@ -6,7 +6,7 @@
  * comments, '{' is an operation map, EDN ('{:') or JSON ('{"'), '[' or '('
  * opening a vector of them likewise; '[[{"' or '[[]' is dbcop's JSON (an
  * array of sessions); '#_' or a tag '#name{' is EDN; 'r('
- * or 'w(' is text ('#' lines are text comments); a Cobra 'S' record
+ * or 'w(' (or a predicate line's 'rp(', 'up(', 'init(') is text ('#' lines are text comments); a Cobra 'S' record
  * followed by another record type byte is one Cobra log; NUL bytes in a
  * 48-byte dbcop header whose first string length is plausible is dbcop. */
 #include "frontend/formats/parse.h"
@@ -26,7 +26,7 @@ static const struct { const char *name; int named, written; } formats[] = {
     [FORMAT_AUTO] = { "auto", 0, 0 },     [FORMAT_TEXT] = { "text", 1, 1 },  [FORMAT_DBCOP] = { "dbcop", 1, 1 },
     [FORMAT_COBRA] = { "cobra", 1, 1 },   [FORMAT_ELLE] = { "elle", 1, 1 },
     [FORMAT_SYNTHETIC] = { "synthetic", 0, 0 }, [FORMAT_JSON] = { "json", 1, 0 },
-    [FORMAT_VIPER] = { "viper", 1, 0 },
+    [FORMAT_VIPER] = { "viper", 1, 1 },   [FORMAT_DBCOP_JSON] = { "dbcop-json", 1, 1 },
 };
 #define NUM_FORMATS ((int)(sizeof formats / sizeof *formats))
 
@@ -84,6 +84,9 @@ history_format detect_format(const unsigned char *p, size_t n) {
     if (comments) return FORMAT_ELLE;
     if (i + 1 < n && p[i] == '#' && p[i + 1] == '_') return FORMAT_ELLE;
     if (i + 1 < n && (p[i] == 'r' || p[i] == 'w') && p[i + 1] == '(') return FORMAT_TEXT;
+    if ((i + 2 < n && (p[i] == 'r' || p[i] == 'u') && p[i + 1] == 'p' && p[i + 2] == '(') ||
+        (i + 4 < n && !memcmp(p + i, "init(", 5)))
+        return FORMAT_TEXT;                                /* text's predicate lines (text_pred.h) */
     if (n >= 10 && p[0] == 'S' && memchr("WRCA", p[9], 4) && p[9]) return FORMAT_COBRA;   /* one log */
     if (n >= 48 && memchr(p, 0, 40) && le64(p + 40) < (1u << 20)) return FORMAT_DBCOP;
     if (i + 1 < n && p[i] == '#') {          /* an Elle record tag, or a commented text history */
@@ -147,7 +150,8 @@ static history *parse_input(input *r, history_format fmt, const load_options *op
     case FORMAT_TEXT:  return parse_text(r, opt, rep, err);
     case FORMAT_DBCOP: return parse_dbcop(r, opt, rep, err);
     case FORMAT_ELLE:  return parse_elle(r, opt, rep, err);
-    case FORMAT_JSON:  return parse_json(r, opt, rep, err);
+    case FORMAT_JSON:
+    case FORMAT_DBCOP_JSON: return parse_json(r, opt, rep, err);    /* (it tells dbcop's JSON by its shape) */
     case FORMAT_COBRA: return parse_cobra_logs(r, 1, r->name, rep, err);
     case FORMAT_VIPER: return parse_viper_logs(r, 1, r->name, rep, err);
     default:

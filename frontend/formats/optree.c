@@ -51,6 +51,16 @@ void ot_append(optree *t, uint32_t parent, uint32_t *last, uint32_t child) {
 }
 
 uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len) {
+    if (len && len <= 18 && s[0] > '0' && s[0] <= '9') {   /* the usual case: a canonical non-negative int64 */
+        uint64_t v = 0;
+        size_t j = 0;
+        while (j < len && s[j] >= '0' && s[j] <= '9') v = v * 10 + (unsigned)(s[j++] - '0');
+        if (j == len) {
+            uint32_t node = ot_atom(t, OV_INT, line, s, len);
+            t->nodes.data[node].ival = (int64_t)v;
+            return node;
+        }
+    }
     size_t i = 0;
     int neg = 0;
     if (i < len && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
@@ -78,20 +88,6 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len) {
     t->nodes.data[node].len = (uint32_t)(len - i + (size_t)neg);
     if (!big) t->nodes.data[node].ival = neg ? (int64_t)(0 - v) : (int64_t)v;
     return node;
-}
-
-int ot_is_name(const optree *t, uint32_t node, const char *word) {
-    if (node == OV_NONE) return 0;
-    const ov_node *n = ot_node(t, node);
-    const char *s = ot_text(t, node);
-    if (n->kind == OV_KEYWORD) return !strcmp(s + 1, word);
-    if (n->kind == OV_STRING) return n->len == strlen(word) && !strcmp(s, word);
-    return 0;
-}
-
-int ot_is_field(const optree *t, uint32_t node, const char *word) {
-    if (node == OV_NONE || ot_node(t, node)->kind != (t->json ? OV_STRING : OV_KEYWORD)) return 0;
-    return ot_is_name(t, node, word);
 }
 
 /* Whether two nodes are the same value (same kind and text; containers

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "vec.h"
 
@@ -63,10 +64,26 @@ uint32_t ot_integer(optree *t, uint32_t line, const char *s, size_t len);
 static inline const ov_node *ot_node(const optree *t, uint32_t i) { return &t->nodes.data[i]; }
 static inline const char *ot_text(const optree *t, uint32_t i) { return t->pool.data + t->nodes.data[i].text; }
 /* A "name": a keyword without its ':', or a string's content.  Whether
- * node is a name equal to word. */
-int ot_is_name(const optree *t, uint32_t node, const char *word);
+ * node is a name equal to word.  Inline: the readers ask it of every map
+ * key and micro-op name, mostly with a literal word, whose length is then
+ * a constant (the first byte is compared first, then the length, then
+ * the bytes). */
+static inline int ot_is_name(const optree *t, uint32_t node, const char *word) {
+    if (node == OV_NONE) return 0;
+    const ov_node *n = ot_node(t, node);
+    const char *s = ot_text(t, node);
+    size_t len = n->len;
+    if (n->kind == OV_KEYWORD) { s++; len--; }
+    else if (n->kind != OV_STRING) return 0;
+    if (!len || s[0] != word[0]) return !len && !word[0];   /* (a word from a table: no strlen) */
+    size_t wl = strlen(word);
+    return len == wl && !memcmp(s, word, wl);
+}
 /* A map key naming a field: a keyword in EDN, a string in JSON. */
-int ot_is_field(const optree *t, uint32_t node, const char *word);
+static inline int ot_is_field(const optree *t, uint32_t node, const char *word) {
+    if (node == OV_NONE || ot_node(t, node)->kind != (t->json ? OV_STRING : OV_KEYWORD)) return 0;
+    return ot_is_name(t, node, word);
+}
 /* The first key that appears a second time in map node (same value), or
  * OV_NONE.  Both readers reject such maps (EDN and JSON forbid them).
  * Keys are hashed by content, so the cost is the keys' total size plus

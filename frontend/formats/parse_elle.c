@@ -12,7 +12,12 @@
  * levels.  A map with a repeated key and a NUL byte anywhere are errors.
  *
  * This file is only the syntax; what the operations mean is
- * jepsen_ops.c's (shared with the JSON reader). */
+ * jepsen_ops.c's (shared with the JSON reader).  Three ways in, the first
+ * that takes a map: the usual completion map on one line is decoded
+ * without a tree into jr_plain_op (plain_map); a map of keywords,
+ * integers, nil, vectors and maps on one line is lexed in one pass into
+ * the tree (fast_form); anything else by the general reader (read_form),
+ * from the map's start, which words every error. */
 #include "frontend/formats/parse.h"
 
 #include <string.h>
@@ -22,14 +27,20 @@
 #include "frontend/formats/optree.h"
 #include "frontend/formats/text_cursor.h"
 
-typedef struct edn { tcur c; optree t; vec_char buf; } edn;
+typedef struct edn { tcur c; optree t; vec_char buf; VEC(jr_plain_mop) pm; } edn;
 
-static int is_ws(char ch) { return ch == ' ' || ch == ',' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v'; }
+/* Character classes, one table lookup each (the lexer's inner loops):
+ * 1 blank (comma included), 2 ends an atom (blanks, brackets, '"', ';', NUL). */
+enum { C_WS = 1, C_DELIM = 2 };
+static const unsigned char cclass[256] = {
+    [0] = C_DELIM, [' '] = C_WS | C_DELIM, [','] = C_WS | C_DELIM, ['\t'] = C_WS | C_DELIM,
+    ['\r'] = C_WS | C_DELIM, ['\f'] = C_WS | C_DELIM, ['\v'] = C_WS | C_DELIM,
+    ['['] = C_DELIM, [']'] = C_DELIM, ['('] = C_DELIM, [')'] = C_DELIM, ['{'] = C_DELIM, ['}'] = C_DELIM,
+    ['"'] = C_DELIM, [';'] = C_DELIM,
+};
 
-static int is_delim(char ch) {
-    return !ch || is_ws(ch) || ch == '[' || ch == ']' || ch == '(' || ch == ')' || ch == '{' || ch == '}' ||
-           ch == '"' || ch == ';';
-}
+static int is_ws(char ch) { return cclass[(unsigned char)ch] & C_WS; }
+static int is_delim(char ch) { return cclass[(unsigned char)ch] & C_DELIM; }
 
 /* Skip blanks, commas, comments and line ends; 1 at a form's first
  * character, 0 at the end of the input (or on an error). */
@@ -95,8 +106,6 @@ static uint32_t read_atom(edn *e) {
     size_t n = atom_len(p);
     if (!n) { tcur_fail(&e->c, "a value"); return OV_NONE; }
     e->c.p += n;
-    if (n == 3 && !strncmp(p, "nil", 3)) return ot_atom(&e->t, OV_NIL, line, p, n);
-    if ((n == 4 && !strncmp(p, "true", 4)) || (n == 5 && !strncmp(p, "false", 5))) return ot_atom(&e->t, OV_BOOL, line, p, n);
     if (*p == ':') {
         if (n < 2) { e->c.p -= n; tcur_fail(&e->c, "a keyword name after ':'"); return OV_NONE; }
         return ot_atom(&e->t, OV_KEYWORD, line, p, n);
@@ -106,6 +115,8 @@ static uint32_t read_atom(edn *e) {
         uint32_t node = ot_integer(&e->t, line, p, n);
         return node != OV_NONE ? node : ot_atom(&e->t, OV_NUMBER, line, p, n);
     }
+    if (n == 3 && !strncmp(p, "nil", 3)) return ot_atom(&e->t, OV_NIL, line, p, n);
+    if ((n == 4 && !strncmp(p, "true", 4)) || (n == 5 && !strncmp(p, "false", 5))) return ot_atom(&e->t, OV_BOOL, line, p, n);
     return ot_atom(&e->t, OV_SYMBOL, line, p, n);
 }
 
@@ -184,6 +195,139 @@ static uint32_t read_form(edn *e, int depth) {
     }
 }
 
+/* ---- the usual operation map, lexed in one pass -------------------------
+ * Jepsen writes one operation map a line, of keywords, integers, nil and
+ * vectors of them ({:type :ok, :f :txn, :process 3, :index 12, :value
+ * [[:r 1 nil] [:w 2 5]]}).  fast_form lexes exactly that subset, on the
+ * current line, into the same nodes read_form builds (kinds, canonical
+ * texts, lines), with none of the general reader's per-character
+ * dispatch; anything else — a string, a comment, a tag, a nested map, a
+ * symbol, a number that is not a canonical integer, a line end inside the
+ * map, a map that read_form would reject — returns OV_NONE, and the caller
+ * reads the form again with read_form from where it started. */
+
+static const char *fast_sep(const char *p) {
+    while (*p == ' ' || *p == ',') p++;
+    return p;
+}
+
+static uint32_t fast_form(edn *e, const char **pp, int depth) {
+    const char *p = *pp;
+    uint32_t line = (uint32_t)e->c.line, node;
+    if (*p == '[' || *p == '{') {
+        if (depth >= 4) return OV_NONE;
+        char close = *p == '[' ? ']' : '}';
+        node = ot_container(&e->t, close == ']' ? OV_VECTOR : OV_MAP, line);
+        uint32_t last = OV_NONE;
+        for (p = fast_sep(p + 1); *p != close; p = fast_sep(p)) {
+            uint32_t child = fast_form(e, &p, depth + 1);
+            if (child == OV_NONE) return OV_NONE;
+            ot_append(&e->t, node, &last, child);
+        }
+        *pp = p + 1;
+        if (close == '}' && ((ot_node(&e->t, node)->count & 1) || ot_duplicate_key(&e->t, node) != OV_NONE))
+            return OV_NONE;                            /* (read_form words the error) */
+        return node;
+    }
+    size_t n = atom_len(p);
+    if (!n) return OV_NONE;
+    if (*p == ':' && n >= 2) node = ot_atom(&e->t, OV_KEYWORD, line, p, n);
+    else if (n == 3 && !memcmp(p, "nil", 3)) node = ot_atom(&e->t, OV_NIL, line, p, n);
+    else if ((*p >= '0' && *p <= '9') || (*p == '-' && n > 1)) node = ot_integer(&e->t, line, p, n);
+    else return OV_NONE;
+    if (node == OV_NONE || (p[n] && p[n] != ' ' && p[n] != ',' && p[n] != ']' && p[n] != '}')) return OV_NONE;
+    *pp = p + n;
+    return node;
+}
+
+/* ---- the usual completion, without a tree -------------------------------
+ * {:type :ok|:fail|:info, :f :txn, :process P, :index I, :value [[:r K V]
+ * [:r K nil] [:w K V] [:append K V] ...]} on one line, its five keys in any
+ * order, every number a canonical integer of at most 18 digits: decoded
+ * straight into jr_plain (jepsen_ops.h), which reads it as jr_op reads the
+ * map.  Anything else (another key, a string, a line end inside, ...) is
+ * 0, and the map is read by fast_form or read_form from its start. */
+
+/* A canonical integer (no leading 0, no -0) of at most 18 digits, ending an atom. */
+static int plain_int(const char **pp, int64_t *v) {
+    const char *p = *pp, *d = p + (*p == '-'), *s = d;
+    uint64_t x = 0;
+    while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');   /* (wraps past 18 digits: refused) */
+    size_t n = (size_t)(s - d);
+    if (!n || n > 18 || (*d == '0' && (n > 1 || d != p)) || !is_delim(*s)) return 0;
+    *v = d != p ? -(int64_t)x : (int64_t)x;
+    *pp = s;
+    return 1;
+}
+
+static inline int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
+
+/* Which of the five keys p[0..n) is (0 :type, 1 :f, 2 :process, 3 :index, 4 :value), else 5. */
+static int plain_key(const char *p, size_t n) {
+    switch (n) {
+    case 2: return is_word(p, n, ":f") ? 1 : 5;
+    case 5: return is_word(p, n, ":type") ? 0 : 5;
+    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 5;
+    case 8: return is_word(p, n, ":process") ? 2 : 5;
+    default: return 5;
+    }
+}
+
+static int plain_mops(edn *e, const char **pp) {
+    const char *p = *pp;
+    if (*p != '[') return 0;
+    for (p = fast_sep(p + 1); *p != ']'; p = fast_sep(p)) {
+        if (*p != '[') return 0;
+        p = fast_sep(p + 1);
+        size_t n = atom_len(p);
+        jr_plain_mop m = { is_word(p, n, ":r") ? 'r' : is_word(p, n, ":w") ? 'w' : is_word(p, n, ":append") ? 'a' : 0,
+                           0, 0, 0 };
+        if (!m.kind) return 0;
+        p = fast_sep(p + n);
+        if (!plain_int(&p, &m.key)) return 0;
+        p = fast_sep(p);
+        if (is_word(p, atom_len(p), "nil")) { m.nil = 1; p += 3; }
+        else if (!plain_int(&p, &m.value)) return 0;
+        p = fast_sep(p);
+        if (*p++ != ']') return 0;
+        vec_push(e->pm, m);
+    }
+    *pp = p + 1;
+    return 1;
+}
+
+static int plain_map(edn *e, const char **pp, jr_plain *pl) {
+    const char *p = fast_sep(*pp + 1);
+    unsigned seen = 0;
+    vec_clear(e->pm);
+    while (*p != '}') {
+        size_t n = atom_len(p);
+        int k = plain_key(p, n);
+        if (k == 5 || (seen >> k & 1u)) return 0;
+        seen |= 1u << k;
+        p = fast_sep(p + n);
+        n = atom_len(p);
+        if (k == 0) {
+            pl->type = is_word(p, n, ":ok") ? 'o' : is_word(p, n, ":fail") ? 'f' : is_word(p, n, ":info") ? 'i' : 0;
+            if (!pl->type) return 0;
+            p += n;
+        } else if (k == 1) {
+            if (!is_word(p, n, ":txn")) return 0;
+            p += n;
+        } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index) : plain_mops(e, &p))) {
+            return 0;
+        }
+        if (*p != ' ' && *p != ',' && *p != '}') return 0;
+        p = fast_sep(p);
+    }
+    if (seen != 31) return 0;
+    pl->line = (uint32_t)e->c.line;
+    pl->mops = e->pm.data;
+    pl->n = e->pm.len;
+    *pp = p + 1;
+    return 1;
+}
+
 history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_error *err) {
     (void)opt;
     edn e;
@@ -205,8 +349,25 @@ history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_erro
             close = ch == '[' ? ']' : ')';
             continue;
         }
+        const char *at = e.c.p;
+        jr_plain pl;
+        if (*at == '{' && plain_map(&e, &at, &pl)) {            /* the usual completion: no tree */
+            int taken = jr_plain_op(jr, &pl, err);
+            if (taken >= 0) {
+                forms++;
+                e.c.p = at;
+                if (!(ok = taken)) break;
+                continue;
+            }
+            at = e.c.p;
+        }
         ot_reset(&e.t);
-        uint32_t root = read_form(&e, wrapped);
+        uint32_t root = *at == '{' ? fast_form(&e, &at, 0) : OV_NONE;
+        if (root != OV_NONE) e.c.p = at;
+        else {                                   /* the general reader, from the form's start */
+            ot_reset(&e.t);
+            root = read_form(&e, wrapped);
+        }
         if (root == OV_NONE) { ok = 0; break; }
         forms++;
         ok = jr_op(jr, &e.t, root, err);
@@ -216,6 +377,7 @@ history *parse_elle(input *r, const load_options *opt, load_report *rep, ic_erro
                                                               : "')' closing the list holding the history");
     ot_free(&e.t);
     vec_free(e.buf);
+    vec_free(e.pm);
     if (!ok) { jr_free(jr); return NULL; }
     return jr_finish(jr, err);
 }

@@ -30,7 +30,11 @@
  * then applied in order on the caller's thread.  A chunk stops at its
  * first bad line; applying stops at the first chunk error after the ops
  * before it, so the error reported is the first in the file, as when
- * lexing line by line. */
+ * lexing line by line.
+ *
+ * Predicate lines (rp(...), up(...), init(...): text_pred.h) are lexed and
+ * applied by text_pred.c at apply time (TEXT_PRED_OP carries the line);
+ * from the first one on, r/w lines go through tp_op too. */
 #include "frontend/formats/parse.h"
 
 #include <inttypes.h>
@@ -40,7 +44,9 @@
 #include "vec.h"
 #include "frontend/formats/lex.h"
 #include "frontend/formats/text_line.h"
+#include "frontend/formats/text_pred.h"
 #include "frontend/formats/text_times.h"
+#include "frontend/history/predicate.h"
 #include "frontend/history/u64map.h"
 
 /* One operation line, lexed; line counts from the start of its chunk;
@@ -70,16 +76,50 @@ static int expect_char(const char **p, char c, const char *after, const char *na
 
 #define TEXT_TIMES_OP 0xffu        /* text_op.kind of a time annotation (its index in key) */
 #define TEXT_ABORTED_TXN (-1)      /* text_op.txn of Plume's/IsoVista's aborted writes */
+#define TEXT_PRED_OP 0xfeu         /* text_op.kind of a predicate line: key its text, value its length */
+
+/* The usual line, the whole of it "r(K,V,S,T)" or "w(...)" with four
+ * runs of at most 18 digits (so no overflow): 1 with *op set (kind and
+ * the four numbers), as lex_line would; else 0 and lex_line decides (a
+ * blank, a comment, spaces, an aborted id -1, a long number, bad input,
+ * a NUL byte: none of them passes here).  One pass, no per-field calls:
+ * the loader's inner loop. */
+static int lex_plain(const char *p, size_t len, text_op *op) {
+    if (len < 10 || (p[0] != 'r' && p[0] != 'w') || p[1] != '(' || p[len - 1] != ')') return 0;
+    const char *s = p + 2, *end = p + len - 1;
+    int64_t v[4];
+    for (int i = 0; i < 4; i++) {
+        const char *d = s;
+        uint64_t x = 0;
+        while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');
+        if (s == d || s - d > 18) return 0;
+        v[i] = (int64_t)x;
+        if (i < 3 && *s++ != ',') return 0;
+    }
+    if (s != end) return 0;
+    op->kind = p[0] == 'r' ? OP_READ : OP_WRITE;
+    op->key = v[0]; op->value = v[1]; op->sess = v[2]; op->txn = v[3];
+    return 1;
+}
 
 /* Lex one line (NUL-terminated, len bytes, without its newline): 1 an
- * operation in *op (all but op->line), 2 a time annotation in *tt, 0
- * blank or a comment, -1 bad (err set at `line`). */
+ * operation in *op (all but op->line), 2 a time annotation in *tt, 3 a
+ * predicate line (kind TEXT_PRED_OP, lexed when applied), 0 blank or a
+ * comment, -1 bad (err set at `line`). */
 static int lex_line(const char *p, size_t len, text_op *op, text_times *tt, const char *name, long line, ic_error *err) {
     char fb[48];
+    if (lex_plain(p, len, op)) return 1;
     if (memchr(p, 0, len)) { ic_error_at(err, name, line, "expected text, found a NUL byte"); return -1; }
+    const char *start = p;
     lex_space(&p);
     if (!*p) return 0;
     if (*p == '#') return text_is_times(p) ? (text_lex_times(p, tt, name, line, err) < 0 ? -1 : 2) : 0;
+    if (text_pred_starts(p)) {
+        op->kind = TEXT_PRED_OP;
+        op->key = (int64_t)(intptr_t)p;
+        op->value = (int64_t)(len - (size_t)(p - start));
+        return 3;
+    }
     if ((p[0] == 'r' || p[0] == 'w') && p[1] == '(') op->kind = p[0] == 'r' ? OP_READ : OP_WRITE;
     else { ic_error_at(err, name, line, "expected 'r(' or 'w(', found %s", lex_found(p, fb, sizeof fb)); return -1; }
     p += 2;
@@ -101,6 +141,11 @@ int text_lex_line(const char *p, size_t len, text_fields *f, const char *name, l
     text_times tt;
     int rc = lex_line(p, len, &op, &tt, name, line, err);
     if (rc == 2) return 0;                   /* times are not followed (check --follow has no real-time levels) */
+    if (rc == 3) {
+        ic_error_at(err, name, line, "predicate reads (rp, up, init lines) cannot be followed; check the file "
+                    "without --follow");
+        return -1;
+    }
     if (rc > 0 && op.txn == TEXT_ABORTED_TXN) {
         ic_error_at(err, name, line, "an aborted write (transaction id -1) cannot be followed; check the file "
                     "without --follow");
@@ -127,6 +172,9 @@ typedef struct text_state {
     uint32_t last_t;
     VEC(text_times) times;          /* the time annotations, in file order */
     vec_u32 times_line;
+    text_pred *tp;                  /* predicate mode (text_pred.h): NULL until a predicate line */
+    text_pred_line pl;              /* the last predicate line, lexed */
+    vec_u32 init_keys;              /* keys of the initial-state transaction */
 } text_state;
 
 static void add_times(text_state *st, const text_times *tt, long line) {
@@ -178,9 +226,45 @@ static int apply_aborted(text_state *st, const text_op *op, long line, ic_error 
     }
     history_builder *b = st->b;
     uint32_t t = hb_txn(b, hb_session(b, op->sess, NULL), -1 - (int64_t)st->aborted++, (uint32_t)line);
-    hb_op(b, t, OP_WRITE, op->key_id != HISTORY_NONE ? op->key_id : hb_key(b, op->key), op->value, (uint32_t)line);
+    uint32_t key = op->key_id != HISTORY_NONE ? op->key_id : hb_key(b, op->key);
+    hb_op(b, t, OP_WRITE, key, op->value, (uint32_t)line);
     hb_txn_status(b, t, TXN_ABORTED);
+    if (st->tp) tp_aborted(st->tp, t, key, op->value, line);
     return 1;
+}
+
+/* The builder transaction of (sess, txn) at line, made if new: 1, or 0
+ * with err (it is in another session). */
+static int txn_of(text_state *st, int64_t sess, int64_t txn, long line, uint32_t *out, ic_error *err) {
+    if (st->have_last && txn == st->last_txn && sess == st->last_sess) { *out = st->last_t; return 1; }
+    uint32_t s = hb_session(st->b, sess, NULL);
+    uint32_t t = u64map_get(&st->txn_ids, (uint64_t)txn);
+    if (t == UINT32_MAX) {
+        t = hb_txn(st->b, s, txn, (uint32_t)line);
+        u64map_put(&st->txn_ids, (uint64_t)txn, t);
+        vec_push(st->txn_session, s);
+    } else if (st->txn_session.data[t] != s) {
+        ic_error_at(err, st->name, line, "transaction %" PRId64 " appears in two sessions (duplicate transaction id?)", txn);
+        return 0;
+    }
+    st->have_last = 1; st->last_txn = txn; st->last_sess = sess; st->last_t = t;
+    *out = t;
+    return 1;
+}
+
+/* A predicate line (rp, up, init): lexed and applied by text_pred.c. */
+static int apply_pred_line(text_state *st, const text_op *op, long line, ic_error *err) {
+    if (st->rep) st->rep->records++;
+    if (!text_pred_lex((const char *)(intptr_t)op->key, (size_t)op->value, &st->pl, st->name, line, err)) return 0;
+    if (!st->tp) st->tp = tp_new(st->b);
+    if (st->pl.kind == TPL_INIT) return tp_init(st->tp, st->b, hb_key(st->b, st->pl.key), st->pl.value, st->name, line, err);
+    if (st->have_init && st->pl.txn == st->init_txn) {
+        ic_error_at(err, st->name, line, "transaction %" PRId64 " stands for the initial state (line %ld) and may only "
+                    "write 0; found a predicate read", st->pl.txn, st->init_line);
+        return 0;
+    }
+    uint32_t t;
+    return txn_of(st, st->pl.sess, st->pl.txn, line, &t, err) && tp_pred_line(st->tp, st->b, t, &st->pl, st->name, line, err);
 }
 
 /* Apply one lexed operation found at `line`: 1, or 0 with err set. */
@@ -189,6 +273,7 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
     int64_t key = op->key, value = op->value, sess = op->sess, txn = op->txn;
     unsigned kind = op->kind;
     uint32_t key_id = op->key_id;
+    if (kind == TEXT_PRED_OP) return apply_pred_line(st, op, line, err);
     if (st->rep) st->rep->records++;
     if (txn == TEXT_ABORTED_TXN) return apply_aborted(st, op, line, err);
     if (st->have_init && txn == st->init_txn) {              /* the initial-state transaction goes on */
@@ -200,7 +285,7 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
                         kind == OP_READ ? "a read" : sess != st->init_sess ? "another session" : "another value");
             return 0;
         }
-        hb_key(b, key);
+        vec_push(st->init_keys, hb_key(b, key));
         st->merged++;
         return 1;
     }
@@ -216,13 +301,16 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
             st->init_txn = txn;
             st->init_sess = sess;
             st->init_line = line;
-            hb_key(b, key);
+            vec_push(st->init_keys, hb_key(b, key));
             st->merged++;
             return 1;
         }
         value = VALUE_INIT;
     }
     if (st->have_last && txn == st->last_txn && sess == st->last_sess) {   /* the common case: same txn */
+        if (st->tp)
+            return tp_op(st->tp, b, st->last_t, txn, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value,
+                         st->name, line, err);
         hb_op(b, st->last_t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);
         return 1;
     }
@@ -236,8 +324,10 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
         ic_error_at(err, st->name, line, "transaction %" PRId64 " appears in two sessions (duplicate transaction id?)", txn);
         return 0;
     }
-    hb_op(b, t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);
     st->have_last = 1; st->last_txn = txn; st->last_sess = sess; st->last_t = t;
+    if (st->tp)
+        return tp_op(st->tp, b, t, txn, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, st->name, line, err);
+    hb_op(b, t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);
     return 1;
 }
 
@@ -306,6 +396,9 @@ static void lex_chunk(void *ctx, size_t i) {
             vec_push(c->times, tt);
             op.kind = TEXT_TIMES_OP;
             op.key = (int64_t)c->times.len - 1;
+            op.line = (uint32_t)c->lines;
+            vec_push(c->ops, op);
+        } else if (rc == 3) {                            /* a predicate line: its text stays in the chunk */
             op.line = (uint32_t)c->lines;
             vec_push(c->ops, op);
         } else if (rc > 0) {
@@ -385,6 +478,7 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
     int ok = threads >= 2 ? parse_chunked(r, &st, threads, chunk_bytes, err) : parse_serial(r, &st, err);
     if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
     if (ok) ok = resolve_times(&st, err);
+    if (ok && st.tp) ok = tp_finish(st.tp, st.b, st.init_keys.data, st.init_keys.len, r->name, err);
     if (ok && st.have_init && rep) {
         rep->init_merged += st.merged;
         load_report_note(rep, "note", "transaction %" PRId64 " (session %" PRId64 ", line %ld) writes only the initial "
@@ -395,7 +489,11 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
     vec_free(st.txn_session);
     vec_free(st.times);
     vec_free(st.times_line);
+    tp_free(st.tp);
+    tpl_free(&st.pl);
+    vec_free(st.init_keys);
     if (!ok) { hb_free(st.b); return NULL; }
     hb_set_threads(st.b, threads);
-    return hb_finish(st.b, err);
+    history *h = hb_finish(st.b, err);             /* then the choices of predicate reads, as Elle's reader */
+    return h && !preds_attach_choices(h, err) ? (history_free(h), (history *)NULL) : h;
 }

@@ -17,17 +17,50 @@ static uint32_t pool_add(version_hint *vh, const char *s, size_t n) {
     return off;
 }
 
+/* The keys named so far, by the hash of their text (open addressing, at
+ * most half full): a key named twice is found in constant time, so a hint
+ * of many keys reads in linear time. */
+typedef struct keyset { uint32_t *slot; size_t cap; } keyset;
+
+static uint64_t name_hash(const char *s, size_t n) {
+    uint64_t x = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) x = (x ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return x ^ (x >> 29);
+}
+
+/* Where name s (n bytes) is, or the empty slot it would take. */
+static size_t keyset_find(const keyset *ks, const version_hint *vh, const char *s, size_t n) {
+    size_t i = (size_t)name_hash(s, n) & (ks->cap - 1);
+    for (;; i = (i + 1) & (ks->cap - 1)) {
+        uint32_t k = ks->slot[i];
+        if (k == UINT32_MAX) return i;
+        const char *t = vh_text(vh, vh->keys.data[k].name);
+        if (strncmp(t, s, n) == 0 && t[n] == 0) return i;     /* s has no NUL byte */
+    }
+}
+
+static void keyset_grow(keyset *ks, const version_hint *vh) {
+    free(ks->slot);
+    ks->cap = ks->cap ? 2 * ks->cap : 64;
+    ks->slot = xmalloc(ks->cap * sizeof *ks->slot);
+    memset(ks->slot, 0xff, ks->cap * sizeof *ks->slot);
+    for (uint32_t k = 0; k < vh->keys.len; k++) {
+        const char *t = vh_text(vh, vh->keys.data[k].name);
+        ks->slot[keyset_find(ks, vh, t, strlen(t))] = k;
+    }
+}
+
 /* A key named twice is malformed: the hint would say two things of it. */
-static int add_key(version_hint *vh, const char *s, size_t n, uint32_t line, ic_error *err) {
-    vec_foreach(const vh_key, k, vh->keys) {
-        const char *t = vh_text(vh, k->name);
-        if (strlen(t) == n && memcmp(t, s, n) == 0) {
-            ic_error_at(err, vh->source, line, "key %.*s is listed twice (first at line %u)", (int)(n > 200 ? 200 : n),
-                        s, k->line);
-            return 0;
-        }
+static int add_key(version_hint *vh, keyset *ks, const char *s, size_t n, uint32_t line, ic_error *err) {
+    if (2 * (vh->keys.len + 1) > ks->cap) keyset_grow(ks, vh);
+    size_t i = keyset_find(ks, vh, s, n);
+    if (ks->slot[i] != UINT32_MAX) {
+        ic_error_at(err, vh->source, line, "key %.*s is listed twice (first at line %u)", (int)(n > 200 ? 200 : n), s,
+                    vh->keys.data[ks->slot[i]].line);
+        return 0;
     }
     vh_key k = { pool_add(vh, s, n), line, (uint32_t)vh->values.len, 0 };
+    ks->slot[i] = (uint32_t)vh->keys.len;
     vec_push(vh->keys, k);
     return 1;
 }
@@ -42,7 +75,7 @@ static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == 
 
 /* ---- text: "KEY: V V V" --------------------------------------------- */
 
-static int parse_text_form(version_hint *vh, const char *p, const char *end, ic_error *err) {
+static int parse_text_form(version_hint *vh, keyset *ks, const char *p, const char *end, ic_error *err) {
     uint32_t line = 0;
     while (p < end) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -63,7 +96,7 @@ static int parse_text_form(version_hint *vh, const char *p, const char *end, ic_
         if (ke == a) { ic_error_at(err, vh->source, line, "no key before the colon"); return 0; }
         for (const char *c = a; c < ke; c++)
             if (is_blank(*c)) { ic_error_at(err, vh->source, line, "a key has no blanks (use the JSON form for such keys)"); return 0; }
-        if (!add_key(vh, a, (size_t)(ke - a), line, err)) return 0;
+        if (!add_key(vh, ks, a, (size_t)(ke - a), line, err)) return 0;
         for (const char *c = colon + 1; c < b;) {
             while (c < b && is_blank(*c)) c++;
             const char *s = c;
@@ -76,7 +109,7 @@ static int parse_text_form(version_hint *vh, const char *p, const char *end, ic_
 
 /* ---- JSON: {"KEY": [V, ...], ...} ------------------------------------ */
 
-typedef struct jcur { const char *p, *end; uint32_t line; version_hint *vh; ic_error *err; } jcur;
+typedef struct jcur { const char *p, *end; uint32_t line; version_hint *vh; keyset *ks; ic_error *err; } jcur;
 
 static void jskip(jcur *c) {
     while (c->p < c->end && is_blank(*c->p)) { if (*c->p == '\n') c->line++; c->p++; }
@@ -130,8 +163,8 @@ static int jvalue(jcur *c, vec_char *tmp) {
     return 1;
 }
 
-static int parse_json_form(version_hint *vh, const char *p, const char *end, ic_error *err) {
-    jcur c = { p, end, 1, vh, err };
+static int parse_json_form(version_hint *vh, keyset *ks, const char *p, const char *end, ic_error *err) {
+    jcur c = { p, end, 1, vh, ks, err };
     vec_char tmp; vec_init(tmp);
     int ok = 0;
     jskip(&c);
@@ -143,7 +176,7 @@ static int parse_json_form(version_hint *vh, const char *p, const char *end, ic_
         if (c.p >= c.end || *c.p != '"') { jfail(&c, "expected a key (a string)"); goto out; }
         uint32_t kline = c.line;
         if (!jstring(&c, &tmp)) goto out;
-        if (!add_key(vh, tmp.data ? tmp.data : "", tmp.len, kline, err)) goto out;
+        if (!add_key(vh, ks, tmp.data ? tmp.data : "", tmp.len, kline, err)) goto out;
         jskip(&c);
         if (c.p >= c.end || *c.p != ':') { jfail(&c, "expected ':' after a key"); goto out; }
         c.p++;
@@ -186,7 +219,9 @@ int version_hint_parse(const char *name, const char *data, size_t len, version_h
         return 0;
     }
     while (p < end && is_blank(*p)) p++;
-    int ok = p < end && *p == '{' ? parse_json_form(vh, data, end, err) : parse_text_form(vh, data, end, err);
+    keyset ks = { NULL, 0 };
+    int ok = p < end && *p == '{' ? parse_json_form(vh, &ks, data, end, err) : parse_text_form(vh, &ks, data, end, err);
+    free(ks.slot);
     return ok;
 }
 

@@ -1,4 +1,4 @@
-/* write.h — write a history in one of the four formats (convert, the
+/* write.h — write a history in one of the six formats (convert, the
  * workload generator, round-trip tests).
  *
  * A written history reads back with the same verdict.  Each writer
@@ -10,25 +10,36 @@
  *          no failed ops
  *   elle   everything but failed ops; reads of :fail/:info transactions are
  *          written but not read back (Elle's own rule)
+ *   dbcop-json  as dbcop, and no failed ops
+ *   viper  registers only, integer values, committed transactions only,
+ *          no failed reads (a failed write is ["w", K, V, false])
+ * Predicate reads (history.preds) are kept by text and elle (write_pred.h;
+ * their lowered reads, failed placeholders included, are not written as
+ * ops) and refused by dbcop and cobra.
  * and renumbers the identifiers its format reserves or cannot spell
  * (values and ids are only ever compared, so a one-to-one renumbering
  * keeps every verdict):
  *   text   values must be >= 1 (0 is the initial value, and PolySI's text
  *          has no signs); keys, sessions and transaction ids >= 0
  *   dbcop  values must not be 0 (the initial value)
+ *   dbcop-json  values >= 1, keys >= 0
+ *   viper  values must not be 0 (the initial state's) nor in the band the
+ *          reader reserves (below VALUE_NAME_BASE + 2^32)
  *   cobra  values and transaction ids must not be Cobra's markers
  *          (0xbebeebee, 0xdeadbeef, 0x23332333, 0x66666666; ids also not -1)
- *   all three: keys with a name (Elle's string and keyword keys, keys
+ *   all but viper (which writes them as strings): keys with a name (Elle's string and keyword keys, keys
  *          beyond 64 bits) become integer keys the history does not use
  *          (the note names the first: "key :x -> 3")
  * An identifier outside that set becomes the smallest one inside it that
  * the history does not use (in order of first appearance); the note of
  * history_write_file() says which.  Empty transactions are written where
- * the format can hold them (dbcop, cobra, elle) and vanish in text.  INIT
- * is never written.  Times (history_time) are written by text ("#@time"
- * lines) and elle (invocations with :time, :time and :ts on completions);
- * dbcop and cobra drop them, and history_write_file's note says how many
- * transactions' times were dropped (doc/formats.md, "Times"). */
+ * the format can hold them (dbcop, dbcop-json, cobra, elle, viper) and
+ * vanish in text.  INIT is never written.  Times (history_time) are
+ * written by text ("#@time" lines) and elle (invocations with :time, :time
+ * and :ts on completions), the client's by viper (preBeginTS,
+ * postCommitTS); dbcop, dbcop-json and cobra drop them (viper the
+ * database's), and history_write_file's note says how many transactions'
+ * times were dropped (doc/formats.md, "Times"). */
 #ifndef ISOCHECK_WRITE_H
 #define ISOCHECK_WRITE_H
 
@@ -42,11 +53,14 @@
 int write_text(const history *h, FILE *out, ic_error *err);
 int write_dbcop(const history *h, FILE *out, ic_error *err);
 int write_elle(const history *h, FILE *out, ic_error *err);
+int write_dbcop_json(const history *h, FILE *out, ic_error *err);
+/* Viper: J<session>.log files in dir, as Cobra (write_viper.c). */
+int write_viper(const history *h, const char *dir, unsigned flags, ic_error *err);
 /* Cobra: T<session>.log files in dir (io/output.h's directory
  * rules; flags: OUTPUT_FORCE). */
 int write_cobra(const history *h, const char *dir, unsigned flags, ic_error *err);
 
-/* Dispatch by format; path "-" is stdout (not for cobra).  The file is
+/* Dispatch by format; path "-" is stdout (not for cobra or viper).  The file is
  * written through io/output.h (flags: OUTPUT_NO_CLOBBER,
  * OUTPUT_FORCE).  note (may be NULL) gets what was renumbered, or "".
  * 1 on success. */

@@ -10,6 +10,7 @@
 
 #include "io/output.h"
 #include "frontend/formats/parse.h"
+#include "frontend/history/predicate.h"
 
 int write_check(const history *h, const char *format, int lists_ok, int string_keys_ok,
                 int aborted_ok, int indeterminate_ok, int failed_ok, ic_error *err) {
@@ -31,7 +32,8 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
                 return 0;
             }
         for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++)
-            if (history_op_kind(h, op) != OP_LIST_READ && history_value_is_named(h, h->op_value[op])) {
+            if (history_op_kind(h, op) != OP_LIST_READ && history_op_pred(h, op) == PRED_TAG_NONE &&
+                history_value_is_named(h, h->op_value[op])) {   /* lowered from a predicate read: written as it */
                 ic_error_at(err, h->source, 0, "cannot write value %s (%s) in %s format (integer values only)",
                             h->strings + h->name_off[h->op_value[op] - VALUE_NAME_BASE],
                             history_op_where(h, op, wb, sizeof wb), format);
@@ -77,6 +79,8 @@ static int cobra_marker(int64_t v) {
     return v == COBRA_INIT_WRITE_ID || v == COBRA_NULL_TXN_ID || v == COBRA_GC_WID_TRUE || v == COBRA_GC_WID_FALSE;
 }
 static int holds_cobra_value(int64_t v) { return !cobra_marker(v); }
+/* Viper: 0 is the initial state's value; the lowest band is the reader's (parse_viper.c). */
+static int holds_viper_value(int64_t v) { return v != 0 && v >= VALUE_NAME_BASE + (int64_t)UINT32_MAX; }
 /* -1 is the writer id of a read nobody's write explains; INT64_MIN is the model's init marker. */
 static int holds_cobra_txn(int64_t v) { return !cobra_marker(v) && v != -1 && v != INT64_MIN; }
 
@@ -175,6 +179,8 @@ void write_plan_build(const history *h, history_format fmt, write_plan *p) {
     case FORMAT_TEXT: value = holds_positive; key = session = txn = holds_non_negative; break;
     case FORMAT_DBCOP: value = holds_non_zero; break;
     case FORMAT_COBRA: value = holds_cobra_value; txn = holds_cobra_txn; break;
+    case FORMAT_DBCOP_JSON: value = holds_positive; key = holds_non_negative; break;
+    case FORMAT_VIPER: value = holds_viper_value; break;
     default: break;
     }
     uint32_t first_op = h->txns[0].num_ops;
@@ -184,7 +190,7 @@ void write_plan_build(const history *h, history_format fmt, write_plan *p) {
     renumber_build(&p->session, h->num_sessions ? &h->sessions[0].ext_id : &none, h->num_sessions, sizeof *h->sessions,
                    0, session, id_lo);
     renumber_build(&p->txn, h->num_txns > 1 ? &h->txns[1].ext_id : &none, h->num_txns - 1, sizeof *h->txns, 0, txn, id_lo);
-    if (fmt != FORMAT_ELLE) name_keys(h, p, key);
+    if (fmt != FORMAT_ELLE && fmt != FORMAT_VIPER) name_keys(h, p, key);   /* (viper writes names as strings) */
 }
 
 static void renumber_free(write_renumber *r) {
@@ -240,34 +246,38 @@ static void write_times_note(const history *h, history_format fmt, char *note, s
     for (uint32_t t = 1; t < h->num_txns; t++) {
         int has = 0;
         for (int k = 0; k < TIME_KINDS; k++) has |= history_time(h, (history_time_kind)k, t) != HISTORY_TIME_NONE;
-        dropped += has && (fmt == FORMAT_DBCOP || fmt == FORMAT_COBRA || (fmt == FORMAT_TEXT && !h->txns[t].num_ops));
+        int db = history_time(h, TIME_DB_START, t) != HISTORY_TIME_NONE || history_time(h, TIME_DB_COMMIT, t) != HISTORY_TIME_NONE;
+        dropped += has && (fmt == FORMAT_DBCOP || fmt == FORMAT_DBCOP_JSON || fmt == FORMAT_COBRA ||
+                           (fmt == FORMAT_TEXT && !h->txns[t].num_ops) || (fmt == FORMAT_VIPER && db));
     }
     size_t len = strlen(note);
     if (!dropped || len + 2 >= n) return;
     snprintf(note + len, n - len, "%sdropped the times of %" PRIu64 " transaction%s: %s", len ? "; " : "", dropped,
              dropped == 1 ? "" : "s", fmt == FORMAT_TEXT ? "empty transactions vanish in text"
-                                                        : "the format has no per-transaction times");
+                                      : fmt == FORMAT_VIPER ? "viper has the client's times, not the database's"
+                                                            : "the format has no per-transaction times");
 }
 
 int history_write_file(const history *h, history_format fmt, const char *path, unsigned flags, char *note,
                        size_t note_len, ic_error *err) {
     if (note && note_len) note[0] = 0;
-    if (fmt != FORMAT_TEXT && fmt != FORMAT_DBCOP && fmt != FORMAT_COBRA && fmt != FORMAT_ELLE) {
+    if (fmt != FORMAT_TEXT && fmt != FORMAT_DBCOP && fmt != FORMAT_COBRA && fmt != FORMAT_ELLE && fmt != FORMAT_VIPER &&
+        fmt != FORMAT_DBCOP_JSON) {
         ic_error_at(err, path, 0, "cannot write this format");
         return 0;
     }
-    if (h->preds) {               /* lowered to reads, they would lose their result sets (issue 34) */
-        ic_error_at(err, h->source, 0, "cannot write predicate reads ([:rp ...]) in %s format yet", history_format_name(fmt));
+    if (h->preds && fmt != FORMAT_TEXT && fmt != FORMAT_ELLE) {   /* they would lose their result sets (issue 34) */
+        ic_error_at(err, h->source, 0, "cannot write predicate reads ([:rp ...]) in %s format", history_format_name(fmt));
         return 0;
     }
     int ok;
-    if (fmt == FORMAT_COBRA) {
-        ok = write_cobra(h, path, flags, err);
+    if (fmt == FORMAT_COBRA || fmt == FORMAT_VIPER) {
+        ok = fmt == FORMAT_COBRA ? write_cobra(h, path, flags, err) : write_viper(h, path, flags, err);
     } else {
         output o;
         if (!output_open(&o, path, flags, err)) return 0;
         ok = fmt == FORMAT_TEXT ? write_text(h, o.f, err) : fmt == FORMAT_DBCOP ? write_dbcop(h, o.f, err)
-                                                          : write_elle(h, o.f, err);
+           : fmt == FORMAT_DBCOP_JSON ? write_dbcop_json(h, o.f, err) : write_elle(h, o.f, err);
         if (ok) ok = output_commit(&o, err);
         else output_discard(&o);       /* the target, if any, is untouched */
     }

@@ -109,6 +109,19 @@ uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t l
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
 void hb_set_threads(history_builder *b, unsigned threads) { b->threads = threads; }
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
+uint32_t hb_num_ops(const history_builder *b) { return (uint32_t)b->op_kind.len; }
+uint32_t hb_num_keys(const history_builder *b) { return (uint32_t)b->key_ext.len; }
+txn_status hb_txn_status_of(const history_builder *b, uint32_t txn) { return (txn_status)b->txns.data[txn].status; }
+int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext) {
+    if (b->key_name.data && k < b->key_name.len && b->key_name.data[k] != HISTORY_NONE) return 0;
+    *ext = b->key_ext.data[k];
+    return 1;
+}
+void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
+               uint32_t *line) {
+    *txn = b->op_txn.data[i]; *kind = b->op_kind.data[i]; *key = b->op_key.data[i]; *value = b->op_value.data[i];
+    *line = b->op_line.data[i];
+}
 
 void hb_txn_time(history_builder *b, uint32_t txn, history_time_kind k, int64_t v) {
     vec_i64 *tv = &b->times[k];

@@ -101,6 +101,7 @@ typedef enum {
     FORMAT_AUTO = 0, FORMAT_TEXT, FORMAT_DBCOP, FORMAT_COBRA, FORMAT_ELLE, FORMAT_SYNTHETIC,
     FORMAT_JSON,         /* Elle's history in JSON (as elle-cli reads it) */
     FORMAT_VIPER,        /* Viper's per-session JSON-lines logs (a directory of J<n>.log) */
+    FORMAT_DBCOP_JSON,   /* dbcop's JSON history: a target of convert; read by the JSON reader (FORMAT_JSON) */
 } history_format;
 
 /* Per-transaction times, carried beside the history (formats that have them:
@@ -274,15 +275,20 @@ static inline uint64_t history_writer_home(const history *h, uint32_t key, int64
  * in it (callers go on to the writer's transaction).  Hints
  * only: any argument gives the same results. */
 #define HISTORY_PREFETCH_AHEAD 16    /* stage 1's distance, in lookups (or ops) */
+/* The helpers are always inlined: GCC finds a function whose only effect
+ * is a prefetch free of side effects and drops every call to it (seen with
+ * GCC 12 at -O2, the helpers' hints silently lost). */
 #if defined(__GNUC__)
 #define HISTORY_PREFETCH(p) __builtin_prefetch(p)
+#define HISTORY_PREFETCH_FN static inline __attribute__((always_inline))
 #else
 #define HISTORY_PREFETCH(p) ((void)(p))
+#define HISTORY_PREFETCH_FN static inline
 #endif
-static inline void history_writer_prefetch_slot(const history *h, uint32_t key, int64_t value) {
+HISTORY_PREFETCH_FN void history_writer_prefetch_slot(const history *h, uint32_t key, int64_t value) {
     if (h->writer_slots) HISTORY_PREFETCH(&h->writer_slots[history_writer_home(h, key, value)]);
 }
-static inline void history_writer_prefetch_op(const history *h, uint32_t key, int64_t value) {
+HISTORY_PREFETCH_FN void history_writer_prefetch_op(const history *h, uint32_t key, int64_t value) {
     if (!h->writer_slots) return;
     uint32_t op = h->writer_slots[history_writer_home(h, key, value)];
     if (op < h->num_ops) {
@@ -431,6 +437,16 @@ void hb_op_make_empty_list_read(history_builder *b, uint32_t i);
 void hb_op_tag(history_builder *b, uint32_t i, uint32_t tag);
 void hb_op_set(history_builder *b, uint32_t i, unsigned kind, int64_t value);
 void hb_set_preds(history_builder *b, struct history_preds *p);
+/* What the builder holds so far (the text reader's predicate lines replay
+ * the ops read before the first one, text_pred.h): ops in the order added,
+ * keys, a transaction's status. */
+uint32_t hb_num_ops(const history_builder *b);
+uint32_t hb_num_keys(const history_builder *b);
+void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
+               uint32_t *line);
+txn_status hb_txn_status_of(const history_builder *b, uint32_t txn);
+/* Key k's integer: 1 with *ext, 0 for a key with a name. */
+int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext);
 
 /* A copy of b holding only the transactions t with keep[t] != 0 (NULL:
  * all), each with all its ops, in the same order; keys (same ids), named

@@ -15,7 +15,8 @@ typedef enum {
 
 typedef enum {
     SHAPE_WEAK_RC, SHAPE_WEAK_RA, SHAPE_WEAK_CC,   /* saturation: the premise does not depend on co */
-    SHAPE_PC, SHAPE_PSI, SHAPE_SI, SHAPE_SER       /* a search over version orders */
+    SHAPE_PC, SHAPE_PSI, SHAPE_SI, SHAPE_SER,      /* a search over version orders */
+    SHAPE_RR                                       /* SER's, predicate anti-dependencies lazily (doc/checker.md) */
 } level_shape;
 
 const char *level_name(check_level_id l);          /* "si", "ser-plain", ... */

@@ -42,17 +42,28 @@ const char *pred_str(const predicate *p, const char *var, char *buf, size_t n) {
     return buf;
 }
 
+const char *pred_read_str(const pred_read *r, const char *var, char *buf, size_t n) {
+    char pb[96];
+    pred_str(&r->p, var, pb, sizeof pb);
+    if (r->keyed) snprintf(buf, n, "key in %" PRId64 "..%" PRId64 " and %s", r->klo, r->khi, pb);
+    else snprintf(buf, n, "%s", pb);
+    return buf;
+}
+
 history_preds *preds_new(void) { return xcalloc(1, sizeof(history_preds)); }
 
 void preds_free(history_preds *p) {
     if (!p) return;
     vec_free(p->reads); vec_free(p->facts); vec_free(p->dead); vec_free(p->init_present); vec_free(p->init_data);
+    vec_free(p->choices); vec_free(p->choice_vals);
     free(p);
 }
 
 void preds_remap_txns(history_preds *p, const uint32_t *txn_new) {
     for (size_t i = 0; i < p->reads.len; i++)
         if (p->reads.data[i].txn != HISTORY_NONE) p->reads.data[i].txn = txn_new[p->reads.data[i].txn];
+    for (size_t i = 0; i < p->choices.len; i++)
+        if (p->choices.data[i].txn != HISTORY_NONE) p->choices.data[i].txn = txn_new[p->choices.data[i].txn];
 }
 
 history_preds *preds_clone(const history_preds *p, const uint32_t *txn_new) {
@@ -100,5 +111,59 @@ int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t 
     }
     if (preds_is_dead(p, v)) return 0;
     *data = v;
+    return 1;
+}
+
+typedef struct choice_at { uint32_t op, i; } choice_at;
+static int cmp_choice_at(const void *a, const void *b) {
+    const choice_at *x = a, *y = b;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+int preds_attach_choices(history *h, ic_error *err) {
+    history_preds *p = h->preds;
+    if (!p || !p->choices.len) return 1;
+    if (h->num_repeated || h->num_amb) {
+        uint32_t r = p->choices.data[0].read;
+        ic_error_at(err, h->source, r < p->reads.len ? p->reads.data[r].line : 0, "which version a read saw depends on "
+                    "the version order (a predicate read's view of a key it did not return, or a read of nil with several "
+                    "absent versions), and the history writes some value twice: not decided together yet "
+                    "(doc/checker.md, \"Predicate reads\")");
+        return 0;
+    }
+    size_t n = p->choices.len, m = 0, k = 0;
+    for (size_t i = 0; i < n; i++) m += p->choices.data[i].n;
+    choice_at *at = xmalloc(n * sizeof *at);
+    for (size_t i = 0; i < n; i++) {             /* each choice's lowered op */
+        const pred_choice *c = &p->choices.data[i];
+        uint32_t t = c->txn, op = HISTORY_NONE;
+        if (t == HISTORY_NONE || t >= h->num_txns) continue;
+        for (uint32_t o = h->txns[t].first_op; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
+            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker) {
+                h->op_kind[o] |= OP_AMBIGUOUS;
+                if (op == HISTORY_NONE) op = o;
+            }
+        if (op != HISTORY_NONE) { at[k].op = op; at[k++].i = (uint32_t)i; }
+    }
+    qsort(at, k, sizeof *at, cmp_choice_at);     /* amb_read ascends: history_amb_index searches it */
+    uint32_t *read = xmalloc((k ? k : 1) * sizeof *read), *start = xmalloc((k + 1) * sizeof *start);
+    uint32_t *cand = xmalloc((m ? m : 1) * sizeof *cand);
+    size_t w = 0;
+    for (size_t e = 0; e < k; e++) {
+        const pred_choice *c = &p->choices.data[at[e].i];
+        read[e] = at[e].op;
+        start[e] = (uint32_t)w;
+        for (uint32_t j = 0; j < c->n; j++) {
+            int64_t v = p->choice_vals.data[c->first + j];
+            cand[w++] = v == VALUE_INIT ? c->key : history_writer_of(h, c->key, v);   /* INIT's op k writes key k */
+        }
+    }
+    start[k] = (uint32_t)w;
+    free(at);
+    h->num_amb = (uint32_t)k;
+    h->amb_read = read; h->amb_start = start; h->amb_cand = cand;
+    h->amb_why = xcalloc(w ? w : 1, 1);           /* none ruled out */
+    p->choices_attached = k > 0;
+    vec_free(p->choices); vec_free(p->choice_vals);
     return 1;
 }

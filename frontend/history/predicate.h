@@ -9,7 +9,8 @@
  *     has m's sign).  Absent versions (a key not yet inserted: Elle's
  *     :elle/unborn; a deleted key: :elle/dead) match no predicate.
  *   - A predicate read observes the keys of a closed universe (every
- *     register key of the history): the keys whose version matches, with
+ *     register key of the history, or the integer keys of a declared range:
+ *     pred_read.keyed): the keys whose version matches, with
  *     their values (its result set), and, silently, a non-matching version
  *     of every other key.  The formats lower it to plain OP_READ ops
  *     (doc/checker.md, "Predicate reads"): a returned pair is an item read;
@@ -57,7 +58,17 @@ typedef struct pred_read {
     predicate p;
     uint32_t txn;            /* the reader (builder index until hb_finish) */
     uint32_t line;           /* where the read is */
+    uint8_t keyed;           /* it covers the integer keys klo..khi only (a declared */
+    int64_t klo, khi;        /* key range, text's `key in A..B and ...`); else every key */
 } pred_read;
+
+/* Whether r covers a key (named: a key with a name, never in a range; else
+ * its integer ext). */
+static inline int pred_read_covers(const pred_read *r, int named, int64_t ext) {
+    return !r->keyed || (!named && r->klo <= ext && ext <= r->khi);
+}
+/* r's predicate as pred_str writes it, after "key in A..B and " when keyed. */
+const char *pred_read_str(const pred_read *r, const char *var, char *buf, size_t n);
 
 typedef enum { PF_MISS = 0, PF_MISS_OWN, PF_MISMATCH, PF_MISS_READ } pred_fact_kind;
 
@@ -69,9 +80,19 @@ typedef struct pred_fact {
     int64_t  data;           /* its data value (what the predicate saw; INIT's: the :init value) */
 } pred_fact;
 
+/* A key a predicate read did not return (or an item read of nil), whose
+ * version the reader saw is one of several (non-matching, or absent; the
+ * version order decides): the values of those versions are
+ * vals[first .. first + n) (VALUE_INIT: INIT's); the reads of the key by
+ * transaction txn that stand for it read the value marker. */
+typedef struct pred_choice { uint32_t read, key, first, n, txn; int64_t marker; } pred_choice;
+
 typedef struct history_preds {
     VEC(pred_read) reads;
     VEC(pred_fact) facts;
+    VEC(pred_choice) choices;    /* until preds_attach_choices (not cloned) */
+    vec_i64 choice_vals;
+    uint8_t choices_attached;    /* h's ambiguous reads are these choices (not cloned) */
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
     VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
     vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */
@@ -92,6 +113,17 @@ int preds_is_dead(const history_preds *p, int64_t v);
 /* The data value of key's version v: 1 with *data (present), 0 if absent
  * (unborn INIT, or dead). */
 int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t *data);
+
+/* The choices of h->preds made reads whose writer is a choice, as the
+ * repeated values' are (history.h: OP_AMBIGUOUS, amb_read, amb_cand; the
+ * checker's choice.h): the reads of the choice's key by its transaction
+ * that read its marker (a value nobody writes) are flagged OP_AMBIGUOUS,
+ * the first gets the write ops of its versions as candidates, none ruled
+ * out (the others repeat it: one version a transaction).  0 with err (the read's line) when h also
+ * has values written twice (their resolution would drop these choices). */
+struct history;
+struct ic_error;
+int preds_attach_choices(struct history *h, struct ic_error *err);
 
 /* Tags of lowered ops (history.op_pred). */
 #define PRED_TAG_NONE UINT32_MAX

@@ -4,8 +4,8 @@
  * commit order, and psi's graph check.
  *
  * A level gets a certificate by a row here (and, for a new kind of check,
- * a branch in cert_verify_level): rc, ra and cc are to come as orders of
- * transactions. */
+ * a branch in cert_verify_level): rc, ra and cc are orders of transactions
+ * checked by cert_weak_verify (cert_weak.c). */
 #include "frontend/recheck/certificate.h"
 
 #include <inttypes.h>
@@ -16,15 +16,18 @@
 #include "frontend/recheck/cert_internal.h"
 
 static const cert_form forms[] = {
-    /* level            events ordered so rt ww_commit */
-    { LEVEL_SI,         1,     1,      1, 0, 0 },
-    { LEVEL_SER,        0,     1,      1, 0, 0 },
-    { LEVEL_PC,         1,     1,      1, 0, 1 },
-    { LEVEL_PSI,        0,     0,      1, 0, 0 },
-    { LEVEL_SI_PLAIN,   1,     1,      0, 0, 0 },
-    { LEVEL_SER_PLAIN,  0,     1,      0, 0, 0 },
-    { LEVEL_STRONG_SI,  1,     1,      1, 1, 0 },
-    { LEVEL_SSER,       0,     1,      1, 1, 0 },
+    /* level            events ordered so rt ww_commit weak */
+    { LEVEL_SI,         1,     1,      1, 0, 0,        0 },
+    { LEVEL_SER,        0,     1,      1, 0, 0,        0 },
+    { LEVEL_PC,         1,     1,      1, 0, 1,        0 },
+    { LEVEL_PSI,        0,     0,      1, 0, 0,        0 },
+    { LEVEL_SI_PLAIN,   1,     1,      0, 0, 0,        0 },
+    { LEVEL_SER_PLAIN,  0,     1,      0, 0, 0,        0 },
+    { LEVEL_STRONG_SI,  1,     1,      1, 1, 0,        0 },
+    { LEVEL_SSER,       0,     1,      1, 1, 0,        0 },
+    { LEVEL_RC,         0,     1,      1, 0, 0,        1 },
+    { LEVEL_RA,         0,     1,      1, 0, 0,        1 },
+    { LEVEL_CC,         0,     1,      1, 0, 0,        1 },
 };
 
 const cert_form *cert_form_of(check_level_id level) {

@@ -122,6 +122,16 @@ cert_status cert_verify_level(const history *h, const certificate *c, check_leve
         ic_error_at(err, c->file, 0, "a certificate of level %s orders %s", level_name(c->level), f->events ? "events" : "transactions");
         return CERT_REJECT;
     }
+    if (f->weak) {                           /* rc, ra, cc: the commit order alone (cert_weak.c) */
+        uint32_t *order = xmalloc((c->order.len + 1) * sizeof *order);
+        order[0] = 0;
+        for (size_t i = 0; i < c->order.len; i++) order[i + 1] = c->order.data[i];
+        cert_status st = cert_weak_verify(h, (int)c->level, order, (uint32_t)c->order.len + 1, err);
+        free(order);
+        if (st != CERT_OK && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", c->file);
+        if (st == CERT_OK && edges_checked) *edges_checked = c->order.len;
+        return st == CERT_OK ? CERT_OK : CERT_REJECT;
+    }
     if (!f->ordered) {                       /* psi: the version orders and a graph check */
         uint8_t *part = xcalloc(h->num_txns ? h->num_txns : 1, 1);
         part[0] = 1;

@@ -313,13 +313,14 @@ static int all_reads(cw *c, const cw_keys *k) {
 static int late(cw *c, uint32_t t3, uint32_t i, uint32_t t2, const char *how) {
     const history *h = c->h;
     uint32_t t1 = c->ext_src[i], op = c->ext_op[i];
-    char wb[128], kb[64];
+    char wb[128], kb[64], src[48];
     if (t2 == 0 || t2 == t1 || t2 == t3 || c->pos[t2] < c->pos[t1] || table_get(&c->writes, t2, h->op_key[op]) == NONE)
         return 1;
-    reject(c, "txn %" PRId64 " reads key %s at %s from %s%" PRId64 " although txn %" PRId64 ", %s, writes the key "
+    if (t1) snprintf(src, sizeof src, "txn %" PRId64, h->txns[t1].ext_id);
+    else snprintf(src, sizeof src, "the initial state");
+    reject(c, "txn %" PRId64 " reads key %s at %s from %s although txn %" PRId64 ", %s, writes the key "
            "after it in the commit order", h->txns[t3].ext_id, history_key_str(h, h->op_key[op], kb, sizeof kb),
-           history_op_where(h, op, wb, sizeof wb), t1 ? "txn " : "the initial state", t1 ? h->txns[t1].ext_id : 0,
-           h->txns[t2].ext_id, how);
+           history_op_where(h, op, wb, sizeof wb), src, h->txns[t2].ext_id, how);
     return 0;
 }
 

@@ -58,10 +58,13 @@ typedef enum { CERT_OK = 0, CERT_REJECT = 1, CERT_MALFORMED = 2 } cert_status;
  *              r -> c with c D+ r);
  *   so, rt     session order / real-time edges are checked (RT a -> b:
  *              a committed, complete(a) < invoke(b): as a D edge);
- *   ww_commit  pc: a WW edge a -> b needs cA before cB (not before sB). */
+ *   ww_commit  pc: a WW edge a -> b needs cA before cB (not before sB);
+ *   weak       rc, ra, cc: the commit order of transactions alone, no
+ *              version orders (no 'key' line), checked by
+ *              cert_weak_verify (below). */
 typedef struct cert_form {
     check_level_id level;
-    int events, ordered, so, rt, ww_commit;
+    int events, ordered, so, rt, ww_commit, weak;
 } cert_form;
 /* The level's form, or NULL when it has no certificate (yet). */
 const cert_form *cert_form_of(check_level_id level);
@@ -97,7 +100,8 @@ void cert_free(certificate *c);
  * where one applies).  *edges_checked (may be NULL) gets the edge count. */
 cert_status cert_verify(const history *h, const certificate *c, int si, ic_error *err, uint64_t *edges_checked);
 /* The same for any level with a form: c must be a certificate of that
- * level (or of ser when level is si). */
+ * level (or of ser when level is si).  rc, ra, cc: c->order (INIT not
+ * listed) through cert_weak_verify. */
 cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
                               uint64_t *edges_checked);
 

@@ -67,7 +67,7 @@ int vm_dep_holds(const vm *m, const dep_edge *e, char *why, size_t wl) {
 vm_mode vm_mode_of(check_level_id level) {
     level_shape s = level_shape_of(level);
     vm_mode m = { s == SHAPE_SI || s == SHAPE_PC, level_session_order(level), level_real_time(level),
-                  s == SHAPE_PC, s == SHAPE_PSI };
+                  s == SHAPE_PC, s == SHAPE_PSI, s == SHAPE_RR };
     return m;
 }
 
@@ -107,9 +107,22 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     return ok;
 }
 
+/* rr (Adya's PL-2.99): a cycle is allowed iff it has a predicate
+ * anti-dependency and no item anti-dependency. */
+static int rr_forbids(const history *h, const dep_edge *c, size_t n, char *why, size_t wl) {
+    size_t prw = 0, item = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].kind != DEP_RW) continue;
+        if (c[i].from < h->num_txns && vm_pred_only(h, c[i].from, c[i].key)) prw++;
+        else item++;
+    }
+    if (prw && !item) { snprintf(why, wl, "only predicate anti-dependencies among its RW edges (allowed under rr)"); return 0; }
+    return 1;
+}
+
 /* Whether the cycle's shape is one the level forbids (the edges are
  * checked by cycle_holds). */
-static int level_forbids(check_level_id level, const dep_edge *c, size_t n, char *why, size_t wl) {
+static int level_forbids(const history *h, check_level_id level, const dep_edge *c, size_t n, char *why, size_t wl) {
     level_shape s = level_shape_of(level);
     size_t rw = 0;
     for (size_t i = 0; i < n; i++) {
@@ -123,13 +136,14 @@ static int level_forbids(check_level_id level, const dep_edge *c, size_t n, char
         }
     }
     if (s == SHAPE_PSI && rw > 1) { snprintf(why, wl, "%zu RW edges (allowed under psi)", rw); return 0; }
+    if (s == SHAPE_RR) return rr_forbids(h, c, n, why, wl);
     return 1;
 }
 
 int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
                       const dep_edge *c, size_t n, char *why, size_t wl) {
     if ((unsigned)level >= LEVEL_COUNT || level_shape_of(level) < SHAPE_PC) { snprintf(why, wl, "not a searched level"); return 0; }
-    if (n && !level_forbids(level, c, n, why, wl)) return 0;
+    if (n && !level_forbids(h, level, c, n, why, wl)) return 0;
     return cycle_holds(h, vo, level_shape_of(level) == SHAPE_SI, c, n, why, wl);
 }
 
@@ -144,6 +158,22 @@ int vo_check_level_on(const history *h, const version_order *vo, check_level_id 
     vreads_free(&r);
     free(part);
     return rc;
+}
+
+void vo_check_levels_on(const history *h, const version_order *vo, const check_level_id *levels, size_t n, int *out,
+                        struct par_pool *pool, int prio) {
+    vm m;
+    vreads r; memset(&r, 0, sizeof r);
+    char why[300];
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, sizeof why);
+    uint8_t *part = m.part; m.part = NULL;
+    vm_free(&m);
+    for (size_t i = 0; i < n; i++) {
+        int valid = (unsigned)levels[i] < LEVEL_COUNT && level_shape_of(levels[i]) >= SHAPE_PC;
+        out[i] = ok && valid ? vm_graph_check(h, vo, vm_mode_of(levels[i]), part, &r, pool, prio, NULL, why, sizeof why) : -1;
+    }
+    vreads_free(&r);
+    free(part);
 }
 
 int vo_check(const history *h, const version_order *vo, int si,

@@ -56,21 +56,31 @@ int vo_check_on(const history *h, const version_order *vo, int si, dep_edge_vec 
 int cycle_holds(const history *h, const version_order *vo, int si,
                 const dep_edge *c, size_t n, char *why, size_t whylen);
 
-/* The same for any level of shape PC, PSI, SI or SER (levels.def): its
+/* The same for any level of shape PC, PSI, SI, SER or RR (levels.def): its
  * graph is built with SO only when the level has session order, with RT
  * edges (a committed, complete(a) < invoke(b), through clock nodes of its
  * own) only at the real-time levels; SER levels: D ∪ RW acyclic; SI
  * levels: the split graph; pc: the split graph with WW a -> b as
  * commit(a) -> commit(b); psi: D acyclic and no RW edge r -> c with c D+ r
- * (a cycle found is then c's D path to r and the RW edge).
+ * (a cycle found is then c's D path to r and the RW edge); rr: the graph
+ * without predicate anti-dependencies (RW edges of reads lowered from
+ * predicate reads that did not return the key, and of no other read of it)
+ * acyclic, and no other RW edge on a cycle of the whole graph (a cycle
+ * found is then that edge and a path back; doc/checker.md "The level rr").
  * vo_check_on(.., si, ..) is vo_check_level_on(.., si ? LEVEL_SI : LEVEL_SER, ..). */
 int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
                       char *why, size_t whylen, struct par_pool *pool, int prio);
+/* vo_check_level_on at each of levels[0 .. n) (shapes PC and up), the
+ * history read under vo once for all: out[i] is level i's answer (1, 0 or
+ * -1; no cycle returned). */
+void vo_check_levels_on(const history *h, const version_order *vo, const check_level_id *levels, size_t n, int *out,
+                        struct par_pool *pool, int prio);
 /* A cycle the level forbids: every edge holds (RT: by the times), the
  * edges meet, only kinds of the level's graph (no SO without session
  * order, RT only with real time), and SI levels: no two adjacent RW edges,
  * not all RW; pc: no RW edge right after a WW or RW edge; psi: at most
- * one RW edge; SER levels: any. */
+ * one RW edge; SER levels: any; rr: not every RW edge a predicate
+ * anti-dependency. */
 int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
                       const dep_edge *c, size_t n, char *why, size_t whylen);
 

@@ -14,7 +14,9 @@
  * committed participant by completion into tick j, tick j into tick j+1,
  * and the last tick completed before b's invocation into b, a D edge; a
  * cycle's run of ticks is reported as one RT edge); psi keeps RW edges out
- * of the graph and tests each against the D paths (vg_psi). */
+ * of the graph and tests each against the D paths (vg_psi); rr keeps the
+ * predicate anti-dependencies out (vm_pred_only) and tests each item RW
+ * edge against the paths of the whole graph (vg_rr). */
 #include "frontend/recheck/vm_internal.h"
 
 #include <inttypes.h>
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "par.h"
+#include "frontend/history/predicate.h"
 
 /* ---- the graph --------------------------------------------------------
  * Memory.  The graph is one CSR (start[n + 1], adj[m], 32-bit node ids)
@@ -59,15 +62,69 @@ typedef struct vgraph {
     const uint32_t *cyc; size_t clen;
     uint8_t *on;                  /* per node: it starts a cycle arc */
     uint32_t *ckey; uint8_t *ckind, *cfound;
-    size_t rw_arc;                /* psi: the one cycle arc that is an RW edge (SIZE_MAX: none) */
+    size_t rw_arc;                /* psi: the one cycle arc that is an RW edge (SIZE_MAX: none);
+                                     rr: the one that must be an item RW edge */
+    int find_lazy;                /* rr: predicate anti-dependencies may label the cycle's arcs */
+    const uint64_t *prw; size_t nprw;   /* rr: the predicate-only (t << 32 | k), sorted */
 } vgraph;
 
-static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t key) {
-    for (size_t i = 0; i < g->clen; i++)
-        if (!g->cfound[i] && g->cyc[i] == x && g->cyc[(i + 1) % g->clen] == y &&
-            (!g->mode.psi || (kind == DEP_RW) == (i == g->rw_arc))) {
-            g->cfound[i] = 1; g->ckind[i] = (uint8_t)kind; g->ckey[i] = key;
+/* lazy: the edge is no arc (psi's RW edges, rr's predicate anti-dependencies). */
+static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t key, int lazy) {
+    for (size_t i = 0; i < g->clen; i++) {
+        if (g->cfound[i] || g->cyc[i] != x || g->cyc[(i + 1) % g->clen] != y) continue;
+        int ok = 1;
+        if (g->mode.psi) ok = (kind == DEP_RW) == (i == g->rw_arc);
+        else if (g->mode.rr) ok = i == g->rw_arc ? kind == DEP_RW && !lazy : !lazy || g->find_lazy;
+        if (ok) { g->cfound[i] = 1; g->ckind[i] = (uint8_t)kind; g->ckey[i] = key; }
+    }
+}
+
+static int vg_is_prw(const uint64_t *prw, size_t n, uint32_t t, uint32_t k) {
+    uint64_t x = (uint64_t)t << 32 | k;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (prw[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && prw[lo] == x;
+}
+
+int vm_pred_only(const history *h, uint32_t t, uint32_t k) {
+    if (!h->op_pred || t >= h->num_txns) return 0;
+    const history_txn *tx = &h->txns[t];
+    int pred = 0;
+    for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
+        if (h->op_key[o] != k || (h->op_kind[o] & OP_FAILED)) continue;
+        op_kind kd = (op_kind)(h->op_kind[o] & OP_KIND_MASK);
+        if (kd == OP_WRITE || kd == OP_APPEND) break;           /* later reads are its own */
+        uint32_t tag = h->op_pred ? h->op_pred[o] : PRED_TAG_NONE;
+        if (tag == PRED_TAG_NONE || pred_tag_returned(tag)) return 0;
+        pred = 1;
+    }
+    return pred;
+}
+
+/* rr: the participants' predicate-only (t, k), sorted. */
+typedef VEC(uint64_t) vg_u64_vec;
+static void vg_pred_pairs(const history *h, const uint8_t *part, vg_u64_vec *out) {
+    if (!h->op_pred) return;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        if (!part[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        size_t from = out->len;
+        for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
+            uint32_t tag = h->op_pred[o];
+            if (tag == PRED_TAG_NONE || pred_tag_returned(tag) || (h->op_kind[o] & OP_FAILED)) continue;
+            uint64_t x = (uint64_t)t << 32 | h->op_key[o];
+            int dup = 0;
+            for (size_t i = from; i < out->len && !dup; i++) dup = out->data[i] == x;
+            if (!dup && vm_pred_only(h, t, h->op_key[o])) vec_push(*out, x);
         }
+        for (size_t i = from + 1; i < out->len; i++)           /* keys of t in order */
+            for (size_t j = i; j > from && out->data[j - 1] > out->data[j]; j--) {
+                uint64_t y = out->data[j]; out->data[j] = out->data[j - 1]; out->data[j - 1] = y;
+            }
+    }
 }
 
 /* Where one pass over (part of) the edge sequence puts its arcs. */
@@ -75,18 +132,20 @@ typedef struct vpart {
     int si, pass;
     const vm_mode *mode;
     const vm_clock *clk;
-    vec_u32 *rw;                  /* VG_RW: the RW edges (psi), as pairs */
+    vec_u32 *rw;                  /* VG_RW: the RW edges (psi; rr: the predicate ones), as pairs */
     uint32_t *c;                  /* VG_COUNT: per node, its arcs so far; VG_FILL: where its next one goes */
     uint32_t *adj;
     uint64_t m;                   /* VG_COUNT: arcs so far */
     vgraph *g;                    /* VG_FIND */
+    vec_u32 *rw_item;             /* rr, VG_RW: the item RW edges, as pairs */
+    const uint64_t *prw; size_t nprw;   /* rr: vgraph's */
 } vpart;
 
 static inline void vg_arc(vpart *p, dep_kind kind, uint32_t key, uint32_t x, uint32_t y) {
     switch (p->pass) {
     case VG_COUNT: p->c[x]++; p->m++; break;
     case VG_FILL: p->adj[p->c[x]++] = y; break;
-    case VG_FIND: if (p->g->on[x]) vg_find(p->g, x, y, kind, key); break;
+    case VG_FIND: if (p->g->on[x]) vg_find(p->g, x, y, kind, key, 0); break;
     default: break;
     }
 }
@@ -95,8 +154,14 @@ static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, ui
     uint32_t x, y;
     if (p->mode->psi && kind == DEP_RW) {     /* psi: no arc; collected, and labelled on a cycle */
         if (p->pass == VG_RW) { vec_push(*p->rw, a); vec_push(*p->rw, b); }
-        else if (p->pass == VG_FIND && p->g->on[a]) vg_find(p->g, a, b, kind, key);
+        else if (p->pass == VG_FIND && p->g->on[a]) vg_find(p->g, a, b, kind, key, 1);
         return;
+    }
+    if (p->mode->rr && kind == DEP_RW) {         /* rr: item RW edges are arcs, predicate ones not */
+        int lazy = vg_is_prw(p->prw, p->nprw, a, key);
+        if (p->pass == VG_RW) { vec_u32 *v = lazy ? p->rw : p->rw_item; vec_push(*v, a); vec_push(*v, b); return; }
+        if (p->pass == VG_FIND) { if (p->g->on[a]) vg_find(p->g, a, b, kind, key, lazy); return; }
+        if (lazy) return;
     }
     if (!p->si) { x = a; y = b; }
     else if (kind == DEP_RW) { x = 2 * a + 1; y = 2 * b; }
@@ -181,6 +246,7 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
         parts[j].clk = j == 0 ? g->clk : NULL;
         parts[j].pass = VG_COUNT;
         parts[j].c = xcalloc((size_t)g->n + 1, sizeof *parts[j].c);
+        parts[j].prw = g->prw; parts[j].nprw = g->nprw;
     }
     vg_job job = { vo, r, G, parts };
     vg_emit_head(&parts[0], h, part);
@@ -309,6 +375,73 @@ static int vg_psi(const vgraph *g, const vec_u32 *rw, vec_u32 *cyc) {
     return found;
 }
 
+/* rr: an item RW edge r -> c (pairs in item) with a path c ~> r through
+ * the arcs and the predicate anti-dependencies (pairs in lazy): that
+ * path's nodes, c first, into cyc (the RW edge closes it); 0 if there is
+ * none.  The whole graph's strongly connected components (an iterative
+ * Tarjan) tell which item edges close one; a breadth-first search gives
+ * the path of the first. */
+static int vg_rr(const vgraph *g, const vec_u32 *lazy, const vec_u32 *item, vec_u32 *cyc) {
+    uint32_t n = g->n;
+    uint32_t *ls = xcalloc((size_t)n + 1, sizeof *ls), *la = xmalloc((lazy->len / 2 + 1) * sizeof *la);
+    for (size_t i = 0; i + 1 < lazy->len; i += 2) ls[lazy->data[i] + 1]++;
+    for (uint32_t u = 0; u < n; u++) ls[u + 1] += ls[u];
+    uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, ls, ((size_t)n + 1) * sizeof *fill);
+    for (size_t i = 0; i + 1 < lazy->len; i += 2) la[fill[lazy->data[i]]++] = lazy->data[i + 1];
+    /* Tarjan: it[u] runs over u's arcs, then its lazy arcs */
+    uint32_t *index = xmalloc((n ? n : 1) * sizeof *index), *low = xmalloc((n ? n : 1) * sizeof *low);
+    uint32_t *comp = xmalloc((n ? n : 1) * sizeof *comp), idx = 0, nc = 0;
+    uint8_t *on = xcalloc(n ? n : 1, 1);
+    vec_u32 stack, call; vec_init(stack); vec_init(call);
+    for (uint32_t u = 0; u < n; u++) index[u] = UINT32_MAX;
+    for (uint32_t s0 = 0; s0 < n; s0++) {
+        if (index[s0] != UINT32_MAX) continue;
+        index[s0] = low[s0] = idx++; fill[s0] = 0; vec_push(stack, s0); on[s0] = 1; vec_push(call, s0);
+        while (call.len) {
+            uint32_t u = vec_last(call), na = g->start[u + 1] - g->start[u], j = fill[u];
+            if (j < na + (ls[u + 1] - ls[u])) {
+                uint32_t v = j < na ? g->adj[g->start[u] + j] : la[ls[u] + j - na];
+                fill[u]++;
+                if (index[v] == UINT32_MAX) {
+                    index[v] = low[v] = idx++; fill[v] = 0; vec_push(stack, v); on[v] = 1; vec_push(call, v);
+                } else if (on[v] && index[v] < low[u]) low[u] = index[v];
+                continue;
+            }
+            call.len--;
+            if (call.len) { uint32_t q = vec_last(call); if (low[u] < low[q]) low[q] = low[u]; }
+            if (low[u] != index[u]) continue;
+            uint32_t w;
+            do { w = stack.data[--stack.len]; on[w] = 0; comp[w] = nc; } while (w != u);
+            nc++;
+        }
+    }
+    int found = 0;
+    for (size_t i = 0; i + 1 < item->len && !found; i += 2) {
+        uint32_t rd = item->data[i], c = item->data[i + 1];
+        if (comp[rd] != comp[c]) continue;
+        /* breadth first from c to rd (they share a component: it ends) */
+        uint32_t *par = index, *queue = low, qh = 0, qt = 0;
+        for (uint32_t u = 0; u < n; u++) par[u] = UINT32_MAX;
+        queue[qt++] = c; par[c] = c;
+        while (qh < qt && par[rd] == UINT32_MAX) {
+            uint32_t u = queue[qh++], na = g->start[u + 1] - g->start[u];
+            for (uint32_t j = 0; j < na + (ls[u + 1] - ls[u]); j++) {
+                uint32_t v = j < na ? g->adj[g->start[u] + j] : la[ls[u] + j - na];
+                if (par[v] == UINT32_MAX) { par[v] = u; queue[qt++] = v; }
+            }
+        }
+        for (uint32_t x = rd; ; x = par[x]) { vec_push(*cyc, x); if (x == c) break; }
+        for (size_t a = 0, b = cyc->len - 1; a < b; a++, b--) {
+            uint32_t t = cyc->data[a]; cyc->data[a] = cyc->data[b]; cyc->data[b] = t;
+        }
+        found = 1;
+    }
+    vec_free(stack); vec_free(call);
+    free(index); free(low); free(comp); free(on); free(ls); free(la); free(fill);
+    return found;
+}
+
 /* The cycle's arcs as dependencies: each arc's kind and key are those of
  * the first edge of the sequence with its ends (the first in its tail's
  * arc list), found by a third pass; fixed arcs are left out. */
@@ -322,7 +455,7 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     g->ckind = xcalloc(n ? n : 1, 1);
     g->cfound = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
-    vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g };
+    vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g, NULL, g->prw, g->nprw };
     vg_emit_head(&p, h, part);
     vg_emit_keys(&p, vo, r, 0, r->ntasks);
     /* start at a transaction's node: a run of clock ticks becomes one RT edge */
@@ -417,6 +550,8 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
     g.rw_arc = SIZE_MAX;
     vm_clock clk;
     if (mode.rt) { vm_clock_build(&clk, h, part, g.n); g.n += clk.m; g.clk = &clk; }
+    vg_u64_vec prw; vec_init(prw);
+    if (mode.rr) { vg_pred_pairs(h, part, &prw); g.prw = prw.data; g.nprw = prw.len; }
     int rc;
     if (!vg_build(&g, h, vo, part, r, pool, prio, why, wl)) rc = -1;
     else {
@@ -430,7 +565,7 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
         }
         if (rc == 1 && mode.psi) {
             vec_u32 rw; vec_init(rw);
-            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g };
+            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g, NULL, NULL, 0 };
             vg_emit_keys(&p, vo, r, 0, r->ntasks);
             vec_clear(cyc);
             if (vg_psi(&g, &rw, &cyc)) {
@@ -440,8 +575,22 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
             }
             vec_free(rw);
         }
+        if (rc == 1 && mode.rr && g.nprw) {
+            vec_u32 lazy, item; vec_init(lazy); vec_init(item);
+            vpart p = { 0, VG_RW, &g.mode, NULL, &lazy, NULL, NULL, 0, &g, &item, g.prw, g.nprw };
+            vg_emit_keys(&p, vo, r, 0, r->ntasks);
+            vec_clear(cyc);
+            if (vg_rr(&g, &lazy, &item, &cyc)) {
+                rc = 0;
+                g.rw_arc = cyc.len - 1;          /* r -> c, an item RW edge, closes it */
+                g.find_lazy = 1;
+                if (cycle) nodes_to_deps(&g, h, vo, part, r, &cyc, cycle);
+            }
+            vec_free(lazy); vec_free(item);
+        }
         vec_free(cyc);
     }
+    vec_free(prw);
     vg_free(&g);
     if (mode.rt) { free(clk.a); vec_free(clk.into); }
     return rc;

@@ -79,8 +79,15 @@ typedef struct vm_mode {
     int rt;                      /* RT edges, through clock nodes */
     int ww_commit;               /* pc: WW commit -> commit */
     int psi;                     /* RW edges are no arcs; each is tested against D paths */
+    int rr;                      /* predicate anti-dependencies are no arcs; each item RW edge
+                                    is tested against paths of the whole graph */
 } vm_mode;
 vm_mode vm_mode_of(check_level_id level);
+
+/* rr: whether participant t's external reads of key k (reads before its
+ * own first write of k) are all lowered predicate reads that did not
+ * return k (its RW edges on k are predicate anti-dependencies). */
+int vm_pred_only(const history *h, uint32_t t, uint32_t k);
 
 int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, const uint8_t *part, const vreads *r,
                    struct par_pool *pool, int prio, dep_edge_vec *cycle, char *why, size_t wl);

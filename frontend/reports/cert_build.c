@@ -128,3 +128,20 @@ out:
     free(part);
     return rc;
 }
+
+cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t len, check_level_id level, certificate *c,
+                            ic_error *err) {
+    cert_free(c);
+    cert_init(c);
+    const cert_form *f = cert_form_of(level);
+    if (!f || !f->weak || !len || order[0] != 0) {
+        ic_error_at(err, "", 0, "level %s has no commit-order certificate, or the order does not start with INIT", level_name(level));
+        return CERT_REJECT;
+    }
+    (void)h;
+    c->level = level;
+    c->si = 0;
+    vec_reserve(c->order, len - 1);
+    for (uint32_t i = 1; i < len; i++) vec_push(c->order, order[i]);
+    return CERT_OK;
+}

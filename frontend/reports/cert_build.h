@@ -24,5 +24,9 @@ cert_status cert_build(const history *h, const version_order *vo, int si, certif
  * or, for psi, no order: the version order passes the verifier's graph
  * check.  cert_build(.., si, ..) is the level si or ser. */
 cert_status cert_build_level(const history *h, const version_order *vo, check_level_id level, certificate *c, ic_error *err);
+/* rc, ra, cc (cert_form.weak): the certificate is the commit order the
+ * saturation found (weak.h: order[0 .. len), INIT first), INIT left out. */
+cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t len, check_level_id level, certificate *c,
+                            ic_error *err);
 
 #endif

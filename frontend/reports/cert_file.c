@@ -46,8 +46,8 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
     int legacy = c->level == LEVEL_SI || c->level == LEVEL_SER;   /* their form says which */
     const cert_form *f = cert_form_of(c->level);
     fprintf(out, "level %s\n", legacy ? (c->si ? "si" : "ser") : level_name(c->level));
-    fprintf(out, "# version order per key, oldest first: key KEY INIT WRITER...\n");
-    for (uint32_t k = 0; k < c->vo.num_keys; k++) {
+    if (!f || !f->weak) fprintf(out, "# version order per key, oldest first: key KEY INIT WRITER...\n");
+    for (uint32_t k = 0; f && !f->weak && k < c->vo.num_keys; k++) {
         fputs("key ", out);
         write_key(out, h, k);
         for (uint32_t i = c->vo.start[k]; i < c->vo.start[k + 1]; i++) { fputc(' ', out); write_txn(out, h, unique, c->vo.txns.data[i]); }
@@ -64,6 +64,7 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
         fputc('\n', out);
     }
     if (f && !f->ordered) fprintf(out, "# no commit order: the version orders are the certificate\n");
+    else if (f && f->weak) fprintf(out, "# commit order of transactions, earliest first (INIT precedes them): the certificate\n");
     else fprintf(out, c->si ? "# commit order of events, earliest first: sT = T starts, cT = T commits\n"
                             : "# commit order of transactions, earliest first\n");
     for (size_t i = 0; i < c->order.len; i++) {
@@ -130,6 +131,7 @@ typedef struct rd {
     certificate *c;
     int level;                   /* -1 until the 'level' line: 0 transactions, 1 events, 2 no order (psi) */
     vec_u32 kk, kt;
+    int weak;                    /* rc, ra, cc: no 'key' lines (cert_form.weak) */
 } rd;
 
 static cert_status bad(rd *R, const char *fmt, const char *found) {
@@ -195,10 +197,11 @@ static int read_level(rd *R, const char *p) {
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
     int l = n < sizeof name ? level_by_name(name) : -1;
     const cert_form *f = l >= 0 ? cert_form_of((check_level_id)l) : NULL;
-    if (!f) { bad(R, "expected a level with certificates (si, ser, pc, psi, si-plain, ser-plain, strong-si, sser), found %s",
-                  lex_found(p, fb, sizeof fb)); return 0; }
+    if (!f) { bad(R, "expected a level with certificates (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, strong-si, sser), "
+                  "found %s", lex_found(p, fb, sizeof fb)); return 0; }
     p += n;
     R->level = !f->ordered ? 2 : f->events;
+    R->weak = f->weak;
     lex_space(&p);
     if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
     R->c->si = f->events;
@@ -322,6 +325,10 @@ static int read_line(rd *R, const char *p, int *header, int *ended) {
         if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
         return *ended = 1;
     }
+    if (word_is(p, "key") && R->weak) {
+        bad(R, "expected no 'key' line in a certificate of rc, ra or cc (the commit order is the certificate), found %s", "one");
+        return 0;
+    }
     if (word_is(p, "key")) { p += 3; lex_space(&p); return read_key_line(R, p); }
     if (word_is(p, "order")) { p += 5; lex_space(&p); return read_order_line(R, p); }
     if (word_is(p, "read")) { p += 4; lex_space(&p); return read_reads_from_line(R, p); }
@@ -354,7 +361,7 @@ cert_status cert_read(input *r, const history *h, certificate *c, ic_error *err)
     snprintf(c->file, sizeof c->file, "%s", r->name ? r->name : "");
     lookup L;
     lookup_init(&L, h);
-    rd R = { r, c->file, err, CERT_OK, &L, c, -1, { 0 }, { 0 } };
+    rd R = { r, c->file, err, CERT_OK, &L, c, -1, { 0 }, { 0 }, 0 };
     vec_init(R.kk); vec_init(R.kt);
     c->key_line = xcalloc(h->num_keys ? h->num_keys : 1, sizeof *c->key_line);
     int header = 0, ended = 0;

@@ -71,6 +71,7 @@ cycle_class classify_cycle_rule(const dep_edge *c, size_t n, cycle_rule rule) {
     if (rw == 0 && so == 0 && rt == 0) { r.kind = wr == 0 ? AN_G0 : AN_G1C; return r; }
     if (n == 2 && rw == 1 && ww == 1 && c[0].key == c[1].key) { r.kind = AN_LOST_UPDATE; return r; }
     if (rw + ww == 1) { r.kind = one_back_edge(c, n); return r; }
+    if (rw == 0) { r.kind = wr == 0 ? AN_G0 : AN_G1C; return r; }     /* G0 / G1c with SO or RT edges */
     if (rw == 1) { r.kind = AN_READ_SKEW; return r; }
     if (rw == 2 && !adj && ww == 0 && rt == 0) { r.kind = AN_LONG_FORK; return r; }
     if (rw == n) { r.kind = AN_WRITE_SKEW; return r; }

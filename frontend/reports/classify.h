@@ -26,10 +26,14 @@
  *     writes-follow-reads            path = WR then SO..., back edge WW
  *     fractured-read                 two transactions: a -WR-> b -RW-> a
  *     causality-violation            any other such path
+ *   write-cycle (G0-process, G0-realtime)   no RW, no WR (SO or RT with WW)
+ *   circular-information-flow (G1c-process, G1c-realtime)   no RW, some WR
  *   read-skew (G-single)             exactly one RW (the rest has a WW)
  *   long-fork                        two non-adjacent RW, the rest SO/WR
  *   write-skew                       only RW (a SER violation only)
- *   cycle                            anything else ("cycle of N transactions")
+ *   cycle                            anything else ("cycle of N transactions"):
+ *                                    never a cycle with at most one RW edge, so
+ *                                    every cycle psi forbids is named
  * Adya-style class: G0, G1c, G-single, G-nonadjacent (RW edges, none
  * adjacent), G2-item (adjacent RW edges); "-realtime" when RT edges take
  * part, else "-process" when SO edges do (Elle's naming). */

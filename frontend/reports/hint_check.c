@@ -6,7 +6,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "monotonic.h"
+#include "par.h"
 #include "io/json_out.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/reports/hint_check_internal.h"
@@ -159,16 +162,92 @@ static int hint_resolve(const history *h, const version_hint *vh, hint_order *o,
     return ok;
 }
 
-int whitebox_begin(whitebox *wb, const history *h, const int want[2]) {
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+void whitebox_stage(whitebox *wb, const char *name) {
+    double now = monotonic_seconds(), cpu = cpu_seconds();
+    if (wb->nstages < WB_MAX_STAGES) {
+        wb->stage_name[wb->nstages] = name;
+        wb->stage_cpu[wb->nstages] = cpu - wb->stage_c0;
+        wb->stage_secs[wb->nstages++] = now - wb->stage_t0;
+    }
+    wb->stage_t0 = now;
+    wb->stage_c0 = cpu;
+}
+
+void whitebox_print_stages(FILE *out, const whitebox *wb) {
+    fprintf(out, "white-box stages:");
+    for (int i = 0; i < wb->nstages; i++)
+        fprintf(out, "  %s %.3fs (cpu %.3fs)", wb->stage_name[i], wb->stage_secs[i], wb->stage_cpu[i]);
+    fputc('\n', out);
+}
+
+/* The axioms beside the hint's own first work, on two threads. */
+typedef struct begin_job {
+    whitebox *wb;
+    const history *h;
+    whitebox_work work;
+    void *ctx;
+    int axioms_fail;
+    double axioms_secs, axioms_cpu;   /* axioms_cpu: only when nothing ran beside them */
+} begin_job;
+
+static void begin_task(void *ctx, size_t i) {
+    begin_job *j = ctx;
+    if (i == 1) {
+        if (!j->work) return;
+        j->wb->stage_t0 = monotonic_seconds();        /* after the axioms when they ran first, inline */
+        j->wb->stage_c0 = cpu_seconds();
+        j->work(j->ctx);
+        return;
+    }
+    double t0 = monotonic_seconds(), c0 = cpu_seconds();
+    anomaly_list al;
+    anomaly_list_init(&al);
+    j->axioms_fail = axioms_check(j->h, &al, 1) > 0;
+    anomaly_list_free(&al);
+    j->axioms_secs = monotonic_seconds() - t0;
+    j->axioms_cpu = cpu_seconds() - c0;
+}
+
+int whitebox_begin(whitebox *wb, const history *h, const int want[2], unsigned threads, whitebox_work work, void *ctx) {
     memset(wb, 0, sizeof *wb);
+    wb->stage_t0 = monotonic_seconds();
+    wb->stage_c0 = cpu_seconds();
     wb->h = h;
     wb->want[0] = want[0];
     wb->want[1] = want[1];
     for (int lv = 0; lv < 2; lv++) vec_init(wb->res[lv].cycle);
-    anomaly_list al;
-    anomaly_list_init(&al);
-    wb->axioms_fail = axioms_check(h, &al, 1) > 0;
-    anomaly_list_free(&al);
+    begin_job job = { wb, h, work, ctx, 0, 0, 0 };
+    par_run(threads > 1 ? 2 : 1, 2, begin_task, &job);
+    wb->axioms_fail = job.axioms_fail;
+    if (wb->axioms_fail) {                   /* the black-box answer's FAIL; what work found is moot */
+        wb->finding[0] = wb->no_answer[0] = 0;
+        for (int lv = 0; lv < 2; lv++) {
+            wb->level_finding[lv][0] = 0;
+            wb->method[lv] = NULL;
+            check_result_free(&wb->res[lv]);
+            memset(&wb->res[lv], 0, sizeof wb->res[lv]);
+            vec_init(wb->res[lv].cycle);
+        }
+    }
+    if (!work) whitebox_stage(wb, "axioms");
+    else {
+        if (wb->nstages < WB_MAX_STAGES) {     /* beside: its wall time, its CPU counted in the stages beside it */
+            int at = threads > 1 ? wb->nstages : 0;           /* alone it ran first */
+            for (int i = wb->nstages; i > at; i--) {
+                wb->stage_name[i] = wb->stage_name[i - 1];
+                wb->stage_cpu[i] = wb->stage_cpu[i - 1];
+                wb->stage_secs[i] = wb->stage_secs[i - 1];
+            }
+            wb->stage_name[at] = threads > 1 ? "axioms (beside them)" : "axioms";
+            wb->stage_cpu[at] = threads > 1 ? 0 : job.axioms_cpu;
+            wb->stage_secs[at] = job.axioms_secs;
+            wb->nstages++;
+        }
+        wb->stage_t0 = monotonic_seconds();
+        wb->stage_c0 = cpu_seconds();
+    }
     return !wb->axioms_fail;
 }
 
@@ -207,22 +286,54 @@ void whitebox_name_cycle(whitebox *wb, int lv, int given) {
     report_free(&rep);
 }
 
+/* What runs beside the axioms: the hint resolved, and the order it states
+ * when it lists each version (hint_direct.c). */
+typedef struct vo_work {
+    whitebox *wb;
+    const history *h;
+    const version_hint *vh;
+    hint_order o;
+    int resolved, direct;
+    version_order vo;
+    uint64_t pairs;
+} vo_work;
+
+static void vo_first(void *ctx) {
+    vo_work *w = ctx;
+    w->resolved = hint_resolve(w->h, w->vh, &w->o, w->wb->finding, sizeof w->wb->finding);
+    whitebox_stage(w->wb, "resolve");
+    w->direct = w->resolved && whitebox_direct_order(w->h, &w->o, &w->vo, &w->pairs);
+    whitebox_stage(w->wb, "direct order");
+}
+
 int whitebox_run(const history *h, const version_hint *vh, const int want[2], const check_options *opt,
                  whitebox *wb, ic_error *err) {
-    int ok = whitebox_begin(wb, h, want);
+    vo_work w;
+    memset(&w, 0, sizeof w);
+    w.wb = wb; w.h = h; w.vh = vh;
+    hint_order_init(&w.o);
+    int ok = whitebox_begin(wb, h, want, opt ? opt->threads : 1, vo_first, &w);
     wb->kind = WB_VERSION_ORDER;
     wb->hint_file = vh->source;
     wb->hint_keys = vh->keys.len;
     wb->hint_values = vh->values.len;
-    if (!ok) return 1;
-    hint_order o;
-    hint_order_init(&o);
-    if (!hint_resolve(h, vh, &o, wb->finding, sizeof wb->finding)) { hint_order_free(&o); return 1; }
+    hint_order o = w.o;
+    if (!ok || !w.resolved) { hint_order_free(&o); version_order_free(&w.vo); return 1; }
+    if (w.direct && whitebox_direct_check(wb, h, &w.vo, w.pairs, want, opt)) {
+        hint_order_free(&o);
+        for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
+            if (want[lv]) whitebox_name_cycle(wb, lv, 1);
+        whitebox_stage(wb, "name");
+        return 1;
+    }
     pg_index ix;
     if (!pg_index_build(&ix, h, err)) { hint_order_free(&o); return 0; }
+    whitebox_stage(wb, "index");
     version_order vo;
     memset(&vo, 0, sizeof vo);
-    if (hints_validate(&ix, &o, wb->finding, sizeof wb->finding)) {
+    int valid = hints_validate(&ix, &o, wb->finding, sizeof wb->finding);
+    whitebox_stage(wb, "validate");
+    if (valid) {
         wb->hint_pairs = o.pairs;
         wb->complete = hints_complete(&ix, &o);
         if (wb->complete) hints_complete_order(&ix, &o, &vo);
@@ -250,11 +361,13 @@ int whitebox_run(const history *h, const version_hint *vh, const int want[2], co
             r->vo.txns.len = vo.txns.len;
             if (lv == LEVEL_SI || !want[LEVEL_SI]) version_order_free(&vo);   /* the last level asked */
             hints_check_vo(h, (check_level_id)lv, opt, r);
+            whitebox_stage(wb, lv == LEVEL_SI ? "si re-check" : "ser re-check");
         }
         version_order_free(&vo);
-    }
+    } else if (valid) whitebox_stage(wb, "levels");
     for (int lv = LEVEL_SER; lv >= LEVEL_SI; lv--)
         if (want[lv] && !wb->finding[0]) whitebox_name_cycle(wb, lv, wb->complete);
+    whitebox_stage(wb, "name");
     return 1;
 }
 

@@ -35,6 +35,8 @@ typedef enum whitebox_kind {
     WB_DB_TIMES,                 /* --db-timestamps: the history's TIME_DB_COMMIT (and TIME_DB_START) */
 } whitebox_kind;
 
+enum { WB_MAX_STAGES = 12 };
+
 typedef struct whitebox {
     const history *h;
     whitebox_kind kind;
@@ -50,7 +52,19 @@ typedef struct whitebox {
     char an_name[2][160];        /* a cycle's anomaly, named as the black-box answer names them */
     char *an_detail[2];          /* its one line (interpret.h), or NULL */
     uint64_t hint_keys, hint_values, hint_pairs, edges_added, hint_txns;
+    /* -v: the white-box stages in the order they ran, wall seconds each */
+    int nstages;
+    const char *stage_name[WB_MAX_STAGES];
+    double stage_secs[WB_MAX_STAGES];
+    double stage_cpu[WB_MAX_STAGES];   /* the process's CPU seconds (every thread) */
+    double stage_t0, stage_c0;   /* when the stage running now began */
 } whitebox;
+
+/* The stage that just ended (name: a static string) recorded in wb's
+ * stage times; the next one starts now. */
+void whitebox_stage(whitebox *wb, const char *name);
+/* "axioms 0.412s (cpu 0.410s)  replay ..." on one line to out (-v). */
+void whitebox_print_stages(FILE *out, const whitebox *wb);
 
 /* The white-box check of every level in want[] (check_level_id order)
  * with a version order hint.  Returns 1, or 0 with err when the history

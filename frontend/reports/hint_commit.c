@@ -69,8 +69,9 @@ static int resolve(const history *h, const commit_order_file *co, const uint8_t 
     return ok;
 }
 
-/* The two levels once the order is known (ch). */
-static void check_levels(const history *h, const commit_hint *ch, const check_options *opt, whitebox *wb) {
+/* The two levels' replays once the order is known (ch); SI under the
+ * implied version order leaves its re-check to the caller (*vo_check). */
+static void replay_levels(const history *h, const commit_hint *ch, whitebox *wb, int *vo_check) {
     if (wb->want[LEVEL_SER]) {
         check_result *r = &wb->res[LEVEL_SER];
         r->level = LEVEL_SER;
@@ -78,6 +79,7 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
         wb->method[LEVEL_SER] = wb->kind == WB_COMMIT_ORDER ? "the commit order" : "the commit timestamps' order";
         if (replay_ser(h, ch, wb->level_finding[LEVEL_SER], sizeof wb->level_finding[LEVEL_SER])) r->verdict = VERDICT_PASS;
         else r->verdict = VERDICT_FAIL;
+        whitebox_stage(wb, "ser replay");
     }
     if (!wb->want[LEVEL_SI]) return;
     check_result *r = &wb->res[LEVEL_SI];
@@ -86,6 +88,7 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
         r->stage = "timestamps";
         wb->method[LEVEL_SI] = "the start and commit timestamps";
         int rc = replay_si_times(h, ch->part, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI]);
+        whitebox_stage(wb, "si timestamps");
         if (rc < 0) {
             snprintf(r->msg, sizeof r->msg, "%.500s", wb->level_finding[LEVEL_SI]);
             wb->level_finding[LEVEL_SI][0] = 0;
@@ -96,34 +99,63 @@ static void check_levels(const history *h, const commit_hint *ch, const check_op
     wb->method[LEVEL_SI] = wb->kind == WB_COMMIT_ORDER ? "the version order the commit order implies"
                                                        : "the version order the commit timestamps imply";
     r->stage = "commit order";
-    if (!replay_reads_from(h, ch, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI])) {
+    int rf = replay_reads_from(h, ch, wb->level_finding[LEVEL_SI], sizeof wb->level_finding[LEVEL_SI]);
+    whitebox_stage(wb, "reads-from");
+    if (!rf) {
         r->verdict = VERDICT_FAIL;
         return;
     }
     replay_version_order(h, ch, &r->vo);
-    hints_check_vo(h, LEVEL_SI, opt, r);
-    whitebox_name_cycle(wb, LEVEL_SI, 1);
+    whitebox_stage(wb, "version order");
+    *vo_check = 1;
+}
+
+/* What runs beside the axioms: the order resolved or made from the
+ * timestamps, checked against session order, and the replays. */
+typedef struct co_work {
+    whitebox *wb;
+    const history *h;
+    const commit_order_file *co;
+    int vo_check;
+} co_work;
+
+static void co_first(void *ctx) {
+    co_work *w = ctx;
+    whitebox *wb = w->wb;
+    const history *h = w->h;
+    wb->kind = w->co ? WB_COMMIT_ORDER : WB_DB_TIMES;
+    wb->hint_file = w->co ? w->co->source : NULL;
+    uint8_t *part = history_participants(h);
+    commit_hint ch;
+    memset(&ch, 0, sizeof ch);
+    int rc = w->co ? resolve(h, w->co, part, &ch, wb)
+                   : commit_hint_from_times(h, part, &ch, wb->finding, sizeof wb->finding);
+    whitebox_stage(wb, w->co ? "resolve" : "order by timestamps");
+    if (!w->co && rc < 0) {
+        snprintf(wb->no_answer, sizeof wb->no_answer, "%.1000s", wb->finding);
+        wb->finding[0] = 0;
+    }
+    wb->hint_txns = ch.n;
+    int so = rc == 1 && replay_session_order(h, &ch, wb->finding, sizeof wb->finding);
+    if (rc == 1) whitebox_stage(wb, "session order");
+    if (so) replay_levels(h, &ch, wb, &w->vo_check);
+    commit_hint_free(&ch);
+    free(part);
 }
 
 int whitebox_run_commit(const history *h, const commit_order_file *co, const int want[2], const check_options *opt,
                         whitebox *wb, ic_error *err) {
     (void)err;
-    int ok = whitebox_begin(wb, h, want);
+    co_work w = { wb, h, co, 0 };
+    int ok = whitebox_begin(wb, h, want, opt ? opt->threads : 1, co_first, &w);
     wb->kind = co ? WB_COMMIT_ORDER : WB_DB_TIMES;
     wb->hint_file = co ? co->source : NULL;
-    if (!ok) return 1;
-    uint8_t *part = history_participants(h);
-    commit_hint ch;
-    memset(&ch, 0, sizeof ch);
-    int rc = co ? resolve(h, co, part, &ch, wb)
-                : commit_hint_from_times(h, part, &ch, wb->finding, sizeof wb->finding);
-    if (!co && rc < 0) {
-        snprintf(wb->no_answer, sizeof wb->no_answer, "%.1000s", wb->finding);
-        wb->finding[0] = 0;
+    if (!ok) { wb->hint_txns = 0; return 1; }
+    if (w.vo_check) {                    /* SI under the implied version order: the re-check decides */
+        hints_check_vo(h, LEVEL_SI, opt, &wb->res[LEVEL_SI]);
+        whitebox_stage(wb, "si re-check");
+        whitebox_name_cycle(wb, LEVEL_SI, 1);
+        whitebox_stage(wb, "name");
     }
-    wb->hint_txns = ch.n;
-    if (rc == 1 && replay_session_order(h, &ch, wb->finding, sizeof wb->finding)) check_levels(h, &ch, opt, wb);
-    commit_hint_free(&ch);
-    free(part);
     return 1;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend/reports/classify.h"
+#include "frontend/checking/pred_rw.h"
 
 /* ---- the anomaly record --------------------------------------------------- */
 
@@ -69,6 +70,12 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, ex
     cycle_class cl = classify_cycle_rule(mc->data, mc->len, c->rule);
     report_anomaly *a = report_add(r, cl.kind, level);
     snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
+    if (!strncmp(cl.adya, "G2-item", 7) && c->h->op_pred) {   /* Adya: G2-item needs an item anti-dependency */
+        int item = 0;
+        for (size_t i = 0; i < mc->len; i++)
+            item |= mc->data[i].kind == DEP_RW && !pred_rw_reads_by_predicate(c->h, mc->data[i].from, mc->data[i].key);
+        if (!item) snprintf(a->adya, sizeof a->adya, "G2%s", cl.adya + 7);
+    }
     for (size_t i = 0; i < mc->len; i++) { vec_push(a->edges, mc->data[i]); add_txn(a, mc->data[i].from); }
     a->num_cycle_txns = (uint32_t)a->txns.len;
     for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a, 0);

@@ -7,7 +7,7 @@
 
 const check_level_id ladder_order[LEVEL_COUNT] = {
     LEVEL_RC, LEVEL_RA, LEVEL_CC, LEVEL_PC, LEVEL_PSI, LEVEL_SI, LEVEL_SER, LEVEL_STRONG_SI, LEVEL_SSER,
-    LEVEL_SI_PLAIN, LEVEL_SER_PLAIN,
+    LEVEL_SI_PLAIN, LEVEL_RR, LEVEL_SER_PLAIN,
 };
 
 /* The Hasse diagram of doc/levels.md: each level and the levels it
@@ -22,7 +22,7 @@ static const hasse_row hasse[] = {
     { LEVEL_PSI, { LEVEL_CC }, 1 },
     { LEVEL_CC, { LEVEL_RA }, 1 },
     { LEVEL_RA, { LEVEL_RC }, 1 },
-    { LEVEL_SER_PLAIN, { LEVEL_SI_PLAIN }, 1 },
+    { LEVEL_SER_PLAIN, { LEVEL_SI_PLAIN, LEVEL_RR }, 2 },
 };
 
 int ladder_part(check_level_id l) { return !level_session_order(l); }

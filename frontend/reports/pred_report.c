@@ -27,15 +27,34 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
     uint32_t op = history_txn_external_read(h, reader, e->key);
     if (op == HISTORY_NONE) return 0;
     uint32_t tag = history_op_pred(h, op);
-    if (tag == PRED_TAG_NONE || pred_tag_returned(tag) || pred_tag_read(tag) >= h->preds->reads.len) return 0;
+    if (tag == PRED_TAG_NONE || pred_tag_read(tag) >= h->preds->reads.len) return 0;
     const pred_read *rd = &h->preds->reads.data[pred_tag_read(tag)];
     char rb[48], wb[48], pb[96], kb[96], sb[48], nb[48];
     int seen_present, new_present;
     int64_t seen_data, new_data;
     txn_str(h, reader, rb, sizeof rb);
-    pred_str(&rd->p, "value", pb, sizeof pb);
+    pred_read_str(rd, "value", pb, sizeof pb);
     history_key_str(h, e->key, kb, sizeof kb);
-    data_str(h, e->key, h->op_value[op], &seen_present, &seen_data, sb, sizeof sb);
+    int64_t seen = h->op_value[op];
+    if (history_op_ambiguous(h, op)) {            /* a choice (preds_attach_choices): the WR edge names it */
+        uint32_t ws = e->kind == DEP_WR && e->from ? history_txn_final_write(h, e->from, e->key) : HISTORY_NONE;
+        seen = ws != HISTORY_NONE ? h->op_value[ws] : VALUE_INIT;
+    }
+    data_str(h, e->key, seen, &seen_present, &seen_data, sb, sizeof sb);
+    if (history_op_ambiguous(h, op) && e->kind == DEP_RW) snprintf(sb, sizeof sb, "in a version");
+    if (pred_tag_returned(tag)) {             /* a returned pair: an item read, named with its predicate */
+        if (e->kind == DEP_WR) {
+            snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s, written by %s", rb, pb, kb, sb,
+                     txn_str(h, e->from, wb, sizeof wb));
+            return 1;
+        }
+        uint32_t w = history_txn_final_write(h, e->to, e->key);
+        if (w == HISTORY_NONE) return 0;
+        data_str(h, e->key, h->op_value[w], &new_present, &new_data, nb, sizeof nb);
+        snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s, which %s's %s of key %s %s overwrote", rb, pb, kb,
+                 sb, txn_str(h, e->to, wb, sizeof wb), new_present ? "write" : "delete", kb, nb);
+        return 1;
+    }
     if (e->kind == DEP_WR) {
         snprintf(buf, n, "%s's predicate read of `%s` did not return key %s, so it saw %s's version, key %s %s, "
                  "which does not match", rb, pb, kb, txn_str(h, e->from, wb, sizeof wb), kb, sb);

@@ -1,10 +1,11 @@
 /* pred_report.h — dependency edges that come from a predicate read, told
  * as such (issue 34): a WR or RW edge whose reader's version of the key was
- * seen by a predicate read that did not return the key (a lowered read:
- * frontend/history/predicate.h), e.g.
+ * seen by a predicate read (its lowered read: frontend/history/predicate.h).
+ * One that did not return the key, e.g.
  *   phantom: txn 4's predicate read of `value < 5` missed txn 7's insert of key 12 = 3
  *            (it saw key 12 unborn, which does not match)
- * Edges of returned pairs are item reads and keep the plain sentence. */
+ * An edge of a returned pair is an item read's, named with its predicate:
+ *   txn 4's predicate read of `value < 5` returned key 12 = 3, which txn 7's write of key 12 = 9 overwrote */
 #ifndef ISOCHECK_PRED_REPORT_H
 #define ISOCHECK_PRED_REPORT_H
 

@@ -17,7 +17,7 @@ void report_init(report *r, const history *h, const char *level_arg) {
     vec_init(r->set_aside);
 }
 
-static void report_anomaly_free(report_anomaly *a) {
+void report_anomaly_free(report_anomaly *a) {
     vec_free(a->txns);
     vec_free(a->ops);
     vec_free(a->edges);
@@ -372,7 +372,7 @@ void report_print_level_text(FILE *out, const report *r, const report_level *L) 
     if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
     if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
     fputc('\n', out);
-    if ((!shown || strstr(L->msg, "whichever write")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);   /* repeated values: the choice assumed */
+    if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);   /* the choices assumed: repeated values, predicate reads */
     size_t k = 0;
     vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) report_print_anomaly(out, r->h, a, ++k);
 }

@@ -100,6 +100,9 @@ typedef struct report_level {
     const char *stage;       /* where it was decided ("" if not known) */
     char msg[512];           /* UNKNOWN: why; FAIL: the checker's reason */
     uint64_t violations;     /* anomalies found for the level (may exceed those listed) */
+    uint8_t implied;         /* FAIL decided by the FAIL of a weaker level of the run it implies
+                                (stage "implied", ladder_derive.h): level implied_by */
+    uint8_t implied_by;      /* check_level_id, when implied */
 } report_level;
 
 typedef struct report {
@@ -127,6 +130,8 @@ typedef struct report {
 void report_init(report *r, const history *h, const char *level_arg);
 void report_free(report *r);
 report_anomaly *report_add(report *r, anomaly_kind kind, int level);
+/* Frees what one anomaly holds (report_free does it for every item). */
+void report_anomaly_free(report_anomaly *a);
 /* Copy the axiom anomalies (LEVEL_ANY; each with the levels it breaks). */
 void report_add_axioms(report *r, const anomaly_list *l, uint64_t total);
 /* Worst verdict over the levels (verdict_worse), FAIL if an axiom violation

@@ -162,6 +162,8 @@ void report_print_json(FILE *out, const report *r) {
         if (L->stage && L->stage[0]) json_write_string(out, L->stage); else fputs("null", out);
         fprintf(out, ", \"violations\": %" PRIu64 ", \"reason\": ", L->violations);
         if (L->msg[0]) json_write_string(out, L->msg); else fputs("null", out);
+        fputs(", \"implied_by\": ", out);
+        if (L->implied) fprintf(out, "\"%s\"", report_level_name(L->implied_by)); else fputs("null", out);
         fputc('}', out);
     }
     fputs("], \"set_aside\": [", out);

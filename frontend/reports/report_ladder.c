@@ -64,7 +64,12 @@ static void level_note(const report *r, ladder_state s, int l, char *buf, size_t
     const report_anomaly *a;
     const report_level *L = find_level((report *)r, (check_level_id)l);
     if (s == LADDER_NO_TIMES) snprintf(buf, n, "%s", NO_TIMES);
-    else if (s == LADDER_FAIL && (a = first_anomaly(r, l)))
+    else if (s == LADDER_FAIL && L && L->implied && L->implied_by != l) {   /* the weaker level's FAIL and anomaly */
+        char root[600];
+        level_note(r, LADDER_FAIL, L->implied_by, root, sizeof root);
+        snprintf(buf, n, "implied by %s's FAIL%s%.*s", level_name((check_level_id)L->implied_by), root[0] ? ": " : "",
+                 (int)(n > 40 ? n - 40 : 0), root);
+    } else if (s == LADDER_FAIL && (a = first_anomaly(r, l)))
         snprintf(buf, n, "%s%s%s%s", anomaly_name(a->chosen ? a->shape : a->kind), a->adya[0] || a->shape_adya[0] ? " (" : "",
                  a->chosen ? a->shape_adya : a->adya, a->adya[0] || a->shape_adya[0] ? ")" : "");
     else if (s != LADDER_PASS && L && L->msg[0]) snprintf(buf, n, "%s", L->msg);
@@ -157,7 +162,11 @@ void report_print_ladder_json(FILE *out, const report *r) {
         if (st[l] == LADDER_NO_TIMES) json_write_string(out, "no times");
         else if (L && L->msg[0] && st[l] != LADDER_PASS) json_write_string(out, L->msg);
         else fputs("null", out);
-        if (st[l] == LADDER_FAIL) janomaly_ref(out, first_anomaly(r, l));
+        if (st[l] == LADDER_FAIL) {
+            janomaly_ref(out, first_anomaly(r, l));
+            fputs(", \"implied_by\": ", out);
+            if (L && L->implied) fprintf(out, "\"%s\"", level_name((check_level_id)L->implied_by)); else fputs("null", out);
+        }
         fputc('}', out);
     }
     ladder_summary_t s;

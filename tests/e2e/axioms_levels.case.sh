@@ -28,7 +28,7 @@ out=$("$ISOCHECK" check --level rc,si --json "$tmp/rc.txt" 2>/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q '"verdict": "FAIL", "level": "rc,si"' &&
   echo "$out" | grep -q '{"level": "rc", "verdict": "PASS", "stage": "saturation"' &&
   echo "$out" | grep -q '{"level": "si", "verdict": "FAIL", "stage": "axioms"' &&
-  echo "$out" | grep -q '"name": "non-repeatable-read", "adya": null, "level": "any", "breaks": \["ra", "cc", "pc", "psi", "si", "ser", "strong-si", "sser", "si-plain", "ser-plain"\]' ||
+  echo "$out" | grep -q '"name": "non-repeatable-read", "adya": null, "level": "any", "breaks": \["ra", "cc", "pc", "psi", "si", "ser", "strong-si", "sser", "si-plain", "rr", "ser-plain"\]' ||
   t "--json on a read-committed history (rc $rc): $out"
 out=$("$ISOCHECK" check --level ladder "$tmp/rc.txt" 2>/dev/null); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -q '^  rc         PASS$' && echo "$out" | grep -q '^  ra         FAIL         non-repeatable-read$' &&

@@ -37,7 +37,7 @@ out=$("$ISOCHECK" check --level rc,ra "$d/fractured-read.txt" 2>/dev/null); rc=$
 bad() { pat=$1; shift; o=$("$@" 2>"$tmp/err"); rc=$?
         [ $rc -eq 2 ] && [ -z "$o" ] && grep -q -- "$pat" "$tmp/err" || t "$*: exit $rc, expected '$pat': $(cat "$tmp/err") $o"; }
 bad "unknown level 'snapshot'" "$ISOCHECK" check --level snapshot "$d/serial.txt"
-bad "unknown level 'ssi' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, ser-plain, all, ladder" \
+bad "unknown level 'ssi' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, rr, ser-plain, all, ladder" \
   "$ISOCHECK" check --level si,ssi "$d/serial.txt"
 bad "unknown level 's\\\\ner'" "$ISOCHECK" check --level "$(printf 'si,s\ner')" "$d/serial.txt"   # escaped
 bad "write-skew.txt: sser needs invocation and completion times" "$ISOCHECK" check --level sser "$d/write-skew.txt"
@@ -50,15 +50,17 @@ bad "--version-order checks si and ser only" "$ISOCHECK" check --version-order "
 out=$("$ISOCHECK" check --level ladder "$d/write-skew.txt" 2>/dev/null); rc=$?
 [ $rc -eq 1 ] || t "ladder on write skew: exit $rc, expected 1"
 order=$(echo "$out" | sed -n 's/^  \([a-z-]*\)  *\(PASS\|FAIL\|UNKNOWN\|NOT CHECKED\).*/\1/p' | tr '\n' ' ')
-[ "$order" = "rc ra cc pc psi si ser strong-si sser si-plain ser-plain " ] || t "ladder order: '$order': $out"
+[ "$order" = "rc ra cc pc psi si ser strong-si sser si-plain rr ser-plain " ] || t "ladder order: '$order': $out"
 echo "$out" | grep -q '^  si         PASS$' || t "ladder: si PASS: $out"
-echo "$out" | grep -q '^  ser        FAIL         write-skew (G2-item)$' || t "ladder: ser FAIL write-skew: $out"
+# ser fails because rr, which it implies (ser => ser-plain => rr), fails: named so, with rr's anomaly
+echo "$out" | grep -q "^  ser        FAIL         implied by rr's FAIL: write-skew (G2-item)$" || t "ladder: ser FAIL write-skew: $out"
 echo "$out" | grep -q "^  sser       NOT CHECKED  no times" || t "ladder: sser not checked, no times: $out"
 echo "$out" | grep -q '^strongest level that holds: si (snapshot isolation)$' || t "ladder: strongest si: $out"
-# ser-plain fails too and is the weakest failing (ser implies it)
-echo "$out" | grep -A1 '^weakest level that fails:$' | grep -q '^  ser-plain (serializability without session order): write-skew (G2-item)$' ||
-  t "ladder: weakest failing ser-plain, write-skew: $out"
-echo "$out" | grep -q '^FAIL ser-plain: serializability without session order is violated: 1 anomaly' || t "ladder: ser-plain's anomaly in full: $out"
+# ser-plain and rr fail too; rr (which ser-plain implies) is the weakest failing
+echo "$out" | grep -q '^  ser-plain  FAIL         implied by rr'"'"'s FAIL: write-skew (G2-item)$' || t "ladder: ser-plain FAIL write-skew: $out"
+echo "$out" | grep -A1 '^weakest level that fails:$' | grep -q '^  rr (repeatable read): write-skew (G2-item)$' ||
+  t "ladder: weakest failing rr, write-skew: $out"
+echo "$out" | grep -q '^FAIL rr: repeatable read is violated: 1 anomaly' || t "ladder: rr's anomaly in full: $out"
 echo "$out" | grep -q 'without an answer' && t "ladder: every level is decided, none without an answer: $out"
 # an axiom violation fails every level: the weakest of both parts, with its name
 out=$("$ISOCHECK" check --level ladder "$d/g1b-intermediate-read.txt"); rc=$?
@@ -80,8 +82,8 @@ r = json.load(open(sys.argv[1]))
 assert r["level"] == "ladder" and r["verdict"] == "FAIL", (r["level"], r["verdict"])
 lad = r["ladder"]
 names = [x["level"] for x in lad["levels"]]
-assert names == "rc ra cc pc psi si ser strong-si sser si-plain ser-plain".split(), names
-assert [x["part"] for x in lad["levels"]] == ["session"] * 9 + ["plain"] * 2
+assert names == "rc ra cc pc psi si ser strong-si sser si-plain rr ser-plain".split(), names
+assert [x["part"] for x in lad["levels"]] == ["session"] * 9 + ["plain"] * 3
 v = {x["level"]: x for x in lad["levels"]}
 assert v["si"]["verdict"] == "FAIL" and v["si"]["anomaly"] == "lost-update" and v["si"]["adya"] == "G-single", v["si"]
 assert v["sser"]["verdict"] == "NOT CHECKED" and v["sser"]["reason"] == "no times", v["sser"]
@@ -91,7 +93,7 @@ assert v["psi"]["verdict"] == "FAIL" and v["psi"]["anomaly"] == "lost-update", v
 # the results: the levels checked, in ladder order (not the ones without times)
 assert [x["level"] for x in r["results"]] == [n for n in names if n not in ("strong-si", "sser")]
 assert [x["level"] for x in lad["strongest_holding"]] == ["pc"], lad["strongest_holding"]
-assert [x["level"] for x in lad["weakest_failing"]] == ["psi", "si-plain"], lad["weakest_failing"]
+assert [x["level"] for x in lad["weakest_failing"]] == ["psi", "si-plain", "rr"], lad["weakest_failing"]
 assert lad["weakest_failing"][0]["anomaly"] == "lost-update"
 assert [x["level"] for x in lad["not_checked"]] == ["strong-si", "sser"]
 assert lad["internal_errors"] == 0

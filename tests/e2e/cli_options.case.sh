@@ -16,11 +16,11 @@ bad "found '5s'" "$ISOCHECK" check --time-limit 5s "$h"
 bad "option --dot needs a value (FILE)" "$ISOCHECK" check "$h" --dot
 bad "option --certificate needs a value (FILE)" "$ISOCHECK" check "$h" --certificate
 bad "option --dot needs a value (FILE), found the option '--json'" "$ISOCHECK" check --dot --json "$h"
-bad "option --level: unknown level '$h' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, ser-plain, all, ladder; or a comma list)" "$ISOCHECK" check --level "$h" "$h"
+bad "option --level: unknown level '$h' (expected one of: rc, ra, cc, pc, psi, si, ser, strong-si, sser, si-plain, rr, ser-plain, all, ladder; or a comma list)" "$ISOCHECK" check --level "$h" "$h"
 bad "missing operand" "$ISOCHECK" check --level "$h"
 bad "option --level: unknown level 'SI' (expected one of: rc, " "$ISOCHECK" check --level rc,SI "$h"
 bad "option --level: empty level name in 'si,,ser'" "$ISOCHECK" check --level si,,ser "$h"
-bad "option --format: unknown value 'csv' (expected text, dbcop, cobra, elle, json or viper)" "$ISOCHECK" check --format=csv "$h"
+bad "option --format: unknown value 'csv' (expected text, dbcop, cobra, elle, json, viper or dbcop-json)" "$ISOCHECK" check --format=csv "$h"
 bad "option --max-anomalies expects an integer in 1..1000000000, found '0'" "$ISOCHECK" check --max-anomalies 0 "$h"
 bad "option --max-anomalies expects an integer in 1..1000000000, found '3x'" "$ISOCHECK" check --max-anomalies=3x "$h"
 # leading white space is refused alike, a newline included (shown escaped)
@@ -36,9 +36,9 @@ bad "--certificate takes one history; with many, use --report DIR" "$ISOCHECK" c
 bad "missing operand (expected HISTORY CERTIFICATE)" "$ISOCHECK" verify "$h"
 bad "option --to: unknown value 'xml'" "$ISOCHECK" convert --to xml "$h"
 bad "no target format" "$ISOCHECK" convert "$h"
-bad "option --to: unknown value 'json' (expected text, dbcop, cobra or elle)" "$ISOCHECK" convert --to json "$h"
-bad "option --format: unknown value 'json' (expected text, dbcop, cobra or elle)" "$ISOCHECK" gen --format json -o /dev/null
-bad "option --format: unknown value 'auto' (expected text, dbcop, cobra, elle, json or viper)" "$ISOCHECK" stats --format auto "$h"
+bad "option --to: unknown value 'json' (expected text, dbcop, cobra, elle, viper or dbcop-json)" "$ISOCHECK" convert --to json "$h"
+bad "option --format: unknown value 'json' (expected text, dbcop, cobra, elle, viper or dbcop-json)" "$ISOCHECK" gen --format json -o /dev/null
+bad "option --format: unknown value 'auto' (expected text, dbcop, cobra, elle, json, viper or dbcop-json)" "$ISOCHECK" stats --format auto "$h"
 bad "option --cnf: unknown value 'foo' (expected tc, rank, unary or ve)" "$ISOCHECK" encode --cnf=foo "$h"
 bad "give exactly one of --gnf and --cnf" "$ISOCHECK" encode "$h"
 bad "option --max-clauses expects an integer >= 0, found '-1'" "$ISOCHECK" encode --cnf tc --max-clauses -1 "$h"

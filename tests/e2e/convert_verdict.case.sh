@@ -1,5 +1,5 @@
 # convert keeps the verdict: every history of the test data, written in
-# text, dbcop and cobra where they can hold it, checks the same (verdicts
+# text, dbcop, dbcop-json, cobra and viper where they can hold it, checks the same (verdicts
 # and anomaly names); values and ids a format reserves are renumbered, not
 # reused (Elle's 0 is an ordinary value, text's and dbcop's 0 is the
 # initial one).  (Elle output is the formats tests' business.)
@@ -13,7 +13,7 @@ summary() { "$ISOCHECK" check --level all --max-anomalies 100 "$1" 2>&1 |
 roundtrip() {       # $1: history, $2: label
   want=$(summary "$1")
   [ -n "$want" ] || { no "$2: no verdict: $("$ISOCHECK" check "$1" 2>&1)"; return; }
-  for to in text dbcop cobra; do
+  for to in text dbcop dbcop-json cobra viper; do
     out="$t/rt.$to"; rm -rf "$out"
     if ! err=$("$ISOCHECK" convert --to $to -o "$out" "$1" 2>&1); then
       echo "$err" | grep -q 'cannot write' || no "$2 -> $to: $err"     # refused: fine, it says so

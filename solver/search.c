@@ -87,11 +87,17 @@ static void assign_missed(gsat *s, cref_t confl, uint32_t forced, int below) {
         int lv = var_level(s, lvar(c->lits[k]));
         if (k != forced && (second == forced || lv > jump)) { jump = lv; second = k; }
     }
-    lit_t f = c->lits[forced];
+    lit_t f = c->lits[forced], sl = c->lits[second];
     int keep = s->opt.learn_missed && jump > 0 && (c->flags & CL_REASON);
     uint32_t lbd = keep ? solver_compute_lbd(s, c->lits, c->size) : 0;
     take_back(s, lneg(f), (uint32_t)var_level(s, lvar(f)), (uint32_t)jump, below);
-    c = CL(s, confl);                 /* backtracking may have grown the arena */
+    /* backtracking may have grown the arena, and partial backtracking
+     * moved watches (unassign.c rewatch): find the two literals again */
+    c = CL(s, confl);
+    for (uint32_t k = 0; k < c->size; k++) {
+        if (c->lits[k] == f) forced = k;
+        if (c->lits[k] == sl) second = k;
+    }
     if (second != forced) {
         if (c->flags & CL_REASON) {   /* unwatched: any order */
             lit_t t = c->lits[0]; c->lits[0] = c->lits[forced]; c->lits[forced] = t;
@@ -166,7 +172,7 @@ static int resolve_conflict(gsat *s, cref_t confl) {
 static lit_t pick_branch(gsat *s) {
     for (;;) {
         uint32_t v = heap_pop(s);
-        if (!v) return LIT_UNDEF;
+        if (!v) return unassign_owed_pick(s);
         if (s->vals[mklit(v, 0)] != 0 || !s->decision[v]) continue;
         lit_t l = mklit(v, mode_polarity(s, v));
         if (s->theory_mask[v]) {

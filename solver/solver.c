@@ -493,6 +493,7 @@ static int hint_var(gsat *s, const char *func, int var) {
 static void set_decision_var(gsat *s, int var, int is_decision) {
     if (simp_removed(s, (uint32_t)var)) { simp_set_saved_decision(s, (uint32_t)var, is_decision); return; }
     s->decision[var] = is_decision ? 1 : 0;
+    if (!is_decision) s->has_nondecision = 1;     /* unassign.c: decided after partial backtracks */
     if (is_decision && s->vals[mklit((uint32_t)var, 0)] == 0) heap_insert(s, (uint32_t)var);
 }
 

@@ -176,6 +176,10 @@ struct gsat {
     size_t occ_n, occ_cap;    /* literals covered (2 * (nvars + 1)), 0 = not built; room */
     VEC(occ_node) occ_pool;
     vec_uint dep_heap, dep_gone;
+    /* unassign.c: unassign_owed_pick's scan (next variable; 0 = 1) and
+     * whether gsat_set_decision_var ever made a variable non-decision */
+    uint32_t owed_next;
+    int has_nondecision;
     size_t unwatched;         /* originals[unwatched..] are not attached yet (watch.c) */
     int defer_units;          /* dimacs_load: unit clauses only assigned, propagated at the end */
 
@@ -352,6 +356,10 @@ int unassign_supported(const gsat *s);      /* option on, every theory can unass
 void unassign_dependents(gsat *s, lit_t p); /* take back true p and what depends on it */
 void unassign_occ_add(gsat *s, cref_t r);   /* a new clause, while the lists are built */
 void unassign_forget(gsat *s);              /* clauses move or change: drop the lists */
+/* Once the decision heap is empty, after partial backtracks: an
+ * unassigned non-decision variable, as a literal to decide (its saved
+ * phase), else LIT_UNDEF. */
+lit_t unassign_owed_pick(gsat *s);
 
 /* mode.c */
 void mode_start(gsat *s);                 /* at a solve's start */

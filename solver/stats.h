@@ -14,6 +14,8 @@
     X(partial_backtracks, "conflicts below the current level answered by partial backtracking") \
     X(partial_unassigned, "literals taken back by partial backtracking")     \
     X(partial_lists, "occurrence lists built for partial backtracking")     \
+    X(partial_rewatched, "clauses given a non-false watch after partial backtracking") \
+    X(partial_owed, "non-decision variables decided, left unassigned after partial backtracking") \
     X(restarts, "restarts")                                                  \
     X(mode_switches, "switches between focused and stable search (pure CNF)") \
     X(rephases, "resets of the saved phases (pure CNF)")                    \

@@ -18,7 +18,23 @@
  * Propagation is not redone for the kept literals: a clause that only a
  * taken-back literal satisfied may now be unit unnoticed.  It shows up as a
  * conflict with a single literal on its level once its last literal is
- * falsified (a missed implication, search.c), so answers stay exact. */
+ * falsified (a missed implication, search.c), so answers stay exact --
+ * provided that last literal is watched.  Two-watched-literal propagation
+ * skips a clause whose blocker is true even when the blocker is no longer
+ * one of its watches, so a clause may have both watches false and be
+ * satisfied by a literal nobody watches.  Taking that literal back while
+ * the false watches stay left the clause's unassigned literals unwatched:
+ * assigning them false later visited nothing, and a model could break the
+ * clause (issue 35's repeated values; tests/test_partial_watch.c).  So
+ * every watched clause holding a true literal that goes gets non-false
+ * watches when both of its watches are false (rewatch).  Classic and
+ * chronological backtracking need no such step: a false watch that a
+ * blocker taken back let pass was propagated after that blocker was
+ * assigned, so it is taken back too or propagated again.  (The conflict
+ * clause, also with both watches false, needs none either: its false
+ * watch is propagated again from the queue, see propagate.c.)  A
+ * non-decision variable is decided once the heap is empty
+ * (unassign_owed_pick). */
 #include <assert.h>
 #include <string.h>
 
@@ -143,6 +159,62 @@ static uint32_t tell_gone(gsat *s, uint32_t i) {
     return told;
 }
 
+/* Clause r held a true literal that went: if both watches are false,
+ * watch a non-false literal (it has one, the one that went) instead of
+ * the earlier of them on the trail; two if there are two.  Theory reasons
+ * are not watched; binary clauses watch both literals. */
+static void rewatch(gsat *s, cref_t r) {
+    const clause *c = CL(s, r);
+    if (c->size <= 2 || (c->flags & (CL_GARBAGE | CL_REASON))) return;
+    const int8_t *vals = s->vals;
+    if (vals[c->lits[0]] >= 0 || vals[c->lits[1]] >= 0) return;
+    uint32_t i = 0, j = 0;
+    for (uint32_t k = 2; k < c->size && !j; k++)
+        if (vals[c->lits[k]] >= 0) { if (i) j = k; else i = k; }
+    assert(i);
+    if (!j) j = s->trail_pos[lvar(c->lits[0])] > s->trail_pos[lvar(c->lits[1])] ? 0 : 1;
+    watch_move(s, r, i, j);
+    s->st.partial_rewatched++;
+}
+
+/* Every clause holding a literal that went (the trail positions `went`,
+ * read before the trail is compacted), now unassigned. */
+static void rewatch_all(gsat *s, const vec_uint *went) {
+    for (size_t g = 0; g < went->len; g++)
+        for (uint32_t i = s->occ_head[s->trail[went->data[g]]]; i != OCC_NONE; i = s->occ_pool.data[i].next)
+            rewatch(s, s->occ_pool.data[i].cref);
+}
+
+/* Non-decision variables (gsat_set_decision_var: the GNF reader's and the
+ * MonoSAT layer's edge variables tied to their class's representative)
+ * get their values from propagation alone.  One that partial backtracking
+ * takes back may be left in a clause that is now unit unnoticed (above):
+ * nothing would assign it again, even after it is assigned and taken back
+ * again by a later backtrack of any kind, and the search would end with
+ * it unassigned, a model breaking the clause.  So once partial
+ * backtracking has happened, the search does not end while a non-decision
+ * variable is unassigned: deciding it false finds such a clause false, as
+ * for any other literal.  The scan goes on from where the last one
+ * stopped and ends after a whole pass that found none (one pass a model;
+ * none at all for callers that never made a variable non-decision, such
+ * as the checker). */
+lit_t unassign_owed_pick(gsat *s) {
+    if (!s->has_nondecision || !s->st.partial_backtracks) return LIT_UNDEF;
+    uint32_t from = s->owed_next ? s->owed_next : 1;
+    for (;;) {
+        for (uint32_t v = from; v <= s->nvars; v++)
+            if (!s->decision[v] && !s->vals[mklit(v, 0)] && !simp_removed(s, v)) {
+                s->owed_next = v + 1;
+                s->st.partial_owed++;
+                return mklit(v, s->polarity[v]);
+            }
+        if (from == 1) break;
+        from = 1;                        /* once more from the start: a backtrack may have taken some back */
+    }
+    s->owed_next = 1;
+    return LIT_UNDEF;
+}
+
 #ifdef GSAT_DEBUG
 /* After a partial backtrack: positions agree with the trail, every kept
  * clause reason has its other literals false and earlier on the trail,
@@ -232,6 +304,7 @@ void unassign_dependents(gsat *s, lit_t p) {
         if (s->heap_index[v] < 0 && s->decision[v]) heap_insert(s, v);
     }
     if (dirty) warm_dirty_bound(s);
+    rewatch_all(s, went);                /* before the trail is compacted: went names positions */
     uint32_t out = start;
     for (size_t g = 0; g < went->len; g++) {
         uint32_t to = g + 1 < went->len ? went->data[g + 1] : s->trail_n;

@@ -369,14 +369,13 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
     gsat *s;
     int r, var0;
     /* Repeated values add clauses to the acyclicity problem (choice.h).
-     * With them, the engine's partial backtracking has given models that
-     * break a clause (issue 35: gen --repeat-values 0.5 --sessions 5 --txns
-     * 40 --ops 6 --keys 8 --level si --seed 43).  Such problems are solved
-     * with it first (10x faster); a model that breaks a clause, or UNSAT
-     * (not trusted either), is solved again backtracking whole levels. */
+     * The engine's partial backtracking once gave models that break a
+     * clause (issue 35; fixed in the engine, gsat40): every clause of the
+     * encoding is still checked against the model, and a model that breaks
+     * one is solved again backtracking whole levels (never seen since). */
     var0 = solve_once(g, opt, res, 0, &s, &r);
     if (!s) return VERDICT_UNKNOWN;                  /* interrupted after encoding (res says so) */
-    if (g->choice && (r == GSAT_UNSAT || (r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)))) {
+    if (g->choice && r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)) {
         gsat_free(s);
         var0 = solve_once(g, opt, res, 1, &s, &r);
         if (!s) return VERDICT_UNKNOWN;

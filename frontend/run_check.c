@@ -115,12 +115,13 @@ static void progress_locked(void *ctx, const char *what) {
  * under the model's choice (`chosen`), as the certificate's read lines. */
 static int cmp_read_line(const void *a, const void *b) {
     const uint32_t *x = a, *y = b;
-    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
 static void add_reads_from(const history *orig, const history *chosen, certificate *c) {
     for (uint32_t t = 1; t < orig->num_txns; t++) {
-        if (orig->txns[t].status != TXN_COMMITTED) continue;
+        if (orig->txns[t].status == TXN_ABORTED) continue;    /* an observed indeterminate one takes part too */
         const history_txn *tx = &orig->txns[t];
         for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
             if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
@@ -132,8 +133,8 @@ static void add_reads_from(const history *orig, const history *chosen, certifica
             vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, chosen->op_txn[src]);
         }
     }
-    /* in order of reader and key, as the file's read lines (cert_read_from searches them) */
-    qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_read_line);
+    /* cert_read_from searches them by (reader, key): a transaction's reads are in op order, not key order */
+    if (c->reads_from.len) qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_read_line);
 }
 
 /* The certificate of a PASS, verified; with repeated values built on the
@@ -148,6 +149,10 @@ static int certify(const history *orig, const history *h, const check_result *re
     if (built == CERT_OK &&
         cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
         if (orig == h || !orig->num_repeated) return 1;
+        /* rc, ra, cc: verified under the chosen writers; their commit-order
+         * form names no writer of a repeated value's read, so such a
+         * certificate is not kept (keep_certificate) */
+        if (res->weak) return 1;
         add_reads_from(orig, h, c);
         if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
     }
@@ -468,6 +473,7 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];
             if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
+            if (t->res.weak && rc->orig->num_repeated) continue;     /* no read lines in that form (certify) */
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;

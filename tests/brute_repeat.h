@@ -12,7 +12,23 @@
  * relations: tests/brute_check.h's brute_search, run on each choice).
  * Later ops on a key in a transaction must agree with the op before them
  * (INT); a read with no candidate, or breaking INT, makes the history
- * unsatisfiable (0).  Returns 1, 0, or -1 (too big). */
+ * unsatisfiable (0).  Returns 1, 0, or -1 (too big).
+ *
+ * Every level (brute_repeat_levels, when tests/brute_levels.h is included
+ * first): a history whose values repeat satisfies a level iff some choice,
+ * per read, of one write of the value it read makes a history of unique
+ * values that satisfies it by tests/brute_levels.h.  Each choice is
+ * written out as a copy of op_value in which every write of a transaction
+ * has a value of its own (1 << 40 | op) and every read the value of the
+ * write it chose (VALUE_INIT: INIT's); the level oracle runs on the copy.
+ * A read after its transaction's own write of the key shows that write (if
+ * the values differ, the read keeps its value: brute_levels fails it).  An
+ * external read chooses, independently of the transaction's other reads of
+ * the key (rc allows those to differ), among INIT (for VALUE_INIT) and
+ * every write of the value except those brute_levels fails anyway (an
+ * aborted transaction's, the reader's own, one overwritten in its own
+ * transaction); none left: the read keeps its value (a thin-air read).
+ * Who takes part is settled before the choice (see brute_repeat_levels). */
 #ifndef ISOCHECK_TESTS_BRUTE_REPEAT_H
 #define ISOCHECK_TESTS_BRUTE_REPEAT_H
 
@@ -103,5 +119,131 @@ static int brute_repeat_check(const history *h, int si) {
     }
     return brute_repeat_choose(&b, rr, nr, 0);
 }
+
+#ifdef ISOCHECK_TESTS_BRUTE_LEVELS_H
+#define BRUTE_REPEAT_MAX_CHOICES 2048
+#define BRUTE_REPEAT_OWN(op) ((int64_t)1 << 40 | (int64_t)(op))
+
+typedef struct brute_rlv {
+    const history *h;
+    const int64_t *inv, *cmp;
+    int64_t val[256];
+    uint32_t nr, read[64], nc[64], cand[64][8];   /* cand: write ops, UINT32_MAX for INIT */
+    int any[BV_NLEVELS], undecided[BV_NLEVELS];
+} brute_rlv;
+
+static void brute_repeat_levels_rec(brute_rlv *s, uint32_t i) {
+    if (i == s->nr) {
+        history c = *s->h;
+        c.op_value = s->val;
+        int o[BV_NLEVELS];
+        bv_check_all(&c, s->inv, s->cmp, o);
+        for (int l = 0; l < BV_NLEVELS; l++) { s->any[l] |= o[l] == 1; s->undecided[l] |= o[l] < 0; }
+        return;
+    }
+    for (uint32_t c = 0; c < s->nc[i]; c++) {
+        uint32_t w = s->cand[i][c];
+        s->val[s->read[i]] = w == UINT32_MAX ? VALUE_INIT : BRUTE_REPEAT_OWN(w);
+        brute_repeat_levels_rec(s, i + 1);
+    }
+}
+
+/* Txn t's write of k at op is overwritten later in t. */
+static int brute_repeat_overwritten(const history *h, uint32_t op) {
+    uint32_t t = h->op_txn[op];
+    for (uint32_t o = op + 1; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
+        if (h->op_key[o] == h->op_key[op] && brute_repeat_op_ok(h, o) && brute_repeat_kind(h, o) == OP_WRITE) return 1;
+    return 0;
+}
+
+/* Who takes part, with the unsettled reads (nc[i] > 1) reading a value
+ * nobody writes: brute_levels' participants of that copy. */
+static void brute_repeat_part(brute_rlv *s, uint8_t *part) {
+    for (uint32_t i = 0; i < s->nr; i++)
+        if (s->nc[i] > 1) s->val[s->read[i]] = (int64_t)1 << 41 | (int64_t)s->read[i];
+    history c = *s->h;
+    c.op_value = s->val;
+    bv_participants(&c, part);
+}
+
+static void brute_repeat_settle(brute_rlv *s, uint32_t i, uint32_t w) {
+    s->nc[i] = 1;
+    s->cand[i][0] = w;
+    s->val[s->read[i]] = w == UINT32_MAX ? VALUE_INIT : BRUTE_REPEAT_OWN(w);
+}
+
+/* out[l] for every level of tests/brute_levels.h: 1 holds, 0 fails, -1
+ * undecided (too big, or no times for the real-time levels).
+ * Who takes part does not depend on the choice (doc/checker.md): a read
+ * with several possible writers chooses among those that take part by the
+ * other reads; when none does, it reads its first (INIT, then op order),
+ * and that is repeated until nothing changes. */
+static void brute_repeat_levels(const history *h, const int64_t *inv, const int64_t *cmp, int out[BV_NLEVELS]) {
+    static brute_rlv s;
+    memset(&s, 0, sizeof s);
+    s.h = h; s.inv = inv; s.cmp = cmp;
+    for (int l = 0; l < BV_NLEVELS; l++) out[l] = -1;
+    if (h->num_ops > 256 || h->has_lists || h->num_txns > 64) return;
+    for (uint32_t op = 0; op < h->num_ops; op++) s.val[op] = h->op_value[op];
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
+            if (brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_WRITE) s.val[op] = BRUTE_REPEAT_OWN(op);
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        if (h->txns[t].status == TXN_ABORTED) continue;
+        const history_txn *tx = &h->txns[t];
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (!brute_repeat_op_ok(h, op) || brute_repeat_kind(h, op) != OP_READ) continue;
+            uint32_t own = UINT32_MAX;
+            for (uint32_t o = tx->first_op; o < op; o++)
+                if (h->op_key[o] == h->op_key[op] && brute_repeat_op_ok(h, o) && brute_repeat_kind(h, o) == OP_WRITE) own = o;
+            if (own != UINT32_MAX) {
+                if (h->op_value[own] == h->op_value[op]) s.val[op] = s.val[own];
+                continue;
+            }
+            if (s.nr == 64) return;
+            uint32_t i = s.nr, n = 0;
+            if (h->op_value[op] == VALUE_INIT) s.cand[i][n++] = UINT32_MAX;
+            for (uint32_t w = h->txns[1].first_op; w < h->num_ops; w++) {
+                uint32_t wt = h->op_txn[w];
+                if (wt == 0 || wt == t || h->op_key[w] != h->op_key[op] || h->op_value[w] != h->op_value[op] ||
+                    !brute_repeat_op_ok(h, w) || brute_repeat_kind(h, w) != OP_WRITE ||
+                    h->txns[wt].status == TXN_ABORTED || brute_repeat_overwritten(h, w))
+                    continue;
+                if (n == 8) return;
+                s.cand[i][n++] = w;
+            }
+            if (!n) continue;                    /* keeps its value: no write has it now */
+            s.read[i] = op;
+            s.nc[i] = n;
+            s.nr++;
+            if (n == 1) brute_repeat_settle(&s, i, s.cand[i][0]);
+        }
+    }
+    uint8_t part[64];
+    for (int changed = 1; changed;) {            /* who takes part, settled first */
+        changed = 0;
+        brute_repeat_part(&s, part);
+        for (uint32_t i = 0; i < s.nr; i++) {
+            if (s.nc[i] < 2 || !part[h->op_txn[s.read[i]]]) continue;
+            int in = 0;
+            for (uint32_t c = 0; c < s.nc[i]; c++) in |= s.cand[i][c] == UINT32_MAX || part[h->op_txn[s.cand[i][c]]];
+            if (!in) { brute_repeat_settle(&s, i, s.cand[i][0]); changed = 1; }
+        }
+    }
+    uint64_t product = 1;
+    for (uint32_t i = 0; i < s.nr; i++) {
+        if (s.nc[i] < 2) continue;
+        if (!part[h->op_txn[s.read[i]]]) { brute_repeat_settle(&s, i, s.cand[i][0]); continue; }   /* not judged */
+        uint32_t n = 0;
+        for (uint32_t c = 0; c < s.nc[i]; c++)
+            if (s.cand[i][c] == UINT32_MAX || part[h->op_txn[s.cand[i][c]]]) s.cand[i][n++] = s.cand[i][c];
+        s.nc[i] = n;
+        product *= n;
+        if (product > BRUTE_REPEAT_MAX_CHOICES) return;
+    }
+    brute_repeat_levels_rec(&s, 0);
+    for (int l = 0; l < BV_NLEVELS; l++) out[l] = s.any[l] ? 1 : s.undecided[l] ? -1 : 0;
+}
+#endif
 
 #endif

@@ -317,39 +317,69 @@ static int stopped(const check_options *opt, check_result *res, const char *when
     return 1;
 }
 
-static verdict solve(polygraph *g, const check_options *opt, check_result *res) {
+static void set_phase(void *s, int var, int value) { gsat_set_phase(s, var, value); }
+
+/* One solver run on g's problem: *sp the solver (its model or its
+ * failure), the constraints' first variable returned.  careful: backtrack
+ * whole levels (no partial backtracking). */
+static int solve_once(polygraph *g, const check_options *opt, check_result *res, int careful, gsat **sp, int *r) {
     double t0 = monotonic_seconds();
-    orient_constraints(g);
     gsat *s = gsat_new();
     if (!s) xalloc_fail(0);
     gsat_set_option(s, "phase", 1);
     gsat_set_option(s, "theory_keep_ends", 0);   /* the checker never lists the engine's edges */
+    if (careful) gsat_set_option(s, "partial_backtrack", 0);
     uint64_t guarded = 0;
     pg_edge_vec rw_known; vec_init(rw_known);
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
     progress(opt, "encoding");
     int var0 = pg_encode(g, s, &guarded);
+    if (g->choice) pg_choice_phases(g->choice, g, set_phase, s);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
-    res->st.t_encode = monotonic_seconds() - t0;
+    res->st.t_encode += monotonic_seconds() - t0;
     if (stopped(opt, res, "after encoding")) {
         vec_free(rw_known);
         gsat_free(s);
-        return VERDICT_UNKNOWN;
+        *sp = NULL;
+        *r = GSAT_UNKNOWN;
+        return var0;
     }
     progress(opt, "solving");
     t0 = monotonic_seconds();
     if (opt && opt->time_limit > 0) gsat_set_time_limit(s, opt->time_limit);
     if (opt && opt->stop) gsat_set_terminate(s, opt->stop_ctx, opt->stop);
-    int r = g->rw_lazy ? psi_solve(g, s, var0, &rw_known, &res->st.psi_rounds) : gsat_solve(s, NULL, 0);
+    *r = g->rw_lazy ? psi_solve(g, s, var0, &rw_known, &res->st.psi_rounds) : gsat_solve(s, NULL, 0);
     if (g->rw_lazy) {                            /* the known RW edges go back (the re-check's forced edges) */
         pg_known_reserve(g, rw_known.len);
         vec_foreach(const pg_edge, e, rw_known) g->known.data[g->known.len++] = *e;
         vec_free(rw_known);
     }
-    res->st.t_solve = monotonic_seconds() - t0;
+    res->st.t_solve += monotonic_seconds() - t0;
     res->st.solver_called = 1;
     gsat_get_stats(s, &res->st.solver);
+    *sp = s;
+    return var0;
+}
+
+static int gsat_model_value(void *s, int var) { return gsat_value(s, var); }
+
+static verdict solve(polygraph *g, const check_options *opt, check_result *res) {
+    orient_constraints(g);
+    gsat *s;
+    int r, var0;
+    /* Repeated values add clauses to the acyclicity problem (choice.h).
+     * The engine's partial backtracking once gave models that break a
+     * clause (issue 35; fixed in the engine, gsat40): every clause of the
+     * encoding is still checked against the model, and a model that breaks
+     * one is solved again backtracking whole levels (never seen since). */
+    var0 = solve_once(g, opt, res, 0, &s, &r);
+    if (!s) return VERDICT_UNKNOWN;                  /* interrupted after encoding (res says so) */
+    if (g->choice && r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)) {
+        gsat_free(s);
+        var0 = solve_once(g, opt, res, 1, &s, &r);
+        if (!s) return VERDICT_UNKNOWN;
+    }
     verdict v;
     if (r == GSAT_SAT) {
         progress(opt, "re-checking the model");
@@ -548,7 +578,9 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
         double t0 = monotonic_seconds();
         char why[300] = "";
         vec_clear(res->cycle);
-        int rc = vo_check_level_on(ix->h, &res->vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
+        /* with ambiguous reads, under the writers the session level chose */
+        const history *h = res->chosen ? res->chosen : ix->h;
+        int rc = vo_check_level_on(h, &res->vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
         res->st.t_verify += monotonic_seconds() - t0;
         if (rc == 1) { res->stage = "session level"; return 1; }
     } else if (v == VERDICT_UNKNOWN && opt->stop && opt->stop(opt->stop_ctx)) {
@@ -561,16 +593,19 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
     return 0;
 }
 
+int check_choice_refused(const history *h, check_level_id level) {
+    return h->num_amb && h->preds && h->preds->choices_attached && level != LEVEL_SI && level != LEVEL_SER;
+}
+
 verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
                         const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
     if (stopped(opt, res, "before checking")) return VERDICT_UNKNOWN;
-    if (ix->h->num_amb && level != LEVEL_SI && level != LEVEL_SER) {    /* choice.h: SER and SI only */
-        snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which write %u reads saw (reads of a repeated "
-                 "value, or predicate reads' views of keys they did not return; si and ser do)", level_name(level),
-                 ix->h->num_amb);
+    if (check_choice_refused(ix->h, level)) {   /* predicate reads' choices: SER and SI only; repeated values: every level */
+        snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which version %u reads saw (predicate reads' "
+                 "views of keys they did not return; si and ser do)", level_name(level), ix->h->num_amb);
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }

@@ -8,7 +8,10 @@
 
 void pg_choice_free(pg_choice *c) {
     if (!c) return;
-    free(c->start); free(c->cand); free(c);
+    free(c->start); free(c->cand);
+    vec_free(c->edges);
+    vec_free(c->clauses);
+    free(c);
 }
 
 /* Unit u's position of txn t among key k's units: its unit and index in it. */
@@ -23,13 +26,31 @@ static int find_member(const pg_index *ix, uint32_t k, uint32_t t, uint32_t *uni
 
 /* The literal "unit a before unit b": a constraint's (+-var), 0 for
  * "never", INT32_MAX for "always" (decided by the known graph's order). */
-static int order_lit(const polygraph *g, const u64map *pairs, int cons_var0, uint32_t a, uint32_t b) {
+/* The constraints by their pair of units, and which units have one. */
+typedef struct pairmap { u64map m; uint8_t *in; } pairmap;
+
+static void pairs_build(const polygraph *g, pairmap *p) {
+    u64map_init(&p->m);
+    p->in = xcalloc(g->ix->units.len ? g->ix->units.len : 1, 1);
+    for (size_t i = 0; i < g->cons.len; i++) {
+        u64map_put(&p->m, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
+        p->in[g->cons.data[i].u] = p->in[g->cons.data[i].v] = 1;
+    }
+}
+
+static void pairs_free(pairmap *p) {
+    u64map_free(&p->m);
+    free(p->in);
+}
+
+static int order_lit(const polygraph *g, const pairmap *pm, int cons_var0, uint32_t a, uint32_t b) {
     const pg_index *ix = g->ix;
+    const u64map *pairs = &pm->m;
     if (ix->key_unit_start[ix->unit_key[a]] == a) return INT32_MAX;   /* INIT's unit is first */
     if (ix->key_unit_start[ix->unit_key[b]] == b) return 0;
-    uint32_t x = u64map_get(pairs, (uint64_t)a << 32 | b);
+    uint32_t x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)a << 32 | b) : UINT32_MAX;
     if (x != UINT32_MAX) return cons_var0 + (int)x;
-    x = u64map_get(pairs, (uint64_t)b << 32 | a);
+    x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)b << 32 | a) : UINT32_MAX;
     if (x != UINT32_MAX) return -(cons_var0 + (int)x);
     uint32_t pa = g->topo_pos[pg_node_t(g, ix->units.data[a].last)];
     uint32_t pb = g->topo_pos[pg_node_t(g, ix->units.data[b].head)];
@@ -40,7 +61,7 @@ static int order_lit(const polygraph *g, const u64map *pairs, int cons_var0, uin
  * snapshot: a version known to come after it (its unit's next member, or
  * the head of a unit decided after its unit) reaches rt's start in the
  * known graph, so the RW edge rt -> that version would close a cycle. */
-static int overwritten_before(const polygraph *g, const u64map *pairs, uint32_t rt, uint32_t k, uint32_t wt) {
+static int overwritten_before(const polygraph *g, const pairmap *pairs, uint32_t rt, uint32_t k, uint32_t wt) {
     const pg_index *ix = g->ix;
     uint32_t unit, m;
     if (!find_member(ix, k, wt, &unit, &m)) return 0;
@@ -66,8 +87,8 @@ pg_choice *pg_choice_build(const polygraph *g) {
     c->n = h->num_amb;
     c->start = xmalloc(((size_t)c->n + 1) * sizeof *c->start);
     vec_u32 cand; vec_init(cand);
-    u64map pairs; u64map_init(&pairs);
-    for (size_t i = 0; i < g->cons.len; i++) u64map_put(&pairs, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
+    pairmap pairs;
+    pairs_build(g, &pairs);
     for (uint32_t i = 0; i < c->n; i++) {
         c->start[i] = (uint32_t)cand.len;
         uint32_t r = h->amb_read[i], rt = h->op_txn[r];
@@ -82,13 +103,68 @@ pg_choice *pg_choice_build(const polygraph *g) {
             vec_push(cand, w);
         }
     }
-    u64map_free(&pairs);
+    pairs_free(&pairs);
     c->start[c->n] = (uint32_t)cand.len;
     c->cand = cand.data;
     return c;
 }
 
-static void edge(const polygraph *g, const graph_sink *k, int graph, uint32_t a, uint32_t b, int lit, uint64_t *edges) {
+/* Per key, its units by the known graph's position of their head (the
+ * order the pairs decided by the known graph follow). */
+typedef struct up { uint32_t pos, unit; } up;
+static int cmp_up(const void *a, const void *b) {
+    const up *x = a, *y = b;
+    return x->pos != y->pos ? (x->pos > y->pos) - (x->pos < y->pos) : (x->unit > y->unit) - (x->unit < y->unit);
+}
+static uint32_t *units_by_head(const polygraph *g) {
+    const pg_index *ix = g->ix;
+    size_t nu = ix->units.len;
+    uint32_t *out = xmalloc((nu ? nu : 1) * sizeof *out);
+    VEC(up) tmp; vec_init(tmp);
+    for (uint32_t k = 0; k < ix->num_keys; k++) {
+        uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1];
+        vec_clear(tmp);
+        for (uint32_t u = s; u < e; u++) {
+            up x = { g->topo_pos[pg_node_t(g, ix->units.data[u].head)], u };
+            vec_push(tmp, x);
+        }
+        if (tmp.len > 1) qsort(tmp.data, tmp.len, sizeof *tmp.data, cmp_up);
+        for (size_t i = 0; i < tmp.len; i++) out[s + i] = tmp.data[i].unit;
+    }
+    vec_free(tmp);
+    return out;
+}
+
+/* Candidate q's RW edge to V's head is implied: q already has an edge to
+ * the head of a unit K decided after its own and decided before V (the
+ * known graph leads from K's head to V's; any model has head(K) before
+ * head(V)), so a cycle through the edge to V has one through K's. */
+static int covered(const polygraph *g, const pairmap *pairs, const vec_u32 *kept, uint32_t q, uint32_t v) {
+    for (size_t i = 0; i < kept->len; i += 2)
+        if (kept->data[i] == q && order_lit(g, pairs, 1, kept->data[i + 1], v) == INT32_MAX) return 1;
+    return 0;
+}
+
+static void add_clause(pg_choice *c, const graph_sink *k, const int *lits, int n) {
+    gs_add_clause(k, lits, n);
+    for (int i = 0; i < n; i++) vec_push(c->clauses, lits[i]);
+    vec_push(c->clauses, 0);
+}
+
+int pg_choice_clauses_hold(const pg_choice *c, int (*value)(void *, int), void *ctx) {
+    int sat = 0;
+    vec_foreach(const int, l, c->clauses) {
+        if (!*l) { if (!sat) return 0; sat = 0; continue; }
+        if (!sat) sat = (*l > 0 ? value(ctx, *l) : -value(ctx, -*l)) > 0;
+    }
+    return 1;
+}
+
+static void edge(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, uint32_t a, uint32_t b, int lit, int rw,
+                 uint64_t *edges) {
+    pg_choice_edge e = { a, b, lit, rw };
+    vec_push(c->edges, e);
+    if (rw && g->rw_lazy) return;                  /* psi: checked lazily (psi.c) */
     gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
     (*edges)++;
 }
@@ -96,67 +172,93 @@ static void edge(const polygraph *g, const graph_sink *k, int graph, uint32_t a,
 void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, int cons_var0, uint64_t *edges) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
-    u64map pairs; u64map_init(&pairs);
-    for (size_t i = 0; i < g->cons.len; i++) u64map_put(&pairs, (uint64_t)g->cons.data[i].u << 32 | g->cons.data[i].v, (uint32_t)i);
+    pairmap pairs;
+    pairs_build(g, &pairs);
     c->var0 = gs_num_vars(k) + 1;
+    vec_clear(c->edges);
+    vec_clear(c->clauses);
     uint32_t total = c->start[c->n];
     if (total) gs_reserve_vars(k, c->var0 - 1 + (int)total);
     vec_int clause; vec_init(clause);
     vec_u32 last; vec_init(last);            /* candidates (index j) that are last of their unit, and the unit */
+    vec_u32 kept; vec_init(kept);            /* (q, V): V decided after candidate q's unit, with its edge */
+    vec_u32 need; vec_init(need);            /* this V's (q, order literal) */
+    uint32_t *byhead = units_by_head(g);
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t r = h->amb_read[i], rt = h->op_txn[r], key = h->op_key[r];
         if (!ix->in_graph[rt] || history_op_failed(h, r)) continue;
         vec_clear(clause);
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) vec_push(clause, c->var0 + (int)j);
-        gs_add_clause(k, clause.data, (int)clause.len);   /* at least one writer (none left: empty, the level fails) */
+        add_clause(c, k, clause.data, (int)clause.len);   /* at least one writer (none left: empty, the level fails) */
         vec_clear(last);
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) {
             int x = c->var0 + (int)j;
             uint32_t wt = h->op_txn[c->cand[j]], unit, m;
-            edge(g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, edges);            /* WR */
+            edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, edges);            /* WR */
             if (!find_member(ix, key, wt, &unit, &m)) continue;
             const pg_unit *un = &ix->units.data[unit];
             if (m + 1 < un->len) {                                                         /* RW to the next member */
                 uint32_t nx = ix->members.data[un->m_first + m + 1];
-                if (nx != rt) edge(g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, edges);
+                if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, 1, edges);
                 continue;
             }
             vec_push(last, j); vec_push(last, unit);
         }
         uint32_t n = c->start[i + 1] - c->start[i];
-        for (uint32_t v = ix->key_unit_start[key]; v < ix->key_unit_start[key + 1]; v++) {   /* RW to later units */
-            uint32_t hd = ix->units.data[v].head;
+        vec_clear(kept);
+        for (uint32_t p = ix->key_unit_start[key]; p < ix->key_unit_start[key + 1]; p++) {  /* RW to later units */
+            uint32_t v = byhead[p], hd = ix->units.data[v].head;
             if (hd == rt) continue;
             uint32_t contrib = 0, decided = 0, one = 0;
+            vec_clear(need);
             for (size_t q = 0; q < last.len; q += 2) {
                 if (last.data[q + 1] == v) continue;
                 int o = order_lit(g, &pairs, cons_var0, last.data[q + 1], v);
-                if (o == 0) continue;
+                if (o == 0 || covered(g, &pairs, &kept, (uint32_t)q, v)) continue;
+                if (o == INT32_MAX) { vec_push(kept, (uint32_t)q); vec_push(kept, v); }
+                vec_push(need, (uint32_t)q); vec_push(need, (uint32_t)o);
                 contrib++; decided += o == INT32_MAX; one = last.data[q];
             }
             if (!contrib) continue;
             int lit;
             if (decided == n) {                       /* after every candidate: always, a guard fixed true */
                 lit = gs_new_var(k);                  /* (not an unguarded edge: those must go forward in */
-                gs_add_clause(k, &lit, 1);            /* the engine's initial order, and this one may not) */
+                add_clause(c, k, &lit, 1);            /* the engine's initial order, and this one may not) */
             }
             else if (contrib == 1 && decided == 1) lit = c->var0 + (int)one;
             else {
                 lit = gs_new_var(k);                                      /* y_V */
-                for (size_t q = 0; q < last.len; q += 2) {
-                    if (last.data[q + 1] == v) continue;
-                    int o = order_lit(g, &pairs, cons_var0, last.data[q + 1], v);
-                    if (o == 0) continue;
-                    int cl[3] = { -(c->var0 + (int)last.data[q]), lit, o == INT32_MAX ? 0 : -o };
-                    gs_add_clause(k, cl, o == INT32_MAX ? 2 : 3);
+                for (size_t e = 0; e < need.len; e += 2) {
+                    int o = (int)need.data[e + 1];
+                    int cl[3] = { -(c->var0 + (int)last.data[need.data[e]]), lit, o == INT32_MAX ? 0 : -o };
+                    add_clause(c, k, cl, o == INT32_MAX ? 2 : 3);
                 }
             }
-            edge(g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, edges);
+            edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, 1, edges);
         }
     }
+    c->var_end = gs_num_vars(k) + 1;
+    free(byhead);
+    vec_free(kept);
+    vec_free(need);
     vec_free(last);
     vec_free(clause);
-    u64map_free(&pairs);
+    pairs_free(&pairs);
+}
+
+void pg_choice_phases(const pg_choice *c, const polygraph *g, void (*set)(void *, int, int), void *ctx) {
+    const history *h = g->ix->h;
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t a = c->start[i], b = c->start[i + 1], best = a, bp = 0, rp;
+        if (a == b) continue;
+        rp = g->topo_pos[pg_node_tp(g, h->op_txn[h->amb_read[i]])];
+        for (uint32_t j = a; j < b; j++) {
+            uint32_t p = g->topo_pos[pg_node_t(g, h->op_txn[c->cand[j]])];
+            if (p < rp && p >= bp) { bp = p; best = j; }
+        }
+        for (uint32_t j = a; j < b; j++) set(ctx, c->var0 + (int)j, j == best);
+    }
+    for (int v = c->var0 + (int)c->start[c->n]; v < c->var_end; v++) set(ctx, v, 0);
 }
 
 uint32_t *pg_choice_model(const pg_choice *c, int (*value)(void *, int), void *ctx) {

@@ -18,6 +18,7 @@
  *                    the clause  x_c ∧ [unit(c) before V] -> y_V  per
  *                    candidate c (the order a pair constraint's literal,
  *                    or decided by the known graph);
+ *                    (psi, g->rw_lazy: the RW edges go to c->edges only);
  *   pg_choice_model  the writer each read saw in a model (its first true
  *                    candidate);
  *   pg_choice_any    a choice for a failure's confirmation (every choice
@@ -30,12 +31,19 @@
 #include "frontend/checking/polygraph.h"
 #include "theory/graph_sink.h"
 
+typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; } pg_choice_edge;
+
 typedef struct pg_choice {
     uint32_t n;                  /* ambiguous reads: h->num_amb, in its order */
     uint32_t *start;             /* n + 1: read i's candidates are cand[start[i] .. start[i + 1]) */
     uint32_t *cand;              /* write ops */
     int var0;                    /* candidate j's variable is var0 + j (after encoding) */
+    int var_end;                 /* the encoding's variables are var0 .. var_end - 1 (candidates, then y_V) */
     uint64_t dropped;            /* candidates the level ruled out */
+    vec_int clauses;             /* every clause encoded, each ended by 0 (pg_choice_clauses_hold) */
+    VEC(pg_choice_edge) edges;   /* every guarded edge encoded (nodes of g); psi's RW edges (g->rw_lazy)
+                                    are only here, not in the engine's graph: psi.c adds those whose
+                                    guard a model makes true to its lazy check, with the D edges here */
 } pg_choice;
 
 /* NULL when the history has no ambiguous read.  Needs g's reachability. */
@@ -43,6 +51,14 @@ pg_choice *pg_choice_build(const polygraph *g);
 void pg_choice_free(pg_choice *c);
 /* After the constraints' variables (cons i: cons_var0 + i, true: u before v). */
 void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, int cons_var0, uint64_t *edges);
+/* First phases for the solver (after encoding): per read, its candidate
+ * whose writer comes last before the reader in the known graph's order
+ * (the version a read of a real execution most likely saw) true, the other
+ * candidates and every y_V false; set(ctx, var, value) is called for each. */
+void pg_choice_phases(const pg_choice *c, const polygraph *g, void (*set)(void *, int, int), void *ctx);
+/* Whether a model satisfies every clause of the encoding (value(ctx, var)
+ * > 0: true); a model from a faulty engine may not (check.c). */
+int pg_choice_clauses_hold(const pg_choice *c, int (*value)(void *, int), void *ctx);
 /* Per read, the chosen write op (a calloc'd array of n). */
 uint32_t *pg_choice_model(const pg_choice *c, int (*value)(void *, int), void *ctx);
 uint32_t *pg_choice_any(const pg_choice *c, const history *h);

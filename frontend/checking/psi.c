@@ -27,6 +27,7 @@
  * anti-dependency (pred_rw_rmw: r's own version is the next one, and c
  * follows it by WW edges), so it is an arc but not checked. */
 #include "frontend/checking/check.h"
+#include "frontend/checking/choice.h"
 #include "frontend/checking/pred_rw.h"
 
 #include <stdlib.h>
@@ -94,6 +95,12 @@ static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge
         }
     }
     vec_free(side);
+    if (g->choice)                               /* repeated values: the guarded edges the model keeps (choice.h) */
+        vec_foreach(const pg_choice_edge, e, g->choice->edges) {
+            if (gsat_value(s, e->lit) <= 0) continue;
+            if (e->rw) { psi_rw r = { e->from, e->to, e->lit }; vec_push(pg->rw, r); }
+            else { psi_tmp t = { e->from, e->to, e->lit }; vec_push(d, t); }
+        }
     uint32_t n = g->num_nodes;
     pg->n = n;
     pg->start = xcalloc((size_t)n + 1, sizeof *pg->start);

@@ -1,5 +1,6 @@
 /* weak_level.c — check_level() for rc, ra and cc (check.h): weak_check()
- * on the index's history and participants, its answer as a check_result
+ * on the index's history and participants (with ambiguous reads of
+ * repeated values: on the history under a choice, weak_choice.c), its answer as a check_result
  * (stage "saturation"; FAIL: the cycle as dependency edges; PASS: the
  * version order the commit order induces).  Debug builds re-check every
  * PASS's commit order with the independent cert_weak_verify()
@@ -21,8 +22,7 @@ int check_level_is_weak(check_level_id l) {
 }
 
 /* Per key, its participant writers in commit order (INIT first). */
-static void vo_from_commit_order(const pg_index *ix, const weak_result *w, version_order *vo) {
-    const history *h = ix->h;
+static void vo_from_commit_order(const history *h, const weak_result *w, version_order *vo) {
     vo->num_keys = h->num_keys;
     vo->start = xcalloc((size_t)h->num_keys + 1, sizeof *vo->start);
     vec_init(vo->txns);
@@ -51,7 +51,7 @@ static void vo_from_commit_order(const pg_index *ix, const weak_result *w, versi
 }
 
 /* w (allocated, filled) as the check_result of its level. */
-static verdict weak_as_result(const pg_index *ix, weak_result *w, double seconds, check_result *res) {
+static verdict weak_as_result(const history *h, weak_result *w, double seconds, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = w->level;
     vec_init(res->cycle);
@@ -64,11 +64,11 @@ static verdict weak_as_result(const pg_index *ix, weak_result *w, double seconds
     verdict v = w->verdict;
     if (v == VERDICT_FAIL) weak_cycle_deps(w, &res->cycle);
     if (v == VERDICT_PASS) {
-        vo_from_commit_order(ix, w, &res->vo);
+        vo_from_commit_order(h, w, &res->vo);
 #ifdef GSAT_DEBUG
         double t0 = monotonic_seconds();
         ic_error err;
-        if (cert_weak_verify(ix->h, (int)w->level, w->order, w->order_len, &err) != CERT_OK) {
+        if (cert_weak_verify(h, (int)w->level, w->order, w->order_len, &err) != CERT_OK) {
             snprintf(res->msg, sizeof res->msg, "internal error: the commit order does not verify: %.400s", err.msg);
             v = VERDICT_UNKNOWN;
         }
@@ -78,8 +78,31 @@ static verdict weak_as_result(const pg_index *ix, weak_result *w, double seconds
     return res->verdict = v;
 }
 
+verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
+                      check_result *res) {
+    double t0 = monotonic_seconds();
+    weak_result *w = xcalloc(1, sizeof *w);
+    par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
+    weak_check_levels(h, part, &level, 1, opt && opt->pool ? opt->pool : own, w);
+    par_pool_free(own);
+    return weak_as_result(h, w, monotonic_seconds() - t0, res);
+}
+
 void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t n, const check_options *opt,
                        check_result *res) {
+    if (ix->h->num_amb) {                        /* repeated values: each level chooses (weak_choice.c) */
+        for (size_t i = 0; i < n; i++) {
+            memset(&res[i], 0, sizeof res[i]);
+            res[i].level = levels[i];
+            vec_init(res[i].cycle);
+            if (!check_choice_refused(ix->h, levels[i])) { check_weak_choice(ix, levels[i], opt, &res[i]); continue; }
+            snprintf(res[i].msg, sizeof res[i].msg, "level %s does not choose yet which version %u reads saw (predicate "
+                     "reads' views of keys they did not return; si and ser do)", level_name(levels[i]), ix->h->num_amb);
+            res[i].stage = "refused";
+            res[i].verdict = VERDICT_UNKNOWN;
+        }
+        return;
+    }
     double t0 = monotonic_seconds();
     weak_result *w = xcalloc(n ? n : 1, sizeof *w);
     par_pool *own = opt && opt->pool ? NULL : par_pool_new(opt ? opt->threads : 1);
@@ -89,7 +112,7 @@ void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t 
     for (size_t i = 0; i < n; i++) {
         weak_result *one = xmalloc(sizeof *one);
         *one = w[i];
-        weak_as_result(ix, one, each, &res[i]);
+        weak_as_result(ix->h, one, each, &res[i]);
     }
     free(w);
 }

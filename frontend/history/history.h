@@ -309,7 +309,11 @@ uint32_t history_writers_of(const history *h, uint32_t key, int64_t value, uint3
  * (0: it can): its transaction aborted; it is r's own transaction's
  * write (later than r); its transaction overwrote it (an intermediate
  * version). */
-typedef enum { RULE_POSSIBLE = 0, RULE_ABORTED, RULE_OWN_LATER, RULE_OVERWRITTEN } history_rule_out;
+typedef enum { RULE_POSSIBLE = 0, RULE_ABORTED, RULE_OWN_LATER, RULE_OVERWRITTEN, RULE_UNOBSERVED } history_rule_out;
+/* RULE_UNOBSERVED (set by history_resolved, never by history_rule_out_of):
+ * an indeterminate transaction's write that no read shows took part, while
+ * a possible writer that takes part remains (doc/checker.md, "Repeated
+ * values": who takes part). */
 history_rule_out history_rule_out_of(const history *h, uint32_t r, uint32_t w);
 const char *history_rule_out_text(history_rule_out why);
 /* The history to check: h itself when num_repeated is 0, else its

@@ -7,13 +7,14 @@
  * search.
  *
  * The resolved form of a history is a copy in which every repeated write
- * (INIT's excepted: it keeps VALUE_INIT) has a named value of its own,
- * "V@T", and every read is rewritten to the value of the write it can only
+ * (INIT's excepted: it keeps VALUE_INIT) has a named value of its own
+ * (distinct ids; each shown as V, the value written: reports name the
+ * writer separately when it is known or chosen), and every read is rewritten to the value of the write it can only
  * have seen:
  *   - an external read (no earlier op of its transaction on the key) of a
  *     repeated value: its candidates are every write of (key, value) minus
  *     those history_rule_out_of rules out; one left: that write's value;
- *     none or several: OP_AMBIGUOUS, a fresh named value "V@?" nobody
+ *     none or several: OP_AMBIGUOUS, a fresh named value (shown V) nobody
  *     writes, and an entry in amb_* with every candidate and why it is
  *     ruled out (0: possible);
  *   - a later read of the key in the same transaction: the value of the
@@ -23,7 +24,6 @@
 #include "frontend/history/repeat_internal.h"
 #include "frontend/history/predicate.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +88,7 @@ const char *history_rule_out_text(history_rule_out why) {
     case RULE_ABORTED: return "aborted";
     case RULE_OWN_LATER: return "the reader's own later write";
     case RULE_OVERWRITTEN: return "overwritten later in its own transaction";
+    case RULE_UNOBSERVED: return "indeterminate, and no other read shows it took part";
     default: return "possible";
     }
 }
@@ -176,8 +177,68 @@ static int64_t resolve_external(const history *h, history *c, size_t *cap, uint3
     vec_push(o->start, (uint32_t)o->cand.len);
     c->op_kind[r] |= OP_AMBIGUOUS;
     char vb[96], text[128];
-    snprintf(text, sizeof text, "%s@?", history_value_str(h, h->op_value[r], vb, sizeof vb));
+    snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[r], vb, sizeof vb));
     return add_name(c, cap, text);
+}
+
+/* Ambiguous read i of c reads write w: its value and its repeats' (the
+ * later reads of the key in its transaction that showed the same marker). */
+static void read_writer(history *c, uint32_t i, uint32_t w) {
+    uint32_t r = c->amb_read[i];
+    int64_t marker = c->op_value[r];
+    const history_txn *tx = &c->txns[c->op_txn[r]];
+    for (uint32_t op = r; op < tx->first_op + tx->num_ops; op++)
+        if (c->op_key[op] == c->op_key[r] && history_op_kind(c, op) == OP_READ && c->op_value[op] == marker)
+            c->op_value[op] = c->op_value[w];
+    c->op_kind[r] &= (uint8_t)~OP_AMBIGUOUS;
+}
+
+/* Who takes part (history_participants: committed transactions and the
+ * indeterminate ones a participant's read names) cannot depend on the
+ * choice of writer: an ambiguous read of a participant chooses among the
+ * possible writers that take part anyway; the others (indeterminate, no
+ * read shows they took part) are ruled out, RULE_UNOBSERVED.  When none
+ * of a read's possible writers takes part, the read names its first
+ * possible writer (op order), which then takes part; this repeats until
+ * nothing changes.  A read left with one possible writer reads it and is
+ * no longer ambiguous; the entries of c->amb_* are compacted. */
+static void settle_participants(history *c) {
+    uint8_t *part = NULL;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        free(part);
+        part = history_participants(c);
+        for (uint32_t i = 0; i < c->num_amb; i++) {
+            uint32_t r = c->amb_read[i], first = HISTORY_NONE, in = 0;
+            if (!(c->op_kind[r] & OP_AMBIGUOUS) || !part[c->op_txn[r]] || history_op_failed(c, r)) continue;
+            for (uint32_t j = c->amb_start[i]; j < c->amb_start[i + 1]; j++) {
+                if (c->amb_why[j]) continue;
+                if (first == HISTORY_NONE) first = c->amb_cand[j];
+                in += part[c->op_txn[c->amb_cand[j]]] != 0;
+            }
+            if (in || first == HISTORY_NONE) continue;
+            read_writer(c, i, first);
+            changed = 1;
+        }
+    }
+    uint32_t n = 0, m = 0;
+    for (uint32_t i = 0; i < c->num_amb; i++) {
+        uint32_t r = c->amb_read[i], a = c->amb_start[i], b = c->amb_start[i + 1], left = 0, w = HISTORY_NONE;
+        if (!(c->op_kind[r] & OP_AMBIGUOUS)) continue;
+        int judged = part[c->op_txn[r]] && !history_op_failed(c, r);
+        for (uint32_t j = a; j < b; j++) {
+            if (judged && !c->amb_why[j] && !part[c->op_txn[c->amb_cand[j]]]) c->amb_why[j] = RULE_UNOBSERVED;
+            if (!c->amb_why[j]) { left++; w = c->amb_cand[j]; }
+        }
+        if (judged && left == 1) { read_writer(c, i, w); continue; }
+        c->amb_read[n] = r;
+        c->amb_start[n] = m;
+        for (uint32_t j = a; j < b; j++, m++) { c->amb_cand[m] = c->amb_cand[j]; c->amb_why[m] = c->amb_why[j]; }
+        n++;
+    }
+    c->amb_start[n] = m;
+    c->num_amb = n;
+    free(part);
 }
 
 static history *resolve(const history *h, ic_error *err) {
@@ -187,8 +248,7 @@ static history *resolve(const history *h, ic_error *err) {
     for (uint32_t op = 0; op < h->num_ops; op++) {          /* a value of its own for every repeated write */
         c->op_kind[op] &= (uint8_t)~OP_REPEATED;
         if (!(h->op_kind[op] & OP_REPEATED) || h->op_txn[op] == 0) continue;
-        snprintf(text, sizeof text, "%s@%" PRId64, history_value_str(h, h->op_value[op], vb, sizeof vb),
-                 h->txns[h->op_txn[op]].ext_id);
+        snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));   /* shown as written */
         c->op_value[op] = add_name(c, &cap, text);
     }
     resolve_out o; vec_init(o.read); vec_init(o.start); vec_init(o.cand); vec_init(o.why);
@@ -210,7 +270,7 @@ static history *resolve(const history *h, ic_error *err) {
                 if (repeated) c->op_value[op] = resolve_external(h, c, &cap, op, &o);
             } else if (h->op_value[op] == h->op_value[prev]) c->op_value[op] = c->op_value[prev];
             else if (repeated) {
-                snprintf(text, sizeof text, "%s@?", history_value_str(h, h->op_value[op], vb, sizeof vb));
+                snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));
                 c->op_value[op] = add_name(c, &cap, text);
             }
         }
@@ -219,6 +279,7 @@ static history *resolve(const history *h, ic_error *err) {
     c->num_amb = (uint32_t)o.read.len;
     c->amb_read = o.read.data; c->amb_start = o.start.data; c->amb_cand = o.cand.data; c->amb_why = o.why.data;
     if (!history_index_writers(c, err)) { history_free(c); return NULL; }
+    if (c->num_amb) settle_participants(c);
     return c;
 }
 

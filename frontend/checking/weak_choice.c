@@ -1,0 +1,333 @@
+/* weak_choice.c — rc, ra and cc on a history whose reads of repeated
+ * values stay ambiguous (issue 35; doc/checker.md, "The weak levels with
+ * repeated values").
+ *
+ * The weak levels' premise depends on which write a read saw (the WR edge,
+ * and the writers visible to the reader), so the choice is searched
+ * lazily: a SAT problem over one variable per (ambiguous read, possible
+ * writer) with "at least one writer" per read proposes a choice (a read
+ * takes its first true candidate); the history under that choice
+ * (history_with_choice: unique values again) is decided by weak_check.
+ *   PASS  that choice is the answer: res->chosen names every read's writer,
+ *         res->weak the commit order (re-checked as any weak PASS is);
+ *   FAIL  the cycle's edges depend on the choices of a few reads only (the
+ *         reads behind its WR edges, its premise edges' read α and the
+ *         read or causal path that made the other writer visible; any read
+ *         whose chosen writer made an indeterminate transaction take part,
+ *         when one is on the cycle): every choice that agrees with those
+ *         has the same cycle, and a clause excludes them all.
+ * When the first WEAK_CHOICE_SER_AFTER choices fail, SER is checked: if it
+ * passes, its choice of writers (under which SER holds, so every weaker
+ * level does) is decided next, and is usually the answer; real histories
+ * with thousands of ambiguous reads need it (VeriStrong's rubis-10k).
+ * UNSAT: every choice has a cycle, the level fails; the result shown is
+ * the first choice's (its cycle, under its writers), the message says how
+ * many reads and refuted choice sets it took.  Each choice tried is
+ * excluded, so the loop ends; it also stops at the options' time limit,
+ * at opt->stop, or after WEAK_CHOICE_MAX_ROUNDS (UNKNOWN). */
+#include "frontend/checking/check.h"
+#include "frontend/checking/weak.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsat.h"
+#include "monotonic.h"
+#include "par.h"
+
+#define WEAK_CHOICE_MAX_ROUNDS 100000
+#define WEAK_CHOICE_SER_AFTER 4        /* choices refuted before SER's choice is tried */
+
+typedef struct wch {
+    const history *h;
+    uint32_t n;                  /* ambiguous reads (h->num_amb) */
+    uint32_t *start, *cand;      /* read i's possible writers cand[start[i] .. start[i + 1]); variable 1 + j */
+    uint32_t *pick;              /* per read, the write op chosen (HISTORY_NONE: not judged) */
+    vec_int block;
+} wch;
+
+/* The ambiguous read (index into h->amb_read) whose writer read op's value
+ * follows: op itself, or the first read of its key in its transaction. */
+static uint32_t amb_of(const history *h, uint32_t op) {
+    if (op == HISTORY_NONE || op >= h->num_ops) return HISTORY_NONE;
+    const history_txn *tx = &h->txns[h->op_txn[op]];
+    for (uint32_t o = tx->first_op; o <= op; o++)
+        if (h->op_key[o] == h->op_key[op]) return history_amb_index(h, o);
+    return HISTORY_NONE;
+}
+
+static void depend(wch *w, uint32_t op) {
+    uint32_t i = amb_of(w->h, op);
+    if (i == HISTORY_NONE || w->pick[i] == HISTORY_NONE) return;
+    for (uint32_t j = w->start[i]; j < w->start[i + 1]; j++)
+        if (w->cand[j] == w->pick[i]) { vec_push(w->block, -(int)(j + 1)); return; }
+}
+
+/* The clause excluding every choice that agrees with this one on the reads
+ * the cycle of r depends on. */
+static void explain(wch *w, const history *chosen, const weak_result *r) {
+    const history *h = w->h;
+    vec_clear(w->block);
+    int indet = 0;
+    vec_foreach(const weak_edge, e, r->cycle) {
+        indet |= chosen->txns[e->from].status == TXN_INDETERMINATE || chosen->txns[e->to].status == TXN_INDETERMINATE;
+        if (e->basis == WB_WR) depend(w, e->read_op);
+        if (e->basis != WB_PREMISE) continue;
+        depend(w, e->read_op);
+        indet |= chosen->txns[e->reader].status == TXN_INDETERMINATE;
+        if (e->via == WV_EARLIER || e->via == WV_READ) depend(w, e->vis_op);
+        if (e->via != WV_CAUSAL) continue;
+        for (uint32_t p = e->path_first; p < e->path_first + e->path_len; p++) {
+            const weak_edge *q = &r->paths.data[p];
+            indet |= chosen->txns[q->from].status == TXN_INDETERMINATE || chosen->txns[q->to].status == TXN_INDETERMINATE;
+            if (q->basis == WB_WR) depend(w, q->read_op);
+        }
+    }
+    if (indet)                              /* who takes part may depend on any choice of such a writer */
+        for (uint32_t i = 0; i < w->n; i++)
+            if (w->pick[i] != HISTORY_NONE && h->txns[h->op_txn[w->pick[i]]].status == TXN_INDETERMINATE)
+                depend(w, h->amb_read[i]);
+}
+
+/* The possible writers of every judged read; 0 when a judged read has
+ * none (the axioms report it). */
+static int wch_init(wch *w, const history *h) {
+    memset(w, 0, sizeof *w);
+    w->h = h;
+    w->n = h->num_amb;
+    w->start = xmalloc(((size_t)w->n + 1) * sizeof *w->start);
+    w->cand = xmalloc(((size_t)h->amb_start[w->n] + 1) * sizeof *w->cand);
+    w->pick = xmalloc(((size_t)w->n + 1) * sizeof *w->pick);
+    vec_init(w->block);
+    uint32_t m = 0;
+    int ok = 1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        w->start[i] = m;
+        uint32_t r = h->amb_read[i];
+        if (history_op_failed(h, r) || h->txns[h->op_txn[r]].status == TXN_ABORTED) continue;   /* not judged */
+        const history_txn *rx = &h->txns[h->op_txn[r]];
+        for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) {
+            const history_txn *wx = &h->txns[h->op_txn[h->amb_cand[j]]];
+            if (h->amb_why[j]) continue;
+            if (wx->session == rx->session && wx->pos > rx->pos) continue;   /* a later one of its session: SO cycle */
+            w->cand[m++] = h->amb_cand[j];
+        }
+        if (m == w->start[i])                  /* every one later in its session: the search refutes each */
+            for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++)
+                if (!h->amb_why[j]) w->cand[m++] = h->amb_cand[j];
+        if (m == w->start[i]) ok = 0;
+    }
+    w->start[w->n] = m;
+    return ok;
+}
+
+static void wch_free(wch *w) {
+    free(w->start); free(w->cand); free(w->pick);
+    vec_free(w->block);
+}
+
+/* A topological order of the participants under SO and the known WR
+ * edges (the reads that name their writer), by Kahn's algorithm: the
+ * position of each transaction, UINT32_MAX when on a cycle or not taking
+ * part. */
+static uint32_t *known_order(const history *h, const uint8_t *part) {
+    uint32_t n = h->num_txns;
+    uint32_t *deg = xcalloc((size_t)n + 1, sizeof *deg), *pos = xmalloc((size_t)n * sizeof *pos);
+    vec_u32 from, to; vec_init(from); vec_init(to);
+    for (uint32_t t = 1; t < n; t++) {
+        if (!part[t]) continue;
+        const history_txn *tx = &h->txns[t];
+        if (t + 1 < n && part[t + 1] && h->txns[t + 1].session == tx->session) { vec_push(from, t); vec_push(to, t + 1); }
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (history_op_kind(h, op) != OP_READ || history_op_failed(h, op)) continue;
+            uint32_t w = history_read_source(h, op);
+            if (w == HISTORY_NONE || h->op_txn[w] == t || !part[h->op_txn[w]]) continue;
+            vec_push(from, h->op_txn[w]); vec_push(to, t);
+        }
+    }
+    uint32_t *start = xcalloc((size_t)n + 1, sizeof *start), *adj = xmalloc((from.len ? from.len : 1) * sizeof *adj);
+    for (size_t i = 0; i < from.len; i++) { start[from.data[i] + 1]++; deg[to.data[i]]++; }
+    for (uint32_t t = 0; t < n; t++) start[t + 1] += start[t];
+    uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+    for (size_t i = 0; i < from.len; i++) adj[fill[from.data[i]]++] = to.data[i];
+    uint32_t qh = 0, qt = 0, *queue = fill;
+    for (uint32_t t = 0; t < n; t++) { pos[t] = UINT32_MAX; if (part[t] && !deg[t]) queue[qt++] = t; }
+    while (qh < qt) {
+        uint32_t u = queue[qh];
+        pos[u] = qh++;
+        for (uint32_t j = start[u]; j < start[u + 1]; j++)
+            if (--deg[adj[j]] == 0) queue[qt++] = adj[j];
+    }
+    free(deg); free(start); free(adj); free(fill);
+    vec_free(from); vec_free(to);
+    return pos;
+}
+
+/* The solver: variables 1..m, a clause per judged read, first phases on
+ * the candidate whose writer comes last before the reader in the known
+ * order (the version a read of a real execution most likely saw), else
+ * the first. */
+static gsat *wch_solver(const wch *w, const uint32_t *pos) {
+    gsat *s = gsat_new();
+    if (!s) xalloc_fail(0);
+    int m = (int)w->start[w->n];
+    gsat_reserve_vars(s, m);
+    vec_int cl; vec_init(cl);
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t a = w->start[i], b = w->start[i + 1], best = a, bp = 0;
+        if (a == b) continue;
+        uint32_t rp = pos[w->h->op_txn[w->h->amb_read[i]]];
+        vec_clear(cl);
+        for (uint32_t j = a; j < b; j++) {
+            vec_push(cl, (int)j + 1);
+            uint32_t p = pos[w->h->op_txn[w->cand[j]]];
+            if (rp != UINT32_MAX && p < rp && p >= bp) { bp = p; best = j; }
+        }
+        gsat_add_clause(s, cl.data, (int)cl.len);
+        for (uint32_t j = a; j < b; j++) gsat_set_phase(s, (int)j + 1, j == best);
+    }
+    vec_free(cl);
+    return s;
+}
+
+static void wch_pick(wch *w, const gsat *s) {
+    for (uint32_t i = 0; i < w->n; i++) {
+        w->pick[i] = HISTORY_NONE;
+        for (uint32_t j = w->start[i]; j < w->start[i + 1] && w->pick[i] == HISTORY_NONE; j++)
+            if (gsat_value(s, (int)j + 1) > 0) w->pick[i] = w->cand[j];
+    }
+}
+
+/* The level under choice `pick` into res (res->chosen set): weak_check's
+ * answer, as check_weak_on gives it. */
+static verdict decide(const pg_index *ix, const uint32_t *pick, check_level_id level, const check_options *opt,
+                      check_result *res) {
+    history *c = history_with_choice(ix->h, pick);
+    if (!c) {
+        snprintf(res->msg, sizeof res->msg, "internal error: a choice of an impossible writer");
+        return res->verdict = VERDICT_UNKNOWN;
+    }
+    uint8_t *part = history_participants(c);
+    verdict v = check_weak_on(c, part, level, opt, res);
+    free(part);
+    res->chosen = c;
+    return v;
+}
+
+/* SER's choice of writers, when SER passes (a choice under which SER
+ * holds satisfies every weaker level too): 1 with pick filled, else 0. */
+static int ser_choice(const pg_index *ix, const check_options *opt, uint32_t *pick) {
+    check_options o;
+    if (opt) o = *opt; else check_options_default(&o);
+    o.implied_vo = NULL;
+    check_result sr;
+    verdict v = check_level(ix, LEVEL_SER, &o, &sr);
+    int ok = v == VERDICT_PASS && sr.chosen;
+    for (uint32_t i = 0; ok && i < ix->h->num_amb; i++) pick[i] = history_read_source(sr.chosen, ix->h->amb_read[i]);
+    check_result_free(&sr);
+    return ok;
+}
+
+/* The FAIL's message: the weak check's reason under the first choice
+ * refuted, that every choice fails, and the writers its cycle assumes
+ * (w->block: the choices it depends on, explain()). */
+static void fail_message(const wch *w, check_result *res, int same, uint64_t rounds) {
+    const history *h = w->h;
+    char tail[320];
+    int len = snprintf(tail, sizeof tail, "whichever write of its value each of the %u reads of a repeated value saw, ", h->num_amb);
+    if (same) len += snprintf(tail + len, sizeof tail - (size_t)len, "this cycle holds");
+    else len += snprintf(tail + len, sizeof tail - (size_t)len, "the level fails (%llu choices refuted); "
+                         "the cycle shown assumes", (unsigned long long)rounds);
+    const char *sep = "";
+    for (size_t b = 0; !same && b < w->block.len && len > 0 && (size_t)len < sizeof tail - 80; b++) {
+        uint32_t j = (uint32_t)(-w->block.data[b] - 1), i = 0;
+        while (w->start[i + 1] <= j) i++;
+        uint32_t r = h->amb_read[i], wr = w->cand[j];
+        char kb[32], vb[32];
+        len += snprintf(tail + len, sizeof tail - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
+                        (long long)h->txns[h->op_txn[r]].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
+                        history_value_str(h, h->op_value[wr], vb, sizeof vb), (long long)h->txns[h->op_txn[wr]].ext_id);
+        sep = ",";
+    }
+    char reason[sizeof res->msg];                /* the weak check's reason, shortened to leave room */
+    snprintf(reason, sizeof reason, "%s", res->msg);
+    int room = (int)sizeof res->msg - (int)strlen(tail) - 3;
+    snprintf(res->msg, sizeof res->msg, "%.*s; %s", room > 0 ? room : 0, reason, tail);
+}
+
+static void clear(check_result *res, check_level_id level) {
+    check_result_free(res);
+    memset(res, 0, sizeof *res);
+    res->level = level;
+    vec_init(res->cycle);
+}
+
+verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {
+    const history *h = ix->h;
+    wch w;
+    double t0 = monotonic_seconds();
+    if (!wch_init(&w, h)) {
+        wch_free(&w);
+        snprintf(res->msg, sizeof res->msg, "a read of a repeated value has no possible writer (the axioms report it)");
+        res->stage = "choice";
+        return res->verdict = VERDICT_UNKNOWN;
+    }
+    uint32_t *pos = known_order(h, ix->in_graph);
+    gsat *s = wch_solver(&w, pos);
+    free(pos);
+    uint32_t *first = NULL;
+    verdict v = VERDICT_UNKNOWN;
+    uint64_t rounds = 0, same = 1;
+    const char *why = "the choice search hit its limit";
+    for (;;) {
+        if (opt && opt->stop && opt->stop(opt->stop_ctx)) { why = "interrupted while choosing writers"; break; }
+        if (rounds == WEAK_CHOICE_MAX_ROUNDS || (opt && opt->time_limit > 0 && monotonic_seconds() - t0 > opt->time_limit)) break;
+        int r = gsat_solve(s, NULL, 0);
+        if (r == GSAT_UNSAT) { v = VERDICT_FAIL; break; }
+        if (r != GSAT_SAT) { why = "the choice search failed"; break; }
+        wch_pick(&w, s);
+        rounds++;
+        clear(res, level);
+        v = decide(ix, w.pick, level, opt, res);
+        if (v == VERDICT_PASS) break;
+        if (!first) first = xmalloc(((size_t)w.n + 1) * sizeof *first), memcpy(first, w.pick, (size_t)w.n * sizeof *first);
+        if (v == VERDICT_FAIL && res->weak) explain(&w, res->chosen, res->weak);
+        else {                                  /* no cycle to explain (an axiom under this choice): this choice alone */
+            vec_clear(w.block);
+            for (uint32_t i = 0; i < w.n; i++) depend(&w, h->amb_read[i]);
+        }
+        same &= w.block.len == 0;
+        if (!w.block.len) { v = VERDICT_FAIL; break; }   /* the cycle holds whatever the reads saw */
+        gsat_add_clause(s, w.block.data, (int)w.block.len);
+        v = VERDICT_UNKNOWN;
+        if (rounds == WEAK_CHOICE_SER_AFTER && ser_choice(ix, opt, w.pick)) {
+            clear(res, level);                    /* a choice under which SER holds: the level holds there */
+            if ((v = decide(ix, w.pick, level, opt, res)) == VERDICT_PASS) break;
+            v = VERDICT_UNKNOWN;
+        }
+    }
+    gsat_free(s);
+    if (v == VERDICT_FAIL) {
+        clear(res, level);
+        v = decide(ix, first, level, opt, res);
+        if (v == VERDICT_FAIL) {
+            memcpy(w.pick, first, (size_t)w.n * sizeof *first);
+            explain(&w, res->chosen, res->weak);
+            fail_message(&w, res, same, rounds);
+        } else {
+            snprintf(res->msg, sizeof res->msg, "internal error: the first choice refuted did not fail again");
+            v = res->verdict = VERDICT_UNKNOWN;
+        }
+    } else if (v != VERDICT_PASS) {
+        clear(res, level);
+        snprintf(res->msg, sizeof res->msg, "%s (%llu choices of writers tried for %u reads of a repeated value); no verdict",
+                 why, (unsigned long long)rounds, h->num_amb);
+        res->stage = "choice";
+        v = res->verdict = VERDICT_UNKNOWN;
+    }
+    res->st.t_graph = monotonic_seconds() - t0;
+    free(first);
+    wch_free(&w);
+    return v;
+}

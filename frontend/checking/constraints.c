@@ -427,13 +427,39 @@ typedef struct scan_job {
     scan_out *out;
 } scan_job;
 
+/* Every cache line of node x's reachability row (when it has one). */
+HISTORY_PREFETCH_FN void prefetch_row(const polygraph *g, uint32_t x) {
+    if (!pg_reach_has_row(g, x)) return;
+    const char *r = (const char *)pg_reach_row(g, x);
+    size_t bytes = (size_t)g->reach_stride * sizeof *g->reach;
+    for (size_t o = 0; o < bytes; o += 64) HISTORY_PREFETCH(r + o);
+}
+
+/* A key's scan reads the rows of its units' heads and lasts, which lie
+ * all over the table (a few cache misses per unit, the scan's largest
+ * cost at 1M): ask for key k's while the key before it is scanned.
+ * Hints only. */
+static void prefetch_key_rows(const polygraph *g, uint32_t k) {
+    const pg_index *ix = g->ix;
+    if (!g->reach || k >= ix->num_keys) return;
+    for (uint32_t u = ix->key_unit_start[k] + 1; u < ix->key_unit_start[k + 1]; u++) {
+        const pg_unit *U = &ix->units.data[u];
+        prefetch_row(g, pg_node_ww_in(g, U->head));
+        if (g->split) prefetch_row(g, pg_node_t(g, U->head));
+        if (U->last != 0) prefetch_row(g, pg_node_t(g, U->last));
+    }
+}
+
 static void scan_task(void *ctx, size_t task) {
     const scan_job *j = ctx;
     scan_out *out = &j->out[task];
     scan_scratch sc;
     memset(&sc, 0, sizeof sc);
-    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++)
+    prefetch_key_rows(j->g, j->range[task]);
+    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
+        prefetch_key_rows(j->g, k + 1);
         if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
+    }
     vec_free(sc.cand); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
     vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
 }

@@ -300,6 +300,7 @@ typedef struct scan_out {
 /* Scratch of one scanning task. */
 typedef struct scan_scratch {
     VEC(uint32_t) cand;          /* per unit x group: first decided successor */
+    VEC(uint32_t) rin;           /* per unit x group: pg_reach_at(head's WW entry, group's chain) */
     VEC(unit_at) sorted;
     vec_u32 gstart, gsess, group_of, idx_of;
     dep_edge_vec deps;
@@ -363,6 +364,19 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     vec_resize(sc->cand, (size_t)n * G);
     uint32_t *cand = sc->cand.data;
     for (size_t i = 0; i < (size_t)n * G; i++) cand[i] = UINT32_MAX;
+    /* Each unit's head's WW entry node against each group's chain, looked
+     * up once: the searches below ask for it about twice per unit and group
+     * (a split graph's start node without a row of its own costs a look at
+     * each of its commits' rows). */
+    vec_resize(sc->rin, (size_t)n * G);
+    uint32_t *rin = sc->rin.data;
+    for (uint32_t u = s + 1; u < e; u++) {
+        uint32_t tp = pg_node_ww_in(g, ix->units.data[u].head);
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t chain = g->chain_of_session[gsess[gi]];
+            rin[(size_t)(u - s) * G + gi] = chain == UINT32_MAX ? UINT32_MAX : pg_reach_at(g, tp, chain);
+        }
+    }
 
     /* INIT's unit: first on the key.  Its order is fixed, but the side
      * INIT<V may still close a cycle (a violation). */
@@ -375,7 +389,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t hu = ix->units.data[u].head, cu = pg_txn_session(ix, hu), iu = sc->idx_of.data[u - s];
         uint32_t tpu = pg_node_ww_in(g, hu);           /* T' (pc: T), where a WW edge into hu enters */
-        uint32_t pu_tp = pg_node_pos(g, tpu);
+        uint32_t pu_tp = pg_node_pos(g, tpu), gu = sc->group_of.data[u - s];
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
             uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
@@ -383,7 +397,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
             else {
                 /* suffix: first entry whose head's T' position >= ru[c] */
-                uint32_t ru_chain = pg_reach_at(g, tpu, chain), lo = gs, hi = ge;
+                uint32_t ru_chain = rin[(size_t)(u - s) * G + gi], lo = gs, hi = ge;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     uint32_t p = g->split ? 2 * sorted[mid].pos + (uint32_t)g->ww_commit : sorted[mid].pos;
@@ -394,8 +408,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 lo = gs; hi = a;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    uint32_t hv = ix->units.data[sorted[mid].unit].head;
-                    if (pg_reach_at(g, pg_node_ww_in(g, hv), chain_u) <= pu_tp) lo = mid + 1; else hi = mid;
+                    if (rin[(size_t)(sorted[mid].unit - s) * G + gu] <= pu_tp) lo = mid + 1; else hi = mid;
                 }
                 b = lo;
             }
@@ -460,7 +473,7 @@ static void scan_task(void *ctx, size_t task) {
         prefetch_key_rows(j->g, k + 1);
         if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
     }
-    vec_free(sc.cand); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
+    vec_free(sc.cand); vec_free(sc.rin); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
     vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
 }
 

@@ -300,6 +300,7 @@ typedef struct scan_out {
 /* Scratch of one scanning task. */
 typedef struct scan_scratch {
     VEC(uint32_t) cand;          /* per unit x group: first decided successor */
+    VEC(uint32_t) rin;           /* per unit x group: pg_reach_at(head's WW entry, group's chain) */
     VEC(unit_at) sorted;
     vec_u32 gstart, gsess, group_of, idx_of;
     dep_edge_vec deps;
@@ -363,6 +364,19 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     vec_resize(sc->cand, (size_t)n * G);
     uint32_t *cand = sc->cand.data;
     for (size_t i = 0; i < (size_t)n * G; i++) cand[i] = UINT32_MAX;
+    /* Each unit's head's WW entry node against each group's chain, looked
+     * up once: the searches below ask for it about twice per unit and group
+     * (a split graph's start node without a row of its own costs a look at
+     * each of its commits' rows). */
+    vec_resize(sc->rin, (size_t)n * G);
+    uint32_t *rin = sc->rin.data;
+    for (uint32_t u = s + 1; u < e; u++) {
+        uint32_t tp = pg_node_ww_in(g, ix->units.data[u].head);
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t chain = g->chain_of_session[gsess[gi]];
+            rin[(size_t)(u - s) * G + gi] = chain == UINT32_MAX ? UINT32_MAX : pg_reach_at(g, tp, chain);
+        }
+    }
 
     /* INIT's unit: first on the key.  Its order is fixed, but the side
      * INIT<V may still close a cycle (a violation). */
@@ -375,7 +389,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t hu = ix->units.data[u].head, cu = pg_txn_session(ix, hu), iu = sc->idx_of.data[u - s];
         uint32_t tpu = pg_node_ww_in(g, hu);           /* T' (pc: T), where a WW edge into hu enters */
-        uint32_t pu_tp = pg_node_pos(g, tpu);
+        uint32_t pu_tp = pg_node_pos(g, tpu), gu = sc->group_of.data[u - s];
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
             uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
@@ -383,7 +397,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
             else {
                 /* suffix: first entry whose head's T' position >= ru[c] */
-                uint32_t ru_chain = pg_reach_at(g, tpu, chain), lo = gs, hi = ge;
+                uint32_t ru_chain = rin[(size_t)(u - s) * G + gi], lo = gs, hi = ge;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     uint32_t p = g->split ? 2 * sorted[mid].pos + (uint32_t)g->ww_commit : sorted[mid].pos;
@@ -394,8 +408,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 lo = gs; hi = a;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    uint32_t hv = ix->units.data[sorted[mid].unit].head;
-                    if (pg_reach_at(g, pg_node_ww_in(g, hv), chain_u) <= pu_tp) lo = mid + 1; else hi = mid;
+                    if (rin[(size_t)(sorted[mid].unit - s) * G + gu] <= pu_tp) lo = mid + 1; else hi = mid;
                 }
                 b = lo;
             }
@@ -427,14 +440,40 @@ typedef struct scan_job {
     scan_out *out;
 } scan_job;
 
+/* Every cache line of node x's reachability row (when it has one). */
+HISTORY_PREFETCH_FN void prefetch_row(const polygraph *g, uint32_t x) {
+    if (!pg_reach_has_row(g, x)) return;
+    const char *r = (const char *)pg_reach_row(g, x);
+    size_t bytes = (size_t)g->reach_stride * sizeof *g->reach;
+    for (size_t o = 0; o < bytes; o += 64) HISTORY_PREFETCH(r + o);
+}
+
+/* A key's scan reads the rows of its units' heads and lasts, which lie
+ * all over the table (a few cache misses per unit, the scan's largest
+ * cost at 1M): ask for key k's while the key before it is scanned.
+ * Hints only. */
+static void prefetch_key_rows(const polygraph *g, uint32_t k) {
+    const pg_index *ix = g->ix;
+    if (!g->reach || k >= ix->num_keys) return;
+    for (uint32_t u = ix->key_unit_start[k] + 1; u < ix->key_unit_start[k + 1]; u++) {
+        const pg_unit *U = &ix->units.data[u];
+        prefetch_row(g, pg_node_ww_in(g, U->head));
+        if (g->split) prefetch_row(g, pg_node_t(g, U->head));
+        if (U->last != 0) prefetch_row(g, pg_node_t(g, U->last));
+    }
+}
+
 static void scan_task(void *ctx, size_t task) {
     const scan_job *j = ctx;
     scan_out *out = &j->out[task];
     scan_scratch sc;
     memset(&sc, 0, sizeof sc);
-    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++)
+    prefetch_key_rows(j->g, j->range[task]);
+    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
+        prefetch_key_rows(j->g, k + 1);
         if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
-    vec_free(sc.cand); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
+    }
+    vec_free(sc.cand); vec_free(sc.rin); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
     vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
 }
 

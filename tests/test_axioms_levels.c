@@ -34,25 +34,7 @@ static uint32_t rnd(uint32_t n) {
 }
 
 #include "tests/weak_gen.h"
-
-/* check_level_id -> the oracle's index */
-static int bv_of(check_level_id l) {
-    switch (l) {
-    case LEVEL_RC: return BV_RC;
-    case LEVEL_RA: return BV_RA;
-    case LEVEL_CC: return BV_CC;
-    case LEVEL_PC: return BV_PC;
-    case LEVEL_PSI: return BV_PSI;
-    case LEVEL_SI_PLAIN: return BV_SI_PLAIN;
-    case LEVEL_SI: return BV_SI;
-    case LEVEL_SER_PLAIN: return BV_SER_PLAIN;
-    case LEVEL_SER: return BV_SER;
-    case LEVEL_STRONG_SI: return BV_STRONG_SI;
-    case LEVEL_SSER: return BV_SSER;
-    case LEVEL_RR: return BV_RR;
-    default: return -1;
-    }
-}
+#include "tests/level_bv.h"
 
 static void breaks_closed_upwards(void **state) {
     (void)state;

@@ -20,28 +20,12 @@
 #include "frontend/run_check.h"
 #include "tests/brute_levels.h"
 #include "tests/brute_repeat.h"
+#include "tests/level_bv.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {
     rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
     return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
-}
-
-static int bv_of(check_level_id l) {
-    switch (l) {
-    case LEVEL_RC: return BV_RC;
-    case LEVEL_RA: return BV_RA;
-    case LEVEL_CC: return BV_CC;
-    case LEVEL_PC: return BV_PC;
-    case LEVEL_PSI: return BV_PSI;
-    case LEVEL_SI_PLAIN: return BV_SI_PLAIN;
-    case LEVEL_SI: return BV_SI;
-    case LEVEL_SER_PLAIN: return BV_SER_PLAIN;
-    case LEVEL_SER: return BV_SER;
-    case LEVEL_STRONG_SI: return BV_STRONG_SI;
-    case LEVEL_SSER: return BV_SSER;
-    default: return -1;
-    }
 }
 
 enum { RG_T = 6, RG_OPS = 4, RG_K = 3 };

@@ -462,13 +462,13 @@ static void adopt_explained(run_ctx *rc, size_t n) {
  * proves SI too; certified here when the task did not).  A level whose
  * certificate does not verify becomes UNKNOWN (level_finish reports it),
  * and the next one is tried.  Stronger first: sser, ser, strong-si, si,
- * psi, pc, then the plain levels (ser before si keeps today's choice),
- * then cc, ra, rc (their certificate is the saturation's commit order). */
+ * psi, pc, then the plain levels (ser before si keeps today's choice;
+ * rr, implied by ser-plain, after them), then cc, ra, rc (their certificate is the saturation's commit order). */
 static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert_level) {
     const run_check_options *o = rc->o;
     static const check_level_id strongest_first[] = { LEVEL_SSER, LEVEL_SER, LEVEL_STRONG_SI, LEVEL_SI, LEVEL_PSI,
-                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN, LEVEL_CC, LEVEL_RA,
-                                                       LEVEL_RC };
+                                                       LEVEL_PC, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN, LEVEL_RR, LEVEL_CC,
+                                                       LEVEL_RA, LEVEL_RC };
     for (size_t k = 0; k < sizeof strongest_first / sizeof strongest_first[0]; k++)
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];

@@ -18,7 +18,7 @@ int cli_verify(int argc, char **argv) {
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
         CMD_STR("level", 0, &level_arg, "L", "level to prove (default: the certificate's): any level a certificate "
-                "can prove (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, strong-si, sser)"),
+                "can prove (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, rr, strong-si, sser)"),
         CMD_FLAG("failed-ops-abort", 0, &lopt.failed_ops_abort, "read the history as 'check --failed-ops-abort' did"),
         CMD_END
     };
@@ -35,7 +35,7 @@ int cli_verify(int argc, char **argv) {
     int level = level_arg ? level_by_name(level_arg) : -1;
     if (level_arg && (level < 0 || !cert_form_of((check_level_id)level))) {
         fprintf(stderr, "isocheck verify: option --level: no certificate proves '%s' (rc, ra, cc, pc, psi, si, ser, "
-                "si-plain, ser-plain, strong-si or sser)\n", level_arg);
+                "si-plain, ser-plain, rr, strong-si or sser)\n", level_arg);
         return 2;
     }
     ic_error err;

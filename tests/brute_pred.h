@@ -43,6 +43,13 @@
  * (isocheck's model, doc/checker.md "Predicate reads"); without it each
  * read chooses its own, as in Adya's model (Clark et al.'s Fig. 4 passes rr
  * only then).  PL-3 agrees with bp_serializable either way (a test).
+ * one_snapshot 2 is the reduction of doc/levels.md "rr" ("Adya's model,
+ * reduced"): a transaction's item reads of a key (returned keys included)
+ * view one version q; a predicate view of that key that q matches becomes
+ * "some non-matching version, not the transaction's, precedes q" and one
+ * predicate RW edge to the version after the latest such one; a predicate
+ * view of a key without item reads is a choice of its own.  It must decide
+ * as 0 does (tests/test_predicates.c). 
  *
  * Up to BP_MAX_TXNS transactions: every permutation (and every snapshot
  * point) is tried. */
@@ -191,6 +198,7 @@ typedef struct bp_group {                /* reads of one key by one transaction 
     int npred;
     bp_pred pred[BP_MAX_OPS];            /* the predicates of its unreturned-key views */
     uint32_t cand;                       /* versions it may view (bits of version indices) */
+    uint32_t icand, pc[BP_MAX_OPS];      /* mode 2: the item reads' candidates, each predicate view's */
 } bp_group;
 
 typedef struct bp_adya_st {
@@ -203,6 +211,7 @@ typedef struct bp_adya_st {
     bp_group g[BP_MAX_GROUPS];
     int pick[BP_MAX_GROUPS];
     int rr, ok;
+    int mode;                            /* one_snapshot as given to bp_adya (0, 1 or 2) */
 } bp_adya_st;
 
 static inline int bp_vmatch(const bp_pred *p, long v) { return v != BP_ABSENT && bp_match(p, v); }
@@ -212,6 +221,7 @@ static inline int bp_vmatch(const bp_pred *p, long v) { return v != BP_ABSENT &&
 static inline int bp_adya_prepare(bp_adya_st *a, const bp_hist *h, int one_snapshot) {
     memset(a, 0, sizeof *a);
     a->h = h;
+    a->mode = one_snapshot;
     for (int k = 0; k < h->nkeys; k++) { a->nver[k] = 1; a->wr[k][0] = -1; a->val[k][0] = h->init[k]; }
     for (int t = 0; t < h->ntx; t++)
         for (int k = 0; k < h->nkeys; k++) {
@@ -247,16 +257,33 @@ static inline int bp_adya_prepare(bp_adya_st *a, const bp_hist *h, int one_snaps
                     for (int j = first; j < a->ng && gi < 0; j++) if (a->g[j].key == k) gi = j;
                 if (gi < 0) {
                     gi = a->ng++;
-                    a->g[gi].t = t; a->g[gi].key = k; a->g[gi].cand = ~0u; a->g[gi].own = -1;
+                    a->g[gi].t = t; a->g[gi].key = k; a->g[gi].cand = a->g[gi].icand = ~0u; a->g[gi].own = -1;
                     for (int v = 0; v < a->nver[k]; v++) if (a->wr[k][v] == t) a->g[gi].own = v;
                 }
                 bp_group *g = &a->g[gi];
-                g->cand &= cand;
+                if (one_snapshot == 2 && !item) g->pc[g->npred] = cand;
                 if (item) g->item = 1;
                 else g->pred[g->npred++] = o->p;
+                if (one_snapshot == 2) { if (item) g->icand &= cand; continue; }
+                g->cand &= cand;
                 if (!g->cand) return 0;
             }
         }
+    }
+    /* mode 2: a group with an item read views the item reads' version (its
+     * predicate views: bp_adya_graph_ok's reduction); without one, each
+     * predicate view is a group of its own (Adya's) */
+    for (int gi = 0, n = a->ng; one_snapshot == 2 && gi < n; gi++) {
+        bp_group *g = &a->g[gi];
+        if (g->item) { g->cand = g->icand; if (!g->cand) return 0; continue; }
+        for (int j = 1; j < g->npred; j++) {
+            bp_group *x = &a->g[a->ng++];
+            *x = *g;
+            x->npred = 1; x->pred[0] = g->pred[j]; x->cand = g->pc[j];
+            if (!x->cand) return 0;
+        }
+        g->npred = 1; g->cand = g->pc[0];
+        if (!g->cand) return 0;
     }
     return 1;
 }
@@ -286,13 +313,23 @@ static inline int bp_adya_graph_ok(const bp_adya_st *a) {
                 if (to != g->t) { irw_from[nirw] = g->t; irw_to[nirw++] = to; }
             }
         }
-        for (int j = 0; j < g->npred; j++)
+        for (int j = 0; j < g->npred; j++) {
+            if (a->mode == 2 && g->item && bp_vmatch(&g->pred[j], a->val[k][a->pick[gi]])) {
+                /* the reduction: the view is the latest non-matching version before
+                 * the item reads' (none: fail); one predicate RW edge to the next */
+                int i = pos - 1;
+                while (i >= 0 && (a->wr[k][a->ord[k][i]] == g->t || bp_vmatch(&g->pred[j], a->val[k][a->ord[k][i]]))) i--;
+                if (i < 0) return 0;
+                BP_EDGE(g->t, a->wr[k][a->ord[k][i + 1]], 0);
+                continue;
+            }
             for (int i = 1; i < nv; i++) {
                 int x = a->ord[k][i], prev = a->ord[k][i - 1];
                 if (bp_vmatch(&g->pred[j], a->val[k][x]) == bp_vmatch(&g->pred[j], a->val[k][prev])) continue;
                 if (i <= pos) BP_EDGE(a->wr[k][x], g->t, 1);      /* predicate WR */
                 else BP_EDGE(g->t, a->wr[k][x], 0);               /* predicate RW */
             }
+        }
     }
 #undef BP_EDGE
     for (int it = 0; it < n; it++)

@@ -218,7 +218,7 @@ static void test_malformed(void **state) {
     /* each kind of line: header, level, key, order, end */
     expect_malformed("isocheck-certificate 1 x\n", "expected end of line, found 'x'", 1);
     expect_malformed(CHAIN_HEAD "level ser\n", "expected one 'level' line, found a second one", 3);
-    expect_malformed("isocheck-certificate 1\nlevel foo\n", "expected a level with certificates (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, strong-si, sser), found 'foo'", 2);
+    expect_malformed("isocheck-certificate 1\nlevel foo\n", "expected a level with certificates (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, rr, strong-si, sser), found 'foo'", 2);
     expect_malformed(CHAIN_HEAD "key \"a INIT\n", "expected '\"' closing the key, found end of line", 3);
     expect_malformed(CHAIN_HEAD "key 1x INIT\nend\n", "expected a space after the key, found 'x INIT'", 3);
     expect_malformed(CHAIN_HEAD "key 1\nend\n", "expected the key's version order (INIT first), found end of line", 3);

@@ -232,7 +232,7 @@ static void checker_verdicts(const history *h, int shared_index, int got[LEVEL_C
         if (v == VERDICT_PASS) {                 /* the witness passes the re-check on its own */
             char why[300] = "";
             assert_int_equal(vo_check_level_on(h, &res.vo, l, NULL, why, sizeof why, NULL, 0), 1);
-            if (g_certify && cert_form_of(l)) certify(h, l, &res.vo, tl);   /* rr has no certificate form yet */
+            if (g_certify && cert_form_of(l)) certify(h, l, &res.vo, tl);
         }
         check_result_free(&res);
     }

@@ -9,7 +9,12 @@
  *       verdicts against tests/brute_pred.h (which shares no code with it),
  *       and the oracle's two definitions of ser against each other;
  *   (e) rr: Clark et al.'s Fig. 4 under Adya's model and under isocheck's
- *       one snapshot per transaction. */
+ *       one snapshot per transaction;
+ *   (f) rr's certificates on the random histories of (d): every PASS's
+ *       certificate verifies after a round trip through its file; shuffled
+ *       version orders are accepted exactly when the re-checker
+ *       (verify_model.h, its own code) accepts them; on a history the
+ *       oracle fails at rr every version order's certificate is rejected. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +28,10 @@
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
 #include "frontend/history/predicate.h"
+#include "frontend/recheck/certificate.h"
+#include "frontend/recheck/verify_model.h"
+#include "frontend/reports/cert_build.h"
+#include "frontend/reports/cert_file.h"
 #include "tests/batch_verdict.h"
 #include "tests/brute_pred.h"
 #include "tests/parse_helpers.h"
@@ -258,12 +267,17 @@ static void to_edn(const bp_hist *h, char *out, size_t n) {
 
 static void differential_against_brute_pred(void **state) {
     (void)state;
-    int runs = 13000, undecided = 0, both[2] = { 0, 0 }, si_only = 0, rr_cmp = 0, rr_only = 0, rr_big = 0, adya_more = 0, choices = 0;
+    int runs = 13000, undecided = 0, both[2] = { 0, 0 }, si_only = 0, rr_cmp = 0, rr_only = 0, rr_big = 0, adya_more = 0, choices = 0, reduced_cmp = 0;
     for (int i = 0; i < runs; i++) {
         bp_hist h;
         random_hist(&h, i >= 10000);             /* the last 3,000: phantoms */
         char edn[4096];
         to_edn(&h, edn, sizeof edn);
+        /* the reduction of doc/levels.md "rr" (Adya's model with one version of a
+         * key for a transaction's item reads) decides rr as Adya's model does */
+        int red = bp_adya(&h, 1, 2), full = bp_adya(&h, 1, 0);
+        if (red >= 0 && full >= 0 && red != full) fail_msg("run %d: Adya's model says rr %d, the reduction %d\n%s", i, full, red, edn);
+        reduced_cmp += red >= 0 && full >= 0;
         ic_error err;
         history *hh = load_str(FORMAT_ELLE, edn, &err);
         if (!hh) {
@@ -300,6 +314,8 @@ static void differential_against_brute_pred(void **state) {
     print_message("rr: %d compared (%d holding where ser fails), %d too large for the oracle; %d hold only in Adya's "
                   "model (a predicate read and an item read of one key by one transaction see different versions)\n",
                   rr_cmp, rr_only, rr_big, adya_more);
+    print_message("rr in Adya's model = its reduction (doc/levels.md \"rr\") on %d histories\n", reduced_cmp);
+    assert_true(reduced_cmp > runs * 9 / 10);
     assert_true(both[0] > runs / 5 && both[1] > runs / 5 && si_only > 20);
     assert_true(rr_cmp > runs / 2 && rr_only > 30 && rr_big < runs / 20);
     assert_true(undecided < runs / 50 && choices > runs / 20);
@@ -331,6 +347,137 @@ static void clark_fig4_at_rr(void **state) {
     assert_true(strstr(why, "predicate-miss") != NULL);
 }
 
+/* ---- (f) rr's certificates ----------------------------------------------- */
+
+/* Write c, read it back, verify it at rr: CERT_OK or why not in msg. */
+static cert_status rr_round_trip(const history *h, const certificate *c, char *msg, size_t n) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cert_write(f, h, c);
+    fclose(f);
+    certificate back;
+    cert_init(&back);
+    input r;
+    input_from_mem(&r, buf, len, "cert");
+    ic_error err; ic_error_clear(&err);
+    cert_status st = cert_read(&r, h, &back, &err);
+    input_close(&r);
+    if (st == CERT_OK) assert_int_equal(back.level, LEVEL_RR);
+    if (st == CERT_OK) st = cert_verify_level(h, &back, LEVEL_RR, &err, NULL);
+    snprintf(msg, n, "%s", err.msg);
+    cert_free(&back);
+    free(buf);
+    return st;
+}
+
+/* A version order of h: per key INIT, then its committed writers (their
+ * last write of the key) in a random order. */
+static void any_vo(const history *h, version_order *vo) {
+    vo->num_keys = h->num_keys;
+    vo->start = malloc(((size_t)h->num_keys + 1) * sizeof *vo->start);
+    vec_init(vo->txns);
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        vo->start[k] = (uint32_t)vo->txns.len;
+        vec_push(vo->txns, 0);
+        for (uint32_t t = 1; t < h->num_txns; t++) {
+            if (h->txns[t].status != TXN_COMMITTED) continue;
+            int w = 0;
+            for (uint32_t o = h->txns[t].first_op; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
+                w |= h->op_key[o] == k && !(h->op_kind[o] & OP_FAILED) && (h->op_kind[o] & OP_KIND_MASK) == OP_WRITE;
+            if (w) vec_push(vo->txns, t);
+        }
+        uint32_t a = vo->start[k] + 1, b = (uint32_t)vo->txns.len;
+        for (uint32_t i = b; i > a + 1; i--) {
+            uint32_t j = a + rnd(i - a), x = vo->txns.data[i - 1];
+            vo->txns.data[i - 1] = vo->txns.data[j];
+            vo->txns.data[j] = x;
+        }
+    }
+    vo->start[h->num_keys] = (uint32_t)vo->txns.len;
+}
+
+static void rr_certificates(void **state) {
+    (void)state;
+    int runs = 6000, certs = 0, shuffled_ok = 0, shuffled_bad = 0, fail_rejected = 0, pred_edges = 0, phantoms = 0, facts_rejected = 0;
+    for (int i = 0; i < runs; i++) {
+        bp_hist b;
+        random_hist(&b, i >= 3000);
+        char edn[4096];
+        to_edn(&b, edn, sizeof edn);
+        ic_error err;
+        history *h = load_str(FORMAT_ELLE, edn, &err);
+        if (!h) continue;
+        anomaly_list al;
+        anomaly_list_init(&al);
+        uint64_t found = axioms_check(h, &al, 1);
+        anomaly_list_free(&al);
+        if (!h->num_amb && h->preds && h->preds->facts.len) {   /* a predicate-miss or -mismatch: nothing proves rr */
+            certificate bad;
+            cert_init(&bad);
+            bad.level = LEVEL_RR;
+            any_vo(h, &bad.vo);
+            ic_error_clear(&err);
+            if (cert_verify_level(h, &bad, LEVEL_RR, &err, NULL) == CERT_OK || !strstr(err.msg, "the history's predicate read"))
+                fail_msg("run %d: a certificate of a history with a predicate fact: %s\n%s", i, err.msg, edn);
+            cert_free(&bad);
+            facts_rejected++;
+        }
+        if (h->num_amb || found) { history_free(h); continue; }
+        int oracle = bp_adya(&b, 1, 1);          /* 1: rr holds (one snapshot a transaction), -1: too large */
+        pg_index ix;
+        ic_error_clear(&err);
+        assert_true(pg_index_build(&ix, h, &err));
+        check_result res;
+        check_level(&ix, LEVEL_RR, NULL, &res);
+        char msg[700];
+        if (res.verdict == VERDICT_PASS) {
+            if (oracle == 0) fail_msg("run %d: rr PASS, the oracle says FAIL\n%s", i, edn);
+            certificate c;
+            cert_init(&c);
+            ic_error_clear(&err);
+            if (cert_build_level(h, &res.vo, LEVEL_RR, &c, &err) != CERT_OK) fail_msg("run %d: cert_build: %s\n%s", i, err.msg, edn);
+            if (rr_round_trip(h, &c, msg, sizeof msg) != CERT_OK) fail_msg("run %d: the certificate does not verify: %s\n%s", i, msg, edn);
+            certs++;
+            for (int k = 0; k < 4; k++) {
+                certificate bad = c;
+                any_vo(h, &bad.vo);
+                ic_error_clear(&err);
+                int accepted = cert_verify_level(h, &bad, LEVEL_RR, &err, NULL) == CERT_OK;
+                char why[300] = "";
+                int vm = vo_check_level_on(h, &bad.vo, LEVEL_RR, NULL, why, sizeof why, NULL, 0);
+                if (accepted != (vm == 1))
+                    fail_msg("run %d: a shuffled rr certificate is %s (%s), the re-check says %d (%s)\n%s", i,
+                             accepted ? "accepted" : "rejected", err.msg, vm, why, edn);
+                if (accepted) shuffled_ok++; else shuffled_bad++;
+                phantoms += accepted && vo_check_level_on(h, &bad.vo, LEVEL_SER_PLAIN, NULL, why, sizeof why, NULL, 0) == 0;
+                pred_edges += !accepted && strstr(err.msg, "G2-item") != NULL;
+                version_order_free(&bad.vo);
+            }
+            cert_free(&c);
+        } else if (res.verdict == VERDICT_FAIL && oracle == 0) {
+            for (int k = 0; k < 4; k++) {           /* no version order proves rr */
+                certificate bad;
+                cert_init(&bad);
+                bad.level = LEVEL_RR;
+                any_vo(h, &bad.vo);
+                ic_error_clear(&err);
+                if (cert_verify_level(h, &bad, LEVEL_RR, &err, NULL) == CERT_OK)
+                    fail_msg("run %d: rr fails, yet a certificate verifies\n%s", i, edn);
+                cert_free(&bad);
+                fail_rejected++;
+            }
+        }
+        check_result_free(&res);
+        pg_index_free(&ix);
+        history_free(h);
+    }
+    print_message("rr certificates: %d verified, shuffled %d accepted / %d rejected (%d for G2-item; %d accepted "
+                  "with a cycle, of predicate anti-dependencies), %d of failing histories rejected, %d with predicate facts\n",
+                  certs, shuffled_ok, shuffled_bad, pred_edges, phantoms, fail_rejected, facts_rejected);
+    assert_true(certs > runs / 10 && shuffled_ok > 100 && shuffled_bad > 100 && pred_edges > 10 && phantoms > 10 && fail_rejected > 100 && facts_rejected > 50);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(predicates_match),
@@ -338,6 +485,7 @@ int main(void) {
         cmocka_unit_test(bad_input_is_named),
         cmocka_unit_test(differential_against_brute_pred),
         cmocka_unit_test(clark_fig4_at_rr),
+        cmocka_unit_test(rr_certificates),
     };
     return cmocka_run_group_tests_name("predicates", tests, NULL, NULL);
 }

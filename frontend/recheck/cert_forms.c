@@ -1,7 +1,7 @@
 /* cert_forms.c — what each level's certificate is (the table below,
  * contract in certificate.h, argument in doc/certificate.md) and the two
  * checks that are more than one comparison an edge: real time against a
- * commit order, and psi's graph check.
+ * commit order, and psi's graph check (rr's: cert_rr.c).
  *
  * A level gets a certificate by a row here (and, for a new kind of check,
  * a branch in cert_verify_level): rc, ra and cc are orders of transactions
@@ -28,6 +28,7 @@ static const cert_form forms[] = {
     { LEVEL_RC,         0,     1,      1, 0, 0,        1 },
     { LEVEL_RA,         0,     1,      1, 0, 0,        1 },
     { LEVEL_CC,         0,     1,      1, 0, 0,        1 },
+    { LEVEL_RR,         0,     0,      0, 0, 0,        0 },
 };
 
 const cert_form *cert_form_of(check_level_id level) {
@@ -84,6 +85,11 @@ int cert_check_rt(const history *h, const certificate *c, const uint8_t *part, c
     free(best);
     vec_free(d);
     return ok;
+}
+
+int cert_check_graph(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
+                     ic_error *err, uint64_t *edges) {
+    return c->level == LEVEL_RR ? cert_check_rr(h, c, vo, part, err, edges) : cert_check_psi(h, c, vo, part, err, edges);
 }
 
 /* ---- psi ---------------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/history/predicate.h"
 #include "frontend/recheck/cert_internal.h"
 
 void cert_init(certificate *c) {
@@ -108,6 +109,14 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
 cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
                               uint64_t *edges_checked) {
     if (edges_checked) *edges_checked = 0;
+    if (h->preds && h->preds->facts.len) {   /* what a predicate read returned contradicts every version (predicate.h) */
+        const pred_fact *pf = &h->preds->facts.data[0];
+        const pred_read *pr = pf->read < h->preds->reads.len ? &h->preds->reads.data[pf->read] : NULL;
+        ic_error_at(err, c->file, 0, "the history's predicate read (line %u) %s: no certificate proves a level with it",
+                    pr ? pr->line : 0u, pf->kind == PF_MISMATCH ? "returned a version that does not match it"
+                                                               : "left out a key whose version matches it");
+        return CERT_REJECT;
+    }
     if (level == LEVEL_SER && c->level == LEVEL_SI) {
         ic_error_at(err, c->file, 0, "the certificate orders start and commit events (level si); it does not prove serializability");
         return CERT_REJECT;
@@ -132,7 +141,7 @@ cert_status cert_verify_level(const history *h, const certificate *c, check_leve
         if (st == CERT_OK && edges_checked) *edges_checked = c->order.len;
         return st == CERT_OK ? CERT_OK : CERT_REJECT;
     }
-    if (!f->ordered) {                       /* psi: the version orders and a graph check */
+    if (!f->ordered) {                       /* psi, rr: the version orders and a graph check */
         uint8_t *part = xcalloc(h->num_txns ? h->num_txns : 1, 1);
         part[0] = 1;
         for (uint32_t t = 1; t < h->num_txns; t++) part[t] = h->txns[t].status == TXN_COMMITTED;
@@ -140,7 +149,7 @@ cert_status cert_verify_level(const history *h, const certificate *c, check_leve
             uint32_t t = c->vo.txns.data[i];
             if (t < h->num_txns && h->txns[t].status == TXN_INDETERMINATE) part[t] = 1;
         }
-        int ok = cert_check_psi(h, c, &c->vo, part, err, edges_checked);
+        int ok = cert_check_graph(h, c, &c->vo, part, err, edges_checked);
         free(part);
         return ok ? CERT_OK : CERT_REJECT;
     }

@@ -61,7 +61,9 @@ typedef enum { CERT_OK = 0, CERT_REJECT = 1, CERT_MALFORMED = 2 } cert_status;
  *   ww_commit  pc: a WW edge a -> b needs cA before cB (not before sB);
  *   weak       rc, ra, cc: the commit order of transactions alone, no
  *              version orders (no 'key' line), checked by
- *              cert_weak_verify (below). */
+ *              cert_weak_verify (below).
+ * rr is unordered too (no commit order: its cycles with predicate
+ * anti-dependencies alone have none); its graph check is cert_check_rr. */
 typedef struct cert_form {
     check_level_id level;
     int events, ordered, so, rt, ww_commit, weak;
@@ -114,6 +116,16 @@ int cert_check_rt(const history *h, const certificate *c, const uint8_t *part, c
                   ic_error *err);
 int cert_check_psi(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
                    ic_error *err, uint64_t *edges);
+/* cert_rr.c: rr's check of the version orders (SO ignored): WR ∪ WW acyclic
+ * (G1c) and no item anti-dependency on a cycle of WR ∪ WW ∪ RW (G2-item);
+ * an RW edge is a predicate anti-dependency when its reader reads the key
+ * by predicate only (every read of it before the reader's own first write
+ * is a lowered predicate read op that did not return the key). */
+int cert_check_rr(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
+                  ic_error *err, uint64_t *edges);
+/* The check of an unordered form: cert_check_rr for rr, else cert_check_psi. */
+int cert_check_graph(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
+                     ic_error *err, uint64_t *edges);
 
 /* The verifier's reading of h under vo, for the builder too: checks that
  * vo lists exactly the writers among the participants part[] (per

@@ -92,8 +92,8 @@ cert_status cert_build_level(const history *h, const version_order *vo, check_le
     build_ctx b = { si, f, { 0 }, { 0 } };
     vec_init(b.from); vec_init(b.to);
     cert_status rc = CERT_OK;
-    if (!f->ordered) {                            /* psi: the version orders are the certificate */
-        if (!cert_check_psi(h, c, vo, part, err, NULL)) rc = CERT_REJECT;
+    if (!f->ordered) {                            /* psi, rr: the version orders are the certificate */
+        if (!cert_check_graph(h, c, vo, part, err, NULL)) rc = CERT_REJECT;
         goto out;
     }
     if (!cert_edges(h, vo, NULL, part, collect_edge, &b, err)) { rc = CERT_REJECT; goto out; }

@@ -188,7 +188,7 @@ static int read_header(rd *R, const char *p) {
 }
 
 /* After "level": a level with a certificate form (certificate.h; si, ser,
- * pc, psi, si-plain, ser-plain, strong-si, sser), once.  1, or 0
+ * pc, psi, si-plain, ser-plain, strong-si, sser, rc, ra, cc, rr), once.  1, or 0
  * (malformed). */
 static int read_level(rd *R, const char *p) {
     char fb[48], name[32];
@@ -197,7 +197,7 @@ static int read_level(rd *R, const char *p) {
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
     int l = n < sizeof name ? level_by_name(name) : -1;
     const cert_form *f = l >= 0 ? cert_form_of((check_level_id)l) : NULL;
-    if (!f) { bad(R, "expected a level with certificates (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, strong-si, sser), "
+    if (!f) { bad(R, "expected a level with certificates (rc, ra, cc, pc, psi, si, ser, si-plain, ser-plain, rr, strong-si, sser), "
                   "found %s", lex_found(p, fb, sizeof fb)); return 0; }
     p += n;
     R->level = !f->ordered ? 2 : f->events;
@@ -296,7 +296,8 @@ static int read_reads_from_line(rd *R, const char *p) {
  * (R->st says why). */
 static int read_order_line(rd *R, const char *p) {
     char fb[48];
-    if (R->level == 2) { bad(R, "expected no 'order' line in a psi certificate (it has none), found %s", "one"); return 0; }
+    if (R->level == 2) { bad(R, R->c->level == LEVEL_RR ? "expected no 'order' line in an rr certificate (it has none), found %s"
+                                                        : "expected no 'order' line in a psi certificate (it has none), found %s", "one"); return 0; }
     while (*p) {
         uint32_t ev_kind = 0;
         if (R->level == 1) {

@@ -1,0 +1,166 @@
+/* cert_rr.c — the certificate check of the level rr (Adya's PL-2.99;
+ * doc/levels.md "rr", doc/certificate.md "rr"): the version orders alone,
+ * and a graph check of the dependencies they give.
+ *
+ * cert_edges (cert_replay.c) replays every participant's reads against the
+ * version orders and gives the edges WR, WW (consecutive versions) and RW
+ * (reader of a version -> the writer of the next); SO is ignored (rr has no
+ * session order).  An RW edge is a predicate anti-dependency when its
+ * reader reads the key by predicate only: every read of the key before its
+ * own first write is a lowered predicate read op that did not return the
+ * key (its tag's returned bit 0); every other RW edge is an item
+ * anti-dependency.  The check, by definition:
+ *   G1c      D = WR ∪ WW is acyclic (Kahn's algorithm);
+ *   G2-item  no item RW edge r -> c lies on a cycle of D ∪ RW, i.e. r and
+ *            c are in different strongly connected components of it
+ *            (Tarjan's algorithm, iterative).
+ * Linear in the edges.  The predicate test is this file's own scan of the
+ * raw operations; nothing of the checker (frontend/checking/pred_rw.c) or
+ * of the re-checker's graph (vm_graph.c) is used. */
+#include "frontend/recheck/certificate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/history/predicate.h"
+#include "frontend/recheck/cert_internal.h"
+
+typedef struct rr_ctx {
+    const history *h;
+    vec_u32 from, to, key;       /* every edge but SO */
+    VEC(uint8_t) kind;           /* 0 D, 1 item RW, 2 predicate RW */
+    vec_u32 rop, wop;            /* RW edges: the read showing the version, the next version's write */
+    uint64_t edges;
+} rr_ctx;
+
+/* Whether t reads key k by predicate only (the contract above). */
+static int by_predicate_only(const history *h, uint32_t t, uint32_t k) {
+    if (!h->op_pred || t == 0 || t >= h->num_txns) return 0;
+    const history_txn *tx = &h->txns[t];
+    int pred = 0;
+    for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
+        if (h->op_key[o] != k || (h->op_kind[o] & OP_FAILED)) continue;
+        op_kind kd = (op_kind)(h->op_kind[o] & OP_KIND_MASK);
+        if (kd == OP_WRITE || kd == OP_APPEND) break;
+        uint32_t tag = h->op_pred[o];
+        if (tag == PRED_TAG_NONE || pred_tag_returned(tag)) return 0;
+        pred = 1;
+    }
+    return pred;
+}
+
+static int rr_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt) {
+    (void)wf;
+    rr_ctx *P = vctx;
+    if (e->kind == DEP_SO) return 1;
+    P->edges++;
+    uint8_t kind = e->kind != DEP_RW ? 0 : by_predicate_only(P->h, e->from, e->key) ? 2 : 1;
+    vec_push(P->from, e->from); vec_push(P->to, e->to); vec_push(P->key, e->key); vec_push(P->kind, kind);
+    vec_push(P->rop, r); vec_push(P->wop, wt);
+    return 1;
+}
+
+/* CSR of the edges with kind <= maxkind (D only: 0; everything: 2). */
+static void csr(const rr_ctx *P, uint32_t n, int maxkind, uint32_t **start_out, uint32_t **adj_out) {
+    uint32_t *start = xcalloc((size_t)n + 1, sizeof *start);
+    for (size_t i = 0; i < P->from.len; i++) if (P->kind.data[i] <= maxkind) start[P->from.data[i] + 1]++;
+    for (uint32_t u = 0; u < n; u++) start[u + 1] += start[u];
+    uint32_t *adj = xmalloc(((size_t)start[n] + 1) * sizeof *adj), *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, start, ((size_t)n + 1) * sizeof *fill);
+    for (size_t i = 0; i < P->from.len; i++) if (P->kind.data[i] <= maxkind) adj[fill[P->from.data[i]]++] = P->to.data[i];
+    free(fill);
+    *start_out = start;
+    *adj_out = adj;
+}
+
+/* Kahn on D: UINT32_MAX when acyclic, else a node on or behind a cycle
+ * that is left over (one with an in-edge from a cycle). */
+static uint32_t d_cycle_node(const rr_ctx *P, uint32_t n) {
+    uint32_t *start, *adj;
+    csr(P, n, 0, &start, &adj);
+    uint32_t *indeg = xcalloc((size_t)n + 1, sizeof *indeg), *queue = xmalloc(((size_t)n + 1) * sizeof *queue);
+    for (uint32_t j = 0; j < start[n]; j++) indeg[adj[j]]++;
+    uint32_t qh = 0, qt = 0;
+    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) queue[qt++] = u;
+    while (qh < qt) {
+        uint32_t u = queue[qh++];
+        for (uint32_t j = start[u]; j < start[u + 1]; j++) if (--indeg[adj[j]] == 0) queue[qt++] = adj[j];
+    }
+    uint32_t left = UINT32_MAX;
+    for (uint32_t u = 0; u < n && left == UINT32_MAX; u++) if (indeg[u]) left = u;
+    free(indeg); free(queue); free(start); free(adj);
+    return left;
+}
+
+/* Tarjan's strongly connected components of D ∪ RW, iteratively: comp[u]. */
+static uint32_t *components(const rr_ctx *P, uint32_t n) {
+    uint32_t *start, *adj;
+    csr(P, n, 2, &start, &adj);
+    uint32_t *idx = xmalloc(((size_t)n + 1) * sizeof *idx), *low = xmalloc(((size_t)n + 1) * sizeof *low);
+    uint32_t *comp = xmalloc(((size_t)n + 1) * sizeof *comp), *next = xmalloc(((size_t)n + 1) * sizeof *next);
+    uint32_t *stack = xmalloc(((size_t)n + 1) * sizeof *stack), *call = xmalloc(((size_t)n + 1) * sizeof *call);
+    uint8_t *on = xcalloc((size_t)n + 1, 1);
+    for (uint32_t u = 0; u < n; u++) idx[u] = comp[u] = UINT32_MAX;
+    uint32_t counter = 0, sp = 0, ncomp = 0;
+    for (uint32_t root = 0; root < n; root++) {
+        if (idx[root] != UINT32_MAX) continue;
+        uint32_t cp = 0;
+        call[cp++] = root;
+        idx[root] = low[root] = counter++; next[root] = start[root]; stack[sp++] = root; on[root] = 1;
+        while (cp) {
+            uint32_t u = call[cp - 1];
+            if (next[u] < start[u + 1]) {
+                uint32_t v = adj[next[u]++];
+                if (idx[v] == UINT32_MAX) {
+                    idx[v] = low[v] = counter++; next[v] = start[v]; stack[sp++] = v; on[v] = 1;
+                    call[cp++] = v;
+                } else if (on[v] && idx[v] < low[u]) low[u] = idx[v];
+                continue;
+            }
+            cp--;
+            if (cp && low[u] < low[call[cp - 1]]) low[call[cp - 1]] = low[u];
+            if (low[u] != idx[u]) continue;
+            uint32_t v;
+            do { v = stack[--sp]; on[v] = 0; comp[v] = ncomp; } while (v != u);
+            ncomp++;
+        }
+    }
+    free(idx); free(low); free(next); free(stack); free(call); free(on); free(start); free(adj);
+    return comp;
+}
+
+static void rr_free(rr_ctx *P) {
+    vec_free(P->from); vec_free(P->to); vec_free(P->key); vec_free(P->kind); vec_free(P->rop); vec_free(P->wop);
+}
+
+int cert_check_rr(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
+                  ic_error *err, uint64_t *edges) {
+    rr_ctx P;
+    memset(&P, 0, sizeof P);
+    P.h = h;
+    if (!cert_edges(h, vo, c, part, rr_edge, &P, err)) { rr_free(&P); return 0; }
+    if (edges) *edges = P.edges;
+    uint32_t n = h->num_txns;
+    char an[96], bn[96], kb[128], v1[160], v2[160];
+    int ok = 1;
+    uint32_t left = d_cycle_node(&P, n);
+    if (left != UINT32_MAX) {
+        ic_error_at(err, c->file, 0, "the version orders leave a cycle of WR and WW edges (G1c, through or behind %s), which rr forbids",
+                    cert_txn_name(h, left, an, sizeof an));
+        ok = 0;
+    }
+    uint32_t *comp = ok ? components(&P, n) : NULL;
+    for (size_t i = 0; ok && i < P.from.len; i++) {
+        if (P.kind.data[i] != 1 || comp[P.from.data[i]] != comp[P.to.data[i]]) continue;
+        history_key_str(h, P.key.data[i], kb, sizeof kb);
+        ic_error_at(err, c->file, 0, "G2-item: RW %s: %s reads %s=%s, which %s's %s=%s overwrites next (an item anti-dependency), "
+                    "and %s reaches %s by dependencies: a cycle with an item anti-dependency, which rr forbids",
+                    kb, cert_txn_name(h, P.from.data[i], an, sizeof an), kb, cert_value_str(h, P.rop.data[i], v1, sizeof v1),
+                    cert_txn_name(h, P.to.data[i], bn, sizeof bn), kb, cert_value_str(h, P.wop.data[i], v2, sizeof v2), bn, an);
+        ok = 0;
+    }
+    free(comp);
+    rr_free(&P);
+    return ok;
+}

@@ -14,7 +14,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { d = b - a; printf "%d", d == int(
 env --default-signal=INT true 2>/dev/null || { echo "env --default-signal is missing"; exit 77; }
 [ -d /proc/self/fdinfo ] || { echo "no /proc"; exit 77; }
 
-"$ISOCHECK" gen --sessions 20 --txns 3000 --ops 8 --keys 3000 --seed 3 --level si -o "$t/h.txt" --no-truth --force \
+"$ISOCHECK" gen --sessions 20 --txns 6000 --ops 8 --keys 6000 --seed 3 --level si -o "$t/h.txt" --no-truth --force \
   >/dev/null 2>&1 || { echo "gen failed"; exit 1; }
 lines=$(wc -l < "$t/h.txt")
 
@@ -48,7 +48,7 @@ at_end() {
   ! kill -0 $pid 2>/dev/null     # (closed: loaded, or ended)
 }
 await at_end || { echo "check: the file was not read"; exit 1; }
-sleep "${CHECK_SIGNAL_DELAY:-0.7}"              # into the check (about 2 s under ASan)
+sleep "${CHECK_SIGNAL_DELAY:-0.1}"              # into the check (indexing and the levels: seconds under ASan)
 kill -0 $pid 2>/dev/null || { echo "check: ended before the signal (too fast to test here)"; exit 77; }
 t0=$(now)
 kill -TERM $pid; wait $pid; rc=$?

@@ -8,7 +8,8 @@
  *   read what it observed: an item read sees the key's current value (or
  *   its absence: never inserted, or deleted); a predicate read returns
  *   exactly the keys whose current value is present and matches, each with
- *   that value.  A transaction sees its own writes.
+ *   that value — of the keys it covers (bp_pred.keyed: a declared key
+ *   range; a key outside it is never returned).  A transaction sees its own writes.
  *
  * Snapshot isolation (bp_snapshot_isolation), from the same definition
  * with snapshots: some commit order and, for every transaction, a snapshot
@@ -67,7 +68,10 @@
 enum { BP_W, BP_DEL, BP_R, BP_RP };
 enum { BPP_TRUE, BPP_EQ, BPP_LT, BPP_GE, BPP_MOD, BPP_RANGE };
 
-typedef struct bp_pred { int kind; long a, b; } bp_pred;
+/* keyed: the read covers the keys klo..khi only (a declared key range): a
+ * key outside it is not in its universe (no view of it, nothing it must
+ * return), and a key outside it returned is a mismatch. */
+typedef struct bp_pred { int kind; long a, b; int keyed, klo, khi; } bp_pred;
 
 typedef struct bp_op {
     int kind, key;
@@ -96,6 +100,8 @@ static inline int bp_match(const bp_pred *p, long v) {
     return 0;
 }
 
+static inline int bp_covers(const bp_pred *p, int k) { return !p->keyed || (p->klo <= k && k <= p->khi); }
+
 /* Run txn t on state st (updated); 1 if every read saw what it observed. */
 static inline int bp_run_txn(const bp_hist *h, int t, long *st) {
     const bp_txn *x = &h->tx[t];
@@ -106,7 +112,7 @@ static inline int bp_run_txn(const bp_hist *h, int t, long *st) {
         else if (o->kind == BP_R) { if (st[o->key] != o->val) return 0; }
         else {
             for (int k = 0; k < h->nkeys; k++) {
-                int m = st[k] != BP_ABSENT && bp_match(&o->p, st[k]);
+                int m = bp_covers(&o->p, k) && st[k] != BP_ABSENT && bp_match(&o->p, st[k]);
                 if (o->res[k] != (m ? st[k] : BP_ABSENT)) return 0;
             }
         }
@@ -241,6 +247,7 @@ static inline int bp_adya_prepare(bp_adya_st *a, const bp_hist *h, int one_snaps
             for (int k = 0; k < h->nkeys; k++) {
                 if (o->kind == BP_R && k != o->key) continue;
                 long want = o->kind == BP_R ? o->val : o->res[k];
+                if (o->kind == BP_RP && !bp_covers(&o->p, k)) { if (want != BP_ABSENT) return 0; continue; }   /* outside its keys */
                 int item = o->kind == BP_R || want != BP_ABSENT;
                 if (o->kind == BP_RP && want != BP_ABSENT && !bp_match(&o->p, want)) return 0;   /* a mismatch */
                 if (has[k]) {                    /* its own version */

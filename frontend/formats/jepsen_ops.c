@@ -56,7 +56,7 @@ struct jepsen_reader {
     jepsen_times *times;     /* invocation/completion stamps (jepsen_times.h) */
     jp_state *jp;            /* closed-predicate histories (jepsen_pred.h) */
     mop_vec pairs;           /* M_PRED result pairs (key, value; value 0 + kind M_READ_NIL: nil) */
-    VEC(predicate) preds;    /* M_PRED predicates (mop.value indexes) */
+    VEC(jp_pred) preds;      /* M_PRED predicates (mop.value indexes) */
     int txns_seen;
     int json;
 };
@@ -198,24 +198,28 @@ static int parse_pred_mop(ctx *c, uint32_t node) {
         return 1;
     }
     if (n->count < 2 || n->count > 3) return fail_node(c, node, n->line, "a micro-op [:rp predicate {k v ...}]");
-    predicate p;
-    const char *want = jp_parse_predicate(t, second, &p);
-    if (want) return fail_node(c, second == OV_NONE ? node : second, n->line, want);
+    jp_pred p;
+    uint32_t bad;
+    const char *want = jp_parse_read_pred(t, second, &p, &bad);
+    if (want) return fail_node(c, bad == OV_NONE ? node : bad, n->line, want);
     m.kind = M_PRED;
     m.value = (int64_t)jr->preds.len;
     vec_push(jr->preds, p);
     m.list_off = (uint32_t)jr->pairs.len;
     uint32_t res = ot_node(t, second)->next;
     if (res != OV_NONE && ot_node(t, res)->kind != OV_NIL) {
-        if (ot_node(t, res)->kind != OV_MAP) return fail_node(c, res, n->line, "a predicate read's result: a map {k v ...} or nil");
-        for (uint32_t k = ot_node(t, res)->child; k != OV_NONE;) {
-            uint32_t v = ot_node(t, k)->next;
+        int pairs = ot_node(t, res)->kind == OV_VECTOR;     /* [[k v] ...]: JSON's integer keys */
+        if (!pairs && ot_node(t, res)->kind != OV_MAP)
+            return fail_node(c, res, n->line, "a predicate read's result: a map {k v ...}, pairs [[k v] ...] or nil");
+        for (uint32_t e = ot_node(t, res)->child; e != OV_NONE; e = ot_node(t, pairs ? e : ot_node(t, e)->next)->next) {
+            if (pairs && (ot_node(t, e)->kind != OV_VECTOR || ot_node(t, e)->count != 2))
+                return fail_node(c, e, n->line, "a pair [k v] in a predicate read's result");
+            uint32_t k = pairs ? ot_node(t, e)->child : e, v = ot_node(t, k)->next;
             mop pr = { .line = n->line, .kind = ot_node(t, v)->kind == OV_NIL ? M_READ_NIL : M_READ };
             if (!parse_key(c, k, &pr)) return 0;
             if (pr.kind == M_READ && !scalar_value(c, v, &pr.value))
                 return fail_node(c, v, n->line, "a value in a predicate read's result");
             vec_push(jr->pairs, pr);
-            k = ot_node(t, v)->next;
         }
     }
     m.list_len = (uint32_t)(jr->pairs.len - m.list_off);
@@ -315,7 +319,9 @@ static int use_key(ctx *c, uint32_t key, key_use use, const mop *m) {
 static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i) {
     jepsen_reader *jr = c->jr;
     const mop *m = &ms[i];
-    uint32_t r = jp_read(jr->jp, &jr->preds.data[m->value], txn, m->line);
+    const jp_pred *jpp = &jr->preds.data[m->value];
+    uint32_t r = jp_read(jr->jp, &jpp->p, txn, m->line);
+    if (jpp->keyed) jp_read_keys(jr->jp, r, jpp->klo, jpp->khi);
     for (uint32_t j = 0; j < m->list_len; j++) {
         const mop *pr = &jr->pairs.data[m->list_off + j];
         if (pr->kind == M_READ_NIL) continue;

@@ -176,6 +176,26 @@ const char *jp_parse_predicate(const optree *t, uint32_t node, predicate *p) {
     return want;
 }
 
+const char *jp_parse_read_pred(const optree *t, uint32_t node, jp_pred *p, uint32_t *bad) {
+    memset(p, 0, sizeof *p);
+    *bad = node;
+    const ov_node *n = node == OV_NONE ? NULL : ot_node(t, node);
+    if (!n || (n->kind != OV_VECTOR && n->kind != OV_LIST) || n->count != 3 || !ot_is_name(t, n->child, "and"))
+        return jp_parse_predicate(t, node, &p->p);
+    const char *want = "a key range and a predicate: [:and [:key-in a b] PRED] (integers a <= b)";
+    uint32_t kin = ot_node(t, n->child)->next, pred = ot_node(t, kin)->next;
+    const ov_node *k = ot_node(t, kin);
+    if ((k->kind != OV_VECTOR && k->kind != OV_LIST) || k->count != 3 || !ot_is_name(t, k->child, "key-in")) return want;
+    uint32_t a = ot_node(t, k->child)->next, b = ot_node(t, a)->next;
+    if (ot_node(t, a)->kind != OV_INT || ot_node(t, b)->kind != OV_INT) return want;
+    p->keyed = 1;
+    p->klo = ot_node(t, a)->ival;
+    p->khi = ot_node(t, b)->ival;
+    if (p->klo > p->khi) return want;
+    *bad = pred;
+    return jp_parse_predicate(t, pred, &p->p);
+}
+
 /* ---- resolution ------------------------------------------------------------ */
 
 /* Versions grouped by key: ver_start[k] .. ver_start[k+1] index `order`. */

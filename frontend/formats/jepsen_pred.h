@@ -9,7 +9,11 @@
  *   [:insert :x 1] [:w :x 2]      writes; [:delete :x] writes a dead version
  *   [:rp PRED {:x 1 ...}]         a predicate read (PRED: :true, [:= c],
  *                                  [:mod m r], [:< c], [:<= c], [:> c],
- *                                  [:>= c], [:not= c], [:range lo hi])
+ *                                  [:>= c], [:not= c], [:range lo hi];
+ *                                  [:and [:key-in a b] PRED]: over the
+ *                                  integer keys a..b only, an extension);
+ *                                  the result: a map, or (JSON, whose object
+ *                                  keys are strings) a vector of [k v] pairs
  *
  * Resolution (the histories are *active* once any of the above appears;
  * others are untouched): a returned pair is an item read (tag: returned);
@@ -41,8 +45,13 @@ typedef struct jp_state jp_state;
 
 jp_state *jp_new(void);
 void jp_free(jp_state *s);
+/* A predicate read's predicate and its declared key range, if any. */
+typedef struct jp_pred { predicate p; uint8_t keyed; int64_t klo, khi; } jp_pred;
 /* The predicate at node into *p: NULL, or what was expected (for the message). */
 const char *jp_parse_predicate(const optree *t, uint32_t node, predicate *p);
+/* The same, also [:and [:key-in a b] PRED] (a <= b): its key range; *bad:
+ * the node the message is about. */
+const char *jp_parse_read_pred(const optree *t, uint32_t node, jp_pred *p, uint32_t *bad);
 /* Whether predicate semantics apply (an :init, insert, delete or :rp seen). */
 int jp_active(const jp_state *s);
 void jp_activate(jp_state *s);

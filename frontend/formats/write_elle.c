@@ -15,7 +15,8 @@
  * Predicate reads (history.preds, issue 34) are written as Elle's
  * closed-predicate workload writes them (doc/formats.md): an :init
  * completion first with the keys whose initial version is present, each
- * predicate read as [:rp PRED {k v ...}] where it was (write_pred.h), a
+ * predicate read as [:rp PRED {k v ...}] where it was (write_pred.h; over a
+ * declared key range: [:and [:key-in a b] PRED], the extension), a
  * read of a present initial version as its value, deletes as [:delete k]
  * (in any history: the reader's "dead" versions), reads of absent versions
  * as nil.
@@ -73,8 +74,11 @@ static void put_pred(FILE *out, const predicate *p) {
 
 static void put_pred_read(const history *h, FILE *out, pred_plan *pp, uint32_t r, int first) {
     pp->done[r] = 1;
+    const pred_read *rd = &h->preds->reads.data[r];
     fputs(first ? "[:rp " : " [:rp ", out);
-    put_pred(out, &h->preds->reads.data[r].p);
+    if (rd->keyed) fprintf(out, "[:and [:key-in %" PRId64 " %" PRId64 "] ", rd->klo, rd->khi);
+    put_pred(out, &rd->p);
+    if (rd->keyed) fputc(']', out);
     fputs(" {", out);
     for (uint32_t i = pp->ret_start[r]; i < pp->ret_start[r + 1]; i++) {
         uint32_t op = pp->ret_ops[i];
@@ -88,13 +92,6 @@ static void put_pred_read(const history *h, FILE *out, pred_plan *pp, uint32_t r
 
 /* The :init completion, and what Elle cannot say: 0 with err. */
 static int pred_prelude(const history *h, FILE *out, pred_plan *pp, ic_error *err) {
-    for (size_t r = 0; r < h->preds->reads.len; r++)
-        if (h->preds->reads.data[r].keyed) {
-            ic_error_at(err, h->source, h->preds->reads.data[r].line, "cannot write a predicate read over a declared key "
-                        "range (key in %" PRId64 "..%" PRId64 ") in elle format", h->preds->reads.data[r].klo,
-                        h->preds->reads.data[r].khi);
-            return 0;
-        }
     if (!pred_plan_build(h, "elle", pp, err)) return 0;
     for (uint32_t i = 0; i < pp->ret_start[h->preds->reads.len]; i++) {
         uint32_t op = pp->ret_ops[i];

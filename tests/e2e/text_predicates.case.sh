@@ -28,6 +28,24 @@ done
 out=$("$ISOCHECK" check --level ser "$d/pred-keys-phantom.txt" 2>&1); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep -qF "phantom: txn 1's predicate read of \`key in 1..20 and value < 5\` missed txn 2's insert of key 11 = 2" ||
   fail "pred-keys-phantom ser: exit $rc" "$out"
+# the same in Elle's EDN and JSON ([:and [:key-in a b] PRED], doc/formats.md)
+for f in pred-keys.edn pred-keys.json; do
+  "$ISOCHECK" check --level si,ser "$d/$f" > /dev/null 2>&1 || fail "$f: expected PASS" ""
+done
+for f in pred-keys-phantom.edn pred-keys-phantom.json; do
+  "$ISOCHECK" check --level si "$d/$f" > /dev/null 2>&1 || fail "$f si: expected PASS" ""
+  out=$("$ISOCHECK" check --level ser "$d/$f" 2>&1); rc=$?
+  [ $rc -eq 1 ] && echo "$out" | grep -qF "predicate read of \`key in 1..20 and value < 5\` missed txn" ||
+    fail "$f ser: exit $rc" "$out"
+done
+# convert --to elle keeps the key range; read back, the verdict is the same
+"$ISOCHECK" convert --to elle "$d/pred-keys-phantom.txt" -o "$t/keys.edn" > /dev/null 2>&1 || fail "convert keys: failed" ""
+grep -qF '[:rp [:and [:key-in 1 20] [:< 5]] {}]' "$t/keys.edn" || fail "convert keys: no key range" "$(cat "$t/keys.edn")"
+out=$("$ISOCHECK" check --level ser "$t/keys.edn" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -qF "key in 1..20 and value < 5" || fail "keys.edn ser: exit $rc" "$out"
+printf '{:type :ok, :f :txn, :value [[:w 1 1]]}\n{:type :ok, :f :txn, :value [[:rp [:and [:key-in 9 3] [:< 5]] {}]]}\n' > "$t/badkeys.edn"
+out=$("$ISOCHECK" check "$t/badkeys.edn" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -qF "badkeys.edn:2: expected a key range and a predicate" || fail "badkeys.edn: exit $rc" "$out"
 
 # bad input: FILE:LINE, exit 2, nothing else
 printf 'w(1,1,1,1)\nrp(c < 5,{1:1,1:1},2,2)\n' > "$t/bad.txt"

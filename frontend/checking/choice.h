@@ -31,7 +31,7 @@
 #include "frontend/checking/polygraph.h"
 #include "theory/graph_sink.h"
 
-typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; } pg_choice_edge;
+typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; uint32_t key; } pg_choice_edge;
 
 typedef struct pg_choice {
     uint32_t n;                  /* ambiguous reads: h->num_amb, in its order */

@@ -1,6 +1,7 @@
 /* weak_choice.c — rc, ra and cc on a history whose reads of repeated
- * values stay ambiguous (issue 35; doc/checker.md, "The weak levels with
- * repeated values").
+ * values, or predicate reads' views of keys they did not return, stay
+ * ambiguous (issues 35, 34; doc/checker.md, "The weak levels with
+ * repeated values", "Predicate reads").
  *
  * The weak levels' premise depends on which write a read saw (the WR edge,
  * and the writers visible to the reader), so the choice is searched

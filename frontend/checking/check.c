@@ -593,22 +593,12 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
     return 0;
 }
 
-int check_choice_refused(const history *h, check_level_id level) {
-    return h->num_amb && h->preds && h->preds->choices_attached && level != LEVEL_SI && level != LEVEL_SER;
-}
-
 verdict check_level_ext(const pg_index *ix, check_level_id level, const check_options *opt,
                         const check_external *ext, check_result *res) {
     memset(res, 0, sizeof *res);
     res->level = level;
     vec_init(res->cycle);
     if (stopped(opt, res, "before checking")) return VERDICT_UNKNOWN;
-    if (check_choice_refused(ix->h, level)) {   /* predicate reads' choices: SER and SI only; repeated values: every level */
-        snprintf(res->msg, sizeof res->msg, "level %s does not choose yet which version %u reads saw (predicate reads' "
-                 "views of keys they did not return; si and ser do)", level_name(level), ix->h->num_amb);
-        res->stage = "refused";
-        return res->verdict = VERDICT_UNKNOWN;
-    }
     if (check_level_is_weak(level)) return check_weak_level(ix, level, opt, res);   /* rc, ra, cc: weak_level.c */
     check_options defaults;
     if (!opt) { check_options_default(&defaults); opt = &defaults; }

@@ -137,9 +137,6 @@ void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t 
 verdict check_weak_on(const history *h, const uint8_t *part, check_level_id level, const check_options *opt,
                       check_result *res);
 verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res);
-/* Whether level refuses h's ambiguous reads: those of predicate reads'
- * choices are chosen by si and ser only (repeated values: every level). */
-int check_choice_refused(const history *h, check_level_id level);
 
 /* The same stages with an external solver (isocheck encode / decode).
  * The remaining problem (after pruning unless no_prune) is encoded into

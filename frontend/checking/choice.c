@@ -96,7 +96,11 @@ pg_choice *pg_choice_build(const polygraph *g) {
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) {
             uint32_t w = h->amb_cand[j], wt = h->op_txn[w];
             if (h->amb_why[j] || !ix->in_graph[wt]) { c->dropped += !h->amb_why[j]; continue; }
-            if (g->reach && (pg_reaches(g, pg_node_tp(g, rt), pg_node_t(g, wt)) || overwritten_before(g, &pairs, rt, h->op_key[r], wt))) {
+            /* rr: a predicate-only reader's RW edges are predicate anti-dependencies, which may close
+             * a cycle (not dropped as overwritten); its WR edge closing one closes a forbidden one */
+            int prw = g->prw && pg_rw_lazy(g, pg_node_tp(g, rt), h->op_key[r]);
+            if (g->reach && (pg_reaches(g, pg_node_tp(g, rt), pg_node_t(g, wt))
+                             || (!prw && overwritten_before(g, &pairs, rt, h->op_key[r], wt)))) {
                 c->dropped++;
                 continue;
             }
@@ -161,10 +165,10 @@ int pg_choice_clauses_hold(const pg_choice *c, int (*value)(void *, int), void *
 }
 
 static void edge(pg_choice *c, const polygraph *g, const graph_sink *k, int graph, uint32_t a, uint32_t b, int lit, int rw,
-                 uint64_t *edges) {
-    pg_choice_edge e = { a, b, lit, rw };
+                 uint32_t key, uint64_t *edges) {
+    pg_choice_edge e = { a, b, lit, rw, key };
     vec_push(c->edges, e);
-    if (rw && g->rw_lazy) return;                  /* psi: checked lazily (psi.c) */
+    if (rw && pg_rw_lazy(g, a, key)) return;       /* psi, rr's predicate anti-dependencies: lazily (psi.c) */
     gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
     (*edges)++;
 }
@@ -194,12 +198,12 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) {
             int x = c->var0 + (int)j;
             uint32_t wt = h->op_txn[c->cand[j]], unit, m;
-            edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, edges);            /* WR */
+            edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, key, edges);            /* WR */
             if (!find_member(ix, key, wt, &unit, &m)) continue;
             const pg_unit *un = &ix->units.data[unit];
             if (m + 1 < un->len) {                                                         /* RW to the next member */
                 uint32_t nx = ix->members.data[un->m_first + m + 1];
-                if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, 1, edges);
+                if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, 1, key, edges);
                 continue;
             }
             vec_push(last, j); vec_push(last, unit);
@@ -234,7 +238,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
                     add_clause(c, k, cl, o == INT32_MAX ? 2 : 3);
                 }
             }
-            edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, 1, edges);
+            edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, 1, key, edges);
         }
     }
     c->var_end = gs_num_vars(k) + 1;

@@ -1,5 +1,6 @@
 /* choice.h — reads whose writer is a choice (repeated values, issue 35;
- * doc/checker.md, "Repeated values").
+ * predicate reads' views of keys they did not return, issue 34;
+ * doc/checker.md, "Repeated values", "Predicate reads").
  *
  * A resolved history (history_resolved) flags OP_AMBIGUOUS the external
  * reads left with several possible writers.  The index leaves them out
@@ -9,7 +10,10 @@
  *   pg_choice_build  keeps, per ambiguous read, the candidates that take
  *                    part in the graph and whose WR edge would not close a
  *                    cycle with the known graph (the reader reaches the
- *                    writer: e.g. a later transaction of its own session);
+ *                    writer: e.g. a later transaction of its own session)
+ *                    and, unless the reader reads the key by predicate
+ *                    only at rr, whose version is not surely overwritten
+ *                    before the reader (that RW edge would close a cycle);
  *   pg_choice_encode one variable per candidate (at least one true); the
  *                    WR edge writer -> reader guarded by it; the RW edge
  *                    reader -> next, when the writer is not last of its
@@ -18,7 +22,8 @@
  *                    the clause  x_c ∧ [unit(c) before V] -> y_V  per
  *                    candidate c (the order a pair constraint's literal,
  *                    or decided by the known graph);
- *                    (psi, g->rw_lazy: the RW edges go to c->edges only);
+ *                    (pg_rw_lazy: psi's RW edges and rr's predicate
+ *                    anti-dependencies go to c->edges only);
  *   pg_choice_model  the writer each read saw in a model (its first true
  *                    candidate);
  *   pg_choice_any    a choice for a failure's confirmation (every choice
@@ -31,7 +36,7 @@
 #include "frontend/checking/polygraph.h"
 #include "theory/graph_sink.h"
 
-typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; } pg_choice_edge;
+typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; uint32_t key; } pg_choice_edge;
 
 typedef struct pg_choice {
     uint32_t n;                  /* ambiguous reads: h->num_amb, in its order */
@@ -41,9 +46,10 @@ typedef struct pg_choice {
     int var_end;                 /* the encoding's variables are var0 .. var_end - 1 (candidates, then y_V) */
     uint64_t dropped;            /* candidates the level ruled out */
     vec_int clauses;             /* every clause encoded, each ended by 0 (pg_choice_clauses_hold) */
-    VEC(pg_choice_edge) edges;   /* every guarded edge encoded (nodes of g); psi's RW edges (g->rw_lazy)
-                                    are only here, not in the engine's graph: psi.c adds those whose
-                                    guard a model makes true to its lazy check, with the D edges here */
+    VEC(pg_choice_edge) edges;   /* every guarded edge encoded (nodes of g; key: the read's); the lazy
+                                    RW edges (pg_rw_lazy: psi's, rr's predicate anti-dependencies) are
+                                    only here, not in the engine's graph: psi.c adds those whose guard
+                                    a model makes true to its lazy check, with the D edges here */
 } pg_choice;
 
 /* NULL when the history has no ambiguous read.  Needs g's reachability. */

@@ -1,6 +1,7 @@
 /* weak_choice.c — rc, ra and cc on a history whose reads of repeated
- * values stay ambiguous (issue 35; doc/checker.md, "The weak levels with
- * repeated values").
+ * values, or predicate reads' views of keys they did not return, stay
+ * ambiguous (issues 35, 34; doc/checker.md, "The weak levels with
+ * repeated values", "Predicate reads").
  *
  * The weak levels' premise depends on which write a read saw (the WR edge,
  * and the writers visible to the reader), so the choice is searched
@@ -27,6 +28,7 @@
  * at opt->stop, or after WEAK_CHOICE_MAX_ROUNDS (UNKNOWN). */
 #include "frontend/checking/check.h"
 #include "frontend/checking/weak.h"
+#include "frontend/history/predicate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +53,11 @@ typedef struct wch {
 static uint32_t amb_of(const history *h, uint32_t op) {
     if (op == HISTORY_NONE || op >= h->num_ops) return HISTORY_NONE;
     const history_txn *tx = &h->txns[h->op_txn[op]];
-    for (uint32_t o = tx->first_op; o <= op; o++)
-        if (h->op_key[o] == h->op_key[op]) return history_amb_index(h, o);
+    for (uint32_t o = tx->first_op; o <= op; o++) {   /* an op of the key before it need not be the ambiguous one */
+        if (h->op_key[o] != h->op_key[op]) continue;  /* (a predicate read's unconstrained view of it, say) */
+        uint32_t i = history_amb_index(h, o);
+        if (i != HISTORY_NONE) return i;
+    }
     return HISTORY_NONE;
 }
 
@@ -235,7 +240,10 @@ static int ser_choice(const pg_index *ix, const check_options *opt, uint32_t *pi
 static void fail_message(const wch *w, check_result *res, int same, uint64_t rounds) {
     const history *h = w->h;
     char tail[320];
-    int len = snprintf(tail, sizeof tail, "whichever write of its value each of the %u reads of a repeated value saw, ", h->num_amb);
+    int len = h->preds && h->preds->choices_attached   /* predicate reads' choices (preds_attach_choices) */
+        ? snprintf(tail, sizeof tail, "whichever version each of the %u reads with several possible versions saw (a "
+                   "predicate read's of a key it did not return, a read of nil), ", h->num_amb)
+        : snprintf(tail, sizeof tail, "whichever write of its value each of the %u reads of a repeated value saw, ", h->num_amb);
     if (same) len += snprintf(tail + len, sizeof tail - (size_t)len, "this cycle holds");
     else len += snprintf(tail + len, sizeof tail - (size_t)len, "the level fails (%llu choices refuted); "
                          "the cycle shown assumes", (unsigned long long)rounds);

@@ -90,16 +90,12 @@ verdict check_weak_on(const history *h, const uint8_t *part, check_level_id leve
 
 void check_weak_levels(const pg_index *ix, const check_level_id *levels, size_t n, const check_options *opt,
                        check_result *res) {
-    if (ix->h->num_amb) {                        /* repeated values: each level chooses (weak_choice.c) */
+    if (ix->h->num_amb) {                        /* ambiguous reads: each level chooses (weak_choice.c) */
         for (size_t i = 0; i < n; i++) {
             memset(&res[i], 0, sizeof res[i]);
             res[i].level = levels[i];
             vec_init(res[i].cycle);
-            if (!check_choice_refused(ix->h, levels[i])) { check_weak_choice(ix, levels[i], opt, &res[i]); continue; }
-            snprintf(res[i].msg, sizeof res[i].msg, "level %s does not choose yet which version %u reads saw (predicate "
-                     "reads' views of keys they did not return; si and ser do)", level_name(levels[i]), ix->h->num_amb);
-            res[i].stage = "refused";
-            res[i].verdict = VERDICT_UNKNOWN;
+            check_weak_choice(ix, levels[i], opt, &res[i]);
         }
         return;
     }

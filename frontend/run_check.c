@@ -29,6 +29,7 @@
  * rep->no_times.  Last, report_check_ladder withdraws any PASS that the
  * ladder's order contradicts. */
 #include "frontend/run_check.h"
+#include "frontend/history/predicate.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/ladder.h"
 #include "frontend/reports/ladder_derive.h"
@@ -474,6 +475,8 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
             level_task *t = &rc->tasks[i];
             if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
             if (t->res.weak && rc->orig->num_repeated) continue;     /* no read lines in that form (certify) */
+            if (rc->orig->preds && rc->orig->preds->choices_attached && rc->orig->num_amb)
+                continue;        /* a predicate read's chosen version: no certificate form states it yet */
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;

@@ -266,7 +266,7 @@ static void test_weak_certificates(void **s) {
                 size_t keep = c.reads_from.len;
                 c.reads_from.len = 0;                                 /* no read lines */
                 assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
-                assert_non_null(strstr(msg, "must name which one it read"));
+                assert_non_null(strstr(msg, "no 'read' line names which one it read"));
                 c.reads_from.len = keep;
             }
             cert_free(&c);

@@ -196,7 +196,7 @@ static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int
     if (w != NONE && kind(h, read_op) == OP_READ && table_get(&c->dup, key, value) != NONE) {
         uint32_t n = line_of(c, t, key);         /* a read line must name the writer, which installed the value */
         uint32_t last = n < h->num_txns ? table_get(&c->writes, n, key) : NONE;
-        const char *why = n == NONE ? "several transactions wrote its value: the certificate must name which one it read (a 'read' line)"
+        const char *why = n == NONE ? "a value several transactions wrote, and no 'read' line names which one it read"
                         : last == NONE || h->op_value[last] != value ? "a writer (named by its 'read' line) that did not install that value"
                         : n == t ? "its own later write" : !c->part[n] ? "an aborted transaction's write" : NULL;
         if (why) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), why); return NONE; }

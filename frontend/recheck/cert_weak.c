@@ -6,7 +6,9 @@
  * participants with INIT first; sessions follow it; every read is valid
  * and its source precedes it; a list read's prefix shows exactly the
  * writers of its key before its source; and no writer the level makes
- * visible to a reader comes after the version it read. */
+ * visible to a reader comes after the version it read.  A read of a
+ * repeated value (several writes of it to its key) reads from the writer
+ * its certificate's read line names (cert_weak_verify_reads). */
 #include "frontend/recheck/certificate.h"
 #include "frontend/history/levels.h"
 

@@ -120,7 +120,17 @@ static int cmp_read_line(const void *a, const void *b) {
     return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-static void add_reads_from(const history *orig, const history *chosen, certificate *c) {
+/* A register read of t before any own write of its key (an external one). */
+static int before_own_write(const history *h, uint32_t t, uint32_t op) {
+    for (uint32_t o = h->txns[t].first_op; o < op; o++)
+        if (h->op_key[o] == h->op_key[op] && !history_op_failed(h, o) && history_op_kind(h, o) == OP_WRITE) return 0;
+    return 1;
+}
+
+/* 0 when a line per (reader, key) cannot say it: a later external read of
+ * the key shows another repeated value (a non-repeatable read, rc). */
+static int add_reads_from(const history *orig, const history *chosen, certificate *c) {
+    int ok = 1;
     for (uint32_t t = 1; t < orig->num_txns; t++) {
         if (orig->txns[t].status == TXN_ABORTED) continue;    /* an observed indeterminate one takes part too */
         const history_txn *tx = &orig->txns[t];
@@ -128,7 +138,11 @@ static void add_reads_from(const history *orig, const history *chosen, certifica
             if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
             uint32_t k = orig->op_key[op], w = history_writer_of(orig, k, orig->op_value[op]);
             if (w == HISTORY_NONE || !(orig->op_kind[w] & OP_REPEATED)) continue;
-            if (history_txn_external_read(orig, t, k) != op) continue;
+            uint32_t first = history_txn_external_read(orig, t, k);
+            if (first != op) {
+                if (first != HISTORY_NONE && orig->op_value[first] != orig->op_value[op] && before_own_write(orig, t, op)) ok = 0;
+                continue;
+            }
             uint32_t src = history_read_source(chosen, op);
             if (src == HISTORY_NONE) continue;
             vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, chosen->op_txn[src]);
@@ -136,11 +150,15 @@ static void add_reads_from(const history *orig, const history *chosen, certifica
     }
     /* cert_read_from searches them by (reader, key): a transaction's reads are in op order, not key order */
     if (c->reads_from.len) qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_read_line);
+    return ok;
 }
 
 /* The certificate of a PASS, verified; with repeated values built on the
  * history under the model's choice, given its read lines, and verified
- * again against the history as loaded (orig), as `isocheck verify` will. */
+ * again against the history as loaded (orig), as `isocheck verify` will
+ * (rc, ra, cc too: cert_weak_verify_reads).  1 if it verifies, 2 if it
+ * verifies under the choice but its read lines cannot name it (not kept),
+ * else 0 with msg set. */
 static int certify(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
     if (res->chosen) h = res->chosen;
     ic_error cerr;
@@ -150,11 +168,9 @@ static int certify(const history *orig, const history *h, const check_result *re
     if (built == CERT_OK &&
         cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
         if (orig == h || !orig->num_repeated) return 1;
-        /* rc, ra, cc: verified under the chosen writers; their commit-order
-         * form names no writer of a repeated value's read, so such a
-         * certificate is not kept (keep_certificate) */
-        if (res->weak) return 1;
-        add_reads_from(orig, h, c);
+        /* rc: two reads of a key showing two repeated values need two read
+         * lines; verified under the chosen writers only, not kept (2) */
+        if (!add_reads_from(orig, h, c)) return 2;
         if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
     }
     snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
@@ -474,7 +490,6 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];
             if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
-            if (t->res.weak && rc->orig->num_repeated) continue;     /* no read lines in that form (certify) */
             if (rc->orig->preds && rc->orig->preds->choices_attached && rc->orig->num_amb)
                 continue;        /* a predicate read's chosen version: no certificate form states it yet */
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
@@ -482,6 +497,7 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
                 t->certified = 1;
                 t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
             }
+            if (t->certified && t->cert_ok == 2) continue;            /* not expressible as a file (certify) */
             if (t->certified && t->cert_ok && keep) {
                 cert_free(cert);
                 *cert = t->cert;

@@ -517,7 +517,8 @@ static void every_error(void **state) {
     assert_load_error(FORMAT_ELLE,
                       "{:type :ok, :f :txn, :process 0, :value [[:append 1 3]]}\n"
                       "{:type :ok, :f :txn, :process 1, :value [[:append 1 3]]}\n", 2,
-                      "value 3 written twice to key 1 (first at t:1); values written to a key must be unique");
+                      "value 3 appended twice to list key 1 (first at t:1); values appended to a key must be unique "
+                      "(repeated values are accepted for register writes only)");
     /* values in messages as written (issue 30): not a named value's internal id, not "#NaN" */
     assert_repeat_refused(FORMAT_ELLE,
                       "{:type :ok, :f :txn, :process 0, :value [[:w \"k3\" \"v\"]]}\n"

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/reports/cert_file.h"
 #include "frontend/reports/ladder.h"
 #include "frontend/run_check.h"
 #include "tests/brute_levels.h"
@@ -198,12 +199,93 @@ static void (*const unused_helpers[])(void) = {
     (void (*)(void))bv_check, (void (*)(void))bv_anomaly, (void (*)(void))bv_acyclic, (void (*)(void))brute_repeat_check,
 };
 
+/* rc, ra, cc certificates with read lines: written, read back, verified
+ * against the history as loaded; a read line naming a wrong writer (the
+ * reader itself: it did not install the value, or it is its own write) or
+ * no read lines at all are rejected. */
+static cert_status reread_verify(const history *h, const certificate *c, check_level_id lv, char *msg, size_t cap) {
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_non_null(f);
+    cert_write(f, h, c);
+    assert_int_equal(fclose(f), 0);
+    input r;
+    input_from_mem(&r, buf, n, "cert");
+    certificate d;
+    cert_init(&d);
+    ic_error err;
+    ic_error_clear(&err);
+    cert_status st = cert_read(&r, h, &d, &err);
+    input_close(&r);
+    assert_int_equal(st, CERT_OK);
+    assert_int_equal(d.reads_from.len, c->reads_from.len);
+    st = cert_verify_level(h, &d, lv, &err, NULL);
+    snprintf(msg, cap, "%s", err.msg);
+    cert_free(&d);
+    free(buf);
+    return st;
+}
+
+static void test_weak_certificates(void **s) {
+    (void)s;
+    static const check_level_id weak[] = { LEVEL_RC, LEVEL_RA, LEVEL_CC };
+    int with_lines[3] = { 0 }, wrong[3] = { 0 };
+    rng_state = 24;
+    for (int it = 0; it < 400; it++) {
+        int64_t inv[RG_T + 1], cmp[RG_T + 1];
+        history *h = repeat_random_history(60, inv, cmp);
+        for (int i = 0; i < 3; i++) {
+            run_check_options o;
+            run_check_options_default(&o);
+            o.want[weak[i]] = 1;
+            o.certificate = 1;
+            report rep;
+            report_init(&rep, h, "cert");
+            certificate c;
+            cert_init(&c);
+            int lv = -1;
+            ic_error err;
+            ic_error_clear(&err);
+            assert_int_equal(run_check(h, &o, &rep, &c, &lv, &err), 1);
+            assert_int_equal(rep.internal_errors, 0);
+            char msg[600];
+            if (lv == (int)weak[i] && c.reads_from.len) {
+                with_lines[i]++;
+                assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_OK);
+                size_t j = 0;                 /* a committed reader's line (an unobserved indeterminate one takes no part) */
+                while (j + 3 < c.reads_from.len && h->txns[c.reads_from.data[j]].status != TXN_COMMITTED) j += 3;
+                if (h->txns[c.reads_from.data[j]].status == TXN_COMMITTED) {
+                    uint32_t w = c.reads_from.data[j + 2];
+                    c.reads_from.data[j + 2] = c.reads_from.data[j];  /* the reader itself */
+                    assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
+                    assert_non_null(strstr(msg, "the read at"));
+                    c.reads_from.data[j + 2] = w;
+                    wrong[i]++;
+                }
+                size_t keep = c.reads_from.len;
+                c.reads_from.len = 0;                                 /* no read lines */
+                assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
+                assert_non_null(strstr(msg, "no 'read' line names which one it read"));
+                c.reads_from.len = keep;
+            }
+            cert_free(&c);
+            report_free(&rep);
+        }
+        history_free(h);
+    }
+    fprintf(stderr, "certificates with read lines (a wrong writer rejected): rc %d (%d), ra %d (%d), cc %d (%d)\n",
+            with_lines[0], wrong[0], with_lines[1], wrong[1], with_lines[2], wrong[2]);
+    for (int i = 0; i < 3; i++) assert_true(wrong[i] > 0);
+}
+
 int main(void) {
     (void)unused_helpers;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levels_10),
         cmocka_unit_test(test_levels_30),
         cmocka_unit_test(test_levels_60),
+        cmocka_unit_test(test_weak_certificates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -371,12 +371,17 @@ int history_index_writers(history *h, ic_error *err) {
                     h->op_kind[op] |= OP_REPEATED;
                     break;
                 }
-                char kb[64], vs[64], vb[80], wb[300], msg[512];
+                char kb[64], vs[64], vb[80], wb[300], msg[640];
                 if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
                 else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));   /* as written */
                 history_op_where(h, other, wb, sizeof wb);
-                snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
-                         vb, history_key_str(h, key, kb, sizeof kb), wb);
+                if (history_op_kind(h, op) == OP_APPEND || history_op_kind(h, other) == OP_APPEND)   /* issue 35, not done */
+                    snprintf(msg, sizeof msg, "%s appended twice to list key %s (first at %s); values appended to a key "
+                             "must be unique (repeated values are accepted for register writes only)",
+                             vb, history_key_str(h, key, kb, sizeof kb), wb);
+                else
+                    snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
+                             vb, history_key_str(h, key, kb, sizeof kb), wb);
                 where_error(h, op, err, msg);
                 return 0;
             }

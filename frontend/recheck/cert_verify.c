@@ -135,7 +135,8 @@ cert_status cert_verify_level(const history *h, const certificate *c, check_leve
         uint32_t *order = xmalloc((c->order.len + 1) * sizeof *order);
         order[0] = 0;
         for (size_t i = 0; i < c->order.len; i++) order[i + 1] = c->order.data[i];
-        cert_status st = cert_weak_verify(h, (int)c->level, order, (uint32_t)c->order.len + 1, err);
+        cert_status st = cert_weak_verify_reads(h, (int)c->level, order, (uint32_t)c->order.len + 1,
+                                                c->reads_from.data, c->reads_from.len / 3, err);
         free(order);
         if (st != CERT_OK && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", c->file);
         if (st == CERT_OK && edges_checked) *edges_checked = c->order.len;

@@ -6,7 +6,9 @@
  * participants with INIT first; sessions follow it; every read is valid
  * and its source precedes it; a list read's prefix shows exactly the
  * writers of its key before its source; and no writer the level makes
- * visible to a reader comes after the version it read. */
+ * visible to a reader comes after the version it read.  A read of a
+ * repeated value (several writes of it to its key) reads from the writer
+ * its certificate's read line names (cert_weak_verify_reads). */
 #include "frontend/recheck/certificate.h"
 #include "frontend/history/levels.h"
 
@@ -24,7 +26,10 @@ typedef struct cw {
     const history *h;
     int level;
     cw_table writer;             /* (key, value) -> write op */
-    cw_table writes;             /* (txn, key) -> 1 */
+    cw_table writes;             /* (txn, key) -> its last write op */
+    cw_table dup;                /* (key, value) -> 1: several ops wrote it (a repeated value) */
+    const uint32_t *rf;          /* read lines (reader, key, writer), sorted by (reader, key) */
+    size_t nrf;                  /* their count */
     uint8_t *dead;               /* per op: a write its transaction overwrote */
     uint32_t *next_app;          /* per append op: the txn's next append of the key, or NONE */
     uint8_t *first_app;          /* per append op: its txn's first append of the key */
@@ -85,6 +90,7 @@ static void tables(cw *c) {
     for (uint32_t op = 0; op < h->num_ops; op++) nw += is_write(h, op);
     table_init(&c->writer, nw);
     table_init(&c->writes, nw);
+    table_init(&c->dup, nw);
     c->dead = xcalloc(h->num_ops ? h->num_ops : 1, 1);
     c->first_app = xcalloc(h->num_ops ? h->num_ops : 1, 1);
     c->next_app = xmalloc((h->num_ops ? h->num_ops : 1) * sizeof *c->next_app);
@@ -96,8 +102,9 @@ static void tables(cw *c) {
             c->next_app[op] = NONE;
             if (!is_write(h, op)) continue;
             uint32_t k = h->op_key[op];
-            table_put(&c->writer, k, h->op_value[op], op);
-            table_put(&c->writes, t, k, 1);
+            if (table_get(&c->writer, k, h->op_value[op]) != NONE) table_put(&c->dup, k, h->op_value[op], 1);
+            else table_put(&c->writer, k, h->op_value[op], op);
+            table_put(&c->writes, t, k, op);
             if (stamp[k] == t + 1) { c->dead[last[k]] = 1; c->next_app[last[k]] = op; }
             else c->first_app[op] = 1;
             stamp[k] = t + 1; last[k] = op;
@@ -106,7 +113,29 @@ static void tables(cw *c) {
     free(last); free(stamp);
 }
 
-/* INIT, the committed transactions, and observed indeterminate ones. */
+/* The writer a read line names for t's reads of key, or NONE. */
+static uint32_t line_of(const cw *c, uint32_t t, uint32_t key) {
+    size_t lo = 0, hi = c->nrf;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint32_t *e = c->rf + 3 * mid;
+        if (e[0] < t || (e[0] == t && e[1] < key)) lo = mid + 1; else hi = mid;
+    }
+    return lo < c->nrf && c->rf[3 * lo] == t && c->rf[3 * lo + 1] == key ? c->rf[3 * lo + 2] : NONE;
+}
+
+/* The transaction t's read of value on key names: the writer of a unique
+ * value, the read line's for a repeated one (NONE: none yet). */
+static uint32_t named_txn(const cw *c, uint32_t t, uint32_t key, int64_t value) {
+    uint32_t w = table_get(&c->writer, key, value);
+    if (w == NONE) return NONE;
+    if (table_get(&c->dup, key, value) == NONE) return c->h->op_txn[w];
+    uint32_t n = line_of(c, t, key);
+    return n < c->h->num_txns ? n : NONE;
+}
+
+/* INIT, the committed transactions, and observed indeterminate ones (a
+ * read of a repeated value observes the writer its read line names). */
 static void participants(cw *c) {
     const history *h = c->h;
     c->part = xcalloc(h->num_txns, 1);
@@ -122,9 +151,8 @@ static void participants(cw *c) {
             const int64_t *v = &h->op_value[op];
             if (kind(h, op) == OP_LIST_READ) v = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
-                uint32_t w = table_get(&c->writer, h->op_key[op], v[i]);
-                if (w == NONE) continue;
-                uint32_t u = h->op_txn[w];
+                uint32_t u = named_txn(c, t, h->op_key[op], v[i]);
+                if (u == NONE) continue;
                 if (!c->part[u] && h->txns[u].status == TXN_INDETERMINATE) { c->part[u] = 1; work[nw++] = u; }
             }
         }
@@ -166,8 +194,18 @@ static int check_order(cw *c, const uint32_t *order, uint32_t len) {
 static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int64_t value, int final) {
     const history *h = c->h;
     char wb[128];
-    uint32_t w = value == VALUE_INIT ? NONE : table_get(&c->writer, key, value);
+    uint32_t w = table_get(&c->writer, key, value);
+    if (w != NONE && kind(h, read_op) == OP_READ && table_get(&c->dup, key, value) != NONE) {
+        uint32_t n = line_of(c, t, key);         /* a read line must name the writer, which installed the value */
+        uint32_t last = n < h->num_txns ? table_get(&c->writes, n, key) : NONE;
+        const char *why = n == NONE ? "a value several transactions wrote, and no 'read' line names which one it read"
+                        : last == NONE || h->op_value[last] != value ? "a writer (named by its 'read' line) that did not install that value"
+                        : n == t ? "its own later write" : !c->part[n] ? "an aborted transaction's write" : NULL;
+        if (why) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), why); return NONE; }
+        return n;
+    }
     if (value == VALUE_INIT && kind(h, read_op) == OP_READ) return 0;
+    if (value == VALUE_INIT) w = NONE;
     const char *bad = w == NONE ? "a value nobody wrote" : h->op_txn[w] == t ? "its own later write"
                     : !c->part[h->op_txn[w]] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
     if (bad) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), bad); return NONE; }
@@ -391,6 +429,11 @@ static int premises_cc(cw *c, const cw_keys *k, const uint32_t *order, uint32_t 
 }
 
 cert_status cert_weak_verify(const history *h, int level, const uint32_t *order, uint32_t len, ic_error *err) {
+    return cert_weak_verify_reads(h, level, order, len, NULL, 0, err);
+}
+
+cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *order, uint32_t len,
+                                   const uint32_t *reads, size_t nreads, ic_error *err) {
     ic_error_clear(err);
     if (level != LEVEL_RC && level != LEVEL_RA && level != LEVEL_CC) {
         snprintf(err->msg, sizeof err->msg, "not a level certified by a commit order alone");
@@ -399,7 +442,7 @@ cert_status cert_weak_verify(const history *h, int level, const uint32_t *order,
     }
     cw c;
     memset(&c, 0, sizeof c);
-    c.h = h; c.level = level; c.err = err;
+    c.h = h; c.level = level; c.err = err; c.rf = reads; c.nrf = nreads;
     tables(&c);
     participants(&c);
     cw_keys k;
@@ -407,7 +450,7 @@ cert_status cert_weak_verify(const history *h, int level, const uint32_t *order,
     int ok = check_order(&c, order, len);
     if (ok) { key_writers(&c, &k); ok = all_reads(&c, &k); }
     if (ok) ok = level == LEVEL_CC ? premises_cc(&c, &k, order, len) : premises_rc_ra(&c);
-    free(c.writer.s); free(c.writes.s); free(c.dead); free(c.next_app); free(c.first_app);
+    free(c.writer.s); free(c.writes.s); free(c.dup.s); free(c.dead); free(c.next_app); free(c.first_app);
     free(c.part); free(c.pos); free(c.ext_start); free(c.ext_op); free(c.ext_src);
     free(k.start); free(k.txn); free(k.kpos);
     return ok ? CERT_OK : CERT_REJECT;

@@ -162,5 +162,17 @@ int cert_edges(const history *h, const version_order *vo, const certificate *c, 
  * check_level_id (LEVEL_RC, LEVEL_RA or LEVEL_CC); anything else is
  * CERT_MALFORMED.  CERT_REJECT with err naming the first broken condition. */
 cert_status cert_weak_verify(const history *h, int level, const uint32_t *order, uint32_t len, ic_error *err);
+/* The same with the certificate's read lines (reads: nreads triples
+ * reader, key, writer, sorted by reader then key; issue 35): a register
+ * read of a value several transactions wrote (INIT's initial value
+ * included) needs a line for its transaction and key, and reads from the
+ * writer it names, which must be a participant other than the reader whose
+ * last write of the key is that value (a read of a unique value ignores
+ * the line: at rc a later read of the key may show another version).  The
+ * named writer is the read's source everywhere
+ * above (the order, the premises), and an indeterminate one it names takes
+ * part.  cert_weak_verify is this with no lines. */
+cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *order, uint32_t len,
+                                   const uint32_t *reads, size_t nreads, ic_error *err);
 
 #endif

@@ -307,24 +307,8 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
         }
         value = VALUE_INIT;
     }
-    if (st->have_last && txn == st->last_txn && sess == st->last_sess) {   /* the common case: same txn */
-        if (st->tp)
-            return tp_op(st->tp, b, st->last_t, txn, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value,
-                         st->name, line, err);
-        hb_op(b, st->last_t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);
-        return 1;
-    }
-    uint32_t s = hb_session(b, sess, NULL);
-    uint32_t t = u64map_get(&st->txn_ids, (uint64_t)txn);
-    if (t == UINT32_MAX) {
-        t = hb_txn(b, s, txn, (uint32_t)line);
-        u64map_put(&st->txn_ids, (uint64_t)txn, t);
-        vec_push(st->txn_session, s);
-    } else if (st->txn_session.data[t] != s) {
-        ic_error_at(err, st->name, line, "transaction %" PRId64 " appears in two sessions (duplicate transaction id?)", txn);
-        return 0;
-    }
-    st->have_last = 1; st->last_txn = txn; st->last_sess = sess; st->last_t = t;
+    uint32_t t;                                       /* txn_of: the same txn as the last line, mostly */
+    if (!txn_of(st, sess, txn, line, &t, err)) return 0;
     if (st->tp)
         return tp_op(st->tp, b, t, txn, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, st->name, line, err);
     hb_op(b, t, kind, key_id != HISTORY_NONE ? key_id : hb_key(b, key), value, (uint32_t)line);

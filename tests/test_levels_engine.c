@@ -29,6 +29,7 @@
 #include "frontend/recheck/verify_model.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/cert_file.h"
+#include "tests/cert_round_trip.h"
 #include "workload/gen_writer.h"
 #include "workload/workload.h"
 #include "tests/brute_levels.h"
@@ -75,28 +76,6 @@ typedef struct tally {
     int together;                /* version orders re-checked at every level at once, compared one by one */
 } tally;
 
-/* Write c, read it back, verify it at its level: CERT_OK or why not in msg. */
-static cert_status round_trip(const history *h, const certificate *c, check_level_id l, char *msg, size_t n) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cert_write(f, h, c);
-    fclose(f);
-    certificate back;
-    cert_init(&back);
-    input r;
-    input_from_mem(&r, buf, len, "cert");
-    ic_error err; ic_error_clear(&err);
-    cert_status st = cert_read(&r, h, &back, &err);
-    input_close(&r);
-    if (st == CERT_OK) assert_int_equal(back.level, l);
-    if (st == CERT_OK) st = cert_verify_level(h, &back, l, &err, NULL);
-    snprintf(msg, n, "%s", err.msg);
-    cert_free(&back);
-    free(buf);
-    return st;
-}
-
 /* Each key's versions after INIT shuffled. */
 static void shuffle_vo(const version_order *in, version_order *out) {
     out->num_keys = in->num_keys;
@@ -124,7 +103,7 @@ static void certify(const history *h, check_level_id l, const version_order *vo,
     char msg[600];
     cert_status st = cert_build_level(h, vo, l, &c, &err);
     if (st != CERT_OK) { fprintf(stderr, "%s: cert_build: %s\n", level_name(l), err.msg); dump(h); fail(); }
-    st = round_trip(h, &c, l, msg, sizeof msg);
+    st = cert_round_trip(h, &c, l, msg, sizeof msg);
     if (st != CERT_OK) { fprintf(stderr, "%s: the certificate does not verify: %s\n", level_name(l), msg); dump(h); fail(); }
     tl->certs[l]++;
     for (int k = 0; k < 3; k++) {
@@ -153,7 +132,7 @@ static void certify(const history *h, check_level_id l, const version_order *vo,
             cert_init(&again);
             ic_error_clear(&err);
             assert_int_equal(cert_build_level(h, &bad.vo, l, &again, &err), CERT_OK);
-            assert_int_equal(round_trip(h, &again, l, msg, sizeof msg), CERT_OK);
+            assert_int_equal(cert_round_trip(h, &again, l, msg, sizeof msg), CERT_OK);
             cert_free(&again);
         }
         version_order_free(&bad.vo);

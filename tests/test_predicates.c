@@ -32,6 +32,7 @@
 #include "frontend/recheck/verify_model.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/cert_file.h"
+#include "tests/cert_round_trip.h"
 #include "frontend/reports/ladder.h"
 #include "tests/batch_verdict.h"
 #include "tests/brute_pred.h"
@@ -394,28 +395,6 @@ static void clark_fig4_at_rr(void **state) {
 
 /* ---- (f) rr's certificates ----------------------------------------------- */
 
-/* Write c, read it back, verify it at rr: CERT_OK or why not in msg. */
-static cert_status rr_round_trip(const history *h, const certificate *c, char *msg, size_t n) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cert_write(f, h, c);
-    fclose(f);
-    certificate back;
-    cert_init(&back);
-    input r;
-    input_from_mem(&r, buf, len, "cert");
-    ic_error err; ic_error_clear(&err);
-    cert_status st = cert_read(&r, h, &back, &err);
-    input_close(&r);
-    if (st == CERT_OK) assert_int_equal(back.level, LEVEL_RR);
-    if (st == CERT_OK) st = cert_verify_level(h, &back, LEVEL_RR, &err, NULL);
-    snprintf(msg, n, "%s", err.msg);
-    cert_free(&back);
-    free(buf);
-    return st;
-}
-
 /* A version order of h: per key INIT, then its committed writers (their
  * last write of the key) in a random order. */
 static void any_vo(const history *h, version_order *vo) {
@@ -482,7 +461,7 @@ static void rr_certificates(void **state) {
             cert_init(&c);
             ic_error_clear(&err);
             if (cert_build_level(h, &res.vo, LEVEL_RR, &c, &err) != CERT_OK) fail_msg("run %d: cert_build: %s\n%s", i, err.msg, edn);
-            if (rr_round_trip(h, &c, msg, sizeof msg) != CERT_OK) fail_msg("run %d: the certificate does not verify: %s\n%s", i, msg, edn);
+            if (cert_round_trip(h, &c, LEVEL_RR, msg, sizeof msg) != CERT_OK) fail_msg("run %d: the certificate does not verify: %s\n%s", i, msg, edn);
             certs++;
             for (int k = 0; k < 4; k++) {
                 certificate bad = c;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "frontend/reports/cert_file.h"
+#include "tests/cert_round_trip.h"
 #include "frontend/reports/ladder.h"
 #include "frontend/run_check.h"
 #include "tests/brute_levels.h"
@@ -199,34 +200,6 @@ static void (*const unused_helpers[])(void) = {
     (void (*)(void))bv_check, (void (*)(void))bv_anomaly, (void (*)(void))bv_acyclic, (void (*)(void))brute_repeat_check,
 };
 
-/* rc, ra, cc certificates with read lines: written, read back, verified
- * against the history as loaded; a read line naming a wrong writer (the
- * reader itself: it did not install the value, or it is its own write) or
- * no read lines at all are rejected. */
-static cert_status reread_verify(const history *h, const certificate *c, check_level_id lv, char *msg, size_t cap) {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    assert_non_null(f);
-    cert_write(f, h, c);
-    assert_int_equal(fclose(f), 0);
-    input r;
-    input_from_mem(&r, buf, n, "cert");
-    certificate d;
-    cert_init(&d);
-    ic_error err;
-    ic_error_clear(&err);
-    cert_status st = cert_read(&r, h, &d, &err);
-    input_close(&r);
-    assert_int_equal(st, CERT_OK);
-    assert_int_equal(d.reads_from.len, c->reads_from.len);
-    st = cert_verify_level(h, &d, lv, &err, NULL);
-    snprintf(msg, cap, "%s", err.msg);
-    cert_free(&d);
-    free(buf);
-    return st;
-}
-
 static void test_weak_certificates(void **s) {
     (void)s;
     static const check_level_id weak[] = { LEVEL_RC, LEVEL_RA, LEVEL_CC };
@@ -252,20 +225,20 @@ static void test_weak_certificates(void **s) {
             char msg[600];
             if (lv == (int)weak[i] && c.reads_from.len) {
                 with_lines[i]++;
-                assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_OK);
+                assert_int_equal(cert_round_trip(h, &c, weak[i], msg, sizeof msg), CERT_OK);
                 size_t j = 0;                 /* a committed reader's line (an unobserved indeterminate one takes no part) */
                 while (j + 3 < c.reads_from.len && h->txns[c.reads_from.data[j]].status != TXN_COMMITTED) j += 3;
                 if (h->txns[c.reads_from.data[j]].status == TXN_COMMITTED) {
                     uint32_t w = c.reads_from.data[j + 2];
                     c.reads_from.data[j + 2] = c.reads_from.data[j];  /* the reader itself */
-                    assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
+                    assert_int_equal(cert_round_trip(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
                     assert_non_null(strstr(msg, "the read at"));
                     c.reads_from.data[j + 2] = w;
                     wrong[i]++;
                 }
                 size_t keep = c.reads_from.len;
                 c.reads_from.len = 0;                                 /* no read lines */
-                assert_int_equal(reread_verify(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
+                assert_int_equal(cert_round_trip(h, &c, weak[i], msg, sizeof msg), CERT_REJECT);
                 assert_non_null(strstr(msg, "no 'read' line names which one it read"));
                 c.reads_from.len = keep;
             }

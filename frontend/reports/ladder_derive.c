@@ -180,9 +180,18 @@ static void copy_why(edge_why *dst, const edge_why *src) {
     for (size_t i = 0; i < src->basis.len; i++) vec_push(dst->basis, src->basis.data[i]);
 }
 
+/* A forced fact's proof is the cycle the other order would close: it must
+ * be one this level forbids too, or the fact is not forced here. */
+static int forced_here(const edge_why *w, cycle_rule rule) {
+    return w->status != WHY_FORCED || classify_cycle_rule(w->alt.data, w->alt.len, rule).violates;
+}
+
 int ladder_derive_adopt(report *r, check_level_id level, const report_anomaly *a, const version_order *vo) {
     if (!a || a->chosen || !a->edges.len || !vo || !vo->start) return 0;
-    cycle_class cl = classify_cycle_rule(a->edges.data, a->edges.len, level_cycle_rule(level));
+    cycle_rule rule = level_cycle_rule(level);
+    for (size_t i = 0; i < a->why.len; i++) if (!forced_here(&a->why.data[i], rule)) return 0;
+    for (size_t i = 0; i < a->facts.len; i++) if (!forced_here(&a->facts.data[i].why, rule)) return 0;
+    cycle_class cl = classify_cycle_rule(a->edges.data, a->edges.len, rule);
     char why[300];
     if (!cl.violates || !cycle_holds_level(r->h, vo, level, a->edges.data, a->edges.len, why, sizeof why)) return 0;
     size_t keep = 0;                                /* drop the level's own (the re-checked cycle, unexplained) */

@@ -38,9 +38,9 @@ struct report;
 size_t ladder_derive_report(struct report *r, const check_result *res);
 
 /* Better, once the weaker level is interpreted: its first anomaly a,
- * when every fact of it is forced (not chosen) and its cycle, re-checked
- * by cycle_holds_level under vo (the weaker level's order), is one level
- * forbids: r's anomalies of level are replaced by a copy of a, named by
+ * when every fact of it is forced (not chosen) by a cycle level forbids
+ * too, and its cycle, re-checked by cycle_holds_level under vo (the weaker
+ * level's order), is one level forbids: r's anomalies of level are replaced by a copy of a, named by
  * level's rule, explanations and all.  1 if adopted, else 0 (r as it
  * was). */
 struct report_anomaly;

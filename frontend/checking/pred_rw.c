@@ -21,8 +21,8 @@ static int has_views(const history *h) {
 }
 
 pred_rw *pred_rw_build(const history *h) {
-    if (!h->op_pred || !h->num_keys) return NULL;
     int views = has_views(h);
+    if ((!h->op_pred && !views) || !h->num_keys) return NULL;
     /* per key, for the transaction at hand: 1 written, 2 item-read, 4 predicate-read, 8 listed */
     uint8_t *seen = xcalloc(h->num_keys, 1);
     vec_u32 touched; vec_init(touched);
@@ -50,7 +50,7 @@ pred_rw *pred_rw_build(const history *h) {
     free(seen);
     vec_free(touched);
     if (!out.len && !views) { vec_free(out); vec_free(rmw); return NULL; }
-    qsort(out.data, out.len, sizeof *out.data, cmp_u64);   /* already sorted by t; keys not */
+    if (out.len) qsort(out.data, out.len, sizeof *out.data, cmp_u64);   /* already sorted by t; keys not */
     if (rmw.len) qsort(rmw.data, rmw.len, sizeof *rmw.data, cmp_u64);
     pred_rw *p = xmalloc(sizeof *p);
     p->pairs = out.data;

@@ -71,7 +71,9 @@ static int rr_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint3
  * Adya's definition: WR (a predicate read-dependency, D) from every version
  * up to the view that changes the read's matches, RW (a predicate
  * anti-dependency) to every later one that does; none to or from the
- * reader itself.  This file's own reading of the raw operations. */
+ * reader itself.  A view after the reader's own version adds WR from its
+ * writer (a cycle with the reader's WW edges: no such view in Adya's
+ * model).  This file's own reading of the raw operations. */
 
 /* The value t's version of key k installs: its last successful write
  * (INIT: VALUE_INIT); 0 when t writes no register value of k. */
@@ -122,6 +124,8 @@ static int view_edges(rr_ctx *P, const certificate *c, const version_order *vo, 
                     "certificate's order", rd->line);
         return 0;
     }
+    for (uint32_t g = a; g < v; g++)             /* a view after the reader's own version: it read before it wrote */
+        if (vo->txns.data[g] == t) add_edge(P, vo->txns.data[v], t, f->key, 0);
     int prev = has[0] && view_matches(h, rd, f->key, val[0]);
     for (uint32_t g = a + 1; g < b; g++) {
         int cur = has[g - a] && view_matches(h, rd, f->key, val[g - a]);

@@ -17,7 +17,9 @@
  *                 matches and its predecessor does not, or the other way);
  *   RW  t -> w_g  for every version g > p that changes them (a predicate
  *                 anti-dependency);
- * none to or from t itself.  Absent versions (unborn, deleted) match
+ * none to or from t itself.  A view after t's own version of the key (t
+ * read it before it wrote) adds WR w_p -> t as well, which closes a cycle
+ * with t's WW edges: Adya's model has no such view.  Absent versions (unborn, deleted) match
  * nothing.  Reads only the raw history, the order and the index's markers
  * (the value each version installs). */
 #include "frontend/recheck/vm_internal.h"
@@ -65,6 +67,11 @@ int vm_view_edges(const vm *m, const uint8_t *want, dep_edge_vec *out, char *why
                      "no version order holds it", t, rd->line, f->key);
             return 0;
         }
+        for (uint32_t g = a; g < b; g++)           /* a view after the reader's own version: read after it wrote */
+            if (vo->txns.data[g] == t && g < v) {
+                dep_edge e = { vo->txns.data[v], t, f->key, (uint8_t)DEP_WR };
+                vec_push(*out, e);
+            }
         int prev = matches(h, rd, f->key, m->marker[a]);
         for (uint32_t g = a + 1; g < b; g++) {
             int cur = matches(h, rd, f->key, m->marker[g]);

@@ -59,6 +59,16 @@ void preds_free(history_preds *p) {
     free(p);
 }
 
+const pred_read *preds_view_read(const history_preds *p, uint32_t t, uint32_t key, const pred_fact **f) {
+    for (size_t i = 0; p && i < p->facts.len; i++) {
+        const pred_fact *x = &p->facts.data[i];
+        if (!pred_fact_is_view(x) || x->key != key || p->reads.data[x->read].txn != t) continue;
+        if (f) *f = x;
+        return &p->reads.data[x->read];
+    }
+    return NULL;
+}
+
 void preds_remap_txns(history_preds *p, const uint32_t *txn_new) {
     for (size_t i = 0; i < p->reads.len; i++)
         if (p->reads.data[i].txn != HISTORY_NONE) p->reads.data[i].txn = txn_new[p->reads.data[i].txn];

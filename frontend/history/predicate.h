@@ -115,6 +115,9 @@ typedef struct history_preds {
 
 history_preds *preds_new(void);
 void preds_free(history_preds *p);
+/* The first predicate read of transaction t with an rr view of key
+ * (pred_fact_is_view), or NULL; and that view's fact into *f when f is not NULL. */
+const pred_read *preds_view_read(const history_preds *p, uint32_t t, uint32_t key, const pred_fact **f);
 /* Renumber reader transactions: txn_new[builder txn] (hb_finish). */
 void preds_remap_txns(history_preds *p, const uint32_t *txn_new);
 /* A copy for hb_clone: every read, its transaction mapped by txn_new

@@ -16,7 +16,9 @@
  *   WR  w_g -> t  for every version g <= p that changes the matches (g
  *                 matches and its predecessor does not, or the other way);
  *   RW  t -> w_g  for every version g > p that changes them (a predicate
- *                 anti-dependency);
+ *                 anti-dependency) — with q an item read and p before it,
+ *                 those up to q (t's item RW edge to q's successor and WW
+ *                 edges reach the later ones);
  * none to or from t itself.  A view after t's own version of the key (t
  * read it before it wrote) adds WR w_p -> t as well, which closes a cycle
  * with t's WW edges: Adya's model has no such view.  Absent versions (unborn, deleted) match
@@ -76,7 +78,10 @@ int vm_view_edges(const vm *m, const uint8_t *want, dep_edge_vec *out, char *why
         for (uint32_t g = a + 1; g < b; g++) {
             int cur = matches(h, rd, f->key, m->marker[g]);
             uint32_t w = vo->txns.data[g];
-            if (cur != prev && w != t) {
+            /* q an item read: the predicate RW edges past it stand beside t's item RW edge to q's
+             * successor, which reaches them by WW: only those up to q are the view's own */
+            int past = g > v && g > q && !f->by_pred && v < q;
+            if (cur != prev && w != t && !past) {
                 dep_edge e = { g <= v ? w : t, g <= v ? t : w, f->key, (uint8_t)(g <= v ? DEP_WR : DEP_RW) };
                 vec_push(*out, e);
             }

@@ -6,7 +6,6 @@
 #include "frontend/history/predicate.h"
 
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 
 void pg_choice_free(pg_choice *c) {
@@ -159,7 +158,6 @@ pg_choice *pg_choice_build(const polygraph *g) {
         }
     }
     vec_free(ws);
-    if (getenv("CHOICE_DEBUG")) for (uint32_t i = 0; i < c->n; i++) fprintf(stderr, "choice %u: rt %u key %u cands %u (from %u)\n", i, c->rtxn[i], c->rkey[i], (uint32_t)cand.len - c->start[i], c->start[i]);
     pairs_free(&pairs);
     c->start[c->n] = (uint32_t)cand.len;
     c->cand = cand.data;

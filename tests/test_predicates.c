@@ -105,6 +105,9 @@ static void elle_and_clark_files(void **state) {
         { "clark-fig4.edn", 1, 1, 0, "predicate-miss: txn 2's predicate read of `value < 5` missed key :x, which the same transaction read as 4" },
         { "rr-view-run-head.edn", 1, 1, 1, "predicate-miss: txn 2's predicate read of `value < 5` missed key :x, which the same transaction read as 2" },
         { "rr-view-two-reads.edn", 1, 1, 0, "predicate-miss: txn 2's predicate read of `value >= 5` missed key :x, which the same transaction read as 10" },
+        /* kind (b) whose only passing view comes after the other read's version: the re-check and
+         * the certificate try the views' other versions */
+        { "rr-view-two-reads-later.edn", 1, 1, 0, "predicate-miss: txn 2's predicate read of `value >= 5` missed key :x, which the same transaction read as 10" },
         { "clark-fig4-items.edn", 0, 0, 0, "" },
         { "pred-mismatch.edn", 1, 1, 1, "predicate-mismatch: txn 1's predicate read of `value mod 2 = 0` returned key 1 = 3 (initial), which does not match it" },
         { "pred-miss.edn", 1, 1, 1, "predicate-miss: txn 2's predicate read of `value >= 5` missed key 2: every version of it the read could see matches" },

@@ -67,7 +67,10 @@ static int rr_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint3
  * version q has, in Adya's model, a version set of its own: under the
  * certificate's orders its view is the latest of the view's versions (those
  * of the key it does not match) before q, or the first after q when none
- * precedes it (doc/levels.md "rr", "Adya's model, reduced").  Its edges, by
+ * precedes it (doc/levels.md "rr", "Adya's model, reduced"); a view of kind
+ * (b) (q another predicate read's version) is one choice among several:
+ * when the rule's views leave a forbidden cycle, the others are tried (at
+ * most CERT_VIEW_TRIES combinations), and one that passes proves rr.  Its edges, by
  * Adya's definition: WR (a predicate read-dependency, D) from every version
  * up to the view that changes the read's matches, RW (a predicate
  * anti-dependency) to every later one that does; none to or from the
@@ -102,7 +105,8 @@ static void add_edge(rr_ctx *P, uint32_t from, uint32_t to, uint32_t key, uint8_
 }
 
 /* One view's edges; 0 with err when none of its versions is in the order. */
-static int view_edges(rr_ctx *P, const certificate *c, const version_order *vo, const pred_fact *f, uint32_t t, ic_error *err) {
+static int view_edges(rr_ctx *P, const certificate *c, const version_order *vo, const pred_fact *f, uint32_t t, uint32_t pick,
+                      ic_error *err) {
     const history *h = P->h;
     const history_preds *pp = h->preds;
     const pred_read *rd = &pp->reads.data[f->read];
@@ -118,6 +122,8 @@ static int view_edges(rr_ctx *P, const certificate *c, const version_order *vo, 
             if (g > q && (after == UINT32_MAX || g < after)) after = g;
         }
     uint32_t v = before != UINT32_MAX ? before : after;
+    for (uint32_t g = a; g < b && q != UINT32_MAX && pick < f->vn; g++)   /* kind (b): the version picked instead */
+        if (g != q && has[g - a] && val[g - a] == pp->view_vals.data[f->vfirst + pick]) v = g;
     if (v == UINT32_MAX) {
         free(val); free(has);
         ic_error_at(err, c->file, 0, "the predicate read at line %u sees the key in none of the versions it could under the "
@@ -137,17 +143,30 @@ static int view_edges(rr_ctx *P, const certificate *c, const version_order *vo, 
     return 1;
 }
 
-static int views(rr_ctx *P, const certificate *c, const version_order *vo, const uint8_t *part, ic_error *err) {
+/* Every view's edges; pick (NULL: the rule for each) per view of kind (b)
+ * (pred_fact.by_pred: the version its transaction saw is another predicate
+ * read's, so its view is one choice among several), in fact order, the
+ * index of its version to take instead (vn or more: the rule).  *nb: how
+ * many such views, their numbers of versions into nv when not NULL. */
+static int views(rr_ctx *P, const certificate *c, const version_order *vo, const uint8_t *part, const uint32_t *pick,
+                 vec_u32 *nv, ic_error *err) {
     const history *h = P->h;
+    size_t nb = 0;
     if (!h->preds) return 1;
     for (size_t i = 0; i < h->preds->facts.len; i++) {
         const pred_fact *f = &h->preds->facts.data[i];
         if (!pred_fact_is_view(f) || f->key >= vo->num_keys) continue;
         uint32_t t = h->preds->reads.data[f->read].txn;
         if (t == HISTORY_NONE || t >= h->num_txns || !part[t]) continue;
-        if (!view_edges(P, c, vo, f, t, err)) return 0;
+        if (!view_edges(P, c, vo, f, t, f->by_pred && pick ? pick[nb] : UINT32_MAX, err)) return 0;
+        if (f->by_pred && nv) vec_push(*nv, f->vn);
+        nb += f->by_pred;
     }
     return 1;
+}
+
+static void truncate_edges(rr_ctx *P, size_t n) {
+    P->from.len = P->to.len = P->key.len = P->kind.len = P->rop.len = P->wop.len = n;
 }
 
 /* CSR of the edges with kind <= maxkind (D only: 0; everything: 2). */
@@ -223,33 +242,69 @@ static void rr_free(rr_ctx *P) {
     vec_free(P->from); vec_free(P->to); vec_free(P->key); vec_free(P->kind); vec_free(P->rop); vec_free(P->wop);
 }
 
+static int rr_graph_ok(const rr_ctx *P, const certificate *c, ic_error *err);
+
+/* The views of kind (b) under every other choice (at most CERT_VIEW_TRIES in
+ * all, in mixed radix) until one passes: 1, else 0 (err untouched). */
+#define CERT_VIEW_TRIES 256
+static int other_views_ok(rr_ctx *P, const certificate *c, const version_order *vo, const uint8_t *part, size_t base,
+                          const vec_u32 *nv) {
+    uint32_t *pick = xcalloc(nv->len + 1, sizeof *pick);
+    int ok = 0;
+    ic_error scratch;
+    for (int tries = 0; tries < CERT_VIEW_TRIES && !ok; tries++) {
+        truncate_edges(P, base);
+        ic_error_clear(&scratch);
+        ok = views(P, c, vo, part, pick, NULL, &scratch) && rr_graph_ok(P, c, &scratch);
+        size_t i = 0;
+        while (i < nv->len && ++pick[i] >= nv->data[i]) pick[i++] = 0;
+        if (i == nv->len) break;
+    }
+    free(pick);
+    return ok;
+}
+
 int cert_check_rr(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
                   ic_error *err, uint64_t *edges) {
     rr_ctx P;
     memset(&P, 0, sizeof P);
     P.h = h;
-    if (!cert_edges(h, vo, c, part, rr_edge, &P, err) || !views(&P, c, vo, part, err)) { rr_free(&P); return 0; }
-    if (edges) *edges = P.edges;
+    vec_u32 nv; vec_init(nv);
+    int ok = cert_edges(h, vo, c, part, rr_edge, &P, err);
+    size_t base = P.from.len;
+    ok = ok && views(&P, c, vo, part, NULL, &nv, err);
+    if (ok && edges) *edges = P.edges;
+    if (ok && !rr_graph_ok(&P, c, err)) {
+        ok = nv.len && other_views_ok(&P, c, vo, part, base, &nv);   /* kind (b): another view proves it */
+        if (ok) ic_error_clear(err);
+    }
+    vec_free(nv);
+    rr_free(&P);
+    return ok;
+}
+
+/* G1c and G2-item on P's edges: 1, or 0 with err set. */
+static int rr_graph_ok(const rr_ctx *P, const certificate *c, ic_error *err) {
+    const history *h = P->h;
     uint32_t n = h->num_txns;
     char an[96], bn[96], kb[128], v1[160], v2[160];
     int ok = 1;
-    uint32_t left = d_cycle_node(&P, n);
+    uint32_t left = d_cycle_node(P, n);
     if (left != UINT32_MAX) {
         ic_error_at(err, c->file, 0, "the version orders leave a cycle of WR and WW edges (G1c, through or behind %s), which rr forbids",
                     cert_txn_name(h, left, an, sizeof an));
         ok = 0;
     }
-    uint32_t *comp = ok ? components(&P, n) : NULL;
-    for (size_t i = 0; ok && i < P.from.len; i++) {
-        if (P.kind.data[i] != 1 || comp[P.from.data[i]] != comp[P.to.data[i]]) continue;
-        history_key_str(h, P.key.data[i], kb, sizeof kb);
+    uint32_t *comp = ok ? components(P, n) : NULL;
+    for (size_t i = 0; ok && i < P->from.len; i++) {
+        if (P->kind.data[i] != 1 || comp[P->from.data[i]] != comp[P->to.data[i]]) continue;
+        history_key_str(h, P->key.data[i], kb, sizeof kb);
         ic_error_at(err, c->file, 0, "G2-item: RW %s: %s reads %s=%s, which %s's %s=%s overwrites next (an item anti-dependency), "
                     "and %s reaches %s by dependencies: a cycle with an item anti-dependency, which rr forbids",
-                    kb, cert_txn_name(h, P.from.data[i], an, sizeof an), kb, cert_value_str(h, P.rop.data[i], v1, sizeof v1),
-                    cert_txn_name(h, P.to.data[i], bn, sizeof bn), kb, cert_value_str(h, P.wop.data[i], v2, sizeof v2), bn, an);
+                    kb, cert_txn_name(h, P->from.data[i], an, sizeof an), kb, cert_value_str(h, P->rop.data[i], v1, sizeof v1),
+                    cert_txn_name(h, P->to.data[i], bn, sizeof bn), kb, cert_value_str(h, P->wop.data[i], v2, sizeof v2), bn, an);
         ok = 0;
     }
     free(comp);
-    rr_free(&P);
     return ok;
 }

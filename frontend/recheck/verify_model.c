@@ -125,7 +125,7 @@ static int cycle_holds_rr(const history *h, const version_order *vo, const dep_e
     memset(&m, 0, sizeof m);
     dep_edge_vec views; vec_init(views);
     uint8_t *want = edge_keys(h, c, n);
-    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && vm_view_edges(&m, want, &views, why, wl);
+    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && vm_view_edges(&m, want, NULL, &views, why, wl);
     if (!want) snprintf(why, wl, "no such key");
     size_t prw = 0, item = 0;
     for (size_t i = 0; i < n && ok; i++) {
@@ -171,17 +171,46 @@ int cycle_holds_level(const history *h, const version_order *vo, check_level_id 
     return cycle_holds(h, vo, level_shape_of(level) == SHAPE_SI, c, n, why, wl);
 }
 
+/* rr: the views of kind (b) under every other choice of theirs (vm_views_other;
+ * at most VM_VIEW_TRIES in all, in mixed radix), until one passes: 1, else 0. */
+#define VM_VIEW_TRIES 256
+static int other_views_pass(const vm *m, const vec_u32 *n, vreads *r, const uint8_t *part, struct par_pool *pool, int prio) {
+    uint32_t *pick = xcalloc(n->len + 1, sizeof *pick);
+    int pass = 0;
+    char why[300];
+    for (int tries = 0; tries < VM_VIEW_TRIES && !pass; tries++) {
+        vec_clear(r->views);
+        if (vm_view_edges(m, NULL, pick, &r->views, why, sizeof why))
+            pass = vm_graph_check(m->h, m->vo, vm_mode_of(LEVEL_RR), part, r, pool, prio, NULL, why, sizeof why) == 1;
+        size_t i = 0;                              /* the next choice: pick + 1 */
+        while (i < n->len && ++pick[i] >= n->data[i]) pick[i++] = 0;
+        if (i == n->len) break;                    /* every one tried */
+    }
+    free(pick);
+    return pass;
+}
+
 int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
                       char *why, size_t wl, struct par_pool *pool, int prio) {
     vm m;
     vreads r; memset(&r, 0, sizeof r);
+    vec_u32 other; vec_init(other);
+    int rr = (unsigned)level < LEVEL_COUNT && vm_mode_of(level).rr;
     int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
-    if (ok && (unsigned)level < LEVEL_COUNT && vm_mode_of(level).rr) ok = vm_view_edges(&m, NULL, &r.views, why, wl);
-    uint8_t *part = m.part; m.part = NULL;        /* the rest of the index goes before the graph comes */
-    vm_free(&m);
-    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), part, &r, pool, prio, cycle, why, wl) : -1;
+    if (ok && rr) ok = vm_view_edges(&m, NULL, NULL, &r.views, why, wl);
+    if (!ok || !rr || !vm_views_other(&m, &other)) {   /* the rest of the index goes before the graph comes */
+        uint8_t *part = m.part; m.part = NULL;
+        vm_free(&m);
+        m.part = part;
+    }
+    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), m.part, &r, pool, prio, cycle, why, wl) : -1;
+    if (rc == 0 && other.len && other_views_pass(&m, &other, &r, m.part, pool, prio)) {   /* kind (b): another view */
+        rc = 1;
+        if (cycle) vec_clear(*cycle);
+    }
     vreads_free(&r);
-    free(part);
+    vm_free(&m);
+    vec_free(other);
     return rc;
 }
 
@@ -193,7 +222,7 @@ void vo_check_levels_on(const history *h, const version_order *vo, const check_l
     int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, sizeof why), views = 1;
     for (size_t i = 0; i < n && ok; i++)           /* rr's views, for the rr levels only (vg_emit_views) */
         if ((unsigned)levels[i] < LEVEL_COUNT && vm_mode_of(levels[i]).rr && !r.views.len && views)
-            views = vm_view_edges(&m, NULL, &r.views, why, sizeof why);
+            views = vm_view_edges(&m, NULL, NULL, &r.views, why, sizeof why);
     uint8_t *part = m.part; m.part = NULL;
     vm_free(&m);
     for (size_t i = 0; i < n; i++) {

@@ -74,7 +74,14 @@ uint32_t vm_version_of(const vm *m, uint32_t key, int64_t v);
  * the latest of its versions before the one its transaction saw (none
  * before: the first after it).  0 with why when a view has none of its
  * versions in the order. */
-int vm_view_edges(const vm *m, const uint8_t *want, dep_edge_vec *out, char *why, size_t wl);
+int vm_view_edges(const vm *m, const uint8_t *want, const uint32_t *pick, dep_edge_vec *out, char *why, size_t wl);
+/* The views of kind (b) (pred_fact.by_pred: the version seen is another
+ * predicate read's, so the view is one choice among several): how many
+ * the re-check sees, and each one's number of versions into n, in fact
+ * order.  pick (NULL: the rule for each) names, per such view in that
+ * order, the index of the version vm_view_edges takes instead (n[i] or
+ * more: the rule). */
+size_t vm_views_other(const vm *m, vec_u32 *n);
 
 /* t's snapshot of k as a version index within k's slice (UINT32_MAX: none
  * shown); 0 with why set on an inconsistent read. */

@@ -11,7 +11,9 @@
  * order (kind (a), q an item read: any earlier one gives the same edges
  * and more, a later one a cycle through t's item anti-dependency; kind
  * (b), q another predicate read's version: the same rule, one choice among
- * several), or the first after q when none precedes it.  Adya's edges of a
+ * several, and vm_view_edges takes any other it is given: the re-check
+ * tries them when the rule's fails), or the first after q when none
+ * precedes it.  Adya's edges of a
  * predicate read that viewed p of key k, for the reader t:
  *   WR  w_g -> t  for every version g <= p that changes the matches (g
  *                 matches and its predecessor does not, or the other way);
@@ -50,20 +52,43 @@ static uint32_t view_of(const vm *m, const pred_fact *f, uint32_t q) {
     return before != UINT32_MAX ? before : after;
 }
 
-int vm_view_edges(const vm *m, const uint8_t *want, dep_edge_vec *out, char *why, size_t wl) {
+/* Whether fact f is a view the re-check sees (a participant's, an indexed register key). */
+static int seen(const vm *m, const uint8_t *want, const pred_fact *f) {
+    const history *h = m->h;
+    if (!pred_fact_is_view(f) || f->key >= h->num_keys || (want && !want[f->key])) return 0;
+    uint32_t t = h->preds->reads.data[f->read].txn;
+    return t != HISTORY_NONE && t < h->num_txns && m->part[t] && !m->is_list[f->key];
+}
+
+size_t vm_views_other(const vm *m, vec_u32 *n) {
+    const history_preds *p = m->h->preds;
+    vec_clear(*n);
+    for (size_t i = 0; p && i < p->facts.len; i++) {
+        const pred_fact *f = &p->facts.data[i];
+        if (f->by_pred && seen(m, NULL, f)) vec_push(*n, f->vn);
+    }
+    return n->len;
+}
+
+int vm_view_edges(const vm *m, const uint8_t *want, const uint32_t *pick, dep_edge_vec *out, char *why, size_t wl) {
     const history *h = m->h;
     const history_preds *p = h->preds;
     const version_order *vo = m->vo;
     if (!p) return 1;
+    size_t nb = 0;
     for (size_t i = 0; i < p->facts.len; i++) {
         const pred_fact *f = &p->facts.data[i];
-        if (!pred_fact_is_view(f) || f->key >= h->num_keys || (want && !want[f->key])) continue;
+        if (!seen(m, want, f)) continue;
         const pred_read *rd = &p->reads.data[f->read];
         uint32_t t = rd->txn;
-        if (t == HISTORY_NONE || t >= h->num_txns || !m->part[t] || m->is_list[f->key]) continue;
         uint32_t a = vo->start[f->key], b = vo->start[f->key + 1];
         uint32_t q = vm_version_of(m, f->key, f->value);
         uint32_t v = q == UINT32_MAX ? UINT32_MAX : view_of(m, f, q);
+        if (f->by_pred && pick && pick[nb] < f->vn) {   /* kind (b): another of its versions */
+            uint32_t g = vm_version_of(m, f->key, p->view_vals.data[f->vfirst + pick[nb]]);
+            if (g != UINT32_MAX && g != q) v = g;
+        }
+        nb += f->by_pred;
         if (v == UINT32_MAX) {
             snprintf(why, wl, "T%u's predicate read (line %u) sees key %u in none of the versions it could: "
                      "no version order holds it", t, rd->line, f->key);

@@ -451,9 +451,12 @@ static int check_one(check_args *ap) {
         rc = 2;
     } else {
         interrupt_reporting(1);         /* the answer is printed: the watchdog waits for it */
-        /* what --follow printed as found is in the final list too */
-        if (a.follow) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
+        /* what --follow printed as found is in the final list too (not with
+         * repeated values: a later write may have undone it, follow_repeat.h) */
+        if (a.follow && !h->num_repeated) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
+        if (a.follow) cli_follow_print_withdrawn(&ff, h, &rep, a.json, 1);
         rc = check_print(&a, &f, h, &rep, &cert, cert_level);
+        if (a.follow) cli_follow_print_withdrawn(&ff, h, &rep, a.json, 0);
     }
     if (a.follow) follow_final_free(&ff);
     for (int i = 0; i < rep.num_levels; i++)       /* a level the signal left undecided: its own exit code */

@@ -76,6 +76,11 @@ typedef struct online_checker {
     history *proof;
     report rep;
     char unknown_msg[512];         /* ONLINE_UNKNOWN: why */
+    /* set by the caller before it reports the violation (follow_repeat.h):
+     * how far it holds — 0: unless a later write repeats a value read in it;
+     * 1: provisional (qualifier says why); "" : nothing to add */
+    int provisional;
+    char qualifier[768];
 } online_checker;
 
 /* levels: want_si / want_ser; at most max_anomalies anomalies in a report. */

@@ -184,8 +184,8 @@ static int closed_now(run *r, ic_error *err);
  * value it read (follow_repeat.h). */
 static void qualify(online_checker *oc) {
     oc->provisional = 0;
-    snprintf(oc->qualifier, sizeof oc->qualifier, "holds unless a later transaction writes again a value read by "
-             "these %u transactions; then the final check decides", oc->witness_txns ? oc->witness_txns : oc->settled);
+    snprintf(oc->qualifier, sizeof oc->qualifier, "holds unless a transaction not completed yet, or still to come, "
+             "writes again a value read by these %u transactions; then the final check decides", oc->witness_txns ? oc->witness_txns : oc->settled);
 }
 
 /* A violation is reported: kept for the final report, and shown. */

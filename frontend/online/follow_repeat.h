@@ -52,7 +52,8 @@ typedef struct follow_recheck {
     int provisional;             /* the shown one is provisional (follow_repeat_doubt) */
     size_t last_bytes;           /* bytes read at the last check */
     double last_end, last_cost;  /* when it ended, and its seconds */
-    uint32_t checks, withdrawn;  /* re-checks run; violations withdrawn while following */
+    uint32_t checks;             /* rounds due and run (a parse, and a check if values repeat) */
+    uint32_t batch_checks, withdrawn;   /* batch checks of the settled part run; violations withdrawn while following */
 } follow_recheck;
 
 /* Whether a re-check is due with bytes read at time now (seconds). */

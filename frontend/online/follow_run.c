@@ -222,10 +222,11 @@ static void recheck(run *r, const history *h) {
     r->read = r->fp.read;
     r->completed = r->fp.completed;
     int out = online_check(b, h);
+    rc->batch_checks++;
     r->oc.checks += b->checks;
     r->oc.scratch_checks += b->scratch_checks;
     if (b->checks) r->oc.settled = b->settled;
-    if (out == ONLINE_VIOLATION && !rc->shown) {
+    if (out == ONLINE_VIOLATION) {             /* how far it holds (also for the stopped event) */
         b->provisional = follow_repeat_doubt(h, b->proof, b->qualifier, sizeof b->qualifier);
         if (b->provisional) {
             static const char head[] = "provisional: ", tail[] = "; checked again as the input grows";
@@ -234,6 +235,8 @@ static void recheck(run *r, const history *h) {
             memcpy(b->qualifier, head, sizeof head - 1);
             memcpy(b->qualifier + sizeof head - 1 + len, tail, sizeof tail);
         } else qualify(b);
+    }
+    if (out == ONLINE_VIOLATION && !rc->shown) {
         if (r->ev->detected) r->ev->detected(r->ev->ctx, b, r->read, r->completed);
         report_violation(r, b);
     } else if (out == ONLINE_NO_VIOLATION && rc->shown && b->checks) {
@@ -464,7 +467,7 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
         s.incr_checks = r.oc.incr_checks;
         s.scratch_checks = r.oc.scratch_checks;
         s.fallback_why = r.oc.fallback_why;
-        s.rechecks = r.rc.checks;
+        s.rechecks = r.rc.batch_checks;
         s.withdrawn = r.rc.withdrawn;
         s.incr = r.oc.incr ? incr_get_stats(r.oc.incr) : NULL;
         s.t_parse = r.t_parse;

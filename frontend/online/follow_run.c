@@ -185,7 +185,8 @@ static int closed_now(run *r, ic_error *err);
 static void qualify(online_checker *oc) {
     oc->provisional = 0;
     snprintf(oc->qualifier, sizeof oc->qualifier, "holds unless a transaction not completed yet, or still to come, "
-             "writes again a value read by these %u transactions; then the final check decides", oc->witness_txns ? oc->witness_txns : oc->settled);
+             "writes again a value read by these %u transactions; then the final check decides",
+             oc->witness_txns ? oc->witness_txns : oc->settled);
 }
 
 /* A violation is reported: kept for the final report, and shown. */
@@ -271,9 +272,11 @@ static int watch(run *r, ic_error *err) {
     follow_input *in = &r->in;
     double now = monotonic_seconds();
     if (!follow_recheck_due(&r->rc, follow_total(in), now)) return closed_now(r, err);
+    double t0 = cpu_seconds();
     if (!follow_all(in, err)) return -1;
     history *h;
     int st = follow_completed(&r->fp, in->data.data, in->data.len, r->path, 0, &h, err);
+    r->t_parse += cpu_seconds() - t0;
     if (st < 0) return -1;
     if (h && (r->rc.active || h->num_repeated)) recheck(r, h);
     else follow_recheck_done(&r->rc, follow_total(in), now, monotonic_seconds());
@@ -281,7 +284,6 @@ static int watch(run *r, ic_error *err) {
     if (r->fp.closed) in->eof = 1;
     return 0;
 }
-
 
 /* The bytes that arrived: parse what completed and check it.  -1 an input
  * error (err set), ARRIVAL_NONE nothing completed (or the text stopped

@@ -209,6 +209,57 @@ static void test_fails(void **state) {
     every_prefix(EVERY_TEXT);
 }
 
+/* Random small histories over 2 keys and the values 1..3 (so most values
+ * repeat), 3 sessions, reads of the latest value written to the key in
+ * file order, or now and then of an older one (or the initial one): they
+ * pass, fail, and fail on prefixes that later writes undo, by
+ * chance.  Each whole, cut at line ends (a line a piece, two halves) and
+ * anywhere (follow_one, two seeds). */
+static void test_random(void **state) {
+    (void)state;
+    uint32_t x = 41;
+    int detected = 0, withdrawn = 0;
+    for (int it = 0; it < 100; it++) {
+        char h[2048];
+        size_t n = 0;
+        int written[2][4] = { { 1, 0, 0, 0 }, { 1, 0, 0, 0 } };   /* value v of key k written (0: initial) */
+        int last[2] = { 0, 0 };                                      /* the latest written */
+        for (int t = 1; t <= 10; t++) {
+            x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+            int sess = (int)(x % 3) + 1, ops = 1 + (int)(x >> 8) % 3;
+            for (int o = 0; o < ops; o++) {
+                x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+                int k = (int)(x % 2), v;
+                if ((x >> 4) % 2) {                  /* a read: mostly the latest value, else one written before */
+                    v = last[k];
+                    if ((x >> 5) % 4 == 0)
+                        do { v = (int)((x >> 8) % 4); x = x * 1103515245u + 12345u; } while (!written[k][v]);
+                    n += (size_t)snprintf(h + n, sizeof h - n, "r(%d,%d,%d,%d)\n", k, v, sess, t);
+                } else {
+                    v = 1 + (int)((x >> 8) % 3);
+                    written[k][v] = 1;
+                    last[k] = v;
+                    n += (size_t)snprintf(h + n, sizeof h - n, "w(%d,%d,%d,%d)\n", k, v, sess, t);
+                }
+            }
+        }
+        for (int how = 1; how <= 2; how++) {
+            seen sn = follow_prefix(h, n, how);
+            detected += sn.detected;
+            withdrawn += sn.withdrawn;
+        }
+        uint8_t buf[2048 + 2];
+        memcpy(buf + 2, h, n);
+        for (unsigned sd = 0; sd < 2; sd++) {
+            buf[0] = (uint8_t)(it * 7 + sd);
+            buf[1] = (uint8_t)sd;
+            follow_one(buf, n + 2);
+        }
+    }
+    print_message("follow repeat: 100 random histories, 200 line-cut runs: %d printed a violation, %d withdrew one\n",
+                  detected, withdrawn);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_withdrawn_text),
@@ -216,6 +267,7 @@ int main(void) {
         cmocka_unit_test(test_withdrawn_elle),
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_fails),
+        cmocka_unit_test(test_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,19 +214,21 @@ static void test_fails(void **state) {
  * file order, or now and then of an older one (or the initial one): they
  * pass, fail, and fail on prefixes that later writes undo, by
  * chance.  Each whole, cut at line ends (a line a piece, two halves) and
- * anywhere (follow_one, two seeds). */
+ * anywhere (follow_one, two seeds); every fourth also as Elle EDN, a line
+ * a piece. */
 static void test_random(void **state) {
     (void)state;
     uint32_t x = 41;
     int detected = 0, withdrawn = 0;
     for (int it = 0; it < 100; it++) {
-        char h[2048];
-        size_t n = 0;
+        char h[2048], e[4096];                   /* the text, and the same as Elle EDN (a line a transaction) */
+        size_t n = 0, en = 0;
         int written[2][4] = { { 1, 0, 0, 0 }, { 1, 0, 0, 0 } };   /* value v of key k written (0: initial) */
         int last[2] = { 0, 0 };                                      /* the latest written */
         for (int t = 1; t <= 10; t++) {
             x ^= x << 13; x ^= x >> 17; x ^= x << 5;
             int sess = (int)(x % 3) + 1, ops = 1 + (int)(x >> 8) % 3;
+            en += (size_t)snprintf(e + en, sizeof e - en, "{:type :ok, :f :txn, :process %d, :index %d, :value [", sess, t);
             for (int o = 0; o < ops; o++) {
                 x ^= x << 13; x ^= x >> 17; x ^= x << 5;
                 int k = (int)(x % 2), v;
@@ -235,13 +237,22 @@ static void test_random(void **state) {
                     if ((x >> 5) % 4 == 0)
                         do { v = (int)((x >> 8) % 4); x = x * 1103515245u + 12345u; } while (!written[k][v]);
                     n += (size_t)snprintf(h + n, sizeof h - n, "r(%d,%d,%d,%d)\n", k, v, sess, t);
+                    if (v) en += (size_t)snprintf(e + en, sizeof e - en, "%s[:r %d %d]", o ? " " : "", k, v);
+                    else en += (size_t)snprintf(e + en, sizeof e - en, "%s[:r %d nil]", o ? " " : "", k);
                 } else {
                     v = 1 + (int)((x >> 8) % 3);
                     written[k][v] = 1;
                     last[k] = v;
                     n += (size_t)snprintf(h + n, sizeof h - n, "w(%d,%d,%d,%d)\n", k, v, sess, t);
+                    en += (size_t)snprintf(e + en, sizeof e - en, "%s[:w %d %d]", o ? " " : "", k, v);
                 }
             }
+            en += (size_t)snprintf(e + en, sizeof e - en, "]}\n");
+        }
+        if (it % 4 == 0) {                       /* every fourth as EDN too */
+            seen se = follow_prefix(e, en, 1);
+            detected += se.detected;
+            withdrawn += se.withdrawn;
         }
         for (int how = 1; how <= 2; how++) {
             seen sn = follow_prefix(h, n, how);
@@ -256,7 +267,7 @@ static void test_random(void **state) {
             follow_one(buf, n + 2);
         }
     }
-    print_message("follow repeat: 100 random histories, 200 line-cut runs: %d printed a violation, %d withdrew one\n",
+    print_message("follow repeat: 100 random histories, 225 line-cut runs (25 EDN): %d printed a violation, %d withdrew one\n",
                   detected, withdrawn);
 }
 

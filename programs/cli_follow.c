@@ -4,10 +4,14 @@
  *     DETECTED after 1.234s: 120 transactions read, 118 completed, 117 checked
  * followed, once a batch check of the checked part has explained it, by its
  * report (as isocheck check prints it; -v tells both times on stderr);
- * at the end, "END after ...", then the final report of the whole input.
+ * and a line in parentheses saying how far it holds; with repeated values
+ * (frontend/online/follow_repeat.h) "WITHDRAWN after ...: ..." when a
+ * later check no longer finds it; at the end, "END after ...", then the
+ * final report of the whole input (then "WITHDRAWN: ..." if it passes
+ * while a violation printed still stood).
  * With --json each of these is one line: {"event": "violation", "time",
  * "detected", ...} (time: when explained; detected: when proven),
- * {"event": "final", ...}.  Progress (transactions read, completed,
+ * {"event": "withdrawn", ...}, {"event": "final", ...}.  Progress (transactions read, completed,
  * checked, the lag of the last check) goes to stderr on a terminal.
  * Stopped by SIGINT or SIGTERM (programs/interrupt.h): "STOPPED after ...
  * by SIGINT: ...", the violation's report if one was proven, and "no

@@ -382,10 +382,17 @@ static void nap(double s) {
 
 int follow_read(follow_input *f, ic_error *err) {
     if (f->eof || f->marked) { f->eof = 1; return 0; }
-    double quiet_since = monotonic_seconds();
+    double quiet_since = f->woke ? f->quiet_since : monotonic_seconds();   /* (a wake-up is no byte) */
+    f->woke = 0;
     for (;;) {
         if (stop_asked(f)) return FOLLOW_STOPPED;
-        if (!f->regular && f->stop) {                     /* a pipe: wait in poll, which a signal ends */
+        if (f->wake > 0 && monotonic_seconds() >= f->wake) {
+            f->wake = 0;
+            f->woke = 1;
+            f->quiet_since = quiet_since;
+            return FOLLOW_WAKE;
+        }
+        if (!f->regular && (f->stop || f->wake > 0)) {    /* a pipe: wait in poll, which a signal ends */
             struct pollfd pfd = { f->fd, POLLIN, 0 };
             int pr = poll(&pfd, 1, 250);
             if (pr == 0 || (pr < 0 && errno == EINTR)) continue;

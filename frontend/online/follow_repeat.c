@@ -19,6 +19,13 @@ int follow_recheck_due(const follow_recheck *rc, size_t bytes, double now) {
     return now - rc->last_end >= wait;
 }
 
+double follow_recheck_wake(const follow_recheck *rc, size_t bytes) {
+    if (bytes <= rc->last_bytes || !rc->checks) return 0;
+    double wait = FOLLOW_RECHECK_PAUSE * rc->last_cost;
+    if (wait < FOLLOW_RECHECK_MIN_WAIT) wait = FOLLOW_RECHECK_MIN_WAIT;
+    return rc->last_end + wait;
+}
+
 void follow_recheck_done(follow_recheck *rc, size_t bytes, double start, double end) {
     rc->last_bytes = bytes;
     rc->last_end = end;

@@ -20,7 +20,9 @@
  *     check's seconds (at least FOLLOW_RECHECK_MIN_WAIT) have passed with
  *     new bytes.  The checks by size cost at most twice one batch check of
  *     the whole input; those by time take at most 1 / (1 + PAUSE) of the
- *     time the stream lasts.
+ *     time the stream lasts.  A check due by time runs when it is due
+ *     even if no byte arrives then (follow_recheck_wake, follow.h's
+ *     wake), so a violation in the last bytes before a pause is printed.
  *   - follow_repeat_doubt(): after a FAIL of S (proof) inside h (the
  *     completed transactions so far): 1 with why set when some read of S
  *     already has a candidate writer outside S or an indeterminate one (the
@@ -58,6 +60,9 @@ typedef struct follow_recheck {
 
 /* Whether a re-check is due with bytes read at time now (seconds). */
 int follow_recheck_due(const follow_recheck *rc, size_t bytes, double now);
+/* When a re-check becomes due by time with bytes read (monotonic seconds),
+ * or 0: no bytes since the last one (nothing to wait for). */
+double follow_recheck_wake(const follow_recheck *rc, size_t bytes);
 /* A re-check of bytes ran from start to end (seconds). */
 void follow_recheck_done(follow_recheck *rc, size_t bytes, double start, double end);
 

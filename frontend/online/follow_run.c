@@ -386,15 +386,17 @@ static int follow_checking(run *r, ic_error *err) {
     r->oc.on_detect = on_detect;
     r->oc.detect_ctx = r;
     int got;
-    while ((got = follow_read(&r->in, err)) > 0) {
+    while ((got = follow_read(&r->in, err)) > 0 || got == FOLLOW_WAKE) {
         if (r->fp.stopped[0]) {                           /* the final check decides: only the end matters now */
-            if (closed_now(r, err) < 0) return 2;
+            if (got > 0 && closed_now(r, err) < 0) return 2;
             continue;
         }
         if (r->oc.failed || r->rc.active) {               /* a violation shown, or values repeat: re-checks in batch */
             if (watch(r, err) < 0) return 2;
+            r->in.wake = follow_recheck_wake(&r->rc, follow_total(&r->in));   /* due by time: even in a pause */
             continue;
         }
+        if (got == FOLLOW_WAKE) continue;
         double arrived = monotonic_seconds();
         /* only lines that ended since the last check can complete something */
         if (!memchr(r->in.data.data + (r->checked_bytes - r->in.base), '\n', follow_total(&r->in) - r->checked_bytes)) continue;

@@ -69,6 +69,10 @@ out=$( (cat "$t/pv1.txt"; sleep 0.3; cat "$t/pv2.txt"; sleep 1.5; cat "$t/pv3.tx
   echo "$out" | grep -q '^  (provisional: txn 4 (-:6) (not in the part checked yet) writes key 1 = 1 too, which txn 3 (-:4) read; checked again as the input grows)$' &&
   echo "$out" | grep -q '^WITHDRAWN after [0-9.]*s: the violation above does not hold on the [0-9]* transactions checked now .*: txn 3 (-:4) read key 1 = 1, which 2 transactions write (txn 1 (-:1) and txn 4 (-:6))' ||
   { echo "provisional: exit $rc: $out"; fail=1; }
+# 3e. the same with the writer pausing 3 s after txn 8: the check due by time runs in the pause
+out=$( (cat "$t/pv1.txt"; sleep 0.3; cat "$t/pv2.txt"; sleep 3; cat "$t/pv3.txt") | "$ISOCHECK" check --follow -); rc=$?
+at=$(echo "$out" | sed -n 's/^WITHDRAWN after \([0-9]*\)\.[0-9]*s: .*/\1/p')
+[ $rc = 0 ] && [ -n "$at" ] && [ "$at" -lt 3 ] || { echo "withdrawn in a pause: exit $rc, at ${at}s: $out"; fail=1; }
 # 3c. the same as Elle EDN and as JSON lines, and as --json events
 cat > "$t/wd.edn" <<'E'
 {:type :ok, :f :txn, :process 1, :index 1, :value [[:w 1 1]]}

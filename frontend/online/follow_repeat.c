@@ -78,7 +78,7 @@ int follow_repeat_doubt(const history *h, const history *proof, char *why, size_
             if (nw < 2) continue;
             for (uint32_t i = 0; i < nw && !doubt; i++) {
                 uint32_t wt = h->op_txn[ws[i]];
-                if (wt == t || h->txns[wt].status == TXN_ABORTED) continue;
+                if (history_rule_out_of(h, op, ws[i]) != RULE_POSSIBLE) continue;   /* never a candidate */
                 if (in[wt] && h->txns[wt].status != TXN_INDETERMINATE) continue;
                 char kb[64], vb[64], wn[360], rn[360];
                 snprintf(why, n, "%s %s key %s = %s too, which %s read", txn_named(h, wt, wn, sizeof wn),

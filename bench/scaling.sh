@@ -16,6 +16,9 @@
 #     --no-peers  skip PolySI
 #     --timeout S per run (default 300; PolySI is dropped from an axis once it times out)
 #     --replot    only redraw the plots and the table from an existing results.tsv
+#     --stages    only bench/stages.sh (1M si,ser stage by stage: time, RSS
+#                 and bytes per transaction; --sizes N for another size;
+#                 BASE=..., H=..., MEM_CAP_KB as there)
 #     --10m       only the "Scaling to 10M transactions" table: 1M and 10M
 #                 transactions (gen --sessions 100 --txns N/100 --ops 8
 #                 --keys N/10), SI and SER, one and two threads; stage times,
@@ -44,8 +47,13 @@ while [ $# -gt 0 ]; do case $1 in
   --quick) quick=1;; --big) big=1;; --real) real=1;; --no-peers) peers=0;;
   --timeout) limit=$2; shift;; --seed) seed=$2; shift;; --replot) replot=1;;
   --10m) ten=1;; --sizes) sizes=$2; shift;;
-  *) echo "usage: $0 [--quick] [--big] [--real] [--no-peers] [--timeout S] [--seed N] | --10m [--sizes \"N ...\"] [--timeout S]" >&2; exit 2;; esac; shift; done
+  --stages) stages=1;;
+  *) echo "usage: $0 [--quick] [--big] [--real] [--no-peers] [--timeout S] [--seed N] | --10m [--sizes \"N ...\"] [--timeout S] | --stages [--sizes N]" >&2; exit 2;; esac; shift; done
 [ -x "$ISOCHECK" ] || { echo "scaling: build isocheck first (make)" >&2; exit 2; }
+if [ "${stages:-0}" = 1 ]; then
+  n=1000000; [ "$sizes" != "1000000 10000000" ] && n=${sizes%% *}
+  ISOCHECK=$ISOCHECK exec "$here/stages.sh" "$n" "${REPS:-2}"
+fi
 
 # ---- --10m: the large sizes, one and two threads -------------------------
 if [ $ten = 1 ]; then

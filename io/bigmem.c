@@ -47,6 +47,12 @@ void big_prefer_heap(void) {
 #endif
 }
 
+void big_prefer_mappings(void) {
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+    (void)mallopt(M_MMAP_THRESHOLD, 1 << 20);   /* a fixed value: the dynamic raise is off */
+#endif
+}
+
 void big_release_free(void) {
 #ifdef __GLIBC__
     (void)malloc_trim(0);

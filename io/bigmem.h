@@ -22,6 +22,15 @@ void big_advise(void *p, size_t bytes);
  * instead of returned to the kernel and faulted in again.  glibc only;
  * elsewhere nothing happens.  Call before allocating. */
 void big_prefer_heap(void);
+/* For a program that holds a large input while it allocates and frees
+ * large arrays stage after stage (`isocheck check`): every block of 1 MB
+ * and more gets a mapping of its own, so that a freed one leaves the
+ * process at once.  glibc's default raises its mapping threshold to the
+ * size of each mapped block freed (up to 32 MB), after which such blocks
+ * come from the heap and stay resident when freed: 1M si,ser ended its
+ * SI check 300 MB above its live bytes.  glibc only; elsewhere nothing
+ * happens.  Call before allocating. */
+void big_prefer_mappings(void);
 /* Hand the heap's free pages back to the kernel (glibc: malloc_trim; all
  * threads' arenas), after many mid-sized blocks were freed at once and
  * large ones (own mappings) come next: otherwise they stay resident.

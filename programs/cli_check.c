@@ -17,6 +17,7 @@
 #include "monotonic.h"
 #include "frontend/reports/check_report.h"
 #include "programs/cli.h"
+#include "io/bigmem.h"
 #include "io/output.h"
 #include "par.h"
 #include "frontend/formats/parse.h"
@@ -393,6 +394,7 @@ static int check_one(check_args *a);
 int cli_check(int argc, char **argv) {
     check_args a;
     int rc = check_parse(argc, argv, &a);
+    if (rc < 0 && !a.follow) big_prefer_mappings();   /* stage after stage: freed arrays leave at once */
     if (rc < 0) rc = cli_check_is_many(a.paths, a.num_paths, cli_format(a.fmt_choice)) ? check_many_run(&a) : check_one(&a);
     free(a.paths);
     return rc;

@@ -193,10 +193,13 @@ static void row_build(const reach_job *j, uint32_t u) {
         uint32_t x = adj[e];
         if (has_row(g, x)) { bx = base_fetch(j, x); bu = bx < bu ? bx : bu; continue; }
         bx = OWN(x); bu = bx < bu ? bx : bu;
-        for (uint32_t f = start[x]; f < start[x + 1]; f++) {
-            bx = base_fetch(j, adj[f]);
-            bu = bx < bu ? bx : bu;
-        }
+        uint8_t cls = g->sclass[x >> 1];
+        if (cls & PG_SOUT_OWN) { bx = base_fetch(j, x - 1); bu = bx < bu ? bx : bu; }
+        if (cls & PG_SOUT_MORE)
+            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) {
+                bx = base_fetch(j, 2 * g->sout[f]);
+                bu = bx < bu ? bx : bu;
+            }
     }
 #undef OWN
     uint16_t *row = row_of(g, u), *acc = row + 2;
@@ -208,7 +211,11 @@ static void row_build(const reach_job *j, uint32_t u) {
         uint32_t x = adj[e];
         if (has_row(g, x)) { row_into(acc, row_of(g, x), S, bu); continue; }
         own_into(acc, bu, j->chain[x], j->pos[x]);
-        for (uint32_t f = start[x]; f < start[x + 1]; f++) row_into(acc, row_of(g, adj[f]), S, bu);
+        uint8_t cls = g->sclass[x >> 1];
+        if (cls & PG_SOUT_OWN) row_into(acc, row_of(g, x - 1), S, bu);
+        if (cls & PG_SOUT_MORE)
+            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
+                row_into(acc, row_of(g, 2 * g->sout[f]), S, bu);
     }
     clamp_offsets(acc, S);
 }
@@ -271,20 +278,29 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const 
 }
 
 /* The split graph's start nodes' arcs (to commits, as transactions), kept
- * with the table for pg_reach_at. */
+ * with the table for pg_reach_at and read by the full build: per
+ * transaction a class byte (the fixed arc to its own commit; other arcs),
+ * and the other arcs in a list.  Only start nodes with arcs besides the
+ * fixed one (RW edges: few before pruning) have entries in the list. */
 static void build_start_arcs(polygraph *g, const dg_graph *dg) {
-    free(g->sout_start); free(g->sout);
-    g->sout_start = NULL; g->sout = NULL;
+    free(g->sclass); free(g->sout_start); free(g->sout);
+    g->sclass = NULL; g->sout_start = NULL; g->sout = NULL;
     if (!g->reach_half) return;
     uint32_t T = g->num_nodes / 2;
     size_t m = 0;
-    for (uint32_t t = 0; t < T; t++) m += dg->start[2 * t + 2] - dg->start[2 * t + 1];
+    g->sclass = xcalloc(T ? T : 1, 1);
+    for (uint32_t t = 0; t < T; t++)
+        for (uint32_t e = dg->start[2 * t + 1]; e < dg->start[2 * t + 2]; e++) {
+            if (dg->adj[e] == 2 * t) g->sclass[t] |= PG_SOUT_OWN;
+            else { g->sclass[t] |= PG_SOUT_MORE; m++; }
+        }
     g->sout_start = xmalloc(((size_t)T + 1) * sizeof *g->sout_start);
     g->sout = xmalloc((m ? m : 1) * sizeof *g->sout);
     m = 0;
     for (uint32_t t = 0; t < T; t++) {
         g->sout_start[t] = (uint32_t)m;
-        for (uint32_t e = dg->start[2 * t + 1]; e < dg->start[2 * t + 2]; e++) g->sout[m++] = dg->adj[e] >> 1;
+        for (uint32_t e = dg->start[2 * t + 1]; e < dg->start[2 * t + 2]; e++)
+            if (dg->adj[e] != 2 * t) g->sout[m++] = dg->adj[e] >> 1;
     }
     g->sout_start[T] = (uint32_t)m;
 }
@@ -475,11 +491,13 @@ static int half_table(const polygraph *g) {
            (pg_reach_half_mode == PG_REACH_HALF_ALWAYS || full > PG_REACH_HALF_ABOVE);
 }
 
-uint64_t pg_reach_rows(const polygraph *g) { return half_table(g) ? g->num_nodes / 2 : g->num_nodes; }
+/* In nodes, whatever the layout: the pruning rule reads these counts, and
+ * the half table is to change no result. */
+uint64_t pg_reach_rows(const polygraph *g) { return g->num_nodes; }
 
 /* An incremental renewal visits about a hundred rows per new edge (see
  * incremental_may_pay) and first builds the reverse adjacency, which costs
- * about a sixth of a full table. */
+ * about a sixth of a full table.  Counted in nodes (pg_reach_rows). */
 uint64_t pg_reach_renewal_rows(const polygraph *g) {
     uint64_t rows = pg_reach_rows(g);
     if (!g->reach || !g->reach_valid) return rows;
@@ -506,12 +524,14 @@ static int compute(polygraph *g, int want_reach) {
     if (g->acyclic && want_reach) {
         /* a table for a prefix of these edges: update it, unless that
          * would touch a good part of the graph anyway */
+        /* whether to try is decided in nodes, as pg_reach_renewal_rows
+         * counts, for either layout; the limit is a quarter of the rows */
         uint32_t limit = pg_reach_mode == PG_REACH_INCREMENTAL ? UINT32_MAX : rows / 4;
         int done = 0;
         if (pg_reach_mode != PG_REACH_FULL && g->reach_valid && g->reach) {
             size_t added = g->known.len - g->reach_edges;
             if (!added) done = 1;                      /* nothing new: the table stands */
-            else if (pg_reach_mode == PG_REACH_INCREMENTAL || incremental_may_pay(g, added, rows)) {
+            else if (pg_reach_mode == PG_REACH_INCREMENTAL || incremental_may_pay(g, added, N)) {
                 done = update_incrementally(g, &dg, limit);
                 if (!done && (!g->reach_incr_failed || added < g->reach_incr_failed)) g->reach_incr_failed = added;
             }
@@ -530,10 +550,10 @@ static int compute(polygraph *g, int want_reach) {
                 chain[u] = pg_node_chain(g, u);
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
+            build_start_arcs(g, &dg);                  /* row_build reads them */
             full_table(g, &dg, order, chain, pos);
             free(chain); free(pos);
-        }
-        build_start_arcs(g, &dg);
+        } else build_start_arcs(g, &dg);
         g->reach_valid = 1;
         g->reach_edges = g->known.len;
     }
@@ -548,8 +568,8 @@ int pg_order(polygraph *g) { return compute(g, 0); }
 void pg_reach_free(polygraph *g) {
     free(g->reach);
     g->reach = NULL;
-    free(g->sout_start); free(g->sout);
-    g->sout_start = NULL; g->sout = NULL;
+    free(g->sclass); free(g->sout_start); free(g->sout);
+    g->sclass = NULL; g->sout_start = NULL; g->sout = NULL;
     g->reach_valid = 0;
     /* the reader summaries serve only pg_side_blocked */
     vec_free(g->rsum);

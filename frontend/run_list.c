@@ -41,6 +41,7 @@ typedef struct list_run {
     uint8_t ok[LEVEL_COUNT], unknown[LEVEL_COUNT];
     uint64_t tried;
     int exhausted, stopped;
+    char cert_msg[400];          /* a certificate that did not verify as loaded (an internal error) */
 } list_run;
 
 /* The choice keys behind the first run's failing anomalies turn fastest. */
@@ -63,6 +64,15 @@ static int next_choice(list_run *s) {
         s->pick[i] = 0;
     }
     return 0;
+}
+
+/* dst = a b c, cut to cap. */
+static void cat3(char *dst, size_t cap, const char *a, const char *b, const char *c) {
+    const char *part[3] = { a, b, c };
+    size_t at = 0;
+    for (int i = 0; i < 3; i++)
+        for (const char *p = part[i]; *p && at + 1 < cap; p++) dst[at++] = *p;
+    dst[at] = 0;
 }
 
 /* One choice checked at the levels still open (ro->want).  0 with err set
@@ -93,6 +103,7 @@ static int one_run(list_run *s, const run_check_options *ro, certificate *cert, 
         } else {
             s->ok[cl] = 0;
             s->unknown[cl] = 1;
+            cat3(s->cert_msg, sizeof s->cert_msg, e.msg, "", "");
         }
     }
     cert_free(&c);
@@ -100,15 +111,6 @@ static int one_run(list_run *s, const run_check_options *ro, certificate *cert, 
     else report_free(&r);
     history_free(hc);
     return 1;
-}
-
-/* dst = a b c, cut to cap. */
-static void cat3(char *dst, size_t cap, const char *a, const char *b, const char *c) {
-    const char *part[3] = { a, b, c };
-    size_t at = 0;
-    for (int i = 0; i < 3; i++)
-        for (const char *p = part[i]; *p && at + 1 < cap; p++) dst[at++] = *p;
-    dst[at] = 0;
 }
 
 /* The message of a level no choice passed. */
@@ -125,9 +127,11 @@ static void choice_msg(list_run *s, report_level *L, int proven) {
                  "(%llu choices of appends refuted)%s%s", list_choice_reads(s->lc), (unsigned long long)s->tried,
                  what[0] ? "; shown under the choice where " : "", what);
     else
-        snprintf(add, sizeof add, "no choice of appends among the %llu tried passes (%s)", (unsigned long long)s->tried,
-                 s->stopped ? "the time limit or an interrupt" : list_choice_truncated(s->lc) ?
-                 "a key has more orders of its appends than are tried" : "the limit of choices");
+        snprintf(add, sizeof add, "no choice of appends among the %llu tried passes (%s%.200s)", (unsigned long long)s->tried,
+                 s->cert_msg[0] ? "internal error: a passing choice's certificate does not verify against the history "
+                                  "as loaded: " : s->stopped ? "the time limit or an interrupt" :
+                 list_choice_truncated(s->lc) ? "a key has more orders of its appends than are tried" : "the limit of choices",
+                 s->cert_msg);
     char old[sizeof L->msg];
     snprintf(old, sizeof old, "%s", L->msg);
     if (!proven) { L->verdict = VERDICT_UNKNOWN; L->stage = "choice"; cat3(L->msg, sizeof L->msg, add, "", ""); }

@@ -153,7 +153,7 @@ static void session_bounds(seg_ctx *s, const lread *rd, size_t nr) {
         so_ent x = { tx->session, tx->pos, rd[i].ext, 0, 0 };
         vec_push(e, x);
     }
-    qsort(e.data, e.len, sizeof *e.data, cmp_so);
+    if (e.len) qsort(e.data, e.len, sizeof *e.data, cmp_so);
     uint32_t best = 0;
     for (size_t i = 0; i < e.len; i++) {
         if (i && e.data[i].session != e.data[i - 1].session) best = 0;

@@ -136,15 +136,32 @@ static uint32_t named_txn(const cw *c, uint32_t t, uint32_t key, int64_t value) 
     return n < c->h->num_txns ? n : NONE;
 }
 
+/* An indeterminate transaction listed in the commit order that appended a
+ * value appended twice to its key: no list element names it, so the
+ * certificate's claim that it committed is taken (its reads and writes are
+ * then checked as any participant's; issue 35). */
+static int claimed_appender(const cw *c, uint32_t t, const uint32_t *order, uint32_t len) {
+    const history *h = c->h;
+    if (h->txns[t].status != TXN_INDETERMINATE) return 0;
+    int dup = 0;
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && !dup; op++)
+        dup = is_write(h, op) && kind(h, op) == OP_APPEND && table_get(&c->dup, h->op_key[op], h->op_value[op]) != NONE;
+    for (uint32_t i = 0; i < len && dup; i++)
+        if (order[i] == t) return 1;
+    return 0;
+}
+
 /* INIT, the committed transactions, and observed indeterminate ones (a
- * read of a repeated value observes the writer its read line names). */
-static void participants(cw *c) {
+ * read of a repeated value observes the writer its read line names; a
+ * repeated append's indeterminate appender is a participant when the
+ * commit order lists it, claimed_appender). */
+static void participants(cw *c, const uint32_t *order, uint32_t len) {
     const history *h = c->h;
     c->part = xcalloc(h->num_txns, 1);
     uint32_t *work = xmalloc(h->num_txns * sizeof *work), nw = 0;
     c->part[0] = 1;
     for (uint32_t t = 1; t < h->num_txns; t++)
-        if (h->txns[t].status == TXN_COMMITTED) { c->part[t] = 1; work[nw++] = t; }
+        if (h->txns[t].status == TXN_COMMITTED || claimed_appender(c, t, order, len)) { c->part[t] = 1; work[nw++] = t; }
     while (nw) {
         uint32_t t = work[--nw];
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
@@ -483,7 +500,7 @@ cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *
     memset(&c, 0, sizeof c);
     c.h = h; c.level = level; c.err = err; c.rf = reads; c.nrf = nreads;
     tables(&c);
-    participants(&c);
+    participants(&c, order, len);
     cw_keys k;
     memset(&k, 0, sizeof k);
     int ok = check_order(&c, order, len);

@@ -34,6 +34,7 @@ typedef struct lkey {
     uint32_t nseg;               /* segmentations listed */
     size_t seg_off;              /* their position -> append op arrays, len each, in pos_ops */
     size_t read_off, nreads;     /* its reads in reads */
+    uint32_t common;             /* positions all its segmentations agree on (0 when some are not listed) */
 } lkey;
 
 struct list_choice {
@@ -77,6 +78,8 @@ typedef struct seg_ctx {
     uint32_t nw, *wfirst, *wlen; /* per writer: its first append op (in key_writes) and count */
     const uint32_t *kw;          /* the key's writes */
     uint32_t *min_start, *lo_end;
+    uint32_t *exact;             /* per writer: the position its block must start at (HISTORY_NONE: any) */
+    uint32_t *req;               /* per pos: the writer whose block must start there (HISTORY_NONE: any) */
     uint8_t *used, *bound;       /* bound[pos]: a prefix ends at pos (0 .. len) */
     uint32_t *next_b;            /* per pos: the first boundary after it */
 } seg_ctx;
@@ -84,37 +87,66 @@ typedef struct seg_ctx {
 static int fits(const seg_ctx *s, uint32_t pos, uint32_t w) {
     uint32_t e = pos + s->wlen[w];
     if (s->used[w] || e > s->len || s->next_b[pos] < e || pos < s->min_start[w] || e <= s->lo_end[w]) return 0;
+    if (s->exact[w] != HISTORY_NONE && s->exact[w] != pos) return 0;
+    if (s->req[pos] != HISTORY_NONE && s->req[pos] != w) return 0;
     for (uint32_t j = 0; j < s->wlen[w]; j++)
         if (s->h->op_value[s->kw[s->wfirst[w] + j]] != s->L[pos + j]) return 0;
     return 1;
 }
 
+static const history *sort_h;          /* qsort has no context: set under the caller's only thread */
+static int cmp_line(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint32_t lx = sort_h->txns[sort_h->op_txn[x]].line, ly = sort_h->txns[sort_h->op_txn[y]].line;
+    if (lx != ly) return lx < ly ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+/* Depth-first over L; at each position the candidate appends in the
+ * order of their transactions in the file (a history logged as it
+ * completes lists its appends' writers roughly in commit order). */
 static void walk(seg_ctx *s, list_choice *lc, lkey *K) {
     const history *h = s->h;
     uint32_t *pos_at = xmalloc(((size_t)s->len + 2) * sizeof *pos_at), *next_c = xmalloc(((size_t)s->len + 2) * sizeof *next_c);
+    uint32_t *coff = xmalloc(((size_t)s->len + 2) * sizeof *coff), *cn = xmalloc(((size_t)s->len + 2) * sizeof *cn);
     uint32_t *chosen = xmalloc(((size_t)s->len + 1) * sizeof *chosen), depth = 0, steps = 0;
-    pos_at[0] = 0; next_c[0] = 0;
+    vec_u32 cand;
+    vec_init(cand);
+    pos_at[0] = 0; next_c[0] = 0; cn[0] = UINT32_MAX;
     K->seg_off = lc->pos_ops.len;
     for (;;) {
         if (++steps > LIST_SEG_STEPS) { lc->truncated = 1; break; }
         uint32_t pos = pos_at[depth];
         int advanced = 0;
         if (pos == s->len) {
-            if (K->nseg == LIST_SEG_CAP) { lc->truncated = 1; break; }
+            if (K->nseg == LIST_SEG_CAP) { lc->truncated = 1; K->common = 0; break; }
             for (uint32_t d = 0; d < depth; d++)
                 for (uint32_t j = 0; j < s->wlen[chosen[d]]; j++) vec_push(lc->pos_ops, s->kw[s->wfirst[chosen[d]] + j]);
             K->nseg++;
         } else {
-            uint32_t one[1];
-            const uint32_t *ws;
-            uint32_t n = history_writers_of(h, s->key, s->L[pos], one, &ws);
-            while (next_c[depth] < n) {
-                uint32_t op = ws[next_c[depth]++], w = s->widx[h->op_txn[op]];
-                if (!w || s->kw[s->wfirst[w - 1]] != op || !fits(s, pos, w - 1)) continue;
-                s->used[w - 1] = 1;
-                chosen[depth] = w - 1;
-                pos_at[depth + 1] = pos + s->wlen[w - 1];
+            if (cn[depth] == UINT32_MAX) {              /* first visit: this position's candidates, in file order */
+                uint32_t one[1];
+                const uint32_t *ws;
+                uint32_t n = history_writers_of(h, s->key, s->L[pos], one, &ws);
+                cand.len = depth ? coff[depth - 1] + cn[depth - 1] : 0;
+                coff[depth] = (uint32_t)cand.len;
+                for (uint32_t a = 0; a < n; a++) {
+                    uint32_t w = s->widx[h->op_txn[ws[a]]];
+                    if (w && s->kw[s->wfirst[w - 1]] == ws[a]) vec_push(cand, ws[a]);
+                }
+                cn[depth] = (uint32_t)cand.len - coff[depth];
+                sort_h = h;
+                if (cn[depth] > 1) qsort(cand.data + coff[depth], cn[depth], sizeof *cand.data, cmp_line);
+                sort_h = NULL;
+            }
+            while (next_c[depth] < cn[depth]) {
+                uint32_t op = cand.data[coff[depth] + next_c[depth]++], w = s->widx[h->op_txn[op]] - 1;
+                if (!fits(s, pos, w)) continue;
+                s->used[w] = 1;
+                chosen[depth] = w;
+                pos_at[depth + 1] = pos + s->wlen[w];
                 next_c[depth + 1] = 0;
+                cn[depth + 1] = UINT32_MAX;
                 depth++;
                 advanced = 1;
                 break;
@@ -125,7 +157,8 @@ static void walk(seg_ctx *s, list_choice *lc, lkey *K) {
         depth--;
         s->used[chosen[depth]] = 0;
     }
-    free(pos_at); free(next_c); free(chosen);
+    vec_free(cand);
+    free(pos_at); free(next_c); free(coff); free(cn); free(chosen);
 }
 
 typedef struct so_ent { uint32_t session, pos, p, w; uint8_t writer; } so_ent;
@@ -163,7 +196,7 @@ static void session_bounds(seg_ctx *s, const lread *rd, size_t nr) {
     vec_free(e);
 }
 
-static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *widx, int session_order) {
+static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *widx, int session_order, int adjacent) {
     seg_ctx s = { .h = h, .key = K->key, .widx = widx };
     const lread *rd = lc->reads.data + K->read_off;
     K->lop = HISTORY_NONE;
@@ -191,9 +224,26 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
     s.min_start = xcalloc(s.nw + 1, sizeof *s.min_start);
     s.lo_end = xcalloc(s.nw + 1, sizeof *s.lo_end);
     s.used = xcalloc(s.nw + 1, 1);
+    s.exact = xmalloc((s.nw + 1) * sizeof *s.exact);
+    memset(s.exact, 0xff, (s.nw + 1) * sizeof *s.exact);
+    s.req = xmalloc(((size_t)s.len + 1) * sizeof *s.req);
+    memset(s.req, 0xff, ((size_t)s.len + 1) * sizeof *s.req);
     for (size_t i = 0; i < K->nreads; i++) {
         uint32_t w = widx[h->op_txn[rd[i].op]];
-        if (w && rd[i].ext > s.min_start[w - 1]) s.min_start[w - 1] = rd[i].ext;
+        if (!w) continue;
+        if (rd[i].ext > s.min_start[w - 1]) s.min_start[w - 1] = rd[i].ext;
+        if (!adjacent || !rd[i].compat) continue;
+        /* SI and SER shapes: a writer's version comes right after the one it
+         * read (checker.md, "What the reads say"); a committed writer's read
+         * of a shorter list than L puts its block there */
+        if (s.exact[w - 1] == HISTORY_NONE) s.exact[w - 1] = rd[i].ext;
+        else if (s.exact[w - 1] != rd[i].ext) s.exact[w - 1] = s.len + 1;     /* two snapshots: nowhere */
+    }
+    for (uint32_t w = 0; adjacent && w < s.nw; w++) {
+        uint32_t p = s.exact[w];
+        if (p >= s.len || h->txns[h->op_txn[s.kw[s.wfirst[w]]]].status != TXN_COMMITTED) continue;
+        if (s.req[p] != HISTORY_NONE && s.req[p] != w) s.req[p] = s.nw;          /* two writers: none fits */
+        else s.req[p] = w;
     }
     if (session_order) session_bounds(&s, rd, K->nreads);
     s.bound = xcalloc((size_t)s.len + 1, 1);
@@ -203,13 +253,26 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
         if (rd[i].committed && rd[i].compat) s.bound[rd[i].ext] = 1;
     uint32_t nb = s.len;
     for (uint32_t p = s.len + 1; p-- > 0;) { s.next_b[p] = nb; if (s.bound[p]) nb = p; }
+    int was = lc->truncated;
+    lc->truncated = 0;
     if (s.len) walk(&s, lc, K);
-    else K->nseg = 1;                               /* no committed read shows an append: nothing to choose */
+    else K->nseg = 1;
+    K->common = 0;
+    if (!lc->truncated && K->nseg > 1) {
+        const uint32_t *a = lc->pos_ops.data + K->seg_off;
+        for (uint32_t c = 0; c < K->len; c++, K->common = c) {
+            int same = 1;
+            for (uint32_t j = 1; j < K->nseg && same; j++) same = a[(size_t)j * K->len + c] == a[c];
+            if (!same) break;
+        }
+    }
+    lc->truncated |= was;                               /* no committed read shows an append: nothing to choose */
     for (uint32_t j = 0; j < nkw; j++) widx[h->op_txn[s.kw[j]]] = 0;
     free(s.wfirst); free(s.wlen); free(s.min_start); free(s.lo_end); free(s.used); free(s.bound); free(s.next_b);
+    free(s.exact); free(s.req);
 }
 
-list_choice *list_choice_build(const history *h, int session_order) {
+list_choice *list_choice_build(const history *h, int session_order, int adjacent) {
     if (!history_has_repeated_appends(h)) return NULL;
     list_choice *lc = xcalloc(1, sizeof *lc);
     lc->key_index = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *lc->key_index);
@@ -239,7 +302,7 @@ list_choice *list_choice_build(const history *h, int session_order) {
         K->nreads = per[i].len;
         for (size_t j = 0; j < per[i].len; j++) vec_push(lc->reads, per[i].data[j]);
         vec_free(per[i]);
-        key_segments(h, lc, K, widx, session_order);
+        key_segments(h, lc, K, widx, session_order, adjacent);
     }
     free(per); free(widx);
     lc->choice = xmalloc((lc->nkeys + 1) * sizeof *lc->choice);
@@ -375,4 +438,18 @@ int list_choice_describe(const history *h, const list_choice *lc, const uint32_t
         return 1;
     }
     return 0;
+}
+
+history *history_without_choice_lists(const history *h, const list_choice *lc) {
+    history *c = history_with_list_choice(h, lc, NULL);
+    if (!c) return NULL;
+    for (uint32_t i = 0; i < lc->nkeys; i++) {          /* a read every choice shows alike stays */
+        const lkey *K = &lc->keys[i];
+        if (K->nseg < 2) continue;
+        for (size_t j = 0; j < K->nreads; j++) {
+            const lread *r = &lc->reads.data[K->read_off + j];
+            if (!r->compat || r->ext > K->common) c->op_kind[r->op] |= OP_FAILED;
+        }
+    }
+    return c;
 }

@@ -18,7 +18,11 @@
  *     what it read: an own read also keeps it out of its own prefix);
  *   - with session_order: no block lies inside the prefix a committed
  *     reader earlier in the block's session read (SO;WR would be a cycle at
- *     every level with session order).
+ *     every level with session order);
+ *   - with adjacent (every level checked has the SI or SER shape): a
+ *     writer's block starts where the prefix it read ends (its version
+ *     comes right after the one it read), and a committed writer that read
+ *     a prefix shorter than L must sit there.
  * A key whose segmentation is forced (one left) is no choice; a key with
  * none left is checked under a best-effort mapping (each position the
  * first unused append of its value) that the axioms or the levels refute.
@@ -40,7 +44,7 @@ typedef struct list_choice list_choice;
 int history_has_repeated_appends(const history *h);
 
 /* The segmentations of every key with a repeated append; NULL when there is none. */
-list_choice *list_choice_build(const history *h, int session_order);
+list_choice *list_choice_build(const history *h, int session_order, int adjacent);
 void list_choice_free(list_choice *lc);
 
 /* The keys with several segmentations left (the choice), and each one's
@@ -57,6 +61,14 @@ uint32_t list_choice_reads(const list_choice *lc);
 /* h under the choice pick[0 .. list_choice_num) (NULL: every first
  * segmentation): a new history, freed by history_free. */
 history *history_with_list_choice(const history *h, const list_choice *lc, const uint32_t *pick);
+
+/* The relaxation: h under the first choice with every list read of a key
+ * with several segmentations left out (flagged OP_FAILED: it took no
+ * effect) unless every segmentation gives it the same appends (its
+ * prefix within the positions they all agree on).  Its constraints are a
+ * subset of every choice's, so a level it fails fails whichever appends
+ * were seen.  (A key whose segmentations are not all listed keeps none.) */
+history *history_without_choice_lists(const history *h, const list_choice *lc);
 
 /* One sentence naming the choice made for a read: the first committed
  * list read of choice key i whose prefix ends in a repeated value, "txn 4

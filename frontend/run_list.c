@@ -270,6 +270,14 @@ static int search(list_run *s, run_check_options *ro, certificate *kc, int *cl, 
     }
 }
 
+/* A level at which a writer's version comes right after the one it read
+ * (no lost update): the SI and SER shapes, and rr without predicate reads
+ * (ser-plain's condition then). */
+static int adjacent_level(const history *h, int l) {
+    level_shape sh = level_shape_of((check_level_id)l);
+    return sh == SHAPE_SI || sh == SHAPE_SER || (sh == SHAPE_RR && !h->preds);
+}
+
 static int drive(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
                  ic_error *err) {
     if (cert_level) *cert_level = -1;
@@ -277,8 +285,7 @@ static int drive(const history *h, const run_check_options *o, report *rep, cert
     for (int l = 0; l < LEVEL_COUNT; l++) {
         if (!o->want[l]) continue;
         if (!level_session_order((check_level_id)l)) so = 0;
-        level_shape sh = level_shape_of((check_level_id)l);
-        if (sh != SHAPE_SI && sh != SHAPE_SER) adjacent = 0;
+        if (!adjacent_level(h, l)) adjacent = 0;
     }
     list_choice *lc = list_choice_build(h, so, adjacent);
     list_run s;
@@ -344,7 +351,7 @@ static void merge(report *rep, report *src, const int *want) {
     if (!rep->set_aside.len) { vec_free(rep->set_aside); rep->set_aside = src->set_aside; vec_init(src->set_aside); }
 }
 
-/* Levels of the SI and SER shapes prune more (list_repeat.h, adjacent):
+/* Levels of the SI and SER shapes (and rr) prune more (list_repeat.h, adjacent):
  * when others are asked too, the two groups are driven apart and their
  * reports merged in the ladder's order. */
 int run_check_list_choice(const history *h, const run_check_options *o, report *rep, certificate *cert,
@@ -352,8 +359,7 @@ int run_check_list_choice(const history *h, const run_check_options *o, report *
     run_check_options os = *o, ow = *o;
     int ns = 0, nw = 0;
     for (int l = 0; l < LEVEL_COUNT; l++) {
-        level_shape sh = level_shape_of((check_level_id)l);
-        int strong = sh == SHAPE_SI || sh == SHAPE_SER;
+        int strong = adjacent_level(h, l);
         os.want[l] = o->want[l] && strong;
         ow.want[l] = o->want[l] && !strong;
         ns += os.want[l]; nw += ow.want[l];

@@ -23,7 +23,7 @@
 #include "frontend/run_check.h"
 
 #define LIST_CHOICE_MAX_ROUNDS 4096
-#define LIST_CHOICE_REPAIRS 200
+#define LIST_CHOICE_REPAIRS 64
 
 int run_check_list_choice(const history *h, const run_check_options *o, report *rep, certificate *cert,
                           int *cert_level, ic_error *err);

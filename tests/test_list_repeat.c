@@ -188,7 +188,7 @@ static void one_history(const history *h, const int64_t *inv, const int64_t *cmp
     for (int l = 0; l < LEVEL_COUNT; l++) {
         all[l] = bv_of((check_level_id)l) >= 0;
         level_shape sh = level_shape_of((check_level_id)l);
-        strong[l] = all[l] && (sh == SHAPE_SI || sh == SHAPE_SER);
+        strong[l] = all[l] && (sh == SHAPE_SI || sh == SHAPE_SER || sh == SHAPE_RR);
     }
     ty->repeated += history_has_repeated_appends(h);
     list_choice *lc = list_choice_build(h, 1, 0);

@@ -19,7 +19,8 @@
  *   - with session_order: no block lies inside the prefix a committed
  *     reader earlier in the block's session read (SO;WR would be a cycle at
  *     every level with session order);
- *   - with adjacent (every level checked has the SI or SER shape): a
+ *   - with adjacent (every level checked has the SI or SER shape, or is rr
+ *     without predicate reads): a
  *     writer's block starts where the prefix it read ends (its version
  *     comes right after the one it read), and a committed writer that read
  *     a prefix shorter than L must sit there.

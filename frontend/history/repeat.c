@@ -336,8 +336,10 @@ history *history_refuse_repeated(history *h, ic_error *err) {
     if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
     else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));
     history_op_where(h, first, wb, sizeof wb);
-    snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
-             vb, history_key_str(h, h->op_key[at], kb, sizeof kb), wb);
+    int app = history_op_kind(h, at) == OP_APPEND;
+    snprintf(msg, sizeof msg, "%s %s twice to %skey %s (first at %s); values %s to a key must be unique", vb,
+             app ? "appended" : "written", app ? "list " : "", history_key_str(h, h->op_key[at], kb, sizeof kb), wb,
+             app ? "appended" : "written");
     uint32_t t = h->op_txn[at], s = h->txns[t].session;
     const char *file = s < h->num_sessions ? h->strings + h->sessions[s].file : h->source;
     if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, at), "%s", msg);

@@ -35,6 +35,12 @@ sed 's/^key 1 INIT 1 0$/key 1 INIT 0 1/' "$t/ser.cert" > "$t/bad.cert"
 out=$("$ISOCHECK" verify "$t/choose.edn" "$t/bad.cert" 2>&1); rc=$?
 [ $rc = 1 ] && echo "$out" | grep -q "^INVALID ser: .*txn 0's 1=5 is the version right before txn 1's 1=5" ||
   { echo "the other order of the appends: exit $rc:"; echo "$out"; fail=1; }
+# rc's certificate is a commit order: txn 2 placed before txn 1 would read its 5 from txn 0
+grep -q '^order 1 2 0 3$' "$t/rc.cert" || { echo "rc.cert: order not '1 2 0 3'"; cat "$t/rc.cert"; fail=1; }
+sed 's/^order 1 2 0 3$/order 2 1 0 3/' "$t/rc.cert" > "$t/rcbad.cert"
+out=$("$ISOCHECK" verify --level rc "$t/choose.edn" "$t/rcbad.cert" 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "^INVALID rc: .*the read at .*choose.edn:3 reads from a later transaction in the commit order" ||
+  { echo "rc: another commit order: exit $rc:"; echo "$out"; fail=1; }
 # the same in EDN lists and in Elle's JSON
 cat > "$t/paren.edn" <<'H'
 {:type :ok, :f :txn, :value ((:r 2 [7]) (:append 1 5)), :process 0, :index 0}

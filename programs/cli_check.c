@@ -132,11 +132,11 @@ static int check_parse(int argc, char **argv, check_args *a) {
                 "and 10 from the read axioms)"),
         CMD_REAL("time-limit", 0, &a->time_limit, 0, 1e9, "S", "give up solving after S seconds: UNKNOWN, exit 2 (0: none)"),
         CMD_FLAG("failed-ops-abort", 0, &a->lopt.failed_ops_abort, "dbcop: a committed transaction with a failed operation is aborted"),
-        CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON)"),
+        CMD_FLAG("follow", 0, &a->follow, "check while the history is written (a growing file, or a pipe): print a violation as soon as it is proven, the final verdict at the end (text, Elle EDN/JSON); with repeated values the checked part is re-checked in batch as the input doubles, and a violation a later write of the same value undoes is WITHDRAWN (doc/cli.md)"),
         CMD_REAL("idle-end", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file also ends after S seconds without new bytes (default: never; "
                  "a file ends at a line '# end' (text) or where its Elle vector/array closes, a pipe at EOF, either at SIGINT/SIGTERM)"),
         CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "the same as --idle-end S"),
-        CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part (doc/checker.md, \"Retiring transactions\")"),
+        CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part; refuses repeated values (doc/checker.md, \"Retiring transactions\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread); the output is the same for every N"),
         CMD_FLAG("verbose", 'v', &a->verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
@@ -451,9 +451,12 @@ static int check_one(check_args *ap) {
         rc = 2;
     } else {
         interrupt_reporting(1);         /* the answer is printed: the watchdog waits for it */
-        /* what --follow printed as found is in the final list too */
-        if (a.follow) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
+        /* what --follow printed as found is in the final list too (not with
+         * repeated values: a later write may have undone it, follow_repeat.h) */
+        if (a.follow && !h->num_repeated) online_found_merge(&ff.found, h, &rep, (size_t)a.max_anomalies);
+        if (a.follow) cli_follow_print_withdrawn(&ff, h, &rep, a.json, 1);
         rc = check_print(&a, &f, h, &rep, &cert, cert_level);
+        if (a.follow) cli_follow_print_withdrawn(&ff, h, &rep, a.json, 0);
     }
     if (a.follow) follow_final_free(&ff);
     for (int i = 0; i < rep.num_levels; i++)       /* a level the signal left undecided: its own exit code */

@@ -4,10 +4,14 @@
  *     DETECTED after 1.234s: 120 transactions read, 118 completed, 117 checked
  * followed, once a batch check of the checked part has explained it, by its
  * report (as isocheck check prints it; -v tells both times on stderr);
- * at the end, "END after ...", then the final report of the whole input.
+ * and a line in parentheses saying how far it holds; with repeated values
+ * (frontend/online/follow_repeat.h) "WITHDRAWN after ...: ..." when a
+ * later check no longer finds it; at the end, "END after ...", then the
+ * final report of the whole input (then "WITHDRAWN: ..." if it passes
+ * while a violation printed still stood).
  * With --json each of these is one line: {"event": "violation", "time",
  * "detected", ...} (time: when explained; detected: when proven),
- * {"event": "final", ...}.  Progress (transactions read, completed,
+ * {"event": "withdrawn", ...}, {"event": "final", ...}.  Progress (transactions read, completed,
  * checked, the lag of the last check) goes to stderr on a terminal.
  * Stopped by SIGINT or SIGTERM (programs/interrupt.h): "STOPPED after ...
  * by SIGINT: ...", the violation's report if one was proven, and "no
@@ -21,6 +25,8 @@
 #include <unistd.h>
 
 #include "monotonic.h"
+#include "io/json_out.h"
+#include "frontend/online/follow_repeat.h"
 #include "frontend/online/follow_run.h"
 #include "programs/cli.h"
 #include "programs/interrupt.h"
@@ -48,6 +54,20 @@ void cli_follow_print_final_json(FILE *out, const report *r) {
     fprintf(out, "{\"event\": \"final\", \"time\": %.3f, \"report\": ", elapsed());
     json_inline(out, r);
     fputs("}\n", out);
+}
+
+void cli_follow_print_withdrawn(const follow_final *f, const history *h, const report *rep, int json, int before_final) {
+    if (!f->shown || json != before_final || report_verdict(rep) != VERDICT_PASS) return;
+    char why[1024];
+    follow_withdrawn_why(f->found.h, h, why, sizeof why);
+    if (json) {
+        printf("{\"event\": \"withdrawn\", \"time\": %.3f, \"final\": true, \"why\": ", elapsed());
+        json_write_string(stdout, why);
+        fputs("}\n", stdout);
+    } else
+        printf("WITHDRAWN: the violation printed while following does not hold in the whole input (the final check "
+               "above passes): %s\n", why);
+    fflush(stdout);
 }
 
 /* What the run tells, printed (follow_run.h's events). */
@@ -79,11 +99,16 @@ static void on_violation(void *ctx, const online_checker *oc, uint64_t read, uin
     clear_progress();
     if (p->o->json) {
         printf("{\"event\": \"violation\", \"time\": %.3f, \"detected\": %.3f, \"read\": %llu, \"completed\": %llu, "
-               "\"checked\": %u, \"report\": ", elapsed(), p->at, (unsigned long long)read, (unsigned long long)completed,
-               oc->settled);
+               "\"checked\": %u, \"provisional\": %s, \"qualifier\": ", elapsed(), p->at, (unsigned long long)read,
+               (unsigned long long)completed, oc->settled, oc->provisional ? "true" : "false");
+        json_write_string(stdout, oc->qualifier);
+        fputs(", \"report\": ", stdout);
         json_inline(stdout, &oc->rep);
         fputs("}\n", stdout);
-    } else report_print_text(stdout, &oc->rep, 0);
+    } else {
+        report_print_text(stdout, &oc->rep, 0);
+        if (oc->qualifier[0]) printf("  (%s)\n", oc->qualifier);
+    }
     fflush(stdout);
     if (p->o->verbose && !p->o->retire)
         fprintf(stderr, "isocheck: follow: violation proven at %.3fs, explained at %.3fs (%s)\n", p->at, elapsed(),
@@ -95,6 +120,22 @@ static void on_unconfirmed(void *ctx, const online_checker *oc) {
     printer *p = ctx;
     if (!p->o->json) printf("  not confirmed: %s\n", oc->unknown_msg);
     p->at = 0;
+}
+
+/* Repeated values: the violation shown no longer holds on the part checked now. */
+static void on_withdrawn(void *ctx, const char *why, uint64_t read, uint64_t completed, uint32_t checked) {
+    const printer *p = ctx;
+    clear_progress();
+    if (p->o->json) {
+        printf("{\"event\": \"withdrawn\", \"time\": %.3f, \"read\": %llu, \"completed\": %llu, \"checked\": %u, "
+               "\"why\": ", elapsed(), (unsigned long long)read, (unsigned long long)completed, checked);
+        json_write_string(stdout, why);
+        fputs("}\n", stdout);
+    } else
+        printf("WITHDRAWN after %.3fs: the violation above does not hold on the %u transactions checked now "
+               "(%llu read, %llu completed): %s\n", elapsed(), checked, (unsigned long long)read,
+               (unsigned long long)completed, why);
+    fflush(stdout);
 }
 
 static void on_progress(void *ctx, const follow_progress *g) {
@@ -135,6 +176,9 @@ static void on_stats(void *ctx, const follow_summary *s) {
                 is->pairs_pruned,
                 is->edges, is->rw_covered, is->implied, is->kept_model, is->solves);
     }
+    if (s->rechecks)
+        fprintf(stderr, "isocheck: follow: repeated values: %u batch re-checks as the input grew, %u violations "
+                "withdrawn\n", s->rechecks, s->withdrawn);
     fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
             s->t_parse, s->t_check, s->t_check_max, s->slow_checks, FOLLOW_SLOW_CHECK * 1000);
     fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", s->bytes, s->spilled,
@@ -179,7 +223,9 @@ static void on_stopped(void *ctx, const online_checker *oc, const follow_summary
                    interrupt_name(), s->bytes, (unsigned long long)s->txns, (unsigned long long)s->completed, s->checked);
         if (oc->failed) report_print_text(stdout, &oc->rep, 0);
         printf("no verdict: stopped after %llu transactions%s\n", (unsigned long long)s->txns,
-               oc->failed ? " (the violation above holds in every history that contains them)" : "");
+               !oc->failed ? "" : oc->provisional ? " (the violation above is provisional: see above)"
+               : " (the violation above holds in every history that contains them and writes none of the values they "
+                 "read again)");
     }
     fflush(stdout);
 }
@@ -191,7 +237,7 @@ int cli_follow(const char *path, const follow_options *o, const load_options *lo
                         interrupt_stop, NULL };
     printer p = { o, 0 };
     follow_events ev = { &p, on_detected, on_violation, on_unconfirmed, on_progress, on_note, on_stats, on_ended,
-                         on_stopped };
+                         on_stopped, on_withdrawn };
     ic_error err;
     ic_error_clear(&err);
     int rc = follow_run(path, &c, &ev, lopt, lrep, hout, &err, lerr);

@@ -40,6 +40,13 @@ typedef struct follow_options {
 int cli_follow(const char *path, const follow_options *o, const load_options *lopt, load_report *lrep, history **h,
                ic_error *err);
 
+/* After the final check (rep, of h): a violation printed while following
+ * and not withdrawn (f->shown) that the final check does not confirm —
+ * every wanted level passes — is withdrawn now, with why (repeated values:
+ * frontend/online/follow_repeat.h): text after the final report, --json
+ * (before_final) an event before the final one. */
+void cli_follow_print_withdrawn(const follow_final *f, const history *h, const report *rep, int json, int before_final);
+
 /* The final report as the last --json event (one line). */
 void cli_follow_print_final_json(FILE *out, const report *r);
 

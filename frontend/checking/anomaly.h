@@ -23,6 +23,7 @@
     X(AN_LIST_INCOMPATIBLE,  "incompatible-order",     "two reads of a list disagree on the order of its elements") \
     X(AN_LIST_BAD_ELEMENT,   "list-thin-air-element",  "a list read contains an element nobody appended or a duplicate") \
     X(AN_PRED_MISS,          "predicate-miss",         "a predicate read misses a key that matches in every version it could see") \
+    X(AN_PRED_MISS_VIEW,     "predicate-miss",         "a predicate read misses a key its own transaction saw in a matching version (one version a transaction; rr: its own view)") \
     X(AN_PRED_MISMATCH,      "predicate-mismatch",     "a predicate read returns a version that does not match it") \
     X(AN_CYCLE,              "cycle",                  "a dependency cycle (unnamed)") \
     X(AN_LOST_UPDATE,        "lost-update",            "two transactions overwrite the same read version") \
@@ -61,6 +62,9 @@ const char *anomaly_name(anomaly_kind k);
  *   non-repeatable-read        rc reads each key's versions freely (Plume TAP-j is
  *                              forbidden from ra up: two external reads of one key
  *                              from different writers order each before the other)
+ *   predicate-miss (a view)    rr: a predicate read has its own version set (Adya);
+ *                              the key's view is a choice of rr's search instead
+ *                              (predicate.h, pred_fact_is_view)
  *   incompatible-append-order  only the external prefixes must be versions of one
  *                              order; the reader's own appends follow its snapshot
  *                              from psi up (a writer sees every earlier writer of
@@ -68,6 +72,7 @@ const char *anomaly_name(anomaly_kind k);
  *                              ra, cc, pc */
 #define ANOMALY_ALLOWED_BY(X) \
     X(AN_NONREPEATABLE_READ, ANOMALY_LEVEL_BIT(LEVEL_RC)) \
+    X(AN_PRED_MISS_VIEW,     ANOMALY_LEVEL_BIT(LEVEL_RR)) \
     X(AN_APPEND_ORDER,       ANOMALY_LEVEL_BIT(LEVEL_RC) | ANOMALY_LEVEL_BIT(LEVEL_RA) | ANOMALY_LEVEL_BIT(LEVEL_CC) | \
                              ANOMALY_LEVEL_BIT(LEVEL_PC))
 uint32_t anomaly_breaks(anomaly_kind k);

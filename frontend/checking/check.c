@@ -607,7 +607,7 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
         res->stage = "refused";
         return res->verdict = VERDICT_UNKNOWN;
     }
-    if (ext && (level_shape_of(level) == SHAPE_PSI || (level_shape_of(level) == SHAPE_RR && ix->h->op_pred))) {
+    if (ext && (level_shape_of(level) == SHAPE_PSI || (level_shape_of(level) == SHAPE_RR && (ix->h->op_pred || ix->h->preds)))) {
         snprintf(res->msg, sizeof res->msg, "%s is not one acyclicity constraint%s: it cannot be exported", level_name(level),
                  level_shape_of(level) == SHAPE_RR ? " with predicate reads" : "");
         res->stage = "refused";

@@ -3,12 +3,14 @@
  * completeness: doc/checker.md, "Repeated values"). */
 #include "frontend/checking/choice.h"
 
+#include "frontend/history/predicate.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 void pg_choice_free(pg_choice *c) {
     if (!c) return;
-    free(c->start); free(c->cand);
+    free(c->start); free(c->cand); free(c->rtxn); free(c->rkey);
     vec_free(c->edges);
     vec_free(c->clauses);
     free(c);
@@ -79,34 +81,83 @@ static int overwritten_before(const polygraph *g, const pairmap *pairs, uint32_t
     return 0;
 }
 
+/* rr's views (choice.h): the facts that have one, when the level is rr. */
+static uint32_t num_views(const polygraph *g) {
+    const history_preds *p = g->ix->h->preds;
+    uint32_t n = 0;
+    if (!g->prw || !p) return 0;
+    for (size_t i = 0; i < p->facts.len; i++) n += pred_fact_is_view(&p->facts.data[i]);
+    return n;
+}
+
+/* Read i's reader and key (HISTORY_NONE: none, no edges) and its possible
+ * write ops (an ambiguous read's, or a view's versions') into *w. */
+static void read_of(const polygraph *g, uint32_t i, uint32_t *rt, uint32_t *key, vec_u32 *w) {
+    const history *h = g->ix->h;
+    vec_clear(*w);
+    *rt = *key = HISTORY_NONE;
+    if (i < h->num_amb) {
+        uint32_t r = h->amb_read[i];
+        if (history_op_failed(h, r)) return;                       /* set aside: no edges */
+        *rt = h->op_txn[r]; *key = h->op_key[r];
+        for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) vec_push(*w, h->amb_why[j] ? HISTORY_NONE : h->amb_cand[j]);
+        return;
+    }
+    const history_preds *p = h->preds;
+    uint32_t v = i - h->num_amb;
+    for (size_t f = 0; f < p->facts.len; f++) {
+        const pred_fact *x = &p->facts.data[f];
+        if (!pred_fact_is_view(x) || v--) continue;
+        uint32_t t = p->reads.data[x->read].txn;
+        if (t == HISTORY_NONE || t >= h->num_txns) return;
+        *rt = t; *key = x->key;
+        for (uint32_t j = 0; j < x->vn; j++) {
+            int64_t val = p->view_vals.data[x->vfirst + j];
+            uint32_t op = val == VALUE_INIT ? x->key : history_writer_of(h, x->key, val);   /* INIT's op k writes key k */
+            if (op != HISTORY_NONE) vec_push(*w, op);
+        }
+        return;
+    }
+}
+
 pg_choice *pg_choice_build(const polygraph *g) {
     const pg_index *ix = g->ix;
     const history *h = ix->h;
-    if (!h->num_amb) return NULL;
+    uint32_t nv = num_views(g);
+    if (!h->num_amb && !nv) return NULL;
     pg_choice *c = xcalloc(1, sizeof *c);
-    c->n = h->num_amb;
+    c->n = h->num_amb + nv;
+    c->namb = h->num_amb;
     c->start = xmalloc(((size_t)c->n + 1) * sizeof *c->start);
+    c->rtxn = xmalloc(((size_t)c->n + 1) * sizeof *c->rtxn);
+    c->rkey = xmalloc(((size_t)c->n + 1) * sizeof *c->rkey);
     vec_u32 cand; vec_init(cand);
+    vec_u32 ws; vec_init(ws);
     pairmap pairs;
     pairs_build(g, &pairs);
     for (uint32_t i = 0; i < c->n; i++) {
         c->start[i] = (uint32_t)cand.len;
-        uint32_t r = h->amb_read[i], rt = h->op_txn[r];
-        if (!ix->in_graph[rt] || history_op_failed(h, r)) continue;   /* a non-participant's or set-aside read: no edges */
-        for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) {
-            uint32_t w = h->amb_cand[j], wt = h->op_txn[w];
-            if (h->amb_why[j] || !ix->in_graph[wt]) { c->dropped += !h->amb_why[j]; continue; }
-            /* rr: a predicate-only reader's RW edges are predicate anti-dependencies, which may close
-             * a cycle (not dropped as overwritten); its WR edge closing one closes a forbidden one */
-            int prw = g->prw && pg_rw_lazy(g, pg_node_tp(g, rt), h->op_key[r]);
+        uint32_t rt, key;
+        read_of(g, i, &rt, &key, &ws);
+        if (rt != HISTORY_NONE && !ix->in_graph[rt]) rt = HISTORY_NONE;   /* a non-participant's read: no edges */
+        c->rtxn[i] = rt; c->rkey[i] = key;
+        if (rt == HISTORY_NONE) continue;
+        for (size_t j = 0; j < ws.len; j++) {
+            uint32_t w = ws.data[j], wt = w == HISTORY_NONE ? 0 : h->op_txn[w];
+            if (w == HISTORY_NONE || !ix->in_graph[wt]) { c->dropped += w != HISTORY_NONE; continue; }
+            /* rr: a predicate-only reader's (or a view's) RW edges are predicate anti-dependencies,
+             * which may close a cycle (not dropped as overwritten); its WR edge closing one closes a
+             * forbidden one */
+            int prw = g->prw && (i >= c->namb || pg_rw_lazy(g, pg_node_tp(g, rt), key));
             if (g->reach && (pg_reaches(g, pg_node_tp(g, rt), pg_node_t(g, wt))
-                             || (!prw && overwritten_before(g, &pairs, rt, h->op_key[r], wt)))) {
+                             || (!prw && overwritten_before(g, &pairs, rt, key, wt)))) {
                 c->dropped++;
                 continue;
             }
             vec_push(cand, w);
         }
     }
+    vec_free(ws);
     pairs_free(&pairs);
     c->start[c->n] = (uint32_t)cand.len;
     c->cand = cand.data;
@@ -168,7 +219,7 @@ static void edge(pg_choice *c, const polygraph *g, const graph_sink *k, int grap
                  uint32_t key, uint64_t *edges) {
     pg_choice_edge e = { a, b, lit, rw, key };
     vec_push(c->edges, e);
-    if (rw && pg_rw_lazy(g, a, key)) return;       /* psi, rr's predicate anti-dependencies: lazily (psi.c) */
+    if (rw == 2 || (rw && pg_rw_lazy(g, a, key))) return;   /* psi, rr's predicate anti-dependencies: lazily (psi.c) */
     gs_add_edge(k, graph, (int)g->topo_pos[a], (int)g->topo_pos[b], lit);
     (*edges)++;
 }
@@ -189,8 +240,9 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
     vec_u32 need; vec_init(need);            /* this V's (q, order literal) */
     uint32_t *byhead = units_by_head(g);
     for (uint32_t i = 0; i < c->n; i++) {
-        uint32_t r = h->amb_read[i], rt = h->op_txn[r], key = h->op_key[r];
-        if (!ix->in_graph[rt] || history_op_failed(h, r)) continue;
+        uint32_t rt = c->rtxn[i], key = c->rkey[i];
+        int rw = i >= c->namb ? 2 : 1;                   /* a view's RW edges: predicate anti-dependencies */
+        if (rt == HISTORY_NONE) continue;
         vec_clear(clause);
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) vec_push(clause, c->var0 + (int)j);
         add_clause(c, k, clause.data, (int)clause.len);   /* at least one writer (none left: empty, the level fails) */
@@ -203,7 +255,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
             const pg_unit *un = &ix->units.data[unit];
             if (m + 1 < un->len) {                                                         /* RW to the next member */
                 uint32_t nx = ix->members.data[un->m_first + m + 1];
-                if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, 1, key, edges);
+                if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, rw, key, edges);
                 continue;
             }
             vec_push(last, j); vec_push(last, unit);
@@ -238,7 +290,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
                     add_clause(c, k, cl, o == INT32_MAX ? 2 : 3);
                 }
             }
-            edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, 1, key, edges);
+            edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, hd), lit, rw, key, edges);
         }
     }
     c->var_end = gs_num_vars(k) + 1;
@@ -255,7 +307,7 @@ void pg_choice_phases(const pg_choice *c, const polygraph *g, void (*set)(void *
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t a = c->start[i], b = c->start[i + 1], best = a, bp = 0, rp;
         if (a == b) continue;
-        rp = g->topo_pos[pg_node_tp(g, h->op_txn[h->amb_read[i]])];
+        rp = g->topo_pos[pg_node_tp(g, c->rtxn[i])];
         for (uint32_t j = a; j < b; j++) {
             uint32_t p = g->topo_pos[pg_node_t(g, h->op_txn[c->cand[j]])];
             if (p < rp && p >= bp) { bp = p; best = j; }

@@ -29,17 +29,28 @@
  *   pg_choice_any    a choice for a failure's confirmation (every choice
  *                    fails, so any will do: the first candidate left, else
  *                    the first possible one).
- * Without ambiguous reads g->choice stays NULL and nothing changes. */
+ * rr's views (predicate.h, pred_fact_is_view: doc/levels.md "rr", "Adya's
+ * model, reduced") are reads of this kind after the ambiguous ones: the
+ * reader, the key and the write ops of the view's versions as candidates;
+ * their RW edges are predicate anti-dependencies (rw 2: lazy, never
+ * checked), their WR edge the predicate read-dependency.  A view's choice
+ * names no read of the history: the re-check finds the view itself
+ * (verify_model.h); pg_choice_model's entries past namb are for no one.
+ * Without ambiguous reads or views g->choice stays NULL and nothing changes. */
 #ifndef ISOCHECK_CHOICE_H
 #define ISOCHECK_CHOICE_H
 
 #include "frontend/checking/polygraph.h"
 #include "theory/graph_sink.h"
 
+/* rw: 0 a WR edge, 1 an RW edge, 2 an RW edge that is a predicate
+ * anti-dependency whatever pg_rw_lazy says (an rr view's) */
 typedef struct pg_choice_edge { uint32_t from, to; int lit, rw; uint32_t key; } pg_choice_edge;
 
 typedef struct pg_choice {
-    uint32_t n;                  /* ambiguous reads: h->num_amb, in its order */
+    uint32_t n;                  /* ambiguous reads: h->num_amb, in its order, then (rr) the views */
+    uint32_t namb;               /* h->num_amb */
+    uint32_t *rtxn, *rkey;       /* n: each read's reader transaction (HISTORY_NONE: no edges) and key */
     uint32_t *start;             /* n + 1: read i's candidates are cand[start[i] .. start[i + 1]) */
     uint32_t *cand;              /* write ops */
     int var0;                    /* candidate j's variable is var0 + j (after encoding) */

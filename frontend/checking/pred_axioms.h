@@ -8,7 +8,11 @@
  *                       match its predicate
  *
  * Every level fails on them (a database that returns them answers the
- * predicate wrongly, whatever order it chose).  Only reads of
+ * predicate wrongly, whatever order it chose), but for one: a miss of a key
+ * the reader's transaction saw in a matching version, with an rr view
+ * (predicate.h: pred_fact_is_view), is AN_PRED_MISS_VIEW, which rr allows
+ * (Adya: a predicate read has its own version set; rr's search chooses the
+ * view instead, choice.c).  Only reads of
  * participants (history_participants) are judged; a returned read that
  * was set aside (OP_FAILED: set_aside.h) is not judged again. */
 #ifndef ISOCHECK_PRED_AXIOMS_H
@@ -23,7 +27,7 @@
 /* Append up to `limit` records (0: no limit) while out holds fewer; part:
  * history_participants(h).  Returns how many violations there are, and
  * adds each to counts[its kind] when counts is not NULL (axioms.h: the
- * per-kind counts that say which levels are broken; these break every one). */
+ * per-kind counts that say which levels are broken: anomaly_breaks). */
 uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *out, size_t limit, uint64_t *counts);
 
 #endif

@@ -12,8 +12,17 @@ static int cmp_u64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Whether some predicate read has an rr view of a key (predicate.h). */
+static int has_views(const history *h) {
+    if (!h->preds) return 0;
+    for (size_t i = 0; i < h->preds->facts.len; i++)
+        if (pred_fact_is_view(&h->preds->facts.data[i])) return 1;
+    return 0;
+}
+
 pred_rw *pred_rw_build(const history *h) {
-    if (!h->op_pred || !h->num_keys) return NULL;
+    int views = has_views(h);
+    if ((!h->op_pred && !views) || !h->num_keys) return NULL;
     /* per key, for the transaction at hand: 1 written, 2 item-read, 4 predicate-read, 8 listed */
     uint8_t *seen = xcalloc(h->num_keys, 1);
     vec_u32 touched; vec_init(touched);
@@ -40,8 +49,8 @@ pred_rw *pred_rw_build(const history *h) {
     }
     free(seen);
     vec_free(touched);
-    if (!out.len) { vec_free(out); vec_free(rmw); return NULL; }
-    qsort(out.data, out.len, sizeof *out.data, cmp_u64);   /* already sorted by t; keys not */
+    if (!out.len && !views) { vec_free(out); vec_free(rmw); return NULL; }
+    if (out.len) qsort(out.data, out.len, sizeof *out.data, cmp_u64);   /* already sorted by t; keys not */
     if (rmw.len) qsort(rmw.data, rmw.len, sizeof *rmw.data, cmp_u64);
     pred_rw *p = xmalloc(sizeof *p);
     p->pairs = out.data;

@@ -10,8 +10,13 @@
  *     item read (a returned pair is one too) and they are item
  *     anti-dependencies.  The transaction reads one version of k either way
  *     (one snapshot per transaction, doc/checker.md "Predicate reads").
+ *   - rr's views (predicate.h, pred_fact_is_view: a predicate read's own
+ *     version of a key its transaction also saw otherwise) are choices of
+ *     rr's search whose RW edges are predicate anti-dependencies whatever
+ *     the pair (t, k) is here (choice.c).
  *   - pred_rw_build returns NULL when no transaction reads a key by
- *     predicate only (then rr is ser-plain's graph exactly). */
+ *     predicate only and no predicate read has a view (then rr is
+ *     ser-plain's graph exactly). */
 #ifndef ISOCHECK_PRED_RW_H
 #define ISOCHECK_PRED_RW_H
 

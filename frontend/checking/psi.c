@@ -99,8 +99,8 @@ static void psi_build(const polygraph *g, const gsat *s, int var0, const pg_edge
         vec_foreach(const pg_choice_edge, e, g->choice->edges) {
             if (gsat_value(s, e->lit) <= 0) continue;
             /* rr: every edge is an arc; an item RW edge (not a predicate-only reader's, not a
-             * read-modify-write's) is checked as well, as the known ones above */
-            int checked = e->rw && (!rr || (!pg_rw_lazy(g, e->from, e->key)
+             * view's (rw 2), not a read-modify-write's) is checked as well, as the known ones above */
+            int checked = e->rw == 1 && (!rr || (!pg_rw_lazy(g, e->from, e->key)
                                             && !pred_rw_rmw(g->prw, pg_node_txn(g, e->from), e->key)));
             if (checked) { psi_rw r = { e->from, e->to, e->lit }; vec_push(pg->rw, r); }
             if (!e->rw || rr) { psi_tmp t = { e->from, e->to, e->lit }; vec_push(d, t); }

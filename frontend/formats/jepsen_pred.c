@@ -36,6 +36,7 @@ struct jp_state {
      * view so far (vstamp == vtxn + 1): a version (pinned, vval) */
     uint32_t vtxn, *vstamp;
     int64_t *vval;
+    uint8_t *vlone;              /* the view is a lone candidate's (not a returned pair) */
 };
 
 jp_state *jp_new(void) {
@@ -54,7 +55,7 @@ void jp_free(jp_state *s) {
     u64map_free(&s->item_ix);
     u64map_free(&s->choice_ix);
     u64map_free(&s->lowered_ix);
-    free(s->vstamp); free(s->vval);
+    free(s->vstamp); free(s->vval); free(s->vlone);
     vec_free(s->items);
     vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
     preds_free(s->preds);
@@ -270,7 +271,7 @@ static int version_of(const jp_state *s, const jp_index *ix, uint32_t key, int64
 static void fact(jp_state *s, pred_fact_kind kind, uint32_t read, uint32_t key, int64_t value) {
     int64_t data = value;
     if (value == VALUE_INIT) init_of(s, key, &data);
-    pred_fact f = { (uint8_t)kind, read, key, value, data };
+    pred_fact f = { (uint8_t)kind, 0, read, key, value, data, 0, 0 };
     vec_push(s->preds->facts, f);
 }
 
@@ -360,6 +361,36 @@ static int resolve_nils(jp_state *s, history_builder *b, const jp_index *ix, con
     return 1;
 }
 
+/* The fact just recorded (PF_MISS_READ: txn's predicate read p missed key,
+ * which the transaction saw in a matching version) gets rr's view
+ * (predicate.h): the versions of key p does not match that the reader
+ * could see — INIT's, and those of every committed transaction but its
+ * own (no aborted or overwritten write is a version).  None when one of
+ * them is an indeterminate transaction's (seeing it would make that one a
+ * participant under some views only) or none is left: the fact then
+ * breaks rr as well.  by_pred: the matching version is another predicate
+ * read's lone candidate (kind (b)). */
+static void rr_view(jp_state *s, const jp_index *ix, uint32_t key, uint32_t txn, const predicate *p, int by_pred) {
+    pred_fact *f = &vec_last(s->preds->facts);
+    vec_i64 *vals = &s->preds->view_vals;
+    size_t first = vals->len;
+    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
+        cand v;
+        if (j == ix->start[key + 1]) v = init_cand(s, key);
+        else {
+            const jp_ver *w = &s->vers.data[ix->order[j]];
+            if (w->txn == txn || w->status == TXN_ABORTED || w->over) continue;
+            if (w->status != TXN_COMMITTED) { vals->len = first; return; }
+            v = ver_cand(s, ix->order[j]);
+        }
+        if (v.present && named(v.data)) { vals->len = first; return; }   /* no integer: no view */
+        if (!pred_match_version(p, v.present, v.data)) vec_push(*vals, v.value);
+    }
+    f->vfirst = (uint32_t)first;
+    f->vn = (uint32_t)(vals->len - first);
+    f->by_pred = (uint8_t)(by_pred != 0);
+}
+
 /* One predicate read: its returned pairs (rets[*ri..]) and own keys
  * (owns[*oi..]) are the next ones; mark[] is per key scratch. */
 static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, size_t *ri, size_t *oi,
@@ -374,6 +405,7 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
             if (!rt->ext || s->vstamp[rt->key] == rd.txn + 1) continue;
             s->vstamp[rt->key] = rd.txn + 1;
             s->vval[rt->key] = rt->value;
+            s->vlone[rt->key] = 0;
         }
     }
     for (; *ri < s->rets.len && s->rets.data[*ri].read == r; (*ri)++) {
@@ -408,8 +440,10 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
         if (pin != UINT32_MAX || viewed) {             /* the transaction read k itself: that version */
             cand c;
             int64_t v = pin != UINT32_MAX ? s->items.data[pin].value : s->vval[k];
-            if (version_of(s, ix, k, v, &c) && pred_match_version(&rd.p, c.present, c.data))
+            if (version_of(s, ix, k, v, &c) && pred_match_version(&rd.p, c.present, c.data)) {
                 fact(s, PF_MISS_READ, r, k, c.value);
+                rr_view(s, ix, k, rd.txn, &rd.p, pin == UINT32_MAX && s->vlone[k]);
+            }
             if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;
         }
@@ -432,6 +466,7 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
                                  "is a choice among several", err);
             s->vstamp[k] = rd.txn + 1;                 /* later predicate reads of k by it: this version */
             s->vval[k] = sp.other.value;
+            s->vlone[k] = 1;
             if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, sp.other.value, rd.line);
             else hb_op_set(b, op, OP_READ, sp.other.value);
             hb_op_tag(b, op, pred_tag(r, 0));
@@ -465,6 +500,7 @@ int jp_finish(jp_state *s, history_builder *b, const uint8_t *is_list, uint32_t 
     for (uint32_t k = 0; k < nkeys; k++) { mark[k] = HISTORY_NONE; own_op[k] = HISTORY_NONE; }
     s->vstamp = xcalloc((size_t)nkeys + 1, sizeof *s->vstamp);
     s->vval = xcalloc((size_t)nkeys + 1, sizeof *s->vval);
+    s->vlone = xcalloc((size_t)nkeys + 1, 1);
     size_t ri = 0, oi = 0;
     for (uint32_t r = 0; ok && r < s->preds->reads.len; r++)
         ok = resolve_read(s, b, &ix, r, &ri, &oi, mark, own_op, is_list, source, err);

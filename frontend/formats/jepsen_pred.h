@@ -26,7 +26,9 @@
  * first version does not decide (doc/checker.md, "Predicate reads").
  * Before all that: a key the transaction also reads by itself (an item read
  * before any own write) was seen in that version (PF_MISS_READ if it
- * matches; nothing more to add, the item read constrains the same).  A
+ * matches, with rr's view: the versions of k the predicate does not match
+ * that the reader could see, predicate.h; nothing more to add, the item
+ * read constrains the same).  A
  * key the reader itself wrote before the predicate read is its own
  * version (PF_MISS_OWN if it matches).  A nil read ([:r k nil]) is a read
  * of k's absent version, resolved the same way over k's absent versions

@@ -55,8 +55,18 @@ history_preds *preds_new(void) { return xcalloc(1, sizeof(history_preds)); }
 void preds_free(history_preds *p) {
     if (!p) return;
     vec_free(p->reads); vec_free(p->facts); vec_free(p->dead); vec_free(p->init_present); vec_free(p->init_data);
-    vec_free(p->choices); vec_free(p->choice_vals);
+    vec_free(p->choices); vec_free(p->choice_vals); vec_free(p->view_vals);
     free(p);
+}
+
+const pred_read *preds_view_read(const history_preds *p, uint32_t t, uint32_t key, const pred_fact **f) {
+    for (size_t i = 0; p && i < p->facts.len; i++) {
+        const pred_fact *x = &p->facts.data[i];
+        if (!pred_fact_is_view(x) || x->key != key || p->reads.data[x->read].txn != t) continue;
+        if (f) *f = x;
+        return &p->reads.data[x->read];
+    }
+    return NULL;
 }
 
 void preds_remap_txns(history_preds *p, const uint32_t *txn_new) {
@@ -75,6 +85,7 @@ history_preds *preds_clone(const history_preds *p, const uint32_t *txn_new) {
     }
     for (size_t i = 0; i < p->facts.len; i++)         /* facts of the reads kept */
         if (c->reads.data[p->facts.data[i].read].txn != HISTORY_NONE) vec_push(c->facts, p->facts.data[i]);
+    for (size_t i = 0; i < p->view_vals.len; i++) vec_push(c->view_vals, p->view_vals.data[i]);
     for (size_t i = 0; i < p->dead.len; i++) vec_push(c->dead, p->dead.data[i]);
     for (size_t i = 0; i < p->init_present.len; i++) {
         vec_push(c->init_present, p->init_present.data[i]);
@@ -122,6 +133,8 @@ static int cmp_choice_at(const void *a, const void *b) {
 
 int preds_attach_choices(history *h, ic_error *err) {
     history_preds *p = h->preds;
+    if (p && h->num_repeated)                    /* rr's views name versions by value: not with values written twice */
+        for (size_t i = 0; i < p->facts.len; i++) p->facts.data[i].vn = 0;
     if (!p || !p->choices.len) return 1;
     if (h->num_repeated || h->num_amb) {
         uint32_t r = p->choices.data[0].read;

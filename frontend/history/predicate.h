@@ -74,11 +74,25 @@ typedef enum { PF_MISS = 0, PF_MISS_OWN, PF_MISMATCH, PF_MISS_READ } pred_fact_k
 
 typedef struct pred_fact {
     uint8_t  kind;           /* pred_fact_kind */
+    uint8_t  by_pred;        /* PF_MISS_READ with a view: the version is another predicate read's
+                                lone candidate (kind (b)), not an item read of it (kind (a)) */
     uint32_t read;           /* index in reads */
     uint32_t key;
     int64_t  value;          /* the version: a matching one missed, or the returned one */
     int64_t  data;           /* its data value (what the predicate saw; INIT's: the :init value) */
+    uint32_t vfirst, vn;     /* PF_MISS_READ: rr's own view of the key (below), vn > 0 */
 } pred_fact;
+
+/* rr's views (doc/levels.md "rr", "Adya's model, reduced"): in Adya's model
+ * a predicate read has a version set of its own, so at rr a PF_MISS_READ
+ * fact is no anomaly but a *view*: the read saw one of the key's versions it
+ * does not match — view_vals[vfirst .. vfirst + vn) (VALUE_INIT: INIT's),
+ * every one a committed transaction's or INIT's, none the reader's own —
+ * whichever the version order allows.  A fact without one (vn 0: an
+ * indeterminate writer among them, or none left) breaks rr as every level.
+ * Every other level keeps one version of a key per transaction, where the
+ * fact is predicate-miss (pred_axioms.c: AN_PRED_MISS_VIEW, allowed by rr). */
+static inline int pred_fact_is_view(const pred_fact *f) { return f->kind == PF_MISS_READ && f->vn > 0; }
 
 /* A key a predicate read did not return (or an item read of nil), whose
  * version the reader saw is one of several (non-matching, or absent; the
@@ -92,6 +106,7 @@ typedef struct history_preds {
     VEC(pred_fact) facts;
     VEC(pred_choice) choices;    /* until preds_attach_choices (not cloned) */
     vec_i64 choice_vals;
+    vec_i64 view_vals;           /* the facts' views' versions (pred_fact.vfirst, vn) */
     uint8_t choices_attached;    /* h's ambiguous reads are these choices (not cloned) */
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
     VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
@@ -100,6 +115,9 @@ typedef struct history_preds {
 
 history_preds *preds_new(void);
 void preds_free(history_preds *p);
+/* The first predicate read of transaction t with an rr view of key
+ * (pred_fact_is_view), or NULL; and that view's fact into *f when f is not NULL. */
+const pred_read *preds_view_read(const history_preds *p, uint32_t t, uint32_t key, const pred_fact **f);
 /* Renumber reader transactions: txn_new[builder txn] (hb_finish). */
 void preds_remap_txns(history_preds *p, const uint32_t *txn_new);
 /* A copy for hb_clone: every read, its transaction mapped by txn_new

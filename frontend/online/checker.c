@@ -81,7 +81,7 @@ history *history_subset(const history *h, const uint8_t *keep, ic_error *err) {
         uint32_t bt = hb_txn(b, bs, x->ext_id, x->line);
         hb_txn_status(b, bt, (txn_status)x->status);
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-            unsigned kind = h->op_kind[op] & (unsigned)~OP_OVERWRITTEN;   /* the builder sets it again */
+            unsigned kind = h->op_kind[op] & (unsigned)~(OP_OVERWRITTEN | OP_REPEATED);   /* the builder sets them again */
             if (history_op_kind(h, op) == OP_LIST_READ) {
                 if (history_op_failed(h, op)) continue;                     /* takes no part anywhere */
                 uint32_t n;

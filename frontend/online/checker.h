@@ -13,9 +13,13 @@
  *     false thin-air read.
  *   - The settled transactions form a sub-history S with no dangling read.
  *     If S fails a level (an axiom, or a cycle in every version order),
- *     every history that contains S fails it too (doc/checker.md, "Online
- *     checking"): the violation is final, and it is reported once, with a
- *     report of S (the same named, minimal anomalies as a batch check of S).
+ *     every history that contains S and gives its reads no other candidate
+ *     writer fails it too (doc/checker.md, "Online checking", "Repeated
+ *     values while following"): with unique values the violation is final;
+ *     a later write of a value S read can undo it (the caller qualifies
+ *     what it prints: provisional, qualifier; follow_repeat.h).  It is
+ *     reported once, with a report of S (the same named, minimal anomalies
+ *     as a batch check of S).
  *     After that, online_check() does nothing more: the verdict cannot
  *     change, and the final report comes from a batch check of the whole
  *     input at its end.
@@ -76,6 +80,11 @@ typedef struct online_checker {
     history *proof;
     report rep;
     char unknown_msg[512];         /* ONLINE_UNKNOWN: why */
+    /* set by the caller before it reports the violation (follow_repeat.h):
+     * how far it holds — 0: unless a later write repeats a value read in it;
+     * 1: provisional (qualifier says why); "" : nothing to add */
+    int provisional;
+    char qualifier[768];
 } online_checker;
 
 /* levels: want_si / want_ser; at most max_anomalies anomalies in a report. */

@@ -37,6 +37,8 @@ typedef struct follow_final {
     incr_order order[2];         /* check_level_id */
     int batch_only;              /* the caller wants the batch check's PASS: no orders are exported */
     online_found found;          /* the anomalies reported while following (found.h), for the final report */
+    int shown;                   /* a violation was reported while following and not withdrawn (follow_repeat.h) */
+    int provisional;             /* ... and it was provisional */
 } follow_final;
 
 /* Free what f holds (its orders, its detected anomalies). */

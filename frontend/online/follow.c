@@ -289,7 +289,7 @@ history *follow_load(follow_input *f, history_format fmt, const load_options *op
     input_from_source(&r, load_read, &src, f->name);
     ic_error perr;
     ic_error_clear(&perr);
-    history *h = history_refuse_repeated(load_history_input(&r, fmt, opt, rep, &perr), &perr);   /* not followed */
+    history *h = load_history_input(&r, fmt, opt, rep, &perr);   /* repeated values too: follow_repeat.h */
     input_close(&r);
     /* the rest of the spilled bytes, if the parser stopped before them: all are summed */
     char scratch[65536];
@@ -382,10 +382,17 @@ static void nap(double s) {
 
 int follow_read(follow_input *f, ic_error *err) {
     if (f->eof || f->marked) { f->eof = 1; return 0; }
-    double quiet_since = monotonic_seconds();
+    double quiet_since = f->woke ? f->quiet_since : monotonic_seconds();   /* (a wake-up is no byte) */
+    f->woke = 0;
     for (;;) {
         if (stop_asked(f)) return FOLLOW_STOPPED;
-        if (!f->regular && f->stop) {                     /* a pipe: wait in poll, which a signal ends */
+        if (f->wake > 0 && monotonic_seconds() >= f->wake) {
+            f->wake = 0;
+            f->woke = 1;
+            f->quiet_since = quiet_since;
+            return FOLLOW_WAKE;
+        }
+        if (!f->regular && (f->stop || f->wake > 0)) {    /* a pipe: wait in poll, which a signal ends */
             struct pollfd pfd = { f->fd, POLLIN, 0 };
             int pr = poll(&pfd, 1, 250);
             if (pr == 0 || (pr < 0 && errno == EINTR)) continue;
@@ -427,7 +434,7 @@ static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n
  * reads. */
 static history *parse_prefix(follow_parse *p, const char *data, size_t n, const char *name, ic_error *err) {
     history *h = load_history_mem(data, n, p->fmt, name, err);
-    if (p->fmt != FORMAT_ELLE && p->fmt != FORMAT_JSON) return history_refuse_repeated(h, err);   /* repeated values are not followed */
+    if (p->fmt != FORMAT_ELLE && p->fmt != FORMAT_JSON) return h;   /* (repeated values too: the caller checks them in batch) */
     size_t i = 0;
     while (i < n && (blank(data[i]) || data[i] == ';')) {
         if (data[i] == ';') while (i < n && data[i] != '\n') i++;      /* (an EDN comment) */
@@ -436,7 +443,7 @@ static history *parse_prefix(follow_parse *p, const char *data, size_t n, const 
     int wrapped = i < n && (data[i] == '[' || data[i] == '(');
     if (h) {
         if (wrapped) p->closed = 1;                  /* read whole as it is: the vector/array closed */
-        return history_refuse_repeated(h, err);
+        return h;
     }
     if (!wrapped) return NULL;
     size_t end = n;
@@ -447,7 +454,7 @@ static history *parse_prefix(follow_parse *p, const char *data, size_t n, const 
     closed[end + 1] = '\n';
     ic_error e2;
     ic_error_clear(&e2);
-    h = history_refuse_repeated(load_history_mem(closed, end + 2, p->fmt, name, &e2), &e2);
+    h = load_history_mem(closed, end + 2, p->fmt, name, &e2);
     free(closed);
     return h;
 }

@@ -94,6 +94,10 @@ typedef struct follow_input {
     size_t scanned;              /* a regular file: bytes looked at for the end line (complete lines) */
     int marked;                  /* the end line was read: the input ends with it */
     int (*stop)(void *ctx);      /* nonzero: stop reading (a signal arrived); NULL: never */
+    double wake;                 /* > 0: follow_read returns FOLLOW_WAKE once monotonic_seconds() reaches it
+                                  * with no new bytes (a pipe is then waited on in poll(), 250 ms at a time) */
+    double quiet_since;          /* a FOLLOW_WAKE return keeps the idle clock running: since when no byte came */
+    int woke;
     void *stop_ctx;
 } follow_input;
 
@@ -101,6 +105,7 @@ typedef struct follow_input {
  * skips); and follow_read's answer once f->stop said stop. */
 #define FOLLOW_END_LINE "# end"
 #define FOLLOW_STOPPED (-2)
+#define FOLLOW_WAKE (-3)
 
 /* Open path ("-": standard input); a pipe's bytes may spill to a
  * temporary file in tmp_dir (NULL or "": /tmp).  0 with err set if path
@@ -109,7 +114,8 @@ int follow_open(follow_input *f, const char *path, double idle, double poll, con
 void follow_close(follow_input *f);
 /* Wait for more bytes: 1 some arrived, 0 the input ended (f->eof), -1 a
  * read error or a regular file that did not only grow (err set),
- * FOLLOW_STOPPED f->stop said so. */
+ * FOLLOW_STOPPED f->stop said so, FOLLOW_WAKE f->wake passed (it is
+ * cleared). */
 int follow_read(follow_input *f, ic_error *err);
 /* Bytes read so far. */
 static inline size_t follow_total(const follow_input *f) { return f->base + f->data.len; }

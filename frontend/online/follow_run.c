@@ -13,6 +13,7 @@
 #include "monotonic.h"
 #include "frontend/formats/write.h"
 #include "frontend/online/follow.h"
+#include "frontend/online/follow_repeat.h"
 #include "frontend/online/retire.h"
 
 #define POLL_SECONDS 0.05        /* a regular file is looked at this often */
@@ -41,6 +42,8 @@ typedef struct run {
     follow_input in;
     follow_parse fp;
     online_checker oc;
+    follow_recheck rc;           /* repeated values: the batch re-checks (follow_repeat.h) */
+    online_checker boc;          /* the last of them (its violation, while shown) */
     uint64_t read, completed;    /* the counts as of the check (set before it) */
     int proven;                  /* detected has run for the check under way */
     size_t checked_bytes;
@@ -172,7 +175,115 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
     return rc;
 }
 
+static int closed_now(run *r, ic_error *err);
+
 /* ---- following ---------------------------------------------------------- */
+
+/* The qualifier of a violation of the incremental path (no value repeated
+ * in the completed transactions): it holds unless a later write repeats a
+ * value it read (follow_repeat.h). */
+static void qualify(online_checker *oc) {
+    oc->provisional = 0;
+    snprintf(oc->qualifier, sizeof oc->qualifier, "holds unless a transaction not completed yet, or still to come, "
+             "writes again a value read by these %u transactions; then the final check decides",
+             oc->witness_txns ? oc->witness_txns : oc->settled);
+}
+
+/* A violation is reported: kept for the final report, and shown. */
+static void report_violation(run *r, const online_checker *oc) {
+    keep_found(r, oc);
+    r->rc.shown = 1;
+    r->rc.provisional = oc->provisional;
+    if (r->ev->violation) r->ev->violation(r->ev->ctx, oc, r->read, r->completed);
+}
+
+/* Repeated values: check the settled part of h (the completed transactions)
+ * in batch, from scratch; report a violation (provisional or not), or
+ * withdraw the one shown when the part passes now. */
+static void recheck(run *r, const history *h) {
+    const follow_config *c = r->c;
+    follow_recheck *rc = &r->rc;
+    double w0 = monotonic_seconds(), t0 = cpu_seconds();
+    if (!rc->active) {                            /* the incremental state cannot choose writers: it goes */
+        rc->active = 1;
+        if (!r->oc.fallback_why[0])
+            snprintf(r->oc.fallback_why, sizeof r->oc.fallback_why, "a value written twice: the settled part is "
+                     "checked in batch as the input doubles");
+        incr_free(r->oc.incr);
+        r->oc.incr = NULL;
+        r->oc.from_scratch = 1;
+    }
+    online_checker *b = &r->boc;
+    online_free(b);
+    online_init(b, c->want_si, c->want_ser, c->max_anomalies);
+    b->from_scratch = 1;
+    b->stop = c->stop;
+    b->stop_ctx = c->stop_ctx;
+    b->source = r->path;
+    r->read = r->fp.read;
+    r->completed = r->fp.completed;
+    int out = online_check(b, h);
+    rc->batch_checks++;
+    r->oc.checks += b->checks;
+    r->oc.scratch_checks += b->scratch_checks;
+    if (b->checks) r->oc.settled = b->settled;
+    if (out == ONLINE_VIOLATION) {             /* how far it holds (also for the stopped event) */
+        b->provisional = follow_repeat_doubt(h, b->proof, b->qualifier, sizeof b->qualifier);
+        if (b->provisional) {
+            static const char head[] = "provisional: ", tail[] = "; checked again as the input grows";
+            size_t len = strnlen(b->qualifier, sizeof b->qualifier - sizeof head - sizeof tail);
+            memmove(b->qualifier + sizeof head - 1, b->qualifier, len);
+            memcpy(b->qualifier, head, sizeof head - 1);
+            memcpy(b->qualifier + sizeof head - 1 + len, tail, sizeof tail);
+        } else qualify(b);
+    }
+    if (out == ONLINE_VIOLATION && !rc->shown) {
+        if (r->ev->detected) r->ev->detected(r->ev->ctx, b, r->read, r->completed);
+        report_violation(r, b);
+    } else if (out == ONLINE_NO_VIOLATION && rc->shown && b->checks) {
+        char why[1024];
+        follow_withdrawn_why(c->final ? c->final->found.h : NULL, h, why, sizeof why);
+        if (r->ev->withdrawn) r->ev->withdrawn(r->ev->ctx, why, r->read, r->completed, b->settled);
+        rc->shown = rc->provisional = 0;
+        rc->withdrawn++;
+        if (c->final) online_found_free(&c->final->found);   /* it is not the history's */
+    } else if (out == ONLINE_UNKNOWN && b->unknown_msg[0]) note(r, b->unknown_msg);
+    double t1 = cpu_seconds() - t0;
+    r->t_check += t1;
+    if (t1 > r->t_check_max) r->t_check_max = t1;
+    if (t1 > FOLLOW_SLOW_CHECK) r->slow_checks++;
+    if (r->ev->progress) {
+        follow_progress p = { 0, r->fp.read, r->fp.completed, 0, r->oc.settled, 0, rc->shown,
+                              monotonic_seconds() - w0 };
+        r->ev->progress(r->ev->ctx, &p);
+    }
+    follow_recheck_done(rc, follow_total(&r->in), w0, monotonic_seconds());
+}
+
+/* The completed transactions h are checked: by the online checker, or —
+ * once a value repeats — in batch (recheck; then ARRIVAL_NONE: its events
+ * have run). */
+static int check_history(run *r, const history *h);
+
+/* After a violation, or once a value repeats: parse every byte when a
+ * re-check is due, and re-check if a value repeats (a shown violation of
+ * the incremental path holds while none does).  -1 bad input (err set). */
+static int watch(run *r, ic_error *err) {
+    follow_input *in = &r->in;
+    double now = monotonic_seconds();
+    if (!follow_recheck_due(&r->rc, follow_total(in), now)) return closed_now(r, err);
+    double t0 = cpu_seconds();
+    if (!follow_all(in, err)) return -1;
+    history *h;
+    int st = follow_completed(&r->fp, in->data.data, in->data.len, r->path, 0, &h, err);
+    r->t_parse += cpu_seconds() - t0;
+    if (st < 0) return -1;
+    if (h && (r->rc.active || h->num_repeated)) recheck(r, h);
+    else follow_recheck_done(&r->rc, follow_total(in), now, monotonic_seconds());
+    if (h) history_free(h);
+    if (r->fp.closed) in->eof = 1;
+    return 0;
+}
 
 /* The bytes that arrived: parse what completed and check it.  -1 an input
  * error (err set), ARRIVAL_NONE nothing completed (or the text stopped
@@ -196,7 +307,7 @@ static int follow_arrival(run *r, ic_error *err) {
             if (!follow_all(in, err)) return -1;
             st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
             if (st < 0) return -1;
-            out = st > 0 && h ? online_check(&r->oc, h) : ONLINE_NO_VIOLATION;
+            out = st > 0 && h ? check_history(r, h) : ONLINE_NO_VIOLATION;
             history_free(h);
         }
     } else {
@@ -210,7 +321,7 @@ static int follow_arrival(run *r, ic_error *err) {
         if (st == 0 || !h) return ARRIVAL_NONE;
         r->read = fp->read;
         r->completed = fp->completed;
-        out = online_check(&r->oc, h);
+        out = check_history(r, h);
         history_free(h);
     }
     t1 = cpu_seconds() - t1;
@@ -218,6 +329,12 @@ static int follow_arrival(run *r, ic_error *err) {
     if (t1 > r->t_check_max) r->t_check_max = t1;
     if (t1 > FOLLOW_SLOW_CHECK) r->slow_checks++;
     return out;
+}
+
+static int check_history(run *r, const history *h) {
+    if (!h->num_repeated && !r->rc.active) return online_check(&r->oc, h);
+    recheck(r, h);
+    return ARRIVAL_NONE;
 }
 
 /* The end of a text input the incremental path has followed: the last
@@ -269,11 +386,17 @@ static int follow_checking(run *r, ic_error *err) {
     r->oc.on_detect = on_detect;
     r->oc.detect_ctx = r;
     int got;
-    while ((got = follow_read(&r->in, err)) > 0) {
-        if (r->oc.failed || r->fp.stopped[0]) {           /* final: only the end matters now */
-            if (closed_now(r, err) < 0) return 2;
+    while ((got = follow_read(&r->in, err)) > 0 || got == FOLLOW_WAKE) {
+        if (r->fp.stopped[0]) {                           /* the final check decides: only the end matters now */
+            if (got > 0 && closed_now(r, err) < 0) return 2;
             continue;
         }
+        if (r->oc.failed || r->rc.active) {               /* a violation shown, or values repeat: re-checks in batch */
+            if (watch(r, err) < 0) return 2;
+            r->in.wake = follow_recheck_wake(&r->rc, follow_total(&r->in));   /* due by time: even in a pause */
+            continue;
+        }
+        if (got == FOLLOW_WAKE) continue;
         double arrived = monotonic_seconds();
         /* only lines that ended since the last check can complete something */
         if (!memchr(r->in.data.data + (r->checked_bytes - r->in.base), '\n', follow_total(&r->in) - r->checked_bytes)) continue;
@@ -289,8 +412,8 @@ static int follow_checking(run *r, ic_error *err) {
         }
         if (out == ARRIVAL_NONE) continue;
         if (out == ONLINE_VIOLATION) {
-            keep_found(r, &r->oc);
-            if (r->ev->violation) r->ev->violation(r->ev->ctx, &r->oc, r->read, r->completed);
+            qualify(&r->oc);
+            report_violation(r, &r->oc);
         } else if (r->proven && !r->oc.failed && r->ev->unconfirmed)   /* proven incrementally, not confirmed */
             r->ev->unconfirmed(r->ev->ctx, &r->oc);
         r->proven = 0;
@@ -309,10 +432,11 @@ static int follow_checking(run *r, ic_error *err) {
         st.txns = r->fp.read;
         st.completed = r->fp.completed;
         st.checked = r->oc.settled;
-        if (r->ev->stopped) r->ev->stopped(r->ev->ctx, &r->oc, &st);
+        if (r->ev->stopped) r->ev->stopped(r->ev->ctx, r->rc.active && r->rc.shown ? &r->boc : &r->oc, &st);
         return FOLLOW_RUN_STOPPED;
     }
     if (got < 0) return 2;
+    if (c->final) { c->final->shown = r->rc.shown; c->final->provisional = r->rc.provisional; }
     if (c->final && !c->final->batch_only && r->fp.delta > 0 && !r->fp.stopped[0] && !r->oc.failed &&
         r->fp.consumed == follow_total(&r->in))
         follow_finish(r);
@@ -347,6 +471,8 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
         s.incr_checks = r.oc.incr_checks;
         s.scratch_checks = r.oc.scratch_checks;
         s.fallback_why = r.oc.fallback_why;
+        s.rechecks = r.rc.batch_checks;
+        s.withdrawn = r.rc.withdrawn;
         s.incr = r.oc.incr ? incr_get_stats(r.oc.incr) : NULL;
         s.t_parse = r.t_parse;
         s.t_check = r.t_check;
@@ -361,6 +487,7 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
          * the final load: the final phase holds only what a batch check would */
         detected = r.fp.fmt;
         online_free(&r.oc);
+        online_free(&r.boc);
         follow_parse_free(&r.fp);
         s.incr = NULL;
         s.fallback_why = "";
@@ -383,7 +510,7 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
         s.from_incr = c->final && c->final->ready;
         if (ev->ended) ev->ended(ev->ctx, &s);
         /* every byte, by the batch loader, read from where it was kept (retiring: the live part) */
-        if (c->retire) *h = history_refuse_repeated(load_history_mem_ex(text ? text : "", len, FORMAT_TEXT, path, lopt, lrep, lerr), lerr);
+        if (c->retire) *h = follow_refuse_retire(load_history_mem_ex(text ? text : "", len, FORMAT_TEXT, path, lopt, lrep, lerr), lerr);
         else *h = follow_load(&r.in, detected, lopt, lrep, lerr);
     }
     free(text);

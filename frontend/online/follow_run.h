@@ -18,6 +18,18 @@
  *     it waited (or, retiring, the live part as text) — and, for a text
  *     input the incremental path followed to its end and that passes,
  *     c->final holds the models' version orders (final.h decides).
+ *   - Repeated values (follow_repeat.h): once the completed transactions
+ *     show a value written twice, the incremental path is left and the
+ *     settled part is checked in batch as the input doubles (or as time
+ *     allows); a violation found there is reported with oc->provisional
+ *     and oc->qualifier set, and withdrawn (the withdrawn event) when a
+ *     later check of the settled part passes.  A violation of the
+ *     incremental path (no repeated value so far) is reported with its
+ *     qualifier ("holds unless a later write repeats a value it read");
+ *     the input is then watched (parsed as it doubles) for such a write,
+ *     which starts the batch re-checks.  c->final->shown says whether a
+ *     violation is shown and not withdrawn at the end (the caller words a
+ *     withdrawal the final check makes).
  *   - One input, one answer: a text transaction that grows after it was
  *     judged complete stops the checks (a note), so the final check
  *     decides whatever the chunks (follow.h); a followed file that does
@@ -80,6 +92,7 @@ typedef struct follow_summary {
     /* how the checks were made (not retiring) */
     uint32_t checks, incr_checks, scratch_checks;
     const char *fallback_why;    /* why the incremental path was left ("" if it was not) */
+    uint32_t rechecks, withdrawn;   /* repeated values: batch re-checks of the settled part, violations withdrawn */
     const incr_stats *incr;      /* its counts, NULL without one */
     double t_parse, t_check, t_check_max;   /* CPU seconds */
     unsigned long slow_checks;   /* checks over FOLLOW_SLOW_CHECK */
@@ -103,6 +116,10 @@ typedef struct follow_events {
     /* c->stop said stop: what is known (oc->failed: the violation reported,
      * oc->rep), with the counts (txns: read); nothing else follows. */
     void (*stopped)(void *ctx, const online_checker *oc, const follow_summary *s);
+    /* Repeated values (follow_repeat.h): a violation reported before does
+     * not hold on the part checked now (why: a read that may have seen
+     * another write of its value); checked: the transactions checked. */
+    void (*withdrawn)(void *ctx, const char *why, uint64_t read, uint64_t completed, uint32_t checked);
 } follow_events;
 
 int follow_run(const char *path, const follow_config *c, const follow_events *ev, const load_options *lopt,

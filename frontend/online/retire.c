@@ -8,6 +8,7 @@
 
 #include "frontend/formats/parse.h"
 #include "frontend/history/load_report.h"
+#include "frontend/online/follow_repeat.h"
 
 #define NO_POS INT64_MAX         /* no chain fence at or after a transaction */
 
@@ -382,7 +383,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
     memset(&lopt, 0, sizeof lopt);
     ic_error perr;
     ic_error_clear(&perr);
-    history *c = history_refuse_repeated(load_history_mem_ex(text, n, FORMAT_TEXT, rs->name, &lopt, &lrep, &perr), &perr);
+    history *c = follow_refuse_retire(load_history_mem_ex(text, n, FORMAT_TEXT, rs->name, &lopt, &lrep, &perr), &perr);
     int merged = lrep.init_merged != 0;
     load_report_free(&lrep);
     if (!c) {

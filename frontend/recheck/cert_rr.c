@@ -14,7 +14,8 @@
  *   G2-item  no item RW edge r -> c lies on a cycle of D ∪ RW, i.e. r and
  *            c are in different strongly connected components of it
  *            (Tarjan's algorithm, iterative).
- * Linear in the edges.  The predicate test is this file's own scan of the
+ * A predicate read's view (below) adds its own WR and predicate RW edges.
+ * Linear in the edges (a view: in its key's versions).  The predicate test is this file's own scan of the
  * raw operations; nothing of the checker (frontend/checking/pred_rw.c) or
  * of the re-checker's graph (vm_graph.c) is used. */
 #include "frontend/recheck/certificate.h"
@@ -59,6 +60,113 @@ static int rr_edge(void *vctx, const dep_edge *e, uint32_t r, uint32_t wf, uint3
     vec_push(P->from, e->from); vec_push(P->to, e->to); vec_push(P->key, e->key); vec_push(P->kind, kind);
     vec_push(P->rop, r); vec_push(P->wop, wt);
     return 1;
+}
+
+/* ---- rr's views (predicate.h: pred_fact_is_view) --------------------------
+ * A predicate read that left out a key its transaction saw in a matching
+ * version q has, in Adya's model, a version set of its own: under the
+ * certificate's orders its view is the latest of the view's versions (those
+ * of the key it does not match) before q, or the first after q when none
+ * precedes it (doc/levels.md "rr", "Adya's model, reduced"); a view of kind
+ * (b) (q another predicate read's version) is one choice among several:
+ * when the rule's views leave a forbidden cycle, the others are tried (at
+ * most CERT_VIEW_TRIES combinations), and one that passes proves rr.  Its edges, by
+ * Adya's definition: WR (a predicate read-dependency, D) from every version
+ * up to the view that changes the read's matches, RW (a predicate
+ * anti-dependency) to every later one that does; none to or from the
+ * reader itself.  A view after the reader's own version adds WR from its
+ * writer (a cycle with the reader's WW edges: no such view in Adya's
+ * model).  This file's own reading of the raw operations. */
+
+/* The value t's version of key k installs: its last successful write
+ * (INIT: VALUE_INIT); 0 when t writes no register value of k. */
+static int version_value(const history *h, uint32_t t, uint32_t k, int64_t *v) {
+    if (t == 0) { *v = VALUE_INIT; return 1; }
+    const history_txn *tx = &h->txns[t];
+    for (uint32_t i = tx->num_ops; i-- > 0;) {
+        uint32_t o = tx->first_op + i;
+        if (h->op_key[o] != k || (h->op_kind[o] & OP_FAILED)) continue;
+        if ((op_kind)(h->op_kind[o] & OP_KIND_MASK) != OP_WRITE) continue;
+        *v = h->op_value[o];
+        return 1;
+    }
+    return 0;
+}
+
+static int view_matches(const history *h, const pred_read *rd, uint32_t k, int64_t v) {
+    int64_t data = 0;
+    return preds_version_data(h->preds, k, v, &data) && pred_match(&rd->p, data);
+}
+
+static void add_edge(rr_ctx *P, uint32_t from, uint32_t to, uint32_t key, uint8_t kind) {
+    P->edges++;
+    vec_push(P->from, from); vec_push(P->to, to); vec_push(P->key, key); vec_push(P->kind, kind);
+    vec_push(P->rop, HISTORY_NONE); vec_push(P->wop, HISTORY_NONE);
+}
+
+/* One view's edges; 0 with err when none of its versions is in the order. */
+static int view_edges(rr_ctx *P, const certificate *c, const version_order *vo, const pred_fact *f, uint32_t t, uint32_t pick,
+                      ic_error *err) {
+    const history *h = P->h;
+    const history_preds *pp = h->preds;
+    const pred_read *rd = &pp->reads.data[f->read];
+    uint32_t a = vo->start[f->key], b = vo->start[f->key + 1], q = UINT32_MAX, before = UINT32_MAX, after = UINT32_MAX;
+    int64_t *val = xmalloc(((size_t)(b - a) + 1) * sizeof *val);
+    uint8_t *has = xcalloc((size_t)(b - a) + 1, 1);
+    for (uint32_t g = a; g < b; g++) has[g - a] = (uint8_t)version_value(h, vo->txns.data[g], f->key, &val[g - a]);
+    for (uint32_t g = a; g < b; g++) if (has[g - a] && val[g - a] == f->value) q = g;
+    for (uint32_t j = 0; j < f->vn && q != UINT32_MAX; j++)
+        for (uint32_t g = a; g < b; g++) {
+            if (!has[g - a] || val[g - a] != pp->view_vals.data[f->vfirst + j] || g == q) continue;
+            if (g < q && (before == UINT32_MAX || g > before)) before = g;
+            if (g > q && (after == UINT32_MAX || g < after)) after = g;
+        }
+    uint32_t v = before != UINT32_MAX ? before : after;
+    for (uint32_t g = a; g < b && q != UINT32_MAX && pick < f->vn; g++)   /* kind (b): the version picked instead */
+        if (g != q && has[g - a] && val[g - a] == pp->view_vals.data[f->vfirst + pick]) v = g;
+    if (v == UINT32_MAX) {
+        free(val); free(has);
+        ic_error_at(err, c->file, 0, "the predicate read at line %u sees the key in none of the versions it could under the "
+                    "certificate's order", rd->line);
+        return 0;
+    }
+    for (uint32_t g = a; g < v; g++)             /* a view after the reader's own version: it read before it wrote */
+        if (vo->txns.data[g] == t) add_edge(P, vo->txns.data[v], t, f->key, 0);
+    int prev = has[0] && view_matches(h, rd, f->key, val[0]);
+    for (uint32_t g = a + 1; g < b; g++) {
+        int cur = has[g - a] && view_matches(h, rd, f->key, val[g - a]);
+        uint32_t w = vo->txns.data[g];
+        if (cur != prev && w != t) { if (g <= v) add_edge(P, w, t, f->key, 0); else add_edge(P, t, w, f->key, 2); }
+        prev = cur;
+    }
+    free(val); free(has);
+    return 1;
+}
+
+/* Every view's edges; pick (NULL: the rule for each) per view of kind (b)
+ * (pred_fact.by_pred: the version its transaction saw is another predicate
+ * read's, so its view is one choice among several), in fact order, the
+ * index of its version to take instead (vn or more: the rule).  *nb: how
+ * many such views, their numbers of versions into nv when not NULL. */
+static int views(rr_ctx *P, const certificate *c, const version_order *vo, const uint8_t *part, const uint32_t *pick,
+                 vec_u32 *nv, ic_error *err) {
+    const history *h = P->h;
+    size_t nb = 0;
+    if (!h->preds) return 1;
+    for (size_t i = 0; i < h->preds->facts.len; i++) {
+        const pred_fact *f = &h->preds->facts.data[i];
+        if (!pred_fact_is_view(f) || f->key >= vo->num_keys) continue;
+        uint32_t t = h->preds->reads.data[f->read].txn;
+        if (t == HISTORY_NONE || t >= h->num_txns || !part[t]) continue;
+        if (!view_edges(P, c, vo, f, t, f->by_pred && pick ? pick[nb] : UINT32_MAX, err)) return 0;
+        if (f->by_pred && nv) vec_push(*nv, f->vn);
+        nb += f->by_pred;
+    }
+    return 1;
+}
+
+static void truncate_edges(rr_ctx *P, size_t n) {
+    P->from.len = P->to.len = P->key.len = P->kind.len = P->rop.len = P->wop.len = n;
 }
 
 /* CSR of the edges with kind <= maxkind (D only: 0; everything: 2). */
@@ -134,33 +242,69 @@ static void rr_free(rr_ctx *P) {
     vec_free(P->from); vec_free(P->to); vec_free(P->key); vec_free(P->kind); vec_free(P->rop); vec_free(P->wop);
 }
 
+static int rr_graph_ok(const rr_ctx *P, const certificate *c, ic_error *err);
+
+/* The views of kind (b) under every other choice (at most CERT_VIEW_TRIES in
+ * all, in mixed radix) until one passes: 1, else 0 (err untouched). */
+#define CERT_VIEW_TRIES 256
+static int other_views_ok(rr_ctx *P, const certificate *c, const version_order *vo, const uint8_t *part, size_t base,
+                          const vec_u32 *nv) {
+    uint32_t *pick = xcalloc(nv->len + 1, sizeof *pick);
+    int ok = 0;
+    ic_error scratch;
+    for (int tries = 0; tries < CERT_VIEW_TRIES && !ok; tries++) {
+        truncate_edges(P, base);
+        ic_error_clear(&scratch);
+        ok = views(P, c, vo, part, pick, NULL, &scratch) && rr_graph_ok(P, c, &scratch);
+        size_t i = 0;
+        while (i < nv->len && ++pick[i] >= nv->data[i]) pick[i++] = 0;
+        if (i == nv->len) break;
+    }
+    free(pick);
+    return ok;
+}
+
 int cert_check_rr(const history *h, const certificate *c, const version_order *vo, const uint8_t *part,
                   ic_error *err, uint64_t *edges) {
     rr_ctx P;
     memset(&P, 0, sizeof P);
     P.h = h;
-    if (!cert_edges(h, vo, c, part, rr_edge, &P, err)) { rr_free(&P); return 0; }
-    if (edges) *edges = P.edges;
+    vec_u32 nv; vec_init(nv);
+    int ok = cert_edges(h, vo, c, part, rr_edge, &P, err);
+    size_t base = P.from.len;
+    ok = ok && views(&P, c, vo, part, NULL, &nv, err);
+    if (ok && edges) *edges = P.edges;
+    if (ok && !rr_graph_ok(&P, c, err)) {
+        ok = nv.len && other_views_ok(&P, c, vo, part, base, &nv);   /* kind (b): another view proves it */
+        if (ok) ic_error_clear(err);
+    }
+    vec_free(nv);
+    rr_free(&P);
+    return ok;
+}
+
+/* G1c and G2-item on P's edges: 1, or 0 with err set. */
+static int rr_graph_ok(const rr_ctx *P, const certificate *c, ic_error *err) {
+    const history *h = P->h;
     uint32_t n = h->num_txns;
     char an[96], bn[96], kb[128], v1[160], v2[160];
     int ok = 1;
-    uint32_t left = d_cycle_node(&P, n);
+    uint32_t left = d_cycle_node(P, n);
     if (left != UINT32_MAX) {
         ic_error_at(err, c->file, 0, "the version orders leave a cycle of WR and WW edges (G1c, through or behind %s), which rr forbids",
                     cert_txn_name(h, left, an, sizeof an));
         ok = 0;
     }
-    uint32_t *comp = ok ? components(&P, n) : NULL;
-    for (size_t i = 0; ok && i < P.from.len; i++) {
-        if (P.kind.data[i] != 1 || comp[P.from.data[i]] != comp[P.to.data[i]]) continue;
-        history_key_str(h, P.key.data[i], kb, sizeof kb);
+    uint32_t *comp = ok ? components(P, n) : NULL;
+    for (size_t i = 0; ok && i < P->from.len; i++) {
+        if (P->kind.data[i] != 1 || comp[P->from.data[i]] != comp[P->to.data[i]]) continue;
+        history_key_str(h, P->key.data[i], kb, sizeof kb);
         ic_error_at(err, c->file, 0, "G2-item: RW %s: %s reads %s=%s, which %s's %s=%s overwrites next (an item anti-dependency), "
                     "and %s reaches %s by dependencies: a cycle with an item anti-dependency, which rr forbids",
-                    kb, cert_txn_name(h, P.from.data[i], an, sizeof an), kb, cert_value_str(h, P.rop.data[i], v1, sizeof v1),
-                    cert_txn_name(h, P.to.data[i], bn, sizeof bn), kb, cert_value_str(h, P.wop.data[i], v2, sizeof v2), bn, an);
+                    kb, cert_txn_name(h, P->from.data[i], an, sizeof an), kb, cert_value_str(h, P->rop.data[i], v1, sizeof v1),
+                    cert_txn_name(h, P->to.data[i], bn, sizeof bn), kb, cert_value_str(h, P->wop.data[i], v2, sizeof v2), bn, an);
         ok = 0;
     }
     free(comp);
-    rr_free(&P);
     return ok;
 }

@@ -109,8 +109,10 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
 cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
                               uint64_t *edges_checked) {
     if (edges_checked) *edges_checked = 0;
-    if (h->preds && h->preds->facts.len) {   /* what a predicate read returned contradicts every version (predicate.h) */
-        const pred_fact *pf = &h->preds->facts.data[0];
+    size_t fact = 0;                          /* rr: a view is no contradiction (predicate.h; cert_rr.c) */
+    while (h->preds && fact < h->preds->facts.len && level == LEVEL_RR && pred_fact_is_view(&h->preds->facts.data[fact])) fact++;
+    if (h->preds && fact < h->preds->facts.len) {   /* what a predicate read returned contradicts every version (predicate.h) */
+        const pred_fact *pf = &h->preds->facts.data[fact];
         const pred_read *pr = pf->read < h->preds->reads.len ? &h->preds->reads.data[pf->read] : NULL;
         ic_error_at(err, c->file, 0, "the history's predicate read (line %u) %s: no certificate proves a level with it",
                     pr ? pr->line : 0u, pf->kind == PF_MISMATCH ? "returned a version that does not match it"

@@ -107,17 +107,40 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     return ok;
 }
 
-/* rr (Adya's PL-2.99): a cycle is allowed iff it has a predicate
- * anti-dependency and no item anti-dependency. */
-static int rr_forbids(const history *h, const dep_edge *c, size_t n, char *why, size_t wl) {
+static int has_edge(const dep_edge_vec *v, const dep_edge *e) {
+    vec_foreach(const dep_edge, x, *v)
+        if (x->from == e->from && x->to == e->to && x->key == e->key && x->kind == e->kind) return 1;
+    return 0;
+}
+
+/* rr (Adya's PL-2.99): the cycle's edges hold — as the reads' edges, or
+ * as those of a predicate read's view (vm_views.c) — and it is one rr
+ * forbids: no predicate anti-dependency, or an item one.  An RW edge is a
+ * predicate one when its reader reads the key by predicate only, or when
+ * it holds as a view's edge only (the reader's own read of the key is
+ * not before the edge's target). */
+static int cycle_holds_rr(const history *h, const version_order *vo, const dep_edge *c, size_t n, char *why, size_t wl) {
+    if (n == 0) { snprintf(why, wl, "empty cycle"); return 0; }
+    vm m;
+    memset(&m, 0, sizeof m);
+    dep_edge_vec views; vec_init(views);
+    uint8_t *want = edge_keys(h, c, n);
+    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && vm_view_edges(&m, want, NULL, &views, why, wl);
+    if (!want) snprintf(why, wl, "no such key");
     size_t prw = 0, item = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && ok; i++) {
+        int plain = vm_dep_holds(&m, &c[i], why, wl), view = !plain && has_edge(&views, &c[i]);
+        if (!plain && !view) { ok = 0; break; }
+        if (c[i].to != c[(i + 1) % n].from) { snprintf(why, wl, "edges %zu and %zu do not meet", i, (i + 1) % n); ok = 0; break; }
         if (c[i].kind != DEP_RW) continue;
-        if (c[i].from < h->num_txns && vm_pred_only(h, c[i].from, c[i].key)) prw++;
+        if (view || vm_pred_only(h, c[i].from, c[i].key)) prw++;
         else item++;
     }
-    if (prw && !item) { snprintf(why, wl, "only predicate anti-dependencies among its RW edges (allowed under rr)"); return 0; }
-    return 1;
+    if (ok && prw && !item) { snprintf(why, wl, "only predicate anti-dependencies among its RW edges (allowed under rr)"); ok = 0; }
+    vm_free(&m);
+    vec_free(views);
+    free(want);
+    return ok;
 }
 
 /* Whether the cycle's shape is one the level forbids (the edges are
@@ -136,27 +159,58 @@ static int level_forbids(const history *h, check_level_id level, const dep_edge 
         }
     }
     if (s == SHAPE_PSI && rw > 1) { snprintf(why, wl, "%zu RW edges (allowed under psi)", rw); return 0; }
-    if (s == SHAPE_RR) return rr_forbids(h, c, n, why, wl);
-    return 1;
+    (void)h;
+    return 1;                                    /* rr: cycle_holds_rr tells the kinds of its RW edges */
 }
 
 int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
                       const dep_edge *c, size_t n, char *why, size_t wl) {
     if ((unsigned)level >= LEVEL_COUNT || level_shape_of(level) < SHAPE_PC) { snprintf(why, wl, "not a searched level"); return 0; }
     if (n && !level_forbids(h, level, c, n, why, wl)) return 0;
+    if (level_shape_of(level) == SHAPE_RR) return cycle_holds_rr(h, vo, c, n, why, wl);
     return cycle_holds(h, vo, level_shape_of(level) == SHAPE_SI, c, n, why, wl);
+}
+
+/* rr: the views of kind (b) under every other choice of theirs (vm_views_other;
+ * at most VM_VIEW_TRIES in all, in mixed radix), until one passes: 1, else 0. */
+#define VM_VIEW_TRIES 256
+static int other_views_pass(const vm *m, const vec_u32 *n, vreads *r, const uint8_t *part, struct par_pool *pool, int prio) {
+    uint32_t *pick = xcalloc(n->len + 1, sizeof *pick);
+    int pass = 0;
+    char why[300];
+    for (int tries = 0; tries < VM_VIEW_TRIES && !pass; tries++) {
+        vec_clear(r->views);
+        if (vm_view_edges(m, NULL, pick, &r->views, why, sizeof why))
+            pass = vm_graph_check(m->h, m->vo, vm_mode_of(LEVEL_RR), part, r, pool, prio, NULL, why, sizeof why) == 1;
+        size_t i = 0;                              /* the next choice: pick + 1 */
+        while (i < n->len && ++pick[i] >= n->data[i]) pick[i++] = 0;
+        if (i == n->len) break;                    /* every one tried */
+    }
+    free(pick);
+    return pass;
 }
 
 int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
                       char *why, size_t wl, struct par_pool *pool, int prio) {
     vm m;
     vreads r; memset(&r, 0, sizeof r);
+    vec_u32 other; vec_init(other);
+    int rr = (unsigned)level < LEVEL_COUNT && vm_mode_of(level).rr;
     int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, wl);    /* index and replay, key by key */
-    uint8_t *part = m.part; m.part = NULL;        /* the rest of the index goes before the graph comes */
-    vm_free(&m);
-    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), part, &r, pool, prio, cycle, why, wl) : -1;
+    if (ok && rr) ok = vm_view_edges(&m, NULL, NULL, &r.views, why, wl);
+    if (!ok || !rr || !vm_views_other(&m, &other)) {   /* the rest of the index goes before the graph comes */
+        uint8_t *part = m.part; m.part = NULL;
+        vm_free(&m);
+        m.part = part;
+    }
+    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), m.part, &r, pool, prio, cycle, why, wl) : -1;
+    if (rc == 0 && other.len && other_views_pass(&m, &other, &r, m.part, pool, prio)) {   /* kind (b): another view */
+        rc = 1;
+        if (cycle) vec_clear(*cycle);
+    }
     vreads_free(&r);
-    free(part);
+    vm_free(&m);
+    vec_free(other);
     return rc;
 }
 
@@ -165,11 +219,15 @@ void vo_check_levels_on(const history *h, const version_order *vo, const check_l
     vm m;
     vreads r; memset(&r, 0, sizeof r);
     char why[300];
-    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, sizeof why);
+    int ok = vm_build(&m, h, vo, NULL, pool, prio, &r, why, sizeof why), views = 1;
+    for (size_t i = 0; i < n && ok; i++)           /* rr's views, for the rr levels only (vg_emit_views) */
+        if ((unsigned)levels[i] < LEVEL_COUNT && vm_mode_of(levels[i]).rr && !r.views.len && views)
+            views = vm_view_edges(&m, NULL, NULL, &r.views, why, sizeof why);
     uint8_t *part = m.part; m.part = NULL;
     vm_free(&m);
     for (size_t i = 0; i < n; i++) {
         int valid = (unsigned)levels[i] < LEVEL_COUNT && level_shape_of(levels[i]) >= SHAPE_PC;
+        if (valid && vm_mode_of(levels[i]).rr && !views) valid = 0;
         out[i] = ok && valid ? vm_graph_check(h, vo, vm_mode_of(levels[i]), part, &r, pool, prio, NULL, why, sizeof why) : -1;
     }
     vreads_free(&r);

@@ -15,8 +15,9 @@
  * and the last tick completed before b's invocation into b, a D edge; a
  * cycle's run of ticks is reported as one RT edge); psi keeps RW edges out
  * of the graph and tests each against the D paths (vg_psi); rr keeps the
- * predicate anti-dependencies out (vm_pred_only) and tests each item RW
- * edge against the paths of the whole graph (vg_rr). */
+ * predicate anti-dependencies out (vm_pred_only, and the RW edges of the
+ * predicate reads' views: vm_views.c, emitted after the head) and tests
+ * each item RW edge against the paths of the whole graph (vg_rr). */
 #include "frontend/recheck/vm_internal.h"
 
 #include <inttypes.h>
@@ -173,6 +174,7 @@ static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, ui
 
 /* The edge sequence's head: SO, then the fixed arcs (SI), then the
  * clock's (real time). */
+static void vg_emit_clock(vpart *p, const vm_clock *k);
 static void vg_emit_head(vpart *p, const history *h, const uint8_t *part) {
     for (uint32_t s = 0; s < h->num_sessions && p->mode->so; s++) {
         uint32_t prev = UINT32_MAX;
@@ -187,7 +189,20 @@ static void vg_emit_head(vpart *p, const history *h, const uint8_t *part) {
         for (uint32_t t = 0; t < h->num_txns; t++)
             if (part[t]) vg_edge(p, DEP_FIXED, 0, t, t);
     const vm_clock *k = p->clk;
-    if (!k) return;
+    if (k) vg_emit_clock(p, k);
+}
+
+/* rr: the views' edges (vm_views.c): WR arcs, RW predicate anti-dependencies. */
+static void vg_emit_views(vpart *p, const vreads *r) {
+    if (!p->mode->rr || !r) return;
+    vec_foreach(const dep_edge, e, r->views) {
+        if (e->kind != DEP_RW) { vg_edge(p, (dep_kind)e->kind, e->key, e->from, e->to); continue; }
+        if (p->pass == VG_RW) { vec_push(*p->rw, e->from); vec_push(*p->rw, e->to); }
+        else if (p->pass == VG_FIND && p->g->on[e->from]) vg_find(p->g, e->from, e->to, DEP_RW, e->key, 1);
+    }
+}
+
+static void vg_emit_clock(vpart *p, const vm_clock *k) {
     for (uint32_t j = 0; j < k->m; j++) {
         vg_arc(p, DEP_RT, HISTORY_NONE, p->si ? 2 * k->a[j] : k->a[j], k->base + j);
         if (j + 1 < k->m) vg_arc(p, DEP_RT, HISTORY_NONE, k->base + j, k->base + j + 1);
@@ -250,6 +265,7 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
     }
     vg_job job = { vo, r, G, parts };
     vg_emit_head(&parts[0], h, part);
+    vg_emit_views(&parts[0], r);
     par_pool_run_prio(pool, prio, G, vg_group_task, &job);
     uint64_t m = 0;
     for (uint32_t j = 0; j <= G; j++) m += parts[j].m;
@@ -267,6 +283,7 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
         g->start[g->n] = at;
         for (uint32_t j = 0; j <= G; j++) { parts[j].pass = VG_FILL; parts[j].adj = g->adj; }
         vg_emit_head(&parts[0], h, part);
+        vg_emit_views(&parts[0], r);
         par_pool_run_prio(pool, prio, G, vg_group_task, &job);
     }
     for (uint32_t j = 0; j <= G; j++) free(parts[j].c);
@@ -457,6 +474,7 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
     vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g, NULL, g->prw, g->nprw };
     vg_emit_head(&p, h, part);
+    vg_emit_views(&p, r);
     vg_emit_keys(&p, vo, r, 0, r->ntasks);
     /* start at a transaction's node: a run of clock ticks becomes one RT edge */
     uint32_t real = g->clk ? g->clk->base : g->n;
@@ -575,10 +593,11 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
             }
             vec_free(rw);
         }
-        if (rc == 1 && mode.rr && g.nprw) {
+        if (rc == 1 && mode.rr && (g.nprw || r->views.len)) {
             vec_u32 lazy, item; vec_init(lazy); vec_init(item);
             vpart p = { 0, VG_RW, &g.mode, NULL, &lazy, NULL, NULL, 0, &g, &item, g.prw, g.nprw };
             vg_emit_keys(&p, vo, r, 0, r->ntasks);
+            vg_emit_views(&p, r);
             vec_clear(cyc);
             if (vg_rr(&g, &lazy, &item, &cyc)) {
                 rc = 0;

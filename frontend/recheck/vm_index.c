@@ -100,6 +100,13 @@ static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
     }
 }
 
+uint32_t vm_version_of(const vm *m, uint32_t key, int64_t v) {
+    if (key >= m->h->num_keys || !m->marker) return UINT32_MAX;
+    uint32_t a = m->vo->start[key], b = m->vo->start[key + 1];
+    if (v == VALUE_INIT) return a < b ? a : UINT32_MAX;
+    return mk_get(m, key, v);
+}
+
 /* Participants: INIT, committed, and indeterminate writers whose write a
  * participant reads (any element of a list read), to a fixpoint. */
 static uint8_t *participants(const history *h) {
@@ -138,6 +145,7 @@ static uint8_t *participants(const history *h) {
 void vreads_free(vreads *r) {
     for (uint32_t i = 0; r->out && i < r->ntasks; i++) vec_free(r->out[i].reads);
     free(r->out); free(r->range);
+    vec_free(r->views);
     memset(r, 0, sizeof *r);
 }
 

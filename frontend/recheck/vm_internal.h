@@ -6,6 +6,7 @@
  *                  replay against them (its snapshot per key);
  *   vm_graph.c     the dependency graph the replay gives, its cycle search
  *                  and the shortest cycle as dependencies;
+ *   vm_views.c     rr's views of predicate reads under the order;
  *   verify_model.c the entry points (vo_check, cycle_holds) and the
  *                  test of one dependency (vm_dep_holds). */
 #ifndef ISOCHECK_VM_INTERNAL_H
@@ -42,6 +43,7 @@ typedef struct vread { uint32_t t, g; } vread;
 typedef struct key_range_out { VEC(vread) reads; int failed; char why[300]; } key_range_out;
 
 typedef struct vreads {
+    dep_edge_vec views;           /* rr: the views' edges (vm_view_edges), emitted at rr only */
     uint32_t ntasks;
     uint32_t *range;              /* ntasks + 1 key bounds */
     key_range_out *out;
@@ -58,6 +60,28 @@ void vreads_free(vreads *r);
  * first inconsistent read in key order). */
 int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want,
              struct par_pool *pool, int prio, vreads *r, char *why, size_t wl);
+
+/* Key's version (an index into vo->txns) whose installed value is v
+ * (VALUE_INIT: INIT's), or UINT32_MAX (none, or the key not indexed). */
+uint32_t vm_version_of(const vm *m, uint32_t key, int64_t v);
+
+/* rr's views (vm_views.c; predicate.h, pred_fact_is_view): the edges
+ * Adya's definition gives each view of a participant's predicate read of
+ * an indexed key (want[k], or every key with want NULL) under the indexed
+ * order, appended to out: WR (a predicate read-dependency, a D edge) from
+ * every version up to the view's that changes the read's matches, RW (a
+ * predicate anti-dependency) to every later one that does.  The view is
+ * the latest of its versions before the one its transaction saw (none
+ * before: the first after it).  0 with why when a view has none of its
+ * versions in the order. */
+int vm_view_edges(const vm *m, const uint8_t *want, const uint32_t *pick, dep_edge_vec *out, char *why, size_t wl);
+/* The views of kind (b) (pred_fact.by_pred: the version seen is another
+ * predicate read's, so the view is one choice among several): how many
+ * the re-check sees, and each one's number of versions into n, in fact
+ * order.  pick (NULL: the rule for each) names, per such view in that
+ * order, the index of the version vm_view_edges takes instead (n[i] or
+ * more: the rule). */
+size_t vm_views_other(const vm *m, vec_u32 *n);
 
 /* t's snapshot of k as a version index within k's slice (UINT32_MAX: none
  * shown); 0 with why set on an inconsistent read. */

@@ -70,10 +70,11 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, ex
     cycle_class cl = classify_cycle_rule(mc->data, mc->len, c->rule);
     report_anomaly *a = report_add(r, cl.kind, level);
     snprintf(a->adya, sizeof a->adya, "%s", cl.adya);
-    if (!strncmp(cl.adya, "G2-item", 7) && c->h->op_pred) {   /* Adya: G2-item needs an item anti-dependency */
+    if (!strncmp(cl.adya, "G2-item", 7) && c->h->preds) {   /* Adya: G2-item needs an item anti-dependency */
         int item = 0;
         for (size_t i = 0; i < mc->len; i++)
-            item |= mc->data[i].kind == DEP_RW && !pred_rw_reads_by_predicate(c->h, mc->data[i].from, mc->data[i].key);
+            item |= mc->data[i].kind == DEP_RW && !pred_rw_reads_by_predicate(c->h, mc->data[i].from, mc->data[i].key)
+                    && (i >= x->why.len || x->why.data[i].status != WHY_VIEW);   /* a view's: a predicate one */
         if (!item) snprintf(a->adya, sizeof a->adya, "G2%s", cl.adya + 7);
     }
     for (size_t i = 0; i < mc->len; i++) { vec_push(a->edges, mc->data[i]); add_txn(a, mc->data[i].from); }
@@ -81,7 +82,7 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, ex
     for (size_t i = 0; i < mc->len; i++) edge_ops(c, &mc->data[i], a, 0);
     for (size_t i = 0; i < x->why.len; i++) {
         why_ops(c, &x->why.data[i], mc->data[i].key, a);
-        if (x->why.data[i].status == WHY_CHOSEN) a->chosen = 1;
+        if (x->why.data[i].status == WHY_CHOSEN || x->why.data[i].status == WHY_VIEW) a->chosen = 1;
         vec_push(a->why, x->why.data[i]);
     }
     vec_foreach(const report_fact, f, x->facts) { why_ops(c, &f->why, f->fact.key, a); vec_push(a->facts, *f); }

@@ -17,6 +17,8 @@
  * proven so is left out and the search is run again without it. */
 #include "frontend/reports/interpret_internal.h"
 
+#include "frontend/history/predicate.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,10 +376,26 @@ static int is_forced(const ictx *c, const dep_edge *e) {
     return 0;
 }
 
+/* rr: e is an edge of a predicate read's own view of its key (doc/levels.md
+ * "rr"; the re-check's vm_views.c), not of its transaction's read: a WR
+ * edge from another writer than the read's, an RW edge to a version not
+ * after the one read (under the order found). */
+static int view_edge(const ictx *c, const dep_edge *e) {
+    if (e->kind != DEP_WR && e->kind != DEP_RW) return 0;
+    uint32_t reader = e->kind == DEP_WR ? e->to : e->from;
+    if (!preds_view_read(c->h->preds, reader, e->key, NULL)) return 0;
+    uint32_t src = ictx_read_src(c, reader, e->key);
+    if (e->kind == DEP_WR) return src != e->from;
+    if (src == NONE) return 0;
+    uint32_t gs = ictx_vidx(c, e->key, src), gb = ictx_vidx(c, e->key, e->to);
+    return gs != NONE && gb != NONE && gb <= gs;
+}
+
 void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *factsv) {
     memset(w, 0, sizeof *w);
     vec_init(w->alt); vec_init(w->basis);
     w->before = w->after = w->read_op = NONE;
+    if (view_edge(c, e)) { w->status = WHY_VIEW; return; }   /* rr: a predicate read's own view, under the order found */
     if (e->kind == DEP_SO || e->kind == DEP_WR || e->kind == DEP_RT) { w->status = WHY_OBSERVED; return; }
     uint32_t a, b = e->to;
     if (e->kind == DEP_WW) a = e->from;

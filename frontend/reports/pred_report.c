@@ -21,8 +21,46 @@ static const char *data_str(const history *h, uint32_t key, int64_t v, int *pres
     return buf;
 }
 
+/* rr: an edge that may be a predicate read's own view's (doc/levels.md
+ * "rr": the reader's predicate read that left the key out has a version
+ * set of its own there): a WR edge from another writer than its
+ * transaction's read's is one; an RW edge to a version the predicate
+ * matches may be one (the view's edge to the head of the matching run) or
+ * the transaction's read's, told as either. */
+static int view_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
+    uint32_t reader = e->kind == DEP_WR ? e->to : e->from;
+    const pred_fact *f = NULL;
+    const pred_read *rd = preds_view_read(h->preds, reader, e->key, &f);
+    if (!rd) return 0;
+    uint32_t op = history_txn_external_read(h, reader, e->key);
+    uint32_t src = op == HISTORY_NONE ? HISTORY_NONE : history_read_source(h, op);
+    uint32_t w = history_txn_final_write(h, e->kind == DEP_WR ? e->from : e->to, e->key);
+    if (w == HISTORY_NONE || (e->kind == DEP_WR && src != HISTORY_NONE && h->op_txn[src] == e->from)) return 0;
+    char rb[48], wb[48], pb[96], kb[96], nb[48], vb[96];
+    int present;
+    int64_t data;
+    data_str(h, e->key, h->op_value[w], &present, &data, nb, sizeof nb);
+    if (e->kind == DEP_RW && !f->by_pred && !pred_match_version(&rd->p, present, data)) return 0;   /* the item read's */
+    txn_str(h, reader, rb, sizeof rb);
+    txn_str(h, e->kind == DEP_WR ? e->from : e->to, wb, sizeof wb);
+    pred_read_str(rd, "value", pb, sizeof pb);
+    history_key_str(h, e->key, kb, sizeof kb);
+    if (e->kind == DEP_WR)
+        snprintf(buf, n, "%s's predicate read of `%s` did not return key %s; at rr it has its own view of it (Adya's "
+                 "version set): %s's key %s or a later version, a predicate read-dependency", rb, pb, kb, wb, nb);
+    else if (f->by_pred)
+        snprintf(buf, n, "%s's predicate read of `%s` did not return key %s; at rr its own view of it (Adya's version set) "
+                 "precedes %s's key %s %s, which changes what it matches: a predicate anti-dependency", rb, pb, kb, wb, kb, nb);
+    else
+        snprintf(buf, n, "%s read key %s %s, and its predicate read of `%s` did not return it (at rr its own view, Adya's "
+                 "version set); %s's key %s %s follows the version one of them saw (an item or a predicate "
+                 "anti-dependency)", rb, kb, data_str(h, e->key, f->value, &present, &data, vb, sizeof vb), pb, wb, kb, nb);
+    return 1;
+}
+
 int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
     if (!h->preds || (e->kind != DEP_WR && e->kind != DEP_RW) || e->key == HISTORY_NONE) return 0;
+    if (view_sentence(h, e, buf, n)) return 1;
     uint32_t reader = e->kind == DEP_WR ? e->to : e->from;
     uint32_t op = history_txn_external_read(h, reader, e->key);
     if (op == HISTORY_NONE) return 0;

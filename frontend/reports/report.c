@@ -247,6 +247,11 @@ static void print_why(FILE *out, const history *h, uint32_t key, const edge_why 
     char a[64], b[64], kb[128], chain[2048];
     if (w->status == WHY_OBSERVED) return;
     history_key_str(h, key, kb, sizeof kb);
+    if (w->status == WHY_VIEW) {                 /* no two versions named: the view is the order's */
+        fprintf(out, "%schosen: at rr a predicate read has a version set of its own (Adya); under the version order "
+                "found its view of %s is the latest version before its transaction's that it does not match\n", ind, kb);
+        return;
+    }
     report_txn_name(h, w->before, a, sizeof a);
     report_txn_name(h, w->after, b, sizeof b);
     switch (w->status) {

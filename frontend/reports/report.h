@@ -30,6 +30,8 @@ typedef enum {
                                 cycle with what was known then), no short cycle shown */
     WHY_LISTED,              /* a list read (read_op) holds before's elements and after's later or
                                 not at all: list reads show the version order itself */
+    WHY_VIEW,                /* rr: an edge of a predicate read's own view, which the version
+                                order found gives (doc/levels.md "rr") */
 } why_status;
 
 /* How an edge of an explanation's cycle holds without the fact it

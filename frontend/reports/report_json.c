@@ -29,7 +29,7 @@ static void jedge(FILE *out, const history *h, const dep_edge *e) {
 
 static const char *why_name(uint8_t st) {
     return st == WHY_OBSERVED ? "observed" : st == WHY_INIT ? "initial-version" : st == WHY_FORCED ? "forced"
-         : st == WHY_DECIDED ? "decided" : st == WHY_LISTED ? "listed" : "chosen";
+         : st == WHY_DECIDED ? "decided" : st == WHY_LISTED ? "listed" : st == WHY_VIEW ? "predicate-view" : "chosen";
 }
 
 static const char *basis_name(uint8_t k) {
@@ -49,7 +49,7 @@ static void jread(FILE *out, const history *h, uint32_t op) {
 /* The "why" object of a cycle edge or a proven fact. */
 static void jwhy(FILE *out, const history *h, const edge_why *w) {
     fprintf(out, "{\"status\": \"%s\"", why_name(w->status));
-    if (w->status != WHY_OBSERVED) {
+    if (w->status != WHY_OBSERVED && w->status != WHY_VIEW) {   /* a view names no two versions */
         fputs(", \"before\": ", out); jtxn_ref(out, h, w->before);
         fputs(", \"after\": ", out); jtxn_ref(out, h, w->after);
     }

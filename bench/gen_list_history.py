@@ -11,8 +11,11 @@ as :fail).  An operation appends a fresh value to a key or reads a key; a
 read sees the key's list at the snapshot followed by the transaction's own
 appends so far, so reads after own appends are common (--rmw: fraction of
 appends followed by a read of the same key).  The output satisfies SI.
+With --repeat F an append appends again, with probability F, a value
+already appended to its key (issue 35: repeated appends; the value drawn
+among the key's earlier appends, committed or not).
 
-  --txns N --sessions S --keys K --ops O --reads F --rmw F --seed N
+  --txns N --sessions S --keys K --ops O --reads F --rmw F --repeat F --seed N
 """
 import argparse
 import bisect
@@ -28,6 +31,7 @@ def main():
     ap.add_argument("--ops", type=int, default=8)
     ap.add_argument("--reads", type=float, default=0.5)
     ap.add_argument("--rmw", type=float, default=0.5)
+    ap.add_argument("--repeat", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     rnd = random.Random(a.seed)
@@ -36,6 +40,8 @@ def main():
     lists = [[[]] for _ in range(a.keys)]
     clock = 0
     nxt = 1
+    appended = [[] for _ in range(a.keys)]
+    rep = random.Random(a.seed + 7)          # drawn only with --repeat: the rest of the run is the same
     running = [None] * a.sessions
     done = 0
     index = 0
@@ -53,8 +59,12 @@ def main():
                 i = bisect.bisect_right(commits[k], t["snap"]) - 1
                 t["ops"].append("[:r %d [%s]]" % (k, " ".join(map(str, lists[k][i] + t["own"].get(k, [])))))
             else:
-                v = nxt
-                nxt += 1
+                if a.repeat > 0 and appended[k] and rep.random() < a.repeat:
+                    v = appended[k][rep.randrange(len(appended[k]))]
+                else:
+                    v = nxt
+                    nxt += 1
+                appended[k].append(v)
                 t["own"].setdefault(k, []).append(v)
                 t["ops"].append("[:append %d %d]" % (k, v))
                 if rnd.random() < a.rmw and t["left"] > 0:

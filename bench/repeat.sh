@@ -10,7 +10,13 @@
 #      value of the key, at 10k and 100k transactions.
 #   3. A history without a repeated value, this binary against $BASE (default
 #      /work/base/isocheck) in the same run: it must not get slower.
-# Usage: bench/repeat.sh [ISOCHECK]   (one run each; note the load: uptime)
+#   4. Lists (issue 35, repeated appends): bench/gen_list_history.py at 10k
+#      transactions (an SI store), 0 %, 1 %, 10 %, 50 % of appends repeating a
+#      value of their key; si and the weak levels rc,ra,cc (this binary; the
+#      0 % history against $BASE too: it must not get slower; REPS runs each,
+#      the best kept).
+# Usage: bench/repeat.sh [ISOCHECK]   (one run each; note the load: uptime;
+#        LISTS_ONLY=1: part 4 only)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -23,6 +29,7 @@ trap 'rm -rf "$t"' EXIT
 echo "# $(uptime)"
 echo "# revision $(cd "$here/.." && revision)"
 printf '%-28s %-8s %9s %8s\n' history verdict wall_s peak_mb
+if [ "${LISTS_ONLY:-0}" != 1 ]; then
 for d in twitter-10k rubis-10k tpcc-10k; do
   if [ ! -d "$VS/$d" ]; then echo "$d: not found in $VS (VeriStrong's history/fig13-14-15-table1; set VS)"; continue; fi
   set -- $(run_measured "$t/log" "$LIMIT" "$ISO" check --level ser "$VS/$d")
@@ -42,4 +49,26 @@ for b in "$ISO" "$BASE"; do
   [ -x "$b" ] || { echo "$b: not found"; continue; }
   set -- $(run_measured "$t/log" "$LIMIT" "$b" check --level all "$t/u.txt")
   printf '%-28s %-8s %9s %8s\n' "unique 100k ($(basename "$(dirname "$b")"))" "$1" "$2" "$3"
+done
+fi
+REPS=${REPS:-3}
+best() {   # best wall of REPS runs: "verdict wall peak"
+  local b=9e9 v=ERROR m=0 r
+  for _ in $(seq "$REPS"); do
+    r=($(run_measured "$t/log" "$LIMIT" "$@"))
+    v=${r[0]}; m=${r[2]}
+    b=$(awk -v a="$b" -v c="${r[1]}" 'BEGIN { print (c < a ? c : a) }')
+  done
+  echo "$v $b $m"
+}
+for f in 0 0.01 0.1 0.5; do
+  python3 "$here/gen_list_history.py" --txns 10000 --keys 2000 --repeat $f --seed 1 > "$t/l$f.edn" || exit 1
+  for lv in si rc,ra,cc; do
+    set -- $(best "$ISO" check --level $lv "$t/l$f.edn")
+    printf '%-28s %-8s %9s %8s\n' "list 10k repeat $f ($lv)" "$1" "$2" "$3"
+    if [ "$f" = 0 ] && [ -x "$BASE" ]; then
+      set -- $(best "$BASE" check --level $lv "$t/l$f.edn")
+      printf '%-28s %-8s %9s %8s\n' "list 10k repeat 0 ($lv, base)" "$1" "$2" "$3"
+    fi
+  done
 done

@@ -29,6 +29,8 @@
  * rep->no_times.  Last, report_check_ladder withdraws any PASS that the
  * ladder's order contradicts. */
 #include "frontend/run_check.h"
+#include "frontend/run_list.h"
+#include "frontend/history/list_repeat.h"
 #include "frontend/history/predicate.h"
 #include "frontend/reports/cert_build.h"
 #include "frontend/reports/ladder.h"
@@ -572,6 +574,8 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
     if (cert_level) *cert_level = -1;
     /* repeated values: every stage reads the resolved form (same indices;
      * kept with h, so the report may point into it) */
+    /* appended values that repeat: the choices of appends (run_list.h) */
+    if (history_has_repeated_appends(h)) return run_check_list_choice(h, o, rep, cert, cert_level, err);
     const history *orig = h;
     h = history_resolved(h, err);
     if (!h) return 0;

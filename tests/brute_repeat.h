@@ -244,6 +244,109 @@ static void brute_repeat_levels(const history *h, const int64_t *inv, const int6
     brute_repeat_levels_rec(&s, 0);
     for (int l = 0; l < BV_NLEVELS; l++) out[l] = s.any[l] ? 1 : s.undecided[l] ? -1 : 0;
 }
+/* ---- lists (issue 35): brute_repeat_list_levels ---------------------------
+ * A list history whose appended values may repeat satisfies a level iff
+ * some choice, per list read and per position of its list, of one append
+ * of the value shown there makes a history of unique values that satisfies
+ * it by tests/brute_levels.h.  Each choice is written out as a copy: every
+ * successful append gets a value of its own (1 << 40 | op) and every
+ * position of a list read the value of the append it chose; the level
+ * oracle runs on the copy (so who takes part follows the choice, as its
+ * participants are read off the copy).  A position chooses among every
+ * successful append of its key and value by a non-aborted transaction
+ * (the reader's own included: its own suffix), and a list may not choose
+ * one append twice; none left: the position keeps its value (brute_levels
+ * fails a read of a value nobody wrote).  The choices are independent per
+ * read: nothing of the pipeline's per-key segmentation or its pruning is
+ * assumed.  Register reads are left as they are (a history with repeated
+ * register values is not handled: -1). */
+#define BRUTE_LIST_MAX_CHOICES 4096
+
+typedef struct brute_llv {
+    const history *h;
+    const int64_t *inv, *cmp;
+    int64_t val[256];
+    history_list_ref lists[64];
+    int64_t pool[512];
+    uint32_t npos, pos_at[512], nc[512], cand[512][6];   /* per chosen position: pool slot and candidates */
+    int any[BV_NLEVELS], undecided[BV_NLEVELS];
+} brute_llv;
+
+static int brute_list_taken(const brute_llv *s, uint32_t i, int64_t v) {
+    uint32_t at = s->pos_at[i];
+    for (uint32_t j = 0; j < s->h->num_lists; j++)        /* earlier positions of the same list */
+        if (s->lists[j].off <= at && at < s->lists[j].off + s->lists[j].len) {
+            for (uint64_t q = s->lists[j].off; q < at; q++)
+                if (s->pool[q] == v) return 1;
+            return 0;
+        }
+    return 0;
+}
+
+static void brute_list_rec(brute_llv *s, uint32_t i) {
+    if (i == s->npos) {
+        history c = *s->h;
+        c.op_value = s->val;
+        c.lists = s->lists;
+        c.list_pool = s->pool;
+        int o[BV_NLEVELS];
+        bv_check_all(&c, s->inv, s->cmp, o);
+        for (int l = 0; l < BV_NLEVELS; l++) { s->any[l] |= o[l] == 1; s->undecided[l] |= o[l] < 0; }
+        return;
+    }
+    for (uint32_t c = 0; c < s->nc[i]; c++) {
+        int64_t v = BRUTE_REPEAT_OWN(s->cand[i][c]);
+        if (s->nc[i] > 1 && brute_list_taken(s, i, v)) continue;
+        s->pool[s->pos_at[i]] = v;
+        brute_list_rec(s, i + 1);
+    }
+}
+
+/* out[l] for every level of tests/brute_levels.h: 1 holds, 0 fails, -1 undecided. */
+static void brute_repeat_list_levels(const history *h, const int64_t *inv, const int64_t *cmp, int out[BV_NLEVELS]) {
+    static brute_llv s;
+    memset(&s, 0, sizeof s);
+    s.h = h; s.inv = inv; s.cmp = cmp;
+    for (int l = 0; l < BV_NLEVELS; l++) out[l] = -1;
+    if (h->num_ops > 256 || h->num_lists > 64 || h->num_txns > 64) return;
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        s.val[op] = h->op_value[op];
+        if (h->op_txn[op] && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_APPEND) s.val[op] = BRUTE_REPEAT_OWN(op);
+        if (h->op_txn[op] && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_WRITE)
+            for (uint32_t o = op + 1; o < h->num_ops; o++)
+                if (h->op_key[o] == h->op_key[op] && brute_repeat_op_ok(h, o) && brute_repeat_kind(h, o) == OP_WRITE &&
+                    h->op_value[o] == h->op_value[op]) return;          /* a repeated register value */
+    }
+    uint32_t at = 0;
+    uint64_t product = 1;
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (brute_repeat_kind(h, op) != OP_LIST_READ) continue;
+        uint32_t n, li = (uint32_t)h->op_value[op];
+        const int64_t *l = history_list(h, op, &n);
+        if (li >= 64 || at + n > 512) return;
+        s.lists[li].off = at; s.lists[li].len = n;
+        for (uint32_t i = 0; i < n; i++, at++) {
+            s.pool[at] = l[i];
+            if (h->txns[h->op_txn[op]].status == TXN_ABORTED || !brute_repeat_op_ok(h, op)) continue;
+            uint32_t nc = 0, p = s.npos;
+            for (uint32_t w = h->txns[1].first_op; w < h->num_ops; w++) {
+                if (h->op_key[w] != h->op_key[op] || h->op_value[w] != l[i] || !brute_repeat_op_ok(h, w) ||
+                    brute_repeat_kind(h, w) != OP_APPEND || h->txns[h->op_txn[w]].status == TXN_ABORTED) continue;
+                if (nc == 6) return;
+                s.cand[p][nc++] = w;
+            }
+            if (!nc) continue;                    /* keeps its value: nobody appended it */
+            if (nc == 1) { s.pool[at] = BRUTE_REPEAT_OWN(s.cand[p][0]); continue; }
+            s.pos_at[p] = at;
+            s.nc[p] = nc;
+            s.npos++;
+            product *= nc;
+            if (product > BRUTE_LIST_MAX_CHOICES) return;
+        }
+    }
+    brute_list_rec(&s, 0);
+    for (int l = 0; l < BV_NLEVELS; l++) out[l] = s.any[l] ? 1 : s.undecided[l] ? -1 : 0;
+}
 #endif
 
 #endif

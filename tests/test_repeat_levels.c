@@ -198,6 +198,7 @@ static void test_levels_60(void **s) { (void)s; run(60, 800, 23); }
 /* brute_levels.h serves other suites too */
 static void (*const unused_helpers[])(void) = {
     (void (*)(void))bv_check, (void (*)(void))bv_anomaly, (void (*)(void))bv_acyclic, (void (*)(void))brute_repeat_check,
+    (void (*)(void))brute_repeat_list_levels,
 };
 
 static void test_weak_certificates(void **s) {

@@ -6,6 +6,7 @@
 #include "frontend/checking/anomaly.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/export.h"
+#include "frontend/history/list_repeat.h"
 
 /* The axioms fail: the level fails without a graph.  Returns 1 if so,
  * with the first violation's text in why. */
@@ -28,6 +29,11 @@ static void fail_by_axioms(check_result *res, check_level_id level, const char *
 }
 
 int export_encode(const history *h, const export_options *o, graph_problem *p, check_result *res, ic_error *err) {
+    if (history_has_repeated_appends(h)) {      /* the choice of appends is no single instance (run_list.h) */
+        ic_error_at(err, h->source, 0, "a value appended twice to a list key: which append each list position shows "
+                    "is a choice that one instance cannot encode (check it with 'isocheck check'; issue 35)");
+        return 0;
+    }
     gp_reset(p);
     gp_comment(p, "isocheck encode: level %s, %s", check_level_name(o->level), o->no_prune ? "no pruning" : "pruned");
     char why[400];

@@ -9,7 +9,9 @@
  * stages decide FAIL before any solver, p is one empty clause with the
  * reason as a comment (unsatisfiable, as the level is).  res gets what the
  * stages found (verdict VERDICT_UNKNOWN with stage "exported" when a solver is
- * needed).  p is reset first.
+ * needed).  p is reset first.  A history with a value appended twice to a
+ * list key is refused (0, err set): which append each position shows is a
+ * choice no single instance states (doc/checker.md, "Repeated appends").
  *
  * export_decode() repeats the same stages (the numbering is deterministic)
  * and takes the constraint variables from m: SAT gives PASS with

@@ -329,8 +329,9 @@ static void where_error(const history *h, uint32_t op, ic_error *err, const char
     else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
 }
 
-/* Build key_writes and the (key,value) index (repeat_internal.h); 0 on a value appended twice. */
+/* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
 int history_index_writers(history *h, ic_error *err) {
+    (void)err;                                      /* nothing is refused now (issue 35) */
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
     size_t nw = 0;
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -366,24 +367,10 @@ int history_index_writers(history *h, ic_error *err) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
             if (h->op_key[other] == key && h->op_value[other] == value) {
-                if (history_op_kind(h, op) == OP_WRITE) {       /* repeated register value: repeat.c */
-                    h->op_kind[other] |= OP_REPEATED;
-                    h->op_kind[op] |= OP_REPEATED;
-                    break;
-                }
-                char kb[64], vs[64], vb[80], wb[300], msg[640];
-                if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
-                else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));   /* as written */
-                history_op_where(h, other, wb, sizeof wb);
-                if (history_op_kind(h, op) == OP_APPEND || history_op_kind(h, other) == OP_APPEND)   /* issue 35, not done */
-                    snprintf(msg, sizeof msg, "%s appended twice to list key %s (first at %s); values appended to a key "
-                             "must be unique (repeated values are accepted for register writes only)",
-                             vb, history_key_str(h, key, kb, sizeof kb), wb);
-                else
-                    snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
-                             vb, history_key_str(h, key, kb, sizeof kb), wb);
-                where_error(h, op, err, msg);
-                return 0;
+                /* a repeated register value or appended value: repeat.c, list_repeat.c */
+                h->op_kind[other] |= OP_REPEATED;
+                h->op_kind[op] |= OP_REPEATED;
+                break;
             }
         }
         if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;

@@ -20,7 +20,8 @@
  *     to a key is allowed (issue 35: counters, flags, retried writes): each
  *     such write carries OP_REPEATED, history_writer_of() gives the first
  *     (lowest op) and history_writers_of() all of them (repeat.c).  A value
- *     appended twice to a list key is still rejected.  Failed ops
+ *     appended twice to a list key is flagged the same way (list_repeat.h:
+ *     which append a list position shows is a choice per key).  Failed ops
  *     (dbcop success=false; flag OP_FAILED) take no part in that and are not
  *     found by history_writer_of().
  *   - Checking a history with repeated values goes through its resolved form
@@ -461,9 +462,8 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep);
 void hb_set_threads(history_builder *b, unsigned threads);
 
 /* Build the history: checks it is non-empty (at least one transaction with
- * an op), that no key is used both as a register and as a list, and that
- * no value is appended twice to one list key (a register value written
- * twice is flagged OP_REPEATED).  On error returns NULL with err set
+ * an op) and that no key is used both as a register and as a list (a
+ * value written or appended twice to a key is flagged OP_REPEATED).  On error returns NULL with err set
  * (file, line/offset).  Always frees b. */
 history *hb_finish(history_builder *b, ic_error *err);
 

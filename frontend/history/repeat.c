@@ -102,8 +102,9 @@ static void *dup_bytes(const void *p, size_t n) {
     return q;
 }
 
-/* A copy of h's arrays without its writer index, repeats or resolved form. */
-static history *history_dup(const history *h) {
+/* A copy of h's arrays without its writer index, repeats or resolved form
+ * (repeat_internal.h). */
+history *history_dup(const history *h) {
     history *c = xcalloc(1, sizeof *c);
     c->format = h->format;
     c->loc = h->loc;
@@ -145,8 +146,8 @@ static history *history_dup(const history *h) {
     return c;
 }
 
-/* A new named value of c with the written form text. */
-static int64_t add_name(history *c, size_t *cap, const char *text) {
+/* A new named value of c with the written form text (repeat_internal.h). */
+int64_t history_add_name(history *c, size_t *cap, const char *text) {
     size_t len = strlen(text) + 1;
     if (c->strings_len + len > *cap) {
         *cap = (c->strings_len + len) * 2;
@@ -178,7 +179,7 @@ static int64_t resolve_external(const history *h, history *c, size_t *cap, uint3
     c->op_kind[r] |= OP_AMBIGUOUS;
     char vb[96], text[128];
     snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[r], vb, sizeof vb));
-    return add_name(c, cap, text);
+    return history_add_name(c, cap, text);
 }
 
 /* Ambiguous read i of c reads write w: its value and its repeats' (the
@@ -249,7 +250,7 @@ static history *resolve(const history *h, ic_error *err) {
         c->op_kind[op] &= (uint8_t)~OP_REPEATED;
         if (!(h->op_kind[op] & OP_REPEATED) || h->op_txn[op] == 0) continue;
         snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));   /* shown as written */
-        c->op_value[op] = add_name(c, &cap, text);
+        c->op_value[op] = history_add_name(c, &cap, text);
     }
     resolve_out o; vec_init(o.read); vec_init(o.start); vec_init(o.cand); vec_init(o.why);
     vec_push(o.start, 0);
@@ -271,7 +272,7 @@ static history *resolve(const history *h, ic_error *err) {
             } else if (h->op_value[op] == h->op_value[prev]) c->op_value[op] = c->op_value[prev];
             else if (repeated) {
                 snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));
-                c->op_value[op] = add_name(c, &cap, text);
+                c->op_value[op] = history_add_name(c, &cap, text);
             }
         }
     }
@@ -335,8 +336,10 @@ history *history_refuse_repeated(history *h, ic_error *err) {
     if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
     else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));
     history_op_where(h, first, wb, sizeof wb);
-    snprintf(msg, sizeof msg, "%s written twice to key %s (first at %s); values written to a key must be unique",
-             vb, history_key_str(h, h->op_key[at], kb, sizeof kb), wb);
+    int app = history_op_kind(h, at) == OP_APPEND;
+    snprintf(msg, sizeof msg, "%s %s twice to %skey %s (first at %s); values %s to a key must be unique", vb,
+             app ? "appended" : "written", app ? "list " : "", history_key_str(h, h->op_key[at], kb, sizeof kb), wb,
+             app ? "appended" : "written");
     uint32_t t = h->op_txn[at], s = h->txns[t].session;
     const char *file = s < h->num_sessions ? h->strings + h->sessions[s].file : h->source;
     if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, at), "%s", msg);

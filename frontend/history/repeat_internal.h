@@ -4,7 +4,12 @@
  *                          OP_OVERWRITTEN; flags repeated register values
  *                          OP_REPEATED, then calls history_index_repeats.
  *   history_index_repeats  (repeat.c) rep_ops: the OP_REPEATED writes
- *                          sorted by (key, value, op); 1. */
+ *                          sorted by (key, value, op); 1.
+ *   history_dup            (repeat.c) a copy of a history's arrays without its
+ *                          writer index, repeats or resolved form (list_repeat.c
+ *                          writes a choice of appends into one).
+ *   history_add_name       (repeat.c) a new named value of a copy, shown as text;
+ *                          *cap is the copy's strings capacity (start: strings_len). */
 #ifndef ISOCHECK_REPEAT_INTERNAL_H
 #define ISOCHECK_REPEAT_INTERNAL_H
 
@@ -12,5 +17,7 @@
 
 int history_index_writers(history *h, ic_error *err);
 int history_index_repeats(history *h);
+history *history_dup(const history *h);
+int64_t history_add_name(history *c, size_t *cap, const char *text);
 
 #endif

@@ -21,7 +21,10 @@
  *     snapshot version s: a register read before an own write shows
  *     version s's value, after one the own write; a list read shows (list
  *     at s) ++ (own appends so far).  The first read fixes s; later reads
- *     must agree.  s gives WR v_s -> t and RW t -> v_{s+1}. */
+ *     must agree.  s gives WR v_s -> t and RW t -> v_{s+1}.  A list read's
+ *     snapshot is the version whose list is as long as its external
+ *     prefix (lists grow with each version), whose elements must match:
+ *     a value appended twice needs no naming (issue 35). */
 #include "frontend/recheck/certificate.h"
 
 #include <stdio.h>
@@ -101,6 +104,20 @@ static uint32_t find_mark(const creader *R, uint32_t key, int64_t value) {
     return UINT32_MAX;
 }
 
+/* The version of a list key (versions a .. b) whose list has p elements:
+ * lists grow with every version, so at most one has; a list read names its
+ * version by its length, which a value appended twice cannot make
+ * ambiguous (issue 35), and the caller compares the elements.
+ * UINT32_MAX when none has. */
+static uint32_t version_of_length(const creader *R, uint32_t a, uint32_t b, uint32_t p) {
+    uint32_t lo = a, hi = b;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (R->llen[mid] < p) lo = mid + 1; else hi = mid;
+    }
+    return lo < b && R->llen[lo] == p ? lo : UINT32_MAX;
+}
+
 /* A read of v by t on k: when several versions of k installed v (a
  * repeated value), the certificate must name the writer (reads_from),
  * and *x becomes its version; a named writer must have installed v.  1, or
@@ -164,7 +181,7 @@ static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops,
             for (uint32_t y = first_app; ok && nown && y < i; y++)
                 if (op_kd(h, ops[y]) == OP_APPEND) ok = l[j++] == h->op_value[ops[y]];
             if (!ok) { *rop = op; *bad = "the list does not end with the transaction's own appends so far"; return 0; }
-            x = *g != UINT32_MAX ? *g : p == 0 ? a : find_mark(R, k, l[p - 1]);
+            x = *g != UINT32_MAX ? *g : version_of_length(R, a, b, p);
             if (x == UINT32_MAX || x < a || x >= b || R->vo->txns.data[x] == t || R->llen[x] != p ||
                 (p && memcmp(l, R->el.data + R->kel[k], p * sizeof *l))) {
                 *rop = op;

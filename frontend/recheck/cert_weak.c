@@ -8,7 +8,9 @@
  * writers of its key before its source; and no writer the level makes
  * visible to a reader comes after the version it read.  A read of a
  * repeated value (several writes of it to its key) reads from the writer
- * its certificate's read line names (cert_weak_verify_reads). */
+ * its certificate's read line names (cert_weak_verify_reads); a list read
+ * holding a value appended twice is matched against its key's writers in
+ * commit order (list_prefix_dup). */
 #include "frontend/recheck/certificate.h"
 #include "frontend/history/levels.h"
 
@@ -134,15 +136,32 @@ static uint32_t named_txn(const cw *c, uint32_t t, uint32_t key, int64_t value) 
     return n < c->h->num_txns ? n : NONE;
 }
 
+/* An indeterminate transaction listed in the commit order that appended a
+ * value appended twice to its key: no list element names it, so the
+ * certificate's claim that it committed is taken (its reads and writes are
+ * then checked as any participant's; issue 35). */
+static int claimed_appender(const cw *c, uint32_t t, const uint32_t *order, uint32_t len) {
+    const history *h = c->h;
+    if (h->txns[t].status != TXN_INDETERMINATE) return 0;
+    int dup = 0;
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && !dup; op++)
+        dup = is_write(h, op) && kind(h, op) == OP_APPEND && table_get(&c->dup, h->op_key[op], h->op_value[op]) != NONE;
+    for (uint32_t i = 0; i < len && dup; i++)
+        if (order[i] == t) return 1;
+    return 0;
+}
+
 /* INIT, the committed transactions, and observed indeterminate ones (a
- * read of a repeated value observes the writer its read line names). */
-static void participants(cw *c) {
+ * read of a repeated value observes the writer its read line names; a
+ * repeated append's indeterminate appender is a participant when the
+ * commit order lists it, claimed_appender). */
+static void participants(cw *c, const uint32_t *order, uint32_t len) {
     const history *h = c->h;
     c->part = xcalloc(h->num_txns, 1);
     uint32_t *work = xmalloc(h->num_txns * sizeof *work), nw = 0;
     c->part[0] = 1;
     for (uint32_t t = 1; t < h->num_txns; t++)
-        if (h->txns[t].status == TXN_COMMITTED) { c->part[t] = 1; work[nw++] = t; }
+        if (h->txns[t].status == TXN_COMMITTED || claimed_appender(c, t, order, len)) { c->part[t] = 1; work[nw++] = t; }
     while (nw) {
         uint32_t t = work[--nw];
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
@@ -260,12 +279,49 @@ static uint32_t writers_before(const cw_keys *k, uint32_t key, uint32_t p) {
     return lo - a;
 }
 
+static const cw *sort_cw;        /* qsort has no context: set under the caller's only thread */
+static int cmp_pos(const void *a, const void *b) {
+    uint32_t x = sort_cw->pos[*(const uint32_t *)a], y = sort_cw->pos[*(const uint32_t *)b];
+    return (x > y) - (x < y);
+}
+
+/* list_prefix for a list holding a value appended twice to its key (issue
+ * 35): no element names its writer, so the prefix is matched against the
+ * key's writers in commit order, whole appends each: it must be exactly the
+ * first j of them, the reader not among them; the j-th is its source. */
+static uint32_t list_prefix_dup(cw *c, const cw_keys *k, uint32_t t, uint32_t op, const int64_t *l, uint32_t m) {
+    const history *h = c->h;
+    uint32_t key = h->op_key[op], n = k->start[key + 1] - k->start[key], src = 0, i = 0;
+    uint32_t *w = xmalloc((n ? n : 1) * sizeof *w);
+    memcpy(w, k->txn + k->start[key], n * sizeof *w);
+    sort_cw = c;
+    qsort(w, n, sizeof *w, cmp_pos);
+    sort_cw = NULL;
+    char wb[128];
+    for (uint32_t j = 0; i < m; j++) {
+        const char *bad = j == n ? "shows more appends than its key's writers make" : w[j] == t ? "shows its own later appends" : NULL;
+        for (uint32_t o = bad ? 0 : h->txns[w[j]].first_op; !bad && o < h->txns[w[j]].first_op + h->txns[w[j]].num_ops; o++)
+            if (h->op_key[o] == key && is_write(h, o) && (i >= m || l[i++] != h->op_value[o]))
+                bad = "is not the appends of its key's writers in commit order";
+        if (bad) {
+            reject(c, "the list read at %s %s", history_op_where(h, op, wb, sizeof wb), bad);
+            free(w);
+            return NONE;
+        }
+        src = w[j];
+    }
+    free(w);
+    return src;
+}
+
 /* A list read's external prefix l[0 .. m): whole appends of writers in
  * commit order, exactly the writers placed before its source.  Its source. */
 static uint32_t list_prefix(cw *c, const cw_keys *k, uint32_t t, uint32_t op, const int64_t *l, uint32_t m) {
     const history *h = c->h;
     uint32_t key = h->op_key[op], groups = 0, src = 0;
     char wb[128];
+    for (uint32_t i = 0; i < m; i++)
+        if (table_get(&c->dup, key, l[i]) != NONE) return list_prefix_dup(c, k, t, op, l, m);
     for (uint32_t i = 0; i < m;) {
         uint32_t w = table_get(&c->writer, key, l[i]);
         uint32_t u = source_of(c, t, op, key, l[i], 0);
@@ -444,7 +500,7 @@ cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *
     memset(&c, 0, sizeof c);
     c.h = h; c.level = level; c.err = err; c.rf = reads; c.nrf = nreads;
     tables(&c);
-    participants(&c);
+    participants(&c, order, len);
     cw_keys k;
     memset(&k, 0, sizeof k);
     int ok = check_order(&c, order, len);

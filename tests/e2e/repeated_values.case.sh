@@ -66,9 +66,7 @@ for l in rc cc; do
   grep -q '^read 4 1 [13]$' "$t/$l.cert" || { echo "$l.cert: no read line"; fail=1; }
   "$ISOCHECK" verify --level $l "$t/choose.txt" "$t/$l.cert" 2>&1 | grep -q "^VALID $l" || { echo "$l.cert: not VALID"; fail=1; }
 done
-# a value appended twice to one list is still refused (issue 35, not done), saying so
-printf '{:type :ok, :f :txn, :value [[:append 1 3]], :process 0, :index 0}\n{:type :ok, :f :txn, :value [[:append 1 3]], :process 1, :index 1}\n{:type :ok, :f :txn, :value [[:r 1 [3]]], :process 2, :index 2}\n' > "$t/app.edn"
-expect "repeated append refused" 2 "$t/app.edn" 'app.edn:2: value 3 appended twice to list key 1 (first at .*app.edn:1); values appended to a key must be unique (repeated values are accepted for register writes only)'
+# a value appended twice to one list is checked too: tests/e2e/repeated_appends.case.sh
 # check --follow follows them (tests/e2e/online_repeat.case.sh); --retire still refuses them, saying why
 expect "follow" 0 "$t/choose.txt" '^PASS si' --follow --idle-end 0.2
 expect "retire refuses" 2 "$t/choose.txt" 'choose.txt:4: value 5 written twice to key 1 (first at .*; --retire does not follow repeated values (a retired writer may be the one a later read of its value saw' --follow --retire

@@ -1,0 +1,86 @@
+# Lists whose appended values repeat (issue 35): which append a list
+# position shows is a choice per key (doc/checker.md, "Repeated appends").
+# Verdicts and reasons at several levels; EDN (vectors and lists) and Elle's
+# JSON; certificates that name the order of the appends, checked by verify.
+t=$(mktemp -d) || exit 2
+trap 'rm -rf "$t"' EXIT
+fail=0
+expect() {   # name rc file pattern [options...]
+  name=$1 want=$2 f=$3 pat=$4; shift 4
+  out=$("$ISOCHECK" check "$@" "$f" 2>&1); rc=$?
+  [ $rc = "$want" ] && echo "$out" | grep -q -- "$pat" || { echo "$name: exit $rc, want $want and /$pat/:"; echo "$out" | head -12; fail=1; }
+}
+# 5 is appended to key 1 by txn 0 and by txn 1; txn 2 read [5] and appended 7 to key 2, which
+# txn 0 read: txn 2 must have seen txn 1's 5 (txn 0's closes a WR cycle), so the list [5 5]
+# is txn 1's append, then txn 0's
+cat > "$t/choose.edn" <<'H'
+{:type :ok, :f :txn, :value [[:r 2 [7]] [:append 1 5]], :process 0, :index 0}
+{:type :ok, :f :txn, :value [[:append 1 5]], :process 1, :index 1}
+{:type :ok, :f :txn, :value [[:r 1 [5]] [:append 2 7]], :process 2, :index 2}
+{:type :ok, :f :txn, :value [[:r 1 [5 5]]], :process 3, :index 3}
+H
+# the naive assignment (the first append of 5 first) written out with unique values fails;
+# the right one passes
+sed 's/\[:append 1 5\]\], :process 1/[:append 1 6]], :process 1/; s/\[5 5\]/[5 6]/' "$t/choose.edn" > "$t/naive.edn"
+sed 's/\[:r 2 \[7\]\] \[:append 1 5\]/[:r 2 [7]] [:append 1 6]/; s/\[5 5\]/[5 6]/' "$t/choose.edn" > "$t/right.edn"
+expect "naive assignment fails" 1 "$t/naive.edn" 'circular-information-flow (G1c)' --level ser
+expect "right assignment passes" 0 "$t/right.edn" '^PASS ser' --level ser
+for l in ser si rc ra cc pc psi si-plain ser-plain rr; do
+  expect "a choice passes ($l)" 0 "$t/choose.edn" "^PASS $l:" --level $l --certificate "$t/$l.cert"
+  "$ISOCHECK" verify --level $l "$t/choose.edn" "$t/$l.cert" 2>&1 | grep -q "^VALID $l" || { echo "$l.cert: not VALID"; fail=1; }
+done
+# the ser certificate names the order of the appends of key 1: txn 1's 5, then txn 0's
+grep -q '^key 1 INIT 1 0$' "$t/ser.cert" || { echo "ser.cert: key 1 not 'INIT 1 0'"; cat "$t/ser.cert"; fail=1; }
+sed 's/^key 1 INIT 1 0$/key 1 INIT 0 1/' "$t/ser.cert" > "$t/bad.cert"
+out=$("$ISOCHECK" verify "$t/choose.edn" "$t/bad.cert" 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "^INVALID ser: .*txn 0's 1=5 is the version right before txn 1's 1=5" ||
+  { echo "the other order of the appends: exit $rc:"; echo "$out"; fail=1; }
+# rc's certificate is a commit order: txn 2 placed before txn 1 would read its 5 from txn 0
+grep -q '^order 1 2 0 3$' "$t/rc.cert" || { echo "rc.cert: order not '1 2 0 3'"; cat "$t/rc.cert"; fail=1; }
+sed 's/^order 1 2 0 3$/order 2 1 0 3/' "$t/rc.cert" > "$t/rcbad.cert"
+out=$("$ISOCHECK" verify --level rc "$t/choose.edn" "$t/rcbad.cert" 2>&1); rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "^INVALID rc: .*the read at .*choose.edn:3 reads from a later transaction in the commit order" ||
+  { echo "rc: another commit order: exit $rc:"; echo "$out"; fail=1; }
+# the same in EDN lists and in Elle's JSON
+cat > "$t/paren.edn" <<'H'
+{:type :ok, :f :txn, :value ((:r 2 [7]) (:append 1 5)), :process 0, :index 0}
+{:type :ok, :f :txn, :value ((:append 1 5)), :process 1, :index 1}
+{:type :ok, :f :txn, :value ((:r 1 [5]) (:append 2 7)), :process 2, :index 2}
+{:type :ok, :f :txn, :value ((:r 1 [5 5])), :process 3, :index 3}
+H
+expect "EDN lists" 0 "$t/paren.edn" '^PASS ser' --level ser
+{ echo '['
+  echo '{"type": "ok", "f": "txn", "process": 0, "index": 0, "value": [["r", 2, [7]], ["append", 1, 5]]},'
+  echo '{"type": "ok", "f": "txn", "process": 1, "index": 1, "value": [["append", 1, 5]]},'
+  echo '{"type": "ok", "f": "txn", "process": 2, "index": 2, "value": [["r", 1, [5]], ["append", 2, 7]]},'
+  echo '{"type": "ok", "f": "txn", "process": 3, "index": 3, "value": [["r", 1, [5, 5]]]}'
+  echo ']'; } > "$t/choose.json"
+expect "Elle JSON" 0 "$t/choose.json" '^PASS ser' --level ser
+# both appends of 5 are read by txn 2 before it appended 7, which both appenders read: whichever
+# append txn 2 saw, a WR cycle; every choice refuted, the cycle shown under the first
+sed 's/\[\[:append 1 5\]\], :process 1/[[:r 2 [7]] [:append 1 5]], :process 1/' "$t/choose.edn" > "$t/every.edn"
+expect "fails whichever (ser)" 1 "$t/every.edn" 'whichever append of its values each of the 2 list reads of a repeated value saw (2 choices of appends refuted); shown under the choice where txn 2 read key 1 = \[5\] with 5 appended by txn 0' --level ser
+expect "fails whichever (rc)" 1 "$t/every.edn" 'CyclicCO (TAP-g).*whichever append of its values' --level rc
+# a failure on another key holds under every choice: proven without the ambiguous lists
+{ cat "$t/choose.edn"
+  echo '{:type :ok, :f :txn, :value [[:r 3 [9]] [:append 4 1]], :process 4, :index 4}'
+  echo '{:type :ok, :f :txn, :value [[:r 4 [1]] [:append 3 9]], :process 5, :index 5}'; } > "$t/else.edn"
+expect "fails elsewhere" 1 "$t/else.edn" 'whichever append of its values each of the 2 list reads of a repeated value saw (it fails with only the list reads every choice shows alike' --level ser
+# pruning by the list itself: [1 2 1] is two appends of 1; txn 2 read [1 2] before appending
+# its 1, so its append is the second: no choice left, and the certificate says so
+cat > "$t/prune.edn" <<'H'
+{:type :ok, :f :txn, :value [[:append 1 1]], :process 0, :index 0}
+{:type :ok, :f :txn, :value [[:append 1 2]], :process 1, :index 1}
+{:type :ok, :f :txn, :value [[:r 1 [1 2]] [:append 1 1]], :process 2, :index 2}
+{:type :ok, :f :txn, :value [[:r 1 [1 2 1]]], :process 3, :index 3}
+H
+expect "list prunes" 0 "$t/prune.edn" '^PASS ser' --level ser --certificate "$t/prune.cert"
+grep -q '^key 1 INIT 0 1 2$' "$t/prune.cert" || { echo "prune.cert: key 1 not 'INIT 0 1 2'"; fail=1; }
+# one transaction appending 1 twice: [1 1] is its one version
+printf '{:type :ok, :f :txn, :value [[:append 1 1] [:append 1 1]], :process 0, :index 0}\n{:type :ok, :f :txn, :value [[:r 1 [1 1]]], :process 1, :index 1}\n' > "$t/twice.edn"
+expect "own twice" 0 "$t/twice.edn" '^PASS ser' --level ser
+# a position no append can fill: [1 1 1] with two appends of 1 shows one of them twice,
+# whichever was seen
+printf '{:type :ok, :f :txn, :value [[:append 1 1]], :process 0, :index 0}\n{:type :ok, :f :txn, :value [[:append 1 1] [:r 1 [1 1 1]]], :process 1, :index 1}\n' > "$t/dup.edn"
+expect "too many" 1 "$t/dup.edn" 'list-thin-air-element: txn 1 reads list key 1 containing 1 twice' --level ser
+exit $fail

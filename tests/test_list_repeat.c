@@ -1,0 +1,244 @@
+/* test_list_repeat.c — list histories whose appended values repeat, at
+ * every level (issue 35): run_check, the whole pipeline (the per-key
+ * segmentations and their pruning, run_list.c's choices, every level's
+ * check of each choice), against the brute-force oracle of
+ * tests/brute_repeat.h (brute_repeat_list_levels: every choice of append
+ * per read and per position, each judged by tests/brute_levels.h) on small
+ * random executions whose appends reuse a value already appended to the
+ * key with probability 20 to 60 %.  Every level must be decided (no
+ * UNKNOWN) and agree with the oracle both ways (no false PASS, no false
+ * FAIL); every PASS is re-verified (verify_every_pass), and the
+ * certificate kept is written, read back and verified against the history
+ * as loaded at its level (cert_round_trip.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/reports/cert_file.h"
+#include "tests/cert_round_trip.h"
+#include "frontend/reports/ladder.h"
+#include "frontend/run_check.h"
+#include "frontend/history/list_repeat.h"
+#include "tests/brute_levels.h"
+#include "tests/brute_repeat.h"
+#include "tests/level_bv.h"
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n) {
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
+}
+
+enum { LG_T = 6, LG_OPS = 4, LG_K = 2, LG_LEN = 24 };
+enum { LG_SERIAL, LG_CAUSAL, LG_ATOMIC, LG_PER_READ, LG_MODES };
+
+typedef struct lg_op { int append, key; int64_t value; int n; int64_t list[LG_LEN]; } lg_op;
+typedef struct lg_txn { int sess, status, ran, nops; lg_op ops[LG_OPS]; } lg_txn;
+
+/* The list of key k the transactions in vis (in execution order) leave. */
+static int lg_view(const lg_txn *t, int ntx, uint32_t vis, int key, int64_t *out) {
+    int n = 0;
+    for (int i = 0; i < ntx; i++)
+        if ((vis >> i & 1u) && t[i].ran)
+            for (int j = 0; j < t[i].nops; j++)
+                if (t[i].ops[j].append && t[i].ops[j].key == key && n < LG_LEN) out[n++] = t[i].ops[j].value;
+    return n;
+}
+
+/* An execution as in test_repeat_levels.c (serial, causal, atomic, a
+ * random view per read), over list keys: an append reuses one of the
+ * key's values with probability pct %, a read shows the visible
+ * transactions' appends in execution order and then its own so far. */
+static history *list_random_history(int pct, int64_t *inv, int64_t *cmp) {
+    lg_txn t[LG_T];
+    uint32_t seen[LG_T];
+    memset(t, 0, sizeof t);
+    int mode = (int)rnd(LG_MODES), ntx = 2 + (int)rnd(LG_T - 1), nk = 1 + (int)rnd(LG_K), nsess = 1 + (int)rnd(3);
+    int64_t vals[LG_K][LG_T * LG_OPS], next = 1;
+    int nv[LG_K] = {0};
+    for (int i = 0; i < ntx; i++) {
+        lg_txn *x = &t[i];
+        x->sess = (int)rnd((uint32_t)nsess);
+        uint32_t r = rnd(20);
+        x->status = r < 17 ? TXN_COMMITTED : r < 19 ? TXN_ABORTED : TXN_INDETERMINATE;
+        x->ran = x->status == TXN_COMMITTED || (x->status == TXN_INDETERMINATE && rnd(2));
+        x->nops = 1 + (int)rnd(LG_OPS);
+        uint32_t vis = (1u << i) - 1;
+        if (mode != LG_SERIAL) vis = rnd(1u << i);
+        if (mode == LG_CAUSAL) {
+            for (int u = 0; u < i; u++) if (t[u].sess == x->sess) vis |= 1u << u;
+            for (int u = i - 1; u >= 0; u--) if (vis >> u & 1u) vis |= seen[u];
+        }
+        seen[i] = vis;
+        for (int j = 0; j < x->nops; j++) {
+            lg_op *o = &x->ops[j];
+            o->key = (int)rnd((uint32_t)nk);
+            o->append = rnd(5) < 3;
+            if (o->append) {
+                int k = o->key;
+                if (nv[k] && (int)rnd(100) < pct) o->value = vals[k][rnd((uint32_t)nv[k])];
+                else o->value = next++;
+                vals[k][nv[k]++] = o->value;
+                continue;
+            }
+            o->n = lg_view(t, i, mode == LG_PER_READ ? rnd(1u << i) : vis, o->key, o->list);
+            for (int q = 0; q < j; q++)
+                if (x->ops[q].append && x->ops[q].key == o->key && o->n < LG_LEN) o->list[o->n++] = x->ops[q].value;
+        }
+        inv[i + 1] = 10 * i + (int64_t)rnd(15);
+        cmp[i + 1] = inv[i + 1] + (int64_t)rnd(20);
+    }
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "lists");
+    uint32_t keys[LG_K];
+    for (int k = 0; k < nk; k++) keys[k] = hb_key(b, k);
+    for (int i = 0; i < ntx; i++) {
+        uint32_t bt = hb_txn(b, hb_session(b, t[i].sess, NULL), i + 1, (uint32_t)i + 1);
+        hb_txn_status(b, bt, (txn_status)t[i].status);
+        hb_txn_time(b, bt, TIME_INVOKE, inv[i + 1]);
+        if (t[i].status == TXN_COMMITTED) hb_txn_time(b, bt, TIME_COMPLETE, cmp[i + 1]);
+        for (int j = 0; j < t[i].nops; j++) {
+            const lg_op *o = &t[i].ops[j];
+            if (o->append) hb_op(b, bt, OP_APPEND, keys[o->key], o->value, (uint32_t)i + 1);
+            else hb_list_read(b, bt, keys[o->key], o->list, (uint32_t)o->n, (uint32_t)i + 1);
+        }
+    }
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    for (uint32_t x = 1; x < h->num_txns; x++) {
+        inv[x] = history_time(h, TIME_INVOKE, x);
+        cmp[x] = h->txns[x].status == TXN_COMMITTED ? history_time(h, TIME_COMPLETE, x) : INT64_MAX;
+    }
+    return h;
+}
+
+static void dump(const history *h) {
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        fprintf(stderr, "  T%u (txn %lld) s%u %s:", t, (long long)h->txns[t].ext_id, h->txns[t].session,
+                h->txns[t].status == TXN_COMMITTED ? "ok" : h->txns[t].status == TXN_ABORTED ? "fail" : "info");
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+            if ((h->op_kind[op] & OP_KIND_MASK) == OP_APPEND) { fprintf(stderr, " a(%u,%lld)", h->op_key[op], (long long)h->op_value[op]); continue; }
+            uint32_t n;
+            const int64_t *l = history_list(h, op, &n);
+            fprintf(stderr, " r(%u,[", h->op_key[op]);
+            for (uint32_t i = 0; i < n; i++) fprintf(stderr, "%s%lld", i ? " " : "", (long long)l[i]);
+            fprintf(stderr, "])");
+        }
+        fputc('\n', stderr);
+    }
+}
+
+typedef struct tally { int decided[LEVEL_COUNT], pass[LEVEL_COUNT], repeated, choice, whichever, certs; } tally;
+
+/* run_check at the levels of want against the oracle's out; the certificate kept round-tripped. */
+static void check_against(const history *h, const int *out, const int *want, tally *ty) {
+    run_check_options o;
+    run_check_options_default(&o);
+    for (int l = 0; l < LEVEL_COUNT; l++) o.want[l] = want[l];
+    o.max_anomalies = 3;
+    o.verify_every_pass = 1;
+    o.certificate = 1;
+    report rep;
+    report_init(&rep, h, "all");
+    certificate c;
+    cert_init(&c);
+    int cl = -1;
+    ic_error err;
+    ic_error_clear(&err);
+    assert_int_equal(run_check(h, &o, &rep, &c, &cl, &err), 1);
+    assert_int_equal(rep.internal_errors, 0);
+    int rep_app = history_has_repeated_appends(h);
+    for (int i = 0; i < rep.num_levels; i++) {
+        const report_level *L = &rep.levels[i];
+        int b = bv_of((check_level_id)L->level);
+        if (b < 0 || out[b] < 0) continue;
+        int got = L->verdict == VERDICT_PASS;
+        if (L->verdict == VERDICT_UNKNOWN || got != out[b]) {
+            fprintf(stderr, "%s: run_check %s (%s: %s), oracle %d on:\n", level_name((check_level_id)L->level),
+                    verdict_name(L->verdict), L->stage ? L->stage : "", L->msg, out[b]);
+            dump(h);
+        }
+        assert_int_not_equal(L->verdict, VERDICT_UNKNOWN);
+        assert_int_equal(got, out[b]);
+        ty->decided[L->level]++;
+        ty->pass[L->level] += got;
+        ty->whichever += L->verdict == VERDICT_FAIL && strstr(L->msg, "whichever append") != NULL;
+    }
+    if (cl >= 0) {
+        char msg[600];
+        cert_status st = cert_round_trip(h, &c, (check_level_id)cl, msg, sizeof msg);
+        if (st != CERT_OK) { fprintf(stderr, "certificate %s: %s\n", level_name((check_level_id)cl), msg); dump(h); }
+        assert_int_equal(st, CERT_OK);
+        ty->certs += rep_app;
+    }
+    cert_free(&c);
+    report_free(&rep);
+}
+
+/* Every level at once (no pruning that needs a level's shape), then the
+ * SI- and SER-shaped levels alone (their adjacency pruning). */
+static void one_history(const history *h, const int64_t *inv, const int64_t *cmp, tally *ty) {
+    int out[BV_NLEVELS], all[LEVEL_COUNT], strong[LEVEL_COUNT];
+    brute_repeat_list_levels(h, inv, cmp, out);
+    for (int l = 0; l < LEVEL_COUNT; l++) {
+        all[l] = bv_of((check_level_id)l) >= 0;
+        level_shape sh = level_shape_of((check_level_id)l);
+        strong[l] = all[l] && (sh == SHAPE_SI || sh == SHAPE_SER || sh == SHAPE_RR);
+    }
+    ty->repeated += history_has_repeated_appends(h);
+    list_choice *lc = list_choice_build(h, 1, 0);
+    ty->choice += list_choice_num(lc) > 0;
+    list_choice_free(lc);
+    check_against(h, out, all, ty);
+    check_against(h, out, strong, ty);
+}
+
+static void run(int pct, int rounds, uint64_t seed) {
+    rng_state = seed;
+    tally ty;
+    memset(&ty, 0, sizeof ty);
+    for (int it = 0; it < rounds; it++) {
+        int64_t inv[LG_T + 1], cmp[LG_T + 1];
+        history *h = list_random_history(pct, inv, cmp);
+        one_history(h, inv, cmp, &ty);
+        history_free(h);
+    }
+    fprintf(stderr, "repeat %d%%: %d histories with repeated appends, %d with a choice left, %d levels failing "
+            "whichever append was seen, %d certificates verified\n", pct, ty.repeated, ty.choice, ty.whichever, ty.certs);
+    for (int i = 0; i < LEVEL_COUNT; i++) {
+        check_level_id l = ladder_order[i];
+        if (bv_of(l) < 0) continue;
+        fprintf(stderr, "  %-9s decided %4d, pass %4d\n", level_name(l), ty.decided[l], ty.pass[l]);
+        assert_true(ty.decided[l] >= rounds / 2);
+        assert_true(ty.pass[l] > 0 && ty.pass[l] < ty.decided[l]);    /* both answers occur */
+    }
+    assert_true(ty.repeated >= rounds / 4);
+    assert_true(ty.choice > 0);
+    assert_true(ty.whichever > 0);
+    assert_true(ty.certs > 0);
+}
+
+static void test_lists_20(void **s) { (void)s; run(20, 500, 31); }
+static void test_lists_40(void **s) { (void)s; run(40, 500, 32); }
+static void test_lists_60(void **s) { (void)s; run(60, 600, 33); }
+
+/* brute_levels.h and brute_repeat.h serve other suites too */
+static void (*const unused_helpers[])(void) = {
+    (void (*)(void))bv_check, (void (*)(void))bv_anomaly, (void (*)(void))bv_acyclic, (void (*)(void))brute_repeat_check,
+    (void (*)(void))brute_repeat_levels,
+};
+
+int main(void) {
+    (void)unused_helpers;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lists_20),
+        cmocka_unit_test(test_lists_40),
+        cmocka_unit_test(test_lists_60),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

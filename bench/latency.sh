@@ -126,7 +126,7 @@ for i in $(seq 1 "$POINTS"); do
     at=$(now)
     awk -v a="$at" -v s="$start" -v n="$before" -v c="$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$pid/stat")" \
         -v m="$(awk '/VmHWM/{printf "%.0f", $2 / 1024}' "/proc/$pid/status")" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
-        'BEGIN { w = a - s - 0.3; printf "prefix: %d txns through a pipe at full speed, the checker idle after %.1f s (%.0f txns/s of wall), %s s CPU (%.0f txns per CPU s), peak %d MB; load %s\n", n, w, n / w, c, c > 0 ? n / c : 0, m, l }'
+        'BEGIN { w = a - s - 0.3; printf "prefix: %d txns through a pipe at full speed, the checker idle after %.1f s (%.0f txns/s of wall), %s s CPU (%.0f txns per CPU s), peak %d MB; load %s\n", n, w, n / w, c, (c > 0 ? n / c : 0), m, l }'
     # the violation and the next batch written, and the output watched, by one process on one clock
     # (the checker's own clock starts after its exec: under load tens of ms after this script's)
     tail -n +$((bad * per + 1)) "$t/h.txt" | head -n "$per" > "$t/next"

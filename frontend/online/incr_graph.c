@@ -4,6 +4,7 @@
  * of a new reader (the state and its invariants: incr_internal.h). */
 #include "frontend/online/incr_internal.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,9 +229,18 @@ static void seal_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
 /* d's entry in K's session list (made if new; a wholly sealed one moves
  * back to the part not sealed). */
 static ikey_sess *writer_session(ikey *K, uint32_t sess) {
+    const uint32_t bit = 1u << (sess % 32);
     size_t mi = 0;
-    while (mi < K->by_sess.len && K->by_sess.data[mi].sess != sess) mi++;
+    if (K->sess_bits & bit)                      /* else no entry: none to look for */
+        while (mi < K->by_sess.len && K->by_sess.data[mi].sess != sess) mi++;
+    else {
+        mi = K->by_sess.len;
+#ifndef NDEBUG
+        for (size_t i = 0; i < K->by_sess.len; i++) assert(K->by_sess.data[i].sess != sess);
+#endif
+    }
     if (mi == K->by_sess.len) {
+        K->sess_bits |= bit;
         if (K->by_sess.len == K->by_sess.cap) {
             K->by_sess.cap = K->by_sess.cap < 4 ? 4 : K->by_sess.cap + K->by_sess.cap / 4;
             K->by_sess.data = xrealloc(K->by_sess.data, K->by_sess.cap * sizeof *K->by_sess.data);

@@ -183,6 +183,10 @@ static int txn_shaped(const optree *t, uint32_t value, int txn_f) {
     return first != OV_NONE && is_seq(t, first) && is_mop_name(t, ot_node(t, first)->child);
 }
 
+/* The first predicate op or :init: the predicate reader records from now
+ * on, after replaying the ops read so far (jepsen_pred.h). */
+static void activate(jepsen_reader *jr) { jp_activate_replay(jr->jp, jr->b, jr->nil_reads.data, jr->nil_reads.len); }
+
 /* [:delete k] (also [:delete k nil]) and [:rp PRED {k v ...}] (or nil, or no result). */
 static int parse_pred_mop(ctx *c, uint32_t node) {
     const optree *t = c->t;
@@ -190,7 +194,7 @@ static int parse_pred_mop(ctx *c, uint32_t node) {
     const ov_node *n = ot_node(t, node);
     uint32_t fn = n->child, second = ot_node(t, fn)->next;
     mop m = { .line = n->line, .kind = M_DELETE };
-    jp_activate(jr->jp);
+    activate(jr);
     if (ot_is_name(t, fn, "delete")) {
         if (n->count < 2 || n->count > 3) return fail_node(c, node, n->line, "a micro-op [:delete k]");
         if (!parse_key(c, second, &m)) return 0;
@@ -241,7 +245,7 @@ static int parse_mop(ctx *c, uint32_t node) {
     mop m;
     memset(&m, 0, sizeof m);
     m.line = line;
-    if (ot_is_name(t, fn, "insert")) jp_activate(c->jr->jp);
+    if (ot_is_name(t, fn, "insert")) activate(c->jr);
     uint32_t knode = ot_node(t, fn)->next;
     if (!parse_key(c, knode, &m)) return 0;
     uint32_t vnode = ot_node(t, knode)->next;
@@ -587,7 +591,7 @@ static int op_init(ctx *c, const ov_node *r, uint32_t value) {
         ic_error_at(c->err, jr->source, r->line, "expected :init before every transaction, found it after one");
         return 0;
     }
-    jp_activate(jr->jp);
+    activate(jr);
     for (uint32_t k = ot_node(t, value)->child; k != OV_NONE;) {
         uint32_t v = ot_node(t, k)->next;
         mop m = { .line = ot_node(t, k)->line, .kind = M_WRITE };

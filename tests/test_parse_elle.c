@@ -164,8 +164,9 @@ static void read_and_write_ops_with_micro_ops_are_transactions(void **state) {
 /* The usual completion map is read without a tree (parse_elle.c's
  * plain_map, jepsen_ops.h's jr_plain_op); every other map by the general
  * reader.  A pseudo-random history of both kinds (invocations, :ok, :fail
- * and :info completions, nil reads, empty transactions, negative numbers,
- * keys in another order, :time stamps, lists), read as written and read
+ * and :info completions, nil reads, :isocheck/reads :observed, empty
+ * transactions, negative numbers, keys in another order, :time stamps,
+ * lists), read as written and read
  * with every map made one the plain path refuses (an extra :node key, which
  * the reader ignores), gives the same model, times and load report. */
 static void plain_maps_read_like_general_ones(void **state) {
@@ -188,8 +189,9 @@ static void plain_maps_read_like_general_ones(void **state) {
                 next_value++;
             } else {
                 const char *type = r % 11 == 0 ? ":fail" : r % 13 == 0 ? ":info" : ":ok";
-                if (r % 3 == 0) snprintf(head, sizeof head, "{:index %" PRId64 ", :process %d, :value [", index++, process);
-                else snprintf(head, sizeof head, "{:type %s, :f :txn, :process %d, :index %" PRId64 ", :value [", type, process, index++);
+                const char *observed = r % 5 == 0 ? ":isocheck/reads :observed, " : "";
+                if (r % 3 == 0) snprintf(head, sizeof head, "{:index %" PRId64 ", :process %d, %s:value [", index++, process, observed);
+                else snprintf(head, sizeof head, "{:type %s, :f :txn, :process %d, :index %" PRId64 ", %s:value [", type, process, index++, observed);
                 int nops = (int)(r % 4);
                 for (int k = 0; k < nops; k++) {
                     unsigned key = (r >> (k + 2)) % 5;

@@ -578,7 +578,8 @@ int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
         vec_push(jr->mops, m);
     }
     jt_stamp s = { 0, p->index, (uint8_t)(p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) };
-    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, 0, OV_NONE, jr->mops.data, jr->mops.len)) return 0;
+    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, p->observed, OV_NONE, jr->mops.data, jr->mops.len))
+        return 0;
     if (pd) pd->valid = 0;
     return 1;
 }

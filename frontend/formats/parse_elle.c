@@ -283,14 +283,15 @@ static int plain_mops(edn *e, const char **pp) {
     for (p = fast_sep(p + 1); *p != ']'; p = fast_sep(p)) {
         if (*p != '[') return 0;
         p = fast_sep(p + 1);
-        size_t n = atom_len(p);
-        jr_plain_mop m = { is_word(p, n, ":r") ? 'r' : is_word(p, n, ":w") ? 'w' : is_word(p, n, ":append") ? 'a' : 0,
-                           0, 0, 0 };
-        if (!m.kind) return 0;
-        p = fast_sep(p + n);
+        jr_plain_mop m = { 0, 0, 0, 0 };             /* :r, :w, :append (no atom_len: one look each) */
+        if (p[0] != ':') return 0;
+        if ((p[1] == 'r' || p[1] == 'w') && is_delim(p[2])) { m.kind = p[1]; p += 2; }
+        else if (!strncmp(p, ":append", 7) && is_delim(p[7])) { m.kind = 'a'; p += 7; }   /* (stops at a NUL) */
+        else return 0;
+        p = fast_sep(p);
         if (!plain_int(&p, &m.key)) return 0;
         p = fast_sep(p);
-        if (is_word(p, atom_len(p), "nil")) { m.nil = 1; p += 3; }
+        if (p[0] == 'n' && p[1] == 'i' && p[2] == 'l' && is_delim(p[3])) { m.nil = 1; p += 3; }
         else if (!plain_int(&p, &m.value)) return 0;
         p = fast_sep(p);
         if (*p++ != ']') return 0;

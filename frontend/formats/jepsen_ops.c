@@ -342,17 +342,18 @@ static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i
     return 1;
 }
 
-/* A write or delete: its value (a delete: a new "dead" value), recorded as a version. */
-static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t status) {
+/* A write or delete: its value (a delete: a new "dead" value), recorded as
+ * a version when the history is predicate-active (rec). */
+static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t status, int rec) {
     jepsen_reader *jr = c->jr;
     if (!use_key(c, key, KEY_REGISTER, m)) return 0;
     int64_t val = m->kind == M_DELETE ? hb_name(jr->b, "dead", 4) : m->value;
-    if (m->kind == M_WRITE && jp_read_value(jr->jp, key, m->value) == VALUE_INIT) {
+    if (rec && m->kind == M_WRITE && jp_read_value(jr->jp, key, m->value) == VALUE_INIT) {
         ic_error_at(c->err, jr->source, m->line, "this write's value is the key's :init value: a value is written once");
         return 0;
     }
     hb_op(jr->b, txn, OP_WRITE, key, val, m->line);
-    jp_version(jr->jp, key, val, txn, status, m->kind == M_DELETE, m->line);
+    if (rec) jp_version(jr->jp, key, val, txn, status, m->kind == M_DELETE, m->line);
     return 1;
 }
 
@@ -360,8 +361,8 @@ static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t s
  * :fail/:info only if observed). */
 static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_reads, uint8_t status) {
     jepsen_reader *jr = c->jr;
-    int ok = 1;
-    jp_begin_txn(jr->jp);
+    int ok = 1, rec = jp_active(jr->jp);          /* (inactive: the predicate reader records nothing) */
+    if (rec) jp_begin_txn(jr->jp);
     for (size_t i = 0; i < n && ok; i++) {
         const mop *m = &ms[i];
         if ((m->kind == M_READ_NIL || m->kind == M_PRED) && !keep_nil_reads) {
@@ -374,11 +375,11 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
         case M_READ_NIL:
             vec_push(jr->nil_reads, hb_op(jr->b, txn, OP_READ, key, VALUE_INIT, m->line));
             vec_push(jr->nil_reads, key);
-            jp_nil_read(jr->jp, jr->nil_reads.data[jr->nil_reads.len - 2], key, txn, m->line);
+            if (rec) jp_nil_read(jr->jp, jr->nil_reads.data[jr->nil_reads.len - 2], key, txn, m->line);
             break;
         case M_READ:
             ok = use_key(c, key, KEY_REGISTER, m);
-            if (ok) hb_op(jr->b, txn, OP_READ, key, jp_item_read(jr->jp, key, m->value, txn), m->line);
+            if (ok) hb_op(jr->b, txn, OP_READ, key, rec ? jp_item_read(jr->jp, key, m->value, txn) : m->value, m->line);
             break;
         case M_LIST_READ:
             ok = use_key(c, key, KEY_LIST, m);
@@ -386,7 +387,7 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
             break;
         case M_WRITE:
         case M_DELETE:
-            ok = add_write(c, txn, m, key, status);
+            ok = add_write(c, txn, m, key, status, rec);
             break;
         case M_APPEND:
             ok = use_key(c, key, KEY_LIST, m);

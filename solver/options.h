@@ -38,6 +38,7 @@
     X(rephase, 1, 0, 1, "pure CNF: reset the saved phases now and then (best, original, best, inverted)") \
     X(rephase_interval, 1000, 1, 100000000, "rephase: conflicts before the first, and added per rephase to the gap") \
     X(walk, 1, 0, 1, "pure CNF: local search (ProbSAT) for the saved phases at restarts") \
+    X(probe, 1000, 0, 100000000, "pure CNF: first a separate search of the formula as given (no preprocessing) for up to N conflicts; a model it finds becomes the saved phases (0 off)") \
     X(walk_interval, 2000, 1, 100000000, "walk: conflicts before the first walk, and added per walk to the gap") \
     X(walk_effort, 100, 1, 100000, "walk: clause visits per mille of the propagations since the last walk") \
     X(seed, 0, 0, 4294967295LL, "randomness: 0 the default run; else initial activities perturbed and local search seeded by it") \

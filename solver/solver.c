@@ -307,6 +307,7 @@ static int solve(gsat *s, const int *assumptions, int n) {
         vec_push(s->assumptions, lit_from_dimacs(assumptions[i]));
     }
     watch_flush(s);
+    probe_phases(s);                              /* maybe a model of the formula as given */
     simp_before_solve(s);                         /* preprocessing */
     s->solve_start = t0;
     s->solve_conflicts0 = s->st.conflicts;
@@ -505,6 +506,7 @@ void gsat_set_decision_var(gsat *s, int var, int is_decision) {
 void gsat_set_phase(gsat *s, int var, int value) {
     if (!hint_var(s, __func__, var)) return;
     s->polarity[var] = value ? 0 : 1;
+    s->probed = 1;                                /* the caller's phases: no probe replaces them */
 }
 
 void gsat_get_stats(const gsat *s, gsat_stats *out) {

@@ -197,6 +197,7 @@ struct gsat {
     int64_t rephase_next;
     uint8_t *target, *best;   /* per variable, as polarity (NULL until mode.c snapshots: never with a theory) */
     int64_t next_walk, walk_props;    /* walk.c: conflicts of the next walk, propagations at the last */
+    uint8_t probed;                   /* probe.c: the probe ran, or may not (a caller set phases) */
     uint32_t simp_assigns; int64_t simp_props;
 
     vec_uint assumptions;
@@ -373,6 +374,7 @@ void restart_mode_changed(gsat *s);      /* restart.c: the policy follows s->sta
 
 /* walk.c */
 int walk_phases(gsat *s);          /* 1 if the new phases satisfy every clause */
+void probe_phases(gsat *s);        /* probe.c: before the first preprocessing of a pure CNF solve */
 
 /* simplify.c */
 void solver_simplify_level0(gsat *s);

@@ -22,6 +22,8 @@
     X(walks, "local searches for phases")                                    \
     X(walk_flips, "local search flips")                                      \
     X(walk_models, "local searches that found a model")                      \
+    X(probe_conflicts, "conflicts of the probe (a first search of the formula as given, pure CNF)") \
+    X(probe_models, "probes that found a model (then the saved phases)")     \
     X(blocked_restarts, "restarts blocked by a long trail")                  \
     X(learned, "learned clauses (units included)")                           \
     X(learned_lits, "literals in learned clauses after minimization")        \

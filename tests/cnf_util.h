@@ -53,8 +53,11 @@ typedef struct cnf_option { const char *name; int64_t value; } cnf_option;
 static cnf_option cnf_options[4];
 static int cnf_noptions;
 
+/* probe=0: the differential suites test the search itself (a probe, which
+ * finds most of their small models before it, has tests/test_probe.c). */
 static inline gsat *cnf_new_solver(void) {
     gsat *s = gsat_new();
+    if (!gsat_set_option(s, "probe", 0)) abort();
     for (int i = 0; i < cnf_noptions; i++)
         if (!gsat_set_option(s, cnf_options[i].name, cnf_options[i].value)) abort();
     return s;

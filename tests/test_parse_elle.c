@@ -164,8 +164,9 @@ static void read_and_write_ops_with_micro_ops_are_transactions(void **state) {
 /* The usual completion map is read without a tree (parse_elle.c's
  * plain_map, jepsen_ops.h's jr_plain_op); every other map by the general
  * reader.  A pseudo-random history of both kinds (invocations, :ok, :fail
- * and :info completions, nil reads, empty transactions, negative numbers,
- * keys in another order, :time stamps, lists), read as written and read
+ * and :info completions, nil reads, :isocheck/reads :observed, empty
+ * transactions, negative numbers, keys in another order, :time stamps,
+ * lists), read as written and read
  * with every map made one the plain path refuses (an extra :node key, which
  * the reader ignores), gives the same model, times and load report. */
 static void plain_maps_read_like_general_ones(void **state) {
@@ -188,8 +189,9 @@ static void plain_maps_read_like_general_ones(void **state) {
                 next_value++;
             } else {
                 const char *type = r % 11 == 0 ? ":fail" : r % 13 == 0 ? ":info" : ":ok";
-                if (r % 3 == 0) snprintf(head, sizeof head, "{:index %" PRId64 ", :process %d, :value [", index++, process);
-                else snprintf(head, sizeof head, "{:type %s, :f :txn, :process %d, :index %" PRId64 ", :value [", type, process, index++);
+                const char *observed = r % 5 == 0 ? ":isocheck/reads :observed, " : "";
+                if (r % 3 == 0) snprintf(head, sizeof head, "{:index %" PRId64 ", :process %d, %s:value [", index++, process, observed);
+                else snprintf(head, sizeof head, "{:type %s, :f :txn, :process %d, :index %" PRId64 ", %s:value [", type, process, index++, observed);
                 int nops = (int)(r % 4);
                 for (int k = 0; k < nops; k++) {
                     unsigned key = (r >> (k + 2)) % 5;
@@ -558,6 +560,53 @@ static void every_error(void **state) {
     assert_load_error(FORMAT_ELLE, deep, 1, "expected less nesting (at most 256 levels), found '#_#_#_#_#_#_#_#_#_#_#_#...'");
 }
 
+/* Lines of the plain completion's shape (parse_elle.c's plain_map: one
+ * line, the five keys, maybe :isocheck/reads) that it must refuse are read
+ * by the general reader, which words the error at the line as before; an
+ * :isocheck/reads other than :observed is accepted and keeps no nil read. */
+static void plain_shaped_lines(void **state) {
+    (void)state;
+    static const struct { const char *line, *msg; } bad[] = {
+        { "[[:rx 1 2]]", "expected a micro-op :r, :w or :append, found :rx" },
+        { "[[:appendx 1 2]]", "expected a micro-op :r, :w or :append, found :appendx" },
+        { "[[:r 1 nilx]]", "expected a read value (integer, string, keyword, nil or a list), found nilx" },
+        { "[[:r 1 nil 3]]", "expected a micro-op [:r k v] or [:r k], found [:r 1 nil 3]" },
+        { "[[:append 1]]", "expected a micro-op of 3 elements like [:w k v], found [:append 1]" },
+        { "[[: 1 2]]", "expected a keyword name after ':', found ': 1 2]]}'" },
+        { "[[:append 1 2]]", "key 1 is used both as a register ([:w k v], [:r k v]) and as a list ([:append k v], [:r k [...]])" },
+    };
+    char text[400];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:w 1 1]]}\n"
+                 "{:type :fail, :f :txn, :process 1, :index 2, :isocheck/reads :observed, :value %s}\n", bad[i].line);
+        assert_load_error(FORMAT_ELLE, text, 2, bad[i].msg);
+    }
+    assert_load_error(FORMAT_ELLE, "{:type :fail, :f :txn, :process 1, :index 2, :isocheck/reads :observed, "
+                      ":isocheck/reads :observed, :value [[:r 1 nil]]}\n", 1,
+                      "key :isocheck/reads appears twice in one map (EDN forbids it)");
+    assert_load_error(FORMAT_ELLE, "{:type :ok, :f :txn, :process 1, :index 2, :isocheck/reads :observed, "
+                      ":value [[:r 1 nil] [:w 2 3]\n", 1, "expected ']', found end of file");
+    static const char nul[] = "{:type :ok, :f :txn, :process 1, :index 2, :isocheck/reads :observed, :value [[:r 1 \0nil]]}\n";
+    ic_error err;
+    ic_error_clear(&err);
+    assert_null(load_history_mem(nul, sizeof nul - 1, FORMAT_ELLE, "t", &err));
+    assert_string_equal(err.msg, "expected text, found a NUL byte");
+    for (int observed = 0; observed < 2; observed++) {
+        snprintf(text, sizeof text, "{:type :ok, :f :txn, :process 0, :index 1, :value [[:w 1 1]]}\n"
+                 "{:type :fail, :f :txn, :process 1, :index 2, :isocheck/reads %s, :value [[:r 2 nil] [:w 1 2]]}\n",
+                 observed ? ":observed" : ":observd");
+        load_report rep;
+        load_report_init(&rep);
+        ic_error_clear(&err);
+        history *h = load_history_mem_ex(text, strlen(text), FORMAT_ELLE, "t", NULL, &rep, &err);
+        assert_non_null(h);
+        assert_int_equal(h->txns[2].num_ops, 1 + observed);
+        assert_int_equal(rep.unknown_reads, !observed);
+        history_free(h);
+        load_report_free(&rep);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_list_append),
@@ -574,6 +623,7 @@ int main(void) {
         cmocka_unit_test(many_container_keys_cost_one_comparison_each),
         cmocka_unit_test(nul_bytes_are_errors),
         cmocka_unit_test(every_error),
+        cmocka_unit_test(plain_shaped_lines),
     };
     return cmocka_run_group_tests_name("parse_elle", tests, NULL, NULL);
 }

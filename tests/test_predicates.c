@@ -16,7 +16,10 @@
  *       certificate verifies after a round trip through its file; shuffled
  *       version orders are accepted exactly when the re-checker
  *       (verify_model.h, its own code) accepts them; on a history the
- *       oracle fails at rr every version order's certificate is rejected. */
+ *       oracle fails at rr every version order's certificate is rejected;
+ *   (g) late activation: a history whose first predicate op comes after
+ *       plain transactions (whose records the reader replays then,
+ *       jepsen_pred.h) reads exactly as with an activation on line 1. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,6 +42,7 @@
 #include "tests/batch_verdict.h"
 #include "tests/brute_pred.h"
 #include "tests/parse_helpers.h"
+#include "tests/model_text.h"
 
 /* ---- (a) predicates ---------------------------------------------------- */
 
@@ -529,6 +533,87 @@ static void rr_certificates(void **state) {
     assert_true(certs > runs / 10 && shuffled_ok > 100 && shuffled_bad > 100 && pred_edges > 10 && phantoms > 10 && fail_rejected > 100 && facts_rejected > 50 && view_certs > 0);
 }
 
+/* ---- (g) late activation ------------------------------------------------ */
+
+/* Everything the reader made of h that predicates touch, as text: the model,
+ * each op's predicate tag, the reads, facts and choices, and si/ser verdicts. */
+static char *pred_text(const history *h) {
+    char *buf = NULL, *model = model_text(h);
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    fprintf(out, "%s", model);
+    free(model);
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (history_op_pred(h, op) != PRED_TAG_NONE) fprintf(out, "tag %u %u\n", op, history_op_pred(h, op));
+    const history_preds *p = h->preds;
+    for (size_t i = 0; p && i < p->reads.len; i++)
+        fprintf(out, "read %u %u %u\n", p->reads.data[i].txn, p->reads.data[i].line, p->reads.data[i].p.kind);
+    for (size_t i = 0; p && i < p->facts.len; i++) {
+        const pred_fact *f = &p->facts.data[i];
+        fprintf(out, "fact %u %u %u %lld %lld\n", f->kind, f->read, f->key, (long long)f->value, (long long)f->data);
+    }
+    fprintf(out, "amb %u si %d ser %d\n", h->num_amb, batch_fails(h, LEVEL_SI), batch_fails(h, LEVEL_SER));
+    fclose(out);
+    return buf;
+}
+
+/* Plain transactions (writes, overwrites, reads of written values and of
+ * nil, a list key, :fail with and without observed reads, :info,
+ * invocations), then from a random one on (which ends with one)
+ * predicate reads, inserts and deletes too.  Read as written, and with an invocation holding a
+ * predicate read first on line 1 (same lines, no transaction, activation
+ * before anything): the same model, tags, facts, verdicts, or the same
+ * error at the same line. */
+static void late_activation_replays_earlier_ops(void **state) {
+    (void)state;
+    int runs = 3000, compared = 0, with_facts = 0, errors = 0;
+    for (int run = 0; run < runs; run++) {
+        char edn[8192];
+        size_t at = 0;
+        int ntx = 3 + (int)rnd(8), active_from = 1 + (int)rnd((unsigned)ntx - 1), next[4] = { 0 }, append = 0;
+        for (int t = 0; t < ntx; t++) {
+            if (rnd(6) == 0) at += (size_t)snprintf(edn + at, sizeof edn - at, "{:process %d, :type :invoke, :f :txn, :value [[:r 0 nil]]}\n", t % 3);
+            unsigned ty = rnd(10);
+            at += (size_t)snprintf(edn + at, sizeof edn - at, "{:process %d, :index %d, :type %s, :f :txn, %s:value [", t % 3, t,
+                                   ty < 7 ? ":ok" : ty < 9 ? ":fail" : ":info", ty == 8 ? ":isocheck/reads :observed, " : "");
+            for (int i = 0, nops = 1 + (int)rnd(4); i < nops + (t == active_from); i++) {
+                int k = (int)rnd(4);
+                unsigned c = i == nops ? 6 + rnd(3) : rnd(t >= active_from ? 9 : 6);   /* (one activates) */
+                if (c < 2) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:w %d %d] ", k, ++next[k]);
+                else if (c == 2) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:r %d nil] ", k);
+                else if (c == 3) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:r %d %d] ", k, next[k] ? 1 + (int)rnd((unsigned)next[k]) : 7);
+                else if (c == 4) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:append 9 %d] ", ++append);
+                else if (c == 5) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:r 9 [%s]] ", append ? "1" : "");
+                else if (c == 6) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:insert %d %d] ", k, ++next[k]);
+                else if (c == 7) at += (size_t)snprintf(edn + at, sizeof edn - at, "[:delete %d] ", k);
+                else at += (size_t)snprintf(edn + at, sizeof edn - at, "[:rp [:< %u] {%d %d}] ", 1 + rnd(6), k, next[k] ? 1 + (int)rnd((unsigned)next[k]) : 1);
+            }
+            at += (size_t)snprintf(edn + at, sizeof edn - at, "]}\n");
+        }
+        char early[8400];
+        snprintf(early, sizeof early, "{:process 7, :type :invoke, :f :txn, :value [[:rp :true nil]]} %s", edn);
+        ic_error ea, eb;
+        history *ha = load_str(FORMAT_ELLE, edn, &ea), *hb = load_str(FORMAT_ELLE, early, &eb);
+        if (!ha || !hb) {
+            if (ha || hb) fail_msg("run %d: one reading fails: %s%s\n%s", run, ea.msg, eb.msg, edn);
+            assert_string_equal(ea.msg, eb.msg);
+            assert_int_equal(ea.line, eb.line);
+            errors++;
+            continue;
+        }
+        char *a = pred_text(ha), *b = pred_text(hb);
+        if (strcmp(a, b)) fail_msg("run %d: read late\n%s\nread early\n%s\n%s", run, a, b, edn);
+        with_facts += ha->preds && (ha->preds->facts.len || ha->num_amb);
+        compared++;
+        free(a); free(b);
+        history_free(ha);
+        history_free(hb);
+    }
+    print_message("late activation: %d histories the same both ways (%d with predicate facts or choices), %d the same error\n",
+                  compared, with_facts, errors);
+    assert_true(compared > runs / 3 && with_facts > runs / 10 && errors > 10);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(predicates_match),
@@ -537,6 +622,7 @@ int main(void) {
         cmocka_unit_test(differential_against_brute_pred),
         cmocka_unit_test(clark_fig4_at_rr),
         cmocka_unit_test(rr_certificates),
+        cmocka_unit_test(late_activation_replays_earlier_ops),
     };
     return cmocka_run_group_tests_name("predicates", tests, NULL, NULL);
 }

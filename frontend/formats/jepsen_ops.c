@@ -183,6 +183,10 @@ static int txn_shaped(const optree *t, uint32_t value, int txn_f) {
     return first != OV_NONE && is_seq(t, first) && is_mop_name(t, ot_node(t, first)->child);
 }
 
+/* The first predicate op or :init: the predicate reader records from now
+ * on, after replaying the ops read so far (jepsen_pred.h). */
+static void activate(jepsen_reader *jr) { jp_activate_replay(jr->jp, jr->b, jr->nil_reads.data, jr->nil_reads.len); }
+
 /* [:delete k] (also [:delete k nil]) and [:rp PRED {k v ...}] (or nil, or no result). */
 static int parse_pred_mop(ctx *c, uint32_t node) {
     const optree *t = c->t;
@@ -190,7 +194,7 @@ static int parse_pred_mop(ctx *c, uint32_t node) {
     const ov_node *n = ot_node(t, node);
     uint32_t fn = n->child, second = ot_node(t, fn)->next;
     mop m = { .line = n->line, .kind = M_DELETE };
-    jp_activate(jr->jp);
+    activate(jr);
     if (ot_is_name(t, fn, "delete")) {
         if (n->count < 2 || n->count > 3) return fail_node(c, node, n->line, "a micro-op [:delete k]");
         if (!parse_key(c, second, &m)) return 0;
@@ -241,7 +245,7 @@ static int parse_mop(ctx *c, uint32_t node) {
     mop m;
     memset(&m, 0, sizeof m);
     m.line = line;
-    if (ot_is_name(t, fn, "insert")) jp_activate(c->jr->jp);
+    if (ot_is_name(t, fn, "insert")) activate(c->jr);
     uint32_t knode = ot_node(t, fn)->next;
     if (!parse_key(c, knode, &m)) return 0;
     uint32_t vnode = ot_node(t, knode)->next;
@@ -338,17 +342,18 @@ static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i
     return 1;
 }
 
-/* A write or delete: its value (a delete: a new "dead" value), recorded as a version. */
-static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t status) {
+/* A write or delete: its value (a delete: a new "dead" value), recorded as
+ * a version when the history is predicate-active (rec). */
+static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t status, int rec) {
     jepsen_reader *jr = c->jr;
     if (!use_key(c, key, KEY_REGISTER, m)) return 0;
     int64_t val = m->kind == M_DELETE ? hb_name(jr->b, "dead", 4) : m->value;
-    if (m->kind == M_WRITE && jp_read_value(jr->jp, key, m->value) == VALUE_INIT) {
+    if (rec && m->kind == M_WRITE && jp_read_value(jr->jp, key, m->value) == VALUE_INIT) {
         ic_error_at(c->err, jr->source, m->line, "this write's value is the key's :init value: a value is written once");
         return 0;
     }
     hb_op(jr->b, txn, OP_WRITE, key, val, m->line);
-    jp_version(jr->jp, key, val, txn, status, m->kind == M_DELETE, m->line);
+    if (rec) jp_version(jr->jp, key, val, txn, status, m->kind == M_DELETE, m->line);
     return 1;
 }
 
@@ -356,8 +361,8 @@ static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t s
  * :fail/:info only if observed). */
 static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_reads, uint8_t status) {
     jepsen_reader *jr = c->jr;
-    int ok = 1;
-    jp_begin_txn(jr->jp);
+    int ok = 1, rec = jp_active(jr->jp);          /* (inactive: the predicate reader records nothing) */
+    if (rec) jp_begin_txn(jr->jp);
     for (size_t i = 0; i < n && ok; i++) {
         const mop *m = &ms[i];
         if ((m->kind == M_READ_NIL || m->kind == M_PRED) && !keep_nil_reads) {
@@ -370,11 +375,11 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
         case M_READ_NIL:
             vec_push(jr->nil_reads, hb_op(jr->b, txn, OP_READ, key, VALUE_INIT, m->line));
             vec_push(jr->nil_reads, key);
-            jp_nil_read(jr->jp, jr->nil_reads.data[jr->nil_reads.len - 2], key, txn, m->line);
+            if (rec) jp_nil_read(jr->jp, jr->nil_reads.data[jr->nil_reads.len - 2], key, txn, m->line);
             break;
         case M_READ:
             ok = use_key(c, key, KEY_REGISTER, m);
-            if (ok) hb_op(jr->b, txn, OP_READ, key, jp_item_read(jr->jp, key, m->value, txn), m->line);
+            if (ok) hb_op(jr->b, txn, OP_READ, key, rec ? jp_item_read(jr->jp, key, m->value, txn) : m->value, m->line);
             break;
         case M_LIST_READ:
             ok = use_key(c, key, KEY_LIST, m);
@@ -382,7 +387,7 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
             break;
         case M_WRITE:
         case M_DELETE:
-            ok = add_write(c, txn, m, key, status);
+            ok = add_write(c, txn, m, key, status, rec);
             break;
         case M_APPEND:
             ok = use_key(c, key, KEY_LIST, m);
@@ -574,7 +579,8 @@ int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
         vec_push(jr->mops, m);
     }
     jt_stamp s = { 0, p->index, (uint8_t)(p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) };
-    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, 0, OV_NONE, jr->mops.data, jr->mops.len)) return 0;
+    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, p->observed, OV_NONE, jr->mops.data, jr->mops.len))
+        return 0;
     if (pd) pd->valid = 0;
     return 1;
 }
@@ -587,7 +593,7 @@ static int op_init(ctx *c, const ov_node *r, uint32_t value) {
         ic_error_at(c->err, jr->source, r->line, "expected :init before every transaction, found it after one");
         return 0;
     }
-    jp_activate(jr->jp);
+    activate(jr);
     for (uint32_t k = ot_node(t, value)->child; k != OV_NONE;) {
         uint32_t v = ot_node(t, k)->next;
         mop m = { .line = ot_node(t, k)->line, .kind = M_WRITE };

@@ -65,6 +65,25 @@ void jp_free(jp_state *s) {
 int jp_active(const jp_state *s) { return s->active; }
 void jp_activate(jp_state *s) { s->active = 1; }
 
+void jp_activate_replay(jp_state *s, const history_builder *b, const uint32_t *nil_pairs, size_t n) {
+    if (s->active) return;
+    s->active = 1;
+    uint32_t cur = HISTORY_NONE, nops = hb_num_ops(b);
+    size_t ni = 0;
+    for (uint32_t i = 0; i < nops; i++) {
+        uint32_t txn, key, line;
+        unsigned kind;
+        int64_t v;
+        hb_op_get(b, i, &txn, &kind, &key, &v, &line);
+        if (txn != cur) { jp_begin_txn(s); cur = txn; }
+        if (ni + 1 < n && nil_pairs[ni] == i) {
+            jp_nil_read(s, i, key, txn, line);
+            ni += 2;
+        } else if ((kind & OP_KIND_MASK) == OP_READ) jp_item_read(s, key, v, txn);
+        else if ((kind & OP_KIND_MASK) == OP_WRITE) jp_version(s, key, v, txn, (uint8_t)hb_txn_status_of(b, txn), 0, line);
+    }
+}
+
 int jp_init(jp_state *s, uint32_t key, int64_t value) {
     s->active = 1;
     if (u64map_get(&s->init_ix, key) != UINT32_MAX) return 0;
@@ -82,10 +101,12 @@ static int init_of(const jp_state *s, uint32_t key, int64_t *v) {
 
 int64_t jp_read_value(const jp_state *s, uint32_t key, int64_t v) {
     int64_t iv;
+    if (!s->init_vals.len) return v;                        /* (every write of a history asks) */
     return init_of(s, key, &iv) && iv == v ? VALUE_INIT : v;
 }
 
 void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t status, int dead, uint32_t line) {
+    if (!s->active) return;                                 /* (replayed on activation) */
     for (size_t i = s->txn_start; i < s->vers.len; i++)     /* an overwritten write is no version */
         if (s->vers.data[i].key == key && s->vers.data[i].txn == txn) s->vers.data[i].over = 1;
     jp_ver v = { key, txn, line, value, status, (uint8_t)(dead != 0), 0 };
@@ -140,6 +161,7 @@ void jp_own(jp_state *s, uint32_t read, uint32_t key, uint32_t op) {
 }
 
 int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn) {
+    if (!s->active) return v;                               /* (no :init while inactive) */
     int64_t value = jp_read_value(s, key, v), own;
     uint8_t dead;
     uint64_t id = (uint64_t)txn << 32 | key;
@@ -150,6 +172,7 @@ int64_t jp_item_read(jp_state *s, uint32_t key, int64_t v, uint32_t txn) {
 }
 
 void jp_nil_read(jp_state *s, uint32_t op, uint32_t key, uint32_t txn, uint32_t line) {
+    if (!s->active) return;
     jp_nil n = { op, key, txn, line, 0, 0, 0 };
     n.has_own = (uint8_t)own_so_far(s, key, &n.own, &n.own_dead);
     vec_push(s->nils, n);

@@ -54,9 +54,20 @@ const char *jp_parse_predicate(const optree *t, uint32_t node, predicate *p);
 /* The same, also [:and [:key-in a b] PRED] (a <= b): its key range; *bad:
  * the node the message is about. */
 const char *jp_parse_read_pred(const optree *t, uint32_t node, jp_pred *p, uint32_t *bad);
-/* Whether predicate semantics apply (an :init, insert, delete or :rp seen). */
+/* Whether predicate semantics apply (an :init, insert, delete or :rp seen).
+ * Until then jp_version, jp_item_read and jp_nil_read record nothing (a
+ * history without predicates needs none of it: a record per operation
+ * cost the EDN loader a tenth of its time); whoever activates a state
+ * after operations were read replays them in order (jepsen_ops.c's
+ * activate and text_pred.c's tp_new replay the builder's ops). */
 int jp_active(const jp_state *s);
 void jp_activate(jp_state *s);
+/* Activate s after the ops of b so far were read inactive: record them as
+ * they were added (one transaction's ops adjacent, in order): a write
+ * is a version of its transaction's status, a read an item read, except
+ * the ops listed in nil_pairs (n entries: pairs op, key, ops ascending),
+ * which are nil reads; appends and list reads record nothing. */
+void jp_activate_replay(jp_state *s, const history_builder *b, const uint32_t *nil_pairs, size_t n);
 /* :init's value for key; 0 if key already has one. */
 int jp_init(jp_state *s, uint32_t key, int64_t value);
 /* The model value of a read of v from key: VALUE_INIT for key's :init value. */

@@ -243,7 +243,9 @@ static uint32_t fast_form(edn *e, const char **pp, int depth) {
 /* ---- the usual completion, without a tree -------------------------------
  * {:type :ok|:fail|:info, :f :txn, :process P, :index I, :value [[:r K V]
  * [:r K nil] [:w K V] [:append K V] ...]} on one line, its five keys in any
- * order, every number a canonical integer of at most 18 digits: decoded
+ * order, maybe with `:isocheck/reads :observed` (what convert writes on an
+ * aborted transaction), every number a canonical integer of at most 18
+ * digits: decoded
  * straight into jr_plain (jepsen_ops.h), which reads it as jr_op reads the
  * map.  Anything else (another key, a string, a line end inside, ...) is
  * 0, and the map is read by fast_form or read_form from its start. */
@@ -262,14 +264,16 @@ static int plain_int(const char **pp, int64_t *v) {
 
 static inline int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
 
-/* Which of the five keys p[0..n) is (0 :type, 1 :f, 2 :process, 3 :index, 4 :value), else 5. */
+/* Which of the keys p[0..n) is (0 :type, 1 :f, 2 :process, 3 :index, 4 :value,
+ * 5 :isocheck/reads), else 6. */
 static int plain_key(const char *p, size_t n) {
     switch (n) {
-    case 2: return is_word(p, n, ":f") ? 1 : 5;
-    case 5: return is_word(p, n, ":type") ? 0 : 5;
-    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 5;
-    case 8: return is_word(p, n, ":process") ? 2 : 5;
-    default: return 5;
+    case 2: return is_word(p, n, ":f") ? 1 : 6;
+    case 5: return is_word(p, n, ":type") ? 0 : 6;
+    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 6;
+    case 8: return is_word(p, n, ":process") ? 2 : 6;
+    case 15: return is_word(p, n, ":isocheck/reads") ? 5 : 6;
+    default: return 6;
     }
 }
 
@@ -279,14 +283,15 @@ static int plain_mops(edn *e, const char **pp) {
     for (p = fast_sep(p + 1); *p != ']'; p = fast_sep(p)) {
         if (*p != '[') return 0;
         p = fast_sep(p + 1);
-        size_t n = atom_len(p);
-        jr_plain_mop m = { is_word(p, n, ":r") ? 'r' : is_word(p, n, ":w") ? 'w' : is_word(p, n, ":append") ? 'a' : 0,
-                           0, 0, 0 };
-        if (!m.kind) return 0;
-        p = fast_sep(p + n);
+        jr_plain_mop m = { 0, 0, 0, 0 };             /* :r, :w, :append (no atom_len: one look each) */
+        if (p[0] != ':') return 0;
+        if ((p[1] == 'r' || p[1] == 'w') && is_delim(p[2])) { m.kind = p[1]; p += 2; }
+        else if (!strncmp(p, ":append", 7) && is_delim(p[7])) { m.kind = 'a'; p += 7; }   /* (stops at a NUL) */
+        else return 0;
+        p = fast_sep(p);
         if (!plain_int(&p, &m.key)) return 0;
         p = fast_sep(p);
-        if (is_word(p, atom_len(p), "nil")) { m.nil = 1; p += 3; }
+        if (p[0] == 'n' && p[1] == 'i' && p[2] == 'l' && is_delim(p[3])) { m.nil = 1; p += 3; }
         else if (!plain_int(&p, &m.value)) return 0;
         p = fast_sep(p);
         if (*p++ != ']') return 0;
@@ -303,7 +308,7 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
     while (*p != '}') {
         size_t n = atom_len(p);
         int k = plain_key(p, n);
-        if (k == 5 || (seen >> k & 1u)) return 0;
+        if (k == 6 || (seen >> k & 1u)) return 0;
         seen |= 1u << k;
         p = fast_sep(p + n);
         n = atom_len(p);
@@ -311,8 +316,8 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
             pl->type = is_word(p, n, ":ok") ? 'o' : is_word(p, n, ":fail") ? 'f' : is_word(p, n, ":info") ? 'i' : 0;
             if (!pl->type) return 0;
             p += n;
-        } else if (k == 1) {
-            if (!is_word(p, n, ":txn")) return 0;
+        } else if (k == 1 || k == 5) {
+            if (!is_word(p, n, k == 1 ? ":txn" : ":observed")) return 0;
             p += n;
         } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index) : plain_mops(e, &p))) {
             return 0;
@@ -320,7 +325,8 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
         if (*p != ' ' && *p != ',' && *p != '}') return 0;
         p = fast_sep(p);
     }
-    if (seen != 31) return 0;
+    if ((seen & 31) != 31) return 0;
+    pl->observed = (uint8_t)(seen >> 5);
     pl->line = (uint32_t)e->c.line;
     pl->mops = e->pm.data;
     pl->n = e->pm.len;

@@ -14,6 +14,13 @@ rm -f "${TMPDIR:-/tmp}/isocheck-garbage.$$"
 [ $rc -eq 2 ] || { echo "garbage: exit $rc"; exit 1; }
 "$ISOCHECK" check --level xyz "$f" 2>/dev/null; [ $? -eq 2 ] || exit 1
 "$ISOCHECK" check --format nope "$f" 2>/dev/null; [ $? -eq 2 ] || exit 1
+# a line of the EDN reader's plain shape that it refuses: the general reader names it, exit 2
+e="${TMPDIR:-/tmp}/isocheck-plain.$$.edn"
+printf '{:type :ok, :f :txn, :process 0, :index 1, :value [[:w 1 1]]}\n{:type :fail, :f :txn, :process 1, :index 2, :isocheck/reads :observed, :value [[:appendx 1 2]]}\n' > "$e"
+err=$("$ISOCHECK" stats "$e" 2>&1 >/dev/null); rc=$?
+rm -f "$e"
+[ $rc -eq 2 ] && [ "$err" = "isocheck: $e:2: expected a micro-op :r, :w or :append, found :appendx" ] ||
+  { echo "plain-shaped EDN line: exit $rc: $err"; exit 1; }
 # a repeated named value (issue 35): checked, not refused; check --follow refuses it, as written
 d="${TMPDIR:-/tmp}/isocheck-dup.$$.edn"
 printf '{:type :ok, :f :txn, :value [[:w "k3" "a"]], :process 0, :index 0}\n{:type :ok, :f :txn, :value [[:w "k3" "a"]], :process 1, :index 1}\n' > "$d"

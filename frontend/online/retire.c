@@ -377,6 +377,28 @@ static int summary_has(const retire_stream *rs, int64_t key, int64_t *v) {
     return 1;
 }
 
+/* A transaction with a line after its session's next one began is
+ * refused within a feed as across feeds (is_last), so that the answer does
+ * not depend on where the feeds were cut: 1, or 0 with err set. */
+static int in_session_order(const retire_stream *rs, const history *c, ic_error *err) {
+    for (uint32_t s = 0; s < c->num_sessions; s++) {
+        const history_session *S = &c->sessions[s];
+        for (uint32_t i = 0; i + 1 < S->num_txns; i++) {
+            const history_txn *a = &c->txns[S->first_txn + i], *b = &c->txns[S->first_txn + i + 1];
+            if (!a->num_ops || !b->num_ops) continue;
+            uint32_t next = history_op_line(c, b->first_op);
+            for (uint32_t op = a->first_op; op < a->first_op + a->num_ops; op++)
+                if (history_op_line(c, op) > next) {
+                    ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, op), "transaction %lld gets an "
+                                "operation after its session went on to another transaction (or from another session)",
+                                (long long)a->ext_id);
+                    return 0;
+                }
+        }
+    }
+    return 1;
+}
+
 /* Whether text holds only blank lines and comments. */
 static int only_comments(const char *text, size_t n) {
     for (size_t i = 0; i < n;) {
@@ -434,25 +456,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
         vec_free(notes);
         return 0;
     }
-    int ok = 1;
-    /* a transaction with a line after its session's next one began is
-     * refused within a feed as across feeds (is_last below), so that the
-     * answer does not depend on where the feeds were cut */
-    for (uint32_t s = 0; s < c->num_sessions && ok; s++) {
-        const history_session *S = &c->sessions[s];
-        for (uint32_t i = 0; i + 1 < S->num_txns && ok; i++) {
-            const history_txn *a = &c->txns[S->first_txn + i], *b = &c->txns[S->first_txn + i + 1];
-            if (!a->num_ops || !b->num_ops) continue;
-            uint32_t next = history_op_line(c, b->first_op);
-            for (uint32_t op = a->first_op; op < a->first_op + a->num_ops && ok; op++)
-                if (history_op_line(c, op) > next) {
-                    ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, op), "transaction %lld gets an "
-                                "operation after its session went on to another transaction (or from another session)",
-                                (long long)a->ext_id);
-                    ok = 0;
-                }
-        }
-    }
+    int ok = in_session_order(rs, c, err);
     for (uint32_t t = 1; t < c->num_txns && ok; t++) {
         const history_txn *x = &c->txns[t];
         int64_t sess = c->sessions[x->session].ext_id;

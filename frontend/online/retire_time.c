@@ -132,8 +132,8 @@ int retire_time_check_settled(retire_stream *rs, const history *h, uint8_t **set
     uint32_t num;
     *settled = online_settled(h, &num);
     oc->seen = h->num_txns - 1;
-    if (num == 0 || (num == oc->settled && oc->checks > 0)) return ONLINE_NO_VIOLATION;
-    oc->settled = num;
+    /* the same S as the last check, which passed (oc->settled is set only then) */
+    if (num == 0 || (num == oc->settled && oc->checks > 0)) return num ? ONLINE_NO_VIOLATION : ONLINE_UNKNOWN;
     ic_error err;
     ic_error_clear(&err);
     history *s = history_subset(h, *settled, &err);
@@ -167,7 +167,9 @@ int retire_time_check_settled(retire_stream *rs, const history *h, uint8_t **set
     }
     report_free(&oc->rep);
     history_free(s);
-    return v == VERDICT_PASS ? ONLINE_NO_VIOLATION : ONLINE_UNKNOWN;
+    if (v != VERDICT_PASS) return ONLINE_UNKNOWN;       /* nothing retires on it; the next call checks again */
+    oc->settled = num;
+    return ONLINE_NO_VIOLATION;
 }
 
 /* ---- the plan ------------------------------------------------------------- */

@@ -32,7 +32,8 @@
  *     no live transaction is RT-before one in R (the cut).
  *   - retire_time_check_settled() checks the settled part of the live
  *     history at the level (a FAIL is final, as online_check's); the plan
- *     is made only after a PASS.
+ *     is made only after a PASS of the same settled part (never after an
+ *     UNKNOWN, and not when nothing is settled).
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_RETIRE_TIME_H
 #define ISOCHECK_ONLINE_RETIRE_TIME_H
@@ -73,7 +74,9 @@ int64_t retire_time_watermark(const retire_stream *rs);
 
 /* Check the settled transactions of h at rs->time_level into rs->oc (a
  * FAIL: oc->failed, oc->proof, oc->rep; on_detect first).  Returns an
- * online_outcome; *settled gets online_settled(h). */
+ * online_outcome, ONLINE_NO_VIOLATION only when the settled part passes
+ * (now, or unchanged since the last check, which passed: oc->settled is
+ * its size); *settled gets online_settled(h). */
 int retire_time_check_settled(retire_stream *rs, const history *h, uint8_t **settled);
 
 /* The plan (above) on h at level with watermark w: retire[t] set for each

@@ -420,11 +420,11 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
     retire_time_notes notes;
     vec_init(notes);
     char *stripped = NULL;
-    if (rs->time_level != LEVEL_COUNT) {     /* the #@time lines are read here, not by the chunk's loader */
-        stripped = retire_time_strip(rs->name, text, n, rs->lines, &notes, err);
-        if (!stripped) { vec_free(notes); return 0; }
-        text = stripped;
-    }
+    /* the #@time lines are read here, not by the chunk's loader: their
+     * transaction may lie in another chunk (behind fences they are dropped) */
+    stripped = retire_time_strip(rs->name, text, n, rs->lines, rs->time_level != LEVEL_COUNT ? &notes : NULL, err);
+    if (!stripped) { vec_free(notes); return 0; }
+    text = stripped;
     if (only_comments(text, n)) {                /* (the loader calls that an empty history) */
         int ok = rs->time_level == LEVEL_COUNT || retire_time_rest(rs, &notes, err);
         free(stripped);

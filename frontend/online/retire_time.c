@@ -36,19 +36,19 @@ char *retire_time_strip(const char *name, const char *text, size_t n, long base_
                 if (end > p && copy[end - 1] == '\r') copy[end - 1] = 0;
                 text_times tt;
                 if (text_lex_times(copy + p, &tt, name, line, err) < 0) { free(copy); return NULL; }
-                if (tt.t[TIME_INVOKE] == NONE || tt.t[TIME_COMPLETE] == NONE) {
+                if (notes && (tt.t[TIME_INVOKE] == NONE || tt.t[TIME_COMPLETE] == NONE)) {
                     ic_error_at(err, name, line, "the #@time line of transaction %" PRId64 " lacks invoke= or complete= "
                                 "(--retire by time needs both)", tt.txn);
                     free(copy);
                     return NULL;
                 }
-                if (tt.t[TIME_COMPLETE] < tt.t[TIME_INVOKE]) {
+                if (notes && tt.t[TIME_COMPLETE] < tt.t[TIME_INVOKE]) {
                     ic_error_at(err, name, line, "transaction %" PRId64 " completes before it is invoked", tt.txn);
                     free(copy);
                     return NULL;
                 }
                 retire_time_note z = { tt.txn, tt.t[TIME_INVOKE], tt.t[TIME_COMPLETE], line, 0 };
-                vec_push(*notes, z);
+                if (notes) vec_push(*notes, z);
                 copy[p + 1] = ' ';                     /* "# time ...": a comment to the loader */
                 if (end > p && copy[end - 1] == 0) copy[end - 1] = '\r';
             }

@@ -54,7 +54,8 @@ typedef VEC(retire_time_note) retire_time_notes;
  * comment (the chunk loader must not see it: its transaction may lie in
  * another chunk), and those lines, lexed, into notes (line numbers after
  * base_line).  NULL with err set on a malformed one or one without
- * invoke= and complete=. */
+ * invoke= and complete=.  notes NULL (retiring behind fences, which uses
+ * no times): the lines are only checked for their syntax and dropped. */
 char *retire_time_strip(const char *name, const char *text, size_t n, long base_line, retire_time_notes *notes,
                         ic_error *err);
 

@@ -48,6 +48,14 @@ printf 'w(1,1,1,1)\n#@time 1 invoke=1 complete=9\nw(1,2,1,2)\n#@time 2 invoke=5 
   "$ISOCHECK" check --follow --retire --level strong-si - > /dev/null 2> "$t/err"
 [ $? = 2 ] && grep -q -- "-:4: transaction 2 is invoked at 5, before its session's previous transaction completed" "$t/err" ||
   { echo "overlapping session: $(cat "$t/err")"; exit 1; }
+# behind fences (si) the #@time lines are dropped, wherever the reads cut
+# the stream (a line alone in a read, a transaction's lines in one and its
+# #@time line in the next)
+"$ISOCHECK" gen --sessions 4 --txns 600 --ops 4 --keys 20 --times --fence-every 5 --seed 3 -o "$t/f.txt" --no-truth >/dev/null || exit 1
+cut=$(grep -n '^#@time' "$t/f.txt" | sed -n 300p | cut -d: -f1)
+out=$({ head -n $((cut - 1)) "$t/f.txt"; sleep 1; sed -n "${cut}p" "$t/f.txt"; sleep 1; tail -n +$((cut + 1)) "$t/f.txt"; } |
+      "$ISOCHECK" check --follow --retire -); rc=$?
+[ $rc = 0 ] && echo "$out" | grep -q '^PASS si' || { echo "fences with #@time lines: exit $rc: $out"; exit 1; }
 # real-time levels follow only with --retire, and alone
 "$ISOCHECK" check --follow --level sser - < /dev/null > /dev/null 2>&1; [ $? = 2 ] || { echo "--follow sser without --retire accepted"; exit 1; }
 "$ISOCHECK" check --follow --retire --level sser,ser - < /dev/null > /dev/null 2>&1; [ $? = 2 ] || { echo "--retire sser,ser accepted"; exit 1; }

@@ -12,21 +12,35 @@
 #   [OUT=dir] [PLOT=0] bench/online_memory.sh [TXNS (default 1000000)] [extra gen options...]
 # Default stream: 10 sessions x 8 ops, 100 keys uniform, 90% reads, a fence
 # every 10 transactions per session (doc/benchmarks.md, "Bounded memory").
+# LEVEL=sser (or strong-si): retiring by time instead, no fences: 20
+# sessions x 8 ops, 10,000 keys zipf, `gen --times --level ser`, checked
+# with --level LEVEL (doc/benchmarks.md, "Retiring by time"; the plot is
+# doc/online-memory-LEVEL.png).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 ISO=${ISOCHECK:-build/isocheck}
 TXNS=${1:-1000000}; shift || true
-SESS=10
-GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 100 --dist uniform --reads 0.9 --fence-every 10 --seed 3 --level si "$@")
+LEVEL=${LEVEL:-}
+if [ -n "$LEVEL" ]; then
+  SESS=20
+  GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 10000 --times --seed 7 --level ser "$@")
+  CHECK=(check --follow --retire --level "$LEVEL" -)
+  PNG=doc/online-memory-$LEVEL.png
+else
+  SESS=10
+  GEN=(gen --sessions $SESS --txns $((TXNS / SESS)) --ops 8 --keys 100 --dist uniform --reads 0.9 --fence-every 10 --seed 3 --level si "$@")
+  CHECK=(check --follow --retire -)
+  PNG=doc/online-memory.png
+fi
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
 OUT=${OUT:-bench/out/online_memory}
 mkdir -p "$OUT" || exit 2
 echo "# load: $(uptime | sed 's/.*load average: //')"
-echo "# stream: isocheck ${GEN[*]} -o -"
+echo "# stream: isocheck ${GEN[*]} -o - | isocheck ${CHECK[*]}"
 mkfifo "$t/pipe" || exit 2
 "$ISO" "${GEN[@]}" -o - --no-truth > "$t/pipe" &
-/usr/bin/time -v -o "$t/time" "$ISO" check --follow --retire - < "$t/pipe" > "$t/out" 2>&1 &
+/usr/bin/time -v -o "$t/time" "$ISO" "${CHECK[@]}" < "$t/pipe" > "$t/out" 2>&1 &
 timer=$!
 pid=
 while [ -z "$pid" ] && kill -0 "$timer" 2>/dev/null; do pid=$(pgrep -P "$timer"); sleep 0.05; done
@@ -54,9 +68,9 @@ awk -F': ' '/User time/{u=$2} /System time/{s=$2} /Elapsed/{e=$2} /Maximum resid
 echo "# load: $(uptime | sed 's/.*load average: //')"
 cp "$t/tsv" "$OUT/memory.tsv" || exit 2
 if [ "${PLOT:-1}" != 0 ] && command -v gnuplot >/dev/null; then
-  gnuplot -e "set terminal pngcairo size 900,500; set output 'doc/online-memory.png';
-    set title 'check --follow --retire: resident memory over a $TXNS-transaction stream';
+  gnuplot -e "set terminal pngcairo size 900,500; set output '$PNG';
+    set title 'check ${CHECK[*]}: resident memory over a $TXNS-transaction stream';
     set xlabel 'transactions read (millions)'; set ylabel 'RSS (MB)'; set yrange [0:*]; set grid; set key off;
     plot '$OUT/memory.tsv' using (\$2/1e6):3 skip 1 with lines lw 2" 2>"$OUT/gnuplot.err" &&
-    echo "# plot: doc/online-memory.png" || echo "online_memory: gnuplot failed, see $OUT/gnuplot.err" >&2
+    echo "# plot: $PNG" || echo "online_memory: gnuplot failed, see $OUT/gnuplot.err" >&2
 fi

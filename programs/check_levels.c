@@ -80,6 +80,17 @@ int check_levels_si_ser(const level_choice *c) {
     return c->want[LEVEL_SI] && c->want[LEVEL_SER] ? 2 : c->want[LEVEL_SER] ? 1 : 0;
 }
 
+int check_levels_retire_by_time(const level_choice *c) {
+    int got = -1;
+    if (c->ladder) return -1;
+    for (int k = 0; k < LEVEL_COUNT; k++) {
+        if (!c->want[k]) continue;
+        if (got >= 0 || !c->named[k] || !level_real_time((check_level_id)k)) return -1;
+        got = k;
+    }
+    return got;
+}
+
 int check_levels_times_ok(const level_choice *c, const history *h, const char *prog) {
     int times = history_has_times(h, TIME_INVOKE) && history_has_times(h, TIME_COMPLETE);
     for (int k = 0; k < LEVEL_COUNT; k++) {

@@ -29,6 +29,9 @@ const char *check_levels_help(void);
 /* 0 si, 1 ser, 2 si and ser: the levels --follow and --version-order
  * check; -1 when c asks for another level or the ladder. */
 int check_levels_si_ser(const level_choice *c);
+/* `--follow --retire` by time: the one real-time level asked (LEVEL_SSER or
+ * LEVEL_STRONG_SI, by its own name, no ladder), else -1. */
+int check_levels_retire_by_time(const level_choice *c);
 /* After loading h: 1 to go on; 0 after printing why a level asked by name
  * cannot be checked on h (it needs times h does not carry): exit 2. */
 int check_levels_times_ok(const level_choice *c, const history *h, const char *prog);

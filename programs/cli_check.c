@@ -99,6 +99,7 @@ typedef struct check_args {
     level_choice levels;
     cli_hint hint;
     int json, verbose, level, fmt_choice, follow, retire, white_only;   /* level: 0 si, 1 ser, 2 both (--follow, hints) */
+    int retire_level;                   /* --follow --retire --level sser|strong-si: retire by time at it; else -1 */
     int64_t max_anomalies, threads;
     int max_anomalies_given;            /* --max-anomalies on the command line (else 10; the ladder: 1 a level) */
     double time_limit, follow_idle;
@@ -137,7 +138,9 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_REAL("idle-end", 0, &a->follow_idle, 0, 1e9, "S", "with --follow: a file also ends after S seconds without new bytes (default: never; "
                  "a file ends at a line '# end' (text) or where its Elle vector/array closes, a pipe at EOF, either at SIGINT/SIGTERM)"),
         CMD_REAL("follow-idle", 0, &a->follow_idle, 0, 1e9, "S", "the same as --idle-end S"),
-        CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; the final report is of the live part; refuses repeated values (doc/checker.md, \"Retiring transactions\")"),
+        CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; with --level sser or strong-si, "
+                 "by the transactions' #@time invoke/complete times instead, no fences (doc/checker.md, \"Retiring by time\"); "
+                 "the final report is of the live part; refuses repeated values (doc/checker.md, \"Retiring transactions\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread); the output is the same for every N"),
         CMD_FLAG("verbose", 'v', &a->verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
@@ -178,8 +181,10 @@ static int check_parse(int argc, char **argv, check_args *a) {
         return 2;
     }
     a->level = check_levels_si_ser(&a->levels);
-    if (a->level < 0 && (a->follow || cli_hint_any(&a->hint))) {
-        fprintf(stderr, "isocheck check: %s checks si and ser only (--level si, ser or all), not '%s'\n",
+    a->retire_level = a->retire && a->follow ? check_levels_retire_by_time(&a->levels) : -1;
+    if (a->level < 0 && (a->follow || cli_hint_any(&a->hint)) && a->retire_level < 0) {
+        fprintf(stderr, "isocheck check: %s checks si and ser only (--level si, ser or all; with --retire also sser or "
+                "strong-si alone), not '%s'\n",
                 a->follow ? "--follow" : a->hint.version_order ? "--version-order"
                 : a->hint.commit_order ? "--commit-order" : "--db-timestamps", a->levels.arg);
         return 2;
@@ -250,7 +255,7 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
     if (a->follow) {
         interrupt_stage("following the input", NULL);
         follow_options fo = { a->follow_idle, a->json, a->level != 1, a->level != 0, (size_t)a->max_anomalies,
-                              (history_format)fmt, a->retire, 0, NULL };
+                              (history_format)fmt, a->retire, 0, NULL, a->retire_level };
         fo.verbose = a->verbose;
         /* a PASS of the whole input from the incremental state (re-checked);
          * the JSON report names the batch stage, a certificate is the batch's */

@@ -28,6 +28,7 @@ typedef struct follow_options {
     int retire;                  /* keep only the live part (text; frontend/online/retire.h) */
     int verbose;                 /* at the end, how the checks were done (stderr) */
     follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
+    int retire_level;            /* with retire: a real-time level retires by time (retire_time.h); -1 fences */
 } follow_options;
 
 /* Follow path until its end.  Returns -1 with *h, the history of the

@@ -8,7 +8,8 @@
  * TIME_DB_COMMIT).  complete < invoke and commit < start are bad input.
  * Readers that do not know it (an older isocheck) skip it as a comment;
  * `check --follow` (frontend/online, through text_lex_line, which returns
- * 0 for it) checks its syntax and does not use the times. */
+ * 0 for it) checks its syntax and does not use the times; retiring by time
+ * (frontend/online/retire_time.c) lexes the lines itself and uses them. */
 #ifndef ISOCHECK_TEXT_TIMES_H
 #define ISOCHECK_TEXT_TIMES_H
 

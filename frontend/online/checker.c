@@ -80,6 +80,9 @@ history *history_subset(const history *h, const uint8_t *keep, ic_error *err) {
         uint32_t bs = hb_session(b, s->ext_id, s->file ? h->strings + s->file : NULL);
         uint32_t bt = hb_txn(b, bs, x->ext_id, x->line);
         hb_txn_status(b, bt, (txn_status)x->status);
+        for (int k = 0; k < TIME_KINDS; k++)                        /* the real-time levels need them */
+            if (history_time(h, (history_time_kind)k, t) != HISTORY_TIME_NONE)
+                hb_txn_time(b, bt, (history_time_kind)k, history_time(h, (history_time_kind)k, t));
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             unsigned kind = h->op_kind[op] & (unsigned)~(OP_OVERWRITTEN | OP_REPEATED);   /* the builder sets them again */
             if (history_op_kind(h, op) == OP_LIST_READ) {

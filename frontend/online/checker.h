@@ -128,7 +128,7 @@ int online_finish_delta(online_checker *oc, const int64_t *key_ext, uint32_t num
 uint8_t *online_settled(const history *h, uint32_t *num);
 
 /* The sub-history of h holding the transactions with keep[t] (INIT always),
- * with all their operations, keys (same ids) and sessions; NULL with err
+ * with all their operations, times, keys (same ids) and sessions; NULL with err
  * set only if the builder refuses it (never for a sub-history of a valid
  * history). */
 history *history_subset(const history *h, const uint8_t *keep, ic_error *err);

@@ -65,6 +65,8 @@ typedef struct follow_config {
     follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
     int (*stop)(void *ctx);      /* asked between reads and checks: nonzero ends the run (a signal); NULL: never */
     void *stop_ctx;
+    int retire_level;            /* with retire, a real-time level (LEVEL_SSER, LEVEL_STRONG_SI): retire by time
+                                  * at it (retire_time.h), no fences; else -1 (or 0) */
 } follow_config;
 
 /* follow_run's answer when c->stop said stop (the stopped event has run). */

@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "frontend/formats/parse.h"
+#include "frontend/history/levels.h"
 #include "frontend/history/load_report.h"
 #include "frontend/online/follow_repeat.h"
+#include "frontend/online/retire_time.h"
 
 #define NO_POS INT64_MAX         /* no chain fence at or after a transaction */
 
@@ -336,6 +338,12 @@ void retire_stream_init(retire_stream *rs, const char *name, int want_si, int wa
     u64map_init(&rs->txn_index);
     u64map_init(&rs->session_index);
     u64map_init(&rs->summary_index);
+    rs->time_level = LEVEL_COUNT;
+    rs->time_frontier = HISTORY_TIME_NONE;
+}
+
+void retire_stream_by_time(retire_stream *rs, int level) {
+    rs->time_level = level;
 }
 
 void retire_stream_free(retire_stream *rs) {
@@ -370,6 +378,39 @@ static int summary_has(const retire_stream *rs, int64_t key, int64_t *v) {
     return 1;
 }
 
+/* A transaction with a line after its session's next one began is
+ * refused within a feed as across feeds (is_last), so that the answer does
+ * not depend on where the feeds were cut: 1, or 0 with err set. */
+static int in_session_order(const retire_stream *rs, const history *c, ic_error *err) {
+    for (uint32_t s = 0; s < c->num_sessions; s++) {
+        const history_session *S = &c->sessions[s];
+        for (uint32_t i = 0; i + 1 < S->num_txns; i++) {
+            const history_txn *a = &c->txns[S->first_txn + i], *b = &c->txns[S->first_txn + i + 1];
+            if (!a->num_ops || !b->num_ops) continue;
+            uint32_t next = history_op_line(c, b->first_op);
+            for (uint32_t op = a->first_op; op < a->first_op + a->num_ops; op++)
+                if (history_op_line(c, op) > next) {
+                    ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, op), "transaction %lld gets an "
+                                "operation after its session went on to another transaction (or from another session)",
+                                (long long)a->ext_id);
+                    return 0;
+                }
+        }
+    }
+    return 1;
+}
+
+/* Whether text holds only blank lines and comments. */
+static int only_comments(const char *text, size_t n) {
+    for (size_t i = 0; i < n;) {
+        while (i < n && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) i++;
+        if (i < n && text[i] != '\n' && text[i] != '#') return 0;
+        while (i < n && text[i] != '\n') i++;
+        i++;
+    }
+    return 1;
+}
+
 int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end, ic_error *err) {
     long newlines = 0;
     for (size_t i = 0; i < n; i++) newlines += text[i] == '\n';
@@ -377,6 +418,21 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
     size_t blank = 0;
     while (blank < n && (text[blank] == ' ' || text[blank] == '\t' || text[blank] == '\r' || text[blank] == '\n')) blank++;
     if (blank == n) { rs->lines += newlines; return 1; }
+    retire_time_notes notes;
+    vec_init(notes);
+    char *stripped = NULL;
+    /* the #@time lines are read here, not by the chunk's loader: their
+     * transaction may lie in another chunk (behind fences they are dropped) */
+    stripped = retire_time_strip(rs->name, text, n, rs->lines, rs->time_level != LEVEL_COUNT ? &notes : NULL, err);
+    if (!stripped) { vec_free(notes); return 0; }
+    text = stripped;
+    if (only_comments(text, n)) {                /* (the loader calls that an empty history) */
+        int ok = rs->time_level == LEVEL_COUNT || retire_time_rest(rs, &notes, err);
+        free(stripped);
+        vec_free(notes);
+        rs->lines += newlines;
+        return ok;
+    }
     load_report lrep;
     load_report_init(&lrep);
     load_options lopt;
@@ -389,46 +445,32 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
     if (!c) {
         *err = perr;
         if (err->line) err->line += rs->lines;
+        free(stripped);
+        vec_free(notes);
         return 0;
     }
     if (merged && (rs->lines > 0 || rs->txns.len)) {
         ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, c->txns[0].num_ops ? c->txns[0].first_op : 0),
                     "a transaction that writes only the initial value 0 after the history's start");
         history_free(c);
+        free(stripped);
+        vec_free(notes);
         return 0;
     }
-    int ok = 1;
-    /* a transaction with a line after its session's next one began is
-     * refused within a feed as across feeds (is_last below), so that the
-     * answer does not depend on where the feeds were cut */
-    for (uint32_t s = 0; s < c->num_sessions && ok; s++) {
-        const history_session *S = &c->sessions[s];
-        for (uint32_t i = 0; i + 1 < S->num_txns && ok; i++) {
-            const history_txn *a = &c->txns[S->first_txn + i], *b = &c->txns[S->first_txn + i + 1];
-            if (!a->num_ops || !b->num_ops) continue;
-            uint32_t next = history_op_line(c, b->first_op);
-            for (uint32_t op = a->first_op; op < a->first_op + a->num_ops && ok; op++)
-                if (history_op_line(c, op) > next) {
-                    ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, op), "transaction %lld gets an "
-                                "operation after its session went on to another transaction (or from another session)",
-                                (long long)a->ext_id);
-                    ok = 0;
-                }
-        }
-    }
+    int ok = in_session_order(rs, c, err);
     for (uint32_t t = 1; t < c->num_txns && ok; t++) {
         const history_txn *x = &c->txns[t];
         int64_t sess = c->sessions[x->session].ext_id;
         long line0 = rs->lines + (long)x->line;
         uint32_t s = u64map_get(&rs->session_index, (uint64_t)sess);
         if (s == UINT32_MAX) {
-            if (rs->retirements) {
+            if (rs->retirements && rs->time_level == LEVEL_COUNT) {    /* (by time: T3 when its times come) */
                 ic_error_at(err, rs->name, line0, "session %lld first appears after transactions were retired; "
                             "--retire needs every session to start before the first retirement", (long long)sess);
                 ok = 0;
                 break;
             }
-            retire_session z = { sess, -1, HISTORY_NONE, 0 };
+            retire_session z = { sess, -1, HISTORY_TIME_NONE, HISTORY_NONE, 0 };
             s = (uint32_t)rs->sessions.len;
             vec_push(rs->sessions, z);
             u64map_put(&rs->session_index, (uint64_t)sess, s);
@@ -443,9 +485,15 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
             }
         } else {
             retire_session *ss = &rs->sessions.data[s];
-            if (ss->last_txn != HISTORY_NONE) rs->fresh++;         /* the previous one is complete now */
+            if (ss->last_txn != HISTORY_NONE) {
+                rs->fresh++;                                        /* the previous one is complete now */
+                if (rs->time_level != LEVEL_COUNT && !retire_time_complete(rs, ss->last_txn, line0, &notes, err)) {
+                    ok = 0;
+                    break;
+                }
+            }
             lt = (uint32_t)rs->txns.len;
-            retire_txn z = { x->ext_id, s };
+            retire_txn z = { x->ext_id, s, (uint32_t)line0, HISTORY_TIME_NONE, HISTORY_TIME_NONE };
             vec_push(rs->txns, z);
             u64map_put(&rs->txn_index, (uint64_t)x->ext_id, lt);
             ss->last_txn = lt;
@@ -464,6 +512,9 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
         }
     }
     history_free(c);
+    if (ok && rs->time_level != LEVEL_COUNT) ok = retire_time_rest(rs, &notes, err);
+    free(stripped);
+    vec_free(notes);
     rs->lines += newlines;
     if (rs->txns.len > rs->peak_live) rs->peak_live = (uint32_t)rs->txns.len;
     return ok;
@@ -477,8 +528,19 @@ history *retire_stream_history(const retire_stream *rs, int at_end, ic_error *er
         bt[t] = HISTORY_NONE;
         if (!at_end && is_last(rs, t)) continue;
         const retire_txn *x = &rs->txns.data[t];
+        if (at_end && rs->time_level != LEVEL_COUNT && x->invoke == HISTORY_TIME_NONE) {
+            ic_error_at(err, rs->name, rs->lines, "transaction %lld has no #@time line with invoke= and complete= by the "
+                        "end of input (--retire by time needs every transaction's times)", (long long)x->ext_id);
+            free(bt);
+            hb_free(b);
+            return NULL;
+        }
         uint32_t s = hb_session(b, rs->sessions.data[x->session].ext_id, NULL);
         bt[t] = hb_txn(b, s, x->ext_id, 0);
+        if (x->invoke != HISTORY_TIME_NONE) {
+            hb_txn_time(b, bt[t], TIME_INVOKE, x->invoke);
+            hb_txn_time(b, bt[t], TIME_COMPLETE, x->complete);
+        }
         kept++;
     }
     vec_foreach(retire_op, o, rs->ops) {
@@ -505,6 +567,11 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
         } else rs->summary.data[i] = v;
     }
     rs->fence_base = p->fence_top;
+    for (uint32_t t = 1; t < h->num_txns; t++) {     /* retiring by time: the latest completion retired */
+        int64_t done = p->retire[t] ? history_time(h, TIME_COMPLETE, t) : HISTORY_TIME_NONE;
+        if (done != HISTORY_TIME_NONE && (rs->time_frontier == HISTORY_TIME_NONE || done > rs->time_frontier))
+            rs->time_frontier = done;
+    }
     for (uint32_t s = 0; s < h->num_sessions; s++) {
         uint32_t ls = u64map_get(&rs->session_index, (uint64_t)h->sessions[s].ext_id);
         if (p->session_fence[s] > rs->sessions.data[ls].latest_fence) rs->sessions.data[ls].latest_fence = p->session_fence[s];
@@ -541,6 +608,31 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
     rs->retirements++;
 }
 
+/* Retiring by time (retire_time.h): check the settled part at the level,
+ * then retire what the plan allows. */
+static int check_by_time(retire_stream *rs, history *h) {
+    uint8_t *settled;
+    int out = retire_time_check_settled(rs, h, &settled);
+    if (out == ONLINE_NO_VIOLATION && !rs->oc.failed && rs->oc.checks) {
+        retire_plan p;
+        memset(&p, 0, sizeof p);
+        p.retire = xmalloc(h->num_txns);
+        p.last_write = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *p.last_write);
+        p.session_fence = xmalloc((h->num_sessions ? h->num_sessions : 1) * sizeof *p.session_fence);
+        for (uint32_t s = 0; s < h->num_sessions; s++) p.session_fence[s] = -1;
+        p.fence_top = rs->fence_base;
+        p.count = retire_time_plan(h, settled, rs->time_level, retire_time_watermark(rs), p.retire, p.last_write);
+        if (p.count) {
+            apply(rs, h, &p);
+            rs->oc.settled = 0;     /* the live part shrank: the next call must check again */
+        }
+        retire_plan_free(&p);
+    }
+    free(settled);
+    history_free(h);
+    return out;
+}
+
 int retire_stream_check(retire_stream *rs) {
     if (rs->oc.failed) return ONLINE_NO_VIOLATION;
     rs->fresh = 0;
@@ -553,6 +645,7 @@ int retire_stream_check(retire_stream *rs) {
         return ONLINE_UNKNOWN;
     }
     rs->checks++;
+    if (rs->time_level != LEVEL_COUNT) return check_by_time(rs, h);
     int out = online_check(&rs->oc, h);
     if (out != ONLINE_NO_VIOLATION || rs->oc.failed || rs->oc.checks == 0) { history_free(h); return out; }
     uint32_t num;

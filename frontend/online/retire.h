@@ -43,6 +43,10 @@
  *     they pass, retires what the plan allows.
  *   - A session first seen after a retirement is bad input (err set):
  *     its transactions need not follow the retired ones.
+ *   - Retiring by time (retire_stream_by_time; the rule and the input it
+ *     needs: retire_time.h) replaces the fences and R1 with the real-time
+ *     rule; the stream then reads each transaction's #@time line itself,
+ *     keeps its invoke/complete times and gives them to the live history.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_RETIRE_H
 #define ISOCHECK_ONLINE_RETIRE_H
@@ -62,10 +66,16 @@
 #define RETIRE_STALE_INIT (-1)
 
 typedef struct retire_op { int64_t key, value; uint32_t line, txn; uint8_t kind; } retire_op;
-typedef struct retire_txn { int64_t ext_id; uint32_t session; } retire_txn;
+typedef struct retire_txn {
+    int64_t ext_id;
+    uint32_t session;
+    uint32_t line;               /* its first line */
+    int64_t invoke, complete;    /* real times (retiring by time), HISTORY_TIME_NONE until its #@time line */
+} retire_txn;
 typedef struct retire_session {
     int64_t ext_id;
     int64_t latest_fence;        /* chain position, -1 none */
+    int64_t latest_complete;     /* retiring by time: complete time of its latest timed transaction, else NONE */
     uint32_t last_txn;           /* live index of its last transaction (not complete), or HISTORY_NONE */
     uint32_t live;               /* live transactions */
 } retire_session;
@@ -81,6 +91,8 @@ typedef struct retire_stream {
     u64map summary_index;        /* ext key -> index into summary */
     vec_i64 summary;             /* the value of each key's last retired version */
     int64_t fence_base;
+    int time_level;              /* LEVEL_SSER or LEVEL_STRONG_SI: retire by time (retire_time.h); else LEVEL_COUNT */
+    int64_t time_frontier;       /* retiring by time: the latest completion of a retired transaction (NONE: none) */
     long lines;                  /* lines fed so far */
     uint32_t fresh;              /* transactions completed since the last check */
     /* counters */
@@ -89,6 +101,9 @@ typedef struct retire_stream {
 } retire_stream;
 
 void retire_stream_init(retire_stream *rs, const char *name, int want_si, int want_ser, size_t max_anomalies);
+/* Retire by time at level (LEVEL_SSER or LEVEL_STRONG_SI) instead of
+ * behind fences: call right after retire_stream_init (retire_time.h). */
+void retire_stream_by_time(retire_stream *rs, int level);
 void retire_stream_free(retire_stream *rs);
 /* Feed text that ends at a line end (or, at_end, anywhere).  0 with err
  * set on bad input (naming the file line). */

@@ -156,8 +156,9 @@ static int add_reads_from(const history *orig, const history *chosen, certificat
 /* The certificate of a PASS, verified; with repeated values built on the
  * history under the model's choice, given its read lines, and verified
  * again against the history as loaded (orig), as `isocheck verify` will
- * (rc, ra, cc too: cert_weak_verify_reads).  1 if it verifies, 2 if it
- * verifies under the choice but its read lines cannot name it (not kept),
+ * (rc, ra, cc too: cert_weak_verify_reads); with predicate reads' chosen
+ * views the same with view lines (cert_add_views).  1 if it verifies, 2 if
+ * it verifies under the choice but its lines cannot name it (not kept),
  * else 0 with msg set. */
 static int certify(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
     if (res->chosen) h = res->chosen;
@@ -167,7 +168,16 @@ static int certify(const history *orig, const history *h, const check_result *re
                                   : cert_build_level(h, &res->vo, res->level, c, &cerr);
     if (built == CERT_OK &&
         cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
-        if (orig == h || !orig->num_repeated) return 1;
+        if (orig == h) return 1;
+        if (orig->preds && orig->preds->choices_attached && orig->num_amb) {
+            /* a predicate read's chosen views: view lines, verified against
+             * the history as loaded; a nil read's choice has no line (2) */
+            if (!cert_add_views(orig, h, c)) return 2;
+            if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
+            snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
+            return 0;
+        }
+        if (!orig->num_repeated) return 1;
         /* rc: two reads of a key showing two repeated values need two read
          * lines; verified under the chosen writers only, not kept (2) */
         if (!add_reads_from(orig, h, c)) return 2;
@@ -490,8 +500,6 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];
             if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
-            if (rc->orig->preds && rc->orig->preds->choices_attached && rc->orig->num_amb)
-                continue;        /* a predicate read's chosen version: no certificate form states it yet */
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;

@@ -19,6 +19,8 @@ void cert_init(certificate *c) {
     vec_init(c->order_line);
     vec_init(c->reads_from);
     vec_init(c->reads_from_line);
+    vec_init(c->views);
+    vec_init(c->views_line);
 }
 
 uint32_t cert_read_from(const certificate *c, uint32_t t, uint32_t k) {
@@ -39,6 +41,8 @@ void cert_free(certificate *c) {
     vec_free(c->order_line);
     vec_free(c->reads_from);
     vec_free(c->reads_from_line);
+    vec_free(c->views);
+    vec_free(c->views_line);
     c->key_line = NULL;
 }
 
@@ -135,8 +139,7 @@ cert_status cert_verify_level(const history *h, const certificate *c, check_leve
         uint32_t *order = xmalloc((c->order.len + 1) * sizeof *order);
         order[0] = 0;
         for (size_t i = 0; i < c->order.len; i++) order[i + 1] = c->order.data[i];
-        cert_status st = cert_weak_verify_reads(h, (int)c->level, order, (uint32_t)c->order.len + 1,
-                                                c->reads_from.data, c->reads_from.len / 3, err);
+        cert_status st = cert_weak_verify_cert(h, (int)c->level, order, (uint32_t)c->order.len + 1, c, err);
         free(order);
         if (st != CERT_OK && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", c->file);
         if (st == CERT_OK && edges_checked) *edges_checked = c->order.len;

@@ -28,6 +28,8 @@ typedef struct cw {
     cw_table writer;             /* (key, value) -> write op */
     cw_table writes;             /* (txn, key) -> its last write op */
     cw_table dup;                /* (key, value) -> 1: several ops wrote it (a repeated value) */
+    const certificate *cert;     /* its view lines (may be NULL) */
+    uint32_t *pnum;              /* cert_pred_numbers */
     const uint32_t *rf;          /* read lines (reader, key, writer), sorted by (reader, key) */
     size_t nrf;                  /* their count */
     uint8_t *dead;               /* per op: a write its transaction overwrote */
@@ -291,6 +293,26 @@ static uint32_t list_prefix(cw *c, const cw_keys *k, uint32_t t, uint32_t op, co
     return src;
 }
 
+/* A predicate read's view of a key it did not return: the version its
+ * view line names (*v), checked by cert_view_value; a marker no write
+ * installed needs a line.  1, or 0 after a rejection (at the line). */
+static int view_value(cw *c, uint32_t op, int64_t *v) {
+    const history *h = c->h;
+    char wb[128];
+    uint32_t line, w;
+    const char *bad = NULL;
+    int st = cert_view_value(h, c->cert, c->pnum, op, v, &w, &line, &bad);
+    if (st == CV_NOLINE && table_get(&c->writer, h->op_key[op], *v) == NONE && *v != VALUE_INIT) {
+        reject(c, "the predicate read at %s left out a key whose version is a choice, and no 'view' line names it",
+               history_op_where(h, op, wb, sizeof wb));
+        return 0;
+    }
+    if (st != CV_BAD) return 1;
+    reject(c, "the predicate read at %s: %s", history_op_where(h, op, wb, sizeof wb), bad);
+    c->err->line = line;
+    return 0;
+}
+
 /* Participant t's reads: valid, their sources before t; its external reads recorded. */
 static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_t *own_v, uint32_t *own_n, vec_u32 *ops, vec_u32 *srcs) {
     const history *h = c->h;
@@ -307,7 +329,9 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
                 if (h->op_value[op] != own_v[key]) { reject(c, "the read at %s does not show its own last write", history_op_where(h, op, wb, sizeof wb)); return 0; }
                 continue;
             }
-            src = source_of(c, t, op, key, h->op_value[op], 1);
+            int64_t v = h->op_value[op];
+            if (!view_value(c, op, &v)) return 0;
+            src = source_of(c, t, op, key, v, 1);
         } else {
             uint32_t n, m = own_n[key];
             const int64_t *l = history_list(h, op, &n);
@@ -434,6 +458,18 @@ cert_status cert_weak_verify(const history *h, int level, const uint32_t *order,
 
 cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *order, uint32_t len,
                                    const uint32_t *reads, size_t nreads, ic_error *err) {
+    certificate c;
+    cert_init(&c);
+    for (size_t i = 0; i < 3 * nreads; i++) vec_push(c.reads_from, reads[i]);
+    cert_status st = cert_weak_verify_cert(h, level, order, len, &c, err);
+    cert_free(&c);
+    return st;
+}
+
+cert_status cert_weak_verify_cert(const history *h, int level, const uint32_t *order, uint32_t len,
+                                  const certificate *cert, ic_error *err) {
+    const uint32_t *reads = cert->reads_from.data;
+    size_t nreads = cert->reads_from.len / 3;
     ic_error_clear(err);
     if (level != LEVEL_RC && level != LEVEL_RA && level != LEVEL_CC) {
         snprintf(err->msg, sizeof err->msg, "not a level certified by a commit order alone");
@@ -443,6 +479,7 @@ cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *
     cw c;
     memset(&c, 0, sizeof c);
     c.h = h; c.level = level; c.err = err; c.rf = reads; c.nrf = nreads;
+    c.cert = cert; c.pnum = cert_pred_numbers(h);
     tables(&c);
     participants(&c);
     cw_keys k;
@@ -451,7 +488,7 @@ cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *
     if (ok) { key_writers(&c, &k); ok = all_reads(&c, &k); }
     if (ok) ok = level == LEVEL_CC ? premises_cc(&c, &k, order, len) : premises_rc_ra(&c);
     free(c.writer.s); free(c.writes.s); free(c.dup.s); free(c.dead); free(c.next_app); free(c.first_app);
-    free(c.part); free(c.pos); free(c.ext_start); free(c.ext_op); free(c.ext_src);
+    free(c.part); free(c.pos); free(c.ext_start); free(c.ext_op); free(c.ext_src); free(c.pnum);
     free(k.start); free(k.txn); free(k.kpos);
     return ok ? CERT_OK : CERT_REJECT;
 }

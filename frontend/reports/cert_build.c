@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "frontend/checking/depgraph.h"
+#include "frontend/history/predicate.h"
 
 typedef struct build_ctx { int si; const cert_form *f; vec_u32 from, to; } build_ctx;
 
@@ -144,4 +145,30 @@ cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t le
     vec_reserve(c->order, len - 1);
     for (uint32_t i = 1; i < len; i++) vec_push(c->order, order[i]);
     return CERT_OK;
+}
+
+static int cmp_view(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    for (int i = 0; i < 3; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+int cert_add_views(const history *orig, const history *chosen, certificate *c) {
+    uint32_t *num = cert_pred_numbers(orig);
+    int ok = 1;
+    for (uint32_t op = 0; op < orig->num_ops && op < chosen->num_ops; op++) {
+        if (!(orig->op_kind[op] & OP_AMBIGUOUS) || history_op_failed(orig, op)) continue;
+        uint32_t t = orig->op_txn[op], tag = history_op_pred(orig, op), k = orig->op_key[op];
+        if (orig->txns[t].status == TXN_ABORTED) continue;
+        if (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !num) { ok = 0; break; }   /* a read of nil's choice */
+        int64_t v = chosen->op_value[op];
+        uint32_t w = v == VALUE_INIT ? 0 : history_writer_of(chosen, k, v);
+        if (w == HISTORY_NONE) { ok = 0; break; }
+        vec_push(c->views, t); vec_push(c->views, num[pred_tag_read(tag)]); vec_push(c->views, k);
+        vec_push(c->views, v == VALUE_INIT ? 0 : chosen->op_txn[w]);
+    }
+    free(num);
+    if (!ok) { vec_clear(c->views); return 0; }
+    if (c->views.len > 4) qsort(c->views.data, c->views.len / 4, 4 * sizeof *c->views.data, cmp_view);
+    return 1;
 }

@@ -29,4 +29,11 @@ cert_status cert_build_level(const history *h, const version_order *vo, check_le
 cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t len, check_level_id level, certificate *c,
                             ic_error *err);
 
+/* Predicate reads' views (issue 34): the view line of every lowered op of
+ * orig whose version is a choice (a predicate read's of a key it did not
+ * return), naming the writer `chosen` (orig under the checker's choice,
+ * history_with_choice) gave it.  1, or 0 when a choice is no predicate
+ * read's (a read of nil with several absent versions: no line states it). */
+int cert_add_views(const history *orig, const history *chosen, certificate *c);
+
 #endif

@@ -55,7 +55,7 @@ history_preds *preds_new(void) { return xcalloc(1, sizeof(history_preds)); }
 void preds_free(history_preds *p) {
     if (!p) return;
     vec_free(p->reads); vec_free(p->facts); vec_free(p->dead); vec_free(p->init_present); vec_free(p->init_data);
-    vec_free(p->choices); vec_free(p->choice_vals);
+    vec_free(p->choices); vec_free(p->choice_vals); vec_free(p->nil_ops);
     free(p);
 }
 
@@ -114,6 +114,21 @@ int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t 
     return 1;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int preds_is_nil_choice(const history_preds *p, uint32_t op) {
+    if (!p) return 0;
+    size_t lo = 0, hi = p->nil_ops.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->nil_ops.data[mid] < op) lo = mid + 1; else hi = mid;
+    }
+    return lo < p->nil_ops.len && p->nil_ops.data[lo] == op;
+}
+
 typedef struct choice_at { uint32_t op, i; } choice_at;
 static int cmp_choice_at(const void *a, const void *b) {
     const choice_at *x = a, *y = b;
@@ -144,8 +159,12 @@ int preds_attach_choices(history *h, ic_error *err) {
                 if (op == HISTORY_NONE) op = o;
             }
         if (op != HISTORY_NONE) { at[k].op = op; at[k++].i = (uint32_t)i; }
+        for (uint32_t o = op; c->read == HISTORY_NONE && o != HISTORY_NONE && o < h->txns[t].first_op + h->txns[t].num_ops; o++)
+            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker &&
+                history_op_pred(h, o) == PRED_TAG_NONE) vec_push(p->nil_ops, o);
     }
-    qsort(at, k, sizeof *at, cmp_choice_at);     /* amb_read ascends: history_amb_index searches it */
+    qsort(at, k, sizeof *at, cmp_choice_at);
+    if (p->nil_ops.len > 1) qsort(p->nil_ops.data, p->nil_ops.len, sizeof *p->nil_ops.data, cmp_u32);     /* amb_read ascends: history_amb_index searches it */
     uint32_t *read = xmalloc((k ? k : 1) * sizeof *read), *start = xmalloc((k + 1) * sizeof *start);
     uint32_t *cand = xmalloc((m ? m : 1) * sizeof *cand);
     size_t w = 0;

@@ -93,6 +93,7 @@ typedef struct history_preds {
     VEC(pred_choice) choices;    /* until preds_attach_choices (not cloned) */
     vec_i64 choice_vals;
     uint8_t choices_attached;    /* h's ambiguous reads are these choices (not cloned) */
+    vec_u32 nil_ops;             /* the reads of nil among them (a choice of absent versions), ascending (not cloned) */
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
     VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
     vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */
@@ -119,11 +120,16 @@ int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t 
  * checker's choice.h): the reads of the choice's key by its transaction
  * that read its marker (a value nobody writes) are flagged OP_AMBIGUOUS,
  * the first gets the write ops of its versions as candidates, none ruled
- * out (the others repeat it: one version a transaction).  0 with err (the read's line) when h also
+ * out (the others repeat it: one version a transaction); the reads of nil
+ * among them are listed in nil_ops (a certificate names their versions by
+ * 'read' lines, which must name absent ones).  0 with err (the read's line) when h also
  * has values written twice (their resolution would drop these choices). */
 struct history;
 struct ic_error;
 int preds_attach_choices(struct history *h, struct ic_error *err);
+
+/* Whether op is a read of nil whose absent version is a choice (nil_ops). */
+int preds_is_nil_choice(const history_preds *p, uint32_t op);
 
 /* Tags of lowered ops (history.op_pred). */
 #define PRED_TAG_NONE UINT32_MAX

@@ -157,7 +157,8 @@ static int replay(creader *R, uint32_t t, uint32_t k, const uint32_t *ops, uint3
             if (vs == CV_BAD) { *rop = op; return 0; }
             if (vs == CV_NOLINE && find_mark(R, k, v) == UINT32_MAX) {
                 *rop = op;
-                *bad = "a predicate read left out the key, and which version it saw is a choice no 'view' line names";
+                *bad = "which version it saw is a choice (a predicate read's of a key it left out, or a read of nil), and no "
+                       "line of the certificate names it ('view' for a predicate read, 'read' for a read of nil)";
                 return 0;
             }
             x = *g != UINT32_MAX ? *g : find_mark(R, k, v);

@@ -8,7 +8,10 @@
  * key (its last write is the version), and that version does not match
  * the predicate (the read left the key out).  Where the version sits in
  * the order, and the edges it implies, the verifiers check as for any
- * read: it is then a read of that version. */
+ * read: it is then a read of that version.  A read of nil whose absent
+ * version is a choice (predicate.h, nil_ops) is named by a 'read' line the
+ * same way; the version it names must be absent (INIT unborn, or a
+ * delete). */
 #include "frontend/recheck/certificate.h"
 
 #include <stdlib.h>
@@ -44,27 +47,50 @@ uint32_t *cert_pred_numbers(const history *h) {
     return num;
 }
 
+/* The writer c's read line names for t's reads of k, *line its line. */
+static uint32_t read_line_of(const certificate *c, uint32_t t, uint32_t k, uint32_t *line) {
+    size_t lo = 0, hi = c->reads_from.len / 3;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint32_t *e = c->reads_from.data + 3 * mid;
+        if (e[0] < t || (e[0] == t && e[1] < k)) lo = mid + 1; else hi = mid;
+    }
+    const uint32_t *e = c->reads_from.data + 3 * lo;
+    if (lo < c->reads_from.len / 3 && e[0] == t && e[1] == k) {
+        *line = c->reads_from_line.len > lo ? c->reads_from_line.data[lo] : 0;
+        return e[2];
+    }
+    return HISTORY_NONE;
+}
+
 int cert_view_value(const history *h, const certificate *c, const uint32_t *num, uint32_t op, int64_t *v, uint32_t *w,
                     uint32_t *line, const char **bad) {
     *line = 0;
-    uint32_t tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE;
-    if (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !h->preds || !num) return CV_NONE;
-    uint32_t r = pred_tag_read(tag), t = h->op_txn[op], k = h->op_key[op];
-    if (r >= h->preds->reads.len) return CV_NONE;
-    uint32_t x = c ? cert_view_of(c, t, num[r], k, line) : HISTORY_NONE;
+    uint32_t tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE, t = h->op_txn[op], k = h->op_key[op], x, r = 0;
+    int nil = h->preds && preds_is_nil_choice(h->preds, op);
+    if (nil) {                                   /* a read of nil: its 'read' line names an absent version */
+        x = c ? read_line_of(c, t, k, line) : HISTORY_NONE;
+    } else {
+        if (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !h->preds || !num) return CV_NONE;
+        r = pred_tag_read(tag);
+        if (r >= h->preds->reads.len) return CV_NONE;
+        x = c ? cert_view_of(c, t, num[r], k, line) : HISTORY_NONE;
+    }
     if (x == HISTORY_NONE) return CV_NOLINE;
-    if (x == t) { *bad = "the view line names the reader itself (a transaction's own later write is not in its view)"; return CV_BAD; }
+    if (x == t) { *bad = "the line names the reader itself (a transaction's own later write is not in its view)"; return CV_BAD; }
     int64_t val = VALUE_INIT;
     if (x != 0) {
         uint32_t last = HISTORY_NONE;
-        if (x >= h->num_txns) { *bad = "the view line names an unknown transaction"; return CV_BAD; }
+        if (x >= h->num_txns) { *bad = "the line names an unknown transaction"; return CV_BAD; }
         for (uint32_t o = h->txns[x].first_op; o < h->txns[x].first_op + h->txns[x].num_ops; o++)
             if (h->op_key[o] == k && !(h->op_kind[o] & OP_FAILED) && (h->op_kind[o] & OP_KIND_MASK) == OP_WRITE) last = o;
-        if (last == HISTORY_NONE) { *bad = "the view line names a transaction that does not write the key"; return CV_BAD; }
+        if (last == HISTORY_NONE) { *bad = "the line names a transaction that does not write the key"; return CV_BAD; }
         val = h->op_value[last];
     }
     int64_t data;
-    if (preds_version_data(h->preds, k, val, &data) && pred_match(&h->preds->reads.data[r].p, data)) {
+    int present = preds_version_data(h->preds, k, val, &data);
+    if (nil && present) { *bad = "the read line names a version that is present, yet the read returned nil"; return CV_BAD; }
+    if (!nil && present && pred_match(&h->preds->reads.data[r].p, data)) {
         *bad = "the view line names a version that matches the predicate, yet the read did not return the key";
         return CV_BAD;
     }

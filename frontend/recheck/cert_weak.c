@@ -303,12 +303,13 @@ static int view_value(cw *c, uint32_t op, int64_t *v) {
     const char *bad = NULL;
     int st = cert_view_value(h, c->cert, c->pnum, op, v, &w, &line, &bad);
     if (st == CV_NOLINE && table_get(&c->writer, h->op_key[op], *v) == NONE && *v != VALUE_INIT) {
-        reject(c, "the predicate read at %s left out a key whose version is a choice, and no 'view' line names it",
+        reject(c, "the read at %s: which version it saw is a choice (a predicate read's of a key it left out, or a read "
+               "of nil), and no line of the certificate names it ('view' for a predicate read, 'read' for a read of nil)",
                history_op_where(h, op, wb, sizeof wb));
         return 0;
     }
     if (st != CV_BAD) return 1;
-    reject(c, "the predicate read at %s: %s", history_op_where(h, op, wb, sizeof wb), bad);
+    reject(c, "the read at %s: %s", history_op_where(h, op, wb, sizeof wb), bad);
     c->err->line = line;
     return 0;
 }

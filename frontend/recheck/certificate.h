@@ -108,8 +108,10 @@ uint32_t cert_view_of(const certificate *c, uint32_t t, uint32_t n, uint32_t k, 
  * transaction's predicate reads, 1-based (NULL when h has none; free()). */
 uint32_t *cert_pred_numbers(const history *h);
 /* cert_view.c: a lowered op of a predicate read that did not return its
- * key (history_op_pred, not returned) under c's view lines: CV_NONE the op
- * is no such op; CV_NOLINE it has no view line (its own value stands: a
+ * key (history_op_pred, not returned) under c's view lines, or a read of
+ * nil whose absent version is a choice (predicate.h, preds_is_nil_choice)
+ * under its read line (the version must be absent): CV_NONE the op is no
+ * such op; CV_NOLINE it has no view line (its own value stands: a
  * version the history decided, or a marker no write installed, whose view
  * the certificate must name); CV_OK *v is the named writer's version of
  * the key (VALUE_INIT: INIT's), which does not match the read's predicate,

@@ -153,6 +153,12 @@ static int cmp_view(const void *a, const void *b) {
     return 0;
 }
 
+static int cmp_view2(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    for (int i = 0; i < 2; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
 int cert_add_views(const history *orig, const history *chosen, certificate *c) {
     uint32_t *num = cert_pred_numbers(orig);
     int ok = 1;
@@ -160,15 +166,23 @@ int cert_add_views(const history *orig, const history *chosen, certificate *c) {
         if (!(orig->op_kind[op] & OP_AMBIGUOUS) || history_op_failed(orig, op)) continue;
         uint32_t t = orig->op_txn[op], tag = history_op_pred(orig, op), k = orig->op_key[op];
         if (orig->txns[t].status == TXN_ABORTED) continue;
-        if (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !num) { ok = 0; break; }   /* a read of nil's choice */
+        int nil = preds_is_nil_choice(orig->preds, op);
+        if (!nil && (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !num)) { ok = 0; break; }
         int64_t v = chosen->op_value[op];
         uint32_t w = v == VALUE_INIT ? 0 : history_writer_of(chosen, k, v);
         if (w == HISTORY_NONE) { ok = 0; break; }
-        vec_push(c->views, t); vec_push(c->views, num[pred_tag_read(tag)]); vec_push(c->views, k);
-        vec_push(c->views, v == VALUE_INIT ? 0 : chosen->op_txn[w]);
+        w = v == VALUE_INIT ? 0 : chosen->op_txn[w];
+        if (nil) {                                 /* a read of nil: a read line, once per (reader, key) */
+            size_t n = c->reads_from.len;
+            if (n >= 3 && c->reads_from.data[n - 3] == t && c->reads_from.data[n - 2] == k) continue;
+            vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, w);
+            continue;
+        }
+        vec_push(c->views, t); vec_push(c->views, num[pred_tag_read(tag)]); vec_push(c->views, k); vec_push(c->views, w);
     }
     free(num);
-    if (!ok) { vec_clear(c->views); return 0; }
+    if (!ok) { vec_clear(c->views); vec_clear(c->reads_from); return 0; }
     if (c->views.len > 4) qsort(c->views.data, c->views.len / 4, 4 * sizeof *c->views.data, cmp_view);
+    if (c->reads_from.len > 3) qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_view2);
     return 1;
 }

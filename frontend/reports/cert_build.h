@@ -31,9 +31,10 @@ cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t le
 
 /* Predicate reads' views (issue 34): the view line of every lowered op of
  * orig whose version is a choice (a predicate read's of a key it did not
- * return), naming the writer `chosen` (orig under the checker's choice,
- * history_with_choice) gave it.  1, or 0 when a choice is no predicate
- * read's (a read of nil with several absent versions: no line states it). */
+ * return), and the read line of every read of nil whose absent version is
+ * one (predicate.h, nil_ops), naming the writer `chosen` (orig under the
+ * checker's choice, history_with_choice) gave it.  1, or 0 when a choice
+ * is neither (no line states it). */
 int cert_add_views(const history *orig, const history *chosen, certificate *c);
 
 #endif

@@ -31,6 +31,7 @@ const char *cert_value_str(const history *h, uint32_t op, char *buf, size_t n) {
                  pred_read_str(&h->preds->reads.data[pred_tag_read(tag)], "value", pb, sizeof pb));
         return buf;
     }
+    if (h->preds && preds_is_nil_choice(h->preds, op)) { snprintf(buf, n, "nil"); return buf; }   /* an absent version */
     if (h->op_value[op] == VALUE_INIT) snprintf(buf, n, "init");
     else snprintf(buf, n, "%" PRId64, h->op_value[op]);
     return buf;

@@ -58,7 +58,7 @@ typedef struct verify_ctx {
 } verify_ctx;
 
 static void edge_text(const history *h, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt, char *buf, size_t n) {
-    char a[96], b[96], kb[128], v1[32], v2[32];
+    char a[96], b[96], kb[128], v1[160], v2[160];
     cert_txn_name(h, e->from, a, sizeof a);
     cert_txn_name(h, e->to, b, sizeof b);
     if (e->kind != DEP_SO) history_key_str(h, e->key, kb, sizeof kb);

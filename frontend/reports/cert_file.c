@@ -53,7 +53,8 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
         for (uint32_t i = c->vo.start[k]; i < c->vo.start[k + 1]; i++) { fputc(' ', out); write_txn(out, h, unique, c->vo.txns.data[i]); }
         fputc('\n', out);
     }
-    if (c->reads_from.len) fprintf(out, "# reads of a value several transactions wrote: read READER KEY WRITER\n");
+    if (c->reads_from.len)
+        fprintf(out, "# reads of a value several transactions wrote, or of nil (an absent version): read READER KEY WRITER\n");
     for (size_t i = 0; i + 2 < c->reads_from.len; i += 3) {
         fputs("read ", out);
         write_txn(out, h, unique, c->reads_from.data[i]);

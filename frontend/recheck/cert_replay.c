@@ -103,12 +103,32 @@ static uint32_t find_mark(const creader *R, uint32_t key, int64_t value) {
     return UINT32_MAX;
 }
 
+/* Whether c's read line of t and k names one writer (or several equal ones). */
+static int one_writer(const certificate *c, uint32_t t, uint32_t k) {
+    size_t lo = 0, hi = c->reads_from.len / 3;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint32_t *e = c->reads_from.data + 3 * mid;
+        if (e[0] < t || (e[0] == t && e[1] < k)) lo = mid + 1; else hi = mid;
+    }
+    for (size_t i = lo + 1; i < c->reads_from.len / 3; i++) {
+        const uint32_t *e = c->reads_from.data + 3 * i;
+        if (e[0] != t || e[1] != k) break;
+        if (e[2] != c->reads_from.data[3 * lo + 2]) return 0;
+    }
+    return 1;
+}
+
 /* A read of v by t on k: when several versions of k installed v (a
  * repeated value), the certificate must name the writer (reads_from),
  * and *x becomes its version; a named writer must have installed v.  1, or
  * 0 with *bad. */
 static int named_writer(const creader *R, uint32_t t, uint32_t k, int64_t v, uint32_t *x, const char **bad) {
     uint32_t w = R->c ? cert_read_from(R->c, t, k) : HISTORY_NONE;
+    if (w != HISTORY_NONE && !one_writer(R->c, t, k)) {
+        *bad = "its read line names several writers, but at this level a transaction's reads of a key show one version";
+        return 0;
+    }
     size_t lo = R->mstart[k], hi = R->mstart[k + 1], n = 0;
     for (size_t i = lo; i < hi; i++) n += R->marks.data[i].value == v;    /* short: the key's versions */
     if (w == HISTORY_NONE) {

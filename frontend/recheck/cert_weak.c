@@ -115,25 +115,25 @@ static void tables(cw *c) {
     free(last); free(stamp);
 }
 
-/* The writer a read line names for t's reads of key, or NONE. */
-static uint32_t line_of(const cw *c, uint32_t t, uint32_t key) {
+/* The read line of t and key: its first triple's index (*m triples), or NONE. */
+static size_t line_at(const cw *c, uint32_t t, uint32_t key, size_t *m) {
     size_t lo = 0, hi = c->nrf;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const uint32_t *e = c->rf + 3 * mid;
         if (e[0] < t || (e[0] == t && e[1] < key)) lo = mid + 1; else hi = mid;
     }
-    return lo < c->nrf && c->rf[3 * lo] == t && c->rf[3 * lo + 1] == key ? c->rf[3 * lo + 2] : NONE;
+    *m = 0;
+    while (lo + *m < c->nrf && c->rf[3 * (lo + *m)] == t && c->rf[3 * (lo + *m) + 1] == key) (*m)++;
+    return *m ? lo : NONE;
 }
 
-/* The transaction t's read of value on key names: the writer of a unique
- * value, the read line's for a repeated one (NONE: none yet). */
-static uint32_t named_txn(const cw *c, uint32_t t, uint32_t key, int64_t value) {
-    uint32_t w = table_get(&c->writer, key, value);
-    if (w == NONE) return NONE;
-    if (table_get(&c->dup, key, value) == NONE) return c->h->op_txn[w];
-    uint32_t n = line_of(c, t, key);
-    return n < c->h->num_txns ? n : NONE;
+/* The writer a read line names for t's nth external read of key (one
+ * writer: every read's), or NONE. */
+static uint32_t line_of(const cw *c, uint32_t t, uint32_t key, uint32_t nth) {
+    size_t m, at = line_at(c, t, key, &m);
+    if (at == NONE || (m > 1 && nth >= m)) return NONE;
+    return c->rf[3 * (at + (m > 1 ? nth : 0)) + 2];
 }
 
 /* INIT, the committed transactions, and observed indeterminate ones (a
@@ -153,9 +153,14 @@ static void participants(cw *c) {
             const int64_t *v = &h->op_value[op];
             if (kind(h, op) == OP_LIST_READ) v = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
-                uint32_t u = named_txn(c, t, h->op_key[op], v[i]);
-                if (u == NONE) continue;
-                if (!c->part[u] && h->txns[u].status == TXN_INDETERMINATE) { c->part[u] = 1; work[nw++] = u; }
+                uint32_t w = table_get(&c->writer, h->op_key[op], v[i]);
+                if (w == NONE) continue;
+                size_t m = 1, at = NONE;
+                if (table_get(&c->dup, h->op_key[op], v[i]) != NONE && (at = line_at(c, t, h->op_key[op], &m)) == NONE) continue;
+                for (size_t j = 0; j < m; j++) {       /* a unique value's writer, or every writer its read line names */
+                    uint32_t u = at == NONE ? h->op_txn[w] : c->rf[3 * (at + j) + 2];
+                    if (u < h->num_txns && !c->part[u] && h->txns[u].status == TXN_INDETERMINATE) { c->part[u] = 1; work[nw++] = u; }
+                }
             }
         }
     }
@@ -193,17 +198,23 @@ static int check_order(cw *c, const uint32_t *order, uint32_t len) {
 
 /* The transaction whose final write of key holds value, checked as a
  * source for a read by t; NONE after a rejection. */
-static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int64_t value, int final) {
+static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int64_t value, int final, uint32_t nth) {
     const history *h = c->h;
     char wb[128];
     uint32_t w = table_get(&c->writer, key, value);
     if (w != NONE && kind(h, read_op) == OP_READ && table_get(&c->dup, key, value) != NONE) {
-        uint32_t n = line_of(c, t, key);         /* a read line must name the writer, which installed the value */
+        uint32_t n = line_of(c, t, key, nth);    /* a read line must name the writer, which installed the value */
         uint32_t last = n < h->num_txns ? table_get(&c->writes, n, key) : NONE;
         const char *why = n == NONE ? "a value several transactions wrote, and no 'read' line names which one it read"
                         : last == NONE || h->op_value[last] != value ? "a writer (named by its 'read' line) that did not install that value"
                         : n == t ? "its own later write" : !c->part[n] ? "an aborted transaction's write" : NULL;
-        if (why) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), why); return NONE; }
+        if (why) {
+            size_t m, at = line_at(c, t, key, &m);
+            reject(c, "the read at %s shows %s%s", history_op_where(h, read_op, wb, sizeof wb), why,
+                   at != NONE && m > 1 && nth >= m ? " (its read line names fewer writers than the transaction's reads of the key)" : "");
+            if (at != NONE && c->cert && c->cert->reads_from_line.len > at) c->err->line = c->cert->reads_from_line.data[at];
+            return NONE;
+        }
         return n;
     }
     if (value == VALUE_INIT && kind(h, read_op) == OP_READ) return 0;
@@ -270,7 +281,7 @@ static uint32_t list_prefix(cw *c, const cw_keys *k, uint32_t t, uint32_t op, co
     char wb[128];
     for (uint32_t i = 0; i < m;) {
         uint32_t w = table_get(&c->writer, key, l[i]);
-        uint32_t u = source_of(c, t, op, key, l[i], 0);
+        uint32_t u = source_of(c, t, op, key, l[i], 0, 0);
         if (u == NONE) return NONE;
         if (!c->first_app[w]) { reject(c, "the list read at %s shows part of a transaction's appends", history_op_where(h, op, wb, sizeof wb)); return NONE; }
         for (i++; c->next_app[w] != NONE; i++) {
@@ -315,13 +326,14 @@ static int view_value(cw *c, uint32_t op, int64_t *v) {
 }
 
 /* Participant t's reads: valid, their sources before t; its external reads recorded. */
-static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_t *own_v, uint32_t *own_n, vec_u32 *ops, vec_u32 *srcs) {
+static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_t *own_v, uint32_t *own_n, uint32_t *ext_n,
+                    vec_u32 *ops, vec_u32 *srcs) {
     const history *h = c->h;
     char wb[128];
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
         if (!ok_op(h, op)) continue;
         uint32_t key = h->op_key[op];
-        if (own_w[key] != t + 1) { own_w[key] = t + 1; own_n[key] = 0; own_v[key] = VALUE_INIT; }
+        if (own_w[key] != t + 1) { own_w[key] = t + 1; own_n[key] = 0; own_v[key] = VALUE_INIT; ext_n[key] = 0; }
         unsigned kd = kind(h, op);
         if (kd == OP_WRITE || kd == OP_APPEND) { own_n[key]++; own_v[key] = h->op_value[op]; continue; }
         uint32_t src;
@@ -332,7 +344,7 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
             }
             int64_t v = h->op_value[op];
             if (!view_value(c, op, &v)) return 0;
-            src = source_of(c, t, op, key, v, 1);
+            src = source_of(c, t, op, key, v, 1, ext_n[key]++);   /* its nth external read of the key */
         } else {
             uint32_t n, m = own_n[key];
             const int64_t *l = history_list(h, op, &n);
@@ -354,21 +366,45 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
     return 1;
 }
 
+/* Transaction t's external register reads of key: before its own write. */
+static size_t count_external(const history *h, uint32_t t, uint32_t key) {
+    size_t n = 0;
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+        if (h->op_key[op] != key || !ok_op(h, op)) continue;
+        if (kind(h, op) != OP_READ) break;
+        n++;
+    }
+    return n;
+}
+
 static int all_reads(cw *c, const cw_keys *k) {
     const history *h = c->h;
+    char wb[128];
     size_t nk = h->num_keys ? h->num_keys : 1;
-    uint32_t *own_w = xcalloc(nk, sizeof *own_w), *own_n = xcalloc(nk, sizeof *own_n);
+    uint32_t *own_w = xcalloc(nk, sizeof *own_w), *own_n = xcalloc(nk, sizeof *own_n), *ext_n = xcalloc(nk, sizeof *ext_n);
     int64_t *own_v = xcalloc(nk, sizeof *own_v);
     vec_u32 ops, srcs; vec_init(ops); vec_init(srcs);
     c->ext_start = xcalloc((size_t)h->num_txns + 1, sizeof *c->ext_start);
     int ok = 1;
     for (uint32_t t = 1; t < h->num_txns && ok; t++) {
         c->ext_start[t] = (uint32_t)ops.len;
-        if (c->part[t]) ok = reads_of(c, k, t, own_w, own_v, own_n, &ops, &srcs);
+        if (c->part[t]) ok = reads_of(c, k, t, own_w, own_v, own_n, ext_n, &ops, &srcs);
         c->ext_start[t + 1] = (uint32_t)ops.len;
     }
+    for (size_t i = 0; ok && i < c->nrf;) {    /* a line of several writers: one per external read of the key */
+        size_t m;
+        uint32_t t = c->rf[3 * i], key = c->rf[3 * i + 1];
+        line_at(c, t, key, &m);
+        if (m > 1 && t < h->num_txns && c->part[t] && count_external(h, t, key) != m) {
+            reject(c, "the read line of txn %" PRId64 " and key %s names %zu writers, not one per external read of the key",
+                   h->txns[t].ext_id, history_key_str(h, key, wb, sizeof wb), m);
+            if (c->cert && c->cert->reads_from_line.len > i) c->err->line = c->cert->reads_from_line.data[i];
+            ok = 0;
+        }
+        i += m ? m : 1;
+    }
     c->ext_op = ops.data; c->ext_src = srcs.data;
-    free(own_w); free(own_n); free(own_v);
+    free(own_w); free(own_n); free(own_v); free(ext_n);
     return ok;
 }
 

@@ -86,7 +86,11 @@ typedef struct certificate {
     /* Reads of a value several transactions wrote to the key (issue 35):
      * triples (reader txn, key, writer txn), sorted by (reader, key): the
      * version that transaction's reads of the key show.  A read of such a
-     * value needs one; the verifier checks the writer installed the value. */
+     * value needs one; the verifier checks the writer installed the value.
+     * Several triples of one (reader, key), in a row (one 'read' line):
+     * the writer of each of its external reads of the key in program order
+     * (rc, whose reads of a key may see different versions; a level with
+     * one version a transaction rejects differing writers). */
     vec_u32 reads_from;
     vec_u32 reads_from_line;     /* per triple: its line when read from a file */
     /* Predicate reads' views of keys they did not return, where the
@@ -98,7 +102,8 @@ typedef struct certificate {
     vec_u32 views;
     vec_u32 views_line;          /* per quadruple: its line when read from a file */
 } certificate;
-/* The writer a certificate names for txn t's reads of key k, or HISTORY_NONE. */
+/* The writer a certificate names for txn t's reads of key k (its first
+ * when it names one per read), or HISTORY_NONE. */
 uint32_t cert_read_from(const certificate *c, uint32_t t, uint32_t k);
 
 /* The writer c's view line names for the n-th predicate read of t and key

@@ -55,15 +55,18 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
     }
     if (c->reads_from.len)
         fprintf(out, "# reads of a value several transactions wrote, or of nil (an absent version): read READER KEY WRITER\n");
-    for (size_t i = 0; i + 2 < c->reads_from.len; i += 3) {
+    for (size_t i = 0; i + 2 < c->reads_from.len; i += 3) {    /* a (reader, key)'s writers on one line */
+        const uint32_t *e = c->reads_from.data + i;
+        if (i && e[-3] == e[0] && e[-2] == e[1]) { fputc(' ', out); write_txn(out, h, unique, e[2]); continue; }
+        if (i) fputc('\n', out);
         fputs("read ", out);
-        write_txn(out, h, unique, c->reads_from.data[i]);
+        write_txn(out, h, unique, e[0]);
         fputc(' ', out);
-        write_key(out, h, c->reads_from.data[i + 1]);
+        write_key(out, h, e[1]);
         fputc(' ', out);
-        write_txn(out, h, unique, c->reads_from.data[i + 2]);
-        fputc('\n', out);
+        write_txn(out, h, unique, e[2]);
     }
+    if (c->reads_from.len) fputc('\n', out);
     if (c->views.len)
         fprintf(out, "# predicate reads' views of keys they did not return: view READER N KEY WRITER (its N-th predicate read)\n");
     for (size_t i = 0; i + 3 < c->views.len; i += 4) {
@@ -276,8 +279,9 @@ static int read_key_line(rd *R, const char *p) {
     return 1;
 }
 
-/* After "read": READER KEY WRITER, in (reader, key) order, each pair once.
- * 1, or 0 (R->st says why). */
+/* After "read": READER KEY WRITER..., in (reader, key) order, each pair
+ * once: one writer for all the reader's external reads of the key, or one
+ * per read in program order (a triple each).  1, or 0 (R->st says why). */
 static int read_reads_from_line(rd *R, const char *p) {
     char fb[48], kshow[160];
     uint32_t rt, k = UINT32_MAX, wt;
@@ -291,16 +295,18 @@ static int read_reads_from_line(rd *R, const char *p) {
     }
     if (!end_of_token(p)) { bad(R, "expected a space after the key, found %s", lex_found(p, fb, sizeof fb)); return 0; }
     lex_space(&p);
-    if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
-    lex_space(&p);
-    if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
     vec_u32 *v = &R->c->reads_from;
     if (v->len && (v->data[v->len - 3] > rt || (v->data[v->len - 3] == rt && v->data[v->len - 2] >= k))) {
         ic_error_at(R->err, R->name, R->r->line, "read lines must be in order of reader and key, each pair once");
         R->st = CERT_REJECT; return 0;
     }
-    vec_push(*v, rt); vec_push(*v, k); vec_push(*v, wt);
-    vec_push(R->c->reads_from_line, (uint32_t)R->r->line);
+    do {                                         /* one writer, or one per external read of the key (rc) */
+        if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
+        if (!end_of_token(p)) { bad(R, "expected a space between writers, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+        lex_space(&p);
+        vec_push(*v, rt); vec_push(*v, k); vec_push(*v, wt);
+        vec_push(R->c->reads_from_line, (uint32_t)R->r->line);
+    } while (*p);
     return 1;
 }
 

@@ -217,12 +217,23 @@ static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int
         }
         return n;
     }
-    if (value == VALUE_INIT && kind(h, read_op) == OP_READ) return 0;
-    if (value == VALUE_INIT) w = NONE;
-    const char *bad = w == NONE ? "a value nobody wrote" : h->op_txn[w] == t ? "its own later write"
-                    : !c->part[h->op_txn[w]] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
-    if (bad) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), bad); return NONE; }
-    return h->op_txn[w];
+    uint32_t src;
+    if (value == VALUE_INIT && kind(h, read_op) == OP_READ) src = 0;
+    else {
+        if (value == VALUE_INIT) w = NONE;
+        const char *bad = w == NONE ? "a value nobody wrote" : h->op_txn[w] == t ? "its own later write"
+                        : !c->part[h->op_txn[w]] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
+        if (bad) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), bad); return NONE; }
+        src = h->op_txn[w];
+    }
+    size_t m, at = kind(h, read_op) == OP_READ && c->nrf ? line_at(c, t, key, &m) : NONE;
+    if (at != NONE && m > 1 && nth < m && c->rf[3 * (at + nth) + 2] != src) {   /* a line naming each read's writer */
+        reject(c, "the read at %s shows a unique value, whose writer is not the one its read line names",
+               history_op_where(h, read_op, wb, sizeof wb));
+        if (c->cert && c->cert->reads_from_line.len > at) c->err->line = c->cert->reads_from_line.data[at];
+        return NONE;
+    }
+    return src;
 }
 
 /* Per key: participant writers but INIT, in transaction order, with their

@@ -94,12 +94,14 @@ void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t 
 
 uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line) {
     s->active = 1;
-    pred_read r = { *p, txn, line, 0, 0, 0 };
+    pred_read r = { *p, txn, line, 0, 0, 0, PRED_POS_NONE };
     vec_push(s->preds->reads, r);
     return (uint32_t)s->preds->reads.len - 1;
 }
 
 static int own_so_far(const jp_state *s, uint32_t key, int64_t *v, uint8_t *dead);
+
+void jp_read_pos(jp_state *s, uint32_t read, uint32_t pos) { s->preds->reads.data[read].pos = pos; }
 
 void jp_read_keys(jp_state *s, uint32_t read, int64_t lo, int64_t hi) {
     pred_read *r = &s->preds->reads.data[read];

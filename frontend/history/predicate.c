@@ -119,6 +119,15 @@ static int cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+uint32_t preds_op_rank(const history *h, uint32_t op) {
+    uint32_t tag = history_op_pred(h, op), i = op - h->txns[h->op_txn[op]].first_op;
+    if (tag != PRED_TAG_NONE && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
+        uint32_t pos = h->preds->reads.data[pred_tag_read(tag)].pos;
+        if (pos != PRED_POS_NONE && pos <= i) return 2 * pos;
+    }
+    return 2 * i + 1;
+}
+
 int preds_is_nil_choice(const history_preds *p, uint32_t op) {
     if (!p) return 0;
     size_t lo = 0, hi = p->nil_ops.len;

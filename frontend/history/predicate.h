@@ -60,7 +60,11 @@ typedef struct pred_read {
     uint32_t line;           /* where the read is */
     uint8_t keyed;           /* it covers the integer keys klo..khi only (a declared */
     int64_t klo, khi;        /* key range, text's `key in A..B and ...`); else every key */
+    uint32_t pos;            /* its place in its transaction: the ops before it (PRED_POS_NONE: unknown).  Its
+                                lowered ops stand at this place (rc's premise asks which reads came earlier),
+                                also those added after the transaction's last op */
 } pred_read;
+#define PRED_POS_NONE UINT32_MAX
 
 /* Whether r covers a key (named: a key with a name, never in a range; else
  * its integer ext). */
@@ -127,6 +131,14 @@ int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t 
 struct history;
 struct ic_error;
 int preds_attach_choices(struct history *h, struct ic_error *err);
+
+/* Op's place in its transaction for rc's premise (which reads came
+ * earlier): an op of a predicate read (pred_read.pos known) stands at the
+ * read's place, 2 pos, with the read's other ops (one read: none of them is
+ * earlier than another); any other op at 2 i + 1, i its index in the
+ * transaction. */
+struct history;
+uint32_t preds_op_rank(const struct history *h, uint32_t op);
 
 /* Whether op is a read of nil whose absent version is a choice (nil_ops). */
 int preds_is_nil_choice(const history_preds *p, uint32_t op);

@@ -11,6 +11,7 @@
  * its certificate's read line names (cert_weak_verify_reads). */
 #include "frontend/recheck/certificate.h"
 #include "frontend/history/levels.h"
+#include "frontend/history/predicate.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -434,6 +435,18 @@ static int late(cw *c, uint32_t t3, uint32_t i, uint32_t t2, const char *how) {
     return 0;
 }
 
+/* Op's place in its transaction for rc's "earlier": an op lowered from a
+ * predicate read stands at the read's place (pred_read.pos; its ops are
+ * one read, none earlier than another), any other at its index. */
+static uint32_t place(const history *h, uint32_t op) {
+    uint32_t i = op - h->txns[h->op_txn[op]].first_op, tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE;
+    if (tag != PRED_TAG_NONE && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
+        uint32_t pos = h->preds->reads.data[pred_tag_read(tag)].pos;
+        if (pos != PRED_POS_NONE && pos <= i) return 2 * pos;
+    }
+    return 2 * i + 1;
+}
+
 static int premises_rc_ra(cw *c) {
     const history *h = c->h;
     size_t nk = h->num_keys ? h->num_keys : 1;
@@ -445,9 +458,9 @@ static int premises_rc_ra(cw *c) {
             for (uint32_t i = c->ext_start[t3]; i < c->ext_start[t3 + 1] && ok; i++) {
                 uint32_t x = h->op_key[c->ext_op[i]];
                 if (c->level == LEVEL_RA && lw_sess[x] == s + 1) ok = late(c, t3, i, lw[x], "an earlier transaction of its session");
-                uint32_t end = c->level == LEVEL_RC ? i : c->ext_start[t3 + 1];
-                for (uint32_t j = c->ext_start[t3]; j < end && ok; j++) {
-                    if (c->level == LEVEL_RC && h->op_key[c->ext_op[j]] == x) continue;
+                uint32_t pi = c->level == LEVEL_RC ? place(h, c->ext_op[i]) : 0;
+                for (uint32_t j = c->ext_start[t3]; j < c->ext_start[t3 + 1] && ok; j++) {
+                    if (c->level == LEVEL_RC && (h->op_key[c->ext_op[j]] == x || place(h, c->ext_op[j]) >= pi)) continue;
                     ok = late(c, t3, i, c->ext_src[j], c->level == LEVEL_RC ? "which it read another key from before" : "which it read from");
                 }
             }

@@ -52,4 +52,9 @@ for f in phantom-ser g2-unseen-write; do
   out=$("$ISOCHECK" check --level ser "$d/$f.json" 2>&1); rc=$?
   [ $rc -eq 1 ] && echo "$out" | grep -q "phantom: txn" || { echo "$f.json ser: exit $rc"; echo "$out"; exit 1; }
 done
+# rc: a predicate read's view stands at its place in the transaction (rc's premise asks which reads came first)
+out=$("$ISOCHECK" check --level rc "$d/rc-view-order.edn" 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -qF "FAIL rc: read committed is violated" &&
+  echo "$out" | grep -qF "rc-view-order.edn:11) while txn 2, which also wrote it, was visible to it (it read key 2 from it earlier" ||
+  { echo "rc-view-order: exit $rc"; echo "$out"; exit 1; }
 exit 0

@@ -23,10 +23,9 @@
  *       another non-matching version, accepted only where the re-check of
  *       the history under that choice accepts it;
  *   (h) rc against tests/brute_pred.h's bp_rc (each read and view its own
- *       version, a predicate read's views at its place): never a PASS the
- *       oracle fails; the same verdict wherever no transaction reads a key
- *       twice (where isocheck's one version a transaction does not restrict
- *       rc's choice). */
+ *       version, a predicate read's views at its place): the same verdict,
+ *       also where a transaction reads a key twice (rc's predicate views of
+ *       a key its transaction read: pred_fact.rc_view). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -736,17 +735,17 @@ static int pipeline_rc(const history *hh) {
     int pass = -1;
     for (int i = 0; i < rep.num_levels; i++)
         if (rep.levels[i].level == LEVEL_RC) {
-            if (rep.levels[i].verdict == VERDICT_UNKNOWN) fail_msg("rc UNKNOWN: %s", rep.levels[i].msg);
+            if (rep.levels[i].verdict == VERDICT_UNKNOWN) { print_error("rc UNKNOWN: %s\n", rep.levels[i].msg); pass = -2; break; }
             pass = rep.levels[i].verdict == VERDICT_PASS;
         }
-    if (pass < 0) pass = report_verdict(&rep) == VERDICT_PASS;     /* the axioms fail every level: no level line */
+    if (pass == -1) pass = report_verdict(&rep) == VERDICT_PASS;   /* the axioms fail every level: no level line */
     report_free(&rep);
     return pass;
 }
 
 static void rc_against_bp_rc(void **state) {
     (void)state;
-    int runs = 6000, same = 0, restricted = 0, false_fail = 0, pass = 0, fail = 0, big = 0;
+    int runs = 6000, same = 0, restricted = 0, twice_pass = 0, pass = 0, fail = 0, big = 0;
     for (int i = 0; i < runs; i++) {
         bp_hist b;
         random_hist(&b, i >= 4000);
@@ -759,16 +758,16 @@ static void rc_against_bp_rc(void **state) {
         if (want < 0) { big++; history_free(h); continue; }
         int got = pipeline_rc(h);
         history_free(h);
-        if (got && !want) fail_msg("run %d: rc PASS, the oracle says FAIL\n%s", i, edn);
-        if (reads_twice(&b)) { restricted++; false_fail += want && !got; continue; }
+        if (got < 0) fail_msg("run %d: rc UNKNOWN\n%s", i, edn);
         if (got != want) fail_msg("run %d: rc %s, the oracle %s\n%s", i, got ? "PASS" : "FAIL", want ? "PASS" : "FAIL", edn);
         same++;
         pass += got; fail += !got;
+        if (reads_twice(&b)) { restricted++; twice_pass += got; }
     }
     print_message("rc: %d histories compared (%d pass, %d fail), %d with a key read twice by a transaction (%d of them "
-                  "FAIL here though rc holds there: one version a transaction), %d too large\n",
-                  same, pass, fail, restricted, false_fail, big);
-    assert_true(same > runs / 4 && pass > 100 && fail > 50 && big < runs / 20);
+                  "pass), %d too large\n",
+                  same, pass, fail, restricted, twice_pass, big);
+    assert_true(same > runs / 2 && pass > 100 && fail > 50 && restricted > 500 && twice_pass > 100 && big < runs / 20);
 }
 
 int main(void) {

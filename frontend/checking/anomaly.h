@@ -24,6 +24,7 @@
     X(AN_LIST_BAD_ELEMENT,   "list-thin-air-element",  "a list read contains an element nobody appended or a duplicate") \
     X(AN_PRED_MISS,          "predicate-miss",         "a predicate read misses a key that matches in every version it could see") \
     X(AN_PRED_MISMATCH,      "predicate-mismatch",     "a predicate read returns a version that does not match it") \
+    X(AN_PRED_MISS_READ,     "predicate-miss",         "a predicate read misses a key its own transaction read in a matching version (rc allows it: its view may be another version)") \
     X(AN_CYCLE,              "cycle",                  "a dependency cycle (unnamed)") \
     X(AN_LOST_UPDATE,        "lost-update",            "two transactions overwrite the same read version") \
     X(AN_WRITE_SKEW,         "write-skew",             "two transactions each miss the other's write") \
@@ -61,6 +62,10 @@ const char *anomaly_name(anomaly_kind k);
  *   non-repeatable-read        rc reads each key's versions freely (Plume TAP-j is
  *                              forbidden from ra up: two external reads of one key
  *                              from different writers order each before the other)
+ *   predicate-miss (of a key   the same at rc: the predicate read's view of the key
+ *   its transaction read)      is a choice of its own among the versions that do not
+ *                              match (predicate.h, pred_fact.rc_view); from ra up, and
+ *                              in the plain levels, one version a transaction
  *   incompatible-append-order  only the external prefixes must be versions of one
  *                              order; the reader's own appends follow its snapshot
  *                              from psi up (a writer sees every earlier writer of
@@ -68,6 +73,7 @@ const char *anomaly_name(anomaly_kind k);
  *                              ra, cc, pc */
 #define ANOMALY_ALLOWED_BY(X) \
     X(AN_NONREPEATABLE_READ, ANOMALY_LEVEL_BIT(LEVEL_RC)) \
+    X(AN_PRED_MISS_READ,     ANOMALY_LEVEL_BIT(LEVEL_RC)) \
     X(AN_APPEND_ORDER,       ANOMALY_LEVEL_BIT(LEVEL_RC) | ANOMALY_LEVEL_BIT(LEVEL_RA) | ANOMALY_LEVEL_BIT(LEVEL_CC) | \
                              ANOMALY_LEVEL_BIT(LEVEL_PC))
 uint32_t anomaly_breaks(anomaly_kind k);

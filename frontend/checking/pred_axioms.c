@@ -60,7 +60,8 @@ uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *
             if (op == HISTORY_NONE || history_op_failed(h, op)) continue;    /* set aside */
         }
         uint32_t writer = f->value == VALUE_INIT ? f->key : history_writer_of(h, f->key, f->value);
-        anomaly_kind kind = f->kind == PF_MISMATCH ? AN_PRED_MISMATCH : AN_PRED_MISS;
+        anomaly_kind kind = f->kind == PF_MISMATCH ? AN_PRED_MISMATCH
+                          : f->kind == PF_MISS_READ && f->rc_view ? AN_PRED_MISS_READ : AN_PRED_MISS;
         found++;
         if (counts) counts[kind]++;
         if (limit && out->items.len >= limit) continue;

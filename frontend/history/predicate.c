@@ -147,6 +147,20 @@ static int cmp_choice_at(const void *a, const void *b) {
 int preds_attach_choices(history *h, ic_error *err) {
     history_preds *p = h->preds;
     if (!p || !p->choices.len) return 1;
+    int all_rc = 1;
+    for (size_t i = 0; i < p->choices.len; i++) all_rc &= p->choices.data[i].rc_only;
+    if ((h->num_repeated || h->num_amb) && all_rc) {    /* rc's own views only: dropped, the misses break rc too */
+        for (size_t i = 0; i < p->choices.len; i++) {
+            const pred_choice *c = &p->choices.data[i];
+            if (c->txn == HISTORY_NONE || c->txn >= h->num_txns) continue;
+            for (uint32_t o = h->txns[c->txn].first_op; o < h->txns[c->txn].first_op + h->txns[c->txn].num_ops; o++)
+                if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker)
+                    h->op_kind[o] |= OP_FAILED;
+        }
+        for (size_t i = 0; i < p->facts.len; i++) p->facts.data[i].rc_view = 0;
+        vec_clear(p->choices);
+        return 1;
+    }
     if (h->num_repeated || h->num_amb) {
         uint32_t r = p->choices.data[0].read;
         ic_error_at(err, h->source, r < p->reads.len ? p->reads.data[r].line : 0, "which version a read saw depends on "

@@ -82,6 +82,9 @@ typedef struct pred_fact {
     uint32_t key;
     int64_t  value;          /* the version: a matching one missed, or the returned one */
     int64_t  data;           /* its data value (what the predicate saw; INIT's: the :init value) */
+    uint8_t  rc_view;        /* PF_MISS_READ: at rc the read's view of the key is a choice of its own among the
+                                versions that do not match (a lowered op reading a choice's marker): the fact
+                                breaks the levels with one version a transaction only (AN_PRED_MISS_READ) */
 } pred_fact;
 
 /* A key a predicate read did not return (or an item read of nil), whose
@@ -89,7 +92,9 @@ typedef struct pred_fact {
  * version order decides): the values of those versions are
  * vals[first .. first + n) (VALUE_INIT: INIT's); the reads of the key by
  * transaction txn that stand for it read the value marker. */
-typedef struct pred_choice { uint32_t read, key, first, n, txn; int64_t marker; } pred_choice;
+typedef struct pred_choice { uint32_t read, key, first, n, txn; int64_t marker; uint8_t rc_only; } pred_choice;
+/* rc_only: rc's view of a key a read of the transaction pins (pred_fact.rc_view); dropped, with its
+ * facts' rc_view, when the history also writes a value twice (the miss then breaks rc too) */
 
 typedef struct history_preds {
     VEC(pred_read) reads;

@@ -113,8 +113,11 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
 cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
                               uint64_t *edges_checked) {
     if (edges_checked) *edges_checked = 0;
-    if (h->preds && h->preds->facts.len) {   /* what a predicate read returned contradicts every version (predicate.h) */
-        const pred_fact *pf = &h->preds->facts.data[0];
+    const pred_fact *pf = NULL;              /* what a predicate read returned contradicts every version (predicate.h); */
+    for (size_t i = 0; h->preds && i < h->preds->facts.len && !pf; i++)   /* at rc a view may differ from an item read */
+        if (!(level == LEVEL_RC && h->preds->facts.data[i].kind == PF_MISS_READ && h->preds->facts.data[i].rc_view))
+            pf = &h->preds->facts.data[i];
+    if (pf) {
         const pred_read *pr = pf->read < h->preds->reads.len ? &h->preds->reads.data[pf->read] : NULL;
         ic_error_at(err, c->file, 0, "the history's predicate read (line %u) %s: no certificate proves a level with it",
                     pr ? pr->line : 0u, pf->kind == PF_MISMATCH ? "returned a version that does not match it"

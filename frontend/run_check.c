@@ -110,63 +110,6 @@ static void progress_locked(void *ctx, const char *what) {
     pthread_mutex_unlock(&t->plock->mu);
 }
 
-/* On PASS: the witness as a certificate, checked by `isocheck verify`'s
- * code.  1 if it verifies (*c holds it), else 0 with msg set. */
-/* Repeated values: the writer every external read of a repeated value saw
- * under the model's choice (`chosen`), as the certificate's read lines. */
-static int cmp_read_pos(const void *a, const void *b) {
-    const uint32_t *x = a, *y = b;
-    for (int i = 0; i < 3; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
-/* Per (reader, key) with a read of a repeated value, the writer each
- * external register read of the key saw under the model's choice
- * (`chosen`), in program order: one triple when they agree, else one per
- * read (rc: a non-repeatable read of repeated values; the certificate's
- * read line lists them all). */
-static void add_reads_from(const history *orig, const history *chosen, certificate *c) {
-    vec_u32 ws; vec_init(ws);
-    for (uint32_t t = 1; t < orig->num_txns; t++) {
-        if (orig->txns[t].status == TXN_ABORTED) continue;    /* an observed indeterminate one takes part too */
-        const history_txn *tx = &orig->txns[t];
-        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
-            if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
-            uint32_t k = orig->op_key[op];
-            if (history_txn_external_read(orig, t, k) != op) continue;   /* its key's first read: the key's line */
-            int repeated = 0;
-            vec_clear(ws);
-            for (uint32_t o = op; o < tx->first_op + tx->num_ops; o++) {
-                if (orig->op_key[o] != k || history_op_failed(orig, o)) continue;
-                if (history_op_kind(orig, o) != OP_READ) break;     /* an own write: the reads after it are its */
-                uint32_t w = history_writer_of(orig, k, orig->op_value[o]), src = history_read_source(chosen, o);
-                repeated |= w != HISTORY_NONE && (orig->op_kind[w] & OP_REPEATED);
-                vec_push(ws, src == HISTORY_NONE ? HISTORY_NONE : chosen->op_txn[src]);
-            }
-            int same = 1, known = 1;
-            for (size_t i = 0; i < ws.len; i++) { same &= ws.data[i] == ws.data[0]; known &= ws.data[i] != HISTORY_NONE; }
-            if (!repeated || !known || !ws.len) continue;
-            for (size_t i = 0; i < (same ? 1 : ws.len); i++) { vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, ws.data[i]); }
-        }
-    }
-    vec_free(ws);
-    /* cert_read_from searches them by (reader, key): a transaction's reads are in op order, not key order (stable: a
-     * key's writers keep their order) */
-    size_t n = c->reads_from.len / 3;
-    if (n < 2) return;
-    uint32_t *q = xmalloc(4 * n * sizeof *q);    /* (reader, key, position, writer): a stable sort */
-    for (size_t i = 0; i < n; i++) {
-        q[4 * i] = c->reads_from.data[3 * i]; q[4 * i + 1] = c->reads_from.data[3 * i + 1];
-        q[4 * i + 2] = (uint32_t)i; q[4 * i + 3] = c->reads_from.data[3 * i + 2];
-    }
-    qsort(q, n, 4 * sizeof *q, cmp_read_pos);
-    for (size_t i = 0; i < n; i++) {
-        c->reads_from.data[3 * i] = q[4 * i]; c->reads_from.data[3 * i + 1] = q[4 * i + 1];
-        c->reads_from.data[3 * i + 2] = q[4 * i + 3];
-    }
-    free(q);
-}
-
 /* The certificate of a PASS, verified; with repeated values built on the
  * history under the model's choice, given its read lines, and verified
  * again against the history as loaded (orig), as `isocheck verify` will
@@ -192,7 +135,7 @@ static int certify(const history *orig, const history *h, const check_result *re
             return 0;
         }
         if (!orig->num_repeated) return 1;
-        add_reads_from(orig, h, c);
+        cert_add_reads_from(orig, h, c);
         if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
     }
     snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);

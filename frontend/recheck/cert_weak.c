@@ -458,9 +458,11 @@ static int premises_rc_ra(cw *c) {
             for (uint32_t i = c->ext_start[t3]; i < c->ext_start[t3 + 1] && ok; i++) {
                 uint32_t x = h->op_key[c->ext_op[i]];
                 if (c->level == LEVEL_RA && lw_sess[x] == s + 1) ok = late(c, t3, i, lw[x], "an earlier transaction of its session");
-                uint32_t pi = c->level == LEVEL_RC ? place(h, c->ext_op[i]) : 0;
-                for (uint32_t j = c->ext_start[t3]; j < c->ext_start[t3 + 1] && ok; j++) {
-                    if (c->level == LEVEL_RC && (h->op_key[c->ext_op[j]] == x || place(h, c->ext_op[j]) >= pi)) continue;
+                int rc = c->level == LEVEL_RC;  /* rc: the reads before α (by place with predicate reads) */
+                uint32_t pi = rc && h->op_pred ? place(h, c->ext_op[i]) : 0;
+                uint32_t end = rc && !h->op_pred ? i : c->ext_start[t3 + 1];
+                for (uint32_t j = c->ext_start[t3]; j < end && ok; j++) {
+                    if (rc && (h->op_key[c->ext_op[j]] == x || (h->op_pred && place(h, c->ext_op[j]) >= pi))) continue;
                     ok = late(c, t3, i, c->ext_src[j], c->level == LEVEL_RC ? "which it read another key from before" : "which it read from");
                 }
             }

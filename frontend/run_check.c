@@ -112,54 +112,12 @@ static void progress_locked(void *ctx, const char *what) {
     pthread_mutex_unlock(&t->plock->mu);
 }
 
-/* On PASS: the witness as a certificate, checked by `isocheck verify`'s
- * code.  1 if it verifies (*c holds it), else 0 with msg set. */
-/* Repeated values: the writer every external read of a repeated value saw
- * under the model's choice (`chosen`), as the certificate's read lines. */
-static int cmp_read_line(const void *a, const void *b) {
-    const uint32_t *x = a, *y = b;
-    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-    return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* A register read of t before any own write of its key (an external one). */
-static int before_own_write(const history *h, uint32_t t, uint32_t op) {
-    for (uint32_t o = h->txns[t].first_op; o < op; o++)
-        if (h->op_key[o] == h->op_key[op] && !history_op_failed(h, o) && history_op_kind(h, o) == OP_WRITE) return 0;
-    return 1;
-}
-
-/* 0 when a line per (reader, key) cannot say it: a later external read of
- * the key shows another repeated value (a non-repeatable read, rc). */
-static int add_reads_from(const history *orig, const history *chosen, certificate *c) {
-    int ok = 1;
-    for (uint32_t t = 1; t < orig->num_txns; t++) {
-        if (orig->txns[t].status == TXN_ABORTED) continue;    /* an observed indeterminate one takes part too */
-        const history_txn *tx = &orig->txns[t];
-        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
-            if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
-            uint32_t k = orig->op_key[op], w = history_writer_of(orig, k, orig->op_value[op]);
-            if (w == HISTORY_NONE || !(orig->op_kind[w] & OP_REPEATED)) continue;
-            uint32_t first = history_txn_external_read(orig, t, k);
-            if (first != op) {
-                if (first != HISTORY_NONE && orig->op_value[first] != orig->op_value[op] && before_own_write(orig, t, op)) ok = 0;
-                continue;
-            }
-            uint32_t src = history_read_source(chosen, op);
-            if (src == HISTORY_NONE) continue;
-            vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, chosen->op_txn[src]);
-        }
-    }
-    /* cert_read_from searches them by (reader, key): a transaction's reads are in op order, not key order */
-    if (c->reads_from.len) qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_read_line);
-    return ok;
-}
-
 /* The certificate of a PASS, verified; with repeated values built on the
  * history under the model's choice, given its read lines, and verified
  * again against the history as loaded (orig), as `isocheck verify` will
- * (rc, ra, cc too: cert_weak_verify_reads).  1 if it verifies, 2 if it
- * verifies under the choice but its read lines cannot name it (not kept),
+ * (rc, ra, cc too: cert_weak_verify_reads); with predicate reads' chosen
+ * views the same with view lines (cert_add_views).  1 if it verifies, 2 if
+ * it verifies under the choice but its lines cannot name it (not kept),
  * else 0 with msg set. */
 static int certify(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
     if (res->chosen) h = res->chosen;
@@ -169,10 +127,17 @@ static int certify(const history *orig, const history *h, const check_result *re
                                   : cert_build_level(h, &res->vo, res->level, c, &cerr);
     if (built == CERT_OK &&
         cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
-        if (orig == h || !orig->num_repeated) return 1;
-        /* rc: two reads of a key showing two repeated values need two read
-         * lines; verified under the chosen writers only, not kept (2) */
-        if (!add_reads_from(orig, h, c)) return 2;
+        if (orig == h) return 1;
+        if (orig->preds && orig->preds->choices_attached && orig->num_amb) {
+            /* a predicate read's chosen views: view lines, verified against
+             * the history as loaded; a nil read's choice has no line (2) */
+            if (!cert_add_views(orig, h, c)) return 2;
+            if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
+            snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
+            return 0;
+        }
+        if (!orig->num_repeated) return 1;
+        cert_add_reads_from(orig, h, c);
         if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
     }
     snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
@@ -492,8 +457,6 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
         for (size_t i = 0; i < n; i++) {
             level_task *t = &rc->tasks[i];
             if (t->lv != strongest_first[k] || t->res.verdict != VERDICT_PASS) continue;
-            if (rc->orig->preds && rc->orig->preds->choices_attached && rc->orig->num_amb)
-                continue;        /* a predicate read's chosen version: no certificate form states it yet */
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;

@@ -317,8 +317,8 @@ static int check_print(const check_args *a, check_files *f, const history *h, re
         for (int i = 0; i < rep->num_levels; i++) passed |= rep->levels[i].verdict == VERDICT_PASS;
         if (passed)    /* said, never silent: the PASS stands (verified inside the check), the file is not written */
             fprintf(stderr, "isocheck check: no certificate written to %s: no passing level's certificate form can "
-                    "state this history's chosen reads yet (a predicate read's chosen version, or two repeated values "
-                    "one transaction read of a key at rc; doc/certificate.md)\n", a->cert_path);
+                    "state this history's chosen reads (a choice that is neither a predicate read's view nor a read of nil's "
+                    "absent version; doc/certificate.md)\n", a->cert_path);
     }
     if (cli_hint_any(&a->hint)) {
         whitebox wb;

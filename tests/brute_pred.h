@@ -52,6 +52,10 @@
  * view of a key without item reads is a choice of its own.  It must decide
  * as 0 does (tests/test_predicates.c). 
  *
+ * Read committed (bp_rc, below): Biswas & Enea's axiom with each read and
+ * each predicate read's view of a key choosing its own version (rc allows
+ * non-repeatable reads), a predicate read's views all at its place.
+ *
  * Up to BP_MAX_TXNS transactions: every permutation (and every snapshot
  * point) is tried. */
 #ifndef TESTS_BRUTE_PRED_H
@@ -386,6 +390,119 @@ static inline int bp_adya(const bp_hist *h, int rr, int one_snapshot) {
     if (combos > BP_ADYA_LIMIT) return -1;
     bp_adya_orders(&a, 0, 1);
     return a.ok;
+}
+
+/* ---- read committed ------------------------------------------------------ */
+
+/* rc (doc/levels.md: Biswas & Enea's axiom, Plume's MonoAtomicView), every
+ * transaction its own session: some commit order co ⊇ WR such that for
+ * every external read α of x by t3 from t1 and every t2 ∉ {t1, t3} writing
+ * x from which t3 read another key y in an external read before α, t2 co
+ * t1.  A predicate read is one read at its place in the transaction: its
+ * view of every key it covers (a returned key's version with the value
+ * returned, which must match; an unreturned key's any version that does not
+ * match: absent, or a value the predicate rejects), none of its views
+ * earlier than another; each read and each view chooses its own version
+ * (rc allows a transaction's reads of a key to differ), never the reader's
+ * own later one; after an own write of the key a read shows that write.
+ * The premise does not depend on co, so rc holds iff some choice leaves the
+ * graph of WR and premise edges acyclic with INIT first (a premise edge into
+ * INIT: the read saw INIT's version although a visible writer overwrote it).
+ * 1, 0, or -1 when there are too many choices. */
+#define BP_RC_MAX_READS (BP_MAX_TXNS * BP_MAX_OPS * BP_MAX_KEYS)
+typedef struct bp_rc_read { int t, key, pos, nc; int cand[BP_MAX_VERS]; } bp_rc_read;
+typedef struct bp_rc_st {
+    const bp_hist *h;
+    int nver[BP_MAX_KEYS], wr[BP_MAX_KEYS][BP_MAX_VERS];
+    long val[BP_MAX_KEYS][BP_MAX_VERS];
+    int n;
+    bp_rc_read r[BP_RC_MAX_READS];
+    int pick[BP_RC_MAX_READS];
+} bp_rc_st;
+
+static inline int bp_rc_writes(const bp_hist *h, int t, int k) {
+    for (int i = 0; i < h->tx[t].nops; i++)
+        if ((h->tx[t].ops[i].kind == BP_W || h->tx[t].ops[i].kind == BP_DEL) && h->tx[t].ops[i].key == k) return 1;
+    return 0;
+}
+
+/* The graph of the current picks: 1 if acyclic with INIT first. */
+static inline int bp_rc_graph_ok(const bp_rc_st *a) {
+    const bp_hist *h = a->h;
+    uint32_t adj[BP_MAX_TXNS] = { 0 };
+    for (int i = 0; i < a->n; i++) {
+        const bp_rc_read *x = &a->r[i];
+        int t1 = a->wr[x->key][a->pick[i]];
+        if (t1 >= 0 && t1 != x->t) adj[t1] |= 1u << x->t;                      /* WR */
+        for (int j = 0; j < a->n; j++) {                                          /* the premise */
+            const bp_rc_read *y = &a->r[j];
+            if (y->t != x->t || y->key == x->key || y->pos >= x->pos) continue;
+            int t2 = a->wr[y->key][a->pick[j]];
+            if (t2 < 0 || t2 == t1 || t2 == x->t || !bp_rc_writes(h, t2, x->key)) continue;
+            if (t1 < 0) return 0;                                                 /* t2 before INIT */
+            adj[t2] |= 1u << t1;
+        }
+    }
+    for (int it = 0; it < h->ntx; it++)
+        for (int u = 0; u < h->ntx; u++)
+            for (int v = 0; v < h->ntx; v++) if (adj[u] >> v & 1u) adj[u] |= adj[v];
+    for (int u = 0; u < h->ntx; u++) if (adj[u] >> u & 1u) return 0;
+    return 1;
+}
+
+static inline int bp_rc_picks(bp_rc_st *a, int i) {
+    if (i == a->n) return bp_rc_graph_ok(a);
+    for (int c = 0; c < a->r[i].nc; c++) {
+        a->pick[i] = a->r[i].cand[c];
+        if (bp_rc_picks(a, i + 1)) return 1;
+    }
+    return 0;
+}
+
+static inline int bp_rc(const bp_hist *h) {
+    static bp_rc_st a;
+    memset(&a, 0, sizeof a);
+    a.h = h;
+    for (int k = 0; k < h->nkeys; k++) { a.nver[k] = 1; a.wr[k][0] = -1; a.val[k][0] = h->init[k]; }
+    for (int t = 0; t < h->ntx; t++)
+        for (int k = 0; k < h->nkeys; k++) {
+            int w = 0; long v = 0;
+            for (int i = 0; i < h->tx[t].nops; i++) {
+                const bp_op *o = &h->tx[t].ops[i];
+                if (o->key == k && (o->kind == BP_W || o->kind == BP_DEL)) { w = 1; v = o->kind == BP_W ? o->val : BP_ABSENT; }
+            }
+            if (w) { a.wr[k][a.nver[k]] = t; a.val[k][a.nver[k]++] = v; }
+        }
+    double combos = 1;
+    for (int t = 0; t < h->ntx; t++) {
+        long own[BP_MAX_KEYS]; int has[BP_MAX_KEYS] = { 0 };
+        for (int i = 0; i < h->tx[t].nops; i++) {
+            const bp_op *o = &h->tx[t].ops[i];
+            if (o->kind == BP_W || o->kind == BP_DEL) { has[o->key] = 1; own[o->key] = o->kind == BP_W ? o->val : BP_ABSENT; continue; }
+            for (int k = 0; k < h->nkeys; k++) {
+                if (o->kind == BP_R && k != o->key) continue;
+                long want = o->kind == BP_R ? o->val : o->res[k];
+                if (o->kind == BP_RP && !bp_covers(&o->p, k)) { if (want != BP_ABSENT) return 0; continue; }
+                if (o->kind == BP_RP && want != BP_ABSENT && !bp_match(&o->p, want)) return 0;     /* a mismatch */
+                if (has[k]) {                                                                  /* its own write */
+                    long seen = o->kind == BP_R ? own[k] : bp_vmatch(&o->p, own[k]) ? own[k] : BP_ABSENT;
+                    if (seen != want) return 0;
+                    continue;
+                }
+                bp_rc_read *x = &a.r[a.n++];
+                x->t = t; x->key = k; x->pos = i; x->nc = 0;
+                for (int v = 0; v < a.nver[k]; v++) {
+                    if (a.wr[k][v] == t) continue;
+                    int ok = o->kind == BP_R || want != BP_ABSENT ? a.val[k][v] == want : !bp_vmatch(&o->p, a.val[k][v]);
+                    if (ok) x->cand[x->nc++] = v;
+                }
+                if (!x->nc) return 0;
+                combos *= x->nc;
+            }
+        }
+    }
+    if (combos > BP_ADYA_LIMIT) return -1;
+    return bp_rc_picks(&a, 0);
 }
 
 #endif

@@ -212,7 +212,7 @@ static void test_malformed(void **state) {
     expect_malformed(CHAIN_HEAD "key 1 INIT 1 2\n", "expected 'end' as the last line (truncated certificate?)", 3);
     expect_malformed(CHAIN_HEAD "key 1 INIT x\nend\n", "expected a transaction id, found 'x'", 3);
     expect_malformed(CHAIN_HEAD "order 1 INIT\nend\n", "expected a transaction, found 'INIT' (INIT is implicitly first)", 3);
-    expect_malformed(CHAIN_HEAD "frobnicate\nend\n", "expected 'key', 'read', 'order' or 'end', found 'frobnicate'", 3);
+    expect_malformed(CHAIN_HEAD "frobnicate\nend\n", "expected 'key', 'read', 'view', 'order' or 'end', found 'frobnicate'", 3);
     expect_malformed(CHAIN_HEAD "end\nkey 1 INIT\n", "expected nothing after 'end', found 'key 1 INIT'", 4);
     expect_malformed("isocheck-certificate 1\nlevel si\norder 1\nend\n", "expected an event sTXN or cTXN, found '1'", 3);
     /* each kind of line: header, level, key, order, end */

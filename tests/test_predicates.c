@@ -17,7 +17,18 @@
  *       version orders are accepted exactly when the re-checker
  *       (verify_model.h, its own code) accepts them; on a history the
  *       oracle fails at rr every version order's certificate is rejected;
- *   (g) late activation: a history whose first predicate op comes after
+ *   (g) certificates of PASSes that rest on a predicate read's chosen view
+ *       of a key it did not return ('view' lines), at every level without
+ *       real time: built, written, read back and verified against the
+ *       history as loaded; each view turned to a version that matches the
+ *       predicate, or removed, rejected (at the view's line); turned to
+ *       another non-matching version, accepted only where the re-check of
+ *       the history under that choice accepts it;
+ *   (h) rc against tests/brute_pred.h's bp_rc (each read and view its own
+ *       version, a predicate read's views at its place): the same verdict,
+ *       also where a transaction reads a key twice (rc's predicate views of
+ *       a key its transaction read: pred_fact.rc_view);
+ *   (i) late activation: a history whose first predicate op comes after
  *       plain transactions (whose records the reader replays then,
  *       jepsen_pred.h) reads exactly as with an activation on line 1. */
 #include <setjmp.h>
@@ -31,6 +42,7 @@
 
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
+#include "frontend/checking/weak.h"
 #include "frontend/formats/parse.h"
 #include "frontend/history/predicate.h"
 #include "frontend/recheck/certificate.h"
@@ -39,6 +51,7 @@
 #include "frontend/reports/cert_file.h"
 #include "tests/cert_round_trip.h"
 #include "frontend/reports/ladder.h"
+#include "frontend/run_check.h"
 #include "tests/batch_verdict.h"
 #include "tests/brute_pred.h"
 #include "tests/parse_helpers.h"
@@ -322,7 +335,7 @@ static int choice_levels_monotone(const history *hh, int run, const char *edn) {
 static void differential_against_brute_pred(void **state) {
     (void)state;
     int runs = 13000, undecided = 0, both[2] = { 0, 0 }, keyed[2] = { 0, 0 }, si_only = 0, rr_cmp = 0, rr_only = 0, rr_big = 0, adya_more = 0, choices = 0, reduced_cmp = 0,
-        mono_cmp = 0;
+        mono_cmp = 0, rc_views = 0, rc_views_pass = 0;
     for (int i = 0; i < runs; i++) {
         bp_hist h;
         random_hist(&h, i >= 10000);             /* the last 3,000: phantoms */
@@ -357,6 +370,10 @@ static void differential_against_brute_pred(void **state) {
                          rr_adya ? "PASS" : "FAIL", edn);
             if (!got && got_rr) fail_msg("run %d: ser passes, rr fails\n%s", i, edn);   /* ser => rr */
             rr_cmp++;
+            int rcv = 0;                         /* rc's own view in the history (inert at rr: predicate.h) */
+            for (uint32_t a = 0; a < hh->num_amb; a++) rcv |= preds_is_rc_view_op(hh, hh->amb_read[a]);
+            rc_views += rcv;
+            rc_views_pass += rcv && !got_rr;
             rr_only += rr_adya && want;          /* rr holds, ser does not */
             if (rr >= 0 && rr && !rr_adya) fail_msg("run %d: rr holds with one snapshot, not in Adya's model\n%s", i, edn);
             adya_more += rr == 0 && rr_adya == 1;   /* Fig. 4's kind: one snapshot fails them, Adya and the checker pass */
@@ -376,13 +393,14 @@ static void differential_against_brute_pred(void **state) {
                   "of them the one-snapshot model fails rr and Adya's and the checker pass it (a predicate read and "
                   "another read of one key by one transaction see different versions)\n",
                   rr_cmp, rr_only, rr_big, adya_more);
+    print_message("rr: %d of them carry rc's own view of a key (inert at rr), %d of those pass rr\n", rc_views, rc_views_pass);
     print_message("with a declared key range: %d serializable, %d not\n", keyed[0], keyed[1]);
     assert_true(keyed[0] > runs / 20 && keyed[1] > runs / 20);
     print_message("predicate reads' choices: every level without real time decided on %d histories, monotone\n", mono_cmp);
     print_message("rr in Adya's model = its reduction (doc/levels.md \"rr\") on %d histories\n", reduced_cmp);
     assert_true(reduced_cmp > runs * 9 / 10);
     assert_true(both[0] > runs / 5 && both[1] > runs / 5 && si_only > 20);
-    assert_true(rr_cmp > runs / 2 && rr_only > 30 && rr_big < runs / 20 && adya_more >= 10);
+    assert_true(rr_cmp > runs / 2 && rr_only > 30 && rr_big < runs / 20 && adya_more >= 10 && rc_views_pass >= 10);
     assert_true(undecided < runs / 50 && choices > runs / 20 && mono_cmp == choices);
 }
 
@@ -446,7 +464,7 @@ static void any_vo(const history *h, version_order *vo) {
 
 static void rr_certificates(void **state) {
     (void)state;
-    int runs = 6000, certs = 0, view_certs = 0, shuffled_ok = 0, shuffled_bad = 0, fail_rejected = 0, pred_edges = 0, phantoms = 0, facts_rejected = 0;
+    int runs = 6000, certs = 0, view_certs = 0, rc_inert = 0, shuffled_ok = 0, shuffled_bad = 0, fail_rejected = 0, pred_edges = 0, phantoms = 0, facts_rejected = 0;
     for (int i = 0; i < runs; i++) {
         bp_hist b;
         random_hist(&b, i >= 3000);
@@ -458,7 +476,7 @@ static void rr_certificates(void **state) {
         anomaly_list al;
         anomaly_list_init(&al);
         uint64_t counts[AN_NUM_KINDS];
-        uint64_t found = axioms_check_kinds(h, &al, 1, counts) - counts[AN_PRED_MISS_VIEW];   /* views: rr's search's */
+        uint64_t found = axioms_check_kinds(h, &al, 1, counts) - counts[AN_PRED_MISS_VIEW] - counts[AN_PRED_MISS_OWN];   /* views: rr's search's */
         anomaly_list_free(&al);
         int views = 0, facts = 0;
         for (size_t j = 0; h->preds && j < h->preds->facts.len; j++) {
@@ -476,7 +494,9 @@ static void rr_certificates(void **state) {
             cert_free(&bad);
             facts_rejected++;
         }
-        if (h->num_amb || found) { history_free(h); continue; }
+        int other_amb = 0;                       /* a choice rr decides (rc's own views are inert at rr) */
+        for (uint32_t a = 0; a < h->num_amb; a++) other_amb |= !preds_is_rc_view_op(h, h->amb_read[a]);
+        if (other_amb || found) { history_free(h); continue; }
         int oracle = bp_adya(&b, 1, 0);          /* 1: rr holds (Adya's model), -1: too large */
         pg_index ix;
         ic_error_clear(&err);
@@ -489,8 +509,12 @@ static void rr_certificates(void **state) {
             certificate c;
             cert_init(&c);
             ic_error_clear(&err);
-            if (cert_build_level(h, &res.vo, LEVEL_RR, &c, &err) != CERT_OK) fail_msg("run %d: cert_build: %s\n%s", i, err.msg, edn);
+            const history *hc = res.chosen ? res.chosen : h;   /* rc's own views set aside (check.c), as run_check */
+            if (cert_build_level(hc, &res.vo, LEVEL_RR, &c, &err) != CERT_OK) fail_msg("run %d: cert_build: %s\n%s", i, err.msg, edn);
+            if (hc != h && (!cert_add_views(h, hc, &c) || c.views.len || c.reads_from.len))
+                fail_msg("run %d: rc's own views gave lines at rr\n%s", i, edn);
             if (cert_round_trip(h, &c, LEVEL_RR, msg, sizeof msg) != CERT_OK) fail_msg("run %d: the certificate does not verify: %s\n%s", i, msg, edn);
+            rc_inert += hc != h;
             certs++;
             view_certs += views > 0;
             for (int k = 0; k < 4; k++) {
@@ -499,12 +523,12 @@ static void rr_certificates(void **state) {
                 ic_error_clear(&err);
                 int accepted = cert_verify_level(h, &bad, LEVEL_RR, &err, NULL) == CERT_OK;
                 char why[300] = "";
-                int vm = vo_check_level_on(h, &bad.vo, LEVEL_RR, NULL, why, sizeof why, NULL, 0);
+                int vm = vo_check_level_on(hc, &bad.vo, LEVEL_RR, NULL, why, sizeof why, NULL, 0);
                 if (accepted != (vm == 1))
                     fail_msg("run %d: a shuffled rr certificate is %s (%s), the re-check says %d (%s)\n%s", i,
                              accepted ? "accepted" : "rejected", err.msg, vm, why, edn);
                 if (accepted) shuffled_ok++; else shuffled_bad++;
-                phantoms += accepted && vo_check_level_on(h, &bad.vo, LEVEL_SER_PLAIN, NULL, why, sizeof why, NULL, 0) == 0;
+                phantoms += accepted && vo_check_level_on(hc, &bad.vo, LEVEL_SER_PLAIN, NULL, why, sizeof why, NULL, 0) == 0;
                 pred_edges += !accepted && strstr(err.msg, "G2-item") != NULL;
                 version_order_free(&bad.vo);
             }
@@ -526,11 +550,267 @@ static void rr_certificates(void **state) {
         pg_index_free(&ix);
         history_free(h);
     }
-    print_message("rr certificates with a predicate read's own view (doc/levels.md \"rr\"): %d verified\n", view_certs);
+    print_message("rr certificates with a predicate read's own view (doc/levels.md \"rr\"): %d verified (%d with rc's own "
+                  "view inert)\n", view_certs, rc_inert);
     print_message("rr certificates: %d verified, shuffled %d accepted / %d rejected (%d for G2-item; %d accepted "
                   "with a cycle, of predicate anti-dependencies), %d of failing histories rejected, %d with predicate facts\n",
                   certs, shuffled_ok, shuffled_bad, pred_edges, phantoms, fail_rejected, facts_rejected);
-    assert_true(certs > runs / 10 && shuffled_ok > 100 && shuffled_bad > 100 && pred_edges > 10 && phantoms > 10 && fail_rejected > 100 && facts_rejected > 50 && view_certs > 0);
+    assert_true(certs > runs / 10 && shuffled_ok > 100 && shuffled_bad > 100 && pred_edges > 10 && phantoms > 10 && fail_rejected > 100 && facts_rejected > 50 && view_certs > 0 && rc_inert > 0);
+}
+
+
+/* ---- (g) certificates of chosen views ------------------------------------ */
+
+/* The certificate of a PASS at lv under res's choice (res->chosen), with
+ * the view lines cert_add_views gives, as run_check makes it. */
+static int choice_certificate(const history *h, const check_result *res, check_level_id lv, certificate *c) {
+    ic_error err;
+    ic_error_clear(&err);
+    cert_status st = res->weak ? cert_build_weak(res->chosen, res->weak->order, res->weak->order_len, lv, c, &err)
+                               : cert_build_level(res->chosen, &res->vo, lv, c, &err);
+    if (st != CERT_OK) fail_msg("%s: cert_build: %s", level_name(lv), err.msg);
+    if (cert_verify_level(res->chosen, c, lv, &err, NULL) != CERT_OK) fail_msg("%s: under the choice: %s", level_name(lv), err.msg);
+    return cert_add_views(h, res->chosen, c);
+}
+
+/* Whether the history under c's lines, with line i of kind w (4: view,
+ * 3: read) naming x instead, passes lv with c's version order (rc, ra,
+ * cc: the saturation under that choice), by the pipeline's own re-check
+ * (verify_model.h): -1 when the choice is no candidate. */
+static int recheck_alt(const history *h, const certificate *c, check_level_id lv, int wide, size_t i, uint32_t x) {
+    uint32_t *pick = malloc(((size_t)h->num_amb + 1) * sizeof *pick), *num = cert_pred_numbers(h);
+    const vec_u32 *lines = wide == 4 ? &c->views : &c->reads_from;
+    for (uint32_t a = 0; a < h->num_amb; a++) {
+        uint32_t r = h->amb_read[a], t = h->op_txn[r], k = h->op_key[r], tag = history_op_pred(h, r), w = HISTORY_NONE;
+        int nil = tag == PRED_TAG_NONE;
+        uint32_t want = nil ? cert_read_from(c, t, k) : cert_view_of(c, t, num[pred_tag_read(tag)], k, NULL);
+        const uint32_t *e = lines->data + wide * i;
+        if (nil == (wide == 3) && e[0] == t && e[wide - 2] == k && (nil || e[1] == num[pred_tag_read(tag)])) want = x;
+        for (uint32_t j = h->amb_start[a]; j < h->amb_start[a + 1]; j++)
+            if (h->op_txn[h->amb_cand[j]] == want) w = h->amb_cand[j];
+        if (w == HISTORY_NONE) { free(pick); free(num); return -1; }
+        pick[a] = w;
+    }
+    free(num);
+    history *alt = history_with_choice(h, pick);
+    free(pick);
+    if (!alt) return -1;
+    int ok;
+    if (level_shape_of(lv) <= SHAPE_WEAK_CC) {     /* rc, ra, cc */
+        uint8_t *part = history_participants(alt);
+        weak_result wr;
+        ok = weak_check(alt, part, lv, NULL, &wr) == VERDICT_PASS;
+        weak_result_free(&wr);
+        free(part);
+    } else {
+        char why[300];
+        ok = vo_check_level_on(alt, &c->vo, lv, NULL, why, sizeof why, NULL, 0) == 1;
+    }
+    history_free(alt);
+    return ok;
+}
+
+/* c with its lines of kind `wide` (4: view, 3: read) copied, line i naming
+ * x (HISTORY_NONE: removed) and numbered 10 + i as if read from a file. */
+static certificate tampered(const certificate *c, int wide, size_t i, uint32_t x) {
+    certificate bad = *c;
+    const vec_u32 *src = wide == 4 ? &c->views : &c->reads_from;
+    vec_u32 v, l; vec_init(v); vec_init(l);
+    for (size_t j = 0; wide * j < src->len; j++) {
+        if (j == i && x == HISTORY_NONE) continue;
+        for (int q = 0; q < wide; q++) vec_push(v, j == i && q == wide - 1 ? x : src->data[wide * j + q]);
+        vec_push(l, 10 + (uint32_t)j);
+    }
+    if (wide == 4) { bad.views = v; bad.views_line = l; } else { bad.reads_from = v; bad.reads_from_line = l; }
+    return bad;
+}
+
+static void free_lines(certificate *c, int wide) {
+    if (wide == 4) { vec_free(c->views); vec_free(c->views_line); }
+    else { vec_free(c->reads_from); vec_free(c->reads_from_line); }
+}
+
+/* The version of key k that x installs (INIT's: VALUE_INIT): 1, or 0
+ * when x does not write k. */
+static int version_by(const history *h, uint32_t x, uint32_t k, int64_t *val) {
+    *val = VALUE_INIT;
+    int writes = x == 0;
+    for (uint32_t o = h->txns[x].first_op; x && o < h->txns[x].first_op + h->txns[x].num_ops; o++)
+        if (h->op_key[o] == k && history_op_kind(h, o) == OP_WRITE && !history_op_failed(h, o)) { writes = 1; *val = h->op_value[o]; }
+    return writes;
+}
+
+typedef struct tamper_counts { int wrong, removed, alt_ok, alt_bad; } tamper_counts;
+
+/* Every line of kind `wide` of c turned to every other writer of its key:
+ * a version the read could not have seen (a matching one for a view, a
+ * present one for a read of nil) is rejected at the line; another is
+ * accepted only where recheck_alt accepts it; the line removed is
+ * rejected. */
+static void tamper_lines(const history *h, const certificate *c, check_level_id lv, int wide, int run, const char *edn,
+                         tamper_counts *n) {
+    const vec_u32 *lines = wide == 4 ? &c->views : &c->reads_from;
+    uint32_t *num = cert_pred_numbers(h);
+    for (size_t v = 0; wide * v < lines->len; v++) {
+        const uint32_t *e = lines->data + wide * v;
+        uint32_t t = e[0], k = e[wide - 2], w = e[wide - 1], r = HISTORY_NONE;
+        for (size_t q = 0; wide == 4 && q < h->preds->reads.len; q++)
+            if (h->preds->reads.data[q].txn == t && num[q] == e[1]) r = (uint32_t)q;
+        assert_true(wide == 3 || r != HISTORY_NONE);
+        for (uint32_t x = 0; x < h->num_txns; x++) {
+            int64_t val, data;
+            if (x == w || x == t || (x && h->txns[x].status != TXN_COMMITTED) || !version_by(h, x, k, &val)) continue;
+            certificate bad = tampered(c, wide, v, x);
+            ic_error err;
+            ic_error_clear(&err);
+            int accepted = cert_verify_level(h, &bad, lv, &err, NULL) == CERT_OK;
+            int present = preds_version_data(h->preds, k, val, &data);
+            if (wide == 4 ? present && pred_match(&h->preds->reads.data[r].p, data) : present) {
+                if (accepted || err.line != 10 + (long)v || !strstr(err.msg, wide == 4 ? "matches the predicate" : "is present"))
+                    fail_msg("run %d: %s: a %s line naming a version the read could not see: %s at line %ld\n%s", run,
+                             level_name(lv), wide == 4 ? "view" : "read", accepted ? "accepted" : err.msg, err.line, edn);
+                n->wrong++;
+            } else {
+                int re = recheck_alt(h, c, lv, wide, v, x);
+                if (accepted && re != 1)
+                    fail_msg("run %d: %s: another version accepted, the re-check says %d\n%s", run, level_name(lv), re, edn);
+                if (accepted) n->alt_ok++; else n->alt_bad++;
+            }
+            free_lines(&bad, wide);
+        }
+        certificate none = tampered(c, wide, v, HISTORY_NONE);
+        ic_error err;
+        ic_error_clear(&err);
+        if (cert_verify_level(h, &none, lv, &err, NULL) == CERT_OK || !strstr(err.msg, "no line of the certificate names it"))
+            fail_msg("run %d: %s: a %s line removed: %s\n%s", run, level_name(lv), wide == 4 ? "view" : "read", err.msg, edn);
+        n->removed++;
+        free_lines(&none, wide);
+    }
+    free(num);
+}
+
+static void choice_certificates(void **state) {
+    (void)state;
+    int runs = 8000, certs = 0, hists = 0, with_nil = 0;
+    tamper_counts views = { 0, 0, 0, 0 }, nils = { 0, 0, 0, 0 };
+    for (int i = 0; i < runs; i++) {
+        bp_hist b;
+        random_hist(&b, i >= 5000);
+        char edn[4096];
+        to_edn(&b, edn, sizeof edn);
+        ic_error err;
+        history *h = load_str(FORMAT_ELLE, edn, &err);
+        if (!h) continue;
+        anomaly_list al;
+        anomaly_list_init(&al);
+        uint64_t found = axioms_check(h, &al, 1);
+        anomaly_list_free(&al);
+        if (!h->num_amb || found) { history_free(h); continue; }
+        hists++;
+        pg_index ix;
+        ic_error_clear(&err);
+        assert_true(pg_index_build(&ix, h, &err));
+        for (int l = 0; l < LEVEL_COUNT; l++) {
+            check_level_id lv = (check_level_id)l;
+            if (level_real_time(lv) || !cert_form_of(lv)) continue;
+            check_result res;
+            check_level(&ix, lv, NULL, &res);
+            if (res.verdict != VERDICT_PASS || !res.chosen) { check_result_free(&res); continue; }
+            certificate c;
+            cert_init(&c);
+            if (!choice_certificate(h, &res, lv, &c)) fail_msg("run %d: %s: no view or read line states the choice\n%s", i, level_name(lv), edn);
+            char msg[700];
+            if (cert_round_trip(h, &c, lv, msg, sizeof msg) != CERT_OK)
+                fail_msg("run %d: %s: the certificate does not verify: %s\n%s", i, level_name(lv), msg, edn);
+            certs++;
+            with_nil += c.reads_from.len > 0;
+            tamper_lines(h, &c, lv, 4, i, edn, &views);
+            tamper_lines(h, &c, lv, 3, i, edn, &nils);
+            cert_free(&c);
+            check_result_free(&res);
+        }
+        pg_index_free(&ix);
+        history_free(h);
+    }
+    print_message("chosen views: %d histories, %d certificates verified (%d with a read of nil's choice); view lines: %d "
+                  "naming a matching version rejected, %d removed rejected, %d naming another version accepted / %d "
+                  "rejected; nil reads' read lines: %d naming a present version rejected, %d removed rejected, %d / %d\n",
+                  hists, certs, with_nil, views.wrong, views.removed, views.alt_ok, views.alt_bad, nils.wrong, nils.removed,
+                  nils.alt_ok, nils.alt_bad);
+    assert_true(certs > 3000 && with_nil > 1000 && views.wrong > 100 && views.removed > 500 && views.alt_ok > 50 &&
+                views.alt_bad > 50 && nils.wrong > 100 && nils.removed > 500 && nils.alt_ok > 50 && nils.alt_bad > 20);
+}
+
+
+/* ---- (h) rc ----------------------------------------------------------------- */
+
+/* Whether a transaction of h reads a key twice before writing it (an item
+ * read, a returned key or a predicate read's view of a key it covers). */
+static int reads_twice(const bp_hist *h) {
+    for (int t = 0; t < h->ntx; t++) {
+        int seen[BP_MAX_KEYS] = { 0 }, wrote[BP_MAX_KEYS] = { 0 };
+        for (int i = 0; i < h->tx[t].nops; i++) {
+            const bp_op *o = &h->tx[t].ops[i];
+            if (o->kind == BP_W || o->kind == BP_DEL) { wrote[o->key] = 1; continue; }
+            for (int k = 0; k < h->nkeys; k++) {
+                if ((o->kind == BP_R && k != o->key) || (o->kind == BP_RP && !bp_covers(&o->p, k)) || wrote[k]) continue;
+                if (seen[k]++) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* rc's verdict by run_check (the axioms' levels, the saturation, the choice):
+ * 1 PASS, 0 FAIL. */
+static int pipeline_rc(const history *hh) {
+    run_check_options o;
+    run_check_options_default(&o);
+    o.want[LEVEL_SI] = 0;
+    o.want[LEVEL_RC] = 1;
+    o.verify_every_pass = 1;
+    report rep;
+    report_init(&rep, hh, "rc");
+    ic_error err;
+    ic_error_clear(&err);
+    assert_int_equal(run_check(hh, &o, &rep, NULL, NULL, &err), 1);
+    assert_int_equal(rep.internal_errors, 0);
+    int pass = -1;
+    for (int i = 0; i < rep.num_levels; i++)
+        if (rep.levels[i].level == LEVEL_RC) {
+            if (rep.levels[i].verdict == VERDICT_UNKNOWN) { print_error("rc UNKNOWN: %s\n", rep.levels[i].msg); pass = -2; break; }
+            pass = rep.levels[i].verdict == VERDICT_PASS;
+        }
+    if (pass == -1) pass = report_verdict(&rep) == VERDICT_PASS;   /* the axioms fail every level: no level line */
+    report_free(&rep);
+    return pass;
+}
+
+static void rc_against_bp_rc(void **state) {
+    (void)state;
+    int runs = 6000, same = 0, restricted = 0, twice_pass = 0, pass = 0, fail = 0, big = 0;
+    for (int i = 0; i < runs; i++) {
+        bp_hist b;
+        random_hist(&b, i >= 4000);
+        char edn[4096];
+        to_edn(&b, edn, sizeof edn);
+        ic_error err;
+        history *h = load_str(FORMAT_ELLE, edn, &err);
+        if (!h) continue;
+        int want = bp_rc(&b);
+        if (want < 0) { big++; history_free(h); continue; }
+        int got = pipeline_rc(h);
+        history_free(h);
+        if (got < 0) fail_msg("run %d: rc UNKNOWN\n%s", i, edn);
+        if (got != want) fail_msg("run %d: rc %s, the oracle %s\n%s", i, got ? "PASS" : "FAIL", want ? "PASS" : "FAIL", edn);
+        same++;
+        pass += got; fail += !got;
+        if (reads_twice(&b)) { restricted++; twice_pass += got; }
+    }
+    print_message("rc: %d histories compared (%d pass, %d fail), %d with a key read twice by a transaction (%d of them "
+                  "pass), %d too large\n",
+                  same, pass, fail, restricted, twice_pass, big);
+    assert_true(same > runs / 2 && pass > 100 && fail > 50 && restricted > 500 && twice_pass > 100 && big < runs / 20);
 }
 
 /* ---- (g) late activation ------------------------------------------------ */
@@ -623,6 +903,8 @@ int main(void) {
         cmocka_unit_test(clark_fig4_at_rr),
         cmocka_unit_test(rr_certificates),
         cmocka_unit_test(late_activation_replays_earlier_ops),
+        cmocka_unit_test(choice_certificates),
+        cmocka_unit_test(rc_against_bp_rc),
     };
     return cmocka_run_group_tests_name("predicates", tests, NULL, NULL);
 }

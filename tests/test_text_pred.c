@@ -50,7 +50,7 @@ static void files(void **state) {
     (void)state;
     static const file_case cases[] = {
         { "pred-fig4.txt", 1, 1, "predicate-miss: txn 3's predicate read of `value < 5` missed key 1, which the same "
-                                 "transaction read as 4 (a match; one snapshot per transaction; rr allows its own view)" },
+                                 "transaction read as 4 (a match; one snapshot per transaction; rc and rr allow its own view)" },
         { "pred-phantom.txt", 0, 1, "cycle" },
         { "pred-update.txt", 1, 1, "cycle" },
         { "pred-update.json", 1, 1, "cycle" },

@@ -25,6 +25,8 @@
     X(AN_PRED_MISS,          "predicate-miss",         "a predicate read misses a key that matches in every version it could see") \
     X(AN_PRED_MISS_VIEW,     "predicate-miss",         "a predicate read misses a key its own transaction saw in a matching version (one version a transaction; rr: its own view)") \
     X(AN_PRED_MISMATCH,      "predicate-mismatch",     "a predicate read returns a version that does not match it") \
+    X(AN_PRED_MISS_READ,     "predicate-miss",         "a predicate read misses a key its own transaction read in a matching version (rc allows it: its view may be another version)") \
+    X(AN_PRED_MISS_OWN,      "predicate-miss",         "a predicate read misses a key its own transaction read in a matching version (rc and rr allow it: its own view may be another version)") \
     X(AN_CYCLE,              "cycle",                  "a dependency cycle (unnamed)") \
     X(AN_LOST_UPDATE,        "lost-update",            "two transactions overwrite the same read version") \
     X(AN_WRITE_SKEW,         "write-skew",             "two transactions each miss the other's write") \
@@ -62,9 +64,14 @@ const char *anomaly_name(anomaly_kind k);
  *   non-repeatable-read        rc reads each key's versions freely (Plume TAP-j is
  *                              forbidden from ra up: two external reads of one key
  *                              from different writers order each before the other)
- *   predicate-miss (a view)    rr: a predicate read has its own version set (Adya);
- *                              the key's view is a choice of rr's search instead
- *                              (predicate.h, pred_fact_is_view)
+ *   predicate-miss (of a key   rr: a predicate read has its own version set (Adya);
+ *   its transaction read)      the key's view is a choice of rr's search instead
+ *                              (predicate.h, pred_fact_is_view; AN_PRED_MISS_VIEW);
+ *                              rc: the view is a choice of its own among the versions
+ *                              that do not match (pred_fact.rc_view; AN_PRED_MISS_READ);
+ *                              a fact with both views is AN_PRED_MISS_OWN (rc and rr);
+ *                              from ra up, and in the plain levels, one version a
+ *                              transaction
  *   incompatible-append-order  only the external prefixes must be versions of one
  *                              order; the reader's own appends follow its snapshot
  *                              from psi up (a writer sees every earlier writer of
@@ -73,6 +80,8 @@ const char *anomaly_name(anomaly_kind k);
 #define ANOMALY_ALLOWED_BY(X) \
     X(AN_NONREPEATABLE_READ, ANOMALY_LEVEL_BIT(LEVEL_RC)) \
     X(AN_PRED_MISS_VIEW,     ANOMALY_LEVEL_BIT(LEVEL_RR)) \
+    X(AN_PRED_MISS_READ,     ANOMALY_LEVEL_BIT(LEVEL_RC)) \
+    X(AN_PRED_MISS_OWN,      ANOMALY_LEVEL_BIT(LEVEL_RC) | ANOMALY_LEVEL_BIT(LEVEL_RR)) \
     X(AN_APPEND_ORDER,       ANOMALY_LEVEL_BIT(LEVEL_RC) | ANOMALY_LEVEL_BIT(LEVEL_RA) | ANOMALY_LEVEL_BIT(LEVEL_CC) | \
                              ANOMALY_LEVEL_BIT(LEVEL_PC))
 uint32_t anomaly_breaks(anomaly_kind k);

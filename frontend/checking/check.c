@@ -143,9 +143,14 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
     const history *h = g->ix->h;
     if (!h->num_amb) { free(choice); return h; }
     if (!choice) choice = pg_choice_any(g->choice, h);
+    for (uint32_t i = 0; g->prw && i < h->num_amb; i++)         /* rr: rc's own views are inert (predicate.h), */
+        if (choice[i] == HISTORY_NONE && preds_is_rc_view_op(h, h->amb_read[i]))   /* any version, then set aside */
+            for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1] && choice[i] == HISTORY_NONE; j++)
+                if (!h->amb_why[j]) choice[i] = h->amb_cand[j];
     history_free(res->chosen);
     res->chosen = history_with_choice(h, choice);
     free(choice);
+    if (g->prw && res->chosen) preds_set_aside_rc_views(res->chosen);
     return res->chosen;
 }
 
@@ -579,6 +584,7 @@ static int session_level_first(const pg_index *ix, check_level_id level, const c
         char why[300] = "";
         vec_clear(res->cycle);
         /* with ambiguous reads, under the writers the session level chose */
+        if (level == LEVEL_RR && res->chosen) preds_set_aside_rc_views(res->chosen);   /* rr: rc's own views inert */
         const history *h = res->chosen ? res->chosen : ix->h;
         int rc = vo_check_level_on(h, &res->vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
         res->st.t_verify += monotonic_seconds() - t0;

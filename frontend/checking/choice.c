@@ -99,6 +99,7 @@ static void read_of(const polygraph *g, uint32_t i, uint32_t *rt, uint32_t *key,
     if (i < h->num_amb) {
         uint32_t r = h->amb_read[i];
         if (history_op_failed(h, r)) return;                       /* set aside: no edges */
+        if (g->prw && preds_is_rc_view_op(h, r)) return;           /* rr: rc's own view is inert (rr has its own) */
         *rt = h->op_txn[r]; *key = h->op_key[r];
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) vec_push(*w, h->amb_why[j] ? HISTORY_NONE : h->amb_cand[j]);
         return;

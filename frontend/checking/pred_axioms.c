@@ -35,7 +35,9 @@ static void describe(const history *h, const pred_fact *f, const pred_read *rd, 
         snprintf(buf, n, "%s's predicate read of `%s` returned key %s = %s, which does not match it", tb, pb, kb, vb);
     else if (f->kind == PF_MISS_READ)
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s, which the same transaction read as %s (a match; "
-                 "one snapshot per transaction%s)", tb, pb, kb, vb, pred_fact_is_view(f) ? "; rr allows its own view" : "");
+                 "one snapshot per transaction%s)", tb, pb, kb, vb,
+                 pred_fact_is_view(f) && f->rc_view ? "; rc and rr allow its own view" : pred_fact_is_view(f) ? "; rr allows its own view"
+                 : f->rc_view ? "; rc allows its own view" : "");
     else if (f->kind == PF_MISS_OWN)
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s, which it had itself written as %s (a match)", tb, pb, kb, vb);
     else if (writer == HISTORY_NONE || h->op_txn[writer] == 0)
@@ -60,7 +62,9 @@ uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *
             if (op == HISTORY_NONE || history_op_failed(h, op)) continue;    /* set aside */
         }
         uint32_t writer = f->value == VALUE_INIT ? f->key : history_writer_of(h, f->key, f->value);
-        anomaly_kind kind = f->kind == PF_MISMATCH ? AN_PRED_MISMATCH : pred_fact_is_view(f) ? AN_PRED_MISS_VIEW : AN_PRED_MISS;
+        int rr = pred_fact_is_view(f), rc = f->kind == PF_MISS_READ && f->rc_view;   /* the levels' own views */
+        anomaly_kind kind = f->kind == PF_MISMATCH ? AN_PRED_MISMATCH
+                          : rr && rc ? AN_PRED_MISS_OWN : rr ? AN_PRED_MISS_VIEW : rc ? AN_PRED_MISS_READ : AN_PRED_MISS;
         found++;
         if (counts) counts[kind]++;
         if (limit && out->items.len >= limit) continue;

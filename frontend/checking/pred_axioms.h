@@ -12,7 +12,10 @@
  * the reader's transaction saw in a matching version, with an rr view
  * (predicate.h: pred_fact_is_view), is AN_PRED_MISS_VIEW, which rr allows
  * (Adya: a predicate read has its own version set; rr's search chooses the
- * view instead, choice.c).  Only reads of
+ * view instead, choice.c); with rc's view (pred_fact.rc_view: a choice of
+ * its own, the lowered op reading the choice's marker) AN_PRED_MISS_READ,
+ * which rc allows; with both AN_PRED_MISS_OWN, which rc and rr allow.
+ * Only reads of
  * participants (history_participants) are judged; a returned read that
  * was set aside (OP_FAILED: set_aside.h) is not judged again. */
 #ifndef ISOCHECK_PRED_AXIOMS_H

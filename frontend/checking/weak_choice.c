@@ -40,13 +40,23 @@
 #define WEAK_CHOICE_MAX_ROUNDS 100000
 #define WEAK_CHOICE_SER_AFTER 4        /* choices refuted before SER's choice is tried */
 
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 typedef struct wch {
     const history *h;
-    uint32_t n;                  /* ambiguous reads (h->num_amb) */
-    uint32_t *start, *cand;      /* read i's possible writers cand[start[i] .. start[i + 1]); variable 1 + j */
-    uint32_t *pick;              /* per read, the write op chosen (HISTORY_NONE: not judged) */
+    uint32_t n;                  /* choices: the ambiguous reads (h->num_amb), then rc's later reads (xop) */
+    uint32_t namb;               /* h->num_amb */
+    uint32_t *start, *cand;      /* choice i's possible writers cand[start[i] .. start[i + 1]); variable 1 + j */
+    uint32_t *pick;              /* per choice, the write op chosen (HISTORY_NONE: not judged) */
+    vec_u32 xop;                 /* rc: the later reads of a key that repeat an ambiguous read's marker, ascending */
     vec_int block;
 } wch;
+
+/* The read op of choice i. */
+static uint32_t slot_op(const wch *w, uint32_t i) { return i < w->namb ? w->h->amb_read[i] : w->xop.data[i - w->namb]; }
 
 /* The ambiguous read (index into h->amb_read) whose writer read op's value
  * follows: op itself, or the first read of its key in its transaction. */
@@ -61,8 +71,20 @@ static uint32_t amb_of(const history *h, uint32_t op) {
     return HISTORY_NONE;
 }
 
+/* The choice whose writer read op's value follows: at rc a later read's
+ * own (xop), else amb_of's. */
+static uint32_t slot_of(const wch *w, uint32_t op) {
+    size_t lo = 0, hi = w->xop.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->xop.data[mid] < op) lo = mid + 1; else hi = mid;
+    }
+    if (lo < w->xop.len && w->xop.data[lo] == op) return w->namb + (uint32_t)lo;
+    return amb_of(w->h, op);
+}
+
 static void depend(wch *w, uint32_t op) {
-    uint32_t i = amb_of(w->h, op);
+    uint32_t i = slot_of(w, op);
     if (i == HISTORY_NONE || w->pick[i] == HISTORY_NONE) return;
     for (uint32_t j = w->start[i]; j < w->start[i + 1]; j++)
         if (w->cand[j] == w->pick[i]) { vec_push(w->block, -(int)(j + 1)); return; }
@@ -91,22 +113,52 @@ static void explain(wch *w, const history *chosen, const weak_result *r) {
     if (indet)                              /* who takes part may depend on any choice of such a writer */
         for (uint32_t i = 0; i < w->n; i++)
             if (w->pick[i] != HISTORY_NONE && h->txns[h->op_txn[w->pick[i]]].status == TXN_INDETERMINATE)
-                depend(w, h->amb_read[i]);
+                depend(w, slot_op(w, i));
+}
+
+/* rc: the later reads of each ambiguous read's key in its transaction that
+ * show its marker (the same value: resolve() gave them the first read's),
+ * each a choice of its own (rc allows a transaction's reads of a key to see
+ * different versions: doc/levels.md, non-repeatable read). */
+static void later_reads(wch *w) {
+    const history *h = w->h;
+    for (uint32_t i = 0; i < h->num_amb; i++) {
+        uint32_t r = h->amb_read[i];
+        const history_txn *tx = &h->txns[h->op_txn[r]];
+        for (uint32_t op = r + 1; op < tx->first_op + tx->num_ops; op++)
+            if (h->op_key[op] == h->op_key[r] && history_op_kind(h, op) == OP_READ && !history_op_failed(h, op) &&
+                h->op_value[op] == h->op_value[r])
+                vec_push(w->xop, op);
+    }
+    if (w->xop.len > 1) qsort(w->xop.data, w->xop.len, sizeof *w->xop.data, cmp_u32);
 }
 
 /* The possible writers of every judged read; 0 when a judged read has
- * none (the axioms report it). */
-static int wch_init(wch *w, const history *h) {
+ * none (the axioms report it).  At rc (each) a later read of a key that
+ * repeats an ambiguous read's marker chooses among the same writers. */
+static int wch_init(wch *w, const history *h, int each) {
     memset(w, 0, sizeof *w);
     w->h = h;
-    w->n = h->num_amb;
+    w->namb = h->num_amb;
+    vec_init(w->xop);
+    if (each) later_reads(w);
+    w->n = w->namb + (uint32_t)w->xop.len;
+    uint32_t per = 0;
+    for (uint32_t i = 0; i < w->namb; i++)
+        if (h->amb_start[i + 1] - h->amb_start[i] > per) per = h->amb_start[i + 1] - h->amb_start[i];
     w->start = xmalloc(((size_t)w->n + 1) * sizeof *w->start);
-    w->cand = xmalloc(((size_t)h->amb_start[w->n] + 1) * sizeof *w->cand);
+    w->cand = xmalloc(((size_t)h->amb_start[w->namb] + (size_t)w->xop.len * per + 1) * sizeof *w->cand);
     w->pick = xmalloc(((size_t)w->n + 1) * sizeof *w->pick);
     vec_init(w->block);
     uint32_t m = 0;
     int ok = 1;
     for (uint32_t i = 0; i < w->n; i++) {
+        if (i >= w->namb) {                    /* a later read: its ambiguous read's writers */
+            uint32_t a = amb_of(h, w->xop.data[i - w->namb]);
+            w->start[i] = m;
+            for (uint32_t j = w->start[a]; j < w->start[a + 1]; j++) w->cand[m++] = w->cand[j];
+            continue;
+        }
         w->start[i] = m;
         uint32_t r = h->amb_read[i];
         if (history_op_failed(h, r) || h->txns[h->op_txn[r]].status == TXN_ABORTED) continue;   /* not judged */
@@ -127,7 +179,7 @@ static int wch_init(wch *w, const history *h) {
 }
 
 static void wch_free(wch *w) {
-    free(w->start); free(w->cand); free(w->pick);
+    free(w->start); free(w->cand); free(w->pick); vec_free(w->xop);
     vec_free(w->block);
 }
 
@@ -182,7 +234,7 @@ static gsat *wch_solver(const wch *w, const uint32_t *pos) {
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t a = w->start[i], b = w->start[i + 1], best = a, bp = 0;
         if (a == b) continue;
-        uint32_t rp = pos[w->h->op_txn[w->h->amb_read[i]]];
+        uint32_t rp = pos[w->h->op_txn[slot_op(w, i)]];
         vec_clear(cl);
         for (uint32_t j = a; j < b; j++) {
             vec_push(cl, (int)j + 1);
@@ -206,13 +258,15 @@ static void wch_pick(wch *w, const gsat *s) {
 
 /* The level under choice `pick` into res (res->chosen set): weak_check's
  * answer, as check_weak_on gives it. */
-static verdict decide(const pg_index *ix, const uint32_t *pick, check_level_id level, const check_options *opt,
+static verdict decide(const pg_index *ix, const wch *w, const uint32_t *pick, check_level_id level, const check_options *opt,
                       check_result *res) {
     history *c = history_with_choice(ix->h, pick);
     if (!c) {
         snprintf(res->msg, sizeof res->msg, "internal error: a choice of an impossible writer");
         return res->verdict = VERDICT_UNKNOWN;
     }
+    for (uint32_t i = w->namb; i < w->n; i++)     /* rc: each later read its own writer (values stay unique) */
+        if (pick[i] != HISTORY_NONE) c->op_value[w->xop.data[i - w->namb]] = ix->h->op_value[pick[i]];
     uint8_t *part = history_participants(c);
     verdict v = check_weak_on(c, part, level, opt, res);
     free(part);
@@ -222,14 +276,14 @@ static verdict decide(const pg_index *ix, const uint32_t *pick, check_level_id l
 
 /* SER's choice of writers, when SER passes (a choice under which SER
  * holds satisfies every weaker level too): 1 with pick filled, else 0. */
-static int ser_choice(const pg_index *ix, const check_options *opt, uint32_t *pick) {
+static int ser_choice(const pg_index *ix, const wch *w, const check_options *opt, uint32_t *pick) {
     check_options o;
     if (opt) o = *opt; else check_options_default(&o);
     o.implied_vo = NULL;
     check_result sr;
     verdict v = check_level(ix, LEVEL_SER, &o, &sr);
     int ok = v == VERDICT_PASS && sr.chosen;
-    for (uint32_t i = 0; ok && i < ix->h->num_amb; i++) pick[i] = history_read_source(sr.chosen, ix->h->amb_read[i]);
+    for (uint32_t i = 0; ok && i < w->n; i++) pick[i] = history_read_source(sr.chosen, slot_op(w, i));
     check_result_free(&sr);
     return ok;
 }
@@ -251,7 +305,7 @@ static void fail_message(const wch *w, check_result *res, int same, uint64_t rou
     for (size_t b = 0; !same && b < w->block.len && len > 0 && (size_t)len < sizeof tail - 80; b++) {
         uint32_t j = (uint32_t)(-w->block.data[b] - 1), i = 0;
         while (w->start[i + 1] <= j) i++;
-        uint32_t r = h->amb_read[i], wr = w->cand[j];
+        uint32_t r = slot_op(w, i), wr = w->cand[j];
         char kb[32], vb[32];
         len += snprintf(tail + len, sizeof tail - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
                         (long long)h->txns[h->op_txn[r]].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
@@ -275,7 +329,7 @@ verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_
     const history *h = ix->h;
     wch w;
     double t0 = monotonic_seconds();
-    if (!wch_init(&w, h)) {
+    if (!wch_init(&w, h, level == LEVEL_RC)) {
         wch_free(&w);
         snprintf(res->msg, sizeof res->msg, "a read of a repeated value has no possible writer (the axioms report it)");
         res->stage = "choice";
@@ -297,28 +351,28 @@ verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_
         wch_pick(&w, s);
         rounds++;
         clear(res, level);
-        v = decide(ix, w.pick, level, opt, res);
+        v = decide(ix, &w, w.pick, level, opt, res);
         if (v == VERDICT_PASS) break;
         if (!first) first = xmalloc(((size_t)w.n + 1) * sizeof *first), memcpy(first, w.pick, (size_t)w.n * sizeof *first);
         if (v == VERDICT_FAIL && res->weak) explain(&w, res->chosen, res->weak);
         else {                                  /* no cycle to explain (an axiom under this choice): this choice alone */
             vec_clear(w.block);
-            for (uint32_t i = 0; i < w.n; i++) depend(&w, h->amb_read[i]);
+            for (uint32_t i = 0; i < w.n; i++) depend(&w, slot_op(&w, i));
         }
         same &= w.block.len == 0;
         if (!w.block.len) { v = VERDICT_FAIL; break; }   /* the cycle holds whatever the reads saw */
         gsat_add_clause(s, w.block.data, (int)w.block.len);
         v = VERDICT_UNKNOWN;
-        if (rounds == WEAK_CHOICE_SER_AFTER && ser_choice(ix, opt, w.pick)) {
+        if (rounds == WEAK_CHOICE_SER_AFTER && ser_choice(ix, &w, opt, w.pick)) {
             clear(res, level);                    /* a choice under which SER holds: the level holds there */
-            if ((v = decide(ix, w.pick, level, opt, res)) == VERDICT_PASS) break;
+            if ((v = decide(ix, &w, w.pick, level, opt, res)) == VERDICT_PASS) break;
             v = VERDICT_UNKNOWN;
         }
     }
     gsat_free(s);
     if (v == VERDICT_FAIL) {
         clear(res, level);
-        v = decide(ix, first, level, opt, res);
+        v = decide(ix, &w, first, level, opt, res);
         if (v == VERDICT_FAIL) {
             memcpy(w.pick, first, (size_t)w.n * sizeof *first);
             explain(&w, res->chosen, res->weak);

@@ -11,6 +11,7 @@
  * then not decided here.  Linear in the history (list reads: in their
  * lengths), plus a sort of each transaction's written keys. */
 #include "frontend/checking/weak_internal.h"
+#include "frontend/history/predicate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,25 @@ static int list_shape(wk *w, uint32_t t, uint32_t op, uint32_t m) {
         }
     }
     return 1;
+}
+
+/* Predicate reads (predicate.h): a lowered op stands at its predicate
+ * read's place in the transaction, also when it was added after the
+ * transaction's last op (preds_op_rank), and rc's premise asks which reads
+ * came earlier: each transaction's reads sorted by that place (stable),
+ * w->rank their places. */
+static void rank_reads(wk *w) {
+    const history *h = w->h;
+    uint32_t total = w->rd_start[w->n];
+    w->rank = xmalloc(((size_t)total + 1) * sizeof *w->rank);
+    for (uint32_t t = 0; t < w->n; t++)
+        for (uint32_t i = w->rd_start[t]; i < w->rd_start[t + 1]; i++) {       /* insertion sort: short */
+            wk_read x = w->rd[i];
+            uint32_t r = preds_op_rank(h, x.op), j = i;
+            for (; j > w->rd_start[t] && w->rank[j - 1] > r; j--) { w->rd[j] = w->rd[j - 1]; w->rank[j] = w->rank[j - 1]; }
+            w->rd[j] = x;
+            w->rank[j] = r;
+        }
 }
 
 /* One participant's ops: its external reads and written keys. */
@@ -243,6 +263,7 @@ int wk_index_build(wk *w) {
     w->wk_start[w->n] = (uint32_t)s.keys.len;
     w->rd = xmalloc((s.reads.len ? s.reads.len : 1) * sizeof *w->rd);
     for (size_t i = 0; i < s.reads.len; i++) { w->rd[i].op = s.reads.data[i]; w->rd[i].src = s.srcs.data[i]; }
+    if (h->op_pred) rank_reads(w);
     w->wk_key = s.keys.data;
     key_writers(w);
     session_links(w);
@@ -253,7 +274,7 @@ int wk_index_build(wk *w) {
 }
 
 void wk_index_free(wk *w) {
-    free(w->rd_start); free(w->rd);
+    free(w->rd_start); free(w->rd); free(w->rank);
     free(w->wk_start); free(w->wk_key);
     free(w->kw_start); free(w->kw_txn);
     free(w->prev_so);

@@ -31,6 +31,8 @@ typedef struct wk {
     uint32_t n;                  /* transactions (INIT included) */
     uint32_t *rd_start;          /* n + 1: txn t's external reads rd[rd_start[t] .. rd_start[t + 1]) */
     wk_read *rd;
+    uint32_t *rank;              /* with predicate reads: per rd entry its place in its transaction (preds_op_rank;
+                                    rd sorted by it), else NULL (the op order) */
     uint32_t *wk_start, *wk_key; /* n + 1: txn t's written keys, ascending (participants) */
     uint32_t *kw_start, *kw_txn; /* num_keys + 1: key k's participant writers but INIT, ascending */
     uint32_t *prev_so;           /* per txn: the previous participant of its session, or HISTORY_NONE */

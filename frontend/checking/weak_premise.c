@@ -78,7 +78,7 @@ static void read_premises(wk *w, uint32_t t3, const src_vec *d, int earlier) {
         uint32_t x = h->op_key[w->rd[i].op], t1 = w->rd[i].src, s1 = t1 ? h->txns[t1].session : HISTORY_NONE;
         vec_foreach(const src_info, e, *d) {
             uint32_t j = !earlier ? e->f1 : e->k1 != x ? e->f1 : e->f2;
-            if (e->t == t1 || (earlier && (j == UINT32_MAX || j >= i))) continue;
+            if (e->t == t1 || (earlier && (j == UINT32_MAX || j >= i || (w->rank && w->rank[j] >= w->rank[i])))) continue;
             if ((e->sess == s1 && e->t < t1) || !src_writes(w, e, x)) continue;   /* implied by SO, or not a writer */
             wk_push_extra(w, e->t, t1, w->rd[i].op, w->rd[j].op, WB_PREMISE, earlier ? WV_EARLIER : WV_READ);
         }

@@ -325,6 +325,7 @@ static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i
     const mop *m = &ms[i];
     const jp_pred *jpp = &jr->preds.data[m->value];
     uint32_t r = jp_read(jr->jp, &jpp->p, txn, m->line);
+    jp_read_pos(jr->jp, r, hb_txn_num_ops(jr->b, txn));
     if (jpp->keyed) jp_read_keys(jr->jp, r, jpp->klo, jpp->khi);
     for (uint32_t j = 0; j < m->list_len; j++) {
         const mop *pr = &jr->pairs.data[m->list_off + j];

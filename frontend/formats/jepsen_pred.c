@@ -32,6 +32,7 @@ struct jp_state {
     u64map item_ix;              /* (txn << 32 | key) -> index in items: a txn's first external item read */
     u64map choice_ix;            /* (txn << 32 | key): a choice made for it (pred_choice) */
     u64map lowered_ix;           /* (txn << 32 | key): a nil read lowered to one version */
+    u64map alt_ix;               /* (txn << 32 | key): rc's choice of a view that a read of the key pins (rc_view) */
     /* the transaction whose predicate reads are being resolved: per key, its
      * view so far (vstamp == vtxn + 1): a version (pinned, vval) */
     uint32_t vtxn, *vstamp;
@@ -45,6 +46,7 @@ jp_state *jp_new(void) {
     u64map_init(&s->item_ix);
     u64map_init(&s->choice_ix);
     u64map_init(&s->lowered_ix);
+    u64map_init(&s->alt_ix);
     s->preds = preds_new();
     return s;
 }
@@ -55,6 +57,7 @@ void jp_free(jp_state *s) {
     u64map_free(&s->item_ix);
     u64map_free(&s->choice_ix);
     u64map_free(&s->lowered_ix);
+    u64map_free(&s->alt_ix);
     free(s->vstamp); free(s->vval); free(s->vlone);
     vec_free(s->items);
     vec_free(s->init_vals); vec_free(s->vers); vec_free(s->rets); vec_free(s->owns); vec_free(s->nils);
@@ -116,12 +119,14 @@ void jp_version(jp_state *s, uint32_t key, int64_t value, uint32_t txn, uint8_t 
 
 uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line) {
     s->active = 1;
-    pred_read r = { *p, txn, line, 0, 0, 0 };
+    pred_read r = { *p, txn, line, 0, 0, 0, PRED_POS_NONE };
     vec_push(s->preds->reads, r);
     return (uint32_t)s->preds->reads.len - 1;
 }
 
 static int own_so_far(const jp_state *s, uint32_t key, int64_t *v, uint8_t *dead);
+
+void jp_read_pos(jp_state *s, uint32_t read, uint32_t pos) { s->preds->reads.data[read].pos = pos; }
 
 void jp_read_keys(jp_state *s, uint32_t read, int64_t lo, int64_t hi) {
     pred_read *r = &s->preds->reads.data[read];
@@ -294,7 +299,7 @@ static int version_of(const jp_state *s, const jp_index *ix, uint32_t key, int64
 static void fact(jp_state *s, pred_fact_kind kind, uint32_t read, uint32_t key, int64_t value) {
     int64_t data = value;
     if (value == VALUE_INIT) init_of(s, key, &data);
-    pred_fact f = { (uint8_t)kind, 0, read, key, value, data, 0, 0 };
+    pred_fact f = { .kind = (uint8_t)kind, .read = read, .key = key, .value = value, .data = data };
     vec_push(s->preds->facts, f);
 }
 
@@ -344,7 +349,7 @@ static int64_t record_choice(jp_state *s, history_builder *b, const jp_index *ix
         c->n = keep;
         return keep ? c->marker : 0;
     }
-    pred_choice c = { r, key, (uint32_t)s->preds->choice_vals.len, 0, txn, hb_name(b, "unread@?", 8) };
+    pred_choice c = { r, key, (uint32_t)s->preds->choice_vals.len, 0, txn, hb_name(b, "unread@?", 8), 0 };
     for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
         cand v;
         if (j == ix->start[key + 1]) v = init_cand(s, key);
@@ -359,6 +364,50 @@ static int64_t record_choice(jp_state *s, history_builder *b, const jp_index *ix
         c.n++;
     }
     u64map_put(&s->choice_ix, id, (uint32_t)s->preds->choices.len);
+    vec_push(s->preds->choices, c);
+    return c.marker;
+}
+
+/* rc's view of key by predicate read r of txn, which a read of the key by
+ * txn pins to a version that matches (PF_MISS_READ): rc lets the view be
+ * another version (a non-repeatable read), one of those p does not match
+ * (not txn's own, none aborted or overwritten), a choice as record_choice's
+ * (a second such read of the key by txn keeps the candidates both allow).
+ * Its marker, or 0: none (the miss breaks rc too), or one of them an
+ * indeterminate transaction's (not decided: rc fails, as every level). */
+static int64_t rc_view_choice(jp_state *s, history_builder *b, const jp_index *ix, uint32_t r, uint32_t key, uint32_t txn,
+                              const predicate *p) {
+    uint64_t id = (uint64_t)txn << 32 | key;
+    uint32_t prev = u64map_get(&s->alt_ix, id);
+    if (prev != UINT32_MAX) {                    /* intersect with the first such read's */
+        pred_choice *c = &s->preds->choices.data[prev];
+        uint32_t keep = 0;
+        for (uint32_t j = 0; j < c->n; j++) {
+            int64_t v = s->preds->choice_vals.data[c->first + j];
+            cand x;
+            if (version_of(s, ix, key, v, &x) && !pred_match_version(p, x.present, x.data))
+                s->preds->choice_vals.data[c->first + keep++] = v;
+        }
+        c->n = keep;
+        return keep ? c->marker : 0;
+    }
+    pred_choice c = { r, key, (uint32_t)s->preds->choice_vals.len, 0, txn, 0, 1 };
+    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
+        cand v;
+        if (j == ix->start[key + 1]) v = init_cand(s, key);
+        else {
+            const jp_ver *w = &s->vers.data[ix->order[j]];
+            if (w->txn == txn || w->status == TXN_ABORTED || w->over) continue;
+            if (w->status != TXN_COMMITTED) { s->preds->choice_vals.len = c.first; return 0; }
+            v = ver_cand(s, ix->order[j]);
+        }
+        if (pred_match_version(p, v.present, v.data)) continue;
+        vec_push(s->preds->choice_vals, v.value);
+        c.n++;
+    }
+    if (!c.n) return 0;
+    c.marker = hb_name(b, "unread@?", 8);
+    u64map_put(&s->alt_ix, id, (uint32_t)s->preds->choices.len);
     vec_push(s->preds->choices, c);
     return c.marker;
 }
@@ -465,7 +514,15 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
             int64_t v = pin != UINT32_MAX ? s->items.data[pin].value : s->vval[k];
             if (version_of(s, ix, k, v, &c) && pred_match_version(&rd.p, c.present, c.data)) {
                 fact(s, PF_MISS_READ, r, k, c.value);
-                rr_view(s, ix, k, rd.txn, &rd.p, pin == UINT32_MAX && s->vlone[k]);
+                rr_view(s, ix, k, rd.txn, &rd.p, pin == UINT32_MAX && s->vlone[k]);   /* rr's view (pred_fact.vn) */
+                int64_t marker = rc_view_choice(s, b, ix, r, k, rd.txn, &rd.p);
+                if (marker) {                          /* rc: the view is a choice of its own (pred_fact.rc_view) */
+                    vec_last(s->preds->facts).rc_view = 1;
+                    if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, marker, rd.line);
+                    else hb_op_set(b, op, OP_READ, marker);
+                    hb_op_tag(b, op, pred_tag(r, 0));
+                    continue;
+                }
             }
             if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;

@@ -80,6 +80,9 @@ uint32_t jp_read(jp_state *s, const predicate *p, uint32_t txn, uint32_t line);
  * text format's `key in A..B and PRED`): other keys are outside its universe,
  * and a key outside it returned is a PF_MISMATCH. */
 void jp_read_keys(jp_state *s, uint32_t read, int64_t lo, int64_t hi);
+/* Predicate read `read` stands after the first pos ops of its transaction
+ * (pred_read.pos: its lowered ops' place, also of those added later). */
+void jp_read_pos(jp_state *s, uint32_t read, uint32_t pos);
 /* Read `read` returned key = value; op is the item read emitted for it. */
 void jp_returned(jp_state *s, uint32_t read, uint32_t key, int64_t value, uint32_t op);
 /* The next versions (jp_version) are a new transaction's. */

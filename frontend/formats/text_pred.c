@@ -289,6 +289,7 @@ int tp_pred_line(text_pred *tp, history_builder *b, uint32_t t, const text_pred_
     }
     tp->ts.data[t] |= TS_PRED;
     uint32_t r = jp_read(tp->jp, &l->p, t, (uint32_t)line);
+    jp_read_pos(tp->jp, r, hb_txn_num_ops(b, t));
     if (l->keyed) jp_read_keys(tp->jp, r, l->klo, l->khi);
     vec_push(tp->cur_reads, r);
     for (size_t i = 0; i < l->pairs.len; i++) {

@@ -149,6 +149,8 @@ int write_elle(const history *h, FILE *out, ic_error *err) {
             int first = 1;
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
                 int64_t v = h->op_value[op];
+                for (uint32_t r; h->preds && (r = pred_plan_due(h, &pp, t, op - x->first_op)) != UINT32_MAX; first = 0)
+                    put_pred_read(h, out, &pp, r, first);                  /* at its place (pred_read.pos) */
                 uint32_t tag = history_op_pred(h, op);
                 if (tag != PRED_TAG_NONE) {          /* lowered from a predicate read: the read, once */
                     if (!pp.done[pred_tag_read(tag)]) put_pred_read(h, out, &pp, pred_tag_read(tag), first);

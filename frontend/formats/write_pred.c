@@ -41,6 +41,14 @@ int pred_plan_build(const history *h, const char *format, pred_plan *pp, ic_erro
     return 1;
 }
 
+uint32_t pred_plan_due(const history *h, const pred_plan *pp, uint32_t t, uint32_t i) {
+    for (uint32_t j = pp->txn_start[t]; j < pp->txn_start[t + 1]; j++) {
+        uint32_t r = pp->txn_reads[j], pos = h->preds->reads.data[r].pos;
+        if (!pp->done[r] && pos != PRED_POS_NONE && pos <= i) return r;
+    }
+    return UINT32_MAX;
+}
+
 void pred_plan_free(pred_plan *pp) {
     free(pp->txn_start); free(pp->txn_reads); free(pp->ret_start); free(pp->ret_ops); free(pp->done);
 }

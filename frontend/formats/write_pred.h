@@ -23,5 +23,9 @@ typedef struct pred_plan {
  * predicate read placed (only the readers' placeholders may be failed). */
 int pred_plan_build(const history *h, const char *format, pred_plan *pp, ic_error *err);
 void pred_plan_free(pred_plan *pp);
+/* A predicate read of transaction t not written yet that stands at or
+ * before its i-th op (pred_read.pos: written there, before the op), or
+ * UINT32_MAX. */
+uint32_t pred_plan_due(const history *h, const pred_plan *pp, uint32_t t, uint32_t i);
 
 #endif

@@ -21,6 +21,19 @@
 #include "frontend/formats/write_pred.h"
 #include "frontend/history/predicate.h"
 
+/* Whether v is read only by ops lowered from predicate reads' unreturned
+ * keys (the marker of a view that is a choice), which text writes as the
+ * predicate read itself. */
+static int choice_marker(const history *h, int64_t v) {
+    if (!history_value_is_named(h, v)) return 0;
+    for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++) {
+        if (h->op_value[op] != v) continue;
+        uint32_t tag = history_op_pred(h, op);
+        if (tag == PRED_TAG_NONE || pred_tag_returned(tag)) return 0;
+    }
+    return 1;
+}
+
 /* What text cannot hold of h's predicate reads (deleted keys, values it would renumber),
  * then the plan. */
 static int text_pred_plan(const history *h, const write_plan *wp, pred_plan *pp, ic_error *err) {
@@ -28,9 +41,11 @@ static int text_pred_plan(const history *h, const write_plan *wp, pred_plan *pp,
         ic_error_at(err, h->source, 0, "cannot write a deleted key in text format (it has no delete)");
         return 0;
     }
-    if (wp->value.from.len) {
+    for (size_t i = 0; i < wp->value.from.len; i++) {
+        int64_t v = wp->value.from.data[i];
+        if (choice_marker(h, v)) continue;      /* a predicate view's choice: not written (the predicate read is) */
         ic_error_at(err, h->source, 0, "cannot write value %" PRId64 " in text format: a predicate read compares values, "
-                    "so they cannot be renumbered (text values are 1 to 2^63-1)", wp->value.from.data[0]);
+                    "so they cannot be renumbered (text values are 1 to 2^63-1)", v);
         return 0;
     }
     return pred_plan_build(h, "text", pp, err);
@@ -70,6 +85,8 @@ int write_text(const history *h, FILE *out, ic_error *err) {
         int64_t sess = write_renumbered(&p.session, h->sessions[x->session].ext_id);
         int64_t id = write_renumbered(&p.txn, x->ext_id);
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
+            for (uint32_t r; h->preds && (r = pred_plan_due(h, &pp, t, op - x->first_op)) != UINT32_MAX;)
+                write_pred_read(h, &p, &pp, r, sess, id, out);        /* at its place (pred_read.pos) */
             uint32_t tag = history_op_pred(h, op);
             if (tag != PRED_TAG_NONE) {         /* lowered from a predicate read: the read, once */
                 if (!pp.done[pred_tag_read(tag)]) write_pred_read(h, &p, &pp, pred_tag_read(tag), sess, id, out);

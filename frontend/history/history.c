@@ -110,6 +110,7 @@ void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.da
 void hb_set_threads(history_builder *b, unsigned threads) { b->threads = threads; }
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
 uint32_t hb_num_ops(const history_builder *b) { return (uint32_t)b->op_kind.len; }
+uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn) { return b->txns.data[txn].num_ops; }
 uint32_t hb_num_keys(const history_builder *b) { return (uint32_t)b->key_ext.len; }
 txn_status hb_txn_status_of(const history_builder *b, uint32_t txn) { return (txn_status)b->txns.data[txn].status; }
 int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext) {

@@ -442,6 +442,8 @@ void hb_set_preds(history_builder *b, struct history_preds *p);
  * the ops read before the first one, text_pred.h): ops in the order added,
  * keys, a transaction's status. */
 uint32_t hb_num_ops(const history_builder *b);
+/* The ops builder transaction txn has so far (the next one's place in it). */
+uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn);
 uint32_t hb_num_keys(const history_builder *b);
 void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
                uint32_t *line);

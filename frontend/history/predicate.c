@@ -55,7 +55,7 @@ history_preds *preds_new(void) { return xcalloc(1, sizeof(history_preds)); }
 void preds_free(history_preds *p) {
     if (!p) return;
     vec_free(p->reads); vec_free(p->facts); vec_free(p->dead); vec_free(p->init_present); vec_free(p->init_data);
-    vec_free(p->choices); vec_free(p->choice_vals); vec_free(p->view_vals);
+    vec_free(p->choices); vec_free(p->choice_vals); vec_free(p->view_vals); vec_free(p->nil_ops);
     free(p);
 }
 
@@ -125,6 +125,53 @@ int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t 
     return 1;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+uint32_t preds_op_rank(const history *h, uint32_t op) {
+    uint32_t tag = history_op_pred(h, op), i = op - h->txns[h->op_txn[op]].first_op;
+    if (tag != PRED_TAG_NONE && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
+        uint32_t pos = h->preds->reads.data[pred_tag_read(tag)].pos;
+        if (pos != PRED_POS_NONE && pos <= i) return 2 * pos;
+    }
+    return 2 * i + 1;
+}
+
+int preds_is_rc_view_op(const history *h, uint32_t op) {
+    const history_preds *p = h->preds;
+    if (!p || !h->op_pred || op >= h->num_ops || history_op_kind(h, op) != OP_READ) return 0;
+    uint32_t tag = h->op_pred[op];
+    if (tag == PRED_TAG_NONE || pred_tag_returned(tag)) return 0;
+    uint32_t r = pred_tag_read(tag);
+    size_t lo = 0, hi = p->facts.len;            /* the facts ascend by read (added read by read) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->facts.data[mid].read < r) lo = mid + 1; else hi = mid;
+    }
+    for (; lo < p->facts.len && p->facts.data[lo].read == r; lo++)
+        if (p->facts.data[lo].key == h->op_key[op] && p->facts.data[lo].kind == PF_MISS_READ && p->facts.data[lo].rc_view)
+            return 1;
+    return 0;
+}
+
+void preds_set_aside_rc_views(history *h) {
+    if (!h->preds || !h->op_pred) return;
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (preds_is_rc_view_op(h, op)) h->op_kind[op] |= OP_FAILED;
+}
+
+int preds_is_nil_choice(const history_preds *p, uint32_t op) {
+    if (!p) return 0;
+    size_t lo = 0, hi = p->nil_ops.len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->nil_ops.data[mid] < op) lo = mid + 1; else hi = mid;
+    }
+    return lo < p->nil_ops.len && p->nil_ops.data[lo] == op;
+}
+
 typedef struct choice_at { uint32_t op, i; } choice_at;
 static int cmp_choice_at(const void *a, const void *b) {
     const choice_at *x = a, *y = b;
@@ -136,6 +183,20 @@ int preds_attach_choices(history *h, ic_error *err) {
     if (p && h->num_repeated)                    /* rr's views name versions by value: not with values written twice */
         for (size_t i = 0; i < p->facts.len; i++) p->facts.data[i].vn = 0;
     if (!p || !p->choices.len) return 1;
+    int all_rc = 1;
+    for (size_t i = 0; i < p->choices.len; i++) all_rc &= p->choices.data[i].rc_only;
+    if ((h->num_repeated || h->num_amb) && all_rc) {    /* rc's own views only: dropped, the misses break rc too */
+        for (size_t i = 0; i < p->choices.len; i++) {
+            const pred_choice *c = &p->choices.data[i];
+            if (c->txn == HISTORY_NONE || c->txn >= h->num_txns) continue;
+            for (uint32_t o = h->txns[c->txn].first_op; o < h->txns[c->txn].first_op + h->txns[c->txn].num_ops; o++)
+                if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker)
+                    h->op_kind[o] |= OP_FAILED;
+        }
+        for (size_t i = 0; i < p->facts.len; i++) p->facts.data[i].rc_view = 0;
+        vec_clear(p->choices);
+        return 1;
+    }
     if (h->num_repeated || h->num_amb) {
         uint32_t r = p->choices.data[0].read;
         ic_error_at(err, h->source, r < p->reads.len ? p->reads.data[r].line : 0, "which version a read saw depends on "
@@ -157,8 +218,12 @@ int preds_attach_choices(history *h, ic_error *err) {
                 if (op == HISTORY_NONE) op = o;
             }
         if (op != HISTORY_NONE) { at[k].op = op; at[k++].i = (uint32_t)i; }
+        for (uint32_t o = op; c->read == HISTORY_NONE && o != HISTORY_NONE && o < h->txns[t].first_op + h->txns[t].num_ops; o++)
+            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker &&
+                history_op_pred(h, o) == PRED_TAG_NONE) vec_push(p->nil_ops, o);
     }
-    qsort(at, k, sizeof *at, cmp_choice_at);     /* amb_read ascends: history_amb_index searches it */
+    qsort(at, k, sizeof *at, cmp_choice_at);
+    if (p->nil_ops.len > 1) qsort(p->nil_ops.data, p->nil_ops.len, sizeof *p->nil_ops.data, cmp_u32);     /* amb_read ascends: history_amb_index searches it */
     uint32_t *read = xmalloc((k ? k : 1) * sizeof *read), *start = xmalloc((k + 1) * sizeof *start);
     uint32_t *cand = xmalloc((m ? m : 1) * sizeof *cand);
     size_t w = 0;

@@ -60,7 +60,11 @@ typedef struct pred_read {
     uint32_t line;           /* where the read is */
     uint8_t keyed;           /* it covers the integer keys klo..khi only (a declared */
     int64_t klo, khi;        /* key range, text's `key in A..B and ...`); else every key */
+    uint32_t pos;            /* its place in its transaction: the ops before it (PRED_POS_NONE: unknown).  Its
+                                lowered ops stand at this place (rc's premise asks which reads came earlier),
+                                also those added after the transaction's last op */
 } pred_read;
+#define PRED_POS_NONE UINT32_MAX
 
 /* Whether r covers a key (named: a key with a name, never in a range; else
  * its integer ext). */
@@ -76,6 +80,9 @@ typedef struct pred_fact {
     uint8_t  kind;           /* pred_fact_kind */
     uint8_t  by_pred;        /* PF_MISS_READ with a view: the version is another predicate read's
                                 lone candidate (kind (b)), not an item read of it (kind (a)) */
+    uint8_t  rc_view;        /* PF_MISS_READ: at rc the read's view of the key is a choice of its own among the
+                                versions that do not match (a lowered op reading a choice's marker: an rc-only
+                                choice, inert at every other level, preds_is_rc_view_op) */
     uint32_t read;           /* index in reads */
     uint32_t key;
     int64_t  value;          /* the version: a matching one missed, or the returned one */
@@ -90,8 +97,11 @@ typedef struct pred_fact {
  * every one a committed transaction's or INIT's, none the reader's own —
  * whichever the version order allows.  A fact without one (vn 0: an
  * indeterminate writer among them, or none left) breaks rr as every level.
- * Every other level keeps one version of a key per transaction, where the
- * fact is predicate-miss (pred_axioms.c: AN_PRED_MISS_VIEW, allowed by rr). */
+ * rc has a view of its own (rc_view: a lowered op reading an rc-only
+ * choice's marker, which rr ignores).  Every other level keeps one version
+ * of a key per transaction, where the fact is predicate-miss (pred_axioms.c:
+ * AN_PRED_MISS_VIEW allowed by rr, AN_PRED_MISS_READ by rc, AN_PRED_MISS_OWN
+ * by both). */
 static inline int pred_fact_is_view(const pred_fact *f) { return f->kind == PF_MISS_READ && f->vn > 0; }
 
 /* A key a predicate read did not return (or an item read of nil), whose
@@ -99,7 +109,9 @@ static inline int pred_fact_is_view(const pred_fact *f) { return f->kind == PF_M
  * version order decides): the values of those versions are
  * vals[first .. first + n) (VALUE_INIT: INIT's); the reads of the key by
  * transaction txn that stand for it read the value marker. */
-typedef struct pred_choice { uint32_t read, key, first, n, txn; int64_t marker; } pred_choice;
+typedef struct pred_choice { uint32_t read, key, first, n, txn; int64_t marker; uint8_t rc_only; } pred_choice;
+/* rc_only: rc's view of a key a read of the transaction pins (pred_fact.rc_view); dropped, with its
+ * facts' rc_view, when the history also writes a value twice (the miss then breaks rc too) */
 
 typedef struct history_preds {
     VEC(pred_read) reads;
@@ -108,6 +120,7 @@ typedef struct history_preds {
     vec_i64 choice_vals;
     vec_i64 view_vals;           /* the facts' views' versions (pred_fact.vfirst, vn) */
     uint8_t choices_attached;    /* h's ambiguous reads are these choices (not cloned) */
+    vec_u32 nil_ops;             /* the reads of nil among them (a choice of absent versions), ascending (not cloned) */
     vec_i64 dead;            /* values that stand for a deleted key (sorted by preds_seal) */
     VEC(uint8_t) init_present;   /* per key (shorter: absent): INIT's version is present ... */
     vec_i64 init_data;           /* ... with this value (Elle's :init); else it is unborn */
@@ -137,11 +150,35 @@ int preds_version_data(const history_preds *p, uint32_t key, int64_t v, int64_t 
  * checker's choice.h): the reads of the choice's key by its transaction
  * that read its marker (a value nobody writes) are flagged OP_AMBIGUOUS,
  * the first gets the write ops of its versions as candidates, none ruled
- * out (the others repeat it: one version a transaction).  0 with err (the read's line) when h also
+ * out (the others repeat it: one version a transaction); the reads of nil
+ * among them are listed in nil_ops (a certificate names their versions by
+ * 'read' lines, which must name absent ones).  0 with err (the read's line) when h also
  * has values written twice (their resolution would drop these choices). */
 struct history;
 struct ic_error;
 int preds_attach_choices(struct history *h, struct ic_error *err);
+
+/* Op's place in its transaction for rc's premise (which reads came
+ * earlier): an op of a predicate read (pred_read.pos known) stands at the
+ * read's place, 2 pos, with the read's other ops (one read: none of them is
+ * earlier than another); any other op at 2 i + 1, i its index in the
+ * transaction. */
+struct history;
+uint32_t preds_op_rank(const struct history *h, uint32_t op);
+
+/* Whether op is the lowered op of rc's own view (pred_fact.rc_view: it
+ * reads an rc-only choice's marker, or under a choice that choice's
+ * version): rc's weak engine chooses its version; at every other level it
+ * is inert (rr has a view of its own: pred_fact_is_view; the levels with
+ * one version a transaction fail by the fact).  Needs h->op_pred. */
+int preds_is_rc_view_op(const struct history *h, uint32_t op);
+
+/* Set aside (OP_FAILED) every such op of h: a history under rr's choice
+ * (check.c), which then reads as at rr. */
+void preds_set_aside_rc_views(struct history *h);
+
+/* Whether op is a read of nil whose absent version is a choice (nil_ops). */
+int preds_is_nil_choice(const history_preds *p, uint32_t op);
 
 /* Tags of lowered ops (history.op_pred). */
 #define PRED_TAG_NONE UINT32_MAX

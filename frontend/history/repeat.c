@@ -19,7 +19,10 @@
  *     ruled out (0: possible);
  *   - a later read of the key in the same transaction: the value of the
  *     op before it on the key when the written values agree (it shows the
- *     same version), else a marker nobody writes (the INT anomaly stays).
+ *     same version); a read of another repeated value than the read before
+ *     it is an external read of its own (a non-repeatable read: rc allows
+ *     it, the axioms report it at the other levels); after an own write of
+ *     another value, a marker nobody writes (the INT anomaly stays).
  * Linear in the history plus a sort of the repeated writes. */
 #include "frontend/history/repeat_internal.h"
 #include "frontend/history/predicate.h"
@@ -270,6 +273,8 @@ static history *resolve(const history *h, ic_error *err) {
             if (prev == HISTORY_NONE) {
                 if (repeated) c->op_value[op] = resolve_external(h, c, &cap, op, &o);
             } else if (h->op_value[op] == h->op_value[prev]) c->op_value[op] = c->op_value[prev];
+            else if (repeated && history_op_kind(h, prev) == OP_READ)   /* another version than the read before it (rc */
+                c->op_value[op] = resolve_external(h, c, &cap, op, &o);  /* allows it): a choice of its own */
             else if (repeated) {
                 snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));
                 c->op_value[op] = history_add_name(c, &cap, text);

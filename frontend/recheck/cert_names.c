@@ -1,9 +1,12 @@
 /* cert_names.c — transactions and values as the certificate verifier's
- * messages show them (cert_internal.h). */
+ * messages show them (cert_internal.h); a predicate read's lowered op of a
+ * key it left out shows as that read's view. */
 #include "frontend/recheck/cert_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+
+#include "frontend/history/predicate.h"
 
 const char *cert_txn_name(const history *h, uint32_t t, char *buf, size_t n) {
     if (t == 0) snprintf(buf, n, "INIT");
@@ -21,6 +24,14 @@ const char *cert_value_str(const history *h, uint32_t op, char *buf, size_t n) {
         snprintf(buf + at, n - at, at + 24 >= n && len ? " ...]" : "]");
         return buf;
     }
+    uint32_t tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE;
+    if (tag != PRED_TAG_NONE && !pred_tag_returned(tag) && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
+        char pb[128];                         /* a predicate read's view of a key it left out: no value of its own */
+        snprintf(buf, n, "(the version its predicate read of `%s` saw)",
+                 pred_read_str(&h->preds->reads.data[pred_tag_read(tag)], "value", pb, sizeof pb));
+        return buf;
+    }
+    if (h->preds && preds_is_nil_choice(h->preds, op)) { snprintf(buf, n, "nil"); return buf; }   /* an absent version */
     if (h->op_value[op] == VALUE_INIT) snprintf(buf, n, "init");
     else snprintf(buf, n, "%" PRId64, h->op_value[op]);
     return buf;

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/history/predicate.h"
 #include "frontend/recheck/cert_internal.h"
 
 static int op_done(const history *h, uint32_t op) { return !(h->op_kind[op] & OP_FAILED); }
@@ -68,7 +69,7 @@ static int cmp_kop(const void *a, const void *b) {
 static void txn_ops_by_key(const history *h, uint32_t t, kop_vec *tmp, vec_u32 *out) {
     vec_clear(*tmp);
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-        if (op_done(h, op)) { kop x = { h->op_key[op], op }; vec_push(*tmp, x); }
+        if (op_done(h, op) && !preds_is_rc_view_op(h, op)) { kop x = { h->op_key[op], op }; vec_push(*tmp, x); }
     if (tmp->len > 32) qsort(tmp->data, tmp->len, sizeof *tmp->data, cmp_kop);
     else
         for (size_t i = 1; i < tmp->len; i++) {
@@ -92,6 +93,8 @@ typedef struct creader {
     vec_i64 el;              /* per key, the versions' appends in version order */
     VEC(vmark) marks;        /* per key (mstart), sorted by value within a key */
     uint32_t *mstart;        /* per key: its marks[mstart[k] .. mstart[k+1]) */
+    uint32_t *pnum;          /* cert_pred_numbers: a predicate read's number in its transaction */
+    uint32_t bad_line;       /* the certificate line a rejection is about (a view line), or 0 */
 } creader;
 
 static uint32_t find_mark(const creader *R, uint32_t key, int64_t value) {
@@ -118,12 +121,32 @@ static uint32_t version_of_length(const creader *R, uint32_t a, uint32_t b, uint
     return lo < b && R->llen[lo] == p ? lo : UINT32_MAX;
 }
 
+/* Whether c's read line of t and k names one writer (or several equal ones). */
+static int one_writer(const certificate *c, uint32_t t, uint32_t k) {
+    size_t lo = 0, hi = c->reads_from.len / 3;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint32_t *e = c->reads_from.data + 3 * mid;
+        if (e[0] < t || (e[0] == t && e[1] < k)) lo = mid + 1; else hi = mid;
+    }
+    for (size_t i = lo + 1; i < c->reads_from.len / 3; i++) {
+        const uint32_t *e = c->reads_from.data + 3 * i;
+        if (e[0] != t || e[1] != k) break;
+        if (e[2] != c->reads_from.data[3 * lo + 2]) return 0;
+    }
+    return 1;
+}
+
 /* A read of v by t on k: when several versions of k installed v (a
  * repeated value), the certificate must name the writer (reads_from),
  * and *x becomes its version; a named writer must have installed v.  1, or
  * 0 with *bad. */
 static int named_writer(const creader *R, uint32_t t, uint32_t k, int64_t v, uint32_t *x, const char **bad) {
     uint32_t w = R->c ? cert_read_from(R->c, t, k) : HISTORY_NONE;
+    if (w != HISTORY_NONE && !one_writer(R->c, t, k)) {
+        *bad = "its read line names several writers, but at this level a transaction's reads of a key show one version";
+        return 0;
+    }
     size_t lo = R->mstart[k], hi = R->mstart[k + 1], n = 0;
     for (size_t i = lo; i < hi; i++) n += R->marks.data[i].value == v;    /* short: the key's versions */
     if (w == HISTORY_NONE) {
@@ -145,7 +168,7 @@ static int named_writer(const creader *R, uint32_t t, uint32_t k, int64_t v, uin
  * order.  1: consistent, *g the global index of its snapshot version
  * (UINT32_MAX: no read shows it) and *rop the read that showed it;
  * 0: *bad describes the inconsistent read, *rop is it. */
-static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops, uint32_t n, uint32_t *g,
+static int replay(creader *R, uint32_t t, uint32_t k, const uint32_t *ops, uint32_t n, uint32_t *g,
                   uint32_t *rop, const char **bad) {
     const history *h = R->h;
     uint32_t a = R->vo->start[k], b = R->vo->start[k + 1];
@@ -153,6 +176,7 @@ static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops,
     int64_t own_v = 0;
     uint32_t nown = 0, first_app = 0;
     *g = UINT32_MAX; *rop = HISTORY_NONE;
+    R->bad_line = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t op = ops[i];
         unsigned kd = op_kd(h, op);
@@ -162,8 +186,18 @@ static int replay(const creader *R, uint32_t t, uint32_t k, const uint32_t *ops,
         if (kd == OP_READ) {
             int64_t v = h->op_value[op];
             if (own_w) {
-                if (v != own_v) { *rop = op; *bad = "after its own write of the key it must see that write"; return 0; }
+                if (v != own_v) { R->bad_line = 0; *rop = op; *bad = "after its own write of the key it must see that write"; return 0; }
                 continue;
+            }
+            uint32_t vw, vline;                  /* a predicate read's view of a key it left out: its view line */
+            int vs = cert_view_value(h, R->c, R->pnum, op, &v, &vw, &vline, bad);
+            R->bad_line = vline;                 /* this read's failures below are about its view line */
+            if (vs == CV_BAD) { *rop = op; return 0; }
+            if (vs == CV_NOLINE && find_mark(R, k, v) == UINT32_MAX) {
+                *rop = op;
+                *bad = "which version it saw is a choice (a predicate read's of a key it left out, or a read of nil), and no "
+                       "line of the certificate names it ('view' for a predicate read, 'read' for a read of nil)";
+                return 0;
             }
             x = *g != UINT32_MAX ? *g : find_mark(R, k, v);
             if (*g == UINT32_MAX && x != UINT32_MAX && !named_writer(R, t, k, v, &x, bad)) { *rop = op; return 0; }
@@ -335,7 +369,11 @@ static int read_edges(edge_walk *W) {
                 char where[400], val[160];
                 snprintf(b2, sizeof b2, "'s read %s (%s): %s", cert_value_str(h, rop, val, sizeof val),
                          history_op_where(h, rop, where, sizeof where), bad);
-                key_err(W->err, h, W->c, k, "%s%s", cert_txn_name(h, t, b1, sizeof b1), b2);
+                if (W->R.bad_line) {             /* a view line's fault: its line */
+                    char kb[128];
+                    ic_error_at(W->err, W->c ? W->c->file : "", W->R.bad_line, "key %s: %s%s",
+                                history_key_str(h, k, kb, sizeof kb), cert_txn_name(h, t, b1, sizeof b1), b2);
+                } else key_err(W->err, h, W->c, k, "%s%s", cert_txn_name(h, t, b1, sizeof b1), b2);
                 return 0;
             }
             i = j;
@@ -367,6 +405,7 @@ int cert_edges(const history *h, const version_order *vo, const certificate *c, 
     W.h = h; W.vo = vo; W.c = c; W.part = part; W.fn = fn; W.ctx = ctx; W.err = err;
     creader *R = &W.R;
     R->h = h; R->vo = vo; R->c = c;
+    R->pnum = cert_pred_numbers(h);
     R->mark = xmalloc((nv ? nv : 1) * sizeof *R->mark);
     R->mark_op = xmalloc((nv ? nv : 1) * sizeof *R->mark_op);
     R->llen = xcalloc(nv ? nv : 1, sizeof *R->llen);
@@ -388,6 +427,7 @@ int cert_edges(const history *h, const version_order *vo, const certificate *c, 
         ok = read_edges(&W);
     }
     free(R->mark); free(R->mark_op); free(R->llen); free(R->kel); free(R->mstart); vec_free(R->el); vec_free(R->marks);
+    free(R->pnum);
     vec_free(W.wg); vec_free(W.wel); vec_free(W.ops); vec_free(W.kops); free(W.listed);
     return ok;
 }

@@ -41,7 +41,7 @@ static int by_predicate_only(const history *h, uint32_t t, uint32_t k) {
     const history_txn *tx = &h->txns[t];
     int pred = 0;
     for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
-        if (h->op_key[o] != k || (h->op_kind[o] & OP_FAILED)) continue;
+        if (h->op_key[o] != k || (h->op_kind[o] & OP_FAILED) || preds_is_rc_view_op(h, o)) continue;   /* rc's own view: inert */
         op_kind kd = (op_kind)(h->op_kind[o] & OP_KIND_MASK);
         if (kd == OP_WRITE || kd == OP_APPEND) break;
         uint32_t tag = h->op_pred[o];

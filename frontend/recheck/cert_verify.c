@@ -19,6 +19,8 @@ void cert_init(certificate *c) {
     vec_init(c->order_line);
     vec_init(c->reads_from);
     vec_init(c->reads_from_line);
+    vec_init(c->views);
+    vec_init(c->views_line);
 }
 
 uint32_t cert_read_from(const certificate *c, uint32_t t, uint32_t k) {
@@ -39,6 +41,8 @@ void cert_free(certificate *c) {
     vec_free(c->order_line);
     vec_free(c->reads_from);
     vec_free(c->reads_from_line);
+    vec_free(c->views);
+    vec_free(c->views_line);
     c->key_line = NULL;
 }
 
@@ -54,7 +58,7 @@ typedef struct verify_ctx {
 } verify_ctx;
 
 static void edge_text(const history *h, const dep_edge *e, uint32_t r, uint32_t wf, uint32_t wt, char *buf, size_t n) {
-    char a[96], b[96], kb[128], v1[32], v2[32];
+    char a[96], b[96], kb[128], v1[160], v2[160];
     cert_txn_name(h, e->from, a, sizeof a);
     cert_txn_name(h, e->to, b, sizeof b);
     if (e->kind != DEP_SO) history_key_str(h, e->key, kb, sizeof kb);
@@ -109,10 +113,13 @@ cert_status cert_verify(const history *h, const certificate *c, int si, ic_error
 cert_status cert_verify_level(const history *h, const certificate *c, check_level_id level, ic_error *err,
                               uint64_t *edges_checked) {
     if (edges_checked) *edges_checked = 0;
-    size_t fact = 0;                          /* rr: a view is no contradiction (predicate.h; cert_rr.c) */
-    while (h->preds && fact < h->preds->facts.len && level == LEVEL_RR && pred_fact_is_view(&h->preds->facts.data[fact])) fact++;
-    if (h->preds && fact < h->preds->facts.len) {   /* what a predicate read returned contradicts every version (predicate.h) */
-        const pred_fact *pf = &h->preds->facts.data[fact];
+    const pred_fact *pf = NULL;              /* what a predicate read returned contradicts every version (predicate.h); */
+    for (size_t i = 0; h->preds && i < h->preds->facts.len && !pf; i++) {  /* but a view of the level's own (rr: */
+        const pred_fact *x = &h->preds->facts.data[i];                     /* cert_rr.c; rc: cert_view.c) */
+        if (!(level == LEVEL_RR && pred_fact_is_view(x)) && !(level == LEVEL_RC && x->kind == PF_MISS_READ && x->rc_view))
+            pf = x;
+    }
+    if (pf) {
         const pred_read *pr = pf->read < h->preds->reads.len ? &h->preds->reads.data[pf->read] : NULL;
         ic_error_at(err, c->file, 0, "the history's predicate read (line %u) %s: no certificate proves a level with it",
                     pr ? pr->line : 0u, pf->kind == PF_MISMATCH ? "returned a version that does not match it"
@@ -137,8 +144,7 @@ cert_status cert_verify_level(const history *h, const certificate *c, check_leve
         uint32_t *order = xmalloc((c->order.len + 1) * sizeof *order);
         order[0] = 0;
         for (size_t i = 0; i < c->order.len; i++) order[i + 1] = c->order.data[i];
-        cert_status st = cert_weak_verify_reads(h, (int)c->level, order, (uint32_t)c->order.len + 1,
-                                                c->reads_from.data, c->reads_from.len / 3, err);
+        cert_status st = cert_weak_verify_cert(h, (int)c->level, order, (uint32_t)c->order.len + 1, c, err);
         free(order);
         if (st != CERT_OK && !err->file[0]) snprintf(err->file, sizeof err->file, "%s", c->file);
         if (st == CERT_OK && edges_checked) *edges_checked = c->order.len;

@@ -13,6 +13,7 @@
  * commit order (list_prefix_dup). */
 #include "frontend/recheck/certificate.h"
 #include "frontend/history/levels.h"
+#include "frontend/history/predicate.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -30,6 +31,8 @@ typedef struct cw {
     cw_table writer;             /* (key, value) -> write op */
     cw_table writes;             /* (txn, key) -> its last write op */
     cw_table dup;                /* (key, value) -> 1: several ops wrote it (a repeated value) */
+    const certificate *cert;     /* its view lines (may be NULL) */
+    uint32_t *pnum;              /* cert_pred_numbers */
     const uint32_t *rf;          /* read lines (reader, key, writer), sorted by (reader, key) */
     size_t nrf;                  /* their count */
     uint8_t *dead;               /* per op: a write its transaction overwrote */
@@ -115,25 +118,25 @@ static void tables(cw *c) {
     free(last); free(stamp);
 }
 
-/* The writer a read line names for t's reads of key, or NONE. */
-static uint32_t line_of(const cw *c, uint32_t t, uint32_t key) {
+/* The read line of t and key: its first triple's index (*m triples), or NONE. */
+static size_t line_at(const cw *c, uint32_t t, uint32_t key, size_t *m) {
     size_t lo = 0, hi = c->nrf;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         const uint32_t *e = c->rf + 3 * mid;
         if (e[0] < t || (e[0] == t && e[1] < key)) lo = mid + 1; else hi = mid;
     }
-    return lo < c->nrf && c->rf[3 * lo] == t && c->rf[3 * lo + 1] == key ? c->rf[3 * lo + 2] : NONE;
+    *m = 0;
+    while (lo + *m < c->nrf && c->rf[3 * (lo + *m)] == t && c->rf[3 * (lo + *m) + 1] == key) (*m)++;
+    return *m ? lo : NONE;
 }
 
-/* The transaction t's read of value on key names: the writer of a unique
- * value, the read line's for a repeated one (NONE: none yet). */
-static uint32_t named_txn(const cw *c, uint32_t t, uint32_t key, int64_t value) {
-    uint32_t w = table_get(&c->writer, key, value);
-    if (w == NONE) return NONE;
-    if (table_get(&c->dup, key, value) == NONE) return c->h->op_txn[w];
-    uint32_t n = line_of(c, t, key);
-    return n < c->h->num_txns ? n : NONE;
+/* The writer a read line names for t's nth external read of key (one
+ * writer: every read's), or NONE. */
+static uint32_t line_of(const cw *c, uint32_t t, uint32_t key, uint32_t nth) {
+    size_t m, at = line_at(c, t, key, &m);
+    if (at == NONE || (m > 1 && nth >= m)) return NONE;
+    return c->rf[3 * (at + (m > 1 ? nth : 0)) + 2];
 }
 
 /* An indeterminate transaction listed in the commit order that appended a
@@ -170,9 +173,14 @@ static void participants(cw *c, const uint32_t *order, uint32_t len) {
             const int64_t *v = &h->op_value[op];
             if (kind(h, op) == OP_LIST_READ) v = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
-                uint32_t u = named_txn(c, t, h->op_key[op], v[i]);
-                if (u == NONE) continue;
-                if (!c->part[u] && h->txns[u].status == TXN_INDETERMINATE) { c->part[u] = 1; work[nw++] = u; }
+                uint32_t w = table_get(&c->writer, h->op_key[op], v[i]);
+                if (w == NONE) continue;
+                size_t m = 1, at = NONE;
+                if (table_get(&c->dup, h->op_key[op], v[i]) != NONE && (at = line_at(c, t, h->op_key[op], &m)) == NONE) continue;
+                for (size_t j = 0; j < m; j++) {       /* a unique value's writer, or every writer its read line names */
+                    uint32_t u = at == NONE ? h->op_txn[w] : c->rf[3 * (at + j) + 2];
+                    if (u < h->num_txns && !c->part[u] && h->txns[u].status == TXN_INDETERMINATE) { c->part[u] = 1; work[nw++] = u; }
+                }
             }
         }
     }
@@ -210,25 +218,42 @@ static int check_order(cw *c, const uint32_t *order, uint32_t len) {
 
 /* The transaction whose final write of key holds value, checked as a
  * source for a read by t; NONE after a rejection. */
-static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int64_t value, int final) {
+static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int64_t value, int final, uint32_t nth) {
     const history *h = c->h;
     char wb[128];
     uint32_t w = table_get(&c->writer, key, value);
     if (w != NONE && kind(h, read_op) == OP_READ && table_get(&c->dup, key, value) != NONE) {
-        uint32_t n = line_of(c, t, key);         /* a read line must name the writer, which installed the value */
+        uint32_t n = line_of(c, t, key, nth);    /* a read line must name the writer, which installed the value */
         uint32_t last = n < h->num_txns ? table_get(&c->writes, n, key) : NONE;
         const char *why = n == NONE ? "a value several transactions wrote, and no 'read' line names which one it read"
                         : last == NONE || h->op_value[last] != value ? "a writer (named by its 'read' line) that did not install that value"
                         : n == t ? "its own later write" : !c->part[n] ? "an aborted transaction's write" : NULL;
-        if (why) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), why); return NONE; }
+        if (why) {
+            size_t m, at = line_at(c, t, key, &m);
+            reject(c, "the read at %s shows %s%s", history_op_where(h, read_op, wb, sizeof wb), why,
+                   at != NONE && m > 1 && nth >= m ? " (its read line names fewer writers than the transaction's reads of the key)" : "");
+            if (at != NONE && c->cert && c->cert->reads_from_line.len > at) c->err->line = c->cert->reads_from_line.data[at];
+            return NONE;
+        }
         return n;
     }
-    if (value == VALUE_INIT && kind(h, read_op) == OP_READ) return 0;
-    if (value == VALUE_INIT) w = NONE;
-    const char *bad = w == NONE ? "a value nobody wrote" : h->op_txn[w] == t ? "its own later write"
-                    : !c->part[h->op_txn[w]] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
-    if (bad) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), bad); return NONE; }
-    return h->op_txn[w];
+    uint32_t src;
+    if (value == VALUE_INIT && kind(h, read_op) == OP_READ) src = 0;
+    else {
+        if (value == VALUE_INIT) w = NONE;
+        const char *bad = w == NONE ? "a value nobody wrote" : h->op_txn[w] == t ? "its own later write"
+                        : !c->part[h->op_txn[w]] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
+        if (bad) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), bad); return NONE; }
+        src = h->op_txn[w];
+    }
+    size_t m, at = kind(h, read_op) == OP_READ && c->nrf ? line_at(c, t, key, &m) : NONE;
+    if (at != NONE && m > 1 && nth < m && c->rf[3 * (at + nth) + 2] != src) {   /* a line naming each read's writer */
+        reject(c, "the read at %s shows a unique value, whose writer is not the one its read line names",
+               history_op_where(h, read_op, wb, sizeof wb));
+        if (c->cert && c->cert->reads_from_line.len > at) c->err->line = c->cert->reads_from_line.data[at];
+        return NONE;
+    }
+    return src;
 }
 
 /* Per key: participant writers but INIT, in transaction order, with their
@@ -324,7 +349,7 @@ static uint32_t list_prefix(cw *c, const cw_keys *k, uint32_t t, uint32_t op, co
         if (table_get(&c->dup, key, l[i]) != NONE) return list_prefix_dup(c, k, t, op, l, m);
     for (uint32_t i = 0; i < m;) {
         uint32_t w = table_get(&c->writer, key, l[i]);
-        uint32_t u = source_of(c, t, op, key, l[i], 0);
+        uint32_t u = source_of(c, t, op, key, l[i], 0, 0);
         if (u == NONE) return NONE;
         if (!c->first_app[w]) { reject(c, "the list read at %s shows part of a transaction's appends", history_op_where(h, op, wb, sizeof wb)); return NONE; }
         for (i++; c->next_app[w] != NONE; i++) {
@@ -347,14 +372,36 @@ static uint32_t list_prefix(cw *c, const cw_keys *k, uint32_t t, uint32_t op, co
     return src;
 }
 
+/* A predicate read's view of a key it did not return: the version its
+ * view line names (*v), checked by cert_view_value; a marker no write
+ * installed needs a line.  1, or 0 after a rejection (at the line). */
+static int view_value(cw *c, uint32_t op, int64_t *v) {
+    const history *h = c->h;
+    char wb[128];
+    uint32_t line, w;
+    const char *bad = NULL;
+    int st = cert_view_value(h, c->cert, c->pnum, op, v, &w, &line, &bad);
+    if (st == CV_NOLINE && table_get(&c->writer, h->op_key[op], *v) == NONE && *v != VALUE_INIT) {
+        reject(c, "the read at %s: which version it saw is a choice (a predicate read's of a key it left out, or a read "
+               "of nil), and no line of the certificate names it ('view' for a predicate read, 'read' for a read of nil)",
+               history_op_where(h, op, wb, sizeof wb));
+        return 0;
+    }
+    if (st != CV_BAD) return 1;
+    reject(c, "the read at %s: %s", history_op_where(h, op, wb, sizeof wb), bad);
+    c->err->line = line;
+    return 0;
+}
+
 /* Participant t's reads: valid, their sources before t; its external reads recorded. */
-static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_t *own_v, uint32_t *own_n, vec_u32 *ops, vec_u32 *srcs) {
+static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_t *own_v, uint32_t *own_n, uint32_t *ext_n,
+                    vec_u32 *ops, vec_u32 *srcs) {
     const history *h = c->h;
     char wb[128];
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
         if (!ok_op(h, op)) continue;
         uint32_t key = h->op_key[op];
-        if (own_w[key] != t + 1) { own_w[key] = t + 1; own_n[key] = 0; own_v[key] = VALUE_INIT; }
+        if (own_w[key] != t + 1) { own_w[key] = t + 1; own_n[key] = 0; own_v[key] = VALUE_INIT; ext_n[key] = 0; }
         unsigned kd = kind(h, op);
         if (kd == OP_WRITE || kd == OP_APPEND) { own_n[key]++; own_v[key] = h->op_value[op]; continue; }
         uint32_t src;
@@ -363,7 +410,9 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
                 if (h->op_value[op] != own_v[key]) { reject(c, "the read at %s does not show its own last write", history_op_where(h, op, wb, sizeof wb)); return 0; }
                 continue;
             }
-            src = source_of(c, t, op, key, h->op_value[op], 1);
+            int64_t v = h->op_value[op];
+            if (!view_value(c, op, &v)) return 0;
+            src = source_of(c, t, op, key, v, 1, ext_n[key]++);   /* its nth external read of the key */
         } else {
             uint32_t n, m = own_n[key];
             const int64_t *l = history_list(h, op, &n);
@@ -385,21 +434,45 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
     return 1;
 }
 
+/* Transaction t's external register reads of key: before its own write. */
+static size_t count_external(const history *h, uint32_t t, uint32_t key) {
+    size_t n = 0;
+    for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+        if (h->op_key[op] != key || !ok_op(h, op)) continue;
+        if (kind(h, op) != OP_READ) break;
+        n++;
+    }
+    return n;
+}
+
 static int all_reads(cw *c, const cw_keys *k) {
     const history *h = c->h;
+    char wb[128];
     size_t nk = h->num_keys ? h->num_keys : 1;
-    uint32_t *own_w = xcalloc(nk, sizeof *own_w), *own_n = xcalloc(nk, sizeof *own_n);
+    uint32_t *own_w = xcalloc(nk, sizeof *own_w), *own_n = xcalloc(nk, sizeof *own_n), *ext_n = xcalloc(nk, sizeof *ext_n);
     int64_t *own_v = xcalloc(nk, sizeof *own_v);
     vec_u32 ops, srcs; vec_init(ops); vec_init(srcs);
     c->ext_start = xcalloc((size_t)h->num_txns + 1, sizeof *c->ext_start);
     int ok = 1;
     for (uint32_t t = 1; t < h->num_txns && ok; t++) {
         c->ext_start[t] = (uint32_t)ops.len;
-        if (c->part[t]) ok = reads_of(c, k, t, own_w, own_v, own_n, &ops, &srcs);
+        if (c->part[t]) ok = reads_of(c, k, t, own_w, own_v, own_n, ext_n, &ops, &srcs);
         c->ext_start[t + 1] = (uint32_t)ops.len;
     }
+    for (size_t i = 0; ok && i < c->nrf;) {    /* a line of several writers: one per external read of the key */
+        size_t m;
+        uint32_t t = c->rf[3 * i], key = c->rf[3 * i + 1];
+        line_at(c, t, key, &m);
+        if (m > 1 && t < h->num_txns && c->part[t] && count_external(h, t, key) != m) {
+            reject(c, "the read line of txn %" PRId64 " and key %s names %zu writers, not one per external read of the key",
+                   h->txns[t].ext_id, history_key_str(h, key, wb, sizeof wb), m);
+            if (c->cert && c->cert->reads_from_line.len > i) c->err->line = c->cert->reads_from_line.data[i];
+            ok = 0;
+        }
+        i += m ? m : 1;
+    }
     c->ext_op = ops.data; c->ext_src = srcs.data;
-    free(own_w); free(own_n); free(own_v);
+    free(own_w); free(own_n); free(own_v); free(ext_n);
     return ok;
 }
 
@@ -418,6 +491,18 @@ static int late(cw *c, uint32_t t3, uint32_t i, uint32_t t2, const char *how) {
     return 0;
 }
 
+/* Op's place in its transaction for rc's "earlier": an op lowered from a
+ * predicate read stands at the read's place (pred_read.pos; its ops are
+ * one read, none earlier than another), any other at its index. */
+static uint32_t place(const history *h, uint32_t op) {
+    uint32_t i = op - h->txns[h->op_txn[op]].first_op, tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE;
+    if (tag != PRED_TAG_NONE && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
+        uint32_t pos = h->preds->reads.data[pred_tag_read(tag)].pos;
+        if (pos != PRED_POS_NONE && pos <= i) return 2 * pos;
+    }
+    return 2 * i + 1;
+}
+
 static int premises_rc_ra(cw *c) {
     const history *h = c->h;
     size_t nk = h->num_keys ? h->num_keys : 1;
@@ -429,9 +514,11 @@ static int premises_rc_ra(cw *c) {
             for (uint32_t i = c->ext_start[t3]; i < c->ext_start[t3 + 1] && ok; i++) {
                 uint32_t x = h->op_key[c->ext_op[i]];
                 if (c->level == LEVEL_RA && lw_sess[x] == s + 1) ok = late(c, t3, i, lw[x], "an earlier transaction of its session");
-                uint32_t end = c->level == LEVEL_RC ? i : c->ext_start[t3 + 1];
+                int rc = c->level == LEVEL_RC;  /* rc: the reads before α (by place with predicate reads) */
+                uint32_t pi = rc && h->op_pred ? place(h, c->ext_op[i]) : 0;
+                uint32_t end = rc && !h->op_pred ? i : c->ext_start[t3 + 1];
                 for (uint32_t j = c->ext_start[t3]; j < end && ok; j++) {
-                    if (c->level == LEVEL_RC && h->op_key[c->ext_op[j]] == x) continue;
+                    if (rc && (h->op_key[c->ext_op[j]] == x || (h->op_pred && place(h, c->ext_op[j]) >= pi))) continue;
                     ok = late(c, t3, i, c->ext_src[j], c->level == LEVEL_RC ? "which it read another key from before" : "which it read from");
                 }
             }
@@ -490,6 +577,18 @@ cert_status cert_weak_verify(const history *h, int level, const uint32_t *order,
 
 cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *order, uint32_t len,
                                    const uint32_t *reads, size_t nreads, ic_error *err) {
+    certificate c;
+    cert_init(&c);
+    for (size_t i = 0; i < 3 * nreads; i++) vec_push(c.reads_from, reads[i]);
+    cert_status st = cert_weak_verify_cert(h, level, order, len, &c, err);
+    cert_free(&c);
+    return st;
+}
+
+cert_status cert_weak_verify_cert(const history *h, int level, const uint32_t *order, uint32_t len,
+                                  const certificate *cert, ic_error *err) {
+    const uint32_t *reads = cert->reads_from.data;
+    size_t nreads = cert->reads_from.len / 3;
     ic_error_clear(err);
     if (level != LEVEL_RC && level != LEVEL_RA && level != LEVEL_CC) {
         snprintf(err->msg, sizeof err->msg, "not a level certified by a commit order alone");
@@ -499,6 +598,7 @@ cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *
     cw c;
     memset(&c, 0, sizeof c);
     c.h = h; c.level = level; c.err = err; c.rf = reads; c.nrf = nreads;
+    c.cert = cert; c.pnum = cert_pred_numbers(h);
     tables(&c);
     participants(&c, order, len);
     cw_keys k;
@@ -507,7 +607,7 @@ cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *
     if (ok) { key_writers(&c, &k); ok = all_reads(&c, &k); }
     if (ok) ok = level == LEVEL_CC ? premises_cc(&c, &k, order, len) : premises_rc_ra(&c);
     free(c.writer.s); free(c.writes.s); free(c.dup.s); free(c.dead); free(c.next_app); free(c.first_app);
-    free(c.part); free(c.pos); free(c.ext_start); free(c.ext_op); free(c.ext_src);
+    free(c.part); free(c.pos); free(c.ext_start); free(c.ext_op); free(c.ext_src); free(c.pnum);
     free(k.start); free(k.txn); free(k.kpos);
     return ok ? CERT_OK : CERT_REJECT;
 }

@@ -86,12 +86,45 @@ typedef struct certificate {
     /* Reads of a value several transactions wrote to the key (issue 35):
      * triples (reader txn, key, writer txn), sorted by (reader, key): the
      * version that transaction's reads of the key show.  A read of such a
-     * value needs one; the verifier checks the writer installed the value. */
+     * value needs one; the verifier checks the writer installed the value.
+     * Several triples of one (reader, key), in a row (one 'read' line):
+     * the writer of each of its external reads of the key in program order
+     * (rc, whose reads of a key may see different versions; a level with
+     * one version a transaction rejects differing writers). */
     vec_u32 reads_from;
     vec_u32 reads_from_line;     /* per triple: its line when read from a file */
+    /* Predicate reads' views of keys they did not return, where the
+     * history leaves the version a choice (issue 34; doc/certificate.md,
+     * "view"): quadruples (reader txn, n, key, writer txn or 0 for INIT),
+     * sorted by (reader, n, key): the n-th predicate read (1-based, in
+     * the order of h->preds->reads) of the reader saw the writer's version
+     * of the key, which must not match its predicate. */
+    vec_u32 views;
+    vec_u32 views_line;          /* per quadruple: its line when read from a file */
 } certificate;
-/* The writer a certificate names for txn t's reads of key k, or HISTORY_NONE. */
+/* The writer a certificate names for txn t's reads of key k (its first
+ * when it names one per read), or HISTORY_NONE. */
 uint32_t cert_read_from(const certificate *c, uint32_t t, uint32_t k);
+
+/* The writer c's view line names for the n-th predicate read of t and key
+ * k (HISTORY_NONE: none), *line its line (may be NULL). */
+uint32_t cert_view_of(const certificate *c, uint32_t t, uint32_t n, uint32_t k, uint32_t *line);
+/* Per predicate read of h (h->preds->reads), its number n among its
+ * transaction's predicate reads, 1-based (NULL when h has none; free()). */
+uint32_t *cert_pred_numbers(const history *h);
+/* cert_view.c: a lowered op of a predicate read that did not return its
+ * key (history_op_pred, not returned) under c's view lines, or a read of
+ * nil whose absent version is a choice (predicate.h, preds_is_nil_choice)
+ * under its read line (the version must be absent): CV_NONE the op is no
+ * such op; CV_NOLINE it has no view line (its own value stands: a
+ * version the history decided, or a marker no write installed, whose view
+ * the certificate must name); CV_OK *v is the named writer's version of
+ * the key (VALUE_INIT: INIT's), which does not match the read's predicate,
+ * *w the writer; CV_BAD *bad says why the line is wrong.  *line: the view
+ * line (0: none).  num: cert_pred_numbers(h). */
+enum { CV_BAD = -1, CV_NONE = 0, CV_NOLINE = 1, CV_OK = 2 };
+int cert_view_value(const history *h, const certificate *c, const uint32_t *num, uint32_t op, int64_t *v, uint32_t *w,
+                    uint32_t *line, const char **bad);
 
 void cert_init(certificate *c);
 void cert_free(certificate *c);
@@ -174,5 +207,10 @@ cert_status cert_weak_verify(const history *h, int level, const uint32_t *order,
  * part.  cert_weak_verify is this with no lines. */
 cert_status cert_weak_verify_reads(const history *h, int level, const uint32_t *order, uint32_t len,
                                    const uint32_t *reads, size_t nreads, ic_error *err);
+/* The same with c's read lines and view lines (a predicate read's view of a
+ * key it did not return, cert_view_value, is then the read's source like
+ * any other read's). */
+cert_status cert_weak_verify_cert(const history *h, int level, const uint32_t *order, uint32_t len,
+                                  const certificate *c, ic_error *err);
 
 #endif

@@ -1,12 +1,15 @@
 /* cert_build.c — a certificate from a version order (contract in
  * cert_build.h): the verifier's edges (cert_edges()) sorted topologically
- * with the checker's graph toolkit (depgraph.h). */
+ * with the checker's graph toolkit (depgraph.h); and the lines that name
+ * a chosen version (view lines, read lines) from the history under the
+ * checker's choice. */
 #include "frontend/reports/cert_build.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "frontend/checking/depgraph.h"
+#include "frontend/history/predicate.h"
 
 typedef struct build_ctx { int si; const cert_form *f; vec_u32 from, to; } build_ctx;
 
@@ -145,3 +148,98 @@ cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t le
     for (uint32_t i = 1; i < len; i++) vec_push(c->order, order[i]);
     return CERT_OK;
 }
+
+static int cmp_view(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    for (int i = 0; i < 3; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+static int cmp_view2(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    for (int i = 0; i < 2; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+int cert_add_views(const history *orig, const history *chosen, certificate *c) {
+    uint32_t *num = cert_pred_numbers(orig);
+    int ok = 1;
+    for (uint32_t op = 0; op < orig->num_ops && op < chosen->num_ops; op++) {
+        if (!(orig->op_kind[op] & OP_AMBIGUOUS) || history_op_failed(orig, op)) continue;
+        if (history_op_failed(chosen, op)) continue;    /* set aside under the choice (rr: rc's own view) */
+        uint32_t t = orig->op_txn[op], tag = history_op_pred(orig, op), k = orig->op_key[op];
+        if (orig->txns[t].status == TXN_ABORTED) continue;
+        int nil = preds_is_nil_choice(orig->preds, op);
+        if (!nil && (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !num)) { ok = 0; break; }
+        int64_t v = chosen->op_value[op];
+        uint32_t w = v == VALUE_INIT ? 0 : history_writer_of(chosen, k, v);
+        if (w == HISTORY_NONE) { ok = 0; break; }
+        w = v == VALUE_INIT ? 0 : chosen->op_txn[w];
+        if (nil) {                                 /* a read of nil: a read line, once per (reader, key) */
+            size_t n = c->reads_from.len;
+            if (n >= 3 && c->reads_from.data[n - 3] == t && c->reads_from.data[n - 2] == k) continue;
+            vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, w);
+            continue;
+        }
+        vec_push(c->views, t); vec_push(c->views, num[pred_tag_read(tag)]); vec_push(c->views, k); vec_push(c->views, w);
+    }
+    free(num);
+    if (!ok) { vec_clear(c->views); vec_clear(c->reads_from); return 0; }
+    if (c->views.len > 4) qsort(c->views.data, c->views.len / 4, 4 * sizeof *c->views.data, cmp_view);
+    if (c->reads_from.len > 3) qsort(c->reads_from.data, c->reads_from.len / 3, 3 * sizeof *c->reads_from.data, cmp_view2);
+    return 1;
+}
+
+static int cmp_read_pos(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    for (int i = 0; i < 3; i++) if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* Per (reader, key) with a read of a repeated value, the writer each
+ * external register read of the key saw under the model's choice
+ * (`chosen`), in program order: one triple when they agree, else one per
+ * read (rc: a non-repeatable read of repeated values; the certificate's
+ * read line lists them all). */
+void cert_add_reads_from(const history *orig, const history *chosen, certificate *c) {
+    vec_u32 ws; vec_init(ws);
+    for (uint32_t t = 1; t < orig->num_txns; t++) {
+        if (orig->txns[t].status == TXN_ABORTED) continue;    /* an observed indeterminate one takes part too */
+        const history_txn *tx = &orig->txns[t];
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (history_op_kind(orig, op) != OP_READ || history_op_failed(orig, op)) continue;
+            uint32_t k = orig->op_key[op];
+            if (history_txn_external_read(orig, t, k) != op) continue;   /* its key's first read: the key's line */
+            int repeated = 0;
+            vec_clear(ws);
+            for (uint32_t o = op; o < tx->first_op + tx->num_ops; o++) {
+                if (orig->op_key[o] != k || history_op_failed(orig, o)) continue;
+                if (history_op_kind(orig, o) != OP_READ) break;     /* an own write: the reads after it are its */
+                uint32_t w = history_writer_of(orig, k, orig->op_value[o]), src = history_read_source(chosen, o);
+                repeated |= w != HISTORY_NONE && (orig->op_kind[w] & OP_REPEATED);
+                vec_push(ws, src == HISTORY_NONE ? HISTORY_NONE : chosen->op_txn[src]);
+            }
+            int same = 1, known = 1;
+            for (size_t i = 0; i < ws.len; i++) { same &= ws.data[i] == ws.data[0]; known &= ws.data[i] != HISTORY_NONE; }
+            if (!repeated || !known || !ws.len) continue;
+            for (size_t i = 0; i < (same ? 1 : ws.len); i++) { vec_push(c->reads_from, t); vec_push(c->reads_from, k); vec_push(c->reads_from, ws.data[i]); }
+        }
+    }
+    vec_free(ws);
+    /* cert_read_from searches them by (reader, key): a transaction's reads are in op order, not key order (stable: a
+     * key's writers keep their order) */
+    size_t n = c->reads_from.len / 3;
+    if (n < 2) return;
+    uint32_t *q = xmalloc(4 * n * sizeof *q);    /* (reader, key, position, writer): a stable sort */
+    for (size_t i = 0; i < n; i++) {
+        q[4 * i] = c->reads_from.data[3 * i]; q[4 * i + 1] = c->reads_from.data[3 * i + 1];
+        q[4 * i + 2] = (uint32_t)i; q[4 * i + 3] = c->reads_from.data[3 * i + 2];
+    }
+    qsort(q, n, 4 * sizeof *q, cmp_read_pos);
+    for (size_t i = 0; i < n; i++) {
+        c->reads_from.data[3 * i] = q[4 * i]; c->reads_from.data[3 * i + 1] = q[4 * i + 1];
+        c->reads_from.data[3 * i + 2] = q[4 * i + 3];
+    }
+    free(q);
+}
+

@@ -29,4 +29,18 @@ cert_status cert_build_level(const history *h, const version_order *vo, check_le
 cert_status cert_build_weak(const history *h, const uint32_t *order, uint32_t len, check_level_id level, certificate *c,
                             ic_error *err);
 
+/* Predicate reads' views (issue 34): the view line of every lowered op of
+ * orig whose version is a choice (a predicate read's of a key it did not
+ * return), and the read line of every read of nil whose absent version is
+ * one (predicate.h, nil_ops), naming the writer `chosen` (orig under the
+ * checker's choice, history_with_choice) gave it.  1, or 0 when a choice
+ * is neither (no line states it). */
+int cert_add_views(const history *orig, const history *chosen, certificate *c);
+/* Repeated values (issue 35): per (reader, key) with a read of a value
+ * several transactions wrote, the writer each external register read of
+ * the key saw under `chosen` (orig resolved under the model's choice), as
+ * read lines: one writer when they agree, else one per read in program
+ * order (rc). */
+void cert_add_reads_from(const history *orig, const history *chosen, certificate *c);
+
 #endif

@@ -53,14 +53,29 @@ void cert_write(FILE *out, const history *h, const certificate *c) {
         for (uint32_t i = c->vo.start[k]; i < c->vo.start[k + 1]; i++) { fputc(' ', out); write_txn(out, h, unique, c->vo.txns.data[i]); }
         fputc('\n', out);
     }
-    if (c->reads_from.len) fprintf(out, "# reads of a value several transactions wrote: read READER KEY WRITER\n");
-    for (size_t i = 0; i + 2 < c->reads_from.len; i += 3) {
+    if (c->reads_from.len)
+        fprintf(out, "# reads of a value several transactions wrote, or of nil (an absent version): read READER KEY WRITER\n");
+    for (size_t i = 0; i + 2 < c->reads_from.len; i += 3) {    /* a (reader, key)'s writers on one line */
+        const uint32_t *e = c->reads_from.data + i;
+        if (i && e[-3] == e[0] && e[-2] == e[1]) { fputc(' ', out); write_txn(out, h, unique, e[2]); continue; }
+        if (i) fputc('\n', out);
         fputs("read ", out);
-        write_txn(out, h, unique, c->reads_from.data[i]);
+        write_txn(out, h, unique, e[0]);
         fputc(' ', out);
-        write_key(out, h, c->reads_from.data[i + 1]);
+        write_key(out, h, e[1]);
         fputc(' ', out);
-        write_txn(out, h, unique, c->reads_from.data[i + 2]);
+        write_txn(out, h, unique, e[2]);
+    }
+    if (c->reads_from.len) fputc('\n', out);
+    if (c->views.len)
+        fprintf(out, "# predicate reads' views of keys they did not return: view READER N KEY WRITER (its N-th predicate read)\n");
+    for (size_t i = 0; i + 3 < c->views.len; i += 4) {
+        fputs("view ", out);
+        write_txn(out, h, unique, c->views.data[i]);
+        fprintf(out, " %" PRIu32 " ", c->views.data[i + 1]);
+        write_key(out, h, c->views.data[i + 2]);
+        fputc(' ', out);
+        write_txn(out, h, unique, c->views.data[i + 3]);
         fputc('\n', out);
     }
     if (f && !f->ordered) fprintf(out, "# no commit order: the version orders are the certificate\n");
@@ -264,8 +279,9 @@ static int read_key_line(rd *R, const char *p) {
     return 1;
 }
 
-/* After "read": READER KEY WRITER, in (reader, key) order, each pair once.
- * 1, or 0 (R->st says why). */
+/* After "read": READER KEY WRITER..., in (reader, key) order, each pair
+ * once: one writer for all the reader's external reads of the key, or one
+ * per read in program order (a triple each).  1, or 0 (R->st says why). */
 static int read_reads_from_line(rd *R, const char *p) {
     char fb[48], kshow[160];
     uint32_t rt, k = UINT32_MAX, wt;
@@ -279,16 +295,58 @@ static int read_reads_from_line(rd *R, const char *p) {
     }
     if (!end_of_token(p)) { bad(R, "expected a space after the key, found %s", lex_found(p, fb, sizeof fb)); return 0; }
     lex_space(&p);
-    if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
-    lex_space(&p);
-    if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
     vec_u32 *v = &R->c->reads_from;
     if (v->len && (v->data[v->len - 3] > rt || (v->data[v->len - 3] == rt && v->data[v->len - 2] >= k))) {
         ic_error_at(R->err, R->name, R->r->line, "read lines must be in order of reader and key, each pair once");
         R->st = CERT_REJECT; return 0;
     }
-    vec_push(*v, rt); vec_push(*v, k); vec_push(*v, wt);
-    vec_push(R->c->reads_from_line, (uint32_t)R->r->line);
+    do {                                         /* one writer, or one per external read of the key (rc) */
+        if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
+        if (!end_of_token(p)) { bad(R, "expected a space between writers, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+        lex_space(&p);
+        vec_push(*v, rt); vec_push(*v, k); vec_push(*v, wt);
+        vec_push(R->c->reads_from_line, (uint32_t)R->r->line);
+    } while (*p);
+    return 1;
+}
+
+/* After "view": READER N KEY WRITER, in (reader, N, key) order, each
+ * triple once (N: the reader's N-th predicate read, from 1).  1, or 0
+ * (R->st says why). */
+static int read_view_line(rd *R, const char *p) {
+    char fb[48], kshow[160];
+    uint32_t rt, k = UINT32_MAX, wt;
+    int64_t n;
+    if (parse_txn(R, R->L, &p, 0, &rt) <= 0) return 0;
+    if (!end_of_token(p)) { bad(R, "expected a space after the reader, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    lex_space(&p);
+    const char *at = p;
+    if (lex_i64(&p, &n) != 1 || n < 1 || n > UINT32_MAX - 1 || !end_of_token(p)) {
+        bad(R, "expected the number of the reader's predicate read (1 for its first), found %s", lex_found(at, fb, sizeof fb));
+        return 0;
+    }
+    lex_space(&p);
+    if (!read_key_name(R, &p, &k, kshow, sizeof kshow)) return 0;
+    if (k == UINT32_MAX) {
+        ic_error_at(R->err, R->name, R->r->line, "unknown key %s (not in the history)", kshow);
+        R->st = CERT_REJECT; return 0;
+    }
+    if (!end_of_token(p)) { bad(R, "expected a space after the key, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    lex_space(&p);
+    if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
+    lex_space(&p);
+    if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }
+    vec_u32 *v = &R->c->views;
+    uint32_t nn = (uint32_t)n;
+    if (v->len) {
+        const uint32_t *e = v->data + v->len - 4;
+        if (e[0] > rt || (e[0] == rt && (e[1] > nn || (e[1] == nn && e[2] >= k)))) {
+            ic_error_at(R->err, R->name, R->r->line, "view lines must be in order of reader, predicate read and key, each once");
+            R->st = CERT_REJECT; return 0;
+        }
+    }
+    vec_push(*v, rt); vec_push(*v, nn); vec_push(*v, k); vec_push(*v, wt);
+    vec_push(R->c->views_line, (uint32_t)R->r->line);
     return 1;
 }
 
@@ -333,7 +391,8 @@ static int read_line(rd *R, const char *p, int *header, int *ended) {
     if (word_is(p, "key")) { p += 3; lex_space(&p); return read_key_line(R, p); }
     if (word_is(p, "order")) { p += 5; lex_space(&p); return read_order_line(R, p); }
     if (word_is(p, "read")) { p += 4; lex_space(&p); return read_reads_from_line(R, p); }
-    bad(R, "expected 'key', 'read', 'order' or 'end', found %s", lex_found(p, fb, sizeof fb));
+    if (word_is(p, "view")) { p += 4; lex_space(&p); return read_view_line(R, p); }
+    bad(R, "expected 'key', 'read', 'view', 'order' or 'end', found %s", lex_found(p, fb, sizeof fb));
     return 0;
 }
 

@@ -558,6 +558,10 @@ static void run_set_aside(const history *h, const run_check_options *o, par_pool
     run_check_options ro = *o;
     ro.certificate = 0;
     ro.cycles_after_axioms = 0;
+    /* a predicate fact stays in the view (its reads are set aside, not its
+     * facts), and the verifier refuses any certificate beside one: the
+     * rest's PASS is extra information, not a verdict, and is not certified */
+    if (h->preds && h->preds->facts.len) ro.verify_every_pass = 0;
     int cl = -1;
     ic_error err;
     ic_error_clear(&err);

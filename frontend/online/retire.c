@@ -123,25 +123,28 @@ static int clocks(plan_ctx *c) {
 }
 
 /* Readers of each write op's version (other transactions), CSR. */
-static void reader_index(plan_ctx *c) {
-    const history *h = c->h;
-    c->reader_start = xcalloc(h->num_ops + 1, sizeof *c->reader_start);
+void retire_readers_of(const history *h, uint32_t **start, uint32_t **readers) {
+    uint32_t *rs = xcalloc(h->num_ops + 1, sizeof *rs);
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (!history_op_is_read(h, op)) continue;
         uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) c->reader_start[src]++;
+        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) rs[src]++;
     }
-    for (uint32_t op = 0, sum = 0; op <= h->num_ops; op++) { uint32_t k = c->reader_start[op]; c->reader_start[op] = sum; sum += k; }
-    c->readers = xmalloc((c->reader_start[h->num_ops] + 1) * sizeof *c->readers);
+    for (uint32_t op = 0, sum = 0; op <= h->num_ops; op++) { uint32_t k = rs[op]; rs[op] = sum; sum += k; }
+    uint32_t *rd = xmalloc((rs[h->num_ops] + 1) * sizeof *rd);
     uint32_t *fill = xmalloc((h->num_ops + 1) * sizeof *fill);
-    memcpy(fill, c->reader_start, (h->num_ops + 1) * sizeof *fill);
+    memcpy(fill, rs, (h->num_ops + 1) * sizeof *fill);
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (!history_op_is_read(h, op)) continue;
         uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) c->readers[fill[src]++] = h->op_txn[op];
+        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) rd[fill[src]++] = h->op_txn[op];
     }
     free(fill);
+    *start = rs;
+    *readers = rd;
 }
+
+static void reader_index(plan_ctx *c) { retire_readers_of(c->h, &c->reader_start, &c->readers); }
 
 /* Is transaction a's version of a key before version op b in every
  * admissible order?  a reaches b's transaction, or a reaches a reader of

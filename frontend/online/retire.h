@@ -119,4 +119,9 @@ int retire_stream_check(retire_stream *rs);
  * error (err set). */
 history *retire_stream_history(const retire_stream *rs, int at_end, ic_error *err);
 
+/* The readers of each write op's version among other transactions, CSR:
+ * op's readers are (*readers)[(*start)[op] .. (*start)[op + 1]); both are
+ * the caller's to free (the fence plan's and the time plan's R3/R4). */
+void retire_readers_of(const history *h, uint32_t **start, uint32_t **readers);
+
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "frontend/formats/text_times.h"
+#include "frontend/online/retire.h"
 #include "frontend/history/levels.h"
 #include "frontend/run_check.h"
 
@@ -222,25 +223,7 @@ static int ordered_before(const tplan *c, uint32_t a, uint32_t b) {
     return 0;
 }
 
-static void reader_index(tplan *c) {
-    const history *h = c->h;
-    c->reader_start = xcalloc(h->num_ops + 1, sizeof *c->reader_start);
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (!history_op_is_read(h, op)) continue;
-        uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) c->reader_start[src]++;
-    }
-    for (uint32_t op = 0, sum = 0; op <= h->num_ops; op++) { uint32_t k = c->reader_start[op]; c->reader_start[op] = sum; sum += k; }
-    c->readers = xmalloc((c->reader_start[h->num_ops] + 1) * sizeof *c->readers);
-    uint32_t *fill = xmalloc((h->num_ops + 1) * sizeof *fill);
-    memcpy(fill, c->reader_start, (h->num_ops + 1) * sizeof *fill);
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (!history_op_is_read(h, op)) continue;
-        uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) c->readers[fill[src]++] = h->op_txn[op];
-    }
-    free(fill);
-}
+static void reader_index(tplan *c) { retire_readers_of(c->h, &c->reader_start, &c->readers); }
 
 /* R0, R2 and the basic conditions: one pass; 1 if the cut moved. */
 static int pass_basic(tplan *c, const uint8_t *settled) {

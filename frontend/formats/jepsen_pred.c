@@ -320,6 +320,42 @@ static void pin_version(jp_state *s, uint32_t txn, uint32_t key, int64_t v) {
     vec_push(s->items, it);
 }
 
+/* Of choice c's candidates, those p does not match stay (p NULL: every one
+ * that is a version): a second read of the key by the same transaction
+ * keeps what both allow.  How many stay. */
+static uint32_t narrow_choice(jp_state *s, const jp_index *ix, pred_choice *c, const predicate *p) {
+    uint32_t keep = 0;
+    for (uint32_t j = 0; j < c->n; j++) {
+        int64_t v = s->preds->choice_vals.data[c->first + j];
+        cand x;
+        if (version_of(s, ix, c->key, v, &x) && (!p || !pred_match_version(p, x.present, x.data)))
+            s->preds->choice_vals.data[c->first + keep++] = v;
+    }
+    return c->n = keep;
+}
+
+/* c's candidates, appended to choice_vals: the versions of c->key that p
+ * does not match (p NULL: the absent ones), INIT's included, none of
+ * c->txn's own, aborted or overwritten inside its transaction.  0 (and
+ * nothing appended) when one is an indeterminate transaction's. */
+static int gather_choice(jp_state *s, const jp_index *ix, pred_choice *c, const predicate *p) {
+    uint32_t key = c->key;
+    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
+        cand v;
+        if (j == ix->start[key + 1]) v = init_cand(s, key);
+        else {
+            const jp_ver *w = &s->vers.data[ix->order[j]];
+            if (w->txn == c->txn || w->status == TXN_ABORTED || w->over) continue;
+            if (w->status != TXN_COMMITTED) { s->preds->choice_vals.len = c->first; c->n = 0; return 0; }
+            v = ver_cand(s, ix->order[j]);
+        }
+        if (p ? pred_match_version(p, v.present, v.data) : v.present) continue;
+        vec_push(s->preds->choice_vals, v.value);
+        c->n++;
+    }
+    return 1;
+}
+
 /* The reader (txn) saw one of several versions of key — those p does not
  * match (a predicate read), or the absent ones (p NULL: a read of nil) —
  * and the version order decides which: record the choice
@@ -336,33 +372,10 @@ static int64_t record_choice(jp_state *s, history_builder *b, const jp_index *ix
     if (u64map_get(&s->lowered_ix, id) != UINT32_MAX || (s->vstamp && s->vtxn == txn && s->vstamp[key] == txn + 1))
         return 0;                                /* read as one version already */
     uint32_t prev = u64map_get(&s->choice_ix, id);
-    if (prev != UINT32_MAX) {                    /* intersect with the first predicate read's */
-        pred_choice *c = &s->preds->choices.data[prev];
-        uint32_t keep = 0;
-        for (uint32_t j = 0; j < c->n; j++) {
-            int64_t v = s->preds->choice_vals.data[c->first + j], data = 0;
-            cand x;
-            if (!version_of(s, ix, key, v, &x)) continue;
-            data = x.data;
-            if (!p || !pred_match_version(p, x.present, data)) s->preds->choice_vals.data[c->first + keep++] = v;
-        }
-        c->n = keep;
-        return keep ? c->marker : 0;
-    }
+    if (prev != UINT32_MAX)                      /* intersect with the first predicate read's */
+        return narrow_choice(s, ix, &s->preds->choices.data[prev], p) ? s->preds->choices.data[prev].marker : 0;
     pred_choice c = { r, key, (uint32_t)s->preds->choice_vals.len, 0, txn, hb_name(b, "unread@?", 8), 0 };
-    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
-        cand v;
-        if (j == ix->start[key + 1]) v = init_cand(s, key);
-        else {
-            const jp_ver *w = &s->vers.data[ix->order[j]];
-            if (w->txn == txn || w->status == TXN_ABORTED || w->over) continue;
-            if (w->status != TXN_COMMITTED) { s->preds->choice_vals.len = c.first; return 0; }
-            v = ver_cand(s, ix->order[j]);
-        }
-        if (p ? pred_match_version(p, v.present, v.data) : v.present) continue;
-        vec_push(s->preds->choice_vals, v.value);
-        c.n++;
-    }
+    if (!gather_choice(s, ix, &c, p)) return 0;
     u64map_put(&s->choice_ix, id, (uint32_t)s->preds->choices.len);
     vec_push(s->preds->choices, c);
     return c.marker;
@@ -379,32 +392,10 @@ static int64_t rc_view_choice(jp_state *s, history_builder *b, const jp_index *i
                               const predicate *p) {
     uint64_t id = (uint64_t)txn << 32 | key;
     uint32_t prev = u64map_get(&s->alt_ix, id);
-    if (prev != UINT32_MAX) {                    /* intersect with the first such read's */
-        pred_choice *c = &s->preds->choices.data[prev];
-        uint32_t keep = 0;
-        for (uint32_t j = 0; j < c->n; j++) {
-            int64_t v = s->preds->choice_vals.data[c->first + j];
-            cand x;
-            if (version_of(s, ix, key, v, &x) && !pred_match_version(p, x.present, x.data))
-                s->preds->choice_vals.data[c->first + keep++] = v;
-        }
-        c->n = keep;
-        return keep ? c->marker : 0;
-    }
+    if (prev != UINT32_MAX)                      /* intersect with the first such read's */
+        return narrow_choice(s, ix, &s->preds->choices.data[prev], p) ? s->preds->choices.data[prev].marker : 0;
     pred_choice c = { r, key, (uint32_t)s->preds->choice_vals.len, 0, txn, 0, 1 };
-    for (uint32_t j = ix->start[key]; j <= ix->start[key + 1]; j++) {
-        cand v;
-        if (j == ix->start[key + 1]) v = init_cand(s, key);
-        else {
-            const jp_ver *w = &s->vers.data[ix->order[j]];
-            if (w->txn == txn || w->status == TXN_ABORTED || w->over) continue;
-            if (w->status != TXN_COMMITTED) { s->preds->choice_vals.len = c.first; return 0; }
-            v = ver_cand(s, ix->order[j]);
-        }
-        if (pred_match_version(p, v.present, v.data)) continue;
-        vec_push(s->preds->choice_vals, v.value);
-        c.n++;
-    }
+    if (!gather_choice(s, ix, &c, p)) return 0;
     if (!c.n) return 0;
     c.marker = hb_name(b, "unread@?", 8);
     u64map_put(&s->alt_ix, id, (uint32_t)s->preds->choices.len);

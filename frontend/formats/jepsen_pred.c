@@ -514,6 +514,17 @@ static int resolve_read(jp_state *s, history_builder *b, const jp_index *ix, uin
                     hb_op_tag(b, op, pred_tag(r, 0));
                     continue;
                 }
+            } else if (pin != UINT32_MAX && version_of(s, ix, k, v, &c)) {
+                /* a version it does not match: the view is that version, read
+                 * again at the predicate read's place (preds_op_rank), where
+                 * rc's premise asks what the transaction read before (an item
+                 * read before it makes it a later read; rc would allow any
+                 * version p leaves out there: a restriction, never a PASS too
+                 * many; one version a transaction elsewhere: no new edge) */
+                if (op == HISTORY_NONE) op = hb_op(b, rd.txn, OP_READ, k, v, rd.line);
+                else hb_op_set(b, op, OP_READ, v);
+                hb_op_tag(b, op, pred_tag(r, 0));
+                continue;
             }
             if (op != HISTORY_NONE) hb_op_set(b, op, OP_READ | OP_FAILED, VALUE_INIT);
             continue;

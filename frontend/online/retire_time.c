@@ -180,6 +180,7 @@ typedef struct tplan {
     int so;                      /* the level orders a session's transactions */
     int64_t tau;                 /* R: the completed transactions with complete < tau */
     uint32_t *reader_start, *readers;   /* per write op: the other transactions that read its version */
+    const uint8_t *settled;      /* per txn: in the checked part S */
 } tplan;
 
 static int in_r(const tplan *c, uint32_t t) {
@@ -214,12 +215,16 @@ static int edge(const tplan *c, uint32_t a, uint32_t x) {
 }
 
 /* Is a's version of the key before version op b in every admissible
- * order?  An edge into b's writer, or into a reader of b's version (which
- * would otherwise miss a's overwrite: a cycle with one RW edge). */
+ * order?  An edge into b's writer, or into a settled reader of b's version
+ * (which would otherwise miss a's overwrite: a cycle with one RW edge).
+ * Only a reader in S: S's check passed under some order of its versions,
+ * and the retired summary must agree with it; an unsettled reader's edge
+ * would pick a last version that S's orders need not have, and retiring
+ * would drop the contradiction (a false PASS; test_order_from_settled). */
 static int ordered_before(const tplan *c, uint32_t a, uint32_t b) {
     if (edge(c, a, c->h->op_txn[b])) return 1;
     for (uint32_t i = c->reader_start[b]; i < c->reader_start[b + 1]; i++)
-        if (edge(c, a, c->readers[i])) return 1;
+        if (c->settled[c->readers[i]] && edge(c, a, c->readers[i])) return 1;
     return 0;
 }
 
@@ -289,7 +294,7 @@ uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, i
     for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;
     memset(retire, 0, h->num_txns);
     if (w == NONE || h->has_lists) return 0;
-    tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL };
+    tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL, settled };
     reader_index(&c);
     for (int changed = 1; changed;) {
         changed = pass_basic(&c, settled);

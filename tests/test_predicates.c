@@ -838,7 +838,7 @@ static void rc_against_bp_rc(void **state) {
                   "item-reads (rc's restriction)\n",
                   same, pass, fail, restricted, twice_pass, big, pinned_fail);
     assert_true(same > runs / 2 && pass > 100 && fail > 50 && restricted > 500 && twice_pass > 100 && big < runs / 20);
-    assert_true(pinned_fail < runs / 50);                   /* a restriction, not the rule */
+    assert_true(pinned_fail <= 10);                         /* a restriction, not the rule (1 seen in 6,000) */
 }
 
 /* ---- (g) late activation ------------------------------------------------ */

@@ -193,7 +193,13 @@ def planted(n, ratio, seed):
 
 
 def main():
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        sys.stdout.write(__doc__) if len(sys.argv) == 2 else sys.stderr.write(__doc__)
+        sys.exit(0 if len(sys.argv) == 2 else 2)
     out = sys.argv[1]
+    if out.startswith("-"):
+        sys.stderr.write("gen_cnf.py: unknown option %s (usage: gen_cnf.py OUTDIR)\n" % out)
+        sys.exit(2)
     fams = {}
     for n in (200, 225, 250, 275, 300):
         for seed in range(1, 5):

@@ -66,6 +66,8 @@ typedef struct run_check_options {
     interpret_trace *trace;      /* candidates the interpretation looked at, or NULL */
     int cycles_after_axioms;     /* read anomalies found: also check the levels without those reads
                                     (off by default; `isocheck check` sets it) */
+    uint32_t list_order_steps;   /* repeated appends: the step limit searching one key's orders of its
+                                    appends (0: the default; list_repeat.h) */
     /* Optional hooks: after the index is built (seconds it took), and after
      * each level is done (its result, without its forced edges: the
      * interpretation has used and freed them; the report is filled for it). */

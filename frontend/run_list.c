@@ -192,6 +192,23 @@ static void take_items(report *rep, report *f, uint32_t mask) {
 }
 
 /* The report: the runs' lines put together into rep (see the header). */
+/* No key has two orders listed, but one was cut short: the first run's
+ * PASSes stand (re-checked under that order), its FAILs are no proof
+ * (another order of the cut key may pass): UNKNOWN, without their anomalies. */
+static void cut_short(report *rep, report *f) {
+    for (int j = 0; j < f->num_levels; j++) {
+        report_level L = f->levels[j];
+        if (L.verdict == VERDICT_FAIL) {
+            L.verdict = VERDICT_UNKNOWN;
+            L.stage = "choice";
+            snprintf(L.msg, sizeof L.msg, "a key has more orders of its appends than are tried; the one tried fails, "
+                     "which proves nothing about the others");
+        }
+        rep->levels[rep->num_levels++] = L;
+    }
+    report_check_ladder(rep);
+}
+
 static void compose(list_run *s, report *rep) {
     const run_check_options *o = s->o;
     report *f = &s->first;
@@ -200,6 +217,10 @@ static void compose(list_run *s, report *rep) {
         rep->no_times[l] = f->no_times[l];
         if (!o->want[l] || f->no_times[l] || s->ok[l]) continue;
         if (s->proven[l] == 1) from_relaxed |= 1u << l; else from_first |= 1u << l;
+    }
+    if (!s->nc && list_choice_truncated(s->lc)) {  /* one order listed, the rest cut short: no proof */
+        cut_short(rep, f);
+        return;
     }
     if (!s->nc) {                                /* no choice: the first run's report as it is */
         vec_foreach(report_anomaly, a, f->items) vec_push(rep->items, *a);
@@ -287,7 +308,7 @@ static int drive(const history *h, const run_check_options *o, report *rep, cert
         if (!level_session_order((check_level_id)l)) so = 0;
         if (!adjacent_level(h, l)) adjacent = 0;
     }
-    list_choice *lc = list_choice_build(h, so, adjacent);
+    list_choice *lc = list_choice_build(h, so, adjacent, o->list_order_steps);
     list_run s;
     memset(&s, 0, sizeof s);
     s.h = h; s.lc = lc; s.o = o;

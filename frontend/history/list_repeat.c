@@ -35,6 +35,7 @@ typedef struct lkey {
     size_t seg_off;              /* their position -> append op arrays, len each, in pos_ops */
     size_t read_off, nreads;     /* its reads in reads */
     uint32_t common;             /* positions all its segmentations agree on (0 when some are not listed) */
+    uint8_t cut;                 /* its segmentations were not all listed (the cap or the step limit) */
 } lkey;
 
 struct list_choice {
@@ -46,6 +47,7 @@ struct list_choice {
     uint32_t nchoice, *choice;   /* indices of the keys with several segmentations */
     int truncated;
     uint32_t num_reads;
+    uint32_t max_steps;          /* the step limit of walk, per key */
 };
 
 int history_has_repeated_appends(const history *h) {
@@ -115,11 +117,11 @@ static void walk(seg_ctx *s, list_choice *lc, lkey *K) {
     pos_at[0] = 0; next_c[0] = 0; cn[0] = UINT32_MAX;
     K->seg_off = lc->pos_ops.len;
     for (;;) {
-        if (++steps > LIST_SEG_STEPS) { lc->truncated = 1; break; }
+        if (++steps > lc->max_steps) { lc->truncated = 1; K->cut = 1; break; }
         uint32_t pos = pos_at[depth];
         int advanced = 0;
         if (pos == s->len) {
-            if (K->nseg == LIST_SEG_CAP) { lc->truncated = 1; K->common = 0; break; }
+            if (K->nseg == LIST_SEG_CAP) { lc->truncated = 1; K->cut = 1; K->common = 0; break; }
             for (uint32_t d = 0; d < depth; d++)
                 for (uint32_t j = 0; j < s->wlen[chosen[d]]; j++) vec_push(lc->pos_ops, s->kw[s->wfirst[chosen[d]] + j]);
             K->nseg++;
@@ -272,9 +274,10 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
     free(s.exact); free(s.req);
 }
 
-list_choice *list_choice_build(const history *h, int session_order, int adjacent) {
+list_choice *list_choice_build(const history *h, int session_order, int adjacent, uint32_t max_steps) {
     if (!history_has_repeated_appends(h)) return NULL;
     list_choice *lc = xcalloc(1, sizeof *lc);
+    lc->max_steps = max_steps ? max_steps : LIST_SEG_STEPS;
     lc->key_index = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *lc->key_index);
     memset(lc->key_index, 0xff, (h->num_keys ? h->num_keys : 1) * sizeof *lc->key_index);
     for (uint32_t i = 0; i < h->num_repeated; i++) {
@@ -445,7 +448,7 @@ history *history_without_choice_lists(const history *h, const list_choice *lc) {
     if (!c) return NULL;
     for (uint32_t i = 0; i < lc->nkeys; i++) {          /* a read every choice shows alike stays */
         const lkey *K = &lc->keys[i];
-        if (K->nseg < 2) continue;
+        if (K->nseg < 2 && !K->cut) continue;    /* a key cut short: its one listed order is no proof */
         for (size_t j = 0; j < K->nreads; j++) {
             const lread *r = &lc->reads.data[K->read_off + j];
             if (!r->compat || r->ext > K->common) c->op_kind[r->op] |= OP_FAILED;

@@ -44,8 +44,10 @@ typedef struct list_choice list_choice;
 /* Whether some value is appended twice to a list key (cheap: rep_ops). */
 int history_has_repeated_appends(const history *h);
 
-/* The segmentations of every key with a repeated append; NULL when there is none. */
-list_choice *list_choice_build(const history *h, int session_order, int adjacent);
+/* The segmentations of every key with a repeated append; NULL when there
+ * is none.  max_steps bounds the search of each key's (0: the default,
+ * LIST_SEG_STEPS in list_repeat.c); a key cut short is truncated. */
+list_choice *list_choice_build(const history *h, int session_order, int adjacent, uint32_t max_steps);
 void list_choice_free(list_choice *lc);
 
 /* The keys with several segmentations left (the choice), and each one's
@@ -68,7 +70,8 @@ history *history_with_list_choice(const history *h, const list_choice *lc, const
  * effect) unless every segmentation gives it the same appends (its
  * prefix within the positions they all agree on).  Its constraints are a
  * subset of every choice's, so a level it fails fails whichever appends
- * were seen.  (A key whose segmentations are not all listed keeps none.) */
+ * were seen.  (A key whose segmentations are not all listed keeps none,
+ * also one cut short with a single order listed.) */
 history *history_without_choice_lists(const history *h, const list_choice *lc);
 
 /* One sentence naming the choice made for a read: the first committed

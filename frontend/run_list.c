@@ -148,11 +148,15 @@ static int check_one(list_run *s, history *hc, const run_check_options *ro, int 
 /* The message of a level no choice passed: proven 1 (the relaxation), 2
  * (every choice), 0 (not proven: UNKNOWN). */
 static void choice_msg(list_run *s, report_level *L, int proven) {
-    char what[300] = "";
+    char what[360] = "";
     for (uint32_t i = 0; i < s->nc && !what[0]; i++) {
         uint32_t *zero = xcalloc(s->nc + 1, sizeof *zero);
         if (!list_choice_describe(s->h, s->lc, zero, i, what, sizeof what)) what[0] = 0;
         free(zero);
+    }
+    if (what[0] && s->nc > 1) {                  /* the cycle shown rests on every key's first order */
+        size_t n = strlen(what);
+        snprintf(what + n, sizeof what - n, " (and each of the other %u keys with a choice in its first order)", s->nc - 1);
     }
     char add[520];
     if (proven == 1)
@@ -164,7 +168,8 @@ static void choice_msg(list_run *s, report_level *L, int proven) {
                  "(%llu choices of appends refuted)%s%s", list_choice_reads(s->lc), (unsigned long long)s->tried,
                  what[0] ? "; shown under the choice where " : "", what);
     else
-        snprintf(add, sizeof add, "no choice of appends among the %llu tried passes (%s%.200s)", (unsigned long long)s->tried,
+        snprintf(add, sizeof add, "no choice of appends among the %llu tried passes (%s%.200s); the anomalies listed are "
+                 "the first choice's", (unsigned long long)s->tried,
                  s->cert_msg[0] ? "internal error: a passing choice's certificate does not verify against the history "
                                   "as loaded: " : s->stopped ? "the time limit or an interrupt" :
                  list_choice_truncated(s->lc) ? "a key has more orders of its appends than are tried" : "the limit of choices",

@@ -61,6 +61,12 @@ expect "Elle JSON" 0 "$t/choose.json" '^PASS ser' --level ser
 sed 's/\[\[:append 1 5\]\], :process 1/[[:r 2 [7]] [:append 1 5]], :process 1/' "$t/choose.edn" > "$t/every.edn"
 expect "fails whichever (ser)" 1 "$t/every.edn" 'whichever append of its values each of the 2 list reads of a repeated value saw (2 choices of appends refuted); shown under the choice where txn 2 read key 1 = \[5\] with 5 appended by txn 0' --level ser
 expect "fails whichever (rc)" 1 "$t/every.edn" 'CyclicCO (TAP-g).*whichever append of its values' --level rc
+# a second key with a choice: the cycle shown rests on its first order too, and says so
+{ cat "$t/every.edn"
+  echo '{:type :ok, :f :txn, :value [[:append 5 9]], :process 6, :index 6}'
+  echo '{:type :ok, :f :txn, :value [[:append 5 9]], :process 7, :index 7}'
+  echo '{:type :ok, :f :txn, :value [[:r 5 [9 9]]], :process 8, :index 8}'; } > "$t/two.edn"
+expect "two keys with a choice" 1 "$t/two.edn" 'shown under the choice where txn 2 read key 1 = \[5\] with 5 appended by txn 0 (and each of the other 1 keys with a choice in its first order)' --level ser
 # a failure on another key holds under every choice: proven without the ambiguous lists
 { cat "$t/choose.edn"
   echo '{:type :ok, :f :txn, :value [[:r 3 [9]] [:append 4 1]], :process 4, :index 4}'

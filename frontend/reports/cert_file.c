@@ -250,6 +250,20 @@ static int read_key_name(rd *R, const char **p, uint32_t *k, char *show, size_t 
     return 1;
 }
 
+/* A key of the history and the space after it (the read and view lines).
+ * 1, or 0 (R->st says why: malformed, or a key the history lacks). */
+static int read_known_key(rd *R, const char **p, uint32_t *k) {
+    char fb[48], kshow[160];
+    if (!read_key_name(R, p, k, kshow, sizeof kshow)) return 0;
+    if (*k == UINT32_MAX) {
+        ic_error_at(R->err, R->name, R->r->line, "unknown key %s (not in the history)", kshow);
+        R->st = CERT_REJECT; return 0;
+    }
+    if (!end_of_token(*p)) { bad(R, "expected a space after the key, found %s", lex_found(*p, fb, sizeof fb)); return 0; }
+    lex_space(p);
+    return 1;
+}
+
 /* After "key": a key and its version order.  1, or 0 (R->st says why). */
 static int read_key_line(rd *R, const char *p) {
     char fb[48], kshow[160];
@@ -283,18 +297,12 @@ static int read_key_line(rd *R, const char *p) {
  * once: one writer for all the reader's external reads of the key, or one
  * per read in program order (a triple each).  1, or 0 (R->st says why). */
 static int read_reads_from_line(rd *R, const char *p) {
-    char fb[48], kshow[160];
+    char fb[48];
     uint32_t rt, k = UINT32_MAX, wt;
     if (parse_txn(R, R->L, &p, 0, &rt) <= 0) return 0;
     if (!end_of_token(p)) { bad(R, "expected a space after the reader, found %s", lex_found(p, fb, sizeof fb)); return 0; }
     lex_space(&p);
-    if (!read_key_name(R, &p, &k, kshow, sizeof kshow)) return 0;
-    if (k == UINT32_MAX) {
-        ic_error_at(R->err, R->name, R->r->line, "unknown key %s (not in the history)", kshow);
-        R->st = CERT_REJECT; return 0;
-    }
-    if (!end_of_token(p)) { bad(R, "expected a space after the key, found %s", lex_found(p, fb, sizeof fb)); return 0; }
-    lex_space(&p);
+    if (!read_known_key(R, &p, &k)) return 0;
     vec_u32 *v = &R->c->reads_from;
     if (v->len && (v->data[v->len - 3] > rt || (v->data[v->len - 3] == rt && v->data[v->len - 2] >= k))) {
         ic_error_at(R->err, R->name, R->r->line, "read lines must be in order of reader and key, each pair once");
@@ -314,7 +322,7 @@ static int read_reads_from_line(rd *R, const char *p) {
  * triple once (N: the reader's N-th predicate read, from 1).  1, or 0
  * (R->st says why). */
 static int read_view_line(rd *R, const char *p) {
-    char fb[48], kshow[160];
+    char fb[48];
     uint32_t rt, k = UINT32_MAX, wt;
     int64_t n;
     if (parse_txn(R, R->L, &p, 0, &rt) <= 0) return 0;
@@ -326,13 +334,7 @@ static int read_view_line(rd *R, const char *p) {
         return 0;
     }
     lex_space(&p);
-    if (!read_key_name(R, &p, &k, kshow, sizeof kshow)) return 0;
-    if (k == UINT32_MAX) {
-        ic_error_at(R->err, R->name, R->r->line, "unknown key %s (not in the history)", kshow);
-        R->st = CERT_REJECT; return 0;
-    }
-    if (!end_of_token(p)) { bad(R, "expected a space after the key, found %s", lex_found(p, fb, sizeof fb)); return 0; }
-    lex_space(&p);
+    if (!read_known_key(R, &p, &k)) return 0;
     if (parse_txn(R, R->L, &p, 1, &wt) <= 0) return 0;
     lex_space(&p);
     if (*p) { bad(R, "expected end of line, found %s", lex_found(p, fb, sizeof fb)); return 0; }

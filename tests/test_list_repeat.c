@@ -28,6 +28,7 @@
 #include "tests/brute_levels.h"
 #include "tests/brute_repeat.h"
 #include "tests/level_bv.h"
+#include "tests/random_exec.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {
@@ -35,86 +36,40 @@ static uint32_t rnd(uint32_t n) {
     return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
 }
 
-enum { LG_T = 6, LG_OPS = 4, LG_K = 2, LG_LEN = 24 };
-enum { LG_SERIAL, LG_CAUSAL, LG_ATOMIC, LG_PER_READ, LG_MODES };
+enum { LG_LEN = 24 };
 
-typedef struct lg_op { int append, key; int64_t value; int n; int64_t list[LG_LEN]; } lg_op;
-typedef struct lg_txn { int sess, status, ran, nops; lg_op ops[LG_OPS]; } lg_txn;
-
-/* The list of key k the transactions in vis (in execution order) leave. */
-static int lg_view(const lg_txn *t, int ntx, uint32_t vis, int key, int64_t *out) {
+/* The list of key k that the appends of the transactions in vis (in
+ * execution order) leave, then the reading transaction's own appends
+ * before it. */
+static int lg_read(const rx_exec *e, int i, int j, int64_t *out) {
+    const rx_op *o = &e->t[i].ops[j];
     int n = 0;
-    for (int i = 0; i < ntx; i++)
-        if ((vis >> i & 1u) && t[i].ran)
-            for (int j = 0; j < t[i].nops; j++)
-                if (t[i].ops[j].append && t[i].ops[j].key == key && n < LG_LEN) out[n++] = t[i].ops[j].value;
+    for (int u = 0; u < i; u++)
+        if ((o->vis >> u & 1u) && e->t[u].ran)
+            for (int q = 0; q < e->t[u].nops; q++)
+                if (e->t[u].ops[q].write && e->t[u].ops[q].key == o->key && n < LG_LEN) out[n++] = e->t[u].ops[q].value;
+    for (int q = 0; q < j; q++)
+        if (e->t[i].ops[q].write && e->t[i].ops[q].key == o->key && n < LG_LEN) out[n++] = e->t[i].ops[q].value;
     return n;
 }
 
-/* An execution as in test_repeat_levels.c (serial, causal, atomic, a
- * random view per read), over list keys: an append reuses one of the
- * key's values with probability pct %, a read shows the visible
+static void lg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const rx_exec *e, int i, int j) {
+    const rx_op *o = &e->t[i].ops[j];
+    if (o->write) { hb_op(b, bt, OP_APPEND, keys[o->key], o->value, (uint32_t)i + 1); return; }
+    int64_t list[LG_LEN];
+    int n = lg_read(e, i, j, list);
+    hb_list_read(b, bt, keys[o->key], list, (uint32_t)n, (uint32_t)i + 1);
+}
+
+/* A random execution of tests/random_exec.h over list keys (an append
+ * with probability 3/5, up to 2 keys): a read shows the visible
  * transactions' appends in execution order and then its own so far. */
 static history *list_random_history(int pct, int64_t *inv, int64_t *cmp) {
-    lg_txn t[LG_T];
-    uint32_t seen[LG_T];
-    memset(t, 0, sizeof t);
-    int mode = (int)rnd(LG_MODES), ntx = 2 + (int)rnd(LG_T - 1), nk = 1 + (int)rnd(LG_K), nsess = 1 + (int)rnd(3);
-    int64_t vals[LG_K][LG_T * LG_OPS], next = 1;
-    int nv[LG_K] = {0};
-    for (int i = 0; i < ntx; i++) {
-        lg_txn *x = &t[i];
-        x->sess = (int)rnd((uint32_t)nsess);
-        uint32_t r = rnd(20);
-        x->status = r < 17 ? TXN_COMMITTED : r < 19 ? TXN_ABORTED : TXN_INDETERMINATE;
-        x->ran = x->status == TXN_COMMITTED || (x->status == TXN_INDETERMINATE && rnd(2));
-        x->nops = 1 + (int)rnd(LG_OPS);
-        uint32_t vis = (1u << i) - 1;
-        if (mode != LG_SERIAL) vis = rnd(1u << i);
-        if (mode == LG_CAUSAL) {
-            for (int u = 0; u < i; u++) if (t[u].sess == x->sess) vis |= 1u << u;
-            for (int u = i - 1; u >= 0; u--) if (vis >> u & 1u) vis |= seen[u];
-        }
-        seen[i] = vis;
-        for (int j = 0; j < x->nops; j++) {
-            lg_op *o = &x->ops[j];
-            o->key = (int)rnd((uint32_t)nk);
-            o->append = rnd(5) < 3;
-            if (o->append) {
-                int k = o->key;
-                if (nv[k] && (int)rnd(100) < pct) o->value = vals[k][rnd((uint32_t)nv[k])];
-                else o->value = next++;
-                vals[k][nv[k]++] = o->value;
-                continue;
-            }
-            o->n = lg_view(t, i, mode == LG_PER_READ ? rnd(1u << i) : vis, o->key, o->list);
-            for (int q = 0; q < j; q++)
-                if (x->ops[q].append && x->ops[q].key == o->key && o->n < LG_LEN) o->list[o->n++] = x->ops[q].value;
-        }
-        inv[i + 1] = 10 * i + (int64_t)rnd(15);
-        cmp[i + 1] = inv[i + 1] + (int64_t)rnd(20);
-    }
-    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "lists");
-    uint32_t keys[LG_K];
-    for (int k = 0; k < nk; k++) keys[k] = hb_key(b, k);
-    for (int i = 0; i < ntx; i++) {
-        uint32_t bt = hb_txn(b, hb_session(b, t[i].sess, NULL), i + 1, (uint32_t)i + 1);
-        hb_txn_status(b, bt, (txn_status)t[i].status);
-        hb_txn_time(b, bt, TIME_INVOKE, inv[i + 1]);
-        if (t[i].status == TXN_COMMITTED) hb_txn_time(b, bt, TIME_COMPLETE, cmp[i + 1]);
-        for (int j = 0; j < t[i].nops; j++) {
-            const lg_op *o = &t[i].ops[j];
-            if (o->append) hb_op(b, bt, OP_APPEND, keys[o->key], o->value, (uint32_t)i + 1);
-            else hb_list_read(b, bt, keys[o->key], o->list, (uint32_t)o->n, (uint32_t)i + 1);
-        }
-    }
-    ic_error err; ic_error_clear(&err);
-    history *h = hb_finish(b, &err);
+    rx_exec e;
+    rx_params p = { .max_keys = 2, .write_of_5 = 3, .pct = pct, .reread = 0 };
+    rx_draw(&e, &p, rnd, inv, cmp);
+    history *h = rx_build(&e, "lists", lg_emit, inv, cmp);
     assert_non_null(h);
-    for (uint32_t x = 1; x < h->num_txns; x++) {
-        inv[x] = history_time(h, TIME_INVOKE, x);
-        cmp[x] = h->txns[x].status == TXN_COMMITTED ? history_time(h, TIME_COMPLETE, x) : INT64_MAX;
-    }
     return h;
 }
 
@@ -204,7 +159,7 @@ static void run(int pct, int rounds, uint64_t seed) {
     tally ty;
     memset(&ty, 0, sizeof ty);
     for (int it = 0; it < rounds; it++) {
-        int64_t inv[LG_T + 1], cmp[LG_T + 1];
+        int64_t inv[RX_T + 1], cmp[RX_T + 1];
         history *h = list_random_history(pct, inv, cmp);
         one_history(h, inv, cmp, &ty);
         history_free(h);

@@ -23,6 +23,7 @@
 #include "tests/brute_levels.h"
 #include "tests/brute_repeat.h"
 #include "tests/level_bv.h"
+#include "tests/random_exec.h"
 
 static uint64_t rng_state;
 static uint32_t rnd(uint32_t n) {
@@ -30,90 +31,37 @@ static uint32_t rnd(uint32_t n) {
     return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
 }
 
-enum { RG_T = 6, RG_OPS = 4, RG_K = 3 };
-enum { RG_SERIAL, RG_CAUSAL, RG_ATOMIC, RG_PER_READ, RG_MODES };
-
-typedef struct rg_op { int write, key; int64_t value; } rg_op;
-typedef struct rg_txn { int sess, status, ran, nops; rg_op ops[RG_OPS]; } rg_txn;
+static int rg_reread;                   /* test_rc_later_reads: reads re-read a key, each from its own snapshot */
 
 /* The value of key k that the writes of the transactions in vis (in
- * execution order) leave, 0 for the initial one. */
-static int64_t rg_view(const rg_txn *t, int ntx, uint32_t vis, int key) {
+ * execution order) leave, 0 for the initial one; then the reading
+ * transaction's own last write before it. */
+static int64_t rg_read(const rx_exec *e, int i, int j) {
+    const rx_op *o = &e->t[i].ops[j];
     int64_t v = 0;
-    for (int i = 0; i < ntx; i++)
-        if ((vis >> i & 1u) && t[i].ran)
-            for (int j = 0; j < t[i].nops; j++)
-                if (t[i].ops[j].write && t[i].ops[j].key == key) v = t[i].ops[j].value;
+    for (int u = 0; u < i; u++)
+        if ((o->vis >> u & 1u) && e->t[u].ran)
+            for (int q = 0; q < e->t[u].nops; q++)
+                if (e->t[u].ops[q].write && e->t[u].ops[q].key == o->key) v = e->t[u].ops[q].value;
+    for (int q = 0; q < j; q++)
+        if (e->t[i].ops[q].write && e->t[i].ops[q].key == o->key) v = e->t[i].ops[q].value;
     return v;
 }
 
-/* An execution: transactions in order, each seeing every earlier one
- * (serial), a set closed under its session and what those saw (causal), a
- * random set (atomic) or a random set per read; a write reuses one of the
- * key's values with probability pct %; times follow the execution with
- * overlaps (invoke 10 i + [0, 15), completion up to 20 later). */
-static int rg_reread;                   /* test_rc_later_reads: reads re-read a key, each from its own snapshot */
+static void rg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const rx_exec *e, int i, int j) {
+    const rx_op *o = &e->t[i].ops[j];
+    int64_t v = o->write ? o->value : rg_read(e, i, j);
+    hb_op(b, bt, o->write ? OP_WRITE : OP_READ, keys[o->key], v ? v : VALUE_INIT, (uint32_t)i + 1);
+}
 
+/* A random execution of tests/random_exec.h over registers (a write with
+ * probability 2/5, up to 3 keys) and its history. */
 static history *repeat_random_history(int pct, int64_t *inv, int64_t *cmp) {
-    rg_txn t[RG_T];
-    uint32_t seen[RG_T];
-    memset(t, 0, sizeof t);
-    int mode = (int)rnd(RG_MODES), ntx = 2 + (int)rnd(RG_T - 1), nk = 1 + (int)rnd(RG_K), nsess = 1 + (int)rnd(3);
-    int64_t vals[RG_K][RG_T * RG_OPS], next = 1;
-    int nv[RG_K] = {0};
-    for (int i = 0; i < ntx; i++) {
-        rg_txn *x = &t[i];
-        x->sess = (int)rnd((uint32_t)nsess);
-        uint32_t r = rnd(20);
-        x->status = r < 17 ? TXN_COMMITTED : r < 19 ? TXN_ABORTED : TXN_INDETERMINATE;
-        x->ran = x->status == TXN_COMMITTED || (x->status == TXN_INDETERMINATE && rnd(2));
-        x->nops = 1 + (int)rnd(RG_OPS);
-        uint32_t vis = (1u << i) - 1;
-        if (mode != RG_SERIAL) vis = rnd(1u << i);
-        if (mode == RG_CAUSAL) {
-            for (int u = 0; u < i; u++) if (t[u].sess == x->sess) vis |= 1u << u;
-            for (int u = i - 1; u >= 0; u--) if (vis >> u & 1u) vis |= seen[u];
-        }
-        seen[i] = vis;
-        for (int j = 0; j < x->nops; j++) {
-            rg_op *o = &x->ops[j];
-            o->key = (int)rnd((uint32_t)nk);
-            o->write = rnd(5) < 2;
-            if (rg_reread && j > 0 && rnd(2)) { o->key = x->ops[rnd((uint32_t)j)].key; o->write = 0; }
-            if (o->write) {
-                int k = o->key;
-                if (nv[k] && (int)rnd(100) < pct) o->value = vals[k][rnd((uint32_t)nv[k])];
-                else o->value = next++;
-                vals[k][nv[k]++] = o->value;
-                continue;
-            }
-            o->value = rg_view(t, i, mode == RG_PER_READ || rg_reread ? rnd(1u << i) : vis, o->key);
-            for (int q = 0; q < j; q++)
-                if (x->ops[q].write && x->ops[q].key == o->key) o->value = x->ops[q].value;
-        }
-        inv[i + 1] = 10 * i + (int64_t)rnd(15);
-        cmp[i + 1] = inv[i + 1] + (int64_t)rnd(20);
-    }
-    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_LINE, "repeat");
-    uint32_t keys[RG_K];
-    for (int k = 0; k < nk; k++) keys[k] = hb_key(b, k);
-    for (int i = 0; i < ntx; i++) {
-        uint32_t bt = hb_txn(b, hb_session(b, t[i].sess, NULL), i + 1, (uint32_t)i + 1);
-        hb_txn_status(b, bt, (txn_status)t[i].status);
-        hb_txn_time(b, bt, TIME_INVOKE, inv[i + 1]);
-        if (t[i].status == TXN_COMMITTED) hb_txn_time(b, bt, TIME_COMPLETE, cmp[i + 1]);
-        for (int j = 0; j < t[i].nops; j++) {
-            const rg_op *o = &t[i].ops[j];
-            hb_op(b, bt, o->write ? OP_WRITE : OP_READ, keys[o->key], o->value ? o->value : VALUE_INIT, (uint32_t)i + 1);
-        }
-    }
-    ic_error err; ic_error_clear(&err);
-    history *h = hb_finish(b, &err);
+    rx_exec e;
+    rx_params p = { .max_keys = 3, .write_of_5 = 2, .pct = pct, .reread = rg_reread };
+    rx_draw(&e, &p, rnd, inv, cmp);
+    history *h = rx_build(&e, "repeat", rg_emit, inv, cmp);
     assert_non_null(h);
-    for (uint32_t x = 1; x < h->num_txns; x++) {    /* by the history's indices (regrouped by session) */
-        inv[x] = history_time(h, TIME_INVOKE, x);
-        cmp[x] = h->txns[x].status == TXN_COMMITTED ? history_time(h, TIME_COMPLETE, x) : INT64_MAX;
-    }
     return h;
 }
 
@@ -176,7 +124,7 @@ static void run(int pct, int rounds, uint64_t seed) {
     tally ty;
     memset(&ty, 0, sizeof ty);
     for (int it = 0; it < rounds; it++) {
-        int64_t inv[RG_T + 1], cmp[RG_T + 1];
+        int64_t inv[RX_T + 1], cmp[RX_T + 1];
         history *h = repeat_random_history(pct, inv, cmp);
         one_history(h, inv, cmp, &ty);
         history_free(h);
@@ -210,7 +158,7 @@ static void test_weak_certificates(void **s) {
     int with_lines[3] = { 0 }, wrong[3] = { 0 };
     rng_state = 24;
     for (int it = 0; it < 400; it++) {
-        int64_t inv[RG_T + 1], cmp[RG_T + 1];
+        int64_t inv[RX_T + 1], cmp[RX_T + 1];
         history *h = repeat_random_history(60, inv, cmp);
         for (int i = 0; i < 3; i++) {
             run_check_options o;
@@ -320,7 +268,7 @@ static int several_writers(const certificate *c) {
 static void test_rc_later_reads(void **s) {
     (void)s;
     history *h = rc_later_history();
-    int64_t inv[RG_T + 1] = { 0 }, cmp[RG_T + 1] = { 0 };
+    int64_t inv[RX_T + 1] = { 0 }, cmp[RX_T + 1] = { 0 };
     int out[BV_NLEVELS];
     brute_repeat_levels(h, inv, cmp, out);
     assert_int_equal(out[bv_of(LEVEL_RC)], 1);

@@ -46,15 +46,16 @@ static int reaches(acyclic *a, int v, int u, int budget) {
  * it turns on nothing, 2 if some edge goes against the order.  Keep the
  * engine's choice (the saved phase) unless its negation ranks better.
  * When both go against the order, theory_phase 2 (the default) takes the
- * value whose backward edges span fewer positions of the order (the sum
- * of ord[from] - ord[to]: the windows Pearce-Kelly will reorder, an upper
- * bound of what moves), the saved phase on a tie; theory_phase 1 keeps the
- * saved phase.  Then check (a search of the order window, the one
+ * value whose backward edges span fewer positions of the order (the
+ * largest ord[from] - ord[to] among them: the widest window Pearce-Kelly
+ * will reorder, an upper bound of what moves; the windows of one value's
+ * edges mostly overlap, so their sum counts positions twice and did worse),
+ * the saved phase on a tie; theory_phase 1 keeps the saved phase.  Then check (a search of the order window, the one
  * Pearce–Kelly would do on insertion, bounded by theory_phase_budget)
  * whether the value taken closes a cycle now, and if so take the other.
  * The smaller span disturbs less of the order the earlier insertions
  * built, and fewer later insertions go against it: on the rw family
- * (bench/gen_gnf.c) it saves a fifth to a third of the conflicts
+ * (bench/gen_gnf.c) it saves about a quarter of the conflicts
  * (doc/benchmarks.md, "rw42"). */
 static int lit_rank(const acyclic *a, int lit, int64_t *span) {
     int id = a->guard_head[lit_index(lit)], rank = 0;
@@ -63,7 +64,10 @@ static int lit_rank(const acyclic *a, int lit, int64_t *span) {
     const int *ord = a->pk.ord;
     for (; id >= 0; id = a->e[id].next_guarded) {
         const edge *ed = &a->e[id];
-        if (ord[ed->from] > ord[ed->to] && ed->pos < 0) { rank = 2; *span += ord[ed->from] - ord[ed->to]; }
+        if (ord[ed->from] > ord[ed->to] && ed->pos < 0) {
+            rank = 2;
+            if (ord[ed->from] - ord[ed->to] > *span) *span = ord[ed->from] - ord[ed->to];
+        }
     }
     return rank;
 }

@@ -50,13 +50,14 @@ static int reaches(acyclic *a, int v, int u, int budget) {
  * largest ord[from] - ord[to] among them: the widest window Pearce-Kelly
  * will reorder, an upper bound of what moves; the windows of one value's
  * edges mostly overlap, so their sum counts positions twice and did worse),
- * the saved phase on a tie; theory_phase 1 keeps the saved phase.  Then check (a search of the order window, the one
- * Pearce–Kelly would do on insertion, bounded by theory_phase_budget)
- * whether the value taken closes a cycle now, and if so take the other.
+ * the saved phase on a tie; theory_phase 1 keeps the saved phase.  Then
+ * check (a search of the order window, the one Pearce–Kelly would do on
+ * insertion, bounded by theory_phase_budget) whether the value taken
+ * closes a cycle now, and if so take the other.
  * The smaller span disturbs less of the order the earlier insertions
  * built, and fewer later insertions go against it: on the rw family
- * (bench/gen_gnf.c) it saves about a quarter of the conflicts
- * (doc/benchmarks.md, "rw42"). */
+ * (bench/gen_gnf.c) it saves a quarter of the conflicts at 50k nodes and
+ * a tenth at 100k (doc/benchmarks.md, "rw42"). */
 static int lit_rank(const acyclic *a, int lit, int64_t *span) {
     int id = a->guard_head[lit_index(lit)], rank = 0;
     *span = 0;

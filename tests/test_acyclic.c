@@ -154,7 +154,8 @@ static void run_random(int mode, int rounds, uint64_t seed) {
         random_instance(&in);
         gsat *s = gsat_new();
         assert_int_equal(gsat_set_option(s, "theory_propagate", mode), 1);
-        assert_int_equal(gsat_set_option(s, "theory_phase", r & 1), 1);   /* both branching styles */
+        /* every branching style: none, the saved phase, the smaller span */
+        assert_int_equal(gsat_set_option(s, "theory_phase", (r & 1) ? 1 + ((r >> 4) & 1) : 0), 1);
         /* theory clauses of missed implications kept as learned clauses or not */
         assert_int_equal(gsat_set_option(s, "learn_missed", (r >> 1) & 1), 1);
         if (chrono_levels >= 0) assert_int_equal(gsat_set_option(s, "chrono_levels", chrono_levels), 1);
@@ -797,6 +798,33 @@ static void empty_adjacency_is_valid(void **state) {
     gsat_free(s);
 }
 
+/* Branching when both values of a guard turn on an edge against the
+ * order (acyclic_phase.c): x's edge 5->4 spans one position of the order,
+ * -x's edge 9->0 nine, and the engine's saved phase (false) offers -x.
+ * theory_phase 2, the default, takes x, the smaller window; theory_phase
+ * 1 keeps the saved phase.  Neither closes a cycle, so the model shows the
+ * value branched on.  A second guard y whose spans tie (3->1 and 8->6)
+ * keeps the saved phase under both styles. */
+static void phase_prefers_the_smaller_span(void **state) {
+    (void)state;
+    for (int style = 1; style <= 2; style++) {
+        gsat *s = gsat_new();
+        assert_int_equal(gsat_set_option(s, "theory_phase", style), 1);
+        int x = gsat_new_var(s), y = gsat_new_var(s), g = gsat_graph_new(s, 10);
+        assert_true(gsat_graph_add_edge(s, g, 5, 4, x) >= 0);
+        assert_true(gsat_graph_add_edge(s, g, 9, 0, -x) >= 0);
+        assert_true(gsat_graph_add_edge(s, g, 3, 1, y) >= 0);
+        assert_true(gsat_graph_add_edge(s, g, 8, 6, -y) >= 0);
+        assert_int_equal(gsat_solve(s, NULL, 0), GSAT_SAT);
+        assert_int_equal(gsat_value(s, x), style == 2 ? 1 : -1);
+        assert_int_equal(gsat_value(s, y), -1);
+        gsat_stats st;
+        gsat_get_stats(s, &st);
+        assert_int_equal(st.conflicts, 0);
+        gsat_free(s);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_edges_same_as_one_by_one),
@@ -814,6 +842,7 @@ int main(void) {
         cmocka_unit_test(self_loops_negative_guards_shared_guards),
         cmocka_unit_test(graphs_are_independent),
         cmocka_unit_test(explanations_are_cycles),
+        cmocka_unit_test(phase_prefers_the_smaller_span),
     };
     return cmocka_run_group_tests_name("acyclic", tests, NULL, NULL);
 }

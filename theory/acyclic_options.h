@@ -13,7 +13,8 @@
 #define ACYCLIC_OPTIONS(X)                                                                        \
     X(theory_propagate, 1, 0, 2, "acyclicity: imply edges off that would close a cycle: 0 off, 1 from the Pearce-Kelly window, 2 also a bounded search") \
     X(theory_propagate_budget, 64, 1, 1000000000, "acyclicity, theory_propagate=2: nodes searched each way per new edge") \
-    X(theory_phase, 1, 0, 1, "branch on an edge variable with the value that agrees with the current topological order") \
+    X(theory_phase, 2, 0, 2, "branch on an edge variable with the value that agrees with the current topological order; " \
+      "else 1: the saved phase, 2: the one spanning fewer positions") \
     X(theory_phase_budget, 1024, 0, 1000000000, "theory_phase: nodes searched to see whether a backward edge closes a cycle") \
     X(theory_presort, 1, 0, 1, "re-sort the order once per solve for the edges it will turn on (a pass over every edge; " \
       "0: never, for many small solves of one growing graph)")                                   \

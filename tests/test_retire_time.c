@@ -110,7 +110,7 @@ typedef struct stream_result {
 static int stream(const char *text, size_t n, size_t lines, int level, stream_result *r, ic_error *err) {
     retire_stream rs;
     retire_stream_init(&rs, "test", 1, 1, 10);
-    retire_stream_by_time(&rs, level);
+    retire_stream_by_time(&rs, level, -1);
     memset(r, 0, sizeof *r);
     r->kind = -1;
     size_t at = 0;

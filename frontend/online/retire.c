@@ -348,10 +348,14 @@ void retire_stream_init(retire_stream *rs, const char *name, int want_si, int wa
     u64map_init(&rs->summary_index);
     rs->time_level = LEVEL_COUNT;
     rs->time_frontier = HISTORY_TIME_NONE;
+    rs->max_lag = -1;
+    rs->time_seen = HISTORY_TIME_NONE;
+    retire_ids_init(&rs->retired_ids);
 }
 
-void retire_stream_by_time(retire_stream *rs, int level) {
+void retire_stream_by_time(retire_stream *rs, int level, int64_t max_lag) {
     rs->time_level = level;
+    rs->max_lag = max_lag < 0 ? -1 : max_lag;
 }
 
 void retire_stream_free(retire_stream *rs) {
@@ -363,6 +367,7 @@ void retire_stream_free(retire_stream *rs) {
     u64map_free(&rs->txn_index);
     u64map_free(&rs->session_index);
     u64map_free(&rs->summary_index);
+    retire_ids_free(&rs->retired_ids);
     free(rs->name);
     rs->name = NULL;
 }
@@ -434,6 +439,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
     stripped = retire_time_strip(rs->name, text, n, rs->lines, rs->time_level != LEVEL_COUNT ? &notes : NULL, err);
     if (!stripped) { vec_free(notes); return 0; }
     text = stripped;
+    retire_time_seen(rs, &notes);
     if (only_comments(text, n)) {                /* (the loader calls that an empty history) */
         int ok = rs->time_level == LEVEL_COUNT || retire_time_rest(rs, &notes, err);
         free(stripped);
@@ -484,7 +490,20 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
             u64map_put(&rs->session_index, (uint64_t)sess, s);
         }
         uint32_t lt = u64map_get(&rs->txn_index, (uint64_t)x->ext_id);
+        if (lt == UINT32_MAX && rs->retirements && retire_ids_has(&rs->retired_ids, x->ext_id)) {
+            ic_error_at(err, rs->name, line0, "transaction %lld comes back after it was retired (a transaction given "
+                        "twice: its lines must come before its session goes on, and an id names one transaction)",
+                        (long long)x->ext_id);
+            ok = 0;
+            break;
+        }
         if (lt != UINT32_MAX) {
+            if (rs->max_lag >= 0 && rs->txns.data[lt].invoke != HISTORY_TIME_NONE) {
+                ic_error_at(err, rs->name, line0, "transaction %lld gets an operation after its #@time line (with "
+                            "--max-lag a transaction's #@time line is its last)", (long long)x->ext_id);
+                ok = 0;
+                break;
+            }
             if (rs->txns.data[lt].session != s || !is_last(rs, lt)) {
                 ic_error_at(err, rs->name, line0, "transaction %lld gets an operation after its session went on "
                             "to another transaction (or from another session)", (long long)x->ext_id);
@@ -501,7 +520,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
                 }
             }
             lt = (uint32_t)rs->txns.len;
-            retire_txn z = { x->ext_id, s, (uint32_t)line0, HISTORY_TIME_NONE, HISTORY_TIME_NONE };
+            retire_txn z = { x->ext_id, s, (uint32_t)line0, (uint32_t)line0, HISTORY_TIME_NONE, HISTORY_TIME_NONE };
             vec_push(rs->txns, z);
             u64map_put(&rs->txn_index, (uint64_t)x->ext_id, lt);
             ss->last_txn = lt;
@@ -517,6 +536,7 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
                 break;
             }
             vec_push(rs->ops, o);
+            if (o.line > rs->txns.data[lt].last_line) rs->txns.data[lt].last_line = o.line;
         }
     }
     history_free(c);
@@ -575,6 +595,12 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
         } else rs->summary.data[i] = v;
     }
     rs->fence_base = p->fence_top;
+    int64_t *ids = xmalloc((p->count ? p->count : 1) * sizeof *ids);
+    size_t nid = 0;
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (p->retire[t]) ids[nid++] = h->txns[t].ext_id;
+    retire_ids_add(&rs->retired_ids, ids, nid);
+    free(ids);
     for (uint32_t t = 1; t < h->num_txns; t++) {     /* retiring by time: the latest completion retired */
         int64_t done = p->retire[t] ? history_time(h, TIME_COMPLETE, t) : HISTORY_TIME_NONE;
         if (done != HISTORY_TIME_NONE && (rs->time_frontier == HISTORY_TIME_NONE || done > rs->time_frontier))

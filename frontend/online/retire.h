@@ -49,7 +49,10 @@
  *   - Retiring by time (retire_stream_by_time; the rule and the input it
  *     needs: retire_time.h) replaces the fences and R1 with the real-time
  *     rule; the stream then reads each transaction's #@time line itself,
- *     keeps its invoke/complete times and gives them to the live history.
+ *     keeps its invoke/complete times and gives them to the live history.  A key that two unordered retired writes
+ *     left undecided may retire with its candidates for the last version
+ *     (retire_free.h); the summary then keeps their values until a read
+ *     decides.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_RETIRE_H
 #define ISOCHECK_ONLINE_RETIRE_H

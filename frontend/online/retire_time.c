@@ -48,7 +48,7 @@ char *retire_time_strip(const char *name, const char *text, size_t n, long base_
                     free(copy);
                     return NULL;
                 }
-                retire_time_note z = { tt.txn, tt.t[TIME_INVOKE], tt.t[TIME_COMPLETE], line, 0 };
+                retire_time_note z = { tt.txn, tt.t[TIME_INVOKE], tt.t[TIME_COMPLETE], NONE, line, 0 };
                 if (notes) vec_push(*notes, z);
                 copy[p + 1] = ' ';                     /* "# time ...": a comment to the loader */
                 if (end > p && copy[end - 1] == 0) copy[end - 1] = '\r';
@@ -60,14 +60,43 @@ char *retire_time_strip(const char *name, const char *text, size_t n, long base_
     return copy;
 }
 
-/* Give t the times of note z, checking T2 and T3. */
+void retire_time_seen(retire_stream *rs, retire_time_notes *notes) {
+    int64_t seen = rs->time_seen;
+    vec_foreach(retire_time_note, z, *notes) {
+        z->seen = seen;
+        if (seen == NONE || z->complete > seen) seen = z->complete;
+    }
+    rs->time_seen = seen;
+}
+
+/* T4 (--max-lag T) for note z of transaction x: 1, or 0 with err set. */
+static int within_lag(retire_stream *rs, const retire_txn *x, const retire_time_note *z, ic_error *err) {
+    if (rs->max_lag < 0) return 1;
+    if (x->last_line > z->line) {
+        ic_error_at(err, rs->name, (long)x->last_line, "transaction %" PRId64 " gets an operation after its #@time "
+                    "line (line %ld; with --max-lag a transaction's #@time line is its last)", z->txn, z->line);
+        return 0;
+    }
+    /* seen > invoke + T, without overflow */
+    if (z->seen != NONE && z->seen > z->invoke && (uint64_t)z->seen - (uint64_t)z->invoke > (uint64_t)rs->max_lag) {
+        ic_error_at(err, rs->name, z->line, "transaction %" PRId64 " is invoked at %" PRId64 ", but its #@time line "
+                    "comes after one that completes at %" PRId64 ", more than --max-lag %" PRId64 " later (the promise: "
+                    "every transaction's #@time line comes before any time more than T after its invocation)",
+                    z->txn, z->invoke, z->seen, rs->max_lag);
+        return 0;
+    }
+    return 1;
+}
+
+/* Give t the times of note z, checking T2, T3 and T4. */
 static int take(retire_stream *rs, uint32_t t, retire_time_note *z, ic_error *err) {
     retire_txn *x = &rs->txns.data[t];
     retire_session *s = &rs->sessions.data[x->session];
     if (x->invoke != NONE) {
-        ic_error_at(err, rs->name, z->line, "transaction %" PRId64 " has a second #@time line", z->txn);
+        ic_error_at(err, rs->name, z->line, "times for transaction %" PRId64 " given twice (a second #@time line)", z->txn);
         return 0;
     }
+    if (!within_lag(rs, x, z, err)) return 0;
     if (s->latest_complete != NONE && z->invoke < s->latest_complete) {
         ic_error_at(err, rs->name, z->line, "transaction %" PRId64 " is invoked at %" PRId64 ", before its session's "
                     "previous transaction completed (at %" PRId64 "): --retire by time needs each session to run one "
@@ -104,6 +133,12 @@ int retire_time_rest(retire_stream *rs, retire_time_notes *notes, ic_error *err)
     vec_foreach(retire_time_note, z, *notes) {
         if (z->used) continue;
         uint32_t t = u64map_get(&rs->txn_index, (uint64_t)z->txn);
+        if ((t == UINT32_MAX && rs->retirements && retire_ids_has(&rs->retired_ids, z->txn)) ||
+            (t != UINT32_MAX && rs->txns.data[t].invoke != NONE)) {
+            ic_error_at(err, rs->name, z->line, "times for transaction %" PRId64 " given twice (a second #@time line%s)",
+                        z->txn, t == UINT32_MAX ? "; its first came before it was retired" : "");
+            return 0;
+        }
         if (t == UINT32_MAX || rs->sessions.data[rs->txns.data[t].session].last_txn != t ||
             z->line <= (long)rs->txns.data[t].line) {
             ic_error_at(err, rs->name, z->line, "the #@time line of transaction %" PRId64 " is not between its first "
@@ -111,11 +146,20 @@ int retire_time_rest(retire_stream *rs, retire_time_notes *notes, ic_error *err)
             return 0;
         }
         if (!take(rs, t, z, err)) return 0;
+        if (rs->max_lag >= 0) {              /* T4: its last line; its session holds nothing open */
+            rs->sessions.data[rs->txns.data[t].session].last_txn = HISTORY_NONE;
+            rs->fresh++;
+        }
     }
     return 1;
 }
 
 int64_t retire_time_watermark(const retire_stream *rs) {
+    if (rs->max_lag >= 0) {                  /* T4: M - T */
+        if (rs->time_seen == NONE) return NONE;
+        if (rs->time_seen < INT64_MIN + 1 + rs->max_lag) return INT64_MIN + 1;
+        return rs->time_seen - rs->max_lag;
+    }
     int64_t w = INT64_MAX;
     vec_foreach(retire_session, s, rs->sessions) {
         int64_t ws = s->latest_complete;
@@ -181,6 +225,9 @@ typedef struct tplan {
     int64_t tau;                 /* R: the completed transactions with complete < tau */
     uint32_t *reader_start, *readers;   /* per write op: the other transactions that read its version */
     const uint8_t *settled;      /* per txn: in the checked part S */
+    uint32_t free_key;           /* retire_time_free's key, or HISTORY_NONE */
+    uint32_t stall;              /* the key of the last unordered pair that lowered the cut (what followed
+                                  * may be its consequence), or HISTORY_NONE */
 } tplan;
 
 static int in_r(const tplan *c, uint32_t t) {
@@ -193,6 +240,21 @@ static int in_r(const tplan *c, uint32_t t) {
 static int lower(tplan *c, uint32_t t) {
     if (t == 0 || !in_r(c, t)) return 0;
     c->tau = history_time(c->h, TIME_COMPLETE, t);
+    return 1;
+}
+
+/* Lower the cut for two retired writers of k that no edge orders. */
+static int lower_unordered(tplan *c, uint32_t t, uint32_t k) {
+    if (!lower(c, t)) return 0;
+    c->stall = k;
+    return 1;
+}
+
+/* Is every transaction of h that accesses key k (reads or writes it) in R? */
+static int accessors_in_r(const tplan *c, uint32_t k) {
+    const history *h = c->h;
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (h->op_key[op] == k && !in_r(c, h->op_txn[op])) return 0;
     return 1;
 }
 
@@ -259,12 +321,13 @@ static int pass_key(tplan *c, uint32_t k, uint32_t *last_write) {
     }
     last_write[k] = best;
     if (best == HISTORY_NONE) return 0;
+    if (k == c->free_key && accessors_in_r(c, k)) return 0;      /* undecided: its candidates, after the loop */
     uint32_t bt = h->op_txn[best];
     int changed = 0;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
         uint32_t w = h->key_writes[i], t = h->op_txn[w];
         if (t == 0 || t == bt || h->txns[t].status == TXN_ABORTED || history_op_overwritten(h, w)) continue;
-        if (in_r(c, t)) { if (!ordered_before(c, t, best)) changed |= lower(c, t); }
+        if (in_r(c, t)) { if (!ordered_before(c, t, best)) changed |= lower_unordered(c, t, k); }
         else if (!ordered_before(c, bt, w)) changed |= lower(c, bt);
         if (!in_r(c, bt)) return 1;
     }
@@ -289,12 +352,31 @@ static int pass_reads(tplan *c, const uint32_t *last_write) {
     return changed;
 }
 
+/* The free key's retired writes that no other retired write is ordered
+ * after (each is last in some order the edges allow). */
+static void candidates(const tplan *c, retire_time_free *f) {
+    const history *h = c->h;
+    uint32_t k = f->key;
+    f->n = 0;
+    for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+        uint32_t w = h->key_writes[i], t = h->op_txn[w], top = 1;
+        if (t == 0 || !in_r(c, t) || history_op_overwritten(h, w)) continue;
+        for (uint32_t j = h->key_write_start[k]; j < h->key_write_start[k + 1] && top; j++) {
+            uint32_t u = h->key_writes[j], tu = h->op_txn[u];
+            if (tu != t && tu != 0 && in_r(c, tu) && !history_op_overwritten(h, u) && ordered_before(c, t, u)) top = 0;
+        }
+        if (top && f->n++ < RETIRE_MAX_CANDS) f->cand[f->n - 1] = w;
+    }
+}
+
 uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, int64_t w, uint8_t *retire,
-                          uint32_t *last_write) {
+                          uint32_t *last_write, retire_time_free *f) {
     for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;
     memset(retire, 0, h->num_txns);
+    if (f) { f->stall = HISTORY_NONE; f->n = 0; }
     if (w == NONE || h->has_lists) return 0;
-    tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL, settled };
+    tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL, settled,
+                f ? f->key : HISTORY_NONE, HISTORY_NONE };
     reader_index(&c);
     for (int changed = 1; changed;) {
         changed = pass_basic(&c, settled);
@@ -306,6 +388,11 @@ uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, i
     uint32_t count = 0;
     for (uint32_t t = 1; t < h->num_txns; t++)
         if (in_r(&c, t)) { retire[t] = 1; count++; }
+    if (f) {
+        f->stall = c.stall;
+        if (c.free_key != HISTORY_NONE && last_write[c.free_key] != HISTORY_NONE && accessors_in_r(&c, c.free_key))
+            candidates(&c, f);
+    }
     if (!count)
         for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;
     free(c.reader_start);

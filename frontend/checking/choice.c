@@ -100,7 +100,7 @@ static void read_of(const polygraph *g, uint32_t i, uint32_t *rt, uint32_t *key,
         uint32_t r = h->amb_read[i];
         if (history_op_failed(h, r)) return;                       /* set aside: no edges */
         if (g->prw && preds_is_rc_view_op(h, r)) return;           /* rr: rc's own view is inert (rr has its own) */
-        *rt = h->op_txn[r]; *key = h->op_key[r];
+        *rt = history_op_txn(h, r); *key = h->op_key[r];
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) vec_push(*w, h->amb_why[j] ? HISTORY_NONE : h->amb_cand[j]);
         return;
     }
@@ -144,7 +144,7 @@ pg_choice *pg_choice_build(const polygraph *g) {
         c->rtxn[i] = rt; c->rkey[i] = key;
         if (rt == HISTORY_NONE) continue;
         for (size_t j = 0; j < ws.len; j++) {
-            uint32_t w = ws.data[j], wt = w == HISTORY_NONE ? 0 : h->op_txn[w];
+            uint32_t w = ws.data[j], wt = w == HISTORY_NONE ? 0 : history_op_txn(h, w);
             if (w == HISTORY_NONE || !ix->in_graph[wt]) { c->dropped += w != HISTORY_NONE; continue; }
             /* rr: a predicate-only reader's (or a view's) RW edges are predicate anti-dependencies,
              * which may close a cycle (not dropped as overwritten); its WR edge closing one closes a
@@ -250,7 +250,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
         vec_clear(last);
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) {
             int x = c->var0 + (int)j;
-            uint32_t wt = h->op_txn[c->cand[j]], unit, m;
+            uint32_t wt = history_op_txn(h, c->cand[j]), unit, m;
             edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, key, edges);            /* WR */
             if (!find_member(ix, key, wt, &unit, &m)) continue;
             const pg_unit *un = &ix->units.data[unit];
@@ -310,7 +310,7 @@ void pg_choice_phases(const pg_choice *c, const polygraph *g, void (*set)(void *
         if (a == b) continue;
         rp = g->topo_pos[pg_node_tp(g, c->rtxn[i])];
         for (uint32_t j = a; j < b; j++) {
-            uint32_t p = g->topo_pos[pg_node_t(g, h->op_txn[c->cand[j]])];
+            uint32_t p = g->topo_pos[pg_node_t(g, history_op_txn(h, c->cand[j]))];
             if (p < rp && p >= bp) { bp = p; best = j; }
         }
         for (uint32_t j = a; j < b; j++) set(ctx, c->var0 + (int)j, j == best);

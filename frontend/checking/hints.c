@@ -26,9 +26,9 @@ void hint_order_free(hint_order *o) {
 /* "T<id> wrote V (where)" for write op into buf. */
 static const char *name_write(const history *h, uint32_t op, char *buf, size_t n) {
     char v[96], w[640];
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     if (t == 0) { snprintf(buf, n, "the initial value"); return buf; }
-    snprintf(buf, n, "%s (T%lld, %s)", history_value_str(h, h->op_value[op], v, sizeof v), (long long)h->txns[t].ext_id,
+    snprintf(buf, n, "%s (T%lld, %s)", history_value_str(h, history_op_value(h, op), v, sizeof v), (long long)h->txns[t].ext_id,
              history_op_where(h, op, w, sizeof w));
     return buf;
 }
@@ -39,7 +39,7 @@ static const char *why_linked(const history *h, uint32_t a, uint32_t b, uint32_t
     uint32_t rd = history_txn_external_read(h, b, k), wa = history_txn_final_write(h, a, k);
     char w[640], v[96];
     if (a == 0) snprintf(v, sizeof v, "the initial value");
-    else history_value_str(h, h->op_value[wa], v, sizeof v);
+    else history_value_str(h, history_op_value(h, wa), v, sizeof v);
     if (rd != HISTORY_NONE && history_external_source(h, rd) == wa)
         snprintf(buf, n, "T%lld read %s at %s and wrote the key after it", (long long)h->txns[b].ext_id, v,
                  history_op_where(h, rd, w, sizeof w));
@@ -72,8 +72,8 @@ static int lost_update(const history *h, uint32_t k, uint32_t t, uint32_t rival,
     char kn[128], v[96], a[640], b[640];
     history_key_str(h, k, kn, sizeof kn);
     uint32_t src = history_external_source(h, history_txn_external_read(h, t, k));
-    if (src == HISTORY_NONE || h->op_txn[src] == 0) snprintf(v, sizeof v, "the initial value");
-    else history_value_str(h, h->op_value[src], v, sizeof v);
+    if (src == HISTORY_NONE || history_op_txn(h, src) == 0) snprintf(v, sizeof v, "the initial value");
+    else history_value_str(h, history_op_value(h, src), v, sizeof v);
     snprintf(msg, cap, "T%lld (%s) and T%lld (%s) both read %s of key %s and wrote it: a lost update, "
              "which no version order avoids, whatever the hint says (hint line %u)",
              (long long)h->txns[t].ext_id, history_op_where(h, history_txn_external_read(h, t, k), a, sizeof a),
@@ -110,7 +110,7 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
     }
     uint32_t prev_t = HISTORY_NONE, prev_op = HISTORY_NONE, prev_unit = HISTORY_NONE;
     for (uint32_t i = hk->first; i < hk->first + hk->num; i++) {
-        uint32_t op = o->items.data[i].op, t = h->op_txn[op];
+        uint32_t op = o->items.data[i].op, t = history_op_txn(h, op);
         if (t != 0 && h->txns[t].status == TXN_ABORTED) {
             snprintf(msg, cap, PREFIX "key %s lists %s, but that transaction aborted: it installs no version (hint line %u)",
                      kn, name_write(h, op, a, sizeof a), o->items.data[i].line);

@@ -43,9 +43,9 @@ static int read_error(ic_error *err, const history *h, uint32_t op, const char *
 static inline void prefetch_sources(const history *h, uint32_t op) {
     const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
     if (op + ahead < h->num_ops && h->op_kind[op + ahead] == OP_READ)
-        history_writer_prefetch_slot(h, h->op_key[op + ahead], h->op_value[op + ahead]);
+        history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
     if (op + half < h->num_ops && h->op_kind[op + half] == OP_READ)
-        history_writer_prefetch_op(h, h->op_key[op + half], h->op_value[op + half]);
+        history_writer_prefetch_op(h, h->op_key[op + half], history_op_value(h, op + half));
 }
 
 /* Which transactions take part: committed ones, and indeterminate ones a
@@ -120,7 +120,7 @@ static void read_task(void *ctx, size_t task) {
             if (history_op_ambiguous(h, op)) continue;      /* its writer is a choice: choice.c */
             uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
             if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
-            uint32_t w = h->op_txn[src];
+            uint32_t w = history_op_txn(h, src);
             if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
             ext_read r = { t, k, src, op };
@@ -182,7 +182,7 @@ static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t
     uint32_t *local = w->local;
     vec_clear(w->wtx);
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-        uint32_t op = h->key_writes[i], t = h->op_txn[op];
+        uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
         if (!in_graph[t] || !is_final[op]) continue;
         if (local[t] != UINT32_MAX) continue;
         local[t] = (uint32_t)w->wtx.len;
@@ -194,7 +194,7 @@ static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t
         vec_clear(w->wtx);
         local[0] = 0; vec_push(w->wtx, 0u);
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
             if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
             local[t] = (uint32_t)w->wtx.len; vec_push(w->wtx, t);
         }
@@ -218,7 +218,7 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
         if (!rmw_links)                     /* pc: the external prefix alone */
             while (len > 0) {
                 uint32_t wop = history_writer_of(h, k, el[len - 1]);
-                if (wop == HISTORY_NONE || h->op_txn[wop] != r->txn) break;
+                if (wop == HISTORY_NONE || history_op_txn(h, wop) != r->txn) break;
                 len--;
             }
         if (len > best_len) { best_len = len; best = r->op; reader = r->txn; }
@@ -232,8 +232,8 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
     for (uint32_t j = 0; j < len; j++) {
         uint32_t wop = history_writer_of(h, k, els[j]);
         if (wop == HISTORY_NONE) break;
-        if (!rmw_links && h->op_txn[wop] == reader) break;   /* pc: the reader's own suffix says nothing */
-        uint32_t x = w->local[h->op_txn[wop]];
+        if (!rmw_links && history_op_txn(h, wop) == reader) break;   /* pc: the reader's own suffix says nothing */
+        uint32_t x = w->local[history_op_txn(h, wop)];
         if (x == UINT32_MAX) break;         /* not a participant's write */
         if (x == prev) continue;            /* several appends of one txn */
         if (pred[x] != UINT32_MAX || succ[prev] != UINT32_MAX || x == 0) break;
@@ -249,14 +249,14 @@ static void key_readers(const history *h, uint32_t k, const ext_read *first, con
     uint32_t nw = (uint32_t)w->wtx.len;
     uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[h->op_txn[r->src_op]];
+        uint32_t x = w->local[history_op_txn(h, r->src_op)];
         rcount[x]++;
         uint32_t lt = w->local[r->txn];
         if (rmw_links && lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
             succ[x] = lt; pred[lt] = x; o->num_links++;
         }
-        if (h->op_txn[r->src_op] != 0)
-            push_dep(&o->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
+        if (history_op_txn(h, r->src_op) != 0)
+            push_dep(&o->base, DEP_WR, k, history_op_txn(h, r->src_op), r->txn);
     }
     w->rfirst.data[0] = 0;
     for (uint32_t i = 0; i < nw; i++) w->rfirst.data[i + 1] = w->rfirst.data[i] + rcount[i];
@@ -264,7 +264,7 @@ static void key_readers(const history *h, uint32_t k, const ext_read *first, con
     vec_resize(w->fill, nw);
     for (uint32_t i = 0; i < nw; i++) w->fill.data[i] = w->rfirst.data[i];
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[h->op_txn[r->src_op]];
+        uint32_t x = w->local[history_op_txn(h, r->src_op)];
         w->rlist.data[w->fill.data[x]++] = r->txn;
     }
 }

@@ -33,9 +33,9 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
             }
         for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++)
             if (history_op_kind(h, op) != OP_LIST_READ && history_op_pred(h, op) == PRED_TAG_NONE &&
-                history_value_is_named(h, h->op_value[op])) {   /* lowered from a predicate read: written as it */
+                history_value_is_named(h, history_op_value(h, op))) {   /* lowered from a predicate read: written as it */
                 ic_error_at(err, h->source, 0, "cannot write value %s (%s) in %s format (integer values only)",
-                            h->strings + h->name_off[h->op_value[op] - VALUE_NAME_BASE],
+                            h->strings + h->name_off[history_op_value(h, op) - VALUE_NAME_BASE],
                             history_op_where(h, op, wb, sizeof wb), format);
                 return 0;
             }

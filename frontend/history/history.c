@@ -313,7 +313,7 @@ uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == h->writer_cap ? 0 : i + 1) {
         uint32_t op = h->writer_slots[i];
         if (op == HISTORY_NONE) return HISTORY_NONE;
-        if (h->op_key[op] == key && h->op_value[op] == value) return op;
+        if (h->op_key[op] == key && history_op_value(h, op) == value) return op;
     }
 }
 
@@ -324,7 +324,7 @@ static const char *history_session_file(const history *h, uint32_t session) {
 }
 
 static void where_error(const history *h, uint32_t op, ic_error *err, const char *msg) {
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     const char *file = t ? history_session_file(h, h->txns[t].session) : h->source;
     if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, op), "%s", msg);
     else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
@@ -346,7 +346,7 @@ int history_index_writers(history *h, ic_error *err) {
     free(cur);
     for (uint32_t k = 0; k < h->num_keys; k++)       /* writes are in op order: same txn is adjacent */
         for (uint32_t i = start[k]; i + 1 < start[k + 1]; i++)
-            if (h->op_txn[writes[i]] == h->op_txn[writes[i + 1]]) h->op_kind[writes[i]] |= OP_OVERWRITTEN;
+            if (history_op_txn(h, writes[i]) == history_op_txn(h, writes[i + 1])) h->op_kind[writes[i]] |= OP_OVERWRITTEN;
     h->key_write_start = start;
     h->key_writes = writes;
 
@@ -357,17 +357,17 @@ int history_index_writers(history *h, ic_error *err) {
     const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (op + ahead < h->num_ops && history_op_is_write(h, op + ahead))
-            history_writer_prefetch_slot(h, h->op_key[op + ahead], h->op_value[op + ahead]);
+            history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
         if (op + half < h->num_ops && history_op_is_write(h, op + half))
-            history_writer_prefetch_op(h, h->op_key[op + half], h->op_value[op + half]);
+            history_writer_prefetch_op(h, h->op_key[op + half], history_op_value(h, op + half));
         if (!history_op_is_write(h, op)) continue;
         uint32_t key = h->op_key[op];
-        int64_t value = h->op_value[op];
+        int64_t value = history_op_value(h, op);
         uint64_t i = history_writer_home(h, key, value);
         for (;; i = i + 1 == cap ? 0 : i + 1) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
-            if (h->op_key[other] == key && h->op_value[other] == value) {
+            if (h->op_key[other] == key && history_op_value(h, other) == value) {
                 /* a repeated register value or appended value: repeat.c, list_repeat.c */
                 h->op_kind[other] |= OP_REPEATED;
                 h->op_kind[op] |= OP_REPEATED;
@@ -547,14 +547,14 @@ void history_free(history *h) {
 /* ---- queries ---------------------------------------------------------- */
 
 const int64_t *history_list(const history *h, uint32_t op, uint32_t *len) {
-    const history_list_ref *r = &h->lists[h->op_value[op]];
+    const history_list_ref *r = &h->lists[history_op_value(h, op)];
     static const int64_t empty[1] = { 0 };
     *len = r->len;
     return r->len ? h->list_pool + r->off : empty;     /* the pool may be NULL */
 }
 
 int64_t history_read_value(const history *h, uint32_t op) {
-    if (history_op_kind(h, op) != OP_LIST_READ) return h->op_value[op];
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_op_value(h, op);
     uint32_t n;
     const int64_t *l = history_list(h, op, &n);
     return n ? l[n - 1] : VALUE_INIT;
@@ -592,7 +592,7 @@ static const char *where(const history *h, uint32_t txn, uint32_t line, char *bu
 }
 
 const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n) {
-    return where(h, h->op_txn[op], history_op_line(h, op), buf, n);
+    return where(h, history_op_txn(h, op), history_op_line(h, op), buf, n);
 }
 
 const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n) {
@@ -620,7 +620,7 @@ uint32_t history_snapshot_source(const history *h, uint32_t op, uint32_t own_app
 
 uint32_t history_external_source(const history *h, uint32_t op) {
     if (history_op_kind(h, op) != OP_LIST_READ) return history_read_source(h, op);
-    uint32_t t = h->op_txn[op], k = h->op_key[op], own = 0;
+    uint32_t t = history_op_txn(h, op), k = h->op_key[op], own = 0;
     for (uint32_t o = h->txns[t].first_op; o < op; o++)
         own += h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
     return history_snapshot_source(h, op, own);
@@ -643,7 +643,7 @@ uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key) {
 static void observe(const history *h, uint8_t *p, vec_u32 *work, uint32_t t, uint32_t key, int64_t value) {
     uint32_t w = history_writer_of(h, key, value);
     if (w == HISTORY_NONE) return;
-    uint32_t u = h->op_txn[w];
+    uint32_t u = history_op_txn(h, w);
     if (u == t || p[u] || h->txns[u].status != TXN_INDETERMINATE) return;
     p[u] = 1;
     vec_push(*work, u);
@@ -662,7 +662,7 @@ uint8_t *history_participants(const history *h) {
         const history_txn *tx = &h->txns[t];
         for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
             if (!history_op_is_read(h, op)) continue;
-            if (history_op_kind(h, op) == OP_READ) { observe(h, p, &work, t, h->op_key[op], h->op_value[op]); continue; }
+            if (history_op_kind(h, op) == OP_READ) { observe(h, p, &work, t, h->op_key[op], history_op_value(h, op)); continue; }
             uint32_t n;
             const int64_t *l = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) observe(h, p, &work, t, h->op_key[op], l[i]);

@@ -239,6 +239,12 @@ static inline int history_op_is_read(const history *h, uint32_t op) {
     return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
 }
 
+/* An op's transaction and value: read them through these (the arrays'
+ * layout is this header's business; bench/history_accessors.pl converts
+ * direct uses). */
+static inline uint32_t history_op_txn(const history *h, uint32_t op) { return h->op_txn[op]; }
+static inline int64_t history_op_value(const history *h, uint32_t op) { return h->op_value[op]; }
+
 /* The predicate-read tag of op (predicate.h), or UINT32_MAX. */
 static inline uint32_t history_op_pred(const history *h, uint32_t op) {
     return h->op_pred ? h->op_pred[op] : UINT32_MAX;

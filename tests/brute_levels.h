@@ -159,7 +159,8 @@ static void bv_participants(const history *h, uint8_t *part) {
             for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
                 if (!bv_is_read(h, op)) continue;
                 uint32_t n = 1;
-                const int64_t *vals = &h->op_value[op];
+                int64_t one = history_op_value(h, op);
+                const int64_t *vals = &one;
                 if ((h->op_kind[op] & OP_KIND_MASK) == OP_LIST_READ) vals = history_list(h, op, &n);
                 for (uint32_t i = 0; i < n; i++) {
                     uint32_t w = bv_writer(h, h->op_key[op], vals[i]);

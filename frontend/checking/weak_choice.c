@@ -266,7 +266,7 @@ static verdict decide(const pg_index *ix, const wch *w, const uint32_t *pick, ch
         return res->verdict = VERDICT_UNKNOWN;
     }
     for (uint32_t i = w->namb; i < w->n; i++)     /* rc: each later read its own writer (values stay unique) */
-        if (pick[i] != HISTORY_NONE) c->op_value[w->xop.data[i - w->namb]] = history_op_value(ix->h, pick[i]);
+        if (pick[i] != HISTORY_NONE) history_set_op_value(c, w->xop.data[i - w->namb], history_op_value(ix->h, pick[i]));
     uint8_t *part = history_participants(c);
     verdict v = check_weak_on(c, part, level, opt, res);
     free(part);

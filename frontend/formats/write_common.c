@@ -184,7 +184,11 @@ void write_plan_build(const history *h, history_format fmt, write_plan *p) {
     default: break;
     }
     uint32_t first_op = h->txns[0].num_ops;
-    renumber_build(&p->value, h->op_value + first_op, h->num_ops - first_op, sizeof *h->op_value, 1, value, value_lo);
+    size_t nv = h->num_ops - first_op;                 /* the values as one array (history.h packs them) */
+    int64_t *vals = xmalloc((nv ? nv : 1) * sizeof *vals);
+    for (size_t i = 0; i < nv; i++) vals[i] = history_op_value(h, (uint32_t)(first_op + i));
+    renumber_build(&p->value, vals, nv, sizeof *vals, 1, value, value_lo);
+    free(vals);
     renumber_build(&p->key, h->key_ext, h->num_keys, sizeof *h->key_ext, 0, key, 0);
     static const int64_t none = 0;       /* a valid address when there is nothing to scan */
     renumber_build(&p->session, h->num_sessions ? &h->sessions[0].ext_id : &none, h->num_sessions, sizeof *h->sessions,

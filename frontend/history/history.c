@@ -333,6 +333,7 @@ static void where_error(const history *h, uint32_t op, ic_error *err, const char
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
 int history_index_writers(history *h, ic_error *err) {
     (void)err;                                      /* nothing is refused now (issue 35) */
+    history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
     size_t nw = 0;
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -400,6 +401,17 @@ static int check_key_kinds(history *h, ic_error *err) {
     return ok;
 }
 
+uint32_t *history_txn_blocks(const history *h) {
+    uint32_t nb = (uint32_t)(((uint64_t)h->num_ops + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT);
+    uint32_t *blk = big_malloc((nb ? nb : 1) * sizeof *blk);
+    for (uint32_t t = 0; t < h->num_txns; t++) {
+        uint64_t first = h->txns[t].first_op, end = first + h->txns[t].num_ops;
+        uint64_t b = (first + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT;
+        for (; (b << HISTORY_TXN_BLOCK_SHIFT) < end; b++) blk[b] = t;
+    }
+    return blk;
+}
+
 /* The op fields go to their final slots field by field: independent
  * tasks, each freeing the builder's copy once done (on several threads two
  * fields are in flight at once: a few bytes an op more, briefly). */
@@ -426,8 +438,8 @@ static void scatter_task(void *ctx, size_t task) {
         for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
         vec_free(b->op_key);
     } else if (task == 1) {
-        h->op_value = big_malloc((size_t)h->num_ops * sizeof *h->op_value);
-        for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
+        h->op_val64 = big_malloc((size_t)h->num_ops * sizeof *h->op_val64);     /* packed at the end */
+        for (size_t i = 0; i < nops; i++) h->op_val64[dest[i]] = b->op_value.data[i];
         vec_free(b->op_value);
     } else if (task == 2) {                /* op lines: an array only when no layout of history.h fits */
         int step1 = 1, step0 = 1;
@@ -445,9 +457,7 @@ static void scatter_task(void *ctx, size_t task) {
         }
         vec_free(b->op_line);
     } else {
-        h->op_txn = big_malloc((size_t)h->num_ops * sizeof *h->op_txn);
-        for (uint32_t t = 0; t < h->num_txns; t++)
-            for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
+        h->op_txn_block = history_txn_blocks(h);
     }
 }
 
@@ -512,7 +522,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
     free(txn_new);
     vec_free(b->op_txn);
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
-        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT;
+        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_val64[k] = VALUE_INIT;
     }
 
     h->num_keys = nkeys;
@@ -533,7 +543,8 @@ history *hb_finish(history_builder *b, ic_error *err) {
 void history_free(history *h) {
     if (!h) return;
     free(h->source); free(h->sessions); free(h->txns);
-    free(h->op_kind); free(h->op_key); free(h->op_value); free(h->op_line); free(h->op_txn);
+    free(h->op_kind); free(h->op_key); free(h->op_val32); free(h->op_val64); free(h->esc_op); free(h->esc_val);
+    free(h->op_line); free(h->op_txn_block);
     free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
     free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
     free(h->name_off);

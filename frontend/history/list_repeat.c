@@ -390,7 +390,7 @@ history *history_with_list_choice(const history *h, const list_choice *lc, const
         c->op_kind[op] &= (uint8_t)~OP_REPEATED;
         if (!(h->op_kind[op] & OP_REPEATED) || history_op_kind(h, op) != OP_APPEND) continue;
         snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, op), vb, sizeof vb));   /* shown as written */
-        c->op_value[op] = history_add_name(c, &cap, text);
+        c->op_val64[op] = history_add_name(c, &cap, text);
     }
     size_t total = 0, nl = 0;
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -407,7 +407,7 @@ history *history_with_list_choice(const history *h, const list_choice *lc, const
             map_list(h, c, lc, op, pick, pool + at);
         else memcpy(pool + at, l, n * sizeof *l);
         refs[li].off = at; refs[li].len = n;
-        c->op_value[op] = (int64_t)li++;
+        c->op_val64[op] = (int64_t)li++;
         at += n;
     }
     free(c->lists); free(c->list_pool);

@@ -119,8 +119,13 @@ history *history_dup(const history *h) {
     c->num_ops = h->num_ops;
     c->op_kind = dup_bytes(h->op_kind, h->num_ops);
     c->op_key = dup_bytes(h->op_key, (size_t)h->num_ops * sizeof *h->op_key);
-    c->op_value = dup_bytes(h->op_value, (size_t)h->num_ops * sizeof *h->op_value);
-    c->op_txn = dup_bytes(h->op_txn, (size_t)h->num_ops * sizeof *h->op_txn);
+    c->op_val32 = dup_bytes(h->op_val32, h->op_val32 ? (size_t)h->num_ops * sizeof *h->op_val32 : 0);
+    c->op_val64 = dup_bytes(h->op_val64, h->op_val64 ? (size_t)h->num_ops * sizeof *h->op_val64 : 0);
+    c->num_esc = h->num_esc;
+    c->esc_op = dup_bytes(h->esc_op, (size_t)h->num_esc * sizeof *h->esc_op);
+    c->esc_val = dup_bytes(h->esc_val, (size_t)h->num_esc * sizeof *h->esc_val);
+    history_values_widen(c);                    /* its users rewrite values: op_val64 */
+    c->op_txn_block = history_txn_blocks(c);
     c->op_line = dup_bytes(h->op_line, (size_t)h->num_ops * sizeof *h->op_line);
     c->op_line_step = h->op_line_step;
     c->num_keys = h->num_keys;
@@ -193,7 +198,7 @@ static void read_writer(history *c, uint32_t i, uint32_t w) {
     const history_txn *tx = &c->txns[history_op_txn(c, r)];
     for (uint32_t op = r; op < tx->first_op + tx->num_ops; op++)
         if (c->op_key[op] == c->op_key[r] && history_op_kind(c, op) == OP_READ && history_op_value(c, op) == marker)
-            c->op_value[op] = history_op_value(c, w);
+            c->op_val64[op] = history_op_value(c, w);
     c->op_kind[r] &= (uint8_t)~OP_AMBIGUOUS;
 }
 
@@ -253,7 +258,7 @@ static history *resolve(const history *h, ic_error *err) {
         c->op_kind[op] &= (uint8_t)~OP_REPEATED;
         if (!(h->op_kind[op] & OP_REPEATED) || history_op_txn(h, op) == 0) continue;
         snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, op), vb, sizeof vb));   /* shown as written */
-        c->op_value[op] = history_add_name(c, &cap, text);
+        c->op_val64[op] = history_add_name(c, &cap, text);
     }
     resolve_out o; vec_init(o.read); vec_init(o.start); vec_init(o.cand); vec_init(o.why);
     vec_push(o.start, 0);
@@ -271,13 +276,13 @@ static history *resolve(const history *h, ic_error *err) {
             if (prev != HISTORY_NONE && history_op_kind(h, prev) != OP_READ && history_op_kind(h, prev) != OP_WRITE)
                 prev = HISTORY_NONE;                        /* as the axioms: only a register op shows a value */
             if (prev == HISTORY_NONE) {
-                if (repeated) c->op_value[op] = resolve_external(h, c, &cap, op, &o);
-            } else if (history_op_value(h, op) == history_op_value(h, prev)) c->op_value[op] = history_op_value(c, prev);
+                if (repeated) c->op_val64[op] = resolve_external(h, c, &cap, op, &o);
+            } else if (history_op_value(h, op) == history_op_value(h, prev)) c->op_val64[op] = history_op_value(c, prev);
             else if (repeated && history_op_kind(h, prev) == OP_READ)   /* another version than the read before it (rc */
-                c->op_value[op] = resolve_external(h, c, &cap, op, &o);  /* allows it): a choice of its own */
+                c->op_val64[op] = resolve_external(h, c, &cap, op, &o);  /* allows it): a choice of its own */
             else if (repeated) {
                 snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, op), vb, sizeof vb));
-                c->op_value[op] = history_add_name(c, &cap, text);
+                c->op_val64[op] = history_add_name(c, &cap, text);
             }
         }
     }
@@ -318,7 +323,7 @@ history *history_with_choice(const history *h, const uint32_t *choice) {
         const history_txn *tx = &h->txns[history_op_txn(h, r)];
         for (uint32_t op = r; op < tx->first_op + tx->num_ops; op++)     /* the read and its repeats */
             if (h->op_key[op] == h->op_key[r] && history_op_kind(h, op) == OP_READ && history_op_value(h, op) == marker)
-                c->op_value[op] = history_op_value(h, w);
+                c->op_val64[op] = history_op_value(h, w);
         c->op_kind[r] &= (uint8_t)~OP_AMBIGUOUS;
     }
     ic_error e;

@@ -9,7 +9,10 @@
  *                          writer index, repeats or resolved form (list_repeat.c
  *                          writes a choice of appends into one).
  *   history_add_name       (repeat.c) a new named value of a copy, shown as text;
- *                          *cap is the copy's strings capacity (start: strings_len). */
+ *                          *cap is the copy's strings capacity (start: strings_len).
+ *   history_values_widen   (values.c) the values as op_val64 (history_dup's
+ *                          copies are wide: their users write op_val64, then
+ *                          history_pack_values). */
 #ifndef ISOCHECK_REPEAT_INTERNAL_H
 #define ISOCHECK_REPEAT_INTERNAL_H
 
@@ -19,5 +22,8 @@ int history_index_writers(history *h, ic_error *err);
 int history_index_repeats(history *h);
 history *history_dup(const history *h);
 int64_t history_add_name(history *c, size_t *cap, const char *text);
+void history_values_widen(history *h);
+/* (history.c) op_txn_block from txns[] (first_op, num_ops). */
+uint32_t *history_txn_blocks(const history *h);
 
 #endif

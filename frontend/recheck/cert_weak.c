@@ -170,7 +170,8 @@ static void participants(cw *c, const uint32_t *order, uint32_t len) {
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             if (!ok_op(h, op) || (kind(h, op) != OP_READ && kind(h, op) != OP_LIST_READ)) continue;
             uint32_t n = 1;
-            const int64_t *v = &h->op_value[op];
+            int64_t one = history_op_value(h, op);
+            const int64_t *v = &one;
             if (kind(h, op) == OP_LIST_READ) v = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t w = table_get(&c->writer, h->op_key[op], v[i]);

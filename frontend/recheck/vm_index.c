@@ -130,7 +130,8 @@ static uint8_t *participants(const history *h) {
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             if (!op_ok(h, op) || (op_k(h, op) != OP_READ && op_k(h, op) != OP_LIST_READ)) continue;
             uint32_t n = 1;
-            const int64_t *l = &h->op_value[op];
+            int64_t one = history_op_value(h, op);
+            const int64_t *l = &one;
             if (op_k(h, op) == OP_LIST_READ) l = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t u = kv_find(w.data, w.len, h->op_key[op], l[i]);

@@ -44,8 +44,7 @@ static int first_read_of(const history *h, uint32_t t, uint32_t k, uint32_t w, i
 HISTORY_PREFETCH_FN void prefetch_item(const history *h, const uint8_t *part, const hint_order *o, size_t i) {
     if (i + HISTORY_PREFETCH_AHEAD < o->items.len) {
         uint32_t op = o->items.data[i + HISTORY_PREFETCH_AHEAD].op, b = op >= 8 ? op - 8 : 0;
-        HISTORY_PREFETCH(&h->op_txn[op]); HISTORY_PREFETCH(&h->op_kind[op]); HISTORY_PREFETCH(&h->op_key[op]);
-        HISTORY_PREFETCH(&h->op_txn[b]); HISTORY_PREFETCH(&h->op_kind[b]); HISTORY_PREFETCH(&h->op_key[b]);
+        HISTORY_OP_PREFETCH(h, op); HISTORY_OP_PREFETCH(h, b);
     }
     if (i + HISTORY_PREFETCH_AHEAD / 2 < o->items.len) HISTORY_PREFETCH(&part[history_op_txn(h, o->items.data[i + HISTORY_PREFETCH_AHEAD / 2].op)]);
 }

@@ -135,8 +135,7 @@ static void read_task(void *ctx, size_t i) {
             uint32_t q = p->op[r + ahead / 2];
             uint32_t s = h->writer_slots[history_writer_home(h, h->op_key[q], history_read_value(h, q))];
             if (s < h->num_ops) {
-                HISTORY_PREFETCH(&h->op_key[s]); HISTORY_PREFETCH(&h->op_value[s]);
-                HISTORY_PREFETCH(&h->op_txn[s]); HISTORY_PREFETCH(&h->op_kind[s]);
+                HISTORY_OP_PREFETCH(h, s);
             }
         }
         uint32_t op = p->op[r], t = history_op_txn(h, op), k = h->op_key[op];

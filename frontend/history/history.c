@@ -342,12 +342,18 @@ int history_index_writers(history *h, ic_error *err) {
     uint32_t *writes = big_malloc((nw ? nw : 1) * sizeof *writes);
     uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
     memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
-    for (uint32_t op = 0; op < h->num_ops; op++)
-        if (history_op_is_write(h, op)) writes[cur[h->op_key[op]]++] = op;
+    /* writes in op order: a key's previous write is the same transaction's
+     * iff it is at or after the transaction's first op */
+    for (uint32_t t = 0; t < h->num_txns; t++) {
+        uint32_t first = h->txns[t].first_op, end = first + h->txns[t].num_ops;
+        for (uint32_t op = first; op < end; op++) {
+            if (!history_op_is_write(h, op)) continue;
+            uint32_t k = h->op_key[op];
+            if (cur[k] > start[k] && writes[cur[k] - 1] >= first) h->op_kind[writes[cur[k] - 1]] |= OP_OVERWRITTEN;
+            writes[cur[k]++] = op;
+        }
+    }
     free(cur);
-    for (uint32_t k = 0; k < h->num_keys; k++)       /* writes are in op order: same txn is adjacent */
-        for (uint32_t i = start[k]; i + 1 < start[k + 1]; i++)
-            if (history_op_txn(h, writes[i]) == history_op_txn(h, writes[i + 1])) h->op_kind[writes[i]] |= OP_OVERWRITTEN;
     h->key_write_start = start;
     h->key_writes = writes;
 
@@ -438,8 +444,7 @@ static void scatter_task(void *ctx, size_t task) {
         for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
         vec_free(b->op_key);
     } else if (task == 1) {
-        h->op_val64 = big_malloc((size_t)h->num_ops * sizeof *h->op_val64);     /* packed at the end */
-        for (size_t i = 0; i < nops; i++) h->op_val64[dest[i]] = b->op_value.data[i];
+        history_scatter_values(h, b->op_value.data, dest, nops);
         vec_free(b->op_value);
     } else if (task == 2) {                /* op lines: an array only when no layout of history.h fits */
         int step1 = 1, step0 = 1;
@@ -522,7 +527,8 @@ history *hb_finish(history_builder *b, ic_error *err) {
     free(txn_new);
     vec_free(b->op_txn);
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
-        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_val64[k] = VALUE_INIT;
+        h->op_kind[k] = OP_WRITE; h->op_key[k] = k;
+        if (h->op_val64) h->op_val64[k] = VALUE_INIT; else h->op_val32[k] = HISTORY_V32_INIT;
     }
 
     h->num_keys = nkeys;

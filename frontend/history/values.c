@@ -64,6 +64,38 @@ void history_pack_values(history *h) {
     h->op_val32 = v; h->esc_op = eo; h->esc_val = ev; h->num_esc = esc;
 }
 
+/* Escapes collected out of op order, sorted by op. */
+static int cmp_esc(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void history_scatter_values(history *h, const int64_t *vals, const uint32_t *dest, size_t n) {
+    size_t esc = 0;
+    for (size_t i = 0; i < n; i++) esc += !fits_narrow(vals[i]);
+    if ((uint64_t)esc * HISTORY_ESC_RATIO > h->num_ops) {
+        h->op_val64 = big_malloc((h->num_ops ? h->num_ops : 1) * sizeof *h->op_val64);
+        for (size_t i = 0; i < n; i++) h->op_val64[dest[i]] = vals[i];
+        return;
+    }
+    int32_t *v = big_malloc((h->num_ops ? h->num_ops : 1) * sizeof *v);
+    struct { uint32_t op; uint32_t i; } *e = xmalloc((esc ? esc : 1) * sizeof *e);
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t x = vals[i];
+        if (x == VALUE_INIT) v[dest[i]] = HISTORY_V32_INIT;
+        else if (fits_narrow(x)) v[dest[i]] = (int32_t)x;
+        else { v[dest[i]] = HISTORY_V32_ESC; e[ne].op = dest[i]; e[ne++].i = (uint32_t)i; }
+    }
+    qsort(e, ne, sizeof *e, cmp_esc);
+    h->esc_op = xmalloc((esc ? esc : 1) * sizeof *h->esc_op);
+    h->esc_val = xmalloc((esc ? esc : 1) * sizeof *h->esc_val);
+    for (size_t j = 0; j < ne; j++) { h->esc_op[j] = e[j].op; h->esc_val[j] = vals[e[j].i]; }
+    free(e);
+    h->num_esc = (uint32_t)ne;
+    h->op_val32 = v;
+}
+
 void history_set_op_value(history *h, uint32_t op, int64_t v) {
     if (!h->op_val64 && (!fits_narrow(v) || h->op_val32[op] == HISTORY_V32_ESC)) history_values_widen(h);
     if (h->op_val64) h->op_val64[op] = v;

@@ -45,8 +45,8 @@ static void rmw_chains_form_units(void **state) {
     assert_int_equal(ix.num_links, 3);
     /* txn 5 read version 10 (inside the chain): a known RW edge 5 -> 2 */
     int found = 0;
-    vec_foreach(const dep_edge, e, ix.base)
-        if (e->kind == DEP_RW && e->from == txn_by_ext(h, 5) && e->to == txn_by_ext(h, 2)) found = 1;
+    vec_foreach(const pg_edge, e, ix.base)
+        if (PG_KIND(e->meta) == DEP_RW && e->from == txn_by_ext(h, 5) && e->to == txn_by_ext(h, 2)) found = 1;
     assert_true(found);
     pg_index_free(&ix);
     history_free(h);
@@ -274,10 +274,10 @@ static void list_read_after_own_append(void **state) {
     pg_index ix;
     assert_true(pg_index_build(&ix, h, &err));
     int wr12 = 0, wr21 = 0, ww12 = 0;
-    vec_foreach(const dep_edge, e, ix.base) {
-        wr12 += e->kind == DEP_WR && e->from == t1 && e->to == t2 && e->key == k1;
-        wr21 += e->kind == DEP_WR && e->from == t2 && e->to == t1 && e->key == k2;
-        ww12 += e->kind == DEP_WW && e->from == t1 && e->to == t2 && e->key == k1;
+    vec_foreach(const pg_edge, e, ix.base) {
+        wr12 += PG_KIND(e->meta) == DEP_WR && e->from == t1 && e->to == t2 && PG_KEY(e->meta) == k1;
+        wr21 += PG_KIND(e->meta) == DEP_WR && e->from == t2 && e->to == t1 && PG_KEY(e->meta) == k2;
+        ww12 += PG_KIND(e->meta) == DEP_WW && e->from == t1 && e->to == t2 && PG_KEY(e->meta) == k1;
     }
     assert_int_equal(wr12, 1);
     assert_int_equal(wr21, 1);
@@ -618,8 +618,8 @@ static void index_in_key_ranges_same_arrays(void **state) {
         assert_memory_equal(ix.readers.data, one.readers.data, one.readers.len * sizeof *ix.readers.data);
         assert_int_equal(ix.base.len, one.base.len);
         for (size_t i = 0; i < one.base.len; i++) {
-            const dep_edge *a = &ix.base.data[i], *b = &one.base.data[i];
-            assert_true(a->from == b->from && a->to == b->to && a->key == b->key && a->kind == b->kind);
+            const pg_edge *a = &ix.base.data[i], *b = &one.base.data[i];
+            assert_true(a->from == b->from && a->to == b->to && a->meta == b->meta);
         }
         pg_index_free(&ix);
     }

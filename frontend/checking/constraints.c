@@ -146,7 +146,7 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
         g->num_chains = (uint32_t)max_chains;
     }
     pg_known_reserve(g, ix->base.len + 16);
-    vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    vec_foreach(const pg_edge, e, ix->base) pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to);
     pg_index_base_copied(ix);
 
     /* Reader summaries: per unit, per chain, the latest reader node

@@ -62,14 +62,14 @@ static void dep_chains(pg_index *ix, uint32_t *sess, uint32_t *pos, vec_u32 *len
     uint32_t n = h->num_txns;
     uint32_t *indeg = xcalloc(n ? n : 1, sizeof *indeg);
     uint32_t *ostart = xcalloc((size_t)n + 1, sizeof *ostart);
-#define CHAIN_EDGE(e) (((e)->kind == DEP_WR || (e)->kind == DEP_WW) && (e)->from != 0 && (e)->from != (e)->to)
-    vec_foreach(const dep_edge, e, ix->base)
+#define CHAIN_EDGE(e) ((PG_KIND((e)->meta) == DEP_WR || PG_KIND((e)->meta) == DEP_WW) && (e)->from != 0 && (e)->from != (e)->to)
+    vec_foreach(const pg_edge, e, ix->base)
         if (CHAIN_EDGE(e)) { indeg[e->to]++; ostart[e->from + 1]++; }
     for (uint32_t t = 0; t < n; t++) ostart[t + 1] += ostart[t];
     uint32_t *out = xmalloc((ostart[n] ? ostart[n] : 1) * sizeof *out);
     uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
     memcpy(fill, ostart, ((size_t)n + 1) * sizeof *fill);
-    vec_foreach(const dep_edge, e, ix->base)
+    vec_foreach(const pg_edge, e, ix->base)
         if (CHAIN_EDGE(e)) out[fill[e->from]++] = e->to;
 #undef CHAIN_EDGE
     free(fill);
@@ -122,7 +122,7 @@ static int cmp_by_time(const void *a, const void *b) {
 }
 
 static void push_rt(pg_index *ix, uint32_t from, uint32_t to) {
-    dep_edge e = { from, to, HISTORY_NONE, (uint8_t)DEP_RT };
+    pg_edge e = { from, to, PG_META(DEP_RT, HISTORY_NONE) };
     vec_push(ix->base, e);
 }
 

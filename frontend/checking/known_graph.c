@@ -23,8 +23,8 @@ const char *dep_kind_name(dep_kind k) {
 
 typedef struct ext_read { uint32_t txn, key, src_op, op; } ext_read;
 
-static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
-    dep_edge e = { from, to, key, (uint8_t)kind };
+static void push_dep(pg_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    pg_edge e = { from, to, PG_META(kind, key) };
     vec_push(*v, e);
 }
 
@@ -135,7 +135,7 @@ static void read_task(void *ctx, size_t task) {
 typedef struct key_out {
     VEC(pg_unit) units;          /* m_first, rd_first and key_unit_start relative to the range's own arrays */
     vec_u32 members, readers;
-    dep_edge_vec base;
+    pg_edge_vec base;
     uint64_t num_writers, num_links;
 } key_out;
 

@@ -55,6 +55,14 @@
 /* "SO", "WR", "WW", "RW" or "FIXED". */
 const char *dep_kind_name(dep_kind k);
 
+/* An edge: node-level in a polygraph, transaction-level in the index's
+ * base (12 bytes where a dep_edge takes 16); meta = key << 3 | kind. */
+typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
+typedef VEC(pg_edge) pg_edge_vec;
+#define PG_META(kind, key) (((uint32_t)(key) << 3) | (uint32_t)(kind))
+#define PG_KIND(meta) ((dep_kind)((meta) & 7u))
+#define PG_KEY(meta)  ((meta) >> 3 == (UINT32_MAX >> 3) ? HISTORY_NONE : (meta) >> 3)
+
 typedef struct pg_unit {
     uint32_t head, last;     /* transactions; INIT's unit has head 0 */
     uint32_t m_first, len;   /* its writers in version order: pg_index.members[m_first..] */
@@ -96,7 +104,7 @@ typedef struct pg_index {
     uint32_t *unit_key;          /* per unit: its key */
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */
-    dep_edge_vec base;           /* SO, WR and edges inside units */
+    pg_edge_vec base;            /* SO, WR and edges inside units, between transactions */
     atomic_uint base_copies;     /* pg_init calls still to copy base; the one that brings it
                                     to 0 frees it (0 from the start: base is kept) */
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
@@ -119,17 +127,11 @@ int  pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par
 void pg_index_free(pg_index *ix);
 /* A caller that runs a known number of levels on one index (each copies
  * base into its own known graph in pg_init, possibly on its own thread)
- * may have base freed right after the last copy: up to 16 bytes an edge,
- * 0.8 GB at 10M transactions.  pg_index_base_copied is pg_init's part. */
+ * may have base freed right after the last copy: 12 bytes an edge,
+ * 0.6 GB at 10M transactions.  pg_index_base_copied is pg_init's part. */
 void pg_index_release_base_after(pg_index *ix, unsigned levels);
 void pg_index_base_copied(const pg_index *ix);
 
-/* Node-level edge of a polygraph: meta = key << 3 | kind. */
-typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
-typedef VEC(pg_edge) pg_edge_vec;
-#define PG_META(kind, key) (((uint32_t)(key) << 3) | (uint32_t)(kind))
-#define PG_KIND(meta) ((dep_kind)((meta) & 7u))
-#define PG_KEY(meta)  ((meta) >> 3 == (UINT32_MAX >> 3) ? HISTORY_NONE : (meta) >> 3)
 
 /* An undecided pair of units of one key: variable true means u before v. */
 typedef struct pg_cons { uint32_t u, v; } pg_cons;

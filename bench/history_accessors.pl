@@ -10,6 +10,12 @@
 # Assignments to those arrays (only in frontend/history/, which builds
 # histories) and address-of uses are left alone and reported.
 #
+# The index's units (frontend/checking/polygraph.h) keep no length and no
+# reader count: they follow from the next unit's m_first and rd_first.
+#   P->len, P->rd_num  ->  pg_unit_len(P), pg_unit_rd_num(P)
+# for every P declared `pg_unit *P` in the file, and
+#   X.units.data[E].len  ->  pg_unit_len(&X.units.data[E])   (X: ix->, ix. ...)
+#
 # Usage (from the repository's root; idempotent, safe to re-run after a
 # merge brought new direct uses):
 #   perl bench/history_accessors.pl $(git ls-files '*.c' '*.h')
@@ -28,6 +34,16 @@ for my $f (@ARGV) {
         while ($s =~ m{(?:&\s*$lhs\s*->\s*$arr\[|$lhs\s*->\s*$arr\[[^\n]*\]\s*(?:=[^=]|\+=|\|=))}g) {
             my $line = substr($s, 0, pos($s)) =~ tr/\n//; print STDERR "$f:", $line + 1, ": left alone ($arr)\n";
         }
+    }
+    unless ($f =~ m{^frontend/checking/(polygraph\.h|known_graph\.c)$}) {   # the index's own
+        my %unit;
+        $unit{$1} = 1 while $s =~ m{pg_unit\s*\*\s*(\w+)}g;
+        $unit{$1} = 1 while $s =~ m{,\s*\*\s*(\w+)\s*=\s*&[\w.>-]*units\.data\[}g;
+        for my $p (keys %unit) {
+            $s =~ s{\b$p->len\b(?!\s*(?:=[^=]|\+\+|\+=))}{pg_unit_len($p)}g;
+            $s =~ s{\b$p->rd_num\b(?!\s*(?:=[^=]|\+\+|\+=))}{pg_unit_rd_num($p)}g;
+        }
+        $s =~ s{$lhs(\s*(?:->|\.)\s*units\.data)$br\.len\b}{"pg_unit_len(&$1$2$3)"}ge;
     }
     if ($s ne $orig) {
         open(my $out, '>', "$f.tmp") or die "$f.tmp: $!"; print $out $s or die; close $out or die;

@@ -37,7 +37,7 @@ static void rmw_chains_form_units(void **state) {
     assert_int_equal(ix.num_keys, 1);
     assert_int_equal(ix.key_unit_start[1] - ix.key_unit_start[0], 2);   /* INIT+1+2+3, and 4 */
     const pg_unit *u0 = &ix.units.data[0], *u1 = &ix.units.data[1];
-    assert_int_equal(u0->len, 4);
+    assert_int_equal(pg_unit_len(u0), 4);
     assert_int_equal(u0->head, 0);
     assert_int_equal(u0->last, txn_by_ext(h, 3));
     assert_int_equal(ix.members.data[u0->m_first + 2], txn_by_ext(h, 2));
@@ -284,7 +284,7 @@ static void list_read_after_own_append(void **state) {
     assert_int_equal(ww12, 1);
     /* key 1's INIT unit is INIT, txn 1, txn 2 */
     const pg_unit *u = &ix.units.data[ix.key_unit_start[k1]];
-    assert_int_equal(u->len, 3);
+    assert_int_equal(pg_unit_len(u), 3);
     assert_int_equal(ix.members.data[u->m_first + 1], t1);
     assert_int_equal(ix.members.data[u->m_first + 2], t2);
     pg_index_free(&ix);

@@ -90,7 +90,7 @@ static void vo_task(void *ctx, size_t task) {
         uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1];
         if (!j->fill) {
             uint32_t n = 0;
-            for (uint32_t u = s; u < e; u++) n += ix->units.data[u].len;
+            for (uint32_t u = s; u < e; u++) n += pg_unit_len(&ix->units.data[u]);
             vo->start[k + 1] = n;
             continue;
         }
@@ -103,7 +103,7 @@ static void vo_task(void *ctx, size_t task) {
         uint32_t *out = vo->txns.data + vo->start[k];
         for (size_t i = 0; i <= tmp.len; i++) {
             const pg_unit *un = &ix->units.data[i == 0 ? s : tmp.data[i - 1].unit];
-            for (uint32_t m = 0; m < un->len; m++) *out++ = ix->members.data[un->m_first + m];
+            for (uint32_t m = 0; m < pg_unit_len(un); m++) *out++ = ix->members.data[un->m_first + m];
         }
     }
     vec_free(tmp);

@@ -20,7 +20,7 @@ void pg_choice_free(pg_choice *c) {
 static int find_member(const pg_index *ix, uint32_t k, uint32_t t, uint32_t *unit, uint32_t *m) {
     for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
         const pg_unit *un = &ix->units.data[u];
-        for (uint32_t i = 0; i < un->len; i++)
+        for (uint32_t i = 0; i < pg_unit_len(un); i++)
             if (ix->members.data[un->m_first + i] == t) { *unit = u; *m = i; return 1; }
     }
     return 0;
@@ -69,7 +69,7 @@ static int overwritten_before(const polygraph *g, const pairmap *pairs, uint32_t
     if (!find_member(ix, k, wt, &unit, &m)) return 0;
     const pg_unit *un = &ix->units.data[unit];
     uint32_t tp = pg_node_tp(g, rt);
-    if (m + 1 < un->len) {
+    if (m + 1 < pg_unit_len(un)) {
         uint32_t nx = ix->members.data[un->m_first + m + 1];
         return nx != rt && pg_reaches(g, pg_node_t(g, nx), tp);
     }
@@ -254,7 +254,7 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
             edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, key, edges);            /* WR */
             if (!find_member(ix, key, wt, &unit, &m)) continue;
             const pg_unit *un = &ix->units.data[unit];
-            if (m + 1 < un->len) {                                                         /* RW to the next member */
+            if (m + 1 < pg_unit_len(un)) {                                                         /* RW to the next member */
                 uint32_t nx = ix->members.data[un->m_first + m + 1];
                 if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, rw, key, edges);
                 continue;

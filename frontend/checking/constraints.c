@@ -162,13 +162,13 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
     for (uint32_t k = 0; k < ix->num_keys; k++) {
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
             const pg_unit *un = &ix->units.data[u];
-            for (uint32_t m = 0; m < un->len; m++) mark[ix->members.data[un->m_first + m]] = k;
+            for (uint32_t m = 0; m < pg_unit_len(un); m++) mark[ix->members.data[un->m_first + m]] = k;
         }
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
             const pg_unit *un = &ix->units.data[u];
             g->rsum_start[u] = (uint32_t)g->rsum.len;
             vec_clear(touched);
-            for (uint32_t j = 0; j < un->rd_num; j++) {
+            for (uint32_t j = 0; j < pg_unit_rd_num(un); j++) {
                 uint32_t r = ix->readers.data[un->rd_first + j];
                 if (reader_lazy(g, r, k)) continue;    /* rr: a predicate anti-dependency blocks nothing */
                 if (mark[r] == k) g->unit_slow[u] = 1;
@@ -215,7 +215,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
     /* RW r -> head(V): blocked if head(V) reaches some reader's source node */
     uint32_t from = pg_node_t(g, hv);
     if (g->unit_slow[u] && !g->split) {
-        for (uint32_t j = 0; j < U->rd_num; j++) {
+        for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
             uint32_t r = ix->readers.data[U->rd_first + j];
             if (r != hv && !reader_lazy(g, r, ix->unit_key[u]) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
         }
@@ -236,7 +236,7 @@ void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out)
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
     uint32_t k = ix->unit_key[u];
     if (U->last != 0) { dep_edge e = { U->last, V->head, k, DEP_WW }; vec_push(*out, e); }
-    for (uint32_t j = 0; j < U->rd_num; j++) {
+    for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
         if (r == V->head) continue;
         dep_edge e = { r, V->head, k, DEP_RW };
@@ -272,7 +272,7 @@ static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     uint32_t hv = V->head;
     if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_ww_in(g, hv))) return 0;
     uint32_t to = pg_node_t(g, hv);
-    for (uint32_t j = 0; j < U->rd_num; j++) {
+    for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
         if (r != hv && (g->prw || !pg_reaches(g, pg_node_tp(g, r), to))) return 0;   /* rr: RW edges are kept */
     }

@@ -164,7 +164,7 @@ static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
             const pg_unit *U = &ix->units.data[side ? g->cons.data[i].v : g->cons.data[i].u];
             const pg_unit *V = &ix->units.data[side ? g->cons.data[i].u : g->cons.data[i].v];
             n += U->last != 0;
-            for (uint32_t j = 0; j < U->rd_num; j++) n += ix->readers.data[U->rd_first + j] != V->head;
+            for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) n += ix->readers.data[U->rd_first + j] != V->head;
         }
     return n;
 }

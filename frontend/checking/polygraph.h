@@ -69,6 +69,11 @@ typedef struct pg_unit {
     uint32_t rd_first, rd_num;   /* readers of last's version: pg_index.readers[rd_first..] */
 } pg_unit;
 
+/* A unit's number of writers and its last version's number of readers
+ * (read them through these: bench/history_accessors.pl). */
+static inline uint32_t pg_unit_len(const pg_unit *u) { return u->len; }
+static inline uint32_t pg_unit_rd_num(const pg_unit *u) { return u->rd_num; }
+
 /* What the index assumes about the level (pg_index_opts_for: each level's).
  * The default (SI, SER, PSI) is { 1, 1, 0 }. */
 typedef struct pg_index_opts {

@@ -282,13 +282,11 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
             if (visited[i] || (pass == 0 && pred[i] != UINT32_MAX)) continue;
             pg_unit u;
             u.head = wtx[i];
-            u.m_first = (uint32_t)o->members.len;
-            u.len = 0;
+            u.m_first = (uint32_t)o->members.len;      /* its length: up to the next one's */
             uint32_t x = i, prev = UINT32_MAX;
             while (x != UINT32_MAX && !visited[x]) {
                 visited[x] = 1;
                 vec_push(o->members, wtx[x]);
-                u.len++;
                 if (prev != UINT32_MAX) {
                     uint32_t a = wtx[prev], b = wtx[x];
                     if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
@@ -299,8 +297,7 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
                 x = succ[x];
             }
             u.last = wtx[prev];
-            u.rd_first = (uint32_t)o->readers.len;
-            u.rd_num = w->rcount.data[prev];
+            u.rd_first = (uint32_t)o->readers.len;      /* rcount[prev] readers, up to the next one's */
             for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++) vec_push(o->readers, rlist[j]);
             vec_push(o->units, u);
         }
@@ -423,7 +420,7 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     for (uint32_t i = 0; i < ntasks; i++) {
         nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
     }
-    vec_reserve(ix->units, nu); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);
+    vec_reserve(ix->units, nu + 1); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);   /* + sentinel */
     vec_reserve(ix->base, nb + nt);                              /* + SO below */
     for (uint32_t i = 0; i < ntasks; i++) {
         key_out *o = &out[i];
@@ -441,6 +438,7 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     vec_free(range);
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
     ix->key_unit_start[nk] = (uint32_t)ix->units.len;
+    ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
     ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
     for (uint32_t k = 0; k < nk; k++)
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) ix->unit_key[u] = k;
@@ -458,7 +456,9 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
 
     pg_index_chains(ix);                         /* the level's chains and clock (index_chains.c) */
     /* kept while checking: no doubling slack */
-    vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
+    vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
+    ix->units.data = xrealloc(ix->units.data, (ix->units.len + 1) * sizeof *ix->units.data);   /* the sentinel stays */
+    ix->units.cap = ix->units.len + 1;
     free(rstart); free(byk); free(is_final);
     return 1;
 }

@@ -65,14 +65,18 @@ typedef VEC(pg_edge) pg_edge_vec;
 
 typedef struct pg_unit {
     uint32_t head, last;     /* transactions; INIT's unit has head 0 */
-    uint32_t m_first, len;   /* its writers in version order: pg_index.members[m_first..] */
-    uint32_t rd_first, rd_num;   /* readers of last's version: pg_index.readers[rd_first..] */
+    uint32_t m_first;        /* its writers in version order: pg_index.members[m_first..],
+                                pg_unit_len of them */
+    uint32_t rd_first;       /* readers of last's version: pg_index.readers[rd_first..],
+                                pg_unit_rd_num of them */
 } pg_unit;
 
-/* A unit's number of writers and its last version's number of readers
- * (read them through these: bench/history_accessors.pl). */
-static inline uint32_t pg_unit_len(const pg_unit *u) { return u->len; }
-static inline uint32_t pg_unit_rd_num(const pg_unit *u) { return u->rd_num; }
+/* A unit's number of writers and its last version's number of readers:
+ * up to the next unit's m_first and rd_first (units are stored in the
+ * order of their members and readers, and units.data[units.len] is a
+ * sentinel with the arrays' ends: 16 bytes a unit, not 24). */
+static inline uint32_t pg_unit_len(const pg_unit *u) { return u[1].m_first - u->m_first; }
+static inline uint32_t pg_unit_rd_num(const pg_unit *u) { return u[1].rd_first - u->rd_first; }
 
 /* What the index assumes about the level (pg_index_opts_for: each level's).
  * The default (SI, SER, PSI) is { 1, 1, 0 }. */
@@ -105,7 +109,7 @@ typedef struct pg_index {
     uint32_t num_keys;
     uint32_t *key_unit_start;    /* num_keys + 1; key k's units are [start[k], start[k+1]),
                                     the first is INIT's */
-    VEC(pg_unit) units;
+    VEC(pg_unit) units;          /* units.len of them, then the sentinel (pg_unit_len) */
     uint32_t *unit_key;          /* per unit: its key */
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */

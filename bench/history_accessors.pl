@@ -15,6 +15,8 @@
 #   P->len, P->rd_num  ->  pg_unit_len(P), pg_unit_rd_num(P)
 # for every P declared `pg_unit *P` in the file, and
 #   X.units.data[E].len  ->  pg_unit_len(&X.units.data[E])   (X: ix->, ix. ...)
+# and a unit's key, no array either (a search of key_unit_start):
+#   X->unit_key[E]  ->  pg_unit_key(X, E)
 #
 # Usage (from the repository's root; idempotent, safe to re-run after a
 # merge brought new direct uses):
@@ -44,6 +46,7 @@ for my $f (@ARGV) {
             $s =~ s{\b$p->rd_num\b(?!\s*(?:=[^=]|\+\+|\+=))}{pg_unit_rd_num($p)}g;
         }
         $s =~ s{$lhs(\s*(?:->|\.)\s*units\.data)$br\.len\b}{"pg_unit_len(&$1$2$3)"}ge;
+        $s =~ s{(?<![&\w>.])$lhs\s*->\s*unit_key$br}{"pg_unit_key($1, $3)"}ge;
     }
     if ($s ne $orig) {
         open(my $out, '>', "$f.tmp") or die "$f.tmp: $!"; print $out $s or die; close $out or die;

@@ -202,7 +202,7 @@ void pg_free(polygraph *g) {
 }
 
 static inline int is_init_unit(const pg_index *ix, uint32_t u) {
-    return ix->key_unit_start[ix->unit_key[u]] == u;
+    return ix->key_unit_start[pg_unit_key(ix, u)] == u;
 }
 
 int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
@@ -217,7 +217,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
     if (g->unit_slow[u] && !g->split) {
         for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
             uint32_t r = ix->readers.data[U->rd_first + j];
-            if (r != hv && !reader_lazy(g, r, ix->unit_key[u]) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
+            if (r != hv && !reader_lazy(g, r, pg_unit_key(ix, u)) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
         }
         return 0;
     }
@@ -234,7 +234,7 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
 void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out) {
     const pg_index *ix = g->ix;
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
-    uint32_t k = ix->unit_key[u];
+    uint32_t k = pg_unit_key(ix, u);
     if (U->last != 0) { dep_edge e = { U->last, V->head, k, DEP_WW }; vec_push(*out, e); }
     for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];

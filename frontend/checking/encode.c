@@ -31,7 +31,7 @@ static void name_constraint(const polygraph *g, const graph_sink *k, int x, pg_c
     const history *h = ix->h;
     const pg_unit *u = &ix->units.data[c.u], *v = &ix->units.data[c.v];
     char key[64], text[256];
-    history_key_str(h, ix->unit_key[c.u], key, sizeof key);
+    history_key_str(h, pg_unit_key(ix, c.u), key, sizeof key);
     snprintf(text, sizeof text, "key %s: writers T%lld..T%lld before T%lld..T%lld (true), after (false)", key,
              (long long)h->txns[u->head].ext_id, (long long)h->txns[u->last].ext_id,
              (long long)h->txns[v->head].ext_id, (long long)h->txns[v->last].ext_id);

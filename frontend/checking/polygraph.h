@@ -119,6 +119,9 @@ typedef struct pg_index {
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
 } pg_index;
 
+/* Unit u's key (read it through this: bench/history_accessors.pl). */
+static inline uint32_t pg_unit_key(const pg_index *ix, uint32_t u) { return ix->unit_key[u]; }
+
 /* Build the index.  Returns 0 and fills err when the history breaks an
  * axiom the checker relies on (reads of aborted, intermediate, unwritten or
  * own future values) — isocheck runs the axiom checks first. */

@@ -48,8 +48,8 @@ static void pairs_free(pairmap *p) {
 static int order_lit(const polygraph *g, const pairmap *pm, int cons_var0, uint32_t a, uint32_t b) {
     const pg_index *ix = g->ix;
     const u64map *pairs = &pm->m;
-    if (ix->key_unit_start[pg_unit_key(ix, a)] == a) return INT32_MAX;   /* INIT's unit is first */
-    if (ix->key_unit_start[pg_unit_key(ix, b)] == b) return 0;
+    if (pg_unit_is_init(ix, a)) return INT32_MAX;   /* INIT's unit is first */
+    if (pg_unit_is_init(ix, b)) return 0;
     uint32_t x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)a << 32 | b) : UINT32_MAX;
     if (x != UINT32_MAX) return cons_var0 + (int)x;
     x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)b << 32 | a) : UINT32_MAX;

@@ -202,7 +202,7 @@ void pg_free(polygraph *g) {
 }
 
 static inline int is_init_unit(const pg_index *ix, uint32_t u) {
-    return ix->key_unit_start[pg_unit_key(ix, u)] == u;
+    return pg_unit_is_init(ix, u);
 }
 
 int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
@@ -215,9 +215,10 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
     /* RW r -> head(V): blocked if head(V) reaches some reader's source node */
     uint32_t from = pg_node_t(g, hv);
     if (g->unit_slow[u] && !g->split) {
+        uint32_t k = pg_unit_key(ix, u);
         for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
             uint32_t r = ix->readers.data[U->rd_first + j];
-            if (r != hv && !reader_lazy(g, r, pg_unit_key(ix, u)) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
+            if (r != hv && !reader_lazy(g, r, k) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
         }
         return 0;
     }

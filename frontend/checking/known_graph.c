@@ -439,9 +439,6 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
     ix->key_unit_start[nk] = (uint32_t)ix->units.len;
     ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
-    ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
-    for (uint32_t k = 0; k < nk; k++)
-        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) ix->unit_key[u] = k;
 
     /* Session order between consecutive participating transactions. */
     for (uint32_t s = 0; s < h->num_sessions && opts.session_order; s++) {
@@ -479,7 +476,6 @@ void pg_index_free(pg_index *ix) {
     free(ix->in_graph);
     free(ix->chain_sess); free(ix->chain_pos); free(ix->chain_len);
     free(ix->key_unit_start);
-    free(ix->unit_key);
     vec_free(ix->units);
     vec_free(ix->members);
     vec_free(ix->readers);

@@ -110,7 +110,6 @@ typedef struct pg_index {
     uint32_t *key_unit_start;    /* num_keys + 1; key k's units are [start[k], start[k+1]),
                                     the first is INIT's */
     VEC(pg_unit) units;          /* units.len of them, then the sentinel (pg_unit_len) */
-    uint32_t *unit_key;          /* per unit: its key */
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */
     pg_edge_vec base;            /* SO, WR and edges inside units, between transactions */
@@ -119,8 +118,18 @@ typedef struct pg_index {
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
 } pg_index;
 
-/* Unit u's key (read it through this: bench/history_accessors.pl). */
-static inline uint32_t pg_unit_key(const pg_index *ix, uint32_t u) { return ix->unit_key[u]; }
+/* Unit u's key: the k with key_unit_start[k] <= u < key_unit_start[k + 1]
+ * (a binary search; no array of 4 bytes a unit).  INIT's unit of a key is
+ * the one with head 0 (pg_unit_is_init), no search. */
+static inline uint32_t pg_unit_key(const pg_index *ix, uint32_t u) {
+    uint32_t lo = 0, hi = ix->num_keys;                 /* key_unit_start[lo] <= u < [hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->key_unit_start[mid] <= u) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+static inline int pg_unit_is_init(const pg_index *ix, uint32_t u) { return ix->units.data[u].head == 0; }
 
 /* Build the index.  Returns 0 and fills err when the history breaks an
  * axiom the checker relies on (reads of aborted, intermediate, unwritten or

@@ -1,7 +1,8 @@
 /* test_history_layout.c — the compact op arrays of history.h: an op's
- * transaction from op_txn_block (empty transactions, transactions longer
- * than a block), values in 4 bytes with escapes, the wide form, rewriting
- * values (history_set_op_value, history_pack_values). */
+ * transaction from a block's base and a byte an op (empty transactions,
+ * transactions longer than a block, a block spanning more transactions
+ * than a byte counts: the full array), values in 4 bytes with escapes, the
+ * wide form, rewriting values (history_set_op_value, history_pack_values). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,13 +38,13 @@ static history *build(uint32_t ntxn, uint32_t max_ops, unsigned wide_per_1000, r
     uint32_t s = hb_session(b, 1, NULL);
     uint32_t keys = 50;
     for (uint32_t k = 0; k < keys; k++) hb_key(b, k);
-    ref *r = malloc((size_t)ntxn * (max_ops + 1) * sizeof *r);
+    ref *r = malloc(((size_t)ntxn * (max_ops + 1) + (ntxn / 97 + 1) * ((size_t)max_ops * 3 + 300)) * sizeof *r);
     uint32_t n = 0;
     for (uint32_t t = 0; t < ntxn; t++) {
         uint32_t bt = hb_txn(b, s, t, t + 1);
         uint32_t m = (uint32_t)(rnd() % (max_ops + 1));
         if (t % 7 == 3) m = 0;                                  /* empty transactions, runs of them */
-        if (t % 97 == 5) m = max_ops * 3;                       /* longer than a block */
+        if (t % 97 == 5) m = max_ops * 3 + 300;                 /* longer than a block */
         for (uint32_t i = 0; i < m; i++) {
             int64_t v = some_value(wide_per_1000);
             hb_op(b, bt, OP_READ, (uint32_t)(rnd() % keys), v, t + 1);
@@ -80,6 +81,8 @@ static void narrow_values_with_escapes(void **state) {
     assert_non_null(h->op_val32);
     assert_null(h->op_val64);
     assert_true(h->num_esc > 0);                     /* some values beyond 32 bits, escaped */
+    assert_non_null(h->op_txn_delta);                /* no block spans 256 transactions */
+    assert_null(h->op_txn_full);
     check_all(h, r, n, nk);
     history_free(h); free(r);
 }
@@ -141,12 +144,37 @@ static void rewriting_values(void **state) {
     history_free(h); free(r);
 }
 
+/* 600 empty transactions between two ops: a block of 256 ops spans more
+ * than 256 transactions, and every op's transaction is in op_txn_full. */
+static void empty_runs_longer_than_a_byte(void **state) {
+    (void)state;
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "layout");
+    uint32_t s = hb_session(b, 1, NULL), k = hb_key(b, 1);
+    ref r[4];
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < 602; t++) {
+        uint32_t bt = hb_txn(b, s, t, t + 1);
+        if (t == 0 || t == 601) {
+            hb_op(b, bt, OP_READ, k, t, t + 1); r[n++] = (ref){ bt + 1, t };
+            hb_op(b, bt, OP_READ, k, t + 1, t + 1); r[n++] = (ref){ bt + 1, t + 1 };
+        }
+    }
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    assert_non_null(h->op_txn_full);
+    assert_null(h->op_txn_delta);
+    check_all(h, r, n, 1);
+    history_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(narrow_values_with_escapes),
         cmocka_unit_test(many_wide_values_stay_wide),
         cmocka_unit_test(short_transactions_and_empty_ones),
         cmocka_unit_test(rewriting_values),
+        cmocka_unit_test(empty_runs_longer_than_a_byte),
     };
     return cmocka_run_group_tests_name("history_layout", tests, NULL, NULL);
 }

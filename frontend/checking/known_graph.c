@@ -21,7 +21,7 @@ const char *dep_kind_name(dep_kind k) {
     return (unsigned)k < 6 ? names[k] : "?";
 }
 
-typedef struct ext_read { uint32_t txn, key, src_op, op; } ext_read;
+typedef struct ext_read { uint32_t txn, src_op, op; } ext_read;     /* its key: h->op_key[op] */
 
 static void push_dep(pg_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e = { from, to, PG_META(kind, key) };
@@ -123,7 +123,7 @@ static void read_task(void *ctx, size_t task) {
             uint32_t w = history_op_txn(h, src);
             if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
-            ext_read r = { t, k, src, op };
+            ext_read r = { t, src, op };
             vec_push(o->reads, r);
         }
     }
@@ -391,13 +391,13 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
 
     /* Bucket the external reads by key (counting sort). */
     uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    EACH_READ(r, rstart[r->key + 1]++;)
+    EACH_READ(r, rstart[h->op_key[r->op] + 1]++;)
     for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
     ext_read *byk = big_malloc((nreads ? nreads : 1) * sizeof *byk);
     {
         uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
         memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        EACH_READ(r, byk[fill[r->key]++] = *r;)
+        EACH_READ(r, byk[fill[h->op_key[r->op]]++] = *r;)
         free(fill);
     }
 #undef EACH_READ

@@ -407,15 +407,23 @@ static int check_key_kinds(history *h, ic_error *err) {
     return ok;
 }
 
-uint32_t *history_txn_blocks(const history *h) {
-    uint32_t nb = (uint32_t)(((uint64_t)h->num_ops + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT);
-    uint32_t *blk = big_malloc((nb ? nb : 1) * sizeof *blk);
-    for (uint32_t t = 0; t < h->num_txns; t++) {
-        uint64_t first = h->txns[t].first_op, end = first + h->txns[t].num_ops;
-        uint64_t b = (first + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT;
-        for (; (b << HISTORY_TXN_BLOCK_SHIFT) < end; b++) blk[b] = t;
-    }
-    return blk;
+void history_txn_index(history *h) {
+    uint32_t n = h->num_ops, nb = (uint32_t)(((uint64_t)n + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT);
+    uint32_t *base = big_malloc((nb ? nb : 1) * sizeof *base);
+    uint8_t *delta = big_malloc(n ? n : 1);
+    int fits = 1;
+    for (uint32_t t = 0; t < h->num_txns && fits; t++)
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+            if (!(op & ((1u << HISTORY_TXN_BLOCK_SHIFT) - 1))) base[op >> HISTORY_TXN_BLOCK_SHIFT] = t;
+            uint32_t d = t - base[op >> HISTORY_TXN_BLOCK_SHIFT];
+            if (d > UINT8_MAX) { fits = 0; break; }
+            delta[op] = (uint8_t)d;
+        }
+    if (fits) { h->op_txn_base = base; h->op_txn_delta = delta; return; }
+    free(base); free(delta);
+    h->op_txn_full = big_malloc((n ? n : 1) * sizeof *h->op_txn_full);
+    for (uint32_t t = 0; t < h->num_txns; t++)
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) h->op_txn_full[op] = t;
 }
 
 /* The op fields go to their final slots field by field: independent
@@ -462,7 +470,7 @@ static void scatter_task(void *ctx, size_t task) {
         }
         vec_free(b->op_line);
     } else {
-        h->op_txn_block = history_txn_blocks(h);
+        history_txn_index(h);
     }
 }
 
@@ -550,7 +558,7 @@ void history_free(history *h) {
     if (!h) return;
     free(h->source); free(h->sessions); free(h->txns);
     free(h->op_kind); free(h->op_key); free(h->op_val32); free(h->op_val64); free(h->esc_op); free(h->esc_val);
-    free(h->op_line); free(h->op_txn_block);
+    free(h->op_line); free(h->op_txn_base); free(h->op_txn_delta); free(h->op_txn_full);
     free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
     free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
     free(h->name_off);

@@ -60,8 +60,8 @@
  *     indeterminate transaction whose write a participant observed (so its
  *     own reads then count too).  Aborted transactions never participate.
  *
- * Memory: per op 9.25 bytes (kind 1, key 4, value 4 where values fit in
- * 32 bits, else 8; its transaction a quarter byte: op_txn_block), plus 4
+ * Memory: per op 10 bytes (kind 1, key 4, value 4 where values fit in
+ * 32 bits, else 8; its transaction 1: op_txn_delta), plus 4
  * for its line unless the lines follow one of the layouts below (op_line),
  * plus the writer index (4 bytes per slot, 2 slots per write) and key_writes
  * (4 bytes per write); per transaction 32 bytes.  1M transactions x 8 ops
@@ -169,10 +169,14 @@ typedef struct history {
     uint32_t  num_esc;
     uint32_t *esc_op;
     int64_t  *esc_val;
-    /* An op's transaction (read it with history_op_txn): the transaction
-     * of op b << HISTORY_TXN_BLOCK_SHIFT, per block of that many ops; the
-     * rest follows from txns[].first_op. */
-    uint32_t *op_txn_block;
+    /* An op's transaction (read it with history_op_txn): op_txn_base[b]
+     * is the transaction of op b << HISTORY_TXN_BLOCK_SHIFT, and op's
+     * own is that plus op_txn_delta[op] (1 byte an op).  A block whose ops
+     * span more than 256 transactions (runs of empty ones) cannot say it:
+     * then op_txn_full holds every op's and the other two are NULL. */
+    uint32_t *op_txn_base;
+    uint8_t  *op_txn_delta;
+    uint32_t *op_txn_full;
     /* Where an op is, line or byte offset (saturates at UINT32_MAX): read it
      * with history_op_line().  Most inputs need no array: when op i of
      * every transaction is at its line + i (text, one op per line, a
@@ -257,11 +261,10 @@ static inline int history_op_is_read(const history *h, uint32_t op) {
 /* An op's transaction and value: read them through these (the arrays'
  * layout is this header's business; bench/history_accessors.pl converts
  * direct uses). */
-#define HISTORY_TXN_BLOCK_SHIFT 4
+#define HISTORY_TXN_BLOCK_SHIFT 8
 static inline uint32_t history_op_txn(const history *h, uint32_t op) {
-    uint32_t t = h->op_txn_block[op >> HISTORY_TXN_BLOCK_SHIFT], n = h->num_txns;
-    while (t + 1 < n && h->txns[t + 1].first_op <= op) t++;
-    return t;
+    if (h->op_txn_full) return h->op_txn_full[op];
+    return h->op_txn_base[op >> HISTORY_TXN_BLOCK_SHIFT] + h->op_txn_delta[op];
 }
 #define HISTORY_V32_INIT INT32_MIN          /* op_val32's VALUE_INIT */
 #define HISTORY_V32_ESC  (INT32_MIN + 1)    /* op_val32's escape: the value is in esc_val */
@@ -284,7 +287,7 @@ void history_pack_values(history *h);
         const history *h_ = (h); uint32_t o_ = (op); \
         __builtin_prefetch(&h_->op_kind[o_]); __builtin_prefetch(&h_->op_key[o_]); \
         __builtin_prefetch(h_->op_val64 ? (const void *)&h_->op_val64[o_] : (const void *)&h_->op_val32[o_]); \
-        __builtin_prefetch(&h_->txns[h_->op_txn_block[o_ >> HISTORY_TXN_BLOCK_SHIFT] + 1]); \
+        __builtin_prefetch(h_->op_txn_full ? (const void *)&h_->op_txn_full[o_] : (const void *)&h_->op_txn_delta[o_]); \
     } while (0)
 #else
 #define HISTORY_OP_PREFETCH(h, op) ((void)(h), (void)(op))
@@ -346,7 +349,7 @@ HISTORY_PREFETCH_FN void history_writer_prefetch_op(const history *h, uint32_t k
     if (op < h->num_ops) {
         HISTORY_PREFETCH(&h->op_key[op]);
         HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[op] : (const void *)&h->op_val32[op]);
-        HISTORY_PREFETCH(&h->txns[h->op_txn_block[op >> HISTORY_TXN_BLOCK_SHIFT] + 1]);
+        HISTORY_PREFETCH(h->op_txn_full ? (const void *)&h->op_txn_full[op] : (const void *)&h->op_txn_delta[op]);
     }
 }
 

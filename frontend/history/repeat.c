@@ -125,7 +125,7 @@ history *history_dup(const history *h) {
     c->esc_op = dup_bytes(h->esc_op, (size_t)h->num_esc * sizeof *h->esc_op);
     c->esc_val = dup_bytes(h->esc_val, (size_t)h->num_esc * sizeof *h->esc_val);
     history_values_widen(c);                    /* its users rewrite values: op_val64 */
-    c->op_txn_block = history_txn_blocks(c);
+    history_txn_index(c);
     c->op_line = dup_bytes(h->op_line, (size_t)h->num_ops * sizeof *h->op_line);
     c->op_line_step = h->op_line_step;
     c->num_keys = h->num_keys;

@@ -27,7 +27,8 @@ void history_values_widen(history *h);
 /* (values.c) hb_finish's values: vals[i] is op dest[i]'s (i < n); the
  * form as history_pack_values would choose it, INIT's ops left unset. */
 void history_scatter_values(history *h, const int64_t *vals, const uint32_t *dest, size_t n);
-/* (history.c) op_txn_block from txns[] (first_op, num_ops). */
-uint32_t *history_txn_blocks(const history *h);
+/* (history.c) an op's transaction (op_txn_base and op_txn_delta, or
+ * op_txn_full) from txns[] (first_op, num_ops). */
+void history_txn_index(history *h);
 
 #endif

@@ -43,6 +43,7 @@ static pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint
 void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     vec_push(g->known, pg_dep_edge(g, kind, key, from, to));
 }
+static void add_base_edge(void *g, const pg_edge *e) { pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to); }
 
 uint32_t pg_chain_limit;
 uint32_t pg_reach_delta_max = 0xFFFE;
@@ -145,8 +146,8 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
         free(order);
         g->num_chains = (uint32_t)max_chains;
     }
-    pg_known_reserve(g, ix->base.len + 16);
-    vec_foreach(const pg_edge, e, ix->base) pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to);
+    pg_known_reserve(g, pg_index_num_base(ix) + 16);
+    pg_index_base_each(ix, add_base_edge, g);
     pg_index_base_copied(ix);
 
     /* Reader summaries: per unit, per chain, the latest reader node

@@ -220,12 +220,12 @@ uint64_t hints_apply(pg_index *ix, const hint_order *o) {
         uint32_t k = o->keys.data[ki].key;
         for (uint32_t i = o->unit_start.data[ki] + 1; i < o->unit_start.data[ki + 1]; i++) {
             const pg_unit *U = &ix->units.data[o->units.data[i - 1]], *V = &ix->units.data[o->units.data[i]];
-            if (U->last != 0) { pg_edge e = { U->last, V->head, PG_META(DEP_WW, k) }; vec_push(ix->base, e); added++; }
+            if (U->last != 0) { pg_edge e = { U->last, V->head, PG_META(DEP_WW, k) }; pg_index_base_push(ix, e); added++; }
             for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
                 uint32_t r = ix->readers.data[U->rd_first + j];
                 if (r == V->head) continue;
                 pg_edge e = { r, V->head, PG_META(DEP_RW, k) };
-                vec_push(ix->base, e);
+                pg_index_base_push(ix, e);
                 added++;
             }
         }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
 #include "io/bigmem.h"
 #include "par.h"
 
@@ -135,8 +136,9 @@ static void read_task(void *ctx, size_t task) {
 typedef struct key_out {
     VEC(pg_unit) units;          /* m_first, rd_first and key_unit_start relative to the range's own arrays */
     vec_u32 members, readers;
-    pg_edge_vec base;
-    uint64_t num_writers, num_links;
+    vec_u32 base_wr;             /* (reader, writer) of a unit's versions but its last */
+    pg_edge_vec base;            /* WW and RW inside units */
+    uint64_t num_writers, num_links, num_wr;
 } key_out;
 
 /* txn -> writer index of the key at hand, UINT32_MAX between keys: one a
@@ -244,7 +246,7 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
 
 /* The readers of every version of key k (WR edges, read-modify-write
  * links), then each version's list of readers (rfirst, rlist). */
-static void key_readers(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
+static void key_readers(const history *h, const ext_read *first, const ext_read *end, key_work *w,
                         key_out *o, int rmw_links) {
     uint32_t nw = (uint32_t)w->wtx.len;
     uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
@@ -255,8 +257,7 @@ static void key_readers(const history *h, uint32_t k, const ext_read *first, con
         if (rmw_links && lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
             succ[x] = lt; pred[lt] = x; o->num_links++;
         }
-        if (history_op_txn(h, r->src_op) != 0)
-            push_dep(&o->base, DEP_WR, k, history_op_txn(h, r->src_op), r->txn);
+        if (history_op_txn(h, r->src_op) != 0) o->num_wr++;    /* a WR edge (pg_index_base_each) */
     }
     w->rfirst.data[0] = 0;
     for (uint32_t i = 0; i < nw; i++) w->rfirst.data[i + 1] = w->rfirst.data[i] + rcount[i];
@@ -289,6 +290,9 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
                 vec_push(o->members, wtx[x]);
                 if (prev != UINT32_MAX) {
                     uint32_t a = wtx[prev], b = wtx[x];
+                    for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1] && a != 0; j++) {   /* WR from a non-last */
+                        vec_push(o->base_wr, rlist[j]); vec_push(o->base_wr, a);
+                    }
                     if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
                     for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++)
                         if (rlist[j] != b) push_dep(&o->base, DEP_RW, k, rlist[j], b);
@@ -322,6 +326,8 @@ static void key_task(void *ctx, size_t task) {
     vec_init(w.fill); vec_init(w.visited);
     for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
         ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
+        ix->key_wr_start[k] = (uint32_t)(o->base_wr.len / 2);
+        ix->key_ue_start[k] = (uint32_t)o->base.len;
         key_writers(h, ix->in_graph, jb->is_final, k, &w);
         uint32_t nw = (uint32_t)w.wtx.len;
         o->num_writers += nw - 1;
@@ -333,7 +339,7 @@ static void key_task(void *ctx, size_t task) {
         w.rcount.data[nw] = 0;
         const ext_read *first = jb->byk + jb->rstart[k], *end = jb->byk + jb->rstart[k + 1];
         if (h->has_lists) list_links(h, k, first, end, &w, o, ix->opts.rmw_links);
-        key_readers(h, k, first, end, &w, o, ix->opts.rmw_links);
+        key_readers(h, first, end, &w, o, ix->opts.rmw_links);
         key_units(k, &w, o);
         for (uint32_t i = 0; i < nw; i++) w.local[w.wtx.data[i]] = UINT32_MAX;
     }
@@ -408,6 +414,8 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
      * the pool, each into arrays of its own, joined in key order (the
      * arrays of one pass over the keys). */
     ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
+    ix->key_wr_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_wr_start);
+    ix->key_ue_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_ue_start);
     vec_u32 range; vec_init(range);
     uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
     key_out *out = xcalloc(ntasks, sizeof *out);
@@ -416,28 +424,37 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
     for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
     free(job.scratch);
-    size_t nu = 0, nm = 0, nr = 0, nb = 0;
+    size_t nu = 0, nm = 0, nr = 0, nb = 0, nx = 0;
     for (uint32_t i = 0; i < ntasks; i++) {
         nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
+        nx += out[i].base_wr.len;
     }
     vec_reserve(ix->units, nu + 1); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);   /* + sentinel */
-    vec_reserve(ix->base, nb + nt);                              /* + SO below */
+    vec_reserve(ix->base_unit, nb); vec_reserve(ix->base_wr, nx);
     for (uint32_t i = 0; i < ntasks; i++) {
         key_out *o = &out[i];
         uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
-        for (uint32_t k = range.data[i]; k < range.data[i + 1]; k++) ix->key_unit_start[k] += u0;
+        uint32_t x0 = (uint32_t)(ix->base_wr.len / 2), e0 = (uint32_t)ix->base_unit.len;
+        for (uint32_t k = range.data[i]; k < range.data[i + 1]; k++) {
+            ix->key_unit_start[k] += u0; ix->key_wr_start[k] += x0; ix->key_ue_start[k] += e0;
+        }
         vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
 #define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
                             (dst).len += (src).len; vec_free(src); } while (0)
-        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers); JOIN(ix->base, o->base);
+        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers);
+        JOIN(ix->base_unit, o->base); JOIN(ix->base_wr, o->base_wr);
 #undef JOIN
         ix->num_writers += o->num_writers;
         ix->num_links += o->num_links;
+        ix->num_base_fixed += o->num_wr;
     }
     free(out);
     vec_free(range);
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
     ix->key_unit_start[nk] = (uint32_t)ix->units.len;
+    ix->key_wr_start[nk] = (uint32_t)(ix->base_wr.len / 2);
+    ix->key_ue_start[nk] = (uint32_t)ix->base_unit.len;
+    ix->num_base_fixed += ix->base_unit.len;
     ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
 
     /* Session order between consecutive participating transactions. */
@@ -446,18 +463,72 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
             if (!ix->in_graph[t]) continue;
-            if (prev != UINT32_MAX) push_dep(&ix->base, DEP_SO, HISTORY_NONE, prev, t);
+            if (prev != UINT32_MAX) ix->num_base_fixed++;      /* an SO edge (pg_index_base_each) */
             prev = t;
         }
     }
 
     pg_index_chains(ix);                         /* the level's chains and clock (index_chains.c) */
     /* kept while checking: no doubling slack */
-    vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
+    vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base_wr); vec_fit(ix->base_unit);
     ix->units.data = xrealloc(ix->units.data, (ix->units.len + 1) * sizeof *ix->units.data);   /* the sentinel stays */
     ix->units.cap = ix->units.len + 1;
     free(rstart); free(byk); free(is_final);
     return 1;
+}
+
+/* A key's WR edges by reader: (reader, writer) pairs, sorted. */
+typedef struct rw_pair { uint32_t reader, writer; } rw_pair;
+static int cmp_pair(const void *a, const void *b) {
+    uint32_t x = ((const rw_pair *)a)->reader, y = ((const rw_pair *)b)->reader;
+    return (x > y) - (x < y);
+}
+static void sort_pairs(rw_pair *p, size_t n) {
+    if (n > 24) { qsort(p, n, sizeof *p, cmp_pair); return; }
+    for (size_t i = 1; i < n; i++) {                  /* short runs: insertion */
+        rw_pair x = p[i];
+        size_t j = i;
+        for (; j > 0 && p[j - 1].reader > x.reader; j--) p[j] = p[j - 1];
+        p[j] = x;
+    }
+}
+
+void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx) {
+    if (ix->base_released) internal_error("isocheck", "pg_index_base_each after the base edges were released");
+    const history *h = ix->h;
+    VEC(rw_pair) p; vec_init(p);
+    for (uint32_t k = 0; k < ix->num_keys; k++) {
+        vec_clear(p);
+        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
+            const pg_unit *U = &ix->units.data[u];
+            if (U->last == 0) continue;                  /* reads of INIT: no edge */
+            for (uint32_t j = U->rd_first; j < U->rd_first + pg_unit_rd_num(U); j++) {
+                rw_pair x = { ix->readers.data[j], U->last };
+                vec_push(p, x);
+            }
+        }
+        for (uint32_t i = ix->key_wr_start[k]; i < ix->key_wr_start[k + 1]; i++) {
+            rw_pair x = { ix->base_wr.data[2 * i], ix->base_wr.data[2 * i + 1] };
+            vec_push(p, x);
+        }
+        sort_pairs(p.data, p.len);
+        for (size_t i = 0; i < p.len; i++) {
+            pg_edge e = { p.data[i].writer, p.data[i].reader, PG_META(DEP_WR, k) };
+            fn(ctx, &e);
+        }
+        for (uint32_t i = ix->key_ue_start[k]; i < ix->key_ue_start[k + 1]; i++) fn(ctx, &ix->base_unit.data[i]);
+    }
+    vec_free(p);
+    for (uint32_t s = 0; s < h->num_sessions && ix->opts.session_order; s++) {
+        uint32_t prev = UINT32_MAX;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!ix->in_graph[t]) continue;
+            if (prev != UINT32_MAX) { pg_edge e = { prev, t, PG_META(DEP_SO, HISTORY_NONE) }; fn(ctx, &e); }
+            prev = t;
+        }
+    }
+    vec_foreach(const pg_edge, e, ix->base_tail) fn(ctx, e);
 }
 
 void pg_index_release_base_after(pg_index *ix, unsigned levels) {
@@ -469,7 +540,10 @@ void pg_index_release_base_after(pg_index *ix, unsigned levels) {
  * counter makes the last copy, on whatever thread, the one that frees. */
 void pg_index_base_copied(const pg_index *ix) {
     pg_index *mix = (pg_index *)ix;
-    if (atomic_load(&mix->base_copies) && atomic_fetch_sub(&mix->base_copies, 1) == 1) vec_free(mix->base);
+    if (atomic_load(&mix->base_copies) && atomic_fetch_sub(&mix->base_copies, 1) == 1) {
+        vec_free(mix->base_wr); vec_free(mix->base_unit); vec_free(mix->base_tail);
+        mix->base_released = 1;
+    }
 }
 
 void pg_index_free(pg_index *ix) {
@@ -479,6 +553,7 @@ void pg_index_free(pg_index *ix) {
     vec_free(ix->units);
     vec_free(ix->members);
     vec_free(ix->readers);
-    vec_free(ix->base);
+    vec_free(ix->base_wr); vec_free(ix->base_unit); vec_free(ix->base_tail);
+    free(ix->key_wr_start); free(ix->key_ue_start);
     memset(ix, 0, sizeof *ix);
 }

@@ -112,7 +112,23 @@ typedef struct pg_index {
     VEC(pg_unit) units;          /* units.len of them, then the sentinel (pg_unit_len) */
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */
-    pg_edge_vec base;            /* SO, WR and edges inside units, between transactions */
+    /* The base edges (SO, WR, those inside units, then RT and a hint's;
+     * between transactions) are not stored whole: pg_index_base_each
+     * gives them, pg_index_num_base counts them.  In order: per key k,
+     * its WR edges by reader (one external read of k per reader): those
+     * from the units' readers (writer: the unit's last, not INIT) and the
+     * pairs (reader, writer) base_wr[2 * i], [2 * i + 1] for i in
+     * [key_wr_start[k], key_wr_start[k + 1]) (readers of a unit's other
+     * versions); then base_unit[key_ue_start[k] .. key_ue_start[k + 1])
+     * (WW and RW inside units).  Then SO between consecutive participants
+     * of each session (opts.session_order), then base_tail (RT, a hint's
+     * sides).  WR edges are about 80 % of them: kept as the readers they
+     * are already. */
+    uint32_t *key_wr_start, *key_ue_start;   /* num_keys + 1 each */
+    vec_u32 base_wr;
+    pg_edge_vec base_unit, base_tail;
+    uint64_t num_base_fixed;     /* the edges before base_tail */
+    int base_released;           /* freed after the last copy (below) */
     atomic_uint base_copies;     /* pg_init calls still to copy base; the one that brings it
                                     to 0 frees it (0 from the start: base is kept) */
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
@@ -130,6 +146,13 @@ static inline uint32_t pg_unit_key(const pg_index *ix, uint32_t u) {
     return lo;
 }
 static inline int pg_unit_is_init(const pg_index *ix, uint32_t u) { return ix->units.data[u].head == 0; }
+
+/* The base edges in their order (above), each to fn; the number of them. */
+typedef void (*pg_base_fn)(void *ctx, const pg_edge *e);
+void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx);
+static inline uint64_t pg_index_num_base(const pg_index *ix) { return ix->num_base_fixed + ix->base_tail.len; }
+/* Add an edge after them (the clock's RT edges, a hint's sides). */
+static inline void pg_index_base_push(pg_index *ix, pg_edge e) { vec_push(ix->base_tail, e); }
 
 /* Build the index.  Returns 0 and fills err when the history breaks an
  * axiom the checker relies on (reads of aborted, intermediate, unwritten or

@@ -1,7 +1,9 @@
 /* known_graph.c — the level-independent part of the polygraph (pg_index):
  * which transactions take part, who every external read read from, the
  * writers of every key collapsed into units, and the known edges SO, WR and
- * those inside units.  See polygraph.h for the reasoning behind units.
+ * those inside units (generated from the units in their order,
+ * pg_index_base_each: most of them are WR edges, which the readers lists
+ * already say).  See polygraph.h for the reasoning behind units.
  *
  * Everything is linear in the size of the history: per-key work uses
  * scratch arrays indexed by transaction, reset after each key. */

@@ -171,8 +171,9 @@ int  pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par
 void pg_index_free(pg_index *ix);
 /* A caller that runs a known number of levels on one index (each copies
  * base into its own known graph in pg_init, possibly on its own thread)
- * may have base freed right after the last copy: 12 bytes an edge,
- * 0.6 GB at 10M transactions.  pg_index_base_copied is pg_init's part. */
+ * may have the stored part of base (the pairs, the edges inside units,
+ * the tail) freed right after the last copy; pg_index_base_each must not
+ * be called after that.  pg_index_base_copied is pg_init's part. */
 void pg_index_release_base_after(pg_index *ix, unsigned levels);
 void pg_index_base_copied(const pg_index *ix);
 

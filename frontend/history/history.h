@@ -65,7 +65,7 @@
  * for its line unless the lines follow one of the layouts below (op_line),
  * plus the writer index (4 bytes per slot, 2 slots per write) and key_writes
  * (4 bytes per write); per transaction 32 bytes.  1M transactions x 8 ops
- * is 0.15 GB (doc/architecture.md, "The history in memory"). */
+ * is 0.16 GB (doc/architecture.md, "The history in memory"). */
 #ifndef ISOCHECK_HISTORY_H
 #define ISOCHECK_HISTORY_H
 

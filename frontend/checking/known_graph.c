@@ -350,6 +350,41 @@ static void key_task(void *ctx, size_t task) {
     atomic_store(&ks->busy, 0);
 }
 
+/* The key ranges' arrays joined in key order, their offsets shifted; the
+ * sentinel unit and the per-key starts' ends. */
+static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uint32_t *range) {
+    uint32_t nk = ix->num_keys;
+    size_t nu = 0, nm = 0, nr = 0, nb = 0, nx = 0;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
+        nx += out[i].base_wr.len;
+    }
+    vec_reserve(ix->units, nu + 1); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);   /* + sentinel */
+    vec_reserve(ix->base_unit, nb); vec_reserve(ix->base_wr, nx);
+    for (uint32_t i = 0; i < ntasks; i++) {
+        key_out *o = &out[i];
+        uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
+        uint32_t x0 = (uint32_t)(ix->base_wr.len / 2), e0 = (uint32_t)ix->base_unit.len;
+        for (uint32_t k = range[i]; k < range[i + 1]; k++) {
+            ix->key_unit_start[k] += u0; ix->key_wr_start[k] += x0; ix->key_ue_start[k] += e0;
+        }
+        vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
+#define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
+                            (dst).len += (src).len; vec_free(src); } while (0)
+        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers);
+        JOIN(ix->base_unit, o->base); JOIN(ix->base_wr, o->base_wr);
+#undef JOIN
+        ix->num_writers += o->num_writers;
+        ix->num_links += o->num_links;
+        ix->num_base_fixed += o->num_wr;
+    }
+    ix->key_unit_start[nk] = (uint32_t)ix->units.len;
+    ix->key_wr_start[nk] = (uint32_t)(ix->base_wr.len / 2);
+    ix->key_ue_start[nk] = (uint32_t)ix->base_unit.len;
+    ix->num_base_fixed += ix->base_unit.len;
+    ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
+}
+
 int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
 
 int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool) {
@@ -426,38 +461,10 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
     for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
     free(job.scratch);
-    size_t nu = 0, nm = 0, nr = 0, nb = 0, nx = 0;
-    for (uint32_t i = 0; i < ntasks; i++) {
-        nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
-        nx += out[i].base_wr.len;
-    }
-    vec_reserve(ix->units, nu + 1); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);   /* + sentinel */
-    vec_reserve(ix->base_unit, nb); vec_reserve(ix->base_wr, nx);
-    for (uint32_t i = 0; i < ntasks; i++) {
-        key_out *o = &out[i];
-        uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
-        uint32_t x0 = (uint32_t)(ix->base_wr.len / 2), e0 = (uint32_t)ix->base_unit.len;
-        for (uint32_t k = range.data[i]; k < range.data[i + 1]; k++) {
-            ix->key_unit_start[k] += u0; ix->key_wr_start[k] += x0; ix->key_ue_start[k] += e0;
-        }
-        vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
-#define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
-                            (dst).len += (src).len; vec_free(src); } while (0)
-        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers);
-        JOIN(ix->base_unit, o->base); JOIN(ix->base_wr, o->base_wr);
-#undef JOIN
-        ix->num_writers += o->num_writers;
-        ix->num_links += o->num_links;
-        ix->num_base_fixed += o->num_wr;
-    }
+    join_key_outs(ix, out, ntasks, range.data);
     free(out);
     vec_free(range);
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
-    ix->key_unit_start[nk] = (uint32_t)ix->units.len;
-    ix->key_wr_start[nk] = (uint32_t)(ix->base_wr.len / 2);
-    ix->key_ue_start[nk] = (uint32_t)ix->base_unit.len;
-    ix->num_base_fixed += ix->base_unit.len;
-    ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
 
     /* Session order between consecutive participating transactions. */
     for (uint32_t s = 0; s < h->num_sessions && opts.session_order; s++) {

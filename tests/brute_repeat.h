@@ -135,7 +135,7 @@ typedef struct brute_rlv {
 static void brute_repeat_levels_rec(brute_rlv *s, uint32_t i) {
     if (i == s->nr) {
         history c = *s->h;
-        c.op_value = s->val;
+        c.op_val64 = s->val; c.op_val32 = NULL;   /* the wide form: history.h */
         int o[BV_NLEVELS];
         bv_check_all(&c, s->inv, s->cmp, o);
         for (int l = 0; l < BV_NLEVELS; l++) { s->any[l] |= o[l] == 1; s->undecided[l] |= o[l] < 0; }
@@ -162,7 +162,7 @@ static void brute_repeat_part(brute_rlv *s, uint8_t *part) {
     for (uint32_t i = 0; i < s->nr; i++)
         if (s->nc[i] > 1) s->val[s->read[i]] = (int64_t)1 << 41 | (int64_t)s->read[i];
     history c = *s->h;
-    c.op_value = s->val;
+    c.op_val64 = s->val; c.op_val32 = NULL;   /* the wide form: history.h */
     bv_participants(&c, part);
 }
 
@@ -286,7 +286,7 @@ static int brute_list_taken(const brute_llv *s, uint32_t i, int64_t v) {
 static void brute_list_rec(brute_llv *s, uint32_t i) {
     if (i == s->npos) {
         history c = *s->h;
-        c.op_value = s->val;
+        c.op_val64 = s->val; c.op_val32 = NULL;   /* the wide form: history.h */
         c.lists = s->lists;
         c.list_pool = s->pool;
         int o[BV_NLEVELS];

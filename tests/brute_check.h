@@ -147,21 +147,21 @@ static int brute_check_with(const history *h, int si, void (*amend)(brute_state 
             int64_t own_value = 0;
             for (uint32_t j = 0; j < i; j++) {
                 uint32_t o2 = h->txns[t].first_op + j;
-                if (h->op_key[o2] == k && history_op_is_write(h, o2)) { own_write_before = 1; own_value = h->op_value[o2]; }
+                if (h->op_key[o2] == k && history_op_is_write(h, o2)) { own_write_before = 1; own_value = history_op_value(h, o2); }
             }
             if (!history_op_is_read(h, op)) continue;
             /* INT: after an own write the read sees it; a repeated read sees what the first did */
-            if (own_write_before) { if (h->op_value[op] != own_value) return 0; continue; }
+            if (own_write_before) { if (history_op_value(h, op) != own_value) return 0; continue; }
             if (b.read_from[t][k] >= 0) {
                 for (uint32_t j = 0; j < i; j++) {
                     uint32_t o2 = h->txns[t].first_op + j;
-                    if (h->op_key[o2] == k && history_op_is_read(h, o2)) { if (h->op_value[o2] != h->op_value[op]) return 0; break; }
+                    if (h->op_key[o2] == k && history_op_is_read(h, o2)) { if (history_op_value(h, o2) != history_op_value(h, op)) return 0; break; }
                 }
                 continue;
             }
             uint32_t src = history_read_source(h, op);
             if (src == HISTORY_NONE) return -1;
-            int w = (int)h->op_txn[src];
+            int w = (int)history_op_txn(h, src);
             if (w == t || !part[w]) return -1;
             /* the source must be w's last write of k */
             for (uint32_t j = 0; j < h->txns[w].num_ops && w != 0; j++) {

@@ -45,8 +45,8 @@ typedef struct bx_stats {
 /* The transaction that appended value v to key (BX_NONE: none). */
 static uint32_t bx_appender(const history *h, uint32_t key, int64_t v) {
     for (uint32_t op = 0; op < h->num_ops; op++)
-        if (h->op_key[op] == key && history_op_kind(h, op) == OP_APPEND && !history_op_failed(h, op) && h->op_value[op] == v)
-            return h->op_txn[op];
+        if (h->op_key[op] == key && history_op_kind(h, op) == OP_APPEND && !history_op_failed(h, op) && history_op_value(h, op) == v)
+            return history_op_txn(h, op);
     return BX_NONE;
 }
 
@@ -68,7 +68,7 @@ static uint32_t bx_read_from(const history *h, uint32_t t, uint32_t key) {
             return w == t ? BX_NONE : w;
         }
         uint32_t src = history_read_source(h, op);
-        return src == HISTORY_NONE ? BX_NONE : h->op_txn[src];
+        return src == HISTORY_NONE ? BX_NONE : history_op_txn(h, src);
     }
     return BX_NONE;
 }

@@ -133,13 +133,13 @@ static int bv_is_read(const history *h, uint32_t op) {
 /* The successful write of value to key (a scan of every op), or UINT32_MAX. */
 static uint32_t bv_writer(const history *h, uint32_t key, int64_t value) {
     for (uint32_t op = 0; op < h->num_ops; op++)
-        if (h->op_key[op] == key && h->op_value[op] == value && bv_is_write(h, op)) return op;
+        if (h->op_key[op] == key && history_op_value(h, op) == value && bv_is_write(h, op)) return op;
     return UINT32_MAX;
 }
 
 /* Whether txn t writes key after op (the write at op was overwritten). */
 static int bv_overwritten(const history *h, uint32_t op) {
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     for (uint32_t o = op + 1; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
         if (h->op_key[o] == h->op_key[op] && bv_is_write(h, o)) return 1;
     return 0;
@@ -159,12 +159,13 @@ static void bv_participants(const history *h, uint8_t *part) {
             for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
                 if (!bv_is_read(h, op)) continue;
                 uint32_t n = 1;
-                const int64_t *vals = &h->op_value[op];
+                int64_t one = history_op_value(h, op);
+                const int64_t *vals = &one;
                 if ((h->op_kind[op] & OP_KIND_MASK) == OP_LIST_READ) vals = history_list(h, op, &n);
                 for (uint32_t i = 0; i < n; i++) {
                     uint32_t w = bv_writer(h, h->op_key[op], vals[i]);
                     if (w == UINT32_MAX) continue;
-                    uint32_t u = h->op_txn[w];
+                    uint32_t u = history_op_txn(h, w);
                     if (!part[u] && h->txns[u].status == TXN_INDETERMINATE) { part[u] = 1; changed = 1; }
                 }
             }
@@ -179,7 +180,7 @@ static int bv_source(bv_hist *b, const int *idx, uint32_t t, uint32_t key, int64
     const history *h = b->h;
     uint32_t w = bv_writer(h, key, v);
     if (w == UINT32_MAX) { bv_fail(b, "thin-air-read"); return -1; }
-    uint32_t u = h->op_txn[w];
+    uint32_t u = history_op_txn(h, w);
     if (u == t) { bv_fail(b, "future-read"); return -1; }
     if (h->txns[u].status == TXN_ABORTED) { bv_fail(b, "aborted-read"); return -1; }
     if (last && bv_overwritten(h, w)) { bv_fail(b, "intermediate-read"); return -1; }
@@ -206,16 +207,16 @@ static void bv_reads_of(bv_hist *b, const int *idx, int p) {
         uint32_t key = h->op_key[op];
         unsigned kind = h->op_kind[op] & OP_KIND_MASK;
         if (bv_is_write(h, op)) {
-            own[key] = 1; last[key] = h->op_value[op];
-            if (kind == OP_APPEND) { if (nmine[key] == 16) { b->too_big = 1; return; } mine[key][nmine[key]++] = h->op_value[op]; }
+            own[key] = 1; last[key] = history_op_value(h, op);
+            if (kind == OP_APPEND) { if (nmine[key] == 16) { b->too_big = 1; return; } mine[key][nmine[key]++] = history_op_value(h, op); }
             continue;
         }
         if (!bv_is_read(h, op)) continue;
         uint32_t earlier = 0;
         for (int i = first_ev; i < b->nev; i++) if (b->ev[i].key != (int)key) earlier |= 1u << b->ev[i].src;
         if (kind == OP_READ) {
-            if (own[key]) { if (h->op_value[op] != last[key]) bv_fail(b, "not-my-last-write"); continue; }
-            int src = h->op_value[op] == VALUE_INIT ? 0 : bv_source(b, idx, t, key, h->op_value[op], 1);
+            if (own[key]) { if (history_op_value(h, op) != last[key]) bv_fail(b, "not-my-last-write"); continue; }
+            int src = history_op_value(h, op) == VALUE_INIT ? 0 : bv_source(b, idx, t, key, history_op_value(h, op), 1);
             if (src >= 0) bv_add_event(b, p, (int)key, src, earlier, NULL, 0, 0);
             /* the history model's tag of a lowered predicate read op: read << 1 | returned */
             if (src >= 0 && b->nev && h->op_pred && h->op_pred[op] != UINT32_MAX && !(h->op_pred[op] & 1u))
@@ -269,7 +270,7 @@ static void bv_prepare(bv_hist *b, const history *h, const int64_t *inv, const i
                 b->wkeys[p] |= 1u << k;
                 if ((h->op_kind[op] & OP_KIND_MASK) == OP_APPEND) {
                     if (b->napp == sizeof b->app / sizeof b->app[0]) { b->too_big = 1; return; }
-                    b->app[b->napp++] = h->op_value[op];
+                    b->app[b->napp++] = history_op_value(h, op);
                     b->app_len[p][k]++;
                 }
             }

@@ -142,8 +142,8 @@ static int bv_list_edges(const bv_hist *b, const bv_event *e, uint32_t *out) {
     int prev = 0;
     for (uint32_t i = 0; i < e->len;) {
         uint32_t w = bv_writer(h, (uint32_t)e->key, e->el[i]);
-        if (w == UINT32_MAX || b->idx[h->op_txn[w]] <= 0) return 0;
-        int p = b->idx[h->op_txn[w]];
+        if (w == UINT32_MAX || b->idx[history_op_txn(h, w)] <= 0) return 0;
+        int p = b->idx[history_op_txn(h, w)];
         uint32_t n = b->app_len[p][e->key];
         if ((in_prefix >> p & 1u) || i + n > e->len || memcmp(e->el + i, &b->app[b->app_off[p][e->key]], n * sizeof *e->el))
             return 0;                               /* a writer's appends split, or repeated */
@@ -194,8 +194,8 @@ static void bv_replay_apply(const history *h, uint32_t t, bv_store *s) {
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
         if (!bv_is_write(h, op)) continue;
         uint32_t k = h->op_key[op];
-        if ((h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) s->reg[k] = h->op_value[op];
-        else if (s->len[k] < BV_MAX_APPENDS) s->el[k][s->len[k]++] = h->op_value[op];
+        if ((h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) s->reg[k] = history_op_value(h, op);
+        else if (s->len[k] < BV_MAX_APPENDS) s->el[k][s->len[k]++] = history_op_value(h, op);
     }
 }
 
@@ -206,9 +206,9 @@ static int bv_replay_reads(const history *h, uint32_t t, const bv_store *from, b
         if (h->op_kind[op] & OP_FAILED) continue;
         uint32_t k = h->op_key[op];
         switch (h->op_kind[op] & OP_KIND_MASK) {
-        case OP_WRITE: s->reg[k] = h->op_value[op]; break;
-        case OP_APPEND: if (s->len[k] < BV_MAX_APPENDS) s->el[k][s->len[k]++] = h->op_value[op]; break;
-        case OP_READ: if (h->op_value[op] != s->reg[k]) return 0; break;
+        case OP_WRITE: s->reg[k] = history_op_value(h, op); break;
+        case OP_APPEND: if (s->len[k] < BV_MAX_APPENDS) s->el[k][s->len[k]++] = history_op_value(h, op); break;
+        case OP_READ: if (history_op_value(h, op) != s->reg[k]) return 0; break;
         default: {
             uint32_t n;
             const int64_t *l = history_list(h, op, &n);

@@ -64,8 +64,8 @@ static void bl_apply(const history *h, uint32_t t, bl_store *s) {
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
         if (bl_failed(h, op)) continue;
         bl_key *k = &s->k[h->op_key[op]];
-        if (bl_kind(h, op) == OP_WRITE) k->reg = h->op_value[op];
-        else if (bl_kind(h, op) == OP_APPEND && k->n < BL_MAX_LEN) k->el[k->n++] = h->op_value[op];
+        if (bl_kind(h, op) == OP_WRITE) k->reg = history_op_value(h, op);
+        else if (bl_kind(h, op) == OP_APPEND && k->n < BL_MAX_LEN) k->el[k->n++] = history_op_value(h, op);
     }
 }
 
@@ -76,9 +76,9 @@ static int bl_reads_ok(const history *h, uint32_t t, const bl_store *from) {
         if (bl_failed(h, op)) continue;
         bl_key *k = &s.k[h->op_key[op]];
         switch (bl_kind(h, op)) {
-        case OP_WRITE: k->reg = h->op_value[op]; break;
-        case OP_APPEND: if (k->n < BL_MAX_LEN) k->el[k->n++] = h->op_value[op]; break;
-        case OP_READ: if (h->op_value[op] != k->reg) return 0; break;
+        case OP_WRITE: k->reg = history_op_value(h, op); break;
+        case OP_APPEND: if (k->n < BL_MAX_LEN) k->el[k->n++] = history_op_value(h, op); break;
+        case OP_READ: if (history_op_value(h, op) != k->reg) return 0; break;
         case OP_LIST_READ: {
             uint32_t n;
             const int64_t *l = history_list(h, op, &n);

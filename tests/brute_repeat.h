@@ -48,7 +48,7 @@ static int brute_repeat_final(const history *h, int w, int k, int64_t *v) {
         uint32_t op = h->txns[w].first_op + i;
         if (h->op_key[op] == (uint32_t)k && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_WRITE) {
             found = 1;
-            *v = h->op_value[op];
+            *v = history_op_value(h, op);
         }
     }
     return found;
@@ -100,20 +100,20 @@ static int brute_repeat_check(const history *h, int si) {
                 if (h->op_key[op] != (uint32_t)k || !brute_repeat_op_ok(h, op)) continue;
                 int kind = brute_repeat_kind(h, op);
                 if (kind != OP_READ && kind != OP_WRITE) return -1;
-                if (seen && kind == OP_READ && h->op_value[op] != last) return 0;      /* INT */
+                if (seen && kind == OP_READ && history_op_value(h, op) != last) return 0;      /* INT */
                 if (!seen && kind == OP_READ) {
                     if (nr == BRUTE_REPEAT_MAX_READS) return -1;
                     brute_rread *r = &rr[nr++];
                     r->t = t; r->k = k; r->nc = 0;
-                    if (h->op_value[op] == VALUE_INIT) r->cand[r->nc++] = 0;
+                    if (history_op_value(h, op) == VALUE_INIT) r->cand[r->nc++] = 0;
                     for (int w = 1; w < b.n; w++) {
                         int64_t v;
-                        if (w != t && part[w] && brute_repeat_final(h, w, k, &v) && v == h->op_value[op]) r->cand[r->nc++] = w;
+                        if (w != t && part[w] && brute_repeat_final(h, w, k, &v) && v == history_op_value(h, op)) r->cand[r->nc++] = w;
                     }
                     if (!r->nc) return 0;
                 }
                 seen = 1;
-                last = h->op_value[op];
+                last = history_op_value(h, op);
             }
         }
     }
@@ -135,7 +135,7 @@ typedef struct brute_rlv {
 static void brute_repeat_levels_rec(brute_rlv *s, uint32_t i) {
     if (i == s->nr) {
         history c = *s->h;
-        c.op_value = s->val;
+        c.op_val64 = s->val; c.op_val32 = NULL;   /* the wide form: history.h */
         int o[BV_NLEVELS];
         bv_check_all(&c, s->inv, s->cmp, o);
         for (int l = 0; l < BV_NLEVELS; l++) { s->any[l] |= o[l] == 1; s->undecided[l] |= o[l] < 0; }
@@ -150,7 +150,7 @@ static void brute_repeat_levels_rec(brute_rlv *s, uint32_t i) {
 
 /* Txn t's write of k at op is overwritten later in t. */
 static int brute_repeat_overwritten(const history *h, uint32_t op) {
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     for (uint32_t o = op + 1; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
         if (h->op_key[o] == h->op_key[op] && brute_repeat_op_ok(h, o) && brute_repeat_kind(h, o) == OP_WRITE) return 1;
     return 0;
@@ -162,7 +162,7 @@ static void brute_repeat_part(brute_rlv *s, uint8_t *part) {
     for (uint32_t i = 0; i < s->nr; i++)
         if (s->nc[i] > 1) s->val[s->read[i]] = (int64_t)1 << 41 | (int64_t)s->read[i];
     history c = *s->h;
-    c.op_value = s->val;
+    c.op_val64 = s->val; c.op_val32 = NULL;   /* the wide form: history.h */
     bv_participants(&c, part);
 }
 
@@ -184,7 +184,7 @@ static void brute_repeat_levels(const history *h, const int64_t *inv, const int6
     s.h = h; s.inv = inv; s.cmp = cmp;
     for (int l = 0; l < BV_NLEVELS; l++) out[l] = -1;
     if (h->num_ops > 256 || h->has_lists || h->num_txns > 64) return;
-    for (uint32_t op = 0; op < h->num_ops; op++) s.val[op] = h->op_value[op];
+    for (uint32_t op = 0; op < h->num_ops; op++) s.val[op] = history_op_value(h, op);
     for (uint32_t t = 1; t < h->num_txns; t++)
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
             if (brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_WRITE) s.val[op] = BRUTE_REPEAT_OWN(op);
@@ -197,15 +197,15 @@ static void brute_repeat_levels(const history *h, const int64_t *inv, const int6
             for (uint32_t o = tx->first_op; o < op; o++)
                 if (h->op_key[o] == h->op_key[op] && brute_repeat_op_ok(h, o) && brute_repeat_kind(h, o) == OP_WRITE) own = o;
             if (own != UINT32_MAX) {
-                if (h->op_value[own] == h->op_value[op]) s.val[op] = s.val[own];
+                if (history_op_value(h, own) == history_op_value(h, op)) s.val[op] = s.val[own];
                 continue;
             }
             if (s.nr == 64) return;
             uint32_t i = s.nr, n = 0;
-            if (h->op_value[op] == VALUE_INIT) s.cand[i][n++] = UINT32_MAX;
+            if (history_op_value(h, op) == VALUE_INIT) s.cand[i][n++] = UINT32_MAX;
             for (uint32_t w = h->txns[1].first_op; w < h->num_ops; w++) {
-                uint32_t wt = h->op_txn[w];
-                if (wt == 0 || wt == t || h->op_key[w] != h->op_key[op] || h->op_value[w] != h->op_value[op] ||
+                uint32_t wt = history_op_txn(h, w);
+                if (wt == 0 || wt == t || h->op_key[w] != h->op_key[op] || history_op_value(h, w) != history_op_value(h, op) ||
                     !brute_repeat_op_ok(h, w) || brute_repeat_kind(h, w) != OP_WRITE ||
                     h->txns[wt].status == TXN_ABORTED || brute_repeat_overwritten(h, w))
                     continue;
@@ -224,19 +224,19 @@ static void brute_repeat_levels(const history *h, const int64_t *inv, const int6
         changed = 0;
         brute_repeat_part(&s, part);
         for (uint32_t i = 0; i < s.nr; i++) {
-            if (s.nc[i] < 2 || !part[h->op_txn[s.read[i]]]) continue;
+            if (s.nc[i] < 2 || !part[history_op_txn(h, s.read[i])]) continue;
             int in = 0;
-            for (uint32_t c = 0; c < s.nc[i]; c++) in |= s.cand[i][c] == UINT32_MAX || part[h->op_txn[s.cand[i][c]]];
+            for (uint32_t c = 0; c < s.nc[i]; c++) in |= s.cand[i][c] == UINT32_MAX || part[history_op_txn(h, s.cand[i][c])];
             if (!in) { brute_repeat_settle(&s, i, s.cand[i][0]); changed = 1; }
         }
     }
     uint64_t product = 1;
     for (uint32_t i = 0; i < s.nr; i++) {
         if (s.nc[i] < 2) continue;
-        if (!part[h->op_txn[s.read[i]]]) { brute_repeat_settle(&s, i, s.cand[i][0]); continue; }   /* not judged */
+        if (!part[history_op_txn(h, s.read[i])]) { brute_repeat_settle(&s, i, s.cand[i][0]); continue; }   /* not judged */
         uint32_t n = 0;
         for (uint32_t c = 0; c < s.nc[i]; c++)
-            if (s.cand[i][c] == UINT32_MAX || part[h->op_txn[s.cand[i][c]]]) s.cand[i][n++] = s.cand[i][c];
+            if (s.cand[i][c] == UINT32_MAX || part[history_op_txn(h, s.cand[i][c])]) s.cand[i][n++] = s.cand[i][c];
         s.nc[i] = n;
         product *= n;
         if (product > BRUTE_REPEAT_MAX_CHOICES) return;
@@ -286,7 +286,7 @@ static int brute_list_taken(const brute_llv *s, uint32_t i, int64_t v) {
 static void brute_list_rec(brute_llv *s, uint32_t i) {
     if (i == s->npos) {
         history c = *s->h;
-        c.op_value = s->val;
+        c.op_val64 = s->val; c.op_val32 = NULL;   /* the wide form: history.h */
         c.lists = s->lists;
         c.list_pool = s->pool;
         int o[BV_NLEVELS];
@@ -310,28 +310,28 @@ static void brute_repeat_list_levels(const history *h, const int64_t *inv, const
     for (int l = 0; l < BV_NLEVELS; l++) out[l] = -1;
     if (h->num_ops > 256 || h->num_lists > 64 || h->num_txns > 64) return;
     for (uint32_t op = 0; op < h->num_ops; op++) {
-        s.val[op] = h->op_value[op];
-        if (h->op_txn[op] && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_APPEND) s.val[op] = BRUTE_REPEAT_OWN(op);
-        if (h->op_txn[op] && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_WRITE)
+        s.val[op] = history_op_value(h, op);
+        if (history_op_txn(h, op) && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_APPEND) s.val[op] = BRUTE_REPEAT_OWN(op);
+        if (history_op_txn(h, op) && brute_repeat_op_ok(h, op) && brute_repeat_kind(h, op) == OP_WRITE)
             for (uint32_t o = op + 1; o < h->num_ops; o++)
                 if (h->op_key[o] == h->op_key[op] && brute_repeat_op_ok(h, o) && brute_repeat_kind(h, o) == OP_WRITE &&
-                    h->op_value[o] == h->op_value[op]) return;          /* a repeated register value */
+                    history_op_value(h, o) == history_op_value(h, op)) return;          /* a repeated register value */
     }
     uint32_t at = 0;
     uint64_t product = 1;
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (brute_repeat_kind(h, op) != OP_LIST_READ) continue;
-        uint32_t n, li = (uint32_t)h->op_value[op];
+        uint32_t n, li = (uint32_t)history_op_value(h, op);
         const int64_t *l = history_list(h, op, &n);
         if (li >= 64 || at + n > 512) return;
         s.lists[li].off = at; s.lists[li].len = n;
         for (uint32_t i = 0; i < n; i++, at++) {
             s.pool[at] = l[i];
-            if (h->txns[h->op_txn[op]].status == TXN_ABORTED || !brute_repeat_op_ok(h, op)) continue;
+            if (h->txns[history_op_txn(h, op)].status == TXN_ABORTED || !brute_repeat_op_ok(h, op)) continue;
             uint32_t nc = 0, p = s.npos;
             for (uint32_t w = h->txns[1].first_op; w < h->num_ops; w++) {
-                if (h->op_key[w] != h->op_key[op] || h->op_value[w] != l[i] || !brute_repeat_op_ok(h, w) ||
-                    brute_repeat_kind(h, w) != OP_APPEND || h->txns[h->op_txn[w]].status == TXN_ABORTED) continue;
+                if (h->op_key[w] != h->op_key[op] || history_op_value(h, w) != l[i] || !brute_repeat_op_ok(h, w) ||
+                    brute_repeat_kind(h, w) != OP_APPEND || h->txns[history_op_txn(h, w)].status == TXN_ABORTED) continue;
                 if (nc == 6) return;
                 s.cand[p][nc++] = w;
             }

@@ -43,9 +43,11 @@ compat: include
 # The re-checkers (frontend/recheck/) re-check the pipeline, so they include
 # none of it (their row above) and the pipeline sees only their public
 # headers; of the history model they call only these functions: the raw
-# list of a read and names for messages, never its reading of reads.
+# list of a read, an op's raw transaction and value (the arrays' accessors:
+# history.h keeps them compact) and names for messages, never its reading
+# of reads.
 recheck_public='frontend/recheck/verify_model.h frontend/recheck/certificate.h'
-recheck_calls='history_list history_key_str history_op_where'
+recheck_calls='history_list history_key_str history_op_where history_op_txn history_op_value'
 recheck_bad=$(find frontend/recheck -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null | sort | while read -r f; do
   grep -noE 'history_[a-z_]+[ \t]*\(' "$f" | while IFS=: read -r n call; do
     fn=${call%%(*}; fn=$(echo "$fn" | tr -d ' \t')

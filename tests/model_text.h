@@ -31,7 +31,7 @@ static char *model_text(const history *h) {
                     fputc('[', out);
                     for (uint32_t i = 0; i < n; i++) fprintf(out, i ? " %s" : "%s", history_value_str(h, l[i], vb, sizeof vb));
                     fputc(']', out);
-                } else fputs(history_value_str(h, h->op_value[op], vb, sizeof vb), out);
+                } else fputs(history_value_str(h, history_op_value(h, op), vb, sizeof vb), out);
             }
             fputc('\n', out);
         }

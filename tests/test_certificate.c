@@ -251,7 +251,7 @@ static uint32_t txn_of(const history *h, int64_t ext) {
 /* the op of t on key k of the kind, with the value */
 static uint32_t find_op(const history *h, uint32_t t, uint32_t k, unsigned kind, int64_t v) {
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-        if (h->op_key[op] == k && (h->op_kind[op] & OP_KIND_MASK) == kind && h->op_value[op] == v) return op;
+        if (h->op_key[op] == k && (h->op_kind[op] & OP_KIND_MASK) == kind && history_op_value(h, op) == v) return op;
     fail();
     return 0;
 }

@@ -170,7 +170,7 @@ static uint64_t brute_cost(const history *h) {
     for (uint32_t k = 0; k < h->num_keys; k++) {
         uint32_t w = 0, last = UINT32_MAX;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
+            uint32_t t = history_op_txn(h, h->key_writes[i]);
             if (t && t != last && h->txns[t].status == TXN_COMMITTED) w++;
             last = t;
         }
@@ -211,7 +211,7 @@ static void compare(history *h, tally *tl) {
                 fprintf(stderr, "  T%u s%u%s:", t, h->txns[t].session, h->txns[t].status ? " aborted" : "");
                 for (uint32_t i = 0; i < h->txns[t].num_ops; i++) {
                     uint32_t op = h->txns[t].first_op + i;
-                    int64_t val = h->op_value[op];
+                    int64_t val = history_op_value(h, op);
                     fprintf(stderr, " %c(%u,%lld)", history_op_is_write(h, op) ? 'w' : 'r', h->op_key[op],
                             val == VALUE_INIT ? 0LL : (long long)val);
                 }

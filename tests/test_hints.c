@@ -164,7 +164,7 @@ static void oracle_amend(brute_state *b, void *ctx) {
                     if (h->txns[t].status != TXN_COMMITTED) continue;
                     for (uint32_t j = 0; j < h->txns[t].num_ops; j++) {
                         uint32_t op = h->txns[t].first_op + j;
-                        if ((int)h->op_key[op] == k && h->op_value[op] == v &&
+                        if ((int)h->op_key[op] == k && history_op_value(h, op) == v &&
                             (h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) w = (int)t;
                     }
                 }

@@ -39,7 +39,7 @@ static void builder_regroups_by_session(void **state) {
     assert_int_equal(h->num_ops, 2 + 4);
     /* INIT */
     assert_int_equal(h->txns[0].num_ops, 2);
-    assert_int_equal(h->op_value[0], VALUE_INIT);
+    assert_int_equal(history_op_value(h, 0), VALUE_INIT);
     assert_int_equal(h->txns[0].session, HISTORY_NONE);
     /* session 10 first: txn 1 = ext 8 */
     assert_int_equal(h->txns[1].ext_id, 8);
@@ -52,10 +52,10 @@ static void builder_regroups_by_session(void **state) {
     /* ops of txn 2 contiguous in program order */
     uint32_t f = h->txns[2].first_op;
     assert_int_equal(h->txns[2].num_ops, 2);
-    assert_int_equal(h->op_value[f], 1);
-    assert_int_equal(h->op_value[f + 1], 2);
+    assert_int_equal(history_op_value(h, f), 1);
+    assert_int_equal(history_op_value(h, f + 1), 2);
     assert_int_equal(history_op_line(h, f + 1), 3);
-    assert_int_equal(h->op_txn[f + 1], 2);
+    assert_int_equal(history_op_txn(h, f + 1), 2);
     /* writer lookup */
     assert_int_equal(history_writer_of(h, x, 1), f);
     assert_int_equal(history_writer_of(h, y, VALUE_INIT), y);
@@ -146,7 +146,7 @@ static void duplicate_value_is_an_error(void **state) {
     assert_non_null(h);
     assert_int_equal(h->num_repeated, 2);
     assert_true(h->op_kind[h->txns[1].first_op] & OP_REPEATED);
-    assert_int_equal(h->op_txn[history_writer_of(h, 0, 5)], 1);
+    assert_int_equal(history_op_txn(h, history_writer_of(h, 0, 5)), 1);
     assert_null(history_refuse_repeated(h, &err));
     assert_true(err.set);
     assert_int_equal(err.line, 2);

@@ -234,7 +234,7 @@ static void test_set_aside(void **state) {
     uint32_t r = ops.data[0];
     assert_true(history_op_is_read(h, r));
     assert_false(history_op_is_read(&view, r));                     /* set aside in the view only */
-    assert_int_equal(h->txns[h->op_txn[r]].ext_id, 2);
+    assert_int_equal(h->txns[history_op_txn(h, r)].ext_id, 2);
     for (uint32_t op = 0; op < h->num_ops; op++)
         if (op != r) assert_int_equal(h->op_kind[op], view.op_kind[op]);
     set_aside_free(&view);

@@ -35,7 +35,7 @@ static void history_order_vo(const history *h, version_order *vo) {
         vec_push(vo->txns, 0u);
         uint32_t last = 0;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
+            uint32_t t = history_op_txn(h, h->key_writes[i]);
             if (t == 0 || t == last || !part[t]) continue;
             vec_push(vo->txns, t);
             last = t;
@@ -117,11 +117,11 @@ static unsigned kinds_between(const history *h, const version_order *vo, uint32_
         uint32_t rb = ext_read(h, b, k), ra = ext_read(h, a, k);
         if (rb != HISTORY_NONE) {
             uint32_t src = history_read_source(h, rb);
-            if (src != HISTORY_NONE && h->op_txn[src] == a) m |= 1u << DEP_WR;
+            if (src != HISTORY_NONE && history_op_txn(h, src) == a) m |= 1u << DEP_WR;
         }
         if (ra != HISTORY_NONE && pb >= 0 && a != b) {
             uint32_t src = history_read_source(h, ra);
-            long ps = src == HISTORY_NONE ? -1 : vpos(vo, k, h->op_txn[src]);
+            long ps = src == HISTORY_NONE ? -1 : vpos(vo, k, history_op_txn(h, src));
             if (ps >= 0 && ps < pb) m |= 1u << DEP_RW;
         }
     }
@@ -296,7 +296,7 @@ static void list_facts_explained_by_reads(void **state) {
             const edge_why *w = &a->why.data[i];
             if (w->status != WHY_LISTED) continue;
             assert_int_equal(history_op_kind(h, w->read_op), OP_LIST_READ);
-            assert_int_equal(h->txns[h->op_txn[w->read_op]].ext_id, cases[ci].reader[listed]);
+            assert_int_equal(h->txns[history_op_txn(h, w->read_op)].ext_id, cases[ci].reader[listed]);
             listed++;
         }
         assert_int_equal(listed, cases[ci].reader[1] < 0 ? 1 : 2);

@@ -74,7 +74,7 @@ static void history_order_vo(const history *h, version_order *vo) {
         vec_push(vo->txns, 0u);
         uint32_t last = 0;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
+            uint32_t t = history_op_txn(h, h->key_writes[i]);
             if (t == 0 || t == last) continue;
             vec_push(vo->txns, t);
             last = t;

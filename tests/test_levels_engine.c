@@ -55,7 +55,7 @@ static void dump(const history *h) {
                 (long long)history_time(h, TIME_INVOKE, t), (long long)history_time(h, TIME_COMPLETE, t));
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             unsigned k = h->op_kind[op] & OP_KIND_MASK;
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             if (k == OP_LIST_READ) {
                 uint32_t n;
                 const int64_t *l = history_list(h, op, &n);

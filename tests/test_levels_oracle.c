@@ -61,7 +61,7 @@ static void dump(const history *h, const int64_t *inv, const int64_t *cmp) {
         fputc(':', stderr);
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             unsigned k = h->op_kind[op] & OP_KIND_MASK;
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             if (k == OP_LIST_READ) {
                 uint32_t n;
                 const int64_t *l = history_list(h, op, &n);

@@ -236,7 +236,7 @@ static void dump(const history *h, const char *what) {
                 for (uint32_t i = 0; i < n; i++) fprintf(stderr, i ? " %lld" : "%lld", (long long)l[i]);
                 fprintf(stderr, "])");
             } else {
-                int64_t v = h->op_value[op];
+                int64_t v = history_op_value(h, op);
                 fprintf(stderr, " %s(%u,%lld)", k == OP_READ ? "r" : k == OP_WRITE ? "w" : "app", h->op_key[op],
                         v == VALUE_INIT ? 0LL : (long long)v);
             }

@@ -78,7 +78,7 @@ static void dump(const history *h) {
         fprintf(stderr, "  T%u (txn %lld) s%u %s:", t, (long long)h->txns[t].ext_id, h->txns[t].session,
                 h->txns[t].status == TXN_COMMITTED ? "ok" : h->txns[t].status == TXN_ABORTED ? "fail" : "info");
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
-            if ((h->op_kind[op] & OP_KIND_MASK) == OP_APPEND) { fprintf(stderr, " a(%u,%lld)", h->op_key[op], (long long)h->op_value[op]); continue; }
+            if ((h->op_kind[op] & OP_KIND_MASK) == OP_APPEND) { fprintf(stderr, " a(%u,%lld)", h->op_key[op], (long long)history_op_value(h, op)); continue; }
             uint32_t n;
             const int64_t *l = history_list(h, op, &n);
             fprintf(stderr, " r(%u,[", h->op_key[op]);

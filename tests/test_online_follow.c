@@ -279,8 +279,10 @@ static void assert_same_as_batch(const history *h, const char *b, size_t n) {
     assert_int_equal(h->num_sessions, want->num_sessions);
     assert_memory_equal(h->op_kind, want->op_kind, want->num_ops);
     assert_memory_equal(h->op_key, want->op_key, want->num_ops * sizeof *want->op_key);
-    assert_memory_equal(h->op_value, want->op_value, want->num_ops * sizeof *want->op_value);
-    assert_memory_equal(h->op_txn, want->op_txn, want->num_ops * sizeof *want->op_txn);
+    for (uint32_t op = 0; op < want->num_ops; op++) {
+        assert_true(history_op_value(h, op) == history_op_value(want, op));
+        assert_int_equal(history_op_txn(h, op), history_op_txn(want, op));
+    }
     for (uint32_t t = 0; t < want->num_txns; t++) assert_true(h->txns[t].ext_id == want->txns[t].ext_id);
     history_free(want);
 }

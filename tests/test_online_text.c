@@ -267,7 +267,7 @@ static void assert_matches_batch(const char *data, size_t n, feed_result *r) {
                 uint32_t op = x->first_op + i;
                 assert_int_equal(o->kind, h->op_kind[op] & OP_KIND_MASK);
                 assert_int_equal(o->key, h->op_key[op]);
-                assert_true(o->value == h->op_value[op]);
+                assert_true(o->value == history_op_value(h, op));
                 assert_int_equal(o->line, history_op_line(h, op));
             }
             expect++;

@@ -52,9 +52,9 @@ static void loads_two_sessions(void **state) {
     assert_int_equal(h->num_txns, 4);
     assert_int_equal(h->txns[1].ext_id, 100);
     assert_int_equal(h->txns[2].status, TXN_ABORTED);
-    assert_int_equal(h->op_value[op_of(h, 1, 0)], 1001);        /* the write id is the value */
-    assert_true(h->op_value[op_of(h, 1, 1)] == VALUE_INIT);
-    assert_true(h->op_value[op_of(h, 3, 1)] == VALUE_INIT);      /* null reads the initial state */
+    assert_int_equal(history_op_value(h, op_of(h, 1, 0)), 1001);        /* the write id is the value */
+    assert_true(history_op_value(h, op_of(h, 1, 1)) == VALUE_INIT);
+    assert_true(history_op_value(h, op_of(h, 3, 1)) == VALUE_INIT);      /* null reads the initial state */
     assert_int_equal(history_read_source(h, op_of(h, 3, 0)), op_of(h, 1, 0));
     char buf[64];
     assert_string_equal(history_op_where(h, op_of(h, 3, 0), buf, sizeof buf), "T1.log: byte 9");
@@ -75,13 +75,13 @@ static void value_identified_logs(void **state) {
     history *h = load_logs(l, 2, &err);
     assert_non_null(h);
     assert_int_equal(h->num_txns, 4);
-    assert_int_equal(h->op_value[op_of(h, 1, 0)], 555);          /* the value is the value */
-    assert_true(h->op_value[op_of(h, 1, 1)] == VALUE_INIT);      /* its hash of the initial row is not */
+    assert_int_equal(history_op_value(h, op_of(h, 1, 0)), 555);          /* the value is the value */
+    assert_true(history_op_value(h, op_of(h, 1, 1)) == VALUE_INIT);      /* its hash of the initial row is not */
     assert_int_equal(history_read_source(h, op_of(h, 3, 0)), op_of(h, 1, 0));
     assert_int_equal(history_read_source(h, op_of(h, 3, 1)), op_of(h, 2, 0));
     /* the initial row key 8 was first read with: the initial value; another hash: a value never written */
-    assert_true(h->op_value[op_of(h, 3, 2)] == VALUE_INIT);
-    int64_t other = h->op_value[op_of(h, 3, 3)];
+    assert_true(history_op_value(h, op_of(h, 3, 2)) == VALUE_INIT);
+    int64_t other = history_op_value(h, op_of(h, 3, 3));
     assert_true(history_value_is_named(h, other));
     char buf[96];
     assert_string_equal(history_value_str(h, other, buf, sizeof buf), "an initial value with hash 0x1093 (first read: 0x1092)");

@@ -67,7 +67,7 @@ static void loads_status_and_failed_events(void **state) {
     assert_int_equal(h->num_txns, 4);
     assert_int_equal(h->txns[2].status, TXN_ABORTED);
     assert_int_equal(h->txns[3].status, TXN_COMMITTED);
-    assert_true(h->op_value[op_of(h, 1, 1)] == VALUE_INIT);
+    assert_true(history_op_value(h, op_of(h, 1, 1)) == VALUE_INIT);
     uint32_t failed = op_of(h, 3, 1);
     assert_true(history_op_failed(h, failed));
     assert_false(history_op_is_write(h, failed));

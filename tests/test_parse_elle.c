@@ -66,9 +66,9 @@ static void loads_registers(void **state) {
     assert_int_equal(h->txns[2].ext_id, 1);
     uint32_t r = op_of(h, 1, 2);
     assert_int_equal(history_op_kind(h, r), OP_READ);
-    assert_true(h->op_value[r] == VALUE_INIT);
+    assert_true(history_op_value(h, r) == VALUE_INIT);
     assert_int_equal(history_read_source(h, op_of(h, 2, 0)), op_of(h, 1, 0));
-    assert_int_equal(h->op_value[op_of(h, 2, 1)], -4);
+    assert_int_equal(history_op_value(h, op_of(h, 2, 1)), -4);
     history_free(h);
 }
 
@@ -282,11 +282,11 @@ static void string_and_big_keys_and_values(void **state) {
     assert_string_equal(history_value_str(h, h->sessions[1].ext_id, b1, sizeof b1), "\"bob\"");
     for (uint32_t i = 0; i < 5; i++)                     /* every read of bob's (txn 3) finds its write */
         assert_int_equal(history_read_source(h, op_of(h, 3, i)), op_of(h, 1, i));
-    assert_string_equal(history_value_str(h, h->op_value[op_of(h, 1, 0)], b1, sizeof b1), "\"ten\"");
+    assert_string_equal(history_value_str(h, history_op_value(h, op_of(h, 1, 0)), b1, sizeof b1), "\"ten\"");
     assert_string_equal(history_key_str(h, h->op_key[op_of(h, 1, 1)], b1, sizeof b1), "123456789012345678901234567890");
-    assert_string_equal(history_value_str(h, h->op_value[op_of(h, 1, 2)], b1, sizeof b1), "99999999999999999999");
-    assert_string_equal(history_value_str(h, h->op_value[op_of(h, 1, 3)], b2, sizeof b2), "-9223372036854775807");
-    assert_true(history_value_is_named(h, h->op_value[op_of(h, 1, 3)]));   /* in the band of named ids */
+    assert_string_equal(history_value_str(h, history_op_value(h, op_of(h, 1, 2)), b1, sizeof b1), "99999999999999999999");
+    assert_string_equal(history_value_str(h, history_op_value(h, op_of(h, 1, 3)), b2, sizeof b2), "-9223372036854775807");
+    assert_true(history_value_is_named(h, history_op_value(h, op_of(h, 1, 3))));   /* in the band of named ids */
     assert_int_equal(history_read_source(h, op_of(h, 2, 0)), HISTORY_NONE);  /* "5" is not 5 */
     assert_int_equal(history_read_source(h, op_of(h, 2, 1)), op_of(h, 1, 2)); /* +0999... is 999... */
     history_free(h);
@@ -319,7 +319,7 @@ static void indeterminate_and_failed_completions(void **state) {
     assert_int_equal(history_read_source(h, op_of(h, 2, 0)), op_of(h, 1, 0));
     assert_int_equal(h->txns[3].num_ops, 2);             /* w z=1, r y=7 (r q nil dropped) */
     assert_int_equal(h->txns[4].num_ops, 2);             /* observed: r q=init kept */
-    assert_true(h->op_value[op_of(h, 4, 0)] == VALUE_INIT);
+    assert_true(history_op_value(h, op_of(h, 4, 0)) == VALUE_INIT);
     assert_int_equal(h->txns[5].num_ops, 0);
     assert_int_equal(rep.records, 8);
     assert_int_equal(rep.nemesis, 2);

@@ -38,9 +38,9 @@ static void dbcop_json_both_shapes(void **state) {
         uint32_t w = op_of(h, 1, 0), r0 = op_of(h, 1, 1), r1 = op_of(h, 2, 0);
         assert_int_equal(history_op_kind(h, w), OP_WRITE);
         assert_int_equal(h->key_ext[h->op_key[w]], 4);
-        assert_int_equal(h->op_value[w], 9);
-        assert_int_equal(h->op_value[r0], VALUE_INIT);                     /* null: the initial value */
-        assert_int_equal(h->op_value[r1], 9);
+        assert_int_equal(history_op_value(h, w), 9);
+        assert_int_equal(history_op_value(h, r0), VALUE_INIT);                     /* null: the initial value */
+        assert_int_equal(history_op_value(h, r1), 9);
         assert_int_equal(history_writer_of(h, h->op_key[r1], 9), w);
         history_free(h);
     }
@@ -53,8 +53,8 @@ static void dbcop_json_zero(void **state) {
     history *h = load_str(FORMAT_AUTO, "[[{\"events\": [[\"w\", 1, 0]], \"committed\": true}],"
                                        " [{\"events\": [[\"r\", 1, 0], [\"r\", 2, 0]], \"committed\": true}]]", &err);
     assert_non_null(h);
-    assert_int_equal(h->op_value[op_of(h, 2, 0)], 0);
-    assert_int_equal(h->op_value[op_of(h, 2, 1)], VALUE_INIT);
+    assert_int_equal(history_op_value(h, op_of(h, 2, 0)), 0);
+    assert_int_equal(history_op_value(h, op_of(h, 2, 1)), VALUE_INIT);
     history_free(h);
     assert_load_error(FORMAT_JSON, "[[{\"events\": [[\"w\", -1, 2]], \"committed\": true}]]", 1,
                       "expected a variable (an integer from 0 to 2^63-1), found -1");
@@ -94,12 +94,12 @@ static void viper_model(void **state) {
     assert_int_equal(h->num_txns, 4);                          /* INIT + 3: the initial transaction is INIT */
     assert_int_equal(h->txns[1].ext_id, 1);
     assert_int_equal(h->txns[3].ext_id, 3);
-    assert_int_equal(h->op_value[op_of(h, 1, 0)], VALUE_INIT);  /* the initial transaction's value */
-    assert_int_equal(h->op_value[op_of(h, 2, 0)], 55);          /* a written value */
-    assert_int_equal(h->op_value[op_of(h, 2, 1)], 0);           /* key 2's initial value is -8: 0 is thin air */
-    assert_int_equal(h->op_value[op_of(h, 2, 2)], VALUE_INIT);  /* key 3: no initial row, 0 reads it */
+    assert_int_equal(history_op_value(h, op_of(h, 1, 0)), VALUE_INIT);  /* the initial transaction's value */
+    assert_int_equal(history_op_value(h, op_of(h, 2, 0)), 55);          /* a written value */
+    assert_int_equal(history_op_value(h, op_of(h, 2, 1)), 0);           /* key 2's initial value is -8: 0 is thin air */
+    assert_int_equal(history_op_value(h, op_of(h, 2, 2)), VALUE_INIT);  /* key 3: no initial row, 0 reads it */
     assert_true(history_op_failed(h, op_of(h, 2, 3)));          /* succ false */
-    assert_int_equal(h->op_value[op_of(h, 3, 0)], 99);          /* a string key, a value nobody wrote: thin air */
+    assert_int_equal(history_op_value(h, op_of(h, 3, 0)), 99);          /* a string key, a value nobody wrote: thin air */
     assert_int_equal(history_time(h, TIME_INVOKE, 1), 10);
     assert_int_equal(history_time(h, TIME_COMPLETE, 1), 20);
     assert_int_equal(history_time(h, TIME_INVOKE, 2), HISTORY_TIME_NONE);
@@ -107,9 +107,9 @@ static void viper_model(void **state) {
     /* without an initial transaction, the first unwritten value read of a key is its initial value */
     h = viper("{\"value\": [[\"r\", 1, 5, false]]}\n", "{\"value\": [[\"r\", 1, 5, false], [\"r\", 1, 6, false]]}\n", &err);
     assert_non_null(h);
-    assert_int_equal(h->op_value[op_of(h, 1, 0)], VALUE_INIT);
-    assert_int_equal(h->op_value[op_of(h, 2, 0)], VALUE_INIT);
-    assert_int_equal(h->op_value[op_of(h, 2, 1)], 6);
+    assert_int_equal(history_op_value(h, op_of(h, 1, 0)), VALUE_INIT);
+    assert_int_equal(history_op_value(h, op_of(h, 2, 0)), VALUE_INIT);
+    assert_int_equal(history_op_value(h, op_of(h, 2, 1)), 6);
     history_free(h);
     /* a read flagged dead is an ordinary read, as Viper reads it (Plume's converter flags every read dead):
      * of a write of the logs, or of the initial state, or thin air; the load report says how many */
@@ -124,10 +124,10 @@ static void viper_model(void **state) {
     input_close(&r[0]);
     input_close(&r[1]);
     assert_non_null(h);
-    assert_int_equal(h->op_value[op_of(h, 2, 0)], 7);
+    assert_int_equal(history_op_value(h, op_of(h, 2, 0)), 7);
     assert_int_equal(history_writer_of(h, h->op_key[op_of(h, 2, 0)], 7), op_of(h, 1, 0));
-    assert_int_equal(h->op_value[op_of(h, 2, 2)], VALUE_INIT);       /* unwritten: key 2's initial value */
-    assert_int_equal(h->op_value[op_of(h, 2, 3)], 5);                /* another unwritten one: thin air */
+    assert_int_equal(history_op_value(h, op_of(h, 2, 2)), VALUE_INIT);       /* unwritten: key 2's initial value */
+    assert_int_equal(history_op_value(h, op_of(h, 2, 3)), 5);                /* another unwritten one: thin air */
     assert_int_equal(rep.notes.len, 1);
     assert_non_null(strstr(rep.notes.data[0], "3 reads flagged dead"));
     load_report_free(&rep);

@@ -31,7 +31,7 @@ static void loads_sessions_txns_ops(void **state) {
     assert_int_equal(h->txns[2].num_ops, 2);
     uint32_t r = op_of(h, 3, 1);
     assert_int_equal(history_op_kind(h, r), OP_READ);
-    assert_true(h->op_value[r] == VALUE_INIT);        /* value 0 reads INIT */
+    assert_true(history_op_value(h, r) == VALUE_INIT);        /* value 0 reads INIT */
     assert_int_equal(history_op_line(h, r), 6);
     assert_int_equal(history_read_source(h, r), h->op_key[r]);
     assert_int_equal(h->key_ext[h->op_key[op_of(h, 2, 1)]], 3);
@@ -61,7 +61,7 @@ static void interleaved_txn_keeps_program_order(void **state) {
     history *h = load_str(FORMAT_TEXT, "w(1,1,1,1)\nw(1,2,1,2)\nw(2,3,1,1)\n", &err);
     assert_non_null(h);
     assert_int_equal(h->txns[1].num_ops, 2);
-    assert_int_equal(h->op_value[op_of(h, 1, 1)], 3);
+    assert_int_equal(history_op_value(h, op_of(h, 1, 1)), 3);
     assert_int_equal(history_op_line(h, op_of(h, 1, 1)), 3);
     history_free(h);
 }

@@ -264,14 +264,14 @@ static void timekiller_plain(void **state) {
     assert_times(h, 2, NONE, NONE, 106, 107);
     uint32_t t1 = txn_of(h, 1), t2 = txn_of(h, 2);
     assert_int_equal(h->txns[t1].status, TXN_COMMITTED);
-    assert_true(h->op_value[op_of(h, t1, 1)] == VALUE_INIT);   /* 0 read, nobody writes 0: the initial value */
+    assert_true(history_op_value(h, op_of(h, t1, 1)) == VALUE_INIT);   /* 0 read, nobody writes 0: the initial value */
     assert_int_equal(history_op_kind(h, op_of(h, t2, 2)), OP_LIST_READ);   /* null on a list key: [] */
     assert_int_equal(h->sessions[h->txns[t1].session].ext_id, 7);
     history_free(h);
     h = load_ok(FORMAT_AUTO,                                    /* someone writes 0: 0 is a value */
         "[{\"tid\": 1, \"sid\": 1, \"sts\": {\"p\": 1}, \"cts\": {\"p\": 2}, \"ops\": [{\"t\": \"w\", \"k\": 1, \"v\": 0}]},"
         " {\"tid\": 2, \"sid\": 1, \"sts\": {\"p\": 3}, \"cts\": {\"p\": 4}, \"ops\": [{\"t\": \"r\", \"k\": 1, \"v\": 0}]}]");
-    assert_true(h->op_value[op_of(h, txn_of(h, 2), 0)] == 0);
+    assert_true(history_op_value(h, op_of(h, txn_of(h, 2), 0)) == 0);
     history_free(h);
 }
 

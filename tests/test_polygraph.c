@@ -14,6 +14,15 @@
 #include "frontend/recheck/verify_model.h"
 #include "dep_holds.h"
 
+/* The index's base edges as one array (they are generated). */
+static void collect_edge(void *ctx, const pg_edge *e) { vec_push(*(pg_edge_vec *)ctx, *e); }
+static pg_edge_vec base_edges(const pg_index *ix) {
+    pg_edge_vec v; vec_init(v);
+    pg_index_base_each(ix, collect_edge, &v);
+    assert_int_equal(v.len, pg_index_num_base(ix));
+    return v;
+}
+
 static history *text(const char *s) {
     ic_error err; ic_error_clear(&err);
     history *h = load_history_mem(s, strlen(s), FORMAT_TEXT, "t.txt", &err);
@@ -37,7 +46,7 @@ static void rmw_chains_form_units(void **state) {
     assert_int_equal(ix.num_keys, 1);
     assert_int_equal(ix.key_unit_start[1] - ix.key_unit_start[0], 2);   /* INIT+1+2+3, and 4 */
     const pg_unit *u0 = &ix.units.data[0], *u1 = &ix.units.data[1];
-    assert_int_equal(u0->len, 4);
+    assert_int_equal(pg_unit_len(u0), 4);
     assert_int_equal(u0->head, 0);
     assert_int_equal(u0->last, txn_by_ext(h, 3));
     assert_int_equal(ix.members.data[u0->m_first + 2], txn_by_ext(h, 2));
@@ -45,8 +54,10 @@ static void rmw_chains_form_units(void **state) {
     assert_int_equal(ix.num_links, 3);
     /* txn 5 read version 10 (inside the chain): a known RW edge 5 -> 2 */
     int found = 0;
-    vec_foreach(const dep_edge, e, ix.base)
-        if (e->kind == DEP_RW && e->from == txn_by_ext(h, 5) && e->to == txn_by_ext(h, 2)) found = 1;
+    pg_edge_vec base = base_edges(&ix);
+    vec_foreach(const pg_edge, e, base)
+        if (PG_KIND(e->meta) == DEP_RW && e->from == txn_by_ext(h, 5) && e->to == txn_by_ext(h, 2)) found = 1;
+    vec_free(base);
     assert_true(found);
     pg_index_free(&ix);
     history_free(h);
@@ -62,7 +73,7 @@ static void base_edges_freed_after_last_copy(void **state) {
     assert_true(pg_index_build(&keep, h, &err));
     assert_true(pg_index_build(&rel, h, &err));
     pg_index_release_base_after(&rel, 2);
-    size_t nbase = keep.base.len;
+    size_t nbase = pg_index_num_base(&keep);
     assert_true(nbase > 0);
     for (int split = 0; split < 2; split++) {
         polygraph a, b;
@@ -71,9 +82,10 @@ static void base_edges_freed_after_last_copy(void **state) {
         assert_int_equal(a.known.len, b.known.len);
         assert_memory_equal(a.known.data, b.known.data, a.known.len * sizeof *a.known.data);
         /* after the first level's copy base is still there, after the second gone */
-        assert_int_equal(rel.base.len, split ? 0 : nbase);
-        if (split) assert_null(rel.base.data);
-        assert_int_equal(keep.base.len, nbase);
+        assert_int_equal(rel.base_released, split);
+        if (split) assert_null(rel.base_wr.data);
+        assert_false(keep.base_released);
+        assert_int_equal(pg_index_num_base(&keep), nbase);
         pg_free(&a); pg_free(&b);
     }
     pg_index_free(&keep); pg_index_free(&rel);
@@ -274,17 +286,19 @@ static void list_read_after_own_append(void **state) {
     pg_index ix;
     assert_true(pg_index_build(&ix, h, &err));
     int wr12 = 0, wr21 = 0, ww12 = 0;
-    vec_foreach(const dep_edge, e, ix.base) {
-        wr12 += e->kind == DEP_WR && e->from == t1 && e->to == t2 && e->key == k1;
-        wr21 += e->kind == DEP_WR && e->from == t2 && e->to == t1 && e->key == k2;
-        ww12 += e->kind == DEP_WW && e->from == t1 && e->to == t2 && e->key == k1;
+    pg_edge_vec base = base_edges(&ix);
+    vec_foreach(const pg_edge, e, base) {
+        wr12 += PG_KIND(e->meta) == DEP_WR && e->from == t1 && e->to == t2 && PG_KEY(e->meta) == k1;
+        wr21 += PG_KIND(e->meta) == DEP_WR && e->from == t2 && e->to == t1 && PG_KEY(e->meta) == k2;
+        ww12 += PG_KIND(e->meta) == DEP_WW && e->from == t1 && e->to == t2 && PG_KEY(e->meta) == k1;
     }
     assert_int_equal(wr12, 1);
     assert_int_equal(wr21, 1);
     assert_int_equal(ww12, 1);
+    vec_free(base);
     /* key 1's INIT unit is INIT, txn 1, txn 2 */
     const pg_unit *u = &ix.units.data[ix.key_unit_start[k1]];
-    assert_int_equal(u->len, 3);
+    assert_int_equal(pg_unit_len(u), 3);
     assert_int_equal(ix.members.data[u->m_first + 1], t1);
     assert_int_equal(ix.members.data[u->m_first + 2], t2);
     pg_index_free(&ix);
@@ -599,6 +613,23 @@ static void index_in_key_ranges_same_arrays(void **state) {
     pg_index one;
     assert_true(pg_index_build(&one, h, &err));
     assert_true(one.num_links > 100 && one.units.len > 1000);
+    /* the compact units: key, INIT's unit, length and readers from the next unit */
+    size_t members = 0, readers = 0;
+    for (uint32_t k = 0; k < h->num_keys; k++)
+        for (uint32_t u = one.key_unit_start[k]; u < one.key_unit_start[k + 1]; u++) {
+            const pg_unit *U = &one.units.data[u];
+            assert_int_equal(pg_unit_key(&one, u), k);
+            assert_int_equal(pg_unit_is_init(&one, u), u == one.key_unit_start[k]);
+            assert_int_equal(U->m_first, members);
+            assert_int_equal(U->rd_first, readers);
+            assert_true(pg_unit_len(U) >= 1);
+            assert_int_equal(one.members.data[U->m_first], U->head);
+            assert_int_equal(one.members.data[U->m_first + pg_unit_len(U) - 1], U->last);
+            members += pg_unit_len(U);
+            readers += pg_unit_rd_num(U);
+        }
+    assert_int_equal(members, one.members.len);
+    assert_int_equal(readers, one.readers.len);
     for (unsigned threads = 2; threads <= 3; threads++) {
         par_pool *pool = par_pool_new(threads);
         pg_index ix;
@@ -611,16 +642,17 @@ static void index_in_key_ranges_same_arrays(void **state) {
         assert_memory_equal(ix.key_unit_start, one.key_unit_start, ((size_t)h->num_keys + 1) * sizeof *ix.key_unit_start);
         assert_int_equal(ix.units.len, one.units.len);
         assert_memory_equal(ix.units.data, one.units.data, one.units.len * sizeof *ix.units.data);
-        assert_memory_equal(ix.unit_key, one.unit_key, one.units.len * sizeof *ix.unit_key);
         assert_int_equal(ix.members.len, one.members.len);
         assert_memory_equal(ix.members.data, one.members.data, one.members.len * sizeof *ix.members.data);
         assert_int_equal(ix.readers.len, one.readers.len);
         assert_memory_equal(ix.readers.data, one.readers.data, one.readers.len * sizeof *ix.readers.data);
-        assert_int_equal(ix.base.len, one.base.len);
-        for (size_t i = 0; i < one.base.len; i++) {
-            const dep_edge *a = &ix.base.data[i], *b = &one.base.data[i];
-            assert_true(a->from == b->from && a->to == b->to && a->key == b->key && a->kind == b->kind);
+        pg_edge_vec x = base_edges(&ix), y = base_edges(&one);
+        assert_int_equal(x.len, y.len);
+        for (size_t i = 0; i < y.len; i++) {
+            const pg_edge *a = &x.data[i], *b = &y.data[i];
+            assert_true(a->from == b->from && a->to == b->to && a->meta == b->meta);
         }
+        vec_free(x); vec_free(y);
         pg_index_free(&ix);
     }
     pg_index_free(&one);

@@ -581,13 +581,13 @@ static int recheck_alt(const history *h, const certificate *c, check_level_id lv
     uint32_t *pick = malloc(((size_t)h->num_amb + 1) * sizeof *pick), *num = cert_pred_numbers(h);
     const vec_u32 *lines = wide == 4 ? &c->views : &c->reads_from;
     for (uint32_t a = 0; a < h->num_amb; a++) {
-        uint32_t r = h->amb_read[a], t = h->op_txn[r], k = h->op_key[r], tag = history_op_pred(h, r), w = HISTORY_NONE;
+        uint32_t r = h->amb_read[a], t = history_op_txn(h, r), k = h->op_key[r], tag = history_op_pred(h, r), w = HISTORY_NONE;
         int nil = tag == PRED_TAG_NONE;
         uint32_t want = nil ? cert_read_from(c, t, k) : cert_view_of(c, t, num[pred_tag_read(tag)], k, NULL);
         const uint32_t *e = lines->data + wide * i;
         if (nil == (wide == 3) && e[0] == t && e[wide - 2] == k && (nil || e[1] == num[pred_tag_read(tag)])) want = x;
         for (uint32_t j = h->amb_start[a]; j < h->amb_start[a + 1]; j++)
-            if (h->op_txn[h->amb_cand[j]] == want) w = h->amb_cand[j];
+            if (history_op_txn(h, h->amb_cand[j]) == want) w = h->amb_cand[j];
         if (w == HISTORY_NONE) { free(pick); free(num); return -1; }
         pick[a] = w;
     }
@@ -636,7 +636,7 @@ static int version_by(const history *h, uint32_t x, uint32_t k, int64_t *val) {
     *val = VALUE_INIT;
     int writes = x == 0;
     for (uint32_t o = h->txns[x].first_op; x && o < h->txns[x].first_op + h->txns[x].num_ops; o++)
-        if (h->op_key[o] == k && history_op_kind(h, o) == OP_WRITE && !history_op_failed(h, o)) { writes = 1; *val = h->op_value[o]; }
+        if (h->op_key[o] == k && history_op_kind(h, o) == OP_WRITE && !history_op_failed(h, o)) { writes = 1; *val = history_op_value(h, o); }
     return writes;
 }
 

@@ -118,10 +118,10 @@ static void run_diff(int pct, int rounds, uint64_t seed) {
                 fprintf(stderr, "seed %llu round %d %s: oracle %d, checker %s\n", (unsigned long long)seed, i,
                         si ? "SI" : "SER", want, verdict_name(got));
                 for (uint32_t op = 0; op < h->num_ops; op++)
-                    fprintf(stderr, "  op %u txn %u (T%lld s%u %s) %s k%u = %lld%s\n", op, h->op_txn[op],
-                            (long long)h->txns[h->op_txn[op]].ext_id, h->txns[h->op_txn[op]].session,
-                            h->txns[h->op_txn[op]].status == TXN_ABORTED ? "aborted" : "",
-                            history_op_kind(h, op) == OP_WRITE ? "w" : "r", h->op_key[op], (long long)h->op_value[op],
+                    fprintf(stderr, "  op %u txn %u (T%lld s%u %s) %s k%u = %lld%s\n", op, history_op_txn(h, op),
+                            (long long)h->txns[history_op_txn(h, op)].ext_id, h->txns[history_op_txn(h, op)].session,
+                            h->txns[history_op_txn(h, op)].status == TXN_ABORTED ? "aborted" : "",
+                            history_op_kind(h, op) == OP_WRITE ? "w" : "r", h->op_key[op], (long long)history_op_value(h, op),
                             h->op_kind[op] & OP_REPEATED ? " (repeated)" : "");
                 fail();
             }
@@ -160,10 +160,10 @@ static void test_writers_of(void **s) {
     uint32_t one[1];
     const uint32_t *ws;
     assert_int_equal(history_writers_of(h, 0, 5, one, &ws), 2);
-    assert_int_equal(h->op_txn[ws[0]], 1);
-    assert_int_equal(h->op_txn[ws[1]], 3);
+    assert_int_equal(history_op_txn(h, ws[0]), 1);
+    assert_int_equal(history_op_txn(h, ws[1]), 3);
     assert_int_equal(history_writers_of(h, 0, 6, one, &ws), 1);
-    assert_int_equal(h->op_txn[ws[0]], 2);
+    assert_int_equal(history_op_txn(h, ws[0]), 2);
     assert_false(h->op_kind[ws[0]] & OP_REPEATED);
     assert_int_equal(history_writers_of(h, 0, 7, one, &ws), 0);
     assert_int_equal(h->num_repeated, 2);
@@ -199,7 +199,7 @@ static void test_pruned_candidates(void **s) {
             assert_non_null(strstr(d, "overwritten later in its own transaction"));
         } else {
             uint32_t rop = r->txns[3].first_op;
-            assert_int_equal(r->op_txn[history_read_source(r, rop)], 2);
+            assert_int_equal(history_op_txn(r, history_read_source(r, rop)), 2);
         }
         anomaly_list_free(&al);
         history_free(h);

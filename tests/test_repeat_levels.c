@@ -72,7 +72,7 @@ static void dump(const history *h) {
                 (long long)history_time(h, TIME_INVOKE, t), (long long)history_time(h, TIME_COMPLETE, t));
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
             fprintf(stderr, " %s(%u,%lld)", (h->op_kind[op] & OP_KIND_MASK) == OP_READ ? "r" : "w", h->op_key[op],
-                    h->op_value[op] == VALUE_INIT ? 0LL : (long long)h->op_value[op]);
+                    history_op_value(h, op) == VALUE_INIT ? 0LL : (long long)history_op_value(h, op));
         fputc('\n', stderr);
     }
 }

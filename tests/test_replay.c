@@ -160,9 +160,9 @@ static int oracle_ser(const history *h, const int64_t *ids, size_t n) {
             unsigned kind = h->op_kind[op];
             if (kind & OP_FAILED) continue;
             kind &= OP_KIND_MASK;
-            if (kind == OP_READ && h->op_value[op] != mine[k]) return 0;
-            if (kind == OP_WRITE) mine[k] = h->op_value[op];
-            if (kind == OP_APPEND) { assert_true(mylen[k] < 64); mylist[k][mylen[k]++] = h->op_value[op]; }
+            if (kind == OP_READ && history_op_value(h, op) != mine[k]) return 0;
+            if (kind == OP_WRITE) mine[k] = history_op_value(h, op);
+            if (kind == OP_APPEND) { assert_true(mylen[k] < 64); mylist[k][mylen[k]++] = history_op_value(h, op); }
             if (kind == OP_LIST_READ) {
                 uint32_t len;
                 const int64_t *l = history_list(h, op, &len);
@@ -203,7 +203,7 @@ static int oracle_si_commit(const history *h, const int64_t *ids, size_t n) {
         uint32_t t = txn_of_id(h, ids[i]);
         for (uint32_t x = 0; x < h->txns[t].num_ops; x++) {
             uint32_t op = h->txns[t].first_op + x;
-            if ((h->op_kind[op] & (OP_KIND_MASK | OP_FAILED)) != OP_READ || h->op_value[op] == VALUE_INIT) continue;
+            if ((h->op_kind[op] & (OP_KIND_MASK | OP_FAILED)) != OP_READ || history_op_value(h, op) == VALUE_INIT) continue;
             int own = 0;
             for (uint32_t y = 0; y < x; y++)
                 if (h->op_key[h->txns[t].first_op + y] == h->op_key[op] && history_op_is_write(h, h->txns[t].first_op + y)) own = 1;
@@ -212,7 +212,7 @@ static int oracle_si_commit(const history *h, const int64_t *ids, size_t n) {
                 uint32_t w = txn_of_id(h, ids[j]);
                 for (uint32_t y = 0; y < h->txns[w].num_ops; y++) {
                     uint32_t o2 = h->txns[w].first_op + y;
-                    if (h->op_key[o2] == h->op_key[op] && h->op_value[o2] == h->op_value[op] && history_op_is_write(h, o2))
+                    if (h->op_key[o2] == h->op_key[op] && history_op_value(h, o2) == history_op_value(h, op) && history_op_is_write(h, o2))
                         return 0;
                 }
             }
@@ -480,7 +480,7 @@ static int64_t final_value(const history *h, uint32_t t, uint32_t k, int *has) {
     *has = 0;
     for (uint32_t j = 0; j < h->txns[t].num_ops; j++) {
         uint32_t op = h->txns[t].first_op + j;
-        if (h->op_key[op] == k && (h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) { v = h->op_value[op]; *has = 1; }
+        if (h->op_key[op] == k && (h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) { v = history_op_value(h, op); *has = 1; }
     }
     return v;
 }
@@ -511,7 +511,7 @@ static int oracle_si_times(const history *h) {
         assert_true(h->num_keys <= 16);
         for (uint32_t j = 0; j < h->txns[t].num_ops; j++) {
             uint32_t op = h->txns[t].first_op + j, k = h->op_key[op];
-            if ((h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) { own[k] = 1; mine[k] = h->op_value[op]; continue; }
+            if ((h->op_kind[op] & OP_KIND_MASK) == OP_WRITE) { own[k] = 1; mine[k] = history_op_value(h, op); continue; }
             int64_t want = VALUE_INIT, best = INT64_MIN;
             if (own[k]) want = mine[k];
             else
@@ -520,7 +520,7 @@ static int oracle_si_times(const history *h) {
                     int64_t v = final_value(h, w, k, &has);
                     if (w != t && has && c[w] <= s[t] && c[w] > best) { best = c[w]; want = v; }
                 }
-            if (h->op_value[op] != want) return 0;
+            if (history_op_value(h, op) != want) return 0;
         }
     }
     return 1;

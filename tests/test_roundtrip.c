@@ -33,7 +33,7 @@ static void assert_same_model(const history *a, const history *b) {
                 assert_int_equal(na, nb);
                 for (uint32_t j = 0; j < na; j++) assert_int_equal(la[j], lb[j]);
             } else {
-                assert_true(a->op_value[x] == b->op_value[y]);
+                assert_true(history_op_value(a, x) == history_op_value(b, y));
             }
         }
     }

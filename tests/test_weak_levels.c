@@ -93,16 +93,16 @@ static void cycle_holds_weak(const history *h, const check_result *res) {
             assert_true(e->from < e->to && e->from != 0);
             break;
         case WB_WR:
-            assert_int_equal(h->op_txn[e->read_op], e->to);
-            assert_int_equal(h->op_txn[history_external_source(h, e->read_op)], e->from);
+            assert_int_equal(history_op_txn(h, e->read_op), e->to);
+            assert_int_equal(history_op_txn(h, history_external_source(h, e->read_op)), e->from);
             break;
         case WB_PREMISE:
             assert_true(writes_key(h, e->from, e->key) && writes_key(h, e->to, e->key));
-            assert_int_equal(h->op_txn[history_external_source(h, e->read_op)], e->to);
-            assert_int_equal(h->op_txn[e->read_op], e->reader);
+            assert_int_equal(history_op_txn(h, history_external_source(h, e->read_op)), e->to);
+            assert_int_equal(history_op_txn(h, e->read_op), e->reader);
             if (e->via == WV_EARLIER || e->via == WV_READ) {
-                assert_int_equal(h->op_txn[e->vis_op], e->reader);
-                assert_int_equal(h->op_txn[history_external_source(h, e->vis_op)], e->from);
+                assert_int_equal(history_op_txn(h, e->vis_op), e->reader);
+                assert_int_equal(history_op_txn(h, history_external_source(h, e->vis_op)), e->from);
                 if (e->via == WV_EARLIER) assert_true(e->vis_op < e->read_op && h->op_key[e->vis_op] != e->key);
             } else if (e->via == WV_SESSION) {
                 assert_true(h->txns[e->from].session == h->txns[e->reader].session && e->from < e->reader);

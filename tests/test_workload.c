@@ -452,10 +452,10 @@ static void assert_same_history(const char *what, const history *a, const histor
                 }
                 if (ia == ea || ib == eb) break;
                 if (history_op_kind(a, ia) != history_op_kind(b, ib) || a->key_ext[a->op_key[ia]] != b->key_ext[b->op_key[ib]] ||
-                    a->op_value[ia] != b->op_value[ib])
+                    history_op_value(a, ia) != history_op_value(b, ib))
                     fail_msg("%s: session %u txn %u: op %u differs: %d %lld %lld vs %d %lld %lld", what, s, i, ia - ta->first_op,
-                             history_op_kind(a, ia), (long long)a->key_ext[a->op_key[ia]], (long long)a->op_value[ia],
-                             history_op_kind(b, ib), (long long)b->key_ext[b->op_key[ib]], (long long)b->op_value[ib]);
+                             history_op_kind(a, ia), (long long)a->key_ext[a->op_key[ia]], (long long)history_op_value(a, ia),
+                             history_op_kind(b, ib), (long long)b->key_ext[b->op_key[ib]], (long long)history_op_value(b, ib));
                 ia++; ib++;
             }
             assert_int_equal(ia, ea);

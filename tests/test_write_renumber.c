@@ -89,7 +89,7 @@ static void dbcop_renumbers_zero_only(void **state) {
     history *back = load_history_mem(bin, n, FORMAT_DBCOP, "back", &err);
     assert_non_null(back);
     uint32_t read0 = back->txns[2].first_op;
-    assert_int_equal(back->op_value[read0], 1);
+    assert_int_equal(history_op_value(back, read0), 1);
     assert_int_not_equal(history_read_source(back, read0), HISTORY_NONE);
     history_free(back);
     free(bin);

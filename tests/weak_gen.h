@@ -124,7 +124,7 @@ static void weak_dump(const history *h) {
                 fprintf(stderr, "])");
             } else
                 fprintf(stderr, " %s(%u,%lld)", k == OP_READ ? "r" : k == OP_WRITE ? "w" : "a", h->op_key[op],
-                        h->op_value[op] == VALUE_INIT ? 0LL : (long long)h->op_value[op]);
+                        history_op_value(h, op) == VALUE_INIT ? 0LL : (long long)history_op_value(h, op));
         }
         fputc('\n', stderr);
     }

@@ -50,7 +50,7 @@ static void anomaly_add_txn(anomaly *a, uint32_t txn) {
 
 void anomaly_add_op(anomaly *a, const history *h, uint32_t op) {
     vec_push(a->ops, op);
-    anomaly_add_txn(a, h->op_txn[op]);
+    anomaly_add_txn(a, history_op_txn(h, op));
 }
 
 void anomaly_set_detail(anomaly *a, const char *fmt, ...) {

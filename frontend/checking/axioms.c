@@ -68,7 +68,7 @@ static uint32_t next_own_write(const history *h, uint32_t w) {
     }
     if (lo + 1 < h->key_write_start[k + 1]) {
         uint32_t nx = h->key_writes[lo + 1];
-        if (h->op_txn[nx] == h->op_txn[w]) return nx;
+        if (history_op_txn(h, nx) == history_op_txn(h, w)) return nx;
     }
     return HISTORY_NONE;
 }
@@ -85,15 +85,15 @@ static void ambiguous_read(ax *x, uint32_t r) {
     for (uint32_t j = a; j < b; j++) if (!h->amb_why[j]) return;
     static const anomaly_kind kinds[] = { AN_THIN_AIR_READ, AN_ABORTED_READ, AN_INT, AN_INTERMEDIATE_READ };
     char tb[48], wb[48], kb[64], vb[96], detail[700];
-    history_value_str(h, h->op_value[r], vb, sizeof vb);
+    history_value_str(h, history_op_value(h, r), vb, sizeof vb);
     char *at = strstr(vb, "@?");                 /* the value as written, not its marker */
     if (at) *at = 0;
     int len = snprintf(detail, sizeof detail, "%s reads key %s = %s, which %u writes wrote, none of them readable:",
-                       txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb), vb, b - a);
+                       txn_name(h, history_op_txn(h, r), tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb), vb, b - a);
     uint32_t ops[3] = { r, h->amb_cand[a], b - a > 1 ? h->amb_cand[a + 1] : r };
     for (uint32_t j = a; j < b && len > 0 && (size_t)len < sizeof detail - 80; j++)
         len += snprintf(detail + len, sizeof detail - (size_t)len, "%s %s's %s", j > a ? ";" : "",
-                        txn_name(h, h->op_txn[h->amb_cand[j]], wb, sizeof wb), history_rule_out_text((history_rule_out)h->amb_why[j]));
+                        txn_name(h, history_op_txn(h, h->amb_cand[j]), wb, sizeof wb), history_rule_out_text((history_rule_out)h->amb_why[j]));
     report(x, kinds[h->amb_why[a] < 4 ? h->amb_why[a] : 0], ops, b - a > 1 ? 3 : 2, "%s", detail);
 }
 
@@ -101,11 +101,11 @@ static void ambiguous_read(ax *x, uint32_t r) {
 static void external_read(ax *x, uint32_t r) {
     const history *h = x->h;
     if (history_op_ambiguous(h, r)) { ambiguous_read(x, r); return; }
-    uint32_t t = h->op_txn[r], k = h->op_key[r];
-    int64_t v = h->op_value[r];
+    uint32_t t = history_op_txn(h, r), k = h->op_key[r];
+    int64_t v = history_op_value(h, r);
     char tb[48], wb[48], kb[64], vb[96], nb[96];
     uint32_t w = history_writer_of(h, k, v);
-    if (w != HISTORY_NONE && h->op_txn[w] != t && h->txns[h->op_txn[w]].status != TXN_ABORTED &&
+    if (w != HISTORY_NONE && history_op_txn(h, w) != t && h->txns[history_op_txn(h, w)].status != TXN_ABORTED &&
         !history_op_overwritten(h, w))
         return;                                       /* the common case: nothing to report */
     history_key_str(h, k, kb, sizeof kb);
@@ -114,7 +114,7 @@ static void external_read(ax *x, uint32_t r) {
                txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, v, vb, sizeof vb));
         return;
     }
-    uint32_t wt = h->op_txn[w], ops[2] = { r, w };
+    uint32_t wt = history_op_txn(h, w), ops[2] = { r, w };
     if (wt == t) {
         report(x, AN_INT, ops, 2, "%s reads key %s = %s, which it writes only later", txn_name(h, t, tb, sizeof tb), kb,
                history_value_str(h, v, vb, sizeof vb));
@@ -130,7 +130,7 @@ static void external_read(ax *x, uint32_t r) {
         uint32_t ops3[3] = { r, w, nx };
         report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads key %s = %s, which %s overwrote with %s later in the same transaction",
                txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, v, vb, sizeof vb), txn_name(h, wt, wb, sizeof wb),
-               history_value_str(h, h->op_value[nx], nb, sizeof nb));
+               history_value_str(h, history_op_value(h, nx), nb, sizeof nb));
     }
 }
 
@@ -144,7 +144,7 @@ static uint32_t prev_own_write(const history *h, uint32_t w) {
     }
     if (lo > h->key_write_start[k]) {
         uint32_t pv = h->key_writes[lo - 1];
-        if (h->op_txn[pv] == h->op_txn[w]) return pv;
+        if (history_op_txn(h, pv) == history_op_txn(h, w)) return pv;
     }
     return HISTORY_NONE;
 }
@@ -156,13 +156,13 @@ static uint32_t prev_own_write(const history *h, uint32_t w) {
  * it, its successor right after it. */
 static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
     const history *h = x->h;
-    uint32_t t = h->op_txn[r], k = h->op_key[r];
+    uint32_t t = history_op_txn(h, r), k = h->op_key[r];
     char tb[48], wb[48], kb[64], vb[96], nb[96];
     history_key_str(h, k, kb, sizeof kb);
     int aborted_done = 0, inter_done = 0;
     for (uint32_t i = 0; i < m; i++) {
         uint32_t w = history_writer_of(h, k, l[i]);
-        if (w == HISTORY_NONE || h->op_txn[w] == 0) {
+        if (w == HISTORY_NONE || history_op_txn(h, w) == 0) {
             report(x, AN_LIST_BAD_ELEMENT, &r, 1, "%s reads list key %s containing %s, which nobody appended",
                    txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb));
             return;
@@ -174,7 +174,7 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
             return;
         }
         x->seen[w] = r + 1;
-        uint32_t wt = h->op_txn[w];
+        uint32_t wt = history_op_txn(h, w);
         if (wt == t) {
             report(x, AN_INT, ops, 2, "%s reads list key %s containing %s, which it appends only later",
                    txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb));
@@ -186,19 +186,19 @@ static void external_list(ax *x, uint32_t r, const int64_t *l, uint32_t m) {
                    txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), txn_name(h, wt, wb, sizeof wb));
         }
         uint32_t pv = prev_own_write(h, w);
-        if (pv != HISTORY_NONE && !inter_done && (i == 0 || l[i - 1] != h->op_value[pv])) {
+        if (pv != HISTORY_NONE && !inter_done && (i == 0 || l[i - 1] != history_op_value(h, pv))) {
             inter_done = 1;
             uint32_t ops3[3] = { r, pv, w };
             report(x, AN_LIST_INCOMPATIBLE, ops3, 3, "%s reads list key %s with %s but not right after %s, which %s appended just before it",
-                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), history_value_str(h, h->op_value[pv], nb, sizeof nb),
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), history_value_str(h, history_op_value(h, pv), nb, sizeof nb),
                    txn_name(h, wt, wb, sizeof wb));
         }
         uint32_t nx = history_op_overwritten(h, w) ? next_own_write(h, w) : HISTORY_NONE;
-        if (nx != HISTORY_NONE && !inter_done && (i + 1 == m || l[i + 1] != h->op_value[nx])) {
+        if (nx != HISTORY_NONE && !inter_done && (i + 1 == m || l[i + 1] != history_op_value(h, nx))) {
             inter_done = 1;
             uint32_t ops3[3] = { r, w, nx };
             report(x, AN_INTERMEDIATE_READ, ops3, 3, "%s reads list key %s with %s but without %s, which %s appended next",
-                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), history_value_str(h, h->op_value[nx], nb, sizeof nb),
+                   txn_name(h, t, tb, sizeof tb), kb, history_value_str(h, l[i], vb, sizeof vb), history_value_str(h, history_op_value(h, nx), nb, sizeof nb),
                    txn_name(h, wt, wb, sizeof wb));
         }
     }
@@ -228,22 +228,22 @@ static int pred_view_choice(const history *h, uint32_t op) {
 static void check_register_read(ax *x, uint32_t r, uint32_t prev, uint32_t own_write) {
     const history *h = x->h;
     char tb[48], kb[64], vb[96], pb[96];
-    int64_t v = h->op_value[r];
+    int64_t v = history_op_value(h, r);
     if (own_write != HISTORY_NONE) {
-        if (v == h->op_value[own_write]) return;
+        if (v == history_op_value(h, own_write)) return;
         uint32_t ops[2] = { r, own_write };
-        report(x, AN_INT, ops, 2, "%s reads key %s = %s after writing %s itself", txn_name(h, h->op_txn[r], tb, sizeof tb),
+        report(x, AN_INT, ops, 2, "%s reads key %s = %s after writing %s itself", txn_name(h, history_op_txn(h, r), tb, sizeof tb),
                history_key_str(h, h->op_key[r], kb, sizeof kb), history_value_str(h, v, vb, sizeof vb),
-               history_value_str(h, h->op_value[own_write], pb, sizeof pb));
+               history_value_str(h, history_op_value(h, own_write), pb, sizeof pb));
         return;
     }
     if (prev != HISTORY_NONE && history_op_kind(h, prev) == OP_READ) {
-        int64_t pv = h->op_value[prev];
+        int64_t pv = history_op_value(h, prev);
         if (v == pv) return;                /* agrees with a checked read */
         uint32_t ops[2] = { r, prev };
         if (!pred_view_choice(h, r) && !pred_view_choice(h, prev))      /* else a predicate-miss says it (rc: a choice) */
             report(x, AN_NONREPEATABLE_READ, ops, 2, "%s reads key %s = %s after reading %s itself, with no own write between",
-                   txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
+                   txn_name(h, history_op_txn(h, r), tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
                    history_value_str(h, v, vb, sizeof vb), history_value_str(h, pv, pb, sizeof pb));
     }
     external_read(x, r);                    /* a new external read: its own source is judged too */
@@ -268,13 +268,13 @@ static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
     if (ok && appends) {                   /* compare the suffix with the appends, in order (collected backwards) */
         uint32_t i = n;
         for (uint32_t p = x->prev[r - first_op]; p != HISTORY_NONE && ok; p = x->prev[p - first_op])
-            if (history_op_kind(h, p) == OP_APPEND) ok = l[--i] == h->op_value[p];
+            if (history_op_kind(h, p) == OP_APPEND) ok = l[--i] == history_op_value(h, p);
     }
     x->ext_len[r] = own_from;
     char tb[48], kb[64];
     if (!ok) {
         uint32_t ops[2] = { r, base != HISTORY_NONE ? base : last_append };
-        report(x, AN_INT, ops, 2, "%s reads list key %s, which does not match its own earlier %s", txn_name(h, h->op_txn[r], tb, sizeof tb),
+        report(x, AN_INT, ops, 2, "%s reads list key %s, which does not match its own earlier %s", txn_name(h, history_op_txn(h, r), tb, sizeof tb),
                history_key_str(h, h->op_key[r], kb, sizeof kb), base != HISTORY_NONE ? "read and appends" : "appends");
         return;
     }
@@ -286,7 +286,7 @@ static void check_list_read(ax *x, uint32_t r, uint32_t first_op) {
         uint32_t ops[2] = { r, base };
         char nb[256], ob[256];
         report(x, AN_NONREPEATABLE_READ, ops, 2, "%s reads list key %s as version %s after reading version %s itself",
-               txn_name(h, h->op_txn[r], tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
+               txn_name(h, history_op_txn(h, r), tb, sizeof tb), history_key_str(h, h->op_key[r], kb, sizeof kb),
                list_str(h, l, own_from, nb, sizeof nb), list_str(h, bl, be, ob, sizeof ob));
     }
     external_list(x, r, l, own_from);
@@ -304,14 +304,14 @@ static void compare_lists(ax *x, uint32_t *longest, uint8_t *done, int whole) {
     for (uint32_t r = 0; r < h->num_ops; r++) {
         if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
         uint32_t k = h->op_key[r], n, ln;
-        if (!x->part[h->op_txn[r]] || done[k]) continue;
+        if (!x->part[history_op_txn(h, r)] || done[k]) continue;
         history_list(h, r, &n);
         if (longest[k] == HISTORY_NONE || (history_list(h, longest[k], &ln), LEN_OF(r, n) > LEN_OF(longest[k], ln))) longest[k] = r;
     }
     for (uint32_t r = 0; r < h->num_ops; r++) {
         if (!history_op_is_read(h, r) || history_op_kind(h, r) != OP_LIST_READ) continue;
         uint32_t k = h->op_key[r], n, ln;
-        if (!x->part[h->op_txn[r]] || done[k] || longest[k] == HISTORY_NONE || longest[k] == r) continue;
+        if (!x->part[history_op_txn(h, r)] || done[k] || longest[k] == HISTORY_NONE || longest[k] == r) continue;
         const int64_t *l = history_list(h, r, &n), *L = history_list(h, longest[k], &ln);
         uint32_t m = LEN_OF(r, n), i = 0;
         while (i < m && l[i] == L[i]) i++;
@@ -319,8 +319,8 @@ static void compare_lists(ax *x, uint32_t *longest, uint8_t *done, int whole) {
         char tb[48], ub[48], kb[64], vb[96], wb[96];
         uint32_t ops[2] = { r, longest[k] };
         history_key_str(h, k, kb, sizeof kb);
-        txn_name(h, h->op_txn[r], tb, sizeof tb);
-        txn_name(h, h->op_txn[longest[k]], ub, sizeof ub);
+        txn_name(h, history_op_txn(h, r), tb, sizeof tb);
+        txn_name(h, history_op_txn(h, longest[k]), ub, sizeof ub);
         history_value_str(h, l[i], vb, sizeof vb);
         history_value_str(h, L[i], wb, sizeof wb);
         if (!whole)
@@ -365,8 +365,8 @@ uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id 
  * (the ops are visited in order, their writers are all over the history). */
 HISTORY_PREFETCH_FN void prefetch_reads(const history *h, uint32_t o) {
     uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2;
-    if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], h->op_value[a]);
-    if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], h->op_value[b]);
+    if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], history_op_value(h, a));
+    if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], history_op_value(h, b));
 }
 
 uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, uint64_t counts[AN_NUM_KINDS]) {

@@ -90,7 +90,7 @@ static void vo_task(void *ctx, size_t task) {
         uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1];
         if (!j->fill) {
             uint32_t n = 0;
-            for (uint32_t u = s; u < e; u++) n += ix->units.data[u].len;
+            for (uint32_t u = s; u < e; u++) n += pg_unit_len(&ix->units.data[u]);
             vo->start[k + 1] = n;
             continue;
         }
@@ -103,7 +103,7 @@ static void vo_task(void *ctx, size_t task) {
         uint32_t *out = vo->txns.data + vo->start[k];
         for (size_t i = 0; i <= tmp.len; i++) {
             const pg_unit *un = &ix->units.data[i == 0 ? s : tmp.data[i - 1].unit];
-            for (uint32_t m = 0; m < un->len; m++) *out++ = ix->members.data[un->m_first + m];
+            for (uint32_t m = 0; m < pg_unit_len(un); m++) *out++ = ix->members.data[un->m_first + m];
         }
     }
     vec_free(tmp);
@@ -166,7 +166,7 @@ static void choice_message(const history *h, check_result *res, const char *reas
                    "value saw; the cycle shown assumes", reason, h->num_amb);
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
-        uint32_t r = h->amb_read[i], t = h->op_txn[r], in = 0;
+        uint32_t r = h->amb_read[i], t = history_op_txn(h, r), in = 0;
         vec_foreach(const dep_edge, e, res->cycle) in |= e->from == t || e->to == t;
         if (!in) continue;
         uint32_t w = history_read_source(res->chosen, r);
@@ -174,8 +174,8 @@ static void choice_message(const history *h, check_result *res, const char *reas
         char kb[64], vb[96];
         len += snprintf(res->msg + len, sizeof res->msg - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
                         (long long)h->txns[t].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
-                        history_value_str(res->chosen, res->chosen->op_value[w], vb, sizeof vb),
-                        (long long)h->txns[h->op_txn[w]].ext_id);
+                        history_value_str(res->chosen, history_op_value(res->chosen, w), vb, sizeof vb),
+                        (long long)h->txns[history_op_txn(h, w)].ext_id);
         sep = ",";
     }
     if (!*sep && len > 0 && (size_t)len < sizeof res->msg - 20) snprintf(res->msg + len, sizeof res->msg - (size_t)len, " any");

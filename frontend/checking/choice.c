@@ -20,7 +20,7 @@ void pg_choice_free(pg_choice *c) {
 static int find_member(const pg_index *ix, uint32_t k, uint32_t t, uint32_t *unit, uint32_t *m) {
     for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
         const pg_unit *un = &ix->units.data[u];
-        for (uint32_t i = 0; i < un->len; i++)
+        for (uint32_t i = 0; i < pg_unit_len(un); i++)
             if (ix->members.data[un->m_first + i] == t) { *unit = u; *m = i; return 1; }
     }
     return 0;
@@ -48,8 +48,8 @@ static void pairs_free(pairmap *p) {
 static int order_lit(const polygraph *g, const pairmap *pm, int cons_var0, uint32_t a, uint32_t b) {
     const pg_index *ix = g->ix;
     const u64map *pairs = &pm->m;
-    if (ix->key_unit_start[ix->unit_key[a]] == a) return INT32_MAX;   /* INIT's unit is first */
-    if (ix->key_unit_start[ix->unit_key[b]] == b) return 0;
+    if (pg_unit_is_init(ix, a)) return INT32_MAX;   /* INIT's unit is first */
+    if (pg_unit_is_init(ix, b)) return 0;
     uint32_t x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)a << 32 | b) : UINT32_MAX;
     if (x != UINT32_MAX) return cons_var0 + (int)x;
     x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)b << 32 | a) : UINT32_MAX;
@@ -69,7 +69,7 @@ static int overwritten_before(const polygraph *g, const pairmap *pairs, uint32_t
     if (!find_member(ix, k, wt, &unit, &m)) return 0;
     const pg_unit *un = &ix->units.data[unit];
     uint32_t tp = pg_node_tp(g, rt);
-    if (m + 1 < un->len) {
+    if (m + 1 < pg_unit_len(un)) {
         uint32_t nx = ix->members.data[un->m_first + m + 1];
         return nx != rt && pg_reaches(g, pg_node_t(g, nx), tp);
     }
@@ -100,7 +100,7 @@ static void read_of(const polygraph *g, uint32_t i, uint32_t *rt, uint32_t *key,
         uint32_t r = h->amb_read[i];
         if (history_op_failed(h, r)) return;                       /* set aside: no edges */
         if (g->prw && preds_is_rc_view_op(h, r)) return;           /* rr: rc's own view is inert (rr has its own) */
-        *rt = h->op_txn[r]; *key = h->op_key[r];
+        *rt = history_op_txn(h, r); *key = h->op_key[r];
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) vec_push(*w, h->amb_why[j] ? HISTORY_NONE : h->amb_cand[j]);
         return;
     }
@@ -144,7 +144,7 @@ pg_choice *pg_choice_build(const polygraph *g) {
         c->rtxn[i] = rt; c->rkey[i] = key;
         if (rt == HISTORY_NONE) continue;
         for (size_t j = 0; j < ws.len; j++) {
-            uint32_t w = ws.data[j], wt = w == HISTORY_NONE ? 0 : h->op_txn[w];
+            uint32_t w = ws.data[j], wt = w == HISTORY_NONE ? 0 : history_op_txn(h, w);
             if (w == HISTORY_NONE || !ix->in_graph[wt]) { c->dropped += w != HISTORY_NONE; continue; }
             /* rr: a predicate-only reader's (or a view's) RW edges are predicate anti-dependencies,
              * which may close a cycle (not dropped as overwritten); its WR edge closing one closes a
@@ -250,11 +250,11 @@ void pg_choice_encode(pg_choice *c, const polygraph *g, const graph_sink *k, int
         vec_clear(last);
         for (uint32_t j = c->start[i]; j < c->start[i + 1]; j++) {
             int x = c->var0 + (int)j;
-            uint32_t wt = h->op_txn[c->cand[j]], unit, m;
+            uint32_t wt = history_op_txn(h, c->cand[j]), unit, m;
             edge(c, g, k, graph, pg_node_t(g, wt), pg_node_tp(g, rt), x, 0, key, edges);            /* WR */
             if (!find_member(ix, key, wt, &unit, &m)) continue;
             const pg_unit *un = &ix->units.data[unit];
-            if (m + 1 < un->len) {                                                         /* RW to the next member */
+            if (m + 1 < pg_unit_len(un)) {                                                         /* RW to the next member */
                 uint32_t nx = ix->members.data[un->m_first + m + 1];
                 if (nx != rt) edge(c, g, k, graph, pg_node_tp(g, rt), pg_node_t(g, nx), x, rw, key, edges);
                 continue;
@@ -310,7 +310,7 @@ void pg_choice_phases(const pg_choice *c, const polygraph *g, void (*set)(void *
         if (a == b) continue;
         rp = g->topo_pos[pg_node_tp(g, c->rtxn[i])];
         for (uint32_t j = a; j < b; j++) {
-            uint32_t p = g->topo_pos[pg_node_t(g, h->op_txn[c->cand[j]])];
+            uint32_t p = g->topo_pos[pg_node_t(g, history_op_txn(h, c->cand[j]))];
             if (p < rp && p >= bp) { bp = p; best = j; }
         }
         for (uint32_t j = a; j < b; j++) set(ctx, c->var0 + (int)j, j == best);

@@ -43,6 +43,7 @@ static pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint
 void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     vec_push(g->known, pg_dep_edge(g, kind, key, from, to));
 }
+static void add_base_edge(void *g, const pg_edge *e) { pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to); }
 
 uint32_t pg_chain_limit;
 uint32_t pg_reach_delta_max = 0xFFFE;
@@ -145,8 +146,8 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
         free(order);
         g->num_chains = (uint32_t)max_chains;
     }
-    pg_known_reserve(g, ix->base.len + 16);
-    vec_foreach(const dep_edge, e, ix->base) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+    pg_known_reserve(g, pg_index_num_base(ix) + 16);
+    pg_index_base_each(ix, add_base_edge, g);
     pg_index_base_copied(ix);
 
     /* Reader summaries: per unit, per chain, the latest reader node
@@ -162,13 +163,13 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
     for (uint32_t k = 0; k < ix->num_keys; k++) {
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
             const pg_unit *un = &ix->units.data[u];
-            for (uint32_t m = 0; m < un->len; m++) mark[ix->members.data[un->m_first + m]] = k;
+            for (uint32_t m = 0; m < pg_unit_len(un); m++) mark[ix->members.data[un->m_first + m]] = k;
         }
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
             const pg_unit *un = &ix->units.data[u];
             g->rsum_start[u] = (uint32_t)g->rsum.len;
             vec_clear(touched);
-            for (uint32_t j = 0; j < un->rd_num; j++) {
+            for (uint32_t j = 0; j < pg_unit_rd_num(un); j++) {
                 uint32_t r = ix->readers.data[un->rd_first + j];
                 if (reader_lazy(g, r, k)) continue;    /* rr: a predicate anti-dependency blocks nothing */
                 if (mark[r] == k) g->unit_slow[u] = 1;
@@ -202,7 +203,7 @@ void pg_free(polygraph *g) {
 }
 
 static inline int is_init_unit(const pg_index *ix, uint32_t u) {
-    return ix->key_unit_start[ix->unit_key[u]] == u;
+    return pg_unit_is_init(ix, u);
 }
 
 int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
@@ -215,9 +216,10 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
     /* RW r -> head(V): blocked if head(V) reaches some reader's source node */
     uint32_t from = pg_node_t(g, hv);
     if (g->unit_slow[u] && !g->split) {
-        for (uint32_t j = 0; j < U->rd_num; j++) {
+        uint32_t k = pg_unit_key(ix, u);
+        for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
             uint32_t r = ix->readers.data[U->rd_first + j];
-            if (r != hv && !reader_lazy(g, r, ix->unit_key[u]) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
+            if (r != hv && !reader_lazy(g, r, k) && pg_reaches(g, from, pg_node_tp(g, r))) return 1;
         }
         return 0;
     }
@@ -234,9 +236,9 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
 void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out) {
     const pg_index *ix = g->ix;
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
-    uint32_t k = ix->unit_key[u];
+    uint32_t k = pg_unit_key(ix, u);
     if (U->last != 0) { dep_edge e = { U->last, V->head, k, DEP_WW }; vec_push(*out, e); }
-    for (uint32_t j = 0; j < U->rd_num; j++) {
+    for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
         if (r == V->head) continue;
         dep_edge e = { r, V->head, k, DEP_RW };
@@ -272,7 +274,7 @@ static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     uint32_t hv = V->head;
     if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_ww_in(g, hv))) return 0;
     uint32_t to = pg_node_t(g, hv);
-    for (uint32_t j = 0; j < U->rd_num; j++) {
+    for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
         if (r != hv && (g->prw || !pg_reaches(g, pg_node_tp(g, r), to))) return 0;   /* rr: RW edges are kept */
     }

@@ -31,7 +31,7 @@ static void name_constraint(const polygraph *g, const graph_sink *k, int x, pg_c
     const history *h = ix->h;
     const pg_unit *u = &ix->units.data[c.u], *v = &ix->units.data[c.v];
     char key[64], text[256];
-    history_key_str(h, ix->unit_key[c.u], key, sizeof key);
+    history_key_str(h, pg_unit_key(ix, c.u), key, sizeof key);
     snprintf(text, sizeof text, "key %s: writers T%lld..T%lld before T%lld..T%lld (true), after (false)", key,
              (long long)h->txns[u->head].ext_id, (long long)h->txns[u->last].ext_id,
              (long long)h->txns[v->head].ext_id, (long long)h->txns[v->last].ext_id);
@@ -164,7 +164,7 @@ static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
             const pg_unit *U = &ix->units.data[side ? g->cons.data[i].v : g->cons.data[i].u];
             const pg_unit *V = &ix->units.data[side ? g->cons.data[i].u : g->cons.data[i].v];
             n += U->last != 0;
-            for (uint32_t j = 0; j < U->rd_num; j++) n += ix->readers.data[U->rd_first + j] != V->head;
+            for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) n += ix->readers.data[U->rd_first + j] != V->head;
         }
     return n;
 }

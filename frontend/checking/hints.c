@@ -26,9 +26,9 @@ void hint_order_free(hint_order *o) {
 /* "T<id> wrote V (where)" for write op into buf. */
 static const char *name_write(const history *h, uint32_t op, char *buf, size_t n) {
     char v[96], w[640];
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     if (t == 0) { snprintf(buf, n, "the initial value"); return buf; }
-    snprintf(buf, n, "%s (T%lld, %s)", history_value_str(h, h->op_value[op], v, sizeof v), (long long)h->txns[t].ext_id,
+    snprintf(buf, n, "%s (T%lld, %s)", history_value_str(h, history_op_value(h, op), v, sizeof v), (long long)h->txns[t].ext_id,
              history_op_where(h, op, w, sizeof w));
     return buf;
 }
@@ -39,7 +39,7 @@ static const char *why_linked(const history *h, uint32_t a, uint32_t b, uint32_t
     uint32_t rd = history_txn_external_read(h, b, k), wa = history_txn_final_write(h, a, k);
     char w[640], v[96];
     if (a == 0) snprintf(v, sizeof v, "the initial value");
-    else history_value_str(h, h->op_value[wa], v, sizeof v);
+    else history_value_str(h, history_op_value(h, wa), v, sizeof v);
     if (rd != HISTORY_NONE && history_external_source(h, rd) == wa)
         snprintf(buf, n, "T%lld read %s at %s and wrote the key after it", (long long)h->txns[b].ext_id, v,
                  history_op_where(h, rd, w, sizeof w));
@@ -57,7 +57,7 @@ static uint32_t rival_of(const history *h, const pg_index *ix, uint32_t k, uint3
     uint32_t src = history_external_source(h, rd);
     for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
         const pg_unit *un = &ix->units.data[u];
-        for (uint32_t m = 0; m < un->len; m++) {
+        for (uint32_t m = 0; m < pg_unit_len(un); m++) {
             uint32_t x = ix->members.data[un->m_first + m];
             if (x == 0 || x == t || history_txn_final_write(h, x, k) == HISTORY_NONE) continue;
             uint32_t xr = history_txn_external_read(h, x, k);
@@ -72,8 +72,8 @@ static int lost_update(const history *h, uint32_t k, uint32_t t, uint32_t rival,
     char kn[128], v[96], a[640], b[640];
     history_key_str(h, k, kn, sizeof kn);
     uint32_t src = history_external_source(h, history_txn_external_read(h, t, k));
-    if (src == HISTORY_NONE || h->op_txn[src] == 0) snprintf(v, sizeof v, "the initial value");
-    else history_value_str(h, h->op_value[src], v, sizeof v);
+    if (src == HISTORY_NONE || history_op_txn(h, src) == 0) snprintf(v, sizeof v, "the initial value");
+    else history_value_str(h, history_op_value(h, src), v, sizeof v);
     snprintf(msg, cap, "T%lld (%s) and T%lld (%s) both read %s of key %s and wrote it: a lost update, "
              "which no version order avoids, whatever the hint says (hint line %u)",
              (long long)h->txns[t].ext_id, history_op_where(h, history_txn_external_read(h, t, k), a, sizeof a),
@@ -103,14 +103,14 @@ static int validate_key(vstate *s, hint_order *o, uint32_t ki, char *msg, size_t
     history_key_str(h, k, kn, sizeof kn);
     for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
         const pg_unit *un = &ix->units.data[u];
-        for (uint32_t m = 0; m < un->len; m++) {
+        for (uint32_t m = 0; m < pg_unit_len(un); m++) {
             uint32_t t = ix->members.data[un->m_first + m];
             s->unit_of[t] = u; s->idx_of[t] = m;
         }
     }
     uint32_t prev_t = HISTORY_NONE, prev_op = HISTORY_NONE, prev_unit = HISTORY_NONE;
     for (uint32_t i = hk->first; i < hk->first + hk->num; i++) {
-        uint32_t op = o->items.data[i].op, t = h->op_txn[op];
+        uint32_t op = o->items.data[i].op, t = history_op_txn(h, op);
         if (t != 0 && h->txns[t].status == TXN_ABORTED) {
             snprintf(msg, cap, PREFIX "key %s lists %s, but that transaction aborted: it installs no version (hint line %u)",
                      kn, name_write(h, op, a, sizeof a), o->items.data[i].line);
@@ -220,12 +220,12 @@ uint64_t hints_apply(pg_index *ix, const hint_order *o) {
         uint32_t k = o->keys.data[ki].key;
         for (uint32_t i = o->unit_start.data[ki] + 1; i < o->unit_start.data[ki + 1]; i++) {
             const pg_unit *U = &ix->units.data[o->units.data[i - 1]], *V = &ix->units.data[o->units.data[i]];
-            if (U->last != 0) { dep_edge e = { U->last, V->head, k, DEP_WW }; vec_push(ix->base, e); added++; }
-            for (uint32_t j = 0; j < U->rd_num; j++) {
+            if (U->last != 0) { pg_edge e = { U->last, V->head, PG_META(DEP_WW, k) }; pg_index_base_push(ix, e); added++; }
+            for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
                 uint32_t r = ix->readers.data[U->rd_first + j];
                 if (r == V->head) continue;
-                dep_edge e = { r, V->head, k, DEP_RW };
-                vec_push(ix->base, e);
+                pg_edge e = { r, V->head, PG_META(DEP_RW, k) };
+                pg_index_base_push(ix, e);
                 added++;
             }
         }
@@ -255,19 +255,19 @@ static void vo_rearrange(const pg_index *ix, const hint_order *o, version_order 
         uint32_t k = o->keys.data[ki].key, us = o->unit_start.data[ki], ue = o->unit_start.data[ki + 1];
         if (ue - us < 2) continue;
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++)
-            for (uint32_t m = 0; m < ix->units.data[u].len; m++) unit_of[ix->members.data[ix->units.data[u].m_first + m]] = u;
+            for (uint32_t m = 0; m < pg_unit_len(&ix->units.data[u]); m++) unit_of[ix->members.data[ix->units.data[u].m_first + m]] = u;
         for (uint32_t i = us; i < ue; i++) listed[o->units.data[i]] = 1;
         vec_clear(seq);
         uint32_t next = us;
         for (uint32_t i = vo->start[k]; i < vo->start[k + 1];) {
             uint32_t u = unit_of[vo->txns.data[i]];
-            i += ix->units.data[u].len;
+            i += pg_unit_len(&ix->units.data[u]);
             vec_push(seq, listed[u] ? o->units.data[next++] : u);
         }
         uint32_t *out = vo->txns.data + vo->start[k];
         vec_foreach(const uint32_t, u, seq) {
             const pg_unit *un = &ix->units.data[*u];
-            for (uint32_t m = 0; m < un->len; m++) *out++ = ix->members.data[un->m_first + m];
+            for (uint32_t m = 0; m < pg_unit_len(un); m++) *out++ = ix->members.data[un->m_first + m];
         }
         for (uint32_t i = us; i < ue; i++) listed[o->units.data[i]] = 0;
     }
@@ -333,13 +333,13 @@ void hints_complete_order(const pg_index *ix, const hint_order *o, version_order
         vo->start[k] = (uint32_t)vo->txns.len;
         uint32_t init_unit = ix->key_unit_start[k];
         const pg_unit *u0 = &ix->units.data[init_unit];
-        for (uint32_t m = 0; m < u0->len; m++) vec_push(vo->txns, ix->members.data[u0->m_first + m]);
+        for (uint32_t m = 0; m < pg_unit_len(u0); m++) vec_push(vo->txns, ix->members.data[u0->m_first + m]);
         uint32_t ki = listed[k];
         if (ki == HISTORY_NONE) continue;
         for (uint32_t i = o->unit_start.data[ki]; i < o->unit_start.data[ki + 1]; i++) {
             if (o->units.data[i] == init_unit) continue;
             const pg_unit *un = &ix->units.data[o->units.data[i]];
-            for (uint32_t m = 0; m < un->len; m++) vec_push(vo->txns, ix->members.data[un->m_first + m]);
+            for (uint32_t m = 0; m < pg_unit_len(un); m++) vec_push(vo->txns, ix->members.data[un->m_first + m]);
         }
     }
     vo->start[nk] = (uint32_t)vo->txns.len;

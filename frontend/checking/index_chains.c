@@ -53,6 +53,21 @@ static void offer_to(offer *s, offer o, const vec_u32 *tail) {
     else if (!offer_ok(&s[1], tail)) s[1] = o;
 }
 
+/* dep_chains' two passes over the base edges: the D edges (WR, and the
+ * WW of read-modify-write links) counted, then listed per source. */
+typedef struct chain_pass { uint32_t *indeg, *ostart, *fill, *out; } chain_pass;
+static int chain_edge(const pg_edge *e) {
+    return (PG_KIND(e->meta) == DEP_WR || PG_KIND(e->meta) == DEP_WW) && e->from != 0 && e->from != e->to;
+}
+static void chain_count(void *ctx, const pg_edge *e) {
+    chain_pass *cp = ctx;
+    if (chain_edge(e)) { cp->indeg[e->to]++; cp->ostart[e->from + 1]++; }
+}
+static void chain_fill(void *ctx, const pg_edge *e) {
+    chain_pass *cp = ctx;
+    if (chain_edge(e)) cp->out[cp->fill[e->from]++] = e->to;
+}
+
 /* Chains without session order (session_order 0): per transaction its
  * chain and position, HISTORY_NONE for INIT and non-participants.  A
  * greedy chain cover of the D edges (WR, and the WW edges of the
@@ -62,16 +77,14 @@ static void dep_chains(pg_index *ix, uint32_t *sess, uint32_t *pos, vec_u32 *len
     uint32_t n = h->num_txns;
     uint32_t *indeg = xcalloc(n ? n : 1, sizeof *indeg);
     uint32_t *ostart = xcalloc((size_t)n + 1, sizeof *ostart);
-#define CHAIN_EDGE(e) (((e)->kind == DEP_WR || (e)->kind == DEP_WW) && (e)->from != 0 && (e)->from != (e)->to)
-    vec_foreach(const dep_edge, e, ix->base)
-        if (CHAIN_EDGE(e)) { indeg[e->to]++; ostart[e->from + 1]++; }
+    chain_pass cp = { indeg, ostart, NULL, NULL };
+    pg_index_base_each(ix, chain_count, &cp);
     for (uint32_t t = 0; t < n; t++) ostart[t + 1] += ostart[t];
     uint32_t *out = xmalloc((ostart[n] ? ostart[n] : 1) * sizeof *out);
     uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
     memcpy(fill, ostart, ((size_t)n + 1) * sizeof *fill);
-    vec_foreach(const dep_edge, e, ix->base)
-        if (CHAIN_EDGE(e)) out[fill[e->from]++] = e->to;
-#undef CHAIN_EDGE
+    cp.fill = fill; cp.out = out;
+    pg_index_base_each(ix, chain_fill, &cp);
     free(fill);
     offer *slot = xmalloc((n ? 2 * (size_t)n : 2) * sizeof *slot);
     for (uint32_t t = 0; t < n; t++) {
@@ -122,8 +135,8 @@ static int cmp_by_time(const void *a, const void *b) {
 }
 
 static void push_rt(pg_index *ix, uint32_t from, uint32_t to) {
-    dep_edge e = { from, to, HISTORY_NONE, (uint8_t)DEP_RT };
-    vec_push(ix->base, e);
+    pg_edge e = { from, to, PG_META(DEP_RT, HISTORY_NONE) };
+    pg_index_base_push(ix, e);
 }
 
 /* The clock's ticks and RT edges (see the file comment); returns the

@@ -1,7 +1,9 @@
 /* known_graph.c — the level-independent part of the polygraph (pg_index):
  * which transactions take part, who every external read read from, the
  * writers of every key collapsed into units, and the known edges SO, WR and
- * those inside units.  See polygraph.h for the reasoning behind units.
+ * those inside units (generated from the units in their order,
+ * pg_index_base_each: most of them are WR edges, which the readers lists
+ * already say).  See polygraph.h for the reasoning behind units.
  *
  * Everything is linear in the size of the history: per-key work uses
  * scratch arrays indexed by transaction, reset after each key. */
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fatal.h"
 #include "io/bigmem.h"
 #include "par.h"
 
@@ -21,10 +24,10 @@ const char *dep_kind_name(dep_kind k) {
     return (unsigned)k < 6 ? names[k] : "?";
 }
 
-typedef struct ext_read { uint32_t txn, key, src_op, op; } ext_read;
+typedef struct ext_read { uint32_t txn, src_op, op; } ext_read;     /* its key: h->op_key[op] */
 
-static void push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
-    dep_edge e = { from, to, key, (uint8_t)kind };
+static void push_dep(pg_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
+    pg_edge e = { from, to, PG_META(kind, key) };
     vec_push(*v, e);
 }
 
@@ -43,9 +46,9 @@ static int read_error(ic_error *err, const history *h, uint32_t op, const char *
 static inline void prefetch_sources(const history *h, uint32_t op) {
     const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
     if (op + ahead < h->num_ops && h->op_kind[op + ahead] == OP_READ)
-        history_writer_prefetch_slot(h, h->op_key[op + ahead], h->op_value[op + ahead]);
+        history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
     if (op + half < h->num_ops && h->op_kind[op + half] == OP_READ)
-        history_writer_prefetch_op(h, h->op_key[op + half], h->op_value[op + half]);
+        history_writer_prefetch_op(h, h->op_key[op + half], history_op_value(h, op + half));
 }
 
 /* Which transactions take part: committed ones, and indeterminate ones a
@@ -120,10 +123,10 @@ static void read_task(void *ctx, size_t task) {
             if (history_op_ambiguous(h, op)) continue;      /* its writer is a choice: choice.c */
             uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
             if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
-            uint32_t w = h->op_txn[src];
+            uint32_t w = history_op_txn(h, src);
             if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
-            ext_read r = { t, k, src, op };
+            ext_read r = { t, src, op };
             vec_push(o->reads, r);
         }
     }
@@ -135,8 +138,9 @@ static void read_task(void *ctx, size_t task) {
 typedef struct key_out {
     VEC(pg_unit) units;          /* m_first, rd_first and key_unit_start relative to the range's own arrays */
     vec_u32 members, readers;
-    dep_edge_vec base;
-    uint64_t num_writers, num_links;
+    vec_u32 base_wr;             /* (reader, writer) of a unit's versions but its last */
+    pg_edge_vec base;            /* WW and RW inside units */
+    uint64_t num_writers, num_links, num_wr;
 } key_out;
 
 /* txn -> writer index of the key at hand, UINT32_MAX between keys: one a
@@ -182,7 +186,7 @@ static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t
     uint32_t *local = w->local;
     vec_clear(w->wtx);
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-        uint32_t op = h->key_writes[i], t = h->op_txn[op];
+        uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
         if (!in_graph[t] || !is_final[op]) continue;
         if (local[t] != UINT32_MAX) continue;
         local[t] = (uint32_t)w->wtx.len;
@@ -194,7 +198,7 @@ static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t
         vec_clear(w->wtx);
         local[0] = 0; vec_push(w->wtx, 0u);
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
             if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
             local[t] = (uint32_t)w->wtx.len; vec_push(w->wtx, t);
         }
@@ -218,7 +222,7 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
         if (!rmw_links)                     /* pc: the external prefix alone */
             while (len > 0) {
                 uint32_t wop = history_writer_of(h, k, el[len - 1]);
-                if (wop == HISTORY_NONE || h->op_txn[wop] != r->txn) break;
+                if (wop == HISTORY_NONE || history_op_txn(h, wop) != r->txn) break;
                 len--;
             }
         if (len > best_len) { best_len = len; best = r->op; reader = r->txn; }
@@ -232,8 +236,8 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
     for (uint32_t j = 0; j < len; j++) {
         uint32_t wop = history_writer_of(h, k, els[j]);
         if (wop == HISTORY_NONE) break;
-        if (!rmw_links && h->op_txn[wop] == reader) break;   /* pc: the reader's own suffix says nothing */
-        uint32_t x = w->local[h->op_txn[wop]];
+        if (!rmw_links && history_op_txn(h, wop) == reader) break;   /* pc: the reader's own suffix says nothing */
+        uint32_t x = w->local[history_op_txn(h, wop)];
         if (x == UINT32_MAX) break;         /* not a participant's write */
         if (x == prev) continue;            /* several appends of one txn */
         if (pred[x] != UINT32_MAX || succ[prev] != UINT32_MAX || x == 0) break;
@@ -244,19 +248,18 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
 
 /* The readers of every version of key k (WR edges, read-modify-write
  * links), then each version's list of readers (rfirst, rlist). */
-static void key_readers(const history *h, uint32_t k, const ext_read *first, const ext_read *end, key_work *w,
+static void key_readers(const history *h, const ext_read *first, const ext_read *end, key_work *w,
                         key_out *o, int rmw_links) {
     uint32_t nw = (uint32_t)w->wtx.len;
     uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[h->op_txn[r->src_op]];
+        uint32_t x = w->local[history_op_txn(h, r->src_op)];
         rcount[x]++;
         uint32_t lt = w->local[r->txn];
         if (rmw_links && lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
             succ[x] = lt; pred[lt] = x; o->num_links++;
         }
-        if (h->op_txn[r->src_op] != 0)
-            push_dep(&o->base, DEP_WR, k, h->op_txn[r->src_op], r->txn);
+        if (history_op_txn(h, r->src_op) != 0) o->num_wr++;    /* a WR edge (pg_index_base_each) */
     }
     w->rfirst.data[0] = 0;
     for (uint32_t i = 0; i < nw; i++) w->rfirst.data[i + 1] = w->rfirst.data[i] + rcount[i];
@@ -264,7 +267,7 @@ static void key_readers(const history *h, uint32_t k, const ext_read *first, con
     vec_resize(w->fill, nw);
     for (uint32_t i = 0; i < nw; i++) w->fill.data[i] = w->rfirst.data[i];
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[h->op_txn[r->src_op]];
+        uint32_t x = w->local[history_op_txn(h, r->src_op)];
         w->rlist.data[w->fill.data[x]++] = r->txn;
     }
 }
@@ -282,15 +285,16 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
             if (visited[i] || (pass == 0 && pred[i] != UINT32_MAX)) continue;
             pg_unit u;
             u.head = wtx[i];
-            u.m_first = (uint32_t)o->members.len;
-            u.len = 0;
+            u.m_first = (uint32_t)o->members.len;      /* its length: up to the next one's */
             uint32_t x = i, prev = UINT32_MAX;
             while (x != UINT32_MAX && !visited[x]) {
                 visited[x] = 1;
                 vec_push(o->members, wtx[x]);
-                u.len++;
                 if (prev != UINT32_MAX) {
                     uint32_t a = wtx[prev], b = wtx[x];
+                    for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1] && a != 0; j++) {   /* WR from a non-last */
+                        vec_push(o->base_wr, rlist[j]); vec_push(o->base_wr, a);
+                    }
                     if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
                     for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++)
                         if (rlist[j] != b) push_dep(&o->base, DEP_RW, k, rlist[j], b);
@@ -299,8 +303,7 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
                 x = succ[x];
             }
             u.last = wtx[prev];
-            u.rd_first = (uint32_t)o->readers.len;
-            u.rd_num = w->rcount.data[prev];
+            u.rd_first = (uint32_t)o->readers.len;      /* rcount[prev] readers, up to the next one's */
             for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++) vec_push(o->readers, rlist[j]);
             vec_push(o->units, u);
         }
@@ -325,6 +328,8 @@ static void key_task(void *ctx, size_t task) {
     vec_init(w.fill); vec_init(w.visited);
     for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
         ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
+        ix->key_wr_start[k] = (uint32_t)(o->base_wr.len / 2);
+        ix->key_ue_start[k] = (uint32_t)o->base.len;
         key_writers(h, ix->in_graph, jb->is_final, k, &w);
         uint32_t nw = (uint32_t)w.wtx.len;
         o->num_writers += nw - 1;
@@ -336,13 +341,48 @@ static void key_task(void *ctx, size_t task) {
         w.rcount.data[nw] = 0;
         const ext_read *first = jb->byk + jb->rstart[k], *end = jb->byk + jb->rstart[k + 1];
         if (h->has_lists) list_links(h, k, first, end, &w, o, ix->opts.rmw_links);
-        key_readers(h, k, first, end, &w, o, ix->opts.rmw_links);
+        key_readers(h, first, end, &w, o, ix->opts.rmw_links);
         key_units(k, &w, o);
         for (uint32_t i = 0; i < nw; i++) w.local[w.wtx.data[i]] = UINT32_MAX;
     }
     vec_free(w.wtx); vec_free(w.succ); vec_free(w.pred); vec_free(w.rcount); vec_free(w.rfirst); vec_free(w.rlist);
     vec_free(w.fill); vec_free(w.visited);
     atomic_store(&ks->busy, 0);
+}
+
+/* The key ranges' arrays joined in key order, their offsets shifted; the
+ * sentinel unit and the per-key starts' ends. */
+static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uint32_t *range) {
+    uint32_t nk = ix->num_keys;
+    size_t nu = 0, nm = 0, nr = 0, nb = 0, nx = 0;
+    for (uint32_t i = 0; i < ntasks; i++) {
+        nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
+        nx += out[i].base_wr.len;
+    }
+    vec_reserve(ix->units, nu + 1); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);   /* + sentinel */
+    vec_reserve(ix->base_unit, nb); vec_reserve(ix->base_wr, nx);
+    for (uint32_t i = 0; i < ntasks; i++) {
+        key_out *o = &out[i];
+        uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
+        uint32_t x0 = (uint32_t)(ix->base_wr.len / 2), e0 = (uint32_t)ix->base_unit.len;
+        for (uint32_t k = range[i]; k < range[i + 1]; k++) {
+            ix->key_unit_start[k] += u0; ix->key_wr_start[k] += x0; ix->key_ue_start[k] += e0;
+        }
+        vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
+#define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
+                            (dst).len += (src).len; vec_free(src); } while (0)
+        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers);
+        JOIN(ix->base_unit, o->base); JOIN(ix->base_wr, o->base_wr);
+#undef JOIN
+        ix->num_writers += o->num_writers;
+        ix->num_links += o->num_links;
+        ix->num_base_fixed += o->num_wr;
+    }
+    ix->key_unit_start[nk] = (uint32_t)ix->units.len;
+    ix->key_wr_start[nk] = (uint32_t)(ix->base_wr.len / 2);
+    ix->key_ue_start[nk] = (uint32_t)ix->base_unit.len;
+    ix->num_base_fixed += ix->base_unit.len;
+    ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
 }
 
 int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
@@ -394,13 +434,13 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
 
     /* Bucket the external reads by key (counting sort). */
     uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    EACH_READ(r, rstart[r->key + 1]++;)
+    EACH_READ(r, rstart[h->op_key[r->op] + 1]++;)
     for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
     ext_read *byk = big_malloc((nreads ? nreads : 1) * sizeof *byk);
     {
         uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
         memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        EACH_READ(r, byk[fill[r->key]++] = *r;)
+        EACH_READ(r, byk[fill[h->op_key[r->op]]++] = *r;)
         free(fill);
     }
 #undef EACH_READ
@@ -411,6 +451,8 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
      * the pool, each into arrays of its own, joined in key order (the
      * arrays of one pass over the keys). */
     ix->key_unit_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_unit_start);
+    ix->key_wr_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_wr_start);
+    ix->key_ue_start = xmalloc(((size_t)nk + 1) * sizeof *ix->key_ue_start);
     vec_u32 range; vec_init(range);
     uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
     key_out *out = xcalloc(ntasks, sizeof *out);
@@ -419,31 +461,10 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
     for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
     free(job.scratch);
-    size_t nu = 0, nm = 0, nr = 0, nb = 0;
-    for (uint32_t i = 0; i < ntasks; i++) {
-        nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
-    }
-    vec_reserve(ix->units, nu); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);
-    vec_reserve(ix->base, nb + nt);                              /* + SO below */
-    for (uint32_t i = 0; i < ntasks; i++) {
-        key_out *o = &out[i];
-        uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;
-        for (uint32_t k = range.data[i]; k < range.data[i + 1]; k++) ix->key_unit_start[k] += u0;
-        vec_foreach(pg_unit, u, o->units) { u->m_first += m0; u->rd_first += r0; }
-#define JOIN(dst, src) do { if ((src).len) memcpy((dst).data + (dst).len, (src).data, (src).len * sizeof *(src).data); \
-                            (dst).len += (src).len; vec_free(src); } while (0)
-        JOIN(ix->units, o->units); JOIN(ix->members, o->members); JOIN(ix->readers, o->readers); JOIN(ix->base, o->base);
-#undef JOIN
-        ix->num_writers += o->num_writers;
-        ix->num_links += o->num_links;
-    }
+    join_key_outs(ix, out, ntasks, range.data);
     free(out);
     vec_free(range);
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
-    ix->key_unit_start[nk] = (uint32_t)ix->units.len;
-    ix->unit_key = xmalloc((ix->units.len ? ix->units.len : 1) * sizeof *ix->unit_key);
-    for (uint32_t k = 0; k < nk; k++)
-        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) ix->unit_key[u] = k;
 
     /* Session order between consecutive participating transactions. */
     for (uint32_t s = 0; s < h->num_sessions && opts.session_order; s++) {
@@ -451,16 +472,72 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
             uint32_t t = h->sessions[s].first_txn + i;
             if (!ix->in_graph[t]) continue;
-            if (prev != UINT32_MAX) push_dep(&ix->base, DEP_SO, HISTORY_NONE, prev, t);
+            if (prev != UINT32_MAX) ix->num_base_fixed++;      /* an SO edge (pg_index_base_each) */
             prev = t;
         }
     }
 
     pg_index_chains(ix);                         /* the level's chains and clock (index_chains.c) */
     /* kept while checking: no doubling slack */
-    vec_fit(ix->units); vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base);
+    vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base_wr); vec_fit(ix->base_unit);
+    ix->units.data = xrealloc(ix->units.data, (ix->units.len + 1) * sizeof *ix->units.data);   /* the sentinel stays */
+    ix->units.cap = ix->units.len + 1;
     free(rstart); free(byk); free(is_final);
     return 1;
+}
+
+/* A key's WR edges by reader: (reader, writer) pairs, sorted. */
+typedef struct rw_pair { uint32_t reader, writer; } rw_pair;
+static int cmp_pair(const void *a, const void *b) {
+    uint32_t x = ((const rw_pair *)a)->reader, y = ((const rw_pair *)b)->reader;
+    return (x > y) - (x < y);
+}
+static void sort_pairs(rw_pair *p, size_t n) {
+    if (n > 24) { qsort(p, n, sizeof *p, cmp_pair); return; }
+    for (size_t i = 1; i < n; i++) {                  /* short runs: insertion */
+        rw_pair x = p[i];
+        size_t j = i;
+        for (; j > 0 && p[j - 1].reader > x.reader; j--) p[j] = p[j - 1];
+        p[j] = x;
+    }
+}
+
+void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx) {
+    if (ix->base_released) internal_error("isocheck", "pg_index_base_each after the base edges were released");
+    const history *h = ix->h;
+    VEC(rw_pair) p; vec_init(p);
+    for (uint32_t k = 0; k < ix->num_keys; k++) {
+        vec_clear(p);
+        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
+            const pg_unit *U = &ix->units.data[u];
+            if (U->last == 0) continue;                  /* reads of INIT: no edge */
+            for (uint32_t j = U->rd_first; j < U->rd_first + pg_unit_rd_num(U); j++) {
+                rw_pair x = { ix->readers.data[j], U->last };
+                vec_push(p, x);
+            }
+        }
+        for (uint32_t i = ix->key_wr_start[k]; i < ix->key_wr_start[k + 1]; i++) {
+            rw_pair x = { ix->base_wr.data[2 * i], ix->base_wr.data[2 * i + 1] };
+            vec_push(p, x);
+        }
+        sort_pairs(p.data, p.len);
+        for (size_t i = 0; i < p.len; i++) {
+            pg_edge e = { p.data[i].writer, p.data[i].reader, PG_META(DEP_WR, k) };
+            fn(ctx, &e);
+        }
+        for (uint32_t i = ix->key_ue_start[k]; i < ix->key_ue_start[k + 1]; i++) fn(ctx, &ix->base_unit.data[i]);
+    }
+    vec_free(p);
+    for (uint32_t s = 0; s < h->num_sessions && ix->opts.session_order; s++) {
+        uint32_t prev = UINT32_MAX;
+        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
+            uint32_t t = h->sessions[s].first_txn + i;
+            if (!ix->in_graph[t]) continue;
+            if (prev != UINT32_MAX) { pg_edge e = { prev, t, PG_META(DEP_SO, HISTORY_NONE) }; fn(ctx, &e); }
+            prev = t;
+        }
+    }
+    vec_foreach(const pg_edge, e, ix->base_tail) fn(ctx, e);
 }
 
 void pg_index_release_base_after(pg_index *ix, unsigned levels) {
@@ -472,17 +549,20 @@ void pg_index_release_base_after(pg_index *ix, unsigned levels) {
  * counter makes the last copy, on whatever thread, the one that frees. */
 void pg_index_base_copied(const pg_index *ix) {
     pg_index *mix = (pg_index *)ix;
-    if (atomic_load(&mix->base_copies) && atomic_fetch_sub(&mix->base_copies, 1) == 1) vec_free(mix->base);
+    if (atomic_load(&mix->base_copies) && atomic_fetch_sub(&mix->base_copies, 1) == 1) {
+        vec_free(mix->base_wr); vec_free(mix->base_unit); vec_free(mix->base_tail);
+        mix->base_released = 1;
+    }
 }
 
 void pg_index_free(pg_index *ix) {
     free(ix->in_graph);
     free(ix->chain_sess); free(ix->chain_pos); free(ix->chain_len);
     free(ix->key_unit_start);
-    free(ix->unit_key);
     vec_free(ix->units);
     vec_free(ix->members);
     vec_free(ix->readers);
-    vec_free(ix->base);
+    vec_free(ix->base_wr); vec_free(ix->base_unit); vec_free(ix->base_tail);
+    free(ix->key_wr_start); free(ix->key_ue_start);
     memset(ix, 0, sizeof *ix);
 }

@@ -55,11 +55,28 @@
 /* "SO", "WR", "WW", "RW" or "FIXED". */
 const char *dep_kind_name(dep_kind k);
 
+/* An edge: node-level in a polygraph, transaction-level in the index's
+ * base (12 bytes where a dep_edge takes 16); meta = key << 3 | kind. */
+typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
+typedef VEC(pg_edge) pg_edge_vec;
+#define PG_META(kind, key) (((uint32_t)(key) << 3) | (uint32_t)(kind))
+#define PG_KIND(meta) ((dep_kind)((meta) & 7u))
+#define PG_KEY(meta)  ((meta) >> 3 == (UINT32_MAX >> 3) ? HISTORY_NONE : (meta) >> 3)
+
 typedef struct pg_unit {
     uint32_t head, last;     /* transactions; INIT's unit has head 0 */
-    uint32_t m_first, len;   /* its writers in version order: pg_index.members[m_first..] */
-    uint32_t rd_first, rd_num;   /* readers of last's version: pg_index.readers[rd_first..] */
+    uint32_t m_first;        /* its writers in version order: pg_index.members[m_first..],
+                                pg_unit_len of them */
+    uint32_t rd_first;       /* readers of last's version: pg_index.readers[rd_first..],
+                                pg_unit_rd_num of them */
 } pg_unit;
+
+/* A unit's number of writers and its last version's number of readers:
+ * up to the next unit's m_first and rd_first (units are stored in the
+ * order of their members and readers, and units.data[units.len] is a
+ * sentinel with the arrays' ends: 16 bytes a unit, not 24). */
+static inline uint32_t pg_unit_len(const pg_unit *u) { return u[1].m_first - u->m_first; }
+static inline uint32_t pg_unit_rd_num(const pg_unit *u) { return u[1].rd_first - u->rd_first; }
 
 /* What the index assumes about the level (pg_index_opts_for: each level's).
  * The default (SI, SER, PSI) is { 1, 1, 0 }. */
@@ -92,15 +109,50 @@ typedef struct pg_index {
     uint32_t num_keys;
     uint32_t *key_unit_start;    /* num_keys + 1; key k's units are [start[k], start[k+1]),
                                     the first is INIT's */
-    VEC(pg_unit) units;
-    uint32_t *unit_key;          /* per unit: its key */
+    VEC(pg_unit) units;          /* units.len of them, then the sentinel (pg_unit_len) */
     vec_u32 members;             /* writer transactions, grouped per unit */
     vec_u32 readers;             /* reader transactions, grouped per unit */
-    dep_edge_vec base;           /* SO, WR and edges inside units */
+    /* The base edges (SO, WR, those inside units, then RT and a hint's;
+     * between transactions) are not stored whole: pg_index_base_each
+     * gives them, pg_index_num_base counts them.  In order: per key k,
+     * its WR edges by reader (one external read of k per reader): those
+     * from the units' readers (writer: the unit's last, not INIT) and the
+     * pairs (reader, writer) base_wr[2 * i], [2 * i + 1] for i in
+     * [key_wr_start[k], key_wr_start[k + 1]) (readers of a unit's other
+     * versions); then base_unit[key_ue_start[k] .. key_ue_start[k + 1])
+     * (WW and RW inside units).  Then SO between consecutive participants
+     * of each session (opts.session_order), then base_tail (RT, a hint's
+     * sides).  WR edges are about 80 % of them: kept as the readers they
+     * are already. */
+    uint32_t *key_wr_start, *key_ue_start;   /* num_keys + 1 each */
+    vec_u32 base_wr;
+    pg_edge_vec base_unit, base_tail;
+    uint64_t num_base_fixed;     /* the edges before base_tail */
+    int base_released;           /* freed after the last copy (below) */
     atomic_uint base_copies;     /* pg_init calls still to copy base; the one that brings it
                                     to 0 frees it (0 from the start: base is kept) */
     uint64_t num_writers, num_ext_reads, num_links, num_graph_txns;
 } pg_index;
+
+/* Unit u's key: the k with key_unit_start[k] <= u < key_unit_start[k + 1]
+ * (a binary search; no array of 4 bytes a unit).  INIT's unit of a key is
+ * the one with head 0 (pg_unit_is_init), no search. */
+static inline uint32_t pg_unit_key(const pg_index *ix, uint32_t u) {
+    uint32_t lo = 0, hi = ix->num_keys;                 /* key_unit_start[lo] <= u < [hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->key_unit_start[mid] <= u) lo = mid; else hi = mid;
+    }
+    return lo;
+}
+static inline int pg_unit_is_init(const pg_index *ix, uint32_t u) { return ix->units.data[u].head == 0; }
+
+/* The base edges in their order (above), each to fn; the number of them. */
+typedef void (*pg_base_fn)(void *ctx, const pg_edge *e);
+void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx);
+static inline uint64_t pg_index_num_base(const pg_index *ix) { return ix->num_base_fixed + ix->base_tail.len; }
+/* Add an edge after them (the clock's RT edges, a hint's sides). */
+static inline void pg_index_base_push(pg_index *ix, pg_edge e) { vec_push(ix->base_tail, e); }
 
 /* Build the index.  Returns 0 and fills err when the history breaks an
  * axiom the checker relies on (reads of aborted, intermediate, unwritten or
@@ -119,17 +171,12 @@ int  pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par
 void pg_index_free(pg_index *ix);
 /* A caller that runs a known number of levels on one index (each copies
  * base into its own known graph in pg_init, possibly on its own thread)
- * may have base freed right after the last copy: up to 16 bytes an edge,
- * 0.8 GB at 10M transactions.  pg_index_base_copied is pg_init's part. */
+ * may have the stored part of base (the pairs, the edges inside units,
+ * the tail) freed right after the last copy; pg_index_base_each must not
+ * be called after that.  pg_index_base_copied is pg_init's part. */
 void pg_index_release_base_after(pg_index *ix, unsigned levels);
 void pg_index_base_copied(const pg_index *ix);
 
-/* Node-level edge of a polygraph: meta = key << 3 | kind. */
-typedef struct pg_edge { uint32_t from, to, meta; } pg_edge;
-typedef VEC(pg_edge) pg_edge_vec;
-#define PG_META(kind, key) (((uint32_t)(key) << 3) | (uint32_t)(kind))
-#define PG_KIND(meta) ((dep_kind)((meta) & 7u))
-#define PG_KEY(meta)  ((meta) >> 3 == (UINT32_MAX >> 3) ? HISTORY_NONE : (meta) >> 3)
 
 /* An undecided pair of units of one key: variable true means u before v. */
 typedef struct pg_cons { uint32_t u, v; } pg_cons;

@@ -40,12 +40,12 @@ static void describe(const history *h, const pred_fact *f, const pred_read *rd, 
                  : f->rc_view ? "; rc allows its own view" : "");
     else if (f->kind == PF_MISS_OWN)
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s, which it had itself written as %s (a match)", tb, pb, kb, vb);
-    else if (writer == HISTORY_NONE || h->op_txn[writer] == 0)
+    else if (writer == HISTORY_NONE || history_op_txn(h, writer) == 0)
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s: every version of it the read could see matches "
                  "(key %s = %s, for one)", tb, pb, kb, kb, vb);
     else
         snprintf(buf, n, "%s's predicate read of `%s` missed key %s: every version of it the read could see matches "
-                 "(%s wrote %s = %s, for one)", tb, pb, kb, who(h, h->op_txn[writer], wb, sizeof wb), kb, vb);
+                 "(%s wrote %s = %s, for one)", tb, pb, kb, who(h, history_op_txn(h, writer), wb, sizeof wb), kb, vb);
 }
 
 uint64_t pred_axioms_check(const history *h, const uint8_t *part, anomaly_list *out, size_t limit, uint64_t *counts) {

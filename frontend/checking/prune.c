@@ -77,7 +77,7 @@ static int prune_round(polygraph *g, size_t *decided) {
                 ok = 0;
                 snprintf(g->fail_reason, sizeof g->fail_reason,
                          "key %u: both orders of two writers close a cycle (pruning round %u)",
-                         g->ix->unit_key[g->cons.data[o->failed_at].u], g->prune_rounds);
+                         pg_unit_key(g->ix, g->cons.data[o->failed_at].u), g->prune_rounds);
                 g->fail_stage = "pruning";
             }
         }

@@ -27,7 +27,7 @@ const char *replay_txn(const history *h, uint32_t t, char *buf, size_t n) {
 
 const char *replay_value(const history *h, uint32_t op, char *buf, size_t n) {
     if (op == HISTORY_NONE) { snprintf(buf, n, "?"); return buf; }
-    if (history_op_kind(h, op) != OP_LIST_READ) return history_value_str(h, h->op_value[op], buf, n);
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_value_str(h, history_op_value(h, op), buf, n);
     uint32_t len;
     const int64_t *l = history_list(h, op, &len);
     size_t at = (size_t)snprintf(buf, n, "[");
@@ -79,7 +79,7 @@ int replay_session_order(const history *h, const commit_hint *ch, char *msg, siz
 static void stale_read(const history *h, const commit_hint *ch, uint32_t t, uint32_t op, uint32_t src, uint32_t cur,
                        char *msg, size_t cap) {
     char tn[64], wn[64], cn[64], kn[128], v[256], cv[256], where[600], ow[800];
-    uint32_t k = h->op_key[op], w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src], c = h->op_txn[cur];
+    uint32_t k = h->op_key[op], w = src == HISTORY_NONE ? HISTORY_NONE : history_op_txn(h, src), c = history_op_txn(h, cur);
     replay_txn(h, t, tn, sizeof tn);
     history_key_str(h, k, kn, sizeof kn);
     replay_value(h, op, v, sizeof v);
@@ -103,7 +103,7 @@ static void stale_read(const history *h, const commit_hint *ch, uint32_t t, uint
 static void list_mismatch(const history *h, const commit_hint *ch, uint32_t t, uint32_t op, uint32_t plen,
                           const vec_i64 *want, uint32_t cur, char *msg, size_t cap) {
     char tn[64], cn[64], kn[128], v[600], where[600], ow[800];
-    uint32_t k = h->op_key[op], c = h->op_txn[cur];
+    uint32_t k = h->op_key[op], c = history_op_txn(h, cur);
     replay_txn(h, t, tn, sizeof tn);
     history_key_str(h, k, kn, sizeof kn);
     replay_value(h, op, v, sizeof v);
@@ -129,7 +129,7 @@ int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap) {
             case OP_READ:
                 if (stamp[k] == i + 1) break;                    /* after an own write: INT (the axioms) */
                 /* values are unique per key: the same value is the same write, no lookup */
-                if (h->op_value[op] != h->op_value[cur[k]]) {
+                if (history_op_value(h, op) != history_op_value(h, cur[k])) {
                     stale_read(h, ch, t, op, history_read_source(h, op), cur[k], msg, cap);
                     ok = 0;
                 }
@@ -157,7 +157,7 @@ int replay_ser(const history *h, const commit_hint *ch, char *msg, size_t cap) {
         for (uint32_t op = first; op < end; op++) {                /* installed at commit */
             if (!history_op_is_write(h, op)) continue;
             uint32_t k = h->op_key[op];
-            if (history_op_kind(h, op) == OP_APPEND) vec_push(lists[k], h->op_value[op]);
+            if (history_op_kind(h, op) == OP_APPEND) vec_push(lists[k], history_op_value(h, op));
             if (!history_op_overwritten(h, op)) cur[k] = op;
         }
     }
@@ -190,9 +190,9 @@ int replay_reads_from(const history *h, const commit_hint *ch, char *msg, size_t
             uint32_t q = reads.data[r + HISTORY_PREFETCH_AHEAD / 2];
             history_writer_prefetch_op(h, h->op_key[q], history_read_value(h, q));
         }
-        uint32_t op = reads.data[r], t = h->op_txn[op], k = h->op_key[op];
+        uint32_t op = reads.data[r], t = history_op_txn(h, op), k = h->op_key[op];
         uint32_t src = history_op_kind(h, op) == OP_READ ? history_read_source(h, op) : history_external_source(h, op);
-        uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
+        uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : history_op_txn(h, src);
         if (w == HISTORY_NONE || w == 0 || w == t || ch->pos[w] == HISTORY_NONE || ch->pos[w] < ch->pos[t]) continue;
         char tn[64], wn[64], kn[128], v[600], where[600], ow[800];
         snprintf(msg, cap, "%s read %s=%s (%s), written by %s, which commits after it (%s): a transaction reads what "

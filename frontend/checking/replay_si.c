@@ -100,13 +100,13 @@ static int si_versions(const history *h, const uint8_t *part, sitab *tb, char *m
     for (uint32_t k = 0; k < nk; k++) {
         tb->vs[k] = n;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = h->op_txn[op];
+            uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
             if (t == 0 || !part[t] || history_op_overwritten(h, op)) continue;
             tb->v[n++] = (wver){ ts(h, TIME_DB_COMMIT, t), op, t };
         }
         qsort(tb->v + tb->vs[k], n - tb->vs[k], sizeof *tb->v, cmp_wver);
         for (uint32_t i = tb->vs[k] + 1; i < n; i++) {
-            uint32_t a = h->op_txn[tb->v[i - 1].op], b = h->op_txn[tb->v[i].op];
+            uint32_t a = history_op_txn(h, tb->v[i - 1].op), b = history_op_txn(h, tb->v[i].op);
             if (tb->v[i].c != tb->v[i - 1].c && ts(h, TIME_DB_START, b) >= tb->v[i - 1].c) continue;
             char an[64], bn[64], kn[128];              /* a finding: named */
             history_key_str(h, k, kn, sizeof kn);
@@ -132,10 +132,10 @@ static int si_versions(const history *h, const uint8_t *part, sitab *tb, char *m
     vec_init(tb->el);
     for (uint32_t i = 0; i < n; i++) {
         tb->es[i] = tb->el.len;
-        uint32_t op = tb->v[i].op, t = h->op_txn[op], k = h->op_key[op];
+        uint32_t op = tb->v[i].op, t = history_op_txn(h, op), k = h->op_key[op];
         if (history_op_kind(h, op) != OP_APPEND) continue;
         for (uint32_t o = h->txns[t].first_op; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
-            if (h->op_key[o] == k && history_op_is_write(h, o)) vec_push(tb->el, h->op_value[o]);
+            if (h->op_key[o] == k && history_op_is_write(h, o)) vec_push(tb->el, history_op_value(h, o));
     }
     tb->es[n] = tb->el.len;
     return 1;
@@ -159,7 +159,7 @@ static void si_bad_read(const history *h, const sitab *tb, uint32_t t, uint32_t 
     char tn[64], wn[64], xn[64], kn[128], v[600], xv[256], where[600];
     uint32_t k = h->op_key[op];
     uint32_t src = history_op_kind(h, op) == OP_LIST_READ ? HISTORY_NONE : history_read_source(h, op);
-    uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : h->op_txn[src];
+    uint32_t w = src == HISTORY_NONE ? HISTORY_NONE : history_op_txn(h, src);
     int64_t s = ts(h, TIME_DB_START, t);
     replay_txn(h, t, tn, sizeof tn);
     history_key_str(h, k, kn, sizeof kn);
@@ -175,10 +175,10 @@ static void si_bad_read(const history *h, const sitab *tb, uint32_t t, uint32_t 
                  ": it should read the initial value", tn, kn, v, where, kn, s);
         return;
     }
-    uint32_t x = h->op_txn[tb->v[want].op];
+    uint32_t x = history_op_txn(h, tb->v[want].op);
     snprintf(msg, cap, "%s read %s=%s (%s), but %s's %s=%s, committed at %" PRId64 ", is the last version committed at "
              "or before %s's start at %" PRId64 ": a stale read", tn, kn, v, where, replay_txn(h, x, xn, sizeof xn), kn,
-             history_value_str(h, h->op_value[tb->v[want].op], xv, sizeof xv), tb->v[want].c, tn, s);
+             history_value_str(h, history_op_value(h, tb->v[want].op), xv, sizeof xv), tb->v[want].c, tn, s);
 }
 
 /* The versions of the keys the ops ahead of op read, fetched early (the
@@ -211,7 +211,7 @@ static int si_reads(const history *h, const uint8_t *part, const sitab *tb, char
             long want = si_visible(h, tb, k, t);
             if (kind == OP_READ) {
                 uint32_t exp = want < 0 ? k : tb->v[want].op;      /* values are unique per key */
-                if (h->op_value[op] != h->op_value[exp]) { si_bad_read(h, tb, t, op, want, msg, cap); ok = 0; }
+                if (history_op_value(h, op) != history_op_value(h, exp)) { si_bad_read(h, tb, t, op, want, msg, cap); ok = 0; }
                 continue;
             }
             uint32_t len, mine = stamp[k] == t ? own[k] : 0;

@@ -19,7 +19,7 @@ static size_t mark(history *view, const anomaly_list *l, vec_u32 *ops) {
     size_t added = 0;
     vec_foreach(const anomaly, a, l->items)
         vec_foreach(const uint32_t, op, a->ops) {
-            if (*op >= view->num_ops || view->op_txn[*op] == 0 || !history_op_is_read(view, *op)) continue;
+            if (*op >= view->num_ops || history_op_txn(view, *op) == 0 || !history_op_is_read(view, *op)) continue;
             view->op_kind[*op] |= OP_FAILED;
             vec_push(*ops, *op);
             added++;

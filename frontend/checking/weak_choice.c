@@ -62,7 +62,7 @@ static uint32_t slot_op(const wch *w, uint32_t i) { return i < w->namb ? w->h->a
  * follows: op itself, or the first read of its key in its transaction. */
 static uint32_t amb_of(const history *h, uint32_t op) {
     if (op == HISTORY_NONE || op >= h->num_ops) return HISTORY_NONE;
-    const history_txn *tx = &h->txns[h->op_txn[op]];
+    const history_txn *tx = &h->txns[history_op_txn(h, op)];
     for (uint32_t o = tx->first_op; o <= op; o++) {   /* an op of the key before it need not be the ambiguous one */
         if (h->op_key[o] != h->op_key[op]) continue;  /* (a predicate read's unconstrained view of it, say) */
         uint32_t i = history_amb_index(h, o);
@@ -112,7 +112,7 @@ static void explain(wch *w, const history *chosen, const weak_result *r) {
     }
     if (indet)                              /* who takes part may depend on any choice of such a writer */
         for (uint32_t i = 0; i < w->n; i++)
-            if (w->pick[i] != HISTORY_NONE && h->txns[h->op_txn[w->pick[i]]].status == TXN_INDETERMINATE)
+            if (w->pick[i] != HISTORY_NONE && h->txns[history_op_txn(h, w->pick[i])].status == TXN_INDETERMINATE)
                 depend(w, slot_op(w, i));
 }
 
@@ -124,10 +124,10 @@ static void later_reads(wch *w) {
     const history *h = w->h;
     for (uint32_t i = 0; i < h->num_amb; i++) {
         uint32_t r = h->amb_read[i];
-        const history_txn *tx = &h->txns[h->op_txn[r]];
+        const history_txn *tx = &h->txns[history_op_txn(h, r)];
         for (uint32_t op = r + 1; op < tx->first_op + tx->num_ops; op++)
             if (h->op_key[op] == h->op_key[r] && history_op_kind(h, op) == OP_READ && !history_op_failed(h, op) &&
-                h->op_value[op] == h->op_value[r])
+                history_op_value(h, op) == history_op_value(h, r))
                 vec_push(w->xop, op);
     }
     if (w->xop.len > 1) qsort(w->xop.data, w->xop.len, sizeof *w->xop.data, cmp_u32);
@@ -161,10 +161,10 @@ static int wch_init(wch *w, const history *h, int each) {
         }
         w->start[i] = m;
         uint32_t r = h->amb_read[i];
-        if (history_op_failed(h, r) || h->txns[h->op_txn[r]].status == TXN_ABORTED) continue;   /* not judged */
-        const history_txn *rx = &h->txns[h->op_txn[r]];
+        if (history_op_failed(h, r) || h->txns[history_op_txn(h, r)].status == TXN_ABORTED) continue;   /* not judged */
+        const history_txn *rx = &h->txns[history_op_txn(h, r)];
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) {
-            const history_txn *wx = &h->txns[h->op_txn[h->amb_cand[j]]];
+            const history_txn *wx = &h->txns[history_op_txn(h, h->amb_cand[j])];
             if (h->amb_why[j]) continue;
             if (wx->session == rx->session && wx->pos > rx->pos) continue;   /* a later one of its session: SO cycle */
             w->cand[m++] = h->amb_cand[j];
@@ -198,8 +198,8 @@ static uint32_t *known_order(const history *h, const uint8_t *part) {
         for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
             if (history_op_kind(h, op) != OP_READ || history_op_failed(h, op)) continue;
             uint32_t w = history_read_source(h, op);
-            if (w == HISTORY_NONE || h->op_txn[w] == t || !part[h->op_txn[w]]) continue;
-            vec_push(from, h->op_txn[w]); vec_push(to, t);
+            if (w == HISTORY_NONE || history_op_txn(h, w) == t || !part[history_op_txn(h, w)]) continue;
+            vec_push(from, history_op_txn(h, w)); vec_push(to, t);
         }
     }
     uint32_t *start = xcalloc((size_t)n + 1, sizeof *start), *adj = xmalloc((from.len ? from.len : 1) * sizeof *adj);
@@ -234,11 +234,11 @@ static gsat *wch_solver(const wch *w, const uint32_t *pos) {
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t a = w->start[i], b = w->start[i + 1], best = a, bp = 0;
         if (a == b) continue;
-        uint32_t rp = pos[w->h->op_txn[slot_op(w, i)]];
+        uint32_t rp = pos[history_op_txn(w->h, slot_op(w, i))];
         vec_clear(cl);
         for (uint32_t j = a; j < b; j++) {
             vec_push(cl, (int)j + 1);
-            uint32_t p = pos[w->h->op_txn[w->cand[j]]];
+            uint32_t p = pos[history_op_txn(w->h, w->cand[j])];
             if (rp != UINT32_MAX && p < rp && p >= bp) { bp = p; best = j; }
         }
         gsat_add_clause(s, cl.data, (int)cl.len);
@@ -266,7 +266,7 @@ static verdict decide(const pg_index *ix, const wch *w, const uint32_t *pick, ch
         return res->verdict = VERDICT_UNKNOWN;
     }
     for (uint32_t i = w->namb; i < w->n; i++)     /* rc: each later read its own writer (values stay unique) */
-        if (pick[i] != HISTORY_NONE) c->op_value[w->xop.data[i - w->namb]] = ix->h->op_value[pick[i]];
+        if (pick[i] != HISTORY_NONE) history_set_op_value(c, w->xop.data[i - w->namb], history_op_value(ix->h, pick[i]));
     uint8_t *part = history_participants(c);
     verdict v = check_weak_on(c, part, level, opt, res);
     free(part);
@@ -308,8 +308,8 @@ static void fail_message(const wch *w, check_result *res, int same, uint64_t rou
         uint32_t r = slot_op(w, i), wr = w->cand[j];
         char kb[32], vb[32];
         len += snprintf(tail + len, sizeof tail - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
-                        (long long)h->txns[h->op_txn[r]].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
-                        history_value_str(h, h->op_value[wr], vb, sizeof vb), (long long)h->txns[h->op_txn[wr]].ext_id);
+                        (long long)h->txns[history_op_txn(h, r)].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
+                        history_value_str(h, history_op_value(h, wr), vb, sizeof vb), (long long)h->txns[history_op_txn(h, wr)].ext_id);
         sep = ",";
     }
     char reason[sizeof res->msg];                /* the weak check's reason, shortened to leave room */

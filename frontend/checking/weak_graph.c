@@ -69,7 +69,7 @@ static void edge_of(const wk *w, uint32_t from, uint32_t to, uint32_t tag, weak_
     e->basis = x->basis; e->via = x->via;
     e->read_op = x->read_op; e->key = h->op_key[x->read_op];
     e->vis_op = x->vis_op;
-    if (x->basis == WB_PREMISE) e->reader = h->op_txn[x->read_op];
+    if (x->basis == WB_PREMISE) e->reader = history_op_txn(h, x->read_op);
 }
 
 /* Shortest cycle through v among nodes reachable from it: its edges into

@@ -45,10 +45,10 @@ static uint32_t read_source(wk *w, uint32_t t, uint32_t op, uint32_t m) {
     uint32_t so = history_snapshot_source(h, op, m);
     const char *bad = NULL;
     if (so == HISTORY_NONE) bad = "a read of a value nobody wrote";
-    else if (h->op_txn[so] == t) bad = "a read of the transaction's own later write";
-    else if (!w->part[h->op_txn[so]]) bad = "a read of a non-participant's write (aborted)";
+    else if (history_op_txn(h, so) == t) bad = "a read of the transaction's own later write";
+    else if (!w->part[history_op_txn(h, so)]) bad = "a read of a non-participant's write (aborted)";
     else if (history_op_overwritten(h, so)) bad = "a read of an overwritten (intermediate) write";
-    if (!bad) return h->op_txn[so];
+    if (!bad) return history_op_txn(h, so);
     char wb[128];
     snprintf(w->why, sizeof w->why, "%s at %s", bad, history_op_where(h, op, wb, sizeof wb));
     return HISTORY_NONE;
@@ -70,16 +70,16 @@ static int list_shape(wk *w, uint32_t t, uint32_t op, uint32_t m) {
     if (m > n) return broken(w, "a list read that misses its own appends", op);
     uint32_t i = n;
     for (uint32_t o = op; o-- > h->txns[t].first_op && i > n - m;)
-        if (h->op_key[o] == key && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o) && l[--i] != h->op_value[o])
+        if (h->op_key[o] == key && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o) && l[--i] != history_op_value(h, o))
             return broken(w, "a list read that does not end with its own appends", op);
     for (i = 0; i < n - m;) {                  /* whole appends of other participants */
         uint32_t a = history_writer_of(h, key, l[i]);
-        if (a == HISTORY_NONE || h->op_txn[a] == t || !w->part[h->op_txn[a]])
+        if (a == HISTORY_NONE || history_op_txn(h, a) == t || !w->part[history_op_txn(h, a)])
             return broken(w, "a list read with an element no other participant appended", op);
-        const history_txn *u = &h->txns[h->op_txn[a]];
+        const history_txn *u = &h->txns[history_op_txn(h, a)];
         for (uint32_t o = u->first_op; o < u->first_op + u->num_ops; o++) {
             if (h->op_key[o] != key || history_op_kind(h, o) != OP_APPEND || history_op_failed(h, o)) continue;
-            if (i >= n - m || l[i] != h->op_value[o])
+            if (i >= n - m || l[i] != history_op_value(h, o))
                 return broken(w, "a list read that shows part of a transaction's appends", op);
             i++;
         }
@@ -113,8 +113,8 @@ static int scan_txn(wk *w, scan *s, uint32_t t) {
     size_t k0 = s->keys.len;
     for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
         uint32_t ahead = op + HISTORY_PREFETCH_AHEAD, half = op + HISTORY_PREFETCH_AHEAD / 2;
-        if (ahead < h->num_ops && history_op_kind(h, ahead) == OP_READ) history_writer_prefetch_slot(h, h->op_key[ahead], h->op_value[ahead]);
-        if (half < h->num_ops && history_op_kind(h, half) == OP_READ) history_writer_prefetch_op(h, h->op_key[half], h->op_value[half]);
+        if (ahead < h->num_ops && history_op_kind(h, ahead) == OP_READ) history_writer_prefetch_slot(h, h->op_key[ahead], history_op_value(h, ahead));
+        if (half < h->num_ops && history_op_kind(h, half) == OP_READ) history_writer_prefetch_op(h, h->op_key[half], history_op_value(h, half));
         if (history_op_failed(h, op)) continue;
         uint32_t key = h->op_key[op];
         if (s->stamp[key] != t + 1) { s->stamp[key] = t + 1; s->own_app[key] = 0; s->own_w[key] = 0; }
@@ -122,11 +122,11 @@ static int scan_txn(wk *w, scan *s, uint32_t t) {
         if (k == OP_WRITE || k == OP_APPEND) {
             if (!s->own_w[key] && !s->own_app[key]) vec_push(s->keys, key);
             if (k == OP_WRITE) s->own_w[key] = 1; else s->own_app[key]++;
-            s->own_v[key] = h->op_value[op];
+            s->own_v[key] = history_op_value(h, op);
             continue;
         }
         if (k == OP_READ && s->own_w[key]) {                       /* reads its own write */
-            if (h->op_value[op] != s->own_v[key]) return broken(w, "a read that misses its own last write", op);
+            if (history_op_value(h, op) != s->own_v[key]) return broken(w, "a read that misses its own last write", op);
             continue;
         }
         uint32_t m = k == OP_LIST_READ ? s->own_app[key] : 0;
@@ -148,7 +148,7 @@ static int scan_txn(wk *w, scan *s, uint32_t t) {
 
 /* External prefix length of list read op of t (its own appends before it discounted). */
 static uint32_t prefix_len(const history *h, uint32_t op) {
-    uint32_t n, t = h->op_txn[op], key = h->op_key[op], own = 0;
+    uint32_t n, t = history_op_txn(h, op), key = h->op_key[op], own = 0;
     history_list(h, op, &n);
     for (uint32_t o = h->txns[t].first_op; o < op; o++)
         own += h->op_key[o] == key && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
@@ -175,7 +175,7 @@ static void key_writers(wk *w) {
     for (uint32_t k = 0; k < h->num_keys; k++) {
         w->kw_start[k] = (uint32_t)out.len;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
+            uint32_t t = history_op_txn(h, h->key_writes[i]);
             if (t == 0 || !w->part[t] || (out.len > w->kw_start[k] && vec_last(out) == t)) continue;
             vec_push(out, t);
         }
@@ -207,7 +207,7 @@ static void list_read_order(wk *w, uint32_t op, uint32_t len, uint32_t *mark, ui
     uint32_t n, last = 0, key = h->op_key[op];
     const int64_t *l = history_list(h, op, &n);
     for (uint32_t i = 0; i < len; i++) {
-        uint32_t t = h->op_txn[history_writer_of(h, key, l[i])];   /* list_shape checked every element */
+        uint32_t t = history_op_txn(h, history_writer_of(h, key, l[i]));   /* list_shape checked every element */
         if (t == last) continue;
         if (last) wk_push_extra(w, last, t, op, HISTORY_NONE, WB_LIST, WV_NONE);
         mark[t] = stamp;

@@ -271,7 +271,7 @@ static void cc_task(void *ctx, size_t task) {
     uint32_t lo = (uint32_t)((uint64_t)j->nr * task / CC_TASKS), hi = (uint32_t)((uint64_t)j->nr * (task + 1) / CC_TASKS);
     for (uint32_t r = lo; r < hi && atomic_load(&j->first) > task; r++) {
         if (r + CC_AHEAD < hi) cc_prefetch(j->w, j->c, r + CC_AHEAD);
-        if (cc_read(j->w, j->c, j->w->h->op_txn[j->w->rd[r].op], r, &j->out[task])) {
+        if (cc_read(j->w, j->c, history_op_txn(j->w->h, j->w->rd[r].op), r, &j->out[task])) {
             unsigned cur = atomic_load(&j->first);
             while (cur > task && !atomic_compare_exchange_weak(&j->first, &cur, (unsigned)task)) {}
             return;

@@ -28,7 +28,7 @@ static void write_session(const history *h, const write_plan *p, uint32_t s, FIL
         int64_t id = write_renumbered(&p->txn, x->ext_id);
         fputc('S', out); put_i64(out, id);
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-            int64_t key = write_key(p, h, h->op_key[op]), v = h->op_value[op];
+            int64_t key = write_key(p, h, h->op_key[op]), v = history_op_value(h, op);
             if (history_op_kind(h, op) == OP_WRITE) {
                 v = write_renumbered(&p->value, v);
                 fputc('W', out); put_i64(out, v); put_i64(out, key); put_i64(out, v);
@@ -37,7 +37,7 @@ static void write_session(const history *h, const write_plan *p, uint32_t s, FIL
                 put_i64(out, key); put_i64(out, 0);
             } else {
                 uint32_t w = history_writer_of(h, h->op_key[op], v);
-                int64_t wt = w == HISTORY_NONE ? -1 : write_renumbered(&p->txn, h->txns[h->op_txn[w]].ext_id);
+                int64_t wt = w == HISTORY_NONE ? -1 : write_renumbered(&p->txn, h->txns[history_op_txn(h, w)].ext_id);
                 v = write_renumbered(&p->value, v);
                 fputc('R', out); put_i64(out, wt); put_i64(out, v); put_i64(out, key); put_i64(out, v);
             }

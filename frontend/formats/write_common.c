@@ -33,9 +33,9 @@ int write_check(const history *h, const char *format, int lists_ok, int string_k
             }
         for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++)
             if (history_op_kind(h, op) != OP_LIST_READ && history_op_pred(h, op) == PRED_TAG_NONE &&
-                history_value_is_named(h, h->op_value[op])) {   /* lowered from a predicate read: written as it */
+                history_value_is_named(h, history_op_value(h, op))) {   /* lowered from a predicate read: written as it */
                 ic_error_at(err, h->source, 0, "cannot write value %s (%s) in %s format (integer values only)",
-                            h->strings + h->name_off[h->op_value[op] - VALUE_NAME_BASE],
+                            h->strings + h->name_off[history_op_value(h, op) - VALUE_NAME_BASE],
                             history_op_where(h, op, wb, sizeof wb), format);
                 return 0;
             }
@@ -184,7 +184,11 @@ void write_plan_build(const history *h, history_format fmt, write_plan *p) {
     default: break;
     }
     uint32_t first_op = h->txns[0].num_ops;
-    renumber_build(&p->value, h->op_value + first_op, h->num_ops - first_op, sizeof *h->op_value, 1, value, value_lo);
+    size_t nv = h->num_ops - first_op;                 /* the values as one array (history.h packs them) */
+    int64_t *vals = xmalloc((nv ? nv : 1) * sizeof *vals);
+    for (size_t i = 0; i < nv; i++) vals[i] = history_op_value(h, (uint32_t)(first_op + i));
+    renumber_build(&p->value, vals, nv, sizeof *vals, 1, value, value_lo);
+    free(vals);
     renumber_build(&p->key, h->key_ext, h->num_keys, sizeof *h->key_ext, 0, key, 0);
     static const int64_t none = 0;       /* a valid address when there is nothing to scan */
     renumber_build(&p->session, h->num_sessions ? &h->sessions[0].ext_id : &none, h->num_sessions, sizeof *h->sessions,

@@ -21,7 +21,7 @@ int write_dbcop(const history *h, FILE *out, ic_error *err) {
             vec_reserve(buf, DBCOP_TXN_BYTES(x->num_ops));
             unsigned char *b = dbcop_txn_begin((unsigned char *)buf.data, x->num_ops);
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-                int64_t v = h->op_value[op];
+                int64_t v = history_op_value(h, op);
                 b = dbcop_txn_event(b, history_op_kind(h, op) == OP_WRITE,
                                     (uint64_t)write_key(&p, h, h->op_key[op]),
                                     v == VALUE_INIT ? 0 : (uint64_t)write_renumbered(&p.value, v), !history_op_failed(h, op));

@@ -27,7 +27,7 @@ int write_dbcop_json(const history *h, FILE *out, ic_error *err) {
             const history_txn *x = &h->txns[t];
             fputs(t > se->first_txn ? ",\n      {\"events\": [" : "\n      {\"events\": [", out);
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-                int64_t v = h->op_value[op], key = write_key(&p, h, h->op_key[op]);
+                int64_t v = history_op_value(h, op), key = write_key(&p, h, h->op_key[op]);
                 int write = history_op_kind(h, op) == OP_WRITE;
                 fprintf(out, "%s{\"%s\": {\"variable\": %" PRId64 ", \"version\": ", op > x->first_op ? ", " : "",
                         write ? "Write" : "Read", key);

@@ -85,7 +85,7 @@ static void put_pred_read(const history *h, FILE *out, pred_plan *pp, uint32_t r
         if (i > pp->ret_start[r]) fputc(' ', out);
         put_key(h, out, h->op_key[op]);
         fputc(' ', out);
-        put_read_value(h, out, h->op_key[op], h->op_value[op]);
+        put_read_value(h, out, h->op_key[op], history_op_value(h, op));
     }
     fputs("}]", out);
 }
@@ -95,7 +95,7 @@ static int pred_prelude(const history *h, FILE *out, pred_plan *pp, ic_error *er
     if (!pred_plan_build(h, "elle", pp, err)) return 0;
     for (uint32_t i = 0; i < pp->ret_start[h->preds->reads.len]; i++) {
         uint32_t op = pp->ret_ops[i];
-        int64_t v = h->op_value[op], d;
+        int64_t v = history_op_value(h, op), d;
         if (v == VALUE_INIT ? !init_value(h, h->op_key[op], &d) : reader_name(h, v, "dead")) {
             char wb[600];
             ic_error_at(err, h->source, 0, "cannot write a predicate read that returned an absent version (%s) in elle "
@@ -148,7 +148,7 @@ int write_elle(const history *h, FILE *out, ic_error *err) {
             fputs(":value [", out);
             int first = 1;
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-                int64_t v = h->op_value[op];
+                int64_t v = history_op_value(h, op);
                 for (uint32_t r; h->preds && (r = pred_plan_due(h, &pp, t, op - x->first_op)) != UINT32_MAX; first = 0)
                     put_pred_read(h, out, &pp, r, first);                  /* at its place (pred_read.pos) */
                 uint32_t tag = history_op_pred(h, op);

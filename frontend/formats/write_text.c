@@ -27,7 +27,7 @@
 static int choice_marker(const history *h, int64_t v) {
     if (!history_value_is_named(h, v)) return 0;
     for (uint32_t op = h->txns[0].num_ops; op < h->num_ops; op++) {
-        if (h->op_value[op] != v) continue;
+        if (history_op_value(h, op) != v) continue;
         uint32_t tag = history_op_pred(h, op);
         if (tag == PRED_TAG_NONE || pred_tag_returned(tag)) return 0;
     }
@@ -65,7 +65,7 @@ static void write_pred_read(const history *h, const write_plan *wp, pred_plan *p
     fprintf(out, "rp(%s,{", pred_read_str(&h->preds->reads.data[r], "c", pb, sizeof pb));
     for (uint32_t i = pp->ret_start[r]; i < pp->ret_start[r + 1]; i++) {
         uint32_t op = pp->ret_ops[i];
-        int64_t v = h->op_value[op];
+        int64_t v = history_op_value(h, op);
         fprintf(out, "%s%" PRId64 ":%" PRId64, i > pp->ret_start[r] ? "," : "", write_key(wp, h, h->op_key[op]),
                 v == VALUE_INIT ? 0 : v);
     }
@@ -92,7 +92,7 @@ int write_text(const history *h, FILE *out, ic_error *err) {
                 if (!pp.done[pred_tag_read(tag)]) write_pred_read(h, &p, &pp, pred_tag_read(tag), sess, id, out);
                 continue;
             }
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             fprintf(out, "%c(%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ")\n",
                     history_op_kind(h, op) == OP_READ ? 'r' : 'w', write_key(&p, h, h->op_key[op]),
                     v == VALUE_INIT ? 0 : write_renumbered(&p.value, v), sess, id);

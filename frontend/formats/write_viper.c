@@ -44,7 +44,7 @@ static void write_session(const history *h, const write_plan *p, uint32_t s, FIL
         fputs("\"value\": [", out);
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             int write = history_op_kind(h, op) == OP_WRITE;
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             fprintf(out, "%s[\"%c\", ", op > x->first_op ? ", " : "", write ? 'w' : 'r');
             uint32_t k = h->op_key[op];
             if (h->key_name[k] != HISTORY_NONE) json_write_string(out, h->strings + h->key_name[k]);

@@ -313,7 +313,7 @@ uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == h->writer_cap ? 0 : i + 1) {
         uint32_t op = h->writer_slots[i];
         if (op == HISTORY_NONE) return HISTORY_NONE;
-        if (h->op_key[op] == key && h->op_value[op] == value) return op;
+        if (h->op_key[op] == key && history_op_value(h, op) == value) return op;
     }
 }
 
@@ -324,7 +324,7 @@ static const char *history_session_file(const history *h, uint32_t session) {
 }
 
 static void where_error(const history *h, uint32_t op, ic_error *err, const char *msg) {
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     const char *file = t ? history_session_file(h, h->txns[t].session) : h->source;
     if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, op), "%s", msg);
     else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
@@ -333,6 +333,7 @@ static void where_error(const history *h, uint32_t op, ic_error *err, const char
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
 int history_index_writers(history *h, ic_error *err) {
     (void)err;                                      /* nothing is refused now (issue 35) */
+    history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
     size_t nw = 0;
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -341,12 +342,18 @@ int history_index_writers(history *h, ic_error *err) {
     uint32_t *writes = big_malloc((nw ? nw : 1) * sizeof *writes);
     uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
     memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
-    for (uint32_t op = 0; op < h->num_ops; op++)
-        if (history_op_is_write(h, op)) writes[cur[h->op_key[op]]++] = op;
+    /* writes in op order: a key's previous write is the same transaction's
+     * iff it is at or after the transaction's first op */
+    for (uint32_t t = 0; t < h->num_txns; t++) {
+        uint32_t first = h->txns[t].first_op, end = first + h->txns[t].num_ops;
+        for (uint32_t op = first; op < end; op++) {
+            if (!history_op_is_write(h, op)) continue;
+            uint32_t k = h->op_key[op];
+            if (cur[k] > start[k] && writes[cur[k] - 1] >= first) h->op_kind[writes[cur[k] - 1]] |= OP_OVERWRITTEN;
+            writes[cur[k]++] = op;
+        }
+    }
     free(cur);
-    for (uint32_t k = 0; k < h->num_keys; k++)       /* writes are in op order: same txn is adjacent */
-        for (uint32_t i = start[k]; i + 1 < start[k + 1]; i++)
-            if (h->op_txn[writes[i]] == h->op_txn[writes[i + 1]]) h->op_kind[writes[i]] |= OP_OVERWRITTEN;
     h->key_write_start = start;
     h->key_writes = writes;
 
@@ -357,17 +364,17 @@ int history_index_writers(history *h, ic_error *err) {
     const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (op + ahead < h->num_ops && history_op_is_write(h, op + ahead))
-            history_writer_prefetch_slot(h, h->op_key[op + ahead], h->op_value[op + ahead]);
+            history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
         if (op + half < h->num_ops && history_op_is_write(h, op + half))
-            history_writer_prefetch_op(h, h->op_key[op + half], h->op_value[op + half]);
+            history_writer_prefetch_op(h, h->op_key[op + half], history_op_value(h, op + half));
         if (!history_op_is_write(h, op)) continue;
         uint32_t key = h->op_key[op];
-        int64_t value = h->op_value[op];
+        int64_t value = history_op_value(h, op);
         uint64_t i = history_writer_home(h, key, value);
         for (;; i = i + 1 == cap ? 0 : i + 1) {
             uint32_t other = h->writer_slots[i];
             if (other == HISTORY_NONE) break;
-            if (h->op_key[other] == key && h->op_value[other] == value) {
+            if (h->op_key[other] == key && history_op_value(h, other) == value) {
                 /* a repeated register value or appended value: repeat.c, list_repeat.c */
                 h->op_kind[other] |= OP_REPEATED;
                 h->op_kind[op] |= OP_REPEATED;
@@ -400,6 +407,25 @@ static int check_key_kinds(history *h, ic_error *err) {
     return ok;
 }
 
+void history_txn_index(history *h) {
+    uint32_t n = h->num_ops, nb = (uint32_t)(((uint64_t)n + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT);
+    uint32_t *base = big_malloc((nb ? nb : 1) * sizeof *base);
+    uint8_t *delta = big_malloc(n ? n : 1);
+    int fits = 1;
+    for (uint32_t t = 0; t < h->num_txns && fits; t++)
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+            if (!(op & ((1u << HISTORY_TXN_BLOCK_SHIFT) - 1))) base[op >> HISTORY_TXN_BLOCK_SHIFT] = t;
+            uint32_t d = t - base[op >> HISTORY_TXN_BLOCK_SHIFT];
+            if (d > UINT8_MAX) { fits = 0; break; }
+            delta[op] = (uint8_t)d;
+        }
+    if (fits) { h->op_txn_base = base; h->op_txn_delta = delta; return; }
+    free(base); free(delta);
+    h->op_txn_full = big_malloc((n ? n : 1) * sizeof *h->op_txn_full);
+    for (uint32_t t = 0; t < h->num_txns; t++)
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) h->op_txn_full[op] = t;
+}
+
 /* The op fields go to their final slots field by field: independent
  * tasks, each freeing the builder's copy once done (on several threads two
  * fields are in flight at once: a few bytes an op more, briefly). */
@@ -426,8 +452,7 @@ static void scatter_task(void *ctx, size_t task) {
         for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
         vec_free(b->op_key);
     } else if (task == 1) {
-        h->op_value = big_malloc((size_t)h->num_ops * sizeof *h->op_value);
-        for (size_t i = 0; i < nops; i++) h->op_value[dest[i]] = b->op_value.data[i];
+        history_scatter_values(h, b->op_value.data, dest, nops);
         vec_free(b->op_value);
     } else if (task == 2) {                /* op lines: an array only when no layout of history.h fits */
         int step1 = 1, step0 = 1;
@@ -445,9 +470,7 @@ static void scatter_task(void *ctx, size_t task) {
         }
         vec_free(b->op_line);
     } else {
-        h->op_txn = big_malloc((size_t)h->num_ops * sizeof *h->op_txn);
-        for (uint32_t t = 0; t < h->num_txns; t++)
-            for (uint32_t i = 0; i < h->txns[t].num_ops; i++) h->op_txn[h->txns[t].first_op + i] = t;
+        history_txn_index(h);
     }
 }
 
@@ -512,7 +535,8 @@ history *hb_finish(history_builder *b, ic_error *err) {
     free(txn_new);
     vec_free(b->op_txn);
     for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
-        h->op_kind[k] = OP_WRITE; h->op_key[k] = k; h->op_value[k] = VALUE_INIT;
+        h->op_kind[k] = OP_WRITE; h->op_key[k] = k;
+        if (h->op_val64) h->op_val64[k] = VALUE_INIT; else h->op_val32[k] = HISTORY_V32_INIT;
     }
 
     h->num_keys = nkeys;
@@ -533,7 +557,8 @@ history *hb_finish(history_builder *b, ic_error *err) {
 void history_free(history *h) {
     if (!h) return;
     free(h->source); free(h->sessions); free(h->txns);
-    free(h->op_kind); free(h->op_key); free(h->op_value); free(h->op_line); free(h->op_txn);
+    free(h->op_kind); free(h->op_key); free(h->op_val32); free(h->op_val64); free(h->esc_op); free(h->esc_val);
+    free(h->op_line); free(h->op_txn_base); free(h->op_txn_delta); free(h->op_txn_full);
     free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
     free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
     free(h->name_off);
@@ -547,14 +572,14 @@ void history_free(history *h) {
 /* ---- queries ---------------------------------------------------------- */
 
 const int64_t *history_list(const history *h, uint32_t op, uint32_t *len) {
-    const history_list_ref *r = &h->lists[h->op_value[op]];
+    const history_list_ref *r = &h->lists[history_op_value(h, op)];
     static const int64_t empty[1] = { 0 };
     *len = r->len;
     return r->len ? h->list_pool + r->off : empty;     /* the pool may be NULL */
 }
 
 int64_t history_read_value(const history *h, uint32_t op) {
-    if (history_op_kind(h, op) != OP_LIST_READ) return h->op_value[op];
+    if (history_op_kind(h, op) != OP_LIST_READ) return history_op_value(h, op);
     uint32_t n;
     const int64_t *l = history_list(h, op, &n);
     return n ? l[n - 1] : VALUE_INIT;
@@ -592,7 +617,7 @@ static const char *where(const history *h, uint32_t txn, uint32_t line, char *bu
 }
 
 const char *history_op_where(const history *h, uint32_t op, char *buf, size_t n) {
-    return where(h, h->op_txn[op], history_op_line(h, op), buf, n);
+    return where(h, history_op_txn(h, op), history_op_line(h, op), buf, n);
 }
 
 const char *history_txn_where(const history *h, uint32_t txn, char *buf, size_t n) {
@@ -620,7 +645,7 @@ uint32_t history_snapshot_source(const history *h, uint32_t op, uint32_t own_app
 
 uint32_t history_external_source(const history *h, uint32_t op) {
     if (history_op_kind(h, op) != OP_LIST_READ) return history_read_source(h, op);
-    uint32_t t = h->op_txn[op], k = h->op_key[op], own = 0;
+    uint32_t t = history_op_txn(h, op), k = h->op_key[op], own = 0;
     for (uint32_t o = h->txns[t].first_op; o < op; o++)
         own += h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
     return history_snapshot_source(h, op, own);
@@ -643,7 +668,7 @@ uint32_t history_txn_external_read(const history *h, uint32_t t, uint32_t key) {
 static void observe(const history *h, uint8_t *p, vec_u32 *work, uint32_t t, uint32_t key, int64_t value) {
     uint32_t w = history_writer_of(h, key, value);
     if (w == HISTORY_NONE) return;
-    uint32_t u = h->op_txn[w];
+    uint32_t u = history_op_txn(h, w);
     if (u == t || p[u] || h->txns[u].status != TXN_INDETERMINATE) return;
     p[u] = 1;
     vec_push(*work, u);
@@ -662,7 +687,7 @@ uint8_t *history_participants(const history *h) {
         const history_txn *tx = &h->txns[t];
         for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
             if (!history_op_is_read(h, op)) continue;
-            if (history_op_kind(h, op) == OP_READ) { observe(h, p, &work, t, h->op_key[op], h->op_value[op]); continue; }
+            if (history_op_kind(h, op) == OP_READ) { observe(h, p, &work, t, h->op_key[op], history_op_value(h, op)); continue; }
             uint32_t n;
             const int64_t *l = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) observe(h, p, &work, t, h->op_key[op], l[i]);

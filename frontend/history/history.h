@@ -60,10 +60,12 @@
  *     indeterminate transaction whose write a participant observed (so its
  *     own reads then count too).  Aborted transactions never participate.
  *
- * Memory: per op 17 bytes (kind 1, key 4, value 8, txn 4), plus 4 for its
- * line unless the lines follow one of the layouts below (op_line), plus the
- * writer index (4 bytes per slot, 2 slots per write); per transaction 32
- * bytes.  1M transactions x 15 ops is ~0.35 GB. */
+ * Memory: per op 10 bytes (kind 1, key 4, value 4 where values fit in
+ * 32 bits, else 8; its transaction 1: op_txn_delta), plus 4
+ * for its line unless the lines follow one of the layouts below (op_line),
+ * plus the writer index (4 bytes per slot, 2 slots per write) and key_writes
+ * (4 bytes per write); per transaction 32 bytes.  1M transactions x 8 ops
+ * is 0.16 GB (doc/architecture.md, "The history in memory"). */
 #ifndef ISOCHECK_HISTORY_H
 #define ISOCHECK_HISTORY_H
 
@@ -156,8 +158,25 @@ typedef struct history {
     uint32_t num_ops;                /* structure of arrays, num_ops each */
     uint8_t  *op_kind;               /* op_kind | OP_FAILED | OP_OVERWRITTEN */
     uint32_t *op_key;
-    int64_t  *op_value;
-    uint32_t *op_txn;
+    /* Values (read them with history_op_value): when every value but a
+     * few fits in 32 bits, op_val32 holds them (VALUE_INIT as
+     * HISTORY_V32_INIT) and op_val64 is NULL; the few others are
+     * HISTORY_V32_ESC there, with the op in esc_op (ascending) and its
+     * value in esc_val, num_esc of them.  Else op_val64 holds every value
+     * and op_val32 is NULL. */
+    int32_t  *op_val32;
+    int64_t  *op_val64;
+    uint32_t  num_esc;
+    uint32_t *esc_op;
+    int64_t  *esc_val;
+    /* An op's transaction (read it with history_op_txn): op_txn_base[b]
+     * is the transaction of op b << HISTORY_TXN_BLOCK_SHIFT, and op's
+     * own is that plus op_txn_delta[op] (1 byte an op).  A block whose ops
+     * span more than 256 transactions (runs of empty ones) cannot say it:
+     * then op_txn_full holds every op's and the other two are NULL. */
+    uint32_t *op_txn_base;
+    uint8_t  *op_txn_delta;
+    uint32_t *op_txn_full;
     /* Where an op is, line or byte offset (saturates at UINT32_MAX): read it
      * with history_op_line().  Most inputs need no array: when op i of
      * every transaction is at its line + i (text, one op per line, a
@@ -239,6 +258,41 @@ static inline int history_op_is_read(const history *h, uint32_t op) {
     return (k == OP_READ || k == OP_LIST_READ) && !history_op_failed(h, op);
 }
 
+/* An op's transaction and value: read them through these (the arrays'
+ * layout is this header's business; bench/history_accessors.pl converts
+ * direct uses). */
+#define HISTORY_TXN_BLOCK_SHIFT 8
+static inline uint32_t history_op_txn(const history *h, uint32_t op) {
+    if (h->op_txn_full) return h->op_txn_full[op];
+    return h->op_txn_base[op >> HISTORY_TXN_BLOCK_SHIFT] + h->op_txn_delta[op];
+}
+#define HISTORY_V32_INIT INT32_MIN          /* op_val32's VALUE_INIT */
+#define HISTORY_V32_ESC  (INT32_MIN + 1)    /* op_val32's escape: the value is in esc_val */
+int64_t history_op_value_escaped(const history *h, uint32_t op);
+static inline int64_t history_op_value(const history *h, uint32_t op) {
+    if (h->op_val64) return h->op_val64[op];
+    int32_t v = h->op_val32[op];
+    if (v > HISTORY_V32_ESC) return v;
+    return v == HISTORY_V32_INIT ? VALUE_INIT : history_op_value_escaped(h, op);
+}
+/* Give op a new value (resolved histories and their copies; the history
+ * is not shared while this runs).  May widen the values to op_val64. */
+void history_set_op_value(history *h, uint32_t op, int64_t v);
+/* Put the values back in the narrow form where they fit (after many
+ * history_set_op_value calls). */
+void history_pack_values(history *h);
+/* Prefetch op's fields (kind, key, value, transaction). */
+#if defined(__GNUC__)
+#define HISTORY_OP_PREFETCH(h, op) do { \
+        const history *h_ = (h); uint32_t o_ = (op); \
+        __builtin_prefetch(&h_->op_kind[o_]); __builtin_prefetch(&h_->op_key[o_]); \
+        __builtin_prefetch(h_->op_val64 ? (const void *)&h_->op_val64[o_] : (const void *)&h_->op_val32[o_]); \
+        __builtin_prefetch(h_->op_txn_full ? (const void *)&h_->op_txn_full[o_] : (const void *)&h_->op_txn_delta[o_]); \
+    } while (0)
+#else
+#define HISTORY_OP_PREFETCH(h, op) ((void)(h), (void)(op))
+#endif
+
 /* The predicate-read tag of op (predicate.h), or UINT32_MAX. */
 static inline uint32_t history_op_pred(const history *h, uint32_t op) {
     return h->op_pred ? h->op_pred[op] : UINT32_MAX;
@@ -258,7 +312,7 @@ static inline int history_has_times(const history *h, history_time_kind k) { ret
 /* Where op is (line or byte offset; INIT's ops: 0). */
 static inline uint32_t history_op_line(const history *h, uint32_t op) {
     if (h->op_line) return h->op_line[op];
-    uint32_t t = h->op_txn[op];
+    uint32_t t = history_op_txn(h, op);
     if (t == 0) return 0;
     return h->txns[t].line + h->op_line_step * (op - h->txns[t].first_op);
 }
@@ -293,7 +347,9 @@ HISTORY_PREFETCH_FN void history_writer_prefetch_op(const history *h, uint32_t k
     if (!h->writer_slots) return;
     uint32_t op = h->writer_slots[history_writer_home(h, key, value)];
     if (op < h->num_ops) {
-        HISTORY_PREFETCH(&h->op_key[op]); HISTORY_PREFETCH(&h->op_value[op]); HISTORY_PREFETCH(&h->op_txn[op]);
+        HISTORY_PREFETCH(&h->op_key[op]);
+        HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[op] : (const void *)&h->op_val32[op]);
+        HISTORY_PREFETCH(h->op_txn_full ? (const void *)&h->op_txn_full[op] : (const void *)&h->op_txn_delta[op]);
     }
 }
 

@@ -59,14 +59,14 @@ int history_has_repeated_appends(const history *h) {
 /* External prefix length of list read r: the list without the reader's own
  * appends so far (when it ends with them: *own_ok). */
 static uint32_t ext_of(const history *h, uint32_t r, int *own_ok) {
-    uint32_t n, t = h->op_txn[r], k = h->op_key[r], m = 0;
+    uint32_t n, t = history_op_txn(h, r), k = h->op_key[r], m = 0;
     const int64_t *l = history_list(h, r, &n);
     for (uint32_t o = h->txns[t].first_op; o < r; o++)
         if (h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o)) m++;
     *own_ok = m <= n;
     uint32_t i = n - (m <= n ? m : 0);
     for (uint32_t o = h->txns[t].first_op; o < r && *own_ok; o++)
-        if (h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o)) *own_ok = l[i++] == h->op_value[o];
+        if (h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o)) *own_ok = l[i++] == history_op_value(h, o);
     return *own_ok ? n - m : n;
 }
 
@@ -92,14 +92,14 @@ static int fits(const seg_ctx *s, uint32_t pos, uint32_t w) {
     if (s->exact[w] != HISTORY_NONE && s->exact[w] != pos) return 0;
     if (s->req[pos] != HISTORY_NONE && s->req[pos] != w) return 0;
     for (uint32_t j = 0; j < s->wlen[w]; j++)
-        if (s->h->op_value[s->kw[s->wfirst[w] + j]] != s->L[pos + j]) return 0;
+        if (history_op_value(s->h, s->kw[s->wfirst[w] + j]) != s->L[pos + j]) return 0;
     return 1;
 }
 
 static const history *sort_h;          /* qsort has no context: set under the caller's only thread */
 static int cmp_line(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t lx = sort_h->txns[sort_h->op_txn[x]].line, ly = sort_h->txns[sort_h->op_txn[y]].line;
+    uint32_t lx = sort_h->txns[history_op_txn(sort_h, x)].line, ly = sort_h->txns[history_op_txn(sort_h, y)].line;
     if (lx != ly) return lx < ly ? -1 : 1;
     return (x > y) - (x < y);
 }
@@ -133,7 +133,7 @@ static void walk(seg_ctx *s, list_choice *lc, lkey *K) {
                 cand.len = depth ? coff[depth - 1] + cn[depth - 1] : 0;
                 coff[depth] = (uint32_t)cand.len;
                 for (uint32_t a = 0; a < n; a++) {
-                    uint32_t w = s->widx[h->op_txn[ws[a]]];
+                    uint32_t w = s->widx[history_op_txn(h, ws[a])];
                     if (w && s->kw[s->wfirst[w - 1]] == ws[a]) vec_push(cand, ws[a]);
                 }
                 cn[depth] = (uint32_t)cand.len - coff[depth];
@@ -142,7 +142,7 @@ static void walk(seg_ctx *s, list_choice *lc, lkey *K) {
                 sort_h = NULL;
             }
             while (next_c[depth] < cn[depth]) {
-                uint32_t op = cand.data[coff[depth] + next_c[depth]++], w = s->widx[h->op_txn[op]] - 1;
+                uint32_t op = cand.data[coff[depth] + next_c[depth]++], w = s->widx[history_op_txn(h, op)] - 1;
                 if (!fits(s, pos, w)) continue;
                 s->used[w] = 1;
                 chosen[depth] = w;
@@ -178,13 +178,13 @@ static void session_bounds(seg_ctx *s, const lread *rd, size_t nr) {
     const history *h = s->h;
     VEC(so_ent) e; vec_init(e);
     for (uint32_t w = 0; w < s->nw; w++) {
-        const history_txn *tx = &h->txns[h->op_txn[s->kw[s->wfirst[w]]]];
+        const history_txn *tx = &h->txns[history_op_txn(h, s->kw[s->wfirst[w]])];
         so_ent x = { tx->session, tx->pos, 0, w, 1 };
         vec_push(e, x);
     }
     for (size_t i = 0; i < nr; i++) {
         if (!rd[i].committed || !rd[i].compat) continue;
-        const history_txn *tx = &h->txns[h->op_txn[rd[i].op]];
+        const history_txn *tx = &h->txns[history_op_txn(h, rd[i].op)];
         so_ent x = { tx->session, tx->pos, rd[i].ext, 0, 0 };
         vec_push(e, x);
     }
@@ -218,7 +218,7 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
     s.wfirst = xmalloc((nkw + 1) * sizeof *s.wfirst);
     s.wlen = xmalloc((nkw + 1) * sizeof *s.wlen);
     for (uint32_t j = 0; j < nkw; j++) {
-        uint32_t t = h->op_txn[s.kw[j]];
+        uint32_t t = history_op_txn(h, s.kw[j]);
         if (t == 0 || h->txns[t].status == TXN_ABORTED || history_op_kind(h, s.kw[j]) != OP_APPEND) continue;
         if (!widx[t]) { s.wfirst[s.nw] = j; s.wlen[s.nw] = 0; widx[t] = ++s.nw; }
         s.wlen[widx[t] - 1]++;
@@ -231,7 +231,7 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
     s.req = xmalloc(((size_t)s.len + 1) * sizeof *s.req);
     memset(s.req, 0xff, ((size_t)s.len + 1) * sizeof *s.req);
     for (size_t i = 0; i < K->nreads; i++) {
-        uint32_t w = widx[h->op_txn[rd[i].op]];
+        uint32_t w = widx[history_op_txn(h, rd[i].op)];
         if (!w) continue;
         if (rd[i].ext > s.min_start[w - 1]) s.min_start[w - 1] = rd[i].ext;
         if (!adjacent || !rd[i].compat) continue;
@@ -243,7 +243,7 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
     }
     for (uint32_t w = 0; adjacent && w < s.nw; w++) {
         uint32_t p = s.exact[w];
-        if (p >= s.len || h->txns[h->op_txn[s.kw[s.wfirst[w]]]].status != TXN_COMMITTED) continue;
+        if (p >= s.len || h->txns[history_op_txn(h, s.kw[s.wfirst[w]])].status != TXN_COMMITTED) continue;
         if (s.req[p] != HISTORY_NONE && s.req[p] != w) s.req[p] = s.nw;          /* two writers: none fits */
         else s.req[p] = w;
     }
@@ -269,7 +269,7 @@ static void key_segments(const history *h, list_choice *lc, lkey *K, uint32_t *w
         }
     }
     lc->truncated |= was;                               /* no committed read shows an append: nothing to choose */
-    for (uint32_t j = 0; j < nkw; j++) widx[h->op_txn[s.kw[j]]] = 0;
+    for (uint32_t j = 0; j < nkw; j++) widx[history_op_txn(h, s.kw[j])] = 0;
     free(s.wfirst); free(s.wlen); free(s.min_start); free(s.lo_end); free(s.used); free(s.bound); free(s.next_b);
     free(s.exact); free(s.req);
 }
@@ -292,7 +292,7 @@ list_choice *list_choice_build(const history *h, int session_order, int adjacent
     for (uint32_t op = 0; op < h->num_ops; op++) {
         uint32_t ki = lc->key_index[h->op_key[op]];
         if (ki == HISTORY_NONE || history_op_kind(h, op) != OP_LIST_READ || history_op_failed(h, op)) continue;
-        uint8_t st = h->txns[h->op_txn[op]].status;
+        uint8_t st = h->txns[history_op_txn(h, op)].status;
         if (st == TXN_ABORTED) continue;
         int own_ok;
         lread r = { op, ext_of(h, op, &own_ok), st == TXN_COMMITTED, 0, (uint8_t)own_ok };
@@ -354,18 +354,18 @@ static const uint32_t *seg_of(const list_choice *lc, uint32_t ki, const uint32_t
 /* The new elements of list read r of a key with repeated appends. */
 static void map_list(const history *h, const history *c, const list_choice *lc, uint32_t r, const uint32_t *pick,
                      int64_t *out) {
-    uint32_t n, k = h->op_key[r], t = h->op_txn[r];
+    uint32_t n, k = h->op_key[r], t = history_op_txn(h, r);
     const lkey *K = &lc->keys[lc->key_index[k]];
     const int64_t *l = history_list(h, r, &n);
     int own_ok;
     uint32_t ext = ext_of(h, r, &own_ok), i = 0, Ln;
     const uint32_t *seg = seg_of(lc, lc->key_index[k], pick);
     const int64_t *L = K->lop != HISTORY_NONE ? history_list(h, K->lop, &Ln) : NULL;
-    for (; seg && i < ext && i < K->len && l[i] == L[i]; i++) out[i] = c->op_value[seg[i]];
+    for (; seg && i < ext && i < K->len && l[i] == L[i]; i++) out[i] = history_op_value(c, seg[i]);
     if (own_ok) {
         uint32_t j = ext;
         for (uint32_t o = h->txns[t].first_op; o < r; o++)
-            if (h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o)) out[j++] = c->op_value[o];
+            if (h->op_key[o] == k && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o)) out[j++] = history_op_value(c, o);
     }
     for (uint32_t end = own_ok ? ext : n; i < end; i++) {     /* best effort: the first unused append of the value */
         uint32_t one[1], pickop = HISTORY_NONE;
@@ -373,12 +373,12 @@ static void map_list(const history *h, const history *c, const list_choice *lc, 
         uint32_t m = history_writers_of(h, k, l[i], one, &ws);
         out[i] = l[i];
         for (uint32_t a = 0; a < m && pickop == HISTORY_NONE; a++) {
-            int taken = h->op_txn[ws[a]] == t || h->txns[h->op_txn[ws[a]]].status == TXN_ABORTED;
-            for (uint32_t b = 0; b < i && !taken; b++) taken = out[b] == c->op_value[ws[a]];
+            int taken = history_op_txn(h, ws[a]) == t || h->txns[history_op_txn(h, ws[a])].status == TXN_ABORTED;
+            for (uint32_t b = 0; b < i && !taken; b++) taken = out[b] == history_op_value(c, ws[a]);
             if (!taken) pickop = ws[a];
         }
         if (pickop == HISTORY_NONE && m) pickop = ws[0];
-        if (pickop != HISTORY_NONE) out[i] = c->op_value[pickop];
+        if (pickop != HISTORY_NONE) out[i] = history_op_value(c, pickop);
     }
 }
 
@@ -389,8 +389,8 @@ history *history_with_list_choice(const history *h, const list_choice *lc, const
     for (uint32_t op = 0; op < h->num_ops; op++) {
         c->op_kind[op] &= (uint8_t)~OP_REPEATED;
         if (!(h->op_kind[op] & OP_REPEATED) || history_op_kind(h, op) != OP_APPEND) continue;
-        snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));   /* shown as written */
-        c->op_value[op] = history_add_name(c, &cap, text);
+        snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, op), vb, sizeof vb));   /* shown as written */
+        c->op_val64[op] = history_add_name(c, &cap, text);
     }
     size_t total = 0, nl = 0;
     for (uint32_t op = 0; op < h->num_ops; op++)
@@ -402,12 +402,12 @@ history *history_with_list_choice(const history *h, const list_choice *lc, const
         if (history_op_kind(h, op) != OP_LIST_READ) continue;
         uint32_t n;
         const int64_t *l = history_list(h, op, &n);
-        if (lc->key_index[h->op_key[op]] != HISTORY_NONE && h->txns[h->op_txn[op]].status != TXN_ABORTED &&
+        if (lc->key_index[h->op_key[op]] != HISTORY_NONE && h->txns[history_op_txn(h, op)].status != TXN_ABORTED &&
             !history_op_failed(h, op))
             map_list(h, c, lc, op, pick, pool + at);
         else memcpy(pool + at, l, n * sizeof *l);
         refs[li].off = at; refs[li].len = n;
-        c->op_value[op] = (int64_t)li++;
+        c->op_val64[op] = (int64_t)li++;
         at += n;
     }
     free(c->lists); free(c->list_pool);
@@ -436,8 +436,8 @@ int list_choice_describe(const history *h, const list_choice *lc, const uint32_t
             at += (size_t)snprintf(lb + at, sizeof lb - at, "%s%s", x ? " " : "", history_value_str(h, l[x], vb, sizeof vb));
         snprintf(lb + at, sizeof lb - at, "%s]", at + 24 >= sizeof lb ? " ..." : "");
         snprintf(buf, n, "txn %lld read key %s = %s with %s appended by txn %lld",
-                 (long long)h->txns[h->op_txn[rd[j].op]].ext_id, history_key_str(h, K->key, kb, sizeof kb), lb,
-                 history_value_str(h, h->op_value[w], vb, sizeof vb), (long long)h->txns[h->op_txn[w]].ext_id);
+                 (long long)h->txns[history_op_txn(h, rd[j].op)].ext_id, history_key_str(h, K->key, kb, sizeof kb), lb,
+                 history_value_str(h, history_op_value(h, w), vb, sizeof vb), (long long)h->txns[history_op_txn(h, w)].ext_id);
         return 1;
     }
     return 0;

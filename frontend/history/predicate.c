@@ -131,7 +131,7 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 uint32_t preds_op_rank(const history *h, uint32_t op) {
-    uint32_t tag = history_op_pred(h, op), i = op - h->txns[h->op_txn[op]].first_op;
+    uint32_t tag = history_op_pred(h, op), i = op - h->txns[history_op_txn(h, op)].first_op;
     if (tag != PRED_TAG_NONE && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
         uint32_t pos = h->preds->reads.data[pred_tag_read(tag)].pos;
         if (pos != PRED_POS_NONE && pos <= i) return 2 * pos;
@@ -190,7 +190,7 @@ int preds_attach_choices(history *h, ic_error *err) {
             const pred_choice *c = &p->choices.data[i];
             if (c->txn == HISTORY_NONE || c->txn >= h->num_txns) continue;
             for (uint32_t o = h->txns[c->txn].first_op; o < h->txns[c->txn].first_op + h->txns[c->txn].num_ops; o++)
-                if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker)
+                if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && history_op_value(h, o) == c->marker)
                     h->op_kind[o] |= OP_FAILED;
         }
         for (size_t i = 0; i < p->facts.len; i++) p->facts.data[i].rc_view = 0;
@@ -213,13 +213,13 @@ int preds_attach_choices(history *h, ic_error *err) {
         uint32_t t = c->txn, op = HISTORY_NONE;
         if (t == HISTORY_NONE || t >= h->num_txns) continue;
         for (uint32_t o = h->txns[t].first_op; o < h->txns[t].first_op + h->txns[t].num_ops; o++)
-            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker) {
+            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && history_op_value(h, o) == c->marker) {
                 h->op_kind[o] |= OP_AMBIGUOUS;
                 if (op == HISTORY_NONE) op = o;
             }
         if (op != HISTORY_NONE) { at[k].op = op; at[k++].i = (uint32_t)i; }
         for (uint32_t o = op; c->read == HISTORY_NONE && o != HISTORY_NONE && o < h->txns[t].first_op + h->txns[t].num_ops; o++)
-            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && h->op_value[o] == c->marker &&
+            if (h->op_key[o] == c->key && history_op_kind(h, o) == OP_READ && history_op_value(h, o) == c->marker &&
                 history_op_pred(h, o) == PRED_TAG_NONE) vec_push(p->nil_ops, o);
     }
     qsort(at, k, sizeof *at, cmp_choice_at);

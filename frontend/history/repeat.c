@@ -39,7 +39,7 @@ static int cmp_rep(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const history *h = sort_h;
     if (h->op_key[x] != h->op_key[y]) return h->op_key[x] < h->op_key[y] ? -1 : 1;
-    if (h->op_value[x] != h->op_value[y]) return h->op_value[x] < h->op_value[y] ? -1 : 1;
+    if (history_op_value(h, x) != history_op_value(h, y)) return history_op_value(h, x) < history_op_value(h, y) ? -1 : 1;
     return (x > y) - (x < y);
 }
 
@@ -69,18 +69,18 @@ uint32_t history_writers_of(const history *h, uint32_t key, int64_t value, uint3
     uint32_t lo = 0, hi = h->num_repeated;             /* first entry >= (key, value) */
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2, m = h->rep_ops[mid];
-        int less = h->op_key[m] < key || (h->op_key[m] == key && h->op_value[m] < value);
+        int less = h->op_key[m] < key || (h->op_key[m] == key && history_op_value(h, m) < value);
         if (less) lo = mid + 1; else hi = mid;
     }
     uint32_t e = lo;
-    while (e < h->num_repeated && h->op_key[h->rep_ops[e]] == key && h->op_value[h->rep_ops[e]] == value) e++;
+    while (e < h->num_repeated && h->op_key[h->rep_ops[e]] == key && history_op_value(h, h->rep_ops[e]) == value) e++;
     *ops = h->rep_ops + lo;
     return e - lo;
 }
 
 history_rule_out history_rule_out_of(const history *h, uint32_t r, uint32_t w) {
-    uint32_t wt = h->op_txn[w];
-    if (wt == h->op_txn[r]) return RULE_OWN_LATER;
+    uint32_t wt = history_op_txn(h, w);
+    if (wt == history_op_txn(h, r)) return RULE_OWN_LATER;
     if (h->txns[wt].status == TXN_ABORTED) return RULE_ABORTED;
     if (h->op_kind[w] & OP_OVERWRITTEN) return RULE_OVERWRITTEN;
     return RULE_POSSIBLE;
@@ -119,8 +119,13 @@ history *history_dup(const history *h) {
     c->num_ops = h->num_ops;
     c->op_kind = dup_bytes(h->op_kind, h->num_ops);
     c->op_key = dup_bytes(h->op_key, (size_t)h->num_ops * sizeof *h->op_key);
-    c->op_value = dup_bytes(h->op_value, (size_t)h->num_ops * sizeof *h->op_value);
-    c->op_txn = dup_bytes(h->op_txn, (size_t)h->num_ops * sizeof *h->op_txn);
+    c->op_val32 = dup_bytes(h->op_val32, h->op_val32 ? (size_t)h->num_ops * sizeof *h->op_val32 : 0);
+    c->op_val64 = dup_bytes(h->op_val64, h->op_val64 ? (size_t)h->num_ops * sizeof *h->op_val64 : 0);
+    c->num_esc = h->num_esc;
+    c->esc_op = dup_bytes(h->esc_op, (size_t)h->num_esc * sizeof *h->esc_op);
+    c->esc_val = dup_bytes(h->esc_val, (size_t)h->num_esc * sizeof *h->esc_val);
+    history_values_widen(c);                    /* its users rewrite values: op_val64 */
+    history_txn_index(c);
     c->op_line = dup_bytes(h->op_line, (size_t)h->num_ops * sizeof *h->op_line);
     c->op_line_step = h->op_line_step;
     c->num_keys = h->num_keys;
@@ -169,10 +174,10 @@ typedef struct resolve_out { VEC(uint32_t) read, start, cand; VEC(uint8_t) why; 
 static int64_t resolve_external(const history *h, history *c, size_t *cap, uint32_t r, resolve_out *o) {
     uint32_t one[1];
     const uint32_t *ws;
-    uint32_t n = history_writers_of(h, h->op_key[r], h->op_value[r], one, &ws), possible = 0, pick = HISTORY_NONE;
+    uint32_t n = history_writers_of(h, h->op_key[r], history_op_value(h, r), one, &ws), possible = 0, pick = HISTORY_NONE;
     for (uint32_t i = 0; i < n; i++)
         if (history_rule_out_of(h, r, ws[i]) == RULE_POSSIBLE) { possible++; pick = ws[i]; }
-    if (possible == 1) return c->op_value[pick];
+    if (possible == 1) return history_op_value(c, pick);
     vec_push(o->read, r);
     for (uint32_t i = 0; i < n; i++) {
         vec_push(o->cand, ws[i]);
@@ -181,7 +186,7 @@ static int64_t resolve_external(const history *h, history *c, size_t *cap, uint3
     vec_push(o->start, (uint32_t)o->cand.len);
     c->op_kind[r] |= OP_AMBIGUOUS;
     char vb[96], text[128];
-    snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[r], vb, sizeof vb));
+    snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, r), vb, sizeof vb));
     return history_add_name(c, cap, text);
 }
 
@@ -189,11 +194,11 @@ static int64_t resolve_external(const history *h, history *c, size_t *cap, uint3
  * later reads of the key in its transaction that showed the same marker). */
 static void read_writer(history *c, uint32_t i, uint32_t w) {
     uint32_t r = c->amb_read[i];
-    int64_t marker = c->op_value[r];
-    const history_txn *tx = &c->txns[c->op_txn[r]];
+    int64_t marker = history_op_value(c, r);
+    const history_txn *tx = &c->txns[history_op_txn(c, r)];
     for (uint32_t op = r; op < tx->first_op + tx->num_ops; op++)
-        if (c->op_key[op] == c->op_key[r] && history_op_kind(c, op) == OP_READ && c->op_value[op] == marker)
-            c->op_value[op] = c->op_value[w];
+        if (c->op_key[op] == c->op_key[r] && history_op_kind(c, op) == OP_READ && history_op_value(c, op) == marker)
+            c->op_val64[op] = history_op_value(c, w);
     c->op_kind[r] &= (uint8_t)~OP_AMBIGUOUS;
 }
 
@@ -214,11 +219,11 @@ static void settle_participants(history *c) {
         part = history_participants(c);
         for (uint32_t i = 0; i < c->num_amb; i++) {
             uint32_t r = c->amb_read[i], first = HISTORY_NONE, in = 0;
-            if (!(c->op_kind[r] & OP_AMBIGUOUS) || !part[c->op_txn[r]] || history_op_failed(c, r)) continue;
+            if (!(c->op_kind[r] & OP_AMBIGUOUS) || !part[history_op_txn(c, r)] || history_op_failed(c, r)) continue;
             for (uint32_t j = c->amb_start[i]; j < c->amb_start[i + 1]; j++) {
                 if (c->amb_why[j]) continue;
                 if (first == HISTORY_NONE) first = c->amb_cand[j];
-                in += part[c->op_txn[c->amb_cand[j]]] != 0;
+                in += part[history_op_txn(c, c->amb_cand[j])] != 0;
             }
             if (in || first == HISTORY_NONE) continue;
             read_writer(c, i, first);
@@ -229,9 +234,9 @@ static void settle_participants(history *c) {
     for (uint32_t i = 0; i < c->num_amb; i++) {
         uint32_t r = c->amb_read[i], a = c->amb_start[i], b = c->amb_start[i + 1], left = 0, w = HISTORY_NONE;
         if (!(c->op_kind[r] & OP_AMBIGUOUS)) continue;
-        int judged = part[c->op_txn[r]] && !history_op_failed(c, r);
+        int judged = part[history_op_txn(c, r)] && !history_op_failed(c, r);
         for (uint32_t j = a; j < b; j++) {
-            if (judged && !c->amb_why[j] && !part[c->op_txn[c->amb_cand[j]]]) c->amb_why[j] = RULE_UNOBSERVED;
+            if (judged && !c->amb_why[j] && !part[history_op_txn(c, c->amb_cand[j])]) c->amb_why[j] = RULE_UNOBSERVED;
             if (!c->amb_why[j]) { left++; w = c->amb_cand[j]; }
         }
         if (judged && left == 1) { read_writer(c, i, w); continue; }
@@ -251,9 +256,9 @@ static history *resolve(const history *h, ic_error *err) {
     char vb[96], text[160];
     for (uint32_t op = 0; op < h->num_ops; op++) {          /* a value of its own for every repeated write */
         c->op_kind[op] &= (uint8_t)~OP_REPEATED;
-        if (!(h->op_kind[op] & OP_REPEATED) || h->op_txn[op] == 0) continue;
-        snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));   /* shown as written */
-        c->op_value[op] = history_add_name(c, &cap, text);
+        if (!(h->op_kind[op] & OP_REPEATED) || history_op_txn(h, op) == 0) continue;
+        snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, op), vb, sizeof vb));   /* shown as written */
+        c->op_val64[op] = history_add_name(c, &cap, text);
     }
     resolve_out o; vec_init(o.read); vec_init(o.start); vec_init(o.cand); vec_init(o.why);
     vec_push(o.start, 0);
@@ -266,18 +271,18 @@ static history *resolve(const history *h, ic_error *err) {
             stamp[k] = t;
             last[k] = op;
             if (history_op_kind(h, op) != OP_READ) continue;
-            int repeated = (history_writer_of(h, k, h->op_value[op]) != HISTORY_NONE &&
-                            (h->op_kind[history_writer_of(h, k, h->op_value[op])] & OP_REPEATED));
+            int repeated = (history_writer_of(h, k, history_op_value(h, op)) != HISTORY_NONE &&
+                            (h->op_kind[history_writer_of(h, k, history_op_value(h, op))] & OP_REPEATED));
             if (prev != HISTORY_NONE && history_op_kind(h, prev) != OP_READ && history_op_kind(h, prev) != OP_WRITE)
                 prev = HISTORY_NONE;                        /* as the axioms: only a register op shows a value */
             if (prev == HISTORY_NONE) {
-                if (repeated) c->op_value[op] = resolve_external(h, c, &cap, op, &o);
-            } else if (h->op_value[op] == h->op_value[prev]) c->op_value[op] = c->op_value[prev];
+                if (repeated) c->op_val64[op] = resolve_external(h, c, &cap, op, &o);
+            } else if (history_op_value(h, op) == history_op_value(h, prev)) c->op_val64[op] = history_op_value(c, prev);
             else if (repeated && history_op_kind(h, prev) == OP_READ)   /* another version than the read before it (rc */
-                c->op_value[op] = resolve_external(h, c, &cap, op, &o);  /* allows it): a choice of its own */
+                c->op_val64[op] = resolve_external(h, c, &cap, op, &o);  /* allows it): a choice of its own */
             else if (repeated) {
-                snprintf(text, sizeof text, "%s", history_value_str(h, h->op_value[op], vb, sizeof vb));
-                c->op_value[op] = history_add_name(c, &cap, text);
+                snprintf(text, sizeof text, "%s", history_value_str(h, history_op_value(h, op), vb, sizeof vb));
+                c->op_val64[op] = history_add_name(c, &cap, text);
             }
         }
     }
@@ -309,16 +314,16 @@ history *history_with_choice(const history *h, const uint32_t *choice) {
     for (uint32_t i = 0; i < h->num_amb; i++) {
         uint32_t r = h->amb_read[i], w = choice[i], ok = 0;
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1] && w == HISTORY_NONE; j++)
-            if (!h->amb_why[j] && h->txns[h->op_txn[r]].status != TXN_COMMITTED) w = h->amb_cand[j];  /* not judged */
+            if (!h->amb_why[j] && h->txns[history_op_txn(h, r)].status != TXN_COMMITTED) w = h->amb_cand[j];  /* not judged */
         for (uint32_t j = h->amb_start[i]; j < h->amb_start[i + 1]; j++) ok |= h->amb_cand[j] == w && !h->amb_why[j];
-        if (!ok && w == HISTORY_NONE && (h->txns[h->op_txn[r]].status != TXN_COMMITTED || history_op_failed(h, r)))
+        if (!ok && w == HISTORY_NONE && (h->txns[history_op_txn(h, r)].status != TXN_COMMITTED || history_op_failed(h, r)))
             continue;                                   /* not judged (a read set aside: failed) */
         if (!ok) { history_free(c); return NULL; }
-        int64_t marker = h->op_value[r];
-        const history_txn *tx = &h->txns[h->op_txn[r]];
+        int64_t marker = history_op_value(h, r);
+        const history_txn *tx = &h->txns[history_op_txn(h, r)];
         for (uint32_t op = r; op < tx->first_op + tx->num_ops; op++)     /* the read and its repeats */
-            if (h->op_key[op] == h->op_key[r] && history_op_kind(h, op) == OP_READ && h->op_value[op] == marker)
-                c->op_value[op] = h->op_value[w];
+            if (h->op_key[op] == h->op_key[r] && history_op_kind(h, op) == OP_READ && history_op_value(h, op) == marker)
+                c->op_val64[op] = history_op_value(h, w);
         c->op_kind[r] &= (uint8_t)~OP_AMBIGUOUS;
     }
     ic_error e;
@@ -332,12 +337,12 @@ history *history_refuse_repeated(history *h, ic_error *err) {
     uint32_t at = HISTORY_NONE, first = HISTORY_NONE;        /* the earliest second write of a value */
     for (uint32_t i = 0; i + 1 < h->num_repeated; i++) {
         uint32_t a = h->rep_ops[i], b = h->rep_ops[i + 1];
-        if (h->op_key[a] != h->op_key[b] || h->op_value[a] != h->op_value[b]) continue;
-        if (i > 0 && h->op_key[h->rep_ops[i - 1]] == h->op_key[a] && h->op_value[h->rep_ops[i - 1]] == h->op_value[a]) continue;
+        if (h->op_key[a] != h->op_key[b] || history_op_value(h, a) != history_op_value(h, b)) continue;
+        if (i > 0 && h->op_key[h->rep_ops[i - 1]] == h->op_key[a] && history_op_value(h, h->rep_ops[i - 1]) == history_op_value(h, a)) continue;
         if (at == HISTORY_NONE || b < at) { at = b; first = a; }
     }
     char kb[64], vs[64], vb[80], wb[300], msg[512];
-    int64_t value = h->op_value[at];
+    int64_t value = history_op_value(h, at);
     if (value == VALUE_INIT) snprintf(vb, sizeof vb, "the initial value");
     else snprintf(vb, sizeof vb, "value %s", history_value_str(h, value, vs, sizeof vs));
     history_op_where(h, first, wb, sizeof wb);
@@ -345,7 +350,7 @@ history *history_refuse_repeated(history *h, ic_error *err) {
     snprintf(msg, sizeof msg, "%s %s twice to %skey %s (first at %s); values %s to a key must be unique", vb,
              app ? "appended" : "written", app ? "list " : "", history_key_str(h, h->op_key[at], kb, sizeof kb), wb,
              app ? "appended" : "written");
-    uint32_t t = h->op_txn[at], s = h->txns[t].session;
+    uint32_t t = history_op_txn(h, at), s = h->txns[t].session;
     const char *file = s < h->num_sessions ? h->strings + h->sessions[s].file : h->source;
     if (h->loc == LOC_OFFSET) ic_error_at_offset(err, file, history_op_line(h, at), "%s", msg);
     else ic_error_at(err, file, history_op_line(h, at), "%s", msg);

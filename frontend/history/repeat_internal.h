@@ -9,7 +9,11 @@
  *                          writer index, repeats or resolved form (list_repeat.c
  *                          writes a choice of appends into one).
  *   history_add_name       (repeat.c) a new named value of a copy, shown as text;
- *                          *cap is the copy's strings capacity (start: strings_len). */
+ *                          *cap is the copy's strings capacity (start: strings_len).
+ *   history_scatter_values (values.c) the builder's values into their form.
+ *   history_values_widen   (values.c) the values as op_val64 (history_dup's
+ *                          copies are wide: their users write op_val64, then
+ *                          history_pack_values). */
 #ifndef ISOCHECK_REPEAT_INTERNAL_H
 #define ISOCHECK_REPEAT_INTERNAL_H
 
@@ -19,5 +23,12 @@ int history_index_writers(history *h, ic_error *err);
 int history_index_repeats(history *h);
 history *history_dup(const history *h);
 int64_t history_add_name(history *c, size_t *cap, const char *text);
+void history_values_widen(history *h);
+/* (values.c) hb_finish's values: vals[i] is op dest[i]'s (i < n); the
+ * form as history_pack_values would choose it, INIT's ops left unset. */
+void history_scatter_values(history *h, const int64_t *vals, const uint32_t *dest, size_t n);
+/* (history.c) an op's transaction (op_txn_base and op_txn_delta, or
+ * op_txn_full) from txns[] (first_op, num_ops). */
+void history_txn_index(history *h);
 
 #endif

@@ -28,7 +28,7 @@ void online_free(online_checker *oc) {
 static int source_settled(const history *h, const uint8_t *settled, uint32_t key, int64_t v) {
     if (v == VALUE_INIT) return 1;
     uint32_t w = history_writer_of(h, key, v);
-    return w != HISTORY_NONE && settled[h->op_txn[w]];
+    return w != HISTORY_NONE && settled[history_op_txn(h, w)];
 }
 
 uint8_t *online_settled(const history *h, uint32_t *num) {
@@ -50,7 +50,7 @@ uint8_t *online_settled(const history *h, uint32_t *num) {
                     uint32_t n;
                     const int64_t *l = history_list(h, op, &n);
                     for (uint32_t i = 0; i < n && ok; i++) ok = source_settled(h, settled, key, l[i]);
-                } else ok = source_settled(h, settled, key, h->op_value[op]);
+                } else ok = source_settled(h, settled, key, history_op_value(h, op));
                 if (!ok) { settled[t] = 0; changed = 1; break; }
             }
         }
@@ -90,7 +90,7 @@ history *history_subset(const history *h, const uint8_t *keep, ic_error *err) {
                 uint32_t n;
                 const int64_t *l = history_list(h, op, &n);
                 hb_list_read(b, bt, h->op_key[op], l, n, history_op_line(h, op));
-            } else hb_op(b, bt, kind, h->op_key[op], h->op_value[op], history_op_line(h, op));
+            } else hb_op(b, bt, kind, h->op_key[op], history_op_value(h, op), history_op_line(h, op));
         }
     }
     return hb_finish(b, err);

@@ -120,7 +120,7 @@ static int takes(elle_stream *es, const history *h, const load_report *rep, uint
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             op_kind kind = history_op_kind(h, op);
             if (kind != OP_READ && kind != OP_WRITE) return 0;
-            if (kind == OP_WRITE && written_before(es, kmap[h->op_key[op]], h->op_value[op])) return 0;
+            if (kind == OP_WRITE && written_before(es, kmap[h->op_key[op]], history_op_value(h, op))) return 0;
         }
     }
     return 1;
@@ -139,7 +139,7 @@ static void hand_out(elle_stream *es, const history *h, const uint32_t *kmap) {
             size_t at = es->done_ops.len;
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
                 uint32_t key = kmap[h->op_key[op]];
-                incr_op o = { (uint8_t)history_op_kind(h, op), key, h->op_value[op],
+                incr_op o = { (uint8_t)history_op_kind(h, op), key, history_op_value(h, op),
                               (uint32_t)es->line + history_op_line(h, op) };
                 vec_push(es->done_ops, o);
                 if (o.kind == OP_WRITE) {

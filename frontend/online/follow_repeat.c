@@ -37,7 +37,7 @@ void follow_recheck_done(follow_recheck *rc, size_t bytes, double start, double 
  * read (an external read: the only kind a writer is chosen for). */
 static int external_read(const history *h, uint32_t op) {
     if (history_op_kind(h, op) != OP_READ || history_op_failed(h, op)) return 0;
-    const history_txn *x = &h->txns[h->op_txn[op]];
+    const history_txn *x = &h->txns[history_op_txn(h, op)];
     for (uint32_t o = x->first_op; o < op; o++)
         if (h->op_key[o] == h->op_key[op]) return 0;
     return 1;
@@ -71,13 +71,13 @@ int follow_repeat_doubt(const history *h, const history *proof, char *why, size_
         if (!in[t]) continue;
         const history_txn *x = &h->txns[t];
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops && !doubt; op++) {
-            if (h->op_value[op] == VALUE_INIT || !external_read(h, op)) continue;
+            if (history_op_value(h, op) == VALUE_INIT || !external_read(h, op)) continue;
             uint32_t one[1];
             const uint32_t *ws;
-            uint32_t nw = history_writers_of(h, h->op_key[op], h->op_value[op], one, &ws);
+            uint32_t nw = history_writers_of(h, h->op_key[op], history_op_value(h, op), one, &ws);
             if (nw < 2) continue;
             for (uint32_t i = 0; i < nw && !doubt; i++) {
-                uint32_t wt = h->op_txn[ws[i]];
+                uint32_t wt = history_op_txn(h, ws[i]);
                 if (history_rule_out_of(h, op, ws[i]) != RULE_POSSIBLE) continue;   /* never a candidate */
                 if (in[wt] && h->txns[wt].status != TXN_INDETERMINATE) continue;
                 char kb[64], vb[64], wn[360], rn[360];
@@ -85,7 +85,7 @@ int follow_repeat_doubt(const history *h, const history *proof, char *why, size_
                          in[wt] ? "(indeterminate: it takes part only once a read shows it) writes"
                                 : "(not in the part checked yet) writes",
                          history_key_str(h, h->op_key[op], kb, sizeof kb),
-                         history_value_str(h, h->op_value[op], vb, sizeof vb), txn_named(h, t, rn, sizeof rn));
+                         history_value_str(h, history_op_value(h, op), vb, sizeof vb), txn_named(h, t, rn, sizeof rn));
                 doubt = 1;
             }
         }
@@ -103,16 +103,16 @@ void follow_withdrawn_why(const history *named, const history *h, char *why, siz
         if (t == UINT32_MAX) continue;
         const history_txn *x = &h->txns[t];
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops && !found; op++) {
-            if (h->op_value[op] == VALUE_INIT || !external_read(h, op)) continue;
+            if (history_op_value(h, op) == VALUE_INIT || !external_read(h, op)) continue;
             uint32_t one[1];
             const uint32_t *ws;
-            uint32_t nw = history_writers_of(h, h->op_key[op], h->op_value[op], one, &ws);
+            uint32_t nw = history_writers_of(h, h->op_key[op], history_op_value(h, op), one, &ws);
             if (nw < 2) continue;
             char kb[64], vb[64], rn[360], w1[360], w2[360];
-            uint32_t a = h->op_txn[ws[0]], b = h->op_txn[ws[nw - 1]];
+            uint32_t a = history_op_txn(h, ws[0]), b = history_op_txn(h, ws[nw - 1]);
             snprintf(why, n, "%s read key %s = %s, which %u transactions write (%s%s%s): the check chooses which "
                      "write it saw", txn_named(h, t, rn, sizeof rn), history_key_str(h, h->op_key[op], kb, sizeof kb),
-                     history_value_str(h, h->op_value[op], vb, sizeof vb), nw, txn_named(h, a, w1, sizeof w1),
+                     history_value_str(h, history_op_value(h, op), vb, sizeof vb), nw, txn_named(h, a, w1, sizeof w1),
                      nw == 2 ? " and " : ", ..., ", txn_named(h, b, w2, sizeof w2));
             found = 1;
         }

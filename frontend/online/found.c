@@ -59,14 +59,14 @@ static uint32_t map_key(map *m, uint32_t k) {
 static uint32_t map_op(map *m, uint32_t op) {
     const history *a = m->a, *b = m->b;
     if (op >= a->num_ops) return op;
-    uint32_t t = map_txn(m, a->op_txn[op]), key = map_key(m, a->op_key[op]);
+    uint32_t t = map_txn(m, history_op_txn(a, op)), key = map_key(m, a->op_key[op]);
     if (!m->ok) return 0;
     op_kind kind = history_op_kind(a, op);
     uint32_t line = history_op_line(a, op);
     const history_txn *x = &b->txns[t];
     for (uint32_t o = x->first_op; o < x->first_op + x->num_ops; o++)
         if (history_op_kind(b, o) == kind && b->op_key[o] == key && history_op_line(b, o) == line &&
-            (kind == OP_LIST_READ || b->op_value[o] == a->op_value[op]))
+            (kind == OP_LIST_READ || history_op_value(b, o) == history_op_value(a, op)))
             return o;
     m->ok = 0;
     return 0;
@@ -144,7 +144,7 @@ int online_found_keep(online_found *f, const history *proof, const report *rep, 
     uint8_t *keep = xcalloc(proof->num_txns ? proof->num_txns : 1, 1);
     vec_foreach(const report_anomaly, a, rep->items) {
         vec_foreach(const uint32_t, t, a->txns) if (*t < proof->num_txns) keep[*t] = 1;
-        vec_foreach(const uint32_t, o, a->ops) if (*o < proof->num_ops) keep[proof->op_txn[*o]] = 1;
+        vec_foreach(const uint32_t, o, a->ops) if (*o < proof->num_ops) keep[history_op_txn(proof, *o)] = 1;
         vec_foreach(const dep_edge, e, a->edges) keep[e->from < proof->num_txns ? e->from : 0] = keep[e->to < proof->num_txns ? e->to : 0] = 1;
         vec_foreach(const edge_why, w, a->why) vec_foreach(const dep_edge, e, w->alt) {
             if (e->from < proof->num_txns) keep[e->from] = 1;

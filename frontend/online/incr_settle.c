@@ -33,7 +33,7 @@ static uint32_t store_h_txn(incr_check *ic, const history *h, uint32_t t, uint32
     VEC(incr_op) ops;
     vec_init(ops);
     for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-        incr_op o = { h->op_kind[op], h->op_key[op], h->op_value[op], history_op_line(h, op) };
+        incr_op o = { h->op_kind[op], h->op_key[op], history_op_value(h, op), history_op_line(h, op) };
         vec_push(ops, o);
     }
     uint32_t id = incr_store_txn(ic, x->ext_id, S, x->status, ops.data, x->num_ops);

@@ -91,8 +91,8 @@ static int clocks(plan_ctx *c) {
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             if (!history_op_is_read(h, op)) continue;
             uint32_t src = history_read_source(h, op);
-            if (src == HISTORY_NONE || h->op_txn[src] == t || h->op_txn[src] == 0) continue;
-            start[h->op_txn[src]]++;
+            if (src == HISTORY_NONE || history_op_txn(h, src) == t || history_op_txn(h, src) == 0) continue;
+            start[history_op_txn(h, src)]++;
             indeg[t]++;
         }
         if (x->pos) { start[t - 1]++; indeg[t]++; }
@@ -105,8 +105,8 @@ static int clocks(plan_ctx *c) {
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             if (!history_op_is_read(h, op)) continue;
             uint32_t src = history_read_source(h, op);
-            if (src == HISTORY_NONE || h->op_txn[src] == t || h->op_txn[src] == 0) continue;
-            succ[fill[h->op_txn[src]]++] = t;
+            if (src == HISTORY_NONE || history_op_txn(h, src) == t || history_op_txn(h, src) == 0) continue;
+            succ[fill[history_op_txn(h, src)]++] = t;
         }
         if (x->pos) succ[fill[t - 1]++] = t;
     }
@@ -135,7 +135,7 @@ void retire_readers_of(const history *h, uint32_t **start, uint32_t **readers) {
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (!history_op_is_read(h, op)) continue;
         uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) rs[src]++;
+        if (src != HISTORY_NONE && history_op_txn(h, src) != history_op_txn(h, op)) rs[src]++;
     }
     for (uint32_t op = 0, sum = 0; op <= h->num_ops; op++) { uint32_t k = rs[op]; rs[op] = sum; sum += k; }
     uint32_t *rd = xmalloc((rs[h->num_ops] + 1) * sizeof *rd);
@@ -144,7 +144,7 @@ void retire_readers_of(const history *h, uint32_t **start, uint32_t **readers) {
     for (uint32_t op = 0; op < h->num_ops; op++) {
         if (!history_op_is_read(h, op)) continue;
         uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] != h->op_txn[op]) rd[fill[src]++] = h->op_txn[op];
+        if (src != HISTORY_NONE && history_op_txn(h, src) != history_op_txn(h, op)) rd[fill[src]++] = history_op_txn(h, op);
     }
     free(fill);
     *start = rs;
@@ -161,7 +161,7 @@ static void reader_index(plan_ctx *c) { retire_readers_of(c->h, &c->reader_start
  * that the checked part's orders need not have (retire_time.c's
  * ordered_before, where review found that false PASS). */
 static int ordered_before(const plan_ctx *c, uint32_t a, uint32_t b) {
-    if (reaches(c, a, c->h->op_txn[b])) return 1;
+    if (reaches(c, a, history_op_txn(c->h, b))) return 1;
     for (uint32_t i = c->reader_start[b]; i < c->reader_start[b + 1]; i++)
         if (c->settled[c->readers[i]] && reaches_before(c, a, c->readers[i])) return 1;
     return 0;
@@ -270,21 +270,21 @@ static void retire_plan_compute(const history *h, const uint8_t *settled, const 
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
                 if (!history_op_is_read(h, op)) continue;
                 uint32_t src = history_read_source(h, op);
-                if (src == HISTORY_NONE || !in_r(&c, h->op_txn[src])) { changed |= drop(&c, t); break; }
+                if (src == HISTORY_NONE || !in_r(&c, history_op_txn(h, src))) { changed |= drop(&c, t); break; }
             }
         }
         for (uint32_t k = 0; k < h->num_keys; k++) {                 /* R3 */
             uint32_t best = HISTORY_NONE;        /* the latest-looking retired version */
             for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-                uint32_t w = h->key_writes[i], t = h->op_txn[w];
+                uint32_t w = h->key_writes[i], t = history_op_txn(h, w);
                 if (t == 0 || !in_r(&c, t) || history_op_overwritten(h, w)) continue;
-                if (best == HISTORY_NONE || ordered_before(&c, h->op_txn[best], w)) best = w;
+                if (best == HISTORY_NONE || ordered_before(&c, history_op_txn(h, best), w)) best = w;
             }
             p->last_write[k] = best;
             if (best == HISTORY_NONE) continue;
-            uint32_t bt = h->op_txn[best];
+            uint32_t bt = history_op_txn(h, best);
             for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-                uint32_t w = h->key_writes[i], t = h->op_txn[w];
+                uint32_t w = h->key_writes[i], t = history_op_txn(h, w);
                 if (t == 0 || t == bt || h->txns[t].status == TXN_ABORTED || history_op_overwritten(h, w)) continue;
                 if (in_r(&c, t)) { if (!ordered_before(&c, t, best)) changed |= drop(&c, t); }
                 else if (!ordered_before(&c, bt, w)) changed |= drop(&c, bt);
@@ -297,15 +297,15 @@ static void retire_plan_compute(const history *h, const uint8_t *settled, const 
             for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
                 if (!history_op_is_read(h, op)) continue;
                 uint32_t src = history_read_source(h, op), k = h->op_key[op];
-                if (src == HISTORY_NONE || !in_r(&c, h->op_txn[src])) continue;
+                if (src == HISTORY_NONE || !in_r(&c, history_op_txn(h, src))) continue;
                 uint32_t last = p->last_write[k] == HISTORY_NONE ? k : p->last_write[k];   /* INIT's op k */
-                if (src != last) changed |= drop(&c, h->op_txn[last]);
+                if (src != last) changed |= drop(&c, history_op_txn(h, last));
             }
         }
     }
     /* the plan; the fence key's last retired version must be a chain fence */
     if (fk != HISTORY_NONE && p->last_write[fk] != HISTORY_NONE) {
-        int64_t top = chain[h->op_txn[p->last_write[fk]]];
+        int64_t top = chain[history_op_txn(h, p->last_write[fk])];
         if (top < 0) memset(c.cut, 0, h->num_sessions * sizeof *c.cut);
         else p->fence_top = top;
     }
@@ -386,7 +386,7 @@ void retire_stream_free(retire_stream *rs) {
 static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
     for (uint32_t k = 0; k < h->num_keys; k++) {
         if (p->last_write[k] == HISTORY_NONE) continue;
-        int64_t key = h->key_ext[k], v = h->op_value[p->last_write[k]];
+        int64_t key = h->key_ext[k], v = history_op_value(h, p->last_write[k]);
         uint32_t i = u64map_get(&rs->summary_index, (uint64_t)key);
         if (i == UINT32_MAX) {
             u64map_put(&rs->summary_index, (uint64_t)key, (uint32_t)rs->summary.len);
@@ -471,7 +471,7 @@ static int free_stalled(retire_stream *rs, const history *h, const uint8_t *sett
         int a = retire_free_admits(h, settled, rs->time_level, g.cand[i]);
         if (a < 0) ok = 0;
         else if (a) {
-            q.free_values[admitted++] = h->op_value[g.cand[i]];
+            q.free_values[admitted++] = history_op_value(h, g.cand[i]);
             op = g.cand[i];
         }
     }

@@ -123,7 +123,7 @@ static int take_txns(retire_stream *rs, const history *c, retire_time_notes *not
             ss->live++;
         }
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-            int64_t key = c->key_ext[c->op_key[op]], v = c->op_value[op], sv;
+            int64_t key = c->key_ext[c->op_key[op]], v = history_op_value(c, op), sv;
             retire_op o = { key, v, (uint32_t)(rs->lines + (long)history_op_line(c, op)), lt, (uint8_t)history_op_kind(c, op) };
             if (o.kind == OP_WRITE && summary_has(rs, key, &sv) && (sv == v || retire_free_has(rs, key, v))) {
                 ic_error_at(err, rs->name, (long)o.line, "value %lld is written twice to key %lld (its first write was retired)",

@@ -34,14 +34,14 @@ static history *with_reader(const history *h, const uint8_t *settled, uint32_t o
         int64_t done = history_time(h, TIME_COMPLETE, t);
         if (done != HISTORY_TIME_NONE && done > last) last = done;
         for (uint32_t o = x->first_op; o < x->first_op + x->num_ops; o++)
-            hb_op(b, bt, h->op_kind[o] & (unsigned)~(OP_OVERWRITTEN | OP_REPEATED), h->op_key[o], h->op_value[o],
+            hb_op(b, bt, h->op_kind[o] & (unsigned)~(OP_OVERWRITTEN | OP_REPEATED), h->op_key[o], history_op_value(h, o),
                   history_op_line(h, o));
     }
     if (sess == INT64_MAX || id == INT64_MAX || last > INT64_MAX - 2) { hb_free(b); return NULL; }
     uint32_t z = hb_txn(b, hb_session(b, sess + 1, NULL), id + 1, 0);
     hb_txn_time(b, z, TIME_INVOKE, last + 1);
     hb_txn_time(b, z, TIME_COMPLETE, last + 2);
-    hb_op(b, z, OP_READ, h->op_key[op], h->op_value[op], 0);
+    hb_op(b, z, OP_READ, h->op_key[op], history_op_value(h, op), 0);
     return hb_finish(b, err);
 }
 

@@ -254,7 +254,7 @@ static int lower_unordered(tplan *c, uint32_t t, uint32_t k) {
 static int accessors_in_r(const tplan *c, uint32_t k) {
     const history *h = c->h;
     for (uint32_t op = 0; op < h->num_ops; op++)
-        if (h->op_key[op] == k && !in_r(c, h->op_txn[op])) return 0;
+        if (h->op_key[op] == k && !in_r(c, history_op_txn(h, op))) return 0;
     return 1;
 }
 
@@ -271,7 +271,7 @@ static int edge(const tplan *c, uint32_t a, uint32_t x) {
     for (uint32_t op = y->first_op; op < y->first_op + y->num_ops; op++) {
         if (!history_op_is_read(h, op)) continue;
         uint32_t src = history_read_source(h, op);
-        if (src != HISTORY_NONE && h->op_txn[src] == a) return 1;
+        if (src != HISTORY_NONE && history_op_txn(h, src) == a) return 1;
     }
     return 0;
 }
@@ -284,7 +284,7 @@ static int edge(const tplan *c, uint32_t a, uint32_t x) {
  * would pick a last version that S's orders need not have, and retiring
  * would drop the contradiction (a false PASS; test_order_from_settled). */
 static int ordered_before(const tplan *c, uint32_t a, uint32_t b) {
-    if (edge(c, a, c->h->op_txn[b])) return 1;
+    if (edge(c, a, history_op_txn(c->h, b))) return 1;
     for (uint32_t i = c->reader_start[b]; i < c->reader_start[b + 1]; i++)
         if (c->settled[c->readers[i]] && edge(c, a, c->readers[i])) return 1;
     return 0;
@@ -304,7 +304,7 @@ static int pass_basic(tplan *c, const uint8_t *settled) {
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             if (!history_op_is_read(h, op)) continue;
             uint32_t src = history_read_source(h, op);
-            if (src == HISTORY_NONE || !in_r(c, h->op_txn[src])) { changed |= lower(c, t); break; }
+            if (src == HISTORY_NONE || !in_r(c, history_op_txn(h, src))) { changed |= lower(c, t); break; }
         }
     }
     return changed;
@@ -315,17 +315,17 @@ static int pass_key(tplan *c, uint32_t k, uint32_t *last_write) {
     const history *h = c->h;
     uint32_t best = HISTORY_NONE;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-        uint32_t w = h->key_writes[i], t = h->op_txn[w];
+        uint32_t w = h->key_writes[i], t = history_op_txn(h, w);
         if (t == 0 || !in_r(c, t) || history_op_overwritten(h, w)) continue;
-        if (best == HISTORY_NONE || ordered_before(c, h->op_txn[best], w)) best = w;
+        if (best == HISTORY_NONE || ordered_before(c, history_op_txn(h, best), w)) best = w;
     }
     last_write[k] = best;
     if (best == HISTORY_NONE) return 0;
     if (k == c->free_key && accessors_in_r(c, k)) return 0;      /* undecided: its candidates, after the loop */
-    uint32_t bt = h->op_txn[best];
+    uint32_t bt = history_op_txn(h, best);
     int changed = 0;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-        uint32_t w = h->key_writes[i], t = h->op_txn[w];
+        uint32_t w = h->key_writes[i], t = history_op_txn(h, w);
         if (t == 0 || t == bt || h->txns[t].status == TXN_ABORTED || history_op_overwritten(h, w)) continue;
         if (in_r(c, t)) { if (!ordered_before(c, t, best)) changed |= lower_unordered(c, t, k); }
         else if (!ordered_before(c, bt, w)) changed |= lower(c, bt);
@@ -344,9 +344,9 @@ static int pass_reads(tplan *c, const uint32_t *last_write) {
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             if (!history_op_is_read(h, op)) continue;
             uint32_t src = history_read_source(h, op), k = h->op_key[op];
-            if (src == HISTORY_NONE || h->op_txn[src] == t || !in_r(c, h->op_txn[src])) continue;
+            if (src == HISTORY_NONE || history_op_txn(h, src) == t || !in_r(c, history_op_txn(h, src))) continue;
             uint32_t last = last_write[k] == HISTORY_NONE ? k : last_write[k];     /* INIT's op for k is k */
-            if (src != last) changed |= lower(c, h->op_txn[last]);
+            if (src != last) changed |= lower(c, history_op_txn(h, last));
         }
     }
     return changed;
@@ -359,10 +359,10 @@ static void candidates(const tplan *c, retire_time_free *f) {
     uint32_t k = f->key;
     f->n = 0;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-        uint32_t w = h->key_writes[i], t = h->op_txn[w], top = 1;
+        uint32_t w = h->key_writes[i], t = history_op_txn(h, w), top = 1;
         if (t == 0 || !in_r(c, t) || history_op_overwritten(h, w)) continue;
         for (uint32_t j = h->key_write_start[k]; j < h->key_write_start[k + 1] && top; j++) {
-            uint32_t u = h->key_writes[j], tu = h->op_txn[u];
+            uint32_t u = h->key_writes[j], tu = history_op_txn(h, u);
             if (tu != t && tu != 0 && in_r(c, tu) && !history_op_overwritten(h, u) && ordered_before(c, t, u)) top = 0;
         }
         if (top && f->n++ < RETIRE_MAX_CANDS) f->cand[f->n - 1] = w;

@@ -32,7 +32,7 @@ const char *cert_value_str(const history *h, uint32_t op, char *buf, size_t n) {
         return buf;
     }
     if (h->preds && preds_is_nil_choice(h->preds, op)) { snprintf(buf, n, "nil"); return buf; }   /* an absent version */
-    if (h->op_value[op] == VALUE_INIT) snprintf(buf, n, "init");
-    else snprintf(buf, n, "%" PRId64, h->op_value[op]);
+    if (history_op_value(h, op) == VALUE_INIT) snprintf(buf, n, "init");
+    else snprintf(buf, n, "%" PRId64, history_op_value(h, op));
     return buf;
 }

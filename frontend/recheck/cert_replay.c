@@ -180,11 +180,11 @@ static int replay(creader *R, uint32_t t, uint32_t k, const uint32_t *ops, uint3
     for (uint32_t i = 0; i < n; i++) {
         uint32_t op = ops[i];
         unsigned kd = op_kd(h, op);
-        if (kd == OP_WRITE) { own_w = 1; own_v = h->op_value[op]; continue; }
+        if (kd == OP_WRITE) { own_w = 1; own_v = history_op_value(h, op); continue; }
         if (kd == OP_APPEND) { if (!nown++) first_app = i; continue; }
         uint32_t x;
         if (kd == OP_READ) {
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             if (own_w) {
                 if (v != own_v) { R->bad_line = 0; *rop = op; *bad = "after its own write of the key it must see that write"; return 0; }
                 continue;
@@ -213,7 +213,7 @@ static int replay(creader *R, uint32_t t, uint32_t k, const uint32_t *ops, uint3
             uint32_t j = len >= nown ? len - nown : 0, p = j;
             int ok = len >= nown;
             for (uint32_t y = first_app; ok && nown && y < i; y++)
-                if (op_kd(h, ops[y]) == OP_APPEND) ok = l[j++] == h->op_value[ops[y]];
+                if (op_kd(h, ops[y]) == OP_APPEND) ok = l[j++] == history_op_value(h, ops[y]);
             if (!ok) { *rop = op; *bad = "the list does not end with the transaction's own appends so far"; return 0; }
             x = *g != UINT32_MAX ? *g : version_of_length(R, a, b, p);
             if (x == UINT32_MAX || x < a || x >= b || R->vo->txns.data[x] == t || R->llen[x] != p ||
@@ -288,7 +288,7 @@ static void write_groups(edge_walk *W) {
                 vec_push(W->wg, w);
             }
             vec_last(W->wg).last_op = op;
-            if (op_kd(h, op) == OP_APPEND) { vec_push(W->wel, h->op_value[op]); vec_last(W->wg).el_n++; }
+            if (op_kd(h, op) == OP_APPEND) { vec_push(W->wel, history_op_value(h, op)); vec_last(W->wg).el_n++; }
         }
     }
     if (W->wg.len) qsort(W->wg.data, W->wg.len, sizeof *W->wg.data, cmp_wgroup);
@@ -326,7 +326,7 @@ static int key_versions(edge_walk *W, uint32_t k, uint32_t gfirst, uint32_t gend
         const wgroup *w = gfirst < gend ? bsearch(&key_w, W->wg.data + gfirst, gend - gfirst, sizeof *W->wg.data, cmp_wgroup) : NULL;
         if (!w) { key_err(W->err, h, c, k, "%s does not write this key%s", cert_txn_name(h, t, b1, sizeof b1), ""); return 0; }
         W->listed[t] = k + 1;
-        R->mark[i] = h->op_value[w->last_op];
+        R->mark[i] = history_op_value(h, w->last_op);
         R->mark_op[i] = w->last_op;
         for (uint32_t j = 0; j < w->el_n; j++) vec_push(R->el, W->wel.data[w->el_off + j]);
         R->llen[i] = (uint32_t)(R->el.len - R->kel[k]);

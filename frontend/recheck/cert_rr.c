@@ -87,7 +87,7 @@ static int version_value(const history *h, uint32_t t, uint32_t k, int64_t *v) {
         uint32_t o = tx->first_op + i;
         if (h->op_key[o] != k || (h->op_kind[o] & OP_FAILED)) continue;
         if ((op_kind)(h->op_kind[o] & OP_KIND_MASK) != OP_WRITE) continue;
-        *v = h->op_value[o];
+        *v = history_op_value(h, o);
         return 1;
     }
     return 0;

@@ -66,7 +66,7 @@ static uint32_t read_line_of(const certificate *c, uint32_t t, uint32_t k, uint3
 int cert_view_value(const history *h, const certificate *c, const uint32_t *num, uint32_t op, int64_t *v, uint32_t *w,
                     uint32_t *line, const char **bad) {
     *line = 0;
-    uint32_t tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE, t = h->op_txn[op], k = h->op_key[op], x, r = 0;
+    uint32_t tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE, t = history_op_txn(h, op), k = h->op_key[op], x, r = 0;
     int nil = h->preds && preds_is_nil_choice(h->preds, op);
     if (nil) {                                   /* a read of nil: its 'read' line names an absent version */
         x = c ? read_line_of(c, t, k, line) : HISTORY_NONE;
@@ -85,7 +85,7 @@ int cert_view_value(const history *h, const certificate *c, const uint32_t *num,
         for (uint32_t o = h->txns[x].first_op; o < h->txns[x].first_op + h->txns[x].num_ops; o++)
             if (h->op_key[o] == k && !(h->op_kind[o] & OP_FAILED) && (h->op_kind[o] & OP_KIND_MASK) == OP_WRITE) last = o;
         if (last == HISTORY_NONE) { *bad = "the line names a transaction that does not write the key"; return CV_BAD; }
-        val = h->op_value[last];
+        val = history_op_value(h, last);
     }
     int64_t data;
     int present = preds_version_data(h->preds, k, val, &data);

@@ -107,8 +107,8 @@ static void tables(cw *c) {
             c->next_app[op] = NONE;
             if (!is_write(h, op)) continue;
             uint32_t k = h->op_key[op];
-            if (table_get(&c->writer, k, h->op_value[op]) != NONE) table_put(&c->dup, k, h->op_value[op], 1);
-            else table_put(&c->writer, k, h->op_value[op], op);
+            if (table_get(&c->writer, k, history_op_value(h, op)) != NONE) table_put(&c->dup, k, history_op_value(h, op), 1);
+            else table_put(&c->writer, k, history_op_value(h, op), op);
             table_put(&c->writes, t, k, op);
             if (stamp[k] == t + 1) { c->dead[last[k]] = 1; c->next_app[last[k]] = op; }
             else c->first_app[op] = 1;
@@ -148,7 +148,7 @@ static int claimed_appender(const cw *c, uint32_t t, const uint32_t *order, uint
     if (h->txns[t].status != TXN_INDETERMINATE) return 0;
     int dup = 0;
     for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops && !dup; op++)
-        dup = is_write(h, op) && kind(h, op) == OP_APPEND && table_get(&c->dup, h->op_key[op], h->op_value[op]) != NONE;
+        dup = is_write(h, op) && kind(h, op) == OP_APPEND && table_get(&c->dup, h->op_key[op], history_op_value(h, op)) != NONE;
     for (uint32_t i = 0; i < len && dup; i++)
         if (order[i] == t) return 1;
     return 0;
@@ -170,7 +170,8 @@ static void participants(cw *c, const uint32_t *order, uint32_t len) {
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             if (!ok_op(h, op) || (kind(h, op) != OP_READ && kind(h, op) != OP_LIST_READ)) continue;
             uint32_t n = 1;
-            const int64_t *v = &h->op_value[op];
+            int64_t one = history_op_value(h, op);
+            const int64_t *v = &one;
             if (kind(h, op) == OP_LIST_READ) v = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t w = table_get(&c->writer, h->op_key[op], v[i]);
@@ -178,7 +179,7 @@ static void participants(cw *c, const uint32_t *order, uint32_t len) {
                 size_t m = 1, at = NONE;
                 if (table_get(&c->dup, h->op_key[op], v[i]) != NONE && (at = line_at(c, t, h->op_key[op], &m)) == NONE) continue;
                 for (size_t j = 0; j < m; j++) {       /* a unique value's writer, or every writer its read line names */
-                    uint32_t u = at == NONE ? h->op_txn[w] : c->rf[3 * (at + j) + 2];
+                    uint32_t u = at == NONE ? history_op_txn(h, w) : c->rf[3 * (at + j) + 2];
                     if (u < h->num_txns && !c->part[u] && h->txns[u].status == TXN_INDETERMINATE) { c->part[u] = 1; work[nw++] = u; }
                 }
             }
@@ -226,7 +227,7 @@ static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int
         uint32_t n = line_of(c, t, key, nth);    /* a read line must name the writer, which installed the value */
         uint32_t last = n < h->num_txns ? table_get(&c->writes, n, key) : NONE;
         const char *why = n == NONE ? "a value several transactions wrote, and no 'read' line names which one it read"
-                        : last == NONE || h->op_value[last] != value ? "a writer (named by its 'read' line) that did not install that value"
+                        : last == NONE || history_op_value(h, last) != value ? "a writer (named by its 'read' line) that did not install that value"
                         : n == t ? "its own later write" : !c->part[n] ? "an aborted transaction's write" : NULL;
         if (why) {
             size_t m, at = line_at(c, t, key, &m);
@@ -241,10 +242,10 @@ static uint32_t source_of(cw *c, uint32_t t, uint32_t read_op, uint32_t key, int
     if (value == VALUE_INIT && kind(h, read_op) == OP_READ) src = 0;
     else {
         if (value == VALUE_INIT) w = NONE;
-        const char *bad = w == NONE ? "a value nobody wrote" : h->op_txn[w] == t ? "its own later write"
-                        : !c->part[h->op_txn[w]] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
+        const char *bad = w == NONE ? "a value nobody wrote" : history_op_txn(h, w) == t ? "its own later write"
+                        : !c->part[history_op_txn(h, w)] ? "an aborted transaction's write" : final && c->dead[w] ? "an overwritten write" : NULL;
         if (bad) { reject(c, "the read at %s shows %s", history_op_where(h, read_op, wb, sizeof wb), bad); return NONE; }
-        src = h->op_txn[w];
+        src = history_op_txn(h, w);
     }
     size_t m, at = kind(h, read_op) == OP_READ && c->nrf ? line_at(c, t, key, &m) : NONE;
     if (at != NONE && m > 1 && nth < m && c->rf[3 * (at + nth) + 2] != src) {   /* a line naming each read's writer */
@@ -326,7 +327,7 @@ static uint32_t list_prefix_dup(cw *c, const cw_keys *k, uint32_t t, uint32_t op
     for (uint32_t j = 0; i < m; j++) {
         const char *bad = j == n ? "shows more appends than its key's writers make" : w[j] == t ? "shows its own later appends" : NULL;
         for (uint32_t o = bad ? 0 : h->txns[w[j]].first_op; !bad && o < h->txns[w[j]].first_op + h->txns[w[j]].num_ops; o++)
-            if (h->op_key[o] == key && is_write(h, o) && (i >= m || l[i++] != h->op_value[o]))
+            if (h->op_key[o] == key && is_write(h, o) && (i >= m || l[i++] != history_op_value(h, o)))
                 bad = "is not the appends of its key's writers in commit order";
         if (bad) {
             reject(c, "the list read at %s %s", history_op_where(h, op, wb, sizeof wb), bad);
@@ -403,14 +404,14 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
         uint32_t key = h->op_key[op];
         if (own_w[key] != t + 1) { own_w[key] = t + 1; own_n[key] = 0; own_v[key] = VALUE_INIT; ext_n[key] = 0; }
         unsigned kd = kind(h, op);
-        if (kd == OP_WRITE || kd == OP_APPEND) { own_n[key]++; own_v[key] = h->op_value[op]; continue; }
+        if (kd == OP_WRITE || kd == OP_APPEND) { own_n[key]++; own_v[key] = history_op_value(h, op); continue; }
         uint32_t src;
         if (kd == OP_READ) {
             if (own_n[key]) {
-                if (h->op_value[op] != own_v[key]) { reject(c, "the read at %s does not show its own last write", history_op_where(h, op, wb, sizeof wb)); return 0; }
+                if (history_op_value(h, op) != own_v[key]) { reject(c, "the read at %s does not show its own last write", history_op_where(h, op, wb, sizeof wb)); return 0; }
                 continue;
             }
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             if (!view_value(c, op, &v)) return 0;
             src = source_of(c, t, op, key, v, 1, ext_n[key]++);   /* its nth external read of the key */
         } else {
@@ -420,7 +421,7 @@ static int reads_of(cw *c, const cw_keys *k, uint32_t t, uint32_t *own_w, int64_
             if (m > n) { reject(c, "the list read at %s misses its own appends", history_op_where(h, op, wb, sizeof wb)); return 0; }
             uint32_t i = n;
             for (uint32_t o = op; o-- > h->txns[t].first_op && i > n - m;)
-                if (h->op_key[o] == key && is_write(h, o) && l[--i] != h->op_value[o]) {
+                if (h->op_key[o] == key && is_write(h, o) && l[--i] != history_op_value(h, o)) {
                     reject(c, "the list read at %s does not end with its own appends", history_op_where(h, op, wb, sizeof wb));
                     return 0;
                 }
@@ -495,7 +496,7 @@ static int late(cw *c, uint32_t t3, uint32_t i, uint32_t t2, const char *how) {
  * predicate read stands at the read's place (pred_read.pos; its ops are
  * one read, none earlier than another), any other at its index. */
 static uint32_t place(const history *h, uint32_t op) {
-    uint32_t i = op - h->txns[h->op_txn[op]].first_op, tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE;
+    uint32_t i = op - h->txns[history_op_txn(h, op)].first_op, tag = h->op_pred ? h->op_pred[op] : PRED_TAG_NONE;
     if (tag != PRED_TAG_NONE && h->preds && pred_tag_read(tag) < h->preds->reads.len) {
         uint32_t pos = h->preds->reads.data[pred_tag_read(tag)].pos;
         if (pos != PRED_POS_NONE && pos <= i) return 2 * pos;

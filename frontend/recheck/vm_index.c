@@ -114,9 +114,9 @@ static uint8_t *participants(const history *h) {
     VEC(kv_entry) w; vec_init(w);
     for (uint32_t op = 0; op < h->num_ops; op++) {
         op_kind k = op_k(h, op);
-        uint32_t t = h->op_txn[op];
+        uint32_t t = history_op_txn(h, op);
         if ((k == OP_WRITE || k == OP_APPEND) && op_ok(h, op) && t && h->txns[t].status == TXN_INDETERMINATE) {
-            kv_entry e = { h->op_key[op], h->op_value[op], t };
+            kv_entry e = { h->op_key[op], history_op_value(h, op), t };
             vec_push(w, e);
         }
     }
@@ -130,7 +130,8 @@ static uint8_t *participants(const history *h) {
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             if (!op_ok(h, op) || (op_k(h, op) != OP_READ && op_k(h, op) != OP_LIST_READ)) continue;
             uint32_t n = 1;
-            const int64_t *l = &h->op_value[op];
+            int64_t one = history_op_value(h, op);
+            const int64_t *l = &one;
             if (op_k(h, op) == OP_LIST_READ) l = history_list(h, op, &n);
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t u = kv_find(w.data, w.len, h->op_key[op], l[i]);
@@ -164,8 +165,8 @@ static int replay_key(const vm *m, uint32_t k, const int64_t *full, key_range_ou
     const history *h = m->h;
     uint32_t a = m->vo->start[k];
     for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
-        uint32_t t = h->op_txn[m->ko[i]], e = i, s;
-        while (e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t) e++;
+        uint32_t t = history_op_txn(h, m->ko[i]), e = i, s;
+        while (e < m->ko_start[k + 1] && history_op_txn(h, m->ko[e]) == t) e++;
         if (!vm_replay(m, t, k, full, m->ko + i, e - i, &s, o->why, sizeof o->why)) return 0;
         i = e;
         if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
@@ -194,9 +195,9 @@ static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el,
     /* the participants that write k, in transaction order, and where their ops on k start */
     vec_clear(*w);
     for (uint32_t i = m->ko_start[k], e; i < m->ko_start[k + 1]; i = e) {
-        uint32_t t = h->op_txn[m->ko[i]];
+        uint32_t t = history_op_txn(h, m->ko[i]);
         int writes = 0;
-        for (e = i; e < m->ko_start[k + 1] && h->op_txn[m->ko[e]] == t; e++)
+        for (e = i; e < m->ko_start[k + 1] && history_op_txn(h, m->ko[e]) == t; e++)
             writes |= op_k(h, m->ko[e]) == OP_WRITE || op_k(h, m->ko[e]) == OP_APPEND;
         if (writes) { kw x = { t, i }; vec_push(*w, x); }
     }
@@ -219,10 +220,10 @@ static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el,
         }
         listed->data[lo] = 1;
         int64_t last = VALUE_INIT;
-        for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && h->op_txn[m->ko[i]] == t; i++) {
+        for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && history_op_txn(h, m->ko[i]) == t; i++) {
             uint32_t op = m->ko[i];
-            if (op_k(h, op) == OP_WRITE) last = h->op_value[op];
-            else if (op_k(h, op) == OP_APPEND) { last = h->op_value[op]; vec_push(*el, last); }
+            if (op_k(h, op) == OP_WRITE) last = history_op_value(h, op);
+            else if (op_k(h, op) == OP_APPEND) { last = history_op_value(h, op); vec_push(*el, last); }
         }
         m->marker[g] = last;
         if (m->len) m->len[g] = (uint32_t)(el->len - m->el_start[k]);
@@ -361,10 +362,10 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, c
     for (size_t i = 0; i < n; i++) {
         uint32_t op = ops[i];
         switch (op_k(h, op)) {
-        case OP_WRITE: have_own = 1; own_val = h->op_value[op]; break;
+        case OP_WRITE: have_own = 1; own_val = history_op_value(h, op); break;
         case OP_APPEND: if (!own_n) own_first = i; own_n++; break;
         case OP_READ: {
-            int64_t v = h->op_value[op];
+            int64_t v = history_op_value(h, op);
             if (have_own) {
                 if (v != own_val) { snprintf(why, wl, "T%u reads key %u after its own write but not that write", t, k); return 0; }
                 break;
@@ -386,7 +387,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, c
             if (len < own_n) { snprintf(why, wl, "T%u's list read of key %u misses its own appends", t, k); return 0; }
             uint32_t p = len - (uint32_t)own_n, j = p;
             for (size_t x = own_first; x < i; x++)
-                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != h->op_value[ops[x]]) {
+                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != history_op_value(h, ops[x])) {
                     snprintf(why, wl, "T%u's list read of key %u does not end with its own appends", t, k); return 0;
                 }
             uint32_t g;
@@ -416,9 +417,9 @@ int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *why, siz
     size_t lo = m->ko_start[k], hi = m->ko_start[k + 1];
     while (lo < hi) {                             /* first op of t in k's slice */
         size_t mid = lo + (hi - lo) / 2;
-        if (m->h->op_txn[m->ko[mid]] < t) lo = mid + 1; else hi = mid;
+        if (history_op_txn(m->h, m->ko[mid]) < t) lo = mid + 1; else hi = mid;
     }
     size_t end = lo;
-    while (end < m->ko_start[k + 1] && m->h->op_txn[m->ko[end]] == t) end++;
+    while (end < m->ko_start[k + 1] && history_op_txn(m->h, m->ko[end]) == t) end++;
     return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, m->ko + lo, end - lo, s, why, wl);
 }

@@ -167,14 +167,14 @@ int cert_add_views(const history *orig, const history *chosen, certificate *c) {
     for (uint32_t op = 0; op < orig->num_ops && op < chosen->num_ops; op++) {
         if (!(orig->op_kind[op] & OP_AMBIGUOUS) || history_op_failed(orig, op)) continue;
         if (history_op_failed(chosen, op)) continue;    /* set aside under the choice (rr: rc's own view) */
-        uint32_t t = orig->op_txn[op], tag = history_op_pred(orig, op), k = orig->op_key[op];
+        uint32_t t = history_op_txn(orig, op), tag = history_op_pred(orig, op), k = orig->op_key[op];
         if (orig->txns[t].status == TXN_ABORTED) continue;
         int nil = preds_is_nil_choice(orig->preds, op);
         if (!nil && (tag == PRED_TAG_NONE || pred_tag_returned(tag) || !num)) { ok = 0; break; }
-        int64_t v = chosen->op_value[op];
+        int64_t v = history_op_value(chosen, op);
         uint32_t w = v == VALUE_INIT ? 0 : history_writer_of(chosen, k, v);
         if (w == HISTORY_NONE) { ok = 0; break; }
-        w = v == VALUE_INIT ? 0 : chosen->op_txn[w];
+        w = v == VALUE_INIT ? 0 : history_op_txn(chosen, w);
         if (nil) {                                 /* a read of nil: a read line, once per (reader, key) */
             size_t n = c->reads_from.len;
             if (n >= 3 && c->reads_from.data[n - 3] == t && c->reads_from.data[n - 2] == k) continue;
@@ -215,9 +215,9 @@ void cert_add_reads_from(const history *orig, const history *chosen, certificate
             for (uint32_t o = op; o < tx->first_op + tx->num_ops; o++) {
                 if (orig->op_key[o] != k || history_op_failed(orig, o)) continue;
                 if (history_op_kind(orig, o) != OP_READ) break;     /* an own write: the reads after it are its */
-                uint32_t w = history_writer_of(orig, k, orig->op_value[o]), src = history_read_source(chosen, o);
+                uint32_t w = history_writer_of(orig, k, history_op_value(orig, o)), src = history_read_source(chosen, o);
                 repeated |= w != HISTORY_NONE && (orig->op_kind[w] & OP_REPEATED);
-                vec_push(ws, src == HISTORY_NONE ? HISTORY_NONE : chosen->op_txn[src]);
+                vec_push(ws, src == HISTORY_NONE ? HISTORY_NONE : history_op_txn(chosen, src));
             }
             int same = 1, known = 1;
             for (size_t i = 0; i < ws.len; i++) { same &= ws.data[i] == ws.data[0]; known &= ws.data[i] != HISTORY_NONE; }

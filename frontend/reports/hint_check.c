@@ -58,16 +58,16 @@ static uint32_t find_write(const history *h, uint32_t k, const vh_value *v, cons
         for (uint32_t key = 0; key < h->num_keys; key++)
             for (uint32_t i = h->key_write_start[key]; i < h->key_write_start[key + 1]; i++) {
                 uint32_t op = h->key_writes[i];
-                if (h->op_txn[op] == 0) continue;
-                u64map_put(named, hash_str(key, history_value_str(h, h->op_value[op], vb, sizeof vb)), op);
+                if (history_op_txn(h, op) == 0) continue;
+                u64map_put(named, hash_str(key, history_value_str(h, history_op_value(h, op), vb, sizeof vb)), op);
             }
     }
     char vb[128];
     uint32_t op = u64map_get(named, hash_str(k, s));
-    if (op != HISTORY_NONE && h->op_key[op] == k && strcmp(history_value_str(h, h->op_value[op], vb, sizeof vb), s) == 0)
+    if (op != HISTORY_NONE && h->op_key[op] == k && strcmp(history_value_str(h, history_op_value(h, op), vb, sizeof vb), s) == 0)
         return op;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++)    /* a collision */
-        if (strcmp(history_value_str(h, h->op_value[h->key_writes[i]], vb, sizeof vb), s) == 0) return h->key_writes[i];
+        if (strcmp(history_value_str(h, history_op_value(h, h->key_writes[i]), vb, sizeof vb), s) == 0) return h->key_writes[i];
     return HISTORY_NONE;
 }
 

@@ -32,10 +32,10 @@
  * (walked back while they are t's). */
 static int first_read_of(const history *h, uint32_t t, uint32_t k, uint32_t w, int64_t *v) {
     uint32_t first = w;
-    for (uint32_t op = w; op-- > 0 && h->op_txn[op] == t;)
+    for (uint32_t op = w; op-- > 0 && history_op_txn(h, op) == t;)
         if (h->op_key[op] == k && !history_op_failed(h, op)) first = op;
     if (first == w || history_op_kind(h, first) != OP_READ) return 0;
-    *v = h->op_value[first];
+    *v = history_op_value(h, first);
     return 1;
 }
 
@@ -44,10 +44,9 @@ static int first_read_of(const history *h, uint32_t t, uint32_t k, uint32_t w, i
 HISTORY_PREFETCH_FN void prefetch_item(const history *h, const uint8_t *part, const hint_order *o, size_t i) {
     if (i + HISTORY_PREFETCH_AHEAD < o->items.len) {
         uint32_t op = o->items.data[i + HISTORY_PREFETCH_AHEAD].op, b = op >= 8 ? op - 8 : 0;
-        HISTORY_PREFETCH(&h->op_txn[op]); HISTORY_PREFETCH(&h->op_kind[op]); HISTORY_PREFETCH(&h->op_key[op]);
-        HISTORY_PREFETCH(&h->op_txn[b]); HISTORY_PREFETCH(&h->op_kind[b]); HISTORY_PREFETCH(&h->op_key[b]);
+        HISTORY_OP_PREFETCH(h, op); HISTORY_OP_PREFETCH(h, b);
     }
-    if (i + HISTORY_PREFETCH_AHEAD / 2 < o->items.len) HISTORY_PREFETCH(&part[h->op_txn[o->items.data[i + HISTORY_PREFETCH_AHEAD / 2].op]]);
+    if (i + HISTORY_PREFETCH_AHEAD / 2 < o->items.len) HISTORY_PREFETCH(&part[history_op_txn(h, o->items.data[i + HISTORY_PREFETCH_AHEAD / 2].op)]);
 }
 
 /* The order the hint states, when it lists each version: 1 with vo and
@@ -57,7 +56,7 @@ static int direct_order(const history *h, const uint8_t *part, const hint_order 
     uint32_t nk = h->num_keys;
     uint64_t versions = 0, listed = 0;
     for (uint32_t op = nk; op < h->num_ops; op++)           /* ops 0..nk-1 are INIT's */
-        versions += history_op_is_write(h, op) && !history_op_overwritten(h, op) && part[h->op_txn[op]];
+        versions += history_op_is_write(h, op) && !history_op_overwritten(h, op) && part[history_op_txn(h, op)];
     if (o->items.len < versions || o->items.len > versions + o->keys.len) return 0;   /* not each version once */
     uint32_t *count = xcalloc((size_t)nk + 1, sizeof *count);
     vec_foreach(const hint_key, hk, o->keys) count[hk->key] = hk->num;
@@ -75,13 +74,13 @@ static int direct_order(const history *h, const uint8_t *part, const hint_order 
         vo->txns.data[fill++] = 0;
         for (uint32_t i = hk->first; i < hk->first + hk->num && ok; i++) {
             prefetch_item(h, part, o, i);
-            uint32_t op = o->items.data[i].op, t = h->op_txn[op];
+            uint32_t op = o->items.data[i].op, t = history_op_txn(h, op);
             if (t == 0) { ok = i == hk->first; continue; }       /* INIT's value: first or not here */
             ok = history_op_is_write(h, op) && !history_op_overwritten(h, op) && part[t];
             vo->txns.data[fill++] = t;
             listed++;
             int64_t v;
-            if (i > hk->first && !(first_read_of(h, t, hk->key, op, &v) && v == h->op_value[o->items.data[i - 1].op]))
+            if (i > hk->first && !(first_read_of(h, t, hk->key, op, &v) && v == history_op_value(h, o->items.data[i - 1].op)))
                 ++*pairs;                                        /* not one unit */
         }
         if (!ok) break;

@@ -26,7 +26,7 @@ void history_stats_compute(const history *h, history_stats *s) {
         s->ops++;
         if (history_op_failed(h, op)) { s->failed_ops++; continue; }
         switch (history_op_kind(h, op)) {
-        case OP_READ:      s->reads++; if (h->op_value[op] == VALUE_INIT) s->init_reads++; break;
+        case OP_READ:      s->reads++; if (history_op_value(h, op) == VALUE_INIT) s->init_reads++; break;
         case OP_LIST_READ: s->reads++; s->list_reads++; if (history_read_value(h, op) == VALUE_INIT) s->init_reads++; break;
         case OP_WRITE:     s->writes++; break;
         case OP_APPEND:    s->writes++; s->appends++; break;
@@ -34,11 +34,9 @@ void history_stats_compute(const history *h, history_stats *s) {
     }
     for (uint32_t k = 0; k < h->num_keys; k++) {
         uint64_t writers = 0;
-        uint32_t last = HISTORY_NONE;
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
-            if (t != 0 && t != last) writers++;   /* writes are in txn order */
-            last = t;
+            uint32_t op = h->key_writes[i];          /* a transaction's last write of k: not overwritten */
+            writers += op >= h->txns[0].num_ops && !history_op_overwritten(h, op);
         }
         if (writers > s->max_key_writers) s->max_key_writers = writers;
     }

@@ -81,7 +81,7 @@ static void txn_cell(FILE *out, const history *h, const report_anomaly *a) {
 static void ops_cell(FILE *out, const history *h, const report_anomaly *a) {
     char tb[64], kb[256], vb[256];
     for (size_t j = 0; j < a->ops.len; j++) {
-        uint32_t op = a->ops.data[j], t = h->op_txn[op];
+        uint32_t op = a->ops.data[j], t = history_op_txn(h, op);
         if (j) fputs("<br>", out);
         esc(out, report_txn_name(h, t, tb, sizeof tb));
         fprintf(out, ": %s(", op_letter(h, op));

@@ -57,7 +57,7 @@ static void explained_clear(explained *x) {
  * writes of the fact it proves and the list read that shows one. */
 static void why_ops(const ictx *c, const edge_why *w, uint32_t key, report_anomaly *a) {
     vec_foreach(const dep_edge, e, w->alt) { add_txn(a, e->from); add_txn(a, e->to); edge_ops(c, e, a, 1); }
-    if (w->status == WHY_LISTED) { add_txn(a, c->h->op_txn[w->read_op]); add_op(a, w->read_op); }
+    if (w->status == WHY_LISTED) { add_txn(a, history_op_txn(c->h, w->read_op)); add_op(a, w->read_op); }
     if (w->status == WHY_FORCED && key != HISTORY_NONE)
         for (int i = 0; i < 2; i++) {
             uint32_t t = i ? w->after : w->before;

@@ -166,7 +166,7 @@ static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int m
         if (src == NONE) continue;
         if (src == 0) {                 /* the initial version: every writer's is later (a fact needing no proof) */
             for (uint32_t i = h->key_write_start[k], n = 0; i < h->key_write_start[k + 1] && n < INIT_WRITERS; i++) {
-                uint32_t t = h->op_txn[h->key_writes[i]];
+                uint32_t t = history_op_txn(h, h->key_writes[i]);
                 if (t == 0 || t == r || !c->part[t] || history_txn_final_write(h, t, k) != h->key_writes[i]) continue;
                 n++;
                 push_derived(c, s, qt, u, r, t, k, ORIGIN_SESSION);

@@ -41,7 +41,7 @@ static uint32_t ext_src(const ictx *c, uint32_t t, uint32_t key) {
 /* The writer txn whose version t's external read of key observed (NONE: no read). */
 uint32_t ictx_read_src(const ictx *c, uint32_t t, uint32_t key) {
     uint32_t w = ext_src(c, t, key);
-    return w == NONE ? NONE : c->h->op_txn[w];
+    return w == NONE ? NONE : history_op_txn(c->h, w);
 }
 
 /* t's version of key: its index in vo->txns, or NONE. */

@@ -23,10 +23,10 @@
  * writer index holds only those): history_txn_final_write, but scanning
  * only from src on, where the lookup of src has brought the ops already. */
 static uint32_t writer_final_write(const history *h, uint32_t src) {
-    uint32_t w = h->op_txn[src], k = h->op_key[src];
+    uint32_t w = history_op_txn(h, src), k = h->op_key[src];
     if (w == 0) return history_txn_final_write(h, 0, k);
     uint32_t fw = src;
-    for (uint32_t o = src + 1; o < h->num_ops && h->op_txn[o] == w; o++)   /* a transaction's ops are consecutive */
+    for (uint32_t o = src + 1; o < h->num_ops && history_op_txn(h, o) == w; o++)   /* a transaction's ops are consecutive */
         if (h->op_key[o] == k && history_op_is_write(h, o)) fw = o;
     return fw;
 }
@@ -135,18 +135,17 @@ static void read_task(void *ctx, size_t i) {
             uint32_t q = p->op[r + ahead / 2];
             uint32_t s = h->writer_slots[history_writer_home(h, h->op_key[q], history_read_value(h, q))];
             if (s < h->num_ops) {
-                HISTORY_PREFETCH(&h->op_key[s]); HISTORY_PREFETCH(&h->op_value[s]);
-                HISTORY_PREFETCH(&h->op_txn[s]); HISTORY_PREFETCH(&h->op_kind[s]);
+                HISTORY_OP_PREFETCH(h, s);
             }
         }
-        uint32_t op = p->op[r], t = h->op_txn[op], k = h->op_key[op];
+        uint32_t op = p->op[r], t = history_op_txn(h, op), k = h->op_key[op];
 #ifdef GSAT_DEBUG
         uint32_t own_ref;                        /* the read is t's external read of k, as ext_read defines it */
         if (ictx_ext_read(c, t, k, &own_ref) != op || own_ref != p->g[r])
             internal_error("isocheck", "interpretation: a read is not its transaction's external read");
 #endif
         uint32_t src = history_snapshot_source(h, op, p->g[r]);
-        uint32_t w = src == HISTORY_NONE || h->op_txn[src] == t ? NONE : h->op_txn[src];
+        uint32_t w = src == HISTORY_NONE || history_op_txn(h, src) == t ? NONE : history_op_txn(h, src);
         uint32_t fw = w == NONE ? NONE : writer_final_write(h, src);
 #ifdef GSAT_DEBUG
         if (w != NONE && fw != history_txn_final_write(h, w, k))
@@ -226,7 +225,7 @@ static void arc_task(void *ctx, size_t j) {
             uint32_t xw = c->si ? dg_commit(w) : w;          /* WR and WW leave w's commit node */
             int in_x = xw >= x0 && xw < x1, in_g = g != NONE && g >= g0 && g < g1;
             if (!in_x && !in_g) continue;
-            uint32_t t = h->op_txn[p->op[r]], k = h->op_key[p->op[r]];
+            uint32_t t = history_op_txn(h, p->op[r]), k = h->op_key[p->op[r]];
             for (int kind = DEP_WR; in_x && kind <= DEP_WW; kind++) {
                 if (kind == DEP_WR ? w == 0 : !(p->ww[r] & RF_WW)) continue;
                 uint32_t x, y;
@@ -466,14 +465,14 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     vec_init(c->lr);
     if (h->has_lists) {
         for (uint32_t op = 0; op < h->num_ops; op++)
-            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[history_op_txn(h, op)])
                 c->lr_start[h->op_key[op] + 1]++;
         for (uint32_t k = 0; k < h->num_keys; k++) c->lr_start[k + 1] += c->lr_start[k];
         vec_resize(c->lr, c->lr_start[h->num_keys]);
         uint32_t *at = xmalloc(((size_t)h->num_keys + 1) * sizeof *at);
         memcpy(at, c->lr_start, ((size_t)h->num_keys + 1) * sizeof *at);
         for (uint32_t op = 0; op < h->num_ops; op++)
-            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[h->op_txn[op]])
+            if (history_op_is_read(h, op) && history_op_kind(h, op) == OP_LIST_READ && c->part[history_op_txn(h, op)])
                 c->lr.data[at[h->op_key[op]]++] = op;
         free(at);
         for (uint32_t k = 0; k < h->num_keys; k++) {
@@ -486,7 +485,7 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
             const int64_t *l = history_list(h, best, &n);
             for (uint32_t i = 0; i < n; i++) {
                 uint32_t w = history_writer_of(h, k, l[i]);
-                if (w != HISTORY_NONE) u64map_put(&c->lpos, PAIR(k, h->op_txn[w]), i);
+                if (w != HISTORY_NONE) u64map_put(&c->lpos, PAIR(k, history_op_txn(h, w)), i);
             }
         }
     }

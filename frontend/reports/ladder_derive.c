@@ -20,7 +20,7 @@ static void vo_by_transaction(const history *h, const uint8_t *part, version_ord
         uint32_t last = HISTORY_NONE;
         vec_push(vo->txns, 0);
         for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t t = h->op_txn[h->key_writes[i]];
+            uint32_t t = history_op_txn(h, h->key_writes[i]);
             if (t == 0 || t == last || !part[t]) continue;
             last = t;
             vec_push(vo->txns, t);

@@ -35,11 +35,11 @@ static int view_sentence(const history *h, const dep_edge *e, char *buf, size_t 
     uint32_t op = history_txn_external_read(h, reader, e->key);
     uint32_t src = op == HISTORY_NONE ? HISTORY_NONE : history_read_source(h, op);
     uint32_t w = history_txn_final_write(h, e->kind == DEP_WR ? e->from : e->to, e->key);
-    if (w == HISTORY_NONE || (e->kind == DEP_WR && src != HISTORY_NONE && h->op_txn[src] == e->from)) return 0;
+    if (w == HISTORY_NONE || (e->kind == DEP_WR && src != HISTORY_NONE && history_op_txn(h, src) == e->from)) return 0;
     char rb[48], wb[48], pb[96], kb[96], nb[48], vb[96];
     int present;
     int64_t data;
-    data_str(h, e->key, h->op_value[w], &present, &data, nb, sizeof nb);
+    data_str(h, e->key, history_op_value(h, w), &present, &data, nb, sizeof nb);
     if (e->kind == DEP_RW && !f->by_pred && !pred_match_version(&rd->p, present, data)) return 0;   /* the item read's */
     txn_str(h, reader, rb, sizeof rb);
     txn_str(h, e->kind == DEP_WR ? e->from : e->to, wb, sizeof wb);
@@ -73,10 +73,10 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
     txn_str(h, reader, rb, sizeof rb);
     pred_read_str(rd, "value", pb, sizeof pb);
     history_key_str(h, e->key, kb, sizeof kb);
-    int64_t seen = h->op_value[op];
+    int64_t seen = history_op_value(h, op);
     if (history_op_ambiguous(h, op)) {            /* a choice (preds_attach_choices): the WR edge names it */
         uint32_t ws = e->kind == DEP_WR && e->from ? history_txn_final_write(h, e->from, e->key) : HISTORY_NONE;
-        seen = ws != HISTORY_NONE ? h->op_value[ws] : VALUE_INIT;
+        seen = ws != HISTORY_NONE ? history_op_value(h, ws) : VALUE_INIT;
     }
     data_str(h, e->key, seen, &seen_present, &seen_data, sb, sizeof sb);
     if (history_op_ambiguous(h, op) && e->kind == DEP_RW) snprintf(sb, sizeof sb, "in a version");
@@ -88,7 +88,7 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
         }
         uint32_t w = history_txn_final_write(h, e->to, e->key);
         if (w == HISTORY_NONE) return 0;
-        data_str(h, e->key, h->op_value[w], &new_present, &new_data, nb, sizeof nb);
+        data_str(h, e->key, history_op_value(h, w), &new_present, &new_data, nb, sizeof nb);
         snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s, which %s's %s of key %s %s overwrote", rb, pb, kb,
                  sb, txn_str(h, e->to, wb, sizeof wb), new_present ? "write" : "delete", kb, nb);
         return 1;
@@ -100,7 +100,7 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
     }
     uint32_t w = history_txn_final_write(h, e->to, e->key);
     if (w == HISTORY_NONE) return 0;
-    data_str(h, e->key, h->op_value[w], &new_present, &new_data, nb, sizeof nb);
+    data_str(h, e->key, history_op_value(h, w), &new_present, &new_data, nb, sizeof nb);
     txn_str(h, e->to, wb, sizeof wb);
     if (pred_match_version(&rd->p, new_present, new_data))
         snprintf(buf, n, "phantom: %s's predicate read of `%s` missed %s's %s of key %s %s (it saw key %s %s, "

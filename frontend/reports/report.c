@@ -110,7 +110,7 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n) {
         snprintf(buf + at, n - at, at + 24 >= n && len ? " ...]" : "]");
         return buf;
     }
-    return history_value_str(h, h->op_value[op], buf, n);   /* "init", a named value's written form, or the integer */
+    return history_value_str(h, history_op_value(h, op), buf, n);   /* "init", a named value's written form, or the integer */
 }
 
 /* A read's value for edge sentences: a list read that ends with its
@@ -119,7 +119,7 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n) {
 static const char *read_value(const history *h, uint32_t op, char *buf, size_t n) {
     report_value(h, op, buf, n);
     if (op == HISTORY_NONE || history_op_kind(h, op) != OP_LIST_READ) return buf;
-    uint32_t t = h->op_txn[op], own = 0, len;
+    uint32_t t = history_op_txn(h, op), own = 0, len;
     for (uint32_t o = h->txns[t].first_op; o < op; o++)
         own += h->op_key[o] == h->op_key[op] && history_op_kind(h, o) == OP_APPEND && !history_op_failed(h, o);
     const int64_t *l = history_list(h, op, &len);
@@ -210,7 +210,7 @@ static void print_txns(FILE *out, const history *h, const report_anomaly *a) {
         int any = 0;
         for (size_t j = 0; j < a->ops.len; j++) {
             uint32_t op = a->ops.data[j];
-            if (h->op_txn[op] != t) continue;
+            if (history_op_txn(h, op) != t) continue;
             fprintf(out, "%s%s(%s)=%s [%s %u]", any ? "  " : "         ", op_letter(h, op),
                     history_key_str(h, h->op_key[op], kb, sizeof kb), report_value(h, op, vb, sizeof vb),
                     history_loc_word(h), history_op_line(h, op));
@@ -236,7 +236,7 @@ static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs
     case BASIS_RMW: snprintf(buf, n, " (%s's %s precedes %s's: %s read it and overwrote it)", x, kb, y, y); break;
     case BASIS_LISTED:
         snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so)", x, kb, y,
-                 report_txn_name(h, h->op_txn[bs->ref], r, sizeof r), kb, report_value(h, bs->ref, v, sizeof v));
+                 report_txn_name(h, history_op_txn(h, bs->ref), r, sizeof r), kb, report_value(h, bs->ref, v, sizeof v));
         break;
     default: snprintf(buf, n, " (%s's %s precedes %s's: fact %u)", x, kb, y, bs->ref + 1);
     }
@@ -294,9 +294,9 @@ static void print_why(FILE *out, const history *h, uint32_t key, const edge_why 
         int has_after = 0;               /* does the list hold after's elements too? */
         for (uint32_t i = 0; i < n && !has_after; i++) {
             uint32_t wop = history_writer_of(h, h->op_key[op], l[i]);
-            has_after = wop != HISTORY_NONE && h->op_txn[wop] == w->after;
+            has_after = wop != HISTORY_NONE && history_op_txn(h, wop) == w->after;
         }
-        report_txn_name(h, h->op_txn[op], r, sizeof r);
+        report_txn_name(h, history_op_txn(h, op), r, sizeof r);
         report_value(h, op, v, sizeof v);
         if (has_after) fprintf(out, "%sforced: %s's read %s=%s lists %s's %s before %s's\n", ind, r, kb, v, a, kb, b);
         else fprintf(out, "%sforced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", ind, r, kb, v, a, kb, b);

@@ -64,7 +64,7 @@ void report_print_dot(FILE *out, const report *r) {
             if (t) fprintf(out, "\\nsession %" PRId64, h->sessions[h->txns[t].session].ext_id);
             for (size_t j = 0; j < a->ops.len; j++) {
                 uint32_t op = a->ops.data[j];
-                if (h->op_txn[op] != t || !t) continue;
+                if (history_op_txn(h, op) != t || !t) continue;
                 fprintf(out, "\\n%s(", history_op_is_read(h, op) ? "r" : "w");
                 dstr(out, history_key_str(h, h->op_key[op], kb, sizeof kb));
                 fprintf(out, ")=");

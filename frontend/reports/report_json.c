@@ -40,7 +40,7 @@ static const char *basis_name(uint8_t k) {
 static void jread(FILE *out, const history *h, uint32_t op) {
     char vb[256];
     fprintf(out, "{\"index\": %u, \"txn\": ", op);
-    jtxn_ref(out, h, h->op_txn[op]);
+    jtxn_ref(out, h, history_op_txn(h, op));
     fputs(", \"value\": ", out);
     json_write_string(out, report_value(h, op, vb, sizeof vb));
     fputc('}', out);
@@ -104,7 +104,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     }
     fputs("], \"ops\": [", out);
     for (size_t i = 0; i < a->ops.len; i++) {
-        uint32_t op = a->ops.data[i], t = h->op_txn[op];
+        uint32_t op = a->ops.data[i], t = history_op_txn(h, op);
         char kb[128], vb[256];
         op_kind k = history_op_kind(h, op);
         fprintf(out, "%s{\"index\": %u, \"txn\": ", i ? ", " : "", op);

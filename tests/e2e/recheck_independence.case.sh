@@ -32,7 +32,7 @@ expect frontend/checking/check.c 's|#include "frontend/recheck/verify_model.h"|#
 expect frontend/reports/cert_build.c '/#include "frontend\/checking\/depgraph.h"/a #include "frontend/recheck/cert_internal.h"' \
   'includes "frontend/recheck/cert_internal.h", internal to the re-checkers'
 expect frontend/recheck/vm_index.c 's|    m->part = participants(h);|    m->part = history_participants(h);|' \
-  'calls history_participants (a re-checker may call only history_list history_key_str history_op_where)'
+  'calls history_participants (a re-checker may call only history_list history_key_str history_op_where history_op_txn history_op_value)'
 expect frontend/recheck/cert_replay.c 's|const int64_t \*l = history_list(h, op, &len);|const int64_t *l = history_list(h, op, \&len); (void)history_read_source (h, op);|' \
   'calls history_read_source (a re-checker may call only'
 exit $fail

@@ -66,8 +66,11 @@ static void name_nodes(const polygraph *g, const graph_sink *k) {
  * pg_encode_sink gives them (known edges, then the fixed T' -> T ones):
  * their ends looked up in topo_pos by chunks, each chunk on the level's
  * pool, then loaded in one call (gsat_graph_add_edges: the same edges,
- * ids and answers as one call each, without the per-edge work). */
-enum { ENDS_CHUNK = 1 << 23 };
+ * ids and answers as one call each, without the per-edge work).  The
+ * engine (theory_keep_ends 0, check.c) puts each chunk straight into its
+ * order's arrays, so the chunk buffer is all these edges cost beside
+ * them: 2M edges (16 MB) a chunk. */
+enum { ENDS_CHUNK = 1 << 21 };
 
 typedef struct ends_job { const polygraph *g; size_t first, n, per; int *ends; } ends_job;
 
@@ -170,11 +173,12 @@ static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
 }
 
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
-    /* The engine's edge arrays at their exact sizes: grown by doubling
+    /* The guarded edges' records at their exact size: grown by doubling
      * they would reserve up to as much again (100M edges at 10M
-     * transactions under SI). */
+     * transactions under SI).  The always-on ones come in chunks, which
+     * the engine sizes itself (or freezes into its order: never listed). */
     uint64_t fixed, edges = edge_count(g, &fixed);
-    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, (int)fixed, (int)(edges - fixed));
+    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, 0, (int)(edges - fixed));
     graph_sink k = graph_sink_gsat(s);
     return encode(g, &k, s, guarded_edges);
 }

@@ -392,7 +392,7 @@ static void interpret_early(run_ctx *rc, size_t n, const uint8_t *done) {
                                                    t->res.cycle.len, why, sizeof why);
         if (likely_derived) continue;
         level_interpret(rc, i);
-        t->interpreted = 1;
+        t->interpreted = t->res.st.interpret_early = 1;
         int stronger = 0;                /* a level that may be derived from this one reads its order */
         for (size_t j = 0; j < n; j++) stronger |= j != i && level_implies(rc->tasks[j].lv, t->lv);
         if (!stronger) version_order_free(&t->res.vo);

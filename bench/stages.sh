@@ -16,7 +16,8 @@
 # `-v`'s wall times laid end to end: load, index, then each level's graph +
 # prune and encode + solve + verify in the order the run decides them (with
 # si,ser: ser first, the strongest level, then si, which ser's FAIL leaves
-# to search), then the interpretation.  A stage's figure is the highest RSS
+# to search), then the interpretation (a failing level's comes right after
+# it when `-v` says so: "right after the level").  A stage's figure is the highest RSS
 # sampled in its window (bytes per transaction = that / N).  Prints one
 # table row per run to stdout (markdown) and the samples to $OUT.
 set -u
@@ -58,18 +59,29 @@ one_run() {   # name exe -> one markdown row
   bounds=$(awk -v order="$order" '
     /^load [0-9.]+s  index/ { load = $2 + 0; index_ = $4 + 0 }
     /^\[[a-z-]+\] graph/ { l = substr($1, 2, length($1) - 2); g[l] = $3 + $5; s[l] = $7 + $9 + $11 }
-    /^\[[a-z-]+\] interpret/ { it += $3 + 0 }
+    /^\[[a-z-]+\] interpret/ { l = substr($1, 2, length($1) - 2); it[l] = $3 + 0; early[l] = /right after the level/ }
     END {
       t = load; printf "load %.2f", t; t += index_; printf " index %.2f", t
       n = split(order, o, " ")
-      for (i = 1; i <= n; i++) { t += g[o[i]]; printf " %s-graph %.2f", o[i], t; t += s[o[i]]; printf " %s-solve %.2f", o[i], t }
-      t += it; printf " interpret %.2f\n", t
+      for (i = 1; i <= n; i++) {
+        t += g[o[i]]; printf " %s-graph %.2f", o[i], t; t += s[o[i]]; printf " %s-solve %.2f", o[i], t
+        if (early[o[i]]) { t += it[o[i]]; printf " interpret %.2f", t }    # interpreted before the next level
+      }
+      late = 0; for (l in it) if (!early[l]) late += it[l]
+      t += late; printf " interpret %.2f\n", t
     }' "$log.err")
   local cells
-  cells=$(awk -v b="$bounds" -v n="$N" '
+  # windows in time order (an interpretation may come right after its level);
+  # the cells in the header's order, a name's highest sample over its windows
+  cells=$(awk -v b="$bounds" -v n="$N" -v order="$order" '
     BEGIN { m = split(b, a, " "); k = 0; for (i = 1; i < m; i += 2) { name[++k] = a[i]; end[k] = a[i + 1] } }
-    { for (i = 1; i <= k; i++) if ($1 <= end[i]) { if ($2 > hi[i]) hi[i] = $2; break } }
-    END { for (i = 1; i <= k; i++) printf " %d (%d) |", hi[i], hi[i] * 1048576 / n }' "$log.rss")
+    { for (i = 1; i <= k; i++) if ($1 <= end[i]) { if ($2 > hi[name[i]]) hi[name[i]] = $2; break } }
+    END {
+      c = 0; col[++c] = "load"; col[++c] = "index"
+      q = split(order, o, " "); for (i = 1; i <= q; i++) { col[++c] = o[i] "-graph"; col[++c] = o[i] "-solve" }
+      col[++c] = "interpret"
+      for (i = 1; i <= c; i++) printf " %d (%d) |", hi[col[i]], hi[col[i]] * 1048576 / n
+    }' "$log.rss")
   local v=ERROR; case $rc in 0) v=PASS;; 1) v=FAIL;; esac
   echo "| $name | $v | ${wall:-?} | $(awk -v u="${usr:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.2f", u + s }') | $(( ${peak:-0} / 1024 )) |$cells $load1 |"
   # the outputs compared across binaries: stdout, and -v's counts without times

@@ -10,10 +10,10 @@
  * fails too, derived without a search when the weaker level's cycle holds
  * at it (ladder_derive.h).  Once every level is decided, a searched FAIL
  * that a weaker failing level of the run also decides is reported as
- * derived from it, which spares its interpretation.  Then the index is
- * freed and each failing level is interpreted into its task's own report
- * (level_interpret), one after the other (a derived level gets its
- * re-checked cycle, named).  With o->check.threads >= 2 the run makes one
+ * derived from it, which spares its interpretation.  A failing level is
+ * interpreted into its task's own report (level_interpret) between waves
+ * when more follow (interpret_early), else after the last, the index freed,
+ * one after the other (a derived level gets its re-checked cycle, named).  With o->check.threads >= 2 the run makes one
  * pool (par.h): the axioms and the index are two tasks, and a wave of two
  * levels or more runs on it, as many at once as the pool has threads,
  * their stages' tasks too (the interpretation's as well); they share only
@@ -90,6 +90,7 @@ typedef struct level_task {
     interpret_trace trace;
     int pre_done;                /* decided with other levels (implied_together, weak_together): no check here */
     int derived;                 /* FAIL derived from a weaker level's (ladder_derive.h): not checked */
+    int interpreted;             /* interpreted between waves (interpret_early) */
     check_level_id derived_from;
     int certified;               /* certify() ran in the task */
     int cert_ok;
@@ -351,12 +352,51 @@ static void derive_searched_fails(run_ctx *rc, size_t n, uint8_t *done) {
         check_result own = t->res;
         memset(&t->res, 0, sizeof t->res);
         done[by[k]] = 0;
-        if (derive_fail(rc, n, done, by[k])) check_result_free(&own);
-        else t->res = own;
+        if (derive_fail(rc, n, done, by[k])) {
+            check_result_free(&own);
+            if (t->interpreted) {        /* its early interpretation gives way to the derived report */
+                report_free(&t->part);
+                report_init(&t->part, rc->h, check_level_name(t->lv));
+                interpret_trace_free(&t->trace);
+                vec_init(t->trace);
+                t->interpreted = 0;
+            }
+        } else t->res = own;
         done[by[k]] = 1;
     }
     free(by);
     free(below);
+}
+
+/* Between waves: a searched level that failed on its own search is
+ * interpreted now rather than after the last wave, which frees what only
+ * its interpretation reads (its forced edges, and its version order when
+ * no level of the run may be derived from it: 48 MB at 1M transactions)
+ * before the next levels build their graphs.
+ * Not when its cycle is a violation at a weaker level still undecided: that
+ * level then likely fails too and this one is derived from it
+ * (derive_searched_fails), which needs no interpretation (should it be
+ * derived all the same, the early one is dropped).  The interpretation is
+ * the same whenever it runs (the history and the result only). */
+static void interpret_early(run_ctx *rc, size_t n, const uint8_t *done) {
+    for (size_t i = 0; i < n; i++) {
+        level_task *t = &rc->tasks[i];
+        if (!done[i] || t->interpreted || t->derived || t->broken || !searched(t) || t->res.verdict != VERDICT_FAIL ||
+            t->res.chosen || !t->res.vo.start)
+            continue;
+        int likely_derived = 0;
+        char why[300];
+        for (size_t j = 0; j < n && !likely_derived; j++)
+            if (!done[j] && level_implies(t->lv, rc->tasks[j].lv))
+                likely_derived = cycle_holds_level(rc->h, &t->res.vo, rc->tasks[j].lv, t->res.cycle.data,
+                                                   t->res.cycle.len, why, sizeof why);
+        if (likely_derived) continue;
+        level_interpret(rc, i);
+        t->interpreted = t->res.st.interpret_early = 1;
+        int stronger = 0;                /* a level that may be derived from this one reads its order */
+        for (size_t j = 0; j < n; j++) stronger |= j != i && level_implies(rc->tasks[j].lv, t->lv);
+        if (!stronger) version_order_free(&t->res.vo);
+    }
 }
 
 /* The levels in waves (doc/checker.md, "A run over several levels").
@@ -383,6 +423,7 @@ static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
         m = 0;
         for (size_t i = 0; i < n; i++) m += !done[i];
         if (!m) break;
+        interpret_early(rc, n, done);
         m = next_wave(rc, n, done, w);
     }
     derive_searched_fails(rc, n, done);
@@ -403,7 +444,7 @@ static void level_interpret(void *ctx, size_t i) {
     run_ctx *rc = ctx;
     const run_check_options *o = rc->o;
     level_task *t = &rc->tasks[i];
-    if (t->res.verdict != VERDICT_FAIL || t->broken) return;
+    if (t->res.verdict != VERDICT_FAIL || t->broken || t->interpreted) return;
     double t0 = monotonic_seconds(), c0 = thread_cpu_seconds();
     if (t->derived) {                /* the re-checked cycle of the weaker level, named at this one */
         t->violations = ladder_derive_report(&t->part, &t->res);

@@ -189,6 +189,29 @@ int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     return id;
 }
 
+/* Ends not kept, nothing listed and the order never used yet: the first
+ * use would freeze every listed edge at once (acyclic_sync_fixed: n >
+ * fixed_in_pk / 4 holds while the order holds nothing but what was
+ * frozen here), and freezing batch after batch gives the same arrays
+ * (pk_freeze: a node's arcs in the order they arrived), so the batch goes
+ * straight into the order's arrays: the list never holds them (8 bytes an
+ * edge, as much again as the arrays while both are alive).  ends are
+ * global ids, every edge forward (the caller checked: an identity order,
+ * from < to).  0: nothing done, list them. */
+static int direct_freeze(acyclic *a, const int *ends, size_t n) {
+    if (OPTION(a, theory_keep_ends) || a->order_used || a->fixed_in_pk != a->num_fixed || a->fixed_base != a->num_fixed)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (ends[2 * i] >= ends[2 * i + 1]) return 0;
+    if ((size_t)INT32_MAX - (size_t)a->num_edges < n || !pk_freeze(&a->pk, ends, n)) return 0;
+    a->num_edges += (int)n;
+    a->st.edges += n;
+    a->st.inserts += n;                           /* as add_fixed counts a forward edge */
+    a->num_fixed += n;
+    a->fixed_in_pk = a->fixed_base = a->num_fixed;
+    return 1;
+}
+
 /* Batch loading of always-on edges (the checker's known edges: tens of
  * millions, numbered so that they go forward).  While the order is the
  * identity on the map's nodes (a new graph whose nodes are consecutive,
@@ -205,6 +228,7 @@ void acyclic_add_fixed_edges(acyclic *a, const int *map, const int *ends, size_t
     for (size_t v = 0; v < nodes && ident; v++)
         ident = map[v] == base + (int)v && a->pk.ord[base + (int)v] == base + (int)v;
     size_t listed = a->num_fixed - a->fixed_base;
+    if (ident && !base && direct_freeze(a, ends, n)) return;
     if (ident && listed + n > a->cap_fixed) {
         a->cap_fixed = listed + n;
         a->fixed = big_realloc(a->fixed, 2 * a->cap_fixed * sizeof *a->fixed);

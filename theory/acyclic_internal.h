@@ -117,6 +117,7 @@ struct acyclic {
     int *fixed;
     size_t num_fixed, cap_fixed, fixed_base;
     size_t fixed_in_pk;
+    int order_used;       /* sync_fixed has run: the order was read or changed (acyclic_add_fixed_edges) */
 
     int *guard_head;      /* per literal index (2v, 2v+1): first edge it guards */
     int *implied_edge;    /* per variable: the edge whose cycle implied it */
@@ -191,6 +192,7 @@ static inline void flush_taken_back(acyclic *a) {
 void acyclic_sync_fixed(acyclic *a);
 /* The listed always-on edges go into the order (see acyclic_build.c). */
 static inline void sync_fixed(acyclic *a) {
+    a->order_used = 1;
     if (a->fixed_in_pk != a->num_fixed) acyclic_sync_fixed(a);
 }
 

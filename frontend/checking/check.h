@@ -35,6 +35,7 @@ typedef struct check_stats {
     double t_graph, t_prune, t_encode, t_solve, t_verify;
     double t_interpret, cpu_interpret;   /* FAIL: run_check's interpretation into anomalies
                                             (wall, and its thread's CPU time) */
+    int interpret_early;         /* it ran right after the level's wave, before the next (run_check) */
     uint64_t nodes, known_edges_initial, known_edges_final;
     uint64_t pairs_total, pairs_decided_scan, cons_initial, cons_pruned, cons_final, edges_covering;
     uint32_t prune_rounds;

@@ -66,8 +66,11 @@ static void name_nodes(const polygraph *g, const graph_sink *k) {
  * pg_encode_sink gives them (known edges, then the fixed T' -> T ones):
  * their ends looked up in topo_pos by chunks, each chunk on the level's
  * pool, then loaded in one call (gsat_graph_add_edges: the same edges,
- * ids and answers as one call each, without the per-edge work). */
-enum { ENDS_CHUNK = 1 << 23 };
+ * ids and answers as one call each, without the per-edge work).  The
+ * engine (theory_keep_ends 0, check.c) puts each chunk straight into its
+ * order's arrays, so the chunk buffer is all these edges cost beside
+ * them: 2M edges (16 MB) a chunk. */
+enum { ENDS_CHUNK = 1 << 21 };
 
 typedef struct ends_job { const polygraph *g; size_t first, n, per; int *ends; } ends_job;
 
@@ -114,6 +117,70 @@ static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
     free(ends);
 }
 
+/* The constraints' sides for the live engine, the engine's part being
+ * serial: chunk r's edges (their nodes' positions and guards, in the
+ * order the loop below adds them) are found on one thread while chunk
+ * r - 1's are added to the engine on the other, two tasks of the level's
+ * pool a round, so the engine gets the same edges in the same order
+ * (whichever thread runs its task; with no free thread both run one
+ * after the other).  Chunks of pg_par_min_work constraints (32768: two
+ * buffers of about 1 MB; tests set it to 0, chunks of 2). */
+static size_t side_chunk(void) { return pg_par_min_work ? (size_t)pg_par_min_work : 2; }
+typedef struct side_arc { int a, b, lit; } side_arc;
+typedef VEC(side_arc) side_arc_vec;
+typedef struct side_job {
+    const polygraph *g;
+    const graph_sink *k;
+    int graph, first;
+    side_arc_vec buf[2];
+    int load;                    /* the buffer task 0 adds to the engine (-1: none) */
+    size_t c0, c1;               /* the constraints task 1 finds the sides of, into buf[fill] */
+    int fill;
+    uint64_t count;
+} side_job;
+
+static void side_task(void *ctx, size_t task) {
+    side_job *j = ctx;
+    const polygraph *g = j->g;
+    if (task == 0) {
+        if (j->load < 0) return;
+        vec_foreach(const side_arc, e, j->buf[j->load]) gs_add_edge(j->k, j->graph, e->a, e->b, e->lit);
+        j->count += j->buf[j->load].len;
+        return;
+    }
+    side_arc_vec *out = &j->buf[j->fill];
+    vec_clear(*out);
+    dep_edge_vec deps; vec_init(deps);
+    for (size_t i = j->c0; i < j->c1; i++)
+        for (int side = 0; side < 2; side++) {
+            pg_cons c = g->cons.data[i];
+            vec_clear(deps);
+            pg_side_deps(g, side ? c.v : c.u, side ? c.u : c.v, &deps);
+            vec_foreach(const dep_edge, e, deps) {
+                uint32_t a, b;
+                pg_dep_nodes(g, (dep_kind)e->kind, e->from, e->to, &a, &b);
+                side_arc x = { (int)g->topo_pos[a], (int)g->topo_pos[b], side ? -(j->first + (int)i) : j->first + (int)i };
+                vec_push(*out, x);
+            }
+        }
+    vec_free(deps);
+}
+
+static void sides_pipelined(const polygraph *g, const graph_sink *k, int graph, int first, uint64_t *count) {
+    side_job j = { .g = g, .k = k, .graph = graph, .first = first };
+    vec_init(j.buf[0]); vec_init(j.buf[1]);
+    size_t n = g->cons.len, chunk = side_chunk(), chunks = (n + chunk - 1) / chunk;
+    for (size_t r = 0; r <= chunks; r++) {
+        j.load = r ? (int)((r - 1) & 1) : -1;
+        j.fill = (int)(r & 1);
+        j.c0 = r * chunk;
+        j.c1 = j.c0 + chunk < n ? j.c0 + chunk : n;
+        par_pool_run_prio(g->pool, g->prio, r < chunks ? 2 : 1, side_task, &j);
+    }
+    *count += j.count;
+    vec_free(j.buf[0]); vec_free(j.buf[1]);
+}
+
 static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *guarded_edges) {
     const pg_index *ix = g->ix;
     if (gs_wants_names(k)) name_nodes(g, k);
@@ -130,7 +197,9 @@ static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *gu
     if (g->cons.len) gs_reserve_vars(k, first - 1 + (int)g->cons.len);
     dep_edge_vec deps; vec_init(deps);
     uint64_t count = 0;
-    for (size_t i = 0; i < g->cons.len; i++) {
+    if (s && !gs_wants_names(k) && !g->rw_lazy && g->threads > 1 && g->cons.len >= 2 * side_chunk())
+        sides_pipelined(g, k, graph, first, &count);
+    else for (size_t i = 0; i < g->cons.len; i++) {
         int x = first + (int)i;
         if (gs_wants_names(k)) name_constraint(g, k, x, g->cons.data[i]);
         vec_clear(deps);
@@ -170,11 +239,12 @@ static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
 }
 
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
-    /* The engine's edge arrays at their exact sizes: grown by doubling
+    /* The guarded edges' records at their exact size: grown by doubling
      * they would reserve up to as much again (100M edges at 10M
-     * transactions under SI). */
+     * transactions under SI).  The always-on ones come in chunks, which
+     * the engine sizes itself (or freezes into its order: never listed). */
     uint64_t fixed, edges = edge_count(g, &fixed);
-    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, (int)fixed, (int)(edges - fixed));
+    if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, 0, (int)(edges - fixed));
     graph_sink k = graph_sink_gsat(s);
     return encode(g, &k, s, guarded_edges);
 }

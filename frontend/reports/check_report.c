@@ -13,7 +13,9 @@ void check_print_stats(FILE *out, const check_result *r) {
     fprintf(out, "[%s] writer-unit pairs %" PRIu64 ": decided by reachability %" PRIu64 ", constraints %" PRIu64
             " -> %" PRIu64 " after %u pruning rounds (%" PRIu64 " pruned)\n", lv, s->pairs_total, s->pairs_decided_scan,
             s->cons_initial, s->cons_final, s->prune_rounds, s->cons_pruned);
-    if (r->verdict == VERDICT_FAIL) fprintf(out, "[%s] interpret %.3fs (cpu %.3fs)\n", lv, s->t_interpret, s->cpu_interpret);
+    if (r->verdict == VERDICT_FAIL)
+        fprintf(out, "[%s] interpret %.3fs (cpu %.3fs)%s\n", lv, s->t_interpret, s->cpu_interpret,
+                s->interpret_early ? " right after the level" : "");
     if (s->solver_called)
         fprintf(out, "[%s] solver: %" PRIu64 " vars, %" PRIu64 " guarded edges, %" PRId64 " conflicts, %" PRId64
                 " decisions, %" PRId64 " propagations, %" PRId64 " theory conflicts, %" PRId64 " theory propagations\n",

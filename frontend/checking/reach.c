@@ -77,7 +77,7 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
  * table, for the cost of gathering a start node's entries from its arcs
  * wherever its row was read before, once per commit with an arc into it. */
 static inline int has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
-static inline uint16_t *row_of(const polygraph *g, uint32_t u) {
+static inline uint8_t *row_of(const polygraph *g, uint32_t u) {
     return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
 }
 
@@ -103,6 +103,39 @@ VECTORIZE static void min_shifted(uint16_t *restrict acc, const uint16_t *restri
     }
 }
 
+/* The same from a narrow row's bytes (SER: offset d, 0xFF none). */
+VECTORIZE static void min_narrow(uint16_t *restrict acc, const uint8_t *restrict src, uint32_t w, uint32_t sh) {
+    for (uint32_t x = 0; x < w; x++) {
+        uint32_t t = src[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : (uint32_t)src[x] + sh;
+        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
+        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+    }
+}
+
+/* The same from a narrow split row: offset 2 d + bit, sh already less
+ * the row base's parity (it may wrap: no stored entry lies below the
+ * base, so the sum does not). */
+VECTORIZE static void min_narrow_split(uint16_t *restrict acc, const uint8_t *restrict src, const uint8_t *restrict bit,
+                                       uint32_t w, uint32_t sh) {
+    for (uint32_t x = 0; x < w; x++) {
+        uint32_t t = src[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : 2u * src[x] + bit[x] + sh;
+        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
+        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+    }
+}
+
+/* A narrow split row's parity bits, a byte (0 or 1) an entry, eight at a
+ * time (bit i of a bitmap byte to byte i of a word); bit has room for
+ * num_chains rounded up to 8. */
+static inline void parity_bytes(const polygraph *g, const uint8_t *row, uint8_t *restrict bit) {
+    const uint8_t *bm = row + g->reach_bits_at;
+    for (uint32_t k = 0; k < (g->num_chains + 7) / 8; k++) {
+        uint64_t x = ((uint64_t)bm[k] * 0x0101010101010101ull) & 0x8040201008040201ull;
+        x = ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+        memcpy(bit + 8 * k, &x, sizeof x);
+    }
+}
+
 /* Offsets past pg_reach_delta_max (a testing knob) become NONE. */
 static void clamp_offsets(uint16_t *acc, uint32_t w) {
     uint32_t dmax = pg_reach_delta_max;
@@ -119,11 +152,122 @@ static inline void own_into(uint16_t *acc, uint32_t bu, uint32_t cx, uint32_t px
     if (d < acc[cx]) acc[cx] = (uint16_t)d;
 }
 
-/* Row r's entries, moved to base bu, into acc. */
-static inline void row_into(uint16_t *acc, const uint16_t *r, uint32_t w, uint32_t bu) {
-    uint32_t bv = pg_reach_row_base(r);
-    if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) return;       /* nothing it knows fits */
-    min_shifted(acc, r + 2, w, bv - bu);
+/* ---- the row layout ----------------------------------------------------
+ * Rows are computed in their 16-bit form (a base and offsets from it, as
+ * in polygraph.h) and stored narrow when every offset fits a byte (SER:
+ * the offset; the split graph: offset + the base's parity, halved, with
+ * the low bit in the row's bitmap), else wide.  A narrow row and a wide
+ * row of one 16-bit form read the same, so the table holds the same facts
+ * as a 16-bit table whatever its rows' layout. */
+uint32_t pg_reach_narrow_max = 0xFE;
+
+static uint16_t *wide_row_mut(const polygraph *g, uint32_t i) { return (uint16_t *)pg_reach_wide_row(g, i); }
+
+/* A new wide row's index (any thread). */
+static uint32_t wide_alloc(polygraph *g) {
+    uint32_t i = atomic_fetch_add_explicit(&g->reach_wide_len, 1, memory_order_relaxed), k = i / PG_REACH_WIDE_CHUNK;
+    if (!atomic_load_explicit(&g->reach_wide[k], memory_order_acquire)) {
+        uint16_t *p = xmalloc((size_t)PG_REACH_WIDE_CHUNK * g->reach_wstride * sizeof *p), *none = NULL;
+        if (!atomic_compare_exchange_strong_explicit(&g->reach_wide[k], &none, p, memory_order_acq_rel, memory_order_acquire))
+            free(p);
+    }
+    return i;
+}
+
+/* The largest offset of acc (S entries) plus lo, 0 for none. */
+VECTORIZE static uint32_t max_offset(const uint16_t *restrict acc, uint32_t S, uint32_t lo) {
+    uint32_t need = 0;
+    for (uint32_t x = 0; x < S; x++) {
+        uint32_t m = acc[x] == PG_REACH_NONE ? 0 : (uint32_t)acc[x] + lo;
+        need = m > need ? m : need;
+    }
+    return need;
+}
+
+/* A narrow row's bytes (and split: parity bytes into bit) from acc. */
+VECTORIZE static void narrow_bytes(uint8_t *restrict d, uint8_t *restrict bit, const uint16_t *restrict acc, uint32_t S,
+                                   uint32_t lo, uint32_t split) {
+    for (uint32_t x = 0; x < S; x++) {
+        uint32_t a = (uint32_t)acc[x] + lo, none = acc[x] == PG_REACH_NONE;
+        d[x] = none ? PG_REACH_NARROW_NONE : (uint8_t)(a >> split);
+        bit[x] = none ? 0 : (uint8_t)(a & 1u);
+    }
+}
+
+/* Store row base bu and its 16-bit offsets acc (S entries) into row: narrow
+ * when they fit, else wide (reuse: into the row's wide row if it has one,
+ * which only the incremental update asks; a full table starts a new set).
+ * bit: scratch of S bytes rounded up to 8. */
+static void row_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
+    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, lo = split ? (bu & 1) : 0;
+    if (bu == UINT32_MAX || (bu < PG_REACH_WIDE && (max_offset(acc, S, lo) >> split) <= pg_reach_narrow_max)) {
+        memcpy(row, &bu, sizeof bu);
+        uint8_t *d = row + 4;
+        narrow_bytes(d, bit, acc, S, lo, split);
+        if (!split) { memset(d + S, PG_REACH_NARROW_NONE, g->reach_stride - 4 - S); return; }
+        uint8_t *bm = row + g->reach_bits_at;
+        memset(bm, 0, g->reach_stride - g->reach_bits_at);
+        for (uint32_t x = S; x % 8; x++) bit[x] = 0;
+        for (uint32_t k = 0; k < (S + 7) / 8; k++) {   /* byte i of a word to bit i */
+            uint64_t w;
+            memcpy(&w, bit + 8 * k, sizeof w);
+            bm[k] = (uint8_t)((w * 0x0102040810204080ull) >> 56);
+        }
+        return;
+    }
+    uint32_t h = pg_load32(row), i = reuse && pg_reach_head_wide(h) ? h - PG_REACH_WIDE : wide_alloc(g);
+    uint16_t *w = wide_row_mut(g, i);
+    memcpy(w, &bu, sizeof bu);
+    memcpy(w + 2, acc, S * sizeof *acc);
+    for (uint32_t x = S + 2; x < g->reach_wstride; x++) w[x] = PG_REACH_NONE;
+    h = PG_REACH_WIDE + i;
+    memcpy(row, &h, sizeof h);
+}
+
+/* A row's 16-bit form: returns its base, its offsets into out. */
+static uint32_t row_load(const polygraph *g, const uint8_t *row, uint16_t *restrict out) {
+    uint32_t h = pg_load32(row), S = g->num_chains;
+    if (pg_reach_head_wide(h)) {
+        const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE);
+        memcpy(out, w + 2, S * sizeof *out);
+        return pg_load32(w);
+    }
+    const uint8_t *d = row + 4, *bm = row + g->reach_bits_at;
+    if (!g->reach_bits_at) {
+        for (uint32_t x = 0; x < S; x++) out[x] = d[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : d[x];
+        return h;
+    }
+    for (uint32_t x = 0; x < S; x++)
+        out[x] = d[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE
+                                               : (uint16_t)(2u * d[x] + ((bm[x >> 3] >> (x & 7)) & 1u) - (h & 1u));
+    return h;
+}
+
+uint32_t pg_reach_wide_at(const polygraph *g, uint32_t h, uint32_t c) {
+    const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE);
+    uint16_t d = w[2 + c];
+    return d == PG_REACH_NONE ? UINT32_MAX : pg_load32(w) + d;
+}
+
+uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out) {
+    return row_load(g, g->reach + (size_t)r * g->reach_stride, out);
+}
+
+/* Row r's entries, moved to base bu, into acc (bit: scratch of a byte an
+ * entry). */
+static inline void row_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32_t bu, uint8_t *bit) {
+    uint32_t h = pg_load32(r), S = g->num_chains;
+    if (pg_reach_head_wide(h)) {
+        const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE);
+        uint32_t bv = pg_load32(w);
+        if (bv - bu >= PG_REACH_NONE) return;  /* nothing it knows fits */
+        min_shifted(acc, w + 2, S, bv - bu);
+        return;
+    }
+    if (h == UINT32_MAX || h - bu >= PG_REACH_NONE) return;
+    if (!g->reach_bits_at) { min_narrow(acc, r + 4, S, h - bu); return; }
+    parity_bytes(g, r, bit);
+    min_narrow_split(acc, r + 4, bit, S, h - bu - (h & 1u));
 }
 
 /* ---- the full table ---------------------------------------------------
@@ -162,7 +306,7 @@ static inline void cpu_relax(void) {
 }
 
 /* Row node x's row, once it is final. */
-static inline const uint16_t *final_row(const reach_job *j, uint32_t x) {
+static inline const uint8_t *final_row(const reach_job *j, uint32_t x) {
     if (j->done && !atomic_load_explicit(&j->done[x], memory_order_acquire)) {
         /* another thread is writing it: it is close to done (same band) */
         for (unsigned spins = 0; !atomic_load_explicit(&j->done[x], memory_order_acquire);)
@@ -177,13 +321,15 @@ static inline const uint16_t *final_row(const reach_job *j, uint32_t x) {
  * next rows' instead of coming one by one in the entries' loop (the pass
  * is bound by the latency of these reads). */
 static inline uint32_t base_fetch(const reach_job *j, uint32_t x) {
-    const uint16_t *r = final_row(j, x);
-    for (uint32_t o = 32; o < j->g->reach_stride; o += 32) __builtin_prefetch(r + o);
-    return pg_reach_row_base(r);
+    const uint8_t *r = final_row(j, x);
+    for (uint32_t o = 64; o < j->g->reach_stride; o += 64) __builtin_prefetch(r + o);
+    __builtin_prefetch(r + j->g->reach_stride - 1);
+    return pg_reach_row_base(j->g, r);
 }
 
-/* Row node u's base and entries from its successors' final rows. */
-static void row_build(const reach_job *j, uint32_t u) {
+/* Row node u's base and entries from its successors' final rows (acc,
+ * bit: scratch of the row's width). */
+static void row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc, uint8_t *restrict bit) {
     polygraph *g = j->g;
     uint32_t S = g->num_chains;
     const uint32_t *start = j->start, *adj = j->adj;
@@ -202,22 +348,22 @@ static void row_build(const reach_job *j, uint32_t u) {
             }
     }
 #undef OWN
-    uint16_t *row = row_of(g, u), *acc = row + 2;
-    memcpy(row, &bu, sizeof bu);
-    for (uint32_t x = 0; x + 2 < g->reach_stride; x++) acc[x] = PG_REACH_NONE;   /* the padding too */
-    if (bu == UINT32_MAX) return;              /* reaches no tracked node */
-    own_into(acc, bu, j->chain[u], j->pos[u]);
-    for (uint32_t e = start[u]; e < start[u + 1]; e++) {
-        uint32_t x = adj[e];
-        if (has_row(g, x)) { row_into(acc, row_of(g, x), S, bu); continue; }
-        own_into(acc, bu, j->chain[x], j->pos[x]);
-        uint8_t cls = g->sclass[x >> 1];
-        if (cls & PG_SOUT_OWN) row_into(acc, row_of(g, x - 1), S, bu);
-        if (cls & PG_SOUT_MORE)
-            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
-                row_into(acc, row_of(g, 2 * g->sout[f]), S, bu);
+    for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
+    if (bu != UINT32_MAX) {                    /* else it reaches no tracked node */
+        own_into(acc, bu, j->chain[u], j->pos[u]);
+        for (uint32_t e = start[u]; e < start[u + 1]; e++) {
+            uint32_t x = adj[e];
+            if (has_row(g, x)) { row_into(g, acc, row_of(g, x), bu, bit); continue; }
+            own_into(acc, bu, j->chain[x], j->pos[x]);
+            uint8_t cls = g->sclass[x >> 1];
+            if (cls & PG_SOUT_OWN) row_into(g, acc, row_of(g, x - 1), bu, bit);
+            if (cls & PG_SOUT_MORE)
+                for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
+                    row_into(g, acc, row_of(g, 2 * g->sout[f]), bu, bit);
+        }
+        clamp_offsets(acc, S);
     }
-    clamp_offsets(acc, S);
+    row_store(g, row_of(g, u), bu, acc, 0, bit);
 }
 
 /* Rows handed out per chunk: at most 64 (about a hundred microseconds of
@@ -227,16 +373,20 @@ static void row_build(const reach_job *j, uint32_t u) {
 static void band_task(void *ctx, size_t task) {
     (void)task;
     reach_job *j = ctx;
+    uint32_t S = j->g->num_chains;
+    uint16_t *acc = xmalloc(((size_t)S + 1) * sizeof *acc);
+    uint8_t *bit = xmalloc((size_t)S + 8);
     for (;;) {
         size_t lo = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed) * j->chunk;
-        if (lo >= j->nlv) return;
+        if (lo >= j->nlv) break;
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
         for (size_t i = lo; i < hi; i++) {
             uint32_t u = j->lv[i];
-            row_build(j, u);
+            row_build(j, u, acc, bit);
             atomic_store_explicit(&j->done[u], 1, memory_order_release);
         }
     }
+    free(acc); free(bit);
 }
 
 /* Every row.  order: a topological order of all nodes; on the banded path
@@ -246,8 +396,11 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const 
     reach_job j = { .g = g, .start = dg->start, .adj = dg->adj, .chain = chain, .pos = pos };
     unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
     if (threads <= 1 || rows < 2) {
+        uint16_t *acc = xmalloc(((size_t)g->num_chains + 1) * sizeof *acc);
+        uint8_t *bit = xmalloc((size_t)g->num_chains + 8);
         for (uint32_t i = N; i-- > 0;)
-            if (has_row(g, order[i])) row_build(&j, order[i]);
+            if (has_row(g, order[i])) row_build(&j, order[i], acc, bit);
+        free(acc); free(bit);
         return;
     }
     /* heights, over every node (a start node between its commits) */
@@ -348,44 +501,48 @@ static uint32_t heap_pop_node(node_heap *hp) {
 /* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both
  * rows' offsets are moved to the lower base first (those that no longer
  * fit are lost); dst is left as it was unless something got smaller.  val
- * is scratch of S entries. */
-VECTORIZE static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, uint16_t *restrict val) {
-    uint32_t bs = pg_reach_row_base(src), bd = pg_reach_row_base(dst);
+ * is scratch of 3 S entries. */
+VECTORIZE static int relax_row(polygraph *g, uint8_t *dst, const uint8_t *src, uint16_t *restrict val, uint8_t *restrict bit) {
+    uint32_t S = g->num_chains;
+    uint16_t *restrict sv = val + S, *restrict dv = val + 2 * (size_t)S;
+    uint32_t bs = pg_reach_row_base(g, src);
     if (bs == UINT32_MAX) return 0;
-    uint32_t b = bs < bd ? bs : bd;
+    uint32_t bd = row_load(g, dst, dv), b = bs < bd ? bs : bd;
     if (bs - b >= PG_REACH_NONE) return 0;     /* nothing src knows fits dst's base */
+    row_load(g, src, sv);
     for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;
-    if (bd != UINT32_MAX && bd - b < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - b);
+    if (bd != UINT32_MAX && bd - b < PG_REACH_NONE) min_shifted(val, dv, S, bd - b);
     uint32_t smaller = 0, sh = bs - b;
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t t = (uint32_t)src[2 + x] + sh;
+        uint32_t t = (uint32_t)sv[x] + sh;
         t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
         smaller |= t < val[x];
         val[x] = (uint16_t)(t < val[x] ? t : val[x]);
     }
     if (!smaller) return 0;
     clamp_offsets(val, S);
-    memcpy(dst, &b, sizeof b);
-    memcpy(dst + 2, val, S * sizeof *val);
+    row_store(g, dst, b, val, 1, bit);
     return 1;
 }
 
 /* row[dst] = min(row[dst], position p on chain c); 1 if it got smaller. */
-static int relax_own(uint16_t *dst, uint32_t S, uint32_t c, uint32_t p, uint16_t *restrict val) {
+static int relax_own(polygraph *g, uint8_t *dst, uint32_t c, uint32_t p, uint16_t *restrict val, uint8_t *restrict bit) {
     if (c == HISTORY_NONE) return 0;
-    uint32_t bd = pg_reach_row_base(dst);
+    uint32_t S = g->num_chains;
+    uint16_t *restrict dv = val + 2 * (size_t)S;
+    uint32_t bd = row_load(g, dst, dv);
     if (bd != UINT32_MAX && p >= bd) {
         uint32_t d = p - bd;
-        if (d > pg_reach_delta_max || d >= PG_REACH_NONE || d >= dst[2 + c]) return 0;
-        dst[2 + c] = (uint16_t)d;
+        if (d > pg_reach_delta_max || d >= PG_REACH_NONE || d >= dv[c]) return 0;
+        dv[c] = (uint16_t)d;
+        row_store(g, dst, bd, dv, 1, bit);
         return 1;
     }
     for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;     /* p is the new base */
-    if (bd != UINT32_MAX && bd - p < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - p);
+    if (bd != UINT32_MAX && bd - p < PG_REACH_NONE) min_shifted(val, dv, S, bd - p);
     val[c] = 0;
     clamp_offsets(val, S);
-    memcpy(dst, &p, sizeof p);
-    memcpy(dst + 2, val, S * sizeof *val);
+    row_store(g, dst, p, val, 1, bit);
     return 1;
 }
 
@@ -394,8 +551,9 @@ typedef struct incr {
     const dg_graph *dg;
     const uint32_t *pstart, *pred;
     uint8_t *queued;
-    uint16_t *val;
+    uint16_t *val;               /* 3 rows' 16-bit forms */
     node_heap hp;
+    uint8_t *bit;                /* a row's parity bytes */
 } incr;
 
 static void incr_push(incr *in, uint32_t u) {
@@ -407,7 +565,7 @@ static void incr_push(incr *in, uint32_t u) {
 /* Row node p gets src's row (src a row node); queued if it changed. */
 static void incr_relax(incr *in, uint32_t p, uint32_t src) {
     polygraph *g = in->g;
-    if (relax_row(row_of(g, p), row_of(g, src), g->num_chains, in->val)) incr_push(in, p);
+    if (relax_row(g, row_of(g, p), row_of(g, src), in->val, in->bit)) incr_push(in, p);
 }
 
 /* Row node a gets what node x (a successor of a) contributes. */
@@ -415,7 +573,7 @@ static void incr_from(incr *in, uint32_t a, uint32_t x) {
     polygraph *g = in->g;
     if (has_row(g, x)) { incr_relax(in, a, x); return; }
     uint32_t c = pg_node_chain(g, x);
-    if (relax_own(row_of(g, a), g->num_chains, c, c == HISTORY_NONE ? 0 : pg_node_pos(g, x), in->val)) incr_push(in, a);
+    if (relax_own(g, row_of(g, a), c, c == HISTORY_NONE ? 0 : pg_node_pos(g, x), in->val, in->bit)) incr_push(in, a);
     for (uint32_t f = in->dg->start[x]; f < in->dg->start[x + 1]; f++) incr_relax(in, a, in->dg->adj[f]);
 }
 
@@ -444,8 +602,8 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
     for (uint32_t u = 0; u < N; u++)
         for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
     free(fill);
-    incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((S ? S : 1) * sizeof(uint16_t)),
-                { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos } };
+    incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((3 * (size_t)S + 1) * sizeof(uint16_t)),
+                { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos }, xmalloc((size_t)S + 8) };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
         if (no_arc(g, &g->known.data[i])) continue;
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
@@ -461,7 +619,7 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         in.queued[x] = 0;
         incr_spread(&in, x);
     }
-    free(in.hp.node); free(in.queued); free(pstart); free(pred); free(in.val);
+    free(in.hp.node); free(in.queued); free(pstart); free(pred); free(in.val); free(in.bit);
     return ok;
 }
 
@@ -538,12 +696,19 @@ static int compute(polygraph *g, int want_reach) {
         }
         if (!done) {
             if (!g->reach) {
-                g->reach_stride = (S + 2 + 1) & ~1u;   /* even: every base 4-byte aligned */
-                size_t bytes = ((size_t)rows * g->reach_stride + 32) * sizeof *g->reach;
+                /* narrow rows: a head, a byte an entry, the split graph's parity bits; 4-byte aligned */
+                g->reach_bits_at = g->split ? 4 + S : 0;
+                g->reach_stride = (4 + S + (g->split ? (S + 7) / 8 : 0) + 3) & ~3u;
+                g->reach_wstride = (S + 2 + 1) & ~1u;  /* even: every base 4-byte aligned */
+                size_t bytes = (size_t)rows * g->reach_stride + 64;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
                 if (!g->reach) xalloc_fail(bytes);
                 big_advise(g->reach, bytes);           /* rows are read all over: fewer TLB misses */
+                g->reach_wide_chunks = rows / PG_REACH_WIDE_CHUNK + 1;
+                g->reach_wide = xmalloc((size_t)g->reach_wide_chunks * sizeof *g->reach_wide);
+                for (uint32_t k = 0; k < g->reach_wide_chunks; k++) atomic_init(&g->reach_wide[k], NULL);
             }
+            atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             /* chain and position per node, once: the inner loop stays in the table */
             uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
             for (uint32_t u = 0; u < N; u++) {
@@ -568,6 +733,10 @@ int pg_order(polygraph *g) { return compute(g, 0); }
 void pg_reach_free(polygraph *g) {
     free(g->reach);
     g->reach = NULL;
+    for (uint32_t k = 0; k < g->reach_wide_chunks; k++) free(atomic_load_explicit(&g->reach_wide[k], memory_order_relaxed));
+    free((void *)g->reach_wide);
+    g->reach_wide = NULL;
+    g->reach_wide_chunks = 0;
     free(g->sclass); free(g->sout_start); free(g->sout);
     g->sclass = NULL; g->sout_start = NULL; g->sout = NULL;
     g->reach_valid = 0;

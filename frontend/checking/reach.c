@@ -16,7 +16,10 @@
  * known" — every entry is a position the node truly reaches, or none, so a
  * lost fact only costs pruning, never a false answer.  Up to 32767
  * transactions per session nothing can be lost.  At 10M transactions and
- * 100 sessions this halves the table (4 GB instead of 8).
+ * 100 sessions this halves the table (4 GB instead of 8).  Rows are stored
+ * narrower still when their offsets fit a byte (see "the row layout"
+ * below): 104 bytes a row instead of 204 at 100 sessions (120 on the split
+ * graph), the same facts.
  *
  * Pruning rounds only append edges, so after the first table each
  * pg_reach relaxes the rows the new edges can change (below) instead of

@@ -370,13 +370,12 @@ static void reach_table_matches_search(void **state) {
 }
 
 /* Two polygraphs' tables row for row, in the rows' 16-bit form (both
- * valid, same shape; which rows are wide, and where, may differ by the
- * build's schedule). */
+ * valid, same shape; the layouts may differ, and which rows are wide, and
+ * where, by the build's schedule). */
 static void assert_same_table(const polygraph *a, const polygraph *b) {
     assert_int_equal(a->reach_valid, b->reach_valid);
     if (!a->reach_valid) return;
     assert_int_equal(a->reach_half, b->reach_half);
-    assert_int_equal(a->reach_stride, b->reach_stride);
     assert_int_equal(a->num_chains, b->num_chains);
     uint32_t rows = a->reach_half ? a->num_nodes / 2 : a->num_nodes, S = a->num_chains;
     uint16_t *ra = malloc(((size_t)S + 1) * sizeof *ra), *rb = malloc(((size_t)S + 1) * sizeof *rb);
@@ -387,10 +386,10 @@ static void assert_same_table(const polygraph *a, const polygraph *b) {
     free(ra); free(rb);
 }
 
-/* The narrow layout (a byte an entry, polygraph.h) against all-wide rows
- * (pg_reach_narrow_max 0: only rows whose every entry is at offset 0 or
- * none stay narrow) and half-narrow ones (max 1: rows move between the
- * layouts as the incremental renewal lowers their bases): the same table
+/* The narrow layout (a byte an entry, polygraph.h) against heads only
+ * (pg_reach_narrow_mode never: every row wide) and half-narrow rows (max
+ * 1: rows move between the layouts as the incremental renewal lowers
+ * their bases): the same table
  * in 16-bit form, exact against a search of the known graph, through the
  * first table, the scan and a renewal (incremental and full), on SER, the
  * split graph and its half table. */
@@ -406,25 +405,31 @@ static void narrow_rows_same_table(void **state) {
         for (int mode = 0; mode < 3; mode++) {          /* SER, SI whole, SI half */
             pg_reach_half_mode = mode == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
             polygraph g[3];
-            static const uint32_t narrow_max[3] = { 0xFE, 0, 1 };
+            static const uint32_t narrow_max[3] = { 0xFE, 0xFE, 1 };
             int ok[3];
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 3; i++) {                /* narrow, heads only (every row wide), max 1 */
                 pg_reach_narrow_max = narrow_max[i];
+                pg_reach_narrow_mode = i == 1 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_ALWAYS;
                 pg_init(&g[i], &ix, mode != 0);
                 ok[i] = pg_build_constraints(&g[i]);
             }
+            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
             assert_int_equal(ok[0], ok[1]); assert_int_equal(ok[0], ok[2]);
             assert_same_table(&g[0], &g[1]); assert_same_table(&g[0], &g[2]);
             uint32_t rows = g[0].reach_half ? g[0].num_nodes / 2 : g[0].num_nodes;
             wide_default += atomic_load(&g[0].reach_wide_len);
             wide_low += atomic_load(&g[2].reach_wide_len);
             narrow_low += rows - atomic_load(&g[2].reach_wide_len);
-            assert_true(atomic_load(&g[1].reach_wide_len) > rows / 2);
+            assert_int_equal(g[1].reach_stride, 4);
+            assert_int_equal(atomic_load(&g[1].reach_wide_len), rows);
             /* renewed after the scan's edges: incremental (max 1, rows
              * re-stored in place) against full (default) */
             pg_reach_mode = PG_REACH_INCREMENTAL;
             pg_reach_narrow_max = 1;
             int r2 = ok[0] && pg_reach(&g[2]);
+            int r1 = ok[0] && pg_reach(&g[1]);
+            assert_int_equal(r1, r2);
+            if (r1) assert_same_table(&g[1], &g[2]);
             pg_reach_mode = PG_REACH_FULL;
             pg_reach_narrow_max = 0xFE;
             int r0 = ok[0] && pg_reach(&g[0]);
@@ -463,11 +468,13 @@ static void banded_table_same_as_serial(void **state) {
             pg_index ix;
             ic_error err; ic_error_clear(&err);
             if (!pg_index_build(&ix, h, &err)) { history_free(h); continue; }
-            for (int mode = 0; mode < 6; mode++) {          /* SER, SI, SI half, SI with 3 chains; SER and SI half
-                                                               with many wide rows (made by every thread at once) */
+            for (int mode = 0; mode < 6; mode++) {          /* SER, SI, SI half, SI with 3 chains; SER with heads
+                                                               only and SI half with many wide rows (made by every
+                                                               thread at once) */
                 pg_reach_half_mode = mode == 2 || mode == 5 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
                 pg_chain_limit = mode == 3 ? 3 : 0;
-                pg_reach_narrow_max = mode >= 4 ? 1 : 0xFE;
+                pg_reach_narrow_max = mode == 5 ? 1 : 0xFE;
+                pg_reach_narrow_mode = mode == 4 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_AUTO;
                 for (unsigned th = 2; th <= 3; th++) {
                     polygraph one, many;
                     pg_init(&one, &ix, mode != 0 && mode != 4);
@@ -496,6 +503,7 @@ static void banded_table_same_as_serial(void **state) {
             pg_reach_half_mode = PG_REACH_HALF_AUTO;
             pg_chain_limit = 0;
             pg_reach_narrow_max = 0xFE;
+            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
             pg_index_free(&ix);
             history_free(h);
         }

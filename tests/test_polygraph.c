@@ -160,8 +160,9 @@ static void reach_matches_bfs(void **state) {
  * transaction of session 1 whose first reader in session 2 comes 300
  * transactions into that session reaches positions 0 (its own) and 300
  * (split: 600): its row is wide, holds exactly those, and every fact of
- * the table is the same as with every row wide (pg_reach_narrow_max 0)
- * and as with the narrow layout's largest byte lowered to 1. */
+ * the table is the same as with every row wide (heads only,
+ * pg_reach_narrow_mode never) and as with the narrow layout's largest byte
+ * lowered to 1. */
 static void reach_wide_rows_exact(void **state) {
     (void)state;
     char *buf = malloc(1 << 16);
@@ -176,15 +177,19 @@ static void reach_wide_rows_exact(void **state) {
     uint32_t a = txn_by_ext(h, 1000), b = txn_by_ext(h, 301), c = txn_by_ext(h, 300);
     for (int split = 0; split < 3; split++) {
         polygraph g[3];
-        static const uint32_t narrow_max[3] = { 0xFE, 0, 1 };
+        static const uint32_t narrow_max[3] = { 0xFE, 0xFE, 1 };
         pg_reach_half_mode = split == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
         for (int i = 0; i < 3; i++) {
             pg_reach_narrow_max = narrow_max[i];
+            pg_reach_narrow_mode = i == 1 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_ALWAYS;
             pg_init(&g[i], &ix, split != 0);
             assert_true(pg_build_constraints(&g[i]));
             assert_true(pg_reach(&g[i]));
         }
+        assert_int_equal(g[1].reach_stride, 4);
+        assert_true(g[0].reach_stride > 4);
         pg_reach_narrow_max = 0xFE;
+        pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
         /* a's row (its commit's on the split graph) is wide; its entries */
         uint32_t an = pg_node_t(&g[0], a), S = g[0].num_chains, c2 = pg_node_chain(&g[0], pg_node_t(&g[0], b));
         const uint8_t *row = pg_reach_row(&g[0], an);

@@ -176,7 +176,8 @@ typedef struct polygraph {
      * byte spares the lookup of the list for the start nodes (nearly all of
      * them) whose one arc is the fixed edge. */
     uint8_t *reach;              /* the narrow rows */
-    uint32_t reach_stride;       /* bytes a narrow row: 4 + num_chains (+ parity bits), a multiple of 4 */
+    uint32_t reach_stride;       /* bytes a narrow row: 4 + num_chains (+ parity bits), a multiple of 4;
+                                    4: heads only, every row wide (pg_reach_narrow_mode) */
     uint32_t reach_bits_at;      /* split graph: where a narrow row's parity bits start (0: SER, none) */
     uint32_t reach_wstride;      /* 16-bit entries a wide row: num_chains + 2, rounded up to even */
     _Atomic(uint16_t *) *reach_wide;   /* the wide rows, PG_REACH_WIDE_CHUNK a chunk */
@@ -259,6 +260,11 @@ extern uint32_t pg_reach_delta_max;
 /* Largest byte a narrow row stores (default 0xFE; a testing knob:
  * lowered, more rows are wide; the facts are the same). */
 extern uint32_t pg_reach_narrow_max;
+/* Whether a table stores narrow rows: estimated per table when it is
+ * first built (auto), or always / never (a testing knob: never keeps
+ * heads only, every row wide; the facts are the same). */
+typedef enum { PG_REACH_NARROW_AUTO = 0, PG_REACH_NARROW_ALWAYS, PG_REACH_NARROW_NEVER } pg_reach_narrow_id;
+extern pg_reach_narrow_id pg_reach_narrow_mode;
 #define PG_REACH_NARROW_NONE 0xFFu
 #define PG_REACH_WIDE 0x80000000u
 #define PG_REACH_WIDE_CHUNK 1024u
@@ -287,8 +293,9 @@ static inline const uint8_t *pg_reach_row(const polygraph *g, uint32_t u) {
 uint32_t pg_reach_wide_at(const polygraph *g, uint32_t h, uint32_t c);
 /* The position on chain c a row holds (UINT32_MAX: none). */
 static inline uint32_t pg_reach_row_at(const polygraph *g, const uint8_t *row, uint32_t c) {
-    uint32_t h = pg_load32(row), d = row[4 + c];
+    uint32_t h = pg_load32(row);
     if (pg_reach_head_wide(h)) return pg_reach_wide_at(g, h, c);
+    uint32_t d = row[4 + c];
     if (d == PG_REACH_NARROW_NONE) return UINT32_MAX;
     if (!g->reach_bits_at) return h + d;
     return ((h >> 1) + d) * 2 + ((row[g->reach_bits_at + (c >> 3)] >> (c & 7)) & 1u);

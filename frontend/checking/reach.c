@@ -203,7 +203,8 @@ VECTORIZE static void narrow_bytes(uint8_t *restrict d, uint8_t *restrict bit, c
  * bit: scratch of S bytes rounded up to 8. */
 static void row_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
     uint32_t S = g->num_chains, split = g->reach_bits_at != 0, lo = split ? (bu & 1) : 0;
-    if (bu == UINT32_MAX || (bu < PG_REACH_WIDE && (max_offset(acc, S, lo) >> split) <= pg_reach_narrow_max)) {
+    if (g->reach_stride > 4 &&                 /* 4: heads only, every row wide (narrow_pays) */
+        (bu == UINT32_MAX || (bu < PG_REACH_WIDE && (max_offset(acc, S, lo) >> split) <= pg_reach_narrow_max))) {
         memcpy(row, &bu, sizeof bu);
         uint8_t *d = row + 4;
         narrow_bytes(d, bit, acc, S, lo, split);
@@ -644,6 +645,47 @@ static int incremental_may_pay(const polygraph *g, size_t added, uint32_t rows) 
     return !g->reach_incr_failed || added < g->reach_incr_failed / 2;
 }
 
+/* Whether narrow rows pay for this table, estimated before it is built
+ * (only memory and time depend on it: both layouts hold the same facts).
+ * A row's offsets spread over how far the chains are apart where it lies
+ * in time; the topological order stands for time: at a node, each chain
+ * still to come is at the position after its last node passed, and the
+ * node's row will span about those positions and its own.  Every 16th
+ * node is sampled; when more than 40 % of the samples already span more
+ * than a byte (the reachability's own lag only adds to that), most rows
+ * would be wide, each costing a narrow slot besides, so the table keeps
+ * heads only (every row wide: 4 bytes a row more than a plain 16-bit
+ * table).  Generated histories at 1M (100 sessions) span at most about
+ * 160 positions: narrow; their sessions drift apart like a random walk, so
+ * at 10M about three times that: wide. */
+pg_reach_narrow_id pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
+
+static int narrow_pays(const polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
+    if (pg_reach_narrow_mode != PG_REACH_NARROW_AUTO) return pg_reach_narrow_mode == PG_REACH_NARROW_ALWAYS;
+    uint32_t N = g->num_nodes, S = g->num_chains, shift = g->split ? 1 : 0;
+    uint32_t *next = xcalloc(S ? S : 1, sizeof *next), *end = xcalloc(S ? S : 1, sizeof *end);
+    for (uint32_t u = 0; u < N; u++)
+        if (chain[u] < S && pos[u] + 1 > end[chain[u]]) end[chain[u]] = pos[u] + 1;
+    uint64_t samples = 0, wide = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t u = order[i], c = chain[u];
+        if (c >= S) continue;
+        if ((i & 15) == 0) {
+            uint32_t lo = pos[u], hi = pos[u];
+            for (uint32_t x = 0; x < S; x++) {
+                if (next[x] >= end[x]) continue;       /* nothing of it left to reach */
+                lo = next[x] < lo ? next[x] : lo;
+                hi = next[x] > hi ? next[x] : hi;
+            }
+            samples++;
+            wide += ((hi - lo) >> shift) > pg_reach_narrow_max;
+        }
+        if (pos[u] + 1 > next[c]) next[c] = pos[u] + 1;
+    }
+    free(next); free(end);
+    return wide * 5 <= samples * 2;
+}
+
 /* Whether the table, when first built, has rows for the commits only. */
 static int half_table(const polygraph *g) {
     if (g->reach) return g->reach_half;
@@ -698,10 +740,18 @@ static int compute(polygraph *g, int want_reach) {
             }
         }
         if (!done) {
+            /* chain and position per node, once: the inner loop stays in the table */
+            uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
+            for (uint32_t u = 0; u < N; u++) {
+                chain[u] = pg_node_chain(g, u);
+                pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
+            }
             if (!g->reach) {
-                /* narrow rows: a head, a byte an entry, the split graph's parity bits; 4-byte aligned */
-                g->reach_bits_at = g->split ? 4 + S : 0;
-                g->reach_stride = (4 + S + (g->split ? (S + 7) / 8 : 0) + 3) & ~3u;
+                /* narrow rows: a head, a byte an entry, the split graph's parity bits; 4-byte
+                 * aligned; or heads only, every row wide */
+                int narrow = narrow_pays(g, order, chain, pos);
+                g->reach_bits_at = narrow && g->split ? 4 + S : 0;
+                g->reach_stride = narrow ? (4 + S + (g->split ? (S + 7) / 8 : 0) + 3) & ~3u : 4;
                 g->reach_wstride = (S + 2 + 1) & ~1u;  /* even: every base 4-byte aligned */
                 size_t bytes = (size_t)rows * g->reach_stride + 64;
                 g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
@@ -712,12 +762,6 @@ static int compute(polygraph *g, int want_reach) {
                 for (uint32_t k = 0; k < g->reach_wide_chunks; k++) atomic_init(&g->reach_wide[k], NULL);
             }
             atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
-            /* chain and position per node, once: the inner loop stays in the table */
-            uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
-            for (uint32_t u = 0; u < N; u++) {
-                chain[u] = pg_node_chain(g, u);
-                pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
-            }
             build_start_arcs(g, &dg);                  /* row_build reads them */
             full_table(g, &dg, order, chain, pos);
             free(chain); free(pos);

@@ -16,7 +16,7 @@
  *                  graph: per node, the earliest reachable position on every
  *                  session chain (u reaches v iff reach[u][chain v] <= pos v),
  *                  stored as 8-bit offsets from a per-node base (16-bit
- *                  for the rows that need it).
+ *                  for the rows that need it; reach_rows.c).
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
  *   index_chains.c the index's level-dependent parts: chains of WR edges

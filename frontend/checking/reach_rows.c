@@ -82,6 +82,7 @@ static uint16_t *wide_row_mut(const polygraph *g, uint32_t i) { return (uint16_t
 /* A new wide row's index (any thread). */
 static uint32_t wide_alloc(polygraph *g) {
     uint32_t i = atomic_fetch_add_explicit(&g->reach_wide_len, 1, memory_order_relaxed), k = i / PG_REACH_WIDE_CHUNK;
+    if (k >= g->reach_wide_chunks) abort();    /* cannot happen: a row takes one wide row at most (reach_rows_store) */
     if (!atomic_load_explicit(&g->reach_wide[k], memory_order_acquire)) {
         uint16_t *p = xmalloc((size_t)PG_REACH_WIDE_CHUNK * g->reach_wstride * sizeof *p), *none = NULL;
         if (!atomic_compare_exchange_strong_explicit(&g->reach_wide[k], &none, p, memory_order_acq_rel, memory_order_acquire))
@@ -115,8 +116,11 @@ VECTORIZE static void narrow_bytes(uint8_t *restrict d, uint8_t *restrict bit, c
  * which only the incremental update asks; a full table starts a new set).
  * bit: scratch of S bytes rounded up to 8. */
 void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
-    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, lo = split ? (bu & 1) : 0;
-    if (g->reach_stride > 4 &&                 /* 4: heads only, every row wide (narrow_pays) */
+    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, lo = split ? (bu & 1) : 0, h = pg_load32(row);
+    /* a row made wide stays wide until the next full table: a row takes at
+     * most one wide row, so the pool never outgrows the rows */
+    int stay_wide = reuse && pg_reach_head_wide(h);
+    if (g->reach_stride > 4 && !stay_wide &&   /* 4: heads only, every row wide (narrow_pays) */
         (bu == UINT32_MAX || (bu < PG_REACH_WIDE && (max_offset(acc, S, lo) >> split) <= pg_reach_narrow_max))) {
         memcpy(row, &bu, sizeof bu);
         uint8_t *d = row + 4;
@@ -132,7 +136,7 @@ void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *r
         }
         return;
     }
-    uint32_t h = pg_load32(row), i = reuse && pg_reach_head_wide(h) ? h - PG_REACH_WIDE : wide_alloc(g);
+    uint32_t i = stay_wide ? h - PG_REACH_WIDE : wide_alloc(g);
     uint16_t *w = wide_row_mut(g, i);
     memcpy(w, &bu, sizeof bu);
     memcpy(w + 2, acc, S * sizeof *acc);

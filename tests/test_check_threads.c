@@ -12,9 +12,10 @@
  * the simulator's ground truth where it is certain (correct executions
  * pass).  Likewise the incremental renewal of the reachability table
  * against recomputing it, the 16-bit table with offsets too small to hold
- * every fact (same verdicts, same for every thread count), and the table
+ * every fact (same verdicts, same for every thread count), the table
  * itself against a search of the known graph (exact while offsets fit;
- * otherwise every fact it keeps is true). */
+ * otherwise every fact it keeps is true), and its narrow rows against
+ * wide ones (the same table). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,10 +31,10 @@
 #include "frontend/checking/check.h"
 #include "par.h"
 
-static history *simulate(sim_level level, sim_fault fault, uint32_t sessions, uint64_t keys, uint64_t seed) {
+static history *simulate_shape(sim_level level, sim_fault fault, uint32_t sessions, uint32_t txns, uint64_t keys, uint64_t seed) {
     workload_params p;
     workload_defaults(&p);
-    p.sessions = sessions; p.txns_per_session = 12; p.ops_per_txn = 6; p.keys = keys;
+    p.sessions = sessions; p.txns_per_session = txns; p.ops_per_txn = 6; p.keys = keys;
     p.level = level; p.fault = fault; p.fault_rate = 0.05; p.seed = seed;
     ic_error err; ic_error_clear(&err);
     model_sink *m = model_sink_new("sim", p.sessions, 0);
@@ -43,6 +44,10 @@ static history *simulate(sim_level level, sim_fault fault, uint32_t sessions, ui
     history *h = model_sink_finish(m, &err);
     if (!h) fail_msg("builder rejected the simulated history: %s", err.msg);
     return h;
+}
+
+static history *simulate(sim_level level, sim_fault fault, uint32_t sessions, uint64_t keys, uint64_t seed) {
+    return simulate_shape(level, fault, sessions, 12, keys, seed);
 }
 
 /* The index of h, or 0 (h freed) when h breaks an axiom: the checker
@@ -364,14 +369,87 @@ static void reach_table_matches_search(void **state) {
     assert_true(tables >= 8 && lost > 0);
 }
 
-/* Two polygraphs' tables byte for byte (both valid, same shape). */
+/* Two polygraphs' tables row for row, in the rows' 16-bit form (both
+ * valid, same shape; the layouts may differ, and which rows are wide, and
+ * where, by the build's schedule). */
 static void assert_same_table(const polygraph *a, const polygraph *b) {
     assert_int_equal(a->reach_valid, b->reach_valid);
     if (!a->reach_valid) return;
     assert_int_equal(a->reach_half, b->reach_half);
-    assert_int_equal(a->reach_stride, b->reach_stride);
-    size_t rows = a->reach_half ? a->num_nodes / 2 : a->num_nodes;
-    assert_memory_equal(a->reach, b->reach, rows * a->reach_stride * sizeof *a->reach);
+    assert_int_equal(a->num_chains, b->num_chains);
+    uint32_t rows = a->reach_half ? a->num_nodes / 2 : a->num_nodes, S = a->num_chains;
+    uint16_t *ra = malloc(((size_t)S + 1) * sizeof *ra), *rb = malloc(((size_t)S + 1) * sizeof *rb);
+    for (uint32_t r = 0; r < rows; r++) {
+        assert_int_equal(pg_reach_row_get(a, r, ra), pg_reach_row_get(b, r, rb));
+        assert_memory_equal(ra, rb, S * sizeof *ra);
+    }
+    free(ra); free(rb);
+}
+
+/* The narrow layout (a byte an entry, polygraph.h) against heads only
+ * (pg_reach_narrow_mode never: every row wide) and half-narrow rows (max
+ * 1: rows move between the layouts as the incremental renewal lowers
+ * their bases): the same table
+ * in 16-bit form, exact against a search of the known graph, through the
+ * first table, the scan and a renewal (incremental and full), on SER, the
+ * split graph and its half table. */
+static void narrow_rows_same_table(void **state) {
+    (void)state;
+    uint64_t wide_default = 0, wide_low = 0, narrow_low = 0;
+    int tables = 0;
+    for (uint64_t seed = 61; seed <= 63; seed++) {
+        history *h = simulate_shape(SIM_SI, FAULT_NONE, 3, 150, 2000, seed);
+        pg_index ix;
+        ic_error err; ic_error_clear(&err);
+        assert_true(pg_index_build(&ix, h, &err));
+        for (int mode = 0; mode < 3; mode++) {          /* SER, SI whole, SI half */
+            pg_reach_half_mode = mode == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+            polygraph g[3];
+            static const uint32_t narrow_max[3] = { 0xFE, 0xFE, 1 };
+            int ok[3];
+            for (int i = 0; i < 3; i++) {                /* narrow, heads only (every row wide), max 1 */
+                pg_reach_narrow_max = narrow_max[i];
+                pg_reach_narrow_mode = i == 1 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_ALWAYS;
+                pg_init(&g[i], &ix, mode != 0);
+                ok[i] = pg_build_constraints(&g[i]);
+            }
+            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
+            assert_int_equal(ok[0], ok[1]); assert_int_equal(ok[0], ok[2]);
+            assert_same_table(&g[0], &g[1]); assert_same_table(&g[0], &g[2]);
+            uint32_t rows = g[0].reach_half ? g[0].num_nodes / 2 : g[0].num_nodes;
+            wide_default += atomic_load(&g[0].reach_wide_len);
+            wide_low += atomic_load(&g[2].reach_wide_len);
+            narrow_low += rows - atomic_load(&g[2].reach_wide_len);
+            assert_int_equal(g[1].reach_stride, 4);
+            assert_int_equal(atomic_load(&g[1].reach_wide_len), rows);
+            /* renewed after the scan's edges: incremental (max 1, rows
+             * re-stored in place) against full (default) */
+            pg_reach_mode = PG_REACH_INCREMENTAL;
+            pg_reach_narrow_max = 1;
+            int r2 = ok[0] && pg_reach(&g[2]);
+            int r1 = ok[0] && pg_reach(&g[1]);
+            assert_int_equal(r1, r2);
+            if (r1) assert_same_table(&g[1], &g[2]);
+            pg_reach_mode = PG_REACH_FULL;
+            pg_reach_narrow_max = 0xFE;
+            int r0 = ok[0] && pg_reach(&g[0]);
+            pg_reach_mode = PG_REACH_AUTO;
+            assert_int_equal(r0, r2);
+            if (r0) {
+                assert_same_table(&g[0], &g[2]);
+                table_vs_search(&g[0], 1);
+                table_vs_search(&g[2], 1);
+                tables++;
+            }
+            for (int i = 0; i < 3; i++) pg_free(&g[i]);
+        }
+        pg_reach_half_mode = PG_REACH_HALF_AUTO;
+        pg_index_free(&ix);
+        history_free(h);
+    }
+    fprintf(stderr, "narrow rows: %d renewed tables, %llu rows wide by themselves, %llu wide and %llu narrow at max 1\n",
+            tables, (unsigned long long)wide_default, (unsigned long long)wide_low, (unsigned long long)narrow_low);
+    assert_true(tables >= 6 && wide_low > 0 && narrow_low > 0);   /* rows wide by themselves: test_polygraph's reach_wide_rows_exact */
 }
 
 /* The table built by bands on 2 and 3 threads (par_min_work 0: even tiny
@@ -390,13 +468,17 @@ static void banded_table_same_as_serial(void **state) {
             pg_index ix;
             ic_error err; ic_error_clear(&err);
             if (!pg_index_build(&ix, h, &err)) { history_free(h); continue; }
-            for (int mode = 0; mode < 4; mode++) {          /* SER, SI, SI half, SI with 3 chains */
-                pg_reach_half_mode = mode == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+            for (int mode = 0; mode < 6; mode++) {          /* SER, SI, SI half, SI with 3 chains; SER with heads
+                                                               only and SI half with many wide rows (made by every
+                                                               thread at once) */
+                pg_reach_half_mode = mode == 2 || mode == 5 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
                 pg_chain_limit = mode == 3 ? 3 : 0;
+                pg_reach_narrow_max = mode == 5 ? 1 : 0xFE;
+                pg_reach_narrow_mode = mode == 4 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_AUTO;
                 for (unsigned th = 2; th <= 3; th++) {
                     polygraph one, many;
-                    pg_init(&one, &ix, mode != 0);
-                    pg_init(&many, &ix, mode != 0);
+                    pg_init(&one, &ix, mode != 0 && mode != 4);
+                    pg_init(&many, &ix, mode != 0 && mode != 4);
                     par_pool *pool = par_pool_new(th);
                     many.pool = pool;
                     many.threads = par_pool_threads(pool);
@@ -420,6 +502,8 @@ static void banded_table_same_as_serial(void **state) {
             }
             pg_reach_half_mode = PG_REACH_HALF_AUTO;
             pg_chain_limit = 0;
+            pg_reach_narrow_max = 0xFE;
+            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
             pg_index_free(&ix);
             history_free(h);
         }
@@ -486,6 +570,7 @@ int main(void) {
         cmocka_unit_test(lossy_reach_same_verdicts),
         cmocka_unit_test(reach_table_matches_search),
         cmocka_unit_test(banded_table_same_as_serial),
+        cmocka_unit_test(narrow_rows_same_table),
         cmocka_unit_test(pruning_stopped_early_same_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,6 +168,67 @@ static void reach_matches_bfs(void **state) {
     assert_true(classes[PG_SOUT_OWN | PG_SOUT_MORE] > 0);          /* RW arcs besides */
 }
 
+/* Rows whose offsets pass a byte take the wide escape (polygraph.h): a
+ * transaction of session 1 whose first reader in session 2 comes 300
+ * transactions into that session reaches positions 0 (its own) and 300
+ * (split: 600): its row is wide, holds exactly those, and every fact of
+ * the table is the same as with every row wide (heads only,
+ * pg_reach_narrow_mode never) and as with the narrow layout's largest byte
+ * lowered to 1. */
+static void reach_wide_rows_exact(void **state) {
+    (void)state;
+    char *buf = malloc(1 << 16);
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, (1 << 16) - n, "w(0,1,1,1000)\nr(0,1,1,1001)\nw(1,7,1,1001)\n");
+    for (int t = 1; t <= 300; t++) n += (size_t)snprintf(buf + n, (1 << 16) - n, "w(%d,%d,2,%d)\n", 10 + t, t, t);
+    n += (size_t)snprintf(buf + n, (1 << 16) - n, "r(0,1,2,301)\nr(1,7,2,302)\nw(5,5,2,302)\nr(5,5,1,1002)\n");
+    history *h = text(buf);
+    free(buf);
+    pg_index ix; ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    uint32_t a = txn_by_ext(h, 1000), b = txn_by_ext(h, 301), c = txn_by_ext(h, 300);
+    for (int split = 0; split < 3; split++) {
+        polygraph g[3];
+        static const uint32_t narrow_max[3] = { 0xFE, 0xFE, 1 };
+        pg_reach_half_mode = split == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+        for (int i = 0; i < 3; i++) {
+            pg_reach_narrow_max = narrow_max[i];
+            pg_reach_narrow_mode = i == 1 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_ALWAYS;
+            pg_init(&g[i], &ix, split != 0);
+            assert_true(pg_build_constraints(&g[i]));
+            assert_true(pg_reach(&g[i]));
+        }
+        assert_int_equal(g[1].reach_stride, 4);
+        assert_true(g[0].reach_stride > 4);
+        pg_reach_narrow_max = 0xFE;
+        pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
+        /* a's row (its commit's on the split graph) is wide; its entries */
+        uint32_t an = pg_node_t(&g[0], a), S = g[0].num_chains, c2 = pg_node_chain(&g[0], pg_node_t(&g[0], b));
+        const uint8_t *row = pg_reach_row(&g[0], an);
+        assert_true(pg_reach_head_wide(pg_load32(row)));
+        assert_true(atomic_load(&g[0].reach_wide_len) >= 1);
+        assert_int_equal(pg_reach_at(&g[0], an, c2), pg_node_pos(&g[0], pg_node_tp(&g[0], b)));
+        assert_true(pg_reaches(&g[0], an, pg_node_t(&g[0], b)));
+        assert_false(pg_reaches(&g[0], an, pg_node_t(&g[0], c)));
+        /* the same 16-bit rows in every layout, and the same facts */
+        uint32_t rows = g[0].reach_half ? g[0].num_nodes / 2 : g[0].num_nodes;
+        uint16_t r0[8], r1[8];
+        assert_true(S <= 8);
+        for (uint32_t r = 0; r < rows; r++)
+            for (int i = 1; i < 3; i++) {
+                assert_int_equal(pg_reach_row_get(&g[0], r, r0), pg_reach_row_get(&g[i], r, r1));
+                assert_memory_equal(r0, r1, S * sizeof *r0);
+            }
+        for (uint32_t u = 0; u < g[0].num_nodes; u++)
+            for (uint32_t v = 0; v < g[0].num_nodes; v++)
+                for (int i = 1; i < 3; i++) assert_int_equal(pg_reaches(&g[0], u, v), pg_reaches(&g[i], u, v));
+        for (int i = 0; i < 3; i++) pg_free(&g[i]);
+    }
+    pg_reach_half_mode = PG_REACH_HALF_AUTO;
+    pg_index_free(&ix);
+    history_free(h);
+}
+
 /* One key, 400 writers in session order, each version read by a reader in
  * another session: every pair is decided by reachability, no constraint is
  * left and the covering edges stay linear in the number of writers. */
@@ -698,6 +759,7 @@ int main(void) {
         cmocka_unit_test(base_edges_freed_after_last_copy),
         cmocka_unit_test(read_of_intermediate_write_is_refused),
         cmocka_unit_test(reach_matches_bfs),
+        cmocka_unit_test(reach_wide_rows_exact),
         cmocka_unit_test(hot_key_session_order_is_linear),
         cmocka_unit_test(pruning_decides_forced_order),
         cmocka_unit_test(verify_model_checks_by_definition),

@@ -223,13 +223,9 @@ int pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v) {
         }
         return 0;
     }
-    const uint16_t *row = pg_reach_row(g, from);  /* a commit: it has a row */
-    uint32_t base = pg_reach_row_base(row);
-    if (base == UINT32_MAX) return 0;              /* reaches no tracked node */
-    for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2) {
-        uint16_t d = row[2 + g->rsum.data[j]];
-        if (d != PG_REACH_NONE && base + d <= g->rsum.data[j + 1]) return 1;
-    }
+    const uint8_t *row = pg_reach_row(g, from);   /* a commit: it has a row */
+    for (uint32_t j = g->rsum_start[u]; j < g->rsum_start[u + 1]; j += 2)
+        if (pg_reach_row_at(g, row, g->rsum.data[j]) <= g->rsum.data[j + 1]) return 1;
     return 0;
 }
 
@@ -446,8 +442,8 @@ typedef struct scan_job {
 HISTORY_PREFETCH_FN void prefetch_row(const polygraph *g, uint32_t x) {
     if (!pg_reach_has_row(g, x)) return;
     const char *r = (const char *)pg_reach_row(g, x);
-    size_t bytes = (size_t)g->reach_stride * sizeof *g->reach;
-    for (size_t o = 0; o < bytes; o += 64) HISTORY_PREFETCH(r + o);
+    for (size_t o = 0; o < g->reach_stride; o += 64) HISTORY_PREFETCH(r + o);
+    HISTORY_PREFETCH(r + g->reach_stride - 1);
 }
 
 /* A key's scan reads the rows of its units' heads and lasts, which lie

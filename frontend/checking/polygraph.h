@@ -15,7 +15,8 @@
  *   reach.c        topological order and chain reachability of the known
  *                  graph: per node, the earliest reachable position on every
  *                  session chain (u reaches v iff reach[u][chain v] <= pos v),
- *                  stored as 16-bit offsets from a per-node base.
+ *                  stored as 8-bit offsets from a per-node base (16-bit
+ *                  for the rows that need it; reach_rows.c).
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
  *   index_chains.c the index's level-dependent parts: chains of WR edges
@@ -203,20 +204,32 @@ typedef struct polygraph {
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
     /* One row per row node (pg_reach_has_row: every node, or with
-     * reach_half the commit nodes, row t for transaction t): its first
-     * two entries hold a 32-bit base (a lower bound of every position it
-     * reaches), entry 2 + c the offset of chain c's earliest reachable
-     * position from that base, PG_REACH_NONE for none.  An offset too large
-     * for 16 bits is stored as NONE: a fact lost, never a false one (read
-     * with pg_reach_at).  With reach_half a start node T' has no row: it
+     * reach_half the commit nodes, row t for transaction t).  A row is a
+     * 32-bit base (a lower bound of every position it reaches) and per
+     * chain c the offset of c's earliest reachable position from that
+     * base, "none" for none.  Stored narrow (doc/checker.md,
+     * "Reachability"): a 4-byte head, one byte an entry (0xFF: none) and,
+     * on the split graph, a parity bit an entry: SER's entry is base + d,
+     * the split graph's (base / 2 + d) * 2 + bit.  A row whose entries do
+     * not fit a byte (or whose base is PG_REACH_WIDE or more) is wide:
+     * its head is PG_REACH_WIDE + i and wide row i holds the base (two
+     * 16-bit halves) and 16-bit offsets, PG_REACH_NONE for none.  An
+     * offset too large for 16 bits is stored as none: a fact lost, never
+     * a false one (read with pg_reach_at).  With reach_half a start node T' has no row: it
      * reaches its own position and what the commits it has arcs to reach:
      * its own T by the fixed edge when sclass[t] & PG_SOUT_OWN, and when
      * sclass[t] & PG_SOUT_MORE its other arcs (RW targets), listed as
      * transactions in sout[sout_start[t] .. sout_start[t + 1]).  The class
      * byte spares the lookup of the list for the start nodes (nearly all of
      * them) whose one arc is the fixed edge. */
-    uint16_t *reach;
-    uint32_t reach_stride;       /* num_chains + 2, rounded up to even */
+    uint8_t *reach;              /* the narrow rows */
+    uint32_t reach_stride;       /* bytes a narrow row: 4 + num_chains (+ parity bits), a multiple of 4;
+                                    4: heads only, every row wide (pg_reach_narrow_mode) */
+    uint32_t reach_bits_at;      /* split graph: where a narrow row's parity bits start (0: SER, none) */
+    uint32_t reach_wstride;      /* 16-bit entries a wide row: num_chains + 2, rounded up to even */
+    _Atomic(uint16_t *) *reach_wide;   /* the wide rows, PG_REACH_WIDE_CHUNK a chunk */
+    uint32_t reach_wide_chunks;  /* chunk pointers (every row can be wide) */
+    atomic_uint reach_wide_len;  /* wide rows in use */
     int reach_valid;             /* reach is the table of known.data[0 .. reach_edges) */
     size_t reach_edges;
     size_t reach_incr_failed;    /* fewest new edges an incremental renewal gave up on (0: none) */
@@ -291,33 +304,66 @@ static inline uint32_t pg_node_ww_in(const polygraph *g, uint32_t txn) {
 /* Largest offset stored (default 0xFFFE; a testing knob: lowered, rows
  * lose facts, which may cost speed only). */
 extern uint32_t pg_reach_delta_max;
-static inline uint32_t pg_reach_row_base(const uint16_t *row) {
+/* Largest byte a narrow row stores (default 0xFE; a testing knob:
+ * lowered, more rows are wide; the facts are the same). */
+extern uint32_t pg_reach_narrow_max;
+/* Whether a table stores narrow rows: estimated per table when it is
+ * first built (auto), or always / never (a testing knob: never keeps
+ * heads only, every row wide; the facts are the same). */
+typedef enum { PG_REACH_NARROW_AUTO = 0, PG_REACH_NARROW_ALWAYS, PG_REACH_NARROW_NEVER } pg_reach_narrow_id;
+extern pg_reach_narrow_id pg_reach_narrow_mode;
+#define PG_REACH_NARROW_NONE 0xFFu
+#define PG_REACH_WIDE 0x80000000u
+#define PG_REACH_WIDE_CHUNK 1024u
+static inline uint32_t pg_load32(const void *p) {
     uint32_t b;
-    memcpy(&b, row, sizeof b);
+    memcpy(&b, p, sizeof b);
     return b;
+}
+static inline int pg_reach_head_wide(uint32_t head) { return head - PG_REACH_WIDE < UINT32_MAX - PG_REACH_WIDE; }
+/* Wide row i. */
+static inline const uint16_t *pg_reach_wide_row(const polygraph *g, uint32_t i) {
+    return atomic_load_explicit(&g->reach_wide[i / PG_REACH_WIDE_CHUNK], memory_order_relaxed) +
+           (size_t)(i % PG_REACH_WIDE_CHUNK) * g->reach_wstride;
+}
+/* A row's base (UINT32_MAX: it reaches no tracked node). */
+static inline uint32_t pg_reach_row_base(const polygraph *g, const uint8_t *row) {
+    uint32_t h = pg_load32(row);
+    return pg_reach_head_wide(h) ? pg_load32(pg_reach_wide_row(g, h - PG_REACH_WIDE)) : h;
 }
 static inline int pg_reach_has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
 /* Row node u's row. */
-static inline const uint16_t *pg_reach_row(const polygraph *g, uint32_t u) {
+static inline const uint8_t *pg_reach_row(const polygraph *g, uint32_t u) {
     return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
 }
-static inline uint32_t pg_reach_row_at(const uint16_t *row, uint32_t c) {
-    uint16_t d = row[2 + c];
-    return d == PG_REACH_NONE ? UINT32_MAX : pg_reach_row_base(row) + d;
+/* pg_reach_row_at of a wide row (head h). */
+uint32_t pg_reach_wide_at(const polygraph *g, uint32_t h, uint32_t c);
+/* The position on chain c a row holds (UINT32_MAX: none). */
+static inline uint32_t pg_reach_row_at(const polygraph *g, const uint8_t *row, uint32_t c) {
+    uint32_t h = pg_load32(row);
+    if (pg_reach_head_wide(h)) return pg_reach_wide_at(g, h, c);
+    uint32_t d = row[4 + c];
+    if (d == PG_REACH_NARROW_NONE) return UINT32_MAX;
+    if (!g->reach_bits_at) return h + d;
+    return ((h >> 1) + d) * 2 + ((row[g->reach_bits_at + (c >> 3)] >> (c & 7)) & 1u);
 }
+/* Row r (an index: a node, or a transaction with reach_half) in its
+ * 16-bit form: the base, and offsets from it (PG_REACH_NONE: none) into
+ * out[0 .. num_chains).  Both layouts read the same (tests). */
+uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out);
 /* The earliest position on chain c that node u reaches as far as the table
  * knows (UINT32_MAX: none known).  Never smaller than the true one. */
 static inline uint32_t pg_reach_at(const polygraph *g, uint32_t u, uint32_t c) {
-    if (pg_reach_has_row(g, u)) return pg_reach_row_at(pg_reach_row(g, u), c);
+    if (pg_reach_has_row(g, u)) return pg_reach_row_at(g, pg_reach_row(g, u), c);
     uint32_t t = u >> 1, best = pg_node_chain(g, u) == c ? pg_node_pos(g, u) : UINT32_MAX;
     uint8_t cls = g->sclass[t];
     if (cls & PG_SOUT_OWN) {
-        uint32_t p = pg_reach_row_at(g->reach + (size_t)t * g->reach_stride, c);
+        uint32_t p = pg_reach_row_at(g, g->reach + (size_t)t * g->reach_stride, c);
         best = p < best ? p : best;
     }
     if (!(cls & PG_SOUT_MORE)) return best;
     for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++) {
-        uint32_t p = pg_reach_row_at(g->reach + (size_t)g->sout[j] * g->reach_stride, c);
+        uint32_t p = pg_reach_row_at(g, g->reach + (size_t)g->sout[j] * g->reach_stride, c);
         best = p < best ? p : best;
     }
     return best;

@@ -16,7 +16,10 @@
  * known" — every entry is a position the node truly reaches, or none, so a
  * lost fact only costs pruning, never a false answer.  Up to 32767
  * transactions per session nothing can be lost.  At 10M transactions and
- * 100 sessions this halves the table (4 GB instead of 8).
+ * 100 sessions this halves the table (4 GB instead of 8).  Rows are stored
+ * narrower still when their offsets fit a byte (reach_rows.c):
+ * 104 bytes a row instead of 204 at 100 sessions (120 on the split
+ * graph), the same facts.
  *
  * Pruning rounds only append edges, so after the first table each
  * pg_reach relaxes the rows the new edges can change (below) instead of
@@ -30,6 +33,7 @@
  * only to pick a version order for the failure report). */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/depgraph.h"
+#include "frontend/checking/reach_rows.h"
 #include "io/bigmem.h"
 #include "par.h"
 
@@ -77,39 +81,11 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
  * table, for the cost of gathering a start node's entries from its arcs
  * wherever its row was read before, once per commit with an arc into it. */
 static inline int has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
-static inline uint16_t *row_of(const polygraph *g, uint32_t u) {
+static inline uint8_t *row_of(const polygraph *g, uint32_t u) {
     return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
 }
 
 pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
-
-/* The hot loops below are plain min/saturating-add loops over 16-bit
- * offsets; -O2's "very cheap" vectorizer leaves them scalar, so GCC is told
- * to use its "cheap" model for them (other compilers decide alone). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define VECTORIZE __attribute__((optimize("vect-cost-model=cheap")))
-#else
-#define VECTORIZE
-#endif
-
-/* acc[x] = min(acc[x], src[x] + sh), the sum saturating at NONE: offsets
- * from one base moved to a base sh lower; one that no longer fits is lost.
- * sh < NONE. */
-VECTORIZE static void min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh) {
-    for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = (uint32_t)src[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
-    }
-}
-
-/* Offsets past pg_reach_delta_max (a testing knob) become NONE. */
-static void clamp_offsets(uint16_t *acc, uint32_t w) {
-    uint32_t dmax = pg_reach_delta_max;
-    if (dmax >= PG_REACH_NONE - 1) return;
-    for (uint32_t x = 0; x < w; x++)
-        if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
-}
 
 /* Node x's own position into acc (a row with base bu <= it). */
 static inline void own_into(uint16_t *acc, uint32_t bu, uint32_t cx, uint32_t px) {
@@ -117,13 +93,6 @@ static inline void own_into(uint16_t *acc, uint32_t bu, uint32_t cx, uint32_t px
     uint32_t d = px - bu;
     d = d < PG_REACH_NONE ? d : PG_REACH_NONE;
     if (d < acc[cx]) acc[cx] = (uint16_t)d;
-}
-
-/* Row r's entries, moved to base bu, into acc. */
-static inline void row_into(uint16_t *acc, const uint16_t *r, uint32_t w, uint32_t bu) {
-    uint32_t bv = pg_reach_row_base(r);
-    if (bv == UINT32_MAX || bv - bu >= PG_REACH_NONE) return;       /* nothing it knows fits */
-    min_shifted(acc, r + 2, w, bv - bu);
 }
 
 /* ---- the full table ---------------------------------------------------
@@ -162,7 +131,7 @@ static inline void cpu_relax(void) {
 }
 
 /* Row node x's row, once it is final. */
-static inline const uint16_t *final_row(const reach_job *j, uint32_t x) {
+static inline const uint8_t *final_row(const reach_job *j, uint32_t x) {
     if (j->done && !atomic_load_explicit(&j->done[x], memory_order_acquire)) {
         /* another thread is writing it: it is close to done (same band) */
         for (unsigned spins = 0; !atomic_load_explicit(&j->done[x], memory_order_acquire);)
@@ -177,13 +146,15 @@ static inline const uint16_t *final_row(const reach_job *j, uint32_t x) {
  * next rows' instead of coming one by one in the entries' loop (the pass
  * is bound by the latency of these reads). */
 static inline uint32_t base_fetch(const reach_job *j, uint32_t x) {
-    const uint16_t *r = final_row(j, x);
-    for (uint32_t o = 32; o < j->g->reach_stride; o += 32) __builtin_prefetch(r + o);
-    return pg_reach_row_base(r);
+    const uint8_t *r = final_row(j, x);
+    for (uint32_t o = 64; o < j->g->reach_stride; o += 64) __builtin_prefetch(r + o);
+    __builtin_prefetch(r + j->g->reach_stride - 1);
+    return pg_reach_row_base(j->g, r);
 }
 
-/* Row node u's base and entries from its successors' final rows. */
-static void row_build(const reach_job *j, uint32_t u) {
+/* Row node u's base and entries from its successors' final rows (acc,
+ * bit: scratch of the row's width). */
+static void row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc, uint8_t *restrict bit) {
     polygraph *g = j->g;
     uint32_t S = g->num_chains;
     const uint32_t *start = j->start, *adj = j->adj;
@@ -202,22 +173,22 @@ static void row_build(const reach_job *j, uint32_t u) {
             }
     }
 #undef OWN
-    uint16_t *row = row_of(g, u), *acc = row + 2;
-    memcpy(row, &bu, sizeof bu);
-    for (uint32_t x = 0; x + 2 < g->reach_stride; x++) acc[x] = PG_REACH_NONE;   /* the padding too */
-    if (bu == UINT32_MAX) return;              /* reaches no tracked node */
-    own_into(acc, bu, j->chain[u], j->pos[u]);
-    for (uint32_t e = start[u]; e < start[u + 1]; e++) {
-        uint32_t x = adj[e];
-        if (has_row(g, x)) { row_into(acc, row_of(g, x), S, bu); continue; }
-        own_into(acc, bu, j->chain[x], j->pos[x]);
-        uint8_t cls = g->sclass[x >> 1];
-        if (cls & PG_SOUT_OWN) row_into(acc, row_of(g, x - 1), S, bu);
-        if (cls & PG_SOUT_MORE)
-            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
-                row_into(acc, row_of(g, 2 * g->sout[f]), S, bu);
+    for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
+    if (bu != UINT32_MAX) {                    /* else it reaches no tracked node */
+        own_into(acc, bu, j->chain[u], j->pos[u]);
+        for (uint32_t e = start[u]; e < start[u + 1]; e++) {
+            uint32_t x = adj[e];
+            if (has_row(g, x)) { reach_rows_into(g, acc, row_of(g, x), bu, bit); continue; }
+            own_into(acc, bu, j->chain[x], j->pos[x]);
+            uint8_t cls = g->sclass[x >> 1];
+            if (cls & PG_SOUT_OWN) reach_rows_into(g, acc, row_of(g, x - 1), bu, bit);
+            if (cls & PG_SOUT_MORE)
+                for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
+                    reach_rows_into(g, acc, row_of(g, 2 * g->sout[f]), bu, bit);
+        }
+        reach_rows_clamp(acc, S);
     }
-    clamp_offsets(acc, S);
+    reach_rows_store(g, row_of(g, u), bu, acc, 0, bit);
 }
 
 /* Rows handed out per chunk: at most 64 (about a hundred microseconds of
@@ -227,16 +198,20 @@ static void row_build(const reach_job *j, uint32_t u) {
 static void band_task(void *ctx, size_t task) {
     (void)task;
     reach_job *j = ctx;
+    uint32_t S = j->g->num_chains;
+    uint16_t *acc = xmalloc(((size_t)S + 1) * sizeof *acc);
+    uint8_t *bit = xmalloc((size_t)S + 8);
     for (;;) {
         size_t lo = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed) * j->chunk;
-        if (lo >= j->nlv) return;
+        if (lo >= j->nlv) break;
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
         for (size_t i = lo; i < hi; i++) {
             uint32_t u = j->lv[i];
-            row_build(j, u);
+            row_build(j, u, acc, bit);
             atomic_store_explicit(&j->done[u], 1, memory_order_release);
         }
     }
+    free(acc); free(bit);
 }
 
 /* Every row.  order: a topological order of all nodes; on the banded path
@@ -246,8 +221,11 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const 
     reach_job j = { .g = g, .start = dg->start, .adj = dg->adj, .chain = chain, .pos = pos };
     unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
     if (threads <= 1 || rows < 2) {
+        uint16_t *acc = xmalloc(((size_t)g->num_chains + 1) * sizeof *acc);
+        uint8_t *bit = xmalloc((size_t)g->num_chains + 8);
         for (uint32_t i = N; i-- > 0;)
-            if (has_row(g, order[i])) row_build(&j, order[i]);
+            if (has_row(g, order[i])) row_build(&j, order[i], acc, bit);
+        free(acc); free(bit);
         return;
     }
     /* heights, over every node (a start node between its commits) */
@@ -345,57 +323,14 @@ static uint32_t heap_pop_node(node_heap *hp) {
     return top;
 }
 
-/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both
- * rows' offsets are moved to the lower base first (those that no longer
- * fit are lost); dst is left as it was unless something got smaller.  val
- * is scratch of S entries. */
-VECTORIZE static int relax_row(uint16_t *dst, const uint16_t *src, uint32_t S, uint16_t *restrict val) {
-    uint32_t bs = pg_reach_row_base(src), bd = pg_reach_row_base(dst);
-    if (bs == UINT32_MAX) return 0;
-    uint32_t b = bs < bd ? bs : bd;
-    if (bs - b >= PG_REACH_NONE) return 0;     /* nothing src knows fits dst's base */
-    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;
-    if (bd != UINT32_MAX && bd - b < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - b);
-    uint32_t smaller = 0, sh = bs - b;
-    for (uint32_t x = 0; x < S; x++) {
-        uint32_t t = (uint32_t)src[2 + x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        smaller |= t < val[x];
-        val[x] = (uint16_t)(t < val[x] ? t : val[x]);
-    }
-    if (!smaller) return 0;
-    clamp_offsets(val, S);
-    memcpy(dst, &b, sizeof b);
-    memcpy(dst + 2, val, S * sizeof *val);
-    return 1;
-}
-
-/* row[dst] = min(row[dst], position p on chain c); 1 if it got smaller. */
-static int relax_own(uint16_t *dst, uint32_t S, uint32_t c, uint32_t p, uint16_t *restrict val) {
-    if (c == HISTORY_NONE) return 0;
-    uint32_t bd = pg_reach_row_base(dst);
-    if (bd != UINT32_MAX && p >= bd) {
-        uint32_t d = p - bd;
-        if (d > pg_reach_delta_max || d >= PG_REACH_NONE || d >= dst[2 + c]) return 0;
-        dst[2 + c] = (uint16_t)d;
-        return 1;
-    }
-    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;     /* p is the new base */
-    if (bd != UINT32_MAX && bd - p < PG_REACH_NONE) min_shifted(val, dst + 2, S, bd - p);
-    val[c] = 0;
-    clamp_offsets(val, S);
-    memcpy(dst, &p, sizeof p);
-    memcpy(dst + 2, val, S * sizeof *val);
-    return 1;
-}
-
 typedef struct incr {
     polygraph *g;
     const dg_graph *dg;
     const uint32_t *pstart, *pred;
     uint8_t *queued;
-    uint16_t *val;
+    uint16_t *val;               /* 3 rows' 16-bit forms */
     node_heap hp;
+    uint8_t *bit;                /* a row's parity bytes */
 } incr;
 
 static void incr_push(incr *in, uint32_t u) {
@@ -407,7 +342,7 @@ static void incr_push(incr *in, uint32_t u) {
 /* Row node p gets src's row (src a row node); queued if it changed. */
 static void incr_relax(incr *in, uint32_t p, uint32_t src) {
     polygraph *g = in->g;
-    if (relax_row(row_of(g, p), row_of(g, src), g->num_chains, in->val)) incr_push(in, p);
+    if (reach_rows_relax(g, row_of(g, p), row_of(g, src), in->val, in->bit)) incr_push(in, p);
 }
 
 /* Row node a gets what node x (a successor of a) contributes. */
@@ -415,7 +350,7 @@ static void incr_from(incr *in, uint32_t a, uint32_t x) {
     polygraph *g = in->g;
     if (has_row(g, x)) { incr_relax(in, a, x); return; }
     uint32_t c = pg_node_chain(g, x);
-    if (relax_own(row_of(g, a), g->num_chains, c, c == HISTORY_NONE ? 0 : pg_node_pos(g, x), in->val)) incr_push(in, a);
+    if (reach_rows_relax_own(g, row_of(g, a), c, c == HISTORY_NONE ? 0 : pg_node_pos(g, x), in->val, in->bit)) incr_push(in, a);
     for (uint32_t f = in->dg->start[x]; f < in->dg->start[x + 1]; f++) incr_relax(in, a, in->dg->adj[f]);
 }
 
@@ -444,8 +379,8 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
     for (uint32_t u = 0; u < N; u++)
         for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
     free(fill);
-    incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((S ? S : 1) * sizeof(uint16_t)),
-                { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos } };
+    incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((3 * (size_t)S + 1) * sizeof(uint16_t)),
+                { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos }, xmalloc((size_t)S + 8) };
     for (size_t i = g->reach_edges; i < g->known.len; i++) {
         if (no_arc(g, &g->known.data[i])) continue;
         uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
@@ -461,7 +396,7 @@ static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit
         in.queued[x] = 0;
         incr_spread(&in, x);
     }
-    free(in.hp.node); free(in.queued); free(pstart); free(pred); free(in.val);
+    free(in.hp.node); free(in.queued); free(pstart); free(pred); free(in.val); free(in.bit);
     return ok;
 }
 
@@ -510,7 +445,7 @@ uint64_t pg_reach_renewal_rows(const polygraph *g) {
 }
 
 static int compute(polygraph *g, int want_reach) {
-    uint32_t N = g->num_nodes, S = g->num_chains;
+    uint32_t N = g->num_nodes;
     g->reach_half = half_table(g);
     uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
@@ -537,19 +472,14 @@ static int compute(polygraph *g, int want_reach) {
             }
         }
         if (!done) {
-            if (!g->reach) {
-                g->reach_stride = (S + 2 + 1) & ~1u;   /* even: every base 4-byte aligned */
-                size_t bytes = ((size_t)rows * g->reach_stride + 32) * sizeof *g->reach;
-                g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-                if (!g->reach) xalloc_fail(bytes);
-                big_advise(g->reach, bytes);           /* rows are read all over: fewer TLB misses */
-            }
             /* chain and position per node, once: the inner loop stays in the table */
             uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
             for (uint32_t u = 0; u < N; u++) {
                 chain[u] = pg_node_chain(g, u);
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
+            if (!g->reach) reach_rows_alloc(g, rows, order, chain, pos);
+            atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             build_start_arcs(g, &dg);                  /* row_build reads them */
             full_table(g, &dg, order, chain, pos);
             free(chain); free(pos);
@@ -566,8 +496,7 @@ int pg_reach(polygraph *g) { return compute(g, 1); }
 int pg_order(polygraph *g) { return compute(g, 0); }
 
 void pg_reach_free(polygraph *g) {
-    free(g->reach);
-    g->reach = NULL;
+    reach_rows_free(g);
     free(g->sclass); free(g->sout_start); free(g->sout);
     g->sclass = NULL; g->sout_start = NULL; g->sout = NULL;
     g->reach_valid = 0;

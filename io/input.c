@@ -9,6 +9,14 @@
 
 #define INPUT_CHUNK (1u << 20)
 
+/* buf holds cap bytes, the spare byte that ends a line at EOF, and
+ * INPUT_SLACK zeroed bytes (input.h). */
+static unsigned char *buf_alloc(unsigned char *old, size_t cap) {
+    unsigned char *b = xrealloc(old, cap + 1 + INPUT_SLACK);
+    memset(b + cap, 0, 1 + INPUT_SLACK);
+    return b;
+}
+
 static void set_name(input *r, const char *name) {
     size_t n = strlen(name);
     r->name = xmalloc(n + 1);
@@ -21,7 +29,7 @@ int input_open(input *r, const char *path, ic_error *err) {
     r->has_src = 1;
     set_name(r, path);
     r->cap = INPUT_CHUNK;
-    r->buf = xmalloc(r->cap + 1);
+    r->buf = buf_alloc(NULL, r->cap);
     return 1;
 }
 
@@ -29,7 +37,7 @@ void input_from_mem(input *r, const void *data, size_t n, const char *name) {
     memset(r, 0, sizeof *r);
     set_name(r, name);
     r->cap = n;
-    r->buf = xmalloc(n + 1);
+    r->buf = buf_alloc(NULL, n);
     if (n) memcpy(r->buf, data, n);
     r->end = n;
     r->eof = 1;
@@ -41,7 +49,7 @@ void input_from_source(input *r, size_t (*read)(void *ctx, void *dst, size_t n),
     r->source = read;
     r->source_ctx = ctx;
     r->cap = INPUT_CHUNK;
-    r->buf = xmalloc(r->cap + 1);
+    r->buf = buf_alloc(NULL, r->cap);
 }
 
 void input_close(input *r) {
@@ -62,7 +70,7 @@ static void fill(input *r, size_t need) {
         if (r->cap - r->end < INPUT_CHUNK / 2 || r->cap < need) {
             size_t c = r->cap * 2;
             while (c < need) c *= 2;
-            r->buf = xrealloc(r->buf, c + 1);
+            r->buf = buf_alloc(r->buf, c);
             r->cap = c;
         }
         size_t got = r->source ? r->source(r->source_ctx, r->buf + r->end, r->cap - r->end)

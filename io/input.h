@@ -16,6 +16,8 @@
 #include "error.h"
 #include "io/reader.h"
 
+enum { INPUT_SLACK = 16 };
+
 typedef struct input {
     reader src;              /* where bytes come from (unused for memory input) */
     int has_src;
@@ -46,7 +48,10 @@ size_t input_peek(input *r, size_t n, const unsigned char **p);
 /* Copy exactly n bytes to dst; returns the number copied (< n at EOF). */
 size_t input_read(input *r, void *dst, size_t n);
 /* Next line without its '\n' (and '\r'), NUL-terminated, valid until the
- * next call; NULL at EOF.  *len gets its length.  r->line is its number. */
+ * next call; NULL at EOF.  *len gets its length.  r->line is its number.
+ * At least INPUT_SLACK bytes after the line's NUL can be read (their
+ * values are unspecified), so that a lexer may load a word at a time
+ * anywhere in the line (parse_elle.c's integers). */
 char *input_line(input *r, size_t *len);
 /* A block of whole lines for a parser that splits it (parse_text.c): about
  * `want` bytes (more when one line is longer) ending just after a '\n', or

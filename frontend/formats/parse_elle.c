@@ -250,10 +250,49 @@ static uint32_t fast_form(edn *e, const char **pp, int depth) {
  * map.  Anything else (another key, a string, a line end inside, ...) is
  * 0, and the map is read by fast_form or read_form from its start. */
 
+/* The number of decimal digits that start p, if fewer than 8, else 8; *w
+ * gets the 8 bytes at p.  One load and a few word operations instead of a
+ * test and a branch per digit: p may be anywhere in a line that
+ * input_line gave (INPUT_SLACK bytes can be read after its end).  A byte
+ * is a digit when its high nibble is 3 both as it is and plus 6; a carry
+ * out of a byte only reaches the bytes after it, so the first non-digit is
+ * found exactly whatever follows it. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define ELLE_SWAR 1
+static inline unsigned lead_digits(const char *p, uint64_t *w) {
+    const uint64_t ones = 0x0101010101010101ULL, hi = 0xF0F0F0F0F0F0F0F0ULL, three = 0x3030303030303030ULL;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    *w = x;
+    uint64_t bad = ((x & hi) ^ three) | (((x + 6 * ones) & hi) ^ three);   /* nonzero bytes: not a digit */
+    uint64_t top = (((bad & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | bad) & 0x8080808080808080ULL;
+    return top ? (unsigned)__builtin_ctzll(top) >> 3 : 8;
+}
+
+/* The value of the n (1..7) digits in the low bytes of w (first digit lowest). */
+static inline uint64_t digits_value(uint64_t w, unsigned n) {
+    uint64_t x = (w - 0x3030303030303030ULL) << (64 - 8 * n);   /* as 8 digits with leading zeros */
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;                /* pairs */
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;              /* fours */
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;
+}
+#endif
+
 /* A canonical integer (no leading 0, no -0) of at most 18 digits, ending an atom. */
 static int plain_int(const char **pp, int64_t *v) {
     const char *p = *pp, *d = p + (*p == '-'), *s = d;
     uint64_t x = 0;
+#ifdef ELLE_SWAR
+    uint64_t w;
+    unsigned k = lead_digits(d, &w);
+    if (k < 8) {                                 /* the usual case: one word */
+        if (!k || (*d == '0' && (k > 1 || d != p)) || !is_delim(d[k])) return 0;
+        x = digits_value(w, k);
+        *v = d != p ? -(int64_t)x : (int64_t)x;
+        *pp = d + k;
+        return 1;
+    }
+#endif
     while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');   /* (wraps past 18 digits: refused) */
     size_t n = (size_t)(s - d);
     if (!n || n > 18 || (*d == '0' && (n > 1 || d != p)) || !is_delim(*s)) return 0;

@@ -25,6 +25,7 @@ static void set_name(input *r, const char *name) {
 
 int input_open(input *r, const char *path, ic_error *err) {
     memset(r, 0, sizeof *r);
+    r->nul_at = UINT64_MAX;
     if (reader_open(&r->src, path, err) != 0) return 0;
     r->has_src = 1;
     set_name(r, path);
@@ -41,11 +42,14 @@ void input_from_mem(input *r, const void *data, size_t n, const char *name) {
     if (n) memcpy(r->buf, data, n);
     r->end = n;
     r->eof = 1;
+    const unsigned char *z = n ? memchr(r->buf, 0, n) : NULL;
+    r->nul_at = z ? (uint64_t)(z - r->buf) : UINT64_MAX;
 }
 
 void input_from_source(input *r, size_t (*read)(void *ctx, void *dst, size_t n), void *ctx, const char *name) {
     memset(r, 0, sizeof *r);
     set_name(r, name);
+    r->nul_at = UINT64_MAX;
     r->source = read;
     r->source_ctx = ctx;
     r->cap = INPUT_CHUNK;
@@ -75,6 +79,10 @@ static void fill(input *r, size_t need) {
         }
         size_t got = r->source ? r->source(r->source_ctx, r->buf + r->end, r->cap - r->end)
                                : reader_read_block(&r->src, r->buf + r->end, r->cap - r->end);
+        if (got && r->nul_at == UINT64_MAX) {      /* the stream's first NUL, if in these bytes */
+            const unsigned char *z = memchr(r->buf + r->end, 0, got);
+            if (z) r->nul_at = r->offset + (uint64_t)(z - (r->buf + r->start));
+        }
         r->end += got;
         if (got == 0) { r->eof = 1; if (!r->source && r->src.error) r->io_error = 1; }
     }
@@ -109,6 +117,8 @@ char *input_line(input *r, size_t *len) {
             size_t consumed = nl ? n + 1 : n;
             if (n > 0 && s[n - 1] == '\r') n--;
             s[n] = 0;                            /* buf has one spare byte */
+            r->line_at = r->offset;
+            r->line_len = n;
             r->start += consumed;
             r->offset += consumed;
             r->line++;

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "frontend/formats/optree.h"
 #include "parse_helpers.h"
@@ -479,6 +480,30 @@ static void nul_bytes_are_errors(void **state) {
     assert_null(h);
     assert_string_equal(err.msg, "expected text, found a NUL byte");
     assert_int_equal(err.line, 1);
+    /* from a file, the NUL far past the first block read (input.c looks for
+     * it once per block), on a line ending in "\r\n", at the line's end,
+     * and on the last line without a line end */
+    static const long at[] = { 3, 20000, 20001, 29999, 30000 };
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+        char path[] = "/tmp/test_parse_elle_nulXXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        for (long i = 1; i <= 30000; i++) {
+            char line[160];
+            int n = snprintf(line, sizeof line, "{:type :ok, :f :txn, :process %ld, :index %ld, :value [[:w %ld %ld]]}%s", i % 7, i,
+                             i % 100, i, i % 3 ? "\n" : "\r\n");
+            if (i == at[k]) line[k % 2 ? n - 3 : 40] = 0;   /* (n - 3: the '}' or the '\r' before the line end) */
+            fwrite(line, 1, (size_t)n - (i == 30000 ? (size_t)(i % 3 ? 1 : 2) : 0), f);
+        }
+        fclose(f);
+        ic_error_clear(&err);
+        h = load_history(path, FORMAT_ELLE, &err);
+        unlink(path);
+        assert_null(h);
+        assert_string_equal(err.msg, "expected text, found a NUL byte");
+        assert_int_equal(err.line, at[k]);
+    }
 }
 
 static void every_error(void **state) {

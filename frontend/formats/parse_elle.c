@@ -278,21 +278,12 @@ static inline uint64_t digits_value(uint64_t w, unsigned n) {
 }
 #endif
 
-/* A canonical integer (no leading 0, no -0) of at most 18 digits, ending an atom. */
-static int plain_int(const char **pp, int64_t *v) {
+/* A canonical integer (no leading 0, no -0) of at most 18 digits, ending
+ * an atom: 1 with *v set and *pp past it, else 0.  The digit loop; the
+ * usual integer (under 8 digits) is plain_int's. */
+static int plain_int_loop(const char **pp, int64_t *v) {
     const char *p = *pp, *d = p + (*p == '-'), *s = d;
     uint64_t x = 0;
-#ifdef ELLE_SWAR
-    uint64_t w;
-    unsigned k = lead_digits(d, &w);
-    if (k < 8) {                                 /* the usual case: one word */
-        if (!k || (*d == '0' && (k > 1 || d != p)) || !is_delim(d[k])) return 0;
-        x = digits_value(w, k);
-        *v = d != p ? -(int64_t)x : (int64_t)x;
-        *pp = d + k;
-        return 1;
-    }
-#endif
     while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');   /* (wraps past 18 digits: refused) */
     size_t n = (size_t)(s - d);
     if (!n || n > 18 || (*d == '0' && (n > 1 || d != p)) || !is_delim(*s)) return 0;
@@ -300,6 +291,24 @@ static int plain_int(const char **pp, int64_t *v) {
     *pp = s;
     return 1;
 }
+
+#ifdef ELLE_SWAR
+/* plain_int_loop's contract, the digits read as one word (inlined: it
+ * runs twice a micro-op). */
+static inline __attribute__((always_inline)) int plain_int(const char **pp, int64_t *v) {
+    const char *p = *pp, *d = p + (*p == '-');
+    uint64_t w;
+    unsigned k = lead_digits(d, &w);
+    if (k == 8) return plain_int_loop(pp, v);
+    if (!k || ((char)w == '0' && (k > 1 || d != p)) || !is_delim(d[k])) return 0;
+    uint64_t x = digits_value(w, k);
+    *v = d != p ? -(int64_t)x : (int64_t)x;
+    *pp = d + k;
+    return 1;
+}
+#else
+#define plain_int plain_int_loop
+#endif
 
 static inline int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
 

@@ -50,6 +50,16 @@ int jk_use(jepsen_keys *k, uint32_t key, jk_use_kind use, int named, int64_t ext
 static inline uint32_t jk_count(const jepsen_keys *k) { return (uint32_t)k->use.len; }
 static inline int jk_is_list(const jepsen_keys *k, uint32_t key) { return key < k->use.len && k->use.data[key] == JK_LIST; }
 
+/* Start loading integer key ext's entry of `small` (a completion's keys
+ * all at once, before they are used one by one: the misses overlap). */
+static inline void jk_prefetch(const jepsen_keys *k, int64_t ext) {
+#ifdef __GNUC__
+    if ((uint64_t)ext < k->small.len) __builtin_prefetch(&k->small.data[ext]);
+#else
+    (void)k; (void)ext;
+#endif
+}
+
 /* jk_key then jk_use for integer key ext, the entry of `small` looked at
  * once: 1 with *key set, or 0 with err set. */
 int jk_int_slow(jepsen_keys *k, history_builder *b, int64_t ext, jk_use_kind use, const char *source, uint32_t line,

@@ -533,8 +533,10 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
 
 int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
     if (p->process < NAMED_BAND_END || (p->type != 'o' && p->type != 'f' && p->type != 'i')) return -1;
-    for (size_t i = 0; i < p->n; i++)             /* named values, a nil written: the general path */
+    for (size_t i = 0; i < p->n; i++) {           /* named values, a nil written: the general path */
         if (p->mops[i].nil ? p->mops[i].kind != 'r' : p->mops[i].value < NAMED_BAND_END) return -1;
+        jk_prefetch(&jr->keys, p->mops[i].key);
+    }
     ctx c = { jr, NULL, err };
     op_type type = p->type == 'o' ? T_OK : p->type == 'f' ? T_FAIL : T_INFO;
     jr->ordinal++;

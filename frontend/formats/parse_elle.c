@@ -264,9 +264,8 @@ static inline unsigned lead_digits(const char *p, uint64_t *w) {
     uint64_t x;
     memcpy(&x, p, 8);
     *w = x;
-    uint64_t bad = ((x & hi) ^ three) | (((x + 6 * ones) & hi) ^ three);   /* nonzero bytes: not a digit */
-    uint64_t top = (((bad & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | bad) & 0x8080808080808080ULL;
-    return top ? (unsigned)__builtin_ctzll(top) >> 3 : 8;
+    uint64_t bad = ((x ^ three) | ((x + 6 * ones) ^ three)) & hi;   /* set bits only in the non-digits' bytes */
+    return bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
 }
 
 /* The value of the n (1..7) digits in the low bytes of w (first digit lowest). */

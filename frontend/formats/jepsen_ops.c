@@ -3,7 +3,8 @@
  *
  * Each operation's micro-ops are first checked and decoded into `mops`
  * (keys still as written, so that invocations add no keys to the model),
- * then, for a completion, added to the builder. */
+ * then, for a completion, added to the builder; a plain EDN completion's
+ * (jr_plain_op) go to the builder as parse_elle.c decoded them. */
 #include "frontend/formats/jepsen_ops.h"
 
 #include <inttypes.h>
@@ -383,7 +384,6 @@ static pending *pending_of(jepsen_reader *jr, int64_t process, int create) {
     return &jr->pendings.data[i];
 }
 
-/* A string of decimal digits that fits in int64. */
 /* ---- one operation --------------------------------------------------------- */
 
 typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;

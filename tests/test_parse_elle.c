@@ -635,7 +635,8 @@ static void plain_shaped_lines(void **state) {
 /* Integers of every length and shape (1 to 20 digits, signs, leading
  * zeros, -0, a suffix), keys from small to far outside any dense range
  * (negative, 10^17), list and register keys (now and then one used both
- * ways), processes and indexes of many lengths: each history read as
+ * ways), processes, indexes and :time of many lengths (with invocations
+ * before some completions): each history read as
  * written (the plain path where it applies) and with `:node 1` in every map
  * (the general reader) gives the same model, times and report, or the same
  * error at the same line. */
@@ -691,8 +692,20 @@ static void plain_numbers_and_keys_read_like_general_ones(void **state) {
                 default: bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:r %s nil]", sep, lkey); break;
                 }
             }
-            fprintf(fa, "%s%s]}\n", head, body);
-            fprintf(fb, "%s%s], :node 1}\n", head, body);
+            char tail[80] = "}";
+            if (seed % 3 == 0) {                              /* :time (any number), invocations before some */
+                put_number(num, sizeof num, (r >> 11) & ~(seed % 9 ? 64u : 0u), 40 * i);   /* (negative: an error) */
+                snprintf(tail, sizeof tail, ", :time %s}", (r >> 4) % 13 ? num : "0012345678901");
+                if ((r >> 6) % 4 == 0) {
+                    if (proc) snprintf(num, sizeof num, "%s", proc);
+                    else snprintf(num, sizeof num, "%u", r % 6);
+                    for (int twice = 0; twice < 2; twice++)   /* (no :index: the stamps are :time) */
+                        fprintf(twice ? fb : fa, "{:type :invoke, :f :txn, :process %s, :time %d, :value [[:r 1 nil]]}\n",
+                                num, 40 * i - 20);
+                }
+            }
+            fprintf(fa, "%s%s]%s\n", head, body, tail);
+            fprintf(fb, "%s%s], :node 1%s\n", head, body, tail);
         }
         fclose(fa);
         fclose(fb);

@@ -17,6 +17,12 @@ void jk_free(jepsen_keys *k) {
     vec_free(k->small);
 }
 
+uint8_t *jk_list_flags(const jepsen_keys *k) {
+    uint8_t *f = xcalloc(k->use.len + 1, 1);
+    for (size_t i = 0; i < k->use.len; i++) f[i] = k->use.data[i] == JK_LIST;
+    return f;
+}
+
 uint32_t jk_name(jepsen_keys *k, const char *s, size_t n) { return strtab_intern(&k->names, s, n, NULL); }
 
 /* The small entry of integer key ext, made room for if ext is in its

@@ -49,6 +49,8 @@ int jk_use(jepsen_keys *k, uint32_t key, jk_use_kind use, int named, int64_t ext
 /* The number of builder keys, and whether key is a list. */
 static inline uint32_t jk_count(const jepsen_keys *k) { return (uint32_t)k->use.len; }
 static inline int jk_is_list(const jepsen_keys *k, uint32_t key) { return key < k->use.len && k->use.data[key] == JK_LIST; }
+/* A new array of jk_count(k) + 1 flags (free it): 1 for each list key. */
+uint8_t *jk_list_flags(const jepsen_keys *k);
 
 /* Start loading integer key ext's entry of `small` (a completion's keys
  * all at once, before they are used one by one: the misses overlap). */

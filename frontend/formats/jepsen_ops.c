@@ -556,7 +556,9 @@ int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
                   q->key, q->nil ? 0 : q->value, 0, 0, p->line };
         vec_push(jr->mops, m);
     }
-    jt_stamp s = { 0, p->index, (uint8_t)(p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) };
+    int timed = p->has_time && p->time != HISTORY_TIME_NONE;     /* as jt_stamp_of reads the map */
+    jt_stamp s = { timed ? p->time : 0, p->index,
+                   (uint8_t)((p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) | (timed ? JT_TIME : 0)) };
     if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, p->observed, OV_NONE, plain ? p : NULL,
                  jr->mops.data, jr->mops.len))
         return 0;
@@ -673,10 +675,8 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
 }
 
 history *jr_finish(jepsen_reader *jr, ic_error *err) {
-    uint32_t nkeys = jk_count(&jr->keys);
-    uint8_t *is_list = xcalloc((size_t)nkeys + 1, 1);
-    for (uint32_t k = 0; k < nkeys; k++) is_list[k] = (uint8_t)jk_is_list(&jr->keys, k);
-    int ok = jp_finish(jr->jp, jr->b, is_list, nkeys, jr->source, err);
+    uint8_t *is_list = jk_list_flags(&jr->keys);
+    int ok = jp_finish(jr->jp, jr->b, is_list, jk_count(&jr->keys), jr->source, err);
     free(is_list);
     if (!ok) {
         jr_free(jr);

@@ -244,11 +244,11 @@ static uint32_t fast_form(edn *e, const char **pp, int depth) {
  * {:type :ok|:fail|:info, :f :txn, :process P, :index I, :value [[:r K V]
  * [:r K nil] [:w K V] [:append K V] ...]} on one line, its five keys in any
  * order, maybe with `:isocheck/reads :observed` (what convert writes on an
- * aborted transaction), every number a canonical integer of at most 18
- * digits: decoded
- * straight into jr_plain (jepsen_ops.h), which reads it as jr_op reads the
- * map.  Anything else (another key, a string, a line end inside, ...) is
- * 0, and the map is read by fast_form or read_form from its start. */
+ * aborted transaction) and `:time T` (Jepsen's), every number a canonical
+ * integer of at most 18 digits: decoded straight into jr_plain
+ * (jepsen_ops.h), which reads it as jr_op reads the map.  Anything else
+ * (another key, a string, a line end inside, ...) is 0, and the map is
+ * read by fast_form or read_form from its start. */
 
 /* The number of decimal digits that start p, if fewer than 8, else 8; *w
  * gets the 8 bytes at p.  One load and a few word operations instead of a
@@ -312,15 +312,15 @@ static inline __attribute__((always_inline)) int plain_int(const char **pp, int6
 static inline int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
 
 /* Which of the keys p[0..n) is (0 :type, 1 :f, 2 :process, 3 :index, 4 :value,
- * 5 :isocheck/reads), else 6. */
+ * 5 :isocheck/reads, 6 :time), else 7. */
 static int plain_key(const char *p, size_t n) {
     switch (n) {
-    case 2: return is_word(p, n, ":f") ? 1 : 6;
-    case 5: return is_word(p, n, ":type") ? 0 : 6;
-    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 6;
-    case 8: return is_word(p, n, ":process") ? 2 : 6;
-    case 15: return is_word(p, n, ":isocheck/reads") ? 5 : 6;
-    default: return 6;
+    case 2: return is_word(p, n, ":f") ? 1 : 7;
+    case 5: return is_word(p, n, ":type") ? 0 : is_word(p, n, ":time") ? 6 : 7;
+    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 7;
+    case 8: return is_word(p, n, ":process") ? 2 : 7;
+    case 15: return is_word(p, n, ":isocheck/reads") ? 5 : 7;
+    default: return 7;
     }
 }
 
@@ -355,7 +355,7 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
     while (*p != '}') {
         size_t n = atom_len(p);
         int k = plain_key(p, n);
-        if (k == 6 || (seen >> k & 1u)) return 0;
+        if (k == 7 || (seen >> k & 1u)) return 0;
         seen |= 1u << k;
         p = fast_sep(p + n);
         n = atom_len(p);
@@ -366,14 +366,16 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
         } else if (k == 1 || k == 5) {
             if (!is_word(p, n, k == 1 ? ":txn" : ":observed")) return 0;
             p += n;
-        } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index) : plain_mops(e, &p))) {
+        } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index)
+                     : k == 6 ? plain_int(&p, &pl->time) : plain_mops(e, &p))) {
             return 0;
         }
         if (*p != ' ' && *p != ',' && *p != '}') return 0;
         p = fast_sep(p);
     }
     if ((seen & 31) != 31) return 0;
-    pl->observed = (uint8_t)(seen >> 5);
+    pl->observed = (uint8_t)(seen >> 5 & 1u);
+    pl->has_time = (uint8_t)(seen >> 6 & 1u);
     pl->line = (uint32_t)e->c.line;
     pl->mops = e->pm.data;
     pl->n = e->pm.len;

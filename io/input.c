@@ -9,6 +9,14 @@
 
 #define INPUT_CHUNK (1u << 20)
 
+/* buf holds cap bytes, the spare byte that ends a line at EOF, and
+ * INPUT_SLACK zeroed bytes (input.h). */
+static unsigned char *buf_alloc(unsigned char *old, size_t cap) {
+    unsigned char *b = xrealloc(old, cap + 1 + INPUT_SLACK);
+    memset(b + cap, 0, 1 + INPUT_SLACK);
+    return b;
+}
+
 static void set_name(input *r, const char *name) {
     size_t n = strlen(name);
     r->name = xmalloc(n + 1);
@@ -17,11 +25,12 @@ static void set_name(input *r, const char *name) {
 
 int input_open(input *r, const char *path, ic_error *err) {
     memset(r, 0, sizeof *r);
+    r->nul_at = UINT64_MAX;
     if (reader_open(&r->src, path, err) != 0) return 0;
     r->has_src = 1;
     set_name(r, path);
     r->cap = INPUT_CHUNK;
-    r->buf = xmalloc(r->cap + 1);
+    r->buf = buf_alloc(NULL, r->cap);
     return 1;
 }
 
@@ -29,19 +38,22 @@ void input_from_mem(input *r, const void *data, size_t n, const char *name) {
     memset(r, 0, sizeof *r);
     set_name(r, name);
     r->cap = n;
-    r->buf = xmalloc(n + 1);
+    r->buf = buf_alloc(NULL, n);
     if (n) memcpy(r->buf, data, n);
     r->end = n;
     r->eof = 1;
+    const unsigned char *z = n ? memchr(r->buf, 0, n) : NULL;
+    r->nul_at = z ? (uint64_t)(z - r->buf) : UINT64_MAX;
 }
 
 void input_from_source(input *r, size_t (*read)(void *ctx, void *dst, size_t n), void *ctx, const char *name) {
     memset(r, 0, sizeof *r);
     set_name(r, name);
+    r->nul_at = UINT64_MAX;
     r->source = read;
     r->source_ctx = ctx;
     r->cap = INPUT_CHUNK;
-    r->buf = xmalloc(r->cap + 1);
+    r->buf = buf_alloc(NULL, r->cap);
 }
 
 void input_close(input *r) {
@@ -62,11 +74,15 @@ static void fill(input *r, size_t need) {
         if (r->cap - r->end < INPUT_CHUNK / 2 || r->cap < need) {
             size_t c = r->cap * 2;
             while (c < need) c *= 2;
-            r->buf = xrealloc(r->buf, c + 1);
+            r->buf = buf_alloc(r->buf, c);
             r->cap = c;
         }
         size_t got = r->source ? r->source(r->source_ctx, r->buf + r->end, r->cap - r->end)
                                : reader_read_block(&r->src, r->buf + r->end, r->cap - r->end);
+        if (got && r->nul_at == UINT64_MAX) {      /* the stream's first NUL, if in these bytes */
+            const unsigned char *z = memchr(r->buf + r->end, 0, got);
+            if (z) r->nul_at = r->offset + (uint64_t)(z - (r->buf + r->start));
+        }
         r->end += got;
         if (got == 0) { r->eof = 1; if (!r->source && r->src.error) r->io_error = 1; }
     }
@@ -101,6 +117,8 @@ char *input_line(input *r, size_t *len) {
             size_t consumed = nl ? n + 1 : n;
             if (n > 0 && s[n - 1] == '\r') n--;
             s[n] = 0;                            /* buf has one spare byte */
+            r->line_at = r->offset;
+            r->line_len = n;
             r->start += consumed;
             r->offset += consumed;
             r->line++;

@@ -16,6 +16,8 @@
 #include "error.h"
 #include "io/reader.h"
 
+enum { INPUT_SLACK = 16 };
+
 typedef struct input {
     reader src;              /* where bytes come from (unused for memory input) */
     int has_src;
@@ -24,6 +26,9 @@ typedef struct input {
     size_t cap, start, end;  /* unread bytes are buf[start..end) */
     uint64_t offset;         /* offset (in the decompressed stream) of buf[start] */
     long line;               /* lines returned so far by input_line */
+    uint64_t nul_at;         /* offset of the first NUL byte read so far (UINT64_MAX: none) */
+    uint64_t line_at;        /* offset and length of the line input_line returned last */
+    size_t line_len;
     int eof, io_error;
     /* input_from_source: where bytes come from instead of src */
     size_t (*source)(void *ctx, void *dst, size_t n);
@@ -46,8 +51,14 @@ size_t input_peek(input *r, size_t n, const unsigned char **p);
 /* Copy exactly n bytes to dst; returns the number copied (< n at EOF). */
 size_t input_read(input *r, void *dst, size_t n);
 /* Next line without its '\n' (and '\r'), NUL-terminated, valid until the
- * next call; NULL at EOF.  *len gets its length.  r->line is its number. */
+ * next call; NULL at EOF.  *len gets its length.  r->line is its number.
+ * At least INPUT_SLACK bytes after the line's NUL can be read (their
+ * values are unspecified), so that a lexer may load a word at a time
+ * anywhere in the line (parse_elle.c's integers). */
 char *input_line(input *r, size_t *len);
+/* Whether the line input_line returned last holds a NUL byte (looked for
+ * once in each block read, not line by line). */
+static inline int input_line_has_nul(const input *r) { return r->nul_at - r->line_at < r->line_len; }
 /* A block of whole lines for a parser that splits it (parse_text.c): about
  * `want` bytes (more when one line is longer) ending just after a '\n', or
  * all that is left at EOF; *n gets its length (0 and NULL at EOF).  The

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "frontend/formats/optree.h"
 #include "parse_helpers.h"
@@ -479,6 +480,30 @@ static void nul_bytes_are_errors(void **state) {
     assert_null(h);
     assert_string_equal(err.msg, "expected text, found a NUL byte");
     assert_int_equal(err.line, 1);
+    /* from a file, the NUL far past the first block read (input.c looks for
+     * it once per block), on a line ending in "\r\n", at the line's end,
+     * and on the last line without a line end */
+    static const long at[] = { 3, 20000, 20001, 29999, 30000 };
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+        char path[] = "/tmp/test_parse_elle_nulXXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        for (long i = 1; i <= 30000; i++) {
+            char line[160];
+            int n = snprintf(line, sizeof line, "{:type :ok, :f :txn, :process %ld, :index %ld, :value [[:w %ld %ld]]}%s", i % 7, i,
+                             i % 100, i, i % 3 ? "\n" : "\r\n");
+            if (i == at[k]) line[k % 2 ? n - 3 : 40] = 0;   /* (n - 3: the '}' or the '\r' before the line end) */
+            fwrite(line, 1, (size_t)n - (i == 30000 ? (size_t)(i % 3 ? 1 : 2) : 0), f);
+        }
+        fclose(f);
+        ic_error_clear(&err);
+        h = load_history(path, FORMAT_ELLE, &err);
+        unlink(path);
+        assert_null(h);
+        assert_string_equal(err.msg, "expected text, found a NUL byte");
+        assert_int_equal(err.line, at[k]);
+    }
 }
 
 static void every_error(void **state) {
@@ -607,6 +632,114 @@ static void plain_shaped_lines(void **state) {
     }
 }
 
+/* Integers of every length and shape (1 to 20 digits, signs, leading
+ * zeros, -0, a suffix), keys from small to far outside any dense range
+ * (negative, 10^17), list and register keys (now and then one used both
+ * ways), processes, indexes and :time of many lengths (with invocations
+ * before some completions): each history read as
+ * written (the plain path where it applies) and with `:node 1` in every map
+ * (the general reader) gives the same model, times and report, or the same
+ * error at the same line. */
+static const char *const plain_keys[] = {
+    "0", "1", "2", "3", "7", "63", "64", "65", "200", "4095", "5000", "99999", "-1", "-7", "1000000007",
+    "100000000000000000", "1099511627776", "9223372036854775807", "-9223372036854775808", "007", "-0", "12N",
+};
+static const char *const plain_list_keys[] = { "5", "6", "40", "1000" };
+
+static void put_number(char *out, size_t n, unsigned r, int64_t c) {   /* a unique value for counter c */
+    unsigned e = r % 20;
+    if (e < 6) snprintf(out, n, "%" PRId64, c);
+    else {
+        int64_t p = 1;
+        for (unsigned i = 0; i < e - 2 && i < 17; i++) p *= 10;
+        snprintf(out, n, "%s%" PRId64, r & 64 ? "-" : "", p + c);
+    }
+}
+
+static void plain_numbers_and_keys_read_like_general_ones(void **state) {
+    (void)state;
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        char *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
+        unsigned x = seed * 2654435761u;
+        int64_t counter = 1, index = seed % 5 ? 0 : 99999990;
+        for (int i = 0; i < 400; i++) {
+            x = x * 1103515245u + 12345u;
+            unsigned r = x >> 8;
+            char head[200], body[1200] = "", num[48];
+            size_t bl = 0;
+            const char *type = r % 17 == 0 ? ":fail" : r % 19 == 0 ? ":info" : ":ok";
+            const char *proc = (r >> 3) % 9 == 0 ? "12345678901" : (r >> 3) % 9 == 1 ? "-4" : (r >> 3) % 9 == 2 ? "00" : NULL;
+            index += (r >> 5) % 7 == 0 ? 1000 : 1;
+            if (proc) snprintf(head, sizeof head, "{:type %s, :f :txn, :process %s, :index %" PRId64 ", :value [", type, proc, index);
+            else snprintf(head, sizeof head, "{:type %s, :f :txn, :process %u, :index %" PRId64 ", :value [", type, r % 6, index);
+            int nops = 1 + (int)(r % 8);
+            for (int k = 0; k < nops; k++) {
+                x = x * 1103515245u + 12345u;
+                unsigned q = x >> 8;
+                const char *key = plain_keys[q % (sizeof plain_keys / sizeof *plain_keys)];
+                const char *lkey = plain_list_keys[(q >> 5) % 4];
+                if (seed % 4 == 0 && q % 1000 == 0) lkey = key;   /* a register key appended to: an error */
+                if (seed % 4 == 0 && q % 1000 == 1) key = lkey;   /* a list key written to: an error */
+                const char *sep = k ? " " : "";
+                put_number(num, sizeof num, q >> 9, counter++);
+                switch ((q >> 12) % 6) {
+                case 0: case 1: bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:w %s %s]", sep, key, num); break;
+                case 2: bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:r %s nil]", sep, key); break;
+                case 3: bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:r %s %s]", sep, key, num); break;
+                case 4: bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:append %s %s]", sep, lkey, num); break;
+                default: bl += (size_t)snprintf(body + bl, sizeof body - bl, "%s[:r %s nil]", sep, lkey); break;
+                }
+            }
+            char tail[80] = "}";
+            if (seed % 3 == 0) {                              /* :time (any number), invocations before some */
+                put_number(num, sizeof num, (r >> 11) & ~(seed % 9 ? 64u : 0u), 40 * i);   /* (negative: an error) */
+                snprintf(tail, sizeof tail, ", :time %s}", (r >> 4) % 13 ? num : "0012345678901");
+                if ((r >> 6) % 4 == 0) {
+                    if (proc) snprintf(num, sizeof num, "%s", proc);
+                    else snprintf(num, sizeof num, "%u", r % 6);
+                    for (int twice = 0; twice < 2; twice++)   /* (no :index: the stamps are :time) */
+                        fprintf(twice ? fb : fa, "{:type :invoke, :f :txn, :process %s, :time %d, :value [[:r 1 nil]]}\n",
+                                num, 40 * i - 20);
+                }
+            }
+            fprintf(fa, "%s%s]%s\n", head, body, tail);
+            fprintf(fb, "%s%s], :node 1%s\n", head, body, tail);
+        }
+        fclose(fa);
+        fclose(fb);
+        ic_error ea, eb;
+        load_report ra, rb;
+        load_report_init(&ra);
+        load_report_init(&rb);
+        ic_error_clear(&ea);
+        ic_error_clear(&eb);
+        history *ha = load_history_mem_ex(a, na, FORMAT_ELLE, "t", NULL, &ra, &ea);
+        history *hb = load_history_mem_ex(b, nb, FORMAT_ELLE, "t", NULL, &rb, &eb);
+        assert_int_equal(ha != NULL, hb != NULL);
+        if (ha) {
+            char *ma = model_text(ha), *mb = model_text(hb);
+            assert_string_equal(ma, mb);
+            for (uint32_t t = 1; t < ha->num_txns; t++)
+                for (int k = 0; k < TIME_KINDS; k++)
+                    assert_true(history_time(ha, (history_time_kind)k, t) == history_time(hb, (history_time_kind)k, t));
+            assert_int_equal(ra.micro_ops, rb.micro_ops);
+            assert_int_equal(ra.unknown_reads, rb.unknown_reads);
+            assert_int_equal(ra.named_values, rb.named_values);
+            free(ma); free(mb);
+        } else {
+            assert_string_equal(ea.msg, eb.msg);
+            assert_int_equal(ea.line, eb.line);
+        }
+        history_free(ha);
+        history_free(hb);
+        load_report_free(&ra);
+        load_report_free(&rb);
+        free(a); free(b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_list_append),
@@ -624,6 +757,7 @@ int main(void) {
         cmocka_unit_test(nul_bytes_are_errors),
         cmocka_unit_test(every_error),
         cmocka_unit_test(plain_shaped_lines),
+        cmocka_unit_test(plain_numbers_and_keys_read_like_general_ones),
     };
     return cmocka_run_group_tests_name("parse_elle", tests, NULL, NULL);
 }

@@ -139,6 +139,36 @@ static void elle_partial_stamps(void **state) {
     history_free(h);
 }
 
+/* Completions with no invocation before them and no :time (kept apart by
+ * jepsen_times.c): their :index is their completion time when :index is
+ * the stamp, none when :time is, none for :info; through the plain
+ * completion (:f :txn ...) and the general reader alike. */
+static void elle_unpaired_completions(void **state) {
+    (void)state;
+    history *h = load_ok(FORMAT_ELLE,
+        "{:type :invoke, :process 0, :index 0, :value [[:w 1 1]]}\n"
+        "{:type :ok, :process 0, :index 1, :value [[:w 1 1]]}\n"
+        "{:type :ok, :process 5, :index 2, :value [[:w 2 1]]}\n"
+        "{:type :info, :process 6, :index 3, :value [[:w 3 1]]}\n"
+        "{:type :ok, :index 4, :value [[:w 4 1]]}\n"
+        "{:type :ok, :f :txn, :process 7, :index 5, :value [[:w 5 1]]}\n"
+        "{:type :fail, :f :txn, :process 8, :index 6, :value [[:w 6 1]]}\n");
+    assert_times(h, 1, 0, 1, NONE, NONE);
+    assert_times(h, 2, NONE, 2, NONE, NONE);
+    assert_times(h, 3, NONE, NONE, NONE, NONE);
+    assert_times(h, 4, NONE, 4, NONE, NONE);
+    assert_times(h, 5, NONE, 5, NONE, NONE);
+    assert_times(h, 6, NONE, 6, NONE, NONE);
+    history_free(h);
+    h = load_ok(FORMAT_ELLE,                             /* :time is the stamp: the unpaired one has none */
+        "{:type :invoke, :process 0, :time 100, :value [[:w 1 1]]}\n"
+        "{:type :ok, :process 0, :time 200, :value [[:w 1 1]]}\n"
+        "{:type :ok, :f :txn, :process 3, :index 9, :value [[:w 2 1]]}\n");
+    assert_times(h, 1, 100, 200, NONE, NONE);
+    assert_times(h, 9, NONE, NONE, NONE, NONE);
+    history_free(h);
+}
+
 static void elle_db_timestamps(void **state) {
     (void)state;
     history *h = load_ok(FORMAT_ELLE,
@@ -470,6 +500,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(elle_index_and_time),
         cmocka_unit_test(elle_partial_stamps),
+        cmocka_unit_test(elle_unpaired_completions),
         cmocka_unit_test(elle_db_timestamps),
         cmocka_unit_test(elle_json_twin),
         cmocka_unit_test(elle_bad_times),

@@ -3,13 +3,15 @@
  *
  * Each operation's micro-ops are first checked and decoded into `mops`
  * (keys still as written, so that invocations add no keys to the model),
- * then, for a completion, added to the builder. */
+ * then, for a completion, added to the builder; a plain EDN completion's
+ * (jr_plain_op) go to the builder as parse_elle.c decoded them. */
 #include "frontend/formats/jepsen_ops.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #include "vec.h"
+#include "frontend/formats/jepsen_keys.h"
 #include "frontend/formats/jepsen_pred.h"
 #include "frontend/formats/lex.h"
 #include "frontend/formats/jepsen_times.h"
@@ -24,15 +26,13 @@ typedef enum { M_READ, M_READ_NIL, M_LIST_READ, M_WRITE, M_APPEND, M_DELETE, M_P
 
 typedef struct mop {
     uint8_t  kind;           /* mop_kind */
-    uint8_t  named_key;      /* key: an integer, or an id in key_names */
+    uint8_t  named_key;      /* key: an integer, or a jk_name id */
     int64_t  key;
     int64_t  value;          /* M_READ/M_WRITE/M_APPEND */
     uint32_t list_off, list_len;   /* M_LIST_READ: elements in `elems`; M_PRED: pairs in `pairs` */
     uint32_t line;
 } mop;
 typedef VEC(mop) mop_vec;
-
-typedef enum { KEY_UNUSED = 0, KEY_REGISTER = 1, KEY_LIST = 2 } key_use;
 
 typedef struct pending { int64_t process; mop_vec writes; int valid; } pending;
 
@@ -41,11 +41,9 @@ struct jepsen_reader {
     load_report *rep;
     const char *source;
     uint64_t ordinal;        /* operation maps seen */
-    strtab key_names;        /* written forms of non-integer keys */
-    vec_u32 key_name_id;     /* key_names id -> builder key (HISTORY_NONE until used) */
+    jepsen_keys keys;        /* the keys and their uses (jepsen_keys.h) */
     strtab value_names;      /* written forms of named values and processes */
     vec_i64 value_name_id;   /* value_names id -> model value */
-    VEC(uint8_t) key_use;    /* builder key -> key_use */
     vec_u32 nil_reads;       /* pairs (builder op, key) of [:r k nil] */
     u64map txn_ids;
     mop_vec mops;
@@ -66,7 +64,7 @@ jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep) 
     jr->b = hb_new(fmt, LOC_LINE, source);
     jr->rep = rep;
     jr->source = source;
-    strtab_init(&jr->key_names);
+    jk_init(&jr->keys);
     strtab_init(&jr->value_names);
     u64map_init(&jr->txn_ids);
     u64map_init(&jr->pending_ix);
@@ -77,11 +75,9 @@ jepsen_reader *jr_new(history_format fmt, const char *source, load_report *rep) 
 }
 
 static void free_parts(jepsen_reader *jr) {
-    strtab_free(&jr->key_names);
-    vec_free(jr->key_name_id);
+    jk_free(&jr->keys);
     strtab_free(&jr->value_names);
     vec_free(jr->value_name_id);
-    vec_free(jr->key_use);
     vec_free(jr->nil_reads);
     u64map_free(&jr->txn_ids);
     vec_free(jr->mops);
@@ -157,7 +153,7 @@ static int parse_key(ctx *c, uint32_t node, mop *m) {
     if (n->kind == OV_BIGINT || n->kind == OV_STRING || n->kind == OV_KEYWORD) {
         const char *s = written(c, node);
         m->named_key = 1;
-        m->key = strtab_intern(&c->jr->key_names, s, strlen(s), NULL);
+        m->key = jk_name(&c->jr->keys, s, strlen(s));
         return 1;
     }
     return fail_node(c, node, n->line, "a key (integer, keyword or string)");
@@ -288,34 +284,10 @@ static int parse_mops(ctx *c, uint32_t value) {
 
 /* ---- adding a transaction ------------------------------------------------ */
 
-static uint32_t builder_key_of(jepsen_reader *jr, const mop *m);
+static uint32_t builder_key(jepsen_reader *jr, const mop *m) { return jk_key(&jr->keys, jr->b, m->named_key, m->key); }
 
-static uint32_t builder_key(jepsen_reader *jr, const mop *m) {
-    uint32_t k = builder_key_of(jr, m);
-    while (jr->key_use.len <= k) vec_push(jr->key_use, KEY_UNUSED);    /* every key in the universe */
-    return k;
-}
-
-static uint32_t builder_key_of(jepsen_reader *jr, const mop *m) {
-    if (!m->named_key) return hb_key(jr->b, m->key);
-    uint32_t id = (uint32_t)m->key;
-    while (jr->key_name_id.len <= id) vec_push(jr->key_name_id, HISTORY_NONE);
-    if (jr->key_name_id.data[id] == HISTORY_NONE)
-        jr->key_name_id.data[id] = hb_key_str(jr->b, strtab_text(&jr->key_names, id), strtab_len(&jr->key_names, id));
-    return jr->key_name_id.data[id];
-}
-
-static int use_key(ctx *c, uint32_t key, key_use use, const mop *m) {
-    jepsen_reader *jr = c->jr;
-    while (jr->key_use.len <= key) vec_push(jr->key_use, KEY_UNUSED);
-    if (jr->key_use.data[key] == KEY_UNUSED) jr->key_use.data[key] = (uint8_t)use;
-    if (jr->key_use.data[key] == use) return 1;
-    char kb[128];
-    if (m->named_key) snprintf(kb, sizeof kb, "%.120s", strtab_text(&jr->key_names, (uint32_t)m->key));
-    else snprintf(kb, sizeof kb, "%" PRId64, m->key);
-    ic_error_at(c->err, jr->source, m->line,
-                "key %s is used both as a register ([:w k v], [:r k v]) and as a list ([:append k v], [:r k [...]])", kb);
-    return 0;
+static int use_key(ctx *c, uint32_t key, jk_use_kind use, const mop *m) {
+    return jk_use(&c->jr->keys, key, use, m->named_key, m->key, c->jr->source, m->line, c->err);
 }
 
 /* [:rp ...] of a committed transaction: its result pairs as reads, and a
@@ -331,7 +303,7 @@ static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i
         const mop *pr = &jr->pairs.data[m->list_off + j];
         if (pr->kind == M_READ_NIL) continue;
         uint32_t key = builder_key(jr, pr);
-        if (!use_key(c, key, KEY_REGISTER, pr)) return 0;
+        if (!use_key(c, key, JK_REGISTER, pr)) return 0;
         int64_t v = jp_read_value(jr->jp, key, pr->value);
         jp_returned(jr->jp, r, key, v, hb_op(jr->b, txn, OP_READ, key, v, m->line));
     }
@@ -347,7 +319,7 @@ static int add_pred_read(ctx *c, uint32_t txn, const mop *ms, size_t n, size_t i
  * a version when the history is predicate-active (rec). */
 static int add_write(ctx *c, uint32_t txn, const mop *m, uint32_t key, uint8_t status, int rec) {
     jepsen_reader *jr = c->jr;
-    if (!use_key(c, key, KEY_REGISTER, m)) return 0;
+    if (!use_key(c, key, JK_REGISTER, m)) return 0;
     int64_t val = m->kind == M_DELETE ? hb_name(jr->b, "dead", 4) : m->value;
     if (rec && m->kind == M_WRITE && jp_read_value(jr->jp, key, m->value) == VALUE_INIT) {
         ic_error_at(c->err, jr->source, m->line, "this write's value is the key's :init value: a value is written once");
@@ -379,11 +351,11 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
             if (rec) jp_nil_read(jr->jp, jr->nil_reads.data[jr->nil_reads.len - 2], key, txn, m->line);
             break;
         case M_READ:
-            ok = use_key(c, key, KEY_REGISTER, m);
+            ok = use_key(c, key, JK_REGISTER, m);
             if (ok) hb_op(jr->b, txn, OP_READ, key, rec ? jp_item_read(jr->jp, key, m->value, txn) : m->value, m->line);
             break;
         case M_LIST_READ:
-            ok = use_key(c, key, KEY_LIST, m);
+            ok = use_key(c, key, JK_LIST, m);
             if (ok) hb_list_read(jr->b, txn, key, m->list_len ? jr->elems.data + m->list_off : NULL, m->list_len, m->line);
             break;
         case M_WRITE:
@@ -391,7 +363,7 @@ static int add_mops(ctx *c, uint32_t txn, const mop *ms, size_t n, int keep_nil_
             ok = add_write(c, txn, m, key, status, rec);
             break;
         case M_APPEND:
-            ok = use_key(c, key, KEY_LIST, m);
+            ok = use_key(c, key, JK_LIST, m);
             if (ok) hb_op(jr->b, txn, OP_APPEND, key, m->value, m->line);
             break;
         default:
@@ -412,7 +384,6 @@ static pending *pending_of(jepsen_reader *jr, int64_t process, int create) {
     return &jr->pendings.data[i];
 }
 
-/* A string of decimal digits that fits in int64. */
 /* ---- one operation --------------------------------------------------------- */
 
 typedef enum { T_NONE, T_INVOKE, T_OK, T_FAIL, T_INFO } op_type;
@@ -518,8 +489,10 @@ static int not_a_txn(ctx *c, const ov_node *r, uint32_t fnode, uint32_t value) {
 /* A completion's transaction with id ext (index_given: its :index, else
  * its position: the duplicate's message says which), stamped s; ts its
  * :ts node (OV_NONE: none); observed: `:isocheck/reads :observed`. */
+static int add_plain_mops(ctx *c, uint32_t txn, const jr_plain *p, int keep_nil_reads);
+
 static int txn_add(ctx *c, uint32_t line, int64_t ext, int index_given, op_type type, proc_kind pk, int64_t process,
-                   jt_stamp s, int observed, uint32_t ts, const mop *ms, size_t nms) {
+                   jt_stamp s, int observed, uint32_t ts, const jr_plain *pl, const mop *ms, size_t nms) {
     jepsen_reader *jr = c->jr;
     uint32_t next = hb_num_txns(jr->b);          /* the id hb_txn gives it: one probe, not two */
     if (u64map_put(&jr->txn_ids, (uint64_t)ext, next) != next) {
@@ -537,6 +510,7 @@ static int txn_add(ctx *c, uint32_t line, int64_t ext, int index_given, op_type 
     jt_complete(jr->times, pk == P_CLIENT, process, txn, type == T_INFO, s, line);
     if (ts != OV_NONE && !jt_db_times(c->t, ts, jr->b, txn, jr->source, c->err)) return 0;
     jr->txns_seen = 1;
+    if (pl) return add_plain_mops(c, txn, pl, type == T_OK || observed);
     return add_mops(c, txn, ms, nms, type == T_OK || observed,
                     type == T_OK ? TXN_COMMITTED : type == T_FAIL ? TXN_ABORTED : TXN_INDETERMINATE);
 }
@@ -554,13 +528,15 @@ static int op_txn(ctx *c, const ov_node *r, const uint32_t fields[F_N], op_type 
     }
     int observed = fields[F_READS] != OV_NONE && ot_is_name(t, fields[F_READS], "observed");
     return txn_add(c, r->line, ext, in != OV_NONE, type, pk, process, jt_stamp_of(t, fields[F_TIME], in), observed,
-                   fields[F_TS], ms, nms);
+                   fields[F_TS], NULL, ms, nms);
 }
 
 int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
     if (p->process < NAMED_BAND_END || (p->type != 'o' && p->type != 'f' && p->type != 'i')) return -1;
-    for (size_t i = 0; i < p->n; i++)             /* named values, a nil written: the general path */
+    for (size_t i = 0; i < p->n; i++) {           /* named values, a nil written: the general path */
         if (p->mops[i].nil ? p->mops[i].kind != 'r' : p->mops[i].value < NAMED_BAND_END) return -1;
+        jk_prefetch(&jr->keys, p->mops[i].key);
+    }
     ctx c = { jr, NULL, err };
     op_type type = p->type == 'o' ? T_OK : p->type == 'f' ? T_FAIL : T_INFO;
     jr->ordinal++;
@@ -572,17 +548,47 @@ int jr_plain_op(jepsen_reader *jr, const jr_plain *p, ic_error *err) {
         jr->rep->micro_ops += p->n;
     }
     pending *pd = pending_of(jr, p->process, 0);
+    int plain = !jp_active(jr->jp);               /* else as parse_mops would decode them */
     vec_clear(jr->mops); vec_clear(jr->elems); vec_clear(jr->pairs); vec_clear(jr->preds);
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = 0; i < p->n && !plain; i++) {
         const jr_plain_mop *q = &p->mops[i];
         mop m = { (uint8_t)(q->kind == 'r' ? (q->nil ? M_READ_NIL : M_READ) : q->kind == 'w' ? M_WRITE : M_APPEND), 0,
                   q->key, q->nil ? 0 : q->value, 0, 0, p->line };
         vec_push(jr->mops, m);
     }
-    jt_stamp s = { 0, p->index, (uint8_t)(p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) };
-    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, p->observed, OV_NONE, jr->mops.data, jr->mops.len))
+    int timed = p->has_time && p->time != HISTORY_TIME_NONE;     /* as jt_stamp_of reads the map */
+    jt_stamp s = { timed ? p->time : 0, p->index,
+                   (uint8_t)((p->index != HISTORY_TIME_NONE ? JT_INDEX : 0) | (timed ? JT_TIME : 0)) };
+    if (!txn_add(&c, p->line, p->index, 1, type, P_CLIENT, p->process, s, p->observed, OV_NONE, plain ? p : NULL,
+                 jr->mops.data, jr->mops.len))
         return 0;
     if (pd) pd->valid = 0;
+    return 1;
+}
+
+/* The micro-ops of a plain completion (jr_plain_op) in a history that is
+ * not predicate-active: what add_mops does with them, without decoding
+ * them into mops first, an integer key's builder id and use found in one
+ * look (jk_int_use).  jr_plain_op let through nil only in reads. */
+static int add_plain_mops(ctx *c, uint32_t txn, const jr_plain *p, int keep_nil_reads) {
+    jepsen_reader *jr = c->jr;
+    for (size_t i = 0; i < p->n; i++) {
+        const jr_plain_mop *q = &p->mops[i];
+        uint32_t key;
+        if (q->nil) {                                /* [:r k nil] */
+            if (!keep_nil_reads) {
+                if (jr->rep) jr->rep->unknown_reads++;
+                continue;
+            }
+            key = jk_key(&jr->keys, jr->b, 0, q->key);
+            vec_push(jr->nil_reads, hb_op(jr->b, txn, OP_READ, key, VALUE_INIT, p->line));
+            vec_push(jr->nil_reads, key);
+            continue;
+        }
+        if (!jk_int_use(&jr->keys, jr->b, q->key, q->kind == 'a' ? JK_LIST : JK_REGISTER, jr->source, p->line, c->err, &key))
+            return 0;
+        hb_op(jr->b, txn, q->kind == 'r' ? OP_READ : q->kind == 'w' ? OP_WRITE : OP_APPEND, key, q->value, p->line);
+    }
     return 1;
 }
 
@@ -601,7 +607,7 @@ static int op_init(ctx *c, const ov_node *r, uint32_t value) {
         if (!parse_key(c, k, &m)) return 0;
         if (ot_node(t, v)->kind != OV_INT) return fail_node(c, v, m.line, "an integer initial value");
         uint32_t key = builder_key(jr, &m);
-        if (!use_key(c, key, KEY_REGISTER, &m)) return 0;
+        if (!use_key(c, key, JK_REGISTER, &m)) return 0;
         if (!jp_init(jr->jp, key, ot_node(t, v)->ival)) {
             ic_error_at(c->err, jr->source, m.line, "key %s has two initial values", ot_render(t, k, (char[64]){0}, 64));
             return 0;
@@ -669,16 +675,15 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err) {
 }
 
 history *jr_finish(jepsen_reader *jr, ic_error *err) {
-    uint8_t *is_list = xcalloc(jr->key_use.len + 1, 1);
-    for (size_t k = 0; k < jr->key_use.len; k++) is_list[k] = jr->key_use.data[k] == KEY_LIST;
-    int ok = jp_finish(jr->jp, jr->b, is_list, (uint32_t)jr->key_use.len, jr->source, err);
+    uint8_t *is_list = jk_list_flags(&jr->keys);
+    int ok = jp_finish(jr->jp, jr->b, is_list, jk_count(&jr->keys), jr->source, err);
     free(is_list);
     if (!ok) {
         jr_free(jr);
         return NULL;
     }
     for (size_t i = 0; i + 1 < jr->nil_reads.len; i += 2)     /* [:r k nil] on a list key reads [] */
-        if (jr->nil_reads.data[i + 1] < jr->key_use.len && jr->key_use.data[jr->nil_reads.data[i + 1]] == KEY_LIST)
+        if (jk_is_list(&jr->keys, jr->nil_reads.data[i + 1]))
             hb_op_make_empty_list_read(jr->b, jr->nil_reads.data[i]);
     if (!jt_finish(jr->times, jr->b, jr->rep, jr->source, jr->json, err)) {
         jr_free(jr);

@@ -50,13 +50,15 @@ int jr_op(jepsen_reader *jr, const optree *t, uint32_t root, ic_error *err);
 /* One completion of the usual shape, decoded by the EDN reader without a
  * tree (parse_elle.c): {:type :ok|:fail|:info, :f :txn, :process P,
  * :index I, :value [[:r K V|nil] [:w K V] [:append K V] ...]} (observed:
- * with `:isocheck/reads :observed`), every number an integer.  Read exactly as jr_op reads that map: 1, or 0 with err set;
+ * with `:isocheck/reads :observed`; has_time: with `:time T`), every number an integer.  Read exactly as jr_op reads that map: 1, or 0 with err set;
  * -1 when it is not for this path (a process or value in the named band,
  * a nil written): nothing was read, jr_op reads the map. */
 typedef struct jr_plain_mop { char kind; uint8_t nil; int64_t key, value; } jr_plain_mop;   /* kind 'r', 'w', 'a' */
 typedef struct jr_plain {
     char type;                  /* 'o' :ok, 'f' :fail, 'i' :info */
     uint8_t observed;           /* :isocheck/reads :observed */
+    uint8_t has_time;           /* :time, then `time` */
+    int64_t time;
     int64_t process, index;
     uint32_t line;
     const jr_plain_mop *mops;

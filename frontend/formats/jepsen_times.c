@@ -17,12 +17,18 @@ typedef struct jt_rec {
     jt_stamp inv, cmp;
 } jt_rec;
 
+/* A completion without an invocation and without :time (most of a
+ * history written without invocations): its :index stamp, in a quarter
+ * of a jt_rec. */
+typedef struct jt_solo { int64_t index; uint32_t txn; uint8_t has, info; } jt_solo;
+
 typedef struct jt_pending { jt_stamp s; uint8_t valid; } jt_pending;
 
 struct jepsen_times {
     u64map pending_ix;           /* process -> pendings index */
     VEC(jt_pending) pendings;
     VEC(jt_rec) recs;
+    VEC(jt_solo) solos;
     uint64_t stamped[2];         /* stamps that had :time, :index */
     uint64_t stamps;             /* stamps that take part */
 };
@@ -38,6 +44,7 @@ void jt_free(jepsen_times *jt) {
     u64map_free(&jt->pending_ix);
     vec_free(jt->pendings);
     vec_free(jt->recs);
+    vec_free(jt->solos);
     free(jt);
 }
 
@@ -70,7 +77,10 @@ void jt_complete(jepsen_times *jt, int client, int64_t process, uint32_t txn, in
         }
     }
     if (!info) count(jt, s);
-    vec_push(jt->recs, r);
+    if (!r.paired && !(s.has & JT_TIME)) {
+        jt_solo o = { s.index, txn, s.has, r.info };
+        vec_push(jt->solos, o);
+    } else vec_push(jt->recs, r);
 }
 
 static int64_t pick(jt_stamp s, int use_time) { return use_time ? s.time : s.index; }
@@ -101,6 +111,8 @@ int jt_finish(jepsen_times *jt, history_builder *b, load_report *rep, const char
         if (inv_ok) hb_txn_time(b, r->txn, TIME_INVOKE, i);
         if (cmp_ok) hb_txn_time(b, r->txn, TIME_COMPLETE, c);
     }
+    vec_foreach(const jt_solo, o, jt->solos)      /* (no invocation; :index is their only stamp) */
+        if (!o->info && !use_time && (o->has & JT_INDEX)) hb_txn_time(b, o->txn, TIME_COMPLETE, o->index);
     return 1;
 }
 

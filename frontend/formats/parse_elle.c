@@ -244,14 +244,43 @@ static uint32_t fast_form(edn *e, const char **pp, int depth) {
  * {:type :ok|:fail|:info, :f :txn, :process P, :index I, :value [[:r K V]
  * [:r K nil] [:w K V] [:append K V] ...]} on one line, its five keys in any
  * order, maybe with `:isocheck/reads :observed` (what convert writes on an
- * aborted transaction), every number a canonical integer of at most 18
- * digits: decoded
- * straight into jr_plain (jepsen_ops.h), which reads it as jr_op reads the
- * map.  Anything else (another key, a string, a line end inside, ...) is
- * 0, and the map is read by fast_form or read_form from its start. */
+ * aborted transaction) and `:time T` (Jepsen's), every number a canonical
+ * integer of at most 18 digits: decoded straight into jr_plain
+ * (jepsen_ops.h), which reads it as jr_op reads the map.  Anything else
+ * (another key, a string, a line end inside, ...) is 0, and the map is
+ * read by fast_form or read_form from its start. */
 
-/* A canonical integer (no leading 0, no -0) of at most 18 digits, ending an atom. */
-static int plain_int(const char **pp, int64_t *v) {
+/* The number of decimal digits that start p, if fewer than 8, else 8; *w
+ * gets the 8 bytes at p.  One load and a few word operations instead of a
+ * test and a branch per digit: p may be anywhere in a line that
+ * input_line gave (INPUT_SLACK bytes can be read after its end).  A byte
+ * is a digit when its high nibble is 3 both as it is and plus 6; a carry
+ * out of a byte only reaches the bytes after it, so the first non-digit is
+ * found exactly whatever follows it. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define ELLE_SWAR 1
+static inline unsigned lead_digits(const char *p, uint64_t *w) {
+    const uint64_t ones = 0x0101010101010101ULL, hi = 0xF0F0F0F0F0F0F0F0ULL, three = 0x3030303030303030ULL;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    *w = x;
+    uint64_t bad = ((x ^ three) | ((x + 6 * ones) ^ three)) & hi;   /* set bits only in the non-digits' bytes */
+    return bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+}
+
+/* The value of the n (1..7) digits in the low bytes of w (first digit lowest). */
+static inline uint64_t digits_value(uint64_t w, unsigned n) {
+    uint64_t x = (w - 0x3030303030303030ULL) << (64 - 8 * n);   /* as 8 digits with leading zeros */
+    x = (x * 10 + (x >> 8)) & 0x00FF00FF00FF00FFULL;                /* pairs */
+    x = (x * 100 + (x >> 16)) & 0x0000FFFF0000FFFFULL;              /* fours */
+    return (x * 10000 + (x >> 32)) & 0xFFFFFFFFULL;
+}
+#endif
+
+/* A canonical integer (no leading 0, no -0) of at most 18 digits, ending
+ * an atom: 1 with *v set and *pp past it, else 0.  The digit loop; the
+ * usual integer (under 8 digits) is plain_int's. */
+static int plain_int_loop(const char **pp, int64_t *v) {
     const char *p = *pp, *d = p + (*p == '-'), *s = d;
     uint64_t x = 0;
     while ((unsigned)(*s - '0') < 10u) x = x * 10 + (unsigned)(*s++ - '0');   /* (wraps past 18 digits: refused) */
@@ -262,18 +291,36 @@ static int plain_int(const char **pp, int64_t *v) {
     return 1;
 }
 
+#ifdef ELLE_SWAR
+/* plain_int_loop's contract, the digits read as one word (inlined: it
+ * runs twice a micro-op). */
+static inline __attribute__((always_inline)) int plain_int(const char **pp, int64_t *v) {
+    const char *p = *pp, *d = p + (*p == '-');
+    uint64_t w;
+    unsigned k = lead_digits(d, &w);
+    if (k == 8) return plain_int_loop(pp, v);
+    if (!k || ((char)w == '0' && (k > 1 || d != p)) || !is_delim(d[k])) return 0;
+    uint64_t x = digits_value(w, k);
+    *v = d != p ? -(int64_t)x : (int64_t)x;
+    *pp = d + k;
+    return 1;
+}
+#else
+#define plain_int plain_int_loop
+#endif
+
 static inline int is_word(const char *p, size_t n, const char *w) { return strlen(w) == n && !memcmp(p, w, n); }
 
 /* Which of the keys p[0..n) is (0 :type, 1 :f, 2 :process, 3 :index, 4 :value,
- * 5 :isocheck/reads), else 6. */
+ * 5 :isocheck/reads, 6 :time), else 7. */
 static int plain_key(const char *p, size_t n) {
     switch (n) {
-    case 2: return is_word(p, n, ":f") ? 1 : 6;
-    case 5: return is_word(p, n, ":type") ? 0 : 6;
-    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 6;
-    case 8: return is_word(p, n, ":process") ? 2 : 6;
-    case 15: return is_word(p, n, ":isocheck/reads") ? 5 : 6;
-    default: return 6;
+    case 2: return is_word(p, n, ":f") ? 1 : 7;
+    case 5: return is_word(p, n, ":type") ? 0 : is_word(p, n, ":time") ? 6 : 7;
+    case 6: return is_word(p, n, ":index") ? 3 : is_word(p, n, ":value") ? 4 : 7;
+    case 8: return is_word(p, n, ":process") ? 2 : 7;
+    case 15: return is_word(p, n, ":isocheck/reads") ? 5 : 7;
+    default: return 7;
     }
 }
 
@@ -308,7 +355,7 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
     while (*p != '}') {
         size_t n = atom_len(p);
         int k = plain_key(p, n);
-        if (k == 6 || (seen >> k & 1u)) return 0;
+        if (k == 7 || (seen >> k & 1u)) return 0;
         seen |= 1u << k;
         p = fast_sep(p + n);
         n = atom_len(p);
@@ -319,14 +366,16 @@ static int plain_map(edn *e, const char **pp, jr_plain *pl) {
         } else if (k == 1 || k == 5) {
             if (!is_word(p, n, k == 1 ? ":txn" : ":observed")) return 0;
             p += n;
-        } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index) : plain_mops(e, &p))) {
+        } else if (!(k == 2 ? plain_int(&p, &pl->process) : k == 3 ? plain_int(&p, &pl->index)
+                     : k == 6 ? plain_int(&p, &pl->time) : plain_mops(e, &p))) {
             return 0;
         }
         if (*p != ' ' && *p != ',' && *p != '}') return 0;
         p = fast_sep(p);
     }
     if ((seen & 31) != 31) return 0;
-    pl->observed = (uint8_t)(seen >> 5);
+    pl->observed = (uint8_t)(seen >> 5 & 1u);
+    pl->has_time = (uint8_t)(seen >> 6 & 1u);
     pl->line = (uint32_t)e->c.line;
     pl->mops = e->pm.data;
     pl->n = e->pm.len;

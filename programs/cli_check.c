@@ -100,6 +100,7 @@ typedef struct check_args {
     cli_hint hint;
     int json, verbose, level, fmt_choice, follow, retire, white_only;   /* level: 0 si, 1 ser, 2 both (--follow, hints) */
     int retire_level;                   /* --follow --retire --level sser|strong-si: retire by time at it; else -1 */
+    int64_t max_lag;                    /* --max-lag T (retiring by time), -1 not given */
     int64_t max_anomalies, threads;
     int max_anomalies_given;            /* --max-anomalies on the command line (else 10; the ladder: 1 a level) */
     double time_limit, follow_idle;
@@ -112,6 +113,7 @@ static int check_parse(int argc, char **argv, check_args *a) {
     a->fmt_choice = -1;
     a->max_anomalies = 0;               /* not given: 10, set after parsing */
     a->follow_idle = -1;                /* --follow: a file ends only when told */
+    a->max_lag = -1;
     a->threads = par_threads_default();
     cmd_opt opts[] = {
         CMD_CHOICE("format", 0, &a->fmt_choice, cli_format_names(), "F", "history format (default: detected)"),
@@ -141,6 +143,11 @@ static int check_parse(int argc, char **argv, check_args *a) {
         CMD_FLAG("retire", 0, &a->retire, "with --follow (text): retire settled transactions behind fence transactions, in bounded memory; with --level sser or strong-si, "
                  "by the transactions' #@time invoke/complete times instead, no fences (doc/checker.md, \"Retiring by time\"); "
                  "the final report is of the live part; refuses repeated values (doc/checker.md, \"Retiring transactions\")"),
+        CMD_INT("max-lag", 0, &a->max_lag, 0, INT64_MAX / 4, "T", "with --follow --retire --level sser or strong-si: the "
+                "input promises that every transaction's #@time line is its last line and comes before any #@time line "
+                "completing more than T time units after its invocation; then a session that stops does not hold "
+                "retirement back (an input that breaks the promise is refused at its line, exit 2; doc/checker.md, "
+                "\"A session that stops\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread); the output is the same for every N"),
         CMD_FLAG("verbose", 'v', &a->verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
@@ -191,6 +198,10 @@ static int check_parse(int argc, char **argv, check_args *a) {
     }
     if (a->retire && (!a->follow || a->cert_path)) {
         fprintf(stderr, "isocheck check: --retire needs --follow and no --certificate (the retired past is only summarized)\n");
+        return 2;
+    }
+    if (a->max_lag >= 0 && a->retire_level < 0) {
+        fprintf(stderr, "isocheck check: --max-lag needs --follow --retire --level sser or strong-si (retiring by time)\n");
         return 2;
     }
     if (!cli_hint_usage_ok(&a->hint, a->follow)) return 2;
@@ -255,7 +266,7 @@ static int check_load(const check_args *a, check_files *f, follow_final *ff, his
     if (a->follow) {
         interrupt_stage("following the input", NULL);
         follow_options fo = { a->follow_idle, a->json, a->level != 1, a->level != 0, (size_t)a->max_anomalies,
-                              (history_format)fmt, a->retire, 0, NULL, a->retire_level };
+                              (history_format)fmt, a->retire, 0, NULL, a->retire_level, a->max_lag >= 0, a->max_lag };
         fo.verbose = a->verbose;
         /* a PASS of the whole input from the incremental state (re-checked);
          * the JSON report names the batch stage, a certificate is the batch's */

@@ -234,7 +234,7 @@ int cli_follow(const char *path, const follow_options *o, const load_options *lo
                ic_error *lerr) {
     start_time = monotonic_seconds();
     follow_config c = { o->idle, cli_temp_dir(), o->want_si, o->want_ser, o->max_anomalies, o->fmt, o->retire, o->final,
-                        interrupt_stop, NULL, o->retire_level };
+                        interrupt_stop, NULL, o->retire_level, o->has_max_lag, o->max_lag };
     printer p = { o, 0 };
     follow_events ev = { &p, on_detected, on_violation, on_unconfirmed, on_progress, on_note, on_stats, on_ended,
                          on_stopped, on_withdrawn };

@@ -29,6 +29,8 @@ typedef struct follow_options {
     int verbose;                 /* at the end, how the checks were done (stderr) */
     follow_final *final;         /* non-NULL: the final verdict may come from the incremental state */
     int retire_level;            /* with retire: a real-time level retires by time (retire_time.h); -1 fences */
+    int has_max_lag;             /* retiring by time: --max-lag max_lag (retire_time.h) */
+    int64_t max_lag;
 } follow_options;
 
 /* Follow path until its end.  Returns -1 with *h, the history of the

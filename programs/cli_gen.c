@@ -67,7 +67,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
     int no_retry = 0, preset = -1;
     int dist = (int)p->dist, level = (int)p->level, fault = (int)p->fault;
     uint64_t sessions = p->sessions, txns = p->txns_per_session, ops = p->ops_per_txn, keys = p->keys,
-             long_ops = p->long_ops, lag = p->lag, seed = p->seed, fence_every = 0;
+             long_ops = p->long_ops, lag = p->lag, seed = p->seed, fence_every = 0, first_txns = 0;
     double reads = p->read_fraction, zipf = p->zipf_exponent, long_fraction = p->long_fraction, fault_rate = p->fault_rate,
            repeat_values = 0;
     char preset_buf[256];
@@ -82,6 +82,9 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
         CMD_CHOICE("preset", 0, &preset, preset_names, "P", "a workload of the PolySI paper (other options override it)"),
         CMD_U64("sessions", 0, &sessions, 1, 1000000, "N", "client sessions (default 20)"),
         CMD_U64("txns", 0, &txns, 1, INT32_MAX, "N", "committed transactions per session (default 100)"),
+        CMD_U64("first-session-txns", 0, &first_txns, 0, INT32_MAX, "N", "session 1 commits only N transactions and "
+                "stops, the others --txns each (default 0: as the others; a client that stops early: doc/checker.md, "
+                "\"A session that stops\")"),
         CMD_U64("ops", 0, &ops, 1, 1000000, "N", "operations per transaction (default 15)"),
         CMD_U64("keys", 0, &keys, 1, (uint64_t)1 << 32, "N", "number of keys (default 10000)"),
         CMD_REAL("reads", 0, &reads, 0, 1, "F", "read fraction (default 0.5)"),
@@ -147,6 +150,7 @@ static int gen_parse(int argc, char **argv, workload_params *p, gen_request *q) 
     if (given(opts, "lag")) p->lag = (uint32_t)lag;
     if (given(opts, "seed")) p->seed = seed;
     p->fence_every = (uint32_t)fence_every;
+    p->first_session_txns = (uint32_t)first_txns;
     p->repeat_values = repeat_values;
     if (no_retry) p->retry = 0;
     return -1;

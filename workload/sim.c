@@ -426,7 +426,8 @@ int sim_run_timed(const workload_params *p, const sim_sink *sink, const sim_time
         rng_seed(&m.ss[s].prog, p->seed, 0x1000000ULL + s);
         active[s] = s;
     }
-    uint64_t total = (uint64_t)p->sessions * p->txns_per_session, next_report = 0;
+    uint32_t first = p->first_session_txns ? p->first_session_txns : p->txns_per_session;
+    uint64_t total = (uint64_t)(p->sessions - 1) * p->txns_per_session + first, next_report = 0;
     uint32_t n_active = p->sessions;
     int ok = 1;
     while (n_active && ok) {
@@ -434,7 +435,7 @@ int sim_run_timed(const workload_params *p, const sim_sink *sink, const sim_time
         session_state *x = &m.ss[s];
         m.steps++;
         ok = step(&m, s, sink, err);
-        if (!x->open && x->pos == p->txns_per_session) active[i] = active[--n_active];
+        if (!x->open && x->pos == (s ? p->txns_per_session : first)) active[i] = active[--n_active];
         if (progress && m.slots_done >= next_report) {
             progress(progress_ctx, m.slots_done, total);
             next_report = m.slots_done + 65536;

@@ -95,6 +95,8 @@ typedef struct workload_params {
                                  * version of the key holds (issue 35; 0: every value unique) */
     uint32_t fence_every;       /* 0: none; else after every N transactions a session runs a
                                  * fence: read then write WORKLOAD_FENCE_KEY */
+    uint32_t first_session_txns;   /* 0: as the others; else session 1 commits only this many
+                                    * and stops (a client that stops early) */
 } workload_params;
 
 /* The reserved key of fence transactions (the same number as

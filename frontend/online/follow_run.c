@@ -94,7 +94,7 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
     const follow_config *c = r->c;
     retire_stream rs;
     retire_stream_init(&rs, r->path, c->want_si, c->want_ser, c->max_anomalies);
-    if (c->retire_level > 0 && level_real_time((check_level_id)c->retire_level)) retire_stream_by_time(&rs, c->retire_level);
+    if (c->retire_level > 0 && level_real_time((check_level_id)c->retire_level)) retire_stream_by_time(&rs, c->retire_level, c->has_max_lag ? c->max_lag : -1);
     rs.oc.on_detect = on_detect;
     rs.oc.detect_ctx = r;
     int rc = -1, got, detected = c->fmt == FORMAT_TEXT;

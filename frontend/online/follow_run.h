@@ -67,6 +67,8 @@ typedef struct follow_config {
     void *stop_ctx;
     int retire_level;            /* with retire, a real-time level (LEVEL_SSER, LEVEL_STRONG_SI): retire by time
                                   * at it (retire_time.h), no fences; else -1 (or 0) */
+    int has_max_lag;             /* retiring by time: the input promises --max-lag max_lag (retire_time.h) */
+    int64_t max_lag;
 } follow_config;
 
 /* follow_run's answer when c->stop said stop (the stopped event has run). */

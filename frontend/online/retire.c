@@ -1,6 +1,8 @@
-/* frontend/online/retire.c — the retirable set of a live history and the stream
- * that keeps only the live part (contract in frontend/online/retire.h; why
- * retiring keeps every verdict: doc/checker.md, "Retiring transactions"). */
+/* frontend/online/retire.c — the retirable set of a live history (behind
+ * fences), and the stream's state: made, checked, and shrunk when a plan
+ * retires (its input side: retire_feed.c; contract in
+ * frontend/online/retire.h; why retiring keeps every verdict:
+ * doc/checker.md, "Retiring transactions"). */
 #include "frontend/online/retire.h"
 
 #include <stdlib.h>
@@ -348,10 +350,14 @@ void retire_stream_init(retire_stream *rs, const char *name, int want_si, int wa
     u64map_init(&rs->summary_index);
     rs->time_level = LEVEL_COUNT;
     rs->time_frontier = HISTORY_TIME_NONE;
+    rs->max_lag = -1;
+    rs->time_seen = HISTORY_TIME_NONE;
+    retire_ids_init(&rs->retired_ids);
 }
 
-void retire_stream_by_time(retire_stream *rs, int level) {
+void retire_stream_by_time(retire_stream *rs, int level, int64_t max_lag) {
     rs->time_level = level;
+    rs->max_lag = max_lag < 0 ? -1 : max_lag;
 }
 
 void retire_stream_free(retire_stream *rs) {
@@ -363,204 +369,9 @@ void retire_stream_free(retire_stream *rs) {
     u64map_free(&rs->txn_index);
     u64map_free(&rs->session_index);
     u64map_free(&rs->summary_index);
+    retire_ids_free(&rs->retired_ids);
     free(rs->name);
     rs->name = NULL;
-}
-
-static int is_last(const retire_stream *rs, uint32_t t) {
-    return rs->sessions.data[rs->txns.data[t].session].last_txn == t;
-}
-
-uint32_t retire_stream_live(const retire_stream *rs) { return (uint32_t)rs->txns.len; }
-
-uint32_t retire_stream_completed(const retire_stream *rs) {
-    uint32_t open = 0;
-    vec_foreach(retire_session, s, rs->sessions) open += s->last_txn != HISTORY_NONE;
-    return (uint32_t)rs->txns.len - open;
-}
-
-static int summary_has(const retire_stream *rs, int64_t key, int64_t *v) {
-    uint32_t i = u64map_get(&rs->summary_index, (uint64_t)key);
-    if (i == UINT32_MAX) return 0;
-    *v = rs->summary.data[i];
-    return 1;
-}
-
-/* A transaction with a line after its session's next one began is
- * refused within a feed as across feeds (is_last), so that the answer does
- * not depend on where the feeds were cut: 1, or 0 with err set. */
-static int in_session_order(const retire_stream *rs, const history *c, ic_error *err) {
-    for (uint32_t s = 0; s < c->num_sessions; s++) {
-        const history_session *S = &c->sessions[s];
-        for (uint32_t i = 0; i + 1 < S->num_txns; i++) {
-            const history_txn *a = &c->txns[S->first_txn + i], *b = &c->txns[S->first_txn + i + 1];
-            if (!a->num_ops || !b->num_ops) continue;
-            uint32_t next = history_op_line(c, b->first_op);
-            for (uint32_t op = a->first_op; op < a->first_op + a->num_ops; op++)
-                if (history_op_line(c, op) > next) {
-                    ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, op), "transaction %lld gets an "
-                                "operation after its session went on to another transaction (or from another session)",
-                                (long long)a->ext_id);
-                    return 0;
-                }
-        }
-    }
-    return 1;
-}
-
-/* Whether text holds only blank lines and comments. */
-static int only_comments(const char *text, size_t n) {
-    for (size_t i = 0; i < n;) {
-        while (i < n && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) i++;
-        if (i < n && text[i] != '\n' && text[i] != '#') return 0;
-        while (i < n && text[i] != '\n') i++;
-        i++;
-    }
-    return 1;
-}
-
-int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end, ic_error *err) {
-    long newlines = 0;
-    for (size_t i = 0; i < n; i++) newlines += text[i] == '\n';
-    if (!at_end && n && text[n - 1] != '\n') { ic_error_at(err, rs->name, rs->lines + 1, "internal: a chunk must end at a line end"); return 0; }
-    size_t blank = 0;
-    while (blank < n && (text[blank] == ' ' || text[blank] == '\t' || text[blank] == '\r' || text[blank] == '\n')) blank++;
-    if (blank == n) { rs->lines += newlines; return 1; }
-    retire_time_notes notes;
-    vec_init(notes);
-    char *stripped = NULL;
-    /* the #@time lines are read here, not by the chunk's loader: their
-     * transaction may lie in another chunk (behind fences they are dropped) */
-    stripped = retire_time_strip(rs->name, text, n, rs->lines, rs->time_level != LEVEL_COUNT ? &notes : NULL, err);
-    if (!stripped) { vec_free(notes); return 0; }
-    text = stripped;
-    if (only_comments(text, n)) {                /* (the loader calls that an empty history) */
-        int ok = rs->time_level == LEVEL_COUNT || retire_time_rest(rs, &notes, err);
-        free(stripped);
-        vec_free(notes);
-        rs->lines += newlines;
-        return ok;
-    }
-    load_report lrep;
-    load_report_init(&lrep);
-    load_options lopt;
-    memset(&lopt, 0, sizeof lopt);
-    ic_error perr;
-    ic_error_clear(&perr);
-    history *c = follow_refuse_retire(load_history_mem_ex(text, n, FORMAT_TEXT, rs->name, &lopt, &lrep, &perr), &perr);
-    int merged = lrep.init_merged != 0;
-    load_report_free(&lrep);
-    if (!c) {
-        *err = perr;
-        if (err->line) err->line += rs->lines;
-        free(stripped);
-        vec_free(notes);
-        return 0;
-    }
-    if (merged && (rs->lines > 0 || rs->txns.len)) {
-        ic_error_at(err, rs->name, rs->lines + (long)history_op_line(c, c->txns[0].num_ops ? c->txns[0].first_op : 0),
-                    "a transaction that writes only the initial value 0 after the history's start");
-        history_free(c);
-        free(stripped);
-        vec_free(notes);
-        return 0;
-    }
-    int ok = in_session_order(rs, c, err);
-    for (uint32_t t = 1; t < c->num_txns && ok; t++) {
-        const history_txn *x = &c->txns[t];
-        int64_t sess = c->sessions[x->session].ext_id;
-        long line0 = rs->lines + (long)x->line;
-        uint32_t s = u64map_get(&rs->session_index, (uint64_t)sess);
-        if (s == UINT32_MAX) {
-            if (rs->retirements && rs->time_level == LEVEL_COUNT) {    /* (by time: T3 when its times come) */
-                ic_error_at(err, rs->name, line0, "session %lld first appears after transactions were retired; "
-                            "--retire needs every session to start before the first retirement", (long long)sess);
-                ok = 0;
-                break;
-            }
-            retire_session z = { sess, -1, HISTORY_TIME_NONE, HISTORY_NONE, 0 };
-            s = (uint32_t)rs->sessions.len;
-            vec_push(rs->sessions, z);
-            u64map_put(&rs->session_index, (uint64_t)sess, s);
-        }
-        uint32_t lt = u64map_get(&rs->txn_index, (uint64_t)x->ext_id);
-        if (lt != UINT32_MAX) {
-            if (rs->txns.data[lt].session != s || !is_last(rs, lt)) {
-                ic_error_at(err, rs->name, line0, "transaction %lld gets an operation after its session went on "
-                            "to another transaction (or from another session)", (long long)x->ext_id);
-                ok = 0;
-                break;
-            }
-        } else {
-            retire_session *ss = &rs->sessions.data[s];
-            if (ss->last_txn != HISTORY_NONE) {
-                rs->fresh++;                                        /* the previous one is complete now */
-                if (rs->time_level != LEVEL_COUNT && !retire_time_complete(rs, ss->last_txn, line0, &notes, err)) {
-                    ok = 0;
-                    break;
-                }
-            }
-            lt = (uint32_t)rs->txns.len;
-            retire_txn z = { x->ext_id, s, (uint32_t)line0, HISTORY_TIME_NONE, HISTORY_TIME_NONE };
-            vec_push(rs->txns, z);
-            u64map_put(&rs->txn_index, (uint64_t)x->ext_id, lt);
-            ss->last_txn = lt;
-            ss->live++;
-        }
-        for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
-            int64_t key = c->key_ext[c->op_key[op]], v = c->op_value[op], sv;
-            retire_op o = { key, v, (uint32_t)(rs->lines + (long)history_op_line(c, op)), lt, (uint8_t)history_op_kind(c, op) };
-            if (o.kind == OP_WRITE && summary_has(rs, key, &sv) && sv == v) {
-                ic_error_at(err, rs->name, (long)o.line, "value %lld is written twice to key %lld (its first write was retired)",
-                            (long long)v, (long long)key);
-                ok = 0;
-                break;
-            }
-            vec_push(rs->ops, o);
-        }
-    }
-    history_free(c);
-    if (ok && rs->time_level != LEVEL_COUNT) ok = retire_time_rest(rs, &notes, err);
-    free(stripped);
-    vec_free(notes);
-    rs->lines += newlines;
-    if (rs->txns.len > rs->peak_live) rs->peak_live = (uint32_t)rs->txns.len;
-    return ok;
-}
-
-history *retire_stream_history(const retire_stream *rs, int at_end, ic_error *err) {
-    uint32_t nt = (uint32_t)rs->txns.len, kept = 0;
-    uint32_t *bt = xmalloc((nt ? nt : 1) * sizeof *bt);
-    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, rs->name);
-    for (uint32_t t = 0; t < nt; t++) {
-        bt[t] = HISTORY_NONE;
-        if (!at_end && is_last(rs, t)) continue;
-        const retire_txn *x = &rs->txns.data[t];
-        if (at_end && rs->time_level != LEVEL_COUNT && x->invoke == HISTORY_TIME_NONE) {
-            ic_error_at(err, rs->name, rs->lines, "transaction %lld has no #@time line with invoke= and complete= by the "
-                        "end of input (--retire by time needs every transaction's times)", (long long)x->ext_id);
-            free(bt);
-            hb_free(b);
-            return NULL;
-        }
-        uint32_t s = hb_session(b, rs->sessions.data[x->session].ext_id, NULL);
-        bt[t] = hb_txn(b, s, x->ext_id, 0);
-        if (x->invoke != HISTORY_TIME_NONE) {
-            hb_txn_time(b, bt[t], TIME_INVOKE, x->invoke);
-            hb_txn_time(b, bt[t], TIME_COMPLETE, x->complete);
-        }
-        kept++;
-    }
-    vec_foreach(retire_op, o, rs->ops) {
-        if (bt[o->txn] == HISTORY_NONE) continue;
-        int64_t v = o->value, sv;
-        if (o->kind == OP_READ && summary_has(rs, o->key, &sv))
-            v = v == sv ? VALUE_INIT : v == VALUE_INIT ? RETIRE_STALE_INIT : v;
-        hb_op(b, bt[o->txn], o->kind, hb_key(b, o->key), v, o->line);
-    }
-    free(bt);
-    if (!kept) { hb_free(b); return NULL; }
-    return hb_finish(b, err);
 }
 
 /* Drop the live transactions h's plan retires; record the summary. */
@@ -575,6 +386,12 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
         } else rs->summary.data[i] = v;
     }
     rs->fence_base = p->fence_top;
+    int64_t *ids = xmalloc((p->count ? p->count : 1) * sizeof *ids);
+    size_t nid = 0;
+    for (uint32_t t = 1; t < h->num_txns; t++)
+        if (p->retire[t]) ids[nid++] = h->txns[t].ext_id;
+    retire_ids_add(&rs->retired_ids, ids, nid);
+    free(ids);
     for (uint32_t t = 1; t < h->num_txns; t++) {     /* retiring by time: the latest completion retired */
         int64_t done = p->retire[t] ? history_time(h, TIME_COMPLETE, t) : HISTORY_TIME_NONE;
         if (done != HISTORY_TIME_NONE && (rs->time_frontier == HISTORY_TIME_NONE || done > rs->time_frontier))

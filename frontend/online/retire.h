@@ -42,7 +42,10 @@
  *     (online_check's contract: a reported violation is final) and, when
  *     they pass, retires what the plan allows.
  *   - A session first seen after a retirement is bad input (err set):
- *     its transactions need not follow the retired ones.
+ *     its transactions need not follow the retired ones.  So is a line of
+ *     a transaction whose id was retired (its operations, or a #@time line:
+ *     batch calls that a transaction given twice); the ids retired are
+ *     kept as runs of consecutive ids (retire_ids.h).
  *   - Retiring by time (retire_stream_by_time; the rule and the input it
  *     needs: retire_time.h) replaces the fences and R1 with the real-time
  *     rule; the stream then reads each transaction's #@time line itself,
@@ -59,6 +62,7 @@
 #include "frontend/history/history.h"
 #include "frontend/history/u64map.h"
 #include "frontend/online/checker.h"
+#include "frontend/online/retire_ids.h"
 
 /* The reserved key of fence transactions (isocheck gen --fence-every). */
 #define RETIRE_FENCE_KEY 1000000000000000000LL
@@ -70,6 +74,7 @@ typedef struct retire_txn {
     int64_t ext_id;
     uint32_t session;
     uint32_t line;               /* its first line */
+    uint32_t last_line;          /* its last operation's line */
     int64_t invoke, complete;    /* real times (retiring by time), HISTORY_TIME_NONE until its #@time line */
 } retire_txn;
 typedef struct retire_session {
@@ -93,6 +98,9 @@ typedef struct retire_stream {
     int64_t fence_base;
     int time_level;              /* LEVEL_SSER or LEVEL_STRONG_SI: retire by time (retire_time.h); else LEVEL_COUNT */
     int64_t time_frontier;       /* retiring by time: the latest completion of a retired transaction (NONE: none) */
+    int64_t max_lag;             /* retiring by time: --max-lag T (retire_time.h), or -1 */
+    int64_t time_seen;           /* retiring by time: the latest complete= of the #@time lines fed (NONE: none) */
+    retire_ids retired_ids;      /* every retired transaction's id: one that comes back is refused */
     long lines;                  /* lines fed so far */
     uint32_t fresh;              /* transactions completed since the last check */
     /* counters */
@@ -102,8 +110,10 @@ typedef struct retire_stream {
 
 void retire_stream_init(retire_stream *rs, const char *name, int want_si, int want_ser, size_t max_anomalies);
 /* Retire by time at level (LEVEL_SSER or LEVEL_STRONG_SI) instead of
- * behind fences: call right after retire_stream_init (retire_time.h). */
-void retire_stream_by_time(retire_stream *rs, int level);
+ * behind fences: call right after retire_stream_init (retire_time.h);
+ * max_lag >= 0: the input promises --max-lag max_lag (retire_time.h), -1
+ * no such promise. */
+void retire_stream_by_time(retire_stream *rs, int level, int64_t max_lag);
 void retire_stream_free(retire_stream *rs);
 /* Feed text that ends at a line end (or, at_end, anywhere).  0 with err
  * set on bad input (naming the file line). */

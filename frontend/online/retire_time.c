@@ -48,7 +48,7 @@ char *retire_time_strip(const char *name, const char *text, size_t n, long base_
                     free(copy);
                     return NULL;
                 }
-                retire_time_note z = { tt.txn, tt.t[TIME_INVOKE], tt.t[TIME_COMPLETE], line, 0 };
+                retire_time_note z = { tt.txn, tt.t[TIME_INVOKE], tt.t[TIME_COMPLETE], NONE, line, 0 };
                 if (notes) vec_push(*notes, z);
                 copy[p + 1] = ' ';                     /* "# time ...": a comment to the loader */
                 if (end > p && copy[end - 1] == 0) copy[end - 1] = '\r';
@@ -60,14 +60,43 @@ char *retire_time_strip(const char *name, const char *text, size_t n, long base_
     return copy;
 }
 
-/* Give t the times of note z, checking T2 and T3. */
+void retire_time_seen(retire_stream *rs, retire_time_notes *notes) {
+    int64_t seen = rs->time_seen;
+    vec_foreach(retire_time_note, z, *notes) {
+        z->seen = seen;
+        if (seen == NONE || z->complete > seen) seen = z->complete;
+    }
+    rs->time_seen = seen;
+}
+
+/* T4 (--max-lag T) for note z of transaction x: 1, or 0 with err set. */
+static int within_lag(retire_stream *rs, const retire_txn *x, const retire_time_note *z, ic_error *err) {
+    if (rs->max_lag < 0) return 1;
+    if (x->last_line > z->line) {
+        ic_error_at(err, rs->name, (long)x->last_line, "transaction %" PRId64 " gets an operation after its #@time "
+                    "line (line %ld; with --max-lag a transaction's #@time line is its last)", z->txn, z->line);
+        return 0;
+    }
+    /* seen > invoke + T, without overflow */
+    if (z->seen != NONE && z->seen > z->invoke && (uint64_t)z->seen - (uint64_t)z->invoke > (uint64_t)rs->max_lag) {
+        ic_error_at(err, rs->name, z->line, "transaction %" PRId64 " is invoked at %" PRId64 ", but its #@time line "
+                    "comes after one that completes at %" PRId64 ", more than --max-lag %" PRId64 " later (the promise: "
+                    "every transaction's #@time line comes before any time more than T after its invocation)",
+                    z->txn, z->invoke, z->seen, rs->max_lag);
+        return 0;
+    }
+    return 1;
+}
+
+/* Give t the times of note z, checking T2, T3 and T4. */
 static int take(retire_stream *rs, uint32_t t, retire_time_note *z, ic_error *err) {
     retire_txn *x = &rs->txns.data[t];
     retire_session *s = &rs->sessions.data[x->session];
     if (x->invoke != NONE) {
-        ic_error_at(err, rs->name, z->line, "transaction %" PRId64 " has a second #@time line", z->txn);
+        ic_error_at(err, rs->name, z->line, "times for transaction %" PRId64 " given twice (a second #@time line)", z->txn);
         return 0;
     }
+    if (!within_lag(rs, x, z, err)) return 0;
     if (s->latest_complete != NONE && z->invoke < s->latest_complete) {
         ic_error_at(err, rs->name, z->line, "transaction %" PRId64 " is invoked at %" PRId64 ", before its session's "
                     "previous transaction completed (at %" PRId64 "): --retire by time needs each session to run one "
@@ -104,6 +133,12 @@ int retire_time_rest(retire_stream *rs, retire_time_notes *notes, ic_error *err)
     vec_foreach(retire_time_note, z, *notes) {
         if (z->used) continue;
         uint32_t t = u64map_get(&rs->txn_index, (uint64_t)z->txn);
+        if ((t == UINT32_MAX && rs->retirements && retire_ids_has(&rs->retired_ids, z->txn)) ||
+            (t != UINT32_MAX && rs->txns.data[t].invoke != NONE)) {
+            ic_error_at(err, rs->name, z->line, "times for transaction %" PRId64 " given twice (a second #@time line%s)",
+                        z->txn, t == UINT32_MAX ? "; its first came before it was retired" : "");
+            return 0;
+        }
         if (t == UINT32_MAX || rs->sessions.data[rs->txns.data[t].session].last_txn != t ||
             z->line <= (long)rs->txns.data[t].line) {
             ic_error_at(err, rs->name, z->line, "the #@time line of transaction %" PRId64 " is not between its first "
@@ -111,11 +146,20 @@ int retire_time_rest(retire_stream *rs, retire_time_notes *notes, ic_error *err)
             return 0;
         }
         if (!take(rs, t, z, err)) return 0;
+        if (rs->max_lag >= 0) {              /* T4: its last line; its session holds nothing open */
+            rs->sessions.data[rs->txns.data[t].session].last_txn = HISTORY_NONE;
+            rs->fresh++;
+        }
     }
     return 1;
 }
 
 int64_t retire_time_watermark(const retire_stream *rs) {
+    if (rs->max_lag >= 0) {                  /* T4: M - T */
+        if (rs->time_seen == NONE) return NONE;
+        if (rs->time_seen < INT64_MIN + 1 + rs->max_lag) return INT64_MIN + 1;
+        return rs->time_seen - rs->max_lag;
+    }
     int64_t w = INT64_MAX;
     vec_foreach(retire_session, s, rs->sessions) {
         int64_t ws = s->latest_complete;

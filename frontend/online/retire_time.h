@@ -18,6 +18,16 @@
  *     the complete time of its latest timed transaction (a session with
  *     none: nothing retires).  By T2, every transaction not yet complete
  *     or not yet seen is invoked at or after W.
+ *   - --max-lag T (retire_stream_by_time's max_lag >= 0), a promise of the
+ *     input, checked as the #@time lines arrive:
+ *       T4 a transaction's #@time line comes before every #@time line whose
+ *          complete= is later than its invoke= + T, and is its last line
+ *          (an operation after it is refused).
+ *     Then a transaction is complete at its #@time line (a session that
+ *     stops does not hold its last one), and W = M - T, M the latest
+ *     complete= of the #@time lines fed so far: every transaction whose
+ *     #@time line has not come (open, or not seen yet, in any session) is
+ *     invoked at or after M - T by T4.
  *   - The plan: R = the completed live transactions that completed
  *     strictly before a cut tau <= W, tau lowered (to the completion of the
  *     offender, which removes it and every later one) until R is settled,
@@ -47,7 +57,12 @@
 #include "frontend/online/retire.h"
 
 /* One #@time line of a chunk (line: absolute, in the file). */
-typedef struct retire_time_note { int64_t txn, invoke, complete; long line; uint8_t used; } retire_time_note;
+typedef struct retire_time_note {
+    int64_t txn, invoke, complete;
+    int64_t seen;                /* the latest complete= of the #@time lines before this one (NONE: none) */
+    long line;
+    uint8_t used;
+} retire_time_note;
 typedef VEC(retire_time_note) retire_time_notes;
 
 /* A copy of the chunk text[0..n) with every #@time line made a plain
@@ -58,6 +73,9 @@ typedef VEC(retire_time_note) retire_time_notes;
  * no times): the lines are only checked for their syntax and dropped. */
 char *retire_time_strip(const char *name, const char *text, size_t n, long base_line, retire_time_notes *notes,
                         ic_error *err);
+
+/* The chunk's notes' `seen`, and rs->time_seen past the chunk. */
+void retire_time_seen(retire_stream *rs, retire_time_notes *notes);
 
 /* Transaction t (live index) completes in its session at line `at` (its
  * session's next transaction begins there; at_end: the input ended): it
@@ -70,7 +88,8 @@ int retire_time_complete(retire_stream *rs, uint32_t t, long at, retire_time_not
  * (T1); T2 and T3 are checked for every note taken.  0 with err set. */
 int retire_time_rest(retire_stream *rs, retire_time_notes *notes, ic_error *err);
 
-/* W (above); HISTORY_TIME_NONE when nothing may retire. */
+/* W (above; with --max-lag T: M - T, M the latest time seen);
+ * HISTORY_TIME_NONE when nothing may retire. */
 int64_t retire_time_watermark(const retire_stream *rs);
 
 /* Check the settled transactions of h at rs->time_level into rs->oc (a

@@ -12,6 +12,7 @@
 #include "frontend/history/levels.h"
 #include "frontend/history/load_report.h"
 #include "frontend/online/follow_repeat.h"
+#include "frontend/online/retire_free.h"
 #include "frontend/online/retire_time.h"
 
 #define NO_POS INT64_MAX         /* no chain fence at or after a transaction */
@@ -36,6 +37,9 @@ typedef struct retire_plan {
     int64_t *session_fence;      /* per session of h: its latest retired chain fence's position
                                   * (the prior one if it retires nothing), -1 none */
     int64_t frontier;            /* q of R1 (-1: none) */
+    int64_t free_key;            /* retiring by time: a freed key (retire_free.h), with free_n >= 2 */
+    int64_t free_values[RETIRE_MAX_CANDS];   /* its admitted candidates' values */
+    uint32_t free_n;
 } retire_plan;
 
 typedef struct plan_ctx {
@@ -353,6 +357,8 @@ void retire_stream_init(retire_stream *rs, const char *name, int want_si, int wa
     rs->max_lag = -1;
     rs->time_seen = HISTORY_TIME_NONE;
     retire_ids_init(&rs->retired_ids);
+    vec_init(rs->cands);
+    u64map_init(&rs->cand_index);
 }
 
 void retire_stream_by_time(retire_stream *rs, int level, int64_t max_lag) {
@@ -370,6 +376,8 @@ void retire_stream_free(retire_stream *rs) {
     u64map_free(&rs->session_index);
     u64map_free(&rs->summary_index);
     retire_ids_free(&rs->retired_ids);
+    vec_free(rs->cands);
+    u64map_free(&rs->cand_index);
     free(rs->name);
     rs->name = NULL;
 }
@@ -384,7 +392,9 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
             u64map_put(&rs->summary_index, (uint64_t)key, (uint32_t)rs->summary.len);
             vec_push(rs->summary, v);
         } else rs->summary.data[i] = v;
+        retire_free_drop(rs, key);                   /* a later version decides an undecided key */
     }
+    if (p->free_n >= 2) retire_free_record(rs, p->free_key, p->free_values, p->free_n);
     rs->fence_base = p->fence_top;
     int64_t *ids = xmalloc((p->count ? p->count : 1) * sizeof *ids);
     size_t nid = 0;
@@ -427,10 +437,51 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
         rs->ops.data[k++] = c;
     }
     vec_shrink(rs->ops, k);
+    retire_free_collapse(rs, 0);         /* a live read may decide a key freed now */
     free(gone);
     free(to);
     rs->retired += p->count;
     rs->retirements++;
+}
+
+/* The time plan into p (allocated for h); f as retire_time_plan's. */
+static void time_plan(retire_stream *rs, const history *h, const uint8_t *settled, retire_plan *p, retire_time_free *f) {
+    memset(p, 0, sizeof *p);
+    p->retire = xmalloc(h->num_txns);
+    p->last_write = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *p->last_write);
+    p->session_fence = xmalloc((h->num_sessions ? h->num_sessions : 1) * sizeof *p->session_fence);
+    for (uint32_t s = 0; s < h->num_sessions; s++) p->session_fence[s] = -1;
+    p->fence_top = rs->fence_base;
+    p->count = retire_time_plan(h, settled, rs->time_level, retire_time_watermark(rs), p->retire, p->last_write, f);
+}
+
+/* When two unordered retired writes of a key set the cut (f->stall), the
+ * plan again with that key freed: taken when it retires more and S admits
+ * each candidate kept as the last version (at least one; every check
+ * answered), doc/checker.md, "Two writes no read orders".  1: *p replaced. */
+static int free_stalled(retire_stream *rs, const history *h, const uint8_t *settled, const retire_time_free *f,
+                        retire_plan *p) {
+    if (f->stall == HISTORY_NONE) return 0;
+    retire_time_free g = { f->stall, HISTORY_NONE, 0, { 0 } };
+    retire_plan q;
+    time_plan(rs, h, settled, &q, &g);
+    uint32_t admitted = 0, op = HISTORY_NONE;
+    int ok = q.count > p->count && g.n >= 2 && g.n <= RETIRE_MAX_CANDS;
+    for (uint32_t i = 0; ok && i < g.n; i++) {
+        int a = retire_free_admits(h, settled, rs->time_level, g.cand[i]);
+        if (a < 0) ok = 0;
+        else if (a) {
+            q.free_values[admitted++] = h->op_value[g.cand[i]];
+            op = g.cand[i];
+        }
+    }
+    if (!ok || !admitted) { retire_plan_free(&q); return 0; }
+    q.last_write[g.key] = op;
+    q.free_key = h->key_ext[g.key];
+    q.free_n = admitted;
+    retire_plan_free(p);
+    *p = q;
+    return 1;
 }
 
 /* Retiring by time (retire_time.h): check the settled part at the level,
@@ -440,13 +491,9 @@ static int check_by_time(retire_stream *rs, history *h) {
     int out = retire_time_check_settled(rs, h, &settled);
     if (out == ONLINE_NO_VIOLATION && !rs->oc.failed && rs->oc.checks) {
         retire_plan p;
-        memset(&p, 0, sizeof p);
-        p.retire = xmalloc(h->num_txns);
-        p.last_write = xmalloc((h->num_keys ? h->num_keys : 1) * sizeof *p.last_write);
-        p.session_fence = xmalloc((h->num_sessions ? h->num_sessions : 1) * sizeof *p.session_fence);
-        for (uint32_t s = 0; s < h->num_sessions; s++) p.session_fence[s] = -1;
-        p.fence_top = rs->fence_base;
-        p.count = retire_time_plan(h, settled, rs->time_level, retire_time_watermark(rs), p.retire, p.last_write);
+        retire_time_free f = { HISTORY_NONE, HISTORY_NONE, 0, { 0 } };
+        time_plan(rs, h, settled, &p, &f);
+        free_stalled(rs, h, settled, &f, &p);
         if (p.count) {
             apply(rs, h, &p);
             rs->oc.settled = 0;     /* the live part shrank: the next call must check again */

@@ -85,6 +85,9 @@ typedef struct retire_session {
     uint32_t live;               /* live transactions */
 } retire_session;
 
+/* A freed key's undecided last version (retire_free.h). */
+typedef struct retire_cands { int64_t key; int64_t value[4]; uint32_t n; } retire_cands;
+
 typedef struct retire_stream {
     char *name;
     online_checker oc;
@@ -101,6 +104,9 @@ typedef struct retire_stream {
     int64_t max_lag;             /* retiring by time: --max-lag T (retire_time.h), or -1 */
     int64_t time_seen;           /* retiring by time: the latest complete= of the #@time lines fed (NONE: none) */
     retire_ids retired_ids;      /* every retired transaction's id: one that comes back is refused */
+    VEC(retire_cands) cands;     /* retiring by time: freed keys (retire_free.h); n 0: decided */
+    u64map cand_index;           /* ext key -> its slot in cands */
+    uint32_t undecided;          /* slots with n > 0 */
     long lines;                  /* lines fed so far */
     uint32_t fresh;              /* transactions completed since the last check */
     /* counters */

@@ -12,6 +12,7 @@
 #include "frontend/history/levels.h"
 #include "frontend/history/load_report.h"
 #include "frontend/online/follow_repeat.h"
+#include "frontend/online/retire_free.h"
 #include "frontend/online/retire_time.h"
 
 static int is_last(const retire_stream *rs, uint32_t t) {
@@ -124,7 +125,7 @@ static int take_txns(retire_stream *rs, const history *c, retire_time_notes *not
         for (uint32_t op = x->first_op; op < x->first_op + x->num_ops; op++) {
             int64_t key = c->key_ext[c->op_key[op]], v = c->op_value[op], sv;
             retire_op o = { key, v, (uint32_t)(rs->lines + (long)history_op_line(c, op)), lt, (uint8_t)history_op_kind(c, op) };
-            if (o.kind == OP_WRITE && summary_has(rs, key, &sv) && sv == v) {
+            if (o.kind == OP_WRITE && summary_has(rs, key, &sv) && (sv == v || retire_free_has(rs, key, v))) {
                 ic_error_at(err, rs->name, (long)o.line, "value %lld is written twice to key %lld (its first write was retired)",
                             (long long)v, (long long)key);
                 return 0;
@@ -183,7 +184,9 @@ int retire_stream_feed(retire_stream *rs, const char *text, size_t n, int at_end
         vec_free(notes);
         return 0;
     }
+    size_t before = rs->ops.len;
     int ok = take_txns(rs, c, &notes, err);
+    if (ok) retire_free_collapse(rs, before);          /* a read that decides a freed key */
     history_free(c);
     if (ok && rs->time_level != LEVEL_COUNT) ok = retire_time_rest(rs, &notes, err);
     free(stripped);

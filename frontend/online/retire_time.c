@@ -225,6 +225,9 @@ typedef struct tplan {
     int64_t tau;                 /* R: the completed transactions with complete < tau */
     uint32_t *reader_start, *readers;   /* per write op: the other transactions that read its version */
     const uint8_t *settled;      /* per txn: in the checked part S */
+    uint32_t free_key;           /* retire_time_free's key, or HISTORY_NONE */
+    uint32_t stall;              /* the key of the last unordered pair that lowered the cut (what followed
+                                  * may be its consequence), or HISTORY_NONE */
 } tplan;
 
 static int in_r(const tplan *c, uint32_t t) {
@@ -237,6 +240,21 @@ static int in_r(const tplan *c, uint32_t t) {
 static int lower(tplan *c, uint32_t t) {
     if (t == 0 || !in_r(c, t)) return 0;
     c->tau = history_time(c->h, TIME_COMPLETE, t);
+    return 1;
+}
+
+/* Lower the cut for two retired writers of k that no edge orders. */
+static int lower_unordered(tplan *c, uint32_t t, uint32_t k) {
+    if (!lower(c, t)) return 0;
+    c->stall = k;
+    return 1;
+}
+
+/* Is every transaction of h that accesses key k (reads or writes it) in R? */
+static int accessors_in_r(const tplan *c, uint32_t k) {
+    const history *h = c->h;
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (h->op_key[op] == k && !in_r(c, h->op_txn[op])) return 0;
     return 1;
 }
 
@@ -303,12 +321,13 @@ static int pass_key(tplan *c, uint32_t k, uint32_t *last_write) {
     }
     last_write[k] = best;
     if (best == HISTORY_NONE) return 0;
+    if (k == c->free_key && accessors_in_r(c, k)) return 0;      /* undecided: its candidates, after the loop */
     uint32_t bt = h->op_txn[best];
     int changed = 0;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
         uint32_t w = h->key_writes[i], t = h->op_txn[w];
         if (t == 0 || t == bt || h->txns[t].status == TXN_ABORTED || history_op_overwritten(h, w)) continue;
-        if (in_r(c, t)) { if (!ordered_before(c, t, best)) changed |= lower(c, t); }
+        if (in_r(c, t)) { if (!ordered_before(c, t, best)) changed |= lower_unordered(c, t, k); }
         else if (!ordered_before(c, bt, w)) changed |= lower(c, bt);
         if (!in_r(c, bt)) return 1;
     }
@@ -333,12 +352,31 @@ static int pass_reads(tplan *c, const uint32_t *last_write) {
     return changed;
 }
 
+/* The free key's retired writes that no other retired write is ordered
+ * after (each is last in some order the edges allow). */
+static void candidates(const tplan *c, retire_time_free *f) {
+    const history *h = c->h;
+    uint32_t k = f->key;
+    f->n = 0;
+    for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
+        uint32_t w = h->key_writes[i], t = h->op_txn[w], top = 1;
+        if (t == 0 || !in_r(c, t) || history_op_overwritten(h, w)) continue;
+        for (uint32_t j = h->key_write_start[k]; j < h->key_write_start[k + 1] && top; j++) {
+            uint32_t u = h->key_writes[j], tu = h->op_txn[u];
+            if (tu != t && tu != 0 && in_r(c, tu) && !history_op_overwritten(h, u) && ordered_before(c, t, u)) top = 0;
+        }
+        if (top && f->n++ < RETIRE_MAX_CANDS) f->cand[f->n - 1] = w;
+    }
+}
+
 uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, int64_t w, uint8_t *retire,
-                          uint32_t *last_write) {
+                          uint32_t *last_write, retire_time_free *f) {
     for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;
     memset(retire, 0, h->num_txns);
+    if (f) { f->stall = HISTORY_NONE; f->n = 0; }
     if (w == NONE || h->has_lists) return 0;
-    tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL, settled };
+    tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL, settled,
+                f ? f->key : HISTORY_NONE, HISTORY_NONE };
     reader_index(&c);
     for (int changed = 1; changed;) {
         changed = pass_basic(&c, settled);
@@ -350,6 +388,11 @@ uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, i
     uint32_t count = 0;
     for (uint32_t t = 1; t < h->num_txns; t++)
         if (in_r(&c, t)) { retire[t] = 1; count++; }
+    if (f) {
+        f->stall = c.stall;
+        if (c.free_key != HISTORY_NONE && last_write[c.free_key] != HISTORY_NONE && accessors_in_r(&c, c.free_key))
+            candidates(&c, f);
+    }
     if (!count)
         for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;
     free(c.reader_start);

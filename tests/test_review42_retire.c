@@ -108,6 +108,8 @@ static void adv_history(vec_char *b, unsigned *seed) {
 /* Unordered writes, then filler on fresh keys (time moves on, so the
  * early part retires, freeing its keys), then late reads of the early keys
  * of any value written to them (or INIT), sometimes with a write. */
+static int gadget_open;                           /* late ones open during the filler */
+
 static void gadget_history(vec_char *b, unsigned *seed) {
     enum { P = 6 };
     int sessions = 2 + (int)(rand_r(seed) % 2), keys = 1 + (int)(rand_r(seed) % 3);
@@ -162,6 +164,9 @@ static void gadget_history(vec_char *b, unsigned *seed) {
     }
     txn += np;
     long long clock = maxc + 1 + (long long)(rand_r(seed) % 2);
+    vec_char late_ops;
+    vec_init(late_ops);
+    size_t mark = b->len;                          /* the end of phase 1 */
     int filler = 4 + (int)(rand_r(seed) % 8);
     for (int j = 0; j < filler; j++)
         for (int s = 0; s < sessions; s++, txn++) {
@@ -173,6 +178,7 @@ static void gadget_history(vec_char *b, unsigned *seed) {
     int late = 1 + (int)(rand_r(seed) % 3);
     for (int j = 0; j < late; j++, txn++) {
         int s = (int)(rand_r(seed) % (unsigned)sessions), nops = 1 + (int)(rand_r(seed) % 2);
+        if (gadget_open) { s = 7 + j; }
         for (int o = 0; o < nops; o++) {
             int key = 1 + (int)(rand_r(seed) % (unsigned)keys);
             if (rand_r(seed) % 5 == 0) {
@@ -184,13 +190,22 @@ static void gadget_history(vec_char *b, unsigned *seed) {
                 if (nc && rand_r(seed) % 6) v = cand[rand_r(seed) % (unsigned)nc];
                 snprintf(line, sizeof line, "r(%d,%lld,%d,%lld)\n", key, v, s + 1, txn);
             }
-            append(b, line);
+            append(gadget_open ? &late_ops : b, line);
         }
         snprintf(line, sizeof line, "#@time %lld invoke=%lld complete=%lld\n", txn, clock, clock + 1);
         append(b, line);
         clock += 2;
-        /* more filler between the late ones */
     }
+    if (gadget_open) {                             /* the late operations right after phase 1 */
+        vec_char all;
+        vec_init(all);
+        for (size_t i = 0; i < mark; i++) vec_push(all, b->data[i]);
+        for (size_t i = 0; i < late_ops.len; i++) vec_push(all, late_ops.data[i]);
+        for (size_t i = mark; i < b->len; i++) vec_push(all, b->data[i]);
+        vec_free(*b);
+        *b = all;
+    }
+    vec_free(late_ops);
     vec_push(*b, 0);
     b->len--;
 }
@@ -281,12 +296,14 @@ static void (*const unused_helpers[])(void) = { (void (*)(void))run_sim, (void (
 
 static void test_adversarial(void **state) { (void)state; run_shape(0); }
 static void test_gadget(void **state) { (void)state; run_shape(1); }
+static void test_gadget_open(void **state) { (void)state; gadget_open = 1; run_shape(1); gadget_open = 0; }
 
 int main(void) {
     (void)unused_helpers;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adversarial),
         cmocka_unit_test(test_gadget),
+        cmocka_unit_test(test_gadget_open),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* test_review42_retire.c — review of retiring by time (--max-lag):
+/* test_retire_gadgets.c — retiring by time against adversarial streams (--max-lag):
  * adversarial tiny streams (lines of concurrent transactions interleaved,
  * transactions out of completion order, ties in time, sessions that stop
  * and restart, reads of any value written anywhere in the stream, of INIT)

@@ -98,6 +98,9 @@ typedef struct follow_summary {
     const incr_stats *incr;      /* its counts, NULL without one */
     double t_parse, t_check, t_check_max;   /* CPU seconds */
     unsigned long slow_checks;   /* checks over FOLLOW_SLOW_CHECK */
+    int reader_thread;           /* a reader thread parsed while the checks ran (follow_pipe.h) */
+    uint32_t reader_batches;     /* the batches it handed to the checks */
+    uint64_t reader_questions;   /* its questions to the checker about a value written twice */
     size_t spilled;              /* of the bytes read, out of memory */
     const char *spilled_where;   /* "none", "read again from the file", "in a temporary file" */
 } follow_summary;

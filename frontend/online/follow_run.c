@@ -573,7 +573,8 @@ static int follow_piped(run *r, ic_error *err) {
             *err = r->pipe_end.err;
             rc = -1;
         } else if (!rc && r->pipe_end.delta == 0) rc = piped_handover(r, err);
-        else if (!rc && (r->oc.failed || r->rc.active)) rc = watch(r, err);
+        /* (after a violation, the loop's next read watches, as it would have:
+         * a re-check due now must not keep the bytes still coming unread) */
     }
     vec_free(keys);
     follow_pipe_free(p);

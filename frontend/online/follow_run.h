@@ -39,6 +39,11 @@
  *     is set), or when c->stop says stop (a signal: the program's flag),
  *     asked between reads, polls and checks: then the stopped event gets
  *     what is known, and no final check runs.
+ *   - With lopt->threads >= 2 (not retiring) a reader thread reads and
+ *     parses while the checks run, from the first parse that completes a
+ *     transaction until the input ends or a check needs the input itself
+ *     (frontend/online/follow_pipe.h); the answers are those of one thread,
+ *     and every event is still called on the caller's thread.
  *   - Returns -1 with *h (NULL with lerr set when the final load fails),
  *     2 with err set (bad input, a refused format, a file that changed):
  *     the caller prints it, or FOLLOW_RUN_STOPPED. */

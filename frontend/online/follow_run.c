@@ -301,7 +301,13 @@ static int with_history(run *r, ic_error *err) {
     if (!follow_all(&r->in, err)) return -1;
     int st = follow_completed(&r->fp, r->in.data.data, r->in.data.len, r->path, 0, &h, err);
     if (st < 0) return -1;
-    int out = st > 0 && h ? check_history(r, h) : ONLINE_NO_VIOLATION;
+    /* a violation the incremental state proved is explained on its settled
+     * part, which holds no value written twice (the readers refuse, or ask
+     * about, every write before they hand a transaction out) even when h —
+     * read further by the reader thread — shows one; the next read's watch
+     * re-checks it then, as the single-threaded loop does at its next arrival */
+    int out = !st || !h ? ONLINE_NO_VIOLATION : r->oc.explain_pending && r->oc.incr && !r->rc.active
+                                              ? online_check(&r->oc, h) : check_history(r, h);
     history_free(h);
     return out;
 }

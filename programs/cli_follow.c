@@ -181,6 +181,9 @@ static void on_stats(void *ctx, const follow_summary *s) {
                 "withdrawn\n", s->rechecks, s->withdrawn);
     fprintf(stderr, "isocheck: follow: CPU %.3fs parsing, %.3fs checking; longest check %.3fs, %lu over %.0f ms\n",
             s->t_parse, s->t_check, s->t_check_max, s->slow_checks, FOLLOW_SLOW_CHECK * 1000);
+    if (s->reader_thread)
+        fprintf(stderr, "isocheck: follow: a reader thread parsed while the checks ran: %u batches checked, %llu "
+                "questions about a value written twice\n", s->reader_batches, (unsigned long long)s->reader_questions);
     fprintf(stderr, "isocheck: follow: %zu bytes read, %zu of them out of memory (%s)\n", s->bytes, s->spilled,
             s->spilled_where);
 }

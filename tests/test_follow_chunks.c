@@ -5,7 +5,9 @@
  * history through a pipe in those pieces and compares exit code and final
  * report with the batch check of the same bytes (an abort is a failure).
  * Each input also runs with every seed of a few more pieces (0..31), so a
- * finding is tried under other cuts too. */
+ * finding is tried under other cuts too; all of it with --threads 1 and
+ * with --threads 2 (a reader thread parses while the checks run:
+ * frontend/online/follow_pipe.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,8 +40,7 @@ static size_t replay(const char *path) {
     return n;
 }
 
-static void test_follow_regress(void **state) {
-    (void)state;
+static void regress_all(void) {
     DIR *d = opendir(FOLLOW_REGRESS_DIR);
     assert_non_null(d);
     size_t count = 0;
@@ -54,9 +55,23 @@ static void test_follow_regress(void **state) {
     assert_true(count >= 1);                              /* the hand-made ones at least */
 }
 
+static void test_follow_regress(void **state) {
+    (void)state;
+    follow_threads[0] = '1';
+    regress_all();
+}
+
+static void test_follow_regress_reader_thread(void **state) {
+    (void)state;
+    follow_threads[0] = '2';
+    regress_all();
+    follow_threads[0] = '1';
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_follow_regress),
+        cmocka_unit_test(test_follow_regress_reader_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

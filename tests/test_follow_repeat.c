@@ -16,7 +16,10 @@
  * following says how far it holds ("holds unless" or "provisional").  And
  * for the withdrawn history cut where its violation is complete: the
  * violation is printed, then withdrawn.  Each whole history also goes
- * through follow_one (the fuzz target's rule, cut anywhere). */
+ * through follow_one (the fuzz target's rule, cut anywhere).  The random
+ * histories run again with --threads 2 (follow_threads: a reader thread
+ * parses while the checks run, frontend/online/follow_pipe.h): there the
+ * reader asks the idle checker whether a value was written before. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,7 +116,7 @@ static seen follow_prefix(const char *h, size_t n, int how) {
     }
     pthread_t writer;
     assert_int_equal(pthread_create(&writer, NULL, follow_writer, &feed), 0);
-    char *follow_argv[] = { a0, a6, a1, a2, a3, a4, a5, NULL };
+    char *follow_argv[] = { a0, a6, a1, a2, a3, follow_threads, a5, NULL };
     char *out;
     int follow = follow_run_cli(follow_argv, 7, p[0], &out);
     feed.stop = 1;
@@ -271,6 +274,14 @@ static void test_random(void **state) {
                   detected, withdrawn);
 }
 
+static void test_random_reader_thread(void **state) {
+    follow_threads[0] = '2';
+    test_random(state);
+    every_prefix(WD_TEXT);
+    every_prefix(LOST_TEXT);
+    follow_threads[0] = '1';
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_withdrawn_text),
@@ -279,6 +290,7 @@ int main(void) {
         cmocka_unit_test(test_passes),
         cmocka_unit_test(test_fails),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_random_reader_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 int follow_open(follow_input *f, const char *path, double idle, double poll, const char *tmp_dir, ic_error *err) {
     memset(f, 0, sizeof *f);
     f->spill_fd = -1;
+    f->wake_fd = -1;
     f->name = xmalloc(strlen(path) + 1);
     strcpy(f->name, path);
     if (!tmp_dir || !*tmp_dir) tmp_dir = "/tmp";
@@ -393,9 +394,10 @@ int follow_read(follow_input *f, ic_error *err) {
             return FOLLOW_WAKE;
         }
         if (!f->regular && (f->stop || f->wake > 0)) {    /* a pipe: wait in poll, which a signal ends */
-            struct pollfd pfd = { f->fd, POLLIN, 0 };
-            int pr = poll(&pfd, 1, 250);
+            struct pollfd pfd[2] = { { f->fd, POLLIN, 0 }, { f->wake_fd, POLLIN, 0 } };
+            int pr = poll(pfd, f->wake_fd >= 0 ? 2 : 1, 250);
             if (pr == 0 || (pr < 0 && errno == EINTR)) continue;
+            if (f->wake_fd >= 0 && pfd[1].revents && !(pfd[0].revents)) continue;   /* asked again at the top */
         }
         uint64_t at = f->origin + follow_total(f);
         vec_reserve(f->data, f->data.len + 65536);

@@ -12,8 +12,9 @@
  *     is a comment in the text format; an Elle EDN/JSON history wrapped in
  *     a vector/array ends where it closes (follow_parse: p->closed; the
  *     caller ends the input).  f->stop, when set, is asked between reads
- *     and polls (and a pipe is waited on in poll(), which a signal ends):
- *     once it says yes, follow_read returns FOLLOW_STOPPED.  All bytes are
+ *     and polls (and a pipe is waited on in poll(), which a signal ends,
+ *     and so does f->wake_fd when set): once it says yes, follow_read
+ *     returns FOLLOW_STOPPED.  All bytes are
  *     kept: the final verdict is a batch check of exactly them.
  *   - A followed regular file must only grow.  It is checked at every
  *     read and poll, and every byte again at the end (follow_load): cut
@@ -99,6 +100,9 @@ typedef struct follow_input {
     double quiet_since;          /* a FOLLOW_WAKE return keeps the idle clock running: since when no byte came */
     int woke;
     void *stop_ctx;
+    int wake_fd;                 /* >= 0: a pipe waited on in poll() also wakes when this descriptor is
+                                  * readable, and asks f->stop again (follow_pipe.h stops its reader
+                                  * thread so); -1 (follow_open's): none */
 } follow_input;
 
 /* The line that ends a followed file (text: a comment the batch parser

@@ -14,6 +14,7 @@
 #include "frontend/formats/write.h"
 #include "frontend/history/levels.h"
 #include "frontend/online/follow.h"
+#include "frontend/online/follow_pipe.h"
 #include "frontend/online/follow_repeat.h"
 #include "frontend/online/retire.h"
 
@@ -50,6 +51,9 @@ typedef struct run {
     size_t checked_bytes;
     double t_parse, t_check, t_check_max;
     unsigned long slow_checks;
+    unsigned threads;            /* --threads: 2 or more, a reader thread parses while the checks run */
+    int piped;                   /* the reader thread was started (once) */
+    follow_pipe_end pipe_end;    /* how it ended */
 } run;
 
 /* online_checker's on_detect: the detected event, with the counts. */
@@ -178,6 +182,7 @@ static int follow_retiring(run *r, char **text, size_t *len, follow_summary *s, 
 }
 
 static int closed_now(run *r, ic_error *err);
+static int follow_piped(run *r, ic_error *err);
 
 /* ---- following ---------------------------------------------------------- */
 
@@ -287,6 +292,26 @@ static int watch(run *r, ic_error *err) {
     return 0;
 }
 
+/* The incremental path asked for the history of every completed
+ * transaction (a fallback, or a violation to explain): every byte read so
+ * far parsed whole, and checked.  An online_outcome, ARRIVAL_NONE, or -1
+ * bad input (err set). */
+static int with_history(run *r, ic_error *err) {
+    history *h;
+    if (!follow_all(&r->in, err)) return -1;
+    int st = follow_completed(&r->fp, r->in.data.data, r->in.data.len, r->path, 0, &h, err);
+    if (st < 0) return -1;
+    /* a violation the incremental state proved is explained on its settled
+     * part, which holds no value written twice (the readers refuse, or ask
+     * about, every write before they hand a transaction out) even when h —
+     * read further by the reader thread — shows one; the next read's watch
+     * re-checks it then, as the single-threaded loop does at its next arrival */
+    int out = !st || !h ? ONLINE_NO_VIOLATION : r->oc.explain_pending && r->oc.incr && !r->rc.active
+                                              ? online_check(&r->oc, h) : check_history(r, h);
+    history_free(h);
+    return out;
+}
+
 /* The bytes that arrived: parse what completed and check it.  -1 an input
  * error (err set), ARRIVAL_NONE nothing completed (or the text stopped
  * being followed: r->fp.stopped), else an online_outcome. */
@@ -305,13 +330,7 @@ static int follow_arrival(run *r, ic_error *err) {
         r->read = fp->read;
         r->completed = fp->completed;
         out = online_check_delta(&r->oc, fp->key_ext, fp->num_keys, fp->done, fp->num_done, fp->completed);
-        if (out == ONLINE_NEED_HISTORY) {       /* a fallback, or a violation to explain: the history so far */
-            if (!follow_all(in, err)) return -1;
-            st = follow_completed(fp, in->data.data, in->data.len, r->path, 0, &h, err);
-            if (st < 0) return -1;
-            out = st > 0 && h ? check_history(r, h) : ONLINE_NO_VIOLATION;
-            history_free(h);
-        }
+        if (out == ONLINE_NEED_HISTORY && (out = with_history(r, err)) == -1) return -1;
     } else {
         if (st == 0) {
             if (!follow_all(in, err)) return -1;
@@ -375,6 +394,22 @@ static int closed_now(run *r, ic_error *err) {
     return 0;
 }
 
+/* After a check of the completed transactions (out: its online_outcome):
+ * the violation reported, or a proof the batch check did not confirm; the
+ * progress (read, completed: the counts as of the check). */
+static void after_check(run *r, int out, double arrived, uint64_t read, uint64_t completed) {
+    if (out == ONLINE_VIOLATION) {
+        qualify(&r->oc);
+        report_violation(r, &r->oc);
+    } else if (r->proven && !r->oc.failed && r->ev->unconfirmed)   /* proven incrementally, not confirmed */
+        r->ev->unconfirmed(r->ev->ctx, &r->oc);
+    r->proven = 0;
+    if (r->ev->progress) {
+        follow_progress p = { 0, read, completed, 0, r->oc.settled, 0, r->oc.failed, monotonic_seconds() - arrived };
+        r->ev->progress(r->ev->ctx, &p);
+    }
+}
+
 /* Read, parse and check to the end of input: -1, 2 (err set), or
  * FOLLOW_RUN_STOPPED (c->stop said so; the stopped event has run). */
 static int follow_checking(run *r, ic_error *err) {
@@ -413,19 +448,13 @@ static int follow_checking(run *r, ic_error *err) {
             continue;
         }
         if (out == ARRIVAL_NONE) continue;
-        if (out == ONLINE_VIOLATION) {
-            qualify(&r->oc);
-            report_violation(r, &r->oc);
-        } else if (r->proven && !r->oc.failed && r->ev->unconfirmed)   /* proven incrementally, not confirmed */
-            r->ev->unconfirmed(r->ev->ctx, &r->oc);
-        r->proven = 0;
-        if (r->ev->progress) {
-            follow_progress p = { 0, r->fp.read, r->fp.completed, 0, r->oc.settled, 0, r->oc.failed,
-                                  monotonic_seconds() - arrived };
-            r->ev->progress(r->ev->ctx, &p);
-        }
+        after_check(r, out, arrived, r->fp.read, r->fp.completed);
         /* the parsed bytes only matter to the final check: out of memory */
         if (r->fp.delta > 0 && !r->oc.failed && spill(r, r->fp.consumed, err) < 0) return 2;
+        /* from here on a reader thread parses while the checks run (follow_pipe.h) */
+        if (r->threads > 1 && !r->piped && r->fp.delta > 0 && !r->oc.failed && !r->rc.active && !r->in.eof &&
+            follow_piped(r, err) < 0)
+            return 2;
     }
     if (got == FOLLOW_STOPPED) {
         follow_summary st;
@@ -445,6 +474,119 @@ static int follow_checking(run *r, ic_error *err) {
     return -1;
 }
 
+/* ---- the reader thread (follow_pipe.h) ---------------------------------- */
+
+static double thread_cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A check of t CPU seconds, counted. */
+static void count_check(run *r, double t) {
+    r->t_check += t;
+    if (t > r->t_check_max) r->t_check_max = t;
+    if (t > FOLLOW_SLOW_CHECK) r->slow_checks++;
+}
+
+/* One batch the reader thread parsed, checked as follow_arrival checks the
+ * transactions of one parse (keys: every key id so far; the batch's new
+ * ones are appended).  An online_outcome, ONLINE_NEED_HISTORY included. */
+static int check_batch(run *r, const follow_batch *b, vec_i64 *keys) {
+    vec_foreach(const int64_t, k, b->keys) vec_push(*keys, *k);
+    if (b->note[0]) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "%s: the input read stays in memory", b->note);
+        note(r, msg);
+    }
+    r->read = b->read;
+    r->completed = b->completed;
+    double t0 = thread_cpu_seconds();             /* (the process's clock counts the reader's parsing too) */
+    int out = online_check_delta(&r->oc, keys->data, (uint32_t)keys->len, b->txns.data, b->txns.len, b->completed);
+    count_check(r, thread_cpu_seconds() - t0);
+    return out;
+}
+
+/* After the reader stopped (*in and *fp are this thread's again): a batch
+ * whose check asked for the history (out), then the batch the reader left
+ * pending, checked as the single-threaded loop would have.  -1 bad input. */
+static int piped_rest(run *r, int out, double arrived, const follow_batch *left, vec_i64 *keys, ic_error *err) {
+    for (int i = 0; i < 2; i++) {
+        if (i == 1) {
+            if (!left->txns.len || r->oc.failed || r->rc.active) break;
+            out = check_batch(r, left, keys);
+            arrived = left->arrived;
+        }
+        if (out == ONLINE_NEED_HISTORY) {
+            double t0 = cpu_seconds();
+            out = with_history(r, err);
+            count_check(r, cpu_seconds() - t0);
+            if (out == -1) return -1;
+            if (out != ARRIVAL_NONE) after_check(r, out, arrived, r->fp.read, r->fp.completed);
+        }
+    }
+    return 0;
+}
+
+/* The reader handed the input over (follow_delta said 0): what it read
+ * and did not parse is parsed and checked now, as one arrival of the
+ * single-threaded loop.  -1 bad input. */
+static int piped_handover(run *r, ic_error *err) {
+    if (r->oc.failed || r->rc.active) return watch(r, err);
+    double arrived = monotonic_seconds();
+    int out = follow_arrival(r, err);
+    if (out == -1) return -1;
+    if (r->fp.closed) r->in.eof = 1;
+    if (r->fp.stopped[0]) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s: not checked while it is written; the final check reads every byte", r->fp.stopped);
+        note(r, msg);
+        return 0;
+    }
+    if (out != ARRIVAL_NONE) after_check(r, out, arrived, r->fp.read, r->fp.completed);
+    return 0;
+}
+
+/* Follow with a reader thread until it ends (the input's end, a signal, a
+ * handover to the batch parser) or a check needs the input itself (a
+ * violation, a fallback): then back to the single-threaded loop, with
+ * everything the reader parsed checked.  0, or -1 (err set). */
+static int follow_piped(run *r, ic_error *err) {
+    r->piped = 1;
+    vec_i64 keys;                                 /* every key id so far: the checker's copy */
+    vec_init(keys);
+    for (uint32_t k = 0; k < r->fp.num_keys; k++) vec_push(keys, r->fp.key_ext[k]);
+    follow_pipe *p = follow_pipe_start(&r->in, &r->fp);
+    if (!p) { vec_free(keys); return 0; }
+    const follow_batch *b;
+    int out = ONLINE_NO_VIOLATION;
+    double arrived = 0;
+    while (follow_pipe_next(p, &b, r->c->stop, r->c->stop_ctx) == 1) {
+        if (r->c->stop && r->c->stop(r->c->stop_ctx)) break;
+        arrived = b->arrived;
+        out = check_batch(r, b, &keys);
+        if (out == ONLINE_NEED_HISTORY) break;    /* the input is needed: the reader stops first */
+        after_check(r, out, arrived, b->read, b->completed);
+        if (r->oc.failed) break;
+    }
+    const follow_batch *left = follow_pipe_stop(p, &r->pipe_end);
+    r->t_parse += r->pipe_end.t_parse;
+    r->checked_bytes = follow_total(&r->in);
+    int rc = 0;
+    if (!(r->c->stop && r->c->stop(r->c->stop_ctx))) {   /* (stopped: the loop's next read says so) */
+        rc = piped_rest(r, out, arrived, left, &keys, err);
+        if (!rc && (r->pipe_end.got == -1 || r->pipe_end.delta < 0)) {
+            *err = r->pipe_end.err;
+            rc = -1;
+        } else if (!rc && r->pipe_end.delta == 0) rc = piped_handover(r, err);
+        /* (after a violation, the loop's next read watches, as it would have:
+         * a re-check due now must not keep the bytes still coming unread) */
+    }
+    vec_free(keys);
+    follow_pipe_free(p);
+    return rc;
+}
+
 int follow_run(const char *path, const follow_config *c, const follow_events *ev, const load_options *lopt,
                load_report *lrep, history **h, ic_error *err, ic_error *lerr) {
     *h = NULL;
@@ -457,6 +599,7 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
     r.c = c;
     r.ev = ev;
     r.path = path;
+    r.threads = lopt ? lopt->threads : 1;
     if (!follow_open(&r.in, path, c->idle, POLL_SECONDS, c->tmp_dir, err)) return 2;
     r.in.stop = c->stop;
     r.in.stop_ctx = c->stop_ctx;
@@ -480,6 +623,9 @@ int follow_run(const char *path, const follow_config *c, const follow_events *ev
         s.t_check = r.t_check;
         s.t_check_max = r.t_check_max;
         s.slow_checks = r.slow_checks;
+        s.reader_batches = r.pipe_end.batches;
+        s.reader_questions = r.pipe_end.questions;
+        s.reader_thread = r.piped;
         s.spilled = r.in.base;
         s.spilled_where = r.in.spill_fd < 0 ? "none" : r.in.spill_fd == r.in.fd ? "read again from the file"
                                                                                 : "in a temporary file";

@@ -39,6 +39,11 @@
  *     is set), or when c->stop says stop (a signal: the program's flag),
  *     asked between reads, polls and checks: then the stopped event gets
  *     what is known, and no final check runs.
+ *   - With lopt->threads >= 2 (not retiring) a reader thread reads and
+ *     parses while the checks run, from the first parse that completes a
+ *     transaction until the input ends or a check needs the input itself
+ *     (frontend/online/follow_pipe.h); the answers are those of one thread,
+ *     and every event is still called on the caller's thread.
  *   - Returns -1 with *h (NULL with lerr set when the final load fails),
  *     2 with err set (bad input, a refused format, a file that changed):
  *     the caller prints it, or FOLLOW_RUN_STOPPED. */
@@ -100,6 +105,9 @@ typedef struct follow_summary {
     const incr_stats *incr;      /* its counts, NULL without one */
     double t_parse, t_check, t_check_max;   /* CPU seconds */
     unsigned long slow_checks;   /* checks over FOLLOW_SLOW_CHECK */
+    int reader_thread;           /* a reader thread parsed while the checks ran (follow_pipe.h) */
+    uint32_t reader_batches;     /* the batches it handed to the checks */
+    uint64_t reader_questions;   /* its questions to the checker about a value written twice */
     size_t spilled;              /* of the bytes read, out of memory */
     const char *spilled_where;   /* "none", "read again from the file", "in a temporary file" */
 } follow_summary;

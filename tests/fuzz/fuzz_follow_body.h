@@ -7,7 +7,9 @@
  * reads (text, Elle EDN or JSON, detected).  In this process:
  *   - batch: `isocheck check --level all --threads 1 -` with the bytes as a
  *     regular file on standard input;
- *   - follow: `isocheck check --follow --level all --threads 1 -` with
+ *   - follow: `isocheck check --follow --level all --threads T -` with
+ *     T = follow_threads (1 unless the caller sets "2": a reader thread
+ *     parses while the checks run, frontend/online/follow_pipe.h), with
  *     standard input a pipe that a writer thread fills one piece at a time,
  *     the next only once the reader has taken the last one (and a moment
  *     more), so the pieces arrive apart.
@@ -51,6 +53,9 @@ typedef struct follow_feed {
     size_t pieces;
     volatile int stop;           /* the reader is done: write no more */
 } follow_feed;
+
+/* The follow run's --threads (the batch run's is 1). */
+static char follow_threads[] = "1";
 
 static void follow_nap(long us) {
     struct timespec ts = { 0, us * 1000 };
@@ -166,7 +171,7 @@ static void follow_one(const uint8_t *data, size_t size) {
     feed.pieces = follow_cuts(seed, n, feed.cut);
     pthread_t writer;
     if (pthread_create(&writer, NULL, follow_writer, &feed) != 0) abort();
-    char *follow_argv[] = { a0, a6, a1, a2, a3, a4, a5, NULL };
+    char *follow_argv[] = { a0, a6, a1, a2, a3, follow_threads, a5, NULL };
     char *follow_out;
     int follow = follow_run_cli(follow_argv, 7, p[0], &follow_out);
     feed.stop = 1;
@@ -189,7 +194,7 @@ static void follow_one(const uint8_t *data, size_t size) {
         const char *log = getenv("FUZZ_FOLLOW_LOG");
         FILE *outs[2] = { stderr, log ? fopen(log, "a") : NULL };
         for (int o = 0; o < 2 && outs[o]; o++) {
-            fprintf(outs[o], "fuzz_follow: %s (%zu pieces:", why, feed.pieces);
+            fprintf(outs[o], "fuzz_follow: %s (--threads %s, %zu pieces:", why, follow_threads, feed.pieces);
             for (size_t i = 1; i <= feed.pieces; i++) fprintf(outs[o], " %zu", feed.cut[i] - feed.cut[i - 1]);
             fprintf(outs[o], ")\n== batch, exit %d:\n%s== follow, exit %d:\n%s== input (after the two bytes):\n", batch,
                     batch_out, follow, follow_out);

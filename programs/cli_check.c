@@ -149,7 +149,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
                 "retirement back (an input that breaks the promise is refused at its line, exit 2; doc/checker.md, "
                 "\"A session that stops\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
-                "1: one thread; with --follow, 2 or more: a reader thread parses while the checks run); the output is the same for every N"),
+                "1: one thread; with --follow, 2 or more: a reader thread parses while the checks run); the output is the same for every N (with --follow: "
+                "the final report; what is printed while following depends on when bytes arrive, with any N)"),
         CMD_FLAG("verbose", 'v', &a->verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
         CMD_END
     };

@@ -79,6 +79,7 @@ typedef struct stream_result {
     int violation;               /* a violation was reported while streaming */
     uint64_t retired;
     uint32_t peak_live;
+    int freed_key;               /* a key two unordered writes left undecided was freed (retire_free.c) */
 } stream_result;
 
 /* Stream text[0..n) in chunks of `lines` lines retiring by time at level,
@@ -109,8 +110,25 @@ static int stream_lag(const char *text, size_t n, size_t lines, int level, int64
     }
     r->retired = rs.retired;
     r->peak_live = rs.peak_live;
+    r->freed_key = rs.cands.len > 0;
     retire_stream_free(&rs);
     return ok;
+}
+
+/* The least T the stream keeps: the most, over its #@time lines, by which
+ * the latest complete= before a line passes that line's invoke=. */
+static inline int64_t least_lag(const char *text, size_t n) {
+    int64_t seen = INT64_MIN, lag = 0;
+    for (size_t at = 0; at < n;) {
+        long long txn, inv, cmp;
+        if (sscanf(text + at, "#@time %lld invoke=%lld complete=%lld", &txn, &inv, &cmp) == 3) {
+            if (seen != INT64_MIN && seen - inv > lag) lag = seen - inv;
+            if (cmp > seen) seen = cmp;
+        }
+        while (at < n && text[at] != '\n') at++;
+        at++;
+    }
+    return lag;
 }
 
 /* The same with no --max-lag. */

@@ -21,19 +21,6 @@
 
 static const int rt_levels[2] = { LEVEL_SSER, LEVEL_STRONG_SI };
 
-static int64_t least_lag(const char *text, size_t n) {
-    int64_t seen = INT64_MIN, lag = 0;
-    for (size_t at = 0; at < n;) {
-        long long txn, inv, cmp;
-        if (sscanf(text + at, "#@time %lld invoke=%lld complete=%lld", &txn, &inv, &cmp) == 3) {
-            if (seen != INT64_MIN && seen - inv > lag) lag = seen - inv;
-            if (cmp > seen) seen = cmp;
-        }
-        while (at < n && text[at] != '\n') at++;
-        at++;
-    }
-    return lag;
-}
 
 enum { NT = 9, MAXOPS = 3 };
 
@@ -213,37 +200,6 @@ static void gadget_history(vec_char *b, unsigned *seed) {
 
 static int freed_keys;                             /* streams in which a key was freed */
 
-/* stream_lag of retire_time_stream.h, also counting freed keys */
-static int stream_lag2(const char *text, size_t n, size_t lines, int level, int64_t max_lag, stream_result *r,
-                       ic_error *err) {
-    retire_stream rs;
-    retire_stream_init(&rs, "test", 1, 1, 10);
-    retire_stream_by_time(&rs, level, max_lag);
-    memset(r, 0, sizeof *r);
-    r->kind = -1;
-    size_t at = 0;
-    int ok = 1;
-    while (at < n && ok) {
-        size_t end = at, seen = 0;
-        while (end < n && seen < lines) if (text[end++] == '\n') seen++;
-        ok = retire_stream_feed(&rs, text + at, end - at, end == n, err);
-        at = end;
-        if (ok && at < n && retire_stream_check(&rs) == ONLINE_VIOLATION) r->violation = 1;
-    }
-    freed_keys += rs.cands.len > 0;
-    if (ok) {
-        history *h = retire_stream_history(&rs, 1, err);
-        if (h) {
-            r->verdict = batch(h, level, &r->kind);
-            history_free(h);
-        } else if (err->set) ok = 0;
-        else r->verdict = VERDICT_PASS;
-    }
-    r->retired = rs.retired;
-    retire_stream_free(&rs);
-    return ok;
-}
-
 static void run_shape(int gadget) {
     freed_keys = 0;
     unsigned seed = 4242;
@@ -267,12 +223,13 @@ static void run_shape(int gadget) {
                 for (size_t lines = 1; lines <= 3; lines++) {
                     stream_result r;
                     ic_error_clear(&err);
-                    if (!stream_lag2(text.data, text.len, lines, rt_levels[l], lag, &r, &err)) {
+                    if (!stream_lag(text.data, text.len, lines, rt_levels[l], lag, &r, &err)) {
                         if (lag >= 0) print_message("REFUSED %s chunks %zu lag %lld: line %ld %s\n%s", level_name((check_level_id)rt_levels[l]),
                                       lines, (long long)lag, err.line, err.msg, text.data);
                         refused += lag >= 0;
                         continue;
                     }
+                    freed_keys += r.freed_key;
                     if (r.verdict != want || (r.violation && want != VERDICT_FAIL))
                         fail_msg("%s, chunks of %zu, --max-lag %lld: streamed %d (violation %d), batch %d (%llu retired):\n%s",
                                  level_name((check_level_id)rt_levels[l]), lines, (long long)lag, r.verdict, r.violation,

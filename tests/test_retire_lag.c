@@ -178,21 +178,6 @@ static void test_retired_id_comes_back(void **state) {
 
 /* ---- --max-lag ------------------------------------------------------------ */
 
-/* The least T the stream keeps: the most, over its #@time lines, by which
- * the latest complete= before a line passes that line's invoke=. */
-static int64_t least_lag(const char *text, size_t n) {
-    int64_t seen = INT64_MIN, lag = 0;
-    for (size_t at = 0; at < n;) {
-        long long txn, inv, cmp;
-        if (sscanf(text + at, "#@time %lld invoke=%lld complete=%lld", &txn, &inv, &cmp) == 3) {
-            if (seen != INT64_MIN && seen - inv > lag) lag = seen - inv;
-            if (cmp > seen) seen = cmp;
-        }
-        while (at < n && text[at] != '\n') at++;
-        at++;
-    }
-    return lag;
-}
 
 static int agreements, failing;
 

@@ -115,6 +115,23 @@ static int stream_lag(const char *text, size_t n, size_t lines, int level, int64
     return ok;
 }
 
+/* The simulator's small shapes the streams are made of: sessions x txns
+ * transactions of 4 operations on 12 keys, 70 % reads, the fault at 5 %. */
+static inline void sim_params(workload_params *p, sim_level level, sim_fault fault, uint64_t seed, uint32_t sessions,
+                              uint32_t txns) {
+    workload_defaults(p);
+    p->sessions = sessions;
+    p->txns_per_session = txns;
+    p->ops_per_txn = 4;
+    p->keys = 12;
+    p->dist = KEYDIST_UNIFORM;
+    p->read_fraction = 0.7;
+    p->level = level;
+    p->fault = fault;
+    p->fault_rate = 0.05;
+    p->seed = seed;
+}
+
 /* The least T the stream keeps: the most, over its #@time lines, by which
  * the latest complete= before a line passes that line's invoke=. */
 static inline int64_t least_lag(const char *text, size_t n) {

@@ -200,18 +200,8 @@ static void agree_lag(const char *text, size_t n, size_t lines, int level, int64
 
 static void stopping_params(workload_params *p, sim_fault fault, uint64_t seed, uint32_t sessions, uint32_t txns,
                             uint32_t first) {
-    workload_defaults(p);
-    p->sessions = sessions;
-    p->txns_per_session = txns;
+    sim_params(p, seed % 2 ? SIM_SER : SIM_SI, fault, seed, sessions, txns);
     p->first_session_txns = first;
-    p->ops_per_txn = 4;
-    p->keys = 12;
-    p->dist = KEYDIST_UNIFORM;
-    p->read_fraction = 0.7;
-    p->level = seed % 2 ? SIM_SER : SIM_SI;
-    p->fault = fault;
-    p->fault_rate = 0.05;
-    p->seed = seed;
 }
 
 static void test_lag_every_prefix(void **state) {

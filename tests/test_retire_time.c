@@ -65,21 +65,6 @@ static void agree(const char *text, size_t n, size_t lines, int level, const cha
     failing += want == VERDICT_FAIL;
 }
 
-static void sim_params(workload_params *p, sim_level level, sim_fault fault, uint64_t seed, uint32_t sessions,
-                       uint32_t txns) {
-    workload_defaults(p);
-    p->sessions = sessions;
-    p->txns_per_session = txns;
-    p->ops_per_txn = 4;
-    p->keys = 12;
-    p->dist = KEYDIST_UNIFORM;
-    p->read_fraction = 0.7;
-    p->level = level;
-    p->fault = fault;
-    p->fault_rate = 0.05;
-    p->seed = seed;
-}
-
 /* Every prefix, cut after a #@time line, several chunkings. */
 static void test_every_prefix(void **state) {
     (void)state;

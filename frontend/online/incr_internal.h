@@ -177,12 +177,6 @@ typedef struct ikey {
     VEC(itop) top;
     VEC(ikey_sess) by_sess;      /* grown by a quarter (its spare room is resident: at 1M 17% of 86 MB by half) */
 } ikey;
-/* A key's scratch while one transaction is read (store_txn, read_ops):
- * valid when stamp is the reader's serial; flags bit 1: own write seen,
- * bit 2: external read seen; own, ext: their values; wpos: its entry in
- * read_ops' writes.  One record, not five arrays: the first touch of a
- * key's scratch is one miss, not four. */
-typedef struct kscratch { uint32_t stamp, flags, wpos, pad; int64_t own, ext; } kscratch;
 typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 /* the sizes the comments above count on (a field added by mistake would
  * cost tens of MB at 1M transactions) */
@@ -229,7 +223,11 @@ struct incr_check {
     VEC(iws) wsa;            /* the keys' writer lists of two or more (ikey_sess) */
     uint32_t wsa_free[32];   /* per room size 1 << c: a free room (its first entry's w: the next), NONE */
     vec_u32 waiting;         /* completed, not settled */
-    VEC(kscratch) scr;       /* per-transaction scratch, indexed by key (kscratch) */
+    /* per-transaction scratch, indexed by key */
+    vec_u32 stamp;
+    vec_i64 own, ext_val;
+    vec_u32 wpos;            /* per key: its entry in writes while read_ops reads a transaction that wrote it */
+    vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
     uint32_t serial;
     uint32_t late;           /* transactions that joined between two of their session (no sequence number) */
     ext_read_vec reads;

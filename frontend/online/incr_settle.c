@@ -144,29 +144,28 @@ static int read_ops(incr_check *ic, uint32_t id) {
         const iop *o = &ops[i];
         uint32_t k = o->key;
         int64_t v = o->value;
-        kscratch *ks = &ic->scr.data[k];
-        if (ks->stamp != serial) { ks->stamp = serial; ks->flags = 0; }
+        if (ic->stamp.data[k] != serial) { ic->stamp.data[k] = serial; ic->flags.data[k] = 0; }
         if (op_is_write(o->kind)) {
-            ks->own = v;
-            if (!(ks->flags & 1)) {
+            ic->own.data[k] = v;
+            if (!(ic->flags.data[k] & 1)) {
                 final_write fw = { k, o->link };
-                ks->wpos = (uint32_t)ic->writes.len;
+                ic->wpos.data[k] = (uint32_t)ic->writes.len;
                 vec_push(ic->writes, fw);
-            } else ic->writes.data[ks->wpos].op = o->link;   /* written again: its final write moves */
-            ks->flags |= 1;
+            } else ic->writes.data[ic->wpos.data[k]].op = o->link;   /* written again: its final write moves */
+            ic->flags.data[k] |= 1;
             continue;
         }
         if (!op_is_read(o->kind)) continue;
-        if (ks->flags & 1) {
-            if (v != ks->own) { incr_fall_back(ic, "internal inconsistency (a read after the own write)", NULL); return 0; }
+        if (ic->flags.data[k] & 1) {
+            if (v != ic->own.data[k]) { incr_fall_back(ic, "internal inconsistency (a read after the own write)", NULL); return 0; }
             continue;
         }
-        if (ks->flags & 2) {
-            if (v != ks->ext) { incr_fall_back(ic, "internal inconsistency (two reads disagree)", NULL); return 0; }
+        if (ic->flags.data[k] & 2) {
+            if (v != ic->ext_val.data[k]) { incr_fall_back(ic, "internal inconsistency (two reads disagree)", NULL); return 0; }
             continue;
         }
-        ks->flags |= 2;
-        ks->ext = v;
+        ic->flags.data[k] |= 2;
+        ic->ext_val.data[k] = v;
         uint32_t src = 0, wop = NONE;
         if (v != VALUE_INIT) {
             uint32_t w = o->link;                              /* found by reads_settled */
@@ -293,8 +292,8 @@ static int add_txn(incr_check *ic, uint32_t id) {
  * it waits for.  So the settled transactions joining in one batch are
  * walked ahead in stages, each stage loading what the previous one
  * prefetched and prefetching the next level: the transaction record
- * PF_TXN ahead, its operations PF_OPS ahead, its keys (record and
- * scratch) and the writes it read PF_KEYS ahead, and the keys' lists and the writers' transactions
+ * PF_TXN ahead, its operations PF_OPS ahead, its keys and the writes it
+ * read PF_KEYS ahead, and the keys' lists and the writers' transactions
  * PF_LISTS ahead.  Prefetches only: nothing is written, and an address
  * that is stale by then (a vector grown meanwhile) costs a wasted load. */
 #define PF_TXN 16
@@ -322,7 +321,6 @@ static void prefetch_ahead(const incr_check *ic, const uint32_t *got, size_t n, 
             const ikey *K = &ic->keys.data[o[j].key];
             const int rd = op_is_read(o[j].kind) && o[j].link != NONE;
             if (!stage) {
-                pf(&ic->scr.data[o[j].key]);
                 pf(K);
                 pf((const char *)K + sizeof *K - 1);
                 if (rd) pf(&ic->wops.data[o[j].link]);

@@ -192,8 +192,11 @@ void incr_store_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
     ic->keys.data[k].init_w = incr_new_writer_rec(ic, 0);
-    kscratch z = { 0, 0, 0, 0, 0, 0 };
-    vec_push(ic->scr, z);
+    vec_push(ic->stamp, 0u);
+    vec_push(ic->own, 0);
+    vec_push(ic->wpos, 0);
+    vec_push(ic->ext_val, 0);
+    vec_push(ic->flags, 0u);
 }
 
 /* The stable session with this id (created on first use). */
@@ -240,8 +243,8 @@ uint32_t incr_store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status,
     }
     for (uint32_t i = n; i-- > 0;) {
         if (!op_is_write(o[i].kind)) continue;
-        if (ic->scr.data[o[i].key].stamp == serial) o[i].kind |= OP_OVERWRITTEN;
-        ic->scr.data[o[i].key].stamp = serial;
+        if (ic->stamp.data[o[i].key] == serial) o[i].kind |= OP_OVERWRITTEN;
+        ic->stamp.data[o[i].key] = serial;
     }
     /* the final writes' entries first, the overwritten ones after them:
      * a final write's record is then its transaction's first plus its

@@ -199,6 +199,17 @@ void incr_refresh_front(incr_check *ic) {
     }
 }
 
+/* incr_decided(e, d) for two sealed writers, or a sealed writer e and a
+ * writer d of a session in the frontier (sequence numbers set, no late
+ * transaction: within a session they order as the order labels), from
+ * their itop records: no node is read. */
+static inline int top_decided(const incr_check *ic, const itop *e, const itop *d) {
+    if (e->g == 0) return 1;
+    if (e->sess == d->sess) return e->seq < d->seq;
+    uint32_t c = ic->sess.data[e->sess].chain;
+    return e->seq && c != NONE && e->g < d->g && reach_reaches(ic->reach, d->g, d->sess, d->seq, c, e->seq);
+}
+
 /* Seal key K's session entry si (every writer on it is within the
  * frontier): count its writers, keep top (drop the writers it is decided
  * after, add its last writer unless it is decided before one kept), and
@@ -209,17 +220,27 @@ static void seal_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     ic->st.sealed += ks->n - ks->nseal;
     K->nsealw += ks->n - ks->nseal;
     ks->nseal = ks->n;
-    const uint32_t x = ks->last.w, xg = ic->writers.data[x].g;
+    const itop x = { ks->last.w, ic->writers.data[ks->last.w].g, ks->sess, ks->last.seq };
     size_t kept = 0;
     int below = 0;
     for (size_t i = 0; i < K->top.len; i++) {
-        uint32_t m = K->top.data[i], mg = ic->writers.data[m].g;
-        if (incr_decided(ic, mg, xg)) continue;       /* m < x: x covers it */
-        below |= incr_decided(ic, xg, mg);
+        const itop m = K->top.data[i];
+        if (top_decided(ic, &m, &x)) continue;        /* m < x: x covers it */
+        below = below || top_decided(ic, &x, &m);
         K->top.data[kept++] = m;
     }
     K->top.len = kept;
-    if (!below) vec_push(K->top, x);
+    if (!below) {
+        /* room one by one at first: top holds about one writer a key (1.1
+         * at 400k transactions), and a room of vec's four would take 64
+         * bytes a key where one takes malloc's smallest chunk, as the
+         * four 4-byte ids did */
+        if (K->top.len == K->top.cap) {
+            K->top.cap = K->top.cap ? 2 * K->top.cap : 1;
+            K->top.data = xrealloc(K->top.data, K->top.cap * sizeof *K->top.data);
+        }
+        K->top.data[K->top.len++] = x;
+    }
     size_t to = K->nseal_sess++;
     if (to != si) {
         ikey_sess t = K->by_sess.data[to]; K->by_sess.data[to] = K->by_sess.data[si]; K->by_sess.data[si] = t;
@@ -284,7 +305,7 @@ static int pair_variable(incr_check *ic, uint32_t e, uint32_t d, uint32_t a, uin
 typedef struct wscan {
     ikey *K;
     uint32_t d, g, sess;         /* the new writer, its node and session */
-    uint32_t pg;                 /* the node of its previous writer of the key on its session (NONE: none) */
+    uint32_t pg, pseq;           /* the node of its previous writer of the key on its session (NONE: none), its sequence number */
     int fast;                    /* its session takes part in the frontier and no transaction came late */
     int pivot_ok;                /* the key's pivot is decided before d */
     int all_before;              /* every earlier writer is decided before d: d becomes the pivot */
@@ -404,13 +425,13 @@ static int scan_session(incr_check *ic, wscan *ws, size_t si) {
 static void top_candidates(incr_check *ic, const wscan *ws) {
     const ikey *K = ws->K;
     const uint32_t g = ws->g, pg = ws->pg;
+    const itop p = { NONE, pg, ws->sess, ws->pseq };
     ic->st.pairs_decided += K->nsealw;
     ic->st.pairs_skipped += K->nsealw;
     ic->st.pairs_sealed += K->nsealw;
     for (size_t i = 0; i < K->top.len; i++) {
-        uint32_t m = K->top.data[i], mg = ic->writers.data[m].g;
-        if (pg != NONE && incr_decided(ic, mg, pg)) continue;
-        uint32_t ms = ic->nodes.data[mg].sess;
+        const uint32_t m = K->top.data[i].w, ms = K->top.data[i].sess;
+        if (pg != NONE && top_decided(ic, &K->top.data[i], &p)) continue;
         size_t ki = 0;
         while (ki < K->by_sess.len && K->by_sess.data[ki].sess != ms) ki++;
         const ikey_sess *ks = &K->by_sess.data[ki];    /* m's session: it holds m */
@@ -462,7 +483,8 @@ void incr_new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     uint32_t p = at > 0 ? ks_list(ic, mine)[at - 1].w : NONE;
     iws nw = { d, ic->nodes.data[g].seq };
     ks_insert(ic, mine, at, nw);
-    wscan ws = { K, d, g, sess, p == NONE ? NONE : ic->writers.data[p].g, 0, 0, 1, 0, K->by_sess.len };
+    wscan ws = { K, d, g, sess, p == NONE ? NONE : ic->writers.data[p].g, at > 0 ? ks_list(ic, mine)[at - 1].seq : 0,
+                 0, 0, 1, 0, K->by_sess.len };
     /* The frontier (file comment): when d's session is in and no
      * transaction came late, every sealed writer is decided before d, and
      * INV holds for each through a writer of top (INV for e < m, then

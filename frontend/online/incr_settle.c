@@ -284,6 +284,55 @@ static int add_txn(incr_check *ic, uint32_t id) {
     return 1;
 }
 
+/* ---- prefetching the transactions about to join ---------------------- */
+
+/* add_txn's time is mostly first touches of records scattered over arrays
+ * that outgrow the caches (a transaction's key records, their session
+ * lists and top writers, the writes it read), each a miss the one before
+ * it waits for.  So the settled transactions joining in one batch are
+ * walked ahead in stages, each stage loading what the previous one
+ * prefetched and prefetching the next level: the transaction record
+ * PF_TXN ahead, its operations PF_OPS ahead, its keys and the writes it
+ * read PF_KEYS ahead, and the keys' lists and the writers' transactions
+ * PF_LISTS ahead.  Prefetches only: nothing is written, and an address
+ * that is stale by then (a vector grown meanwhile) costs a wasted load. */
+#define PF_TXN 16
+#define PF_OPS 10
+#define PF_KEYS 5
+#define PF_LISTS 2
+
+static inline void pf(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+static void prefetch_ahead(const incr_check *ic, const uint32_t *got, size_t n, size_t i) {
+    if (i + PF_TXN < n) pf(&ic->txns.data[got[i + PF_TXN]]);
+    if (i + PF_OPS < n) {
+        const itxn *x = &ic->txns.data[got[i + PF_OPS]];
+        const iop *o = x->done ? NULL : incr_txn_ops(ic, x);
+        if (o)
+            for (uint32_t b = 0; b < x->num_ops * (uint32_t)sizeof *o; b += 64) pf((const char *)o + b);
+    }
+    for (int stage = 0; stage < 2; stage++) {
+        size_t at = i + (stage ? PF_LISTS : PF_KEYS);
+        if (at >= n) continue;
+        const itxn *x = &ic->txns.data[got[at]];
+        const iop *o = x->done ? NULL : incr_txn_ops(ic, x);
+        if (!o || x->num_ops > 64) continue;
+        for (uint32_t j = 0; j < x->num_ops; j++) {
+            const ikey *K = &ic->keys.data[o[j].key];
+            const int rd = op_is_read(o[j].kind) && o[j].link != NONE;
+            if (!stage) {
+                pf(K);
+                pf((const char *)K + sizeof *K - 1);
+                if (rd) pf(&ic->wops.data[o[j].link]);
+                continue;
+            }
+            if (K->by_sess.data) pf(K->by_sess.data);
+            if (K->top.data) pf(K->top.data);
+            if (rd) pf(&ic->txns.data[wop_txn(&ic->wops.data[o[j].link])]);
+        }
+    }
+}
+
 /* Settle the candidates to a fixpoint, add the settled participants to
  * the graphs, and solve if the kept model does not extend. */
 int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh) {
@@ -323,6 +372,7 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
     *fresh = (uint32_t)got.len;
     if (got.len) incr_refresh_front(ic);
     for (size_t i = 0; i < got.len && !ic->fallback; i++) {
+        prefetch_ahead(ic, got.data, got.len, i);
         uint8_t st = ic->txns.data[got.data[i]].status;
         if (st == TXN_COMMITTED) add_txn(ic, got.data[i]);
         else if (st == TXN_ABORTED) incr_op_done(ic, got.data[i]);      /* never takes part (an indeterminate one may) */

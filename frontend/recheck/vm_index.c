@@ -32,6 +32,15 @@
 #include "par.h"
 
 static int op_ok(const history *h, uint32_t op) { return !(h->op_kind[op] & OP_FAILED); }
+
+/* kv's entry for a value that does not fit it: read the op's. */
+#define KV_WIDE INT32_MIN
+static int32_t kv_of(int64_t v) { return v > KV_WIDE && v <= INT32_MAX ? (int32_t)v : KV_WIDE; }
+/* The value of ko[i]'s op. */
+static inline int64_t ko_value(const vm *m, size_t i) {
+    int32_t v = m->kv[i];
+    return v != KV_WIDE ? v : history_op_value(m->h, m->ko[i]);
+}
 static op_kind op_k(const history *h, uint32_t op) { return (op_kind)(h->op_kind[op] & OP_KIND_MASK); }
 
 /* ---- (key, value) lookups by sorting ------------------------------------- */
@@ -58,7 +67,7 @@ static uint32_t kv_find(const kv_entry *t, size_t n, uint32_t key, int64_t value
 /* ---- the history read under a version order -------------------------------- */
 
 void vm_free(vm *m) {
-    free(m->part); free(m->ko); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
+    free(m->part); free(m->ko); free(m->kv); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
     free(m->el_start); vec_free(m->el); free(m->slot); free(m->range);
     memset(m, 0, sizeof *m);
 }
@@ -156,7 +165,7 @@ void vreads_free(vreads *r) {
  * in transaction order), so key ranges run as independent tasks; a range
  * stops at its first bad key, and the first failing range's message is the
  * one a single pass over the keys would give. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, size_t at, size_t n,
                      uint32_t *s, char *why, size_t wl);
 
 /* Replay every participant's ops on key k (its list elements from full)
@@ -167,7 +176,7 @@ static int replay_key(const vm *m, uint32_t k, const int64_t *full, key_range_ou
     for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
         uint32_t t = history_op_txn(h, m->ko[i]), e = i, s;
         while (e < m->ko_start[k + 1] && history_op_txn(h, m->ko[e]) == t) e++;
-        if (!vm_replay(m, t, k, full, m->ko + i, e - i, &s, o->why, sizeof o->why)) return 0;
+        if (!vm_replay(m, t, k, full, i, e - i, &s, o->why, sizeof o->why)) return 0;
         i = e;
         if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
     }
@@ -222,8 +231,8 @@ static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el,
         int64_t last = VALUE_INIT;
         for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && history_op_txn(h, m->ko[i]) == t; i++) {
             uint32_t op = m->ko[i];
-            if (op_k(h, op) == OP_WRITE) last = history_op_value(h, op);
-            else if (op_k(h, op) == OP_APPEND) { last = history_op_value(h, op); vec_push(*el, last); }
+            if (op_k(h, op) == OP_WRITE) last = ko_value(m, i);
+            else if (op_k(h, op) == OP_APPEND) { last = ko_value(m, i); vec_push(*el, last); }
         }
         m->marker[g] = last;
         if (m->len) m->len[g] = (uint32_t)(el->len - m->el_start[k]);
@@ -284,13 +293,18 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
     }
     for (uint32_t k = 0; k < nk; k++) m->ko_start[k + 1] += m->ko_start[k];
     m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
+    m->kv = xmalloc((m->nko ? m->nko : 1) * sizeof *m->kv);
     {
         uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
         memcpy(fill, m->ko_start, ((size_t)nk + 1) * sizeof *fill);
         for (uint32_t t = 1; t < nt; t++) {
             if (!m->part[t]) continue;
             for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-                if (op_ok(h, op) && (!want || want[h->op_key[op]])) m->ko[fill[h->op_key[op]]++] = op;
+                if (op_ok(h, op) && (!want || want[h->op_key[op]])) {
+                    uint32_t at = fill[h->op_key[op]]++;
+                    m->ko[at] = op;
+                    m->kv[at] = kv_of(history_op_value(h, op));
+                }
         }
         free(fill);
     }
@@ -351,9 +365,10 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
 
 /* Replay t's ops on key k (ops[0..n), program order).  1: consistent, *s
  * the snapshot's version index (UINT32_MAX: no read shows it); 0: why. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, size_t at, size_t n,
                      uint32_t *s, char *why, size_t wl) {
     const history *h = m->h;
+    const uint32_t *ops = m->ko + at;
     uint32_t a = m->vo->start[k], b = m->vo->start[k + 1];
     int have_own = 0;
     int64_t own_val = 0;
@@ -362,10 +377,10 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, c
     for (size_t i = 0; i < n; i++) {
         uint32_t op = ops[i];
         switch (op_k(h, op)) {
-        case OP_WRITE: have_own = 1; own_val = history_op_value(h, op); break;
+        case OP_WRITE: have_own = 1; own_val = ko_value(m, at + i); break;
         case OP_APPEND: if (!own_n) own_first = i; own_n++; break;
         case OP_READ: {
-            int64_t v = history_op_value(h, op);
+            int64_t v = ko_value(m, at + i);
             if (have_own) {
                 if (v != own_val) { snprintf(why, wl, "T%u reads key %u after its own write but not that write", t, k); return 0; }
                 break;
@@ -387,7 +402,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, c
             if (len < own_n) { snprintf(why, wl, "T%u's list read of key %u misses its own appends", t, k); return 0; }
             uint32_t p = len - (uint32_t)own_n, j = p;
             for (size_t x = own_first; x < i; x++)
-                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != history_op_value(h, ops[x])) {
+                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != ko_value(m, at + x)) {
                     snprintf(why, wl, "T%u's list read of key %u does not end with its own appends", t, k); return 0;
                 }
             uint32_t g;
@@ -421,5 +436,5 @@ int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *why, siz
     }
     size_t end = lo;
     while (end < m->ko_start[k + 1] && history_op_txn(m->h, m->ko[end]) == t) end++;
-    return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, m->ko + lo, end - lo, s, why, wl);
+    return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, lo, end - lo, s, why, wl);
 }

@@ -22,7 +22,13 @@
  *   - s gives WR v_s -> t and RW t -> v_{s+1} (unless that is t itself).
  * Participants are INIT, the committed transactions and, to a fixpoint,
  * the indeterminate ones whose writes a participant's read shows; the
- * version order must list exactly the participants' writers. */
+ * version order must list exactly the participants' writers.
+ *
+ * The per-key passes visit ops in key order, the history's arrays are in
+ * op order: each op's value is copied (kv, 4 bytes an op) while ko is
+ * filled in op order, so those passes read values in sequence rather than
+ * one cache miss each; a value that does not fit 32 bits is read from the
+ * history (ko_value). */
 #include "frontend/recheck/vm_internal.h"
 
 #include <stdio.h>

@@ -281,6 +281,54 @@ static void split_keys(vm *m, unsigned threads) {
     m->range = range;
 }
 
+/* The participants' successful ops by key, in op order within a key (ko,
+ * their values in kv, each key's slice from ko_start): a counting sort
+ * over transaction ranges, one a thread on pool, each counting into its
+ * own row and then filling from that row's offsets.  A key's ops from an
+ * earlier range go first, so ko is the same for any number of ranges. */
+typedef struct ko_job { vm *m; const uint8_t *want; uint32_t nr, *cnt; int fill; } ko_job;
+
+static void ko_task(void *ctx, size_t r) {
+    const ko_job *j = ctx;
+    vm *m = j->m;
+    const history *h = m->h;
+    uint32_t nt = h->num_txns;
+    uint32_t lo = 1 + (uint32_t)((uint64_t)(nt - 1) * r / j->nr), hi = 1 + (uint32_t)((uint64_t)(nt - 1) * (r + 1) / j->nr);
+    uint32_t *c = j->cnt + (size_t)r * h->num_keys;
+    for (uint32_t t = lo; t < hi; t++) {
+        if (!m->part[t]) continue;
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+            uint32_t k = h->op_key[op];
+            if (!op_ok(h, op) || (j->want && !j->want[k])) continue;
+            if (!j->fill) { c[k]++; continue; }
+            uint32_t at = c[k]++;
+            m->ko[at] = op;
+            m->kv[at] = kv_of(history_op_value(h, op));
+        }
+    }
+}
+
+static void ko_build(vm *m, const uint8_t *want, struct par_pool *pool, int prio) {
+    const history *h = m->h;
+    uint32_t nk = h->num_keys, nr = want ? 1 : par_pool_threads(pool);
+    uint32_t *cnt = xcalloc((size_t)nr * nk + 1, sizeof *cnt);
+    ko_job j = { m, want, nr, cnt, 0 };
+    par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
+    m->ko_start = xmalloc(((size_t)nk + 1) * sizeof *m->ko_start);
+    uint32_t run = 0;
+    for (uint32_t k = 0; k < nk; k++) {          /* each range's first slot of k */
+        m->ko_start[k] = run;
+        for (uint32_t r = 0; r < nr; r++) { uint32_t c = cnt[(size_t)r * nk + k]; cnt[(size_t)r * nk + k] = run; run += c; }
+    }
+    m->ko_start[nk] = run;
+    m->nko = run;
+    m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
+    m->kv = xmalloc((m->nko ? m->nko : 1) * sizeof *m->kv);
+    j.fill = 1;
+    par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
+    free(cnt);
+}
+
 /* Index (and replay, r non-NULL) the history under vo: vm_internal.h. */
 int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want,
              struct par_pool *pool, int prio, vreads *r, char *why, size_t wl) {
@@ -288,32 +336,8 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
     m->h = h; m->vo = vo;
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); return 0; }
     m->part = participants(h);
-    uint32_t nk = h->num_keys, nt = h->num_txns;
-    /* the participants' successful ops by key, in op order within a key
-     * (a counting sort: ops are visited in increasing order) */
-    m->ko_start = xcalloc((size_t)nk + 1, sizeof *m->ko_start);
-    for (uint32_t t = 1; t < nt; t++) {
-        if (!m->part[t]) continue;
-        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-            if (op_ok(h, op) && (!want || want[h->op_key[op]])) { m->ko_start[h->op_key[op] + 1]++; m->nko++; }
-    }
-    for (uint32_t k = 0; k < nk; k++) m->ko_start[k + 1] += m->ko_start[k];
-    m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
-    m->kv = xmalloc((m->nko ? m->nko : 1) * sizeof *m->kv);
-    {
-        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
-        memcpy(fill, m->ko_start, ((size_t)nk + 1) * sizeof *fill);
-        for (uint32_t t = 1; t < nt; t++) {
-            if (!m->part[t]) continue;
-            for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-                if (op_ok(h, op) && (!want || want[h->op_key[op]])) {
-                    uint32_t at = fill[h->op_key[op]]++;
-                    m->ko[at] = op;
-                    m->kv[at] = kv_of(history_op_value(h, op));
-                }
-        }
-        free(fill);
-    }
+    uint32_t nk = h->num_keys;
+    ko_build(m, want, pool, prio);
     m->is_list = xcalloc(nk ? nk : 1, 1);
     for (uint32_t op = nk; op < h->num_ops; op++)       /* ops 0..nk-1 are INIT's */
         if (op_k(h, op) == OP_APPEND || op_k(h, op) == OP_LIST_READ) m->is_list[h->op_key[op]] = 1;

@@ -364,7 +364,7 @@ static int solve_once(polygraph *g, const check_options *opt, check_result *res,
     if (stopped(opt, res, "after encoding")) {
         vec_free(rw_known);
         gsat_free(s);
-        if (!known_back(g, ka, res)) res->stage = "interrupted";
+        known_back(g, ka, res);                  /* for -v's count; a failure says so in res->msg */
         *sp = NULL;
         *r = GSAT_UNKNOWN;
         return var0;

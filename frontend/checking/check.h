@@ -105,8 +105,11 @@ void check_result_free(check_result *r);
  * own when it is not: a caller that runs several levels may build one per
  * distinct pg_index_opts and share it; si, ser and psi share the default
  * one of pg_index_build).  A level whose index does not fit does not copy
- * ix->base: pg_index_release_base_after(ix, n) must count only the levels
- * that fit ix. */
+ * ix->base.  A level that fits uses ix's base edges twice: its pg_init
+ * copies them, and its check ends (pg_known_back may regenerate them until
+ * then; check_level calls pg_index_base_copied again there), so
+ * pg_index_release_base_after(ix, n) must count two for each level that
+ * fits ix. */
 pg_index_opts pg_index_opts_for(check_level_id level);
 int  pg_index_fits(const pg_index *ix, check_level_id level);
 /* The level's polygraph (constraints.c): SER's graph, the split graph of

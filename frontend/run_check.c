@@ -659,12 +659,12 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
         vec_init(t->trace);
         cert_init(&t->cert);
     }
-    /* each level copies the base edges at most once; the last copy frees
-     * them.  A level that never copies (not decided here, or decided
-     * without a polygraph) only keeps them alive until pg_index_free:
-     * counting it is safe, while counting too few would free them under a
-     * later copy */
-    pg_index_release_base_after(&ix, (unsigned)(n ? n : 1));
+    /* each level copies the base edges at most once and is done with them
+     * when its check ends (pg_known_back may regenerate them): two uses a
+     * level, the last frees them.  A level that never copies (not decided
+     * here, or without a polygraph) keeps them alive until pg_index_free:
+     * safe, while counting too few would free them under a later use */
+    pg_index_release_base_after(&ix, 2 * (unsigned)(n ? n : 1));
     unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
     if (at_once > n) at_once = (unsigned)n;
     int together = pool && n >= 2 && levels_fit(h, at_once - 1);

@@ -324,10 +324,26 @@ static int stopped(const check_options *opt, check_result *res, const char *when
 
 static void set_phase(void *s, int var, int value) { gsat_set_phase(s, var, value); }
 
+/* The base edges go aside once the engine holds them (pg_known_aside),
+ * and come back right after each gsat_free (known_back). */
+typedef struct aside_ctx { polygraph *g; size_t initial; known_aside *ka; } aside_ctx;
+static void put_aside(void *ctx) {
+    const aside_ctx *c = ctx;
+    pg_known_aside(c->g, c->initial, c->ka);
+}
+static int known_back(polygraph *g, known_aside *ka, check_result *res) {
+    if (pg_known_back(g, ka)) return 1;
+    snprintf(res->msg, sizeof res->msg, "internal error: the base edges regenerated after solving differ from the level's");
+    res->verdict = VERDICT_UNKNOWN;
+    return 0;
+}
+
 /* One solver run on g's problem: *sp the solver (its model or its
  * failure), the constraints' first variable returned.  careful: backtrack
- * whole levels (no partial backtracking). */
-static int solve_once(polygraph *g, const check_options *opt, check_result *res, int careful, gsat **sp, int *r) {
+ * whole levels (no partial backtracking).  The base edges are aside in ka
+ * when it returns with a solver (known_back after gsat_free). */
+static int solve_once(polygraph *g, const check_options *opt, check_result *res, int careful, known_aside *ka,
+                      gsat **sp, int *r) {
     double t0 = monotonic_seconds();
     gsat *s = gsat_new();
     if (!s) xalloc_fail(0);
@@ -338,7 +354,9 @@ static int solve_once(polygraph *g, const check_options *opt, check_result *res,
     pg_edge_vec rw_known; vec_init(rw_known);
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
     progress(opt, "encoding");
-    int var0 = pg_encode(g, s, &guarded);
+    vec_fit(g->cons);                            /* read-only from here on */
+    aside_ctx ac = { g, res->st.known_edges_initial, ka };
+    int var0 = pg_encode_then(g, s, &guarded, put_aside, &ac);
     if (g->choice) pg_choice_phases(g->choice, g, set_phase, s);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
@@ -346,6 +364,7 @@ static int solve_once(polygraph *g, const check_options *opt, check_result *res,
     if (stopped(opt, res, "after encoding")) {
         vec_free(rw_known);
         gsat_free(s);
+        known_back(g, ka, res);                  /* for -v's count; a failure says so in res->msg */
         *sp = NULL;
         *r = GSAT_UNKNOWN;
         return var0;
@@ -378,11 +397,14 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
      * clause (issue 35; fixed in the engine, gsat40): every clause of the
      * encoding is still checked against the model, and a model that breaks
      * one is solved again backtracking whole levels (never seen since). */
-    var0 = solve_once(g, opt, res, 0, &s, &r);
+    known_aside ka;
+    memset(&ka, 0, sizeof ka);
+    var0 = solve_once(g, opt, res, 0, &ka, &s, &r);
     if (!s) return VERDICT_UNKNOWN;                  /* interrupted after encoding (res says so) */
     if (g->choice && r == GSAT_SAT && !pg_choice_clauses_hold(g->choice, gsat_model_value, s)) {
         gsat_free(s);
-        var0 = solve_once(g, opt, res, 1, &s, &r);
+        if (!known_back(g, &ka, res)) return VERDICT_UNKNOWN;
+        var0 = solve_once(g, opt, res, 1, &ka, &s, &r);
         if (!s) return VERDICT_UNKNOWN;
     }
     verdict v;
@@ -392,12 +414,12 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
         model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
         for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
         gsat_free(s);
-        v = apply_model(g, var0, model_bits_value, &m, res);
+        v = known_back(g, &ka, res) ? apply_model(g, var0, model_bits_value, &m, res) : VERDICT_UNKNOWN;
         free(m.val);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");
-        v = confirm_failure(g, res, "solver");
+        v = known_back(g, &ka, res) ? confirm_failure(g, res, "solver") : VERDICT_UNKNOWN;
     } else {
         const char *e = gsat_error(s);           /* out of memory inside the engine */
         if (e) snprintf(res->msg, sizeof res->msg, "the solver failed (%s); no verdict", e);
@@ -405,6 +427,7 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
             snprintf(res->msg, sizeof res->msg, "no verdict: interrupted while solving level %s", check_level_name(res->level));
         else snprintf(res->msg, sizeof res->msg, "the solver hit its limit; no verdict");
         gsat_free(s);
+        known_back(g, &ka, res);                 /* the count of known edges in -v */
         v = res->verdict = VERDICT_UNKNOWN;
     }
     return v;
@@ -446,8 +469,8 @@ verdict check_level(const pg_index *ix, check_level_id level, const check_option
     return check_level_ext(ix, level, opt, NULL, res);
 }
 
-static verdict check_on(const pg_index *ix, check_level_id level, const check_options *opt,
-                        const check_external *ext, par_pool *pool, check_result *res) {
+static verdict check_graph(const pg_index *ix, check_level_id level, const check_options *opt,
+                           const check_external *ext, par_pool *pool, check_result *res) {
     polygraph g;
     double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
@@ -493,6 +516,17 @@ static verdict check_on(const pg_index *ix, check_level_id level, const check_op
     if (g.known.data) res->st.known_edges_final = g.known.len;   /* else confirm_success counted and freed them */
     pg_choice_free(g.choice);
     pg_free(&g);
+    return v;
+}
+
+/* The level's check on ix; then it is done with ix's base edges (its
+ * pg_init copied them; pg_known_back may regenerate them until here): a
+ * caller that has them freed after the last use counts two uses a level
+ * (pg_index_release_base_after, run_check.c). */
+static verdict check_on(const pg_index *ix, check_level_id level, const check_options *opt,
+                        const check_external *ext, par_pool *pool, check_result *res) {
+    verdict v = check_graph(ix, level, opt, ext, pool, res);
+    pg_index_base_copied(ix);
     return v;
 }
 

@@ -105,8 +105,11 @@ void check_result_free(check_result *r);
  * own when it is not: a caller that runs several levels may build one per
  * distinct pg_index_opts and share it; si, ser and psi share the default
  * one of pg_index_build).  A level whose index does not fit does not copy
- * ix->base: pg_index_release_base_after(ix, n) must count only the levels
- * that fit ix. */
+ * ix->base.  A level that fits uses ix's base edges twice: its pg_init
+ * copies them, and its check ends (pg_known_back may regenerate them until
+ * then; check_level calls pg_index_base_copied again there), so
+ * pg_index_release_base_after(ix, n) must count two for each level that
+ * fits ix. */
 pg_index_opts pg_index_opts_for(check_level_id level);
 int  pg_index_fits(const pg_index *ix, check_level_id level);
 /* The level's polygraph (constraints.c): SER's graph, the split graph of
@@ -164,8 +167,23 @@ verdict check_level_ext(const pg_index *ix, check_level_id level, const check_op
  * constraint (true: u before v) guarding both sides' edges, into graph of
  * solver s.  Returns the variable of constraint 0 (others follow). */
 int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
+/* The same, calling known_read(ctx) as soon as g->known has been read
+ * (loaded into s): the encoding reads no known edge after that call, so
+ * the caller may move them aside for the solve (check.c, base_aside). */
+int pg_encode_then(const polygraph *g, gsat *s, uint64_t *guarded_edges, void (*known_read)(void *), void *ctx);
 /* The same into any sink (the engine, or a recorder for isocheck encode). */
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
+
+/* known_aside.c: the known graph's prefix of base edges (exactly the
+ * index's, initial of them, as pg_init copied them) out of g->known while
+ * the engine solves (it holds them), the rest moved to the front; 
+ * pg_known_back regenerates them from the index in front of the rest: 0
+ * if they differ from those that went (an internal error).  Nothing is
+ * moved when the prefix is not the base edges, for psi's graph, or when
+ * the index no longer holds its base edges. */
+typedef struct known_aside { size_t n; uint64_t hash; int aside; } known_aside;
+void pg_known_aside(polygraph *g, size_t initial, known_aside *a);
+int  pg_known_back(polygraph *g, known_aside *a);
 
 /* psi.c: psi's and rr's search.  psi_take_rw moves the known lazy RW edges
  * (pg_rw_lazy) out of g->known (encode them as no arcs); psi_solve solves s

@@ -181,13 +181,16 @@ static void sides_pipelined(const polygraph *g, const graph_sink *k, int graph, 
     vec_free(j.buf[0]); vec_free(j.buf[1]);
 }
 
-static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *guarded_edges) {
+static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *guarded_edges,
+                  void (*known_read)(void *), void *ctx) {
     const pg_index *ix = g->ix;
     if (gs_wants_names(k)) name_nodes(g, k);
     int graph = gs_graph_new(k, (int)g->num_nodes);
     const uint32_t *ord = g->topo_pos;
-    if (s) always_on_bulk(g, s, graph);
-    else {
+    if (s) {
+        always_on_bulk(g, s, graph);
+        if (known_read) known_read(ctx);         /* g->known is not read below */
+    } else {
         vec_foreach(const pg_edge, e, g->known) gs_add_edge(k, graph, (int)ord[e->from], (int)ord[e->to], 0);
         if (g->split)
             for (uint32_t t = 0; t < g->num_nodes / 2; t++)
@@ -216,7 +219,7 @@ static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *gu
 }
 
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges) {
-    return encode(g, k, NULL, guarded_edges);
+    return encode(g, k, NULL, guarded_edges, NULL, NULL);
 }
 
 /* Edges pg_encode_sink adds: the known ones and the fixed T' -> T ones
@@ -238,7 +241,7 @@ static uint64_t edge_count(const polygraph *g, uint64_t *fixed) {
     return n;
 }
 
-int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
+int pg_encode_then(const polygraph *g, gsat *s, uint64_t *guarded_edges, void (*known_read)(void *), void *ctx) {
     /* The guarded edges' records at their exact size: grown by doubling
      * they would reserve up to as much again (100M edges at 10M
      * transactions under SI).  The always-on ones come in chunks, which
@@ -246,5 +249,9 @@ int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
     uint64_t fixed, edges = edge_count(g, &fixed);
     if (edges <= INT32_MAX) gsat_graph_reserve_edges(s, 0, (int)(edges - fixed));
     graph_sink k = graph_sink_gsat(s);
-    return encode(g, &k, s, guarded_edges);
+    return encode(g, &k, s, guarded_edges, known_read, ctx);
+}
+
+int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges) {
+    return pg_encode_then(g, s, guarded_edges, NULL, NULL);
 }

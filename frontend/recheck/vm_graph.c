@@ -324,13 +324,21 @@ static int vg_find_cycle(const vgraph *g, vec_u32 *cyc) {
     return found;
 }
 
-/* Shortest cycle through s (BFS), as nodes; 0 if none. */
-static int vg_shortest_through(const vgraph *g, uint32_t s, uint32_t *parent, uint32_t *queue, vec_u32 *out) {
+/* Shortest cycle through s (BFS), as nodes, if it has at most maxlen
+ * nodes; 0 if none.  The search goes no deeper than such a cycle could
+ * reach: the levels it visits are visited in the order of an unbounded
+ * search, so a cycle it finds is the one that search would find. */
+static int vg_shortest_through(const vgraph *g, uint32_t s, size_t maxlen, uint32_t *parent, uint32_t *queue,
+                               vec_u32 *out) {
     for (uint32_t u = 0; u < g->n; u++) parent[u] = UINT32_MAX;
-    uint32_t qh = 0, qt = 0;
+    uint32_t qh = 0, qt = 0, level_end;
+    size_t depth = 0;                            /* of the nodes queue[qh .. level_end) */
     queue[qt++] = s;
     parent[s] = s;
+    level_end = qt;
     while (qh < qt) {
+        if (qh == level_end) { depth++; level_end = qt; }
+        if (depth + 1 > maxlen) return 0;          /* a cycle through u has depth + 1 nodes or more */
         uint32_t u = queue[qh++];
         for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
             uint32_t v = g->adj[j];
@@ -342,7 +350,7 @@ static int vg_shortest_through(const vgraph *g, uint32_t s, uint32_t *parent, ui
                 }
                 return 1;
             }
-            if (parent[v] == UINT32_MAX) { parent[v] = u; queue[qt++] = v; }
+            if (parent[v] == UINT32_MAX && depth + 2 <= maxlen) { parent[v] = u; queue[qt++] = v; }
         }
     }
     return 0;
@@ -511,8 +519,9 @@ static void vg_shorten(const vgraph *g, const vec_u32 *cyc, vec_u32 *best) {
     size_t budget = (size_t)2e8 / ((size_t)g->n + (size_t)g->m + 1) + 1;
     size_t tries = cyc->len < 64 ? cyc->len : 64;
     if (tries > budget) tries = budget;
-    for (size_t i = 0; i < tries; i++)
-        if (vg_shortest_through(g, cyc->data[i], parent, queue, &cur) && (!best->len || cur.len < best->len)) {
+    for (size_t i = 0; i < tries; i++)         /* only a shorter cycle than the best so far replaces it */
+        if (vg_shortest_through(g, cyc->data[i], best->len ? best->len - 1 : SIZE_MAX, parent, queue, &cur) &&
+            (!best->len || cur.len < best->len)) {
             vec_clear(*best);
             for (size_t j = 0; j < cur.len; j++) vec_push(*best, cur.data[j]);
         }

@@ -22,7 +22,13 @@
  *   - s gives WR v_s -> t and RW t -> v_{s+1} (unless that is t itself).
  * Participants are INIT, the committed transactions and, to a fixpoint,
  * the indeterminate ones whose writes a participant's read shows; the
- * version order must list exactly the participants' writers. */
+ * version order must list exactly the participants' writers.
+ *
+ * The per-key passes visit ops in key order, the history's arrays are in
+ * op order: each op's value is copied (kv, 4 bytes an op) while ko is
+ * filled in op order, so those passes read values in sequence rather than
+ * one cache miss each; a value that does not fit 32 bits is read from the
+ * history (ko_value). */
 #include "frontend/recheck/vm_internal.h"
 
 #include <stdio.h>
@@ -32,6 +38,15 @@
 #include "par.h"
 
 static int op_ok(const history *h, uint32_t op) { return !(h->op_kind[op] & OP_FAILED); }
+
+/* kv's entry for a value that does not fit it: read the op's. */
+#define KV_WIDE INT32_MIN
+static int32_t kv_of(int64_t v) { return v > KV_WIDE && v <= INT32_MAX ? (int32_t)v : KV_WIDE; }
+/* The value of ko[i]'s op. */
+static inline int64_t ko_value(const vm *m, size_t i) {
+    int32_t v = m->kv[i];
+    return v != KV_WIDE ? v : history_op_value(m->h, m->ko[i]);
+}
 static op_kind op_k(const history *h, uint32_t op) { return (op_kind)(h->op_kind[op] & OP_KIND_MASK); }
 
 /* ---- (key, value) lookups by sorting ------------------------------------- */
@@ -58,7 +73,7 @@ static uint32_t kv_find(const kv_entry *t, size_t n, uint32_t key, int64_t value
 /* ---- the history read under a version order -------------------------------- */
 
 void vm_free(vm *m) {
-    free(m->part); free(m->ko); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
+    free(m->part); free(m->ko); free(m->kv); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
     free(m->el_start); vec_free(m->el); free(m->slot); free(m->range);
     memset(m, 0, sizeof *m);
 }
@@ -156,7 +171,7 @@ void vreads_free(vreads *r) {
  * in transaction order), so key ranges run as independent tasks; a range
  * stops at its first bad key, and the first failing range's message is the
  * one a single pass over the keys would give. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, size_t at, size_t n,
                      uint32_t *s, char *why, size_t wl);
 
 /* Replay every participant's ops on key k (its list elements from full)
@@ -167,7 +182,7 @@ static int replay_key(const vm *m, uint32_t k, const int64_t *full, key_range_ou
     for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
         uint32_t t = history_op_txn(h, m->ko[i]), e = i, s;
         while (e < m->ko_start[k + 1] && history_op_txn(h, m->ko[e]) == t) e++;
-        if (!vm_replay(m, t, k, full, m->ko + i, e - i, &s, o->why, sizeof o->why)) return 0;
+        if (!vm_replay(m, t, k, full, i, e - i, &s, o->why, sizeof o->why)) return 0;
         i = e;
         if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
     }
@@ -222,8 +237,8 @@ static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el,
         int64_t last = VALUE_INIT;
         for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && history_op_txn(h, m->ko[i]) == t; i++) {
             uint32_t op = m->ko[i];
-            if (op_k(h, op) == OP_WRITE) last = history_op_value(h, op);
-            else if (op_k(h, op) == OP_APPEND) { last = history_op_value(h, op); vec_push(*el, last); }
+            if (op_k(h, op) == OP_WRITE) last = ko_value(m, i);
+            else if (op_k(h, op) == OP_APPEND) { last = ko_value(m, i); vec_push(*el, last); }
         }
         m->marker[g] = last;
         if (m->len) m->len[g] = (uint32_t)(el->len - m->el_start[k]);
@@ -266,6 +281,54 @@ static void split_keys(vm *m, unsigned threads) {
     m->range = range;
 }
 
+/* The participants' successful ops by key, in op order within a key (ko,
+ * their values in kv, each key's slice from ko_start): a counting sort
+ * over transaction ranges, one a thread on pool, each counting into its
+ * own row and then filling from that row's offsets.  A key's ops from an
+ * earlier range go first, so ko is the same for any number of ranges. */
+typedef struct ko_job { vm *m; const uint8_t *want; uint32_t nr, *cnt; int fill; } ko_job;
+
+static void ko_task(void *ctx, size_t r) {
+    const ko_job *j = ctx;
+    vm *m = j->m;
+    const history *h = m->h;
+    uint32_t nt = h->num_txns;
+    uint32_t lo = 1 + (uint32_t)((uint64_t)(nt - 1) * r / j->nr), hi = 1 + (uint32_t)((uint64_t)(nt - 1) * (r + 1) / j->nr);
+    uint32_t *c = j->cnt + (size_t)r * h->num_keys;
+    for (uint32_t t = lo; t < hi; t++) {
+        if (!m->part[t]) continue;
+        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
+            uint32_t k = h->op_key[op];
+            if (!op_ok(h, op) || (j->want && !j->want[k])) continue;
+            if (!j->fill) { c[k]++; continue; }
+            uint32_t at = c[k]++;
+            m->ko[at] = op;
+            m->kv[at] = kv_of(history_op_value(h, op));
+        }
+    }
+}
+
+static void ko_build(vm *m, const uint8_t *want, struct par_pool *pool, int prio) {
+    const history *h = m->h;
+    uint32_t nk = h->num_keys, nr = want ? 1 : par_pool_threads(pool);
+    uint32_t *cnt = xcalloc((size_t)nr * nk + 1, sizeof *cnt);
+    ko_job j = { m, want, nr, cnt, 0 };
+    par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
+    m->ko_start = xmalloc(((size_t)nk + 1) * sizeof *m->ko_start);
+    uint32_t run = 0;
+    for (uint32_t k = 0; k < nk; k++) {          /* each range's first slot of k */
+        m->ko_start[k] = run;
+        for (uint32_t r = 0; r < nr; r++) { uint32_t c = cnt[(size_t)r * nk + k]; cnt[(size_t)r * nk + k] = run; run += c; }
+    }
+    m->ko_start[nk] = run;
+    m->nko = run;
+    m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
+    m->kv = xmalloc((m->nko ? m->nko : 1) * sizeof *m->kv);
+    j.fill = 1;
+    par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
+    free(cnt);
+}
+
 /* Index (and replay, r non-NULL) the history under vo: vm_internal.h. */
 int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *want,
              struct par_pool *pool, int prio, vreads *r, char *why, size_t wl) {
@@ -273,27 +336,8 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
     m->h = h; m->vo = vo;
     if (vo->num_keys != h->num_keys) { snprintf(why, wl, "version order has %u keys, history %u", vo->num_keys, h->num_keys); return 0; }
     m->part = participants(h);
-    uint32_t nk = h->num_keys, nt = h->num_txns;
-    /* the participants' successful ops by key, in op order within a key
-     * (a counting sort: ops are visited in increasing order) */
-    m->ko_start = xcalloc((size_t)nk + 1, sizeof *m->ko_start);
-    for (uint32_t t = 1; t < nt; t++) {
-        if (!m->part[t]) continue;
-        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-            if (op_ok(h, op) && (!want || want[h->op_key[op]])) { m->ko_start[h->op_key[op] + 1]++; m->nko++; }
-    }
-    for (uint32_t k = 0; k < nk; k++) m->ko_start[k + 1] += m->ko_start[k];
-    m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
-    {
-        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
-        memcpy(fill, m->ko_start, ((size_t)nk + 1) * sizeof *fill);
-        for (uint32_t t = 1; t < nt; t++) {
-            if (!m->part[t]) continue;
-            for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++)
-                if (op_ok(h, op) && (!want || want[h->op_key[op]])) m->ko[fill[h->op_key[op]]++] = op;
-        }
-        free(fill);
-    }
+    uint32_t nk = h->num_keys;
+    ko_build(m, want, pool, prio);
     m->is_list = xcalloc(nk ? nk : 1, 1);
     for (uint32_t op = nk; op < h->num_ops; op++)       /* ops 0..nk-1 are INIT's */
         if (op_k(h, op) == OP_APPEND || op_k(h, op) == OP_LIST_READ) m->is_list[h->op_key[op]] = 1;
@@ -351,9 +395,10 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
 
 /* Replay t's ops on key k (ops[0..n), program order).  1: consistent, *s
  * the snapshot's version index (UINT32_MAX: no read shows it); 0: why. */
-static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, const uint32_t *ops, size_t n,
+static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, size_t at, size_t n,
                      uint32_t *s, char *why, size_t wl) {
     const history *h = m->h;
+    const uint32_t *ops = m->ko + at;
     uint32_t a = m->vo->start[k], b = m->vo->start[k + 1];
     int have_own = 0;
     int64_t own_val = 0;
@@ -362,10 +407,10 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, c
     for (size_t i = 0; i < n; i++) {
         uint32_t op = ops[i];
         switch (op_k(h, op)) {
-        case OP_WRITE: have_own = 1; own_val = history_op_value(h, op); break;
+        case OP_WRITE: have_own = 1; own_val = ko_value(m, at + i); break;
         case OP_APPEND: if (!own_n) own_first = i; own_n++; break;
         case OP_READ: {
-            int64_t v = history_op_value(h, op);
+            int64_t v = ko_value(m, at + i);
             if (have_own) {
                 if (v != own_val) { snprintf(why, wl, "T%u reads key %u after its own write but not that write", t, k); return 0; }
                 break;
@@ -387,7 +432,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, c
             if (len < own_n) { snprintf(why, wl, "T%u's list read of key %u misses its own appends", t, k); return 0; }
             uint32_t p = len - (uint32_t)own_n, j = p;
             for (size_t x = own_first; x < i; x++)
-                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != history_op_value(h, ops[x])) {
+                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != ko_value(m, at + x)) {
                     snprintf(why, wl, "T%u's list read of key %u does not end with its own appends", t, k); return 0;
                 }
             uint32_t g;
@@ -421,5 +466,5 @@ int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *why, siz
     }
     size_t end = lo;
     while (end < m->ko_start[k + 1] && history_op_txn(m->h, m->ko[end]) == t) end++;
-    return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, m->ko + lo, end - lo, s, why, wl);
+    return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, lo, end - lo, s, why, wl);
 }

@@ -25,6 +25,8 @@ typedef struct vm {
     uint32_t *ko; size_t nko;    /* participants' successful ops, by key then program order
                                     (the key is implied by the slice: ko_start) */
     uint32_t *ko_start;          /* per key: its slice of ko */
+    int32_t *kv;                 /* per ko entry: its op's value (vm_ko_value), copied in op order so
+                                    that the per-key passes read values in sequence, not at random */
     uint8_t *is_list;            /* per key */
     int64_t *marker;             /* per version g: installed value / last element (INIT: VALUE_INIT) */
     uint32_t *len;               /* per version g: length of the list at g (NULL: no list keys) */

@@ -256,6 +256,46 @@ static void hot_key_session_order_is_linear(void **state) {
     history_free(h);
 }
 
+/* The chain budget is counted over the rows the table will have: a half
+ * table (SI's split graph) has one row a transaction, not two, so the
+ * budget that fits every session's column for SER's graph fits it for
+ * SI's too (22M SI tracked 46 of 100 sessions when both nodes counted). */
+static void chain_budget_counts_table_rows(void **state) {
+    (void)state;
+    enum { S = 4, PER = 10 };
+    static char buf[S * PER * 48];
+    size_t n = 0;
+    for (int i = 0; i < S * PER; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "w(%d,%d,%d,%d)\n", 1 + i % 7, 100 + i, 1 + i % S, 1 + i);
+    history *h = text(buf);
+    pg_index ix; ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    uint64_t saved = pg_reach_budget, rows = h->num_txns;
+    pg_reach_half_id half = pg_reach_half_mode;
+    struct { uint64_t chains; int split; pg_reach_half_id mode; uint32_t want; } cases[] = {
+        { S, 1, PG_REACH_HALF_AUTO, S },       /* rows = transactions: every session */
+        { S, 0, PG_REACH_HALF_AUTO, S },       /* SER: one node a transaction anyway */
+        { S - 1, 1, PG_REACH_HALF_AUTO, S - 1 },   /* one column less: the largest S - 1 */
+        { S, 1, PG_REACH_HALF_NEVER, 1 },      /* a full split table: two rows a transaction */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pg_reach_budget = 2 * (rows + 1) * (cases[i].chains + 2);
+        pg_reach_half_mode = cases[i].mode;
+        polygraph g;
+        pg_init(&g, &ix, cases[i].split);
+        assert_int_equal(g.num_chains, cases[i].want);
+        uint32_t tracked = 0;
+        for (uint32_t c = 0; c < pg_num_sessions(&ix); c++) tracked += g.chain_of_session[c] != UINT32_MAX;
+        assert_int_equal(tracked, cases[i].want);
+        assert_true(pg_build_constraints(&g));      /* and the graph is built on them */
+        pg_free(&g);
+    }
+    pg_reach_budget = saved;
+    pg_reach_half_mode = half;
+    pg_index_free(&ix);
+    history_free(h);
+}
+
 /* PolySI's pruning example shape: a side that closes a cycle is dropped. */
 static void pruning_decides_forced_order(void **state) {
     (void)state;
@@ -762,6 +802,7 @@ int main(void) {
         cmocka_unit_test(reach_wide_rows_exact),
         cmocka_unit_test(hot_key_session_order_is_linear),
         cmocka_unit_test(pruning_decides_forced_order),
+        cmocka_unit_test(chain_budget_counts_table_rows),
         cmocka_unit_test(verify_model_checks_by_definition),
         cmocka_unit_test(list_read_after_own_append),
         cmocka_unit_test(verify_model_graph_survives_compaction),

@@ -47,9 +47,14 @@ static void add_base_edge(void *g, const pg_edge *e) { pg_add_dep(g, PG_KIND(e->
 
 uint32_t pg_chain_limit;
 uint32_t pg_reach_delta_max = 0xFFFE;
-/* Bytes the reachability table may take: 100 sessions at 10M transactions
- * under SI (20M nodes x 204 bytes) fit. */
-#define PG_REACH_BUDGET ((uint64_t)1 << 32)
+/* Bytes the reachability table may take, counted as every row wide (2
+ * bytes an entry): 100 sessions at 22M transactions under SI (22M commit
+ * rows x 208 bytes, 4.6 GB) fit.  A session left untracked costs far more
+ * than its column: its writers' pairs are no longer decided by
+ * reachability (22M SI with 46 of 100 sessions tracked, under the old 4 GB
+ * counted over both nodes of a transaction: over 4 GB of constraints and
+ * covering edges in one scan task, out of memory). */
+uint64_t pg_reach_budget = (uint64_t)6 << 30;
 uint64_t pg_par_min_work = 1u << 15;
 
 /* The index's own chains (no session order, or a clock) can be many: the
@@ -118,10 +123,14 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
     uint32_t nt = ix->num_node_txns ? ix->num_node_txns : h->num_txns, ns = pg_num_sessions(ix);
     g->num_nodes = split ? 2 * nt : nt;
     /* Chains: every session, unless the table (2 bytes per node and chain,
-     * plus a base per node) would pass PG_REACH_BUDGET; then the largest
+     * plus a base per node) would pass pg_reach_budget; then the largest
      * sessions.  The budget does not depend on the thread count. */
     g->chain_of_session = xmalloc(((size_t)ns + 1) * sizeof *g->chain_of_session);
-    uint64_t max_chains = PG_REACH_BUDGET / (2 * ((uint64_t)g->num_nodes + 1));
+    /* rows: the commits only where the table will be half (reach.c's
+     * half_table: the split graph, but pc's; it is half whenever the budget
+     * binds) */
+    uint64_t rows = split && !ww_commit && pg_reach_half_mode != PG_REACH_HALF_NEVER ? nt : g->num_nodes;
+    uint64_t max_chains = pg_reach_budget / (2 * (rows + 1));
     max_chains = max_chains > 2 ? max_chains - 2 : 0;
     if (max_chains > 4096) max_chains = 4096;
     if (pg_chain_limit && max_chains > pg_chain_limit) max_chains = pg_chain_limit;

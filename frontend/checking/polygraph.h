@@ -410,6 +410,11 @@ int pg_rw_lazy(const polygraph *g, uint32_t from_node, uint32_t key);
 /* At most this many sessions get a reachability chain (0: automatic, all
  * unless nodes x sessions is too large).  A tuning and testing knob. */
 extern uint32_t pg_chain_limit;
+/* Bytes the reachability table may take, counted as 2 an entry over the
+ * rows it will have (the commits only in a half table): more sessions
+ * than fit get no chain, the largest kept (default 6 GB: every one of 100
+ * sessions at 22M transactions).  A tuning and testing knob. */
+extern uint64_t pg_reach_budget;
 /* Below this much work (units, constraints, nodes x chains) a stage runs on
  * one thread whatever g->threads says: starting threads would cost more.
  * A tuning and testing knob (tests set 0 to split even tiny problems). */

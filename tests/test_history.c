@@ -181,6 +181,46 @@ static void builder_runs_and_lines_in_every_layout(void **state) {
     }
 }
 
+/* A write is overwritten when a later successful write of its transaction
+ * has its key: short transactions (looked at among their own ops) and
+ * long ones (more than 16 ops: through the key's write list) alike, with
+ * failed writes, which overwrite nothing, mixed in.  The oracle is the
+ * definition, over the ops as added. */
+static void overwritten_in_short_and_long_transactions(void **state) {
+    (void)state;
+    enum { NTX = 30 };
+    static const uint32_t sizes[] = { 1, 2, 5, 16, 17, 40 };
+    for (int c = 0; c < 20; c++) {
+        history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "o.txt");
+        uint32_t s = hb_session(b, 1, NULL), line = 1;
+        for (uint32_t k = 0; k < 5; k++) hb_key(b, k);
+        uint32_t nops[NTX], key[NTX][40];
+        unsigned kind[NTX][40];
+        int64_t v = 1;
+        for (uint32_t t = 0; t < NTX; t++) {
+            nops[t] = sizes[lay_rnd(6)];
+            uint32_t bt = hb_txn(b, s, t + 1, line);
+            for (uint32_t i = 0; i < nops[t]; i++) {
+                key[t][i] = lay_rnd(c % 2 ? 2 : 5);
+                uint32_t r = lay_rnd(8);
+                kind[t][i] = r < 2 ? OP_READ : r == 2 ? (OP_WRITE | OP_FAILED) : OP_WRITE;
+                hb_op(b, bt, kind[t][i], key[t][i], kind[t][i] == OP_READ ? VALUE_INIT : v++, line++);
+            }
+        }
+        ic_error err; ic_error_clear(&err);
+        history *h = hb_finish(b, &err);
+        assert_non_null(h);
+        for (uint32_t t = 0; t < NTX; t++)
+            for (uint32_t i = 0; i < nops[t]; i++) {
+                int want = 0;
+                if (kind[t][i] == OP_WRITE)
+                    for (uint32_t j = i + 1; j < nops[t]; j++) want |= kind[t][j] == OP_WRITE && key[t][j] == key[t][i];
+                assert_int_equal(history_op_overwritten(h, h->txns[t + 1].first_op + i), want);
+            }
+        history_free(h);
+    }
+}
+
 /* The writer table at sizes that are not powers of two (twice the
  * writes): every write found, absent values not, probes wrapping past
  * the last slot included. */
@@ -455,6 +495,7 @@ int main(void) {
         cmocka_unit_test(builder_regroups_by_session),
         cmocka_unit_test(op_lines_kept_compact_when_they_follow_a_layout),
         cmocka_unit_test(builder_runs_and_lines_in_every_layout),
+        cmocka_unit_test(overwritten_in_short_and_long_transactions),
         cmocka_unit_test(writer_table_finds_every_write),
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),

@@ -23,11 +23,11 @@
  * belongs to no transaction that could be checked.
  *
  * Two steps per line: lexing (text to a text_op, no state) and applying
- * (the op into the history builder, in file order).  The input is taken in
- * blocks of whole lines, each block cut at line ends into chunks lexed on
- * opt->threads threads (par.h; one: the caller's) into per-chunk arrays
- * (with the ids of the keys the builder already has, looked up read-only,
- * a few ahead at once), then applied in order on the caller's thread.  A chunk stops at its
+ * (the op into the history builder, in file order).  With opt->threads
+ * >= 2 the input is taken in blocks of whole lines, each block cut at line
+ * ends into chunks lexed on several threads (par.h) into per-chunk arrays
+ * (with the ids of the keys the builder already has, looked up read-only),
+ * then applied in order on the caller's thread.  A chunk stops at its
  * first bad line; applying stops at the first chunk error after the ops
  * before it, so the error reported is the first in the file, as when
  * lexing line by line.
@@ -315,6 +315,21 @@ static int apply_op(text_state *st, const text_op *op, long line, ic_error *err)
     return 1;
 }
 
+/* Line by line (one thread). */
+static int parse_serial(input *r, text_state *st, ic_error *err) {
+    size_t len;
+    char *line;
+    text_op op;
+    text_times tt;
+    while ((line = input_line(r, &len))) {
+        int rc = lex_line(line, len, &op, &tt, r->name, r->line, err);
+        op.key_id = HISTORY_NONE;
+        if (rc == 2) add_times(st, &tt, r->line);
+        else if (rc < 0 || (rc > 0 && !apply_op(st, &op, r->line, err))) return 0;
+    }
+    return 1;
+}
+
 /* ---- In chunks ---------------------------------------------------------- */
 
 #define TEXT_CHUNK_BYTES ((size_t)2 << 20)    /* lexed by one task, unless opt->chunk_bytes says */
@@ -460,7 +475,7 @@ history *parse_text(input *r, const load_options *opt, load_report *rep, ic_erro
         unsigned char bom[3];
         input_read(r, bom, 3);
     }
-    int ok = parse_chunked(r, &st, threads ? threads : 1, chunk_bytes, err);
+    int ok = threads >= 2 ? parse_chunked(r, &st, threads, chunk_bytes, err) : parse_serial(r, &st, err);
     if (ok && r->io_error) { ic_error_at(err, r->name, 0, "read error: %s", input_error(r)); ok = 0; }
     if (ok) ok = resolve_times(&st, err);
     if (ok && st.tp) ok = tp_finish(st.tp, st.b, st.init_keys.data, st.init_keys.len, r->name, err);

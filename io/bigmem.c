@@ -13,11 +13,25 @@
 
 enum { HUGE_BYTES = 2u << 20, PAGE_BYTES = 4096 };
 
+/* The pages advised are the whole of the block's pages where the C
+ * library says how far the block reaches (glibc: malloc_usable_size): a
+ * block with a mapping of its own (every large one) is then advised as a
+ * whole, so the mapping stays one piece and realloc can grow it by mremap
+ * without a copy.  Advising only its interior split the mapping in three,
+ * after which mremap refuses it and every realloc copied the block into a
+ * fresh mapping (all its pages faulted in again): a doubling array was
+ * copied at every step.  Elsewhere: the whole pages inside the block. */
 void big_advise(void *p, size_t bytes) {
 #ifdef MADV_HUGEPAGE
     if (!p || bytes < HUGE_BYTES) return;
+#ifdef __GLIBC__
+    size_t usable = malloc_usable_size(p);
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(PAGE_BYTES - 1);
+    uintptr_t z = ((uintptr_t)p + (usable > bytes ? usable : bytes) + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
+#else
     uintptr_t a = ((uintptr_t)p + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
     uintptr_t z = ((uintptr_t)p + bytes) & ~(uintptr_t)(PAGE_BYTES - 1);
+#endif
     if (z > a && z - a >= HUGE_BYTES) (void)madvise((void *)a, z - a, MADV_HUGEPAGE);
 #else
     (void)p; (void)bytes;
@@ -31,6 +45,17 @@ void *big_realloc(void *p, size_t bytes) {
 }
 
 void *big_malloc(size_t bytes) { return big_realloc(NULL, bytes); }
+
+void *big_grow(void *data, size_t *cap, size_t elem, size_t need) {
+    size_t c = *cap ? *cap : 4;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / elem) xalloc_fail(SIZE_MAX);
+        c *= 2;
+    }
+    void *grown = big_realloc(data, c * elem);
+    *cap = c;
+    return grown;
+}
 
 void *big_calloc(size_t n, size_t size) {
     void *q = xcalloc(n, size);

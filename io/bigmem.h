@@ -37,6 +37,15 @@ void big_prefer_mappings(void);
  * Elsewhere nothing happens. */
 void big_release_free(void);
 
+/* vec.h's growth (doubling) for the large arrays that are pushed to op by
+ * op (a history's ops while loading, the index's lists): the block is
+ * advised as big_realloc's, so its pages come 2 MB a fault, not 4 kB (a
+ * doubling step past the mapping threshold is a mremap, without a copy;
+ * its new pages are faulted in by the pushes that follow). */
+void *big_grow(void *data, size_t *cap, size_t elem, size_t need);
+#define big_vec_reserve(v, n) ((void)((n) > (v).cap ? ((v).data = big_grow((v).data, &(v).cap, sizeof *(v).data, (n))) : 0))
+#define big_vec_push(v, x)    (big_vec_reserve((v), (v).len + 1), (v).data[(v).len++] = (x))
+
 /* Grow the zeroed array p from oldn to newn zeroed entries (needs <string.h>).
  * A large jump (a reader reserving every variable at once) takes fresh
  * zeroed memory: calloc leaves the pages to the kernel until touched, where

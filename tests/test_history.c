@@ -105,6 +105,122 @@ static void op_lines_kept_compact_when_they_follow_a_layout(void **state) {
     }
 }
 
+/* The builder keeps an op's transaction and line only when they do not
+ * follow from the transactions (hb_internal.h): ops arriving transaction
+ * by transaction (runs), a transaction resumed after another's (mixed),
+ * lines at step 1, step 0 or apart, in every combination and at every
+ * point of switching.  hb_op_get gives back each op as added, a clone the
+ * same, and the history holds each transaction's ops in order with their
+ * lines, whether built from the builder or its clone. */
+typedef struct added_op { uint32_t txn, key, line; int64_t value; unsigned kind; } added_op;
+static uint64_t lay_rng = 0x9e3779b97f4a7c15ULL;
+static uint32_t lay_rnd(uint32_t n) { lay_rng ^= lay_rng << 13; lay_rng ^= lay_rng >> 7; lay_rng ^= lay_rng << 17; return (uint32_t)(lay_rng % n); }
+
+static void check_built(history *h, const added_op *ops, uint32_t nops, uint32_t ntx) {
+    assert_non_null(h);
+    for (uint32_t bt = 0; bt < ntx; bt++) {        /* one session: builder txn bt is txn bt + 1 */
+        uint32_t at = h->txns[bt + 1].first_op, n = 0;
+        for (uint32_t i = 0; i < nops; i++) {
+            if (ops[i].txn != bt) continue;
+            uint32_t op = at + n++;
+            assert_int_equal(history_op_txn(h, op), bt + 1);
+            assert_int_equal(history_op_kind(h, op), ops[i].kind);
+            assert_int_equal(h->op_key[op], ops[i].key);
+            assert_int_equal(history_op_value(h, op), ops[i].value);
+            assert_int_equal(history_op_line(h, op), ops[i].line);
+        }
+        assert_int_equal(h->txns[bt + 1].num_ops, n);
+    }
+}
+
+static void builder_runs_and_lines_in_every_layout(void **state) {
+    (void)state;
+    enum { NTX = 40, MAXOPS = 4 };
+    added_op ops[NTX * MAXOPS + NTX];
+    for (int c = 0; c < 60; c++) {
+        int lines = c % 3, mix_at = c / 3 % 4 == 0 ? -1 : (int)lay_rnd(NTX);     /* 0 step 1, 1 step 0, 2 apart */
+        history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "r.txt");
+        uint32_t s = hb_session(b, 1, NULL), nops = 0, line = 1;
+        for (uint32_t k = 0; k < 9; k++) hb_key(b, k);
+        for (uint32_t t = 0; t < NTX; t++) {
+            uint32_t n = 1 + lay_rnd(MAXOPS), bt = hb_txn(b, s, t + 1, line);
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t l = lines == 0 ? line + i : lines == 1 ? line : line + i + (i == 2 && t == (uint32_t)c % NTX);
+                added_op o = { bt, lay_rnd(9), l, (int64_t)nops + 1, lay_rnd(2) ? OP_WRITE : OP_READ };
+                if (o.kind == OP_READ) o.value = VALUE_INIT;
+                hb_op(b, o.txn, o.kind, o.key, o.value, o.line);
+                ops[nops++] = o;
+            }
+            line += n + 1;
+            if ((int)t == mix_at && t > 0) {                /* an earlier transaction resumed */
+                uint32_t back = lay_rnd(t);
+                added_op o = { back, lay_rnd(9), 1000 + t, (int64_t)nops + 1, OP_WRITE };
+                hb_op(b, o.txn, o.kind, o.key, o.value, o.line);
+                ops[nops++] = o;
+            }
+        }
+        for (uint32_t i = 0; i < nops; i++) {
+            uint32_t txn, key, l;
+            unsigned kind;
+            int64_t v;
+            hb_op_get(b, i, &txn, &kind, &key, &v, &l);
+            assert_int_equal(txn, ops[i].txn);
+            assert_int_equal(key, ops[i].key);
+            assert_int_equal(v, ops[i].value);
+            assert_int_equal(l, ops[i].line);
+            assert_int_equal(kind, ops[i].kind);
+        }
+        ic_error err; ic_error_clear(&err);
+        history *hc = hb_finish(hb_clone(b, NULL), &err);
+        check_built(hc, ops, nops, NTX);
+        history *h = hb_finish(b, &err);
+        check_built(h, ops, nops, NTX);
+        if (lines == 0 && mix_at < 0) { assert_null(h->op_line); assert_int_equal(h->op_line_step, 1); }
+        history_free(hc);
+        history_free(h);
+    }
+}
+
+/* A write is overwritten when a later successful write of its transaction
+ * has its key: short transactions (looked at among their own ops) and
+ * long ones (more than 16 ops: through the key's write list) alike, with
+ * failed writes, which overwrite nothing, mixed in.  The oracle is the
+ * definition, over the ops as added. */
+static void overwritten_in_short_and_long_transactions(void **state) {
+    (void)state;
+    enum { NTX = 30 };
+    static const uint32_t sizes[] = { 1, 2, 5, 16, 17, 40 };
+    for (int c = 0; c < 20; c++) {
+        history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "o.txt");
+        uint32_t s = hb_session(b, 1, NULL), line = 1;
+        for (uint32_t k = 0; k < 5; k++) hb_key(b, k);
+        uint32_t nops[NTX], key[NTX][40];
+        unsigned kind[NTX][40];
+        int64_t v = 1;
+        for (uint32_t t = 0; t < NTX; t++) {
+            nops[t] = sizes[lay_rnd(6)];
+            uint32_t bt = hb_txn(b, s, t + 1, line);
+            for (uint32_t i = 0; i < nops[t]; i++) {
+                key[t][i] = lay_rnd(c % 2 ? 2 : 5);
+                uint32_t r = lay_rnd(8);
+                kind[t][i] = r < 2 ? OP_READ : r == 2 ? (OP_WRITE | OP_FAILED) : OP_WRITE;
+                hb_op(b, bt, kind[t][i], key[t][i], kind[t][i] == OP_READ ? VALUE_INIT : v++, line++);
+            }
+        }
+        ic_error err; ic_error_clear(&err);
+        history *h = hb_finish(b, &err);
+        assert_non_null(h);
+        for (uint32_t t = 0; t < NTX; t++)
+            for (uint32_t i = 0; i < nops[t]; i++) {
+                int want = 0;
+                if (kind[t][i] == OP_WRITE)
+                    for (uint32_t j = i + 1; j < nops[t]; j++) want |= kind[t][j] == OP_WRITE && key[t][j] == key[t][i];
+                assert_int_equal(history_op_overwritten(h, h->txns[t + 1].first_op + i), want);
+            }
+        history_free(h);
+    }
+}
+
 /* The writer table at sizes that are not powers of two (twice the
  * writes): every write found, absent values not, probes wrapping past
  * the last slot included. */
@@ -378,6 +494,8 @@ int main(void) {
         cmocka_unit_test(u64map_matches_reference),
         cmocka_unit_test(builder_regroups_by_session),
         cmocka_unit_test(op_lines_kept_compact_when_they_follow_a_layout),
+        cmocka_unit_test(builder_runs_and_lines_in_every_layout),
+        cmocka_unit_test(overwritten_in_short_and_long_transactions),
         cmocka_unit_test(writer_table_finds_every_write),
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),

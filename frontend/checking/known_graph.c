@@ -28,7 +28,7 @@ typedef struct ext_read { uint32_t txn, src_op, op; } ext_read;     /* its key: 
 
 static void push_dep(pg_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e = { from, to, PG_META(kind, key) };
-    vec_push(*v, e);
+    big_vec_push(*v, e);
 }
 
 static int read_error(ic_error *err, const history *h, uint32_t op, const char *what) {
@@ -127,7 +127,7 @@ static void read_task(void *ctx, size_t task) {
             if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
             ext_read r = { t, src, op };
-            vec_push(o->reads, r);
+            big_vec_push(o->reads, r);
         }
     }
     o->failed = !ok;
@@ -289,11 +289,11 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
             uint32_t x = i, prev = UINT32_MAX;
             while (x != UINT32_MAX && !visited[x]) {
                 visited[x] = 1;
-                vec_push(o->members, wtx[x]);
+                big_vec_push(o->members, wtx[x]);
                 if (prev != UINT32_MAX) {
                     uint32_t a = wtx[prev], b = wtx[x];
                     for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1] && a != 0; j++) {   /* WR from a non-last */
-                        vec_push(o->base_wr, rlist[j]); vec_push(o->base_wr, a);
+                        big_vec_push(o->base_wr, rlist[j]); big_vec_push(o->base_wr, a);
                     }
                     if (a != 0) push_dep(&o->base, DEP_WW, k, a, b);
                     for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++)
@@ -304,8 +304,8 @@ static void key_units(uint32_t k, key_work *w, key_out *o) {
             }
             u.last = wtx[prev];
             u.rd_first = (uint32_t)o->readers.len;      /* rcount[prev] readers, up to the next one's */
-            for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++) vec_push(o->readers, rlist[j]);
-            vec_push(o->units, u);
+            for (uint32_t j = rfirst[prev]; j < rfirst[prev + 1]; j++) big_vec_push(o->readers, rlist[j]);
+            big_vec_push(o->units, u);
         }
     }
 }
@@ -359,8 +359,8 @@ static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uin
         nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
         nx += out[i].base_wr.len;
     }
-    vec_reserve(ix->units, nu + 1); vec_reserve(ix->members, nm); vec_reserve(ix->readers, nr);   /* + sentinel */
-    vec_reserve(ix->base_unit, nb); vec_reserve(ix->base_wr, nx);
+    big_vec_reserve(ix->units, nu + 1); big_vec_reserve(ix->members, nm); big_vec_reserve(ix->readers, nr);   /* + sentinel */
+    big_vec_reserve(ix->base_unit, nb); big_vec_reserve(ix->base_wr, nx);
     for (uint32_t i = 0; i < ntasks; i++) {
         key_out *o = &out[i];
         uint32_t u0 = (uint32_t)ix->units.len, m0 = (uint32_t)ix->members.len, r0 = (uint32_t)ix->readers.len;

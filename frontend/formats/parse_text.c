@@ -352,6 +352,22 @@ typedef struct text_block {
     const history_builder *b;    /* read only while the block is lexed: the keys known so far */
 } text_block;
 
+/* The ids of the chunk's keys the builder already has (the probes off the
+ * serial path), each asked for some ops ahead: the keys are all over the
+ * map, so the probes' cache misses overlap instead of one after another. */
+#define KEY_AHEAD 12
+static int has_key(const text_op *op) { return op->kind != TEXT_TIMES_OP && op->kind != TEXT_PRED_OP; }
+static void find_keys(const history_builder *b, text_chunk *c) {
+    text_op *ops = c->ops.data;
+    size_t n = c->ops.len;
+    for (size_t j = 0; j < n && j < KEY_AHEAD; j++)
+        if (has_key(&ops[j])) hb_key_prefetch(b, ops[j].key);
+    for (size_t j = 0; j < n; j++) {
+        if (j + KEY_AHEAD < n && has_key(&ops[j + KEY_AHEAD])) hb_key_prefetch(b, ops[j + KEY_AHEAD].key);
+        if (has_key(&ops[j])) ops[j].key_id = hb_key_find(b, ops[j].key);
+    }
+}
+
 /* Lex one chunk: its lines end with NUL in place of '\n' (and a '\r'
  * before it), as input_line() gives them. */
 static void lex_chunk(void *ctx, size_t i) {
@@ -375,7 +391,7 @@ static void lex_chunk(void *ctx, size_t i) {
         text_times tt;
         int rc = lex_line(p, len, &op, &tt, blk->name, c->lines, &c->err);
         if (!nl) *e = saved;
-        if (rc < 0) { c->failed = 1; return; }
+        if (rc < 0) { c->failed = 1; break; }       /* the ops before it are applied */
         if (rc == 2) {
             vec_push(c->times, tt);
             op.kind = TEXT_TIMES_OP;
@@ -387,11 +403,11 @@ static void lex_chunk(void *ctx, size_t i) {
             vec_push(c->ops, op);
         } else if (rc > 0) {
             op.line = (uint32_t)c->lines;
-            op.key_id = hb_key_find(blk->b, op.key);      /* the hash probe off the serial path */
             vec_push(c->ops, op);
         }
         p = e + (nl != NULL);
     }
+    find_keys(blk->b, c);
 }
 
 /* Cut [p, p+n) into chunks of about `size` bytes at line ends. */

@@ -5,6 +5,7 @@
  * then scatters each op field to its final slot one array at a time, so
  * the transient extra memory is one field plus a u32 per op. */
 #include "frontend/history/history.h"
+#include "frontend/history/hb_internal.h"
 #include "frontend/history/repeat_internal.h"
 
 #include <inttypes.h>
@@ -16,39 +17,6 @@
 #include "io/bigmem.h"
 #include "frontend/history/predicate.h"
 #include "frontend/history/u64map.h"
-
-typedef struct hb_session { int64_t ext_id; uint32_t file; uint32_t num_txns; } hb_session_t;
-typedef struct hb_txn {
-    uint32_t session, pos, line, num_ops;
-    int64_t  ext_id;
-    uint8_t  status;
-} hb_txn_t;
-
-struct history_builder {
-    history_format format;
-    history_loc_kind loc;
-    char *source;
-    VEC(hb_session_t) sessions;
-    u64map session_ids;
-    VEC(hb_txn_t) txns;
-    VEC(uint8_t) op_kind;
-    vec_u32 op_key, op_line, op_txn;
-    vec_i64 op_value;
-    vec_i64 key_ext;
-    vec_u32 key_name;
-    u64map int_keys;
-    /* string keys: open addressing over key ids, keyed by string hash */
-    uint32_t *str_slots; size_t str_cap, str_len;
-    VEC(history_list_ref) lists;
-    vec_i64 list_pool;
-    vec_char strings;
-    vec_u32 name_off;            /* named values (hb_name) */
-    int has_lists;
-    unsigned threads;            /* hb_finish may use this many (hb_set_threads) */
-    vec_i64 times[TIME_KINDS];   /* per builder txn, grown on first use (hb_txn_time) */
-    vec_u32 op_pred;             /* per builder op, grown on first use (hb_op_tag) */
-    history_preds *preds;        /* hb_set_preds */
-};
 
 static uint32_t add_string(vec_char *pool, const char *s, size_t n) {
     if (pool->len + n + 1 > UINT32_MAX) xalloc_fail(pool->len + n + 1);
@@ -70,6 +38,7 @@ history_builder *hb_new(history_format format, history_loc_kind loc, const char 
     u64map_init(&b->session_ids);
     u64map_init(&b->int_keys);
     add_string(&b->strings, src, strlen(src));    /* offset 0: the source */
+    b->line_step1 = b->line_step0 = 1;
     return b;
 }
 
@@ -78,7 +47,7 @@ void hb_free(history_builder *b) {
     free(b->source);
     vec_free(b->sessions); u64map_free(&b->session_ids);
     vec_free(b->txns);
-    vec_free(b->op_kind); vec_free(b->op_key); vec_free(b->op_line); vec_free(b->op_txn);
+    vec_free(b->op_kind); vec_free(b->op_key); vec_free(b->op_line); vec_free(b->op_txn); vec_free(b->run_txn);
     vec_free(b->op_value);
     vec_free(b->key_ext); vec_free(b->key_name); u64map_free(&b->int_keys);
     free(b->str_slots);
@@ -101,8 +70,9 @@ uint32_t hb_session(history_builder *b, int64_t ext_id, const char *file) {
 
 uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t line) {
     if (b->txns.len >= UINT32_MAX - 2) xalloc_fail(SIZE_MAX);
-    hb_txn_t t = { session, b->sessions.data[session].num_txns++, line, 0, ext_id, TXN_COMMITTED };
-    vec_push(b->txns, t);
+    hb_txn_t t = { .session = session, .pos = b->sessions.data[session].num_txns++, .line = line, .num_ops = 0,
+                   .first_bop = UINT32_MAX, .status = TXN_COMMITTED, .ext_id = ext_id };
+    big_vec_push(b->txns, t);
     return (uint32_t)b->txns.len - 1;
 }
 
@@ -120,8 +90,8 @@ int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext) {
 }
 void hb_op_get(const history_builder *b, uint32_t i, uint32_t *txn, unsigned *kind, uint32_t *key, int64_t *value,
                uint32_t *line) {
-    *txn = b->op_txn.data[i]; *kind = b->op_kind.data[i]; *key = b->op_key.data[i]; *value = b->op_value.data[i];
-    *line = b->op_line.data[i];
+    *txn = hb_op_txn_of(b, i); *kind = b->op_kind.data[i]; *key = b->op_key.data[i]; *value = b->op_value.data[i];
+    *line = hb_op_line_of(b, i, *txn);
 }
 
 void hb_txn_time(history_builder *b, uint32_t txn, history_time_kind k, int64_t v) {
@@ -130,17 +100,6 @@ void hb_txn_time(history_builder *b, uint32_t txn, history_time_kind k, int64_t 
     tv->data[txn] = v;
 }
 
-/* The builder's times, in the history's transaction numbering. */
-static void finish_times(history_builder *b, history *h, const uint32_t *txn_new) {
-    for (int k = 0; k < TIME_KINDS; k++) {
-        vec_i64 *tv = &b->times[k];
-        if (!tv->len) continue;
-        int64_t *out = big_malloc((size_t)h->num_txns * sizeof *out);
-        for (uint32_t t = 0; t < h->num_txns; t++) out[t] = HISTORY_TIME_NONE;
-        for (size_t t = 0; t < tv->len; t++) out[txn_new[t]] = tv->data[t];
-        h->times[k] = out;
-    }
-}
 
 uint32_t hb_key(history_builder *b, int64_t ext_key) {
     uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);
@@ -151,6 +110,8 @@ uint32_t hb_key(history_builder *b, int64_t ext_key) {
     u64map_put(&b->int_keys, (uint64_t)ext_key, k);
     return k;
 }
+
+void hb_key_prefetch(const history_builder *b, int64_t ext_key) { u64map_prefetch(&b->int_keys, (uint64_t)ext_key); }
 
 uint32_t hb_key_find(const history_builder *b, int64_t ext_key) {
     uint32_t k = u64map_get(&b->int_keys, (uint64_t)ext_key);
@@ -203,17 +164,72 @@ int64_t hb_name(history_builder *b, const char *s, size_t len) {
     return VALUE_NAME_BASE + (int64_t)(b->name_off.len - 1);
 }
 
+/* An op's transaction and line (hb_internal.h: kept per op, or following
+ * from the transactions). */
+uint32_t hb_op_txn_of(const history_builder *b, uint32_t i) {
+    if (b->ops_mixed) return b->op_txn.data[i];
+    size_t lo = 0, hi = b->run_txn.len;              /* the last run starting at or before i */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->txns.data[b->run_txn.data[mid]].first_bop <= i) lo = mid; else hi = mid;
+    }
+    return b->run_txn.data[lo];
+}
+
+uint32_t hb_op_line_of(const history_builder *b, uint32_t i, uint32_t txn) {
+    if (b->lines_stored) return b->op_line.data[i];
+    const hb_txn_t *tx = &b->txns.data[txn];
+    return tx->line + (b->line_step1 ? i - tx->first_bop : 0);
+}
+
+/* The ops so far given their lines, one a op from now on (ops still in runs). */
+static void lines_store(history_builder *b) {
+    size_t n = b->op_kind.len;
+    big_vec_reserve(b->op_line, n);
+    b->op_line.len = n;
+    for (size_t j = 0; j < b->run_txn.len; j++) {
+        uint32_t t = b->run_txn.data[j];
+        const hb_txn_t *tx = &b->txns.data[t];
+        for (uint32_t k = 0; k < tx->num_ops; k++) b->op_line.data[tx->first_bop + k] = hb_op_line_of(b, tx->first_bop + k, t);
+    }
+    b->lines_stored = 1;
+}
+
+/* The ops so far given their transactions, one a op from now on. */
+static void ops_go_mixed(history_builder *b) {
+    if (!b->lines_stored) lines_store(b);
+    vec_resize(b->op_txn, b->op_kind.len);
+    for (size_t j = 0; j < b->run_txn.len; j++) {
+        uint32_t t = b->run_txn.data[j];
+        const hb_txn_t *tx = &b->txns.data[t];
+        for (uint32_t k = 0; k < tx->num_ops; k++) b->op_txn.data[tx->first_bop + k] = t;
+    }
+    vec_free(b->run_txn);
+    b->ops_mixed = 1;
+}
+
 uint32_t hb_op(history_builder *b, uint32_t txn, unsigned kind, uint32_t key, int64_t value, uint32_t line) {
     if (b->op_kind.len >= UINT32_MAX / 2) xalloc_fail(SIZE_MAX);
     unsigned k = kind & OP_KIND_MASK;
     if (k == OP_APPEND || k == OP_LIST_READ) b->has_lists = 1;
-    vec_push(b->op_kind, (uint8_t)kind);
-    vec_push(b->op_key, key);
-    vec_push(b->op_value, value);
-    vec_push(b->op_line, line);
-    vec_push(b->op_txn, txn);
-    b->txns.data[txn].num_ops++;
-    return (uint32_t)b->op_kind.len - 1;
+    uint32_t i = (uint32_t)b->op_kind.len;
+    hb_txn_t *tx = &b->txns.data[txn];
+    if (!b->ops_mixed) {
+        if (tx->num_ops == 0) { tx->first_bop = i; big_vec_push(b->run_txn, txn); }
+        else if (tx->first_bop + tx->num_ops != i) ops_go_mixed(b);     /* continues after another's ops */
+    }
+    if (!b->lines_stored) {
+        int s1 = b->line_step1 && (uint64_t)line == (uint64_t)tx->line + tx->num_ops, s0 = b->line_step0 && line == tx->line;
+        if (s1 || s0) { b->line_step1 = s1; b->line_step0 = s0; }
+        else lines_store(b);
+    }
+    if (b->ops_mixed) big_vec_push(b->op_txn, txn);
+    if (b->lines_stored) big_vec_push(b->op_line, line);
+    big_vec_push(b->op_kind, (uint8_t)kind);
+    big_vec_push(b->op_key, key);
+    big_vec_push(b->op_value, value);
+    tx->num_ops++;
+    return i;
 }
 
 uint32_t hb_list_read(history_builder *b, uint32_t txn, uint32_t key,
@@ -289,15 +305,18 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
                 hb_txn_time(c, txn_new[t], (history_time_kind)k, b->times[k].data[t]);
     }
     free(sess_new);
+    size_t run = 0;                                   /* ops in runs: the run of op i */
     for (size_t i = 0; i < b->op_kind.len; i++) {
-        uint32_t t = txn_new[b->op_txn.data[i]];
+        while (!b->ops_mixed && run + 1 < b->run_txn.len && b->txns.data[b->run_txn.data[run + 1]].first_bop <= i) run++;
+        uint32_t bt = b->ops_mixed ? b->op_txn.data[i] : b->run_txn.data[run];
+        uint32_t t = txn_new[bt], line = hb_op_line_of(b, (uint32_t)i, bt);
         if (t == HISTORY_NONE) continue;
         unsigned kind = b->op_kind.data[i];
         if ((kind & OP_KIND_MASK) == OP_LIST_READ) {
             const history_list_ref *r = &b->lists.data[b->op_value.data[i]];
-            uint32_t j = hb_list_read(c, t, b->op_key.data[i], b->list_pool.data + r->off, r->len, b->op_line.data[i]);
+            uint32_t j = hb_list_read(c, t, b->op_key.data[i], b->list_pool.data + r->off, r->len, line);
             c->op_kind.data[j] = (uint8_t)kind;
-        } else hb_op(c, t, kind, b->op_key.data[i], b->op_value.data[i], b->op_line.data[i]);
+        } else hb_op(c, t, kind, b->op_key.data[i], b->op_value.data[i], line);
         if (i < b->op_pred.len && b->op_pred.data[i] != PRED_TAG_NONE) hb_op_tag(c, (uint32_t)c->op_kind.len - 1, b->op_pred.data[i]);
     }
     if (b->preds) c->preds = preds_clone(b->preds, txn_new);
@@ -330,6 +349,27 @@ static void where_error(const history *h, uint32_t op, ic_error *err, const char
     else ic_error_at(err, file, history_op_line(h, op), "%s", msg);
 }
 
+/* A key is a register or a list, not both; 0 (err set) at the first op
+ * that mixes them. */
+int history_check_key_kinds(history *h, ic_error *err) {
+    uint8_t *kind = xcalloc(h->num_keys ? h->num_keys : 1, 1);    /* 0 unseen, 1 register, 2 list */
+    int ok = 1;
+    for (uint32_t op = h->num_keys; op < h->num_ops && ok; op++) {  /* INIT's ops fit both */
+        op_kind k = history_op_kind(h, op);
+        uint8_t want = k == OP_APPEND || k == OP_LIST_READ ? 2 : 1;
+        uint8_t *have = &kind[h->op_key[op]];
+        if (!*have) *have = want;
+        if (*have == want) continue;
+        char kb[64], msg[256];
+        snprintf(msg, sizeof msg, "key %s is used both as a register (read/write) and as a list (append/list read)",
+                 history_key_str(h, h->op_key[op], kb, sizeof kb));
+        where_error(h, op, err, msg);
+        ok = 0;
+    }
+    free(kind);
+    return ok;
+}
+
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
 int history_index_writers(history *h, ic_error *err) {
     (void)err;                                      /* nothing is refused now (issue 35) */
@@ -342,14 +382,21 @@ int history_index_writers(history *h, ic_error *err) {
     uint32_t *writes = big_malloc((nw ? nw : 1) * sizeof *writes);
     uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
     memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
-    /* writes in op order: a key's previous write is the same transaction's
-     * iff it is at or after the transaction's first op */
+    /* writes in op order; a write is overwritten when a later write of its
+     * transaction has its key: in a short transaction found among its own
+     * ops (in the caches), else as the key's previous write being at or
+     * after the transaction's first op (a load from all over `writes`,
+     * which the short ones, nearly all, do without) */
     for (uint32_t t = 0; t < h->num_txns; t++) {
         uint32_t first = h->txns[t].first_op, end = first + h->txns[t].num_ops;
+        int short_txn = end - first <= 16;
         for (uint32_t op = first; op < end; op++) {
             if (!history_op_is_write(h, op)) continue;
             uint32_t k = h->op_key[op];
-            if (cur[k] > start[k] && writes[cur[k] - 1] >= first) h->op_kind[writes[cur[k] - 1]] |= OP_OVERWRITTEN;
+            if (short_txn) {
+                for (uint32_t o = op + 1; o < end; o++)
+                    if (h->op_key[o] == k && history_op_is_write(h, o)) { h->op_kind[op] |= OP_OVERWRITTEN; break; }
+            } else if (cur[k] > start[k] && writes[cur[k] - 1] >= first) h->op_kind[writes[cur[k] - 1]] |= OP_OVERWRITTEN;
             writes[cur[k]++] = op;
         }
     }
@@ -386,173 +433,6 @@ int history_index_writers(history *h, ic_error *err) {
     return history_index_repeats(h);
 }
 
-/* A key is a register or a list, not both; 0 (err set) at the first op
- * that mixes them. */
-static int check_key_kinds(history *h, ic_error *err) {
-    uint8_t *kind = xcalloc(h->num_keys ? h->num_keys : 1, 1);    /* 0 unseen, 1 register, 2 list */
-    int ok = 1;
-    for (uint32_t op = h->num_keys; op < h->num_ops && ok; op++) {  /* INIT's ops fit both */
-        op_kind k = history_op_kind(h, op);
-        uint8_t want = k == OP_APPEND || k == OP_LIST_READ ? 2 : 1;
-        uint8_t *have = &kind[h->op_key[op]];
-        if (!*have) *have = want;
-        if (*have == want) continue;
-        char kb[64], msg[256];
-        snprintf(msg, sizeof msg, "key %s is used both as a register (read/write) and as a list (append/list read)",
-                 history_key_str(h, h->op_key[op], kb, sizeof kb));
-        where_error(h, op, err, msg);
-        ok = 0;
-    }
-    free(kind);
-    return ok;
-}
-
-void history_txn_index(history *h) {
-    uint32_t n = h->num_ops, nb = (uint32_t)(((uint64_t)n + (1u << HISTORY_TXN_BLOCK_SHIFT) - 1) >> HISTORY_TXN_BLOCK_SHIFT);
-    uint32_t *base = big_malloc((nb ? nb : 1) * sizeof *base);
-    uint8_t *delta = big_malloc(n ? n : 1);
-    int fits = 1;
-    for (uint32_t t = 0; t < h->num_txns && fits; t++)
-        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
-            if (!(op & ((1u << HISTORY_TXN_BLOCK_SHIFT) - 1))) base[op >> HISTORY_TXN_BLOCK_SHIFT] = t;
-            uint32_t d = t - base[op >> HISTORY_TXN_BLOCK_SHIFT];
-            if (d > UINT8_MAX) { fits = 0; break; }
-            delta[op] = (uint8_t)d;
-        }
-    if (fits) { h->op_txn_base = base; h->op_txn_delta = delta; return; }
-    free(base); free(delta);
-    h->op_txn_full = big_malloc((n ? n : 1) * sizeof *h->op_txn_full);
-    for (uint32_t t = 0; t < h->num_txns; t++)
-        for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) h->op_txn_full[op] = t;
-}
-
-/* The op fields go to their final slots field by field: independent
- * tasks, each freeing the builder's copy once done (on several threads two
- * fields are in flight at once: a few bytes an op more, briefly). */
-typedef struct scatter_ctx {
-    history_builder *b;
-    history *h;
-    const uint32_t *dest, *txn_new;     /* builder op -> op; builder txn -> txn */
-    size_t nops;
-    uint32_t nkeys;
-} scatter_ctx;
-#define SCATTER_TASKS 4
-
-static void scatter_task(void *ctx, size_t task) {
-    scatter_ctx *sc = ctx;
-    history_builder *b = sc->b;
-    history *h = sc->h;
-    const uint32_t *dest = sc->dest;
-    size_t nops = sc->nops;
-    if (task == 0) {
-        h->op_kind = big_malloc(h->num_ops);
-        for (size_t i = 0; i < nops; i++) h->op_kind[dest[i]] = b->op_kind.data[i];
-        vec_free(b->op_kind);
-        h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
-        for (size_t i = 0; i < nops; i++) h->op_key[dest[i]] = b->op_key.data[i];
-        vec_free(b->op_key);
-    } else if (task == 1) {
-        history_scatter_values(h, b->op_value.data, dest, nops);
-        vec_free(b->op_value);
-    } else if (task == 2) {                /* op lines: an array only when no layout of history.h fits */
-        int step1 = 1, step0 = 1;
-        for (size_t i = 0; i < nops && (step1 || step0); i++) {
-            const history_txn *tx = &h->txns[sc->txn_new[b->op_txn.data[i]]];
-            uint64_t at = b->op_line.data[i];
-            step1 &= at == (uint64_t)tx->line + (dest[i] - tx->first_op);
-            step0 &= at == tx->line;
-        }
-        h->op_line_step = (uint32_t)step1;
-        if (!step1 && !step0) {
-            h->op_line = big_malloc((size_t)h->num_ops * sizeof *h->op_line);
-            for (size_t i = 0; i < nops; i++) h->op_line[dest[i]] = b->op_line.data[i];
-            for (uint32_t k = 0; k < sc->nkeys; k++) h->op_line[k] = 0;
-        }
-        vec_free(b->op_line);
-    } else {
-        history_txn_index(h);
-    }
-}
-
-history *hb_finish(history_builder *b, ic_error *err) {
-    size_t nops = b->op_kind.len;
-    if (nops == 0) {
-        ic_error_at(err, b->source, 0, "empty history: no operations found");
-        hb_free(b);
-        return NULL;
-    }
-    history *h = xcalloc(1, sizeof *h);
-    h->format = b->format;
-    h->loc = b->loc;
-    h->source = b->source; b->source = NULL;
-    h->has_lists = b->has_lists;
-
-    uint32_t nkeys = (uint32_t)b->key_ext.len;
-    uint32_t nsess = (uint32_t)b->sessions.len;
-    uint32_t ntx = (uint32_t)b->txns.len + 1;
-    if ((uint64_t)nops + nkeys >= UINT32_MAX) xalloc_fail(SIZE_MAX);
-
-    /* sessions: transactions numbered session by session, INIT is 0 */
-    h->num_sessions = nsess;
-    h->sessions = xmalloc((nsess ? nsess : 1) * sizeof *h->sessions);
-    uint32_t next = 1;
-    for (uint32_t s = 0; s < nsess; s++) {
-        hb_session_t *bs = &b->sessions.data[s];
-        h->sessions[s] = (history_session){ next, bs->num_txns, bs->ext_id, bs->file };
-        next += bs->num_txns;
-    }
-    h->num_txns = ntx;
-    h->txns = big_calloc(ntx, sizeof *h->txns);
-    uint32_t *txn_new = xmalloc((ntx - 1 ? ntx - 1 : 1) * sizeof *txn_new);
-    for (uint32_t t = 0; t + 1 < ntx; t++) {
-        hb_txn_t *bt = &b->txns.data[t];
-        uint32_t nt = h->sessions[bt->session].first_txn + bt->pos;
-        txn_new[t] = nt;
-        h->txns[nt] = (history_txn){ 0, bt->num_ops, bt->session, bt->pos, bt->ext_id, bt->line, bt->status };
-    }
-    h->txns[0] = (history_txn){ 0, nkeys, HISTORY_NONE, 0, VALUE_INIT, 0, TXN_COMMITTED };
-    uint32_t op = 0;
-    for (uint32_t t = 0; t < ntx; t++) { h->txns[t].first_op = op; op += h->txns[t].num_ops; }
-    h->num_ops = op;
-
-    /* destination of every builder op */
-    uint32_t *cursor = xmalloc(ntx * sizeof *cursor);
-    for (uint32_t t = 0; t < ntx; t++) cursor[t] = h->txns[t].first_op;
-    uint32_t *dest = big_malloc(nops * sizeof *dest);
-    for (size_t i = 0; i < nops; i++) dest[i] = cursor[txn_new[b->op_txn.data[i]]]++;
-    free(cursor);
-
-    scatter_ctx sc = { b, h, dest, txn_new, nops, nkeys };
-    par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
-    if (b->op_pred.len) {                              /* predicate tags follow their ops */
-        h->op_pred = xmalloc((size_t)h->num_ops * sizeof *h->op_pred);
-        for (uint32_t i = 0; i < h->num_ops; i++) h->op_pred[i] = PRED_TAG_NONE;
-        for (size_t i = 0; i < b->op_pred.len; i++) h->op_pred[dest[i]] = b->op_pred.data[i];
-    }
-    free(dest);
-    if (b->preds) { preds_remap_txns(b->preds, txn_new); preds_seal(b->preds); h->preds = b->preds; b->preds = NULL; }
-    finish_times(b, h, txn_new);
-    free(txn_new);
-    vec_free(b->op_txn);
-    for (uint32_t k = 0; k < nkeys; k++) {             /* INIT writes every key */
-        h->op_kind[k] = OP_WRITE; h->op_key[k] = k;
-        if (h->op_val64) h->op_val64[k] = VALUE_INIT; else h->op_val32[k] = HISTORY_V32_INIT;
-    }
-
-    h->num_keys = nkeys;
-    h->key_ext = b->key_ext.data; vec_init(b->key_ext);
-    h->key_name = b->key_name.data; vec_init(b->key_name);
-    h->num_lists = (uint32_t)b->lists.len;
-    h->lists = b->lists.data; vec_init(b->lists);
-    h->list_pool = b->list_pool.data; vec_init(b->list_pool);
-    h->strings = b->strings.data; h->strings_len = b->strings.len; vec_init(b->strings);
-    h->num_names = (uint32_t)b->name_off.len;
-    h->name_off = b->name_off.data; vec_init(b->name_off);
-    hb_free(b);
-
-    if (!check_key_kinds(h, err) || !history_index_writers(h, err)) { history_free(h); return NULL; }
-    return h;
-}
 
 void history_free(history *h) {
     if (!h) return;

@@ -473,6 +473,9 @@ uint32_t hb_key(history_builder *b, int64_t ext_key);
 /* The id hb_key() gave ext_key, or HISTORY_NONE if it has given none yet.
  * Reads only: several threads may call it at once while no thread adds. */
 uint32_t hb_key_find(const history_builder *b, int64_t ext_key);
+/* A hint that hb_key_find(b, ext_key) comes soon (a loop over many keys
+ * asks a few ahead, so the lookups' cache misses overlap). */
+void hb_key_prefetch(const history_builder *b, int64_t ext_key);
 uint32_t hb_key_str(history_builder *b, const char *s, size_t len);
 
 /* A new named value with written form s (the caller interns: every call

@@ -24,9 +24,19 @@ int history_index_repeats(history *h);
 history *history_dup(const history *h);
 int64_t history_add_name(history *c, size_t *cap, const char *text);
 void history_values_widen(history *h);
-/* (values.c) hb_finish's values: vals[i] is op dest[i]'s (i < n); the
- * form as history_pack_values would choose it, INIT's ops left unset. */
-void history_scatter_values(history *h, const int64_t *vals, const uint32_t *dest, size_t n);
+/* (hb_finish.c) where the builder's n ops go: op i to dest[i] when dest is
+ * set; else run by run, builder ops [run[j].src, run[j].src + run[j].len)
+ * to [run[j].dst, ...) for j < nruns (hb_internal.h). */
+typedef struct history_run { uint32_t src, dst, len; } history_run;
+typedef struct history_dest { const uint32_t *dest; const history_run *run; size_t n, nruns; } history_dest;
+#define HISTORY_DEST_EACH(d, i, o, body) do { \
+        if ((d)->dest) { for (size_t i = 0; i < (d)->n; i++) { size_t o = (d)->dest[i]; body } } \
+        else for (size_t j_ = 0; j_ < (d)->nruns; j_++) \
+            for (size_t i = (d)->run[j_].src, o = (d)->run[j_].dst; i < (size_t)(d)->run[j_].src + (d)->run[j_].len; i++, o++) { body } \
+    } while (0)
+/* (values.c) hb_finish's values: vals[i] is builder op i's, placed by d;
+ * the form as history_pack_values would choose it, INIT's ops left unset. */
+void history_scatter_values(history *h, const int64_t *vals, const history_dest *d);
 /* (history.c) an op's transaction (op_txn_base and op_txn_delta, or
  * op_txn_full) from txns[] (first_op, num_ops). */
 void history_txn_index(history *h);

@@ -36,10 +36,22 @@ uint32_t u64map_get(const u64map *m, uint64_t key);
  * (val < UINT32_MAX). */
 uint32_t u64map_put(u64map *m, uint64_t key, uint32_t val);
 
+/* A hint that key is looked up soon (its dense slot, or its table slot). */
+static inline void u64map_prefetch(const u64map *m, uint64_t key);
+
 static inline uint64_t u64_mix(uint64_t x) {   /* splitmix64 finalizer */
     x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
     x ^= x >> 27; x *= 0x94d049bb133111ebULL;
     return x ^ (x >> 31);
+}
+
+static inline void u64map_prefetch(const u64map *m, uint64_t key) {
+#if defined(__GNUC__)
+    if (key < m->dense_cap) __builtin_prefetch(&m->dense[key]);
+    else if (m->cap) __builtin_prefetch(&m->slots[u64_mix(key) & (m->cap - 1)]);
+#else
+    (void)m; (void)key;
+#endif
 }
 
 #endif

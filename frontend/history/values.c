@@ -70,23 +70,23 @@ static int cmp_esc(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-void history_scatter_values(history *h, const int64_t *vals, const uint32_t *dest, size_t n) {
-    size_t esc = 0;
+void history_scatter_values(history *h, const int64_t *vals, const history_dest *d) {
+    size_t esc = 0, n = d->n;
     for (size_t i = 0; i < n; i++) esc += !fits_narrow(vals[i]);
     if ((uint64_t)esc * HISTORY_ESC_RATIO > h->num_ops) {
         h->op_val64 = big_malloc((h->num_ops ? h->num_ops : 1) * sizeof *h->op_val64);
-        for (size_t i = 0; i < n; i++) h->op_val64[dest[i]] = vals[i];
+        HISTORY_DEST_EACH(d, i, o, h->op_val64[o] = vals[i];);
         return;
     }
     int32_t *v = big_malloc((h->num_ops ? h->num_ops : 1) * sizeof *v);
     struct { uint32_t op; uint32_t i; } *e = xmalloc((esc ? esc : 1) * sizeof *e);
     size_t ne = 0;
-    for (size_t i = 0; i < n; i++) {
+    HISTORY_DEST_EACH(d, i, o, {
         int64_t x = vals[i];
-        if (x == VALUE_INIT) v[dest[i]] = HISTORY_V32_INIT;
-        else if (fits_narrow(x)) v[dest[i]] = (int32_t)x;
-        else { v[dest[i]] = HISTORY_V32_ESC; e[ne].op = dest[i]; e[ne++].i = (uint32_t)i; }
-    }
+        if (x == VALUE_INIT) v[o] = HISTORY_V32_INIT;
+        else if (fits_narrow(x)) v[o] = (int32_t)x;
+        else { v[o] = HISTORY_V32_ESC; e[ne].op = (uint32_t)o; e[ne++].i = (uint32_t)i; }
+    });
     qsort(e, ne, sizeof *e, cmp_esc);
     h->esc_op = xmalloc((esc ? esc : 1) * sizeof *h->esc_op);
     h->esc_val = xmalloc((esc ? esc : 1) * sizeof *h->esc_val);

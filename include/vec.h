@@ -62,12 +62,17 @@ static inline void *xmalloc(size_t bytes) { return xrealloc(NULL, bytes); }
  * (a reserve of a known final size: rounding it up to a power of two
  * would hold up to as much again of address space, 0.6 GB for the
  * index's units at 22M transactions). */
-static inline void *vec_grow_(void *data, size_t *cap, size_t elem, size_t need) {
-    size_t c = *cap ? *cap : 4;
+static inline size_t vec_cap_for_(size_t cap, size_t elem, size_t need) {
+    size_t c = cap ? cap : 4;
     if (c < need) {
         if (need > SIZE_MAX / elem) xalloc_fail(SIZE_MAX);
         c = c <= SIZE_MAX / 2 / elem && 2 * c >= need ? 2 * c : need;
     }
+    return c;
+}
+
+static inline void *vec_grow_(void *data, size_t *cap, size_t elem, size_t need) {
+    size_t c = vec_cap_for_(*cap, elem, need);
     void *grown = xrealloc(data, c * elem);
     *cap = c;                         /* only once it is there (xalloc_catch may return elsewhere) */
     return grown;

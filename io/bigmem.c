@@ -47,11 +47,7 @@ void *big_realloc(void *p, size_t bytes) {
 void *big_malloc(size_t bytes) { return big_realloc(NULL, bytes); }
 
 void *big_grow(void *data, size_t *cap, size_t elem, size_t need) {
-    size_t c = *cap ? *cap : 4;
-    while (c < need) {
-        if (c > SIZE_MAX / 2 / elem) xalloc_fail(SIZE_MAX);
-        c *= 2;
-    }
+    size_t c = vec_cap_for_(*cap, elem, need);   /* vec's rule: a known final size is not rounded up */
     void *grown = big_realloc(data, c * elem);
     *cap = c;
     return grown;

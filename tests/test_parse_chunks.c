@@ -1,9 +1,8 @@
 /* test_parse_chunks.c — the text reader on several threads (chunks lexed
  * at once, applied in order) gives the same history, load report and
- * error (file, line, message: the first in the file) as on one thread
- * (the default 2 MB chunks, lexed on the caller's thread), for every
- * thread count and chunk size, including chunks of one line and inputs
- * with errors in several chunks. */
+ * error (file, line, message: the first in the file) as line by line, for
+ * every thread count and chunk size, including chunks of one line and
+ * inputs with errors in several chunks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* test_review43_budget.c — the verdict of a level does not depend on how
+/* test_chain_budget.c — the verdict of a level does not depend on how
  * many sessions the reachability table tracks (review of stop 43).
  *
  * big43 made the table's byte budget a knob (pg_reach_budget) and counts

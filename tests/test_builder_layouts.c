@@ -1,4 +1,4 @@
-/* test_review43_builder.c — the history builder gives every op its
+/* test_builder_layouts.c — the history builder gives every op its
  * transaction and line whatever order ops and transactions arrive in
  * (review of stop 43: load43 keeps an op's transaction and line only when
  * they do not follow from the transactions, hb_internal.h).

@@ -18,33 +18,37 @@
 
 /* acc[x] = min(acc[x], src[x] + sh), the sum saturating at NONE: offsets
  * from one base moved to a base sh lower; one that no longer fits is lost.
- * sh < NONE. */
+ * sh < NONE.  All in 16 bits (min(v, NONE - sh) + sh is the saturating
+ * sum, and NONE stays NONE), so the loop vectorizes at 8 entries a step. */
 VECTORIZE void reach_rows_min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh) {
+    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh);
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = (uint32_t)src[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+        uint16_t t = (uint16_t)((src[x] < lim ? src[x] : lim) + k);
+        acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
 /* The same from a narrow row's bytes (SER: offset d, 0xFF none). */
 VECTORIZE static void min_narrow(uint16_t *restrict acc, const uint8_t *restrict src, uint32_t w, uint32_t sh) {
+    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh);
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = src[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : (uint32_t)src[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+        uint16_t v = src[x] == PG_REACH_NARROW_NONE ? (uint16_t)PG_REACH_NONE : src[x];
+        uint16_t t = (uint16_t)((v < lim ? v : lim) + k);
+        acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
-/* The same from a narrow split row: offset 2 d + bit, sh already less
- * the row base's parity (it may wrap: no stored entry lies below the
- * base, so the sum does not). */
+/* The same from a narrow split row: stored 2 d + bit is the offset plus
+ * the row base's parity par (so never below par), sh the distance of the
+ * two bases (< NONE). */
 VECTORIZE static void min_narrow_split(uint16_t *restrict acc, const uint8_t *restrict src, const uint8_t *restrict bit,
-                                       uint32_t w, uint32_t sh) {
+                                       uint32_t w, uint32_t sh, uint32_t par) {
+    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh), p = (uint16_t)par;
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = src[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : 2u * src[x] + bit[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+        uint16_t d = src[x], e = (uint16_t)(2 * d + bit[x] - p);   /* both arms computed: no branch */
+        uint16_t v = d == PG_REACH_NARROW_NONE ? (uint16_t)PG_REACH_NONE : e;
+        uint16_t t = (uint16_t)((v < lim ? v : lim) + k);
+        acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
@@ -93,12 +97,13 @@ static uint32_t wide_alloc(polygraph *g) {
 
 /* The largest offset of acc (S entries) plus lo, 0 for none. */
 VECTORIZE static uint32_t max_offset(const uint16_t *restrict acc, uint32_t S, uint32_t lo) {
-    uint32_t need = 0;
+    uint16_t mx = 0, mn = PG_REACH_NONE;      /* 16-bit reductions: they vectorize */
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t m = acc[x] == PG_REACH_NONE ? 0 : (uint32_t)acc[x] + lo;
-        need = m > need ? m : need;
+        uint16_t m = acc[x] == PG_REACH_NONE ? 0 : acc[x];
+        mx = m > mx ? m : mx;
+        mn = acc[x] < mn ? acc[x] : mn;
     }
-    return need;
+    return mn == PG_REACH_NONE ? 0 : (uint32_t)mx + lo;
 }
 
 /* A narrow row's bytes (and split: parity bytes into bit) from acc. */
@@ -174,6 +179,48 @@ uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out) {
     return reach_rows_load(g, g->reach + (size_t)r * g->reach_stride, out);
 }
 
+/* A row's entries as positions (UINT32_MAX: none), what pg_reach_row_at
+ * gives chain by chain, into out; or (merge) their minima with out's
+ * (the rare case: a start node with arcs besides its own commit). */
+VECTORIZE static void positions_narrow(uint32_t *restrict out, const uint8_t *restrict d, uint32_t S, uint32_t h) {
+    for (uint32_t x = 0; x < S; x++) out[x] = d[x] == PG_REACH_NARROW_NONE ? UINT32_MAX : h + d[x];
+}
+VECTORIZE static void positions_split(uint32_t *restrict out, const uint8_t *restrict d, const uint8_t *restrict bit,
+                                      uint32_t n, uint32_t hb) {
+    for (uint32_t x = 0; x < n; x++) {
+        uint32_t p = hb + 2u * d[x] + bit[x];  /* both arms computed: no branch */
+        out[x] = d[x] == PG_REACH_NARROW_NONE ? UINT32_MAX : p;
+    }
+}
+void reach_rows_positions(const polygraph *g, const uint8_t *row, uint32_t *restrict out, int merge) {
+    uint32_t h = pg_load32(row), S = g->num_chains;
+    if (merge) {
+        for (uint32_t x = 0; x < S; x++) {
+            uint32_t p = pg_reach_row_at(g, row, x);
+            out[x] = out[x] < p ? out[x] : p;
+        }
+        return;
+    }
+    if (pg_reach_head_wide(h)) {
+        const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE) + 2;
+        uint32_t b = pg_load32(w - 2);
+        for (uint32_t x = 0; x < S; x++) out[x] = w[x] == PG_REACH_NONE ? UINT32_MAX : b + w[x];
+        return;
+    }
+    if (!g->reach_bits_at) { positions_narrow(out, row + 4, S, h); return; }
+    uint8_t bit[PG_REACH_POS_CHUNK];
+    for (uint32_t x0 = 0; x0 < S; x0 += PG_REACH_POS_CHUNK) {   /* parity bytes a chunk at a time */
+        uint32_t n = S - x0 < PG_REACH_POS_CHUNK ? S - x0 : PG_REACH_POS_CHUNK;
+        const uint8_t *bm = row + g->reach_bits_at + x0 / 8;
+        for (uint32_t k = 0; k < (n + 7) / 8; k++) {
+            uint64_t v = ((uint64_t)bm[k] * 0x0101010101010101ull) & 0x8040201008040201ull;
+            v = ((v + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+            memcpy(bit + 8 * k, &v, sizeof v);
+        }
+        positions_split(out + x0, row + 4 + x0, bit, n, (h >> 1) * 2);
+    }
+}
+
 /* Row r's entries, moved to base bu, into acc (bit: scratch of a byte an
  * entry). */
 void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32_t bu, uint8_t *bit) {
@@ -188,7 +235,7 @@ void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32
     if (h == UINT32_MAX || h - bu >= PG_REACH_NONE) return;
     if (!g->reach_bits_at) { min_narrow(acc, r + 4, S, h - bu); return; }
     parity_bytes(g, r, bit);
-    min_narrow_split(acc, r + 4, bit, S, h - bu - (h & 1u));
+    min_narrow_split(acc, r + 4, bit, S, h - bu, h & 1u);
 }
 
 /* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both

@@ -95,15 +95,14 @@ static uint32_t wide_alloc(polygraph *g) {
     return i;
 }
 
-/* The largest offset of acc (S entries) plus lo, 0 for none. */
-VECTORIZE static uint32_t max_offset(const uint16_t *restrict acc, uint32_t S, uint32_t lo) {
-    uint16_t mx = 0, mn = PG_REACH_NONE;      /* 16-bit reductions: they vectorize */
-    for (uint32_t x = 0; x < S; x++) {
-        uint16_t m = acc[x] == PG_REACH_NONE ? 0 : acc[x];
-        mx = m > mx ? m : mx;
-        mn = acc[x] < mn ? acc[x] : mn;
-    }
-    return mn == PG_REACH_NONE ? 0 : (uint32_t)mx + lo;
+/* Every entry of acc (S entries) plus lo, halved on the split graph,
+ * fits a narrow byte (<= pg_reach_narrow_max).  An OR of 16-bit
+ * comparisons with one bound: it vectorizes, a running maximum did not. */
+VECTORIZE static int fits_narrow(const uint16_t *restrict acc, uint32_t S, uint32_t lo, uint32_t split) {
+    uint32_t bound = ((pg_reach_narrow_max + 1) << split) - lo;   /* entries below it fit */
+    uint16_t b = (uint16_t)(bound < PG_REACH_NONE ? bound : PG_REACH_NONE), over = 0;
+    for (uint32_t x = 0; x < S; x++) over |= (uint16_t)((acc[x] != PG_REACH_NONE) & (acc[x] >= b));
+    return !over;
 }
 
 /* A narrow row's bytes (and split: parity bytes into bit) from acc. */
@@ -126,7 +125,7 @@ void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *r
      * most one wide row, so the pool never outgrows the rows */
     int stay_wide = reuse && pg_reach_head_wide(h);
     if (g->reach_stride > 4 && !stay_wide &&   /* 4: heads only, every row wide (narrow_pays) */
-        (bu == UINT32_MAX || (bu < PG_REACH_WIDE && (max_offset(acc, S, lo) >> split) <= pg_reach_narrow_max))) {
+        (bu == UINT32_MAX || (bu < PG_REACH_WIDE && fits_narrow(acc, S, lo, split)))) {
         memcpy(row, &bu, sizeof bu);
         uint8_t *d = row + 4;
         narrow_bytes(d, bit, acc, S, lo, split);

@@ -260,30 +260,19 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
     return added;
 }
 
-/* Every reader of unit U is transaction t (or U has none). */
-static inline int only_reader_is(const pg_index *ix, const pg_unit *U, uint32_t t) {
-    for (uint32_t j = 0; j < pg_unit_rd_num(U); j++)
-        if (ix->readers.data[U->rd_first + j] != t) return 0;
-    return 1;
-}
-
 /* Every edge of side u<v is implied by the known graph already (what
  * pg_side_edges would add nothing for), tested without building the
- * edges: most covering candidates of the scan are such.  Each test is
- * pg_reaches(a, b) with b at head(V), whose chain and positions are read
- * once: a is never b (last(U) and every reader but head(V) are other
- * transactions than head(V), and a reader's node is its T'), and both
- * ends at head(V) lie on head(V)'s chain. */
+ * edges: most covering candidates of the scan are such. */
 static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     const pg_index *ix = g->ix;
     if (!g->reach) return 0;
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
-    uint32_t hv = V->head, to = pg_node_t(g, hv), c = pg_node_chain(g, to), pt = pg_node_pos(g, to);
-    if (c >= g->num_chains) return U->last == 0 && only_reader_is(ix, U, hv);   /* untracked: nothing reaches it */
-    if (U->last != 0 && pg_reach_at(g, pg_node_t(g, U->last), c) > pg_node_pos(g, pg_node_ww_in(g, hv))) return 0;
+    uint32_t hv = V->head;
+    if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_ww_in(g, hv))) return 0;
+    uint32_t to = pg_node_t(g, hv);
     for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
-        if (r != hv && (g->prw || pg_reach_at(g, pg_node_tp(g, r), c) > pt)) return 0;   /* rr: RW edges are kept */
+        if (r != hv && (g->prw || !pg_reaches(g, pg_node_tp(g, r), to))) return 0;   /* rr: RW edges are kept */
     }
     return 1;
 }
@@ -311,11 +300,8 @@ typedef struct scan_scratch {
     VEC(uint32_t) cand;          /* per unit x group: first decided successor */
     VEC(uint32_t) rin;           /* per unit x group: pg_reach_at(head's WW entry, group's chain) */
     VEC(unit_at) sorted;
-    vec_u32 gstart, gsess, group_of;
+    vec_u32 gstart, gsess, group_of, idx_of;
     dep_edge_vec deps;
-    vec_u32 at;                  /* a node's entries on every chain */
-    VEC(uint64_t) win;           /* per unit x group: its window (b << 32 | a) */
-    vec_u32 pu;                  /* per unit: its head's WW entry position */
 } scan_scratch;
 
 /* Decide or record one window pair (u < v as unit indices). */
@@ -333,39 +319,6 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
     if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[after].head))
         *slot = after;
     return 1;
-}
-
-/* The two searches of a group [gs, ge) of the sorted units: a lower
- * bound whose steps depend on the group's length only, with conditional
- * moves (the scan runs them group by group, so the loop's branch is
- * predicted; a branch on the entries' data would mostly not be).
- * suffix_start: the first entry whose head's WW entry position is >= ru
- * (ge if none). */
-static inline uint32_t suffix_start(const unit_at *sorted, uint32_t gs, uint32_t ge, uint32_t ru, int split, int ww_commit) {
-    uint32_t lo = gs, n = ge - gs;
-    if (!n) return gs;
-#define UNIT_P(i) (split ? 2 * sorted[i].pos + (uint32_t)ww_commit : sorted[i].pos)
-    while (n > 1) {
-        uint32_t half = n / 2;
-        lo = UNIT_P(lo + half - 1) < ru ? lo + half : lo;
-        n -= half;
-    }
-    return lo + (UNIT_P(lo) < ru);
-#undef UNIT_P
-}
-/* prefix_end: the first entry of [gs, a) whose head's WW entry does not
- * reach U's (position pu; rin at U's group gu), a if every one does.  A
- * plain binary search: lost facts (offsets past 16 bits) could make the
- * entries' answers not quite a prefix, and this search's probes are the
- * ones every earlier version made, so that its answer stays the same. */
-static inline uint32_t prefix_end(const unit_at *sorted, const uint32_t *rin, uint32_t s, uint32_t G, uint32_t gu,
-                                  uint32_t gs, uint32_t a, uint32_t pu) {
-    uint32_t lo = gs, hi = a;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (rin[(size_t)(sorted[mid].unit - s) * G + gu] <= pu) lo = mid + 1; else hi = mid;
-    }
-    return lo;
 }
 
 /* The initial scan of a key's unit pairs.  Units are grouped by the session
@@ -394,14 +347,14 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     }
     qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
     const unit_at *sorted = sc->sorted.data;
-    uint32_t sorted_len = (uint32_t)sc->sorted.len;
     vec_clear(sc->gstart); vec_clear(sc->gsess);
-    vec_resize(sc->group_of, n);
+    vec_resize(sc->group_of, n); vec_resize(sc->idx_of, n);
     for (uint32_t i = 0; i < sc->sorted.len; i++) {
         if (i == 0 || sorted[i].session != sorted[i - 1].session) {
             vec_push(sc->gstart, i); vec_push(sc->gsess, sorted[i].session);
         }
         sc->group_of.data[sorted[i].unit - s] = (uint32_t)sc->gstart.len - 1;
+        sc->idx_of.data[sorted[i].unit - s] = i;
     }
     uint32_t G = (uint32_t)sc->gstart.len;
     vec_push(sc->gstart, (uint32_t)sc->sorted.len);
@@ -414,14 +367,12 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
      * (a split graph's start node without a row of its own costs a look at
      * each of its commits' rows). */
     vec_resize(sc->rin, (size_t)n * G);
-    uint32_t *rin = sc->rin.data, *at = sc->at.data;
-    int whole = 4 * G >= g->num_chains;        /* the node's row read once (pg_reach_node_positions) */
+    uint32_t *rin = sc->rin.data;
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t tp = pg_node_ww_in(g, ix->units.data[u].head);
-        if (whole) pg_reach_node_positions(g, tp, at);
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t chain = g->chain_of_session[gsess[gi]];
-            rin[(size_t)(u - s) * G + gi] = chain == UINT32_MAX ? UINT32_MAX : whole ? at[chain] : pg_reach_at(g, tp, chain);
+            rin[(size_t)(u - s) * G + gi] = chain == UINT32_MAX ? UINT32_MAX : pg_reach_at(g, tp, chain);
         }
     }
 
@@ -433,28 +384,31 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: a writer cannot come after the initial version", k);
             return 0;
         }
-    /* Per unit U and group: the window [b, a) of units to test pair by
-     * pair, and a, U's covering candidate there.  Found group by group
-     * (the searches' branches then follow one group's length: fewer
-     * mispredictions), the pairs then tested unit by unit, in the order
-     * the constraints are recorded.  A candidate is the first such unit
-     * by head position, whichever order the updates come in. */
-    vec_resize(sc->win, (size_t)n * G);
-    uint64_t *win = sc->win.data;
-    vec_resize(sc->pu, n);
-    uint32_t *pu = sc->pu.data;
-    for (uint32_t u = s + 1; u < e; u++) pu[u - s] = pg_node_pos(g, pg_node_ww_in(g, ix->units.data[u].head));
-    for (uint32_t gi = 0; gi < G; gi++) {
-        uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi], chain = g->chain_of_session[c];
-        for (uint32_t iu = 0; iu < sorted_len; iu++) {
-            uint32_t u = sorted[iu].unit, cu = sorted[iu].session, a, b, chain_u = g->chain_of_session[cu];
+    for (uint32_t u = s + 1; u < e; u++) {
+        uint32_t hu = ix->units.data[u].head, cu = pg_txn_session(ix, hu), iu = sc->idx_of.data[u - s];
+        uint32_t tpu = pg_node_ww_in(g, hu);           /* T' (pc: T), where a WW edge into hu enters */
+        uint32_t pu_tp = pg_node_pos(g, tpu), gu = sc->group_of.data[u - s];
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
+            uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
             if (c == cu) { b = iu; a = iu + 1; }
             else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
             else {
-                /* suffix: first entry whose head's T' position >= ru[c];
-                 * prefix: entries whose head's T' reaches U's head's T' */
-                a = suffix_start(sorted, gs, ge, rin[(size_t)(u - s) * G + gi], g->split, g->ww_commit);
-                b = prefix_end(sorted, rin, s, G, sc->group_of.data[u - s], gs, a, pu[u - s]);
+                /* suffix: first entry whose head's T' position >= ru[c] */
+                uint32_t ru_chain = rin[(size_t)(u - s) * G + gi], lo = gs, hi = ge;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    uint32_t p = g->split ? 2 * sorted[mid].pos + (uint32_t)g->ww_commit : sorted[mid].pos;
+                    if (p >= ru_chain) hi = mid; else lo = mid + 1;
+                }
+                a = lo;
+                /* prefix: entries whose head's T' reaches U's head's T' */
+                lo = gs; hi = a;
+                while (lo < hi) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (rin[(size_t)(sorted[mid].unit - s) * G + gu] <= pu_tp) lo = mid + 1; else hi = mid;
+                }
+                b = lo;
             }
             if (a < ge) {
                 uint32_t *slot = &cand[(size_t)(u - s) * G + gi];
@@ -462,17 +416,12 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
                 if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[v].head))
                     *slot = v;
             }
-            win[(size_t)(u - s) * G + gi] = (uint64_t)b << 32 | a;
-        }
-    }
-    for (uint32_t u = s + 1; u < e; u++)
-        for (uint32_t gi = 0; gi < G; gi++) {
-            uint64_t w = win[(size_t)(u - s) * G + gi];
-            for (uint32_t j = (uint32_t)(w >> 32), a = (uint32_t)w; j < a; j++) {
+            for (uint32_t j = b; j < a; j++) {
                 uint32_t v = sorted[j].unit;
                 if (v > u && !scan_pair(g, u, v, k, cand, s, G, sc->group_of.data, out)) return 0;
             }
         }
+    }
     out->pairs_decided += m * (m - 1) / 2 - (out->cons.len - cons_before);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t gi = 0; gi < G; gi++) {
@@ -489,22 +438,12 @@ typedef struct scan_job {
     scan_out *out;
 } scan_job;
 
-/* Every cache line of node x's reachability row; a start node without
- * one: its class byte and its own commit's row (the usual case). */
+/* Every cache line of node x's reachability row (when it has one). */
 HISTORY_PREFETCH_FN void prefetch_row(const polygraph *g, uint32_t x) {
-    if (!pg_reach_has_row(g, x)) {
-        HISTORY_PREFETCH(&g->sclass[x >> 1]);
-        x--;
-    }
+    if (!pg_reach_has_row(g, x)) return;
     const char *r = (const char *)pg_reach_row(g, x);
     for (size_t o = 0; o < g->reach_stride; o += 64) HISTORY_PREFETCH(r + o);
     HISTORY_PREFETCH(r + g->reach_stride - 1);
-}
-
-/* Transaction t's chain and position record. */
-HISTORY_PREFETCH_FN void prefetch_txn(const pg_index *ix, uint32_t t) {
-    if (ix->chain_sess) { HISTORY_PREFETCH(&ix->chain_sess[t]); HISTORY_PREFETCH(&ix->chain_pos[t]); }
-    else HISTORY_PREFETCH(&ix->h->txns[t]);
 }
 
 /* A key's scan reads the rows of its units' heads and lasts, which lie
@@ -516,15 +455,9 @@ static void prefetch_key_rows(const polygraph *g, uint32_t k) {
     if (!g->reach || k >= ix->num_keys) return;
     for (uint32_t u = ix->key_unit_start[k] + 1; u < ix->key_unit_start[k + 1]; u++) {
         const pg_unit *U = &ix->units.data[u];
-        prefetch_txn(ix, U->head);
         prefetch_row(g, pg_node_ww_in(g, U->head));
         if (g->split) prefetch_row(g, pg_node_t(g, U->head));
-        if (U->last != 0) { prefetch_row(g, pg_node_t(g, U->last)); prefetch_txn(ix, U->last); }
-        for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
-            uint32_t r = ix->readers.data[U->rd_first + j];
-            prefetch_row(g, pg_node_tp(g, r));
-            prefetch_txn(ix, r);
-        }
+        if (U->last != 0) prefetch_row(g, pg_node_t(g, U->last));
     }
 }
 
@@ -533,15 +466,13 @@ static void scan_task(void *ctx, size_t task) {
     scan_out *out = &j->out[task];
     scan_scratch sc;
     memset(&sc, 0, sizeof sc);
-    vec_resize(sc.at, j->g->num_chains);
     prefetch_key_rows(j->g, j->range[task]);
     for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
         prefetch_key_rows(j->g, k + 1);
         if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
     }
     vec_free(sc.cand); vec_free(sc.rin); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
-    vec_free(sc.group_of); vec_free(sc.deps);
-    vec_free(sc.at); vec_free(sc.win); vec_free(sc.pu);
+    vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
 }
 
 /* Key ranges of about equal numbers of units, a few per thread so that

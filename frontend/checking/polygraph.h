@@ -368,10 +368,6 @@ static inline uint32_t pg_reach_at(const polygraph *g, uint32_t u, uint32_t c) {
     }
     return best;
 }
-/* Node u's entries on every chain at once: out[c] = pg_reach_at(g, u, c)
- * for c < num_chains (a row read once, instead of once per chain). */
-void pg_reach_node_positions(const polygraph *g, uint32_t u, uint32_t *out);
-#define PG_REACH_POS_CHUNK 256u
 /* u reaches v in the known graph (as of the last pg_reach); 0 also when
  * v's session is not tracked or the fact was lost to the 16-bit offsets
  * (unknown: callers only lose pruning). */

@@ -87,23 +87,6 @@ static inline uint8_t *row_of(const polygraph *g, uint32_t u) {
 
 pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
 
-/* pg_reach_at on every chain: a start node without a row gathers its own
- * position and its arcs' commits' rows, as pg_reach_at does chain by chain. */
-void pg_reach_node_positions(const polygraph *g, uint32_t u, uint32_t *out) {
-    if (has_row(g, u)) { reach_rows_positions(g, row_of(g, u), out, 0); return; }
-    uint32_t t = u >> 1, S = g->num_chains, c = pg_node_chain(g, u);
-    uint8_t cls = g->sclass[t];
-    if (cls & PG_SOUT_OWN) reach_rows_positions(g, row_of(g, u - 1), out, 0);
-    else for (uint32_t x = 0; x < S; x++) out[x] = UINT32_MAX;
-    if (c != HISTORY_NONE && c < S) {
-        uint32_t p = pg_node_pos(g, u);
-        out[c] = p < out[c] ? p : out[c];
-    }
-    if (cls & PG_SOUT_MORE)
-        for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++)
-            reach_rows_positions(g, row_of(g, 2 * g->sout[j]), out, 1);
-}
-
 /* Node x's own position into acc (a row with base bu <= it). */
 static inline void own_into(uint16_t *acc, uint32_t bu, uint32_t cx, uint32_t px) {
     if (cx == HISTORY_NONE) return;

@@ -178,48 +178,6 @@ uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out) {
     return reach_rows_load(g, g->reach + (size_t)r * g->reach_stride, out);
 }
 
-/* A row's entries as positions (UINT32_MAX: none), what pg_reach_row_at
- * gives chain by chain, into out; or (merge) their minima with out's
- * (the rare case: a start node with arcs besides its own commit). */
-VECTORIZE static void positions_narrow(uint32_t *restrict out, const uint8_t *restrict d, uint32_t S, uint32_t h) {
-    for (uint32_t x = 0; x < S; x++) out[x] = d[x] == PG_REACH_NARROW_NONE ? UINT32_MAX : h + d[x];
-}
-VECTORIZE static void positions_split(uint32_t *restrict out, const uint8_t *restrict d, const uint8_t *restrict bit,
-                                      uint32_t n, uint32_t hb) {
-    for (uint32_t x = 0; x < n; x++) {
-        uint32_t p = hb + 2u * d[x] + bit[x];  /* both arms computed: no branch */
-        out[x] = d[x] == PG_REACH_NARROW_NONE ? UINT32_MAX : p;
-    }
-}
-void reach_rows_positions(const polygraph *g, const uint8_t *row, uint32_t *restrict out, int merge) {
-    uint32_t h = pg_load32(row), S = g->num_chains;
-    if (merge) {
-        for (uint32_t x = 0; x < S; x++) {
-            uint32_t p = pg_reach_row_at(g, row, x);
-            out[x] = out[x] < p ? out[x] : p;
-        }
-        return;
-    }
-    if (pg_reach_head_wide(h)) {
-        const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE) + 2;
-        uint32_t b = pg_load32(w - 2);
-        for (uint32_t x = 0; x < S; x++) out[x] = w[x] == PG_REACH_NONE ? UINT32_MAX : b + w[x];
-        return;
-    }
-    if (!g->reach_bits_at) { positions_narrow(out, row + 4, S, h); return; }
-    uint8_t bit[PG_REACH_POS_CHUNK];
-    for (uint32_t x0 = 0; x0 < S; x0 += PG_REACH_POS_CHUNK) {   /* parity bytes a chunk at a time */
-        uint32_t n = S - x0 < PG_REACH_POS_CHUNK ? S - x0 : PG_REACH_POS_CHUNK;
-        const uint8_t *bm = row + g->reach_bits_at + x0 / 8;
-        for (uint32_t k = 0; k < (n + 7) / 8; k++) {
-            uint64_t v = ((uint64_t)bm[k] * 0x0101010101010101ull) & 0x8040201008040201ull;
-            v = ((v + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
-            memcpy(bit + 8 * k, &v, sizeof v);
-        }
-        positions_split(out + x0, row + 4 + x0, bit, n, (h >> 1) * 2);
-    }
-}
-
 /* Row r's entries, moved to base bu, into acc (bit: scratch of a byte an
  * entry). */
 void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32_t bu, uint8_t *bit) {

@@ -26,9 +26,6 @@ void reach_rows_clamp(uint16_t *acc, uint32_t w);
 void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit);
 /* A row's 16-bit form: its base, its offsets into out. */
 uint32_t reach_rows_load(const polygraph *g, const uint8_t *row, uint16_t *restrict out);
-/* A row's entries as positions (UINT32_MAX: none) into out, or (merge)
- * their minima with out's. */
-void reach_rows_positions(const polygraph *g, const uint8_t *row, uint32_t *restrict out, int merge);
 /* Row r's entries, moved to base bu, into acc. */
 void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32_t bu, uint8_t *bit);
 /* row dst = min(row dst, row src), resp. min(row dst, position p on chain

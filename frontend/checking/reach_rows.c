@@ -18,33 +18,37 @@
 
 /* acc[x] = min(acc[x], src[x] + sh), the sum saturating at NONE: offsets
  * from one base moved to a base sh lower; one that no longer fits is lost.
- * sh < NONE. */
+ * sh < NONE.  All in 16 bits (min(v, NONE - sh) + sh is the saturating
+ * sum, and NONE stays NONE), so the loop vectorizes at 8 entries a step. */
 VECTORIZE void reach_rows_min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh) {
+    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh);
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = (uint32_t)src[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+        uint16_t t = (uint16_t)((src[x] < lim ? src[x] : lim) + k);
+        acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
 /* The same from a narrow row's bytes (SER: offset d, 0xFF none). */
 VECTORIZE static void min_narrow(uint16_t *restrict acc, const uint8_t *restrict src, uint32_t w, uint32_t sh) {
+    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh);
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = src[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : (uint32_t)src[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+        uint16_t v = src[x] == PG_REACH_NARROW_NONE ? (uint16_t)PG_REACH_NONE : src[x];
+        uint16_t t = (uint16_t)((v < lim ? v : lim) + k);
+        acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
-/* The same from a narrow split row: offset 2 d + bit, sh already less
- * the row base's parity (it may wrap: no stored entry lies below the
- * base, so the sum does not). */
+/* The same from a narrow split row: stored 2 d + bit is the offset plus
+ * the row base's parity par (so never below par), sh the distance of the
+ * two bases (< NONE). */
 VECTORIZE static void min_narrow_split(uint16_t *restrict acc, const uint8_t *restrict src, const uint8_t *restrict bit,
-                                       uint32_t w, uint32_t sh) {
+                                       uint32_t w, uint32_t sh, uint32_t par) {
+    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh), p = (uint16_t)par;
     for (uint32_t x = 0; x < w; x++) {
-        uint32_t t = src[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : 2u * src[x] + bit[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        acc[x] = (uint16_t)(t < acc[x] ? t : acc[x]);
+        uint16_t d = src[x], e = (uint16_t)(2 * d + bit[x] - p);   /* both arms computed: no branch */
+        uint16_t v = d == PG_REACH_NARROW_NONE ? (uint16_t)PG_REACH_NONE : e;
+        uint16_t t = (uint16_t)((v < lim ? v : lim) + k);
+        acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
@@ -91,14 +95,14 @@ static uint32_t wide_alloc(polygraph *g) {
     return i;
 }
 
-/* The largest offset of acc (S entries) plus lo, 0 for none. */
-VECTORIZE static uint32_t max_offset(const uint16_t *restrict acc, uint32_t S, uint32_t lo) {
-    uint32_t need = 0;
-    for (uint32_t x = 0; x < S; x++) {
-        uint32_t m = acc[x] == PG_REACH_NONE ? 0 : (uint32_t)acc[x] + lo;
-        need = m > need ? m : need;
-    }
-    return need;
+/* Every entry of acc (S entries) plus lo, halved on the split graph,
+ * fits a narrow byte (<= pg_reach_narrow_max).  An OR of 16-bit
+ * comparisons with one bound: it vectorizes, a running maximum did not. */
+VECTORIZE static int fits_narrow(const uint16_t *restrict acc, uint32_t S, uint32_t lo, uint32_t split) {
+    uint32_t bound = ((pg_reach_narrow_max + 1) << split) - lo;   /* entries below it fit */
+    uint16_t b = (uint16_t)(bound < PG_REACH_NONE ? bound : PG_REACH_NONE), over = 0;
+    for (uint32_t x = 0; x < S; x++) over |= (uint16_t)((acc[x] != PG_REACH_NONE) & (acc[x] >= b));
+    return !over;
 }
 
 /* A narrow row's bytes (and split: parity bytes into bit) from acc. */
@@ -121,7 +125,7 @@ void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *r
      * most one wide row, so the pool never outgrows the rows */
     int stay_wide = reuse && pg_reach_head_wide(h);
     if (g->reach_stride > 4 && !stay_wide &&   /* 4: heads only, every row wide (narrow_pays) */
-        (bu == UINT32_MAX || (bu < PG_REACH_WIDE && (max_offset(acc, S, lo) >> split) <= pg_reach_narrow_max))) {
+        (bu == UINT32_MAX || (bu < PG_REACH_WIDE && fits_narrow(acc, S, lo, split)))) {
         memcpy(row, &bu, sizeof bu);
         uint8_t *d = row + 4;
         narrow_bytes(d, bit, acc, S, lo, split);
@@ -188,7 +192,7 @@ void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32
     if (h == UINT32_MAX || h - bu >= PG_REACH_NONE) return;
     if (!g->reach_bits_at) { min_narrow(acc, r + 4, S, h - bu); return; }
     parity_bytes(g, r, bit);
-    min_narrow_split(acc, r + 4, bit, S, h - bu - (h & 1u));
+    min_narrow_split(acc, r + 4, bit, S, h - bu, h & 1u);
 }
 
 /* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both

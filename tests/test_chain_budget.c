@@ -25,23 +25,13 @@
 
 #include "workload/gen_writer.h"
 #include "workload/workload.h"
+#include "sim_history.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 
 static history *simulate(sim_level level, sim_fault fault, uint32_t sessions, uint32_t txns, uint64_t keys,
                          uint64_t seed) {
-    workload_params p;
-    workload_defaults(&p);
-    p.sessions = sessions; p.txns_per_session = txns; p.ops_per_txn = 5; p.keys = keys;
-    p.level = level; p.fault = fault; p.fault_rate = 0.05; p.seed = seed;
-    ic_error err; ic_error_clear(&err);
-    model_sink *m = model_sink_new("sim", p.sessions, 0);
-    sim_sink sink = model_sink_sink(m);
-    sim_truth t;
-    assert_true(sim_run(&p, &sink, &t, NULL, NULL, &err));
-    history *h = model_sink_finish(m, &err);
-    if (!h) fail_msg("builder rejected the simulated history: %s", err.msg);
-    return h;
+    return sim_history(level, fault, (sim_shape){ sessions, txns, 5, keys }, seed);
 }
 
 typedef struct tally { int pass, fail, solved, variants, untracked; } tally;

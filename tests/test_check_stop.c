@@ -24,6 +24,7 @@
 
 #include "workload/gen_writer.h"
 #include "workload/workload.h"
+#include "sim_history.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/write.h"
@@ -35,18 +36,7 @@
 #include <unistd.h>
 
 static history *simulate(sim_fault fault, uint64_t keys, uint64_t seed) {
-    workload_params p;
-    workload_defaults(&p);
-    p.sessions = 8; p.txns_per_session = 30; p.ops_per_txn = 6; p.keys = keys;
-    p.level = SIM_SI; p.fault = fault; p.fault_rate = 0.05; p.seed = seed;
-    ic_error err; ic_error_clear(&err);
-    model_sink *m = model_sink_new("sim", p.sessions, 0);
-    sim_sink sink = model_sink_sink(m);
-    sim_truth t;
-    assert_true(sim_run(&p, &sink, &t, NULL, NULL, &err));
-    history *h = model_sink_finish(m, &err);
-    if (!h) fail_msg("builder rejected the simulated history: %s", err.msg);
-    return h;
+    return sim_history(SIM_SI, fault, (sim_shape){ 8, 30, 6, keys }, seed);
 }
 
 /* Says stop from its `from`-th question on (0: never). */

@@ -17,6 +17,7 @@
 
 #include "workload/gen_writer.h"
 #include "workload/workload.h"
+#include "sim_history.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
@@ -96,18 +97,7 @@ static void nothing_aside_once_released(void **state) {
 }
 
 static history *simulate(sim_fault fault, uint64_t seed) {
-    workload_params p;
-    workload_defaults(&p);
-    p.sessions = 6; p.txns_per_session = 40; p.ops_per_txn = 5; p.keys = 25 + seed % 20;
-    p.level = SIM_SI; p.fault = fault; p.fault_rate = 0.05; p.seed = seed;
-    ic_error err; ic_error_clear(&err);
-    model_sink *m = model_sink_new("sim", p.sessions, 0);
-    sim_sink sink = model_sink_sink(m);
-    sim_truth t;
-    assert_true(sim_run(&p, &sink, &t, NULL, NULL, &err));
-    history *h = model_sink_finish(m, &err);
-    assert_non_null(h);
-    return h;
+    return sim_history(SIM_SI, fault, (sim_shape){ 6, 40, 5, 25 + seed % 20 }, seed);
 }
 
 static void same_result(const check_result *a, const check_result *b) {

@@ -32,6 +32,7 @@
 #include "tests/cert_round_trip.h"
 #include "workload/gen_writer.h"
 #include "workload/workload.h"
+#include "sim_history.h"
 #include "tests/brute_levels.h"
 #include "tests/levels_gen.h"
 
@@ -295,18 +296,7 @@ static void random_histories_knobs(void **state) {
 /* ---- simulated histories: hundreds of transactions, no oracle --------------- */
 
 static history *simulate(sim_level level, sim_fault fault, uint64_t seed) {
-    workload_params p;
-    workload_defaults(&p);
-    p.sessions = 12; p.txns_per_session = 25; p.ops_per_txn = 5; p.keys = 40;
-    p.level = level; p.fault = fault; p.fault_rate = 0.05; p.seed = seed;
-    ic_error err; ic_error_clear(&err);
-    model_sink *m = model_sink_new("sim", p.sessions, 0);
-    sim_sink sink = model_sink_sink(m);
-    sim_truth t;
-    assert_true(sim_run(&p, &sink, &t, NULL, NULL, &err));
-    history *h = model_sink_finish(m, &err);
-    assert_non_null(h);
-    return h;
+    return sim_history(level, fault, (sim_shape){ 12, 25, 5, 40 }, seed);
 }
 
 /* Times on a simulated history: every transaction [0, 1] (no real-time

@@ -12,6 +12,15 @@ static inline history *load_str(history_format fmt, const char *s, ic_error *err
     return load_history_mem(s, strlen(s), fmt, "t", err);
 }
 
+/* A text history from memory (file name "t.txt"); the test fails, with
+ * the loader's message, when it is refused.  Include after <cmocka.h>. */
+static inline history *load_text(const char *s) {
+    ic_error err; ic_error_clear(&err);
+    history *h = load_history_mem(s, strlen(s), FORMAT_TEXT, "t.txt", &err);
+    if (!h) fail_msg("t.txt refused: %s", err.msg);
+    return h;
+}
+
 /* Loading must fail at `line` (0: any/none) with exactly `msg`. */
 #define assert_load_error(fmt, text, line_, want_) do {                      \
         ic_error e_;                                                       \

@@ -21,13 +21,9 @@
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
+#include "parse_helpers.h"
 
-static history *text(const char *s) {
-    ic_error err; ic_error_clear(&err);
-    history *h = load_history_mem(s, strlen(s), FORMAT_TEXT, "t.txt", &err);
-    assert_non_null(h);
-    return h;
-}
+static history *text(const char *s) { return load_text(s); }
 
 /* r-m-w chains (edges inside units), a reader of an older version, two
  * sessions: every kind of base edge. */

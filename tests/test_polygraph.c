@@ -13,6 +13,7 @@
 #include "frontend/checking/polygraph.h"
 #include "frontend/recheck/verify_model.h"
 #include "dep_holds.h"
+#include "parse_helpers.h"
 
 /* The index's base edges as one array (they are generated). */
 static void collect_edge(void *ctx, const pg_edge *e) { vec_push(*(pg_edge_vec *)ctx, *e); }
@@ -23,13 +24,7 @@ static pg_edge_vec base_edges(const pg_index *ix) {
     return v;
 }
 
-static history *text(const char *s) {
-    ic_error err; ic_error_clear(&err);
-    history *h = load_history_mem(s, strlen(s), FORMAT_TEXT, "t.txt", &err);
-    if (!h) fprintf(stderr, "%s\n", err.msg);
-    assert_non_null(h);
-    return h;
-}
+static history *text(const char *s) { return load_text(s); }
 
 static uint32_t txn_by_ext(const history *h, int64_t ext) {
     for (uint32_t t = 1; t < h->num_txns; t++) if (h->txns[t].ext_id == ext) return t;

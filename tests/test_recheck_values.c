@@ -17,14 +17,9 @@
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
 #include "frontend/recheck/verify_model.h"
+#include "parse_helpers.h"
 
-static history *text(const char *s) {
-    ic_error err; ic_error_clear(&err);
-    history *h = load_history_mem(s, strlen(s), FORMAT_TEXT, "t.txt", &err);
-    if (!h) fprintf(stderr, "%s\n", err.msg);
-    assert_non_null(h);
-    return h;
-}
+static history *text(const char *s) { return load_text(s); }
 
 /* Key 1 written v then w by transactions 1 and 2 of one session; 3 reads
  * w; 4 reads v and writes key 2.  The order INIT, v, w passes SER (1, 4, 2,

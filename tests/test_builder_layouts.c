@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "frontend/history/history.h"
+#include "builder_ops.h"
 
-typedef struct mop { uint32_t txn, key, line; int64_t value; unsigned kind; } mop;
 typedef struct mtxn { uint32_t sess, pos, line, nops, want; } mtxn;
 
 static uint64_t rng = 0x243f6a8885a308d3ULL;
@@ -33,7 +33,7 @@ static uint32_t rnd(uint32_t n) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng 
 
 enum { NS = 4, NT = 30, MAXOPS = 4, NK = 7 };
 
-static void check_history(history *h, const mop *ops, uint32_t nops, const mtxn *tx, uint32_t ntx) {
+static void check_history(history *h, const added_op *ops, uint32_t nops, const mtxn *tx, uint32_t ntx) {
     assert_non_null(h);
     assert_int_equal(h->num_sessions, NS);
     for (uint32_t bt = 0; bt < ntx; bt++) {
@@ -61,7 +61,7 @@ static void check_history(history *h, const mop *ops, uint32_t nops, const mtxn 
 
 static void builder_ops_in_any_arrival_order(void **state) {
     (void)state;
-    static mop ops[NT * (MAXOPS + 1)];
+    static added_op ops[NT * (MAXOPS + 1)];
     static mtxn tx[NT];
     int layouts[4] = { 0 };
     for (int c = 0; c < 400; c++) {
@@ -84,7 +84,7 @@ static void builder_ops_in_any_arrival_order(void **state) {
                 uint32_t l_ = lines == 0 || lines == 3 ? tx[bt].line + tx[bt].nops \
                             : lines == 1 ? tx[bt].line \
                             : tx[bt].line + tx[bt].nops + (tx[bt].nops == 1 && bt == (uint32_t)c % NT); \
-                mop o_ = { bt, keys[k_], l_, kind_ == OP_WRITE ? next_value++ : VALUE_INIT, kind_ }; \
+                added_op o_ = { bt, keys[k_], l_, kind_ == OP_WRITE ? next_value++ : VALUE_INIT, kind_ }; \
                 hb_op(b, bt, kind_, keys[k_], o_.value, l_); \
                 ops[nops++] = o_; tx[bt].nops++; \
             } \
@@ -112,17 +112,7 @@ static void builder_ops_in_any_arrival_order(void **state) {
 #undef ADD_OPS
         if (!nops) { hb_free(b); continue; }
         layouts[c % 4]++;
-        for (uint32_t i = 0; i < nops; i++) {
-            uint32_t txn, key, l;
-            unsigned kind;
-            int64_t v;
-            hb_op_get(b, i, &txn, &kind, &key, &v, &l);
-            assert_int_equal(txn, ops[i].txn);
-            assert_int_equal(kind, ops[i].kind);
-            assert_int_equal(key, ops[i].key);
-            assert_int_equal(v, ops[i].value);
-            assert_int_equal(l, ops[i].line);
-        }
+        assert_builder_ops(b, ops, nops);
         ic_error err; ic_error_clear(&err);
         history *hc = hb_finish(hb_clone(b, NULL), &err);
         if (!hc) fail_msg("clone: %s", err.msg);

@@ -12,6 +12,7 @@
 #include "frontend/history/u64map.h"
 #include "frontend/reports/history_stats.h"
 #include "frontend/formats/parse.h"
+#include "builder_ops.h"
 
 /* Two sessions whose transactions arrive interleaved, ops of one txn split. */
 static void builder_regroups_by_session(void **state) {
@@ -112,7 +113,6 @@ static void op_lines_kept_compact_when_they_follow_a_layout(void **state) {
  * point of switching.  hb_op_get gives back each op as added, a clone the
  * same, and the history holds each transaction's ops in order with their
  * lines, whether built from the builder or its clone. */
-typedef struct added_op { uint32_t txn, key, line; int64_t value; unsigned kind; } added_op;
 static uint64_t lay_rng = 0x9e3779b97f4a7c15ULL;
 static uint32_t lay_rnd(uint32_t n) { lay_rng ^= lay_rng << 13; lay_rng ^= lay_rng >> 7; lay_rng ^= lay_rng << 17; return (uint32_t)(lay_rng % n); }
 
@@ -159,17 +159,7 @@ static void builder_runs_and_lines_in_every_layout(void **state) {
                 ops[nops++] = o;
             }
         }
-        for (uint32_t i = 0; i < nops; i++) {
-            uint32_t txn, key, l;
-            unsigned kind;
-            int64_t v;
-            hb_op_get(b, i, &txn, &kind, &key, &v, &l);
-            assert_int_equal(txn, ops[i].txn);
-            assert_int_equal(key, ops[i].key);
-            assert_int_equal(v, ops[i].value);
-            assert_int_equal(l, ops[i].line);
-            assert_int_equal(kind, ops[i].kind);
-        }
+        assert_builder_ops(b, ops, nops);
         ic_error err; ic_error_clear(&err);
         history *hc = hb_finish(hb_clone(b, NULL), &err);
         check_built(hc, ops, nops, NTX);

@@ -1,6 +1,7 @@
-/* bigmem.c — see bigmem.h.  The advice is MADV_HUGEPAGE on the page-aligned
- * interior of a block; blocks under 2 MB are left alone (a huge page
- * there would only waste memory). */
+/* bigmem.c — see bigmem.h.  The advice is MADV_HUGEPAGE on the pages a
+ * block covers (big_advise says which); blocks under 2 MB are left alone
+ * (a huge page there would only waste memory).  The advice never changes
+ * a byte, so pages shared with a neighbouring block may take it too. */
 #include "io/bigmem.h"
 
 #include <stdint.h>

@@ -46,6 +46,7 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
 static void add_base_edge(void *g, const pg_edge *e) { pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to); }
 
 uint32_t pg_chain_limit;
+int pg_scan_covering_plain;
 uint32_t pg_reach_delta_max = 0xFFFE;
 /* Bytes the reachability table may take, counted as every row wide (2
  * bytes an entry): 100 sessions at 22M transactions under SI (22M commit
@@ -374,7 +375,7 @@ static void covering_of_unit(const polygraph *g, uint32_t s, uint32_t i, uint32_
         uint32_t v = cand_i[gi];
         if (v == UINT32_MAX) continue;
         uint32_t c = gchain[gi], hv = ix->units.data[v].head;
-        int fast = c != UINT32_MAX && !g->prw;
+        int fast = c != UINT32_MAX && !g->prw && !pg_scan_covering_plain;
         for (uint32_t j = 0; j < nrd && fast; j++) fast = rd[j] != hv;
         int implied;
         if (!fast) implied = side_implied(g, u, v);

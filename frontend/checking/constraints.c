@@ -295,24 +295,6 @@ static int cmp_unit_at(const void *a, const void *b) {
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
-/* The units of a key by (session, position, unit): cmp_unit_at's order.
- * A key has a few dozen units (40 at 1M): an insertion sort, without
- * qsort's calls, unless there are many. */
-static inline int unit_at_less(const unit_at *x, const unit_at *y) {
-    if (x->session != y->session) return x->session < y->session;
-    if (x->pos != y->pos) return x->pos < y->pos;
-    return x->unit < y->unit;
-}
-static void sort_units(unit_at *a, size_t n) {
-    if (n > 64) { qsort(a, n, sizeof *a, cmp_unit_at); return; }
-    for (size_t i = 1; i < n; i++) {
-        unit_at x = a[i];
-        size_t j = i;
-        for (; j > 0 && unit_at_less(&x, &a[j - 1]); j--) a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
-
 /* What the scan of a range of keys produces, in key order: concatenating
  * the ranges' outputs in order gives what one scan of all keys gives. */
 typedef struct scan_out {
@@ -413,7 +395,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
         unit_at a = { pg_txn_session(ix, hd), pg_txn_pos(ix, hd), u };
         vec_push(sc->sorted, a);
     }
-    sort_units(sc->sorted.data, sc->sorted.len);
+    qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
     const unit_at *sorted = sc->sorted.data;
     vec_clear(sc->gstart); vec_clear(sc->gsess);
     vec_resize(sc->group_of, n); vec_resize(sc->idx_of, n);

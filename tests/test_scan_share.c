@@ -1,22 +1,13 @@
-/* test_scan_share.c — the writer-unit scan's per-unit covering test, and
- * what a level shares with the others of a run.
+/* test_scan_share.c — what a level shares with the other levels of a run.
  *
- * 1. The initial scan (constraints.c) decides whether each covering
- *    candidate's side is already implied by the known graph with one
- *    lookup per source and group (covering_of_unit); the plain test
- *    (side_implied, one pg_reaches an edge) is the reference.  On
- *    simulated histories with every fault, at every searched level
- *    without real time, with every session tracked and with two tracked
- *    (the others untracked), both must give the same polygraph: the same
- *    known edges in the same order, the same constraints, the same counts,
- *    the same failure.  The tally asserts that candidates were found not
- *    implied (covering edges added) and that the scan failed somewhere.
- * 2. A level checked in a run of several (run_check, the index and its
- *    base edges shared, released after the last use) gives the same facts
- *    as the level checked alone: si,ser against ser alone and si alone,
- *    with one thread and two (the levels of a wave at once), every count
- *    of the hook's result the same (a level the run decides without its
- *    own search, "implied", the same verdict). */
+ * A level checked in a run of several (run_check: the history, the index
+ * and its base edges shared, the base edges released after the last use)
+ * gives the same facts as the level checked alone: si,ser against ser
+ * alone and si alone, on simulated histories with every fault, with one
+ * thread and two (the levels of a wave at once), every count of the
+ * hook's result the same (a level the run decides without its own search,
+ * "implied", the same verdict).  The tally asserts that si was searched in
+ * the run (ser failed) somewhere. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +22,6 @@
 #include "sim_history.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
-#include "frontend/checking/polygraph.h"
 #include "frontend/run_check.h"
 
 /* h without read-axiom violations (the checker stops before the index
@@ -43,67 +33,6 @@ static history *clean(history *h) {
     anomaly_list_free(&al);
     if (found) { history_free(h); return NULL; }
     return h;
-}
-
-typedef struct tally { int graphs, failed, covering, untracked; } tally;
-
-static void same_graph(const polygraph *a, int ok_a, const polygraph *b, int ok_b) {
-    assert_int_equal(ok_a, ok_b);
-    assert_string_equal(a->fail_reason, b->fail_reason);
-    assert_int_equal(a->known.len, b->known.len);
-    if (a->known.len) assert_memory_equal(a->known.data, b->known.data, a->known.len * sizeof *a->known.data);
-    assert_int_equal(a->cons.len, b->cons.len);
-    if (a->cons.len) assert_memory_equal(a->cons.data, b->cons.data, a->cons.len * sizeof *a->cons.data);
-    assert_int_equal(a->pairs_total, b->pairs_total);
-    assert_int_equal(a->pairs_decided_scan, b->pairs_decided_scan);
-    assert_int_equal(a->edges_covering, b->edges_covering);
-}
-
-/* Level lv's polygraph of h built with the hoisted covering test and with
- * the plain one, chain limit `limit` (0: every session). */
-static void compare_covering(const history *h, check_level_id lv, uint32_t limit, tally *tl) {
-    pg_index ix;
-    ic_error err; ic_error_clear(&err);
-    assert_true(pg_index_build_opts(&ix, h, &err, NULL, pg_index_opts_for(lv)));
-    pg_chain_limit = limit;
-    polygraph g[2];
-    int ok[2];
-    for (int plain = 0; plain < 2; plain++) {
-        pg_scan_covering_plain = plain;
-        pg_init_level(&g[plain], &ix, lv);
-        ok[plain] = pg_build_constraints(&g[plain]);
-    }
-    pg_scan_covering_plain = 0;
-    pg_chain_limit = 0;
-    same_graph(&g[0], ok[0], &g[1], ok[1]);
-    tl->graphs++;
-    tl->failed += !ok[0];
-    tl->covering += g[0].edges_covering > 0;
-    tl->untracked += g[0].num_chains < pg_num_sessions(&ix);
-    pg_free(&g[0]); pg_free(&g[1]);
-    pg_index_free(&ix);
-}
-
-static void covering_test_same_polygraph(void **state) {
-    (void)state;
-    tally tl = { 0 };
-    for (int fault = 0; fault < FAULT_COUNT; fault++)
-        for (uint64_t seed = 1; seed <= 3; seed++) {
-            history *h = clean(sim_history(fault % 2 ? SIM_SI : SIM_SER, (sim_fault)fault,
-                                           (sim_shape){ 6, 20, 6, 12 }, seed));
-            if (!h) continue;
-            for (int l = 0; l < LEVEL_COUNT; l++) {
-                check_level_id lv = (check_level_id)l;
-                if (level_shape_of(lv) < SHAPE_PC || level_real_time(lv)) continue;
-                compare_covering(h, lv, 0, &tl);
-                compare_covering(h, lv, 2, &tl);
-            }
-            history_free(h);
-        }
-    assert_true(tl.graphs >= 40);
-    assert_true(tl.failed > 0);
-    assert_true(tl.covering > 0);
-    assert_true(tl.untracked > 0);
 }
 
 /* What the hook saw of each level: verdict, stage and every count. */
@@ -183,7 +112,6 @@ static void level_in_a_run_same_facts(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(covering_test_same_polygraph),
         cmocka_unit_test(level_in_a_run_same_facts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

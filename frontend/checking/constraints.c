@@ -46,7 +46,6 @@ void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32
 static void add_base_edge(void *g, const pg_edge *e) { pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to); }
 
 uint32_t pg_chain_limit;
-int pg_scan_covering_plain;
 uint32_t pg_reach_delta_max = 0xFFFE;
 /* Bytes the reachability table may take, counted as every row wide (2
  * bytes an entry): 100 sessions at 22M transactions under SI (22M commit
@@ -311,10 +310,6 @@ typedef struct scan_scratch {
     VEC(uint32_t) rin;           /* per unit x group: pg_reach_at(head's WW entry, group's chain) */
     VEC(unit_at) sorted;
     vec_u32 gstart, gsess, group_of, idx_of;
-    vec_u32 gchain;              /* per group: its chain (UINT32_MAX: untracked) */
-    vec_u32 spos;                /* per sorted entry: its head's WW entry node's position */
-    vec_u32 srin;                /* per sorted entry: where its unit's rin row starts */
-    vec_u32 hpos;                /* per unit of the key: its head's position on its chain */
     dep_edge_vec deps;
 } scan_scratch;
 
@@ -333,42 +328,6 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
     if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[after].head))
         *slot = after;
     return 1;
-}
-
-/* The covering edges of unit s + i: for each group gi whose candidate v
- * (cand_i[gi]) is set, side s+i < v's edges that the known graph does not
- * imply (pg_side_edges), unless side_implied says it implies them all.
- * The same test as side_implied, with what does not depend on v hoisted
- * out of the loop over the groups: every pg_reaches(x, y) it asks has y
- * on the group's chain, and is pg_reach_at(x, chain) <= pos(y) (x != y:
- * a unit's last and head(V) differ, a reader that is head(V) is skipped
- * there and sent to side_implied here); the sources x are U's last and
- * its readers, fixed for the unit, so the latest position any of them
- * needs is one maximum per group.  Untracked chains, rr's predicate
- * reads and a reader that heads a candidate go to side_implied itself. */
-static void covering_of_unit(const polygraph *g, uint32_t s, uint32_t i, uint32_t G, const uint32_t *cand_i,
-                             scan_scratch *sc, scan_out *out) {
-    const pg_index *ix = g->ix;
-    uint32_t u = s + i;
-    const pg_unit *U = &ix->units.data[u];
-    const uint32_t *rd = ix->readers.data + U->rd_first, nrd = pg_unit_rd_num(U);
-    const uint32_t *gchain = sc->gchain.data, *hpos = sc->hpos.data;
-    for (uint32_t gi = 0; gi < G; gi++) {
-        uint32_t v = cand_i[gi];
-        if (v == UINT32_MAX) continue;
-        uint32_t c = gchain[gi], hv = ix->units.data[v].head;
-        int fast = c != UINT32_MAX && !g->prw && !pg_scan_covering_plain;
-        for (uint32_t j = 0; j < nrd && fast; j++) fast = rd[j] != hv;
-        int implied;
-        if (!fast) implied = side_implied(g, u, v);
-        else {
-            uint32_t p = hpos[v - s];
-            uint32_t ww_at = g->split ? 2 * p + (uint32_t)g->ww_commit : p, t_at = g->split ? 2 * p + 1 : p;
-            implied = U->last == 0 || pg_reach_at(g, pg_node_t(g, U->last), c) <= ww_at;
-            for (uint32_t j = 0; j < nrd && implied; j++) implied = pg_reach_at(g, pg_node_tp(g, rd[j]), c) <= t_at;
-        }
-        if (!implied) out->edges_covering += pg_side_edges(g, u, v, &sc->deps, &out->edges);
-    }
 }
 
 /* The initial scan of a key's unit pairs.  Units are grouped by the session
@@ -434,57 +393,37 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
             snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: a writer cannot come after the initial version", k);
             return 0;
         }
-    /* Per group its chain, per sorted entry its WW entry node's position
-     * and where its unit's rin row starts, per unit its head's position:
-     * the loops below read them about G times each. */
-    vec_resize(sc->gchain, G); vec_resize(sc->spos, sc->sorted.len); vec_resize(sc->srin, sc->sorted.len);
-    vec_resize(sc->hpos, n);
-    uint32_t *gchain = sc->gchain.data, *spos = sc->spos.data, *srin = sc->srin.data, *hpos = sc->hpos.data;
-    for (uint32_t gi = 0; gi < G; gi++) gchain[gi] = g->chain_of_session[gsess[gi]];
-    for (uint32_t i = 0; i < sc->sorted.len; i++) {
-        spos[i] = g->split ? 2 * sorted[i].pos + (uint32_t)g->ww_commit : sorted[i].pos;
-        srin[i] = (sorted[i].unit - s) * G;
-        hpos[sorted[i].unit - s] = sorted[i].pos;
-    }
-    hpos[0] = 0;                                   /* INIT's unit is never a candidate */
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t hu = ix->units.data[u].head, cu = pg_txn_session(ix, hu), iu = sc->idx_of.data[u - s];
         uint32_t tpu = pg_node_ww_in(g, hu);           /* T' (pc: T), where a WW edge into hu enters */
         uint32_t pu_tp = pg_node_pos(g, tpu), gu = sc->group_of.data[u - s];
-        uint32_t chain_u = g->chain_of_session[cu];
-        const uint32_t *rin_u = rin + (size_t)(u - s) * G;
-        uint32_t *cand_u = cand + (size_t)(u - s) * G;
         for (uint32_t gi = 0; gi < G; gi++) {
-            uint32_t gs = gstart[gi], ge = gstart[gi + 1];
-            uint32_t a, b;
-            if (gsess[gi] == cu) { b = iu; a = iu + 1; }
-            else if (gchain[gi] == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
+            uint32_t gs = gstart[gi], ge = gstart[gi + 1], c = gsess[gi];
+            uint32_t a, b, chain = g->chain_of_session[c], chain_u = g->chain_of_session[cu];
+            if (c == cu) { b = iu; a = iu + 1; }
+            else if (chain == UINT32_MAX || chain_u == UINT32_MAX) { b = gs; a = ge; }   /* untracked: test all */
             else {
-                /* suffix: first entry whose head's T' position >= ru[c]
-                 * (the searches step without branches on the entries:
-                 * the groups are a unit or two, their outcomes random) */
-                uint32_t ru_chain = rin_u[gi], lo = gs, hi = ge;
+                /* suffix: first entry whose head's T' position >= ru[c] */
+                uint32_t ru_chain = rin[(size_t)(u - s) * G + gi], lo = gs, hi = ge;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    int up = spos[mid] >= ru_chain;
-                    hi = up ? mid : hi;
-                    lo = up ? lo : mid + 1;
+                    uint32_t p = g->split ? 2 * sorted[mid].pos + (uint32_t)g->ww_commit : sorted[mid].pos;
+                    if (p >= ru_chain) hi = mid; else lo = mid + 1;
                 }
                 a = lo;
                 /* prefix: entries whose head's T' reaches U's head's T' */
                 lo = gs; hi = a;
                 while (lo < hi) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    int up = rin[srin[mid] + gu] <= pu_tp;
-                    lo = up ? mid + 1 : lo;
-                    hi = up ? hi : mid;
+                    if (rin[(size_t)(sorted[mid].unit - s) * G + gu] <= pu_tp) lo = mid + 1; else hi = mid;
                 }
                 b = lo;
             }
             if (a < ge) {
-                uint32_t *slot = &cand_u[gi];
+                uint32_t *slot = &cand[(size_t)(u - s) * G + gi];
                 uint32_t v = sorted[a].unit;
-                if (*slot == UINT32_MAX || hpos[*slot - s] > hpos[v - s]) *slot = v;
+                if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[v].head))
+                    *slot = v;
             }
             for (uint32_t j = b; j < a; j++) {
                 uint32_t v = sorted[j].unit;
@@ -493,7 +432,12 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
         }
     }
     out->pairs_decided += m * (m - 1) / 2 - (out->cons.len - cons_before);
-    for (uint32_t i = 0; i < n; i++) covering_of_unit(g, s, i, G, cand + (size_t)i * G, sc, out);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t gi = 0; gi < G; gi++) {
+            uint32_t v = cand[(size_t)i * G + gi];
+            if (v != UINT32_MAX && !side_implied(g, s + i, v))
+                out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
+        }
     return 1;
 }
 
@@ -513,7 +457,7 @@ HISTORY_PREFETCH_FN void prefetch_row(const polygraph *g, uint32_t x) {
 
 /* A key's scan reads the rows of its units' heads and lasts, which lie
  * all over the table (a few cache misses per unit, the scan's largest
- * cost at 1M), and those of the readers of their lasts: ask for key k's while the key before it is scanned.
+ * cost at 1M): ask for key k's while the key before it is scanned.
  * Hints only. */
 static void prefetch_key_rows(const polygraph *g, uint32_t k) {
     const pg_index *ix = g->ix;
@@ -523,9 +467,6 @@ static void prefetch_key_rows(const polygraph *g, uint32_t k) {
         prefetch_row(g, pg_node_ww_in(g, U->head));
         if (g->split) prefetch_row(g, pg_node_t(g, U->head));
         if (U->last != 0) prefetch_row(g, pg_node_t(g, U->last));
-        /* the readers' rows (a split graph's start node: its commit's),
-         * which the covering candidates' tests read */
-        for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) prefetch_row(g, pg_node_t(g, ix->readers.data[U->rd_first + j]));
     }
 }
 
@@ -541,7 +482,6 @@ static void scan_task(void *ctx, size_t task) {
     }
     vec_free(sc.cand); vec_free(sc.rin); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
     vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
-    vec_free(sc.gchain); vec_free(sc.spos); vec_free(sc.srin); vec_free(sc.hpos);
 }
 
 /* Key ranges of about equal numbers of units, a few per thread so that

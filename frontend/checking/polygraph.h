@@ -410,10 +410,6 @@ int pg_rw_lazy(const polygraph *g, uint32_t from_node, uint32_t key);
 /* At most this many sessions get a reachability chain (0: automatic, all
  * unless nodes x sessions is too large).  A tuning and testing knob. */
 extern uint32_t pg_chain_limit;
-/* Testing knob: 1 makes the initial scan test every covering candidate
- * with the plain per-edge test (side_implied) instead of the per-unit
- * hoisted one (covering_of_unit); the edges are the same. */
-extern int pg_scan_covering_plain;
 /* Bytes the reachability table may take, counted as 2 an entry over the
  * rows it will have (the commits only in a half table): more sessions
  * than fit get no chain, the largest kept (default 6 GB: every one of 100

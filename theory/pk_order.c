@@ -468,10 +468,15 @@ static int freeze_run(const freeze_pass *p, int side, int fill, int check, uint3
                 if (e[2 * i] < 0 || e[2 * i + 1] < 0 || e[2 * i] >= p->lim || e[2 * i + 1] >= p->lim) return -1;
                 if (e[2 * i] >= e[2 * i + 1]) return 0;
             }
-        if (!fill) for (size_t i = 0; i < c; i++) cnt[e[2 * i + side]]++;
+        if (!fill)
+            for (size_t i = 0; i < c; i++) {
+                if (i + 16 < c) __builtin_prefetch(&cnt[e[2 * (i + 16) + side]]);   /* nodes at random */
+                cnt[e[2 * i + side]]++;
+            }
         else {
             pk_frozen *f = &p->pk->fix[side];
             for (size_t i = 0; i < c; i++) {
+                if (i + 16 < c) __builtin_prefetch(&cnt[e[2 * (i + 16) + side]]);
                 int v = e[2 * i + side];
                 f->blk[v >> shift].arcs[cnt[v]++] = e[2 * i + 1 - side];
             }

@@ -175,6 +175,17 @@ GSAT_API int gsat_graph_add_edge(gsat *s, int graph, int from, int to, int lit);
  * the node numbering of a new graph.  Returns the first edge's id, or -1
  * (nothing added) on a bad node id. */
 GSAT_API int gsat_graph_add_edges(gsat *s, int graph, const int *ends, size_t n);
+/* The same for n always-on edges a producer gives in chunks of at most
+ * chunk: each(ctx, first, count, ends) writes the ends of edges first ..
+ * first + count - 1 into ends (2 * count ints), the same every time it is
+ * asked; it is asked in passes over the edges in order (first = 0, chunk,
+ * 2 chunk, ...), a few passes.  The same edges, ids and answers as one
+ * gsat_graph_add_edges of all n, without holding all their ends at once,
+ * and in O(n + nodes) when they all go forward in a new graph's node
+ * numbering (where gsat_graph_add_edges chunk by chunk would merge the
+ * whole frozen graph again for every chunk). */
+typedef void (*gsat_ends_fn)(void *ctx, size_t first, size_t count, int *ends);
+GSAT_API int gsat_graph_add_edges_each(gsat *s, int graph, size_t n, size_t chunk, gsat_ends_fn each, void *ctx);
 /* Optional: room for more edges (of any graph), always_on with lit 0 and
  * guarded ones, allocated at once; a reader that knows its edge counts
  * saves the growth of the edge arrays. */

@@ -656,6 +656,75 @@ static void batch_edges_same_as_one_by_one(void **state) {
     assert_true(sat > 20 && unsat > 20 && reordered > 20);
 }
 
+/* gsat_graph_add_edges_each: the same edge ids, ends, answers and counts
+ * as one gsat_graph_add_edge each, on a new graph (forward: straight into
+ * the order's arrays, ends kept or not) and with backward edges or
+ * self-loops among them or a graph already used (chunk by chunk); a bad
+ * node id adds nothing. */
+typedef struct each_ends_src { const int *ends; } each_ends_src;
+static void each_ends_of(void *ctx, size_t first, size_t count, int *out) {
+    const each_ends_src *e = ctx;
+    memcpy(out, e->ends + 2 * first, 2 * count * sizeof *out);
+}
+
+static void each_edges_same_as_one_by_one(void **state) {
+    (void)state;
+    rng = 0xEAC4ULL;
+    int sat = 0, unsat = 0, direct = 0;
+    for (int r = 0; r < 300; r++) {
+        int nodes = 3 + pick(60), vars = 1 + pick(6), back = pick(3) == 0, used = pick(4) == 0, keep = pick(2);
+        gsat *s[2] = { gsat_new(), gsat_new() };
+        int gid[2];
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(gsat_set_option(s[k], "theory_keep_ends", keep), 1);
+            gsat_reserve_vars(s[k], vars);
+            gid[k] = gsat_graph_new(s[k], nodes);
+            if (used) gsat_graph_add_edge(s[k], gid[k], 0, nodes - 1, 0);
+        }
+        int n = pick(4 * nodes) + 1, *ends = malloc(2 * (size_t)n * sizeof *ends);
+        for (int i = 0; i < n; i++) {
+            int x = pick(nodes), y = pick(nodes);
+            if (x > y && (!back || pick(12))) { int t = x; x = y; y = t; }
+            if (x == y && (!back || pick(8))) y = x + 1 < nodes ? x + 1 : x, x = y == x ? x - 1 : x;
+            ends[2 * i] = x; ends[2 * i + 1] = y;
+        }
+        int id0 = -2;
+        for (int i = 0; i < n; i++) {
+            int id = gsat_graph_add_edge(s[0], gid[0], ends[2 * i], ends[2 * i + 1], 0);
+            if (i == 0) id0 = id;
+        }
+        int bad[2] = { 0, nodes };
+        each_ends_src b = { bad }, src = { ends };
+        assert_int_equal(gsat_graph_add_edges_each(s[1], gid[1], 1, 1, each_ends_of, &b), -1);
+        assert_int_equal(gsat_graph_add_edges_each(s[1], gid[1], (size_t)n, 1 + (size_t)pick(10), each_ends_of, &src), id0);
+        acyclic *a[2] = { acyclic_of(s[0]), acyclic_of(s[1]) };
+        for (int i = pick(4); i > 0; i--) {
+            int x = pick(nodes), y = pick(nodes), v = 1 + pick(vars), lit = pick(2) ? v : -v;
+            for (int k = 0; k < 2; k++) gsat_graph_add_edge(s[k], gid[k], x, y, lit);
+        }
+        int a0 = gsat_solve(s[0], NULL, 0), a1 = gsat_solve(s[1], NULL, 0);
+        assert_int_equal(a1, a0);
+        if (a0 == GSAT_SAT) { sat++; for (int v = 1; v <= vars; v++) assert_int_equal(gsat_value(s[1], v), gsat_value(s[0], v)); }
+        else unsat++;
+        assert_int_equal(acyclic_num_edges(a[1]), acyclic_num_edges(a[0]));
+        for (int e = 0; e < acyclic_num_edges(a[0]); e++) {
+            int f0, t0, l0, f1, t1, l1;
+            acyclic_edge_ends(a[0], e, &f0, &t0, &l0);
+            acyclic_edge_ends(a[1], e, &f1, &t1, &l1);
+            assert_int_equal(f1, f0); assert_int_equal(t1, t0); assert_int_equal(l1, l0);
+        }
+        acyclic_stats st0, st1;
+        acyclic_get_stats(a[0], &st0);
+        acyclic_get_stats(a[1], &st1);
+        assert_int_equal(st1.edges, st0.edges);
+        assert_int_equal(st1.inserts, st0.inserts);
+        direct += !back && !used && !keep;
+        free(ends);
+        gsat_free(s[0]); gsat_free(s[1]);
+    }
+    assert_true(sat > 20 && unsat > 5 && direct > 50);
+}
+
 /* acyclic_edge_ends against what was added: guarded and always-on edges
  * mixed in runs longer than the records' rank blocks (512 edge ids) and
  * shorter, self-loops (records that are never on), batches; again after a
@@ -828,6 +897,7 @@ static void phase_prefers_the_smaller_span(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(batch_edges_same_as_one_by_one),
+        cmocka_unit_test(each_edges_same_as_one_by_one),
         cmocka_unit_test(edge_ends_of_mixed_runs),
         cmocka_unit_test(fresh_edges_on_old_nodes),
         cmocka_unit_test(empty_adjacency_is_valid),

@@ -316,6 +316,77 @@ static void freeze_in_batches(void **state) {
     assert_true(merges > 100);                     /* the lists were merged into blocks often */
 }
 
+/* pk_freeze_each: the arcs a producer gives in chunks (of 1 to 9 arcs,
+ * blocks of 1 to 8 nodes), after earlier frozen and listed arcs: per node
+ * and side exactly the arrays of one pk_freeze of the same arcs, with
+ * four passes asked, in order; an arc out of range (-1) or not forward (0)
+ * changes nothing. */
+typedef struct each_src { const int *ends; size_t asked, next; int passes; } each_src;
+static void each_ends(void *ctx, size_t first, size_t count, int *buf) {
+    each_src *s = ctx;
+    if (first == 0) { s->passes++; s->next = 0; }
+    assert_int_equal(first, s->next);              /* in order within a pass */
+    memcpy(buf, s->ends + 2 * first, 2 * count * sizeof *buf);
+    s->next = first + count;
+    s->asked += count;
+}
+
+static void freeze_each_same_as_one_freeze(void **state) {
+    (void)state;
+    rng_state = 4242;
+    for (int round = 0; round < 200; round++) {
+        pk_order each, whole;
+        pk_init(&each); pk_init(&whole);
+        each.blk_shift = whole.blk_shift = (int)(rnd() % 4);
+        int n = 2 + (int)(rnd() % 40);
+        pk_add_nodes(&each, n); pk_add_nodes(&whole, n);
+        int pre = (int)(rnd() % 20), k = 1 + (int)(rnd() % 80);
+        int *ends = malloc(2 * (size_t)(pre + k) * sizeof *ends);
+        for (int i = 0; i < pre + k; i++) {
+            int x = (int)(rnd() % (unsigned)(n - 1)), y = x + 1 + (int)(rnd() % (unsigned)(n - 1 - x));
+            ends[2 * i] = x; ends[2 * i + 1] = y;
+        }
+        for (int i = 0; i < pre; i++) {                /* earlier arcs: frozen or listed, the same in both */
+            if (rnd() % 2) {
+                assert_int_equal(pk_freeze(&each, ends + 2 * i, 1), 1);
+                assert_int_equal(pk_freeze(&whole, ends + 2 * i, 1), 1);
+            } else {
+                assert_int_equal(pk_insert_cost(&each, ends[2 * i], ends[2 * i + 1], PK_FIXED, 0), 1);
+                assert_int_equal(pk_insert_cost(&whole, ends[2 * i], ends[2 * i + 1], PK_FIXED, 0), 1);
+            }
+        }
+        const int *mine = ends + 2 * pre;
+        size_t chunk = 1 + rnd() % 9;
+        int *buf = malloc(2 * chunk * sizeof *buf);
+        each_src src = { mine, 0, 0, 0 };
+        if (rnd() % 4 == 0) {                          /* refused: nothing changes */
+            int *bad = malloc(2 * (size_t)k * sizeof *bad);
+            memcpy(bad, mine, 2 * (size_t)k * sizeof *bad);
+            int at = (int)(rnd() % (unsigned)k), out = rnd() % 2;
+            if (out) bad[2 * at + 1] = n; else { bad[2 * at] = bad[2 * at + 1]; }
+            each_src b = { bad, 0, 0, 0 };
+            size_t before = pk_fixed_count(&each);
+            assert_int_equal(pk_freeze_each(&each, (size_t)k, n, each_ends, &b, buf, chunk), out ? -1 : 0);
+            assert_int_equal(pk_fixed_count(&each), before);
+            free(bad);
+        }
+        assert_int_equal(pk_freeze_each(&each, (size_t)k, n, each_ends, &src, buf, chunk), 1);
+        assert_int_equal(src.passes, 4);
+        assert_int_equal(src.asked, 4 * (size_t)k);
+        assert_int_equal(pk_freeze(&whole, mine, (size_t)k), 1);
+        assert_int_equal(pk_fixed_count(&each), pk_fixed_count(&whole));
+        int *x = malloc(2 * (size_t)(pre + k + 1) * sizeof *x), *y = malloc(2 * (size_t)(pre + k + 1) * sizeof *y);
+        for (int v = 0; v < n; v++)
+            for (int side = 0; side < 2; side++) {
+                int na = fixed_seq(&each, side, v, x), nb = fixed_seq(&whole, side, v, y);
+                assert_int_equal(na, nb);
+                if (na) assert_memory_equal(x, y, (size_t)na * sizeof *x);
+            }
+        free(x); free(y); free(buf); free(ends);
+        pk_free(&each); pk_free(&whole);
+    }
+}
+
 /* Always-on arcs arriving one at a time and in batches (merged into the
  * frozen blocks as they fill, blocks of 1 to 8 nodes), guarded arcs
  * inserted and taken back, nodes added: after EVERY step, each insertion
@@ -464,6 +535,7 @@ int main(void) {
         cmocka_unit_test(removal_in_any_order),
         cmocka_unit_test(with_frozen_arcs),
         cmocka_unit_test(freeze_in_batches),
+        cmocka_unit_test(freeze_each_same_as_one_freeze),
         cmocka_unit_test(fixed_merges_against_oracle),
         cmocka_unit_test(growing_nodes),
         cmocka_unit_test(empty_lists_are_valid),

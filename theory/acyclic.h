@@ -82,6 +82,14 @@ int  acyclic_add_edge(acyclic *a, int from, int to, int lit);
  * map[ends[2i]] to map[ends[2i + 1]] (map: a graph's node ids), the same
  * as n calls of acyclic_add_edge(a, from, to, 0). */
 void acyclic_add_fixed_edges(acyclic *a, const int *map, const int *ends, size_t n);
+/* The same for n edges a producer gives in chunks (pk_freeze_each), when
+ * they can go straight into the order's frozen arrays: a new graph (map
+ * the identity on the theory's first `nodes` nodes, the order untouched),
+ * ends not kept, every edge forward.  1: added; 0: not that case, nothing
+ * added (the caller adds them chunk by chunk); -1: a node id out of
+ * [0, nodes), nothing added. */
+int  acyclic_add_fixed_each(acyclic *a, const int *map, int nodes, size_t n,
+                            void (*each)(void *, size_t, size_t, int *), void *ctx, int *buf, size_t chunk);
 /* Room for more edges, always_on and guarded ones, allocated once (a
  * reader that knows them). */
 void acyclic_reserve_edges(acyclic *a, int always_on, int guarded);

@@ -212,6 +212,25 @@ static int direct_freeze(acyclic *a, const int *ends, size_t n) {
     return 1;
 }
 
+int acyclic_add_fixed_each(acyclic *a, const int *map, int nodes, size_t n,
+                           void (*each)(void *, size_t, size_t, int *), void *ctx, int *buf, size_t chunk) {
+    if (!n) return 1;
+    flush_taken_back(a);
+    int ident = nodes > 0 && map[0] == 0 && gsat_decision_level(a->s) == 0;
+    for (int v = 0; v < nodes && ident; v++) ident = map[v] == v && a->pk.ord[v] == v;
+    if (!ident || OPTION(a, theory_keep_ends) || a->order_used || a->fixed_in_pk != a->num_fixed ||
+        a->fixed_base != a->num_fixed || (size_t)INT32_MAX - (size_t)a->num_edges < n)
+        return 0;
+    int r = pk_freeze_each(&a->pk, n, nodes, each, ctx, buf, chunk);
+    if (r < 1) return r;
+    a->num_edges += (int)n;                       /* as direct_freeze */
+    a->st.edges += n;
+    a->st.inserts += n;
+    a->num_fixed += n;
+    a->fixed_in_pk = a->fixed_base = a->num_fixed;
+    return 1;
+}
+
 /* Batch loading of always-on edges (the checker's known edges: tens of
  * millions, numbered so that they go forward).  While the order is the
  * identity on the map's nodes (a new graph whose nodes are consecutive,

@@ -114,6 +114,44 @@ static int add_edges(gsat *s, void *ctx) {
     return first;
 }
 
+typedef struct each_args { int graph; size_t n, chunk; gsat_ends_fn each; void *ctx; } each_args;
+
+/* Straight into the order's frozen arrays when it can (acyclic_add_fixed_each),
+ * else every chunk checked, then added chunk by chunk (add_edges). */
+static int add_edges_each(gsat *s, void *ctx) {
+    each_args *x = ctx;
+    acyclic *a;
+    acyclic_graph *g = graph_of(s, x->graph, &a);
+    if (!g || (uint64_t)g->num_edges + x->n > INT32_MAX || (x->n && (!x->each || !x->chunk))) return -1;
+    if (!x->n) return g->num_edges;
+    size_t chunk = x->chunk < x->n ? x->chunk : x->n;
+    int *buf = xmalloc(2 * chunk * sizeof *buf);
+    gsat_backtrack_root(s);
+    int first = g->num_edges;
+    int r = acyclic_add_fixed_each(a, g->node.data, (int)g->node.len, x->n, x->each, x->ctx, buf, chunk);
+    for (size_t f = 0; r == 0 && f < x->n; f += chunk) {          /* the ids, before anything is added */
+        size_t c = x->n - f < chunk ? x->n - f : chunk;
+        x->each(x->ctx, f, c, buf);
+        for (size_t i = 0; i < 2 * c && r == 0; i++)
+            if (buf[i] < 0 || (size_t)buf[i] >= g->node.len) r = -1;
+    }
+    for (size_t f = 0; r == 0 && f < x->n; f += chunk) {
+        size_t c = x->n - f < chunk ? x->n - f : chunk;
+        x->each(x->ctx, f, c, buf);
+        acyclic_add_fixed_edges(a, g->node.data, buf, c);
+    }
+    free(buf);
+    if (r < 0) return -1;
+    g->num_edges += (int)x->n;
+    return first;
+}
+
+int gsat_graph_add_edges_each(gsat *s, int graph, size_t n, size_t chunk, gsat_ends_fn each, void *ctx) {
+    if (gsat_error(s)) return -1;
+    each_args x = { graph, n, chunk, each, ctx };
+    return gsat_guard_call(s, __func__, add_edges_each, &x, -1);
+}
+
 int gsat_graph_add_edges(gsat *s, int graph, const int *ends, size_t n) {
     if (gsat_error(s)) return -1;
     graph_args x = {.graph = graph, .ends = ends, .n = n};

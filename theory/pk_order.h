@@ -111,6 +111,18 @@ static inline pk_arc *pk_arcs(const pk_order *pk, const pk_adj *a) { return pk->
  * touched blocks), for bulk loading.  0 if one does not respect the
  * order, or a block would hold too many (nothing changes). */
 int  pk_freeze(pk_order *pk, const int *ends, size_t n);
+/* pk_freeze of n arcs a producer gives in chunks: each(ctx, first, count,
+ * buf) writes the ends of arcs first .. first + count - 1 into buf (room
+ * for 2 * chunk ints), the same ends every time; it is called for first =
+ * 0, chunk, 2 chunk, ... in order, four passes over the n arcs.  The
+ * arrays are those of one pk_freeze of all n, in O(n + nodes) (pk_freeze
+ * chunk by chunk merges every block a chunk touches: quadratic when each
+ * chunk touches them all).  Every arc must go from a lower node id to a
+ * higher one below lim, and the order must be the identity on them (the
+ * caller checked): else -1 for an id out of [0, lim), 0 for an arc not
+ * forward, and nothing changes. */
+int  pk_freeze_each(pk_order *pk, size_t n, int lim, void (*each)(void *, size_t, size_t, int *), void *ctx,
+                    int *buf, size_t chunk);
 /* Always-on arcs in the order: frozen and on the lists. */
 size_t pk_fixed_count(const pk_order *pk);
 /* Node v's frozen heads (out) or tails (in); *n their count. */

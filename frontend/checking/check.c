@@ -95,11 +95,14 @@ static void vo_task(void *ctx, size_t task) {
             continue;
         }
         vec_clear(tmp);
+        int sorted = 1;
         for (uint32_t u = s + 1; u < e; u++) {
+            if (u + 8 < e) __builtin_prefetch(&g->topo_pos[pg_node_t(g, ix->units.data[u + 8].head)]);   /* at random */
             unit_pos p = { g->topo_pos[pg_node_t(g, ix->units.data[u].head)], u };
+            sorted &= !tmp.len || cmp_unit_pos(&vec_last(tmp), &p) < 0;
             vec_push(tmp, p);
         }
-        if (tmp.len) qsort(tmp.data, tmp.len, sizeof *tmp.data, cmp_unit_pos);
+        if (!sorted) qsort(tmp.data, tmp.len, sizeof *tmp.data, cmp_unit_pos);   /* (pos, unit) pairs are distinct */
         uint32_t *out = vo->txns.data + vo->start[k];
         for (size_t i = 0; i <= tmp.len; i++) {
             const pg_unit *un = &ix->units.data[i == 0 ? s : tmp.data[i - 1].unit];

@@ -63,16 +63,22 @@ static void name_nodes(const polygraph *g, const graph_sink *k) {
 }
 
 /* The always-on edges for the live engine (s non-NULL), in the order
- * pg_encode_sink gives them (known edges, then the fixed T' -> T ones):
- * their ends looked up in topo_pos by chunks, each chunk on the level's
- * pool, then loaded in one call (gsat_graph_add_edges: the same edges,
- * ids and answers as one call each, without the per-edge work).  The
- * engine (theory_keep_ends 0, check.c) puts each chunk straight into its
- * order's arrays, so the chunk buffer is all these edges cost beside
- * them: 2M edges (16 MB) a chunk. */
+ * pg_encode_sink gives them (known edges, then the fixed T' -> T ones),
+ * handed to the engine by a producer it asks for chunks, pass after pass
+ * (gsat_graph_add_edges_each: the same edges, ids and answers as one call
+ * each, and the engine (theory_keep_ends 0, check.c) puts them straight
+ * into its order's arrays in O(edges + nodes)).  A chunk's ends are looked
+ * up in topo_pos on the level's pool; the chunk buffer is all these edges
+ * cost beside the order's arrays: 2M edges (16 MB) a chunk. */
 enum { ENDS_CHUNK = 1 << 21 };
 
-typedef struct ends_job { const polygraph *g; size_t first, n, per; int *ends; } ends_job;
+typedef struct ends_job {
+    const polygraph *g;
+    unsigned threads;
+    size_t first, n, per;        /* the chunk asked, and its share per task */
+    int *ends;
+    uint32_t tp_at, tp_t;        /* the fixed T' -> T edges: tp_at's (counting from 0) is node tp_t's */
+} ends_job;
 
 static void ends_task(void *ctx, size_t task) {
     const ends_job *j = ctx;
@@ -80,41 +86,49 @@ static void ends_task(void *ctx, size_t task) {
     size_t a = task * j->per, b = a + j->per < j->n ? a + j->per : j->n;
     for (size_t i = a; i < b; i++) {
         const pg_edge *e = &j->g->known.data[j->first + i];
+        if (i + 16 < b) {                        /* the positions are read at random: ask 16 edges ahead */
+            __builtin_prefetch(&ord[e[16].from]);
+            __builtin_prefetch(&ord[e[16].to]);
+        }
         j->ends[2 * i] = (int)ord[e->from];
         j->ends[2 * i + 1] = (int)ord[e->to];
     }
 }
 
-/* The nodes are the graph's own, so only 2^31 edges can make the call
- * refuse them: fatal, as in acyclic_add_edge one at a time. */
-static void load_edges(gsat *s, int graph, const int *ends, size_t n) {
-    if (gsat_graph_add_edges(s, graph, ends, n) < 0) xalloc_fail(SIZE_MAX);
+/* Edges first .. first + count - 1: known ones on the pool, then the
+ * fixed T' -> T ones in node order (asked in order within a pass: the
+ * cursor goes back to node 0 when a pass starts again). */
+static void ends_each(void *ctx, size_t first, size_t count, int *ends) {
+    ends_job *j = ctx;
+    const polygraph *g = j->g;
+    size_t known = g->known.len, nk = first < known ? (first + count < known ? count : known - first) : 0;
+    if (nk) {
+        size_t ntasks = j->threads > 1 ? 4 * (size_t)j->threads : 1;
+        j->first = first; j->n = nk; j->per = (nk + ntasks - 1) / ntasks; j->ends = ends;
+        par_pool_run_prio(j->threads > 1 ? g->pool : NULL, g->prio, ntasks, ends_task, j);
+    }
+    size_t at = first + nk - known;               /* the first fixed T' -> T edge asked */
+    if (nk == count) return;
+    if (at < j->tp_at) j->tp_at = j->tp_t = 0;
+    const pg_index *ix = g->ix;
+    for (size_t i = nk; i < count; i++) {
+        while (!ix->in_graph[j->tp_t] || j->tp_at < at) { j->tp_at += ix->in_graph[j->tp_t] != 0; j->tp_t++; }
+        ends[2 * i] = (int)g->topo_pos[2 * j->tp_t + 1];
+        ends[2 * i + 1] = (int)g->topo_pos[2 * j->tp_t];
+        at++;
+        j->tp_at++; j->tp_t++;
+    }
 }
 
 static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
     const pg_index *ix = g->ix;
-    size_t cap = g->known.len < ENDS_CHUNK ? g->known.len : ENDS_CHUNK;
-    if (cap < 1024) cap = 1024;
-    int *ends = xmalloc(2 * cap * sizeof *ends);
-    unsigned threads = pg_threads_for(g, g->known.len);
-    for (size_t first = 0; first < g->known.len; first += cap) {
-        size_t n = g->known.len - first < cap ? g->known.len - first : cap;
-        size_t ntasks = threads > 1 ? 4 * (size_t)threads : 1;
-        ends_job job = { g, first, n, (n + ntasks - 1) / ntasks, ends };
-        par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, ntasks, ends_task, &job);
-        load_edges(s, graph, ends, n);
-    }
-    if (g->split) {
-        size_t n = 0;
-        for (uint32_t t = 0; t < g->num_nodes / 2; t++) {
-            if (!ix->in_graph[t]) continue;
-            ends[2 * n] = (int)g->topo_pos[2 * t + 1];
-            ends[2 * n + 1] = (int)g->topo_pos[2 * t];
-            if (++n == cap) { load_edges(s, graph, ends, n); n = 0; }
-        }
-        load_edges(s, graph, ends, n);
-    }
-    free(ends);
+    size_t n = g->known.len;
+    if (g->split)
+        for (uint32_t t = 0; t < g->num_nodes / 2; t++) n += ix->in_graph[t] != 0;
+    ends_job job = { .g = g, .threads = pg_threads_for(g, g->known.len) };
+    /* The nodes are the graph's own, so only 2^31 edges can make the call
+     * refuse them: fatal, as in acyclic_add_edge one at a time. */
+    if (gsat_graph_add_edges_each(s, graph, n, ENDS_CHUNK, ends_each, &job) < 0) xalloc_fail(SIZE_MAX);
 }
 
 /* The constraints' sides for the live engine, the engine's part being

@@ -213,15 +213,30 @@ static void vg_emit_clock(vpart *p, const vm_clock *k) {
     }
 }
 
+/* The counters of transaction t's nodes (both of them under SI: one
+ * cache line), asked ahead of their turn: the passes meet the nodes at
+ * random (at 22M SI, 44M nodes). */
+static inline void vg_ahead(const vpart *p, uint32_t t) {
+    if (p->c) __builtin_prefetch(&p->c[p->si ? 2 * (size_t)t : t]);
+}
+
 /* The sequence's part for the replay's key ranges [lo, hi). */
 static void vg_emit_keys(vpart *p, const version_order *vo, const vreads *r, uint32_t lo, uint32_t hi) {
+    enum { AHEAD = 8 };
     for (uint32_t task = lo; task < hi; task++) {
         const key_range_out *o = &r->out[task];
         size_t i = 0;
         for (uint32_t k = r->range[task]; k < r->range[task + 1]; k++) {
             uint32_t a = vo->start[k], b = vo->start[k + 1];
-            for (uint32_t v = a + 1; v < b; v++) vg_edge(p, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
+            for (uint32_t v = a + 1; v < b; v++) {
+                if (v + AHEAD < b) vg_ahead(p, vo->txns.data[v + AHEAD]);
+                vg_edge(p, DEP_WW, k, vo->txns.data[v - 1], vo->txns.data[v]);
+            }
             for (; i < o->reads.len && o->reads.data[i].g < b; i++) {
+                if (i + AHEAD < o->reads.len) {
+                    vg_ahead(p, o->reads.data[i + AHEAD].t);
+                    vg_ahead(p, vo->txns.data[o->reads.data[i + AHEAD].g]);
+                }
                 uint32_t t = o->reads.data[i].t, v = o->reads.data[i].g, w = vo->txns.data[v];
                 if (w != 0) vg_edge(p, DEP_WR, k, w, t);
                 if (v + 1 < b && vo->txns.data[v + 1] != t) vg_edge(p, DEP_RW, k, t, vo->txns.data[v + 1]);

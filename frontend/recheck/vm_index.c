@@ -73,7 +73,7 @@ static uint32_t kv_find(const kv_entry *t, size_t n, uint32_t key, int64_t value
 /* ---- the history read under a version order -------------------------------- */
 
 void vm_free(vm *m) {
-    free(m->part); free(m->ko); free(m->kv); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
+    free(m->part); free(m->ko); free(m->kv); free(m->kt); free(m->kk); free(m->ko_start); free(m->is_list); free(m->marker); free(m->len);
     free(m->el_start); vec_free(m->el); free(m->slot); free(m->range);
     memset(m, 0, sizeof *m);
 }
@@ -177,11 +177,10 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, s
 /* Replay every participant's ops on key k (its list elements from full)
  * into o's reads; 0 with o->why set at the first inconsistent read. */
 static int replay_key(const vm *m, uint32_t k, const int64_t *full, key_range_out *o) {
-    const history *h = m->h;
     uint32_t a = m->vo->start[k];
     for (uint32_t i = m->ko_start[k]; i < m->ko_start[k + 1];) {
-        uint32_t t = history_op_txn(h, m->ko[i]), e = i, s;
-        while (e < m->ko_start[k + 1] && history_op_txn(h, m->ko[e]) == t) e++;
+        uint32_t t = m->kt[i], e = i, s;
+        while (e < m->ko_start[k + 1] && m->kt[e] == t) e++;
         if (!vm_replay(m, t, k, full, i, e - i, &s, o->why, sizeof o->why)) return 0;
         i = e;
         if (s != UINT32_MAX) { vread v = { t, a + s }; vec_push(o->reads, v); }
@@ -203,17 +202,16 @@ typedef struct build_job {
 } build_job;
 
 static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el, char *why, size_t wl) {
-    const history *h = m->h;
     const version_order *vo = m->vo;
     uint32_t a = vo->start[k], b = vo->start[k + 1];
     if (vo->txns.data[a] != 0) { snprintf(why, wl, "key %u: the version order does not start with INIT", k); return 0; }
     /* the participants that write k, in transaction order, and where their ops on k start */
     vec_clear(*w);
     for (uint32_t i = m->ko_start[k], e; i < m->ko_start[k + 1]; i = e) {
-        uint32_t t = history_op_txn(h, m->ko[i]);
+        uint32_t t = m->kt[i];
         int writes = 0;
-        for (e = i; e < m->ko_start[k + 1] && history_op_txn(h, m->ko[e]) == t; e++)
-            writes |= op_k(h, m->ko[e]) == OP_WRITE || op_k(h, m->ko[e]) == OP_APPEND;
+        for (e = i; e < m->ko_start[k + 1] && m->kt[e] == t; e++)
+            writes |= m->kk[e] == OP_WRITE || m->kk[e] == OP_APPEND;
         if (writes) { kw x = { t, i }; vec_push(*w, x); }
     }
     uint32_t writers = (uint32_t)w->len;
@@ -235,10 +233,9 @@ static int index_key(vm *m, uint32_t k, kw_vec *w, vec_u32 *listed, vec_i64 *el,
         }
         listed->data[lo] = 1;
         int64_t last = VALUE_INIT;
-        for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && history_op_txn(h, m->ko[i]) == t; i++) {
-            uint32_t op = m->ko[i];
-            if (op_k(h, op) == OP_WRITE) last = ko_value(m, i);
-            else if (op_k(h, op) == OP_APPEND) { last = ko_value(m, i); vec_push(*el, last); }
+        for (uint32_t i = w->data[lo].at; i < m->ko_start[k + 1] && m->kt[i] == t; i++) {
+            if (m->kk[i] == OP_WRITE) last = ko_value(m, i);
+            else if (m->kk[i] == OP_APPEND) { last = ko_value(m, i); vec_push(*el, last); }
         }
         m->marker[g] = last;
         if (m->len) m->len[g] = (uint32_t)(el->len - m->el_start[k]);
@@ -304,6 +301,8 @@ static void ko_task(void *ctx, size_t r) {
             uint32_t at = c[k]++;
             m->ko[at] = op;
             m->kv[at] = kv_of(history_op_value(h, op));
+            m->kt[at] = t;
+            m->kk[at] = (uint8_t)op_k(h, op);
         }
     }
 }
@@ -324,6 +323,8 @@ static void ko_build(vm *m, const uint8_t *want, struct par_pool *pool, int prio
     m->nko = run;
     m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
     m->kv = xmalloc((m->nko ? m->nko : 1) * sizeof *m->kv);
+    m->kt = xmalloc((m->nko ? m->nko : 1) * sizeof *m->kt);
+    m->kk = xmalloc(m->nko ? m->nko : 1);
     j.fill = 1;
     par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
     free(cnt);
@@ -406,7 +407,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, s
     *s = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         uint32_t op = ops[i];
-        switch (op_k(h, op)) {
+        switch ((op_kind)m->kk[at + i]) {
         case OP_WRITE: have_own = 1; own_val = ko_value(m, at + i); break;
         case OP_APPEND: if (!own_n) own_first = i; own_n++; break;
         case OP_READ: {
@@ -432,7 +433,7 @@ static int vm_replay(const vm *m, uint32_t t, uint32_t k, const int64_t *full, s
             if (len < own_n) { snprintf(why, wl, "T%u's list read of key %u misses its own appends", t, k); return 0; }
             uint32_t p = len - (uint32_t)own_n, j = p;
             for (size_t x = own_first; x < i; x++)
-                if (op_k(h, ops[x]) == OP_APPEND && l[j++] != ko_value(m, at + x)) {
+                if (m->kk[at + x] == OP_APPEND && l[j++] != ko_value(m, at + x)) {
                     snprintf(why, wl, "T%u's list read of key %u does not end with its own appends", t, k); return 0;
                 }
             uint32_t g;
@@ -462,9 +463,9 @@ int vm_snapshot(const vm *m, uint32_t t, uint32_t k, uint32_t *s, char *why, siz
     size_t lo = m->ko_start[k], hi = m->ko_start[k + 1];
     while (lo < hi) {                             /* first op of t in k's slice */
         size_t mid = lo + (hi - lo) / 2;
-        if (history_op_txn(m->h, m->ko[mid]) < t) lo = mid + 1; else hi = mid;
+        if (m->kt[mid] < t) lo = mid + 1; else hi = mid;
     }
     size_t end = lo;
-    while (end < m->ko_start[k + 1] && history_op_txn(m->h, m->ko[end]) == t) end++;
+    while (end < m->ko_start[k + 1] && m->kt[end] == t) end++;
     return vm_replay(m, t, k, m->el.data ? m->el.data + m->el_start[k] : NULL, lo, end - lo, s, why, wl);
 }

@@ -51,10 +51,10 @@ static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint
 static void opposite_extras(const ictx *c, uint32_t a, uint32_t b, uint32_t key, xedge_vec *ex) {
     const history *h = c->h;
     add_x(c, ex, DEP_WW, key, b, a, BASIS_ASSUMED, b, a);
+    vec_u32 rd; vec_init(rd);
     uint32_t gb = ictx_vidx(c, key, b);
-    if (gb != NONE)
-        for (uint32_t i = c->rd_start[gb]; i < c->rd_start[gb + 1]; i++)
-            add_x(c, ex, DEP_RW, key, c->rd.data[i], a, BASIS_ASSUMED, b, a);
+    if (gb != NONE) ictx_readers(c, key, gb, &rd);
+    vec_foreach(const uint32_t, t, rd) add_x(c, ex, DEP_RW, key, *t, a, BASIS_ASSUMED, b, a);
     /* b's read-modify-write ancestors s: every other reader of s's version
      * read one older than s's overwriter v (whatever the order) */
     uint32_t v = b;
@@ -63,10 +63,12 @@ static void opposite_extras(const ictx *c, uint32_t a, uint32_t b, uint32_t key,
         if (s == NONE || history_txn_final_write(h, v, key) == NONE) break;
         uint32_t gs = ictx_vidx(c, key, s);
         if (gs == NONE) break;
-        for (uint32_t i = c->rd_start[gs]; i < c->rd_start[gs + 1]; i++)
-            if (c->rd.data[i] != v) add_x(c, ex, DEP_RW, key, c->rd.data[i], v, BASIS_RMW, s, v);
+        vec_clear(rd);
+        ictx_readers(c, key, gs, &rd);
+        vec_foreach(const uint32_t, t, rd) if (*t != v) add_x(c, ex, DEP_RW, key, *t, v, BASIS_RMW, s, v);
         v = s;
     }
+    vec_free(rd);
     if (ex->len) qsort(ex->data, ex->len, sizeof *ex->data, cmp_xedge);
 }
 

@@ -48,15 +48,19 @@ static void ipar_run(const ictx *c, size_t ntasks, par_task_fn fn, void *ctx) {
 }
 
 /* The external reads of one range of transactions, in transaction then
- * op order: the read op, the writer read from (NONE: no edge), its
- * version's index in vo->txns (NONE: none), and flags: RF_WW the
- * read-modify-write link is there, RF_WRITES the reader writes the key. */
+ * op order: the read op, the writer read from (NONE: no edge), and
+ * flags: RF_WW the read-modify-write link is there, RF_WRITES the reader
+ * writes the key.  Beside them, in the
+ * same order, the reads of an initial version (PAIR(key, reader)) and the
+ * reads of a version by a transaction that writes the key too
+ * (PAIR(version, reader)), both only when the version is in vo. */
 enum { RF_WW = 1, RF_WRITES = 2 };
 typedef struct read_part {
     uint32_t t0, t1;
     size_t n;
     uint32_t *op, *w, *g;
     uint8_t *ww;
+    ivec_u64 init_rd, rmw_rd;
 } read_part;
 
 typedef struct read_job { const ictx *c; read_part *parts; } read_job;
@@ -153,17 +157,43 @@ static void read_task(void *ctx, size_t i) {
 #endif
         int writes = history_txn_final_write(h, t, k) != NONE;
         p->ww[r] = (uint8_t)((fw != NONE && fw == src && writes ? RF_WW : 0) | (writes ? RF_WRITES : 0));
-        p->g[r] = fw;
+        p->g[r] = writes || w == 0 ? fw : NONE;        /* only these need the version's index */
         p->w[r] = w;
     }
+    /* the initial versions' readers and the readers that write the key,
+     * for the versions in vo (the only ones whose readers are asked for) */
+    vec_init(p->init_rd); vec_init(p->rmw_rd);
     for (size_t r = 0; r < p->n; r++) {
-        if (r + ahead < p->n && p->g[r + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[p->g[r + ahead]]);
-        if (p->g[r] != NONE) p->g[r] = c->vpos[p->g[r]];
+        if (p->g[r] == NONE) continue;
+        uint32_t g = c->vpos[p->g[r]], t = history_op_txn(h, p->op[r]);
+        if (g == NONE) continue;
+        if (p->w[r] == 0) vec_push(p->init_rd, PAIR(h->op_key[p->op[r]], t));
+        if (p->ww[r] & RF_WRITES) vec_push(p->rmw_rd, PAIR(g, t));
     }
 }
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The parts' initial-version readers and read-modify-write readers, each
+ * sorted (keys are distinct: one external read of a key a transaction). */
+static void gather_readers(ictx *c, const read_part *parts, uint32_t n) {
+    vec_init(c->init_rd); vec_init(c->rmw_rd);
+    for (uint32_t i = 0; i < n; i++) {
+        vec_foreach(const uint64_t, x, parts[i].init_rd) vec_push(c->init_rd, *x);
+        vec_foreach(const uint64_t, x, parts[i].rmw_rd) vec_push(c->rmw_rd, *x);
+    }
+    if (c->init_rd.len) qsort(c->init_rd.data, c->init_rd.len, sizeof *c->init_rd.data, cmp_u64);
+    if (c->rmw_rd.len) qsort(c->rmw_rd.data, c->rmw_rd.len, sizeof *c->rmw_rd.data, cmp_u64);
+}
+
 static void read_parts_free(read_part *parts, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) { free(parts[i].op); free(parts[i].w); free(parts[i].g); free(parts[i].ww); }
+    for (uint32_t i = 0; i < n; i++) {
+        free(parts[i].op); free(parts[i].w); free(parts[i].g); free(parts[i].ww);
+        vec_free(parts[i].init_rd); vec_free(parts[i].rmw_rd);
+    }
     free(parts);
 }
 
@@ -187,20 +217,18 @@ static read_part *read_parts(const ictx *c, uint32_t *nparts) {
 /* The fact graph's arcs in their order (the participants' external reads
  * in transaction order: WR, then the read-modify-write link; then SO; then
  * the forced edges in the caller's order, of class CLS_HOLDS when holds[i];
- * then SI's fixed arcs), and the readers of each version in the same read
- * order: task j of nr counts (fill NULL: into g.start[x + 1] and
- * rd_start[g + 1]) or places (at fill[x]++, rd_fill[g]++) those that leave
- * its nodes x and read its versions g, ranges of about n/nr each.  Each
- * task writes its own ranges only and meets every arc in the one order, so
- * the graph does not depend on nr.  known[j]: its known arcs. */
-
+ * then SI's fixed arcs): task j of nr counts (fill NULL: into g.start[x +
+ * 1]) or places (at fill[x]++) those that leave its nodes x, a range of
+ * about n/nr.  Each task writes its own range only and meets every arc in
+ * the one order, so the graph does not depend on nr.  known[j]: its known
+ * arcs. */
 
 typedef struct arc_job {
     ictx *c;
     const read_part *parts;
     uint32_t nparts, nr;
     const uint8_t *holds;
-    uint32_t *fill, *rd_fill;
+    uint32_t *fill;
     uint64_t *known;
 } arc_job;
 
@@ -208,10 +236,9 @@ static void arc_task(void *ctx, size_t j) {
     const arc_job *jb = ctx;
     ictx *c = jb->c;
     const history *h = c->h;
-    uint32_t nn = c->g.n, nv = (uint32_t)c->vo->txns.len;
+    uint32_t nn = c->g.n;
     uint32_t x0 = (uint32_t)((uint64_t)nn * j / jb->nr), x1 = (uint32_t)((uint64_t)nn * (j + 1) / jb->nr);
-    uint32_t g0 = (uint32_t)((uint64_t)nv * j / jb->nr), g1 = (uint32_t)((uint64_t)nv * (j + 1) / jb->nr);
-    uint32_t *deg = jb->fill ? NULL : c->g.start, *fill = jb->fill, *rd_fill = jb->rd_fill;
+    uint32_t *deg = jb->fill ? NULL : c->g.start, *fill = jb->fill;
     uint64_t n = 0;
 #define ARC(x, y, id, cl) do { \
         if (deg) deg[(x) + 1]++; \
@@ -220,22 +247,18 @@ static void arc_task(void *ctx, size_t j) {
     for (uint32_t i = 0; i < jb->nparts; i++) {
         const read_part *p = &jb->parts[i];
         for (size_t r = 0; r < p->n; r++) {
-            uint32_t w = p->w[r], g = p->g[r];
-            if (w == NONE) continue;
+            uint32_t w = p->w[r];
+            if (w == NONE || (w == 0 && !(p->ww[r] & RF_WW))) continue;   /* INIT: a WW arc at most */
             uint32_t xw = c->si ? dg_commit(w) : w;          /* WR and WW leave w's commit node */
-            int in_x = xw >= x0 && xw < x1, in_g = g != NONE && g >= g0 && g < g1;
-            if (!in_x && !in_g) continue;
+            if (xw < x0 || xw >= x1) continue;
             uint32_t t = history_op_txn(h, p->op[r]), k = h->op_key[p->op[r]];
-            for (int kind = DEP_WR; in_x && kind <= DEP_WW; kind++) {
+            for (int kind = DEP_WR; kind <= DEP_WW; kind++) {
                 if (kind == DEP_WR ? w == 0 : !(p->ww[r] & RF_WW)) continue;
                 uint32_t x, y;
                 dg_dep_nodes(c->si, (dep_kind)kind, w, t, &x, &y);
                 ARC(x, y, PG_META(kind, k), CLS_KNOWN);
                 n++;
             }
-            if (!in_g) continue;
-            if (deg) c->rd_start[g + 1]++;
-            else { c->rd_writes[rd_fill[g]] = (p->ww[r] & RF_WRITES) != 0; c->rd.data[rd_fill[g]++] = t; }
         }
     }
     for (uint32_t s = 0; c->so && s < h->num_sessions; s++) {       /* session order, when a fact */
@@ -422,12 +445,11 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     ipar_run(c, nkp, vpos_task, &kj);
     key_parts_free(kp, nkp);
     /* the fact graph in compressed form, counted then placed (stable: each
-     * node's arcs in the order above), and the readers of each version */
+     * node's arcs in the order above), the initial versions' readers and
+     * the readers that write the key (read order, then sorted) */
     uint32_t nn = dg_num_nodes(si, h->num_txns), nv = (uint32_t)vo->txns.len;
     c->g.n = nn;
     c->g.start = xcalloc((size_t)nn + 1, sizeof *c->g.start);
-    c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
-    vec_init(c->rd);
     uint32_t nrp;
     read_part *rp = read_parts(c, &nrp);
     uint8_t *holds = xmalloc(nf ? nf : 1);
@@ -438,28 +460,24 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     uint32_t nr = interpret_ranges ? interpret_ranges : ipar_ranges(c, (uint64_t)nn + nv) > 1 ? par_pool_threads(pool) : 1;
     if (nr > nn) nr = nn ? nn : 1;
     uint64_t *known = xcalloc(nr, sizeof *known);
-    arc_job aj = { c, rp, nrp, nr, holds, NULL, NULL, known };
+    arc_job aj = { c, rp, nrp, nr, holds, NULL, known };
     ipar_run(c, nr, arc_task, &aj);                                  /* count */
     for (uint32_t u = 0; u < nn; u++) c->g.start[u + 1] += c->g.start[u];
     size_t m = c->g.start[nn];
     c->g.adj = xmalloc((m + 1) * sizeof *c->g.adj);
     c->g.eid = xmalloc((m + 1) * sizeof *c->g.eid);
     c->cls = xmalloc(m + 1);
-    for (uint32_t g = 0; g < nv; g++) c->rd_start[g + 1] += c->rd_start[g];
-    vec_resize(c->rd, c->rd_start[nv]);
-    c->rd_writes = xmalloc(c->rd_start[nv] + 1);
     /* placed at start[x]++ (no copy of the offsets: 12 bytes a node and a
      * version at 1M transactions); each then holds its successor's start,
      * and one move back restores them */
-    aj.fill = c->g.start; aj.rd_fill = c->rd_start;
+    aj.fill = c->g.start;
     ipar_run(c, nr, arc_task, &aj);                                  /* place */
     memmove(c->g.start + 1, c->g.start, (size_t)nn * sizeof *c->g.start);
     c->g.start[0] = 0;
-    memmove(c->rd_start + 1, c->rd_start, (size_t)nv * sizeof *c->rd_start);
-    c->rd_start[0] = 0;
     c->num_known = 0;
     for (uint32_t j = 0; j < nr; j++) c->num_known += known[j];
     free(known); free(holds);
+    gather_readers(c, rp, nrp);
     read_parts_free(rp, nrp);
     /* list reads per key, and where each writer's elements end in the
      * longest one (the axioms make every list a prefix of it) */

@@ -225,5 +225,6 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     vec_free(mc); vec_free(fb); vec_free(S); vec_free(lu);
     free(excl);
     ictx_free(&c);
+    history_spill_again(h);          /* the pages it read back leave again before the next level's graph */
     return count;
 }

@@ -179,7 +179,7 @@ static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int m
         int follow = !is_banned(banned, ORIGIN_SESSION);
         for (uint32_t j = c->g.start[xs], seen = 0; j < c->g.start[xs + 1]; j++) {
             dep_edge d;
-            if (c->cls[j] > maxcls || !ictx_arc_edge(c, xs, j, &d) || d.to == r) continue;
+            if (!ictx_arc_within(c, j, maxcls) || !ictx_arc_edge(c, xs, j, &d) || d.to == r) continue;
             if (d.kind == DEP_WW && d.key == k && !is_banned(banned, j)) push_derived(c, s, qt, u, r, d.to, k, j);
             /* a reader of src's writes, or its session successor, that writes k: its version is later
              * (a fact to be proven: the opposite closes a cycle with that edge) */
@@ -211,7 +211,7 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
             if (ex.data[j].y == y) { s->id[y] = u; return (uint32_t)j; }     /* the closing extra; id[y]: where from */
         for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
             uint32_t w = g->adj[j];
-            if (c->cls[j] > maxcls || s->par[w] != NONE) continue;
+            if (s->par[w] != NONE || !ictx_arc_within(c, j, maxcls)) continue;
             if (c->cls[j] != CLS_KNOWN && is_banned(banned, j)) continue;
             reach(s, &qt, u, w, 0, j);
         }

@@ -37,9 +37,13 @@ typedef VEC(uint64_t) ivec_u64;
  *   CLS_KNOWN   known edges (and fixed arcs)      eid: PG_META(kind, key)
  *   CLS_HOLDS   forced edges that hold under the (repaired) version order
  *   CLS_FORCED  the other forced edges                eid: index in forced
+ * A forced arc is CLS_UNSET until a search asks whether it is in the
+ * CLS_HOLDS graph (ictx_arc_within): most are never asked, and asking is
+ * a few random accesses into the history, not a pass over every forced
+ * edge.
  * No edge list is kept: an arc's edge is rebuilt from its two nodes and eid
  * (arc_edge), and the forced edges are read in the caller's array. */
-enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2 };
+enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2, CLS_UNSET = 3 };
 
 typedef struct ictx {
     const history *h;
@@ -103,6 +107,10 @@ uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t);
  * observed the version's writer's final write (none for a later entry of
  * a writer the key's order lists twice). */
 void ictx_readers(const ictx *c, uint32_t key, uint32_t g, vec_u32 *out);
+/* Is arc j in the graph of class maxcls (its class <= maxcls)?  A forced
+ * arc's class is settled on the first such question that needs it (kept
+ * in cls: the searches run on one thread). */
+int ictx_arc_within(const ictx *c, uint32_t j, int maxcls);
 /* The edge of arc j of the fact graph, which leaves node u (none for a fixed arc: 0). */
 int ictx_arc_edge(const ictx *c, uint32_t u, uint32_t j, dep_edge *e);
 /* A list read of key that shows a's version before b's: it holds a's

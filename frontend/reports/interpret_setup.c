@@ -216,7 +216,8 @@ static read_part *read_parts(const ictx *c, uint32_t *nparts) {
 
 /* The fact graph's arcs in their order (the participants' external reads
  * in transaction order: WR, then the read-modify-write link; then SO; then
- * the forced edges in the caller's order, of class CLS_HOLDS when holds[i];
+ * the forced edges in the caller's order, of class CLS_UNSET (whether one
+ * holds is asked when a search needs it: ictx_arc_within);
  * then SI's fixed arcs): task j of nr counts (fill NULL: into g.start[x +
  * 1]) or places (at fill[x]++) those that leave its nodes x, a range of
  * about n/nr.  Each task writes its own range only and meets every arc in
@@ -227,7 +228,6 @@ typedef struct arc_job {
     ictx *c;
     const read_part *parts;
     uint32_t nparts, nr;
-    const uint8_t *holds;
     uint32_t *fill;
     uint64_t *known;
 } arc_job;
@@ -281,7 +281,7 @@ static void arc_task(void *ctx, size_t j) {
             /* only forced edges that hold under the version order are in
              * CLS_HOLDS: a failing history lets pruning derive both orders
              * of some pairs, and an explanation should not mix the two */
-            if (x >= x0 && x < x1) ARC(x, y, (uint32_t)i, jb->holds[i] ? CLS_HOLDS : CLS_FORCED);
+            if (x >= x0 && x < x1) ARC(x, y, (uint32_t)i, CLS_UNSET);
         }
     if (c->si)
         for (uint32_t t = x0 / 2; t < h->num_txns && dg_start(t) < x1; t++)
@@ -290,9 +290,8 @@ static void arc_task(void *ctx, size_t j) {
     jb->known[j] = n;
 }
 
-#ifdef GSAT_DEBUG
-/* Does forced edge e hold under the (repaired) version order: its a's version
- * before its b's?  (Debug builds: the reference holds_task is compared with.) */
+/* Does forced edge e hold under the (repaired) version order: its a's
+ * version before its b's?  (a: WW's writer, RW's reader's source.) */
 static int forced_holds(const ictx *c, const dep_edge *e) {
     const history *h = c->h;
     if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) return 0;
@@ -301,7 +300,16 @@ static int forced_holds(const ictx *c, const dep_edge *e) {
     uint32_t ga = a == NONE ? NONE : ictx_vidx(c, e->key, a);
     return ga != NONE && gb != NONE && ga < gb;
 }
-#endif
+
+int ictx_arc_within(const ictx *c, uint32_t j, int maxcls) {
+    uint8_t k = c->cls[j];
+    if (k == CLS_UNSET) {
+        if (maxcls >= CLS_FORCED) return 1;
+        if (maxcls < CLS_HOLDS) return 0;
+        k = c->cls[j] = forced_holds(c, &c->forced[c->g.eid[j]]) ? CLS_HOLDS : CLS_FORCED;   /* asked once */
+    }
+    return k <= maxcls;
+}
 
 
 /* Version ranges of keys: a part's keys hold about 1/n of vo's versions. */
@@ -354,70 +362,6 @@ static void vpos_task(void *ctx, size_t i) {
         }
 }
 
-/* Which forced edges hold, for a range of them. */
-typedef struct holds_job { const ictx *c; uint8_t *holds; size_t nparts; } holds_job;
-/* Range i of the forced edges: forced_holds, in three loops that each ask
- * ahead for their random accesses (the two transactions' ops; the source
- * of the read behind an RW edge; the two versions' indices).  Debug
- * builds compare every answer with forced_holds. */
-static void holds_task(void *ctx, size_t i) {
-    const holds_job *j = ctx;
-    const ictx *c = j->c;
-    const history *h = c->h;
-    size_t a = c->nforced * i / j->nparts, b = c->nforced * (i + 1) / j->nparts, n = b - a;
-    const dep_edge *fe = n ? c->forced + a : NULL;   /* no NULL + 0 when nothing is forced */
-    uint32_t *fa = xmalloc((n + 1) * sizeof *fa), *fb = xmalloc((n + 1) * sizeof *fb), *own = xmalloc((n + 1) * sizeof *own);
-    const size_t ahead = HISTORY_PREFETCH_AHEAD;
-    /* 1: b's final write; a's (WW) or the read behind the edge (RW: fa holds the read op) */
-    for (size_t f = 0; f < n; f++) {
-        if (f + ahead < n) {
-            const dep_edge *e = &fe[f + ahead];
-            if (e->from < h->num_txns) HISTORY_PREFETCH(&h->txns[e->from]);
-            if (e->to < h->num_txns) HISTORY_PREFETCH(&h->txns[e->to]);
-        }
-        if (f + ahead / 2 < n) {
-            const dep_edge *e = &fe[f + ahead / 2];
-            if (e->from < h->num_txns) HISTORY_PREFETCH(&h->op_key[h->txns[e->from].first_op]);
-            if (e->to < h->num_txns) HISTORY_PREFETCH(&h->op_key[h->txns[e->to].first_op]);
-        }
-        const dep_edge *e = &fe[f];
-        fa[f] = fb[f] = NONE;
-        if (!interp_forced_in_facts(h, e) || e->key >= h->num_keys) continue;
-        fb[f] = history_txn_final_write(h, e->to, e->key);
-        if (fb[f] == NONE) continue;
-        fa[f] = e->kind == DEP_WW ? history_txn_final_write(h, e->from, e->key) : ictx_ext_read(c, e->from, e->key, &own[f]);
-    }
-    /* 2: RW: the source of that read, and its writer's final write */
-    for (size_t f = 0; f < n; f++) {
-        if (fe[f].kind == DEP_WW) continue;
-        if (f + ahead < n && fe[f + ahead].kind != DEP_WW && fa[f + ahead] != NONE) {
-            uint32_t q = fa[f + ahead];
-            history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
-        }
-        if (f + ahead / 2 < n && fe[f + ahead / 2].kind != DEP_WW && fa[f + ahead / 2] != NONE) {
-            uint32_t q = fa[f + ahead / 2];
-            history_writer_prefetch_op(h, h->op_key[q], history_read_value(h, q));
-        }
-        if (fa[f] == NONE) continue;
-        uint32_t src = history_snapshot_source(h, fa[f], own[f]);
-        fa[f] = src == NONE ? NONE : writer_final_write(h, src);
-    }
-    /* 3: the two versions' indices */
-    for (size_t f = 0; f < n; f++) {
-        if (f + ahead < n) {
-            if (fa[f + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[fa[f + ahead]]);
-            if (fb[f + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[fb[f + ahead]]);
-        }
-        uint32_t ga = fa[f] == NONE ? NONE : c->vpos[fa[f]], gb = fb[f] == NONE ? NONE : c->vpos[fb[f]];
-        j->holds[a + f] = ga != NONE && gb != NONE && ga < gb;
-#ifdef GSAT_DEBUG
-        if (j->holds[a + f] != (interp_forced_in_facts(h, &fe[f]) && fe[f].key < h->num_keys && forced_holds(c, &fe[f])))
-            internal_error("isocheck", "interpretation: a forced edge's holding differs from its reference");
-#endif
-    }
-    free(fa); free(fb); free(own);
-}
-
 int ictx_rt(const ictx *c, uint32_t a, uint32_t b) {
     if (!c->rt || a == 0 || b == 0 || a == b || c->h->txns[a].status != TXN_COMMITTED) return 0;
     int64_t done = history_time(c->h, TIME_COMPLETE, a), start = history_time(c->h, TIME_INVOKE, b);
@@ -452,15 +396,11 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     c->g.start = xcalloc((size_t)nn + 1, sizeof *c->g.start);
     uint32_t nrp;
     read_part *rp = read_parts(c, &nrp);
-    uint8_t *holds = xmalloc(nf ? nf : 1);
-    holds_job hj = { c, holds, nf ? ipar_ranges(c, nf) : 1 };
-    if (hj.nparts > nf && nf) hj.nparts = nf;
-    ipar_run(c, hj.nparts, holds_task, &hj);
     /* every task meets every arc: one a thread (ranges for tests) */
     uint32_t nr = interpret_ranges ? interpret_ranges : ipar_ranges(c, (uint64_t)nn + nv) > 1 ? par_pool_threads(pool) : 1;
     if (nr > nn) nr = nn ? nn : 1;
     uint64_t *known = xcalloc(nr, sizeof *known);
-    arc_job aj = { c, rp, nrp, nr, holds, NULL, known };
+    arc_job aj = { c, rp, nrp, nr, NULL, known };
     ipar_run(c, nr, arc_task, &aj);                                  /* count */
     for (uint32_t u = 0; u < nn; u++) c->g.start[u + 1] += c->g.start[u];
     size_t m = c->g.start[nn];
@@ -476,7 +416,7 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     c->g.start[0] = 0;
     c->num_known = 0;
     for (uint32_t j = 0; j < nr; j++) c->num_known += known[j];
-    free(known); free(holds);
+    free(known);
     gather_readers(c, rp, nrp);
     read_parts_free(rp, nrp);
     /* list reads per key, and where each writer's elements end in the

@@ -4,7 +4,8 @@
  * SI and SER share (pg_index_build_on), and prints per array its bytes and
  * bytes per transaction, with the process's resident size after the load
  * and after the index (VmRSS) beside the arrays' sum: what the sum does not
- * explain is the allocator's and the loader's.
+ * explain is the allocator's and the loader's; then history_spill (io/spill.h)
+ * as `isocheck check` does after the index, and VmRSS again.
  *
  *   cc -O2 -DNDEBUG -Iinclude -I. -o build/bench/hist_parts bench/hist_parts.c \
  *      build/obj/libisocheck.a build/obj/libgsat.a -lpthread -lm
@@ -18,6 +19,8 @@
 #include "frontend/checking/polygraph.h"
 #include "frontend/formats/parse.h"
 #include "frontend/history/predicate.h"
+#include "io/bigmem.h"
+#include "io/spill.h"
 
 static double ntx;
 static double total;
@@ -38,6 +41,8 @@ static double rss(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: hist_parts FILE\n"); return 2; }
+    big_prefer_mappings();                  /* as `isocheck check`: large blocks have mappings of their own */
+    spill_enable();
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     par_pool *pool = par_pool_new(cpus > 0 ? (unsigned)cpus : 1);
     load_options lo; memset(&lo, 0, sizeof lo);
@@ -84,6 +89,10 @@ int main(int argc, char **argv) {
     printf("| index | **sum** | %.1f | %.1f |\n", index / 1e6, index / ntx);
     printf("\nVmRSS after the load %.1f MB (%.1f B/txn; arrays %.1f), after the index %.1f MB (%.1f B/txn; arrays %.1f)\n",
            rss_load / 1e6, rss_load / ntx, hist / ntx, rss_index / 1e6, rss_index / ntx, (hist + index) / ntx);
+    history_spill(h);                       /* what `isocheck check` does once the index is built */
+    double rss_spill = rss();
+    printf("VmRSS after history_spill %.1f MB (%.1f B/txn): %.1f MB spilled\n", rss_spill / 1e6, rss_spill / ntx,
+           (double)spill_total() / 1e6);
     pg_index_free(&ix);
     history_free(h);
     par_pool_free(pool);

@@ -42,7 +42,7 @@ static double rss(void) {
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: hist_parts FILE\n"); return 2; }
     big_prefer_mappings();                  /* as `isocheck check`: large blocks have mappings of their own */
-    spill_enable();
+    spill_enable(getenv("TMPDIR"));
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     par_pool *pool = par_pool_new(cpus > 0 ? (unsigned)cpus : 1);
     load_options lo; memset(&lo, 0, sizeof lo);

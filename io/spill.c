@@ -9,12 +9,13 @@
 #include "io/spill.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <errno.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -27,8 +28,12 @@ enum { SPILL_PAGE = 4096, SPILL_MIN = 1u << 20 };
 
 static int enabled;
 static size_t total;
+static char spill_dir[4096] = "/tmp";
 
-void spill_enable(void) { enabled = 1; }
+void spill_enable(const char *dir) {
+    if (dir && *dir && strlen(dir) < sizeof spill_dir) snprintf(spill_dir, sizeof spill_dir, "%s", dir);
+    enabled = 1;
+}
 int spill_enabled(void) { return enabled; }
 size_t spill_total(void) { return total; }
 
@@ -49,8 +54,7 @@ static off_t end;
 static int spill_file(void) {
     if (fd >= 0 || broken) return fd;
     broken = 1;
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
+    const char *dir = spill_dir;
     struct statfs sf;
     if (statfs(dir, &sf) != 0 || (unsigned long)sf.f_type == 0x01021994ul /* tmpfs */ ||
         (unsigned long)sf.f_type == 0x858458f6ul /* ramfs */)

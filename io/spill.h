@@ -5,7 +5,7 @@
  * and the re-check do not read them).
  *
  * spill_block writes the whole pages inside a block to an unlinked
- * temporary file ($TMPDIR, else /tmp) and maps that file, read-only and
+ * temporary file (in the directory spill_enable was given) and maps that file, read-only and
  * private, over them: the anonymous pages leave the process, and a read
  * afterwards faults its page back in from the page cache (or the disk,
  * where the kernel dropped it under memory pressure: clean file pages
@@ -27,8 +27,9 @@
 
 #include <stddef.h>
 
-/* Allow spill_block from now on (call before the arrays are made). */
-void spill_enable(void);
+/* Allow spill_block from now on, its file in dir (NULL or "": /tmp; the
+ * program's $TMPDIR: libraries read no environment). */
+void spill_enable(const char *dir);
 int spill_enabled(void);
 /* Spill the whole pages inside the malloc'd block [p, p + bytes), which
  * nothing writes any more; the bytes spilled (0: refused, unchanged). */

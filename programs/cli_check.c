@@ -418,7 +418,7 @@ int cli_check(int argc, char **argv) {
     int rc = check_parse(argc, argv, &a);
     if (rc < 0 && !a.follow) {
         big_prefer_mappings();   /* stage after stage: freed arrays leave at once */
-        spill_enable();          /* the history's per-op arrays leave while the checks do not read them */
+        spill_enable(cli_temp_dir());   /* the history's per-op arrays leave while the checks do not read them */
     }
     if (rc < 0) rc = cli_check_is_many(a.paths, a.num_paths, cli_format(a.fmt_choice)) ? check_many_run(&a) : check_one(&a);
     free(a.paths);

@@ -18,6 +18,7 @@
 #include "frontend/reports/check_report.h"
 #include "programs/cli.h"
 #include "io/bigmem.h"
+#include "io/spill.h"
 #include "io/output.h"
 #include "par.h"
 #include "frontend/formats/parse.h"
@@ -69,6 +70,10 @@ typedef struct hook_state {
 static void on_index(void *ctx, const pg_index *ix, double seconds) {
     const hook_state *hs = ctx;
     interrupt_stage("checking", NULL);
+    /* the checks read the index, not the history's per-op arrays: out of
+     * resident memory until the re-check reads them (history.h; the history
+     * loaded or its resolved form, never a view that shares their arrays) */
+    if (ix->h == hs->h || ix->h == hs->h->resolved) history_spill(ix->h);
     if (!hs->verbose) return;
     fprintf(stderr, "load %.3fs  index %.3fs: %llu transactions, %u sessions, %u keys, %llu writes installed, "
             "%llu external reads, %llu read-modify-write links, %zu writer units\n",
@@ -411,7 +416,10 @@ static int check_one(check_args *a);
 int cli_check(int argc, char **argv) {
     check_args a;
     int rc = check_parse(argc, argv, &a);
-    if (rc < 0 && !a.follow) big_prefer_mappings();   /* stage after stage: freed arrays leave at once */
+    if (rc < 0 && !a.follow) {
+        big_prefer_mappings();   /* stage after stage: freed arrays leave at once */
+        spill_enable(cli_temp_dir());   /* the history's per-op arrays leave while the checks do not read them */
+    }
     if (rc < 0) rc = cli_check_is_many(a.paths, a.num_paths, cli_format(a.fmt_choice)) ? check_many_run(&a) : check_one(&a);
     free(a.paths);
     return rc;

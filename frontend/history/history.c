@@ -5,6 +5,7 @@
  * then scatters each op field to its final slot one array at a time, so
  * the transient extra memory is one field plus a u32 per op. */
 #include "frontend/history/history.h"
+#include "frontend/history/history_spill.h"
 #include "frontend/history/hb_internal.h"
 #include "frontend/history/repeat_internal.h"
 
@@ -436,6 +437,7 @@ int history_index_writers(history *h, ic_error *err) {
 
 void history_free(history *h) {
     if (!h) return;
+    history_spill_forget(h);
     free(h->source); free(h->sessions); free(h->txns);
     free(h->op_kind); free(h->op_key); free(h->op_val32); free(h->op_val64); free(h->esc_op); free(h->esc_val);
     free(h->op_line); free(h->op_txn_base); free(h->op_txn_delta); free(h->op_txn_full);

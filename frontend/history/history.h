@@ -235,9 +235,24 @@ typedef struct history {
     uint32_t *amb_read, *amb_start, *amb_cand;
     uint8_t *amb_why;
     struct history *resolved;        /* the resolved form, made once (history_resolved) */
+    /* history_spill: the per-op arrays and the writer table are spilled
+     * (the one field that changes after the build; no byte of the arrays
+     * does). */
+    uint8_t spilled;
 } history;
 
 void history_free(history *h);
+/* Move the arrays the checking stages between the index and the re-check
+ * do not read out of resident memory (io/spill.h: into a file, at the same
+ * addresses, the same bytes): the ops' kinds, keys, values, transactions
+ * and lines, key_writes and the writer table.  Any read afterwards is
+ * served as before (its page faults back in).  Nothing happens unless the
+ * program called spill_enable.  Only for a history its owner frees with
+ * history_free (not a view sharing another's arrays). */
+void history_spill(const history *h);
+/* For a history history_spill spilled: drop the pages read back since
+ * (else nothing). */
+void history_spill_again(const history *h);
 
 static inline op_kind history_op_kind(const history *h, uint32_t op) {
     return (op_kind)(h->op_kind[op] & OP_KIND_MASK);

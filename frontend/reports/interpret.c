@@ -109,17 +109,13 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, ex
  * version of a key and both write it conflict under every version order
  * (each must directly follow that version).  Pairs into lu. */
 static void lost_update_pairs(const ictx *c, vec_u32 *lu) {
-    for (uint32_t k = 0; k < c->vo->num_keys; k++)
-        for (uint32_t g = c->vo->start[k]; g < c->vo->start[k + 1]; g++) {
-            uint32_t first = NONE;
-            for (uint32_t i = c->rd_start[g]; i < c->rd_start[g + 1]; i++) {
-                uint32_t t = c->rd.data[i];
-                if (!c->rd_writes[i]) continue;               /* t's final write of k: none */
-                if (first == NONE) { first = t; continue; }
-                vec_push(*lu, first); vec_push(*lu, t);
-                break;
-            }
-        }
+    const ivec_u64 *v = &c->rmw_rd;                  /* PAIR(version, reader that writes its key), sorted */
+    for (size_t i = 0; i + 1 < v->len;) {
+        size_t j = i + 1;
+        while (j < v->len && v->data[j] >> 32 == v->data[i] >> 32) j++;
+        if (j - i >= 2) { vec_push(*lu, (uint32_t)v->data[i]); vec_push(*lu, (uint32_t)v->data[i + 1]); }
+        i = j;
+    }
 }
 
 void interpret_trace_free(interpret_trace *t) {
@@ -229,5 +225,6 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     vec_free(mc); vec_free(fb); vec_free(S); vec_free(lu);
     free(excl);
     ictx_free(&c);
+    history_spill_again(h);          /* the pages it read back leave again before the next level's graph */
     return count;
 }

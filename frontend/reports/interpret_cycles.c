@@ -184,6 +184,7 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
             prev = t;
         }
     }
+    vec_u32 rd; vec_init(rd);
     for (uint32_t k = 0; k < vo->num_keys; k++) {
         uint32_t a = vo->start[k], b = vo->start[k + 1], prev = NONE;
         for (uint32_t i = a; i < b; i++) {
@@ -195,14 +196,17 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
         for (uint32_t i = a; i < b; i++) {
             uint32_t w = vo->txns.data[i], nx = NONE;
             for (uint32_t j = i + 1; j < b; j++) if (use[vo->txns.data[j]]) { nx = vo->txns.data[j]; break; }
-            for (uint32_t r = c->rd_start[i]; r < c->rd_start[i + 1]; r++) {
-                uint32_t t = c->rd.data[r];
+            vec_clear(rd);
+            ictx_readers(c, k, i, &rd);
+            vec_foreach(const uint32_t, tp, rd) {
+                uint32_t t = *tp;
                 if (!use[t]) continue;
                 if (use[w] && w != 0) interp_push_dep(&g->edges, DEP_WR, k, w, t);
                 if (nx != NONE && nx != t) interp_push_dep(&g->edges, DEP_RW, k, t, nx);
             }
         }
     }
+    vec_free(rd);
     ig_finish(g, h, use);
     free(use);
 }

@@ -51,10 +51,10 @@ static void add_x(const ictx *c, xedge_vec *v, dep_kind kind, uint32_t key, uint
 static void opposite_extras(const ictx *c, uint32_t a, uint32_t b, uint32_t key, xedge_vec *ex) {
     const history *h = c->h;
     add_x(c, ex, DEP_WW, key, b, a, BASIS_ASSUMED, b, a);
+    vec_u32 rd; vec_init(rd);
     uint32_t gb = ictx_vidx(c, key, b);
-    if (gb != NONE)
-        for (uint32_t i = c->rd_start[gb]; i < c->rd_start[gb + 1]; i++)
-            add_x(c, ex, DEP_RW, key, c->rd.data[i], a, BASIS_ASSUMED, b, a);
+    if (gb != NONE) ictx_readers(c, key, gb, &rd);
+    vec_foreach(const uint32_t, t, rd) add_x(c, ex, DEP_RW, key, *t, a, BASIS_ASSUMED, b, a);
     /* b's read-modify-write ancestors s: every other reader of s's version
      * read one older than s's overwriter v (whatever the order) */
     uint32_t v = b;
@@ -63,10 +63,12 @@ static void opposite_extras(const ictx *c, uint32_t a, uint32_t b, uint32_t key,
         if (s == NONE || history_txn_final_write(h, v, key) == NONE) break;
         uint32_t gs = ictx_vidx(c, key, s);
         if (gs == NONE) break;
-        for (uint32_t i = c->rd_start[gs]; i < c->rd_start[gs + 1]; i++)
-            if (c->rd.data[i] != v) add_x(c, ex, DEP_RW, key, c->rd.data[i], v, BASIS_RMW, s, v);
+        vec_clear(rd);
+        ictx_readers(c, key, gs, &rd);
+        vec_foreach(const uint32_t, t, rd) if (*t != v) add_x(c, ex, DEP_RW, key, *t, v, BASIS_RMW, s, v);
         v = s;
     }
+    vec_free(rd);
     if (ex->len) qsort(ex->data, ex->len, sizeof *ex->data, cmp_xedge);
 }
 
@@ -177,7 +179,7 @@ static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int m
         int follow = !is_banned(banned, ORIGIN_SESSION);
         for (uint32_t j = c->g.start[xs], seen = 0; j < c->g.start[xs + 1]; j++) {
             dep_edge d;
-            if (c->cls[j] > maxcls || !ictx_arc_edge(c, xs, j, &d) || d.to == r) continue;
+            if (!ictx_arc_within(c, j, maxcls) || !ictx_arc_edge(c, xs, j, &d) || d.to == r) continue;
             if (d.kind == DEP_WW && d.key == k && !is_banned(banned, j)) push_derived(c, s, qt, u, r, d.to, k, j);
             /* a reader of src's writes, or its session successor, that writes k: its version is later
              * (a fact to be proven: the opposite closes a cycle with that edge) */
@@ -209,7 +211,7 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
             if (ex.data[j].y == y) { s->id[y] = u; return (uint32_t)j; }     /* the closing extra; id[y]: where from */
         for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
             uint32_t w = g->adj[j];
-            if (c->cls[j] > maxcls || s->par[w] != NONE) continue;
+            if (s->par[w] != NONE || !ictx_arc_within(c, j, maxcls)) continue;
             if (c->cls[j] != CLS_KNOWN && is_banned(banned, j)) continue;
             reach(s, &qt, u, w, 0, j);
         }

@@ -50,6 +50,33 @@ uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t) {
     return f == NONE ? NONE : c->vpos[f];
 }
 
+/* The first entry of v (sorted) whose top half is hi. */
+static size_t lower_hi(const ivec_u64 *v, uint32_t hi) {
+    size_t lo = 0, up = v->len;
+    uint64_t x = PAIR(hi, 0);
+    while (lo < up) { size_t mid = lo + (up - lo) / 2; if (v->data[mid] < x) lo = mid + 1; else up = mid; }
+    return lo;
+}
+
+void ictx_readers(const ictx *c, uint32_t key, uint32_t g, vec_u32 *out) {
+    const history *h = c->h;
+    if (g >= c->vo->txns.len) return;
+    uint32_t w = c->vo->txns.data[g];
+    if (w >= h->num_txns || ictx_vidx(c, key, w) != g) return;    /* a writer's later entry: none */
+    if (w == 0) {                                                  /* INIT: kept aside (no arcs) */
+        for (size_t i = lower_hi(&c->init_rd, key); i < c->init_rd.len && c->init_rd.data[i] >> 32 == key; i++)
+            vec_push(*out, (uint32_t)c->init_rd.data[i]);
+        return;
+    }
+    /* w's WR arcs of key, in the order of the reads they come from */
+    uint32_t x = c->si ? dg_commit(w) : w;
+    for (uint32_t j = c->g.start[x]; j < c->g.start[x + 1]; j++) {
+        uint32_t id = c->g.eid[j];
+        if (c->cls[j] == CLS_KNOWN && id != DG_NONE && PG_KIND(id) == DEP_WR && id >> 3 == key)
+            vec_push(*out, dg_node_txn(c->si, c->g.adj[j]));
+    }
+}
+
 /* The edge of arc j, which leaves node u (none for a fixed arc: 0). */
 int ictx_arc_edge(const ictx *c, uint32_t u, uint32_t j, dep_edge *e) {
     uint32_t id = c->g.eid[j];
@@ -135,7 +162,7 @@ void ictx_free(ictx *c) {
     free(c->vpos);
     u64map_free(&c->lpos);
     free(c->lr_start); vec_free(c->lr);
-    free(c->rd_start); vec_free(c->rd); free(c->rd_writes);
+    vec_free(c->init_rd); vec_free(c->rmw_rd);
     dg_free(&c->g);
     free(c->cls);
     version_order_free(&c->own_vo);

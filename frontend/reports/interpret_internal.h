@@ -1,7 +1,8 @@
 /* interpret_internal.h — what the parts of the interpreter share (the
  * contract of the whole: interpret.h).
  *
- *   interpret_setup.c    the context: the fact graph, version positions and
+ *   interpret_setup.c    the context: the fact graph, version positions, the
+ *                        initial versions' readers and the read-modify-write
  *                        readers, built by whole-history passes in ranges
  *   interpret_facts.c    questions about one transaction or version (its
  *                        external read, the version it read, a list read
@@ -23,6 +24,7 @@
 
 #define NONE UINT32_MAX
 #define PAIR(k, t) (((uint64_t)(k) << 32) | (uint64_t)(t))
+typedef VEC(uint64_t) ivec_u64;
 
 /* ---- context ------------------------------------------------------------ */
 
@@ -35,9 +37,13 @@
  *   CLS_KNOWN   known edges (and fixed arcs)      eid: PG_META(kind, key)
  *   CLS_HOLDS   forced edges that hold under the (repaired) version order
  *   CLS_FORCED  the other forced edges                eid: index in forced
+ * A forced arc is CLS_UNSET until a search asks whether it is in the
+ * CLS_HOLDS graph (ictx_arc_within): most are never asked, and asking is
+ * a few random accesses into the history, not a pass over every forced
+ * edge.
  * No edge list is kept: an arc's edge is rebuilt from its two nodes and eid
  * (arc_edge), and the forced edges are read in the caller's array. */
-enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2 };
+enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2, CLS_UNSET = 3 };
 
 typedef struct ictx {
     const history *h;
@@ -54,9 +60,15 @@ typedef struct ictx {
     uint32_t *lr_start;          /* per key: its participants' list reads lr[lr_start[k]..] */
     vec_u32 lr;
     u64map lpos;                 /* (key, txn) -> index of txn's last element in the key's longest list */
-    uint32_t *rd_start;          /* per global version: its readers rd[rd_start[g]..] */
-    vec_u32 rd;
-    uint8_t *rd_writes;          /* per reader in rd: it writes the key too */
+    /* A version's readers are not indexed for the whole history (only the
+     * explanations ask, for a few versions): a writer's are its WR arcs of
+     * that key in the fact graph (ictx_readers).  INIT writes no arcs, so
+     * its readers are kept here: PAIR(key, reader) sorted (reads in
+     * transaction order, one external read of a key a transaction).  The
+     * lost-update scan needs only the readers that write the key too:
+     * PAIR(version, reader), sorted. */
+    ivec_u64 init_rd;
+    ivec_u64 rmw_rd;
     dg_graph g;                  /* the fact graph (above) */
     uint8_t *cls;                /* per arc */
     uint64_t num_known;          /* known edges (SO, WR, read-modify-write links) */
@@ -90,6 +102,15 @@ uint32_t ictx_ext_read(const ictx *c, uint32_t t, uint32_t key, uint32_t *own);
 uint32_t ictx_read_src(const ictx *c, uint32_t t, uint32_t key);
 /* t's version of key: its index in vo->txns, or NONE. */
 uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t);
+/* The readers of version g of key (its index in vo->txns), in transaction
+ * order, appended to out: the participants whose external read of key
+ * observed the version's writer's final write (none for a later entry of
+ * a writer the key's order lists twice). */
+void ictx_readers(const ictx *c, uint32_t key, uint32_t g, vec_u32 *out);
+/* Is arc j in the graph of class maxcls (its class <= maxcls)?  A forced
+ * arc's class is settled on the first such question that needs it (kept
+ * in cls: the searches run on one thread). */
+int ictx_arc_within(const ictx *c, uint32_t j, int maxcls);
 /* The edge of arc j of the fact graph, which leaves node u (none for a fixed arc: 0). */
 int ictx_arc_edge(const ictx *c, uint32_t u, uint32_t j, dep_edge *e);
 /* A list read of key that shows a's version before b's: it holds a's

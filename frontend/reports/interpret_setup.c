@@ -48,15 +48,19 @@ static void ipar_run(const ictx *c, size_t ntasks, par_task_fn fn, void *ctx) {
 }
 
 /* The external reads of one range of transactions, in transaction then
- * op order: the read op, the writer read from (NONE: no edge), its
- * version's index in vo->txns (NONE: none), and flags: RF_WW the
- * read-modify-write link is there, RF_WRITES the reader writes the key. */
+ * op order: the read op, the writer read from (NONE: no edge), and
+ * flags: RF_WW the read-modify-write link is there, RF_WRITES the reader
+ * writes the key.  Beside them, in the
+ * same order, the reads of an initial version (PAIR(key, reader)) and the
+ * reads of a version by a transaction that writes the key too
+ * (PAIR(version, reader)), both only when the version is in vo. */
 enum { RF_WW = 1, RF_WRITES = 2 };
 typedef struct read_part {
     uint32_t t0, t1;
     size_t n;
     uint32_t *op, *w, *g;
     uint8_t *ww;
+    ivec_u64 init_rd, rmw_rd;
 } read_part;
 
 typedef struct read_job { const ictx *c; read_part *parts; } read_job;
@@ -153,17 +157,43 @@ static void read_task(void *ctx, size_t i) {
 #endif
         int writes = history_txn_final_write(h, t, k) != NONE;
         p->ww[r] = (uint8_t)((fw != NONE && fw == src && writes ? RF_WW : 0) | (writes ? RF_WRITES : 0));
-        p->g[r] = fw;
+        p->g[r] = writes || w == 0 ? fw : NONE;        /* only these need the version's index */
         p->w[r] = w;
     }
+    /* the initial versions' readers and the readers that write the key,
+     * for the versions in vo (the only ones whose readers are asked for) */
+    vec_init(p->init_rd); vec_init(p->rmw_rd);
     for (size_t r = 0; r < p->n; r++) {
-        if (r + ahead < p->n && p->g[r + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[p->g[r + ahead]]);
-        if (p->g[r] != NONE) p->g[r] = c->vpos[p->g[r]];
+        if (p->g[r] == NONE) continue;
+        uint32_t g = c->vpos[p->g[r]], t = history_op_txn(h, p->op[r]);
+        if (g == NONE) continue;
+        if (p->w[r] == 0) vec_push(p->init_rd, PAIR(h->op_key[p->op[r]], t));
+        if (p->ww[r] & RF_WRITES) vec_push(p->rmw_rd, PAIR(g, t));
     }
 }
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The parts' initial-version readers and read-modify-write readers, each
+ * sorted (keys are distinct: one external read of a key a transaction). */
+static void gather_readers(ictx *c, const read_part *parts, uint32_t n) {
+    vec_init(c->init_rd); vec_init(c->rmw_rd);
+    for (uint32_t i = 0; i < n; i++) {
+        vec_foreach(const uint64_t, x, parts[i].init_rd) vec_push(c->init_rd, *x);
+        vec_foreach(const uint64_t, x, parts[i].rmw_rd) vec_push(c->rmw_rd, *x);
+    }
+    if (c->init_rd.len) qsort(c->init_rd.data, c->init_rd.len, sizeof *c->init_rd.data, cmp_u64);
+    if (c->rmw_rd.len) qsort(c->rmw_rd.data, c->rmw_rd.len, sizeof *c->rmw_rd.data, cmp_u64);
+}
+
 static void read_parts_free(read_part *parts, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) { free(parts[i].op); free(parts[i].w); free(parts[i].g); free(parts[i].ww); }
+    for (uint32_t i = 0; i < n; i++) {
+        free(parts[i].op); free(parts[i].w); free(parts[i].g); free(parts[i].ww);
+        vec_free(parts[i].init_rd); vec_free(parts[i].rmw_rd);
+    }
     free(parts);
 }
 
@@ -186,21 +216,19 @@ static read_part *read_parts(const ictx *c, uint32_t *nparts) {
 
 /* The fact graph's arcs in their order (the participants' external reads
  * in transaction order: WR, then the read-modify-write link; then SO; then
- * the forced edges in the caller's order, of class CLS_HOLDS when holds[i];
- * then SI's fixed arcs), and the readers of each version in the same read
- * order: task j of nr counts (fill NULL: into g.start[x + 1] and
- * rd_start[g + 1]) or places (at fill[x]++, rd_fill[g]++) those that leave
- * its nodes x and read its versions g, ranges of about n/nr each.  Each
- * task writes its own ranges only and meets every arc in the one order, so
- * the graph does not depend on nr.  known[j]: its known arcs. */
-
+ * the forced edges in the caller's order, of class CLS_UNSET (whether one
+ * holds is asked when a search needs it: ictx_arc_within);
+ * then SI's fixed arcs): task j of nr counts (fill NULL: into g.start[x +
+ * 1]) or places (at fill[x]++) those that leave its nodes x, a range of
+ * about n/nr.  Each task writes its own range only and meets every arc in
+ * the one order, so the graph does not depend on nr.  known[j]: its known
+ * arcs. */
 
 typedef struct arc_job {
     ictx *c;
     const read_part *parts;
     uint32_t nparts, nr;
-    const uint8_t *holds;
-    uint32_t *fill, *rd_fill;
+    uint32_t *fill;
     uint64_t *known;
 } arc_job;
 
@@ -208,10 +236,9 @@ static void arc_task(void *ctx, size_t j) {
     const arc_job *jb = ctx;
     ictx *c = jb->c;
     const history *h = c->h;
-    uint32_t nn = c->g.n, nv = (uint32_t)c->vo->txns.len;
+    uint32_t nn = c->g.n;
     uint32_t x0 = (uint32_t)((uint64_t)nn * j / jb->nr), x1 = (uint32_t)((uint64_t)nn * (j + 1) / jb->nr);
-    uint32_t g0 = (uint32_t)((uint64_t)nv * j / jb->nr), g1 = (uint32_t)((uint64_t)nv * (j + 1) / jb->nr);
-    uint32_t *deg = jb->fill ? NULL : c->g.start, *fill = jb->fill, *rd_fill = jb->rd_fill;
+    uint32_t *deg = jb->fill ? NULL : c->g.start, *fill = jb->fill;
     uint64_t n = 0;
 #define ARC(x, y, id, cl) do { \
         if (deg) deg[(x) + 1]++; \
@@ -220,22 +247,18 @@ static void arc_task(void *ctx, size_t j) {
     for (uint32_t i = 0; i < jb->nparts; i++) {
         const read_part *p = &jb->parts[i];
         for (size_t r = 0; r < p->n; r++) {
-            uint32_t w = p->w[r], g = p->g[r];
-            if (w == NONE) continue;
+            uint32_t w = p->w[r];
+            if (w == NONE || (w == 0 && !(p->ww[r] & RF_WW))) continue;   /* INIT: a WW arc at most */
             uint32_t xw = c->si ? dg_commit(w) : w;          /* WR and WW leave w's commit node */
-            int in_x = xw >= x0 && xw < x1, in_g = g != NONE && g >= g0 && g < g1;
-            if (!in_x && !in_g) continue;
+            if (xw < x0 || xw >= x1) continue;
             uint32_t t = history_op_txn(h, p->op[r]), k = h->op_key[p->op[r]];
-            for (int kind = DEP_WR; in_x && kind <= DEP_WW; kind++) {
+            for (int kind = DEP_WR; kind <= DEP_WW; kind++) {
                 if (kind == DEP_WR ? w == 0 : !(p->ww[r] & RF_WW)) continue;
                 uint32_t x, y;
                 dg_dep_nodes(c->si, (dep_kind)kind, w, t, &x, &y);
                 ARC(x, y, PG_META(kind, k), CLS_KNOWN);
                 n++;
             }
-            if (!in_g) continue;
-            if (deg) c->rd_start[g + 1]++;
-            else { c->rd_writes[rd_fill[g]] = (p->ww[r] & RF_WRITES) != 0; c->rd.data[rd_fill[g]++] = t; }
         }
     }
     for (uint32_t s = 0; c->so && s < h->num_sessions; s++) {       /* session order, when a fact */
@@ -258,7 +281,7 @@ static void arc_task(void *ctx, size_t j) {
             /* only forced edges that hold under the version order are in
              * CLS_HOLDS: a failing history lets pruning derive both orders
              * of some pairs, and an explanation should not mix the two */
-            if (x >= x0 && x < x1) ARC(x, y, (uint32_t)i, jb->holds[i] ? CLS_HOLDS : CLS_FORCED);
+            if (x >= x0 && x < x1) ARC(x, y, (uint32_t)i, CLS_UNSET);
         }
     if (c->si)
         for (uint32_t t = x0 / 2; t < h->num_txns && dg_start(t) < x1; t++)
@@ -267,9 +290,8 @@ static void arc_task(void *ctx, size_t j) {
     jb->known[j] = n;
 }
 
-#ifdef GSAT_DEBUG
-/* Does forced edge e hold under the (repaired) version order: its a's version
- * before its b's?  (Debug builds: the reference holds_task is compared with.) */
+/* Does forced edge e hold under the (repaired) version order: its a's
+ * version before its b's?  (a: WW's writer, RW's reader's source.) */
 static int forced_holds(const ictx *c, const dep_edge *e) {
     const history *h = c->h;
     if (e->from >= h->num_txns || e->to >= h->num_txns || e->from == e->to || e->key >= h->num_keys) return 0;
@@ -278,7 +300,16 @@ static int forced_holds(const ictx *c, const dep_edge *e) {
     uint32_t ga = a == NONE ? NONE : ictx_vidx(c, e->key, a);
     return ga != NONE && gb != NONE && ga < gb;
 }
-#endif
+
+int ictx_arc_within(const ictx *c, uint32_t j, int maxcls) {
+    uint8_t k = c->cls[j];
+    if (k == CLS_UNSET) {
+        if (maxcls >= CLS_FORCED) return 1;
+        if (maxcls < CLS_HOLDS) return 0;
+        k = c->cls[j] = forced_holds(c, &c->forced[c->g.eid[j]]) ? CLS_HOLDS : CLS_FORCED;   /* asked once */
+    }
+    return k <= maxcls;
+}
 
 
 /* Version ranges of keys: a part's keys hold about 1/n of vo's versions. */
@@ -331,70 +362,6 @@ static void vpos_task(void *ctx, size_t i) {
         }
 }
 
-/* Which forced edges hold, for a range of them. */
-typedef struct holds_job { const ictx *c; uint8_t *holds; size_t nparts; } holds_job;
-/* Range i of the forced edges: forced_holds, in three loops that each ask
- * ahead for their random accesses (the two transactions' ops; the source
- * of the read behind an RW edge; the two versions' indices).  Debug
- * builds compare every answer with forced_holds. */
-static void holds_task(void *ctx, size_t i) {
-    const holds_job *j = ctx;
-    const ictx *c = j->c;
-    const history *h = c->h;
-    size_t a = c->nforced * i / j->nparts, b = c->nforced * (i + 1) / j->nparts, n = b - a;
-    const dep_edge *fe = n ? c->forced + a : NULL;   /* no NULL + 0 when nothing is forced */
-    uint32_t *fa = xmalloc((n + 1) * sizeof *fa), *fb = xmalloc((n + 1) * sizeof *fb), *own = xmalloc((n + 1) * sizeof *own);
-    const size_t ahead = HISTORY_PREFETCH_AHEAD;
-    /* 1: b's final write; a's (WW) or the read behind the edge (RW: fa holds the read op) */
-    for (size_t f = 0; f < n; f++) {
-        if (f + ahead < n) {
-            const dep_edge *e = &fe[f + ahead];
-            if (e->from < h->num_txns) HISTORY_PREFETCH(&h->txns[e->from]);
-            if (e->to < h->num_txns) HISTORY_PREFETCH(&h->txns[e->to]);
-        }
-        if (f + ahead / 2 < n) {
-            const dep_edge *e = &fe[f + ahead / 2];
-            if (e->from < h->num_txns) HISTORY_PREFETCH(&h->op_key[h->txns[e->from].first_op]);
-            if (e->to < h->num_txns) HISTORY_PREFETCH(&h->op_key[h->txns[e->to].first_op]);
-        }
-        const dep_edge *e = &fe[f];
-        fa[f] = fb[f] = NONE;
-        if (!interp_forced_in_facts(h, e) || e->key >= h->num_keys) continue;
-        fb[f] = history_txn_final_write(h, e->to, e->key);
-        if (fb[f] == NONE) continue;
-        fa[f] = e->kind == DEP_WW ? history_txn_final_write(h, e->from, e->key) : ictx_ext_read(c, e->from, e->key, &own[f]);
-    }
-    /* 2: RW: the source of that read, and its writer's final write */
-    for (size_t f = 0; f < n; f++) {
-        if (fe[f].kind == DEP_WW) continue;
-        if (f + ahead < n && fe[f + ahead].kind != DEP_WW && fa[f + ahead] != NONE) {
-            uint32_t q = fa[f + ahead];
-            history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
-        }
-        if (f + ahead / 2 < n && fe[f + ahead / 2].kind != DEP_WW && fa[f + ahead / 2] != NONE) {
-            uint32_t q = fa[f + ahead / 2];
-            history_writer_prefetch_op(h, h->op_key[q], history_read_value(h, q));
-        }
-        if (fa[f] == NONE) continue;
-        uint32_t src = history_snapshot_source(h, fa[f], own[f]);
-        fa[f] = src == NONE ? NONE : writer_final_write(h, src);
-    }
-    /* 3: the two versions' indices */
-    for (size_t f = 0; f < n; f++) {
-        if (f + ahead < n) {
-            if (fa[f + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[fa[f + ahead]]);
-            if (fb[f + ahead] != NONE) HISTORY_PREFETCH(&c->vpos[fb[f + ahead]]);
-        }
-        uint32_t ga = fa[f] == NONE ? NONE : c->vpos[fa[f]], gb = fb[f] == NONE ? NONE : c->vpos[fb[f]];
-        j->holds[a + f] = ga != NONE && gb != NONE && ga < gb;
-#ifdef GSAT_DEBUG
-        if (j->holds[a + f] != (interp_forced_in_facts(h, &fe[f]) && fe[f].key < h->num_keys && forced_holds(c, &fe[f])))
-            internal_error("isocheck", "interpretation: a forced edge's holding differs from its reference");
-#endif
-    }
-    free(fa); free(fb); free(own);
-}
-
 int ictx_rt(const ictx *c, uint32_t a, uint32_t b) {
     if (!c->rt || a == 0 || b == 0 || a == b || c->h->txns[a].status != TXN_COMMITTED) return 0;
     int64_t done = history_time(c->h, TIME_COMPLETE, a), start = history_time(c->h, TIME_INVOKE, b);
@@ -422,44 +389,35 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     ipar_run(c, nkp, vpos_task, &kj);
     key_parts_free(kp, nkp);
     /* the fact graph in compressed form, counted then placed (stable: each
-     * node's arcs in the order above), and the readers of each version */
+     * node's arcs in the order above), the initial versions' readers and
+     * the readers that write the key (read order, then sorted) */
     uint32_t nn = dg_num_nodes(si, h->num_txns), nv = (uint32_t)vo->txns.len;
     c->g.n = nn;
     c->g.start = xcalloc((size_t)nn + 1, sizeof *c->g.start);
-    c->rd_start = xcalloc((size_t)nv + 2, sizeof *c->rd_start);
-    vec_init(c->rd);
     uint32_t nrp;
     read_part *rp = read_parts(c, &nrp);
-    uint8_t *holds = xmalloc(nf ? nf : 1);
-    holds_job hj = { c, holds, nf ? ipar_ranges(c, nf) : 1 };
-    if (hj.nparts > nf && nf) hj.nparts = nf;
-    ipar_run(c, hj.nparts, holds_task, &hj);
     /* every task meets every arc: one a thread (ranges for tests) */
     uint32_t nr = interpret_ranges ? interpret_ranges : ipar_ranges(c, (uint64_t)nn + nv) > 1 ? par_pool_threads(pool) : 1;
     if (nr > nn) nr = nn ? nn : 1;
     uint64_t *known = xcalloc(nr, sizeof *known);
-    arc_job aj = { c, rp, nrp, nr, holds, NULL, NULL, known };
+    arc_job aj = { c, rp, nrp, nr, NULL, known };
     ipar_run(c, nr, arc_task, &aj);                                  /* count */
     for (uint32_t u = 0; u < nn; u++) c->g.start[u + 1] += c->g.start[u];
     size_t m = c->g.start[nn];
     c->g.adj = xmalloc((m + 1) * sizeof *c->g.adj);
     c->g.eid = xmalloc((m + 1) * sizeof *c->g.eid);
     c->cls = xmalloc(m + 1);
-    for (uint32_t g = 0; g < nv; g++) c->rd_start[g + 1] += c->rd_start[g];
-    vec_resize(c->rd, c->rd_start[nv]);
-    c->rd_writes = xmalloc(c->rd_start[nv] + 1);
     /* placed at start[x]++ (no copy of the offsets: 12 bytes a node and a
      * version at 1M transactions); each then holds its successor's start,
      * and one move back restores them */
-    aj.fill = c->g.start; aj.rd_fill = c->rd_start;
+    aj.fill = c->g.start;
     ipar_run(c, nr, arc_task, &aj);                                  /* place */
     memmove(c->g.start + 1, c->g.start, (size_t)nn * sizeof *c->g.start);
     c->g.start[0] = 0;
-    memmove(c->rd_start + 1, c->rd_start, (size_t)nv * sizeof *c->rd_start);
-    c->rd_start[0] = 0;
     c->num_known = 0;
     for (uint32_t j = 0; j < nr; j++) c->num_known += known[j];
-    free(known); free(holds);
+    free(known);
+    gather_readers(c, rp, nrp);
     read_parts_free(rp, nrp);
     /* list reads per key, and where each writer's elements end in the
      * longest one (the axioms make every list a prefix of it) */

@@ -51,8 +51,9 @@
  *     rule; the stream then reads each transaction's #@time line itself,
  *     keeps its invoke/complete times and gives them to the live history.  A key that two unordered retired writes
  *     left undecided may retire with its candidates for the last version
- *     (retire_free.h); the summary then keeps their values until a read
- *     decides.
+ *     (retire_free.h), several such keys at one retirement when their
+ *     candidates are admitted jointly; the summary then keeps their values
+ *     until a read decides.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_RETIRE_H
 #define ISOCHECK_ONLINE_RETIRE_H

@@ -80,6 +80,7 @@ typedef struct stream_result {
     uint64_t retired;
     uint32_t peak_live;
     int freed_key;               /* a key two unordered writes left undecided was freed (retire_free.c) */
+    uint64_t freed_together;     /* keys freed with another at the same retirement (retire.c) */
 } stream_result;
 
 /* Stream text[0..n) in chunks of `lines` lines retiring by time at level,
@@ -111,6 +112,7 @@ static int stream_lag(const char *text, size_t n, size_t lines, int level, int64
     r->retired = rs.retired;
     r->peak_live = rs.peak_live;
     r->freed_key = rs.cands.len > 0;
+    r->freed_together = rs.freed_together;
     retire_stream_free(&rs);
     return ok;
 }

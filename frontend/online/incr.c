@@ -42,6 +42,7 @@ incr_check *incr_new(int want_si, int want_ser) {
     om_add_txn(&ic->om);                                  /* INIT */
     itxn init = { 0, NONE, 0, 0, 0, 0, 1, TXN_COMMITTED, 1 };
     vec_push(ic->txns, init);
+    incr_set_settled(ic, 0);
     inode n0 = { 0, NONE, 0, NONE, 0 };
     vec_push(ic->nodes, n0);
     ic->reach = reach_new();
@@ -64,7 +65,7 @@ void incr_free(incr_check *ic) {
         vec_free(k->by_sess); vec_free(k->top);
     }
     vec_free(ic->wsa);
-    vec_free(ic->txns); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
+    vec_free(ic->txns); vec_free(ic->sbits); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
     vec_free(ic->stamp); vec_free(ic->wpos); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);

@@ -108,7 +108,7 @@ static int reads_settled(incr_check *ic, uint32_t id) {
             o->link = w;
         }
         uint32_t wt = wop_txn(&ic->wops.data[w]);
-        if (wt != id && !ic->txns.data[wt].settled) return 0;
+        if (wt != id && !incr_is_settled(ic, wt)) return 0;
     }
     return 1;
 }
@@ -357,14 +357,14 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
             const vec_u32 *order = &ic->sess.data[x->sess].order;
             uint32_t p = x->hpos;
             while (p > 0 && ic->txns.data[order->data[p - 1]].status != TXN_COMMITTED) p--;
-            if (p > 0 && !ic->txns.data[order->data[p - 1]].settled) continue;
+            if (p > 0 && !incr_is_settled(ic, order->data[p - 1])) continue;
             if (!reads_settled(ic, id)) continue;
-            x->settled = 1;
+            incr_set_settled(ic, id);
             vec_push(got, id);
             changed = 1;
         }
     }
-    vec_foreach(uint32_t, c, cand) if (!ic->txns.data[*c].settled) vec_push(ic->waiting, *c);
+    vec_foreach(uint32_t, c, cand) if (!incr_is_settled(ic, *c)) vec_push(ic->waiting, *c);
     vec_free(cand);
     ic->settled += (uint32_t)got.len;
     vec_foreach(uint32_t, g, got) vec_push(ic->settle_order, *g);

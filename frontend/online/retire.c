@@ -37,9 +37,10 @@ typedef struct retire_plan {
     int64_t *session_fence;      /* per session of h: its latest retired chain fence's position
                                   * (the prior one if it retires nothing), -1 none */
     int64_t frontier;            /* q of R1 (-1: none) */
-    int64_t free_key;            /* retiring by time: a freed key (retire_free.h), with free_n >= 2 */
-    int64_t free_values[RETIRE_MAX_CANDS];   /* its admitted candidates' values */
-    uint32_t free_n;
+    uint32_t nfree;              /* retiring by time: keys freed (retire_free.h) */
+    int64_t free_key[RETIRE_MAX_FREE];       /* each one's ext id, */
+    int64_t free_values[RETIRE_MAX_FREE][RETIRE_MAX_CANDS];   /* its admitted candidates' values */
+    uint32_t free_n[RETIRE_MAX_FREE];        /* and how many (>= 2: undecided) */
 } retire_plan;
 
 typedef struct plan_ctx {
@@ -394,7 +395,8 @@ static void apply(retire_stream *rs, const history *h, const retire_plan *p) {
         } else rs->summary.data[i] = v;
         retire_free_drop(rs, key);                   /* a later version decides an undecided key */
     }
-    if (p->free_n >= 2) retire_free_record(rs, p->free_key, p->free_values, p->free_n);
+    for (uint32_t i = 0; i < p->nfree; i++)
+        if (p->free_n[i] >= 2) retire_free_record(rs, p->free_key[i], p->free_values[i], p->free_n[i]);
     rs->fence_base = p->fence_top;
     int64_t *ids = xmalloc((p->count ? p->count : 1) * sizeof *ids);
     size_t nid = 0;
@@ -455,30 +457,91 @@ static void time_plan(retire_stream *rs, const history *h, const uint8_t *settle
     p->count = retire_time_plan(h, settled, rs->time_level, retire_time_watermark(rs), p->retire, p->last_write, f);
 }
 
+/* q, the plan made with g's keys free: is it taken over p?  When it retires
+ * more, every key it frees has 2 to RETIRE_MAX_CANDS candidates, and S
+ * admits, for every combination of the admitted candidates (one per freed
+ * key), those versions last together (retire_free_admit; at least one
+ * admitted per key; every check answered); then q's freed keys are set. */
+static int take_freed(retire_stream *rs, const history *h, const uint8_t *settled, const retire_time_free *g,
+                      retire_plan *q, const retire_plan *p) {
+    uint32_t freed = 0;
+    for (uint32_t i = 0; i < g->nkeys; i++) {
+        if (g->n[i] == 1 || g->n[i] > RETIRE_MAX_CANDS) return 0;
+        freed += g->n[i] != 0;
+    }
+    retire_admitted adm[RETIRE_MAX_FREE];
+    if (q->count <= p->count || !freed || !retire_free_admit(h, settled, rs->time_level, g, adm)) return 0;
+    q->nfree = 0;
+    for (uint32_t i = 0; i < g->nkeys; i++) {
+        if (!g->n[i]) continue;
+        uint32_t f = q->nfree++;
+        q->last_write[g->key[i]] = adm[i].op[adm[i].n - 1];
+        q->free_key[f] = h->key_ext[g->key[i]];
+        q->free_n[f] = adm[i].n;
+        for (uint32_t c = 0; c < adm[i].n; c++) q->free_values[f][c] = history_op_value(h, adm[i].op[c]);
+    }
+    return 1;
+}
+
+static int listed(const retire_time_free *g, uint32_t k) {
+    for (uint32_t i = 0; i < g->nkeys; i++)
+        if (g->key[i] == k) return 1;
+    return 0;
+}
+
+/* A signature of g's freed keys and their candidates (ext ids, values). */
+static uint64_t free_signature(const history *h, const retire_time_free *g) {
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (uint32_t i = 0; i < g->nkeys; i++)
+        for (uint32_t c = 0; c < g->n[i] && c < RETIRE_MAX_CANDS; c++) {
+            uint32_t op = g->cand[i][c];
+            uint64_t v[3] = { (uint64_t)h->key_ext[g->key[i]], (uint64_t)h->txns[history_op_txn(h, op)].ext_id,
+                              (uint64_t)history_op_value(h, op) };
+            for (int j = 0; j < 3; j++) x = (x ^ v[j]) * 0x100000001b3u + (x >> 29);
+        }
+    return x ? x : 1;
+}
+
 /* When two unordered retired writes of a key set the cut (f->stall), the
- * plan again with that key freed: taken when it retires more and S admits
- * each candidate kept as the last version (at least one; every check
- * answered), doc/checker.md, "Two writes no read orders".  1: *p replaced. */
+ * plan again with that key freed, then with the key that stalls that plan
+ * freed too, and so on (up to RETIRE_MAX_FREE keys: two keys stalled at the
+ * same time would each hold the cut alone); taken when it retires more and
+ * S admits the candidates kept (take_freed; doc/checker.md, "Two writes no
+ * read orders"), else the plan with the first key alone.  1: *p replaced. */
 static int free_stalled(retire_stream *rs, const history *h, const uint8_t *settled, const retire_time_free *f,
                         retire_plan *p) {
     if (f->stall == HISTORY_NONE) return 0;
-    retire_time_free g = { f->stall, HISTORY_NONE, 0, { 0 } };
+    retire_time_free g;
+    memset(&g, 0, sizeof g);
+    g.key[g.nkeys++] = f->stall;
     retire_plan q;
     time_plan(rs, h, settled, &q, &g);
-    uint32_t admitted = 0, op = HISTORY_NONE;
-    int ok = q.count > p->count && g.n >= 2 && g.n <= RETIRE_MAX_CANDS;
-    for (uint32_t i = 0; ok && i < g.n; i++) {
-        int a = retire_free_admits(h, settled, rs->time_level, g.cand[i]);
-        if (a < 0) ok = 0;
-        else if (a) {
-            q.free_values[admitted++] = history_op_value(h, g.cand[i]);
-            op = g.cand[i];
-        }
+    while (g.stall != HISTORY_NONE && g.nkeys < RETIRE_MAX_FREE && !listed(&g, g.stall)) {
+        retire_time_free t = g;
+        t.key[t.nkeys++] = g.stall;
+        retire_plan r;
+        time_plan(rs, h, settled, &r, &t);
+        if (r.count < q.count) { retire_plan_free(&r); break; }
+        retire_plan_free(&q);
+        q = r;
+        g = t;
     }
-    if (!ok || !admitted) { retire_plan_free(&q); return 0; }
-    q.last_write[g.key] = op;
-    q.free_key = h->key_ext[g.key];
-    q.free_n = admitted;
+    /* keys refused together with the same candidates are not checked again
+     * at every later check (S only grew: what it did not admit it does not
+     * admit now); refusing is always sound, it only retires less */
+    uint64_t sig = g.nkeys > 1 ? free_signature(h, &g) : 0;
+    int ok = (g.nkeys == 1 || sig != rs->free_refused) && take_freed(rs, h, settled, &g, &q, p);
+    if (!ok && g.nkeys > 1) {                    /* the first key alone */
+        if (q.count > p->count) rs->free_refused = sig;
+        retire_plan_free(&q);
+        memset(&g, 0, sizeof g);
+        g.key[g.nkeys++] = f->stall;
+        time_plan(rs, h, settled, &q, &g);
+        ok = take_freed(rs, h, settled, &g, &q, p);
+    }
+    if (!ok) { retire_plan_free(&q); return 0; }
+    rs->freed_keys += q.nfree;
+    rs->freed_together += q.nfree > 1 ? q.nfree : 0;
     retire_plan_free(p);
     *p = q;
     return 1;
@@ -491,7 +554,8 @@ static int check_by_time(retire_stream *rs, history *h) {
     int out = retire_time_check_settled(rs, h, &settled);
     if (out == ONLINE_NO_VIOLATION && !rs->oc.failed && rs->oc.checks) {
         retire_plan p;
-        retire_time_free f = { HISTORY_NONE, HISTORY_NONE, 0, { 0 } };
+        retire_time_free f;
+        memset(&f, 0, sizeof f);
         time_plan(rs, h, settled, &p, &f);
         free_stalled(rs, h, settled, &f, &p);
         if (p.count) {

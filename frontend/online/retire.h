@@ -51,8 +51,9 @@
  *     rule; the stream then reads each transaction's #@time line itself,
  *     keeps its invoke/complete times and gives them to the live history.  A key that two unordered retired writes
  *     left undecided may retire with its candidates for the last version
- *     (retire_free.h); the summary then keeps their values until a read
- *     decides.
+ *     (retire_free.h), several such keys at one retirement when their
+ *     candidates are admitted jointly; the summary then keeps their values
+ *     until a read decides.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_RETIRE_H
 #define ISOCHECK_ONLINE_RETIRE_H
@@ -110,10 +111,13 @@ typedef struct retire_stream {
     VEC(retire_cands) cands;     /* retiring by time: freed keys (retire_free.h); n 0: decided */
     u64map cand_index;           /* ext key -> its slot in cands */
     uint32_t undecided;          /* slots with n > 0 */
+    uint64_t free_refused;       /* the keys and candidates last refused together (retire.c free_stalled), 0 none */
     long lines;                  /* lines fed so far */
     uint32_t fresh;              /* transactions completed since the last check */
     /* counters */
     uint64_t retired, retirements, checks;
+    uint64_t freed_keys, freed_together;   /* retiring by time: keys freed undecided or by one admitted candidate;
+                                            * of them, those freed with another at the same retirement */
     uint32_t peak_live;
 } retire_stream;
 

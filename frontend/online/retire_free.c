@@ -14,9 +14,10 @@
 _Static_assert(RETIRE_MAX_CANDS == sizeof ((retire_cands *)0)->value / sizeof (int64_t), "retire_cands holds the candidates");
 
 /* S (the settled transactions of h) plus Z: a transaction of a session of
- * its own that reads op's value of op's key, invoked after every
- * transaction of S completed. */
-static history *with_reader(const history *h, const uint8_t *settled, uint32_t op, ic_error *err) {
+ * its own that reads, for each of ops[0, n) (writes of distinct keys), its
+ * value of its key, invoked after every transaction of S completed. */
+static history *with_reader(const history *h, const uint8_t *settled, const uint32_t *ops, uint32_t n,
+                            ic_error *err) {
     history_builder *b = hb_new(h->format, h->loc, h->source);
     for (uint32_t k = 0; k < h->num_keys; k++) hb_key(b, h->key_ext[k]);       /* same key ids */
     int64_t last = 0, sess = 0, id = 0;
@@ -41,14 +42,14 @@ static history *with_reader(const history *h, const uint8_t *settled, uint32_t o
     uint32_t z = hb_txn(b, hb_session(b, sess + 1, NULL), id + 1, 0);
     hb_txn_time(b, z, TIME_INVOKE, last + 1);
     hb_txn_time(b, z, TIME_COMPLETE, last + 2);
-    hb_op(b, z, OP_READ, h->op_key[op], history_op_value(h, op), 0);
+    for (uint32_t i = 0; i < n; i++) hb_op(b, z, OP_READ, h->op_key[ops[i]], history_op_value(h, ops[i]), 0);
     return hb_finish(b, err);
 }
 
-int retire_free_admits(const history *h, const uint8_t *settled, int level, uint32_t op) {
+int retire_free_admits(const history *h, const uint8_t *settled, int level, const uint32_t *ops, uint32_t n) {
     ic_error err;
     ic_error_clear(&err);
-    history *s = with_reader(h, settled, op, &err);
+    history *s = with_reader(h, settled, ops, n, &err);
     if (!s) return -1;
     report rep;
     report_init(&rep, s, level_name((check_level_id)level));
@@ -62,6 +63,40 @@ int retire_free_admits(const history *h, const uint8_t *settled, int level, uint
     report_free(&rep);
     history_free(s);
     return v == VERDICT_PASS ? 1 : v == VERDICT_FAIL ? 0 : -1;
+}
+
+int retire_free_admit(const history *h, const uint8_t *settled, int level, const retire_time_free *g,
+                      retire_admitted *adm) {
+    uint32_t checks = 0, combos = 1;
+    for (uint32_t i = 0; i < g->nkeys; i++) {
+        adm[i].n = 0;
+        if (!g->n[i]) continue;                          /* not freed in this plan */
+        if (g->n[i] > RETIRE_MAX_CANDS || (uint64_t)combos * g->n[i] + checks > RETIRE_MAX_CHECKS) return 0;
+        for (uint32_t c = 0; c < g->n[i]; c++) {
+            /* every combination of one admitted candidate per key before i, with c */
+            uint32_t pick[RETIRE_MAX_FREE] = { 0 }, ops[RETIRE_MAX_FREE];
+            int all = 1;
+            for (uint32_t x = 0; x < combos && all; x++) {
+                uint32_t m = 0;
+                for (uint32_t j = 0; j < i; j++)
+                    if (adm[j].n) ops[m++] = adm[j].op[pick[j]];
+                ops[m++] = g->cand[i][c];
+                checks++;
+                int a = retire_free_admits(h, settled, level, ops, m);
+                if (a < 0) return 0;
+                all = a;
+                for (uint32_t j = 0; j < i; j++) {       /* the next combination */
+                    if (!adm[j].n) continue;
+                    if (++pick[j] < adm[j].n) break;
+                    pick[j] = 0;
+                }
+            }
+            if (all) adm[i].op[adm[i].n++] = g->cand[i][c];
+        }
+        if (!adm[i].n) return 0;
+        combos *= adm[i].n;
+    }
+    return 1;
 }
 
 static retire_cands *slot(const retire_stream *rs, int64_t key) {

@@ -6,13 +6,18 @@
  *   - A key k is freed at a retirement when every transaction of the live
  *     history h that accesses k retires (R), and R's writes of k that no
  *     other retired write is ordered after (the candidates, at most
- *     RETIRE_MAX_CANDS, retire_time_plan) are 2 or more.
- *   - retire_free_admits(): does the checked part S admit an order in which
- *     candidate op's version of k is the last?  Decided by checking S plus
- *     one transaction Z that reads that version and is invoked after every
+ *     RETIRE_MAX_CANDS, retire_time_plan) are 2 or more.  Up to
+ *     RETIRE_MAX_FREE keys are freed at one retirement (retire.c).
+ *   - retire_free_admits(): does the checked part S admit one order in
+ *     which, for every op of ops[0, n) (writes of distinct keys), op's
+ *     version of its key is the last?  Decided by checking S plus one
+ *     transaction Z that reads those versions and is invoked after every
  *     transaction of S completed (real time puts Z after all of S, so S+Z
- *     passes iff some admissible order of S has that version last): 1 yes,
- *     0 no, -1 no answer (then the key is not freed).
+ *     passes iff some admissible order of S has each of them last): 1 yes,
+ *     0 no, -1 no answer (then nothing is freed).  Keys freed together are
+ *     decided by later reads independently, so every combination of their
+ *     admitted candidates, one per key, must pass together (retire.c checks
+ *     each, and frees fewer keys when one fails or they are too many).
  *   - The stream keeps, per freed key, the values of the admitted
  *     candidates (two or more; one admitted is an ordinary last version).
  *     The first read of one of them, by line, among the transactions still
@@ -33,7 +38,21 @@
 #include "frontend/online/retire.h"
 #include "frontend/online/retire_time.h"
 
-int retire_free_admits(const history *h, const uint8_t *settled, int level, uint32_t op);
+int retire_free_admits(const history *h, const uint8_t *settled, int level, const uint32_t *ops, uint32_t n);
+
+/* The checks retire_free_admit may make at one retirement. */
+#define RETIRE_MAX_CHECKS 64
+/* A freed key's admitted candidates (ops of h). */
+typedef struct retire_admitted { uint32_t n, op[RETIRE_MAX_CANDS]; } retire_admitted;
+/* The keys of g freed together (every one with g->n[i] in 2..
+ * RETIRE_MAX_CANDS, or 0: not freed, skipped): key by key, a candidate is
+ * admitted when every combination of it with one admitted candidate of
+ * each key before passes (retire_free_admits), so every combination of
+ * the admitted candidates, one per key, passes.  1: each freed key has
+ * one admitted at least (adm[i]); 0: not (a key with none, a check with no
+ * answer, or more than RETIRE_MAX_CHECKS checks needed). */
+int retire_free_admit(const history *h, const uint8_t *settled, int level, const retire_time_free *g,
+                      retire_admitted *adm);
 
 /* Record key's admitted candidate values (n >= 2, n <= RETIRE_MAX_CANDS). */
 void retire_free_record(retire_stream *rs, int64_t key, const int64_t *values, uint32_t n);

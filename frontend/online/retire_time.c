@@ -225,7 +225,7 @@ typedef struct tplan {
     int64_t tau;                 /* R: the completed transactions with complete < tau */
     uint32_t *reader_start, *readers;   /* per write op: the other transactions that read its version */
     const uint8_t *settled;      /* per txn: in the checked part S */
-    uint32_t free_key;           /* retire_time_free's key, or HISTORY_NONE */
+    const retire_time_free *f;   /* the keys that may be freed (NULL: none) */
     uint32_t stall;              /* the key of the last unordered pair that lowered the cut (what followed
                                   * may be its consequence), or HISTORY_NONE */
 } tplan;
@@ -256,6 +256,13 @@ static int accessors_in_r(const tplan *c, uint32_t k) {
     for (uint32_t op = 0; op < h->num_ops; op++)
         if (h->op_key[op] == k && !in_r(c, history_op_txn(h, op))) return 0;
     return 1;
+}
+
+/* Is k one of the keys that may be freed? */
+static int may_free(const tplan *c, uint32_t k) {
+    for (uint32_t i = 0; c->f && i < c->f->nkeys; i++)
+        if (c->f->key[i] == k) return 1;
+    return 0;
 }
 
 /* An edge a -> x that every admissible order keeps at sser and strong-si:
@@ -321,7 +328,7 @@ static int pass_key(tplan *c, uint32_t k, uint32_t *last_write) {
     }
     last_write[k] = best;
     if (best == HISTORY_NONE) return 0;
-    if (k == c->free_key && accessors_in_r(c, k)) return 0;      /* undecided: its candidates, after the loop */
+    if (may_free(c, k) && accessors_in_r(c, k)) return 0;      /* undecided: its candidates, after the loop */
     uint32_t bt = history_op_txn(h, best);
     int changed = 0;
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
@@ -352,31 +359,34 @@ static int pass_reads(tplan *c, const uint32_t *last_write) {
     return changed;
 }
 
-/* The free key's retired writes that no other retired write is ordered
- * after (each is last in some order the edges allow). */
-static void candidates(const tplan *c, retire_time_free *f) {
+/* The retired writes of freed key f->key[i] that no other retired write
+ * is ordered after (each is last in some order the edges allow). */
+static void candidates(const tplan *c, retire_time_free *f, uint32_t i) {
     const history *h = c->h;
-    uint32_t k = f->key;
-    f->n = 0;
-    for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-        uint32_t w = h->key_writes[i], t = history_op_txn(h, w), top = 1;
+    uint32_t k = f->key[i], n = 0;
+    for (uint32_t a = h->key_write_start[k]; a < h->key_write_start[k + 1]; a++) {
+        uint32_t w = h->key_writes[a], t = history_op_txn(h, w), top = 1;
         if (t == 0 || !in_r(c, t) || history_op_overwritten(h, w)) continue;
         for (uint32_t j = h->key_write_start[k]; j < h->key_write_start[k + 1] && top; j++) {
             uint32_t u = h->key_writes[j], tu = history_op_txn(h, u);
             if (tu != t && tu != 0 && in_r(c, tu) && !history_op_overwritten(h, u) && ordered_before(c, t, u)) top = 0;
         }
-        if (top && f->n++ < RETIRE_MAX_CANDS) f->cand[f->n - 1] = w;
+        if (top && n++ < RETIRE_MAX_CANDS) f->cand[i][n - 1] = w;
     }
+    f->n[i] = n;
 }
 
 uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, int64_t w, uint8_t *retire,
                           uint32_t *last_write, retire_time_free *f) {
     for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;
     memset(retire, 0, h->num_txns);
-    if (f) { f->stall = HISTORY_NONE; f->n = 0; }
+    if (f) {
+        f->stall = HISTORY_NONE;
+        memset(f->n, 0, sizeof f->n);
+    }
     if (w == NONE || h->has_lists) return 0;
     tplan c = { h, level_session_order((check_level_id)level), w, NULL, NULL, settled,
-                f ? f->key : HISTORY_NONE, HISTORY_NONE };
+                f, HISTORY_NONE };
     reader_index(&c);
     for (int changed = 1; changed;) {
         changed = pass_basic(&c, settled);
@@ -390,8 +400,8 @@ uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, i
         if (in_r(&c, t)) { retire[t] = 1; count++; }
     if (f) {
         f->stall = c.stall;
-        if (c.free_key != HISTORY_NONE && last_write[c.free_key] != HISTORY_NONE && accessors_in_r(&c, c.free_key))
-            candidates(&c, f);
+        for (uint32_t i = 0; i < f->nkeys; i++)
+            if (last_write[f->key[i]] != HISTORY_NONE && accessors_in_r(&c, f->key[i])) candidates(&c, f, i);
     }
     if (!count)
         for (uint32_t k = 0; k < h->num_keys; k++) last_write[k] = HISTORY_NONE;

@@ -99,24 +99,29 @@ int64_t retire_time_watermark(const retire_stream *rs);
  * its size); *settled gets online_settled(h). */
 int retire_time_check_settled(retire_stream *rs, const history *h, uint8_t **settled);
 
-/* An undecided key (doc/checker.md, "Two writes no read orders"). */
+/* Undecided keys (doc/checker.md, "Two writes no read orders"): up to
+ * RETIRE_MAX_FREE keys freed at one retirement, each with up to
+ * RETIRE_MAX_CANDS candidates for its last version. */
 #define RETIRE_MAX_CANDS 4
+#define RETIRE_MAX_FREE 8
 typedef struct retire_time_free {
-    uint32_t key;                /* in: a key whose retired writers may stay unordered when every transaction
-                                  * of h that accesses it retires (HISTORY_NONE: none) */
+    uint32_t nkeys;              /* in: keys[0, nkeys) may have their retired writers unordered when every
+                                  * transaction of h that accesses the key retires */
+    uint32_t key[RETIRE_MAX_FREE];
     uint32_t stall;              /* out: the key of the last two unordered retired writers that lowered
                                   * the cut, else HISTORY_NONE */
-    uint32_t n;                  /* out, key given and freed: the retired writes of key that no other retired
-                                  * write is ordered after (n > RETIRE_MAX_CANDS: too many, not listed) */
-    uint32_t cand[RETIRE_MAX_CANDS];
+    uint32_t n[RETIRE_MAX_FREE]; /* out, per key given: 0 not freed (an accessor stays live, or no retired
+                                  * writer), else the retired writes of the key that no other retired write
+                                  * is ordered after (n > RETIRE_MAX_CANDS: too many, not listed) */
+    uint32_t cand[RETIRE_MAX_FREE][RETIRE_MAX_CANDS];
 } retire_time_free;
 
 /* The plan (above) on h at level with watermark w: retire[t] set for each
  * transaction of R, last_write[k] the op of w_k (HISTORY_NONE: R writes
- * no k); returns |R|.  f (may be NULL): with f->key given, R3 does not
- * hold that key's retired writers to one order when every transaction of
- * h that accesses it is in R (then f->n, f->cand: its candidates for the
- * last version; last_write[key] one of them). */
+ * no k); returns |R|.  f (may be NULL): R3 does not hold a key of f->key's
+ * retired writers to one order when every transaction of h that accesses
+ * it is in R (then f->n, f->cand: its candidates for the last version;
+ * last_write[key] one of them). */
 uint32_t retire_time_plan(const history *h, const uint8_t *settled, int level, int64_t w, uint8_t *retire,
                           uint32_t *last_write, retire_time_free *f);
 

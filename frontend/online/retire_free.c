@@ -67,34 +67,38 @@ int retire_free_admits(const history *h, const uint8_t *settled, int level, cons
 
 int retire_free_admit(const history *h, const uint8_t *settled, int level, const retire_time_free *g,
                       retire_admitted *adm) {
-    uint32_t checks = 0, combos = 1;
-    for (uint32_t i = 0; i < g->nkeys; i++) {
+    uint32_t checks = 0, combos = 1, keys = 0;
+    for (uint32_t i = 0; i < g->nkeys; i++) {   /* each key's candidates alone, as for one key */
         adm[i].n = 0;
         if (!g->n[i]) continue;                          /* not freed in this plan */
-        if (g->n[i] > RETIRE_MAX_CANDS || (uint64_t)combos * g->n[i] + checks > RETIRE_MAX_CHECKS) return 0;
+        if (g->n[i] > RETIRE_MAX_CANDS) return 0;
         for (uint32_t c = 0; c < g->n[i]; c++) {
-            /* every combination of one admitted candidate per key before i, with c */
-            uint32_t pick[RETIRE_MAX_FREE] = { 0 }, ops[RETIRE_MAX_FREE];
-            int all = 1;
-            for (uint32_t x = 0; x < combos && all; x++) {
-                uint32_t m = 0;
-                for (uint32_t j = 0; j < i; j++)
-                    if (adm[j].n) ops[m++] = adm[j].op[pick[j]];
-                ops[m++] = g->cand[i][c];
-                checks++;
-                int a = retire_free_admits(h, settled, level, ops, m);
-                if (a < 0) return 0;
-                all = a;
-                for (uint32_t j = 0; j < i; j++) {       /* the next combination */
-                    if (!adm[j].n) continue;
-                    if (++pick[j] < adm[j].n) break;
-                    pick[j] = 0;
-                }
-            }
-            if (all) adm[i].op[adm[i].n++] = g->cand[i][c];
+            if (++checks > RETIRE_MAX_CHECKS) return 0;
+            int a = retire_free_admits(h, settled, level, &g->cand[i][c], 1);
+            if (a < 0) return 0;
+            if (a) adm[i].op[adm[i].n++] = g->cand[i][c];
         }
         if (!adm[i].n) return 0;
-        combos *= adm[i].n;
+        combos *= adm[i].n;                              /* at most 4^8 */
+        keys++;
+    }
+    if (keys < 2) return 1;
+    /* then every combination of one admitted candidate per key, together: a
+     * candidate S admits alone is never dropped (a later read of it alone
+     * would be a false FAIL); one combination refused refuses the keys
+     * together, and the caller frees the first key alone */
+    if ((uint64_t)combos + checks > RETIRE_MAX_CHECKS) return 0;
+    uint32_t pick[RETIRE_MAX_FREE] = { 0 };
+    for (uint32_t x = 0; x < combos; x++) {
+        uint32_t ops[RETIRE_MAX_FREE], m = 0;
+        for (uint32_t j = 0; j < g->nkeys; j++)
+            if (adm[j].n) ops[m++] = adm[j].op[pick[j]];
+        if (retire_free_admits(h, settled, level, ops, m) != 1) return 0;
+        for (uint32_t j = 0; j < g->nkeys; j++) {        /* the next combination */
+            if (!adm[j].n) continue;
+            if (++pick[j] < adm[j].n) break;
+            pick[j] = 0;
+        }
     }
     return 1;
 }

@@ -45,12 +45,15 @@ int retire_free_admits(const history *h, const uint8_t *settled, int level, cons
 /* A freed key's admitted candidates (ops of h). */
 typedef struct retire_admitted { uint32_t n, op[RETIRE_MAX_CANDS]; } retire_admitted;
 /* The keys of g freed together (every one with g->n[i] in 2..
- * RETIRE_MAX_CANDS, or 0: not freed, skipped): key by key, a candidate is
- * admitted when every combination of it with one admitted candidate of
- * each key before passes (retire_free_admits), so every combination of
- * the admitted candidates, one per key, passes.  1: each freed key has
- * one admitted at least (adm[i]); 0: not (a key with none, a check with no
- * answer, or more than RETIRE_MAX_CHECKS checks needed). */
+ * RETIRE_MAX_CANDS, or 0: not freed, skipped): a key's candidate is
+ * admitted when S admits it alone (retire_free_admits), as for one key;
+ * with two keys or more every combination of the admitted candidates, one
+ * per key, must pass too, else none is freed together (a candidate S
+ * admits alone is never dropped for a combination: a later read of it
+ * alone would be a false FAIL).  1: each freed key has one admitted at
+ * least (adm[i]) and every combination passed; 0: not (a key with none, a
+ * combination refused, a check with no answer, or more than
+ * RETIRE_MAX_CHECKS checks needed). */
 int retire_free_admit(const history *h, const uint8_t *settled, int level, const retire_time_free *g,
                       retire_admitted *adm);
 

@@ -158,7 +158,7 @@ layering:
 	@sh tests/layering.sh
 sizes:
 	@sh tests/sizes.sh
-test: debug
+test: debug all
 	@sh tests/run_tests.sh $(DBG) $(patsubst tests/%.c,$(DBG)/tests/%,$(TEST_SRC))
 
 bench: all

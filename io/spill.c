@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #define SPILL_OK 1
@@ -55,6 +56,10 @@ static int spill_file(void) {
     if (fd >= 0 || broken) return fd;
     broken = 1;
     const char *dir = spill_dir;
+    /* a file-size limit (ulimit -f) would kill the process with SIGXFSZ at
+     * the write past it, not fail it: no spill under any finite limit */
+    struct rlimit fl;
+    if (getrlimit(RLIMIT_FSIZE, &fl) != 0 || fl.rlim_cur != RLIM_INFINITY) return -1;
     struct statfs sf;
     if (statfs(dir, &sf) != 0 || (unsigned long)sf.f_type == 0x01021994ul /* tmpfs */ ||
         (unsigned long)sf.f_type == 0x858458f6ul /* ramfs */)

@@ -20,8 +20,10 @@
  * batch); refused (0 returned, nothing changed) for a block without a
  * mapping of its own (glibc: a block from the heap, whose pages the heap
  * would hand out again), under 1 MB, elsewhere than glibc on Linux, where
- * the temporary directory is a tmpfs or ramfs (its pages are memory), or
- * when the file cannot be written (a full disk). */
+ * the temporary directory is a tmpfs or ramfs (its pages are memory),
+ * under a finite file-size limit (ulimit -f: a write past it would kill the
+ * process with SIGXFSZ, not fail), or when the file cannot be written (a
+ * full disk). */
 #ifndef ISOCHECK_SPILL_H
 #define ISOCHECK_SPILL_H
 

@@ -209,9 +209,9 @@ typedef struct polygraph {
      * offset from its *frame*: frame k is where every chain stood at
      * position k << reach_frame_shift of the topological order the last
      * full table was built along (reach_frame[k * num_chains + c]: the
-     * position after c's last node before that point), a lower bound of
-     * what any node placed after it reaches on c, so the offsets are the
-     * reachability's lag however far the sessions drift apart.  Stored
+     * least position of c's nodes placed from that point on), a lower
+     * bound of what any node placed after it reaches on c, so the offsets
+     * are the reachability's lag however far the sessions drift apart.  Stored
      * narrow (doc/checker.md, "Reachability"): a 4-byte head (the frame),
      * one byte an entry (0xFF: none) and, on the split graph, a parity bit
      * an entry: SER's entry is F + d, the split graph's F + 2 d + bit.  A
@@ -233,6 +233,7 @@ typedef struct polygraph {
     uint32_t reach_wstride;      /* 16-bit entries a wide row: num_chains + 2, rounded up to even */
     uint32_t *reach_frame;       /* the frames' positions, num_chains a frame (reach_rows.c) */
     uint16_t *reach_frame16;     /* the same modulo 2^16 (the build's loops) */
+    uint64_t *reach_jump;        /* per frame, a bound of every chain's distance from frame 0 (reach_rows.c) */
     uint32_t reach_frames;       /* frames: (num_nodes >> reach_frame_shift) + 1 */
     uint32_t reach_frame_shift;  /* a frame spans 2^reach_frame_shift nodes of the order */
     _Atomic(uint16_t *) *reach_wide;   /* the wide rows, PG_REACH_WIDE_CHUNK a chunk */
@@ -326,8 +327,8 @@ extern pg_reach_narrow_id pg_reach_narrow_mode;
 /* Nodes of the topological order a frame spans, log2 (0: automatic, about
  * 8 a chain, so that a chain advances a few positions a frame; a testing
  * knob), and the frames at most this far apart whose rows are merged in
- * 16 bits (0: all that can be; a testing knob: farther ones take the 32-bit
- * path). */
+ * 16 bits (0: all that can be; a testing knob: farther ones take the
+ * 32-bit path). */
 extern uint32_t pg_reach_frame_shift, pg_reach_frame_near;
 static inline uint32_t pg_load32(const void *p) {
     uint32_t b;

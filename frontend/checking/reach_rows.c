@@ -30,14 +30,12 @@ static inline const uint16_t *frame16_at(const polygraph *g, uint32_t k) {
 
 uint32_t pg_reach_frame_shift = 0, pg_reach_frame_near = 0;
 
-/* Frame kr at or after frame k, at most (NONE - 1) >> shift after it: on
- * every chain the two differ by less than NONE (a chain advances one
- * position a node of the order at most), so their 16-bit forms'
- * difference is exact. */
+/* Frame kr at or after frame k, with every chain's distance between
+ * them below NONE (reach_jump: a bound of it), so that their 16-bit
+ * forms' difference is exact. */
 static inline int frames_near(const polygraph *g, uint32_t k, uint32_t kr) {
-    uint32_t near = (PG_REACH_NONE - 1u) >> g->reach_frame_shift;
-    if (pg_reach_frame_near && pg_reach_frame_near < near) near = pg_reach_frame_near;
-    return kr - k <= near;
+    if (kr < k || (pg_reach_frame_near && kr - k > pg_reach_frame_near)) return 0;
+    return g->reach_jump[kr] - g->reach_jump[k] < PG_REACH_NONE;
 }
 
 /* acc[x] = min(acc[x], src[x] + D[x]), D[x] = fr[x] - fk[x] (the
@@ -120,31 +118,41 @@ void reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, u
 }
 
 /* ---- the frames --------------------------------------------------------
- * Frame k: per chain, the position after its last node among the first
- * k << reach_frame_shift of the order (0: none yet).  A chain is a path,
- * so every node of it placed after that point lies at or after it: a
- * node's own position and every position it reaches are at or after its
- * frame, topo_pos >> reach_frame_shift.  Frames only grow along the
- * order; frame 0 is all 0. */
+ * Frame k: per chain, the least position of its nodes placed at or after
+ * k << reach_frame_shift in the order (past its last one: its end).  A
+ * node reaches only nodes placed after it, so its own position and every
+ * position it reaches are at or after its frame, topo_pos >>
+ * reach_frame_shift.  Frames only grow along the order; reach_jump[k] sums
+ * the largest growth of any chain over the frames before k (a bound of
+ * how far two frames lie apart on every chain). */
 void reach_rows_frames(polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
-    uint32_t N = g->num_nodes, S = g->num_chains;
-    uint32_t *next = xcalloc(S ? S : 1, sizeof *next);
-    for (uint32_t i = 0, k = 0; i <= N; i++) {
-        if (!(i & ((1u << g->reach_frame_shift) - 1)) || i == N)
-            for (; k <= i >> g->reach_frame_shift && k < g->reach_frames; k++)
-                for (uint32_t x = 0; x < S; x++) {
-                    g->reach_frame[(size_t)k * S + x] = next[x];
-                    g->reach_frame16[(size_t)k * S + x] = (uint16_t)next[x];
-                }
-        if (i == N) break;
-        uint32_t u = order[i], c = chain[u];
-        if (c < S && pos[u] + 1 > next[c]) next[c] = pos[u] + 1;
+    uint32_t N = g->num_nodes, S = g->num_chains, sh = g->reach_frame_shift, F = g->reach_frames;
+    uint32_t *least = xcalloc(S ? S : 1, sizeof *least);
+    for (uint32_t u = 0; u < N; u++)
+        if (chain[u] < S && pos[u] + 1 > least[chain[u]]) least[chain[u]] = pos[u] + 1;
+    for (uint32_t k = F, i = N; k-- > 0;) {
+        for (; i > (k << sh) && i > 0; i--) {
+            uint32_t u = order[i - 1], c = chain[u];
+            if (c < S && pos[u] < least[c]) least[c] = pos[u];
+        }
+        memcpy(g->reach_frame + (size_t)k * S, least, S * sizeof *least);
+        for (uint32_t x = 0; x < S; x++) g->reach_frame16[(size_t)k * S + x] = (uint16_t)least[x];
     }
-    free(next);
+    g->reach_jump[0] = 0;
+    for (uint32_t k = 0; k + 1 < F; k++) {
+        uint32_t most = 0;
+        for (uint32_t x = 0; x < S; x++) {
+            uint32_t d = g->reach_frame[(size_t)(k + 1) * S + x] - g->reach_frame[(size_t)k * S + x];
+            most = d > most ? d : most;
+        }
+        g->reach_jump[k + 1] = g->reach_jump[k] + most;
+    }
+    free(least);
 }
 
-/* The latest frame at most k whose entry on chain c is at most p (there
- * is one: frame 0's are all 0). */
+/* The latest frame at most k whose entry on chain c is at most p (0 if
+ * none is: frame 0 holds every node's position, so p of a node on c is
+ * not below it). */
 static uint32_t frame_below(const polygraph *g, uint32_t k, uint32_t c, uint32_t p) {
     uint32_t lo = 0, hi = k;
     while (lo < hi) {
@@ -361,6 +369,7 @@ void reach_rows_alloc(polygraph *g, uint32_t rows) {
     g->reach_frames = (g->num_nodes >> g->reach_frame_shift) + 1;
     g->reach_frame = xmalloc(((size_t)g->reach_frames * S + 1) * sizeof *g->reach_frame);
     g->reach_frame16 = xmalloc(((size_t)g->reach_frames * S + 1) * sizeof *g->reach_frame16);
+    g->reach_jump = xmalloc((size_t)g->reach_frames * sizeof *g->reach_jump);
 }
 
 void reach_rows_free(polygraph *g) {
@@ -370,7 +379,7 @@ void reach_rows_free(polygraph *g) {
     free((void *)g->reach_wide);
     g->reach_wide = NULL;
     g->reach_wide_chunks = 0;
-    free(g->reach_frame); free(g->reach_frame16);
-    g->reach_frame = NULL; g->reach_frame16 = NULL;
+    free(g->reach_frame); free(g->reach_frame16); free(g->reach_jump);
+    g->reach_frame = NULL; g->reach_frame16 = NULL; g->reach_jump = NULL;
     g->reach_frames = 0;
 }

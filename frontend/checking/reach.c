@@ -39,7 +39,6 @@
 #include <sched.h>
 #include <stdatomic.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -466,7 +465,6 @@ static int compute(polygraph *g, int want_reach) {
             atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             build_start_arcs(g, &dg);                  /* row_build reads them */
             full_table(g, &dg, order, chain, pos);
-            if (getenv("N44DBG")) fprintf(stderr, "n44: full table rows %u wide %u frames %u\n", rows, atomic_load(&g->reach_wide_len), g->reach_frames);
             free(chain); free(pos);
         } else build_start_arcs(g, &dg);
         g->reach_valid = 1;

@@ -316,9 +316,9 @@ extern uint32_t pg_reach_delta_max;
 /* Largest byte a narrow row stores (default 0xFE; a testing knob:
  * lowered, more rows are wide; the facts are the same). */
 extern uint32_t pg_reach_narrow_max;
-/* Whether a table stores narrow rows: estimated per table when it is
- * first built (auto), or always / never (a testing knob: never keeps
- * heads only, every row wide; the facts are the same). */
+/* Whether a table stores narrow rows: auto and always do (rows relative to
+ * their frames stay narrow however far the sessions drift), never keeps
+ * heads only, every row wide (a testing knob; the facts are the same). */
 typedef enum { PG_REACH_NARROW_AUTO = 0, PG_REACH_NARROW_ALWAYS, PG_REACH_NARROW_NEVER } pg_reach_narrow_id;
 extern pg_reach_narrow_id pg_reach_narrow_mode;
 #define PG_REACH_NARROW_NONE 0xFFu

@@ -325,7 +325,7 @@ extern pg_reach_narrow_id pg_reach_narrow_mode;
 #define PG_REACH_WIDE 0x80000000u
 #define PG_REACH_WIDE_CHUNK 1024u
 /* Nodes of the topological order a frame spans, log2 (0: automatic, about
- * 8 a chain, so that a chain advances a few positions a frame; a testing
+ * 64 a chain, so that a chain advances a few dozen positions a frame; a testing
  * knob), and the frames at most this far apart whose rows are merged in
  * 16 bits (0: all that can be; a testing knob: farther ones take the
  * 32-bit path). */

@@ -28,6 +28,7 @@
 #include "workload/gen_writer.h"
 #include "workload/workload.h"
 #include "sim_history.h"
+#include "parse_helpers.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "par.h"
@@ -359,21 +360,20 @@ static void reach_table_matches_search(void **state) {
     assert_true(tables >= 8 && lost > 0);
 }
 
-/* Two polygraphs' tables row for row, in the rows' 16-bit form (both
- * valid, same shape; the layouts may differ, and which rows are wide, and
- * where, by the build's schedule). */
+/* Two polygraphs' tables row for row, as positions (both valid, same
+ * shape; the layouts may differ, and which rows are wide, and where, by
+ * the build's schedule, and the frames: a renewal keeps the last full
+ * table's). */
 static void assert_same_table(const polygraph *a, const polygraph *b) {
     assert_int_equal(a->reach_valid, b->reach_valid);
     if (!a->reach_valid) return;
     assert_int_equal(a->reach_half, b->reach_half);
     assert_int_equal(a->num_chains, b->num_chains);
     uint32_t rows = a->reach_half ? a->num_nodes / 2 : a->num_nodes, S = a->num_chains;
-    uint16_t *ra = malloc(((size_t)S + 1) * sizeof *ra), *rb = malloc(((size_t)S + 1) * sizeof *rb);
-    for (uint32_t r = 0; r < rows; r++) {
-        assert_int_equal(pg_reach_row_get(a, r, ra), pg_reach_row_get(b, r, rb));
-        assert_memory_equal(ra, rb, S * sizeof *ra);
-    }
-    free(ra); free(rb);
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t c = 0; c < S; c++)
+            assert_int_equal(pg_reach_row_at(a, a->reach + (size_t)r * a->reach_stride, c),
+                             pg_reach_row_at(b, b->reach + (size_t)r * b->reach_stride, c));
 }
 
 /* The narrow layout (a byte an entry, polygraph.h) against heads only
@@ -440,6 +440,92 @@ static void narrow_rows_same_table(void **state) {
     fprintf(stderr, "narrow rows: %d renewed tables, %llu rows wide by themselves, %llu wide and %llu narrow at max 1\n",
             tables, (unsigned long long)wide_default, (unsigned long long)wide_low, (unsigned long long)narrow_low);
     assert_true(tables >= 6 && wide_low > 0 && narrow_low > 0);   /* rows wide by themselves: test_polygraph's reach_wide_rows_exact */
+}
+
+/* Sessions drifting far apart (doc/checker.md, "Narrow rows"): session 1
+ * runs three times as fast as session 2, 2's transaction i reads 1's
+ * 3 i and 1's 3 i + 30 reads 2's i, so a row spans positions hundreds
+ * apart (more than a byte from any one base) while what it reaches lies
+ * a few positions past where each session stood at its frame.  The rows
+ * stay narrow; the table is exact against a search and the same as with
+ * every row wide, the narrow byte lowered to 1, frames of two nodes and
+ * of 4,096, and far frames merged by the 32-bit path; then edges against the
+ * old order (1's 3 i + 29 -> 2's i: unordered before, often placed the
+ * other way) are added and renewed incrementally (rows move to earlier
+ * frames, frame_below) and in full. */
+#define DRIFT_A 1200
+static void drifting_sessions_rows_exact(void **state) {
+    (void)state;
+    size_t cap = 1 << 17, n = 0;
+    char *buf = malloc(cap);
+    for (int j = 0; j < DRIFT_A; j++) {
+        n += (size_t)snprintf(buf + n, cap - n, "w(%d,1,1,%d)\n", 10000 + j, 1 + j);
+        if (j >= 30 && (j - 30) % 3 == 0) n += (size_t)snprintf(buf + n, cap - n, "r(%d,1,1,%d)\n", 20000 + (j - 30) / 3, 1 + j);
+        if (j % 3 == 0)
+            n += (size_t)snprintf(buf + n, cap - n, "r(%d,1,2,%d)\nw(%d,1,2,%d)\n", 10000 + j, 100000 + j / 3, 20000 + j / 3,
+                                  100000 + j / 3);
+    }
+    history *h = load_text(buf);
+    free(buf);
+    pg_index ix;
+    ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    uint32_t ta[DRIFT_A], tb[DRIFT_A / 3];
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        int64_t e = h->txns[t].ext_id;
+        if (e < 100000) ta[e - 1] = t; else tb[e - 100000] = t;
+    }
+    enum { K = 6 };
+    uint64_t reframed = 0;
+    for (int mode = 0; mode < 3; mode++) {              /* SER, SI whole, SI half */
+        pg_reach_half_mode = mode == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+        polygraph g[K];
+        for (int i = 0; i < K; i++) {   /* default, heads only, max 1, frames of 2 nodes, of 4096, 32-bit merges */
+            pg_reach_narrow_max = i == 2 ? 1 : 0xFE;
+            pg_reach_narrow_mode = i == 1 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_ALWAYS;
+            pg_reach_frame_shift = i == 3 ? 1 : i == 4 ? 12 : 0;
+            pg_reach_frame_near = i == 5 ? 1 : 0;
+            pg_init(&g[i], &ix, mode != 0);
+            assert_true(pg_reach(&g[i]));
+            if (i) assert_same_table(&g[0], &g[i]);
+        }
+        uint32_t S = g[0].num_chains, spread = 0;
+        assert_int_equal(S, 2);
+        assert_int_equal(atomic_load(&g[0].reach_wide_len), 0);             /* narrow however far apart */
+        for (uint32_t u = 0; u < g[0].num_nodes; u++) {
+            uint32_t p0 = pg_reach_at(&g[0], u, 0), p1 = pg_reach_at(&g[0], u, 1);
+            if (p0 != UINT32_MAX && p1 != UINT32_MAX) spread = p0 > p1 + spread ? p0 - p1 : p1 > p0 + spread ? p1 - p0 : spread;
+        }
+        assert_true(spread >> (mode != 0) > 600);                            /* no one base would do */
+        table_vs_search(&g[0], 1);
+        for (uint32_t i = 1; 3 * i + 29 < DRIFT_A; i += 7)
+            for (int x = 0; x < K; x++) {
+                pg_edge e = { pg_node_t(&g[x], ta[3 * i + 29]), mode ? pg_node_tp(&g[x], tb[i]) : pg_node_t(&g[x], tb[i]),
+                              (20000u + i) << 3 | DEP_WR };
+                vec_push(g[x].known, e);
+            }
+        for (int i = 0; i < K; i++) {
+            pg_reach_mode = i == 0 ? PG_REACH_FULL : PG_REACH_INCREMENTAL;
+            pg_reach_narrow_max = i == 2 ? 1 : 0xFE;
+            pg_reach_frame_near = i == 5 ? 1 : 0;
+            uint32_t rows = g[i].reach_half ? g[i].num_nodes / 2 : g[i].num_nodes;
+            uint32_t *fr = malloc(rows * sizeof *fr);
+            for (uint32_t r = 0; r < rows; r++) fr[r] = pg_reach_row_frame(&g[i], g[i].reach + (size_t)r * g[i].reach_stride);
+            assert_true(pg_reach(&g[i]));
+            for (uint32_t r = 0; r < rows; r++)
+                reframed += i == 3 && pg_reach_row_frame(&g[i], g[i].reach + (size_t)r * g[i].reach_stride) < fr[r];
+            free(fr);
+            if (i) assert_same_table(&g[0], &g[i]);
+        }
+        table_vs_search(&g[3], 1);
+        for (int i = 0; i < K; i++) pg_free(&g[i]);
+    }
+    pg_reach_mode = PG_REACH_AUTO; pg_reach_narrow_max = 0xFE; pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
+    pg_reach_frame_shift = 0; pg_reach_frame_near = 0; pg_reach_half_mode = PG_REACH_HALF_AUTO;
+    fprintf(stderr, "drifting sessions: %llu rows moved to earlier frames by the renewals\n", (unsigned long long)reframed);
+    assert_true(reframed > 0);
+    pg_index_free(&ix);
+    history_free(h);
 }
 
 /* The table built by bands on 2 and 3 threads (par_min_work 0: even tiny
@@ -561,6 +647,7 @@ int main(void) {
         cmocka_unit_test(reach_table_matches_search),
         cmocka_unit_test(banded_table_same_as_serial),
         cmocka_unit_test(narrow_rows_same_table),
+        cmocka_unit_test(drifting_sessions_rows_exact),
         cmocka_unit_test(pruning_stopped_early_same_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -205,7 +205,8 @@ static void reach_wide_rows_exact(void **state) {
         assert_int_equal(pg_reach_at(&g[0], an, c2), pg_node_pos(&g[0], pg_node_tp(&g[0], b)));
         assert_true(pg_reaches(&g[0], an, pg_node_t(&g[0], b)));
         assert_false(pg_reaches(&g[0], an, pg_node_t(&g[0], c)));
-        /* the same 16-bit rows in every layout, and the same facts */
+        /* the same 16-bit rows (frame and offsets) in every layout, and
+         * the same facts */
         uint32_t rows = g[0].reach_half ? g[0].num_nodes / 2 : g[0].num_nodes;
         uint16_t r0[8], r1[8];
         assert_true(S <= 8);

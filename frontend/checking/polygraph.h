@@ -15,8 +15,8 @@
  *   reach.c        topological order and chain reachability of the known
  *                  graph: per node, the earliest reachable position on every
  *                  session chain (u reaches v iff reach[u][chain v] <= pos v),
- *                  stored as 8-bit offsets from a per-node base (16-bit
- *                  for the rows that need it; reach_rows.c).
+ *                  stored as 8-bit offsets from where each chain stood at the
+ *                  node's point of the order (16-bit rows where needed; reach_rows.c).
  *   prune.c        PolySI's pruning to a fixpoint on those summaries.
  *   encode.c       the remaining problem as guarded edges for the engine.
  *   index_chains.c the index's level-dependent parts: chains of WR edges
@@ -204,18 +204,22 @@ typedef struct polygraph {
     pg_cons_vec cons;            /* remaining constraints */
     /* reachability summary of the known graph (reach.c) */
     /* One row per row node (pg_reach_has_row: every node, or with
-     * reach_half the commit nodes, row t for transaction t).  A row is a
-     * 32-bit base (a lower bound of every position it reaches) and per
-     * chain c the offset of c's earliest reachable position from that
-     * base, "none" for none.  Stored narrow (doc/checker.md,
-     * "Reachability"): a 4-byte head, one byte an entry (0xFF: none) and,
-     * on the split graph, a parity bit an entry: SER's entry is base + d,
-     * the split graph's (base / 2 + d) * 2 + bit.  A row whose entries do
-     * not fit a byte (or whose base is PG_REACH_WIDE or more) is wide:
-     * its head is PG_REACH_WIDE + i and wide row i holds the base (two
-     * 16-bit halves) and 16-bit offsets, PG_REACH_NONE for none.  An
-     * offset too large for 16 bits is stored as none: a fact lost, never
-     * a false one (read with pg_reach_at).  With reach_half a start node T' has no row: it
+     * reach_half the commit nodes, row t for transaction t).  A row holds
+     * per chain c the earliest position on c the node reaches, as an
+     * offset from its *frame*: frame k is where every chain stood at
+     * position k << reach_frame_shift of the topological order the last
+     * full table was built along (reach_frame[k * num_chains + c]: the
+     * least position of c's nodes placed from that point on), a lower
+     * bound of what any node placed after it reaches on c, so the offsets
+     * are the reachability's lag however far the sessions drift apart.  Stored
+     * narrow (doc/checker.md, "Reachability"): a 4-byte head (the frame),
+     * one byte an entry (0xFF: none) and, on the split graph, a parity bit
+     * an entry: SER's entry is F + d, the split graph's F + 2 d + bit.  A
+     * row whose entries do not fit a byte is wide: its head is
+     * PG_REACH_WIDE + i and wide row i holds the frame (two 16-bit halves)
+     * and 16-bit offsets, PG_REACH_NONE for none.  An offset too large for
+     * 16 bits is stored as none: a fact lost, never a false one (read
+     * with pg_reach_at).  With reach_half a start node T' has no row: it
      * reaches its own position and what the commits it has arcs to reach:
      * its own T by the fixed edge when sclass[t] & PG_SOUT_OWN, and when
      * sclass[t] & PG_SOUT_MORE its other arcs (RW targets), listed as
@@ -227,6 +231,11 @@ typedef struct polygraph {
                                     4: heads only, every row wide (pg_reach_narrow_mode) */
     uint32_t reach_bits_at;      /* split graph: where a narrow row's parity bits start (0: SER, none) */
     uint32_t reach_wstride;      /* 16-bit entries a wide row: num_chains + 2, rounded up to even */
+    uint32_t *reach_frame;       /* the frames' positions, num_chains a frame (reach_rows.c) */
+    uint16_t *reach_frame16;     /* the same modulo 2^16 (the build's loops) */
+    uint64_t *reach_jump;        /* per frame, a bound of every chain's distance from frame 0 (reach_rows.c) */
+    uint32_t reach_frames;       /* frames: (num_nodes >> reach_frame_shift) + 1 */
+    uint32_t reach_frame_shift;  /* a frame spans 2^reach_frame_shift nodes of the order */
     _Atomic(uint16_t *) *reach_wide;   /* the wide rows, PG_REACH_WIDE_CHUNK a chunk */
     uint32_t reach_wide_chunks;  /* chunk pointers (every row can be wide) */
     atomic_uint reach_wide_len;  /* wide rows in use */
@@ -307,14 +316,20 @@ extern uint32_t pg_reach_delta_max;
 /* Largest byte a narrow row stores (default 0xFE; a testing knob:
  * lowered, more rows are wide; the facts are the same). */
 extern uint32_t pg_reach_narrow_max;
-/* Whether a table stores narrow rows: estimated per table when it is
- * first built (auto), or always / never (a testing knob: never keeps
- * heads only, every row wide; the facts are the same). */
+/* Whether a table stores narrow rows: auto and always do (rows relative to
+ * their frames stay narrow however far the sessions drift), never keeps
+ * heads only, every row wide (a testing knob; the facts are the same). */
 typedef enum { PG_REACH_NARROW_AUTO = 0, PG_REACH_NARROW_ALWAYS, PG_REACH_NARROW_NEVER } pg_reach_narrow_id;
 extern pg_reach_narrow_id pg_reach_narrow_mode;
 #define PG_REACH_NARROW_NONE 0xFFu
 #define PG_REACH_WIDE 0x80000000u
 #define PG_REACH_WIDE_CHUNK 1024u
+/* Nodes of the topological order a frame spans, log2 (0: automatic, about
+ * 64 a chain, so that a chain advances a few dozen positions a frame; a testing
+ * knob), and the frames at most this far apart whose rows are merged in
+ * 16 bits (0: all that can be; a testing knob: farther ones take the
+ * 32-bit path). */
+extern uint32_t pg_reach_frame_shift, pg_reach_frame_near;
 static inline uint32_t pg_load32(const void *p) {
     uint32_t b;
     memcpy(&b, p, sizeof b);
@@ -326,8 +341,8 @@ static inline const uint16_t *pg_reach_wide_row(const polygraph *g, uint32_t i) 
     return atomic_load_explicit(&g->reach_wide[i / PG_REACH_WIDE_CHUNK], memory_order_relaxed) +
            (size_t)(i % PG_REACH_WIDE_CHUNK) * g->reach_wstride;
 }
-/* A row's base (UINT32_MAX: it reaches no tracked node). */
-static inline uint32_t pg_reach_row_base(const polygraph *g, const uint8_t *row) {
+/* A row's frame. */
+static inline uint32_t pg_reach_row_frame(const polygraph *g, const uint8_t *row) {
     uint32_t h = pg_load32(row);
     return pg_reach_head_wide(h) ? pg_load32(pg_reach_wide_row(g, h - PG_REACH_WIDE)) : h;
 }
@@ -344,12 +359,13 @@ static inline uint32_t pg_reach_row_at(const polygraph *g, const uint8_t *row, u
     if (pg_reach_head_wide(h)) return pg_reach_wide_at(g, h, c);
     uint32_t d = row[4 + c];
     if (d == PG_REACH_NARROW_NONE) return UINT32_MAX;
-    if (!g->reach_bits_at) return h + d;
-    return ((h >> 1) + d) * 2 + ((row[g->reach_bits_at + (c >> 3)] >> (c & 7)) & 1u);
+    uint32_t f = g->reach_frame[(size_t)h * g->num_chains + c];
+    if (!g->reach_bits_at) return f + d;
+    return f + 2 * d + ((row[g->reach_bits_at + (c >> 3)] >> (c & 7)) & 1u);
 }
 /* Row r (an index: a node, or a transaction with reach_half) in its
- * 16-bit form: the base, and offsets from it (PG_REACH_NONE: none) into
- * out[0 .. num_chains).  Both layouts read the same (tests). */
+ * 16-bit form: returns its frame, the offsets from it (PG_REACH_NONE:
+ * none) into out[0 .. num_chains).  Both layouts read the same (tests). */
 uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out);
 /* The earliest position on chain c that node u reaches as far as the table
  * knows (UINT32_MAX: none known).  Never smaller than the true one. */

@@ -9,17 +9,16 @@
  * time and V * chains entries — linear in the history, unlike PolySI's full
  * transitive closure.
  *
- * An entry is 16 bits: the offset from a per-row base, a lower bound of the
- * row computed first (the least of the node's own position and its
- * successors' bases).  Positions reached from one node lie close together
- * in real histories, so offsets fit; one that does not is stored as "none
- * known" — every entry is a position the node truly reaches, or none, so a
- * lost fact only costs pruning, never a false answer.  Up to 32767
- * transactions per session nothing can be lost.  At 10M transactions and
- * 100 sessions this halves the table (4 GB instead of 8).  Rows are stored
- * narrower still when their offsets fit a byte (reach_rows.c):
- * 104 bytes a row instead of 204 at 100 sessions (120 on the split
- * graph), the same facts.
+ * An entry is an offset from the row's frame (reach_rows.c): where every
+ * chain stood at the node's point of the topological order, kept every
+ * 2^reach_frame_shift nodes.  What a node reaches lies after it in that
+ * order, so at or after its frame, and close to it (the dependency paths'
+ * lag), however far the sessions drift apart.  Offsets are 16 bits when
+ * computed and stored in a byte when they fit (104 bytes a row instead of
+ * 204 at 100 sessions, 120 on the split graph); one that does not fit 16
+ * bits is stored as "none known" — every entry is a position the node
+ * truly reaches, or none, so a lost fact only costs pruning, never a
+ * false answer.
  *
  * Pruning rounds only append edges, so after the first table each
  * pg_reach relaxes the rows the new edges can change (below) instead of
@@ -87,20 +86,11 @@ static inline uint8_t *row_of(const polygraph *g, uint32_t u) {
 
 pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
 
-/* Node x's own position into acc (a row with base bu <= it). */
-static inline void own_into(uint16_t *acc, uint32_t bu, uint32_t cx, uint32_t px) {
-    if (cx == HISTORY_NONE) return;
-    uint32_t d = px - bu;
-    d = d < PG_REACH_NONE ? d : PG_REACH_NONE;
-    if (d < acc[cx]) acc[cx] = (uint16_t)d;
-}
-
 /* ---- the full table ---------------------------------------------------
- * A row is computed from its successors' final rows: first its base (the
- * least of its own position and its successors' bases, a lower bound of
- * every position it will hold), then its entries, each successor's offsets
- * moved to that base (never higher), so a row is built in the 16-bit
- * domain.  One pass in reverse topological order on one thread.
+ * A row is computed from its successors' final rows, in its frame: each
+ * successor's offsets moved from its own frame (the same or a later one)
+ * to the row's, so a row is built in the 16-bit domain.  One pass in
+ * reverse topological order on one thread.
  *
  * On several threads the table is built by bands (level-synchronous):
  * a row node's height is the longest path from it to a sink, so its
@@ -141,54 +131,46 @@ static inline const uint8_t *final_row(const reach_job *j, uint32_t x) {
     return row_of(j->g, x);
 }
 
-/* A successor's row: its base read now, every other cache line of it
- * asked for at once, so that the row's misses overlap each other and the
- * next rows' instead of coming one by one in the entries' loop (the pass
- * is bound by the latency of these reads). */
-static inline uint32_t base_fetch(const reach_job *j, uint32_t x) {
+/* A successor's row: every cache line of it asked for at once, so that
+ * the row's misses overlap each other and the next rows' instead of
+ * coming one by one in the entries' loop (the pass is bound by the
+ * latency of these reads). */
+static inline void row_fetch(const reach_job *j, uint32_t x) {
     const uint8_t *r = final_row(j, x);
-    for (uint32_t o = 64; o < j->g->reach_stride; o += 64) __builtin_prefetch(r + o);
+    for (uint32_t o = 0; o < j->g->reach_stride; o += 64) __builtin_prefetch(r + o);
     __builtin_prefetch(r + j->g->reach_stride - 1);
-    return pg_reach_row_base(j->g, r);
 }
 
-/* Row node u's base and entries from its successors' final rows (acc,
- * bit: scratch of the row's width). */
-static void row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc, uint8_t *restrict bit) {
+/* Row node u's entries from its successors' final rows, in u's frame
+ * (every successor lies after u in the order, so in u's frame or a later
+ * one: nothing is lost to the frame).  acc, tmp, bit: scratch of the
+ * row's width. */
+static void row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc, uint16_t *restrict tmp, uint8_t *restrict bit) {
     polygraph *g = j->g;
-    uint32_t S = g->num_chains;
+    uint32_t S = g->num_chains, k = g->topo_pos[u] >> g->reach_frame_shift;
     const uint32_t *start = j->start, *adj = j->adj;
-#define OWN(x) (j->chain[x] == HISTORY_NONE ? UINT32_MAX : j->pos[x])
-    uint32_t bu = OWN(u), bx;
+    for (uint32_t e = start[u]; e < start[u + 1]; e++) {   /* first ask for every row */
+        uint32_t x = adj[e];
+        if (has_row(g, x)) { row_fetch(j, x); continue; }
+        uint8_t cls = g->sclass[x >> 1];
+        if (cls & PG_SOUT_OWN) row_fetch(j, x - 1);
+        if (cls & PG_SOUT_MORE)
+            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) row_fetch(j, 2 * g->sout[f]);
+    }
+    for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
+    reach_rows_own(g, acc, k, j->chain[u], j->pos[u]);
     for (uint32_t e = start[u]; e < start[u + 1]; e++) {
         uint32_t x = adj[e];
-        if (has_row(g, x)) { bx = base_fetch(j, x); bu = bx < bu ? bx : bu; continue; }
-        bx = OWN(x); bu = bx < bu ? bx : bu;
+        if (has_row(g, x)) { reach_rows_into(g, acc, k, row_of(g, x), bit, tmp); continue; }
+        reach_rows_own(g, acc, k, j->chain[x], j->pos[x]);
         uint8_t cls = g->sclass[x >> 1];
-        if (cls & PG_SOUT_OWN) { bx = base_fetch(j, x - 1); bu = bx < bu ? bx : bu; }
+        if (cls & PG_SOUT_OWN) reach_rows_into(g, acc, k, row_of(g, x - 1), bit, tmp);
         if (cls & PG_SOUT_MORE)
-            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) {
-                bx = base_fetch(j, 2 * g->sout[f]);
-                bu = bx < bu ? bx : bu;
-            }
+            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
+                reach_rows_into(g, acc, k, row_of(g, 2 * g->sout[f]), bit, tmp);
     }
-#undef OWN
-    for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
-    if (bu != UINT32_MAX) {                    /* else it reaches no tracked node */
-        own_into(acc, bu, j->chain[u], j->pos[u]);
-        for (uint32_t e = start[u]; e < start[u + 1]; e++) {
-            uint32_t x = adj[e];
-            if (has_row(g, x)) { reach_rows_into(g, acc, row_of(g, x), bu, bit); continue; }
-            own_into(acc, bu, j->chain[x], j->pos[x]);
-            uint8_t cls = g->sclass[x >> 1];
-            if (cls & PG_SOUT_OWN) reach_rows_into(g, acc, row_of(g, x - 1), bu, bit);
-            if (cls & PG_SOUT_MORE)
-                for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++)
-                    reach_rows_into(g, acc, row_of(g, 2 * g->sout[f]), bu, bit);
-        }
-        reach_rows_clamp(acc, S);
-    }
-    reach_rows_store(g, row_of(g, u), bu, acc, 0, bit);
+    reach_rows_clamp(acc, S);
+    reach_rows_store(g, row_of(g, u), k, acc, 0, bit);
 }
 
 /* Rows handed out per chunk: at most 64 (about a hundred microseconds of
@@ -199,7 +181,7 @@ static void band_task(void *ctx, size_t task) {
     (void)task;
     reach_job *j = ctx;
     uint32_t S = j->g->num_chains;
-    uint16_t *acc = xmalloc(((size_t)S + 1) * sizeof *acc);
+    uint16_t *acc = xmalloc(2 * ((size_t)S + 1) * sizeof *acc);
     uint8_t *bit = xmalloc((size_t)S + 8);
     for (;;) {
         size_t lo = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed) * j->chunk;
@@ -207,7 +189,7 @@ static void band_task(void *ctx, size_t task) {
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
         for (size_t i = lo; i < hi; i++) {
             uint32_t u = j->lv[i];
-            row_build(j, u, acc, bit);
+            row_build(j, u, acc, acc + S + 1, bit);
             atomic_store_explicit(&j->done[u], 1, memory_order_release);
         }
     }
@@ -221,10 +203,10 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const 
     reach_job j = { .g = g, .start = dg->start, .adj = dg->adj, .chain = chain, .pos = pos };
     unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
     if (threads <= 1 || rows < 2) {
-        uint16_t *acc = xmalloc(((size_t)g->num_chains + 1) * sizeof *acc);
+        uint16_t *acc = xmalloc(2 * ((size_t)g->num_chains + 1) * sizeof *acc);
         uint8_t *bit = xmalloc((size_t)g->num_chains + 8);
         for (uint32_t i = N; i-- > 0;)
-            if (has_row(g, order[i])) row_build(&j, order[i], acc, bit);
+            if (has_row(g, order[i])) row_build(&j, order[i], acc, acc + g->num_chains + 1, bit);
         free(acc); free(bit);
         return;
     }
@@ -478,7 +460,8 @@ static int compute(polygraph *g, int want_reach) {
                 chain[u] = pg_node_chain(g, u);
                 pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
             }
-            if (!g->reach) reach_rows_alloc(g, rows, order, chain, pos);
+            if (!g->reach) reach_rows_alloc(g, rows);
+            reach_rows_frames(g, order, chain, pos);   /* before full_table may reorder order */
             atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             build_start_arcs(g, &dg);                  /* row_build reads them */
             full_table(g, &dg, order, chain, pos);

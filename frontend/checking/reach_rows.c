@@ -1,54 +1,89 @@
-/* reach_rows.c — the rows of the reachability table (reach.c): how a
- * row is stored, read back, merged into another and relaxed.
+/* reach_rows.c — the rows of the reachability table (reach.c): their
+ * frames, how a row is stored, read back, merged into another and relaxed.
  *
- * Rows are computed in their 16-bit form (a base and offsets from it, as
- * in polygraph.h) and stored narrow when every offset fits a byte (SER:
- * the offset; the split graph: offset + the base's parity, halved, with
- * the low bit in the row's bitmap), else wide (the 16-bit form itself, in
- * a pool of chunks; the narrow slot holds PG_REACH_WIDE + its index).  A
- * narrow row and a wide row of one 16-bit form read the same, so the
- * table holds the same facts as a 16-bit table whatever its rows' layout.
- * A table whose rows would mostly not fit keeps heads only (reach_rows_alloc,
- * narrow_pays). */
+ * A row's entries are offsets from its frame (polygraph.h): where every
+ * chain stood at a point of the topological order at or before the row's
+ * node, kept every 2^reach_frame_shift nodes of the order the last full
+ * table was built along (reach_rows_frames).  Whatever the node reaches
+ * lies after it in that order, so at or after its frame on every chain:
+ * the offsets are the reachability's lag, small however far the sessions
+ * drift apart.  A row is computed in its 16-bit form (frame, 16-bit
+ * offsets) and stored narrow when every offset fits a byte (SER: the
+ * offset; the split graph: half of it, the low bit in the row's bitmap),
+ * else wide (the 16-bit form itself, in a pool of chunks; the narrow slot
+ * holds PG_REACH_WIDE + its index).  Both layouts of one 16-bit form read
+ * the same, so the table holds the same facts whatever its rows' layout.
+ * An entry that cannot be stored (below its frame, or 2^16 or more past
+ * it) is "none": a fact lost, never a false one. */
 #include "frontend/checking/reach_rows.h"
 #include "io/bigmem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* acc[x] = min(acc[x], src[x] + sh), the sum saturating at NONE: offsets
- * from one base moved to a base sh lower; one that no longer fits is lost.
- * sh < NONE.  All in 16 bits (min(v, NONE - sh) + sh is the saturating
- * sum, and NONE stays NONE), so the loop vectorizes at 8 entries a step. */
-VECTORIZE void reach_rows_min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh) {
-    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh);
+static inline const uint32_t *frame_at(const polygraph *g, uint32_t k) {
+    return g->reach_frame + (size_t)k * g->num_chains;
+}
+static inline const uint16_t *frame16_at(const polygraph *g, uint32_t k) {
+    return g->reach_frame16 + (size_t)k * g->num_chains;
+}
+
+uint32_t pg_reach_frame_shift = 0, pg_reach_frame_near = 0;
+
+/* Frame kr at or after frame k, with every chain's distance between
+ * them below NONE (reach_jump: a bound of it), so that their 16-bit
+ * forms' difference is exact. */
+static inline int frames_near(const polygraph *g, uint32_t k, uint32_t kr) {
+    if (kr < k || (pg_reach_frame_near && kr - k > pg_reach_frame_near)) return 0;
+    return g->reach_jump[kr] - g->reach_jump[k] < PG_REACH_NONE;
+}
+
+/* acc[x] = min(acc[x], src[x] + D[x]), D[x] = fr[x] - fk[x] (the
+ * distance of the two frames on chain x, < NONE), the sum saturating at
+ * NONE: a row's offsets moved to an earlier frame.  All in 16 bits
+ * (min(v, NONE - D) + D is the saturating sum, and NONE stays NONE), so
+ * the loop vectorizes. */
+VECTORIZE static void min_wide(uint16_t *restrict acc, const uint16_t *restrict src, const uint16_t *restrict fk,
+                               const uint16_t *restrict fr, uint32_t w) {
     for (uint32_t x = 0; x < w; x++) {
+        uint16_t k = (uint16_t)(fr[x] - fk[x]), lim = (uint16_t)(PG_REACH_NONE - k);
         uint16_t t = (uint16_t)((src[x] < lim ? src[x] : lim) + k);
         acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
 /* The same from a narrow row's bytes (SER: offset d, 0xFF none). */
-VECTORIZE static void min_narrow(uint16_t *restrict acc, const uint8_t *restrict src, uint32_t w, uint32_t sh) {
-    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh);
+VECTORIZE static void min_narrow(uint16_t *restrict acc, const uint8_t *restrict src, const uint16_t *restrict fk,
+                                 const uint16_t *restrict fr, uint32_t w) {
     for (uint32_t x = 0; x < w; x++) {
+        uint16_t k = (uint16_t)(fr[x] - fk[x]), lim = (uint16_t)(PG_REACH_NONE - k);
         uint16_t v = src[x] == PG_REACH_NARROW_NONE ? (uint16_t)PG_REACH_NONE : src[x];
         uint16_t t = (uint16_t)((v < lim ? v : lim) + k);
         acc[x] = t < acc[x] ? t : acc[x];
     }
 }
 
-/* The same from a narrow split row: stored 2 d + bit is the offset plus
- * the row base's parity par (so never below par), sh the distance of the
- * two bases (< NONE). */
+/* The same from a narrow split row: offset 2 d + bit. */
 VECTORIZE static void min_narrow_split(uint16_t *restrict acc, const uint8_t *restrict src, const uint8_t *restrict bit,
-                                       uint32_t w, uint32_t sh, uint32_t par) {
-    uint16_t k = (uint16_t)sh, lim = (uint16_t)(PG_REACH_NONE - sh), p = (uint16_t)par;
+                                       const uint16_t *restrict fk, const uint16_t *restrict fr, uint32_t w) {
     for (uint32_t x = 0; x < w; x++) {
-        uint16_t d = src[x], e = (uint16_t)(2 * d + bit[x] - p);   /* both arms computed: no branch */
+        uint16_t k = (uint16_t)(fr[x] - fk[x]), lim = (uint16_t)(PG_REACH_NONE - k);
+        uint16_t d = src[x], e = (uint16_t)(2 * d + bit[x]);   /* both arms computed: no branch */
         uint16_t v = d == PG_REACH_NARROW_NONE ? (uint16_t)PG_REACH_NONE : e;
         uint16_t t = (uint16_t)((v < lim ? v : lim) + k);
         acc[x] = t < acc[x] ? t : acc[x];
+    }
+}
+
+/* The same for frames far apart (or kr before k, which a full table never
+ * asks), in 32 bits: what no longer fits frame k is lost. */
+static void min_far(const polygraph *g, uint16_t *acc, uint32_t k, const uint16_t *src, uint32_t kr) {
+    const uint32_t *fk = frame_at(g, k), *fr = frame_at(g, kr);
+    for (uint32_t x = 0; x < g->num_chains; x++) {
+        if (src[x] == PG_REACH_NONE) continue;
+        uint32_t p = fr[x] + src[x];
+        if (p < fk[x] || p - fk[x] >= acc[x]) continue;
+        acc[x] = (uint16_t)(p - fk[x]);
     }
 }
 
@@ -72,13 +107,66 @@ void reach_rows_clamp(uint16_t *acc, uint32_t w) {
         if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
 }
 
+/* Node x's own position p on chain c into acc (frame k): a full table's
+ * nodes all lie at or after their frames. */
+void reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p) {
+    if (c == HISTORY_NONE) return;
+    uint32_t f = frame_at(g, k)[c];
+    if (p < f) return;
+    uint32_t d = p - f;
+    if (d < acc[c]) acc[c] = (uint16_t)d;
+}
+
+/* ---- the frames --------------------------------------------------------
+ * Frame k: per chain, the least position of its nodes placed at or after
+ * k << reach_frame_shift in the order (past its last one: its end).  A
+ * node reaches only nodes placed after it, so its own position and every
+ * position it reaches are at or after its frame, topo_pos >>
+ * reach_frame_shift.  Frames only grow along the order; reach_jump[k] sums
+ * the largest growth of any chain over the frames before k (a bound of
+ * how far two frames lie apart on every chain). */
+void reach_rows_frames(polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
+    uint32_t N = g->num_nodes, S = g->num_chains, sh = g->reach_frame_shift, F = g->reach_frames;
+    uint32_t *least = xcalloc(S ? S : 1, sizeof *least);
+    for (uint32_t u = 0; u < N; u++)
+        if (chain[u] < S && pos[u] + 1 > least[chain[u]]) least[chain[u]] = pos[u] + 1;
+    for (uint32_t k = F, i = N; k-- > 0;) {
+        for (; i > (k << sh) && i > 0; i--) {
+            uint32_t u = order[i - 1], c = chain[u];
+            if (c < S && pos[u] < least[c]) least[c] = pos[u];
+        }
+        memcpy(g->reach_frame + (size_t)k * S, least, S * sizeof *least);
+        for (uint32_t x = 0; x < S; x++) g->reach_frame16[(size_t)k * S + x] = (uint16_t)least[x];
+    }
+    g->reach_jump[0] = 0;
+    for (uint32_t k = 0; k + 1 < F; k++) {
+        uint32_t most = 0;
+        for (uint32_t x = 0; x < S; x++) {
+            uint32_t d = g->reach_frame[(size_t)(k + 1) * S + x] - g->reach_frame[(size_t)k * S + x];
+            most = d > most ? d : most;
+        }
+        g->reach_jump[k + 1] = g->reach_jump[k] + most;
+    }
+    free(least);
+}
+
+/* The latest frame at most k whose entry on chain c is at most p (0 if
+ * none is: frame 0 holds every node's position, so p of a node on c is
+ * not below it). */
+static uint32_t frame_below(const polygraph *g, uint32_t k, uint32_t c, uint32_t p) {
+    uint32_t lo = 0, hi = k;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (frame_at(g, mid)[c] <= p) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
 /* ---- the row layout ----------------------------------------------------
- * Rows are computed in their 16-bit form (a base and offsets from it, as
- * in polygraph.h) and stored narrow when every offset fits a byte (SER:
- * the offset; the split graph: offset + the base's parity, halved, with
- * the low bit in the row's bitmap), else wide.  A narrow row and a wide
- * row of one 16-bit form read the same, so the table holds the same facts
- * as a 16-bit table whatever its rows' layout. */
+ * Rows are computed in their 16-bit form (a frame and offsets from it)
+ * and stored narrow when every offset fits a byte (SER: the offset; the
+ * split graph: half of it, the low bit in the row's bitmap), else wide. */
 uint32_t pg_reach_narrow_max = 0xFE;
 
 static uint16_t *wide_row_mut(const polygraph *g, uint32_t i) { return (uint16_t *)pg_reach_wide_row(g, i); }
@@ -95,61 +183,59 @@ static uint32_t wide_alloc(polygraph *g) {
     return i;
 }
 
-/* Every entry of acc (S entries) plus lo, halved on the split graph,
- * fits a narrow byte (<= pg_reach_narrow_max).  An OR of 16-bit
- * comparisons with one bound: it vectorizes, a running maximum did not. */
-VECTORIZE static int fits_narrow(const uint16_t *restrict acc, uint32_t S, uint32_t lo, uint32_t split) {
-    uint32_t bound = ((pg_reach_narrow_max + 1) << split) - lo;   /* entries below it fit */
-    uint16_t b = (uint16_t)(bound < PG_REACH_NONE ? bound : PG_REACH_NONE), over = 0;
+/* Every entry of acc (S entries), halved on the split graph, fits a
+ * narrow byte (<= pg_reach_narrow_max).  An OR of 16-bit comparisons with
+ * one bound: it vectorizes, a running maximum did not. */
+VECTORIZE static int fits_narrow(const uint16_t *restrict acc, uint32_t S, uint32_t split) {
+    uint16_t b = (uint16_t)((pg_reach_narrow_max + 1) << split), over = 0;   /* entries below it fit */
     for (uint32_t x = 0; x < S; x++) over |= (uint16_t)((acc[x] != PG_REACH_NONE) & (acc[x] >= b));
     return !over;
 }
 
 /* A narrow row's bytes (and split: parity bytes into bit) from acc. */
 VECTORIZE static void narrow_bytes(uint8_t *restrict d, uint8_t *restrict bit, const uint16_t *restrict acc, uint32_t S,
-                                   uint32_t lo, uint32_t split) {
+                                   uint32_t split) {
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t a = (uint32_t)acc[x] + lo, none = acc[x] == PG_REACH_NONE;
+        uint32_t a = acc[x], none = acc[x] == PG_REACH_NONE;
         d[x] = none ? PG_REACH_NARROW_NONE : (uint8_t)(a >> split);
         bit[x] = none ? 0 : (uint8_t)(a & 1u);
     }
 }
 
-/* Store row base bu and its 16-bit offsets acc (S entries) into row: narrow
+/* Store frame k and its 16-bit offsets acc (S entries) into row: narrow
  * when they fit, else wide (reuse: into the row's wide row if it has one,
  * which only the incremental update asks; a full table starts a new set).
  * bit: scratch of S bytes rounded up to 8. */
-void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
-    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, lo = split ? (bu & 1) : 0, h = pg_load32(row);
+void reach_rows_store(polygraph *g, uint8_t *row, uint32_t k, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
+    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, h = pg_load32(row);
     /* a row made wide stays wide until the next full table: a row takes at
      * most one wide row, so the pool never outgrows the rows */
     int stay_wide = reuse && pg_reach_head_wide(h);
-    if (g->reach_stride > 4 && !stay_wide &&   /* 4: heads only, every row wide (narrow_pays) */
-        (bu == UINT32_MAX || (bu < PG_REACH_WIDE && fits_narrow(acc, S, lo, split)))) {
-        memcpy(row, &bu, sizeof bu);
+    if (g->reach_stride > 4 && !stay_wide && fits_narrow(acc, S, split)) {   /* 4: heads only, every row wide */
+        memcpy(row, &k, sizeof k);
         uint8_t *d = row + 4;
-        narrow_bytes(d, bit, acc, S, lo, split);
+        narrow_bytes(d, bit, acc, S, split);
         if (!split) { memset(d + S, PG_REACH_NARROW_NONE, g->reach_stride - 4 - S); return; }
         uint8_t *bm = row + g->reach_bits_at;
         memset(bm, 0, g->reach_stride - g->reach_bits_at);
         for (uint32_t x = S; x % 8; x++) bit[x] = 0;
-        for (uint32_t k = 0; k < (S + 7) / 8; k++) {   /* byte i of a word to bit i */
+        for (uint32_t q = 0; q < (S + 7) / 8; q++) {   /* byte i of a word to bit i */
             uint64_t w;
-            memcpy(&w, bit + 8 * k, sizeof w);
-            bm[k] = (uint8_t)((w * 0x0102040810204080ull) >> 56);
+            memcpy(&w, bit + 8 * q, sizeof w);
+            bm[q] = (uint8_t)((w * 0x0102040810204080ull) >> 56);
         }
         return;
     }
     uint32_t i = stay_wide ? h - PG_REACH_WIDE : wide_alloc(g);
     uint16_t *w = wide_row_mut(g, i);
-    memcpy(w, &bu, sizeof bu);
+    memcpy(w, &k, sizeof k);
     memcpy(w + 2, acc, S * sizeof *acc);
     for (uint32_t x = S + 2; x < g->reach_wstride; x++) w[x] = PG_REACH_NONE;
     h = PG_REACH_WIDE + i;
     memcpy(row, &h, sizeof h);
 }
 
-/* A row's 16-bit form: returns its base, its offsets into out. */
+/* A row's 16-bit form: returns its frame, its offsets into out. */
 uint32_t reach_rows_load(const polygraph *g, const uint8_t *row, uint16_t *restrict out) {
     uint32_t h = pg_load32(row), S = g->num_chains;
     if (pg_reach_head_wide(h)) {
@@ -163,62 +249,72 @@ uint32_t reach_rows_load(const polygraph *g, const uint8_t *row, uint16_t *restr
         return h;
     }
     for (uint32_t x = 0; x < S; x++)
-        out[x] = d[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE
-                                               : (uint16_t)(2u * d[x] + ((bm[x >> 3] >> (x & 7)) & 1u) - (h & 1u));
+        out[x] = d[x] == PG_REACH_NARROW_NONE ? PG_REACH_NONE : (uint16_t)(2u * d[x] + ((bm[x >> 3] >> (x & 7)) & 1u));
     return h;
 }
 
 uint32_t pg_reach_wide_at(const polygraph *g, uint32_t h, uint32_t c) {
     const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE);
     uint16_t d = w[2 + c];
-    return d == PG_REACH_NONE ? UINT32_MAX : pg_load32(w) + d;
+    return d == PG_REACH_NONE ? UINT32_MAX : frame_at(g, pg_load32(w))[c] + d;
 }
 
 uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out) {
     return reach_rows_load(g, g->reach + (size_t)r * g->reach_stride, out);
 }
 
-/* Row r's entries, moved to base bu, into acc (bit: scratch of a byte an
- * entry). */
-void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32_t bu, uint8_t *bit) {
+/* Row r's entries, moved to frame k, into acc (bit: scratch of a byte an
+ * entry; tmp: of a row's 16-bit form).  In a full table r's frame is k or
+ * later. */
+void reach_rows_into(const polygraph *g, uint16_t *acc, uint32_t k, const uint8_t *r, uint8_t *bit, uint16_t *tmp) {
     uint32_t h = pg_load32(r), S = g->num_chains;
     if (pg_reach_head_wide(h)) {
         const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE);
-        uint32_t bv = pg_load32(w);
-        if (bv - bu >= PG_REACH_NONE) return;  /* nothing it knows fits */
-        reach_rows_min_shifted(acc, w + 2, S, bv - bu);
+        uint32_t kr = pg_load32(w);
+        if (frames_near(g, k, kr)) min_wide(acc, w + 2, frame16_at(g, k), frame16_at(g, kr), S);
+        else min_far(g, acc, k, w + 2, kr);
         return;
     }
-    if (h == UINT32_MAX || h - bu >= PG_REACH_NONE) return;
-    if (!g->reach_bits_at) { min_narrow(acc, r + 4, S, h - bu); return; }
+    if (!frames_near(g, k, h)) { reach_rows_load(g, r, tmp); min_far(g, acc, k, tmp, h); return; }
+    if (!g->reach_bits_at) { min_narrow(acc, r + 4, frame16_at(g, k), frame16_at(g, h), S); return; }
     parity_bytes(g, r, bit);
-    min_narrow_split(acc, r + 4, bit, S, h - bu, h & 1u);
+    min_narrow_split(acc, r + 4, bit, frame16_at(g, k), frame16_at(g, h), S);
 }
 
-/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  Both
- * rows' offsets are moved to the lower base first (those that no longer
- * fit are lost); dst is left as it was unless something got smaller.  val
- * is scratch of 3 S entries. */
-VECTORIZE int reach_rows_relax(polygraph *g, uint8_t *dst, const uint8_t *src, uint16_t *restrict val, uint8_t *restrict bit) {
+/* Positions p (UINT32_MAX: none) of the merged row, into frame k's
+ * offsets: past 16 bits, none (a fact lost). */
+static inline uint16_t offset_in(uint32_t p, uint32_t f) {
+    return p == UINT32_MAX || p - f >= PG_REACH_NONE ? (uint16_t)PG_REACH_NONE : (uint16_t)(p - f);
+}
+
+/* row[dst] = min(row[dst], row[src]); 1 if anything got smaller.  In
+ * positions, 32 bits: a renewal's rows keep the frames of the last full
+ * table, in an order that may have changed since, so src may reach below
+ * dst's frame; then dst moves to the latest frame that holds every entry
+ * (frame_below).  dst is left as it was unless something got smaller.
+ * val is scratch of 3 S entries. */
+int reach_rows_relax(polygraph *g, uint8_t *dst, const uint8_t *src, uint16_t *restrict val, uint8_t *restrict bit) {
     uint32_t S = g->num_chains;
     uint16_t *restrict sv = val + S, *restrict dv = val + 2 * (size_t)S;
-    uint32_t bs = pg_reach_row_base(g, src);
-    if (bs == UINT32_MAX) return 0;
-    uint32_t bd = reach_rows_load(g, dst, dv), b = bs < bd ? bs : bd;
-    if (bs - b >= PG_REACH_NONE) return 0;     /* nothing src knows fits dst's base */
-    reach_rows_load(g, src, sv);
-    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;
-    if (bd != UINT32_MAX && bd - b < PG_REACH_NONE) reach_rows_min_shifted(val, dv, S, bd - b);
-    uint32_t smaller = 0, sh = bs - b;
+    uint32_t kd = reach_rows_load(g, dst, dv), ks = reach_rows_load(g, src, sv), kt = kd;
+    const uint32_t *fd = frame_at(g, kd), *fs = frame_at(g, ks);
+    int smaller = 0;
     for (uint32_t x = 0; x < S; x++) {
-        uint32_t t = (uint32_t)sv[x] + sh;
-        t = t < PG_REACH_NONE ? t : PG_REACH_NONE;
-        smaller |= t < val[x];
-        val[x] = (uint16_t)(t < val[x] ? t : val[x]);
+        if (sv[x] == PG_REACH_NONE) continue;
+        uint32_t ps = fs[x] + sv[x], pd = dv[x] == PG_REACH_NONE ? UINT32_MAX : fd[x] + dv[x];
+        if (ps >= pd) continue;
+        smaller = 1;
+        if (ps < frame_at(g, kt)[x]) kt = frame_below(g, kt, x, ps);
     }
     if (!smaller) return 0;
+    const uint32_t *ft = frame_at(g, kt);
+    for (uint32_t x = 0; x < S; x++) {
+        uint32_t ps = sv[x] == PG_REACH_NONE ? UINT32_MAX : fs[x] + sv[x];
+        uint32_t pd = dv[x] == PG_REACH_NONE ? UINT32_MAX : fd[x] + dv[x];
+        val[x] = offset_in(ps < pd ? ps : pd, ft[x]);
+    }
     reach_rows_clamp(val, S);
-    reach_rows_store(g, dst, b, val, 1, bit);
+    reach_rows_store(g, dst, kt, val, 1, bit);
     return 1;
 }
 
@@ -227,72 +323,36 @@ int reach_rows_relax_own(polygraph *g, uint8_t *dst, uint32_t c, uint32_t p, uin
     if (c == HISTORY_NONE) return 0;
     uint32_t S = g->num_chains;
     uint16_t *restrict dv = val + 2 * (size_t)S;
-    uint32_t bd = reach_rows_load(g, dst, dv);
-    if (bd != UINT32_MAX && p >= bd) {
-        uint32_t d = p - bd;
-        if (d > pg_reach_delta_max || d >= PG_REACH_NONE || d >= dv[c]) return 0;
-        dv[c] = (uint16_t)d;
-        reach_rows_store(g, dst, bd, dv, 1, bit);
-        return 1;
-    }
-    for (uint32_t x = 0; x < S; x++) val[x] = PG_REACH_NONE;     /* p is the new base */
-    if (bd != UINT32_MAX && bd - p < PG_REACH_NONE) reach_rows_min_shifted(val, dv, S, bd - p);
-    val[c] = 0;
+    uint32_t kd = reach_rows_load(g, dst, dv);
+    const uint32_t *fd = frame_at(g, kd);
+    if (dv[c] != PG_REACH_NONE && p >= fd[c] + dv[c]) return 0;
+    uint32_t kt = p < fd[c] ? frame_below(g, kd, c, p) : kd;
+    const uint32_t *ft = frame_at(g, kt);
+    if (p - ft[c] > pg_reach_delta_max || p - ft[c] >= PG_REACH_NONE) return 0;
+    for (uint32_t x = 0; x < S; x++) val[x] = offset_in(dv[x] == PG_REACH_NONE ? UINT32_MAX : fd[x] + dv[x], ft[x]);
+    val[c] = (uint16_t)(p - ft[c]);
     reach_rows_clamp(val, S);
-    reach_rows_store(g, dst, p, val, 1, bit);
+    reach_rows_store(g, dst, kt, val, 1, bit);
     return 1;
 }
 
-/* Whether narrow rows pay for this table, estimated before it is built
- * (only memory and time depend on it: both layouts hold the same facts).
- * A row's offsets spread over how far the chains are apart where it lies
- * in time; the topological order stands for time: at a node, each chain
- * still to come is at the position after its last node passed, and the
- * node's row will span about those positions and its own.  Every 16th
- * node is sampled; when more than 40 % of the samples already span more
- * than a byte (the reachability's own lag only adds to that), most rows
- * would be wide, each costing a narrow slot besides, so the table keeps
- * heads only (every row wide: 4 bytes a row more than a plain 16-bit
- * table).  Generated histories at 1M (100 sessions) span at most about
- * 160 positions: narrow; their sessions drift apart like a random walk, so
- * at 10M about three times that: wide. */
+/* Whether narrow rows are stored (only memory and time depend on it:
+ * both layouts hold the same facts).  A row's offsets are the lag of what
+ * it reaches behind its frame (about one frame's advance plus the
+ * dependency paths' delay), not the sessions' drift, so the automatic
+ * choice is narrow: at 1M and 5M transactions (100 sessions) no row or a
+ * handful is wide (doc/benchmarks.md, narrow44); heads only (every row
+ * wide) is a testing knob. */
 pg_reach_narrow_id pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
 
-static int narrow_pays(const polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
-    if (pg_reach_narrow_mode != PG_REACH_NARROW_AUTO) return pg_reach_narrow_mode == PG_REACH_NARROW_ALWAYS;
-    uint32_t N = g->num_nodes, S = g->num_chains, shift = g->split ? 1 : 0;
-    uint32_t *next = xcalloc(S ? S : 1, sizeof *next), *end = xcalloc(S ? S : 1, sizeof *end);
-    for (uint32_t u = 0; u < N; u++)
-        if (chain[u] < S && pos[u] + 1 > end[chain[u]]) end[chain[u]] = pos[u] + 1;
-    uint64_t samples = 0, wide = 0;
-    for (uint32_t i = 0; i < N; i++) {
-        uint32_t u = order[i], c = chain[u];
-        if (c >= S) continue;
-        if ((i & 15) == 0) {
-            uint32_t lo = pos[u], hi = pos[u];
-            for (uint32_t x = 0; x < S; x++) {
-                if (next[x] >= end[x]) continue;       /* nothing of it left to reach */
-                lo = next[x] < lo ? next[x] : lo;
-                hi = next[x] > hi ? next[x] : hi;
-            }
-            samples++;
-            wide += ((hi - lo) >> shift) > pg_reach_narrow_max;
-        }
-        if (pos[u] + 1 > next[c]) next[c] = pos[u] + 1;
-    }
-    free(next); free(end);
-    return wide * 5 <= samples * 2;
-}
-
-
-void reach_rows_alloc(polygraph *g, uint32_t rows, const uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
+void reach_rows_alloc(polygraph *g, uint32_t rows) {
     uint32_t S = g->num_chains;
     /* narrow rows: a head, a byte an entry, the split graph's parity bits;
      * 4-byte aligned; or heads only, every row wide */
-    int narrow = narrow_pays(g, order, chain, pos);
+    int narrow = pg_reach_narrow_mode != PG_REACH_NARROW_NEVER;
     g->reach_bits_at = narrow && g->split ? 4 + S : 0;
     g->reach_stride = narrow ? (4 + S + (g->split ? (S + 7) / 8 : 0) + 3) & ~3u : 4;
-    g->reach_wstride = (S + 2 + 1) & ~1u;      /* even: every base 4-byte aligned */
+    g->reach_wstride = (S + 2 + 1) & ~1u;      /* even: every frame 4-byte aligned */
     size_t bytes = (size_t)rows * g->reach_stride + 64;
     g->reach = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     if (!g->reach) xalloc_fail(bytes);
@@ -300,6 +360,18 @@ void reach_rows_alloc(polygraph *g, uint32_t rows, const uint32_t *order, const 
     g->reach_wide_chunks = rows / PG_REACH_WIDE_CHUNK + 1;
     g->reach_wide = xmalloc((size_t)g->reach_wide_chunks * sizeof *g->reach_wide);
     for (uint32_t k = 0; k < g->reach_wide_chunks; k++) atomic_init(&g->reach_wide[k], NULL);
+    /* about 64 nodes a chain a frame (at least 16, at most 2^16): a chain
+     * advances some 64 positions a frame at an even pace (a quarter of a
+     * byte's range, an eighth on the split graph), and the frames take 6
+     * bytes a chain a frame, 0.1 byte a node: few enough to stay in the
+     * cache beside the rows (2 MB at 22M SI) */
+    uint32_t shift = 4;
+    while (shift < 16 && (1u << shift) < 64 * S) shift++;
+    g->reach_frame_shift = pg_reach_frame_shift ? pg_reach_frame_shift : shift;
+    g->reach_frames = (g->num_nodes >> g->reach_frame_shift) + 1;
+    g->reach_frame = xmalloc(((size_t)g->reach_frames * S + 1) * sizeof *g->reach_frame);
+    g->reach_frame16 = xmalloc(((size_t)g->reach_frames * S + 1) * sizeof *g->reach_frame16);
+    g->reach_jump = xmalloc((size_t)g->reach_frames * sizeof *g->reach_jump);
 }
 
 void reach_rows_free(polygraph *g) {
@@ -309,4 +381,7 @@ void reach_rows_free(polygraph *g) {
     free((void *)g->reach_wide);
     g->reach_wide = NULL;
     g->reach_wide_chunks = 0;
+    free(g->reach_frame); free(g->reach_frame16); free(g->reach_jump);
+    g->reach_frame = NULL; g->reach_frame16 = NULL; g->reach_jump = NULL;
+    g->reach_frames = 0;
 }

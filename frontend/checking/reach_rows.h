@@ -1,8 +1,9 @@
 /* reach_rows.h — the reachability table's rows (reach_rows.c), for
- * reach.c: stored narrow or wide (polygraph.h), always computed in their
- * 16-bit form (a base, then per chain the offset from it, PG_REACH_NONE
- * for none).  Scratch arguments: bit has room for num_chains rounded up
- * to 8 bytes; val for 3 rows' 16-bit forms. */
+ * reach.c: their frames, stored narrow or wide (polygraph.h), always
+ * computed in their 16-bit form (a frame k, then per chain the offset from
+ * frame k's position on it, PG_REACH_NONE for none).  Scratch arguments:
+ * bit has room for num_chains rounded up to 8 bytes; val for 3 rows'
+ * 16-bit forms, tmp for one. */
 #ifndef ISOCHECK_REACH_ROWS_H
 #define ISOCHECK_REACH_ROWS_H
 
@@ -17,24 +18,30 @@
 #define VECTORIZE
 #endif
 
-/* acc[x] = min(acc[x], src[x] + sh), saturating at PG_REACH_NONE. */
-void reach_rows_min_shifted(uint16_t *restrict acc, const uint16_t *restrict src, uint32_t w, uint32_t sh);
 /* Offsets past pg_reach_delta_max (a testing knob) become none. */
 void reach_rows_clamp(uint16_t *acc, uint32_t w);
-/* Store base bu and offsets acc into row: narrow when they fit, else
+/* The frames of a full table, from its topological order (order) and the
+ * nodes' chains and positions; a node's frame is its place in the order
+ * >> reach_frame_shift. */
+void reach_rows_frames(polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos);
+/* Position p on chain c into acc (frame k; dropped if it lies before it). */
+void reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p);
+/* Store frame k and offsets acc into row: narrow when they fit, else
  * wide (reuse: into the row's own wide row if it has one). */
-void reach_rows_store(polygraph *g, uint8_t *row, uint32_t bu, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit);
-/* A row's 16-bit form: its base, its offsets into out. */
+void reach_rows_store(polygraph *g, uint8_t *row, uint32_t k, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit);
+/* A row's 16-bit form: returns its frame, its offsets into out. */
 uint32_t reach_rows_load(const polygraph *g, const uint8_t *row, uint16_t *restrict out);
-/* Row r's entries, moved to base bu, into acc. */
-void reach_rows_into(const polygraph *g, uint16_t *acc, const uint8_t *r, uint32_t bu, uint8_t *bit);
+/* Row r's entries, moved to frame k (r's frame is k or later in a full
+ * table), into acc. */
+void reach_rows_into(const polygraph *g, uint16_t *acc, uint32_t k, const uint8_t *r, uint8_t *bit, uint16_t *tmp);
 /* row dst = min(row dst, row src), resp. min(row dst, position p on chain
- * c); 1 if anything got smaller (then dst is stored anew). */
+ * c); 1 if anything got smaller (then dst is stored anew, in an earlier
+ * frame if it must). */
 int reach_rows_relax(polygraph *g, uint8_t *dst, const uint8_t *src, uint16_t *restrict val, uint8_t *restrict bit);
 int reach_rows_relax_own(polygraph *g, uint8_t *dst, uint32_t c, uint32_t p, uint16_t *restrict val, uint8_t *restrict bit);
-/* A table of rows rows for g (its layout chosen here, from the nodes'
- * topological order, chains and positions), and its release. */
-void reach_rows_alloc(polygraph *g, uint32_t rows, const uint32_t *order, const uint32_t *chain, const uint32_t *pos);
+/* A table of rows rows for g (narrow unless pg_reach_narrow_mode says
+ * never; its frames are filled by reach_rows_frames), and its release. */
+void reach_rows_alloc(polygraph *g, uint32_t rows);
 void reach_rows_free(polygraph *g);
 
 #endif

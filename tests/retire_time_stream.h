@@ -166,6 +166,38 @@ static verdict batch_text(const char *text, size_t n, int level) {
     return v;
 }
 
+/* The retire gadgets' filler (test_retire_free*.c): ROUNDS rounds of one
+ * write of a fresh key by each of sessions 1-4 (transactions from 10 on,
+ * invoked and completed at 20 + 2j and 21 + 2j), then TAIL; NUL-ended. */
+static inline void filler_then(vec_char *b, int rounds, const char *tail) {
+    char line[200];
+    long long txn = 10;
+    for (int j = 0; j < rounds; j++)
+        for (int s = 1; s <= 4; s++, txn++) {
+            snprintf(line, sizeof line, "w(%lld,1,%d,%lld)\n#@time %lld invoke=%d complete=%d\n", 1000 + txn, s, txn,
+                     txn, 20 + 2 * j, 21 + 2 * j);
+            append(b, line);
+        }
+    append(b, tail);
+    vec_push(*b, 0);
+    b->len--;
+}
+
+/* TEXT streamed in chunks of LINES lines at LEVEL must end with WANT (the
+ * batch verdict) and print no violation when WANT is not FAIL; WHAT names
+ * the case in a failure; the stream's result in *r. */
+static inline void stream_as_batch(const char *text, size_t n, size_t lines, int level, verdict want, const char *what,
+                                   stream_result *r) {
+    ic_error err;
+    ic_error_clear(&err);
+    if (!stream(text, n, lines, level, r, &err)) fail_msg("%s: refused: %s", what, err.msg);
+    if (r->verdict != want)
+        fail_msg("%s, %s, chunks of %zu: streamed %d, batch %d (%llu retired)", what,
+                 level_name((check_level_id)level), lines, r->verdict, want, (unsigned long long)r->retired);
+    if (r->violation && want != VERDICT_FAIL)
+        fail_msg("%s, chunks of %zu: a violation while streaming, batch PASS", what, lines);
+}
+
 /* A tiny random history as the stream gives it: sessions run one
  * transaction at a time, each written when it completes (its lines, then
  * its #@time line), reads of 0 or of any value written before. */

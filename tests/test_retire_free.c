@@ -28,21 +28,11 @@
 static const int rt_levels[2] = { LEVEL_SSER, LEVEL_STRONG_SI };
 
 static void gadget(vec_char *b, int forced, const char *tail) {
-    char line[200];
     vec_init(*b);
     append(b, "w(1,1,1,1)\nw(2,1,1,1)\n#@time 1 invoke=0 complete=10\n");          /* A */
     append(b, "w(1,2,2,2)\nw(3,1,2,2)\n#@time 2 invoke=0 complete=10\n");          /* B */
     if (forced) append(b, "r(2,1,3,3)\nr(3,0,3,3)\n#@time 3 invoke=1 complete=9\n");   /* D: A before B */
-    long long txn = 10;
-    for (int j = 0; j < 400; j++)
-        for (int s = 1; s <= 4; s++, txn++) {
-            snprintf(line, sizeof line, "w(%lld,1,%d,%lld)\n#@time %lld invoke=%d complete=%d\n", 1000 + txn, s, txn,
-                     txn, 20 + 2 * j, 21 + 2 * j);
-            append(b, line);
-        }
-    append(b, tail);
-    vec_push(*b, 0);
-    b->len--;
+    filler_then(b, 400, tail);
 }
 
 static const char *tails[6] = {
@@ -68,14 +58,9 @@ static void test_free_against_batch(void **state) {
                 assert_int_equal(want, expect);
                 for (size_t lines = 1; lines <= 8; lines++) {
                     stream_result r;
-                    ic_error err;
-                    ic_error_clear(&err);
-                    if (!stream(t.data, t.len, lines, rt_levels[l], &r, &err)) fail_msg("refused: %s", err.msg);
-                    if (r.verdict != want)
-                        fail_msg("forced %d, tail %d, %s, chunks of %zu: streamed %d, batch %d (%llu retired)", forced, k,
-                                 level_name((check_level_id)rt_levels[l]), lines, r.verdict, want,
-                                 (unsigned long long)r.retired);
-                    if (r.violation && want != VERDICT_FAIL) fail_msg("a violation while streaming, batch PASS");
+                    char what[64];
+                    snprintf(what, sizeof what, "forced %d, tail %d", forced, k);
+                    stream_as_batch(t.data, t.len, lines, rt_levels[l], want, what, &r);
                     /* the pair no longer holds the cut: nearly all of the 1,600 retire */
                     if (r.retired < 1500) {
                         vec_free(t);
@@ -100,7 +85,6 @@ static void test_free_against_batch(void **state) {
  * PASS); only their combinations decide.  Then 1,600 short transactions on
  * fresh keys and a tail of reads by transactions invoked after all. */
 static void two_keys(vec_char *b, int coupled, int rounds, const char *tail) {
-    char line[200];
     vec_init(*b);
     if (coupled) {
         append(b, "w(1,1,1,1)\nw(2,1,1,1)\n#@time 1 invoke=0 complete=10\n");   /* A */
@@ -113,16 +97,7 @@ static void two_keys(vec_char *b, int coupled, int rounds, const char *tail) {
         append(b, "w(2,1,3,3)\n#@time 3 invoke=0 complete=10\n");                /* C */
         append(b, "w(2,2,4,4)\n#@time 4 invoke=0 complete=10\n");                /* E */
     }
-    long long txn = 10;
-    for (int j = 0; j < rounds; j++)
-        for (int s = 1; s <= 4; s++, txn++) {
-            snprintf(line, sizeof line, "w(%lld,1,%d,%lld)\n#@time %lld invoke=%d complete=%d\n", 1000 + txn, s, txn,
-                     txn, 20 + 2 * j, 21 + 2 * j);
-            append(b, line);
-        }
-    append(b, tail);
-    vec_push(*b, 0);
-    b->len--;
+    filler_then(b, rounds, tail);
 }
 
 #define RD(k, v, s, t) "r(" #k "," #v "," #s "," #t ")\n#@time " #t " invoke=5000 complete=5001\n"
@@ -152,14 +127,9 @@ static void test_two_keys_against_batch(void **state) {
                 assert_int_equal(want, expect);
                 for (size_t lines = 1; lines <= 8; lines++) {
                     stream_result r;
-                    ic_error err;
-                    ic_error_clear(&err);
-                    if (!stream(t.data, t.len, lines, rt_levels[l], &r, &err)) fail_msg("refused: %s", err.msg);
-                    if (r.verdict != want)
-                        fail_msg("coupled %d, tail %d, %s, chunks of %zu: streamed %d, batch %d (%llu retired)", coupled, k,
-                                 level_name((check_level_id)rt_levels[l]), lines, r.verdict, want,
-                                 (unsigned long long)r.retired);
-                    if (r.violation && want != VERDICT_FAIL) fail_msg("a violation while streaming, batch PASS");
+                    char what[64];
+                    snprintf(what, sizeof what, "coupled %d, tail %d", coupled, k);
+                    stream_as_batch(t.data, t.len, lines, rt_levels[l], want, what, &r);
                     /* independent: both keys freed at one retirement, nearly all of the 1,604 retire (freeing
                      * one key at a time retires nothing: the other pair holds the cut); coupled: no
                      * combination of B on one key and A on the other passes, so they are never freed */

@@ -31,21 +31,11 @@
 static const int rt_levels[2] = { LEVEL_SSER, LEVEL_STRONG_SI };
 
 static void gadget(vec_char *b, const char *tail) {
-    char line[200];
     vec_init(*b);
     append(b, "w(1,1,1,1)\nw(2,1,1,1)\n#@time 1 invoke=0 complete=10\n");   /* A */
     append(b, "w(1,2,2,2)\n#@time 2 invoke=0 complete=4\n");                /* B */
     append(b, "w(2,2,2,3)\n#@time 3 invoke=5 complete=10\n");               /* C */
-    long long txn = 10;
-    for (int j = 0; j < 60; j++)
-        for (int s = 1; s <= 4; s++, txn++) {
-            snprintf(line, sizeof line, "w(%lld,1,%d,%lld)\n#@time %lld invoke=%d complete=%d\n", 1000 + txn, s, txn,
-                     txn, 20 + 2 * j, 21 + 2 * j);
-            append(b, line);
-        }
-    append(b, tail);
-    vec_push(*b, 0);
-    b->len--;
+    filler_then(b, 60, tail);
 }
 
 #define RD(k, v, s, t) "r(" #k "," #v "," #s "," #t ")\n#@time " #t " invoke=5000 complete=5001\n"
@@ -74,15 +64,9 @@ static void test_partial_admission_against_batch(void **state) {
             if (want != cases[k].expect) fail_msg("case %zu: batch %d, expected %d", k, want, cases[k].expect);
             for (size_t lines = 1; lines <= 8; lines += lines < 2 ? 1 : 3) {
                 stream_result r;
-                ic_error err;
-                ic_error_clear(&err);
-                if (!stream(t.data, t.len, lines, rt_levels[l], &r, &err)) fail_msg("refused: %s", err.msg);
-                if (r.verdict != want)
-                    fail_msg("case %zu, %s, chunks of %zu: streamed %d, batch %d (%llu retired)", k,
-                             level_name((check_level_id)rt_levels[l]), lines, r.verdict, want,
-                             (unsigned long long)r.retired);
-                if (r.violation && want != VERDICT_FAIL)
-                    fail_msg("case %zu, chunks of %zu: a violation while streaming, batch PASS", k, lines);
+                char what[32];
+                snprintf(what, sizeof what, "case %zu", k);
+                stream_as_batch(t.data, t.len, lines, rt_levels[l], want, what, &r);
                 compared++;
             }
             vec_free(t);

@@ -101,6 +101,9 @@ size_t spill_pages(void *pages, size_t len) {
     for (int i = 0; i < MAX_RANGES && slot < 0; i++) if (!range_len[i]) slot = i;
     size_t done = 0;
     int f = slot < 0 ? -1 : spill_file();
+    int live = 0;                                    /* every range forgotten: the file starts anew */
+    for (int i = 0; i < MAX_RANGES; i++) live |= range_len[i] != 0;
+    if (f >= 0 && !live && end > 0 && ftruncate(f, 0) == 0) end = 0;
     off_t at = end;
     if (f >= 0 && write_all(f, (const char *)a, len, at)) {
         void *q = mmap(NULL, len, PROT_READ, MAP_PRIVATE, f, at);
@@ -113,6 +116,13 @@ size_t spill_pages(void *pages, size_t len) {
     }
     pthread_mutex_unlock(&mu);
     return done;
+}
+
+size_t spill_file_bytes(void) {
+    pthread_mutex_lock(&mu);
+    size_t n = (size_t)end;
+    pthread_mutex_unlock(&mu);
+    return n;
 }
 
 void spill_pages_drop(void *pages, size_t len) {
@@ -132,6 +142,7 @@ void spill_pages_forget(void *pages, size_t len) {
 size_t spill_pages(void *pages, size_t len) { (void)pages; (void)len; return 0; }
 void spill_pages_drop(void *pages, size_t len) { (void)pages; (void)len; }
 void spill_pages_forget(void *pages, size_t len) { (void)pages; (void)len; }
+size_t spill_file_bytes(void) { return 0; }
 #endif
 
 /* glibc's chunk header: the size word before the block, bit 1 IS_MMAPPED

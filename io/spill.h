@@ -49,5 +49,9 @@ void spill_pages_drop(void *pages, size_t len);
 void spill_pages_forget(void *pages, size_t len);
 /* Bytes written to spill files so far (for -v and the benchmarks). */
 size_t spill_total(void);
+/* Bytes the spill file holds now: a spill made when every range spilled
+ * before is forgotten (its history freed) starts the file anew, so a run
+ * over many histories holds one history's spill on disk, not their sum. */
+size_t spill_file_bytes(void);
 
 #endif

@@ -80,6 +80,31 @@ static void spilled_pages_keep_their_bytes(void **state) {
     munmap(v, len);
 }
 
+/* Once every spilled range is forgotten (its block freed), the next spill
+ * starts the file anew: many histories in one run take one's space. */
+static void forgotten_space_reused(void **state) {
+    (void)state;
+    struct statfs sf;
+    if (statfs("/tmp", &sf) == 0 && (unsigned long)sf.f_type == 0x01021994ul) skip();
+    size_t len = (size_t)PAGES * PAGE;
+    uint32_t *a = pattern_block(), *b = pattern_block();
+    assert_int_equal(spill_pages(a, len), len);
+    size_t held = spill_file_bytes();
+    assert_true(held >= len);
+    assert_int_equal(spill_pages(b, len), len);             /* a still live: appended */
+    assert_int_equal(spill_file_bytes(), held + len);
+    spill_pages_forget(a, len);
+    munmap(a, len);
+    spill_pages_forget(b, len);
+    munmap(b, len);
+    uint32_t *c = pattern_block();
+    assert_int_equal(spill_pages(c, len), len);
+    assert_int_equal(spill_file_bytes(), len);              /* from the file's start */
+    assert_true(pattern_holds(c));
+    spill_pages_forget(c, len);
+    munmap(c, len);
+}
+
 static void refused_unchanged(void **state) {
     (void)state;
     uint32_t *w = pattern_block();
@@ -115,6 +140,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refused_unchanged),
         cmocka_unit_test(spilled_pages_keep_their_bytes),
+        cmocka_unit_test(forgotten_space_reused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -579,6 +579,24 @@ static void explanations_are_cycles(void **state) {
     assert_true(implied > 100);
 }
 
+/* Two theories that were given the same edges the same way: the same edge
+ * ids, ends and guards, the same counts; returns the first one's stats. */
+static acyclic_stats same_edges(acyclic *a0, acyclic *a1) {
+    assert_int_equal(acyclic_num_edges(a1), acyclic_num_edges(a0));
+    for (int e = 0; e < acyclic_num_edges(a0); e++) {
+        int f0, t0, l0, f1, t1, l1;
+        acyclic_edge_ends(a0, e, &f0, &t0, &l0);
+        acyclic_edge_ends(a1, e, &f1, &t1, &l1);
+        assert_int_equal(f1, f0); assert_int_equal(t1, t0); assert_int_equal(l1, l0);
+    }
+    acyclic_stats st0, st1;
+    acyclic_get_stats(a0, &st0);
+    acyclic_get_stats(a1, &st1);
+    assert_int_equal(st1.edges, st0.edges);
+    assert_int_equal(st1.inserts, st0.inserts);
+    return st0;
+}
+
 /* gsat_graph_add_edges: always-on edges in batches give the same edge ids,
  * ends, answers and counts as one gsat_graph_add_edge each — on new graphs
  * (numbered forward: the batch path), with backward edges and self-loops
@@ -631,18 +649,9 @@ static void batch_edges_same_as_one_by_one(void **state) {
             if (a0 != GSAT_SAT) break;
         }
         acyclic *a[2] = { acyclic_of(s[0]), acyclic_of(s[1]) };
-        assert_int_equal(acyclic_num_edges(a[1]), acyclic_num_edges(a[0]));
-        for (int e = 0; e < acyclic_num_edges(a[0]); e++) {
-            int f0, t0, l0, f1, t1, l1;
-            acyclic_edge_ends(a[0], e, &f0, &t0, &l0);
-            acyclic_edge_ends(a[1], e, &f1, &t1, &l1);
-            assert_int_equal(f1, f0); assert_int_equal(t1, t0); assert_int_equal(l1, l0);
-        }
-        acyclic_stats st0, st1;
-        acyclic_get_stats(a[0], &st0);
+        acyclic_stats st0 = same_edges(a[0], a[1]);
+        acyclic_stats st1;
         acyclic_get_stats(a[1], &st1);
-        assert_int_equal(st1.edges, st0.edges);
-        assert_int_equal(st1.inserts, st0.inserts);
         assert_int_equal(st1.pk_searches, st0.pk_searches);
         reordered += st0.pk_searches > 0;
         gsat_stats g0, g1;
@@ -706,18 +715,7 @@ static void each_edges_same_as_one_by_one(void **state) {
         assert_int_equal(a1, a0);
         if (a0 == GSAT_SAT) { sat++; for (int v = 1; v <= vars; v++) assert_int_equal(gsat_value(s[1], v), gsat_value(s[0], v)); }
         else unsat++;
-        assert_int_equal(acyclic_num_edges(a[1]), acyclic_num_edges(a[0]));
-        for (int e = 0; e < acyclic_num_edges(a[0]); e++) {
-            int f0, t0, l0, f1, t1, l1;
-            acyclic_edge_ends(a[0], e, &f0, &t0, &l0);
-            acyclic_edge_ends(a[1], e, &f1, &t1, &l1);
-            assert_int_equal(f1, f0); assert_int_equal(t1, t0); assert_int_equal(l1, l0);
-        }
-        acyclic_stats st0, st1;
-        acyclic_get_stats(a[0], &st0);
-        acyclic_get_stats(a[1], &st1);
-        assert_int_equal(st1.edges, st0.edges);
-        assert_int_equal(st1.inserts, st0.inserts);
+        same_edges(a[0], a[1]);
         direct += !back && !used && !keep;
         free(ends);
         gsat_free(s[0]); gsat_free(s[1]);

@@ -51,6 +51,16 @@ static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
+/* Ascending: by insertion while short (most keys' lists), else qsort. */
+static void sort_u64(uint64_t *a, size_t n) {
+    if (n > 48) { qsort(a, n, sizeof *a, cmp_u64); return; }
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
 
 /* Key units s + 1 .. s + n1 by the topological position of their head's
  * commit node into sc->ord; sc->rank_of[u - s] is u's place there. */
@@ -59,7 +69,7 @@ static void order_units(const polygraph *g, uint32_t s, uint32_t n1, scan_scratc
     vec_clear(sc->keys);
     for (uint32_t u = s + 1; u <= s + n1; u++)
         vec_push(sc->keys, (uint64_t)g->topo_pos[pg_node_t(g, ix->units.data[u].head)] << 32 | u);
-    qsort(sc->keys.data, n1, sizeof *sc->keys.data, cmp_u64);
+    sort_u64(sc->keys.data, n1);
     vec_resize(sc->ord, n1);
     vec_resize(sc->rank_of, (size_t)n1 + 1);
     for (uint32_t r = 0; r < n1; r++) {
@@ -161,7 +171,7 @@ static int unit_windows(const polygraph *g, uint32_t k, uint32_t u, uint32_t r, 
             if (window && ov->unit > u) vec_push(sc->keys, (uint64_t)ov->idx << 32 | q);
         }
     }
-    if (sc->keys.len > 1) qsort(sc->keys.data, sc->keys.len, sizeof *sc->keys.data, cmp_u64);
+    sort_u64(sc->keys.data, sc->keys.len);
     for (size_t i = 0; i < sc->keys.len; i++) {
         uint32_t q = (uint32_t)sc->keys.data[i];
         int d = scan_pair_decide(g, u, o[q].unit, k, out);
@@ -194,7 +204,7 @@ static void unit_covering(const polygraph *g, uint32_t u, const word *after, sca
             for (uint32_t j = wi; j < W; j++) x[j] |= sq[j];
         }
     }
-    if (sc->keys.len > 1) qsort(sc->keys.data, sc->keys.len, sizeof *sc->keys.data, cmp_u64);
+    sort_u64(sc->keys.data, sc->keys.len);
     for (size_t i = 0; i < sc->keys.len; i++)
         out->edges_covering += pg_side_edges(g, u, o[(uint32_t)sc->keys.data[i]].unit, &sc->deps, &out->edges);
 }

@@ -20,6 +20,13 @@
  *     unit instead of one per decided pair.
  * Edges already implied by the known graph are skipped.
  *
+ * A key is scanned one of two ways (scan.h), with the same result when
+ * the table holds every fact: by transitivity (scan_order.c: a few table
+ * lookups a unit, bit sets of n^2 / 64 words), or, for keys of more than
+ * pg_scan_order_max units, group by group (scan_key_groups below: per
+ * unit and session of the key a lookup and two binary searches, then the
+ * window; per unit and session a covering candidate tested).
+ *
  * Keys are independent during the scan (it reads the reachability of its
  * start only), so ranges of keys are scanned by par_pool_run tasks into their
  * own outputs, combined in key order: the same constraints and edges, in
@@ -338,7 +345,14 @@ uint32_t scan_groups(const polygraph *g, uint32_t k, scan_scratch *sc) {
         unit_at a = { pg_txn_session(ix, hd), pg_txn_pos(ix, hd), u };
         vec_push(sc->sorted, a);
     }
-    qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
+    if (sc->sorted.len > 48) qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
+    else
+        for (size_t i = 1; i < sc->sorted.len; i++) {   /* most keys: by insertion */
+            unit_at x = sc->sorted.data[i];
+            size_t j = i;
+            for (; j > 0 && cmp_unit_at(&sc->sorted.data[j - 1], &x) > 0; j--) sc->sorted.data[j] = sc->sorted.data[j - 1];
+            sc->sorted.data[j] = x;
+        }
     const unit_at *sorted = sc->sorted.data;
     vec_clear(sc->gstart); vec_clear(sc->gsess);
     vec_resize(sc->group_of, n); vec_resize(sc->idx_of, n);

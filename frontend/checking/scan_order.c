@@ -18,8 +18,8 @@
  *   backwards from the predecessor sets without a lookup.
  *
  * What the group scan derives, from these sets (the same when the table
- * holds every fact; with lost facts this scan decides at least as much,
- * every fact it derives a true one):
+ * holds every fact; with lost facts the two may decide different pairs,
+ * each only on true facts: every fact derived here is one):
  *   - R(U, V), "U's entry node reaches V's", the group scan's suffixes and
  *     prefixes: Q(U, V) implies R(U, V) and Q(V, U) excludes it; only
  *     Q-incomparable pairs of the split graph (where U's entry node T' has

@@ -20,11 +20,19 @@
  *     unit instead of one per decided pair.
  * Edges already implied by the known graph are skipped.
  *
+ * A key is scanned one of two ways (scan.h), with the same result when
+ * the table holds every fact: by transitivity (scan_order.c: a few table
+ * lookups a unit, bit sets of n^2 / 64 words), or, for keys of more than
+ * pg_scan_order_max units, group by group (scan_key_groups below: per
+ * unit and session of the key a lookup and two binary searches, then the
+ * window; per unit and session a covering candidate tested).
+ *
  * Keys are independent during the scan (it reads the reachability of its
  * start only), so ranges of keys are scanned by par_pool_run tasks into their
  * own outputs, combined in key order: the same constraints and edges, in
  * the same order, for every thread count. */
 #include "frontend/checking/polygraph.h"
+#include "frontend/checking/scan.h"
 #include "frontend/checking/depgraph.h"
 #include "frontend/checking/pred_rw.h"
 #include "par.h"
@@ -56,6 +64,7 @@ uint32_t pg_reach_delta_max = 0xFFFE;
  * covering edges in one scan task, out of memory). */
 uint64_t pg_reach_budget = (uint64_t)6 << 30;
 uint64_t pg_par_min_work = 1u << 15;
+uint32_t pg_scan_order_max = 4096;
 
 /* The index's own chains (no session order, or a clock) can be many: the
  * max_chains longest by sorting, ties to the lower index. */
@@ -272,7 +281,7 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
 /* Every edge of side u<v is implied by the known graph already (what
  * pg_side_edges would add nothing for), tested without building the
  * edges: most covering candidates of the scan are such. */
-static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
+int scan_side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     const pg_index *ix = g->ix;
     if (!g->reach) return 0;
     const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
@@ -286,7 +295,6 @@ static int side_implied(const polygraph *g, uint32_t u, uint32_t v) {
     return 1;
 }
 
-typedef struct unit_at { uint32_t session, pos, unit; } unit_at;
 static int cmp_unit_at(const void *a, const void *b) {
     const unit_at *x = a, *y = b;
     if (x->session != y->session) return x->session < y->session ? -1 : 1;
@@ -294,36 +302,24 @@ static int cmp_unit_at(const void *a, const void *b) {
     return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
-/* What the scan of a range of keys produces, in key order: concatenating
- * the ranges' outputs in order gives what one scan of all keys gives. */
-typedef struct scan_out {
-    pg_cons_vec cons;
-    pg_edge_vec edges;
-    uint64_t pairs_total, pairs_decided, edges_covering;
-    int failed;                  /* at the range's first failing key: stop there */
-    char fail_reason[256];
-} scan_out;
-
-/* Scratch of one scanning task. */
-typedef struct scan_scratch {
-    VEC(uint32_t) cand;          /* per unit x group: first decided successor */
-    VEC(uint32_t) rin;           /* per unit x group: pg_reach_at(head's WW entry, group's chain) */
-    VEC(unit_at) sorted;
-    vec_u32 gstart, gsess, group_of, idx_of;
-    dep_edge_vec deps;
-} scan_scratch;
+int scan_pair_decide(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, scan_out *out) {
+    int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
+    if (buv && bvu) {
+        snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: both orders of two writers close a cycle", key);
+        return SCAN_FAIL;
+    }
+    if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(out->cons, c); return SCAN_CONS; }
+    return bvu ? SCAN_BEFORE : SCAN_AFTER;
+}
 
 /* Decide or record one window pair (u < v as unit indices). */
 static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, uint32_t *cand, uint32_t s,
                      uint32_t G, const uint32_t *group_of_unit, scan_out *out) {
     const pg_index *ix = g->ix;
-    int buv = pg_side_blocked(g, u, v), bvu = pg_side_blocked(g, v, u);
-    if (buv && bvu) {
-        snprintf(out->fail_reason, sizeof out->fail_reason, "key %u: both orders of two writers close a cycle", key);
-        return 0;
-    }
-    if (!buv && !bvu) { pg_cons c = { u, v }; vec_push(out->cons, c); return 1; }
-    uint32_t before = bvu ? u : v, after = bvu ? v : u;
+    int d = scan_pair_decide(g, u, v, key, out);
+    if (d == SCAN_FAIL) return 0;
+    if (d == SCAN_CONS) return 1;
+    uint32_t before = d == SCAN_BEFORE ? u : v, after = d == SCAN_BEFORE ? v : u;
     uint32_t *slot = &cand[(size_t)(before - s) * G + group_of_unit[after - s]];
     if (*slot == UINT32_MAX || pg_txn_pos(ix, ix->units.data[*slot].head) > pg_txn_pos(ix, ix->units.data[after].head))
         *slot = after;
@@ -340,21 +336,23 @@ static int scan_pair(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, u
  * instead of O(units^2).  The first unit certainly or tested after U in
  * each session is U's covering candidate (see the file comment).
  * Reads g only; returns 0 (out->fail_reason set) when the key fails. */
-static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *out) {
+uint32_t scan_groups(const polygraph *g, uint32_t k, scan_scratch *sc) {
     const pg_index *ix = g->ix;
     uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
-    if (n < 2) return 1;
-    uint64_t m = n - 1;                           /* units besides INIT's */
-    out->pairs_total += m * (m - 1) / 2;
-    size_t cons_before = out->cons.len;
-    /* group the units by their head's session */
     vec_clear(sc->sorted);
     for (uint32_t u = s + 1; u < e; u++) {
         uint32_t hd = ix->units.data[u].head;
         unit_at a = { pg_txn_session(ix, hd), pg_txn_pos(ix, hd), u };
         vec_push(sc->sorted, a);
     }
-    qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
+    if (sc->sorted.len > 48) qsort(sc->sorted.data, sc->sorted.len, sizeof *sc->sorted.data, cmp_unit_at);
+    else
+        for (size_t i = 1; i < sc->sorted.len; i++) {   /* most keys: by insertion */
+            unit_at x = sc->sorted.data[i];
+            size_t j = i;
+            for (; j > 0 && cmp_unit_at(&sc->sorted.data[j - 1], &x) > 0; j--) sc->sorted.data[j] = sc->sorted.data[j - 1];
+            sc->sorted.data[j] = x;
+        }
     const unit_at *sorted = sc->sorted.data;
     vec_clear(sc->gstart); vec_clear(sc->gsess);
     vec_resize(sc->group_of, n); vec_resize(sc->idx_of, n);
@@ -367,6 +365,18 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     }
     uint32_t G = (uint32_t)sc->gstart.len;
     vec_push(sc->gstart, (uint32_t)sc->sorted.len);
+    return G;
+}
+
+int scan_key_groups(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *out) {
+    const pg_index *ix = g->ix;
+    uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
+    if (n < 2) return 1;
+    uint64_t m = n - 1;                           /* units besides INIT's */
+    out->pairs_total += m * (m - 1) / 2;
+    size_t cons_before = out->cons.len;
+    uint32_t G = scan_groups(g, k, sc);
+    const unit_at *sorted = sc->sorted.data;
     const uint32_t *gstart = sc->gstart.data, *gsess = sc->gsess.data;
     vec_resize(sc->cand, (size_t)n * G);
     uint32_t *cand = sc->cand.data;
@@ -435,7 +445,7 @@ static int scan_key(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t gi = 0; gi < G; gi++) {
             uint32_t v = cand[(size_t)i * G + gi];
-            if (v != UINT32_MAX && !side_implied(g, s + i, v))
+            if (v != UINT32_MAX && !scan_side_implied(g, s + i, v))
                 out->edges_covering += pg_side_edges(g, s + i, v, &sc->deps, &out->edges);
         }
     return 1;
@@ -473,15 +483,23 @@ static void prefetch_key_rows(const polygraph *g, uint32_t k) {
 static void scan_task(void *ctx, size_t task) {
     const scan_job *j = ctx;
     scan_out *out = &j->out[task];
+    const pg_index *ix = j->g->ix;
     scan_scratch sc;
     memset(&sc, 0, sizeof sc);
     prefetch_key_rows(j->g, j->range[task]);
     for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
         prefetch_key_rows(j->g, k + 1);
-        if (!scan_key(j->g, k, &sc, out)) { out->failed = 1; break; }
+        uint32_t units = ix->key_unit_start[k + 1] - ix->key_unit_start[k];
+        int ok = units - 1 <= pg_scan_order_max ? scan_key_order(j->g, k, &sc, out) : scan_key_groups(j->g, k, &sc, out);
+        if (!ok) { out->failed = 1; break; }
     }
-    vec_free(sc.cand); vec_free(sc.rin); vec_free(sc.sorted); vec_free(sc.gstart); vec_free(sc.gsess);
-    vec_free(sc.group_of); vec_free(sc.idx_of); vec_free(sc.deps);
+    scan_scratch_free(&sc);
+}
+
+void scan_scratch_free(scan_scratch *sc) {
+    vec_free(sc->cand); vec_free(sc->rin); vec_free(sc->sorted); vec_free(sc->gstart); vec_free(sc->gsess);
+    vec_free(sc->group_of); vec_free(sc->idx_of); vec_free(sc->deps);
+    vec_free(sc->ord); vec_free(sc->bits); vec_free(sc->rank_of); vec_free(sc->list); vec_free(sc->keys);
 }
 
 /* Key ranges of about equal numbers of units, a few per thread so that

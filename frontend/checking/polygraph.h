@@ -431,6 +431,12 @@ extern uint32_t pg_chain_limit;
  * than fit get no chain, the largest kept (default 6 GB: every one of 100
  * sessions at 22M transactions).  A tuning and testing knob. */
 extern uint64_t pg_reach_budget;
+/* Keys with at most this many units (INIT's not counted) are scanned by
+ * transitivity (scan_order.c, n^2 / 64 words of bit sets a key), larger
+ * ones group by group (a lookup per unit and session).  Both give the same
+ * result on a table that holds every fact; a testing knob (0: every key
+ * group by group). */
+extern uint32_t pg_scan_order_max;
 /* Below this much work (units, constraints, nodes x chains) a stage runs on
  * one thread whatever g->threads says: starting threads would cost more.
  * A tuning and testing knob (tests set 0 to split even tiny problems). */

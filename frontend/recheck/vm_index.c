@@ -309,7 +309,8 @@ static void ko_task(void *ctx, size_t r) {
         if (!m->part[t]) continue;
         for (uint32_t op = h->txns[t].first_op; op < h->txns[t].first_op + h->txns[t].num_ops; op++) {
             uint32_t k = h->op_key[op];
-            if (!op_ok(h, op) || (j->want && !j->want[k])) continue;
+            /* a kind past OP_LIST_READ (none is made) is no op any pass reads: left out */
+            if (!op_ok(h, op) || op_k(h, op) > OP_LIST_READ || (j->want && !j->want[k])) continue;
             if (!j->fill) { c[k]++; continue; }
             ko_rec *e = &m->ko[c[k]++];
             e->op = op;

@@ -18,18 +18,21 @@
 #include "vec.h"
 #include "frontend/recheck/verify_model.h"
 
+/* One participant's successful op in a key's slice: the op, its
+ * transaction, and its kind and value packed (vm_index.c: ko_kind,
+ * ko_value), copied in op order so that the per-key passes never look an
+ * op up in the history at random (at 22M, 176M ops), and written as one
+ * 12-byte record: the fill scatters over every key's cursor at once, so
+ * each array it writes costs a cache miss per op. */
+typedef struct ko_rec { uint32_t op, t, vk; } ko_rec;
+
 typedef struct vm {
     const history *h;
     const version_order *vo;
     uint8_t *part;               /* per txn */
-    uint32_t *ko; size_t nko;    /* participants' successful ops, by key then program order
+    ko_rec *ko; size_t nko;      /* participants' successful ops, by key then program order
                                     (the key is implied by the slice: ko_start) */
     uint32_t *ko_start;          /* per key: its slice of ko */
-    int32_t *kv;                 /* per ko entry: its op's value (vm_ko_value), copied in op order so
-                                    that the per-key passes read values in sequence, not at random */
-    uint32_t *kt;                /* per ko entry: its op's transaction, and */
-    uint8_t *kk;                 /* its kind (OP_KIND_MASK), copied likewise: the passes never look
-                                    an op up in the history at random (at 22M, 176M ops) */
     uint8_t *is_list;            /* per key */
     int64_t *marker;             /* per version g: installed value / last element (INIT: VALUE_INIT) */
     uint32_t *len;               /* per version g: length of the list at g (NULL: no list keys) */

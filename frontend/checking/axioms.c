@@ -27,6 +27,8 @@ typedef struct ax {
     uint32_t *ext_len;           /* per list read op: the length of its external prefix */
     uint32_t *prev;              /* per op of the current txn: previous op on its key (lists) */
     uint32_t *seen;              /* per op: list read that last saw it (duplicate elements) */
+    uint32_t txn_first, txn_end; /* the current transaction's ops */
+    int all_part;                /* every transaction participates: none is aborted */
 } ax;
 
 static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...)
@@ -105,9 +107,12 @@ static void external_read(ax *x, uint32_t r) {
     int64_t v = history_op_value(h, r);
     char tb[48], wb[48], kb[64], vb[96], nb[96];
     uint32_t w = history_writer_of(h, k, v);
-    if (w != HISTORY_NONE && history_op_txn(h, w) != t && h->txns[history_op_txn(h, w)].status != TXN_ABORTED &&
-        !history_op_overwritten(h, w))
-        return;                                       /* the common case: nothing to report */
+    /* the common case, nothing to report: another transaction's (outside
+     * the current one's ops), final write, not aborted (none is when every
+     * transaction participates), without looking up the writer's txn */
+    if (w != HISTORY_NONE && (w < x->txn_first || w >= x->txn_end) && !history_op_overwritten(h, w) &&
+        (x->all_part || h->txns[history_op_txn(h, w)].status != TXN_ABORTED))
+        return;
     history_key_str(h, k, kb, sizeof kb);
     if (w == HISTORY_NONE) {
         report(x, AN_THIN_AIR_READ, &r, 1, "%s reads key %s = %s, which no transaction wrote",
@@ -387,9 +392,12 @@ uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, u
         x.seen = xcalloc(h->num_ops, sizeof *x.seen);
         x.ext_len = xcalloc(h->num_ops, sizeof *x.ext_len);
     }
+    x.all_part = memchr(part, 0, h->num_txns) == NULL;
     for (uint32_t t = 1; t < h->num_txns; t++) {
         const history_txn *tx = &h->txns[t];
         if (!part[t]) continue;
+        x.txn_first = tx->first_op;
+        x.txn_end = tx->first_op + tx->num_ops;
         for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
             prefetch_reads(h, o);
             if (history_op_failed(h, o)) { if (x.prev) x.prev[o - tx->first_op] = HISTORY_NONE; continue; }

@@ -330,10 +330,12 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
 
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     if (!h->writer_slots || key >= h->num_keys) return HISTORY_NONE;
-    for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == h->writer_cap ? 0 : i + 1) {
+    uint64_t lo = 2 * (uint64_t)h->key_write_start[key], hi = 2 * (uint64_t)h->key_write_start[key + 1];
+    if (lo == hi) return HISTORY_NONE;
+    for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == hi ? lo : i + 1) {
         uint32_t op = h->writer_slots[i];
         if (op == HISTORY_NONE) return HISTORY_NONE;
-        if (h->op_key[op] == key && history_op_value(h, op) == value) return op;
+        if (history_op_value(h, op) == value) return op;      /* the region holds key's writes only */
     }
 }
 
@@ -405,31 +407,37 @@ int history_index_writers(history *h, ic_error *err) {
     h->key_write_start = start;
     h->key_writes = writes;
 
-    uint64_t cap = 2 * (uint64_t)nw < 64 ? 64 : 2 * (uint64_t)nw;    /* load 1/2 */
+    /* the writer table, key by key: each key's region (twice its writes,
+     * history.h) is filled in op order, so the first of repeated writes
+     * stays in it; the values are the only loads from all over the ops
+     * (asked for ahead), the region itself is small */
+    uint64_t cap = 2 * (uint64_t)nw;
     h->writer_cap = cap;
-    h->writer_slots = big_malloc(cap * sizeof *h->writer_slots);
-    memset(h->writer_slots, 0xff, cap * sizeof *h->writer_slots);
-    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (op + ahead < h->num_ops && history_op_is_write(h, op + ahead))
-            history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
-        if (op + half < h->num_ops && history_op_is_write(h, op + half))
-            history_writer_prefetch_op(h, h->op_key[op + half], history_op_value(h, op + half));
-        if (!history_op_is_write(h, op)) continue;
-        uint32_t key = h->op_key[op];
-        int64_t value = history_op_value(h, op);
-        uint64_t i = history_writer_home(h, key, value);
-        for (;; i = i + 1 == cap ? 0 : i + 1) {
-            uint32_t other = h->writer_slots[i];
-            if (other == HISTORY_NONE) break;
-            if (h->op_key[other] == key && history_op_value(h, other) == value) {
-                /* a repeated register value or appended value: repeat.c, list_repeat.c */
-                h->op_kind[other] |= OP_REPEATED;
-                h->op_kind[op] |= OP_REPEATED;
-                break;
+    h->writer_slots = big_malloc((cap + 1) * sizeof *h->writer_slots);   /* + 1: a home past an empty last region */
+    memset(h->writer_slots, 0xff, (cap + 1) * sizeof *h->writer_slots);
+    const uint32_t ahead = HISTORY_PREFETCH_AHEAD;
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        uint64_t lo = 2 * (uint64_t)start[k], hi = 2 * (uint64_t)start[k + 1];
+        for (uint32_t j = start[k]; j < start[k + 1]; j++) {
+            if (j + ahead < nw) {
+                uint32_t a = writes[j + ahead];
+                HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[a] : (const void *)&h->op_val32[a]);
             }
+            uint32_t op = writes[j];
+            int64_t value = history_op_value(h, op);
+            uint64_t i = history_writer_home(h, k, value);
+            for (;; i = i + 1 == hi ? lo : i + 1) {
+                uint32_t other = h->writer_slots[i];
+                if (other == HISTORY_NONE) break;
+                if (history_op_value(h, other) == value) {
+                    /* a repeated register value or appended value: repeat.c, list_repeat.c */
+                    h->op_kind[other] |= OP_REPEATED;
+                    h->op_kind[op] |= OP_REPEATED;
+                    break;
+                }
+            }
+            if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
         }
-        if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
     }
     return history_index_repeats(h);
 }
@@ -560,10 +568,13 @@ uint8_t *history_participants(const history *h) {
     uint8_t *p = xcalloc(h->num_txns ? h->num_txns : 1, 1);
     vec_u32 work; vec_init(work);
     p[0] = 1;
-    for (uint32_t t = 1; t < h->num_txns; t++)
-        if (h->txns[t].status == TXN_COMMITTED) { p[t] = 1; vec_push(work, t); }
     int any_indeterminate = 0;
-    for (uint32_t t = 1; t < h->num_txns && !any_indeterminate; t++) any_indeterminate = h->txns[t].status == TXN_INDETERMINATE;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        p[t] = h->txns[t].status == TXN_COMMITTED;
+        any_indeterminate |= h->txns[t].status == TXN_INDETERMINATE;
+    }
+    for (uint32_t t = 1; t < h->num_txns && any_indeterminate; t++)     /* the work list only when it has work */
+        if (p[t]) vec_push(work, t);
     while (any_indeterminate && work.len) {
         uint32_t t = work.data[--work.len];
         const history_txn *tx = &h->txns[t];

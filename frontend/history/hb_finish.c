@@ -56,6 +56,7 @@ typedef struct scatter_ctx {
     history *h;
     history_dest d;                     /* builder op -> op */
     uint32_t nkeys;
+    void *spent_keys, *spent_values;    /* the builder's op_key and op_value once scattered */
 } scatter_ctx;
 #define SCATTER_TASKS 4
 
@@ -104,10 +105,10 @@ static void scatter_task(void *ctx, size_t task) {
         vec_free(b->op_kind);
         h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
         scatter_field(h->op_key, b->op_key.data, sizeof *h->op_key, &sc->d);
-        vec_free(b->op_key);
+        sc->spent_keys = b->op_key.data; vec_init(b->op_key);
     } else if (task == 1) {
         history_scatter_values(h, b->op_value.data, &sc->d);
-        vec_free(b->op_value);
+        sc->spent_values = b->op_value.data; vec_init(b->op_value);
     } else if (task == 2) {
         scatter_lines(b, h, &sc->d, sc->nkeys);
     } else {
@@ -181,7 +182,7 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->num_ops = op;
 
     history_dest d = finish_dest(b, h, txn_new, nops);
-    scatter_ctx sc = { b, h, d, nkeys };
+    scatter_ctx sc = { b, h, d, nkeys, NULL, NULL };
     par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
     if (b->op_pred.len) {                              /* predicate tags follow their ops */
         h->op_pred = xmalloc((size_t)h->num_ops * sizeof *h->op_pred);
@@ -211,7 +212,11 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->name_off = b->name_off.data; vec_init(b->name_off);
     hb_free(b);
 
-    if (!history_check_key_kinds(h, err) || !history_index_writers(h, err)) { history_free(h); return NULL; }
+    /* the builder's op keys (4 bytes an op) and values (8) become
+     * key_writes (4 bytes a write) and the writer table (8): written
+     * pages, resized, instead of fresh ones */
+    if (!history_check_key_kinds(h, err)) { free(sc.spent_keys); free(sc.spent_values); history_free(h); return NULL; }
+    if (!history_index_writers_into(h, err, sc.spent_keys, sc.spent_values)) { history_free(h); return NULL; }
     return h;
 }
 

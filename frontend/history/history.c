@@ -374,7 +374,13 @@ int history_check_key_kinds(history *h, ic_error *err) {
 }
 
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
-int history_index_writers(history *h, ic_error *err) {
+int history_index_writers(history *h, ic_error *err) { return history_index_writers_into(h, err, NULL, NULL); }
+
+/* The same, key_writes and the writer table made from the blocks given
+ * (NULL: fresh ones), resized: pages the loader wrote already are not
+ * faulted in and zeroed again (hb_finish hands the builder's op keys and
+ * values; about 1.5-2 s a GB zeroed on this machine). */
+int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots) {
     (void)err;                                      /* nothing is refused now (issue 35) */
     history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
@@ -382,7 +388,7 @@ int history_index_writers(history *h, ic_error *err) {
     for (uint32_t op = 0; op < h->num_ops; op++)
         if (history_op_is_write(h, op)) { start[h->op_key[op] + 1]++; nw++; }
     for (uint32_t k = 0; k < h->num_keys; k++) start[k + 1] += start[k];
-    uint32_t *writes = big_malloc((nw ? nw : 1) * sizeof *writes);
+    uint32_t *writes = big_realloc(for_writes, (nw ? nw : 1) * sizeof *writes);
     uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
     memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
     /* writes in op order; a write is overwritten when a later write of its
@@ -413,7 +419,7 @@ int history_index_writers(history *h, ic_error *err) {
      * (asked for ahead), the region itself is small */
     uint64_t cap = 2 * (uint64_t)nw;
     h->writer_cap = cap;
-    h->writer_slots = big_malloc((cap + 1) * sizeof *h->writer_slots);   /* + 1: a home past an empty last region */
+    h->writer_slots = big_realloc(for_slots, (cap + 1) * sizeof *h->writer_slots);   /* + 1: a home past an empty last region */
     memset(h->writer_slots, 0xff, (cap + 1) * sizeof *h->writer_slots);
     const uint32_t ahead = HISTORY_PREFETCH_AHEAD;
     for (uint32_t k = 0; k < h->num_keys; k++) {

@@ -210,13 +210,14 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->strings = b->strings.data; h->strings_len = b->strings.len; vec_init(b->strings);
     h->num_names = (uint32_t)b->name_off.len;
     h->name_off = b->name_off.data; vec_init(b->name_off);
+    unsigned threads = b->threads;
     hb_free(b);
 
     /* the builder's op keys (4 bytes an op) and values (8) become
      * key_writes (4 bytes a write) and the writer table (8): written
      * pages, resized, instead of fresh ones */
     if (!history_check_key_kinds(h, err)) { free(sc.spent_keys); free(sc.spent_values); history_free(h); return NULL; }
-    if (!history_index_writers_into(h, err, sc.spent_keys, sc.spent_values)) { history_free(h); return NULL; }
+    if (!history_index_writers_into(h, err, sc.spent_keys, sc.spent_values, threads)) { history_free(h); return NULL; }
     return h;
 }
 

@@ -373,14 +373,51 @@ int history_check_key_kinds(history *h, ic_error *err) {
     return ok;
 }
 
+/* The writer table's regions of keys [lo, hi) (history_index_writers_into). */
+static void fill_writers(history *h, uint32_t lo, uint32_t hi) {
+    const uint32_t *start = h->key_write_start, *writes = h->key_writes, ahead = HISTORY_PREFETCH_AHEAD;
+    for (uint32_t k = lo; k < hi; k++) {
+        uint64_t rlo = 2 * (uint64_t)start[k], rhi = 2 * (uint64_t)start[k + 1];
+        for (uint32_t j = start[k]; j < start[k + 1]; j++) {
+            if (j + ahead < start[hi]) {
+                uint32_t a = writes[j + ahead];
+                HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[a] : (const void *)&h->op_val32[a]);
+            }
+            uint32_t op = writes[j];
+            int64_t value = history_op_value(h, op);
+            uint64_t i = history_writer_home(h, k, value);
+            for (;; i = i + 1 == rhi ? rlo : i + 1) {
+                uint32_t other = h->writer_slots[i];
+                if (other == HISTORY_NONE) break;
+                if (history_op_value(h, other) == value) {
+                    /* a repeated register value or appended value: repeat.c, list_repeat.c */
+                    h->op_kind[other] |= OP_REPEATED;
+                    h->op_kind[op] |= OP_REPEATED;
+                    break;
+                }
+            }
+            if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
+        }
+    }
+}
+
+#define WRITER_RANGES 4
+typedef struct writer_job { history *h; uint32_t ntasks; } writer_job;
+static void writer_task(void *ctx, size_t i) {
+    writer_job *jb = ctx;
+    uint32_t nk = jb->h->num_keys;
+    fill_writers(jb->h, (uint32_t)((uint64_t)nk * i / jb->ntasks), (uint32_t)((uint64_t)nk * (i + 1) / jb->ntasks));
+}
+
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
-int history_index_writers(history *h, ic_error *err) { return history_index_writers_into(h, err, NULL, NULL); }
+int history_index_writers(history *h, ic_error *err) { return history_index_writers_into(h, err, NULL, NULL, 1); }
 
 /* The same, key_writes and the writer table made from the blocks given
  * (NULL: fresh ones), resized: pages the loader wrote already are not
  * faulted in and zeroed again (hb_finish hands the builder's op keys and
- * values; about 1.5-2 s a GB zeroed on this machine). */
-int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots) {
+ * values; about 1.5-2 s a GB zeroed on this machine); the table on
+ * `threads` threads (the same table for every count). */
+int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots, unsigned threads) {
     (void)err;                                      /* nothing is refused now (issue 35) */
     history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
@@ -416,35 +453,15 @@ int history_index_writers_into(history *h, ic_error *err, void *for_writes, void
     /* the writer table, key by key: each key's region (twice its writes,
      * history.h) is filled in op order, so the first of repeated writes
      * stays in it; the values are the only loads from all over the ops
-     * (asked for ahead), the region itself is small */
+     * (asked for ahead), the region itself is small.  Key ranges are
+     * independent (their ops, flags and regions are their own): on
+     * `threads` threads, WRITER_RANGES a thread. */
     uint64_t cap = 2 * (uint64_t)nw;
     h->writer_cap = cap;
     h->writer_slots = big_realloc(for_slots, (cap + 1) * sizeof *h->writer_slots);   /* + 1: a home past an empty last region */
     memset(h->writer_slots, 0xff, (cap + 1) * sizeof *h->writer_slots);
-    const uint32_t ahead = HISTORY_PREFETCH_AHEAD;
-    for (uint32_t k = 0; k < h->num_keys; k++) {
-        uint64_t lo = 2 * (uint64_t)start[k], hi = 2 * (uint64_t)start[k + 1];
-        for (uint32_t j = start[k]; j < start[k + 1]; j++) {
-            if (j + ahead < nw) {
-                uint32_t a = writes[j + ahead];
-                HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[a] : (const void *)&h->op_val32[a]);
-            }
-            uint32_t op = writes[j];
-            int64_t value = history_op_value(h, op);
-            uint64_t i = history_writer_home(h, k, value);
-            for (;; i = i + 1 == hi ? lo : i + 1) {
-                uint32_t other = h->writer_slots[i];
-                if (other == HISTORY_NONE) break;
-                if (history_op_value(h, other) == value) {
-                    /* a repeated register value or appended value: repeat.c, list_repeat.c */
-                    h->op_kind[other] |= OP_REPEATED;
-                    h->op_kind[op] |= OP_REPEATED;
-                    break;
-                }
-            }
-            if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
-        }
-    }
+    writer_job job = { h, threads > 1 ? WRITER_RANGES * threads : 1 };
+    par_run(threads, job.ntasks, writer_task, &job);
     return history_index_repeats(h);
 }
 

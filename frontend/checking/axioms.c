@@ -3,8 +3,12 @@
  *
  * One pass over the committed transactions with, per key, the last op of
  * the current transaction on it (stamped by transaction, so nothing is
- * cleared between transactions); a second pass per list key compares every
- * read with the longest one.  Linear in the size of the history. */
+ * cleared between transactions; one record a key); a second pass per list
+ * key compares every read with the longest one.  Linear in the size of the
+ * history.  An external read's writer is looked up (history_writer_of)
+ * and, in the common case, judged from the writer op alone: outside the
+ * reader's ops, not overwritten, and, when some transaction does not
+ * participate, of a transaction that is not aborted. */
 #include "frontend/checking/axioms.h"
 #include "frontend/history/predicate.h"
 

@@ -3,7 +3,10 @@
  * The builder appends ops in arrival order, tagged with their builder
  * transaction; hb_finish() numbers transactions by session (INIT first),
  * then scatters each op field to its final slot one array at a time, so
- * the transient extra memory is one field plus a u32 per op. */
+ * the transient extra memory is one field plus a u32 per op.  The writers
+ * (history_index_writers) are indexed here: key_writes, then the writer
+ * table one region per key (history.h), in key ranges on the loader's
+ * threads. */
 #include "frontend/history/history.h"
 #include "frontend/history/history_spill.h"
 #include "frontend/history/hb_internal.h"

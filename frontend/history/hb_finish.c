@@ -56,7 +56,8 @@ typedef struct scatter_ctx {
     history *h;
     history_dest d;                     /* builder op -> op */
     uint32_t nkeys;
-    void *spent_keys, *spent_values;    /* the builder's op_key and op_value once scattered */
+    void *spent_keys, *spent_values;    /* the builder's op_key and op_value once scattered, */
+    size_t nwrites;                     /* cut at once to key_writes' and the writer table's size */
 } scatter_ctx;
 #define SCATTER_TASKS 4
 
@@ -105,10 +106,10 @@ static void scatter_task(void *ctx, size_t task) {
         vec_free(b->op_kind);
         h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
         scatter_field(h->op_key, b->op_key.data, sizeof *h->op_key, &sc->d);
-        sc->spent_keys = b->op_key.data; vec_init(b->op_key);
+        sc->spent_keys = big_realloc(b->op_key.data, sc->nwrites * sizeof(uint32_t)); vec_init(b->op_key);
     } else if (task == 1) {
         history_scatter_values(h, b->op_value.data, &sc->d);
-        sc->spent_values = b->op_value.data; vec_init(b->op_value);
+        sc->spent_values = big_realloc(b->op_value.data, (2 * sc->nwrites + 1) * sizeof(uint32_t)); vec_init(b->op_value);
     } else if (task == 2) {
         scatter_lines(b, h, &sc->d, sc->nkeys);
     } else {
@@ -182,7 +183,16 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->num_ops = op;
 
     history_dest d = finish_dest(b, h, txn_new, nops);
-    scatter_ctx sc = { b, h, d, nkeys, NULL, NULL };
+    /* the writes (INIT's one a key), counted before the op kinds move: the
+     * spent arrays are cut to what they become right away, so the load
+     * holds no more than with fresh ones (history_index_writers_into
+     * resizes them to the exact count in any case) */
+    size_t nwrites = nkeys;
+    for (size_t i = 0; i < nops; i++) {
+        unsigned k = b->op_kind.data[i];
+        nwrites += ((k & OP_KIND_MASK) == OP_WRITE || (k & OP_KIND_MASK) == OP_APPEND) && !(k & OP_FAILED);
+    }
+    scatter_ctx sc = { b, h, d, nkeys, NULL, NULL, nwrites ? nwrites : 1 };
     par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
     if (b->op_pred.len) {                              /* predicate tags follow their ops */
         h->op_pred = xmalloc((size_t)h->num_ops * sizeof *h->op_pred);

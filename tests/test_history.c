@@ -238,6 +238,60 @@ static void writer_table_finds_every_write(void **state) {
     }
 }
 
+/* The writer table is one region per key (history.h): every op in key k's
+ * region is a write of k, a repeated value's lookup gives its first write
+ * (lowest op) and every copy is flagged, and the table, flags included, is
+ * the same whether filled on one thread or on several (key ranges). */
+static history *regions_history(unsigned threads, uint32_t n) {
+    history_builder *b = hb_new(FORMAT_TEXT, LOC_LINE, "r.txt");
+    uint32_t s = hb_session(b, 1, NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t t = hb_txn(b, s, i + 1, i + 1);
+        uint32_t k = hb_key(b, (int64_t)(i * 7919u % 61u));      /* keys of very different write counts */
+        hb_op(b, t, OP_WRITE, k, (int64_t)(i % 5 == 0 ? 42 : i + 100), i + 1);   /* 42 repeats on many keys */
+        hb_op(b, t, OP_READ, k, 42, i + 1);
+    }
+    hb_set_threads(b, threads);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    return h;
+}
+
+static void writer_table_regions(void **state) {
+    (void)state;
+    for (uint32_t n = 1; n < 3000; n = n * 3 + 1) {
+        history *one = regions_history(1, n);
+        for (uint32_t k = 0; k < one->num_keys; k++) {
+            uint32_t lo = one->key_write_start[k], hi = one->key_write_start[k + 1];
+            for (uint64_t i = 2 * (uint64_t)lo; i < 2 * (uint64_t)hi; i++)
+                if (one->writer_slots[i] != HISTORY_NONE) assert_int_equal(one->op_key[one->writer_slots[i]], k);
+            uint32_t first42 = HISTORY_NONE, count42 = 0;
+            for (uint32_t j = lo; j < hi; j++) {
+                uint32_t op = one->key_writes[j];
+                if (history_op_value(one, op) != 42) {
+                    assert_int_equal(history_writer_of(one, k, history_op_value(one, op)), op);
+                    continue;
+                }
+                if (first42 == HISTORY_NONE) first42 = op;
+                count42++;
+            }
+            assert_int_equal(history_writer_of(one, k, 42), first42);
+            for (uint32_t j = lo; j < hi && count42 > 1; j++)
+                if (history_op_value(one, one->key_writes[j]) == 42) assert_true(one->op_kind[one->key_writes[j]] & OP_REPEATED);
+            assert_int_equal(history_writer_of(one, k, 43), HISTORY_NONE);
+        }
+        for (unsigned threads = 2; threads <= 5; threads += 3) {
+            history *many = regions_history(threads, n);
+            assert_true(one->writer_cap == many->writer_cap);
+            assert_memory_equal(one->writer_slots, many->writer_slots, (one->writer_cap + 1) * sizeof *one->writer_slots);
+            assert_memory_equal(one->op_kind, many->op_kind, one->num_ops);
+            history_free(many);
+        }
+        history_free(one);
+    }
+}
+
 /* A value written twice loads, flagged (issue 35); the follow path refuses it. */
 static void duplicate_value_is_an_error(void **state) {
     (void)state;
@@ -487,6 +541,7 @@ int main(void) {
         cmocka_unit_test(builder_runs_and_lines_in_every_layout),
         cmocka_unit_test(overwritten_in_short_and_long_transactions),
         cmocka_unit_test(writer_table_finds_every_write),
+        cmocka_unit_test(writer_table_regions),
         cmocka_unit_test(duplicate_value_is_an_error),
         cmocka_unit_test(empty_history_is_an_error),
         cmocka_unit_test(string_keys_and_lists),

@@ -66,6 +66,10 @@ static void assert_same_history(const history *a, const history *b) {
     assert_int_equal(a->op_line_step, b->op_line_step);
     for (uint32_t op = 0; op < a->num_ops; op++) assert_int_equal(history_op_line(a, op), history_op_line(b, op));
     ARR_EQ(a->key_ext, b->key_ext, a->num_keys);
+    ARR_EQ(a->key_write_start, b->key_write_start, a->num_keys + 1);        /* the writers' index, filled */
+    ARR_EQ(a->key_writes, b->key_writes, a->key_write_start[a->num_keys]);  /* on the loader's threads */
+    assert_true(a->writer_cap == b->writer_cap);
+    ARR_EQ(a->writer_slots, b->writer_slots, a->writer_cap + 1);
 }
 
 /* Every thread count and chunk size gives what one thread gives. */

@@ -3,8 +3,12 @@
  *
  * One pass over the committed transactions with, per key, the last op of
  * the current transaction on it (stamped by transaction, so nothing is
- * cleared between transactions); a second pass per list key compares every
- * read with the longest one.  Linear in the size of the history. */
+ * cleared between transactions; one record a key); a second pass per list
+ * key compares every read with the longest one.  Linear in the size of the
+ * history.  An external read's writer is looked up (history_writer_of)
+ * and, in the common case, judged from the writer op alone: outside the
+ * reader's ops, not overwritten, and, when some transaction does not
+ * participate, of a transaction that is not aborted. */
 #include "frontend/checking/axioms.h"
 #include "frontend/history/predicate.h"
 
@@ -13,6 +17,13 @@
 #include <string.h>
 
 #include "frontend/checking/pred_axioms.h"
+#include "io/bigmem.h"
+
+/* Per key, within the current transaction (stamp): its last op on the key
+ * and its last own write (HISTORY_NONE: none yet).  One 16-byte record a
+ * key, so that an op touches one cache line of them, not three (2.2M keys
+ * at 22M: the records are far past the caches, the ops' keys random). */
+typedef struct key_at { uint32_t stamp, last_op, last_w, pad_; } key_at;
 
 typedef struct ax {
     const history *h;
@@ -22,11 +33,12 @@ typedef struct ax {
     uint64_t found;
     uint64_t *counts;            /* per anomaly kind, or NULL */
     uint32_t listed_breaks;      /* the levels the listed violations break */
-    uint32_t *last_op, *stamp;   /* per key, within the current txn */
-    uint32_t *last_w;            /* per key, within the current txn: its last own write, or HISTORY_NONE */
+    key_at *at;                  /* per key, within the current txn */
     uint32_t *ext_len;           /* per list read op: the length of its external prefix */
     uint32_t *prev;              /* per op of the current txn: previous op on its key (lists) */
     uint32_t *seen;              /* per op: list read that last saw it (duplicate elements) */
+    uint32_t txn_first, txn_end; /* the current transaction's ops */
+    int all_part;                /* every transaction participates: none is aborted */
 } ax;
 
 static void report(ax *x, anomaly_kind kind, const uint32_t *ops, int n, const char *fmt, ...)
@@ -105,9 +117,12 @@ static void external_read(ax *x, uint32_t r) {
     int64_t v = history_op_value(h, r);
     char tb[48], wb[48], kb[64], vb[96], nb[96];
     uint32_t w = history_writer_of(h, k, v);
-    if (w != HISTORY_NONE && history_op_txn(h, w) != t && h->txns[history_op_txn(h, w)].status != TXN_ABORTED &&
-        !history_op_overwritten(h, w))
-        return;                                       /* the common case: nothing to report */
+    /* the common case, nothing to report: another transaction's (outside
+     * the current one's ops), final write, not aborted (none is when every
+     * transaction participates), without looking up the writer's txn */
+    if (w != HISTORY_NONE && (w < x->txn_first || w >= x->txn_end) && !history_op_overwritten(h, w) &&
+        (x->all_part || h->txns[history_op_txn(h, w)].status != TXN_ABORTED))
+        return;
     history_key_str(h, k, kb, sizeof kb);
     if (w == HISTORY_NONE) {
         report(x, AN_THIN_AIR_READ, &r, 1, "%s reads key %s = %s, which no transaction wrote",
@@ -362,11 +377,13 @@ uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id 
 }
 
 /* The writer lookups of the register reads ahead of op o fetched early
- * (the ops are visited in order, their writers are all over the history). */
-HISTORY_PREFETCH_FN void prefetch_reads(const history *h, uint32_t o) {
+ * (the ops are visited in order, their writers are all over the history),
+ * and the per-key record of the op half as far ahead. */
+HISTORY_PREFETCH_FN void prefetch_reads(const history *h, const key_at *at, uint32_t o) {
     uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2;
     if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], history_op_value(h, a));
     if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], history_op_value(h, b));
+    if (b < h->num_ops) HISTORY_PREFETCH(&at[h->op_key[b]]);          /* and the key's record */
 }
 
 uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, uint64_t counts[AN_NUM_KINDS]) {
@@ -376,9 +393,7 @@ uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, u
     x.h = h; x.part = part; x.out = out; x.limit = limit; x.counts = counts;
     if (counts) memset(counts, 0, AN_NUM_KINDS * sizeof *counts);
     size_t nk = h->num_keys ? h->num_keys : 1;
-    x.last_op = xmalloc(nk * sizeof *x.last_op);
-    x.stamp = xcalloc(nk, sizeof *x.stamp);          /* txn 0 is never checked */
-    x.last_w = xmalloc(nk * sizeof *x.last_w);
+    x.at = big_calloc(nk, sizeof *x.at);             /* stamp 0: txn 0 is never checked */
     uint32_t max_ops = 1;
     for (uint32_t t = 1; t < h->num_txns; t++)
         if (h->txns[t].num_ops > max_ops) max_ops = h->txns[t].num_ops;
@@ -387,28 +402,31 @@ uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, u
         x.seen = xcalloc(h->num_ops, sizeof *x.seen);
         x.ext_len = xcalloc(h->num_ops, sizeof *x.ext_len);
     }
+    x.all_part = memchr(part, 0, h->num_txns) == NULL;
     for (uint32_t t = 1; t < h->num_txns; t++) {
         const history_txn *tx = &h->txns[t];
         if (!part[t]) continue;
+        x.txn_first = tx->first_op;
+        x.txn_end = tx->first_op + tx->num_ops;
         for (uint32_t o = tx->first_op; o < tx->first_op + tx->num_ops; o++) {
-            prefetch_reads(h, o);
+            prefetch_reads(h, x.at, o);
             if (history_op_failed(h, o)) { if (x.prev) x.prev[o - tx->first_op] = HISTORY_NONE; continue; }
-            uint32_t k = h->op_key[o];
-            uint32_t prev = x.stamp[k] == t ? x.last_op[k] : HISTORY_NONE;
-            if (x.stamp[k] != t) x.last_w[k] = HISTORY_NONE;
-            x.stamp[k] = t;
-            x.last_op[k] = o;
+            key_at *a = &x.at[h->op_key[o]];
+            uint32_t prev = a->stamp == t ? a->last_op : HISTORY_NONE;
+            if (a->stamp != t) a->last_w = HISTORY_NONE;
+            a->stamp = t;
+            a->last_op = o;
             if (x.prev) x.prev[o - tx->first_op] = prev;
             switch (history_op_kind(h, o)) {
-            case OP_READ: check_register_read(&x, o, prev, x.last_w[k]); break;
+            case OP_READ: check_register_read(&x, o, prev, a->last_w); break;
             case OP_LIST_READ: check_list_read(&x, o, tx->first_op); break;
-            default: x.last_w[k] = o; break;
+            default: a->last_w = o; break;
             }
         }
     }
     if (h->has_lists) check_list_orders(&x);
     x.found += pred_axioms_check(h, part, out, limit, x.counts);
-    free(x.last_op); free(x.stamp); free(x.last_w); free(x.prev); free(x.seen); free(x.ext_len); free(part);
+    free(x.at); free(x.prev); free(x.seen); free(x.ext_len); free(part);
     return x.found;
 }
 

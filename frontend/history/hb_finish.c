@@ -56,6 +56,8 @@ typedef struct scatter_ctx {
     history *h;
     history_dest d;                     /* builder op -> op */
     uint32_t nkeys;
+    void *spent_keys, *spent_values;    /* the builder's op_key and op_value once scattered, */
+    size_t nwrites;                     /* cut at once to key_writes' and the writer table's size */
 } scatter_ctx;
 #define SCATTER_TASKS 4
 
@@ -104,10 +106,10 @@ static void scatter_task(void *ctx, size_t task) {
         vec_free(b->op_kind);
         h->op_key = big_malloc((size_t)h->num_ops * sizeof *h->op_key);
         scatter_field(h->op_key, b->op_key.data, sizeof *h->op_key, &sc->d);
-        vec_free(b->op_key);
+        sc->spent_keys = big_realloc(b->op_key.data, sc->nwrites * sizeof(uint32_t)); vec_init(b->op_key);
     } else if (task == 1) {
         history_scatter_values(h, b->op_value.data, &sc->d);
-        vec_free(b->op_value);
+        sc->spent_values = big_realloc(b->op_value.data, (2 * sc->nwrites + 1) * sizeof(uint32_t)); vec_init(b->op_value);
     } else if (task == 2) {
         scatter_lines(b, h, &sc->d, sc->nkeys);
     } else {
@@ -181,7 +183,16 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->num_ops = op;
 
     history_dest d = finish_dest(b, h, txn_new, nops);
-    scatter_ctx sc = { b, h, d, nkeys };
+    /* the writes (INIT's one a key), counted before the op kinds move: the
+     * spent arrays are cut to what they become right away, so the load
+     * holds no more than with fresh ones (history_index_writers_into
+     * resizes them to the exact count in any case) */
+    size_t nwrites = nkeys;
+    for (size_t i = 0; i < nops; i++) {
+        unsigned k = b->op_kind.data[i];
+        nwrites += ((k & OP_KIND_MASK) == OP_WRITE || (k & OP_KIND_MASK) == OP_APPEND) && !(k & OP_FAILED);
+    }
+    scatter_ctx sc = { b, h, d, nkeys, NULL, NULL, nwrites ? nwrites : 1 };
     par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
     if (b->op_pred.len) {                              /* predicate tags follow their ops */
         h->op_pred = xmalloc((size_t)h->num_ops * sizeof *h->op_pred);
@@ -209,9 +220,14 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->strings = b->strings.data; h->strings_len = b->strings.len; vec_init(b->strings);
     h->num_names = (uint32_t)b->name_off.len;
     h->name_off = b->name_off.data; vec_init(b->name_off);
+    unsigned threads = b->threads;
     hb_free(b);
 
-    if (!history_check_key_kinds(h, err) || !history_index_writers(h, err)) { history_free(h); return NULL; }
+    /* the builder's op keys (4 bytes an op) and values (8) become
+     * key_writes (4 bytes a write) and the writer table (8): written
+     * pages, resized, instead of fresh ones */
+    if (!history_check_key_kinds(h, err)) { free(sc.spent_keys); free(sc.spent_values); history_free(h); return NULL; }
+    if (!history_index_writers_into(h, err, sc.spent_keys, sc.spent_values, threads)) { history_free(h); return NULL; }
     return h;
 }
 

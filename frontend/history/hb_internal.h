@@ -68,5 +68,10 @@ uint32_t hb_op_line_of(const history_builder *b, uint32_t i, uint32_t txn);
 /* (history.c) 0 (err set) at the first op that uses a key both as a
  * register and as a list. */
 int history_check_key_kinds(history *h, ic_error *err);
+/* (history.c) history_index_writers, key_writes and the writer table
+ * resized from the malloc'd blocks given (each NULL or the builder's
+ * spent op arrays: pages touched already, no fresh zeroed ones), the
+ * table filled on `threads` threads (the same table for any count). */
+int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots, unsigned threads);
 
 #endif

@@ -3,7 +3,10 @@
  * The builder appends ops in arrival order, tagged with their builder
  * transaction; hb_finish() numbers transactions by session (INIT first),
  * then scatters each op field to its final slot one array at a time, so
- * the transient extra memory is one field plus a u32 per op. */
+ * the transient extra memory is one field plus a u32 per op.  The writers
+ * (history_index_writers) are indexed here: key_writes, then the writer
+ * table one region per key (history.h), in key ranges on the loader's
+ * threads. */
 #include "frontend/history/history.h"
 #include "frontend/history/history_spill.h"
 #include "frontend/history/hb_internal.h"
@@ -330,10 +333,12 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep) {
 
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value) {
     if (!h->writer_slots || key >= h->num_keys) return HISTORY_NONE;
-    for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == h->writer_cap ? 0 : i + 1) {
+    uint64_t lo = 2 * (uint64_t)h->key_write_start[key], hi = 2 * (uint64_t)h->key_write_start[key + 1];
+    if (lo == hi) return HISTORY_NONE;
+    for (uint64_t i = history_writer_home(h, key, value);; i = i + 1 == hi ? lo : i + 1) {
         uint32_t op = h->writer_slots[i];
         if (op == HISTORY_NONE) return HISTORY_NONE;
-        if (h->op_key[op] == key && history_op_value(h, op) == value) return op;
+        if (history_op_value(h, op) == value) return op;      /* the region holds key's writes only */
     }
 }
 
@@ -371,8 +376,51 @@ int history_check_key_kinds(history *h, ic_error *err) {
     return ok;
 }
 
+/* The writer table's regions of keys [lo, hi) (history_index_writers_into). */
+static void fill_writers(history *h, uint32_t lo, uint32_t hi) {
+    const uint32_t *start = h->key_write_start, *writes = h->key_writes, ahead = HISTORY_PREFETCH_AHEAD;
+    for (uint32_t k = lo; k < hi; k++) {
+        uint64_t rlo = 2 * (uint64_t)start[k], rhi = 2 * (uint64_t)start[k + 1];
+        for (uint32_t j = start[k]; j < start[k + 1]; j++) {
+            if (j + ahead < start[hi]) {
+                uint32_t a = writes[j + ahead];
+                HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[a] : (const void *)&h->op_val32[a]);
+            }
+            uint32_t op = writes[j];
+            int64_t value = history_op_value(h, op);
+            uint64_t i = history_writer_home(h, k, value);
+            for (;; i = i + 1 == rhi ? rlo : i + 1) {
+                uint32_t other = h->writer_slots[i];
+                if (other == HISTORY_NONE) break;
+                if (history_op_value(h, other) == value) {
+                    /* a repeated register value or appended value: repeat.c, list_repeat.c */
+                    h->op_kind[other] |= OP_REPEATED;
+                    h->op_kind[op] |= OP_REPEATED;
+                    break;
+                }
+            }
+            if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
+        }
+    }
+}
+
+#define WRITER_RANGES 4
+typedef struct writer_job { history *h; uint32_t ntasks; } writer_job;
+static void writer_task(void *ctx, size_t i) {
+    writer_job *jb = ctx;
+    uint32_t nk = jb->h->num_keys;
+    fill_writers(jb->h, (uint32_t)((uint64_t)nk * i / jb->ntasks), (uint32_t)((uint64_t)nk * (i + 1) / jb->ntasks));
+}
+
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
-int history_index_writers(history *h, ic_error *err) {
+int history_index_writers(history *h, ic_error *err) { return history_index_writers_into(h, err, NULL, NULL, 1); }
+
+/* The same, key_writes and the writer table made from the blocks given
+ * (NULL: fresh ones), resized: pages the loader wrote already are not
+ * faulted in and zeroed again (hb_finish hands the builder's op keys and
+ * values; about 1.5-2 s a GB zeroed on this machine); the table on
+ * `threads` threads (the same table for every count). */
+int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots, unsigned threads) {
     (void)err;                                      /* nothing is refused now (issue 35) */
     history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
     uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
@@ -380,7 +428,7 @@ int history_index_writers(history *h, ic_error *err) {
     for (uint32_t op = 0; op < h->num_ops; op++)
         if (history_op_is_write(h, op)) { start[h->op_key[op] + 1]++; nw++; }
     for (uint32_t k = 0; k < h->num_keys; k++) start[k + 1] += start[k];
-    uint32_t *writes = big_malloc((nw ? nw : 1) * sizeof *writes);
+    uint32_t *writes = big_realloc(for_writes, (nw ? nw : 1) * sizeof *writes);
     uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
     memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
     /* writes in op order; a write is overwritten when a later write of its
@@ -405,32 +453,18 @@ int history_index_writers(history *h, ic_error *err) {
     h->key_write_start = start;
     h->key_writes = writes;
 
-    uint64_t cap = 2 * (uint64_t)nw < 64 ? 64 : 2 * (uint64_t)nw;    /* load 1/2 */
+    /* the writer table, key by key: each key's region (twice its writes,
+     * history.h) is filled in op order, so the first of repeated writes
+     * stays in it; the values are the only loads from all over the ops
+     * (asked for ahead), the region itself is small.  Key ranges are
+     * independent (their ops, flags and regions are their own): on
+     * `threads` threads, WRITER_RANGES a thread. */
+    uint64_t cap = 2 * (uint64_t)nw;
     h->writer_cap = cap;
-    h->writer_slots = big_malloc(cap * sizeof *h->writer_slots);
-    memset(h->writer_slots, 0xff, cap * sizeof *h->writer_slots);
-    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
-    for (uint32_t op = 0; op < h->num_ops; op++) {
-        if (op + ahead < h->num_ops && history_op_is_write(h, op + ahead))
-            history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
-        if (op + half < h->num_ops && history_op_is_write(h, op + half))
-            history_writer_prefetch_op(h, h->op_key[op + half], history_op_value(h, op + half));
-        if (!history_op_is_write(h, op)) continue;
-        uint32_t key = h->op_key[op];
-        int64_t value = history_op_value(h, op);
-        uint64_t i = history_writer_home(h, key, value);
-        for (;; i = i + 1 == cap ? 0 : i + 1) {
-            uint32_t other = h->writer_slots[i];
-            if (other == HISTORY_NONE) break;
-            if (h->op_key[other] == key && history_op_value(h, other) == value) {
-                /* a repeated register value or appended value: repeat.c, list_repeat.c */
-                h->op_kind[other] |= OP_REPEATED;
-                h->op_kind[op] |= OP_REPEATED;
-                break;
-            }
-        }
-        if (!(h->op_kind[op] & OP_REPEATED)) h->writer_slots[i] = op;
-    }
+    h->writer_slots = big_realloc(for_slots, (cap + 1) * sizeof *h->writer_slots);   /* + 1: a home past an empty last region */
+    memset(h->writer_slots, 0xff, (cap + 1) * sizeof *h->writer_slots);
+    writer_job job = { h, threads > 1 ? WRITER_RANGES * threads : 1 };
+    par_run(threads, job.ntasks, writer_task, &job);
     return history_index_repeats(h);
 }
 
@@ -560,10 +594,13 @@ uint8_t *history_participants(const history *h) {
     uint8_t *p = xcalloc(h->num_txns ? h->num_txns : 1, 1);
     vec_u32 work; vec_init(work);
     p[0] = 1;
-    for (uint32_t t = 1; t < h->num_txns; t++)
-        if (h->txns[t].status == TXN_COMMITTED) { p[t] = 1; vec_push(work, t); }
     int any_indeterminate = 0;
-    for (uint32_t t = 1; t < h->num_txns && !any_indeterminate; t++) any_indeterminate = h->txns[t].status == TXN_INDETERMINATE;
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        p[t] = h->txns[t].status == TXN_COMMITTED;
+        any_indeterminate |= h->txns[t].status == TXN_INDETERMINATE;
+    }
+    for (uint32_t t = 1; t < h->num_txns && any_indeterminate; t++)     /* the work list only when it has work */
+        if (p[t]) vec_push(work, t);
     while (any_indeterminate && work.len) {
         uint32_t t = work.data[--work.len];
         const history_txn *tx = &h->txns[t];

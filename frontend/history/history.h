@@ -196,8 +196,12 @@ typedef struct history {
     uint32_t *key_writes;
 
     /* (key, value) -> writing op, open addressing, HISTORY_NONE = empty;
-     * writer_cap slots, twice the writes (not a power of two: rounding up
-     * would cost up to 2x more). */
+     * writer_cap slots, twice the writes, in one region per key: key k's
+     * writers are in slots [2 key_write_start[k], 2 key_write_start[k+1])
+     * (twice its writes, INIT's included), probed from a home the value's
+     * hash gives within it, wrapping inside it.  A slot's op is then of
+     * key k: a lookup compares the value only, and the table is built key
+     * by key, each region small and in the caches. */
     uint32_t *writer_slots;
     uint64_t  writer_cap;
 
@@ -332,18 +336,19 @@ static inline uint32_t history_op_line(const history *h, uint32_t op) {
     return h->txns[t].line + h->op_line_step * (op - h->txns[t].first_op);
 }
 
-/* The writer table's first slot to probe for (key, value): the hash's top
- * half scaled to [0, writer_cap) (writer_cap <= 2^32). */
+/* The writer table's first slot to probe for (key, value) (key <
+ * num_keys): the value hash's top half scaled to the key's region. */
 static inline uint64_t history_writer_home(const history *h, uint32_t key, int64_t value) {
-    uint64_t hash = u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
-    return (hash >> 32) * h->writer_cap >> 32;
+    uint64_t lo = h->key_write_start[key], n = h->key_write_start[key + 1] - lo;
+    return 2 * lo + ((u64_mix((uint64_t)value) >> 32) * (2 * n) >> 32);
 }
 /* For loops that look up many writers: a lookup costs two cache misses
- * (the slot, then the op it holds); ask for both ahead.  Stage 1 fetches
+ * (the slot, then the value of the op it holds; the key's region bounds
+ * are a small array, usually cached); ask for both ahead.  Stage 1 fetches
  * the slot of a lookup some iterations ahead, stage 2 (about half as far
- * ahead, the slot cached by then) the key, value and transaction of the op
- * in it (callers go on to the writer's transaction).  Hints
- * only: any argument gives the same results. */
+ * ahead, the slot cached by then) the kind, value and transaction of the
+ * op in it (callers go on to the writer's transaction).  Hints only: any
+ * argument gives the same results. */
 #define HISTORY_PREFETCH_AHEAD 16    /* stage 1's distance, in lookups (or ops) */
 /* The helpers are always inlined: GCC finds a function whose only effect
  * is a prefetch free of side effects and drops every call to it (seen with
@@ -362,7 +367,7 @@ HISTORY_PREFETCH_FN void history_writer_prefetch_op(const history *h, uint32_t k
     if (!h->writer_slots) return;
     uint32_t op = h->writer_slots[history_writer_home(h, key, value)];
     if (op < h->num_ops) {
-        HISTORY_PREFETCH(&h->op_key[op]);
+        HISTORY_PREFETCH(&h->op_kind[op]);
         HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[op] : (const void *)&h->op_val32[op]);
         HISTORY_PREFETCH(h->op_txn_full ? (const void *)&h->op_txn_full[op] : (const void *)&h->op_txn_delta[op]);
     }

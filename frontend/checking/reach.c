@@ -193,6 +193,18 @@ static inline int dominated(const reach_job *j, const uint16_t *acc, uint32_t k,
     return g->reach_frame[(size_t)k * g->num_chains + c] + acc[c] <= j->pos[x];
 }
 
+/* Ask for what sorted_succ and dominated will read of u's successors
+ * (their places in the order, chains and positions: a miss each, one
+ * row ahead of their use). */
+static inline void succ_fetch(const reach_job *j, uint32_t u) {
+    for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
+        uint32_t x = j->adj[e];
+        __builtin_prefetch(&j->g->topo_pos[x]);
+        __builtin_prefetch(&j->chain[x]);
+        __builtin_prefetch(&j->pos[x]);
+    }
+}
+
 /* u's successors, earliest in the order first (the earliest is the one
  * most likely to reach the others), into succ (room for maxdeg). */
 static uint32_t sorted_succ(const reach_job *j, uint32_t u, uint64_t *succ) {
@@ -261,6 +273,7 @@ static void band_task(void *ctx, size_t task) {
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
         for (size_t i = lo; i < hi; i++) {
             uint32_t u = j->lv[i];
+            if (i + 1 < j->nlv) succ_fetch(j, j->lv[i + 1]);
             unsigned st = row_build(j, u, acc, acc + S + 1, bit, succ, &skipped);
             atomic_store_explicit(&j->state[u], (uint8_t)st, memory_order_release);
         }
@@ -286,6 +299,7 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const 
         uint64_t *succ = xmalloc(((size_t)j.maxdeg + 1) * sizeof *succ), skipped = 0;
         for (uint32_t i = N; i-- > 0;)
             if (has_row(g, order[i])) {
+                if (i > 0) succ_fetch(&j, order[i - 1]);
                 unsigned st = row_build(&j, order[i], acc, acc + g->num_chains + 1, bit, succ, &skipped);
                 atomic_store_explicit(&j.state[order[i]], (uint8_t)st, memory_order_relaxed);
             }

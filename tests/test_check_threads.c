@@ -596,7 +596,7 @@ static void banded_table_same_as_serial(void **state) {
  * fact kept, with facts lost (offsets of at most 20: a row merges every
  * successor after a lossy one), with far frames merged by the
  * 32-bit path and with every row wide.  Exact tables are checked against
- * a search too. */
+ * a search too, and the topological order against one thread's. */
 static void skipped_successors_same_table(void **state) {
     (void)state;
     int compared = 0;
@@ -630,6 +630,7 @@ static void skipped_successors_same_table(void **state) {
                         int ok2 = pg_build_constraints(&some);
                         assert_int_equal(ok1, ok2);
                         assert_same_table(&all, &some);
+                        assert_memory_equal(all.topo_pos, some.topo_pos, all.num_nodes * sizeof *all.topo_pos);
                         compared += all.reach_valid;
                         for (int r = 0; ok1 && r < 2 && all.cons.len; r++) {   /* full renewals */
                             pg_reach_skip = 0;
@@ -639,6 +640,7 @@ static void skipped_successors_same_table(void **state) {
                             assert_int_equal(ok1, ok2);
                             assert_int_equal(all.cons.len, some.cons.len);
                             assert_same_table(&all, &some);
+                            assert_memory_equal(all.topo_pos, some.topo_pos, all.num_nodes * sizeof *all.topo_pos);
                             compared += all.reach_valid;
                         }
                         if (ok1) {                                   /* renewed after the last edges */

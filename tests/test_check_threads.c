@@ -575,6 +575,94 @@ static void banded_table_same_as_serial(void **state) {
     assert_true(compared > 200);
 }
 
+/* Successors skipped by the full build (reach.c, row_build: those a row
+ * already reaches through the exact rows merged before it) against
+ * merging every one (pg_reach_skip 0, one thread): the same table, on 1,
+ * 2 and 4 threads, through the first table and each full renewal after a
+ * pruning round; SER, the split graph and its half table; with every
+ * fact kept, with facts lost (offsets of at most 20: a row merges every
+ * successor after a lossy one), with far frames merged by the
+ * 32-bit path and with every row wide.  Exact tables are checked against
+ * a search too, and the topological order against one thread's. */
+static void skipped_successors_same_table(void **state) {
+    (void)state;
+    int compared = 0;
+    uint64_t skipped_exact = 0, skipped_lossy = 0, lost = 0;
+    pg_reach_mode = PG_REACH_FULL;
+    for (uint64_t seed = 71; seed <= 76; seed++)
+        for (int f = 0; f < FAULT_COUNT; f += 2) {
+            history *h = simulate(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, seed % 3 ? 30 : 6, 40 + 5 * seed, seed);
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            if (!pg_index_build(&ix, h, &err)) { history_free(h); continue; }
+            for (int mode = 0; mode < 3; mode++)          /* SER, SI whole, SI half */
+                for (int v = 0; v < 4; v++) {             /* exact, lossy, 32-bit merges, every row wide */
+                    pg_reach_half_mode = mode == 2 ? PG_REACH_HALF_ALWAYS : PG_REACH_HALF_NEVER;
+                    pg_reach_delta_max = v == 1 ? 20 : 0xFFFE;
+                    pg_reach_frame_near = v == 2 ? 1 : 0;
+                    pg_reach_frame_shift = v == 2 ? 2 : 0;
+                    pg_reach_narrow_mode = v == 3 ? PG_REACH_NARROW_NEVER : PG_REACH_NARROW_AUTO;
+                    for (unsigned th = 1; th <= 4; th *= 2) {
+                        polygraph all, some;
+                        pg_init(&all, &ix, mode != 0);
+                        pg_init(&some, &ix, mode != 0);
+                        par_pool *pool = th > 1 ? par_pool_new(th) : NULL;
+                        some.pool = pool;
+                        some.threads = th > 1 ? par_pool_threads(pool) : 1;
+                        pg_par_min_work = 0;
+                        uint64_t before = atomic_load(&pg_reach_skipped);
+                        pg_reach_skip = 0;
+                        int ok1 = pg_build_constraints(&all);
+                        pg_reach_skip = 1;
+                        int ok2 = pg_build_constraints(&some);
+                        assert_int_equal(ok1, ok2);
+                        assert_same_table(&all, &some);
+                        assert_memory_equal(all.topo_pos, some.topo_pos, all.num_nodes * sizeof *all.topo_pos);
+                        compared += all.reach_valid;
+                        for (int r = 0; ok1 && r < 2 && all.cons.len; r++) {   /* full renewals */
+                            pg_reach_skip = 0;
+                            ok1 = pg_prune(&all, (int)all.prune_rounds + 1);
+                            pg_reach_skip = 1;
+                            ok2 = pg_prune(&some, (int)some.prune_rounds + 1);
+                            assert_int_equal(ok1, ok2);
+                            assert_int_equal(all.cons.len, some.cons.len);
+                            assert_same_table(&all, &some);
+                            assert_memory_equal(all.topo_pos, some.topo_pos, all.num_nodes * sizeof *all.topo_pos);
+                            compared += all.reach_valid;
+                        }
+                        if (ok1) {                                   /* renewed after the last edges */
+                            pg_reach_skip = 0;
+                            ok1 = pg_reach(&all);
+                            pg_reach_skip = 1;
+                            assert_int_equal(ok1, pg_reach(&some));
+                            if (ok1) {
+                                assert_same_table(&all, &some);
+                                lost += table_vs_search(&some, v != 1);
+                                compared++;
+                            }
+                        }
+                        uint64_t sk = atomic_load(&pg_reach_skipped) - before;
+                        if (v == 1) skipped_lossy += sk; else skipped_exact += sk;
+                        pg_par_min_work = 1u << 15;
+                        pg_free(&all); pg_free(&some);
+                        if (pool) par_pool_free(pool);
+                    }
+                }
+            pg_reach_half_mode = PG_REACH_HALF_AUTO;
+            pg_reach_delta_max = 0xFFFE;
+            pg_reach_frame_near = 0;
+            pg_reach_frame_shift = 0;
+            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    pg_reach_mode = PG_REACH_AUTO;
+    fprintf(stderr, "skipped successors: %d tables compared with merging every successor, %llu skipped, %llu of them "
+            "in tables with offsets of at most 20 (%llu facts lost)\n", compared,
+            (unsigned long long)(skipped_exact + skipped_lossy), (unsigned long long)skipped_lossy, (unsigned long long)lost);
+    assert_true(compared > 200 && skipped_exact > 1000 && skipped_lossy > 100 && lost > 0);
+}
+
 /* Pruning stopped by the expected yield of the next round (the rule on
  * every table, pg_prune_stop ALWAYS) against pruning to the fixpoint: the
  * same verdict (each model and cycle checked by the re-check in debug
@@ -635,6 +723,7 @@ int main(void) {
         cmocka_unit_test(banded_table_same_as_serial),
         cmocka_unit_test(narrow_rows_same_table),
         cmocka_unit_test(drifting_sessions_rows_exact),
+        cmocka_unit_test(skipped_successors_same_table),
         cmocka_unit_test(pruning_stopped_early_same_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

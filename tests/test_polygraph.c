@@ -673,6 +673,59 @@ static void recheck_in_key_ranges_same_answers(void **state) {
  * one pass, field by field, on a history of many keys with read-modify-
  * write chains (units of several writers), blind writes and reads of
  * older versions. */
+/* A key's WR base edges come sorted by reader (known_graph.c sorts them
+ * by runs and merges, no qsort): on hot keys with up to a few hundred
+ * readers a key, each key's WR edges are one block, strictly ascending by
+ * reader, and they are exactly the reads of a written value, as the text
+ * says (writer of the value read -> reader). */
+static void base_wr_edges_sorted_by_reader(void **state) {
+    (void)state;
+    uint64_t rng = 0x5EEDull;
+#define RND2(n) (rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17, (uint32_t)(rng % (n)))
+    enum { KEYS = 4, TXNS = 1500 };
+    size_t cap = (size_t)TXNS * 3 * 40 + 64, len = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    int64_t cur[KEYS + 1] = { 0 }, next = 1;
+    int writer_of[TXNS * 2 + 2] = { 0 };               /* value -> the transaction (ext id) writing it */
+    uint64_t expect = 0, sum = 0;                      /* WR pairs: count and a sum over (writer, reader) */
+    for (int t = 1; t <= TXNS; t++) {
+        int k = 1 + (int)RND2(KEYS), k2 = 1 + (int)((k + RND2(KEYS - 1)) % KEYS);
+        len += (size_t)snprintf(src + len, cap - len, "r(%d,%lld,%d,%d)\n", k, (long long)cur[k], 1 + t % 7, t);
+        if (cur[k]) { expect++; sum += (uint64_t)writer_of[cur[k]] * 100003u + (uint64_t)t; }
+        if (RND2(8) == 0) {                            /* a few writers: many readers a version */
+            cur[k2] = next++;
+            writer_of[cur[k2]] = t;
+            len += (size_t)snprintf(src + len, cap - len, "w(%d,%lld,%d,%d)\n", k2, (long long)cur[k2], 1 + t % 7, t);
+        }
+    }
+#undef RND2
+    history *h = text(src);
+    free(src);
+    pg_index ix;
+    ic_error err; ic_error_clear(&err);
+    assert_true(pg_index_build(&ix, h, &err));
+    pg_edge_vec v = base_edges(&ix);
+    uint64_t seen = 0, got = 0;
+    uint32_t last_key = UINT32_MAX, last_reader = 0, blocks = 0;
+    vec_foreach(const pg_edge, e, v) {
+        if (PG_KIND(e->meta) != DEP_WR) continue;
+        uint32_t k = PG_KEY(e->meta);
+        if (k != last_key) { blocks++; last_key = k; }
+        else assert_true(e->to > last_reader);         /* strictly ascending within the key */
+        last_reader = e->to;
+        seen++;
+        got += (uint64_t)h->txns[e->from].ext_id * 100003u + (uint64_t)h->txns[e->to].ext_id;
+    }
+    assert_int_equal(blocks, KEYS);                    /* one block a key */
+    assert_int_equal(seen, expect);
+    assert_int_equal(got, sum);
+    assert_true(expect > 1000);
+    vec_free(v);
+    pg_index_free(&ix);
+    history_free(h);
+}
+
 static void index_in_key_ranges_same_arrays(void **state) {
     (void)state;
     uint64_t rng = 0x1D3Eull;
@@ -804,6 +857,7 @@ int main(void) {
         cmocka_unit_test(verify_model_graph_survives_compaction),
         cmocka_unit_test(recheck_in_key_ranges_same_answers),
         cmocka_unit_test(index_in_key_ranges_same_arrays),
+        cmocka_unit_test(base_wr_edges_sorted_by_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

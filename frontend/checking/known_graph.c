@@ -486,26 +486,39 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     return 1;
 }
 
-/* A key's WR edges by reader: (reader, writer) pairs, sorted. */
+/* A key's WR edges by reader: (reader, writer) pairs, sorted stably by
+ * reader (a key's readers are distinct: one external read a transaction
+ * a key).  Runs of 16 by insertion, then merged bottom-up through tmp
+ * (room for n): no comparison through a pointer, as qsort's. */
 typedef struct rw_pair { uint32_t reader, writer; } rw_pair;
-static int cmp_pair(const void *a, const void *b) {
-    uint32_t x = ((const rw_pair *)a)->reader, y = ((const rw_pair *)b)->reader;
-    return (x > y) - (x < y);
-}
-static void sort_pairs(rw_pair *p, size_t n) {
-    if (n > 24) { qsort(p, n, sizeof *p, cmp_pair); return; }
-    for (size_t i = 1; i < n; i++) {                  /* short runs: insertion */
-        rw_pair x = p[i];
-        size_t j = i;
-        for (; j > 0 && p[j - 1].reader > x.reader; j--) p[j] = p[j - 1];
-        p[j] = x;
+#define PAIR_RUN 16
+static void sort_pairs(rw_pair *p, size_t n, rw_pair *tmp) {
+    for (size_t lo = 0; lo < n; lo += PAIR_RUN) {
+        size_t hi = lo + PAIR_RUN < n ? lo + PAIR_RUN : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            rw_pair x = p[i];
+            size_t j = i;
+            for (; j > lo && p[j - 1].reader > x.reader; j--) p[j] = p[j - 1];
+            p[j] = x;
+        }
     }
+    rw_pair *a = p, *b = tmp;
+    for (size_t w = PAIR_RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) b[k++] = a[j].reader < a[i].reader ? a[j++] : a[i++];
+            while (i < mid) b[k++] = a[i++];
+            while (j < hi) b[k++] = a[j++];
+        }
+        rw_pair *t = a; a = b; b = t;
+    }
+    if (a != p) memcpy(p, a, n * sizeof *p);
 }
 
 void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx) {
     if (ix->base_released) internal_error("isocheck", "pg_index_base_each after the base edges were released");
     const history *h = ix->h;
-    VEC(rw_pair) p; vec_init(p);
+    VEC(rw_pair) p, tmp; vec_init(p); vec_init(tmp);
     for (uint32_t k = 0; k < ix->num_keys; k++) {
         vec_clear(p);
         for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
@@ -520,14 +533,15 @@ void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx) {
             rw_pair x = { ix->base_wr.data[2 * i], ix->base_wr.data[2 * i + 1] };
             vec_push(p, x);
         }
-        sort_pairs(p.data, p.len);
+        vec_reserve(tmp, p.len);
+        sort_pairs(p.data, p.len, tmp.data);
         for (size_t i = 0; i < p.len; i++) {
             pg_edge e = { p.data[i].writer, p.data[i].reader, PG_META(DEP_WR, k) };
             fn(ctx, &e);
         }
         for (uint32_t i = ix->key_ue_start[k]; i < ix->key_ue_start[k + 1]; i++) fn(ctx, &ix->base_unit.data[i]);
     }
-    vec_free(p);
+    vec_free(p); vec_free(tmp);
     for (uint32_t s = 0; s < h->num_sessions && ix->opts.session_order; s++) {
         uint32_t prev = UINT32_MAX;
         for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {

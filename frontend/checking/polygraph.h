@@ -481,6 +481,12 @@ extern pg_reach_mode_id pg_reach_mode;
 typedef enum { PG_REACH_HALF_AUTO = 0, PG_REACH_HALF_ALWAYS, PG_REACH_HALF_NEVER } pg_reach_half_id;
 extern pg_reach_half_id pg_reach_half_mode;
 #define PG_REACH_HALF_ABOVE ((uint64_t)64 << 20)
+/* Whether a full table's build skips the successors a row already
+ * reaches through the exact rows merged before (reach.c, row_build): on,
+ * or never (a testing knob: the table is the same either way).
+ * pg_reach_skipped counts the successors skipped (tests). */
+extern int pg_reach_skip;
+extern _Atomic uint64_t pg_reach_skipped;
 /* Free the reachability table and the reader summaries: nothing after
  * pruning tests reachability (pg_side_blocked, pg_reaches) again. */
 void pg_reach_free(polygraph *g);

@@ -76,15 +76,27 @@ VECTORIZE static void min_narrow_split(uint16_t *restrict acc, const uint8_t *re
 }
 
 /* The same for frames far apart (or kr before k, which a full table never
- * asks), in 32 bits: what no longer fits frame k is lost. */
-static void min_far(const polygraph *g, uint16_t *acc, uint32_t k, const uint16_t *src, uint32_t kr) {
+ * asks), in 32 bits: what no longer fits frame k is lost (then 1). */
+static int min_far(const polygraph *g, uint16_t *acc, uint32_t k, const uint16_t *src, uint32_t kr) {
     const uint32_t *fk = frame_at(g, k), *fr = frame_at(g, kr);
+    int lost = 0;
     for (uint32_t x = 0; x < g->num_chains; x++) {
         if (src[x] == PG_REACH_NONE) continue;
         uint32_t p = fr[x] + src[x];
-        if (p < fk[x] || p - fk[x] >= acc[x]) continue;
+        if (p < fk[x] || p - fk[x] >= PG_REACH_NONE) { lost = 1; continue; }
+        if (p - fk[x] >= acc[x]) continue;
         acc[x] = (uint16_t)(p - fk[x]);
     }
+    return lost;
+}
+
+/* Whether moving 16-bit offsets src from frame kr to frame k (near, kr
+ * at or after k) saturates an entry: a fact the merge loses. */
+static int saturates(const polygraph *g, const uint16_t *src, uint32_t k, uint32_t kr) {
+    const uint32_t *fk = frame_at(g, k), *fr = frame_at(g, kr);
+    for (uint32_t x = 0; x < g->num_chains; x++)
+        if (src[x] != PG_REACH_NONE && (uint64_t)src[x] + (fr[x] - fk[x]) >= PG_REACH_NONE) return 1;
+    return 0;
 }
 
 /* A narrow split row's parity bits, a byte (0 or 1) an entry, eight at a
@@ -100,21 +112,24 @@ static inline void parity_bytes(const polygraph *g, const uint8_t *row, uint8_t 
 }
 
 /* Offsets past pg_reach_delta_max (a testing knob) become NONE. */
-void reach_rows_clamp(uint16_t *acc, uint32_t w) {
+int reach_rows_clamp(uint16_t *acc, uint32_t w) {
     uint32_t dmax = pg_reach_delta_max;
-    if (dmax >= PG_REACH_NONE - 1) return;
+    int lost = 0;
+    if (dmax >= PG_REACH_NONE - 1) return 0;
     for (uint32_t x = 0; x < w; x++)
-        if (acc[x] > dmax) acc[x] = PG_REACH_NONE;
+        if (acc[x] > dmax && acc[x] != PG_REACH_NONE) { acc[x] = PG_REACH_NONE; lost = 1; }
+    return lost;
 }
 
 /* Node x's own position p on chain c into acc (frame k): a full table's
  * nodes all lie at or after their frames. */
-void reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p) {
-    if (c == HISTORY_NONE) return;
+int reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p) {
+    if (c == HISTORY_NONE) return 0;
     uint32_t f = frame_at(g, k)[c];
-    if (p < f) return;
+    if (p < f || p - f >= PG_REACH_NONE) return 1;
     uint32_t d = p - f;
     if (d < acc[c]) acc[c] = (uint16_t)d;
+    return 0;
 }
 
 /* ---- the frames --------------------------------------------------------
@@ -266,19 +281,28 @@ uint32_t pg_reach_row_get(const polygraph *g, uint32_t r, uint16_t *out) {
 /* Row r's entries, moved to frame k, into acc (bit: scratch of a byte an
  * entry; tmp: of a row's 16-bit form).  In a full table r's frame is k or
  * later. */
-void reach_rows_into(const polygraph *g, uint16_t *acc, uint32_t k, const uint8_t *r, uint8_t *bit, uint16_t *tmp) {
+int reach_rows_into(const polygraph *g, uint16_t *acc, uint32_t k, const uint8_t *r, uint8_t *bit, uint16_t *tmp) {
     uint32_t h = pg_load32(r), S = g->num_chains;
     if (pg_reach_head_wide(h)) {
         const uint16_t *w = pg_reach_wide_row(g, h - PG_REACH_WIDE);
         uint32_t kr = pg_load32(w);
-        if (frames_near(g, k, kr)) min_wide(acc, w + 2, frame16_at(g, k), frame16_at(g, kr), S);
-        else min_far(g, acc, k, w + 2, kr);
-        return;
+        if (!frames_near(g, k, kr)) return min_far(g, acc, k, w + 2, kr);
+        min_wide(acc, w + 2, frame16_at(g, k), frame16_at(g, kr), S);
+        return kr != k && saturates(g, w + 2, k, kr);
     }
-    if (!frames_near(g, k, h)) { reach_rows_load(g, r, tmp); min_far(g, acc, k, tmp, h); return; }
-    if (!g->reach_bits_at) { min_narrow(acc, r + 4, frame16_at(g, k), frame16_at(g, h), S); return; }
-    parity_bytes(g, r, bit);
-    min_narrow_split(acc, r + 4, bit, frame16_at(g, k), frame16_at(g, h), S);
+    if (!frames_near(g, k, h)) { reach_rows_load(g, r, tmp); return min_far(g, acc, k, tmp, h); }
+    /* a narrow offset is at most 2 * 0xFE + 1 and every chain's distance
+     * of the frames at most their jumps' difference: past that bound the
+     * row is read again to tell whether an entry saturated */
+    int may_lose = g->reach_jump[h] - g->reach_jump[k] + (g->reach_bits_at ? 2u * 0xFE + 1 : 0xFE) >= PG_REACH_NONE;
+    if (!g->reach_bits_at) min_narrow(acc, r + 4, frame16_at(g, k), frame16_at(g, h), S);
+    else {
+        parity_bytes(g, r, bit);
+        min_narrow_split(acc, r + 4, bit, frame16_at(g, k), frame16_at(g, h), S);
+    }
+    if (!may_lose) return 0;
+    reach_rows_load(g, r, tmp);
+    return saturates(g, tmp, k, h);
 }
 
 /* Positions p (UINT32_MAX: none) of the merged row, into frame k's

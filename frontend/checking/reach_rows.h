@@ -18,22 +18,25 @@
 #define VECTORIZE
 #endif
 
-/* Offsets past pg_reach_delta_max (a testing knob) become none. */
-void reach_rows_clamp(uint16_t *acc, uint32_t w);
+/* Offsets past pg_reach_delta_max (a testing knob) become none; 1 if an
+ * entry did (a fact lost). */
+int reach_rows_clamp(uint16_t *acc, uint32_t w);
 /* The frames of a full table, from its topological order (order) and the
  * nodes' chains and positions; a node's frame is its place in the order
  * >> reach_frame_shift. */
 void reach_rows_frames(polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos);
-/* Position p on chain c into acc (frame k; dropped if it lies before it). */
-void reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p);
+/* Position p on chain c into acc (frame k); 1 if it was dropped (before
+ * the frame or 2^16 - 1 or more past it: a fact lost). */
+int reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p);
 /* Store frame k and offsets acc into row: narrow when they fit, else
  * wide (reuse: into the row's own wide row if it has one). */
 void reach_rows_store(polygraph *g, uint8_t *row, uint32_t k, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit);
 /* A row's 16-bit form: returns its frame, its offsets into out. */
 uint32_t reach_rows_load(const polygraph *g, const uint8_t *row, uint16_t *restrict out);
 /* Row r's entries, moved to frame k (r's frame is k or later in a full
- * table), into acc. */
-void reach_rows_into(const polygraph *g, uint16_t *acc, uint32_t k, const uint8_t *r, uint8_t *bit, uint16_t *tmp);
+ * table), into acc; 1 if an entry of r could not be moved (a fact lost:
+ * past 16 bits from frame k), 0 if acc took every entry of r. */
+int reach_rows_into(const polygraph *g, uint16_t *acc, uint32_t k, const uint8_t *r, uint8_t *bit, uint16_t *tmp);
 /* row dst = min(row dst, row src), resp. min(row dst, position p on chain
  * c); 1 if anything got smaller (then dst is stored anew, in an earlier
  * frame if it must). */

@@ -51,6 +51,13 @@
  * sealed writers; INV holds for them through a top writer, whose own INV
  * is established as for any writer (doc/checker.md, "What is incremental").
  *
+ * Memory.  The arrays that grow with the stream and are read all over
+ * (txns, wops and the write table, nodes, writers, rpool, ppool, keys,
+ * wsa, settle_order; the summaries' per-node array) grow through
+ * io/bigmem.h, which asks for transparent huge pages: at 10M transactions
+ * they are GBs, a record a cache miss, and with 4 KB pages each miss
+ * was a TLB miss too (doc/benchmarks.md, "follow45").
+ *
  * Transactions arriving out of session order (a late one: a text
  * transaction completed after its successor, an indeterminate writer that
  * becomes observed) get an order label between their neighbours and no
@@ -73,6 +80,7 @@
 #define FRONT_EVERY 128                 /* nodes between two refreshes of the frontier (and at every check) */
 #define OPS_BLOCK (1u << 17)            /* operations a block holds (a transaction with more gets one of its own) */
 #define OPS_KEEP 65536                  /* the last transactions to settle whose operations stay (the witness) */
+#define KEY_SESS_BITS 128               /* a key's session filter (ikey.sess_bits) */
 
 typedef struct itxn {
     int64_t ext;
@@ -172,8 +180,14 @@ typedef struct itop { uint32_t w, g, sess, seq; } itop;
 typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
     uint32_t init_w, last_g, pivot_g, pivot_w, nseal_sess, nsealw;
-    uint32_t sess_bits;          /* bit (sess % 32) set for every session in by_sess: a session whose bit is clear
-                                  * has no entry, so no scan (86% of new writers at 1M start the key's entry) */
+    /* bit (sess % KEY_SESS_BITS) set for every session in by_sess: a session
+     * whose bit is clear has no entry, so no scan (86% of new writers at 1M
+     * start the key's entry).  Exact below KEY_SESS_BITS sessions: with 32
+     * bits, by the end of the 10M stream (100 sessions, about 33 of them
+     * with an entry in a key) most bits were set by some other session, and
+     * the scan over the whole list (24 bytes an entry) was a tenth of the
+     * checking thread (doc/benchmarks.md, "follow45") */
+    uint32_t sess_bits[KEY_SESS_BITS / 32];
     VEC(itop) top;
     VEC(ikey_sess) by_sess;      /* grown by a quarter (its spare room is resident: at 1M 17% of 86 MB by half) */
 } ikey;
@@ -181,7 +195,7 @@ typedef struct ilevel { gsat *s; int graph, split, on; } ilevel;
 /* the sizes the comments above count on (a field added by mistake would
  * cost tens of MB at 1M transactions) */
 _Static_assert(sizeof(iwop) == 12 && sizeof(iwriter) == 12 && sizeof(plink) == 8 && sizeof(ikey_sess) == 24 && sizeof(inode) == 24 &&
-               sizeof(ikey) == 96,
+               sizeof(ikey) == 112,
                "incr's per-write, per-writer and per-node records");
 
 typedef struct ext_read { uint32_t key, src, op; } ext_read;    /* src: stable txn; op: its write read, in wops (NONE: INIT) */

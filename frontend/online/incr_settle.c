@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "frontend/checking/depgraph.h"
+#include "io/bigmem.h"
 
 /* ---- the history ----------------------------------------------------- */
 
@@ -226,7 +227,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
         if (hi - lo < 2) { incr_fall_back(ic, "too many transactions arrived out of session order", NULL); return 0; }
         n.ord = lo + (hi - lo) / 2;
     }
-    vec_push(ic->nodes, n);
+    big_vec_push(ic->nodes, n);
     vec_push(s->members, 0u);
     memmove(s->members.data + at + 1, s->members.data + at, (s->members.len - 1 - at) * sizeof *s->members.data);
     s->members.data[at] = g;
@@ -367,7 +368,7 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
     vec_foreach(uint32_t, c, cand) if (!incr_is_settled(ic, *c)) vec_push(ic->waiting, *c);
     vec_free(cand);
     ic->settled += (uint32_t)got.len;
-    vec_foreach(uint32_t, g, got) vec_push(ic->settle_order, *g);
+    vec_foreach(uint32_t, g, got) big_vec_push(ic->settle_order, *g);
     *num_settled = ic->settled;
     *fresh = (uint32_t)got.len;
     if (got.len) incr_refresh_front(ic);

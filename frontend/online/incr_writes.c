@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/bigmem.h"
+
 /* ---- the stored transactions ----------------------------------------- */
 
 static uint64_t wr_hash(uint32_t key, int64_t value) {
@@ -86,7 +88,7 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
         uint64_t cap = ic->wslots ? (ic->wmask + 1) * 2 : 16;   /* small: tests cross many doublings */
         ic->wold = ic->wslots;
         ic->woldmask = ic->wmask;
-        ic->wslots = xcalloc(cap, sizeof *ic->wslots);
+        ic->wslots = big_calloc(cap, sizeof *ic->wslots);
         ic->wmask = cap - 1;
         ic->wmoved = 0;
         ic->wmove_end = ic->wold ? ic->wlen : 0;
@@ -98,7 +100,7 @@ static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_
     const int wide = !value_narrow(value);
     iwop w = { key, txn | (over ? WOP_OVER : 0) | (wide ? WOP_WIDE : 0), (uint32_t)(uint64_t)value };
     uint32_t at = (uint32_t)ic->wops.len;
-    vec_push(ic->wops, w);
+    big_vec_push(ic->wops, w);
     if (wide) {
         iwide x = { at, (uint32_t)((uint64_t)value >> 32) };
         vec_push(ic->wide, x);
@@ -189,7 +191,7 @@ void incr_store_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     n.ext = ext;
     n.named = named;
     n.pivot_g = NONE;
-    vec_push(ic->keys, n);
+    big_vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
     ic->keys.data[k].init_w = incr_new_writer_rec(ic, 0);
     vec_push(ic->stamp, 0u);
@@ -227,7 +229,7 @@ uint32_t incr_store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status,
     isess *s = &ic->sess.data[S];
     itxn x = { ext, S, (uint32_t)s->order.len, NONE, ic->nops, n, 0, status, 0 };
     if ((uint64_t)ic->nops + n > UINT32_MAX - 1 || id >= WOP_WIDE) { incr_fall_back(ic, "too many transactions or operations", NULL); return NONE; }
-    vec_push(ic->txns, x);
+    big_vec_push(ic->txns, x);
     vec_push(s->order, id);
     vec_push(ic->cand, id);
     uint32_t serial = ++ic->serial;

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "io/bigmem.h"
 
 #define ANC_MAX 128                     /* sessions with a chain; later ones: none */
 #define BLK_ROWS 64                     /* rows per block */
@@ -281,7 +282,7 @@ uint32_t reach_add_node(online_reach *r, uint32_t sess, uint32_t chain, uint32_t
         r->st.solo++;
         r->st.bytes += ANC_MAX * sizeof *row;
     }
-    vec_push(r->loc, l);
+    big_vec_push(r->loc, l);
     r->st.bytes += sizeof l;
     return g;
 }

@@ -33,15 +33,6 @@
 
 typedef struct tally { int graphs, failed, untracked, wide_keys, window_decided, cons; } tally;
 
-static history *clean(history *h) {
-    anomaly_list al;
-    anomaly_list_init(&al);
-    uint64_t found = axioms_check(h, &al, 1);
-    anomaly_list_free(&al);
-    if (found) { history_free(h); return NULL; }
-    return h;
-}
-
 typedef struct built {
     polygraph g;
     int ok;
@@ -140,7 +131,7 @@ static void cons_match_search(const built *b, tally *tl) {
 }
 
 static void check_history(history *h, tally *tl) {
-    if (!(h = clean(h))) return;
+    if (!(h = sim_clean(h))) return;
     for (int l = 0; l < LEVEL_COUNT; l++) {
         level_shape sh = level_shape_of((check_level_id)l);
         if (sh < SHAPE_PC) continue;

@@ -25,17 +25,6 @@
 #include "frontend/checking/check.h"
 #include "frontend/run_check.h"
 
-/* h without read-axiom violations (the checker stops before the index
- * otherwise), else NULL (h freed). */
-static history *clean(history *h) {
-    anomaly_list al;
-    anomaly_list_init(&al);
-    uint64_t found = axioms_check(h, &al, 1);
-    anomaly_list_free(&al);
-    if (found) { history_free(h); return NULL; }
-    return h;
-}
-
 /* What the hook saw of each level: verdict, stage and every count. */
 typedef struct seen { int have[LEVEL_COUNT]; check_result res[LEVEL_COUNT]; } seen;
 static void on_level(void *ctx, const check_result *res) {
@@ -68,7 +57,7 @@ static void level_in_a_run_same_facts(void **state) {
     static const int both[] = { LEVEL_SI, LEVEL_SER }, ser[] = { LEVEL_SER }, si[] = { LEVEL_SI };
     for (int fault = 0; fault < FAULT_COUNT; fault++)
         for (uint64_t seed = 1; seed <= 2; seed++) {
-            history *h = clean(sim_history(SIM_SI, (sim_fault)fault, (sim_shape){ 8, 30, 6, 20 }, seed));
+            history *h = sim_clean(sim_history(SIM_SI, (sim_fault)fault, (sim_shape){ 8, 30, 6, 20 }, seed));
             if (!h) continue;
             for (unsigned threads = 1; threads <= 2; threads++) {
                 seen *alone_ser = xcalloc(1, sizeof *alone_ser), *alone_si = xcalloc(1, sizeof *alone_si),

@@ -65,6 +65,20 @@ static void assert_same_deps(const dep_edge_vec *a, const dep_edge_vec *b) {
     }
 }
 
+/* Every knob of the table's layout back to its default (each test that
+ * turns some sets them all at each step, and resets them when done). */
+static void reach_knobs_default(void) {
+    pg_reach_mode = PG_REACH_AUTO;
+    pg_reach_half_mode = PG_REACH_HALF_AUTO;
+    pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
+    pg_reach_narrow_max = 0xFE;
+    pg_reach_delta_max = 0xFFFE;
+    pg_reach_frame_near = 0;
+    pg_reach_frame_shift = 0;
+    pg_chain_limit = 0;
+    pg_reach_skip = 1;
+}
+
 static void assert_same_result(const check_result *a, const check_result *b) {
     assert_same_verdict_and_counts(a, b);
     assert_int_equal(a->vo.num_keys, b->vo.num_keys);
@@ -507,8 +521,7 @@ static void drifting_sessions_rows_exact(void **state) {
         table_vs_search(&g[3], 1);
         for (int i = 0; i < K; i++) pg_free(&g[i]);
     }
-    pg_reach_mode = PG_REACH_AUTO; pg_reach_narrow_max = 0xFE; pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
-    pg_reach_frame_shift = 0; pg_reach_frame_near = 0; pg_reach_half_mode = PG_REACH_HALF_AUTO;
+    reach_knobs_default();
     fprintf(stderr, "drifting sessions: %llu rows moved to earlier frames by the renewals\n", (unsigned long long)reframed);
     assert_true(reframed > 0);
     pg_index_free(&ix);
@@ -563,14 +576,10 @@ static void banded_table_same_as_serial(void **state) {
                     par_pool_free(pool);
                 }
             }
-            pg_reach_half_mode = PG_REACH_HALF_AUTO;
-            pg_chain_limit = 0;
-            pg_reach_narrow_max = 0xFE;
-            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
             pg_index_free(&ix);
             history_free(h);
         }
-    pg_reach_mode = PG_REACH_AUTO;
+    reach_knobs_default();
     fprintf(stderr, "banded table: %d tables compared with the serial pass\n", compared);
     assert_true(compared > 200);
 }
@@ -648,15 +657,10 @@ static void skipped_successors_same_table(void **state) {
                         if (pool) par_pool_free(pool);
                     }
                 }
-            pg_reach_half_mode = PG_REACH_HALF_AUTO;
-            pg_reach_delta_max = 0xFFFE;
-            pg_reach_frame_near = 0;
-            pg_reach_frame_shift = 0;
-            pg_reach_narrow_mode = PG_REACH_NARROW_AUTO;
             pg_index_free(&ix);
             history_free(h);
         }
-    pg_reach_mode = PG_REACH_AUTO;
+    reach_knobs_default();
     fprintf(stderr, "skipped successors: %d tables compared with merging every successor, %llu skipped, %llu of them "
             "in tables with offsets of at most 20 (%llu facts lost)\n", compared,
             (unsigned long long)(skipped_exact + skipped_lossy), (unsigned long long)skipped_lossy, (unsigned long long)lost);

@@ -14,7 +14,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { d = b - a; printf "%d", d == int(
 env --default-signal=INT true 2>/dev/null || { echo "env --default-signal is missing"; exit 77; }
 [ -d /proc/self/fdinfo ] || { echo "no /proc"; exit 77; }
 
-"$ISOCHECK" gen --sessions 20 --txns 6000 --ops 8 --keys 6000 --seed 3 --level si -o "$t/h.txt" --no-truth --force \
+"$ISOCHECK" gen --sessions 20 --txns 12000 --ops 8 --keys 12000 --seed 3 --level si -o "$t/h.txt" --no-truth --force \
   >/dev/null 2>&1 || { echo "gen failed"; exit 1; }
 lines=$(wc -l < "$t/h.txt")
 

@@ -270,25 +270,66 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
     st->prune_rounds = g->prune_rounds;
 }
 
-/* Make the side each constraint variable chose known (value(ctx, var) > 0:
- * side u<v), then confirm by definition. */
-static verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
-    dep_edge_vec side; vec_init(side);
-    for (int pass = 0; pass < 2; pass++) {       /* count, reserve exactly, then add */
-        size_t n = 0;
-        for (size_t i = 0; i < g->cons.len; i++) {
-            pg_cons c = g->cons.data[i];
-            vec_clear(side);
-            if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
-            else pg_side_deps(g, c.v, c.u, &side);
-            n += side.len;
-            if (pass) vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
-        }
-        if (!pass) pg_known_reserve(g, n);
+/* The sides the model chose (value(ctx, var) > 0: side u<v), found in
+ * ranges of constraints, each range's edges in its own vector
+ * (constraint order within it); the ranges joined in order are the edges
+ * of one loop over the constraints.  They read the constraints and the
+ * index, not the known edges: solve() finds them on the pool while
+ * known_back brings the base edges back (0.1 s and 0.06 s at 1M, each
+ * serial).  value must answer from several threads at once (model_bits)
+ * when there is more than one range. */
+static int known_back(polygraph *g, known_aside *ka, check_result *res);
+typedef struct side_job {
+    polygraph *g;
+    int var0;
+    int (*value)(void *, int);
+    void *ctx;
+    size_t nr;                   /* ranges */
+    dep_edge_vec *out;           /* per range */
+    known_aside *ka;             /* task 0 brings the base edges back (known_back) when set */
+    check_result *res;
+    int back_ok;
+} side_job;
+
+static void side_task(void *ctx, size_t task) {
+    side_job *j = ctx;
+    if (j->ka && task-- == 0) { j->back_ok = known_back(j->g, j->ka, j->res); return; }
+    const polygraph *g = j->g;
+    size_t n = g->cons.len, c0 = n * task / j->nr, c1 = n * (task + 1) / j->nr;
+    dep_edge_vec *out = &j->out[task];
+    vec_init(*out);
+    for (size_t i = c0; i < c1; i++) {
+        pg_cons c = g->cons.data[i];
+        if (j->value(j->ctx, j->var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, out);
+        else pg_side_deps(g, c.v, c.u, out);
     }
-    vec_free(side);
+}
+
+/* Make the side each constraint variable chose known, then confirm by
+ * definition.  ka: the base edges are aside, and come back (known_back)
+ * at the same time as the sides are found; 0 with res set when they do
+ * not.  The edges are added in constraint order, as one loop would. */
+static verdict apply_model_back(polygraph *g, int var0, int (*value)(void *, int), void *ctx, known_aside *ka,
+                                check_result *res) {
+    unsigned threads = ka ? pg_threads_for(g, g->cons.len) : 1;
+    side_job j = { g, var0, value, ctx, threads > 1 ? 4 * (size_t)threads : 1, NULL, ka, res, 1 };
+    j.out = xcalloc(j.nr, sizeof *j.out);
+    par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, j.nr + (ka != NULL), side_task, &j);
+    size_t n = 0;
+    for (size_t r = 0; r < j.nr; r++) n += j.out[r].len;
+    if (j.back_ok) pg_known_reserve(g, n);
+    for (size_t r = 0; r < j.nr; r++) {
+        if (j.back_ok) vec_foreach(const dep_edge, e, j.out[r]) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+        vec_free(j.out[r]);
+    }
+    free(j.out);
+    if (!j.back_ok) return VERDICT_UNKNOWN;
     uint32_t *choice = g->choice ? pg_choice_model(g->choice, value, ctx) : NULL;
     return confirm_success(g, res, choice);
+}
+
+static verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
+    return apply_model_back(g, var0, value, ctx, NULL, res);
 }
 
 /* The solver's choices, copied out so that the solver can be freed before
@@ -417,7 +458,7 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
         model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
         for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
         gsat_free(s);
-        v = known_back(g, &ka, res) ? apply_model(g, var0, model_bits_value, &m, res) : VERDICT_UNKNOWN;
+        v = apply_model_back(g, var0, model_bits_value, &m, &ka, res);   /* known_back beside the sides */
         free(m.val);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);

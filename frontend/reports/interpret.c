@@ -63,7 +63,8 @@ static void explained_clear(explained *x) {
  * facts follow the others'), else it is explained again after the edges
  * before it, on the caller — so the explanations and facts do not depend
  * on the pool (the bulk of an interpretation's serial part at 1M
- * transactions: a write skew's two edges, one search each). */
+ * transactions: a write skew's two edges, one search each).  At most
+ * the pool's threads explain at once, each with a search state of its own. */
 typedef struct spec_edge { edge_why w; VEC(report_fact) facts; int consulted; } spec_edge;
 typedef struct spec_job { const ictx *c; const dep_edge *e; spec_edge *out; } spec_job;
 
@@ -75,8 +76,13 @@ static void spec_task(void *ctx, size_t i) {
 
 _Atomic uint64_t interpret_spec_kept, interpret_spec_redone;
 
+/* Graphs of more nodes are explained one edge after the other: each edge
+ * explained at once holds a search state of 13 bytes a node (at 22M
+ * transactions under SI, 570 MB). */
+#define SPEC_MAX_NODES (16u << 20)
+
 static void explain_cycle(const ictx *c, const dep_edge_vec *mc, explained *x) {
-    if (par_pool_threads(c->pool) < 2 || mc->len < 2) {
+    if (par_pool_threads(c->pool) < 2 || mc->len < 2 || c->g.n > SPEC_MAX_NODES) {
         for (size_t i = 0; i < mc->len; i++) {
             edge_why w;
             ictx_explain_edge(c, &mc->data[i], &w, &x->facts);

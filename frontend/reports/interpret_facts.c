@@ -135,17 +135,14 @@ static void repair_task(void *ctx, size_t task) {
     vec_u32 order; vec_init(order);
     for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
         if (j->fs[k] == j->fs[k + 1]) continue;
-        if (!loc) {
-            loc = xmalloc(((size_t)h->num_txns + 1) * sizeof *loc);
-            memset(loc, 0xff, ((size_t)h->num_txns + 1) * sizeof *loc);      /* NONE */
-        }
+        if (!loc) loc = xcalloc((size_t)h->num_txns + 1, sizeof *loc);   /* position + 1, 0: none (untouched pages stay unmapped) */
         uint32_t a = vo->start[k], w = vo->start[k + 1] - a;
-        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i;
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i + 1;
         vec_clear(arcs);
         for (uint32_t f = j->fs[k]; f < j->fs[k + 1]; f++) {
             const dep_edge *e = &j->forced[j->fe[f]];
-            if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
-            dg_arc arc = { loc[e->from], loc[e->to], DG_NONE };
+            if (e->from >= h->num_txns || e->to >= h->num_txns || !loc[e->from] || !loc[e->to]) continue;
+            dg_arc arc = { loc[e->from] - 1, loc[e->to] - 1, DG_NONE };
             vec_push(arcs, arc);
         }
         /* the earliest ready writer first; on a cycle of forced edges the earliest left */
@@ -158,7 +155,7 @@ static void repair_task(void *ctx, size_t task) {
         for (uint32_t i = 0; i < w; i++) out[i] = vo->txns.data[a + order.data[i]];
         /* INIT must stay first: if a forced edge put something before it, restore the original order */
         if (out[0] != 0) for (uint32_t i = 0; i < w; i++) out[i] = vo->txns.data[a + i];
-        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = NONE;
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = 0;
     }
     vec_free(arcs); vec_free(order);
     free(loc);
@@ -182,11 +179,12 @@ void interp_repair_vo(const history *h, const version_order *vo, const dep_edge 
     memcpy(fill, fs, ((size_t)nk + 1) * sizeof *fill);
     for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < nk) fe[fill[forced[i].key]++] = (uint32_t)i;
     free(fill);
-    /* key ranges of about equal work (versions plus forced edges): a few a
-     * thread when there is enough, else one */
+    /* key ranges of about equal work (versions plus forced edges): one a
+     * thread when there is enough (each range maps positions over every
+     * transaction), else one */
     uint64_t total = (uint64_t)vo->start[nk] + fs[nk];
     unsigned th = par_pool_threads(pool);
-    uint32_t n = interpret_ranges ? interpret_ranges : th > 1 && fs[nk] && total >= 65536 ? 4 * th : 1;
+    uint32_t n = interpret_ranges ? interpret_ranges : th > 1 && fs[nk] && total >= 65536 ? th : 1;
     if (n > nk) n = nk ? nk : 1;
     uint32_t *range = xmalloc(((size_t)n + 1) * sizeof *range), k = 0;
     for (uint32_t i = 0; i < n; i++) {

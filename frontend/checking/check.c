@@ -270,50 +270,41 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
     st->prune_rounds = g->prune_rounds;
 }
 
-/* The sides the model chose (value(ctx, var) > 0: side u<v), found in
- * ranges of constraints, each range's edges in its own vector
- * (constraint order within it); the ranges joined in order are the edges
- * of one loop over the constraints.  They read the constraints and the
- * index, not the known edges: solve() finds them on the pool while
- * known_back brings the base edges back (0.1 s and 0.06 s at 1M, each
- * serial).  value must answer from several threads at once (model_bits)
- * when there is more than one range. */
+/* Make the side each constraint variable chose known (value(ctx, var) > 0:
+ * side u<v), then confirm by definition.  The sides read the constraints
+ * and the index, not the known edges: ranges of constraints are tasks on
+ * the pool, each into its own vector, beside known_back (task 0, with ka:
+ * the base edges are aside; 0.1 s and 0.06 s at 1M, each serial); the
+ * ranges' edges are then added in constraint order, as one loop would.
+ * value must answer from several threads at once (model_bits) then. */
 static int known_back(polygraph *g, known_aside *ka, check_result *res);
 typedef struct side_job {
     polygraph *g;
-    int var0;
+    int var0, back_ok;
     int (*value)(void *, int);
     void *ctx;
-    size_t nr;                   /* ranges */
-    dep_edge_vec *out;           /* per range */
-    known_aside *ka;             /* task 0 brings the base edges back (known_back) when set */
+    size_t nr;                   /* ranges, each into out[range] */
+    dep_edge_vec *out;
+    known_aside *ka;
     check_result *res;
-    int back_ok;
 } side_job;
 
 static void side_task(void *ctx, size_t task) {
     side_job *j = ctx;
     if (j->ka && task-- == 0) { j->back_ok = known_back(j->g, j->ka, j->res); return; }
-    const polygraph *g = j->g;
-    size_t n = g->cons.len, c0 = n * task / j->nr, c1 = n * (task + 1) / j->nr;
-    dep_edge_vec *out = &j->out[task];
-    vec_init(*out);
+    size_t n = j->g->cons.len, c0 = n * task / j->nr, c1 = n * (task + 1) / j->nr;
     for (size_t i = c0; i < c1; i++) {
-        pg_cons c = g->cons.data[i];
-        if (j->value(j->ctx, j->var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, out);
-        else pg_side_deps(g, c.v, c.u, out);
+        pg_cons c = j->g->cons.data[i];
+        if (j->value(j->ctx, j->var0 + (int)i) > 0) pg_side_deps(j->g, c.u, c.v, &j->out[task]);
+        else pg_side_deps(j->g, c.v, c.u, &j->out[task]);
     }
 }
 
-/* Make the side each constraint variable chose known, then confirm by
- * definition.  ka: the base edges are aside, and come back (known_back)
- * at the same time as the sides are found; 0 with res set when they do
- * not.  The edges are added in constraint order, as one loop would. */
 static verdict apply_model_back(polygraph *g, int var0, int (*value)(void *, int), void *ctx, known_aside *ka,
                                 check_result *res) {
     unsigned threads = ka ? pg_threads_for(g, g->cons.len) : 1;
-    side_job j = { g, var0, value, ctx, threads > 1 ? 4 * (size_t)threads : 1, NULL, ka, res, 1 };
-    j.out = xcalloc(j.nr, sizeof *j.out);
+    side_job j = { g, var0, 1, value, ctx, threads > 1 ? 4 * (size_t)threads : 1, NULL, ka, res };
+    j.out = xcalloc(j.nr, sizeof *j.out);        /* zeroed: empty vectors */
     par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, j.nr + (ka != NULL), side_task, &j);
     size_t n = 0;
     for (size_t r = 0; r < j.nr; r++) n += j.out[r].len;
@@ -326,10 +317,6 @@ static verdict apply_model_back(polygraph *g, int var0, int (*value)(void *, int
     if (!j.back_ok) return VERDICT_UNKNOWN;
     uint32_t *choice = g->choice ? pg_choice_model(g->choice, value, ctx) : NULL;
     return confirm_success(g, res, choice);
-}
-
-static verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
-    return apply_model_back(g, var0, value, ctx, NULL, res);
 }
 
 /* The solver's choices, copied out so that the solver can be freed before
@@ -503,7 +490,7 @@ static verdict external(polygraph *g, const check_external *ext, check_result *r
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (external solver)");
         return confirm_failure(g, res, "external solver");
     }
-    if (ext->model_value) return apply_model(g, var0, ext->model_value, ext->model_ctx, res);
+    if (ext->model_value) return apply_model_back(g, var0, ext->model_value, ext->model_ctx, NULL, res);
     res->stage = "exported";
     snprintf(res->msg, sizeof res->msg, "encoded for an external solver");
     return res->verdict = VERDICT_UNKNOWN;

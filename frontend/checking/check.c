@@ -271,22 +271,50 @@ static void copy_graph_stats(const polygraph *g, check_stats *st) {
 }
 
 /* Make the side each constraint variable chose known (value(ctx, var) > 0:
- * side u<v), then confirm by definition. */
-static verdict apply_model(polygraph *g, int var0, int (*value)(void *, int), void *ctx, check_result *res) {
-    dep_edge_vec side; vec_init(side);
-    for (int pass = 0; pass < 2; pass++) {       /* count, reserve exactly, then add */
-        size_t n = 0;
-        for (size_t i = 0; i < g->cons.len; i++) {
-            pg_cons c = g->cons.data[i];
-            vec_clear(side);
-            if (value(ctx, var0 + (int)i) > 0) pg_side_deps(g, c.u, c.v, &side);
-            else pg_side_deps(g, c.v, c.u, &side);
-            n += side.len;
-            if (pass) vec_foreach(const dep_edge, e, side) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
-        }
-        if (!pass) pg_known_reserve(g, n);
+ * side u<v), then confirm by definition.  The sides read the constraints
+ * and the index, not the known edges: ranges of constraints are tasks on
+ * the pool, each into its own vector, beside known_back (task 0, with ka:
+ * the base edges are aside; 0.1 s and 0.06 s at 1M, each serial); the
+ * ranges' edges are then added in constraint order, as one loop would.
+ * value must answer from several threads at once (model_bits) then. */
+static int known_back(polygraph *g, known_aside *ka, check_result *res);
+typedef struct side_job {
+    polygraph *g;
+    int var0, back_ok;
+    int (*value)(void *, int);
+    void *ctx;
+    size_t nr;                   /* ranges, each into out[range] */
+    dep_edge_vec *out;
+    known_aside *ka;
+    check_result *res;
+} side_job;
+
+static void side_task(void *ctx, size_t task) {
+    side_job *j = ctx;
+    if (j->ka && task-- == 0) { j->back_ok = known_back(j->g, j->ka, j->res); return; }
+    size_t n = j->g->cons.len, c0 = n * task / j->nr, c1 = n * (task + 1) / j->nr;
+    for (size_t i = c0; i < c1; i++) {
+        pg_cons c = j->g->cons.data[i];
+        if (j->value(j->ctx, j->var0 + (int)i) > 0) pg_side_deps(j->g, c.u, c.v, &j->out[task]);
+        else pg_side_deps(j->g, c.v, c.u, &j->out[task]);
     }
-    vec_free(side);
+}
+
+static verdict apply_model_back(polygraph *g, int var0, int (*value)(void *, int), void *ctx, known_aside *ka,
+                                check_result *res) {
+    unsigned threads = ka ? pg_threads_for(g, g->cons.len) : 1;
+    side_job j = { g, var0, 1, value, ctx, threads > 1 ? 4 * (size_t)threads : 1, NULL, ka, res };
+    j.out = xcalloc(j.nr, sizeof *j.out);        /* zeroed: empty vectors */
+    par_pool_run_prio(threads > 1 ? g->pool : NULL, g->prio, j.nr + (ka != NULL), side_task, &j);
+    size_t n = 0;
+    for (size_t r = 0; r < j.nr; r++) n += j.out[r].len;
+    if (j.back_ok) pg_known_reserve(g, n);
+    for (size_t r = 0; r < j.nr; r++) {
+        if (j.back_ok) vec_foreach(const dep_edge, e, j.out[r]) pg_add_dep(g, (dep_kind)e->kind, e->key, e->from, e->to);
+        vec_free(j.out[r]);
+    }
+    free(j.out);
+    if (!j.back_ok) return VERDICT_UNKNOWN;
     uint32_t *choice = g->choice ? pg_choice_model(g->choice, value, ctx) : NULL;
     return confirm_success(g, res, choice);
 }
@@ -417,7 +445,7 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
         model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
         for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
         gsat_free(s);
-        v = known_back(g, &ka, res) ? apply_model(g, var0, model_bits_value, &m, res) : VERDICT_UNKNOWN;
+        v = apply_model_back(g, var0, model_bits_value, &m, &ka, res);   /* known_back beside the sides */
         free(m.val);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);
@@ -462,7 +490,7 @@ static verdict external(polygraph *g, const check_external *ext, check_result *r
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (external solver)");
         return confirm_failure(g, res, "external solver");
     }
-    if (ext->model_value) return apply_model(g, var0, ext->model_value, ext->model_ctx, res);
+    if (ext->model_value) return apply_model_back(g, var0, ext->model_value, ext->model_ctx, NULL, res);
     res->stage = "exported";
     snprintf(res->msg, sizeof res->msg, "encoded for an external solver");
     return res->verdict = VERDICT_UNKNOWN;

@@ -33,6 +33,7 @@
 #ifndef ISOCHECK_INTERPRET_H
 #define ISOCHECK_INTERPRET_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "frontend/history/history.h"
@@ -54,10 +55,13 @@ void interpret_trace_free(interpret_trace *t);
 /* Append up to max anomalies for level (LEVEL_SI 0 / LEVEL_SER 1 as in
  * check.h: si = level == 0) to r.  cycle may be NULL.  When trace is not
  * NULL, every candidate is appended to it.  The whole-history passes (the
- * set-up of the fact graph, the version positions, the lost-update scan)
- * are split into tasks on pool at priority prio (par.h; NULL: on the
- * caller's thread); the answer does not depend on the pool: every pass's
- * parts are combined in order.  Returns the number appended (0 if the
+ * set-up of the fact graph, the version positions, the lost-update scan,
+ * the repair of the version order) and the explanations of a candidate
+ * cycle's edges are split into tasks on pool at priority prio (par.h;
+ * NULL: on the caller's thread); the answer does not depend on the pool:
+ * every pass's parts are combined in order, and an edge explained ahead
+ * of the edges before it is kept only when that is what explaining them
+ * in order gives (interpret.c, explain_cycle).  Returns the number appended (0 if the
  * version order has no violating cycle). */
 struct par_pool;
 size_t interpret_failure(report *r, int level, const version_order *vo, const dep_edge *cycle, size_t n,
@@ -70,5 +74,9 @@ extern unsigned interpret_ranges;
  * their external reads by comparing their ops pairwise, larger ones with
  * per-key arrays (0: every transaction). */
 extern uint32_t interpret_small_txn;
+/* Counters for tests: a cycle's edges explained ahead on a pool and kept,
+ * and those explained again in order (their explanation looked up facts
+ * that the edges before them had proven). */
+extern _Atomic uint64_t interpret_spec_kept, interpret_spec_redone;
 
 #endif

@@ -279,6 +279,7 @@ typedef struct iproof {
     dep_edge stack[PROOF_DEPTH + 1];
     int depth;
     int searches;
+    int consulted;               /* facts was looked up (ictx_explain_edge's answer) */
 } iproof;
 
 static int same_fact(const dep_edge *f, uint32_t x, uint32_t y, uint32_t key) {
@@ -304,6 +305,7 @@ static int basis_of(const ictx *c, iproof *pf, uint32_t x, uint32_t y, uint32_t 
     uint32_t lop = ictx_list_shows(c, key, x, y);
     if (lop != NONE) { bs->kind = BASIS_LISTED; bs->ref = lop; return 1; }
     for (int i = 0; i < pf->depth; i++) if (same_fact(&pf->stack[i], x, y, key)) return 0;
+    pf->consulted = 1;                           /* from here on the outcome depends on the facts proven before */
     for (size_t i = 0; i < pf->facts->len; i++)
         if (same_fact(&pf->facts->data[i].fact, x, y, key)) { bs->ref = (uint32_t)i; return 1; }
     if (pf->depth >= PROOF_DEPTH) return 0;
@@ -393,28 +395,28 @@ static int view_edge(const ictx *c, const dep_edge *e) {
     return gs != NONE && gb != NONE && gb <= gs;
 }
 
-void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *factsv) {
+int ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *factsv) {
     memset(w, 0, sizeof *w);
     vec_init(w->alt); vec_init(w->basis);
     w->before = w->after = w->read_op = NONE;
-    if (view_edge(c, e)) { w->status = WHY_VIEW; return; }   /* rr: a predicate read's own view, under the order found */
-    if (e->kind == DEP_SO || e->kind == DEP_WR || e->kind == DEP_RT) { w->status = WHY_OBSERVED; return; }
+    if (view_edge(c, e)) { w->status = WHY_VIEW; return 0; }   /* rr: a predicate read's own view, under the order found */
+    if (e->kind == DEP_SO || e->kind == DEP_WR || e->kind == DEP_RT) { w->status = WHY_OBSERVED; return 0; }
     uint32_t a, b = e->to;
     if (e->kind == DEP_WW) a = e->from;
     else a = ictx_read_src(c, e->from, e->key);
     w->before = a; w->after = b;
-    if (a == 0) { w->status = WHY_INIT; return; }
-    if (a == NONE) { w->status = WHY_CHOSEN; return; }
+    if (a == 0) { w->status = WHY_INIT; return 0; }
+    if (a == NONE) { w->status = WHY_CHOSEN; return 0; }
     /* a list read that shows the order is the plainest reason */
     uint32_t lop = ictx_list_shows(c, e->key, a, b);
-    if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return; }
+    if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return 0; }
     if (is_rmw(c, a, b, e->key)) {                 /* b read a's version and overwrote it */
         w->status = WHY_FORCED;
         dep_edge opp = { b, a, e->key, DEP_WW }, wr = { a, b, e->key, DEP_WR };
         edge_basis bo = { BASIS_ASSUMED, b, a, NONE }, bw = { BASIS_OBSERVED, NONE, NONE, NONE };
         vec_push(w->alt, opp); vec_push(w->alt, wr);
         vec_push(w->basis, bo); vec_push(w->basis, bw);
-        return;
+        return 0;
     }
     iproof pf;
     memset(&pf, 0, sizeof pf);
@@ -426,7 +428,8 @@ void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *fact
     edge_why p;
     int ok = prove(c, &pf, a, b, e->key, &p);
     osearch_free(&s);
-    if (ok) { *w = p; return; }
+    if (ok) { *w = p; return pf.consulted; }
     edge_why_free(&p);
     w->status = is_forced(c, e) ? WHY_DECIDED : WHY_CHOSEN;
+    return pf.consulted;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
+
 void interp_node_pair(int split, const dep_edge *e, uint32_t *x, uint32_t *y) {
     dg_dep_nodes(split, (dep_kind)e->kind, e->from, e->to, x, y);
 }
@@ -112,34 +114,35 @@ uint32_t ictx_list_shows(const ictx *c, uint32_t key, uint32_t a, uint32_t b) {
 /* Per key, reorder vo's writers to agree with the forced WW edges of that
  * key (topological order, ties by the original position), so that cycles of
  * forced edges hold under it.  A key whose forced edges are cyclic keeps
- * the rest of its order as given. */
-void interp_repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out) {
-    out->num_keys = vo->num_keys;
-    out->start = xmalloc(((size_t)vo->num_keys + 1) * sizeof *out->start);
-    memcpy(out->start, vo->start, ((size_t)vo->num_keys + 1) * sizeof *out->start);
-    vec_init(out->txns);
-    vec_reserve(out->txns, vo->txns.len);
-    for (size_t i = 0; i < vo->txns.len; i++) vec_push(out->txns, vo->txns.data[i]);
-    /* forced WW edges grouped by key */
-    uint32_t *fs = xcalloc((size_t)vo->num_keys + 1, sizeof *fs);
-    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fs[forced[i].key + 1]++;
-    for (uint32_t k = 0; k < vo->num_keys; k++) fs[k + 1] += fs[k];
-    uint32_t *fe = xmalloc((fs[vo->num_keys] + 1) * sizeof *fe), *fill = xmalloc(((size_t)vo->num_keys + 1) * sizeof *fill);
-    memcpy(fill, fs, ((size_t)vo->num_keys + 1) * sizeof *fill);
-    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < vo->num_keys) fe[fill[forced[i].key]++] = (uint32_t)i;
-    uint32_t *loc = xmalloc(h->num_txns * sizeof *loc);
-    for (uint32_t t = 0; t < h->num_txns; t++) loc[t] = NONE;
+ * the rest of its order as given.  Keys are independent, each writing its
+ * own slice of out: ranges of keys (about equal versions and forced edges)
+ * are tasks on the pool, each with its own map of positions. */
+typedef struct repair_job {
+    const history *h;
+    const version_order *vo;
+    const dep_edge *forced;
+    const uint32_t *fs, *fe;     /* per key its forced WW edges: fe[fs[k] .. fs[k + 1]) */
+    const uint32_t *range;       /* task i: keys range[i] .. range[i + 1] - 1 */
+    version_order *out;
+} repair_job;
+
+static void repair_task(void *ctx, size_t task) {
+    const repair_job *j = ctx;
+    const history *h = j->h;
+    const version_order *vo = j->vo;
+    uint32_t *loc = NULL;
     dg_arc_vec arcs; vec_init(arcs);
     vec_u32 order; vec_init(order);
-    for (uint32_t k = 0; k < vo->num_keys; k++) {
-        if (fs[k] == fs[k + 1]) continue;
+    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
+        if (j->fs[k] == j->fs[k + 1]) continue;
+        if (!loc) loc = xcalloc((size_t)h->num_txns + 1, sizeof *loc);   /* position + 1, 0: none (untouched pages stay unmapped) */
         uint32_t a = vo->start[k], w = vo->start[k + 1] - a;
-        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i;
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i + 1;
         vec_clear(arcs);
-        for (uint32_t j = fs[k]; j < fs[k + 1]; j++) {
-            const dep_edge *e = &forced[fe[j]];
-            if (e->from >= h->num_txns || e->to >= h->num_txns || loc[e->from] == NONE || loc[e->to] == NONE) continue;
-            dg_arc arc = { loc[e->from], loc[e->to], DG_NONE };
+        for (uint32_t f = j->fs[k]; f < j->fs[k + 1]; f++) {
+            const dep_edge *e = &j->forced[j->fe[f]];
+            if (e->from >= h->num_txns || e->to >= h->num_txns || !loc[e->from] || !loc[e->to]) continue;
+            dg_arc arc = { loc[e->from] - 1, loc[e->to] - 1, DG_NONE };
             vec_push(arcs, arc);
         }
         /* the earliest ready writer first; on a cycle of forced edges the earliest left */
@@ -148,13 +151,51 @@ void interp_repair_vo(const history *h, const version_order *vo, const dep_edge 
         vec_resize(order, w);
         dg_topo_order(&g, 1, 1, order.data);
         dg_free(&g);
-        for (uint32_t i = 0; i < w; i++) out->txns.data[a + i] = vo->txns.data[a + order.data[i]];
+        uint32_t *out = j->out->txns.data + a;
+        for (uint32_t i = 0; i < w; i++) out[i] = vo->txns.data[a + order.data[i]];
         /* INIT must stay first: if a forced edge put something before it, restore the original order */
-        if (out->txns.data[a] != 0) for (uint32_t i = 0; i < w; i++) out->txns.data[a + i] = vo->txns.data[a + i];
-        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = NONE;
+        if (out[0] != 0) for (uint32_t i = 0; i < w; i++) out[i] = vo->txns.data[a + i];
+        for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = 0;
     }
     vec_free(arcs); vec_free(order);
-    free(loc); free(fs); free(fe); free(fill);
+    free(loc);
+}
+
+void interp_repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out,
+                      struct par_pool *pool, int prio) {
+    uint32_t nk = vo->num_keys;
+    out->num_keys = nk;
+    out->start = xmalloc(((size_t)nk + 1) * sizeof *out->start);
+    memcpy(out->start, vo->start, ((size_t)nk + 1) * sizeof *out->start);
+    vec_init(out->txns);
+    vec_reserve(out->txns, vo->txns.len);
+    if (vo->txns.len) memcpy(out->txns.data, vo->txns.data, vo->txns.len * sizeof *vo->txns.data);
+    out->txns.len = vo->txns.len;
+    /* forced WW edges grouped by key */
+    uint32_t *fs = xcalloc((size_t)nk + 1, sizeof *fs);
+    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < nk) fs[forced[i].key + 1]++;
+    for (uint32_t k = 0; k < nk; k++) fs[k + 1] += fs[k];
+    uint32_t *fe = xmalloc((fs[nk] + 1) * sizeof *fe), *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
+    memcpy(fill, fs, ((size_t)nk + 1) * sizeof *fill);
+    for (size_t i = 0; i < nf; i++) if (forced[i].kind == DEP_WW && forced[i].key < nk) fe[fill[forced[i].key]++] = (uint32_t)i;
+    free(fill);
+    /* key ranges of about equal work (versions plus forced edges): one a
+     * thread when there is enough (each range maps positions over every
+     * transaction), else one */
+    uint64_t total = (uint64_t)vo->start[nk] + fs[nk];
+    unsigned th = par_pool_threads(pool);
+    uint32_t n = interpret_ranges ? interpret_ranges : th > 1 && fs[nk] && total >= 65536 ? th : 1;
+    if (n > nk) n = nk ? nk : 1;
+    uint32_t *range = xmalloc(((size_t)n + 1) * sizeof *range), k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        range[i] = k;
+        uint64_t until = total * (i + 1) / n;
+        while (k < nk && (i + 1 == n || (uint64_t)vo->start[k + 1] + fs[k + 1] <= until)) k++;
+    }
+    range[n] = nk;
+    repair_job job = { h, vo, forced, fs, fe, range, out };
+    par_pool_run_prio(n > 1 ? pool : NULL, prio, n, repair_task, &job);
+    free(range); free(fs); free(fe);
 }
 
 void ictx_free(ictx *c) {
@@ -165,5 +206,6 @@ void ictx_free(ictx *c) {
     vec_free(c->init_rd); vec_free(c->rmw_rd);
     dg_free(&c->g);
     free(c->cls);
+    free((void *)c->holds);
     version_order_free(&c->own_vo);
 }

@@ -22,6 +22,8 @@
 #include "frontend/checking/depgraph.h"
 #include "frontend/history/u64map.h"
 
+#include <stdatomic.h>
+
 #define NONE UINT32_MAX
 #define PAIR(k, t) (((uint64_t)(k) << 32) | (uint64_t)(t))
 typedef VEC(uint64_t) ivec_u64;
@@ -37,10 +39,12 @@ typedef VEC(uint64_t) ivec_u64;
  *   CLS_KNOWN   known edges (and fixed arcs)      eid: PG_META(kind, key)
  *   CLS_HOLDS   forced edges that hold under the (repaired) version order
  *   CLS_FORCED  the other forced edges                eid: index in forced
- * A forced arc is CLS_UNSET until a search asks whether it is in the
- * CLS_HOLDS graph (ictx_arc_within): most are never asked, and asking is
- * a few random accesses into the history, not a pass over every forced
- * edge.
+ * A forced arc is CLS_UNSET in cls, which is not written after the set-up,
+ * and whether it is in the CLS_HOLDS graph is settled when a search first
+ * asks (ictx_arc_within) and kept in holds[] (per forced edge, read and
+ * written atomically: a cycle's edges are explained on several threads at
+ * once, interpret.c): most are never asked, and asking is a few random
+ * accesses into the history, not a pass over every forced edge.
  * No edge list is kept: an arc's edge is rebuilt from its two nodes and eid
  * (arc_edge), and the forced edges are read in the caller's array. */
 enum { CLS_KNOWN = 0, CLS_HOLDS = 1, CLS_FORCED = 2, CLS_UNSET = 3 };
@@ -70,7 +74,8 @@ typedef struct ictx {
     ivec_u64 init_rd;
     ivec_u64 rmw_rd;
     dg_graph g;                  /* the fact graph (above) */
-    uint8_t *cls;                /* per arc */
+    uint8_t *cls;                /* per arc: CLS_KNOWN or, for a forced arc, CLS_UNSET */
+    _Atomic uint8_t *holds;      /* per forced edge: 0 not asked yet, else CLS_HOLDS or CLS_FORCED */
     uint64_t num_known;          /* known edges (SO, WR, read-modify-write links) */
     int has_forced;              /* forced edges were given: the CLS_HOLDS and CLS_FORCED graphs exist */
     const dep_edge *forced;
@@ -109,7 +114,7 @@ uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t);
 void ictx_readers(const ictx *c, uint32_t key, uint32_t g, vec_u32 *out);
 /* Is arc j in the graph of class maxcls (its class <= maxcls)?  A forced
  * arc's class is settled on the first such question that needs it (kept
- * in cls: the searches run on one thread). */
+ * in holds: the same answer whichever thread asks first). */
 int ictx_arc_within(const ictx *c, uint32_t j, int maxcls);
 /* The edge of arc j of the fact graph, which leaves node u (none for a fixed arc: 0). */
 int ictx_arc_edge(const ictx *c, uint32_t u, uint32_t j, dep_edge *e);
@@ -121,8 +126,10 @@ int interp_forced_in_facts(const history *h, const dep_edge *e);
 /* Per key, vo's writers reordered to agree with the forced WW edges of that
  * key (topological order, ties by the original position), so that cycles
  * of forced edges hold under it.  A key whose forced edges are cyclic
- * keeps the rest of its order as given. */
-void interp_repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out);
+ * keeps the rest of its order as given.  Key ranges are tasks on pool at
+ * priority prio (NULL: the caller's thread): the same order for any pool. */
+void interp_repair_vo(const history *h, const version_order *vo, const dep_edge *forced, size_t nf, version_order *out,
+                      struct par_pool *pool, int prio);
 
 /* The two graph nodes of dependency e (depgraph.h's numbering). */
 void interp_node_pair(int split, const dep_edge *e, uint32_t *x, uint32_t *y);
@@ -145,6 +152,10 @@ int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 
 /* Why the version order fact behind dependency e holds (report.h's
  * edge_why); facts (a VEC(report_fact)) gets, in the order proven, the
  * facts its explanation relies on that were not already there. */
-void ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *facts);
+/* Returns 1 when the explanation looked up facts in `facts` (its outcome
+ * may depend on the facts proven before it), else 0: then nothing was
+ * added to facts, and the explanation is the same whatever facts held
+ * (interpret.c explains a cycle's edges at once on that ground). */
+int ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *facts);
 
 #endif

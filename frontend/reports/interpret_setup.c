@@ -306,7 +306,12 @@ int ictx_arc_within(const ictx *c, uint32_t j, int maxcls) {
     if (k == CLS_UNSET) {
         if (maxcls >= CLS_FORCED) return 1;
         if (maxcls < CLS_HOLDS) return 0;
-        k = c->cls[j] = forced_holds(c, &c->forced[c->g.eid[j]]) ? CLS_HOLDS : CLS_FORCED;   /* asked once */
+        uint32_t f = c->g.eid[j];
+        k = atomic_load_explicit(&c->holds[f], memory_order_relaxed);
+        if (!k) {                                /* asked once (twice at worst, on two threads: the same answer) */
+            k = forced_holds(c, &c->forced[f]) ? CLS_HOLDS : CLS_FORCED;
+            atomic_store_explicit(&c->holds[f], k, memory_order_relaxed);
+        }
     }
     return k <= maxcls;
 }
@@ -407,6 +412,7 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     c->g.adj = xmalloc((m + 1) * sizeof *c->g.adj);
     c->g.eid = xmalloc((m + 1) * sizeof *c->g.eid);
     c->cls = xmalloc(m + 1);
+    c->holds = xcalloc(nf + 1, sizeof *c->holds);
     /* placed at start[x]++ (no copy of the offsets: 12 bytes a node and a
      * version at 1M transactions); each then holds its successor's start,
      * and one move back restores them */

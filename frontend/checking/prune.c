@@ -128,7 +128,7 @@ static int prune_rounds(polygraph *g, int max_rounds) {
          * table, dead, goes first */
         int more = g->cons.len && (int)g->prune_rounds < max_rounds &&
                    (g->prune_rounds == 0 || next_round_pays(g, decided, cons_before));
-        if (!more && !table_wanted_after(g)) pg_reach_free(g);
+        if (!more && !table_wanted_after(g)) pg_reach_drop_table(g);
         if (!(more ? pg_reach(g) : pg_order(g))) {
             if (g->prune_rounds == 0)
                 snprintf(g->fail_reason, sizeof g->fail_reason,
@@ -149,7 +149,8 @@ static int prune_rounds(polygraph *g, int max_rounds) {
 }
 
 /* The renewals and the last order write over the arrays of the call
- * before (pg_reach_keep_scratch): fresh pages only for the first. */
+ * before (pg_reach_keep_scratch: kept from the first table on), fresh
+ * pages only where the edges outgrow them. */
 int pg_prune(polygraph *g, int max_rounds) {
     pg_reach_keep_scratch(g, 1);
     int ok = prune_rounds(g, max_rounds);

@@ -627,10 +627,16 @@ static int compute(polygraph *g, int want_reach) {
     return g->acyclic;
 }
 
-int pg_reach(polygraph *g) { return compute(g, 1); }
+/* The first table's arrays are kept for the renewal that pruning makes
+ * next (and the renewal's for the last order): pg_prune or pg_reach_free
+ * lets them go. */
+int pg_reach(polygraph *g) {
+    if (!g->reach) pg_reach_keep_scratch(g, 1);
+    return compute(g, 1);
+}
 int pg_order(polygraph *g) { return compute(g, 0); }
 
-void pg_reach_free(polygraph *g) {
+void pg_reach_drop_table(polygraph *g) {
     reach_rows_free(g);
     free(g->sclass); free(g->sout_start); free(g->sout);
     g->sclass = NULL; g->sout_start = NULL; g->sout = NULL;
@@ -639,4 +645,9 @@ void pg_reach_free(polygraph *g) {
     vec_free(g->rsum);
     free(g->rsum_start); g->rsum_start = NULL;
     free(g->unit_slow); g->unit_slow = NULL;
+}
+
+void pg_reach_free(polygraph *g) {
+    pg_reach_drop_table(g);
+    pg_reach_keep_scratch(g, 0);
 }

@@ -224,7 +224,11 @@ VECTORIZE static void narrow_bytes(uint8_t *restrict d, uint8_t *restrict bit, c
  * which only the incremental update asks; a full table starts a new set).
  * bit: scratch of S bytes rounded up to 8. */
 void reach_rows_store(polygraph *g, uint8_t *row, uint32_t k, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
-    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, h = pg_load32(row);
+    /* the old head is read only when reused: a full table's first store
+     * into a fresh page is then its first touch, one fault that maps a
+     * page, where a read first mapped the zero page and the write then
+     * faulted again to replace it */
+    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, h = reuse ? pg_load32(row) : 0;
     /* a row made wide stays wide until the next full table: a row takes at
      * most one wide row, so the pool never outgrows the rows */
     int stay_wide = reuse && pg_reach_head_wide(h);

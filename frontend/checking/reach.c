@@ -58,8 +58,9 @@ static inline int no_arc(const polygraph *g, const pg_edge *e) {
     return g->rw_lazy && PG_KIND(e->meta) == DEP_RW && pg_rw_lazy(g, e->from, PG_KEY(e->meta));
 }
 
-/* The arrays a call makes for the known graph, kept between calls while
- * pruning (pg_reach_keep_scratch): each is written whole before it is
+/* The arrays a call makes for the known graph, kept between calls from
+ * the first table until pruning ends (pg_reach_keep_scratch; pg_reach,
+ * pg_prune, pg_reach_free): each is written whole before it is
  * read (start zeroed first), so what a kept one held before changes
  * nothing; adj grows with the edges (by mremap: no copy). */
 typedef struct reach_scratch {

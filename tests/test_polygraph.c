@@ -303,6 +303,7 @@ static void pruning_decides_forced_order(void **state) {
     for (int split = 0; split < 2; split++) {
         polygraph g;
         pg_init(&g, &ix, split);
+        g.reach_keep = 1;                 /* the blocked tests below read the table */
         assert_true(pg_build_constraints(&g));
         assert_true(pg_prune(&g, 100));
         assert_int_equal(g.cons.len, 0);

@@ -245,6 +245,12 @@ typedef struct polygraph {
     int reach_half;              /* split graph, rows for the commits only (pg_reach_half_mode) */
     uint8_t *sclass;             /* with reach_half: per transaction, PG_SOUT_* of its start node */
     uint32_t *sout_start, *sout; /* with reach_half: start nodes' arcs but the fixed one, as of the table */
+    struct reach_scratch *reach_scratch;   /* from the first table until pruning ends: the known
+                                              graph's adjacency and order arrays, kept from one
+                                              pg_reach / pg_order to the next (reach.c; NULL: each
+                                              call makes and frees its own) */
+    int reach_keep;              /* pg_prune leaves the table (else it frees it before its
+                                    last order when nothing after asks for it; tests set it) */
     uint32_t *topo_pos;          /* node -> position in a topological order */
     int acyclic;                 /* result of the last pg_reach() */
     /* per unit: reader summary (chain, max position) for the blocked tests */
@@ -487,9 +493,18 @@ extern pg_reach_half_id pg_reach_half_mode;
  * pg_reach_skipped counts the successors skipped (tests). */
 extern int pg_reach_skip;
 extern _Atomic uint64_t pg_reach_skipped;
-/* Free the reachability table and the reader summaries: nothing after
- * pruning tests reachability (pg_side_blocked, pg_reaches) again. */
+/* Free the reachability table, the reader summaries and the kept arrays
+ * (below): nothing after pruning tests reachability (pg_side_blocked,
+ * pg_reaches) again.  pg_reach_drop_table: all but the kept arrays. */
 void pg_reach_free(polygraph *g);
+void pg_reach_drop_table(polygraph *g);
+/* Keep (on) or free (off) the arrays pg_reach and pg_order make for the
+ * known graph (its adjacency, a topological order) from one call to the
+ * next: a renewal then writes over the pages of the last one instead of
+ * taking fresh ones from the kernel, which zeroes each.  On from a
+ * polygraph's first table (pg_reach) until pg_prune returns (or
+ * pg_reach_free); the results are the same either way. */
+void pg_reach_keep_scratch(polygraph *g, int on);
 
 /* The whole table's rows, one per node (whatever the layout: half a
  * table counts as the whole one, so that the pruning rule that reads this
@@ -502,7 +517,12 @@ uint64_t pg_reach_renewal_rows(const polygraph *g);
 /* prune.c: prune until a round decides nothing, max_rounds were run, or
  * (pg_prune_stop) another round is not expected to pay for its table;
  * returns 1, or 0 when the level fails.  topo_pos is left the known
- * graph's Kahn order either way. */
+ * graph's Kahn order either way.  When the last step is that order alone
+ * (no round follows), the table and the reader summaries are freed before
+ * it (pg_reach_drop_table), unless g->reach_keep or the choice of candidates
+ * for ambiguous reads and views (choice.h, which reads the table after
+ * pruning) may follow: the order's arrays then take their place instead
+ * of coming on top (1M SI: 114 + 46 MB). */
 int  pg_prune(polygraph *g, int max_rounds);
 /* When pruning stops before its fixpoint: by the expected yield of the
  * next round, for tables that are not small (auto), always (a testing knob: the rule on

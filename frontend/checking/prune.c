@@ -112,13 +112,23 @@ static int next_round_pays(const polygraph *g, size_t decided, size_t cons_befor
     return expect * PRUNE_ROWS_PER_CONS >= (double)rows;
 }
 
-int pg_prune(polygraph *g, int max_rounds) {
+/* Whether anything after pruning reads the table: the candidates of
+ * ambiguous reads and views (choice.h: a history with ambiguous reads,
+ * or rr's predicate reads, which may have views), or the caller
+ * (g->reach_keep). */
+static int table_wanted_after(const polygraph *g) {
+    return g->reach_keep || g->ix->h->num_amb || g->prw;
+}
+
+static int prune_rounds(polygraph *g, int max_rounds) {
     size_t decided = 0, cons_before = 0;
     for (;;) {
         /* the last table renewal is skipped when no round follows: only
-         * the order (and whether there is one) is needed then */
+         * the order (and whether there is one) is needed then, and the
+         * table, dead, goes first */
         int more = g->cons.len && (int)g->prune_rounds < max_rounds &&
                    (g->prune_rounds == 0 || next_round_pays(g, decided, cons_before));
+        if (!more && !table_wanted_after(g)) pg_reach_drop_table(g);
         if (!(more ? pg_reach(g) : pg_order(g))) {
             if (g->prune_rounds == 0)
                 snprintf(g->fail_reason, sizeof g->fail_reason,
@@ -136,4 +146,14 @@ int pg_prune(polygraph *g, int max_rounds) {
         g->cons_pruned += decided;
         if (!decided) return 1;
     }
+}
+
+/* The renewals and the last order write over the arrays of the call
+ * before (pg_reach_keep_scratch: kept from the first table on), fresh
+ * pages only where the edges outgrow them. */
+int pg_prune(polygraph *g, int max_rounds) {
+    pg_reach_keep_scratch(g, 1);
+    int ok = prune_rounds(g, max_rounds);
+    pg_reach_keep_scratch(g, 0);
+    return ok;
 }

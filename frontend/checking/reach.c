@@ -58,15 +58,41 @@ static inline int no_arc(const polygraph *g, const pg_edge *e) {
     return g->rw_lazy && PG_KIND(e->meta) == DEP_RW && pg_rw_lazy(g, e->from, PG_KEY(e->meta));
 }
 
+/* The arrays a call makes for the known graph, kept between calls from
+ * the first table until pruning ends (pg_reach_keep_scratch; pg_reach,
+ * pg_prune, pg_reach_free): each is written whole before it is
+ * read (start zeroed first), so what a kept one held before changes
+ * nothing; adj grows with the edges (by mremap: no copy). */
+typedef struct reach_scratch {
+    uint32_t *start, *adj, *order;
+    size_t adj_cap;              /* entries */
+} reach_scratch;
+
+void pg_reach_keep_scratch(polygraph *g, int on) {
+    reach_scratch *sc = g->reach_scratch;
+    if (on && !sc) g->reach_scratch = xcalloc(1, sizeof *sc);
+    if (on || !sc) return;
+    free(sc->start); free(sc->adj); free(sc->order);
+    free(sc);
+    g->reach_scratch = NULL;
+}
+
 #define ADJ_AHEAD 16
 static void build_adjacency(const polygraph *g, dg_graph *dg) {
     const pg_index *ix = g->ix;
     uint32_t N = g->num_nodes, T = g->split ? N / 2 : N;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
+    reach_scratch *sc = g->reach_scratch;
     dg->n = N;
-    dg->start = big_calloc((size_t)N + 1, sizeof *dg->start);
-    dg->adj = big_malloc((M + 1) * sizeof *dg->adj);
     dg->eid = NULL;
+    if (sc && sc->start) memset(dg->start = sc->start, 0, ((size_t)N + 1) * sizeof *dg->start);
+    else dg->start = big_calloc((size_t)N + 1, sizeof *dg->start);
+    if (!sc) dg->adj = big_malloc((M + 1) * sizeof *dg->adj);
+    else {
+        if (sc->adj_cap < M + 1) { sc->adj = big_realloc(sc->adj, (M + 1) * sizeof *sc->adj); sc->adj_cap = M + 1; }
+        dg->adj = sc->adj;
+        sc->start = dg->start;
+    }
     /* the counts and places are scattered over the nodes: each asked for
      * ADJ_AHEAD edges before its turn (the edges are read in order) */
     for (size_t i = 0; i < E; i++) {
@@ -124,13 +150,16 @@ pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
 
 typedef struct reach_job {
     polygraph *g;
-    const uint32_t *start, *adj, *chain, *pos;
+    const uint32_t *start, *adj;
     const uint32_t *lv;          /* banded: row nodes by height */
     uint32_t nlv, chunk, maxdeg;
     int banded;                  /* rows are built on several threads: wait for a row's state */
-    _Atomic uint8_t *state;      /* per node: its row is unwritten (0), exact (ROW_EXACT) or lossy */
+    _Atomic uint8_t *state;      /* per row: unwritten (0), exact (ROW_EXACT) or lossy */
     atomic_size_t next_chunk;
 } reach_job;
+
+/* A node's row index (its node, or its transaction in a half table). */
+static inline uint32_t row_index(const polygraph *g, uint32_t u) { return g->reach_half ? u >> 1 : u; }
 
 int pg_reach_skip = 1;
 _Atomic uint64_t pg_reach_skipped;
@@ -149,10 +178,11 @@ static inline void cpu_relax(void) {
 
 /* Row node x's state, once its row is final. */
 static inline unsigned final_state(const reach_job *j, uint32_t x) {
-    unsigned st = atomic_load_explicit(&j->state[x], memory_order_acquire);
+    _Atomic uint8_t *sx = &j->state[row_index(j->g, x)];
+    unsigned st = atomic_load_explicit(sx, memory_order_acquire);
     if (!st && j->banded) {
         /* another thread is writing it: it is close to done (same band) */
-        for (unsigned spins = 0; !(st = atomic_load_explicit(&j->state[x], memory_order_acquire));)
+        for (unsigned spins = 0; !(st = atomic_load_explicit(sx, memory_order_acquire));)
             if (++spins < 256) cpu_relax();
             else sched_yield();                /* its thread may be off the processor */
     }
@@ -181,7 +211,7 @@ static inline int merge_row(const reach_job *j, uint16_t *acc, uint32_t k, uint3
 static int merge_succ(const reach_job *j, uint16_t *acc, uint32_t k, uint32_t x, uint8_t *bit, uint16_t *tmp) {
     const polygraph *g = j->g;
     if (has_row(g, x)) return merge_row(j, acc, k, x, bit, tmp);
-    int exact = !reach_rows_own(g, acc, k, j->chain[x], j->pos[x]);
+    int exact = !reach_rows_own(g, acc, k, pg_node_chain(g, x), pg_node_pos(g, x));
     uint8_t cls = g->sclass[x >> 1];
     if (cls & PG_SOUT_OWN) exact &= merge_row(j, acc, k, x - 1, bit, tmp);
     if (cls & PG_SOUT_MORE)
@@ -197,20 +227,23 @@ static int merge_succ(const reach_job *j, uint16_t *acc, uint32_t k, uint32_t x,
  * facts are true ones) changes no entry of acc. */
 static inline int dominated(const reach_job *j, const uint16_t *acc, uint32_t k, uint32_t x) {
     const polygraph *g = j->g;
-    uint32_t c = j->chain[x];
+    uint32_t c = pg_node_chain(g, x);
     if (c >= g->num_chains || acc[c] == PG_REACH_NONE) return 0;
-    return g->reach_frame[(size_t)k * g->num_chains + c] + acc[c] <= j->pos[x];
+    return g->reach_frame[(size_t)k * g->num_chains + c] + acc[c] <= pg_node_pos(g, x);
 }
 
 /* Ask for what sorted_succ and dominated will read of u's successors
- * (their places in the order, chains and positions: a miss each, one
- * row ahead of their use). */
+ * (their places in the order; their chains and positions, in their
+ * transactions' records or the index's chain arrays: a miss each, one row
+ * ahead of their use). */
 static inline void succ_fetch(const reach_job *j, uint32_t u) {
+    const polygraph *g = j->g;
+    const pg_index *ix = g->ix;
     for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
-        uint32_t x = j->adj[e];
-        __builtin_prefetch(&j->g->topo_pos[x]);
-        __builtin_prefetch(&j->chain[x]);
-        __builtin_prefetch(&j->pos[x]);
+        uint32_t x = j->adj[e], t = pg_node_txn(g, x);
+        __builtin_prefetch(&g->topo_pos[x]);
+        if (ix->chain_sess) { __builtin_prefetch(&ix->chain_sess[t]); __builtin_prefetch(&ix->chain_pos[t]); }
+        else __builtin_prefetch(&ix->h->txns[t]);
     }
 }
 
@@ -259,7 +292,7 @@ static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc
         if (skip && exact && dominated(j, acc, k, x)) { ++*skipped; continue; }
         exact &= merge_succ(j, acc, k, x, bit, tmp);
     }
-    exact &= !reach_rows_own(g, acc, k, j->chain[u], j->pos[u]);
+    exact &= !reach_rows_own(g, acc, k, pg_node_chain(g, u), pg_node_pos(g, u));
     exact &= !reach_rows_clamp(acc, S);
     reach_rows_store(g, row_of(g, u), k, acc, 0, bit);
     return exact ? ROW_EXACT : ROW_LOSSY;
@@ -284,23 +317,59 @@ static void band_task(void *ctx, size_t task) {
             uint32_t u = j->lv[i];
             if (i + 1 < j->nlv) succ_fetch(j, j->lv[i + 1]);
             unsigned st = row_build(j, u, acc, acc + S + 1, bit, succ, &skipped);
-            atomic_store_explicit(&j->state[u], (uint8_t)st, memory_order_release);
+            atomic_store_explicit(&j->state[row_index(j->g, u)], (uint8_t)st, memory_order_release);
         }
     }
     atomic_fetch_add_explicit(&pg_reach_skipped, skipped, memory_order_relaxed);
     free(acc); free(bit); free(succ);
 }
 
+/* Node x's height, from its successors' (a row node's is in height, by
+ * row; a start node of a half table has none of its own: its arcs all go
+ * to commits, which have rows, as has_row says). */
+static inline uint32_t node_height(const polygraph *g, const dg_graph *dg, const uint32_t *height, uint32_t x) {
+    if (has_row(g, x)) return height[row_index(g, x)];
+    uint32_t hx = 0;
+    for (uint32_t f = dg->start[x]; f < dg->start[x + 1]; f++) {
+        uint32_t hy = height[row_index(g, dg->adj[f])] + 1;
+        hx = hy > hx ? hy : hx;
+    }
+    return hx;
+}
+
+/* The row nodes by height (by node id within one), into order[0 ..
+ * rows): a node's height is the longest path from it to a sink, over
+ * every node (a start node between its commits), kept for the row nodes
+ * only (4 bytes a row). */
+static void order_by_height(const polygraph *g, const dg_graph *dg, uint32_t *order, uint32_t rows) {
+    uint32_t N = g->num_nodes, *height = xmalloc((rows ? rows : 1) * sizeof *height), maxh = 0;
+    for (uint32_t i = N; i-- > 0;) {
+        uint32_t u = order[i], hu = 0;
+        if (!has_row(g, u)) continue;
+        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
+            uint32_t hx = node_height(g, dg, height, dg->adj[e]) + 1;
+            hu = hx > hu ? hx : hu;
+        }
+        height[row_index(g, u)] = hu;
+        maxh = hu > maxh ? hu : maxh;
+    }
+    uint32_t *cnt = xcalloc((size_t)maxh + 2, sizeof *cnt);
+    for (uint32_t r = 0; r < rows; r++) cnt[height[r] + 1]++;
+    for (uint32_t hgt = 0; hgt <= maxh; hgt++) cnt[hgt + 1] += cnt[hgt];
+    for (uint32_t r = 0; r < rows; r++) order[cnt[height[r]]++] = g->reach_half ? 2 * r : r;
+    free(cnt); free(height);
+}
+
 /* Every row.  order: a topological order of all nodes; on the banded path
  * it is overwritten (the row nodes by height). */
-static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
+static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
     uint32_t N = g->num_nodes, rows = g->reach_half ? N / 2 : N;
-    reach_job j = { .g = g, .start = dg->start, .adj = dg->adj, .chain = chain, .pos = pos };
+    reach_job j = { .g = g, .start = dg->start, .adj = dg->adj };
     for (uint32_t u = 0; u < N; u++) {
         uint32_t d = dg->start[u + 1] - dg->start[u];
         j.maxdeg = d > j.maxdeg ? d : j.maxdeg;
     }
-    j.state = xcalloc(N ? N : 1, sizeof *j.state);
+    j.state = xcalloc(rows ? rows : 1, sizeof *j.state);
     unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
     if (threads <= 1 || rows < 2) {
         uint16_t *acc = xmalloc(2 * ((size_t)g->num_chains + 1) * sizeof *acc);
@@ -310,29 +379,13 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order, const 
             if (has_row(g, order[i])) {
                 if (i > 0) succ_fetch(&j, order[i - 1]);
                 unsigned st = row_build(&j, order[i], acc, acc + g->num_chains + 1, bit, succ, &skipped);
-                atomic_store_explicit(&j.state[order[i]], (uint8_t)st, memory_order_relaxed);
+                atomic_store_explicit(&j.state[row_index(g, order[i])], (uint8_t)st, memory_order_relaxed);
             }
         atomic_fetch_add_explicit(&pg_reach_skipped, skipped, memory_order_relaxed);
         free(acc); free(bit); free(succ); free((void *)j.state);
         return;
     }
-    /* heights, over every node (a start node between its commits) */
-    uint32_t *height = xmalloc((size_t)N * sizeof *height), maxh = 0;
-    for (uint32_t i = N; i-- > 0;) {
-        uint32_t u = order[i], hu = 0;
-        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
-            uint32_t hx = height[dg->adj[e]] + 1;
-            hu = hx > hu ? hx : hu;
-        }
-        height[u] = hu;
-        maxh = hu > maxh ? hu : maxh;
-    }
-    /* row nodes by height (by node id within one), into order */
-    uint32_t *cnt = xcalloc((size_t)maxh + 2, sizeof *cnt);
-    for (uint32_t u = 0; u < N; u++) if (has_row(g, u)) cnt[height[u] + 1]++;
-    for (uint32_t hgt = 0; hgt <= maxh; hgt++) cnt[hgt + 1] += cnt[hgt];
-    for (uint32_t u = 0; u < N; u++) if (has_row(g, u)) order[cnt[height[u]]++] = u;
-    free(cnt); free(height);
+    order_by_height(g, dg, order, rows);
     j.lv = order;
     j.nlv = rows;
     j.chunk = rows / (16 * threads);
@@ -538,7 +591,9 @@ static int compute(polygraph *g, int want_reach) {
     uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
     build_adjacency(g, &dg);
-    uint32_t *order = xmalloc((N ? N : 1) * sizeof *order);
+    reach_scratch *sc = g->reach_scratch;
+    uint32_t *order = sc && sc->order ? sc->order : xmalloc((N ? N : 1) * sizeof *order);
+    if (sc) sc->order = order;
     g->acyclic = dg_topo_order(&dg, 0, 0, order);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
@@ -560,31 +615,29 @@ static int compute(polygraph *g, int want_reach) {
             }
         }
         if (!done) {
-            /* chain and position per node, once: the inner loop stays in the table */
-            uint32_t *chain = xmalloc((N ? N : 1) * sizeof *chain), *pos = xmalloc((N ? N : 1) * sizeof *pos);
-            for (uint32_t u = 0; u < N; u++) {
-                chain[u] = pg_node_chain(g, u);
-                pos[u] = chain[u] == HISTORY_NONE ? 0 : pg_node_pos(g, u);
-            }
             if (!g->reach) reach_rows_alloc(g, rows);
-            reach_rows_frames(g, order, chain, pos);   /* before full_table may reorder order */
+            reach_rows_frames(g, order);               /* before full_table may reorder order */
             atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             build_start_arcs(g, &dg);                  /* row_build reads them */
-            full_table(g, &dg, order, chain, pos);
-            free(chain); free(pos);
+            full_table(g, &dg, order);
         } else build_start_arcs(g, &dg);
         g->reach_valid = 1;
         g->reach_edges = g->known.len;
     }
-    dg_free(&dg);
-    free(order);
+    if (!sc) { dg_free(&dg); free(order); }    /* else kept for the next call */
     return g->acyclic;
 }
 
-int pg_reach(polygraph *g) { return compute(g, 1); }
+/* The first table's arrays are kept for the renewal that pruning makes
+ * next (and the renewal's for the last order): pg_prune or pg_reach_free
+ * lets them go. */
+int pg_reach(polygraph *g) {
+    if (!g->reach) pg_reach_keep_scratch(g, 1);
+    return compute(g, 1);
+}
 int pg_order(polygraph *g) { return compute(g, 0); }
 
-void pg_reach_free(polygraph *g) {
+void pg_reach_drop_table(polygraph *g) {
     reach_rows_free(g);
     free(g->sclass); free(g->sout_start); free(g->sout);
     g->sclass = NULL; g->sout_start = NULL; g->sout = NULL;
@@ -593,4 +646,9 @@ void pg_reach_free(polygraph *g) {
     vec_free(g->rsum);
     free(g->rsum_start); g->rsum_start = NULL;
     free(g->unit_slow); g->unit_slow = NULL;
+}
+
+void pg_reach_free(polygraph *g) {
+    pg_reach_drop_table(g);
+    pg_reach_keep_scratch(g, 0);
 }

@@ -140,15 +140,17 @@ int reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, ui
  * reach_frame_shift.  Frames only grow along the order; reach_jump[k] sums
  * the largest growth of any chain over the frames before k (a bound of
  * how far two frames lie apart on every chain). */
-void reach_rows_frames(polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos) {
+void reach_rows_frames(polygraph *g, const uint32_t *order) {
     uint32_t N = g->num_nodes, S = g->num_chains, sh = g->reach_frame_shift, F = g->reach_frames;
     uint32_t *least = xcalloc(S ? S : 1, sizeof *least);
-    for (uint32_t u = 0; u < N; u++)
-        if (chain[u] < S && pos[u] + 1 > least[chain[u]]) least[chain[u]] = pos[u] + 1;
+    for (uint32_t u = 0; u < N; u++) {
+        uint32_t c = pg_node_chain(g, u);
+        if (c < S && pg_node_pos(g, u) + 1 > least[c]) least[c] = pg_node_pos(g, u) + 1;
+    }
     for (uint32_t k = F, i = N; k-- > 0;) {
         for (; i > (k << sh) && i > 0; i--) {
-            uint32_t u = order[i - 1], c = chain[u];
-            if (c < S && pos[u] < least[c]) least[c] = pos[u];
+            uint32_t u = order[i - 1], c = pg_node_chain(g, u);
+            if (c < S && pg_node_pos(g, u) < least[c]) least[c] = pg_node_pos(g, u);
         }
         memcpy(g->reach_frame + (size_t)k * S, least, S * sizeof *least);
         for (uint32_t x = 0; x < S; x++) g->reach_frame16[(size_t)k * S + x] = (uint16_t)least[x];
@@ -222,7 +224,11 @@ VECTORIZE static void narrow_bytes(uint8_t *restrict d, uint8_t *restrict bit, c
  * which only the incremental update asks; a full table starts a new set).
  * bit: scratch of S bytes rounded up to 8. */
 void reach_rows_store(polygraph *g, uint8_t *row, uint32_t k, const uint16_t *restrict acc, int reuse, uint8_t *restrict bit) {
-    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, h = pg_load32(row);
+    /* the old head is read only when reused: a full table's first store
+     * into a fresh page is then its first touch, one fault that maps a
+     * page, where a read first mapped the zero page and the write then
+     * faulted again to replace it */
+    uint32_t S = g->num_chains, split = g->reach_bits_at != 0, h = reuse ? pg_load32(row) : 0;
     /* a row made wide stays wide until the next full table: a row takes at
      * most one wide row, so the pool never outgrows the rows */
     int stay_wide = reuse && pg_reach_head_wide(h);

@@ -22,9 +22,9 @@
  * entry did (a fact lost). */
 int reach_rows_clamp(uint16_t *acc, uint32_t w);
 /* The frames of a full table, from its topological order (order) and the
- * nodes' chains and positions; a node's frame is its place in the order
- * >> reach_frame_shift. */
-void reach_rows_frames(polygraph *g, const uint32_t *order, const uint32_t *chain, const uint32_t *pos);
+ * nodes' chains and positions (pg_node_chain, pg_node_pos); a node's frame
+ * is its place in the order >> reach_frame_shift. */
+void reach_rows_frames(polygraph *g, const uint32_t *order);
 /* Position p on chain c into acc (frame k); 1 if it was dropped (before
  * the frame or 2^16 - 1 or more past it: a fact lost). */
 int reach_rows_own(const polygraph *g, uint16_t *acc, uint32_t k, uint32_t c, uint32_t p);

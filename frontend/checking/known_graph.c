@@ -24,7 +24,7 @@ const char *dep_kind_name(dep_kind k) {
     return (unsigned)k < 6 ? names[k] : "?";
 }
 
-typedef struct ext_read { uint32_t txn, src_op, op; } ext_read;     /* its key: h->op_key[op] */
+typedef struct ext_read { uint32_t txn, src_txn, op; } ext_read;   /* its key: h->op_key[op]; src_txn: the writer's */
 
 static void push_dep(pg_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e = { from, to, PG_META(kind, key) };
@@ -44,7 +44,8 @@ static int read_error(ic_error *err, const history *h, uint32_t op, const char *
  * op (history.h's two stages), so they overlap instead of one read after
  * another.  Hints only. */
 static inline void prefetch_sources(const history *h, uint32_t op) {
-    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
+    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2, region = HISTORY_PREFETCH_REGION;
+    if (op + region < h->num_ops) history_writer_prefetch_region(h, h->op_key[op + region]);
     if (op + ahead < h->num_ops && h->op_kind[op + ahead] == OP_READ)
         history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
     if (op + half < h->num_ops && h->op_kind[op + half] == OP_READ)
@@ -58,75 +59,83 @@ static void mark_in_graph(pg_index *ix) {
 }
 
 /* The read pass for a range of transactions.  Its per-key scratch is one
- * set of arrays a thread (at most `threads` tasks run at once), stamped
- * with transaction ids, which the ranges do not share: no reset between
- * tasks. */
-typedef struct read_scratch { uint32_t *last_w, *wrote, *read, *app_txn, *app_num; atomic_int busy; } read_scratch;
-typedef struct read_out { VEC(ext_read) reads; uint64_t graph_txns; int failed; ic_error err; } read_out;
+ * 8-byte record a key and a thread (at most `threads` tasks run at once),
+ * stamped with transaction ids, which the ranges do not share: no reset
+ * between tasks.  One record, not one array per field, so that an op
+ * touches one cache line of them (the keys are random, the records far
+ * past the caches at 22M).  Within transaction txn: `apps` counts its own
+ * appends to the key so far, or is KEY_SEEN once the key's external read
+ * is past (a read seen, or a register write hiding the snapshot). */
+typedef struct key_rec { uint32_t txn, apps; } key_rec;
+#define KEY_SEEN UINT32_MAX
+typedef struct read_scratch { key_rec *rec; atomic_int busy; } read_scratch;
+typedef struct read_out {
+    VEC(ext_read) reads;
+    uint64_t graph_txns;
+    int failed; ic_error err;
+    uint32_t inter_op;           /* the range's first read of an overwritten write (HISTORY_NONE: none) */
+} read_out;
 typedef struct read_job {
     const pg_index *ix;
-    uint8_t *is_final;           /* per op; a range writes its own transactions' ops */
     uint32_t ntasks;
     read_out *out;
     read_scratch *scratch;
     unsigned threads;
 } read_job;
 
+/* Final writes are the ones their own transaction does not overwrite
+ * (history.h's OP_OVERWRITTEN: a transaction installs only its last write
+ * of a key).  External reads: the first read per key that shows the
+ * snapshot — a register read before an own write, or any list read, whose
+ * external prefix (without the own appends so far) is what it read from
+ * the snapshot.  INT makes the later reads agree with it.  A range stops
+ * at its first read of nobody's, its own later or an aborted write; a
+ * read of an overwritten (intermediate) write is only noted, as the
+ * first of those is reported only when no range has one of the others. */
 static void read_task(void *ctx, size_t task) {
     read_job *jb = ctx;
     const pg_index *ix = jb->ix;
     const history *h = ix->h;
-    uint8_t *is_final = jb->is_final;
     read_out *o = &jb->out[task];
-    uint32_t nk = h->num_keys, nt = h->num_txns;
+    uint32_t nk = h->num_keys, nt = h->num_txns, nops = h->num_ops;
     uint32_t lo = (uint32_t)((uint64_t)nt * task / jb->ntasks), hi = (uint32_t)((uint64_t)nt * (task + 1) / jb->ntasks);
     read_scratch *sc = NULL;
     for (unsigned i = 0; !sc; i = (i + 1) % jb->threads)
         if (!atomic_exchange(&jb->scratch[i].busy, 1)) sc = &jb->scratch[i];
-    if (!sc->last_w) {
-        sc->last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->last_w);    /* reverse pass */
-        sc->wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->wrote);      /* written before, this txn */
-        sc->read = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->read);        /* read before, this txn */
-        sc->app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_txn);  /* own appends so far: txn */
-        sc->app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_num);  /* ... and how many */
-        for (uint32_t k = 0; k < nk; k++) sc->last_w[k] = sc->wrote[k] = sc->read[k] = sc->app_txn[k] = UINT32_MAX;
+    if (!sc->rec) {
+        sc->rec = big_malloc((size_t)(nk ? nk : 1) * sizeof *sc->rec);
+        for (uint32_t k = 0; k < nk; k++) sc->rec[k] = (key_rec){ UINT32_MAX, 0 };
     }
-    uint32_t *last_w = sc->last_w, *wrote = sc->wrote, *read = sc->read, *app_txn = sc->app_txn, *app_num = sc->app_num;
+    key_rec *rec = sc->rec;
     ic_error_clear(&o->err);
+    o->inter_op = HISTORY_NONE;
     int ok = 1;
-    /* Final writes (a transaction installs only its last write of a key)
-     * and external reads: the first read per key that shows the snapshot —
-     * a register read before an own write, or any list read, whose external
-     * prefix (without the own appends so far) is what it read from the
-     * snapshot.  INT makes the later reads agree with it. */
     for (uint32_t t = lo; t < hi && ok; t++) {
         if (!ix->in_graph[t]) continue;
         const history_txn *tx = &h->txns[t];
         o->graph_txns++;
-        for (uint32_t i = tx->num_ops; i-- > 0;) {
-            uint32_t op = tx->first_op + i;
-            if (!history_op_is_write(h, op)) continue;
-            uint32_t k = h->op_key[op];
-            if (last_w[k] != t) { last_w[k] = t; is_final[op] = 1; }
-        }
         for (uint32_t i = 0; i < tx->num_ops && ok; i++) {
             uint32_t op = tx->first_op + i, k = h->op_key[op];
             prefetch_sources(h, op);
+            if (op + HISTORY_PREFETCH_AHEAD / 2 < nops) HISTORY_PREFETCH(&rec[h->op_key[op + HISTORY_PREFETCH_AHEAD / 2]]);
+            key_rec *kr = &rec[k];
+            if (kr->txn != t) { kr->txn = t; kr->apps = 0; }
             if (history_op_is_write(h, op)) {
-                if (history_op_kind(h, op) == OP_WRITE) wrote[k] = t;          /* hides the snapshot */
-                else if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 1; }
-                else app_num[k]++;
+                if (history_op_kind(h, op) == OP_WRITE) kr->apps = KEY_SEEN;          /* hides the snapshot */
+                else if (kr->apps != KEY_SEEN) kr->apps++;
                 continue;
             }
-            if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
-            read[k] = t;
+            if (!history_op_is_read(h, op) || kr->apps == KEY_SEEN) continue;
+            uint32_t own = kr->apps;
+            kr->apps = KEY_SEEN;
             if (history_op_ambiguous(h, op)) continue;      /* its writer is a choice: choice.c */
-            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
+            uint32_t src = history_snapshot_source(h, op, own);
             if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
             uint32_t w = history_op_txn(h, src);
             if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
-            ext_read r = { t, src, op };
+            if (history_op_overwritten(h, src) && o->inter_op == HISTORY_NONE) o->inter_op = op;
+            ext_read r = { t, w, op };
             big_vec_push(o->reads, r);
         }
     }
@@ -143,19 +152,12 @@ typedef struct key_out {
     uint64_t num_writers, num_links, num_wr;
 } key_out;
 
-/* txn -> writer index of the key at hand, UINT32_MAX between keys: one a
- * thread, taken by a task while it runs (at most `threads` run at once) */
-typedef struct key_scratch { uint32_t *local; atomic_int busy; } key_scratch;
-
 typedef struct key_job {
     pg_index *ix;
     const uint32_t *rstart;
     const ext_read *byk;
-    const uint8_t *is_final;
     const uint32_t *range;
     key_out *out;
-    unsigned threads;
-    key_scratch *scratch;
 } key_job;
 
 /* Ranges of keys with about equal numbers of external reads, 8 a thread. */
@@ -176,33 +178,34 @@ static uint32_t key_ranges_by_reads(const uint32_t *rstart, uint32_t nk, unsigne
  * between consecutive versions, the readers of each version (rlist from
  * rfirst, rcount of them) and the units walk's marks. */
 typedef struct key_work {
-    uint32_t *local;             /* txn -> local index, the task's key_scratch */
     vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill, visited;
 } key_work;
 
-/* The participants' final writes of key k into w->wtx (INIT first) and
- * their local indices into w->local. */
-static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t *is_final, uint32_t k, key_work *w) {
-    uint32_t *local = w->local;
+/* The participants' final writes of key k into w->wtx, INIT first.  A
+ * key's writes are listed in op order, so their transactions ascend: wtx
+ * is sorted, and a writer's local index is found by a search in it
+ * (local_of) instead of in an array over all transactions (4 bytes a
+ * transaction a thread, touched at random). */
+static void key_writers(const history *h, const uint8_t *in_graph, uint32_t k, key_work *w) {
     vec_clear(w->wtx);
+    vec_push(w->wtx, 0u);                   /* INIT writes every key first (its op k) */
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
         uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
-        if (!in_graph[t] || !is_final[op]) continue;
-        if (local[t] != UINT32_MAX) continue;
-        local[t] = (uint32_t)w->wtx.len;
+        if (!in_graph[t] || history_op_overwritten(h, op) || t <= vec_last(w->wtx)) continue;
         vec_push(w->wtx, t);
     }
-    if (w->wtx.len == 0 || w->wtx.data[0] != 0) {
-        /* INIT always writes every key first; be defensive. */
-        for (size_t i = 0; i < w->wtx.len; i++) local[w->wtx.data[i]] = UINT32_MAX;
-        vec_clear(w->wtx);
-        local[0] = 0; vec_push(w->wtx, 0u);
-        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
-            if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
-            local[t] = (uint32_t)w->wtx.len; vec_push(w->wtx, t);
-        }
+}
+
+/* Transaction t's local index among the key's writers, or UINT32_MAX. */
+static inline uint32_t local_of(const key_work *w, uint32_t t) {
+    const uint32_t *a = w->wtx.data;
+    uint32_t lo = 0, n = (uint32_t)w->wtx.len;       /* a[0 .. lo + n) holds t if any */
+    while (n > 1) {
+        uint32_t half = n / 2;
+        lo = a[lo + half] <= t ? lo + half : lo;
+        n -= half;
     }
+    return a[lo] == t ? lo : UINT32_MAX;
 }
 
 /* Elle list reads show a prefix of the version order itself: the longest
@@ -237,7 +240,7 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
         uint32_t wop = history_writer_of(h, k, els[j]);
         if (wop == HISTORY_NONE) break;
         if (!rmw_links && history_op_txn(h, wop) == reader) break;   /* pc: the reader's own suffix says nothing */
-        uint32_t x = w->local[history_op_txn(h, wop)];
+        uint32_t x = local_of(w, history_op_txn(h, wop));
         if (x == UINT32_MAX) break;         /* not a participant's write */
         if (x == prev) continue;            /* several appends of one txn */
         if (pred[x] != UINT32_MAX || succ[prev] != UINT32_MAX || x == 0) break;
@@ -248,18 +251,18 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
 
 /* The readers of every version of key k (WR edges, read-modify-write
  * links), then each version's list of readers (rfirst, rlist). */
-static void key_readers(const history *h, const ext_read *first, const ext_read *end, key_work *w,
+static void key_readers(const ext_read *first, const ext_read *end, key_work *w,
                         key_out *o, int rmw_links) {
     uint32_t nw = (uint32_t)w->wtx.len;
     uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[history_op_txn(h, r->src_op)];
+        uint32_t x = local_of(w, r->src_txn);
         rcount[x]++;
-        uint32_t lt = w->local[r->txn];
+        uint32_t lt = local_of(w, r->txn);
         if (rmw_links && lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
             succ[x] = lt; pred[lt] = x; o->num_links++;
         }
-        if (history_op_txn(h, r->src_op) != 0) o->num_wr++;    /* a WR edge (pg_index_base_each) */
+        if (r->src_txn != 0) o->num_wr++;    /* a WR edge (pg_index_base_each) */
     }
     w->rfirst.data[0] = 0;
     for (uint32_t i = 0; i < nw; i++) w->rfirst.data[i + 1] = w->rfirst.data[i] + rcount[i];
@@ -267,7 +270,7 @@ static void key_readers(const history *h, const ext_read *first, const ext_read 
     vec_resize(w->fill, nw);
     for (uint32_t i = 0; i < nw; i++) w->fill.data[i] = w->rfirst.data[i];
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[history_op_txn(h, r->src_op)];
+        uint32_t x = local_of(w, r->src_txn);
         w->rlist.data[w->fill.data[x]++] = r->txn;
     }
 }
@@ -315,22 +318,14 @@ static void key_task(void *ctx, size_t task) {
     pg_index *ix = jb->ix;
     const history *h = ix->h;
     key_out *o = &jb->out[task];
-    uint32_t nt = h->num_txns;
-    key_scratch *ks = NULL;
-    for (unsigned i = 0; !ks; i = (i + 1) % jb->threads)
-        if (!atomic_exchange(&jb->scratch[i].busy, 1)) ks = &jb->scratch[i];
-    if (!ks->local) {
-        ks->local = big_malloc((size_t)(nt ? nt : 1) * sizeof *ks->local);
-        for (uint32_t t = 0; t < nt; t++) ks->local[t] = UINT32_MAX;
-    }
-    key_work w = { .local = ks->local };
+    key_work w;
     vec_init(w.wtx); vec_init(w.succ); vec_init(w.pred); vec_init(w.rcount); vec_init(w.rfirst); vec_init(w.rlist);
     vec_init(w.fill); vec_init(w.visited);
     for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
         ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
         ix->key_wr_start[k] = (uint32_t)(o->base_wr.len / 2);
         ix->key_ue_start[k] = (uint32_t)o->base.len;
-        key_writers(h, ix->in_graph, jb->is_final, k, &w);
+        key_writers(h, ix->in_graph, k, &w);
         uint32_t nw = (uint32_t)w.wtx.len;
         o->num_writers += nw - 1;
         vec_resize(w.succ, nw); vec_resize(w.pred, nw); vec_resize(w.rcount, nw + 1); vec_resize(w.rfirst, nw + 1);
@@ -341,13 +336,11 @@ static void key_task(void *ctx, size_t task) {
         w.rcount.data[nw] = 0;
         const ext_read *first = jb->byk + jb->rstart[k], *end = jb->byk + jb->rstart[k + 1];
         if (h->has_lists) list_links(h, k, first, end, &w, o, ix->opts.rmw_links);
-        key_readers(h, first, end, &w, o, ix->opts.rmw_links);
+        key_readers(first, end, &w, o, ix->opts.rmw_links);
         key_units(k, &w, o);
-        for (uint32_t i = 0; i < nw; i++) w.local[w.wtx.data[i]] = UINT32_MAX;
     }
     vec_free(w.wtx); vec_free(w.succ); vec_free(w.pred); vec_free(w.rcount); vec_free(w.rfirst); vec_free(w.rlist);
     vec_free(w.fill); vec_free(w.visited);
-    atomic_store(&ks->busy, 0);
 }
 
 /* The key ranges' arrays joined in key order, their offsets shifted; the
@@ -400,20 +393,19 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     mark_in_graph(ix);
 
     uint32_t nk = h->num_keys, nt = h->num_txns;
-    uint8_t *is_final = big_calloc(h->num_ops ? h->num_ops : 1, 1);
     unsigned threads = par_pool_threads(pool);
 
-    /* Final writes and external reads, in transaction ranges on the pool
-     * (read_task); a range stops at its first bad read, and the first
-     * range with one gives the error one pass would. */
+    /* External reads, in transaction ranges on the pool (read_task); a
+     * range stops at its first bad read, and the first range with one
+     * gives the error one pass would. */
     uint32_t nread = threads > 1 ? 8 * threads : 1;
     if (nread > nt) nread = nt ? nt : 1;
     read_out *rout = xcalloc(nread, sizeof *rout);
-    read_job rjob = { ix, is_final, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads };
+    read_job rjob = { ix, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads };
     par_pool_run(threads > 1 ? pool : NULL, nread, read_task, &rjob);
     for (unsigned i = 0; i < threads; i++) {
         read_scratch *sc = &rjob.scratch[i];
-        free(sc->last_w); free(sc->wrote); free(sc->read); free(sc->app_txn); free(sc->app_num);
+        free(sc->rec);
     }
     free(rjob.scratch);
     int ok = 1;
@@ -425,10 +417,11 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     }
 #define EACH_READ(r, body) for (uint32_t ti_ = 0; ti_ < nread; ti_++) \
         for (size_t i_ = 0; i_ < rout[ti_].reads.len; i_++) { const ext_read *r = &rout[ti_].reads.data[i_]; body }
-    EACH_READ(r, if (ok && !is_final[r->src_op]) ok = read_error(err, h, r->op, "observes an intermediate (overwritten) write");)
+    for (uint32_t i = 0; i < nread && ok; i++)          /* the first read of an intermediate write, as one pass would */
+        if (rout[i].inter_op != HISTORY_NONE) ok = read_error(err, h, rout[i].inter_op, "observes an intermediate (overwritten) write");
     if (!ok) {
         for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
-        free(rout); free(is_final); pg_index_free(ix); return 0;
+        free(rout); pg_index_free(ix); return 0;
     }
     ix->num_ext_reads = nreads;
 
@@ -456,11 +449,8 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     vec_u32 range; vec_init(range);
     uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
     key_out *out = xcalloc(ntasks, sizeof *out);
-    key_job job = { ix, rstart, byk, is_final, range.data, out, threads, NULL };
-    job.scratch = xcalloc(threads, sizeof *job.scratch);
+    key_job job = { ix, rstart, byk, range.data, out };
     par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
-    for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
-    free(job.scratch);
     join_key_outs(ix, out, ntasks, range.data);
     free(out);
     vec_free(range);
@@ -482,7 +472,7 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base_wr); vec_fit(ix->base_unit);
     ix->units.data = xrealloc(ix->units.data, (ix->units.len + 1) * sizeof *ix->units.data);   /* the sentinel stays */
     ix->units.cap = ix->units.len + 1;
-    free(rstart); free(byk); free(is_final);
+    free(rstart); free(byk);
     return 1;
 }
 

@@ -69,8 +69,9 @@ static void mark_in_graph(pg_index *ix) {
 typedef struct key_rec { uint32_t txn, apps; } key_rec;
 #define KEY_SEEN UINT32_MAX
 typedef struct read_scratch { key_rec *rec; atomic_int busy; } read_scratch;
+typedef VEC(ext_read) ext_read_vec;
 typedef struct read_out {
-    VEC(ext_read) reads;
+    ext_read_vec *reads;         /* one list a key part (read_job.part_lo) */
     uint64_t graph_txns;
     int failed; ic_error err;
     uint32_t inter_op;           /* the range's first read of an overwritten write (HISTORY_NONE: none) */
@@ -81,6 +82,8 @@ typedef struct read_job {
     read_out *out;
     read_scratch *scratch;
     unsigned threads;
+    uint32_t nparts;
+    const uint32_t *part_lo;     /* key part p is keys [part_lo[p], part_lo[p + 1]) */
 } read_job;
 
 /* Final writes are the ones their own transaction does not overwrite
@@ -98,6 +101,7 @@ static void read_task(void *ctx, size_t task) {
     const history *h = ix->h;
     read_out *o = &jb->out[task];
     uint32_t nk = h->num_keys, nt = h->num_txns, nops = h->num_ops;
+    o->reads = xcalloc(jb->nparts, sizeof *o->reads);
     uint32_t lo = (uint32_t)((uint64_t)nt * task / jb->ntasks), hi = (uint32_t)((uint64_t)nt * (task + 1) / jb->ntasks);
     read_scratch *sc = NULL;
     for (unsigned i = 0; !sc; i = (i + 1) % jb->threads)
@@ -136,7 +140,9 @@ static void read_task(void *ctx, size_t task) {
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
             if (history_op_overwritten(h, src) && o->inter_op == HISTORY_NONE) o->inter_op = op;
             ext_read r = { t, w, op };
-            big_vec_push(o->reads, r);
+            uint32_t p = 0;
+            while (k >= jb->part_lo[p + 1]) p++;
+            big_vec_push(o->reads[p], r);
         }
     }
     o->failed = !ok;
@@ -344,15 +350,19 @@ static void key_task(void *ctx, size_t task) {
 }
 
 /* The key ranges' arrays joined in key order, their offsets shifted; the
- * sentinel unit and the per-key starts' ends. */
-static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uint32_t *range) {
+ * sentinel unit and the per-key starts' ends.  The units are written into
+ * `spent` (a block no longer needed, resized), whose pages are in memory
+ * already: fewer fresh pages for the kernel to clear. */
+static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uint32_t *range, void *spent) {
     uint32_t nk = ix->num_keys;
     size_t nu = 0, nm = 0, nr = 0, nb = 0, nx = 0;
     for (uint32_t i = 0; i < ntasks; i++) {
         nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
         nx += out[i].base_wr.len;
     }
-    big_vec_reserve(ix->units, nu + 1); big_vec_reserve(ix->members, nm); big_vec_reserve(ix->readers, nr);   /* + sentinel */
+    ix->units.data = big_realloc(spent, (nu + 1) * sizeof *ix->units.data);    /* pages written already */
+    ix->units.cap = nu + 1;
+    big_vec_reserve(ix->members, nm); big_vec_reserve(ix->readers, nr);   /* + sentinel */
     big_vec_reserve(ix->base_unit, nb); big_vec_reserve(ix->base_wr, nx);
     for (uint32_t i = 0; i < ntasks; i++) {
         key_out *o = &out[i];
@@ -378,6 +388,50 @@ static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uin
     ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
 }
 
+/* The external reads bucketed by key (a counting sort into byk, rstart the
+ * buckets' starts), one key part a task: a part's reads are its own lists
+ * of every read range, taken in range order, so each key's reads keep the
+ * order of one pass (by reader); the parts' starts in byk follow from the
+ * lists' lengths, so no task waits for another. */
+typedef struct bucket_job {
+    const history *h;
+    const read_out *rout;
+    uint32_t nread;
+    const uint32_t *part_lo;
+    const size_t *part_base;     /* the part's first slot in byk */
+    uint32_t *rstart, *fill;
+    ext_read *byk;
+} bucket_job;
+
+static void bucket_task(void *ctx, size_t p) {
+    bucket_job *jb = ctx;
+    const history *h = jb->h;
+    uint32_t lo = jb->part_lo[p], hi = jb->part_lo[p + 1];
+    uint32_t *rstart = jb->rstart, *fill = jb->fill;     /* this part writes rstart[lo + 1 .. hi], fill[lo .. hi) */
+    for (uint32_t i = 0; i < jb->nread; i++)
+        vec_foreach(const ext_read, r, jb->rout[i].reads[p]) rstart[h->op_key[r->op] + 1]++;
+    uint32_t at = (uint32_t)jb->part_base[p];
+    for (uint32_t k = lo; k < hi; k++) { fill[k] = at; at += rstart[k + 1]; rstart[k + 1] = at; }
+    for (uint32_t i = 0; i < jb->nread; i++)
+        vec_foreach(const ext_read, r, jb->rout[i].reads[p]) jb->byk[fill[h->op_key[r->op]]++] = *r;
+}
+
+static ext_read *bucket_reads(const history *h, read_out *rout, uint32_t nread, const uint32_t *part_lo, uint32_t nparts,
+                              struct par_pool *pool, uint32_t **rstart_out) {
+    uint32_t nk = h->num_keys;
+    size_t *base = xcalloc((size_t)nparts + 1, sizeof *base);
+    for (uint32_t p = 0; p < nparts; p++) {
+        base[p + 1] = base[p];
+        for (uint32_t i = 0; i < nread; i++) base[p + 1] += rout[i].reads[p].len;
+    }
+    bucket_job jb = { h, rout, nread, part_lo, base, xcalloc((size_t)nk + 1, sizeof(uint32_t)),
+                      xmalloc(((size_t)nk + 1) * sizeof(uint32_t)), big_malloc((base[nparts] ? base[nparts] : 1) * sizeof(ext_read)) };
+    par_pool_run(nparts > 1 ? pool : NULL, nparts, bucket_task, &jb);
+    free(jb.fill); free(base);
+    *rstart_out = jb.rstart;
+    return jb.byk;
+}
+
 int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
 
 int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool) {
@@ -401,7 +455,15 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     uint32_t nread = threads > 1 ? 8 * threads : 1;
     if (nread > nt) nread = nt ? nt : 1;
     read_out *rout = xcalloc(nread, sizeof *rout);
-    read_job rjob = { ix, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads };
+    /* key parts of about equal numbers of writes, 4 a thread, for the buckets */
+    uint32_t nparts = threads > 1 ? 4 * threads : 1, *part_lo = xmalloc(((size_t)nparts + 1) * sizeof *part_lo);
+    for (uint32_t p = 0, k = 0; p <= nparts; p++) {
+        uint64_t want = (uint64_t)h->key_write_start[nk] * p / nparts;
+        while (k < nk && h->key_write_start[k] < want) k++;
+        part_lo[p] = p == nparts ? nk : k;
+    }
+    part_lo[0] = 0;
+    read_job rjob = { ix, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads, nparts, part_lo };
     par_pool_run(threads > 1 ? pool : NULL, nread, read_task, &rjob);
     for (unsigned i = 0; i < threads; i++) {
         read_scratch *sc = &rjob.scratch[i];
@@ -413,32 +475,19 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     for (uint32_t i = 0; i < nread; i++) {
         if (ok && rout[i].failed) { *err = rout[i].err; ok = 0; }
         ix->num_graph_txns += rout[i].graph_txns;
-        nreads += rout[i].reads.len;
+        for (uint32_t p = 0; p < nparts; p++) nreads += rout[i].reads[p].len;
     }
-#define EACH_READ(r, body) for (uint32_t ti_ = 0; ti_ < nread; ti_++) \
-        for (size_t i_ = 0; i_ < rout[ti_].reads.len; i_++) { const ext_read *r = &rout[ti_].reads.data[i_]; body }
     for (uint32_t i = 0; i < nread && ok; i++)          /* the first read of an intermediate write, as one pass would */
         if (rout[i].inter_op != HISTORY_NONE) ok = read_error(err, h, rout[i].inter_op, "observes an intermediate (overwritten) write");
-    if (!ok) {
-        for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
-        free(rout); pg_index_free(ix); return 0;
+    uint32_t *rstart = NULL;
+    ext_read *byk = ok ? bucket_reads(h, rout, nread, part_lo, nparts, pool, &rstart) : NULL;
+    for (uint32_t i = 0; i < nread; i++) {
+        for (uint32_t p = 0; p < nparts && rout[i].reads; p++) vec_free(rout[i].reads[p]);
+        free(rout[i].reads);
     }
+    free(rout); free(part_lo);
+    if (!ok) { pg_index_free(ix); return 0; }
     ix->num_ext_reads = nreads;
-
-    /* Bucket the external reads by key (counting sort). */
-    uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    EACH_READ(r, rstart[h->op_key[r->op] + 1]++;)
-    for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
-    ext_read *byk = big_malloc((nreads ? nreads : 1) * sizeof *byk);
-    {
-        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
-        memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        EACH_READ(r, byk[fill[h->op_key[r->op]]++] = *r;)
-        free(fill);
-    }
-#undef EACH_READ
-    for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
-    free(rout);
 
     /* Per key: writers, read-modify-write links, units — in key ranges on
      * the pool, each into arrays of its own, joined in key order (the
@@ -451,7 +500,8 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     key_out *out = xcalloc(ntasks, sizeof *out);
     key_job job = { ix, rstart, byk, range.data, out };
     par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
-    join_key_outs(ix, out, ntasks, range.data);
+    join_key_outs(ix, out, ntasks, range.data, byk);      /* byk is spent: the units take its pages */
+    byk = NULL;
     free(out);
     vec_free(range);
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
@@ -472,7 +522,7 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base_wr); vec_fit(ix->base_unit);
     ix->units.data = xrealloc(ix->units.data, (ix->units.len + 1) * sizeof *ix->units.data);   /* the sentinel stays */
     ix->units.cap = ix->units.len + 1;
-    free(rstart); free(byk);
+    free(rstart);
     return 1;
 }
 

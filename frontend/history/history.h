@@ -548,12 +548,13 @@ history_builder *hb_clone(const history_builder *b, const uint8_t *keep);
 /* For a reader that adds ops in blocks on one thread while another
  * thread idles: hb_reserve_ops makes room in the op arrays for `now` +
  * `next` more ops (they are not moved until that many are added) and
- * names the room of the `next` ops after the `now` ones; hb_room_touch,
+ * names the room of the `next` ops after the `now` ones (and of their
+ * transactions, estimated from the ops per transaction so far); hb_room_touch,
  * on the idle thread while the `now` ops are added, faults those pages in
  * (io/bigmem.h big_populate: the kernel clears them there, not in the
  * adding thread's way; no byte changes, so it is harmless even where the
  * adding thread writes).  The history is the same with or without. */
-typedef struct hb_room { void *p[3]; size_t bytes[3]; } hb_room;
+typedef struct hb_room { void *p[4]; size_t bytes[4]; } hb_room;
 hb_room hb_reserve_ops(history_builder *b, size_t now, size_t next);
 void hb_room_touch(const hb_room *r);
 

@@ -455,8 +455,10 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     uint32_t nread = threads > 1 ? 8 * threads : 1;
     if (nread > nt) nread = nt ? nt : 1;
     read_out *rout = xcalloc(nread, sizeof *rout);
-    /* key parts of about equal numbers of writes, 4 a thread, for the buckets */
-    uint32_t nparts = threads > 1 ? 4 * threads : 1, *part_lo = xmalloc(((size_t)nparts + 1) * sizeof *part_lo);
+    /* key parts of about equal numbers of writes, one a thread, for the
+     * buckets (few parts: each range's list of a part stays large enough
+     * for a mapping of its own, given back when freed) */
+    uint32_t nparts = threads > 1 ? threads : 1, *part_lo = xmalloc(((size_t)nparts + 1) * sizeof *part_lo);
     for (uint32_t p = 0, k = 0; p <= nparts; p++) {
         uint64_t want = (uint64_t)h->key_write_start[nk] * p / nparts;
         while (k < nk && h->key_write_start[k] < want) k++;

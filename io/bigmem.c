@@ -1,7 +1,8 @@
 /* bigmem.c — see bigmem.h.  The advice is MADV_HUGEPAGE on the pages a
  * block covers (big_advise says which); blocks under 2 MB are left alone
  * (a huge page there would only waste memory).  The advice never changes
- * a byte, so pages shared with a neighbouring block may take it too. */
+ * a byte, so pages shared with a neighbouring block may take it too.
+ * big_populate is MADV_POPULATE_WRITE, which changes no byte either. */
 #include "io/bigmem.h"
 
 #include <stdint.h>
@@ -34,6 +35,16 @@ void big_advise(void *p, size_t bytes) {
     uintptr_t z = ((uintptr_t)p + bytes) & ~(uintptr_t)(PAGE_BYTES - 1);
 #endif
     if (z > a && z - a >= HUGE_BYTES) (void)madvise((void *)a, z - a, MADV_HUGEPAGE);
+#else
+    (void)p; (void)bytes;
+#endif
+}
+
+void big_populate(void *p, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t a = ((uintptr_t)p + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
+    uintptr_t z = ((uintptr_t)p + bytes) & ~(uintptr_t)(PAGE_BYTES - 1);
+    if (p && z > a) (void)madvise((void *)a, z - a, MADV_POPULATE_WRITE);
 #else
     (void)p; (void)bytes;
 #endif

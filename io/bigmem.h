@@ -37,6 +37,14 @@ void big_prefer_mappings(void);
  * Elsewhere nothing happens. */
 void big_release_free(void);
 
+/* Fault in the whole pages inside [p, p + bytes) as if written (the
+ * kernel clears them now), without changing a byte: memory a loop is about
+ * to write, prefaulted by a thread that would otherwise idle, so that the
+ * writer does not stop at every fresh page.  Advice only (Linux's
+ * MADV_POPULATE_WRITE; elsewhere, or refused, nothing happens); it never
+ * changes a byte, so it is harmless on memory another thread writes. */
+void big_populate(void *p, size_t bytes);
+
 /* vec.h's growth (doubling) for the large arrays that are pushed to op by
  * op (a history's ops while loading, the index's lists): the block is
  * advised as big_realloc's, so its pages come 2 MB a fault, not 4 kB (a

@@ -380,7 +380,8 @@ uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id 
  * (the ops are visited in order, their writers are all over the history),
  * and the per-key record of the op half as far ahead. */
 HISTORY_PREFETCH_FN void prefetch_reads(const history *h, const key_at *at, uint32_t o) {
-    uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2;
+    uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2, z = o + HISTORY_PREFETCH_REGION;
+    if (z < h->num_ops) history_writer_prefetch_region(h, h->op_key[z]);
     if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], history_op_value(h, a));
     if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], history_op_value(h, b));
     if (b < h->num_ops) HISTORY_PREFETCH(&at[h->op_key[b]]);          /* and the key's record */

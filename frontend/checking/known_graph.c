@@ -24,7 +24,7 @@ const char *dep_kind_name(dep_kind k) {
     return (unsigned)k < 6 ? names[k] : "?";
 }
 
-typedef struct ext_read { uint32_t txn, src_op, op; } ext_read;     /* its key: h->op_key[op] */
+typedef struct ext_read { uint32_t txn, src_txn, op; } ext_read;   /* its key: h->op_key[op]; src_txn: the writer's */
 
 static void push_dep(pg_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     pg_edge e = { from, to, PG_META(kind, key) };
@@ -44,7 +44,8 @@ static int read_error(ic_error *err, const history *h, uint32_t op, const char *
  * op (history.h's two stages), so they overlap instead of one read after
  * another.  Hints only. */
 static inline void prefetch_sources(const history *h, uint32_t op) {
-    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2;
+    const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2, region = HISTORY_PREFETCH_REGION;
+    if (op + region < h->num_ops) history_writer_prefetch_region(h, h->op_key[op + region]);
     if (op + ahead < h->num_ops && h->op_kind[op + ahead] == OP_READ)
         history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));
     if (op + half < h->num_ops && h->op_kind[op + half] == OP_READ)
@@ -58,76 +59,90 @@ static void mark_in_graph(pg_index *ix) {
 }
 
 /* The read pass for a range of transactions.  Its per-key scratch is one
- * set of arrays a thread (at most `threads` tasks run at once), stamped
- * with transaction ids, which the ranges do not share: no reset between
- * tasks. */
-typedef struct read_scratch { uint32_t *last_w, *wrote, *read, *app_txn, *app_num; atomic_int busy; } read_scratch;
-typedef struct read_out { VEC(ext_read) reads; uint64_t graph_txns; int failed; ic_error err; } read_out;
+ * 8-byte record a key and a thread (at most `threads` tasks run at once),
+ * stamped with transaction ids, which the ranges do not share: no reset
+ * between tasks.  One record, not one array per field, so that an op
+ * touches one cache line of them (the keys are random, the records far
+ * past the caches at 22M).  Within transaction txn: `apps` counts its own
+ * appends to the key so far, or is KEY_SEEN once the key's external read
+ * is past (a read seen, or a register write hiding the snapshot). */
+typedef struct key_rec { uint32_t txn, apps; } key_rec;
+#define KEY_SEEN UINT32_MAX
+typedef struct read_scratch { key_rec *rec; atomic_int busy; } read_scratch;
+typedef VEC(ext_read) ext_read_vec;
+typedef struct read_out {
+    ext_read_vec *reads;         /* one list a key part (read_job.part_lo) */
+    uint64_t graph_txns;
+    int failed; ic_error err;
+    uint32_t inter_op;           /* the range's first read of an overwritten write (HISTORY_NONE: none) */
+} read_out;
 typedef struct read_job {
     const pg_index *ix;
-    uint8_t *is_final;           /* per op; a range writes its own transactions' ops */
     uint32_t ntasks;
     read_out *out;
     read_scratch *scratch;
     unsigned threads;
+    uint32_t nparts;
+    const uint32_t *part_lo;     /* key part p is keys [part_lo[p], part_lo[p + 1]) */
 } read_job;
 
+/* Final writes are the ones their own transaction does not overwrite
+ * (history.h's OP_OVERWRITTEN: a transaction installs only its last write
+ * of a key).  External reads: the first read per key that shows the
+ * snapshot — a register read before an own write, or any list read, whose
+ * external prefix (without the own appends so far) is what it read from
+ * the snapshot.  INT makes the later reads agree with it.  A range stops
+ * at its first read of nobody's, its own later or an aborted write; a
+ * read of an overwritten (intermediate) write is only noted, as the
+ * first of those is reported only when no range has one of the others. */
 static void read_task(void *ctx, size_t task) {
     read_job *jb = ctx;
     const pg_index *ix = jb->ix;
     const history *h = ix->h;
-    uint8_t *is_final = jb->is_final;
     read_out *o = &jb->out[task];
-    uint32_t nk = h->num_keys, nt = h->num_txns;
+    uint32_t nk = h->num_keys, nt = h->num_txns, nops = h->num_ops;
+    o->reads = xcalloc(jb->nparts, sizeof *o->reads);
     uint32_t lo = (uint32_t)((uint64_t)nt * task / jb->ntasks), hi = (uint32_t)((uint64_t)nt * (task + 1) / jb->ntasks);
     read_scratch *sc = NULL;
     for (unsigned i = 0; !sc; i = (i + 1) % jb->threads)
         if (!atomic_exchange(&jb->scratch[i].busy, 1)) sc = &jb->scratch[i];
-    if (!sc->last_w) {
-        sc->last_w = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->last_w);    /* reverse pass */
-        sc->wrote = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->wrote);      /* written before, this txn */
-        sc->read = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->read);        /* read before, this txn */
-        sc->app_txn = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_txn);  /* own appends so far: txn */
-        sc->app_num = xmalloc((size_t)(nk ? nk : 1) * sizeof *sc->app_num);  /* ... and how many */
-        for (uint32_t k = 0; k < nk; k++) sc->last_w[k] = sc->wrote[k] = sc->read[k] = sc->app_txn[k] = UINT32_MAX;
+    if (!sc->rec) {
+        sc->rec = big_malloc((size_t)(nk ? nk : 1) * sizeof *sc->rec);
+        for (uint32_t k = 0; k < nk; k++) sc->rec[k] = (key_rec){ UINT32_MAX, 0 };
     }
-    uint32_t *last_w = sc->last_w, *wrote = sc->wrote, *read = sc->read, *app_txn = sc->app_txn, *app_num = sc->app_num;
+    key_rec *rec = sc->rec;
     ic_error_clear(&o->err);
+    o->inter_op = HISTORY_NONE;
     int ok = 1;
-    /* Final writes (a transaction installs only its last write of a key)
-     * and external reads: the first read per key that shows the snapshot —
-     * a register read before an own write, or any list read, whose external
-     * prefix (without the own appends so far) is what it read from the
-     * snapshot.  INT makes the later reads agree with it. */
     for (uint32_t t = lo; t < hi && ok; t++) {
         if (!ix->in_graph[t]) continue;
         const history_txn *tx = &h->txns[t];
         o->graph_txns++;
-        for (uint32_t i = tx->num_ops; i-- > 0;) {
-            uint32_t op = tx->first_op + i;
-            if (!history_op_is_write(h, op)) continue;
-            uint32_t k = h->op_key[op];
-            if (last_w[k] != t) { last_w[k] = t; is_final[op] = 1; }
-        }
         for (uint32_t i = 0; i < tx->num_ops && ok; i++) {
             uint32_t op = tx->first_op + i, k = h->op_key[op];
             prefetch_sources(h, op);
+            if (op + HISTORY_PREFETCH_AHEAD / 2 < nops) HISTORY_PREFETCH(&rec[h->op_key[op + HISTORY_PREFETCH_AHEAD / 2]]);
+            key_rec *kr = &rec[k];
+            if (kr->txn != t) { kr->txn = t; kr->apps = 0; }
             if (history_op_is_write(h, op)) {
-                if (history_op_kind(h, op) == OP_WRITE) wrote[k] = t;          /* hides the snapshot */
-                else if (app_txn[k] != t) { app_txn[k] = t; app_num[k] = 1; }
-                else app_num[k]++;
+                if (history_op_kind(h, op) == OP_WRITE) kr->apps = KEY_SEEN;          /* hides the snapshot */
+                else if (kr->apps != KEY_SEEN) kr->apps++;
                 continue;
             }
-            if (!history_op_is_read(h, op) || wrote[k] == t || read[k] == t) continue;
-            read[k] = t;
+            if (!history_op_is_read(h, op) || kr->apps == KEY_SEEN) continue;
+            uint32_t own = kr->apps;
+            kr->apps = KEY_SEEN;
             if (history_op_ambiguous(h, op)) continue;      /* its writer is a choice: choice.c */
-            uint32_t src = history_snapshot_source(h, op, app_txn[k] == t ? app_num[k] : 0);
+            uint32_t src = history_snapshot_source(h, op, own);
             if (src == HISTORY_NONE) { ok = read_error(&o->err, h, op, "observes a value nobody wrote"); break; }
             uint32_t w = history_op_txn(h, src);
             if (w == t) { ok = read_error(&o->err, h, op, "observes the transaction's own later write"); break; }
             if (!ix->in_graph[w]) { ok = read_error(&o->err, h, op, "observes a write of an aborted transaction"); break; }
-            ext_read r = { t, src, op };
-            big_vec_push(o->reads, r);
+            if (history_op_overwritten(h, src) && o->inter_op == HISTORY_NONE) o->inter_op = op;
+            ext_read r = { t, w, op };
+            uint32_t p = 0;
+            while (k >= jb->part_lo[p + 1]) p++;
+            big_vec_push(o->reads[p], r);
         }
     }
     o->failed = !ok;
@@ -143,19 +158,12 @@ typedef struct key_out {
     uint64_t num_writers, num_links, num_wr;
 } key_out;
 
-/* txn -> writer index of the key at hand, UINT32_MAX between keys: one a
- * thread, taken by a task while it runs (at most `threads` run at once) */
-typedef struct key_scratch { uint32_t *local; atomic_int busy; } key_scratch;
-
 typedef struct key_job {
     pg_index *ix;
     const uint32_t *rstart;
     const ext_read *byk;
-    const uint8_t *is_final;
     const uint32_t *range;
     key_out *out;
-    unsigned threads;
-    key_scratch *scratch;
 } key_job;
 
 /* Ranges of keys with about equal numbers of external reads, 8 a thread. */
@@ -176,33 +184,34 @@ static uint32_t key_ranges_by_reads(const uint32_t *rstart, uint32_t nk, unsigne
  * between consecutive versions, the readers of each version (rlist from
  * rfirst, rcount of them) and the units walk's marks. */
 typedef struct key_work {
-    uint32_t *local;             /* txn -> local index, the task's key_scratch */
     vec_u32 wtx, succ, pred, rcount, rfirst, rlist, fill, visited;
 } key_work;
 
-/* The participants' final writes of key k into w->wtx (INIT first) and
- * their local indices into w->local. */
-static void key_writers(const history *h, const uint8_t *in_graph, const uint8_t *is_final, uint32_t k, key_work *w) {
-    uint32_t *local = w->local;
+/* The participants' final writes of key k into w->wtx, INIT first.  A
+ * key's writes are listed in op order, so their transactions ascend: wtx
+ * is sorted, and a writer's local index is found by a search in it
+ * (local_of) instead of in an array over all transactions (4 bytes a
+ * transaction a thread, touched at random). */
+static void key_writers(const history *h, const uint8_t *in_graph, uint32_t k, key_work *w) {
     vec_clear(w->wtx);
+    vec_push(w->wtx, 0u);                   /* INIT writes every key first (its op k) */
     for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
         uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
-        if (!in_graph[t] || !is_final[op]) continue;
-        if (local[t] != UINT32_MAX) continue;
-        local[t] = (uint32_t)w->wtx.len;
+        if (!in_graph[t] || history_op_overwritten(h, op) || t <= vec_last(w->wtx)) continue;
         vec_push(w->wtx, t);
     }
-    if (w->wtx.len == 0 || w->wtx.data[0] != 0) {
-        /* INIT always writes every key first; be defensive. */
-        for (size_t i = 0; i < w->wtx.len; i++) local[w->wtx.data[i]] = UINT32_MAX;
-        vec_clear(w->wtx);
-        local[0] = 0; vec_push(w->wtx, 0u);
-        for (uint32_t i = h->key_write_start[k]; i < h->key_write_start[k + 1]; i++) {
-            uint32_t op = h->key_writes[i], t = history_op_txn(h, op);
-            if (!in_graph[t] || !is_final[op] || local[t] != UINT32_MAX) continue;
-            local[t] = (uint32_t)w->wtx.len; vec_push(w->wtx, t);
-        }
+}
+
+/* Transaction t's local index among the key's writers, or UINT32_MAX. */
+static inline uint32_t local_of(const key_work *w, uint32_t t) {
+    const uint32_t *a = w->wtx.data;
+    uint32_t lo = 0, n = (uint32_t)w->wtx.len;       /* a[0 .. lo + n) holds t if any */
+    while (n > 1) {
+        uint32_t half = n / 2;
+        lo = a[lo + half] <= t ? lo + half : lo;
+        n -= half;
     }
+    return a[lo] == t ? lo : UINT32_MAX;
 }
 
 /* Elle list reads show a prefix of the version order itself: the longest
@@ -237,7 +246,7 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
         uint32_t wop = history_writer_of(h, k, els[j]);
         if (wop == HISTORY_NONE) break;
         if (!rmw_links && history_op_txn(h, wop) == reader) break;   /* pc: the reader's own suffix says nothing */
-        uint32_t x = w->local[history_op_txn(h, wop)];
+        uint32_t x = local_of(w, history_op_txn(h, wop));
         if (x == UINT32_MAX) break;         /* not a participant's write */
         if (x == prev) continue;            /* several appends of one txn */
         if (pred[x] != UINT32_MAX || succ[prev] != UINT32_MAX || x == 0) break;
@@ -248,18 +257,18 @@ static void list_links(const history *h, uint32_t k, const ext_read *first, cons
 
 /* The readers of every version of key k (WR edges, read-modify-write
  * links), then each version's list of readers (rfirst, rlist). */
-static void key_readers(const history *h, const ext_read *first, const ext_read *end, key_work *w,
+static void key_readers(const ext_read *first, const ext_read *end, key_work *w,
                         key_out *o, int rmw_links) {
     uint32_t nw = (uint32_t)w->wtx.len;
     uint32_t *succ = w->succ.data, *pred = w->pred.data, *rcount = w->rcount.data;
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[history_op_txn(h, r->src_op)];
+        uint32_t x = local_of(w, r->src_txn);
         rcount[x]++;
-        uint32_t lt = w->local[r->txn];
+        uint32_t lt = local_of(w, r->txn);
         if (rmw_links && lt != UINT32_MAX && lt != x && succ[x] == UINT32_MAX && pred[lt] == UINT32_MAX) {
             succ[x] = lt; pred[lt] = x; o->num_links++;
         }
-        if (history_op_txn(h, r->src_op) != 0) o->num_wr++;    /* a WR edge (pg_index_base_each) */
+        if (r->src_txn != 0) o->num_wr++;    /* a WR edge (pg_index_base_each) */
     }
     w->rfirst.data[0] = 0;
     for (uint32_t i = 0; i < nw; i++) w->rfirst.data[i + 1] = w->rfirst.data[i] + rcount[i];
@@ -267,7 +276,7 @@ static void key_readers(const history *h, const ext_read *first, const ext_read 
     vec_resize(w->fill, nw);
     for (uint32_t i = 0; i < nw; i++) w->fill.data[i] = w->rfirst.data[i];
     for (const ext_read *r = first; r < end; r++) {
-        uint32_t x = w->local[history_op_txn(h, r->src_op)];
+        uint32_t x = local_of(w, r->src_txn);
         w->rlist.data[w->fill.data[x]++] = r->txn;
     }
 }
@@ -315,22 +324,14 @@ static void key_task(void *ctx, size_t task) {
     pg_index *ix = jb->ix;
     const history *h = ix->h;
     key_out *o = &jb->out[task];
-    uint32_t nt = h->num_txns;
-    key_scratch *ks = NULL;
-    for (unsigned i = 0; !ks; i = (i + 1) % jb->threads)
-        if (!atomic_exchange(&jb->scratch[i].busy, 1)) ks = &jb->scratch[i];
-    if (!ks->local) {
-        ks->local = big_malloc((size_t)(nt ? nt : 1) * sizeof *ks->local);
-        for (uint32_t t = 0; t < nt; t++) ks->local[t] = UINT32_MAX;
-    }
-    key_work w = { .local = ks->local };
+    key_work w;
     vec_init(w.wtx); vec_init(w.succ); vec_init(w.pred); vec_init(w.rcount); vec_init(w.rfirst); vec_init(w.rlist);
     vec_init(w.fill); vec_init(w.visited);
     for (uint32_t k = jb->range[task]; k < jb->range[task + 1]; k++) {
         ix->key_unit_start[k] = (uint32_t)o->units.len;         /* in the range's own arrays until joined */
         ix->key_wr_start[k] = (uint32_t)(o->base_wr.len / 2);
         ix->key_ue_start[k] = (uint32_t)o->base.len;
-        key_writers(h, ix->in_graph, jb->is_final, k, &w);
+        key_writers(h, ix->in_graph, k, &w);
         uint32_t nw = (uint32_t)w.wtx.len;
         o->num_writers += nw - 1;
         vec_resize(w.succ, nw); vec_resize(w.pred, nw); vec_resize(w.rcount, nw + 1); vec_resize(w.rfirst, nw + 1);
@@ -341,25 +342,27 @@ static void key_task(void *ctx, size_t task) {
         w.rcount.data[nw] = 0;
         const ext_read *first = jb->byk + jb->rstart[k], *end = jb->byk + jb->rstart[k + 1];
         if (h->has_lists) list_links(h, k, first, end, &w, o, ix->opts.rmw_links);
-        key_readers(h, first, end, &w, o, ix->opts.rmw_links);
+        key_readers(first, end, &w, o, ix->opts.rmw_links);
         key_units(k, &w, o);
-        for (uint32_t i = 0; i < nw; i++) w.local[w.wtx.data[i]] = UINT32_MAX;
     }
     vec_free(w.wtx); vec_free(w.succ); vec_free(w.pred); vec_free(w.rcount); vec_free(w.rfirst); vec_free(w.rlist);
     vec_free(w.fill); vec_free(w.visited);
-    atomic_store(&ks->busy, 0);
 }
 
 /* The key ranges' arrays joined in key order, their offsets shifted; the
- * sentinel unit and the per-key starts' ends. */
-static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uint32_t *range) {
+ * sentinel unit and the per-key starts' ends.  The units are written into
+ * `spent` (a block no longer needed, resized), whose pages are in memory
+ * already: fewer fresh pages for the kernel to clear. */
+static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uint32_t *range, void *spent) {
     uint32_t nk = ix->num_keys;
     size_t nu = 0, nm = 0, nr = 0, nb = 0, nx = 0;
     for (uint32_t i = 0; i < ntasks; i++) {
         nu += out[i].units.len; nm += out[i].members.len; nr += out[i].readers.len; nb += out[i].base.len;
         nx += out[i].base_wr.len;
     }
-    big_vec_reserve(ix->units, nu + 1); big_vec_reserve(ix->members, nm); big_vec_reserve(ix->readers, nr);   /* + sentinel */
+    ix->units.data = big_realloc(spent, (nu + 1) * sizeof *ix->units.data);    /* pages written already */
+    ix->units.cap = nu + 1;
+    big_vec_reserve(ix->members, nm); big_vec_reserve(ix->readers, nr);   /* + sentinel */
     big_vec_reserve(ix->base_unit, nb); big_vec_reserve(ix->base_wr, nx);
     for (uint32_t i = 0; i < ntasks; i++) {
         key_out *o = &out[i];
@@ -385,6 +388,50 @@ static void join_key_outs(pg_index *ix, key_out *out, uint32_t ntasks, const uin
     ix->units.data[ix->units.len] = (pg_unit){ 0, 0, (uint32_t)ix->members.len, (uint32_t)ix->readers.len };
 }
 
+/* The external reads bucketed by key (a counting sort into byk, rstart the
+ * buckets' starts), one key part a task: a part's reads are its own lists
+ * of every read range, taken in range order, so each key's reads keep the
+ * order of one pass (by reader); the parts' starts in byk follow from the
+ * lists' lengths, so no task waits for another. */
+typedef struct bucket_job {
+    const history *h;
+    const read_out *rout;
+    uint32_t nread;
+    const uint32_t *part_lo;
+    const size_t *part_base;     /* the part's first slot in byk */
+    uint32_t *rstart, *fill;
+    ext_read *byk;
+} bucket_job;
+
+static void bucket_task(void *ctx, size_t p) {
+    bucket_job *jb = ctx;
+    const history *h = jb->h;
+    uint32_t lo = jb->part_lo[p], hi = jb->part_lo[p + 1];
+    uint32_t *rstart = jb->rstart, *fill = jb->fill;     /* this part writes rstart[lo + 1 .. hi], fill[lo .. hi) */
+    for (uint32_t i = 0; i < jb->nread; i++)
+        vec_foreach(const ext_read, r, jb->rout[i].reads[p]) rstart[h->op_key[r->op] + 1]++;
+    uint32_t at = (uint32_t)jb->part_base[p];
+    for (uint32_t k = lo; k < hi; k++) { fill[k] = at; at += rstart[k + 1]; rstart[k + 1] = at; }
+    for (uint32_t i = 0; i < jb->nread; i++)
+        vec_foreach(const ext_read, r, jb->rout[i].reads[p]) jb->byk[fill[h->op_key[r->op]]++] = *r;
+}
+
+static ext_read *bucket_reads(const history *h, read_out *rout, uint32_t nread, const uint32_t *part_lo, uint32_t nparts,
+                              struct par_pool *pool, uint32_t **rstart_out) {
+    uint32_t nk = h->num_keys;
+    size_t *base = xcalloc((size_t)nparts + 1, sizeof *base);
+    for (uint32_t p = 0; p < nparts; p++) {
+        base[p + 1] = base[p];
+        for (uint32_t i = 0; i < nread; i++) base[p + 1] += rout[i].reads[p].len;
+    }
+    bucket_job jb = { h, rout, nread, part_lo, base, xcalloc((size_t)nk + 1, sizeof(uint32_t)),
+                      xmalloc(((size_t)nk + 1) * sizeof(uint32_t)), big_malloc((base[nparts] ? base[nparts] : 1) * sizeof(ext_read)) };
+    par_pool_run(nparts > 1 ? pool : NULL, nparts, bucket_task, &jb);
+    free(jb.fill); free(base);
+    *rstart_out = jb.rstart;
+    return jb.byk;
+}
+
 int pg_index_build(pg_index *ix, const history *h, ic_error *err) { return pg_index_build_on(ix, h, err, NULL); }
 
 int pg_index_build_on(pg_index *ix, const history *h, ic_error *err, struct par_pool *pool) {
@@ -400,20 +447,29 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     mark_in_graph(ix);
 
     uint32_t nk = h->num_keys, nt = h->num_txns;
-    uint8_t *is_final = big_calloc(h->num_ops ? h->num_ops : 1, 1);
     unsigned threads = par_pool_threads(pool);
 
-    /* Final writes and external reads, in transaction ranges on the pool
-     * (read_task); a range stops at its first bad read, and the first
-     * range with one gives the error one pass would. */
+    /* External reads, in transaction ranges on the pool (read_task); a
+     * range stops at its first bad read, and the first range with one
+     * gives the error one pass would. */
     uint32_t nread = threads > 1 ? 8 * threads : 1;
     if (nread > nt) nread = nt ? nt : 1;
     read_out *rout = xcalloc(nread, sizeof *rout);
-    read_job rjob = { ix, is_final, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads };
+    /* key parts of about equal numbers of writes, one a thread, for the
+     * buckets (few parts: each range's list of a part stays large enough
+     * for a mapping of its own, given back when freed) */
+    uint32_t nparts = threads > 1 ? threads : 1, *part_lo = xmalloc(((size_t)nparts + 1) * sizeof *part_lo);
+    for (uint32_t p = 0, k = 0; p <= nparts; p++) {
+        uint64_t want = (uint64_t)h->key_write_start[nk] * p / nparts;
+        while (k < nk && h->key_write_start[k] < want) k++;
+        part_lo[p] = p == nparts ? nk : k;
+    }
+    part_lo[0] = 0;
+    read_job rjob = { ix, nread, rout, xcalloc(threads, sizeof *rjob.scratch), threads, nparts, part_lo };
     par_pool_run(threads > 1 ? pool : NULL, nread, read_task, &rjob);
     for (unsigned i = 0; i < threads; i++) {
         read_scratch *sc = &rjob.scratch[i];
-        free(sc->last_w); free(sc->wrote); free(sc->read); free(sc->app_txn); free(sc->app_num);
+        free(sc->rec);
     }
     free(rjob.scratch);
     int ok = 1;
@@ -421,31 +477,19 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     for (uint32_t i = 0; i < nread; i++) {
         if (ok && rout[i].failed) { *err = rout[i].err; ok = 0; }
         ix->num_graph_txns += rout[i].graph_txns;
-        nreads += rout[i].reads.len;
+        for (uint32_t p = 0; p < nparts; p++) nreads += rout[i].reads[p].len;
     }
-#define EACH_READ(r, body) for (uint32_t ti_ = 0; ti_ < nread; ti_++) \
-        for (size_t i_ = 0; i_ < rout[ti_].reads.len; i_++) { const ext_read *r = &rout[ti_].reads.data[i_]; body }
-    EACH_READ(r, if (ok && !is_final[r->src_op]) ok = read_error(err, h, r->op, "observes an intermediate (overwritten) write");)
-    if (!ok) {
-        for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
-        free(rout); free(is_final); pg_index_free(ix); return 0;
+    for (uint32_t i = 0; i < nread && ok; i++)          /* the first read of an intermediate write, as one pass would */
+        if (rout[i].inter_op != HISTORY_NONE) ok = read_error(err, h, rout[i].inter_op, "observes an intermediate (overwritten) write");
+    uint32_t *rstart = NULL;
+    ext_read *byk = ok ? bucket_reads(h, rout, nread, part_lo, nparts, pool, &rstart) : NULL;
+    for (uint32_t i = 0; i < nread; i++) {
+        for (uint32_t p = 0; p < nparts && rout[i].reads; p++) vec_free(rout[i].reads[p]);
+        free(rout[i].reads);
     }
+    free(rout); free(part_lo);
+    if (!ok) { pg_index_free(ix); return 0; }
     ix->num_ext_reads = nreads;
-
-    /* Bucket the external reads by key (counting sort). */
-    uint32_t *rstart = xcalloc((size_t)nk + 1, sizeof *rstart);
-    EACH_READ(r, rstart[h->op_key[r->op] + 1]++;)
-    for (uint32_t k = 0; k < nk; k++) rstart[k + 1] += rstart[k];
-    ext_read *byk = big_malloc((nreads ? nreads : 1) * sizeof *byk);
-    {
-        uint32_t *fill = xmalloc(((size_t)nk + 1) * sizeof *fill);
-        memcpy(fill, rstart, ((size_t)nk + 1) * sizeof *fill);
-        EACH_READ(r, byk[fill[h->op_key[r->op]]++] = *r;)
-        free(fill);
-    }
-#undef EACH_READ
-    for (uint32_t i = 0; i < nread; i++) vec_free(rout[i].reads);
-    free(rout);
 
     /* Per key: writers, read-modify-write links, units — in key ranges on
      * the pool, each into arrays of its own, joined in key order (the
@@ -456,12 +500,10 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     vec_u32 range; vec_init(range);
     uint32_t ntasks = key_ranges_by_reads(rstart, nk, threads, &range);
     key_out *out = xcalloc(ntasks, sizeof *out);
-    key_job job = { ix, rstart, byk, is_final, range.data, out, threads, NULL };
-    job.scratch = xcalloc(threads, sizeof *job.scratch);
+    key_job job = { ix, rstart, byk, range.data, out };
     par_pool_run(threads > 1 ? pool : NULL, ntasks, key_task, &job);
-    for (unsigned i = 0; i < threads; i++) free(job.scratch[i].local);
-    free(job.scratch);
-    join_key_outs(ix, out, ntasks, range.data);
+    join_key_outs(ix, out, ntasks, range.data, byk);      /* byk is spent: the units take its pages */
+    byk = NULL;
     free(out);
     vec_free(range);
     if (ntasks > 1) big_release_free();          /* the ranges' arrays, mostly below the mapping threshold */
@@ -482,7 +524,7 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     vec_fit(ix->members); vec_fit(ix->readers); vec_fit(ix->base_wr); vec_fit(ix->base_unit);
     ix->units.data = xrealloc(ix->units.data, (ix->units.len + 1) * sizeof *ix->units.data);   /* the sentinel stays */
     ix->units.cap = ix->units.len + 1;
-    free(rstart); free(byk); free(is_final);
+    free(rstart);
     return 1;
 }
 

@@ -428,6 +428,47 @@ static size_t cut_chunks(char *p, size_t n, size_t size, text_chunk *chunks, siz
     return k;
 }
 
+/* A lexed block applied in order (one thread): 1, or 0 with err set at
+ * the first bad line; *base counts the lines. */
+static int apply_block(text_state *st, text_chunk *chunks, size_t n, long *base, ic_error *err) {
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++) {
+        text_chunk *c = &chunks[i];
+        for (size_t j = 0; ok && j < c->ops.len; j++) {
+            const text_op *op = &c->ops.data[j];
+            if (op->kind == TEXT_TIMES_OP) add_times(st, &c->times.data[op->key], *base + op->line);
+            else ok = apply_op(st, op, *base + op->line, err);
+        }
+        if (ok && c->failed) {
+            *err = c->err;
+            err->line += *base;
+            ok = 0;
+        }
+        *base += c->lines;
+    }
+    return ok;
+}
+
+/* Applying a block is the serial part of the load, and the builder's op
+ * arrays are fresh memory there: while it runs on this thread, another
+ * faults in the room of the next block's ops (hb_reserve_ops; about as
+ * many as this block's).  Task 0 applies, task 1 touches. */
+typedef struct apply_job {
+    text_state *st;
+    text_chunk *chunks;
+    size_t n;
+    long *base;
+    ic_error *err;
+    int ok;
+    hb_room room;
+} apply_job;
+
+static void apply_task(void *ctx, size_t i) {
+    apply_job *jb = ctx;
+    if (i == 0) jb->ok = apply_block(jb->st, jb->chunks, jb->n, jb->base, jb->err);
+    else hb_room_touch(&jb->room);
+}
+
 static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chunk_bytes, ic_error *err) {
     size_t max = (size_t)threads * TEXT_CHUNKS_PER_THREAD;
     text_chunk *chunks = xcalloc(max, sizeof *chunks);
@@ -439,20 +480,11 @@ static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chun
     while (ok && (p = input_take_lines(r, max * chunk_bytes, &n))) {
         text_block blk = { chunks, cut_chunks(p, n, chunk_bytes, chunks, max), r->name, st->b };
         par_run(threads, blk.n, lex_chunk, &blk);
-        for (size_t i = 0; ok && i < blk.n; i++) {
-            text_chunk *c = &chunks[i];
-            for (size_t j = 0; ok && j < c->ops.len; j++) {
-                const text_op *op = &c->ops.data[j];
-                if (op->kind == TEXT_TIMES_OP) add_times(st, &c->times.data[op->key], base + op->line);
-                else ok = apply_op(st, op, base + op->line, err);
-            }
-            if (ok && c->failed) {
-                *err = c->err;
-                err->line += base;
-                ok = 0;
-            }
-            base += c->lines;
-        }
+        size_t nops = 0;
+        for (size_t i = 0; i < blk.n; i++) nops += chunks[i].ops.len;
+        apply_job jb = { st, chunks, blk.n, &base, err, 1, hb_reserve_ops(st->b, nops, nops) };
+        par_run(threads, 2, apply_task, &jb);
+        ok = jb.ok;
     }
     r->line = base;
     for (size_t i = 0; i < max; i++) { vec_free(chunks[i].ops); vec_free(chunks[i].times); }

@@ -82,6 +82,23 @@ uint32_t hb_txn(history_builder *b, uint32_t session, int64_t ext_id, uint32_t l
 
 void hb_txn_status(history_builder *b, uint32_t txn, txn_status st) { b->txns.data[txn].status = (uint8_t)st; }
 void hb_set_threads(history_builder *b, unsigned threads) { b->threads = threads; }
+
+hb_room hb_reserve_ops(history_builder *b, size_t now, size_t next) {
+    size_t at = b->op_kind.len + now, end = at + next;
+    big_vec_reserve(b->op_kind, end);
+    big_vec_reserve(b->op_key, end);
+    big_vec_reserve(b->op_value, end);
+    size_t ops = b->op_kind.len ? b->op_kind.len : 1, tnow = now * b->txns.len / ops + 1, tnext = next * b->txns.len / ops + 1;
+    big_vec_reserve(b->txns, b->txns.len + tnow + tnext);
+    hb_room r = { { b->op_kind.data + at, b->op_key.data + at, b->op_value.data + at, b->txns.data + b->txns.len + tnow },
+                  { next * sizeof *b->op_kind.data, next * sizeof *b->op_key.data, next * sizeof *b->op_value.data,
+                    tnext * sizeof *b->txns.data } };
+    return r;
+}
+
+void hb_room_touch(const hb_room *r) {
+    for (int i = 0; i < 4; i++) big_populate(r->p[i], r->bytes[i]);
+}
 uint32_t hb_num_txns(const history_builder *b) { return (uint32_t)b->txns.len; }
 uint32_t hb_num_ops(const history_builder *b) { return (uint32_t)b->op_kind.len; }
 uint32_t hb_txn_num_ops(const history_builder *b, uint32_t txn) { return b->txns.data[txn].num_ops; }

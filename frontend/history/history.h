@@ -360,6 +360,13 @@ static inline uint64_t history_writer_home(const history *h, uint32_t key, int64
 #define HISTORY_PREFETCH(p) ((void)(p))
 #define HISTORY_PREFETCH_FN static inline
 #endif
+/* Stage 0, twice as far ahead as stage 1: the key's region bounds, which
+ * stage 1 needs to find the slot (with 2.2M keys, 8.8 MB of them: not in
+ * the caches either). */
+#define HISTORY_PREFETCH_REGION (2 * HISTORY_PREFETCH_AHEAD)
+HISTORY_PREFETCH_FN void history_writer_prefetch_region(const history *h, uint32_t key) {
+    if (h->key_write_start) HISTORY_PREFETCH(&h->key_write_start[key]);
+}
 HISTORY_PREFETCH_FN void history_writer_prefetch_slot(const history *h, uint32_t key, int64_t value) {
     if (h->writer_slots) HISTORY_PREFETCH(&h->writer_slots[history_writer_home(h, key, value)]);
 }
@@ -537,6 +544,19 @@ int hb_key_int(const history_builder *b, uint32_t k, int64_t *ext);
  * b is unchanged: a history can be built (hb_finish on the copy) and the
  * original builder extended afterwards (online checking, the library). */
 history_builder *hb_clone(const history_builder *b, const uint8_t *keep);
+
+/* For a reader that adds ops in blocks on one thread while another
+ * thread idles: hb_reserve_ops makes room in the op arrays for `now` +
+ * `next` more ops (they are not moved until that many are added) and
+ * names the room of the `next` ops after the `now` ones (and of their
+ * transactions, estimated from the ops per transaction so far); hb_room_touch,
+ * on the idle thread while the `now` ops are added, faults those pages in
+ * (io/bigmem.h big_populate: the kernel clears them there, not in the
+ * adding thread's way; no byte changes, so it is harmless even where the
+ * adding thread writes).  The history is the same with or without. */
+typedef struct hb_room { void *p[4]; size_t bytes[4]; } hb_room;
+hb_room hb_reserve_ops(history_builder *b, size_t now, size_t next);
+void hb_room_touch(const hb_room *r);
 
 /* hb_finish may place the op fields on this many threads (par.h; 0 or 1:
  * the caller's alone).  The history is the same for every count. */

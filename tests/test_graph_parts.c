@@ -8,16 +8,17 @@
  * (pg_par_min_work 0):
  *   - pg_index_base_fill gives every base edge exactly once, at the place
  *     pg_index_base_each gives it;
- *   - a level's graph built on a pool (pg_init_shape_on, pg_init_rr_on)
- *     has the same known edges, reader summaries and unit_slow as one
- *     built inline, and those summaries are, unit by unit, the pairs
+ *   - a level's graph built on a pool (pg_init_shape_on, pg_init_rr_on,
+ *     then pg_build_constraints) has the same known edges, constraints,
+ *     reader summaries and unit_slow as one built inline, and those
+ *     summaries are, unit by unit, the pairs
  *     (chain, latest reader position) a plain loop over the unit's readers
  *     finds, in the order the readers first touch each chain, with
  *     unit_slow set exactly when a reader is one of the key's writers
  *     (a linear search of its units' members);
  *   - the base edges put aside and brought back on the pool are the same
- *     edges in the same order, and one changed edge of the prefix is
- *     reported. */
+ *     edges in the same order, in front of the others, and one changed
+ *     edge of the prefix is reported. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,11 +83,19 @@ static void summaries_by_loop(const polygraph *g, uint32_t u, vec_u32 *pairs, in
     }
 }
 
-static void assert_same_init(const polygraph *a, const polygraph *b, tally *tl) {
-    const pg_index *ix = a->ix;
+static void assert_same_known(const polygraph *a, const polygraph *b) {
     assert_int_equal(a->num_chains, b->num_chains);
     assert_int_equal(a->known.len, b->known.len);
     assert_memory_equal(a->known.data, b->known.data, a->known.len * sizeof *a->known.data);
+}
+
+/* After pg_build_constraints (the summaries are built beside the first
+ * table): the same summaries, constraints and known edges. */
+static void assert_same_built(const polygraph *a, const polygraph *b, tally *tl) {
+    const pg_index *ix = a->ix;
+    assert_same_known(a, b);
+    assert_int_equal(a->cons.len, b->cons.len);
+    if (a->cons.len) assert_memory_equal(a->cons.data, b->cons.data, a->cons.len * sizeof *a->cons.data);
     size_t nu = ix->units.len;
     assert_memory_equal(a->rsum_start, b->rsum_start, (nu + 1) * sizeof *a->rsum_start);
     assert_int_equal(a->rsum.len, b->rsum.len);
@@ -105,21 +114,21 @@ static void assert_same_init(const polygraph *a, const polygraph *b, tally *tl) 
     vec_free(pairs);
 }
 
-/* Aside and back on g's pool: the same edges; a changed one is reported. */
-static void aside_back(polygraph *g) {
-    size_t n = g->known.len;
-    pg_edge *copy = malloc((n + 1) * sizeof *copy);
-    memcpy(copy, g->known.data, n * sizeof *copy);
+/* The base edges (the first n) aside and back on g's pool: the same
+ * edges, in front of those added after them; a changed one is reported. */
+static void aside_back(polygraph *g, size_t n) {
     pg_edge extra = { 0, 1, PG_META(DEP_WW, 0) };
-    vec_push(g->known, extra);                   /* an edge after the base ones */
+    vec_push(g->known, extra);                   /* one more after the scan's */
+    size_t all = g->known.len;
+    pg_edge *copy = malloc(all * sizeof *copy);
+    memcpy(copy, g->known.data, all * sizeof *copy);
     known_aside ka;
     pg_known_aside(g, n, &ka);
     assert_true(ka.aside);
-    assert_int_equal(g->known.len, 1);
+    assert_int_equal(g->known.len, all - n);
     assert_true(pg_known_back(g, &ka));
-    assert_int_equal(g->known.len, n + 1);
-    assert_memory_equal(g->known.data, copy, n * sizeof *copy);
-    assert_true(g->known.data[n].from == 0 && g->known.data[n].to == 1);
+    assert_int_equal(g->known.len, all);
+    assert_memory_equal(g->known.data, copy, all * sizeof *copy);
     if (n) {                                     /* one edge of the prefix changed before it goes */
         g->known.data[n / 2].to ^= 2;
         pg_known_aside(g, n, &ka);
@@ -135,6 +144,8 @@ static void check_index(pg_index *ix, check_level_id level, tally *tl) {
     polygraph one;
     if (s == SHAPE_RR) pg_init_rr(&one, ix);
     else pg_init_shape(&one, ix, split, ww, lazy);
+    size_t one_initial = one.known.len;
+    int ok_one = pg_build_constraints(&one);
     for (unsigned threads = 1; threads <= 4; threads++) {
         par_pool *pool = par_pool_new(threads);
         fill_same_as_each(ix, pool);
@@ -142,8 +153,13 @@ static void check_index(pg_index *ix, check_level_id level, tally *tl) {
         if (s == SHAPE_RR) pg_init_rr_on(&g, ix, pool, 0);
         else pg_init_shape_on(&g, ix, split, ww, lazy, pool, 0);
         assert_int_equal(g.threads, threads);
-        assert_same_init(&one, &g, tl);
-        if (!lazy) aside_back(&g);
+        size_t initial = g.known.len;
+        assert_int_equal(initial, one_initial);   /* the base edges, copied in parts */
+        assert_memory_equal(g.known.data, one.known.data, initial * sizeof *g.known.data);
+        int ok = pg_build_constraints(&g);
+        assert_int_equal(ok, ok_one);
+        assert_same_built(&one, &g, tl);
+        if (!lazy) aside_back(&g, initial);
         tl->graphs++;
         pg_free(&g);
         par_pool_free(pool);

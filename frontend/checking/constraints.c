@@ -30,7 +30,10 @@
  * Keys are independent during the scan (it reads the reachability of its
  * start only), so ranges of keys are scanned by par_pool_run tasks into their
  * own outputs, combined in key order: the same constraints and edges, in
- * the same order, for every thread count. */
+ * the same order, for every thread count.  So are the stages before it on
+ * the level's pool: the base edges' copy (each edge at its place,
+ * known_base.c) and the reader summaries (key ranges, built while the
+ * first table's order is found on one thread). */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/scan.h"
 #include "frontend/checking/depgraph.h"
@@ -172,8 +175,6 @@ static void copy_base_at(void *ctx, uint64_t i, const pg_edge *e) {
     g->known.data[i] = pg_dep_edge(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to);
 }
 
-static void reader_sums(polygraph *g);
-
 static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw,
                            struct par_pool *pool, int prio) {
     memset(g, 0, sizeof *g);
@@ -192,7 +193,6 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
     pg_index_base_fill(ix, pg_threads_for(g, nb) > 1 ? pool : NULL, prio, copy_base_at, g);
     g->known.len = nb;
     pg_index_base_copied(ix);
-    reader_sums(g);
 }
 
 /* Reader summaries: per unit, per chain, the latest reader node (T' in
@@ -608,9 +608,21 @@ uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range) {
     return (uint32_t)range->len - 1;
 }
 
+/* The table and the reader summaries are independent: on a pool they are
+ * built at once, the summaries' tasks filling in while the table's build
+ * runs on one thread (its order). */
+typedef struct start_job { polygraph *g; int acyclic; } start_job;
+static void start_task(void *ctx, size_t i) {
+    start_job *j = ctx;
+    if (i == 0) j->acyclic = pg_reach(j->g);
+    else if (!j->g->rsum_start) reader_sums(j->g);
+}
+
 int pg_build_constraints(polygraph *g) {
     const pg_index *ix = g->ix;
-    if (!pg_reach(g)) {
+    start_job sj = { g, 0 };
+    par_pool_run_prio(pg_threads_for(g, ix->units.len) > 1 ? g->pool : NULL, g->prio, 2, start_task, &sj);
+    if (!sj.acyclic) {
         snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
         g->fail_stage = "known graph";
         return 0;

@@ -256,7 +256,8 @@ typedef struct polygraph {
     uint32_t *sout_start, *sout; /* with reach_half: start nodes' arcs but the fixed one, as of the table */
     uint32_t *topo_pos;          /* node -> position in a topological order */
     int acyclic;                 /* result of the last pg_reach() */
-    /* per unit: reader summary (chain, max position) for the blocked tests */
+    /* per unit: reader summary (chain, max position) for the blocked tests,
+     * built by pg_build_constraints beside the first table */
     uint32_t *rsum_start;        /* units + 1 */
     vec_u32 rsum;                /* pairs (chain, maxpos) */
     uint8_t *unit_slow;          /* SER: a reader of last(U) writes the key */
@@ -428,10 +429,9 @@ void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, i
  * item RW edges are checked against paths of the whole graph (psi.c).
  * Without predicate-only reads it is pg_init_shape(g, ix, 0, 0, 0). */
 void pg_init_rr(polygraph *g, const pg_index *ix);
-/* The same with the per-key parts (the base edges' copy, the reader
- * summaries) split into tasks on pool (NULL: inline) at priority prio,
- * which g keeps (g->pool, g->prio, g->threads): the same graph for every
- * pool. */
+/* The same with the base edges' copy split into tasks on pool (NULL:
+ * inline) at priority prio, which g keeps (g->pool, g->prio, g->threads)
+ * for the later stages: the same graph for every pool. */
 void pg_init_shape_on(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, struct par_pool *pool,
                       int prio);
 void pg_init_rr_on(polygraph *g, const pg_index *ix, struct par_pool *pool, int prio);
@@ -464,6 +464,8 @@ void pg_free(polygraph *g);
 /* Key ranges of about equal numbers of units into *range (bounds, key
  * order), 8 per thread; returns how many.  One range for one thread. */
 uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range);
+/* The first table (pg_reach) and, beside it on g's pool, the reader
+ * summaries; then the scan: constraints and covering edges (above). */
 int  pg_build_constraints(polygraph *g);
 
 /* The edges of one side of a pair (u before v), as dependencies. */

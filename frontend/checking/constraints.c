@@ -197,7 +197,7 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
 
 /* Reader summaries: per unit, per chain, the latest reader node (T' in
  * the split graph, where its RW edges start), in the order the unit's
- * readers first touch the chains; and unit_slow, a reader of last(U)
+ * readers first touch the chains; and (SER) unit_slow, a reader of last(U)
  * that writes the key.  In key ranges on the pool, each into its own
  * list, joined in key order: the same summaries for every pool. */
 typedef struct rsum_job {
@@ -220,6 +220,21 @@ static int sorted_has(const uint32_t *a, size_t n, uint32_t x) {
     return lo < n && a[lo] == x;
 }
 
+/* Units [u0, u1)'s members into w, ascending: by insertion while few
+ * (most keys), else qsort. */
+static void sorted_writers(const pg_index *ix, uint32_t u0, uint32_t u1, vec_u32 *w) {
+    uint32_t m0 = ix->units.data[u0].m_first, m1 = ix->units.data[u1].m_first, n = m1 - m0;
+    vec_resize(*w, n);
+    uint32_t *a = w->data;
+    memcpy(a, ix->members.data + m0, (size_t)n * sizeof *a);
+    if (n > 48) { qsort(a, n, sizeof *a, cmp_u32); return; }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = a[i], j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
 /* How far ahead in the readers list a reader's transaction is asked for
  * (its chain and position: a cache miss each, at random over the
  * history).  A hint only. */
@@ -236,11 +251,8 @@ static void rsum_task(void *ctx, size_t task) {
     size_t nrd = ix->readers.len;
     for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
         uint32_t u0 = ix->key_unit_start[k], u1 = ix->key_unit_start[k + 1];
-        /* the key's writers: its units' members, sorted */
-        uint32_t m0 = ix->units.data[u0].m_first, m1 = ix->units.data[u1].m_first;
-        vec_resize(writers, m1 - m0);
-        memcpy(writers.data, ix->members.data + m0, (size_t)(m1 - m0) * sizeof *writers.data);
-        if (m1 - m0 > 1) qsort(writers.data, writers.len, sizeof *writers.data, cmp_u32);
+        /* SER: the key's writers, its units' members, sorted (unit_slow) */
+        if (!g->split) sorted_writers(ix, u0, u1, &writers);
         for (uint32_t u = u0; u < u1; u++) {
             const pg_unit *un = &ix->units.data[u];
             g->rsum_start[u] = (uint32_t)out->len;
@@ -253,7 +265,7 @@ static void rsum_task(void *ctx, size_t task) {
                 }
                 uint32_t r = rd[i];
                 if (reader_lazy(g, r, k)) continue;    /* rr: a predicate anti-dependency blocks nothing */
-                if (sorted_has(writers.data, writers.len, r)) g->unit_slow[u] = 1;
+                if (!g->split && sorted_has(writers.data, writers.len, r)) g->unit_slow[u] = 1;
                 uint32_t node = pg_node_tp(g, r), c = pg_node_chain(g, node), p = pg_node_pos(g, node);
                 if (c == HISTORY_NONE) continue;       /* untracked: this test is skipped */
                 if (best[c] == UINT32_MAX) { vec_push(touched, c); best[c] = p; }
@@ -373,18 +385,24 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
 /* Every edge of side u<v is implied by the known graph already (what
  * pg_side_edges would add nothing for), tested without building the
  * edges: most covering candidates of the scan are such. */
-int scan_side_implied(const polygraph *g, uint32_t u, uint32_t v) {
+int scan_side_implied_at(const polygraph *g, uint32_t u, uint32_t v, uint32_t c, uint32_t p_in, uint32_t p_commit) {
     const pg_index *ix = g->ix;
     if (!g->reach) return 0;
-    const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
-    uint32_t hv = V->head;
-    if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_ww_in(g, hv))) return 0;
-    uint32_t to = pg_node_t(g, hv);
+    const pg_unit *U = &ix->units.data[u];
+    uint32_t hv = ix->units.data[v].head;
+    /* last(U) is no transaction of V: never its entry node itself */
+    if (U->last != 0 && !scan_reaches_at(g, pg_node_t(g, U->last), c, p_in)) return 0;
     for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
-        if (r != hv && (g->prw || !pg_reaches(g, pg_node_tp(g, r), to))) return 0;   /* rr: RW edges are kept */
+        /* r != hv: T'(r) is not T(hv) (SER: r is not hv) */
+        if (r != hv && (g->prw || !scan_reaches_at(g, pg_node_tp(g, r), c, p_commit))) return 0;   /* rr: RW edges are kept */
     }
     return 1;
+}
+
+int scan_side_implied(const polygraph *g, uint32_t u, uint32_t v) {
+    uint32_t hv = g->ix->units.data[v].head, x = pg_node_ww_in(g, hv), t = pg_node_t(g, hv);
+    return scan_side_implied_at(g, u, v, pg_node_chain(g, x), pg_node_pos(g, x), pg_node_pos(g, t));
 }
 
 static int cmp_unit_at(const void *a, const void *b) {

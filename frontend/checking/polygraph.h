@@ -260,7 +260,8 @@ typedef struct polygraph {
      * built by pg_build_constraints beside the first table */
     uint32_t *rsum_start;        /* units + 1 */
     vec_u32 rsum;                /* pairs (chain, maxpos) */
-    uint8_t *unit_slow;          /* SER: a reader of last(U) writes the key */
+    uint8_t *unit_slow;          /* SER: a reader of last(U) writes the key (the split
+                                    graph, where pg_side_blocked does not ask: 0) */
     /* counts */
     uint64_t pairs_total;        /* unit pairs considered (excluding INIT's) */
     uint64_t pairs_decided_scan; /* decided by the initial scan */

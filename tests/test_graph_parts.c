@@ -18,7 +18,9 @@
  *     (a linear search of its units' members);
  *   - the base edges put aside and brought back on the pool are the same
  *     edges in the same order, in front of the others, and one changed
- *     edge of the prefix is reported. */
+ *     edge of the prefix is reported.
+ * And dg_topo_order's first-come order (its queue kept in the order it
+ * fills) is a plain Kahn's, on random graphs with and without cycles. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +34,7 @@
 #include "par.h"
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
+#include "frontend/checking/depgraph.h"
 #include "frontend/checking/polygraph.h"
 
 typedef struct tally { int indexes, graphs, slow_units, summaries, tails; } tally;
@@ -209,9 +212,79 @@ static void parts_same_as_one_thread(void **state) {
     assert_true(tl.indexes > 30 && tl.graphs > 100 && tl.tails > 30 && tl.slow_units > 5 && tl.summaries > 1000);
 }
 
+/* Kahn's order as written in a textbook: a queue of its own, in-degrees
+ * counted plainly; a node with in-degree left when the queue runs out is
+ * taken (break) or the rest appended in index order. */
+static int plain_kahn(const dg_graph *g, int break_cycles, uint32_t *order) {
+    uint32_t n = g->n, *indeg = calloc(n + 1, sizeof *indeg), *queue = malloc((n + 1) * sizeof *queue);
+    uint8_t *done = calloc(n + 1, 1);
+    uint32_t qh = 0, qt = 0, k = 0;
+    int acyclic = 1;
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) indeg[g->adj[j]]++;
+    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) { queue[qt++] = u; done[u] = 1; }
+    while (k < n) {
+        if (qh == qt) {
+            acyclic = 0;
+            uint32_t x = 0;
+            while (done[x]) x++;
+            if (!break_cycles) {
+                for (; x < n; x++) if (!done[x]) order[k++] = x;
+                break;
+            }
+            queue[qt++] = x; done[x] = 1;
+        }
+        uint32_t u = queue[qh++];
+        order[k++] = u;
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+            uint32_t v = g->adj[j];
+            if (!done[v] && --indeg[v] == 0) { queue[qt++] = v; done[v] = 1; }
+        }
+    }
+    free(indeg); free(queue); free(done);
+    return acyclic;
+}
+
+/* Random graphs, mostly forward arcs (a few backward: cycles), some nodes
+ * with many arcs: dg_topo_order's first-come order is the plain one, with
+ * and without breaking cycles. */
+static void topo_order_same_as_plain_kahn(void **state) {
+    (void)state;
+    uint64_t x = 88172645463325252ULL;
+#define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+    int cyclic = 0;
+    for (int round = 0; round < 300; round++) {
+        uint32_t n = 1 + (uint32_t)(RND() % 400), m = (uint32_t)(RND() % (4 * n + 1));
+        dg_arc_vec arcs; vec_init(arcs);
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t a = (uint32_t)(RND() % n), b = (uint32_t)(RND() % n);
+            if (RND() % 64 && a > b) { uint32_t t = a; a = b; b = t; }   /* mostly forward */
+            if (a == b && RND() % 2) continue;
+            if (RND() % 8 == 0) a = 0;                                  /* a node of many arcs */
+            dg_arc e = { a, b, DG_NONE };
+            vec_push(arcs, e);
+        }
+        dg_graph g;
+        dg_build(&g, n, arcs.data, arcs.len, 0);
+        for (int brk = 0; brk < 2; brk++) {
+            uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+            int ra = dg_topo_order(&g, 0, brk, a), rb = plain_kahn(&g, brk, b);
+            assert_int_equal(ra, rb);
+            assert_memory_equal(a, b, n * sizeof *a);
+            cyclic += !ra;
+            free(a); free(b);
+        }
+        dg_free(&g);
+        vec_free(arcs);
+    }
+#undef RND
+    assert_true(cyclic > 50 && cyclic < 550);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parts_same_as_one_thread),
+        cmocka_unit_test(topo_order_same_as_plain_kahn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,10 +36,11 @@ int pg_index_fits(const pg_index *ix, check_level_id level) {
            o.real_time == ix->opts.real_time;
 }
 
-void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level) {
+void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level) { pg_init_level_on(g, ix, level, NULL, 0); }
+void pg_init_level_on(polygraph *g, const pg_index *ix, check_level_id level, par_pool *pool, int prio) {
     level_shape s = level_shape_of(level);
-    if (s == SHAPE_RR) pg_init_rr(g, ix);
-    else pg_init_shape(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI);
+    if (s == SHAPE_RR) pg_init_rr_on(g, ix, pool, prio);
+    else pg_init_shape_on(g, ix, s == SHAPE_SI || s == SHAPE_PC, s == SHAPE_PC, s == SHAPE_PSI, pool, prio);
 }
 const char *check_level_title(check_level_id l) { return level_title(l); }
 
@@ -505,7 +506,7 @@ static verdict check_graph(const pg_index *ix, check_level_id level, const check
     polygraph g;
     double t0 = monotonic_seconds();
     progress(opt, "building the polygraph");
-    pg_init_level(&g, ix, level);
+    pg_init_level_on(&g, ix, level, pool, opt->priority);
     g.pool = pool;
     g.prio = opt->priority;
     g.threads = par_pool_threads(pool);

@@ -116,6 +116,9 @@ int  pg_index_fits(const pg_index *ix, check_level_id level);
  * the SI levels and pc (with pc's WW rule), or psi's (SER's nodes, RW
  * edges kept out of the graph).  ix must fit the level. */
 void pg_init_level(polygraph *g, const pg_index *ix, check_level_id level);
+/* The same, its per-key parts on pool at priority prio (polygraph.h,
+ * pg_init_shape_on). */
+void pg_init_level_on(polygraph *g, const pg_index *ix, check_level_id level, struct par_pool *pool, int prio);
 
 /* Any level whose shape is PC, PSI, SI or SER (levels.def; the others:
  * VERDICT_UNKNOWN, stage "refused").  A real-time level without the

@@ -30,7 +30,10 @@
  * Keys are independent during the scan (it reads the reachability of its
  * start only), so ranges of keys are scanned by par_pool_run tasks into their
  * own outputs, combined in key order: the same constraints and edges, in
- * the same order, for every thread count. */
+ * the same order, for every thread count.  So are the stages before it on
+ * the level's pool: the base edges' copy (each edge at its place,
+ * known_base.c) and the reader summaries (key ranges, built while the
+ * first table's order is found on one thread). */
 #include "frontend/checking/polygraph.h"
 #include "frontend/checking/scan.h"
 #include "frontend/checking/depgraph.h"
@@ -51,7 +54,6 @@ static pg_edge pg_dep_edge(const polygraph *g, dep_kind kind, uint32_t key, uint
 void pg_add_dep(polygraph *g, dep_kind kind, uint32_t key, uint32_t from, uint32_t to) {
     vec_push(g->known, pg_dep_edge(g, kind, key, from, to));
 }
-static void add_base_edge(void *g, const pg_edge *e) { pg_add_dep(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to); }
 
 uint32_t pg_chain_limit;
 uint32_t pg_reach_delta_max = 0xFFFE;
@@ -110,25 +112,26 @@ static inline int reader_lazy(const polygraph *g, uint32_t r, uint32_t k) {
     return g->prw && pred_rw_has(g->prw, r, k);
 }
 
-static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw);
+static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw,
+                           struct par_pool *pool, int prio);
 
 void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy) {
-    pg_init_common(g, ix, split, ww_commit, rw_lazy, NULL);
+    pg_init_shape_on(g, ix, split, ww_commit, rw_lazy, NULL, 0);
+}
+void pg_init_shape_on(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, struct par_pool *pool,
+                      int prio) {
+    pg_init_common(g, ix, split, ww_commit, rw_lazy, NULL, pool, prio);
 }
 
-void pg_init_rr(polygraph *g, const pg_index *ix) {
+void pg_init_rr(polygraph *g, const pg_index *ix) { pg_init_rr_on(g, ix, NULL, 0); }
+void pg_init_rr_on(polygraph *g, const pg_index *ix, struct par_pool *pool, int prio) {
     pred_rw *prw = pred_rw_build(ix->h);
-    pg_init_common(g, ix, 0, 0, prw != NULL, prw);
+    pg_init_common(g, ix, 0, 0, prw != NULL, prw, pool, prio);
 }
 
-static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw) {
-    memset(g, 0, sizeof *g);
+/* The tracked sessions (chain_of_session, num_chains). */
+static void choose_chains(polygraph *g, const pg_index *ix, int split, int ww_commit) {
     const history *h = ix->h;
-    g->ix = ix;
-    g->prw = prw;
-    g->split = split;
-    g->ww_commit = ww_commit;
-    g->rw_lazy = rw_lazy;
     uint32_t nt = ix->num_node_txns ? ix->num_node_txns : h->num_txns, ns = pg_num_sessions(ix);
     g->num_nodes = split ? 2 * nt : nt;
     /* Chains: every session, unless the table (2 bytes per node and chain,
@@ -164,50 +167,151 @@ static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_c
         free(order);
         g->num_chains = (uint32_t)max_chains;
     }
-    pg_known_reserve(g, pg_index_num_base(ix) + 16);
-    pg_index_base_each(ix, add_base_edge, g);
-    pg_index_base_copied(ix);
+}
 
-    /* Reader summaries: per unit, per chain, the latest reader node
-     * (T' in the split graph, where its RW edges start). */
-    size_t nu = ix->units.len;
-    g->rsum_start = xmalloc((nu + 1) * sizeof *g->rsum_start);
-    g->unit_slow = xcalloc(nu ? nu : 1, 1);
+/* Base edge i, copied as the level's node edge (pg_index_base_fill). */
+static void copy_base_at(void *ctx, uint64_t i, const pg_edge *e) {
+    polygraph *g = ctx;
+    g->known.data[i] = pg_dep_edge(g, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to);
+}
+
+static void pg_init_common(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, pred_rw *prw,
+                           struct par_pool *pool, int prio) {
+    memset(g, 0, sizeof *g);
+    g->ix = ix;
+    g->prw = prw;
+    g->split = split;
+    g->ww_commit = ww_commit;
+    g->rw_lazy = rw_lazy;
+    g->threads = par_pool_threads(pool);
+    g->pool = pool;
+    g->prio = prio;
+    choose_chains(g, ix, split, ww_commit);
+    /* the base edges, in parts on the pool (known_base.c): each at its place */
+    uint64_t nb = pg_index_num_base(ix);
+    pg_known_reserve(g, nb + 16);
+    pg_index_base_fill(ix, pg_threads_for(g, nb) > 1 ? pool : NULL, prio, copy_base_at, g);
+    g->known.len = nb;
+    pg_index_base_copied(ix);
+}
+
+/* Reader summaries: per unit, per chain, the latest reader node (T' in
+ * the split graph, where its RW edges start), in the order the unit's
+ * readers first touch the chains; and (SER) unit_slow, a reader of last(U)
+ * that writes the key.  In key ranges on the pool, each into its own
+ * list, joined in key order: the same summaries for every pool. */
+typedef struct rsum_job {
+    polygraph *g;
+    const uint32_t *range;       /* task i: keys [range[i], range[i + 1]) */
+    vec_u32 *out;                /* task i's pairs; rsum_start local to them until joined */
+    size_t *at;                  /* task i's place in g->rsum (the join) */
+} rsum_job;
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+static int sorted_has(const uint32_t *a, size_t n, uint32_t x) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && a[lo] == x;
+}
+
+/* Units [u0, u1)'s members into w, ascending: by insertion while few
+ * (most keys), else qsort. */
+static void sorted_writers(const pg_index *ix, uint32_t u0, uint32_t u1, vec_u32 *w) {
+    uint32_t m0 = ix->units.data[u0].m_first, m1 = ix->units.data[u1].m_first, n = m1 - m0;
+    vec_resize(*w, n);
+    uint32_t *a = w->data;
+    memcpy(a, ix->members.data + m0, (size_t)n * sizeof *a);
+    if (n > 48) { qsort(a, n, sizeof *a, cmp_u32); return; }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = a[i], j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+/* How far ahead in the readers list a reader's transaction is asked for
+ * (its chain and position: a cache miss each, at random over the
+ * history).  A hint only. */
+#define RSUM_AHEAD 16
+static void rsum_task(void *ctx, size_t task) {
+    const rsum_job *j = ctx;
+    polygraph *g = j->g;
+    const pg_index *ix = g->ix;
+    vec_u32 *out = &j->out[task];
     uint32_t *best = xmalloc((size_t)g->num_chains * sizeof *best);
     for (uint32_t c = 0; c < g->num_chains; c++) best[c] = UINT32_MAX;
-    uint32_t *mark = xmalloc((size_t)h->num_txns * sizeof *mark);   /* txn -> key it writes, per key */
-    for (uint32_t t = 0; t < h->num_txns; t++) mark[t] = UINT32_MAX;
-    vec_u32 touched; vec_init(touched);
-    for (uint32_t k = 0; k < ix->num_keys; k++) {
-        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
+    vec_u32 touched, writers; vec_init(touched); vec_init(writers);
+    const uint32_t *rd = ix->readers.data;
+    size_t nrd = ix->readers.len;
+    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
+        uint32_t u0 = ix->key_unit_start[k], u1 = ix->key_unit_start[k + 1];
+        /* SER: the key's writers, its units' members, sorted (unit_slow) */
+        if (!g->split) sorted_writers(ix, u0, u1, &writers);
+        for (uint32_t u = u0; u < u1; u++) {
             const pg_unit *un = &ix->units.data[u];
-            for (uint32_t m = 0; m < pg_unit_len(un); m++) mark[ix->members.data[un->m_first + m]] = k;
-        }
-        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
-            const pg_unit *un = &ix->units.data[u];
-            g->rsum_start[u] = (uint32_t)g->rsum.len;
+            g->rsum_start[u] = (uint32_t)out->len;
             vec_clear(touched);
-            for (uint32_t j = 0; j < pg_unit_rd_num(un); j++) {
-                uint32_t r = ix->readers.data[un->rd_first + j];
+            for (uint32_t i = un->rd_first; i < un->rd_first + pg_unit_rd_num(un); i++) {
+                if (i + RSUM_AHEAD < nrd) {
+                    uint32_t a = rd[i + RSUM_AHEAD];
+                    if (ix->chain_sess) { HISTORY_PREFETCH(&ix->chain_sess[a]); HISTORY_PREFETCH(&ix->chain_pos[a]); }
+                    else HISTORY_PREFETCH(&ix->h->txns[a]);
+                }
+                uint32_t r = rd[i];
                 if (reader_lazy(g, r, k)) continue;    /* rr: a predicate anti-dependency blocks nothing */
-                if (mark[r] == k) g->unit_slow[u] = 1;
+                if (!g->split && sorted_has(writers.data, writers.len, r)) g->unit_slow[u] = 1;
                 uint32_t node = pg_node_tp(g, r), c = pg_node_chain(g, node), p = pg_node_pos(g, node);
                 if (c == HISTORY_NONE) continue;       /* untracked: this test is skipped */
                 if (best[c] == UINT32_MAX) { vec_push(touched, c); best[c] = p; }
                 else if (p > best[c]) best[c] = p;
             }
-            for (size_t j = 0; j < touched.len; j++) {
-                vec_push(g->rsum, touched.data[j]);
-                vec_push(g->rsum, best[touched.data[j]]);
-                best[touched.data[j]] = UINT32_MAX;
+            for (size_t t = 0; t < touched.len; t++) {
+                vec_push(*out, touched.data[t]);
+                vec_push(*out, best[touched.data[t]]);
+                best[touched.data[t]] = UINT32_MAX;
             }
         }
     }
-    g->rsum_start[nu] = (uint32_t)g->rsum.len;
-    vec_fit(g->rsum);
-    vec_free(touched);
+    vec_free(touched); vec_free(writers);
     free(best);
-    free(mark);
+}
+
+/* Task i's pairs to their place, its units' starts made global. */
+static void rsum_join_task(void *ctx, size_t task) {
+    const rsum_job *j = ctx;
+    polygraph *g = j->g;
+    const pg_index *ix = g->ix;
+    const vec_u32 *out = &j->out[task];
+    if (out->len) memcpy(g->rsum.data + j->at[task], out->data, out->len * sizeof *out->data);
+    for (uint32_t u = ix->key_unit_start[j->range[task]]; u < ix->key_unit_start[j->range[task + 1]]; u++)
+        g->rsum_start[u] += (uint32_t)j->at[task];
+}
+
+static void reader_sums(polygraph *g) {
+    const pg_index *ix = g->ix;
+    size_t nu = ix->units.len;
+    g->rsum_start = xmalloc((nu + 1) * sizeof *g->rsum_start);
+    g->unit_slow = xcalloc(nu ? nu : 1, 1);
+    unsigned threads = pg_threads_for(g, ix->readers.len);
+    vec_u32 range; vec_init(range);
+    uint32_t ntasks = pg_key_ranges(ix, threads, &range);
+    rsum_job job = { g, range.data, xcalloc(ntasks, sizeof *job.out), xcalloc(ntasks, sizeof *job.at) };
+    par_pool *pool = threads > 1 ? g->pool : NULL;
+    par_pool_run_prio(pool, g->prio, ntasks, rsum_task, &job);
+    size_t total = 0;
+    for (uint32_t i = 0; i < ntasks; i++) { job.at[i] = total; total += job.out[i].len; }
+    vec_resize(g->rsum, total);
+    par_pool_run_prio(pool, g->prio, ntasks, rsum_join_task, &job);
+    g->rsum_start[nu] = (uint32_t)total;
+    for (uint32_t i = 0; i < ntasks; i++) vec_free(job.out[i]);
+    free(job.out); free(job.at);
+    vec_free(range);
 }
 
 void pg_free(polygraph *g) {
@@ -281,18 +385,24 @@ uint64_t pg_side_edges(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec 
 /* Every edge of side u<v is implied by the known graph already (what
  * pg_side_edges would add nothing for), tested without building the
  * edges: most covering candidates of the scan are such. */
-int scan_side_implied(const polygraph *g, uint32_t u, uint32_t v) {
+int scan_side_implied_at(const polygraph *g, uint32_t u, uint32_t v, uint32_t c, uint32_t p_in, uint32_t p_commit) {
     const pg_index *ix = g->ix;
     if (!g->reach) return 0;
-    const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
-    uint32_t hv = V->head;
-    if (U->last != 0 && !pg_reaches(g, pg_node_t(g, U->last), pg_node_ww_in(g, hv))) return 0;
-    uint32_t to = pg_node_t(g, hv);
+    const pg_unit *U = &ix->units.data[u];
+    uint32_t hv = ix->units.data[v].head;
+    /* last(U) is no transaction of V: never its entry node itself */
+    if (U->last != 0 && !scan_reaches_at(g, pg_node_t(g, U->last), c, p_in)) return 0;
     for (uint32_t j = 0; j < pg_unit_rd_num(U); j++) {
         uint32_t r = ix->readers.data[U->rd_first + j];
-        if (r != hv && (g->prw || !pg_reaches(g, pg_node_tp(g, r), to))) return 0;   /* rr: RW edges are kept */
+        /* r != hv: T'(r) is not T(hv) (SER: r is not hv) */
+        if (r != hv && (g->prw || !scan_reaches_at(g, pg_node_tp(g, r), c, p_commit))) return 0;   /* rr: RW edges are kept */
     }
     return 1;
+}
+
+int scan_side_implied(const polygraph *g, uint32_t u, uint32_t v) {
+    uint32_t hv = g->ix->units.data[v].head, x = pg_node_ww_in(g, hv), t = pg_node_t(g, hv);
+    return scan_side_implied_at(g, u, v, pg_node_chain(g, x), pg_node_pos(g, x), pg_node_pos(g, t));
 }
 
 static int cmp_unit_at(const void *a, const void *b) {
@@ -516,9 +626,21 @@ uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range) {
     return (uint32_t)range->len - 1;
 }
 
+/* The table and the reader summaries are independent: on a pool they are
+ * built at once, the summaries' tasks filling in while the table's build
+ * runs on one thread (its order). */
+typedef struct start_job { polygraph *g; int acyclic; } start_job;
+static void start_task(void *ctx, size_t i) {
+    start_job *j = ctx;
+    if (i == 0) j->acyclic = pg_reach(j->g);
+    else if (!j->g->rsum_start) reader_sums(j->g);
+}
+
 int pg_build_constraints(polygraph *g) {
     const pg_index *ix = g->ix;
-    if (!pg_reach(g)) {
+    start_job sj = { g, 0 };
+    par_pool_run_prio(pg_threads_for(g, ix->units.len) > 1 ? g->pool : NULL, g->prio, 2, start_task, &sj);
+    if (!sj.acyclic) {
         snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
         g->fail_stage = "known graph";
         return 0;

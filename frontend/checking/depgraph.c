@@ -65,19 +65,71 @@ static heap_item heap_pop(heap_vec *h) {
  * at it), and every node at 0 is placed before the ready nodes run out, so
  * when they do "not placed" is "in-degree above 0": no separate marks, and
  * one random access an arc fewer (at 10M transactions SI, 54M arcs). */
-int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order) {
-    uint32_t n = g->n, placed = 0, head = 0;
+
+/* In-degrees, each arc's target asked for some arcs ahead (the targets
+ * are met at random over the nodes).  Hints only. */
+#define TOPO_AHEAD 16
+static uint32_t *in_degrees(const dg_graph *g) {
+    uint32_t n = g->n, m = g->start[n];
     uint32_t *indeg = xcalloc(n ? n : 1, sizeof *indeg);
-    for (uint32_t j = 0; j < g->start[n]; j++) indeg[g->adj[j]]++;
-    heap_vec ready; vec_init(ready);           /* by_index */
-    uint32_t *fifo = by_index ? NULL : xmalloc((n ? n : 1) * sizeof *fifo);
-    uint32_t fifo_tail = 0;
-#define READY(v) do { if (by_index) heap_push(&ready, 0, (v)); else fifo[fifo_tail++] = (v); } while (0)
-    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) READY(u);
+    for (uint32_t j = 0; j < m; j++) {
+        if (j + TOPO_AHEAD < m) __builtin_prefetch(&indeg[g->adj[j + TOPO_AHEAD]], 1);
+        indeg[g->adj[j]]++;
+    }
+    return indeg;
+}
+
+/* First come first served: the ready nodes are queued in order itself (a
+ * node leaves the queue where it is placed), so that the nodes a few
+ * places ahead are known: their arcs and their targets' in-degrees are
+ * asked for before their turn. */
+static int topo_fifo(const dg_graph *g, int break_cycles, uint32_t *order, uint32_t *indeg) {
+    uint32_t n = g->n, head = 0, tail = 0, scan = 0;   /* nodes below scan are placed */
+    int acyclic = 1;
+    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) order[tail++] = u;
+    while (head < n) {
+        if (head == tail) {
+            acyclic = 0;
+            while (scan < n && !indeg[scan]) scan++;
+            if (!break_cycles) {               /* the rest in index order */
+                for (uint32_t u = scan; u < n; u++) if (indeg[u]) order[tail++] = u;
+                break;
+            }
+            indeg[scan] = 0;
+            order[tail++] = scan;
+        }
+        if (head + TOPO_AHEAD < tail) {
+            uint32_t w = order[head + TOPO_AHEAD];
+            __builtin_prefetch(&g->start[w]);
+            __builtin_prefetch(&g->adj[g->start[w]]);
+        }
+        if (head + TOPO_AHEAD / 2 < tail) {
+            uint32_t w = order[head + TOPO_AHEAD / 2];
+            for (uint32_t j = g->start[w]; j < g->start[w + 1]; j++) __builtin_prefetch(&indeg[g->adj[j]], 1);
+        }
+        uint32_t u = order[head++];
+        for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
+            uint32_t v = g->adj[j];
+            if (indeg[v] && --indeg[v] == 0) order[tail++] = v;
+        }
+    }
+    return acyclic;
+}
+
+int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order) {
+    uint32_t n = g->n, placed = 0;
+    uint32_t *indeg = in_degrees(g);
+    if (!by_index) {
+        int acyclic = topo_fifo(g, break_cycles, order, indeg);
+        free(indeg);
+        return acyclic;
+    }
+    heap_vec ready; vec_init(ready);
+    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) heap_push(&ready, 0, u);
     int acyclic = 1;
     uint32_t scan = 0;                         /* nodes below it are placed */
     while (placed < n) {
-        if (by_index ? !ready.len : head == fifo_tail) {
+        if (!ready.len) {
             acyclic = 0;
             while (scan < n && !indeg[scan]) scan++;
             if (!break_cycles) {               /* the rest in index order */
@@ -85,17 +137,16 @@ int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *o
                 break;
             }
             indeg[scan] = 0;
-            READY(scan);
+            heap_push(&ready, 0, scan);
         }
-        uint32_t u = by_index ? heap_pop(&ready).node : fifo[head++];
+        uint32_t u = heap_pop(&ready).node;
         order[placed++] = u;
         for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
             uint32_t v = g->adj[j];
-            if (indeg[v] && --indeg[v] == 0) READY(v);
+            if (indeg[v] && --indeg[v] == 0) heap_push(&ready, 0, v);
         }
     }
-#undef READY
-    free(indeg); free(fifo); vec_free(ready);
+    free(indeg); vec_free(ready);
     return acyclic;
 }
 

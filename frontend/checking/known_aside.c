@@ -2,16 +2,20 @@
  * engine solves (contract in check.h, pg_known_aside / pg_known_back).
  *
  * The known graph's first edges are the index's base edges, as pg_init
- * copied them (pg_index_base_each, in its order, through pg_add_dep); the
+ * copied them (each at its place of pg_index_base_each's order); the
  * engine holds them all the same once they are loaded into it, and
  * nothing reads them again until the model is applied.  So they go for
  * the solve (at 1M transactions under SI: 4.9M edges, 59 MB at the
  * peak of the run) and are regenerated from the index afterwards, in the
- * same order: the known graph, its order and everything read off it are
- * the same as if they had stayed.  A hash of the edges, taken before they
- * go, is compared with the regenerated ones: a difference is an internal
- * error (never a changed answer). */
+ * same order (pg_index_base_fill, on the level's pool): the known graph,
+ * its order and everything read off it are the same as if they had
+ * stayed.  A hash of the edges, taken before they go, is compared with the
+ * regenerated ones: a difference is an internal error (never a changed
+ * answer). */
 #include "frontend/checking/check.h"
+#include "par.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -22,12 +26,28 @@ static uint64_t mix(uint64_t x) {
     return x;
 }
 
-/* Order-sensitive: position i enters every term. */
-static uint64_t edges_hash(const pg_edge *e, size_t n) {
+/* Order-sensitive: position i enters edge i's term.  The terms are
+ * summed, so that ranges of edges are hashed on the pool and their sums
+ * added: the same hash for every pool. */
+static uint64_t edge_term(const pg_edge *e, uint64_t i) {
+    return mix(((uint64_t)e->from << 32 | e->to) + 0x632be59bd9b4e019ULL * (e->meta + i));
+}
+#define HASH_CHUNK ((size_t)1 << 18)
+typedef struct hash_job { const pg_edge *e; size_t n; uint64_t *sum; } hash_job;
+static void hash_task(void *ctx, size_t task) {
+    const hash_job *j = ctx;
+    size_t lo = task * HASH_CHUNK, hi = lo + HASH_CHUNK < j->n ? lo + HASH_CHUNK : j->n;
+    uint64_t s = 0;
+    for (size_t i = lo; i < hi; i++) s += edge_term(&j->e[i], i);
+    j->sum[task] = s;
+}
+static uint64_t edges_hash(const polygraph *g, const pg_edge *e, size_t n) {
+    size_t ntasks = n / HASH_CHUNK + 1;
+    hash_job j = { e, n, xcalloc(ntasks, sizeof *j.sum) };
+    par_pool_run_prio(pg_threads_for(g, n) > 1 ? g->pool : NULL, g->prio, ntasks, hash_task, &j);
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ mix(((uint64_t)e[i].from << 32 | e[i].to) + 0x632be59bd9b4e019ULL * (e[i].meta + (uint64_t)i))) *
-            0x100000001b3ULL;
+    for (size_t i = 0; i < ntasks; i++) h += j.sum[i];
+    free(j.sum);
     return h;
 }
 
@@ -39,7 +59,7 @@ void pg_known_aside(polygraph *g, size_t initial, known_aside *a) {
     if (g->rw_lazy || ix->base_released || initial == 0 || initial != pg_index_num_base(ix) || g->known.len < initial)
         return;
     a->n = initial;
-    a->hash = edges_hash(g->known.data, initial);
+    a->hash = edges_hash(g, g->known.data, initial);
     size_t rest = g->known.len - initial;
     memmove(g->known.data, g->known.data + initial, rest * sizeof *g->known.data);
     g->known.len = rest;
@@ -47,8 +67,12 @@ void pg_known_aside(polygraph *g, size_t initial, known_aside *a) {
     a->aside = 1;
 }
 
-static void add_base(void *ctx, const pg_edge *e) {
-    pg_add_dep(ctx, PG_KIND(e->meta), PG_KEY(e->meta), e->from, e->to);
+/* Base edge i as the level's node edge, at its place. */
+static void base_at(void *ctx, uint64_t i, const pg_edge *e) {
+    polygraph *g = ctx;
+    pg_edge x = { 0, 0, e->meta };
+    pg_dep_nodes(g, PG_KIND(e->meta), e->from, e->to, &x.from, &x.to);
+    g->known.data[i] = x;
 }
 
 int pg_known_back(polygraph *g, known_aside *a) {
@@ -57,8 +81,12 @@ int pg_known_back(polygraph *g, known_aside *a) {
     pg_edge_vec rest = g->known;
     vec_init(g->known);
     pg_known_reserve(g, a->n + rest.len);
-    pg_index_base_each(g->ix, add_base, g);
-    int same = g->known.len == a->n && edges_hash(g->known.data, a->n) == a->hash;
+    int same = pg_index_num_base(g->ix) == a->n;
+    if (same) {
+        pg_index_base_fill(g->ix, pg_threads_for(g, a->n) > 1 ? g->pool : NULL, g->prio, base_at, g);
+        g->known.len = a->n;
+        same = edges_hash(g, g->known.data, a->n) == a->hash;
+    }
     pg_known_reserve(g, rest.len);
     if (rest.len) memcpy(g->known.data + g->known.len, rest.data, rest.len * sizeof *rest.data);
     g->known.len += rest.len;

@@ -1,9 +1,9 @@
 /* known_graph.c — the level-independent part of the polygraph (pg_index):
  * which transactions take part, who every external read read from, the
- * writers of every key collapsed into units, and the known edges SO, WR and
- * those inside units (generated from the units in their order,
- * pg_index_base_each: most of them are WR edges, which the readers lists
- * already say).  See polygraph.h for the reasoning behind units.
+ * writers of every key collapsed into units, and what the known edges SO,
+ * WR and those inside units are generated from (known_base.c: most of them
+ * are WR edges, which the readers lists already say).  See polygraph.h
+ * for the reasoning behind units.
  *
  * Everything is linear in the size of the history: per-key work uses
  * scratch arrays indexed by transaction, reset after each key. */
@@ -526,74 +526,6 @@ int pg_index_build_opts(pg_index *ix, const history *h, ic_error *err, struct pa
     ix->units.cap = ix->units.len + 1;
     free(rstart);
     return 1;
-}
-
-/* A key's WR edges by reader: (reader, writer) pairs, sorted stably by
- * reader (a key's readers are distinct: one external read a transaction
- * a key).  Runs of 16 by insertion, then merged bottom-up through tmp
- * (room for n): no comparison through a pointer, as qsort's. */
-typedef struct rw_pair { uint32_t reader, writer; } rw_pair;
-#define PAIR_RUN 16
-static void sort_pairs(rw_pair *p, size_t n, rw_pair *tmp) {
-    for (size_t lo = 0; lo < n; lo += PAIR_RUN) {
-        size_t hi = lo + PAIR_RUN < n ? lo + PAIR_RUN : n;
-        for (size_t i = lo + 1; i < hi; i++) {
-            rw_pair x = p[i];
-            size_t j = i;
-            for (; j > lo && p[j - 1].reader > x.reader; j--) p[j] = p[j - 1];
-            p[j] = x;
-        }
-    }
-    rw_pair *a = p, *b = tmp;
-    for (size_t w = PAIR_RUN; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) b[k++] = a[j].reader < a[i].reader ? a[j++] : a[i++];
-            while (i < mid) b[k++] = a[i++];
-            while (j < hi) b[k++] = a[j++];
-        }
-        rw_pair *t = a; a = b; b = t;
-    }
-    if (a != p) memcpy(p, a, n * sizeof *p);
-}
-
-void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx) {
-    if (ix->base_released) internal_error("isocheck", "pg_index_base_each after the base edges were released");
-    const history *h = ix->h;
-    VEC(rw_pair) p, tmp; vec_init(p); vec_init(tmp);
-    for (uint32_t k = 0; k < ix->num_keys; k++) {
-        vec_clear(p);
-        for (uint32_t u = ix->key_unit_start[k]; u < ix->key_unit_start[k + 1]; u++) {
-            const pg_unit *U = &ix->units.data[u];
-            if (U->last == 0) continue;                  /* reads of INIT: no edge */
-            for (uint32_t j = U->rd_first; j < U->rd_first + pg_unit_rd_num(U); j++) {
-                rw_pair x = { ix->readers.data[j], U->last };
-                vec_push(p, x);
-            }
-        }
-        for (uint32_t i = ix->key_wr_start[k]; i < ix->key_wr_start[k + 1]; i++) {
-            rw_pair x = { ix->base_wr.data[2 * i], ix->base_wr.data[2 * i + 1] };
-            vec_push(p, x);
-        }
-        vec_reserve(tmp, p.len);
-        sort_pairs(p.data, p.len, tmp.data);
-        for (size_t i = 0; i < p.len; i++) {
-            pg_edge e = { p.data[i].writer, p.data[i].reader, PG_META(DEP_WR, k) };
-            fn(ctx, &e);
-        }
-        for (uint32_t i = ix->key_ue_start[k]; i < ix->key_ue_start[k + 1]; i++) fn(ctx, &ix->base_unit.data[i]);
-    }
-    vec_free(p); vec_free(tmp);
-    for (uint32_t s = 0; s < h->num_sessions && ix->opts.session_order; s++) {
-        uint32_t prev = UINT32_MAX;
-        for (uint32_t i = 0; i < h->sessions[s].num_txns; i++) {
-            uint32_t t = h->sessions[s].first_txn + i;
-            if (!ix->in_graph[t]) continue;
-            if (prev != UINT32_MAX) { pg_edge e = { prev, t, PG_META(DEP_SO, HISTORY_NONE) }; fn(ctx, &e); }
-            prev = t;
-        }
-    }
-    vec_foreach(const pg_edge, e, ix->base_tail) fn(ctx, e);
 }
 
 void pg_index_release_base_after(pg_index *ix, unsigned levels) {

@@ -8,6 +8,7 @@
  *                  writers collapsed into units
  *                  (read-modify-write chains), and the level-independent
  *                  known edges (SO, WR, edges inside units).
+ *   known_base.c   those edges generated in order, or in parts on a pool.
  *   constraints.c  polygraph for one level (SER: one node per transaction,
  *                  SI: the split graph T/T' of doc/checker.md): known edges as
  *                  graph edges, and one either/or constraint per pair of
@@ -151,6 +152,14 @@ static inline int pg_unit_is_init(const pg_index *ix, uint32_t u) { return ix->u
 /* The base edges in their order (above), each to fn; the number of them. */
 typedef void (*pg_base_fn)(void *ctx, const pg_edge *e);
 void pg_index_base_each(const pg_index *ix, pg_base_fn fn, void *ctx);
+/* The same edges from tasks on pool (NULL: inline) at priority prio:
+ * at(ctx, i, e) for base edge i (its place in pg_index_base_each's
+ * order), from several threads at once in no particular order (at writes
+ * place i only); every edge with the place pg_index_base_each gives it,
+ * for every pool (known_base.c). */
+typedef void (*pg_base_at_fn)(void *ctx, uint64_t i, const pg_edge *e);
+struct par_pool;
+void pg_index_base_fill(const pg_index *ix, struct par_pool *pool, int prio, pg_base_at_fn at, void *ctx);
 static inline uint64_t pg_index_num_base(const pg_index *ix) { return ix->num_base_fixed + ix->base_tail.len; }
 /* Add an edge after them (the clock's RT edges, a hint's sides). */
 static inline void pg_index_base_push(pg_index *ix, pg_edge e) { vec_push(ix->base_tail, e); }
@@ -253,10 +262,12 @@ typedef struct polygraph {
                                     last order when nothing after asks for it; tests set it) */
     uint32_t *topo_pos;          /* node -> position in a topological order */
     int acyclic;                 /* result of the last pg_reach() */
-    /* per unit: reader summary (chain, max position) for the blocked tests */
+    /* per unit: reader summary (chain, max position) for the blocked tests,
+     * built by pg_build_constraints beside the first table */
     uint32_t *rsum_start;        /* units + 1 */
     vec_u32 rsum;                /* pairs (chain, maxpos) */
-    uint8_t *unit_slow;          /* SER: a reader of last(U) writes the key */
+    uint8_t *unit_slow;          /* SER: a reader of last(U) writes the key (the split
+                                    graph, where pg_side_blocked does not ask: 0) */
     /* counts */
     uint64_t pairs_total;        /* unit pairs considered (excluding INIT's) */
     uint64_t pairs_decided_scan; /* decided by the initial scan */
@@ -425,6 +436,12 @@ void pg_init_shape(polygraph *g, const pg_index *ix, int split, int ww_commit, i
  * item RW edges are checked against paths of the whole graph (psi.c).
  * Without predicate-only reads it is pg_init_shape(g, ix, 0, 0, 0). */
 void pg_init_rr(polygraph *g, const pg_index *ix);
+/* The same with the base edges' copy split into tasks on pool (NULL:
+ * inline) at priority prio, which g keeps (g->pool, g->prio, g->threads)
+ * for the later stages: the same graph for every pool. */
+void pg_init_shape_on(polygraph *g, const pg_index *ix, int split, int ww_commit, int rw_lazy, struct par_pool *pool,
+                      int prio);
+void pg_init_rr_on(polygraph *g, const pg_index *ix, struct par_pool *pool, int prio);
 /* Whether RW edge from -> to on key is lazy: no arc of the engine's graph
  * nor of the known graph's reachability (psi: every RW edge; rr: a
  * predicate anti-dependency; nodes are SER's, transactions). */
@@ -454,6 +471,8 @@ void pg_free(polygraph *g);
 /* Key ranges of about equal numbers of units into *range (bounds, key
  * order), 8 per thread; returns how many.  One range for one thread. */
 uint32_t pg_key_ranges(const pg_index *ix, unsigned threads, vec_u32 *range);
+/* The first table (pg_reach) and, beside it on g's pool, the reader
+ * summaries; then the scan: constraints and covering edges (above). */
 int  pg_build_constraints(polygraph *g);
 
 /* The edges of one side of a pair (u before v), as dependencies. */

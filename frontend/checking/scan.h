@@ -27,6 +27,7 @@ typedef struct unit_at { uint32_t session, pos, unit; } unit_at;
 typedef struct scan_ord {
     uint32_t unit, tnode, xnode;  /* the unit; its head's commit node and WW entry node */
     uint32_t xchain, xpos;        /* the entry node's chain (UINT32_MAX: untracked) and position */
+    uint32_t tpos;                /* the commit node's position */
     uint32_t idx, grp;            /* its place in sorted (below) and its group */
 } scan_ord;
 
@@ -57,8 +58,30 @@ uint32_t scan_groups(const polygraph *g, uint32_t k, scan_scratch *sc);
 enum { SCAN_FAIL = 0, SCAN_CONS, SCAN_BEFORE, SCAN_AFTER };
 int scan_pair_decide(const polygraph *g, uint32_t u, uint32_t v, uint32_t key, scan_out *out);
 
-/* Every edge of side u<v is implied by the known graph already. */
+/* Node u reaches the node at position p of chain c (HISTORY_NONE: an
+ * untracked one, never known to be reached), as the table knows: what
+ * pg_reaches says of that node, but for a target named by its chain and
+ * position, which the scan has at hand, and for a start node without a
+ * row the rows of its commits asked first (pg_reach_at's minimum term by
+ * term), its own place last: the usual yes needs no look at its
+ * transaction.  u must not be that node. */
+static inline int scan_reaches_at(const polygraph *g, uint32_t u, uint32_t c, uint32_t p) {
+    if (c == HISTORY_NONE) return 0;
+    if (pg_reach_has_row(g, u)) return pg_reach_row_at(g, pg_reach_row(g, u), c) <= p;
+    uint32_t t = u >> 1;
+    uint8_t cls = g->sclass[t];
+    if ((cls & PG_SOUT_OWN) && pg_reach_row_at(g, g->reach + (size_t)t * g->reach_stride, c) <= p) return 1;
+    if (cls & PG_SOUT_MORE)
+        for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++)
+            if (pg_reach_row_at(g, g->reach + (size_t)g->sout[j] * g->reach_stride, c) <= p) return 1;
+    return pg_node_chain(g, u) == c && pg_node_pos(g, u) <= p;
+}
+
+/* Every edge of side u<v is implied by the known graph already.  The _at
+ * form takes v's head's chain c and the positions of its WW entry node
+ * (pg_node_ww_in) and of its commit node. */
 int scan_side_implied(const polygraph *g, uint32_t u, uint32_t v);
+int scan_side_implied_at(const polygraph *g, uint32_t u, uint32_t v, uint32_t c, uint32_t p_in, uint32_t p_commit);
 
 /* The two scans of key k (the INIT check, the window pairs, the covering
  * edges, the counts into out); 0 when the key fails. */

@@ -80,6 +80,7 @@ static void order_units(const polygraph *g, uint32_t s, uint32_t n1, scan_scratc
         o->xnode = pg_node_ww_in(g, hd);
         o->xchain = g->chain_of_session[pg_txn_session(ix, hd)];
         o->xpos = pg_node_pos(g, o->xnode);
+        o->tpos = pg_node_pos(g, o->tnode);
         o->idx = sc->idx_of.data[u - s];
         o->grp = sc->group_of.data[u - s];
         sc->rank_of.data[u - s] = r;
@@ -163,8 +164,8 @@ static int unit_windows(const polygraph *g, uint32_t k, uint32_t u, uint32_t r, 
             const scan_ord *ov = &o[q];
             int window = 1;
             if (need_r && ou->xchain != UINT32_MAX && ov->xchain != UINT32_MAX) {
-                int ruv = pg_reach_at(g, ou->xnode, ov->xchain) <= ov->xpos;
-                int rvu = pg_reach_at(g, ov->xnode, ou->xchain) <= ou->xpos;
+                int ruv = scan_reaches_at(g, ou->xnode, ov->xchain, ov->xpos);
+                int rvu = scan_reaches_at(g, ov->xnode, ou->xchain, ou->xpos);
                 if (ruv) ar[wi] |= WBIT(b);
                 window = !ruv && !rvu;
             }
@@ -198,7 +199,8 @@ static void unit_covering(const polygraph *g, uint32_t u, const word *after, sca
         uint32_t q = wi * 64 + (uint32_t)__builtin_ctzll(m);
         const word *gm = ks->gmask + (size_t)o[q].grp * W;
         for (uint32_t j = 0; j < W; j++) x[j] |= gm[j];
-        if (!scan_side_implied(g, u, o[q].unit)) vec_push(sc->keys, (uint64_t)o[q].idx << 32 | q);
+        if (!scan_side_implied_at(g, u, o[q].unit, o[q].xchain, o[q].xpos, o[q].tpos))
+            vec_push(sc->keys, (uint64_t)o[q].idx << 32 | q);
         else if (coverable) {
             const word *sq = ks->succ + (size_t)q * W;
             for (uint32_t j = wi; j < W; j++) x[j] |= sq[j];

@@ -67,7 +67,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->wsa);
     vec_free(ic->txns); vec_free(ic->sbits); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
-    vec_free(ic->stamp); vec_free(ic->wpos); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
+    vec_free(ic->kscr);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
     u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext);
     free(ic);

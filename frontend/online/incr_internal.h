@@ -121,8 +121,15 @@ typedef struct iwide { uint32_t at, hi; } iwide;
 /* A key's own write index (incr_windex.c): top, its write of the greatest
  * value max (n > 0); n writes listed, sorted by value: the entry itself in
  * at when n is 1, else in the arena kwa from at (room for the next power
- * of two); n = KW_TABLE: the key's writes are in the global table. */
-typedef struct ikw { uint32_t top, n, at, unused; int64_t max; } ikw;
+ * of two); n = KW_TABLE: the key's writes are in the global table.  stamp:
+ * store_txn's scratch (the serial of the last transaction stored that
+ * wrote the key), here because the store touches this record anyway. */
+typedef struct ikw { uint32_t top, n, at, stamp; int64_t max; } ikw;
+/* read_ops' scratch for a key, one record (it was five arrays, five cache
+ * misses an operation once the keys outgrow the caches): stamp, the serial
+ * of the transaction last read; flags, bit 1 own write seen, bit 2
+ * external read seen; wpos, its entry in writes; own, ext_val: the values. */
+typedef struct ikscr { uint32_t stamp, flags, wpos, unused; int64_t own, ext_val; } ikscr;
 #define KW_TABLE UINT32_MAX
 #define WOP_OVER 0x80000000u            /* transaction ids stay below both (store_txn) */
 #define WOP_WIDE 0x40000000u
@@ -253,11 +260,7 @@ struct incr_check {
     VEC(iws) wsa;            /* the keys' writer lists of two or more (ikey_sess) */
     uint32_t wsa_free[32];   /* per room size 1 << c: a free room (its first entry's w: the next), NONE */
     vec_u32 waiting;         /* completed, not settled */
-    /* per-transaction scratch, indexed by key */
-    vec_u32 stamp;
-    vec_i64 own, ext_val;
-    vec_u32 wpos;            /* per key: its entry in writes while read_ops reads a transaction that wrote it */
-    vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
+    VEC(ikscr) kscr;         /* per key: read_ops' scratch */
     uint32_t serial;
     uint32_t late;           /* transactions that joined between two of their session (no sequence number) */
     ext_read_vec reads;

@@ -92,11 +92,8 @@ void incr_store_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     uint32_t k = (uint32_t)ic->keys.len - 1;
     ic->keys.data[k].init_w = incr_new_writer_rec(ic, 0);
     incr_index_key(ic);
-    vec_push(ic->stamp, 0u);
-    vec_push(ic->own, 0);
-    vec_push(ic->wpos, 0);
-    vec_push(ic->ext_val, 0);
-    vec_push(ic->flags, 0u);
+    ikscr z = { 0, 0, 0, 0, 0, 0 };
+    big_vec_push(ic->kscr, z);
 }
 
 /* The stable session with this id (created on first use). */
@@ -147,8 +144,9 @@ uint32_t incr_store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status,
     }
     for (uint32_t i = n; i-- > 0;) {
         if (!op_is_write(o[i].kind)) continue;
-        if (ic->stamp.data[o[i].key] == serial) o[i].kind |= OP_OVERWRITTEN;
-        ic->stamp.data[o[i].key] = serial;
+        ikw *K = &ic->kw.data[o[i].key];           /* (its record is the index's next) */
+        if (K->stamp == serial) o[i].kind |= OP_OVERWRITTEN;
+        K->stamp = serial;
     }
     /* the final writes' entries first, the overwritten ones after them:
      * a final write's record is then its transaction's first plus its

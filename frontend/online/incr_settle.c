@@ -340,6 +340,7 @@ static void prefetch_ahead(const incr_check *ic, const uint32_t *got, size_t n, 
  * transaction: a write anywhere in the stream's past, so a miss.  Loaded
  * PF_SETTLE candidates ahead. */
 #define PF_SETTLE 8
+#define OM_DROP_TXNS 100000     /* a graph this large drops the kept model at the next solve */
 
 static void prefetch_writes_read(const incr_check *ic, uint32_t id) {
     const itxn *x = &ic->txns.data[id];
@@ -411,9 +412,15 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
         }
     }
     if (ic->om_off) return INCR_PASS;
-    if (ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) {
+    if ((ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) || ic->st.txns_in_graph > OM_DROP_TXNS) {
         /* rebuilding it costs a pass over the graph per solve: when the new
-         * edges keep contradicting the old choices, drop it and just solve */
+         * edges keep contradicting the old choices, drop it and just solve;
+         * and in a large graph at the first solve: keeping it costs a
+         * second order of every edge, and each rebuild a pass over a graph
+         * that only grows, more than the solves it saves (follow46: the 1M
+         * stream in file order kept it, answering 10 checks of 14, for
+         * 13.2-14.4 s of checking CPU against 10.7-12.1 s without it; the
+         * 10M stream 132 of 153, its longest check 4.1 s) */
         om_free(&ic->om);
         ic->om_off = 1;
         return INCR_PASS;

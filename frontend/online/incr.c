@@ -46,7 +46,7 @@ incr_check *incr_new(int want_si, int want_ser) {
     inode n0 = { 0, NONE, 0, NONE, 0 };
     vec_push(ic->nodes, n0);
     ic->reach = reach_new();
-    for (int c = 0; c < 32; c++) ic->wsa_free[c] = NONE;
+    for (int c = 0; c < 32; c++) ic->wsa_free[c] = ic->kwa_free[c] = NONE;
     ic->ops_block = OPS_BLOCK;
     ic->ops_keep = OPS_KEEP;
     return ic;
@@ -59,7 +59,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->mval[0]); vec_free(ic->mval[1]);
     vec_foreach(isess, s, ic->sess) { vec_free(s->members); vec_free(s->order); }
     vec_foreach(opblock, b, ic->blocks) free(b->ops);
-    vec_free(ic->blocks); vec_free(ic->wops); vec_free(ic->wide); free(ic->wslots); free(ic->wold); vec_free(ic->cand); vec_free(ic->settle_order);
+    vec_free(ic->blocks); vec_free(ic->wops); vec_free(ic->wide); free(ic->wslots); free(ic->wold); vec_free(ic->kw); vec_free(ic->kwa); vec_free(ic->cand); vec_free(ic->settle_order);
     vec_free(ic->rpool); vec_free(ic->ppool);
     vec_foreach(ikey, k, ic->keys) {
         vec_free(k->by_sess); vec_free(k->top);
@@ -67,7 +67,7 @@ void incr_free(incr_check *ic) {
     vec_free(ic->wsa);
     vec_free(ic->txns); vec_free(ic->sbits); vec_free(ic->sess); vec_free(ic->nodes); reach_free(ic->reach); vec_free(ic->srcs);
     vec_free(ic->writers); vec_free(ic->keys); vec_free(ic->waiting);
-    vec_free(ic->stamp); vec_free(ic->wpos); vec_free(ic->own); vec_free(ic->ext_val); vec_free(ic->flags);
+    vec_free(ic->kscr);
     vec_free(ic->reads); vec_free(ic->writes); vec_free(ic->succ); vec_free(ic->front); vec_free(ic->front_tmp); vec_free(ic->used);
     u64map_free(&ic->by_ext); u64map_free(&ic->sess_by_ext);
     free(ic);

@@ -56,6 +56,7 @@ typedef struct incr_stats {
     uint64_t solves;             /* engine solves (per level) */
     uint64_t kept_model;         /* checks answered by the last model, extended (frontend/online/kept_model.h) */
     uint64_t op_blocks_freed;    /* blocks of stored operations freed (needed no more: frontend/online/incr.c, iop) */
+    uint64_t keys_to_table;      /* keys whose writes moved to the global write table (values out of order: incr_windex.c) */
 } incr_stats;
 
 typedef struct incr_check incr_check;

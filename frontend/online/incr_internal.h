@@ -3,7 +3,8 @@
  * register history (why a FAIL is final: doc/checker.md, "Online
  * checking") is done by
  *   incr.c          the state's life, the entry points, the end of input;
- *   incr_writes.c   the stored transactions, operations and the write index;
+ *   incr_writes.c   the stored transactions and operations;
+ *   incr_windex.c   every successful write (wops) and the (key, value) index;
  *   incr_settle.c   settling, a transaction joining the graph, solving;
  *   incr_graph.c    the graph: edges, variables, a key's writer lists, the
  *                   frontier, a new writer's pairs, a new reader's edges;
@@ -117,6 +118,19 @@ typedef struct opblock { iop *ops; uint32_t start, len, cap, pending, last_settl
  * consecutive records from its node's first_rec: wop_rec. */
 typedef struct iwop { uint32_t key, txn, vlo; } iwop;
 typedef struct iwide { uint32_t at, hi; } iwide;
+/* A key's own write index (incr_windex.c): top, its write of the greatest
+ * value max (n > 0); n writes listed, sorted by value: the entry itself in
+ * at when n is 1, else in the arena kwa from at (room for the next power
+ * of two); n = KW_TABLE: the key's writes are in the global table.  stamp:
+ * store_txn's scratch (the serial of the last transaction stored that
+ * wrote the key), here because the store touches this record anyway. */
+typedef struct ikw { uint32_t top, n, at, stamp; int64_t max; } ikw;
+/* read_ops' scratch for a key, one record (it was five arrays, five cache
+ * misses an operation once the keys outgrow the caches): stamp, the serial
+ * of the transaction last read; flags, bit 1 own write seen, bit 2
+ * external read seen; wpos, its entry in writes; own, ext_val: the values. */
+typedef struct ikscr { uint32_t stamp, flags, wpos, unused; int64_t own, ext_val; } ikscr;
+#define KW_TABLE UINT32_MAX
 #define WOP_OVER 0x80000000u            /* transaction ids stay below both (store_txn) */
 #define WOP_WIDE 0x40000000u
 static inline uint32_t wop_txn(const iwop *w) { return w->txn & ~(WOP_OVER | WOP_WIDE); }
@@ -220,13 +234,17 @@ struct incr_check {
     uint32_t ops_block, ops_keep;   /* OPS_BLOCK, OPS_KEEP (incr_set_ops_limits) */
     VEC(iwop) wops;          /* every successful write */
     VEC(iwide) wide;         /* the high halves of wops' wide values (iwop) */
-    /* (key, value) -> its write in wops, open addressing, slot = index + 1
-     * (0: empty, so a new table is calloc's zero pages).  The table doubles
-     * without a pause: the old one stays for lookups while the writes
-     * wops[wmoved, wmove_end) still wait to be moved into the new one, a
-     * few at each insertion (a whole rehash at 4M writes was a 0.1 s check) */
+    VEC(ikw) kw;             /* per key: its writes (ikw), most keys' whole index */
+    VEC(uint32_t) kwa;       /* the keys' lists of two or more writes */
+    uint32_t kwa_free[32];   /* per room size 1 << c: a free room (its first entry: the next), NONE */
+    /* the keys of kw's KW_TABLE: (key, value) -> its write in wops, open
+     * addressing, slot = index + 1 (0: empty, so a new table is calloc's
+     * zero pages).  The table doubles without a pause: the old one stays
+     * for lookups while its slots from wmoved on still wait to be moved
+     * into the new one, a few at each insertion (a whole rehash at 4M
+     * writes was a 0.1 s check) */
     uint32_t *wslots, *wold;
-    uint64_t wmask, woldmask, wlen, wmoved, wmove_end;
+    uint64_t wmask, woldmask, wlen, wmoved;
     vec_u32 cand;            /* stored, not yet tried for settling */
     u64map by_ext;
     VEC(isess) sess;
@@ -242,11 +260,7 @@ struct incr_check {
     VEC(iws) wsa;            /* the keys' writer lists of two or more (ikey_sess) */
     uint32_t wsa_free[32];   /* per room size 1 << c: a free room (its first entry's w: the next), NONE */
     vec_u32 waiting;         /* completed, not settled */
-    /* per-transaction scratch, indexed by key */
-    vec_u32 stamp;
-    vec_i64 own, ext_val;
-    vec_u32 wpos;            /* per key: its entry in writes while read_ops reads a transaction that wrote it */
-    vec_u32 flags;           /* bit 1: own write seen, bit 2: external read seen */
+    VEC(ikscr) kscr;         /* per key: read_ops' scratch */
     uint32_t serial;
     uint32_t late;           /* transactions that joined between two of their session (no sequence number) */
     ext_read_vec reads;
@@ -267,8 +281,18 @@ struct incr_check {
 /* incr.c */
 void incr_fall_back(incr_check *ic, const char *fmt, const char *arg);
 
-/* incr_writes.c */
+/* incr_windex.c */
 uint32_t incr_writer_op(const incr_check *ic, uint32_t key, int64_t value);
+uint32_t incr_index_write(incr_check *ic, uint32_t key, int64_t value, uint32_t txn, int over);
+void incr_index_key(incr_check *ic);
+/* The write of value to key if it is the key's write of the greatest value
+ * (a lookup in the key's record alone), else NONE. */
+static inline uint32_t incr_latest_write(const incr_check *ic, uint32_t key, int64_t value) {
+    const ikw *k = &ic->kw.data[key];
+    return k->n && value == k->max ? k->top : NONE;
+}
+
+/* incr_writes.c */
 iop *incr_txn_ops(const incr_check *ic, const itxn *x);
 void incr_op_done(incr_check *ic, uint32_t id);
 void incr_ops_release(incr_check *ic);

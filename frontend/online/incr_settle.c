@@ -145,28 +145,29 @@ static int read_ops(incr_check *ic, uint32_t id) {
         const iop *o = &ops[i];
         uint32_t k = o->key;
         int64_t v = o->value;
-        if (ic->stamp.data[k] != serial) { ic->stamp.data[k] = serial; ic->flags.data[k] = 0; }
+        ikscr *S = &ic->kscr.data[k];
+        if (S->stamp != serial) { S->stamp = serial; S->flags = 0; }
         if (op_is_write(o->kind)) {
-            ic->own.data[k] = v;
-            if (!(ic->flags.data[k] & 1)) {
+            S->own = v;
+            if (!(S->flags & 1)) {
                 final_write fw = { k, o->link };
-                ic->wpos.data[k] = (uint32_t)ic->writes.len;
+                S->wpos = (uint32_t)ic->writes.len;
                 vec_push(ic->writes, fw);
-            } else ic->writes.data[ic->wpos.data[k]].op = o->link;   /* written again: its final write moves */
-            ic->flags.data[k] |= 1;
+            } else ic->writes.data[S->wpos].op = o->link;   /* written again: its final write moves */
+            S->flags |= 1;
             continue;
         }
         if (!op_is_read(o->kind)) continue;
-        if (ic->flags.data[k] & 1) {
-            if (v != ic->own.data[k]) { incr_fall_back(ic, "internal inconsistency (a read after the own write)", NULL); return 0; }
+        if (S->flags & 1) {
+            if (v != S->own) { incr_fall_back(ic, "internal inconsistency (a read after the own write)", NULL); return 0; }
             continue;
         }
-        if (ic->flags.data[k] & 2) {
-            if (v != ic->ext_val.data[k]) { incr_fall_back(ic, "internal inconsistency (two reads disagree)", NULL); return 0; }
+        if (S->flags & 2) {
+            if (v != S->ext_val) { incr_fall_back(ic, "internal inconsistency (two reads disagree)", NULL); return 0; }
             continue;
         }
-        ic->flags.data[k] |= 2;
-        ic->ext_val.data[k] = v;
+        S->flags |= 2;
+        S->ext_val = v;
         uint32_t src = 0, wop = NONE;
         if (v != VALUE_INIT) {
             uint32_t w = o->link;                              /* found by reads_settled */
@@ -334,6 +335,21 @@ static void prefetch_ahead(const incr_check *ic, const uint32_t *got, size_t n, 
     }
 }
 
+/* The settle loop's test of a candidate (reads_settled) loads, for each
+ * read linked as it was stored, its write's entry in wops for the writer's
+ * transaction: a write anywhere in the stream's past, so a miss.  Loaded
+ * PF_SETTLE candidates ahead. */
+#define PF_SETTLE 8
+#define OM_DROP_TXNS 100000     /* a graph this large drops the kept model at the next solve */
+
+static void prefetch_writes_read(const incr_check *ic, uint32_t id) {
+    const itxn *x = &ic->txns.data[id];
+    const iop *o = x->settled || x->done || x->num_ops > 64 ? NULL : incr_txn_ops(ic, x);
+    if (!o) return;
+    for (uint32_t j = 0; j < x->num_ops; j++)
+        if (op_is_read(o[j].kind) && o[j].link != NONE) pf(&ic->wops.data[o[j].link]);
+}
+
 /* Settle the candidates to a fixpoint, add the settled participants to
  * the graphs, and solve if the kept model does not extend. */
 int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh) {
@@ -347,6 +363,7 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < cand.len; i++) {
+            if (i + PF_SETTLE < cand.len) prefetch_writes_read(ic, cand.data[i + PF_SETTLE]);
             uint32_t id = cand.data[i];
             itxn *x = &ic->txns.data[id];
             if (x->settled) continue;
@@ -395,9 +412,15 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
         }
     }
     if (ic->om_off) return INCR_PASS;
-    if (ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) {
+    if ((ic->om.resets >= 4 && ic->om.resets > 2 * ic->st.kept_model) || ic->st.txns_in_graph > OM_DROP_TXNS) {
         /* rebuilding it costs a pass over the graph per solve: when the new
-         * edges keep contradicting the old choices, drop it and just solve */
+         * edges keep contradicting the old choices, drop it and just solve;
+         * and in a large graph at the first solve: keeping it costs a
+         * second order of every edge, and each rebuild a pass over a graph
+         * that only grows, more than the solves it saves (follow46: the 1M
+         * stream in file order kept it, answering 10 checks of 14, for
+         * 13.2-14.4 s of checking CPU against 10.7-12.1 s without it; the
+         * 10M stream 132 of 153, its longest check 4.1 s) */
         om_free(&ic->om);
         ic->om_off = 1;
         return INCR_PASS;

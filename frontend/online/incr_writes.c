@@ -1,5 +1,5 @@
 /* incr_writes.c — the stored transactions: their operations in blocks,
- * each successful write in wops and the (key, value) index over them
+ * each successful write indexed (incr_windex.c), the keys and sessions
  * (the state and its invariants: incr_internal.h). */
 #include "frontend/online/incr_internal.h"
 
@@ -7,109 +7,6 @@
 #include <string.h>
 
 #include "io/bigmem.h"
-
-/* ---- the stored transactions ----------------------------------------- */
-
-static uint64_t wr_hash(uint32_t key, int64_t value) {
-    return u64_mix((uint64_t)value ^ ((uint64_t)key * 0x9e3779b97f4a7c15ULL));
-}
-
-/* The high half of wide entry `at` of wops (it is listed). */
-static uint32_t wide_hi(const incr_check *ic, uint32_t at) {
-    size_t lo = 0, hi = ic->wide.len;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (ic->wide.data[mid].at <= at) lo = mid;
-        else hi = mid;
-    }
-    return ic->wide.data[lo].hi;
-}
-
-/* Entry at of wops is a write of value to key. */
-static inline int wop_is(const incr_check *ic, uint32_t at, uint32_t key, int64_t value) {
-    const iwop *w = &ic->wops.data[at];
-    if (w->key != key || w->vlo != (uint32_t)(uint64_t)value) return 0;
-    if (!(w->txn & WOP_WIDE)) return value_narrow(value);
-    return !value_narrow(value) && wide_hi(ic, at) == (uint32_t)((uint64_t)value >> 32);
-}
-
-/* The value entry at of wops wrote. */
-static inline int64_t wop_value(const incr_check *ic, uint32_t at) {
-    const iwop *w = &ic->wops.data[at];
-    if (!(w->txn & WOP_WIDE)) return (int64_t)(int32_t)w->vlo;
-    return (int64_t)((uint64_t)wide_hi(ic, at) << 32 | w->vlo);
-}
-
-/* The write of value to key in table t (mask m), or NONE; *slot (if
- * given) gets where the probe ended: that write's slot or the empty one. */
-static uint32_t wtable_find(const incr_check *ic, const uint32_t *t, uint64_t m, uint32_t key, int64_t value,
-                            uint64_t *slot) {
-    uint64_t i = wr_hash(key, value) & m;
-    for (;; i = (i + 1) & m) {
-        uint32_t op = t[i];
-        if (!op || wop_is(ic, op - 1, key, value)) {
-            if (slot) *slot = i;
-            return op ? op - 1 : NONE;
-        }
-    }
-}
-
-/* The stored successful write of value to key (an index in wops), or NONE:
- * in the new table, else among those not moved yet, in the old one (one
- * found there is in no other: a moved one would be in the new). */
-uint32_t incr_writer_op(const incr_check *ic, uint32_t key, int64_t value) {
-    if (!ic->wslots) return NONE;
-    uint32_t op = wtable_find(ic, ic->wslots, ic->wmask, key, value, NULL);
-    if (op == NONE && ic->wold) op = wtable_find(ic, ic->wold, ic->woldmask, key, value, NULL);
-    return op;
-}
-
-/* Move up to n of the writes still waiting into the new table; the old
- * table goes once none waits. */
-static void wtable_move(incr_check *ic, uint64_t n) {
-    for (; n && ic->wmoved < ic->wmove_end; n--, ic->wmoved++) {
-        const iwop *w = &ic->wops.data[ic->wmoved];
-        uint64_t j = wr_hash(w->key, wop_value(ic, (uint32_t)ic->wmoved)) & ic->wmask;
-        while (ic->wslots[j]) j = (j + 1) & ic->wmask;
-        ic->wslots[j] = (uint32_t)ic->wmoved + 1;
-    }
-    if (ic->wold && ic->wmoved == ic->wmove_end) { free(ic->wold); ic->wold = NULL; }
-}
-
-/* Index transaction txn's successful write of value to key: its entry in
- * wops, or NONE if another write wrote that value.  Every entry of wops is
- * in the tables (wlen == wops.len). */
-static uint32_t index_write(incr_check *ic, uint32_t key, int64_t value, uint32_t txn, int over) {
-    if ((ic->wlen + 1) * 2 > ic->wmask + 1 || !ic->wslots) {
-        /* twice the room: the wlen writes waiting are moved, 4 a write,
-         * before wlen more come (the next doubling), so the new table is at
-         * most half full and the old one (none waits by then) is gone */
-        wtable_move(ic, UINT64_MAX);
-        uint64_t cap = ic->wslots ? (ic->wmask + 1) * 2 : 16;   /* small: tests cross many doublings */
-        ic->wold = ic->wslots;
-        ic->woldmask = ic->wmask;
-        ic->wslots = big_calloc(cap, sizeof *ic->wslots);
-        ic->wmask = cap - 1;
-        ic->wmoved = 0;
-        ic->wmove_end = ic->wold ? ic->wlen : 0;
-    }
-    wtable_move(ic, 4);
-    uint64_t i;                  /* one probe of the new table: the match, or the slot for the new write */
-    if (wtable_find(ic, ic->wslots, ic->wmask, key, value, &i) != NONE ||
-        (ic->wold && wtable_find(ic, ic->wold, ic->woldmask, key, value, NULL) != NONE)) return NONE;
-    const int wide = !value_narrow(value);
-    iwop w = { key, txn | (over ? WOP_OVER : 0) | (wide ? WOP_WIDE : 0), (uint32_t)(uint64_t)value };
-    uint32_t at = (uint32_t)ic->wops.len;
-    big_vec_push(ic->wops, w);
-    if (wide) {
-        iwide x = { at, (uint32_t)((uint64_t)value >> 32) };
-        vec_push(ic->wide, x);
-    }
-    ic->wslots[i] = at + 1;
-    ic->wlen++;
-    return at;
-}
-
 
 /* ---- the stored operations (iop) ------------------------------------- */
 
@@ -194,11 +91,9 @@ void incr_store_key(incr_check *ic, uint64_t ident, int64_t ext, int named) {
     big_vec_push(ic->keys, n);
     uint32_t k = (uint32_t)ic->keys.len - 1;
     ic->keys.data[k].init_w = incr_new_writer_rec(ic, 0);
-    vec_push(ic->stamp, 0u);
-    vec_push(ic->own, 0);
-    vec_push(ic->wpos, 0);
-    vec_push(ic->ext_val, 0);
-    vec_push(ic->flags, 0u);
+    incr_index_key(ic);
+    ikscr z = { 0, 0, 0, 0, 0, 0 };
+    big_vec_push(ic->kscr, z);
 }
 
 /* The stable session with this id (created on first use). */
@@ -241,12 +136,17 @@ uint32_t incr_store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status,
     iop *o = n ? ops_reserve(ic, n) : NULL;
     for (uint32_t i = 0; i < n; i++) {
         iop y = { ops[i].value, ops[i].key, ops[i].line, NONE, (uint8_t)(ops[i].kind & (unsigned)~OP_OVERWRITTEN) };
+        /* a read of its key's latest write (most are, now; fewer by the
+         * time the batch settles, when later writes came): found now, in
+         * the key's record */
+        if (op_is_read(y.kind) && y.value != VALUE_INIT) y.link = incr_latest_write(ic, y.key, y.value);
         o[i] = y;
     }
     for (uint32_t i = n; i-- > 0;) {
         if (!op_is_write(o[i].kind)) continue;
-        if (ic->stamp.data[o[i].key] == serial) o[i].kind |= OP_OVERWRITTEN;
-        ic->stamp.data[o[i].key] = serial;
+        ikw *K = &ic->kw.data[o[i].key];           /* (its record is the index's next) */
+        if (K->stamp == serial) o[i].kind |= OP_OVERWRITTEN;
+        K->stamp = serial;
     }
     /* the final writes' entries first, the overwritten ones after them:
      * a final write's record is then its transaction's first plus its
@@ -254,7 +154,7 @@ uint32_t incr_store_txn(incr_check *ic, int64_t ext, uint32_t S, uint8_t status,
     for (int over = 0; over <= 1; over++)
         for (uint32_t i = n; i-- > 0;) {
             if (!op_is_write(o[i].kind) || !(o[i].kind & OP_OVERWRITTEN) != !over) continue;
-            o[i].link = index_write(ic, o[i].key, o[i].value, id, over);
+            o[i].link = incr_index_write(ic, o[i].key, o[i].value, id, over);
             if (o[i].link == NONE) { incr_fall_back(ic, "a value written twice to one key", NULL); return NONE; }
         }
     return id;

@@ -22,6 +22,7 @@ static void release_done(text_stream *ts) {
     vec_foreach(incr_op *, o, ts->done_ops) free(*o);
     vec_clear(ts->done_ops);
     vec_clear(ts->done);
+    vec_clear(ts->done_t);
 }
 
 void text_stream_free(text_stream *ts) {
@@ -32,7 +33,7 @@ void text_stream_free(text_stream *ts) {
         vec_free(s->open);
     }
     vec_free(ts->tag); vec_free(ts->sess); vec_free(ts->key_ext); vec_free(ts->key_vals);
-    vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ops);
+    vec_free(ts->touched); vec_free(ts->done); vec_free(ts->done_ops); vec_free(ts->done_t);
     u64map_free(&ts->keys); u64map_free(&ts->txn_ids); u64map_free(&ts->sess_ids); free(ts->open_w);
     memset(ts, 0, sizeof *ts);
 }
@@ -190,8 +191,35 @@ static void complete(text_stream *ts, const ts_sess *s, const ts_open *x, int re
         if (x->ops[i].kind == OP_WRITE) open_remove(ts, write_hash(x->ops[i].key, x->ops[i].value));
     incr_txn it = { x->ext, s->ext, TXN_COMMITTED, x->ops, x->num_ops };
     vec_push(ts->done, it);
+    vec_push(ts->done_t, x->t);
     vec_push(ts->done_ops, x->ops);
     ts->completed++;
+}
+
+static int by_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* ts->done, listed session after session (complete's order), put in the
+ * order of each transaction's first line (t; a session's are in order
+ * already): the checker then stores writes about in the order their values
+ * were written, so that most reads find their write as the key's latest,
+ * in the key's own record (frontend/online/incr_windex.c).  done_t: each
+ * one's t (scratch). */
+static void order_done(text_stream *ts) {
+    size_t n = ts->done.len;
+    int sorted = 1;
+    for (size_t i = 1; i < n && sorted; i++) sorted = ts->done_t.data[i - 1] < ts->done_t.data[i];
+    if (sorted) return;
+    uint64_t *key = xmalloc(n * sizeof *key);
+    for (size_t i = 0; i < n; i++) key[i] = (uint64_t)ts->done_t.data[i] << 32 | i;
+    qsort(key, n, sizeof *key, by_u64);
+    incr_txn *to = xmalloc(n * sizeof *to);
+    for (size_t i = 0; i < n; i++) to[i] = ts->done.data[(uint32_t)key[i]];
+    memcpy(ts->done.data, to, n * sizeof *to);
+    free(to);
+    free(key);
 }
 
 int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, ic_error *err) {
@@ -251,6 +279,7 @@ int text_stream_feed(text_stream *ts, const char *data, size_t base, size_t n, i
             s->open.len = 1;
         }
     }
+    order_done(ts);
     if (rebuild) {
         size_t left = ts->open_len - leaving, cap = 1024;
         while (2 * (left + 1) > cap) cap *= 2;

@@ -14,7 +14,8 @@
  *     them).  Then, as frontend/online/follow.h judges completion, every
  *     transaction but the last of each session is complete; the ones that
  *     completed in this call are listed in ts->done (valid until the next
- *     call), in session order per session.
+ *     call), in the order of their first lines (so in session order per
+ *     session).
  *   - Returns 1, -1 on a syntax error (err set exactly as the batch parser
  *     sets it), or 0 when the input breaks a rule the batch builder or the
  *     follow reader enforces (a transaction in two sessions, 0 written
@@ -95,6 +96,7 @@ typedef struct text_stream {
     uint32_t completed;          /* transactions complete so far */
     VEC(incr_txn) done;          /* completed by the last feed */
     VEC(incr_op *) done_ops;     /* their operations, freed at the next feed */
+    vec_u32 done_t;              /* order_done's scratch: each done one's t */
 } text_stream;
 
 void text_stream_init(text_stream *ts, const char *name);

@@ -23,15 +23,10 @@
 #include "par.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
-
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench/bench_setup.h"
 
 typedef struct clock2 { double wall, cpu; } clock2;
-static clock2 now2(void) { clock2 c = { monotonic_seconds(), cpu_seconds() }; return c; }
+static clock2 now2(void) { clock2 c = { monotonic_seconds(), bench_cpu_seconds() }; return c; }
 static void part(const char *name, clock2 *t) {
     clock2 n = now2();
     printf(" %s %.3f/%.3f", name, n.wall - t->wall, n.cpu - t->cpu);
@@ -44,14 +39,9 @@ int main(int argc, char **argv) {
     int reps = argc > 3 ? atoi(argv[3]) : 3;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned th = argc > 4 ? (unsigned)atoi(argv[4]) : cpus > 0 ? (unsigned)cpus : 1;
-    par_pool *pool = th > 1 ? par_pool_new(th) : NULL;
-    load_options lo; memset(&lo, 0, sizeof lo);
-    lo.threads = th;
-    ic_error err; ic_error_clear(&err);
-    history *h = load_history_ex(argv[1], FORMAT_AUTO, &lo, NULL, &err);
-    if (!h) { fprintf(stderr, "%s\n", err.msg); return 2; }
-    pg_index ix;
-    if (!pg_index_build_on(&ix, h, &err, pool)) { fprintf(stderr, "%s\n", err.msg); return 2; }
+    par_pool *pool; history *h; pg_index ix;
+    int rc = bench_load_index(argv[1], th, &pool, &h, &ix);
+    if (rc) return rc;
     printf("graph_time %s %s threads %u (wall/cpu s)\n", argv[1], si ? "si" : "ser", th);
     for (int r = 0; r < reps; r++) {
         polygraph g;

@@ -19,14 +19,9 @@
 #include "par.h"
 #include "frontend/checking/check.h"
 #include "frontend/formats/parse.h"
+#include "bench/bench_setup.h"
 #include "frontend/reports/interpret.h"
 #include "frontend/reports/report.h"
-
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: interp_time FILE [ser|si] [REPS]\n"); return 2; }
@@ -34,14 +29,9 @@ int main(int argc, char **argv) {
     int reps = argc > 3 ? atoi(argv[3]) : 3;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned th = cpus > 0 ? (unsigned)cpus : 1;
-    par_pool *pool = th > 1 ? par_pool_new(th) : NULL;
-    load_options lo; memset(&lo, 0, sizeof lo);
-    lo.threads = th;
-    ic_error err; ic_error_clear(&err);
-    history *h = load_history_ex(argv[1], FORMAT_AUTO, &lo, NULL, &err);
-    if (!h) { fprintf(stderr, "%s\n", err.msg); return 2; }
-    pg_index ix;
-    if (!pg_index_build_on(&ix, h, &err, pool)) { fprintf(stderr, "%s\n", err.msg); return 2; }
+    par_pool *pool; history *h; pg_index ix;
+    int rc = bench_load_index(argv[1], th, &pool, &h, &ix);
+    if (rc) return rc;
     check_options co;
     check_options_default(&co);
     co.pool = pool;
@@ -53,10 +43,10 @@ int main(int argc, char **argv) {
     for (int r = 0; r < reps; r++) {
         report rep;
         report_init(&rep, h, si ? "si" : "ser");
-        double t0 = monotonic_seconds(), c0 = cpu_seconds();
+        double t0 = monotonic_seconds(), c0 = bench_cpu_seconds();
         size_t n = interpret_failure(&rep, si ? 0 : 1, &res.vo, res.cycle.data, res.cycle.len, res.forced.data,
                                      res.forced.len, 10, NULL, pool, 1);
-        printf("interpret %.3f s wall %.3f s cpu: %zu anomalies\n", monotonic_seconds() - t0, cpu_seconds() - c0, n);
+        printf("interpret %.3f s wall %.3f s cpu: %zu anomalies\n", monotonic_seconds() - t0, bench_cpu_seconds() - c0, n);
         fflush(stdout);
         report_free(&rep);
     }

@@ -155,7 +155,8 @@ static int check_parse(int argc, char **argv, check_args *a) {
                 "\"A session that stops\")"),
         CMD_INT("threads", 0, &a->threads, 1, PAR_MAX_THREADS, "N", "threads for parsing and checking (default: the processors online; "
                 "1: one thread; with --follow, 2 or more: a reader thread parses while the checks run); the output is the same for every N (with --follow: "
-                "the final report; what is printed while following depends on when bytes arrive, with any N)"),
+                "the final verdict; what is printed while following depends on when bytes arrive, with any N, and the final "
+                "anomaly list keeps what was printed)"),
         CMD_FLAG("verbose", 'v', &a->verbose, "stage times, graph sizes, constraint counts, solver statistics on stderr"),
         CMD_END
     };

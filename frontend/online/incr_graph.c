@@ -103,13 +103,6 @@ static void push_pair(incr_check *ic, uint32_t w, uint32_t other) {
 
 /* ---- the keys' writer lists (ikey_sess) --------------------------------- */
 
-/* The room class of a list of n >= 2 writers: room for 1 << c. */
-static uint32_t room_class(uint32_t n) {
-    uint32_t c = 1;
-    while ((1u << c) < n) c++;
-    return c;
-}
-
 /* A room of class c in wsa: a freed one, else at the end. */
 static uint32_t wsa_take(incr_check *ic, uint32_t c) {
     uint32_t at = ic->wsa_free[c];
@@ -138,11 +131,11 @@ static inline uint32_t ks_latest(const incr_check *ic, const ikey_sess *ks) {
 static void ks_insert(incr_check *ic, ikey_sess *ks, uint32_t at, iws nw) {
     uint32_t n = ks->n;
     if (n == 0) { ks->last = nw; ks->n = 1; return; }
-    if (n == 1 || room_class(n + 1) != room_class(n)) {    /* a bigger room (taking it may move wsa) */
-        uint32_t to = wsa_take(ic, room_class(n + 1));
+    if (n == 1 || incr_room_class(n + 1) != incr_room_class(n)) {    /* a bigger room (taking it may move wsa) */
+        uint32_t to = wsa_take(ic, incr_room_class(n + 1));
         memcpy(ic->wsa.data + to, ks_list(ic, ks), n * sizeof(iws));
         if (n >= 2) {                                      /* the old room goes on its free list */
-            uint32_t c = room_class(n);
+            uint32_t c = incr_room_class(n);
             ic->wsa.data[ks->at].w = ic->wsa_free[c];
             ic->wsa_free[c] = ks->at;
         }

@@ -135,6 +135,14 @@ typedef struct ikscr { uint32_t stamp, flags, wpos, unused; int64_t own, ext_val
 #define WOP_WIDE 0x40000000u
 static inline uint32_t wop_txn(const iwop *w) { return w->txn & ~(WOP_OVER | WOP_WIDE); }
 static inline int value_narrow(int64_t value) { return value == (int64_t)(int32_t)(uint32_t)(uint64_t)value; }
+/* The room class of a list of n >= 2 entries in a pooled array (the keys'
+ * writer lists, wsa; the keys' own write lists, kwa): room for 1 << class
+ * entries, freed rooms kept on a free list per class. */
+static inline uint32_t incr_room_class(uint32_t n) {
+    uint32_t c = 1;
+    while ((1u << c) < n) c++;
+    return c;
+}
 
 typedef struct isess {
     int64_t ext;

@@ -117,12 +117,6 @@ static void wtable_put(incr_check *ic, uint32_t at) {
 
 /* ---- a key's own record (ikw) ------------------------------------------ */
 
-static uint32_t kw_class(uint32_t n) {     /* the room class of a list of n >= 2: room for 1 << c */
-    uint32_t c = 1;
-    while ((1u << c) < n) c++;
-    return c;
-}
-
 static const uint32_t *kw_list(const incr_check *ic, const ikw *k) { return k->n >= 2 ? ic->kwa.data + k->at : &k->at; }
 
 /* A room of class c in kwa: a freed one, else at the end. */
@@ -137,7 +131,7 @@ static uint32_t kw_take(incr_check *ic, uint32_t c) {
 }
 
 static void kw_give(incr_check *ic, ikw *k) {      /* k's room (n >= 2) goes on its free list */
-    uint32_t c = kw_class(k->n);
+    uint32_t c = incr_room_class(k->n);
     ic->kwa.data[k->at] = ic->kwa_free[c];
     ic->kwa_free[c] = k->at;
 }
@@ -164,8 +158,8 @@ static uint32_t kw_lower(const incr_check *ic, const ikw *k, int64_t v) {
 static void kw_insert(incr_check *ic, ikw *k, uint32_t p, uint32_t e) {
     uint32_t n = k->n;
     if (n == 0) { k->at = e; k->n = 1; return; }
-    if (n == 1 || kw_class(n + 1) != kw_class(n)) {        /* a bigger room (taking it may move kwa) */
-        uint32_t to = kw_take(ic, kw_class(n + 1));
+    if (n == 1 || incr_room_class(n + 1) != incr_room_class(n)) {        /* a bigger room (taking it may move kwa) */
+        uint32_t to = kw_take(ic, incr_room_class(n + 1));
         memcpy(ic->kwa.data + to, kw_list(ic, k), n * sizeof(uint32_t));
         if (n >= 2) kw_give(ic, k);
         k->at = to;

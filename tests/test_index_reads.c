@@ -325,10 +325,57 @@ static void lists_match_model(void **state) {
     }
 }
 
+/* A read of an aborted transaction's write is refused by the read pass
+ * (the writer's in_graph byte is read only when some transaction does not
+ * take part), on one thread and on pools; with the writer committed
+ * instead, the same history is indexed, its read a WR edge. */
+static history *aborted_read_history(txn_status writer_status) {
+    history_builder *b = hb_new(FORMAT_SYNTHETIC, LOC_CALL, "gen");
+    uint32_t x = hb_key(b, 1), y = hb_key(b, 2);
+    for (uint32_t i = 0; i < 40; i++) {               /* filler: committed writes and reads of INIT */
+        uint32_t t = hb_txn(b, hb_session(b, i % 3, NULL), 100 + i, 100 + i);
+        hb_op(b, t, OP_WRITE, y, 1000 + i, 0);
+        hb_op(b, t, OP_READ, x, VALUE_INIT, 0);
+    }
+    uint32_t w = hb_txn(b, hb_session(b, 0, NULL), 1, 1);
+    hb_op(b, w, OP_WRITE, x, 7, 0);
+    hb_txn_status(b, w, writer_status);
+    uint32_t r = hb_txn(b, hb_session(b, 1, NULL), 2, 2);
+    hb_op(b, r, OP_READ, x, 7, 0);
+    ic_error err; ic_error_clear(&err);
+    history *h = hb_finish(b, &err);
+    assert_non_null(h);
+    return h;
+}
+
+static void aborted_writer_refused(void **state) {
+    (void)state;
+    for (int committed = 0; committed < 2; committed++) {
+        history *h = aborted_read_history(committed ? TXN_COMMITTED : TXN_ABORTED);
+        for (unsigned threads = 1; threads <= 3; threads++) {
+            par_pool *pool = threads > 1 ? par_pool_new(threads) : NULL;
+            pg_index ix;
+            ic_error err; ic_error_clear(&err);
+            int ok = pg_index_build_on(&ix, h, &err, pool);
+            if (committed) {
+                assert_true(ok);
+                assert_int_equal(ix.num_ext_reads, 41);
+                pg_index_free(&ix);
+            } else {
+                assert_false(ok);
+                assert_non_null(strstr(err.msg, "observes a write of an aborted transaction"));
+            }
+            par_pool_free(pool);
+        }
+        history_free(h);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registers_match_model),
         cmocka_unit_test(lists_match_model),
+        cmocka_unit_test(aborted_writer_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,12 +243,63 @@ static void first_error_line_is_right(void **state) {
     free(text);
 }
 
+/* key_writes and the overwritten flags, built in key parts on the
+ * loader's threads (history_index_writers_into): transactions short and
+ * long (the long ones, over 16 ops, find an overwritten write through
+ * key_writes), each writing some keys twice, over many keys; every thread
+ * count gives one thread's history, and that is the naive answer: a
+ * key's writes in op order, a write overwritten iff a later write of its
+ * transaction has its key. */
+static void overwritten_writes_any_threads(void **state) {
+    (void)state;
+    vec_char out;
+    vec_init(out);
+    char line[128];
+    int64_t v = 1;
+    for (unsigned t = 1; t <= 600; t++) {
+        unsigned nops = t % 3 ? 6 : 21;
+        for (unsigned o = 0; o < nops; o++) {
+            unsigned key = (t * 13 + o * 7 + (o % 4 == 3 ? 0 : o)) % 97;     /* every fourth op repeats a key */
+            int n = o % 5 == 2 ? snprintf(line, sizeof line, "r(%u,0,%u,%u)\n", key, t % 4, t)
+                               : snprintf(line, sizeof line, "w(%u,%lld,%u,%u)\n", key, (long long)v++, t % 4, t);
+            for (int c = 0; c < n; c++) vec_push(out, line[c]);
+        }
+    }
+    assert_same_any_threads(out.data, out.len);
+    loaded l;
+    load_with(&l, out.data, out.len, 3, 64);
+    const history *h = l.h;
+    assert_non_null(h);
+    uint32_t over = 0, at = 0;
+    for (uint32_t k = 0; k < h->num_keys; k++) {
+        assert_int_equal(h->key_write_start[k], at);
+        for (uint32_t op = 0; op < h->num_ops; op++)
+            if (h->op_key[op] == k && history_op_is_write(h, op)) assert_int_equal(h->key_writes[at++], op);
+    }
+    assert_int_equal(h->key_write_start[h->num_keys], at);
+    for (uint32_t t = 1; t < h->num_txns; t++) {
+        const history_txn *tx = &h->txns[t];
+        for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
+            if (!history_op_is_write(h, op)) continue;
+            int later = 0;
+            for (uint32_t o = op + 1; o < tx->first_op + tx->num_ops; o++)
+                later |= h->op_key[o] == h->op_key[op] && history_op_is_write(h, o);
+            assert_int_equal(later, history_op_overwritten(h, op));
+            over += (uint32_t)later;
+        }
+    }
+    assert_true(over > 100);             /* short and long transactions both overwrite */
+    loaded_free(&l);
+    vec_free(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_history_any_threads),
         cmocka_unit_test(same_history_compact_lines),
         cmocka_unit_test(same_error_any_threads),
         cmocka_unit_test(first_error_line_is_right),
+        cmocka_unit_test(overwritten_writes_any_threads),
     };
     return cmocka_run_group_tests_name("parse_chunks", tests, NULL, NULL);
 }

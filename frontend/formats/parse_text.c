@@ -26,11 +26,13 @@
  * (the op into the history builder, in file order).  With opt->threads
  * >= 2 the input is taken in blocks of whole lines, each block cut at line
  * ends into chunks lexed on several threads (par.h) into per-chunk arrays
- * (with the ids of the keys the builder already has, looked up read-only),
- * then applied in order on the caller's thread.  A chunk stops at its
- * first bad line; applying stops at the first chunk error after the ops
- * before it, so the error reported is the first in the file, as when
- * lexing line by line.
+ * (with the ids of the keys the builder already has, looked up read-only
+ * while nothing adds keys), then applied in order on the caller's thread;
+ * while block i is applied, block i + 1 is taken (into a buffer of its
+ * own) and lexed on the other thread.  A chunk stops at its first bad
+ * line; applying stops at the first chunk error after the ops before it,
+ * so the error reported is the first in the file, as when lexing line by
+ * line.
  *
  * Predicate lines (rp(...), up(...), init(...): text_pred.h) are lexed and
  * applied by text_pred.c at apply time (TEXT_PRED_OP carries the line);
@@ -369,10 +371,9 @@ static void find_keys(const history_builder *b, text_chunk *c) {
 }
 
 /* Lex one chunk: its lines end with NUL in place of '\n' (and a '\r'
- * before it), as input_line() gives them. */
-static void lex_chunk(void *ctx, size_t i) {
-    text_block *blk = ctx;
-    text_chunk *c = &blk->chunks[i];
+ * before it), as input_line() gives them.  The keys' ids are not looked
+ * up (find_keys). */
+static void lex_chunk_text(text_chunk *c, const char *name) {
     char *p = c->p, *end = c->p + c->n;
     vec_clear(c->ops);
     vec_clear(c->times);
@@ -389,7 +390,7 @@ static void lex_chunk(void *ctx, size_t i) {
         c->lines++;
         text_op op;
         text_times tt;
-        int rc = lex_line(p, len, &op, &tt, blk->name, c->lines, &c->err);
+        int rc = lex_line(p, len, &op, &tt, name, c->lines, &c->err);
         if (!nl) *e = saved;
         if (rc < 0) { c->failed = 1; break; }       /* the ops before it are applied */
         if (rc == 2) {
@@ -407,7 +408,19 @@ static void lex_chunk(void *ctx, size_t i) {
         }
         p = e + (nl != NULL);
     }
-    find_keys(blk->b, c);
+}
+
+/* Lex one chunk and look up the keys the builder has (nothing adds keys
+ * meanwhile). */
+static void lex_chunk(void *ctx, size_t i) {
+    text_block *blk = ctx;
+    lex_chunk_text(&blk->chunks[i], blk->name);
+    find_keys(blk->b, &blk->chunks[i]);
+}
+
+static void find_keys_task(void *ctx, size_t i) {
+    text_block *blk = ctx;
+    find_keys(blk->b, &blk->chunks[i]);
 }
 
 /* Cut [p, p+n) into chunks of about `size` bytes at line ends. */
@@ -449,46 +462,87 @@ static int apply_block(text_state *st, text_chunk *chunks, size_t n, long *base,
     return ok;
 }
 
-/* Applying a block is the serial part of the load, and the builder's op
- * arrays are fresh memory there: while it runs on this thread, another
- * faults in the room of the next block's ops (hb_reserve_ops; about as
- * many as this block's).  Task 0 applies, task 1 touches. */
-typedef struct apply_job {
-    text_state *st;
+/* A block of whole lines in a buffer of its own (the input's is reused
+ * by the next take): its chunks, n of them in use (0: the input ended). */
+typedef struct text_slot {
+    char *buf;               /* the block's bytes, the spare byte and INPUT_SLACK zeroed ones after */
+    size_t cap;
     text_chunk *chunks;
     size_t n;
+} text_slot;
+
+static void slot_take(input *r, text_slot *s, size_t max, size_t chunk_bytes) {
+    size_t n;
+    char *p = input_take_lines(r, max * chunk_bytes, &n);
+    s->n = 0;
+    if (!p) return;
+    if (s->cap < n) {
+        free(s->buf);
+        s->cap = n + n / 4;
+        s->buf = xmalloc(s->cap + 1 + INPUT_SLACK);
+    }
+    memcpy(s->buf, p, n);
+    memset(s->buf + n, 0, 1 + INPUT_SLACK);
+    s->n = cut_chunks(s->buf, n, chunk_bytes, s->chunks, max);
+}
+
+/* Applying a block is the serial part of the load.  While task 0 applies
+ * block i on one thread, task 1 takes and lexes block i + 1 on the other
+ * (its key ids are looked up after, once nothing adds keys: find_keys),
+ * then faults in the builder's room for the next block's ops
+ * (hb_reserve_ops; about as many as this block's).  The input is read by
+ * task 1 alone, the builder changed by task 0 alone; the blocks are
+ * applied in file order, so the history and the first error are those of
+ * the line by line reader. */
+typedef struct apply_job {
+    text_state *st;
+    text_slot *now, *next;
     long *base;
     ic_error *err;
     int ok;
     hb_room room;
+    input *r;
+    size_t max, chunk_bytes;
 } apply_job;
 
 static void apply_task(void *ctx, size_t i) {
     apply_job *jb = ctx;
-    if (i == 0) jb->ok = apply_block(jb->st, jb->chunks, jb->n, jb->base, jb->err);
-    else hb_room_touch(&jb->room);
+    if (i == 0) { jb->ok = apply_block(jb->st, jb->now->chunks, jb->now->n, jb->base, jb->err); return; }
+    slot_take(jb->r, jb->next, jb->max, jb->chunk_bytes);
+    for (size_t c = 0; c < jb->next->n; c++) lex_chunk_text(&jb->next->chunks[c], jb->r->name);
+    hb_room_touch(&jb->room);
 }
 
 static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chunk_bytes, ic_error *err) {
     size_t max = (size_t)threads * TEXT_CHUNKS_PER_THREAD;
-    text_chunk *chunks = xcalloc(max, sizeof *chunks);
-    for (size_t i = 0; i < max; i++) { vec_init(chunks[i].ops); vec_init(chunks[i].times); }
+    text_slot slot[2];
+    memset(slot, 0, sizeof slot);
+    for (int k = 0; k < 2; k++) {
+        slot[k].chunks = xcalloc(max, sizeof *slot[k].chunks);
+        for (size_t i = 0; i < max; i++) { vec_init(slot[k].chunks[i].ops); vec_init(slot[k].chunks[i].times); }
+    }
     long base = 0;                           /* lines before the block */
-    int ok = 1;
-    size_t n;
-    char *p;
-    while (ok && (p = input_take_lines(r, max * chunk_bytes, &n))) {
-        text_block blk = { chunks, cut_chunks(p, n, chunk_bytes, chunks, max), r->name, st->b };
-        par_run(threads, blk.n, lex_chunk, &blk);
+    int ok = 1, cur = 0;
+    slot_take(r, &slot[0], max, chunk_bytes);      /* the first block lexed on every thread */
+    text_block blk = { slot[0].chunks, slot[0].n, r->name, st->b };
+    par_run(threads, blk.n, lex_chunk, &blk);
+    while (ok && slot[cur].n) {
+        text_slot *now = &slot[cur], *next = &slot[!cur];
         size_t nops = 0;
-        for (size_t i = 0; i < blk.n; i++) nops += chunks[i].ops.len;
-        apply_job jb = { st, chunks, blk.n, &base, err, 1, hb_reserve_ops(st->b, nops, nops) };
+        for (size_t i = 0; i < now->n; i++) nops += now->chunks[i].ops.len;
+        apply_job jb = { st, now, next, &base, err, 1, hb_reserve_ops(st->b, nops, nops), r, max, chunk_bytes };
         par_run(threads, 2, apply_task, &jb);
         ok = jb.ok;
+        text_block nb = { next->chunks, next->n, r->name, st->b };
+        if (ok) par_run(threads, nb.n, find_keys_task, &nb);
+        cur = !cur;
     }
     r->line = base;
-    for (size_t i = 0; i < max; i++) { vec_free(chunks[i].ops); vec_free(chunks[i].times); }
-    free(chunks);
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < max; i++) { vec_free(slot[k].chunks[i].ops); vec_free(slot[k].chunks[i].times); }
+        free(slot[k].chunks);
+        free(slot[k].buf);
+    }
     return ok;
 }
 

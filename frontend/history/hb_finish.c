@@ -117,6 +117,43 @@ static void scatter_task(void *ctx, size_t task) {
     }
 }
 
+/* Two serial loops of hb_finish in ranges (par.h): the transactions
+ * renumbered session by session (txn_new, h->txns: each builder
+ * transaction writes its own slots), and the successful writes counted
+ * (a sum a range).  The same result for any number of threads. */
+#define FINISH_TASKS 4
+typedef struct finish_job {
+    history_builder *b;
+    history *h;
+    uint32_t *txn_new;
+    uint32_t ntasks;
+    size_t writes[FINISH_TASKS];
+} finish_job;
+
+static void finish_txns_task(void *ctx, size_t i) {
+    finish_job *jb = ctx;
+    const history_builder *b = jb->b;
+    history *h = jb->h;
+    size_t n = b->txns.len, lo = n * i / jb->ntasks, hi = n * (i + 1) / jb->ntasks;
+    for (size_t t = lo; t < hi; t++) {
+        const hb_txn_t *bt = &b->txns.data[t];
+        uint32_t nt = h->sessions[bt->session].first_txn + bt->pos;
+        jb->txn_new[t] = nt;
+        h->txns[nt] = (history_txn){ 0, bt->num_ops, bt->session, bt->pos, bt->ext_id, bt->line, bt->status };
+    }
+}
+
+static void finish_writes_task(void *ctx, size_t i) {
+    finish_job *jb = ctx;
+    const uint8_t *kind = jb->b->op_kind.data;
+    size_t n = jb->b->op_kind.len, lo = n * i / jb->ntasks, hi = n * (i + 1) / jb->ntasks, w = 0;
+    for (size_t j = lo; j < hi; j++) {
+        unsigned k = kind[j];
+        w += ((k & OP_KIND_MASK) == OP_WRITE || (k & OP_KIND_MASK) == OP_APPEND) && !(k & OP_FAILED);
+    }
+    jb->writes[i] = w;
+}
+
 /* Where every builder op goes: runs while the builder kept them (one a
  * transaction: 12 bytes instead of 4 an op), else an array. */
 static history_dest finish_dest(const history_builder *b, const history *h, const uint32_t *txn_new, size_t nops) {
@@ -171,12 +208,8 @@ history *hb_finish(history_builder *b, ic_error *err) {
     h->num_txns = ntx;
     h->txns = big_calloc(ntx, sizeof *h->txns);
     uint32_t *txn_new = xmalloc((ntx - 1 ? ntx - 1 : 1) * sizeof *txn_new);
-    for (uint32_t t = 0; t + 1 < ntx; t++) {
-        hb_txn_t *bt = &b->txns.data[t];
-        uint32_t nt = h->sessions[bt->session].first_txn + bt->pos;
-        txn_new[t] = nt;
-        h->txns[nt] = (history_txn){ 0, bt->num_ops, bt->session, bt->pos, bt->ext_id, bt->line, bt->status };
-    }
+    finish_job fj = { b, h, txn_new, FINISH_TASKS, { 0 } };
+    par_run(b->threads, FINISH_TASKS, finish_txns_task, &fj);
     h->txns[0] = (history_txn){ 0, nkeys, HISTORY_NONE, 0, VALUE_INIT, 0, TXN_COMMITTED };
     uint32_t op = 0;
     for (uint32_t t = 0; t < ntx; t++) { h->txns[t].first_op = op; op += h->txns[t].num_ops; }
@@ -187,11 +220,9 @@ history *hb_finish(history_builder *b, ic_error *err) {
      * spent arrays are cut to what they become right away, so the load
      * holds no more than with fresh ones (history_index_writers_into
      * resizes them to the exact count in any case) */
+    par_run(b->threads, FINISH_TASKS, finish_writes_task, &fj);
     size_t nwrites = nkeys;
-    for (size_t i = 0; i < nops; i++) {
-        unsigned k = b->op_kind.data[i];
-        nwrites += ((k & OP_KIND_MASK) == OP_WRITE || (k & OP_KIND_MASK) == OP_APPEND) && !(k & OP_FAILED);
-    }
+    for (int i = 0; i < FINISH_TASKS; i++) nwrites += fj.writes[i];
     scatter_ctx sc = { b, h, d, nkeys, NULL, NULL, nwrites ? nwrites : 1 };
     par_run(b->threads, SCATTER_TASKS, scatter_task, &sc);
     if (b->op_pred.len) {                              /* predicate tags follow their ops */

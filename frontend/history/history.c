@@ -432,41 +432,79 @@ static void writer_task(void *ctx, size_t i) {
 /* Build key_writes and the (key,value) index (repeat_internal.h); flags repeated values; 1. */
 int history_index_writers(history *h, ic_error *err) { return history_index_writers_into(h, err, NULL, NULL, 1); }
 
-/* The same, key_writes and the writer table made from the blocks given
- * (NULL: fresh ones), resized: pages the loader wrote already are not
- * faulted in and zeroed again (hb_finish hands the builder's op keys and
- * values; about 1.5-2 s a GB zeroed on this machine); the table on
- * `threads` threads (the same table for every count). */
-int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots, unsigned threads) {
-    (void)err;                                      /* nothing is refused now (issue 35) */
-    history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
-    uint32_t *start = xcalloc((size_t)h->num_keys + 1, sizeof *start);
-    size_t nw = 0;
-    for (uint32_t op = 0; op < h->num_ops; op++)
-        if (history_op_is_write(h, op)) { start[h->op_key[op] + 1]++; nw++; }
-    for (uint32_t k = 0; k < h->num_keys; k++) start[k + 1] += start[k];
-    uint32_t *writes = big_realloc(for_writes, (nw ? nw : 1) * sizeof *writes);
-    uint32_t *cur = xmalloc(((size_t)h->num_keys + 1) * sizeof *cur);
-    memcpy(cur, start, ((size_t)h->num_keys + 1) * sizeof *cur);
-    /* writes in op order; a write is overwritten when a later write of its
-     * transaction has its key: in a short transaction found among its own
-     * ops (in the caches), else as the key's previous write being at or
-     * after the transaction's first op (a load from all over `writes`,
-     * which the short ones, nearly all, do without) */
+/* key_writes in key parts (keys [klo[p], klo[p + 1]) a task): each task
+ * reads every op but counts, places and flags only its own keys' writes,
+ * so no two tasks write one slot, counter or op's flags (an op's kind is
+ * read only once its key says it is the task's).  Pass 0 counts
+ * (start[k + 1]), pass 1 places, in op order: key_writes is the same for
+ * any number of parts. */
+typedef struct kw_job {
+    history *h;
+    const uint32_t *klo;
+    uint32_t *start, *cur, *writes;
+    int pass;
+} kw_job;
+
+static void kw_count(history *h, uint32_t lo, uint32_t span, uint32_t *start) {
+    const uint32_t *key = h->op_key;
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        uint32_t k = key[op];
+        if (k - lo < span && history_op_is_write(h, op)) start[k + 1]++;
+    }
+}
+
+/* A write is overwritten when a later write of its transaction has its
+ * key: in a short transaction found among its own ops (in the caches),
+ * else as the key's previous write being at or after the transaction's
+ * first op (a load from all over `writes`, which the short ones, nearly
+ * all, do without). */
+static void kw_place(history *h, uint32_t lo, uint32_t span, const uint32_t *start, uint32_t *cur, uint32_t *writes) {
+    const uint32_t *key = h->op_key;
     for (uint32_t t = 0; t < h->num_txns; t++) {
         uint32_t first = h->txns[t].first_op, end = first + h->txns[t].num_ops;
         int short_txn = end - first <= 16;
         for (uint32_t op = first; op < end; op++) {
-            if (!history_op_is_write(h, op)) continue;
-            uint32_t k = h->op_key[op];
+            uint32_t k = key[op];
+            if (k - lo >= span || !history_op_is_write(h, op)) continue;
             if (short_txn) {
                 for (uint32_t o = op + 1; o < end; o++)
-                    if (h->op_key[o] == k && history_op_is_write(h, o)) { h->op_kind[op] |= OP_OVERWRITTEN; break; }
+                    if (key[o] == k && history_op_is_write(h, o)) { h->op_kind[op] |= OP_OVERWRITTEN; break; }
             } else if (cur[k] > start[k] && writes[cur[k] - 1] >= first) h->op_kind[writes[cur[k] - 1]] |= OP_OVERWRITTEN;
             writes[cur[k]++] = op;
         }
     }
-    free(cur);
+}
+
+static void kw_task(void *ctx, size_t p) {
+    kw_job *jb = ctx;
+    uint32_t lo = jb->klo[p], span = jb->klo[p + 1] - lo;
+    if (jb->pass == 0) kw_count(jb->h, lo, span, jb->start);
+    else kw_place(jb->h, lo, span, jb->start, jb->cur, jb->writes);
+}
+
+/* The same, key_writes and the writer table made from the blocks given
+ * (NULL: fresh ones), resized: pages the loader wrote already are not
+ * faulted in and zeroed again (hb_finish hands the builder's op keys and
+ * values; about 1.5-2 s a GB zeroed on this machine); key_writes in key
+ * parts and the table in key ranges on `threads` threads (the same arrays
+ * for every count). */
+int history_index_writers_into(history *h, ic_error *err, void *for_writes, void *for_slots, unsigned threads) {
+    (void)err;                                      /* nothing is refused now (issue 35) */
+    history_pack_values(h);                         /* values rewritten as op_val64 go narrow again */
+    uint32_t nk = h->num_keys, nparts = threads > 1 ? threads : 1;
+    uint32_t *klo = xmalloc(((size_t)nparts + 1) * sizeof *klo);
+    for (uint32_t p = 0; p <= nparts; p++) klo[p] = (uint32_t)((uint64_t)nk * p / nparts);
+    uint32_t *start = xcalloc((size_t)nk + 1, sizeof *start);
+    kw_job kj = { h, klo, start, NULL, NULL, 0 };
+    par_run(threads, nparts, kw_task, &kj);
+    for (uint32_t k = 0; k < nk; k++) start[k + 1] += start[k];
+    size_t nw = start[nk];
+    uint32_t *writes = big_realloc(for_writes, (nw ? nw : 1) * sizeof *writes);
+    uint32_t *cur = xmalloc(((size_t)nk + 1) * sizeof *cur);
+    memcpy(cur, start, ((size_t)nk + 1) * sizeof *cur);
+    kj.cur = cur; kj.writes = writes; kj.pass = 1;
+    par_run(threads, nparts, kw_task, &kj);
+    free(cur); free(klo);
     h->key_write_start = start;
     h->key_writes = writes;
 

@@ -376,7 +376,8 @@ HISTORY_PREFETCH_FN void history_writer_prefetch_op(const history *h, uint32_t k
     if (op < h->num_ops) {
         HISTORY_PREFETCH(&h->op_kind[op]);
         HISTORY_PREFETCH(h->op_val64 ? (const void *)&h->op_val64[op] : (const void *)&h->op_val32[op]);
-        HISTORY_PREFETCH(h->op_txn_full ? (const void *)&h->op_txn_full[op] : (const void *)&h->op_txn_delta[op]);
+        if (h->op_txn_full) HISTORY_PREFETCH(&h->op_txn_full[op]);
+        else { HISTORY_PREFETCH(&h->op_txn_delta[op]); HISTORY_PREFETCH(&h->op_txn_base[op >> HISTORY_TXN_BLOCK_SHIFT]); }
     }
 }
 

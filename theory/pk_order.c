@@ -449,66 +449,80 @@ static void fix_listed(pk_order *pk, int side, int v) {
     if (++k->pending > (k->len >> 2) + ((1u << pk->blk_shift) >> 2)) merge_block(pk, side, b, NULL, NULL);
 }
 
-/* One pass of pk_freeze_each's producer over the n arcs: side's count of
- * each node's new arcs into cnt (fill 0; checking every arc when check is
- * set: -1 an id out of range, 0 not forward), or each arc into the slot
- * cnt names (fill 1). */
+/* One pass of pk_freeze_each's producer over the n arcs: each node's new
+ * arcs counted on both sides, out-arcs into cnt[0] and in-arcs into cnt[1],
+ * every arc checked first (fill 0: -1 an id out of range, 0 not forward),
+ * or each arc written on both sides into the slots cnt names (fill 1). */
 typedef struct freeze_pass {
     pk_order *pk; size_t n; int lim; void (*each)(void *, size_t, size_t, int *); void *ctx; int *buf; size_t chunk;
 } freeze_pass;
 
-static int freeze_run(const freeze_pass *p, int side, int fill, int check, uint32_t *cnt) {
+static int freeze_run(const freeze_pass *p, int fill, uint32_t *const cnt[2]) {
     const int shift = p->pk->blk_shift;
+    uint32_t *c0 = cnt[0], *c1 = cnt[1];
     for (size_t first = 0; first < p->n; first += p->chunk) {
         size_t c = p->n - first < p->chunk ? p->n - first : p->chunk;
         p->each(p->ctx, first, c, p->buf);
         const int *e = p->buf;
-        if (check)
+        if (!fill) {
             for (size_t i = 0; i < c; i++) {
                 if (e[2 * i] < 0 || e[2 * i + 1] < 0 || e[2 * i] >= p->lim || e[2 * i + 1] >= p->lim) return -1;
                 if (e[2 * i] >= e[2 * i + 1]) return 0;
             }
-        if (!fill)
             for (size_t i = 0; i < c; i++) {
-                if (i + 16 < c) __builtin_prefetch(&cnt[e[2 * (i + 16) + side]]);   /* nodes at random */
-                cnt[e[2 * i + side]]++;
+                if (i + 16 < c) {                    /* nodes at random */
+                    __builtin_prefetch(&c0[e[2 * (i + 16)]]);
+                    __builtin_prefetch(&c1[e[2 * (i + 16) + 1]]);
+                }
+                c0[e[2 * i]]++;
+                c1[e[2 * i + 1]]++;
             }
-        else {
-            pk_frozen *f = &p->pk->fix[side];
+        } else {
+            pk_frozen *f0 = &p->pk->fix[0], *f1 = &p->pk->fix[1];
             for (size_t i = 0; i < c; i++) {
-                if (i + 16 < c) __builtin_prefetch(&cnt[e[2 * (i + 16) + side]]);
-                int v = e[2 * i + side];
-                f->blk[v >> shift].arcs[cnt[v]++] = e[2 * i + 1 - side];
+                if (i + 16 < c) {
+                    __builtin_prefetch(&c0[e[2 * (i + 16)]]);
+                    __builtin_prefetch(&c1[e[2 * (i + 16) + 1]]);
+                }
+                int v = e[2 * i], w = e[2 * i + 1];
+                f0->blk[v >> shift].arcs[c0[v]++] = w;
+                f1->blk[w >> shift].arcs[c1[w]++] = v;
             }
         }
     }
     return 1;
 }
 
+/* Two passes: both sides counted (every arc checked), every touched block
+ * merged with room for its new arcs (side 0's blocks, then side 1's, as
+ * one side after the other would), both sides filled.  A side's arcs land
+ * in the order of the arcs, as one pk_freeze puts them. */
 int pk_freeze_each(pk_order *pk, size_t n, int lim, void (*each)(void *, size_t, size_t, int *), void *ctx,
                    int *buf, size_t chunk) {
     if (!n) return 1;
     if (lim > pk->num_nodes || !pk->num_nodes || !chunk) return -1;
     const int shift = pk->blk_shift, nodes = 1 << shift;
     size_t nblk = ((size_t)(pk->num_nodes - 1) >> shift) + 1;
-    uint32_t *cnt = xcalloc(nblk * (size_t)nodes, sizeof *cnt);
+    uint32_t *const cnt[2] = { xcalloc(nblk * (size_t)nodes, sizeof(uint32_t)),
+                               xcalloc(nblk * (size_t)nodes, sizeof(uint32_t)) };
     freeze_pass p = { pk, n, lim, each, ctx, buf, chunk };
-    int ok = freeze_run(&p, 0, 0, 1, cnt);          /* every arc checked, side 0 counted: nothing changed yet */
+    int ok = freeze_run(&p, 0, cnt);                /* every arc checked and counted: nothing changed yet */
     if (ok == 1 && pk_fixed_count(pk) + n >= UINT32_MAX) ok = 0;   /* a block's offsets are 32-bit */
-    if (ok < 1) { free(cnt); return ok; }
-    fix_cover(pk, pk->num_nodes - 1);
-    for (int side = 0; side < 2; side++) {
-        pk_frozen *f = &pk->fix[side];
-        if (side) { memset(cnt, 0, nblk * (size_t)nodes * sizeof *cnt); freeze_run(&p, 1, 0, 0, cnt); }
-        for (int b = 0; b < f->nblk && (size_t)b < nblk; b++) {
-            int any = 0;
-            for (int i = 0; i < nodes && !any; i++) any = cnt[((size_t)b << shift) + (size_t)i] != 0;
-            if (any) merge_block(pk, side, b, cnt + ((size_t)b << shift), cnt + ((size_t)b << shift));
+    if (ok == 1) {
+        fix_cover(pk, pk->num_nodes - 1);
+        for (int side = 0; side < 2; side++) {
+            pk_frozen *f = &pk->fix[side];
+            uint32_t *c = cnt[side];
+            for (int b = 0; b < f->nblk && (size_t)b < nblk; b++) {
+                int any = 0;
+                for (int i = 0; i < nodes && !any; i++) any = c[((size_t)b << shift) + (size_t)i] != 0;
+                if (any) merge_block(pk, side, b, c + ((size_t)b << shift), c + ((size_t)b << shift));
+            }
         }
-        freeze_run(&p, side, 1, 0, cnt);
+        freeze_run(&p, 1, cnt);
     }
-    free(cnt);
-    return 1;
+    free(cnt[0]); free(cnt[1]);
+    return ok;
 }
 
 size_t pk_fixed_count(const pk_order *pk) {

@@ -114,7 +114,7 @@ int  pk_freeze(pk_order *pk, const int *ends, size_t n);
 /* pk_freeze of n arcs a producer gives in chunks: each(ctx, first, count,
  * buf) writes the ends of arcs first .. first + count - 1 into buf (room
  * for 2 * chunk ints), the same ends every time; it is called for first =
- * 0, chunk, 2 chunk, ... in order, four passes over the n arcs.  The
+ * 0, chunk, 2 chunk, ... in order, two passes over the n arcs.  The
  * arrays are those of one pk_freeze of all n, in O(n + nodes) (pk_freeze
  * chunk by chunk merges every block a chunk touches: quadratic when each
  * chunk touches them all).  Every arc must go from a lower node id to a

@@ -238,18 +238,18 @@ static verdict confirm_success(polygraph *g, check_result *res, uint32_t *choice
         return res->verdict = VERDICT_UNKNOWN;
     }
     vo_from_order(g, &res->vo);
-    /* The re-check reads the history and the version order only: the
-     * known edges (12 bytes each, the model's sides included), the
-     * constraints and the order (their counts are copied already) go
-     * before it builds its own graph, the peak of a PASS. */
+    /* The re-check reads the history, the version order and the order's
+     * positions (a hint it tests on its own arcs) only: the known edges (12
+     * bytes each, the model's sides included) and the constraints (their
+     * counts are copied already) go before its own graph, a PASS's peak. */
     res->st.known_edges_final = g->known.len;
     vec_free(g->known);
     vec_free(g->cons);
-    free(g->topo_pos);
-    g->topo_pos = NULL;
     char why[300] = "";
     vec_clear(res->cycle);
-    int rc = vo_check_level_on(h, &res->vo, res->level, &res->cycle, why, sizeof why, g->pool, g->prio);
+    int rc = vo_check_level_ranked_on(h, &res->vo, res->level, g->topo_pos, g->num_nodes, NULL, &res->cycle, why,
+                                      sizeof why, g->pool, g->prio);   /* the order: a hint (verify_model.h) */
+    free(g->topo_pos); g->topo_pos = NULL;
     res->st.t_verify += monotonic_seconds() - t0;
     if (rc == 1) return res->verdict = VERDICT_PASS;
     if (rc == 0) snprintf(res->msg, sizeof res->msg, "internal error: the model's version order has a cycle under %s",

@@ -181,7 +181,7 @@ static int other_views_pass(const vm *m, const vec_u32 *n, vreads *r, const uint
     for (int tries = 0; tries < VM_VIEW_TRIES && !pass; tries++) {
         vec_clear(r->views);
         if (vm_view_edges(m, NULL, pick, &r->views, why, sizeof why))
-            pass = vm_graph_check(m->h, m->vo, vm_mode_of(LEVEL_RR), part, r, pool, prio, NULL, why, sizeof why) == 1;
+            pass = vm_graph_check(m->h, m->vo, vm_mode_of(LEVEL_RR), part, r, NULL, 0, NULL, pool, prio, NULL, why, sizeof why) == 1;
         size_t i = 0;                              /* the next choice: pick + 1 */
         while (i < n->len && ++pick[i] >= n->data[i]) pick[i++] = 0;
         if (i == n->len) break;                    /* every one tried */
@@ -192,6 +192,13 @@ static int other_views_pass(const vm *m, const vec_u32 *n, vreads *r, const uint
 
 int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
                       char *why, size_t wl, struct par_pool *pool, int prio) {
+    return vo_check_level_ranked_on(h, vo, level, NULL, 0, NULL, cycle, why, wl, pool, prio);
+}
+
+int vo_check_level_ranked_on(const history *h, const version_order *vo, check_level_id level, const uint32_t *rank,
+                             size_t nrank, int *by_rank, dep_edge_vec *cycle, char *why, size_t wl,
+                             struct par_pool *pool, int prio) {
+    if (by_rank) *by_rank = 0;
     vm m;
     vreads r; memset(&r, 0, sizeof r);
     vec_u32 other; vec_init(other);
@@ -203,7 +210,7 @@ int vo_check_level_on(const history *h, const version_order *vo, check_level_id 
         vm_free(&m);
         m.part = part;
     }
-    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), m.part, &r, pool, prio, cycle, why, wl) : -1;
+    int rc = ok ? vm_graph_check(h, vo, vm_mode_of(level), m.part, &r, rank, nrank, by_rank, pool, prio, cycle, why, wl) : -1;
     if (rc == 0 && other.len && other_views_pass(&m, &other, &r, m.part, pool, prio)) {   /* kind (b): another view */
         rc = 1;
         if (cycle) vec_clear(*cycle);
@@ -228,7 +235,7 @@ void vo_check_levels_on(const history *h, const version_order *vo, const check_l
     for (size_t i = 0; i < n; i++) {
         int valid = (unsigned)levels[i] < LEVEL_COUNT && level_shape_of(levels[i]) >= SHAPE_PC;
         if (valid && vm_mode_of(levels[i]).rr && !views) valid = 0;
-        out[i] = ok && valid ? vm_graph_check(h, vo, vm_mode_of(levels[i]), part, &r, pool, prio, NULL, why, sizeof why) : -1;
+        out[i] = ok && valid ? vm_graph_check(h, vo, vm_mode_of(levels[i]), part, &r, NULL, 0, NULL, pool, prio, NULL, why, sizeof why) : -1;
     }
     vreads_free(&r);
     free(part);

@@ -70,6 +70,21 @@ int cycle_holds(const history *h, const version_order *vo, int si,
  * vo_check_on(.., si, ..) is vo_check_level_on(.., si ? LEVEL_SI : LEVEL_SER, ..). */
 int vo_check_level_on(const history *h, const version_order *vo, check_level_id level, dep_edge_vec *cycle,
                       char *why, size_t whylen, struct par_pool *pool, int prio);
+/* The same with a proposed rank per node of the level's graph (SER
+ * levels: transaction t is node t; SI levels and pc: its commit 2t and
+ * its start 2t + 1; nrank nodes): a hint, trusted for nothing.  The
+ * graph is rebuilt as above, and each of its arcs is tested against the
+ * rank: when every arc goes up it (rank[x] < rank[y]), rank strictly
+ * increases along every path, so there is no cycle and the search is not
+ * run.  Otherwise (an arc against it, a wrong count, and at the levels
+ * whose answer is more than its arcs: real time's clock nodes, psi, rr)
+ * the search runs as without it: for any rank the answer, the cycle and
+ * the message are vo_check_level_on's.  The checker passes the positions
+ * of its final graph's topological order (check.c, confirm_success).
+ * *by_rank (when non-NULL): 1 when the rank gave the answer (tests). */
+int vo_check_level_ranked_on(const history *h, const version_order *vo, check_level_id level, const uint32_t *rank,
+                             size_t nrank, int *by_rank, dep_edge_vec *cycle, char *why, size_t whylen,
+                             struct par_pool *pool, int prio);
 /* vo_check_level_on at each of levels[0 .. n) (shapes PC and up), the
  * history read under vo once for all: out[i] is level i's answer (1, 0 or
  * -1; no cycle returned). */

@@ -45,7 +45,7 @@
  * Each node's arcs are in sequence order, so the DFS, the cycle found and
  * its first arc a -> b are those of any graph built from this sequence. */
 
-enum { VG_COUNT, VG_FILL, VG_FIND, VG_RW };
+enum { VG_COUNT, VG_FILL, VG_FIND, VG_RW, VG_RANK };
 
 /* The real-time clock: the committed participants with a completion time
  * by completion (a[j] completes at done[j]), then per participant b with
@@ -140,13 +140,25 @@ typedef struct vpart {
     vgraph *g;                    /* VG_FIND */
     vec_u32 *rw_item;             /* rr, VG_RW: the item RW edges, as pairs */
     const uint64_t *prw; size_t nprw;   /* rr: vgraph's */
+    const uint32_t *rank;         /* VG_RANK: the proposed rank per node */
+    int against;                  /* VG_RANK: an arc x -> y with rank[x] >= rank[y] was seen */
 } vpart;
+
+/* VG_RANK: the rank the arcs are tested against, INIT's nodes first (the
+ * checker's graph leaves INIT out, so the proposal says nothing of them):
+ * under SI its start 0, its commit 1 (the fixed arc), else its node 0;
+ * every other node x at rank[x] + 2. */
+static inline uint64_t vg_rank_of(const vpart *p, uint32_t x) {
+    if (x < 2) return !p->si ? (x == 0 ? 0 : (uint64_t)p->rank[x] + 2) : x == 1 ? 0 : 1;
+    return (uint64_t)p->rank[x] + 2;
+}
 
 static inline void vg_arc(vpart *p, dep_kind kind, uint32_t key, uint32_t x, uint32_t y) {
     switch (p->pass) {
     case VG_COUNT: p->c[x]++; p->m++; break;
     case VG_FILL: p->adj[p->c[x]++] = y; break;
     case VG_FIND: if (p->g->on[x]) vg_find(p->g, x, y, kind, key, 0); break;
+    case VG_RANK: p->against |= vg_rank_of(p, x) >= vg_rank_of(p, y); break;
     default: break;
     }
 }
@@ -217,7 +229,8 @@ static void vg_emit_clock(vpart *p, const vm_clock *k) {
  * cache line), asked ahead of their turn: the passes meet the nodes at
  * random (at 22M SI, 44M nodes). */
 static inline void vg_ahead(const vpart *p, uint32_t t) {
-    if (p->c) __builtin_prefetch(&p->c[p->si ? 2 * (size_t)t : t]);
+    const uint32_t *c = p->c ? p->c : p->rank;
+    if (c) __builtin_prefetch(&c[p->si ? 2 * (size_t)t : t]);
 }
 
 /* The sequence's part for the replay's key ranges [lo, hi). */
@@ -255,6 +268,8 @@ typedef struct vg_job {
     const vreads *r;
     uint32_t groups;
     vpart *parts;                 /* groups + 1: the head's, then each group's */
+    const history *h;             /* vg_rank_task's head */
+    const uint8_t *part;
 } vg_job;
 
 static void vg_group_task(void *ctx, size_t j) {
@@ -278,7 +293,7 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
         parts[j].c = xcalloc((size_t)g->n + 1, sizeof *parts[j].c);
         parts[j].prw = g->prw; parts[j].nprw = g->nprw;
     }
-    vg_job job = { vo, r, G, parts };
+    vg_job job = { vo, r, G, parts, h, part };
     vg_emit_head(&parts[0], h, part);
     vg_emit_views(&parts[0], r);
     par_pool_run_prio(pool, prio, G, vg_group_task, &job);
@@ -304,6 +319,44 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
     for (uint32_t j = 0; j <= G; j++) free(parts[j].c);
     free(parts);
     return ok;
+}
+
+/* ---- a proposed order, checked arc by arc ------------------------------
+ * A rank per node (vm_graph_check's rank: in practice the positions of a
+ * topological order of the graph the checker solved) is a hint, trusted
+ * for nothing: the pass below runs over the very edge sequence the CSR is
+ * built from (the head and every key range, vg_edge and vg_arc as in the
+ * count and fill passes) and only tests rank[x] < rank[y] on every arc.
+ * If all hold, rank strictly increases along every path, so the graph has
+ * no cycle and neither the CSR nor the DFS is needed.  One arc against
+ * the rank and the answer is the search's, as without a rank. */
+static void vg_rank_task(void *ctx, size_t j) {
+    const vg_job *job = ctx;
+    vpart *p = &job->parts[j];
+    if (j == 0) { vg_emit_head(p, job->h, job->part); return; }
+    uint32_t lo = (uint32_t)((uint64_t)job->r->ntasks * (j - 1) / job->groups);
+    uint32_t hi = (uint32_t)((uint64_t)job->r->ntasks * j / job->groups);
+    vg_emit_keys(p, job->vo, job->r, lo, hi);
+}
+
+/* 1 if every arc of the sequence goes up the rank (the graph is acyclic). */
+static int vg_ranked(const vgraph *g, const history *h, const version_order *vo, const uint8_t *part,
+                     const vreads *r, const uint32_t *rank, struct par_pool *pool, int prio) {
+    uint32_t G = par_pool_threads(pool);
+    if (G > r->ntasks) G = r->ntasks ? r->ntasks : 1;
+    vpart *parts = xcalloc((size_t)G + 1, sizeof *parts);
+    for (uint32_t j = 0; j <= G; j++) {
+        parts[j].si = g->si;
+        parts[j].mode = &g->mode;
+        parts[j].pass = VG_RANK;
+        parts[j].rank = rank;
+    }
+    vg_job job = { vo, r, G, parts, h, part };
+    par_pool_run_prio(pool, prio, (size_t)G + 1, vg_rank_task, &job);
+    int against = 0;
+    for (uint32_t j = 0; j <= G; j++) against |= parts[j].against;
+    free(parts);
+    return !against;
 }
 
 static void vg_free(vgraph *g) {
@@ -495,7 +548,7 @@ static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, 
     g->ckind = xcalloc(n ? n : 1, 1);
     g->cfound = xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
-    vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g, NULL, g->prw, g->nprw };
+    vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g, NULL, g->prw, g->nprw, NULL, 0 };
     vg_emit_head(&p, h, part);
     vg_emit_views(&p, r);
     vg_emit_keys(&p, vo, r, 0, r->ntasks);
@@ -584,7 +637,8 @@ static void vm_clock_build(vm_clock *k, const history *h, const uint8_t *part, u
 }
 
 int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, const uint8_t *part, const vreads *r,
-                   struct par_pool *pool, int prio, dep_edge_vec *cycle, char *why, size_t wl) {
+                   const uint32_t *rank, size_t nrank, int *by_rank, struct par_pool *pool, int prio,
+                   dep_edge_vec *cycle, char *why, size_t wl) {
     vgraph g; memset(&g, 0, sizeof g);
     g.n = mode.si ? 2 * h->num_txns : h->num_txns;
     g.si = mode.si;
@@ -595,7 +649,11 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
     vg_u64_vec prw; vec_init(prw);
     if (mode.rr) { vg_pred_pairs(h, part, &prw); g.prw = prw.data; g.nprw = prw.len; }
     int rc;
-    if (!vg_build(&g, h, vo, part, r, pool, prio, why, wl)) rc = -1;
+    /* every arc up the rank: no cycle (the plain levels' answer is their arcs' acyclicity) */
+    int ranked = rank && nrank == g.n && !mode.rt && !mode.psi && !mode.rr && vg_ranked(&g, h, vo, part, r, rank, pool, prio);
+    if (by_rank) *by_rank = ranked;
+    if (ranked) rc = 1;
+    else if (!vg_build(&g, h, vo, part, r, pool, prio, why, wl)) rc = -1;
     else {
         vec_u32 cyc; vec_init(cyc);
         rc = vg_find_cycle(&g, &cyc) ? 0 : 1;
@@ -607,7 +665,7 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
         }
         if (rc == 1 && mode.psi) {
             vec_u32 rw; vec_init(rw);
-            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g, NULL, NULL, 0 };
+            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g, NULL, NULL, 0, NULL, 0 };
             vg_emit_keys(&p, vo, r, 0, r->ntasks);
             vec_clear(cyc);
             if (vg_psi(&g, &rw, &cyc)) {
@@ -619,7 +677,7 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
         }
         if (rc == 1 && mode.rr && (g.nprw || r->views.len)) {
             vec_u32 lazy, item; vec_init(lazy); vec_init(item);
-            vpart p = { 0, VG_RW, &g.mode, NULL, &lazy, NULL, NULL, 0, &g, &item, g.prw, g.nprw };
+            vpart p = { 0, VG_RW, &g.mode, NULL, &lazy, NULL, NULL, 0, &g, &item, g.prw, g.nprw, NULL, 0 };
             vg_emit_keys(&p, vo, r, 0, r->ntasks);
             vg_emit_views(&p, r);
             vec_clear(cyc);

@@ -121,7 +121,14 @@ vm_mode vm_mode_of(check_level_id level);
  * return k (its RW edges on k are predicate anti-dependencies). */
 int vm_pred_only(const history *h, uint32_t t, uint32_t k);
 
+/* rank (NULL: none), nrank entries: a proposed rank per node of the
+ * graph (the split graph's numbering under si), checked on every arc and
+ * trusted for nothing: when every arc goes up it, 1 without a search;
+ * else, or when nrank is not the graph's node count, or with clock nodes,
+ * psi or rr, the search (the same answer and cycle as without it).
+ * *by_rank (when non-NULL): 1 when the rank gave the answer, else 0. */
 int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, const uint8_t *part, const vreads *r,
-                   struct par_pool *pool, int prio, dep_edge_vec *cycle, char *why, size_t wl);
+                   const uint32_t *rank, size_t nrank, int *by_rank, struct par_pool *pool, int prio,
+                   dep_edge_vec *cycle, char *why, size_t wl);
 
 #endif

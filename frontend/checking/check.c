@@ -7,6 +7,7 @@
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
 #include "frontend/checking/index_spill.h"
+#include "frontend/history/history_spill.h"
 #include "frontend/history/predicate.h"
 
 #include <stdlib.h>
@@ -324,6 +325,7 @@ static int solve_once(polygraph *g, const check_options *opt, check_result *res,
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
     progress(opt, "encoding");
     vec_fit(g->cons);                            /* read-only from here on */
+    if (opt && opt->spill_index == g->ix) history_spill_txns(g->ix->h);   /* the engine reads no transaction */
     aside_ctx ac = { g, res->st.known_edges_initial, ka };
     int var0 = pg_encode_then(g, s, &guarded, put_aside, &ac);
     spill_index(g, opt);                         /* read again when the model is applied */

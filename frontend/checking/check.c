@@ -468,6 +468,7 @@ static verdict check_graph(const pg_index *ix, check_level_id level, const check
     }
     if (!ext || !ext->no_prune) {
         progress(opt, "pruning");
+        spill_index(&g, opt);                   /* the renewal reads none of it; the rounds read units back */
         t0 = monotonic_seconds();
         ok = pg_prune(&g, opt->max_prune_rounds);
         res->st.t_prune = monotonic_seconds() - t0;

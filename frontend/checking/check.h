@@ -97,8 +97,11 @@ typedef struct check_options {
      * level skips running it first and goes to its own search. */
     int session_level_fails;
     /* The index this check may move out of resident memory where its
-     * stages do not read it (index_spill.h: the re-check, solving); the
-     * caller calls pg_index_spill_forget before freeing it.  NULL: never. */
+     * stages do not read it (index_spill.h: pruning's renewals, solving,
+     * the re-check), and its history's transaction records while the
+     * engine encodes and solves (history_spill_txns, for a history
+     * history_spill spilled); the caller calls pg_index_spill_forget
+     * before freeing the index.  NULL: never. */
     const pg_index *spill_index;
 } check_options;
 

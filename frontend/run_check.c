@@ -1,33 +1,27 @@
 /* run_check.c — the checking pipeline (contract in run_check.h).
  *
- * Each level is one task (level_run): check, and on PASS, when every pass
- * is verified anyway, its certificate.  The levels are decided in waves
- * (run_waves, doc/checker.md "A run over several levels"): rc, ra, cc
- * first, together (one reading of the history); then, wave after wave,
- * the searched levels, strongest first; a level a passing level implies is
- * decided by that level's version order, re-checked (the levels given one
- * order re-checked together), and a level that implies a failing level
- * fails too, derived without a search when the weaker level's cycle holds
- * at it (ladder_derive.h).  Once every level is decided, a searched FAIL
- * that a weaker failing level of the run also decides is reported as
- * derived from it, which spares its interpretation.  A failing level is
- * interpreted into its task's own report (level_interpret) between waves
- * when more follow (interpret_early), else after the last, the index freed,
- * one after the other (a derived level gets its re-checked cycle, named).  With o->check.threads >= 2 the run makes one
- * pool (par.h): the axioms and the index are two tasks, and a wave of two
- * levels or more runs on it, as many at once as the pool has threads,
- * their stages' tasks too (the interpretation's as well); they share only
- * the history and the index, both read-only while checking.  Everything a
- * caller sees — report items, levels, hooks, the certificate kept — is
- * then assembled on the caller's thread in a fixed order (the
- * certificate: keep_certificate's; the report and the hooks: the ladder's
- * order, level_finish), so the output does not depend on the thread
- * count.  At once, several levels' polygraphs are alive together: when the
- * estimate of the others does not fit in half the memory free now, the
- * levels run one after the other (same output).  A level that needs times
- * (level_real_time) on a history without them is not checked:
- * rep->no_times.  Last, report_check_ladder withdraws any PASS that the
- * ladder's order contradicts. */
+ * Each level is one task (level_run): check, and on PASS, when every pass is verified anyway, its
+ * certificate.  The levels are decided in waves (run_waves, doc/checker.md "A run over several
+ * levels"): rc, ra, cc first, together (one reading of the history); then, wave after wave, the
+ * searched levels, strongest first; a level a passing level implies is decided by that level's
+ * version order, re-checked (the levels given one order re-checked together), and a level that
+ * implies a failing level fails too, derived without a search when the weaker level's cycle holds
+ * at it (ladder_derive.h).  Once every level is decided, a searched FAIL that a weaker failing
+ * level of the run also decides is reported as derived from it, which spares its interpretation.
+ * A failing level is interpreted into its task's own report (level_interpret) between waves when
+ * more follow (interpret_early), else after the last, the index freed, one after the other (a
+ * derived level gets its re-checked cycle, named).  With o->check.threads >= 2 the run makes one
+ * pool (par.h): the axioms and the index are two tasks, and a wave of two levels or more runs on
+ * it, as many at once as the pool has threads, their stages' tasks too (the interpretation's as
+ * well); they share only the history and the index, both read-only while checking (the index's
+ * large arrays may be spilled where no stage reads them: check_options.spill_index).  Everything a
+ * caller sees — report items, levels, hooks, the certificate kept — is then assembled on the
+ * caller's thread in a fixed order (the certificate: keep_certificate's; the report and the hooks:
+ * the ladder's order, level_finish), so the output does not depend on the thread count.  At once,
+ * several levels' polygraphs are alive together: when the estimate of the others does not fit in
+ * half the memory free now, the levels run one after the other (same output).  A level that needs
+ * times (level_real_time) on a history without them is not checked: rep->no_times.  Last,
+ * report_check_ladder withdraws any PASS that the ladder's order contradicts. */
 #include "frontend/run_check.h"
 #include "frontend/run_list.h"
 #include "frontend/history/list_repeat.h"
@@ -45,6 +39,7 @@
 #include "monotonic.h"
 #include "par.h"
 #include "frontend/checking/axioms.h"
+#include "frontend/checking/index_spill.h"
 #include "frontend/checking/set_aside.h"
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
@@ -651,6 +646,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
         if (t->broken) t->violations = axioms_level_count(st.counts, lv);
         t->copt = o->check;
         t->copt.pool = pool;
+        t->copt.spill_index = &ix;   /* forgotten before pg_index_free below */
         /* at once, SI's path is the longer (its pruning, encoding and
          * solving are serial): its tasks go first */
         t->copt.priority = lv == LEVEL_SI ? 2 : 1;
@@ -682,6 +678,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     run_waves(&rc, n, pool, together);
     /* the levels are checked (and at once, interpreted): the index goes
      * before the interpretations one after the other */
+    pg_index_spill_forget(&ix);
     pg_index_free(&ix);
     for (size_t i = 0; i < n; i++) level_interpret(&rc, i);
     adopt_explained(&rc, n);

@@ -97,6 +97,11 @@ size_t spill_pages(void *pages, size_t len) {
     uintptr_t a = (uintptr_t)pages;
     if (!pages || len < SPILL_PAGE || a % SPILL_PAGE || len % SPILL_PAGE) return 0;
     pthread_mutex_lock(&mu);
+    if (find_range(a, len) >= 0) {                   /* spilled before: the file holds these bytes */
+        (void)madvise(pages, len, MADV_DONTNEED);
+        pthread_mutex_unlock(&mu);
+        return len;
+    }
     int slot = -1;                                   /* a free slot */
     for (int i = 0; i < MAX_RANGES && slot < 0; i++) if (!range_len[i]) slot = i;
     size_t done = 0;

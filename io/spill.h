@@ -34,7 +34,9 @@
 void spill_enable(const char *dir);
 int spill_enabled(void);
 /* Spill the whole pages inside the malloc'd block [p, p + bytes), which
- * nothing writes any more; the bytes spilled (0: refused, unchanged). */
+ * nothing writes any more; the bytes spilled (0: refused, unchanged).  A
+ * block spilled before (and not forgotten) is not written again: the
+ * pages read back since are dropped, as spill_drop does. */
 size_t spill_block(void *p, size_t bytes);
 /* Drop again the pages of a block spill_block spilled that were read back
  * in (nothing for a block it did not spill). */

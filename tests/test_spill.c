@@ -2,7 +2,9 @@
  * spill_pages the bytes at every address are the same and the pages are
  * no longer resident; read back, they are the same again and resident;
  * spill_pages_drop makes them leave again (and touches nothing it did not
- * spill); misaligned ranges and a temporary directory on tmpfs are
+ * spill); a range spilled again is not written again, only dropped (the
+ * index's arrays, index_spill.h, at each stage that does not read them);
+ * misaligned ranges and a temporary directory on tmpfs are
  * refused with the memory unchanged. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -105,6 +107,29 @@ static void forgotten_space_reused(void **state) {
     munmap(c, len);
 }
 
+/* A range spilled again (not forgotten): no second copy in the file, the
+ * pages read back since leave, the bytes stay; one forget is enough. */
+static void spilled_again_only_dropped(void **state) {
+    (void)state;
+    struct statfs sf;
+    if (statfs("/tmp", &sf) == 0 && (unsigned long)sf.f_type == 0x01021994ul) skip();
+    size_t len = (size_t)PAGES * PAGE;
+    uint32_t *w = pattern_block();
+    assert_int_equal(spill_pages(w, len), len);
+    size_t held = spill_file_bytes(), total = spill_total();
+    assert_true(pattern_holds(w));                         /* read back */
+    assert_true(resident_kb(w, len) >= PAGES * 4 - 8);
+    assert_int_equal(spill_pages(w, len), len);
+    assert_int_equal(spill_file_bytes(), held);            /* not written again */
+    assert_int_equal(spill_total(), total);
+    assert_true(resident_kb(w, len) < 64);                 /* dropped */
+    assert_true(pattern_holds(w));
+    spill_pages_forget(w, len);
+    spill_pages_drop(w, len);                              /* forgotten: left alone */
+    assert_true(resident_kb(w, len) >= PAGES * 4 - 8);
+    munmap(w, len);
+}
+
 static void refused_unchanged(void **state) {
     (void)state;
     uint32_t *w = pattern_block();
@@ -141,6 +166,7 @@ int main(void) {
         cmocka_unit_test(refused_unchanged),
         cmocka_unit_test(spilled_pages_keep_their_bytes),
         cmocka_unit_test(forgotten_space_reused),
+        cmocka_unit_test(spilled_again_only_dropped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,8 @@
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
+#include "frontend/checking/index_spill.h"
+#include "frontend/history/history_spill.h"
 #include "frontend/history/predicate.h"
 
 #include <stdlib.h>
@@ -63,77 +65,6 @@ static void progress(const check_options *o, const char *what) {
     if (o && o->progress) o->progress(o->progress_ctx, what);
 }
 
-typedef struct unit_pos { uint32_t pos, unit; } unit_pos;
-static int cmp_unit_pos(const void *a, const void *b) {
-    const unit_pos *x = a, *y = b;
-    return x->pos < y->pos ? -1 : x->pos > y->pos ? 1 : (x->unit > y->unit) - (x->unit < y->unit);
-}
-
-/* Version order read off g->topo_pos: per key INIT's unit, then the other
- * units by the position of their head, each unit's writers consecutively.
- * Keys in ranges on the level's pool: each key's slice is known from its
- * units' sizes (a first pass), so the ranges write disjoint slices and the
- * order is the same for every pool. */
-typedef struct vo_job {
-    const polygraph *g;
-    version_order *vo;
-    const uint32_t *range;
-    int fill;                    /* 0: count each key's writers into start[k + 1]; 1: place them */
-} vo_job;
-
-static void vo_task(void *ctx, size_t task) {
-    const vo_job *j = ctx;
-    const polygraph *g = j->g;
-    const pg_index *ix = g->ix;
-    version_order *vo = j->vo;
-    VEC(unit_pos) tmp; vec_init(tmp);
-    for (uint32_t k = j->range[task]; k < j->range[task + 1]; k++) {
-        uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1];
-        if (!j->fill) {
-            uint32_t n = 0;
-            for (uint32_t u = s; u < e; u++) n += pg_unit_len(&ix->units.data[u]);
-            vo->start[k + 1] = n;
-            continue;
-        }
-        vec_clear(tmp);
-        int sorted = 1;
-        for (uint32_t u = s + 1; u < e; u++) {
-            if (u + 8 < e) __builtin_prefetch(&g->topo_pos[pg_node_t(g, ix->units.data[u + 8].head)]);   /* at random */
-            unit_pos p = { g->topo_pos[pg_node_t(g, ix->units.data[u].head)], u };
-            sorted &= !tmp.len || cmp_unit_pos(&vec_last(tmp), &p) < 0;
-            vec_push(tmp, p);
-        }
-        if (!sorted) qsort(tmp.data, tmp.len, sizeof *tmp.data, cmp_unit_pos);   /* (pos, unit) pairs are distinct */
-        uint32_t *out = vo->txns.data + vo->start[k];
-        for (size_t i = 0; i <= tmp.len; i++) {
-            const pg_unit *un = &ix->units.data[i == 0 ? s : tmp.data[i - 1].unit];
-            for (uint32_t m = 0; m < pg_unit_len(un); m++) *out++ = ix->members.data[un->m_first + m];
-        }
-    }
-    vec_free(tmp);
-}
-
-static void vo_from_order(const polygraph *g, version_order *vo) {
-    const pg_index *ix = g->ix;
-    version_order_free(vo);
-    vo->num_keys = ix->num_keys;
-    vo->start = xmalloc(((size_t)ix->num_keys + 1) * sizeof *vo->start);
-    vec_init(vo->txns);
-    vec_u32 range; vec_init(range);
-    unsigned threads = pg_threads_for(g, ix->units.len);
-    uint32_t ntasks = pg_key_ranges(ix, threads, &range);
-    par_pool *pool = threads > 1 ? g->pool : NULL;
-    vo_job job = { g, vo, range.data, 0 };
-    vo->start[0] = 0;
-    par_pool_run_prio(pool, g->prio, ntasks, vo_task, &job);
-    for (uint32_t k = 0; k < ix->num_keys; k++) vo->start[k + 1] += vo->start[k];
-    vec_reserve(vo->txns, vo->start[ix->num_keys]);
-    vo->txns.len = vo->start[ix->num_keys];
-    job.fill = 1;
-    par_pool_run_prio(pool, g->prio, ntasks, vo_task, &job);
-    vec_free(range);
-}
-
 /* The level fails: find a cycle under the version order read off the
  * known graph, and confirm it by definition.  What follows (the re-check,
  * run_check's interpretation) reads the history, the version order and the
@@ -185,14 +116,19 @@ static void choice_message(const history *h, check_result *res, const char *reas
     if (!*sep && len > 0 && (size_t)len < sizeof res->msg - 20) snprintf(res->msg + len, sizeof res->msg - (size_t)len, " any");
 }
 
-static verdict confirm_failure(polygraph *g, check_result *res, const char *stage) {
+/* check_options.spill_index: the index out of resident memory where no stage reads it */
+static void spill_index(const polygraph *g, const check_options *opt) {
+    if (opt && opt->spill_index == g->ix) pg_index_spill(g->ix);
+}
+
+static verdict confirm_failure(polygraph *g, const check_options *opt, check_result *res, const char *stage) {
     const history *h = recheck_history(g, NULL, res);
     if (!h) {
         snprintf(res->msg, sizeof res->msg, "internal error: no possible writer for an ambiguous read");
         return res->verdict = VERDICT_UNKNOWN;
     }
     double t0 = monotonic_seconds();
-    vo_from_order(g, &res->vo);
+    pg_version_order_read(g, &res->vo);
     pg_reach_free(g);
     vec_free(g->cons);
     free(g->topo_pos);
@@ -208,6 +144,7 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
         vec_push(res->forced, d);
     }
     vec_free(g->known);
+    spill_index(g, opt);
     char why[300] = "";
     vec_clear(res->cycle);
     int rc = vo_check_level_on(h, &res->vo, res->level, &res->cycle, why, sizeof why, g->pool, g->prio);
@@ -226,7 +163,7 @@ static verdict confirm_failure(polygraph *g, check_result *res, const char *stag
 
 /* A witness: the known graph (plus the solver's choices, already added)
  * is acyclic; read the version order off it and re-check by definition. */
-static verdict confirm_success(polygraph *g, check_result *res, uint32_t *choice) {
+static verdict confirm_success(polygraph *g, const check_options *opt, check_result *res, uint32_t *choice) {
     const history *h = recheck_history(g, choice, res);
     if (!h) {
         snprintf(res->msg, sizeof res->msg, "internal error: the model chose an impossible writer");
@@ -237,14 +174,16 @@ static verdict confirm_success(polygraph *g, check_result *res, uint32_t *choice
         snprintf(res->msg, sizeof res->msg, "internal error: the solver's model leaves a cycle");
         return res->verdict = VERDICT_UNKNOWN;
     }
-    vo_from_order(g, &res->vo);
+    pg_version_order_read(g, &res->vo);
     /* The re-check reads the history, the version order and the order's
      * positions (a hint it tests on its own arcs) only: the known edges (12
      * bytes each, the model's sides included) and the constraints (their
-     * counts are copied already) go before its own graph, a PASS's peak. */
+     * counts are copied already) go before its own graph, a PASS's peak,
+     * and the index is spilled (index_spill.h). */
     res->st.known_edges_final = g->known.len;
     vec_free(g->known);
     vec_free(g->cons);
+    spill_index(g, opt);
     char why[300] = "";
     vec_clear(res->cycle);
     int rc = vo_check_level_ranked_on(h, &res->vo, res->level, g->topo_pos, g->num_nodes, NULL, &res->cycle, why,
@@ -301,8 +240,8 @@ static void side_task(void *ctx, size_t task) {
     }
 }
 
-static verdict apply_model_back(polygraph *g, int var0, int (*value)(void *, int), void *ctx, known_aside *ka,
-                                check_result *res) {
+static verdict apply_model_back(polygraph *g, const check_options *opt, int var0, int (*value)(void *, int), void *ctx,
+                                known_aside *ka, check_result *res) {
     unsigned threads = ka ? pg_threads_for(g, g->cons.len) : 1;
     side_job j = { g, var0, 1, value, ctx, threads > 1 ? 4 * (size_t)threads : 1, NULL, ka, res };
     j.out = xcalloc(j.nr, sizeof *j.out);        /* zeroed: empty vectors */
@@ -317,7 +256,7 @@ static verdict apply_model_back(polygraph *g, int var0, int (*value)(void *, int
     free(j.out);
     if (!j.back_ok) return VERDICT_UNKNOWN;
     uint32_t *choice = g->choice ? pg_choice_model(g->choice, value, ctx) : NULL;
-    return confirm_success(g, res, choice);
+    return confirm_success(g, opt, res, choice);
 }
 
 /* The solver's choices, copied out so that the solver can be freed before
@@ -387,8 +326,10 @@ static int solve_once(polygraph *g, const check_options *opt, check_result *res,
     if (g->rw_lazy) psi_take_rw(g, &rw_known);
     progress(opt, "encoding");
     vec_fit(g->cons);                            /* read-only from here on */
+    if (opt && opt->spill_index == g->ix) history_spill_txns(g->ix->h);   /* the engine reads no transaction */
     aside_ctx ac = { g, res->st.known_edges_initial, ka };
     int var0 = pg_encode_then(g, s, &guarded, put_aside, &ac);
+    spill_index(g, opt);                         /* read again when the model is applied */
     if (g->choice) pg_choice_phases(g->choice, g, set_phase, s);
     res->st.vars = (uint64_t)gsat_num_vars(s);
     res->st.guarded_edges = guarded;
@@ -446,12 +387,12 @@ static verdict solve(polygraph *g, const check_options *opt, check_result *res) 
         model_bits m = { var0, xmalloc(nv > 0 ? (size_t)nv : 1) };
         for (int i = 0; i < nv; i++) m.val[i] = gsat_value(s, var0 + i) > 0;
         gsat_free(s);
-        v = apply_model_back(g, var0, model_bits_value, &m, &ka, res);   /* known_back beside the sides */
+        v = apply_model_back(g, opt, var0, model_bits_value, &m, &ka, res);   /* known_back beside the sides */
         free(m.val);
     } else if (r == GSAT_UNSAT) {
         gsat_free(s);
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (solver)");
-        v = known_back(g, &ka, res) ? confirm_failure(g, res, "solver") : VERDICT_UNKNOWN;
+        v = known_back(g, &ka, res) ? confirm_failure(g, opt, res, "solver") : VERDICT_UNKNOWN;
     } else {
         const char *e = gsat_error(s);           /* out of memory inside the engine */
         if (e) snprintf(res->msg, sizeof res->msg, "the solver failed (%s); no verdict", e);
@@ -478,7 +419,7 @@ static void early_failure(const polygraph *g, const check_external *ext, check_r
 
 /* isocheck encode / decode: the problem goes to ext->sink, the answer
  * comes from ext's model (see check.h). */
-static verdict external(polygraph *g, const check_external *ext, check_result *res) {
+static verdict external(polygraph *g, const check_options *opt, const check_external *ext, check_result *res) {
     double t0 = monotonic_seconds();
     if (ext->no_prune) pg_order(g);           /* topo_pos current, as pruning leaves it */
     orient_constraints(g);                    /* the same instance solve() hands gsat */
@@ -489,9 +430,9 @@ static verdict external(polygraph *g, const check_external *ext, check_result *r
     res->st.t_encode = monotonic_seconds() - t0;
     if (ext->model_unsat) {
         snprintf(g->fail_reason, sizeof g->fail_reason, "no version order avoids a cycle (external solver)");
-        return confirm_failure(g, res, "external solver");
+        return confirm_failure(g, opt, res, "external solver");
     }
-    if (ext->model_value) return apply_model_back(g, var0, ext->model_value, ext->model_ctx, NULL, res);
+    if (ext->model_value) return apply_model_back(g, opt, var0, ext->model_value, ext->model_ctx, NULL, res);
     res->stage = "exported";
     snprintf(res->msg, sizeof res->msg, "encoded for an external solver");
     return res->verdict = VERDICT_UNKNOWN;
@@ -521,13 +462,14 @@ static verdict check_graph(const pg_index *ix, check_level_id level, const check
     }
     if (!ok) {
         copy_graph_stats(&g, &res->st);
-        v = confirm_failure(&g, res, g.fail_stage ? g.fail_stage : "known graph");
+        v = confirm_failure(&g, opt, res, g.fail_stage ? g.fail_stage : "known graph");
         if (ext) early_failure(&g, ext, res);
         pg_free(&g);
         return v;
     }
     if (!ext || !ext->no_prune) {
         progress(opt, "pruning");
+        spill_index(&g, opt);                   /* the renewal reads none of it; the rounds read units back */
         t0 = monotonic_seconds();
         ok = pg_prune(&g, opt->max_prune_rounds);
         res->st.t_prune = monotonic_seconds() - t0;
@@ -539,11 +481,11 @@ static verdict check_graph(const pg_index *ix, check_level_id level, const check
     pg_reach_free(&g);
     if (ok && !ext && stopped(opt, res, "after pruning")) v = VERDICT_UNKNOWN;
     else if (!ok) {
-        v = confirm_failure(&g, res, "pruning");
+        v = confirm_failure(&g, opt, res, "pruning");
         if (ext) early_failure(&g, ext, res);
     }
-    else if (ext) v = external(&g, ext, res);
-    else if (g.cons.len == 0 && !g.rw_lazy && !g.choice) { res->stage = "pruning"; v = confirm_success(&g, res, NULL); }
+    else if (ext) v = external(&g, opt, ext, res);
+    else if (g.cons.len == 0 && !g.rw_lazy && !g.choice) { res->stage = "pruning"; v = confirm_success(&g, opt, res, NULL); }
     else { res->stage = "solver"; v = solve(&g, opt, res); }
     if (g.known.data) res->st.known_edges_final = g.known.len;   /* else confirm_success counted and freed them */
     pg_choice_free(g.choice);

@@ -96,6 +96,13 @@ typedef struct check_options {
      * this history (run_check decided it in the same run), so the plain
      * level skips running it first and goes to its own search. */
     int session_level_fails;
+    /* The index this check may move out of resident memory where its
+     * stages do not read it (index_spill.h: pruning's renewals, solving,
+     * the re-check), and its history's transaction records while the
+     * engine encodes and solves (history_spill_txns, for a history
+     * history_spill spilled); the caller calls pg_index_spill_forget
+     * before freeing the index.  NULL: never. */
+    const pg_index *spill_index;
 } check_options;
 
 void check_options_default(check_options *o);
@@ -176,6 +183,11 @@ int pg_encode(const polygraph *g, gsat *s, uint64_t *guarded_edges);
 int pg_encode_then(const polygraph *g, gsat *s, uint64_t *guarded_edges, void (*known_read)(void *), void *ctx);
 /* The same into any sink (the engine, or a recorder for isocheck encode). */
 int pg_encode_sink(const polygraph *g, const graph_sink *k, uint64_t *guarded_edges);
+
+/* version_read.c: the version order read off g->topo_pos (per key INIT's
+ * unit, then the other units by the position of their head, each unit's
+ * writers consecutively) into vo, freed first; the same for every pool. */
+void pg_version_order_read(const polygraph *g, version_order *vo);
 
 /* known_aside.c: the known graph's prefix of base edges (exactly the
  * index's, initial of them, as pg_init copied them) out of g->known while

@@ -645,6 +645,7 @@ int pg_build_constraints(polygraph *g) {
         g->fail_stage = "known graph";
         return 0;
     }
+    pg_reach_keep_scratch(g, 0);               /* the scan reads no adjacency (45 MB at 1M SI) */
     vec_u32 range; vec_init(range);
     unsigned threads = pg_threads_for(g, ix->units.len);
     uint32_t ntasks = pg_key_ranges(ix, threads, &range);

@@ -9,8 +9,10 @@
 #include "io/spill.h"
 #include "frontend/history/history_spill.h"
 
-/* The arrays, with their bytes (NULL where absent). */
-enum { NUM_ARRAYS = 9 };
+/* The arrays, with their bytes (NULL where absent); the last, the
+ * transactions' records, only when history_spill_txns asks (the graph
+ * and pruning read them: each node's session and place). */
+enum { NUM_ARRAYS = 10, NUM_AT_INDEX = 9 };
 static void arrays(const history *h, void **p, size_t *bytes) {
     size_t n = h->num_ops;
     p[0] = h->op_kind; bytes[0] = n;
@@ -22,6 +24,7 @@ static void arrays(const history *h, void **p, size_t *bytes) {
     p[6] = h->op_line; bytes[6] = n * sizeof *h->op_line;
     p[7] = h->key_writes; bytes[7] = h->key_write_start ? (size_t)h->key_write_start[h->num_keys] * sizeof *h->key_writes : 0;
     p[8] = h->writer_slots; bytes[8] = (size_t)h->writer_cap * sizeof *h->writer_slots;
+    p[9] = h->txns; bytes[9] = (size_t)h->num_txns * sizeof *h->txns;
 }
 
 void history_spill(const history *h) {
@@ -29,7 +32,7 @@ void history_spill(const history *h) {
     if (h->spilled) { history_spill_again(h); return; }
     void *p[NUM_ARRAYS]; size_t bytes[NUM_ARRAYS];
     arrays(h, p, bytes);
-    for (int i = 0; i < NUM_ARRAYS; i++) if (p[i]) (void)spill_block(p[i], bytes[i]);
+    for (int i = 0; i < NUM_AT_INDEX; i++) if (p[i]) (void)spill_block(p[i], bytes[i]);
     ((history *)h)->spilled = 1;          /* which pages are resident, not a byte of the history */
 }
 
@@ -46,4 +49,11 @@ void history_spill_forget(history *h) {
     arrays(h, p, bytes);
     for (int i = 0; i < NUM_ARRAYS; i++) spill_forget(p[i], bytes[i]);
     h->spilled = 0;
+}
+
+void history_spill_txns(const history *h) {
+    if (!h || !h->spilled || !spill_enabled()) return;
+    void *p[NUM_ARRAYS]; size_t bytes[NUM_ARRAYS];
+    arrays(h, p, bytes);
+    if (p[NUM_AT_INDEX]) (void)spill_block(p[NUM_AT_INDEX], bytes[NUM_AT_INDEX]);   /* spilled before: dropped */
 }

@@ -116,6 +116,10 @@ static int topo_fifo(const dg_graph *g, int break_cycles, uint32_t *order, uint3
     return acyclic;
 }
 
+int dg_topo_order_from(const dg_graph *g, uint32_t *indeg, uint32_t *order) {
+    return topo_fifo(g, 0, order, indeg);
+}
+
 int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order) {
     uint32_t n = g->n, placed = 0;
     uint32_t *indeg = in_degrees(g);

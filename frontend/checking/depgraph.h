@@ -59,6 +59,9 @@ void dg_free(dg_graph *g);
  * the smallest of them as if it were ready and goes on; otherwise they are
  * appended in index order. */
 int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order);
+/* dg_topo_order(g, 0, 0, order) with every node's in-degree given
+ * (indeg: n entries, counted by the caller; consumed). */
+int dg_topo_order_from(const dg_graph *g, uint32_t *indeg, uint32_t *order);
 
 /* Nodes are skipped when skip is not NULL and skip[node >> skip_shift] is
  * set (shift 1: a per-transaction mask over a split graph). */

@@ -77,9 +77,43 @@ void pg_reach_keep_scratch(polygraph *g, int on) {
     g->reach_scratch = NULL;
 }
 
+/* The known graph's arcs are counted by two tasks on the level's pool,
+ * each reading every known edge in order: one counts each node's
+ * out-arcs (the adjacency's places), the other its in-arcs (Kahn's
+ * in-degrees, dg_topo_order_from).  The arcs are then written on one
+ * thread, in the one-pass order (each node's known edges in order, then
+ * the fixed edge).  The counts and places are scattered over the nodes:
+ * each asked for ADJ_AHEAD edges before its turn. */
 #define ADJ_AHEAD 16
-static void build_adjacency(const polygraph *g, dg_graph *dg) {
-    const pg_index *ix = g->ix;
+typedef struct adj_job {
+    const polygraph *g;
+    uint32_t *count[2];          /* out-arcs (at node + 1), in-arcs */
+} adj_job;
+
+static void adj_count_task(void *ctx, size_t task) {
+    const adj_job *j = ctx;
+    const polygraph *g = j->g;
+    const pg_edge *e = g->known.data;
+    size_t E = g->known.len;
+    uint32_t *cnt = j->count[task], T = g->num_nodes / 2;
+    if (task == 0) {
+        for (size_t i = 0; i < E; i++) {
+            if (i + ADJ_AHEAD < E) __builtin_prefetch(&cnt[e[i + ADJ_AHEAD].from + 1], 1);
+            if (!no_arc(g, &e[i])) cnt[e[i].from + 1]++;
+        }
+        if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_start(t) + 1]++;
+        return;
+    }
+    for (size_t i = 0; i < E; i++) {
+        if (i + ADJ_AHEAD < E) __builtin_prefetch(&cnt[e[i + ADJ_AHEAD].to], 1);
+        if (!no_arc(g, &e[i])) cnt[e[i].to]++;
+    }
+    if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_commit(t)]++;
+}
+
+/* The known graph's adjacency into dg, and every node's in-degree into
+ * indeg (N entries, zeroed here). */
+static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg) {
     uint32_t N = g->num_nodes, T = g->split ? N / 2 : N;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
     reach_scratch *sc = g->reach_scratch;
@@ -93,14 +127,9 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
         dg->adj = sc->adj;
         sc->start = dg->start;
     }
-    /* the counts and places are scattered over the nodes: each asked for
-     * ADJ_AHEAD edges before its turn (the edges are read in order) */
-    for (size_t i = 0; i < E; i++) {
-        if (i + ADJ_AHEAD < E) __builtin_prefetch(&dg->start[g->known.data[i + ADJ_AHEAD].from + 1], 1);
-        if (!no_arc(g, &g->known.data[i])) dg->start[g->known.data[i].from + 1]++;
-    }
-    if (g->split)
-        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->start[dg_start(t) + 1]++;
+    memset(indeg, 0, (N ? N : 1) * sizeof *indeg);
+    adj_job j = { g, { dg->start, indeg } };
+    par_pool_run_prio(pg_threads_for(g, M) > 1 ? g->pool : NULL, g->prio, 2, adj_count_task, &j);
     for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
     uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
     memcpy(fill, dg->start, ((size_t)N + 1) * sizeof *fill);
@@ -109,7 +138,7 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
         if (!no_arc(g, &g->known.data[i])) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
     }
     if (g->split)
-        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
+        for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
     free(fill);
 }
 
@@ -135,13 +164,15 @@ pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
  * to the row's, so a row is built in the 16-bit domain.  One pass in
  * reverse topological order on one thread.
  *
- * On several threads the table is built by bands (level-synchronous):
- * a row node's height is the longest path from it to a sink, so its
- * successors all have smaller heights and the rows of one height depend
- * on none of each other.  The row nodes, sorted by height, are handed out
- * in chunks from one counter; a row is marked done once written, and a
- * row that needs a successor still being written by another thread (only
- * near a height's end) waits for its mark.  Every row is a function of its
+ * On several threads the same reverse order is cut into chunks of places
+ * handed out from one counter (graph47; until stop 46 the row nodes were
+ * first sorted by height, the longest path to a sink, a serial pass over
+ * every arc that cost as much as Kahn's order).  A row's successors lie
+ * later in the order, so in chunks handed out earlier: a row is marked
+ * done once written, and a row that needs a successor still being written
+ * by another thread waits for its mark (at 1M transactions about one row
+ * in a hundred waits, for a chunk a few hundred places later in the order
+ * that is close to done).  Every row is a function of its
  * successors' final rows, so the table is the serial pass's, byte for
  * byte, whatever the schedule.  The threads split the rows, not the
  * chains: the pass is bound by the latency of fetching successors' rows,
@@ -151,7 +182,7 @@ pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
 typedef struct reach_job {
     polygraph *g;
     const uint32_t *start, *adj;
-    const uint32_t *lv;          /* banded: row nodes by height */
+    const uint32_t *lv;          /* banded: the topological order, handed out from its end */
     uint32_t nlv, chunk, maxdeg;
     int banded;                  /* rows are built on several threads: wait for a row's state */
     _Atomic uint8_t *state;      /* per row: unwritten (0), exact (ROW_EXACT) or lossy */
@@ -181,7 +212,7 @@ static inline unsigned final_state(const reach_job *j, uint32_t x) {
     _Atomic uint8_t *sx = &j->state[row_index(j->g, x)];
     unsigned st = atomic_load_explicit(sx, memory_order_acquire);
     if (!st && j->banded) {
-        /* another thread is writing it: it is close to done (same band) */
+        /* another thread is writing it: it is close to done (a chunk handed out just before) */
         for (unsigned spins = 0; !(st = atomic_load_explicit(sx, memory_order_acquire));)
             if (++spins < 256) cpu_relax();
             else sched_yield();                /* its thread may be off the processor */
@@ -298,14 +329,16 @@ static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc
     return exact ? ROW_EXACT : ROW_LOSSY;
 }
 
-/* Rows handed out per chunk: at most 64 (about a hundred microseconds of
- * work), fewer on small tables so that every thread gets some. */
-#define BAND_CHUNK 64u
+/* Places of the order handed out per chunk: at most 128 (64 rows of a
+ * half table, about a hundred microseconds of work), fewer on small
+ * tables so that every thread gets some. */
+#define BAND_CHUNK 128u
 
 static void band_task(void *ctx, size_t task) {
     (void)task;
     reach_job *j = ctx;
-    uint32_t S = j->g->num_chains;
+    const polygraph *g = j->g;
+    uint32_t S = g->num_chains;
     uint16_t *acc = xmalloc(2 * ((size_t)S + 1) * sizeof *acc);
     uint8_t *bit = xmalloc((size_t)S + 8);
     uint64_t *succ = xmalloc(((size_t)j->maxdeg + 1) * sizeof *succ), skipped = 0;
@@ -313,55 +346,19 @@ static void band_task(void *ctx, size_t task) {
         size_t lo = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed) * j->chunk;
         if (lo >= j->nlv) break;
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
-        for (size_t i = lo; i < hi; i++) {
-            uint32_t u = j->lv[i];
-            if (i + 1 < j->nlv) succ_fetch(j, j->lv[i + 1]);
+        for (size_t i = lo; i < hi; i++) {       /* the order's places from the last down */
+            uint32_t u = j->lv[j->nlv - 1 - i];
+            if (!has_row(g, u)) continue;
+            if (i + 1 < j->nlv) succ_fetch(j, j->lv[j->nlv - 2 - i]);
             unsigned st = row_build(j, u, acc, acc + S + 1, bit, succ, &skipped);
-            atomic_store_explicit(&j->state[row_index(j->g, u)], (uint8_t)st, memory_order_release);
+            atomic_store_explicit(&j->state[row_index(g, u)], (uint8_t)st, memory_order_release);
         }
     }
     atomic_fetch_add_explicit(&pg_reach_skipped, skipped, memory_order_relaxed);
     free(acc); free(bit); free(succ);
 }
 
-/* Node x's height, from its successors' (a row node's is in height, by
- * row; a start node of a half table has none of its own: its arcs all go
- * to commits, which have rows, as has_row says). */
-static inline uint32_t node_height(const polygraph *g, const dg_graph *dg, const uint32_t *height, uint32_t x) {
-    if (has_row(g, x)) return height[row_index(g, x)];
-    uint32_t hx = 0;
-    for (uint32_t f = dg->start[x]; f < dg->start[x + 1]; f++) {
-        uint32_t hy = height[row_index(g, dg->adj[f])] + 1;
-        hx = hy > hx ? hy : hx;
-    }
-    return hx;
-}
-
-/* The row nodes by height (by node id within one), into order[0 ..
- * rows): a node's height is the longest path from it to a sink, over
- * every node (a start node between its commits), kept for the row nodes
- * only (4 bytes a row). */
-static void order_by_height(const polygraph *g, const dg_graph *dg, uint32_t *order, uint32_t rows) {
-    uint32_t N = g->num_nodes, *height = xmalloc((rows ? rows : 1) * sizeof *height), maxh = 0;
-    for (uint32_t i = N; i-- > 0;) {
-        uint32_t u = order[i], hu = 0;
-        if (!has_row(g, u)) continue;
-        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
-            uint32_t hx = node_height(g, dg, height, dg->adj[e]) + 1;
-            hu = hx > hu ? hx : hu;
-        }
-        height[row_index(g, u)] = hu;
-        maxh = hu > maxh ? hu : maxh;
-    }
-    uint32_t *cnt = xcalloc((size_t)maxh + 2, sizeof *cnt);
-    for (uint32_t r = 0; r < rows; r++) cnt[height[r] + 1]++;
-    for (uint32_t hgt = 0; hgt <= maxh; hgt++) cnt[hgt + 1] += cnt[hgt];
-    for (uint32_t r = 0; r < rows; r++) order[cnt[height[r]]++] = g->reach_half ? 2 * r : r;
-    free(cnt); free(height);
-}
-
-/* Every row.  order: a topological order of all nodes; on the banded path
- * it is overwritten (the row nodes by height). */
+/* Every row.  order: a topological order of all nodes (only read). */
 static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
     uint32_t N = g->num_nodes, rows = g->reach_half ? N / 2 : N;
     reach_job j = { .g = g, .start = dg->start, .adj = dg->adj };
@@ -385,10 +382,9 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
         free(acc); free(bit); free(succ); free((void *)j.state);
         return;
     }
-    order_by_height(g, dg, order, rows);
     j.lv = order;
-    j.nlv = rows;
-    j.chunk = rows / (16 * threads);
+    j.nlv = N;
+    j.chunk = N / (16 * threads);
     j.chunk = j.chunk < 1 ? 1 : j.chunk > BAND_CHUNK ? BAND_CHUNK : j.chunk;
     j.banded = 1;
     atomic_init(&j.next_chunk, 0);
@@ -590,11 +586,13 @@ static int compute(polygraph *g, int want_reach) {
     g->reach_half = half_table(g);
     uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
-    build_adjacency(g, &dg);
+    uint32_t *indeg = xmalloc((N ? N : 1) * sizeof *indeg);
+    build_adjacency(g, &dg, indeg);
     reach_scratch *sc = g->reach_scratch;
     uint32_t *order = sc && sc->order ? sc->order : xmalloc((N ? N : 1) * sizeof *order);
     if (sc) sc->order = order;
-    g->acyclic = dg_topo_order(&dg, 0, 0, order);
+    g->acyclic = dg_topo_order_from(&dg, indeg, order);
+    free(indeg);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 

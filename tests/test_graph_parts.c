@@ -21,7 +21,8 @@
  *     edge of the prefix is reported.
  * And dg_topo_order's first-come order (its queue kept in the order it
  * fills) is a plain Kahn's, on random graphs with and without cycles, as
- * is dg_topo_order_from's from in-degrees counted by the caller; the
+ * is dg_topo_order_from's from in-degrees counted by the caller, and
+ * dg_topo_order_depth's, whose depths are the longest paths; the
  * first table's order (its arcs and in-degrees counted on the pool) is
  * the one-thread graph's. */
 #include <setjmp.h>
@@ -260,7 +261,7 @@ static void topo_order_same_as_plain_kahn(void **state) {
     (void)state;
     uint64_t x = 88172645463325252ULL;
 #define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
-    int cyclic = 0;
+    int cyclic = 0, depths = 0;
     for (int round = 0; round < 300; round++) {
         uint32_t n = 1 + (uint32_t)(RND() % 400), m = (uint32_t)(RND() % (4 * n + 1));
         dg_arc_vec arcs; vec_init(arcs);
@@ -286,6 +287,23 @@ static void topo_order_same_as_plain_kahn(void **state) {
                 memset(a, 0xFF, n * sizeof *a);
                 assert_int_equal(dg_topo_order_from(&g, indeg, a), rb);
                 assert_memory_equal(a, b, n * sizeof *a);
+                /* with the depths beside the in-degrees: the same order,
+                 * and each node's depth the longest path to it (relaxed
+                 * plainly along the order) */
+                uint32_t *deg = malloc(2 * (n + 1) * sizeof *deg), *depth = calloc(n + 1, sizeof *depth);
+                for (uint32_t v = 0; v < n; v++) { deg[2 * v] = 0; deg[2 * v + 1] = 12345; }
+                for (uint32_t j = 0; j < g.start[n]; j++) deg[2 * g.adj[j]]++;
+                memset(a, 0xFF, n * sizeof *a);
+                assert_int_equal(dg_topo_order_depth(&g, deg, a), rb);
+                assert_memory_equal(a, b, n * sizeof *a);
+                if (rb) {
+                    for (uint32_t i = 0; i < n; i++)
+                        for (uint32_t j = g.start[b[i]]; j < g.start[b[i] + 1]; j++)
+                            if (depth[g.adj[j]] < depth[b[i]] + 1) depth[g.adj[j]] = depth[b[i]] + 1;
+                    for (uint32_t v = 0; v < n; v++) assert_int_equal(deg[2 * v + 1], depth[v]);
+                    depths++;
+                }
+                free(deg); free(depth);
                 free(indeg);
             }
             free(a); free(b);
@@ -295,6 +313,7 @@ static void topo_order_same_as_plain_kahn(void **state) {
     }
 #undef RND
     assert_true(cyclic > 50 && cyclic < 550);
+    assert_true(depths > 50);
 }
 
 int main(void) {

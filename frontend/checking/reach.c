@@ -87,7 +87,8 @@ void pg_reach_keep_scratch(polygraph *g, int on) {
 #define ADJ_AHEAD 16
 typedef struct adj_job {
     const polygraph *g;
-    uint32_t *count[2];          /* out-arcs (at node + 1), in-arcs */
+    uint32_t *count[2];          /* out-arcs (at node + 1), in-arcs (at node * stride) */
+    uint32_t stride;
 } adj_job;
 
 static void adj_count_task(void *ctx, size_t task) {
@@ -104,16 +105,17 @@ static void adj_count_task(void *ctx, size_t task) {
         if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_start(t) + 1]++;
         return;
     }
+    size_t S = j->stride;
     for (size_t i = 0; i < E; i++) {
-        if (i + ADJ_AHEAD < E) __builtin_prefetch(&cnt[e[i + ADJ_AHEAD].to], 1);
-        if (!no_arc(g, &e[i])) cnt[e[i].to]++;
+        if (i + ADJ_AHEAD < E) __builtin_prefetch(&cnt[e[i + ADJ_AHEAD].to * S], 1);
+        if (!no_arc(g, &e[i])) cnt[e[i].to * S]++;
     }
-    if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_commit(t)]++;
+    if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_commit(t) * S]++;
 }
 
 /* The known graph's adjacency into dg, and every node's in-degree into
- * indeg (N entries, zeroed here). */
-static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg) {
+ * indeg[u * stride] (stride N entries, zeroed here). */
+static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg, uint32_t stride) {
     uint32_t N = g->num_nodes, T = g->split ? N / 2 : N;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
     reach_scratch *sc = g->reach_scratch;
@@ -127,8 +129,8 @@ static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg) {
         dg->adj = sc->adj;
         sc->start = dg->start;
     }
-    memset(indeg, 0, (N ? N : 1) * sizeof *indeg);
-    adj_job j = { g, { dg->start, indeg } };
+    memset(indeg, 0, (N ? N : 1) * (size_t)stride * sizeof *indeg);
+    adj_job j = { g, { dg->start, indeg }, stride };
     par_pool_run_prio(pg_threads_for(g, M) > 1 ? g->pool : NULL, g->prio, 2, adj_count_task, &j);
     for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
     uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
@@ -164,25 +166,29 @@ pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
  * to the row's, so a row is built in the 16-bit domain.  One pass in
  * reverse topological order on one thread.
  *
- * On several threads the same reverse order is cut into chunks of places
- * handed out from one counter (graph47; until stop 46 the row nodes were
- * first sorted by height, the longest path to a sink, a serial pass over
- * every arc that cost as much as Kahn's order).  A row's successors lie
- * later in the order, so in chunks handed out earlier: a row is marked
- * done once written, and a row that needs a successor still being written
- * by another thread waits for its mark (at 1M transactions about one row
- * in a hundred waits, for a chunk a few hundred places later in the order
- * that is close to done).  Every row is a function of its
- * successors' final rows, so the table is the serial pass's, byte for
- * byte, whatever the schedule.  The threads split the rows, not the
- * chains: the pass is bound by the latency of fetching successors' rows,
- * which splitting the columns only doubled (doc/benchmarks.md, "Threads,
- * second pass"). */
+ * On several threads the table is built by bands (level-synchronous):
+ * a node's depth is the longest path to it from a node of in-degree 0,
+ * so its successors are all deeper and the rows of one depth depend on
+ * none of each other.  The row nodes, deepest first, are handed out in
+ * chunks from one counter; a row is marked done once written, and a row
+ * that needs a successor still being written by another thread (only
+ * near a depth's end) waits for its mark.  The depths come with Kahn's
+ * order (dg_topo_order_depth: beside each node's in-degree, in the cache
+ * line Kahn's pass touches anyway); until stop 46 the bands were heights
+ * (the longest path to a sink), a serial pass over every arc of its own
+ * after Kahn's.  (Handing out the reverse topological order itself, with
+ * no bands, was tried: about one row in a hundred then waited, most
+ * past a spin, for a successor a chunk or two away.)  Every row is a
+ * function of its successors' final rows, so the table is the serial
+ * pass's, byte for byte, whatever the schedule.  The threads split the
+ * rows, not the chains: the pass is bound by the latency of fetching
+ * successors' rows, which splitting the columns only doubled
+ * (doc/benchmarks.md, "Threads, second pass"). */
 
 typedef struct reach_job {
     polygraph *g;
     const uint32_t *start, *adj;
-    const uint32_t *lv;          /* banded: the topological order, handed out from its end */
+    const uint32_t *lv;          /* banded: row nodes by depth, deepest first */
     uint32_t nlv, chunk, maxdeg;
     int banded;                  /* rows are built on several threads: wait for a row's state */
     _Atomic uint8_t *state;      /* per row: unwritten (0), exact (ROW_EXACT) or lossy */
@@ -212,7 +218,7 @@ static inline unsigned final_state(const reach_job *j, uint32_t x) {
     _Atomic uint8_t *sx = &j->state[row_index(j->g, x)];
     unsigned st = atomic_load_explicit(sx, memory_order_acquire);
     if (!st && j->banded) {
-        /* another thread is writing it: it is close to done (a chunk handed out just before) */
+        /* another thread is writing it: it is close to done (same band) */
         for (unsigned spins = 0; !(st = atomic_load_explicit(sx, memory_order_acquire));)
             if (++spins < 256) cpu_relax();
             else sched_yield();                /* its thread may be off the processor */
@@ -329,16 +335,14 @@ static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc
     return exact ? ROW_EXACT : ROW_LOSSY;
 }
 
-/* Places of the order handed out per chunk: at most 128 (64 rows of a
- * half table, about a hundred microseconds of work), fewer on small
- * tables so that every thread gets some. */
-#define BAND_CHUNK 128u
+/* Rows handed out per chunk: at most 64 (about a hundred microseconds of
+ * work), fewer on small tables so that every thread gets some. */
+#define BAND_CHUNK 64u
 
 static void band_task(void *ctx, size_t task) {
     (void)task;
     reach_job *j = ctx;
-    const polygraph *g = j->g;
-    uint32_t S = g->num_chains;
+    uint32_t S = j->g->num_chains;
     uint16_t *acc = xmalloc(2 * ((size_t)S + 1) * sizeof *acc);
     uint8_t *bit = xmalloc((size_t)S + 8);
     uint64_t *succ = xmalloc(((size_t)j->maxdeg + 1) * sizeof *succ), skipped = 0;
@@ -346,20 +350,41 @@ static void band_task(void *ctx, size_t task) {
         size_t lo = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed) * j->chunk;
         if (lo >= j->nlv) break;
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
-        for (size_t i = lo; i < hi; i++) {       /* the order's places from the last down */
-            uint32_t u = j->lv[j->nlv - 1 - i];
-            if (!has_row(g, u)) continue;
-            if (i + 1 < j->nlv) succ_fetch(j, j->lv[j->nlv - 2 - i]);
+        for (size_t i = lo; i < hi; i++) {
+            uint32_t u = j->lv[i];
+            if (i + 1 < j->nlv) succ_fetch(j, j->lv[i + 1]);
             unsigned st = row_build(j, u, acc, acc + S + 1, bit, succ, &skipped);
-            atomic_store_explicit(&j->state[row_index(g, u)], (uint8_t)st, memory_order_release);
+            atomic_store_explicit(&j->state[row_index(j->g, u)], (uint8_t)st, memory_order_release);
         }
     }
     atomic_fetch_add_explicit(&pg_reach_skipped, skipped, memory_order_relaxed);
     free(acc); free(bit); free(succ);
 }
 
-/* Every row.  order: a topological order of all nodes (only read). */
-static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
+/* The row nodes by depth, deepest first (by node id within one), into
+ * order[0 .. rows): a row's successors are all deeper, and the rows of
+ * one depth need none of each other's.  deg: the depths, at deg[2 u + 1]
+ * (dg_topo_order_depth, counted over every node: a start node of a half
+ * table lies between its commits). */
+static void order_by_depth(const polygraph *g, const uint32_t *deg, uint32_t *order, uint32_t rows) {
+    uint32_t maxd = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t d = deg[2 * (size_t)(g->reach_half ? 2 * r : r) + 1];
+        maxd = d > maxd ? d : maxd;
+    }
+    uint32_t *cnt = xcalloc((size_t)maxd + 2, sizeof *cnt);
+    for (uint32_t r = 0; r < rows; r++) cnt[maxd - deg[2 * (size_t)(g->reach_half ? 2 * r : r) + 1] + 1]++;
+    for (uint32_t d = 0; d <= maxd; d++) cnt[d + 1] += cnt[d];
+    for (uint32_t r = 0; r < rows; r++) {
+        uint32_t u = g->reach_half ? 2 * r : r;
+        order[cnt[maxd - deg[2 * (size_t)u + 1]]++] = u;
+    }
+    free(cnt);
+}
+
+/* Every row.  order: a topological order of all nodes, or when banded
+ * the row nodes by depth (order_by_depth). */
+static void full_table(polygraph *g, const dg_graph *dg, const uint32_t *order, int banded) {
     uint32_t N = g->num_nodes, rows = g->reach_half ? N / 2 : N;
     reach_job j = { .g = g, .start = dg->start, .adj = dg->adj };
     for (uint32_t u = 0; u < N; u++) {
@@ -367,8 +392,8 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
         j.maxdeg = d > j.maxdeg ? d : j.maxdeg;
     }
     j.state = xcalloc(rows ? rows : 1, sizeof *j.state);
-    unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
-    if (threads <= 1 || rows < 2) {
+    unsigned threads = banded ? pg_threads_for(g, (uint64_t)rows * g->num_chains) : 1;
+    if (threads <= 1) {
         uint16_t *acc = xmalloc(2 * ((size_t)g->num_chains + 1) * sizeof *acc);
         uint8_t *bit = xmalloc((size_t)g->num_chains + 8);
         uint64_t *succ = xmalloc(((size_t)j.maxdeg + 1) * sizeof *succ), skipped = 0;
@@ -383,8 +408,8 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
         return;
     }
     j.lv = order;
-    j.nlv = N;
-    j.chunk = N / (16 * threads);
+    j.nlv = rows;
+    j.chunk = rows / (16 * threads);
     j.chunk = j.chunk < 1 ? 1 : j.chunk > BAND_CHUNK ? BAND_CHUNK : j.chunk;
     j.banded = 1;
     atomic_init(&j.next_chunk, 0);
@@ -586,13 +611,15 @@ static int compute(polygraph *g, int want_reach) {
     g->reach_half = half_table(g);
     uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
-    uint32_t *indeg = xmalloc((N ? N : 1) * sizeof *indeg);
-    build_adjacency(g, &dg, indeg);
+    /* a banded full table orders its rows by depth, which Kahn's pass
+     * finds beside each node's in-degree */
+    int banded = want_reach && pg_threads_for(g, (uint64_t)rows * g->num_chains) > 1;
+    uint32_t *deg = xmalloc((N ? N : 1) * (banded ? 2 : 1) * sizeof *deg);
+    build_adjacency(g, &dg, deg, banded ? 2 : 1);
     reach_scratch *sc = g->reach_scratch;
     uint32_t *order = sc && sc->order ? sc->order : xmalloc((N ? N : 1) * sizeof *order);
     if (sc) sc->order = order;
-    g->acyclic = dg_topo_order_from(&dg, indeg, order);
-    free(indeg);
+    g->acyclic = banded ? dg_topo_order_depth(&dg, deg, order) : dg_topo_order_from(&dg, deg, order);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 
@@ -617,11 +644,15 @@ static int compute(polygraph *g, int want_reach) {
             reach_rows_frames(g, order);               /* before full_table may reorder order */
             atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             build_start_arcs(g, &dg);                  /* row_build reads them */
-            full_table(g, &dg, order);
+            if (banded) order_by_depth(g, deg, order, rows);   /* order: now the rows by depth */
+            free(deg);
+            deg = NULL;
+            full_table(g, &dg, order, banded);
         } else build_start_arcs(g, &dg);
         g->reach_valid = 1;
         g->reach_edges = g->known.len;
     }
+    free(deg);
     if (!sc) { dg_free(&dg); free(order); }    /* else kept for the next call */
     return g->acyclic;
 }

@@ -363,23 +363,26 @@ static void band_task(void *ctx, size_t task) {
 
 /* The row nodes by depth, deepest first (by node id within one), into
  * order[0 .. rows): a row's successors are all deeper, and the rows of
- * one depth need none of each other's.  deg: the depths, at deg[2 u + 1]
- * (dg_topo_order_depth, counted over every node: a start node of a half
- * table lies between its commits). */
-static void order_by_depth(const polygraph *g, const uint32_t *deg, uint32_t *order, uint32_t rows) {
+ * one depth need none of each other's.  depth: by row (rows_depth). */
+static void order_by_depth(const polygraph *g, const uint32_t *depth, uint32_t *order, uint32_t rows) {
     uint32_t maxd = 0;
-    for (uint32_t r = 0; r < rows; r++) {
-        uint32_t d = deg[2 * (size_t)(g->reach_half ? 2 * r : r) + 1];
-        maxd = d > maxd ? d : maxd;
-    }
+    for (uint32_t r = 0; r < rows; r++) maxd = depth[r] > maxd ? depth[r] : maxd;
     uint32_t *cnt = xcalloc((size_t)maxd + 2, sizeof *cnt);
-    for (uint32_t r = 0; r < rows; r++) cnt[maxd - deg[2 * (size_t)(g->reach_half ? 2 * r : r) + 1] + 1]++;
+    for (uint32_t r = 0; r < rows; r++) cnt[maxd - depth[r] + 1]++;
     for (uint32_t d = 0; d <= maxd; d++) cnt[d + 1] += cnt[d];
-    for (uint32_t r = 0; r < rows; r++) {
-        uint32_t u = g->reach_half ? 2 * r : r;
-        order[cnt[maxd - deg[2 * (size_t)u + 1]]++] = u;
-    }
+    for (uint32_t r = 0; r < rows; r++) order[cnt[maxd - depth[r]]++] = g->reach_half ? 2 * r : r;
     free(cnt);
+}
+
+/* The row nodes' depths, by row, moved to the front of deg (node u's at
+ * deg[2 u + 1]: dg_topo_order_depth, over every node, a start node of a
+ * half table lying between its commits; row r's node is r or 2 r, its
+ * depth at 2 r + 1 or 4 r + 1, never before place r) and the rest given
+ * back: 4 bytes a row while the rows are sorted, as the heights took. */
+static uint32_t *rows_depth(const polygraph *g, uint32_t *deg, uint32_t rows) {
+    for (uint32_t r = 0; r < rows; r++) deg[r] = deg[2 * (size_t)(g->reach_half ? 2 * r : r) + 1];
+    uint32_t *d = realloc(deg, (rows ? rows : 1) * sizeof *deg);
+    return d ? d : deg;
 }
 
 /* Every row.  order: a topological order of all nodes, or when banded
@@ -620,6 +623,7 @@ static int compute(polygraph *g, int want_reach) {
     uint32_t *order = sc && sc->order ? sc->order : xmalloc((N ? N : 1) * sizeof *order);
     if (sc) sc->order = order;
     g->acyclic = banded ? dg_topo_order_depth(&dg, deg, order) : dg_topo_order_from(&dg, deg, order);
+    if (banded) deg = rows_depth(g, deg, rows);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 

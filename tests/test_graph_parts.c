@@ -20,7 +20,11 @@
  *     edges in the same order, in front of the others, and one changed
  *     edge of the prefix is reported.
  * And dg_topo_order's first-come order (its queue kept in the order it
- * fills) is a plain Kahn's, on random graphs with and without cycles. */
+ * fills) is a plain Kahn's, on random graphs with and without cycles, as
+ * is dg_topo_order_from's from in-degrees counted by the caller, and
+ * dg_topo_order_depth's, whose depths are the longest paths; the
+ * first table's order (its arcs and in-degrees counted on the pool) is
+ * the one-thread graph's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,6 +103,11 @@ static void assert_same_built(const polygraph *a, const polygraph *b, tally *tl)
     assert_same_known(a, b);
     assert_int_equal(a->cons.len, b->cons.len);
     if (a->cons.len) assert_memory_equal(a->cons.data, b->cons.data, a->cons.len * sizeof *a->cons.data);
+    /* the first table's order: the arcs and in-degrees counted by two
+     * tasks on a pool (reach.c, build_adjacency), Kahn's from them */
+    assert_int_equal(a->acyclic, b->acyclic);
+    assert_int_equal(a->num_nodes, b->num_nodes);
+    if (a->topo_pos) assert_memory_equal(a->topo_pos, b->topo_pos, a->num_nodes * sizeof *a->topo_pos);
     size_t nu = ix->units.len;
     assert_memory_equal(a->rsum_start, b->rsum_start, (nu + 1) * sizeof *a->rsum_start);
     assert_int_equal(a->rsum.len, b->rsum.len);
@@ -252,7 +261,7 @@ static void topo_order_same_as_plain_kahn(void **state) {
     (void)state;
     uint64_t x = 88172645463325252ULL;
 #define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
-    int cyclic = 0;
+    int cyclic = 0, depths = 0;
     for (int round = 0; round < 300; round++) {
         uint32_t n = 1 + (uint32_t)(RND() % 400), m = (uint32_t)(RND() % (4 * n + 1));
         dg_arc_vec arcs; vec_init(arcs);
@@ -272,6 +281,31 @@ static void topo_order_same_as_plain_kahn(void **state) {
             assert_int_equal(ra, rb);
             assert_memory_equal(a, b, n * sizeof *a);
             cyclic += !ra;
+            if (!brk) {      /* the in-degrees counted by the caller: the same order */
+                uint32_t *indeg = calloc(n + 1, sizeof *indeg);
+                for (uint32_t j = 0; j < g.start[n]; j++) indeg[g.adj[j]]++;
+                memset(a, 0xFF, n * sizeof *a);
+                assert_int_equal(dg_topo_order_from(&g, indeg, a), rb);
+                assert_memory_equal(a, b, n * sizeof *a);
+                /* with the depths beside the in-degrees: the same order,
+                 * and each node's depth the longest path to it (relaxed
+                 * plainly along the order) */
+                uint32_t *deg = malloc(2 * (n + 1) * sizeof *deg), *depth = calloc(n + 1, sizeof *depth);
+                for (uint32_t v = 0; v < n; v++) { deg[2 * v] = 0; deg[2 * v + 1] = 12345; }
+                for (uint32_t j = 0; j < g.start[n]; j++) deg[2 * g.adj[j]]++;
+                memset(a, 0xFF, n * sizeof *a);
+                assert_int_equal(dg_topo_order_depth(&g, deg, a), rb);
+                assert_memory_equal(a, b, n * sizeof *a);
+                if (rb) {
+                    for (uint32_t i = 0; i < n; i++)
+                        for (uint32_t j = g.start[b[i]]; j < g.start[b[i] + 1]; j++)
+                            if (depth[g.adj[j]] < depth[b[i]] + 1) depth[g.adj[j]] = depth[b[i]] + 1;
+                    for (uint32_t v = 0; v < n; v++) assert_int_equal(deg[2 * v + 1], depth[v]);
+                    depths++;
+                }
+                free(deg); free(depth);
+                free(indeg);
+            }
             free(a); free(b);
         }
         dg_free(&g);
@@ -279,6 +313,7 @@ static void topo_order_same_as_plain_kahn(void **state) {
     }
 #undef RND
     assert_true(cyclic > 50 && cyclic < 550);
+    assert_true(depths > 50);
 }
 
 int main(void) {

@@ -82,20 +82,25 @@ static uint32_t *in_degrees(const dg_graph *g) {
 /* First come first served: the ready nodes are queued in order itself (a
  * node leaves the queue where it is placed), so that the nodes a few
  * places ahead are known: their arcs and their targets' in-degrees are
- * asked for before their turn. */
-static int topo_fifo(const dg_graph *g, int break_cycles, uint32_t *order, uint32_t *indeg) {
+ * asked for before their turn.  Node v's in-degree is deg[v * S]; with
+ * S == 2 its depth is kept beside it, in the same cache line, at
+ * deg[2 v + 1] (the longest path to v from a node of in-degree 0: an arc
+ * u -> v gives v at least u's depth + 1). */
+static inline __attribute__((always_inline)) int topo_core(const dg_graph *g, int break_cycles, uint32_t *order,
+                                                         uint32_t *deg, const unsigned S) {
     uint32_t n = g->n, head = 0, tail = 0, scan = 0;   /* nodes below scan are placed */
     int acyclic = 1;
-    for (uint32_t u = 0; u < n; u++) if (!indeg[u]) order[tail++] = u;
+    if (S == 2) for (uint32_t u = 0; u < n; u++) deg[2 * u + 1] = 0;
+    for (uint32_t u = 0; u < n; u++) if (!deg[u * S]) order[tail++] = u;
     while (head < n) {
         if (head == tail) {
             acyclic = 0;
-            while (scan < n && !indeg[scan]) scan++;
+            while (scan < n && !deg[scan * S]) scan++;
             if (!break_cycles) {               /* the rest in index order */
-                for (uint32_t u = scan; u < n; u++) if (indeg[u]) order[tail++] = u;
+                for (uint32_t u = scan; u < n; u++) if (deg[u * S]) order[tail++] = u;
                 break;
             }
-            indeg[scan] = 0;
+            deg[scan * S] = 0;
             order[tail++] = scan;
         }
         if (head + TOPO_AHEAD < tail) {
@@ -105,15 +110,28 @@ static int topo_fifo(const dg_graph *g, int break_cycles, uint32_t *order, uint3
         }
         if (head + TOPO_AHEAD / 2 < tail) {
             uint32_t w = order[head + TOPO_AHEAD / 2];
-            for (uint32_t j = g->start[w]; j < g->start[w + 1]; j++) __builtin_prefetch(&indeg[g->adj[j]], 1);
+            for (uint32_t j = g->start[w]; j < g->start[w + 1]; j++) __builtin_prefetch(&deg[g->adj[j] * S], 1);
         }
-        uint32_t u = order[head++];
+        uint32_t u = order[head++], du = S == 2 ? deg[2 * u + 1] + 1 : 0;
         for (uint32_t j = g->start[u]; j < g->start[u + 1]; j++) {
             uint32_t v = g->adj[j];
-            if (indeg[v] && --indeg[v] == 0) order[tail++] = v;
+            if (S == 2 && deg[2 * v + 1] < du) deg[2 * v + 1] = du;
+            if (deg[v * S] && --deg[v * S] == 0) order[tail++] = v;
         }
     }
     return acyclic;
+}
+
+static int topo_fifo(const dg_graph *g, int break_cycles, uint32_t *order, uint32_t *indeg) {
+    return topo_core(g, break_cycles, order, indeg, 1);
+}
+
+int dg_topo_order_depth(const dg_graph *g, uint32_t *deg, uint32_t *order) {
+    return topo_core(g, 0, order, deg, 2);
+}
+
+int dg_topo_order_from(const dg_graph *g, uint32_t *indeg, uint32_t *order) {
+    return topo_fifo(g, 0, order, indeg);
 }
 
 int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order) {

@@ -59,6 +59,14 @@ void dg_free(dg_graph *g);
  * the smallest of them as if it were ready and goes on; otherwise they are
  * appended in index order. */
 int dg_topo_order(const dg_graph *g, int by_index, int break_cycles, uint32_t *order);
+/* dg_topo_order(g, 0, 0, order) with every node's in-degree given
+ * (indeg: n entries, counted by the caller; consumed). */
+int dg_topo_order_from(const dg_graph *g, uint32_t *indeg, uint32_t *order);
+/* The same order, node v's in-degree given at deg[2 v] (2 n entries);
+ * deg[2 v + 1] is set to v's depth, the longest path to v from a node of
+ * in-degree 0 (when the graph is acyclic): an arc u -> v has u's depth
+ * below v's, so the nodes of one depth have no arc between them. */
+int dg_topo_order_depth(const dg_graph *g, uint32_t *deg, uint32_t *order);
 
 /* Nodes are skipped when skip is not NULL and skip[node >> skip_shift] is
  * set (shift 1: a per-transaction mask over a split graph). */

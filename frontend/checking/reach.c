@@ -77,9 +77,45 @@ void pg_reach_keep_scratch(polygraph *g, int on) {
     g->reach_scratch = NULL;
 }
 
+/* The known graph's arcs are counted by two tasks on the level's pool,
+ * each reading every known edge in order: one counts each node's
+ * out-arcs (the adjacency's places), the other its in-arcs (Kahn's
+ * in-degrees, dg_topo_order_from).  The arcs are then written on one
+ * thread, in the one-pass order (each node's known edges in order, then
+ * the fixed edge).  The counts and places are scattered over the nodes:
+ * each asked for ADJ_AHEAD edges before its turn. */
 #define ADJ_AHEAD 16
-static void build_adjacency(const polygraph *g, dg_graph *dg) {
-    const pg_index *ix = g->ix;
+typedef struct adj_job {
+    const polygraph *g;
+    uint32_t *count[2];          /* out-arcs (at node + 1), in-arcs (at node * stride) */
+    uint32_t stride;
+} adj_job;
+
+static void adj_count_task(void *ctx, size_t task) {
+    const adj_job *j = ctx;
+    const polygraph *g = j->g;
+    const pg_edge *e = g->known.data;
+    size_t E = g->known.len;
+    uint32_t *cnt = j->count[task], T = g->num_nodes / 2;
+    if (task == 0) {
+        for (size_t i = 0; i < E; i++) {
+            if (i + ADJ_AHEAD < E) __builtin_prefetch(&cnt[e[i + ADJ_AHEAD].from + 1], 1);
+            if (!no_arc(g, &e[i])) cnt[e[i].from + 1]++;
+        }
+        if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_start(t) + 1]++;
+        return;
+    }
+    size_t S = j->stride;
+    for (size_t i = 0; i < E; i++) {
+        if (i + ADJ_AHEAD < E) __builtin_prefetch(&cnt[e[i + ADJ_AHEAD].to * S], 1);
+        if (!no_arc(g, &e[i])) cnt[e[i].to * S]++;
+    }
+    if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_commit(t) * S]++;
+}
+
+/* The known graph's adjacency into dg, and every node's in-degree into
+ * indeg[u * stride] (stride N entries, zeroed here). */
+static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg, uint32_t stride) {
     uint32_t N = g->num_nodes, T = g->split ? N / 2 : N;
     size_t E = g->known.len, M = E + (g->split ? T : 0);
     reach_scratch *sc = g->reach_scratch;
@@ -93,14 +129,9 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
         dg->adj = sc->adj;
         sc->start = dg->start;
     }
-    /* the counts and places are scattered over the nodes: each asked for
-     * ADJ_AHEAD edges before its turn (the edges are read in order) */
-    for (size_t i = 0; i < E; i++) {
-        if (i + ADJ_AHEAD < E) __builtin_prefetch(&dg->start[g->known.data[i + ADJ_AHEAD].from + 1], 1);
-        if (!no_arc(g, &g->known.data[i])) dg->start[g->known.data[i].from + 1]++;
-    }
-    if (g->split)
-        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->start[dg_start(t) + 1]++;
+    memset(indeg, 0, (N ? N : 1) * (size_t)stride * sizeof *indeg);
+    adj_job j = { g, { dg->start, indeg }, stride };
+    par_pool_run_prio(pg_threads_for(g, M) > 1 ? g->pool : NULL, g->prio, 2, adj_count_task, &j);
     for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
     uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
     memcpy(fill, dg->start, ((size_t)N + 1) * sizeof *fill);
@@ -109,7 +140,7 @@ static void build_adjacency(const polygraph *g, dg_graph *dg) {
         if (!no_arc(g, &g->known.data[i])) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
     }
     if (g->split)
-        for (uint32_t t = 0; t < T; t++) if (ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
+        for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
     free(fill);
 }
 
@@ -136,22 +167,28 @@ pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
  * reverse topological order on one thread.
  *
  * On several threads the table is built by bands (level-synchronous):
- * a row node's height is the longest path from it to a sink, so its
- * successors all have smaller heights and the rows of one height depend
- * on none of each other.  The row nodes, sorted by height, are handed out
- * in chunks from one counter; a row is marked done once written, and a
- * row that needs a successor still being written by another thread (only
- * near a height's end) waits for its mark.  Every row is a function of its
- * successors' final rows, so the table is the serial pass's, byte for
- * byte, whatever the schedule.  The threads split the rows, not the
- * chains: the pass is bound by the latency of fetching successors' rows,
- * which splitting the columns only doubled (doc/benchmarks.md, "Threads,
- * second pass"). */
+ * a node's depth is the longest path to it from a node of in-degree 0,
+ * so its successors are all deeper and the rows of one depth depend on
+ * none of each other.  The row nodes, deepest first, are handed out in
+ * chunks from one counter; a row is marked done once written, and a row
+ * that needs a successor still being written by another thread (only
+ * near a depth's end) waits for its mark.  The depths come with Kahn's
+ * order (dg_topo_order_depth: beside each node's in-degree, in the cache
+ * line Kahn's pass touches anyway); until stop 46 the bands were heights
+ * (the longest path to a sink), a serial pass over every arc of its own
+ * after Kahn's.  (Handing out the reverse topological order itself, with
+ * no bands, was tried: about one row in a hundred then waited, most
+ * past a spin, for a successor a chunk or two away.)  Every row is a
+ * function of its successors' final rows, so the table is the serial
+ * pass's, byte for byte, whatever the schedule.  The threads split the
+ * rows, not the chains: the pass is bound by the latency of fetching
+ * successors' rows, which splitting the columns only doubled
+ * (doc/benchmarks.md, "Threads, second pass"). */
 
 typedef struct reach_job {
     polygraph *g;
     const uint32_t *start, *adj;
-    const uint32_t *lv;          /* banded: row nodes by height */
+    const uint32_t *lv;          /* banded: row nodes by depth, deepest first */
     uint32_t nlv, chunk, maxdeg;
     int banded;                  /* rows are built on several threads: wait for a row's state */
     _Atomic uint8_t *state;      /* per row: unwritten (0), exact (ROW_EXACT) or lossy */
@@ -324,45 +361,33 @@ static void band_task(void *ctx, size_t task) {
     free(acc); free(bit); free(succ);
 }
 
-/* Node x's height, from its successors' (a row node's is in height, by
- * row; a start node of a half table has none of its own: its arcs all go
- * to commits, which have rows, as has_row says). */
-static inline uint32_t node_height(const polygraph *g, const dg_graph *dg, const uint32_t *height, uint32_t x) {
-    if (has_row(g, x)) return height[row_index(g, x)];
-    uint32_t hx = 0;
-    for (uint32_t f = dg->start[x]; f < dg->start[x + 1]; f++) {
-        uint32_t hy = height[row_index(g, dg->adj[f])] + 1;
-        hx = hy > hx ? hy : hx;
-    }
-    return hx;
+/* The row nodes by depth, deepest first (by node id within one), into
+ * order[0 .. rows): a row's successors are all deeper, and the rows of
+ * one depth need none of each other's.  depth: by row (rows_depth). */
+static void order_by_depth(const polygraph *g, const uint32_t *depth, uint32_t *order, uint32_t rows) {
+    uint32_t maxd = 0;
+    for (uint32_t r = 0; r < rows; r++) maxd = depth[r] > maxd ? depth[r] : maxd;
+    uint32_t *cnt = xcalloc((size_t)maxd + 2, sizeof *cnt);
+    for (uint32_t r = 0; r < rows; r++) cnt[maxd - depth[r] + 1]++;
+    for (uint32_t d = 0; d <= maxd; d++) cnt[d + 1] += cnt[d];
+    for (uint32_t r = 0; r < rows; r++) order[cnt[maxd - depth[r]]++] = g->reach_half ? 2 * r : r;
+    free(cnt);
 }
 
-/* The row nodes by height (by node id within one), into order[0 ..
- * rows): a node's height is the longest path from it to a sink, over
- * every node (a start node between its commits), kept for the row nodes
- * only (4 bytes a row). */
-static void order_by_height(const polygraph *g, const dg_graph *dg, uint32_t *order, uint32_t rows) {
-    uint32_t N = g->num_nodes, *height = xmalloc((rows ? rows : 1) * sizeof *height), maxh = 0;
-    for (uint32_t i = N; i-- > 0;) {
-        uint32_t u = order[i], hu = 0;
-        if (!has_row(g, u)) continue;
-        for (uint32_t e = dg->start[u]; e < dg->start[u + 1]; e++) {
-            uint32_t hx = node_height(g, dg, height, dg->adj[e]) + 1;
-            hu = hx > hu ? hx : hu;
-        }
-        height[row_index(g, u)] = hu;
-        maxh = hu > maxh ? hu : maxh;
-    }
-    uint32_t *cnt = xcalloc((size_t)maxh + 2, sizeof *cnt);
-    for (uint32_t r = 0; r < rows; r++) cnt[height[r] + 1]++;
-    for (uint32_t hgt = 0; hgt <= maxh; hgt++) cnt[hgt + 1] += cnt[hgt];
-    for (uint32_t r = 0; r < rows; r++) order[cnt[height[r]]++] = g->reach_half ? 2 * r : r;
-    free(cnt); free(height);
+/* The row nodes' depths, by row, moved to the front of deg (node u's at
+ * deg[2 u + 1]: dg_topo_order_depth, over every node, a start node of a
+ * half table lying between its commits; row r's node is r or 2 r, its
+ * depth at 2 r + 1 or 4 r + 1, never before place r) and the rest given
+ * back: 4 bytes a row while the rows are sorted, as the heights took. */
+static uint32_t *rows_depth(const polygraph *g, uint32_t *deg, uint32_t rows) {
+    for (uint32_t r = 0; r < rows; r++) deg[r] = deg[2 * (size_t)(g->reach_half ? 2 * r : r) + 1];
+    uint32_t *d = realloc(deg, (rows ? rows : 1) * sizeof *deg);
+    return d ? d : deg;
 }
 
-/* Every row.  order: a topological order of all nodes; on the banded path
- * it is overwritten (the row nodes by height). */
-static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
+/* Every row.  order: a topological order of all nodes, or when banded
+ * the row nodes by depth (order_by_depth). */
+static void full_table(polygraph *g, const dg_graph *dg, const uint32_t *order, int banded) {
     uint32_t N = g->num_nodes, rows = g->reach_half ? N / 2 : N;
     reach_job j = { .g = g, .start = dg->start, .adj = dg->adj };
     for (uint32_t u = 0; u < N; u++) {
@@ -370,8 +395,8 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
         j.maxdeg = d > j.maxdeg ? d : j.maxdeg;
     }
     j.state = xcalloc(rows ? rows : 1, sizeof *j.state);
-    unsigned threads = pg_threads_for(g, (uint64_t)rows * g->num_chains);
-    if (threads <= 1 || rows < 2) {
+    unsigned threads = banded ? pg_threads_for(g, (uint64_t)rows * g->num_chains) : 1;
+    if (threads <= 1) {
         uint16_t *acc = xmalloc(2 * ((size_t)g->num_chains + 1) * sizeof *acc);
         uint8_t *bit = xmalloc((size_t)g->num_chains + 8);
         uint64_t *succ = xmalloc(((size_t)j.maxdeg + 1) * sizeof *succ), skipped = 0;
@@ -385,7 +410,6 @@ static void full_table(polygraph *g, const dg_graph *dg, uint32_t *order) {
         free(acc); free(bit); free(succ); free((void *)j.state);
         return;
     }
-    order_by_height(g, dg, order, rows);
     j.lv = order;
     j.nlv = rows;
     j.chunk = rows / (16 * threads);
@@ -590,11 +614,16 @@ static int compute(polygraph *g, int want_reach) {
     g->reach_half = half_table(g);
     uint32_t rows = g->reach_half ? N / 2 : N;
     dg_graph dg;
-    build_adjacency(g, &dg);
+    /* a banded full table orders its rows by depth, which Kahn's pass
+     * finds beside each node's in-degree */
+    int banded = want_reach && pg_threads_for(g, (uint64_t)rows * g->num_chains) > 1;
+    uint32_t *deg = xmalloc((N ? N : 1) * (banded ? 2 : 1) * sizeof *deg);
+    build_adjacency(g, &dg, deg, banded ? 2 : 1);
     reach_scratch *sc = g->reach_scratch;
     uint32_t *order = sc && sc->order ? sc->order : xmalloc((N ? N : 1) * sizeof *order);
     if (sc) sc->order = order;
-    g->acyclic = dg_topo_order(&dg, 0, 0, order);
+    g->acyclic = banded ? dg_topo_order_depth(&dg, deg, order) : dg_topo_order_from(&dg, deg, order);
+    if (banded) deg = rows_depth(g, deg, rows);
     if (!g->topo_pos) g->topo_pos = xmalloc((N ? N : 1) * sizeof *g->topo_pos);
     for (uint32_t i = 0; i < N; i++) g->topo_pos[order[i]] = i;
 
@@ -619,11 +648,15 @@ static int compute(polygraph *g, int want_reach) {
             reach_rows_frames(g, order);               /* before full_table may reorder order */
             atomic_store_explicit(&g->reach_wide_len, 0, memory_order_relaxed);   /* every row anew */
             build_start_arcs(g, &dg);                  /* row_build reads them */
-            full_table(g, &dg, order);
+            if (banded) order_by_depth(g, deg, order, rows);   /* order: now the rows by depth */
+            free(deg);
+            deg = NULL;
+            full_table(g, &dg, order, banded);
         } else build_start_arcs(g, &dg);
         g->reach_valid = 1;
         g->reach_edges = g->known.len;
     }
+    free(deg);
     if (!sc) { dg_free(&dg); free(order); }    /* else kept for the next call */
     return g->acyclic;
 }

@@ -14,8 +14,11 @@
 # byte) is not part of the stream's rate.  Prints one line per step: lines
 # written, wall of the step, its rate in transactions per wall second, the
 # checking thread's CPU of the step and its transactions per CPU second;
-# then the totals and the checker's -v stream summary.
-#   [STEP=lines] [TXN_LINES=8] [FINAL=1] bench/follow_rate.py FILE BIN [ARGS...]
+# then the totals and the checker's -v stream summary.  PERF=FILE also
+# records the checker with `perf record -k CLOCK_MONOTONIC` into FILE (its
+# samples' times are the marks' clock: each step line ends with its mark's
+# time, so samples can be binned by million; PERF_ARGS adds options).
+#   [STEP=lines] [TXN_LINES=8] [FINAL=1] [PERF=FILE] bench/follow_rate.py FILE BIN [ARGS...]
 import os, signal, subprocess, sys, time
 
 def threads_cpu(pid):
@@ -42,7 +45,13 @@ def main():
         print(f"# {binary} {path}; load {f.read().split()[:3]}", flush=True)
     proc = subprocess.Popen([binary, "check", "-v", "--follow", "-"] + sys.argv[3:], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    perf = None
+    if os.environ.get("PERF"):
+        perf = subprocess.Popen(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-F", "999", "-o", os.environ["PERF"]]
+                                + os.environ.get("PERF_ARGS", "").split() + ["-p", str(proc.pid)])
+        time.sleep(0.5)
     t0 = time.monotonic()
+    print(f"# start at {t0:.3f}", flush=True)
     last_t, last_cpu, lines, n_step = t0, {}, 0, 0
     with open(path, "rb") as f:
         buf = b""
@@ -64,7 +73,7 @@ def main():
                 txns = step / per_txn
                 print(f"{lines:>11} lines  step wall {now - last_t:7.2f} s  {txns / (now - last_t):8.0f} txns/s  "
                       f"checking CPU {main_cpu:6.2f} s  {txns / main_cpu if main_cpu > 0 else 0:8.0f} txns/CPU s  "
-                      f"reader CPU {other:5.2f} s", flush=True)
+                      f"reader CPU {other:5.2f} s  at {now:.3f}", flush=True)
                 last_t, last_cpu = now, cpu
                 buf = buf[pos + 1:]
                 lines_rest = buf.count(b"\n")
@@ -84,6 +93,10 @@ def main():
             if not final:
                 proc.send_signal(signal.SIGINT)
             break
+    print(f"# END seen at {time.monotonic():.3f}", flush=True)
+    if perf:
+        perf.send_signal(signal.SIGINT)
+        perf.wait()
     rest_out, rest_err = proc.communicate()
     out += rest_out.decode(errors="replace").splitlines()
     t_end = time.monotonic() - t0

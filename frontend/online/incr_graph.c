@@ -172,6 +172,7 @@ void incr_refresh_front(incr_check *ic) {
     uint32_t *lo = ic->front_tmp.data, *row = lo + W;
     for (uint32_t c = 0; c < W; c++) lo[c] = UINT32_MAX;
     int any = 0;
+    const uint32_t fw = (uint32_t)ic->writers.len;
     vec_foreach(isess, s, ic->sess) {
         if (!s->members.len) continue;
         reach_row(ic->reach, vec_last(s->members), row);
@@ -180,6 +181,7 @@ void incr_refresh_front(incr_check *ic) {
             while (c < W && row[c] >= ic->used.data[c]) c++;
             if (c < W) continue;                 /* not yet: its writers take the full scan */
             s->front_in = 1;
+            s->in_w = fw;
         }
         for (uint32_t c = 0; c < W; c++) if (row[c] < lo[c]) lo[c] = row[c];
         any = 1;
@@ -192,17 +194,39 @@ void incr_refresh_front(incr_check *ic) {
         }
         ic->front.data[c] = lo[c];
     }
+    ic->front_w = fw;
 }
 
 /* incr_decided(e, d) for two sealed writers, or a sealed writer e and a
  * writer d of a session in the frontier (sequence numbers set, no late
- * transaction: within a session they order as the order labels), from
- * their itop records: no node is read. */
+ * transaction: within a session they order as the order labels; writer
+ * records order arrivals as nodes do; INIT is never one), from their itop
+ * records: no node is read, and often no row either:
+ *
+ * Claim: if d's session takes part since a refresh R' (in_w) at or after
+ * the one whose front sealed e (e->fw), and d arrived after R' (its record
+ * is at least writers.len then, the greater of the two), then e reaches d.
+ * The last node l of d's session at R' has a row at least front(R') (the
+ * least over the sessions taking part), d comes after l on the session
+ * and rows grow along a session, so d's row on e's chain is at least
+ * front(R') there, which is at least e's sequence number: front(R_e) by
+ * the sealing, and every later front is at least used, which the sealing
+ * raised to it.  So the answer is the row's, exactly (debug builds
+ * compare), without d's row: a sealing compared each top writer m with
+ * the writer x sealed, whose row (an old one, sealed now) was 12 % of the
+ * checking thread's samples at 3-4M transactions of the 10M stream, and
+ * x usually arrived after m was sealed. */
 static inline int top_decided(const incr_check *ic, const itop *e, const itop *d) {
-    if (e->g == 0) return 1;
     if (e->sess == d->sess) return e->seq < d->seq;
-    uint32_t c = ic->sess.data[e->sess].chain;
-    return e->seq && c != NONE && e->g < d->g && reach_reaches(ic->reach, d->g, d->sess, d->seq, c, e->seq);
+    const isess *ds = &ic->sess.data[d->sess];
+    const uint32_t c = ic->sess.data[e->sess].chain;
+    if (!e->seq || c == NONE || e->w >= d->w) return 0;
+    if (ds->front_in && d->w >= e->fw && d->w >= ds->in_w) {
+        assert(reach_reaches(ic->reach, ic->writers.data[d->w].g, d->sess, d->seq, c, e->seq));
+        return 1;
+    }
+    const uint32_t dg = reach_in_order(ic->reach) ? REACH_NONE : ic->writers.data[d->w].g;
+    return reach_reaches(ic->reach, dg, d->sess, d->seq, c, e->seq);
 }
 
 /* Seal key K's session entry si (every writer on it is within the
@@ -215,7 +239,7 @@ static void seal_session(incr_check *ic, ikey *K, size_t si, uint32_t chain) {
     ic->st.sealed += ks->n - ks->nseal;
     K->nsealw += ks->n - ks->nseal;
     ks->nseal = ks->n;
-    const itop x = { ks->last.w, ic->writers.data[ks->last.w].g, ks->sess, ks->last.seq };
+    const itop x = { ks->last.w, ks->sess, ks->last.seq, ic->front_w };
     size_t kept = 0;
     int below = 0;
     for (size_t i = 0; i < K->top.len; i++) {
@@ -315,7 +339,7 @@ static int pair_variable(incr_check *ic, uint32_t e, uint32_t d, uint32_t a, uin
 typedef struct wscan {
     ikey *K;
     uint32_t d, g, sess;         /* the new writer, its node and session */
-    uint32_t pg, pseq;           /* the node of its previous writer of the key on its session (NONE: none), its sequence number */
+    uint32_t pw, pg, pseq;       /* its previous writer of the key on its session (NONE: none), its node, its sequence number */
     int fast;                    /* its session takes part in the frontier and no transaction came late */
     int pivot_ok;                /* the key's pivot is decided before d */
     int all_before;              /* every earlier writer is decided before d: d becomes the pivot */
@@ -331,9 +355,19 @@ static int scan_session(incr_check *ic, wscan *ws, size_t si) {
     const uint32_t d = ws->d, g = ws->g, sess = ws->sess, pg = ws->pg;
     const int fast = ws->fast, pivot_ok = ws->pivot_ok;
     const size_t nsess = ws->nsess;
-    const uint32_t ssid = si < nsess ? K->by_sess.data[si].sess : NONE;
-    const size_t jr = fast && si < nsess ? K->by_sess.data[si].nseal : 0;   /* the writers before jr are sealed */
-    if (fast && si < nsess && ssid != sess) {
+    if (si == nsess) {
+        /* INIT (node 0), decided before d and p: a candidate only with
+         * neither p nor another writer decided before d, as the loop below
+         * would find, without reading INIT's writer record (one a key,
+         * cold: a third of new_writer's own samples at 3M transactions of
+         * the 10M stream, only to learn its node 0) */
+        ic->st.pairs_decided++;
+        if (pg == NONE && !ws->other_before) vec_push(ic->succ, K->init_w);
+        return 1;
+    }
+    const uint32_t ssid = K->by_sess.data[si].sess;
+    const size_t jr = fast ? K->by_sess.data[si].nseal : 0;   /* the writers before jr are sealed */
+    if (fast && ssid != sess) {
         /* every writer of the session within the frontier: sealed (d is
          * not: its sequence number is past every refresh) */
         uint32_t fc = ic->sess.data[ssid].chain;
@@ -344,7 +378,7 @@ static int scan_session(incr_check *ic, wscan *ws, size_t si) {
             return 1;
         }
     }
-    if (!ic->late && si < nsess && ssid == sess) {
+    if (!ic->late && ssid == sess) {
         /* d's own session, d its last writer (no late transaction): the
          * writers before p are decided before p (INV holds through p),
          * p is decided before d and a candidate (its next is d) */
@@ -356,19 +390,19 @@ static int scan_session(incr_check *ic, wscan *ws, size_t si) {
         }
         return 1;
     }
-    if (pivot_ok && si < nsess && ks_latest(ic, &K->by_sess.data[si]) < K->pivot_w) {
+    if (pivot_ok && ks_latest(ic, &K->by_sess.data[si]) < K->pivot_w) {
         ic->st.pairs_decided += K->by_sess.data[si].n - jr;
         ic->st.pairs_skipped += K->by_sess.data[si].n - jr;
         ws->other_before = 1;                    /* a by_sess entry holds a writer */
         return 1;
     }
-    size_t n = si == nsess ? 1 : K->by_sess.data[si].n, j0 = 0;
+    size_t n = K->by_sess.data[si].n, j0 = 0;
     /* Writers of another session: incr_decided(e, d) is "e's sequence number
      * (kept beside the list) is at most d's ancestor summary on e's
      * chain", so it needs neither e's node nor its session (cache
      * misses: a third of the encoding's time); likewise before p. */
-    const int other = si < nsess && ssid != sess;
-    const iws *sq = si < nsess ? ks_list(ic, &K->by_sess.data[si]) : NULL;
+    const int other = ssid != sess;
+    const iws *sq = ks_list(ic, &K->by_sess.data[si]);
     uint32_t c = other ? ic->sess.data[ssid].chain : NONE, bd = 0, bp = 0;
     if (c != NONE) {
         bd = reach_get(ic->reach, g, c);
@@ -405,19 +439,18 @@ static int scan_session(incr_check *ic, wscan *ws, size_t si) {
     }
     if (j0 < jr) j0 = jr;
     for (size_t j = j0; j < n; j++) {
-        uint32_t e = si == nsess ? K->init_w : sq[j].w;
+        uint32_t e = sq[j].w;
         if (e == d) continue;
 #define BEFORE(k, bound) (c != NONE && sq[k].seq && sq[k].seq <= (bound))   /* incr_decided(writer k of si, d or p) */
         if (other ? BEFORE(j, bd) : incr_decided(ic, ic->writers.data[e].g, g)) {
             ic->st.pairs_decided++;
-            if (si < nsess) ws->other_before = 1;
+            ws->other_before = 1;
             if (pg != NONE && (other ? BEFORE(j, bp) : incr_decided(ic, ic->writers.data[e].g, pg))) continue;   /* INV holds through p */
             /* INV through a later writer e' decided before d: e's next on
-             * its session, or (for INIT) any other */
-            if (si < nsess && j + 1 < n &&
+             * its session */
+            if (j + 1 < n &&
                 (other ? BEFORE(j + 1, bd) : incr_decided(ic, ic->writers.data[sq[j + 1].w].g, g))) continue;
 #undef BEFORE
-            if (si == nsess && ws->other_before) continue;
             vec_push(ic->succ, e);                   /* a candidate: see below */
             continue;
         }
@@ -435,7 +468,7 @@ static int scan_session(incr_check *ic, wscan *ws, size_t si) {
 static void top_candidates(incr_check *ic, const wscan *ws) {
     const ikey *K = ws->K;
     const uint32_t g = ws->g, pg = ws->pg;
-    const itop p = { NONE, pg, ws->sess, ws->pseq };
+    const itop p = { ws->pw, ws->sess, ws->pseq, 0 };
     ic->st.pairs_decided += K->nsealw;
     ic->st.pairs_skipped += K->nsealw;
     ic->st.pairs_sealed += K->nsealw;
@@ -498,7 +531,7 @@ void incr_new_writer(incr_check *ic, uint32_t key, uint32_t g) {
     if (at > 0) p = at == mine->n ? mine->last : ks_list(ic, mine)[at - 1];
     iws nw = { d, ic->nodes.data[g].seq };
     ks_insert(ic, mine, at, nw);
-    wscan ws = { K, d, g, sess, p.w == NONE ? NONE : own_writer_node(ic, sess, p), p.seq, 0, 0, 1, 0, K->by_sess.len };
+    wscan ws = { K, d, g, sess, p.w, p.w == NONE ? NONE : own_writer_node(ic, sess, p), p.seq, 0, 0, 1, 0, K->by_sess.len };
     /* The frontier (file comment): when d's session is in and no
      * transaction came late, every sealed writer is decided before d, and
      * INV holds for each through a writer of top (INV for e < m, then

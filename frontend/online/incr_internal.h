@@ -149,6 +149,7 @@ typedef struct isess {
     uint32_t hsess;          /* its index in the current history, NONE if absent */
     uint32_t chain, seq;     /* tracked chain (NONE) and the last sequence number given */
     int front_in;            /* it takes part in the frontier (refresh_front): its writers may skip the sealed ones */
+    uint32_t in_w;           /* front_in: the writer records made before the refresh it joined at (front_w then) */
     vec_u32 members;         /* graph nodes of the session, in session order */
     vec_u32 order;           /* its transactions (stable ids), in session order */
 } isess;
@@ -192,13 +193,18 @@ typedef struct ikey_sess { uint32_t sess, n, nseal, at; iws last; } ikey_sess;
  * by_sess[0, nseal_sess) are wholly sealed (nseal = n), the others are not.
  * nsealw: sealed writers; top: the sealed writers no other sealed writer
  * is decided after (every sealed writer is one of them or decided before
- * one), each with its node, session and sequence number (itop), so that
+ * one), each with its session and sequence number (itop), so that
  * comparing them needs neither its writer record nor its node: the loop
  * of seal_session over top was a fifth of a new writer's time, in misses
  * on exactly those two records (sealed writers are of a stream with no
  * late transaction, so their sequence numbers are set, and order a
- * session like the order labels). */
-typedef struct itop { uint32_t w, g, sess, seq; } itop;
+ * session like the order labels).  No node either (it was a miss on the
+ * writer record of each writer sealed): writer records, made as their
+ * nodes join, order writers by arrival as the nodes do.  fw: front_w when
+ * it was sealed, the refresh whose front sealed it, which decides it
+ * before a later writer of a session in the frontier without that
+ * writer's row (top_decided). */
+typedef struct itop { uint32_t w, sess, seq, fw; } itop;
 typedef struct ikey {
     uint64_t ident; int64_t ext; int named;
     uint32_t init_w, last_g, pivot_g, pivot_w, nseal_sess, nsealw;
@@ -280,6 +286,7 @@ struct incr_check {
     vec_u32 front;           /* per chain: a writer with a sequence number up to it is sealed (file comment) */
     vec_u32 front_tmp;
     vec_u32 used;            /* per chain: the highest sequence number sealed */
+    uint32_t front_w;        /* the writer records made before the last refresh of front */
     uint32_t since_front;    /* nodes added since the last refresh of front */
     vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
     char why[400];

@@ -138,6 +138,8 @@ int reach_reaches(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq
     return (k != ESC ? b->base[c] + k : esc_get(b, row, c)) >= q;
 }
 
+int reach_in_order(const online_reach *r) { return !r->broken; }
+
 uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c) {
     const rloc l = r->loc.data[d];
     if (l.sess & SOLO) return r->solo.data[(size_t)l.pos * ANC_MAX + c];

@@ -53,6 +53,11 @@ uint32_t reach_get(const online_reach *r, uint32_t d, uint32_t c);
  * bases of d's block, without d's own row. */
 int reach_reaches(const online_reach *r, uint32_t d, uint32_t sess, uint32_t seq, uint32_t c, uint32_t q);
 
+/* Every node with a sequence number so far came next on its session, so
+ * reach_reaches answers from (sess, seq) alone: d is not read (the caller
+ * may pass REACH_NONE when seq is set). */
+int reach_in_order(const online_reach *r);
+
 /* reach_get(d, c) for every chain c < reach_chains(r), into out. */
 void reach_row(const online_reach *r, uint32_t d, uint32_t *out);
 

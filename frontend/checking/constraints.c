@@ -282,13 +282,16 @@ static void rsum_task(void *ctx, size_t task) {
     free(best);
 }
 
-/* Task i's pairs to their place, its units' starts made global. */
+/* Task i's pairs to their place (and its own list freed at once: the
+ * summaries are not held twice while the join runs beside the table's
+ * build, 30 MB at 1M SI), its units' starts made global. */
 static void rsum_join_task(void *ctx, size_t task) {
     const rsum_job *j = ctx;
     polygraph *g = j->g;
     const pg_index *ix = g->ix;
-    const vec_u32 *out = &j->out[task];
+    vec_u32 *out = &j->out[task];
     if (out->len) memcpy(g->rsum.data + j->at[task], out->data, out->len * sizeof *out->data);
+    vec_free(*out);
     for (uint32_t u = ix->key_unit_start[j->range[task]]; u < ix->key_unit_start[j->range[task + 1]]; u++)
         g->rsum_start[u] += (uint32_t)j->at[task];
 }
@@ -309,7 +312,6 @@ static void reader_sums(polygraph *g) {
     vec_resize(g->rsum, total);
     par_pool_run_prio(pool, g->prio, ntasks, rsum_join_task, &job);
     g->rsum_start[nu] = (uint32_t)total;
-    for (uint32_t i = 0; i < ntasks; i++) vec_free(job.out[i]);
     free(job.out); free(job.at);
     vec_free(range);
 }

@@ -11,7 +11,10 @@
  *   - a cyclic graph, with the rank of a topological order of every arc
  *     but one (each arc in turn, of every kind), and with random ranks,
  *     is answered 0 with the very cycle found without a rank, never 1;
- *   - any rank, or one of the wrong length, gives the unranked answer. */
+ *   - any rank, or one of the wrong length, gives the unranked answer.
+ * All of it without a pool and on a pool of three threads (review47: the
+ * rank's pass over the key ranges in groups on the pool, vg_ranked, is the
+ * path run_check takes; a group left out would answer 1 for a cycle). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +27,7 @@
 #include "frontend/checking/check.h"
 #include "frontend/recheck/vm_internal.h"
 #include "tests/levels_gen.h"
+#include "par.h"
 
 static const check_level_id levels[] = { LEVEL_SER, LEVEL_SI, LEVEL_SER_PLAIN, LEVEL_SI_PLAIN, LEVEL_PC };
 #define NLEVELS (sizeof levels / sizeof *levels)
@@ -92,17 +96,19 @@ static void same_cycle(const dep_edge_vec *x, const dep_edge_vec *y) {
 
 typedef struct tally { unsigned by_rank, cyclic_near, cyclic_random, invalid; } tally;
 
+static par_pool *pool;          /* the re-check's pool (NULL: one thread) */
+
 /* One (history, version order, level): every rank against the answer without one. */
 static void one(const history *h, const version_order *vo, check_level_id l, tally *tl) {
     static arcs E;
     char why[300] = "", why2[300] = "";
     dep_edge_vec c0, c1; vec_init(c0); vec_init(c1);
-    int rc0 = vo_check_level_on(h, vo, l, &c0, why, sizeof why, NULL, 0), by = 0;
+    int rc0 = vo_check_level_on(h, vo, l, &c0, why, sizeof why, pool, 0), by = 0;
     uint32_t rank[MAXN];
     if (rc0 == -1) {                                     /* no version order, or a read against it */
         for (uint32_t x = 0; x < MAXN; x++) rank[x] = x;
         uint32_t n = vm_mode_of(l).si ? 2 * h->num_txns : h->num_txns;
-        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, n, &by, &c1, why2, sizeof why2, NULL, 0), -1);
+        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, n, &by, &c1, why2, sizeof why2, pool, 0), -1);
         assert_string_equal(why, why2);
         tl->invalid++;
         vec_free(c0); vec_free(c1);
@@ -114,16 +120,16 @@ static void one(const history *h, const version_order *vo, check_level_id l, tal
     if (acyclic) {
         rank[0] = 1000 + rnd(50);                        /* INIT's nodes: anywhere */
         if (vm_mode_of(l).si) rank[1] = 1000 + rnd(50);
-        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n, &by, &c1, why2, sizeof why2, NULL, 0), 1);
+        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n, &by, &c1, why2, sizeof why2, pool, 0), 1);
         assert_int_equal(by, 1);
         tl->by_rank++;
-        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n + 1, &by, &c1, why2, sizeof why2, NULL, 0), 1);
+        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n + 1, &by, &c1, why2, sizeof why2, pool, 0), 1);
         assert_int_equal(by, 0);                         /* not the graph's node count: the search */
     } else {
         for (uint32_t j = 0; j < E.m; j++) {             /* every arc but arc j up the rank */
             if (!topo_rank(&E, j, rank)) continue;
             vec_clear(c1);
-            assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n, &by, &c1, why2, sizeof why2, NULL, 0), 0);
+            assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n, &by, &c1, why2, sizeof why2, pool, 0), 0);
             assert_int_equal(by, 0);
             same_cycle(&c0, &c1);
             tl->cyclic_near++;
@@ -132,7 +138,7 @@ static void one(const history *h, const version_order *vo, check_level_id l, tal
     for (int i = 0; i < 4; i++) {                        /* random ranks */
         for (uint32_t x = 0; x < E.n; x++) rank[x] = rnd(3 * E.n);
         vec_clear(c1);
-        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n, &by, &c1, why2, sizeof why2, NULL, 0), rc0);
+        assert_int_equal(vo_check_level_ranked_on(h, vo, l, rank, E.n, &by, &c1, why2, sizeof why2, pool, 0), rc0);
         same_cycle(&c0, &c1);
         tl->cyclic_random += !acyclic;
     }
@@ -154,8 +160,8 @@ static void shuffle_vo(const version_order *in, version_order *out) {
         }
 }
 
-static void random_ranks(void **state) {
-    (void)state;
+static void random_ranks_on(unsigned threads) {
+    pool = par_pool_new(threads);
     rng_state = 0x9e3779b97f4a7c15ULL;
     tally tl = { 0, 0, 0, 0 };
     int64_t inv[MAXT + 1], cmp[MAXT + 1];
@@ -179,11 +185,19 @@ static void random_ranks(void **state) {
         pg_index_free(&ix);
         history_free(h);
     }
-    fprintf(stderr, "by rank %u, cyclic with all arcs but one up the rank %u, cyclic with random ranks %u, invalid %u\n",
-            tl.by_rank, tl.cyclic_near, tl.cyclic_random, tl.invalid);
+    par_pool_free(pool);
+    pool = NULL;
+    fprintf(stderr, "%u threads: by rank %u, cyclic with all arcs but one up the rank %u, cyclic with random ranks %u, "
+            "invalid %u\n", threads, tl.by_rank, tl.cyclic_near, tl.cyclic_random, tl.invalid);
     assert_true(tl.by_rank >= 100);
     assert_true(tl.cyclic_near >= 100);
     assert_true(tl.cyclic_random >= 100);
+}
+
+static void random_ranks(void **state) {
+    (void)state;
+    random_ranks_on(1);
+    random_ranks_on(3);
 }
 
 int main(void) {

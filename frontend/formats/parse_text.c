@@ -486,14 +486,16 @@ static void slot_take(input *r, text_slot *s, size_t max, size_t chunk_bytes) {
     s->n = cut_chunks(s->buf, n, chunk_bytes, s->chunks, max);
 }
 
-/* Applying a block is the serial part of the load.  While task 0 applies
- * block i on one thread, task 1 takes and lexes block i + 1 on the other
- * (its key ids are looked up after, once nothing adds keys: find_keys),
- * then faults in the builder's room for the next block's ops
- * (hb_reserve_ops; about as many as this block's).  The input is read by
- * task 1 alone, the builder changed by task 0 alone; the blocks are
- * applied in file order, so the history and the first error are those of
- * the line by line reader. */
+/* Applying a block is the serial part of the load.  Block i + 1 is taken
+ * from the input on the caller's thread first (a signal reaches that
+ * thread, and ends a read that waits on a pipe: interrupt.h; on a task's
+ * thread the read went on waiting, review47); then while task 0 applies
+ * block i on one thread, task 1 lexes block i + 1 on the other (its key
+ * ids are looked up after, once nothing adds keys: find_keys) and faults
+ * in the builder's room for the next block's ops (hb_reserve_ops; about
+ * as many as this block's).  The builder is changed by task 0 alone; the
+ * blocks are applied in file order, so the history and the first error
+ * are those of the line by line reader. */
 typedef struct apply_job {
     text_state *st;
     text_slot *now, *next;
@@ -501,15 +503,13 @@ typedef struct apply_job {
     ic_error *err;
     int ok;
     hb_room room;
-    input *r;
-    size_t max, chunk_bytes;
+    const char *name;
 } apply_job;
 
 static void apply_task(void *ctx, size_t i) {
     apply_job *jb = ctx;
     if (i == 0) { jb->ok = apply_block(jb->st, jb->now->chunks, jb->now->n, jb->base, jb->err); return; }
-    slot_take(jb->r, jb->next, jb->max, jb->chunk_bytes);
-    for (size_t c = 0; c < jb->next->n; c++) lex_chunk_text(&jb->next->chunks[c], jb->r->name);
+    for (size_t c = 0; c < jb->next->n; c++) lex_chunk_text(&jb->next->chunks[c], jb->name);
     hb_room_touch(&jb->room);
 }
 
@@ -530,7 +530,8 @@ static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chun
         text_slot *now = &slot[cur], *next = &slot[!cur];
         size_t nops = 0;
         for (size_t i = 0; i < now->n; i++) nops += now->chunks[i].ops.len;
-        apply_job jb = { st, now, next, &base, err, 1, hb_reserve_ops(st->b, nops, nops), r, max, chunk_bytes };
+        slot_take(r, next, max, chunk_bytes);    /* on this thread (above) */
+        apply_job jb = { st, now, next, &base, err, 1, hb_reserve_ops(st->b, nops, nops), r->name };
         par_run(threads, 2, apply_task, &jb);
         ok = jb.ok;
         text_block nb = { next->chunks, next->n, r->name, st->b };

@@ -27,9 +27,10 @@
  * >= 2 the input is taken in blocks of whole lines, each block cut at line
  * ends into chunks lexed on several threads (par.h) into per-chunk arrays
  * (with the ids of the keys the builder already has, looked up read-only
- * while nothing adds keys), then applied in order on the caller's thread;
- * while block i is applied, block i + 1 is taken (into a buffer of its
- * own) and lexed on the other thread.  A chunk stops at its first bad
+ * while nothing adds keys), then applied in order on one thread; block
+ * i + 1 is taken (into a buffer of its own, on the caller's thread, where
+ * a signal ends a read that waits) and then lexed on the other thread
+ * while block i is applied.  A chunk stops at its first bad
  * line; applying stops at the first chunk error after the ops before it,
  * so the error reported is the first in the file, as when lexing line by
  * line.

@@ -280,16 +280,22 @@ static void vg_group_task(void *ctx, size_t j) {
 }
 
 /* 0 (why set) if the sequence has 2^32 arcs or more. */
-static int vg_build(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r,
-                    struct par_pool *pool, int prio, char *why, size_t wl) {
+/* One pass's parts: *groups (at most the pool's threads) and the head. */
+static vpart *vg_parts(const vgraph *g, const vreads *r, struct par_pool *pool, int pass, uint32_t *groups) {
     uint32_t G = par_pool_threads(pool);
     if (G > r->ntasks) G = r->ntasks ? r->ntasks : 1;
     vpart *parts = xcalloc((size_t)G + 1, sizeof *parts);
+    for (uint32_t j = 0; j <= G; j++) { parts[j].si = g->si; parts[j].mode = &g->mode; parts[j].pass = pass; }
+    *groups = G;
+    return parts;
+}
+
+static int vg_build(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r,
+                    struct par_pool *pool, int prio, char *why, size_t wl) {
+    uint32_t G;
+    vpart *parts = vg_parts(g, r, pool, VG_COUNT, &G);
     for (uint32_t j = 0; j <= G; j++) {
-        parts[j].si = g->si;
-        parts[j].mode = &g->mode;
         parts[j].clk = j == 0 ? g->clk : NULL;
-        parts[j].pass = VG_COUNT;
         parts[j].c = xcalloc((size_t)g->n + 1, sizeof *parts[j].c);
         parts[j].prw = g->prw; parts[j].nprw = g->nprw;
     }
@@ -342,15 +348,9 @@ static void vg_rank_task(void *ctx, size_t j) {
 /* 1 if every arc of the sequence goes up the rank (the graph is acyclic). */
 static int vg_ranked(const vgraph *g, const history *h, const version_order *vo, const uint8_t *part,
                      const vreads *r, const uint32_t *rank, struct par_pool *pool, int prio) {
-    uint32_t G = par_pool_threads(pool);
-    if (G > r->ntasks) G = r->ntasks ? r->ntasks : 1;
-    vpart *parts = xcalloc((size_t)G + 1, sizeof *parts);
-    for (uint32_t j = 0; j <= G; j++) {
-        parts[j].si = g->si;
-        parts[j].mode = &g->mode;
-        parts[j].pass = VG_RANK;
-        parts[j].rank = rank;
-    }
+    uint32_t G;
+    vpart *parts = vg_parts(g, r, pool, VG_RANK, &G);
+    for (uint32_t j = 0; j <= G; j++) parts[j].rank = rank;
     vg_job job = { vo, r, G, parts, h, part };
     par_pool_run_prio(pool, prio, (size_t)G + 1, vg_rank_task, &job);
     int against = 0;

@@ -177,11 +177,17 @@ static inline void prefetch_top(const pk_order *pk, const pk_adj *side) {
  * guards for the conflict clause (doc/acyclicity.md: what stopping
  * earlier costs in conflicts). */
 static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
+    /* the arrays in locals: the pushes' stores cannot make the compiler
+     * read them again for every arc (same search, fewer loads) */
+    const int *const ord = pk->ord;
+    uint32_t *const mark = pk->mark;
+    int *const par_node = pk->par_node, *const par_edge = pk->par_edge;
+    const pk_adj *const out = pk->out;
     vec_clear(pk->fwd);
     vec_clear(pk->stack);
     vec_clear(pk->next);
-    pk->mark[start] = stamp;
-    pk->par_node[start] = -1;
+    mark[start] = stamp;
+    par_node[start] = -1;
     vec_push(pk->stack, start);
     vec_push(pk->fwd, start);
     for (;;) {
@@ -189,12 +195,12 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
             if (!pk->next.len) return 1;
             for (size_t i = 0; i < pk->next.len; i += 3) {
                 int z = pk->next.data[i];
-                if (pk->mark[z] == stamp) continue;
-                pk->mark[z] = stamp;
-                pk->par_node[z] = pk->next.data[i + 1];
-                pk->par_edge[z] = pk->next.data[i + 2];
-                if (pk->ord[z] == ub) return 0;
-                PK_PREFETCH(&pk->out[z]);
+                if (mark[z] == stamp) continue;
+                mark[z] = stamp;
+                par_node[z] = pk->next.data[i + 1];
+                par_edge[z] = pk->next.data[i + 2];
+                if (ord[z] == ub) return 0;
+                PK_PREFETCH(&out[z]);
                 vec_push(pk->stack, z);
                 vec_push(pk->fwd, z);
             }
@@ -202,35 +208,39 @@ static int search_forward(pk_order *pk, int start, int ub, uint32_t stamp) {
             continue;
         }
         int w = vec_pop(pk->stack), nf;
-        prefetch_top(pk, pk->out);
+        prefetch_top(pk, out);
+        size_t before = pk->stack.len;
         const int *fixed = pk_fixed_out(pk, w, &nf);
         for (int i = 0; i < nf; i++) {      /* frozen arcs first: they were inserted first */
-            int z = fixed[i], oz = pk->ord[z];
-            if (oz > ub || pk->mark[z] == stamp) continue;
-            pk->mark[z] = stamp;
-            pk->par_node[z] = w;
-            pk->par_edge[z] = PK_FIXED;
+            int z = fixed[i], oz = ord[z];
+            if (oz > ub || mark[z] == stamp) continue;
+            mark[z] = stamp;
+            par_node[z] = w;
+            par_edge[z] = PK_FIXED;
             if (oz == ub) return 0;
             vec_push(pk->stack, z);
             vec_push(pk->fwd, z);
         }
-        const pk_adj *a = &pk->out[w];
-        const pk_arc *arcs = pk_arcs(pk, a);
-        for (int i = 0; i < a->len; i++) {
-            int z = arcs[i].node, oz = pk->ord[z];
-            if (oz > ub || pk->mark[z] == stamp) continue;
+        const pk_arc *arcs = pk_arcs(pk, &out[w]);
+        const int len = (int)out[w].len;
+        for (int i = 0; i < len; i++) {
+            int z = arcs[i].node, oz = ord[z];
+            if (oz > ub || mark[z] == stamp) continue;
             if (arcs[i].cost) {
                 vec_push(pk->next, z); vec_push(pk->next, w); vec_push(pk->next, (int)arcs[i].edge);
                 continue;
             }
-            pk->mark[z] = stamp;
-            pk->par_node[z] = w;
-            pk->par_edge[z] = (int)arcs[i].edge;
+            mark[z] = stamp;
+            par_node[z] = w;
+            par_edge[z] = (int)arcs[i].edge;
             if (oz == ub) return 0;
-            PK_PREFETCH(&pk->out[z]);
+            PK_PREFETCH(&out[z]);
             vec_push(pk->stack, z);
             vec_push(pk->fwd, z);
         }
+        /* w stacked nodes: the next one taken is the last of them, whose
+         * arcs the prefetch above (the top before) did not ask for */
+        if (pk->stack.len > before) prefetch_top(pk, out);
     }
 }
 
@@ -245,34 +255,39 @@ void pk_cycle_path(const pk_order *pk, vec_int *path) {
 
 /* Nodes reaching `start` through positions > lb, into pk->bwd. */
 static void search_backward(pk_order *pk, int start, int lb, uint32_t stamp) {
+    const int *const ord = pk->ord;
+    uint32_t *const mark = pk->mark;
+    const pk_adj *const in = pk->in;
     vec_clear(pk->bwd);
     vec_clear(pk->stack);
-    pk->mark[start] = stamp;
+    mark[start] = stamp;
     vec_push(pk->stack, start);
     vec_push(pk->bwd, start);
     while (pk->stack.len) {
         int w = vec_pop(pk->stack), nf;
-        prefetch_top(pk, pk->in);
+        prefetch_top(pk, in);
+        size_t before = pk->stack.len;
         const int *fixed = pk_fixed_in(pk, w, &nf);
         for (int i = 0; i < nf; i++) {
             int z = fixed[i];
-            if (pk->ord[z] > lb && pk->mark[z] != stamp) {
-                pk->mark[z] = stamp;
+            if (ord[z] > lb && mark[z] != stamp) {
+                mark[z] = stamp;
                 vec_push(pk->stack, z);
                 vec_push(pk->bwd, z);
             }
         }
-        const pk_adj *a = &pk->in[w];
-        const pk_arc *arcs = pk_arcs(pk, a);
-        for (int i = 0; i < a->len; i++) {
+        const pk_arc *arcs = pk_arcs(pk, &in[w]);
+        const int len = (int)in[w].len;
+        for (int i = 0; i < len; i++) {
             int z = arcs[i].node;
-            if (pk->ord[z] > lb && pk->mark[z] != stamp) {
-                pk->mark[z] = stamp;
-                PK_PREFETCH(&pk->in[z]);
+            if (ord[z] > lb && mark[z] != stamp) {
+                mark[z] = stamp;
+                PK_PREFETCH(&in[z]);
                 vec_push(pk->stack, z);
                 vec_push(pk->bwd, z);
             }
         }
+        if (pk->stack.len > before) prefetch_top(pk, in);
     }
 }
 

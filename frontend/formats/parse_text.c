@@ -463,10 +463,11 @@ static int apply_block(text_state *st, text_chunk *chunks, size_t n, long *base,
     return ok;
 }
 
-/* A block of whole lines in a buffer of its own (the input's is reused
- * by the next take): its chunks, n of them in use (0: the input ended). */
+/* A block of whole lines in a buffer of its own (it outlives the next
+ * take: input_take_lines_into): its chunks, n of them in use (0: the
+ * input ended). */
 typedef struct text_slot {
-    char *buf;               /* the block's bytes, the spare byte and INPUT_SLACK zeroed ones after */
+    char *buf;               /* holds the block's bytes, zeroed ones after (input_take_lines_into) */
     size_t cap;
     text_chunk *chunks;
     size_t n;
@@ -474,17 +475,8 @@ typedef struct text_slot {
 
 static void slot_take(input *r, text_slot *s, size_t max, size_t chunk_bytes) {
     size_t n;
-    char *p = input_take_lines(r, max * chunk_bytes, &n);
-    s->n = 0;
-    if (!p) return;
-    if (s->cap < n) {
-        free(s->buf);
-        s->cap = n + n / 4;
-        s->buf = xmalloc(s->cap + 1 + INPUT_SLACK);
-    }
-    memcpy(s->buf, p, n);
-    memset(s->buf + n, 0, 1 + INPUT_SLACK);
-    s->n = cut_chunks(s->buf, n, chunk_bytes, s->chunks, max);
+    char *p = input_take_lines_into(r, max * chunk_bytes, &n, &s->buf, &s->cap);
+    s->n = p ? cut_chunks(p, n, chunk_bytes, s->chunks, max) : 0;
 }
 
 /* Applying a block is the serial part of the load.  Block i is applied

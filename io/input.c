@@ -148,6 +148,42 @@ char *input_take_lines(input *r, size_t want, size_t *n) {
     }
 }
 
+char *input_take_lines_into(input *r, size_t want, size_t *n, char **buf, size_t *cap) {
+    char *p = input_take_lines(r, want, n);
+    if (!p) return NULL;
+    size_t rest = r->end - r->start;                 /* read, not yet taken */
+    if (rest <= *n) {                                /* hand the buffer over: copy the rest, not the lines */
+        unsigned char *nb;
+        size_t ncap;
+        if (*buf && *cap >= r->cap) {
+            nb = (unsigned char *)*buf;
+            ncap = *cap;
+            memset(nb + ncap, 0, 1 + INPUT_SLACK);
+        } else {
+            free(*buf);
+            ncap = r->cap;
+            nb = buf_alloc(NULL, ncap);
+        }
+        if (rest) memcpy(nb, r->buf + r->start, rest);
+        *buf = (char *)r->buf;
+        *cap = r->cap;
+        r->buf = nb;
+        r->cap = ncap;
+        r->start = 0;
+        r->end = rest;
+    } else {                                         /* more is left than was taken: copy the lines */
+        if (!*buf || *cap < *n) {
+            free(*buf);
+            *cap = *n + *n / 4;
+            *buf = xmalloc(*cap + 1 + INPUT_SLACK);
+        }
+        memcpy(*buf, p, *n);
+        p = *buf;
+    }
+    memset(p + *n, 0, 1 + INPUT_SLACK);              /* the lines' bytes after them: the buffer's own */
+    return p;
+}
+
 const char *input_error(const input *r) {
     return r->io_error ? reader_strerror(&r->src) : NULL;
 }

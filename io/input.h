@@ -65,6 +65,15 @@ static inline int input_line_has_nul(const input *r) { return r->nul_at - r->lin
  * bytes are the caller's to modify (e.g. to end lines with NUL) until the
  * next call on r.  r->line is not advanced: the caller counts lines. */
 char *input_take_lines(input *r, size_t want, size_t *n);
+/* input_take_lines into a buffer the caller keeps (so the block outlives
+ * the next call on r): *buf (malloc'd, *cap bytes, the spare byte and
+ * INPUT_SLACK more; NULL and 0 at first) gets the lines, followed by
+ * 1 + INPUT_SLACK zero bytes, and the return value points at them in it.
+ * When no more is left read than was taken, the input hands its own
+ * buffer over and keeps the caller's (what is left is copied, not the
+ * lines: a block of a file costs no copy); else the lines are copied.
+ * Free *buf at the end. */
+char *input_take_lines_into(input *r, size_t want, size_t *n, char **buf, size_t *cap);
 /* After EOF: why the input ended early (NULL if it simply ended). */
 const char *input_error(const input *r);
 

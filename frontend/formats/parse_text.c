@@ -27,10 +27,11 @@
  * >= 2 the input is taken in blocks of whole lines, each block cut at line
  * ends into chunks lexed on several threads (par.h) into per-chunk arrays
  * (with the ids of the keys the builder already has, looked up read-only
- * while nothing adds keys), then applied in order on one thread; block
- * i + 1 is taken (into a buffer of its own, on the caller's thread, where
- * a signal ends a read that waits) and then lexed on the other thread
- * while block i is applied.  A chunk stops at its first bad
+ * while nothing adds keys), then applied in order on one thread; while a
+ * helper thread applies block i, block i + 1 is taken (into a buffer of
+ * its own, on the caller's thread, where a signal ends a read that waits)
+ * and lexed on both threads, the helper's once block i is applied
+ * (parse_chunked).  A chunk stops at its first bad
  * line; applying stops at the first chunk error after the ops before it,
  * so the error reported is the first in the file, as when lexing line by
  * line.
@@ -41,6 +42,9 @@
 #include "frontend/formats/parse.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "par.h"
@@ -345,6 +349,7 @@ typedef struct text_chunk {
     VEC(text_times) times;   /* time annotations; their text_op has kind TEXT_TIMES_OP, key the index */
     long lines;              /* lines in the chunk (up to its bad line, if any) */
     int failed;
+    int keyed;               /* its keys looked up (find_keys) when it was lexed */
     ic_error err;            /* the chunk's first bad line; its line counts from the chunk's start */
 } text_chunk;
 
@@ -419,11 +424,6 @@ static void lex_chunk(void *ctx, size_t i) {
     find_keys(blk->b, &blk->chunks[i]);
 }
 
-static void find_keys_task(void *ctx, size_t i) {
-    text_block *blk = ctx;
-    find_keys(blk->b, &blk->chunks[i]);
-}
-
 /* Cut [p, p+n) into chunks of about `size` bytes at line ends. */
 static size_t cut_chunks(char *p, size_t n, size_t size, text_chunk *chunks, size_t max) {
     size_t k = 0;
@@ -463,10 +463,11 @@ static int apply_block(text_state *st, text_chunk *chunks, size_t n, long *base,
     return ok;
 }
 
-/* A block of whole lines in a buffer of its own (the input's is reused
- * by the next take): its chunks, n of them in use (0: the input ended). */
+/* A block of whole lines in a buffer of its own (it outlives the next
+ * take: input_take_lines_into): its chunks, n of them in use (0: the
+ * input ended). */
 typedef struct text_slot {
-    char *buf;               /* the block's bytes, the spare byte and INPUT_SLACK zeroed ones after */
+    char *buf;               /* holds the block's bytes, zeroed ones after (input_take_lines_into) */
     size_t cap;
     text_chunk *chunks;
     size_t n;
@@ -474,44 +475,111 @@ typedef struct text_slot {
 
 static void slot_take(input *r, text_slot *s, size_t max, size_t chunk_bytes) {
     size_t n;
-    char *p = input_take_lines(r, max * chunk_bytes, &n);
-    s->n = 0;
-    if (!p) return;
-    if (s->cap < n) {
-        free(s->buf);
-        s->cap = n + n / 4;
-        s->buf = xmalloc(s->cap + 1 + INPUT_SLACK);
-    }
-    memcpy(s->buf, p, n);
-    memset(s->buf + n, 0, 1 + INPUT_SLACK);
-    s->n = cut_chunks(s->buf, n, chunk_bytes, s->chunks, max);
+    char *p = input_take_lines_into(r, max * chunk_bytes, &n, &s->buf, &s->cap);
+    s->n = p ? cut_chunks(p, n, chunk_bytes, s->chunks, max) : 0;
 }
 
-/* Applying a block is the serial part of the load.  Block i + 1 is taken
- * from the input on the caller's thread first (a signal reaches that
- * thread, and ends a read that waits on a pipe: interrupt.h; on a task's
- * thread the read went on waiting, review47); then while task 0 applies
- * block i on one thread, task 1 lexes block i + 1 on the other (its key
- * ids are looked up after, once nothing adds keys: find_keys) and faults
- * in the builder's room for the next block's ops (hb_reserve_ops; about
- * as many as this block's).  The builder is changed by task 0 alone; the
- * blocks are applied in file order, so the history and the first error
- * are those of the line by line reader. */
-typedef struct apply_job {
+/* Applying a block is the serial part of the load.  Block i is applied
+ * on a helper thread (SIGINT and SIGTERM blocked there) while the
+ * caller's thread takes block i + 1 from the input (a signal reaches that
+ * thread, and ends a read that waits on a pipe: interrupt.h; on another
+ * thread the read went on waiting, review47) and faults in the builder's
+ * room for its ops (hb_reserve_ops; about as many as block i's).  Then
+ * both threads lex block i + 1's chunks, handed out one at a time from a
+ * counter: the caller at once, the helper once block i is applied and
+ * block i + 1 taken, so that neither thread idles while the other lexes.
+ * A chunk lexed once block i is applied has its keys looked up
+ * (find_keys) by the thread that lexed it; the others' keys are looked up
+ * on every thread once the helper is joined.  The builder is changed by
+ * the apply alone, and keys are looked up only between block i's apply
+ * and block i + 1's; the blocks are applied in file order, so the
+ * history and the first error are those of the line by line reader. */
+typedef struct block_job {
     text_state *st;
     text_slot *now, *next;
     long *base;
     ic_error *err;
-    int ok;
-    hb_room room;
     const char *name;
-} apply_job;
+    int ok;
+    atomic_int applied;          /* block i is applied: nothing adds keys until the next job */
+    atomic_size_t claim;         /* the next chunk of block i + 1 to lex */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int ready;                   /* block i + 1 is taken (under mu) */
+} block_job;
 
-static void apply_task(void *ctx, size_t i) {
-    apply_job *jb = ctx;
-    if (i == 0) { jb->ok = apply_block(jb->st, jb->now->chunks, jb->now->n, jb->base, jb->err); return; }
-    for (size_t c = 0; c < jb->next->n; c++) lex_chunk_text(&jb->next->chunks[c], jb->name);
-    hb_room_touch(&jb->room);
+/* Lex the chunks of block i + 1 not yet handed out, each with its keys
+ * looked up if block i is applied by then. */
+static void lex_claimed(block_job *jb) {
+    for (;;) {
+        size_t c = atomic_fetch_add_explicit(&jb->claim, 1, memory_order_relaxed);
+        if (c >= jb->next->n) return;
+        text_chunk *ch = &jb->next->chunks[c];
+        lex_chunk_text(ch, jb->name);
+        ch->keyed = atomic_load_explicit(&jb->applied, memory_order_acquire);
+        if (ch->keyed) find_keys(jb->st->b, ch);
+    }
+}
+
+static void block_applied(block_job *jb) {
+    jb->ok = apply_block(jb->st, jb->now->chunks, jb->now->n, jb->base, jb->err);
+    atomic_store_explicit(&jb->applied, 1, memory_order_release);
+}
+
+static void *helper_main(void *arg) {
+    block_job *jb = arg;
+    block_applied(jb);
+    pthread_mutex_lock(&jb->mu);
+    while (!jb->ready) pthread_cond_wait(&jb->cv, &jb->mu);
+    pthread_mutex_unlock(&jb->mu);
+    if (jb->ok) lex_claimed(jb);
+    return NULL;
+}
+
+/* Start the helper: 1 (join *tid), or 0 when its thread could not be
+ * made (then block i has been applied here, first). */
+static int helper_start(block_job *jb, pthread_t *tid) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int rc = pthread_create(tid, NULL, helper_main, jb);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc == 0) return 1;
+    block_applied(jb);
+    return 0;
+}
+
+/* The keys of the chunks lexed before block i was applied. */
+static void find_keys_late(void *ctx, size_t i) {
+    text_block *blk = ctx;
+    if (!blk->chunks[i].keyed) find_keys(blk->b, &blk->chunks[i]);
+}
+
+/* Block i applied beside block i + 1's take and lexing: 1, or 0 with err
+ * set (block i's first bad line). */
+static int apply_beside(input *r, text_state *st, block_job *jb, unsigned threads, size_t max, size_t chunk_bytes) {
+    size_t nops = 0;
+    for (size_t i = 0; i < jb->now->n; i++) nops += jb->now->chunks[i].ops.len;
+    hb_room room = hb_reserve_ops(st->b, nops, nops);
+    jb->ok = 1;
+    jb->ready = 0;
+    atomic_store_explicit(&jb->applied, 0, memory_order_relaxed);
+    atomic_store_explicit(&jb->claim, 0, memory_order_relaxed);
+    pthread_t tid;
+    int joined = helper_start(jb, &tid);
+    slot_take(r, jb->next, max, chunk_bytes);      /* on this thread (above) */
+    pthread_mutex_lock(&jb->mu);
+    jb->ready = 1;
+    pthread_cond_signal(&jb->cv);
+    pthread_mutex_unlock(&jb->mu);
+    hb_room_touch(&room);
+    lex_claimed(jb);
+    if (joined) pthread_join(tid, NULL);
+    text_block nb = { jb->next->chunks, jb->next->n, r->name, st->b };
+    if (jb->ok) par_run(threads, nb.n, find_keys_late, &nb);
+    return jb->ok;
 }
 
 static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chunk_bytes, ic_error *err) {
@@ -527,18 +595,17 @@ static int parse_chunked(input *r, text_state *st, unsigned threads, size_t chun
     slot_take(r, &slot[0], max, chunk_bytes);      /* the first block lexed on every thread */
     text_block blk = { slot[0].chunks, slot[0].n, r->name, st->b };
     par_run(threads, blk.n, lex_chunk, &blk);
+    block_job jb = { .st = st, .base = &base, .err = err, .name = r->name };
+    pthread_mutex_init(&jb.mu, NULL);
+    pthread_cond_init(&jb.cv, NULL);
     while (ok && slot[cur].n) {
-        text_slot *now = &slot[cur], *next = &slot[!cur];
-        size_t nops = 0;
-        for (size_t i = 0; i < now->n; i++) nops += now->chunks[i].ops.len;
-        slot_take(r, next, max, chunk_bytes);    /* on this thread (above) */
-        apply_job jb = { st, now, next, &base, err, 1, hb_reserve_ops(st->b, nops, nops), r->name };
-        par_run(threads, 2, apply_task, &jb);
-        ok = jb.ok;
-        text_block nb = { next->chunks, next->n, r->name, st->b };
-        if (ok) par_run(threads, nb.n, find_keys_task, &nb);
+        jb.now = &slot[cur];
+        jb.next = &slot[!cur];
+        ok = apply_beside(r, st, &jb, threads, max, chunk_bytes);
         cur = !cur;
     }
+    pthread_cond_destroy(&jb.cv);
+    pthread_mutex_destroy(&jb.mu);
     r->line = base;
     for (int k = 0; k < 2; k++) {
         for (size_t i = 0; i < max; i++) { vec_free(slot[k].chunks[i].ops); vec_free(slot[k].chunks[i].times); }

@@ -1,5 +1,6 @@
 /* pk_order.c — Pearce–Kelly incremental topological order (see pk_order.h). */
 #include "theory/pk_order.h"
+#include "io/bigmem.h"
 
 #include <assert.h>
 #include <string.h>
@@ -499,6 +500,11 @@ static int freeze_run(const freeze_pass *p, int fill, uint32_t *const cnt[2]) {
                     __builtin_prefetch(&c0[e[2 * (i + 16)]]);
                     __builtin_prefetch(&c1[e[2 * (i + 16) + 1]]);
                 }
+                if (i + 8 < c) {                     /* the slots, from the counters asked 8 arcs ago */
+                    int v8 = e[2 * (i + 8)], w8 = e[2 * (i + 8) + 1];
+                    __builtin_prefetch(&f0->blk[v8 >> shift].arcs[c0[v8]], 1);
+                    __builtin_prefetch(&f1->blk[w8 >> shift].arcs[c1[w8]], 1);
+                }
                 int v = e[2 * i], w = e[2 * i + 1];
                 f0->blk[v >> shift].arcs[c0[v]++] = w;
                 f1->blk[w >> shift].arcs[c1[w]++] = v;
@@ -518,8 +524,10 @@ int pk_freeze_each(pk_order *pk, size_t n, int lim, void (*each)(void *, size_t,
     if (lim > pk->num_nodes || !pk->num_nodes || !chunk) return -1;
     const int shift = pk->blk_shift, nodes = 1 << shift;
     size_t nblk = ((size_t)(pk->num_nodes - 1) >> shift) + 1;
-    uint32_t *const cnt[2] = { xcalloc(nblk * (size_t)nodes, sizeof(uint32_t)),
-                               xcalloc(nblk * (size_t)nodes, sizeof(uint32_t)) };
+    /* read and written at random, node by node: huge pages (io/bigmem.h),
+     * one fault and one TLB entry per 2 MB (at 22M si, 176 MB each) */
+    uint32_t *const cnt[2] = { big_calloc(nblk * (size_t)nodes, sizeof(uint32_t)),
+                               big_calloc(nblk * (size_t)nodes, sizeof(uint32_t)) };
     freeze_pass p = { pk, n, lim, each, ctx, buf, chunk };
     int ok = freeze_run(&p, 0, cnt);                /* every arc checked and counted: nothing changed yet */
     if (ok == 1 && pk_fixed_count(pk) + n >= UINT32_MAX) ok = 0;   /* a block's offsets are 32-bit */

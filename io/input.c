@@ -153,15 +153,19 @@ char *input_take_lines_into(input *r, size_t want, size_t *n, char **buf, size_t
     if (!p) return NULL;
     size_t rest = r->end - r->start;                 /* read, not yet taken */
     if (rest <= *n) {                                /* hand the buffer over: copy the rest, not the lines */
+        /* the input keeps reading into a buffer as large as its own; at
+         * EOF it only holds the rest (a memory input's buffer is all of
+         * it: one as large for the rest reserved its size again) */
+        size_t need = r->eof ? rest : r->cap;
         unsigned char *nb;
         size_t ncap;
-        if (*buf && *cap >= r->cap) {
+        if (*buf && *cap >= need) {
             nb = (unsigned char *)*buf;
             ncap = *cap;
             memset(nb + ncap, 0, 1 + INPUT_SLACK);
         } else {
             free(*buf);
-            ncap = r->cap;
+            ncap = need;
             nb = buf_alloc(NULL, ncap);
         }
         if (rest) memcpy(nb, r->buf + r->start, rest);

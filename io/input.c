@@ -112,6 +112,10 @@ char *input_line(input *r, size_t *len) {
         size_t have = r->end - r->start;
         unsigned char *nl = have > scanned ? memchr(s + scanned, '\n', have - scanned) : NULL;
         if (nl || r->eof) {
+            if (!nl && r->io_error) {            /* a line a read error cut short is not served */
+                r->end = r->start;               /* (input_error says why the input ended) */
+                return NULL;
+            }
             size_t n = nl ? (size_t)(nl - s) : have;
             if (!nl && n == 0) return NULL;
             size_t consumed = nl ? n + 1 : n;
@@ -136,8 +140,14 @@ char *input_take_lines(input *r, size_t want, size_t *n) {
         fill(r, want);                               /* want bytes unless the input ends first */
         unsigned char *s = r->buf + r->start;
         size_t have = r->end - r->start, cut;
-        if (r->eof && have <= want) cut = have;      /* the rest of the input */
-        else for (cut = want; cut > 0 && s[cut - 1] != '\n'; cut--) {}
+        if (r->eof && have <= want) {                /* the rest of the input, */
+            cut = have;
+            if (r->io_error) {                       /* but no line a read error cut short */
+                while (cut > 0 && s[cut - 1] != '\n') cut--;
+                r->end = r->start + cut;
+                have = cut;
+            }
+        } else for (cut = want; cut > 0 && s[cut - 1] != '\n'; cut--) {}
         if (cut > 0 || have == 0) {
             *n = cut;
             r->start += cut;

@@ -52,6 +52,8 @@ size_t input_peek(input *r, size_t n, const unsigned char **p);
 size_t input_read(input *r, void *dst, size_t n);
 /* Next line without its '\n' (and '\r'), NUL-terminated, valid until the
  * next call; NULL at EOF.  *len gets its length.  r->line is its number.
+ * A last line without '\n' is served, unless a read error ended the input
+ * there (the line may be cut short: NULL, and input_error says why).
  * At least INPUT_SLACK bytes after the line's NUL can be read (their
  * values are unspecified), so that a lexer may load a word at a time
  * anywhere in the line (parse_elle.c's integers). */
@@ -61,7 +63,9 @@ char *input_line(input *r, size_t *len);
 static inline int input_line_has_nul(const input *r) { return r->nul_at - r->line_at < r->line_len; }
 /* A block of whole lines for a parser that splits it (parse_text.c): about
  * `want` bytes (more when one line is longer) ending just after a '\n', or
- * all that is left at EOF; *n gets its length (0 and NULL at EOF).  The
+ * all that is left at EOF (but a last line cut short by a read error, as
+ * input_line does: input_error says why); *n gets its length (0 and NULL
+ * at EOF).  The
  * bytes are the caller's to modify (e.g. to end lines with NUL) until the
  * next call on r.  r->line is not advanced: the caller counts lines. */
 char *input_take_lines(input *r, size_t want, size_t *n);

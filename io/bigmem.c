@@ -1,5 +1,5 @@
 /* bigmem.c — see bigmem.h.  The advice is MADV_HUGEPAGE on the pages a
- * block covers (big_advise says which); blocks under 2 MB are left alone
+ * block covers (include/huge_pages.h says which); blocks under 2 MB are left alone
  * (a huge page there would only waste memory).  The advice never changes
  * a byte, so pages shared with a neighbouring block may take it too.
  * big_populate is MADV_POPULATE_WRITE, which changes no byte either. */
@@ -11,34 +11,13 @@
 #include <malloc.h>
 #endif
 
+#include "huge_pages.h"
 #include "vec.h"
 
-enum { HUGE_BYTES = 2u << 20, PAGE_BYTES = 4096 };
+enum { PAGE_BYTES = 4096 };
 
-/* The pages advised are the whole of the block's pages where the C
- * library says how far the block reaches (glibc: malloc_usable_size): a
- * block with a mapping of its own (every large one) is then advised as a
- * whole, so the mapping stays one piece and realloc can grow it by mremap
- * without a copy.  Advising only its interior split the mapping in three,
- * after which mremap refuses it and every realloc copied the block into a
- * fresh mapping (all its pages faulted in again): a doubling array was
- * copied at every step.  Elsewhere: the whole pages inside the block. */
-void big_advise(void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    if (!p || bytes < HUGE_BYTES) return;
-#ifdef __GLIBC__
-    size_t usable = malloc_usable_size(p);
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(PAGE_BYTES - 1);
-    uintptr_t z = ((uintptr_t)p + (usable > bytes ? usable : bytes) + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
-#else
-    uintptr_t a = ((uintptr_t)p + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
-    uintptr_t z = ((uintptr_t)p + bytes) & ~(uintptr_t)(PAGE_BYTES - 1);
-#endif
-    if (z > a && z - a >= HUGE_BYTES) (void)madvise((void *)a, z - a, MADV_HUGEPAGE);
-#else
-    (void)p; (void)bytes;
-#endif
-}
+/* The advice and which pages it covers: include/huge_pages.h. */
+void big_advise(void *p, size_t bytes) { huge_pages_advise(p, bytes); }
 
 void big_populate(void *p, size_t bytes) {
 #ifdef MADV_POPULATE_WRITE

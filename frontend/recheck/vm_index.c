@@ -34,11 +34,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
+#include "huge_pages.h"
 #include "par.h"
 
 static int op_ok(const history *h, uint32_t op) { return !(h->op_kind[op] & OP_FAILED); }
@@ -291,25 +288,6 @@ static void split_keys(vm *m, unsigned threads) {
     m->range = range;
 }
 
-/* The fill's writes land at random all over ko (2.1 GB at 22M): asked
- * to be backed by transparent huge pages, one fault and one TLB entry per
- * 2 MB instead of per 4 kB (io/bigmem.h's big_advise, which the re-check
- * may not include: tests/layering.sh).  Advice only, on the whole pages of
- * the block's own mapping (glibc: malloc_usable_size); nothing else where
- * there is none. */
-static void huge_advise(void *p, size_t bytes) {
-#if defined(MADV_HUGEPAGE) && defined(__GLIBC__)
-    enum { HUGE = 2u << 20, PAGE = 4096 };
-    if (!p || bytes < HUGE) return;
-    size_t usable = malloc_usable_size(p);
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(PAGE - 1);
-    uintptr_t z = ((uintptr_t)p + (usable > bytes ? usable : bytes) + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
-    if (z > a && z - a >= HUGE) (void)madvise((void *)a, z - a, MADV_HUGEPAGE);
-#else
-    (void)p; (void)bytes;
-#endif
-}
-
 /* The participants' successful ops by key, in op order within a key (ko,
  * each key's slice from ko_start): a counting sort over transaction
  * ranges, one a thread on pool, each counting into its own row and then
@@ -320,7 +298,7 @@ static void huge_advise(void *p, size_t bytes) {
  * over 2.2M keys: 4.3 s against 6.6 s for four arrays; asking for the
  * record 16 ops ahead made it 6.8 s, the cursor read ahead a miss too).
  * So in two steps: the cursor 16 ops ahead, then the record its (by then
- * cached) cursor names 8 ops ahead; and ko on huge pages (huge_advise).
+ * cached) cursor names 8 ops ahead; and ko on huge pages (huge_pages_advise).
  * h5m si, ko_build's CPU: 4.5 s, 3.3 s with huge pages, 2.3 s with both. */
 typedef struct ko_job { vm *m; const uint8_t *want; uint32_t nr, *cnt; int fill; } ko_job;
 
@@ -366,7 +344,7 @@ static void ko_build(vm *m, const uint8_t *want, struct par_pool *pool, int prio
     m->ko_start[nk] = run;
     m->nko = run;
     m->ko = xmalloc((m->nko ? m->nko : 1) * sizeof *m->ko);
-    huge_advise(m->ko, m->nko * sizeof *m->ko);
+    huge_pages_advise(m->ko, m->nko * sizeof *m->ko);   /* written at random: include/huge_pages.h */
     j.fill = 1;
     par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
     free(cnt);

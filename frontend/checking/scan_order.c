@@ -145,7 +145,11 @@ typedef struct key_sets {
 
 /* The window pairs of unit u, each to scan_pair_decide in the group
  * scan's order (other unit's sorted place); R of Q-incomparable tracked
- * pairs into aft.  0 when a pair fails. */
+ * pairs into aft.  0 when a pair fails.  The pairs u visits are those
+ * that visit u (the masks are symmetric: group, tracked, pred and succ
+ * transposed), so a pair's R both ways is asked once, at the turn of its
+ * lower unit, which sets the higher unit's aft bit too (aft is read only
+ * once every unit's windows are done). */
 static int unit_windows(const polygraph *g, uint32_t k, uint32_t u, uint32_t r, scan_scratch *sc, key_sets *ks,
                         scan_out *out) {
     const scan_ord *o = sc->ord.data, *ou = &o[r];
@@ -162,14 +166,16 @@ static int unit_windows(const polygraph *g, uint32_t k, uint32_t u, uint32_t r, 
             uint32_t b = (uint32_t)__builtin_ctzll(m), q = wi * 64 + b;
             m &= m - 1;
             const scan_ord *ov = &o[q];
+            if (ov->unit < u) continue;          /* the pair's R and window: done at ov's turn */
             int window = 1;
             if (need_r && ou->xchain != UINT32_MAX && ov->xchain != UINT32_MAX) {
                 int ruv = scan_reaches_at(g, ou->xnode, ov->xchain, ov->xpos);
                 int rvu = scan_reaches_at(g, ov->xnode, ou->xchain, ou->xpos);
                 if (ruv) ar[wi] |= WBIT(b);
+                if (rvu) ks->aft[(size_t)q * W + r / 64] |= WBIT(r);
                 window = !ruv && !rvu;
             }
-            if (window && ov->unit > u) vec_push(sc->keys, (uint64_t)ov->idx << 32 | q);
+            if (window) vec_push(sc->keys, (uint64_t)ov->idx << 32 | q);
         }
     }
     sort_u64(sc->keys.data, sc->keys.len);
@@ -237,6 +243,32 @@ static void key_sets_build(const polygraph *g, uint32_t s, uint32_t n1, uint32_t
     closure_succ(n1, W, ks->pred, ks->succ);
 }
 
+/* The rows scan_side_implied_at reads when unit u's covering candidates
+ * are tested (unit_covering): its last writer's commit node's and each
+ * reader's start node's (its class and own commit's row on a half table;
+ * rows of its other arcs are not asked).  A node's row is found from u
+ * alone, the chain asked from the candidate: fetched a few units ahead,
+ * the misses overlap instead of coming one test after another.  Hints. */
+#define COVER_AHEAD 4u
+#define COVER_READERS 4u
+static inline void row_fetch(const polygraph *g, uint32_t x) {
+    const uint8_t *r;
+    if (pg_reach_has_row(g, x)) r = pg_reach_row(g, x);
+    else {
+        __builtin_prefetch(&g->sclass[x >> 1]);
+        r = g->reach + (size_t)(x >> 1) * g->reach_stride;
+    }
+    for (uint32_t o = 0; o < g->reach_stride; o += 64) __builtin_prefetch(r + o);
+    __builtin_prefetch(r + g->reach_stride - 1);
+}
+static inline void cover_fetch(const polygraph *g, uint32_t u) {
+    const pg_index *ix = g->ix;
+    const pg_unit *U = &ix->units.data[u];
+    if (U->last != 0) row_fetch(g, pg_node_t(g, U->last));
+    uint32_t n = pg_unit_rd_num(U);
+    for (uint32_t j = 0; j < n && j < COVER_READERS; j++) row_fetch(g, pg_node_tp(g, ix->readers.data[U->rd_first + j]));
+}
+
 int scan_key_order(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *out) {
     const pg_index *ix = g->ix;
     uint32_t s = ix->key_unit_start[k], e = ix->key_unit_start[k + 1], n = e - s;
@@ -258,6 +290,8 @@ int scan_key_order(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *o
     for (uint32_t u = s + 1; u < e; u++)
         if (!unit_windows(g, k, u, sc->rank_of.data[u - s], sc, &ks, out)) return 0;
     out->pairs_decided += m * (m - 1) / 2 - (out->cons.len - cons_before);
+    int fetch = g->reach != NULL;
+    for (uint32_t u = s + 1; u < e && u <= s + COVER_AHEAD && fetch; u++) cover_fetch(g, u);
     /* INIT's candidates: the first unit of every group */
     word *all = ks.y;
     for (uint32_t j = 0; j < ks.W; j++) all[j] = ~(word)0;
@@ -265,6 +299,7 @@ int scan_key_order(const polygraph *g, uint32_t k, scan_scratch *sc, scan_out *o
     unit_covering(g, s, all, sc, &ks, out);
     word *after = ks.y;
     for (uint32_t u = s + 1; u < e; u++) {
+        if (fetch && u + COVER_AHEAD < e) cover_fetch(g, u + COVER_AHEAD);
         uint32_t r = sc->rank_of.data[u - s];
         const word *sr = ks.succ + (size_t)r * ks.W, *ar = ks.aft + (size_t)r * ks.W;
         int tracked = sc->ord.data[r].xchain != UINT32_MAX;

@@ -139,11 +139,21 @@ static void repair_task(void *ctx, size_t task) {
         uint32_t a = vo->start[k], w = vo->start[k + 1] - a;
         for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = i + 1;
         vec_clear(arcs);
+        int forward = 1;
         for (uint32_t f = j->fs[k]; f < j->fs[k + 1]; f++) {
             const dep_edge *e = &j->forced[j->fe[f]];
             if (e->from >= h->num_txns || e->to >= h->num_txns || !loc[e->from] || !loc[e->to]) continue;
             dg_arc arc = { loc[e->from] - 1, loc[e->to] - 1, DG_NONE };
+            forward &= arc.from < arc.to;
             vec_push(arcs, arc);
+        }
+        /* Every forced edge goes forward (the common case: the order was read
+         * off a graph holding them): the order below is the given one (the
+         * earliest unplaced writer has all its predecessors placed, so it is
+         * the earliest ready), which out holds already. */
+        if (forward) {
+            for (uint32_t i = 0; i < w; i++) loc[vo->txns.data[a + i]] = 0;
+            continue;
         }
         /* the earliest ready writer first; on a cycle of forced edges the earliest left */
         dg_graph g;

@@ -41,6 +41,7 @@ static int th_assigned(void *t, int lit) {
     flush_taken_back(a);
     if (lit_var(lit) >= a->cap_vars) return 0;
     maybe_presort(a);
+    prefetch_guard_ends(a, lit);
     for (int id = a->guard_head[lit_index(lit)]; id >= 0; id = a->e[id].next_guarded) {
         if (a->e[id].pos >= 0) continue;
         if (!acyclic_enable(a, id)) { a->conflict_edge = id; return 1; }

@@ -78,6 +78,9 @@ int  acyclic_add_nodes(acyclic *a, int count);
 /* Add edge from->to guarded by lit (0: always on); returns its global id.
  * The caller has made sure the solver is at decision level 0. */
 int  acyclic_add_edge(acyclic *a, int from, int to, int lit);
+/* Ask the cache for what acyclic_add_edge(a, from, to, lit != 0) will
+ * read at random (the nodes' fresh lists); performance only. */
+void acyclic_prefetch_guarded(const acyclic *a, int from, int to);
 /* n always-on edges at once (batch loading at level 0): edge i from
  * map[ends[2i]] to map[ends[2i + 1]] (map: a graph's node ids), the same
  * as n calls of acyclic_add_edge(a, from, to, 0). */

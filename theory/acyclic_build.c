@@ -141,6 +141,12 @@ static void latch_sides(acyclic *a) {
     for (int v = 0; v < a->pk.num_nodes; v++) a->gc[1].head[v] = -1;
 }
 
+void acyclic_prefetch_guarded(const acyclic *a, int from, int to) {
+    if (from < 0 || to < 0 || from >= a->pk.num_nodes || to >= a->pk.num_nodes) return;
+    if (a->gc[0].head) __builtin_prefetch(&a->gc[0].head[from]);
+    if (a->sides > 1) __builtin_prefetch(&a->gc[1].head[to]);
+}
+
 int acyclic_add_edge(acyclic *a, int from, int to, int lit) {
     flush_taken_back(a);
     if (a->num_edges == INT32_MAX) xalloc_fail(SIZE_MAX);

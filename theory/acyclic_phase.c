@@ -92,10 +92,11 @@ int acyclic_th_phase(void *t, int lit) {
     if (lit_var(lit) >= a->cap_vars) return 0;
     int64_t span_mine, span_other;
     int mine = lit_rank(a, lit, &span_mine), other = lit_rank(a, -lit, &span_other);
-    if (other < mine) return -lit;
-    if (mine == 2 && other == 2) {
+    if (other < mine) lit = -lit;
+    else if (mine == 2 && other == 2) {
         if (style >= 2 && span_other < span_mine) lit = -lit;
-        if (closes_cycle(a, lit)) return -lit;
+        if (closes_cycle(a, lit)) lit = -lit;
     }
+    prefetch_guard_ends(a, lit);               /* the value taken is assigned next */
     return lit;
 }

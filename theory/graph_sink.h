@@ -12,6 +12,15 @@
 #include "gsat.h"
 #include "theory/graph_problem.h"
 
+/* An edge from -> to guarded by lit (0: always on), for add_arcs. */
+typedef struct gs_arc { int from, to, lit; } gs_arc;
+
+/* n edges at once into s's graph: the same as n calls of
+ * gsat_graph_add_edge in order, faster (theory/graph.c; not in the public
+ * API).  Returns the first one's id; -1 and nothing added if a node is out
+ * of the graph or a literal is not one (then s is in error, as there). */
+int gsat_graph_add_arcs(gsat *s, int graph, const gs_arc *arcs, size_t n);
+
 typedef struct graph_sink_ops {
     int  (*new_var)(void *t);
     void (*reserve_vars)(void *t, int n);            /* variables 1..n exist */
@@ -21,6 +30,7 @@ typedef struct graph_sink_ops {
     int  (*add_edge)(void *t, int graph, int from, int to, int lit);
     void (*name_vars)(void *t, int first, int count, const char *text);
     void (*comment)(void *t, const char *text);
+    void (*add_arcs)(void *t, int graph, const gs_arc *arcs, size_t n);   /* NULL: add_edge each */
 } graph_sink_ops;
 
 typedef struct graph_sink { const graph_sink_ops *ops; void *t; } graph_sink;
@@ -35,6 +45,10 @@ static inline int  gs_num_vars(const graph_sink *k) { return k->ops->num_vars(k-
 static inline void gs_add_clause(const graph_sink *k, const int *l, int n) { k->ops->add_clause(k->t, l, n); }
 static inline int  gs_graph_new(const graph_sink *k, int n) { return k->ops->graph_new(k->t, n); }
 static inline int  gs_add_edge(const graph_sink *k, int g, int a, int b, int lit) { return k->ops->add_edge(k->t, g, a, b, lit); }
+static inline void gs_add_arcs(const graph_sink *k, int g, const gs_arc *arcs, size_t n) {
+    if (k->ops->add_arcs) k->ops->add_arcs(k->t, g, arcs, n);
+    else for (size_t i = 0; i < n; i++) k->ops->add_edge(k->t, g, arcs[i].from, arcs[i].to, arcs[i].lit);
+}
 static inline int  gs_wants_names(const graph_sink *k) { return k->ops->name_vars != NULL; }
 static inline void gs_name_vars(const graph_sink *k, int first, int count, const char *text) {
     if (k->ops->name_vars) k->ops->name_vars(k->t, first, count, text);

@@ -140,8 +140,7 @@ static void always_on_bulk(const polygraph *g, gsat *s, int graph) {
  * after the other).  Chunks of pg_par_min_work constraints (32768: two
  * buffers of about 1 MB; tests set it to 0, chunks of 2). */
 static size_t side_chunk(void) { return pg_par_min_work ? (size_t)pg_par_min_work : 2; }
-typedef struct side_arc { int a, b, lit; } side_arc;
-typedef VEC(side_arc) side_arc_vec;
+typedef VEC(gs_arc) side_arc_vec;
 typedef struct side_job {
     const polygraph *g;
     const graph_sink *k;
@@ -158,7 +157,7 @@ static void side_task(void *ctx, size_t task) {
     const polygraph *g = j->g;
     if (task == 0) {
         if (j->load < 0) return;
-        vec_foreach(const side_arc, e, j->buf[j->load]) gs_add_edge(j->k, j->graph, e->a, e->b, e->lit);
+        gs_add_arcs(j->k, j->graph, j->buf[j->load].data, j->buf[j->load].len);
         j->count += j->buf[j->load].len;
         return;
     }
@@ -173,7 +172,7 @@ static void side_task(void *ctx, size_t task) {
             vec_foreach(const dep_edge, e, deps) {
                 uint32_t a, b;
                 pg_dep_nodes(g, (dep_kind)e->kind, e->from, e->to, &a, &b);
-                side_arc x = { (int)g->topo_pos[a], (int)g->topo_pos[b], side ? -(j->first + (int)i) : j->first + (int)i };
+                gs_arc x = { (int)g->topo_pos[a], (int)g->topo_pos[b], side ? -(j->first + (int)i) : j->first + (int)i };
                 vec_push(*out, x);
             }
         }

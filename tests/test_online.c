@@ -57,6 +57,8 @@ static uint32_t ops_block, ops_keep;      /* nonzero block: each stream's increm
 static uint64_t total_freed;              /* op_blocks_freed over every stream so far */
 static uint64_t total_skipped;            /* pairs_skipped over every stream so far */
 static uint64_t total_sealed;            /* pairs_sealed over every stream so far */
+static int engine_thread;                 /* the engines' calls on their own thread (incr_set_engine_thread) */
+static uint64_t total_edges, total_vars, total_pruned, total_implied;   /* over every stream so far */
 
 /* One arrival order: the builder's transactions in order[0..n).  Checks
  * every prefix online and in batch for both levels. */
@@ -64,9 +66,11 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
     uint8_t *keep = calloc(hb_num_txns(b) + 1, 1);
     online_checker oc;
     online_init(&oc, 1, 1, 10);
+    oc.engine_thread = engine_thread;
     if (ops_block) {                          /* made here: online_check keeps it */
         oc.incr = incr_new(1, 1);
         incr_set_ops_limits(oc.incr, ops_block, ops_keep);
+        if (engine_thread) assert_true(incr_set_engine_thread(oc.incr));
     }
     int reported = -1, first_batch_fail = -1, failed_before[2] = { 0, 0 };
     history *last = NULL;
@@ -130,6 +134,10 @@ static void check_stream(const history_builder *b, const uint32_t *order, uint32
         total_skipped += last_incr.pairs_skipped;
         total_sealed += last_incr.pairs_sealed;
         total_freed += last_incr.op_blocks_freed;
+        total_edges += last_incr.edges;
+        total_vars += last_incr.pairs_var;
+        total_pruned += last_incr.pairs_pruned;
+        total_implied += last_incr.implied;
     }
     st->scratch_checks += oc.scratch_checks;
     if (oc.fallback_why[0]) { st->fell_back++; if (getenv("ONLINE_VERBOSE")) print_message("fell back: %s\n", oc.fallback_why); }
@@ -291,6 +299,34 @@ static void test_simulator_longer(void **state) {
     assert_true(st.incr_checks > 5 * st.scratch_checks);
     assert_true(st.solves > 0);
     assert_true(st.orders > 0);
+}
+
+/* The engines' calls on a thread of their own (incr_engine.h, as --follow
+ * makes them with --threads 2): the same streams give the same verdicts
+ * at every prefix (checked against batch, as above) and the same counts,
+ * checks, solves, variables, edges and units as with the calls made on
+ * the checking thread. */
+static void test_engine_thread(void **state) {
+    (void)state;
+    stream_stats st[2];
+    uint64_t sums[2][6];
+    for (int on = 0; on < 2; on++) {
+        memset(&st[on], 0, sizeof st[on]);
+        engine_thread = on;
+        uint64_t e0 = total_edges, v0 = total_vars, p0 = total_pruned, i0 = total_implied, k0 = total_skipped, s0 = total_sealed;
+        int cases = simulator_streams(&st[on], 4, 10, 5, 1, 1, 2);
+        cases += simulator_streams(&st[on], 6, 16, 6, 0, 0, 1);
+        assert_int_equal(st[on].histories, cases);
+        uint64_t x[6] = { total_edges - e0, total_vars - v0, total_pruned - p0, total_implied - i0, total_skipped - k0,
+                          total_sealed - s0 };
+        memcpy(sums[on], x, sizeof x);
+    }
+    engine_thread = 0;
+    report_stats("simulator, engines on their own thread", &st[1]);
+    assert_memory_equal(&st[0], &st[1], sizeof st[0]);
+    assert_memory_equal(sums[0], sums[1], sizeof sums[0]);
+    assert_true(sums[1][0] > 0 && sums[1][1] > 0 && sums[1][2] > 0);   /* edges, variables and units went through it */
+    assert_true(st[1].failing >= 5 && st[1].solves > 0);
 }
 
 /* More sessions than a key's session filter has bits (ikey.sess_bits: bit
@@ -933,6 +969,7 @@ int main(void) {
         cmocka_unit_test(test_simulator_shuffled),
         cmocka_unit_test(test_simulator_longer),
         cmocka_unit_test(test_many_sessions),
+        cmocka_unit_test(test_engine_thread),
         cmocka_unit_test(test_ops_freed),
         cmocka_unit_test(test_window_after_free),
         cmocka_unit_test(test_hand_pivot),

@@ -166,6 +166,7 @@ static void start_incremental(online_checker *oc) {
     if (oc->incr) return;
     oc->incr = incr_new(oc->want[LEVEL_SI], oc->want[LEVEL_SER]);
     if (oc->time_limit > 0) incr_set_time_limit(oc->incr, oc->time_limit);
+    if (oc->engine_thread) incr_set_engine_thread(oc->incr);
 }
 
 /* The incremental path: 1 done (*out set), 0 fall back to a check from

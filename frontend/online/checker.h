@@ -59,6 +59,7 @@ typedef struct online_checker {
     double time_limit;             /* solver seconds per check (<= 0: none) */
     int (*stop)(void *ctx);        /* the batch checks' solver asks it (check_options.stop); NULL: never */
     void *stop_ctx;
+    int engine_thread;             /* the incremental engines' calls on a thread of their own (incr_set_engine_thread) */
     /* state */
     int failed;                    /* a violation was reported: final */
     uint32_t seen;                 /* completed transactions in the last call */

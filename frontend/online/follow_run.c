@@ -419,6 +419,7 @@ static int follow_checking(run *r, ic_error *err) {
     r->oc.source = r->path;
     r->oc.stop = c->stop;
     r->oc.stop_ctx = c->stop_ctx;
+    r->oc.engine_thread = r->threads > 1;         /* beside the reader thread (follow_pipe.h) */
     follow_parse_checker(&r->fp, &r->oc);         /* the text reader asks it about the writes handed out */
     r->oc.on_detect = on_detect;
     r->oc.detect_ctx = r;

@@ -54,6 +54,7 @@ incr_check *incr_new(int want_si, int want_ser) {
 
 void incr_free(incr_check *ic) {
     if (!ic) return;
+    ieng_stop(ic->eng);                               /* before the engines go */
     for (int l = 0; l < 2; l++) if (ic->lv[l].s) gsat_free(ic->lv[l].s);
     if (!ic->om_off) om_free(&ic->om);
     vec_free(ic->mval[0]); vec_free(ic->mval[1]);
@@ -75,6 +76,14 @@ void incr_free(incr_check *ic) {
 
 int incr_failed_level(const incr_check *ic) { return ic->failed_level; }
 void incr_set_rescan(incr_check *ic) { ic->rescan = 1; }
+int incr_set_engine_thread(incr_check *ic) {
+    if (ic->eng || ic->fallback || ic->dropped) return ic->eng != NULL;
+    gsat *s[2];
+    int graph[2];
+    for (int l = 0; l < 2; l++) { s[l] = ic->lv[l].on ? ic->lv[l].s : NULL; graph[l] = ic->lv[l].graph; }
+    ic->eng = ieng_start(s, graph);
+    return ic->eng != NULL;
+}
 void incr_set_time_limit(incr_check *ic, double seconds) {
     for (int l = 0; l < 2; l++) if (ic->lv[l].on && ic->lv[l].s) gsat_set_time_limit(ic->lv[l].s, seconds);
 }
@@ -129,6 +138,8 @@ int incr_drop_engines(incr_check *ic) {
             if (val) ic->mval[l].data[v >> 3] |= (uint8_t)(1u << (v & 7));
         }
     }
+    ieng_stop(ic->eng);                               /* idle since the last check: ended before the engines go */
+    ic->eng = NULL;
     for (int l = 0; l < 2; l++)
         if (ic->lv[l].s) { gsat_free(ic->lv[l].s); ic->lv[l].s = NULL; }
     if (!ic->om_off) { om_free(&ic->om); ic->om_off = 1; }

@@ -117,6 +117,12 @@ void incr_set_rescan(incr_check *ic);
  * (default 65536; incr_window_history needs their operations, and gives
  * NULL for a window reaching further). */
 void incr_set_ops_limits(incr_check *ic, uint32_t block_ops, uint32_t keep_txns);
+/* Make the engines' calls of each check (new nodes, edges, variables, unit
+ * clauses) on a thread of their own while this one builds the rest of
+ * the graph (frontend/online/incr_engine.h): the same calls in the same
+ * order, so the same answers; each check waits for them before it solves.
+ * 1 if the thread runs (0: it could not start, the calls stay here). */
+int incr_set_engine_thread(incr_check *ic);
 /* Seconds per solve (<= 0: none); a solve that hits it falls back. */
 void incr_set_time_limit(incr_check *ic, double seconds);
 /* After INCR_PASS: the version order of level's last model over h's

@@ -34,7 +34,7 @@ void incr_edge(incr_check *ic, dep_kind kind, uint32_t a, uint32_t b, int lit) {
         if (!L->on) continue;
         uint32_t x, y;
         dg_dep_nodes(L->split, kind, a, b, &x, &y);
-        gsat_graph_add_edge(L->s, L->graph, (int)x, (int)y, lit);
+        incr_g_edge(ic, l, (int)x, (int)y, lit);
     }
     if (!ic->om_off) om_add_edge(&ic->om, kind, a, b, lit);
     ic->st.edges++;
@@ -42,8 +42,10 @@ void incr_edge(incr_check *ic, dep_kind kind, uint32_t a, uint32_t b, int lit) {
 
 static int new_var(incr_check *ic) {
     int v = 0;                                             /* the same number everywhere: created together */
-    for (int l = 0; l < 2; l++)
-        if (ic->lv[l].on) v = gsat_new_var(ic->lv[l].s);
+    if (ic->eng) v = ieng_var(ic->eng);
+    else
+        for (int l = 0; l < 2; l++)
+            if (ic->lv[l].on) v = gsat_new_var(ic->lv[l].s);
     if (!ic->om_off && om_new_var(&ic->om) != v)         /* cannot happen: numbered together */
         incr_fall_back(ic, "internal error: variable numbering diverged", NULL);
     return v;
@@ -572,7 +574,7 @@ void incr_new_reader(incr_check *ic, uint32_t key, uint32_t w, uint32_t r) {
              * level-0 fact, never decided on again) */
             int unit = -pr.lit;
             for (int l = 0; l < 2; l++)
-                if (ic->lv[l].on) gsat_add_clause(ic->lv[l].s, &unit, 1);
+                if (ic->lv[l].on) incr_g_unit(ic, l, unit);
             if (!ic->om_off) om_unit(&ic->om, unit);
             ic->st.pairs_pruned++;
         } else incr_edge(ic, DEP_RW, r, og, pr.lit);

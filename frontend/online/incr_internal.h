@@ -73,6 +73,7 @@
 #include "frontend/history/dep_edge.h"
 #include "frontend/history/u64map.h"
 #include "frontend/online/incr.h"
+#include "frontend/online/incr_engine.h"
 #include "frontend/online/kept_model.h"
 #include "frontend/online/reach_summary.h"
 
@@ -233,6 +234,7 @@ typedef VEC(final_write) final_write_vec;
 
 struct incr_check {
     ilevel lv[2];
+    incr_engine *eng;        /* the engines' calls on a thread of their own (incr_set_engine_thread), or NULL: made here */
     online_model om;         /* the last model, extended in place: most checks need no solve */
     int om_off;              /* it stopped paying (rebuilt more often than it answered): dropped */
     int dropped;             /* incr_drop_engines: the engines and the kept model are gone, their values in mval */
@@ -295,6 +297,23 @@ struct incr_check {
 
 /* incr.c */
 void incr_fall_back(incr_check *ic, const char *fmt, const char *arg);
+
+/* The engine calls of a check (incr_engine.h): queued for the engines'
+ * thread when there is one (incr_set_engine_thread), else made here; the
+ * settle loop syncs before it solves, so every other gsat call finds the
+ * engines idle. */
+static inline void incr_g_nodes(incr_check *ic, int l, int count) {
+    if (ic->eng) ieng_nodes(ic->eng, l, count);
+    else gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, count);
+}
+static inline void incr_g_edge(incr_check *ic, int l, int from, int to, int lit) {
+    if (ic->eng) ieng_edge(ic->eng, l, from, to, lit);
+    else gsat_graph_add_edge(ic->lv[l].s, ic->lv[l].graph, from, to, lit);
+}
+static inline void incr_g_unit(incr_check *ic, int l, int lit) {
+    if (ic->eng) ieng_unit(ic->eng, l, lit);
+    else gsat_add_clause(ic->lv[l].s, &lit, 1);
+}
 
 /* incr_windex.c */
 uint32_t incr_writer_op(const incr_check *ic, uint32_t key, int64_t value);

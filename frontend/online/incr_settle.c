@@ -251,7 +251,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
     incr_op_done(ic, id);                                  /* read_ops is behind it */
     ic->st.txns_in_graph++;
     for (int l = 0; l < 2; l++)
-        if (ic->lv[l].on) gsat_graph_add_nodes(ic->lv[l].s, ic->lv[l].graph, ic->lv[l].split ? 2 : 1);
+        if (ic->lv[l].on) incr_g_nodes(ic, l, ic->lv[l].split ? 2 : 1);
     if (!ic->om_off) om_add_txn(&ic->om);
     /* reachability summary: the ancestors of its in-neighbours, and itself */
     vec_clear(ic->srcs);
@@ -262,7 +262,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
     }
     /* known edges */
     if (ic->lv[0].on) {
-        gsat_graph_add_edge(ic->lv[0].s, ic->lv[0].graph, (int)dg_start(g), (int)dg_commit(g), 0);
+        incr_g_edge(ic, 0, (int)dg_start(g), (int)dg_commit(g), 0);
         if (!ic->om_off) om_add_edge(&ic->om, DEP_FIXED, g, g, 0);
     }
     if (prev != NONE) incr_edge(ic, DEP_SO, prev, g, 0);
@@ -411,6 +411,8 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
         else if (st == TXN_ABORTED) incr_op_done(ic, got.data[i]);      /* never takes part (an indeterminate one may) */
     }
     vec_free(got);
+    /* the engines are the caller's again (incr_engine.h) */
+    if (ic->eng && !ieng_sync(ic->eng)) incr_fall_back(ic, "internal error: variable numbering diverged", NULL);
     if (!ic->fallback) incr_ops_release(ic);
     if (ic->fallback) return INCR_FALLBACK;
     if (!*fresh) return INCR_PASS;

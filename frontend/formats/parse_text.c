@@ -43,11 +43,11 @@
 
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "par.h"
+#include "quiet_thread.h"
 #include "vec.h"
 #include "frontend/formats/lex.h"
 #include "frontend/formats/text_line.h"
@@ -539,13 +539,7 @@ static void *helper_main(void *arg) {
 /* Start the helper: 1 (join *tid), or 0 when its thread could not be
  * made (then block i has been applied here, first). */
 static int helper_start(block_job *jb, pthread_t *tid) {
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    int rc = pthread_create(tid, NULL, helper_main, jb);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int rc = quiet_thread_start(tid, helper_main, jb);
     if (rc == 0) return 1;
     block_applied(jb);
     return 0;

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "monotonic.h"
+#include "quiet_thread.h"
 
 struct follow_pipe {
     follow_input *in;
@@ -177,13 +177,7 @@ follow_pipe *follow_pipe_start(follow_input *in, follow_parse *fp) {
     p->written = *fn;
     p->written_ctx = *ctx;
     if (p->written) { *fn = reader_written; *ctx = p; }
-    sigset_t block, old;                          /* the signals go to the caller's thread */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    int rc = pthread_create(&p->tid, NULL, reader_main, p);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int rc = quiet_thread_start(&p->tid, reader_main, p);   /* the signals go to the caller's thread */
     if (rc != 0) {                                /* as it was: the caller goes on alone */
         *fn = p->written;
         *ctx = p->written_ctx;

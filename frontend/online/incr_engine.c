@@ -10,11 +10,11 @@
 #include "frontend/online/incr_engine.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "vec.h"
+#include "quiet_thread.h"
 
 #define CHUNK_WORDS 4096      /* 16 KB: about 1,000 edges, a few hundred transactions */
 
@@ -121,13 +121,7 @@ incr_engine *ieng_start(gsat *s[2], const int graph[2]) {
     pthread_cond_init(&e->work, NULL);
     pthread_cond_init(&e->idle, NULL);
     e->cur = take_spare(e);
-    sigset_t block, old;                          /* the signals go to the caller's thread */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    int r = pthread_create(&e->tid, NULL, engine_main, e);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int r = quiet_thread_start(&e->tid, engine_main, e);   /* the signals go to the caller's thread */
     if (r == 0) return e;
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->work);

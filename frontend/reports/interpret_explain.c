@@ -204,6 +204,15 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
     uint32_t qh = 0, qt = 0;
     reach(s, &qt, y, y, 0, NONE);
     while (qh < qt) {
+        /* the queue's next nodes asked for ahead (the BFS's order is its
+         * own): their offsets, their arcs, then their arcs' heads' states */
+        if (qh + 12 < qt) HISTORY_PREFETCH(&g->start[s->queue[qh + 12]]);
+        if (qh + 6 < qt) {
+            uint32_t v = s->queue[qh + 6];
+            HISTORY_PREFETCH(&g->adj[g->start[v]]); HISTORY_PREFETCH(&c->cls[g->start[v]]);
+        }
+        if (qh + 2 < qt)
+            for (uint32_t v = s->queue[qh + 2], j = g->start[v]; j < g->start[v + 1]; j++) HISTORY_PREFETCH(&s->par[g->adj[j]]);
         uint32_t u = s->queue[qh++];
         size_t lo = 0, hi = ex.len;
         while (lo < hi) { size_t mid = (lo + hi) / 2; if (ex.data[mid].x < u) lo = mid + 1; else hi = mid; }

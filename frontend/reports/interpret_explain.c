@@ -365,11 +365,13 @@ static int cycle_bases(const ictx *c, iproof *pf, const xedge_vec *ex, const vec
  * edges is a function of the context alone (holds[] is settled the same on
  * any thread), so prove takes a finished one as its own first search of that
  * class: the same cycle, the same count of searches.  On a pool of one
- * thread, or a graph of more than SPEC_NODES nodes (a state is 13 bytes a
- * node), nothing is searched ahead.  Only the edge's own proof does (not the
+ * thread, or a graph of more than PRE_MAX_NODES nodes, nothing is searched
+ * ahead: a state is 13 bytes a node, and with two edges explained at once
+ * (interpret.c) up to two such states are alive beside the edges' own
+ * (52 MB each at the cap: 4M transactions under SER, 2M under SI).  Only the edge's own proof does (not the
  * facts proven inside it): it is the serial part at 1M transactions, an edge
  * none of whose three searches finds a cycle (0.3 s). */
-#define SPEC_NODES (16u << 20)
+#define PRE_MAX_NODES (4u << 20)
 _Atomic uint64_t interpret_pre_taken;
 typedef struct pre_search {
     const ictx *c;
@@ -432,7 +434,7 @@ static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key
     int ok = 0, top = c->has_forced ? CLS_FORCED : CLS_KNOWN;
     pre_search pre;
     memset(&pre, 0, sizeof pre);
-    if (pf->depth == 1 && top > CLS_KNOWN && par_pool_threads(c->pool) >= 2 && c->g.n <= SPEC_NODES) {
+    if (pf->depth == 1 && top > CLS_KNOWN && par_pool_threads(c->pool) >= 2 && c->g.n <= PRE_MAX_NODES) {
         pre = (pre_search){ .c = c, .s0 = pf->search, .ex = &ex, .a = a, .b = b, .key = key, .ncls = top + 1 };
         atomic_init(&pre.low, top + 1);
         for (int i = 0; i <= top; i++) { vec_init(pre.alt[i]); vec_init(pre.org[i]); }

@@ -650,6 +650,7 @@ static void ranges_and_threads_same_report(void **state) {
     par_pool *p2 = par_pool_new(2), *p3 = par_pool_new(3);
     int compared = 0;
     uint64_t kept0 = atomic_load(&interpret_spec_kept), redone0 = atomic_load(&interpret_spec_redone);
+    uint64_t pre0 = atomic_load(&interpret_pre_taken);
     /* the catalogue, lists included */
     static const struct { const char *file; history_format fmt; } files[] = {
         { "write_skew.txt", FORMAT_TEXT }, { "lost_update.txt", FORMAT_TEXT }, { "long_fork.txt", FORMAT_TEXT },
@@ -680,13 +681,16 @@ static void ranges_and_threads_same_report(void **state) {
     }
     par_pool_free(p2); par_pool_free(p3);
     uint64_t kept = atomic_load(&interpret_spec_kept) - kept0, redone = atomic_load(&interpret_spec_redone) - redone0;
+    uint64_t pre = atomic_load(&interpret_pre_taken) - pre0;
     fprintf(stderr, "  %d failing levels interpreted alike in ranges and on threads; cycle edges explained ahead on a "
-            "pool: %llu kept, %llu explained again in order\n", compared, (unsigned long long)kept, (unsigned long long)redone);
+            "pool: %llu kept, %llu explained again in order; forced classes searched ahead and taken: %llu\n", compared,
+            (unsigned long long)kept, (unsigned long long)redone, (unsigned long long)pre);
     assert_true(compared > 150);
     /* both ways of explain_cycle are exercised: an edge explained ahead and
      * kept, and one explained again after the facts proven before it */
     assert_true(kept > 100);
     assert_true(redone > 0);
+    assert_true(pre > 0);        /* and a proof's search of a forced class taken from ahead */
 }
 
 int main(void) {

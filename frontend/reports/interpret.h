@@ -78,5 +78,9 @@ extern uint32_t interpret_small_txn;
  * and those explained again in order (their explanation looked up facts
  * that the edges before them had proven). */
 extern _Atomic uint64_t interpret_spec_kept, interpret_spec_redone;
+/* A counter for tests: searches of the forced edges' classes (a fact's
+ * proof's first search of each, begun at once on a pool:
+ * interpret_explain.c, pre_search) that the proof took as its own. */
+extern _Atomic uint64_t interpret_pre_taken;
 
 #endif

@@ -15,12 +15,15 @@
  * assumes what it proves, and the facts proven first are listed in the
  * order proven (the anomaly's facts).  A forced edge whose fact cannot be
  * proven so is left out and the search is run again without it. */
+#include "fatal.h"
 #include "frontend/reports/interpret_internal.h"
 
 #include "frontend/history/predicate.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "par.h"
 
 /* Search bounds: facts proven inside a proof (depth), searches of the fact
  * graph for one explained edge, forced edges set aside per search. */
@@ -107,12 +110,17 @@ typedef struct osearch {
     vec_u32 stamped;
     dep_edge_vec dv;
     vec_u32 dv_arc;
+    /* a search ahead (pre_search): it gives up, cancelled set, once a
+     * class below its own (cls) has found a cycle (*low: the lowest so far) */
+    _Atomic int *low;
+    int cls, cancelled;
 } osearch;
 
 static void osearch_init(osearch *s, uint32_t n) {
     s->par = xmalloc(((size_t)n + 1) * sizeof *s->par); s->id = xmalloc(((size_t)n + 1) * sizeof *s->id);
     s->queue = xmalloc(((size_t)n + 1) * sizeof *s->queue); s->how = xmalloc((size_t)n + 1);
     vec_init(s->stamped); vec_init(s->dv); vec_init(s->dv_arc);
+    s->low = NULL; s->cls = 0; s->cancelled = 0;
     for (uint32_t u = 0; u < n; u++) s->par[u] = NONE;
 }
 
@@ -204,6 +212,19 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
     uint32_t qh = 0, qt = 0;
     reach(s, &qt, y, y, 0, NONE);
     while (qh < qt) {
+        /* the queue's next nodes asked for ahead (the BFS's order is its
+         * own): their offsets, their arcs, then their arcs' heads' states */
+        if (qh + 12 < qt) HISTORY_PREFETCH(&g->start[s->queue[qh + 12]]);
+        if (qh + 6 < qt) {
+            uint32_t v = s->queue[qh + 6];
+            HISTORY_PREFETCH(&g->adj[g->start[v]]); HISTORY_PREFETCH(&c->cls[g->start[v]]);
+        }
+        if (qh + 2 < qt)
+            for (uint32_t v = s->queue[qh + 2], j = g->start[v]; j < g->start[v + 1]; j++) HISTORY_PREFETCH(&s->par[g->adj[j]]);
+        if (s->low && (qh & 1023) == 1023 && atomic_load_explicit(s->low, memory_order_relaxed) < s->cls) {
+            s->cancelled = 1;
+            return NONE;
+        }
         uint32_t u = s->queue[qh++];
         size_t lo = 0, hi = ex.len;
         while (lo < hi) { size_t mid = (lo + hi) / 2; if (ex.data[mid].x < u) lo = mid + 1; else hi = mid; }
@@ -240,6 +261,7 @@ static int opposite_cycle(const ictx *c, osearch *sp, int maxcls, const xedge_ve
         for (size_t tj = 0; tj < ti; tj++) if (ex.data[tj].y == y) { dup = 1; break; }
         if (dup) continue;
         uint32_t hit_edge = search_from(c, s, exv, y, maxcls, banned);
+        if (s->cancelled) break;
         if (hit_edge == NONE) continue;
         /* path y ~> hit (backwards), then the extra edge hit -> y */
         vec_clear(cyc); vec_clear(corg);
@@ -336,6 +358,67 @@ static int cycle_bases(const ictx *c, iproof *pf, const xedge_vec *ex, const vec
     return 1;
 }
 
+/* The first search of each class of an edge's proof (prove, below), begun
+ * at once on the pool: class 0's on the search state of the proof, the
+ * others each on a state of its own, which gives up once a class below has
+ * found a cycle (most proofs end at class 0).  A search with no set-aside
+ * edges is a function of the context alone (holds[] is settled the same on
+ * any thread), so prove takes a finished one as its own first search of that
+ * class: the same cycle, the same count of searches.  On a pool of one
+ * thread, or a graph of more than PRE_MAX_NODES nodes, nothing is searched
+ * ahead: a state is 13 bytes a node, and with two edges explained at once
+ * (interpret.c) up to two such states are alive beside the edges' own
+ * (52 MB each at the cap: 4M transactions under SER, 2M under SI).  Only the edge's own proof does (not the
+ * facts proven inside it): it is the serial part at 1M transactions, an edge
+ * none of whose three searches finds a cycle (0.3 s). */
+#define PRE_MAX_NODES (4u << 20)
+_Atomic uint64_t interpret_pre_taken;
+typedef struct pre_search {
+    const ictx *c;
+    osearch *s0;                 /* the proof's own state, for class 0 */
+    const xedge_vec *ex;
+    uint32_t a, b, key;
+    int ncls;
+    _Atomic int low;             /* the lowest class that found a cycle (ncls: none yet) */
+    int done[CLS_FORCED + 1], found[CLS_FORCED + 1];
+    dep_edge_vec alt[CLS_FORCED + 1];
+    vec_u32 org[CLS_FORCED + 1];
+} pre_search;
+
+#ifdef GSAT_DEBUG
+/* Debug builds: the search taken from ahead is the one prove would run now
+ * (the same answer, cycle and origins), whatever the threads did. */
+static void pre_same(const ictx *c, osearch *s, int cls, const xedge_vec *ex, const vec_u32 *banned, uint32_t a,
+                     uint32_t b, uint32_t key, int found, const dep_edge_vec *alt, const vec_u32 *org) {
+    dep_edge_vec a2; vec_u32 o2; vec_init(a2); vec_init(o2);
+    int f2 = opposite_cycle(c, s, cls, ex, banned, a, b, key, &a2, &o2);
+    int same = f2 == found && (!found || (a2.len == alt->len && o2.len == org->len &&
+                                          !memcmp(o2.data, org->data, o2.len * sizeof *o2.data)));
+    for (size_t i = 0; same && found && i < a2.len; i++)
+        same = a2.data[i].from == alt->data[i].from && a2.data[i].to == alt->data[i].to &&
+               a2.data[i].key == alt->data[i].key && a2.data[i].kind == alt->data[i].kind;
+    if (!same) internal_error("isocheck", "interpretation: a search of class %d taken from ahead differs", cls);
+    vec_free(a2); vec_free(o2);
+}
+#endif
+
+static void pre_task(void *ctx, size_t i) {
+    pre_search *p = ctx;
+    int cls = (int)i;
+    if (atomic_load_explicit(&p->low, memory_order_relaxed) < cls) return;   /* not needed first */
+    osearch own, *s = p->s0;
+    if (cls) { osearch_init(&own, p->c->g.n); own.low = &p->low; own.cls = cls; s = &own; }
+    vec_u32 none; vec_init(none);
+    int found = opposite_cycle(p->c, s, cls, p->ex, &none, p->a, p->b, p->key, &p->alt[cls], &p->org[cls]);
+    if (!s->cancelled) {
+        p->done[cls] = 1; p->found[cls] = found;
+        int low = atomic_load_explicit(&p->low, memory_order_relaxed);
+        while (found && cls < low && !atomic_compare_exchange_weak_explicit(&p->low, &low, cls, memory_order_relaxed,
+                                                                             memory_order_relaxed)) {}
+    }
+    if (cls) osearch_free(&own);
+}
+
 /* Prove "a's version of key precedes b's" by a cycle its opposite closes
  * (first with the history's facts alone, then with the forced edges that
  * hold under the version order, then with all), into w (WHY_FORCED). */
@@ -348,12 +431,33 @@ static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key
     xedge_vec ex; vec_init(ex);
     opposite_extras(c, a, b, key, &ex);
     vec_u32 banned, org; vec_init(banned); vec_init(org);
-    int ok = 0;
-    for (int cls = CLS_KNOWN; cls <= (c->has_forced ? CLS_FORCED : CLS_KNOWN) && !ok; cls++) {
+    int ok = 0, top = c->has_forced ? CLS_FORCED : CLS_KNOWN;
+    pre_search pre;
+    memset(&pre, 0, sizeof pre);
+    if (pf->depth == 1 && top > CLS_KNOWN && par_pool_threads(c->pool) >= 2 && c->g.n <= PRE_MAX_NODES) {
+        pre = (pre_search){ .c = c, .s0 = pf->search, .ex = &ex, .a = a, .b = b, .key = key, .ncls = top + 1 };
+        atomic_init(&pre.low, top + 1);
+        for (int i = 0; i <= top; i++) { vec_init(pre.alt[i]); vec_init(pre.org[i]); }
+        par_pool_run_prio(c->pool, c->prio, (size_t)top + 1, pre_task, &pre);
+    }
+    for (int cls = CLS_KNOWN; cls <= top && !ok; cls++) {
         vec_clear(banned);
         while (!ok && pf->searches > 0 && banned.len < PROOF_BANNED) {
             pf->searches--;
-            if (!opposite_cycle(c, pf->search, cls, &ex, &banned, a, b, key, &w->alt, &org)) break;
+            int found;
+            if (!banned.len && cls < pre.ncls && pre.done[cls]) {      /* searched ahead: that search's answer */
+                found = pre.found[cls];
+                if (cls > CLS_KNOWN) atomic_fetch_add_explicit(&interpret_pre_taken, 1, memory_order_relaxed);
+                if (found) {
+                    vec_clear(w->alt); vec_clear(org);
+                    vec_foreach(const dep_edge, e, pre.alt[cls]) vec_push(w->alt, *e);
+                    vec_foreach(const uint32_t, o, pre.org[cls]) vec_push(org, *o);
+                }
+#ifdef GSAT_DEBUG
+                pre_same(c, pf->search, cls, &ex, &banned, a, b, key, found, &w->alt, &org);
+#endif
+            } else found = opposite_cycle(c, pf->search, cls, &ex, &banned, a, b, key, &w->alt, &org);
+            if (!found) break;
             size_t mark = pf->facts->len;
             uint32_t bad = NONE;
             if (cycle_bases(c, pf, &ex, &org, w, &bad)) { ok = 1; break; }
@@ -363,6 +467,7 @@ static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key
         }
     }
     if (!ok) { vec_clear(w->alt); vec_clear(w->basis); }
+    for (int i = 0; i < pre.ncls; i++) { vec_free(pre.alt[i]); vec_free(pre.org[i]); }
     vec_free(ex); vec_free(banned); vec_free(org);
     pf->depth--;
     return ok;

@@ -5,7 +5,11 @@
  * lookahead (16 edges) and shorter ones, two graphs, solves between the
  * batches: the same first edge id, answers, models and engine counters;
  * a node out of the graph adds nothing; a bad literal puts the engine in
- * error; the encoding sink's shorthand falls back to one call each. */
+ * error; the encoding sink's shorthand falls back to one call each.  The
+ * second engine runs its bulk passes' two sides on a runner
+ * (gsat_graph_set_runner: the last task first, or two threads): after
+ * each solve its guarded edges' arrays (gcsr) are the first's, entry for
+ * entry. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,8 +17,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "gsat.h"
+#include "par.h"
 #include "theory/acyclic.h"
+#include "theory/acyclic_internal.h"
 #include "theory/graph_problem.h"
 #include "theory/graph_sink.h"
 
@@ -33,6 +41,37 @@ static void random_arcs(gs_arc *arcs, int n, int nodes, int vars) {
     }
 }
 
+static int runner_calls;
+static void run_reversed(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
+    (void)ctx;
+    runner_calls++;
+    for (size_t i = ntasks; i-- > 0;) fn(fctx, i);
+}
+static void run_threads(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
+    (void)ctx;
+    runner_calls++;
+    par_run(2, ntasks, fn, fctx);
+}
+
+/* The guarded edges' arrays of both engines, block by block. */
+static void same_gcsr(gsat *s0, gsat *s1) {
+    const acyclic *a = acyclic_find(s0), *b = acyclic_find(s1);
+    assert_int_equal(a->sides, b->sides);
+    for (int side = 0; side < a->sides; side++) {
+        const gcsr *x = &a->gc[side], *y = &b->gc[side];
+        assert_int_equal(x->nblk, y->nblk);
+        assert_int_equal(x->built, y->built);
+        assert_int_equal(x->fresh, y->fresh);
+        size_t slots = ((size_t)1 << x->shift) + 1;
+        if (x->nblk) assert_memory_equal(x->start, y->start, (size_t)x->nblk * slots * sizeof *x->start);
+        for (int k = 0; k < x->nblk; k++) {
+            assert_int_equal(x->blk[k].len, y->blk[k].len);
+            if (x->blk[k].len) assert_memory_equal(x->blk[k].arcs, y->blk[k].arcs, x->blk[k].len * sizeof *x->blk[k].arcs);
+        }
+        for (int v = 0; v < a->pk.num_nodes; v++) assert_int_equal(x->head[v] < 0, y->head[v] < 0);
+    }
+}
+
 static void same_as_one_by_one(void **state) {
     (void)state;
     rng = 0xA2C5ULL;
@@ -45,6 +84,7 @@ static void same_as_one_by_one(void **state) {
             gsat_reserve_vars(s[k], vars);
             for (int g = 0; g < graphs; g++) gid[k][g] = gsat_graph_new(s[k], nodes[g]);
         }
+        assert_int_equal(gsat_graph_set_runner(s[1], r % 2 ? run_threads : run_reversed, NULL), 0);
         int a0 = GSAT_SAT;
         for (int stage = 0; stage < 3 && a0 == GSAT_SAT; stage++) {
             for (int b = 1 + pick(3); b > 0; b--) {
@@ -64,6 +104,7 @@ static void same_as_one_by_one(void **state) {
             assert_int_equal(gsat_graph_add_arcs(s[1], gid[1][0], &bad, 1), -1);
             a0 = gsat_solve(s[0], NULL, 0);
             assert_int_equal(gsat_solve(s[1], NULL, 0), a0);
+            same_gcsr(s[0], s[1]);
             if (a0 == GSAT_SAT)
                 for (int v = 1; v <= vars; v++) assert_int_equal(gsat_value(s[1], v), gsat_value(s[0], v));
         }
@@ -78,6 +119,7 @@ static void same_as_one_by_one(void **state) {
         assert_int_equal(t1.guarded_edges, t0.guarded_edges);
         assert_int_equal(t1.inserts, t0.inserts);
         assert_int_equal(t1.pk_searches, t0.pk_searches);
+        assert_int_equal(t1.block_builds, t0.block_builds);
         gsat_stats g0, g1;
         gsat_get_stats(s[0], &g0);
         gsat_get_stats(s[1], &g1);
@@ -86,6 +128,7 @@ static void same_as_one_by_one(void **state) {
         gsat_free(s[0]); gsat_free(s[1]);
     }
     assert_true(sat > 30 && unsat > 30 && long_batches > 100);
+    assert_true(runner_calls > 300);               /* both passes of a sync, in most rounds */
 }
 
 static void bad_literal_is_an_error(void **state) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
 #include "theory/pk_order.h"
 
 static uint64_t rng_state;
@@ -320,7 +321,8 @@ static void freeze_in_batches(void **state) {
  * blocks of 1 to 8 nodes), after earlier frozen and listed arcs: per node
  * and side exactly the arrays of one pk_freeze of the same arcs, with
  * two passes asked, in order; an arc out of range (-1) or not forward (0)
- * changes nothing. */
+ * changes nothing.  A chunk's two sides run in order, on a runner that
+ * runs the last task first, or on two threads (pk_run_fn). */
 typedef struct each_src { const int *ends; size_t asked, next; int passes; } each_src;
 static void each_ends(void *ctx, size_t first, size_t count, int *buf) {
     each_src *s = ctx;
@@ -331,6 +333,18 @@ static void each_ends(void *ctx, size_t first, size_t count, int *buf) {
     s->asked += count;
 }
 
+static int runner_calls;
+static void run_reversed(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
+    (void)ctx;
+    runner_calls++;
+    for (size_t i = ntasks; i-- > 0;) fn(fctx, i);
+}
+static void run_threads(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
+    (void)ctx;
+    runner_calls++;
+    par_run(2, ntasks, fn, fctx);
+}
+
 static void freeze_each_same_as_one_freeze(void **state) {
     (void)state;
     rng_state = 4242;
@@ -338,6 +352,7 @@ static void freeze_each_same_as_one_freeze(void **state) {
         pk_order each, whole;
         pk_init(&each); pk_init(&whole);
         each.blk_shift = whole.blk_shift = (int)(rnd() % 4);
+        each.run = round % 3 == 1 ? run_reversed : round % 3 == 2 ? run_threads : NULL;
         int n = 2 + (int)(rnd() % 40);
         pk_add_nodes(&each, n); pk_add_nodes(&whole, n);
         int pre = (int)(rnd() % 20), k = 1 + (int)(rnd() % 80);
@@ -385,6 +400,7 @@ static void freeze_each_same_as_one_freeze(void **state) {
         free(x); free(y); free(buf); free(ends);
         pk_free(&each); pk_free(&whole);
     }
+    assert_true(runner_calls > 200);               /* each chunk of each pass, in two rounds of three */
 }
 
 /* Always-on arcs arriving one at a time and in batches (merged into the

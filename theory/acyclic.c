@@ -213,6 +213,7 @@ acyclic *acyclic_of(gsat *s) {
     return a;
 }
 
+void acyclic_set_runner(acyclic *a, pk_run_fn run, void *ctx) { a->pk.run = run; a->pk.run_ctx = ctx; }
 int acyclic_num_nodes(const acyclic *a) { return a->pk.num_nodes; }
 int acyclic_num_edges(const acyclic *a) { return a->num_edges; }
 acyclic_graph_vec *acyclic_graphs(acyclic *a) { return &a->graphs; }

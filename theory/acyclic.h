@@ -31,6 +31,7 @@
 #include "gsat.h"
 #include "vec.h"
 #include "solver/theory.h"
+#include "theory/pk_order.h"
 
 typedef struct acyclic acyclic;
 
@@ -101,6 +102,9 @@ void acyclic_reserve_edges(acyclic *a, int always_on, int guarded);
  * edges, so that small graphs merge and rebuild them often.  Only before
  * the first node. */
 void acyclic_set_block_shift(acyclic *a, int shift);
+/* Where the theory's bulk passes run their two sides (pk_run_fn, the
+ * caller's pool): NULL, the default, one after the other. */
+void acyclic_set_runner(acyclic *a, pk_run_fn run, void *ctx);
 int  acyclic_num_nodes(const acyclic *a);
 int  acyclic_num_edges(const acyclic *a);
 acyclic_graph_vec *acyclic_graphs(acyclic *a);

@@ -153,6 +153,12 @@ int gsat_graph_add_edges_each(gsat *s, int graph, size_t n, size_t chunk, gsat_e
     return gsat_guard_call(s, __func__, add_edges_each, &x, -1);
 }
 
+int gsat_graph_set_runner(gsat *s, gs_run_fn run, void *ctx) {
+    if (!acyclic_find(s)) return -1;             /* no graph: nothing would be created here */
+    acyclic_set_runner(acyclic_of(s), run, ctx);
+    return 0;
+}
+
 int gsat_graph_add_edges(gsat *s, int graph, const int *ends, size_t n) {
     if (gsat_error(s)) return -1;
     graph_args x = {.graph = graph, .ends = ends, .n = n};

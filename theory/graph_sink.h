@@ -21,6 +21,14 @@ typedef struct gs_arc { int from, to, lit; } gs_arc;
  * of the graph or a literal is not one (then s is in error, as there). */
 int gsat_graph_add_arcs(gsat *s, int graph, const gs_arc *arcs, size_t n);
 
+/* The theory's bulk passes (loading the always-on edges, the guarded
+ * edges' arrays at the solve's start) run their two sides as two tasks of
+ * run (fn(fctx, i) for each i < ntasks, at once on the caller's pool):
+ * the same result as one after the other, which NULL (the default)
+ * gives.  Tasks neither allocate nor fail.  0, or -1 if s has no graph. */
+typedef void (*gs_run_fn)(void *ctx, size_t ntasks, void (*fn)(void *fctx, size_t task), void *fctx);
+int gsat_graph_set_runner(gsat *s, gs_run_fn run, void *ctx);
+
 typedef struct graph_sink_ops {
     int  (*new_var)(void *t);
     void (*reserve_vars)(void *t, int n);            /* variables 1..n exist */

@@ -91,15 +91,20 @@ static void pool_compact(acyclic *a, int side) {
     }
 }
 
-/* Every block of one side in one pass over the edge records (sequential:
- * for bulk loading, where block by block would follow the lists). */
-static void gcsr_build_all(acyclic *a, int side) {
+/* Every block of the sides that need it in one pass over the edge records
+ * each (sequential: for bulk loading, where block by block would follow
+ * the lists).  The sides are two tasks of the order's runner (pk_run),
+ * one pass to count and one to fill, each writing only its own side; what
+ * allocates runs between them, on the caller's thread. */
+typedef struct gcsr_job { acyclic *a; int todo[2]; } gcsr_job;
+
+static void gcsr_count(void *ctx, size_t side) {
+    const gcsr_job *j = ctx;
+    acyclic *a = j->a;
+    if (!j->todo[side]) return;
     gcsr *g = &a->gc[side];
-    const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
-    if (!n) return;
-    gcsr_cover(g, n - 1);
+    const int m = a->num_guarded, nodes = 1 << g->shift;
     const size_t slots = (size_t)nodes + 1;
-    for (int b = 0; b < g->nblk; b++) { free(g->blk[b].arcs); g->blk[b] = (gblock){0}; }
     memset(g->start, 0, (size_t)g->nblk * slots * sizeof *g->start);
     for (int id = 0; id < m; id++) {                 /* the edges on the lists */
         const edge *ed = &a->e[id];
@@ -111,9 +116,17 @@ static void gcsr_build_all(acyclic *a, int side) {
         uint32_t *st = g->start + (size_t)b * slots;
         for (int i = 0; i < nodes; i++) st[i + 1] += st[i];
         g->blk[b].len = st[nodes];
-        g->blk[b].arcs = xmalloc((st[nodes] ? st[nodes] : 1) * sizeof *g->blk[b].arcs);
         g->blk[b].edges = m;
     }
+}
+
+static void gcsr_fill(void *ctx, size_t side) {
+    const gcsr_job *j = ctx;
+    acyclic *a = j->a;
+    if (!j->todo[side]) return;
+    gcsr *g = &a->gc[side];
+    const int n = a->pk.num_nodes, m = a->num_guarded, nodes = 1 << g->shift;
+    const size_t slots = (size_t)nodes + 1;
     for (int id = m - 1; id >= 0; id--) {           /* newest first, as on the lists */
         const edge *ed = &a->e[id];
         if (!ed->lit || ed->from == ed->to) continue;
@@ -130,15 +143,35 @@ static void gcsr_build_all(acyclic *a, int side) {
     for (int b = 0; b < g->nblk; b++) g->built += g->blk[b].len;
     g->fresh = 0;
     for (int v = 0; v < n; v++) g->head[v] = -1;     /* every edge is in its block now */
-    vec_free(g->pool);                               /* bulk loading filled it: give it back */
-    g->pool_dead = 0;
-    a->st.block_builds += g->nblk;
 }
 
 /* At a solve's start: after bulk loading, every block at once. */
 void gcsr_sync(acyclic *a) {
-    for (int side = 0; side < a->sides; side++)
-        if (a->gc[side].fresh > a->gc[side].built) gcsr_build_all(a, side);
+    gcsr_job j = { a, { 0, 0 } };
+    const int n = a->pk.num_nodes;
+    for (int side = 0; side < a->sides; side++) {
+        gcsr *g = &a->gc[side];
+        if (!n || g->fresh <= g->built) continue;
+        j.todo[side] = 1;
+        gcsr_cover(g, n - 1);
+        for (int b = 0; b < g->nblk; b++) { free(g->blk[b].arcs); g->blk[b] = (gblock){0}; }
+    }
+    if (!j.todo[0] && !j.todo[1]) return;
+    pk_run(&a->pk, 2, gcsr_count, &j);
+    for (int side = 0; side < 2; side++) {
+        if (!j.todo[side]) continue;
+        gcsr *g = &a->gc[side];
+        for (int b = 0; b < g->nblk; b++)
+            g->blk[b].arcs = xmalloc((g->blk[b].len ? g->blk[b].len : 1) * sizeof *g->blk[b].arcs);
+    }
+    pk_run(&a->pk, 2, gcsr_fill, &j);
+    for (int side = 0; side < 2; side++) {
+        if (!j.todo[side]) continue;
+        gcsr *g = &a->gc[side];
+        vec_free(g->pool);                           /* bulk loading filled it: give it back */
+        g->pool_dead = 0;
+        a->st.block_builds += g->nblk;
+    }
 }
 
 /* Guarded edge id, node v's on one side, goes onto v's fresh list. */

@@ -468,48 +468,60 @@ static void fix_listed(pk_order *pk, int side, int v) {
 /* One pass of pk_freeze_each's producer over the n arcs: each node's new
  * arcs counted on both sides, out-arcs into cnt[0] and in-arcs into cnt[1],
  * every arc checked first (fill 0: -1 an id out of range, 0 not forward),
- * or each arc written on both sides into the slots cnt names (fill 1). */
+ * or each arc written on both sides into the slots cnt names (fill 1).
+ * A chunk's two sides are two tasks on the order's runner (pk_run): each
+ * reads the chunk and writes only its own side's counters and arrays. */
 typedef struct freeze_pass {
     pk_order *pk; size_t n; int lim; void (*each)(void *, size_t, size_t, int *); void *ctx; int *buf; size_t chunk;
+    uint32_t *cnt[2];
+    size_t c;                    /* arcs in buf */
+    int fill, ok[2];             /* ok: the check's answer, the same from either side */
 } freeze_pass;
 
-static int freeze_run(const freeze_pass *p, int fill, uint32_t *const cnt[2]) {
+static int chunk_check(const int *e, size_t c, int lim) {
+    for (size_t i = 0; i < c; i++) {
+        if (e[2 * i] < 0 || e[2 * i + 1] < 0 || e[2 * i] >= lim || e[2 * i + 1] >= lim) return -1;
+        if (e[2 * i] >= e[2 * i + 1]) return 0;
+    }
+    return 1;
+}
+
+/* Side 0 keys an arc by its tail and stores its head, side 1 the reverse. */
+static void freeze_side(void *ctx, size_t side) {
+    freeze_pass *p = ctx;
+    const int *e = p->buf;
+    const size_t c = p->c, k = side, o = 1 - side;
+    uint32_t *cn = p->cnt[side];
+    if (!p->fill) {
+        if ((p->ok[side] = chunk_check(e, c, p->lim)) < 1) return;   /* checked before any count */
+        for (size_t i = 0; i < c; i++) {
+            if (i + 16 < c) __builtin_prefetch(&cn[e[2 * (i + 16) + k]]);   /* nodes at random */
+            cn[e[2 * i + k]]++;
+        }
+        return;
+    }
     const int shift = p->pk->blk_shift;
-    uint32_t *c0 = cnt[0], *c1 = cnt[1];
+    pk_frozen *f = &p->pk->fix[side];
+    for (size_t i = 0; i < c; i++) {
+        if (i + 16 < c) __builtin_prefetch(&cn[e[2 * (i + 16) + k]]);
+        if (i + 8 < c) {                         /* the slot, from the counter asked 8 arcs ago */
+            int v8 = e[2 * (i + 8) + k];
+            __builtin_prefetch(&f->blk[v8 >> shift].arcs[cn[v8]], 1);
+        }
+        int v = e[2 * i + k];
+        f->blk[v >> shift].arcs[cn[v]++] = e[2 * i + o];
+    }
+}
+
+static int freeze_run(freeze_pass *p, int fill) {
+    p->fill = fill;
     for (size_t first = 0; first < p->n; first += p->chunk) {
         size_t c = p->n - first < p->chunk ? p->n - first : p->chunk;
         p->each(p->ctx, first, c, p->buf);
-        const int *e = p->buf;
-        if (!fill) {
-            for (size_t i = 0; i < c; i++) {
-                if (e[2 * i] < 0 || e[2 * i + 1] < 0 || e[2 * i] >= p->lim || e[2 * i + 1] >= p->lim) return -1;
-                if (e[2 * i] >= e[2 * i + 1]) return 0;
-            }
-            for (size_t i = 0; i < c; i++) {
-                if (i + 16 < c) {                    /* nodes at random */
-                    __builtin_prefetch(&c0[e[2 * (i + 16)]]);
-                    __builtin_prefetch(&c1[e[2 * (i + 16) + 1]]);
-                }
-                c0[e[2 * i]]++;
-                c1[e[2 * i + 1]]++;
-            }
-        } else {
-            pk_frozen *f0 = &p->pk->fix[0], *f1 = &p->pk->fix[1];
-            for (size_t i = 0; i < c; i++) {
-                if (i + 16 < c) {
-                    __builtin_prefetch(&c0[e[2 * (i + 16)]]);
-                    __builtin_prefetch(&c1[e[2 * (i + 16) + 1]]);
-                }
-                if (i + 8 < c) {                     /* the slots, from the counters asked 8 arcs ago */
-                    int v8 = e[2 * (i + 8)], w8 = e[2 * (i + 8) + 1];
-                    __builtin_prefetch(&f0->blk[v8 >> shift].arcs[c0[v8]], 1);
-                    __builtin_prefetch(&f1->blk[w8 >> shift].arcs[c1[w8]], 1);
-                }
-                int v = e[2 * i], w = e[2 * i + 1];
-                f0->blk[v >> shift].arcs[c0[v]++] = w;
-                f1->blk[w >> shift].arcs[c1[w]++] = v;
-            }
-        }
+        p->c = c;
+        p->ok[0] = p->ok[1] = 1;
+        pk_run(p->pk, 2, freeze_side, p);
+        if (p->ok[0] < 1) return p->ok[0];
     }
     return 1;
 }
@@ -528,8 +540,8 @@ int pk_freeze_each(pk_order *pk, size_t n, int lim, void (*each)(void *, size_t,
      * one fault and one TLB entry per 2 MB (at 22M si, 176 MB each) */
     uint32_t *const cnt[2] = { big_calloc(nblk * (size_t)nodes, sizeof(uint32_t)),
                                big_calloc(nblk * (size_t)nodes, sizeof(uint32_t)) };
-    freeze_pass p = { pk, n, lim, each, ctx, buf, chunk };
-    int ok = freeze_run(&p, 0, cnt);                /* every arc checked and counted: nothing changed yet */
+    freeze_pass p = { pk, n, lim, each, ctx, buf, chunk, { cnt[0], cnt[1] }, 0, 0, { 1, 1 } };
+    int ok = freeze_run(&p, 0);                /* every arc checked and counted: nothing changed yet */
     if (ok == 1 && pk_fixed_count(pk) + n >= UINT32_MAX) ok = 0;   /* a block's offsets are 32-bit */
     if (ok == 1) {
         fix_cover(pk, pk->num_nodes - 1);
@@ -542,7 +554,7 @@ int pk_freeze_each(pk_order *pk, size_t n, int lim, void (*each)(void *, size_t,
                 if (any) merge_block(pk, side, b, c + ((size_t)b << shift), c + ((size_t)b << shift));
             }
         }
-        freeze_run(&p, 1, cnt);
+        freeze_run(&p, 1);
     }
     free(cnt[0]); free(cnt[1]);
     return ok;

@@ -42,6 +42,7 @@
 #ifndef GSAT_PK_ORDER_H
 #define GSAT_PK_ORDER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "vec.h"
 
@@ -68,6 +69,13 @@ typedef struct pk_frozen {
     size_t total;                 /* arcs in every block */
 } pk_frozen;
 
+/* Runs fn(fctx, i) once for each i in [0, ntasks), possibly at once on
+ * other threads (the caller's pool, gsat_graph_set_runner); the call
+ * returns when all have returned.  The order's tasks (pk_freeze_each, the
+ * theory's gcsr_sync) neither allocate nor fail, and each writes only its
+ * own side: the same result on any number of threads. */
+typedef void (*pk_run_fn)(void *ctx, size_t ntasks, void (*fn)(void *fctx, size_t task), void *fctx);
+
 typedef struct pk_order {
     int num_nodes, cap_nodes;
     int *ord, *node_at;
@@ -86,7 +94,15 @@ typedef struct pk_order {
     int searched;                 /* last insert needed a search */
     int cycle_from, cycle_to;     /* the last insertion's edge (pk_cycle_path) */
     int64_t inserts, searches, visited, cycles, block_merges;
+    pk_run_fn run;                /* NULL: tasks in order on the caller's thread */
+    void *run_ctx;
 } pk_order;
+
+/* fn(fctx, 0 .. ntasks - 1) on pk's runner (pk_run_fn). */
+static inline void pk_run(const pk_order *pk, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
+    if (pk->run && ntasks > 1) pk->run(pk->run_ctx, ntasks, fn, fctx);
+    else for (size_t i = 0; i < ntasks; i++) fn(fctx, i);
+}
 
 void pk_init(pk_order *pk);
 void pk_free(pk_order *pk);

@@ -194,6 +194,13 @@ static void sides_pipelined(const polygraph *g, const graph_sink *k, int graph, 
     vec_free(j.buf[0]); vec_free(j.buf[1]);
 }
 
+/* The engine's bulk passes (its two sides) as two tasks of the level's
+ * pool: g outlives the solver (check.c frees it after gsat_free). */
+static void pool_runner(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
+    const polygraph *g = ctx;
+    par_pool_run_prio(g->pool, g->prio, ntasks, fn, fctx);
+}
+
 static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *guarded_edges,
                   void (*known_read)(void *), void *ctx) {
     const pg_index *ix = g->ix;
@@ -201,6 +208,7 @@ static int encode(const polygraph *g, const graph_sink *k, gsat *s, uint64_t *gu
     int graph = gs_graph_new(k, (int)g->num_nodes);
     const uint32_t *ord = g->topo_pos;
     if (s) {
+        if (g->threads > 1 && g->pool) gsat_graph_set_runner(s, pool_runner, (void *)g);
         always_on_bulk(g, s, graph);
         if (known_read) known_read(ctx);         /* g->known is not read below */
     } else {

@@ -81,10 +81,10 @@ void pg_reach_keep_scratch(polygraph *g, int on) {
 /* The known graph's arcs are counted by two tasks on the level's pool,
  * each reading every known edge in order: one counts each node's
  * out-arcs (the adjacency's places), the other its in-arcs (Kahn's
- * in-degrees, dg_topo_order_from).  The arcs are then written on one
- * thread, in the one-pass order (each node's known edges in order, then
- * the fixed edge).  The counts and places are scattered over the nodes:
- * each asked for ADJ_AHEAD edges before its turn. */
+ * in-degrees, dg_topo_order_from).  Two tasks then write the arcs out of
+ * the nodes below a cut and the rest, in the one-pass order (a node's
+ * known edges in order, then the fixed edge).  Counts and places are
+ * scattered over the nodes: each asked for ADJ_AHEAD edges before. */
 #define ADJ_AHEAD 16
 typedef struct adj_job {
     const polygraph *g;
@@ -114,6 +114,19 @@ static void adj_count_task(void *ctx, size_t task) {
     if (g->split) for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) cnt[dg_commit(t) * S]++;
 }
 
+typedef struct adj_fill_job { const polygraph *g; dg_graph *dg; uint32_t *fill, from[3]; } adj_fill_job;
+static void adj_fill_task(void *ctx, size_t task) {   /* the arcs out of from[task] .. from[task + 1] - 1 */
+    const adj_fill_job *j = ctx;
+    const pg_edge *e = j->g->known.data;
+    uint32_t *fill = j->fill, *adj = j->dg->adj, lo = j->from[task], w = j->from[task + 1] - lo;
+    for (size_t i = 0, E = j->g->known.len; i < E; i++) {
+        if (i + ADJ_AHEAD < E && e[i + ADJ_AHEAD].from - lo < w) __builtin_prefetch(&fill[e[i + ADJ_AHEAD].from], 1);
+        if (e[i].from - lo < w && !no_arc(j->g, &e[i])) adj[fill[e[i].from]++] = e[i].to;
+    }
+    for (uint32_t t = 0, T = j->g->split ? j->g->num_nodes / 2 : 0; t < T; t++)
+        if (j->g->ix->in_graph[t] && dg_start(t) - lo < w) adj[fill[dg_start(t)]++] = dg_commit(t);
+}
+
 /* The known graph's adjacency into dg, and every node's in-degree into
  * indeg[u * stride] (stride N entries, zeroed here). */
 static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg, uint32_t stride) {
@@ -136,12 +149,10 @@ static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg, u
     for (uint32_t u = 0; u < N; u++) dg->start[u + 1] += dg->start[u];
     uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
     memcpy(fill, dg->start, ((size_t)N + 1) * sizeof *fill);
-    for (size_t i = 0; i < E; i++) {
-        if (i + ADJ_AHEAD < E) __builtin_prefetch(&fill[g->known.data[i + ADJ_AHEAD].from], 1);
-        if (!no_arc(g, &g->known.data[i])) dg->adj[fill[g->known.data[i].from]++] = g->known.data[i].to;
-    }
-    if (g->split)
-        for (uint32_t t = 0; t < T; t++) if (g->ix->in_graph[t]) dg->adj[fill[dg_start(t)]++] = dg_commit(t);
+    uint32_t lo = 0, hi = N;                        /* the tasks' cut: the first node at half of the arcs */
+    while (lo < hi) { uint32_t mid = lo + (hi - lo) / 2; if (dg->start[mid] < dg->start[N] / 2) lo = mid + 1; else hi = mid; }
+    adj_fill_job f = { g, dg, fill, { 0, lo, N } };
+    par_pool_run_prio(pg_threads_for(g, M) > 1 ? g->pool : NULL, g->prio, 2, adj_fill_task, &f);
     free(fill);
 }
 

@@ -38,13 +38,12 @@
 #include "frontend/checking/reach_rows.h"
 #include "io/bigmem.h"
 #include "par.h"
+#include "spin_wait.h"
 
-#include <sched.h>
 #include <stdatomic.h>
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -219,32 +218,11 @@ _Atomic uint64_t pg_reach_skipped;
 #define ROW_EXACT 1u
 #define ROW_LOSSY 2u
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Waiting for a row another thread is writing (close to done: same band):
- * spin, then yield (its thread may be off the processor), then sleep 20 µs
- * a turn.  On a loaded host the writer can be off for milliseconds, and a
- * waiter that only yields spins through the system call all that while
- * (1M si,ser, 2 cores at load 9: a twentieth of the run's CPU). */
-enum { WAIT_SPINS = 256, WAIT_YIELDS = 64 };
-static unsigned wait_row(_Atomic uint8_t *sx) {
-    unsigned st;
-    for (unsigned turn = 0; !(st = atomic_load_explicit(sx, memory_order_acquire)); turn++)
-        if (turn < WAIT_SPINS) cpu_relax();
-        else if (turn < WAIT_SPINS + WAIT_YIELDS) sched_yield();
-        else nanosleep(&(struct timespec){ 0, 20000 }, NULL);
-    return st;
-}
-
 /* Row node x's state, once its row is final. */
 static inline unsigned final_state(const reach_job *j, uint32_t x) {
     _Atomic uint8_t *sx = &j->state[row_index(j->g, x)];
     unsigned st = atomic_load_explicit(sx, memory_order_acquire);
-    if (!st && j->banded) st = wait_row(sx);
+    if (!st && j->banded) st = spin_wait_nonzero(sx);   /* its writer is close to done (same band) */
     return st;
 }
 

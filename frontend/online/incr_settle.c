@@ -317,6 +317,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
 #define PF_OPS 10
 #define PF_KEYS 5
 #define PF_LISTS 2
+#define PF_CHAIN 1
 
 static inline void pf(const void *p) { __builtin_prefetch(p, 0, 3); }
 
@@ -346,6 +347,26 @@ static void prefetch_ahead(const incr_check *ic, const uint32_t *got, size_t n, 
             if (K->by_sess.data) pf(K->by_sess.data);
             if (K->top.data) pf(K->top.data);
             if (rd) pf(&ic->txns.data[wop_txn(&ic->wops.data[o[j].link])]);
+            else if (op_is_write(o[j].kind) && K->pivot_g != NONE) {
+                pf(&ic->nodes.data[K->pivot_g]);
+                pf(&ic->writers.data[K->pivot_w]);
+            }
+        }
+    }
+    /* a writer's key's pivot, mostly the one candidate of new_writer
+     * (decided before the new writer, INV through no other): its readers'
+     * chain, whose links new_writer walks for their RW edges (follow50:
+     * the pivot's node, its record and the chain's first link were two
+     * thirds of new_writer's own samples, each a miss) */
+    if (i + PF_CHAIN < n) {
+        const itxn *x = &ic->txns.data[got[i + PF_CHAIN]];
+        const iop *o = x->done ? NULL : incr_txn_ops(ic, x);
+        for (uint32_t j = 0; o && x->num_ops <= 64 && j < x->num_ops; j++) {
+            if (!op_is_write(o[j].kind)) continue;
+            const ikey *K = &ic->keys.data[o[j].key];
+            if (K->pivot_g == NONE) continue;
+            uint32_t r = ic->writers.data[K->pivot_w].rhead;
+            if (r != NONE) pf(&ic->rpool.data[r]);
         }
     }
 }

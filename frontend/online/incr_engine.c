@@ -13,12 +13,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "io/bigmem.h"
 #include "vec.h"
 #include "quiet_thread.h"
 
 #define CHUNK_WORDS 4096      /* 16 KB: about 1,000 edges, a few hundred transactions */
 
-enum { C_NODES = 1, C_EDGE, C_VAR, C_UNIT };
+enum { C_NODES = 1, C_EDGE, C_VAR, C_UNIT, C_POP };
 
 typedef struct chunk { struct chunk *next; uint32_t len; int32_t w[CHUNK_WORDS]; } chunk;
 
@@ -47,6 +48,13 @@ static void apply(incr_engine *e, const chunk *c) {
         case C_NODES: gsat_graph_add_nodes(e->s[l], e->graph[l], c->w[i++]); break;
         case C_EDGE: gsat_graph_add_edge(e->s[l], e->graph[l], c->w[i], c->w[i + 1], c->w[i + 2]); i += 3; break;
         case C_UNIT: gsat_add_clause(e->s[l], &c->w[i++], 1); break;
+        case C_POP: {                                 /* a pointer and a size, 32 bits a word, low first */
+            uint64_t p = (uint64_t)(uint32_t)c->w[i] | (uint64_t)(uint32_t)c->w[i + 1] << 32;
+            uint64_t n = (uint64_t)(uint32_t)c->w[i + 2] | (uint64_t)(uint32_t)c->w[i + 3] << 32;
+            i += 4;
+            big_populate((void *)(uintptr_t)p, (size_t)n);
+            break;
+        }
         default: {                                    /* C_VAR */
             int want = ++e->tvars;
             for (int k = 0; k < 2; k++) {
@@ -154,6 +162,18 @@ void ieng_unit(incr_engine *e, int level, int lit) {
     int32_t *w = room(e, 2);
     w[0] = C_UNIT | level << 3;
     w[1] = lit;
+}
+
+void ieng_populate(incr_engine *e, void *p, size_t bytes) {
+    if (!p || !bytes) return;
+    int32_t *w = room(e, 5);
+    uint64_t a = (uint64_t)(uintptr_t)p, n = bytes;
+    w[0] = C_POP;
+    w[1] = (int32_t)(uint32_t)a;
+    w[2] = (int32_t)(uint32_t)(a >> 32);
+    w[3] = (int32_t)(uint32_t)n;
+    w[4] = (int32_t)(uint32_t)(n >> 32);
+    hand_over(e);                                     /* now: the caller fills it soon */
 }
 
 int ieng_sync(incr_engine *e) {

@@ -20,12 +20,23 @@
  *     caller would see it).  ieng_sync() returns 0 if one got another.
  *   - The queue holds at most IENG_MAX_CHUNKS chunks; a caller ahead of the
  *     thread by that much waits.
+ *   - ieng_populate(p, bytes) asks the thread to fault in the pages of
+ *     [p, p + bytes) as if written (io/bigmem.h, big_populate: no byte
+ *     changes), and hands the request over at once: memory the caller is
+ *     about to fill, made resident while it does other work (follow50).
+ *     It touches no engine, so one queued after ieng_sync() leaves the
+ *     engines the caller's; the next ieng_sync() waits for it too.  The
+ *     range may be stale by the time the thread gets to it (the caller's
+ *     array moved as it grew): populating changes no byte, so that only
+ *     costs the pages (at most the range's bytes).
  *   - The thread holds SIGINT and SIGTERM blocked (they reach the caller).
  *     If it cannot be started ieng_start returns NULL (the caller makes the
  *     calls itself).  ieng_stop() syncs, ends and joins the thread.
  *   - Never prints, never exits. */
 #ifndef ISOCHECK_ONLINE_INCR_ENGINE_H
 #define ISOCHECK_ONLINE_INCR_ENGINE_H
+
+#include <stddef.h>
 
 #include "gsat.h"
 
@@ -38,6 +49,7 @@ void ieng_nodes(incr_engine *e, int level, int count);
 void ieng_edge(incr_engine *e, int level, int from, int to, int lit);
 int ieng_var(incr_engine *e);
 void ieng_unit(incr_engine *e, int level, int lit);
+void ieng_populate(incr_engine *e, void *p, size_t bytes);
 int ieng_sync(incr_engine *e);
 void ieng_stop(incr_engine *e);
 

@@ -291,6 +291,7 @@ struct incr_check {
     uint32_t front_w;        /* the writer records made before the last refresh of front */
     uint32_t since_front;    /* nodes added since the last refresh of front */
     vec_u32 settle_order;    /* settled transactions (stable ids), in the order they settled */
+    size_t pf_len[9];        /* the lengths of the arrays prefaulted at the last check (incr_settle.c, prefault_next) */
     char why[400];
     incr_stats st;
 };

@@ -317,6 +317,7 @@ static int add_txn(incr_check *ic, uint32_t id) {
 #define PF_OPS 10
 #define PF_KEYS 5
 #define PF_LISTS 2
+#define PF_CHAIN 1
 
 static inline void pf(const void *p) { __builtin_prefetch(p, 0, 3); }
 
@@ -346,6 +347,26 @@ static void prefetch_ahead(const incr_check *ic, const uint32_t *got, size_t n, 
             if (K->by_sess.data) pf(K->by_sess.data);
             if (K->top.data) pf(K->top.data);
             if (rd) pf(&ic->txns.data[wop_txn(&ic->wops.data[o[j].link])]);
+            else if (op_is_write(o[j].kind) && K->pivot_g != NONE) {
+                pf(&ic->nodes.data[K->pivot_g]);
+                pf(&ic->writers.data[K->pivot_w]);
+            }
+        }
+    }
+    /* a writer's key's pivot, mostly the one candidate of new_writer
+     * (decided before the new writer, INV through no other): its readers'
+     * chain, whose links new_writer walks for their RW edges (follow50:
+     * the pivot's node, its record and the chain's first link were two
+     * thirds of new_writer's own samples, each a miss) */
+    if (i + PF_CHAIN < n) {
+        const itxn *x = &ic->txns.data[got[i + PF_CHAIN]];
+        const iop *o = x->done ? NULL : incr_txn_ops(ic, x);
+        for (uint32_t j = 0; o && x->num_ops <= 64 && j < x->num_ops; j++) {
+            if (!op_is_write(o[j].kind)) continue;
+            const ikey *K = &ic->keys.data[o[j].key];
+            if (K->pivot_g == NONE) continue;
+            uint32_t r = ic->writers.data[K->pivot_w].rhead;
+            if (r != NONE) pf(&ic->rpool.data[r]);
         }
     }
 }
@@ -363,6 +384,33 @@ static void prefetch_writes_read(const incr_check *ic, uint32_t id) {
     if (!o) return;
     for (uint32_t j = 0; j < x->num_ops; j++)
         if (op_is_read(o[j].kind) && o[j].link != NONE) pf(&ic->wops.data[o[j].link]);
+}
+
+/* The growing arrays the next check fills (and the next batch's store:
+ * transactions, writes): the part past each one's length, as much as it
+ * grew since the last check and a quarter more, within its capacity, is
+ * faulted in by the engines' thread (ieng_populate) while this one solves,
+ * reports and takes the next batch; otherwise the pushes stop at each
+ * fresh 2 MB page while the kernel clears it (follow50: page faults were
+ * about 5 % of the checking thread at 2-3M transactions of the 10M
+ * stream, the writer records' and the write index's most).  Only the
+ * pages change: no byte, no length, no capacity (an array that grows
+ * past its capacity moves as before; the request for its old place then
+ * costs at most its pages). */
+static void prefault_one(incr_check *ic, int i, void *data, size_t len, size_t cap, size_t elem) {
+    size_t grew = len > ic->pf_len[i] ? len - ic->pf_len[i] : 0;
+    ic->pf_len[i] = len;
+    size_t ahead = grew + grew / 4;
+    if (ahead > cap - len) ahead = cap - len;
+    if (data && ahead) ieng_populate(ic->eng, (char *)data + len * elem, ahead * elem);
+}
+
+static void prefault_next(incr_check *ic) {
+#define PREFAULT(i, v) prefault_one(ic, i, (v).data, (v).len, (v).cap, sizeof *(v).data)
+    PREFAULT(0, ic->txns); PREFAULT(1, ic->wops); PREFAULT(2, ic->nodes); PREFAULT(3, ic->writers);
+    PREFAULT(4, ic->rpool); PREFAULT(5, ic->ppool); PREFAULT(6, ic->wsa); PREFAULT(7, ic->kwa);
+    PREFAULT(8, ic->settle_order);
+#undef PREFAULT
 }
 
 /* Settle the candidates to a fixpoint, add the settled participants to
@@ -415,6 +463,7 @@ int incr_settle_and_solve(incr_check *ic, uint32_t *num_settled, uint32_t *fresh
     if (ic->eng && !ieng_sync(ic->eng)) incr_fall_back(ic, "internal error: variable numbering diverged", NULL);
     if (!ic->fallback) incr_ops_release(ic);
     if (ic->fallback) return INCR_FALLBACK;
+    if (ic->eng && *fresh) prefault_next(ic);
     if (!*fresh) return INCR_PASS;
     if (!ic->om_off && om_holds(&ic->om)) { ic->st.kept_model++; return INCR_PASS; }   /* the old choices extend: no solve */
     for (int l = 1; l >= 0; l--) {                  /* SER (1) first, then SI (0) */

@@ -27,8 +27,11 @@ static const char *gen174 =
     "r(0,2,2,14)\nr(1,3,2,14)\nr(0,2,2,14)\nw(1,11,1,15)\nw(0,12,1,15)\nr(0,12,1,15)\nr(0,12,2,16)\nr(0,12,2,16)\n"
     "w(0,2,2,16)\nw(1,3,2,17)\nr(1,3,2,17)\nr(0,2,2,17)\n";
 
+static const char *stage[LEVEL_COUNT];
+
 /* run_check on h for the levels given (a list ending with -1), every PASS
- * re-verified; each level's verdict into v[level] and reason into msg[level]. */
+ * re-verified; each level's verdict into v[level], reason into msg[level]
+ * and stage into stage[level]. */
 static void run_levels(const history *h, const int *levels, verdict *v, char (*msg)[512]) {
     run_check_options o;
     run_check_options_default(&o);
@@ -44,6 +47,7 @@ static void run_levels(const history *h, const int *levels, verdict *v, char (*m
     for (int i = 0; i < rep.num_levels; i++) {
         v[rep.levels[i].level] = rep.levels[i].verdict;
         snprintf(msg[rep.levels[i].level], 512, "%s", rep.levels[i].msg);
+        stage[rep.levels[i].level] = rep.levels[i].stage;
     }
     report_free(&rep);
 }
@@ -66,7 +70,9 @@ static void test_rc_alone_takes_si_choice(void **state) {
     history_free(h);
 }
 
-/* The ladder's session levels: the same answers, ser's FAIL kept. */
+/* The ladder's session levels: the same answers, ser's FAIL kept; psi and
+ * pc are implied by si's PASS, its order re-checked under the writers si
+ * chose (check_options.implied_chosen; before, each ran its own search). */
 static void test_levels_together(void **state) {
     (void)state;
     history *h = load_text(gen174);
@@ -77,6 +83,9 @@ static void test_levels_together(void **state) {
     assert_int_equal(v[LEVEL_RC], VERDICT_PASS);
     assert_string_equal(msg[LEVEL_RC], SI_CHOICE);
     for (int l = 0; levels[l] != LEVEL_SER; l++) assert_int_equal(v[levels[l]], VERDICT_PASS);
+    assert_string_equal(stage[LEVEL_SI], "solver");
+    assert_string_equal(stage[LEVEL_PSI], "implied");
+    assert_string_equal(stage[LEVEL_PC], "implied");
     assert_int_equal(v[LEVEL_SER], VERDICT_FAIL);
     assert_non_null(strstr(msg[LEVEL_SER], "whichever write of its value each of the 7 reads of a repeated value saw"));
     history_free(h);

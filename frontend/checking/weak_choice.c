@@ -298,6 +298,7 @@ static int strong_choice(const pg_index *mine, const wch *w, size_t k, const che
     check_options o;
     if (opt) o = *opt; else check_options_default(&o);
     o.implied_vo = NULL;
+    o.implied_chosen = NULL;
     o.session_level_fails = 0;
     o.spill_index = NULL;
     check_result sr;

@@ -244,6 +244,7 @@ static size_t next_wave(run_ctx *rc, size_t n, const uint8_t *done, size_t *w) {
                 level_implies(u->lv, tasks[i].lv)) {
                 tasks[i].copt.implied_vo = &u->res.vo;
                 tasks[i].copt.implied_from = u->lv;
+                tasks[i].copt.implied_chosen = u->res.chosen;
             }
         }
         if (tasks[i].copt.implied_vo) w[m++] = i;

@@ -566,15 +566,28 @@ static verdict check_fitted(const pg_index *ix, check_level_id level, const chec
  * re-checked at this level: 1 with res a PASS, else 0 (res cleared). */
 static int implied_pass(const pg_index *ix, check_level_id level, const check_options *opt, par_pool *pool,
                         check_result *res) {
-    /* not with reads of repeated values: a PASS there also names the writer
-     * each such read saw (choice.h), which the order alone does not */
-    if (!opt->implied_vo || ix->h->num_amb) return 0;
+    if (!opt->implied_vo) return 0;
+    const history *h = ix->h;
+    history *chosen = NULL;
+    if (h->num_amb) {
+        /* with reads of repeated values a PASS also names the writer each
+         * such read saw (choice.h): the passing level's, under which its
+         * order is re-checked here (not with predicate reads' views) */
+        if (!opt->implied_chosen || h->preds || h->op_pred) return 0;
+        uint32_t *pick = xmalloc(((size_t)h->num_amb + 1) * sizeof *pick);
+        for (uint32_t i = 0; i < h->num_amb; i++) pick[i] = history_read_source(opt->implied_chosen, h->amb_read[i]);
+        chosen = history_with_choice(h, pick);
+        free(pick);
+        if (!chosen) return 0;
+        h = chosen;
+    }
     double t0 = monotonic_seconds();
     char why[300] = "";
-    int rc = vo_check_level_on(ix->h, opt->implied_vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
+    int rc = vo_check_level_on(h, opt->implied_vo, level, &res->cycle, why, sizeof why, pool, opt->priority);
     res->st.t_verify += monotonic_seconds() - t0;
     vec_clear(res->cycle);
-    if (rc != 1) return 0;
+    if (rc != 1) { history_free(chosen); return 0; }
+    res->chosen = chosen;
     version_order_copy(&res->vo, opt->implied_vo);
     res->stage = "implied";
     snprintf(res->msg, sizeof res->msg, "the version order that passed %s, re-checked at %s", level_name(opt->implied_from),

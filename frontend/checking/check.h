@@ -92,6 +92,11 @@ typedef struct check_options {
      * usual.  Levels that a search decides only (not rc, ra, cc). */
     const version_order *implied_vo;
     check_level_id implied_from;
+    /* With reads of repeated values: the history under the writers that
+     * level chose (its check_result.chosen), under which implied_vo is
+     * re-checked and which this level's PASS names too; NULL: none (the
+     * level runs its own search). */
+    const history *implied_chosen;
     /* si-plain, ser-plain: the session level (si, ser) is known to fail on
      * this history (run_check decided it in the same run), so the plain
      * level skips running it first and goes to its own search. */

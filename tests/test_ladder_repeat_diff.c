@@ -68,6 +68,7 @@ static void lg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const
 }
 
 static int lists;                       /* list histories (appends) instead of registers */
+static int strong_taken;                /* weak PASSes under a strong level's choice of writers */
 
 static history *random_history(int pct, int64_t *inv, int64_t *cmp) {
     rx_exec e;
@@ -100,6 +101,7 @@ static void one_run(const history *h, const int *want, unsigned threads, int lad
         assert_int_not_equal(L->verdict, VERDICT_UNKNOWN);
         got[L->level] = L->verdict == VERDICT_PASS;
         *implied += L->verdict == VERDICT_PASS && L->stage && !strcmp(L->stage, "implied");
+        strong_taken += L->verdict == VERDICT_PASS && strstr(L->msg, " holds under them)") != NULL;   /* weak_choice.c */
     }
     if (!rep.num_levels)                               /* the axioms fail every level */
         for (int l = 0; l < LEVEL_COUNT; l++) if (want[l]) got[l] = 0;
@@ -110,6 +112,7 @@ static void run(int pct, int rounds, uint64_t seed) {
     const char *more = getenv("LADDER_DIFF_ROUNDS");      /* a longer run by hand */
     if (more && atoi(more) > 0) rounds = atoi(more);
     rng_state = seed;
+    strong_taken = 0;
     int amb = 0, implied_amb = 0, compared = 0;
     for (int it = 0; it < rounds; it++) {
         int64_t inv[RX_T + 1], cmp[RX_T + 1];
@@ -141,8 +144,8 @@ static void run(int pct, int rounds, uint64_t seed) {
         }
         history_free(h);
     }
-    fprintf(stderr, "%s, repeat %d%%: %d histories with ambiguous reads, %d levels passed implied there, %d verdicts compared\n",
-            lists ? "lists" : "registers", pct, amb, implied_amb, compared);
+    fprintf(stderr, "%s, repeat %d%%: %d histories with ambiguous reads, %d levels passed implied there, %d verdicts compared, %d weak "
+            "PASSes under a strong level's writers\n", lists ? "lists" : "registers", pct, amb, implied_amb, compared, strong_taken);
     assert_true(amb >= rounds / 25);
     assert_true(implied_amb > 0);
 }

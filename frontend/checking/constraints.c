@@ -643,7 +643,9 @@ int pg_build_constraints(polygraph *g) {
     start_job sj = { g, 0 };
     par_pool_run_prio(pg_threads_for(g, ix->units.len) > 1 ? g->pool : NULL, g->prio, 2, start_task, &sj);
     if (!sj.acyclic) {
-        snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (SO, WR, read-modify-write chains) has a cycle");
+        const pg_index_opts *o = &ix->opts;            /* the level's known edges: the plain levels have no SO */
+        snprintf(g->fail_reason, sizeof g->fail_reason, "the known graph (%s%sWR%s) has a cycle", o->session_order ? "SO, " : "",
+                 o->real_time ? "RT, " : "", o->rmw_links ? ", read-modify-write chains" : "");
         g->fail_stage = "known graph";
         return 0;
     }

@@ -33,6 +33,17 @@ out=$("$ISOCHECK" check --level rc,ra "$d/fractured-read.txt" 2>/dev/null); rc=$
 [ $rc -eq 1 ] && echo "$out" | grep -q '^PASS rc:' && echo "$out" | grep -q '^FAIL ra:' &&
   echo "$out" | grep -q 'fractured read (TAP-k/l)' || t "rc,ra on a fractured read (rc $rc): $out"
 
+# a known-graph cycle names the edges of the level's known graph: the plain
+# levels have no SO, the session levels do (the reason is on -v's stderr)
+for lv in ser-plain si-plain rr; do
+  err=$("$ISOCHECK" check -v --level $lv "$d/g1c-wr-cycle.txt" 2>&1 >/dev/null); rc=$?
+  [ $rc -eq 1 ] && echo "$err" | grep -q "^\[$lv\] the known graph (WR, read-modify-write chains) has a cycle" ||
+    t "$lv's known-graph reason (rc $rc): $err"
+done
+err=$("$ISOCHECK" check -v --level ser "$d/g1c-wr-cycle.txt" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q '^\[ser\] the known graph (SO, WR, read-modify-write chains) has a cycle' ||
+  t "ser's known-graph reason (rc $rc): $err"
+
 # argument errors: exit 2, nothing on stdout, the reason on stderr
 bad() { pat=$1; shift; o=$("$@" 2>"$tmp/err"); rc=$?
         [ $rc -eq 2 ] && [ -z "$o" ] && grep -q -- "$pat" "$tmp/err" || t "$*: exit $rc, expected '$pat': $(cat "$tmp/err") $o"; }

@@ -110,4 +110,26 @@ static inline history *rx_build(const rx_exec *e, const char *name, rx_emit_fn e
     return h;
 }
 
+/* Registers: the value of the key of e->t[i].ops[j] that the writes of the
+ * transactions in its vis (in execution order) leave, 0 for the initial
+ * one; then the reading transaction's own last write before it. */
+static inline int64_t rx_reg_read(const rx_exec *e, int i, int j) {
+    const rx_op *o = &e->t[i].ops[j];
+    int64_t v = 0;
+    for (int u = 0; u < i; u++)
+        if ((o->vis >> u & 1u) && e->t[u].ran)
+            for (int q = 0; q < e->t[u].nops; q++)
+                if (e->t[u].ops[q].write && e->t[u].ops[q].key == o->key) v = e->t[u].ops[q].value;
+    for (int q = 0; q < j; q++)
+        if (e->t[i].ops[q].write && e->t[i].ops[q].key == o->key) v = e->t[i].ops[q].value;
+    return v;
+}
+
+/* An rx_emit_fn for registers: a write of its value, a read of rx_reg_read's. */
+static inline void rx_reg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const rx_exec *e, int i, int j) {
+    const rx_op *o = &e->t[i].ops[j];
+    int64_t v = o->write ? o->value : rx_reg_read(e, i, j);
+    hb_op(b, bt, o->write ? OP_WRITE : OP_READ, keys[o->key], v ? v : VALUE_INIT, (uint32_t)i + 1);
+}
+
 #endif

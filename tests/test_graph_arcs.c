@@ -21,6 +21,7 @@
 
 #include "gsat.h"
 #include "par.h"
+#include "tests/task_runners.h"
 #include "theory/acyclic.h"
 #include "theory/acyclic_internal.h"
 #include "theory/graph_problem.h"
@@ -39,18 +40,6 @@ static void random_arcs(gs_arc *arcs, int n, int nodes, int vars) {
         if (x == y && pick(4)) y = (x + 1) % nodes;
         arcs[i] = (gs_arc){ x, y, pick(5) ? (pick(2) ? v : -v) : 0 };
     }
-}
-
-static int runner_calls;
-static void run_reversed(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
-    (void)ctx;
-    runner_calls++;
-    for (size_t i = ntasks; i-- > 0;) fn(fctx, i);
-}
-static void run_threads(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
-    (void)ctx;
-    runner_calls++;
-    par_run(2, ntasks, fn, fctx);
 }
 
 /* The guarded edges' arrays of both engines, block by block. */

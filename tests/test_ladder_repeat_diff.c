@@ -34,24 +34,6 @@ static uint32_t rnd(uint32_t n) {
     return (uint32_t)((rng_state * 0x2545F4914F6CDD1DULL) >> 33) % n;
 }
 
-static int64_t rg_read(const rx_exec *e, int i, int j) {
-    const rx_op *o = &e->t[i].ops[j];
-    int64_t v = 0;
-    for (int u = 0; u < i; u++)
-        if ((o->vis >> u & 1u) && e->t[u].ran)
-            for (int q = 0; q < e->t[u].nops; q++)
-                if (e->t[u].ops[q].write && e->t[u].ops[q].key == o->key) v = e->t[u].ops[q].value;
-    for (int q = 0; q < j; q++)
-        if (e->t[i].ops[q].write && e->t[i].ops[q].key == o->key) v = e->t[i].ops[q].value;
-    return v;
-}
-
-static void rg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const rx_exec *e, int i, int j) {
-    const rx_op *o = &e->t[i].ops[j];
-    int64_t v = o->write ? o->value : rg_read(e, i, j);
-    hb_op(b, bt, o->write ? OP_WRITE : OP_READ, keys[o->key], v ? v : VALUE_INIT, (uint32_t)i + 1);
-}
-
 #define LG_LEN 16
 static void lg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const rx_exec *e, int i, int j) {
     const rx_op *o = &e->t[i].ops[j];
@@ -74,7 +56,7 @@ static history *random_history(int pct, int64_t *inv, int64_t *cmp) {
     rx_exec e;
     rx_params p = { .max_keys = lists ? 2 : 3, .write_of_5 = lists ? 3 : 2, .pct = pct };
     rx_draw(&e, &p, rnd, inv, cmp);
-    history *h = rx_build(&e, "ladder-diff", lists ? lg_emit : rg_emit, inv, cmp);
+    history *h = rx_build(&e, "ladder-diff", lists ? lg_emit : rx_reg_emit, inv, cmp);
     assert_non_null(h);
     return h;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "par.h"
+#include "tests/task_runners.h"
 #include "theory/pk_order.h"
 
 static uint64_t rng_state;
@@ -331,18 +332,6 @@ static void each_ends(void *ctx, size_t first, size_t count, int *buf) {
     memcpy(buf, s->ends + 2 * first, 2 * count * sizeof *buf);
     s->next = first + count;
     s->asked += count;
-}
-
-static int runner_calls;
-static void run_reversed(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
-    (void)ctx;
-    runner_calls++;
-    for (size_t i = ntasks; i-- > 0;) fn(fctx, i);
-}
-static void run_threads(void *ctx, size_t ntasks, void (*fn)(void *, size_t), void *fctx) {
-    (void)ctx;
-    runner_calls++;
-    par_run(2, ntasks, fn, fctx);
 }
 
 static void freeze_each_same_as_one_freeze(void **state) {

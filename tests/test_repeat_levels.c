@@ -33,34 +33,13 @@ static uint32_t rnd(uint32_t n) {
 
 static int rg_reread;                   /* test_rc_later_reads: reads re-read a key, each from its own snapshot */
 
-/* The value of key k that the writes of the transactions in vis (in
- * execution order) leave, 0 for the initial one; then the reading
- * transaction's own last write before it. */
-static int64_t rg_read(const rx_exec *e, int i, int j) {
-    const rx_op *o = &e->t[i].ops[j];
-    int64_t v = 0;
-    for (int u = 0; u < i; u++)
-        if ((o->vis >> u & 1u) && e->t[u].ran)
-            for (int q = 0; q < e->t[u].nops; q++)
-                if (e->t[u].ops[q].write && e->t[u].ops[q].key == o->key) v = e->t[u].ops[q].value;
-    for (int q = 0; q < j; q++)
-        if (e->t[i].ops[q].write && e->t[i].ops[q].key == o->key) v = e->t[i].ops[q].value;
-    return v;
-}
-
-static void rg_emit(history_builder *b, uint32_t bt, const uint32_t *keys, const rx_exec *e, int i, int j) {
-    const rx_op *o = &e->t[i].ops[j];
-    int64_t v = o->write ? o->value : rg_read(e, i, j);
-    hb_op(b, bt, o->write ? OP_WRITE : OP_READ, keys[o->key], v ? v : VALUE_INIT, (uint32_t)i + 1);
-}
-
 /* A random execution of tests/random_exec.h over registers (a write with
  * probability 2/5, up to 3 keys) and its history. */
 static history *repeat_random_history(int pct, int64_t *inv, int64_t *cmp) {
     rx_exec e;
     rx_params p = { .max_keys = 3, .write_of_5 = 2, .pct = pct, .reread = rg_reread };
     rx_draw(&e, &p, rnd, inv, cmp);
-    history *h = rx_build(&e, "repeat", rg_emit, inv, cmp);
+    history *h = rx_build(&e, "repeat", rx_reg_emit, inv, cmp);
     assert_non_null(h);
     return h;
 }

@@ -11,6 +11,7 @@
 
 #include "gsat.h"
 #include "theory/graph_problem.h"
+#include "theory/pk_order.h"
 
 /* An edge from -> to guarded by lit (0: always on), for add_arcs. */
 typedef struct gs_arc { int from, to, lit; } gs_arc;
@@ -26,7 +27,7 @@ int gsat_graph_add_arcs(gsat *s, int graph, const gs_arc *arcs, size_t n);
  * run (fn(fctx, i) for each i < ntasks, at once on the caller's pool):
  * the same result as one after the other, which NULL (the default)
  * gives.  Tasks neither allocate nor fail.  0, or -1 if s has no graph. */
-typedef void (*gs_run_fn)(void *ctx, size_t ntasks, void (*fn)(void *fctx, size_t task), void *fctx);
+typedef pk_run_fn gs_run_fn;                     /* theory/pk_order.h */
 int gsat_graph_set_runner(gsat *s, gs_run_fn run, void *ctx);
 
 typedef struct graph_sink_ops {

@@ -45,30 +45,37 @@ static void pairs_free(pairmap *p) {
     free(p->in);
 }
 
+/* The constraint on the pair (a, b) in that direction, else UINT32_MAX
+ * (the map is asked only when both units have one). */
+static uint32_t pair_of(const pairmap *pm, uint32_t a, uint32_t b) {
+    return pm->in[a] && pm->in[b] ? u64map_get(&pm->m, (uint64_t)a << 32 | b) : UINT32_MAX;
+}
+
+/* Whether unit a comes before unit b in the known graph's order (its last
+ * member's position before b's head's). */
+static int topo_before(const polygraph *g, uint32_t a, uint32_t b) {
+    const pg_index *ix = g->ix;
+    return g->topo_pos[pg_node_t(g, ix->units.data[a].last)] < g->topo_pos[pg_node_t(g, ix->units.data[b].head)];
+}
+
 static int order_lit(const polygraph *g, const pairmap *pm, int cons_var0, uint32_t a, uint32_t b) {
     const pg_index *ix = g->ix;
-    const u64map *pairs = &pm->m;
     if (pg_unit_is_init(ix, a)) return INT32_MAX;   /* INIT's unit is first */
     if (pg_unit_is_init(ix, b)) return 0;
-    uint32_t x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)a << 32 | b) : UINT32_MAX;
+    uint32_t x = pair_of(pm, a, b);
     if (x != UINT32_MAX) return cons_var0 + (int)x;
-    x = pm->in[a] && pm->in[b] ? u64map_get(pairs, (uint64_t)b << 32 | a) : UINT32_MAX;
-    if (x != UINT32_MAX) return -(cons_var0 + (int)x);
-    uint32_t pa = g->topo_pos[pg_node_t(g, ix->units.data[a].last)];
-    uint32_t pb = g->topo_pos[pg_node_t(g, ix->units.data[b].head)];
-    return pa < pb ? INT32_MAX : 0;
+    if ((x = pair_of(pm, b, a)) != UINT32_MAX) return -(cons_var0 + (int)x);
+    return topo_before(g, a, b) ? INT32_MAX : 0;
 }
 
 /* order_lit(g, pm, 1, a, b) == INT32_MAX (unit a always before unit b),
- * the map looked up only when the known graph's order has a first: the
- * overwritten and covered tests ask it of every unit of a key. */
+ * with the known graph's order asked before the map: the overwritten and
+ * covered tests ask it of every unit of a key. */
 static int always_before(const polygraph *g, const pairmap *pm, uint32_t a, uint32_t b) {
     const pg_index *ix = g->ix;
     if (pg_unit_is_init(ix, a)) return 1;
     if (pg_unit_is_init(ix, b)) return 0;
-    if (g->topo_pos[pg_node_t(g, ix->units.data[a].last)] >= g->topo_pos[pg_node_t(g, ix->units.data[b].head)]) return 0;
-    return !pm->in[a] || !pm->in[b] ||
-           (u64map_get(&pm->m, (uint64_t)a << 32 | b) == UINT32_MAX && u64map_get(&pm->m, (uint64_t)b << 32 | a) == UINT32_MAX);
+    return topo_before(g, a, b) && pair_of(pm, a, b) == UINT32_MAX && pair_of(pm, b, a) == UINT32_MAX;
 }
 
 /* Writer wt's version of key k is surely overwritten before reader rt's

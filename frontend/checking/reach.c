@@ -255,17 +255,41 @@ static inline int dominated(const reach_job *j, const uint16_t *acc, uint32_t k,
 
 /* Ask for what sorted_succ and dominated will read of u's successors
  * (their places in the order; their chains and positions, in their
- * transactions' records or the index's chain arrays: a miss each, one row
- * ahead of their use). */
+ * transactions' records or the index's chain arrays; a start node's class
+ * byte: a miss each, ahead of their use). */
 static inline void succ_fetch(const reach_job *j, uint32_t u) {
     const polygraph *g = j->g;
     const pg_index *ix = g->ix;
     for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
         uint32_t x = j->adj[e], t = pg_node_txn(g, x);
         __builtin_prefetch(&g->topo_pos[x]);
+        if (!has_row(g, x)) __builtin_prefetch(&g->sclass[t]);
         if (ix->chain_sess) { __builtin_prefetch(&ix->chain_sess[t]); __builtin_prefetch(&ix->chain_pos[t]); }
         else __builtin_prefetch(&ix->h->txns[t]);
     }
+}
+
+/* What merge_succ will read of successor x: its row and state, or a
+ * start node's arcs' rows (and its own commit's state).  Hints only. */
+static inline void succ_rows_fetch(const reach_job *j, uint32_t x) {
+    const polygraph *g = j->g;
+    if (has_row(g, x)) { row_fetch(j, x); __builtin_prefetch(&j->state[row_index(g, x)]); return; }
+    uint8_t cls = g->sclass[x >> 1];
+    if (cls & PG_SOUT_OWN) { row_fetch(j, x - 1); __builtin_prefetch(&j->state[row_index(g, x - 1)]); }
+    if (cls & PG_SOUT_MORE)
+        for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) row_fetch(j, 2 * g->sout[f]);
+}
+
+/* The rows of row node u's successor earliest in the order, the one
+ * row_build merges first (whose places succ_fetch asked for).  A hint. */
+static inline void first_fetch(const reach_job *j, uint32_t u) {
+    const uint32_t *topo = j->g->topo_pos;
+    uint32_t a = j->start[u], b = j->start[u + 1];
+    if (a == b) return;
+    uint32_t best = j->adj[a];
+    for (uint32_t e = a + 1; e < b; e++)
+        if (topo[j->adj[e]] < topo[best]) best = j->adj[e];
+    succ_rows_fetch(j, best);
 }
 
 /* u's successors, earliest in the order first (the earliest is the one
@@ -291,25 +315,25 @@ static uint32_t sorted_succ(const reach_job *j, uint32_t u, uint64_t *succ) {
  * a successor acc already reaches is skipped (dominated): at 1M
  * transactions about two successors in three, whose rows need not be
  * read at all.  The row is the minimum over every successor either way,
- * the same table as merging them all.  acc, tmp, bit, succ: scratch (the
- * row's width; maxdeg).  Returns the row's state. */
+ * the same table as merging them all.  Only the first successor's rows
+ * are asked for at once (first_fetch asked a row before); the others',
+ * once it is merged, unless it already reaches them (they would be
+ * skipped: asking for every row fetched about two rows in three for nothing).
+ * acc, tmp, bit, succ: scratch (the row's width; maxdeg).  Returns the
+ * row's state. */
 static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc, uint16_t *restrict tmp,
                           uint8_t *restrict bit, uint64_t *succ, uint64_t *skipped) {
     polygraph *g = j->g;
     uint32_t S = g->num_chains, k = g->topo_pos[u] >> g->reach_frame_shift;
     uint32_t n = sorted_succ(j, u, succ);
-    for (uint32_t i = 0; i < n; i++) {       /* first ask for every row */
-        uint32_t x = (uint32_t)succ[i];
-        if (has_row(g, x)) { row_fetch(j, x); continue; }
-        uint8_t cls = g->sclass[x >> 1];
-        if (cls & PG_SOUT_OWN) row_fetch(j, x - 1);
-        if (cls & PG_SOUT_MORE)
-            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) row_fetch(j, 2 * g->sout[f]);
-    }
+    if (n) succ_rows_fetch(j, (uint32_t)succ[0]);
     for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
     int exact = 1, skip = pg_reach_skip;     /* exact: acc holds the exact minima over the successors merged */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)succ[i];
+        if (i == 1)                          /* the rows the merge loop may read: a hint */
+            for (uint32_t q = 1; q < n; q++)
+                if (!(skip && exact && dominated(j, acc, k, (uint32_t)succ[q]))) succ_rows_fetch(j, (uint32_t)succ[q]);
         if (skip && exact && dominated(j, acc, k, x)) { ++*skipped; continue; }
         exact &= merge_succ(j, acc, k, x, bit, tmp);
     }
@@ -322,6 +346,23 @@ static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc
 /* Rows handed out per chunk: at most 64 (about a hundred microseconds of
  * work), fewer on small tables so that every thread gets some. */
 #define BAND_CHUNK 64u
+
+/* What the rows after row i of the band order read first, in stages (the
+ * rows are ordered by depth: their nodes' arcs lie anywhere): row i + 4's
+ * place in the adjacency, row i + 3's arcs, row i + 2's successors'
+ * records (succ_fetch), row i + 1's first successor's rows (first_fetch).
+ * Each stage reads what the one before asked for.  Hints only. */
+static inline void band_fetch(const reach_job *j, size_t i) {
+    const uint32_t *lv = j->lv;
+    size_t n = j->nlv;
+    if (i + 4 < n) __builtin_prefetch(&j->start[lv[i + 4]]);
+    if (i + 3 < n) {
+        uint32_t x = lv[i + 3], a = j->start[x], b = j->start[x + 1];
+        if (b > a) { __builtin_prefetch(&j->adj[a]); __builtin_prefetch(&j->adj[b - 1]); }
+    }
+    if (i + 2 < n) succ_fetch(j, lv[i + 2]);
+    if (i + 1 < n) first_fetch(j, lv[i + 1]);
+}
 
 static void band_task(void *ctx, size_t task) {
     (void)task;
@@ -336,7 +377,7 @@ static void band_task(void *ctx, size_t task) {
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
         for (size_t i = lo; i < hi; i++) {
             uint32_t u = j->lv[i];
-            if (i + 1 < j->nlv) succ_fetch(j, j->lv[i + 1]);
+            band_fetch(j, i);
             unsigned st = row_build(j, u, acc, acc + S + 1, bit, succ, &skipped);
             atomic_store_explicit(&j->state[row_index(j->g, u)], (uint8_t)st, memory_order_release);
         }

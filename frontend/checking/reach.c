@@ -21,7 +21,7 @@
  * false answer.
  *
  * Pruning rounds only append edges, so after the first table each
- * pg_reach relaxes the rows the new edges can change (below) instead of
+ * pg_reach relaxes the rows the new edges can change (reach_incr.c) instead of
  * recomputing all of them.
  *
  * A full table is built on the level's threads by bands of rows (see
@@ -53,10 +53,7 @@ static int cmp_u64(const void *a, const void *b) {
 /* The known graph in adjacency form, as dg_build would make it from the
  * known edges followed by the fixed ones (same per-node arc order, hence
  * the same Kahn order), built straight from g->known without a copy. */
-/* psi (rw_lazy): the known RW edges are no arcs; rr: its predicate ones. */
-static inline int no_arc(const polygraph *g, const pg_edge *e) {
-    return g->rw_lazy && PG_KIND(e->meta) == DEP_RW && pg_rw_lazy(g, e->from, PG_KEY(e->meta));
-}
+/* (no_arc, reach_rows.h: psi's and rr's lazy RW edges are no arcs) */
 
 /* The arrays a call makes for the known graph, kept between calls from
  * the first table until pruning ends (pg_reach_keep_scratch; pg_reach,
@@ -155,20 +152,7 @@ static void build_adjacency(const polygraph *g, dg_graph *dg, uint32_t *indeg, u
     free(fill);
 }
 
-/* Rows.  Every node has one, unless g->reach_half (the split graph, when
- * the full table would be large: pg_reach_half_mode).  There every edge
- * joins a commit and a start node (D: commit -> start, fixed and RW:
- * start -> commit), so only commit nodes get rows (row t for transaction
- * t): a start node's entries are its own position and the rows of the
- * commits it has arcs to (the fixed one to its own commit, its RW ones),
- * and a commit's row takes its successors' entries that way.  Half the
- * table, for the cost of gathering a start node's entries from its arcs
- * wherever its row was read before, once per commit with an arc into it. */
-static inline int has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
-static inline uint8_t *row_of(const polygraph *g, uint32_t u) {
-    return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
-}
-
+/* Rows: has_row and row_of, reach_rows.h. */
 pg_reach_half_id pg_reach_half_mode = PG_REACH_HALF_AUTO;
 
 /* ---- the full table ---------------------------------------------------
@@ -271,17 +255,41 @@ static inline int dominated(const reach_job *j, const uint16_t *acc, uint32_t k,
 
 /* Ask for what sorted_succ and dominated will read of u's successors
  * (their places in the order; their chains and positions, in their
- * transactions' records or the index's chain arrays: a miss each, one row
- * ahead of their use). */
+ * transactions' records or the index's chain arrays; a start node's class
+ * byte: a miss each, ahead of their use). */
 static inline void succ_fetch(const reach_job *j, uint32_t u) {
     const polygraph *g = j->g;
     const pg_index *ix = g->ix;
     for (uint32_t e = j->start[u]; e < j->start[u + 1]; e++) {
         uint32_t x = j->adj[e], t = pg_node_txn(g, x);
         __builtin_prefetch(&g->topo_pos[x]);
+        if (!has_row(g, x)) __builtin_prefetch(&g->sclass[t]);
         if (ix->chain_sess) { __builtin_prefetch(&ix->chain_sess[t]); __builtin_prefetch(&ix->chain_pos[t]); }
         else __builtin_prefetch(&ix->h->txns[t]);
     }
+}
+
+/* What merge_succ will read of successor x: its row and state, or a
+ * start node's arcs' rows (and its own commit's state).  Hints only. */
+static inline void succ_rows_fetch(const reach_job *j, uint32_t x) {
+    const polygraph *g = j->g;
+    if (has_row(g, x)) { row_fetch(j, x); __builtin_prefetch(&j->state[row_index(g, x)]); return; }
+    uint8_t cls = g->sclass[x >> 1];
+    if (cls & PG_SOUT_OWN) { row_fetch(j, x - 1); __builtin_prefetch(&j->state[row_index(g, x - 1)]); }
+    if (cls & PG_SOUT_MORE)
+        for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) row_fetch(j, 2 * g->sout[f]);
+}
+
+/* The rows of row node u's successor earliest in the order, the one
+ * row_build merges first (whose places succ_fetch asked for).  A hint. */
+static inline void first_fetch(const reach_job *j, uint32_t u) {
+    const uint32_t *topo = j->g->topo_pos;
+    uint32_t a = j->start[u], b = j->start[u + 1];
+    if (a == b) return;
+    uint32_t best = j->adj[a];
+    for (uint32_t e = a + 1; e < b; e++)
+        if (topo[j->adj[e]] < topo[best]) best = j->adj[e];
+    succ_rows_fetch(j, best);
 }
 
 /* u's successors, earliest in the order first (the earliest is the one
@@ -307,25 +315,25 @@ static uint32_t sorted_succ(const reach_job *j, uint32_t u, uint64_t *succ) {
  * a successor acc already reaches is skipped (dominated): at 1M
  * transactions about two successors in three, whose rows need not be
  * read at all.  The row is the minimum over every successor either way,
- * the same table as merging them all.  acc, tmp, bit, succ: scratch (the
- * row's width; maxdeg).  Returns the row's state. */
+ * the same table as merging them all.  Only the first successor's rows
+ * are asked for at once (first_fetch asked a row before); the others',
+ * once it is merged, unless it already reaches them (they would be
+ * skipped: asking for every row fetched about two rows in three for nothing).
+ * acc, tmp, bit, succ: scratch (the row's width; maxdeg).  Returns the
+ * row's state. */
 static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc, uint16_t *restrict tmp,
                           uint8_t *restrict bit, uint64_t *succ, uint64_t *skipped) {
     polygraph *g = j->g;
     uint32_t S = g->num_chains, k = g->topo_pos[u] >> g->reach_frame_shift;
     uint32_t n = sorted_succ(j, u, succ);
-    for (uint32_t i = 0; i < n; i++) {       /* first ask for every row */
-        uint32_t x = (uint32_t)succ[i];
-        if (has_row(g, x)) { row_fetch(j, x); continue; }
-        uint8_t cls = g->sclass[x >> 1];
-        if (cls & PG_SOUT_OWN) row_fetch(j, x - 1);
-        if (cls & PG_SOUT_MORE)
-            for (uint32_t f = g->sout_start[x >> 1]; f < g->sout_start[(x >> 1) + 1]; f++) row_fetch(j, 2 * g->sout[f]);
-    }
+    if (n) succ_rows_fetch(j, (uint32_t)succ[0]);
     for (uint32_t x = 0; x < S; x++) acc[x] = PG_REACH_NONE;
     int exact = 1, skip = pg_reach_skip;     /* exact: acc holds the exact minima over the successors merged */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t x = (uint32_t)succ[i];
+        if (i == 1)                          /* the rows the merge loop may read: a hint */
+            for (uint32_t q = 1; q < n; q++)
+                if (!(skip && exact && dominated(j, acc, k, (uint32_t)succ[q]))) succ_rows_fetch(j, (uint32_t)succ[q]);
         if (skip && exact && dominated(j, acc, k, x)) { ++*skipped; continue; }
         exact &= merge_succ(j, acc, k, x, bit, tmp);
     }
@@ -338,6 +346,23 @@ static unsigned row_build(const reach_job *j, uint32_t u, uint16_t *restrict acc
 /* Rows handed out per chunk: at most 64 (about a hundred microseconds of
  * work), fewer on small tables so that every thread gets some. */
 #define BAND_CHUNK 64u
+
+/* What the rows after row i of the band order read first, in stages (the
+ * rows are ordered by depth: their nodes' arcs lie anywhere): row i + 4's
+ * place in the adjacency, row i + 3's arcs, row i + 2's successors'
+ * records (succ_fetch), row i + 1's first successor's rows (first_fetch).
+ * Each stage reads what the one before asked for.  Hints only. */
+static inline void band_fetch(const reach_job *j, size_t i) {
+    const uint32_t *lv = j->lv;
+    size_t n = j->nlv;
+    if (i + 4 < n) __builtin_prefetch(&j->start[lv[i + 4]]);
+    if (i + 3 < n) {
+        uint32_t x = lv[i + 3], a = j->start[x], b = j->start[x + 1];
+        if (b > a) { __builtin_prefetch(&j->adj[a]); __builtin_prefetch(&j->adj[b - 1]); }
+    }
+    if (i + 2 < n) succ_fetch(j, lv[i + 2]);
+    if (i + 1 < n) first_fetch(j, lv[i + 1]);
+}
 
 static void band_task(void *ctx, size_t task) {
     (void)task;
@@ -352,7 +377,7 @@ static void band_task(void *ctx, size_t task) {
         size_t hi = lo + j->chunk < j->nlv ? lo + j->chunk : j->nlv;
         for (size_t i = lo; i < hi; i++) {
             uint32_t u = j->lv[i];
-            if (i + 1 < j->nlv) succ_fetch(j, j->lv[i + 1]);
+            band_fetch(j, i);
             unsigned st = row_build(j, u, acc, acc + S + 1, bit, succ, &skipped);
             atomic_store_explicit(&j->state[row_index(j->g, u)], (uint8_t)st, memory_order_release);
         }
@@ -448,122 +473,7 @@ static void build_start_arcs(polygraph *g, const dg_graph *dg) {
     g->sout_start[T] = (uint32_t)m;
 }
 
-/* ---- incremental update ----------------------------------------------
- * The table is the least fixpoint of row[u] = min(own position, rows of
- * u's successors); on a DAG that is unique.  After edges are appended to a
- * graph whose table is known, only the new edges' sources and their
- * ancestors can get smaller rows: relax those backwards, the node latest
- * in the (new) topological order first, so that every node's successors
- * are final when it is relaxed and it is visited once.  The result equals
- * a full recomputation; when too many nodes change, that is done instead.
- * In the split graph the rows are the commits', and a commit's successors
- * are reached through start nodes (see has_row). */
-
 pg_reach_mode_id pg_reach_mode = PG_REACH_AUTO;
-
-typedef struct node_heap { uint32_t *node; uint32_t len; const uint32_t *key; } node_heap;
-
-static void heap_push_node(node_heap *hp, uint32_t u) {
-    uint32_t i = hp->len++;
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (hp->key[hp->node[p]] >= hp->key[u]) break;
-        hp->node[i] = hp->node[p];
-        i = p;
-    }
-    hp->node[i] = u;
-}
-
-static uint32_t heap_pop_node(node_heap *hp) {
-    uint32_t top = hp->node[0], x = hp->node[--hp->len], i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= hp->len) break;
-        if (c + 1 < hp->len && hp->key[hp->node[c + 1]] > hp->key[hp->node[c]]) c++;
-        if (hp->key[hp->node[c]] <= hp->key[x]) break;
-        hp->node[i] = hp->node[c];
-        i = c;
-    }
-    if (hp->len) hp->node[i] = x;
-    return top;
-}
-
-typedef struct incr {
-    polygraph *g;
-    const dg_graph *dg;
-    const uint32_t *pstart, *pred;
-    uint8_t *queued;
-    uint16_t *val;               /* 3 rows' 16-bit forms */
-    node_heap hp;
-    uint8_t *bit;                /* a row's parity bytes */
-} incr;
-
-static void incr_push(incr *in, uint32_t u) {
-    if (in->queued[u]) return;
-    in->queued[u] = 1;
-    heap_push_node(&in->hp, u);
-}
-
-/* Row node p gets src's row (src a row node); queued if it changed. */
-static void incr_relax(incr *in, uint32_t p, uint32_t src) {
-    polygraph *g = in->g;
-    if (reach_rows_relax(g, row_of(g, p), row_of(g, src), in->val, in->bit)) incr_push(in, p);
-}
-
-/* Row node a gets what node x (a successor of a) contributes. */
-static void incr_from(incr *in, uint32_t a, uint32_t x) {
-    polygraph *g = in->g;
-    if (has_row(g, x)) { incr_relax(in, a, x); return; }
-    uint32_t c = pg_node_chain(g, x);
-    if (reach_rows_relax_own(g, row_of(g, a), c, c == HISTORY_NONE ? 0 : pg_node_pos(g, x), in->val, in->bit)) incr_push(in, a);
-    for (uint32_t f = in->dg->start[x]; f < in->dg->start[x + 1]; f++) incr_relax(in, a, in->dg->adj[f]);
-}
-
-/* The row nodes whose rows take row node x's: its row predecessors,
- * directly or through a start node. */
-static void incr_spread(incr *in, uint32_t x) {
-    polygraph *g = in->g;
-    for (uint32_t j = in->pstart[x]; j < in->pstart[x + 1]; j++) {
-        uint32_t s = in->pred[j];
-        if (has_row(g, s)) { incr_relax(in, s, x); continue; }
-        for (uint32_t k = in->pstart[s]; k < in->pstart[s + 1]; k++) incr_relax(in, in->pred[k], x);
-    }
-}
-
-/* Returns 0 (table unfinished: recompute it) when more than limit rows
- * would change. */
-static int update_incrementally(polygraph *g, const dg_graph *dg, uint32_t limit) {
-    uint32_t N = g->num_nodes, S = g->num_chains;
-    size_t M = dg->start[N];
-    /* predecessors: the reverse adjacency */
-    uint32_t *pstart = xcalloc((size_t)N + 1, sizeof *pstart), *pred = xmalloc((M + 1) * sizeof *pred);
-    for (size_t j = 0; j < M; j++) pstart[dg->adj[j] + 1]++;
-    for (uint32_t u = 0; u < N; u++) pstart[u + 1] += pstart[u];
-    uint32_t *fill = xmalloc(((size_t)N + 1) * sizeof *fill);
-    memcpy(fill, pstart, ((size_t)N + 1) * sizeof *fill);
-    for (uint32_t u = 0; u < N; u++)
-        for (uint32_t j = dg->start[u]; j < dg->start[u + 1]; j++) pred[fill[dg->adj[j]]++] = u;
-    free(fill);
-    incr in = { g, dg, pstart, pred, xcalloc(N ? N : 1, 1), xmalloc((3 * (size_t)S + 1) * sizeof(uint16_t)),
-                { xmalloc((N ? N : 1) * sizeof(uint32_t)), 0, g->topo_pos }, xmalloc((size_t)S + 8) };
-    for (size_t i = g->reach_edges; i < g->known.len; i++) {
-        if (no_arc(g, &g->known.data[i])) continue;
-        uint32_t a = g->known.data[i].from, b = g->known.data[i].to;
-        if (has_row(g, a)) incr_from(&in, a, b);
-        else   /* an RW arc a' -> b: the commits with an arc into a' get b's row */
-            for (uint32_t k = pstart[a]; k < pstart[a + 1]; k++) incr_relax(&in, pred[k], b);
-    }
-    uint32_t visited = 0;
-    int ok = 1;
-    while (in.hp.len) {
-        if (++visited > limit) { ok = 0; break; }
-        uint32_t x = heap_pop_node(&in.hp);
-        in.queued[x] = 0;
-        incr_spread(&in, x);
-    }
-    free(in.hp.node); free(in.queued); free(pstart); free(pred); free(in.val); free(in.bit);
-    return ok;
-}
 
 /* Whether to try the incremental update for `added` new edges.  A visit
  * costs several times a full recomputation's row (a heap, the reverse
@@ -639,7 +549,7 @@ static int compute(polygraph *g, int want_reach) {
             size_t added = g->known.len - g->reach_edges;
             if (!added) done = 1;                      /* nothing new: the table stands */
             else if (pg_reach_mode == PG_REACH_INCREMENTAL || incremental_may_pay(g, added, N)) {
-                done = update_incrementally(g, &dg, limit);
+                done = reach_update_incrementally(g, &dg, limit);
                 if (!done && (!g->reach_incr_failed || added < g->reach_incr_failed)) g->reach_incr_failed = added;
             }
         }

@@ -108,6 +108,10 @@ typedef struct check_options {
      * history_spill spilled); the caller calls pg_index_spill_forget
      * before freeing the index.  NULL: never. */
     const pg_index *spill_index;
+    /* rc, ra, cc with ambiguous reads: the strong levels' choices of writers,
+     * shared by the run's weak levels (weak_propose.h); NULL: the level
+     * checks them on its own. */
+    struct weak_proposals *proposals;
 } check_options;
 
 void check_options_default(check_options *o);

@@ -99,6 +99,7 @@ typedef struct run_ctx {
     const pg_index *ix;
     const run_check_options *o;
     level_task *tasks;
+    weak_proposals *props;       /* the weak levels' shared proposals (first wave only), or NULL */
 } run_ctx;
 
 static void progress_locked(void *ctx, const char *what) {
@@ -318,14 +319,10 @@ static void weak_together(run_ctx *rc, const size_t *w, size_t m) {
     if (k >= 2) {
         check_result *res = xcalloc(k, sizeof *res);
         check_weak_levels(rc->ix, lv, k, &rc->tasks[of[0]].copt, res);
-        for (size_t j = 0; j < k; j++) {
-            rc->tasks[of[j]].res = res[j];
-            rc->tasks[of[j]].pre_done = 1;
-        }
+        for (size_t j = 0; j < k; j++) rc->tasks[of[j]].res = res[j], rc->tasks[of[j]].pre_done = 1;
         free(res);
     }
-    free(lv);
-    free(of);
+    free(lv); free(of);
 }
 
 /* Once every level is decided, before any is interpreted: a level that
@@ -413,6 +410,7 @@ static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
     for (;;) {
         implied_together(rc, w, m);
         run_wave(rc, w, m, pool, together);
+        weak_proposals_free(rc->props), rc->props = NULL;   /* rc, ra, cc are of the first wave only */
         for (size_t k = 0; k < m; k++) done[w[k]] = 1;
         for (size_t i = 0; i < n; i++)
             if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) done[i] = 1;
@@ -664,8 +662,11 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
     pg_index_release_base_after(&ix, 2 * (unsigned)(n ? n : 1));
     unsigned at_once = pool ? (unsigned)par_pool_threads(pool) : 1;
     if (at_once > n) at_once = (unsigned)n;
-    int together = pool && n >= 2 && levels_fit(h, at_once - 1);
-    run_ctx rc = { h, orig, &ix, o, tasks };
+    run_ctx rc = { h, orig, &ix, o, tasks, NULL };
+    for (size_t i = 0; i < n && h->num_amb; i++)   /* rc, ra, cc share the strong levels' choices (weak_propose.h) */
+        if (check_level_is_weak(tasks[i].lv)) tasks[i].copt.proposals = rc.props = rc.props ? rc.props : weak_proposals_new();
+    /* proposals: a strong level's check beside the others, on its own index (doc/checker.md): one level more */
+    int together = pool && n >= 2 && levels_fit(h, at_once - 1 + (rc.props != NULL));
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);

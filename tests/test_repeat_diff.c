@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "frontend/checking/axioms.h"
 #include "frontend/checking/check.h"
 #include "frontend/recheck/verify_model.h"
@@ -92,8 +94,11 @@ static verdict pipeline(const history *h, int si, int *solver_fail) {
     check_result res;
     verdict v = check_level(&ix, si ? LEVEL_SI : LEVEL_SER, NULL, &res);
     const history *chosen = res.chosen ? res.chosen : r;
-    if (r->num_amb && !res.chosen) fprintf(stderr, "no choice: %s (%s)\n", res.msg, verdict_name(v));
-    if (r->num_amb) assert_non_null(res.chosen);
+    /* a cycle of known edges needs no choice (known_cycle.h): it is checked on r itself */
+    int known = v == VERDICT_FAIL && strstr(res.msg, "; the cycle shown is of known edges") != NULL;
+    if (r->num_amb && !res.chosen && !known) fprintf(stderr, "no choice: %s (%s)\n", res.msg, verdict_name(v));
+    if (r->num_amb && !known) assert_non_null(res.chosen);
+    if (known) assert_null(res.chosen);
     char why[300];
     if (v == VERDICT_PASS) assert_int_equal(vo_check(chosen, &res.vo, si, NULL, why, sizeof why), 1);
     if (v == VERDICT_FAIL) {

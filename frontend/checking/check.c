@@ -3,6 +3,7 @@
  * stages split into tasks run on the caller's pool (run_check's, shared by
  * the levels), else on one made for this check. */
 #include "frontend/checking/check.h"
+#include "frontend/checking/known_cycle.h"
 #include "frontend/checking/weak.h"
 #include "frontend/recheck/verify_model.h"
 #include "frontend/checking/choice.h"
@@ -143,6 +144,9 @@ static verdict confirm_failure(polygraph *g, const check_options *opt, check_res
         dep_edge d = { pg_node_txn(g, e->from), pg_node_txn(g, e->to), PG_KEY(e->meta), (uint8_t)k };
         vec_push(res->forced, d);
     }
+    dep_edge_vec known; vec_init(known);      /* under a choice: a cycle of known edges (known_cycle.h) */
+    if (res->chosen && !strcmp(stage, "known graph") && !(g->ix->h->preds && g->ix->h->preds->choices_attached))
+        pg_known_cycle(g, &known);
     vec_free(g->known);
     spill_index(g, opt);
     char why[300] = "";
@@ -150,6 +154,16 @@ static verdict confirm_failure(polygraph *g, const check_options *opt, check_res
     int rc = vo_check_level_on(h, &res->vo, res->level, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
+    if (rc == 0 && known.len && cycle_holds_level(g->ix->h, &res->vo, res->level, known.data, known.len, why, sizeof why)) {
+        history_free(res->chosen);            /* it holds whichever writer each read saw: shown, and explained, */
+        res->chosen = NULL;                   /* on the history with no writer chosen */
+        vec_free(res->cycle);
+        res->cycle = known;
+        snprintf(res->msg, sizeof res->msg, "%s, whichever write of its value each of the %u reads of a repeated value saw; "
+                 "the cycle shown is of known edges", g->fail_reason, g->ix->h->num_amb);
+        return res->verdict = VERDICT_FAIL;
+    }
+    vec_free(known);
     if (rc == 0 && cycle_holds_level(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why)) {
         if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);

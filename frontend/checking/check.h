@@ -58,7 +58,8 @@ typedef struct check_result {
     history *chosen;             /* repeated values (choice.h): the resolved history with every
                                     ambiguous read given the writer the answer assumes (PASS: the
                                     model's; FAIL: any, every choice fails), the one re-checked;
-                                    NULL when no read was ambiguous */
+                                    NULL when no read was ambiguous, or for a FAIL whose cycle is
+                                    of known edges (known_cycle.h: it holds on the history as is) */
     struct weak_result *weak;    /* rc, ra, cc (stage "saturation", weak.h): the labelled cycle with
                                     its anomaly name (FAIL) or the commit order (PASS); NULL for
                                     the other levels.  For these levels cycle holds the same cycle
@@ -108,6 +109,10 @@ typedef struct check_options {
      * history_spill spilled); the caller calls pg_index_spill_forget
      * before freeing the index.  NULL: never. */
     const pg_index *spill_index;
+    /* rc, ra, cc with ambiguous reads: the strong levels' choices of writers,
+     * shared by the run's weak levels (weak_propose.h); NULL: the level
+     * checks them on its own. */
+    struct weak_proposals *proposals;
 } check_options;
 
 void check_options_default(check_options *o);

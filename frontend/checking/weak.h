@@ -92,6 +92,12 @@ void weak_check_levels(const history *h, const uint8_t *part, const check_level_
                        struct par_pool *pool, weak_result *out);
 void weak_result_free(weak_result *r);
 
+/* The strong levels' choices of writers shared by a run's rc, ra and cc
+ * (weak_propose.h, where the rest of its interface is). */
+typedef struct weak_proposals weak_proposals;
+weak_proposals *weak_proposals_new(void);
+void weak_proposals_free(weak_proposals *p);
+
 /* For tests: cc scans a key's writers when they number at most 2 per
  * session writing it + slack (default 16), else searches each session's
  * (the answer is the same; a test reaches both ways with a slack of

@@ -18,7 +18,8 @@
  *         when one is on the cycle): every choice that agrees with those
  *         has the same cycle, and a clause excludes them all.
  * When the first WEAK_CHOICE_SER_AFTER choices fail, the levels ser, si,
- * psi and pc are checked in turn (each implies rc, ra and cc): the choice
+ * psi and pc are checked in turn (each implies rc, ra and cc; once per run,
+ * weak_propose.h, when the run shares its weak levels' proposals): the choice
  * of writers of each that passes (under which that level holds, so every
  * weak level does) is decided next, and the first that passes is the
  * answer; real histories with thousands of ambiguous reads need it
@@ -30,6 +31,7 @@
  * at opt->stop, or after WEAK_CHOICE_MAX_ROUNDS (UNKNOWN). */
 #include "frontend/checking/check.h"
 #include "frontend/checking/weak.h"
+#include "frontend/checking/weak_propose.h"
 #include "frontend/history/predicate.h"
 
 #include <stdlib.h>
@@ -283,55 +285,31 @@ static void clear(check_result *res, check_level_id level) {
     vec_init(res->cycle);
 }
 
-/* The levels decided by a search whose choice of writers is tried, in this
- * order: each implies rc, ra and cc (doc/levels.md, "The order of the
- * ladder": ser ⇒ si ⇒ psi ⇒ cc, si ⇒ pc ⇒ cc), so under a choice where one
- * holds every weak level holds too; the strongest first (its choice is the
- * likeliest to be a real execution's, and ser is cheap when it fails). */
-static const check_level_id strong_levels[] = { LEVEL_SER, LEVEL_SI, LEVEL_PSI, LEVEL_PC };
-#define NUM_STRONG (sizeof strong_levels / sizeof strong_levels[0])
-
-/* The choice of writers of strong_levels[k], when that level passes on
- * index mine: 1 with pick filled, else 0 (it fails, or it was not
- * decided). */
-static int strong_choice(const pg_index *mine, const wch *w, size_t k, const check_options *opt, uint32_t *pick) {
-    check_options o;
-    if (opt) o = *opt; else check_options_default(&o);
-    o.implied_vo = NULL;
-    o.implied_chosen = NULL;
-    o.session_level_fails = 0;
-    o.spill_index = NULL;
-    check_result sr;
-    verdict v = check_level(mine, strong_levels[k], &o, &sr);
-    int ok = v == VERDICT_PASS && sr.chosen;
-    for (uint32_t i = 0; ok && i < w->n; i++) pick[i] = history_read_source(sr.chosen, slot_op(w, i));
-    check_result_free(&sr);
-    return ok;
-}
-
 /* After WEAK_CHOICE_SER_AFTER refuted choices: the choices of the strong
- * levels that pass, strongest first, each decided at level (re-checked as
- * any choice is); the first that passes there is the answer.  1 and res
- * its PASS, else 0 (res cleared; the search goes on).  The strong levels
- * run on an index of their own: the caller's may be one whose base edges
- * are counted to be freed after its own levels' uses (run_check). */
+ * levels (weak_propose.h: ser, si, psi, pc, each implying rc, ra and cc)
+ * that pass, strongest first, each decided at level (re-checked as any
+ * choice is); the first that passes there is the answer.  1 and res its
+ * PASS, else 0 (res cleared; the search goes on).  The strong levels are
+ * checked once per run (opt->proposals, shared by the run's weak levels),
+ * else once for this level. */
 static int strong_choices(const pg_index *ix, wch *w, check_level_id level, const check_options *opt, check_result *res) {
-    pg_index mine;
-    ic_error err; ic_error_clear(&err);
-    if (!pg_index_build_opts(&mine, ix->h, &err, opt ? opt->pool : NULL, pg_index_opts_for(LEVEL_SER))) return 0;
+    weak_proposals *own = opt && opt->proposals ? NULL : weak_proposals_new();
+    weak_proposals *p = own ? own : opt->proposals;
     int found = 0;
-    for (size_t k = 0; k < NUM_STRONG && !found; k++) {
+    for (size_t k = 0; k < WEAK_NUM_STRONG && !found; k++) {
         if (opt && opt->stop && opt->stop(opt->stop_ctx)) break;
-        if (!strong_choice(&mine, w, k, opt, w->pick)) continue;
+        const history *c = weak_proposal(p, ix, k, opt);
+        if (!c) continue;
+        for (uint32_t i = 0; i < w->n; i++) w->pick[i] = history_read_source(c, slot_op(w, i));
         clear(res, level);
         if (decide(ix, w, w->pick, level, opt, res) == VERDICT_PASS) {
             size_t at = strlen(res->msg);
             snprintf(res->msg + at, sizeof res->msg - at, "; the writers of %s's choice (%s holds under them)",
-                     check_level_name(strong_levels[k]), check_level_name(strong_levels[k]));
+                     check_level_name(WEAK_STRONG_LEVELS[k]), check_level_name(WEAK_STRONG_LEVELS[k]));
             found = 1;
         } else clear(res, level);
     }
-    pg_index_free(&mine);
+    weak_proposals_free(own);
     return found;
 }
 

@@ -578,6 +578,7 @@ int run_check(const history *h, const run_check_options *o, report *rep, certifi
     h = history_resolved(h, err);
     if (!h) return 0;
     par_pool *pool = o->check.threads >= 2 ? par_pool_new(o->check.threads) : NULL;
+    history_share_read_sources(h, pool);         /* every register read's writer, looked up once (read_sources.c) */
     int ok = run_levels(orig, h, o, pool, rep, cert, cert_level, err);
     par_pool_free(pool);
     return ok;
@@ -622,6 +623,7 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
         rep->axioms_per_level = (uint8_t)!fail_all;
     }
     anomaly_list_free(&st.axioms);
+    history_read_sources_done(h);                /* spilled or freed: not resident at the levels' graphs */
     if (fail_all) {
         if (pool && st.ix_ok) pg_index_free(&st.ix);
         if (o->cycles_after_axioms) run_set_aside(h, o, pool, rep);

@@ -5,8 +5,9 @@
  * the current transaction on it (stamped by transaction, so nothing is
  * cleared between transactions; one record a key); a second pass per list
  * key compares every read with the longest one.  Linear in the size of the
- * history.  An external read's writer is looked up (history_writer_of)
- * and, in the common case, judged from the writer op alone: outside the
+ * history.  An external read's writer is looked up (history_read_source:
+ * the run's shared array, read_sources.c, else history_writer_of) and, in
+ * the common case, judged from the writer op alone: outside the
  * reader's ops, not overwritten, and, when some transaction does not
  * participate, of a transaction that is not aborted. */
 #include "frontend/checking/axioms.h"
@@ -116,7 +117,7 @@ static void external_read(ax *x, uint32_t r) {
     uint32_t t = history_op_txn(h, r), k = h->op_key[r];
     int64_t v = history_op_value(h, r);
     char tb[48], wb[48], kb[64], vb[96], nb[96];
-    uint32_t w = history_writer_of(h, k, v);
+    uint32_t w = history_read_source(h, r);  /* history_writer_of(h, k, v): the shared array's where there is one */
     /* the common case, nothing to report: another transaction's (outside
      * the current one's ops), final write, not aborted (none is when every
      * transaction participates), without looking up the writer's txn */
@@ -381,10 +382,11 @@ uint64_t axioms_level_count(const uint64_t counts[AN_NUM_KINDS], check_level_id 
  * and the per-key record of the op half as far ahead. */
 HISTORY_PREFETCH_FN void prefetch_reads(const history *h, const key_at *at, uint32_t o) {
     uint32_t a = o + HISTORY_PREFETCH_AHEAD, b = o + HISTORY_PREFETCH_AHEAD / 2, z = o + HISTORY_PREFETCH_REGION;
+    if (b < h->num_ops) HISTORY_PREFETCH(&at[h->op_key[b]]);          /* the key's record */
+    if (history_has_read_sources(h)) { history_read_source_prefetch(h, b); return; }   /* no lookups: the writer's kind */
     if (z < h->num_ops) history_writer_prefetch_region(h, h->op_key[z]);
     if (a < h->num_ops && history_op_kind(h, a) == OP_READ) history_writer_prefetch_slot(h, h->op_key[a], history_op_value(h, a));
     if (b < h->num_ops && history_op_kind(h, b) == OP_READ) history_writer_prefetch_op(h, h->op_key[b], history_op_value(h, b));
-    if (b < h->num_ops) HISTORY_PREFETCH(&at[h->op_key[b]]);          /* and the key's record */
 }
 
 uint64_t axioms_check_kinds(const history *h, anomaly_list *out, size_t limit, uint64_t counts[AN_NUM_KINDS]) {

@@ -45,6 +45,7 @@ static int read_error(ic_error *err, const history *h, uint32_t op, const char *
  * another.  Hints only. */
 static inline void prefetch_sources(const history *h, uint32_t op) {
     const uint32_t ahead = HISTORY_PREFETCH_AHEAD, half = ahead / 2, region = HISTORY_PREFETCH_REGION;
+    if (history_has_read_sources(h)) { history_read_source_prefetch(h, op + half); return; }   /* no lookups (read_sources.c) */
     if (op + region < h->num_ops) history_writer_prefetch_region(h, h->op_key[op + region]);
     if (op + ahead < h->num_ops && h->op_kind[op + ahead] == OP_READ)
         history_writer_prefetch_slot(h, h->op_key[op + ahead], history_op_value(h, op + ahead));

@@ -531,7 +531,7 @@ void history_free(history *h) {
     free(h->op_kind); free(h->op_key); free(h->op_val32); free(h->op_val64); free(h->esc_op); free(h->esc_val);
     free(h->op_line); free(h->op_txn_base); free(h->op_txn_delta); free(h->op_txn_full);
     free(h->key_ext); free(h->key_name); free(h->key_write_start); free(h->key_writes);
-    free(h->writer_slots); free(h->lists); free(h->list_pool); free(h->strings);
+    free(h->writer_slots); free(h->read_src_of == h ? h->read_src : NULL); free(h->lists); free(h->list_pool); free(h->strings);
     free(h->name_off);
     for (int k = 0; k < TIME_KINDS; k++) free(h->times[k]);
     preds_free(h->preds); free(h->op_pred);
@@ -557,6 +557,7 @@ int64_t history_read_value(const history *h, uint32_t op) {
 }
 
 uint32_t history_read_source(const history *h, uint32_t op) {
+    if (h->read_src_of == h && history_op_kind(h, op) == OP_READ) return h->read_src[op];   /* read_sources.c */
     return history_writer_of(h, h->op_key[op], history_read_value(h, op));
 }
 

@@ -239,6 +239,12 @@ typedef struct history {
     uint32_t *amb_read, *amb_start, *amb_cand;
     uint8_t *amb_why;
     struct history *resolved;        /* the resolved form, made once (history_resolved) */
+    /* history_share_read_sources (read_sources.c): per op, an OP_READ's
+     * history_writer_of (else HISTORY_NONE), looked up once a run; used
+     * only while read_src_of is this very history (a struct copy looks up). */
+    uint32_t *read_src;
+    const struct history *read_src_of;
+    uint8_t read_src_out;            /* history_read_sources_done spilled read_src */
     /* history_spill: the per-op arrays and the writer table are spilled
      * (the one field that changes after the build; no byte of the arrays
      * does). */
@@ -249,7 +255,8 @@ void history_free(history *h);
 /* Move the arrays the checking stages between the index and the re-check
  * do not read out of resident memory (io/spill.h: into a file, at the same
  * addresses, the same bytes): the ops' kinds, keys, values, transactions
- * and lines, key_writes and the writer table.  Any read afterwards is
+ * and lines, key_writes, the writer table and the shared read sources
+ * (history_share_read_sources).  Any read afterwards is
  * served as before (its page faults back in).  Nothing happens unless the
  * program called spill_enable.  Only for a history its owner frees with
  * history_free (not a view sharing another's arrays). */
@@ -381,6 +388,18 @@ HISTORY_PREFETCH_FN void history_writer_prefetch_op(const history *h, uint32_t k
     }
 }
 
+/* With the shared read sources (history_share_read_sources): the kind and
+ * transaction of read op's writer asked for ahead (the array itself is
+ * read in order; its writers are all over the history).  A hint only. */
+HISTORY_PREFETCH_FN void history_read_source_prefetch(const history *h, uint32_t op) {
+    if (op >= h->num_ops || h->read_src_of != h) return;
+    uint32_t w = h->read_src[op];
+    if (w >= h->num_ops) return;
+    HISTORY_PREFETCH(&h->op_kind[w]);
+    if (h->op_txn_full) HISTORY_PREFETCH(&h->op_txn_full[w]);
+    else { HISTORY_PREFETCH(&h->op_txn_delta[w]); HISTORY_PREFETCH(&h->op_txn_base[w >> HISTORY_TXN_BLOCK_SHIFT]); }
+}
+
 /* The successful write/append of `value` to `key`, or HISTORY_NONE. */
 uint32_t history_writer_of(const history *h, uint32_t key, int64_t value);
 
@@ -430,8 +449,22 @@ const int64_t *history_list(const history *h, uint32_t op, uint32_t *len);
 int64_t history_read_value(const history *h, uint32_t op);
 
 /* The op that wrote what read `op` observed (HISTORY_NONE: nobody): for a
- * list read, the appender of its last element — own appends included. */
+ * list read, the appender of its last element — own appends included.
+ * A register read's from the shared array when there is one (below). */
 uint32_t history_read_source(const history *h, uint32_t op);
+/* Look up every register read's writer once, on pool (NULL: the caller's
+ * thread), for the run's stages to share: history_read_source (and the
+ * history_snapshot_source / history_external_source of register reads)
+ * then answer from an array of 4 bytes an op, with the same results.
+ * Not thread-safe: call it before the stages start; h read-only else.
+ * history_read_sources_done, after the axioms and the index: the array
+ * is spilled where the program spills (io/spill.h; it stays for the
+ * interpretation, read back), else freed.  history_has_read_sources: whether h answers from it
+ * (callers skip their lookups' prefetches then). */
+struct par_pool;
+void history_share_read_sources(const history *h, struct par_pool *pool);
+void history_read_sources_done(const history *h);
+static inline int history_has_read_sources(const history *h) { return h->read_src_of == h; }
 /* The version an external read observed, as that version's final write op
  * (INIT's op k for the initial one), or HISTORY_NONE (nobody wrote it, or a
  * list shorter than its own suffix).  A register read: history_read_source.

@@ -12,7 +12,7 @@
 /* The arrays, with their bytes (NULL where absent); the last, the
  * transactions' records, only when history_spill_txns asks (the graph
  * and pruning read them: each node's session and place). */
-enum { NUM_ARRAYS = 10, NUM_AT_INDEX = 9 };
+enum { NUM_ARRAYS = 11, NUM_AT_INDEX = 10 };
 static void arrays(const history *h, void **p, size_t *bytes) {
     size_t n = h->num_ops;
     p[0] = h->op_kind; bytes[0] = n;
@@ -24,7 +24,8 @@ static void arrays(const history *h, void **p, size_t *bytes) {
     p[6] = h->op_line; bytes[6] = n * sizeof *h->op_line;
     p[7] = h->key_writes; bytes[7] = h->key_write_start ? (size_t)h->key_write_start[h->num_keys] * sizeof *h->key_writes : 0;
     p[8] = h->writer_slots; bytes[8] = (size_t)h->writer_cap * sizeof *h->writer_slots;
-    p[9] = h->txns; bytes[9] = (size_t)h->num_txns * sizeof *h->txns;
+    p[9] = h->read_src_of == h ? h->read_src : NULL; bytes[9] = n * sizeof *h->read_src;   /* read_sources.c */
+    p[10] = h->txns; bytes[10] = (size_t)h->num_txns * sizeof *h->txns;
 }
 
 void history_spill(const history *h) {
@@ -44,11 +45,12 @@ void history_spill_again(const history *h) {
 }
 
 void history_spill_forget(history *h) {
-    if (!h || !h->spilled) return;
+    if (!h || (!h->spilled && !h->read_src_out)) return;    /* read_src_out: history_read_sources_done spilled it */
     void *p[NUM_ARRAYS]; size_t bytes[NUM_ARRAYS];
     arrays(h, p, bytes);
     for (int i = 0; i < NUM_ARRAYS; i++) spill_forget(p[i], bytes[i]);
     h->spilled = 0;
+    h->read_src_out = 0;
 }
 
 void history_spill_txns(const history *h) {

@@ -131,15 +131,20 @@ static void read_task(void *ctx, size_t i) {
      * too) and the writer's final write; then that version's index. */
     const size_t ahead = HISTORY_PREFETCH_AHEAD;
     for (size_t r = 0; r < p->n; r++) {
-        if (r + ahead < p->n) {
-            uint32_t q = p->op[r + ahead];
-            history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
-        }
-        if (r + ahead / 2 < p->n && h->writer_slots) {
-            uint32_t q = p->op[r + ahead / 2];
-            uint32_t s = h->writer_slots[history_writer_home(h, h->op_key[q], history_read_value(h, q))];
-            if (s < h->num_ops) {
-                HISTORY_OP_PREFETCH(h, s);
+        if (history_has_read_sources(h)) {         /* the run's shared sources (read_sources.c): no lookups */
+            if (r + ahead / 2 < p->n && history_op_kind(h, p->op[r + ahead / 2]) == OP_READ) {
+                uint32_t s = h->read_src[p->op[r + ahead / 2]];
+                if (s < h->num_ops) HISTORY_OP_PREFETCH(h, s);
+            }
+        } else {
+            if (r + ahead < p->n) {
+                uint32_t q = p->op[r + ahead];
+                history_writer_prefetch_slot(h, h->op_key[q], history_read_value(h, q));
+            }
+            if (r + ahead / 2 < p->n && h->writer_slots) {
+                uint32_t q = p->op[r + ahead / 2];
+                uint32_t s = h->writer_slots[history_writer_home(h, h->op_key[q], history_read_value(h, q))];
+                if (s < h->num_ops) HISTORY_OP_PREFETCH(h, s);
             }
         }
         uint32_t op = p->op[r], t = history_op_txn(h, op), k = h->op_key[op];

@@ -15,7 +15,8 @@
  * every fact (same verdicts, same for every thread count), the table
  * itself against a search of the known graph (exact while offsets fit;
  * otherwise every fact it keeps is true), and its narrow rows against
- * wide ones (the same table). */
+ * wide ones (the same table); and a pruning round against the plain loop
+ * over the constraints. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -718,6 +719,77 @@ static void pruning_stopped_early_same_verdicts(void **state) {
     assert_true(stopped > 10);
 }
 
+/* One pruning round (prune.c: its tasks ask the cache for rows ahead)
+ * against the plain loop over the constraints on a twin polygraph with
+ * the same renewed table: the same kept constraints in the same order,
+ * the same new known edges in the same order, the same count decided;
+ * or, where a pair has both sides blocked, a failure in pruning.  On
+ * simulated histories with few keys (hundreds of constraints: the hints
+ * run), SER's graph and SI's. */
+static void pruning_round_same_as_plain_loop(void **state) {
+    (void)state;
+    int compared = 0, failed = 0;
+    size_t decided_total = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++)
+        for (int f = 0; f <= FAULT_CAUSALITY; f++) {
+            history *h = sim_clean(sim_history(seed % 2 ? SIM_SI : SIM_SER, (sim_fault)f, (sim_shape){ 12, 30, 6, 24 }, seed));
+            if (!h) continue;
+            pg_index ix; ic_error err; ic_error_clear(&err);
+            assert_true(pg_index_build(&ix, h, &err));
+            for (int split = 0; split < 2; split++) {
+                polygraph a, b;
+                pg_init(&a, &ix, split);
+                pg_init(&b, &ix, split);
+                int built = pg_build_constraints(&a);
+                assert_int_equal(pg_build_constraints(&b), built);
+                if (!built || !b.cons.len || !pg_reach(&b)) { pg_free(&a); pg_free(&b); continue; }
+                size_t known0 = b.known.len, decided = 0;
+                int both = 0;
+                pg_cons_vec keep; vec_init(keep);
+                pg_edge_vec edges; vec_init(edges);
+                dep_edge_vec scratch; vec_init(scratch);
+                for (size_t i = 0; i < b.cons.len && !both; i++) {
+                    pg_cons c = b.cons.data[i];
+                    int buv = pg_side_blocked(&b, c.u, c.v), bvu = pg_side_blocked(&b, c.v, c.u);
+                    if (buv && bvu) both = 1;
+                    else if (!buv && !bvu) vec_push(keep, c);
+                    else {
+                        decided++;
+                        if (bvu) pg_side_edges(&b, c.u, c.v, &scratch, &edges);
+                        else pg_side_edges(&b, c.v, c.u, &scratch, &edges);
+                    }
+                }
+                int ok = pg_prune(&a, 1);
+                if (both) {
+                    assert_false(ok);
+                    assert_string_equal(a.fail_stage, "pruning");
+                    assert_non_null(strstr(a.fail_reason, "both orders of two writers close a cycle"));
+                    failed++;
+                } else {
+                    assert_int_equal(a.prune_rounds, 1);
+                    assert_int_equal(a.cons_pruned, decided);
+                    assert_int_equal(a.cons.len, keep.len);
+                    for (size_t i = 0; i < keep.len; i++) {
+                        assert_int_equal(a.cons.data[i].u, keep.data[i].u);
+                        assert_int_equal(a.cons.data[i].v, keep.data[i].v);
+                    }
+                    assert_int_equal(a.known.len, known0 + edges.len);
+                    assert_memory_equal(a.known.data + known0, edges.data, edges.len * sizeof *edges.data);
+                    decided_total += decided;
+                    compared += b.cons.len > 64;
+                }
+                vec_free(keep); vec_free(edges); vec_free(scratch);
+                pg_free(&a); pg_free(&b);
+            }
+            pg_index_free(&ix);
+            history_free(h);
+        }
+    fprintf(stderr, "pruning round: %d rounds of over 64 constraints compared, %zu decided, %d failed\n", compared,
+            decided_total, failed);
+    assert_true(compared >= 4);
+    assert_true(decided_total > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(simulated_histories_same_for_every_thread_count),
@@ -731,6 +803,7 @@ int main(void) {
         cmocka_unit_test(drifting_sessions_rows_exact),
         cmocka_unit_test(skipped_successors_same_table),
         cmocka_unit_test(pruning_stopped_early_same_verdicts),
+        cmocka_unit_test(pruning_round_same_as_plain_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -411,6 +411,18 @@ static inline int pg_reaches(const polygraph *g, uint32_t u, uint32_t v) {
     return pg_reach_at(g, u, c) <= pg_node_pos(g, v);
 }
 
+/* Ask the cache for what pg_reach_at(g, u, .) reads: every line of u's
+ * row (for a start node of a half table, its class and its commit's row,
+ * which its fixed arc reaches).  The table is read at random; asked a few
+ * queries ahead, the misses overlap.  Performance only: nothing changes. */
+HISTORY_PREFETCH_FN void pg_reach_prefetch(const polygraph *g, uint32_t u) {
+    if (!g->reach) return;
+    const char *r = (const char *)(g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride);
+    if (!pg_reach_has_row(g, u)) HISTORY_PREFETCH(&g->sclass[u >> 1]);
+    for (size_t o = 0; o < g->reach_stride; o += 64) HISTORY_PREFETCH(r + o);
+    HISTORY_PREFETCH(r + g->reach_stride - 1);
+}
+
 /* Room for n more known edges, growing by exactly that much: the edge
  * list is the largest array of a level but one, and grows a few times by a
  * fraction (scan, pruning rounds), where doubling would reserve up to as
@@ -479,6 +491,26 @@ int  pg_build_constraints(polygraph *g);
 void pg_side_deps(const polygraph *g, uint32_t u, uint32_t v, dep_edge_vec *out);
 /* Side u<v would close a cycle with the known graph. */
 int  pg_side_blocked(const polygraph *g, uint32_t u, uint32_t v);
+/* Ask the cache for what pg_side_blocked(g, u, v) and (g, v, u) read at
+ * random (the heads' rows, the last writers' chain places), some tests
+ * before they run (prune.c).  Performance only: nothing changes. */
+HISTORY_PREFETCH_FN void pg_txn_place_prefetch(const pg_index *ix, uint32_t t) {
+    if (ix->chain_sess) { HISTORY_PREFETCH(&ix->chain_sess[t]); HISTORY_PREFETCH(&ix->chain_pos[t]); }
+    else HISTORY_PREFETCH(&ix->h->txns[t]);
+}
+HISTORY_PREFETCH_FN void pg_side_prefetch(const polygraph *g, uint32_t u, uint32_t v) {
+    const pg_index *ix = g->ix;
+    const pg_unit *U = &ix->units.data[u], *V = &ix->units.data[v];
+    uint32_t hu = U->head, hv = V->head;
+    pg_reach_prefetch(g, pg_node_t(g, hv));
+    pg_reach_prefetch(g, pg_node_t(g, hu));
+    if (pg_node_ww_in(g, hv) != pg_node_t(g, hv)) {
+        pg_reach_prefetch(g, pg_node_ww_in(g, hv));
+        pg_reach_prefetch(g, pg_node_ww_in(g, hu));
+    }
+    if (U->last) pg_txn_place_prefetch(ix, U->last);
+    if (V->last) pg_txn_place_prefetch(ix, V->last);
+}
 /* The edges making side u<v known (those the known graph implies are
  * skipped), appended to out (g only read: safe from several threads at
  * once); scratch is the caller's.  Returns the number of edges. */

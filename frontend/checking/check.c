@@ -150,7 +150,8 @@ static verdict confirm_failure(polygraph *g, const check_options *opt, check_res
     int rc = vo_check_level_on(h, &res->vo, res->level, &res->cycle, why, sizeof why, g->pool, g->prio);
     res->st.t_verify += monotonic_seconds() - t0;
     res->stage = stage;
-    if (rc == 0 && cycle_holds_level(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why)) {
+    if (rc == 0 && cycle_holds_level_on(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why, g->pool,
+                                        g->prio)) {
         if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;

@@ -334,7 +334,7 @@ static void ko_task(void *ctx, size_t r) {
 
 static void ko_build(vm *m, const uint8_t *want, struct par_pool *pool, int prio) {
     const history *h = m->h;
-    uint32_t nk = h->num_keys, nr = want ? 1 : par_pool_threads(pool);
+    uint32_t nk = h->num_keys, nr = par_pool_threads(pool);   /* a few keys (want) too: a pass over every op */
     uint32_t *cnt = xcalloc((size_t)nr * nk + 1, sizeof *cnt);
     ko_job j = { m, want, nr, cnt, 0 };
     par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);

@@ -131,7 +131,10 @@ static void random_vo(const history *h, version_order *vo) {
     vo->start[h->num_keys] = (uint32_t)vo->txns.len;
 }
 
-/* Every version's readers and the read-modify-write list, against the reference. */
+static size_t vidx_checked;
+
+/* Every version's readers, the read-modify-write list and every
+ * transaction's version of every key, against the reference. */
 static size_t compare_readers(const history *h, const version_order *vo, int level, par_pool *pool, unsigned ranges) {
     interpret_ranges = ranges;
     ictx c;
@@ -163,6 +166,17 @@ static size_t compare_readers(const history *h, const version_order *vo, int lev
             checked += n;
         }
     assert_int_equal(c.rmw_rd.len, nrmw);
+    /* every (key, transaction)'s version: the first entry of t in the
+     * key's slice when t writes the key, else none (a listed non-writer) */
+    for (uint32_t k = 0; k < vo->num_keys; k++)
+        for (uint32_t t = 0; t < h->num_txns; t++) {
+            uint32_t want = NONE;
+            for (uint32_t g = vo->start[k]; g < vo->start[k + 1] && want == NONE && ref_writes(h, t, k); g++)
+                if (vo->txns.data[g] == t) want = g;
+            assert_int_equal(ictx_vidx(&c, k, t), want);
+            vidx_checked += want != NONE;
+        }
+    assert_int_equal(ictx_vidx(&c, vo->num_keys, 1), NONE);
     vec_free(got);
     ictx_free(&c);
     return checked;
@@ -178,17 +192,22 @@ static void readers_by_definition(void **state) {
         random_vo(h, &vo);
         for (uint32_t t = 1; t < h->num_txns; t++)
             for (uint32_t k = 0; k < h->num_keys; k++) init_reads += ref_source(h, t, k) == 0;
-        static const struct { int level; unsigned ranges; int pool; } runs[] = {
-            { LEVEL_SER, 1, 0 }, { LEVEL_SI, 1, 0 }, { LEVEL_SER, 3, 1 }, { LEVEL_SI, 7, 1 },
+        static const struct { int level; unsigned ranges; int pool; uint32_t vsort_small; } runs[] = {
+            { LEVEL_SER, 1, 0, 32 }, { LEVEL_SI, 1, 0, 0 }, { LEVEL_SER, 3, 1, 0 }, { LEVEL_SI, 7, 1, 32 },
         };
-        for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+            interpret_vsort_small = runs[i].vsort_small;        /* in place, or through the buffer */
             checked += compare_readers(h, &vo, runs[i].level, runs[i].pool ? p2 : NULL, runs[i].ranges);
+        }
+        interpret_vsort_small = 32;
         version_order_free(&vo);
         history_free(h);
     }
     par_pool_free(p2);
-    fprintf(stderr, "  %zu readers compared (%zu reads of an initial version)\n", checked, init_reads);
+    fprintf(stderr, "  %zu readers compared (%zu reads of an initial version), %zu versions found\n", checked, init_reads,
+            vidx_checked);
     assert_true(checked > 10000);
+    assert_true(vidx_checked > 10000);
     assert_true(init_reads > 1000);
 }
 

@@ -515,6 +515,7 @@ static void verify_model_graph_survives_compaction(void **state) {
 enum { RK_KEYS = 150, RK_SESS = 6, RK_TXNS = 900 };
 
 static int recheck_cycles;       /* orders with a cycle seen */
+static int holds_checked[2];     /* cycles that do not hold and that hold, on a pool and not */
 
 static int recheck_all_pools(const history *h, const version_order *vo, int si, char *why0) {
     int rc0 = 0;
@@ -537,6 +538,28 @@ static int recheck_all_pools(const history *h, const version_order *vo, int si, 
         assert_int_equal(cyc.len, c0.len);
         for (size_t i = 0; i < cyc.len; i++) assert_memory_equal(&cyc.data[i], &c0.data[i], sizeof cyc.data[i]);
         vec_free(cyc);
+        if (rc != 0) continue;
+        /* cycle_holds_level gathers the cycle's keys on the pool: the same answer and message,
+         * for the cycle and for it with one edge's key or target changed */
+        check_level_id lv = si ? LEVEL_SI : LEVEL_SER;
+        for (size_t bad = 0; bad <= 2 * c0.len; bad++) {
+            dep_edge_vec c1; vec_init(c1);
+            vec_foreach(const dep_edge, e, c0) vec_push(c1, *e);
+            if (bad && c1.data[(bad - 1) / 2].kind != DEP_SO) {
+                dep_edge *e = &c1.data[(bad - 1) / 2];
+                if (bad % 2) e->key = (e->key + 1) % RK_KEYS; else e->to = (e->to + 1) % RK_TXNS;
+            }
+            char w1[300] = "", wp[300] = "";
+            int h1 = cycle_holds_level(h, vo, lv, c1.data, c1.len, w1, sizeof w1);
+            par_pool *pool2 = par_pool_new(threads);
+            int hp = cycle_holds_level_on(h, vo, lv, c1.data, c1.len, wp, sizeof wp, pool2, 0);
+            par_pool_free(pool2);
+            assert_int_equal(hp, h1);
+            assert_string_equal(wp, w1);
+            if (!bad) assert_int_equal(h1, 1);
+            holds_checked[h1]++;
+            vec_free(c1);
+        }
     }
     vec_free(c0);
     return rc0;
@@ -643,6 +666,7 @@ static void recheck_in_key_ranges_same_answers(void **state) {
         t[2] = t[1]; t[1] = x;
     }
     assert_true(recheck_cycles > 20);
+    assert_true(holds_checked[0] > 20 && holds_checked[1] > 20);
     /* the bad read alone: the replay's message; with an index fault of a
      * later key too: the index's (the whole index is checked first) */
     {

@@ -164,7 +164,8 @@ static verdict confirm_failure(polygraph *g, const check_options *opt, check_res
         return res->verdict = VERDICT_FAIL;
     }
     vec_free(known);
-    if (rc == 0 && cycle_holds_level(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why)) {
+    if (rc == 0 && cycle_holds_level_on(h, &res->vo, res->level, res->cycle.data, res->cycle.len, why, sizeof why, g->pool,
+                                        g->prio)) {
         if (res->chosen) choice_message(g->ix->h, res, g->fail_reason);
         else snprintf(res->msg, sizeof res->msg, "%s", g->fail_reason);
         return res->verdict = VERDICT_FAIL;

@@ -82,13 +82,15 @@ static uint8_t *edge_keys(const history *h, const dep_edge *c, size_t n) {
     return want;
 }
 
-int cycle_holds(const history *h, const version_order *vo, int si,
-                const dep_edge *c, size_t n, char *why, size_t wl) {
+/* The index of the cycle's keys: their ops are gathered in transaction
+ * ranges on pool (NULL: the caller alone), a pass over every op. */
+static int cycle_holds_on(const history *h, const version_order *vo, int si, const dep_edge *c, size_t n, char *why,
+                          size_t wl, struct par_pool *pool, int prio) {
     if (n == 0) { snprintf(why, wl, "empty cycle"); return 0; }
     vm m;
     memset(&m, 0, sizeof m);
     uint8_t *want = edge_keys(h, c, n);
-    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl);
+    int ok = want && vm_build(&m, h, vo, want, pool, prio, NULL, why, wl);
     if (!want) snprintf(why, wl, "no such key");
     for (size_t i = 0; i < n && ok; i++) {
         if (!vm_dep_holds(&m, &c[i], why, wl)) { ok = 0; break; }
@@ -107,6 +109,11 @@ int cycle_holds(const history *h, const version_order *vo, int si,
     return ok;
 }
 
+int cycle_holds(const history *h, const version_order *vo, int si,
+                const dep_edge *c, size_t n, char *why, size_t wl) {
+    return cycle_holds_on(h, vo, si, c, n, why, wl, NULL, 0);
+}
+
 static int has_edge(const dep_edge_vec *v, const dep_edge *e) {
     vec_foreach(const dep_edge, x, *v)
         if (x->from == e->from && x->to == e->to && x->key == e->key && x->kind == e->kind) return 1;
@@ -119,13 +126,14 @@ static int has_edge(const dep_edge_vec *v, const dep_edge *e) {
  * predicate one when its reader reads the key by predicate only, or when
  * it holds as a view's edge only (the reader's own read of the key is
  * not before the edge's target). */
-static int cycle_holds_rr(const history *h, const version_order *vo, const dep_edge *c, size_t n, char *why, size_t wl) {
+static int cycle_holds_rr(const history *h, const version_order *vo, const dep_edge *c, size_t n, char *why, size_t wl,
+                          struct par_pool *pool, int prio) {
     if (n == 0) { snprintf(why, wl, "empty cycle"); return 0; }
     vm m;
     memset(&m, 0, sizeof m);
     dep_edge_vec views; vec_init(views);
     uint8_t *want = edge_keys(h, c, n);
-    int ok = want && vm_build(&m, h, vo, want, NULL, 0, NULL, why, wl) && vm_view_edges(&m, want, NULL, &views, why, wl);
+    int ok = want && vm_build(&m, h, vo, want, pool, prio, NULL, why, wl) && vm_view_edges(&m, want, NULL, &views, why, wl);
     if (!want) snprintf(why, wl, "no such key");
     size_t prw = 0, item = 0;
     for (size_t i = 0; i < n && ok; i++) {
@@ -163,12 +171,17 @@ static int level_forbids(const history *h, check_level_id level, const dep_edge 
     return 1;                                    /* rr: cycle_holds_rr tells the kinds of its RW edges */
 }
 
-int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
-                      const dep_edge *c, size_t n, char *why, size_t wl) {
+int cycle_holds_level_on(const history *h, const version_order *vo, check_level_id level, const dep_edge *c, size_t n,
+                         char *why, size_t wl, struct par_pool *pool, int prio) {
     if ((unsigned)level >= LEVEL_COUNT || level_shape_of(level) < SHAPE_PC) { snprintf(why, wl, "not a searched level"); return 0; }
     if (n && !level_forbids(h, level, c, n, why, wl)) return 0;
-    if (level_shape_of(level) == SHAPE_RR) return cycle_holds_rr(h, vo, c, n, why, wl);
-    return cycle_holds(h, vo, level_shape_of(level) == SHAPE_SI, c, n, why, wl);
+    if (level_shape_of(level) == SHAPE_RR) return cycle_holds_rr(h, vo, c, n, why, wl, pool, prio);
+    return cycle_holds_on(h, vo, level_shape_of(level) == SHAPE_SI, c, n, why, wl, pool, prio);
+}
+
+int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
+                      const dep_edge *c, size_t n, char *why, size_t wl) {
+    return cycle_holds_level_on(h, vo, level, c, n, why, wl, NULL, 0);
 }
 
 /* rr: the views of kind (b) under every other choice of theirs (vm_views_other;

@@ -98,5 +98,10 @@ void vo_check_levels_on(const history *h, const version_order *vo, const check_l
  * anti-dependency. */
 int cycle_holds_level(const history *h, const version_order *vo, check_level_id level,
                       const dep_edge *c, size_t n, char *why, size_t whylen);
+/* The same, the pass that gathers the cycle's keys' ops in transaction
+ * ranges on pool at priority prio (NULL: inline): the same answer and
+ * message for every pool. */
+int cycle_holds_level_on(const history *h, const version_order *vo, check_level_id level, const dep_edge *c, size_t n,
+                         char *why, size_t whylen, struct par_pool *pool, int prio);
 
 #endif

@@ -69,17 +69,6 @@ typedef struct vgraph {
     const uint64_t *prw; size_t nprw;   /* rr: the predicate-only (t << 32 | k), sorted */
 } vgraph;
 
-/* lazy: the edge is no arc (psi's RW edges, rr's predicate anti-dependencies). */
-static void vg_find(vgraph *g, uint32_t x, uint32_t y, dep_kind kind, uint32_t key, int lazy) {
-    for (size_t i = 0; i < g->clen; i++) {
-        if (g->cfound[i] || g->cyc[i] != x || g->cyc[(i + 1) % g->clen] != y) continue;
-        int ok = 1;
-        if (g->mode.psi) ok = (kind == DEP_RW) == (i == g->rw_arc);
-        else if (g->mode.rr) ok = i == g->rw_arc ? kind == DEP_RW && !lazy : !lazy || g->find_lazy;
-        if (ok) { g->cfound[i] = 1; g->ckind[i] = (uint8_t)kind; g->ckey[i] = key; }
-    }
-}
-
 static int vg_is_prw(const uint64_t *prw, size_t n, uint32_t t, uint32_t k) {
     uint64_t x = (uint64_t)t << 32 | k;
     size_t lo = 0, hi = n;
@@ -142,7 +131,21 @@ typedef struct vpart {
     const uint64_t *prw; size_t nprw;   /* rr: vgraph's */
     const uint32_t *rank;         /* VG_RANK: the proposed rank per node */
     int against;                  /* VG_RANK: an arc x -> y with rank[x] >= rank[y] was seen */
+    uint32_t *fkey; uint8_t *fkind, *ffound;   /* VG_FIND: per cycle arc, the part's first edge with its ends */
 } vpart;
+
+/* A cycle arc's first edge in the part's sequence, into the part's arrays
+ * (lazy: no arc, psi's RW edges and rr's predicate anti-dependencies). */
+static void vg_find(vpart *p, uint32_t x, uint32_t y, dep_kind kind, uint32_t key, int lazy) {
+    const vgraph *g = p->g;
+    for (size_t i = 0; i < g->clen; i++) {
+        if (p->ffound[i] || g->cyc[i] != x || g->cyc[(i + 1) % g->clen] != y) continue;
+        int ok = 1;
+        if (g->mode.psi) ok = (kind == DEP_RW) == (i == g->rw_arc);
+        else if (g->mode.rr) ok = i == g->rw_arc ? kind == DEP_RW && !lazy : !lazy || g->find_lazy;
+        if (ok) { p->ffound[i] = 1; p->fkind[i] = (uint8_t)kind; p->fkey[i] = key; }
+    }
+}
 
 /* VG_RANK: the rank the arcs are tested against, INIT's nodes first (the
  * checker's graph leaves INIT out, so the proposal says nothing of them):
@@ -157,7 +160,7 @@ static inline void vg_arc(vpart *p, dep_kind kind, uint32_t key, uint32_t x, uin
     switch (p->pass) {
     case VG_COUNT: p->c[x]++; p->m++; break;
     case VG_FILL: p->adj[p->c[x]++] = y; break;
-    case VG_FIND: if (p->g->on[x]) vg_find(p->g, x, y, kind, key, 0); break;
+    case VG_FIND: if (p->g->on[x]) vg_find(p, x, y, kind, key, 0); break;
     case VG_RANK: p->against |= vg_rank_of(p, x) >= vg_rank_of(p, y); break;
     default: break;
     }
@@ -167,13 +170,13 @@ static inline void vg_edge(vpart *p, dep_kind kind, uint32_t key, uint32_t a, ui
     uint32_t x, y;
     if (p->mode->psi && kind == DEP_RW) {     /* psi: no arc; collected, and labelled on a cycle */
         if (p->pass == VG_RW) { vec_push(*p->rw, a); vec_push(*p->rw, b); }
-        else if (p->pass == VG_FIND && p->g->on[a]) vg_find(p->g, a, b, kind, key, 1);
+        else if (p->pass == VG_FIND && p->g->on[a]) vg_find(p, a, b, kind, key, 1);
         return;
     }
     if (p->mode->rr && kind == DEP_RW) {         /* rr: item RW edges are arcs, predicate ones not */
         int lazy = vg_is_prw(p->prw, p->nprw, a, key);
         if (p->pass == VG_RW) { vec_u32 *v = lazy ? p->rw : p->rw_item; vec_push(*v, a); vec_push(*v, b); return; }
-        if (p->pass == VG_FIND) { if (p->g->on[a]) vg_find(p->g, a, b, kind, key, lazy); return; }
+        if (p->pass == VG_FIND) { if (p->g->on[a]) vg_find(p, a, b, kind, key, lazy); return; }
         if (lazy) return;
     }
     if (!p->si) { x = a; y = b; }
@@ -210,7 +213,7 @@ static void vg_emit_views(vpart *p, const vreads *r) {
     vec_foreach(const dep_edge, e, r->views) {
         if (e->kind != DEP_RW) { vg_edge(p, (dep_kind)e->kind, e->key, e->from, e->to); continue; }
         if (p->pass == VG_RW) { vec_push(*p->rw, e->from); vec_push(*p->rw, e->to); }
-        else if (p->pass == VG_FIND && p->g->on[e->from]) vg_find(p->g, e->from, e->to, DEP_RW, e->key, 1);
+        else if (p->pass == VG_FIND && p->g->on[e->from]) vg_find(p, e->from, e->to, DEP_RW, e->key, 1);
     }
 }
 
@@ -259,27 +262,30 @@ static void vg_emit_keys(vpart *p, const version_order *vo, const vreads *r, uin
 }
 
 /* The CSR of the sequence, by parts: the head, then the key ranges in G
- * groups (one a thread), each group counting into its own per-node array
- * on the pool; a node's arcs are laid out head first, then group by group,
- * so each group fills its own slots of every node's list — the layout of
- * one pass over the whole sequence, for any G. */
+ * groups (one a thread), each part counting into its own per-node array
+ * on the pool, the head's a task beside the groups'; a node's arcs are
+ * laid out head first, then group by group, so each part fills its own
+ * slots of every node's list — the layout of one pass over the whole
+ * sequence, for any G. */
 typedef struct vg_job {
     const version_order *vo;
     const vreads *r;
     uint32_t groups;
     vpart *parts;                 /* groups + 1: the head's, then each group's */
-    const history *h;             /* vg_rank_task's head */
+    const history *h;             /* the head's */
     const uint8_t *part;
 } vg_job;
 
-static void vg_group_task(void *ctx, size_t j) {
+/* Part j of a pass: the head (and rr's views) for j = 0, else group j - 1's key ranges. */
+static void vg_part_task(void *ctx, size_t j) {
     const vg_job *job = ctx;
-    uint32_t lo = (uint32_t)((uint64_t)job->r->ntasks * j / job->groups);
-    uint32_t hi = (uint32_t)((uint64_t)job->r->ntasks * (j + 1) / job->groups);
-    vg_emit_keys(&job->parts[j + 1], job->vo, job->r, lo, hi);
+    vpart *p = &job->parts[j];
+    if (j == 0) { vg_emit_head(p, job->h, job->part); vg_emit_views(p, job->r); return; }
+    uint32_t lo = (uint32_t)((uint64_t)job->r->ntasks * (j - 1) / job->groups);
+    uint32_t hi = (uint32_t)((uint64_t)job->r->ntasks * j / job->groups);
+    vg_emit_keys(p, job->vo, job->r, lo, hi);
 }
 
-/* 0 (why set) if the sequence has 2^32 arcs or more. */
 /* One pass's parts: *groups (at most the pool's threads) and the head. */
 static vpart *vg_parts(const vgraph *g, const vreads *r, struct par_pool *pool, int pass, uint32_t *groups) {
     uint32_t G = par_pool_threads(pool);
@@ -290,6 +296,7 @@ static vpart *vg_parts(const vgraph *g, const vreads *r, struct par_pool *pool, 
     return parts;
 }
 
+/* 0 (why set) if the sequence has 2^32 arcs or more. */
 static int vg_build(vgraph *g, const history *h, const version_order *vo, const uint8_t *part, const vreads *r,
                     struct par_pool *pool, int prio, char *why, size_t wl) {
     uint32_t G;
@@ -300,9 +307,7 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
         parts[j].prw = g->prw; parts[j].nprw = g->nprw;
     }
     vg_job job = { vo, r, G, parts, h, part };
-    vg_emit_head(&parts[0], h, part);
-    vg_emit_views(&parts[0], r);
-    par_pool_run_prio(pool, prio, G, vg_group_task, &job);
+    par_pool_run_prio(pool, prio, (size_t)G + 1, vg_part_task, &job);
     uint64_t m = 0;
     for (uint32_t j = 0; j <= G; j++) m += parts[j].m;
     int ok = m < UINT32_MAX;
@@ -318,9 +323,7 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
         }
         g->start[g->n] = at;
         for (uint32_t j = 0; j <= G; j++) { parts[j].pass = VG_FILL; parts[j].adj = g->adj; }
-        vg_emit_head(&parts[0], h, part);
-        vg_emit_views(&parts[0], r);
-        par_pool_run_prio(pool, prio, G, vg_group_task, &job);
+        par_pool_run_prio(pool, prio, (size_t)G + 1, vg_part_task, &job);
     }
     for (uint32_t j = 0; j <= G; j++) free(parts[j].c);
     free(parts);
@@ -336,15 +339,6 @@ static int vg_build(vgraph *g, const history *h, const version_order *vo, const 
  * If all hold, rank strictly increases along every path, so the graph has
  * no cycle and neither the CSR nor the DFS is needed.  One arc against
  * the rank and the answer is the search's, as without a rank. */
-static void vg_rank_task(void *ctx, size_t j) {
-    const vg_job *job = ctx;
-    vpart *p = &job->parts[j];
-    if (j == 0) { vg_emit_head(p, job->h, job->part); return; }
-    uint32_t lo = (uint32_t)((uint64_t)job->r->ntasks * (j - 1) / job->groups);
-    uint32_t hi = (uint32_t)((uint64_t)job->r->ntasks * j / job->groups);
-    vg_emit_keys(p, job->vo, job->r, lo, hi);
-}
-
 /* 1 if every arc of the sequence goes up the rank (the graph is acyclic). */
 static int vg_ranked(const vgraph *g, const history *h, const version_order *vo, const uint8_t *part,
                      const vreads *r, const uint32_t *rank, struct par_pool *pool, int prio) {
@@ -352,17 +346,14 @@ static int vg_ranked(const vgraph *g, const history *h, const version_order *vo,
     vpart *parts = vg_parts(g, r, pool, VG_RANK, &G);
     for (uint32_t j = 0; j <= G; j++) parts[j].rank = rank;
     vg_job job = { vo, r, G, parts, h, part };
-    par_pool_run_prio(pool, prio, (size_t)G + 1, vg_rank_task, &job);
+    par_pool_run_prio(pool, prio, (size_t)G + 1, vg_part_task, &job);   /* no views: not rr */
     int against = 0;
     for (uint32_t j = 0; j <= G; j++) against |= parts[j].against;
     free(parts);
     return !against;
 }
 
-static void vg_free(vgraph *g) {
-    free(g->start); free(g->adj);
-    g->start = g->adj = NULL;
-}
+static void vg_free(vgraph *g) { free(g->start); free(g->adj); g->start = g->adj = NULL; }
 
 /* Iterative DFS; on a back edge returns 1 and the cycle's nodes in *cyc. */
 static int vg_find_cycle(const vgraph *g, vec_u32 *cyc) {
@@ -537,21 +528,30 @@ static int vg_rr(const vgraph *g, const vec_u32 *lazy, const vec_u32 *item, vec_
 
 /* The cycle's arcs as dependencies: each arc's kind and key are those of
  * the first edge of the sequence with its ends (the first in its tail's
- * arc list), found by a third pass; fixed arcs are left out. */
+ * arc list), found by a third pass in the CSR's parts on the pool (the
+ * first part that finds one: one pass's answer); fixed arcs are left out. */
 static void nodes_to_deps(vgraph *g, const history *h, const version_order *vo, const uint8_t *part,
-                          const vreads *r, const vec_u32 *cyc, dep_edge_vec *out) {
+                          const vreads *r, const vec_u32 *cyc, struct par_pool *pool, int prio, dep_edge_vec *out) {
     vec_clear(*out);
     size_t n = cyc->len;
     g->cyc = cyc->data; g->clen = n;
     g->on = xcalloc(g->n ? g->n : 1, 1);
-    g->ckey = xcalloc(n ? n : 1, sizeof *g->ckey);
-    g->ckind = xcalloc(n ? n : 1, 1);
-    g->cfound = xcalloc(n ? n : 1, 1);
+    g->ckey = xcalloc(n + 1, sizeof *g->ckey); g->ckind = xcalloc(n + 1, 1); g->cfound = xcalloc(n + 1, 1);
     for (size_t i = 0; i < n; i++) g->on[cyc->data[i]] = 1;
-    vpart p = { g->si, VG_FIND, &g->mode, g->clk, NULL, NULL, NULL, 0, g, NULL, g->prw, g->nprw, NULL, 0 };
-    vg_emit_head(&p, h, part);
-    vg_emit_views(&p, r);
-    vg_emit_keys(&p, vo, r, 0, r->ntasks);
+    uint32_t G;
+    vpart *parts = vg_parts(g, r, pool, VG_FIND, &G);
+    for (uint32_t j = 0; j <= G; j++) {
+        vpart *p = &parts[j];
+        p->clk = j == 0 ? g->clk : NULL; p->g = g; p->prw = g->prw; p->nprw = g->nprw;
+        p->fkey = xcalloc(n + 1, sizeof *p->fkey); p->fkind = xcalloc(n + 1, 1); p->ffound = xcalloc(n + 1, 1);
+    }
+    vg_job job = { vo, r, G, parts, h, part };
+    par_pool_run_prio(pool, prio, (size_t)G + 1, vg_part_task, &job);
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j <= G && !g->cfound[i]; j++)
+            if (parts[j].ffound[i]) { g->cfound[i] = 1; g->ckind[i] = parts[j].fkind[i]; g->ckey[i] = parts[j].fkey[i]; }
+    for (uint32_t j = 0; j <= G; j++) { free(parts[j].fkey); free(parts[j].fkind); free(parts[j].ffound); }
+    free(parts);
     /* start at a transaction's node: a run of clock ticks becomes one RT edge */
     uint32_t real = g->clk ? g->clk->base : g->n;
     size_t first = 0;
@@ -660,24 +660,24 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
         if (rc == 0 && cycle) {
             vec_u32 best; vec_init(best);
             vg_shorten(&g, &cyc, &best);
-            nodes_to_deps(&g, h, vo, part, r, &best, cycle);
+            nodes_to_deps(&g, h, vo, part, r, &best, pool, prio, cycle);
             vec_free(best);
         }
         if (rc == 1 && mode.psi) {
             vec_u32 rw; vec_init(rw);
-            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g, NULL, NULL, 0, NULL, 0 };
+            vpart p = { 0, VG_RW, &g.mode, NULL, &rw, NULL, NULL, 0, &g, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL };
             vg_emit_keys(&p, vo, r, 0, r->ntasks);
             vec_clear(cyc);
             if (vg_psi(&g, &rw, &cyc)) {
                 rc = 0;
                 g.rw_arc = cyc.len - 1;          /* r -> c closes it */
-                if (cycle) nodes_to_deps(&g, h, vo, part, r, &cyc, cycle);
+                if (cycle) nodes_to_deps(&g, h, vo, part, r, &cyc, pool, prio, cycle);
             }
             vec_free(rw);
         }
         if (rc == 1 && mode.rr && (g.nprw || r->views.len)) {
             vec_u32 lazy, item; vec_init(lazy); vec_init(item);
-            vpart p = { 0, VG_RW, &g.mode, NULL, &lazy, NULL, NULL, 0, &g, &item, g.prw, g.nprw, NULL, 0 };
+            vpart p = { 0, VG_RW, &g.mode, NULL, &lazy, NULL, NULL, 0, &g, &item, g.prw, g.nprw, NULL, 0, NULL, NULL, NULL };
             vg_emit_keys(&p, vo, r, 0, r->ntasks);
             vg_emit_views(&p, r);
             vec_clear(cyc);
@@ -685,7 +685,7 @@ int vm_graph_check(const history *h, const version_order *vo, vm_mode mode, cons
                 rc = 0;
                 g.rw_arc = cyc.len - 1;          /* r -> c, an item RW edge, closes it */
                 g.find_lazy = 1;
-                if (cycle) nodes_to_deps(&g, h, vo, part, r, &cyc, cycle);
+                if (cycle) nodes_to_deps(&g, h, vo, part, r, &cyc, pool, prio, cycle);
             }
             vec_free(lazy); vec_free(item);
         }

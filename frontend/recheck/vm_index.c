@@ -91,7 +91,10 @@ void vm_free(vm *m) {
  * open addressing inside them: a key's lookups stay in its few cache lines,
  * and keys in different ranges are indexed at once without sharing a
  * slot.  A probe compares g's range and marker exactly, so collisions cost
- * time, never a wrong answer. */
+ * time, never a wrong answer.  A slot holds g + 1, 0 when empty: the
+ * table is calloc'd, its pages zeroed where they are first written (in the
+ * key ranges' tasks) rather than all filled with a mark by one thread
+ * first, and never touched for a key not indexed (cycle_holds' few keys). */
 static uint64_t mk_hash(uint32_t key, int64_t v) {
     uint64_t x = (uint64_t)v * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)key << 32 | key);
     x ^= x >> 31; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 29;
@@ -109,8 +112,8 @@ static void mk_put(vm *m, uint32_t key, uint32_t g) {
     uint64_t base, size;
     mk_region(m, key, &base, &size);
     uint64_t i = mk_first(key, m->marker[g], size);
-    while (m->slot[base + i] != UINT32_MAX) i = i + 1 == size ? 0 : i + 1;
-    m->slot[base + i] = g;
+    while (m->slot[base + i]) i = i + 1 == size ? 0 : i + 1;
+    m->slot[base + i] = g + 1;
 }
 static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
     if (!m->slot) return UINT32_MAX;
@@ -118,7 +121,7 @@ static uint32_t mk_get(const vm *m, uint32_t key, int64_t v) {
     mk_region(m, key, &base, &size);
     uint32_t a = m->vo->start[key], b = m->vo->start[key + 1];
     for (uint64_t i = mk_first(key, v, size);; i = i + 1 == size ? 0 : i + 1) {
-        uint32_t g = m->slot[base + i];
+        uint32_t g = m->slot[base + i] - 1;               /* empty: UINT32_MAX */
         if (g == UINT32_MAX || (g >= a && g < b && m->marker[g] == v)) return g;
     }
 }
@@ -331,7 +334,7 @@ static void ko_task(void *ctx, size_t r) {
 
 static void ko_build(vm *m, const uint8_t *want, struct par_pool *pool, int prio) {
     const history *h = m->h;
-    uint32_t nk = h->num_keys, nr = want ? 1 : par_pool_threads(pool);
+    uint32_t nk = h->num_keys, nr = par_pool_threads(pool);   /* a few keys (want) too: a pass over every op */
     uint32_t *cnt = xcalloc((size_t)nr * nk + 1, sizeof *cnt);
     ko_job j = { m, want, nr, cnt, 0 };
     par_pool_run_prio(nr > 1 ? pool : NULL, prio, nr, ko_task, &j);
@@ -376,8 +379,7 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
     m->len = lists ? xcalloc(nv ? nv : 1, sizeof *m->len) : NULL;   /* read by list reads only */
     m->el_start = xcalloc((size_t)nk + 1, sizeof *m->el_start);
     size_t nslots = 2 * nv + nk + 1;
-    m->slot = xmalloc(nslots * sizeof *m->slot);
-    memset(m->slot, 0xff, nslots * sizeof *m->slot);
+    m->slot = xcalloc(nslots, sizeof *m->slot);
     split_keys(m, want ? 1 : par_pool_threads(pool));
     build_out *out = xcalloc(m->ntasks, sizeof *out);
     if (r) {

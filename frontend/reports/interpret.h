@@ -74,6 +74,9 @@ extern unsigned interpret_ranges;
  * their external reads by comparing their ops pairwise, larger ones with
  * per-key arrays (0: every transaction). */
 extern uint32_t interpret_small_txn;
+/* A testing knob: a key's versions are sorted by writer in place when it
+ * has at most this many (default 32), else through a buffer. */
+extern uint32_t interpret_vsort_small;
 /* Counters for tests: a cycle's edges explained ahead on a pool and kept,
  * and those explained again in order (their explanation looked up facts
  * that the edges before them had proven). */

@@ -49,7 +49,7 @@ uint32_t ictx_read_src(const ictx *c, uint32_t t, uint32_t key) {
 /* t's version of key: its index in vo->txns, or NONE. */
 uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t) {
     uint32_t f = history_txn_final_write(c->h, t, key);
-    return f == NONE ? NONE : c->vpos[f];
+    return f == NONE ? NONE : ictx_version_of(c, key, t);
 }
 
 /* The first entry of v (sorted) whose top half is hi. */
@@ -210,7 +210,7 @@ void interp_repair_vo(const history *h, const version_order *vo, const dep_edge 
 
 void ictx_free(ictx *c) {
     free(c->part);
-    free(c->vpos);
+    free(c->vsort);
     u64map_free(&c->lpos);
     free(c->lr_start); vec_free(c->lr);
     vec_free(c->init_rd); vec_free(c->rmw_rd);

@@ -59,8 +59,8 @@ typedef struct ictx {
                                     graph (a whole-history search does not look for them) */
     cycle_rule rule;             /* which cycles the level forbids (classify.h) */
     uint8_t *part;
-    uint32_t *vpos;              /* per op: for a txn's final write of a key, its version's index in
-                                    vo->txns (NONE: not in the version order) */
+    uint32_t *vsort;             /* per version: each key's slice of vo->txns as positions sorted by
+                                    writer, then position (ictx_version_of) */
     uint32_t *lr_start;          /* per key: its participants' list reads lr[lr_start[k]..] */
     vec_u32 lr;
     u64map lpos;                 /* (key, txn) -> index of txn's last element in the key's longest list */
@@ -107,6 +107,9 @@ uint32_t ictx_ext_read(const ictx *c, uint32_t t, uint32_t key, uint32_t *own);
 uint32_t ictx_read_src(const ictx *c, uint32_t t, uint32_t key);
 /* t's version of key: its index in vo->txns, or NONE. */
 uint32_t ictx_vidx(const ictx *c, uint32_t key, uint32_t t);
+/* The first position of t in key's slice of vo->txns, or NONE: ictx_vidx
+ * for a t known to write key (a binary search of vsort). */
+uint32_t ictx_version_of(const ictx *c, uint32_t key, uint32_t t);
 /* The readers of version g of key (its index in vo->txns), in transaction
  * order, appended to out: the participants whose external read of key
  * observed the version's writer's final write (none for a later entry of

@@ -58,7 +58,7 @@ enum { RF_WW = 1, RF_WRITES = 2 };
 typedef struct read_part {
     uint32_t t0, t1;
     size_t n;
-    uint32_t *op, *w, *g;
+    uint32_t *op, *w, *own;          /* own: the reader's own appends before the read */
     uint8_t *ww;
     ivec_u64 init_rd, rmw_rd;
 } read_part;
@@ -118,10 +118,10 @@ static void read_task(void *ctx, size_t i) {
                 cap = cap ? 2 * cap : 1024;
                 p->op = xrealloc(p->op, cap * sizeof *p->op);
                 p->w = xrealloc(p->w, cap * sizeof *p->w);
-                p->g = xrealloc(p->g, cap * sizeof *p->g);
+                p->own = xrealloc(p->own, cap * sizeof *p->own);
             }
             p->op[p->n] = op;
-            p->g[p->n++] = own;                                  /* own appends, until resolved */
+            p->own[p->n++] = own;
         }
     }
     free(seen); free(app_txn); free(app_num);
@@ -150,29 +150,34 @@ static void read_task(void *ctx, size_t i) {
         uint32_t op = p->op[r], t = history_op_txn(h, op), k = h->op_key[op];
 #ifdef GSAT_DEBUG
         uint32_t own_ref;                        /* the read is t's external read of k, as ext_read defines it */
-        if (ictx_ext_read(c, t, k, &own_ref) != op || own_ref != p->g[r])
+        if (ictx_ext_read(c, t, k, &own_ref) != op || own_ref != p->own[r])
             internal_error("isocheck", "interpretation: a read is not its transaction's external read");
 #endif
-        uint32_t src = history_snapshot_source(h, op, p->g[r]);
+        uint32_t src = history_snapshot_source(h, op, p->own[r]);
         uint32_t w = src == HISTORY_NONE || history_op_txn(h, src) == t ? NONE : history_op_txn(h, src);
-        uint32_t fw = w == NONE ? NONE : writer_final_write(h, src);
+        int writes = history_txn_final_write(h, t, k) != NONE;
+        /* the writer's final write only where a read-modify-write link may
+         * be (the reader writes the key): a scan of the writer's ops at
+         * random, which the other reads need not pay */
 #ifdef GSAT_DEBUG
+        uint32_t fw = w == NONE ? NONE : writer_final_write(h, src);
         if (w != NONE && fw != history_txn_final_write(h, w, k))
             internal_error("isocheck", "interpretation: a version is not its writer's final write");
+#else
+        uint32_t fw = w == NONE || !writes ? NONE : writer_final_write(h, src);
 #endif
-        int writes = history_txn_final_write(h, t, k) != NONE;
         p->ww[r] = (uint8_t)((fw != NONE && fw == src && writes ? RF_WW : 0) | (writes ? RF_WRITES : 0));
-        p->g[r] = writes || w == 0 ? fw : NONE;        /* only these need the version's index */
         p->w[r] = w;
     }
     /* the initial versions' readers and the readers that write the key,
      * for the versions in vo (the only ones whose readers are asked for) */
     vec_init(p->init_rd); vec_init(p->rmw_rd);
     for (size_t r = 0; r < p->n; r++) {
-        if (p->g[r] == NONE) continue;
-        uint32_t g = c->vpos[p->g[r]], t = history_op_txn(h, p->op[r]);
+        uint32_t w = p->w[r];
+        if (w == NONE || (w != 0 && !(p->ww[r] & RF_WRITES))) continue;
+        uint32_t k = h->op_key[p->op[r]], g = ictx_version_of(c, k, w), t = history_op_txn(h, p->op[r]);
         if (g == NONE) continue;
-        if (p->w[r] == 0) vec_push(p->init_rd, PAIR(h->op_key[p->op[r]], t));
+        if (w == 0) vec_push(p->init_rd, PAIR(k, t));
         if (p->ww[r] & RF_WRITES) vec_push(p->rmw_rd, PAIR(g, t));
     }
 }
@@ -196,7 +201,7 @@ static void gather_readers(ictx *c, const read_part *parts, uint32_t n) {
 
 static void read_parts_free(read_part *parts, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
-        free(parts[i].op); free(parts[i].w); free(parts[i].g); free(parts[i].ww);
+        free(parts[i].op); free(parts[i].w); free(parts[i].own); free(parts[i].ww);
         vec_free(parts[i].init_rd); vec_free(parts[i].rmw_rd);
     }
     free(parts);
@@ -351,25 +356,49 @@ static void key_parts_free(key_part *parts, uint32_t n) {
 
 typedef struct key_job { ictx *c; key_part *parts; } key_job;
 
-/* vpos of the final writes of a range of keys: each op is one key's. */
-static void vpos_task(void *ctx, size_t i) {
+/* Each key's versions sorted by writer (vsort: ties by position), so that
+ * a writer's version is found by a binary search of its key's slice of
+ * vo: the slices are read in sequence, where a position per final write
+ * op (what was kept before) was filled by a look-up of every version's
+ * writer's ops at random (0.2 s CPU at 1M) for the few versions ever
+ * asked for.  Slices of a few versions are sorted in place, longer ones
+ * through a buffer of (writer, position) pairs. */
+uint32_t interpret_vsort_small = 32;
+static void vsort_task(void *ctx, size_t i) {
     const key_job *j = ctx;
     ictx *c = j->c;
-    const history *h = c->h;
     const uint32_t *vt = c->vo->txns.data;
-    uint32_t g1 = c->vo->start[j->parts[i].k1];
-    const uint32_t ahead = HISTORY_PREFETCH_AHEAD;
-    for (uint32_t k = j->parts[i].k0; k < j->parts[i].k1; k++)
-        for (uint32_t g = c->vo->start[k]; g < c->vo->start[k + 1]; g++) {
-            /* the writer's transaction, then its ops, asked for ahead */
-            if (g + ahead < g1 && vt[g + ahead] < h->num_txns) HISTORY_PREFETCH(&h->txns[vt[g + ahead]]);
-            if (g + ahead / 2 < g1 && vt[g + ahead / 2] < h->num_txns) {
-                const history_txn *tx = &h->txns[vt[g + ahead / 2]];
-                HISTORY_PREFETCH(&h->op_key[tx->first_op]); HISTORY_PREFETCH(&h->op_kind[tx->first_op]);
+    uint32_t *vs = c->vsort;
+    ivec_u64 buf; vec_init(buf);
+    for (uint32_t k = j->parts[i].k0; k < j->parts[i].k1; k++) {
+        uint32_t a = c->vo->start[k], b = c->vo->start[k + 1];
+        if (b <= a) continue;
+        if (b - a <= interpret_vsort_small) {
+            for (uint32_t g = a; g < b; g++) {           /* insertion: (writer, position) ascending */
+                uint32_t x = g;
+                for (; x > a && vt[vs[x - 1]] > vt[g]; x--) vs[x] = vs[x - 1];
+                vs[x] = g;
             }
-            uint32_t f = history_txn_final_write(h, vt[g], k);
-            if (f != NONE && c->vpos[f] == NONE) c->vpos[f] = g;
+            continue;
         }
+        vec_clear(buf);
+        for (uint32_t g = a; g < b; g++) vec_push(buf, PAIR(vt[g], g));
+        qsort(buf.data, buf.len, sizeof *buf.data, cmp_u64);
+        for (uint32_t g = a; g < b; g++) vs[g] = (uint32_t)buf.data[g - a];
+    }
+    vec_free(buf);
+}
+
+uint32_t ictx_version_of(const ictx *c, uint32_t key, uint32_t t) {
+    const version_order *vo = c->vo;
+    if (key >= vo->num_keys || key >= c->h->num_keys) return NONE;
+    uint32_t lo = vo->start[key], hi = vo->start[key + 1];
+    const uint32_t *vt = vo->txns.data;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (vt[c->vsort[mid]] < t) lo = mid + 1; else hi = mid;
+    }
+    return lo < vo->start[key + 1] && vt[c->vsort[lo]] == t ? c->vsort[lo] : NONE;
 }
 
 int ictx_rt(const ictx *c, uint32_t a, uint32_t b) {
@@ -391,12 +420,11 @@ void ictx_init(ictx *c, const history *h, const version_order *vo, int level, co
     c->forced = forced; c->nforced = nf; c->has_forced = nf != 0;
     c->part = history_participants(h);
     u64map_init(&c->lpos);
-    c->vpos = xmalloc(((size_t)h->num_ops + 1) * sizeof *c->vpos);
-    memset(c->vpos, 0xff, ((size_t)h->num_ops + 1) * sizeof *c->vpos);       /* NONE */
+    c->vsort = xmalloc((vo->txns.len + 1) * sizeof *c->vsort);
     uint32_t nkp;
     key_part *kp = key_parts(c, &nkp);
     key_job kj = { c, kp };
-    ipar_run(c, nkp, vpos_task, &kj);
+    ipar_run(c, nkp, vsort_task, &kj);
     key_parts_free(kp, nkp);
     /* the fact graph in compressed form, counted then placed (stable: each
      * node's arcs in the order above), the initial versions' readers and

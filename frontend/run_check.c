@@ -87,7 +87,7 @@ typedef struct level_task {
     int derived;                 /* FAIL derived from a weaker level's (ladder_derive.h): not checked */
     int interpreted;             /* interpreted between waves (interpret_early) */
     check_level_id derived_from;
-    int certified;               /* certify() ran in the task */
+    int certified;               /* cert_of_result() ran in the task */
     int cert_ok;
     certificate cert;            /* kept when cert_ok and a certificate is wanted */
     char cert_msg[512];
@@ -107,38 +107,6 @@ static void progress_locked(void *ctx, const char *what) {
     pthread_mutex_lock(&t->plock->mu);
     t->plock->progress((void *)check_level_name(t->lv), what);
     pthread_mutex_unlock(&t->plock->mu);
-}
-
-/* The certificate of a PASS, verified; with repeated values built on the
- * history under the model's choice, given its read lines, and verified
- * again against the history as loaded (orig), as `isocheck verify` will
- * (rc, ra, cc too: cert_weak_verify_reads); with predicate reads' chosen
- * views the same with view lines (cert_add_views).  1 if it verifies, 2 if
- * it verifies under the choice but its lines cannot name it (not kept),
- * else 0 with msg set. */
-static int certify(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
-    if (res->chosen) h = res->chosen;
-    ic_error cerr;
-    ic_error_clear(&cerr);
-    cert_status built = res->weak ? cert_build_weak(h, res->weak->order, res->weak->order_len, res->level, c, &cerr)
-                                  : cert_build_level(h, &res->vo, res->level, c, &cerr);
-    if (built == CERT_OK &&
-        cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
-        if (orig == h) return 1;
-        if (orig->preds && orig->preds->choices_attached && orig->num_amb) {
-            /* a predicate read's chosen views: view lines, verified against
-             * the history as loaded; a nil read's choice has no line (2) */
-            if (!cert_add_views(orig, h, c)) return 2;
-            if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
-            snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
-            return 0;
-        }
-        if (!orig->num_repeated) return 1;
-        cert_add_reads_from(orig, h, c);
-        if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
-    }
-    snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
-    return 0;
 }
 
 static void level_interpret(void *ctx, size_t i);
@@ -161,7 +129,7 @@ static void level_run(void *ctx, size_t i) {
     if (!t->pre_done) check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
-        t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+        t->cert_ok = cert_of_result(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
         if (!o->certificate) { cert_free(&t->cert); cert_init(&t->cert); }
     }
 }
@@ -495,9 +463,9 @@ static void keep_certificate(run_ctx *rc, size_t n, certificate *cert, int *cert
             int keep = o->certificate && cert && cert_level && *cert_level < 0;
             if (!t->certified && keep) {
                 t->certified = 1;
-                t->cert_ok = certify(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
+                t->cert_ok = cert_of_result(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
             }
-            if (t->certified && t->cert_ok == 2) continue;            /* not expressible as a file (certify) */
+            if (t->certified && t->cert_ok == 2) continue;            /* not expressible as a file (cert_of_result) */
             if (t->certified && t->cert_ok && keep) {
                 cert_free(cert);
                 *cert = t->cert;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontend/checking/depgraph.h"
+#include "frontend/checking/weak.h"
 #include "frontend/history/predicate.h"
 
 typedef struct build_ctx { int si; const cert_form *f; vec_u32 from, to; } build_ctx;
@@ -243,3 +244,28 @@ void cert_add_reads_from(const history *orig, const history *chosen, certificate
     free(q);
 }
 
+/* A PASS's certificate (cert_build.h; run_check's levels). */
+int cert_of_result(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap) {
+    if (res->chosen) h = res->chosen;
+    ic_error cerr;
+    ic_error_clear(&cerr);
+    cert_status built = res->weak ? cert_build_weak(h, res->weak->order, res->weak->order_len, res->level, c, &cerr)
+                                  : cert_build_level(h, &res->vo, res->level, c, &cerr);
+    if (built == CERT_OK &&
+        cert_verify_level(h, c, res->level, &cerr, NULL) == CERT_OK) {
+        if (orig == h) return 1;
+        if (orig->preds && orig->preds->choices_attached && orig->num_amb) {
+            /* a predicate read's chosen views: view lines, verified against
+             * the history as loaded; a nil read's choice has no line (2) */
+            if (!cert_add_views(orig, h, c)) return 2;
+            if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
+            snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
+            return 0;
+        }
+        if (!orig->num_repeated) return 1;
+        cert_add_reads_from(orig, h, c);
+        if (cert_verify_level(orig, c, res->level, &cerr, NULL) == CERT_OK) return 1;
+    }
+    snprintf(msg, cap, "internal error: the certificate does not verify: %.400s", cerr.msg);
+    return 0;
+}

@@ -13,6 +13,7 @@
 #include "frontend/history/history.h"
 #include "frontend/history/version_order.h"
 #include "frontend/recheck/certificate.h"
+#include "frontend/checking/check.h"
 
 /* From a version order (listing every participating writer of every key):
  * computes the commit order.  CERT_OK, or CERT_REJECT with err set when
@@ -42,5 +43,14 @@ int cert_add_views(const history *orig, const history *chosen, certificate *c);
  * read lines: one writer when they agree, else one per read in program
  * order (rc). */
 void cert_add_reads_from(const history *orig, const history *chosen, certificate *c);
+
+/* A level's PASS (res) as a certificate, verified: built on the history
+ * under the model's choice when values repeat (res->chosen), given its read
+ * lines (cert_add_reads_from) or a predicate read's view lines
+ * (cert_add_views), and verified again against the history as loaded
+ * (orig), as `isocheck verify` will.  1 if it verifies, 2 if it verifies
+ * under the choice but its lines cannot name it (not to be kept), else 0
+ * with msg set. */
+int cert_of_result(const history *orig, const history *h, const check_result *res, certificate *c, char *msg, size_t cap);
 
 #endif

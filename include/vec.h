@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "huge_pages.h"
+
 #define VEC(T) struct { T *data; size_t len, cap; }
 
 /* What the program is doing, for the out-of-memory line: a program's main
@@ -46,12 +48,14 @@ static inline void xalloc_fail(size_t bytes) {
 static inline void *xrealloc(void *p, size_t bytes) {
     void *q = realloc(p, bytes ? bytes : 1);
     if (!q) xalloc_fail(bytes);
+    huge_pages_advise_large(q, bytes);   /* large blocks on huge pages: include/huge_pages.h */
     return q;
 }
 
 static inline void *xcalloc(size_t n, size_t size) {
     void *q = calloc(n ? n : 1, size ? size : 1);
     if (!q) xalloc_fail(n * size);
+    huge_pages_advise_large(q, n * size);
     return q;
 }
 

@@ -18,33 +18,6 @@
 #define VECTORIZE __attribute__((optimize("vect-cost-model=cheap")))
 #else
 #define VECTORIZE
-/* Rows.  Every node has one, unless g->reach_half (the split graph, when
- * the full table would be large: pg_reach_half_mode).  There every edge
- * joins a commit and a start node (D: commit -> start, fixed and RW:
- * start -> commit), so only commit nodes get rows (row t for transaction
- * t): a start node's entries are its own position and the rows of the
- * commits it has arcs to (the fixed one to its own commit, its RW ones),
- * and a commit's row takes its successors' entries that way.  Half the
- * table, for the cost of gathering a start node's entries from its arcs
- * wherever its row was read before, once per commit with an arc into it. */
-static inline int has_row(const polygraph *g, uint32_t u) { return !g->reach_half || !(u & 1); }
-static inline uint8_t *row_of(const polygraph *g, uint32_t u) {
-    return g->reach + (size_t)(g->reach_half ? u >> 1 : u) * g->reach_stride;
-}
-
-/* The known graph's arcs are its edges but psi's (rw_lazy) known RW
- * edges and rr's predicate ones. */
-static inline int no_arc(const polygraph *g, const pg_edge *e) {
-    return g->rw_lazy && PG_KIND(e->meta) == DEP_RW && pg_rw_lazy(g, e->from, PG_KEY(e->meta));
-}
-
-struct dg_graph;
-/* reach_incr.c: the table (valid for g->known[0 .. reach_edges)) relaxed
- * for the edges after those, along dg (the known graph now) and
- * g->topo_pos; 0 (the table unfinished: recompute it) when more than
- * limit rows would change. */
-int reach_update_incrementally(polygraph *g, const struct dg_graph *dg, uint32_t limit);
-
 #endif
 
 /* Offsets past pg_reach_delta_max (a testing knob) become none; 1 if an

@@ -139,10 +139,7 @@ const char *report_level_name(int level) { return level == LEVEL_ANY ? "any" : l
 /* SO and RT edges name no key. */
 static int keyless(const dep_edge *e) { return e->kind == DEP_SO || e->kind == DEP_RT; }
 
-/* e's sentence; src: an RW edge's reader's writer when known (HISTORY_NONE:
- * not named).  A read whose writer the history does not establish
- * (report_assumed.h) is told as assumed. */
-static void edge_sentence_src(const history *h, const dep_edge *e, uint32_t src, char *buf, size_t n) {
+void report_edge_sentence_from(const history *h, const dep_edge *e, uint32_t src, char *buf, size_t n) {
     char a[64], b[64], kb[128], v1[256], v2[96], sb[64];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
@@ -184,7 +181,7 @@ static void edge_sentence_src(const history *h, const dep_edge *e, uint32_t src,
 }
 
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
-    edge_sentence_src(h, e, HISTORY_NONE, buf, n);
+    report_edge_sentence_from(h, e, HISTORY_NONE, buf, n);
 }
 
 /* "txn 3 -RW x-> txn 8 -WW x-> txn 3" */
@@ -300,7 +297,7 @@ static void print_why(FILE *out, const history *h, const report_anomaly *an, siz
         fprintf(out, "%s%s: %s's %s precedes %s's, else the cycle %s\n", ind, forced, a, kb, b, chain);
         for (size_t i = 1; i < w->alt.len; i++) {
             char s[700], t[600];
-            edge_sentence_src(h, &w->alt.data[i], i < w->basis.len ? w->basis.data[i].before : HISTORY_NONE, s, sizeof s);
+            report_edge_sentence_from(h, &w->alt.data[i], i < w->basis.len ? w->basis.data[i].before : HISTORY_NONE, s, sizeof s);
             if (i < w->basis.len) basis_text(h, &w->alt.data[i], &w->basis.data[i], t, sizeof t);
             else t[0] = 0;
             fprintf(out, "%s  where %s%s\n", ind, s, t);
@@ -374,7 +371,7 @@ void report_print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
     for (size_t i = 0; i < a->edges.len; i++) {
         const dep_edge *e = &a->edges.data[i];
         char x[64], y[64], kb[128], s[700];
-        edge_sentence_src(h, e, i < a->why.len ? a->why.data[i].before : HISTORY_NONE, s, sizeof s);
+        report_edge_sentence_from(h, e, i < a->why.len ? a->why.data[i].before : HISTORY_NONE, s, sizeof s);
         if (keyless(e))
             fprintf(out, "       %s -%s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     report_txn_name(h, e->to, y, sizeof y), s);
@@ -405,7 +402,13 @@ void report_print_level_text(FILE *out, const report *r, const report_level *L) 
     if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
     if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
     fputc('\n', out);
-    if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);   /* the choices assumed: repeated values, predicate reads */
+    /* the choices assumed: repeated values, predicate reads; with anomalies
+     * shown, each lists the reads it assumes (report_assumed.h) instead of
+     * the check's list, its cycle's transactions' reads */
+    const char *cut = shown && !L->implied && report_has_assumed(r->h) ? strstr(L->msg, "; the cycle shown assumes") : NULL;
+    if (cut) fprintf(out, "  %.*s; the anomalies below are cycles under one such choice, each listing the reads it assumes\n",
+                     (int)(cut - L->msg), L->msg);
+    else if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);
     size_t k = 0;
     vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) report_print_anomaly(out, r->h, a, ++k);
 }

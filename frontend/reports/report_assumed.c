@@ -4,12 +4,16 @@
 
 #include <string.h>
 
+#include "frontend/history/predicate.h"
+
 /* The resolved form that lists the reads with several possible writers:
  * h itself, or the one kept with it (history_resolved); NULL: none. */
 static const history *amb_of(const history *h) {
     if (h->num_amb) return h;
     return h->resolved && h->resolved->num_amb ? h->resolved : NULL;
 }
+
+int report_has_assumed(const history *h) { return h && amb_of(h) != NULL; }
 
 uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key) {
     const history *rh = amb_of(h);
@@ -72,15 +76,18 @@ void report_print_assumed(FILE *out, const history *h, const report_anomaly *a) 
     }
     vec_foreach(const report_fact, f, a->facts) note_why(h, &v, &f->why);
     if (v.len) {
-        fprintf(out, "     assumes (a value several transactions wrote: its writer is the check's choice, not forced by the "
-                     "history alone):");
+        fprintf(out, "     assumes (reads with several possible writers: each one's is the check's choice, not forced by "
+                     "the history alone):");
         const char *sep = "";
         vec_foreach(const assumed, x, v) {
             char rb[64], kb[128], vb[256], wb[64];
             uint32_t op = history_txn_external_read(h, x->reader, x->key);
-            fprintf(out, "%s %s read %s=%s from %s", sep, report_txn_name(h, x->reader, rb, sizeof rb),
-                    history_key_str(h, x->key, kb, sizeof kb), report_value(h, op, vb, sizeof vb),
-                    x->writer == HISTORY_NONE ? "a writer chosen" : report_txn_name(h, x->writer, wb, sizeof wb));
+            const char *w = x->writer == HISTORY_NONE ? "a writer chosen" : report_txn_name(h, x->writer, wb, sizeof wb);
+            report_txn_name(h, x->reader, rb, sizeof rb);
+            history_key_str(h, x->key, kb, sizeof kb);
+            if (h->op_pred && h->op_pred[op] != PRED_TAG_NONE)      /* a predicate read's version of a key */
+                fprintf(out, "%s %s saw %s's version of %s", sep, rb, w, kb);
+            else fprintf(out, "%s %s read %s=%s from %s", sep, rb, kb, report_value(h, op, vb, sizeof vb), w);
             sep = ",";
         }
         fputc('\n', out);

@@ -19,6 +19,8 @@
 
 #include "frontend/reports/report.h"
 
+/* Has h (or its resolved form) reads whose writer the history does not establish? */
+int report_has_assumed(const history *h);
 /* reader's external read of key, when it is a read whose writer the history
  * does not establish (several possible), else HISTORY_NONE. */
 uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key);

@@ -39,16 +39,16 @@
 #define PROOF_SEARCHES 12
 #define PROOF_BANNED 16
 
-/* Is t's external read of key one whose writer the choice assumes (ictx.amb)? */
+/* Is t's external read of key one whose writer the choice assumes (ictx.amb)?
+ * Its first op on key that is not an append (ictx_ext_read's), flagged
+ * OP_AMBIGUOUS in the resolved history (a write or none: no). */
 static int read_assumed(const ictx *c, uint32_t t, uint32_t key) {
     const history *a = c->amb;
     if (!a || t == 0 || t >= a->num_txns) return 0;
     const history_txn *tx = &a->txns[t];
-    uint32_t lo = 0, hi = a->num_amb;            /* t's first ambiguous read, if any */
-    while (lo < hi) { uint32_t mid = lo + (hi - lo) / 2; if (a->amb_read[mid] < tx->first_op) lo = mid + 1; else hi = mid; }
-    if (lo == a->num_amb || a->amb_read[lo] >= tx->first_op + tx->num_ops) return 0;
-    uint32_t op = ictx_ext_read(c, t, key, NULL);
-    return op != NONE && history_amb_index(a, op) != HISTORY_NONE;
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++)
+        if (a->op_key[op] == key && history_op_kind(a, op) != OP_APPEND) return history_op_ambiguous(a, op);
+    return 0;
 }
 
 /* Does e, with basis bs (may be NULL), rest on such a read: a WR edge on its

@@ -38,6 +38,9 @@
 #define PROOF_DEPTH 3
 #define PROOF_SEARCHES 12
 #define PROOF_BANNED 16
+/* Searches of a fact graph without assumed writers (ictx.amb) before the
+ * search with them: a proof from the history alone is short or absent. */
+#define STRICT_SEARCHES 4
 
 /* Is t's external read of key one whose writer the choice assumes (ictx.amb)?
  * Its first op on key that is not an append (ictx_ext_read's), flagged
@@ -539,12 +542,13 @@ static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key
     if (c->amb && !pf->strict) {                  /* first without the assumed writers */
         xedge_vec sx; vec_init(sx);                /* the extras that rest on none */
         vec_foreach(const xedge, x, ex) if (!edge_assumed(c, &x->e, &x->basis)) vec_push(sx, *x);
-        int searches = pf->searches;
+        int searches = pf->searches, cap = searches < STRICT_SEARCHES ? searches : STRICT_SEARCHES;
+        pf->searches = cap;
         pf->strict = 1;
         ok = prove_classes(c, pf, &pre, &sx, top, a, b, key, w);
         pf->strict = 0;
         vec_free(sx);
-        if (!ok) pf->searches = searches;
+        pf->searches = ok ? searches - (cap - pf->searches) : searches;
     } else if (pf->strict) {                       /* inside a proof without them: the extras that rest on none */
         size_t n = 0;
         vec_foreach(const xedge, x, ex) if (!edge_assumed(c, &x->e, &x->basis)) ex.data[n++] = *x;

@@ -414,7 +414,7 @@ static void level_interpret(void *ctx, size_t i) {
         return;
     }
     const history *own = t->part.h;
-    if (t->res.chosen) t->part.h = t->res.chosen;   /* repeated values: read under the choice the cycle assumes */
+    if (t->res.chosen) { t->part.choice_of = own; t->part.h = t->res.chosen; }   /* repeated values: read under the choice the cycle assumes */
     t->violations = interpret_failure(&t->part, t->lv, &t->res.vo, t->res.cycle.data, t->res.cycle.len,
                                       t->res.forced.data, t->res.forced.len,
                                       o->level_anomalies ? o->level_anomalies : o->max_anomalies,

@@ -191,6 +191,8 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     ictx c;
     ictx_init(&c, h, &rvo, level, forced, nforced, pool, prio);
     c.own_vo = rvo;
+    c.amb = r->choice_of && r->choice_of->num_amb ? r->choice_of
+          : r->choice_of && r->choice_of->resolved && r->choice_of->resolved->num_amb ? r->choice_of->resolved : NULL;
     uint8_t *excl = xcalloc(h->num_txns, 1);
     vec_u32 S; vec_init(S);
     dep_edge_vec mc, fb; vec_init(mc); vec_init(fb);

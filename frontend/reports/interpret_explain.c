@@ -14,7 +14,15 @@
  * explained or any fact whose proof is under way — so no explanation
  * assumes what it proves, and the facts proven first are listed in the
  * order proven (the anomaly's facts).  A forced edge whose fact cannot be
- * proven so is left out and the search is run again without it. */
+ * proven so is left out and the search is run again without it.
+ *
+ * Under a choice of writers (ictx.amb: a read of a repeated value with
+ * several possible writers has the one the check chose), a proof is first
+ * searched without any edge that rests on such a read (its WR edge, the RW
+ * edges from it, a read-modify-write link through it, a fact proven so):
+ * one found holds whichever writer each read saw.  Only when none is found
+ * within the bounds is the search run again with them (the report then says
+ * the proof is given the writers assumed: report_assumed.h). */
 #include "fatal.h"
 #include "frontend/reports/interpret_internal.h"
 
@@ -30,6 +38,30 @@
 #define PROOF_DEPTH 3
 #define PROOF_SEARCHES 12
 #define PROOF_BANNED 16
+/* Searches of a fact graph without assumed writers (ictx.amb) before the
+ * search with them: a proof from the history alone is short or absent. */
+#define STRICT_SEARCHES 4
+
+/* Is t's external read of key one whose writer the choice assumes (ictx.amb)?
+ * Its first op on key that is not an append (ictx_ext_read's), flagged
+ * OP_AMBIGUOUS in the resolved history (a write or none: no). */
+static int read_assumed(const ictx *c, uint32_t t, uint32_t key) {
+    const history *a = c->amb;
+    if (!a || t == 0 || t >= a->num_txns) return 0;
+    const history_txn *tx = &a->txns[t];
+    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++)
+        if (a->op_key[op] == key && history_op_kind(a, op) != OP_APPEND) return history_op_ambiguous(a, op);
+    return 0;
+}
+
+/* Does e, with basis bs (may be NULL), rest on such a read: a WR edge on its
+ * reader's, an RW edge on its reader's, a read-modify-write on the overwriter's? */
+static int edge_assumed(const ictx *c, const dep_edge *e, const edge_basis *bs) {
+    if (!c->amb) return 0;
+    if (e->kind == DEP_WR) return read_assumed(c, e->to, e->key);
+    if (e->kind == DEP_RW && read_assumed(c, e->from, e->key)) return 1;
+    return bs && bs->kind == BASIS_RMW && read_assumed(c, bs->after, e->key);
+}
 
 typedef struct xedge { uint32_t x, y; dep_edge e; edge_basis basis; } xedge;
 typedef VEC(xedge) xedge_vec;
@@ -114,13 +146,14 @@ typedef struct osearch {
      * class below its own (cls) has found a cycle (*low: the lowest so far) */
     _Atomic int *low;
     int cls, cancelled;
+    int strict;                  /* no arc or derived edge resting on an assumed writer (ictx.amb) */
 } osearch;
 
 static void osearch_init(osearch *s, uint32_t n) {
     s->par = xmalloc(((size_t)n + 1) * sizeof *s->par); s->id = xmalloc(((size_t)n + 1) * sizeof *s->id);
     s->queue = xmalloc(((size_t)n + 1) * sizeof *s->queue); s->how = xmalloc((size_t)n + 1);
     vec_init(s->stamped); vec_init(s->dv); vec_init(s->dv_arc);
-    s->low = NULL; s->cls = 0; s->cancelled = 0;
+    s->low = NULL; s->cls = 0; s->cancelled = 0; s->strict = 0;
     for (uint32_t u = 0; u < n; u++) s->par[u] = NONE;
 }
 
@@ -172,6 +205,7 @@ static void derive_rw(const ictx *c, osearch *s, uint32_t *qt, uint32_t u, int m
     for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++) {
         uint32_t k = h->op_key[op];
         if (!history_op_is_read(h, op) || ictx_ext_read(c, r, k, NULL) != op) continue;
+        if (s->strict && read_assumed(c, r, k)) continue;
         uint32_t src = ictx_read_src(c, r, k), xs, ys;
         if (src == NONE) continue;
         if (src == 0) {                 /* the initial version: every writer's is later (a fact needing no proof) */
@@ -234,6 +268,12 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
             uint32_t w = g->adj[j];
             if (s->par[w] != NONE || !ictx_arc_within(c, j, maxcls)) continue;
             if (c->cls[j] != CLS_KNOWN && is_banned(banned, j)) continue;
+            if (s->strict) {
+                dep_edge d;
+                edge_basis rmw = { BASIS_RMW, 0, 0, NONE };
+                if (ictx_arc_edge(c, u, j, &d) && (rmw.after = d.to, edge_assumed(c, &d, d.kind == DEP_WW && c->cls[j] == CLS_KNOWN ? &rmw : NULL)))
+                    continue;
+            }
             reach(s, &qt, u, w, 0, j);
         }
         if (qh <= DERIVE_NODES) derive_rw(c, s, &qt, u, maxcls, banned);
@@ -302,7 +342,22 @@ typedef struct iproof {
     int depth;
     int searches;
     int consulted;               /* facts was looked up (ictx_explain_edge's answer) */
+    int strict;                  /* nothing resting on an assumed writer (ictx.amb), facts proven inside too */
 } iproof;
+
+/* Does proof w rest on an assumed writer: an edge of its cycle, or a fact
+ * it cites (facts below lim)? */
+static int why_assumed(const ictx *c, const iproof *pf, const edge_why *w, size_t lim) {
+    if (!c->amb || w->status != WHY_FORCED) return 0;
+    for (size_t i = 0; i < w->alt.len; i++) {
+        const edge_basis *bs = i < w->basis.len ? &w->basis.data[i] : NULL;
+        if (edge_assumed(c, &w->alt.data[i], bs)) return 1;
+        if (bs && bs->kind == BASIS_PROVEN && bs->ref < lim && bs->ref < pf->facts->len &&
+            why_assumed(c, pf, &pf->facts->data[bs->ref].why, bs->ref))
+            return 1;
+    }
+    return 0;
+}
 
 static int same_fact(const dep_edge *f, uint32_t x, uint32_t y, uint32_t key) {
     return f->from == x && f->to == y && f->key == key;
@@ -323,13 +378,17 @@ static int basis_of(const ictx *c, iproof *pf, uint32_t x, uint32_t y, uint32_t 
     if (x == NONE || y == NONE || x == y) return 0;
     /* the history's own facts first: they need no proof, so are never circular */
     if (x == 0) { bs->kind = BASIS_INIT; return 1; }
-    if (is_rmw(c, x, y, key)) { bs->kind = BASIS_RMW; return 1; }
+    if (is_rmw(c, x, y, key) && !(pf->strict && read_assumed(c, y, key))) { bs->kind = BASIS_RMW; return 1; }
     uint32_t lop = ictx_list_shows(c, key, x, y);
     if (lop != NONE) { bs->kind = BASIS_LISTED; bs->ref = lop; return 1; }
     for (int i = 0; i < pf->depth; i++) if (same_fact(&pf->stack[i], x, y, key)) return 0;
     pf->consulted = 1;                           /* from here on the outcome depends on the facts proven before */
     for (size_t i = 0; i < pf->facts->len; i++)
-        if (same_fact(&pf->facts->data[i].fact, x, y, key)) { bs->ref = (uint32_t)i; return 1; }
+        if (same_fact(&pf->facts->data[i].fact, x, y, key)) {
+            if (pf->strict && why_assumed(c, pf, &pf->facts->data[i].why, i)) return 0;
+            bs->ref = (uint32_t)i;
+            return 1;
+        }
     if (pf->depth >= PROOF_DEPTH) return 0;
     report_fact f;
     f.fact = (dep_edge){ x, y, key, DEP_WW };
@@ -419,9 +478,50 @@ static void pre_task(void *ctx, size_t i) {
     if (cls) osearch_free(&own);
 }
 
+/* The search of one phase of prove (below): every class in turn, each
+ * search again without the arc a rejected cycle's basis could not use. */
+static int prove_classes(const ictx *c, iproof *pf, const pre_search *pre, const xedge_vec *ex, int top, uint32_t a,
+                         uint32_t b, uint32_t key, edge_why *w) {
+    vec_u32 banned, org; vec_init(banned); vec_init(org);
+    int ok = 0;
+    for (int cls = CLS_KNOWN; cls <= top && !ok; cls++) {
+        vec_clear(banned);
+        while (!ok && pf->searches > 0 && banned.len < PROOF_BANNED) {
+            pf->searches--;
+            int found;
+            if (!banned.len && cls < pre->ncls && pre->done[cls]) {      /* searched ahead: that search's answer */
+                found = pre->found[cls];
+                if (cls > CLS_KNOWN) atomic_fetch_add_explicit(&interpret_pre_taken, 1, memory_order_relaxed);
+                if (found) {
+                    vec_clear(w->alt); vec_clear(org);
+                    vec_foreach(const dep_edge, e, pre->alt[cls]) vec_push(w->alt, *e);
+                    vec_foreach(const uint32_t, o, pre->org[cls]) vec_push(org, *o);
+                }
+#ifdef GSAT_DEBUG
+                pre_same(c, pf->search, cls, ex, &banned, a, b, key, found, &w->alt, &org);
+#endif
+            } else {
+                pf->search->strict = pf->strict;
+                found = opposite_cycle(c, pf->search, cls, ex, &banned, a, b, key, &w->alt, &org);
+            }
+            if (!found) break;
+            size_t mark = pf->facts->len;
+            uint32_t bad = NONE;
+            if (cycle_bases(c, pf, ex, &org, w, &bad)) { ok = 1; break; }
+            /* facts proven for a cycle not taken are dropped: the list holds only what is used */
+            while (pf->facts->len > mark) edge_why_free(&pf->facts->data[--pf->facts->len].why);
+            vec_push(banned, bad);
+        }
+    }
+    vec_free(banned); vec_free(org);
+    return ok;
+}
+
 /* Prove "a's version of key precedes b's" by a cycle its opposite closes
  * (first with the history's facts alone, then with the forced edges that
- * hold under the version order, then with all), into w (WHY_FORCED). */
+ * hold under the version order, then with all), into w (WHY_FORCED).
+ * Under a choice of writers (ictx.amb), first all that without anything
+ * resting on an assumed writer, on a budget of searches of its own. */
 static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key, edge_why *w) {
     memset(w, 0, sizeof *w);
     vec_init(w->alt); vec_init(w->basis);
@@ -430,45 +530,34 @@ static int prove(const ictx *c, iproof *pf, uint32_t a, uint32_t b, uint32_t key
     pf->stack[pf->depth++] = (dep_edge){ a, b, key, DEP_WW };
     xedge_vec ex; vec_init(ex);
     opposite_extras(c, a, b, key, &ex);
-    vec_u32 banned, org; vec_init(banned); vec_init(org);
     int ok = 0, top = c->has_forced ? CLS_FORCED : CLS_KNOWN;
     pre_search pre;
     memset(&pre, 0, sizeof pre);
-    if (pf->depth == 1 && top > CLS_KNOWN && par_pool_threads(c->pool) >= 2 && c->g.n <= PRE_MAX_NODES) {
+    if (pf->depth == 1 && top > CLS_KNOWN && par_pool_threads(c->pool) >= 2 && c->g.n <= PRE_MAX_NODES && !c->amb) {
         pre = (pre_search){ .c = c, .s0 = pf->search, .ex = &ex, .a = a, .b = b, .key = key, .ncls = top + 1 };
         atomic_init(&pre.low, top + 1);
         for (int i = 0; i <= top; i++) { vec_init(pre.alt[i]); vec_init(pre.org[i]); }
         par_pool_run_prio(c->pool, c->prio, (size_t)top + 1, pre_task, &pre);
     }
-    for (int cls = CLS_KNOWN; cls <= top && !ok; cls++) {
-        vec_clear(banned);
-        while (!ok && pf->searches > 0 && banned.len < PROOF_BANNED) {
-            pf->searches--;
-            int found;
-            if (!banned.len && cls < pre.ncls && pre.done[cls]) {      /* searched ahead: that search's answer */
-                found = pre.found[cls];
-                if (cls > CLS_KNOWN) atomic_fetch_add_explicit(&interpret_pre_taken, 1, memory_order_relaxed);
-                if (found) {
-                    vec_clear(w->alt); vec_clear(org);
-                    vec_foreach(const dep_edge, e, pre.alt[cls]) vec_push(w->alt, *e);
-                    vec_foreach(const uint32_t, o, pre.org[cls]) vec_push(org, *o);
-                }
-#ifdef GSAT_DEBUG
-                pre_same(c, pf->search, cls, &ex, &banned, a, b, key, found, &w->alt, &org);
-#endif
-            } else found = opposite_cycle(c, pf->search, cls, &ex, &banned, a, b, key, &w->alt, &org);
-            if (!found) break;
-            size_t mark = pf->facts->len;
-            uint32_t bad = NONE;
-            if (cycle_bases(c, pf, &ex, &org, w, &bad)) { ok = 1; break; }
-            /* facts proven for a cycle not taken are dropped: the list holds only what is used */
-            while (pf->facts->len > mark) edge_why_free(&pf->facts->data[--pf->facts->len].why);
-            vec_push(banned, bad);
-        }
+    if (c->amb && !pf->strict) {                  /* first without the assumed writers */
+        xedge_vec sx; vec_init(sx);                /* the extras that rest on none */
+        vec_foreach(const xedge, x, ex) if (!edge_assumed(c, &x->e, &x->basis)) vec_push(sx, *x);
+        int searches = pf->searches, cap = searches < STRICT_SEARCHES ? searches : STRICT_SEARCHES;
+        pf->searches = cap;
+        pf->strict = 1;
+        ok = prove_classes(c, pf, &pre, &sx, top, a, b, key, w);
+        pf->strict = 0;
+        vec_free(sx);
+        pf->searches = ok ? searches - (cap - pf->searches) : searches;
+    } else if (pf->strict) {                       /* inside a proof without them: the extras that rest on none */
+        size_t n = 0;
+        vec_foreach(const xedge, x, ex) if (!edge_assumed(c, &x->e, &x->basis)) ex.data[n++] = *x;
+        ex.len = n;
     }
+    if (!ok) ok = prove_classes(c, pf, &pre, &ex, top, a, b, key, w);
     if (!ok) { vec_clear(w->alt); vec_clear(w->basis); }
     for (int i = 0; i < pre.ncls; i++) { vec_free(pre.alt[i]); vec_free(pre.org[i]); }
-    vec_free(ex); vec_free(banned); vec_free(org);
+    vec_free(ex);
     pf->depth--;
     return ok;
 }
@@ -500,6 +589,15 @@ static int view_edge(const ictx *c, const dep_edge *e) {
     return gs != NONE && gb != NONE && gb <= gs;
 }
 
+/* "b read a's version of e's key before overwriting it": the two-edge cycle its opposite closes. */
+static void rmw_why(const dep_edge *e, uint32_t a, uint32_t b, edge_why *w) {
+    w->status = WHY_FORCED;
+    dep_edge opp = { b, a, e->key, DEP_WW }, wr = { a, b, e->key, DEP_WR };
+    edge_basis bo = { BASIS_ASSUMED, b, a, NONE }, bw = { BASIS_OBSERVED, NONE, NONE, NONE };
+    vec_push(w->alt, opp); vec_push(w->alt, wr);
+    vec_push(w->basis, bo); vec_push(w->basis, bw);
+}
+
 int ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *factsv) {
     memset(w, 0, sizeof *w);
     vec_init(w->alt); vec_init(w->basis);
@@ -515,18 +613,15 @@ int ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *facts
     /* a list read that shows the order is the plainest reason */
     uint32_t lop = ictx_list_shows(c, e->key, a, b);
     if (lop != NONE) { w->status = WHY_LISTED; w->read_op = lop; return 0; }
-    if (is_rmw(c, a, b, e->key)) {                 /* b read a's version and overwrote it */
-        w->status = WHY_FORCED;
-        dep_edge opp = { b, a, e->key, DEP_WW }, wr = { a, b, e->key, DEP_WR };
-        edge_basis bo = { BASIS_ASSUMED, b, a, NONE }, bw = { BASIS_OBSERVED, NONE, NONE, NONE };
-        vec_push(w->alt, opp); vec_push(w->alt, wr);
-        vec_push(w->basis, bo); vec_push(w->basis, bw);
-        return 0;
-    }
+    /* b read a's version and overwrote it; when b's writer is assumed
+     * (ictx.amb), a proof without assumed writers first */
+    int rmw = is_rmw(c, a, b, e->key), rmw_assumed = rmw && read_assumed(c, b, e->key);
+    if (rmw && !rmw_assumed) { rmw_why(e, a, b, w); return 0; }
     iproof pf;
     memset(&pf, 0, sizeof pf);
     pf.facts = factsv;
     pf.searches = PROOF_SEARCHES;
+    pf.strict = rmw_assumed;
     osearch s;
     osearch_init(&s, c->g.n);
     pf.search = &s;
@@ -535,6 +630,7 @@ int ictx_explain_edge(const ictx *c, const dep_edge *e, edge_why *w, void *facts
     osearch_free(&s);
     if (ok) { *w = p; return pf.consulted; }
     edge_why_free(&p);
+    if (rmw) { rmw_why(e, a, b, w); return pf.consulted; }
     w->status = is_forced(c, e) ? WHY_DECIDED : WHY_CHOSEN;
     return pf.consulted;
 }

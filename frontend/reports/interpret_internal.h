@@ -83,6 +83,9 @@ typedef struct ictx {
     version_order own_vo;        /* vo repaired to agree with the forced WW edges */
     struct par_pool *pool;       /* the set-up's passes run on it (NULL: on the caller alone) */
     int prio;
+    const history *amb;          /* h is a choice of writers: the resolved history whose OP_AMBIGUOUS reads
+                                    have assumed writers (same op numbers), proofs without them tried first
+                                    (interpret_explain.c); NULL: every read's writer is the history's */
 } ictx;
 
 

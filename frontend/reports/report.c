@@ -1,6 +1,7 @@
 /* report.c — the report model and its text output (see report.h). */
 #include "frontend/reports/pred_report.h"
 #include "frontend/reports/report.h"
+#include "frontend/reports/report_assumed.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -138,7 +139,7 @@ const char *report_level_name(int level) { return level == LEVEL_ANY ? "any" : l
 /* SO and RT edges name no key. */
 static int keyless(const dep_edge *e) { return e->kind == DEP_SO || e->kind == DEP_RT; }
 
-void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
+void report_edge_sentence_from(const history *h, const dep_edge *e, uint32_t src, char *buf, size_t n) {
     char a[64], b[64], kb[128], v1[256], v2[96], sb[64];
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
@@ -155,20 +156,32 @@ void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t
                                    ? h->sessions[h->txns[e->to].session].ext_id : -1, sb, sizeof sb));
         break;
     case DEP_WR:
-        snprintf(buf, n, "%s read %s=%s written by %s", b, kb, read_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
+        snprintf(buf, n, report_edge_assumed(h, e, NULL) ? "%s read %s=%s, assumed written by %s" : "%s read %s=%s written by %s",
+                 b, kb, read_value(h, history_txn_external_read(h, e->to, e->key), v1, sizeof v1), a);
         break;
     case DEP_WW:
         snprintf(buf, n, "%s's %s=%s is an older version than %s's %s=%s", a, kb,
                  report_value(h, history_txn_final_write(h, e->from, e->key), v1, sizeof v1), b, kb,
                  report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
         break;
-    case DEP_RW:
-        snprintf(buf, n, "%s read %s=%s, which %s's %s=%s overwrote", a, kb,
-                 read_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), b, kb,
+    case DEP_RW: {
+        char from[96] = "";              /* an assumed writer: named */
+        if (report_edge_assumed(h, e, NULL)) {
+            char s[64];
+            if (src == HISTORY_NONE) snprintf(from, sizeof from, " (its writer assumed),");
+            else snprintf(from, sizeof from, ", assumed written by %s,", report_txn_name(h, src, s, sizeof s));
+        }
+        snprintf(buf, n, "%s read %s=%s%s which %s's %s=%s overwrote", a, kb,
+                 read_value(h, history_txn_external_read(h, e->from, e->key), v1, sizeof v1), from[0] ? from : ",", b, kb,
                  report_value(h, history_txn_final_write(h, e->to, e->key), v2, sizeof v2));
         break;
+    }
     default: snprintf(buf, n, "?");
     }
+}
+
+void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
+    report_edge_sentence_from(h, e, HISTORY_NONE, buf, n);
 }
 
 /* "txn 3 -RW x-> txn 8 -WW x-> txn 3" */
@@ -233,7 +246,10 @@ static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs
     switch (bs->kind) {
     case BASIS_ASSUMED: snprintf(buf, n, " (%s's %s precedes %s's: the order refuted)", x, kb, y); break;
     case BASIS_INIT: snprintf(buf, n, " (%s=init is the initial version, older than every write)", kb); break;
-    case BASIS_RMW: snprintf(buf, n, " (%s's %s precedes %s's: %s read it and overwrote it)", x, kb, y, y); break;
+    case BASIS_RMW:
+        snprintf(buf, n, " (%s's %s precedes %s's: %s read it%s and overwrote it)", x, kb, y, y,
+                 report_edge_assumed(h, e, bs) ? " (assumed: another write of the value is possible)" : "");
+        break;
     case BASIS_LISTED:
         snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so)", x, kb, y,
                  report_txn_name(h, history_op_txn(h, bs->ref), r, sizeof r), kb, report_value(h, bs->ref, v, sizeof v));
@@ -242,8 +258,10 @@ static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs
     }
 }
 
-/* Why the fact "before's key precedes after's" holds, at indent ind. */
-static void print_why(FILE *out, const history *h, uint32_t key, const edge_why *w, const char *ind) {
+/* Why the fact "before's key precedes after's" holds, at indent ind (a's
+ * facts below index lim are what it may cite). */
+static void print_why(FILE *out, const history *h, const report_anomaly *an, size_t lim, uint32_t key, const edge_why *w,
+                      const char *ind) {
     char a[64], b[64], kb[128], chain[2048];
     if (w->status == WHY_OBSERVED) return;
     history_key_str(h, key, kb, sizeof kb);
@@ -258,31 +276,34 @@ static void print_why(FILE *out, const history *h, uint32_t key, const edge_why 
     case WHY_INIT:
         fprintf(out, "%sforced: %s=init is the initial version, older than every write\n", ind, kb);
         break;
-    case WHY_FORCED:
+    case WHY_FORCED: {
+        /* resting on a chosen writer: said so (report_assumed.h) */
+        const char *forced = report_why_assumed(h, an, w, lim) ? "forced given the writers assumed" : "forced";
         /* the two common short reasons in words */
         if (w->alt.len == 2 && w->alt.data[0].kind == DEP_WW && w->alt.data[0].from == w->after &&
             w->alt.data[0].to == w->before && w->alt.data[1].from == w->before && w->alt.data[1].to == w->after) {
             char s[700];
             if (w->alt.data[1].kind == DEP_WR && w->alt.data[1].key == key) {
                 report_edge_sentence(h, &w->alt.data[1], s, sizeof s);
-                fprintf(out, "%sforced: %s before overwriting it, so %s's %s precedes %s's\n", ind, s, a, kb, b);
+                fprintf(out, "%s%s: %s before overwriting it, so %s's %s precedes %s's\n", ind, forced, s, a, kb, b);
                 break;
             }
             if (w->alt.data[1].kind == DEP_SO) {
-                fprintf(out, "%sforced: %s ran before %s in their session, so its %s is the older version\n", ind, a, b, kb);
+                fprintf(out, "%s%s: %s ran before %s in their session, so its %s is the older version\n", ind, forced, a, b, kb);
                 break;
             }
         }
         chain_text(h, w->alt.data, w->alt.len, chain, sizeof chain);
-        fprintf(out, "%sforced: %s's %s precedes %s's, else the cycle %s\n", ind, a, kb, b, chain);
+        fprintf(out, "%s%s: %s's %s precedes %s's, else the cycle %s\n", ind, forced, a, kb, b, chain);
         for (size_t i = 1; i < w->alt.len; i++) {
             char s[700], t[600];
-            report_edge_sentence(h, &w->alt.data[i], s, sizeof s);
+            report_edge_sentence_from(h, &w->alt.data[i], i < w->basis.len ? w->basis.data[i].before : HISTORY_NONE, s, sizeof s);
             if (i < w->basis.len) basis_text(h, &w->alt.data[i], &w->basis.data[i], t, sizeof t);
             else t[0] = 0;
             fprintf(out, "%s  where %s%s\n", ind, s, t);
         }
         break;
+    }
     case WHY_DECIDED:
         fprintf(out, "%sforced: the checker decided that %s's %s precedes %s's (the other order closes a cycle with "
                      "what it knew then)\n", ind, a, kb, b);
@@ -311,13 +332,16 @@ static void print_why(FILE *out, const history *h, uint32_t key, const edge_why 
 /* The facts the explanations rely on, numbered in the order proven. */
 static void print_facts(FILE *out, const history *h, const report_anomaly *a) {
     if (!a->facts.len) return;
-    fprintf(out, "     facts proven first, each from the history and the facts before it:\n");
+    int assumed = 0;
+    for (size_t i = 0; i < a->facts.len; i++) assumed |= report_why_assumed(h, a, &a->facts.data[i].why, i);
+    fprintf(out, "     facts proven first, each from the history%s and the facts before it:\n",
+            assumed ? ", the writers assumed" : "");
     for (size_t i = 0; i < a->facts.len; i++) {
         const report_fact *f = &a->facts.data[i];
         char x[64], y[64], kb[128];
         fprintf(out, "       %zu. %s's %s precedes %s's\n", i + 1, report_txn_name(h, f->fact.from, x, sizeof x),
                 history_key_str(h, f->fact.key, kb, sizeof kb), report_txn_name(h, f->fact.to, y, sizeof y));
-        print_why(out, h, f->fact.key, &f->why, "          ");
+        print_why(out, h, a, i, f->fact.key, &f->why, "          ");
     }
 }
 
@@ -341,19 +365,20 @@ void report_print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
                     report_value(h, op, vb, sizeof vb));
         }
     if (!a->edges.len) return;
+    report_print_assumed(out, h, a);
     print_facts(out, h, a);
     fprintf(out, "     cycle:\n");
     for (size_t i = 0; i < a->edges.len; i++) {
         const dep_edge *e = &a->edges.data[i];
         char x[64], y[64], kb[128], s[700];
-        report_edge_sentence(h, e, s, sizeof s);
+        report_edge_sentence_from(h, e, i < a->why.len ? a->why.data[i].before : HISTORY_NONE, s, sizeof s);
         if (keyless(e))
             fprintf(out, "       %s -%s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     report_txn_name(h, e->to, y, sizeof y), s);
         else
             fprintf(out, "       %s -%s %s-> %s   %s\n", report_txn_name(h, e->from, x, sizeof x), dep_kind_name((dep_kind)e->kind),
                     history_key_str(h, e->key, kb, sizeof kb), report_txn_name(h, e->to, y, sizeof y), s);
-        if (i < a->why.len) print_why(out, h, e->key, &a->why.data[i], "         ");
+        if (i < a->why.len) print_why(out, h, a, a->facts.len, e->key, &a->why.data[i], "         ");
     }
 }
 
@@ -377,7 +402,13 @@ void report_print_level_text(FILE *out, const report *r, const report_level *L) 
     if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
     if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
     fputc('\n', out);
-    if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);   /* the choices assumed: repeated values, predicate reads */
+    /* the choices assumed: repeated values, predicate reads; with anomalies
+     * shown, each lists the reads it assumes (report_assumed.h) instead of
+     * the check's list, its cycle's transactions' reads */
+    const char *cut = shown && !L->implied && report_has_assumed(r->h) ? strstr(L->msg, "; the cycle shown assumes") : NULL;
+    if (cut) fprintf(out, "  %.*s; the anomalies below are cycles under one such choice, each listing the reads it assumes\n",
+                     (int)(cut - L->msg), L->msg);
+    else if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);
     size_t k = 0;
     vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) report_print_anomaly(out, r->h, a, ++k);
 }

@@ -109,6 +109,9 @@ typedef struct report_level {
 
 typedef struct report {
     const history *h;
+    const history *choice_of;    /* h is a choice of writers (check_result.chosen) made on this history
+                                    (the one the report prints from): its reads of a repeated value with
+                                    several possible writers have assumed ones (interpret.h); else NULL */
     const char *level_arg;   /* the --level argument as asked: "si", "all", "rc,si,sser", "ladder" */
     report_level levels[LEVEL_COUNT];   /* the levels checked, in ladder order (ladder.h) */
     int num_levels;
@@ -152,6 +155,10 @@ const char *report_value(const history *h, uint32_t op, char *buf, size_t n);   
 const char *report_level_name(int level);                                         /* "si", "ser-plain", "any" */
 /* One sentence explaining a dependency with its values ("txn 3 read x=5 written by txn 1"). */
 void report_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n);
+/* The same; src: an RW edge's reader's writer when known (HISTORY_NONE: not
+ * named).  A read whose writer the history does not establish
+ * (report_assumed.h) is told as assumed: "read x=5, assumed written by txn 1". */
+void report_edge_sentence_from(const history *h, const dep_edge *e, uint32_t src, char *buf, size_t n);
 /* Set a's detail to the one line that names and explains its cycle (a
  * lost update with the values involved, else the anomaly's summary) and
  * lists the cycle's edges; si: a write skew is marked allowed under SI. */

@@ -2,6 +2,7 @@
  * Field names and value vocabularies are stable; new fields may be added. */
 #include "frontend/reports/report.h"
 #include "frontend/reports/ladder.h"
+#include "frontend/reports/report_assumed.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -15,16 +16,19 @@ static void jtxn_ref(FILE *out, const history *h, uint32_t t) {
     else fprintf(out, "%" PRId64, h->txns[t].ext_id);
 }
 
-static void jedge(FILE *out, const history *h, const dep_edge *e) {
+/* An edge; bs: its basis in a proof's cycle (NULL: a cycle edge).  One that
+ * rests on a writer the check chose gets "assumed_writer": true (report_assumed.h). */
+static void jedge(FILE *out, const history *h, const dep_edge *e, const edge_basis *bs, uint32_t src) {
     char kb[128], s[800];
     fputs("{\"from\": ", out); jtxn_ref(out, h, e->from);
     fputs(", \"to\": ", out); jtxn_ref(out, h, e->to);
     fprintf(out, ", \"from_index\": %u, \"to_index\": %u, \"kind\": \"%s\", \"key\": ", e->from, e->to, dep_kind_name((dep_kind)e->kind));
     if (e->kind == DEP_SO || e->key == HISTORY_NONE) fputs("null", out);
     else json_write_string(out, history_key_str(h, e->key, kb, sizeof kb));
-    report_edge_sentence(h, e, s, sizeof s);
+    report_edge_sentence_from(h, e, src, s, sizeof s);
     fputs(", \"text\": ", out);
     json_write_string(out, s);
+    if (report_edge_assumed(h, e, bs)) fputs(", \"assumed_writer\": true", out);
 }
 
 static const char *why_name(uint8_t st) {
@@ -58,7 +62,8 @@ static void jwhy(FILE *out, const history *h, const edge_why *w) {
         fputs(", \"cycle\": [", out);
         for (size_t j = 0; j < w->alt.len; j++) {
             fputs(j ? ", " : "", out);
-            jedge(out, h, &w->alt.data[j]);
+            const edge_basis *bs = j < w->basis.len ? &w->basis.data[j] : NULL;
+            jedge(out, h, &w->alt.data[j], bs, bs ? bs->before : HISTORY_NONE);
             if (j < w->basis.len) {
                 const edge_basis *b = &w->basis.data[j];
                 fprintf(out, ", \"basis\": {\"kind\": \"%s\"", basis_name(b->kind));
@@ -120,7 +125,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     fputs("], \"edges\": [", out);
     for (size_t i = 0; i < a->edges.len; i++) {
         fputs(i ? ", " : "", out);
-        jedge(out, h, &a->edges.data[i]);
+        jedge(out, h, &a->edges.data[i], NULL, i < a->why.len ? a->why.data[i].before : HISTORY_NONE);
         if (i < a->why.len) { fputs(", \"why\": ", out); jwhy(out, h, &a->why.data[i]); }
         fputc('}', out);
     }

@@ -16,7 +16,9 @@ expect "needs a choice (ser)" 0 "$t/choose.txt" '^PASS ser' --level ser
 expect "needs a choice (si)" 0 "$t/choose.txt" '^PASS si' --level si
 # the same with txn 3 reading y from txn 4: txn 1's 5 is stale, txn 3's closes a WR cycle
 printf 'w(1,5,1,1)\nw(1,6,1,2)\nr(1,5,1,4)\nw(2,7,1,4)\nr(1,6,2,3)\nr(2,7,2,3)\nw(1,5,2,3)\n' > "$t/every.txt"
-expect "fails whichever (ser)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw; the cycle shown assumes txn 4 read 1=5 from txn ' --level ser
+expect "fails whichever (ser)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw; the anomalies below are cycles under one such choice, each listing the reads it assumes' --level ser
+# the anomaly lists the writer its cycle assumes (tests/e2e/assumed_writers.case.sh)
+expect "the writer assumed (ser)" 1 "$t/every.txt" "the check's choice, not forced by the history alone): txn 4 read 1=5 from txn " --level ser
 expect "fails whichever (si)" 1 "$t/every.txt" '^FAIL si' --level si
 # every level chooses (issue 35): the weaker levels pass on choose.txt too
 expect "needs a choice (weak and the rest)" 0 "$t/choose.txt" '^PASS cc' --level rc,ra,cc,pc,psi,si-plain,ser-plain
@@ -25,7 +27,8 @@ expect "needs a choice (psi)" 0 "$t/choose.txt" '^PASS psi' --level psi
 # by the lazy search over the choices (each refuted choice's cycle named), psi by the solver
 expect "weak: rc holds" 0 "$t/every.txt" '^PASS rc' --level rc
 expect "weak: fails whichever (ra)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw, the level fails (2 choices refuted); the cycle shown assumes txn 4 read 1=5 from txn 1' --level ra
-expect "fails whichever (psi)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw; the cycle shown assumes txn 4 read 1=5 from txn 1' --level psi
+expect "fails whichever (psi)" 1 "$t/every.txt" 'whichever write of its value each of the 1 reads of a repeated value saw; the anomalies below are cycles under one such choice' --level psi
+expect "the writer assumed (psi)" 1 "$t/every.txt" 'txn 4 read 1=5, assumed written by txn 1, which txn 2' --level psi
 # no candidate left: one overwritten in its own transaction, the other the reader's own later write
 printf 'w(1,5,1,1)\nw(1,6,1,1)\nr(1,5,2,2)\nw(1,5,2,2)\n' > "$t/none.txt"
 expect "none readable" 1 "$t/none.txt" "intermediate-read (G1b): txn 2 reads key 1 = 5, which 2 writes wrote, none of them readable: txn 1's overwritten later in its own transaction; txn 2's the reader's own later write"

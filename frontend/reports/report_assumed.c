@@ -1,0 +1,96 @@
+/* report_assumed.c — the facts of an anomaly that rest on a chosen writer
+ * (contract: report_assumed.h). */
+#include "frontend/reports/report_assumed.h"
+
+#include <string.h>
+
+#include "frontend/history/predicate.h"
+
+/* The resolved form that lists the reads with several possible writers:
+ * h itself, or the one kept with it (history_resolved); NULL: none. */
+static const history *amb_of(const history *h) {
+    if (h->num_amb) return h;
+    return h->resolved && h->resolved->num_amb ? h->resolved : NULL;
+}
+
+int report_has_assumed(const history *h) { return h && amb_of(h) != NULL; }
+
+uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key) {
+    const history *rh = amb_of(h);
+    if (!rh || reader == 0 || reader >= h->num_txns || key == HISTORY_NONE) return HISTORY_NONE;
+    uint32_t op = history_txn_external_read(h, reader, key);
+    return op != HISTORY_NONE && history_op_ambiguous(rh, op) ? op : HISTORY_NONE;
+}
+
+/* The read (reader, key) edge e rests on, and the writer it assumes (HISTORY_NONE: not known here). */
+static int edge_read(const dep_edge *e, const edge_basis *bs, uint32_t *reader, uint32_t *writer) {
+    *writer = HISTORY_NONE;
+    if (e->kind == DEP_WR) { *reader = e->to; *writer = e->from; return 1; }
+    if (e->kind == DEP_RW) { *reader = e->from; if (bs) *writer = bs->before; return 1; }
+    if (e->kind == DEP_WW && bs && bs->kind == BASIS_RMW) { *reader = bs->after; *writer = bs->before; return 1; }
+    return 0;
+}
+
+int report_edge_assumed(const history *h, const dep_edge *e, const edge_basis *bs) {
+    uint32_t r, w;
+    return amb_of(h) && edge_read(e, bs, &r, &w) && report_assumed_read(h, r, e->key) != HISTORY_NONE;
+}
+
+int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim) {
+    if (!amb_of(h) || w->status != WHY_FORCED) return 0;
+    for (size_t i = 0; i < w->alt.len; i++) {
+        const edge_basis *bs = i < w->basis.len ? &w->basis.data[i] : NULL;
+        if (report_edge_assumed(h, &w->alt.data[i], bs)) return 1;
+        if (bs && bs->kind == BASIS_PROVEN && bs->ref < lim && bs->ref < a->facts.len &&
+            report_why_assumed(h, a, &a->facts.data[bs->ref].why, bs->ref))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct assumed { uint32_t reader, key, writer; } assumed;
+typedef VEC(assumed) assumed_vec;
+
+static void note(const history *h, assumed_vec *v, const dep_edge *e, const edge_basis *bs) {
+    uint32_t r, w;
+    if (!edge_read(e, bs, &r, &w) || report_assumed_read(h, r, e->key) == HISTORY_NONE) return;
+    vec_foreach(const assumed, x, *v) if (x->reader == r && x->key == e->key) return;
+    assumed x = { r, e->key, w };
+    vec_push(*v, x);
+}
+
+static void note_why(const history *h, assumed_vec *v, const edge_why *w) {
+    if (w->status != WHY_FORCED) return;
+    for (size_t i = 0; i < w->alt.len; i++) note(h, v, &w->alt.data[i], i < w->basis.len ? &w->basis.data[i] : NULL);
+}
+
+void report_print_assumed(FILE *out, const history *h, const report_anomaly *a) {
+    if (!amb_of(h) || !a->edges.len) return;
+    assumed_vec v;
+    vec_init(v);
+    for (size_t i = 0; i < a->edges.len; i++) {
+        const edge_why *w = i < a->why.len ? &a->why.data[i] : NULL;
+        edge_basis bs = { BASIS_OBSERVED, w ? w->before : HISTORY_NONE, w ? w->after : HISTORY_NONE, HISTORY_NONE };
+        note(h, &v, &a->edges.data[i], &bs);
+        if (w) note_why(h, &v, w);
+    }
+    vec_foreach(const report_fact, f, a->facts) note_why(h, &v, &f->why);
+    if (v.len) {
+        fprintf(out, "     assumes (reads with several possible writers: each one's is the check's choice, not forced by "
+                     "the history alone):");
+        const char *sep = "";
+        vec_foreach(const assumed, x, v) {
+            char rb[64], kb[128], vb[256], wb[64];
+            uint32_t op = history_txn_external_read(h, x->reader, x->key);
+            const char *w = x->writer == HISTORY_NONE ? "a writer chosen" : report_txn_name(h, x->writer, wb, sizeof wb);
+            report_txn_name(h, x->reader, rb, sizeof rb);
+            history_key_str(h, x->key, kb, sizeof kb);
+            if (h->op_pred && h->op_pred[op] != PRED_TAG_NONE)      /* a predicate read's version of a key */
+                fprintf(out, "%s %s saw %s's version of %s", sep, rb, w, kb);
+            else fprintf(out, "%s %s read %s=%s from %s", sep, rb, kb, report_value(h, op, vb, sizeof vb), w);
+            sep = ",";
+        }
+        fputc('\n', out);
+    }
+    vec_free(v);
+}

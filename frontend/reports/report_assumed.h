@@ -1,0 +1,38 @@
+/* report_assumed.h — which facts of an explained anomaly rest on a writer
+ * chosen for a read of a repeated value (doc/checker.md, "Repeated values":
+ * what the report states).
+ *
+ * A read of a value that several transactions wrote to its key, when more
+ * than one of them remains possible (an OP_AMBIGUOUS read of the resolved
+ * history, history.h), has no writer the history establishes.  A searched
+ * level's interpretation runs under the writers its check chose
+ * (check_result.chosen), so an edge or a proof's premise that rests on such
+ * a read holds under that choice only.  The text report says so, reading
+ * the resolved history it prints from: such an edge's sentence says its
+ * writer is assumed, a proof that rests on one (directly or through a fact
+ * it cites) is "forced given the writers assumed", and each anomaly lists
+ * the reads it assumes.  A history without such reads gets no byte of it. */
+#ifndef ISOCHECK_REPORT_ASSUMED_H
+#define ISOCHECK_REPORT_ASSUMED_H
+
+#include <stdio.h>
+
+#include "frontend/reports/report.h"
+
+/* Has h (or its resolved form) reads whose writer the history does not establish? */
+int report_has_assumed(const history *h);
+/* reader's external read of key, when it is a read whose writer the history
+ * does not establish (several possible), else HISTORY_NONE. */
+uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key);
+/* Does dependency e (of a cycle, or of a proof with its basis bs; bs may be
+ * NULL) rest on such a read: WR and RW on their reader's, a WW edge of a
+ * read-modify-write (BASIS_RMW) on the overwriter's read? */
+int report_edge_assumed(const history *h, const dep_edge *e, const edge_basis *bs);
+/* Does proof w of anomaly a rest on such a read: an edge of its cycle, or a
+ * fact of a->facts it cites (below index lim: facts cite earlier facts)? */
+int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim);
+/* "     assumes: txn 4 read 1=5 from txn 1, ..." — the reads a's cycle and
+ * explanations rest on whose writer is the choice; nothing when none. */
+void report_print_assumed(FILE *out, const history *h, const report_anomaly *a);
+
+#endif

@@ -248,7 +248,7 @@ static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs
     case BASIS_INIT: snprintf(buf, n, " (%s=init is the initial version, older than every write)", kb); break;
     case BASIS_RMW:
         snprintf(buf, n, " (%s's %s precedes %s's: %s read it%s and overwrote it)", x, kb, y, y,
-                 report_edge_assumed(h, e, bs) ? " (assumed: another write of the value is possible)" : "");
+                 report_basis_assumed(h, e, bs) ? " (assumed: another write of the value is possible)" : "");
         break;
     case BASIS_LISTED:
         snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so)", x, kb, y,

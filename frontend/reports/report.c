@@ -144,7 +144,7 @@ void report_edge_sentence_from(const history *h, const dep_edge *e, uint32_t src
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
     if (!keyless(e) && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
-    if (pred_edge_sentence(h, e, buf, n)) return;          /* a predicate read's edge (issue 34) */
+    if (pred_edge_sentence(h, e, report_edge_assumed(h, e, NULL), buf, n)) return;   /* a predicate read's edge (issue 34) */
     switch (e->kind) {
     case DEP_RT:
         snprintf(buf, n, "%s completed at %" PRId64 ", before %s was invoked at %" PRId64, a,

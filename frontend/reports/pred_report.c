@@ -58,7 +58,7 @@ static int view_sentence(const history *h, const dep_edge *e, char *buf, size_t 
     return 1;
 }
 
-int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n) {
+int pred_edge_sentence(const history *h, const dep_edge *e, int assumed, char *buf, size_t n) {
     if (!h->preds || (e->kind != DEP_WR && e->kind != DEP_RW) || e->key == HISTORY_NONE) return 0;
     if (view_sentence(h, e, buf, n)) return 1;
     uint32_t reader = e->kind == DEP_WR ? e->to : e->from;
@@ -82,20 +82,22 @@ int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n)
     if (history_op_ambiguous(h, op) && e->kind == DEP_RW) snprintf(sb, sizeof sb, "in a version");
     if (pred_tag_returned(tag)) {             /* a returned pair: an item read, named with its predicate */
         if (e->kind == DEP_WR) {
-            snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s, written by %s", rb, pb, kb, sb,
-                     txn_str(h, e->from, wb, sizeof wb));
+            snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s, %swritten by %s", rb, pb, kb, sb,
+                     assumed ? "assumed " : "", txn_str(h, e->from, wb, sizeof wb));
             return 1;
         }
         uint32_t w = history_txn_final_write(h, e->to, e->key);
         if (w == HISTORY_NONE) return 0;
         data_str(h, e->key, history_op_value(h, w), &new_present, &new_data, nb, sizeof nb);
-        snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s, which %s's %s of key %s %s overwrote", rb, pb, kb,
-                 sb, txn_str(h, e->to, wb, sizeof wb), new_present ? "write" : "delete", kb, nb);
+        snprintf(buf, n, "%s's predicate read of `%s` returned key %s %s%s, which %s's %s of key %s %s overwrote", rb, pb, kb,
+                 sb, assumed ? " (its writer assumed)" : "", txn_str(h, e->to, wb, sizeof wb), new_present ? "write" : "delete",
+                 kb, nb);
         return 1;
     }
     if (e->kind == DEP_WR) {
-        snprintf(buf, n, "%s's predicate read of `%s` did not return key %s, so it saw %s's version, key %s %s, "
-                 "which does not match", rb, pb, kb, txn_str(h, e->from, wb, sizeof wb), kb, sb);
+        snprintf(buf, n, "%s's predicate read of `%s` did not return key %s, so it saw %s's version%s, key %s %s, "
+                 "which does not match", rb, pb, kb, txn_str(h, e->from, wb, sizeof wb),
+                 assumed ? " (assumed: another is possible)" : "", kb, sb);
         return 1;
     }
     uint32_t w = history_txn_final_write(h, e->to, e->key);

@@ -15,7 +15,9 @@
 #include "frontend/history/history.h"
 
 /* The sentence for e into buf, and 1; 0 (buf untouched) when e is not a
- * predicate read's edge. */
-int pred_edge_sentence(const history *h, const dep_edge *e, char *buf, size_t n);
+ * predicate read's edge.  assumed: the reader's version is the check's
+ * choice (report_assumed.h: a read of a repeated value, a predicate read's
+ * choice of version), told so. */
+int pred_edge_sentence(const history *h, const dep_edge *e, int assumed, char *buf, size_t n);
 
 #endif

@@ -144,7 +144,7 @@ void report_edge_sentence_from(const history *h, const dep_edge *e, uint32_t src
     report_txn_name(h, e->from, a, sizeof a);
     report_txn_name(h, e->to, b, sizeof b);
     if (!keyless(e) && e->key != HISTORY_NONE) history_key_str(h, e->key, kb, sizeof kb);
-    if (pred_edge_sentence(h, e, buf, n)) return;          /* a predicate read's edge (issue 34) */
+    if (pred_edge_sentence(h, e, report_edge_assumed(h, e, NULL), buf, n)) return;   /* a predicate read's edge (issue 34) */
     switch (e->kind) {
     case DEP_RT:
         snprintf(buf, n, "%s completed at %" PRId64 ", before %s was invoked at %" PRId64, a,
@@ -248,7 +248,7 @@ static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs
     case BASIS_INIT: snprintf(buf, n, " (%s=init is the initial version, older than every write)", kb); break;
     case BASIS_RMW:
         snprintf(buf, n, " (%s's %s precedes %s's: %s read it%s and overwrote it)", x, kb, y, y,
-                 report_edge_assumed(h, e, bs) ? " (assumed: another write of the value is possible)" : "");
+                 report_basis_assumed(h, e, bs) ? " (assumed: another write of the value is possible)" : "");
         break;
     case BASIS_LISTED:
         snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so)", x, kb, y,

@@ -31,9 +31,15 @@ static int edge_read(const dep_edge *e, const edge_basis *bs, uint32_t *reader, 
     return 0;
 }
 
+int report_basis_assumed(const history *h, const dep_edge *e, const edge_basis *bs) {
+    return bs && bs->kind == BASIS_RMW && amb_of(h) && report_assumed_read(h, bs->after, e->key) != HISTORY_NONE;
+}
+
 int report_edge_assumed(const history *h, const dep_edge *e, const edge_basis *bs) {
     uint32_t r, w;
-    return amb_of(h) && edge_read(e, bs, &r, &w) && report_assumed_read(h, r, e->key) != HISTORY_NONE;
+    if (!amb_of(h)) return 0;
+    if (edge_read(e, bs, &r, &w) && report_assumed_read(h, r, e->key) != HISTORY_NONE) return 1;
+    return report_basis_assumed(h, e, bs);   /* an RW edge's version order through an assumed read-modify-write */
 }
 
 int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim) {
@@ -51,12 +57,17 @@ int report_why_assumed(const history *h, const report_anomaly *a, const edge_why
 typedef struct assumed { uint32_t reader, key, writer; } assumed;
 typedef VEC(assumed) assumed_vec;
 
+static void note_read(const history *h, assumed_vec *v, uint32_t r, uint32_t key, uint32_t w) {
+    if (report_assumed_read(h, r, key) == HISTORY_NONE) return;
+    vec_foreach(const assumed, x, *v) if (x->reader == r && x->key == key) return;
+    assumed x = { r, key, w };
+    vec_push(*v, x);
+}
+
 static void note(const history *h, assumed_vec *v, const dep_edge *e, const edge_basis *bs) {
     uint32_t r, w;
-    if (!edge_read(e, bs, &r, &w) || report_assumed_read(h, r, e->key) == HISTORY_NONE) return;
-    vec_foreach(const assumed, x, *v) if (x->reader == r && x->key == e->key) return;
-    assumed x = { r, e->key, w };
-    vec_push(*v, x);
+    if (edge_read(e, bs, &r, &w)) note_read(h, v, r, e->key, w);
+    if (e->kind == DEP_RW && report_basis_assumed(h, e, bs)) note_read(h, v, bs->after, e->key, bs->before);
 }
 
 static void note_why(const history *h, assumed_vec *v, const edge_why *w) {

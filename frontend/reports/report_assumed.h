@@ -25,9 +25,13 @@ int report_has_assumed(const history *h);
  * does not establish (several possible), else HISTORY_NONE. */
 uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key);
 /* Does dependency e (of a cycle, or of a proof with its basis bs; bs may be
- * NULL) rest on such a read: WR and RW on their reader's, a WW edge of a
- * read-modify-write (BASIS_RMW) on the overwriter's read? */
+ * NULL) rest on such a read: WR and RW on their reader's, a WW or RW edge
+ * whose version order is a read-modify-write (BASIS_RMW) on the
+ * overwriter's read? */
 int report_edge_assumed(const history *h, const dep_edge *e, const edge_basis *bs);
+/* Does basis bs of e (a read-modify-write: bs->after read bs->before's
+ * version and overwrote it) rest on such a read, bs->after's? */
+int report_basis_assumed(const history *h, const dep_edge *e, const edge_basis *bs);
 /* Does proof w of anomaly a rest on such a read: an edge of its cycle, or a
  * fact of a->facts it cites (below index lim: facts cite earlier facts)? */
 int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim);

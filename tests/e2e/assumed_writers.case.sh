@@ -27,6 +27,14 @@ has "an established WR edge" "$t/two.out" "txn 11 -WR 4-> txn 10   txn 10 read 4
 has "JSON assumed WR" "$t/two.json" '"text": "txn 11 read 3=50, assumed written by txn 10", "assumed_writer": true'
 has "JSON established WR" "$t/two.json" '"text": "txn 10 read 4=60 written by txn 11", "why"'
 
+# a predicate read that returned a key of a value two transactions wrote: its WR edge is assumed too
+printf '{:type :ok, :f :init, :value {1 0, 2 0}}\n{:process 1, :type :ok, :f :txn, :value [[:r 2 1] [:w 1 5]]}\n' > "$t/pr.edn"
+printf '{:process 2, :type :ok, :f :txn, :value [[:r 2 1] [:w 1 5]]}\n' >> "$t/pr.edn"
+printf '{:process 3, :type :ok, :f :txn, :value [[:rp [:= 5] {1 5}] [:w 2 1]]}\n' >> "$t/pr.edn"
+"$ISOCHECK" check --level ser "$t/pr.edn" > "$t/pr.out" 2>&1
+has "predicate read's returned key assumed" "$t/pr.out" "'s predicate read of \`value = 5\` returned key 1 = 5, assumed written by txn "
+grep -q "returned key 1 = 5, written by" "$t/pr.out" && { echo "pr.edn: a chosen writer stated as a fact"; cat "$t/pr.out"; fail=1; }
+
 # An independent check (it shares nothing with the checker): from the history text, a read
 # of key k by txn r has as possible writers the transactions other than r whose last write
 # of k is that value; with two or more, no report line may state its writer as a fact

@@ -1,0 +1,110 @@
+/* test_report_assumed.c — report_assumed.c: an explanation that rests on
+ * a writer the check chose for a read of a repeated value says so
+ * (doc/checker.md, "What the report states"), here the version order an
+ * RW edge of a proof rests on: "W's version precedes O's: O read it and
+ * overwrote it" (BASIS_RMW) is a fact only when O's read names its writer.
+ *
+ * The history: txn 1 writes 1=5; txn 2 reads 1=5 (txn 1's: its own later
+ * write is not readable) and writes 1=5; txn 3 reads 1=5 (txn 1's or
+ * txn 2's: a choice) and writes 1=6.  Key 2: txn 4 writes 2=1, txn 5
+ * 2=2; txn 6 reads 2=1, txn 7 reads 2=1 and writes 2=3 (established). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/reports/report_assumed.h"
+#include "tests/parse_helpers.h"
+
+static const char *rmw_amb = "w(1,5,1,1)\nr(1,5,2,2)\nw(1,5,2,2)\nr(1,5,3,3)\nw(1,6,3,3)\nw(2,1,4,4)\nw(2,2,4,5)\n"
+                             "r(2,1,5,6)\nr(2,1,6,7)\nw(2,3,6,7)\n";
+
+static uint32_t txn_of(const history *h, int64_t ext) {
+    for (uint32_t t = 1; t < h->num_txns; t++) if (h->txns[t].ext_id == ext) return t;
+    fail_msg("no txn %lld", (long long)ext);
+    return 0;
+}
+
+/* The anomaly's text report (report_print_anomaly), malloc'd. */
+static char *printed(const history *h, const report_anomaly *a) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    report_print_anomaly(f, h, a, 1);
+    fclose(f);
+    return buf;
+}
+
+/* A cycle edge on key 2 (txn 4 -> txn 5) whose proof's cycle holds the RW
+ * edge txn 2 -> txn 3 on key 1 resting on "txn 1's 1 precedes txn 3's:
+ * txn 3 read it and overwrote it" (what cycle_bases gives an RW edge whose
+ * version order is a read-modify-write). */
+static void rw_edge_on_assumed_rmw(void **state) {
+    (void)state;
+    history *h = load_text(rmw_amb);
+    ic_error err; ic_error_clear(&err);
+    assert_non_null(history_resolved(h, &err));
+    uint32_t t1 = txn_of(h, 1), t2 = txn_of(h, 2), t3 = txn_of(h, 3), t4 = txn_of(h, 4), t5 = txn_of(h, 5);
+    uint32_t k1 = h->op_key[h->txns[t3].first_op], k2 = h->op_key[h->txns[t4].first_op];
+    assert_int_equal(report_has_assumed(h), 1);
+    assert_int_equal(report_assumed_read(h, t2, k1), HISTORY_NONE);     /* txn 2's writer is established */
+    assert_int_not_equal(report_assumed_read(h, t3, k1), HISTORY_NONE); /* txn 3's is a choice */
+
+    dep_edge rw = { t2, t3, k1, DEP_RW };
+    edge_basis rmw = { BASIS_RMW, t1, t3, HISTORY_NONE }, obs = { BASIS_OBSERVED, HISTORY_NONE, HISTORY_NONE, HISTORY_NONE };
+    assert_int_equal(report_edge_assumed(h, &rw, NULL), 0);        /* its reader's writer: established */
+    assert_int_equal(report_edge_assumed(h, &rw, &obs), 0);
+    assert_int_equal(report_basis_assumed(h, &rw, &rmw), 1);       /* its order: txn 3's chosen read */
+    assert_int_equal(report_edge_assumed(h, &rw, &rmw), 1);
+
+    report_anomaly a;
+    memset(&a, 0, sizeof a);
+    a.kind = AN_CYCLE;
+    a.level = LEVEL_SER;
+    vec_init(a.txns); vec_init(a.ops); vec_init(a.edges); vec_init(a.why); vec_init(a.facts);
+    dep_edge ww = { t4, t5, k2, DEP_WW };
+    vec_push(a.edges, ww);
+    edge_why w;
+    memset(&w, 0, sizeof w);
+    vec_init(w.alt); vec_init(w.basis);
+    w.status = WHY_FORCED;
+    w.before = t4; w.after = t5; w.read_op = HISTORY_NONE;
+    dep_edge opp = { t5, t4, k2, DEP_WW };
+    edge_basis bo = { BASIS_ASSUMED, t5, t4, HISTORY_NONE };
+    vec_push(w.alt, opp); vec_push(w.basis, bo);
+    vec_push(w.alt, rw); vec_push(w.basis, rmw);
+    vec_push(a.why, w);
+    assert_int_equal(report_why_assumed(h, &a, &a.why.data[0], 0), 1);
+    char *s = printed(h, &a);
+    assert_non_null(strstr(s, "forced given the writers assumed: "));
+    assert_null(strstr(s, "forced: "));
+    assert_non_null(strstr(s, "(txn 1's 1 precedes txn 3's: txn 3 read it (assumed: another write of the value is possible) "
+                              "and overwrote it)"));
+    assert_non_null(strstr(s, "txn 3 read 1=5 from txn 1"));     /* listed among the reads it assumes */
+    assert_non_null(strstr(s, "txn 2 read 1=5, which txn 3's 1=6 overwrote"));   /* txn 2's own read: a fact */
+    free(s);
+
+    /* the same shape through txn 7's read-modify-write, established: plain */
+    uint32_t t6 = txn_of(h, 6), t7 = txn_of(h, 7);
+    a.why.data[0].basis.data[1] = (edge_basis){ BASIS_RMW, t4, t7, HISTORY_NONE };
+    a.why.data[0].alt.data[1] = (dep_edge){ t6, t7, k2, DEP_RW };
+    assert_int_equal(report_why_assumed(h, &a, &a.why.data[0], 0), 0);
+    s = printed(h, &a);
+    assert_null(strstr(s, "given the writers assumed"));
+    assert_null(strstr(s, "(assumed"));
+    free(s);
+    report_anomaly_free(&a);
+    history_free(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rw_edge_on_assumed_rmw),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -160,7 +160,7 @@ static void emit(report *r, const ictx *c, int level, const dep_edge_vec *mc, ex
         for (size_t j = i; j > 0 && a->ops.data[j - 1] > a->ops.data[j]; j--) {
             uint32_t t = a->ops.data[j]; a->ops.data[j] = a->ops.data[j - 1]; a->ops.data[j - 1] = t;
         }
-    report_describe_cycle(c->h, a, c->rule == RULE_NO_ADJ_RW);
+    report_describe_cycle_in(c->h, c->amb ? c->amb : c->h, a, c->rule == RULE_NO_ADJ_RW);
 }
 
 /* Lost updates need no search: two transactions that read the same

@@ -447,7 +447,9 @@ void report_print_text(FILE *out, const report *r, int verbose) {
 }
 
 /* The one-line prose of an interpreted anomaly (its detail). */
-void report_describe_cycle(const history *h, report_anomaly *a, int si) {
+void report_describe_cycle(const history *h, report_anomaly *a, int si) { report_describe_cycle_in(h, h, a, si); }
+
+void report_describe_cycle_in(const history *h, const history *amb, report_anomaly *a, int si) {
     char buf[1024], t1[64], t2[64], kb[128];
     size_t at = 0;
     const dep_edge *e = a->edges.data;
@@ -469,6 +471,9 @@ void report_describe_cycle(const history *h, report_anomaly *a, int si) {
         else
             at += (size_t)snprintf(buf + at, sizeof buf - at, "%s read %s=%s, then its %s=%s overwrote %s's later %s=%s without "
                                    "seeing it: %s's update is lost", t1, kb, v, kb, y, t2, kb, x, t2);
+        if (report_edge_assumed(amb, &e[0], NULL) || report_edge_assumed(amb, &e[1], NULL) ||
+            report_assumed_read(amb, w, rw->key) != HISTORY_NONE)
+            at += (size_t)snprintf(buf + at, sizeof buf - at, " (under the writers assumed)");   /* report_assumed.h */
         break;
     }
     default:

@@ -163,6 +163,11 @@ void report_edge_sentence_from(const history *h, const dep_edge *e, uint32_t src
  * lost update with the values involved, else the anomaly's summary) and
  * lists the cycle's edges; si: a write skew is marked allowed under SI. */
 void report_describe_cycle(const history *h, report_anomaly *a, int si);
+/* The same, with amb the history whose reads of repeated values have no
+ * established writer (report_assumed.h; h may be a choice of writers on
+ * it): a lost update whose shared read rests on a chosen writer says
+ * "(under the writers assumed)". */
+void report_describe_cycle_in(const history *h, const history *amb, report_anomaly *a, int si);
 
 /* Withdraw every PASS that contradicts a FAIL of a level it implies (ladder.h):
  * such a level becomes UNKNOWN with an internal-error message, counted in

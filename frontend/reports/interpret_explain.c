@@ -25,6 +25,7 @@
  * the proof is given the writers assumed: report_assumed.h). */
 #include "fatal.h"
 #include "frontend/reports/interpret_internal.h"
+#include "frontend/reports/report_assumed.h"
 
 #include "frontend/history/predicate.h"
 
@@ -42,25 +43,16 @@
  * search with them: a proof from the history alone is short or absent. */
 #define STRICT_SEARCHES 4
 
-/* Is t's external read of key one whose writer the choice assumes (ictx.amb)?
- * Its first op on key that is not an append (ictx_ext_read's), flagged
- * OP_AMBIGUOUS in the resolved history (a write or none: no). */
+/* Does t's external read of key, resp. e with basis bs (may be NULL), rest
+ * on a writer the choice assumes (ictx.amb)?  The report's own test
+ * (report_assumed.h), so a proof found without them is one the report
+ * calls forced. */
 static int read_assumed(const ictx *c, uint32_t t, uint32_t key) {
-    const history *a = c->amb;
-    if (!a || t == 0 || t >= a->num_txns) return 0;
-    const history_txn *tx = &a->txns[t];
-    for (uint32_t op = tx->first_op; op < tx->first_op + tx->num_ops; op++)
-        if (a->op_key[op] == key && history_op_kind(a, op) != OP_APPEND) return history_op_ambiguous(a, op);
-    return 0;
+    return c->amb && report_assumed_read(c->amb, t, key) != NONE;
 }
 
-/* Does e, with basis bs (may be NULL), rest on such a read: a WR edge on its
- * reader's, an RW edge on its reader's, a read-modify-write on the overwriter's? */
 static int edge_assumed(const ictx *c, const dep_edge *e, const edge_basis *bs) {
-    if (!c->amb) return 0;
-    if (e->kind == DEP_WR) return read_assumed(c, e->to, e->key);
-    if (e->kind == DEP_RW && read_assumed(c, e->from, e->key)) return 1;
-    return bs && bs->kind == BASIS_RMW && read_assumed(c, bs->after, e->key);
+    return c->amb && report_edge_assumed(c->amb, e, bs);
 }
 
 typedef struct xedge { uint32_t x, y; dep_edge e; edge_basis basis; } xedge;
@@ -348,15 +340,7 @@ typedef struct iproof {
 /* Does proof w rest on an assumed writer: an edge of its cycle, or a fact
  * it cites (facts below lim)? */
 static int why_assumed(const ictx *c, const iproof *pf, const edge_why *w, size_t lim) {
-    if (!c->amb || w->status != WHY_FORCED) return 0;
-    for (size_t i = 0; i < w->alt.len; i++) {
-        const edge_basis *bs = i < w->basis.len ? &w->basis.data[i] : NULL;
-        if (edge_assumed(c, &w->alt.data[i], bs)) return 1;
-        if (bs && bs->kind == BASIS_PROVEN && bs->ref < lim && bs->ref < pf->facts->len &&
-            why_assumed(c, pf, &pf->facts->data[bs->ref].why, bs->ref))
-            return 1;
-    }
-    return 0;
+    return c->amb && report_why_assumed_in(c->amb, pf->facts->data, pf->facts->len, w, lim);
 }
 
 static int same_fact(const dep_edge *f, uint32_t x, uint32_t y, uint32_t key) {

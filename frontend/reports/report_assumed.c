@@ -42,16 +42,20 @@ int report_edge_assumed(const history *h, const dep_edge *e, const edge_basis *b
     return report_basis_assumed(h, e, bs);   /* an RW edge's version order through an assumed read-modify-write */
 }
 
-int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim) {
+int report_why_assumed_in(const history *h, const report_fact *facts, size_t nfacts, const edge_why *w, size_t lim) {
     if (!amb_of(h) || w->status != WHY_FORCED) return 0;
     for (size_t i = 0; i < w->alt.len; i++) {
         const edge_basis *bs = i < w->basis.len ? &w->basis.data[i] : NULL;
         if (report_edge_assumed(h, &w->alt.data[i], bs)) return 1;
-        if (bs && bs->kind == BASIS_PROVEN && bs->ref < lim && bs->ref < a->facts.len &&
-            report_why_assumed(h, a, &a->facts.data[bs->ref].why, bs->ref))
+        if (bs && bs->kind == BASIS_PROVEN && bs->ref < lim && bs->ref < nfacts &&
+            report_why_assumed_in(h, facts, nfacts, &facts[bs->ref].why, bs->ref))
             return 1;
     }
     return 0;
+}
+
+int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim) {
+    return report_why_assumed_in(h, a->facts.data, a->facts.len, w, lim);
 }
 
 typedef struct assumed { uint32_t reader, key, writer; } assumed;

@@ -35,6 +35,9 @@ int report_basis_assumed(const history *h, const dep_edge *e, const edge_basis *
 /* Does proof w of anomaly a rest on such a read: an edge of its cycle, or a
  * fact of a->facts it cites (below index lim: facts cite earlier facts)? */
 int report_why_assumed(const history *h, const report_anomaly *a, const edge_why *w, size_t lim);
+/* The same over a list of facts of its own (facts[0 .. nfacts): the
+ * interpretation's proofs under way, interpret_explain.c). */
+int report_why_assumed_in(const history *h, const report_fact *facts, size_t nfacts, const edge_why *w, size_t lim);
 /* "     assumes: txn 4 read 1=5 from txn 1, ..." — the reads a's cycle and
  * explanations rest on whose writer is the choice; nothing when none. */
 void report_print_assumed(FILE *out, const history *h, const report_anomaly *a);

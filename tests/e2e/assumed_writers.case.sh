@@ -88,6 +88,15 @@ for s in 1 2 3; do
   [ -z "$out" ] || { echo "lost-update seed $s: hedge contradicts the history:"; echo "$out"; fail=1; }
 done
 [ $hedged -ge 3 ] || { echo "only $hedged lost updates hedged in 3 random reports"; fail=1; }
+# A cycle of established edges comes before one resting on a chosen writer: three.txt adds to
+# two.txt a WR cycle of values written once (txns 20, 21); the one anomaly shown is that one
+cp "$t/two.txt" "$t/three.txt"
+printf 'r(6,70,6,20)\nw(5,80,6,20)\nr(5,80,7,21)\nw(6,70,7,21)\n' >> "$t/three.txt"
+for lv in ser si; do
+  "$ISOCHECK" check --level $lv --max-anomalies 1 "$t/three.txt" > "$t/three.$lv.out" 2>&1
+  has "three.txt $lv: the established cycle" "$t/three.$lv.out" "cycle of 2 transactions [txn 20 -WR 5-> txn 21 -WR 6-> txn 20]"
+  grep -q "assumes (" "$t/three.$lv.out" && { echo "three.txt $lv: an anomaly resting on a chosen writer shown first"; fail=1; }
+done
 # JSON: each anomaly's "assumes" is exactly the reads of a repeated value with several possible
 # writers that its cycle and proofs rest on, a forced proof resting on one (or on a fact that
 # does) has "assumed_writers": true, and a level's reason does not list the check's own cycle's

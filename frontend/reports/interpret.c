@@ -195,7 +195,7 @@ static void cycle_txns(const history *h, const dep_edge *cycle, size_t n, vec_u3
  * -1 of interpret_failure): 1, S a cycle of the fact graph without the
  * arcs resting on an assumed writer (while budget is left); else 2, S the
  * checker's cycle's transactions when no anomaly took one of them; else 0. */
-static int established_first(const ictx *c, const uint8_t *excl, const dep_edge *cycle, size_t n, int budget,
+static int established_first(ictx *c, const uint8_t *excl, const dep_edge *cycle, size_t n, int budget,
                              vec_u32 *S) {
     if (budget && ictx_find_cycle_txns(c, excl, 1, 1, S)) return 1;
     for (size_t i = 0; i < n; i++) if (excl[cycle[i].from] || excl[cycle[i].to]) return 0;

@@ -231,12 +231,20 @@ static void strict_fact_graph(const ictx *c, igraph *g) {
 }
 
 /* Transactions of a short violating cycle avoiding excl, sorted; 0 if none. */
-int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, int strict, vec_u32 *S) {
+int ictx_find_cycle_txns(ictx *c, const uint8_t *excl, int facts, int strict, vec_u32 *S) {
     igraph own;
     igraph g = { c->si, c->g, { NULL, 0, 0 } };             /* the fact graph: every arc */
     strict = strict && c->amb;
     if (!facts) { vo_graph(c, excl, strict, &own); g = own; }
-    else if (strict) { strict_fact_graph(c, &own); g = own; }
+    else if (strict) {                                      /* built once: the fact graph does not change */
+        if (!c->strict_built) {
+            strict_fact_graph(c, &own);
+            c->strict_g = own.g;
+            vec_free(own.edges);
+            c->strict_built = 1;
+        }
+        g.g = c->strict_g;
+    }
     dg_mask mask = { facts ? excl : NULL, g.split ? 1u : 0u };
     vec_u32 cyc, cur; vec_init(cyc); vec_init(cur);
     int found = dg_find_cycle(&g.g, mask, &cyc);
@@ -261,6 +269,6 @@ int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, int stri
         free(par); free(queue); vec_free(best);
     }
     vec_free(cyc); vec_free(cur);
-    if (!facts || strict) ig_free(&own);
+    if (!facts) ig_free(&own);
     return found;
 }

@@ -86,6 +86,8 @@ typedef struct ictx {
     const history *amb;          /* h is a choice of writers: the resolved history whose OP_AMBIGUOUS reads
                                     have assumed writers (same op numbers), proofs without them tried first
                                     (interpret_explain.c); NULL: every read's writer is the history's */
+    dg_graph strict_g;           /* amb: the fact graph without the arcs resting on an assumed writer, */
+    int strict_built;            /* built on its first search (ictx_find_cycle_txns) */
 } ictx;
 
 
@@ -155,7 +157,7 @@ int ictx_minimal_cycle(const ictx *c, const uint32_t *S, size_t m, int facts, de
  * fact graph (facts) or the graph of the version order; 0 if none.
  * strict (under a choice of writers, c->amb): without the arcs or WR/RW
  * edges resting on an assumed writer (ictx_arc_assumed, report_edge_assumed). */
-int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, int strict, vec_u32 *S);
+int ictx_find_cycle_txns(ictx *c, const uint8_t *excl, int facts, int strict, vec_u32 *S);
 /* Does arc j of the fact graph, leaving node u, rest on a writer the
  * choice assumes (c->amb; a known WW arc: its overwriter's read, a
  * read-modify-write)?  The proofs' strict searches' test (interpret_explain.c). */

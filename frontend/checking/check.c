@@ -91,8 +91,9 @@ static const history *recheck_history(const polygraph *g, uint32_t *choice, chec
 }
 
 /* A failure under a choice: it holds whichever write each ambiguous read
- * saw; the cycle shown assumes the writers named (those of the cycle's
- * readers). */
+ * saw; the cycle shown assumes the writers named: those of the reads its
+ * edges rest on (a WR edge's reader's read of its key, an RW edge's
+ * reader's), not every ambiguous read of the cycle's transactions. */
 static void choice_message(const history *h, check_result *res, const char *reason) {
     int len = h->preds && h->preds->choices_attached   /* reads' choices of versions (preds_attach_choices) */
         ? snprintf(res->msg, sizeof res->msg, "%s, whichever version each of the %u reads with several possible versions "
@@ -103,7 +104,8 @@ static void choice_message(const history *h, check_result *res, const char *reas
     const char *sep = "";
     for (uint32_t i = 0; i < h->num_amb && len > 0 && (size_t)len < sizeof res->msg - 100; i++) {
         uint32_t r = h->amb_read[i], t = history_op_txn(h, r), in = 0;
-        vec_foreach(const dep_edge, e, res->cycle) in |= e->from == t || e->to == t;
+        vec_foreach(const dep_edge, e, res->cycle)
+            in |= e->key == h->op_key[r] && ((e->kind == DEP_WR && e->to == t) || (e->kind == DEP_RW && e->from == t));
         if (!in) continue;
         uint32_t w = history_read_source(res->chosen, r);
         if (w == HISTORY_NONE) continue;

@@ -114,7 +114,8 @@ static void levels_table(FILE *out, const report *r) {
         fputs("</td><td>", out);
         esc(out, L->stage ? L->stage : "");
         fprintf(out, "</td><td>%" PRIu64 "</td><td>", L->violations);
-        esc(out, L->msg);
+        char why[sizeof L->msg + 128];
+        esc(out, report_level_reason(r, L, why, sizeof why));
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);

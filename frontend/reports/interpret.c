@@ -181,6 +181,28 @@ void interpret_trace_free(interpret_trace *t) {
     vec_free(*t);
 }
 
+/* S := the transactions of cycle (n edges), in order, each once. */
+static void cycle_txns(const history *h, const dep_edge *cycle, size_t n, vec_u32 *S) {
+    vec_clear(*S);
+    for (size_t i = 0; i < n; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < S->len; j++) if (S->data[j] == cycle[i].from) dup = 1;
+        if (!dup && cycle[i].from < h->num_txns) vec_push(*S, cycle[i].from);
+    }
+}
+
+/* Under a choice of writers, the rounds before the checker's cycle (phase
+ * -1 of interpret_failure): 1, S a cycle of the fact graph without the
+ * arcs resting on an assumed writer (while budget is left); else 2, S the
+ * checker's cycle's transactions when no anomaly took one of them; else 0. */
+static int established_first(ictx *c, const uint8_t *excl, const dep_edge *cycle, size_t n, int budget,
+                             vec_u32 *S) {
+    if (budget && ictx_find_cycle_txns(c, excl, 1, 1, S)) return 1;
+    for (size_t i = 0; i < n; i++) if (excl[cycle[i].from] || excl[cycle[i].to]) return 0;
+    cycle_txns(c->h, cycle, n, S);
+    return 2;
+}
+
 size_t interpret_failure(report *r, int level, const version_order *vo_in, const dep_edge *cycle, size_t n,
                          const dep_edge *forced, size_t nforced, size_t max, interpret_trace *trace,
                          struct par_pool *pool, int prio) {
@@ -200,14 +222,7 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     memset(&why, 0, sizeof why); memset(&fbwhy, 0, sizeof fbwhy);
     size_t count = 0;
     int have = 0;
-    if (cycle && n) {
-        for (size_t i = 0; i < n; i++) {
-            int dup = 0;
-            for (size_t j = 0; j < S.len; j++) if (S.data[j] == cycle[i].from) dup = 1;
-            if (!dup && cycle[i].from < h->num_txns) vec_push(S, cycle[i].from);
-        }
-        have = 1;
-    }
+    if (cycle && n) { cycle_txns(h, cycle, n, &S); have = 1; }
     /* Candidates: violating cycles.  One whose WW/RW facts are all forced
      * is reported, and its transactions are set aside (the next ones are
      * independent).  Work is bounded by a budget of graph edges. */
@@ -227,10 +242,24 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
     /* a level no rule over cycles characterizes (RULE_GIVEN: pc, rc, ra,
      * cc): the checker's cycle alone, as it is */
     int given = c.rule == RULE_GIVEN;
-    for (int rounds = 0; count < max && rounds < (given ? 1 : 4096) && (rounds == 0 || spent < budget); rounds++) {
-        int from_checker = have && rounds == 0;
+    /* Under a choice of writers (c.amb), cycles of established edges
+     * first: the fact graph's without the arcs resting on an assumed
+     * writer (phase -1) before the checker's cycle, when its transactions
+     * are still free, then each phase's search without them before the
+     * search with them (strict). */
+    int strict = c.amb != NULL, checker_later = 0;
+    if (c.amb && have && !given && c.has_forced) { phase = -1; have = 0; checker_later = 1; }
+    for (int rounds = 0; count < max && rounds < (given ? 1 : 4096) && (rounds == 0 || spent < budget || phase == -1);
+         rounds++) {
+        int from_checker = have && (rounds == 0 || checker_later);
         int use_facts = 0;
-        if (!have) {
+        if (phase == -1 && !have) {
+            int e = established_first(&c, excl, cycle, n, spent < budget, &S);
+            use_facts = e == 1;
+            have = from_checker = e == 2;
+            if (e != 1) phase = 0;
+        }
+        if (!have && !use_facts) {
             if (phase == 0) {
                 while (lu_next < lu.len && (excl[lu.data[lu_next]] || excl[lu.data[lu_next + 1]])) lu_next += 2;
                 if (lu_next < lu.len) {
@@ -238,8 +267,10 @@ size_t interpret_failure(report *r, int level, const version_order *vo_in, const
                     lu_next += 2;
                 } else phase = c.has_forced ? 1 : 2;
             }
-            if (phase == 1 && !ictx_find_cycle_txns(&c, excl, 1, &S)) phase = 2;
-            if (phase == 2 && !ictx_find_cycle_txns(&c, excl, 0, &S)) break;
+            if (phase == 1 && strict && !ictx_find_cycle_txns(&c, excl, 1, 1, &S)) strict = 0;
+            if (phase == 1 && !strict && !ictx_find_cycle_txns(&c, excl, 1, 0, &S)) { phase = 2; strict = c.amb != NULL; }
+            if (phase == 2 && strict && !ictx_find_cycle_txns(&c, excl, 0, 1, &S)) strict = 0;
+            if (phase == 2 && !strict && !ictx_find_cycle_txns(&c, excl, 0, 0, &S)) break;
             use_facts = phase == 1;
         }
         have = 0;

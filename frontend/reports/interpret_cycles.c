@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "frontend/reports/classify.h"
+#include "frontend/reports/report_assumed.h"
 
 /* ---- graphs ------------------------------------------------------------- */
 
@@ -72,6 +73,10 @@ static void induced_edges(const ictx *c, const uint32_t *S, size_t m, dep_edge_v
     }
 }
 
+/* An edge resting on an assumed writer weighs more than any cycle of
+ * established ones (at most 2 * 256 edges of weight < 20). */
+#define ASSUMED_WEIGHT (1u << 16)
+
 static uint32_t edge_weight(const dep_edge *e) {
     static const uint32_t rank[] = { 0, 1, 2, 3, 0, 0 };
     return 16 + rank[e->kind <= DEP_RT ? e->kind : 0];
@@ -130,6 +135,7 @@ static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_
         dg_arc l = { 0, 0, (uint32_t)i };
         interp_node_pair(c->si, &d, &l.from, &l.to);
         weight[i] = edge_weight(&E.data[i]);
+        if (c->amb && report_edge_assumed(c->amb, &E.data[i], NULL)) weight[i] += ASSUMED_WEIGHT;   /* established first */
         vec_push(arcs, l);
     }
     if (c->si) for (uint32_t i = 0; i < m; i++) { dg_arc l = { dg_start(i), dg_commit(i), DG_NONE }; vec_push(arcs, l); }
@@ -167,7 +173,7 @@ static int shortest_cycle_among(const ictx *c, const uint32_t *S, size_t m, dep_
 
 /* ---- violating cycles under the version order, avoiding used txns -------- */
 
-static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
+static void vo_graph(const ictx *c, const uint8_t *excl, int strict, igraph *g) {
     const history *h = c->h;
     const version_order *vo = c->vo;
     memset(g, 0, sizeof *g);
@@ -200,7 +206,7 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
             ictx_readers(c, k, i, &rd);
             vec_foreach(const uint32_t, tp, rd) {
                 uint32_t t = *tp;
-                if (!use[t]) continue;
+                if (!use[t] || (strict && report_assumed_read(c->amb, t, k) != NONE)) continue;   /* its WR and RW edges */
                 if (use[w] && w != 0) interp_push_dep(&g->edges, DEP_WR, k, w, t);
                 if (nx != NONE && nx != t) interp_push_dep(&g->edges, DEP_RW, k, t, nx);
             }
@@ -211,11 +217,34 @@ static void vo_graph(const ictx *c, const uint8_t *excl, igraph *g) {
     free(use);
 }
 
+/* The fact graph without the arcs resting on an assumed writer. */
+static void strict_fact_graph(const ictx *c, igraph *g) {
+    memset(g, 0, sizeof *g);
+    g->split = c->si;
+    vec_init(g->edges);
+    for (uint32_t u = 0; u < c->g.n; u++)
+        for (uint32_t j = c->g.start[u]; j < c->g.start[u + 1]; j++) {
+            dep_edge e;
+            if (ictx_arc_edge(c, u, j, &e) && !ictx_arc_assumed(c, u, j)) vec_push(g->edges, e);
+        }
+    ig_finish(g, c->h, c->part);
+}
+
 /* Transactions of a short violating cycle avoiding excl, sorted; 0 if none. */
-int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S) {
+int ictx_find_cycle_txns(ictx *c, const uint8_t *excl, int facts, int strict, vec_u32 *S) {
     igraph own;
     igraph g = { c->si, c->g, { NULL, 0, 0 } };             /* the fact graph: every arc */
-    if (!facts) { vo_graph(c, excl, &own); g = own; }
+    strict = strict && c->amb;
+    if (!facts) { vo_graph(c, excl, strict, &own); g = own; }
+    else if (strict) {                                      /* built once: the fact graph does not change */
+        if (!c->strict_built) {
+            strict_fact_graph(c, &own);
+            c->strict_g = own.g;
+            vec_free(own.edges);
+            c->strict_built = 1;
+        }
+        g.g = c->strict_g;
+    }
     dg_mask mask = { facts ? excl : NULL, g.split ? 1u : 0u };
     vec_u32 cyc, cur; vec_init(cyc); vec_init(cur);
     int found = dg_find_cycle(&g.g, mask, &cyc);

@@ -55,6 +55,13 @@ static int edge_assumed(const ictx *c, const dep_edge *e, const edge_basis *bs) 
     return c->amb && report_edge_assumed(c->amb, e, bs);
 }
 
+int ictx_arc_assumed(const ictx *c, uint32_t u, uint32_t j) {
+    dep_edge d;
+    edge_basis rmw = { BASIS_RMW, 0, 0, NONE };
+    return c->amb && ictx_arc_edge(c, u, j, &d) &&
+           (rmw.after = d.to, edge_assumed(c, &d, d.kind == DEP_WW && c->cls[j] == CLS_KNOWN ? &rmw : NULL));
+}
+
 typedef struct xedge { uint32_t x, y; dep_edge e; edge_basis basis; } xedge;
 typedef VEC(xedge) xedge_vec;
 
@@ -260,12 +267,7 @@ static uint32_t search_from(const ictx *c, osearch *s, const xedge_vec *exv, uin
             uint32_t w = g->adj[j];
             if (s->par[w] != NONE || !ictx_arc_within(c, j, maxcls)) continue;
             if (c->cls[j] != CLS_KNOWN && is_banned(banned, j)) continue;
-            if (s->strict) {
-                dep_edge d;
-                edge_basis rmw = { BASIS_RMW, 0, 0, NONE };
-                if (ictx_arc_edge(c, u, j, &d) && (rmw.after = d.to, edge_assumed(c, &d, d.kind == DEP_WW && c->cls[j] == CLS_KNOWN ? &rmw : NULL)))
-                    continue;
-            }
+            if (s->strict && ictx_arc_assumed(c, u, j)) continue;
             reach(s, &qt, u, w, 0, j);
         }
         if (qh <= DERIVE_NODES) derive_rw(c, s, &qt, u, maxcls, banned);

@@ -215,6 +215,7 @@ void ictx_free(ictx *c) {
     free(c->lr_start); vec_free(c->lr);
     vec_free(c->init_rd); vec_free(c->rmw_rd);
     dg_free(&c->g);
+    if (c->strict_built) dg_free(&c->strict_g);
     free(c->cls);
     free((void *)c->holds);
     version_order_free(&c->own_vo);

@@ -86,6 +86,8 @@ typedef struct ictx {
     const history *amb;          /* h is a choice of writers: the resolved history whose OP_AMBIGUOUS reads
                                     have assumed writers (same op numbers), proofs without them tried first
                                     (interpret_explain.c); NULL: every read's writer is the history's */
+    dg_graph strict_g;           /* amb: the fact graph without the arcs resting on an assumed writer, */
+    int strict_built;            /* built on its first search (ictx_find_cycle_txns) */
 } ictx;
 
 
@@ -147,11 +149,19 @@ void interp_push_dep(dep_edge_vec *v, dep_kind kind, uint32_t key, uint32_t from
 /* The shortest violating cycle among the dependencies between S's m
  * transactions (ties: fewer RW, then WW edges), rotated to start at the
  * smallest transaction: facts, those of the fact graph (known and forced
- * edges and SO); else all, by definition under the version order. */
+ * edges and SO); else all, by definition under the version order.  Under
+ * a choice of writers (c->amb), fewest WR/RW edges resting on an assumed
+ * writer first (report_edge_assumed), then the shortest. */
 int ictx_minimal_cycle(const ictx *c, const uint32_t *S, size_t m, int facts, dep_edge_vec *out);
 /* Transactions of a short violating cycle avoiding excl, sorted, in the
- * fact graph (facts) or the graph of the version order; 0 if none. */
-int ictx_find_cycle_txns(const ictx *c, const uint8_t *excl, int facts, vec_u32 *S);
+ * fact graph (facts) or the graph of the version order; 0 if none.
+ * strict (under a choice of writers, c->amb): without the arcs or WR/RW
+ * edges resting on an assumed writer (ictx_arc_assumed, report_edge_assumed). */
+int ictx_find_cycle_txns(ictx *c, const uint8_t *excl, int facts, int strict, vec_u32 *S);
+/* Does arc j of the fact graph, leaving node u, rest on a writer the
+ * choice assumes (c->amb; a known WW arc: its overwriter's read, a
+ * read-modify-write)?  The proofs' strict searches' test (interpret_explain.c). */
+int ictx_arc_assumed(const ictx *c, uint32_t u, uint32_t j);
 
 /* ---- explanations (interpret_explain.c) ---- */
 

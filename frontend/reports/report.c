@@ -382,6 +382,19 @@ void report_print_anomaly(FILE *out, const history *h, const report_anomaly *a, 
     }
 }
 
+/* The choices assumed: repeated values, predicate reads; with anomalies
+ * shown, each lists the reads it assumes (report_assumed.h) instead of the
+ * check's list, the reads of the check's own cycle (check.c, choice_message). */
+const char *report_level_reason(const report *r, const report_level *L, char *buf, size_t n) {
+    size_t shown = 0;
+    vec_foreach(const report_anomaly, a, r->items) shown += a->level == L->level;
+    const char *cut = shown && !L->implied && report_has_assumed(r->h) ? strstr(L->msg, "; the cycle shown assumes") : NULL;
+    if (!cut) return L->msg;
+    snprintf(buf, n, "%.*s; the anomalies below are cycles under one such choice, each listing the reads it assumes",
+             (int)(cut - L->msg), L->msg);
+    return buf;
+}
+
 void report_print_level_text(FILE *out, const report *r, const report_level *L) {
     const char *lv = report_level_name(L->level);
     if (L->verdict == VERDICT_PASS && report_axioms_fail_all(r)) {     /* checked with the bad reads set aside */
@@ -402,13 +415,9 @@ void report_print_level_text(FILE *out, const report *r, const report_level *L) 
     if (shown) fprintf(out, ": %zu anomal%s%s", shown, shown == 1 ? "y" : "ies", shown > 1 ? " on disjoint transactions" : "");
     if (L->stage && L->stage[0]) fprintf(out, " (stage: %s)", L->stage);
     fputc('\n', out);
-    /* the choices assumed: repeated values, predicate reads; with anomalies
-     * shown, each lists the reads it assumes (report_assumed.h) instead of
-     * the check's list, its cycle's transactions' reads */
-    const char *cut = shown && !L->implied && report_has_assumed(r->h) ? strstr(L->msg, "; the cycle shown assumes") : NULL;
-    if (cut) fprintf(out, "  %.*s; the anomalies below are cycles under one such choice, each listing the reads it assumes\n",
-                     (int)(cut - L->msg), L->msg);
-    else if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0]) fprintf(out, "  %s\n", L->msg);
+    char why[sizeof L->msg + 128];
+    if ((!shown || L->implied || strstr(L->msg, "whichever")) && L->msg[0])
+        fprintf(out, "  %s\n", report_level_reason(r, L, why, sizeof why));
     size_t k = 0;
     vec_foreach(const report_anomaly, a, r->items) if (a->level == L->level) report_print_anomaly(out, r->h, a, ++k);
 }

@@ -182,6 +182,14 @@ void report_check_ladder(report *r);
 void report_print_ladder_text(FILE *out, const report *r);
 void report_print_ladder_json(FILE *out, const report *r);
 
+/* The level's reason as the reports state it: L->msg, except that with
+ * anomalies of the level shown (not implied) on a history with reads of
+ * assumed writers, the check's list of the reads its own cycle assumes
+ * ("; the cycle shown assumes ...", a cycle the report may not show) gives
+ * way to "; the anomalies below are cycles under one such choice, each
+ * listing the reads it assumes" (each anomaly's list: report_assumed.h).
+ * buf (n bytes, sizeof L->msg + 128 is enough) holds the new text. */
+const char *report_level_reason(const report *r, const report_level *L, char *buf, size_t n);
 /* One level's lines: "PASS si: ...", or "FAIL ser: ..." with its anomalies in full, or "UNKNOWN ...". */
 void report_print_level_text(FILE *out, const report *r, const report_level *L);
 void report_print_text(FILE *out, const report *r, int verbose);

@@ -58,49 +58,56 @@ int report_why_assumed(const history *h, const report_anomaly *a, const edge_why
     return report_why_assumed_in(h, a->facts.data, a->facts.len, w, lim);
 }
 
-typedef struct assumed { uint32_t reader, key, writer; } assumed;
-typedef VEC(assumed) assumed_vec;
-
-static void note_read(const history *h, assumed_vec *v, uint32_t r, uint32_t key, uint32_t w) {
+static void note_read(const history *h, report_assumption_vec *v, uint32_t r, uint32_t key, uint32_t w) {
     if (report_assumed_read(h, r, key) == HISTORY_NONE) return;
-    vec_foreach(const assumed, x, *v) if (x->reader == r && x->key == key) return;
-    assumed x = { r, key, w };
+    vec_foreach(const report_assumption, x, *v) if (x->reader == r && x->key == key) return;
+    report_assumption x = { r, key, w };
     vec_push(*v, x);
 }
 
-static void note(const history *h, assumed_vec *v, const dep_edge *e, const edge_basis *bs) {
+static void note(const history *h, report_assumption_vec *v, const dep_edge *e, const edge_basis *bs) {
     uint32_t r, w;
     if (edge_read(e, bs, &r, &w)) note_read(h, v, r, e->key, w);
     if (e->kind == DEP_RW && report_basis_assumed(h, e, bs)) note_read(h, v, bs->after, e->key, bs->before);
 }
 
-static void note_why(const history *h, assumed_vec *v, const edge_why *w) {
+static void note_why(const history *h, report_assumption_vec *v, const edge_why *w) {
     if (w->status != WHY_FORCED) return;
     for (size_t i = 0; i < w->alt.len; i++) note(h, v, &w->alt.data[i], i < w->basis.len ? &w->basis.data[i] : NULL);
 }
 
-void report_print_assumed(FILE *out, const history *h, const report_anomaly *a) {
+void report_assumptions(const history *h, const report_anomaly *a, report_assumption_vec *v) {
+    vec_clear(*v);
     if (!amb_of(h) || !a->edges.len) return;
-    assumed_vec v;
-    vec_init(v);
     for (size_t i = 0; i < a->edges.len; i++) {
         const edge_why *w = i < a->why.len ? &a->why.data[i] : NULL;
         edge_basis bs = { BASIS_OBSERVED, w ? w->before : HISTORY_NONE, w ? w->after : HISTORY_NONE, HISTORY_NONE };
-        note(h, &v, &a->edges.data[i], &bs);
-        if (w) note_why(h, &v, w);
+        note(h, v, &a->edges.data[i], &bs);
+        if (w) note_why(h, v, w);
     }
-    vec_foreach(const report_fact, f, a->facts) note_why(h, &v, &f->why);
+    vec_foreach(const report_fact, f, a->facts) note_why(h, v, &f->why);
+}
+
+int report_assumption_predicate(const history *h, const report_assumption *x) {
+    uint32_t op = history_txn_external_read(h, x->reader, x->key);
+    return h->op_pred && op != HISTORY_NONE && h->op_pred[op] != PRED_TAG_NONE;
+}
+
+void report_print_assumed(FILE *out, const history *h, const report_anomaly *a) {
+    report_assumption_vec v;
+    vec_init(v);
+    report_assumptions(h, a, &v);
     if (v.len) {
         fprintf(out, "     assumes (reads with several possible writers: each one's is the check's choice, not forced by "
                      "the history alone):");
         const char *sep = "";
-        vec_foreach(const assumed, x, v) {
+        vec_foreach(const report_assumption, x, v) {
             char rb[64], kb[128], vb[256], wb[64];
             uint32_t op = history_txn_external_read(h, x->reader, x->key);
             const char *w = x->writer == HISTORY_NONE ? "a writer chosen" : report_txn_name(h, x->writer, wb, sizeof wb);
             report_txn_name(h, x->reader, rb, sizeof rb);
             history_key_str(h, x->key, kb, sizeof kb);
-            if (h->op_pred && h->op_pred[op] != PRED_TAG_NONE)      /* a predicate read's version of a key */
+            if (report_assumption_predicate(h, x))      /* a predicate read's version of a key */
                 fprintf(out, "%s %s saw %s's version of %s", sep, rb, w, kb);
             else fprintf(out, "%s %s read %s=%s from %s", sep, rb, kb, report_value(h, op, vb, sizeof vb), w);
             sep = ",";

@@ -38,6 +38,16 @@ int report_why_assumed(const history *h, const report_anomaly *a, const edge_why
 /* The same over a list of facts of its own (facts[0 .. nfacts): the
  * interpretation's proofs under way, interpret_explain.c). */
 int report_why_assumed_in(const history *h, const report_fact *facts, size_t nfacts, const edge_why *w, size_t lim);
+/* The reads a's cycle and explanations rest on whose writer is the choice,
+ * in the order the report names them (edges of the cycle, each with its
+ * proof, then the facts): reader's external read of key, and the writer
+ * the edge or proof assumes (HISTORY_NONE: not named there).  Cleared
+ * first; empty when none. */
+typedef struct report_assumption { uint32_t reader, key, writer; } report_assumption;
+typedef VEC(report_assumption) report_assumption_vec;
+void report_assumptions(const history *h, const report_anomaly *a, report_assumption_vec *out);
+/* Is x a predicate read's version of a key (no value of its own to name)? */
+int report_assumption_predicate(const history *h, const report_assumption *x);
 /* "     assumes: txn 4 read 1=5 from txn 1, ..." — the reads a's cycle and
  * explanations rest on whose writer is the choice; nothing when none. */
 void report_print_assumed(FILE *out, const history *h, const report_anomaly *a);

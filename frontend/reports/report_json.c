@@ -50,9 +50,13 @@ static void jread(FILE *out, const history *h, uint32_t op) {
     fputc('}', out);
 }
 
-/* The "why" object of a cycle edge or a proven fact. */
-static void jwhy(FILE *out, const history *h, const edge_why *w) {
+/* The "why" object of a cycle edge or a proven fact of a (lim: the facts
+ * it may cite); a proof resting on a writer the check chose, directly or
+ * through a fact it cites, gets "assumed_writers": true (the text's
+ * "forced given the writers assumed", report_assumed.h). */
+static void jwhy(FILE *out, const history *h, const report_anomaly *a, const edge_why *w, size_t lim) {
     fprintf(out, "{\"status\": \"%s\"", why_name(w->status));
+    if (report_why_assumed(h, a, w, lim)) fputs(", \"assumed_writers\": true", out);
     if (w->status != WHY_OBSERVED && w->status != WHY_VIEW) {   /* a view names no two versions */
         fputs(", \"before\": ", out); jtxn_ref(out, h, w->before);
         fputs(", \"after\": ", out); jtxn_ref(out, h, w->after);
@@ -81,6 +85,34 @@ static void jwhy(FILE *out, const history *h, const edge_why *w) {
         fputc(']', out);
     }
     fputc('}', out);
+}
+
+/* ", \"assumes\": [...]": the reads a rests on whose writer is the check's
+ * choice (the text's "assumes" line, report_assumptions); only on a history
+ * with such reads. */
+static void jassumes(FILE *out, const history *h, const report_anomaly *a) {
+    report_assumption_vec v;
+    vec_init(v);
+    report_assumptions(h, a, &v);
+    fputs(", \"assumes\": [", out);
+    for (size_t i = 0; i < v.len; i++) {
+        const report_assumption *x = &v.data[i];
+        uint32_t op = history_txn_external_read(h, x->reader, x->key);
+        char kb[128], vb[256];
+        fprintf(out, "%s{\"txn\": ", i ? ", " : "");
+        jtxn_ref(out, h, x->reader);
+        fprintf(out, ", \"txn_index\": %u, \"op_index\": %u, \"key\": ", x->reader, op);
+        json_write_string(out, history_key_str(h, x->key, kb, sizeof kb));
+        fputs(", \"value\": ", out);
+        if (report_assumption_predicate(h, x)) fputs("null", out);    /* a predicate read's version of the key */
+        else json_write_string(out, report_value(h, op, vb, sizeof vb));
+        fputs(", \"writer\": ", out);
+        if (x->writer == HISTORY_NONE) fputs("null", out);
+        else jtxn_ref(out, h, x->writer);
+        fputc('}', out);
+    }
+    fputc(']', out);
+    vec_free(v);
 }
 
 static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
@@ -126,7 +158,7 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
     for (size_t i = 0; i < a->edges.len; i++) {
         fputs(i ? ", " : "", out);
         jedge(out, h, &a->edges.data[i], NULL, i < a->why.len ? a->why.data[i].before : HISTORY_NONE);
-        if (i < a->why.len) { fputs(", \"why\": ", out); jwhy(out, h, &a->why.data[i]); }
+        if (i < a->why.len) { fputs(", \"why\": ", out); jwhy(out, h, a, &a->why.data[i], a->facts.len); }
         fputc('}', out);
     }
     fputs("], \"facts\": [", out);
@@ -138,10 +170,12 @@ static void janomaly(FILE *out, const history *h, const report_anomaly *a) {
         fprintf(out, ", \"before_index\": %u, \"after_index\": %u, \"key\": ", f->fact.from, f->fact.to);
         json_write_string(out, history_key_str(h, f->fact.key, kb, sizeof kb));
         fputs(", \"why\": ", out);
-        jwhy(out, h, &f->why);
+        jwhy(out, h, a, &f->why, i);
         fputc('}', out);
     }
-    fprintf(out, "], \"chosen\": %s", a->chosen ? "true" : "false");
+    fputc(']', out);
+    if (report_has_assumed(h)) jassumes(out, h, a);
+    fprintf(out, ", \"chosen\": %s", a->chosen ? "true" : "false");
     if (a->chosen) {
         fputs(", \"shape\": ", out); json_write_string(out, anomaly_name(a->shape));
         fputs(", \"shape_adya\": ", out);
@@ -166,7 +200,8 @@ void report_print_json(FILE *out, const report *r) {
                 verdict_name(L->verdict));
         if (L->stage && L->stage[0]) json_write_string(out, L->stage); else fputs("null", out);
         fprintf(out, ", \"violations\": %" PRIu64 ", \"reason\": ", L->violations);
-        if (L->msg[0]) json_write_string(out, L->msg); else fputs("null", out);
+        char why[sizeof L->msg + 128];
+        if (L->msg[0]) json_write_string(out, report_level_reason(r, L, why, sizeof why)); else fputs("null", out);
         fputs(", \"implied_by\": ", out);
         if (L->implied) fprintf(out, "\"%s\"", report_level_name(L->implied_by)); else fputs("null", out);
         fputc('}', out);

@@ -160,7 +160,10 @@ void report_print_ladder_json(FILE *out, const report *r) {
                 state_word(st[l]));
         const report_level *L = find_level((report *)r, (check_level_id)l);
         if (st[l] == LADDER_NO_TIMES) json_write_string(out, "no times");
-        else if (L && L->msg[0] && st[l] != LADDER_PASS) json_write_string(out, L->msg);
+        else if (L && L->msg[0] && st[l] != LADDER_PASS) {
+            char why[sizeof L->msg + 128];
+            json_write_string(out, report_level_reason(r, L, why, sizeof why));
+        }
         else fputs("null", out);
         if (st[l] == LADDER_FAIL) {
             janomaly_ref(out, first_anomaly(r, l));

@@ -261,7 +261,8 @@ void history_free(history *h);
  * program called spill_enable.  Only for a history its owner frees with
  * history_free (not a view sharing another's arrays). */
 void history_spill(const history *h);
-/* For a history history_spill spilled: drop the pages read back since
+/* For a history history_spill spilled, or whose read sources alone
+ * history_read_sources_done spilled: drop the pages read back since
  * (else nothing). */
 void history_spill_again(const history *h);
 

@@ -38,7 +38,7 @@ void history_spill(const history *h) {
 }
 
 void history_spill_again(const history *h) {
-    if (!h || !h->spilled) return;
+    if (!h || (!h->spilled && !h->read_src_out)) return;    /* read_src_out alone: read_sources.c spilled only it */
     void *p[NUM_ARRAYS]; size_t bytes[NUM_ARRAYS];
     arrays(h, p, bytes);
     for (int i = 0; i < NUM_ARRAYS; i++) if (p[i]) spill_drop(p[i], bytes[i]);   /* only the blocks spilled */

@@ -16,9 +16,11 @@
  * Memory: 4 bytes an op (1M: 32 MB), made at the start stage, where the
  * run is ~100 MB under its peak; once the axioms and the index are done
  * history_read_sources_done spills it where the program spills (io/spill.h:
- * the interpretation reads it back, interpret.c drops the pages again,
- * history_spill's arrays include it) and frees it elsewhere: the levels'
- * graphs never hold it. */
+ * the interpretation reads it back and interpret.c's history_spill_again
+ * drops the pages again, whether history_spill spilled it with the
+ * history's arrays or it alone was spilled: a history the program did not
+ * spill after the index) and frees it elsewhere: the levels' graphs never
+ * hold it. */
 #include "frontend/history/history.h"
 
 #include <stdlib.h>

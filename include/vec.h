@@ -61,22 +61,6 @@ static inline void *xcalloc(size_t n, size_t size) {
 
 static inline void *xmalloc(size_t bytes) { return xrealloc(NULL, bytes); }
 
-/* The same for a block of which only scattered parts are written (a pass
- * over a few keys of a whole history's array): no huge-page advice, whose
- * faults clear 2 MB around every part written (stop 52: vm_build's slots
- * and markers for the re-check of one cycle's keys, 134 MB made, 7.8 MB
- * written, 27.7 MB cleared on huge pages). */
-static inline void *xmalloc_sparse(size_t bytes) {
-    void *q = malloc(bytes ? bytes : 1);
-    if (!q) xalloc_fail(bytes);
-    return q;
-}
-static inline void *xcalloc_sparse(size_t n, size_t size) {
-    void *q = calloc(n ? n : 1, size ? size : 1);
-    if (!q) xalloc_fail(n * size);
-    return q;
-}
-
 /* Grow storage to hold at least `need` elements: double (a push's
  * amortized growth), or exactly `need` where doubling once is not enough
  * (a reserve of a known final size: rounding it up to a power of two

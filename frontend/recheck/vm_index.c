@@ -373,13 +373,13 @@ int vm_build(vm *m, const history *h, const version_order *vo, const uint8_t *wa
     uint32_t kend = nk;
     for (uint32_t k = 0; k < nk && kend == nk; k++)
         if (vo->start[k + 1] <= vo->start[k] || vo->start[k + 1] > nv) kend = k;
-    m->marker = want ? xmalloc_sparse((nv ? nv : 1) * sizeof *m->marker) : xmalloc((nv ? nv : 1) * sizeof *m->marker);
+    m->marker = xmalloc((nv ? nv : 1) * sizeof *m->marker);
     int lists = 0;
     for (uint32_t k = 0; k < nk && !lists; k++) lists = m->is_list[k];
     m->len = lists ? xcalloc(nv ? nv : 1, sizeof *m->len) : NULL;   /* read by list reads only */
     m->el_start = xcalloc((size_t)nk + 1, sizeof *m->el_start);
     size_t nslots = 2 * nv + nk + 1;
-    m->slot = want ? xcalloc_sparse(nslots, sizeof *m->slot) : xcalloc(nslots, sizeof *m->slot);   /* want: a few keys' parts */
+    m->slot = xcalloc(nslots, sizeof *m->slot);
     split_keys(m, want ? 1 : par_pool_threads(pool));
     build_out *out = xcalloc(m->ntasks, sizeof *out);
     if (r) {

@@ -41,25 +41,64 @@
  * pg_scan_order_max units are scanned group by group. */
 #include "frontend/checking/scan.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 typedef uint64_t word;
 #define WBIT(i) ((word)1 << ((i) & 63u))
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-/* Ascending: by insertion while short (most keys' lists), else qsort. */
-static void sort_u64(uint64_t *a, size_t n) {
-    if (n > 48) { qsort(a, n, sizeof *a, cmp_u64); return; }
+/* Ascending, in place: insertion below 24, else quicksort on the median
+ * of three, the smaller side first by recursion (depth log n), heapsort
+ * past 2 log n levels (never quadratic).  Comparisons inline: most keys'
+ * lists are a few dozen, where qsort's calls through a pointer were the
+ * cost.  The values are distinct (unit or rank in the low half), so the
+ * order is the one any sort gives. */
+static void insert_u64(uint64_t *a, size_t n) {
     for (size_t i = 1; i < n; i++) {
         uint64_t x = a[i];
         size_t j = i;
         for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
         a[j] = x;
     }
+}
+static void sift_u64(uint64_t *a, size_t i, size_t n) {
+    uint64_t x = a[i];
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && a[c + 1] > a[c]) c++;
+        if (a[c] <= x) break;
+        a[i] = a[c];
+    }
+    a[i] = x;
+}
+static void heap_u64(uint64_t *a, size_t n) {
+    for (size_t i = n / 2; i-- > 0;) sift_u64(a, i, n);
+    for (size_t e = n; e-- > 1;) {
+        uint64_t t = a[0]; a[0] = a[e]; a[e] = t;
+        sift_u64(a, 0, e);
+    }
+}
+static void quick_u64(uint64_t *a, size_t n, unsigned depth) {
+    while (n > 24) {
+        if (depth-- == 0) { heap_u64(a, n); return; }
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t i = 0, j = n - 1;
+        for (;;) {                       /* Hoare: a[0..j] <= piv <= a[j+1..n) */
+            while (a[i] < piv) i++;
+            while (a[j] > piv) j--;
+            if (i >= j) break;
+            uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
+            i++; j--;
+        }
+        size_t l = j + 1;                /* both sides non-empty: piv is an element */
+        if (l < n - l) { quick_u64(a, l, depth); a += l; n -= l; }
+        else { quick_u64(a + l, n - l, depth); n = l; }
+    }
+    insert_u64(a, n);
+}
+static void sort_u64(uint64_t *a, size_t n) {
+    unsigned depth = 0;
+    for (size_t m = n; m > 1; m >>= 1) depth += 2;
+    quick_u64(a, n, depth);
 }
 
 /* Key units s + 1 .. s + n1 by the topological position of their head's

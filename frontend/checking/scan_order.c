@@ -120,6 +120,9 @@ static void order_units(const polygraph *g, uint32_t s, uint32_t n1, scan_scratc
         o->xchain = g->chain_of_session[pg_txn_session(ix, hd)];
         o->xpos = pg_node_pos(g, o->xnode);
         o->tpos = pg_node_pos(g, o->tnode);
+        o->row = g->reach ? pg_reach_row(g, o->tnode) : NULL;   /* a commit: it has a row */
+        o->rhead = o->row ? pg_load32(o->row) : 0;               /* its first miss: here the units' overlap */
+        if (o->row) { HISTORY_PREFETCH(o->row + g->reach_stride / 2); HISTORY_PREFETCH(o->row + g->reach_stride - 1); }
         o->idx = sc->idx_of.data[u - s];
         o->grp = sc->group_of.data[u - s];
         sc->rank_of.data[u - s] = r;
@@ -139,7 +142,7 @@ static void closure_pred(const polygraph *g, const scan_ord *o, uint32_t n1, uin
             word m = ~pr[wi] & lim;
             while (m) {
                 uint32_t b = 63u - (uint32_t)__builtin_clzll(m), q = wi * 64 + b;
-                if (pg_reach_at(g, o[q].tnode, c) <= p) {
+                if (pg_reach_row_head_at(g, o[q].row, o[q].rhead, c) <= p) {   /* pg_reach_at(tnode, c) */
                     const word *pq = pred + (size_t)q * W;
                     for (uint32_t x = 0; x <= wi; x++) pr[x] |= pq[x];
                     pr[wi] |= WBIT(b);

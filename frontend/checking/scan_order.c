@@ -123,6 +123,7 @@ static void order_units(const polygraph *g, uint32_t s, uint32_t n1, scan_scratc
         o->row = g->reach ? pg_reach_row(g, o->tnode) : NULL;   /* a commit: it has a row */
         o->rhead = o->row ? pg_load32(o->row) : 0;               /* its first miss: here the units' overlap */
         if (o->row) { HISTORY_PREFETCH(o->row + g->reach_stride / 2); HISTORY_PREFETCH(o->row + g->reach_stride - 1); }
+        o->xcls = o->row && !pg_reach_has_row(g, o->xnode) ? g->sclass[hd] : 0;   /* (a miss too) */
         o->idx = sc->idx_of.data[u - s];
         o->grp = sc->group_of.data[u - s];
         sc->rank_of.data[u - s] = r;
@@ -178,6 +179,20 @@ static void closure_succ(uint32_t n1, uint32_t W, const word *pred, word *succ) 
     }
 }
 
+/* scan_reaches_at(g, o->xnode, c, p) with what order_units read: a start
+ * node of a half table has no row; its fixed arc reaches its own commit,
+ * whose row is o->row. */
+static inline int ord_reaches_at(const polygraph *g, const scan_ord *o, uint32_t c, uint32_t p) {
+    if (c == HISTORY_NONE) return 0;
+    if (!o->row || pg_reach_has_row(g, o->xnode)) return scan_reaches_at(g, o->xnode, c, p);
+    if ((o->xcls & PG_SOUT_OWN) && pg_reach_row_head_at(g, o->row, o->rhead, c) <= p) return 1;
+    uint32_t t = o->xnode >> 1;
+    if (o->xcls & PG_SOUT_MORE)
+        for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++)
+            if (pg_reach_row_at(g, g->reach + (size_t)g->sout[j] * g->reach_stride, c) <= p) return 1;
+    return pg_node_chain(g, o->xnode) == c && o->xpos <= p;
+}
+
 /* The key's bit sets, W words each. */
 typedef struct key_sets {
     uint32_t n1, W;
@@ -211,8 +226,8 @@ static int unit_windows(const polygraph *g, uint32_t k, uint32_t u, uint32_t r, 
             if (ov->unit < u) continue;          /* the pair's R and window: done at ov's turn */
             int window = 1;
             if (need_r && ou->xchain != UINT32_MAX && ov->xchain != UINT32_MAX) {
-                int ruv = scan_reaches_at(g, ou->xnode, ov->xchain, ov->xpos);
-                int rvu = scan_reaches_at(g, ov->xnode, ou->xchain, ou->xpos);
+                int ruv = ord_reaches_at(g, ou, ov->xchain, ov->xpos);
+                int rvu = ord_reaches_at(g, ov, ou->xchain, ou->xpos);
                 if (ruv) ar[wi] |= WBIT(b);
                 if (rvu) ks->aft[(size_t)q * W + r / 64] |= WBIT(r);
                 window = !ruv && !rvu;

@@ -370,15 +370,19 @@ static inline const uint8_t *pg_reach_row(const polygraph *g, uint32_t u) {
 }
 /* pg_reach_row_at of a wide row (head h). */
 uint32_t pg_reach_wide_at(const polygraph *g, uint32_t h, uint32_t c);
-/* The position on chain c a row holds (UINT32_MAX: none). */
-static inline uint32_t pg_reach_row_at(const polygraph *g, const uint8_t *row, uint32_t c) {
-    uint32_t h = pg_load32(row);
+/* The position on chain c a row of head h (its first 4 bytes, read
+ * before) holds (UINT32_MAX: none). */
+static inline uint32_t pg_reach_row_head_at(const polygraph *g, const uint8_t *row, uint32_t h, uint32_t c) {
     if (pg_reach_head_wide(h)) return pg_reach_wide_at(g, h, c);
     uint32_t d = row[4 + c];
     if (d == PG_REACH_NARROW_NONE) return UINT32_MAX;
     uint32_t f = g->reach_frame[(size_t)h * g->num_chains + c];
     if (!g->reach_bits_at) return f + d;
     return f + 2 * d + ((row[g->reach_bits_at + (c >> 3)] >> (c & 7)) & 1u);
+}
+/* The position on chain c a row holds (UINT32_MAX: none). */
+static inline uint32_t pg_reach_row_at(const polygraph *g, const uint8_t *row, uint32_t c) {
+    return pg_reach_row_head_at(g, row, pg_load32(row), c);
 }
 /* Row r (an index: a node, or a transaction with reach_half) in its
  * 16-bit form: returns its frame, the offsets from it (PG_REACH_NONE:

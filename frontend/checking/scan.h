@@ -29,6 +29,9 @@ typedef struct scan_ord {
     uint32_t xchain, xpos;        /* the entry node's chain (UINT32_MAX: untracked) and position */
     uint32_t tpos;                /* the commit node's position */
     uint32_t idx, grp;            /* its place in sorted (below) and its group */
+    uint32_t rhead;               /* the commit node's row's head (pg_reach_row_head_at) */
+    uint8_t xcls;                 /* a half table's start node (the entry node): its class (sclass) */
+    const uint8_t *row;           /* that row */
 } scan_ord;
 
 /* Scratch of one scanning task. */

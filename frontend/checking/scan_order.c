@@ -41,25 +41,64 @@
  * pg_scan_order_max units are scanned group by group. */
 #include "frontend/checking/scan.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 typedef uint64_t word;
 #define WBIT(i) ((word)1 << ((i) & 63u))
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-/* Ascending: by insertion while short (most keys' lists), else qsort. */
-static void sort_u64(uint64_t *a, size_t n) {
-    if (n > 48) { qsort(a, n, sizeof *a, cmp_u64); return; }
+/* Ascending, in place: insertion below 24, else quicksort on the median
+ * of three, the smaller side first by recursion (depth log n), heapsort
+ * past 2 log n levels (never quadratic).  Comparisons inline: most keys'
+ * lists are a few dozen, where qsort's calls through a pointer were the
+ * cost.  The values are distinct (unit or rank in the low half), so the
+ * order is the one any sort gives. */
+static void insert_u64(uint64_t *a, size_t n) {
     for (size_t i = 1; i < n; i++) {
         uint64_t x = a[i];
         size_t j = i;
         for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
         a[j] = x;
     }
+}
+static void sift_u64(uint64_t *a, size_t i, size_t n) {
+    uint64_t x = a[i];
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && a[c + 1] > a[c]) c++;
+        if (a[c] <= x) break;
+        a[i] = a[c];
+    }
+    a[i] = x;
+}
+static void heap_u64(uint64_t *a, size_t n) {
+    for (size_t i = n / 2; i-- > 0;) sift_u64(a, i, n);
+    for (size_t e = n; e-- > 1;) {
+        uint64_t t = a[0]; a[0] = a[e]; a[e] = t;
+        sift_u64(a, 0, e);
+    }
+}
+static void quick_u64(uint64_t *a, size_t n, unsigned depth) {
+    while (n > 24) {
+        if (depth-- == 0) { heap_u64(a, n); return; }
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t i = 0, j = n - 1;
+        for (;;) {                       /* Hoare: a[0..j] <= piv <= a[j+1..n) */
+            while (a[i] < piv) i++;
+            while (a[j] > piv) j--;
+            if (i >= j) break;
+            uint64_t t = a[i]; a[i] = a[j]; a[j] = t;
+            i++; j--;
+        }
+        size_t l = j + 1;                /* both sides non-empty: piv is an element */
+        if (l < n - l) { quick_u64(a, l, depth); a += l; n -= l; }
+        else { quick_u64(a + l, n - l, depth); n = l; }
+    }
+    insert_u64(a, n);
+}
+static void sort_u64(uint64_t *a, size_t n) {
+    unsigned depth = 0;
+    for (size_t m = n; m > 1; m >>= 1) depth += 2;
+    quick_u64(a, n, depth);
 }
 
 /* Key units s + 1 .. s + n1 by the topological position of their head's
@@ -81,6 +120,10 @@ static void order_units(const polygraph *g, uint32_t s, uint32_t n1, scan_scratc
         o->xchain = g->chain_of_session[pg_txn_session(ix, hd)];
         o->xpos = pg_node_pos(g, o->xnode);
         o->tpos = pg_node_pos(g, o->tnode);
+        o->row = g->reach ? pg_reach_row(g, o->tnode) : NULL;   /* a commit: it has a row */
+        o->rhead = o->row ? pg_load32(o->row) : 0;               /* its first miss: here the units' overlap */
+        if (o->row) { HISTORY_PREFETCH(o->row + g->reach_stride / 2); HISTORY_PREFETCH(o->row + g->reach_stride - 1); }
+        o->xcls = o->row && !pg_reach_has_row(g, o->xnode) ? g->sclass[hd] : 0;   /* (a miss too) */
         o->idx = sc->idx_of.data[u - s];
         o->grp = sc->group_of.data[u - s];
         sc->rank_of.data[u - s] = r;
@@ -100,7 +143,7 @@ static void closure_pred(const polygraph *g, const scan_ord *o, uint32_t n1, uin
             word m = ~pr[wi] & lim;
             while (m) {
                 uint32_t b = 63u - (uint32_t)__builtin_clzll(m), q = wi * 64 + b;
-                if (pg_reach_at(g, o[q].tnode, c) <= p) {
+                if (pg_reach_row_head_at(g, o[q].row, o[q].rhead, c) <= p) {   /* pg_reach_at(tnode, c) */
                     const word *pq = pred + (size_t)q * W;
                     for (uint32_t x = 0; x <= wi; x++) pr[x] |= pq[x];
                     pr[wi] |= WBIT(b);
@@ -136,6 +179,20 @@ static void closure_succ(uint32_t n1, uint32_t W, const word *pred, word *succ) 
     }
 }
 
+/* scan_reaches_at(g, o->xnode, c, p) with what order_units read: a start
+ * node of a half table has no row; its fixed arc reaches its own commit,
+ * whose row is o->row. */
+static inline int ord_reaches_at(const polygraph *g, const scan_ord *o, uint32_t c, uint32_t p) {
+    if (c == HISTORY_NONE) return 0;
+    if (!o->row || pg_reach_has_row(g, o->xnode)) return scan_reaches_at(g, o->xnode, c, p);
+    if ((o->xcls & PG_SOUT_OWN) && pg_reach_row_head_at(g, o->row, o->rhead, c) <= p) return 1;
+    uint32_t t = o->xnode >> 1;
+    if (o->xcls & PG_SOUT_MORE)
+        for (uint32_t j = g->sout_start[t]; j < g->sout_start[t + 1]; j++)
+            if (pg_reach_row_at(g, g->reach + (size_t)g->sout[j] * g->reach_stride, c) <= p) return 1;
+    return pg_node_chain(g, o->xnode) == c && o->xpos <= p;
+}
+
 /* The key's bit sets, W words each. */
 typedef struct key_sets {
     uint32_t n1, W;
@@ -169,8 +226,8 @@ static int unit_windows(const polygraph *g, uint32_t k, uint32_t u, uint32_t r, 
             if (ov->unit < u) continue;          /* the pair's R and window: done at ov's turn */
             int window = 1;
             if (need_r && ou->xchain != UINT32_MAX && ov->xchain != UINT32_MAX) {
-                int ruv = scan_reaches_at(g, ou->xnode, ov->xchain, ov->xpos);
-                int rvu = scan_reaches_at(g, ov->xnode, ou->xchain, ou->xpos);
+                int ruv = ord_reaches_at(g, ou, ov->xchain, ov->xpos);
+                int rvu = ord_reaches_at(g, ov, ou->xchain, ou->xpos);
                 if (ruv) ar[wi] |= WBIT(b);
                 if (rvu) ks->aft[(size_t)q * W + r / 64] |= WBIT(r);
                 window = !ruv && !rvu;

@@ -643,9 +643,10 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
         if (check_level_is_weak(tasks[i].lv)) tasks[i].copt.proposals = rc.props = rc.props ? rc.props : weak_proposals_new();
     /* proposals: a strong level's check beside the others, on its own index (doc/checker.md): one level more */
     int together = pool && n >= 2 && levels_fit(h, at_once - 1 + (rc.props != NULL));
-    /* a strong level of the run checked for the proposals keeps its result
-     * for its own wave (weak_proposals_keep): its version order and cycle,
-     * (far less than a level's polygraph), when one level more fits */
+    /* a strong level of the run that passes when checked for the proposals
+     * keeps its result for its own wave (weak_proposals_keep): its version
+     * order beside its choice (far less than a level's polygraph), when one
+     * level more fits */
     for (size_t i = 0; i < n && rc.props && levels_fit(h, 1); i++) weak_proposals_keep(rc.props, tasks[i].lv);
     progress_lock plock;
     if (together && o->check.progress) {

@@ -60,8 +60,8 @@ unsigned long weak_proposals_strong_checks(void) { return atomic_load(&strong_ch
 
 /* Strong level k on index ix: its choice (the history under its writers)
  * when it passes, else NULL.  keep: the whole result moved there when the
- * level is decided (PASS or FAIL; the choice returned is then keep->chosen),
- * else *keep_ok is 0. */
+ * level passes (the choice returned is then keep->chosen), else *keep_ok
+ * is 0. */
 static history *strong_check(const pg_index *ix, size_t k, const check_options *opt, check_result *keep, uint8_t *keep_ok) {
     check_options o;
     if (opt) o = *opt; else check_options_default(&o);
@@ -74,7 +74,7 @@ static history *strong_check(const pg_index *ix, size_t k, const check_options *
     atomic_fetch_add(&strong_checks, 1);
     verdict v = check_level(ix, WEAK_STRONG_LEVELS[k], &o, &sr);
     history *c = v == VERDICT_PASS ? sr.chosen : NULL;
-    if (keep && (v == VERDICT_PASS || v == VERDICT_FAIL)) {
+    if (keep && v == VERDICT_PASS) {
         *keep = sr;
         *keep_ok = 1;
         return c;

@@ -28,11 +28,14 @@
  *     known to fail: the options a proposal is checked with) asks the
  *     object to keep that level's whole check_result
  *     (weak_proposals_keep, before any proposal): when the level is checked
- *     for a proposal and is decided (PASS or FAIL; UNKNOWN is not kept),
- *     weak_proposals_take moves its result out (1), once: the result its
- *     own check would give, but for the times (a check's result depends
- *     only on the history, the level and those options; the index is the
- *     same, pg_index_opts_for).  weak_proposals_drop frees a kept result no
+ *     for a proposal and passes, weak_proposals_take moves its result out
+ *     (1), once: the result its own check would give, but for the times (a
+ *     check's result depends only on the history, the level and those
+ *     options; the index is the same, pg_index_opts_for).  A FAIL or an
+ *     UNKNOWN is not kept (a FAIL would be held while the next strong
+ *     levels are checked: a higher peak; the wave checks it again).  A PASS
+ *     costs its version order beside the choice kept anyway.
+ *     weak_proposals_drop frees a kept result no
  *     one will take.  weak_proposals_asked: no weak level asks again (the
  *     run's first wave is over): the index and the choices not kept are
  *     freed; weak_proposal must not be called after it. */

@@ -142,7 +142,9 @@ static void test_ladder_reuses_proposals(void **state) {
         o.check.threads = (unsigned)threads;
         o.check.progress = count_builds;
         memset(built, 0, sizeof built);
+        unsigned long taken = weak_proposals_taken();
         run_levels_with(h, &o, levels, v, msg);
+        assert_int_equal(weak_proposals_taken() - taken, 1);   /* si's PASS, by si's own wave */
         int total = 0;
         for (int l = 0; l < LEVEL_COUNT; l++) total += built[l];
         assert_int_equal(total, 3);                      /* ser's and si's under rc's name, ser's own */

@@ -118,11 +118,11 @@ const history *weak_proposal(weak_proposals *p, const pg_index *ix, size_t k, co
         ic_error err; ic_error_clear(&err);
         p->ix_state = pg_index_build_opts(&p->ix, ix->h, &err, opt ? opt->pool : NULL, pg_index_opts_for(LEVEL_SER)) ? 1 : -1;
     }
-    int have = p->ix_state == 1;
+    int have = p->ix_state == 1, keep = p->keep[k];
     pthread_mutex_unlock(&p->mu);
     check_result kr;
     uint8_t kok = 0;
-    history *c = have ? strong_check(&p->ix, k, opt, p->keep[k] ? &kr : NULL, &kok) : NULL;
+    history *c = have ? strong_check(&p->ix, k, opt, keep ? &kr : NULL, &kok) : NULL;
     pthread_mutex_lock(&p->mu);
     if (kok) p->res[k] = kr, p->kept[k] = 1;
     p->chosen[k] = c;

@@ -42,6 +42,7 @@
 #include "frontend/checking/index_spill.h"
 #include "frontend/checking/set_aside.h"
 #include "frontend/checking/weak.h"
+#include "frontend/checking/weak_propose.h"
 #include "frontend/recheck/verify_model.h"
 
 void run_check_options_default(run_check_options *o) {
@@ -126,7 +127,11 @@ static void level_run(void *ctx, size_t i) {
                  (unsigned long long)t->violations, t->violations == 1 ? "s" : "");
         return;
     }
-    if (!t->pre_done) check_level(rc->ix, t->lv, &t->copt, &t->res);
+    /* ser, si, psi, pc: the result of the same question, asked for rc, ra or
+     * cc's proposals (weak_propose.h), else the level's own check */
+    if (!t->pre_done && !(rc->props && !t->copt.implied_vo && !t->copt.session_level_fails &&
+                          weak_proposals_take(rc->props, t->lv, &t->res)))
+        check_level(rc->ix, t->lv, &t->copt, &t->res);
     if (t->res.verdict == VERDICT_PASS && o->verify_every_pass && level_has_certificate(t->lv)) {
         t->certified = 1;
         t->cert_ok = cert_of_result(rc->orig, rc->h, &t->res, &t->cert, t->cert_msg, sizeof t->cert_msg);
@@ -378,10 +383,10 @@ static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
     for (;;) {
         implied_together(rc, w, m);
         run_wave(rc, w, m, pool, together);
-        weak_proposals_free(rc->props), rc->props = NULL;   /* rc, ra, cc are of the first wave only */
-        for (size_t k = 0; k < m; k++) done[w[k]] = 1;
+        weak_proposals_asked(rc->props);          /* rc, ra, cc are of the first wave only */
+        for (size_t k = 0; k < m; k++) done[w[k]] = 1, weak_proposals_drop(rc->props, tasks[w[k]].lv);
         for (size_t i = 0; i < n; i++)
-            if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) done[i] = 1;
+            if (!done[i] && searched(&tasks[i]) && derive_fail(rc, n, done, i)) done[i] = 1, weak_proposals_drop(rc->props, tasks[i].lv);
         m = 0;
         for (size_t i = 0; i < n; i++) m += !done[i];
         if (!m) break;
@@ -389,6 +394,7 @@ static void run_waves(run_ctx *rc, size_t n, par_pool *pool, int together) {
         m = next_wave(rc, n, done, w);
     }
     derive_searched_fails(rc, n, done);
+    weak_proposals_free(rc->props), rc->props = NULL;
     free(done);
     free(w);
 }
@@ -637,6 +643,11 @@ static int run_levels(const history *orig, const history *h, const run_check_opt
         if (check_level_is_weak(tasks[i].lv)) tasks[i].copt.proposals = rc.props = rc.props ? rc.props : weak_proposals_new();
     /* proposals: a strong level's check beside the others, on its own index (doc/checker.md): one level more */
     int together = pool && n >= 2 && levels_fit(h, at_once - 1 + (rc.props != NULL));
+    /* a strong level of the run that passes when checked for the proposals
+     * keeps its result for its own wave (weak_proposals_keep): its version
+     * order beside its choice (far less than a level's polygraph), when one
+     * level more fits */
+    for (size_t i = 0; i < n && rc.props && levels_fit(h, 1); i++) weak_proposals_keep(rc.props, tasks[i].lv);
     progress_lock plock;
     if (together && o->check.progress) {
         pthread_mutex_init(&plock.mu, NULL);

@@ -65,6 +65,15 @@ static void run_levels_with(const history *h, run_check_options *op, const int *
     report_free(&rep);
 }
 
+/* Polygraphs built in a run (check.c's progress "building the polygraph"),
+ * per level name the progress names. */
+static int built[LEVEL_COUNT];
+static void count_builds(void *ctx, const char *what) {
+    if (strcmp(what, "building the polygraph") != 0) return;
+    for (int l = 0; l < LEVEL_COUNT; l++)
+        if (strcmp((const char *)ctx, check_level_name((check_level_id)l)) == 0) built[l]++;
+}
+
 static void run_levels(const history *h, const int *levels, verdict *v, char (*msg)[512]) {
     run_check_options o;
     run_check_options_default(&o);
@@ -116,6 +125,40 @@ static void test_levels_together(void **state) {
     history_free(h);
 }
 
+/* The whole ladder: si (passes), checked for rc's proposals, is not checked
+ * again in its own wave (weak_proposals_keep, _take): the same question, the
+ * same answers as each level checked on its own; ser's FAIL is not kept and
+ * is checked again.  Base (stop 51) built both polygraphs twice, 4 in all;
+ * now 3.  One thread and two. */
+static void test_ladder_reuses_proposals(void **state) {
+    (void)state;
+    history *h = load_text(gen174);
+    for (int threads = 1; threads <= 2; threads++) {
+        verdict v[LEVEL_COUNT] = { 0 };
+        char msg[LEVEL_COUNT][512] = { { 0 } };
+        int levels[] = { LEVEL_RC, LEVEL_RA, LEVEL_CC, LEVEL_PC, LEVEL_PSI, LEVEL_SI, LEVEL_SER, -1 };
+        run_check_options o;
+        run_check_options_default(&o);
+        o.check.threads = (unsigned)threads;
+        o.check.progress = count_builds;
+        memset(built, 0, sizeof built);
+        unsigned long taken = weak_proposals_taken();
+        run_levels_with(h, &o, levels, v, msg);
+        assert_int_equal(weak_proposals_taken() - taken, 1);   /* si's PASS, by si's own wave */
+        int total = 0;
+        for (int l = 0; l < LEVEL_COUNT; l++) total += built[l];
+        assert_int_equal(total, 3);                      /* ser's and si's under rc's name, ser's own */
+        assert_int_equal(built[LEVEL_SI], 0);
+        assert_int_equal(built[LEVEL_SER], 1);
+        for (int l = 0; levels[l] != LEVEL_SER; l++) assert_int_equal(v[levels[l]], VERDICT_PASS);
+        assert_string_equal(stage[LEVEL_SI], "solver");
+        assert_string_equal(stage[LEVEL_PSI], "implied");
+        assert_int_equal(v[LEVEL_SER], VERDICT_FAIL);
+        assert_non_null(strstr(msg[LEVEL_SER], "whichever write of its value each of the 7 reads of a repeated value saw"));
+    }
+    history_free(h);
+}
+
 /* rc, ra and cc in one run each need a strong level's choice: ser (fails)
  * and si (passes) are checked once for the three (weak_propose.h; base
  * checked both for each level, 6 checks), at once on two threads and one
@@ -147,6 +190,7 @@ int main(void) {
         cmocka_unit_test(test_rc_alone_takes_si_choice),
         cmocka_unit_test(test_levels_together),
         cmocka_unit_test(test_weak_levels_share_proposals),
+        cmocka_unit_test(test_ladder_reuses_proposals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

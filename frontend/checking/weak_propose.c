@@ -28,7 +28,10 @@ struct weak_proposals {
     pg_index ix;
     uint8_t state[WEAK_NUM_STRONG];
     pthread_t owner[WEAK_NUM_STRONG];    /* WP_RUNNING: the thread checking it */
-    history *chosen[WEAK_NUM_STRONG];    /* WP_DONE: the level's choice when it passes, else NULL */
+    history *chosen[WEAK_NUM_STRONG];    /* WP_DONE: the level's choice when it passes, else NULL (kept: res[k].chosen) */
+    uint8_t keep[WEAK_NUM_STRONG];       /* weak_proposals_keep: the whole result is kept for the level's own task */
+    uint8_t kept[WEAK_NUM_STRONG];       /* res[k] holds the level's result (until taken or dropped) */
+    check_result res[WEAK_NUM_STRONG];
     VEC(history *) alone;                /* strong_check_alone's answers */
 };
 
@@ -43,7 +46,8 @@ weak_proposals *weak_proposals_new(void) {
 void weak_proposals_free(weak_proposals *p) {
     if (!p) return;
     if (p->ix_state == 1) pg_index_free(&p->ix);
-    for (size_t k = 0; k < WEAK_NUM_STRONG; k++) history_free(p->chosen[k]);
+    for (size_t k = 0; k < WEAK_NUM_STRONG; k++)
+        if (p->kept[k]) check_result_free(&p->res[k]); else history_free(p->chosen[k]);
     for (size_t i = 0; i < p->alone.len; i++) history_free(p->alone.data[i]);
     vec_free(p->alone);
     pthread_cond_destroy(&p->cv);
@@ -55,8 +59,10 @@ static atomic_ulong strong_checks;            /* every strong_check, process-wid
 unsigned long weak_proposals_strong_checks(void) { return atomic_load(&strong_checks); }
 
 /* Strong level k on index ix: its choice (the history under its writers)
- * when it passes, else NULL. */
-static history *strong_check(const pg_index *ix, size_t k, const check_options *opt) {
+ * when it passes, else NULL.  keep: the whole result moved there when the
+ * level passes (the choice returned is then keep->chosen), else *keep_ok
+ * is 0. */
+static history *strong_check(const pg_index *ix, size_t k, const check_options *opt, check_result *keep, uint8_t *keep_ok) {
     check_options o;
     if (opt) o = *opt; else check_options_default(&o);
     o.implied_vo = NULL;
@@ -67,8 +73,13 @@ static history *strong_check(const pg_index *ix, size_t k, const check_options *
     check_result sr;
     atomic_fetch_add(&strong_checks, 1);
     verdict v = check_level(ix, WEAK_STRONG_LEVELS[k], &o, &sr);
-    history *c = NULL;
-    if (v == VERDICT_PASS && sr.chosen) { c = sr.chosen; sr.chosen = NULL; }
+    history *c = v == VERDICT_PASS ? sr.chosen : NULL;
+    if (keep && v == VERDICT_PASS) {
+        *keep = sr;
+        *keep_ok = 1;
+        return c;
+    }
+    if (c) sr.chosen = NULL;
     check_result_free(&sr);
     return c;
 }
@@ -79,7 +90,7 @@ static history *strong_check_alone(const history *h, size_t k, const check_optio
     pg_index mine;
     ic_error err; ic_error_clear(&err);
     if (!pg_index_build_opts(&mine, h, &err, opt ? opt->pool : NULL, pg_index_opts_for(LEVEL_SER))) return NULL;
-    history *c = strong_check(&mine, k, opt);
+    history *c = strong_check(&mine, k, opt, NULL, NULL);
     pg_index_free(&mine);
     return c;
 }
@@ -107,10 +118,13 @@ const history *weak_proposal(weak_proposals *p, const pg_index *ix, size_t k, co
         ic_error err; ic_error_clear(&err);
         p->ix_state = pg_index_build_opts(&p->ix, ix->h, &err, opt ? opt->pool : NULL, pg_index_opts_for(LEVEL_SER)) ? 1 : -1;
     }
-    int have = p->ix_state == 1;
+    int have = p->ix_state == 1, keep = p->keep[k];
     pthread_mutex_unlock(&p->mu);
-    history *c = have ? strong_check(&p->ix, k, opt) : NULL;
+    check_result kr;
+    uint8_t kok = 0;
+    history *c = have ? strong_check(&p->ix, k, opt, keep ? &kr : NULL, &kok) : NULL;
     pthread_mutex_lock(&p->mu);
+    if (kok) p->res[k] = kr, p->kept[k] = 1;
     p->chosen[k] = c;
     p->state[k] = WP_DONE;
     int all = 1;
@@ -119,4 +133,60 @@ const history *weak_proposal(weak_proposals *p, const pg_index *ix, size_t k, co
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     return c;
+}
+
+static size_t strong_index(check_level_id level) {
+    size_t k = 0;
+    while (k < WEAK_NUM_STRONG && WEAK_STRONG_LEVELS[k] != level) k++;
+    return k;
+}
+
+void weak_proposals_keep(weak_proposals *p, check_level_id level) {
+    size_t k = strong_index(level);
+    if (!p || k == WEAK_NUM_STRONG) return;
+    pthread_mutex_lock(&p->mu);
+    p->keep[k] = 1;
+    pthread_mutex_unlock(&p->mu);
+}
+
+static atomic_ulong taken;                    /* every weak_proposals_take that gave a result (tests) */
+unsigned long weak_proposals_taken(void) { return atomic_load(&taken); }
+
+int weak_proposals_take(weak_proposals *p, check_level_id level, check_result *out) {
+    size_t k = strong_index(level);
+    if (!p || k == WEAK_NUM_STRONG) return 0;
+    pthread_mutex_lock(&p->mu);
+    int have = p->kept[k];
+    if (have) {
+        *out = p->res[k];
+        memset(&p->res[k], 0, sizeof p->res[k]);
+        p->kept[k] = 0;
+        p->chosen[k] = NULL;                      /* now out->chosen: the caller's */
+        atomic_fetch_add(&taken, 1);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return have;
+}
+
+void weak_proposals_drop(weak_proposals *p, check_level_id level) {
+    size_t k = strong_index(level);
+    if (!p || k == WEAK_NUM_STRONG) return;
+    pthread_mutex_lock(&p->mu);
+    if (p->kept[k]) {
+        check_result_free(&p->res[k]);
+        p->kept[k] = 0;
+        p->chosen[k] = NULL;
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+void weak_proposals_asked(weak_proposals *p) {
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    if (p->ix_state == 1) { pg_index_free(&p->ix); p->ix_state = -1; }
+    for (size_t k = 0; k < WEAK_NUM_STRONG; k++)
+        if (!p->kept[k]) { history_free(p->chosen[k]); p->chosen[k] = NULL; }
+    for (size_t i = 0; i < p->alone.len; i++) history_free(p->alone.data[i]);
+    p->alone.len = 0;
+    pthread_mutex_unlock(&p->mu);
 }

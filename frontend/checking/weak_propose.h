@@ -22,7 +22,23 @@
  *     histories returned live until weak_proposals_free.  Every history a
  *     proposals object is asked about must be the same (ix->h).
  *   - weak_proposals_new(): an empty object (NULL when out of memory is not
- *     returned: xmalloc exits). */
+ *     returned: xmalloc exits).
+ *   - A run whose own later wave checks a strong level with the same
+ *     question (no stronger level's order to re-check, no session level
+ *     known to fail: the options a proposal is checked with) asks the
+ *     object to keep that level's whole check_result
+ *     (weak_proposals_keep, before any proposal): when the level is checked
+ *     for a proposal and passes, weak_proposals_take moves its result out
+ *     (1), once: the result its own check would give, but for the times (a
+ *     check's result depends only on the history, the level and those
+ *     options; the index is the same, pg_index_opts_for).  A FAIL or an
+ *     UNKNOWN is not kept (a FAIL would be held while the next strong
+ *     levels are checked: a higher peak; the wave checks it again).  A PASS
+ *     costs its version order beside the choice kept anyway.
+ *     weak_proposals_drop frees a kept result no
+ *     one will take.  weak_proposals_asked: no weak level asks again (the
+ *     run's first wave is over): the index and the choices not kept are
+ *     freed; weak_proposal must not be called after it. */
 #ifndef ISOCHECK_WEAK_PROPOSE_H
 #define ISOCHECK_WEAK_PROPOSE_H
 
@@ -38,5 +54,12 @@ const history *weak_proposal(weak_proposals *p, const pg_index *ix, size_t k, co
 /* Strong levels checked for proposals so far, by every object of the
  * process (for tests). */
 unsigned long weak_proposals_strong_checks(void);
+
+void weak_proposals_keep(weak_proposals *p, check_level_id level);
+int  weak_proposals_take(weak_proposals *p, check_level_id level, check_result *out);
+void weak_proposals_drop(weak_proposals *p, check_level_id level);
+void weak_proposals_asked(weak_proposals *p);
+/* Results taken by a level's own task so far, process-wide (for tests). */
+unsigned long weak_proposals_taken(void);
 
 #endif

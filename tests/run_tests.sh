@@ -8,12 +8,13 @@
 # its own log; the logs are printed when all are done, in the order of the
 # old two jobs (every suite, then "== end-to-end" and every case, with the
 # "N passed, N failed" line of tests/e2e/run.sh).  The queue starts with the
-# items known to be long (HEAVY, longest first: the suites test_online and
-# test_retire_free take a third of the CPU), so no worker is left with a
-# long item at the end while the other idles; the rest follow in name order
+# items known to be long (HEAVY, longest first: test_online alone is a
+# fifth of the wall time), so no worker is left with a long item at the
+# end while the other idles; the rest follow in name order
 # (suites, then cases).  TEST_JOBS=1 runs the queue on one worker.
-# (Until stop 52 the suites were one job and the cases the other: the
-# suites' job took about twice as long.)
+# (Until stop 52 the suites were one job and the cases the other: about
+# 540 and 270 CPU seconds, so on a quiet machine the suites' job alone set
+# the wall time.)
 #
 # Usage: tests/run_tests.sh DEBUG_DIR TEST_BINARY...
 dbg=$1; shift
@@ -21,12 +22,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 logs=$(mktemp -d) || exit 2
 trap 'rm -rf "$logs"' EXIT
 
-# The items known to be long, longest first (CPU seconds of the debug
-# build at stop 52: test_online 152, test_retire_free 77, test_check_threads
-# 34, test_retire_lag 28, ...; "make-cases" is the SERIAL group below).
-HEAVY="test_online test_retire_free test_check_threads test_retire_lag test_retire_time test_retire_gadgets
-make-cases test_retire_free_partial test_levels_engine check_spill_limits check_threads_interpret test_predicates
-test_retire convert_verdict"
+# The items known to be long, longest first: wall seconds of stop 52's
+# `make test` at load 8-12 (CPU seconds in brackets): test_online 339 (156),
+# encode 296 (57), test_check_threads 195 (33), test_retire_time 118 (42),
+# test_retire_free 216 (79; 33 since its 400 filler transactions), ...;
+# "make-cases" is the SERIAL group below.
+HEAVY="test_online encode test_check_threads test_retire_time test_retire_free make-cases shared_histories
+test_retire_free_partial levels_forms convert_verdict test_engine test_levels_engine test_retire_lag
+check_spill_limits test_retire_gadgets test_warm test_follow_chunks online_reader_thread"
 
 # The cases that run make in the source tree (make all, jni, install into
 # a DESTDIR): one item, "make-cases", so they run one after the other as

@@ -153,7 +153,8 @@ $(DBG)/tests/test_monosat: $(DBG)/obj/tests/test_monosat.o $(DBG)/obj/libmonosat
 
 # The layering of #include lines (tests/layering.sh, doc/architecture.md),
 # the limits on file and function length (tests/sizes.sh), every cmocka
-# suite, then the end-to-end cases; any failure fails the target.
+# suite and every end-to-end case, one queue drawn by two workers
+# (tests/run_tests.sh; TEST_JOBS=1 for one); any failure fails the target.
 layering:
 	@sh tests/layering.sh
 sizes:

@@ -313,34 +313,46 @@ static int strong_choices(const pg_index *ix, wch *w, check_level_id level, cons
     return found;
 }
 
-/* The FAIL's message: the weak check's reason under the first choice
- * refuted, that every choice fails, and the writers its cycle assumes
- * (w->block: the choices it depends on, explain()). */
-static void fail_message(const wch *w, check_result *res, int same, uint64_t rounds) {
+/* The FAIL's tail: that every choice fails, and the writers the cycle
+ * assumes (w->block: the choices it depends on, explain()); whole: the
+ * reason before it shows the whole cycle, else "the cycle found (not
+ * shown in full)" (its edges cut off may be the ones resting on those
+ * writers).  Returns its length. */
+static int fail_tail(const wch *w, int same, uint64_t rounds, int whole, char *tail, size_t cap) {
     const history *h = w->h;
-    char tail[320];
     int len = h->preds && h->preds->choices_attached   /* predicate reads' choices (preds_attach_choices) */
-        ? snprintf(tail, sizeof tail, "whichever version each of the %u reads with several possible versions saw (a "
+        ? snprintf(tail, cap, "whichever version each of the %u reads with several possible versions saw (a "
                    "predicate read's of a key it did not return, a read of nil), ", h->num_amb)
-        : snprintf(tail, sizeof tail, "whichever write of its value each of the %u reads of a repeated value saw, ", h->num_amb);
-    if (same) len += snprintf(tail + len, sizeof tail - (size_t)len, "this cycle holds");
-    else len += snprintf(tail + len, sizeof tail - (size_t)len, "the level fails (%llu choices refuted); "
-                         "the cycle shown assumes", (unsigned long long)rounds);
+        : snprintf(tail, cap, "whichever write of its value each of the %u reads of a repeated value saw, ", h->num_amb);
+    if (same) len += snprintf(tail + len, cap - (size_t)len, "%s", whole ? "this cycle holds" : "the cycle found (not shown in full) holds");
+    else len += snprintf(tail + len, cap - (size_t)len, "the level fails (%llu choices refuted); "
+                         "the cycle %s assumes", (unsigned long long)rounds, whole ? "shown" : "found (not shown in full)");
     const char *sep = "";
-    for (size_t b = 0; !same && b < w->block.len && len > 0 && (size_t)len < sizeof tail - 80; b++) {
+    for (size_t b = 0; !same && b < w->block.len && len > 0 && (size_t)len < cap - 80; b++) {
         uint32_t j = (uint32_t)(-w->block.data[b] - 1), i = 0;
         while (w->start[i + 1] <= j) i++;
         uint32_t r = slot_op(w, i), wr = w->cand[j];
         char kb[32], vb[32];
-        len += snprintf(tail + len, sizeof tail - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
+        len += snprintf(tail + len, cap - (size_t)len, "%s txn %lld read %s=%s from txn %lld", sep,
                         (long long)h->txns[history_op_txn(h, r)].ext_id, history_key_str(h, h->op_key[r], kb, sizeof kb),
                         history_value_str(h, history_op_value(h, wr), vb, sizeof vb), (long long)h->txns[history_op_txn(h, wr)].ext_id);
         sep = ",";
     }
-    char reason[sizeof res->msg];                /* the weak check's reason, shortened to leave room */
+    return len;
+}
+
+/* The FAIL's message: the weak check's reason under the first choice
+ * refuted (its cycle, cut with "..." where the message has no room for
+ * all of it: weak.c's own stops at its 511th byte), then fail_tail. */
+static void fail_message(const wch *w, check_result *res, int same, uint64_t rounds) {
+    char tail[320], reason[sizeof res->msg];
     snprintf(reason, sizeof reason, "%s", res->msg);
-    int room = (int)sizeof res->msg - (int)strlen(tail) - 3;
-    snprintf(res->msg, sizeof res->msg, "%.*s; %s", room > 0 ? room : 0, reason, tail);
+    int rl = (int)strlen(reason);
+    int room = (int)sizeof res->msg - fail_tail(w, same, rounds, 1, tail, sizeof tail) - 3;
+    int whole = rl < (int)sizeof res->msg - 1 && rl <= room;
+    if (!whole) room = (int)sizeof res->msg - fail_tail(w, same, rounds, 0, tail, sizeof tail) - 7;
+    if (whole) snprintf(res->msg, sizeof res->msg, "%.*s; %s", room, reason, tail);
+    else snprintf(res->msg, sizeof res->msg, "%.*s ...; %s", room > 0 ? (rl < room ? rl : room) : 0, reason, tail);
 }
 
 verdict check_weak_choice(const pg_index *ix, check_level_id level, const check_options *opt, check_result *res) {

@@ -16,7 +16,10 @@
  * is put together from the runs (same transactions and operations; the
  * report prints the history as loaded): a passing level's line from the
  * choice that passed it, a failing level's line and anomalies from the
- * relaxation or the first choice, the choice named in its message. */
+ * relaxation or the first choice, the choice named in its message.  The
+ * elements whose appender is a choice are marked for the report
+ * (list_choice_mark, history_set_list_assumed: report_assumed.h), so that
+ * what rests on one is told as assumed. */
 #include "frontend/run_list.h"
 #include "frontend/history/list_repeat.h"
 #include "frontend/reports/ladder.h"
@@ -304,8 +307,17 @@ static int adjacent_level(const history *h, int l) {
     return sh == SHAPE_SI || sh == SHAPE_SER || (sh == SHAPE_RR && !h->preds);
 }
 
+static int has_cycles(const report *rep) {
+    vec_foreach(const report_anomaly, a, rep->items) if (a->edges.len) return 1;
+    return 0;
+}
+
+/* chosen: the elements whose appender is a choice under lc, ORed in when
+ * rep shows a cycle (list_choice_mark: what the report states,
+ * report_assumed.h; a group without cycles adds none, so the SI/SER
+ * group's stronger pruning stands when the other shows none). */
 static int drive(const history *h, const run_check_options *o, report *rep, certificate *cert, int *cert_level,
-                 ic_error *err) {
+                 uint8_t **chosen, ic_error *err) {
     if (cert_level) *cert_level = -1;
     int so = 1, adjacent = 1;
     for (int l = 0; l < LEVEL_COUNT; l++) {
@@ -338,6 +350,7 @@ static int drive(const history *h, const run_check_options *o, report *rep, cert
         if (!s.nc) s.exhausted = 1;
         compose(&s, rep);
         if (kc && cl >= 0) *cert_level = cl;
+        if (has_cycles(rep)) *chosen = list_choice_mark(h, lc, *chosen);   /* the elements its cycles may rest on */
     }
     report_free(&s.first); report_free(&s.relaxed); report_free(&s.last);
     free(s.pick); free(s.order);
@@ -377,6 +390,14 @@ static void merge(report *rep, report *src, const int *want) {
     if (!rep->set_aside.len) { vec_free(rep->set_aside); rep->set_aside = src->set_aside; vec_init(src->set_aside); }
 }
 
+/* What the report states (report_assumed.h): with a cycle shown, h gets
+ * the form that marks the list elements whose appender is the choice
+ * (history_set_list_assumed); else none.  chosen is consumed. */
+static void set_assumed(const history *h, const report *rep, int ok, uint8_t *chosen) {
+    if (!ok || !has_cycles(rep)) { free(chosen); chosen = NULL; }
+    history_set_list_assumed(h, chosen);
+}
+
 /* Levels of the SI and SER shapes (and rr) prune more (list_repeat.h, adjacent):
  * when others are asked too, the two groups are driven apart and their
  * reports merged in the ladder's order. */
@@ -390,16 +411,21 @@ int run_check_list_choice(const history *h, const run_check_options *o, report *
         ow.want[l] = o->want[l] && !strong;
         ns += os.want[l]; nw += ow.want[l];
     }
-    if (!ns || !nw) return drive(h, o, rep, cert, cert_level, err);
+    uint8_t *chosen = NULL;
+    if (!ns || !nw) {
+        int ok = drive(h, o, rep, cert, cert_level, &chosen, err);
+        set_assumed(h, rep, ok, chosen);
+        return ok;
+    }
     if (cert_level) *cert_level = -1;
     report rw, rs;
     report_init(&rw, h, rep->level_arg);
     report_init(&rs, h, rep->level_arg);
     certificate cw, cs;
     cert_init(&cw); cert_init(&cs);
-    int lw = -1, ls = -1, ok = drive(h, &ow, &rw, &cw, &lw, err);
+    int lw = -1, ls = -1, ok = drive(h, &ow, &rw, &cw, &lw, &chosen, err);
     os.on_index = NULL;
-    if (ok) ok = drive(h, &os, &rs, &cs, &ls, err);
+    if (ok) ok = drive(h, &os, &rs, &cs, &ls, &chosen, err);
     if (ok) {
         merge(rep, &rw, ow.want);
         merge(rep, &rs, os.want);
@@ -417,6 +443,7 @@ int run_check_list_choice(const history *h, const run_check_options *o, report *
             *cert_level = best == &cs ? ls : lw;
         }
     }
+    set_assumed(h, rep, ok, chosen);                       /* the two groups' marks together */
     report_free(&rw); report_free(&rs);
     cert_free(&cw); cert_free(&cs);
     return ok;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "frontend/checking/check.h"
+#include "frontend/history/list_repeat.h"
 #include "frontend/reports/report_assumed.h"
 #include "tests/parse_helpers.h"
 
@@ -129,10 +130,55 @@ static void check_reason_lists_cycle_reads(void **state) {
     history_free(h);
 }
 
+/* A list history with repeated appends (doc/checker.md, "Repeated
+ * appends": what the report states): txns 0 and 1 append 5 to key 1,
+ * txn 4 appends 7; txn 2 read [5] (txn 0's 5 or txn 1's: the choice),
+ * txn 3 read [5 5 7] (its version, txn 4's, established; the order of
+ * txns 0 and 1 in it the choice), txn 5 read [] (INIT's). */
+static void list_elements_chosen(void **state) {
+    (void)state;
+    const char *edn =
+        "{:type :ok, :f :txn, :value [[:append 1 5]], :process 0, :index 0}\n"
+        "{:type :ok, :f :txn, :value [[:append 1 5]], :process 1, :index 1}\n"
+        "{:type :ok, :f :txn, :value [[:r 1 [5]]], :process 2, :index 2}\n"
+        "{:type :ok, :f :txn, :value [[:r 1 [5 5 7]]], :process 3, :index 3}\n"
+        "{:type :ok, :f :txn, :value [[:append 1 7]], :process 4, :index 4}\n"
+        "{:type :ok, :f :txn, :value [[:r 1 []]], :process 5, :index 5}\n";
+    ic_error err; ic_error_clear(&err);
+    history *h = load_str(FORMAT_ELLE, edn, &err);
+    assert_non_null(h);
+    uint32_t t0 = txn_of(h, 0), t1 = txn_of(h, 1), t2 = txn_of(h, 2), t3 = txn_of(h, 3), t4 = txn_of(h, 4), t5 = txn_of(h, 5);
+    uint32_t r3 = h->txns[t3].first_op, k1 = h->op_key[r3];
+    list_choice *lc = list_choice_build(h, 1, 1, 0);
+    assert_non_null(lc);
+    assert_int_equal(list_choice_num(lc), 1);
+    assert_int_equal(report_has_assumed(h), 0);
+    history_set_list_assumed(h, list_choice_mark(h, lc, NULL));
+    assert_int_equal(report_has_assumed(h), 1);
+    assert_int_not_equal(report_assumed_read(h, t2, k1), HISTORY_NONE);   /* [5]: txn 0's or txn 1's */
+    assert_int_equal(report_assumed_read(h, t3, k1), HISTORY_NONE);       /* [5 5 7]: txn 4's */
+    assert_int_equal(report_assumed_read(h, t5, k1), HISTORY_NONE);       /* []: INIT's */
+    dep_edge wr2 = { t0, t2, k1, DEP_WR }, wr3 = { t4, t3, k1, DEP_WR };
+    assert_true(report_edge_assumed(h, &wr2, NULL));
+    assert_false(report_edge_assumed(h, &wr3, NULL));
+    assert_true(report_listed_assumed(h, r3, t0, t1));     /* where txns 0 and 1 sit in [5 5 7]: the choice */
+    assert_true(report_listed_assumed(h, r3, t1, t4));
+    assert_false(report_listed_assumed(h, r3, t4, t5));    /* neither appended a 5 */
+    edge_why w = { .status = WHY_LISTED, .before = t0, .after = t1, .read_op = r3 };
+    assert_true(report_why_assumed_in(h, NULL, 0, &w, 0));
+    w.before = t4; w.after = t5;
+    assert_false(report_why_assumed_in(h, NULL, 0, &w, 0));
+    history_set_list_assumed(h, NULL);                     /* none marked: no form */
+    assert_int_equal(report_has_assumed(h), 0);
+    list_choice_free(lc);
+    history_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rw_edge_on_assumed_rmw),
         cmocka_unit_test(check_reason_lists_cycle_reads),
+        cmocka_unit_test(list_elements_chosen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -238,7 +238,8 @@ typedef struct history {
     uint32_t num_amb;
     uint32_t *amb_read, *amb_start, *amb_cand;
     uint8_t *amb_why;
-    struct history *resolved;        /* the resolved form, made once (history_resolved) */
+    struct history *resolved;        /* the resolved form, made once (history_resolved); a list history
+                                        with repeated appends: the report's (history_set_list_assumed) */
     /* history_share_read_sources (read_sources.c): per op, an OP_READ's
      * history_writer_of (else HISTORY_NONE), looked up once a run; used
      * only while read_src_of is this very history (a struct copy looks up). */

@@ -456,3 +456,89 @@ history *history_without_choice_lists(const history *h, const list_choice *lc) {
     }
     return c;
 }
+
+/* ---- what the report states (list_repeat.h) -------------------------------- */
+
+uint32_t history_list_external_len(const history *h, uint32_t r) {
+    int own_ok;
+    return ext_of(h, r, &own_ok);
+}
+
+/* Is value v of key k appended more than once (its appender a choice when nothing settles it)? */
+static int repeated_value(const history *h, uint32_t k, int64_t v) {
+    uint32_t w = history_writer_of(h, k, v);
+    return w != HISTORY_NONE && (h->op_kind[w] & OP_REPEATED) != 0;
+}
+
+/* The elements of list read r's external prefix whose appender is a choice, flagged in out (map_list's walk). */
+static void mark_list(const history *h, const list_choice *lc, uint32_t r, uint8_t *out) {
+    uint32_t n, k = h->op_key[r], Ln, i = 0;
+    const lkey *K = &lc->keys[lc->key_index[k]];
+    const int64_t *l = history_list(h, r, &n);
+    int own_ok;
+    uint32_t ext = ext_of(h, r, &own_ok);
+    const int64_t *L = K->lop != HISTORY_NONE ? history_list(h, K->lop, &Ln) : NULL;
+    const uint32_t *a = K->nseg && K->len && L ? lc->pos_ops.data + K->seg_off : NULL;
+    for (; a && i < ext && i < K->len && l[i] == L[i]; i++) {
+        int chosen = 0;
+        if (K->cut) chosen = (h->op_kind[a[i]] & OP_REPEATED) != 0;    /* not every segmentation listed */
+        else for (uint32_t s = 1; s < K->nseg && !chosen; s++) chosen = a[(size_t)s * K->len + i] != a[i];
+        out[i] |= (uint8_t)chosen;
+    }
+    for (uint32_t end = own_ok ? ext : n; i < end; i++) out[i] |= (uint8_t)repeated_value(h, k, l[i]);   /* best effort */
+}
+
+uint8_t *list_choice_mark(const history *h, const list_choice *lc, uint8_t *chosen) {
+    size_t total = 0, at = 0;
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (history_op_kind(h, op) == OP_LIST_READ) { uint32_t n; history_list(h, op, &n); total += n; }
+    if (!chosen) chosen = xcalloc(total + 1, 1);
+    for (uint32_t op = 0; lc && op < h->num_ops; op++) {
+        if (history_op_kind(h, op) != OP_LIST_READ) continue;
+        uint32_t n;
+        history_list(h, op, &n);
+        if (lc->key_index[h->op_key[op]] != HISTORY_NONE && h->txns[history_op_txn(h, op)].status != TXN_ABORTED &&
+            !history_op_failed(h, op))
+            mark_list(h, lc, op, chosen + at);
+        at += n;
+    }
+    return chosen;
+}
+
+void history_set_list_assumed(const history *h, uint8_t *chosen) {
+    history *m = (history *)h;                   /* a cache beside h, like history_resolved's */
+    history_free(m->resolved);
+    m->resolved = NULL;
+    size_t total = 0, any = 0;
+    for (uint32_t op = 0; op < h->num_ops; op++)
+        if (history_op_kind(h, op) == OP_LIST_READ) { uint32_t n; history_list(h, op, &n); total += n; }
+    for (size_t i = 0; chosen && i < total && !any; i++) any = chosen[i];
+    if (!any) { free(chosen); return; }
+    history *c = history_dup(h);
+    size_t nl = 0, at = 0, li = 0;
+    for (uint32_t op = 0; op < h->num_ops; op++) nl += history_op_kind(h, op) == OP_LIST_READ;
+    history_list_ref *refs = xmalloc((nl ? nl : 1) * sizeof *refs);
+    int64_t *pool = xmalloc((total ? total : 1) * sizeof *pool);
+    vec_u32 amb;
+    vec_init(amb);
+    for (uint32_t op = 0; op < h->num_ops; op++) {
+        if (history_op_kind(h, op) != OP_LIST_READ) continue;
+        uint32_t n, marked = 0;
+        const int64_t *l = history_list(h, op, &n);
+        for (uint32_t i = 0; i < n; i++) {
+            pool[at + i] = chosen[at + i] ? VALUE_INIT : l[i];
+            marked |= chosen[at + i];
+        }
+        if (marked) { c->op_kind[op] |= OP_AMBIGUOUS; vec_push(amb, op); }
+        refs[li].off = at; refs[li].len = n;
+        c->op_val64[op] = (int64_t)li++;
+        at += n;
+    }
+    free(c->lists); free(c->list_pool);
+    c->lists = refs; c->list_pool = pool; c->num_lists = (uint32_t)nl;
+    c->num_amb = (uint32_t)amb.len;
+    c->amb_read = amb.data;                      /* in op order */
+    c->amb_start = xcalloc(amb.len + 1, sizeof *c->amb_start);
+    m->resolved = c;
+    free(chosen);
+}

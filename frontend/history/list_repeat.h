@@ -80,4 +80,31 @@ history *history_without_choice_lists(const history *h, const list_choice *lc);
 int list_choice_describe(const history *h, const list_choice *lc, const uint32_t *pick, uint32_t i, char *buf,
                          size_t n);
 
+/* ---- what the report states (report_assumed.h; doc/checker.md, "Repeated
+ * appends": what the report states) ---------------------------------------
+ * A list read's external prefix (the list without its transaction's own
+ * appends so far, when it ends with them; else the whole list) has length
+ * history_list_external_len.  An element of it has an established appender
+ * when every segmentation of its key agrees on it (or its value was
+ * appended once); else (several segmentations disagree there, a key cut
+ * short or with none left and a value appended twice, a read not a prefix
+ * of L past where it agrees with L) its appender is the choice the report
+ * was made under.
+ *
+ * list_choice_mark flags those elements in chosen (one byte per element of
+ * every list read, the reads in op order, each read's list in order; NULL:
+ * allocated, zeroed) and returns it; several choices' marks may be ORed
+ * into one array (run_list.c: the two groups of levels).
+ * history_set_list_assumed gives h (as loaded, read-only otherwise) the
+ * form the reports read as its resolved one (h->resolved, which a history
+ * with repeated appends never gets from history_resolved: run_check checks
+ * it through its choices): h's copy in which each marked element reads
+ * VALUE_INIT (a value no one appends) and each list read with a marked
+ * element carries OP_AMBIGUOUS (num_amb, amb_read; no candidates listed).
+ * None marked: h->resolved is left NULL.  Either way a form set by an
+ * earlier call is freed first, and chosen is freed. */
+uint32_t history_list_external_len(const history *h, uint32_t r);
+uint8_t *list_choice_mark(const history *h, const list_choice *lc, uint8_t *chosen);
+void history_set_list_assumed(const history *h, uint8_t *chosen);
+
 #endif

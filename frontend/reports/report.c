@@ -251,8 +251,10 @@ static void basis_text(const history *h, const dep_edge *e, const edge_basis *bs
                  report_basis_assumed(h, e, bs) ? " (assumed: another write of the value is possible)" : "");
         break;
     case BASIS_LISTED:
-        snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so)", x, kb, y,
-                 report_txn_name(h, history_op_txn(h, bs->ref), r, sizeof r), kb, report_value(h, bs->ref, v, sizeof v));
+        snprintf(buf, n, " (%s's %s precedes %s's: %s's read %s=%s lists it so%s)", x, kb, y,
+                 report_txn_name(h, history_op_txn(h, bs->ref), r, sizeof r), kb, report_value(h, bs->ref, v, sizeof v),
+                 report_listed_assumed(h, bs->ref, bs->before, bs->after) ? " (assumed: another append of a value is possible)"
+                                                                           : "");
         break;
     default: snprintf(buf, n, " (%s's %s precedes %s's: fact %u)", x, kb, y, bs->ref + 1);
     }
@@ -319,8 +321,11 @@ static void print_why(FILE *out, const history *h, const report_anomaly *an, siz
         }
         report_txn_name(h, history_op_txn(h, op), r, sizeof r);
         report_value(h, op, v, sizeof v);
-        if (has_after) fprintf(out, "%sforced: %s's read %s=%s lists %s's %s before %s's\n", ind, r, kb, v, a, kb, b);
-        else fprintf(out, "%sforced: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", ind, r, kb, v, a, kb, b);
+        /* an element of it whose appender is the choice places one of the two: said so (report_assumed.h) */
+        const char *forced = report_why_assumed(h, an, w, lim) ? "forced given the writers assumed" : "forced";
+        if (has_after) fprintf(out, "%s%s: %s's read %s=%s lists %s's %s before %s's\n", ind, forced, r, kb, v, a, kb, b);
+        else fprintf(out, "%s%s: %s's read %s=%s lists %s's %s but not %s's, which must come later\n", ind, forced, r, kb, v,
+                     a, kb, b);
         break;
     }
     default:

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "frontend/history/list_repeat.h"
 #include "frontend/history/predicate.h"
 
 /* The resolved form that lists the reads with several possible writers:
@@ -19,7 +20,31 @@ uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key) {
     const history *rh = amb_of(h);
     if (!rh || reader == 0 || reader >= h->num_txns || key == HISTORY_NONE) return HISTORY_NONE;
     uint32_t op = history_txn_external_read(h, reader, key);
-    return op != HISTORY_NONE && history_op_ambiguous(rh, op) ? op : HISTORY_NONE;
+    if (op == HISTORY_NONE || !history_op_ambiguous(rh, op)) return HISTORY_NONE;
+    if (history_op_kind(h, op) == OP_LIST_READ) {    /* its version: its external prefix's last element's appender's */
+        uint32_t ext = history_list_external_len(h, op), n;
+        const int64_t *l = history_list(rh, op, &n);
+        if (!ext || ext > n || l[ext - 1] != VALUE_INIT) return HISTORY_NONE;
+    }
+    return op;
+}
+
+int report_listed_assumed(const history *h, uint32_t op, uint32_t before, uint32_t after) {
+    const history *rh = amb_of(h);
+    if (!rh || op >= h->num_ops || history_op_kind(h, op) != OP_LIST_READ || !history_op_ambiguous(rh, op)) return 0;
+    uint32_t n, rn, key = h->op_key[op], ext = history_list_external_len(h, op);
+    const int64_t *l = history_list(h, op, &n), *rl = history_list(rh, op, &rn);
+    for (uint32_t p = 0; p < ext && p < n && p < rn; p++) {
+        if (rl[p] != VALUE_INIT) continue;                  /* its appender is established */
+        uint32_t one[1];
+        const uint32_t *ws;
+        uint32_t m = history_writers_of(h, key, l[p], one, &ws);
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t t = history_op_txn(h, ws[j]);
+            if (t == before || t == after) return 1;
+        }
+    }
+    return 0;
 }
 
 /* The read (reader, key) edge e rests on, and the writer it assumes (HISTORY_NONE: not known here). */
@@ -43,10 +68,13 @@ int report_edge_assumed(const history *h, const dep_edge *e, const edge_basis *b
 }
 
 int report_why_assumed_in(const history *h, const report_fact *facts, size_t nfacts, const edge_why *w, size_t lim) {
-    if (!amb_of(h) || w->status != WHY_FORCED) return 0;
+    if (!amb_of(h)) return 0;
+    if (w->status == WHY_LISTED) return report_listed_assumed(h, w->read_op, w->before, w->after);
+    if (w->status != WHY_FORCED) return 0;
     for (size_t i = 0; i < w->alt.len; i++) {
         const edge_basis *bs = i < w->basis.len ? &w->basis.data[i] : NULL;
         if (report_edge_assumed(h, &w->alt.data[i], bs)) return 1;
+        if (bs && bs->kind == BASIS_LISTED && report_listed_assumed(h, bs->ref, bs->before, bs->after)) return 1;
         if (bs && bs->kind == BASIS_PROVEN && bs->ref < lim && bs->ref < nfacts &&
             report_why_assumed_in(h, facts, nfacts, &facts[bs->ref].why, bs->ref))
             return 1;
@@ -65,13 +93,25 @@ static void note_read(const history *h, report_assumption_vec *v, uint32_t r, ui
     vec_push(*v, x);
 }
 
+/* A list read op that shows a version order through an element whose appender is the choice
+ * (report_listed_assumed): its transaction's read of the key, no writer named. */
+static void note_list(const history *h, report_assumption_vec *v, uint32_t op, uint32_t before, uint32_t after) {
+    if (!report_listed_assumed(h, op, before, after)) return;
+    uint32_t r = history_op_txn(h, op), key = h->op_key[op];
+    vec_foreach(const report_assumption, x, *v) if (x->reader == r && x->key == key) return;
+    report_assumption x = { r, key, HISTORY_NONE };
+    vec_push(*v, x);
+}
+
 static void note(const history *h, report_assumption_vec *v, const dep_edge *e, const edge_basis *bs) {
     uint32_t r, w;
     if (edge_read(e, bs, &r, &w)) note_read(h, v, r, e->key, w);
     if (e->kind == DEP_RW && report_basis_assumed(h, e, bs)) note_read(h, v, bs->after, e->key, bs->before);
+    if (bs && bs->kind == BASIS_LISTED) note_list(h, v, bs->ref, bs->before, bs->after);
 }
 
 static void note_why(const history *h, report_assumption_vec *v, const edge_why *w) {
+    if (w->status == WHY_LISTED) note_list(h, v, w->read_op, w->before, w->after);
     if (w->status != WHY_FORCED) return;
     for (size_t i = 0; i < w->alt.len; i++) note(h, v, &w->alt.data[i], i < w->basis.len ? &w->basis.data[i] : NULL);
 }
@@ -109,6 +149,9 @@ void report_print_assumed(FILE *out, const history *h, const report_anomaly *a) 
             history_key_str(h, x->key, kb, sizeof kb);
             if (report_assumption_predicate(h, x))      /* a predicate read's version of a key */
                 fprintf(out, "%s %s saw %s's version of %s", sep, rb, w, kb);
+            else if (op != HISTORY_NONE && history_op_kind(h, op) == OP_LIST_READ && x->writer == HISTORY_NONE)
+                fprintf(out, "%s %s read %s=%s with the appends of its repeated values chosen", sep, rb, kb,
+                        report_value(h, op, vb, sizeof vb));    /* a list read whose order is the choice's */
             else fprintf(out, "%s %s read %s=%s from %s", sep, rb, kb, report_value(h, op, vb, sizeof vb), w);
             sep = ",";
         }

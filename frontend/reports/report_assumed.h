@@ -11,7 +11,16 @@
  * the resolved history it prints from: such an edge's sentence says its
  * writer is assumed, a proof that rests on one (directly or through a fact
  * it cites) is "forced given the writers assumed", and each anomaly lists
- * the reads it assumes.  A history without such reads gets no byte of it. */
+ * the reads it assumes.  A history without such reads gets no byte of it.
+ *
+ * A list history with repeated appends (list_repeat.h) has the same kind
+ * of resolved form (history_set_list_assumed, run_list.c): a list read
+ * carries OP_AMBIGUOUS when an element of its external prefix has no
+ * established appender, and such an element reads VALUE_INIT there.  Its
+ * version (WR, RW, read-modify-write) is assumed when its prefix's last
+ * element is one; a version order it lists (WHY_LISTED, BASIS_LISTED) is
+ * assumed when either transaction appended a value found at one (else
+ * where each of them sits in the list is the same under every choice). */
 #ifndef ISOCHECK_REPORT_ASSUMED_H
 #define ISOCHECK_REPORT_ASSUMED_H
 
@@ -24,6 +33,9 @@ int report_has_assumed(const history *h);
 /* reader's external read of key, when it is a read whose writer the history
  * does not establish (several possible), else HISTORY_NONE. */
 uint32_t report_assumed_read(const history *h, uint32_t reader, uint32_t key);
+/* Does "list read op lists before's version before after's (or after's
+ * not at all)" rest on a chosen appender (see above)? */
+int report_listed_assumed(const history *h, uint32_t op, uint32_t before, uint32_t after);
 /* Does dependency e (of a cycle, or of a proof with its basis bs; bs may be
  * NULL) rest on such a read: WR and RW on their reader's, a WW or RW edge
  * whose version order is a read-modify-write (BASIS_RMW) on the

@@ -56,6 +56,37 @@ static size_t first_form(const char *c, size_t n) {
     return i;
 }
 
+/* Whether c[0..n) holds nothing but the vector's closing bracket (blanks
+ * and EDN comments around it): the vector closed after the last chunk, with
+ * no transaction since (the batch reader refuses such a chunk as an empty
+ * history, so parse_chunk cannot see it). */
+static int only_close(const char *c, size_t n) {
+    size_t i = first_form(c, n);
+    return i < n && c[i] == ']' && i + 1 + first_form(c + i + 1, n - i - 1) == n;
+}
+
+/* Where the vector's closing bracket may be in the chunk c[0..n) (whole
+ * lines): alone on the last line holding a form (blanks and an EDN comment
+ * around it: "] ; end", comment lines after it), else the last byte but
+ * blanks when it is a ']' ("{...}]"); n if neither.  (Blanked, the chunk
+ * parses only if that bracket closes none of the chunk's: then it closes
+ * the vector, the chunk starting between two of its forms.) */
+static size_t close_at(const char *c, size_t n) {
+    for (size_t end = n; end > 0;) {
+        size_t start = end - 1;                          /* the line c[start..end) */
+        while (start > 0 && c[start - 1] != '\n') start--;
+        size_t f = first_form(c + start, end - start);
+        if (f < end - start) {                           /* the last line holding a form */
+            if (only_close(c + start, end - start)) return start + f;
+            break;
+        }
+        end = start;
+    }
+    size_t e = n;
+    while (e > 0 && blank(c[e - 1])) e--;
+    return e && c[e - 1] == ']' ? e - 1 : n;
+}
+
 /* How many times the chunk names an :index ("index" in JSON). */
 static uint64_t count_index(const elle_stream *es, const char *c, size_t n) {
     const char *pat = es->fmt == FORMAT_JSON ? "\"index\"" : ":index";
@@ -72,10 +103,9 @@ static history *parse_chunk(elle_stream *es, char *c, size_t n, load_report *rep
     ic_error_clear(&err);
     history *h = load_history_mem_ex(c, n, es->fmt, es->name, NULL, rep, &err);
     if (h || es->wrapped != 1) return h;
-    size_t e = n;                                        /* the vector's closing bracket, at its end? */
-    while (e > 0 && blank(c[e - 1])) e--;
-    if (!e || c[e - 1] != ']') return NULL;
-    c[e - 1] = ' ';
+    size_t e = close_at(c, n);                           /* the vector's closing bracket, at its end? */
+    if (e == n) return NULL;
+    c[e] = ' ';
     load_report_free(rep);
     load_report_init(rep);
     ic_error_clear(&err);
@@ -157,6 +187,13 @@ static void hand_out(elle_stream *es, const history *h, const uint32_t *kmap) {
     }
 }
 
+/* The chunk c[0..len) parsed: its lines counted, its bytes consumed. */
+static int consume(elle_stream *es, const char *c, size_t len) {
+    for (size_t i = 0; i < len; i++) es->line += c[i] == '\n';
+    es->consumed += len;
+    return 1;
+}
+
 int elle_stream_feed(elle_stream *es, const char *data, size_t base, size_t n) {
     vec_clear(es->done);
     vec_clear(es->done_ops);
@@ -181,6 +218,10 @@ int elle_stream_feed(elle_stream *es, const char *data, size_t base, size_t n) {
     }
     if (es->wrapped == 1 && es->open_at >= es->consumed && es->open_at < es->consumed + len)
         c[es->open_at - es->consumed] = ' ';             /* read without the vector's brackets */
+    if (es->wrapped == 1 && only_close(c, len)) {        /* "]" on a line of its own, after the last chunk */
+        es->closed = 1;
+        return consume(es, c, len);
+    }
     load_report rep;
     load_report_init(&rep);
     history *h = parse_chunk(es, c, len, &rep);
@@ -195,7 +236,5 @@ int elle_stream_feed(elle_stream *es, const char *data, size_t base, size_t n) {
     history_free(h);
     load_report_free(&rep);
     if (!ok) return refuse(es);
-    for (size_t i = 0; i < len; i++) es->line += c[i] == '\n';
-    es->consumed += len;
-    return 1;
+    return consume(es, c, len);
 }

@@ -26,7 +26,9 @@
  *     operations (its writes may be those of an invocation in an earlier
  *     chunk); a chunk still unreadable at 4 MiB.  A history wrapped in an
  *     EDN vector is read without its brackets; es->closed is set where it
- *     closes (its end).  Once 0 was returned, the stream stays failed.
+ *     closes (its end): at the end of a chunk, or a chunk of its own (the
+ *     "]" line arriving after the last map's line was parsed).  Once 0
+ *     was returned, the stream stays failed.
  *   - Returns 1, or 0 (above).  Cost: linear in the new bytes (plus a
  *     re-parse of a waiting chunk per arrival).
  *   - Never prints, never exits. */

@@ -36,10 +36,13 @@ wait
 out=$(timeout 60 "$ISOCHECK" check --follow "$t/m.txt"); rc=$?
 [ $rc = 0 ] && echo "$out" | grep -q "^END after .*: $((asize + 6)) bytes read" || { echo "end line: exit $rc: $out" | head -3; exit 1; }
 
-# 4. Elle EDN wrapped in a vector: the run ends where it closes, after a pause
+# 4. Elle EDN wrapped in a vector: the run ends where it closes, after a pause,
+# also when the "]" line comes alone after the last map was read (a pause
+# before it: that read once left the vector open until the timeout)
 "$ISOCHECK" convert --to elle -o "$t/h.edn" "$t/h.txt" >/dev/null 2>&1 || { echo "convert failed"; exit 1; }
 head -n 500 "$t/h.edn" > "$t/ea"; tail -n +501 "$t/h.edn" > "$t/eb"
-{ : > "$t/g.edn"; echo '[' >> "$t/g.edn"; cat "$t/ea" >> "$t/g.edn"; sleep 1; cat "$t/eb" >> "$t/g.edn"; echo ']' >> "$t/g.edn"; } &
+{ : > "$t/g.edn"; echo '[' >> "$t/g.edn"; cat "$t/ea" >> "$t/g.edn"; sleep 1; cat "$t/eb" >> "$t/g.edn"; sleep 0.5
+  echo ']' >> "$t/g.edn"; } &
 pids="$pids $!"
 out=$(timeout 60 "$ISOCHECK" check --follow "$t/g.edn"); rc=$?
 [ $rc = 0 ] && echo "$out" | grep -q "^END after .*: $(($(wc -c < "$t/h.edn") + 4)) bytes read" ||
